@@ -1,0 +1,336 @@
+/**
+ * The batch descriptor: how many matrices, of what shape, where in memory.
+ *
+ * Three forms, as in cuBLAS/MAGMA:
+ * - strided:  matrix i starts at `offset + i * stride` of one array (cuBLAS `...StridedBatched`);
+ * - list:     separate arrays (or offsets), one per matrix, of one shape (the pointer-array form);
+ * - variable: one entry per matrix, each with its own shape (MAGMA's vbatched form).
+ *
+ * Within a matrix, column-major ('col', native) puts element (i, j) at `i + j * ld` with
+ * `ld >= rows`; row-major ('row') puts it at `i * ld + j` with `ld >= cols`. A row-major matrix is
+ * read as the column-major storage of its transpose: the API maps it to the transposed
+ * operation instead of copying (see `asColumnMajor`).
+ */
+import { DTYPE_BYTES, dtypeOfArray, type DType } from './dtype.js';
+import { parseOrder, type Order } from './enums.js';
+import { MyriadError, check } from './errors.js';
+import { isDeviceStorage, type Storage } from './storage.js';
+
+export interface StridedBatch<S = Storage> {
+  readonly kind: 'strided';
+  readonly data: S;
+  readonly rows: number;
+  readonly cols: number;
+  readonly count: number;
+  readonly ld: number;
+  readonly stride: number;
+  readonly offset: number;
+  readonly order: Order;
+}
+
+export interface ListEntry<S = Storage> {
+  readonly data: S;
+  readonly offset: number;
+}
+
+export interface ListBatch<S = Storage> {
+  readonly kind: 'list';
+  readonly matrices: readonly ListEntry<S>[];
+  readonly rows: number;
+  readonly cols: number;
+  readonly ld: number;
+  readonly order: Order;
+}
+
+/** One matrix anywhere in memory. Also the per-matrix view that `matrixAt` returns. */
+export interface MatrixView<S = Storage> {
+  readonly data: S;
+  readonly offset: number;
+  readonly ld: number;
+  readonly rows: number;
+  readonly cols: number;
+}
+
+export interface VariableBatch<S = Storage> {
+  readonly kind: 'variable';
+  readonly matrices: readonly MatrixView<S>[];
+  readonly order: Order;
+}
+
+export type Batch<S = Storage> = StridedBatch<S> | ListBatch<S> | VariableBatch<S>;
+
+// ---------------------------------------------------------------------------------------------
+// Constructors (public): fill in the defaults, validate the layout against the buffer.
+
+export interface StridedOptions {
+  rows: number;
+  /** Default: rows (square). */
+  cols?: number;
+  /** Default: as many whole matrices as fit after `offset` (must divide evenly). */
+  count?: number;
+  /** Default: rows ('col') or cols ('row'). */
+  ld?: number;
+  /** Distance between consecutive matrices, in elements. Default: ld * cols ('col') or ld * rows ('row'). */
+  stride?: number;
+  offset?: number;
+  order?: Order;
+}
+
+/** A strided batch over one array: `strided(data, { rows: 8, count: 1000 })`. */
+export function strided<S extends Storage>(data: S, options: StridedOptions, argument = 'batch'): StridedBatch<S> {
+  check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', argument, 'options must be an object');
+  const order = parseOrder(options.order ?? 'col', `${argument}.order`);
+  const rows = nonNegativeInt(options.rows, `${argument}.rows`);
+  const cols = nonNegativeInt(options.cols ?? rows, `${argument}.cols`);
+  const inner = order === 'col' ? rows : cols;
+  const outer = order === 'col' ? cols : rows;
+  const ld = nonNegativeInt(options.ld ?? Math.max(1, inner), `${argument}.ld`);
+  const stride = nonNegativeInt(options.stride ?? ld * outer, `${argument}.stride`);
+  const offset = nonNegativeInt(options.offset ?? 0, `${argument}.offset`);
+  const length = storageLength(data, `${argument}.data`);
+  let count: number;
+  if (options.count === undefined) {
+    const per = Math.max(stride, 1);
+    const avail = Math.max(0, length - offset);
+    check(stride > 0 && avail % per === 0, 'LAYOUT', `${argument}.count`,
+      `cannot infer count: ${avail} elements after offset is not a whole number of matrices of stride ${stride}; give count`);
+    count = avail / per;
+  } else {
+    count = nonNegativeInt(options.count, `${argument}.count`);
+  }
+  const b: StridedBatch<S> = { kind: 'strided', data, rows, cols, count, ld, stride, offset, order };
+  validateBatch(b, argument);
+  return b;
+}
+
+/** A batch of separate matrices of one shape (the pointer-array form). */
+export function list<S extends Storage>(
+  matrices: readonly (S | ListEntry<S>)[],
+  options: { rows: number; cols?: number; ld?: number; order?: Order },
+  argument = 'batch',
+): ListBatch<S> {
+  check(Array.isArray(matrices), 'INVALID_ARGUMENT', `${argument}.matrices`, 'expected an array');
+  const order = parseOrder(options.order ?? 'col', `${argument}.order`);
+  const rows = nonNegativeInt(options.rows, `${argument}.rows`);
+  const cols = nonNegativeInt(options.cols ?? rows, `${argument}.cols`);
+  const ld = nonNegativeInt(options.ld ?? Math.max(1, order === 'col' ? rows : cols), `${argument}.ld`);
+  const entries = matrices.map((m): ListEntry<S> =>
+    isEntry<S>(m) ? { data: m.data, offset: m.offset ?? 0 } : { data: m as S, offset: 0 });
+  const b: ListBatch<S> = { kind: 'list', matrices: entries, rows, cols, ld, order };
+  validateBatch(b, argument);
+  return b;
+}
+
+/** A batch whose matrices differ in size (MAGMA's vbatched form). */
+export function variable<S extends Storage>(
+  matrices: readonly { data: S; rows: number; cols?: number; ld?: number; offset?: number }[],
+  options: { order?: Order } = {},
+  argument = 'batch',
+): VariableBatch<S> {
+  check(Array.isArray(matrices), 'INVALID_ARGUMENT', `${argument}.matrices`, 'expected an array');
+  const order = parseOrder(options.order ?? 'col', `${argument}.order`);
+  const views = matrices.map((m, i): MatrixView<S> => {
+    const arg = `${argument}.matrices[${i}]`;
+    check(typeof m === 'object' && m !== null, 'INVALID_ARGUMENT', arg, 'expected { data, rows, cols?, ld?, offset? }');
+    const rows = nonNegativeInt(m.rows, `${arg}.rows`);
+    const cols = nonNegativeInt(m.cols ?? rows, `${arg}.cols`);
+    const ld = nonNegativeInt(m.ld ?? Math.max(1, order === 'col' ? rows : cols), `${arg}.ld`);
+    return { data: m.data, rows, cols, ld, offset: nonNegativeInt(m.offset ?? 0, `${arg}.offset`) };
+  });
+  const b: VariableBatch<S> = { kind: 'variable', matrices: views, order };
+  validateBatch(b, argument);
+  return b;
+}
+
+function isEntry<S>(m: unknown): m is { data: S; offset?: number } {
+  return typeof m === 'object' && m !== null && !ArrayBuffer.isView(m) && !isDeviceStorage(m) && 'data' in m;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+export function batchCount(b: Batch<unknown>): number {
+  return b.kind === 'strided' ? b.count : b.matrices.length;
+}
+
+/** Shape of matrix i (as stored: for 'row' order, rows and cols are the logical ones). */
+export function shapeAt(b: Batch<unknown>, i: number): { rows: number; cols: number } {
+  if (b.kind === 'variable') return b.matrices[i]!;
+  return b;
+}
+
+/** True when every matrix has the same shape (strided and list batches, or a uniform variable one). */
+export function uniformShape(b: Batch<unknown>): { rows: number; cols: number } | undefined {
+  if (b.kind !== 'variable') return { rows: b.rows, cols: b.cols };
+  const first = b.matrices[0];
+  if (first === undefined) return { rows: 0, cols: 0 };
+  return b.matrices.every((m) => m.rows === first.rows && m.cols === first.cols) ? first : undefined;
+}
+
+/** Matrix i of a batch as one view (data, offset, ld, rows, cols). */
+export function matrixAt<S>(b: Batch<S>, i: number): MatrixView<S> {
+  switch (b.kind) {
+    case 'strided':
+      return { data: b.data, offset: b.offset + i * b.stride, ld: b.ld, rows: b.rows, cols: b.cols };
+    case 'list': {
+      const m = b.matrices[i]!;
+      return { data: m.data, offset: m.offset, ld: b.ld, rows: b.rows, cols: b.cols };
+    }
+    case 'variable':
+      return b.matrices[i]!;
+  }
+}
+
+/** Every storage object a batch touches (one for strided, several for list/variable). */
+export function storagesOf<S>(b: Batch<S>): S[] {
+  if (b.kind === 'strided') return [b.data];
+  return [...new Set(b.matrices.map((m) => m.data))];
+}
+
+/** The dtype of a batch; throws DTYPE if its matrices mix dtypes or are not float arrays. */
+export function batchDtype(b: Batch<Storage>, argument: string): DType {
+  const stores = storagesOf(b);
+  if (stores.length === 0) return 'float64';
+  const dtypes = new Set(stores.map((s, i) => storageDtype(s, `${argument}${b.kind === 'strided' ? '.data' : `.matrices[${i}].data`}`)));
+  check(dtypes.size === 1, 'DTYPE', argument, `matrices mix dtypes (${[...dtypes].join(', ')})`);
+  return [...dtypes][0]!;
+}
+
+export function storageDtype(s: Storage, argument: string): DType {
+  if (isDeviceStorage(s)) {
+    check(s.dtype !== 'int32', 'DTYPE', argument, 'expected float64 or float32 device memory, got int32');
+    return s.dtype;
+  }
+  return dtypeOfArray(s, argument);
+}
+
+function storageLength(s: unknown, argument: string): number {
+  if (isDeviceStorage(s)) return s.length;
+  if (s instanceof Float64Array || s instanceof Float32Array) return s.length;
+  dtypeOfArray(s, argument); // throws with the right message
+  return 0;
+}
+
+/** Bytes a batch occupies if every matrix is read or written once (rows * cols elements each). */
+export function batchBytes(b: Batch<Storage>, dtype: DType): number {
+  let elements = 0;
+  if (b.kind === 'variable') for (const m of b.matrices) elements += m.rows * m.cols;
+  else elements = batchCount(b) * b.rows * b.cols;
+  return elements * DTYPE_BYTES[dtype];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+function nonNegativeInt(v: unknown, argument: string): number {
+  check(typeof v === 'number' && Number.isSafeInteger(v) && v >= 0, 'INVALID_ARGUMENT', argument,
+    `expected a non-negative integer, got ${String(v)}`);
+  return v;
+}
+
+/**
+ * Checks a batch fully: integer fields, leading dimension, and that every matrix lies inside its
+ * buffer. Called by the constructors and again by every public function (a batch object may be
+ * written by hand).
+ */
+export function validateBatch(b: Batch<Storage>, argument: string): void {
+  check(typeof b === 'object' && b !== null, 'INVALID_ARGUMENT', argument, 'expected a batch (see strided(), list(), variable())');
+  check(b.kind === 'strided' || b.kind === 'list' || b.kind === 'variable', 'INVALID_ARGUMENT', `${argument}.kind`,
+    `expected 'strided', 'list' or 'variable', got ${JSON.stringify((b as { kind?: unknown }).kind)}`);
+  parseOrder(b.order, `${argument}.order`);
+  const views: { v: MatrixView<Storage>; arg: string }[] = [];
+  if (b.kind === 'strided') {
+    nonNegativeInt(b.count, `${argument}.count`);
+    nonNegativeInt(b.stride, `${argument}.stride`);
+    nonNegativeInt(b.offset, `${argument}.offset`);
+    checkShape(b.rows, b.cols, b.ld, b.order, argument);
+    storageLength(b.data, `${argument}.data`);
+    if (b.count > 0 && b.rows > 0 && b.cols > 0) {
+      const last = lastElement(b.rows, b.cols, b.ld, b.order);
+      const end = b.offset + (b.count - 1) * b.stride + last + 1;
+      check(end <= storageLength(b.data, `${argument}.data`), 'BOUNDS', `${argument}.data`,
+        `buffer of ${storageLength(b.data, '')} elements is too short: the batch (count ${b.count}, stride ${b.stride}, offset ${b.offset}, ld ${b.ld}) reaches element ${end - 1}`);
+    }
+    return;
+  }
+  if (b.kind === 'list') {
+    checkShape(b.rows, b.cols, b.ld, b.order, argument);
+    b.matrices.forEach((m, i) => views.push({ v: { data: m.data, offset: m.offset, ld: b.ld, rows: b.rows, cols: b.cols }, arg: `${argument}.matrices[${i}]` }));
+  } else {
+    b.matrices.forEach((m, i) => {
+      checkShape(m.rows, m.cols, m.ld, b.order, `${argument}.matrices[${i}]`);
+      views.push({ v: m, arg: `${argument}.matrices[${i}]` });
+    });
+  }
+  for (const { v, arg } of views) {
+    nonNegativeInt(v.offset, `${arg}.offset`);
+    const len = storageLength(v.data, `${arg}.data`);
+    if (v.rows > 0 && v.cols > 0) {
+      const end = v.offset + lastElement(v.rows, v.cols, v.ld, b.order) + 1;
+      check(end <= len, 'BOUNDS', `${arg}.data`, `buffer of ${len} elements is too short: the matrix reaches element ${end - 1}`);
+    }
+  }
+}
+
+function checkShape(rows: number, cols: number, ld: number, order: Order, argument: string): void {
+  nonNegativeInt(rows, `${argument}.rows`);
+  nonNegativeInt(cols, `${argument}.cols`);
+  nonNegativeInt(ld, `${argument}.ld`);
+  const inner = order === 'col' ? rows : cols;
+  check(ld >= Math.max(1, inner), 'LAYOUT', `${argument}.ld`,
+    `leading dimension ${ld} must be at least max(1, ${order === 'col' ? 'rows' : 'cols'}) = ${Math.max(1, inner)} for order '${order}'`);
+}
+
+function lastElement(rows: number, cols: number, ld: number, order: Order): number {
+  return order === 'col' ? (cols - 1) * ld + rows - 1 : (rows - 1) * ld + cols - 1;
+}
+
+/**
+ * Checks that the matrices of a batch that will be written do not overlap one another
+ * (a strided output with stride < its footprint, or a list that names one region twice).
+ */
+export function checkNoOverlap(b: Batch<Storage>, argument: string): void {
+  const n = batchCount(b);
+  if (n < 2) return;
+  if (b.kind === 'strided') {
+    if (b.rows === 0 || b.cols === 0) return;
+    const footprint = lastElement(b.rows, b.cols, b.ld, b.order) + 1;
+    check(b.stride >= footprint, 'LAYOUT', `${argument}.stride`,
+      `an output batch's matrices must not overlap: stride ${b.stride} < ${footprint} elements per matrix`);
+    return;
+  }
+  const seen = new Map<unknown, [number, number][]>();
+  for (let i = 0; i < n; i++) {
+    const m = matrixAt(b, i);
+    if (m.rows === 0 || m.cols === 0) continue;
+    const span: [number, number] = [m.offset, m.offset + lastElement(m.rows, m.cols, m.ld, b.order)];
+    const spans = seen.get(m.data) ?? [];
+    for (const [s, e] of spans)
+      check(span[1] < s || span[0] > e, 'LAYOUT', `${argument}.matrices[${i}]`, 'an output batch\'s matrices must not overlap');
+    spans.push(span);
+    seen.set(m.data, spans);
+  }
+}
+
+/**
+ * The column-major view of a batch: a 'row' batch of r x c matrices is the column-major storage
+ * of their c x r transposes. Returns the batch unchanged for 'col'.
+ */
+export function asColumnMajor<S>(b: Batch<S>): Batch<S> {
+  if (b.order === 'col') return b;
+  switch (b.kind) {
+    case 'strided':
+      return { ...b, rows: b.cols, cols: b.rows, order: 'col' };
+    case 'list':
+      return { ...b, rows: b.cols, cols: b.rows, order: 'col' };
+    case 'variable':
+      return { kind: 'variable', order: 'col', matrices: b.matrices.map((m) => ({ ...m, rows: m.cols, cols: m.rows })) };
+  }
+}
+
+/** Throws unless two batches hold the same number of matrices. */
+export function checkSameCount(a: Batch<unknown>, b: Batch<unknown>, aName: string, bName: string): void {
+  const na = batchCount(a);
+  const nb = batchCount(b);
+  if (na !== nb) throw new MyriadError('SHAPE', `holds ${nb} matrices but ${aName} holds ${na}`, bName);
+}

@@ -1,0 +1,62 @@
+/**
+ * Flop and byte counts for one matrix of each operation. Flops are the leading terms used by the
+ * benchmarks and the targets (LAWN 41's counts without lower-order terms): potrf n^3/3,
+ * getrf 2n^3/3 (square), gemm 2mnk. Bytes are the fewest a kernel must move through memory:
+ * each input read once, each output written once (the roofline's denominator).
+ */
+import { DTYPE_BYTES, type DType } from './dtype.js';
+
+export interface Cost { flops: number; bytes: number }
+
+const el = (dtype: DType, n: number): number => n * DTYPE_BYTES[dtype];
+
+export const counts = {
+  /** C (m x n) = alpha op(A) (m x k) op(B) (k x n) + beta C; C read only when beta != 0. */
+  gemm(dtype: DType, m: number, n: number, k: number, betaZero = true): Cost {
+    return { flops: 2 * m * n * k, bytes: el(dtype, m * k + k * n + m * n * (betaZero ? 1 : 2)) };
+  },
+  /** B (m x n) := op(A)^-1 B with A m x m (left) or n x n (right), triangle only read. */
+  trsm(dtype: DType, side: 'left' | 'right', m: number, n: number): Cost {
+    const t = side === 'left' ? m : n;
+    return { flops: side === 'left' ? m * m * n : m * n * n, bytes: el(dtype, (t * (t + 1)) / 2 + 2 * m * n) };
+  },
+  trmm(dtype: DType, side: 'left' | 'right', m: number, n: number): Cost {
+    return counts.trsm(dtype, side, m, n);
+  },
+  /** C (n x n, one triangle) = A (n x k) A^T. */
+  syrk(dtype: DType, n: number, k: number, betaZero = true): Cost {
+    const tri = (n * (n + 1)) / 2;
+    return { flops: n * (n + 1) * k, bytes: el(dtype, n * k + tri * (betaZero ? 1 : 2)) };
+  },
+  /** Cholesky: reads and writes one triangle. */
+  potrf(dtype: DType, n: number): Cost {
+    return { flops: (n * n * n) / 3, bytes: el(dtype, n * (n + 1)) };
+  },
+  potrs(dtype: DType, n: number, nrhs: number): Cost {
+    return { flops: 2 * n * n * nrhs, bytes: el(dtype, (n * (n + 1)) / 2 + 2 * n * nrhs) };
+  },
+  posv(dtype: DType, n: number, nrhs: number): Cost {
+    return { flops: (n * n * n) / 3 + 2 * n * n * nrhs, bytes: el(dtype, n * (n + 1) + 2 * n * nrhs) };
+  },
+  /** LU of m x n: max(m,n) k^2 - k^3/3 with k = min(m,n) (2n^3/3 when square); reads and writes A, writes k pivots. */
+  getrf(dtype: DType, m: number, n: number = m): Cost {
+    const k = Math.min(m, n);
+    const flops = Math.max(m, n) * k * k - (k * k * k) / 3;
+    return { flops, bytes: el(dtype, 2 * m * n) + 4 * k };
+  },
+  getrs(dtype: DType, n: number, nrhs: number): Cost {
+    return { flops: 2 * n * n * nrhs, bytes: el(dtype, n * n + 2 * n * nrhs) + 4 * n };
+  },
+  gesv(dtype: DType, n: number, nrhs: number): Cost {
+    return { flops: (2 * n * n * n) / 3 + 2 * n * n * nrhs, bytes: el(dtype, 2 * n * n + 2 * n * nrhs) + 4 * n };
+  },
+  trtri(dtype: DType, n: number): Cost {
+    return { flops: (n * n * n) / 3, bytes: el(dtype, n * (n + 1)) };
+  },
+  lauum(dtype: DType, n: number): Cost {
+    return { flops: (n * n * n) / 3, bytes: el(dtype, n * (n + 1)) };
+  },
+  potri(dtype: DType, n: number): Cost {
+    return { flops: (2 * n * n * n) / 3, bytes: el(dtype, n * (n + 1)) };
+  },
+} as const;

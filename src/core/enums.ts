@@ -1,0 +1,31 @@
+import { MyriadError } from './errors.js';
+
+/** Which triangle of a matrix is referenced. */
+export type Uplo = 'lower' | 'upper';
+/** op(A) = A ('N'), A^T ('T'). For real data 'C' (conjugate transpose) means 'T'. */
+export type Trans = 'N' | 'T' | 'C';
+/** Whether the triangular matrix multiplies from the left (op(A) X) or the right (X op(A)). */
+export type Side = 'left' | 'right';
+/** 'unit': the diagonal of the triangular matrix is taken as ones and not read. */
+export type Diag = 'unit' | 'nonunit';
+/** Storage order of one matrix: column-major (native, LAPACK) or row-major (C, numpy). */
+export type Order = 'col' | 'row';
+
+function checkEnum<T extends string>(value: unknown, allowed: readonly T[], argument: string): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  throw new MyriadError('ENUM', `expected one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}`, argument);
+}
+
+export const parseUplo = (v: unknown, arg = 'uplo'): Uplo => checkEnum(v, ['lower', 'upper'] as const, arg);
+export const parseSide = (v: unknown, arg = 'side'): Side => checkEnum(v, ['left', 'right'] as const, arg);
+export const parseDiag = (v: unknown, arg = 'diag'): Diag => checkEnum(v, ['unit', 'nonunit'] as const, arg);
+export const parseOrder = (v: unknown, arg = 'order'): Order => checkEnum(v, ['col', 'row'] as const, arg);
+/** Returns 'N' or 'T' ('C' folds to 'T' for real data). */
+export function parseTrans(v: unknown, arg = 'trans'): 'N' | 'T' {
+  const t = checkEnum(v, ['N', 'T', 'C'] as const, arg);
+  return t === 'N' ? 'N' : 'T';
+}
+
+export const flipUplo = (u: Uplo): Uplo => (u === 'lower' ? 'upper' : 'lower');
+export const flipTrans = (t: 'N' | 'T'): 'N' | 'T' => (t === 'N' ? 'T' : 'N');
+export const flipSide = (s: Side): Side => (s === 'left' ? 'right' : 'left');

@@ -1,0 +1,74 @@
+/**
+ * The operations a backend implements, as fully validated, column-major requests.
+ *
+ * The public API (src/api/) checks every argument, maps row-major batches to column-major ones,
+ * and only then builds one of these. A backend may therefore trust: enums are parsed, shapes
+ * agree, every matrix lies inside its buffer, outputs do not overlap, all batches hold
+ * `count` matrices of one dtype, and every batch has order 'col'.
+ *
+ * Dimensions come from the batches (as in BLAS, but not passed separately):
+ * gemm: C is m x n, op(A) is m x k, op(B) is k x n.
+ *
+ * Per-matrix integers: `info[i]` is the status of matrix i (LAPACK's meaning). Pivots of matrix i
+ * are `ipiv[i * pivotStride + j]`, j < min(rows, cols), 0-based: row j was swapped with row
+ * ipiv[...] (LAPACK's ipiv minus one). `pivotStride` is min(rows, cols) for uniform batches and
+ * the largest min(rows, cols) of a variable batch.
+ */
+import type { Batch } from './batch.js';
+import type { Diag, Side, Uplo } from './enums.js';
+import type { IntStorage, Storage } from './storage.js';
+
+export type Op = 'N' | 'T';
+
+export interface GemmRequest<S = Storage> {
+  transA: Op; transB: Op; alpha: number; a: Batch<S>; b: Batch<S>; beta: number; c: Batch<S>;
+}
+/** side 'left': B := alpha op(A)^-1 B; 'right': B := alpha B op(A)^-1. A is triangular. */
+export interface TrsmRequest<S = Storage> {
+  side: Side; uplo: Uplo; transA: Op; diag: Diag; alpha: number; a: Batch<S>; b: Batch<S>;
+}
+/** side 'left': B := alpha op(A) B; 'right': B := alpha B op(A). */
+export type TrmmRequest<S = Storage> = TrsmRequest<S>;
+/** trans 'N': C := alpha A A^T + beta C (A n x k); 'T': C := alpha A^T A + beta C (A k x n). Only `uplo` of C is written. */
+export interface SyrkRequest<S = Storage> {
+  uplo: Uplo; trans: Op; alpha: number; a: Batch<S>; beta: number; c: Batch<S>;
+}
+export interface InfoTarget<I = IntStorage> { info: I }
+export interface PotrfRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; a: Batch<S> }
+/** Solves A X = B with A's Cholesky factor from potrf. info is 0 (LAPACK's potrs has no failure). */
+export interface PotrsRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; a: Batch<S>; b: Batch<S> }
+export type PosvRequest<S = Storage, I = IntStorage> = PotrsRequest<S, I>;
+export interface GetrfRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { a: Batch<S>; ipiv: I; pivotStride: number }
+export interface GetrsRequest<S = Storage, I = IntStorage> extends InfoTarget<I> {
+  trans: Op; a: Batch<S>; ipiv: I; pivotStride: number; b: Batch<S>;
+}
+export interface GesvRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { a: Batch<S>; ipiv: I; pivotStride: number; b: Batch<S> }
+export interface TrtriRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; diag: Diag; a: Batch<S> }
+export interface LauumRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; a: Batch<S> }
+export type PotriRequest<S = Storage, I = IntStorage> = LauumRequest<S, I>;
+
+/**
+ * One backend: every operation, synchronous from the caller's point of view on the host (CPU),
+ * or enqueued in stream order (CUDA: the context waits where the user asks it to).
+ */
+export interface Backend<S = Storage, I = IntStorage> {
+  readonly name: string;
+  gemm(r: GemmRequest<S>): void;
+  trsm(r: TrsmRequest<S>): void;
+  trmm(r: TrmmRequest<S>): void;
+  syrk(r: SyrkRequest<S>): void;
+  potrf(r: PotrfRequest<S, I>): void;
+  potrs(r: PotrsRequest<S, I>): void;
+  posv(r: PosvRequest<S, I>): void;
+  getrf(r: GetrfRequest<S, I>): void;
+  getrs(r: GetrsRequest<S, I>): void;
+  gesv(r: GesvRequest<S, I>): void;
+  trtri(r: TrtriRequest<S, I>): void;
+  lauum(r: LauumRequest<S, I>): void;
+  potri(r: PotriRequest<S, I>): void;
+}
+
+export type OpName = keyof Omit<Backend, 'name'>;
+export const OP_NAMES: readonly OpName[] = [
+  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri',
+];

@@ -1,0 +1,91 @@
+/**
+ * The contract between the CUDA runtime (this folder) and the kernel families
+ * (src/cuda/kernels/<op>/). Kernel launchers see only these types.
+ */
+import type { DType } from '../../core/dtype.js';
+import type { DeviceStorage } from '../../core/storage.js';
+
+/** What a kernel planner needs to know about a GPU (read once from cuDeviceGetAttribute). */
+export interface DeviceInfo {
+  readonly ordinal: number;
+  readonly name: string;
+  /** e.g. 'sm_90' */
+  readonly arch: string;
+  readonly major: number;
+  readonly minor: number;
+  readonly smCount: number;
+  readonly warpSize: number;
+  readonly maxThreadsPerBlock: number;
+  readonly maxThreadsPerSM: number;
+  readonly maxBlocksPerSM: number;
+  readonly regsPerBlock: number;
+  readonly regsPerSM: number;
+  /** Default per-block limit (48 KiB). */
+  readonly sharedPerBlock: number;
+  /** The opt-in per-block limit (227 KiB on sm_90), usable after raising the kernel attribute. */
+  readonly sharedPerBlockOptin: number;
+  readonly sharedPerSM: number;
+  readonly clockKHz: number;
+  readonly memoryClockKHz: number;
+  readonly memoryBusWidthBits: number;
+  readonly l2Bytes: number;
+  readonly totalMemoryBytes: number;
+}
+
+/** Device memory holding `length` elements of `dtype`. */
+export interface DeviceArray extends DeviceStorage {
+  /** Device pointer to element 0. */
+  readonly ptr: bigint;
+  readonly byteLength: number;
+  readonly disposed: boolean;
+  dispose(): void;
+}
+
+/** One kernel argument, typed as the generated signature declares it. */
+export type KernelArg =
+  | { readonly type: 'ptr'; readonly value: bigint }
+  | { readonly type: 'i32'; readonly value: number }
+  | { readonly type: 'i64'; readonly value: bigint | number }
+  | { readonly type: 'f32'; readonly value: number }
+  | { readonly type: 'f64'; readonly value: number };
+
+export const arg = {
+  ptr: (value: bigint | DeviceArray): KernelArg => ({ type: 'ptr', value: typeof value === 'bigint' ? value : value.ptr }),
+  i32: (value: number): KernelArg => ({ type: 'i32', value }),
+  i64: (value: bigint | number): KernelArg => ({ type: 'i64', value }),
+  f32: (value: number): KernelArg => ({ type: 'f32', value }),
+  f64: (value: number): KernelArg => ({ type: 'f64', value }),
+  /** A scalar of the kernel's precision. */
+  real: (dtype: DType, value: number): KernelArg => (dtype === 'float64' ? { type: 'f64', value } : { type: 'f32', value }),
+};
+
+export type Dim3 = readonly [number, number, number];
+
+export interface LaunchConfig {
+  readonly grid: Dim3;
+  readonly block: Dim3;
+  /** Dynamic shared memory in bytes (default 0). Above 48 KiB the runtime raises the kernel's limit. */
+  readonly sharedBytes?: number;
+}
+
+export interface Kernel {
+  readonly name: string;
+  /** From cuFuncGetAttribute: registers per thread, static shared bytes, local (spill) bytes. */
+  readonly registers: number;
+  readonly staticSharedBytes: number;
+  readonly localBytes: number;
+  readonly maxThreadsPerBlock: number;
+  /** Enqueue on the owning device's stream. Throws CudaError with the failing call's name. */
+  launch(config: LaunchConfig, args: readonly KernelArg[]): void;
+}
+
+/** A source to compile: the generator's output and the one kernel to fetch from it. */
+export interface KernelSource {
+  /** A readable name for logs and NVRTC errors, e.g. 'gemm_d_nn_8x8x8_tbc32.cu'. */
+  readonly name: string;
+  readonly source: string;
+  /** The `extern "C" __global__` function name. */
+  readonly entry: string;
+  /** Extra NVRTC options (the runtime adds --gpu-architecture=sm_XY, -std=c++17, ...). */
+  readonly options?: readonly string[];
+}
