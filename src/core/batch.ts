@@ -198,7 +198,7 @@ export function batchDtype(b: Batch<Storage>, argument: string): DType {
 
 export function storageDtype(s: Storage, argument: string): DType {
   if (isDeviceStorage(s)) {
-    check(s.dtype !== 'int32', 'DTYPE', argument, 'expected float64 or float32 device memory, got int32');
+    check(s.dtype === 'float64' || s.dtype === 'float32', 'DTYPE', argument, `expected float64 or float32 device memory, got ${s.dtype}`);
     return s.dtype;
   }
   return dtypeOfArray(s, argument);

@@ -7,7 +7,7 @@ import type { DType, FloatArray } from './dtype.js';
  */
 export interface DeviceStorage {
   readonly kind: 'device';
-  readonly dtype: DType | 'int32';
+  readonly dtype: DType | 'int32' | 'int64';
   /** Length in elements. */
   readonly length: number;
   /** The device ordinal that holds the memory. */

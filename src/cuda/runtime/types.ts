@@ -89,3 +89,39 @@ export interface KernelSource {
   /** Extra NVRTC options (the runtime adds --gpu-architecture=sm_XY, -std=c++17, ...). */
   readonly options?: readonly string[];
 }
+
+export type DeviceDType = DType | 'int32' | 'int64';
+export type HostArray = Float64Array | Float32Array | Int32Array | BigInt64Array;
+
+/** A recorded point on a device's stream, for timing with CUDA events. */
+export interface GpuEvent {
+  record(): void;
+  synchronize(): void;
+  /** Milliseconds from `start` (recorded earlier) to this event. Both must have completed. */
+  elapsedSince(start: GpuEvent): number;
+  dispose(): void;
+}
+
+/**
+ * One GPU with its context and stream, as kernel launchers and the CUDA backend see it.
+ * All work is enqueued on one stream in call order; `synchronize()` waits for it.
+ */
+export interface GpuDevice {
+  readonly info: DeviceInfo;
+  /** Compiles (or fetches from the memory/disk cache) and loads a kernel for this device's arch. */
+  kernel(src: KernelSource): Kernel;
+  alloc(dtype: DeviceDType, length: number): DeviceArray;
+  /** Copies host -> device (into `dst` when given, else a new array); synchronous w.r.t. the host buffer. */
+  upload(host: HostArray, dst?: DeviceArray): DeviceArray;
+  /** Copies device -> host (into `dst` when given); waits for the stream first. */
+  download(src: DeviceArray, dst?: HostArray): HostArray;
+  /** Device-to-device copy of `elements` elements, enqueued on the stream. */
+  copy(src: DeviceArray, srcOffset: number, dst: DeviceArray, dstOffset: number, elements: number): void;
+  /** Sets every byte of the array to `byte` (e.g. 0xff to poison float memory with NaN). */
+  fill(dst: DeviceArray, byte: number): void;
+  event(): GpuEvent;
+  synchronize(): void;
+  /** The CUstream handle, for vendor libraries (cublasSetStream). */
+  readonly streamHandle: unknown;
+  dispose(): void;
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Packs .device/ for the GPU machine (see ../shared/device/README.md), then drops koffi's builds
+# for other platforms so that the working tree plus .device stays well under the 64 MiB limit.
+set -euo pipefail
+root=$(git rev-parse --show-toplevel)
+"$root/../shared/device/pack"
+find "$root/.device/node_modules/koffi/build/koffi" -mindepth 1 -maxdepth 1 ! -name linux_x64 -exec rm -rf {} +
+rm -rf "$root/.device/node_modules/koffi/src" "$root/.device/node_modules/koffi/doc" 2>/dev/null || true
+du -sh "$root/.device" >&2
