@@ -11,18 +11,19 @@ export type Diag = 'unit' | 'nonunit';
 /** Storage order of one matrix: column-major (native, LAPACK) or row-major (C, numpy). */
 export type Order = 'col' | 'row';
 
-function checkEnum<T extends string>(value: unknown, allowed: readonly T[], argument: string): T {
+/** Parses one of `allowed`, or throws an ENUM error naming the argument and the allowed values. */
+export function parseEnumValue<T extends string>(value: unknown, allowed: readonly T[], argument: string): T {
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
   throw new MyriadError('ENUM', `expected one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}`, argument);
 }
 
-export const parseUplo = (v: unknown, arg = 'uplo'): Uplo => checkEnum(v, ['lower', 'upper'] as const, arg);
-export const parseSide = (v: unknown, arg = 'side'): Side => checkEnum(v, ['left', 'right'] as const, arg);
-export const parseDiag = (v: unknown, arg = 'diag'): Diag => checkEnum(v, ['unit', 'nonunit'] as const, arg);
-export const parseOrder = (v: unknown, arg = 'order'): Order => checkEnum(v, ['col', 'row'] as const, arg);
+export const parseUplo = (v: unknown, arg = 'uplo'): Uplo => parseEnumValue(v, ['lower', 'upper'] as const, arg);
+export const parseSide = (v: unknown, arg = 'side'): Side => parseEnumValue(v, ['left', 'right'] as const, arg);
+export const parseDiag = (v: unknown, arg = 'diag'): Diag => parseEnumValue(v, ['unit', 'nonunit'] as const, arg);
+export const parseOrder = (v: unknown, arg = 'order'): Order => parseEnumValue(v, ['col', 'row'] as const, arg);
 /** Returns 'N' or 'T' ('C' folds to 'T' for real data). */
 export function parseTrans(v: unknown, arg = 'trans'): 'N' | 'T' {
-  const t = checkEnum(v, ['N', 'T', 'C'] as const, arg);
+  const t = parseEnumValue(v, ['N', 'T', 'C'] as const, arg);
   return t === 'N' ? 'N' : 'T';
 }
 

@@ -1,0 +1,233 @@
+/**
+ * The array level: numpy's and jax-js's conventions. An NDArray is a contiguous row-major stack
+ * of matrices, shape [..., rows, cols]; every function returns new arrays and leaves its inputs
+ * alone. The plain functions throw MyriadError('NUMERICAL') naming the failing matrices; the
+ * `*Ex` variants never throw for numerical failure and return per-matrix `info` instead (a failed
+ * matrix's outputs are filled with NaN, so they cannot be mistaken for results).
+ */
+import { strided, type StridedBatch } from '../core/batch.js';
+import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
+import { MyriadError, check } from '../core/errors.js';
+import type { Context } from './context.js';
+
+export interface NDArray<T extends FloatArray = FloatArray> {
+  readonly data: T;
+  readonly shape: readonly number[];
+}
+export type WithInfo<T> = T & { info: Int32Array };
+export interface LuResult {
+  /** L (unit diagonal, not stored) and U packed in one [..., m, n] array, as LAPACK's getrf. */
+  lu: NDArray;
+  /** [..., min(m, n)], 0-based: row j was swapped with row pivots[j]. */
+  pivots: Int32Array;
+}
+export interface CholeskyOptions { upper?: boolean }
+export interface TriangularSolveOptions {
+  /** A is upper triangular (default: lower). */
+  upper?: boolean;
+  /** Solve A X = B (default, true) or X A = B (false). */
+  left?: boolean;
+  /** Use A^T instead of A. */
+  transpose?: boolean;
+  /** Take A's diagonal as ones. */
+  unitDiagonal?: boolean;
+}
+
+/** Wraps a typed array as an NDArray, checking that the shape fits. */
+export function ndarray<T extends FloatArray>(data: T, shape: readonly number[]): NDArray<T> {
+  const a = { data, shape: [...shape] };
+  stackOf(a, 'array', 1);
+  return a;
+}
+
+interface Stack {
+  batchShape: number[];
+  count: number;
+  rows: number;
+  cols: number;
+}
+
+function stackOf(a: NDArray, argument: string, minDims = 2): Stack {
+  check(typeof a === 'object' && a !== null, 'INVALID_ARGUMENT', argument, 'expected { data, shape }');
+  dtypeOfArray(a.data, `${argument}.data`);
+  check(Array.isArray(a.shape) && a.shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', `${argument}.shape`,
+    `expected an array of non-negative integers, got ${JSON.stringify(a.shape)}`);
+  check(a.shape.length >= minDims, 'SHAPE', `${argument}.shape`, `expected at least ${minDims} dimensions [..., rows, cols], got [${a.shape.join(', ')}]`);
+  const size = a.shape.reduce((p, d) => p * d, 1);
+  check(a.data.length === size, 'BOUNDS', `${argument}.data`, `holds ${a.data.length} elements but shape [${a.shape.join(', ')}] needs ${size}`);
+  const batchShape = a.shape.slice(0, -2);
+  return {
+    batchShape, count: batchShape.reduce((p, d) => p * d, 1),
+    rows: a.shape[a.shape.length - 2] ?? 1, cols: a.shape[a.shape.length - 1] ?? 1,
+  };
+}
+
+function rowBatch<T extends FloatArray>(data: T, s: Stack, argument: string, broadcast = false): StridedBatch<T> {
+  return strided(data, {
+    rows: s.rows, cols: s.cols, order: 'row', ld: Math.max(1, s.cols),
+    count: s.count, stride: broadcast ? 0 : s.rows * s.cols,
+  }, argument);
+}
+
+function copyOf(a: NDArray): NDArray {
+  return { data: a.data.slice() as FloatArray, shape: [...a.shape] };
+}
+
+function sameDtype(a: NDArray, b: NDArray, bName: string): void {
+  check(dtypeOfArray(a.data, 'a.data') === dtypeOfArray(b.data, `${bName}.data`), 'DTYPE', bName, 'dtypes cannot be mixed');
+}
+
+function throwOnFailure(info: Int32Array, op: string, what: string): void {
+  const bad: number[] = [];
+  info.forEach((v, i) => { if (v !== 0 && bad.length < 5) bad.push(i); });
+  if (bad.length === 0) return;
+  const total = info.reduce((n, v) => n + (v !== 0 ? 1 : 0), 0);
+  throw new MyriadError('NUMERICAL',
+    `${op}: ${total} matrix(es) ${what} (first: ${bad.map((i) => `#${i} info=${info[i]}`).join(', ')}); use ${op}Ex for per-matrix info`);
+}
+
+/** Fills matrix i of a contiguous stack with NaN for every i whose info is non-zero. */
+function poisonFailed(out: NDArray, info: Int32Array, perMatrix: number): void {
+  info.forEach((v, i) => { if (v !== 0) out.data.fill(NaN, i * perMatrix, (i + 1) * perMatrix); });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** [..., m, k] x [..., k, n] -> [..., m, n]. A stack of one (or a plain matrix) broadcasts. */
+export function matmul(ctx: Context, a: NDArray, b: NDArray): NDArray {
+  const sa = stackOf(a, 'a');
+  const sb = stackOf(b, 'b');
+  sameDtype(a, b, 'b');
+  check(sa.cols === sb.rows, 'SHAPE', 'b', `inner dimensions differ: a is [..., ${sa.rows}, ${sa.cols}], b is [..., ${sb.rows}, ${sb.cols}]`);
+  const aOne = sa.batchShape.length === 0 || sa.count === 1;
+  const bOne = sb.batchShape.length === 0 || sb.count === 1;
+  let batchShape: number[];
+  if (sameShape(sa.batchShape, sb.batchShape)) batchShape = sa.batchShape;
+  else if (bOne) batchShape = sa.batchShape;
+  else if (aOne) batchShape = sb.batchShape;
+  else throw new MyriadError('SHAPE', `batch shapes [${sa.batchShape.join(', ')}] and [${sb.batchShape.join(', ')}] do not broadcast`, 'b');
+  const count = batchShape.reduce((p, d) => p * d, 1);
+  const out: NDArray = { data: allocate(dtypeOfArray(a.data, 'a'), count * sa.rows * sb.cols), shape: [...batchShape, sa.rows, sb.cols] };
+  ctx.gemm({
+    a: rowBatch(a.data, { ...sa, count }, 'a', aOne && count !== sa.count),
+    b: rowBatch(b.data, { ...sb, count }, 'b', bOne && count !== sb.count),
+    c: rowBatch(out.data, { batchShape, count, rows: sa.rows, cols: sb.cols }, 'c'),
+    alpha: 1, beta: 0,
+  });
+  return out;
+}
+
+const sameShape = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((d, i) => d === y[i]);
+
+function squareStack(a: NDArray, argument: string): Stack {
+  const s = stackOf(a, argument);
+  check(s.rows === s.cols, 'SHAPE', `${argument}.shape`, `expected square matrices [..., n, n], got [..., ${s.rows}, ${s.cols}]`);
+  return s;
+}
+
+/** Cholesky factor L (lower, default) or U; the other triangle is zero. */
+export function choleskyEx(ctx: Context, a: NDArray, options: CholeskyOptions = {}): WithInfo<{ factor: NDArray }> {
+  const s = squareStack(a, 'a');
+  const factor = copyOf(a);
+  const upper = options.upper === true;
+  const { info } = ctx.potrf({ a: rowBatch(factor.data, s, 'a'), uplo: upper ? 'upper' : 'lower' });
+  const n = s.rows;
+  for (let m = 0; m < s.count; m++) {
+    const base = m * n * n;
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) if (upper ? j < i : j > i) factor.data[base + i * n + j] = 0;
+  }
+  poisonFailed(factor, info, n * n);
+  return { factor, info };
+}
+export function cholesky(ctx: Context, a: NDArray, options?: CholeskyOptions): NDArray {
+  const r = choleskyEx(ctx, a, options);
+  throwOnFailure(r.info, 'cholesky', 'not positive definite');
+  return r.factor;
+}
+
+/** LU with partial pivoting: packed factors and 0-based pivots. */
+export function luEx(ctx: Context, a: NDArray): WithInfo<LuResult> {
+  const s = stackOf(a, 'a');
+  const lu = copyOf(a);
+  const { info, ipiv } = ctx.getrf({ a: rowBatch(lu.data, s, 'a') });
+  return { lu, pivots: ipiv, info };
+}
+export function lu(ctx: Context, a: NDArray): LuResult {
+  const r = luEx(ctx, a);
+  throwOnFailure(r.info, 'lu', 'singular (an exact zero pivot)');
+  return { lu: r.lu, pivots: r.pivots };
+}
+
+/** Right-hand sides: [..., n, k], or [..., n] for one vector per matrix. */
+function rhsStack(b: NDArray, s: Stack): { stack: Stack; vector: boolean } {
+  const vector = b.shape.length === s.batchShape.length + 1;
+  const shape = vector ? [...b.shape, 1] : b.shape;
+  const sb = stackOf({ data: b.data, shape }, 'b');
+  check(sameShape(sb.batchShape, s.batchShape), 'SHAPE', 'b.shape', `batch shape [${sb.batchShape.join(', ')}] differs from a's [${s.batchShape.join(', ')}]`);
+  check(sb.rows === s.rows, 'SHAPE', 'b.shape', `b has ${sb.rows} rows but a is ${s.rows}x${s.rows}`);
+  return { stack: sb, vector };
+}
+
+/** X with A X = B, for general square A (gesv). */
+export function solveEx(ctx: Context, a: NDArray, b: NDArray): WithInfo<{ x: NDArray }> {
+  const s = squareStack(a, 'a');
+  sameDtype(a, b, 'b');
+  const { stack } = rhsStack(b, s);
+  const x = copyOf(b);
+  const { info } = ctx.gesv({ a: rowBatch(a.data.slice() as FloatArray, s, 'a'), b: rowBatch(x.data, stack, 'b') });
+  poisonFailed(x, info, stack.rows * stack.cols);
+  return { x, info };
+}
+export function solve(ctx: Context, a: NDArray, b: NDArray): NDArray {
+  const r = solveEx(ctx, a, b);
+  throwOnFailure(r.info, 'solve', 'singular (an exact zero pivot)');
+  return r.x;
+}
+
+/** X with A X = B given A's Cholesky factor (from `cholesky`, lower unless options.upper). */
+export function choleskySolve(ctx: Context, factor: NDArray, b: NDArray, options: CholeskyOptions = {}): NDArray {
+  const s = squareStack(factor, 'factor');
+  sameDtype(factor, b, 'b');
+  const { stack } = rhsStack(b, s);
+  const x = copyOf(b);
+  ctx.potrs({ a: rowBatch(factor.data, s, 'factor'), b: rowBatch(x.data, stack, 'b'), uplo: options.upper ? 'upper' : 'lower' });
+  return x;
+}
+
+/** Inverse of general square matrices (gesv against the identity). */
+export function invEx(ctx: Context, a: NDArray): WithInfo<{ inverse: NDArray }> {
+  const s = squareStack(a, 'a');
+  const n = s.rows;
+  const inverse: NDArray = { data: allocate(dtypeOfArray(a.data, 'a'), s.count * n * n), shape: [...a.shape] };
+  for (let m = 0; m < s.count; m++) for (let i = 0; i < n; i++) inverse.data[m * n * n + i * n + i] = 1;
+  const { info } = ctx.gesv({ a: rowBatch(a.data.slice() as FloatArray, s, 'a'), b: rowBatch(inverse.data, s, 'b') });
+  poisonFailed(inverse, info, n * n);
+  return { inverse, info };
+}
+export function inv(ctx: Context, a: NDArray): NDArray {
+  const r = invEx(ctx, a);
+  throwOnFailure(r.info, 'inv', 'singular (an exact zero pivot)');
+  return r.inverse;
+}
+
+/** X with op(A) X = B (left, default) or X op(A) = B, A triangular. */
+export function triangularSolve(ctx: Context, a: NDArray, b: NDArray, options: TriangularSolveOptions = {}): NDArray {
+  const s = squareStack(a, 'a');
+  sameDtype(a, b, 'b');
+  const left = options.left !== false;
+  let stack: Stack;
+  if (left) stack = rhsStack(b, s).stack;
+  else {
+    stack = stackOf(b, 'b');
+    check(sameShape(stack.batchShape, s.batchShape), 'SHAPE', 'b.shape', 'batch shapes of a and b differ');
+    check(stack.cols === s.rows, 'SHAPE', 'b.shape', `b has ${stack.cols} columns but a is ${s.rows}x${s.rows}`);
+  }
+  const x = copyOf(b);
+  ctx.trsm({
+    a: rowBatch(a.data, s, 'a'), b: rowBatch(x.data, stack, 'b'),
+    side: left ? 'left' : 'right', uplo: options.upper ? 'upper' : 'lower',
+    transA: options.transpose ? 'T' : 'N', diag: options.unitDiagonal ? 'unit' : 'nonunit',
+  });
+  return x;
+}

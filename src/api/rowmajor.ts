@@ -1,0 +1,50 @@
+/**
+ * Row-major batches for the operations that have no transposed equivalent (LU and its solves,
+ * the right-hand sides of the Cholesky solves): the API copies a row-major host batch into a
+ * column-major scratch batch, runs the operation, and copies outputs back. Device batches must
+ * be column-major for these operations (a copy there would hide a cost the user should see).
+ */
+import { batchCount, batchDtype, matrixAt, strided, type Batch } from '../core/batch.js';
+import { allocate, type FloatArray } from '../core/dtype.js';
+import { MyriadError } from '../core/errors.js';
+import { isDeviceStorage, type Storage } from '../core/storage.js';
+
+export interface ColumnMajorCopy<S extends Storage> {
+  batch: Batch<S>;
+  /** Copies the column-major results back into the caller's row-major batch (outputs only). */
+  writeBack(): void;
+}
+
+/** Returns the batch itself when column-major, else a column-major copy of a host batch. */
+export function columnMajorCopy<S extends Storage>(b: Batch<S>, argument: string): ColumnMajorCopy<S> {
+  if (b.order === 'col') return { batch: b, writeBack: () => {} };
+  const stores = b.kind === 'strided' ? [b.data] : b.matrices.map((m) => m.data);
+  if (stores.some((s) => isDeviceStorage(s)))
+    throw new MyriadError('LAYOUT', "device batches must be column-major for this operation (order 'col')", `${argument}.order`);
+  const src = b as Batch<FloatArray>;
+  const count = batchCount(src);
+  const dtype = batchDtype(src, argument);
+  // One column-major scratch matrix per source matrix, each with its own (rows, cols).
+  const views = Array.from({ length: count }, (_, i) => matrixAt(src, i));
+  const sizes = views.map((v) => v.rows * v.cols);
+  const scratch = allocate(dtype, sizes.reduce((s, x) => s + x, 0));
+  const offsets: number[] = [];
+  let at = 0;
+  for (const s of sizes) { offsets.push(at); at += s; }
+  // matrixAt of a row batch gives logical rows/cols with element (r, c) at offset + r * ld + c.
+  views.forEach((v, i) => {
+    for (let c = 0; c < v.cols; c++)
+      for (let r = 0; r < v.rows; r++) scratch[offsets[i]! + r + c * v.rows] = v.data[v.offset + r * v.ld + c]!;
+  });
+  const uniform = views.every((v) => v.rows === views[0]!.rows && v.cols === views[0]!.cols);
+  const batch: Batch<FloatArray> = uniform && count > 0
+    ? strided(scratch, { rows: views[0]!.rows, cols: views[0]!.cols, count, ld: Math.max(1, views[0]!.rows) }, argument)
+    : { kind: 'variable', order: 'col', matrices: views.map((v, i) => ({ data: scratch, offset: offsets[i]!, rows: v.rows, cols: v.cols, ld: Math.max(1, v.rows) })) };
+  return {
+    batch: batch as unknown as Batch<S>,
+    writeBack: () => views.forEach((v, i) => {
+      for (let c = 0; c < v.cols; c++)
+        for (let r = 0; r < v.rows; r++) v.data[v.offset + r * v.ld + c] = scratch[offsets[i]! + r + c * v.rows]!;
+    }),
+  };
+}

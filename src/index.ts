@@ -1,0 +1,47 @@
+/**
+ * myriad: batched linear algebra for very many small matrices, and tall-and-skinny shapes.
+ *
+ * Two levels:
+ * - LAPACK level (`gemm`, `potrf`, `getrf`, ...): BLAS/LAPACK names and semantics on batches
+ *   described by `strided`, `list` or `variable`; in place; per-matrix `info`.
+ * - Array level (`matmul`, `cholesky`, `solve`, ...): row-major stacks [..., m, n], new arrays.
+ * The top-level functions run on the CPU; `open()` returns a context for the best backend.
+ */
+import { cpuContext } from './api/context.js';
+
+export * from './core/index.js';
+export { Context, cpuContext, type BackendName, type InfoResult, type PivotResult, type IntsFor } from './api/context.js';
+export { open, type OpenOptions } from './api/open.js';
+export { probeBackends, type BackendChoice, type BackendStatus } from './api/backends.js';
+export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type TriangularSolveOptions } from './api/array.js';
+export type {
+  GemmArgs, TrsmArgs, TrmmArgs, SyrkArgs, FactorArgs, CholeskySolveArgs, TrtriArgs, GetrfArgs, GetrsArgs, GesvArgs,
+} from './api/prepare.js';
+
+const ctx = cpuContext;
+// LAPACK level on the CPU.
+export const gemm = ctx.gemm.bind(ctx);
+export const trsm = ctx.trsm.bind(ctx);
+export const trmm = ctx.trmm.bind(ctx);
+export const syrk = ctx.syrk.bind(ctx);
+export const potrf = ctx.potrf.bind(ctx);
+export const potrs = ctx.potrs.bind(ctx);
+export const posv = ctx.posv.bind(ctx);
+export const getrf = ctx.getrf.bind(ctx);
+export const getrs = ctx.getrs.bind(ctx);
+export const gesv = ctx.gesv.bind(ctx);
+export const trtri = ctx.trtri.bind(ctx);
+export const lauum = ctx.lauum.bind(ctx);
+export const potri = ctx.potri.bind(ctx);
+// Array level on the CPU.
+export const matmul = ctx.matmul.bind(ctx);
+export const cholesky = ctx.cholesky.bind(ctx);
+export const choleskyEx = ctx.choleskyEx.bind(ctx);
+export const lu = ctx.lu.bind(ctx);
+export const luEx = ctx.luEx.bind(ctx);
+export const solve = ctx.solve.bind(ctx);
+export const solveEx = ctx.solveEx.bind(ctx);
+export const choleskySolve = ctx.choleskySolve.bind(ctx);
+export const inv = ctx.inv.bind(ctx);
+export const invEx = ctx.invEx.bind(ctx);
+export const triangularSolve = ctx.triangularSolve.bind(ctx);
