@@ -1,0 +1,5 @@
+/** The CPU reference for the LAPACK-level operations (see each file for the LAPACK routine it follows). */
+export { cpuPotrf, potrfMatrix } from './potrf.js';
+export { cpuGetrf, getrfMatrix } from './getrf.js';
+export { cpuPotrs, cpuPosv, cpuGetrs, cpuGesv } from './solve.js';
+export { cpuTrtri, cpuLauum, cpuPotri, trtriMatrix, lauumMatrix } from './inverse.js';

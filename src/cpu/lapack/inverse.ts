@@ -1,0 +1,144 @@
+/**
+ * Inverses, the CPU reference: LAPACK's dtrtri (via dtrti2), dlauum (via dlauu2) and dpotri.
+ *
+ * trtri: inv(T) over T's triangle. As dtrtri, a non-unit T is first scanned for an exactly zero
+ * diagonal: info = k for the first one, and the matrix is left untouched.
+ * lauum: the triangle of U U^T (upper) or L^T L (lower), over the triangle; info 0.
+ * potri: inv(A) from A's Cholesky factor: trtri (non-unit), then lauum, inv(A) = inv(U) inv(U)^T
+ * (upper) or inv(L)^T inv(L) (lower); info from trtri, and lauum is skipped where it fails.
+ * The other triangle is never read or written.
+ */
+import { batchCount, matrixAt } from '../../core/batch.js';
+import type { FloatArray } from '../../core/dtype.js';
+import type { LauumRequest, PotriRequest, TrtriRequest } from '../../core/ops.js';
+
+export function cpuTrtri(r: TrtriRequest<FloatArray, Int32Array>): void {
+  const upper = r.uplo === 'upper';
+  const unit = r.diag === 'unit';
+  const count = batchCount(r.a);
+  for (let i = 0; i < count; i++) {
+    const m = matrixAt(r.a, i);
+    r.info[i] = trtriMatrix(m.data, m.offset, m.ld, m.rows, upper, unit);
+  }
+}
+
+export function cpuLauum(r: LauumRequest<FloatArray, Int32Array>): void {
+  const upper = r.uplo === 'upper';
+  const count = batchCount(r.a);
+  for (let i = 0; i < count; i++) {
+    const m = matrixAt(r.a, i);
+    lauumMatrix(m.data, m.offset, m.ld, m.rows, upper);
+    r.info[i] = 0;
+  }
+}
+
+export function cpuPotri(r: PotriRequest<FloatArray, Int32Array>): void {
+  const upper = r.uplo === 'upper';
+  const count = batchCount(r.a);
+  for (let i = 0; i < count; i++) {
+    const m = matrixAt(r.a, i);
+    const info = trtriMatrix(m.data, m.offset, m.ld, m.rows, upper, false);
+    r.info[i] = info;
+    if (info === 0) lauumMatrix(m.data, m.offset, m.ld, m.rows, upper);
+  }
+}
+
+/** Inverts one triangle in place; returns info. */
+export function trtriMatrix(a: FloatArray, off: number, ld: number, n: number, upper: boolean, unit: boolean): number {
+  if (!unit) {
+    for (let j = 0; j < n; j++) if (a[off + j * ld + j] === 0) return j + 1;
+  }
+  if (upper) trti2Upper(a, off, ld, n, unit);
+  else trti2Lower(a, off, ld, n, unit);
+  return 0;
+}
+
+/**
+ * dtrti2, upper: column j of inv(U) above the diagonal is -inv(U)(0:j,0:j) U(0:j,j) / U(j,j),
+ * with inv(U)(0:j,0:j) already in place to its left: an in-place upper dtrmv, then a scaling.
+ */
+function trti2Upper(a: FloatArray, off: number, ld: number, n: number, unit: boolean): void {
+  for (let j = 0; j < n; j++) {
+    const cj = off + j * ld;
+    let ajj = -1;
+    if (!unit) {
+      a[cj + j] = 1 / a[cj + j]!;
+      ajj = -a[cj + j]!;
+    }
+    for (let k = 0; k < j; k++) {
+      const ck = off + k * ld;
+      const t = a[cj + k]!;
+      for (let i = 0; i < k; i++) a[cj + i] += t * a[ck + i]!;
+      if (!unit) a[cj + k] = t * a[ck + k]!;
+    }
+    for (let i = 0; i < j; i++) a[cj + i] *= ajj;
+  }
+}
+
+/** dtrti2, lower: the mirror image, from the last column back, with inv(L)(j+1:n, j+1:n) to the right. */
+function trti2Lower(a: FloatArray, off: number, ld: number, n: number, unit: boolean): void {
+  for (let j = n - 1; j >= 0; j--) {
+    const cj = off + j * ld;
+    let ajj = -1;
+    if (!unit) {
+      a[cj + j] = 1 / a[cj + j]!;
+      ajj = -a[cj + j]!;
+    }
+    for (let k = n - 1; k > j; k--) {
+      const ck = off + k * ld;
+      const t = a[cj + k]!;
+      for (let i = n - 1; i > k; i--) a[cj + i] += t * a[ck + i]!;
+      if (!unit) a[cj + k] = t * a[ck + k]!;
+    }
+    for (let i = j + 1; i < n; i++) a[cj + i] *= ajj;
+  }
+}
+
+/** Overwrites one triangle with U U^T (upper) or L^T L (lower). */
+export function lauumMatrix(a: FloatArray, off: number, ld: number, n: number, upper: boolean): void {
+  if (upper) lauu2Upper(a, off, ld, n);
+  else lauu2Lower(a, off, ld, n);
+}
+
+/**
+ * dlauu2, upper: (U U^T)(0:i, i) = U(0:i, i:n) U(i, i:n)^T, which reads only columns >= i, so
+ * going left to right each column is computed before anything it needs is overwritten.
+ */
+function lauu2Upper(a: FloatArray, off: number, ld: number, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const ci = off + i * ld;
+    const aii = a[ci + i]!;
+    let dot = 0;
+    for (let c = i; c < n; c++) {
+      const v = a[off + c * ld + i]!;
+      dot += v * v;
+    }
+    for (let r = 0; r < i; r++) a[ci + r] *= aii;
+    a[ci + i] = dot;
+    for (let c = i + 1; c < n; c++) {
+      const cc = off + c * ld;
+      const t = a[cc + i]!;
+      for (let r = 0; r < i; r++) a[ci + r] += t * a[cc + r]!;
+    }
+  }
+}
+
+/** dlauu2, lower: (L^T L)(i, 0:i) = L(i:n, i)^T L(i:n, 0:i), one dot per column left of i. */
+function lauu2Lower(a: FloatArray, off: number, ld: number, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const ci = off + i * ld;
+    const aii = a[ci + i]!;
+    let dot = 0;
+    for (let r = i; r < n; r++) {
+      const v = a[ci + r]!;
+      dot += v * v;
+    }
+    a[ci + i] = dot;
+    for (let c = 0; c < i; c++) {
+      const cc = off + c * ld;
+      let s = 0;
+      for (let r = i + 1; r < n; r++) s += a[cc + r]! * a[ci + r]!;
+      a[cc + i] = aii * a[cc + i]! + s;
+    }
+  }
+}
