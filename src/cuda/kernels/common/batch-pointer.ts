@@ -1,0 +1,34 @@
+/**
+ * How a kernel finds matrix `i` of an operand, for the two batch forms a kernel sees:
+ * - 'strided': one base pointer; matrix i starts at `X + offsetX + i * strideX`;
+ * - 'pointer': a device array of int64 pointers, one per matrix (the pointer-array form);
+ *   matrix i starts at `X[i] + offsetX` (the launcher folds per-matrix offsets into the pointers).
+ * Both forms take the same four kernel arguments (pointer, offset, stride, ld), so a launcher
+ * passes one argument list whatever the form; 'pointer' ignores the stride.
+ */
+
+export type OperandKind = 'strided' | 'pointer';
+
+export type OperandName = 'A' | 'B' | 'C';
+
+/** The signature fragment of one operand: `const real* __restrict__ A, long long offsetA, long long strideA, int ldA`. */
+export function operandParameters(name: OperandName, kind: OperandKind, writable: boolean): string {
+  const elem = writable ? 'real' : 'const real';
+  const pointer = kind === 'strided' ? `${elem}* __restrict__ ${name}` : `${elem}* const* __restrict__ ${name}`;
+  return `${pointer}, long long offset${name}, long long stride${name}, int ld${name}`;
+}
+
+/** An expression of type `(const) real*`: the first element of matrix `index` of the operand. */
+export function matrixPointer(name: OperandName, kind: OperandKind, index: string): string {
+  return kind === 'strided'
+    ? `(${name} + offset${name} + (long long)(${index}) * stride${name})`
+    : `(${name}[${index}] + offset${name})`;
+}
+
+/**
+ * An expression for the first element of the contiguous span that holds matrices `first`,
+ * `first + 1`, ... of a densely packed strided operand (ld = rows, stride = rows * cols).
+ */
+export function spanPointer(name: OperandName, first: string): string {
+  return `(${name} + offset${name} + (long long)(${first}) * stride${name})`;
+}

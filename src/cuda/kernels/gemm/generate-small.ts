@@ -1,0 +1,168 @@
+/**
+ * The very-small batched GEMM kernel (m, n, k <= 32), after Masliah et al., "High-performance
+ * matrix-matrix multiplications of very small matrices", section 4.2:
+ * - m, n, k are compile-time constants, so every loop is fully unrolled and the integer
+ *   instruction count (loop counters, addresses) stays minimal ("Instruction Mix");
+ * - A and B are staged in shared memory and reused from there and from registers (the
+ *   "shared memory based approach"); each thread keeps `rn` elements of C in registers;
+ * - `tbc` matrices share one thread block ("TB-level concurrency"), so tiny sizes still give
+ *   blocks of hundreds of threads and a full GPU;
+ * - loads and stores move the block's matrices as one contiguous span where the batch is densely
+ *   packed (see ../common/tile-load.ts), so they are coalesced even for 2 x 2 matrices.
+ */
+import type { KernelSource } from '../../runtime/types.js';
+import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { loadTiles, storeTiles } from '../common/tile-load.js';
+import type { GemmKernelShape, GemmOperandLayouts, SmallGemmParams } from './params.js';
+
+/** Odd leading dimensions in shared memory: strided shared accesses then hit distinct banks. */
+const odd = (x: number): number => x | 1;
+
+interface SmallLayout {
+  /** op(A) in shared memory: M x K, column p at p * ldsA. */
+  ldsA: number;
+  /** op(B) in shared memory: K x N, column j at j * ldsB. */
+  ldsB: number;
+  perA: number;
+  perB: number;
+  perC: number;
+}
+
+function sharedLayout(p: SmallGemmParams): SmallLayout {
+  // Transposed A is written across columns of op(A): pad so those writes spread over banks.
+  const ldsA = p.transA === 'T' ? odd(p.m) : p.m;
+  // Threads of one warp read op(B) from several columns at once: always odd.
+  const ldsB = odd(p.k);
+  return { ldsA, ldsB, perA: p.k * ldsA, perB: p.n * ldsB, perC: p.stageC ? p.m * p.n : 0 };
+}
+
+export function smallGemmShape(p: SmallGemmParams): GemmKernelShape {
+  const l = sharedLayout(p);
+  return {
+    threads: p.tbc * p.m * (p.n / p.rn),
+    sharedBytes: p.tbc * (l.perA + l.perB + l.perC) * elementBytes(p.dtype),
+  };
+}
+
+export function layoutTag(l: GemmOperandLayouts): string {
+  const one = (o: GemmOperandLayouts['a']): string => (o.kind === 'pointer' ? 'p' : o.dense ? 'd' : 's');
+  return one(l.a) + one(l.b) + one(l.c);
+}
+
+export function smallGemmEntry(p: SmallGemmParams): string {
+  return `gemm_small_${precisionLetter(p.dtype)}${p.transA}${p.transB}_${p.m}x${p.n}x${p.k}`
+    + `_tbc${p.tbc}_rn${p.rn}${p.stageC ? '_sc' : ''}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}`;
+}
+
+export function validateSmallParams(p: SmallGemmParams): void {
+  const bad = (why: string): never => { throw new Error(`invalid small gemm params (${why}): ${JSON.stringify(p)}`); };
+  for (const d of [p.m, p.n, p.k]) if (!Number.isInteger(d) || d < 1 || d > 64) bad('m, n, k must be integers in 1..64');
+  if (!Number.isInteger(p.rn) || p.rn < 1 || p.n % p.rn !== 0) bad('rn must divide n');
+  if (!Number.isInteger(p.tbc) || p.tbc < 1) bad('tbc must be a positive integer');
+  if (smallGemmShape(p).threads > 1024) bad('more than 1024 threads per block');
+  if (smallGemmShape(p).sharedBytes > 48 * 1024) bad('more than 48 KiB of static shared memory');
+  for (const o of [p.layouts.a, p.layouts.b, p.layouts.c]) if (o.dense && o.kind !== 'strided') bad('only strided operands can be dense');
+}
+
+/** Pure: the same parameters always give the same source. */
+export function generateSmallGemm(p: SmallGemmParams): KernelSource {
+  validateSmallParams(p);
+  const l = sharedLayout(p);
+  const { threads } = smallGemmShape(p);
+  const entry = smallGemmEntry(p);
+  const storedA = p.transA === 'N' ? { rows: p.m, cols: p.k } : { rows: p.k, cols: p.m };
+  const storedB = p.transB === 'N' ? { rows: p.k, cols: p.n } : { rows: p.n, cols: p.k };
+  const loadA = loadTiles({
+    operand: 'A', layout: p.layouts.a, ...storedA, shared: 'sA', sharedPerMatrix: l.perA,
+    // op(A)(i, p) at i + p * LDSA; stored A(r, c) is op(A)(r, c) ('N') or op(A)(c, r) ('T').
+    sharedIndex: (r, c) => (p.transA === 'N' ? `${r} + ${c} * LDSA` : `${c} + ${r} * LDSA`),
+  });
+  const loadB = loadTiles({
+    operand: 'B', layout: p.layouts.b, ...storedB, shared: 'sB', sharedPerMatrix: l.perB,
+    // op(B)(p, j) at p + j * LDSB; stored B(r, c) is op(B)(r, c) ('N') or op(B)(c, r) ('T').
+    sharedIndex: (r, c) => (p.transB === 'N' ? `${r} + ${c} * LDSB` : `${c} + ${r} * LDSB`),
+  });
+  const copyC = {
+    operand: 'C' as const, layout: p.layouts.c, rows: p.m, cols: p.n, shared: 'sC', sharedPerMatrix: l.perC,
+    sharedIndex: (r: string, c: string) => `${r} + ${c} * M`,
+  };
+  const epilogue = p.stageC
+    ? `// C goes back through shared memory so the block writes whole contiguous runs.
+  if (mat < nmat) {
+    real* c = sC + mat * (M * N) + i + j0 * M;
+    #pragma unroll
+    for (int r = 0; r < RN; ++r)
+      c[r * M] = ${p.betaZero ? 'alpha * acc[r]' : 'alpha * acc[r] + beta * c[r * M]'};
+  }
+  __syncthreads();
+  ${storeTiles(copyC)}`
+    : `if (mat < nmat) {
+    real* c = ${matrixPointer('C', p.layouts.c.kind, 'first + mat')} + i + (long long)j0 * ldC;
+    #pragma unroll
+    for (int r = 0; r < RN; ++r) {
+      real* cr = c + (long long)r * ldC;
+      *cr = ${p.betaZero ? 'alpha * acc[r]' : 'alpha * acc[r] + beta * *cr'};
+    }
+  }`;
+
+  const source = `// Batched GEMM for very small matrices: C = alpha op(A) op(B) + beta C, op(A) ${p.transA}, op(B) ${p.transB}.
+// Generated by src/cuda/kernels/gemm/generate-small.ts (Masliah et al., section 4.2).
+${precisionPrelude(p.dtype)}
+
+extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
+    ${operandParameters('A', p.layouts.a.kind, false)},
+    ${operandParameters('B', p.layouts.b.kind, false)},
+    ${operandParameters('C', p.layouts.c.kind, true)},
+    int count, real alpha, real beta)
+{
+  constexpr int M = ${p.m}, N = ${p.n}, K = ${p.k};
+  constexpr int TBC = ${p.tbc};             // matrices per block
+  constexpr int RN = ${p.rn};               // columns of C per thread
+  constexpr int TPM = M * (N / RN);         // threads per matrix
+  constexpr int THREADS = TBC * TPM;
+  constexpr int LDSA = ${l.ldsA};           // op(A) in shared memory: M x K
+  constexpr int LDSB = ${l.ldsB};           // op(B) in shared memory: K x N
+  static_assert(THREADS == ${threads}, "thread count");
+  __shared__ real sA[TBC * ${l.perA}];
+  __shared__ real sB[TBC * ${l.perB}];
+  ${p.stageC ? `__shared__ real sC[TBC * ${l.perC}];` : ''}
+  (void)LDSA; (void)LDSB; (void)ldA; (void)ldB; (void)ldC; (void)strideA; (void)strideB; (void)strideC;
+  ${p.betaZero ? '(void)beta;' : ''}
+
+  const int first = blockIdx.x * TBC;       // the block's first matrix
+  const int nmat = min(TBC, count - first); // matrices in this block (the last one may be short)
+  const int t = threadIdx.x;
+
+  ${loadA}
+  ${loadB}
+  ${p.stageC && !p.betaZero ? storeOrLoadC(loadTiles(copyC)) : ''}
+  __syncthreads();
+
+  // Thread t computes C(i, j0 .. j0 + RN - 1) of matrix 'mat' of the block.
+  const int mat = t / TPM;
+  const int i = (t % TPM) % M;
+  const int j0 = ((t % TPM) / M) * RN;
+  const real* a = sA + mat * ${l.perA} + i;
+  const real* b = sB + mat * ${l.perB} + j0 * LDSB;
+  real acc[RN];
+  #pragma unroll
+  for (int r = 0; r < RN; ++r) acc[r] = 0;
+  #pragma unroll
+  for (int p = 0; p < K; ++p) {
+    const real ap = a[p * LDSA];
+    #pragma unroll
+    for (int r = 0; r < RN; ++r) acc[r] = fmaReal(ap, b[p + r * LDSB], acc[r]);
+  }
+
+  ${epilogue}
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+/** A labelled block, for readability of the generated text. */
+function storeOrLoadC(code: string): string {
+  return `// beta != 0: C is read once, cooperatively, into shared memory.
+  ${code}`;
+}

@@ -1,0 +1,180 @@
+/**
+ * The batched GEMM launcher of the CUDA backend: takes a validated column-major request on
+ * device arrays, describes each operand to the kernel (strided, or a pointer array uploaded once
+ * per call for list and variable batches), plans, compiles through the runtime's cache, and
+ * enqueues. Variable batches run as one launch per group of matrices that share m, n, k and
+ * leading dimensions.
+ */
+import { batchCount, matrixAt, type Batch, type MatrixView } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
+import { MyriadError } from '../../../core/errors.js';
+import type { GemmRequest, Op } from '../../../core/ops.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
+import { elementBytes } from '../common/precision.js';
+import { generateSmallGemm, smallGemmShape } from './generate-small.js';
+import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
+import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout } from './params.js';
+import { planGemm, type GemmProblem } from './planner.js';
+
+export interface GemmCudaOptions {
+  /** Force a variant ('small' | 'tiled', parameters planned) or exact parameters. */
+  readonly variant?: GemmVariant | GemmParams;
+}
+
+/** One operand as the kernel's four arguments see it. */
+interface OperandArgs {
+  readonly layout: OperandLayout;
+  readonly pointer: bigint;
+  readonly offset: number;
+  readonly stride: number;
+  readonly ld: number;
+}
+
+/** grid.y and grid.z are limited to 65535 each: the batch index is z * gridDim.y + y. */
+const GRID_YZ_MAX = 65535;
+
+const sources = new Map<string, KernelSource>();
+
+/** The generated source for a parameter object (memoised: generation is pure). */
+export function gemmSource(p: GemmParams): KernelSource {
+  const key = JSON.stringify(p);
+  let src = sources.get(key);
+  if (src === undefined) {
+    src = p.variant === 'small' ? generateSmallGemm(p) : generateTiledGemm(p);
+    sources.set(key, src);
+  }
+  return src;
+}
+
+export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: GemmCudaOptions = {}): void {
+  const count = batchCount(r.c);
+  if (count === 0) return;
+  const dtype = r.c.kind === 'strided' ? r.c.data.dtype : r.c.matrices[0]!.data.dtype;
+  if (dtype !== 'float64' && dtype !== 'float32') throw new MyriadError('DTYPE', `gemm needs float64 or float32, got ${dtype}`, 'c');
+  if (r.a.kind === 'variable' || r.b.kind === 'variable' || r.c.kind === 'variable') {
+    for (const group of groupByShape(r, count)) launchPointerGroup(dev, r, dtype, group, opts);
+    return;
+  }
+  const m = r.c.rows;
+  const n = r.c.cols;
+  const k = r.transA === 'N' ? r.a.cols : r.a.rows;
+  const uploads: DeviceArray[] = [];
+  try {
+    const a = operandArgs(dev, r.a, count, dtype, uploads);
+    const b = operandArgs(dev, r.b, count, dtype, uploads);
+    const c = operandArgs(dev, r.c, count, dtype, uploads);
+    launchGemm(dev, { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, m, n, k, count }, a, b, c, opts);
+  } finally {
+    releaseUploads(dev, uploads);
+  }
+}
+
+interface GemmScalars {
+  dtype: DType; transA: Op; transB: Op; alpha: number; beta: number; m: number; n: number; k: number; count: number;
+}
+
+function launchGemm(dev: GpuDevice, s: GemmScalars, a: OperandArgs, b: OperandArgs, c: OperandArgs, opts: GemmCudaOptions): void {
+  if (s.m === 0 || s.n === 0) return;
+  // BLAS: alpha = 0 (or k = 0) never reads A or B; with beta = 1 nothing changes at all.
+  const k = s.alpha === 0 ? 0 : s.k;
+  if (k === 0 && s.beta === 1) return;
+  const layouts: GemmOperandLayouts = { a: a.layout, b: b.layout, c: c.layout };
+  const problem: GemmProblem = {
+    dtype: s.dtype, transA: s.transA, transB: s.transB, m: s.m, n: s.n, k, count: s.count,
+    batchKind: a.layout.kind === 'strided' ? 'strided' : 'list', betaZero: s.beta === 0, layouts,
+  };
+  const forced = opts.variant;
+  const params: GemmParams = typeof forced === 'object'
+    ? forced
+    : planGemm(dev.info, problem, { variant: k === 0 ? 'tiled' : forced });
+  const kernel = dev.kernel(gemmSource(params));
+  const args: KernelArg[] = [
+    ...operandKernelArgs(a), ...operandKernelArgs(b), ...operandKernelArgs(c),
+    arg.i32(s.count), arg.real(s.dtype, s.alpha), arg.real(s.dtype, s.beta),
+  ];
+  let config: LaunchConfig;
+  if (params.variant === 'small') {
+    const shape = smallGemmShape(params);
+    config = { grid: [Math.ceil(s.count / params.tbc), 1, 1], block: [shape.threads, 1, 1] };
+  } else {
+    const shape = tiledGemmShape(params);
+    const tiles = Math.ceil(s.m / params.bm) * Math.ceil(s.n / params.bn);
+    const y = Math.min(s.count, GRID_YZ_MAX);
+    config = { grid: [tiles, y, Math.ceil(s.count / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes };
+    args.push(arg.i32(s.m), arg.i32(s.n), arg.i32(k));
+  }
+  kernel.launch(config, args);
+}
+
+function operandKernelArgs(o: OperandArgs): KernelArg[] {
+  return [arg.ptr(o.pointer), arg.i64(o.offset), arg.i64(o.stride), arg.i32(o.ld)];
+}
+
+/** Strided batches pass through; list batches become a pointer array (offsets folded in). */
+function operandArgs(dev: GpuDevice, b: Batch<DeviceArray>, count: number, dtype: DType, uploads: DeviceArray[]): OperandArgs {
+  if (b.kind === 'strided') {
+    // Dense: consecutive matrices are one contiguous span (a single matrix always is).
+    const dense = b.ld === b.rows && (b.stride === b.rows * b.cols || count === 1);
+    return { layout: { kind: 'strided', dense }, pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld };
+  }
+  const views: MatrixView<DeviceArray>[] = [];
+  for (let i = 0; i < count; i++) views.push(matrixAt(b, i));
+  return pointerOperand(dev, views, dtype, uploads);
+}
+
+function pointerOperand(dev: GpuDevice, views: readonly MatrixView<DeviceArray>[], dtype: DType, uploads: DeviceArray[]): OperandArgs {
+  const bytes = BigInt(elementBytes(dtype));
+  const pointers = new BigInt64Array(views.length);
+  views.forEach((v, i) => { pointers[i] = BigInt.asIntN(64, v.data.ptr + BigInt(v.offset) * bytes); });
+  const table = dev.upload(pointers);
+  uploads.push(table);
+  return { layout: { kind: 'pointer', dense: false }, pointer: table.ptr, offset: 0, stride: 0, ld: views[0]!.ld };
+}
+
+/** Pointer arrays live until the kernels that read them have run. */
+function releaseUploads(dev: GpuDevice, uploads: DeviceArray[]): void {
+  if (uploads.length === 0) return;
+  dev.synchronize();
+  for (const u of uploads) u.dispose();
+}
+
+interface ShapeGroup {
+  readonly m: number; readonly n: number; readonly k: number;
+  readonly a: MatrixView<DeviceArray>[]; readonly b: MatrixView<DeviceArray>[]; readonly c: MatrixView<DeviceArray>[];
+}
+
+/** Matrices of a variable batch grouped by (m, n, k, lda, ldb, ldc), in order of first appearance. */
+function groupByShape(r: GemmRequest<DeviceArray>, count: number): ShapeGroup[] {
+  const groups = new Map<string, ShapeGroup>();
+  for (let i = 0; i < count; i++) {
+    const a = matrixAt(r.a, i);
+    const b = matrixAt(r.b, i);
+    const c = matrixAt(r.c, i);
+    const k = r.transA === 'N' ? a.cols : a.rows;
+    const key = `${c.rows},${c.cols},${k},${a.ld},${b.ld},${c.ld}`;
+    let g = groups.get(key);
+    if (g === undefined) {
+      g = { m: c.rows, n: c.cols, k, a: [], b: [], c: [] };
+      groups.set(key, g);
+    }
+    g.a.push(a);
+    g.b.push(b);
+    g.c.push(c);
+  }
+  return [...groups.values()];
+}
+
+function launchPointerGroup(dev: GpuDevice, r: GemmRequest<DeviceArray>, dtype: DType, g: ShapeGroup, opts: GemmCudaOptions): void {
+  if (g.m === 0 || g.n === 0) return;
+  const uploads: DeviceArray[] = [];
+  try {
+    const a = pointerOperand(dev, g.a, dtype, uploads);
+    const b = pointerOperand(dev, g.b, dtype, uploads);
+    const c = pointerOperand(dev, g.c, dtype, uploads);
+    const s = { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, m: g.m, n: g.n, k: g.k, count: g.c.length };
+    // A forced parameter object fixes m, n, k for the small kernel: only a variant name carries over.
+    launchGemm(dev, s, a, b, c, typeof opts.variant === 'object' ? {} : opts);
+  } finally {
+    releaseUploads(dev, uploads);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Picks the kernel and its parameters for one batched GEMM problem: the very-small kernel where
+ * m, n, k are small enough to unroll (paper section 4.2), else the tiled kernel; block sizes from
+ * the architecture's tuning table; tbc and rn from the occupancy model (threads, registers and
+ * shared memory per SM from DeviceInfo).
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Op } from '../../../core/ops.js';
+import { blocksPerSM } from '../../model/occupancy.js';
+import { gemmTuningFor, type GemmTuning } from '../../model/tuning/index.js';
+import type { DeviceInfo } from '../../runtime/types.js';
+import { elementBytes } from '../common/precision.js';
+import { smallGemmShape } from './generate-small.js';
+import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout, SmallGemmParams, TiledGemmParams } from './params.js';
+
+export interface GemmProblem {
+  readonly dtype: DType;
+  readonly transA: Op;
+  readonly transB: Op;
+  readonly m: number;
+  readonly n: number;
+  readonly k: number;
+  readonly count: number;
+  /** 'list' and 'variable' batches reach the kernel as pointer arrays. */
+  readonly batchKind: 'strided' | 'list' | 'variable';
+  readonly betaZero: boolean;
+  /** Per-operand layouts where they differ from `batchKind` (strided ones densely packed). */
+  readonly layouts?: GemmOperandLayouts;
+}
+
+export interface PlanOptions {
+  /** Force a variant (its parameters still planned), e.g. for tests and benchmarks. */
+  readonly variant?: GemmVariant;
+  readonly tuning?: GemmTuning;
+}
+
+/** Static shared memory per block the small kernel may use (the 48 KiB static limit). */
+const SMALL_SHARED_LIMIT = 48 * 1024;
+
+export function defaultLayouts(batchKind: GemmProblem['batchKind']): GemmOperandLayouts {
+  const one: OperandLayout = batchKind === 'strided' ? { kind: 'strided', dense: true } : { kind: 'pointer', dense: false };
+  return { a: one, b: one, c: one };
+}
+
+/** True where the very-small kernel can take the problem at all. */
+export function smallApplies(p: GemmProblem, maxDim: number): boolean {
+  return p.m >= 1 && p.n >= 1 && p.k >= 1 && p.m <= maxDim && p.n <= maxDim && p.k <= maxDim;
+}
+
+export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOptions = {}): GemmParams {
+  const tuning = options.tuning ?? gemmTuningFor(info.arch);
+  const variant = options.variant ?? (smallApplies(problem, tuning.smallMaxDim) ? 'small' : 'tiled');
+  if (variant === 'small') {
+    if (!smallApplies(problem, 32)) throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
+    return planSmall(info, problem, tuning);
+  }
+  return planTiled(problem, tuning);
+}
+
+function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallGemmParams {
+  const winner = tuning.smallWinners.find((w) => w.dtype === p.dtype && Math.max(p.m, p.n, p.k) <= w.maxDim);
+  const maxThreadsPerMatrix = winner?.maxThreadsPerMatrix ?? tuning.smallMaxThreadsPerMatrix;
+  const threadsPerBlock = winner?.threadsPerBlock ?? tuning.smallThreadsPerBlock;
+  // rn: the fewest columns per thread (most threads, most loads in flight) that keeps the
+  // threads per matrix within bounds; it must divide n.
+  let rn = 1;
+  for (let d = 1; d <= Math.min(p.n, tuning.smallMaxColumnsPerThread); d++) {
+    if (p.n % d !== 0) continue;
+    rn = d;
+    if (p.m * (p.n / d) <= maxThreadsPerMatrix) break;
+  }
+  const threadsPerMatrix = p.m * (p.n / rn);
+  const stageC = p.m * elementBytes(p.dtype) < tuning.smallStageCBelowBytes;
+  const base = {
+    variant: 'small' as const, dtype: p.dtype, transA: p.transA, transB: p.transB, m: p.m, n: p.n, k: p.k,
+    rn, stageC, betaZero: p.betaZero, layouts: smallLayouts(p),
+  };
+  // tbc: fill the block to the target thread count, then shrink while the shared memory does
+  // not fit or the batch would not give every SM enough blocks.
+  let tbc = winner?.tbc ?? Math.max(1, Math.floor(threadsPerBlock / threadsPerMatrix));
+  tbc = Math.max(1, Math.min(tbc, Math.floor(1024 / threadsPerMatrix)));
+  const fits = (t: number): boolean => smallGemmShape({ ...base, tbc: t }).sharedBytes <= SMALL_SHARED_LIMIT;
+  while (tbc > 1 && !fits(tbc)) tbc--;
+  // At least two resident blocks per SM, so one block's loads overlap another's arithmetic.
+  while (tbc > 1 && smallPlanOccupancy(info, { ...base, tbc }) < 2) tbc--;
+  const wantedBlocks = info.smCount * tuning.smallMinBlocksPerSM;
+  while (tbc > 1 && Math.ceil(p.count / tbc) < wantedBlocks) tbc = Math.max(1, Math.floor(tbc / 2));
+  return { ...base, tbc };
+}
+
+function smallLayouts(p: GemmProblem): GemmOperandLayouts {
+  return p.layouts ?? defaultLayouts(p.batchKind);
+}
+
+function planTiled(p: GemmProblem, tuning: GemmTuning): TiledGemmParams {
+  const bands = tuning.tiled[p.dtype];
+  const dim = Math.max(p.m, p.n);
+  const band = bands.find((b) => dim <= b.maxDim) ?? bands[bands.length - 1]!;
+  const layouts = smallLayouts(p);
+  const plain = (o: OperandLayout): OperandLayout => ({ kind: o.kind, dense: false });
+  return {
+    variant: 'tiled', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
+    layouts: { a: plain(layouts.a), b: plain(layouts.b), c: plain(layouts.c) },
+    ...band.config,
+  };
+}
+
+/** Blocks per SM the model expects for a small plan (registers estimated before compiling). */
+export function smallPlanOccupancy(info: DeviceInfo, p: SmallGemmParams): number {
+  const shape = smallGemmShape(p);
+  const registersPerThread = 32 + 2 * p.rn * (p.dtype === 'float64' ? 2 : 1);
+  return blocksPerSM(info, { threads: shape.threads, registersPerThread, sharedBytes: shape.sharedBytes });
+}

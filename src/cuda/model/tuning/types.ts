@@ -1,0 +1,51 @@
+/**
+ * The batched GEMM tuning table: named thresholds and block sizes, as data, per GPU architecture.
+ * An architecture's table lists only what differs from its parent (BLIS's config registry:
+ * sm_90 -> default); `tuningFor` merges the chain.
+ */
+import type { DType } from '../../../core/dtype.js';
+
+/** Block sizes of the tiled kernel (see TiledGemmParams). */
+export interface TiledConfig {
+  readonly bm: number;
+  readonly bn: number;
+  readonly bk: number;
+  readonly tm: number;
+  readonly tn: number;
+}
+
+/** A tiled configuration used while max(m, n) <= maxDim (the first that matches wins). */
+export interface TiledBand {
+  readonly maxDim: number;
+  readonly config: TiledConfig;
+}
+
+/** A measured winner for the small kernel: used for m, n, k within the bounds. */
+export interface SmallWinner {
+  readonly dtype: DType;
+  readonly maxDim: number;
+  readonly tbc?: number;
+  readonly threadsPerBlock?: number;
+  readonly maxThreadsPerMatrix?: number;
+}
+
+export interface GemmTuning {
+  /** Use the very-small kernel (constant sizes, unrolled) when m, n, k are all <= this. */
+  readonly smallMaxDim: number;
+  /** Threads per block the small kernel aims for, filling it with tbc matrices. */
+  readonly smallThreadsPerBlock: number;
+  /** Upper bound on threads per matrix: above it each thread takes more columns (rn). */
+  readonly smallMaxThreadsPerMatrix: number;
+  /** Largest rn (columns of C per thread). */
+  readonly smallMaxColumnsPerThread: number;
+  /** Stage C through shared memory when one column of C is shorter than this many bytes. */
+  readonly smallStageCBelowBytes: number;
+  /** At least this many blocks per SM for the whole batch before tbc grows (small batches). */
+  readonly smallMinBlocksPerSM: number;
+  /** Measured exceptions for the small kernel, checked before the rules above. */
+  readonly smallWinners: readonly SmallWinner[];
+  /** Tiled bands per precision, ascending maxDim; the last should have maxDim Infinity. */
+  readonly tiled: { readonly [D in DType]: readonly TiledBand[] };
+}
+
+export type GemmTuningOverrides = Partial<GemmTuning>;
