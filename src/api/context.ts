@@ -29,6 +29,10 @@ export interface DeviceBackend extends Backend<Storage, IntStorage> {
   upload(host: FloatArray | Int32Array): DeviceStorage;
   download(device: DeviceStorage): FloatArray | Int32Array;
   alloc(dtype: DType | 'int32', length: number): DeviceStorage;
+  /** Device-to-device copy of a whole array (same dtype and length). */
+  copy(src: DeviceStorage, dst: DeviceStorage): void;
+  /** Runs `fn` between two events on the stream and returns the elapsed milliseconds (waits). */
+  time(fn: () => void): number;
   synchronize(): Promise<void>;
   describe(): string;
   dispose(): void;
@@ -173,6 +177,21 @@ export class Context {
   }
   alloc(dtype: DType | 'int32', length: number): DeviceStorage {
     return this.needDevice('alloc').alloc(dtype, length);
+  }
+  /** Copies one device array into another of the same dtype and length, in stream order. */
+  copy(src: DeviceStorage, dst: DeviceStorage): void {
+    this.needDevice('copy').copy(src, dst);
+  }
+  /**
+   * Milliseconds that `fn`'s work takes: CUDA events around it on a CUDA context (waiting for
+   * the end), the host clock on the CPU.
+   */
+  time(fn: () => void): number {
+    this.checkAlive();
+    if (this.device) return this.device.time(fn);
+    const t0 = performance.now();
+    fn();
+    return performance.now() - t0;
   }
   /** Resolves when all work enqueued so far has finished (at once on the CPU). */
   async synchronize(): Promise<void> {

@@ -1,0 +1,39 @@
+/**
+ * What a benchmark needs from the backend beyond the context: the machine's limits (measured copy
+ * bandwidth, peak flops) for the roofline column, the vendor baseline, and benchmarks of their own
+ * (tsm2). The CPU has none of these; the CUDA backend registers its own in one place
+ * (src/cuda/bench.ts) through `registerBenchExtras`.
+ */
+import type { Context } from '../api/context.js';
+import type { DType } from '../core/dtype.js';
+import { MyriadError } from '../core/errors.js';
+import type { MachineLimits, VendorBaseline } from './run.js';
+
+export interface ExtraOptions { dtypes: DType[]; sizes: string | undefined; json: string | undefined }
+
+export interface BenchExtras {
+  limits(ctx: Context): MachineLimits | undefined;
+  vendor(ctx: Context): VendorBaseline | undefined;
+  /** Names of benchmarks that only this backend runs (e.g. 'tsm2'). */
+  names: string[];
+  run(name: string, ctx: Context, options: ExtraOptions): Promise<Record<string, unknown>[]>;
+}
+
+const registered: Partial<BenchExtras>[] = [];
+
+export function registerBenchExtras(extras: Partial<BenchExtras>): void {
+  registered.push(extras);
+}
+
+export const benchExtras: BenchExtras = {
+  limits: (ctx) => registered.map((r) => r.limits?.(ctx)).find((x) => x !== undefined),
+  vendor: (ctx) => registered.map((r) => r.vendor?.(ctx)).find((x) => x !== undefined),
+  get names() {
+    return registered.flatMap((r) => r.names ?? []);
+  },
+  async run(name, ctx, options) {
+    const owner = registered.find((r) => r.names?.includes(name));
+    if (!owner?.run) throw new MyriadError('ENUM', `unknown benchmark '${name}'`, 'op');
+    return owner.run(name, ctx, options);
+  },
+};

@@ -1,0 +1,128 @@
+/**
+ * `myriad bench`: one row per size. Timing: a warm-up call (compiles, loads, first-touch), then
+ * `repeats` timed calls on fresh data (in-place inputs restored, untimed, before each), median.
+ * On CUDA the data stays on the device and each call is timed with CUDA events; the vendor
+ * routine, where one exists, runs on the same data in the same process.
+ *
+ * Bytes count each input read once and each output written once (core/counts.ts). The roofline
+ * is min(peak flops, arithmetic intensity x measured copy bandwidth), the copy bandwidth measured
+ * at start-up as (bytes read + bytes written) / time of one large device-to-device copy.
+ */
+import type { Context } from '../api/context.js';
+import { DTYPE_BYTES, type DType } from '../core/dtype.js';
+import type { Storage } from '../core/storage.js';
+import { Random } from './data.js';
+import { median, progress, progressDone } from './stats.js';
+import type { Column } from './table.js';
+import { workloadFor, type BenchOp } from './workloads.js';
+
+export interface BenchRow {
+  op: string;
+  dtype: DType;
+  n: number;
+  batch: number;
+  backend: string;
+  ms: number;
+  gflops: number;
+  gbs: number;
+  /** Percent of the roofline, where the machine's limits are known. */
+  roofline?: number;
+  vendor?: string;
+  vendorMs?: number;
+  vendorGflops?: number;
+  speedup?: number;
+}
+
+/** A vendor library's routine for an op (cuBLAS, cuSOLVER), run on the same device data. */
+export interface VendorBaseline {
+  readonly name: string;
+  /** A function running the vendor routine on these arrays, or undefined where it has none. */
+  prepare(op: BenchOp, dtype: DType, n: number, count: number, arrays: Record<string, Storage>): (() => void) | undefined;
+}
+
+export interface MachineLimits {
+  /** Copy bandwidth in GB/s (read + write). */
+  bandwidthGBs: number;
+  /** Peak GFLOP/s per dtype, where known. */
+  peakGflops?: Partial<Record<DType, number>>;
+}
+
+export interface BenchOptions {
+  op: BenchOp;
+  dtype: DType;
+  sizes: readonly number[];
+  /** Matrices per call; default: enough for `targetBytes` of matrices. */
+  batch?: number;
+  targetBytes?: number;
+  repeats?: number;
+  seed?: number;
+  limits?: MachineLimits;
+  vendor?: VendorBaseline;
+}
+
+function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: number): number {
+  const perMatrix = Math.max(1, n * n * DTYPE_BYTES[dtype] * (op === 'gemm' ? 3 : 1));
+  return Math.max(1, Math.floor(targetBytes / perMatrix));
+}
+
+function timeRepeats(ctx: Context, run: () => void, reset: () => void, repeats: number): number {
+  reset();
+  run(); // warm-up: compile, load, first touch
+  const times: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    reset();
+    times.push(ctx.time(run));
+  }
+  return median(times);
+}
+
+export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
+  const { op, dtype } = options;
+  const workload = workloadFor(op);
+  const repeats = options.repeats ?? 5;
+  const rows: BenchRow[] = [];
+  const rng = new Random(options.seed ?? 2026);
+  for (const n of options.sizes) {
+    const batch = options.batch ?? defaultBatch(op, dtype, n, options.targetBytes ?? 64 << 20);
+    progress(`bench ${op} ${dtype} n=${n} batch=${batch} on ${ctx.backend} ...`);
+    const cost = workload.cost(dtype, n);
+    const prepared = workload.prepare(ctx, dtype, n, batch, rng);
+    try {
+      const ms = timeRepeats(ctx, prepared.run, prepared.reset, repeats);
+      const gflops = (cost.flops * batch) / (ms * 1e6);
+      const row: BenchRow = { op, dtype, n, batch, backend: ctx.backend, ms, gflops, gbs: (cost.bytes * batch) / (ms * 1e6) };
+      if (options.limits) {
+        const peak = options.limits.peakGflops?.[dtype] ?? Infinity;
+        row.roofline = (100 * gflops) / Math.min(peak, (cost.flops / cost.bytes) * options.limits.bandwidthGBs);
+      }
+      const vendorRun = options.vendor?.prepare(op, dtype, n, batch, prepared.arrays);
+      if (vendorRun && options.vendor) {
+        row.vendor = options.vendor.name;
+        row.vendorMs = timeRepeats(ctx, vendorRun, prepared.reset, repeats);
+        row.vendorGflops = (cost.flops * batch) / (row.vendorMs * 1e6);
+        row.speedup = row.vendorMs / ms;
+      }
+      rows.push(row);
+    } finally {
+      prepared.dispose();
+    }
+  }
+  progressDone();
+  return rows;
+}
+
+export const BENCH_COLUMNS: readonly Column<BenchRow>[] = [
+  { header: 'op', value: (r) => r.op },
+  { header: 'dtype', value: (r) => r.dtype },
+  { header: 'n', value: (r) => r.n },
+  { header: 'batch', value: (r) => r.batch },
+  { header: 'backend', value: (r) => r.backend },
+  { header: 'ms', value: (r) => r.ms, digits: 3 },
+  { header: 'GFLOP/s', value: (r) => r.gflops, digits: 1 },
+  { header: 'GB/s', value: (r) => r.gbs, digits: 1 },
+  { header: '%roof', value: (r) => r.roofline, digits: 1 },
+  { header: 'vendor', value: (r) => r.vendor },
+  { header: 'vendor ms', value: (r) => r.vendorMs, digits: 3 },
+  { header: 'vendor GFLOP/s', value: (r) => r.vendorGflops, digits: 1 },
+  { header: 'speed-up', value: (r) => r.speedup, digits: 2 },
+];

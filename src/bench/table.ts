@@ -1,0 +1,27 @@
+/**
+ * One table printer with its columns declared once ({ header, format, value }), so a header can
+ * never drift from its rows (STYLE.md: KBLAS printed SYRK's header over potrf's rows).
+ */
+export interface Column<Row> {
+  header: string;
+  value: (row: Row) => string | number | undefined;
+  /** Digits after the point for numbers (default 2). */
+  digits?: number;
+}
+
+function cell<Row>(c: Column<Row>, row: Row): string {
+  const v = c.value(row);
+  if (v === undefined) return '-';
+  if (typeof v === 'string') return v;
+  if (!Number.isFinite(v)) return String(v);
+  if (Number.isInteger(v) && c.digits === undefined) return String(v);
+  return v.toFixed(c.digits ?? 2);
+}
+
+/** Renders rows as an aligned text table (numbers right-aligned). */
+export function formatTable<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string {
+  const cells = rows.map((r) => columns.map((c) => cell(c, r)));
+  const widths = columns.map((c, j) => Math.max(c.header.length, ...cells.map((r) => r[j]!.length)));
+  const line = (parts: string[]): string => parts.map((p, j) => p.padStart(widths[j]!)).join('  ');
+  return [line(columns.map((c) => c.header)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}

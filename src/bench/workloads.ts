@@ -1,0 +1,163 @@
+/**
+ * Benchmark workloads: for each operation, how to make its data (on the context's backend, so
+ * that a CUDA benchmark times device-resident batches), how to run it, and what it costs in flops
+ * and bytes. In-place operations are reset from a pristine copy before each timed run, outside
+ * the timed region, so every run sees fresh input.
+ */
+import { strided, type StridedBatch } from '../core/batch.js';
+import { counts, type Cost } from '../core/counts.js';
+import type { DType, FloatArray } from '../core/dtype.js';
+import { MyriadError } from '../core/errors.js';
+import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
+import type { Context } from '../api/context.js';
+import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
+
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'potrs', 'getrs', 'trsm', 'syrk'] as const;
+export type BenchOp = (typeof BENCH_OPS)[number];
+
+export interface Prepared {
+  /** The call being timed. */
+  run(): void;
+  /** Restores inputs that the call overwrites (not timed). */
+  reset(): void;
+  /** Frees device memory. */
+  dispose(): void;
+  /** The batches, for vendor baselines on the same data. */
+  readonly arrays: Record<string, Storage>;
+}
+
+export interface Workload {
+  cost(dtype: DType, n: number): Cost;
+  prepare(ctx: Context, dtype: DType, n: number, count: number, rng: Random): Prepared;
+}
+
+/** Right-hand sides per system in the solve benchmarks. */
+export const BENCH_NRHS = 1;
+
+/** Places host data where the context computes: device memory on CUDA, the array itself on the CPU. */
+class Placement {
+  private readonly owned: DeviceStorage[] = [];
+  constructor(private readonly ctx: Context) {}
+  put(host: FloatArray): Storage {
+    if (this.ctx.backend === 'cpu') return host;
+    const d = this.ctx.upload(host);
+    this.owned.push(d);
+    return d;
+  }
+  /** A working copy that `restore` refills from `pristine`. */
+  working(pristine: Storage): Storage {
+    if (this.ctx.backend === 'cpu') return (pristine as FloatArray).slice() as FloatArray;
+    const p = pristine as DeviceStorage;
+    const w = this.ctx.alloc(p.dtype as DType, p.length);
+    this.owned.push(w);
+    this.ctx.copy(p, w);
+    return w;
+  }
+  restore(pristine: Storage, work: Storage): void {
+    if (this.ctx.backend === 'cpu') (work as FloatArray).set(pristine as FloatArray);
+    else this.ctx.copy(pristine as DeviceStorage, work as DeviceStorage);
+  }
+  dispose(): void {
+    for (const d of this.owned) (d as DeviceStorage & { dispose?: () => void }).dispose?.();
+  }
+}
+
+const square = (data: Storage, n: number, count: number): StridedBatch<Storage> => strided(data, { rows: n, cols: n, count });
+
+/** A workload whose input `a` is overwritten (and, for solves, `b` too). */
+function inPlace(
+  cost: Workload['cost'],
+  makeA: (dtype: DType, n: number, count: number, rng: Random) => FloatArray,
+  call: (ctx: Context, a: StridedBatch<Storage>, b: StridedBatch<Storage> | undefined) => void,
+  /** Columns of B for each n (none when absent). */
+  rhs?: (n: number) => number,
+): Workload {
+  return {
+    cost,
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const a0 = place.put(makeA(dtype, n, count, rng));
+      const a = place.working(a0);
+      const nrhs = rhs?.(n) ?? 0;
+      const b0 = nrhs > 0 ? place.put(randomMatrices(dtype, n, nrhs, count, rng)) : undefined;
+      const b = b0 !== undefined ? place.working(b0) : undefined;
+      const A = square(a, n, count);
+      const B = b !== undefined ? strided(b, { rows: n, cols: nrhs, count }) : undefined;
+      return {
+        run: () => call(ctx, A, B),
+        reset: () => { place.restore(a0, a); if (b0 !== undefined && b !== undefined) place.restore(b0, b); },
+        dispose: () => place.dispose(),
+        arrays: b !== undefined ? { a, b } as Record<string, Storage> : { a },
+      };
+    },
+  };
+}
+
+/** Factors once (untimed) so that the solve alone is timed. */
+function solveOnly(
+  cost: Workload['cost'],
+  makeA: (dtype: DType, n: number, count: number, rng: Random) => FloatArray,
+  factor: (ctx: Context, a: StridedBatch<Storage>) => IntStorage | undefined,
+  solve: (ctx: Context, a: StridedBatch<Storage>, b: StridedBatch<Storage>, ipiv: IntStorage | undefined) => void,
+): Workload {
+  return {
+    cost,
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const a = place.working(place.put(makeA(dtype, n, count, rng)));
+      const A = square(a, n, count);
+      const ipiv = factor(ctx, A);
+      const b0 = place.put(randomMatrices(dtype, n, BENCH_NRHS, count, rng));
+      const b = place.working(b0);
+      const B = strided(b, { rows: n, cols: BENCH_NRHS, count });
+      return {
+        run: () => solve(ctx, A, B, ipiv),
+        reset: () => place.restore(b0, b),
+        dispose: () => place.dispose(),
+        arrays: { a, b },
+      };
+    },
+  };
+}
+
+export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
+  gemm: {
+    cost: (dtype, n) => counts.gemm(dtype, n, n, n),
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const a = place.put(randomMatrices(dtype, n, n, count, rng));
+      const b = place.put(randomMatrices(dtype, n, n, count, rng));
+      const c = place.put(randomMatrices(dtype, n, n, count, rng));
+      const [A, B, C] = [square(a, n, count), square(b, n, count), square(c, n, count)];
+      return { run: () => ctx.gemm({ a: A, b: B, c: C, alpha: 1, beta: 0 }), reset: () => {}, dispose: () => place.dispose(), arrays: { a, b, c } };
+    },
+  },
+  potrf: inPlace((d, n) => counts.potrf(d, n), randomSpd, (ctx, a) => { ctx.potrf({ a, uplo: 'lower' }); }),
+  getrf: inPlace((d, n) => counts.getrf(d, n), randomGeneral, (ctx, a) => { ctx.getrf({ a }); }),
+  posv: inPlace((d, n) => counts.posv(d, n, BENCH_NRHS), randomSpd, (ctx, a, b) => { ctx.posv({ a, b: b!, uplo: 'lower' }); }, () => BENCH_NRHS),
+  gesv: inPlace((d, n) => counts.gesv(d, n, BENCH_NRHS), randomGeneral, (ctx, a, b) => { ctx.gesv({ a, b: b! }); }, () => BENCH_NRHS),
+  potrs: solveOnly((d, n) => counts.potrs(d, n, BENCH_NRHS), randomSpd,
+    (ctx, a) => { ctx.potrf({ a, uplo: 'lower' }); return undefined; },
+    (ctx, a, b) => { ctx.potrs({ a, b, uplo: 'lower' }); }),
+  getrs: solveOnly((d, n) => counts.getrs(d, n, BENCH_NRHS), randomGeneral,
+    (ctx, a) => ctx.getrf({ a }).ipiv,
+    (ctx, a, b, ipiv) => { ctx.getrs({ a, b, ipiv: ipiv! }); }),
+  trsm: inPlace((d, n) => counts.trsm(d, 'left', n, n), randomGeneral,
+    (ctx, a, b) => ctx.trsm({ a, b: b!, side: 'left', uplo: 'lower' }), (n) => n),
+  syrk: {
+    cost: (dtype, n) => counts.syrk(dtype, n, n),
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const a = place.put(randomMatrices(dtype, n, n, count, rng));
+      const c = place.put(randomMatrices(dtype, n, n, count, rng));
+      const [A, C] = [square(a, n, count), square(c, n, count)];
+      return { run: () => ctx.syrk({ a: A, c: C, uplo: 'lower', beta: 0 }), reset: () => {}, dispose: () => place.dispose(), arrays: { a, c } };
+    },
+  },
+};
+
+export function workloadFor(op: string): Workload {
+  if (!(BENCH_OPS as readonly string[]).includes(op))
+    throw new MyriadError('ENUM', `unknown benchmark op '${op}'; one of ${BENCH_OPS.join(', ')}`, 'op');
+  return WORKLOADS[op as BenchOp];
+}

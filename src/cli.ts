@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+/**
+ * The myriad command:
+ *   myriad info                     backends found, and why one is unusable
+ *   myriad demo [--backend B] [--dtype D]
+ *                                   the main job (npm start): batched posv and gesv, with residuals
+ *   myriad bench <op> [--backend B] [--dtype D] [--sizes 2,4,8] [--batch N] [--repeats R] [--json FILE]
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { probeBackends, type BackendChoice } from './api/backends.js';
+import { open } from './api/open.js';
+import type { Context } from './api/context.js';
+import { parseEnumValue } from './core/enums.js';
+import { MyriadError } from './core/errors.js';
+import type { DType } from './core/dtype.js';
+import { DEMO_COLUMNS, runDemo } from './bench/demo.js';
+import { BENCH_COLUMNS, runBench, type BenchRow } from './bench/run.js';
+import { formatTable } from './bench/table.js';
+import { BENCH_OPS, type BenchOp } from './bench/workloads.js';
+import { benchExtras } from './bench/extras.js';
+
+const USAGE = `usage:
+  myriad info
+  myriad demo  [--backend auto|cpu|cuda] [--dtype float64|float32]
+  myriad bench <op> [--backend auto|cpu|cuda] [--dtype float64|float32|both] [--sizes 2,4,8]
+               [--batch N] [--repeats R] [--json FILE]
+  ops: ${[...BENCH_OPS, ...benchExtras.names].join(', ')}`;
+
+function info(): void {
+  const status = probeBackends();
+  for (const [name, s] of Object.entries(status)) {
+    console.log(`${name.padEnd(5)} ${s.usable ? 'usable' : 'unusable'}: ${s.usable ? s.detail ?? '' : s.reason ?? ''}`);
+  }
+  const ctx = open({ backend: 'auto' });
+  console.log(`auto  -> ${ctx.describe()}`);
+}
+
+function parseSizes(text: string | undefined, fallback: number[]): number[] {
+  if (text === undefined) return fallback;
+  const sizes = text.split(',').map((s) => Number(s.trim()));
+  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 0)) throw new MyriadError('INVALID_ARGUMENT', `expected a comma-separated list of sizes, got '${text}'`, '--sizes');
+  return sizes;
+}
+
+function parsePositive(text: string | undefined, argument: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new MyriadError('INVALID_ARGUMENT', `expected a positive integer, got '${text}'`, argument);
+  return n;
+}
+
+function dtypes(text: string | undefined): DType[] {
+  const d = parseEnumValue(text ?? 'float64', ['float64', 'float32', 'both'] as const, '--dtype');
+  return d === 'both' ? ['float64', 'float32'] : [d];
+}
+
+function openFor(backend: string | undefined): Context {
+  return open({ backend: parseEnumValue(backend ?? 'auto', ['auto', 'cpu', 'cuda'] as const, '--backend') as BackendChoice });
+}
+
+async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json"]?: string }): Promise<void> {
+  if (op === undefined) throw new MyriadError('INVALID_ARGUMENT', `which operation? ${USAGE}`, 'op');
+  const ctx = openFor(values.backend);
+  console.error(`backend: ${ctx.describe()}`);
+  let rows: BenchRow[] | Record<string, unknown>[];
+  if (benchExtras.names.includes(op)) {
+    rows = await benchExtras.run(op, ctx, { dtypes: dtypes(values.dtype), sizes: values.sizes, json: values.json });
+  } else {
+    parseEnumValue(op, BENCH_OPS, 'op');
+    const sizes = parseSizes(values.sizes, [2, 4, 8, 16, 32]);
+    const batch = parsePositive(values.batch, '--batch');
+    const repeats = parsePositive(values.repeats, '--repeats');
+    const limits = benchExtras.limits(ctx);
+    const vendor = benchExtras.vendor(ctx);
+    const benchRows: BenchRow[] = [];
+    for (const dtype of dtypes(values.dtype)) {
+      benchRows.push(...runBench(ctx, {
+        op: op as BenchOp, dtype, sizes, ...(batch ? { batch } : {}), ...(repeats ? { repeats } : {}),
+        ...(limits ? { limits } : {}), ...(vendor ? { vendor } : {}),
+        targetBytes: ctx.backend === 'cpu' ? 16 << 20 : 512 << 20,
+      }));
+    }
+    console.log(formatTable(benchRows, BENCH_COLUMNS));
+    rows = benchRows;
+  }
+  if (values.json) {
+    writeFileSync(values.json, JSON.stringify(rows, null, 2) + '\n');
+    console.error(`wrote ${rows.length} rows to ${values.json}`);
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      backend: { type: 'string' }, dtype: { type: 'string' }, sizes: { type: 'string' },
+      batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  switch (command) {
+    case 'info':
+      info();
+      return;
+    case 'demo': {
+      const ctx = openFor(values.backend);
+      console.error(`backend: ${ctx.describe()}`);
+      for (const dtype of dtypes(values.dtype)) console.log(formatTable(runDemo(ctx, dtype), DEMO_COLUMNS));
+      return;
+    }
+    case 'bench':
+      await bench(rest[0], values);
+      return;
+    default:
+      throw new MyriadError('INVALID_ARGUMENT', `unknown command '${command}'\n${USAGE}`, 'command');
+  }
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e instanceof MyriadError ? `myriad: ${e.message}` : e);
+    process.exit(e instanceof MyriadError && e.code !== 'CUDA' && e.code !== 'NVRTC' ? 2 : 1);
+  },
+);
