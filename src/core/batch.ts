@@ -85,6 +85,7 @@ export function strided<S extends Storage>(data: S, options: StridedOptions, arg
   const inner = order === 'col' ? rows : cols;
   const outer = order === 'col' ? cols : rows;
   const ld = nonNegativeInt(options.ld ?? Math.max(1, inner), `${argument}.ld`);
+  checkShape(rows, cols, ld, order, argument);
   const stride = nonNegativeInt(options.stride ?? ld * outer, `${argument}.stride`);
   const offset = nonNegativeInt(options.offset ?? 0, `${argument}.offset`);
   const length = storageLength(data, `${argument}.data`);
