@@ -40,7 +40,7 @@ function sharedLayout(p: SmallGemmParams): SmallLayout {
 export function smallGemmShape(p: SmallGemmParams): GemmKernelShape {
   const l = sharedLayout(p);
   return {
-    threads: p.tbc * p.m * (p.n / p.rn),
+    threads: p.tbc * p.m * Math.ceil(p.n / p.rn),
     sharedBytes: p.tbc * (l.perA + l.perB + l.perC) * elementBytes(p.dtype),
   };
 }
@@ -58,7 +58,7 @@ export function smallGemmEntry(p: SmallGemmParams): string {
 export function validateSmallParams(p: SmallGemmParams): void {
   const bad = (why: string): never => { throw new Error(`invalid small gemm params (${why}): ${JSON.stringify(p)}`); };
   for (const d of [p.m, p.n, p.k]) if (!Number.isInteger(d) || d < 1 || d > 64) bad('m, n, k must be integers in 1..64');
-  if (!Number.isInteger(p.rn) || p.rn < 1 || p.n % p.rn !== 0) bad('rn must divide n');
+  if (!Number.isInteger(p.rn) || p.rn < 1 || p.rn > p.n) bad('rn must be in 1..n');
   if (!Number.isInteger(p.tbc) || p.tbc < 1) bad('tbc must be a positive integer');
   if (smallGemmShape(p).threads > 1024) bad('more than 1024 threads per block');
   if (smallGemmShape(p).sharedBytes > 48 * 1024) bad('more than 48 KiB of static shared memory');
@@ -93,7 +93,7 @@ export function generateSmallGemm(p: SmallGemmParams): KernelSource {
     real* c = sC + mat * (M * N) + i + j0 * M;
     #pragma unroll
     for (int r = 0; r < RN; ++r)
-      c[r * M] = ${p.betaZero ? 'alpha * acc[r]' : 'alpha * acc[r] + beta * c[r * M]'};
+      if (!RAGGED || j0 + r < N) c[r * M] = ${p.betaZero ? 'alpha * acc[r]' : 'alpha * acc[r] + beta * c[r * M]'};
   }
   __syncthreads();
   ${storeTiles(copyC)}`
@@ -101,6 +101,7 @@ export function generateSmallGemm(p: SmallGemmParams): KernelSource {
     real* c = ${matrixPointer('C', p.layouts.c.kind, 'first + mat')} + i + (long long)j0 * ldC;
     #pragma unroll
     for (int r = 0; r < RN; ++r) {
+      if (RAGGED && j0 + r >= N) break;
       real* cr = c + (long long)r * ldC;
       *cr = ${p.betaZero ? 'alpha * acc[r]' : 'alpha * acc[r] + beta * *cr'};
     }
@@ -119,7 +120,8 @@ extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
   constexpr int M = ${p.m}, N = ${p.n}, K = ${p.k};
   constexpr int TBC = ${p.tbc};             // matrices per block
   constexpr int RN = ${p.rn};               // columns of C per thread
-  constexpr int TPM = M * (N / RN);         // threads per matrix
+  constexpr int TPM = M * ((N + RN - 1) / RN); // threads per matrix
+  constexpr bool RAGGED = N % RN != 0;      // the last column group is short
   constexpr int THREADS = TBC * TPM;
   constexpr int LDSA = ${l.ldsA};           // op(A) in shared memory: M x K
   constexpr int LDSB = ${l.ldsB};           // op(B) in shared memory: K x N
@@ -139,7 +141,7 @@ extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
   ${p.stageC && !p.betaZero ? storeOrLoadC(loadTiles(copyC)) : ''}
   __syncthreads();
 
-  // Thread t computes C(i, j0 .. j0 + RN - 1) of matrix 'mat' of the block.
+  // Thread t computes C(i, j0 .. min(j0 + RN, N) - 1) of matrix 'mat' of the block.
   const int mat = t / TPM;
   const int i = (t % TPM) % M;
   const int j0 = ((t % TPM) / M) * RN;
@@ -152,7 +154,8 @@ extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
   for (int p = 0; p < K; ++p) {
     const real ap = a[p * LDSA];
     #pragma unroll
-    for (int r = 0; r < RN; ++r) acc[r] = fmaReal(ap, b[p + r * LDSB], acc[r]);
+    for (int r = 0; r < RN; ++r)
+      if (!RAGGED || j0 + r < N) acc[r] = fmaReal(ap, b[p + r * LDSB], acc[r]);
   }
 
   ${epilogue}

@@ -34,7 +34,7 @@ interface GemmCommon {
 /**
  * Very small sizes (paper section 4.2): m, n, k are compile-time constants and every loop is
  * unrolled; `tbc` matrices share one thread block ("TB-level concurrency").
- * Each thread computes `rn` consecutive columns of one row of one C.
+ * Each thread computes `rn` consecutive columns of one row of one C (fewer in the last group).
  */
 export interface SmallGemmParams extends GemmCommon {
   readonly variant: 'small';
@@ -43,7 +43,7 @@ export interface SmallGemmParams extends GemmCommon {
   readonly k: number;
   /** Matrices per thread block. */
   readonly tbc: number;
-  /** Columns of C per thread; divides n. */
+  /** Columns of C per thread (the last group of columns may be shorter). */
   readonly rn: number;
   /** Stage C through shared memory so it is read and written as whole contiguous runs. */
   readonly stageC: boolean;

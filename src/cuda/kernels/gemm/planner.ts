@@ -62,14 +62,13 @@ function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallG
   const maxThreadsPerMatrix = winner?.maxThreadsPerMatrix ?? tuning.smallMaxThreadsPerMatrix;
   const threadsPerBlock = winner?.threadsPerBlock ?? tuning.smallThreadsPerBlock;
   // rn: the fewest columns per thread (most threads, most loads in flight) that keeps the
-  // threads per matrix within bounds; it must divide n.
+  // threads per matrix within bounds.
   let rn = 1;
-  for (let d = 1; d <= Math.min(p.n, tuning.smallMaxColumnsPerThread); d++) {
-    if (p.n % d !== 0) continue;
-    rn = d;
-    if (p.m * (p.n / d) <= maxThreadsPerMatrix) break;
-  }
-  const threadsPerMatrix = p.m * (p.n / rn);
+  while (rn < Math.min(p.n, tuning.smallMaxColumnsPerThread) && p.m * Math.ceil(p.n / rn) > maxThreadsPerMatrix) rn++;
+  // The same number of column groups with fewer idle columns in the last one.
+  const groups = Math.ceil(p.n / rn);
+  rn = Math.ceil(p.n / groups);
+  const threadsPerMatrix = p.m * groups;
   const stageC = p.m * elementBytes(p.dtype) < tuning.smallStageCBelowBytes;
   const base = {
     variant: 'small' as const, dtype: p.dtype, transA: p.transA, transB: p.transB, m: p.m, n: p.n, k: p.k,

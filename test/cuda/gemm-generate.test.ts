@@ -1,0 +1,205 @@
+/**
+ * Batched GEMM generators and planner, without a GPU: generation is pure, the planner's choices
+ * are sane over a range of shapes, and (where nvcc is installed) a representative set of
+ * generated kernels compiles for sm_90 with no spills.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import type { DType } from '../../src/core/dtype.js';
+import type { Op } from '../../src/core/ops.js';
+import { generateSmallGemm, smallGemmShape } from '../../src/cuda/kernels/gemm/generate-small.js';
+import { generateTiledGemm, tiledGemmShape } from '../../src/cuda/kernels/gemm/generate-tiled.js';
+import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../../src/cuda/kernels/gemm/params.js';
+import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/planner.js';
+import { gemmSource } from '../../src/cuda/kernels/gemm/launch.js';
+import { blocksPerSM } from '../../src/cuda/model/occupancy.js';
+import { peakBandwidth, peakFlops } from '../../src/cuda/model/roofline.js';
+import type { DeviceInfo } from '../../src/cuda/runtime/types.js';
+
+const run = promisify(execFile);
+
+/** An H100 SXM as cuDeviceGetAttribute reports it. */
+const H100: DeviceInfo = {
+  ordinal: 0, name: 'NVIDIA H100 80GB HBM3', arch: 'sm_90', major: 9, minor: 0, smCount: 132, warpSize: 32,
+  maxThreadsPerBlock: 1024, maxThreadsPerSM: 2048, maxBlocksPerSM: 32, regsPerBlock: 65536, regsPerSM: 65536,
+  sharedPerBlock: 49152, sharedPerBlockOptin: 232448, sharedPerSM: 233472, clockKHz: 1980000,
+  memoryClockKHz: 2619000, memoryBusWidthBits: 5120, l2Bytes: 52428800, totalMemoryBytes: 85e9,
+};
+
+const DTYPES: readonly DType[] = ['float64', 'float32'];
+const OPS: readonly (readonly [Op, Op])[] = [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']];
+const strided = (dense: boolean) => ({ kind: 'strided' as const, dense });
+const pointer = { kind: 'pointer' as const, dense: false };
+const DENSE: GemmOperandLayouts = { a: strided(true), b: strided(true), c: strided(true) };
+const LOOSE: GemmOperandLayouts = { a: strided(false), b: strided(false), c: strided(false) };
+const MIXED: GemmOperandLayouts = { a: pointer, b: strided(false), c: pointer };
+
+function small(over: Partial<SmallGemmParams>): SmallGemmParams {
+  return {
+    variant: 'small', dtype: 'float64', transA: 'N', transB: 'N', m: 8, n: 8, k: 8, tbc: 4, rn: 1,
+    stageC: true, betaZero: false, layouts: DENSE, ...over,
+  };
+}
+function tiled(over: Partial<TiledGemmParams>): TiledGemmParams {
+  return {
+    variant: 'tiled', dtype: 'float64', transA: 'N', transB: 'N', bm: 64, bn: 64, bk: 16, tm: 4, tn: 4,
+    betaZero: false, layouts: LOOSE, ...over,
+  };
+}
+
+test('generators are pure: same parameters, same text; different parameters, different text', () => {
+  for (const p of [small({}), small({ transA: 'T', layouts: MIXED, betaZero: true }), tiled({}), tiled({ dtype: 'float32', transB: 'T' })]) {
+    const gen = p.variant === 'small' ? generateSmallGemm : generateTiledGemm;
+    const one = (gen as (q: GemmParams) => ReturnType<typeof generateSmallGemm>)(p);
+    const two = (gen as (q: GemmParams) => ReturnType<typeof generateSmallGemm>)(structuredClone(p));
+    assert.deepEqual(one, two);
+    assert.ok(one.source.includes(`${one.entry}(`), 'the entry is defined in the source');
+    assert.ok(one.source.includes(`typedef ${p.dtype === 'float64' ? 'double' : 'float'} real;`));
+  }
+  const variants = [small({}), small({ tbc: 8 }), small({ rn: 2 }), small({ dtype: 'float32' }), small({ transB: 'T' }),
+    small({ betaZero: true }), small({ layouts: MIXED }), small({ stageC: false }), tiled({}), tiled({ bk: 8 })];
+  const texts = new Set(variants.map((p) => gemmSource(p).source));
+  assert.equal(texts.size, variants.length);
+});
+
+test('beta = 0 kernels never mention reading C', () => {
+  for (const p of [small({ betaZero: true }), small({ betaZero: true, stageC: false, layouts: MIXED }), tiled({ betaZero: true })]) {
+    const src = gemmSource(p).source;
+    assert.ok(!/beta \*/.test(src), `${gemmSource(p).entry} must not use beta`);
+    assert.ok(!src.includes('C is read once'), `${gemmSource(p).entry} must not load C`);
+  }
+});
+
+test('invalid parameters are refused', () => {
+  assert.throws(() => generateSmallGemm(small({ rn: 9 })), /rn must be in 1..n/);
+  assert.throws(() => generateSmallGemm(small({ m: 32, n: 32, rn: 1, tbc: 2 })), /1024 threads/);
+  assert.throws(() => generateTiledGemm(tiled({ tm: 3 })), /divide/);
+  assert.throws(() => generateTiledGemm(tiled({ layouts: DENSE })), /dense/);
+});
+
+function problem(over: Partial<GemmProblem>): GemmProblem {
+  return { dtype: 'float64', transA: 'N', transB: 'N', m: 8, n: 8, k: 8, count: 1e6, batchKind: 'strided', betaZero: true, ...over };
+}
+
+test('planner: small kernel up to 32 with sane tbc and rn, tiled above; forced variants honoured', () => {
+  for (const dtype of DTYPES) {
+    for (let n = 1; n <= 40; n++) {
+      for (const [m, k] of [[n, n], [Math.max(1, n - 3), n + 1], [n, 1]] as const) {
+        const p = planGemm(H100, problem({ dtype, m, n, k }));
+        if (Math.max(m, n, k) <= 32) {
+          assert.equal(p.variant, 'small', `${m}x${n}x${k}`);
+          const s = p as SmallGemmParams;
+          const shape = smallGemmShape(s);
+          assert.ok(s.rn >= 1 && s.rn <= n && Math.ceil(n / s.rn) * s.rn - n < s.rn, `rn ${s.rn} for n ${n}`);
+          assert.ok(shape.threads <= 1024 && shape.threads >= Math.min(64, m * n), `threads ${shape.threads} at ${m}x${n}x${k}`);
+          assert.ok(shape.sharedBytes <= 48 * 1024);
+          assert.ok(blocksPerSM(H100, { threads: shape.threads, registersPerThread: 64, sharedBytes: shape.sharedBytes }) >= 2);
+          generateSmallGemm(s);
+        } else {
+          assert.equal(p.variant, 'tiled', `${m}x${n}x${k}`);
+          generateTiledGemm(p as TiledGemmParams);
+        }
+      }
+    }
+    for (const n of [64, 100, 128, 200, 256, 1000]) {
+      const p = planGemm(H100, problem({ dtype, m: n, n, k: n, count: 1000 })) as TiledGemmParams;
+      assert.equal(p.variant, 'tiled');
+      assert.ok(tiledGemmShape(p).threads >= 64 && tiledGemmShape(p).threads <= 1024);
+      assert.ok(tiledGemmShape(p).sharedBytes <= H100.sharedPerBlockOptin);
+    }
+  }
+  // Tiny batches do not pack many matrices into few blocks.
+  const few = planGemm(H100, problem({ m: 2, n: 2, k: 2, count: 100 })) as SmallGemmParams;
+  assert.equal(few.tbc, 1);
+  const many = planGemm(H100, problem({ m: 2, n: 2, k: 2, count: 1e7 })) as SmallGemmParams;
+  assert.ok(many.tbc >= 16, `tbc ${many.tbc} for 2x2`);
+  assert.equal(planGemm(H100, problem({ m: 8, n: 8, k: 8 }), { variant: 'tiled' }).variant, 'tiled');
+  assert.throws(() => planGemm(H100, problem({ m: 33 }), { variant: 'small' }));
+  // A list batch reaches the kernel through pointer arrays, never as a dense span.
+  const list = planGemm(H100, problem({ batchKind: 'list' })) as SmallGemmParams;
+  assert.deepEqual(list.layouts.a, { kind: 'pointer', dense: false });
+});
+
+test('roofline model: H100 attributes give about 3.35 TB/s and 33.8 / 67.6 TFLOP/s', () => {
+  assert.ok(Math.abs(peakBandwidth(H100) / 1e12 - 3.35) < 0.01);
+  assert.ok(Math.abs(peakFlops(H100, 'float64') / 1e12 - 33.45) < 0.1);
+  assert.ok(Math.abs(peakFlops(H100, 'float32') / 1e12 - 66.9) < 0.2);
+});
+
+/** The kernels the nvcc check compiles: both precisions, all transposes, small and tiled, several tbc and layouts. */
+function representativeKernels(): GemmParams[] {
+  const out: GemmParams[] = [];
+  DTYPES.forEach((dtype, d) => {
+    OPS.forEach(([transA, transB], o) => {
+      const layouts = [DENSE, LOOSE, MIXED][(o + d) % 3]!;
+      out.push(small({ dtype, transA, transB, m: 2, n: 2, k: 2, tbc: 64, betaZero: o % 2 === 0, layouts }));
+      out.push(small({ dtype, transA, transB, m: 7, n: 5, k: 3, tbc: 7, stageC: o % 2 === 1, layouts }));
+      out.push(tiled({ dtype, transA, transB, betaZero: o % 2 === 1, layouts: o === 3 ? { a: pointer, b: pointer, c: pointer } : LOOSE }));
+    });
+    out.push(small({ dtype, m: 16, n: 16, k: 16, tbc: 2, rn: 2, stageC: false }));
+    out.push(small({ dtype, transB: 'T', m: 31, n: 31, k: 29, tbc: 1, rn: 8, stageC: false, betaZero: true }));
+    out.push(small({ dtype, transA: 'T', transB: 'T', m: 32, n: 32, k: 32, tbc: 1, rn: 8, stageC: false, layouts: LOOSE }));
+    out.push(tiled({ dtype, bm: 32, bn: 32, tm: 2, tn: 2 }));
+    out.push(dtype === 'float64' ? tiled({ dtype, bm: 128, bn: 64, tm: 8, tn: 4 }) : tiled({ dtype, bm: 128, bn: 128, tm: 8, tn: 8 }));
+  });
+  return out;
+}
+
+async function nvccAvailable(): Promise<boolean> {
+  try {
+    await run('nvcc', ['--version']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface PtxasReport { registers: number; stackFrame: number; spillStores: number; log: string }
+
+async function compileSm90(dir: string, p: GemmParams): Promise<PtxasReport> {
+  const src = gemmSource(p);
+  const file = join(dir, src.name);
+  writeFileSync(file, src.source);
+  const { stderr, stdout } = await run('nvcc', ['-arch=sm_90', '-std=c++17', '-cubin', '-Xptxas', '-v', '-o', `${file}.cubin`, file]);
+  const log = stderr + stdout;
+  const num = (re: RegExp): number => Number(re.exec(log)?.[1] ?? NaN);
+  return {
+    registers: num(/Used (\d+) registers/), stackFrame: num(/(\d+) bytes stack frame/),
+    spillStores: num(/(\d+) bytes spill stores/), log,
+  };
+}
+
+test('generated kernels compile for sm_90 with nvcc, without spills or local arrays', async (t) => {
+  if (!(await nvccAvailable())) {
+    t.skip('nvcc not on PATH: compile check skipped');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-gemm-'));
+  try {
+    const kernels = representativeKernels();
+    const queue = [...kernels.entries()];
+    const failures: string[] = [];
+    const worker = async (): Promise<void> => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+        const [, p] = item;
+        const name = gemmSource(p).entry;
+        try {
+          const r = await compileSm90(dir, p);
+          if (!(r.stackFrame === 0 && r.spillStores === 0)) failures.push(`${name}: stack ${r.stackFrame}, spill stores ${r.spillStores}`);
+          if (!Number.isFinite(r.registers)) failures.push(`${name}: no ptxas report\n${r.log}`);
+        } catch (e) {
+          failures.push(`${name}: nvcc failed\n${(e as { stderr?: string }).stderr ?? String(e)}`);
+        }
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    assert.deepEqual(failures, [], failures.join('\n'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
