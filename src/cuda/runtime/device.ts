@@ -1,0 +1,227 @@
+/**
+ * CudaDevice: the GpuDevice of one ordinal. Primary context (shared with cuBLAS/cuSOLVER and
+ * any other library of the process), one non-blocking stream on which everything is enqueued
+ * in call order, the device's loaded modules, events for timing.
+ */
+import { MyriadError } from '../../core/errors.js';
+import { compileOptions, targetOption } from './compiler.js';
+import { DeviceContext } from './context.js';
+import { readDeviceInfo } from './device-info.js';
+import { checkCuda } from './errors.js';
+import { CU_EVENT_DEFAULT, CU_STREAM_NON_BLOCKING, type CUcontext, type CUevent, type CUmodule, type CUstream, type CUfunction } from './ffi-cuda.js';
+import { CudaKernel } from './kernel.js';
+import { allocateHost, checkLength, CudaDeviceArray, ELEMENT_BYTES, hostDType, ownArray } from './memory.js';
+import { cudaRuntime, unusableReason, type CudaRuntime } from './runtime.js';
+import type { DeviceArray, DeviceDType, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource } from './types.js';
+
+export class CudaDevice implements GpuDevice {
+  readonly info: DeviceInfo;
+  readonly context: DeviceContext;
+  private readonly modules = new Map<string, CUmodule>();
+  private readonly kernels = new Map<string, CudaKernel>();
+
+  private constructor(private readonly runtime: CudaRuntime, ordinal: number) {
+    const api = runtime.api;
+    if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= runtime.deviceCount) {
+      throw new MyriadError('INVALID_ARGUMENT', `no CUDA device ${ordinal} (this machine has ${runtime.deviceCount})`, 'ordinal');
+    }
+    this.info = readDeviceInfo(api, ordinal);
+    const ctx: [CUcontext | null] = [null];
+    checkCuda(api, api.cuDevicePrimaryCtxRetain(ctx, ordinal), 'cuDevicePrimaryCtxRetain', `device ${ordinal}`);
+    checkCuda(api, api.cuCtxSetCurrent(ctx[0]), 'cuCtxSetCurrent', `device ${ordinal}`);
+    const stream: [CUstream | null] = [null];
+    checkCuda(api, api.cuStreamCreate(stream, CU_STREAM_NON_BLOCKING), 'cuStreamCreate');
+    this.context = new DeviceContext(api, ordinal, ctx[0] as CUcontext, stream[0] as CUstream);
+  }
+
+  /** Opens device `ordinal` (throws BACKEND_UNAVAILABLE with the reason when CUDA is unusable). */
+  static open(ordinal = 0): CudaDevice {
+    let runtime: CudaRuntime;
+    try {
+      runtime = cudaRuntime();
+    } catch (e) {
+      throw new MyriadError('BACKEND_UNAVAILABLE', unusableReason(e));
+    }
+    return new CudaDevice(runtime, ordinal);
+  }
+
+  get streamHandle(): CUstream {
+    return this.context.stream;
+  }
+
+  /** Makes this device's context current (for vendor libraries called on its behalf). */
+  activate(): void {
+    this.context.activate();
+  }
+
+  kernel(src: KernelSource): Kernel {
+    const compiler = this.runtime.compiler();
+    const options = compileOptions(targetOption(this.info.arch, compiler.supportedArchs), src.options ?? []);
+    const cache = this.runtime.cache();
+    const request = { name: src.name, source: src.source, options, arch: this.info.arch };
+    const key = cache.keyOf(request);
+    const kernelKey = `${key}:${src.entry}`;
+    const known = this.kernels.get(kernelKey);
+    if (known) return known;
+    const image = cache.get(request);
+    this.context.activate();
+    let mod = this.modules.get(key);
+    if (!mod) {
+      const out: [CUmodule | null] = [null];
+      this.context.check(this.context.api.cuModuleLoadData(out, image), 'cuModuleLoadData', src.name);
+      mod = out[0] as CUmodule;
+      this.modules.set(key, mod);
+    }
+    const fn: [CUfunction | null] = [null];
+    this.context.check(this.context.api.cuModuleGetFunction(fn, mod, src.entry), 'cuModuleGetFunction', `'${src.entry}' in ${src.name}`);
+    const kernel = new CudaKernel(this.context, src.entry, fn[0] as CUfunction, this.info.sharedPerBlockOptin);
+    this.kernels.set(kernelKey, kernel);
+    return kernel;
+  }
+
+  alloc(dtype: DeviceDType, length: number): CudaDeviceArray {
+    if (!(dtype in ELEMENT_BYTES)) throw new MyriadError('DTYPE', `unknown device dtype ${String(dtype)}`, 'dtype');
+    return new CudaDeviceArray(this.context, dtype, length);
+  }
+
+  /** Copies all of `host` to the start of `dst` (or a new array); `dst` must be at least as long. */
+  upload(host: HostArray, dst?: DeviceArray): CudaDeviceArray {
+    const dtype = hostDType(host);
+    const target = dst ? ownArray(this.context, dst, 'dst') : this.alloc(dtype, host.length);
+    if (target.dtype !== dtype) throw new MyriadError('DTYPE', `host ${dtype} into device ${target.dtype}`, 'dst');
+    if (host.length > target.length) throw new MyriadError('BOUNDS', `${host.length} elements into an array of ${target.length}`, 'dst');
+    if (host.length > 0) {
+      this.context.activate();
+      // Pageable host memory: the driver has staged the bytes before the call returns, so the
+      // host array may change right after, as the contract says.
+      this.context.check(
+        this.context.api.cuMemcpyHtoDAsync_v2(target.ptr, host, host.byteLength, this.context.stream),
+        'cuMemcpyHtoDAsync_v2',
+        `${host.byteLength} bytes`,
+      );
+    }
+    return target;
+  }
+
+  /** Waits for the stream, then copies the first `dst.length` (default: all) elements of `src`. */
+  download(src: DeviceArray, dst?: HostArray): HostArray {
+    const source = ownArray(this.context, src, 'src');
+    const target = dst ?? allocateHost(source.dtype, source.length);
+    if (hostDType(target) !== source.dtype) throw new MyriadError('DTYPE', `device ${source.dtype} into host ${hostDType(target)}`, 'dst');
+    if (target.length > source.length) throw new MyriadError('BOUNDS', `${target.length} elements from an array of ${source.length}`, 'dst');
+    this.context.activate();
+    if (target.length > 0) {
+      this.context.check(
+        this.context.api.cuMemcpyDtoHAsync_v2(target, source.ptr, target.byteLength, this.context.stream),
+        'cuMemcpyDtoHAsync_v2',
+        `${target.byteLength} bytes`,
+      );
+    }
+    this.synchronize();
+    return target;
+  }
+
+  copy(src: DeviceArray, srcOffset: number, dst: DeviceArray, dstOffset: number, elements: number): void {
+    const s = ownArray(this.context, src, 'src');
+    const d = ownArray(this.context, dst, 'dst');
+    if (s.dtype !== d.dtype) throw new MyriadError('DTYPE', `copy from ${s.dtype} to ${d.dtype}`, 'dst');
+    checkLength(srcOffset, 'srcOffset');
+    checkLength(dstOffset, 'dstOffset');
+    checkLength(elements, 'elements');
+    if (srcOffset + elements > s.length) throw new MyriadError('BOUNDS', `[${srcOffset}, ${srcOffset + elements}) outside ${s.length} elements`, 'src');
+    if (dstOffset + elements > d.length) throw new MyriadError('BOUNDS', `[${dstOffset}, ${dstOffset + elements}) outside ${d.length} elements`, 'dst');
+    if (elements === 0) return;
+    this.context.activate();
+    this.context.check(
+      this.context.api.cuMemcpyDtoDAsync_v2(d.addressOf(dstOffset), s.addressOf(srcOffset), elements * ELEMENT_BYTES[s.dtype], this.context.stream),
+      'cuMemcpyDtoDAsync_v2',
+    );
+  }
+
+  fill(dst: DeviceArray, byte: number): void {
+    const d = ownArray(this.context, dst, 'dst');
+    if (!Number.isInteger(byte) || byte < 0 || byte > 255) throw new MyriadError('INVALID_ARGUMENT', `a byte is 0..255, got ${byte}`, 'byte');
+    if (d.byteLength === 0) return;
+    this.context.activate();
+    this.context.check(this.context.api.cuMemsetD8Async(d.ptr, byte, d.byteLength, this.context.stream), 'cuMemsetD8Async');
+  }
+
+  event(): GpuEvent {
+    return new CudaEvent(this.context);
+  }
+
+  synchronize(): void {
+    this.context.activate();
+    this.context.check(this.context.api.cuStreamSynchronize(this.context.stream), 'cuStreamSynchronize');
+  }
+
+  /** Device memory (free, total) in bytes, from cuMemGetInfo. */
+  memoryInfo(): { free: number; total: number } {
+    this.context.activate();
+    const free: [number | bigint] = [0];
+    const total: [number | bigint] = [0];
+    this.context.check(this.context.api.cuMemGetInfo_v2(free, total), 'cuMemGetInfo_v2');
+    return { free: Number(free[0]), total: Number(total[0]) };
+  }
+
+  /** Waits for the stream, frees every live array, unloads modules, releases the context. Idempotent. */
+  dispose(): void {
+    if (!this.context.alive) return;
+    const api = this.context.api;
+    this.context.activate();
+    const sync = api.cuStreamSynchronize(this.context.stream);
+    this.context.close();
+    for (const mod of this.modules.values()) api.cuModuleUnload(mod);
+    this.modules.clear();
+    this.kernels.clear();
+    api.cuStreamDestroy_v2(this.context.stream);
+    api.cuDevicePrimaryCtxRelease_v2(this.info.ordinal);
+    checkCuda(api, sync, 'cuStreamSynchronize', 'in dispose()');
+  }
+}
+
+class CudaEvent implements GpuEvent {
+  private handle: CUevent | null;
+
+  constructor(private readonly context: DeviceContext) {
+    context.activate();
+    const out: [CUevent | null] = [null];
+    context.check(context.api.cuEventCreate(out, CU_EVENT_DEFAULT), 'cuEventCreate');
+    this.handle = out[0];
+  }
+
+  private live(): CUevent {
+    if (!this.handle) throw new MyriadError('DISPOSED', 'event used after dispose()');
+    this.context.activate();
+    return this.handle;
+  }
+
+  record(): void {
+    this.context.check(this.context.api.cuEventRecord(this.live(), this.context.stream), 'cuEventRecord');
+  }
+
+  synchronize(): void {
+    this.context.check(this.context.api.cuEventSynchronize(this.live()), 'cuEventSynchronize');
+  }
+
+  elapsedSince(start: GpuEvent): number {
+    if (!(start instanceof CudaEvent)) throw new MyriadError('INVALID_ARGUMENT', 'not an event of this runtime', 'start');
+    const ms: [number] = [0];
+    this.context.check(this.context.api.cuEventElapsedTime(ms, start.live(), this.live()), 'cuEventElapsedTime');
+    return ms[0];
+  }
+
+  dispose(): void {
+    if (!this.handle) return;
+    if (this.context.alive) {
+      this.context.activate();
+      this.context.api.cuEventDestroy_v2(this.handle);
+    }
+    this.handle = null;
+  }
+}
+
+/** Opens CUDA device `ordinal` (default 0). Throws MyriadError('BACKEND_UNAVAILABLE') with the reason. */
+export function openDevice(ordinal = 0): CudaDevice {
+  return CudaDevice.open(ordinal);
+}

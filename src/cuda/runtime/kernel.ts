@@ -1,0 +1,138 @@
+/**
+ * A loaded kernel: its attributes (cuFuncGetAttribute) and a checked cuLaunchKernel.
+ * Launch arguments are checked against the compiled signature where the driver can tell us
+ * (cuFuncGetParamInfo, CUDA 12.4+): a wrong count or size would otherwise read garbage.
+ */
+import { MyriadError } from '../../core/errors.js';
+import type { DeviceContext } from './context.js';
+import { CU_FUNC_ATTRIBUTE as F, type CUfunction } from './ffi-cuda.js';
+import type { Kernel, KernelArg, LaunchConfig } from './types.js';
+
+const ARG_BYTES: Readonly<Record<KernelArg['type'], number>> = { ptr: 8, i32: 4, i64: 8, f32: 4, f64: 8 };
+
+export class CudaKernel implements Kernel {
+  readonly registers: number;
+  readonly staticSharedBytes: number;
+  readonly localBytes: number;
+  readonly maxThreadsPerBlock: number;
+  /** Parameter sizes in bytes, in order; undefined where the driver cannot report them. */
+  readonly paramSizes: readonly number[] | undefined;
+  private dynamicSharedLimit: number;
+
+  constructor(
+    private readonly context: DeviceContext,
+    readonly name: string,
+    private readonly fn: CUfunction,
+    private readonly sharedOptinLimit: number,
+  ) {
+    const attr = (attrib: number, what: string): number => {
+      const out: [number] = [0];
+      context.check(context.api.cuFuncGetAttribute(out, attrib, fn), 'cuFuncGetAttribute', `${what} of ${name}`);
+      return out[0];
+    };
+    this.registers = attr(F.NUM_REGS, 'registers');
+    this.staticSharedBytes = attr(F.SHARED_SIZE_BYTES, 'static shared bytes');
+    this.localBytes = attr(F.LOCAL_SIZE_BYTES, 'local bytes');
+    this.maxThreadsPerBlock = attr(F.MAX_THREADS_PER_BLOCK, 'max threads per block');
+    this.dynamicSharedLimit = attr(F.MAX_DYNAMIC_SHARED_SIZE_BYTES, 'max dynamic shared bytes');
+    this.paramSizes = readParamSizes(context, fn);
+  }
+
+  launch(config: LaunchConfig, args: readonly KernelArg[]): void {
+    const [gx, gy, gz] = config.grid;
+    const [bx, by, bz] = config.block;
+    checkDim(gx, 2 ** 31 - 1, 'grid[0]');
+    checkDim(gy, 65535, 'grid[1]');
+    checkDim(gz, 65535, 'grid[2]');
+    checkDim(bx, 1024, 'block[0]');
+    checkDim(by, 1024, 'block[1]');
+    checkDim(bz, 64, 'block[2]');
+    if (bx * by * bz > this.maxThreadsPerBlock) {
+      throw new MyriadError('INVALID_ARGUMENT', `${bx * by * bz} threads per block, ${this.name} allows ${this.maxThreadsPerBlock}`, 'block');
+    }
+    const shared = config.sharedBytes ?? 0;
+    if (!Number.isSafeInteger(shared) || shared < 0 || shared + this.staticSharedBytes > this.sharedOptinLimit) {
+      throw new MyriadError(
+        'INVALID_ARGUMENT',
+        `${shared} dynamic + ${this.staticSharedBytes} static shared bytes exceed the device's ${this.sharedOptinLimit}`,
+        'sharedBytes',
+      );
+    }
+    const params = args.map((a, i) => packArg(a, i));
+    this.checkSignature(args);
+    this.context.activate();
+    if (shared > this.dynamicSharedLimit) {
+      // Above 48 KiB a kernel must opt in to its dynamic shared memory (CUDA guide, "Shared memory").
+      this.context.check(
+        this.context.api.cuFuncSetAttribute(this.fn, F.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared),
+        'cuFuncSetAttribute',
+        `max dynamic shared ${shared} bytes for ${this.name}`,
+      );
+      this.dynamicSharedLimit = shared;
+    }
+    this.context.check(
+      this.context.api.cuLaunchKernel(this.fn, gx, gy, gz, bx, by, bz, shared, this.context.stream, params, null),
+      'cuLaunchKernel',
+      `${this.name} grid [${gx},${gy},${gz}] block [${bx},${by},${bz}] shared ${shared}`,
+    );
+  }
+
+  private checkSignature(args: readonly KernelArg[]): void {
+    const sizes = this.paramSizes;
+    if (!sizes) return;
+    if (sizes.length !== args.length) {
+      throw new MyriadError('INVALID_ARGUMENT', `${this.name} takes ${sizes.length} parameters, got ${args.length}`, 'args');
+    }
+    sizes.forEach((size, i) => {
+      const a = args[i] as KernelArg;
+      if (ARG_BYTES[a.type] !== size) {
+        throw new MyriadError('INVALID_ARGUMENT', `parameter ${i} of ${this.name} is ${size} bytes, got ${a.type}`, `args[${i}]`);
+      }
+    });
+  }
+}
+
+function checkDim(v: number, max: number, argument: string): void {
+  if (!Number.isInteger(v) || v < 1 || v > max) throw new MyriadError('INVALID_ARGUMENT', `must be an integer in 1..${max}, got ${v}`, argument);
+}
+
+/** One kernel argument as the bytes cuLaunchKernel reads through its void* entry. */
+function packArg(a: KernelArg, i: number): ArrayBufferView {
+  const where = `args[${i}]`;
+  switch (a.type) {
+    case 'ptr':
+      if (typeof a.value !== 'bigint' || a.value < 0n || a.value >= 2n ** 64n) throw new MyriadError('INVALID_ARGUMENT', 'pointer must be a bigint in [0, 2^64)', where);
+      return BigUint64Array.of(a.value);
+    case 'i32':
+      if (!Number.isInteger(a.value) || a.value < -(2 ** 31) || a.value >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `not an int32: ${a.value}`, where);
+      return Int32Array.of(a.value);
+    case 'i64': {
+      const v = typeof a.value === 'bigint' ? a.value : Number.isSafeInteger(a.value) ? BigInt(a.value) : undefined;
+      if (v === undefined || v < -(2n ** 63n) || v >= 2n ** 63n) throw new MyriadError('INVALID_ARGUMENT', `not an int64: ${String(a.value)}`, where);
+      return BigInt64Array.of(v);
+    }
+    case 'f32':
+      if (typeof a.value !== 'number') throw new MyriadError('INVALID_ARGUMENT', 'f32 must be a number', where);
+      return Float32Array.of(a.value);
+    case 'f64':
+      if (typeof a.value !== 'number') throw new MyriadError('INVALID_ARGUMENT', 'f64 must be a number', where);
+      return Float64Array.of(a.value);
+    default:
+      throw new MyriadError('INVALID_ARGUMENT', `unknown argument type ${(a as { type: string }).type}`, where);
+  }
+}
+
+/** Parameter sizes from cuFuncGetParamInfo: indices until the driver says there are no more. */
+function readParamSizes(context: DeviceContext, fn: CUfunction): number[] | undefined {
+  const info = context.api.cuFuncGetParamInfo;
+  if (!info) return undefined;
+  const sizes: number[] = [];
+  for (let i = 0; i < 4096; i++) {
+    const offset: [number | bigint] = [0];
+    const size: [number | bigint] = [0];
+    const rc = info(fn, i, offset, size);
+    if (rc !== 0) return i === 0 && rc !== 1 ? undefined : sizes; // 1 = CUDA_ERROR_INVALID_VALUE: past the last
+    sizes.push(Number(size[0]));
+  }
+  return sizes;
+}

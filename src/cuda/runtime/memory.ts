@@ -1,0 +1,84 @@
+/**
+ * DeviceArray: typed device memory with explicit dispose() and a FinalizationRegistry safety
+ * net (in DeviceContext). Every length used by a native copy is checked here first: a wrong
+ * length through FFI corrupts memory or kills the process instead of throwing.
+ */
+import { MyriadError } from '../../core/errors.js';
+import type { Allocation, DeviceContext } from './context.js';
+import type { DeviceArray, DeviceDType, HostArray } from './types.js';
+
+export const ELEMENT_BYTES: Readonly<Record<DeviceDType, number>> = { float64: 8, float32: 4, int32: 4, int64: 8 };
+
+export class CudaDeviceArray implements DeviceArray {
+  readonly kind = 'device' as const;
+  readonly device: number;
+  readonly byteLength: number;
+  private readonly allocation: Allocation;
+
+  constructor(
+    readonly context: DeviceContext,
+    readonly dtype: DeviceDType,
+    readonly length: number,
+  ) {
+    checkLength(length, 'length');
+    this.device = context.ordinal;
+    this.byteLength = length * ELEMENT_BYTES[dtype];
+    this.allocation = context.allocate(this.byteLength, this);
+  }
+
+  get disposed(): boolean {
+    return this.allocation.freed;
+  }
+
+  /** The device pointer; throws DISPOSED after dispose() (or after the device's dispose()). */
+  get ptr(): bigint {
+    if (this.allocation.freed) throw new MyriadError('DISPOSED', `device array (${this.dtype}[${this.length}]) used after dispose()`);
+    return this.allocation.ptr;
+  }
+
+  /** Frees the memory now. Work already enqueued on the stream that reads it must have finished (the device's synchronize()). */
+  dispose(): void {
+    this.context.free(this.allocation);
+  }
+
+  /** Byte address of element `index` (bounds are checked by the caller). */
+  addressOf(index: number): bigint {
+    return this.ptr + BigInt(index * ELEMENT_BYTES[this.dtype]);
+  }
+}
+
+export function checkLength(n: number, argument: string): void {
+  if (!Number.isSafeInteger(n) || n < 0) throw new MyriadError('INVALID_ARGUMENT', `must be a non-negative integer, got ${n}`, argument);
+}
+
+/** The device dtype of a host typed array (DTYPE error for anything else). */
+export function hostDType(host: HostArray): DeviceDType {
+  if (host instanceof Float64Array) return 'float64';
+  if (host instanceof Float32Array) return 'float32';
+  if (host instanceof Int32Array) return 'int32';
+  if (host instanceof BigInt64Array) return 'int64';
+  throw new MyriadError('DTYPE', 'expected a Float64Array, Float32Array, Int32Array or BigInt64Array', 'host');
+}
+
+/** A new host array of `dtype` and `length`. */
+export function allocateHost(dtype: DeviceDType, length: number): HostArray {
+  switch (dtype) {
+    case 'float64':
+      return new Float64Array(length);
+    case 'float32':
+      return new Float32Array(length);
+    case 'int32':
+      return new Int32Array(length);
+    case 'int64':
+      return new BigInt64Array(length);
+  }
+}
+
+/** Checks that `array` is live memory of `context`'s device (not another device's, not a foreign implementation). */
+export function ownArray(context: DeviceContext, array: DeviceArray, argument: string): CudaDeviceArray {
+  if (!(array instanceof CudaDeviceArray) || array.context !== context) {
+    throw new MyriadError('INVALID_ARGUMENT', `not an array of this device (device ${context.ordinal})`, argument);
+  }
+  if (array.disposed) throw new MyriadError('DISPOSED', 'device array used after dispose()', argument);
+  return array;
+}

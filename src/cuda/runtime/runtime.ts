@@ -1,0 +1,66 @@
+/**
+ * The process-wide part of the CUDA backend: the driver (loaded and cuInit'ed once), NVRTC
+ * (loaded on the first compile) and the module cache shared by every device of the process.
+ */
+import { MyriadError } from '../../core/errors.js';
+import { openNvrtc, type NvrtcCompiler } from './compiler.js';
+import { checkCuda, CudaError } from './errors.js';
+import { loadCudaDriver, type CudaDriverApi } from './ffi-cuda.js';
+import { ModuleCache } from './module-cache.js';
+
+export interface CudaRuntime {
+  readonly api: CudaDriverApi;
+  /** 'major.minor' of the CUDA version the driver supports (cuDriverGetVersion). */
+  readonly driverVersion: string;
+  readonly deviceCount: number;
+  /** NVRTC, loaded on first use (throws BACKEND_UNAVAILABLE when absent). */
+  compiler(): NvrtcCompiler;
+  /** The module cache, created with the first compiler. */
+  cache(): ModuleCache;
+}
+
+let runtime: CudaRuntime | undefined;
+
+/** 13000 -> '13.0', 12080 -> '12.8' */
+export function formatCudaVersion(v: number): string {
+  return `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`;
+}
+
+/**
+ * The driver, initialised. Throws MyriadError('BACKEND_UNAVAILABLE') when libcuda is absent,
+ * CudaError when cuInit fails (e.g. CUDA_ERROR_NO_DEVICE).
+ */
+export function cudaRuntime(): CudaRuntime {
+  if (runtime) return runtime;
+  const api = loadCudaDriver();
+  checkCuda(api, api.cuInit(0), 'cuInit');
+  const version: [number] = [0];
+  checkCuda(api, api.cuDriverGetVersion(version), 'cuDriverGetVersion');
+  const count: [number] = [0];
+  checkCuda(api, api.cuDeviceGetCount(count), 'cuDeviceGetCount');
+  const driverVersion = formatCudaVersion(version[0]);
+  let compiler: NvrtcCompiler | undefined;
+  let cache: ModuleCache | undefined;
+  const rt: CudaRuntime = {
+    api,
+    driverVersion,
+    deviceCount: count[0],
+    compiler: () => (compiler ??= openNvrtc()),
+    cache: () => {
+      if (!cache) {
+        const c = rt.compiler();
+        cache = new ModuleCache({ compile: c.compile, nvrtcVersion: c.version, driverVersion });
+      }
+      return cache;
+    },
+  };
+  runtime = rt;
+  return rt;
+}
+
+/** The one-line reason the CUDA backend is unusable, from what `cudaRuntime` or NVRTC threw. */
+export function unusableReason(e: unknown): string {
+  if (e instanceof CudaError) return `${e.call} failed: ${e.status}`;
+  if (e instanceof MyriadError) return e.message;
+  return `CUDA initialisation failed: ${e instanceof Error ? e.message : String(e)}`;
+}

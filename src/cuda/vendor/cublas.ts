@@ -1,0 +1,184 @@
+/**
+ * cuBLAS (libcublas) for benchmarks and as a test oracle: strided-batched and single GEMM,
+ * batched LU (getrf) and solve (getrs). Column-major, pointer mode host (alpha/beta on the host).
+ * Every call checks shapes and bounds before it reaches native code.
+ */
+import koffi from 'koffi';
+import { MyriadError } from '../../core/errors.js';
+import type { DType } from '../../core/dtype.js';
+import type { Trans } from '../../core/enums.js';
+import { CudaDevice } from '../runtime/device.js';
+import { VendorError } from '../runtime/errors.js';
+import { bindAll, optionalFunc } from '../runtime/ffi-cuda.js';
+import { loadLibrary, LIBCUBLAS } from '../runtime/libraries.js';
+import type { DeviceArray, GpuDevice } from '../runtime/types.js';
+import { checkInts, checkStrided, type BatchPointers } from './pointers.js';
+
+type Handle = { readonly __cublas: 'cublasHandle_t' };
+type Fn = (...args: unknown[]) => number;
+
+koffi.pointer('cublasHandle_t', koffi.opaque('cublasContext'));
+
+const GEMM = (t: string, s: string) =>
+  `int cublas${t}gemm_v2(cublasHandle_t handle, int transa, int transb, int m, int n, int k, const ${s} *alpha, ` +
+  `CUdeviceptr A, int lda, CUdeviceptr B, int ldb, const ${s} *beta, CUdeviceptr C, int ldc)`;
+const GEMM_STRIDED = (t: string, s: string) =>
+  `int cublas${t}gemmStridedBatched(cublasHandle_t handle, int transa, int transb, int m, int n, int k, const ${s} *alpha, ` +
+  `CUdeviceptr A, int lda, long long strideA, CUdeviceptr B, int ldb, long long strideB, const ${s} *beta, ` +
+  `CUdeviceptr C, int ldc, long long strideC, int batchCount)`;
+const GETRF = (t: string) =>
+  `int cublas${t}getrfBatched(cublasHandle_t handle, int n, CUdeviceptr Aarray, int lda, CUdeviceptr PivotArray, CUdeviceptr infoArray, int batchSize)`;
+const GETRS = (t: string) =>
+  `int cublas${t}getrsBatched(cublasHandle_t handle, int trans, int n, int nrhs, CUdeviceptr Aarray, int lda, CUdeviceptr devIpiv, ` +
+  `CUdeviceptr Barray, int ldb, _Out_ int *info, int batchSize)`;
+
+const PROTOTYPES = [
+  'int cublasCreate_v2(_Out_ cublasHandle_t *handle)',
+  'int cublasDestroy_v2(cublasHandle_t handle)',
+  'int cublasSetStream_v2(cublasHandle_t handle, CUstream streamId)',
+  'int cublasGetVersion_v2(cublasHandle_t handle, _Out_ int *version)',
+  GEMM('D', 'double'), GEMM('S', 'float'),
+  GEMM_STRIDED('D', 'double'), GEMM_STRIDED('S', 'float'),
+  GETRF('D'), GETRF('S'), GETRS('D'), GETRS('S'),
+];
+
+const STATUS: Readonly<Record<number, string>> = {
+  0: 'CUBLAS_STATUS_SUCCESS', 1: 'CUBLAS_STATUS_NOT_INITIALIZED', 3: 'CUBLAS_STATUS_ALLOC_FAILED',
+  7: 'CUBLAS_STATUS_INVALID_VALUE', 8: 'CUBLAS_STATUS_ARCH_MISMATCH', 11: 'CUBLAS_STATUS_MAPPING_ERROR',
+  13: 'CUBLAS_STATUS_EXECUTION_FAILED', 14: 'CUBLAS_STATUS_INTERNAL_ERROR', 15: 'CUBLAS_STATUS_NOT_SUPPORTED',
+  16: 'CUBLAS_STATUS_LICENSE_ERROR',
+};
+
+let api: (Record<string, Fn> & { path: string; statusName: ((s: number) => string) | undefined }) | undefined;
+
+function cublasApi(): NonNullable<typeof api> {
+  if (api) return api;
+  const { lib, path } = loadLibrary(LIBCUBLAS);
+  const fns = bindAll(lib, PROTOTYPES) as Record<string, Fn>;
+  const statusName = optionalFunc(lib, 'const char *cublasGetStatusName(int status)') as ((s: number) => string) | undefined;
+  api = Object.assign(fns, { path, statusName });
+  return api;
+}
+
+function check(status: number, call: string): void {
+  if (status === 0) return;
+  const name = STATUS[status] ?? cublasApi().statusName?.(status) ?? `CUBLAS_STATUS_${status}`;
+  throw new VendorError(name, status, call);
+}
+
+const OP = (t: Trans): number => (t === 'N' ? 0 : 1);
+const PREFIX = (dtype: DType): 'D' | 'S' => (dtype === 'float64' ? 'D' : 'S');
+const scalar = (dtype: DType, v: number): Float64Array | Float32Array => (dtype === 'float64' ? Float64Array.of(v) : Float32Array.of(v));
+
+/** The device as the runtime implements it: vendor calls need its context current. */
+export function cudaDevice(dev: GpuDevice): CudaDevice {
+  if (!(dev instanceof CudaDevice)) throw new MyriadError('INVALID_ARGUMENT', 'vendor libraries need a device from openDevice()', 'dev');
+  return dev;
+}
+
+export class Cublas {
+  readonly path: string;
+  readonly version: number;
+  private handle: Handle | null;
+  private readonly dev: CudaDevice;
+  private readonly api: NonNullable<typeof api>;
+
+  /** Creates a handle on `dev`'s context, bound to `dev`'s stream. */
+  constructor(dev: GpuDevice) {
+    this.dev = cudaDevice(dev);
+    this.api = cublasApi();
+    this.path = this.api.path;
+    this.dev.activate();
+    const out: [Handle | null] = [null];
+    check(this.api['cublasCreate_v2']!(out), 'cublasCreate_v2');
+    this.handle = out[0];
+    check(this.api['cublasSetStream_v2']!(this.handle, this.dev.streamHandle), 'cublasSetStream_v2');
+    const v: [number] = [0];
+    check(this.api['cublasGetVersion_v2']!(this.handle, v), 'cublasGetVersion_v2');
+    this.version = v[0];
+  }
+
+  private call(name: string, ...args: unknown[]): void {
+    if (!this.handle) throw new MyriadError('DISPOSED', 'cuBLAS handle used after dispose()');
+    this.dev.activate();
+    check(this.api[name]!(this.handle, ...args), name);
+  }
+
+  /** C_i = alpha op(A_i) op(B_i) + beta C_i for i < count (cublas?gemmStridedBatched). */
+  gemmStridedBatched(
+    dtype: DType, transA: Trans, transB: Trans, m: number, n: number, k: number,
+    alpha: number, A: DeviceArray, lda: number, strideA: number,
+    B: DeviceArray, ldb: number, strideB: number,
+    beta: number, C: DeviceArray, ldc: number, strideC: number, count: number,
+  ): void {
+    checkGemm(dtype, transA, transB, m, n, k, A, lda, strideA, B, ldb, strideB, C, ldc, strideC, count);
+    if (count === 0 || m === 0 || n === 0) return;
+    this.call(`cublas${PREFIX(dtype)}gemmStridedBatched`, OP(transA), OP(transB), m, n, k, scalar(dtype, alpha),
+      A.ptr, lda, strideA, B.ptr, ldb, strideB, scalar(dtype, beta), C.ptr, ldc, strideC, count);
+  }
+
+  /** C = alpha op(A) op(B) + beta C (cublas?gemm_v2). */
+  gemm(
+    dtype: DType, transA: Trans, transB: Trans, m: number, n: number, k: number,
+    alpha: number, A: DeviceArray, lda: number, B: DeviceArray, ldb: number, beta: number, C: DeviceArray, ldc: number,
+  ): void {
+    checkGemm(dtype, transA, transB, m, n, k, A, lda, 0, B, ldb, 0, C, ldc, 0, 1);
+    if (m === 0 || n === 0) return;
+    this.call(`cublas${PREFIX(dtype)}gemm_v2`, OP(transA), OP(transB), m, n, k, scalar(dtype, alpha),
+      A.ptr, lda, B.ptr, ldb, scalar(dtype, beta), C.ptr, ldc);
+  }
+
+  /**
+   * LU with partial pivoting of `count` n x n matrices (cublas?getrfBatched). `pivots` (int32,
+   * n per matrix, 1-based as LAPACK) may be null for no pivoting; `info` (int32, one per matrix).
+   */
+  getrfBatched(dtype: DType, n: number, A: BatchPointers, lda: number, pivots: DeviceArray | null, info: DeviceArray, count: number): void {
+    A.checkFits(n, n, lda, count, 'A');
+    if (A.source.dtype !== dtype) throw new MyriadError('DTYPE', `expected ${dtype}, got ${A.source.dtype}`, 'A');
+    if (pivots) checkInts(pivots, n * count, 'pivots');
+    checkInts(info, count, 'info');
+    if (count === 0) return;
+    this.call(`cublas${PREFIX(dtype)}getrfBatched`, n, A.pointers.ptr, lda, pivots ? pivots.ptr : 0n, info.ptr, count);
+  }
+
+  /** Solves op(A_i) X = B_i with getrf's factors (cublas?getrsBatched); returns cuBLAS's host info (argument check). */
+  getrsBatched(
+    dtype: DType, trans: Trans, n: number, nrhs: number, A: BatchPointers, lda: number, pivots: DeviceArray,
+    B: BatchPointers, ldb: number, count: number,
+  ): number {
+    A.checkFits(n, n, lda, count, 'A');
+    B.checkFits(n, nrhs, ldb, count, 'B');
+    for (const [p, name] of [[A, 'A'], [B, 'B']] as const) {
+      if (p.source.dtype !== dtype) throw new MyriadError('DTYPE', `expected ${dtype}, got ${p.source.dtype}`, name);
+    }
+    checkInts(pivots, n * count, 'pivots');
+    const info: [number] = [0];
+    if (count === 0) return 0;
+    this.call(`cublas${PREFIX(dtype)}getrsBatched`, OP(trans), n, nrhs, A.pointers.ptr, lda, pivots.ptr, B.pointers.ptr, ldb, info, count);
+    return info[0];
+  }
+
+  dispose(): void {
+    if (!this.handle) return;
+    if (this.dev.context.alive) {
+      this.dev.activate();
+      this.api['cublasDestroy_v2']!(this.handle);
+    }
+    this.handle = null;
+  }
+}
+
+function checkGemm(
+  dtype: DType, transA: Trans, transB: Trans, m: number, n: number, k: number,
+  A: DeviceArray, lda: number, strideA: number, B: DeviceArray, ldb: number, strideB: number,
+  C: DeviceArray, ldc: number, strideC: number, count: number,
+): void {
+  for (const [v, name] of [[m, 'm'], [n, 'n'], [k, 'k'], [count, 'count']] as const) {
+    if (!Number.isSafeInteger(v) || v < 0 || v >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `must be an int32 >= 0, got ${v}`, name);
+  }
+  const [ar, ac] = transA === 'N' ? [m, k] : [k, m];
+  const [br, bc] = transB === 'N' ? [k, n] : [n, k];
+  checkStrided(A, dtype, ar, ac, lda, strideA, count, 0, 'A');
+  checkStrided(B, dtype, br, bc, ldb, strideB, count, 0, 'B');
+  checkStrided(C, dtype, m, n, ldc, strideC, count, 0, 'C');
+}
