@@ -198,6 +198,9 @@ export class Context {
     this.checkAlive();
     if (this.device) await this.device.synchronize();
   }
+  get disposed(): boolean {
+    return this.#disposed;
+  }
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;

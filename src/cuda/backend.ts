@@ -1,0 +1,166 @@
+/**
+ * The CUDA backend as a context sees it. Requests arrive validated and column-major (api/);
+ * their batches may hold host arrays or device arrays:
+ * - host arrays are uploaded (once per distinct array), the GPU kernel runs, and the outputs are
+ *   downloaded back into the caller's arrays before the call returns;
+ * - device arrays are used in place and the call only enqueues work (the fast path).
+ * Operations without a GPU kernel yet (see registry.ts) run on the CPU reference with copies:
+ * correct everywhere, and `GPU_OPS` says which ones are fast.
+ */
+import { batchCount, type Batch } from '../core/batch.js';
+import type { DType, FloatArray } from '../core/dtype.js';
+import { MyriadError } from '../core/errors.js';
+import type { Backend, OpName } from '../core/ops.js';
+import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
+import type { DeviceBackend } from '../api/context.js';
+import { cpuBackend } from '../cpu/backend.js';
+import { GPU_OPS, OUTPUTS } from './registry.js';
+import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';
+
+type Request = Record<string, unknown>;
+type Mapper = (s: Storage | IntStorage) => Storage | IntStorage;
+
+/** Maps every storage of a request (batches, info, ipiv) through `f`, keeping the rest. */
+function mapRequest(r: Request, f: Mapper): Request {
+  const out: Request = {};
+  for (const [key, value] of Object.entries(r)) out[key] = mapField(value, f);
+  return out;
+}
+
+function mapField(value: unknown, f: Mapper): unknown {
+  if (value instanceof Float64Array || value instanceof Float32Array || value instanceof Int32Array || isDeviceStorage(value)) return f(value);
+  if (typeof value !== 'object' || value === null || !('kind' in value)) return value;
+  const b = value as Batch<Storage>;
+  switch (b.kind) {
+    case 'strided': return { ...b, data: f(b.data) };
+    case 'list': return { ...b, matrices: b.matrices.map((m) => ({ ...m, data: f(m.data) })) };
+    case 'variable': return { ...b, matrices: b.matrices.map((m) => ({ ...m, data: f(m.data) })) };
+    default: return value;
+  }
+}
+
+/** Every distinct storage object of the named fields of a request. */
+function storagesIn(r: Request, fields: readonly string[]): Set<Storage | IntStorage> {
+  const found = new Set<Storage | IntStorage>();
+  for (const key of fields) mapField(r[key], (s) => { found.add(s); return s; });
+  return found;
+}
+
+export class CudaBackend implements DeviceBackend {
+  readonly name = 'cuda';
+
+  constructor(readonly device: GpuDevice, private readonly versions: string) {}
+
+  describe(): string {
+    const i = this.device.info;
+    return `cuda: ${i.name} (${i.arch}, ${i.smCount} SMs, ${(i.totalMemoryBytes / 2 ** 30).toFixed(0)} GiB), device ${i.ordinal}; ${this.versions}`;
+  }
+
+  // Operations ------------------------------------------------------------------------------
+  gemm = this.op('gemm');
+  trsm = this.op('trsm');
+  trmm = this.op('trmm');
+  syrk = this.op('syrk');
+  potrf = this.op('potrf');
+  potrs = this.op('potrs');
+  posv = this.op('posv');
+  getrf = this.op('getrf');
+  getrs = this.op('getrs');
+  gesv = this.op('gesv');
+  trtri = this.op('trtri');
+  lauum = this.op('lauum');
+  potri = this.op('potri');
+
+  private op<K extends OpName>(name: K): Backend<Storage, IntStorage>[K] {
+    return ((request: Request) => this.run(name, request)) as unknown as Backend<Storage, IntStorage>[K];
+  }
+
+  private run(op: OpName, request: Request): void {
+    const count = Object.values(request).map((v) => (typeof v === 'object' && v !== null && 'kind' in v ? batchCount(v as Batch<unknown>) : -1)).find((c) => c >= 0) ?? 0;
+    if (count === 0) return;
+    const kernel = GPU_OPS[op];
+    if (!kernel) return this.runOnCpu(op, request);
+    // Stage host arrays: upload each once, run, download the outputs, free the copies.
+    const staged = new Map<HostArray, DeviceArray>();
+    const toDevice: Mapper = (s) => {
+      if (isDeviceStorage(s)) return this.checkOwn(s);
+      const host = s as HostArray;
+      let d = staged.get(host);
+      if (!d) { d = this.device.upload(host); staged.set(host, d); }
+      return d;
+    };
+    try {
+      kernel(this.device, mapRequest(request, toDevice));
+      for (const s of storagesIn(request, OUTPUTS[op])) {
+        if (!isDeviceStorage(s)) this.device.download(staged.get(s as HostArray)!, s as HostArray);
+      }
+    } finally {
+      if (staged.size > 0) {
+        this.device.synchronize();
+        for (const d of staged.values()) d.dispose();
+      }
+    }
+  }
+
+  /** The CPU reference on host copies of device data; outputs are uploaded back in place. */
+  private runOnCpu(op: OpName, request: Request): void {
+    const copies = new Map<DeviceArray, FloatArray | Int32Array>();
+    const toHost: Mapper = (s) => {
+      if (!isDeviceStorage(s)) return s;
+      const d = this.checkOwn(s);
+      let h = copies.get(d);
+      if (!h) { h = this.device.download(d) as FloatArray | Int32Array; copies.set(d, h); }
+      return h;
+    };
+    const hostRequest = mapRequest(request, toHost);
+    (cpuBackend[op] as unknown as (r: Request) => void)(hostRequest);
+    for (const s of storagesIn(request, OUTPUTS[op])) {
+      if (isDeviceStorage(s)) this.device.upload(copies.get(s as DeviceArray)! as HostArray, s as DeviceArray);
+    }
+  }
+
+  private checkOwn(s: DeviceStorage): DeviceArray {
+    if (s.device !== this.device.info.ordinal)
+      throw new MyriadError('INVALID_ARGUMENT', `device memory of GPU ${s.device} given to a context of GPU ${this.device.info.ordinal}`, 'data');
+    return s as DeviceArray;
+  }
+
+  // Memory and time ---------------------------------------------------------------------------
+  allocInts(length: number): DeviceStorage {
+    return this.device.alloc('int32', length);
+  }
+  upload(host: FloatArray | Int32Array): DeviceStorage {
+    return this.device.upload(host);
+  }
+  download(device: DeviceStorage): FloatArray | Int32Array {
+    return this.device.download(this.checkOwn(device)) as FloatArray | Int32Array;
+  }
+  alloc(dtype: DType | 'int32', length: number): DeviceStorage {
+    return this.device.alloc(dtype, length);
+  }
+  copy(src: DeviceStorage, dst: DeviceStorage): void {
+    if (src.dtype !== dst.dtype || src.length !== dst.length)
+      throw new MyriadError('SHAPE', `copy needs the same dtype and length (${src.dtype}[${src.length}] -> ${dst.dtype}[${dst.length}])`, 'dst');
+    this.device.copy(this.checkOwn(src), 0, this.checkOwn(dst), 0, src.length);
+  }
+  time(fn: () => void): number {
+    const start = this.device.event();
+    const end = this.device.event();
+    try {
+      start.record();
+      fn();
+      end.record();
+      end.synchronize();
+      return end.elapsedSince(start);
+    } finally {
+      start.dispose();
+      end.dispose();
+    }
+  }
+  async synchronize(): Promise<void> {
+    this.device.synchronize();
+  }
+  dispose(): void {
+    this.device.dispose();
+  }
+}
