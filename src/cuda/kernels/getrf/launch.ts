@@ -1,0 +1,66 @@
+/**
+ * getrfCuda: batched LU with partial pivoting of device batches. Both sizes <= 32: the register
+ * kernel (small.ts); otherwise the blocked right-looking fallback (panel.ts).
+ */
+import { batchCount } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
+import { MyriadError } from '../../../core/errors.js';
+import type { GetrfRequest } from '../../../core/ops.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { zeroInfo } from '../potrf/info-zero.js';
+import { cachedKernel } from '../potrf/kernel-cache.js';
+import { SMALL_WARPS } from '../potrf/launch.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from '../potrf/operands.js';
+import { smallGrid } from '../potrf/small.js';
+import {
+  chooseLuPanelWidth, GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelSource, getrfUpdateSource,
+  UPDATE_COLUMNS, UPDATE_THREADS, type GetrfPanelParams,
+} from './panel.js';
+import { GETRF_SMALL_MAX, getrfSmallLayout, getrfSmallSource, type GetrfSmallParams } from './small.js';
+
+export function getrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>): void {
+  if (batchCount(r.a) === 0) return;
+  const dtype = deviceDtype(r.a);
+  const grouping = groupOperands(dev, [r.a]);
+  try {
+    for (const g of grouping.groups) getrfGroup(dev, dtype, g, r.ipiv, r.pivotStride, r.info);
+  } finally {
+    release(dev, grouping);
+  }
+}
+
+export function getrfGroup(
+  dev: GpuDevice, dtype: DType, g: LaunchGroup, ipiv: DeviceArray, pivotStride: number, info: DeviceArray,
+): void {
+  const a = g.operands[0]!;
+  const { rows, cols } = a;
+  if (rows === 0 || cols === 0) {
+    zeroInfo(dev, info, g.index, g.count);
+    return;
+  }
+  const tail = [...indexArgs(g.index, g.count)];
+  if (rows <= GETRF_SMALL_MAX && cols <= GETRF_SMALL_MAX) {
+    const p: GetrfSmallParams = { dtype, rows, cols, kind: a.kind, warps: SMALL_WARPS };
+    const k = cachedKernel(dev, `getrf-small/${JSON.stringify(p)}`, () => getrfSmallSource(p));
+    k.launch({ grid: [smallGrid(getrfSmallLayout(dtype, rows, cols, SMALL_WARPS), g.count), 1, 1], block: [SMALL_WARPS * 32, 1, 1] },
+      [...operandArgs(a), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...tail]);
+    return;
+  }
+  const ib = chooseLuPanelWidth(dtype, rows, dev.info.sharedPerBlockOptin - 1024);
+  if (ib === 0) throw new MyriadError('UNSUPPORTED', `${rows} rows are too many for the batched LU panel kernel on ${dev.info.name}`, 'a.rows');
+  const p: GetrfPanelParams = { dtype, kind: a.kind, ib };
+  const panel = cachedKernel(dev, `getrf-panel/${JSON.stringify(p)}`, () => getrfPanelSource(p));
+  const update = cachedKernel(dev, `getrf-update/${JSON.stringify(p)}`, () => getrfUpdateSource(p));
+  const steps = Math.min(rows, cols);
+  for (let i0 = 0; i0 < steps; i0 += ib) {
+    const m = rows - i0;
+    const w = Math.min(ib, steps - i0);
+    panel.launch({ grid: [g.count, 1, 1], block: [Math.min(GETRF_PANEL_THREADS, Math.ceil(m / 32) * 32), 1, 1], sharedBytes: getrfPanelSharedBytes(p, m) },
+      [...operandArgs(a), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...tail, arg.i32(rows), arg.i32(cols), arg.i32(i0)]);
+    const tiles = Math.ceil(i0 / UPDATE_COLUMNS) + Math.ceil((cols - i0 - w) / UPDATE_COLUMNS);
+    if (tiles > 0) {
+      update.launch({ grid: [g.count, tiles, 1], block: [UPDATE_THREADS, 1, 1] },
+        [...operandArgs(a), arg.ptr(ipiv), arg.i32(pivotStride), ...tail, arg.i32(rows), arg.i32(cols), arg.i32(i0), arg.i32(w)]);
+    }
+  }
+}

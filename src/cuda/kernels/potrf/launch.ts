@@ -1,0 +1,59 @@
+/**
+ * potrfCuda: batched Cholesky of device batches. n <= 32: the register kernel (small.ts), one
+ * launch per group; larger n: the left-looking fused panel kernel (panel.ts), one launch per panel.
+ */
+import { batchCount } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
+import { MyriadError } from '../../../core/errors.js';
+import type { Uplo } from '../../../core/enums.js';
+import type { PotrfRequest } from '../../../core/ops.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { zeroInfo } from './info-zero.js';
+import { cachedKernel } from './kernel-cache.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from './operands.js';
+import { choosePanelWidth, PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource, type PotrfPanelParams } from './panel.js';
+import { potrfSmallSource, SMALL_MAX_N, smallGrid, type PotrfSmallParams } from './small.js';
+
+/** Warps per block of the small kernels (4 x 32 threads: the paper's 32 x 4 configuration). */
+export const SMALL_WARPS = 4;
+/** Left-part columns staged per step of the panel kernel. */
+export const PANEL_KB = 16;
+
+export function potrfCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>): void {
+  if (batchCount(r.a) === 0) return;
+  const dtype = deviceDtype(r.a);
+  const grouping = groupOperands(dev, [r.a]);
+  try {
+    for (const g of grouping.groups) potrfGroup(dev, dtype, r.uplo, g, r.info);
+  } finally {
+    release(dev, grouping);
+  }
+}
+
+/** Factors one group of equal-size matrices (also used by posv for n > 32). */
+export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGroup, info: DeviceArray): void {
+  const a = g.operands[0]!;
+  const n = a.rows;
+  if (n === 0) {
+    zeroInfo(dev, info, g.index, g.count);
+    return;
+  }
+  const args = [...operandArgs(a), arg.ptr(info), ...indexArgs(g.index, g.count)];
+  if (n <= SMALL_MAX_N) {
+    const p: PotrfSmallParams = { dtype, n, uplo, kind: a.kind, warps: SMALL_WARPS };
+    const k = cachedKernel(dev, `potrf-small/${JSON.stringify(p)}`, () => potrfSmallSource(p));
+    k.launch({ grid: [smallGrid({ dtype, n, warps: SMALL_WARPS, tile: uplo === 'upper', lanes: n }, g.count), 1, 1], block: [SMALL_WARPS * 32, 1, 1] }, args);
+    return;
+  }
+  const limit = dev.info.sharedPerBlockOptin - 1024;
+  const ib = choosePanelWidth(dtype, n, PANEL_KB, limit);
+  if (ib === 0) throw new MyriadError('UNSUPPORTED', `n = ${n} is too large for the batched Cholesky panel kernel on ${dev.info.name}`, 'a.rows');
+  const p: PotrfPanelParams = { dtype, uplo, kind: a.kind, ib, kb: PANEL_KB };
+  const k = cachedKernel(dev, `potrf-panel/${JSON.stringify(p)}`, () => potrfPanelSource(p));
+  for (let i0 = 0; i0 < n; i0 += ib) {
+    const m = n - i0;
+    const threads = Math.min(PANEL_MAX_THREADS, Math.ceil(m / 32) * 32);
+    k.launch({ grid: [g.count, 1, 1], block: [threads, 1, 1], sharedBytes: potrfPanelSharedBytes(p, m) },
+      [...args, arg.i32(n), arg.i32(i0)]);
+  }
+}
