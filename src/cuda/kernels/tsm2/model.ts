@@ -1,0 +1,169 @@
+/**
+ * The TSM2X performance model (paper 3.1.8 and 3.2.1), computed from the device's own attributes
+ * (registers, shared memory, SM count, clock) and a measured copy bandwidth.
+ *
+ * - Occupancy: min(HW_MAX, R_SM / R_thread, S_SM / S_thread), with the hardware's allocation
+ *   granularity (registers per warp in units of 256, whole blocks per SM).
+ * - Memory utilisation (Little's law): bytes in flight per SM over latency x bandwidth per SM.
+ * - Compute utilisation: independent FMAs in flight per SM over FMA latency x FMA rate.
+ * - t2 threshold: Peak Perf. / Peak Band. x bytes per element; t2 above it is compute-bound.
+ * - TSM2L adds the latency term the paper found (3.2.1): a thread that handles `tiles` row tiles
+ *   one after the other pays the memory latency per tile (opt1) or about once (opt2).
+ * The constants that the paper obtains by offline profiling are named in MODEL_CONSTANTS.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { DeviceInfo } from '../../runtime/types.js';
+import { elementBytes } from '../common/precision.js';
+import type { Tsm2lParams, Tsm2rParams } from './params.js';
+import { tsm2rSharedBytes } from './generate-r.js';
+
+export const MODEL_CONSTANTS = {
+  /** C of R_thread: registers for indices, pointers and loop state (from ptxas -v on sm_90). */
+  registerOverhead: 40,
+  /** Average global load latency under load, in core cycles (HBM3 on H100 near full bandwidth). */
+  memoryLatencyCycles: 1400,
+  /** Dependent FMA latency in cycles (DFMA/FFMA on sm_80/sm_90). */
+  fmaLatencyCycles: 8,
+  /** Shared memory the driver reserves per block (sm_80+). */
+  sharedReservedPerBlock: 1024,
+  /** Fixed cost of one launch, seconds. */
+  launchSeconds: 4e-6,
+};
+
+/** FMA lanes per SM per clock by compute capability (CUDA programming guide, instruction throughput). */
+const FP64_FMA_PER_SM: Readonly<Record<number, number>> = { 60: 32, 70: 32, 80: 32, 90: 64, 100: 64 };
+const FP32_FMA_PER_SM: Readonly<Record<number, number>> = { 60: 64, 70: 64, 75: 64, 80: 64 };
+
+export function fmaPerClockPerSM(info: DeviceInfo, dtype: DType): number {
+  const cc = info.major * 10 + info.minor;
+  return dtype === 'float64' ? FP64_FMA_PER_SM[cc] ?? 2 : FP32_FMA_PER_SM[cc] ?? 128;
+}
+
+export function peakFlops(info: DeviceInfo, dtype: DType): number {
+  return 2 * fmaPerClockPerSM(info, dtype) * info.smCount * info.clockKHz * 1e3;
+}
+
+/** DRAM bandwidth from the memory clock and bus width (double data rate), bytes per second. */
+export function theoreticalBandwidth(info: DeviceInfo): number {
+  return (info.memoryClockKHz * 1e3 * 2 * info.memoryBusWidthBits) / 8;
+}
+
+/** The t2 above which a TSM2R pass is compute-bound (paper 3.1.8: Peak Perf / Peak Band x bytes). */
+export function t2Threshold(info: DeviceInfo, dtype: DType, bandwidth: number): number {
+  return (peakFlops(info, dtype) / bandwidth) * elementBytes(dtype);
+}
+
+/** 32-bit registers per element. */
+function words(dtype: DType): number {
+  return elementBytes(dtype) / 4;
+}
+
+/**
+ * R_thread for our TSM2R: vec x t2 accumulators and two sets of t3 x vec values of A (current and
+ * prefetched). The paper's (3 t2 + 2 t3) also holds t2 nextB registers; cp.async needs none.
+ */
+export function tsm2rRegisters(p: Tsm2rParams): number {
+  return words(p.dtype) * (p.vec * p.t2 + 2 * p.t3 * p.vec) + MODEL_CONSTANTS.registerOverhead;
+}
+
+/** R_thread for TSM2L: A's row set and the accumulators; opt2 holds a second A set and two C sets. */
+export function tsm2lRegisters(p: Tsm2lParams): number {
+  const a = p.k * p.vec;
+  const c = p.n * p.vec;
+  const sets = p.variant === 'opt1' ? a + 2 * c : 2 * a + 3 * c;
+  return words(p.dtype) * sets + MODEL_CONSTANTS.registerOverhead;
+}
+
+export interface Occupancy {
+  readonly blocksPerSM: number;
+  readonly threadsPerSM: number;
+}
+
+/** MaxOccup_SM = min(HW_MAX, R_SM / R_thread, S_SM / S_thread), in whole blocks. */
+export function occupancy(info: DeviceInfo, registers: number, sharedPerBlock: number, threadsPerBlock: number): Occupancy {
+  const warps = Math.ceil(threadsPerBlock / info.warpSize);
+  const regsPerWarp = Math.ceil((Math.min(registers, 255) * info.warpSize) / 256) * 256;
+  const byRegs = Math.floor(info.regsPerSM / (regsPerWarp * warps));
+  const shared = sharedPerBlock + MODEL_CONSTANTS.sharedReservedPerBlock;
+  const byShared = sharedPerBlock > info.sharedPerBlockOptin ? 0 : Math.floor(info.sharedPerSM / shared);
+  const byThreads = Math.floor(info.maxThreadsPerSM / threadsPerBlock);
+  const blocksPerSM = Math.max(0, Math.min(byRegs, byShared, byThreads, info.maxBlocksPerSM));
+  return { blocksPerSM, threadsPerSM: blocksPerSM * threadsPerBlock };
+}
+
+/** Util_mem = Concurrent_mem / Concurrent_max_mem (Little's law, bytes per SM). */
+export function memoryUtilization(info: DeviceInfo, bandwidth: number, bytesInFlightPerSM: number): number {
+  const perCycle = bandwidth / (info.smCount * info.clockKHz * 1e3);
+  return bytesInFlightPerSM / (MODEL_CONSTANTS.memoryLatencyCycles * perCycle);
+}
+
+/** Util_comp = Concurrent_comp / Concurrent_max_comp (independent FMAs per SM). */
+export function computeUtilization(info: DeviceInfo, dtype: DType, fmasInFlightPerSM: number): number {
+  return fmasInFlightPerSM / (MODEL_CONSTANTS.fmaLatencyCycles * fmaPerClockPerSM(info, dtype));
+}
+
+export interface Estimate {
+  readonly seconds: number;
+  readonly bound: 'memory' | 'compute' | 'latency';
+  readonly utilMem: number;
+  readonly utilComp: number;
+  readonly registers: number;
+  readonly threadsPerSM: number;
+}
+
+/** Bytes the roofline counts: A and B read once, C written once (and read when beta != 0). */
+export function minimumBytes(dtype: DType, m: number, n: number, k: number, betaZero: boolean): number {
+  return elementBytes(dtype) * (m * k + k * n + m * n * (betaZero ? 1 : 2));
+}
+
+/** Predicted time of one TSM2R launch (Algorithm 5's objective, for one candidate). */
+export function estimateTsm2r(info: DeviceInfo, bandwidth: number, m: number, n: number, k: number, p: Tsm2rParams, betaZero = true): Estimate {
+  const bytes = elementBytes(p.dtype);
+  const registers = tsm2rRegisters(p);
+  const occ = occupancy(info, registers, tsm2rSharedBytes(p), p.t1);
+  const blocks = Math.ceil(m / (p.t1 * p.vec)) * p.split;
+  const launched = (blocks * p.t1) / info.smCount;
+  const resident = Math.min(occ.threadsPerSM, launched);
+  const utilMem = memoryUtilization(info, bandwidth, resident * p.t3 * p.vec * bytes);
+  const utilComp = computeUtilization(info, p.dtype, resident * p.t3 * p.t2 * p.vec);
+  const passes = Math.ceil(n / p.t2);
+  // A once per pass; B once per row block (from L2, counted at a quarter of DRAM cost); C once.
+  const rowBlocks = Math.ceil(m / (p.t1 * p.vec));
+  const traffic = bytes * (m * k * passes + 0.25 * rowBlocks * k * n) + minimumBytes(p.dtype, m, n, 0, betaZero);
+  const timeMem = traffic / (bandwidth * Math.min(1, utilMem));
+  const timeComp = (2 * m * n * k) / (peakFlops(info, p.dtype) * Math.min(1, utilComp));
+  const waves = occ.blocksPerSM > 0 ? Math.ceil(blocks / (occ.blocksPerSM * info.smCount)) : Infinity;
+  const seconds = (occ.blocksPerSM === 0 ? Infinity : Math.max(timeMem, timeComp)) + MODEL_CONSTANTS.launchSeconds * waves;
+  const bound = p.t2 > t2Threshold(info, p.dtype, bandwidth) ? 'compute' : 'memory';
+  return { seconds, bound, utilMem, utilComp, registers, threadsPerSM: resident };
+}
+
+/**
+ * Predicted time of one TSM2L launch with thread-count factor `tcf` (m / tcf threads). Besides the
+ * roofline terms, each thread walks its `tiles` row tiles one after the other: opt1 waits for
+ * memory once per tile, opt2 overlaps tile r + 1's loads with tile r (3.2.2).
+ */
+export function estimateTsm2l(info: DeviceInfo, bandwidth: number, m: number, p: Tsm2lParams, tcf: number, betaZero = true): Estimate {
+  const bytes = elementBytes(p.dtype);
+  const registers = tsm2lRegisters(p);
+  const occ = occupancy(info, registers, p.k * p.n * bytes, p.t1);
+  const blocks = Math.max(1, Math.ceil(m / (p.t1 * p.vec * tcf)));
+  const launched = (blocks * p.t1) / info.smCount;
+  const resident = Math.min(occ.threadsPerSM, launched);
+  const rowBytes = bytes * p.vec * (p.k + (betaZero ? 0 : p.n));
+  const inFlight = resident * rowBytes * (p.variant === 'opt2' ? 2 : 1);
+  const utilMem = memoryUtilization(info, bandwidth, inFlight);
+  const utilComp = computeUtilization(info, p.dtype, resident * p.n * p.vec);
+  const timeMem = minimumBytes(p.dtype, m, p.n, p.k, betaZero) / (bandwidth * Math.min(1, utilMem));
+  const timeComp = (2 * m * p.n * p.k) / (peakFlops(info, p.dtype) * Math.min(1, utilComp));
+  // The latency chain of one thread: tiles x (latency + its share of issue time).
+  const tiles = Math.ceil(m / (blocks * p.t1 * p.vec));
+  const cycle = 1 / (info.clockKHz * 1e3);
+  const latency = MODEL_CONSTANTS.memoryLatencyCycles * cycle;
+  const chain = p.variant === 'opt1' ? tiles * latency : latency + tiles * latency * 0.25;
+  const waves = occ.blocksPerSM > 0 ? Math.ceil(blocks / (occ.blocksPerSM * info.smCount)) : Infinity;
+  const seconds = occ.blocksPerSM === 0 ? Infinity
+    : Math.max(timeMem, timeComp, chain * waves) + MODEL_CONSTANTS.launchSeconds * waves;
+  const bound = chain * waves > Math.max(timeMem, timeComp) ? 'latency' : timeComp > timeMem ? 'compute' : 'memory';
+  return { seconds, bound, utilMem, utilComp, registers, threadsPerSM: resident };
+}

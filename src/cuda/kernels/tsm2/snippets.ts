@@ -1,0 +1,62 @@
+/**
+ * CUDA C++ pieces the TSM2 generators share: vector types, streaming loads, cp.async, and the
+ * thread-block-cluster primitives (inline PTX, so NVRTC needs no headers).
+ */
+import type { DType } from '../../../core/dtype.js';
+import { cType, elementBytes } from '../common/precision.js';
+
+/** The CUDA vector type of `width` elements (1 = the scalar). */
+export function vectorType(dtype: DType, width: number): string {
+  if (width === 1) return cType(dtype);
+  return `${cType(dtype)}${width}`;
+}
+
+/** The widest vector (in elements, at most 16 bytes) whose width divides `count`. */
+export function widestVector(dtype: DType, count: number): number {
+  const max = 16 / elementBytes(dtype);
+  for (let w = max; w > 1; w /= 2) if (count % w === 0) return w;
+  return 1;
+}
+
+/** Component `i` of a vector value (`.x`, `.y`, ...), or the value itself for width 1. */
+export function component(value: string, width: number, i: number): string {
+  return width === 1 ? value : `${value}.${'xyzw'[i]}`;
+}
+
+/** Device functions of the TSM2 kernels: cp.async and cluster helpers only where asked for. */
+export function tsm2Prelude(dtype: DType, use: { fma?: boolean; cpAsync?: boolean; cluster?: boolean } = {}): string {
+  const bytes = elementBytes(dtype);
+  const t = cType(dtype);
+  const ptx = dtype === 'float64' ? 'f64' : 'f32';
+  const reg = dtype === 'float64' ? 'd' : 'f';
+  const fma = `static __device__ __forceinline__ real fmaReal(real a, real b, real c) { return ${dtype === 'float64' ? 'fma' : 'fmaf'}(a, b, c); }`;
+  const cpAsync = `// Asynchronous global -> shared copy of one element (sm_80+); src-size 0 writes a zero and
+// reads nothing, which is how rows past the end of B are padded.
+static __device__ __forceinline__ void cpAsyncReal(real* dst, const real* src, bool valid) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], ${bytes}, %2;\\n" :: "r"(s), "l"(src), "r"(valid ? ${bytes} : 0) : "memory");
+}
+static __device__ __forceinline__ void cpAsyncCommit() { asm volatile("cp.async.commit_group;\\n" ::: "memory"); }
+static __device__ __forceinline__ void cpAsyncWaitAll() { asm volatile("cp.async.wait_group 0;\\n" ::: "memory"); }`;
+  const cluster = `// Thread-block clusters (sm_90): a barrier over all threads of the cluster, and loads from the
+// shared memory of block \`rank\` of this cluster.
+static __device__ __forceinline__ void clusterSync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\\nbarrier.cluster.wait.acquire.aligned;\\n" ::: "memory");
+}
+static __device__ __forceinline__ unsigned clusterRank() {
+  unsigned r; asm volatile("mov.u32 %0, %%cluster_ctarank;\\n" : "=r"(r)); return r;
+}
+static __device__ __forceinline__ real loadClusterShared(const real* local, unsigned rank) {
+  const unsigned a = (unsigned)__cvta_generic_to_shared(local);
+  unsigned remote; asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\\n" : "=r"(remote) : "r"(a), "r"(rank));
+  real v; asm volatile("ld.shared::cluster.${ptx} %0, [%1];\\n" : "=${reg}"(v) : "r"(remote) : "memory");
+  return v;
+}`;
+  return [`typedef ${t} real;\ntypedef long long i64;`, use.fma === false ? '' : fma,
+    use.cpAsync ? cpAsync : '', use.cluster ? cluster : ''].filter((x) => x !== '').join('\n') + '\n';
+}
+
+/** Reads op(B)(row, col) from global memory (B's pointer `B`, leading dimension `ldb`). */
+export function bIndex(transB: 'N' | 'T', row: string, col: string): string {
+  return transB === 'N' ? `(${row}) + (i64)(${col}) * ldb` : `(${col}) + (i64)(${row}) * ldb`;
+}

@@ -1,0 +1,76 @@
+/**
+ * Measured winners per GPU architecture (data, not code): where an entry exists it replaces the
+ * model's pick for the code parameters; the model still sizes what depends on the problem (the
+ * k-split, the grid). Architectures inherit: sm_90 -> sm_80 -> default, as in BLIS's registry.
+ *
+ * The routing thresholds of `isTallSkinny` are tuning entries too.
+ */
+import type { DType } from '../../../core/dtype.js';
+
+export interface RoutingThresholds {
+  /** Widest C (n) the TSM2 kernels take. */
+  readonly maxN: number;
+  /** TSM2L: k at most this, and m at least `minRowsL`. */
+  readonly maxKL: number;
+  readonly minRowsL: number;
+  /** TSM2R: m at least `minRowsR` and m * k at least `minWorkR` elements of A. */
+  readonly minRowsR: number;
+  readonly minWorkR: number;
+}
+
+/** TSM2R winner for n up to `maxN` (op(A) = N; op(A) = T takes vec 1). */
+export interface Tsm2rTuning {
+  readonly maxN: number;
+  readonly t1: number;
+  readonly t3: number;
+  readonly tileK: number;
+  readonly vec: number;
+}
+
+/** TSM2L winner for k and n up to `maxK`, `maxN`; the grid is `blocksPerSM` x SM count blocks. */
+export interface Tsm2lTuning {
+  readonly maxK: number;
+  readonly maxN: number;
+  readonly t1: number;
+  readonly vec: number;
+  readonly variant: 'opt1' | 'opt2';
+  readonly blocksPerSM: number;
+}
+
+export interface Tsm2Tuning {
+  readonly routing?: RoutingThresholds;
+  readonly tsm2r?: Readonly<Partial<Record<DType, readonly Tsm2rTuning[]>>>;
+  readonly tsm2l?: Readonly<Partial<Record<DType, readonly Tsm2lTuning[]>>>;
+}
+
+const DEFAULT: Tsm2Tuning = {
+  routing: { maxN: 32, maxKL: 32, minRowsL: 8192, minRowsR: 512, minWorkR: 1 << 20 },
+};
+
+/** sm_90 (H100): filled from the sweep of `benchTsm2(..., { sweep: true })`; empty = the model decides. */
+const SM90: Tsm2Tuning = {};
+
+const TABLES: Readonly<Record<string, Tsm2Tuning>> = { sm_90: SM90, default: DEFAULT };
+const PARENT: Readonly<Record<string, string>> = { sm_90: 'sm_80', sm_80: 'default' };
+
+/** The first table along the inheritance chain that has `pick`'s entry. */
+function inherited<T>(arch: string, pick: (t: Tsm2Tuning) => T | undefined): T | undefined {
+  for (let a: string | undefined = arch; a !== undefined; a = PARENT[a] ?? (a === 'default' ? undefined : 'default')) {
+    const table = TABLES[a];
+    const v = table ? pick(table) : undefined;
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+export function routingFor(arch: string): RoutingThresholds {
+  return inherited(arch, (t) => t.routing) ?? DEFAULT.routing!;
+}
+
+export function tsm2rTuning(arch: string, dtype: DType, n: number): Tsm2rTuning | undefined {
+  return inherited(arch, (t) => t.tsm2r?.[dtype]?.find((e) => n <= e.maxN));
+}
+
+export function tsm2lTuning(arch: string, dtype: DType, k: number, n: number): Tsm2lTuning | undefined {
+  return inherited(arch, (t) => t.tsm2l?.[dtype]?.find((e) => k <= e.maxK && n <= e.maxN));
+}
