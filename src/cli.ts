@@ -19,6 +19,7 @@ import { BENCH_COLUMNS, runBench, type BenchRow } from './bench/run.js';
 import { formatTable } from './bench/table.js';
 import { BENCH_OPS, type BenchOp } from './bench/workloads.js';
 import { benchExtras } from './bench/extras.js';
+import './cuda/bench.js'; // registers the CUDA limits and vendor baselines
 
 const USAGE = `usage:
   myriad info

@@ -198,6 +198,10 @@ export class Context {
     this.checkAlive();
     if (this.device) await this.device.synchronize();
   }
+  /** The accelerator behind a CUDA context (for benchmarks and vendor baselines); undefined on the CPU. */
+  get deviceBackend(): DeviceBackend | undefined {
+    return this.device;
+  }
   get disposed(): boolean {
     return this.#disposed;
   }

@@ -1,0 +1,116 @@
+/**
+ * What `myriad bench` adds on a CUDA context: the machine's limits for the roofline column
+ * (copy bandwidth measured here, peak rates from the device's attributes) and the vendor
+ * routines run on the same device data: cuBLAS strided-batched gemm, cuSOLVER batched potrf/potrs,
+ * cuBLAS batched getrf/getrs (the pointer-array forms those need are built once, untimed).
+ */
+import type { Context } from '../api/context.js';
+import { registerBenchExtras } from '../bench/extras.js';
+import { median } from '../bench/stats.js';
+import type { MachineLimits, VendorBaseline } from '../bench/run.js';
+import type { BenchOp } from '../bench/workloads.js';
+import type { DType } from '../core/dtype.js';
+import type { Storage } from '../core/storage.js';
+import { CudaBackend } from './backend.js';
+import type { DeviceArray, GpuDevice } from './runtime/types.js';
+import { Cublas, Cusolver, batchPointers, type BatchPointers } from './vendor/index.js';
+
+function deviceOf(ctx: Context): GpuDevice | undefined {
+  const backend = ctx.deviceBackend;
+  return backend instanceof CudaBackend ? backend.device : undefined;
+}
+
+/** (bytes read + bytes written) / time of a 1 GiB device-to-device copy, median of 5. */
+export function measureCopyBandwidth(ctx: Context, dev: GpuDevice, bytes = 1 << 30): number {
+  const n = bytes / 8;
+  const src = dev.alloc('float64', n);
+  const dst = dev.alloc('float64', n);
+  try {
+    dev.fill(src, 0x3f);
+    const times = Array.from({ length: 6 }, () => ctx.time(() => dev.copy(src, 0, dst, 0, n))).slice(1);
+    return (2 * bytes) / (median(times) * 1e6);
+  } finally {
+    src.dispose();
+    dst.dispose();
+  }
+}
+
+/**
+ * Peak rates from the device's attributes. sm_90 per SM and clock: FP64 128 flops on the tensor
+ * cores (DMMA; 64 on the FP64 pipes), FP32 256 (FFMA). Other archs: FP64 pipes at 1/2 of FP32
+ * (sm_80/90 class) as an upper bound.
+ */
+export function peakGflops(dev: GpuDevice): Partial<Record<DType, number>> {
+  const { smCount, clockKHz, major } = dev.info;
+  const ghz = clockKHz / 1e6;
+  const fp32 = smCount * 256 * ghz;
+  return { float32: fp32, float64: major >= 8 ? smCount * 128 * ghz : fp32 / 2 };
+}
+
+const limitsCache = new WeakMap<Context, MachineLimits>();
+
+class VendorOnDevice implements VendorBaseline {
+  readonly name: string;
+  private cublas?: Cublas;
+  private cusolver?: Cusolver;
+  constructor(private readonly dev: GpuDevice) {
+    this.name = 'cuBLAS/cuSOLVER';
+  }
+  private blas(): Cublas { return (this.cublas ??= new Cublas(this.dev)); }
+  private solver(): Cusolver { return (this.cusolver ??= new Cusolver(this.dev)); }
+
+  prepare(op: BenchOp, dtype: DType, n: number, count: number, arrays: Record<string, Storage>): (() => void) | undefined {
+    const a = arrays.a as DeviceArray;
+    const b = arrays.b as DeviceArray | undefined;
+    const ptrs = (x: DeviceArray, rows: number, cols: number): BatchPointers => batchPointers(this.dev, x, count, rows * cols);
+    const info = (): DeviceArray => this.dev.alloc('int32', count);
+    switch (op) {
+      case 'gemm': {
+        const c = arrays.c as DeviceArray;
+        return () => this.blas().gemmStridedBatched(dtype, 'N', 'N', n, n, n, 1, a, n, n * n, b!, n, n * n, 0, c, n, n * n, count);
+      }
+      case 'potrf': {
+        const A = ptrs(a, n, n), inf = info();
+        return () => this.solver().potrfBatched(dtype, 'lower', n, A, n, inf, count);
+      }
+      case 'getrf': {
+        const A = ptrs(a, n, n), inf = info(), piv = this.dev.alloc('int32', n * count);
+        return () => this.blas().getrfBatched(dtype, n, A, n, piv, inf, count);
+      }
+      case 'posv': {
+        const A = ptrs(a, n, n), B = ptrs(b!, n, 1), inf = info(), inf1 = this.dev.alloc('int32', 1);
+        return () => {
+          this.solver().potrfBatched(dtype, 'lower', n, A, n, inf, count);
+          this.solver().potrsBatched(dtype, 'lower', n, 1, A, n, B, n, inf1, count);
+        };
+      }
+      case 'gesv': {
+        const A = ptrs(a, n, n), B = ptrs(b!, n, 1), inf = info(), piv = this.dev.alloc('int32', n * count);
+        return () => {
+          this.blas().getrfBatched(dtype, n, A, n, piv, inf, count);
+          this.blas().getrsBatched(dtype, 'N', n, 1, A, n, piv, B, n, count);
+        };
+      }
+      default:
+        return undefined;
+    }
+  }
+}
+
+registerBenchExtras({
+  limits(ctx) {
+    const dev = deviceOf(ctx);
+    if (!dev) return undefined;
+    let l = limitsCache.get(ctx);
+    if (!l) {
+      l = { bandwidthGBs: measureCopyBandwidth(ctx, dev), peakGflops: peakGflops(dev) };
+      limitsCache.set(ctx, l);
+      console.error(`copy bandwidth ${l.bandwidthGBs.toFixed(0)} GB/s (1 GiB device-to-device, read + write); peak FP64 ${l.peakGflops!.float64!.toFixed(0)}, FP32 ${l.peakGflops!.float32!.toFixed(0)} GFLOP/s`);
+    }
+    return l;
+  },
+  vendor(ctx) {
+    const dev = deviceOf(ctx);
+    return dev ? new VendorOnDevice(dev) : undefined;
+  },
+});
