@@ -1,0 +1,106 @@
+/**
+ * Launchers of the solves: potrsCuda, posvCuda, getrsCuda, gesvCuda.
+ * posv/gesv with n <= 32 run one fused kernel (solve/small.ts); beyond, the factorisation of
+ * potrf/getrf followed by the substitution kernel, which skips matrices whose info is set.
+ */
+import { batchCount } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
+import { MyriadError } from '../../../core/errors.js';
+import type { GesvRequest, GetrsRequest, Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { getrfGroup } from '../getrf/launch.js';
+import { zeroInfo } from '../potrf/info-zero.js';
+import { cachedKernel } from '../potrf/kernel-cache.js';
+import { potrfGroup, SMALL_WARPS } from '../potrf/launch.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from '../potrf/operands.js';
+import { SMALL_MAX_N, smallGrid } from '../potrf/small.js';
+import { gesvLayout, gesvSmallSource, posvLayout, posvSmallSource, type FusedSolveParams } from './small.js';
+import {
+  chooseRhsTile, SUBSTITUTE_MAX_THREADS, substituteSharedBytes, substituteSource, type SolveVariant, type SubstituteParams,
+} from './substitute.js';
+
+interface Pivots { ipiv: DeviceArray; pivotStride: number }
+
+function substitute(
+  dev: GpuDevice, dtype: DType, variant: SolveVariant, g: LaunchGroup, info: DeviceArray, skipFailed: boolean, piv?: Pivots,
+): void {
+  const [a, b] = [g.operands[0]!, g.operands[1]!];
+  const n = a.rows;
+  const nrhs = b.cols;
+  if (n === 0 || nrhs === 0) return;
+  const jt = chooseRhsTile(dtype, n, nrhs, dev.info.sharedPerBlockOptin - 1024);
+  if (jt === 0) throw new MyriadError('UNSUPPORTED', `n = ${n} is too large for the batched solve kernel on ${dev.info.name}`, 'a.rows');
+  const p: SubstituteParams = { dtype, variant, kindA: a.kind, kindB: b.kind };
+  const k = cachedKernel(dev, `solve/${JSON.stringify(p)}`, () => substituteSource(p));
+  k.launch({
+    grid: [g.count, Math.ceil(nrhs / jt), 1],
+    block: [Math.min(SUBSTITUTE_MAX_THREADS, Math.ceil(n / 32) * 32), 1, 1],
+    sharedBytes: substituteSharedBytes(dtype, n, jt),
+  }, [
+    ...operandArgs(a), ...operandArgs(b),
+    arg.ptr(piv ? piv.ipiv.ptr : 0n), arg.i32(piv ? piv.pivotStride : 0), arg.ptr(info), arg.i32(skipFailed ? 1 : 0),
+    ...indexArgs(g.index, g.count), arg.i32(n), arg.i32(nrhs), arg.i32(jt),
+  ]);
+}
+
+function eachGroup(dev: GpuDevice, r: { a: PotrsRequest<DeviceArray, DeviceArray>['a']; b: PotrsRequest<DeviceArray, DeviceArray>['b'] },
+  body: (g: LaunchGroup, dtype: DType) => void): void {
+  if (batchCount(r.a) === 0) return;
+  const dtype = deviceDtype(r.a);
+  const grouping = groupOperands(dev, [r.a, r.b]);
+  try {
+    for (const g of grouping.groups) body(g, dtype);
+  } finally {
+    release(dev, grouping);
+  }
+}
+
+/** Solves A X = B with the Cholesky factor of A (from potrf). info is set to 0. */
+export function potrsCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, DeviceArray>): void {
+  eachGroup(dev, r, (g, dtype) => {
+    zeroInfo(dev, r.info, g.index, g.count);
+    substitute(dev, dtype, r.uplo === 'lower' ? 'chol-lower' : 'chol-upper', g, r.info, false);
+  });
+}
+
+/** Solves op(A) X = B with the LU factors and pivots of A (from getrf). info is set to 0. */
+export function getrsCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, DeviceArray>): void {
+  const trans: Op = r.trans;
+  eachGroup(dev, r, (g, dtype) => {
+    zeroInfo(dev, r.info, g.index, g.count);
+    substitute(dev, dtype, trans === 'N' ? 'lu-N' : 'lu-T', g, r.info, false, r);
+  });
+}
+
+/** Cholesky factorisation and solve; B is left unchanged where info > 0 (LAPACK's posv). */
+export function posvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
+  eachGroup(dev, r, (g, dtype) => {
+    const [a, b] = [g.operands[0]!, g.operands[1]!];
+    if (a.rows === 0 || a.rows > SMALL_MAX_N) {
+      potrfGroup(dev, dtype, r.uplo, g, r.info);
+      substitute(dev, dtype, r.uplo === 'lower' ? 'chol-lower' : 'chol-upper', g, r.info, true);
+      return;
+    }
+    const p: FusedSolveParams & { uplo: typeof r.uplo } = { dtype, n: a.rows, kindA: a.kind, kindB: b.kind, warps: SMALL_WARPS, uplo: r.uplo };
+    const k = cachedKernel(dev, `posv-small/${JSON.stringify(p)}`, () => posvSmallSource(p));
+    k.launch({ grid: [smallGrid(posvLayout(p), g.count), 1, 1], block: [SMALL_WARPS * 32, 1, 1] },
+      [...operandArgs(a), ...operandArgs(b), arg.ptr(r.info), ...indexArgs(g.index, g.count), arg.i32(b.cols)]);
+  });
+}
+
+/** LU factorisation with partial pivoting and solve; B is left unchanged where info > 0 (LAPACK's gesv). */
+export function gesvCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>): void {
+  eachGroup(dev, r, (g, dtype) => {
+    const [a, b] = [g.operands[0]!, g.operands[1]!];
+    if (a.rows === 0 || a.rows > SMALL_MAX_N) {
+      getrfGroup(dev, dtype, g, r.ipiv, r.pivotStride, r.info);
+      substitute(dev, dtype, 'lu-N', g, r.info, true, r);
+      return;
+    }
+    const p: FusedSolveParams = { dtype, n: a.rows, kindA: a.kind, kindB: b.kind, warps: SMALL_WARPS };
+    const k = cachedKernel(dev, `gesv-small/${JSON.stringify(p)}`, () => gesvSmallSource(p));
+    k.launch({ grid: [smallGrid(gesvLayout(p), g.count), 1, 1], block: [SMALL_WARPS * 32, 1, 1] },
+      [...operandArgs(a), ...operandArgs(b), arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info),
+        ...indexArgs(g.index, g.count), arg.i32(b.cols)]);
+  });
+}
