@@ -76,7 +76,9 @@ test('upload/download round trips f64, f32, i32, i64; copy and fill', { skip }, 
   dev.download(a, prefix);
   assert.deepEqual(prefix, f64.subarray(0, 5));
   dev.upload(new Float64Array([1, 2]), b);
-  assert.deepEqual((dev.download(b) as Float64Array).subarray(0, 3), new Float64Array([1, 2, f64[12] as number]));
+  const head = dev.download(b) as Float64Array;
+  assert.deepEqual(Array.from(head.subarray(0, 3)), [1, 2, NaN]); // the rest of b is untouched
+  assert.equal(head[20], f64[10]);
   a.dispose();
   b.dispose();
 });
@@ -146,6 +148,34 @@ test('compile, launch and time y = a*x + y (f64, f32)', { skip }, () => {
     dx.dispose();
     dy.dispose();
   }
+});
+
+test('launch overhead: packed parameter block vs per-call array (both correct)', { skip }, () => {
+  const dev = gpu();
+  const n = 256;
+  const results: string[] = [];
+  for (const mode of ['packed', 'array'] as const) {
+    if (mode === 'array') process.env['MYRIAD_LAUNCH_PARAMS'] = 'array';
+    // A distinct source per mode: a distinct cache key, so a distinct CudaKernel.
+    const k = dev.kernel({ ...AXPY('double'), source: `${AXPY('double').source}// ${mode}\n` });
+    delete process.env['MYRIAD_LAUNCH_PARAMS'];
+    const x = dev.upload(fromFn('float64', n, (i) => i));
+    const y = dev.upload(fromFn('float64', n, () => 1));
+    const config = { grid: [1, 1, 1], block: [256, 1, 1] } as const;
+    const args = [arg.i32(n), arg.f64(0.5), arg.ptr(x), arg.ptr(y)];
+    const reps = 20000;
+    for (let r = 0; r < 100; r++) k.launch(config, args);
+    dev.synchronize();
+    const t0 = performance.now();
+    for (let r = 0; r < reps; r++) k.launch(config, args);
+    const hostUs = ((performance.now() - t0) * 1000) / reps;
+    const out = dev.download(y) as Float64Array;
+    assert.equal(out[10], 1 + (reps + 100) * 0.5 * 10, mode);
+    results.push(`${mode} ${hostUs.toFixed(2)} us`);
+    x.dispose();
+    y.dispose();
+  }
+  console.log(`# host time per launch (tiny kernel, ${dev.info.name}): ${results.join(', ')}`);
 });
 
 test('dynamic shared memory above 48 KiB is opted in', { skip }, () => {

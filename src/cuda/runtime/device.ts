@@ -173,6 +173,7 @@ export class CudaDevice implements GpuDevice {
     this.context.close();
     for (const mod of this.modules.values()) api.cuModuleUnload(mod);
     this.modules.clear();
+    for (const k of this.kernels.values()) k.release();
     this.kernels.clear();
     api.cuStreamDestroy_v2(this.context.stream);
     api.cuDevicePrimaryCtxRelease_v2(this.info.ordinal);

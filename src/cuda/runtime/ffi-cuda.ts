@@ -109,6 +109,14 @@ export interface CudaDriverApi {
     sharedBytes: number, stream: CUstream,
     params: ArrayBufferView[], extra: null,
   ): number;
+  /** cuLaunchKernel with kernelParams as one native pointer (a koffi.alloc'ed void*[]): no per-call marshalling of an array. */
+  cuLaunchKernelPacked(
+    fn: CUfunction,
+    gx: number, gy: number, gz: number,
+    bx: number, by: number, bz: number,
+    sharedBytes: number, stream: CUstream,
+    params: unknown, extra: null,
+  ): number;
 }
 
 const PROTOTYPES: readonly string[] = [
@@ -184,6 +192,11 @@ export function loadCudaDriver(env: Env = process.env): CudaDriverApi {
   api['cuEventElapsedTime'] =
     optionalFunc(lib, 'CUresult cuEventElapsedTime_v2(_Out_ float *pMilliseconds, CUevent hStart, CUevent hEnd)') ??
     (lib.func('CUresult cuEventElapsedTime(_Out_ float *pMilliseconds, CUevent hStart, CUevent hEnd)') as NativeFunction);
+  api['cuLaunchKernelPacked'] = lib.func(
+    'CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, ' +
+      'unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, ' +
+      'CUstream hStream, void *kernelParams, void *extra)',
+  ) as NativeFunction;
   const paramInfo = optionalFunc(
     lib,
     'CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, _Out_ size_t *paramOffset, _Out_ size_t *paramSize)',
