@@ -1,0 +1,79 @@
+/**
+ * The factor/solve generators without a GPU: pure (same parameters, same source; every parameter
+ * shows in the source or the entry name), and, where nvcc is installed, representative kernels
+ * compile for sm_90 with no local-memory spills (the register designs must keep the matrix in
+ * registers). Skipped with one line where nvcc is absent.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { getrfPanelSource, getrfUpdateSource } from '../../src/cuda/kernels/getrf/panel.js';
+import { getrfSmallSource } from '../../src/cuda/kernels/getrf/small.js';
+import { potrfPanelSource } from '../../src/cuda/kernels/potrf/panel.js';
+import { potrfSmallSource } from '../../src/cuda/kernels/potrf/small.js';
+import { gesvSmallSource, posvSmallSource } from '../../src/cuda/kernels/solve/small.js';
+import { substituteSource } from '../../src/cuda/kernels/solve/substitute.js';
+import type { KernelSource } from '../../src/cuda/runtime/types.js';
+
+test('generators are pure and every parameter changes the kernel', () => {
+  const base = { dtype: 'float64', n: 8, uplo: 'lower', kind: 'strided', warps: 4 } as const;
+  assert.equal(potrfSmallSource(base).source, potrfSmallSource({ ...base }).source);
+  const variants: KernelSource[] = [
+    potrfSmallSource(base), potrfSmallSource({ ...base, dtype: 'float32' }), potrfSmallSource({ ...base, n: 9 }),
+    potrfSmallSource({ ...base, uplo: 'upper' }), potrfSmallSource({ ...base, kind: 'pointer' }), potrfSmallSource({ ...base, warps: 2 }),
+    getrfSmallSource({ dtype: 'float64', rows: 8, cols: 8, kind: 'strided', warps: 4 }),
+    getrfSmallSource({ dtype: 'float64', rows: 8, cols: 7, kind: 'strided', warps: 4 }),
+    potrfPanelSource({ dtype: 'float64', uplo: 'lower', kind: 'strided', ib: 8, kb: 16 }),
+    potrfPanelSource({ dtype: 'float64', uplo: 'lower', kind: 'strided', ib: 4, kb: 16 }),
+  ];
+  assert.equal(new Set(variants.map((v) => v.entry)).size, variants.length, 'entry names are distinct');
+  assert.equal(new Set(variants.map((v) => v.source)).size, variants.length, 'sources are distinct');
+  for (const v of variants) assert.match(v.source, new RegExp(`__global__ void __launch_bounds__\\([^)]*\\) ${v.entry}\\(`));
+});
+
+const nvcc = spawnSync('nvcc', ['--version'], { encoding: 'utf8' });
+const noNvcc = nvcc.status === 0 ? undefined : 'nvcc not found: compile checks skipped';
+
+function ptxasReport(src: KernelSource, dir: string): string {
+  const file = join(dir, src.name);
+  writeFileSync(file, src.source);
+  const r = spawnSync('nvcc', ['-arch=sm_90', '-cubin', '-Xptxas', '-v', '-o', join(dir, 'out.cubin'), file], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `${src.name} does not compile:\n${r.stderr}`);
+  return r.stderr;
+}
+
+test('register designs compile for sm_90 without spills', { skip: noNvcc, timeout: 600_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-factor-'));
+  const sources: KernelSource[] = [];
+  for (const dtype of ['float64', 'float32'] as const) {
+    for (const n of [1, 5, 8, 16, 17, 32]) {
+      for (const uplo of ['lower', 'upper'] as const) sources.push(potrfSmallSource({ dtype, n, uplo, kind: 'strided', warps: 4 }));
+      sources.push(getrfSmallSource({ dtype, rows: n, cols: n, kind: 'pointer', warps: 4 }));
+    }
+    for (const n of [8, 32]) {
+      sources.push(posvSmallSource({ dtype, n, uplo: 'lower', kindA: 'strided', kindB: 'strided', warps: 4 }));
+      sources.push(gesvSmallSource({ dtype, n, kindA: 'strided', kindB: 'strided', warps: 4 }));
+    }
+    sources.push(potrfPanelSource({ dtype, uplo: 'lower', kind: 'strided', ib: 8, kb: 16 }));
+  }
+  for (const src of sources) {
+    const report = ptxasReport(src, dir);
+    const spills = /(\d+) bytes spill stores/.exec(report);
+    assert.ok(spills, `${src.name}: no ptxas report`);
+    assert.equal(spills[1], '0', `${src.name} spills:\n${report}`);
+  }
+});
+
+test('fallback kernels compile for sm_90', { skip: noNvcc, timeout: 600_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-factor-'));
+  for (const dtype of ['float64', 'float32'] as const) {
+    ptxasReport(potrfPanelSource({ dtype, uplo: 'upper', kind: 'pointer', ib: 8, kb: 16 }), dir);
+    ptxasReport(getrfPanelSource({ dtype, kind: 'strided', ib: 16 }), dir);
+    ptxasReport(getrfUpdateSource({ dtype, kind: 'pointer', ib: 16 }), dir);
+    for (const variant of ['chol-lower', 'chol-upper', 'lu-N', 'lu-T'] as const) ptxasReport(substituteSource({ dtype, variant, kindA: 'strided', kindB: 'pointer' }), dir);
+  }
+});

@@ -1,0 +1,342 @@
+/**
+ * Batched potrf/getrf/potrs/posv/getrs/gesv on a real GPU (skipped where none is usable), against
+ * the CPU reference (src/cpu/lapack) and LAPACK's residual ratios, on fresh random data: every n
+ * 1..40, then 47, 64, 100, 128, 256, 512; both uplo and precisions; odd ld, stride and offset;
+ * info/ipiv poisoned before the run; every element outside what a routine may write is checked
+ * bit for bit (padding, gaps, the other triangle filled with NaN so that reading it shows).
+ * Mixed batches (SPD / not SPD / NaN, regular / singular) must give LAPACK's info for each matrix
+ * and leave the good ones correct. With MYRIAD_FACTOR_TIMING=1 a last test times potrf/getrf f64
+ * against cuSOLVER/cuBLAS (CUDA events, median after warm-up) and writes $OUT/factor-timing.json.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { batchCount, list, matrixAt, strided, variable, type Batch } from '../../src/core/batch.js';
+import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core/dtype.js';
+import type { Uplo } from '../../src/core/enums.js';
+import { counts } from '../../src/core/counts.js';
+import { cpuGesv, cpuGetrf, cpuGetrs, cpuPosv, cpuPotrf, cpuPotrs } from '../../src/cpu/lapack/index.js';
+import { getrfCuda } from '../../src/cuda/kernels/getrf/launch.js';
+import { potrfCuda } from '../../src/cuda/kernels/potrf/launch.js';
+import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/launch.js';
+import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
+import { Cublas, Cusolver, batchPointers } from '../../src/cuda/vendor/index.js';
+import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { choleskyResidual, luResidual, readDense, readSymmetric, readTriangle, solveResidual } from '../helpers/lapack-checks.js';
+import { Rng } from '../helpers/random.js';
+
+const skip = gpuSkipReason();
+const SIZES = [...Array.from({ length: 40 }, (_, i) => i + 1), 47, 64, 100, 128, 256, 512];
+const DTYPES: DType[] = ['float64', 'float32'];
+const UPLOS: Uplo[] = ['lower', 'upper'];
+const THRESHOLD = 30; // LAPACK's test ratio threshold
+
+/** Odd leading dimension > n, odd stride gap, odd offset: nothing lines up by accident. */
+interface Layout { n: number; cols: number; count: number; ld: number; stride: number; offset: number }
+function layout(n: number, count: number, cols = n): Layout {
+  const ld = n % 2 === 0 ? n + 1 : n + 2;
+  return { n, cols, count, ld, stride: ld * cols + 3, offset: 5 };
+}
+function hostBuffer(rng: Rng, dtype: DType, l: Layout): FloatArray {
+  const a = allocate(dtype, l.offset + Math.max(0, l.count - 1) * l.stride + l.ld * l.cols + 2);
+  for (let i = 0; i < a.length; i++) a[i] = rng.uniform();
+  return a;
+}
+const batchOf = <S extends FloatArray | DeviceArray>(data: S, l: Layout, rows = l.n): Batch<S> =>
+  strided(data, { rows, cols: l.cols, count: l.count, ld: l.ld, stride: l.stride, offset: l.offset });
+const countFor = (n: number): number => (n <= 8 ? 200 : n <= 40 ? 48 : n <= 128 ? 6 : 2);
+
+type Kind = 'spd' | 'notSpd' | 'nan' | 'general' | 'singular';
+/** Fills matrix i of a host batch (a symmetric diagonally dominant SPD matrix, or a variant). */
+function fill(rng: Rng, a: FloatArray, off: number, ld: number, n: number, kind: Kind, uplo: Uplo | null): void {
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) a[off + i + j * ld] = rng.uniform();
+  if (kind === 'general' || kind === 'singular') {
+    if (kind === 'singular') { const k = rng.int(0, n - 1); for (let i = 0; i < n; i++) a[off + i + k * ld] = 0; }
+    return;
+  }
+  for (let j = 0; j < n; j++) {
+    for (let i = j + 1; i < n; i++) a[off + j + i * ld] = a[off + i + j * ld]!;
+    a[off + j + j * ld] = n + rng.uniform(0.5, 1);
+  }
+  if (kind === 'notSpd') { const k = rng.int(0, n - 1); a[off + k + k * ld] = -rng.uniform(0.1, 1); }
+  if (kind === 'nan') { const i = rng.int(0, n - 1); const j = rng.int(0, i); a[off + i + j * ld] = NaN; a[off + j + i * ld] = NaN; }
+  if (uplo) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++)   // the unreferenced triangle: NaN
+    if (uplo === 'lower' ? i < j : i > j) a[off + i + j * ld] = NaN;
+}
+
+const same = (x: number, y: number): boolean => x === y || (Number.isNaN(x) && Number.isNaN(y));
+type Check = 'exact' | 'close' | 'skip';
+const closeWhere = (inside: (e: number) => boolean) => (e: number): Check => (inside(e) ? 'close' : 'exact');
+/** Compares a GPU output buffer with the CPU reference element by element: 'close' within tol, 'exact' bit for bit (NaN = NaN). */
+function compareBuffers(got: FloatArray, want: FloatArray, check: (e: number) => Check, tol: number, what: string): void {
+  for (let e = 0; e < got.length; e++) {
+    const g = got[e]!, w = want[e]!;
+    if (same(g, w)) continue;
+    const c = check(e);
+    if (c === 'skip') continue;
+    assert.ok(c === 'close' && !Number.isNaN(g) && !Number.isNaN(w) && Math.abs(g - w) <= tol,
+      `${what}: element ${e} is ${g}, expected ${w}${c === 'exact' ? ' (must be unchanged or exact)' : ''}`);
+  }
+}
+/** The matrix index of buffer element e (or -1 outside every matrix's span). */
+const matrixOf = (l: Layout, e: number): number => { const q = e - l.offset; const m = Math.floor(q / l.stride); return q < 0 || m >= l.count ? -1 : m; };
+/** Element e belongs to matrix (e - offset) / stride at (i, j); true when it lies in a matrix and `region` says so. */
+function regionOf(l: Layout, rows: number, region: (i: number, j: number) => boolean): (e: number) => boolean {
+  return (e) => {
+    const q = e - l.offset;
+    if (q < 0) return false;
+    const m = Math.floor(q / l.stride);
+    if (m >= l.count) return false;
+    const w = q - m * l.stride;
+    const j = Math.floor(w / l.ld), i = w - j * l.ld;
+    return i < rows && j < l.cols && region(i, j);
+  };
+}
+const maxAbs = (a: FloatArray): number => { let s = 0; for (const x of a) if (Number.isFinite(x)) s = Math.max(s, Math.abs(x)); return s; };
+
+function upload(dev: GpuDevice, host: FloatArray | Int32Array): DeviceArray { return dev.upload(host); }
+function poisonedInts(dev: GpuDevice, n: number): DeviceArray { const d = dev.alloc('int32', Math.max(1, n)); dev.fill(d, 0xff); return d; }
+
+function checkPotrf(dev: GpuDevice, rng: Rng, dtype: DType, uplo: Uplo, n: number, count: number, kinds: (i: number) => Kind): void {
+  const l = layout(n, count);
+  const host = hostBuffer(rng, dtype, l);
+  for (let i = 0; i < count; i++) fill(rng, host, l.offset + i * l.stride, l.ld, n, kinds(i), uplo);
+  const ref = host.slice();
+  const refInfo = new Int32Array(count);
+  cpuPotrf({ uplo, a: batchOf(ref, l), info: refInfo });
+  const dA = upload(dev, host);
+  const dInfo = poisonedInts(dev, count);
+  potrfCuda(dev, { uplo, a: batchOf(dA, l), info: dInfo });
+  const got = dev.download(dA) as FloatArray;
+  const info = (dev.download(dInfo) as Int32Array).subarray(0, count);
+  dA.dispose(); dInfo.dispose();
+  const what = `potrf ${dtype} ${uplo} n=${n}`;
+  assert.deepEqual([...info], [...refInfo], `${what}: info`);
+  const tol = 40 * n * DTYPE_EPS[dtype] * (n + 1);
+  compareBuffers(got, ref, closeWhere(regionOf(l, n, (i, j) => (uplo === 'lower' ? i >= j : i <= j))), tol, what);
+  for (let i = 0; i < Math.min(count, n > 100 ? 1 : 3); i++) {
+    if (info[i] !== 0) continue;
+    const v = matrixAt(batchOf(got, l), i), v0 = matrixAt(batchOf(host, l), i);
+    const ratio = choleskyResidual(readSymmetric(v0, uplo), readTriangle(v, uplo), uplo, DTYPE_EPS[dtype]);
+    assert.ok(ratio < THRESHOLD, `${what}: residual ratio ${ratio}`);
+  }
+}
+
+function checkGetrf(dev: GpuDevice, rng: Rng, dtype: DType, rows: number, cols: number, count: number, kinds: (i: number) => Kind): void {
+  const l = layout(rows, count, cols);
+  const host = hostBuffer(rng, dtype, l);
+  for (let i = 0; i < count; i++) {
+    const off = l.offset + i * l.stride;
+    if (rows === cols) fill(rng, host, off, l.ld, rows, kinds(i), null);
+    if (kinds(i) === 'nan') host[off + rng.int(0, rows - 1) + rng.int(0, cols - 1) * l.ld] = NaN;
+  }
+  const k = Math.min(rows, cols);
+  const ref = host.slice();
+  const refInfo = new Int32Array(count), refPiv = new Int32Array(count * k);
+  cpuGetrf({ a: batchOf(ref, l, rows), ipiv: refPiv, pivotStride: k, info: refInfo });
+  const dA = upload(dev, host);
+  const dInfo = poisonedInts(dev, count), dPiv = poisonedInts(dev, count * k);
+  getrfCuda(dev, { a: batchOf(dA, l, rows), ipiv: dPiv, pivotStride: k, info: dInfo });
+  const got = dev.download(dA) as FloatArray;
+  const info = (dev.download(dInfo) as Int32Array).subarray(0, count);
+  const piv = (dev.download(dPiv) as Int32Array).subarray(0, count * k);
+  dA.dispose(); dInfo.dispose(); dPiv.dispose();
+  const what = `getrf ${dtype} ${rows}x${cols}`;
+  assert.deepEqual([...info], [...refInfo], `${what}: info`);
+  let mismatched = 0;
+  const samePivots = (m: number): boolean => piv.subarray(m * k, (m + 1) * k).every((p, j) => p === refPiv[m * k + j]);
+  for (let m = 0; m < count; m++) if (!samePivots(m)) mismatched++;
+  assert.ok(mismatched <= Math.floor(count / 20), `${what}: ${mismatched} of ${count} matrices pivot differently`);
+  const tol = 60 * Math.max(rows, cols) * DTYPE_EPS[dtype] * Math.max(1, maxAbs(ref));
+  const inMatrix = regionOf(l, rows, () => true);
+  compareBuffers(got, ref, (e) => (!inMatrix(e) ? 'exact' : samePivots(matrixOf(l, e)) ? 'close' : 'skip'), tol, what);
+  for (let m = 0; m < Math.min(count, rows > 100 ? 1 : 3); m++) {
+    if (info[m] !== 0) continue;
+    const ratio = luResidual(readDense(matrixAt(batchOf(host, l, rows), m)), readDense(matrixAt(batchOf(got, l, rows), m)), piv, m * k, DTYPE_EPS[dtype]);
+    assert.ok(ratio < THRESHOLD, `${what}: residual ratio ${ratio}`);
+  }
+}
+
+test('potrf: every n, both uplo and precisions, odd layouts, vs CPU and residuals', { skip }, () => {
+  const dev = gpu();
+  const rng = new Rng(1);
+  for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of SIZES) checkPotrf(dev, rng, dtype, uplo, n, countFor(n), () => 'spd');
+});
+
+test('potrf: mixed batches (SPD, not SPD, NaN) give LAPACK info, partial factors, good ones intact', { skip }, () => {
+  const dev = gpu();
+  const rng = new Rng(2);
+  const kinds = (i: number): Kind => (['spd', 'notSpd', 'spd', 'nan', 'spd'] as const)[i % 5]!;
+  for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of [1, 2, 3, 7, 8, 13, 16, 17, 31, 32, 33, 40, 64, 100]) {
+    checkPotrf(dev, rng, dtype, uplo, n, n > 40 ? 10 : 40, kinds);
+  }
+});
+
+test('getrf: every n, both precisions, rectangular, mixed regular/singular/NaN', { skip }, () => {
+  const dev = gpu();
+  const rng = new Rng(3);
+  const mixed = (i: number): Kind => (['general', 'singular', 'general', 'nan'] as const)[i % 4]!;
+  for (const dtype of DTYPES) {
+    for (const n of SIZES) checkGetrf(dev, rng, dtype, n, n, countFor(n), () => 'general');
+    for (const n of [1, 2, 5, 8, 16, 17, 32, 33, 64, 100]) checkGetrf(dev, rng, dtype, n, n, n > 40 ? 8 : 40, mixed);
+    for (const [r, c] of [[7, 3], [3, 7], [32, 20], [20, 32], [70, 33], [33, 70]] as const) checkGetrf(dev, rng, dtype, r, c, 12, () => 'general');
+  }
+});
+
+test('batches of 70000 matrices (beyond a 65535 grid dimension)', { skip }, () => {
+  const dev = gpu();
+  const rng = new Rng(4);
+  checkPotrf(dev, rng, 'float64', 'lower', 2, 70000, (i) => (i % 7 === 3 ? 'notSpd' : 'spd'));
+  checkGetrf(dev, rng, 'float32', 3, 3, 70000, (i) => (i % 5 === 1 ? 'singular' : 'general'));
+});
+
+/** posv / gesv / potrs / getrs on one layout, against the CPU and by residuals. */
+function checkSolve(dev: GpuDevice, rng: Rng, dtype: DType, op: 'posv' | 'gesv' | 'potrs' | 'getrsN' | 'getrsT', n: number, nrhs: number, uplo: Uplo, kinds: (i: number) => Kind): void {
+  const count = n > 64 ? 4 : 24;
+  const la = layout(n, count), lb = layout(n, count, nrhs);
+  const a = hostBuffer(rng, dtype, la), b = hostBuffer(rng, dtype, lb);
+  const chol = op === 'posv' || op === 'potrs';
+  for (let i = 0; i < count; i++) fill(rng, a, la.offset + i * la.stride, la.ld, n, kinds(i), chol ? uplo : null);
+  const k = n;
+  const factored = a.slice();
+  const ipiv = new Int32Array(count * k), info0 = new Int32Array(count);
+  if (op === 'potrs') cpuPotrf({ uplo, a: batchOf(factored, la), info: info0 });
+  if (op === 'getrsN' || op === 'getrsT') cpuGetrf({ a: batchOf(factored, la), ipiv, pivotStride: k, info: info0 });
+  const refA = factored.slice(), refB = b.slice(), refInfo = new Int32Array(count), refPiv = ipiv.slice();
+  const A = batchOf(refA, la), B = batchOf(refB, lb, n);
+  if (op === 'posv') cpuPosv({ uplo, a: A, b: B, info: refInfo });
+  else if (op === 'gesv') cpuGesv({ a: A, b: B, ipiv: refPiv, pivotStride: k, info: refInfo });
+  else if (op === 'potrs') cpuPotrs({ uplo, a: A, b: B, info: refInfo });
+  else cpuGetrs({ trans: op === 'getrsN' ? 'N' : 'T', a: A, b: B, ipiv: refPiv, pivotStride: k, info: refInfo });
+  const dA = upload(dev, factored), dB = upload(dev, b), dInfo = poisonedInts(dev, count);
+  const dPiv = op === 'gesv' ? poisonedInts(dev, count * k) : upload(dev, ipiv);
+  const GA = batchOf(dA, la), GB = batchOf(dB, lb, n);
+  if (op === 'posv') posvCuda(dev, { uplo, a: GA, b: GB, info: dInfo });
+  else if (op === 'gesv') gesvCuda(dev, { a: GA, b: GB, ipiv: dPiv, pivotStride: k, info: dInfo });
+  else if (op === 'potrs') potrsCuda(dev, { uplo, a: GA, b: GB, info: dInfo });
+  else getrsCuda(dev, { trans: op === 'getrsN' ? 'N' : 'T', a: GA, b: GB, ipiv: dPiv, pivotStride: k, info: dInfo });
+  const gotB = dev.download(dB) as FloatArray, gotA = dev.download(dA) as FloatArray;
+  const info = (dev.download(dInfo) as Int32Array).subarray(0, count);
+  const gotPiv = (dev.download(dPiv) as Int32Array).subarray(0, count * k);
+  for (const d of [dA, dB, dInfo, dPiv]) d.dispose();
+  const what = `${op} ${dtype} ${chol ? uplo : ''} n=${n} nrhs=${nrhs}`;
+  assert.deepEqual([...info], [...refInfo], `${what}: info`);
+  if (op === 'gesv') assert.deepEqual([...gotPiv], [...refPiv], `${what}: ipiv`);
+  const eps = DTYPE_EPS[dtype];
+  const writesA = op === 'posv' || op === 'gesv';
+  compareBuffers(gotA, refA, writesA ? closeWhere(regionOf(la, n, (i, j) => !chol || (uplo === 'lower' ? i >= j : i <= j))) : () => 'exact',
+    60 * n * eps * (n + 1), `${what}: A`);
+  // B: exact where the factorisation failed (LAPACK leaves it) and outside the matrices; close to
+  // the CPU for the well-conditioned SPD systems; general systems are judged by their residuals.
+  const inB = regionOf(lb, n, () => true);
+  compareBuffers(gotB, refB, (e) => (!inB(e) || refInfo[matrixOf(lb, e)] !== 0 ? 'exact' : chol ? 'close' : 'skip'),
+    1e3 * n * eps * Math.max(1, maxAbs(refB)), `${what}: B`);
+  for (let m = 0; m < count; m++) {
+    if (info[m] !== 0 || info0[m] !== 0) continue;
+    const a0 = matrixAt(batchOf(a, la), m);
+    const full = chol ? readSymmetric(a0, uplo) : readDense(a0);
+    const ratio = solveResidual(full, readDense(matrixAt(batchOf(gotB, lb, n), m)), readDense(matrixAt(batchOf(b, lb, n), m)), op === 'getrsT' ? 'T' : 'N', eps);
+    assert.ok(ratio < THRESHOLD, `${what}: matrix ${m} residual ratio ${ratio}`);
+  }
+}
+
+test('posv, gesv, potrs, getrs (N and T): sizes across both designs, several nrhs, mixed batches', { skip }, () => {
+  const dev = gpu();
+  const rng = new Rng(5);
+  const cholMix = (i: number): Kind => (i % 6 === 2 ? 'notSpd' : i % 6 === 4 ? 'nan' : 'spd');
+  const luMix = (i: number): Kind => (i % 6 === 2 ? 'singular' : 'general');
+  for (const dtype of DTYPES) {
+    for (const n of [1, 2, 3, 5, 8, 12, 16, 17, 24, 31, 32, 33, 40, 47, 64, 100]) {
+      for (const nrhs of n % 3 === 0 ? [1, 5] : [3]) {
+        for (const uplo of UPLOS) { checkSolve(dev, rng, dtype, 'posv', n, nrhs, uplo, cholMix); checkSolve(dev, rng, dtype, 'potrs', n, nrhs, uplo, () => 'spd'); }
+        checkSolve(dev, rng, dtype, 'gesv', n, nrhs, 'lower', luMix);
+        checkSolve(dev, rng, dtype, 'getrsN', n, nrhs, 'lower', () => 'general');
+        checkSolve(dev, rng, dtype, 'getrsT', n, nrhs, 'lower', () => 'general');
+      }
+    }
+  }
+});
+
+test('list and variable batches (pointer form, grouping by size) for potrf, getrf, gesv', { skip }, () => {
+  const dev = gpu();
+  const rng = new Rng(6);
+  const sizes = [3, 8, 3, 40, 8, 1, 40, 33];
+  const hosts = sizes.map((n) => { const h = allocate('float64', n * (n + 2) + 4); for (let i = 0; i < h.length; i++) h[i] = rng.uniform(); fill(rng, h, 2, n + 2, n, 'spd', 'lower'); return h; });
+  const devs = hosts.map((h) => dev.upload(h));
+  const info = poisonedInts(dev, sizes.length);
+  const view = <S extends FloatArray | DeviceArray>(arr: S[]): Batch<S> => variable(arr.map((data, i) => ({ data, rows: sizes[i]!, ld: sizes[i]! + 2, offset: 2 })));
+  potrfCuda(dev, { uplo: 'lower', a: view(devs), info });
+  const refInfo = new Int32Array(sizes.length);
+  cpuPotrf({ uplo: 'lower', a: view(hosts), info: refInfo });
+  assert.deepEqual([...(dev.download(info) as Int32Array)], [...refInfo]);
+  devs.forEach((d, i) => compareBuffers(dev.download(d) as FloatArray, hosts[i]!, () => 'close', 1e-11 * sizes[i]! * sizes[i]!, `variable potrf #${i}`));
+  // a list batch of 5 x 5 matrices in separate buffers, LU and gesv
+  const n = 5;
+  const mats = Array.from({ length: 9 }, () => { const h = allocate('float32', n * n); for (let i = 0; i < h.length; i++) h[i] = rng.uniform(); return h; });
+  const rhs = Array.from({ length: 9 }, () => { const h = allocate('float32', n * 2); for (let i = 0; i < h.length; i++) h[i] = rng.uniform(); return h; });
+  const dm = mats.map((h) => dev.upload(h)), dr = rhs.map((h) => dev.upload(h));
+  const piv = poisonedInts(dev, 9 * n), inf2 = poisonedInts(dev, 9);
+  gesvCuda(dev, { a: list(dm, { rows: n }), b: list(dr, { rows: n, cols: 2 }), ipiv: piv, pivotStride: n, info: inf2 });
+  const refPiv = new Int32Array(9 * n), refInf = new Int32Array(9);
+  cpuGesv({ a: list(mats, { rows: n }), b: list(rhs, { rows: n, cols: 2 }), ipiv: refPiv, pivotStride: n, info: refInf });
+  assert.deepEqual([...(dev.download(piv) as Int32Array)], [...refPiv]);
+  assert.deepEqual([...(dev.download(inf2) as Int32Array)], [...refInf]);
+  dr.forEach((d, i) => compareBuffers(dev.download(d) as FloatArray, rhs[i]!, () => 'close', 1e-3 * Math.max(1, maxAbs(rhs[i]!)), `list gesv B #${i}`));
+  for (const d of [...devs, ...dm, ...dr, info, piv, inf2]) d.dispose();
+  assert.equal(batchCount(list(dm, { rows: n })), 9);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Timing (opt-in): ours vs cuSOLVER potrfBatched / cuBLAS getrfBatched, f64, ~0.5 GB of matrices.
+
+const timing = process.env['MYRIAD_FACTOR_TIMING'] === '1';
+test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing ? undefined : 'set MYRIAD_FACTOR_TIMING=1') }, () => {
+  const dev = gpu();
+  const rows: Record<string, string | number>[] = [];
+  const median = (xs: number[]): number => xs.slice().sort((p, q) => p - q)[xs.length >> 1]!;
+  const timeIt = (restore: () => void, run: () => void, reps = 7): number => {
+    const s = dev.event(), e = dev.event(), times: number[] = [];
+    restore(); run(); dev.synchronize();   // warm-up (compile, first touch)
+    for (let i = 0; i < reps; i++) { restore(); s.record(); run(); e.record(); e.synchronize(); times.push(e.elapsedSince(s)); }
+    s.dispose(); e.dispose();
+    return median(times);
+  };
+  const cusolver = new Cusolver(dev), cublas = new Cublas(dev);
+  for (const op of ['potrf', 'getrf'] as const) {
+    for (const n of [4, 8, 16, 32, 64, 128, 256, 512]) {
+      const count = Math.max(64, Math.floor(0.5e9 / (n * n * 8)));
+      const l: Layout = { n, cols: n, count, ld: n, stride: n * n, offset: 0 };
+      const rng = new Rng(n);
+      const distinct = Math.min(count, 512);
+      const host = new Float64Array(count * n * n);
+      for (let i = 0; i < distinct; i++) fill(rng, host, i * n * n, n, n, op === 'potrf' ? 'spd' : 'general', null);
+      for (let i = distinct; i < count; i += distinct) host.copyWithin(i * n * n, 0, Math.min(distinct, count - i) * n * n);
+      const pristine = dev.upload(host), work = dev.alloc('float64', host.length);
+      const info = dev.alloc('int32', count), piv = dev.alloc('int32', count * n);
+      const restore = (): void => dev.copy(pristine, 0, work, 0, host.length);
+      const ours = timeIt(restore, () => (op === 'potrf'
+        ? potrfCuda(dev, { uplo: 'lower', a: batchOf(work, l), info })
+        : getrfCuda(dev, { a: batchOf(work, l), ipiv: piv, pivotStride: n, info })));
+      const oursInfo = dev.download(info) as Int32Array;
+      assert.ok(oursInfo.every((x) => x === 0 || op === 'getrf'), `${op} n=${n}: unexpected failures`);
+      const ptrs = batchPointers(dev, work, count, n * n);
+      const vendor = timeIt(restore, () => (op === 'potrf'
+        ? cusolver.potrfBatched('float64', 'lower', n, ptrs, n, info, count)
+        : cublas.getrfBatched('float64', n, ptrs, n, piv, info, count)));
+      ptrs.dispose();
+      for (const d of [pristine, work, info, piv]) d.dispose();
+      const cost = op === 'potrf' ? counts.potrf('float64', n) : counts.getrf('float64', n);
+      const gf = (ms: number): number => (cost.flops * count) / (ms * 1e6);
+      const roof = (cost.flops / cost.bytes) * 3000;
+      rows.push({ op, n, count, ours_ms: +ours.toFixed(4), ours_gflops: +gf(ours).toFixed(1), ours_GBps: +((cost.bytes * count) / (ours * 1e6)).toFixed(0),
+        roofline_gflops: +roof.toFixed(0), pct_roofline: +((100 * gf(ours)) / roof).toFixed(1),
+        vendor_ms: +vendor.toFixed(4), vendor_gflops: +gf(vendor).toFixed(1), speedup: +(vendor / ours).toFixed(2) });
+    }
+  }
+  const table = [`device: ${dev.info.name}`, Object.keys(rows[0]!).join('\t'), ...rows.map((r) => Object.values(r).join('\t'))].join('\n');
+  console.log(table);
+  const out = process.env['OUT'];
+  if (out) writeFileSync(join(out, 'factor-timing.json'), JSON.stringify({ device: dev.info.name, rows }, null, 1));
+});
