@@ -14,24 +14,28 @@
 import { batchCount, matrixAt } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { GetrfRequest } from '../../core/ops.js';
+import { WHOLE, Workspace, load, store } from './workspace.js';
+
+const workspace = new Workspace();
 
 /** Smallest positive normal number (LAPACK's dlamch('S')): below it dgetf2 divides instead of scaling by the reciprocal. */
-const SAFE_MIN_F64 = 2.2250738585072014e-308;
-const SAFE_MIN_F32 = 1.1754943508222875e-38;
+const SAFE_MIN = 2.2250738585072014e-308;
 
 export function cpuGetrf(r: GetrfRequest<FloatArray, Int32Array>): void {
   const count = batchCount(r.a);
   for (let i = 0; i < count; i++) {
     const m = matrixAt(r.a, i);
-    r.info[i] = getrfMatrix(m.data, m.offset, m.ld, m.rows, m.cols, r.ipiv, i * r.pivotStride);
+    const w = workspace.get(m.rows * m.cols);
+    load(m, WHOLE, w);
+    r.info[i] = getrfMatrix(w, 0, Math.max(1, m.rows), m.rows, m.cols, r.ipiv, i * r.pivotStride);
+    store(w, WHOLE, m);
   }
 }
 
 /** Factors one m x n matrix in place, pivots to ipiv[pivOff .. pivOff + min(m,n)); returns info. */
 export function getrfMatrix(
-  a: FloatArray, off: number, ld: number, m: number, n: number, ipiv: Int32Array, pivOff: number,
+  a: Float64Array, off: number, ld: number, m: number, n: number, ipiv: Int32Array, pivOff: number,
 ): number {
-  const safeMin = a instanceof Float32Array ? SAFE_MIN_F32 : SAFE_MIN_F64;
   const steps = Math.min(m, n);
   let info = 0;
   for (let j = 0; j < steps; j++) {
@@ -56,7 +60,7 @@ export function getrfMatrix(
         }
       }
       const pivot = a[cj + j]!;
-      if (Math.abs(pivot) >= safeMin) {
+      if (Math.abs(pivot) >= SAFE_MIN) {
         const rcp = 1 / pivot;
         for (let i = j + 1; i < m; i++) a[cj + i] *= rcp;
       } else {
@@ -65,8 +69,27 @@ export function getrfMatrix(
     } else if (info === 0) {
       info = j + 1;
     }
-    // Rank-1 update of the trailing block, one contiguous column at a time (dger).
-    for (let c = j + 1; c < n; c++) {
+    // Rank-1 update of the trailing block (dger), down contiguous columns, four columns per pass
+    // so that each L(i,j) is loaded once for four updates.
+    let c = j + 1;
+    for (; c + 3 < n; c += 4) {
+      const c0 = off + c * ld;
+      const c1 = c0 + ld;
+      const c2 = c1 + ld;
+      const c3 = c2 + ld;
+      const t0 = a[c0 + j]!;
+      const t1 = a[c1 + j]!;
+      const t2 = a[c2 + j]!;
+      const t3 = a[c3 + j]!;
+      for (let i = j + 1; i < m; i++) {
+        const l = a[cj + i]!;
+        a[c0 + i] -= l * t0;
+        a[c1 + i] -= l * t1;
+        a[c2 + i] -= l * t2;
+        a[c3 + i] -= l * t3;
+      }
+    }
+    for (; c < n; c++) {
       const cc = off + c * ld;
       const t = a[cc + j]!;
       for (let i = j + 1; i < m; i++) a[cc + i] -= a[cj + i]! * t;

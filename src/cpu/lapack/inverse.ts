@@ -11,40 +11,59 @@
 import { batchCount, matrixAt } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { LauumRequest, PotriRequest, TrtriRequest } from '../../core/ops.js';
+import { Workspace, load, store, triangleRegion } from './workspace.js';
+
+const workspace = new Workspace();
 
 export function cpuTrtri(r: TrtriRequest<FloatArray, Int32Array>): void {
   const upper = r.uplo === 'upper';
   const unit = r.diag === 'unit';
+  const region = triangleRegion(upper, !unit); // a unit diagonal is neither read nor written
   const count = batchCount(r.a);
   for (let i = 0; i < count; i++) {
     const m = matrixAt(r.a, i);
-    r.info[i] = trtriMatrix(m.data, m.offset, m.ld, m.rows, upper, unit);
+    const w = workspace.get(m.rows * m.rows);
+    load(m, region, w);
+    const info = trtriMatrix(w, 0, Math.max(1, m.rows), m.rows, upper, unit);
+    if (info === 0) store(w, region, m);
+    r.info[i] = info;
   }
 }
 
 export function cpuLauum(r: LauumRequest<FloatArray, Int32Array>): void {
   const upper = r.uplo === 'upper';
+  const region = triangleRegion(upper);
   const count = batchCount(r.a);
   for (let i = 0; i < count; i++) {
     const m = matrixAt(r.a, i);
-    lauumMatrix(m.data, m.offset, m.ld, m.rows, upper);
+    const w = workspace.get(m.rows * m.rows);
+    load(m, region, w);
+    lauumMatrix(w, 0, Math.max(1, m.rows), m.rows, upper);
+    store(w, region, m);
     r.info[i] = 0;
   }
 }
 
 export function cpuPotri(r: PotriRequest<FloatArray, Int32Array>): void {
   const upper = r.uplo === 'upper';
+  const region = triangleRegion(upper);
   const count = batchCount(r.a);
   for (let i = 0; i < count; i++) {
     const m = matrixAt(r.a, i);
-    const info = trtriMatrix(m.data, m.offset, m.ld, m.rows, upper, false);
+    const w = workspace.get(m.rows * m.rows);
+    const ld = Math.max(1, m.rows);
+    load(m, region, w);
+    const info = trtriMatrix(w, 0, ld, m.rows, upper, false);
+    if (info === 0) {
+      lauumMatrix(w, 0, ld, m.rows, upper);
+      store(w, region, m);
+    }
     r.info[i] = info;
-    if (info === 0) lauumMatrix(m.data, m.offset, m.ld, m.rows, upper);
   }
 }
 
 /** Inverts one triangle in place; returns info. */
-export function trtriMatrix(a: FloatArray, off: number, ld: number, n: number, upper: boolean, unit: boolean): number {
+export function trtriMatrix(a: Float64Array, off: number, ld: number, n: number, upper: boolean, unit: boolean): number {
   if (!unit) {
     for (let j = 0; j < n; j++) if (a[off + j * ld + j] === 0) return j + 1;
   }
@@ -57,7 +76,7 @@ export function trtriMatrix(a: FloatArray, off: number, ld: number, n: number, u
  * dtrti2, upper: column j of inv(U) above the diagonal is -inv(U)(0:j,0:j) U(0:j,j) / U(j,j),
  * with inv(U)(0:j,0:j) already in place to its left: an in-place upper dtrmv, then a scaling.
  */
-function trti2Upper(a: FloatArray, off: number, ld: number, n: number, unit: boolean): void {
+function trti2Upper(a: Float64Array, off: number, ld: number, n: number, unit: boolean): void {
   for (let j = 0; j < n; j++) {
     const cj = off + j * ld;
     let ajj = -1;
@@ -76,7 +95,7 @@ function trti2Upper(a: FloatArray, off: number, ld: number, n: number, unit: boo
 }
 
 /** dtrti2, lower: the mirror image, from the last column back, with inv(L)(j+1:n, j+1:n) to the right. */
-function trti2Lower(a: FloatArray, off: number, ld: number, n: number, unit: boolean): void {
+function trti2Lower(a: Float64Array, off: number, ld: number, n: number, unit: boolean): void {
   for (let j = n - 1; j >= 0; j--) {
     const cj = off + j * ld;
     let ajj = -1;
@@ -95,7 +114,7 @@ function trti2Lower(a: FloatArray, off: number, ld: number, n: number, unit: boo
 }
 
 /** Overwrites one triangle with U U^T (upper) or L^T L (lower). */
-export function lauumMatrix(a: FloatArray, off: number, ld: number, n: number, upper: boolean): void {
+export function lauumMatrix(a: Float64Array, off: number, ld: number, n: number, upper: boolean): void {
   if (upper) lauu2Upper(a, off, ld, n);
   else lauu2Lower(a, off, ld, n);
 }
@@ -104,7 +123,7 @@ export function lauumMatrix(a: FloatArray, off: number, ld: number, n: number, u
  * dlauu2, upper: (U U^T)(0:i, i) = U(0:i, i:n) U(i, i:n)^T, which reads only columns >= i, so
  * going left to right each column is computed before anything it needs is overwritten.
  */
-function lauu2Upper(a: FloatArray, off: number, ld: number, n: number): void {
+function lauu2Upper(a: Float64Array, off: number, ld: number, n: number): void {
   for (let i = 0; i < n; i++) {
     const ci = off + i * ld;
     const aii = a[ci + i]!;
@@ -124,7 +143,7 @@ function lauu2Upper(a: FloatArray, off: number, ld: number, n: number): void {
 }
 
 /** dlauu2, lower: (L^T L)(i, 0:i) = L(i:n, i)^T L(i:n, 0:i), one dot per column left of i. */
-function lauu2Lower(a: FloatArray, off: number, ld: number, n: number): void {
+function lauu2Lower(a: Float64Array, off: number, ld: number, n: number): void {
   for (let i = 0; i < n; i++) {
     const ci = off + i * ld;
     const aii = a[ci + i]!;

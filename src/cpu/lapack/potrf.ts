@@ -15,18 +15,25 @@
 import { batchCount, matrixAt } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { PotrfRequest } from '../../core/ops.js';
+import { Workspace, load, store, triangleRegion } from './workspace.js';
+
+const workspace = new Workspace();
 
 export function cpuPotrf(r: PotrfRequest<FloatArray, Int32Array>): void {
   const upper = r.uplo === 'upper';
+  const region = triangleRegion(upper);
   const count = batchCount(r.a);
   for (let i = 0; i < count; i++) {
     const m = matrixAt(r.a, i);
-    r.info[i] = potrfMatrix(m.data, m.offset, m.ld, m.rows, upper);
+    const w = workspace.get(m.rows * m.rows);
+    load(m, region, w);
+    r.info[i] = potrfMatrix(w, 0, Math.max(1, m.rows), m.rows, upper);
+    store(w, region, m);
   }
 }
 
 /** Factors one n x n matrix in place; returns LAPACK's info (0, or k for the failing minor). */
-export function potrfMatrix(a: FloatArray, off: number, ld: number, n: number, upper: boolean): number {
+export function potrfMatrix(a: Float64Array, off: number, ld: number, n: number, upper: boolean): number {
   return upper ? potrfUpper(a, off, ld, n) : potrfLower(a, off, ld, n);
 }
 
@@ -35,7 +42,7 @@ export function potrfMatrix(a: FloatArray, off: number, ld: number, n: number, u
  * updated with the columns to its left (a gemv done column by column, so every inner loop runs
  * down a contiguous column) and scaled by 1 / L(j,j).
  */
-function potrfLower(a: FloatArray, off: number, ld: number, n: number): number {
+function potrfLower(a: Float64Array, off: number, ld: number, n: number): number {
   for (let j = 0; j < n; j++) {
     const cj = off + j * ld;
     let dot = 0;
@@ -49,14 +56,25 @@ function potrfLower(a: FloatArray, off: number, ld: number, n: number): number {
       return j + 1;
     }
     a[cj + j] = Math.sqrt(ajj);
-    for (let k = 0; k < j; k++) {
+    // Four columns per pass: one load and store of A(i,j) per four multiply-adds.
+    let k = 0;
+    for (; k + 3 < j; k += 4) {
+      const c0 = off + k * ld;
+      const c1 = c0 + ld;
+      const c2 = c1 + ld;
+      const c3 = c2 + ld;
+      const t0 = a[c0 + j]!;
+      const t1 = a[c1 + j]!;
+      const t2 = a[c2 + j]!;
+      const t3 = a[c3 + j]!;
+      for (let i = j + 1; i < n; i++) a[cj + i] -= t0 * a[c0 + i]! + t1 * a[c1 + i]! + t2 * a[c2 + i]! + t3 * a[c3 + i]!;
+    }
+    for (; k < j; k++) {
       const ck = off + k * ld;
       const t = a[ck + j]!;
       for (let i = j + 1; i < n; i++) a[cj + i] -= t * a[ck + i]!;
     }
-    // Scale by the reciprocal of the stored diagonal (dscal by 1/ajj, as dpotf2), so a float32
-    // factor is consistent with its own rounded diagonal.
-    const rcp = 1 / a[cj + j]!;
+    const rcp = 1 / a[cj + j]!; // dscal by 1 / L(j,j), as dpotf2
     for (let i = j + 1; i < n; i++) a[cj + i] *= rcp;
   }
   return 0;
@@ -66,7 +84,7 @@ function potrfLower(a: FloatArray, off: number, ld: number, n: number): number {
  * Upper: the transpose of the lower case. U(0:j, j) is contiguous, so both the diagonal update and
  * the row update (a transposed gemv: one dot per column to the right) read contiguous columns.
  */
-function potrfUpper(a: FloatArray, off: number, ld: number, n: number): number {
+function potrfUpper(a: Float64Array, off: number, ld: number, n: number): number {
   for (let j = 0; j < n; j++) {
     const cj = off + j * ld;
     let dot = 0;
@@ -81,7 +99,22 @@ function potrfUpper(a: FloatArray, off: number, ld: number, n: number): number {
     }
     a[cj + j] = Math.sqrt(ajj);
     const rcp = 1 / a[cj + j]!;
-    for (let c = j + 1; c < n; c++) {
+    // Two columns per pass share the loads of U(0:j, j).
+    let c = j + 1;
+    for (; c + 1 < n; c += 2) {
+      const c0 = off + c * ld;
+      const c1 = c0 + ld;
+      let s0 = 0;
+      let s1 = 0;
+      for (let k = 0; k < j; k++) {
+        const u = a[cj + k]!;
+        s0 += a[c0 + k]! * u;
+        s1 += a[c1 + k]! * u;
+      }
+      a[c0 + j] = (a[c0 + j]! - s0) * rcp;
+      a[c1 + j] = (a[c1 + j]! - s1) * rcp;
+    }
+    if (c < n) {
       const cc = off + c * ld;
       let s = 0;
       for (let k = 0; k < j; k++) s += a[cc + k]! * a[cj + k]!;

@@ -7,8 +7,6 @@
  * (The BLAS-3 module src/cpu/trsm.ts is the public operation; this one stays local so that the
  * LAPACK reference has no dependency on it.)
  */
-import type { FloatArray } from '../../core/dtype.js';
-
 export interface TriangularShape {
   /** T is the upper (true) or lower (false) triangle. */
   readonly upper: boolean;
@@ -20,8 +18,8 @@ export interface TriangularShape {
 
 /** Overwrites B (n x nrhs at bOff, ldb) with op(T)^-1 B, T the n x n triangle at tOff, ldt. */
 export function solveTriangular(
-  shape: TriangularShape, t: FloatArray, tOff: number, ldt: number, n: number,
-  b: FloatArray, bOff: number, ldb: number, nrhs: number,
+  shape: TriangularShape, t: Float64Array, tOff: number, ldt: number, n: number,
+  b: Float64Array, bOff: number, ldb: number, nrhs: number,
 ): void {
   const forward = shape.upper === shape.transpose; // lower N and upper T run top to bottom
   for (let c = 0; c < nrhs; c++) {
@@ -38,7 +36,7 @@ export function solveTriangular(
 }
 
 /** L x = b, forward, axpy form. */
-function solveLowerColumn(t: FloatArray, tOff: number, ldt: number, n: number, unit: boolean, b: FloatArray, bc: number): void {
+function solveLowerColumn(t: Float64Array, tOff: number, ldt: number, n: number, unit: boolean, b: Float64Array, bc: number): void {
   for (let j = 0; j < n; j++) {
     const cj = tOff + j * ldt;
     if (!unit) b[bc + j] = b[bc + j]! / t[cj + j]!;
@@ -48,7 +46,7 @@ function solveLowerColumn(t: FloatArray, tOff: number, ldt: number, n: number, u
 }
 
 /** U x = b, backward, axpy form. */
-function solveUpperColumn(t: FloatArray, tOff: number, ldt: number, n: number, unit: boolean, b: FloatArray, bc: number): void {
+function solveUpperColumn(t: Float64Array, tOff: number, ldt: number, n: number, unit: boolean, b: Float64Array, bc: number): void {
   for (let j = n - 1; j >= 0; j--) {
     const cj = tOff + j * ldt;
     if (!unit) b[bc + j] = b[bc + j]! / t[cj + j]!;
@@ -58,7 +56,7 @@ function solveUpperColumn(t: FloatArray, tOff: number, ldt: number, n: number, u
 }
 
 /** U^T x = b, forward, dot form. */
-function solveUpperTransposedColumn(t: FloatArray, tOff: number, ldt: number, n: number, unit: boolean, b: FloatArray, bc: number): void {
+function solveUpperTransposedColumn(t: Float64Array, tOff: number, ldt: number, n: number, unit: boolean, b: Float64Array, bc: number): void {
   for (let j = 0; j < n; j++) {
     const cj = tOff + j * ldt;
     let s = b[bc + j]!;
@@ -68,7 +66,7 @@ function solveUpperTransposedColumn(t: FloatArray, tOff: number, ldt: number, n:
 }
 
 /** L^T x = b, backward, dot form. */
-function solveLowerTransposedColumn(t: FloatArray, tOff: number, ldt: number, n: number, unit: boolean, b: FloatArray, bc: number): void {
+function solveLowerTransposedColumn(t: Float64Array, tOff: number, ldt: number, n: number, unit: boolean, b: Float64Array, bc: number): void {
   for (let j = n - 1; j >= 0; j--) {
     const cj = tOff + j * ldt;
     let s = b[bc + j]!;
