@@ -134,7 +134,20 @@ function lauu2Upper(a: Float64Array, off: number, ld: number, n: number): void {
     }
     for (let r = 0; r < i; r++) a[ci + r] *= aii;
     a[ci + i] = dot;
-    for (let c = i + 1; c < n; c++) {
+    // Four columns per pass: one load and store of A(r,i) per four multiply-adds.
+    let c = i + 1;
+    for (; c + 3 < n; c += 4) {
+      const c0 = off + c * ld;
+      const c1 = c0 + ld;
+      const c2 = c1 + ld;
+      const c3 = c2 + ld;
+      const t0 = a[c0 + i]!;
+      const t1 = a[c1 + i]!;
+      const t2 = a[c2 + i]!;
+      const t3 = a[c3 + i]!;
+      for (let r = 0; r < i; r++) a[ci + r] += t0 * a[c0 + r]! + t1 * a[c1 + r]! + t2 * a[c2 + r]! + t3 * a[c3 + r]!;
+    }
+    for (; c < n; c++) {
       const cc = off + c * ld;
       const t = a[cc + i]!;
       for (let r = 0; r < i; r++) a[ci + r] += t * a[cc + r]!;
@@ -153,7 +166,22 @@ function lauu2Lower(a: Float64Array, off: number, ld: number, n: number): void {
       dot += v * v;
     }
     a[ci + i] = dot;
-    for (let c = 0; c < i; c++) {
+    // Two columns per pass share the loads of L(i+1:n, i).
+    let c = 0;
+    for (; c + 1 < i; c += 2) {
+      const c0 = off + c * ld;
+      const c1 = c0 + ld;
+      let s0 = 0;
+      let s1 = 0;
+      for (let r = i + 1; r < n; r++) {
+        const l = a[ci + r]!;
+        s0 += a[c0 + r]! * l;
+        s1 += a[c1 + r]! * l;
+      }
+      a[c0 + i] = aii * a[c0 + i]! + s0;
+      a[c1 + i] = aii * a[c1 + i]! + s1;
+    }
+    if (c < i) {
       const cc = off + c * ld;
       let s = 0;
       for (let r = i + 1; r < n; r++) s += a[cc + r]! * a[ci + r]!;
