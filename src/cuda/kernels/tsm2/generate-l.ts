@@ -70,19 +70,21 @@ export function generateTsm2l(p: Tsm2lParams): KernelSource {
       }
     }`;
 
-  const fma: string[] = [];
+  const fma = (a: string): string[] => {
+  const lines: string[] = [];
   for (let j = 0; j < p.n; j += W) {
-    fma.push(`{ const ${vecB} b = *reinterpret_cast<const ${vecB}*>(Bs + kk * N + ${j});`);
+    lines.push(`{ const ${vecB} b = *reinterpret_cast<const ${vecB}*>(Bs + kk * N + ${j});`);
     for (let w = 0; w < W; w++)
-      fma.push(`  #pragma unroll
-        for (int v = 0; v < V; ++v) acc[${j + w}][v] = fmaReal(ar[kk][v], ${component('b', W, w)}, acc[${j + w}][v]);`);
-    fma.push('}');
+      lines.push(`  #pragma unroll
+        for (int v = 0; v < V; ++v) acc[${j + w}][v] = fmaReal(${a}[kk][v], ${component('b', W, w)}, acc[${j + w}][v]);`);
+    lines.push('}');
   }
+  return lines;
+  };
   const pack = Array.from({ length: V }, (_, v) => `${component('o', V, v)} = out[${v}];`).join(' ');
 
   // C(row + v, :) = alpha acc + beta c; c is read (by the caller, into `c`) only when beta != 0.
   const computeAndStore = (a: string, c: string, row: string): string => `{
-      real (&ar)[K][V] = ${a};
       real acc[N][V];
       #pragma unroll
       for (int j = 0; j < N; ++j) {
@@ -91,7 +93,7 @@ export function generateTsm2l(p: Tsm2lParams): KernelSource {
       }
       #pragma unroll
       for (int kk = 0; kk < K; ++kk) {
-        ${fma.join('\n        ')}
+        ${fma(a).join('\n        ')}
       }
       const bool full = ${row} + V <= m;
       #pragma unroll
@@ -142,7 +144,7 @@ export function generateTsm2l(p: Tsm2lParams): KernelSource {
 ${tsm2Prelude(p.dtype)}
 constexpr int K = ${p.k}, N = ${p.n}, T1 = ${p.t1}, V = ${V};
 
-extern "C" __global__ void __launch_bounds__(${p.t1})
+extern "C" __global__ void __launch_bounds__(${p.t1}, 1)
 ${name}(const i64 m,
     const real* __restrict__ A, const i64 lda,
     const real* __restrict__ B, const i64 ldb,

@@ -134,7 +134,7 @@ export function generateTsm2r(p: Tsm2rParams): KernelSource {
 ${tsm2Prelude(p.dtype, { cpAsync: true, cluster: p.split > 1 })}
 constexpr int N = ${p.n}, T1 = ${p.t1}, T2 = ${p.t2}, T3 = ${p.t3}, TK = ${p.tileK}, V = ${V};${p.split > 1 ? ` constexpr int S = ${p.split};` : ""}
 
-extern "C" __global__ void ${cluster}__launch_bounds__(${p.t1})
+extern "C" __global__ void ${cluster}__launch_bounds__(${p.t1}, 1)
 ${name}(const int m, const int k, const int kChunk,
     const real* __restrict__ A, const i64 lda,
     const real* __restrict__ B, const i64 ldb,

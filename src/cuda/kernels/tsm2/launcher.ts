@@ -6,7 +6,7 @@
 import { batchCount, matrixAt, type MatrixView } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { GemmRequest } from '../../../core/ops.js';
-import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg, type KernelSource } from '../../runtime/types.js';
 import { elementBytes } from '../common/precision.js';
 import { generateTsm2l } from './generate-l.js';
 import { generateTsm2r } from './generate-r.js';
@@ -41,12 +41,28 @@ export function modelBandwidth(dev: GpuDevice, explicit?: number): number {
   return explicit ?? measuredBandwidth.get(dev) ?? 0.9 * theoreticalBandwidth(dev.info);
 }
 
-/** Generated sources by parameter set (the runtime caches binaries by a hash of the source). */
-const sources = new Map<string, KernelSource>();
-function cachedSource(key: string, make: () => KernelSource): KernelSource {
-  let s = sources.get(key);
-  if (!s) sources.set(key, (s = make()));
-  return s;
+/**
+ * Loaded kernels per device by parameter set, and plans by problem: a small problem (TSM2L at
+ * m = 1e4 runs in microseconds) must not pay for planning, generating and hashing on every call.
+ * The runtime still caches binaries by a hash of the source; these maps only skip the host work.
+ */
+const kernels = new WeakMap<GpuDevice, Map<string, Kernel>>();
+function cachedKernel(dev: GpuDevice, key: string, make: () => KernelSource): Kernel {
+  let perDevice = kernels.get(dev);
+  if (!perDevice) kernels.set(dev, (perDevice = new Map()));
+  let k = perDevice.get(key);
+  if (!k) perDevice.set(key, (k = dev.kernel(make())));
+  return k;
+}
+
+const plans = new Map<string, Tsm2rPlan | Tsm2lPlan>();
+function cachedPlan<P extends Tsm2rPlan | Tsm2lPlan>(key: string, make: () => P): P {
+  const known = plans.get(key);
+  if (known) return known as P;
+  if (plans.size > 4096) plans.clear();
+  const plan = make();
+  plans.set(key, plan);
+  return plan;
 }
 
 /** The widest vector (1, 2, 4 elements) whose alignment the operand's pointer and ld allow. */
@@ -96,25 +112,25 @@ export function tsm2Cuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Tsm2
   const scalars = [arg.real(dtype, r.alpha), arg.real(dtype, r.beta)];
   const operands = [pointer(a, bytes), arg.i64(a.ld), pointer(b, bytes), arg.i64(b.ld), pointer(c, bytes), arg.i64(c.ld)];
   if (kind === 'tsm2r') {
-    const plan = planTsm2r(dev.info, bandwidth, problem, opts.r);
+    const plan = cachedPlan(JSON.stringify([dev.info.arch, dev.info.smCount, bandwidth, problem, opts.r]),
+      () => planTsm2r(dev.info, bandwidth, problem, opts.r));
     opts.onPlan?.(plan);
-    const src = cachedSource(JSON.stringify(plan.params), () => generateTsm2r(plan.params));
-    dev.kernel(src).launch({ grid: plan.grid, block: plan.block, sharedBytes: plan.sharedBytes },
+    cachedKernel(dev, JSON.stringify(plan.params), () => generateTsm2r(plan.params)).launch({ grid: plan.grid, block: plan.block, sharedBytes: plan.sharedBytes },
       [arg.i32(m), arg.i32(k), arg.i32(plan.kChunk), ...operands, ...scalars]);
   } else {
-    const plan = planTsm2l(dev.info, bandwidth, problem, opts.l);
+    const plan = cachedPlan(JSON.stringify([dev.info.arch, dev.info.smCount, bandwidth, problem, opts.l]),
+      () => planTsm2l(dev.info, bandwidth, problem, opts.l));
     opts.onPlan?.(plan);
-    const src = cachedSource(JSON.stringify(plan.params), () => generateTsm2l(plan.params));
-    dev.kernel(src).launch({ grid: plan.grid, block: plan.block }, [arg.i64(m), ...operands, ...scalars]);
+    cachedKernel(dev, JSON.stringify(plan.params), () => generateTsm2l(plan.params)).launch({ grid: plan.grid, block: plan.block }, [arg.i64(m), ...operands, ...scalars]);
   }
   return true;
 }
 
 /** C := beta C (zeros without reading C when beta = 0). */
 function scaleC(dev: GpuDevice, dtype: DType, c: MatrixView<DeviceArray>, beta: number): void {
-  const src = cachedSource(`scale:${dtype}`, () => generateScale({ dtype }));
+  const kernel = cachedKernel(dev, `scale:${dtype}`, () => generateScale({ dtype }));
   const total = c.rows * c.cols;
   const blocks = Math.max(1, Math.min(dev.info.smCount * 8, Math.ceil(total / SCALE_THREADS)));
-  dev.kernel(src).launch({ grid: [blocks, 1, 1], block: [SCALE_THREADS, 1, 1] },
+  kernel.launch({ grid: [blocks, 1, 1], block: [SCALE_THREADS, 1, 1] },
     [arg.i64(c.rows), arg.i64(c.cols), pointer(c, elementBytes(dtype)), arg.i64(c.ld), arg.real(dtype, beta)]);
 }

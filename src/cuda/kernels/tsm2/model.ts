@@ -19,7 +19,7 @@ import { tsm2rSharedBytes } from './generate-r.js';
 
 export const MODEL_CONSTANTS = {
   /** C of R_thread: registers for indices, pointers and loop state (from ptxas -v on sm_90). */
-  registerOverhead: 40,
+  registerOverhead: 48,
   /** Average global load latency under load, in core cycles (HBM3 on H100 near full bandwidth). */
   memoryLatencyCycles: 1400,
   /** Dependent FMA latency in cycles (DFMA/FFMA on sm_80/sm_90). */
@@ -59,11 +59,12 @@ function words(dtype: DType): number {
 }
 
 /**
- * R_thread for our TSM2R: vec x t2 accumulators and two sets of t3 x vec values of A (current and
- * prefetched). The paper's (3 t2 + 2 t3) also holds t2 nextB registers; cp.async needs none.
+ * R_thread for our TSM2R: vec x t2 accumulators, one row of the B tile (t2 values) that the
+ * compiler keeps in registers, and two sets of t3 x vec values of A (current and prefetched).
+ * The paper's (3 t2 + 2 t3) also holds t2 nextB registers; cp.async needs none.
  */
 export function tsm2rRegisters(p: Tsm2rParams): number {
-  return words(p.dtype) * (p.vec * p.t2 + 2 * p.t3 * p.vec) + MODEL_CONSTANTS.registerOverhead;
+  return words(p.dtype) * (p.vec * p.t2 + p.t2 + 2 * p.t3 * p.vec) + MODEL_CONSTANTS.registerOverhead;
 }
 
 /** R_thread for TSM2L: A's row set and the accumulators; opt2 holds a second A set and two C sets. */

@@ -116,7 +116,7 @@ export function planTsm2r(info: DeviceInfo, bandwidth: number, pr: Tsm2Problem, 
   const t2s = [pr.n, ...[1, 2, 4, 8, 16, 32].filter((t) => t < pr.n)];
   for (const t2 of force.t2 !== undefined ? [force.t2] : t2s)
     for (const t1 of force.t1 !== undefined ? [force.t1] : [64, 128, 256])
-      for (const vec of force.vec !== undefined ? [force.vec] : pow2Upto(vecMax))
+      for (const vec of force.vec !== undefined ? [Math.min(force.vec, vecMax)] : pow2Upto(vecMax))
         for (const t3 of force.t3 !== undefined ? [force.t3] : [1, 2, 4, 8, 16])
           for (const tileK of force.tileK !== undefined ? [force.tileK] : [32, 64]) {
             if (tileK % t3 !== 0) continue;
@@ -163,7 +163,7 @@ export function planTsm2l(info: DeviceInfo, bandwidth: number, pr: Tsm2Problem, 
   let best: { p: Tsm2lParams; tcf: number; score: number } | undefined;
   for (const variant of force.variant !== undefined ? [force.variant] : (['opt1', 'opt2'] as const))
     for (const t1 of force.t1 !== undefined ? [force.t1] : [128, 256])
-      for (const vec of force.vec !== undefined ? [force.vec] : pow2Upto(vecMax)) {
+      for (const vec of force.vec !== undefined ? [Math.min(force.vec, vecMax)] : pow2Upto(vecMax)) {
         const p: Tsm2lParams = { ...base, t1, vec, variant };
         if (tsm2lRegisters(p) > maxRegisters) continue;
         const tcfs = force.tcf !== undefined ? [force.tcf]

@@ -1,0 +1,56 @@
+/**
+ * Stand-alone runner for the GPU machine (no CLI needed):
+ *   node dist/src/cuda/kernels/tsm2/bench-main.js [--out DIR] [--sweep] [--no-bench]
+ * Prints the card, the copy bandwidth and one table row per case; writes tsm2-bench.json and
+ * (with --sweep) tsm2-sweep.json into DIR as rows arrive.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDevice } from '../../runtime/index.js';
+import { benchTsm2, defaultTsm2Cases, measureCopyBandwidth, type Tsm2BenchRow } from './bench.js';
+import { sweepTsm2 } from './sweep.js';
+
+const args = process.argv.slice(2);
+const outDir = args.includes('--out') ? args[args.indexOf('--out') + 1]! : '.';
+const fmt = (x: number | undefined, d = 1): string => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
+
+function line(r: Tsm2BenchRow): string {
+  return [r.op, r.dtype === 'float64' ? 'f64' : 'f32', r.m, r.n, r.k, fmt(r.ms, 4), fmt(r.gflops, 0), fmt(r.gbs, 0), fmt(r.pctCopy),
+    fmt(r.vendorMs, 4), fmt(r.vendorGbs, 0), fmt(r.speedup, 2), r.relDiff === undefined ? '-' : r.relDiff.toExponential(1), r.plan ?? '']
+    .map(String).join(' | ');
+}
+const HEADER = 'op | dtype | m | n | k | ms | GFLOP/s | GB/s | %copy | cuBLAS ms | cuBLAS GB/s | speed-up | rel diff | plan';
+
+async function main(): Promise<void> {
+  const dev = openDevice(0);
+  const copy = measureCopyBandwidth(dev);
+  console.log(`# ${dev.info.name} (${dev.info.arch}, ${dev.info.smCount} SMs), copy bandwidth ${(copy / 1e9).toFixed(0)} GB/s (read + write)`);
+  if (!args.includes('--no-bench')) {
+    const rows: Tsm2BenchRow[] = [];
+    console.log(HEADER);
+    await benchTsm2(dev, {
+      copyGBs: copy / 1e9,
+      onRow: (r) => {
+        rows.push(r);
+        console.log(line(r));
+        writeFileSync(join(outDir, 'tsm2-bench.json'), JSON.stringify({ device: dev.info.name, copyGBs: copy / 1e9, rows }, null, 1));
+      },
+    });
+  }
+  if (args.includes('--sweep')) {
+    const cases = defaultTsm2Cases().filter((c) => (c.op === 'tsm2r' ? c.m === 20480 : c.m === 1e7));
+    const rows: Tsm2BenchRow[] = [];
+    console.log(`# sweep\n${HEADER}`);
+    sweepTsm2(dev, cases, (r) => {
+      rows.push(r);
+      console.log(line(r));
+      writeFileSync(join(outDir, 'tsm2-sweep.json'), JSON.stringify({ device: dev.info.name, rows }, null, 1));
+    });
+  }
+  dev.dispose();
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});
