@@ -12,7 +12,8 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import type { DType } from '../../src/core/dtype.js';
 import type { Op } from '../../src/core/ops.js';
-import { generateSmallGemm, smallGemmShape } from '../../src/cuda/kernels/gemm/generate-small.js';
+import { generateSmallGemm, smallGemmShape, smallGemmWork } from '../../src/cuda/kernels/gemm/generate-small.js';
+import { generateMmaGemm } from '../../src/cuda/kernels/gemm/generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from '../../src/cuda/kernels/gemm/generate-tiled.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/planner.js';
@@ -38,12 +39,14 @@ const pointer = { kind: 'pointer' as const, dense: false };
 const DENSE: GemmOperandLayouts = { a: strided(true), b: strided(true), c: strided(true) };
 const LOOSE: GemmOperandLayouts = { a: strided(false), b: strided(false), c: strided(false) };
 const MIXED: GemmOperandLayouts = { a: pointer, b: strided(false), c: pointer };
+const MIXED_PLAIN: GemmOperandLayouts = { a: strided(false), b: pointer, c: strided(false) };
 
 function small(over: Partial<SmallGemmParams>): SmallGemmParams {
-  return {
-    variant: 'small', dtype: 'float64', transA: 'N', transB: 'N', m: 8, n: 8, k: 8, tbc: 4, rn: 1,
+  const q = {
+    variant: 'small' as const, dtype: 'float64' as const, transA: 'N' as const, transB: 'N' as const, m: 8, n: 8, k: 8, tbc: 4, rn: 1,
     stageC: true, betaZero: false, layouts: DENSE, ...over,
   };
+  return { ...q, threads: over.threads ?? Math.min(1024, smallGemmWork(q)) };
 }
 function tiled(over: Partial<TiledGemmParams>): TiledGemmParams {
   return {
@@ -77,9 +80,13 @@ test('beta = 0 kernels never mention reading C', () => {
 
 test('invalid parameters are refused', () => {
   assert.throws(() => generateSmallGemm(small({ rn: 9 })), /rn must be in 1..n/);
-  assert.throws(() => generateSmallGemm(small({ m: 32, n: 32, rn: 1, tbc: 2 })), /1024 threads/);
+  assert.throws(() => generateSmallGemm(small({ m: 32, n: 32, rn: 1, tbc: 2, threads: 2048 })), /threads must be in 1..1024/);
+  assert.throws(() => generateSmallGemm(small({ m: 2, n: 2, k: 2, tbc: 2, threads: 64 })), /more threads than work items/);
   assert.throws(() => generateTiledGemm(tiled({ tm: 3 })), /divide/);
   assert.throws(() => generateTiledGemm(tiled({ layouts: DENSE })), /dense/);
+  const mma = { ...tiled({}), variant: 'mma' as const, bm: 64, bn: 64, bk: 16, wm: 2, wn: 2 };
+  assert.throws(() => generateMmaGemm({ ...mma, dtype: 'float32' }), /float64 only/);
+  assert.throws(() => generateMmaGemm({ ...mma, wm: 3 }), /multiple of 8/);
 });
 
 function problem(over: Partial<GemmProblem>): GemmProblem {
@@ -101,17 +108,19 @@ test('planner: small kernel up to 32 with sane tbc and rn, tiled above; forced v
           assert.ok(blocksPerSM(H100, { threads: shape.threads, registersPerThread: 64, sharedBytes: shape.sharedBytes }) >= 2);
           generateSmallGemm(s);
         } else {
-          assert.equal(p.variant, 'tiled', `${m}x${n}x${k}`);
-          generateTiledGemm(p as TiledGemmParams);
+          assert.equal(p.variant, dtype === 'float64' ? 'mma' : 'tiled', `${m}x${n}x${k}`);
+          gemmSource(p);
         }
       }
     }
     for (const n of [64, 100, 128, 200, 256, 1000]) {
-      const p = planGemm(H100, problem({ dtype, m: n, n, k: n, count: 1000 })) as TiledGemmParams;
+      const p = planGemm(H100, problem({ dtype, m: n, n, k: n, count: 1000 }), { variant: 'tiled' }) as TiledGemmParams;
       assert.equal(p.variant, 'tiled');
       assert.ok(tiledGemmShape(p).threads >= 64 && tiledGemmShape(p).threads <= 1024);
       assert.ok(tiledGemmShape(p).sharedBytes <= H100.sharedPerBlockOptin);
     }
+    // No FP64 tensor cores before sm_80, none at all for float32.
+    assert.equal(planGemm({ ...H100, arch: 'sm_75', major: 7, minor: 5 }, problem({ dtype, m: 64, n: 64, k: 64 })).variant, 'tiled');
   }
   // Tiny batches do not pack many matrices into few blocks.
   const few = planGemm(H100, problem({ m: 2, n: 2, k: 2, count: 100 })) as SmallGemmParams;
@@ -119,6 +128,8 @@ test('planner: small kernel up to 32 with sane tbc and rn, tiled above; forced v
   const many = planGemm(H100, problem({ m: 2, n: 2, k: 2, count: 1e7 })) as SmallGemmParams;
   assert.ok(many.tbc >= 16, `tbc ${many.tbc} for 2x2`);
   assert.equal(planGemm(H100, problem({ m: 8, n: 8, k: 8 }), { variant: 'tiled' }).variant, 'tiled');
+  assert.equal(planGemm(H100, problem({ m: 8, n: 8, k: 8 }), { variant: 'mma' }).variant, 'mma');
+  assert.throws(() => planGemm(H100, problem({ dtype: 'float32', m: 64, n: 64, k: 64 }), { variant: 'mma' }), /float64/);
   assert.throws(() => planGemm(H100, problem({ m: 33 }), { variant: 'small' }));
   // A list batch reaches the kernel through pointer arrays, never as a dense span.
   const list = planGemm(H100, problem({ batchKind: 'list' })) as SmallGemmParams;
@@ -142,9 +153,18 @@ function representativeKernels(): GemmParams[] {
       out.push(tiled({ dtype, transA, transB, betaZero: o % 2 === 1, layouts: o === 3 ? { a: pointer, b: pointer, c: pointer } : LOOSE }));
     });
     out.push(small({ dtype, m: 16, n: 16, k: 16, tbc: 2, rn: 2, stageC: false }));
+    out.push(small({ dtype, transA: 'T', m: 2, n: 2, k: 2, tbc: 128, threads: 128, betaZero: false }));
+    out.push(small({ dtype, transB: 'T', m: 4, n: 4, k: 4, tbc: 60, threads: 96, stageC: true, betaZero: true }));
     out.push(small({ dtype, transB: 'T', m: 31, n: 31, k: 29, tbc: 1, rn: 8, stageC: false, betaZero: true }));
     out.push(small({ dtype, transA: 'T', transB: 'T', m: 32, n: 32, k: 32, tbc: 1, rn: 8, stageC: false, layouts: LOOSE }));
     out.push(tiled({ dtype, bm: 32, bn: 32, tm: 2, tn: 2 }));
+    if (dtype === 'float64') {
+      OPS.forEach(([transA, transB], o) => {
+        out.push({ ...tiled({ transA, transB, betaZero: o % 2 === 0, layouts: o === 2 ? MIXED_PLAIN : LOOSE }), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 2, wn: 2 } as GemmParams);
+      });
+      out.push({ ...tiled({}), variant: 'mma', bm: 32, bn: 32, bk: 16, wm: 2, wn: 2 } as GemmParams);
+      out.push({ ...tiled({}), variant: 'mma', bm: 128, bn: 64, bk: 8, wm: 4, wn: 2 } as GemmParams);
+    }
     out.push(dtype === 'float64' ? tiled({ dtype, bm: 128, bn: 64, tm: 8, tn: 4 }) : tiled({ dtype, bm: 128, bn: 128, tm: 8, tn: 8 }));
   });
   return out;

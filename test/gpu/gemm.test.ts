@@ -16,7 +16,7 @@ import { cpuGemm } from '../../src/cpu/blas3.js';
 import { gemmCuda, type GemmCudaOptions } from '../../src/cuda/kernels/gemm/launch.js';
 import type { GemmParams } from '../../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/planner.js';
-import { gemmTuningFor, type TiledConfig } from '../../src/cuda/model/tuning/index.js';
+import { gemmTuningFor, type GemmTuning, type MmaConfig, type TiledConfig } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/types.js';
 import { Cublas } from '../../src/cuda/vendor/cublas.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
@@ -31,6 +31,7 @@ interface Case {
   dtype: DType; transA: Op; transB: Op; m: number; n: number; k: number; count: number;
   alpha: number; beta: number; kind: 'strided' | 'list'; pad: Padding;
   variant?: GemmCudaOptions['variant'];
+  tuning?: Partial<GemmTuning>;
   /** Poison A and B with NaN (cases where they must not be read). */
   nanInputs?: boolean;
 }
@@ -93,7 +94,7 @@ function runCase(dev: GpuDevice, c: Case, seed: number): string {
   const initial = cc.host.map((h) => h.slice());
   try {
     const req: GemmRequest<DeviceArray> = { transA: c.transA, transB: c.transB, alpha: c.alpha, beta: c.beta, a: a.devBatch, b: b.devBatch, c: cc.devBatch };
-    gemmCuda(dev, req, { variant: c.variant });
+    gemmCuda(dev, req, { variant: c.variant, tuning: c.tuning && { ...gemmTuningFor(dev.info.arch), ...c.tuning } });
     const got = cc.dev.map((d) => dev.download(d) as FloatArray);
     // Reference values, and a bound from |alpha| |A| |B| + |beta| |C| (no cancellation).
     cpuGemm({ transA: c.transA, transB: c.transB, alpha: c.alpha, beta: c.beta, a: a.hostBatch, b: b.hostBatch, c: cc.hostBatch });
@@ -130,7 +131,7 @@ function withData(b: Batch<FloatArray>, from: FloatArray[], to: FloatArray[]): B
 
 function caseName(c: Case): string {
   const v = typeof c.variant === 'object' ? c.variant.variant : c.variant ?? 'auto';
-  return `${c.dtype} ${c.transA}${c.transB} ${c.m}x${c.n}x${c.k} x${c.count} ${c.kind} pad${JSON.stringify(c.pad)} a=${c.alpha} b=${c.beta} ${v}${c.nanInputs ? ' nanAB' : ''}`;
+  return `${c.dtype} ${c.transA}${c.transB} ${c.m}x${c.n}x${c.k} x${c.count} ${c.kind} pad${JSON.stringify(c.pad)} a=${c.alpha} b=${c.beta} ${v}${c.tuning ? ` ${JSON.stringify(c.tuning)}` : ''}${c.nanInputs ? ' nanAB' : ''}`;
 }
 
 function correctnessCases(): Case[] {
@@ -144,11 +145,17 @@ function correctnessCases(): Case[] {
       const beta = n % 3 === 0 ? 0 : 0.5;
       cases.push({ ...base, dtype, transA, transB, m: n, n, k: n, beta, pad });
       if (n <= 32 && n % 4 === 1) cases.push({ ...base, dtype, transA, transB, m: n, n, k: n, beta, pad, variant: 'tiled' });
+      if (n <= 32 && n % 4 === 2 && dtype === 'float64') cases.push({ ...base, dtype, transA, transB, m: n, n, k: n, beta, pad, variant: 'mma' });
     }
     // Dense strided batches (the contiguous-span path), counts not a multiple of tbc.
     for (const n of [1, 2, 3, 4, 5, 8, 12, 16, 31, 32]) {
       const [transA, transB] = OPS[(n + 1) % 4]!;
       cases.push({ ...base, dtype, transA, transB, m: n, n, k: n, count: 1001, beta: n % 2 ? 0 : -1, pad: { ldPad: 0, gap: 0, offset: 3 } });
+      // Aligned spans (16-byte vector path), several work items per thread, C staged or not.
+      for (const [items, threads, stage] of [[4, 64, 0], [2, 128, 1024]] as const) {
+        const tuning = { smallItemsPerThread: items, smallThreadsPerBlock: threads, smallStageCBelowBytes: stage };
+        cases.push({ ...base, dtype, transA, transB, m: n, n, k: n, count: 1001, beta: n % 2 ? -1 : 0, pad: { ldPad: 0, gap: 0, offset: 0 }, tuning });
+      }
     }
     // All transposes: small and tiled, non-square, pointer-array batches, beta zero and not.
     OPS.forEach(([transA, transB], o) => {
@@ -156,6 +163,7 @@ function correctnessCases(): Case[] {
       for (const [m, n, k] of [[5, 7, 3], [32, 1, 17], [37, 29, 45], [100, 64, 200]] as const) {
         cases.push({ ...base, dtype, transA, transB, m, n, k, count: m > 32 ? 3 : 57, beta: o % 2 ? 0 : 0.25, pad });
         cases.push({ ...base, dtype, transA, transB, m, n, k, count: m > 32 ? 3 : 57, beta: o % 2 ? 0.25 : 0, pad, kind: 'list' });
+        if (m > 32) cases.push({ ...base, dtype, transA, transB, m, n, k, count: 3, beta: 0.25, pad, variant: 'tiled' });
       }
     });
     // Larger sizes and odd shapes.
@@ -301,20 +309,18 @@ test('timing: ours vs cuBLAS strided batched, about 1 GB of matrices, beta = 0',
 test('sweep: small and tiled parameters (MYRIAD_GEMM_SWEEP=1)', { skip: gpuSkipReason() ?? (process.env['MYRIAD_GEMM_SWEEP'] ? undefined : 'set MYRIAD_GEMM_SWEEP=1') }, () => {
   const dev = gpu();
   const rows: string[] = [`card: ${dev.info.name}`, '| dtype | n | params | ms | GFLOP/s | GB/s |', '|---|---|---|---|---|---|'];
-  const tiledConfigs: Record<DType, TiledConfig[]> = {
-    float64: [
-      { bm: 32, bn: 32, bk: 16, tm: 2, tn: 2 }, { bm: 32, bn: 32, bk: 8, tm: 2, tn: 2 }, { bm: 64, bn: 64, bk: 16, tm: 4, tn: 4 },
-      { bm: 64, bn: 64, bk: 8, tm: 4, tn: 4 }, { bm: 128, bn: 64, bk: 16, tm: 8, tn: 4 }, { bm: 64, bn: 128, bk: 8, tm: 4, tn: 8 },
-      { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 },
-    ],
-    float32: [
-      { bm: 32, bn: 32, bk: 16, tm: 2, tn: 2 }, { bm: 64, bn: 64, bk: 16, tm: 4, tn: 4 }, { bm: 128, bn: 64, bk: 16, tm: 8, tn: 4 },
-      { bm: 128, bn: 128, bk: 16, tm: 8, tn: 8 }, { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 },
-    ],
-  };
+  const tiledConfigs: TiledConfig[] = [
+    { bm: 32, bn: 32, bk: 16, tm: 2, tn: 2 }, { bm: 64, bn: 64, bk: 16, tm: 4, tn: 4 }, { bm: 128, bn: 64, bk: 16, tm: 8, tn: 4 },
+    { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 },
+  ];
+  const mmaConfigs: MmaConfig[] = [
+    { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2 }, { bm: 32, bn: 32, bk: 8, wm: 1, wn: 1 }, { bm: 64, bn: 64, bk: 16, wm: 2, wn: 2 },
+    { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2 }, { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2 }, { bm: 128, bn: 64, bk: 8, wm: 4, wn: 2 },
+    { bm: 128, bn: 128, bk: 8, wm: 2, wn: 4 }, { bm: 128, bn: 128, bk: 16, wm: 4, wn: 4 },
+  ];
   for (const dtype of DTYPES) {
     const bytes = dtype === 'float64' ? 8 : 4;
-    for (const n of [2, 3, 4, 8, 12, 16, 24, 32, 64, 128, 256]) {
+    for (const n of [2, 4, 8, 16, 32, 64, 128, 256]) {
       const count = Math.floor(1e9 / (3 * n * n * bytes));
       const arrays = [0, 1, 2].map(() => dev.alloc(dtype, count * n * n));
       for (const x of arrays) dev.fill(x, 0x3f);
@@ -324,25 +330,28 @@ test('sweep: small and tiled parameters (MYRIAD_GEMM_SWEEP=1)', { skip: gpuSkipR
       const candidates: GemmParams[] = [];
       if (n <= 32) {
         const tuning = gemmTuningFor(dev.info.arch);
-        for (const smallThreadsPerBlock of [128, 256, 512]) {
-          for (const smallMaxThreadsPerMatrix of [64, 128, 256]) {
-            for (const smallStageCBelowBytes of [0, 128, 1024]) {
-              const p = planGemm(dev.info, problem, { variant: 'small', tuning: { ...tuning, smallThreadsPerBlock, smallMaxThreadsPerMatrix, smallStageCBelowBytes } });
-              if (!candidates.some((q) => JSON.stringify(q) === JSON.stringify(p))) candidates.push(p);
+        for (const smallThreadsPerBlock of [64, 128, 256]) {
+          for (const smallItemsPerThread of [1, 2, 4]) {
+            for (const smallMaxThreadsPerMatrix of n >= 12 ? [64, 128, 256] : [128]) {
+              for (const smallStageCBelowBytes of n <= 8 ? [0, 1024] : [0]) {
+                const t = { ...tuning, smallThreadsPerBlock, smallItemsPerThread, smallMaxThreadsPerMatrix, smallStageCBelowBytes };
+                const p = planGemm(dev.info, problem, { variant: 'small', tuning: t });
+                if (!candidates.some((q) => JSON.stringify(q) === JSON.stringify(p))) candidates.push(p);
+              }
             }
           }
         }
       }
-      if (n >= 16) {
-        const plain = { kind: 'strided' as const, dense: false };
-        for (const cfg of tiledConfigs[dtype]) {
-          candidates.push({ variant: 'tiled', dtype, transA: 'N', transB: 'N', betaZero: true, layouts: { a: plain, b: plain, c: plain }, ...cfg });
-        }
+      const plain = { kind: 'strided' as const, dense: false };
+      const common = { dtype, transA: 'N' as const, transB: 'N' as const, betaZero: true, layouts: { a: plain, b: plain, c: plain } };
+      if (n >= 32) {
+        for (const cfg of tiledConfigs) if (dtype === 'float32' || cfg.bm === 64) candidates.push({ variant: 'tiled', ...common, ...cfg });
+        if (dtype === 'float64') for (const cfg of mmaConfigs) candidates.push({ variant: 'mma', ...common, ...cfg });
       }
       const cost = counts.gemm(dtype, n, n, n, true);
       for (const p of candidates) {
         const ms = time(dev, () => gemmCuda(dev, req, { variant: p }), 5);
-        const label = p.variant === 'small' ? `small tbc${p.tbc} rn${p.rn}${p.stageC ? ' sc' : ''}` : `tiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}`;
+        const label = p.variant === 'small' ? `small tbc${p.tbc} rn${p.rn} t${p.threads}${p.stageC ? ' sc' : ''}` : p.variant === 'tiled' ? `tiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}` : `mma ${p.bm}x${p.bn}x${p.bk} w${p.wm}x${p.wn}`;
         rows.push(`| ${dtype} | ${n} | ${label} | ${ms.toFixed(3)} | ${((cost.flops * count) / (ms * 1e6)).toFixed(0)} | ${((cost.bytes * count) / (ms * 1e6)).toFixed(0)} |`);
       }
       for (const x of arrays) x.dispose();

@@ -3,18 +3,22 @@
  * (paper section 4.2: loads must be coalesced even when one matrix is smaller than what a warp
  * reads at once). All threads of the block move the `tbc` matrices of a block together:
  * - a densely packed strided operand is one contiguous span: thread t moves elements
- *   t, t + THREADS, ... of the span (every warp reads consecutive addresses);
+ *   t, t + THREADS, ... of the span (every warp reads consecutive addresses); where the span is
+ *   16-byte aligned and whole, it moves 16-byte vectors instead (float4 / double2), so fewer
+ *   instructions keep more bytes in flight;
  * - otherwise element e of the block's run is matrix e / (rows*cols), column-major inside it,
  *   read through the matrix's own pointer and leading dimension (coalesced along columns).
- * Sizes are compile-time constants, so the loop is fully unrolled and the divisions are by
+ * Sizes are compile-time constants, so the loops are fully unrolled and the divisions are by
  * constants (multiply-shift).
  */
+import type { DType } from '../../../core/dtype.js';
 import { matrixPointer, spanPointer, type OperandName } from './batch-pointer.js';
 import type { OperandLayout } from '../gemm/params.js';
 
 export interface TileCopy {
   readonly operand: OperandName;
   readonly layout: OperandLayout;
+  readonly dtype: DType;
   /** Rows and columns of one matrix as stored in global memory. */
   readonly rows: number;
   readonly cols: number;
@@ -24,38 +28,83 @@ export interface TileCopy {
   readonly sharedIndex: (r: string, c: string) => string;
 }
 
-/** The unrolled loop header of a block-wide copy of `tbc` matrices of `rows x cols` (in TBC, THREADS). */
-function spanLoop(copy: TileCopy, writable: boolean, body: (global: string, shared: string) => string): string {
-  const { operand: X, layout, rows, cols } = copy;
-  const global = layout.dense
+type Direction = 'load' | 'store';
+
+/** Shared-memory slot of span element `e` (declares q, w, r, c in the current scope). */
+function slot(copy: TileCopy, e: string): string {
+  return `const int q = ${e} / ELEMS;               // matrix within the block
+        const int w = ${e} - q * ELEMS;           // element within the matrix, column-major
+        const int r = w % ${copy.rows};
+        const int c = w / ${copy.rows};
+        (void)r; (void)c;`;
+}
+
+function sharedRef(copy: TileCopy): string {
+  return `${copy.shared}[q * ${copy.sharedPerMatrix} + ${copy.sharedIndex('r', 'c')}]`;
+}
+
+/** The 16-byte path of a dense span: whole vectors, unpacked into shared memory component by component. */
+function vectorLoop(copy: TileCopy, dir: Direction): string {
+  const X = copy.operand;
+  const [vecType, parts] = copy.dtype === 'float64' ? ['double2', ['x', 'y']] : ['float4', ['x', 'y', 'z', 'w']];
+  const moves = parts.map((comp, u) => `{
+        ${slot(copy, `(v * VEC + ${u})`)}
+        ${dir === 'load' ? `${sharedRef(copy)} = x.${comp};` : `x.${comp} = ${sharedRef(copy)};`}
+      }`).join('\n      ');
+  return `#pragma unroll
+    for (int it = 0; it < (SPAN / VEC + THREADS - 1) / THREADS; ++it) {
+      const int v = t + it * THREADS;
+      if ((SPAN / VEC) % THREADS != 0 && v >= SPAN / VEC) break;
+      ${dir === 'load' ? `const ${vecType} x = reinterpret_cast<const ${vecType}*>(span${X})[v];` : `${vecType} x;`}
+      ${moves}
+      ${dir === 'store' ? `reinterpret_cast<${vecType}*>(span${X})[v] = x;` : ''}
+    }`;
+}
+
+function scalarLoop(copy: TileCopy, dir: Direction): string {
+  const X = copy.operand;
+  const global = copy.layout.dense
     ? `span${X}[e]`
-    : `${matrixPointer(X, layout.kind, 'first + q')}[r + (long long)c * ld${X}]`;
-  const shared = `${copy.shared}[q * ${copy.sharedPerMatrix} + ${copy.sharedIndex('r', 'c')}]`;
-  return `{
-    constexpr int ELEMS = ${rows} * ${cols}; // one matrix
-    constexpr int SPAN = TBC * ELEMS;        // the block's matrices
-    ${layout.dense ? `${writable ? 'real' : 'const real'}* span${X} = ${spanPointer(X, 'first')};` : ''}
-    #pragma unroll
+    : `${matrixPointer(X, copy.layout.kind, 'first + q')}[r + (long long)c * ld${X}]`;
+  return `#pragma unroll
     for (int it = 0; it < (SPAN + THREADS - 1) / THREADS; ++it) {
       const int e = t + it * THREADS;
-      const int q = e / ELEMS;               // matrix within the block
-      const int w = e - q * ELEMS;           // element within the matrix, column-major
-      const int r = w % ${rows};
-      const int c = w / ${rows};
-      (void)r; (void)c;
+      ${slot(copy, 'e')}
       if ((SPAN % THREADS == 0 || e < SPAN) && q < nmat) {
-        ${body(global, shared)}
+        ${dir === 'load' ? `${sharedRef(copy)} = ${global};` : `${global} = ${sharedRef(copy)};`}
       }
+    }`;
+}
+
+/** A block-wide copy of the block's `tbc` matrices (needs t, first, nmat, TBC, THREADS in scope). */
+function blockCopy(copy: TileCopy, dir: Direction): string {
+  const X = copy.operand;
+  const header = `constexpr int ELEMS = ${copy.rows} * ${copy.cols}; // one matrix
+    constexpr int SPAN = TBC * ELEMS;        // the block's matrices`;
+  if (!copy.layout.dense) {
+    return `{
+    ${header}
+    ${scalarLoop(copy, dir)}
+  }`;
+  }
+  return `{
+    ${header}
+    constexpr int VEC = 16 / sizeof(real);   // elements per 16-byte vector
+    ${dir === 'load' ? 'const real' : 'real'}* span${X} = ${spanPointer(X, 'first')};
+    if (SPAN % VEC == 0 && nmat == TBC && reinterpret_cast<unsigned long long>(span${X}) % 16 == 0) {
+    ${vectorLoop(copy, dir)}
+    } else {
+    ${scalarLoop(copy, dir)}
     }
   }`;
 }
 
-/** Global -> shared for `tbc` matrices (needs `t`, `first`, `nmat`, TBC, THREADS in scope). */
+/** Global -> shared for `tbc` matrices. */
 export function loadTiles(copy: TileCopy): string {
-  return spanLoop(copy, false, (global, shared) => `${shared} = ${global};`);
+  return blockCopy(copy, 'load');
 }
 
 /** Shared -> global, the same mapping reversed. */
 export function storeTiles(copy: TileCopy): string {
-  return spanLoop(copy, true, (global, shared) => `${global} = ${shared};`);
+  return blockCopy(copy, 'store');
 }

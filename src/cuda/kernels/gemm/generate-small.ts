@@ -37,10 +37,15 @@ function sharedLayout(p: SmallGemmParams): SmallLayout {
   return { ldsA, ldsB, perA: p.k * ldsA, perB: p.n * ldsB, perC: p.stageC ? p.m * p.n : 0 };
 }
 
+/** (matrix, row, column group) work items of one block. */
+export function smallGemmWork(p: Pick<SmallGemmParams, 'tbc' | 'm' | 'n' | 'rn'>): number {
+  return p.tbc * p.m * Math.ceil(p.n / p.rn);
+}
+
 export function smallGemmShape(p: SmallGemmParams): GemmKernelShape {
   const l = sharedLayout(p);
   return {
-    threads: p.tbc * p.m * Math.ceil(p.n / p.rn),
+    threads: p.threads,
     sharedBytes: p.tbc * (l.perA + l.perB + l.perC) * elementBytes(p.dtype),
   };
 }
@@ -52,7 +57,7 @@ export function layoutTag(l: GemmOperandLayouts): string {
 
 export function smallGemmEntry(p: SmallGemmParams): string {
   return `gemm_small_${precisionLetter(p.dtype)}${p.transA}${p.transB}_${p.m}x${p.n}x${p.k}`
-    + `_tbc${p.tbc}_rn${p.rn}${p.stageC ? '_sc' : ''}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}`;
+    + `_tbc${p.tbc}_rn${p.rn}_t${p.threads}${p.stageC ? '_sc' : ''}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}`;
 }
 
 export function validateSmallParams(p: SmallGemmParams): void {
@@ -60,7 +65,8 @@ export function validateSmallParams(p: SmallGemmParams): void {
   for (const d of [p.m, p.n, p.k]) if (!Number.isInteger(d) || d < 1 || d > 64) bad('m, n, k must be integers in 1..64');
   if (!Number.isInteger(p.rn) || p.rn < 1 || p.rn > p.n) bad('rn must be in 1..n');
   if (!Number.isInteger(p.tbc) || p.tbc < 1) bad('tbc must be a positive integer');
-  if (smallGemmShape(p).threads > 1024) bad('more than 1024 threads per block');
+  if (!Number.isInteger(p.threads) || p.threads < 1 || p.threads > 1024) bad('threads must be in 1..1024');
+  if (p.threads > smallGemmWork(p)) bad('more threads than work items');
   if (smallGemmShape(p).sharedBytes > 48 * 1024) bad('more than 48 KiB of static shared memory');
   for (const o of [p.layouts.a, p.layouts.b, p.layouts.c]) if (o.dense && o.kind !== 'strided') bad('only strided operands can be dense');
 }
@@ -71,41 +77,41 @@ export function generateSmallGemm(p: SmallGemmParams): KernelSource {
   const l = sharedLayout(p);
   const { threads } = smallGemmShape(p);
   const entry = smallGemmEntry(p);
+  const dtype = p.dtype;
   const storedA = p.transA === 'N' ? { rows: p.m, cols: p.k } : { rows: p.k, cols: p.m };
   const storedB = p.transB === 'N' ? { rows: p.k, cols: p.n } : { rows: p.n, cols: p.k };
   const loadA = loadTiles({
-    operand: 'A', layout: p.layouts.a, ...storedA, shared: 'sA', sharedPerMatrix: l.perA,
+    operand: 'A', layout: p.layouts.a, dtype, ...storedA, shared: 'sA', sharedPerMatrix: l.perA,
     // op(A)(i, p) at i + p * LDSA; stored A(r, c) is op(A)(r, c) ('N') or op(A)(c, r) ('T').
     sharedIndex: (r, c) => (p.transA === 'N' ? `${r} + ${c} * LDSA` : `${c} + ${r} * LDSA`),
   });
   const loadB = loadTiles({
-    operand: 'B', layout: p.layouts.b, ...storedB, shared: 'sB', sharedPerMatrix: l.perB,
+    operand: 'B', layout: p.layouts.b, dtype, ...storedB, shared: 'sB', sharedPerMatrix: l.perB,
     // op(B)(p, j) at p + j * LDSB; stored B(r, c) is op(B)(r, c) ('N') or op(B)(c, r) ('T').
     sharedIndex: (r, c) => (p.transB === 'N' ? `${r} + ${c} * LDSB` : `${c} + ${r} * LDSB`),
   });
   const copyC = {
-    operand: 'C' as const, layout: p.layouts.c, rows: p.m, cols: p.n, shared: 'sC', sharedPerMatrix: l.perC,
+    operand: 'C' as const, layout: p.layouts.c, dtype, rows: p.m, cols: p.n, shared: 'sC', sharedPerMatrix: l.perC,
     sharedIndex: (r: string, c: string) => `${r} + ${c} * M`,
   };
-  const epilogue = p.stageC
+  // Per work item: the result to shared memory (staged) or straight to C.
+  const writeItem = p.stageC
+    ? `real* cs = sC + mat * (M * N) + i + j0 * M;
+      #pragma unroll
+      for (int r = 0; r < RN; ++r)
+        if (!RAGGED || j0 + r < N) cs[r * M] = ${p.betaZero ? 'alpha * acc[r]' : 'alpha * acc[r] + beta * cs[r * M]'};`
+    : `real* cg = ${matrixPointer('C', p.layouts.c.kind, 'first + mat')} + i + (long long)j0 * ldC;
+      #pragma unroll
+      for (int r = 0; r < RN; ++r) {
+        if (RAGGED && j0 + r >= N) break;
+        real* cr = cg + (long long)r * ldC;
+        *cr = ${p.betaZero ? 'alpha * acc[r]' : 'alpha * acc[r] + beta * *cr'};
+      }`;
+  const storeStaged = p.stageC
     ? `// C goes back through shared memory so the block writes whole contiguous runs.
-  if (mat < nmat) {
-    real* c = sC + mat * (M * N) + i + j0 * M;
-    #pragma unroll
-    for (int r = 0; r < RN; ++r)
-      if (!RAGGED || j0 + r < N) c[r * M] = ${p.betaZero ? 'alpha * acc[r]' : 'alpha * acc[r] + beta * c[r * M]'};
-  }
   __syncthreads();
   ${storeTiles(copyC)}`
-    : `if (mat < nmat) {
-    real* c = ${matrixPointer('C', p.layouts.c.kind, 'first + mat')} + i + (long long)j0 * ldC;
-    #pragma unroll
-    for (int r = 0; r < RN; ++r) {
-      if (RAGGED && j0 + r >= N) break;
-      real* cr = c + (long long)r * ldC;
-      *cr = ${p.betaZero ? 'alpha * acc[r]' : 'alpha * acc[r] + beta * *cr'};
-    }
-  }`;
+    : '';
 
   const source = `// Batched GEMM for very small matrices: C = alpha op(A) op(B) + beta C, op(A) ${p.transA}, op(B) ${p.transB}.
 // Generated by src/cuda/kernels/gemm/generate-small.ts (Masliah et al., section 4.2).
@@ -120,9 +126,11 @@ extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
   constexpr int M = ${p.m}, N = ${p.n}, K = ${p.k};
   constexpr int TBC = ${p.tbc};             // matrices per block
   constexpr int RN = ${p.rn};               // columns of C per thread
-  constexpr int TPM = M * ((N + RN - 1) / RN); // threads per matrix
+  constexpr int TPM = M * ((N + RN - 1) / RN); // work items per matrix
   constexpr bool RAGGED = N % RN != 0;      // the last column group is short
-  constexpr int THREADS = TBC * TPM;
+  constexpr int WORK = TBC * TPM;           // work items of the block
+  constexpr int THREADS = ${threads};
+  constexpr int ITEMS = (WORK + THREADS - 1) / THREADS; // work items per thread
   constexpr int LDSA = ${l.ldsA};           // op(A) in shared memory: M x K
   constexpr int LDSB = ${l.ldsB};           // op(B) in shared memory: K x N
   static_assert(THREADS == ${threads}, "thread count");
@@ -141,24 +149,32 @@ extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
   ${p.stageC && !p.betaZero ? storeOrLoadC(loadTiles(copyC)) : ''}
   __syncthreads();
 
-  // Thread t computes C(i, j0 .. min(j0 + RN, N) - 1) of matrix 'mat' of the block.
-  const int mat = t / TPM;
-  const int i = (t % TPM) % M;
-  const int j0 = ((t % TPM) / M) * RN;
-  const real* a = sA + mat * ${l.perA} + i;
-  const real* b = sB + mat * ${l.perB} + j0 * LDSB;
-  real acc[RN];
+  // Work item w = (mat, i, column group): C(i, j0 .. min(j0 + RN, N) - 1) of matrix 'mat' of
+  // the block; each thread takes items t, t + THREADS, ...
   #pragma unroll
-  for (int r = 0; r < RN; ++r) acc[r] = 0;
-  #pragma unroll
-  for (int p = 0; p < K; ++p) {
-    const real ap = a[p * LDSA];
+  for (int w = 0; w < ITEMS; ++w) {
+    const int item = t + w * THREADS;
+    if (WORK % THREADS != 0 && item >= WORK) break;
+    const int mat = item / TPM;
+    const int i = (item % TPM) % M;
+    const int j0 = ((item % TPM) / M) * RN;
+    const real* a = sA + mat * ${l.perA} + i;
+    const real* b = sB + mat * ${l.perB} + j0 * LDSB;
+    real acc[RN];
     #pragma unroll
-    for (int r = 0; r < RN; ++r)
-      if (!RAGGED || j0 + r < N) acc[r] = fmaReal(ap, b[p + r * LDSB], acc[r]);
+    for (int r = 0; r < RN; ++r) acc[r] = 0;
+    #pragma unroll
+    for (int p = 0; p < K; ++p) {
+      const real ap = a[p * LDSA];
+      #pragma unroll
+      for (int r = 0; r < RN; ++r)
+        if (!RAGGED || j0 + r < N) acc[r] = fmaReal(ap, b[p + r * LDSB], acc[r]);
+    }
+    if (mat < nmat) {
+      ${writeItem}
+    }
   }
-
-  ${epilogue}
+  ${storeStaged}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

@@ -1,6 +1,7 @@
 /** Batched GEMM on the GPU: generators, planner, launcher. */
-export type { GemmParams, SmallGemmParams, TiledGemmParams, GemmVariant, GemmOperandLayouts, OperandLayout } from './params.js';
+export type { GemmParams, SmallGemmParams, TiledGemmParams, MmaGemmParams, GemmVariant, GemmOperandLayouts, OperandLayout } from './params.js';
 export { generateSmallGemm, smallGemmShape } from './generate-small.js';
 export { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
+export { generateMmaGemm, mmaGemmShape } from './generate-mma.js';
 export { planGemm, defaultLayouts, type GemmProblem, type PlanOptions } from './planner.js';
 export { gemmCuda, gemmSource, type GemmCudaOptions } from './launch.js';

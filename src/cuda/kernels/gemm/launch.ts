@@ -12,13 +12,17 @@ import type { GemmRequest, Op } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
 import { elementBytes } from '../common/precision.js';
 import { generateSmallGemm, smallGemmShape } from './generate-small.js';
+import { generateMmaGemm, mmaGemmShape } from './generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout } from './params.js';
 import { planGemm, type GemmProblem } from './planner.js';
+import type { GemmTuning } from '../../model/tuning/index.js';
 
 export interface GemmCudaOptions {
-  /** Force a variant ('small' | 'tiled', parameters planned) or exact parameters. */
+  /** Force a variant ('small' | 'tiled' | 'mma', parameters planned) or exact parameters. */
   readonly variant?: GemmVariant | GemmParams;
+  /** Plan with this tuning table instead of the device architecture's (benchmarks, tests). */
+  readonly tuning?: GemmTuning;
 }
 
 /** One operand as the kernel's four arguments see it. */
@@ -40,7 +44,7 @@ export function gemmSource(p: GemmParams): KernelSource {
   const key = JSON.stringify(p);
   let src = sources.get(key);
   if (src === undefined) {
-    src = p.variant === 'small' ? generateSmallGemm(p) : generateTiledGemm(p);
+    src = p.variant === 'small' ? generateSmallGemm(p) : p.variant === 'tiled' ? generateTiledGemm(p) : generateMmaGemm(p);
     sources.set(key, src);
   }
   return src;
@@ -86,7 +90,7 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: OperandArgs, b: OperandAr
   const forced = opts.variant;
   const params: GemmParams = typeof forced === 'object'
     ? forced
-    : planGemm(dev.info, problem, { variant: k === 0 ? 'tiled' : forced });
+    : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
   const kernel = dev.kernel(gemmSource(params));
   const args: KernelArg[] = [
     ...operandKernelArgs(a), ...operandKernelArgs(b), ...operandKernelArgs(c),
@@ -97,7 +101,7 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: OperandArgs, b: OperandAr
     const shape = smallGemmShape(params);
     config = { grid: [Math.ceil(s.count / params.tbc), 1, 1], block: [shape.threads, 1, 1] };
   } else {
-    const shape = tiledGemmShape(params);
+    const shape = params.variant === 'tiled' ? tiledGemmShape(params) : mmaGemmShape(params);
     const tiles = Math.ceil(s.m / params.bm) * Math.ceil(s.n / params.bn);
     const y = Math.min(s.count, GRID_YZ_MAX);
     config = { grid: [tiles, y, Math.ceil(s.count / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes };
@@ -173,7 +177,7 @@ function launchPointerGroup(dev: GpuDevice, r: GemmRequest<DeviceArray>, dtype: 
     const c = pointerOperand(dev, g.c, dtype, uploads);
     const s = { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, m: g.m, n: g.n, k: g.k, count: g.c.length };
     // A forced parameter object fixes m, n, k for the small kernel: only a variant name carries over.
-    launchGemm(dev, s, a, b, c, typeof opts.variant === 'object' ? {} : opts);
+    launchGemm(dev, s, a, b, c, typeof opts.variant === 'object' ? { tuning: opts.tuning } : opts);
   } finally {
     releaseUploads(dev, uploads);
   }

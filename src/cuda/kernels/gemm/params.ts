@@ -45,6 +45,11 @@ export interface SmallGemmParams extends GemmCommon {
   readonly tbc: number;
   /** Columns of C per thread (the last group of columns may be shorter). */
   readonly rn: number;
+  /**
+   * Threads per block; each takes ceil(tbc * m * ceil(n / rn) / threads) work items in turn, so
+   * a block may hold more matrices than threads (more bytes in flight per load instruction).
+   */
+  readonly threads: number;
   /** Stage C through shared memory so it is read and written as whole contiguous runs. */
   readonly stageC: boolean;
 }
@@ -64,7 +69,20 @@ export interface TiledGemmParams extends GemmCommon {
   readonly tn: number;
 }
 
-export type GemmParams = SmallGemmParams | TiledGemmParams;
+/**
+ * The tiled kernel on FP64 tensor cores (mma.sync m8n8k4, sm_80+; float64 only): block tile
+ * bm x bn, k-step bk, wm x wn warps each computing a (bm / wm) x (bn / wn) part.
+ */
+export interface MmaGemmParams extends GemmCommon {
+  readonly variant: 'mma';
+  readonly bm: number;
+  readonly bn: number;
+  readonly bk: number;
+  readonly wm: number;
+  readonly wn: number;
+}
+
+export type GemmParams = SmallGemmParams | TiledGemmParams | MmaGemmParams;
 export type GemmVariant = GemmParams['variant'];
 
 /** What a generated kernel and its launch need, besides the arguments. */

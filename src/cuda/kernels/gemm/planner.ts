@@ -1,6 +1,7 @@
 /**
  * Picks the kernel and its parameters for one batched GEMM problem: the very-small kernel where
- * m, n, k are small enough to unroll (paper section 4.2), else the tiled kernel; block sizes from
+ * m, n, k are small enough to unroll (paper section 4.2), else the tiled kernel (on FP64 tensor
+ * cores for float64 where the GPU has them); block sizes from
  * the architecture's tuning table; tbc and rn from the occupancy model (threads, registers and
  * shared memory per SM from DeviceInfo).
  */
@@ -10,8 +11,8 @@ import { blocksPerSM } from '../../model/occupancy.js';
 import { gemmTuningFor, type GemmTuning } from '../../model/tuning/index.js';
 import type { DeviceInfo } from '../../runtime/types.js';
 import { elementBytes } from '../common/precision.js';
-import { smallGemmShape } from './generate-small.js';
-import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout, SmallGemmParams, TiledGemmParams } from './params.js';
+import { smallGemmShape, smallGemmWork } from './generate-small.js';
+import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, SmallGemmParams, TiledGemmParams } from './params.js';
 
 export interface GemmProblem {
   readonly dtype: DType;
@@ -31,7 +32,7 @@ export interface GemmProblem {
 export interface PlanOptions {
   /** Force a variant (its parameters still planned), e.g. for tests and benchmarks. */
   readonly variant?: GemmVariant;
-  readonly tuning?: GemmTuning;
+  readonly tuning?: GemmTuning | undefined;
 }
 
 /** Static shared memory per block the small kernel may use (the 48 KiB static limit). */
@@ -49,10 +50,19 @@ export function smallApplies(p: GemmProblem, maxDim: number): boolean {
 
 export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOptions = {}): GemmParams {
   const tuning = options.tuning ?? gemmTuningFor(info.arch);
-  const variant = options.variant ?? (smallApplies(problem, tuning.smallMaxDim) ? 'small' : 'tiled');
+  if (options.variant === 'small' && !smallApplies(problem, 32)) {
+    throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
+  }
+  const mmaUsable = problem.dtype === 'float64' && info.major >= tuning.mmaMinMajor;
+  const variant = options.variant
+    ?? (smallApplies(problem, tuning.smallMaxDim) ? 'small' : mmaUsable ? 'mma' : 'tiled');
   if (variant === 'small') {
     if (!smallApplies(problem, 32)) throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
     return planSmall(info, problem, tuning);
+  }
+  if (variant === 'mma') {
+    if (!mmaUsable) throw new Error(`the mma gemm kernel needs float64 and compute capability ${tuning.mmaMinMajor}.0+`);
+    return planMma(problem, tuning);
   }
   return planTiled(problem, tuning);
 }
@@ -68,39 +78,60 @@ function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallG
   // The same number of column groups with fewer idle columns in the last one.
   const groups = Math.ceil(p.n / rn);
   rn = Math.ceil(p.n / groups);
-  const threadsPerMatrix = p.m * groups;
-  const stageC = p.m * elementBytes(p.dtype) < tuning.smallStageCBelowBytes;
+  const itemsPerMatrix = p.m * groups;
+  const itemsPerThread = winner?.itemsPerThread ?? tuning.smallItemsPerThread;
+  const stageC = winner?.stageC ?? p.m * elementBytes(p.dtype) < tuning.smallStageCBelowBytes;
   const base = {
     variant: 'small' as const, dtype: p.dtype, transA: p.transA, transB: p.transB, m: p.m, n: p.n, k: p.k,
     rn, stageC, betaZero: p.betaZero, layouts: smallLayouts(p),
   };
-  // tbc: fill the block to the target thread count, then shrink while the shared memory does
-  // not fit or the batch would not give every SM enough blocks.
-  let tbc = winner?.tbc ?? Math.max(1, Math.floor(threadsPerBlock / threadsPerMatrix));
-  tbc = Math.max(1, Math.min(tbc, Math.floor(1024 / threadsPerMatrix)));
-  const fits = (t: number): boolean => smallGemmShape({ ...base, tbc: t }).sharedBytes <= SMALL_SHARED_LIMIT;
+  // Threads for tbc matrices: itemsPerThread work items each, whole warps where possible.
+  const threadsFor = (tbc: number): number => {
+    const work = smallGemmWork({ ...base, tbc });
+    return Math.min(work, 1024, Math.ceil(Math.ceil(work / itemsPerThread) / 32) * 32);
+  };
+  const plan = (tbc: number): SmallGemmParams => ({ ...base, tbc, threads: threadsFor(tbc) });
+  // tbc: fill the block to the target, in multiples of 4 (16-byte vectors of whole spans), then
+  // shrink while the shared memory does not fit, the SM would hold fewer than two blocks, or the
+  // batch would not give every SM enough blocks.
+  let tbc = winner?.tbc ?? Math.max(1, Math.floor((threadsPerBlock * itemsPerThread) / itemsPerMatrix));
+  if (tbc >= 4) tbc -= tbc % 4;
+  const fits = (t: number): boolean => smallGemmShape(plan(t)).sharedBytes <= SMALL_SHARED_LIMIT;
   while (tbc > 1 && !fits(tbc)) tbc--;
   // At least two resident blocks per SM, so one block's loads overlap another's arithmetic.
-  while (tbc > 1 && smallPlanOccupancy(info, { ...base, tbc }) < 2) tbc--;
+  while (tbc > 1 && smallPlanOccupancy(info, plan(tbc)) < 2) tbc--;
   const wantedBlocks = info.smCount * tuning.smallMinBlocksPerSM;
   while (tbc > 1 && Math.ceil(p.count / tbc) < wantedBlocks) tbc = Math.max(1, Math.floor(tbc / 2));
-  return { ...base, tbc };
+  return plan(tbc);
 }
 
 function smallLayouts(p: GemmProblem): GemmOperandLayouts {
   return p.layouts ?? defaultLayouts(p.batchKind);
 }
 
-function planTiled(p: GemmProblem, tuning: GemmTuning): TiledGemmParams {
-  const bands = tuning.tiled[p.dtype];
+function band<T extends { maxDim: number }>(bands: readonly T[], p: GemmProblem): T {
   const dim = Math.max(p.m, p.n);
-  const band = bands.find((b) => dim <= b.maxDim) ?? bands[bands.length - 1]!;
+  return bands.find((b) => dim <= b.maxDim) ?? bands[bands.length - 1]!;
+}
+
+/** The tiled kernels do not use `dense` (it only changes the small kernel's loads). */
+function plainLayouts(p: GemmProblem): GemmOperandLayouts {
   const layouts = smallLayouts(p);
   const plain = (o: OperandLayout): OperandLayout => ({ kind: o.kind, dense: false });
+  return { a: plain(layouts.a), b: plain(layouts.b), c: plain(layouts.c) };
+}
+
+function planTiled(p: GemmProblem, tuning: GemmTuning): TiledGemmParams {
   return {
     variant: 'tiled', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
-    layouts: { a: plain(layouts.a), b: plain(layouts.b), c: plain(layouts.c) },
-    ...band.config,
+    layouts: plainLayouts(p), ...band(tuning.tiled[p.dtype], p).config,
+  };
+}
+
+function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
+  return {
+    variant: 'mma', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
+    layouts: plainLayouts(p), ...band(tuning.mma, p).config,
   };
 }
 

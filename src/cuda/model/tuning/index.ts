@@ -6,7 +6,7 @@ import { defaultGemmTuning } from './default.js';
 import { sm90GemmTuning } from './sm_90.js';
 import type { GemmTuning, GemmTuningOverrides } from './types.js';
 
-export type { GemmTuning, TiledBand, TiledConfig, SmallWinner } from './types.js';
+export type { GemmTuning, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner } from './types.js';
 
 interface Entry { readonly parent: string | undefined; readonly overrides: GemmTuningOverrides }
 

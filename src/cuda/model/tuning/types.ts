@@ -20,13 +20,29 @@ export interface TiledBand {
   readonly config: TiledConfig;
 }
 
+/** Block sizes of the FP64 tensor-core kernel (see MmaGemmParams). */
+export interface MmaConfig {
+  readonly bm: number;
+  readonly bn: number;
+  readonly bk: number;
+  readonly wm: number;
+  readonly wn: number;
+}
+
+export interface MmaBand {
+  readonly maxDim: number;
+  readonly config: MmaConfig;
+}
+
 /** A measured winner for the small kernel: used for m, n, k within the bounds. */
 export interface SmallWinner {
   readonly dtype: DType;
   readonly maxDim: number;
   readonly tbc?: number;
   readonly threadsPerBlock?: number;
+  readonly itemsPerThread?: number;
   readonly maxThreadsPerMatrix?: number;
+  readonly stageC?: boolean;
 }
 
 export interface GemmTuning {
@@ -34,7 +50,9 @@ export interface GemmTuning {
   readonly smallMaxDim: number;
   /** Threads per block the small kernel aims for, filling it with tbc matrices. */
   readonly smallThreadsPerBlock: number;
-  /** Upper bound on threads per matrix: above it each thread takes more columns (rn). */
+  /** Work items (row x column group of one C) each thread takes in turn: matrices per block grow with it. */
+  readonly smallItemsPerThread: number;
+  /** Upper bound on work items per matrix: above it each item takes more columns (rn). */
   readonly smallMaxThreadsPerMatrix: number;
   /** Largest rn (columns of C per thread). */
   readonly smallMaxColumnsPerThread: number;
@@ -44,6 +62,10 @@ export interface GemmTuning {
   readonly smallMinBlocksPerSM: number;
   /** Measured exceptions for the small kernel, checked before the rules above. */
   readonly smallWinners: readonly SmallWinner[];
+  /** float64 beyond the small kernel uses FP64 tensor cores (mma) from this compute capability (Infinity: never). */
+  readonly mmaMinMajor: number;
+  /** mma bands, ascending maxDim, as for `tiled`. */
+  readonly mma: readonly MmaBand[];
   /** Tiled bands per precision, ascending maxDim; the last should have maxDim Infinity. */
   readonly tiled: { readonly [D in DType]: readonly TiledBand[] };
 }
