@@ -50,11 +50,11 @@ test('register designs compile for sm_90 without spills', { skip: noNvcc, timeou
   const dir = mkdtempSync(join(tmpdir(), 'myriad-factor-'));
   const sources: KernelSource[] = [];
   for (const dtype of ['float64', 'float32'] as const) {
-    for (const n of [1, 5, 8, 16, 17, 32]) {
+    for (const n of [5, 16, 32]) {
       for (const uplo of ['lower', 'upper'] as const) sources.push(potrfSmallSource({ dtype, n, uplo, kind: 'strided', warps: 4 }));
       sources.push(getrfSmallSource({ dtype, rows: n, cols: n, kind: 'pointer', warps: 4 }));
     }
-    for (const n of [8, 32]) {
+    for (const n of [32]) {
       sources.push(posvSmallSource({ dtype, n, uplo: 'lower', kindA: 'strided', kindB: 'strided', warps: 4 }));
       sources.push(gesvSmallSource({ dtype, n, kindA: 'strided', kindB: 'strided', warps: 4 }));
     }

@@ -19,7 +19,7 @@ import type { Uplo } from '../../src/core/enums.js';
 import { counts } from '../../src/core/counts.js';
 import { cpuGesv, cpuGetrf, cpuGetrs, cpuPosv, cpuPotrf, cpuPotrs } from '../../src/cpu/lapack/index.js';
 import { getrfCuda } from '../../src/cuda/kernels/getrf/launch.js';
-import { potrfCuda } from '../../src/cuda/kernels/potrf/launch.js';
+import { potrfCuda, potrfPanelTuning } from '../../src/cuda/kernels/potrf/launch.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/launch.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { Cublas, Cusolver, batchPointers } from '../../src/cuda/vendor/index.js';
@@ -165,6 +165,19 @@ test('potrf: every n, both uplo and precisions, odd layouts, vs CPU and residual
   for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of SIZES) checkPotrf(dev, rng, dtype, uplo, n, countFor(n), () => 'spd');
 });
 
+test('potrf: every n > 32 with 16-column panels (the benchmarked variant)', { skip }, () => {
+  const dev = gpu();
+  const rng = new Rng(7);
+  potrfPanelTuning.widest = 16;
+  try {
+    for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of [33, 40, 47, 64, 100, 128, 256]) {
+      checkPotrf(dev, rng, dtype, uplo, n, countFor(n), (i) => (i % 3 === 1 ? 'notSpd' : 'spd'));
+    }
+  } finally {
+    potrfPanelTuning.widest = 8;
+  }
+});
+
 test('potrf: mixed batches (SPD, not SPD, NaN) give LAPACK info, partial factors, good ones intact', { skip }, () => {
   const dev = gpu();
   const rng = new Rng(2);
@@ -304,30 +317,33 @@ test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing
     return median(times);
   };
   const cusolver = new Cusolver(dev), cublas = new Cublas(dev);
-  for (const op of ['potrf', 'getrf'] as const) {
-    for (const n of [4, 8, 16, 32, 64, 128, 256, 512]) {
+  for (const op of ['potrf', 'getrf', 'potrf-ib16'] as const) {
+    for (const n of op === 'potrf-ib16' ? [64, 128, 256, 512] : [4, 8, 16, 32, 64, 128, 256, 512]) {
+      potrfPanelTuning.widest = op === 'potrf-ib16' ? 16 : 8;
       const count = Math.max(64, Math.floor(0.5e9 / (n * n * 8)));
       const l: Layout = { n, cols: n, count, ld: n, stride: n * n, offset: 0 };
       const rng = new Rng(n);
       const distinct = Math.min(count, 512);
       const host = new Float64Array(count * n * n);
-      for (let i = 0; i < distinct; i++) fill(rng, host, i * n * n, n, n, op === 'potrf' ? 'spd' : 'general', null);
+      const chol = op !== 'getrf';
+      for (let i = 0; i < distinct; i++) fill(rng, host, i * n * n, n, n, chol ? 'spd' : 'general', null);
       for (let i = distinct; i < count; i += distinct) host.copyWithin(i * n * n, 0, Math.min(distinct, count - i) * n * n);
       const pristine = dev.upload(host), work = dev.alloc('float64', host.length);
       const info = dev.alloc('int32', count), piv = dev.alloc('int32', count * n);
       const restore = (): void => dev.copy(pristine, 0, work, 0, host.length);
-      const ours = timeIt(restore, () => (op === 'potrf'
+      const ours = timeIt(restore, () => (chol
         ? potrfCuda(dev, { uplo: 'lower', a: batchOf(work, l), info })
         : getrfCuda(dev, { a: batchOf(work, l), ipiv: piv, pivotStride: n, info })));
       const oursInfo = dev.download(info) as Int32Array;
       assert.ok(oursInfo.every((x) => x === 0 || op === 'getrf'), `${op} n=${n}: unexpected failures`);
       const ptrs = batchPointers(dev, work, count, n * n);
-      const vendor = timeIt(restore, () => (op === 'potrf'
+      const vendor = timeIt(restore, () => (chol
         ? cusolver.potrfBatched('float64', 'lower', n, ptrs, n, info, count)
         : cublas.getrfBatched('float64', n, ptrs, n, piv, info, count)));
       ptrs.dispose();
       for (const d of [pristine, work, info, piv]) d.dispose();
-      const cost = op === 'potrf' ? counts.potrf('float64', n) : counts.getrf('float64', n);
+      potrfPanelTuning.widest = 8;
+      const cost = chol ? counts.potrf('float64', n) : counts.getrf('float64', n);
       const gf = (ms: number): number => (cost.flops * count) / (ms * 1e6);
       const roof = (cost.flops / cost.bytes) * 3000;
       rows.push({ op, n, count, ours_ms: +ours.toFixed(4), ours_gflops: +gf(ours).toFixed(1), ours_GBps: +((cost.bytes * count) / (ours * 1e6)).toFixed(0),

@@ -18,6 +18,11 @@ import { potrfSmallSource, SMALL_MAX_N, smallGrid, type PotrfSmallParams } from 
 export const SMALL_WARPS = 4;
 /** Left-part columns staged per step of the panel kernel. */
 export const PANEL_KB = 16;
+/**
+ * Tuning of the panel design: the widest panel tried (8 is the paper's choice; the benchmark
+ * compares 16). A variant switch for benchmarks, not a user option.
+ */
+export const potrfPanelTuning = { widest: 8 };
 
 export function potrfCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>): void {
   if (batchCount(r.a) === 0) return;
@@ -46,7 +51,7 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
     return;
   }
   const limit = dev.info.sharedPerBlockOptin - 1024;
-  const ib = choosePanelWidth(dtype, n, PANEL_KB, limit);
+  const ib = choosePanelWidth(dtype, n, PANEL_KB, limit, potrfPanelTuning.widest);
   if (ib === 0) throw new MyriadError('UNSUPPORTED', `n = ${n} is too large for the batched Cholesky panel kernel on ${dev.info.name}`, 'a.rows');
   const p: PotrfPanelParams = { dtype, uplo, kind: a.kind, ib, kb: PANEL_KB };
   const k = cachedKernel(dev, `potrf-panel/${JSON.stringify(p)}`, () => potrfPanelSource(p));
