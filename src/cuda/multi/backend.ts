@@ -1,0 +1,384 @@
+/**
+ * MultiDeviceBackend: one batched call spread over several GPUs of a host (KBLAS sections 7.3.2
+ * and 7.4.2: the batch is split across devices, each device runs its part with the one-GPU
+ * kernels). One device is a special case of the same code: a split into one part.
+ *
+ * A call is cut into parts, each a contiguous range of matrices on one device (split.ts):
+ * - host batches: split by the devices' weights; each part's ranges are uploaded to its device;
+ *   every device gets its work before we wait on any; outputs are copied back into the caller's
+ *   arrays (info/ipiv in original order) only after every device has finished without error;
+ * - sharded batches (ShardedArray, from `scatter`): the data decides the parts (each matrix runs
+ *   where it lives); calls only enqueue, and `synchronize()` waits for every device;
+ * - plain device memory of one GPU (from `upload`/`alloc`): one part on that GPU.
+ * A device failure becomes a DeviceFailure naming the GPU(s) and what became of the outputs.
+ */
+import { storagesOf, type Batch } from '../../core/batch.js';
+import type { DType, FloatArray } from '../../core/dtype.js';
+import { MyriadError } from '../../core/errors.js';
+import type { Backend, OpName } from '../../core/ops.js';
+import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../../core/storage.js';
+import type { DeviceBackend } from '../../api/context.js';
+import { cpuBackend } from '../../cpu/backend.js';
+import { OUTPUTS } from '../registry.js';
+import { allocateHost } from '../runtime/memory.js';
+import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
+
+/** Host memory a request may hold. */
+type HostArray = FloatArray | Int32Array;
+import { DeviceFailure, failureOf, onEveryLane, type Lane, type LaneFailure } from './lane.js';
+import {
+  forEachReference, INT_FIELDS, intsPerMatrix, isBatch, rebaseRequest, requestCount, sliceRequest, storageRanges, writtenSpans,
+  type AnyStorage, type Placement, type Range, type Request,
+} from './request.js';
+import { intBounds, isSharded, resolveLayout, runsOfBatch, runsOfInts, shardBounds, ShardedArray, type Shard, type ShardLayout } from './sharded.js';
+import { checkWeights, modelWeights, splitBatch, type Part } from './split.js';
+
+/** A host range copied to one part's device for one call. */
+interface Staged {
+  readonly part: number;
+  readonly lane: Lane;
+  readonly host: HostArray;
+  readonly lo: number;
+  readonly hi: number;
+  readonly array: DeviceArray;
+}
+
+export interface MultiDeviceOptions {
+  /** Relative speed of each device (the share of a host batch it gets); default from the model. */
+  weights?: readonly number[];
+}
+
+export class MultiDeviceBackend implements DeviceBackend {
+  readonly name = 'cuda';
+  /** Bytes copied host -> device and device -> host by this backend (staging, scatter, gather). */
+  readonly transfers = { hostToDevice: 0, deviceToHost: 0 };
+  #weights: number[];
+  #lastTimes: number[] = [];
+  private readonly laneIndex = new Map<number, number>();
+
+  constructor(readonly lanes: readonly Lane[], readonly versions: string, options: MultiDeviceOptions = {}) {
+    if (lanes.length === 0) throw new MyriadError('INVALID_ARGUMENT', 'at least one device is needed', 'devices');
+    lanes.forEach((l, i) => {
+      const o = l.device.info.ordinal;
+      if (this.laneIndex.has(o)) throw new MyriadError('INVALID_ARGUMENT', `device ${o} is listed twice`, 'devices');
+      this.laneIndex.set(o, i);
+    });
+    this.#weights = options.weights ? checkWeights(options.weights, lanes.length) : modelWeights(lanes.map((l) => l.device.info));
+  }
+
+  /** The GPU ordinals, in lane order. */
+  get ordinals(): number[] {
+    return this.lanes.map((l) => l.device.info.ordinal);
+  }
+  get weights(): readonly number[] {
+    return this.#weights;
+  }
+  set weights(w: readonly number[]) {
+    this.#weights = checkWeights(w, this.lanes.length);
+  }
+  /** Milliseconds per device (lane order) of the last `time()` call. */
+  get lastDeviceTimes(): readonly number[] {
+    return this.#lastTimes;
+  }
+
+  describe(): string {
+    const gpus = this.lanes.map((l) => `${l.device.info.ordinal}: ${l.device.info.name} (${l.device.info.arch}, ${l.device.info.smCount} SMs)`).join(', ');
+    return `cuda x${this.lanes.length}: ${gpus}; weights ${this.#weights.map((w) => w.toFixed(2)).join('/')}; ${this.versions}`;
+  }
+
+  // Operations ------------------------------------------------------------------------------
+  gemm = this.op('gemm');
+  trsm = this.op('trsm');
+  trmm = this.op('trmm');
+  syrk = this.op('syrk');
+  potrf = this.op('potrf');
+  potrs = this.op('potrs');
+  posv = this.op('posv');
+  getrf = this.op('getrf');
+  getrs = this.op('getrs');
+  gesv = this.op('gesv');
+  trtri = this.op('trtri');
+  lauum = this.op('lauum');
+  potri = this.op('potri');
+
+  private op<K extends OpName>(name: K): Backend<Storage, IntStorage>[K] {
+    return ((request: Request) => this.run(name, request)) as unknown as Backend<Storage, IntStorage>[K];
+  }
+
+  /** Lane index of GPU `ordinal` (throws for a GPU this backend does not hold). */
+  readonly laneOf = (ordinal: number): number => {
+    const i = this.laneIndex.get(ordinal);
+    if (i === undefined) throw new MyriadError('INVALID_ARGUMENT', `device memory of GPU ${ordinal} given to a context of GPUs ${this.ordinals.join(', ')}`, 'data');
+    return i;
+  };
+
+  private run(op: OpName, request: Request): void {
+    const count = requestCount(request);
+    if (count === 0) return;
+    const parts = this.plan(op, request, count);
+    if (parts === undefined) {
+      (cpuBackend[op] as unknown as (r: Request) => void)(request);
+      return;
+    }
+    this.placePendingInts(request, parts);
+    const subs = parts.map((p) => sliceRequest(request, p.start, p.end));
+    // Phase 1: every argument error is raised before any device has work.
+    const plans = subs.map((sub, k) => this.placements(sub, this.lanes[parts[k]!.lane]!));
+    // Phase 2: stage host ranges and enqueue on every device before waiting on any.
+    const staged: Staged[] = [];
+    const touched = new Set<Lane>();
+    const failures: LaneFailure[] = [];
+    for (let k = 0; k < parts.length && failures.length === 0; k++) {
+      const lane = this.lanes[parts[k]!.lane]!;
+      touched.add(lane);
+      try {
+        const placed = new Map(plans[k]!.device);
+        for (const [host, range] of plans[k]!.host) {
+          const array = lane.device.upload(host.subarray(range.lo, range.hi));
+          this.transfers.hostToDevice += array.byteLength;
+          staged.push({ part: k, lane, host, lo: range.lo, hi: range.hi, array });
+          placed.set(host, { target: array, base: range.lo });
+        }
+        (lane.backend[op] as unknown as (r: Request) => void)(rebaseRequest(subs[k]!, (s) => placed.get(s)!));
+      } catch (e) {
+        failures.push(failureOf(lane, e));
+      }
+    }
+    try {
+      if (staged.length > 0 || failures.length > 0) failures.push(...onEveryLane(touched, (l) => l.device.synchronize()));
+      if (failures.length > 0) throw new DeviceFailure(failures, `${op} on ${count} matrices`, this.outputNote(op, request, failures));
+      this.writeBack(op, subs, staged);
+    } finally {
+      for (const s of staged) {
+        try { s.array.dispose(); } catch { /* the device failed; its memory goes with its context */ }
+      }
+    }
+  }
+
+  /**
+   * The parts of a call: those its sharded data dictates (outputs first), else the one GPU whose
+   * plain device memory it uses, else a split of host data by weight (undefined: no device has
+   * a kernel for `op` and the data is on the host, so the CPU reference runs it directly).
+   */
+  private plan(op: OpName, request: Request, count: number): Part[] | undefined {
+    const outputs = OUTPUTS[op];
+    const order = [...outputs, ...Object.keys(request).filter((k) => !outputs.includes(k))];
+    for (const key of order) {
+      const v = request[key];
+      const runs = isBatch(v) ? runsOfBatch(v, key, this.laneOf) : undefined;
+      if (runs) return runs;
+    }
+    for (const key of order) {
+      const v = request[key];
+      const runs = INT_FIELDS.includes(key) && isSharded(v) ? runsOfInts(v, intsPerMatrix(request, key), count, key, this.laneOf) : undefined;
+      if (runs) return runs;
+    }
+    const plain = new Set<number>();
+    let onDevice = false;
+    for (const s of storagesOfRequest(request)) {
+      if (!isDeviceStorage(s)) continue;
+      onDevice = true;
+      if (!isSharded(s)) plain.add(s.device);
+    }
+    if (plain.size > 1)
+      throw new MyriadError('INVALID_ARGUMENT', `one call uses device memory of GPUs ${[...plain].join(' and ')}; spread a batch over devices with scatter()`, 'data');
+    if (plain.size === 1) return [{ lane: this.laneOf([...plain][0]!), start: 0, end: count }];
+    if (!onDevice && !this.lanes.some((l) => l.hasKernel(op))) return undefined;
+    return splitBatch(count, this.#weights);
+  }
+
+  /** Where each device storage of a part goes on its lane, and the host ranges to stage (checked, not yet copied). */
+  private placements(sub: Request, lane: Lane): { device: Map<AnyStorage, Placement>; host: Map<HostArray, Range> } {
+    const ordinal = lane.device.info.ordinal;
+    const device = new Map<AnyStorage, Placement>();
+    const host = new Map<HostArray, Range>();
+    for (const [s, range] of storageRanges(sub)) {
+      if (isSharded(s)) {
+        const shard = s.shardOn(ordinal, range.lo, range.hi);
+        if (!shard)
+          throw new MyriadError('LAYOUT', `elements [${range.lo}, ${range.hi}) of a sharded array are not on GPU ${ordinal}, where the other operands of these matrices are`, 'data');
+        device.set(s, { target: shard.array, base: shard.start });
+      } else if (isDeviceStorage(s)) {
+        if (s.device !== ordinal) throw new MyriadError('INVALID_ARGUMENT', `device memory of GPU ${s.device} in a part that runs on GPU ${ordinal}`, 'data');
+        device.set(s, { target: s, base: 0 });
+      } else {
+        const h = s as HostArray;
+        host.set(h, { lo: Math.min(range.lo, h.length), hi: Math.min(range.hi, h.length) });
+      }
+    }
+    // A dry run of the rewrite catches misaligned info/ipiv before anything is enqueued.
+    rebaseRequest(sub, (s) => device.get(s) ?? { target: s, base: host.get(s as HostArray)!.lo });
+    return { device, host };
+  }
+
+  /** Places not-yet-placed sharded int arrays (info, ipiv the context allocated) next to the parts. */
+  private placePendingInts(request: Request, parts: readonly Part[]): void {
+    for (const key of INT_FIELDS) {
+      const v = request[key];
+      if (!isSharded(v) || v.placed) continue;
+      const bounds = intBounds(v.length, intsPerMatrix(request, key), parts);
+      const shards = this.allocShards('int32', bounds, `${key} for ${parts.length} part(s)`);
+      v.place(shards);
+    }
+  }
+
+  private allocShards(dtype: DeviceDType, bounds: readonly { lane: number; start: number; end: number }[], what: string, fill?: HostArray): Shard[] {
+    const shards: Shard[] = [];
+    for (const b of bounds) {
+      const lane = this.lanes[b.lane]!;
+      try {
+        const array = fill ? lane.device.upload(fill.subarray(b.start, b.end)) : lane.device.alloc(dtype, b.end - b.start);
+        if (fill) this.transfers.hostToDevice += array.byteLength;
+        shards.push({ start: b.start, end: b.end, ordinal: lane.device.info.ordinal, array });
+      } catch (e) {
+        for (const s of shards) s.array.dispose();
+        throw new DeviceFailure([failureOf(lane, e)], what, 'Nothing was placed.');
+      }
+    }
+    return shards;
+  }
+
+  /** Copies host outputs back: straight into the caller's array, or matrix by matrix where parts' ranges interleave. */
+  private writeBack(op: OpName, subs: readonly Request[], staged: readonly Staged[]): void {
+    const fields = OUTPUTS[op];
+    const outputs = new Set<AnyStorage>();
+    for (const sub of subs) forEachReference(sub, (s) => outputs.add(s), fields);
+    const byHost = new Map<HostArray, Staged[]>();
+    for (const s of staged) if (outputs.has(s.host)) byHost.set(s.host, [...(byHost.get(s.host) ?? []), s]);
+    let current: Staged | undefined;
+    try {
+      for (const [host, list] of byHost) {
+        const sorted = [...list].sort((x, y) => x.lo - y.lo);
+        const interleaved = sorted.some((s, i) => i > 0 && s.lo < sorted[i - 1]!.hi);
+        for (const s of sorted) {
+          current = s;
+          if (!interleaved) {
+            s.lane.device.download(s.array, host.subarray(s.lo, s.hi));
+            this.transfers.deviceToHost += (s.hi - s.lo) * host.BYTES_PER_ELEMENT;
+          } else {
+            const tmp = s.lane.device.download(s.array);
+            this.transfers.deviceToHost += tmp.byteLength;
+            for (const [a, b] of writtenSpans(subs[s.part]!, fields).get(host) ?? []) (host as Float64Array).set((tmp as Float64Array).subarray(a - s.lo, b - s.lo), a);
+          }
+        }
+      }
+    } catch (e) {
+      throw new DeviceFailure([failureOf(current!.lane, e)], `${op}: copying results back`, 'Host outputs are partially written: treat them as invalid.');
+    }
+  }
+
+  private outputNote(op: OpName, request: Request, failures: readonly LaneFailure[]): string {
+    const outs = OUTPUTS[op].flatMap((k) => (isBatch(request[k]) ? storagesOf(request[k] as Batch<AnyStorage>) : request[k] !== undefined ? [request[k]] : []));
+    const onHost = outs.some((s) => !isDeviceStorage(s));
+    const onDevice = outs.some((s) => isDeviceStorage(s));
+    const gpus = failures.map((f) => f.ordinal).join(', ');
+    return [
+      onHost ? 'No host output was written.' : '',
+      onDevice ? `Device-resident outputs are incomplete (the parts on GPU ${gpus} did not run to the end); treat them as invalid.` : '',
+    ].filter(Boolean).join(' ');
+  }
+
+  // Memory -------------------------------------------------------------------------------------
+
+  /** Int32 memory for info/pivots: placed on the first call that uses it, next to its matrices. */
+  allocInts(length: number): DeviceStorage {
+    return new ShardedArray('int32', length);
+  }
+  /** Plain device memory on the first device (as on a one-GPU context). */
+  upload(host: FloatArray | Int32Array): DeviceStorage {
+    this.transfers.hostToDevice += host.byteLength;
+    return this.lanes[0]!.device.upload(host);
+  }
+  alloc(dtype: DType | 'int32', length: number): DeviceStorage {
+    return this.lanes[0]!.device.alloc(dtype, length);
+  }
+
+  /** Spreads whole matrices of a host array over the devices (by weight); see ShardLayout. */
+  scatter(host: FloatArray | Int32Array, layout: ShardLayout, weights: readonly number[] = this.#weights): ShardedArray {
+    return this.shardedLike(host, layout, weights, host);
+  }
+  /** Device memory laid out as `scatter` would place it, uninitialised. */
+  allocSharded(dtype: DType | 'int32', length: number, layout: ShardLayout, weights: readonly number[] = this.#weights): ShardedArray {
+    return this.shardedLike({ dtype, length }, layout, weights);
+  }
+
+  private shardedLike(like: HostArray | { dtype: DeviceDType; length: number }, layout: ShardLayout, weights: readonly number[], fill?: HostArray): ShardedArray {
+    const dtype: DeviceDType = 'dtype' in like ? like.dtype : like instanceof Float64Array ? 'float64' : like instanceof Float32Array ? 'float32' : 'int32';
+    const l = resolveLayout(like.length, layout);
+    const parts = l.count > 0 ? splitBatch(l.count, checkWeights(weights, this.lanes.length)) : [{ lane: 0, start: 0, end: 0 }];
+    return new ShardedArray(dtype, like.length, this.allocShards(dtype, shardBounds(like.length, l, parts), fill ? 'scatter' : 'allocSharded', fill));
+  }
+
+  download(device: DeviceStorage): FloatArray | Int32Array {
+    if (!isSharded(device)) {
+      const lane = this.lanes[this.laneOf(device.device)]!;
+      const out = lane.device.download(device as DeviceArray) as FloatArray | Int32Array;
+      this.transfers.deviceToHost += out.byteLength;
+      return out;
+    }
+    const out = allocateHost(device.dtype, device.length) as FloatArray | Int32Array;
+    const failures = onEveryLane(this.lanes, (lane) => {
+      for (const s of device.shards) {
+        if (s.ordinal !== lane.device.info.ordinal) continue;
+        lane.device.download(s.array, out.subarray(s.start, s.end));
+        this.transfers.deviceToHost += (s.end - s.start) * out.BYTES_PER_ELEMENT;
+      }
+    });
+    if (failures.length > 0) throw new DeviceFailure(failures, 'gather', 'Nothing was returned.');
+    return out;
+  }
+  /** Same as download: the whole logical array, from every device, in element order. */
+  gather(device: ShardedArray): FloatArray | Int32Array {
+    return this.download(device);
+  }
+
+  copy(src: DeviceStorage, dst: DeviceStorage): void {
+    if (src.dtype !== dst.dtype || src.length !== dst.length)
+      throw new MyriadError('SHAPE', `copy needs the same dtype and length (${src.dtype}[${src.length}] -> ${dst.dtype}[${dst.length}])`, 'dst');
+    if (isSharded(src) !== isSharded(dst)) throw new MyriadError('INVALID_ARGUMENT', 'copy between sharded and plain device memory; gather or scatter instead', 'dst');
+    if (!isSharded(src) || !isSharded(dst)) {
+      if (src.device !== dst.device) throw new MyriadError('INVALID_ARGUMENT', `copy from GPU ${src.device} to GPU ${dst.device}`, 'dst');
+      this.lanes[this.laneOf(src.device)]!.device.copy(src as DeviceArray, 0, dst as DeviceArray, 0, src.length);
+      return;
+    }
+    if (!dst.placed) dst.place(this.allocShards(dst.dtype, src.shards.map((s) => ({ lane: this.laneOf(s.ordinal), start: s.start, end: s.end })), 'copy'));
+    const same = src.shards.length === dst.shards.length && src.shards.every((s, i) => s.start === dst.shards[i]!.start && s.end === dst.shards[i]!.end && s.ordinal === dst.shards[i]!.ordinal);
+    if (!same) throw new MyriadError('LAYOUT', 'copy between sharded arrays placed differently', 'dst');
+    src.shards.forEach((s, i) => this.lanes[this.laneOf(s.ordinal)]!.device.copy(s.array, 0, dst.shards[i]!.array, 0, s.end - s.start));
+  }
+
+  // Time and waiting ---------------------------------------------------------------------------
+
+  /** Events around `fn` on every device; the slowest device's milliseconds (each device's in lastDeviceTimes). */
+  time(fn: () => void): number {
+    const starts: GpuEvent[] = [];
+    const ends: GpuEvent[] = [];
+    try {
+      for (const l of this.lanes) { const e = l.device.event(); starts.push(e); e.record(); }
+      fn();
+      for (const l of this.lanes) { const e = l.device.event(); ends.push(e); e.record(); }
+      this.#lastTimes = ends.map((e, i) => { e.synchronize(); return e.elapsedSince(starts[i]!); });
+      return Math.max(...this.#lastTimes);
+    } finally {
+      for (const e of [...starts, ...ends]) e.dispose();
+    }
+  }
+  async synchronize(): Promise<void> {
+    const failures = onEveryLane(this.lanes, (l) => l.device.synchronize());
+    if (failures.length > 0) throw new DeviceFailure(failures, 'synchronize', 'Work enqueued on those GPUs did not complete: treat its outputs as invalid.');
+  }
+  dispose(): void {
+    const failures = onEveryLane(this.lanes, (l) => l.device.dispose());
+    if (failures.length > 0) throw new DeviceFailure(failures, 'dispose', '');
+  }
+}
+
+/** Every storage object a request references (batches and int fields). */
+function storagesOfRequest(request: Request): AnyStorage[] {
+  const out: AnyStorage[] = [];
+  for (const [key, v] of Object.entries(request)) {
+    if (isBatch(v)) out.push(...storagesOf(v));
+    else if (INT_FIELDS.includes(key) && v !== undefined && v !== null) out.push(v as IntStorage);
+  }
+  return out;
+}
