@@ -131,9 +131,9 @@ for (const dtype of ['float64', 'float32'] as const) {
     const dev = gpu();
     const rng = new Rng(dtype === 'float64' ? 21 : 22);
     const forced: [number, Tsm2rOverrides][] = [
-      [8, { split: 1, vec: 1, t3: 4 }], [16, { split: 2, vec: 2, t3: 8 }], [5, { split: 8, t1: 64, t3: 2 }],
+      [8, { split: 1, vec: 1, t3: 4, prefetch: 1 }], [16, { split: 2, vec: 2, t3: 8, prefetch: 2, tileK: 64 }], [5, { split: 8, t1: 64, t3: 2 }],
       [33, { t2: 16, split: 4 }], [32, { t2: 32, t3: 4, tileK: 64 }], [1, { vec: 4, t3: 16, split: 8 }],
-      [3, { t1: 256, tileK: 64, t3: 16, split: 2 }],
+      [3, { t1: 256, tileK: 64, t3: 16, split: 2 }], [24, { t1: 128, tileK: 32, t3: 4, split: 8, prefetch: 4 }],
     ];
     forced.forEach(([n, r], i) => check(dev, rng, { ...alignedCase('tsm2r', dtype, 2001 + 2 * i, n, 1537 + i, i % 2 ? 0.5 : 0), r }));
   });

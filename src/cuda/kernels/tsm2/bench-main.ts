@@ -1,14 +1,16 @@
 /**
  * Stand-alone runner for the GPU machine (no CLI needed):
- *   node dist/src/cuda/kernels/tsm2/bench-main.js [--out DIR] [--sweep] [--no-bench]
+ *   node dist/src/cuda/kernels/tsm2/bench-main.js [--out DIR] [--tune] [--no-bench]
  * Prints the card, the copy bandwidth and one table row per case; writes tsm2-bench.json and
- * (with --sweep) tsm2-sweep.json into DIR as rows arrive.
+ * (with --tune) tsm2-sweep.json into DIR as rows arrive. --tune sweeps first and then benchmarks
+ * with the sweep's winners (printed as tuning-table entries, to be checked in as sm_90 data).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDevice } from '../../runtime/index.js';
 import { benchTsm2, defaultTsm2Cases, measureCopyBandwidth, type Tsm2BenchRow } from './bench.js';
-import { sweepTsm2 } from './sweep.js';
+import { sweepTsm2, sweepWinners, type SweepWinner } from './sweep.js';
+import type { Tsm2Options } from './launcher.js';
 
 const args = process.argv.slice(2);
 const outDir = args.includes('--out') ? args[args.indexOf('--out') + 1]! : '.';
@@ -25,26 +27,31 @@ async function main(): Promise<void> {
   const dev = openDevice(0);
   const copy = measureCopyBandwidth(dev);
   console.log(`# ${dev.info.name} (${dev.info.arch}, ${dev.info.smCount} SMs), copy bandwidth ${(copy / 1e9).toFixed(0)} GB/s (read + write)`);
-  if (!args.includes('--no-bench')) {
-    const rows: Tsm2BenchRow[] = [];
-    console.log(HEADER);
-    await benchTsm2(dev, {
-      copyGBs: copy / 1e9,
-      onRow: (r) => {
-        rows.push(r);
-        console.log(line(r));
-        writeFileSync(join(outDir, 'tsm2-bench.json'), JSON.stringify({ device: dev.info.name, copyGBs: copy / 1e9, rows }, null, 1));
-      },
-    });
-  }
-  if (args.includes('--sweep')) {
-    const cases = defaultTsm2Cases().filter((c) => (c.op === 'tsm2r' ? c.m === 20480 : c.m === 1e7));
+  let winners = new Map<string, SweepWinner>();
+  if (args.includes('--tune')) {
+    const cases = defaultTsm2Cases().filter((c) => (c.op === 'tsm2r' ? c.m <= 20480 : c.m >= 1e6));
     const rows: Tsm2BenchRow[] = [];
     console.log(`# sweep\n${HEADER}`);
     sweepTsm2(dev, cases, (r) => {
       rows.push(r);
       console.log(line(r));
       writeFileSync(join(outDir, 'tsm2-sweep.json'), JSON.stringify({ device: dev.info.name, rows }, null, 1));
+    });
+    winners = sweepWinners(rows);
+    console.log('# winners (mean GB/s over the swept m)');
+    for (const w of winners.values()) console.log(`${w.key} ${w.meanGbs.toFixed(0)} ${JSON.stringify(w.overrides)}`);
+  }
+  if (!args.includes('--no-bench')) {
+    const rows: Tsm2BenchRow[] = [];
+    console.log(HEADER);
+    await benchTsm2(dev, {
+      copyGBs: copy / 1e9,
+      overrides: (c): Tsm2Options | undefined => winners.get(`${c.op}:${c.dtype}:${c.n}`)?.overrides,
+      onRow: (r) => {
+        rows.push(r);
+        console.log(line(r));
+        writeFileSync(join(outDir, 'tsm2-bench.json'), JSON.stringify({ device: dev.info.name, copyGBs: copy / 1e9, rows }, null, 1));
+      },
     });
   }
   dev.dispose();

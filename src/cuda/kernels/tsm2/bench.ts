@@ -47,6 +47,8 @@ export interface Tsm2BenchOptions {
   readonly copyGBs?: number;
   readonly repeats?: number;
   readonly vendor?: boolean;
+  /** Parameters to force per case (e.g. a sweep's winners); default: the planner's choice. */
+  readonly overrides?: (c: Tsm2Case) => Tsm2Options | undefined;
   /** Called with each row as it is measured (progress, partial results). */
   readonly onRow?: (row: Tsm2BenchRow) => void;
 }
@@ -205,7 +207,7 @@ export async function benchTsm2(dev: GpuDevice, options: Tsm2BenchOptions = {}):
   const rows: Tsm2BenchRow[] = [];
   try {
     for (const c of options.cases ?? defaultTsm2Cases(options.dtypes)) {
-      const row = benchTsm2Case(dev, c, copy, { cublas, repeats: options.repeats });
+      const row = benchTsm2Case(dev, c, copy, { cublas, repeats: options.repeats, tsm2: options.overrides?.(c) });
       rows.push(row);
       options.onRow?.(row);
       await new Promise((resolve) => setImmediate(resolve)); // let the event loop breathe (progress output)

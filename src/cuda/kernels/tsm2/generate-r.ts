@@ -25,7 +25,7 @@ import { bIndex, component, tsm2Prelude, vectorType, widestVector } from './snip
 
 /** The kernel's name: every code-changing parameter appears in it. */
 export function tsm2rName(p: Tsm2rParams): string {
-  return `tsm2r_${precisionLetter(p.dtype)}${p.transA}${p.transB}_n${p.n}_t${p.t1}x${p.t2}x${p.t3}_tk${p.tileK}_v${p.vec}_s${p.split}`;
+  return `tsm2r_${precisionLetter(p.dtype)}${p.transA}${p.transB}_n${p.n}_t${p.t1}x${p.t2}x${p.t3}_tk${p.tileK}_v${p.vec}_s${p.split}_pf${p.prefetch}`;
 }
 
 /** Dynamic shared memory (bytes): two B tiles, or the cluster's reduction buffer if larger. */
@@ -40,6 +40,7 @@ export function checkTsm2rParams(p: Tsm2rParams): void {
   const fail = (why: string): never => { throw new Error(`tsm2r params ${JSON.stringify(p)}: ${why}`); };
   const int = (x: number): boolean => Number.isInteger(x) && x >= 1;
   if (![p.n, p.t1, p.t2, p.t3, p.tileK, p.vec, p.split].every(int)) fail('every size must be a positive integer');
+  if (![0, 1, 2, 4].includes(p.prefetch)) fail('prefetch must be 0, 1, 2 or 4 tiles');
   if (p.t1 % 32 !== 0 || p.t1 > 1024) fail('t1 must be a multiple of 32, at most 1024');
   if (p.t2 > p.n) fail('t2 must not exceed n');
   if (p.tileK % p.t3 !== 0) fail('tileK must be a multiple of t3');
@@ -89,6 +90,17 @@ export function generateTsm2r(p: Tsm2rParams): KernelSource {
           for (int v = 0; v < V; ++v) acc[v][${j + w}] = fmaReal(aCur[u][v], ${component('b', W, w)}, acc[v][${j + w}]);`);
     fmaLines.push('}');
   }
+
+  // L2 prefetch of this thread's rows of A, `prefetch` tiles ahead (op(A) = N: rows contiguous).
+  const prefetch = p.prefetch > 0 && p.transA === 'N' ? `        {
+          const int kp = kt + ${p.prefetch} * TK;
+          if (row0 < m) {
+            #pragma unroll 8
+            for (int u = 0; u < TK; ++u)
+              if (kp + u < kEnd) asm volatile("prefetch.global.L2 [%0];" :: "l"(A + (i64)(kp + u) * lda + row0));
+          }
+        }
+` : '';
 
   const store = (row: string, col: string, value: string): string => `{
           real* c = C + (${row}) + (i64)(${col}) * ldc;
@@ -183,7 +195,7 @@ ${name}(const int m, const int k, const int kChunk,
         cpAsyncWaitAll();
         __syncthreads();                             // tile kt visible; everyone done with buf ^ 1
         if (kt + TK < kEnd) loadTileB(buf ^ 1, kt + TK);
-        const real* Bt = smem + buf * (TK * T2);
+${prefetch}        const real* Bt = smem + buf * (TK * T2);
         #pragma unroll 2
         for (int s = 0; s < TK; s += T3) {
           real aNext[T3][V];                         // prefetch: next t3 steps of A

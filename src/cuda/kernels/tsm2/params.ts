@@ -36,6 +36,12 @@ export interface Tsm2rParams {
    * distributed shared memory (sm_90), summed in a fixed order: deterministic, no workspace.
    */
   readonly split: number;
+  /**
+   * L2 prefetch distance in B tiles (0: off). Each thread asks L2 for its rows of A `prefetch`
+   * tiles ahead (`prefetch.global.L2`, no registers held): more bytes in flight than the t3
+   * registers allow, for the wide n where registers are scarce (paper 3.1.5, taken further).
+   */
+  readonly prefetch: number;
 }
 
 /**

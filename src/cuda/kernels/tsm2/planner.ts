@@ -109,7 +109,7 @@ export function planTsm2r(info: DeviceInfo, bandwidth: number, pr: Tsm2Problem, 
   const forced = Object.keys(force).length > 0;
   const entry = tsm2rTuning(info.arch, pr.dtype, pr.n);
   if (entry && !forced) {
-    const p = complete({ ...base, t1: entry.t1, t2: pr.n, t3: entry.t3, tileK: entry.tileK, vec: Math.min(entry.vec, vecMax) });
+    const p = complete({ ...base, t1: entry.t1, t2: pr.n, t3: entry.t3, tileK: entry.tileK, vec: Math.min(entry.vec, vecMax), prefetch: entry.prefetch });
     return finishR(info, pr, p, 'table', bandwidth);
   }
   let best: { p: Tsm2rParams; score: number } | undefined;
@@ -120,7 +120,7 @@ export function planTsm2r(info: DeviceInfo, bandwidth: number, pr: Tsm2Problem, 
         for (const t3 of force.t3 !== undefined ? [force.t3] : [1, 2, 4, 8, 16])
           for (const tileK of force.tileK !== undefined ? [force.tileK] : [32, 64]) {
             if (tileK % t3 !== 0) continue;
-            const p = complete({ ...base, t1, t2, t3, tileK, vec, split: force.split });
+            const p = complete({ ...base, t1, t2, t3, tileK, vec, split: force.split, prefetch: force.prefetch ?? 0 });
             if (tsm2rRegisters(p) > maxRegisters) continue;
             const e = estimateTsm2r(info, bandwidth, pr.m, pr.n, pr.k, p, pr.betaZero);
             // Loaded latency varies, so candidates with less than twice Little's minimum in flight
@@ -144,8 +144,9 @@ function finishL(info: DeviceInfo, pr: Tsm2Problem, params: Tsm2lParams, tcf: nu
   };
 }
 
-/** tcf that gives `blocksPerSM` x SM count blocks (a persistent-style grid). */
+/** tcf that gives `blocksPerSM` x SM count blocks (a persistent-style grid); 0: tcf = 1. */
 function tcfFor(info: DeviceInfo, m: number, t1: number, vec: number, blocksPerSM: number): number {
+  if (blocksPerSM === 0) return 1;
   return Math.max(1, Math.ceil(m / (t1 * vec * blocksPerSM * info.smCount)));
 }
 

@@ -9,39 +9,67 @@ import { setMeasuredBandwidth } from './launcher.js';
 import type { Tsm2lOverrides, Tsm2rOverrides } from './planner.js';
 
 export function tsm2rGrid(c: Tsm2Case): Tsm2rOverrides[] {
-  // vec (rows per thread) and t3 (loads in flight) matter most; t1 is tried once per case.
+  // vec (rows per thread), t3 (registers of A in flight) and the L2 prefetch distance matter most.
   const vecs = c.dtype === 'float64' ? [1, 2] : [2, 4];
-  const t3s = c.n <= 4 ? [8, 16] : c.n <= 16 ? [4, 8] : [2, 4];
   const grid: Tsm2rOverrides[] = [];
-  for (const vec of vecs) for (const t3 of t3s) grid.push({ t1: 256, vec, t3, tileK: 32, t2: c.n });
-  grid.push({ t1: 128, vec: vecs[1], t3: t3s[0], tileK: 64, t2: c.n });
+  for (const vec of vecs) for (const t3 of [2, 4, 8]) for (const prefetch of [0, 1, 2])
+    grid.push({ t1: 128, vec, t3, tileK: 64, t2: c.n, prefetch });
   return grid;
 }
 
 export function tsm2lGrid(c: Tsm2Case): Tsm2lOverrides[] {
   const grid: Tsm2lOverrides[] = [];
   const vecs = c.dtype === 'float64' ? [1, 2] : [1, 2, 4];
-  // blocksPerSM only changes the grid: one compile per (variant, vec).
-  for (const variant of ['opt1', 'opt2'] as const) for (const vec of vecs) for (const blocksPerSM of [2, 4, 8, 16])
+  // blocksPerSM only changes the grid (0: tcf = 1): one compile per (variant, vec).
+  for (const variant of ['opt1', 'opt2'] as const) for (const vec of vecs) for (const blocksPerSM of [0, 4, 16])
     grid.push({ variant, vec, t1: 128, blocksPerSM });
-  grid.push({ variant: 'opt1', vec: 1, t1: 128, tcf: 1 });
   return grid;
 }
 
+/** A measured winner: the grid point with the best mean GB/s over the cases of one key. */
+export interface SweepWinner { key: string; overrides: { r?: Tsm2rOverrides; l?: Tsm2lOverrides }; meanGbs: number }
+
+/** Winners per (op, dtype, n) for TSM2R and (op, dtype, k = n) for TSM2L, over all swept m. */
+export function sweepWinners(rows: readonly (Tsm2BenchRow & { grid?: string })[]): Map<string, SweepWinner> {
+  const sums = new Map<string, Map<string, { total: number; count: number }>>();
+  for (const r of rows) {
+    if (!r.grid || !Number.isFinite(r.gbs)) continue;
+    const key = `${r.op}:${r.dtype}:${r.n}`;
+    const perGrid = sums.get(key) ?? new Map<string, { total: number; count: number }>();
+    const s = perGrid.get(r.grid) ?? { total: 0, count: 0 };
+    s.total += r.gbs;
+    s.count += 1;
+    perGrid.set(r.grid, s);
+    sums.set(key, perGrid);
+  }
+  const out = new Map<string, SweepWinner>();
+  for (const [key, perGrid] of sums) {
+    const counts = Math.max(...[...perGrid.values()].map((s) => s.count));
+    let best: SweepWinner | undefined;
+    for (const [grid, s] of perGrid) {
+      if (s.count < counts) continue; // only points measured on every m
+      const mean = s.total / s.count;
+      if (!best || mean > best.meanGbs) best = { key, overrides: JSON.parse(grid) as SweepWinner['overrides'], meanGbs: mean };
+    }
+    if (best) out.set(key, best);
+  }
+  return out;
+}
+
 /** Every grid point of every case (errors, e.g. a kernel that does not fit, become rows with ms = NaN). */
-export function sweepTsm2(dev: GpuDevice, cases: readonly Tsm2Case[], onRow?: (row: Tsm2BenchRow) => void): Tsm2BenchRow[] {
+export function sweepTsm2(dev: GpuDevice, cases: readonly Tsm2Case[], onRow?: (row: Tsm2BenchRow & { grid?: string }) => void): (Tsm2BenchRow & { grid?: string })[] {
   const copy = measureCopyBandwidth(dev);
   setMeasuredBandwidth(dev, copy);
-  const rows: Tsm2BenchRow[] = [];
+  const rows: (Tsm2BenchRow & { grid?: string })[] = [];
   for (const c of cases) {
     const ops = tsm2Operands(dev, c);
     try {
-      const grid: ({ r?: Tsm2rOverrides; l?: Tsm2lOverrides })[] = [{}, ...(c.op === 'tsm2r'
+      const grid: ({ r?: Tsm2rOverrides; l?: Tsm2lOverrides })[] = [...(c.op === 'tsm2r'
         ? tsm2rGrid(c).map((r) => ({ r })) : tsm2lGrid(c).map((l) => ({ l })))];
       for (const g of grid) {
-        let row: Tsm2BenchRow;
+        let row: Tsm2BenchRow & { grid?: string };
         try {
-          row = benchTsm2Case(dev, c, copy, { tsm2: g, operands: ops, repeats: 5 });
+          row = { ...benchTsm2Case(dev, c, copy, { tsm2: g, operands: ops, repeats: 5 }), grid: JSON.stringify(g) };
         } catch (e) {
           row = { ...c, ms: NaN, gflops: NaN, gbs: NaN, pctCopy: NaN, plan: `${JSON.stringify(g)} failed: ${(e as Error).message.slice(0, 200)}` };
         }

@@ -25,9 +25,11 @@ export interface Tsm2rTuning {
   readonly t3: number;
   readonly tileK: number;
   readonly vec: number;
+  /** L2 prefetch distance in tiles (0: off). */
+  readonly prefetch: number;
 }
 
-/** TSM2L winner for k and n up to `maxK`, `maxN`; the grid is `blocksPerSM` x SM count blocks. */
+/** TSM2L winner for k and n up to `maxK`, `maxN`; the grid is `blocksPerSM` x SM count blocks (0: one row tile per thread, tcf = 1). */
 export interface Tsm2lTuning {
   readonly maxK: number;
   readonly maxN: number;
@@ -47,8 +49,40 @@ const DEFAULT: Tsm2Tuning = {
   routing: { maxN: 32, maxKL: 32, minRowsL: 8192, minRowsR: 512, minWorkR: 1 << 20 },
 };
 
-/** sm_90 (H100): filled from the sweep of `benchTsm2(..., { sweep: true })`; empty = the model decides. */
-const SM90: Tsm2Tuning = {};
+/**
+ * sm_90 (H100 80GB HBM3): winners of the sweep (`bench-main.js --tune`), TSM2R at m = k = 20480,
+ * TSM2L at m = 1e7 (run of 2026-11-25, see the report). Shapes outside these rows: the model.
+ */
+const SM90: Tsm2Tuning = {
+  tsm2r: {
+    float64: [
+      { maxN: 1, t1: 256, t3: 8, tileK: 32, vec: 1, prefetch: 0 },
+      { maxN: 2, t1: 256, t3: 8, tileK: 32, vec: 1, prefetch: 0 },
+      { maxN: 4, t1: 128, t3: 8, tileK: 64, vec: 2, prefetch: 0 },
+      { maxN: 8, t1: 128, t3: 4, tileK: 64, vec: 2, prefetch: 0 },
+      { maxN: 16, t1: 128, t3: 4, tileK: 64, vec: 2, prefetch: 0 },
+      { maxN: 32, t1: 256, t3: 2, tileK: 32, vec: 1, prefetch: 0 },
+    ],
+    float32: [
+      { maxN: 1, t1: 256, t3: 8, tileK: 32, vec: 4, prefetch: 0 },
+      { maxN: 2, t1: 256, t3: 8, tileK: 32, vec: 4, prefetch: 0 },
+      { maxN: 4, t1: 128, t3: 8, tileK: 32, vec: 4, prefetch: 0 },
+      { maxN: 8, t1: 256, t3: 4, tileK: 32, vec: 2, prefetch: 0 },
+      { maxN: 16, t1: 128, t3: 4, tileK: 64, vec: 4, prefetch: 0 },
+      { maxN: 32, t1: 256, t3: 4, tileK: 32, vec: 4, prefetch: 0 },
+    ],
+  },
+  tsm2l: {
+    float64: [
+      { maxK: 8, maxN: 8, t1: 128, vec: 1, variant: 'opt1', blocksPerSM: 0 },
+      { maxK: 16, maxN: 16, t1: 128, vec: 1, variant: 'opt2', blocksPerSM: 8 },
+    ],
+    float32: [
+      { maxK: 8, maxN: 8, t1: 128, vec: 1, variant: 'opt1', blocksPerSM: 0 },
+      { maxK: 16, maxN: 16, t1: 128, vec: 1, variant: 'opt1', blocksPerSM: 0 },
+    ],
+  },
+};
 
 const TABLES: Readonly<Record<string, Tsm2Tuning>> = { sm_90: SM90, default: DEFAULT };
 const PARENT: Readonly<Record<string, string>> = { sm_90: 'sm_80', sm_80: 'default' };
