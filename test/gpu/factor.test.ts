@@ -165,16 +165,17 @@ test('potrf: every n, both uplo and precisions, odd layouts, vs CPU and residual
   for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of SIZES) checkPotrf(dev, rng, dtype, uplo, n, countFor(n), () => 'spd');
 });
 
-test('potrf: every n > 32 with 16-column panels (the benchmarked variant)', { skip }, () => {
+test('potrf: every n > 32 with 8-column panels (the paper\'s width, the benchmarked alternative)', { skip }, () => {
   const dev = gpu();
   const rng = new Rng(7);
-  potrfPanelTuning.widest = 16;
+  const saved = potrfPanelTuning.widest;
+  potrfPanelTuning.widest = 8;
   try {
     for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of [33, 40, 47, 64, 100, 128, 256]) {
       checkPotrf(dev, rng, dtype, uplo, n, countFor(n), (i) => (i % 3 === 1 ? 'notSpd' : 'spd'));
     }
   } finally {
-    potrfPanelTuning.widest = 8;
+    potrfPanelTuning.widest = saved;
   }
 });
 
@@ -317,9 +318,10 @@ test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing
     return median(times);
   };
   const cusolver = new Cusolver(dev), cublas = new Cublas(dev);
-  for (const op of ['potrf', 'getrf', 'potrf-ib16'] as const) {
-    for (const n of op === 'potrf-ib16' ? [64, 128, 256, 512] : [4, 8, 16, 32, 64, 128, 256, 512]) {
-      potrfPanelTuning.widest = op === 'potrf-ib16' ? 16 : 8;
+  const defaultWidth = potrfPanelTuning.widest;
+  for (const op of ['potrf', 'getrf', 'potrf-ib8'] as const) {
+    for (const n of op === 'potrf-ib8' ? [64, 128, 256, 512] : [4, 8, 16, 32, 64, 128, 256, 512]) {
+      potrfPanelTuning.widest = op === 'potrf-ib8' ? 8 : defaultWidth;
       const count = Math.max(64, Math.floor(0.5e9 / (n * n * 8)));
       const l: Layout = { n, cols: n, count, ld: n, stride: n * n, offset: 0 };
       const rng = new Rng(n);
@@ -342,7 +344,7 @@ test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing
         : cublas.getrfBatched('float64', n, ptrs, n, piv, info, count)));
       ptrs.dispose();
       for (const d of [pristine, work, info, piv]) d.dispose();
-      potrfPanelTuning.widest = 8;
+      potrfPanelTuning.widest = defaultWidth;
       const cost = chol ? counts.potrf('float64', n) : counts.getrf('float64', n);
       const gf = (ms: number): number => (cost.flops * count) / (ms * 1e6);
       const roof = (cost.flops / cost.bytes) * 3000;

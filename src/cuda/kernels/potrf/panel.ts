@@ -40,7 +40,7 @@ export function potrfPanelSharedBytes(p: PotrfPanelParams, m: number): number {
   return (p.ib * p.kb + m * p.ib) * elementBytes(p.dtype);
 }
 
-/** The widest panel (8, 4, 2, 1) whose m x IB block fits in `limit` shared bytes; 0 if none. */
+/** The widest panel (widest, then halving to 1) whose m x IB block fits in `limit` shared bytes; 0 if none. */
 export function choosePanelWidth(dtype: DType, n: number, kb: number, limit: number, widest = 8): number {
   for (let ib = widest; ib >= 1; ib >>= 1) if ((ib * kb + n * ib) * elementBytes(dtype) <= limit) return ib;
   return 0;
