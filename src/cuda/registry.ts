@@ -6,7 +6,9 @@
 import type { GemmRequest, OpName } from '../core/ops.js';
 import { MyriadError } from '../core/errors.js';
 import { gemmCuda } from './kernels/gemm/index.js';
+import { getrfCuda } from './kernels/getrf/launch.js';
 import { potrfCuda } from './kernels/potrf/launch.js';
+import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/launch.js';
 import { tsm2Cuda } from './kernels/tsm2/launcher.js';
 import type { DeviceArray, GpuDevice } from './runtime/types.js';
 
@@ -35,5 +37,10 @@ function gemm(dev: GpuDevice, r: GemmRequest<DeviceArray>): void {
 
 registerGpuOp('gemm', gemm as GpuOp);
 registerGpuOp('potrf', potrfCuda as GpuOp);
+registerGpuOp('potrs', potrsCuda as GpuOp);
+registerGpuOp('posv', posvCuda as GpuOp);
+registerGpuOp('getrf', getrfCuda as GpuOp);
+registerGpuOp('getrs', getrsCuda as GpuOp);
+registerGpuOp('gesv', gesvCuda as GpuOp);
 
 export const GPU_OPS: Readonly<typeof registry> = registry;
