@@ -50,8 +50,10 @@ const DEFAULT: Tsm2Tuning = {
 };
 
 /**
- * sm_90 (H100 80GB HBM3): winners of the sweep (`bench-main.js --tune`), TSM2R at m = k = 20480,
- * TSM2L at m = 1e7 (run of 2026-11-25, see the report). Shapes outside these rows: the model.
+ * sm_90: winners of the sweep on an H100 80GB HBM3 (2026-11-25), TSM2R at m = k = 20480, TSM2L at
+ * m = 1e7. A later sweep on an H200 (`bench-main.js --tune`) preferred tileK 64 / t1 128 nearly
+ * everywhere and prefetch 1 only for float64 n = 32; not adopted until measured on an H100.
+ * Shapes outside these rows: the model.
  */
 const SM90: Tsm2Tuning = {
   tsm2r: {
