@@ -19,6 +19,7 @@ import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams }
 import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/planner.js';
 import { gemmSource } from '../../src/cuda/kernels/gemm/launch.js';
 import { blocksPerSM } from '../../src/cuda/model/occupancy.js';
+import { gemmTuningFor } from '../../src/cuda/model/tuning/index.js';
 import { peakBandwidth, peakFlops } from '../../src/cuda/model/roofline.js';
 import type { DeviceInfo } from '../../src/cuda/runtime/types.js';
 
@@ -84,9 +85,10 @@ test('invalid parameters are refused', () => {
   assert.throws(() => generateSmallGemm(small({ m: 2, n: 2, k: 2, tbc: 2, threads: 64 })), /more threads than work items/);
   assert.throws(() => generateTiledGemm(tiled({ tm: 3 })), /divide/);
   assert.throws(() => generateTiledGemm(tiled({ layouts: DENSE })), /dense/);
-  const mma = { ...tiled({}), variant: 'mma' as const, bm: 64, bn: 64, bk: 16, wm: 2, wn: 2 };
+  const mma = { ...tiled({}), variant: 'mma' as const, bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 };
   assert.throws(() => generateMmaGemm({ ...mma, dtype: 'float32' }), /float64 only/);
   assert.throws(() => generateMmaGemm({ ...mma, wm: 3 }), /multiple of 8/);
+  assert.throws(() => generateMmaGemm({ ...mma, stages: 1 }), /stages/);
 });
 
 function problem(over: Partial<GemmProblem>): GemmProblem {
@@ -98,7 +100,7 @@ test('planner: small kernel up to 32 with sane tbc and rn, tiled above; forced v
     for (let n = 1; n <= 40; n++) {
       for (const [m, k] of [[n, n], [Math.max(1, n - 3), n + 1], [n, 1]] as const) {
         const p = planGemm(H100, problem({ dtype, m, n, k }));
-        if (Math.max(m, n, k) <= 32) {
+        if (Math.max(m, n, k) <= gemmTuningFor('sm_90').smallMaxDim[dtype]) {
           assert.equal(p.variant, 'small', `${m}x${n}x${k}`);
           const s = p as SmallGemmParams;
           const shape = smallGemmShape(s);
@@ -160,10 +162,11 @@ function representativeKernels(): GemmParams[] {
     out.push(tiled({ dtype, bm: 32, bn: 32, tm: 2, tn: 2 }));
     if (dtype === 'float64') {
       OPS.forEach(([transA, transB], o) => {
-        out.push({ ...tiled({ transA, transB, betaZero: o % 2 === 0, layouts: o === 2 ? MIXED_PLAIN : LOOSE }), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 2, wn: 2 } as GemmParams);
+        out.push({ ...tiled({ transA, transB, betaZero: o % 2 === 0, layouts: o === 2 ? MIXED_PLAIN : LOOSE }), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: o === 1 ? 0 : 2 + o } as GemmParams);
       });
-      out.push({ ...tiled({}), variant: 'mma', bm: 32, bn: 32, bk: 16, wm: 2, wn: 2 } as GemmParams);
-      out.push({ ...tiled({}), variant: 'mma', bm: 128, bn: 64, bk: 8, wm: 4, wn: 2 } as GemmParams);
+      out.push({ ...tiled({}), variant: 'mma', bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 0 } as GemmParams);
+      out.push({ ...tiled({}), variant: 'mma', bm: 128, bn: 64, bk: 8, wm: 4, wn: 2, stages: 0 } as GemmParams);
+      out.push({ ...tiled({ transA: 'T' }), variant: 'mma', bm: 128, bn: 64, bk: 16, wm: 4, wn: 2, stages: 4 } as GemmParams);
     }
     out.push(dtype === 'float64' ? tiled({ dtype, bm: 128, bn: 64, tm: 8, tn: 4 }) : tiled({ dtype, bm: 128, bn: 128, tm: 8, tn: 8 }));
   });

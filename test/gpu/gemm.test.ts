@@ -166,6 +166,24 @@ function correctnessCases(): Case[] {
         if (m > 32) cases.push({ ...base, dtype, transA, transB, m, n, k, count: 3, beta: 0.25, pad, variant: 'tiled' });
       }
     });
+    // The FP64 tensor-core kernel's pipelines (cp.async stages, register prefetch) and tile shapes.
+    if (dtype === 'float64') {
+      const configs: MmaConfig[] = [
+        { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 }, { bm: 128, bn: 64, bk: 16, wm: 4, wn: 2, stages: 4 },
+        { bm: 32, bn: 32, bk: 32, wm: 2, wn: 2, stages: 3 }, { bm: 128, bn: 128, bk: 16, wm: 4, wn: 4, stages: 3 },
+        { bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 0 },
+      ];
+      configs.forEach((config, ci) => {
+        OPS.forEach(([transA, transB], o) => {
+          for (const [m, n, k] of [[37, 29, 45], [130, 64, 200], [5, 7, 3]] as const) {
+            cases.push({
+              ...base, dtype, transA, transB, m, n, k, count: 3, beta: o % 2 ? 0 : -0.5, pad: { ldPad: 1, gap: 3, offset: 1 },
+              kind: (o + ci) % 2 ? 'list' : 'strided', variant: 'mma', tuning: { mma: [{ maxDim: Infinity, config }] },
+            });
+          }
+        });
+      });
+    }
     // Larger sizes and odd shapes.
     for (const n of [64, 100, 128, 200, 256]) {
       const [transA, transB] = OPS[n % 4]!;
@@ -313,10 +331,11 @@ test('sweep: small and tiled parameters (MYRIAD_GEMM_SWEEP=1)', { skip: gpuSkipR
     { bm: 32, bn: 32, bk: 16, tm: 2, tn: 2 }, { bm: 64, bn: 64, bk: 16, tm: 4, tn: 4 }, { bm: 128, bn: 64, bk: 16, tm: 8, tn: 4 },
     { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 },
   ];
+  const mma = (bm: number, bn: number, bk: number, wm: number, wn: number, stages: number): MmaConfig => ({ bm, bn, bk, wm, wn, stages });
   const mmaConfigs: MmaConfig[] = [
-    { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2 }, { bm: 32, bn: 32, bk: 8, wm: 1, wn: 1 }, { bm: 64, bn: 64, bk: 16, wm: 2, wn: 2 },
-    { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2 }, { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2 }, { bm: 128, bn: 64, bk: 8, wm: 4, wn: 2 },
-    { bm: 128, bn: 128, bk: 8, wm: 2, wn: 4 }, { bm: 128, bn: 128, bk: 16, wm: 4, wn: 4 },
+    mma(32, 32, 16, 2, 2, 0), mma(32, 32, 16, 2, 2, 3), mma(32, 32, 32, 2, 2, 3), mma(64, 64, 16, 4, 2, 0), mma(64, 64, 16, 4, 2, 3),
+    mma(64, 64, 16, 4, 2, 4), mma(64, 64, 16, 2, 2, 3), mma(128, 64, 8, 4, 2, 0), mma(128, 64, 16, 4, 2, 3), mma(128, 64, 16, 4, 2, 4),
+    mma(128, 128, 16, 4, 4, 3), mma(128, 128, 16, 4, 2, 3),
   ];
   for (const dtype of DTYPES) {
     const bytes = dtype === 'float64' ? 8 : 4;
@@ -351,7 +370,7 @@ test('sweep: small and tiled parameters (MYRIAD_GEMM_SWEEP=1)', { skip: gpuSkipR
       const cost = counts.gemm(dtype, n, n, n, true);
       for (const p of candidates) {
         const ms = time(dev, () => gemmCuda(dev, req, { variant: p }), 5);
-        const label = p.variant === 'small' ? `small tbc${p.tbc} rn${p.rn} t${p.threads}${p.stageC ? ' sc' : ''}` : p.variant === 'tiled' ? `tiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}` : `mma ${p.bm}x${p.bn}x${p.bk} w${p.wm}x${p.wn}`;
+        const label = p.variant === 'small' ? `small tbc${p.tbc} rn${p.rn} t${p.threads}${p.stageC ? ' sc' : ''}` : p.variant === 'tiled' ? `tiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}` : `mma ${p.bm}x${p.bn}x${p.bk} w${p.wm}x${p.wn} s${p.stages}`;
         rows.push(`| ${dtype} | ${n} | ${label} | ${ms.toFixed(3)} | ${((cost.flops * count) / (ms * 1e6)).toFixed(0)} | ${((cost.bytes * count) / (ms * 1e6)).toFixed(0)} |`);
       }
       for (const x of arrays) x.dispose();

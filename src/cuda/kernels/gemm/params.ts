@@ -80,6 +80,8 @@ export interface MmaGemmParams extends GemmCommon {
   readonly bk: number;
   readonly wm: number;
   readonly wn: number;
+  /** 0: prefetch through registers into 2 buffers; 2..6: cp.async pipeline of that many buffers. */
+  readonly stages: number;
 }
 
 export type GemmParams = SmallGemmParams | TiledGemmParams | MmaGemmParams;

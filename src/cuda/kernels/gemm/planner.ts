@@ -55,7 +55,7 @@ export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOp
   }
   const mmaUsable = problem.dtype === 'float64' && info.major >= tuning.mmaMinMajor;
   const variant = options.variant
-    ?? (smallApplies(problem, tuning.smallMaxDim) ? 'small' : mmaUsable ? 'mma' : 'tiled');
+    ?? (smallApplies(problem, tuning.smallMaxDim[problem.dtype]) ? 'small' : mmaUsable ? 'mma' : 'tiled');
   if (variant === 'small') {
     if (!smallApplies(problem, 32)) throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
     return planSmall(info, problem, tuning);
@@ -68,7 +68,8 @@ export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOp
 }
 
 function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallGemmParams {
-  const winner = tuning.smallWinners.find((w) => w.dtype === p.dtype && Math.max(p.m, p.n, p.k) <= w.maxDim);
+  const dim = Math.max(p.m, p.n, p.k);
+  const winner = tuning.smallWinners.find((w) => w.dtype === p.dtype && w.minDim <= dim && dim <= w.maxDim);
   const maxThreadsPerMatrix = winner?.maxThreadsPerMatrix ?? tuning.smallMaxThreadsPerMatrix;
   const threadsPerBlock = winner?.threadsPerBlock ?? tuning.smallThreadsPerBlock;
   // rn: the fewest columns per thread (most threads, most loads in flight) that keeps the

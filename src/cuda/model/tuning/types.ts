@@ -27,6 +27,7 @@ export interface MmaConfig {
   readonly bk: number;
   readonly wm: number;
   readonly wn: number;
+  readonly stages: number;
 }
 
 export interface MmaBand {
@@ -37,6 +38,8 @@ export interface MmaBand {
 /** A measured winner for the small kernel: used for m, n, k within the bounds. */
 export interface SmallWinner {
   readonly dtype: DType;
+  /** Applies where minDim <= max(m, n, k) <= maxDim. */
+  readonly minDim: number;
   readonly maxDim: number;
   readonly tbc?: number;
   readonly threadsPerBlock?: number;
@@ -46,8 +49,8 @@ export interface SmallWinner {
 }
 
 export interface GemmTuning {
-  /** Use the very-small kernel (constant sizes, unrolled) when m, n, k are all <= this. */
-  readonly smallMaxDim: number;
+  /** Use the very-small kernel (constant sizes, unrolled) when m, n, k are all <= this (at most 32). */
+  readonly smallMaxDim: { readonly [D in DType]: number };
   /** Threads per block the small kernel aims for, filling it with tbc matrices. */
   readonly smallThreadsPerBlock: number;
   /** Work items (row x column group of one C) each thread takes in turn: matrices per block grow with it. */
