@@ -5,6 +5,7 @@
  *   myriad demo [--backend B] [--dtype D]
  *                                   the main job (npm start): batched posv and gesv, with residuals
  *   myriad bench <op> [--backend B] [--dtype D] [--sizes 2,4,8] [--batch N] [--repeats R] [--json FILE]
+ *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/cuda/multi/bench.ts)
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -20,12 +21,14 @@ import { formatTable } from './bench/table.js';
 import { BENCH_OPS, type BenchOp } from './bench/workloads.js';
 import { benchExtras } from './bench/extras.js';
 import './cuda/bench.js'; // registers the CUDA limits and vendor baselines
+import { MULTI_COLUMNS, runMultiBench } from './cuda/multi/bench.js';
+import { parseDevices } from './cuda/multi/open.js';
 
 const USAGE = `usage:
   myriad info
   myriad demo  [--backend auto|cpu|cuda] [--dtype float64|float32]
   myriad bench <op> [--backend auto|cpu|cuda] [--dtype float64|float32|both] [--sizes 2,4,8]
-               [--batch N] [--repeats R] [--json FILE]
+               [--batch N] [--repeats R] [--json FILE] [--devices all|0,1]
   ops: ${[...BENCH_OPS, ...benchExtras.names].join(', ')}`;
 
 function info(): void {
@@ -60,8 +63,9 @@ function openFor(backend: string | undefined): Context {
   return open({ backend: parseEnumValue(backend ?? 'auto', ['auto', 'cpu', 'cuda'] as const, '--backend') as BackendChoice });
 }
 
-async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json"]?: string }): Promise<void> {
+async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices"]?: string }): Promise<void> {
   if (op === undefined) throw new MyriadError('INVALID_ARGUMENT', `which operation? ${USAGE}`, 'op');
+  if (values.devices !== undefined) return benchDevices(op, values);
   const ctx = openFor(values.backend);
   console.error(`backend: ${ctx.describe()}`);
   let rows: BenchRow[] | Record<string, unknown>[];
@@ -91,13 +95,28 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
   }
 }
 
+/** --devices: resident rows on one device then all listed, plus host-start rows (per-device and total throughput, scaling efficiency). */
+function benchDevices(op: string, values: { [K in "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices"]?: string }): void {
+  const batch = parsePositive(values.batch, '--batch');
+  const repeats = parsePositive(values.repeats, '--repeats');
+  const rows = runMultiBench(parseDevices(values.devices!), {
+    op: parseEnumValue(op, BENCH_OPS, 'op'), dtypes: dtypes(values.dtype), sizes: parseSizes(values.sizes, [8, 16, 32]),
+    ...(batch ? { batch } : {}), ...(repeats ? { repeats } : {}),
+  });
+  console.log(formatTable(rows, MULTI_COLUMNS));
+  if (values.json) {
+    writeFileSync(values.json, JSON.stringify(rows, null, 2) + '\n');
+    console.error(`wrote ${rows.length} rows to ${values.json}`);
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       backend: { type: 'string' }, dtype: { type: 'string' }, sizes: { type: 'string' },
-      batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   const [command, ...rest] = positionals;

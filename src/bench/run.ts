@@ -60,7 +60,7 @@ export interface BenchOptions {
   vendor?: VendorBaseline;
 }
 
-function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: number): number {
+export function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: number): number {
   const perMatrix = Math.max(1, n * n * DTYPE_BYTES[dtype] * (op === 'gemm' ? 3 : 1));
   return Math.max(1, Math.floor(targetBytes / perMatrix));
 }

@@ -19,6 +19,7 @@ import { MultiDeviceBackend } from '../../src/cuda/multi/backend.js';
 import { MultiDeviceContext } from '../../src/cuda/multi/context.js';
 import { DeviceFailure, type Lane } from '../../src/cuda/multi/lane.js';
 import { isSharded, ShardedArray } from '../../src/cuda/multi/sharded.js';
+import { runMultiBench } from '../../src/cuda/multi/bench.js';
 
 class FakeArray implements DeviceArray {
   readonly kind = 'device' as const;
@@ -294,5 +295,19 @@ describe('a failing device', () => {
     const s = ctx.scatter(randomSpd('float64', n, count, rng), { rows: n, count });
     ctx.potrf({ a: strided(s, { rows: n, count }) });
     return assert.rejects(ctx.synchronize(), /synchronize failed on GPU 0 \(Fake GPU 0\)/);
+  });
+});
+
+describe('the multi-device benchmark on fake GPUs', () => {
+  it('rows for one device then two, resident and host-start, with shares, efficiency and link bytes', () => {
+    const rows = runMultiBench('all', { op: 'potrf', dtypes: ['float64'], sizes: [4], batch: 11, repeats: 3 },
+      (set) => rig(set === 'all' ? 2 : set.length).ctx);
+    assert.deepEqual(rows.map((r) => [r.devices, r.mode]), [['0', 'resident'], ['0', 'host-start'], ['0,1', 'resident'], ['0,1', 'host-start']]);
+    const two = rows[2]!;
+    assert.deepEqual(two.perDevice!.map((d) => [d.ordinal, d.batch]), [[0, 6], [1, 5]]);
+    assert.ok(rows.every((r) => r.batch === 11 && r.ms > 0 && r.gflops > 0));
+    assert.ok(two.efficiency !== undefined && rows[3]!.efficiency !== undefined && rows[0]!.efficiency === 100);
+    // host-start moves A and info up and back: 2 x 11 x (16 doubles + 1 int32) per call.
+    assert.equal(Math.round(rows[1]!.linkGBs! * rows[1]!.ms * 1e6), 2 * 11 * (16 * 8 + 4));
   });
 });
