@@ -6,33 +6,23 @@
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from '../bench/extras.js';
-import { median } from '../bench/stats.js';
+import { formatTable } from '../bench/table.js';
 import type { MachineLimits, VendorBaseline } from '../bench/run.js';
+import { progress, progressDone } from '../bench/stats.js';
+import type { Column } from '../bench/table.js';
+import { MyriadError } from '../core/errors.js';
 import type { BenchOp } from '../bench/workloads.js';
 import type { DType } from '../core/dtype.js';
 import type { Storage } from '../core/storage.js';
 import { CudaBackend } from './backend.js';
+import { benchTsm2, defaultTsm2Cases, type Tsm2BenchRow } from './kernels/tsm2/bench.js';
+import { measureCopyBandwidth } from './measure.js';
 import type { DeviceArray, GpuDevice } from './runtime/types.js';
 import { Cublas, Cusolver, batchPointers, type BatchPointers } from './vendor/index.js';
 
 function deviceOf(ctx: Context): GpuDevice | undefined {
   const backend = ctx.deviceBackend;
   return backend instanceof CudaBackend ? backend.device : undefined;
-}
-
-/** (bytes read + bytes written) / time of a 1 GiB device-to-device copy, median of 5. */
-export function measureCopyBandwidth(ctx: Context, dev: GpuDevice, bytes = 1 << 30): number {
-  const n = bytes / 8;
-  const src = dev.alloc('float64', n);
-  const dst = dev.alloc('float64', n);
-  try {
-    dev.fill(src, 0x3f);
-    const times = Array.from({ length: 6 }, () => ctx.time(() => dev.copy(src, 0, dst, 0, n))).slice(1);
-    return (2 * bytes) / (median(times) * 1e6);
-  } finally {
-    src.dispose();
-    dst.dispose();
-  }
 }
 
 /**
@@ -103,7 +93,7 @@ registerBenchExtras({
     if (!dev) return undefined;
     let l = limitsCache.get(ctx);
     if (!l) {
-      l = { bandwidthGBs: measureCopyBandwidth(ctx, dev), peakGflops: peakGflops(dev) };
+      l = { bandwidthGBs: measureCopyBandwidth(dev) / 1e9, peakGflops: peakGflops(dev) };
       limitsCache.set(ctx, l);
       console.error(`copy bandwidth ${l.bandwidthGBs.toFixed(0)} GB/s (1 GiB device-to-device, read + write); peak FP64 ${l.peakGflops!.float64!.toFixed(0)}, FP32 ${l.peakGflops!.float32!.toFixed(0)} GFLOP/s`);
     }
@@ -113,4 +103,27 @@ registerBenchExtras({
     const dev = deviceOf(ctx);
     return dev ? new VendorOnDevice(dev) : undefined;
   },
+  names: ['tsm2'],
+  async run(_name, ctx, options) {
+    const dev = deviceOf(ctx);
+    if (!dev) throw new MyriadError('BACKEND_UNAVAILABLE', 'the tsm2 benchmark needs a CUDA context (--backend cuda)', '--backend');
+    const rows = await benchTsm2(dev, { cases: defaultTsm2Cases(options.dtypes), vendor: true, onRow: (r) => progress(`tsm2 ${r.op} ${r.dtype} m=${r.m} n=${r.n} k=${r.k}: ${r.gbs.toFixed(0)} GB/s`) });
+    progressDone();
+    console.log(formatTable(rows, TSM2_COLUMNS));
+    return rows as unknown as Record<string, unknown>[];
+  },
 });
+
+const TSM2_COLUMNS: readonly Column<Tsm2BenchRow>[] = [
+  { header: 'kernel', value: (r) => r.op },
+  { header: 'dtype', value: (r) => r.dtype },
+  { header: 'm', value: (r) => r.m },
+  { header: 'n', value: (r) => r.n },
+  { header: 'k', value: (r) => r.k },
+  { header: 'ms', value: (r) => r.ms, digits: 3 },
+  { header: 'GB/s', value: (r) => r.gbs, digits: 0 },
+  { header: '%copy', value: (r) => r.pctCopy, digits: 1 },
+  { header: 'cuBLAS GB/s', value: (r) => r.vendorGbs, digits: 0 },
+  { header: 'speed-up', value: (r) => r.speedup, digits: 2 },
+  { header: 'plan', value: (r) => r.plan },
+];

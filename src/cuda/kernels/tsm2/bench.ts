@@ -12,6 +12,7 @@ import { cType } from '../common/precision.js';
 import { minimumBytes } from './model.js';
 import { setMeasuredBandwidth, tsm2Cuda, type Tsm2Options } from './launcher.js';
 import type { Tsm2Kind, Tsm2lPlan, Tsm2rPlan } from './planner.js';
+import { measureCopyBandwidth, timeMs } from '../../measure.js';
 
 export interface Tsm2BenchRow {
   op: Tsm2Kind;
@@ -86,41 +87,7 @@ export function fillUniform(dev: GpuDevice, x: DeviceArray, seed: number): void 
     [arg.i64(x.length), arg.ptr(x), arg.i64(BigInt(seed))]);
 }
 
-/** Median milliseconds of `repeats` runs after one warm-up, each timed with CUDA events. */
-export function timeMs(dev: GpuDevice, run: () => void, repeats: number): number {
-  run();
-  const start = dev.event();
-  const stop = dev.event();
-  const times: number[] = [];
-  try {
-    for (let r = 0; r < repeats; r++) {
-      start.record();
-      run();
-      stop.record();
-      stop.synchronize();
-      times.push(stop.elapsedSince(start));
-    }
-  } finally {
-    start.dispose();
-    stop.dispose();
-  }
-  times.sort((x, y) => x - y);
-  return times[Math.floor(times.length / 2)]!;
-}
-
-/** Device-to-device copy bandwidth (read + write), bytes per second, of a 1 GiB copy. */
-export function measureCopyBandwidth(dev: GpuDevice): number {
-  const elements = 2 ** 27; // 1 GiB of float64
-  const src = dev.alloc('float64', elements);
-  const dst = dev.alloc('float64', elements);
-  try {
-    const ms = timeMs(dev, () => dev.copy(src, 0, dst, 0, elements), 10);
-    return (2 * elements * 8) / (ms * 1e-3);
-  } finally {
-    src.dispose();
-    dst.dispose();
-  }
-}
+export { timeMs, measureCopyBandwidth };
 
 export interface Tsm2Operands {
   a: DeviceArray; b: DeviceArray; c: DeviceArray;

@@ -1,0 +1,42 @@
+/**
+ * Measuring on a GPU, in one place: CUDA-event timing (warm-up excluded, median of repeats)
+ * and the device-to-device copy bandwidth that every roofline in the benchmarks divides by.
+ */
+import { median } from '../bench/stats.js';
+import type { GpuDevice } from './runtime/types.js';
+
+/** Median milliseconds of `repeats` runs after one warm-up, each timed with CUDA events. */
+export function timeMs(dev: GpuDevice, run: () => void, repeats: number): number {
+  run();
+  const start = dev.event();
+  const stop = dev.event();
+  const times: number[] = [];
+  try {
+    for (let r = 0; r < repeats; r++) {
+      start.record();
+      run();
+      stop.record();
+      stop.synchronize();
+      times.push(stop.elapsedSince(start));
+    }
+  } finally {
+    start.dispose();
+    stop.dispose();
+  }
+  return median(times);
+}
+
+/** Device-to-device copy bandwidth (bytes read + bytes written), bytes per second, of a 1 GiB copy. */
+export function measureCopyBandwidth(dev: GpuDevice): number {
+  const elements = 2 ** 27; // 1 GiB of float64
+  const src = dev.alloc('float64', elements);
+  const dst = dev.alloc('float64', elements);
+  try {
+    dev.fill(src, 0x3f);
+    const ms = timeMs(dev, () => dev.copy(src, 0, dst, 0, elements), 10);
+    return (2 * elements * 8) / (ms * 1e-3);
+  } finally {
+    src.dispose();
+    dst.dispose();
+  }
+}
