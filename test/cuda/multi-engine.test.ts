@@ -107,7 +107,7 @@ function fakeBackend(dev: FakeDevice, counts: number[]): Backend<Storage, IntSto
 
 interface Rig { ctx: MultiDeviceContext; devices: FakeDevice[]; log: string[]; counts: number[][] }
 
-function rig(lanes = 2, weights?: number[]): Rig {
+export function rig(lanes = 2, weights?: number[]): Rig {
   const log: string[] = [];
   const devices = Array.from({ length: lanes }, (_, i) => new FakeDevice(i, log));
   const counts = devices.map(() => [] as number[]);

@@ -65,6 +65,7 @@ class RecordingContext extends MultiDeviceContext {
 /** `open` gives the context of a device set (the real GPUs by default; tests pass fakes). */
 export function runMultiBench(selection: DeviceSelection, options: MultiBenchOptions, open: (set: DeviceSelection) => MultiDeviceContext = openMultiDevice): MultiBenchRow[] {
   const all = open(selection);
+  console.error(`backend: ${all.describe()}`);
   const sets = all.devices.length > 1 ? [[all.devices[0]!], all.devices] : [all.devices];
   const rows: MultiBenchRow[] = [];
   for (const dtype of options.dtypes) {

@@ -1,0 +1,210 @@
+/**
+ * Several GPUs behind one context, against the CPU context: gemm n=8 and potrf n=16 on host
+ * batches that do not split evenly, a batch of 1, failing matrices (info in original order,
+ * including at the split boundary), getrf pivots, a device-resident pipeline over scattered
+ * batches, and a device that runs out of memory. The same tests run on GPU 0 alone (one device
+ * is the same code path). The two-GPU part checks the shares, per-device times, and that the
+ * second device of an architecture compiles nothing.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { cpuContext, type Context } from '../../src/api/context.js';
+import { probeBackends } from '../../src/api/backends.js';
+import { Random, randomGeneral, randomMatrices, randomSpd } from '../../src/bench/data.js';
+import { strided } from '../../src/core/batch.js';
+import { MyriadError } from '../../src/core/errors.js';
+import { probeCuda, type CudaDevice, type DeviceArray } from '../../src/cuda/runtime/index.js';
+import { cudaRuntime } from '../../src/cuda/runtime/runtime.js';
+import { DeviceFailure, isSharded, openMultiDevice, type MultiDeviceContext, type ShardedArray } from '../../src/cuda/multi/index.js';
+
+const cuda = probeBackends().cuda;
+const probe = probeCuda();
+const gpus = probe.usable ? probe.devices.length : 0;
+const skip = cuda.usable ? undefined : `no usable GPU: ${cuda.reason}`;
+const skip2 = skip ?? (gpus < 2 ? `needs 2 GPUs; this machine has ${gpus}` : undefined);
+
+const rng = new Random(606);
+
+function close(got: Float64Array, want: Float64Array, tol: number, what: string): void {
+  assert.equal(got.length, want.length, what);
+  for (let i = 0; i < got.length; i++) {
+    const d = Math.abs(got[i]! - want[i]!) / (1 + Math.abs(want[i]!));
+    if (!(d <= tol)) assert.fail(`${what}: element ${i}: ${got[i]} vs ${want[i]}`);
+  }
+}
+const ints = (x: unknown): number[] => [...(x as Int32Array)];
+
+/** SPD matrices, those listed made indefinite at their last diagonal entry (info = n). */
+function spdFailing(n: number, count: number, failing: readonly number[]): Float64Array {
+  const a = randomSpd('float64', n, count, rng) as Float64Array;
+  for (const i of failing) a[i * n * n + (n - 1) * (n + 1)] = -1;
+  return a;
+}
+
+function checkGemm(ctx: Context, n: number, count: number): void {
+  const [a, b] = [0, 1].map(() => randomMatrices('float64', n, n, count, rng) as Float64Array);
+  const c = new Float64Array(n * n * count).fill(NaN); // beta = 0 must never read C
+  const want = new Float64Array(c.length);
+  const S = (x: Float64Array) => strided(x, { rows: n, count });
+  ctx.gemm({ a: S(a!), b: S(b!), c: S(c), alpha: 1, beta: 0, transB: 'T' });
+  cpuContext.gemm({ a: S(a!), b: S(b!), c: S(want), alpha: 1, beta: 0, transB: 'T' });
+  close(c, want, 1e-13, `gemm n=${n} count=${count}`);
+}
+
+function checkPotrf(ctx: Context, n: number, count: number, failing: readonly number[]): void {
+  const a = spdFailing(n, count, failing);
+  const want = a.slice();
+  const got = ctx.potrf({ a: strided(a, { rows: n, count }), uplo: 'lower' });
+  const ref = cpuContext.potrf({ a: strided(want, { rows: n, count }), uplo: 'lower' });
+  assert.deepEqual(ints(got.info), ints(ref.info), `potrf n=${n} count=${count}: info`);
+  for (const i of failing) assert.equal(got.info[i], n, `matrix ${i} fails at minor ${n}`);
+  close(a, want, 1e-12, `potrf n=${n} count=${count}`);
+}
+
+/** Every test of the suite on one context: all GPUs, then GPU 0 alone. */
+function suite(label: string, open: () => MultiDeviceContext): void {
+  describe(`${label} = CPU context`, { skip }, () => {
+    it('gemm n=8: a batch that does not split evenly, and a batch of 1', () => {
+      const ctx = open();
+      checkGemm(ctx, 8, 1001);
+      checkGemm(ctx, 8, 1);
+      checkGemm(ctx, 8, 3);
+    });
+
+    it('potrf n=16: failing matrices anywhere (first, last, both sides of the split) keep their info in order', () => {
+      const ctx = open();
+      checkPotrf(ctx, 16, 1001, [0, 3, 499, 500, 501, 502, 1000]);
+      checkPotrf(ctx, 16, 1, [0]);
+      checkPotrf(ctx, 16, 1, []);
+      checkPotrf(ctx, 5, 7, [6]);
+    });
+
+    it('getrf n=16: pivots and info in original order', () => {
+      const ctx = open();
+      const n = 16, count = 333;
+      const a = randomGeneral('float64', n, count, rng) as Float64Array;
+      for (let j = 0; j < n; j++) a[200 * n * n + j * n + 4] = 0; // matrix 200: a zero row -> singular
+      const want = a.slice();
+      const got = ctx.getrf({ a: strided(a, { rows: n, count }) });
+      const ref = cpuContext.getrf({ a: strided(want, { rows: n, count }) });
+      assert.deepEqual(ints(got.info), ints(ref.info));
+      assert.ok(got.info[200]! > 0);
+      assert.deepEqual(ints(got.ipiv), ints(ref.ipiv));
+      close(a, want, 1e-11, 'getrf');
+    });
+
+    it('device-resident pipeline: scatter, potrf, gemm, synchronize, gather; no host copy in between', async () => {
+      const ctx = open();
+      const n = 16, count = 777;
+      const host = spdFailing(n, count, [1, 400, 776]);
+      const a = ctx.scatter(host, { rows: n, count });
+      assert.deepEqual(a.ordinals, ctx.devices.slice(0, a.shards.length));
+      const before = { ...ctx.multi.transfers };
+      const A = strided(a, { rows: n, count });
+      const { info } = ctx.potrf({ a: A, uplo: 'lower' });
+      const c = ctx.allocSharded('float64', host.length, { rows: n, count });
+      ctx.gemm({ a: A, b: A, c: strided(c, { rows: n, count }), beta: 0, transB: 'T' });
+      await ctx.synchronize();
+      assert.deepEqual(ctx.multi.transfers, before, 'no bytes crossed the host link');
+      const wantA = host.slice();
+      const wantInfo = cpuContext.potrf({ a: strided(wantA, { rows: n, count }), uplo: 'lower' }).info;
+      const wantC = new Float64Array(host.length);
+      cpuContext.gemm({ a: strided(wantA, { rows: n, count }), b: strided(wantA, { rows: n, count }), c: strided(wantC, { rows: n, count }), beta: 0, transB: 'T' });
+      assert.ok(isSharded(info));
+      assert.deepEqual(ints(ctx.gather(info)), ints(wantInfo));
+      close(ctx.gather(a) as Float64Array, wantA, 1e-12, 'resident potrf');
+      close(ctx.gather(c) as Float64Array, wantC, 1e-12, 'resident gemm');
+      for (const s of [a, c, info as ShardedArray]) s.dispose();
+    });
+
+    it('a device out of memory: a MyriadError naming it, host outputs untouched, the context still works', () => {
+      const ctx = open();
+      const last = ctx.multi.lanes[ctx.multi.lanes.length - 1]!.device as CudaDevice;
+      const hog: DeviceArray[] = [];
+      let free = last.memoryInfo().free;
+      for (let chunk = 1 << 30; chunk >= 1 << 20 && free > 16 << 20;) {
+        try { hog.push(last.alloc('int32', chunk / 4)); free -= chunk; } catch { chunk /= 2; }
+      }
+      try {
+        const n = 8, count = 200_000; // 100 MiB per operand per device
+        const [a, b] = [0, 1].map(() => randomMatrices('float64', n, n, count, rng) as Float64Array);
+        const c = randomMatrices('float64', n, n, count, rng) as Float64Array;
+        const before = c.slice();
+        assert.throws(() => ctx.gemm({ a: strided(a!, { rows: n, count }), b: strided(b!, { rows: n, count }), c: strided(c, { rows: n, count }), beta: 0 }), (e: unknown) => {
+          assert.ok(e instanceof DeviceFailure && e instanceof MyriadError, String(e));
+          assert.equal(e.ordinal, last.info.ordinal);
+          assert.match(e.message, new RegExp(`GPU ${last.info.ordinal} \\(${last.info.name.replace(/[()]/g, '.')}\\): CUDA_ERROR_OUT_OF_MEMORY`));
+          assert.match(e.message, /No host output was written/);
+          return true;
+        });
+        assert.deepEqual(c, before);
+      } finally {
+        for (const h of hog) h.dispose();
+      }
+      checkGemm(ctx, 8, 101);
+    });
+  });
+}
+
+suite('all GPUs', () => openMultiDevice('all'));
+suite('GPU 0 alone through the multi-device backend', () => openMultiDevice([0]));
+
+describe('two GPUs', { skip: skip2 }, () => {
+  it('each device gets its share and its own time', () => {
+    const ctx = openMultiDevice([0, 1]);
+    if (probe.usable && probe.devices[0]!.name === probe.devices[1]!.name) assert.deepEqual(ctx.weights, [1, 1]);
+    const n = 8, count = 100_001;
+    const a = ctx.scatter(randomMatrices('float64', n, n, count, rng), { rows: n, count });
+    assert.deepEqual(a.shards.map((s) => s.ordinal), [0, 1]);
+    const A = strided(a, { rows: n, count });
+    const c = ctx.allocSharded('float64', a.length, { rows: n, count });
+    ctx.time(() => ctx.gemm({ a: A, b: A, c: strided(c, { rows: n, count }), beta: 0 }));
+    assert.equal(ctx.lastDeviceTimes.length, 2);
+    assert.ok(ctx.lastDeviceTimes.every((t) => t > 0), `per-device ms ${ctx.lastDeviceTimes.join(', ')}`);
+    a.dispose();
+    c.dispose();
+  });
+
+  it('weights set the shares of a scatter and of host batches', () => {
+    const ctx = openMultiDevice([0, 1], { weights: [3, 1] });
+    try {
+      const s = ctx.scatter(new Float64Array(64 * 8), { rows: 8, count: 8 });
+      assert.deepEqual(s.shards.map((x) => [x.ordinal, x.start, x.end]), [[0, 0, 384], [1, 384, 512]]);
+      s.dispose();
+      checkPotrf(ctx, 16, 41, [0, 30, 31, 40]);
+    } finally {
+      ctx.weights = [1, 1];
+    }
+  });
+
+  it('the second device of an architecture loads the first one\'s binaries without compiling', () => {
+    const cache = cudaRuntime().cache();
+    checkGemm(openMultiDevice([0]), 12, 10);
+    checkPotrf(openMultiDevice([0]), 12, 10, [3]);
+    const compiles = cache.stats.compiles;
+    const hits = cache.stats.memoryHits;
+    checkGemm(openMultiDevice([1]), 12, 10);
+    checkPotrf(openMultiDevice([1]), 12, 10, [3]);
+    if (probe.usable && probe.devices[0]!.arch === probe.devices[1]!.arch) {
+      assert.equal(cache.stats.compiles, compiles, 'no new compile on GPU 1');
+      assert.ok(cache.stats.memoryHits > hits, 'GPU 1 took the binaries from the memory cache');
+    }
+  });
+
+  it('plain device memory of GPU 1 runs on GPU 1; memory of two GPUs in one call is refused', () => {
+    const ctx = openMultiDevice([0, 1]);
+    const dev1 = ctx.multi.lanes[1]!.device;
+    const n = 4, count = 9;
+    const host = spdFailing(n, count, [8]);
+    const d = dev1.upload(host);
+    const { info } = ctx.potrf({ a: strided(d, { rows: n, count }), uplo: 'lower' });
+    const want = host.slice();
+    const wantInfo = cpuContext.potrf({ a: strided(want, { rows: n, count }), uplo: 'lower' }).info;
+    close(ctx.download(d) as Float64Array, want, 1e-12, 'potrf on GPU 1');
+    assert.deepEqual(ints(ctx.download(info as ShardedArray)), ints(wantInfo));
+    assert.deepEqual((info as ShardedArray).ordinals, [1]);
+    const d0 = ctx.upload(host);
+    const c0 = ctx.alloc('float64', host.length);
+    assert.throws(() => ctx.gemm({ a: strided(d0, { rows: n, count }), b: strided(d, { rows: n, count }), c: strided(c0, { rows: n, count }), beta: 0 }), /GPUs 0 and 1/);
+  });
+});
