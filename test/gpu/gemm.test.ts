@@ -26,6 +26,14 @@ const OPS: readonly (readonly [Op, Op])[] = [['N', 'N'], ['N', 'T'], ['T', 'N'],
 const DTYPES: readonly DType[] = ['float64', 'float32'];
 const SENTINEL = 12345.5;
 
+const mma = (bm: number, bn: number, bk: number, wm: number, wn: number, stages: number): MmaConfig => ({ bm, bn, bk, wm, wn, stages });
+/** FP64 tensor-core configurations: every one is checked for correctness, then timed in the sweep. */
+const MMA_CONFIGS: readonly MmaConfig[] = [
+  mma(32, 32, 16, 2, 2, 0), mma(32, 32, 16, 2, 2, 3), mma(32, 32, 32, 2, 2, 3), mma(64, 64, 16, 4, 2, 0), mma(64, 64, 16, 4, 2, 3),
+  mma(64, 64, 16, 4, 2, 4), mma(64, 64, 32, 2, 2, 3), mma(128, 64, 8, 4, 2, 0), mma(128, 64, 16, 4, 2, 3), mma(128, 64, 16, 4, 2, 4),
+  mma(128, 128, 16, 4, 4, 3), mma(128, 128, 16, 4, 2, 3),
+];
+
 interface Padding { ldPad: number; gap: number; offset: number }
 interface Case {
   dtype: DType; transA: Op; transB: Op; m: number; n: number; k: number; count: number;
@@ -168,14 +176,9 @@ function correctnessCases(): Case[] {
     });
     // The FP64 tensor-core kernel's pipelines (cp.async stages, register prefetch) and tile shapes.
     if (dtype === 'float64') {
-      const configs: MmaConfig[] = [
-        { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 }, { bm: 128, bn: 64, bk: 16, wm: 4, wn: 2, stages: 4 },
-        { bm: 32, bn: 32, bk: 32, wm: 2, wn: 2, stages: 3 }, { bm: 128, bn: 128, bk: 16, wm: 4, wn: 4, stages: 3 },
-        { bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 0 },
-      ];
-      configs.forEach((config, ci) => {
+      MMA_CONFIGS.forEach((config, ci) => {
         OPS.forEach(([transA, transB], o) => {
-          for (const [m, n, k] of [[37, 29, 45], [130, 64, 200], [5, 7, 3]] as const) {
+          for (const [m, n, k] of (ci % 3 === 0 ? [[37, 29, 45], [130, 64, 200], [5, 7, 3]] : [[37, 29, 45], [130, 64, 200]]) as readonly (readonly [number, number, number])[]) {
             cases.push({
               ...base, dtype, transA, transB, m, n, k, count: 3, beta: o % 2 ? 0 : -0.5, pad: { ldPad: 1, gap: 3, offset: 1 },
               kind: (o + ci) % 2 ? 'list' : 'strided', variant: 'mma', tuning: { mma: [{ maxDim: Infinity, config }] },
@@ -262,12 +265,21 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-/** Milliseconds of one enqueued call: events around it, after warm-up, median of repeats. */
+/**
+ * Milliseconds of one enqueued call: events around it, median of repeats, after a warm-up of at
+ * least 3 calls and 20 ms (fresh allocations and clocks settle first).
+ */
 function time(dev: GpuDevice, call: () => void, repeats = 9): number {
-  call();
-  call();
   const start = dev.event();
   const stop = dev.event();
+  let warm = 0;
+  for (let calls = 0; calls < 3 || warm < 20; calls++) {
+    start.record();
+    call();
+    stop.record();
+    stop.synchronize();
+    warm += stop.elapsedSince(start);
+  }
   const ms: number[] = [];
   for (let r = 0; r < repeats; r++) {
     start.record();
@@ -331,12 +343,6 @@ test('sweep: small and tiled parameters (MYRIAD_GEMM_SWEEP=1)', { skip: gpuSkipR
     { bm: 32, bn: 32, bk: 16, tm: 2, tn: 2 }, { bm: 64, bn: 64, bk: 16, tm: 4, tn: 4 }, { bm: 128, bn: 64, bk: 16, tm: 8, tn: 4 },
     { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 },
   ];
-  const mma = (bm: number, bn: number, bk: number, wm: number, wn: number, stages: number): MmaConfig => ({ bm, bn, bk, wm, wn, stages });
-  const mmaConfigs: MmaConfig[] = [
-    mma(32, 32, 16, 2, 2, 0), mma(32, 32, 16, 2, 2, 3), mma(32, 32, 32, 2, 2, 3), mma(64, 64, 16, 4, 2, 0), mma(64, 64, 16, 4, 2, 3),
-    mma(64, 64, 16, 4, 2, 4), mma(64, 64, 16, 2, 2, 3), mma(128, 64, 8, 4, 2, 0), mma(128, 64, 16, 4, 2, 3), mma(128, 64, 16, 4, 2, 4),
-    mma(128, 128, 16, 4, 4, 3), mma(128, 128, 16, 4, 2, 3),
-  ];
   for (const dtype of DTYPES) {
     const bytes = dtype === 'float64' ? 8 : 4;
     for (const n of [2, 4, 8, 16, 32, 64, 128, 256]) {
@@ -365,7 +371,7 @@ test('sweep: small and tiled parameters (MYRIAD_GEMM_SWEEP=1)', { skip: gpuSkipR
       const common = { dtype, transA: 'N' as const, transB: 'N' as const, betaZero: true, layouts: { a: plain, b: plain, c: plain } };
       if (n >= 32) {
         for (const cfg of tiledConfigs) if (dtype === 'float32' || cfg.bm === 64) candidates.push({ variant: 'tiled', ...common, ...cfg });
-        if (dtype === 'float64') for (const cfg of mmaConfigs) candidates.push({ variant: 'mma', ...common, ...cfg });
+        if (dtype === 'float64') for (const cfg of MMA_CONFIGS) candidates.push({ variant: 'mma', ...common, ...cfg });
       }
       const cost = counts.gemm(dtype, n, n, n, true);
       for (const p of candidates) {
