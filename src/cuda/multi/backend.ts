@@ -22,9 +22,6 @@ import { cpuBackend } from '../../cpu/backend.js';
 import { OUTPUTS } from '../registry.js';
 import { allocateHost } from '../runtime/memory.js';
 import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
-
-/** Host memory a request may hold. */
-type HostArray = FloatArray | Int32Array;
 import { DeviceFailure, failureOf, onEveryLane, type Lane, type LaneFailure } from './lane.js';
 import {
   forEachReference, INT_FIELDS, intsPerMatrix, isBatch, rebaseRequest, requestCount, sliceRequest, storageRanges, writtenSpans,
@@ -32,6 +29,9 @@ import {
 } from './request.js';
 import { intBounds, isSharded, resolveLayout, runsOfBatch, runsOfInts, shardBounds, ShardedArray, type Shard, type ShardLayout } from './sharded.js';
 import { checkWeights, modelWeights, splitBatch, type Part } from './split.js';
+
+/** Host memory a request may hold. */
+type HostArray = FloatArray | Int32Array;
 
 /** A host range copied to one part's device for one call. */
 interface Staged {
