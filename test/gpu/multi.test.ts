@@ -171,6 +171,7 @@ describe('two GPUs', { skip: skip2 }, () => {
   });
 
   it('weights set the shares of a scatter and of host batches', () => {
+    const previous = openMultiDevice([0, 1]).weights;
     const ctx = openMultiDevice([0, 1], { weights: [3, 1] });
     try {
       const s = ctx.scatter(new Float64Array(64 * 8), { rows: 8, count: 8 });
@@ -178,7 +179,7 @@ describe('two GPUs', { skip: skip2 }, () => {
       s.dispose();
       checkPotrf(ctx, 16, 41, [0, 30, 31, 40]);
     } finally {
-      ctx.weights = [1, 1];
+      ctx.weights = previous;
     }
   });
 
