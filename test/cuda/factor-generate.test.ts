@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { getrfPanelSource, getrfUpdateSource } from '../../src/cuda/kernels/getrf/panel.js';
+import { getrfRegisterSource, REGISTER_DESIGN_MAX, registerWarps } from '../../src/cuda/kernels/getrf/register.js';
 import { getrfSmallSource } from '../../src/cuda/kernels/getrf/small.js';
+import { potrfRegisterSource } from '../../src/cuda/kernels/potrf/register.js';
 import { potrfPanelSource } from '../../src/cuda/kernels/potrf/panel.js';
 import { potrfSmallSource } from '../../src/cuda/kernels/potrf/small.js';
 import { gesvSmallSource, posvSmallSource } from '../../src/cuda/kernels/solve/small.js';
@@ -29,6 +31,15 @@ test('generators are pure and every parameter changes the kernel', () => {
     getrfSmallSource({ dtype: 'float64', rows: 8, cols: 7, kind: 'strided', warps: 4 }),
     potrfPanelSource({ dtype: 'float64', uplo: 'lower', kind: 'strided', ib: 8, kb: 16 }),
     potrfPanelSource({ dtype: 'float64', uplo: 'lower', kind: 'strided', ib: 4, kb: 16 }),
+    getrfRegisterSource({ dtype: 'float64', rows: 64, cols: 64, kind: 'strided', warps: 8 }),
+    getrfRegisterSource({ dtype: 'float32', rows: 64, cols: 64, kind: 'strided', warps: 8 }),
+    getrfRegisterSource({ dtype: 'float64', rows: 64, cols: 65, kind: 'strided', warps: 8 }),
+    getrfRegisterSource({ dtype: 'float64', rows: 64, cols: 64, kind: 'pointer', warps: 8 }),
+    getrfRegisterSource({ dtype: 'float64', rows: 64, cols: 64, kind: 'strided', warps: 4 }),
+    potrfRegisterSource({ dtype: 'float64', n: 64, uplo: 'lower', kind: 'strided', warps: 8 }),
+    potrfRegisterSource({ dtype: 'float64', n: 64, uplo: 'upper', kind: 'strided', warps: 8 }),
+    potrfRegisterSource({ dtype: 'float64', n: 65, uplo: 'lower', kind: 'strided', warps: 8 }),
+    potrfRegisterSource({ dtype: 'float32', n: 64, uplo: 'lower', kind: 'pointer', warps: 16 }),
   ];
   assert.equal(new Set(variants.map((v) => v.entry)).size, variants.length, 'entry names are distinct');
   assert.equal(new Set(variants.map((v) => v.source)).size, variants.length, 'sources are distinct');
@@ -65,6 +76,29 @@ test('register designs compile for sm_90 without spills', { skip: noNvcc, timeou
     const spills = /(\d+) bytes spill stores/.exec(report);
     assert.ok(spills, `${src.name}: no ptxas report`);
     assert.equal(spills[1], '0', `${src.name} spills:\n${report}`);
+  }
+});
+
+test('block register designs (getrf, potrf) compile for sm_90 without spills, n = 1..128', { skip: noNvcc, timeout: 900_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-factor-'));
+  const sources: KernelSource[] = [];
+  for (const dtype of ['float64', 'float32'] as const) {
+    for (const n of [1, 33, 64, 65, 100, REGISTER_DESIGN_MAX]) {
+      const warps = registerWarps(n);
+      sources.push(getrfRegisterSource({ dtype, rows: n, cols: n, kind: n === 65 ? 'pointer' : 'strided', warps }));
+      for (const uplo of ['lower', 'upper'] as const) sources.push(potrfRegisterSource({ dtype, n, uplo, kind: 'strided', warps }));
+    }
+    for (const [rows, cols] of [[128, 33], [33, 128], [127, 64]] as const) {
+      sources.push(getrfRegisterSource({ dtype, rows, cols, kind: 'strided', warps: registerWarps(cols) }));
+    }
+  }
+  for (const src of sources) {
+    const report = ptxasReport(src, dir);
+    const spills = /(\d+) bytes spill stores/.exec(report);
+    const frame = /(\d+) bytes stack frame/.exec(report);
+    assert.ok(spills && frame, `${src.name}: no ptxas report`);
+    assert.equal(spills[1], '0', `${src.name} spills:\n${report}`);
+    assert.equal(frame[1], '0', `${src.name} uses local memory (a register array indexed at run time):\n${report}`);
   }
 });
 

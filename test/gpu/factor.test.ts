@@ -1,7 +1,8 @@
 /**
  * Batched potrf/getrf/potrs/posv/getrs/gesv on a real GPU (skipped where none is usable), against
  * the CPU reference (src/cpu/lapack) and LAPACK's residual ratios, on fresh random data: every n
- * 1..40, then 47, 64, 100, 128, 256, 512; both uplo and precisions; odd ld, stride and offset;
+ * 1..40, then 47, 64, 100, 128, 256, 512; every variant (warp, block-register, panel/blocked) by
+ * size and forced; both uplo and precisions; odd ld, stride and offset;
  * info/ipiv poisoned before the run; every element outside what a routine may write is checked
  * bit for bit (padding, gaps, the other triangle filled with NaN so that reading it shows).
  * Mixed batches (SPD / not SPD / NaN, regular / singular) must give LAPACK's info for each matrix
@@ -18,8 +19,8 @@ import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core
 import type { Uplo } from '../../src/core/enums.js';
 import { counts } from '../../src/core/counts.js';
 import { cpuGesv, cpuGetrf, cpuGetrs, cpuPosv, cpuPotrf, cpuPotrs } from '../../src/cpu/lapack/index.js';
-import { getrfCuda } from '../../src/cuda/kernels/getrf/launch.js';
-import { potrfCuda, potrfPanelTuning } from '../../src/cuda/kernels/potrf/launch.js';
+import { getrfCuda, getrfTuning, type GetrfVariant } from '../../src/cuda/kernels/getrf/launch.js';
+import { potrfCuda, potrfPanelTuning, potrfTuning, type PotrfVariant } from '../../src/cuda/kernels/potrf/launch.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/launch.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { Cublas, Cusolver, batchPointers } from '../../src/cuda/vendor/index.js';
@@ -165,18 +166,72 @@ test('potrf: every n, both uplo and precisions, odd layouts, vs CPU and residual
   for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of SIZES) checkPotrf(dev, rng, dtype, uplo, n, countFor(n), () => 'spd');
 });
 
+/** Runs `body` with the potrf/getrf variants forced (null: by size), restoring the defaults after. */
+function withVariants(potrf: PotrfVariant | null, getrf: GetrfVariant | null, body: () => void): void {
+  const saved = [potrfTuning.force, getrfTuning.force] as const;
+  potrfTuning.force = potrf;
+  getrfTuning.force = getrf;
+  try { body(); } finally { [potrfTuning.force, getrfTuning.force] = saved; }
+}
+
 test('potrf: every n > 32 with 8-column panels (the paper\'s width, the benchmarked alternative)', { skip }, () => {
   const dev = gpu();
   const rng = new Rng(7);
   const saved = potrfPanelTuning.widest;
   potrfPanelTuning.widest = 8;
+  potrfTuning.force = 'panel';   // sizes the register design serves by default, too
   try {
     for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of [33, 40, 47, 64, 100, 128, 256]) {
       checkPotrf(dev, rng, dtype, uplo, n, countFor(n), (i) => (i % 3 === 1 ? 'notSpd' : 'spd'));
     }
   } finally {
     potrfPanelTuning.widest = saved;
+    potrfTuning.force = null;
   }
+});
+
+// The register designs (one block per matrix, the matrix in registers): by size up to the
+// threshold, the boundary on both sides (128 register, 129 the old paths), forced at sizes the
+// warp kernels serve by default (one row register, fewer columns than warps), mixed failures.
+const REGISTER_SIZES = [33, 47, 64, 65, 100, 127, 128];
+const registerMax = (dtype: DType): number => Math.max(potrfTuning.registerMax[dtype], getrfTuning.registerMax[dtype]);
+
+test('register designs: potrf and getrf 33..128 by size, boundary 128/129, mixed failures', { skip }, () => {
+  const dev = gpu();
+  const rng = new Rng(8);
+  const cholMix = (i: number): Kind => (['spd', 'notSpd', 'spd', 'nan', 'spd'] as const)[i % 5]!;
+  const luMix = (i: number): Kind => (['general', 'singular', 'general', 'nan', 'general'] as const)[i % 5]!;
+  for (const dtype of DTYPES) {
+    const sizes = [...REGISTER_SIZES, registerMax(dtype) + 1];
+    for (const n of sizes) {
+      for (const uplo of UPLOS) checkPotrf(dev, rng, dtype, uplo, n, 10, cholMix);
+      checkGetrf(dev, rng, dtype, n, n, 20, luMix);   // 20: one matrix may pivot differently on a near tie
+    }
+    for (const [r, c] of [[128, 33], [33, 128], [100, 64], [64, 100], [127, 40], [65, 128]] as const) checkGetrf(dev, rng, dtype, r, c, 6, () => 'general');
+  }
+});
+
+test('register designs forced at small n and old paths forced at medium n', { skip }, () => {
+  const dev = gpu();
+  const rng = new Rng(9);
+  const cholMix = (i: number): Kind => (i % 4 === 1 ? 'notSpd' : 'spd');
+  const luMix = (i: number): Kind => (i % 4 === 1 ? 'singular' : 'general');
+  for (const dtype of DTYPES) {
+    withVariants('register', 'register', () => {
+      for (const n of [1, 2, 5, 17, 31, 32]) {
+        for (const uplo of UPLOS) checkPotrf(dev, rng, dtype, uplo, n, 12, cholMix);
+        checkGetrf(dev, rng, dtype, n, n, 20, luMix);
+      }
+      for (const [r, c] of [[7, 3], [3, 7], [40, 9]] as const) checkGetrf(dev, rng, dtype, r, c, 6, () => 'general');
+    });
+    withVariants('panel', 'blocked', () => {
+      for (const n of [33, 64, 128]) {
+        checkPotrf(dev, rng, dtype, 'lower', n, 6, cholMix);
+        checkGetrf(dev, rng, dtype, n, n, 20, luMix);
+      }
+    });
+  }
+  assert.throws(() => withVariants('register', null, () => checkPotrf(dev, rng, 'float64', 'lower', 129, 1, () => 'spd')), /does not accept/);
 });
 
 test('potrf: mixed batches (SPD, not SPD, NaN) give LAPACK info, partial factors, good ones intact', { skip }, () => {
@@ -319,15 +374,19 @@ test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing
   };
   const cusolver = new Cusolver(dev), cublas = new Cublas(dev);
   const defaultWidth = potrfPanelTuning.widest;
-  for (const op of ['potrf', 'getrf', 'potrf-ib8'] as const) {
-    for (const n of op === 'potrf-ib8' ? [64, 128, 256, 512] : [4, 8, 16, 32, 64, 128, 256, 512]) {
+  // potrf-panel / getrf-blocked: the old paths forced at the sizes the register designs now serve.
+  for (const op of ['potrf', 'getrf', 'potrf-ib8', 'potrf-panel', 'getrf-blocked'] as const) {
+    const sizes = op === 'potrf-ib8' ? [64, 128, 256, 512] : op === 'potrf-panel' || op === 'getrf-blocked' ? [48, 64, 96, 128] : [4, 8, 16, 32, 48, 64, 96, 128, 256, 512];
+    for (const n of sizes) {
       potrfPanelTuning.widest = op === 'potrf-ib8' ? 8 : defaultWidth;
+      potrfTuning.force = op === 'potrf-panel' ? 'panel' : null;
+      getrfTuning.force = op === 'getrf-blocked' ? 'blocked' : null;
       const count = Math.max(64, Math.floor(0.5e9 / (n * n * 8)));
       const l: Layout = { n, cols: n, count, ld: n, stride: n * n, offset: 0 };
       const rng = new Rng(n);
       const distinct = Math.min(count, 512);
       const host = new Float64Array(count * n * n);
-      const chol = op !== 'getrf';
+      const chol = op !== 'getrf' && op !== 'getrf-blocked';
       for (let i = 0; i < distinct; i++) fill(rng, host, i * n * n, n, n, chol ? 'spd' : 'general', null);
       for (let i = distinct; i < count; i += distinct) host.copyWithin(i * n * n, 0, Math.min(distinct, count - i) * n * n);
       const pristine = dev.upload(host), work = dev.alloc('float64', host.length);
@@ -337,7 +396,7 @@ test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing
         ? potrfCuda(dev, { uplo: 'lower', a: batchOf(work, l), info })
         : getrfCuda(dev, { a: batchOf(work, l), ipiv: piv, pivotStride: n, info })));
       const oursInfo = dev.download(info) as Int32Array;
-      assert.ok(oursInfo.every((x) => x === 0 || op === 'getrf'), `${op} n=${n}: unexpected failures`);
+      assert.ok(oursInfo.every((x) => x === 0 || !chol), `${op} n=${n}: unexpected failures`);
       const ptrs = batchPointers(dev, work, count, n * n);
       const vendor = timeIt(restore, () => (chol
         ? cusolver.potrfBatched('float64', 'lower', n, ptrs, n, info, count)
@@ -345,6 +404,8 @@ test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing
       ptrs.dispose();
       for (const d of [pristine, work, info, piv]) d.dispose();
       potrfPanelTuning.widest = defaultWidth;
+      potrfTuning.force = null;
+      getrfTuning.force = null;
       const cost = chol ? counts.potrf('float64', n) : counts.getrf('float64', n);
       const gf = (ms: number): number => (cost.flops * count) / (ms * 1e6);
       const roof = (cost.flops / cost.bytes) * 3000;

@@ -1,6 +1,7 @@
 /**
- * getrfCuda: batched LU with partial pivoting of device batches. Both sizes <= 32: the register
- * kernel (small.ts); otherwise the blocked right-looking fallback (panel.ts).
+ * getrfCuda: batched LU with partial pivoting of device batches. Both sizes <= 32: the warp
+ * register kernel (small.ts); both <= getrfTuning.registerMax: the block register kernel
+ * (register.ts); otherwise the blocked right-looking fallback (panel.ts).
  */
 import { batchCount } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
@@ -16,7 +17,34 @@ import {
   chooseLuPanelWidth, GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelSource, getrfUpdateSource,
   UPDATE_COLUMNS, UPDATE_THREADS, type GetrfPanelParams,
 } from './panel.js';
+import { getrfRegisterSource, REGISTER_DESIGN_MAX, registerWarps, type GetrfRegisterParams } from './register.js';
 import { GETRF_SMALL_MAX, getrfSmallLayout, getrfSmallSource, type GetrfSmallParams } from './small.js';
+
+export type GetrfVariant = 'small' | 'register' | 'blocked';
+
+/**
+ * Variant selection data: the register design serves max(rows, cols) in (32, registerMax]
+ * (f64 and f32 alike: RB <= 4 row registers, no spills at 128 x 128 on sm_90). `force` picks a
+ * variant for tests and benchmarks (null: by size); a forced variant must accept the size.
+ */
+export const getrfTuning: { registerMax: Record<DType, number>; force: GetrfVariant | null } = {
+  registerMax: { float64: REGISTER_DESIGN_MAX, float32: REGISTER_DESIGN_MAX },
+  force: null,
+};
+
+/** The variant for one group's size, from getrfTuning. */
+export function selectGetrf(dtype: DType, rows: number, cols: number): GetrfVariant {
+  const big = Math.max(rows, cols);
+  const forced = getrfTuning.force;
+  if (forced !== null) {
+    const fits = forced === 'small' ? big <= GETRF_SMALL_MAX : forced === 'register' ? big <= REGISTER_DESIGN_MAX : true;
+    if (!fits) throw new MyriadError('UNSUPPORTED', `getrf variant '${forced}' does not accept ${rows} x ${cols}`, 'a');
+    return forced;
+  }
+  if (big <= GETRF_SMALL_MAX) return 'small';
+  if (big <= Math.min(getrfTuning.registerMax[dtype], REGISTER_DESIGN_MAX)) return 'register';
+  return 'blocked';
+}
 
 export function getrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>): void {
   if (batchCount(r.a) === 0) return;
@@ -39,10 +67,18 @@ export function getrfGroup(
     return;
   }
   const tail = [...indexArgs(g.index, g.count)];
-  if (rows <= GETRF_SMALL_MAX && cols <= GETRF_SMALL_MAX) {
+  const variant = selectGetrf(dtype, rows, cols);
+  if (variant === 'small') {
     const p: GetrfSmallParams = { dtype, rows, cols, kind: a.kind, warps: SMALL_WARPS };
     const k = cachedKernel(dev, `getrf-small/${JSON.stringify(p)}`, () => getrfSmallSource(p));
     k.launch({ grid: [smallGrid(getrfSmallLayout(dtype, rows, cols, SMALL_WARPS), g.count), 1, 1], block: [SMALL_WARPS * 32, 1, 1] },
+      [...operandArgs(a), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...tail]);
+    return;
+  }
+  if (variant === 'register') {
+    const p: GetrfRegisterParams = { dtype, rows, cols, kind: a.kind, warps: registerWarps(cols) };
+    const k = cachedKernel(dev, `getrf-register/${JSON.stringify(p)}`, () => getrfRegisterSource(p));
+    k.launch({ grid: [g.count, 1, 1], block: [p.warps * 32, 1, 1] },
       [...operandArgs(a), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...tail]);
     return;
   }

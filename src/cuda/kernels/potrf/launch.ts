@@ -1,6 +1,7 @@
 /**
- * potrfCuda: batched Cholesky of device batches. n <= 32: the register kernel (small.ts), one
- * launch per group; larger n: the left-looking fused panel kernel (panel.ts), one launch per panel.
+ * potrfCuda: batched Cholesky of device batches. n <= 32: the warp register kernel (small.ts), one
+ * launch per group; n <= potrfTuning.registerMax: the block register kernel (register.ts), one
+ * launch; larger n: the left-looking fused panel kernel (panel.ts), one launch per panel.
  */
 import { batchCount } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
@@ -12,7 +13,33 @@ import { zeroInfo } from './info-zero.js';
 import { cachedKernel } from './kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from './operands.js';
 import { choosePanelWidth, PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource, type PotrfPanelParams } from './panel.js';
+import { potrfRegisterSource, type PotrfRegisterParams } from './register.js';
 import { potrfSmallSource, SMALL_MAX_N, smallGrid, type PotrfSmallParams } from './small.js';
+import { REGISTER_DESIGN_MAX, registerWarps } from '../getrf/register.js';
+
+export type PotrfVariant = 'small' | 'register' | 'panel';
+
+/**
+ * Variant selection data: the register design serves 32 < n <= registerMax (both precisions).
+ * `force` picks a variant for tests and benchmarks (null: by size); it must accept the size.
+ */
+export const potrfTuning: { registerMax: Record<DType, number>; force: PotrfVariant | null } = {
+  registerMax: { float64: REGISTER_DESIGN_MAX, float32: REGISTER_DESIGN_MAX },
+  force: null,
+};
+
+/** The variant for one group's n, from potrfTuning. */
+export function selectPotrf(dtype: DType, n: number): PotrfVariant {
+  const forced = potrfTuning.force;
+  if (forced !== null) {
+    const fits = forced === 'small' ? n <= SMALL_MAX_N : forced === 'register' ? n <= REGISTER_DESIGN_MAX : true;
+    if (!fits) throw new MyriadError('UNSUPPORTED', `potrf variant '${forced}' does not accept n = ${n}`, 'a');
+    return forced;
+  }
+  if (n <= SMALL_MAX_N) return 'small';
+  if (n <= Math.min(potrfTuning.registerMax[dtype], REGISTER_DESIGN_MAX)) return 'register';
+  return 'panel';
+}
 
 /** Warps per block of the small kernels (4 x 32 threads: the paper's 32 x 4 configuration). */
 export const SMALL_WARPS = 4;
@@ -45,10 +72,17 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
     return;
   }
   const args = [...operandArgs(a), arg.ptr(info), ...indexArgs(g.index, g.count)];
-  if (n <= SMALL_MAX_N) {
+  const variant = selectPotrf(dtype, n);
+  if (variant === 'small') {
     const p: PotrfSmallParams = { dtype, n, uplo, kind: a.kind, warps: SMALL_WARPS };
     const k = cachedKernel(dev, `potrf-small/${JSON.stringify(p)}`, () => potrfSmallSource(p));
     k.launch({ grid: [smallGrid({ dtype, n, warps: SMALL_WARPS, tile: uplo === 'upper', lanes: n }, g.count), 1, 1], block: [SMALL_WARPS * 32, 1, 1] }, args);
+    return;
+  }
+  if (variant === 'register') {
+    const p: PotrfRegisterParams = { dtype, n, uplo, kind: a.kind, warps: registerWarps(n) };
+    const k = cachedKernel(dev, `potrf-register/${JSON.stringify(p)}`, () => potrfRegisterSource(p));
+    k.launch({ grid: [g.count, 1, 1], block: [p.warps * 32, 1, 1] }, args);
     return;
   }
   const limit = dev.info.sharedPerBlockOptin - 1024;
