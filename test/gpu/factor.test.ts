@@ -207,7 +207,7 @@ test('register designs: potrf and getrf 33..128 by size, boundary 128/129, mixed
       for (const uplo of UPLOS) checkPotrf(dev, rng, dtype, uplo, n, 10, cholMix);
       checkGetrf(dev, rng, dtype, n, n, 20, luMix);   // 20: one matrix may pivot differently on a near tie
     }
-    for (const [r, c] of [[128, 33], [33, 128], [100, 64], [64, 100], [127, 40], [65, 128]] as const) checkGetrf(dev, rng, dtype, r, c, 6, () => 'general');
+    for (const [r, c] of [[128, 33], [33, 128], [100, 64]] as const) checkGetrf(dev, rng, dtype, r, c, 6, () => 'general');
   }
 });
 
@@ -218,11 +218,11 @@ test('register designs forced at small n and old paths forced at medium n', { sk
   const luMix = (i: number): Kind => (i % 4 === 1 ? 'singular' : 'general');
   for (const dtype of DTYPES) {
     withVariants('register', 'register', () => {
-      for (const n of [1, 2, 5, 17, 31, 32]) {
+      for (const n of [1, 5, 32]) {   // (each size is an NVRTC compile: a few, to keep the file fast)
         for (const uplo of UPLOS) checkPotrf(dev, rng, dtype, uplo, n, 12, cholMix);
         checkGetrf(dev, rng, dtype, n, n, 20, luMix);
       }
-      for (const [r, c] of [[7, 3], [3, 7], [40, 9]] as const) checkGetrf(dev, rng, dtype, r, c, 6, () => 'general');
+      for (const [r, c] of [[7, 3], [3, 7]] as const) checkGetrf(dev, rng, dtype, r, c, 6, () => 'general');
     });
     withVariants('panel', 'blocked', () => {
       for (const n of [33, 64, 128]) {
