@@ -89,8 +89,13 @@ function dims(b: Batch<Storage>, i: number): [number, number] {
   return [m.rows, m.cols];
 }
 
-function forEachMatrix(count: number, fn: (i: number) => void): void {
-  for (let i = 0; i < count; i++) fn(i);
+/**
+ * Runs a per-matrix shape check: once where every batch has one shape (strided, list), for every
+ * matrix where one is variable. Validation stays O(1) in the batch size for the common case.
+ */
+function forEachShape(batches: readonly Batch<Storage>[], count: number, fn: (i: number) => void): void {
+  const n = batches.some((b) => b.kind === 'variable') ? count : Math.min(count, 1);
+  for (let i = 0; i < n; i++) fn(i);
 }
 
 const isRow = (b: Batch<Storage>): boolean => b.order === 'row';
@@ -115,7 +120,7 @@ export function prepareGemm<S extends Storage>(args: GemmArgs<S>): GemmRequest<S
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b'], [args.c, 'c']]);
   checkNoOverlap(args.c, 'c');
   // Logical shapes (as the user sees them, whatever the order).
-  forEachMatrix(count, (i) => {
+  forEachShape([args.a, args.b, args.c], count, (i) => {
     const [am, ak] = logical(args.a, i, transA);
     const [bk, bn] = logical(args.b, i, transB);
     const [cm, cn] = logicalPlain(args.c, i);
@@ -150,7 +155,7 @@ export function prepareTrsm<S extends Storage>(args: TrsmArgs<S>, name = 'trsm')
   const alpha = scalar(args.alpha, 1, 'alpha');
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
   checkNoOverlap(args.b, 'b');
-  forEachMatrix(count, (i) => {
+  forEachShape([args.a, args.b], count, (i) => {
     const [ar, ac] = logicalPlain(args.a, i);
     const [br, bc] = logicalPlain(args.b, i);
     check(ar === ac, 'SHAPE', 'a', `matrix ${i}: ${name} needs square A, got ${ar}x${ac}`);
@@ -175,7 +180,7 @@ export function prepareSyrk<S extends Storage>(args: SyrkArgs<S>): SyrkRequest<S
   const beta = scalar(args.beta, 0, 'beta');
   const { count } = checkBatches([[args.a, 'a'], [args.c, 'c']]);
   checkNoOverlap(args.c, 'c');
-  forEachMatrix(count, (i) => {
+  forEachShape([args.a, args.c], count, (i) => {
     const [n, k] = logical(args.a, i, trans);
     const [cr, cc] = logicalPlain(args.c, i);
     check(cr === cc, 'SHAPE', 'c', `matrix ${i}: C must be square, got ${cr}x${cc}`);
@@ -192,7 +197,7 @@ export function prepareSyrk<S extends Storage>(args: SyrkArgs<S>): SyrkRequest<S
 // LAPACK
 
 function checkSquare(a: Batch<Storage>, count: number, op: string): void {
-  forEachMatrix(count, (i) => {
+  forEachShape([a], count, (i) => {
     const [r, c] = dims(a, i);
     check(r === c, 'SHAPE', 'a', `matrix ${i}: ${op} needs a square matrix, got ${r}x${c}`);
   });
@@ -239,7 +244,7 @@ export function prepareCholeskySolve<S extends Storage>(args: CholeskySolveArgs<
 
 function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
   check(!isRow(b), 'LAYOUT', 'b.order', "right-hand sides must be column-major here ('row' host batches are copied by the API)");
-  forEachMatrix(count, (i) => {
+  forEachShape([a, b], count, (i) => {
     const [n] = dims(a, i);
     const [br, bc] = dims(b, i);
     check(br === n, 'SHAPE', 'b', `matrix ${i}: B is ${br}x${bc} but A is ${n}x${n} (B needs ${n} rows)`);

@@ -65,9 +65,16 @@ export function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: 
   return Math.max(1, Math.floor(targetBytes / perMatrix));
 }
 
+/** Warm-up: at least this many calls and this many milliseconds (compile, load, first touch, clocks). */
+const WARMUP_CALLS = 3;
+const WARMUP_MS = 20;
+
 function timeRepeats(ctx: Context, run: () => void, reset: () => void, repeats: number): number {
-  reset();
-  run(); // warm-up: compile, load, first touch
+  const start = performance.now();
+  for (let w = 0; w < WARMUP_CALLS || performance.now() - start < WARMUP_MS; w++) {
+    reset();
+    ctx.time(run);
+  }
   const times: number[] = [];
   for (let r = 0; r < repeats; r++) {
     reset();

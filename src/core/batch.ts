@@ -150,6 +150,13 @@ function isEntry<S>(m: unknown): m is { data: S; offset?: number } {
 // ---------------------------------------------------------------------------------------------
 // Queries
 
+/** True for a batch descriptor (not a device array, whose `kind` is 'device'). */
+export function isBatch(x: unknown): x is Batch<unknown> {
+  if (typeof x !== 'object' || x === null) return false;
+  const kind = (x as { kind?: unknown }).kind;
+  return kind === 'strided' || kind === 'list' || kind === 'variable';
+}
+
 export function batchCount(b: Batch<unknown>): number {
   return b.kind === 'strided' ? b.count : b.matrices.length;
 }

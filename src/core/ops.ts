@@ -72,3 +72,30 @@ export type OpName = keyof Omit<Backend, 'name'>;
 export const OP_NAMES: readonly OpName[] = [
   'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri',
 ];
+
+/**
+ * A backend that dispatches every operation by name to one `run(op, request)`: the CUDA backends
+ * (one GPU, several GPUs) stage, split or fall back the same way for every operation.
+ */
+export abstract class DispatchingBackend<S = Storage, I = IntStorage> implements Backend<S, I> {
+  abstract readonly name: string;
+  protected abstract run(op: OpName, request: Record<string, unknown>): void;
+
+  private op<K extends OpName>(name: K): Backend<S, I>[K] {
+    return ((request: Record<string, unknown>) => this.run(name, request)) as unknown as Backend<S, I>[K];
+  }
+
+  readonly gemm = this.op('gemm');
+  readonly trsm = this.op('trsm');
+  readonly trmm = this.op('trmm');
+  readonly syrk = this.op('syrk');
+  readonly potrf = this.op('potrf');
+  readonly potrs = this.op('potrs');
+  readonly posv = this.op('posv');
+  readonly getrf = this.op('getrf');
+  readonly getrs = this.op('getrs');
+  readonly gesv = this.op('gesv');
+  readonly trtri = this.op('trtri');
+  readonly lauum = this.op('lauum');
+  readonly potri = this.op('potri');
+}

@@ -7,10 +7,10 @@
  * Operations without a GPU kernel yet (see registry.ts) run on the CPU reference with copies:
  * correct everywhere, and `GPU_OPS` says which ones are fast.
  */
-import { batchCount, type Batch } from '../core/batch.js';
+import { batchCount, isBatch, type Batch } from '../core/batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
-import type { Backend, OpName } from '../core/ops.js';
+import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import type { DeviceBackend } from '../api/context.js';
 import { cpuBackend } from '../cpu/backend.js';
@@ -29,7 +29,7 @@ function mapRequest(r: Request, f: Mapper): Request {
 
 function mapField(value: unknown, f: Mapper): unknown {
   if (value instanceof Float64Array || value instanceof Float32Array || value instanceof Int32Array || isDeviceStorage(value)) return f(value);
-  if (typeof value !== 'object' || value === null || !('kind' in value)) return value;
+  if (!isBatch(value)) return value;
   const b = value as Batch<Storage>;
   switch (b.kind) {
     case 'strided': return { ...b, data: f(b.data) };
@@ -46,37 +46,20 @@ function storagesIn(r: Request, fields: readonly string[]): Set<Storage | IntSto
   return found;
 }
 
-export class CudaBackend implements DeviceBackend {
+export class CudaBackend extends DispatchingBackend<Storage, IntStorage> implements DeviceBackend {
   readonly name = 'cuda';
 
-  constructor(readonly device: GpuDevice, private readonly versions: string) {}
+  constructor(readonly device: GpuDevice, private readonly versions: string) {
+    super();
+  }
 
   describe(): string {
     const i = this.device.info;
     return `cuda: ${i.name} (${i.arch}, ${i.smCount} SMs, ${(i.totalMemoryBytes / 2 ** 30).toFixed(0)} GiB), device ${i.ordinal}; ${this.versions}`;
   }
 
-  // Operations ------------------------------------------------------------------------------
-  gemm = this.op('gemm');
-  trsm = this.op('trsm');
-  trmm = this.op('trmm');
-  syrk = this.op('syrk');
-  potrf = this.op('potrf');
-  potrs = this.op('potrs');
-  posv = this.op('posv');
-  getrf = this.op('getrf');
-  getrs = this.op('getrs');
-  gesv = this.op('gesv');
-  trtri = this.op('trtri');
-  lauum = this.op('lauum');
-  potri = this.op('potri');
-
-  private op<K extends OpName>(name: K): Backend<Storage, IntStorage>[K] {
-    return ((request: Request) => this.run(name, request)) as unknown as Backend<Storage, IntStorage>[K];
-  }
-
-  private run(op: OpName, request: Request): void {
-    const count = Object.values(request).map((v) => (typeof v === 'object' && v !== null && 'kind' in v ? batchCount(v as Batch<unknown>) : -1)).find((c) => c >= 0) ?? 0;
+  protected run(op: OpName, request: Request): void {
+    const count = Object.values(request).map((v) => (isBatch(v) ? batchCount(v) : -1)).find((c) => c >= 0) ?? 0;
     if (count === 0) return;
     const kernel = GPU_OPS[op];
     if (!kernel) return this.runOnCpu(op, request);

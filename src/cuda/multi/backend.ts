@@ -15,7 +15,7 @@
 import { storagesOf, type Batch } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import { MyriadError } from '../../core/errors.js';
-import type { Backend, OpName } from '../../core/ops.js';
+import { DispatchingBackend, type OpName } from '../../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../../core/storage.js';
 import type { DeviceBackend } from '../../api/context.js';
 import { cpuBackend } from '../../cpu/backend.js';
@@ -48,7 +48,7 @@ export interface MultiDeviceOptions {
   weights?: readonly number[];
 }
 
-export class MultiDeviceBackend implements DeviceBackend {
+export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> implements DeviceBackend {
   readonly name = 'cuda';
   /** Bytes copied host -> device and device -> host by this backend (staging, scatter, gather). */
   readonly transfers = { hostToDevice: 0, deviceToHost: 0 };
@@ -57,6 +57,7 @@ export class MultiDeviceBackend implements DeviceBackend {
   private readonly laneIndex = new Map<number, number>();
 
   constructor(readonly lanes: readonly Lane[], readonly versions: string, options: MultiDeviceOptions = {}) {
+    super();
     if (lanes.length === 0) throw new MyriadError('INVALID_ARGUMENT', 'at least one device is needed', 'devices');
     lanes.forEach((l, i) => {
       const o = l.device.info.ordinal;
@@ -86,25 +87,6 @@ export class MultiDeviceBackend implements DeviceBackend {
     return `cuda x${this.lanes.length}: ${gpus}; weights ${this.#weights.map((w) => w.toFixed(2)).join('/')}; ${this.versions}`;
   }
 
-  // Operations ------------------------------------------------------------------------------
-  gemm = this.op('gemm');
-  trsm = this.op('trsm');
-  trmm = this.op('trmm');
-  syrk = this.op('syrk');
-  potrf = this.op('potrf');
-  potrs = this.op('potrs');
-  posv = this.op('posv');
-  getrf = this.op('getrf');
-  getrs = this.op('getrs');
-  gesv = this.op('gesv');
-  trtri = this.op('trtri');
-  lauum = this.op('lauum');
-  potri = this.op('potri');
-
-  private op<K extends OpName>(name: K): Backend<Storage, IntStorage>[K] {
-    return ((request: Request) => this.run(name, request)) as unknown as Backend<Storage, IntStorage>[K];
-  }
-
   /** Lane index of GPU `ordinal` (throws for a GPU this backend does not hold). */
   readonly laneOf = (ordinal: number): number => {
     const i = this.laneIndex.get(ordinal);
@@ -112,7 +94,7 @@ export class MultiDeviceBackend implements DeviceBackend {
     return i;
   };
 
-  private run(op: OpName, request: Request): void {
+  protected run(op: OpName, request: Request): void {
     const count = requestCount(request);
     if (count === 0) return;
     const parts = this.plan(op, request, count);
