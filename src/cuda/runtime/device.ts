@@ -19,6 +19,7 @@ export class CudaDevice implements GpuDevice {
   readonly context: DeviceContext;
   private readonly modules = new Map<string, CUmodule>();
   private readonly kernels = new Map<string, CudaKernel>();
+  private readonly bySource = new WeakMap<KernelSource, Kernel>();
 
   private constructor(private readonly runtime: CudaRuntime, ordinal: number) {
     const api = runtime.api;
@@ -55,6 +56,15 @@ export class CudaDevice implements GpuDevice {
   }
 
   kernel(src: KernelSource): Kernel {
+    // Generators memoise their KernelSource objects: the same object needs no re-hashing.
+    const seen = this.bySource.get(src);
+    if (seen) return seen;
+    const kernel = this.lookup(src);
+    this.bySource.set(src, kernel);
+    return kernel;
+  }
+
+  private lookup(src: KernelSource): Kernel {
     const compiler = this.runtime.compiler();
     const options = compileOptions(targetOption(this.info.arch, compiler.supportedArchs), src.options ?? []);
     const cache = this.runtime.cache();

@@ -73,6 +73,21 @@ export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Gemm
   }
 }
 
+/** The planner's choice per device and problem (planning is pure; repeated calls skip it). */
+const plans = new WeakMap<GpuDevice, Map<string, GemmParams>>();
+function plannedFor(dev: GpuDevice, problem: GemmProblem): GemmParams {
+  let byProblem = plans.get(dev);
+  if (!byProblem) plans.set(dev, (byProblem = new Map()));
+  const key = JSON.stringify(problem);
+  let params = byProblem.get(key);
+  if (!params) {
+    params = planGemm(dev.info, problem, {});
+    if (byProblem.size > 4096) byProblem.clear();
+    byProblem.set(key, params);
+  }
+  return params;
+}
+
 interface GemmScalars {
   dtype: DType; transA: Op; transB: Op; alpha: number; beta: number; m: number; n: number; k: number; count: number;
 }
@@ -90,7 +105,9 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: OperandArgs, b: OperandAr
   const forced = opts.variant;
   const params: GemmParams = typeof forced === 'object'
     ? forced
-    : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
+    : opts.tuning === undefined && forced === undefined
+      ? plannedFor(dev, problem)
+      : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
   const kernel = dev.kernel(gemmSource(params));
   const args: KernelArg[] = [
     ...operandKernelArgs(a), ...operandKernelArgs(b), ...operandKernelArgs(c),
