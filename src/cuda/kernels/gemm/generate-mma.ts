@@ -19,6 +19,7 @@ import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
 import type { GemmKernelShape, MmaGemmParams } from './params.js';
+import { registerFetch, type TileFetch } from '../common/register-fetch.js';
 
 /** Row length (in doubles) of a shared tile whose rows are `len` long: 4 mod 16 (see above). */
 const rowLength = (len: number): number => len + ((4 - (len % 16) + 16) % 16);
@@ -156,7 +157,7 @@ ${pipeline.loop}
   return { name: `${entry}.cu`, source, entry };
 }
 
-interface Fetch { r: string; c: string; ok: string; at: string; s: string }
+
 
 /** The k-loop's multiply of one shared buffer (tA, tB in scope). */
 const MULTIPLY = (fragA: string, fragB: string): string => `    #pragma unroll
@@ -190,21 +191,10 @@ template <int N> static __device__ __forceinline__ void waitAsync() { asm volati
 interface Pipeline { setup: string; loop: string }
 
 /** Prefetch through registers: the next k-step is loaded while this one multiplies; 2 buffers. */
-function registerPipeline(fetchA: Fetch, fetchB: Fetch, multiply: string): Pipeline {
+function registerPipeline(fetchA: TileFetch, fetchB: TileFetch, multiply: string): Pipeline {
   return {
     setup: `  real ra[LA], rb[LB];
-  auto fetch = [&](int p0) {
-    #pragma unroll
-    for (int l = 0; l < LA; ++l) {
-      const int e = t + l * THREADS, r = ${fetchA.r}, c = ${fetchA.c};
-      ra[l] = ${fetchA.ok} ? ${fetchA.at} : real(0);
-    }
-    #pragma unroll
-    for (int l = 0; l < LB; ++l) {
-      const int e = t + l * THREADS, r = ${fetchB.r}, c = ${fetchB.c};
-      rb[l] = ${fetchB.ok} ? ${fetchB.at} : real(0);
-    }
-  };
+${registerFetch(fetchA, fetchB)}
   auto stash = [&](int buf) {
     real* tA = sA + buf * SIZEA;
     real* tB = sB + buf * SIZEB;
@@ -245,7 +235,7 @@ ${multiply}    if (s + 1 < steps) stash(buf ^ 1);
  * one multiplies, with no registers held for them, so occupancy and latency hiding both improve.
  * The shared layouts mirror global memory (see above), so each element is one 8-byte copy.
  */
-function asyncPipeline(fetchA: Fetch, fetchB: Fetch, multiply: string): Pipeline {
+function asyncPipeline(fetchA: TileFetch, fetchB: TileFetch, multiply: string): Pipeline {
   return {
     setup: `// Start the copies of k-step p0 into buffer 'buf' (zeros outside the matrices).
   auto issue = [&](int p0, int buf) {

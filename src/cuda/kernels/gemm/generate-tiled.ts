@@ -16,6 +16,7 @@ import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
 import type { GemmKernelShape, TiledGemmParams } from './params.js';
+import { registerFetch } from '../common/register-fetch.js';
 
 interface TiledLayout {
   /** Row lengths of the k-major shared tiles; +1 where the stores walk down a column (banks). */
@@ -104,18 +105,7 @@ extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
 
   real ra[LA], rb[LB];
   // Global -> registers: the op(A) and op(B) tiles of k-step p0 (zeros outside the matrices).
-  auto fetch = [&](int p0) {
-    #pragma unroll
-    for (int l = 0; l < LA; ++l) {
-      const int e = t + l * THREADS, r = ${fetchA.r}, c = ${fetchA.c};
-      ra[l] = ${fetchA.ok} ? ${fetchA.at} : real(0);
-    }
-    #pragma unroll
-    for (int l = 0; l < LB; ++l) {
-      const int e = t + l * THREADS, r = ${fetchB.r}, c = ${fetchB.c};
-      rb[l] = ${fetchB.ok} ? ${fetchB.at} : real(0);
-    }
-  };
+${registerFetch(fetchA, fetchB)}
   // Registers -> shared buffer 'buf'.
   auto stash = [&](int buf) {
     real* tA = sA + buf * BK * LDSA;
