@@ -5,7 +5,7 @@
  * only enqueued in stream order and return at once; `await ctx.synchronize()` waits for them, and
  * `ctx.download` copies results back. Per-matrix `info` (and `ipiv`) live where `a` lives.
  */
-import { batchCount, storagesOf, type Batch } from '../core/batch.js';
+import { storagesOf, type Batch } from '../core/batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import type { Backend, OpName } from '../core/ops.js';
@@ -262,5 +262,3 @@ function checkHostOnly(request: object, op: string): void {
 /** The CPU context behind the top-level functions. */
 export const cpuContext = new Context('cpu', cpuBackend as unknown as Backend<Storage, IntStorage>);
 
-/** Number of matrices in a batch (re-exported for convenience). */
-export { batchCount };
