@@ -31,6 +31,9 @@ export interface Workload {
   prepare(ctx: Context, dtype: DType, n: number, count: number, rng: Random): Prepared;
 }
 
+/** info (one per matrix) and ipiv (n per matrix), allocated once per benchmark row. */
+interface Ints { info: IntStorage; ipiv: IntStorage }
+
 /** Right-hand sides per system in the solve benchmarks. */
 export const BENCH_NRHS = 1;
 
@@ -53,6 +56,16 @@ class Placement {
     this.ctx.copy(p, w);
     return w;
   }
+  /**
+   * Per-matrix integers (info, pivots) allocated once, outside the timed calls: an allocation
+   * per call would time cuMemAlloc (and a later cuMemFree, which synchronises) with the kernel.
+   */
+  ints(length: number): IntStorage {
+    if (this.ctx.backend === 'cpu') return new Int32Array(length);
+    const d = this.ctx.alloc('int32', length);
+    this.owned.push(d);
+    return d;
+  }
   restore(pristine: Storage, work: Storage): void {
     if (this.ctx.backend === 'cpu') (work as FloatArray).set(pristine as FloatArray);
     else this.ctx.copy(pristine as DeviceStorage, work as DeviceStorage);
@@ -68,7 +81,7 @@ const square = (data: Storage, n: number, count: number): StridedBatch<Storage> 
 function inPlace(
   cost: Workload['cost'],
   makeA: (dtype: DType, n: number, count: number, rng: Random) => FloatArray,
-  call: (ctx: Context, a: StridedBatch<Storage>, b: StridedBatch<Storage> | undefined) => void,
+  call: (ctx: Context, a: StridedBatch<Storage>, b: StridedBatch<Storage> | undefined, ints: Ints) => void,
   /** Columns of B for each n (none when absent). */
   rhs?: (n: number) => number,
 ): Workload {
@@ -83,8 +96,9 @@ function inPlace(
       const b = b0 !== undefined ? place.working(b0) : undefined;
       const A = square(a, n, count);
       const B = b !== undefined ? strided(b, { rows: n, cols: nrhs, count }) : undefined;
+      const ints: Ints = { info: place.ints(count), ipiv: place.ints(count * n) };
       return {
-        run: () => call(ctx, A, B),
+        run: () => call(ctx, A, B, ints),
         reset: () => { place.restore(a0, a); if (b0 !== undefined && b !== undefined) place.restore(b0, b); },
         dispose: () => place.dispose(),
         arrays: b !== undefined ? { a, b } as Record<string, Storage> : { a },
@@ -97,8 +111,8 @@ function inPlace(
 function solveOnly(
   cost: Workload['cost'],
   makeA: (dtype: DType, n: number, count: number, rng: Random) => FloatArray,
-  factor: (ctx: Context, a: StridedBatch<Storage>) => IntStorage | undefined,
-  solve: (ctx: Context, a: StridedBatch<Storage>, b: StridedBatch<Storage>, ipiv: IntStorage | undefined) => void,
+  factor: (ctx: Context, a: StridedBatch<Storage>, ints: Ints) => void,
+  solve: (ctx: Context, a: StridedBatch<Storage>, b: StridedBatch<Storage>, ints: Ints) => void,
 ): Workload {
   return {
     cost,
@@ -106,12 +120,13 @@ function solveOnly(
       const place = new Placement(ctx);
       const a = place.working(place.put(makeA(dtype, n, count, rng)));
       const A = square(a, n, count);
-      const ipiv = factor(ctx, A);
+      const ints: Ints = { info: place.ints(count), ipiv: place.ints(count * n) };
+      factor(ctx, A, ints);
       const b0 = place.put(randomMatrices(dtype, n, BENCH_NRHS, count, rng));
       const b = place.working(b0);
       const B = strided(b, { rows: n, cols: BENCH_NRHS, count });
       return {
-        run: () => solve(ctx, A, B, ipiv),
+        run: () => solve(ctx, A, B, ints),
         reset: () => place.restore(b0, b),
         dispose: () => place.dispose(),
         arrays: { a, b },
@@ -132,16 +147,18 @@ export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
       return { run: () => ctx.gemm({ a: A, b: B, c: C, alpha: 1, beta: 0 }), reset: () => {}, dispose: () => place.dispose(), arrays: { a, b, c } };
     },
   },
-  potrf: inPlace((d, n) => counts.potrf(d, n), randomSpd, (ctx, a) => { ctx.potrf({ a, uplo: 'lower' }); }),
-  getrf: inPlace((d, n) => counts.getrf(d, n), randomGeneral, (ctx, a) => { ctx.getrf({ a }); }),
-  posv: inPlace((d, n) => counts.posv(d, n, BENCH_NRHS), randomSpd, (ctx, a, b) => { ctx.posv({ a, b: b!, uplo: 'lower' }); }, () => BENCH_NRHS),
-  gesv: inPlace((d, n) => counts.gesv(d, n, BENCH_NRHS), randomGeneral, (ctx, a, b) => { ctx.gesv({ a, b: b! }); }, () => BENCH_NRHS),
+  potrf: inPlace((d, n) => counts.potrf(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.potrf({ a, uplo: 'lower', info }); }),
+  getrf: inPlace((d, n) => counts.getrf(d, n), randomGeneral, (ctx, a, _b, { info, ipiv }) => { ctx.getrf({ a, info, ipiv }); }),
+  posv: inPlace((d, n) => counts.posv(d, n, BENCH_NRHS), randomSpd,
+    (ctx, a, b, { info }) => { ctx.posv({ a, b: b!, uplo: 'lower', info }); }, () => BENCH_NRHS),
+  gesv: inPlace((d, n) => counts.gesv(d, n, BENCH_NRHS), randomGeneral,
+    (ctx, a, b, { info, ipiv }) => { ctx.gesv({ a, b: b!, info, ipiv }); }, () => BENCH_NRHS),
   potrs: solveOnly((d, n) => counts.potrs(d, n, BENCH_NRHS), randomSpd,
-    (ctx, a) => { ctx.potrf({ a, uplo: 'lower' }); return undefined; },
-    (ctx, a, b) => { ctx.potrs({ a, b, uplo: 'lower' }); }),
+    (ctx, a, { info }) => { ctx.potrf({ a, uplo: 'lower', info }); },
+    (ctx, a, b, { info }) => { ctx.potrs({ a, b, uplo: 'lower', info }); }),
   getrs: solveOnly((d, n) => counts.getrs(d, n, BENCH_NRHS), randomGeneral,
-    (ctx, a) => ctx.getrf({ a }).ipiv,
-    (ctx, a, b, ipiv) => { ctx.getrs({ a, b, ipiv: ipiv! }); }),
+    (ctx, a, { info, ipiv }) => { ctx.getrf({ a, info, ipiv }); },
+    (ctx, a, b, { info, ipiv }) => { ctx.getrs({ a, b, ipiv, info }); }),
   trsm: inPlace((d, n) => counts.trsm(d, 'left', n, n), randomGeneral,
     (ctx, a, b) => ctx.trsm({ a, b: b!, side: 'left', uplo: 'lower' }), (n) => n),
   syrk: {
