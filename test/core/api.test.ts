@@ -63,6 +63,16 @@ describe('validation errors name the argument', () => {
     throwsArg(() => m.getrs({ a: sq(3), b: sq(3), ipiv: new Int32Array([0, 5, 2]) }), 'INVALID_ARGUMENT', 'ipiv');
     throwsArg(() => m.getrs({ a: sq(3), b: sq(3), ipiv: undefined as unknown as Int32Array }), 'INVALID_ARGUMENT', 'ipiv');
     throwsArg(() => m.open({ backend: 'gpu' as 'cpu' }), 'ENUM', 'backend');
+    throwsArg(() => m.open({ backend: 'cpu', device: -1 }), 'INVALID_ARGUMENT', 'device');
+    const shared = f64(9);
+    throwsArg(() => m.potrf({ a: list([shared, shared], { rows: 3 }) }), 'LAYOUT', 'a.matrices[1]');
+    throwsArg(() => m.syrk({ a: strided(f64(6), { rows: 2, cols: 3 }), c: sq(3) }), 'SHAPE', 'a');
+    throwsArg(() => m.gemm({ a: sq(2), b: sq(2), c: variable([{ data: f64(9), rows: 3 }]) }), 'SHAPE', 'c');
+    throwsArg(() => m.gemm({ a: sq(2), b: sq(2), c: { ...sq(2), kind: 'dense' } as unknown as m.StridedBatch<Float64Array> }), 'INVALID_ARGUMENT', 'c.kind');
+    throwsArg(() => m.gemm({ a: sq(2), b: sq(2), c: { ...sq(2), order: 'diag' } as unknown as m.StridedBatch<Float64Array> }), 'ENUM', 'c.order');
+    throwsArg(() => m.gesv({ a: sq(3, 2), b: strided(f64(9), { rows: 3, count: 1 }) }), 'SHAPE', 'b');
+    throwsArg(() => m.trtri({ a: sq(3), diag: 'yes' as 'unit' }), 'ENUM', 'diag');
+    throwsArg(() => m.getrs({ a: sq(3), b: sq(3), ipiv: new Int32Array([0, 1, 2]), trans: 'X' as 'N' }), 'ENUM', 'trans');
   });
   it('array level', () => {
     throwsArg(() => m.ndarray(f64(5), [2, 3]), 'BOUNDS', 'array.data');
