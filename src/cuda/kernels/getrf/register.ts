@@ -26,6 +26,7 @@ import { matrixPointer, operandParameters, type OperandKind } from '../common/ba
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
 import { kindTag } from '../potrf/operands.js';
 import { mathHelpers } from '../potrf/small.js';
+import { forEachTileElement } from '../common/register-tile.js';
 
 export interface GetrfRegisterParams {
   readonly dtype: DType;
@@ -190,15 +191,7 @@ extern "C" __global__ void __launch_bounds__(TC * 32, 1) ${entry}(
   // live through the whole factorisation (16 registers at CB = 8) and spills at 128 x 128.
   int ldStore;
   asm volatile("mov.b32 %0, %1;" : "=r"(ldStore) : "r"(ldA));
-#pragma unroll
-  for (int r = 0; r < RB; ++r) {
-    const int i = lane + 32 * r;
-#pragma unroll
-    for (int b = 0; b < CB; ++b) {
-      const int j = warp + TC * b;
-      if (i < M && j < N) a[pos[r] + (long long)j * ldStore] = v[r][b];
-    }
-  }
+${forEachTileElement('if (i < M && j < N) a[pos[r] + (long long)j * ldStore] = v[r][b];')}
   if (threadIdx.x == 0) info[id] = sInfo;
 }
 `;

@@ -25,6 +25,7 @@ import { matrixPointer, operandParameters, type OperandKind } from '../common/ba
 import { precisionLetter } from '../common/precision.js';
 import { registerPrelude } from '../getrf/register.js';
 import { kindTag } from './operands.js';
+import { forEachTileElement } from '../common/register-tile.js';
 
 export interface PotrfRegisterParams {
   readonly dtype: DType;
@@ -55,15 +56,7 @@ extern "C" __global__ void __launch_bounds__(TC * 32, 1) ${entry}(
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   real v[RB][CB];
-#pragma unroll
-  for (int r = 0; r < RB; ++r) {
-    const int i = lane + 32 * r;
-#pragma unroll
-    for (int b = 0; b < CB; ++b) {
-      const int j = warp + TC * b;
-      v[r][b] = (i < N && j <= i) ? AT(i, j) : real(0);
-    }
-  }
+${forEachTileElement('v[r][b] = (i < N && j <= i) ? AT(i, j) : real(0);')}
 
   int fail = 0;
   // k = TC bk + w: bk (the owner's register column) is a compile-time index (see getrf/register.ts).
@@ -125,15 +118,7 @@ extern "C" __global__ void __launch_bounds__(TC * 32, 1) ${entry}(
   // getrf/register.ts).
   int ldStore;
   asm volatile("mov.b32 %0, %1;" : "=r"(ldStore) : "r"(ldA));
-#pragma unroll
-  for (int r = 0; r < RB; ++r) {
-    const int i = lane + 32 * r;
-#pragma unroll
-    for (int b = 0; b < CB; ++b) {
-      const int j = warp + TC * b;
-      if (i < N && j <= i && (j < kf || (j == kf && i == kf))) ST(i, j) = v[r][b];
-    }
-  }
+${forEachTileElement('if (i < N && j <= i && (j < kf || (j == kf && i == kf))) ST(i, j) = v[r][b];')}
   if (threadIdx.x == 0) info[id] = fail;
 }
 `;

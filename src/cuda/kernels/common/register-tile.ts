@@ -1,0 +1,17 @@
+/**
+ * The register tile of the one-block-per-matrix designs (getrf/register.ts, potrf/register.ts;
+ * KBLAS's register kernels): lane l of warp w holds rows l, l + 32, ... (RB of them) of columns
+ * w, w + TC, ... (CB of them) in v[r][b]. This loop visits every element with its row i and
+ * column j in scope (expects RB, CB, TC, lane, warp).
+ */
+export function forEachTileElement(body: string): string {
+  return `#pragma unroll
+  for (int r = 0; r < RB; ++r) {
+    const int i = lane + 32 * r;
+#pragma unroll
+    for (int b = 0; b < CB; ++b) {
+      const int j = warp + TC * b;
+      ${body}
+    }
+  }`;
+}
