@@ -12,7 +12,7 @@ import type { Context } from '../api/context.js';
 import { DTYPE_BYTES, type DType } from '../core/dtype.js';
 import type { Storage } from '../core/storage.js';
 import { Random } from './data.js';
-import { median, progress, progressDone } from './stats.js';
+import { WARMUP, median, progress, progressDone } from './stats.js';
 import type { Column } from './table.js';
 import { workloadFor, type BenchOp } from './workloads.js';
 
@@ -65,13 +65,9 @@ export function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: 
   return Math.max(1, Math.floor(targetBytes / perMatrix));
 }
 
-/** Warm-up: at least this many calls and this many milliseconds (compile, load, first touch, clocks). */
-const WARMUP_CALLS = 3;
-const WARMUP_MS = 20;
-
 function timeRepeats(ctx: Context, run: () => void, reset: () => void, repeats: number): number {
   const start = performance.now();
-  for (let w = 0; w < WARMUP_CALLS || performance.now() - start < WARMUP_MS; w++) {
+  for (let w = 0; w < WARMUP.calls || performance.now() - start < WARMUP.ms; w++) {
     reset();
     ctx.time(run);
   }

@@ -2,28 +2,31 @@
  * Measuring on a GPU, in one place: CUDA-event timing (warm-up excluded, median of repeats)
  * and the device-to-device copy bandwidth that every roofline in the benchmarks divides by.
  */
-import { median } from '../bench/stats.js';
+import { WARMUP, median } from '../bench/stats.js';
 import type { GpuDevice } from './runtime/types.js';
 
-/** Median milliseconds of `repeats` runs after one warm-up, each timed with CUDA events. */
-export function timeMs(dev: GpuDevice, run: () => void, repeats: number): number {
-  run();
+/**
+ * Median milliseconds of `repeats` runs, each timed with CUDA events, after the warm-up.
+ * `reset` (optional, untimed) runs before every call: restores inputs an in-place call overwrote.
+ */
+export function timeMs(dev: GpuDevice, run: () => void, repeats: number, reset?: () => void): number {
   const start = dev.event();
   const stop = dev.event();
-  const times: number[] = [];
+  const once = (): number => {
+    reset?.();
+    start.record();
+    run();
+    stop.record();
+    stop.synchronize();
+    return stop.elapsedSince(start);
+  };
   try {
-    for (let r = 0; r < repeats; r++) {
-      start.record();
-      run();
-      stop.record();
-      stop.synchronize();
-      times.push(stop.elapsedSince(start));
-    }
+    for (let calls = 0, warm = 0; calls < WARMUP.calls || warm < WARMUP.ms; calls++) warm += once();
+    return median(Array.from({ length: repeats }, once));
   } finally {
     start.dispose();
     stop.dispose();
   }
-  return median(times);
 }
 
 /** Device-to-device copy bandwidth (bytes read + bytes written), bytes per second, of a 1 GiB copy. */

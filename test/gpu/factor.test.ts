@@ -27,6 +27,7 @@ import { Cublas, Cusolver, batchPointers } from '../../src/cuda/vendor/index.js'
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { choleskyResidual, luResidual, readDense, readSymmetric, readTriangle, solveResidual } from '../helpers/lapack-checks.js';
 import { Rng } from '../helpers/random.js';
+import { timeMs } from '../../src/cuda/measure.js';
 
 const skip = gpuSkipReason();
 const SIZES = [...Array.from({ length: 40 }, (_, i) => i + 1), 47, 64, 100, 128, 256, 512];
@@ -364,14 +365,7 @@ const timing = process.env['MYRIAD_FACTOR_TIMING'] === '1';
 test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing ? undefined : 'set MYRIAD_FACTOR_TIMING=1') }, () => {
   const dev = gpu();
   const rows: Record<string, string | number>[] = [];
-  const median = (xs: number[]): number => xs.slice().sort((p, q) => p - q)[xs.length >> 1]!;
-  const timeIt = (restore: () => void, run: () => void, reps = 7): number => {
-    const s = dev.event(), e = dev.event(), times: number[] = [];
-    restore(); run(); dev.synchronize();   // warm-up (compile, first touch)
-    for (let i = 0; i < reps; i++) { restore(); s.record(); run(); e.record(); e.synchronize(); times.push(e.elapsedSince(s)); }
-    s.dispose(); e.dispose();
-    return median(times);
-  };
+  const timeIt = (restore: () => void, run: () => void, reps = 7): number => timeMs(dev, run, reps, restore);
   const cusolver = new Cusolver(dev), cublas = new Cublas(dev);
   const defaultWidth = potrfPanelTuning.widest;
   // potrf-panel / getrf-blocked: the old paths forced at the sizes the register designs now serve.

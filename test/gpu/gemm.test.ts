@@ -21,6 +21,7 @@ import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/types.js';
 import { Cublas } from '../../src/cuda/vendor/cublas.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
+import { timeMs } from '../../src/cuda/measure.js';
 
 const OPS: readonly (readonly [Op, Op])[] = [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']];
 const DTYPES: readonly DType[] = ['float64', 'float32'];
@@ -260,38 +261,7 @@ test('variable batches run as groups of one shape', { skip: gpuSkipReason() }, (
   }
 });
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((p, q) => p - q);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-/**
- * Milliseconds of one enqueued call: events around it, median of repeats, after a warm-up of at
- * least 3 calls and 20 ms (fresh allocations and clocks settle first).
- */
-function time(dev: GpuDevice, call: () => void, repeats = 9): number {
-  const start = dev.event();
-  const stop = dev.event();
-  let warm = 0;
-  for (let calls = 0; calls < 3 || warm < 20; calls++) {
-    start.record();
-    call();
-    stop.record();
-    stop.synchronize();
-    warm += stop.elapsedSince(start);
-  }
-  const ms: number[] = [];
-  for (let r = 0; r < repeats; r++) {
-    start.record();
-    call();
-    stop.record();
-    stop.synchronize();
-    ms.push(stop.elapsedSince(start));
-  }
-  start.dispose();
-  stop.dispose();
-  return median(ms);
-}
+const time = (dev: GpuDevice, call: () => void, repeats = 9): number => timeMs(dev, call, repeats);
 
 test('timing: ours vs cuBLAS strided batched, about 1 GB of matrices, beta = 0', { skip: gpuSkipReason() }, () => {
   const dev = gpu();
