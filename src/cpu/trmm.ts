@@ -3,20 +3,15 @@
  * side 'left': B := alpha op(A) B (A m x m); 'right': B := alpha B op(A) (A n x n); B m x n.
  * Only the `uplo` triangle of A is read, and its diagonal only when diag is 'nonunit'.
  */
-import { batchCount, matrixAt } from '../core/batch.js';
 import type { FloatArray } from '../core/dtype.js';
 import type { Diag, Side, Uplo } from '../core/enums.js';
 import type { Op, TrmmRequest } from '../core/ops.js';
 import { axpyColumn, multiplyColumn, scaleColumn } from './columns.js';
+import { eachTriangular } from './triangular.js';
 
 /** Runs `trmm1` on every matrix of the batch. */
 export function cpuTrmm(r: TrmmRequest<FloatArray>): void {
-  const count = batchCount(r.b);
-  for (let p = 0; p < count; p++) {
-    const a = matrixAt(r.a, p);
-    const b = matrixAt(r.b, p);
-    trmm1(r.side, r.uplo, r.transA, r.diag, b.rows, b.cols, r.alpha, a.data, a.offset, a.ld, b.data, b.offset, b.ld);
-  }
+  eachTriangular(r, trmm1);
 }
 
 /** One trmm, with element (i, j) of X at `X[xOff + i + j * ldx]`. alpha = 0 zeroes B without reading it. */

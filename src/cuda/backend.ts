@@ -63,7 +63,9 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     if (count === 0) return;
     const kernel = GPU_OPS[op];
     if (!kernel) return this.runOnCpu(op, request);
-    // Stage host arrays: upload each once, run, download the outputs, free the copies.
+    // Stage host arrays: upload each once, run, download the outputs, free the copies. Write-only
+    // outputs (info, C with beta = 0) are uploaded too: the whole array comes back, and parts the
+    // kernel does not write (gaps between matrices, a longer info array) must keep their values.
     const staged = new Map<HostArray, DeviceArray>();
     const toDevice: Mapper = (s) => {
       if (isDeviceStorage(s)) return this.checkOwn(s);
