@@ -33,11 +33,13 @@ export interface BenchRow {
   speedup?: number;
 }
 
+export interface VendorRun { run(): void; dispose(): void }
+
 /** A vendor library's routine for an op (cuBLAS, cuSOLVER), run on the same device data. */
 export interface VendorBaseline {
   readonly name: string;
-  /** A function running the vendor routine on these arrays, or undefined where it has none. */
-  prepare(op: BenchOp, dtype: DType, n: number, count: number, arrays: Record<string, Storage>): (() => void) | undefined;
+  /** The vendor routine on these arrays and a dispose of what it allocated, or undefined where it has none. */
+  prepare(op: BenchOp, dtype: DType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | undefined;
 }
 
 export interface MachineLimits {
@@ -98,10 +100,14 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
         const peak = options.limits.peakGflops?.[dtype] ?? Infinity;
         row.roofline = (100 * gflops) / Math.min(peak, (cost.flops / cost.bytes) * options.limits.bandwidthGBs);
       }
-      const vendorRun = options.vendor?.prepare(op, dtype, n, batch, prepared.arrays);
-      if (vendorRun && options.vendor) {
+      const vendor = options.vendor?.prepare(op, dtype, n, batch, prepared.arrays);
+      if (vendor && options.vendor) {
         row.vendor = options.vendor.name;
-        row.vendorMs = timeRepeats(ctx, vendorRun, prepared.reset, repeats);
+        try {
+          row.vendorMs = timeRepeats(ctx, vendor.run, prepared.reset, repeats);
+        } finally {
+          vendor.dispose();
+        }
         row.vendorGflops = (cost.flops * batch) / (row.vendorMs * 1e6);
         row.speedup = row.vendorMs / ms;
       }

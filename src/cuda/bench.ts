@@ -7,7 +7,7 @@
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from '../bench/extras.js';
 import { formatTable } from '../bench/table.js';
-import type { MachineLimits, VendorBaseline } from '../bench/run.js';
+import type { MachineLimits, VendorBaseline, VendorRun } from '../bench/run.js';
 import { progress, progressDone } from '../bench/stats.js';
 import type { Column } from '../bench/table.js';
 import { MyriadError } from '../core/errors.js';
@@ -49,37 +49,41 @@ class VendorOnDevice implements VendorBaseline {
   private blas(): Cublas { return (this.cublas ??= new Cublas(this.dev)); }
   private solver(): Cusolver { return (this.cusolver ??= new Cusolver(this.dev)); }
 
-  prepare(op: BenchOp, dtype: DType, n: number, count: number, arrays: Record<string, Storage>): (() => void) | undefined {
+  prepare(op: BenchOp, dtype: DType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | undefined {
     const a = arrays.a as DeviceArray;
     const b = arrays.b as DeviceArray | undefined;
-    const ptrs = (x: DeviceArray, rows: number, cols: number): BatchPointers => batchPointers(this.dev, x, count, rows * cols);
-    const info = (): DeviceArray => this.dev.alloc('int32', count);
+    // Pointer arrays and info/pivots, made once per row (untimed) and freed by dispose().
+    const owned: { dispose(): void }[] = [];
+    const keep = <T extends { dispose(): void }>(x: T): T => { owned.push(x); return x; };
+    const ptrs = (x: DeviceArray, rows: number, cols: number): BatchPointers => keep(batchPointers(this.dev, x, count, rows * cols));
+    const ints = (length: number): DeviceArray => keep(this.dev.alloc('int32', length));
+    const done = (run: () => void): VendorRun => ({ run, dispose: () => owned.forEach((x) => x.dispose()) });
     switch (op) {
       case 'gemm': {
         const c = arrays.c as DeviceArray;
-        return () => this.blas().gemmStridedBatched(dtype, 'N', 'N', n, n, n, 1, a, n, n * n, b!, n, n * n, 0, c, n, n * n, count);
+        return done(() => this.blas().gemmStridedBatched(dtype, 'N', 'N', n, n, n, 1, a, n, n * n, b!, n, n * n, 0, c, n, n * n, count));
       }
       case 'potrf': {
-        const A = ptrs(a, n, n), inf = info();
-        return () => this.solver().potrfBatched(dtype, 'lower', n, A, n, inf, count);
+        const A = ptrs(a, n, n), info = ints(count);
+        return done(() => this.solver().potrfBatched(dtype, 'lower', n, A, n, info, count));
       }
       case 'getrf': {
-        const A = ptrs(a, n, n), inf = info(), piv = this.dev.alloc('int32', n * count);
-        return () => this.blas().getrfBatched(dtype, n, A, n, piv, inf, count);
+        const A = ptrs(a, n, n), info = ints(count), piv = ints(n * count);
+        return done(() => this.blas().getrfBatched(dtype, n, A, n, piv, info, count));
       }
       case 'posv': {
-        const A = ptrs(a, n, n), B = ptrs(b!, n, 1), inf = info(), inf1 = this.dev.alloc('int32', 1);
-        return () => {
-          this.solver().potrfBatched(dtype, 'lower', n, A, n, inf, count);
-          this.solver().potrsBatched(dtype, 'lower', n, 1, A, n, B, n, inf1, count);
-        };
+        const A = ptrs(a, n, n), B = ptrs(b!, n, 1), info = ints(count), info1 = ints(1);
+        return done(() => {
+          this.solver().potrfBatched(dtype, 'lower', n, A, n, info, count);
+          this.solver().potrsBatched(dtype, 'lower', n, 1, A, n, B, n, info1, count);
+        });
       }
       case 'gesv': {
-        const A = ptrs(a, n, n), B = ptrs(b!, n, 1), inf = info(), piv = this.dev.alloc('int32', n * count);
-        return () => {
-          this.blas().getrfBatched(dtype, n, A, n, piv, inf, count);
+        const A = ptrs(a, n, n), B = ptrs(b!, n, 1), info = ints(count), piv = ints(n * count);
+        return done(() => {
+          this.blas().getrfBatched(dtype, n, A, n, piv, info, count);
           this.blas().getrsBatched(dtype, 'N', n, 1, A, n, piv, B, n, count);
-        };
+        });
       }
       default:
         return undefined;
