@@ -5,10 +5,6 @@
  * registers). Skipped with one line where nvcc is absent.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { getrfPanelSource, getrfUpdateSource } from '../../src/cuda/kernels/getrf/panel.js';
@@ -20,6 +16,7 @@ import { potrfSmallSource } from '../../src/cuda/kernels/potrf/small.js';
 import { gesvSmallSource, posvSmallSource } from '../../src/cuda/kernels/solve/small.js';
 import { substituteSource } from '../../src/cuda/kernels/solve/substitute.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
+import { NVCC_SKIP, compileFailures, compileForSm90, type PtxasReport } from '../helpers/nvcc.js';
 
 test('generators are pure and every parameter changes the kernel', () => {
   const base = { dtype: 'float64', n: 8, uplo: 'lower', kind: 'strided', warps: 4 } as const;
@@ -46,19 +43,10 @@ test('generators are pure and every parameter changes the kernel', () => {
   for (const v of variants) assert.match(v.source, new RegExp(`__global__ void __launch_bounds__\\([^)]*\\) ${v.entry}\\(`));
 });
 
-const nvcc = spawnSync('nvcc', ['--version'], { encoding: 'utf8' });
-const noNvcc = nvcc.status === 0 ? undefined : 'nvcc not found: compile checks skipped';
+const noSpills = (r: PtxasReport): string | undefined =>
+  !Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores !== 0 ? `${r.spillStores} bytes spill stores` : undefined;
 
-function ptxasReport(src: KernelSource, dir: string): string {
-  const file = join(dir, src.name);
-  writeFileSync(file, src.source);
-  const r = spawnSync('nvcc', ['-arch=sm_90', '-cubin', '-Xptxas', '-v', '-o', join(dir, 'out.cubin'), file], { encoding: 'utf8' });
-  assert.equal(r.status, 0, `${src.name} does not compile:\n${r.stderr}`);
-  return r.stderr;
-}
-
-test('register designs compile for sm_90 without spills', { skip: noNvcc, timeout: 600_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'myriad-factor-'));
+test('register designs compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 600_000 }, async () => {
   const sources: KernelSource[] = [];
   for (const dtype of ['float64', 'float32'] as const) {
     for (const n of [5, 16, 32]) {
@@ -71,16 +59,11 @@ test('register designs compile for sm_90 without spills', { skip: noNvcc, timeou
     }
     sources.push(potrfPanelSource({ dtype, uplo: 'lower', kind: 'strided', ib: 8, kb: 16 }));
   }
-  for (const src of sources) {
-    const report = ptxasReport(src, dir);
-    const spills = /(\d+) bytes spill stores/.exec(report);
-    assert.ok(spills, `${src.name}: no ptxas report`);
-    assert.equal(spills[1], '0', `${src.name} spills:\n${report}`);
-  }
+  const failures = compileFailures(await compileForSm90(sources), noSpills);
+  assert.deepEqual(failures, [], failures.join('\n'));
 });
 
-test('block register designs (getrf, potrf) compile for sm_90 without spills, n = 1..128', { skip: noNvcc, timeout: 900_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'myriad-factor-'));
+test('block register designs (getrf, potrf) compile for sm_90 without spills, n = 1..128', { skip: NVCC_SKIP, timeout: 900_000 }, async () => {
   const sources: KernelSource[] = [];
   for (const dtype of ['float64', 'float32'] as const) {
     for (const n of [1, 33, 64, 65, 100, REGISTER_DESIGN_MAX]) {
@@ -92,22 +75,20 @@ test('block register designs (getrf, potrf) compile for sm_90 without spills, n 
       sources.push(getrfRegisterSource({ dtype, rows, cols, kind: 'strided', warps: registerWarps(cols) }));
     }
   }
-  for (const src of sources) {
-    const report = ptxasReport(src, dir);
-    const spills = /(\d+) bytes spill stores/.exec(report);
-    const frame = /(\d+) bytes stack frame/.exec(report);
-    assert.ok(spills && frame, `${src.name}: no ptxas report`);
-    assert.equal(spills[1], '0', `${src.name} spills:\n${report}`);
-    assert.equal(frame[1], '0', `${src.name} uses local memory (a register array indexed at run time):\n${report}`);
-  }
+  // No spills and no stack frame: a register array indexed at run time would live in local memory.
+  const failures = compileFailures(await compileForSm90(sources), (r) =>
+    noSpills(r) ?? (r.stackFrame !== 0 ? `${r.stackFrame} bytes stack frame (local memory)` : undefined));
+  assert.deepEqual(failures, [], failures.join('\n'));
 });
 
-test('fallback kernels compile for sm_90', { skip: noNvcc, timeout: 600_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'myriad-factor-'));
+test('fallback kernels compile for sm_90', { skip: NVCC_SKIP, timeout: 600_000 }, async () => {
+  const sources: KernelSource[] = [];
   for (const dtype of ['float64', 'float32'] as const) {
-    ptxasReport(potrfPanelSource({ dtype, uplo: 'upper', kind: 'pointer', ib: 8, kb: 16 }), dir);
-    ptxasReport(getrfPanelSource({ dtype, kind: 'strided', ib: 16 }), dir);
-    ptxasReport(getrfUpdateSource({ dtype, kind: 'pointer', ib: 16 }), dir);
-    for (const variant of ['chol-lower', 'chol-upper', 'lu-N', 'lu-T'] as const) ptxasReport(substituteSource({ dtype, variant, kindA: 'strided', kindB: 'pointer' }), dir);
+    sources.push(potrfPanelSource({ dtype, uplo: 'upper', kind: 'pointer', ib: 8, kb: 16 }));
+    sources.push(getrfPanelSource({ dtype, kind: 'strided', ib: 16 }));
+    sources.push(getrfUpdateSource({ dtype, kind: 'pointer', ib: 16 }));
+    for (const variant of ['chol-lower', 'chol-upper', 'lu-N', 'lu-T'] as const) sources.push(substituteSource({ dtype, variant, kindA: 'strided', kindB: 'pointer' }));
   }
+  const failures = compileFailures(await compileForSm90(sources), () => undefined);
+  assert.deepEqual(failures, [], failures.join('\n'));
 });

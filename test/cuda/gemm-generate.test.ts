@@ -4,12 +4,7 @@
  * generated kernels compiles for sm_90 with no spills.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
 import type { DType } from '../../src/core/dtype.js';
 import type { Op } from '../../src/core/ops.js';
 import { generateSmallGemm, smallGemmShape, smallGemmWork } from '../../src/cuda/kernels/gemm/generate-small.js';
@@ -22,8 +17,7 @@ import { blocksPerSM } from '../../src/cuda/model/occupancy.js';
 import { gemmTuningFor } from '../../src/cuda/model/tuning/index.js';
 import { peakBandwidth, peakFlops } from '../../src/cuda/model/roofline.js';
 import type { DeviceInfo } from '../../src/cuda/runtime/types.js';
-
-const run = promisify(execFile);
+import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 
 /** An H100 SXM as cuDeviceGetAttribute reports it. */
 const H100: DeviceInfo = {
@@ -173,56 +167,11 @@ function representativeKernels(): GemmParams[] {
   return out;
 }
 
-async function nvccAvailable(): Promise<boolean> {
-  try {
-    await run('nvcc', ['--version']);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-interface PtxasReport { registers: number; stackFrame: number; spillStores: number; log: string }
-
-async function compileSm90(dir: string, p: GemmParams): Promise<PtxasReport> {
-  const src = gemmSource(p);
-  const file = join(dir, src.name);
-  writeFileSync(file, src.source);
-  const { stderr, stdout } = await run('nvcc', ['-arch=sm_90', '-std=c++17', '-cubin', '-Xptxas', '-v', '-o', `${file}.cubin`, file]);
-  const log = stderr + stdout;
-  const num = (re: RegExp): number => Number(re.exec(log)?.[1] ?? NaN);
-  return {
-    registers: num(/Used (\d+) registers/), stackFrame: num(/(\d+) bytes stack frame/),
-    spillStores: num(/(\d+) bytes spill stores/), log,
-  };
-}
-
-test('generated kernels compile for sm_90 with nvcc, without spills or local arrays', async (t) => {
-  if (!(await nvccAvailable())) {
-    t.skip('nvcc not on PATH: compile check skipped');
-    return;
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'myriad-gemm-'));
-  try {
-    const kernels = representativeKernels();
-    const queue = [...kernels.entries()];
-    const failures: string[] = [];
-    const worker = async (): Promise<void> => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
-        const [, p] = item;
-        const name = gemmSource(p).entry;
-        try {
-          const r = await compileSm90(dir, p);
-          if (!(r.stackFrame === 0 && r.spillStores === 0)) failures.push(`${name}: stack ${r.stackFrame}, spill stores ${r.spillStores}`);
-          if (!Number.isFinite(r.registers)) failures.push(`${name}: no ptxas report\n${r.log}`);
-        } catch (e) {
-          failures.push(`${name}: nvcc failed\n${(e as { stderr?: string }).stderr ?? String(e)}`);
-        }
-      }
-    };
-    await Promise.all([worker(), worker()]);
-    assert.deepEqual(failures, [], failures.join('\n'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('generated kernels compile for sm_90 with nvcc, without spills or local arrays', { skip: NVCC_SKIP }, async () => {
+  const results = await compileForSm90(representativeKernels().map(gemmSource));
+  const failures = compileFailures(results, (r) =>
+    !Number.isFinite(r.registers) ? 'no ptxas report'
+      : r.stackFrame !== 0 || r.spillStores !== 0 ? `stack ${r.stackFrame}, spill stores ${r.spillStores}` : undefined);
+  assert.deepEqual(failures, [], failures.join('\n'));
 });
+

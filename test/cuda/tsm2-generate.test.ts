@@ -6,20 +6,14 @@
  * without spills.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
 
 import type { DeviceInfo, KernelSource } from '../../src/cuda/runtime/types.js';
 import {
   classifyTallSkinny, estimateTsm2r, generateScale, generateTsm2l, generateTsm2r, isTallSkinny, occupancy, peakFlops,
   planTsm2l, planTsm2r, t2Threshold, theoreticalBandwidth, tsm2rRegisters, type Tsm2lParams, type Tsm2Problem, type Tsm2rParams,
 } from '../../src/cuda/kernels/tsm2/index.js';
-
-const run = promisify(execFile);
+import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 
 const H100: DeviceInfo = {
   ordinal: 0, name: 'NVIDIA H100 80GB HBM3', arch: 'sm_90', major: 9, minor: 0, smCount: 132, warpSize: 32,
@@ -134,15 +128,6 @@ test('routing: which shapes are tall and skinny', () => {
 // ---------------------------------------------------------------------------------------------
 // nvcc: the kernels that matter compile for sm_90 without spills.
 
-async function nvccAvailable(): Promise<boolean> {
-  try {
-    await run('nvcc', ['--version']);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function representativeKernels(): KernelSource[] {
   const out: KernelSource[] = [];
   for (const dtype of ['float64', 'float32'] as const) {
@@ -160,33 +145,9 @@ function representativeKernels(): KernelSource[] {
   return out;
 }
 
-test('the planner\'s kernels compile for sm_90 with nvcc, without spills', async (t) => {
-  if (!(await nvccAvailable())) {
-    t.skip('nvcc not on PATH: compile check skipped');
-    return;
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'myriad-tsm2-'));
-  try {
-    const queue = [...new Map(representativeKernels().map((k) => [k.entry, k])).values()];
-    const failures: string[] = [];
-    const worker = async (): Promise<void> => {
-      for (let k = queue.shift(); k !== undefined; k = queue.shift()) {
-        const file = join(dir, k.name);
-        writeFileSync(file, k.source);
-        try {
-          const { stdout, stderr } = await run('nvcc', ['-arch=sm_90', '-std=c++17', '-cubin', '-Xptxas', '-v', '-o', `${file}.cubin`, file]);
-          const log = stdout + stderr;
-          const regs = Number(/Used (\d+) registers/.exec(log)?.[1] ?? NaN);
-          const spill = Number(/(\d+) bytes spill stores/.exec(log)?.[1] ?? NaN);
-          if (!(regs <= 255) || spill !== 0) failures.push(`${k.entry}: ${regs} registers, ${spill} bytes spilled`);
-        } catch (e) {
-          failures.push(`${k.entry}: nvcc failed\n${(e as { stderr?: string }).stderr ?? String(e)}`);
-        }
-      }
-    };
-    await Promise.all([worker(), worker()]);
-    assert.deepEqual(failures, [], failures.join('\n'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('the planner\'s kernels compile for sm_90 with nvcc, without spills', { skip: NVCC_SKIP }, async () => {
+  const failures = compileFailures(await compileForSm90(representativeKernels()), (r) =>
+    !(r.registers <= 255) || r.spillStores !== 0 ? `${r.registers} registers, ${r.spillStores} bytes spilled` : undefined);
+  assert.deepEqual(failures, [], failures.join('\n'));
 });
+
