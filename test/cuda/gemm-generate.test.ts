@@ -16,16 +16,8 @@ import { gemmSource } from '../../src/cuda/kernels/gemm/launch.js';
 import { blocksPerSM } from '../../src/cuda/model/occupancy.js';
 import { gemmTuningFor } from '../../src/cuda/model/tuning/index.js';
 import { peakBandwidth, peakFlops } from '../../src/cuda/model/roofline.js';
-import type { DeviceInfo } from '../../src/cuda/runtime/types.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
-
-/** An H100 SXM as cuDeviceGetAttribute reports it. */
-const H100: DeviceInfo = {
-  ordinal: 0, name: 'NVIDIA H100 80GB HBM3', arch: 'sm_90', major: 9, minor: 0, smCount: 132, warpSize: 32,
-  maxThreadsPerBlock: 1024, maxThreadsPerSM: 2048, maxBlocksPerSM: 32, regsPerBlock: 65536, regsPerSM: 65536,
-  sharedPerBlock: 49152, sharedPerBlockOptin: 232448, sharedPerSM: 233472, clockKHz: 1980000,
-  memoryClockKHz: 2619000, memoryBusWidthBits: 5120, l2Bytes: 52428800, totalMemoryBytes: 85e9,
-};
+import { H100 } from '../helpers/devices.js';
 
 const DTYPES: readonly DType[] = ['float64', 'float32'];
 const OPS: readonly (readonly [Op, Op])[] = [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']];

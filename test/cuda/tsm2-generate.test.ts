@@ -14,13 +14,8 @@ import {
   planTsm2l, planTsm2r, t2Threshold, theoreticalBandwidth, tsm2rRegisters, type Tsm2lParams, type Tsm2Problem, type Tsm2rParams,
 } from '../../src/cuda/kernels/tsm2/index.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+import { H100 } from '../helpers/devices.js';
 
-const H100: DeviceInfo = {
-  ordinal: 0, name: 'NVIDIA H100 80GB HBM3', arch: 'sm_90', major: 9, minor: 0, smCount: 132, warpSize: 32,
-  maxThreadsPerBlock: 1024, maxThreadsPerSM: 2048, maxBlocksPerSM: 32, regsPerBlock: 65536, regsPerSM: 65536,
-  sharedPerBlock: 49152, sharedPerBlockOptin: 232448, sharedPerSM: 233472, clockKHz: 1980000,
-  memoryClockKHz: 2619000, memoryBusWidthBits: 5120, l2Bytes: 52428800, totalMemoryBytes: 85e9,
-};
 const A100: DeviceInfo = { ...H100, name: 'A100', arch: 'sm_80', major: 8, minor: 0, smCount: 108, clockKHz: 1410000, sharedPerBlockOptin: 166912, sharedPerSM: 167936 };
 const BW = 3.0e12;
 
