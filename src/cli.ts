@@ -5,6 +5,7 @@
  *   myriad demo [--backend B] [--dtype D]
  *                                   the main job (npm start): batched posv and gesv, with residuals
  *   myriad bench <op> [--backend B] [--dtype D] [--sizes 2,4,8] [--batch N] [--repeats R] [--json FILE]
+ *                     [--format text|markdown]
  *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/cuda/multi/bench.ts)
  */
 import { writeFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { MyriadError } from './core/errors.js';
 import type { DType } from './core/dtype.js';
 import { DEMO_COLUMNS, runDemo } from './bench/demo.js';
 import { BENCH_COLUMNS, runBench, type BenchRow } from './bench/run.js';
-import { formatTable } from './bench/table.js';
+import { formatTable, TABLE_STYLES, type TableStyle } from './bench/table.js';
 import { BENCH_OPS, type BenchOp } from './bench/workloads.js';
 import { benchExtras } from './bench/extras.js';
 import './cuda/bench.js'; // registers the CUDA limits and vendor baselines
@@ -28,7 +29,7 @@ const USAGE = `usage:
   myriad info
   myriad demo  [--backend auto|cpu|cuda] [--dtype float64|float32]
   myriad bench <op> [--backend auto|cpu|cuda] [--dtype float64|float32|both] [--sizes 2,4,8]
-               [--batch N] [--repeats R] [--json FILE] [--devices all|0,1]
+               [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
   ops: ${[...BENCH_OPS, ...benchExtras.names].join(', ')}`;
 
 function info(): void {
@@ -63,14 +64,15 @@ function openFor(backend: string | undefined): Context {
   return open({ backend: parseEnumValue(backend ?? 'auto', ['auto', 'cpu', 'cuda'] as const, '--backend') as BackendChoice });
 }
 
-async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices"]?: string }): Promise<void> {
+async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "format"]?: string }): Promise<void> {
   if (op === undefined) throw new MyriadError('INVALID_ARGUMENT', `which operation? ${USAGE}`, 'op');
-  if (values.devices !== undefined) return benchDevices(op, values);
+  const style = parseEnumValue(values.format ?? 'text', TABLE_STYLES, '--format') as TableStyle;
+  if (values.devices !== undefined) return benchDevices(op, values, style);
   const ctx = openFor(values.backend);
   console.error(`backend: ${ctx.describe()}`);
   let rows: BenchRow[] | Record<string, unknown>[];
   if (benchExtras.names.includes(op)) {
-    rows = await benchExtras.run(op, ctx, { dtypes: dtypes(values.dtype), sizes: values.sizes, json: values.json });
+    rows = await benchExtras.run(op, ctx, { dtypes: dtypes(values.dtype), sizes: values.sizes, json: values.json, style });
   } else {
     parseEnumValue(op, BENCH_OPS, 'op');
     const sizes = parseSizes(values.sizes, [2, 4, 8, 16, 32]);
@@ -86,7 +88,7 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
         targetBytes: benchTargetBytes(ctx.backend, op as BenchOp),
       }));
     }
-    console.log(formatTable(benchRows, BENCH_COLUMNS));
+    console.log(formatTable(benchRows, BENCH_COLUMNS, style));
     rows = benchRows;
   }
   if (values.json) {
@@ -96,14 +98,14 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
 }
 
 /** --devices: resident rows on one device then all listed, plus host-start rows (per-device and total throughput, scaling efficiency). */
-function benchDevices(op: string, values: { [K in "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices"]?: string }): void {
+function benchDevices(op: string, values: { [K in "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices"]?: string }, style: TableStyle): void {
   const batch = parsePositive(values.batch, '--batch');
   const repeats = parsePositive(values.repeats, '--repeats');
   const rows = runMultiBench(parseDevices(values.devices!), {
     op: parseEnumValue(op, BENCH_OPS, 'op'), dtypes: dtypes(values.dtype), sizes: parseSizes(values.sizes, [8, 16, 32]),
     ...(batch ? { batch } : {}), ...(repeats ? { repeats } : {}),
   });
-  console.log(formatTable(rows, MULTI_COLUMNS));
+  console.log(formatTable(rows, MULTI_COLUMNS, style));
   if (values.json) {
     writeFileSync(values.json, JSON.stringify(rows, null, 2) + '\n');
     console.error(`wrote ${rows.length} rows to ${values.json}`);
@@ -116,7 +118,7 @@ async function main(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       backend: { type: 'string' }, dtype: { type: 'string' }, sizes: { type: 'string' },
-      batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   const [command, ...rest] = positionals;

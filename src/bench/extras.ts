@@ -8,8 +8,9 @@ import type { Context } from '../api/context.js';
 import type { DType } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import type { MachineLimits, VendorBaseline } from './run.js';
+import type { TableStyle } from './table.js';
 
-export interface ExtraOptions { dtypes: DType[]; sizes: string | undefined; json: string | undefined }
+export interface ExtraOptions { dtypes: DType[]; sizes: string | undefined; json: string | undefined; style: TableStyle }
 
 export interface BenchExtras {
   limits(ctx: Context): MachineLimits | undefined;

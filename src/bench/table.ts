@@ -18,9 +18,17 @@ function cell<Row>(c: Column<Row>, row: Row): string {
   return v.toFixed(c.digits ?? 2);
 }
 
-/** Renders rows as an aligned text table (numbers right-aligned). */
-export function formatTable<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string {
+/** 'text': aligned columns for a terminal; 'markdown': a GitHub table (BENCHMARKS.md). */
+export type TableStyle = 'text' | 'markdown';
+export const TABLE_STYLES: readonly TableStyle[] = ['text', 'markdown'];
+
+/** Renders rows as an aligned text table (numbers right-aligned) or a markdown table. */
+export function formatTable<Row>(rows: readonly Row[], columns: readonly Column<Row>[], style: TableStyle = 'text'): string {
   const cells = rows.map((r) => columns.map((c) => cell(c, r)));
+  if (style === 'markdown') {
+    const line = (parts: string[]): string => `| ${parts.join(' | ')} |`;
+    return [line(columns.map((c) => c.header)), line(columns.map(() => '---')), ...cells.map(line)].join('\n');
+  }
   const widths = columns.map((c, j) => Math.max(c.header.length, ...cells.map((r) => r[j]!.length)));
   const line = (parts: string[]): string => parts.map((p, j) => p.padStart(widths[j]!)).join('  ');
   return [line(columns.map((c) => c.header)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');

@@ -113,7 +113,7 @@ registerBenchExtras({
     if (!dev) throw new MyriadError('BACKEND_UNAVAILABLE', 'the tsm2 benchmark needs a CUDA context (--backend cuda)', '--backend');
     const rows = await benchTsm2(dev, { cases: defaultTsm2Cases(options.dtypes), vendor: true, onRow: (r) => progress(`tsm2 ${r.op} ${r.dtype} m=${r.m} n=${r.n} k=${r.k}: ${r.gbs.toFixed(0)} GB/s`) });
     progressDone();
-    console.log(formatTable(rows, TSM2_COLUMNS));
+    console.log(formatTable(rows, TSM2_COLUMNS, options.style));
     return rows as unknown as Record<string, unknown>[];
   },
 });

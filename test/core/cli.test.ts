@@ -29,6 +29,15 @@ describe('myriad command', () => {
       assert.match(out, new RegExp(`gemm\\s+float64\\s+${r.n}\\s+50\\s+cpu`));
     }
   });
+  it('bench --format markdown prints a GitHub table with the same columns', () => {
+    const out = execFileSync(process.execPath, [cli, 'bench', 'potrf', '--backend', 'cpu', '--sizes', '4', '--batch', '20', '--repeats', '1', '--format', 'markdown'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines = out.trim().split('\n');
+    assert.equal(lines.length, 3);
+    assert.match(lines[0]!, /^\| op \| dtype \| n \| batch \|/);
+    assert.match(lines[1]!, /^(\| --- )+\|$/);
+    assert.match(lines[2]!, /^\| potrf \| float64 \| 4 \| 20 \| cpu \|/);
+    assert.equal(lines[0]!.split('|').length, lines[2]!.split('|').length);
+  });
   it('bad arguments exit 2 with a message naming the argument', () => {
     const bad = spawnSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'tpu'], { encoding: 'utf8' });
     assert.equal(bad.status, 2);
@@ -39,5 +48,8 @@ describe('myriad command', () => {
     const sizes = spawnSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'cpu', '--sizes', '2,x'], { encoding: 'utf8' });
     assert.equal(sizes.status, 2);
     assert.match(sizes.stderr, /--sizes/);
+    const format = spawnSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'cpu', '--format', 'xml'], { encoding: 'utf8' });
+    assert.equal(format.status, 2);
+    assert.match(format.stderr, /--format: expected one of 'text', 'markdown'/);
   });
 });
