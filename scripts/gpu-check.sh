@@ -22,10 +22,10 @@ for step in $steps; do
     bench)
       for op in gemm potrf getrf posv gesv; do
         sizes=2,4,8,16,32,64,128,256; [ "$op" != gemm ] && sizes=$sizes,512
-        node dist/src/cli.js bench $op --backend cuda --dtype both --sizes $sizes --repeats 7 --json "$out/bench-$op.json" >> "$out/bench.txt" 2>>"$out/bench.err" || status=1
+        node dist/src/cli.js bench $op --backend cuda --dtype both --sizes $sizes --repeats 7 --format markdown --json "$out/bench-$op.json" >> "$out/bench.txt" 2>>"$out/bench.err" || status=1
       done
       cat "$out/bench.txt" ;;
-    tsm2) node dist/src/cli.js bench tsm2 --backend cuda --dtype both --json "$out/bench-tsm2.json" > "$out/tsm2.txt" 2>>"$out/bench.err" || status=1; cat "$out/tsm2.txt" ;;
+    tsm2) node dist/src/cli.js bench tsm2 --backend cuda --dtype both --format markdown --json "$out/bench-tsm2.json" > "$out/tsm2.txt" 2>>"$out/bench.err" || status=1; cat "$out/tsm2.txt" ;;
     tests) run_tests gpu-tests.log dist/test/gpu/ ;;
     sanitize)
       # memcheck over the GEMM and factorisation suites (issues 3 and 4); kernels come from the
