@@ -19,7 +19,7 @@ import { H100 } from '../helpers/devices.js';
 const A100: DeviceInfo = { ...H100, name: 'A100', arch: 'sm_80', major: 8, minor: 0, smCount: 108, clockKHz: 1410000, sharedPerBlockOptin: 166912, sharedPerSM: 167936 };
 const BW = 3.0e12;
 
-const R: Tsm2rParams = { dtype: 'float64', transA: 'N', transB: 'N', n: 8, t1: 128, t2: 8, t3: 8, tileK: 32, vec: 2, split: 4, prefetch: 0 };
+const R: Tsm2rParams = { dtype: 'float64', transA: 'N', transB: 'N', n: 8, t1: 128, t2: 8, t3: 8, tileK: 32, vec: 2, split: 4, prefetch: 0, stages: 0, engine: 'fma' };
 const L: Tsm2lParams = { dtype: 'float32', transA: 'N', transB: 'T', k: 16, n: 16, t1: 128, vec: 2, variant: 'opt2' };
 
 function problem(over: Partial<Tsm2Problem>): Tsm2Problem {
@@ -30,7 +30,7 @@ test('generators are pure, and every parameter changes the source and the name',
   assert.deepEqual(generateTsm2r(R), generateTsm2r({ ...R }));
   assert.deepEqual(generateTsm2l(L), generateTsm2l({ ...L }));
   const variantsR: Partial<Tsm2rParams>[] = [{ dtype: 'float32' }, { transA: 'T', vec: 1 }, { transB: 'T' }, { n: 9, t2: 8 },
-    { t1: 256 }, { t2: 4 }, { t3: 4 }, { tileK: 64 }, { vec: 1 }, { split: 8 }, { prefetch: 1 }];
+    { t1: 256 }, { t2: 4 }, { t3: 4 }, { tileK: 64 }, { vec: 1 }, { split: 8 }, { prefetch: 1 }, { stages: 3 }, { stages: 2, t3: 16, engine: 'dmma' }];
   const names = new Set([generateTsm2r(R).entry]);
   const sources = new Set([generateTsm2r(R).source]);
   for (const v of variantsR) {
@@ -55,7 +55,9 @@ test('the cluster code appears only when k is split, and beta = 0 never reads C'
 });
 
 test('bad parameters are refused', () => {
-  const bad: Partial<Tsm2rParams>[] = [{ t1: 100 }, { t2: 9 }, { tileK: 30, t3: 8 }, { vec: 3 }, { vec: 4 }, { transA: 'T', vec: 2 }, { split: 3 }, { split: 16 }, { n: 0 }, { prefetch: 3 }];
+  const bad: Partial<Tsm2rParams>[] = [{ t1: 100 }, { t2: 9 }, { tileK: 30, t3: 8 }, { vec: 3 }, { vec: 4 }, { transA: 'T', vec: 2 }, { split: 3 }, { split: 16 }, { n: 0 }, { prefetch: 3 },
+    { stages: 1 }, { engine: 'dmma' }, { stages: 5, t3: 8, tileK: 16 }, { stages: 2, transA: 'T', vec: 1 }, { stages: 2, prefetch: 1 },
+    { stages: 2, t3: 8, engine: 'dmma' }, { stages: 2, t3: 16, engine: 'dmma', dtype: 'float32' }];
   for (const b of bad) assert.throws(() => generateTsm2r({ ...R, ...b }), /tsm2r params/, JSON.stringify(b));
   const badL: Partial<Tsm2lParams>[] = [{ k: 65 }, { n: 0 }, { t1: 96 + 1 }, { vec: 3 }, { transA: 'T', vec: 2 }];
   for (const b of badL) assert.throws(() => generateTsm2l({ ...L, ...b }), /tsm2l params/, JSON.stringify(b));
@@ -128,6 +130,8 @@ function representativeKernels(): KernelSource[] {
   for (const dtype of ['float64', 'float32'] as const) {
     for (const n of [1, 4, 16, 32]) out.push(generateTsm2r(planTsm2r(H100, BW, problem({ dtype, n, m: 10240, k: 10240 })).params));
     out.push(generateTsm2r(planTsm2r(H100, BW, problem({ dtype, n: 16 }), { prefetch: 2, tileK: 64 }).params));
+    for (const n of [8, 32]) out.push(generateTsm2r(planTsm2r(H100, BW, problem({ dtype, n }), { stages: 4, vec: 2 }).params));
+    if (dtype === 'float64') for (const n of [16, 32]) out.push(generateTsm2r(planTsm2r(H100, BW, problem({ dtype, n }), { stages: 3, engine: 'dmma' }).params));
     for (const [transA, transB] of [['T', 'N'], ['N', 'T'], ['T', 'T']] as const)
       out.push(generateTsm2r(planTsm2r(H100, BW, problem({ dtype, transA, transB, n: 7 })).params));
     for (const kn of [8, 16]) {

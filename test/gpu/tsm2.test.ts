@@ -138,6 +138,22 @@ for (const dtype of ['float64', 'float32'] as const) {
     forced.forEach(([n, r], i) => check(dev, rng, { ...alignedCase('tsm2r', dtype, 2001 + 2 * i, n, 1537 + i, i % 2 ? 0.5 : 0), r }));
   });
 
+  test(`TSM2R ${dtype}: A staged through shared memory (cp.async ring${dtype === 'float64' ? ', fma and dmma' : ''})`, { skip }, () => {
+    const dev = gpu();
+    const rng = new Rng(dtype === 'float64' ? 23 : 24);
+    const forced: [number, Tsm2rOverrides][] = [
+      [7, { stages: 5, engine: 'fma', t3: 4, tileK: 32, split: 1 }], [32, { stages: 4, engine: 'fma', t3: 8, tileK: 32, split: 4, vec: 2 }],
+      [17, { stages: 8, engine: 'fma', t3: 2, tileK: 32, split: 2, t2: 8 }], [3, { stages: 3, engine: 'fma', vec: 1, t3: 4, tileK: 32, split: 8 }],
+      [16, { stages: 2, engine: 'fma', t1: 256, t3: 8, tileK: 64, split: 1 }],
+    ];
+    if (dtype === 'float64') forced.push(
+      [32, { stages: 4, engine: 'dmma', t3: 16, tileK: 64, split: 8 }], [13, { stages: 3, engine: 'dmma', vec: 2, t3: 16, tileK: 32, split: 2 }],
+      [33, { stages: 3, engine: 'dmma', t2: 16, t3: 32, tileK: 64, split: 1 }], [1, { stages: 2, engine: 'dmma', t1: 64, t3: 16, tileK: 16, split: 4 }],
+      [8, { stages: 3, engine: 'dmma', t1: 256, t3: 16, tileK: 64, split: 1 }],
+    );
+    forced.forEach(([n, r], i) => check(dev, rng, { ...alignedCase('tsm2r', dtype, 2001 + 2 * i, n, 1537 + i, i % 2 ? 0.5 : 0), transB: i % 2 ? 'T' : 'N', r }));
+  });
+
   test(`TSM2L ${dtype}: random shapes, all transposes, NaN-poisoned C for beta = 0`, { skip }, () => {
     const dev = gpu();
     const rng = new Rng(dtype === 'float64' ? 31 : 32);

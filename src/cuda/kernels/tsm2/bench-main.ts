@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDevice } from '../../runtime/index.js';
-import { benchTsm2, defaultTsm2Cases, measureCopyBandwidth, type Tsm2BenchRow } from './bench.js';
+import { benchTsm2, defaultTsm2Cases, measureCopyBandwidth, type Tsm2BenchRow, type Tsm2Case } from './bench.js';
 import { sweepTsm2, sweepWinners, type SweepWinner } from './sweep.js';
 import type { Tsm2Options } from './launcher.js';
 
@@ -29,14 +29,25 @@ async function main(): Promise<void> {
   console.log(`# ${dev.info.name} (${dev.info.arch}, ${dev.info.smCount} SMs), copy bandwidth ${(copy / 1e9).toFixed(0)} GB/s (read + write)`);
   let winners = new Map<string, SweepWinner>();
   if (args.includes('--tune')) {
-    const cases = defaultTsm2Cases().filter((c) => (c.op === 'tsm2r' ? c.m <= 20480 : c.m >= 1e6));
+    // --only f64:16,32;f32:32 --m 10240,30720 --seconds 80: a slice of the sweep within a lease.
+    const only = args.includes('--only') ? args[args.indexOf('--only') + 1]! : undefined;
+    const ms = args.includes('--m') ? args[args.indexOf('--m') + 1]!.split(',').map(Number) : [10240, 20480];
+    const seconds = args.includes('--seconds') ? Number(args[args.indexOf('--seconds') + 1]) : Infinity;
+    const wanted = (c: Tsm2Case): boolean => {
+      if (only === undefined) return true;
+      const part = only.split(';').find((q) => q.startsWith(c.dtype === 'float64' ? 'f64:' : 'f32:'));
+      return part !== undefined && part.slice(4).split(',').map(Number).includes(c.n);
+    };
+    const cases = defaultTsm2Cases().filter((c) => (c.op === 'tsm2r' ? ms.includes(c.m) && wanted(c) : c.m === 1e6 && !args.includes('--no-l')));
+    // Smallest m first, TSM2L last: a sweep cut short by --seconds still covers both precisions.
+    cases.sort((x, y) => Number(x.op === 'tsm2l') - Number(y.op === 'tsm2l') || x.m - y.m);
     const rows: Tsm2BenchRow[] = [];
     console.log(`# sweep\n${HEADER}`);
     sweepTsm2(dev, cases, (r) => {
       rows.push(r);
       console.log(line(r));
       writeFileSync(join(outDir, 'tsm2-sweep.json'), JSON.stringify({ device: dev.info.name, rows }, null, 1));
-    });
+    }, Date.now() + seconds * 1000);
     winners = sweepWinners(rows);
     console.log('# winners (mean GB/s over the swept m)');
     for (const w of winners.values()) console.log(`${w.key} ${w.meanGbs.toFixed(0)} ${JSON.stringify(w.overrides)}`);

@@ -22,14 +22,17 @@ import type { KernelSource } from '../../runtime/types.js';
 import type { Tsm2rParams } from './params.js';
 import { TSM2R_MAX_SPLIT } from './params.js';
 import { bIndex, component, tsm2Prelude, vectorType, widestVector } from './snippets.js';
+import { generateTsm2rStaged, stagedProblems, stagedSharedElements } from './generate-r-staged.js';
 
 /** The kernel's name: every code-changing parameter appears in it. */
 export function tsm2rName(p: Tsm2rParams): string {
-  return `tsm2r_${precisionLetter(p.dtype)}${p.transA}${p.transB}_n${p.n}_t${p.t1}x${p.t2}x${p.t3}_tk${p.tileK}_v${p.vec}_s${p.split}_pf${p.prefetch}`;
+  const staged = p.stages > 0 ? `_st${p.stages}${p.engine === 'dmma' ? '_dmma' : ''}` : '';
+  return `tsm2r_${precisionLetter(p.dtype)}${p.transA}${p.transB}_n${p.n}_t${p.t1}x${p.t2}x${p.t3}_tk${p.tileK}_v${p.vec}_s${p.split}_pf${p.prefetch}${staged}`;
 }
 
 /** Dynamic shared memory (bytes): two B tiles, or the cluster's reduction buffer if larger. */
 export function tsm2rSharedBytes(p: Tsm2rParams): number {
+  if (p.stages > 0) return stagedSharedElements(p) * elementBytes(p.dtype);
   const tiles = 2 * p.tileK * p.t2;
   const reduction = p.split > 1 ? p.t1 * p.vec * p.t2 : 0;
   return Math.max(tiles, reduction) * elementBytes(p.dtype);
@@ -47,11 +50,16 @@ export function checkTsm2rParams(p: Tsm2rParams): void {
   if (![1, 2, 4].includes(p.vec) || (p.dtype === 'float64' && p.vec > 2)) fail('vec must be 1, 2 (or 4 for float32)');
   if (p.transA === 'T' && p.vec !== 1) fail('vec must be 1 when op(A) = T');
   if (![1, 2, 4, 8].includes(p.split) || p.split > TSM2R_MAX_SPLIT) fail('split must be 1, 2, 4 or 8');
+  if (!Number.isInteger(p.stages) || p.stages < 0 || p.stages === 1 || p.stages > 8) fail('stages must be 0 (registers) or 2 ... 8');
+  if (p.engine !== 'fma' && p.engine !== 'dmma') fail("engine must be 'fma' or 'dmma'");
+  if (p.stages === 0 && p.engine !== 'fma') fail('dmma needs a staged A (stages >= 2)');
+  if (p.stages > 0) for (const why of stagedProblems(p)) fail(why);
 }
 
 export function generateTsm2r(p: Tsm2rParams): KernelSource {
   checkTsm2rParams(p);
   const name = tsm2rName(p);
+  if (p.stages > 0) return generateTsm2rStaged(p, name);
   const V = p.vec;
   const vecA = vectorType(p.dtype, V);
   const W = widestVector(p.dtype, p.t2); // B row read width from shared memory
@@ -163,6 +171,7 @@ ${name}(const int m, const int k, const int kChunk,
   (void)full;
 
   for (int p = 0; p < N; p += T2) {                  // passes over t2 columns of C
+    if (p > 0) __syncthreads();                      // the last pass's B tiles are read
     real acc[V][T2];
     #pragma unroll
     for (int v = 0; v < V; ++v) {

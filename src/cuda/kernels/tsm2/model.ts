@@ -64,7 +64,19 @@ function words(dtype: DType): number {
  * The paper's (3 t2 + 2 t3) also holds t2 nextB registers; cp.async needs none.
  */
 export function tsm2rRegisters(p: Tsm2rParams): number {
-  return words(p.dtype) * (p.vec * p.t2 + p.t2 + 2 * p.t3 * p.vec) + MODEL_CONSTANTS.registerOverhead;
+  if (p.stages > 0 && p.engine === 'dmma') {
+    // 2 vec x ceil(t2 / 8) fragments of 4 accumulators, 4 B values per n8 tile, 8 A values.
+    const nt = Math.ceil(p.t2 / 8);
+    return words(p.dtype) * (8 * p.vec * nt + 4 * nt + 8) + MODEL_CONSTANTS.registerOverhead;
+  }
+  // Staged: A waits in shared memory, one k-step of it in registers at a time.
+  const a = p.stages > 0 ? p.vec : 2 * p.t3 * p.vec;
+  return words(p.dtype) * (p.vec * p.t2 + p.t2 + a) + MODEL_CONSTANTS.registerOverhead;
+}
+
+/** Bytes of A one thread has in flight: t3 steps in registers, or stages - 1 slots of the ring. */
+export function tsm2rBytesInFlight(p: Tsm2rParams): number {
+  return (p.stages > 0 ? p.stages - 1 : 1) * p.t3 * p.vec * elementBytes(p.dtype);
 }
 
 /** R_thread for TSM2L: A's row set and the accumulators; opt2 holds a second A set and two C sets. */
@@ -125,14 +137,16 @@ export function estimateTsm2r(info: DeviceInfo, bandwidth: number, m: number, n:
   const blocks = Math.ceil(m / (p.t1 * p.vec)) * p.split;
   const launched = (blocks * p.t1) / info.smCount;
   const resident = Math.min(occ.threadsPerSM, launched);
-  const utilMem = memoryUtilization(info, bandwidth, resident * p.t3 * p.vec * bytes);
+  const utilMem = memoryUtilization(info, bandwidth, resident * tsm2rBytesInFlight(p));
   const utilComp = computeUtilization(info, p.dtype, resident * p.t3 * p.t2 * p.vec);
+  // The tensor cores' float64 rate is twice the DFMA rate on sm_90 (67 vs 34 TFLOP/s on an H100).
+  const peak = peakFlops(info, p.dtype) * (p.engine === 'dmma' ? 2 : 1);
   const passes = Math.ceil(n / p.t2);
   // A once per pass; B once per row block (from L2, counted at a quarter of DRAM cost); C once.
   const rowBlocks = Math.ceil(m / (p.t1 * p.vec));
   const traffic = bytes * (m * k * passes + 0.25 * rowBlocks * k * n) + minimumBytes(p.dtype, m, n, 0, betaZero);
   const timeMem = traffic / (bandwidth * Math.min(1, utilMem));
-  const timeComp = (2 * m * n * k) / (peakFlops(info, p.dtype) * Math.min(1, utilComp));
+  const timeComp = (2 * m * n * k) / (peak * Math.min(1, utilComp));
   const waves = occ.blocksPerSM > 0 ? Math.ceil(blocks / (occ.blocksPerSM * info.smCount)) : Infinity;
   const seconds = (occ.blocksPerSM === 0 ? Infinity : Math.max(timeMem, timeComp)) + MODEL_CONSTANTS.launchSeconds * waves;
   const bound = p.t2 > t2Threshold(info, p.dtype, bandwidth) ? 'compute' : 'memory';

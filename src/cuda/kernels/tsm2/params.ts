@@ -42,6 +42,20 @@ export interface Tsm2rParams {
    * registers allow, for the wide n where registers are scarce (paper 3.1.5, taken further).
    */
   readonly prefetch: number;
+  /**
+   * 0: A is prefetched into registers, t3 k-steps ahead (paper 3.1.5). >= 2: A is staged through
+   * shared memory in a ring of `stages` slots of t3 k-steps, filled with cp.async (generate-r-
+   * staged.ts): stages - 1 slots are in flight without holding a register, so the bytes in
+   * flight no longer compete with the t2 x vec accumulators. Needs op(A) = N and
+   * stages - 1 <= tileK / t3.
+   */
+  readonly stages: number;
+  /**
+   * The inner product: 'fma' (the paper's outer product, one FMA per element) or 'dmma' (float64
+   * only, staged only: the tensor cores' mma.sync m16n8k16 .f64, sm_90, at twice the DFMA rate;
+   * a warp owns 32 x vec rows and all t2 columns, t3 and tileK multiples of 16).
+   */
+  readonly engine: 'fma' | 'dmma';
 }
 
 /**

@@ -108,9 +108,26 @@ export function planTsm2r(info: DeviceInfo, bandwidth: number, pr: Tsm2Problem, 
   };
   const forced = Object.keys(force).length > 0;
   const entry = tsm2rTuning(info.arch, pr.dtype, pr.n);
-  if (entry && !forced) {
-    const p = complete({ ...base, t1: entry.t1, t2: pr.n, t3: entry.t3, tileK: entry.tileK, vec: Math.min(entry.vec, vecMax), prefetch: entry.prefetch });
+  // A staged entry needs op(A) = N, and dmma's 16-byte copies of row pairs an even-aligned A;
+  // where the operands do not allow it, the model picks a register-path kernel instead.
+  const stagedOk = (e: { stages?: number; engine?: string }): boolean =>
+    (e.stages ?? 0) === 0 || (pr.transA === 'N' && (e.engine !== 'dmma' || pr.maxVecA >= 2));
+  if (entry && !forced && stagedOk(entry)) {
+    const p = complete({
+      ...base, t1: entry.t1, t2: pr.n, t3: entry.t3, tileK: entry.tileK, prefetch: entry.prefetch,
+      vec: entry.engine === 'dmma' ? entry.vec : Math.min(entry.vec, vecMax), stages: entry.stages ?? 0, engine: entry.engine ?? 'fma',
+    });
     return finishR(info, pr, p, 'table', bandwidth);
+  }
+  if (force.stages !== undefined && force.stages > 0) {
+    // Forced staged kernels (tests, sweeps): the fields given, the rest from a staged default.
+    const engine = force.engine ?? 'fma';
+    const t3 = force.t3 ?? (engine === 'dmma' ? 16 : 4);
+    const p = complete({
+      ...base, t1: force.t1 ?? 128, t2: force.t2 ?? pr.n, t3, tileK: force.tileK ?? Math.max(32, t3 * (force.stages - 1)),
+      vec: engine === 'dmma' ? force.vec ?? 1 : Math.min(force.vec ?? vecMax, vecMax), prefetch: 0, stages: force.stages, engine, split: force.split,
+    });
+    return finishR(info, pr, p, 'forced', bandwidth);
   }
   let best: { p: Tsm2rParams; score: number } | undefined;
   const t2s = [pr.n, ...[1, 2, 4, 8, 16, 32].filter((t) => t < pr.n)];
@@ -120,7 +137,7 @@ export function planTsm2r(info: DeviceInfo, bandwidth: number, pr: Tsm2Problem, 
         for (const t3 of force.t3 !== undefined ? [force.t3] : [1, 2, 4, 8, 16])
           for (const tileK of force.tileK !== undefined ? [force.tileK] : [32, 64]) {
             if (tileK % t3 !== 0) continue;
-            const p = complete({ ...base, t1, t2, t3, tileK, vec, split: force.split, prefetch: force.prefetch ?? 0 });
+            const p = complete({ ...base, t1, t2, t3, tileK, vec, split: force.split, prefetch: force.prefetch ?? 0, stages: 0, engine: 'fma' });
             if (tsm2rRegisters(p) > maxRegisters) continue;
             const e = estimateTsm2r(info, bandwidth, pr.m, pr.n, pr.k, p, pr.betaZero);
             // Loaded latency varies, so candidates with less than twice Little's minimum in flight

@@ -37,7 +37,15 @@ static __device__ __forceinline__ void cpAsyncReal(real* dst, const real* src, b
   asm volatile("cp.async.ca.shared.global [%0], [%1], ${bytes}, %2;\\n" :: "r"(s), "l"(src), "r"(valid ? ${bytes} : 0) : "memory");
 }
 static __device__ __forceinline__ void cpAsyncCommit() { asm volatile("cp.async.commit_group;\\n" ::: "memory"); }
-static __device__ __forceinline__ void cpAsyncWaitAll() { asm volatile("cp.async.wait_group 0;\\n" ::: "memory"); }`;
+static __device__ __forceinline__ void cpAsyncWaitAll() { asm volatile("cp.async.wait_group 0;\\n" ::: "memory"); }
+// All but the newest N committed groups complete (N a compile-time constant).
+template <int N> static __device__ __forceinline__ void cpAsyncWait() { asm volatile("cp.async.wait_group %0;\\n" :: "n"(N) : "memory"); }
+// BYTES (4, 8 or 16) from global to shared, of which only \`valid\` are read; the rest become zeros.
+template <int BYTES> static __device__ __forceinline__ void cpAsyncBytes(void* dst, const void* src, int valid) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+  if (BYTES == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\\n" :: "r"(s), "l"(src), "r"(valid) : "memory");
+  else asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\\n" :: "r"(s), "l"(src), "n"(BYTES), "r"(valid) : "memory");
+}`;
   const cluster = `// Thread-block clusters (sm_90): a barrier over all threads of the cluster, and loads from the
 // shared memory of block \`rank\` of this cluster.
 static __device__ __forceinline__ void clusterSync() {

@@ -9,11 +9,17 @@ import { setMeasuredBandwidth } from './launcher.js';
 import type { Tsm2lOverrides, Tsm2rOverrides } from './planner.js';
 
 export function tsm2rGrid(c: Tsm2Case): Tsm2rOverrides[] {
-  // vec (rows per thread), t3 (registers of A in flight) and the L2 prefetch distance matter most.
-  const vecs = c.dtype === 'float64' ? [1, 2] : [2, 4];
-  const grid: Tsm2rOverrides[] = [];
-  for (const vec of vecs) for (const t3 of [2, 4, 8]) for (const prefetch of [0, 1, 2])
-    grid.push({ t1: 128, vec, t3, tileK: 64, t2: c.n, prefetch });
+  // First the table's pick as it stands ({} forces nothing), then staged kernels: the ring depth,
+  // the slot size t3 and (float64) the tensor-core engine matter most.
+  const grid: Tsm2rOverrides[] = [{}];
+  if (c.dtype === 'float64') {
+    for (const [t1, vec, t3, stages, tileK] of [[128, 1, 16, 3, 32], [128, 1, 16, 4, 64], [256, 1, 16, 3, 32], [128, 2, 16, 3, 32], [128, 1, 32, 2, 32]] as const)
+      if (c.n >= 4) grid.push({ engine: 'dmma', t1, vec, t3, stages, tileK });
+    if (c.n <= 16) for (const [t3, stages] of [[4, 4], [8, 3], [8, 5]] as const) grid.push({ engine: 'fma', t1: 128, vec: 2, t3, stages, tileK: 64 });
+  } else {
+    for (const [t1, vec, t3, stages] of [[128, 4, 4, 4], [128, 4, 4, 8], [128, 4, 8, 3], [256, 2, 8, 4], [128, 2, 8, 5]] as const)
+      grid.push({ engine: 'fma', t1, vec, t3, stages, tileK: 32 });
+  }
   return grid;
 }
 
@@ -21,7 +27,7 @@ export function tsm2lGrid(c: Tsm2Case): Tsm2lOverrides[] {
   const grid: Tsm2lOverrides[] = [];
   const vecs = c.dtype === 'float64' ? [1, 2] : [1, 2, 4];
   // blocksPerSM only changes the grid (0: tcf = 1): one compile per (variant, vec).
-  for (const variant of ['opt1', 'opt2'] as const) for (const vec of vecs) for (const blocksPerSM of [0, 4, 16])
+  for (const variant of ['opt1', 'opt2'] as const) for (const vec of vecs) for (const blocksPerSM of [0, 8])
     grid.push({ variant, vec, t1: 128, blocksPerSM });
   return grid;
 }
@@ -57,11 +63,13 @@ export function sweepWinners(rows: readonly (Tsm2BenchRow & { grid?: string })[]
 }
 
 /** Every grid point of every case (errors, e.g. a kernel that does not fit, become rows with ms = NaN). */
-export function sweepTsm2(dev: GpuDevice, cases: readonly Tsm2Case[], onRow?: (row: Tsm2BenchRow & { grid?: string }) => void): (Tsm2BenchRow & { grid?: string })[] {
+export function sweepTsm2(dev: GpuDevice, cases: readonly Tsm2Case[], onRow?: (row: Tsm2BenchRow & { grid?: string }) => void,
+  deadline = Infinity): (Tsm2BenchRow & { grid?: string })[] {
   const copy = measureCopyBandwidth(dev);
   setMeasuredBandwidth(dev, copy);
   const rows: (Tsm2BenchRow & { grid?: string })[] = [];
   for (const c of cases) {
+    if (Date.now() > deadline) break; // a lease is short: what was measured comes back
     const ops = tsm2Operands(dev, c);
     try {
       const grid: ({ r?: Tsm2rOverrides; l?: Tsm2lOverrides })[] = [...(c.op === 'tsm2r'

@@ -27,6 +27,10 @@ export interface Tsm2rTuning {
   readonly vec: number;
   /** L2 prefetch distance in tiles (0: off). */
   readonly prefetch: number;
+  /** A staged through shared memory in this many slots (0 or absent: register prefetch). */
+  readonly stages?: number;
+  /** 'dmma': float64 on the tensor cores (staged only); absent: 'fma'. */
+  readonly engine?: 'fma' | 'dmma';
 }
 
 /** TSM2L winner for k and n up to `maxK`, `maxN`; the grid is `blocksPerSM` x SM count blocks (0: one row tile per thread, tcf = 1). */
@@ -51,27 +55,29 @@ const DEFAULT: Tsm2Tuning = {
 
 /**
  * sm_90: winners of the sweep on an H100 80GB HBM3 (2026-11-25), TSM2R at m = k = 20480, TSM2L at
- * m = 1e7. A later sweep on an H200 (`bench-main.js --tune`) preferred tileK 64 / t1 128 nearly
- * everywhere and prefetch 1 only for float64 n = 32; not adopted until measured on an H100.
- * Shapes outside these rows: the model.
+ * m = 1e7; then (H100 80GB HBM3, sweep.ts's staged grid, best mean GB/s over m = k = 10240 and
+ * 30720) the rows with `stages`: A staged through shared memory won float64 n = 4, 16, 32 (32 on
+ * the tensor cores) and float32 n = 4 ... 32; float64 n = 1, 2, 8 and float32 n = 1, 2 were not
+ * re-swept or kept the register path. A sweep on an H200 preferred tileK 64 / t1 128 nearly
+ * everywhere for the register path; not adopted. Shapes outside these rows: the model.
  */
 const SM90: Tsm2Tuning = {
   tsm2r: {
     float64: [
       { maxN: 1, t1: 256, t3: 8, tileK: 32, vec: 1, prefetch: 0 },
       { maxN: 2, t1: 256, t3: 8, tileK: 32, vec: 1, prefetch: 0 },
-      { maxN: 4, t1: 128, t3: 8, tileK: 64, vec: 2, prefetch: 0 },
+      { maxN: 4, t1: 128, t3: 4, tileK: 64, vec: 2, prefetch: 0, stages: 4 },
       { maxN: 8, t1: 128, t3: 4, tileK: 64, vec: 2, prefetch: 0 },
-      { maxN: 16, t1: 128, t3: 4, tileK: 64, vec: 2, prefetch: 0 },
-      { maxN: 32, t1: 256, t3: 2, tileK: 32, vec: 1, prefetch: 0 },
+      { maxN: 16, t1: 128, t3: 8, tileK: 64, vec: 2, prefetch: 0, stages: 5 },
+      { maxN: 32, t1: 128, t3: 16, tileK: 32, vec: 1, prefetch: 0, stages: 3, engine: 'dmma' },
     ],
     float32: [
       { maxN: 1, t1: 256, t3: 8, tileK: 32, vec: 4, prefetch: 0 },
       { maxN: 2, t1: 256, t3: 8, tileK: 32, vec: 4, prefetch: 0 },
-      { maxN: 4, t1: 128, t3: 8, tileK: 32, vec: 4, prefetch: 0 },
-      { maxN: 8, t1: 256, t3: 4, tileK: 32, vec: 2, prefetch: 0 },
-      { maxN: 16, t1: 128, t3: 4, tileK: 64, vec: 4, prefetch: 0 },
-      { maxN: 32, t1: 256, t3: 4, tileK: 32, vec: 4, prefetch: 0 },
+      { maxN: 4, t1: 128, t3: 4, tileK: 32, vec: 4, prefetch: 0, stages: 4 },
+      { maxN: 8, t1: 128, t3: 4, tileK: 32, vec: 4, prefetch: 0, stages: 4 },
+      { maxN: 16, t1: 128, t3: 8, tileK: 32, vec: 4, prefetch: 0, stages: 3 },
+      { maxN: 32, t1: 128, t3: 8, tileK: 32, vec: 4, prefetch: 0, stages: 3 },
     ],
   },
   tsm2l: {
