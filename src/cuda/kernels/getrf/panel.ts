@@ -31,8 +31,8 @@ export function getrfPanelSharedBytes(p: GetrfPanelParams, m: number): number {
   return m * p.ib * elementBytes(p.dtype);
 }
 
-export function chooseLuPanelWidth(dtype: DType, m: number, limit: number): number {
-  for (let ib = 16; ib >= 1; ib >>= 1) if (m * ib * elementBytes(dtype) <= limit) return ib;
+export function chooseLuPanelWidth(dtype: DType, m: number, limit: number, widest = 16): number {
+  for (let ib = widest; ib >= 1; ib >>= 1) if (m * ib * elementBytes(dtype) <= limit) return ib;
   return 0;
 }
 

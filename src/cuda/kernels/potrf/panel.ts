@@ -31,6 +31,11 @@ export interface PotrfPanelParams {
   readonly ib: number;
   /** Columns of the left part per shared-memory stage. */
   readonly kb: number;
+  /**
+   * Loop-inclusive (the issue's comparison): one launch loops over all panels from i0, shared
+   * memory sized for the first; default false: loop-exclusive, one launch per panel.
+   */
+  readonly loop?: boolean;
 }
 
 export const PANEL_MAX_THREADS = 512;
@@ -47,7 +52,7 @@ export function choosePanelWidth(dtype: DType, n: number, kb: number, limit: num
 }
 
 export function potrfPanelSource(p: PotrfPanelParams): KernelSource {
-  const entry = `potrf_panel_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_ib${p.ib}_kb${p.kb}_${kindTag(p.kind)}`;
+  const entry = `potrf_panel_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_ib${p.ib}_kb${p.kb}_${kindTag(p.kind)}${p.loop === true ? '_loop' : ''}`;
   const vw = p.dtype === 'float64' ? 2 : 4;
   const vec = p.dtype === 'float64' ? 'double2' : 'float4';
   const comps = ['x', 'y', 'z', 'w'].slice(0, vw);
@@ -65,15 +70,17 @@ static __device__ __forceinline__ real vget(const vec& v, int e) {
 
 extern "C" __global__ void __launch_bounds__(${PANEL_MAX_THREADS}) ${entry}(
     ${operandParameters('A', p.kind, true)},
-    int* __restrict__ info, const int* __restrict__ index, int count, int n, int i0) {
+    int* __restrict__ info, const int* __restrict__ index, int count, int n, int iStart) {
   extern __shared__ __align__(16) unsigned char smemRaw[];
   real* sB = reinterpret_cast<real*>(smemRaw);   // KB x IB: sB[kk * IB + c] = L(i0 + c, k0 + kk)
   real* sP = sB + IB * KB;                       // the panel, m x IB, column-major (ld m)
   const long long mid = blockIdx.x;
   if (mid >= count) return;
   const long long id = index ? (long long)index[mid] : mid;
-  if (i0 > 0 && info[id] != 0) return;           // failed in an earlier panel: leave it as it is
+  if (iStart > 0 && info[id] != 0) return;       // failed in an earlier panel: leave it as it is
   real* a = ${matrixPointer('A', p.kind, 'mid')};
+${p.loop === true ? `  for (int i0 = iStart; i0 < n; i0 += IB) {
+  __syncthreads();                               // the previous panel's shared memory is consumed` : '  for (int i0 = iStart; i0 == iStart; i0 += IB) {   // one panel'}
   const int m = n - i0;
   const int ib = min(IB, m);
   const int tid = threadIdx.x, nt = blockDim.x;
@@ -147,6 +154,8 @@ extern "C" __global__ void __launch_bounds__(${PANEL_MAX_THREADS}) ${entry}(
       if (c < ib && r >= c && (c < kf || (c == kf && r == kf))) AT(i0 + r, i0 + c) = sP[r + c * m];
   }
   if (tid == 0 && (fail || i0 == 0)) info[id] = fail ? i0 + fail : 0;
+  if (fail) break;                               // block-uniform
+  }
 }
 `;
   return { name: `${entry}.cu`, source, entry };
