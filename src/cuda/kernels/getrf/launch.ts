@@ -17,20 +17,36 @@ import {
   chooseLuPanelWidth, GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelSource, getrfUpdateSource,
   UPDATE_COLUMNS, UPDATE_THREADS, type GetrfPanelParams,
 } from './panel.js';
-import { getrfRegisterSource, REGISTER_DESIGN_MAX, registerWarps, type GetrfRegisterParams } from './register.js';
+import { getrfRegisterSource, REGISTER_DESIGN_MAX, type GetrfRegisterParams } from './register.js';
+import type { RegisterConfig } from '../potrf/launch.js';
 import { GETRF_SMALL_MAX, getrfSmallLayout, getrfSmallSource, type GetrfSmallParams } from './small.js';
 
 export type GetrfVariant = 'small' | 'register' | 'blocked';
 
 /**
  * Variant selection data: the register design serves max(rows, cols) in (32, registerMax]
- * (f64 and f32 alike: RB <= 4 row registers, no spills at 128 x 128 on sm_90). `force` picks a
+ * (f64 and f32 alike: RB <= 4 row registers). `force` picks a
  * variant for tests and benchmarks (null: by size); a forced variant must accept the size.
  */
-export const getrfTuning: { registerMax: Record<DType, number>; force: GetrfVariant | null } = {
+export const getrfTuning: { registerMax: Record<DType, number>; force: GetrfVariant | null; register: RegisterConfig | null } = {
   registerMax: { float64: REGISTER_DESIGN_MAX, float32: REGISTER_DESIGN_MAX },
   force: null,
+  register: null,
 };
+
+/**
+ * The register design's shape for max(rows, cols) in 33..128, as potrfRegisterConfig: up to 64,
+ * 4 warps, 8-column panels and a register cap for 4 (f64) or 6 (f32) blocks per SM; beyond, 16
+ * warps and 4-column panels (the whole square matrix in registers leaves 1 or 2 blocks per SM).
+ * The f32 65..128 shape spills 12 bytes under its cap of 64 registers, yet measured fastest of
+ * those tried (H100, 2026-11-25).
+ */
+export function getrfRegisterConfig(dtype: DType, rows: number, cols: number): RegisterConfig {
+  const forced = getrfTuning.register;
+  if (forced !== null) return forced;
+  if (Math.max(rows, cols) <= 64) return dtype === 'float64' ? { warps: 4, nb: 8, minBlocks: 4 } : { warps: 4, nb: 8, minBlocks: 6 };
+  return dtype === 'float64' ? { warps: 16, nb: 4, minBlocks: 1 } : { warps: 16, nb: 4, minBlocks: 2 };
+}
 
 /** The variant for one group's size, from getrfTuning. */
 export function selectGetrf(dtype: DType, rows: number, cols: number): GetrfVariant {
@@ -45,6 +61,13 @@ export function selectGetrf(dtype: DType, rows: number, cols: number): GetrfVari
   if (big <= Math.min(getrfTuning.registerMax[dtype], REGISTER_DESIGN_MAX)) return 'register';
   return 'blocked';
 }
+
+/**
+ * The blocked fallback's widest panel: the trailing update reads and writes the trailing matrix
+ * once per panel, so wider panels cut its memory traffic. H100, 2026-11-25, ~0.5 GB batches: f32
+ * 32 vs 16 ran 1.13x (n = 256) and 1.31x (512) faster; f64 0.95x and 1.01x, so f64 keeps 16.
+ */
+export const getrfPanelTuning: { widest: Record<DType, number> } = { widest: { float64: 16, float32: 32 } };
 
 export function getrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>): void {
   if (batchCount(r.a) === 0) return;
@@ -76,13 +99,14 @@ export function getrfGroup(
     return;
   }
   if (variant === 'register') {
-    const p: GetrfRegisterParams = { dtype, rows, cols, kind: a.kind, warps: registerWarps(cols) };
+    const c = getrfRegisterConfig(dtype, rows, cols);
+    const p: GetrfRegisterParams = { dtype, rows, cols, kind: a.kind, warps: c.warps, nb: c.nb, minBlocks: c.minBlocks };
     const k = cachedKernel(dev, `getrf-register/${JSON.stringify(p)}`, () => getrfRegisterSource(p));
     k.launch({ grid: [g.count, 1, 1], block: [p.warps * 32, 1, 1] },
       [...operandArgs(a), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...tail]);
     return;
   }
-  const ib = chooseLuPanelWidth(dtype, rows, dev.info.sharedPerBlockOptin - 1024);
+  const ib = chooseLuPanelWidth(dtype, rows, dev.info.sharedPerBlockOptin - 1024, getrfPanelTuning.widest[dtype]);
   if (ib === 0) throw new MyriadError('UNSUPPORTED', `${rows} rows are too many for the batched LU panel kernel on ${dev.info.name}`, 'a.rows');
   const p: GetrfPanelParams = { dtype, kind: a.kind, ib };
   const panel = cachedKernel(dev, `getrf-panel/${JSON.stringify(p)}`, () => getrfPanelSource(p));

@@ -15,18 +15,42 @@ import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type Launc
 import { choosePanelWidth, PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource, type PotrfPanelParams } from './panel.js';
 import { potrfRegisterSource, type PotrfRegisterParams } from './register.js';
 import { potrfSmallSource, SMALL_MAX_N, smallGrid, type PotrfSmallParams } from './small.js';
-import { REGISTER_DESIGN_MAX, registerWarps } from '../getrf/register.js';
+import { REGISTER_DESIGN_MAX } from '../getrf/register.js';
 
 export type PotrfVariant = 'small' | 'register' | 'panel';
 
+/** Shape of a register-design launch: warps (column groups), panel width, blocks per SM asked. */
+export interface RegisterConfig {
+  readonly warps: number;
+  readonly nb: number;
+  readonly minBlocks: number;
+}
+
 /**
- * Variant selection data: the register design serves 32 < n <= registerMax (both precisions).
+ * Variant selection data: the register design serves 32 < n <= registerMax: f32 to 128; f64 to
+ * 96, since at 128 the panel kernel measured faster (H100, 2026-11-25: 0.87-0.99 ms against
+ * 1.04-1.36 ms for the register shapes tried).
  * `force` picks a variant for tests and benchmarks (null: by size); it must accept the size.
+ * `register`: a register-design shape for every n (null: potrfRegisterConfig), for sweeps.
  */
-export const potrfTuning: { registerMax: Record<DType, number>; force: PotrfVariant | null } = {
-  registerMax: { float64: REGISTER_DESIGN_MAX, float32: REGISTER_DESIGN_MAX },
+export const potrfTuning: { registerMax: Record<DType, number>; force: PotrfVariant | null; register: RegisterConfig | null } = {
+  registerMax: { float64: 96, float32: REGISTER_DESIGN_MAX },
   force: null,
+  register: null,
 };
+
+/**
+ * The register design's shape for n (33..128). These sizes are latency-bound (one serial chain
+ * of n pivots per matrix), so the shapes favour matrices in flight per SM (few warps per matrix,
+ * a register cap that fits several blocks, checked spill-free with ptxas) and panels of 8 columns
+ * per barrier.
+ */
+export function potrfRegisterConfig(dtype: DType, n: number): RegisterConfig {
+  const forced = potrfTuning.register;
+  if (forced !== null) return forced;
+  if (n <= 64) return dtype === 'float64' ? { warps: 4, nb: 8, minBlocks: 5 } : { warps: 4, nb: 8, minBlocks: 6 };
+  return { warps: 4, nb: 8, minBlocks: 2 };
+}
 
 /** The variant for one group's n, from potrfTuning. */
 export function selectPotrf(dtype: DType, n: number): PotrfVariant {
@@ -50,7 +74,11 @@ export const PANEL_KB = 16;
  * (2026-11-25, f64, ~0.5 GB batches) 16 measured faster at every n from 64 to 512 (1.08-1.29x),
  * so 16 is the default; the benchmark switches it to compare. Not a user option.
  */
-export const potrfPanelTuning = { widest: 16 };
+export const potrfPanelTuning: { widest: number; loop: boolean } = { widest: 16, loop: false };
+// loop: the issue's loop-inclusive variant (one launch runs every panel) against loop-exclusive
+// (one launch per panel, each with shared memory sized to its panel). H100, 2026-11-25, ~0.5 GB:
+// inclusive was slower in f64 (n = 128, 256, 512: 1.17x, 1.29x, 1.28x the time) and mixed in f32
+// (1.00x, 0.94x, 0.88x), so exclusive stays the default.
 
 export function potrfCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>): void {
   if (batchCount(r.a) === 0) return;
@@ -80,17 +108,22 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
     return;
   }
   if (variant === 'register') {
-    const p: PotrfRegisterParams = { dtype, n, uplo, kind: a.kind, warps: registerWarps(n) };
+    const c = potrfRegisterConfig(dtype, n);
+    const p: PotrfRegisterParams = { dtype, n, uplo, kind: a.kind, warps: c.warps, nb: c.nb, minBlocks: c.minBlocks };
     const k = cachedKernel(dev, `potrf-register/${JSON.stringify(p)}`, () => potrfRegisterSource(p));
     k.launch({ grid: [g.count, 1, 1], block: [p.warps * 32, 1, 1] }, args);
     return;
   }
   const limit = dev.info.sharedPerBlockOptin - 1024;
-  const ib = choosePanelWidth(dtype, n, PANEL_KB, limit, potrfPanelTuning.widest);
+  // f32 at n >= 512: 8-column panels ran 1.23x faster than 16 (H100, 2026-11-25; f64 0.79x).
+  const widest = dtype === 'float32' && n >= 512 ? Math.min(8, potrfPanelTuning.widest) : potrfPanelTuning.widest;
+  const ib = choosePanelWidth(dtype, n, PANEL_KB, limit, widest);
   if (ib === 0) throw new MyriadError('UNSUPPORTED', `n = ${n} is too large for the batched Cholesky panel kernel on ${dev.info.name}`, 'a.rows');
-  const p: PotrfPanelParams = { dtype, uplo, kind: a.kind, ib, kb: PANEL_KB };
+  const loop = potrfPanelTuning.loop;
+  const p: PotrfPanelParams = { dtype, uplo, kind: a.kind, ib, kb: PANEL_KB, loop };
   const k = cachedKernel(dev, `potrf-panel/${JSON.stringify(p)}`, () => potrfPanelSource(p));
-  for (let i0 = 0; i0 < n; i0 += ib) {
+  // loop-exclusive (default): one launch per panel, each sized to its panel; loop-inclusive: one.
+  for (let i0 = 0; i0 < n; i0 += loop ? n : ib) {
     const m = n - i0;
     const threads = Math.min(PANEL_MAX_THREADS, Math.ceil(m / 32) * 32);
     k.launch({ grid: [g.count, 1, 1], block: [threads, 1, 1], sharedBytes: potrfPanelSharedBytes(p, m) },
