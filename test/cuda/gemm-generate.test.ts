@@ -73,8 +73,10 @@ test('invalid parameters are refused', () => {
   assert.throws(() => generateTiledGemm(tiled({ layouts: DENSE })), /dense/);
   const mma = { ...tiled({}), variant: 'mma' as const, bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 };
   assert.throws(() => generateMmaGemm({ ...mma, dtype: 'float32' }), /float64 only/);
-  assert.throws(() => generateMmaGemm({ ...mma, wm: 3 }), /multiple of 8/);
-  assert.throws(() => generateMmaGemm({ ...mma, stages: 1 }), /stages/);
+  assert.throws(() => generateMmaGemm({ ...mma, wm: 3 }), /multiple of 16/);
+  assert.throws(() => generateMmaGemm({ ...mma, bk: 24 }), /bk must be 8 or a multiple of 16/);
+  assert.throws(() => generateMmaGemm({ ...mma, stages: 0 }), /stages/);
+  assert.throws(() => generateTiledGemm(tiled({ dtype: 'float32', tm: 2, tn: 2, bm: 32, bn: 32 })), /multiples of 4/);
 });
 
 function problem(over: Partial<GemmProblem>): GemmProblem {
@@ -145,16 +147,28 @@ function representativeKernels(): GemmParams[] {
     out.push(small({ dtype, transB: 'T', m: 4, n: 4, k: 4, tbc: 60, threads: 96, stageC: true, betaZero: true }));
     out.push(small({ dtype, transB: 'T', m: 31, n: 31, k: 29, tbc: 1, rn: 8, stageC: false, betaZero: true }));
     out.push(small({ dtype, transA: 'T', transB: 'T', m: 32, n: 32, k: 32, tbc: 1, rn: 8, stageC: false, layouts: LOOSE }));
-    out.push(tiled({ dtype, bm: 32, bn: 32, tm: 2, tn: 2 }));
+    out.push(tiled({ dtype, bm: 32, bn: 32, tm: 4, tn: 4 }));
     if (dtype === 'float64') {
       OPS.forEach(([transA, transB], o) => {
-        out.push({ ...tiled({ transA, transB, betaZero: o % 2 === 0, layouts: o === 2 ? MIXED_PLAIN : LOOSE }), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: o === 1 ? 0 : 2 + o } as GemmParams);
+        out.push({ ...tiled({ transA, transB, betaZero: o % 2 === 0, layouts: o === 2 ? MIXED_PLAIN : LOOSE }), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 1 + o } as GemmParams);
+        // The largest warp tiles (64 x 32 and 32 x 64 of accumulators), every transpose.
+        for (const betaZero of [false, true]) {
+          out.push(planGemm(H100, problem({ transA, transB, m: 256, n: 256, k: 256, betaZero }), { variant: 'mma' }));
+          out.push(planGemm(H100, problem({ transA, transB, m: 128, n: 128, k: 128, betaZero }), { variant: 'mma' }));
+          out.push(planGemm(H100, problem({ transA, transB, m: 64, n: 64, k: 64, betaZero }), { variant: 'mma' }));
+          out.push(planGemm(H100, problem({ transA, transB, m: 32, n: 32, k: 32, betaZero }), { variant: 'mma' }));
+        }
       });
-      out.push({ ...tiled({}), variant: 'mma', bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 0 } as GemmParams);
-      out.push({ ...tiled({}), variant: 'mma', bm: 128, bn: 64, bk: 8, wm: 4, wn: 2, stages: 0 } as GemmParams);
-      out.push({ ...tiled({ transA: 'T' }), variant: 'mma', bm: 128, bn: 64, bk: 16, wm: 4, wn: 2, stages: 4 } as GemmParams);
+      out.push({ ...tiled({ transA: 'T', transB: 'T' }), variant: 'mma', bm: 32, bn: 32, bk: 32, wm: 1, wn: 1, stages: 1 } as GemmParams);
+      out.push({ ...tiled({}), variant: 'mma', bm: 128, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 } as GemmParams);
     }
-    out.push(dtype === 'float64' ? tiled({ dtype, bm: 128, bn: 64, tm: 8, tn: 4 }) : tiled({ dtype, bm: 128, bn: 128, tm: 8, tn: 8 }));
+    out.push(dtype === 'float64' ? tiled({ dtype, bm: 128, bn: 64, tm: 8, tn: 4 }) : tiled({ dtype, bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 }));
+    if (dtype === 'float32') {
+      OPS.forEach(([transA, transB], o) => {
+        out.push(tiled({ dtype, transA, transB, bm: 128, bn: 128, bk: 16, tm: 8, tn: 8, betaZero: o % 2 === 0 }));
+        for (const n of [64, 128, 256]) out.push(planGemm(H100, problem({ dtype, transA, transB, m: n, n, k: n, betaZero: o % 2 === 1 })));
+      });
+    }
   });
   return out;
 }

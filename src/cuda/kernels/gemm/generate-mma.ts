@@ -1,33 +1,42 @@
 /**
- * The tiled batched GEMM on FP64 tensor cores (DMMA, sm_80+): the same block structure as
- * generate-tiled.ts (one bm x bn tile of one C per block, grid (tiles, batch), k-steps of bk
- * staged in shared memory with register prefetch and two buffers), but each warp multiplies its
- * (bm / wm) x (bn / wn) part with `mma.sync.m8n8k4.f64` instead of scalar DFMA: on Hopper the
- * tensor cores give twice the FP64 rate of the CUDA cores (67 vs 34 TFLOP/s).
+ * The tiled batched GEMM on FP64 tensor cores (DMMA, sm_80+): one bm x bn tile of one C per
+ * block, grid (tiles, batch), k-steps of bk staged in shared memory by a cp.async pipeline of
+ * `stages` buffers (16-byte copies where the operand is aligned), and each warp multiplying its
+ * (bm / wm) x (bn / wn) part with `mma.sync` f64: on Hopper the tensor cores give twice the FP64
+ * rate of the CUDA cores (67 vs 34 TFLOP/s), through the m16n8k8 / m16n8k16 shapes (sm_90); the
+ * sm_80 shape m8n8k4 (still available, `mmaK: 4`) measured at about half that on the H100.
  *
  * Fragments (PTX ISA, "Matrix Fragments for mma.m8n8k4 with .f64"): with g = lane / 4 and
  * q = lane % 4, a thread holds A(g, q) of the 8 x 4 A tile, B(q, g) of the 4 x 8 B tile, and
  * C(g, 2q) and C(g, 2q + 1) of the 8 x 8 accumulator.
  *
- * Shared layouts follow global memory: an operand whose columns run along k in global memory
- * (A^T, B) is stored k-contiguous, otherwise m- (or n-) contiguous; so stores are contiguous, and
- * with a row length of 4 mod 16 doubles the 16 threads of each half-warp read a fragment from 16
- * distinct banks.
+ * Fragment loads are 16 bytes wide (LDS.128: half the shared-memory instructions of 8-byte
+ * loads). The sum over k does not care which k a lane holds, as long as A and B agree, so in each
+ * chunk of 8 k the mma of step s (0, 1) gives lane q the k index 2q + s; and the rows of C do not
+ * care which 8 x 8 tile computes them, so an operand stored m- (or n-) contiguous gives lane g the
+ * rows 2g and 2g + 1 of a 16-row pair of tiles (tile 2u: even rows, tile 2u + 1: odd rows). Hence:
+ * - an operand contiguous along k (A^T, B) is stored k-contiguous, one 16-byte load per 8 x 8
+ *   tile gives both steps; rows of bk >= 16 doubles are XOR-swizzled (16-byte unit u of row r at
+ *   u ^ 4 (r & 1)) so each quarter-warp reads 8 distinct bank groups;
+ * - an operand contiguous along m (A) or n (B^T) is stored that way, one 16-byte load per step
+ *   gives two tiles; rows are 2 mod 8 doubles long, which makes those reads conflict-free too;
+ * - with A m-contiguous, each lane holds rows 2g and 2g + 1 of C: stored as 16-byte pairs.
+ * Shared tiles mirror global memory in both cases, so every global -> shared copy is a plain
+ * cp.async of 16 (or 2 x 8) bytes; out-of-range elements are zero-filled by the copy itself.
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
 import type { GemmKernelShape, MmaGemmParams } from './params.js';
-import { registerFetch, type TileFetch } from '../common/register-fetch.js';
 
-/** Row length (in doubles) of a shared tile whose rows are `len` long: 4 mod 16 (see above). */
-const rowLength = (len: number): number => len + ((4 - (len % 16) + 16) % 16);
+/** Row length (doubles) of an m- or n-contiguous tile: 2 mod 8 (conflict-free 16-byte reads). */
+const majorRow = (len: number): number => len + ((2 - (len % 8) + 8) % 8);
 
 interface MmaLayout {
-  /** A: 'k' = stored sA[i][p] (p contiguous, A^T in global), 'm' = sA[p][i]. */
+  /** A: 'k' = stored sA[i * BK + p] (p contiguous, A^T in global), 'm' = sA[p * LDSA + i]. */
   aMajor: 'm' | 'k';
-  /** B: 'k' = stored sB[j][p] (p contiguous, B in global), 'n' = sB[p][j]. */
+  /** B: 'k' = stored sB[j * BK + p] (p contiguous, B in global), 'n' = sB[p * LDSB + j]. */
   bMajor: 'n' | 'k';
   ldsA: number;
   ldsB: number;
@@ -39,8 +48,8 @@ interface MmaLayout {
 function sharedLayout(p: MmaGemmParams): MmaLayout {
   const aMajor = p.transA === 'N' ? 'm' : 'k';
   const bMajor = p.transB === 'N' ? 'k' : 'n';
-  const ldsA = rowLength(aMajor === 'm' ? p.bm : p.bk);
-  const ldsB = rowLength(bMajor === 'n' ? p.bn : p.bk);
+  const ldsA = aMajor === 'm' ? majorRow(p.bm) : p.bk;
+  const ldsB = bMajor === 'n' ? majorRow(p.bn) : p.bk;
   return {
     aMajor, bMajor, ldsA, ldsB,
     sizeA: (aMajor === 'm' ? p.bk : p.bm) * ldsA,
@@ -50,24 +59,84 @@ function sharedLayout(p: MmaGemmParams): MmaLayout {
 
 export function mmaGemmShape(p: MmaGemmParams): GemmKernelShape {
   const l = sharedLayout(p);
-  return { threads: 32 * p.wm * p.wn, sharedBytes: Math.max(2, p.stages) * (l.sizeA + l.sizeB) * 8 };
+  return { threads: 32 * p.wm * p.wn, sharedBytes: p.stages * (l.sizeA + l.sizeB) * 8 };
 }
 
 export function mmaGemmEntry(p: MmaGemmParams): string {
-  return `gemm_mma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}`;
+  return `gemm_mma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}`;
 }
+
+const mmaK = (p: MmaGemmParams): 4 | 8 | 16 => p.mmaK ?? 8;
 
 export function validateMmaParams(p: MmaGemmParams): void {
   const bad = (why: string): never => { throw new Error(`invalid mma gemm params (${why}): ${JSON.stringify(p)}`); };
   if (p.dtype !== 'float64') bad('the mma kernel is float64 only');
   if (![p.bm, p.bn, p.bk, p.wm, p.wn].every((x) => Number.isInteger(x) && x >= 1)) bad('sizes must be positive integers');
-  if (p.bm % (8 * p.wm) !== 0 || p.bn % (8 * p.wn) !== 0) bad('each warp tile must be a multiple of 8 x 8');
-  if (p.bk % 4 !== 0) bad('bk must be a multiple of 4');
-  if (!Number.isInteger(p.stages) || p.stages < 0 || p.stages === 1 || p.stages > 6) bad('stages must be 0 (register prefetch) or 2..6 (cp.async)');
-  const { threads } = mmaGemmShape(p);
+  if (p.bm % (16 * p.wm) !== 0 || p.bn % (16 * p.wn) !== 0) bad('each warp tile must be a multiple of 16 x 16');
+  if (p.bk !== 8 && p.bk % 16 !== 0) bad('bk must be 8 or a multiple of 16');
+  if (![4, 8, 16].includes(mmaK(p)) || p.bk % mmaK(p) !== 0) bad('mmaK must be 4, 8 or 16 and divide bk');
+  if (!Number.isInteger(p.stages) || p.stages < 1 || p.stages > 6) bad('stages must be 1..6 (cp.async buffers)');
+  const { threads, sharedBytes } = mmaGemmShape(p);
   if (threads > 1024) bad('more than 1024 threads');
-  if ((p.bm * p.bk) % threads !== 0 || (p.bk * p.bn) % threads !== 0) bad('the threads must evenly share each tile load');
+  if (sharedBytes > 227 * 1024) bad('more than 227 KiB of shared memory');
   if (p.layouts.a.dense || p.layouts.b.dense || p.layouts.c.dense) bad('dense layouts are not used by the mma kernel');
+}
+
+/** One operand's tile copy: 16-byte chunk e covers stored rows 2 r2, 2 r2 + 1 of stored column c. */
+interface Copy {
+  /** Chunks per stored column, stored columns per tile. */
+  readonly rows2: string;
+  readonly total: string;
+  /** Global element (x, y) is ptr[x + y * ld]; x runs along the contiguous dimension. */
+  readonly x0: string;
+  readonly y0: string;
+  readonly xLimit: string;
+  readonly yLimit: string;
+  /** The shared slot (double index) of chunk (r2, c) in a buffer. */
+  readonly slot: string;
+}
+
+function copyOf(name: 'A' | 'B', major: 'm' | 'n' | 'k', l: MmaLayout): Copy {
+  const isA = name === 'A';
+  if (major === 'k') {
+    // Stored column c = row of op(X), chunk r2 = k pair; swizzled rows when bk >= 16.
+    return {
+      rows2: 'BK / 2', total: `${isA ? 'BM' : 'BN'} * BK / 2`,
+      x0: 'p0', y0: isA ? 'i0' : 'j0', xLimit: 'k', yLimit: isA ? 'm' : 'n',
+      slot: 'c * BK + 2 * (r2 ^ SWZ(c))',
+    };
+  }
+  return {
+    rows2: `${isA ? 'BM' : 'BN'} / 2`, total: `${isA ? 'BM' : 'BN'} * BK / 2`,
+    x0: isA ? 'i0' : 'j0', y0: 'p0', xLimit: isA ? 'm' : 'n', yLimit: 'k',
+    slot: `c * ${isA ? l.ldsA : l.ldsB} + 2 * r2`,
+  };
+}
+
+/** Issues the cp.async copies of one operand's tile of k-step p0 into buffer `t${name}`. */
+function issueCopies(name: 'A' | 'B', c: Copy): string {
+  const ptr = name.toLowerCase();
+  return `    #pragma unroll
+    for (int l = 0; l < (${c.total} + THREADS - 1) / THREADS; ++l) {
+      const int e = t + l * THREADS;
+      if ((${c.total}) % THREADS == 0 || e < ${c.total}) {
+        const int r2 = e % (${c.rows2}), c = e / (${c.rows2});
+        const int x = ${c.x0} + 2 * r2, y = ${c.y0} + c;
+        const int valid = y < ${c.yLimit} ? min(max(${c.xLimit} - x, 0), 2) : 0;
+        copyPair(&t${name}[${c.slot}], valid > 0 ? ${ptr} + x + (long long)y * ld${name} : ${ptr}, valid, vec${name});
+      }
+    }`;
+}
+
+/**
+ * With a transposed operand and a small warp tile (at most 32 accumulators), __launch_bounds__
+ * (threads) alone let ptxas aim for occupancy and spill (TN 32x32x32: 80 registers and 60 bytes
+ * of spills; NT 64x64x8: 128 registers and 20 bytes; nvcc 13.0, sm_90); a minimum of one block
+ * per SM lets it take the 95-154 registers they need. NN kernels and large warp tiles keep the
+ * plain bound (under which they were timed; TT 128x128 spills with the minimum instead).
+ */
+function oneBlockBound(p: MmaGemmParams): boolean {
+  return (p.transA === 'T' || p.transB === 'T') && (p.bm / p.wm / 8) * (p.bn / p.wn / 8) <= 16;
 }
 
 /** Pure: the same parameters always give the same source. */
@@ -76,25 +145,128 @@ export function generateMmaGemm(p: MmaGemmParams): KernelSource {
   const l = sharedLayout(p);
   const { threads } = mmaGemmShape(p);
   const entry = mmaGemmEntry(p);
-  // Element e of a tile fetch: its stored (row r, column c), the global read, and the shared slot.
-  const fetchA = p.transA === 'N'
-    ? { r: 'e % BM', c: 'e / BM', ok: '(i0 + r < m && p0 + c < k)', at: 'a[(i0 + r) + (long long)(p0 + c) * ldA]', s: 'c * LDSA + r' }
-    : { r: 'e % BK', c: 'e / BK', ok: '(p0 + r < k && i0 + c < m)', at: 'a[(p0 + r) + (long long)(i0 + c) * ldA]', s: 'c * LDSA + r' };
-  const fetchB = p.transB === 'N'
-    ? { r: 'e % BK', c: 'e / BK', ok: '(p0 + r < k && j0 + c < n)', at: 'b[(p0 + r) + (long long)(j0 + c) * ldB]', s: 'c * LDSB + r' }
-    : { r: 'e % BN', c: 'e / BN', ok: '(j0 + r < n && p0 + c < k)', at: 'b[(j0 + r) + (long long)(p0 + c) * ldB]', s: 'c * LDSB + r' };
-  // Fragment reads: op(A)(i, p) and op(B)(p, j) in the shared tiles.
-  const fragA = l.aMajor === 'm' ? '(kk + q) * LDSA + wi + mt * 8 + g' : '(wi + mt * 8 + g) * LDSA + kk + q';
-  const fragB = l.bMajor === 'n' ? '(kk + q) * LDSB + wj + nt * 8 + g' : '(wj + nt * 8 + g) * LDSB + kk + q';
-  const multiply = MULTIPLY(fragA, fragB);
-  const pipeline = p.stages >= 2 ? asyncPipeline(fetchA, fetchB, multiply) : registerPipeline(fetchA, fetchB, multiply);
+  const copyA = copyOf('A', l.aMajor, l);
+  const copyB = copyOf('B', l.bMajor, l);
+  const swizzled = p.bk >= 16;
+  // Fragment loads of one chunk of 8 k (kc): fa[s][mt], fb[s][nt] for the steps s = 0, 1.
+  const loadA = l.aMajor === 'm'
+    ? `      #pragma unroll
+      for (int u = 0; u < MT / 2; ++u)
+        #pragma unroll
+        for (int s = 0; s < 2; ++s) {
+          const double2 v = *reinterpret_cast<const double2*>(&tA[(kc + 2 * q + s) * LDSA + wi + 16 * u + 2 * g]);
+          fa[s][2 * u] = v.x; fa[s][2 * u + 1] = v.y;
+        }`
+    : `      #pragma unroll
+      for (int mt = 0; mt < MT; ++mt) {
+        const double2 v = *reinterpret_cast<const double2*>(&tA[((kc & 8) == 0 ? kA0 : kA1) + 8 * mt * BK + kc]);
+        fa[0][mt] = v.x; fa[1][mt] = v.y;
+      }`;
+  const loadB = l.bMajor === 'n'
+    ? `      #pragma unroll
+      for (int u = 0; u < NT / 2; ++u)
+        #pragma unroll
+        for (int s = 0; s < 2; ++s) {
+          const double2 v = *reinterpret_cast<const double2*>(&tB[(kc + 2 * q + s) * LDSB + wj + 16 * u + 2 * g]);
+          fb[s][2 * u] = v.x; fb[s][2 * u + 1] = v.y;
+        }`
+    : `      #pragma unroll
+      for (int nt = 0; nt < NT; ++nt) {
+        const double2 v = *reinterpret_cast<const double2*>(&tB[((kc & 8) == 0 ? kB0 : kB1) + 8 * nt * BK + kc]);
+        fb[0][nt] = v.x; fb[1][nt] = v.y;
+      }`;
+  // The mma instructions of one k-step. Step s of chunk kc feeds lane q the k index kc + 2q + s:
+  // m8n8k4 takes one (chunk, step) per 8 x 8 tile; m16n8k8 (m16n8k16) takes the tile pair
+  // (2u, 2u + 1) as its rows g and g + 8 and 2 (4) (chunk, step) slots as its k groups q + 4j
+  // (PTX ISA, "Matrix Fragments for mma.m16n8k8 / m16n8k16" with .f64): a_{2j} = A(g, q + 4j),
+  // a_{2j+1} = A(g + 8, q + 4j), b_j = B(q + 4j, g), c = C(g, 2q + h), C(g + 8, 2q + h).
+  const K = mmaK(p);
+  const chunks = K === 16 ? 2 : 1;
+  const slots = Array.from({ length: K / 4 }, (_, j) => ({ c: Math.floor(j / 2), s: j % 2 }));
+  const mmaCall = K === 4
+    ? `      #pragma unroll
+      for (int s = 0; s < 2; ++s)
+        #pragma unroll
+        for (int mt = 0; mt < MT; ++mt)
+          #pragma unroll
+          for (int nt = 0; nt < NT; ++nt)
+            asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                : "+d"(acc[mt][nt][0]), "+d"(acc[mt][nt][1]) : "d"(fa[0][s][mt]), "d"(fb[0][s][nt]));`
+    : `      #pragma unroll
+      for (int u = 0; u < MT / 2; ++u)
+        #pragma unroll
+        for (int nt = 0; nt < NT; ++nt)
+          asm("mma.sync.aligned.m16n8k${K}.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {${slots.flatMap((_, j) => [`%${4 + 2 * j}`, `%${5 + 2 * j}`]).join(', ')}}, {${slots.map((_, j) => `%${4 + 2 * slots.length + j}`).join(', ')}}, {%0, %1, %2, %3};"
+              : "+d"(acc[2 * u][nt][0]), "+d"(acc[2 * u][nt][1]), "+d"(acc[2 * u + 1][nt][0]), "+d"(acc[2 * u + 1][nt][1])
+              : ${slots.map(({ c, s }) => `"d"(fa[${c}][${s}][2 * u]), "d"(fa[${c}][${s}][2 * u + 1])`).join(', ')},
+                ${slots.map(({ c, s }) => `"d"(fb[${c}][${s}][nt])`).join(', ')});`;
+  const multiply = `    #pragma unroll
+    for (int kk = 0; kk < BK; kk += ${8 * chunks}) {
+      real fa[${chunks}][2][MT], fb[${chunks}][2][NT];
+      #pragma unroll
+      for (int ch = 0; ch < ${chunks}; ++ch) {
+        const int kc = kk + 8 * ch;
+${loadA.replace(/fa\[/g, 'fa[ch][')}
+${loadB.replace(/fb\[/g, 'fb[ch][')}
+      }
+${mmaCall}
+    }
+`;
+  // Where accumulator acc[mt][nt][h] of lane (g, q) lands in C.
+  const colOf = l.bMajor === 'k' ? 'j0 + wj + 8 * nt + 2 * q + h' : 'j0 + wj + 16 * (nt / 2) + 4 * q + 2 * h + (nt % 2)';
+  const update = (v: string, at: string): string => (p.betaZero ? `alpha * ${v}` : `alpha * ${v} + beta * ${at}`);
+  const epilogue = l.aMajor === 'm'
+    ? `  // Lane g holds rows 2g and 2g + 1 of each 16-row pair of tiles: 16-byte stores where aligned.
+  const bool vecC = ((reinterpret_cast<unsigned long long>(c) & 15) == 0) && ((ldC & 1) == 0);
+  #pragma unroll
+  for (int u = 0; u < MT / 2; ++u) {
+    const int i = i0 + wi + 16 * u + 2 * g;
+    #pragma unroll
+    for (int nt = 0; nt < NT; ++nt) {
+      #pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int j = ${colOf};
+        if (j < n && i < m) {
+          real* cij = c + i + (long long)j * ldC;
+          if (vecC && i + 1 < m) {
+            ${p.betaZero ? 'double2 old;' : 'const double2 old = *reinterpret_cast<const double2*>(cij);'}
+            double2 v;
+            v.x = ${update('acc[2 * u][nt][h]', 'old.x')};
+            v.y = ${update('acc[2 * u + 1][nt][h]', 'old.y')};
+            ${p.betaZero ? '(void)old;' : ''}
+            *reinterpret_cast<double2*>(cij) = v;
+          } else {
+            cij[0] = ${update('acc[2 * u][nt][h]', 'cij[0]')};
+            if (i + 1 < m) cij[1] = ${update('acc[2 * u + 1][nt][h]', 'cij[1]')};
+          }
+        }
+      }
+    }
+  }`
+    : `  #pragma unroll
+  for (int mt = 0; mt < MT; ++mt) {
+    const int i = i0 + wi + 8 * mt + g;
+    #pragma unroll
+    for (int nt = 0; nt < NT; ++nt) {
+      #pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int j = ${colOf};
+        if (i < m && j < n) {
+          real* cij = c + i + (long long)j * ldC;
+          *cij = ${update('acc[mt][nt][h]', '*cij')};
+        }
+      }
+    }
+  }`;
 
-  const source = `// Tiled batched DGEMM on FP64 tensor cores (mma.sync m8n8k4): C = alpha op(A) op(B) + beta C,
+  const source = `// Tiled batched DGEMM on FP64 tensor cores (mma.sync, k = ${mmaK(p)} per instruction): C = alpha op(A) op(B) + beta C,
 // op(A) ${p.transA}, op(B) ${p.transB}; runtime m, n, k. Generated by src/cuda/kernels/gemm/generate-mma.ts.
 ${precisionPrelude('float64')}
-${p.stages >= 2 ? ASYNC_HELPERS : ''}
+${ASYNC_HELPERS}
+// 16-byte unit u of stored row r sits at u ^ SWZ(r) (k-contiguous tiles; see the generator).
+#define SWZ(r) (${swizzled ? '((r) & 1) << 2' : '0'})
 
-extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
+extern "C" __global__ void __launch_bounds__(${threads}${oneBlockBound(p) ? ', 1' : ''}) ${entry}(
     ${operandParameters('A', p.layouts.a.kind, false)},
     ${operandParameters('B', p.layouts.b.kind, false)},
     ${operandParameters('C', p.layouts.c.kind, true)},
@@ -106,10 +278,10 @@ extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
   constexpr int THREADS = 32 * WM * WN;
   constexpr int LDSA = ${l.ldsA}, LDSB = ${l.ldsB};
   constexpr int SIZEA = ${l.sizeA}, SIZEB = ${l.sizeB};   // doubles per buffer
-  constexpr int LA = BM * BK / THREADS, LB = BK * BN / THREADS;
+  constexpr int STAGES = ${p.stages};                      // shared buffers
   static_assert(THREADS == ${threads}, "thread count");
+  (void)LDSA; (void)LDSB;
   extern __shared__ __align__(16) unsigned char smem[];
-  constexpr int STAGES = ${Math.max(2, p.stages)};          // shared buffers
   real* sA = reinterpret_cast<real*>(smem);                // STAGES buffers of SIZEA
   real* sB = sA + STAGES * SIZEA;                          // STAGES buffers of SIZEB
   (void)strideA; (void)strideB; (void)strideC;
@@ -123,139 +295,80 @@ extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
   const real* a = ${matrixPointer('A', p.layouts.a.kind, 'batch')};
   const real* b = ${matrixPointer('B', p.layouts.b.kind, 'batch')};
   real* c = ${matrixPointer('C', p.layouts.c.kind, 'batch')};
+  // 16-byte copies need 16-byte aligned pairs: an aligned first element and an even ld.
+  const bool vecA = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && ((ldA & 1) == 0);
+  const bool vecB = ((reinterpret_cast<unsigned long long>(b) & 15) == 0) && ((ldB & 1) == 0);
   const int t = threadIdx.x;
   const int lane = t % 32, warp = t / 32;
   const int g = lane / 4, q = lane % 4;                    // fragment coordinates
   const int wi = (warp % WM) * (BM / WM);                  // the warp's part of the tile
   const int wj = (warp / WM) * (BN / WN);
+  // k-contiguous tiles: row r = w + 8 t + g, 16-byte unit (kc / 2 + q) ^ SWZ(r) with kc a multiple
+  // of 8 and SWZ(r) = SWZ(g) in {0, 4}: the element index is r BK + kc + 2q +- 2 SWZ(g) (+ where
+  // kc % 16 == 0), so two per-thread offsets and constant displacements address every fragment.
+  const int kA0 = (wi + g) * BK + 2 * q + 2 * SWZ(g), kA1 = kA0 - 4 * SWZ(g);
+  const int kB0 = (wj + g) * BK + 2 * q + 2 * SWZ(g), kB1 = kB0 - 4 * SWZ(g);
+  (void)kA0; (void)kA1; (void)kB0; (void)kB1;
 
-${pipeline.setup}
+  // Start the copies of k-step p0 into buffer 'buf' (zeros outside the matrices).
+  auto issue = [&](int p0, int buf) {
+    real* tA = sA + buf * SIZEA;
+    real* tB = sB + buf * SIZEB;
+${issueCopies('A', copyA)}
+${issueCopies('B', copyB)}
+  };
+
   real acc[MT][NT][2];
   #pragma unroll
   for (int mt = 0; mt < MT; ++mt)
     #pragma unroll
     for (int nt = 0; nt < NT; ++nt) acc[mt][nt][0] = acc[mt][nt][1] = 0;
 
-${pipeline.loop}
-  #pragma unroll
-  for (int mt = 0; mt < MT; ++mt) {
-    const int i = i0 + wi + mt * 8 + g;
-    #pragma unroll
-    for (int nt = 0; nt < NT; ++nt) {
-      #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int j = j0 + wj + nt * 8 + 2 * q + h;
-        if (i < m && j < n) {
-          real* cij = c + i + (long long)j * ldC;
-          *cij = ${p.betaZero ? 'alpha * acc[mt][nt][h]' : 'alpha * acc[mt][nt][h] + beta * *cij'};
-        }
-      }
-    }
-  }
+${p.stages === 1 ? singleBuffer(multiply) : pipelined(multiply)}
+${epilogue}
 }
 `;
   return { name: `${entry}.cu`, source, entry };
 }
 
-
-
-/** The k-loop's multiply of one shared buffer (tA, tB in scope). */
-const MULTIPLY = (fragA: string, fragB: string): string => `    #pragma unroll
-    for (int kk = 0; kk < BK; kk += 4) {
-      real fa[MT], fb[NT];
-      #pragma unroll
-      for (int mt = 0; mt < MT; ++mt) fa[mt] = tA[${fragA}];
-      #pragma unroll
-      for (int nt = 0; nt < NT; ++nt) fb[nt] = tB[${fragB}];
-      #pragma unroll
-      for (int mt = 0; mt < MT; ++mt)
-        #pragma unroll
-        for (int nt = 0; nt < NT; ++nt)
-          asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-              : "+d"(acc[mt][nt][0]), "+d"(acc[mt][nt][1]) : "d"(fa[mt]), "d"(fb[nt]));
-    }
-`;
-
-const ASYNC_HELPERS = `// cp.async (sm_80+): global -> shared without registers; src_bytes = 0 writes zeros.
+const ASYNC_HELPERS = `// cp.async (sm_80+): global -> shared without registers; src_bytes < cp-size zero-fills the rest.
 static __device__ __forceinline__ unsigned sharedAddress(const void* p) {
-  unsigned long long a;
-  asm("cvta.to.shared.u64 %0, %1;" : "=l"(a) : "l"(p));
-  return (unsigned)a;
+  return (unsigned)__cvta_generic_to_shared(p);
 }
-static __device__ __forceinline__ void copyAsync8(real* dst, const real* src, bool ok) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(sharedAddress(dst)), "l"(src), "r"(ok ? 8 : 0));
+// Copies 'valid' (0, 1, 2) doubles from src to dst and zeros the rest of the pair: one 16-byte
+// copy (L2 only) where aligned, else two 8-byte copies.
+static __device__ __forceinline__ void copyPair(real* dst, const real* src, int valid, bool vec) {
+  if (vec) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(sharedAddress(dst)), "l"(src), "r"(valid * 8));
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(sharedAddress(dst)), "l"(src), "r"(valid > 0 ? 8 : 0));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(sharedAddress(dst + 1)), "l"(valid > 1 ? src + 1 : src), "r"(valid > 1 ? 8 : 0));
+  }
 }
 static __device__ __forceinline__ void commitAsync() { asm volatile("cp.async.commit_group;"); }
 template <int N> static __device__ __forceinline__ void waitAsync() { asm volatile("cp.async.wait_group %0;" :: "n"(N)); }`;
 
-interface Pipeline { setup: string; loop: string }
-
-/** Prefetch through registers: the next k-step is loaded while this one multiplies; 2 buffers. */
-function registerPipeline(fetchA: TileFetch, fetchB: TileFetch, multiply: string): Pipeline {
-  return {
-    setup: `  real ra[LA], rb[LB];
-${registerFetch(fetchA, fetchB)}
-  auto stash = [&](int buf) {
-    real* tA = sA + buf * SIZEA;
-    real* tB = sB + buf * SIZEB;
-    #pragma unroll
-    for (int l = 0; l < LA; ++l) {
-      const int e = t + l * THREADS, r = ${fetchA.r}, c = ${fetchA.c};
-      tA[${fetchA.s}] = ra[l];
-    }
-    #pragma unroll
-    for (int l = 0; l < LB; ++l) {
-      const int e = t + l * THREADS, r = ${fetchB.r}, c = ${fetchB.c};
-      tB[${fetchB.s}] = rb[l];
-    }
-  };
-
-`,
-    loop: `  const int steps = (k + BK - 1) / BK;
-  if (steps > 0) {
-    fetch(0);
-    stash(0);
-    __syncthreads();
-  }
+/** One buffer: copy a k-step, wait, multiply, and wait again before the next copy. */
+function singleBuffer(multiply: string): string {
+  return `  const int steps = (k + BK - 1) / BK;
   for (int s = 0; s < steps; ++s) {
-    const int buf = s & 1;
-    if (s + 1 < steps) fetch((s + 1) * BK);
-    const real* tA = sA + buf * SIZEA;
-    const real* tB = sB + buf * SIZEB;
-${multiply}    if (s + 1 < steps) stash(buf ^ 1);
+    if (s > 0) __syncthreads();               // everyone is done with the buffer
+    issue(s * BK, 0);
+    commitAsync();
+    waitAsync<0>();
     __syncthreads();
-  }
-
-`,
-  };
+    const real* tA = sA;
+    const real* tB = sB;
+${multiply}  }
+`;
 }
 
 /**
  * Multi-stage cp.async pipeline (STAGES buffers): up to STAGES - 1 k-steps are in flight while
- * one multiplies, with no registers held for them, so occupancy and latency hiding both improve.
- * The shared layouts mirror global memory (see above), so each element is one 8-byte copy.
+ * one multiplies, with no registers held for them.
  */
-function asyncPipeline(fetchA: TileFetch, fetchB: TileFetch, multiply: string): Pipeline {
-  return {
-    setup: `// Start the copies of k-step p0 into buffer 'buf' (zeros outside the matrices).
-  auto issue = [&](int p0, int buf) {
-    real* tA = sA + buf * SIZEA;
-    real* tB = sB + buf * SIZEB;
-    #pragma unroll
-    for (int l = 0; l < LA; ++l) {
-      const int e = t + l * THREADS, r = ${fetchA.r}, c = ${fetchA.c};
-      const bool ok = ${fetchA.ok};
-      copyAsync8(&tA[${fetchA.s}], ok ? &${fetchA.at} : a, ok);
-    }
-    #pragma unroll
-    for (int l = 0; l < LB; ++l) {
-      const int e = t + l * THREADS, r = ${fetchB.r}, c = ${fetchB.c};
-      const bool ok = ${fetchB.ok};
-      copyAsync8(&tB[${fetchB.s}], ok ? &${fetchB.at} : b, ok);
-    }
-  };
-`,
-    loop: `const int steps = (k + BK - 1) / BK;
+function pipelined(multiply: string): string {
+  return `  const int steps = (k + BK - 1) / BK;
   #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < steps) issue(s * BK, s);
@@ -269,6 +382,5 @@ function asyncPipeline(fetchA: TileFetch, fetchB: TileFetch, multiply: string): 
     const real* tA = sA + (s % STAGES) * SIZEA;
     const real* tB = sB + (s % STAGES) * SIZEB;
 ${multiply}  }
-`,
-  };
+`;
 }

@@ -2,13 +2,18 @@
  * The tiled batched GEMM kernel for medium and larger sizes (the paper's "shared memory based
  * approach", i.e. MAGMA's batched GEMM, section 4.2): each block computes one bm x bn tile of
  * one C; the grid is (tiles, batch) with the batch spread over grid y and z (each at most 65535).
- * - op(A) and op(B) tiles of depth bk are staged in shared memory, k-major, so both operands are
- *   read along contiguous rows whatever the transposes;
+ * - op(A) and op(B) tiles of depth bk are staged in shared memory, k-major (op(A)(i, p) at
+ *   p * LDSA + i, op(B)(p, j) at p * LDSB + j), whatever the transposes;
+ * - global loads are 16-byte vectors (float4 / double2) along each operand's contiguous
+ *   dimension where the operand is aligned (scalar, guarded loads at the edges and otherwise);
+ *   an operand contiguous along k (A^T, B) is transposed on its way into shared memory, its rows
+ *   padded to 4 mod 8 words so that a warp's scattered stores spread over the banks;
  * - prefetching (double buffering): the next tiles are fetched into registers while the current
  *   ones are multiplied, then stored into the other shared buffer: one barrier per k-step;
- * - register blocking: each thread accumulates tm x tn elements of C, rows tx + ii * (bm / tm),
- *   columns ty + jj * (bn / tn), so a warp reads consecutive op(A) elements (no bank conflicts)
- *   and few distinct op(B) elements (broadcasts);
+ * - register blocking with 16-byte shared loads: each thread accumulates tm x tn elements of C,
+ *   in groups of V = 16 / sizeof(real) consecutive rows (columns), rows tx V + ii V TX + u and
+ *   columns ty V + jj V TY + w; a quarter-warp reads 8 consecutive vectors of op(A) (no bank
+ *   conflicts) and one vector of op(B) (a broadcast), so one LDS.128 feeds V x tn FMAs;
  * - m, n, k are runtime arguments: one compile serves every size; edges are guarded.
  */
 import type { KernelSource } from '../../runtime/types.js';
@@ -16,16 +21,20 @@ import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
 import type { GemmKernelShape, TiledGemmParams } from './params.js';
-import { registerFetch } from '../common/register-fetch.js';
 
 interface TiledLayout {
-  /** Row lengths of the k-major shared tiles; +1 where the stores walk down a column (banks). */
+  /** Row lengths (elements) of the k-major shared tiles. */
   ldsA: number;
   ldsB: number;
 }
 
+/** Elements per 16-byte vector. */
+const vectorWidth = (p: TiledGemmParams): number => 16 / elementBytes(p.dtype);
+
 function sharedLayout(p: TiledGemmParams): TiledLayout {
-  return { ldsA: p.bm + (p.transA === 'T' ? 1 : 0), ldsB: p.bn + (p.transB === 'N' ? 1 : 0) };
+  // Transposing stores: pad by one vector (4 mod 8 words for float32 tiles of 8k elements).
+  const v = vectorWidth(p);
+  return { ldsA: p.bm + (p.transA === 'T' ? v : 0), ldsB: p.bn + (p.transB === 'N' ? v : 0) };
 }
 
 export function tiledGemmShape(p: TiledGemmParams): GemmKernelShape {
@@ -46,14 +55,89 @@ export function validateTiledParams(p: TiledGemmParams): void {
   const pos = (x: number): boolean => Number.isInteger(x) && x >= 1;
   if (![p.bm, p.bn, p.bk, p.tm, p.tn].every(pos)) bad('block sizes must be positive integers');
   if (p.bm % p.tm !== 0 || p.bn % p.tn !== 0) bad('tm must divide bm and tn must divide bn');
+  const v = vectorWidth(p);
+  if (p.tm % v !== 0 || p.tn % v !== 0 || p.bk % v !== 0) bad(`tm, tn and bk must be multiples of ${v} (16-byte vectors)`);
   const { threads } = tiledGemmShape(p);
   if (threads > 1024) bad('more than 1024 threads');
-  if ((p.bm * p.bk) % threads !== 0 || (p.bk * p.bn) % threads !== 0) bad('the threads must evenly share each tile load');
   if (p.layouts.a.dense || p.layouts.b.dense || p.layouts.c.dense) {
     // Dense only changes the small kernel's loads; the tiled kernel ignores it, so it must be off
     // to keep one source per distinct kernel.
     bad('dense layouts are not used by the tiled kernel');
   }
+}
+
+/** One operand's tile fetch: vector e covers stored rows V r4 .. V r4 + V - 1 of stored column c. */
+interface Fetch {
+  readonly name: 'A' | 'B';
+  /** Vectors per stored column; vectors per tile. */
+  readonly rowsV: string;
+  readonly total: string;
+  /** Global element (x, y) is ptr[x + y * ld]; x runs along the contiguous dimension. */
+  readonly x0: string;
+  readonly y0: string;
+  readonly xLimit: string;
+  readonly yLimit: string;
+  /** Stored along k (transposed into the k-major tile) or along m / n (copied as is). */
+  readonly alongK: boolean;
+  /** Shared row length. */
+  readonly lds: string;
+}
+
+function fetchOf(name: 'A' | 'B', alongK: boolean): Fetch {
+  const isA = name === 'A';
+  const mn = isA ? 'BM' : 'BN';
+  return alongK
+    ? { name, rowsV: 'BK / V', total: `${mn} * BK / V`, x0: 'p0', y0: isA ? 'i0' : 'j0', xLimit: 'k', yLimit: isA ? 'm' : 'n', alongK, lds: `LDS${name}` }
+    : { name, rowsV: `${mn} / V`, total: `${mn} * BK / V`, x0: isA ? 'i0' : 'j0', y0: 'p0', xLimit: isA ? 'm' : 'n', yLimit: 'k', alongK, lds: `LDS${name}` };
+}
+
+/** Global -> registers r<name>[l] (vectors; zeros outside the matrix). */
+function fetchCode(f: Fetch): string {
+  const X = f.name;
+  const ptr = X.toLowerCase();
+  return `    #pragma unroll
+    for (int l = 0; l < L${X}; ++l) {
+      const int e = t + l * THREADS;
+      if ((${f.total}) % THREADS == 0 || e < ${f.total}) {
+        const int r4 = e % (${f.rowsV}), c = e / (${f.rowsV});
+        const int x = ${f.x0} + V * r4, y = ${f.y0} + c;
+        const real* src = ${ptr} + x + (long long)y * ld${X};
+        if (vec${X} && y < ${f.yLimit} && x + V <= ${f.xLimit}) {
+          r${X}[l] = *reinterpret_cast<const vec*>(src);
+        } else {
+          #pragma unroll
+          for (int u = 0; u < V; ++u) setComp(r${X}[l], u, (y < ${f.yLimit} && x + u < ${f.xLimit}) ? src[u] : real(0));
+        }
+      }
+    }`;
+}
+
+/** Registers -> shared buffer t<name> (k-major). */
+function stashCode(f: Fetch): string {
+  const X = f.name;
+  const store = f.alongK
+    ? `#pragma unroll
+        for (int u = 0; u < V; ++u) t${X}[(V * r4 + u) * ${f.lds} + c] = comp(r${X}[l], u);`
+    : `*reinterpret_cast<vec*>(&t${X}[c * ${f.lds} + V * r4]) = r${X}[l];`;
+  return `    #pragma unroll
+    for (int l = 0; l < L${X}; ++l) {
+      const int e = t + l * THREADS;
+      if ((${f.total}) % THREADS == 0 || e < ${f.total}) {
+        const int r4 = e % (${f.rowsV}), c = e / (${f.rowsV});
+        ${store}
+      }
+    }`;
+}
+
+/**
+ * Blocks per SM the compiler must allow: float32 kernels are held to 128 registers a thread
+ * (64 K registers over threads x 128), so a 256-thread block of 8 x 8 accumulators keeps two
+ * blocks per SM whatever the transposes (NT and TT compiled to 129 and 139 registers uncapped,
+ * one block per SM, 25% slower). float64 accumulators take twice the registers: no cap.
+ */
+function minBlocks(p: TiledGemmParams): number {
+  // Smaller blocks keep their registers (a 64-thread 8 x 8 block spills under a 128 cap).
+  return p.dtype === 'float32' && tiledGemmShape(p).threads >= 256 ? Math.max(1, Math.floor(65536 / (tiledGemmShape(p).threads * 128))) : 1;
 }
 
 /** Pure: the same parameters always give the same source. */
@@ -62,19 +146,21 @@ export function generateTiledGemm(p: TiledGemmParams): KernelSource {
   const l = sharedLayout(p);
   const { threads } = tiledGemmShape(p);
   const entry = tiledGemmEntry(p);
-  // Fetch of element e of a tile into registers, and its place in the k-major shared tile.
-  const fetchA = p.transA === 'N'
-    ? { r: 'e % BM', c: 'e / BM', ok: '(i0 + r < m && p0 + c < k)', at: 'a[(i0 + r) + (long long)(p0 + c) * ldA]', s: 'c * LDSA + r' }
-    : { r: 'e % BK', c: 'e / BK', ok: '(p0 + r < k && i0 + c < m)', at: 'a[(p0 + r) + (long long)(i0 + c) * ldA]', s: 'r * LDSA + c' };
-  const fetchB = p.transB === 'N'
-    ? { r: 'e % BK', c: 'e / BK', ok: '(p0 + r < k && j0 + c < n)', at: 'b[(p0 + r) + (long long)(j0 + c) * ldB]', s: 'r * LDSB + c' }
-    : { r: 'e % BN', c: 'e / BN', ok: '(j0 + r < n && p0 + c < k)', at: 'b[(j0 + r) + (long long)(p0 + c) * ldB]', s: 'c * LDSB + r' };
+  const v = vectorWidth(p);
+  const vecType = p.dtype === 'float64' ? 'double2' : 'float4';
+  const fetchA = fetchOf('A', p.transA === 'T');
+  const fetchB = fetchOf('B', p.transB === 'N');
+  const update = (x: string, at: string): string => (p.betaZero ? `alpha * ${x}` : `alpha * ${x} + beta * ${at}`);
 
   const source = `// Tiled batched GEMM: C = alpha op(A) op(B) + beta C, op(A) ${p.transA}, op(B) ${p.transB}; runtime m, n, k.
 // Generated by src/cuda/kernels/gemm/generate-tiled.ts.
 ${precisionPrelude(p.dtype)}
+typedef ${vecType} vec;
+// Component u of a vector (u a constant after unrolling: the vector stays in registers).
+static __device__ __forceinline__ real comp(const vec& v, int u) { ${v === 4 ? 'return u == 0 ? v.x : u == 1 ? v.y : u == 2 ? v.z : v.w;' : 'return u == 0 ? v.x : v.y;'} }
+static __device__ __forceinline__ void setComp(vec& v, int u, real x) { ${v === 4 ? 'if (u == 0) v.x = x; else if (u == 1) v.y = x; else if (u == 2) v.z = x; else v.w = x;' : 'if (u == 0) v.x = x; else v.y = x;'} }
 
-extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
+extern "C" __global__ void __launch_bounds__(${threads}, ${minBlocks(p)}) ${entry}(
     ${operandParameters('A', p.layouts.a.kind, false)},
     ${operandParameters('B', p.layouts.b.kind, false)},
     ${operandParameters('C', p.layouts.c.kind, true)},
@@ -82,9 +168,11 @@ extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
 {
   constexpr int BM = ${p.bm}, BN = ${p.bn}, BK = ${p.bk};   // tile of C, depth of one k-step
   constexpr int TM = ${p.tm}, TN = ${p.tn};                 // register block per thread
+  constexpr int V = ${v};                                   // elements per 16-byte vector
   constexpr int TX = BM / TM, TY = BN / TN, THREADS = TX * TY;
   constexpr int LDSA = ${l.ldsA}, LDSB = ${l.ldsB};         // op(A)(i, p) at p * LDSA + i; op(B)(p, j) at p * LDSB + j
-  constexpr int LA = BM * BK / THREADS, LB = BK * BN / THREADS; // elements each thread fetches
+  constexpr int LA = (BM * BK / V + THREADS - 1) / THREADS; // vectors each thread fetches
+  constexpr int LB = (BK * BN / V + THREADS - 1) / THREADS;
   static_assert(THREADS == ${threads}, "thread count");
   extern __shared__ __align__(16) unsigned char smem[];
   real* sA = reinterpret_cast<real*>(smem);                 // 2 buffers of BK x LDSA
@@ -100,26 +188,24 @@ extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
   const real* a = ${matrixPointer('A', p.layouts.a.kind, 'batch')};
   const real* b = ${matrixPointer('B', p.layouts.b.kind, 'batch')};
   real* c = ${matrixPointer('C', p.layouts.c.kind, 'batch')};
+  // Vector loads need aligned vectors: an aligned first element and ld a multiple of V.
+  const bool vecA = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && (ldA % V == 0);
+  const bool vecB = ((reinterpret_cast<unsigned long long>(b) & 15) == 0) && (ldB % V == 0);
   const int t = threadIdx.x;
   const int tx = t % TX, ty = t / TX;
 
-  real ra[LA], rb[LB];
+  vec rA[LA], rB[LB];
   // Global -> registers: the op(A) and op(B) tiles of k-step p0 (zeros outside the matrices).
-${registerFetch(fetchA, fetchB)}
+  auto fetch = [&](int p0) {
+${fetchCode(fetchA)}
+${fetchCode(fetchB)}
+  };
   // Registers -> shared buffer 'buf'.
   auto stash = [&](int buf) {
     real* tA = sA + buf * BK * LDSA;
     real* tB = sB + buf * BK * LDSB;
-    #pragma unroll
-    for (int l = 0; l < LA; ++l) {
-      const int e = t + l * THREADS, r = ${fetchA.r}, c = ${fetchA.c};
-      tA[${fetchA.s}] = ra[l];
-    }
-    #pragma unroll
-    for (int l = 0; l < LB; ++l) {
-      const int e = t + l * THREADS, r = ${fetchB.r}, c = ${fetchB.c};
-      tB[${fetchB.s}] = rb[l];
-    }
+${stashCode(fetchA)}
+${stashCode(fetchB)}
   };
 
   real acc[TM][TN];
@@ -137,15 +223,23 @@ ${registerFetch(fetchA, fetchB)}
   for (int s = 0; s < steps; ++s) {
     const int buf = s & 1;
     if (s + 1 < steps) fetch((s + 1) * BK);   // in flight while this step computes
-    const real* tA = sA + buf * BK * LDSA + tx;
-    const real* tB = sB + buf * BK * LDSB + ty;
+    const real* tA = sA + buf * BK * LDSA + V * tx;
+    const real* tB = sB + buf * BK * LDSB + V * ty;
     #pragma unroll
     for (int q = 0; q < BK; ++q) {
       real fa[TM], fb[TN];
       #pragma unroll
-      for (int ii = 0; ii < TM; ++ii) fa[ii] = tA[q * LDSA + ii * TX];
+      for (int ii = 0; ii < TM / V; ++ii) {
+        const vec x = *reinterpret_cast<const vec*>(&tA[q * LDSA + ii * V * TX]);
+        #pragma unroll
+        for (int u = 0; u < V; ++u) fa[ii * V + u] = comp(x, u);
+      }
       #pragma unroll
-      for (int jj = 0; jj < TN; ++jj) fb[jj] = tB[q * LDSB + jj * TY];
+      for (int jj = 0; jj < TN / V; ++jj) {
+        const vec x = *reinterpret_cast<const vec*>(&tB[q * LDSB + jj * V * TY]);
+        #pragma unroll
+        for (int u = 0; u < V; ++u) fb[jj * V + u] = comp(x, u);
+      }
       #pragma unroll
       for (int ii = 0; ii < TM; ++ii)
         #pragma unroll
@@ -155,15 +249,27 @@ ${registerFetch(fetchA, fetchB)}
     __syncthreads();
   }
 
+  // Each thread's V consecutive rows of a column are one vector store where aligned and inside.
+  const bool vecC = ((reinterpret_cast<unsigned long long>(c) & 15) == 0) && (ldC % V == 0);
   #pragma unroll
   for (int jj = 0; jj < TN; ++jj) {
-    const int j = j0 + ty + jj * TY;
+    const int j = j0 + V * ty + (jj / V) * V * TY + jj % V;
     #pragma unroll
-    for (int ii = 0; ii < TM; ++ii) {
-      const int i = i0 + tx + ii * TX;
-      if (i < m && j < n) {
+    for (int ii = 0; ii < TM / V; ++ii) {
+      const int i = i0 + V * tx + ii * V * TX;
+      if (j < n && i < m) {
         real* cij = c + i + (long long)j * ldC;
-        *cij = ${p.betaZero ? 'alpha * acc[ii][jj]' : 'alpha * acc[ii][jj] + beta * *cij'};
+        if (vecC && i + V <= m) {
+          vec x;
+          ${p.betaZero ? '' : 'const vec old = *reinterpret_cast<const vec*>(cij);'}
+          #pragma unroll
+          for (int u = 0; u < V; ++u) setComp(x, u, ${update('acc[ii * V + u][jj]', 'comp(old, u)')});
+          *reinterpret_cast<vec*>(cij) = x;
+        } else {
+          #pragma unroll
+          for (int u = 0; u < V; ++u)
+            if (i + u < m) cij[u] = ${update('acc[ii * V + u][jj]', 'cij[u]')};
+        }
       }
     }
   }

@@ -8,7 +8,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Op } from '../../../core/ops.js';
 import { blocksPerSM } from '../../model/occupancy.js';
-import { gemmTuningFor, type GemmTuning } from '../../model/tuning/index.js';
+import { gemmTuningFor, type GemmTuning, type MmaConfig } from '../../model/tuning/index.js';
 import type { DeviceInfo } from '../../runtime/types.js';
 import { elementBytes } from '../common/precision.js';
 import { smallGemmShape, smallGemmWork } from './generate-small.js';
@@ -130,9 +130,21 @@ function planTiled(p: GemmProblem, tuning: GemmTuning): TiledGemmParams {
 }
 
 function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
+  let config = band(tuning.mma, p).config;
+  // TT with 32 accumulator tiles per warp spills at 255 registers (both operands take one
+  // fragment load per tile): take the largest band whose warps hold at most 16 tiles.
+  const tiles = (c: MmaConfig): number => (c.bm / c.wm / 8) * (c.bn / c.wn / 8);
+  if (p.transA === 'T' && p.transB === 'T' && tiles(config) > 16) {
+    config = [...tuning.mma].reverse().find((b) => tiles(b.config) <= 16)?.config ?? config;
+  }
+  // A k-contiguous op(A) (A^T) takes one 16-byte fragment load per 8-row tile where an
+  // m-contiguous A takes one per 16 rows: with warps 2 x 4 over a square tile, the 64 x 32 warp
+  // tile then runs out of registers (spills at 255). Turning the warps to 4 x 2 (32 x 64) keeps
+  // the same block tile and fits.
+  const turn = p.transA === 'T' && config.wm < config.wn && config.bm === config.bn;
   return {
     variant: 'mma', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
-    layouts: plainLayouts(p), ...band(tuning.mma, p).config,
+    layouts: plainLayouts(p), ...config, ...(turn ? { wm: config.wn, wn: config.wm } : {}),
   };
 }
 

@@ -15,22 +15,24 @@ export const defaultGemmTuning: GemmTuning = {
   smallStageCBelowBytes: 0,
   smallMinBlocksPerSM: 2,
   smallWinners: [],
-  // A100 and later have FP64 tensor cores (DMMA), at twice the DFMA rate.
+  // A100 and later have FP64 tensor cores (DMMA), at twice the DFMA rate; sm_80 has only the
+  // m8n8k4 shape (mmaK 4), sm_90 adds m16n8k8 / m16n8k16 (its table leaves mmaK at 8).
   mmaMinMajor: 8,
   mma: [
-    { maxDim: 48, config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 0 } },
-    { maxDim: 96, config: { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 0 } },
-    { maxDim: Infinity, config: { bm: 128, bn: 64, bk: 8, wm: 4, wn: 2, stages: 0 } },
+    { maxDim: 48, config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3, mmaK: 4 } },
+    { maxDim: 96, config: { bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3, mmaK: 4 } },
+    { maxDim: Infinity, config: { bm: 128, bn: 128, bk: 16, wm: 2, wn: 4, stages: 3, mmaK: 4 } },
   ],
+  // tm, tn (and bk) are multiples of the 16-byte vector: 2 doubles, 4 floats.
   tiled: {
     float64: [
       { maxDim: 48, config: { bm: 32, bn: 32, bk: 16, tm: 2, tn: 2 } },
       { maxDim: Infinity, config: { bm: 64, bn: 64, bk: 16, tm: 4, tn: 4 } },
     ],
     float32: [
-      { maxDim: 48, config: { bm: 32, bn: 32, bk: 16, tm: 2, tn: 2 } },
+      { maxDim: 48, config: { bm: 32, bn: 32, bk: 16, tm: 4, tn: 4 } },
       { maxDim: 96, config: { bm: 64, bn: 64, bk: 16, tm: 4, tn: 4 } },
-      { maxDim: Infinity, config: { bm: 128, bn: 128, bk: 16, tm: 8, tn: 8 } },
+      { maxDim: Infinity, config: { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 } },
     ],
   },
 };

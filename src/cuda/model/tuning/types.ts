@@ -28,6 +28,8 @@ export interface MmaConfig {
   readonly wm: number;
   readonly wn: number;
   readonly stages: number;
+  /** k per mma instruction (see MmaGemmParams.mmaK). */
+  readonly mmaK?: 4 | 8 | 16;
 }
 
 export interface MmaBand {
