@@ -14,7 +14,7 @@ import { cachedKernel } from './kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from './operands.js';
 import { choosePanelWidth, PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource, type PotrfPanelParams } from './panel.js';
 import { potrfRegisterSource, type PotrfRegisterParams } from './register.js';
-import { potrfSmallSource, SMALL_MAX_N, smallGrid, type PotrfSmallParams } from './small.js';
+import { potrfSmallSource, SMALL_MAX_N, smallGrid, smallWarps, type PotrfSmallParams } from './small.js';
 import { REGISTER_DESIGN_MAX } from '../getrf/register.js';
 
 export type PotrfVariant = 'small' | 'register' | 'panel';
@@ -65,7 +65,7 @@ export function selectPotrf(dtype: DType, n: number): PotrfVariant {
   return 'panel';
 }
 
-/** Warps per block of the small kernels (4 x 32 threads: the paper's 32 x 4 configuration). */
+/** Warps per block of the small getrf, potrs and getrs kernels (potrf, posv, gesv: smallWarps(n) in small.ts). */
 export const SMALL_WARPS = 4;
 /** Left-part columns staged per step of the panel kernel. */
 export const PANEL_KB = 16;
@@ -102,9 +102,9 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
   const args = [...operandArgs(a), arg.ptr(info), ...indexArgs(g.index, g.count)];
   const variant = selectPotrf(dtype, n);
   if (variant === 'small') {
-    const p: PotrfSmallParams = { dtype, n, uplo, kind: a.kind, warps: SMALL_WARPS };
+    const p: PotrfSmallParams = { dtype, n, uplo, kind: a.kind, warps: smallWarps(n) };
     const k = cachedKernel(dev, `potrf-small/${JSON.stringify(p)}`, () => potrfSmallSource(p));
-    k.launch({ grid: [smallGrid({ dtype, n, warps: SMALL_WARPS, tile: uplo === 'upper', lanes: n }, g.count), 1, 1], block: [SMALL_WARPS * 32, 1, 1] }, args);
+    k.launch({ grid: [smallGrid({ dtype, n, warps: p.warps, tile: uplo === 'upper', lanes: n }, g.count), 1, 1], block: [p.warps * 32, 1, 1] }, args);
     return;
   }
   if (variant === 'register') {

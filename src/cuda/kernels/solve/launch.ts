@@ -1,6 +1,7 @@
 /**
  * Launchers of the solves: potrsCuda, posvCuda, getrsCuda, gesvCuda.
- * posv/gesv with n <= 32 run one fused kernel (solve/small.ts); beyond, the factorisation of
+ * n <= 32: one kernel per group (solve/small.ts): posv/gesv fused with the factorisation, potrs/getrs
+ * with the factor read once into registers (they also write info = 0). Beyond, the factorisation of
  * potrf/getrf followed by the substitution kernel, which skips matrices whose info is set.
  */
 import { batchCount } from '../../../core/batch.js';
@@ -13,8 +14,11 @@ import { zeroInfo } from '../potrf/info-zero.js';
 import { cachedKernel } from '../potrf/kernel-cache.js';
 import { potrfGroup, SMALL_WARPS } from '../potrf/launch.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from '../potrf/operands.js';
-import { SMALL_MAX_N, smallGrid } from '../potrf/small.js';
-import { gesvLayout, gesvSmallSource, posvLayout, posvSmallSource, type FusedSolveParams } from './small.js';
+import { SMALL_MAX_N, smallGrid, smallWarps } from '../potrf/small.js';
+import {
+  gesvLayout, gesvSmallSource, posvLayout, posvSmallSource, rhsPerPass, smallSolveLayout, smallSolveSource,
+  type FusedSolveParams, type SmallSolveParams,
+} from './small.js';
 import {
   chooseRhsTile, SUBSTITUTE_MAX_THREADS, substituteSharedBytes, substituteSource, type SolveVariant, type SubstituteParams,
 } from './substitute.js';
@@ -43,6 +47,20 @@ function substitute(
   ]);
 }
 
+/** potrs/getrs for 1 <= n <= 32 and nrhs >= 1: the register kernel; false where it does not apply. */
+function smallSolve(dev: GpuDevice, dtype: DType, variant: SolveVariant, g: LaunchGroup, info: DeviceArray, piv?: Pivots): boolean {
+  const [a, b] = [g.operands[0]!, g.operands[1]!];
+  const n = a.rows;
+  if (n === 0 || n > SMALL_MAX_N || b.cols === 0) return false;
+  const p: SmallSolveParams = { dtype, n, variant, kindA: a.kind, kindB: b.kind, warps: SMALL_WARPS, rhs: rhsPerPass(b.cols) };
+  const k = cachedKernel(dev, `trs-small/${JSON.stringify(p)}`, () => smallSolveSource(p));
+  k.launch({ grid: [smallGrid(smallSolveLayout(p), g.count), 1, 1], block: [SMALL_WARPS * 32, 1, 1] }, [
+    ...operandArgs(a), ...operandArgs(b), arg.ptr(piv ? piv.ipiv.ptr : 0n), arg.i32(piv ? piv.pivotStride : 0), arg.ptr(info),
+    ...indexArgs(g.index, g.count), arg.i32(b.cols),
+  ]);
+  return true;
+}
+
 function eachGroup(dev: GpuDevice, r: { a: PotrsRequest<DeviceArray, DeviceArray>['a']; b: PotrsRequest<DeviceArray, DeviceArray>['b'] },
   body: (g: LaunchGroup, dtype: DType) => void): void {
   if (batchCount(r.a) === 0) return;
@@ -58,8 +76,10 @@ function eachGroup(dev: GpuDevice, r: { a: PotrsRequest<DeviceArray, DeviceArray
 /** Solves A X = B with the Cholesky factor of A (from potrf). info is set to 0. */
 export function potrsCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, DeviceArray>): void {
   eachGroup(dev, r, (g, dtype) => {
+    const variant: SolveVariant = r.uplo === 'lower' ? 'chol-lower' : 'chol-upper';
+    if (smallSolve(dev, dtype, variant, g, r.info)) return;
     zeroInfo(dev, r.info, g.index, g.count);
-    substitute(dev, dtype, r.uplo === 'lower' ? 'chol-lower' : 'chol-upper', g, r.info, false);
+    substitute(dev, dtype, variant, g, r.info, false);
   });
 }
 
@@ -67,8 +87,10 @@ export function potrsCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, DeviceArr
 export function getrsCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, DeviceArray>): void {
   const trans: Op = r.trans;
   eachGroup(dev, r, (g, dtype) => {
+    const variant: SolveVariant = trans === 'N' ? 'lu-N' : 'lu-T';
+    if (smallSolve(dev, dtype, variant, g, r.info, r)) return;
     zeroInfo(dev, r.info, g.index, g.count);
-    substitute(dev, dtype, trans === 'N' ? 'lu-N' : 'lu-T', g, r.info, false, r);
+    substitute(dev, dtype, variant, g, r.info, false, r);
   });
 }
 
@@ -76,14 +98,16 @@ export function getrsCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, DeviceArr
 export function posvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
   eachGroup(dev, r, (g, dtype) => {
     const [a, b] = [g.operands[0]!, g.operands[1]!];
-    if (a.rows === 0 || a.rows > SMALL_MAX_N) {
+    if (a.rows === 0 || a.rows > SMALL_MAX_N || b.cols === 0) {
       potrfGroup(dev, dtype, r.uplo, g, r.info);
       substitute(dev, dtype, r.uplo === 'lower' ? 'chol-lower' : 'chol-upper', g, r.info, true);
       return;
     }
-    const p: FusedSolveParams & { uplo: typeof r.uplo } = { dtype, n: a.rows, kindA: a.kind, kindB: b.kind, warps: SMALL_WARPS, uplo: r.uplo };
+    const p: FusedSolveParams & { uplo: typeof r.uplo } = {
+      dtype, n: a.rows, kindA: a.kind, kindB: b.kind, warps: smallWarps(a.rows), uplo: r.uplo, rhs: rhsPerPass(b.cols), more: b.cols > rhsPerPass(b.cols),
+    };
     const k = cachedKernel(dev, `posv-small/${JSON.stringify(p)}`, () => posvSmallSource(p));
-    k.launch({ grid: [smallGrid(posvLayout(p), g.count), 1, 1], block: [SMALL_WARPS * 32, 1, 1] },
+    k.launch({ grid: [smallGrid(posvLayout(p), g.count), 1, 1], block: [p.warps * 32, 1, 1] },
       [...operandArgs(a), ...operandArgs(b), arg.ptr(r.info), ...indexArgs(g.index, g.count), arg.i32(b.cols)]);
   });
 }
@@ -92,14 +116,14 @@ export function posvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray
 export function gesvCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>): void {
   eachGroup(dev, r, (g, dtype) => {
     const [a, b] = [g.operands[0]!, g.operands[1]!];
-    if (a.rows === 0 || a.rows > SMALL_MAX_N) {
+    if (a.rows === 0 || a.rows > SMALL_MAX_N || b.cols === 0) {
       getrfGroup(dev, dtype, g, r.ipiv, r.pivotStride, r.info);
       substitute(dev, dtype, 'lu-N', g, r.info, true, r);
       return;
     }
-    const p: FusedSolveParams = { dtype, n: a.rows, kindA: a.kind, kindB: b.kind, warps: SMALL_WARPS };
+    const p: FusedSolveParams = { dtype, n: a.rows, kindA: a.kind, kindB: b.kind, warps: smallWarps(a.rows), rhs: rhsPerPass(b.cols), more: b.cols > rhsPerPass(b.cols) };
     const k = cachedKernel(dev, `gesv-small/${JSON.stringify(p)}`, () => gesvSmallSource(p));
-    k.launch({ grid: [smallGrid(gesvLayout(p), g.count), 1, 1], block: [SMALL_WARPS * 32, 1, 1] },
+    k.launch({ grid: [smallGrid(gesvLayout(p), g.count), 1, 1], block: [p.warps * 32, 1, 1] },
       [...operandArgs(a), ...operandArgs(b), arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info),
         ...indexArgs(g.index, g.count), arg.i32(b.cols)]);
   });
