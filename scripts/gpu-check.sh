@@ -20,7 +20,7 @@ for step in $steps; do
   case $step in
     api) run_tests api.log dist/test/gpu/api.test.js ;;
     bench)
-      for op in gemm potrf getrf posv gesv; do
+      for op in ${BENCH_OPS:-gemm potrf getrf posv gesv potrs getrs}; do
         sizes=2,4,8,16,32,64,128,256; [ "$op" != gemm ] && sizes=$sizes,512
         node dist/src/cli.js bench $op --backend cuda --dtype both --sizes $sizes --repeats 7 --format markdown --json "$out/bench-$op.json" >> "$out/bench.txt" 2>>"$out/bench.err" || status=1
       done
@@ -32,7 +32,7 @@ for step in $steps; do
       # disk cache filled by the tests step, so run that first in the same call. API errors are not
       # reported: the launcher reads a kernel's parameter layout with cuFuncGetParamInfo until the
       # driver answers CUDA_ERROR_INVALID_VALUE (past the last parameter), which is by design.
-      for t in gemm factor; do
+      for t in ${SANITIZE_SUITES:-gemm factor}; do
         timeout ${SANITIZE_TIMEOUT:-280} compute-sanitizer --tool memcheck --leak-check no --report-api-errors no --print-limit 20 \
           node --test dist/test/gpu/$t.test.js > "$out/memcheck-$t.log" 2>&1
         echo "memcheck $t exit $?"; grep -E 'ERROR SUMMARY|^ℹ (pass|fail)' "$out/memcheck-$t.log"
