@@ -19,7 +19,7 @@
 import { elementBytes } from '../common/precision.js';
 import type { KernelSource } from '../../runtime/types.js';
 import type { Tsm2rParams } from './params.js';
-import { bIndex, component, tsm2Prelude, vectorType, widestVector } from './snippets.js';
+import { bIndex, clusterReduceAndStore, component, tsm2Prelude, vectorType, widestVector } from './snippets.js';
 
 /** Columns of a B tile row as stored: t2 (fma) or t2 rounded up to whole n8 tiles (dmma). */
 export function stagedTileWidth(p: Tsm2rParams): number {
@@ -193,19 +193,7 @@ export function generateTsm2rStaged(p: Tsm2rParams, name: string): KernelSource 
     __syncthreads();                       // the B tiles and the A ring are dead; reuse them
     real* red = smem;                      // [T2][T1 * V]
     ${eachAcc((lr, lc, val) => `red[${lc} * (T1 * V) + ${lr}] = ${val};`)}
-    clusterSync();
-    {
-      const unsigned rank = clusterRank();
-      for (int e = (int)rank * T1 + tid; e < T1 * V * T2; e += S * T1) {
-        const int lr = e % (T1 * V);
-        const int col = p + e / (T1 * V);
-        real sum = (real)0;
-        #pragma unroll
-        for (int q = 0; q < S; ++q) sum += loadClusterShared(red + e, (unsigned)q);
-        if (rowBase + lr < m && col < N) ${store('rowBase + lr', 'col', 'sum')}
-      }
-    }
-    clusterSync();                         // no block leaves while others read its buffer`;
+    ${clusterReduceAndStore(store)}`;
 
   const mma = dmma ? `// D = A B + D on the tensor cores: A 16 x 16 (8 per lane), B 16 x 8 (4 per lane), D 16 x 8 (4 per lane).
 static __device__ __forceinline__ void dmma16816(double (&d)[4], const double (&a)[8], const double (&b)[4]) {

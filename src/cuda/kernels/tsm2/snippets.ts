@@ -68,3 +68,26 @@ static __device__ __forceinline__ real loadClusterShared(const real* local, unsi
 export function bIndex(transB: 'N' | 'T', row: string, col: string): string {
   return transB === 'N' ? `(${row}) + (i64)(${col}) * ldb` : `(${col}) + (i64)(${row}) * ldb`;
 }
+
+/**
+ * The end of a split-k TSM2R kernel, once each block's partial sums are in its `red` buffer
+ * ([T2][T1 * V] in shared memory): block `rank` of the cluster adds slice `rank` of all S buffers
+ * through distributed shared memory, in rank order (the same bits on every run), and stores the
+ * sums with `store(row, col, value)`. `rowBaseDeclaration` declares `rowBase` (the block's first
+ * row) where the kernel has not already.
+ */
+export function clusterReduceAndStore(store: (row: string, col: string, value: string) => string, rowBaseDeclaration = ''): string {
+  return `clusterSync();
+    {
+      const unsigned rank = clusterRank();${rowBaseDeclaration === '' ? '' : `\n      ${rowBaseDeclaration}`}
+      for (int e = (int)rank * T1 + tid; e < T1 * V * T2; e += S * T1) {
+        const int lr = e % (T1 * V);
+        const int col = p + e / (T1 * V);
+        real sum = (real)0;
+        #pragma unroll
+        for (int q = 0; q < S; ++q) sum += loadClusterShared(red + e, (unsigned)q);
+        if (rowBase + lr < m && col < N) ${store('rowBase + lr', 'col', 'sum')}
+      }
+    }
+    clusterSync();                         // no block leaves while others read its buffer`;
+}
