@@ -140,6 +140,32 @@ function oneBlockBound(p: MmaGemmParams): boolean {
 }
 
 /** Pure: the same parameters always give the same source. */
+/** Names of one operand's shared tile, fragments and indices in the generated kernel. */
+interface FragmentNames {
+  tile: string; frag: string; tiles: string; t: string; ld: string; warpOffset: string; k0: string; k1: string;
+}
+
+/**
+ * Fragment loads of one chunk of 8 k for one operand (16 bytes per load): from a tile stored along
+ * m (or n), two rows or columns per load for the steps s = 0, 1; from a tile stored along k, both
+ * steps of one 8-wide tile per load.
+ */
+function fragmentLoad(o: FragmentNames, storedAlongMn: boolean): string {
+  return storedAlongMn
+    ? `      #pragma unroll
+      for (int u = 0; u < ${o.tiles} / 2; ++u)
+        #pragma unroll
+        for (int s = 0; s < 2; ++s) {
+          const double2 v = *reinterpret_cast<const double2*>(&${o.tile}[(kc + 2 * q + s) * ${o.ld} + ${o.warpOffset} + 16 * u + 2 * g]);
+          ${o.frag}[s][2 * u] = v.x; ${o.frag}[s][2 * u + 1] = v.y;
+        }`
+    : `      #pragma unroll
+      for (int ${o.t} = 0; ${o.t} < ${o.tiles}; ++${o.t}) {
+        const double2 v = *reinterpret_cast<const double2*>(&${o.tile}[((kc & 8) == 0 ? ${o.k0} : ${o.k1}) + 8 * ${o.t} * BK + kc]);
+        ${o.frag}[0][${o.t}] = v.x; ${o.frag}[1][${o.t}] = v.y;
+      }`;
+}
+
 export function generateMmaGemm(p: MmaGemmParams): KernelSource {
   validateMmaParams(p);
   const l = sharedLayout(p);
@@ -149,32 +175,8 @@ export function generateMmaGemm(p: MmaGemmParams): KernelSource {
   const copyB = copyOf('B', l.bMajor, l);
   const swizzled = p.bk >= 16;
   // Fragment loads of one chunk of 8 k (kc): fa[s][mt], fb[s][nt] for the steps s = 0, 1.
-  const loadA = l.aMajor === 'm'
-    ? `      #pragma unroll
-      for (int u = 0; u < MT / 2; ++u)
-        #pragma unroll
-        for (int s = 0; s < 2; ++s) {
-          const double2 v = *reinterpret_cast<const double2*>(&tA[(kc + 2 * q + s) * LDSA + wi + 16 * u + 2 * g]);
-          fa[s][2 * u] = v.x; fa[s][2 * u + 1] = v.y;
-        }`
-    : `      #pragma unroll
-      for (int mt = 0; mt < MT; ++mt) {
-        const double2 v = *reinterpret_cast<const double2*>(&tA[((kc & 8) == 0 ? kA0 : kA1) + 8 * mt * BK + kc]);
-        fa[0][mt] = v.x; fa[1][mt] = v.y;
-      }`;
-  const loadB = l.bMajor === 'n'
-    ? `      #pragma unroll
-      for (int u = 0; u < NT / 2; ++u)
-        #pragma unroll
-        for (int s = 0; s < 2; ++s) {
-          const double2 v = *reinterpret_cast<const double2*>(&tB[(kc + 2 * q + s) * LDSB + wj + 16 * u + 2 * g]);
-          fb[s][2 * u] = v.x; fb[s][2 * u + 1] = v.y;
-        }`
-    : `      #pragma unroll
-      for (int nt = 0; nt < NT; ++nt) {
-        const double2 v = *reinterpret_cast<const double2*>(&tB[((kc & 8) == 0 ? kB0 : kB1) + 8 * nt * BK + kc]);
-        fb[0][nt] = v.x; fb[1][nt] = v.y;
-      }`;
+  const loadA = fragmentLoad({ tile: 'tA', frag: 'fa', tiles: 'MT', t: 'mt', ld: 'LDSA', warpOffset: 'wi', k0: 'kA0', k1: 'kA1' }, l.aMajor === 'm');
+  const loadB = fragmentLoad({ tile: 'tB', frag: 'fb', tiles: 'NT', t: 'nt', ld: 'LDSB', warpOffset: 'wj', k0: 'kB0', k1: 'kB1' }, l.bMajor === 'n');
   // The mma instructions of one k-step. Step s of chunk kc feeds lane q the k index kc + 2q + s:
   // m8n8k4 takes one (chunk, step) per 8 x 8 tile; m16n8k8 (m16n8k16) takes the tile pair
   // (2u, 2u + 1) as its rows g and g + 8 and 2 (4) (chunk, step) slots as its k groups q + 4j
