@@ -25,9 +25,10 @@
  * cp.async of 16 (or 2 x 8) bytes; out-of-range elements are zero-filled by the copy itself.
  */
 import type { KernelSource } from '../../runtime/types.js';
-import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { operandParameters } from '../common/batch-pointer.js';
 import { precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
+import { tileBlockPrologue } from './tile-prologue.js';
 import type { GemmKernelShape, MmaGemmParams } from './params.js';
 
 /** Row length (doubles) of an m- or n-contiguous tile: 2 mod 8 (conflict-free 16-byte reads). */
@@ -289,14 +290,7 @@ extern "C" __global__ void __launch_bounds__(${threads}${oneBlockBound(p) ? ', 1
   (void)strideA; (void)strideB; (void)strideC;
   ${p.betaZero ? '(void)beta;' : ''}
 
-  const int batch = blockIdx.z * gridDim.y + blockIdx.y;
-  if (batch >= count) return;
-  const int tilesM = (m + BM - 1) / BM;
-  const int i0 = (blockIdx.x % tilesM) * BM;
-  const int j0 = (blockIdx.x / tilesM) * BN;
-  const real* a = ${matrixPointer('A', p.layouts.a.kind, 'batch')};
-  const real* b = ${matrixPointer('B', p.layouts.b.kind, 'batch')};
-  real* c = ${matrixPointer('C', p.layouts.c.kind, 'batch')};
+  ${tileBlockPrologue(p.layouts)}
   // 16-byte copies need 16-byte aligned pairs: an aligned first element and an even ld.
   const bool vecA = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && ((ldA & 1) == 0);
   const bool vecB = ((reinterpret_cast<unsigned long long>(b) & 15) == 0) && ((ldB & 1) == 0);

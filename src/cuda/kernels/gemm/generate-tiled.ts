@@ -17,9 +17,10 @@
  * - m, n, k are runtime arguments: one compile serves every size; edges are guarded.
  */
 import type { KernelSource } from '../../runtime/types.js';
-import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
+import { tileBlockPrologue } from './tile-prologue.js';
 import type { GemmKernelShape, TiledGemmParams } from './params.js';
 
 interface TiledLayout {
@@ -180,14 +181,7 @@ extern "C" __global__ void __launch_bounds__(${threads}, ${minBlocks(p)}) ${entr
   (void)strideA; (void)strideB; (void)strideC;
   ${p.betaZero ? '(void)beta;' : ''}
 
-  const int batch = blockIdx.z * gridDim.y + blockIdx.y;
-  if (batch >= count) return;
-  const int tilesM = (m + BM - 1) / BM;
-  const int i0 = (blockIdx.x % tilesM) * BM;
-  const int j0 = (blockIdx.x / tilesM) * BN;
-  const real* a = ${matrixPointer('A', p.layouts.a.kind, 'batch')};
-  const real* b = ${matrixPointer('B', p.layouts.b.kind, 'batch')};
-  real* c = ${matrixPointer('C', p.layouts.c.kind, 'batch')};
+  ${tileBlockPrologue(p.layouts)}
   // Vector loads need aligned vectors: an aligned first element and ld a multiple of V.
   const bool vecA = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && (ldA % V == 0);
   const bool vecB = ((reinterpret_cast<unsigned long long>(b) & 15) == 0) && (ldB % V == 0);
