@@ -21,7 +21,7 @@ import { elementBytes, precisionLetter } from '../common/precision.js';
 import type { KernelSource } from '../../runtime/types.js';
 import type { Tsm2rParams } from './params.js';
 import { TSM2R_MAX_SPLIT } from './params.js';
-import { bIndex, clusterReduceAndStore, component, tsm2Prelude, vectorType, widestVector } from './snippets.js';
+import { bIndex, clusterReduceAndStore, tsm2rSignature, component, tsm2Prelude, vectorType, widestVector } from './snippets.js';
 import { generateTsm2rStaged, stagedProblems, stagedSharedElements } from './generate-r-staged.js';
 
 /** The kernel's name: every code-changing parameter appears in it. */
@@ -141,12 +141,7 @@ export function generateTsm2r(p: Tsm2rParams): KernelSource {
 ${tsm2Prelude(p.dtype, { cpAsync: true, cluster: p.split > 1 })}
 constexpr int N = ${p.n}, T1 = ${p.t1}, T2 = ${p.t2}, T3 = ${p.t3}, TK = ${p.tileK}, V = ${V};${p.split > 1 ? ` constexpr int S = ${p.split};` : ""}
 
-extern "C" __global__ void ${cluster}__launch_bounds__(${p.t1}, 1)
-${name}(const int m, const int k, const int kChunk,
-    const real* __restrict__ A, const i64 lda,
-    const real* __restrict__ B, const i64 ldb,
-    real* __restrict__ C, const i64 ldc,
-    const real alpha, const real beta)
+${tsm2rSignature(name, cluster, p.t1)}
 {
   extern __shared__ __align__(16) unsigned char smemBytes[];
   real* smem = reinterpret_cast<real*>(smemBytes);   // [2][TK][T2]: double-buffered B tiles

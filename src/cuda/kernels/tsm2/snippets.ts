@@ -91,3 +91,13 @@ export function clusterReduceAndStore(store: (row: string, col: string, value: s
     }
     clusterSync();                         // no block leaves while others read its buffer`;
 }
+
+/** The TSM2R kernel's declaration (both designs take the same arguments; `cluster` is its __cluster_dims__ or ''). */
+export function tsm2rSignature(name: string, cluster: string, threads: number): string {
+  return `extern "C" __global__ void ${cluster}__launch_bounds__(${threads}, 1)
+${name}(const int m, const int k, const int kChunk,
+    const real* __restrict__ A, const i64 lda,
+    const real* __restrict__ B, const i64 ldb,
+    real* __restrict__ C, const i64 ldc,
+    const real alpha, const real beta)`;
+}
