@@ -5,6 +5,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Op } from '../../../core/ops.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import type { MmaConfig, TiledConfig } from '../../model/tuning/types.js';
 
 /** How one operand's matrices are found, as the generated code sees it. */
 export interface OperandLayout {
@@ -60,33 +61,17 @@ export interface SmallGemmParams extends GemmCommon {
  * registers while the current one is used), each thread a tm x tn register block.
  * m, n, k are runtime arguments, so one compile serves every size.
  */
-export interface TiledGemmParams extends GemmCommon {
+export interface TiledGemmParams extends GemmCommon, TiledConfig {
   readonly variant: 'tiled';
-  readonly bm: number;
-  readonly bn: number;
-  readonly bk: number;
-  readonly tm: number;
-  readonly tn: number;
 }
 
 /**
- * The tiled kernel on FP64 tensor cores (mma.sync m8n8k4, sm_80+; float64 only): block tile
- * bm x bn, k-step bk, wm x wn warps each computing a (bm / wm) x (bn / wn) part.
+ * The tiled kernel on FP64 tensor cores (mma.sync m16n8k8 or m16n8k16 on sm_90, m8n8k4 on sm_80;
+ * float64 only): block tile bm x bn, k-step bk, wm x wn warps each computing a (bm / wm) x (bn / wn)
+ * part, a cp.async pipeline of `stages` shared buffers (fields: MmaConfig).
  */
-export interface MmaGemmParams extends GemmCommon {
+export interface MmaGemmParams extends GemmCommon, MmaConfig {
   readonly variant: 'mma';
-  readonly bm: number;
-  readonly bn: number;
-  readonly bk: number;
-  readonly wm: number;
-  readonly wn: number;
-  /** Shared buffers of the cp.async pipeline (1..6; 1: copy, wait, multiply). */
-  readonly stages: number;
-  /**
-   * k per mma instruction: 8 (m16n8k8, the default) or 16 (m16n8k16), shapes of sm_90 and later;
-   * 4 is the m8n8k4 of sm_80, which measured at about half the rate on the H100.
-   */
-  readonly mmaK?: 4 | 8 | 16;
 }
 
 export type GemmParams = SmallGemmParams | TiledGemmParams | MmaGemmParams;

@@ -27,8 +27,12 @@ export interface MmaConfig {
   readonly bk: number;
   readonly wm: number;
   readonly wn: number;
+  /** Shared buffers of the cp.async pipeline (1..6; 1: copy, wait, multiply). */
   readonly stages: number;
-  /** k per mma instruction (see MmaGemmParams.mmaK). */
+  /**
+   * k per mma instruction: 8 (m16n8k8, the default) or 16 (m16n8k16), shapes of sm_90 and later;
+   * 4 is the m8n8k4 of sm_80, which measured at about half the rate on the H100.
+   */
   readonly mmaK?: 4 | 8 | 16;
 }
 
