@@ -14,13 +14,17 @@ import { elementBytes } from '../common/precision.js';
 import { smallGemmShape, smallGemmWork } from './generate-small.js';
 import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, SmallGemmParams, TiledGemmParams } from './params.js';
 
-export interface GemmProblem {
+/** One GEMM's shape: C (m x n) = op(A) (m x k) op(B) (k x n). Shared by the batched and TSM2 planners. */
+export interface GemmShape {
   readonly dtype: DType;
   readonly transA: Op;
   readonly transB: Op;
   readonly m: number;
   readonly n: number;
   readonly k: number;
+}
+
+export interface GemmProblem extends GemmShape {
   readonly count: number;
   /** 'list' and 'variable' batches reach the kernel as pointer arrays. */
   readonly batchKind: 'strided' | 'list' | 'variable';

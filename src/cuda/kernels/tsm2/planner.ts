@@ -5,13 +5,13 @@
  * entry, replaces the model's code parameters; the model still sizes the k-split and the grid.
  */
 import type { DType } from '../../../core/dtype.js';
-import type { Op } from '../../../core/ops.js';
 import type { DeviceInfo, Dim3 } from '../../runtime/types.js';
 import { checkTsm2rParams, tsm2rSharedBytes } from './generate-r.js';
 import { checkTsm2lParams } from './generate-l.js';
 import { estimateTsm2l, estimateTsm2r, occupancy, tsm2lRegisters, tsm2rRegisters, type Estimate } from './model.js';
 import { TSM2L_MAX_K, TSM2L_MAX_N, TSM2R_MAX_SPLIT, type Tsm2lParams, type Tsm2rParams } from './params.js';
 import { routingFor, tsm2lTuning, tsm2rTuning } from './tuning.js';
+import type { GemmShape } from '../gemm/planner.js';
 
 export type Tsm2Kind = 'tsm2r' | 'tsm2l';
 
@@ -29,13 +29,7 @@ export function isTallSkinny(m: number, n: number, k: number, arch = 'sm_90'): b
 }
 
 /** A problem as the planner sees it. `maxVec*`: the widest row vector the operand's alignment allows. */
-export interface Tsm2Problem {
-  readonly dtype: DType;
-  readonly transA: Op;
-  readonly transB: Op;
-  readonly m: number;
-  readonly n: number;
-  readonly k: number;
+export interface Tsm2Problem extends GemmShape {
   readonly betaZero: boolean;
   readonly maxVecA: number;
   readonly maxVecC: number;
