@@ -15,6 +15,7 @@ import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } fr
 import type { DeviceBackend } from '../api/context.js';
 import { cpuBackend } from '../cpu/backend.js';
 import { GPU_OPS, OUTPUTS } from './registry.js';
+import { HostCall } from './host/staging.js';
 import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';
 
 type Request = Record<string, unknown>;
@@ -39,6 +40,31 @@ function mapField(value: unknown, f: Mapper): unknown {
   }
 }
 
+function hasHostStorage(r: Request): boolean {
+  for (const s of storagesIn(r, Object.keys(r))) if (!isDeviceStorage(s)) return true;
+  return false;
+}
+
+/**
+ * A host call's asynchronous form: enqueue its runs now, wait for them without blocking, then
+ * copy the outputs back (pageable copies wait only for their own bytes now) and free the staging.
+ */
+async function finishLater(device: GpuDevice, call: HostCall): Promise<void> {
+  try {
+    call.enqueueRuns();
+  } catch (e) {
+    call.dispose();
+    throw e;
+  }
+  try {
+    await device.idle();
+    call.enqueueDownloads();
+    await device.idle();
+  } finally {
+    call.dispose();
+  }
+}
+
 /** Every distinct storage object of the named fields of a request. */
 function storagesIn(r: Request, fields: readonly string[]): Set<Storage | IntStorage> {
   const found = new Set<Storage | IntStorage>();
@@ -48,6 +74,8 @@ function storagesIn(r: Request, fields: readonly string[]): Set<Storage | IntSto
 
 export class CudaBackend extends DispatchingBackend<Storage, IntStorage> implements DeviceBackend {
   readonly name = 'cuda';
+  /** Set inside deferHost(): host calls collect their completions here instead of waiting. */
+  private pending: Promise<void>[] | undefined;
 
   constructor(readonly device: GpuDevice, private readonly versions: string) {
     super();
@@ -63,28 +91,38 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     if (count === 0) return;
     const kernel = GPU_OPS[op];
     if (!kernel) return this.runOnCpu(op, request);
-    // Stage host arrays: upload each once, run, download the outputs, free the copies. Write-only
-    // outputs (info, C with beta = 0) are uploaded too: the whole array comes back, and parts the
-    // kernel does not write (gaps between matrices, a longer info array) must keep their values.
-    const staged = new Map<HostArray, DeviceArray>();
-    const toDevice: Mapper = (s) => {
-      if (isDeviceStorage(s)) return this.checkOwn(s);
-      const host = s as HostArray;
-      let d = staged.get(host);
-      if (!d) { d = this.device.upload(host); staged.set(host, d); }
-      return d;
-    };
-    try {
-      kernel(this.device, mapRequest(request, toDevice));
-      for (const s of storagesIn(request, OUTPUTS[op])) {
-        if (!isDeviceStorage(s)) this.device.download(staged.get(s as HostArray)!, s as HostArray);
-      }
-    } finally {
-      if (staged.size > 0) {
-        this.device.synchronize();
-        for (const d of staged.values()) d.dispose();
-      }
+    for (const s of storagesIn(request, Object.keys(request))) if (isDeviceStorage(s)) this.checkOwn(s);
+    if (!hasHostStorage(request)) return kernel(this.device, request);
+    // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
+    const call = new HostCall(this.device, op, request, (r) => kernel(this.device, r));
+    if (this.pending) {
+      this.pending.push(finishLater(this.device, call));
+      return;
     }
+    try {
+      call.enqueueRuns();
+      call.enqueueDownloads();
+      this.device.synchronize();
+    } finally {
+      call.dispose();
+    }
+  }
+
+  /**
+   * Runs `fn` (calls on host data) without waiting for them: each host call is enqueued, and the
+   * returned promise settles when all of them have finished and written their outputs.
+   */
+  deferHost<T>(fn: () => T): { result: T; done: Promise<void> } {
+    if (this.pending) return { result: fn(), done: Promise.resolve() };
+    const pending: Promise<void>[] = [];
+    this.pending = pending;
+    let result: T;
+    try {
+      result = fn();
+    } finally {
+      this.pending = undefined;
+    }
+    return { result, done: Promise.all(pending).then(() => undefined) };
   }
 
   /** The CPU reference on host copies of device data; outputs are uploaded back in place. */

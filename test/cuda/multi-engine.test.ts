@@ -22,6 +22,7 @@ import { isSharded, ShardedArray } from '../../src/cuda/multi/sharded.js';
 import { runMultiBench } from '../../src/cuda/multi/bench.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { GPU_OPS } from '../../src/cuda/registry.js';
+import { HostCall } from '../../src/cuda/host/staging.js';
 
 class FakeArray implements DeviceArray {
   readonly kind = 'device' as const;
@@ -75,6 +76,21 @@ class FakeDevice implements GpuDevice {
     (this.own(dst).host as Float64Array).set((this.own(src).host as Float64Array).subarray(so, so + n), d0);
   }
   fill(dst: DeviceArray, byte: number): void { new Uint8Array(this.own(dst).host.buffer).fill(byte); }
+  view(array: DeviceArray, start: number, length: number): FakeArray {
+    const a = this.own(array);
+    return new FakeArray(a.dtype, length, this.info.ordinal, a.host.subarray(start, start + length) as HostArray, new Set());
+  }
+  pin(): boolean { return false; }
+  uploadRange(host: HostArray, lo: number, hi: number, dst: DeviceArray, dstOffset: number): void {
+    (this.own(dst).host as Float64Array).set((host as Float64Array).subarray(lo, hi), dstOffset);
+    this.log.push(`up${this.info.ordinal}`);
+  }
+  awaitUploads(): void {}
+  downloadRange(src: DeviceArray, srcOffset: number, host: HostArray, lo: number, hi: number): void {
+    (host as Float64Array).set((this.own(src).host as Float64Array).subarray(srcOffset, srcOffset + hi - lo), lo);
+    this.log.push(`down${this.info.ordinal}`);
+  }
+  async idle(): Promise<void> { this.synchronize(); }
   event(): GpuEvent {
     const e = { t: 0, record() { e.t = performance.now(); }, synchronize() {}, elapsedSince: (s: GpuEvent) => Math.max(1e-3, e.t - (s as typeof e).t), dispose() {} };
     return e;
@@ -148,7 +164,7 @@ describe('multi-device backend on fake GPUs = CPU context', () => {
     assert.deepEqual(counts, [[4], [3]]);
     const firstWait = log.findIndex((e) => e.startsWith('sync'));
     assert.ok(log.indexOf('launch0') < firstWait && log.indexOf('launch1') < firstWait, log.join(' '));
-    assert.ok(log.lastIndexOf('up1') < firstWait && log.indexOf('down0') > log.lastIndexOf('sync1'), `outputs copied back only after every device finished: ${log.join(' ')}`);
+    assert.ok(log.lastIndexOf('up1') < firstWait && log.indexOf('down0') > log.indexOf('sync1'), `outputs copied back only after every device finished: ${log.join(' ')}`);
   });
 
   it('potrf with failing matrices: info in original order; a batch of 1 runs on one device', () => {
@@ -309,8 +325,8 @@ describe('the multi-device benchmark on fake GPUs', () => {
     assert.deepEqual(two.perDevice!.map((d) => [d.ordinal, d.batch]), [[0, 6], [1, 5]]);
     assert.ok(rows.every((r) => r.batch === 11 && r.ms > 0 && r.gflops > 0));
     assert.ok(two.efficiency !== undefined && rows[3]!.efficiency !== undefined && Math.abs(rows[0]!.efficiency! - 100) < 1e-9);
-    // host-start moves A and info up and back: 2 x 11 x (16 doubles + 1 int32) per call.
-    assert.equal(Math.round(rows[1]!.linkGBs! * rows[1]!.ms * 1e6), 2 * 11 * (16 * 8 + 4));
+    // host-start moves A up and back and info (write-only: never uploaded) back: 2 x 11 x 16 doubles + 11 int32 per call.
+    assert.equal(Math.round(rows[1]!.linkGBs! * rows[1]!.ms * 1e6), 2 * 11 * 16 * 8 + 11 * 4);
   });
 });
 
@@ -335,5 +351,71 @@ describe('with the real one-GPU CudaBackend per lane (fake memory)', () => {
     cpuContext.trsm(args(a, want));
     assert.deepEqual(ctx.gather(sb), want);
     assert.ok((log as string[]).includes('down0') && (log as string[]).includes('down1'), 'each lane ran its own part');
+  });
+});
+
+describe('host staging in chunks (host/staging.ts) on a fake GPU', () => {
+  const tiny = { chunkBytes: 256, maxChunks: 16 };
+  /** Runs `op` through a HostCall with tiny chunks; returns the kernel launches' matrix counts. */
+  function staged(op: OpName, request: Record<string, unknown>): number[] {
+    const counts: number[] = [];
+    const dev = new FakeDevice(0, []);
+    const backend = fakeBackend(dev, counts);
+    const call = new HostCall(dev, op, request, (r) => (backend[op] as unknown as (x: unknown) => void)(r), { tuning: tiny });
+    try {
+      call.enqueueRuns();
+      call.enqueueDownloads();
+    } finally {
+      call.dispose();
+    }
+    assert.equal(dev.live.size, 0, 'every staging buffer freed');
+    return counts;
+  }
+  const reference = (op: OpName, request: Record<string, unknown>): void => (cpuBackend[op] as unknown as (x: unknown) => void)(request);
+
+  it('potrf with gaps between matrices and failures in the first and last chunk: gaps and info exact', () => {
+    const n = 3, count = 11, stride = n * n + 5;
+    const spd = spdWithFailures(n, count, [0, 10]);
+    const a = new Float64Array(stride * count + 7).map(() => rng.next());
+    for (let i = 0; i < count; i++) a.set(spd.subarray(i * n * n, (i + 1) * n * n), 2 + i * stride);
+    const ref = a.slice();
+    const info = new Int32Array(count + 2).fill(-7), refInfo = info.slice();
+    const counts = staged('potrf', { uplo: 'lower', a: strided(a, { rows: n, count, stride, offset: 2 }), info });
+    reference('potrf', { uplo: 'lower', a: strided(ref, { rows: n, count, stride, offset: 2 }), info: refInfo });
+    assert.ok(counts.length > 1, `several chunks (${counts})`);
+    assert.equal(counts.reduce((x, y) => x + y, 0), count);
+    assert.deepEqual(a, ref);
+    assert.deepEqual(info, refInfo);
+    assert.ok(info[0]! > 0 && info[10]! > 0 && info[11] === -7, 'failing matrices reported; the element past the batch untouched');
+  });
+
+  it('gemm with a broadcast B (stride 0) and beta = 0 (C never uploaded), a batch of one', () => {
+    const n = 4, count = 9;
+    const a = randomMatrices('float64', n, n, count, rng) as Float64Array;
+    const b = randomMatrices('float64', n, n, 1, rng) as Float64Array;
+    const c = new Float64Array(n * n * count).fill(Number.NaN), ref = c.slice();
+    const req = (cc: Float64Array, cnt: number) => ({ transA: 'N', transB: 'N', alpha: 1, beta: 0, a: strided(a, { rows: n, count: cnt }), b: strided(b, { rows: n, count: cnt, stride: 0 }), c: strided(cc, { rows: n, count: cnt }) });
+    assert.ok(staged('gemm', req(c, count)).length > 1);
+    reference('gemm', req(ref, count));
+    assert.deepEqual(c, ref);
+    const one = new Float64Array(n * n), refOne = one.slice();
+    assert.deepEqual(staged('gemm', req(one, 1)), [1]);
+    reference('gemm', req(refOne, 1));
+    assert.deepEqual(one, refOne);
+  });
+
+  it('gesv: pivots and info of every chunk land in place', () => {
+    const n = 3, count = 10;
+    const a = randomGeneral('float64', n, count, rng) as Float64Array;
+    a.fill(0, 4 * n * n, 4 * n * n + n); // a singular matrix in the middle
+    const b = randomMatrices('float64', n, 2, count, rng) as Float64Array;
+    const [a2, b2] = [a.slice(), b.slice()];
+    const ipiv = new Int32Array(n * count), info = new Int32Array(count);
+    const [ipiv2, info2] = [ipiv.slice(), info.slice()];
+    const req = (x: Float64Array, y: Float64Array, p: Int32Array, i: Int32Array) => ({ a: strided(x, { rows: n, count }), b: strided(y, { rows: n, cols: 2, count }), ipiv: p, info: i, pivotStride: n });
+    assert.ok(staged('gesv', req(a, b, ipiv, info)).length > 1);
+    reference('gesv', req(a2, b2, ipiv2, info2));
+    assert.deepEqual([a, b, ipiv, info], [a2, b2, ipiv2, info2]);
+    assert.ok(info[4]! > 0);
   });
 });

@@ -22,9 +22,10 @@ import { cpuBackend } from '../../cpu/backend.js';
 import { OUTPUTS } from '../registry.js';
 import { allocateHost } from '../runtime/memory.js';
 import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
+import { HostCall } from '../host/staging.js';
 import { DeviceFailure, failureOf, onEveryLane, type Lane, type LaneFailure } from './lane.js';
 import {
-  forEachReference, INT_FIELDS, intsPerMatrix, isBatch, rebaseRequest, requestCount, sliceRequest, storageRanges, writtenSpans,
+  INT_FIELDS, intsPerMatrix, isBatch, rebaseRequest, requestCount, sliceRequest, storageRanges, writtenSpans,
   type AnyStorage, type Placement, type Range, type Request,
 } from './request.js';
 import { intBounds, isSharded, resolveLayout, runsOfBatch, runsOfInts, shardBounds, ShardedArray, type Shard, type ShardLayout } from './sharded.js';
@@ -32,16 +33,6 @@ import { checkWeights, modelWeights, splitBatch, type Part } from './split.js';
 
 /** Host memory a request may hold. */
 type HostArray = FloatArray | Int32Array;
-
-/** A host range copied to one part's device for one call. */
-interface Staged {
-  readonly part: number;
-  readonly lane: Lane;
-  readonly host: HostArray;
-  readonly lo: number;
-  readonly hi: number;
-  readonly array: DeviceArray;
-}
 
 export interface MultiDeviceOptions {
   /** Relative speed of each device (the share of a host batch it gets); default from the model. */
@@ -106,34 +97,32 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     const subs = parts.map((p) => sliceRequest(request, p.start, p.end));
     // Phase 1: every argument error is raised before any device has work.
     const plans = subs.map((sub, k) => this.placements(sub, this.lanes[parts[k]!.lane]!));
-    // Phase 2: stage host ranges and enqueue on every device before waiting on any.
-    const staged: Staged[] = [];
+    // Phase 2: stage host ranges (host/staging.ts: chunked, pinned) and enqueue on every device
+    // before waiting on any.
+    const calls: { part: number; lane: Lane; call: HostCall }[] = [];
     const touched = new Set<Lane>();
     const failures: LaneFailure[] = [];
     for (let k = 0; k < parts.length && failures.length === 0; k++) {
       const lane = this.lanes[parts[k]!.lane]!;
       touched.add(lane);
       try {
-        const placed = new Map(plans[k]!.device);
-        for (const [host, range] of plans[k]!.host) {
-          const array = lane.device.upload(host.subarray(range.lo, range.hi));
-          this.transfers.hostToDevice += array.byteLength;
-          staged.push({ part: k, lane, host, lo: range.lo, hi: range.hi, array });
-          placed.set(host, { target: array, base: range.lo });
-        }
-        (lane.backend[op] as unknown as (r: Request) => void)(rebaseRequest(subs[k]!, (s) => placed.get(s)!));
+        const device = plans[k]!.device;
+        const call = new HostCall(lane.device, op, subs[k]!, (r) => (lane.backend[op] as unknown as (r: Request) => void)(r), { placeDevice: (s) => device.get(s) });
+        calls.push({ part: k, lane, call });
+        call.enqueueRuns();
+        this.transfers.hostToDevice += call.bytes.up;
       } catch (e) {
         failures.push(failureOf(lane, e));
       }
     }
     try {
-      if (staged.length > 0 || failures.length > 0) failures.push(...onEveryLane(touched, (l) => l.device.synchronize()));
+      const staging = calls.some((c) => c.call.stagesHost);
+      // Phase 3: outputs go back only after every device has finished its kernels without error.
+      if (staging || failures.length > 0) failures.push(...onEveryLane(touched, (l) => l.device.synchronize()));
       if (failures.length > 0) throw new DeviceFailure(failures, `${op} on ${count} matrices`, this.outputNote(op, request, failures));
-      this.writeBack(op, subs, staged);
+      if (staging) this.writeBack(op, subs, calls);
     } finally {
-      for (const s of staged) {
-        try { s.array.dispose(); } catch { /* the device failed; its memory goes with its context */ }
-      }
+      for (const c of calls) c.call.dispose();
     }
   }
 
@@ -220,33 +209,28 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     return shards;
   }
 
-  /** Copies host outputs back: straight into the caller's array, or matrix by matrix where parts' ranges interleave. */
-  private writeBack(op: OpName, subs: readonly Request[], staged: readonly Staged[]): void {
+  /** Copies host outputs back on every device at once: whole ranges, or only the written elements where parts' ranges of one array interleave. */
+  private writeBack(op: OpName, subs: readonly Request[], calls: readonly { part: number; lane: Lane; call: HostCall }[]): void {
     const fields = OUTPUTS[op];
-    const outputs = new Set<AnyStorage>();
-    for (const sub of subs) forEachReference(sub, (s) => outputs.add(s), fields);
-    const byHost = new Map<HostArray, Staged[]>();
-    for (const s of staged) if (outputs.has(s.host)) byHost.set(s.host, [...(byHost.get(s.host) ?? []), s]);
-    let current: Staged | undefined;
-    try {
-      for (const [host, list] of byHost) {
-        const sorted = [...list].sort((x, y) => x.lo - y.lo);
-        const interleaved = sorted.some((s, i) => i > 0 && s.lo < sorted[i - 1]!.hi);
-        for (const s of sorted) {
-          current = s;
-          if (!interleaved) {
-            s.lane.device.download(s.array, host.subarray(s.lo, s.hi));
-            this.transfers.deviceToHost += (s.hi - s.lo) * host.BYTES_PER_ELEMENT;
-          } else {
-            const tmp = s.lane.device.download(s.array);
-            this.transfers.deviceToHost += tmp.byteLength;
-            for (const [a, b] of writtenSpans(subs[s.part]!, fields).get(host) ?? []) (host as Float64Array).set((tmp as Float64Array).subarray(a - s.lo, b - s.lo), a);
-          }
-        }
-      }
-    } catch (e) {
-      throw new DeviceFailure([failureOf(current!.lane, e)], `${op}: copying results back`, 'Host outputs are partially written: treat them as invalid.');
+    const ranges = new Map<AnyStorage, Range[]>();
+    for (const sub of subs) {
+      for (const [s, r] of storageRanges(sub)) if (!isDeviceStorage(s)) ranges.set(s, [...(ranges.get(s) ?? []), r]);
     }
+    const interleaved = new Set<AnyStorage>();
+    for (const [s, list] of ranges) {
+      const sorted = [...list].sort((x, y) => x.lo - y.lo);
+      if (sorted.some((r, i) => i > 0 && r.lo < sorted[i - 1]!.hi)) interleaved.add(s);
+    }
+    const failures = onEveryLane(new Set(calls.map((c) => c.lane)), (lane) => {
+      for (const c of calls) {
+        if (c.lane !== lane) continue;
+        const spans = interleaved.size > 0 ? new Map([...writtenSpans(subs[c.part]!, fields)].filter(([s]) => interleaved.has(s))) : undefined;
+        c.call.enqueueDownloads(spans);
+        this.transfers.deviceToHost += c.call.bytes.down;
+      }
+    });
+    failures.push(...onEveryLane(new Set(calls.map((c) => c.lane)), (l) => l.device.synchronize()));
+    if (failures.length > 0) throw new DeviceFailure(failures, `${op}: copying results back`, 'Host outputs are partially written: treat them as invalid.');
   }
 
   private outputNote(op: OpName, request: Request, failures: readonly LaneFailure[]): string {

@@ -75,14 +75,16 @@ export function sliceBatch<S>(b: Batch<S>, start: number, end: number): Batch<S>
   }
 }
 
-/** The request restricted to matrices [start, end); storages are unchanged (offsets still global). */
+/** The request (or a sub-request) restricted to its matrices [start, end); storages are unchanged (offsets still global). */
 export function sliceRequest(request: Request, start: number, end: number): Request {
   const out: Request = {};
   for (const [key, value] of Object.entries(request)) {
     if (isBatch(value)) out[key] = sliceBatch(value, start, end);
     else if (INT_FIELDS.includes(key) && value !== undefined && value !== null) {
       const per = intsPerMatrix(request, key);
-      const slice: IntSlice = { kind: 'int-slice', data: value as IntStorage, start: start * per, end: end * per };
+      // A slice of a slice counts from the outer slice's first element.
+      const outer = isIntSlice(value) ? value : { data: value as IntStorage, start: 0 };
+      const slice: IntSlice = { kind: 'int-slice', data: outer.data, start: outer.start + start * per, end: outer.start + end * per };
       out[key] = slice;
     } else out[key] = value;
   }

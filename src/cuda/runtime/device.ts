@@ -8,7 +8,7 @@ import { compileOptions, targetOption } from './compiler.js';
 import { DeviceContext } from './context.js';
 import { readDeviceInfo } from './device-info.js';
 import { checkCuda } from './errors.js';
-import { CU_EVENT_DEFAULT, CU_STREAM_NON_BLOCKING, type CUcontext, type CUevent, type CUmodule, type CUstream, type CUfunction } from './ffi-cuda.js';
+import { CU_EVENT_DEFAULT, CU_EVENT_DISABLE_TIMING, CU_STREAM_NON_BLOCKING, CUDA_ERROR_NOT_READY, type CUcontext, type CUevent, type CUmodule, type CUstream, type CUfunction } from './ffi-cuda.js';
 import { CudaKernel } from './kernel.js';
 import { allocateHost, checkLength, CudaDeviceArray, ELEMENT_BYTES, hostDType, ownArray } from './memory.js';
 import { cudaRuntime, unusableReason, type CudaRuntime } from './runtime.js';
@@ -20,6 +20,9 @@ export class CudaDevice implements GpuDevice {
   private readonly modules = new Map<string, CUmodule>();
   private readonly kernels = new Map<string, CudaKernel>();
   private readonly bySource = new WeakMap<KernelSource, Kernel>();
+  /** The host path's upload stream and the event that hands its copies to the main stream (created on first use). */
+  private copyStream: CUstream | undefined;
+  private uploadsDone: CUevent | undefined;
 
   private constructor(private readonly runtime: CudaRuntime, ordinal: number) {
     const api = runtime.api;
@@ -102,6 +105,7 @@ export class CudaDevice implements GpuDevice {
     if (host.length > target.length) throw new MyriadError('BOUNDS', `${host.length} elements into an array of ${target.length}`, 'dst');
     if (host.length > 0) {
       this.context.activate();
+      this.runtime.pinned().guard(host);
       // Pageable host memory: the driver has staged the bytes before the call returns, so the
       // host array may change right after, as the contract says.
       this.context.check(
@@ -121,6 +125,7 @@ export class CudaDevice implements GpuDevice {
     if (target.length > source.length) throw new MyriadError('BOUNDS', `${target.length} elements from an array of ${source.length}`, 'dst');
     this.context.activate();
     if (target.length > 0) {
+      this.runtime.pinned().guard(target);
       this.context.check(
         this.context.api.cuMemcpyDtoHAsync_v2(target, source.ptr, target.byteLength, this.context.stream),
         'cuMemcpyDtoHAsync_v2',
@@ -156,6 +161,89 @@ export class CudaDevice implements GpuDevice {
     this.context.check(this.context.api.cuMemsetD8Async(d.ptr, byte, d.byteLength, this.context.stream), 'cuMemsetD8Async');
   }
 
+  view(array: DeviceArray, start: number, length: number): CudaDeviceArray {
+    return ownArray(this.context, array, 'array').view(start, length);
+  }
+
+  pin(host: HostArray): boolean {
+    this.context.activate();
+    return this.runtime.pinned().pin(host);
+  }
+
+  uploadRange(host: HostArray, lo: number, hi: number, dst: DeviceArray, dstOffset: number): void {
+    const piece = this.hostPiece(host, lo, hi);
+    const d = this.rangeOf(dst, dstOffset, hi - lo, 'dst');
+    if (piece.length === 0) return;
+    this.context.check(
+      this.context.api.cuMemcpyHtoDAsync_v2(d.addressOf(dstOffset), piece, piece.byteLength, this.uploadStream()),
+      'cuMemcpyHtoDAsync_v2',
+      `${piece.byteLength} bytes`,
+    );
+  }
+
+  awaitUploads(): void {
+    if (!this.copyStream) return;
+    this.context.activate();
+    if (!this.uploadsDone) {
+      const out: [CUevent | null] = [null];
+      this.context.check(this.context.api.cuEventCreate(out, CU_EVENT_DISABLE_TIMING), 'cuEventCreate');
+      this.uploadsDone = out[0] as CUevent;
+    }
+    this.context.check(this.context.api.cuEventRecord(this.uploadsDone, this.copyStream), 'cuEventRecord');
+    this.context.check(this.context.api.cuStreamWaitEvent(this.context.stream, this.uploadsDone, 0), 'cuStreamWaitEvent');
+  }
+
+  downloadRange(src: DeviceArray, srcOffset: number, host: HostArray, lo: number, hi: number): void {
+    const piece = this.hostPiece(host, lo, hi);
+    const s = this.rangeOf(src, srcOffset, hi - lo, 'src');
+    if (piece.length === 0) return;
+    // Pinned: enqueued behind the stream's work. Pageable: the driver waits for the stream first.
+    this.context.check(
+      this.context.api.cuMemcpyDtoHAsync_v2(piece, s.addressOf(srcOffset), piece.byteLength, this.context.stream),
+      'cuMemcpyDtoHAsync_v2',
+      `${piece.byteLength} bytes`,
+    );
+  }
+
+  async idle(): Promise<void> {
+    const done = this.event() as CudaEvent;
+    try {
+      done.record();
+      // Poll (every millisecond at most): the event loop keeps running while the GPU works.
+      while (!done.query()) await new Promise((resolve) => setTimeout(resolve, 0));
+    } finally {
+      done.dispose();
+    }
+  }
+
+  /** host[lo, hi) as a view, checked, with stale pinned registrations over it dropped. */
+  private hostPiece(host: HostArray, lo: number, hi: number): HostArray {
+    hostDType(host);
+    checkLength(lo, 'lo');
+    checkLength(hi - lo, 'hi');
+    if (hi > host.length) throw new MyriadError('BOUNDS', `[${lo}, ${hi}) outside ${host.length} elements`, 'host');
+    this.context.activate();
+    const piece = host.subarray(lo, hi) as HostArray;
+    if (piece.length > 0) this.runtime.pinned().guard(piece);
+    return piece;
+  }
+
+  private rangeOf(array: DeviceArray, offset: number, elements: number, argument: string): CudaDeviceArray {
+    const a = ownArray(this.context, array, argument);
+    checkLength(offset, `${argument}Offset`);
+    if (offset + elements > a.length) throw new MyriadError('BOUNDS', `[${offset}, ${offset + elements}) outside ${a.length} elements`, argument);
+    return a;
+  }
+
+  private uploadStream(): CUstream {
+    if (!this.copyStream) {
+      const out: [CUstream | null] = [null];
+      this.context.check(this.context.api.cuStreamCreate(out, CU_STREAM_NON_BLOCKING), 'cuStreamCreate');
+      this.copyStream = out[0] as CUstream;
+    }
+    return this.copyStream;
+  }
+
   event(): GpuEvent {
     return new CudaEvent(this.context);
   }
@@ -180,12 +268,17 @@ export class CudaDevice implements GpuDevice {
     const api = this.context.api;
     this.context.activate();
     const sync = api.cuStreamSynchronize(this.context.stream);
+    if (this.copyStream) api.cuStreamSynchronize(this.copyStream);
+    // Registrations go with the context that made them: forget them all while it is current.
+    this.runtime.pinned().clear();
     this.context.close();
     for (const mod of this.modules.values()) api.cuModuleUnload(mod);
     this.modules.clear();
     for (const k of this.kernels.values()) k.release();
     this.kernels.clear();
     api.cuStreamDestroy_v2(this.context.stream);
+    if (this.copyStream) api.cuStreamDestroy_v2(this.copyStream);
+    if (this.uploadsDone) api.cuEventDestroy_v2(this.uploadsDone);
     api.cuDevicePrimaryCtxRelease_v2(this.info.ordinal);
     checkCuda(api, sync, 'cuStreamSynchronize', 'in dispose()');
   }
@@ -213,6 +306,14 @@ class CudaEvent implements GpuEvent {
 
   synchronize(): void {
     this.context.check(this.context.api.cuEventSynchronize(this.live()), 'cuEventSynchronize');
+  }
+
+  /** True when the work before the event has finished (throws the error of failed work). */
+  query(): boolean {
+    const result = this.context.api.cuEventQuery(this.live());
+    if (result === CUDA_ERROR_NOT_READY) return false;
+    this.context.check(result, 'cuEventQuery');
+    return true;
   }
 
   elapsedSince(start: GpuEvent): number {

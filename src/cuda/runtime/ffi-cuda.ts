@@ -63,6 +63,12 @@ export const CU_FUNC_ATTRIBUTE = {
 
 export const CU_STREAM_NON_BLOCKING = 1;
 export const CU_EVENT_DEFAULT = 0;
+export const CU_EVENT_DISABLE_TIMING = 2;
+/** cuMemHostRegister: pinned for every context of the process, not only the current one. */
+export const CU_MEMHOSTREGISTER_PORTABLE = 1;
+export const CUDA_ERROR_NOT_READY = 600;
+export const CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712;
+export const CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713;
 
 export interface CudaDriverApi {
   readonly path: string;
@@ -82,6 +88,9 @@ export interface CudaDriverApi {
   cuStreamCreate(out: Out<CUstream>, flags: number): number;
   cuStreamDestroy_v2(stream: CUstream): number;
   cuStreamSynchronize(stream: CUstream): number;
+  cuStreamWaitEvent(stream: CUstream, event: CUevent, flags: number): number;
+  cuMemHostRegister_v2(host: ArrayBufferView, bytes: number, flags: number): number;
+  cuMemHostUnregister(host: bigint): number;
   cuMemAlloc_v2(out: OutU64, bytes: number): number;
   cuMemFree_v2(ptr: bigint): number;
   cuMemGetInfo_v2(free: OutU64, total: OutU64): number;
@@ -92,6 +101,8 @@ export interface CudaDriverApi {
   cuEventCreate(out: Out<CUevent>, flags: number): number;
   cuEventRecord(event: CUevent, stream: CUstream): number;
   cuEventSynchronize(event: CUevent): number;
+  /** CUDA_SUCCESS when the event's work is done, CUDA_ERROR_NOT_READY while it is pending. */
+  cuEventQuery(event: CUevent): number;
   /** cuEventElapsedTime_v2 where the driver has it (CUDA 12.8+), else cuEventElapsedTime. */
   cuEventElapsedTime(out: [number], start: CUevent, end: CUevent): number;
   cuEventDestroy_v2(event: CUevent): number;
@@ -136,6 +147,9 @@ const PROTOTYPES: readonly string[] = [
   'CUresult cuStreamCreate(_Out_ CUstream *phStream, unsigned int Flags)',
   'CUresult cuStreamDestroy_v2(CUstream hStream)',
   'CUresult cuStreamSynchronize(CUstream hStream)',
+  'CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)',
+  'CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)',
+  'CUresult cuMemHostUnregister(CUdeviceptr p)',
   'CUresult cuMemAlloc_v2(_Out_ CUdeviceptr *dptr, size_t bytesize)',
   'CUresult cuMemFree_v2(CUdeviceptr dptr)',
   'CUresult cuMemGetInfo_v2(_Out_ size_t *free, _Out_ size_t *total)',
@@ -146,6 +160,7 @@ const PROTOTYPES: readonly string[] = [
   'CUresult cuEventCreate(_Out_ CUevent *phEvent, unsigned int Flags)',
   'CUresult cuEventRecord(CUevent hEvent, CUstream hStream)',
   'CUresult cuEventSynchronize(CUevent hEvent)',
+  'CUresult cuEventQuery(CUevent hEvent)',
   'CUresult cuEventDestroy_v2(CUevent hEvent)',
   'CUresult cuModuleLoadData(_Out_ CUmodule *module, const void *image)',
   'CUresult cuModuleUnload(CUmodule hmod)',

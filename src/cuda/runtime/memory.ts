@@ -14,16 +14,23 @@ export class CudaDeviceArray implements DeviceArray {
   readonly device: number;
   readonly byteLength: number;
   private readonly allocation: Allocation;
+  /** Bytes from the allocation's start to element 0 (non-zero for a view). */
+  private readonly byteOffset: number;
+  /** True for a view: it borrows its parent's memory and its dispose() frees nothing. */
+  readonly isView: boolean;
 
   constructor(
     readonly context: DeviceContext,
     readonly dtype: DeviceDType,
     readonly length: number,
+    parent?: { allocation: Allocation; byteOffset: number },
   ) {
     checkLength(length, 'length');
     this.device = context.ordinal;
     this.byteLength = length * ELEMENT_BYTES[dtype];
-    this.allocation = context.allocate(this.byteLength, this);
+    this.allocation = parent?.allocation ?? context.allocate(this.byteLength, this);
+    this.byteOffset = parent?.byteOffset ?? 0;
+    this.isView = parent !== undefined;
   }
 
   get disposed(): boolean {
@@ -33,12 +40,20 @@ export class CudaDeviceArray implements DeviceArray {
   /** The device pointer; throws DISPOSED after dispose() (or after the device's dispose()). */
   get ptr(): bigint {
     if (this.allocation.freed) throw new MyriadError('DISPOSED', `device array (${this.dtype}[${this.length}]) used after dispose()`);
-    return this.allocation.ptr;
+    return this.allocation.ptr + BigInt(this.byteOffset);
   }
 
-  /** Frees the memory now. Work already enqueued on the stream that reads it must have finished (the device's synchronize()). */
+  /** Frees the memory now (a view frees nothing). Work already enqueued on the stream that reads it must have finished (the device's synchronize()). */
   dispose(): void {
-    this.context.free(this.allocation);
+    if (!this.isView) this.context.free(this.allocation);
+  }
+
+  /** Elements [start, start + length) as an array of their own, sharing this memory (valid while this array lives). */
+  view(start: number, length: number): CudaDeviceArray {
+    checkLength(start, 'start');
+    checkLength(length, 'length');
+    if (start + length > this.length) throw new MyriadError('BOUNDS', `view [${start}, ${start + length}) of ${this.length} elements`, 'length');
+    return new CudaDeviceArray(this.context, this.dtype, length, { allocation: this.allocation, byteOffset: this.byteOffset + start * ELEMENT_BYTES[this.dtype] });
   }
 
   /** Byte address of element `index` (bounds are checked by the caller). */

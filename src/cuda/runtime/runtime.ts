@@ -7,6 +7,7 @@ import { openNvrtc, type NvrtcCompiler } from './compiler.js';
 import { checkCuda, CudaError } from './errors.js';
 import { loadCudaDriver, type CudaDriverApi } from './ffi-cuda.js';
 import { ModuleCache } from './module-cache.js';
+import { PinnedRegistry } from './pinned.js';
 
 export interface CudaRuntime {
   readonly api: CudaDriverApi;
@@ -17,6 +18,8 @@ export interface CudaRuntime {
   compiler(): NvrtcCompiler;
   /** The module cache, created with the first compiler. */
   cache(): ModuleCache;
+  /** Page-locked host buffers of the process (registrations are PORTABLE: every GPU sees them). */
+  pinned(): PinnedRegistry;
 }
 
 let runtime: CudaRuntime | undefined;
@@ -41,6 +44,7 @@ export function cudaRuntime(): CudaRuntime {
   const driverVersion = formatCudaVersion(version[0]);
   let compiler: NvrtcCompiler | undefined;
   let cache: ModuleCache | undefined;
+  let pinned: PinnedRegistry | undefined;
   const rt: CudaRuntime = {
     api,
     driverVersion,
@@ -53,6 +57,7 @@ export function cudaRuntime(): CudaRuntime {
       }
       return cache;
     },
+    pinned: () => (pinned ??= new PinnedRegistry(api)),
   };
   runtime = rt;
   return rt;

@@ -104,7 +104,8 @@ export interface GpuEvent {
 
 /**
  * One GPU with its context and stream, as kernel launchers and the CUDA backend see it.
- * All work is enqueued on one stream in call order; `synchronize()` waits for it.
+ * All work is enqueued on one stream in call order; `synchronize()` waits for it. The host path
+ * adds a second stream for uploads, which the first waits on (`awaitUploads`).
  */
 export interface GpuDevice {
   readonly info: DeviceInfo;
@@ -119,6 +120,27 @@ export interface GpuDevice {
   copy(src: DeviceArray, srcOffset: number, dst: DeviceArray, dstOffset: number, elements: number): void;
   /** Sets every byte of the array to `byte` (e.g. 0xff to poison float memory with NaN). */
   fill(dst: DeviceArray, byte: number): void;
+  /** Elements [start, start + length) of `array` as a device array sharing its memory (dispose() frees nothing). */
+  view(array: DeviceArray, start: number, length: number): DeviceArray;
+
+  // The host path (cuda/host/staging.ts): copies that overlap the stream's work.
+  /** Locks the pages of `host`'s buffer where that pays (a bounded cache); true when they are locked. */
+  pin(host: HostArray): boolean;
+  /**
+   * Host elements [lo, hi) of `host` into `dst` from element `dstOffset`, on the device's copy
+   * stream: the call returns at once where `host` is pinned (the caller keeps it unchanged until
+   * the work is done), after the bytes are staged otherwise.
+   */
+  uploadRange(host: HostArray, lo: number, hi: number, dst: DeviceArray, dstOffset: number): void;
+  /** Work enqueued on the stream from now on waits for every uploadRange enqueued so far. */
+  awaitUploads(): void;
+  /**
+   * Elements of `src` from `srcOffset` into host elements [lo, hi), in stream order after the
+   * work enqueued before it: enqueued only where `host` is pinned, else it waits for the stream.
+   */
+  downloadRange(src: DeviceArray, srcOffset: number, host: HostArray, lo: number, hi: number): void;
+  /** Resolves when the work enqueued so far has finished, without blocking the event loop. */
+  idle(): Promise<void>;
   event(): GpuEvent;
   synchronize(): void;
   /** The CUstream handle, for vendor libraries (cublasSetStream). */

@@ -1,0 +1,202 @@
+/**
+ * One call on host data, on one GPU: the batch staged through the link in chunks, with the upload
+ * of chunk k+1 overlapping the kernels of chunk k (issue "Host batches at link speed").
+ *
+ *   copy stream   | up 0 | up 1 | up 2 | ...
+ *   main stream          | run 0 | run 1 | run 2 | down (all outputs)
+ *
+ * - Each host array is staged once, as the element range the call touches, into one device buffer;
+ *   chunk k uploads the part of that range it adds (so gaps between matrices keep their values,
+ *   and a broadcast input, stride 0, goes up once). Host arrays are page-locked first where that
+ *   pays (runtime/pinned.ts), which makes the copies asynchronous and 4-8x faster.
+ * - An output that the kernels overwrite completely and nothing else reads (info, pivots, C with
+ *   beta = 0 stored densely) is not uploaded at all.
+ * - Outputs go down only after the kernels of every chunk are enqueued, in stream order behind
+ *   them: an error while enqueueing leaves every caller output untouched, and a kernel that fails
+ *   on the device stops the stream before any output is copied back.
+ * - Lists and variable batches run as one chunk (their matrices need not be in order).
+ *
+ * The roofline of this path is (bytes up + bytes down) / link bandwidth: the downloads wait for
+ * the last kernel, so the copy engines never run both ways at once for one call.
+ */
+import { MyriadError } from '../../core/errors.js';
+import type { OpName } from '../../core/ops.js';
+import { isDeviceStorage, type DeviceStorage } from '../../core/storage.js';
+import {
+  forEachReference, INT_FIELDS, isBatch, isIntSlice, rebaseRequest, requestCount, sliceRequest, storageRanges,
+  type AnyStorage, type Placement, type Range, type Request,
+} from '../multi/request.js';
+import { OUTPUTS } from '../registry.js';
+import type { DeviceArray, GpuDevice, HostArray } from '../runtime/types.js';
+import { hostDType } from '../runtime/memory.js';
+
+/** How a call is cut into chunks (tuning: see BENCHMARKS.md, host path). */
+export interface StagingTuning {
+  /** Aim for chunks of about this many bytes up (fewer, larger chunks cost fewer launches). */
+  readonly chunkBytes: number;
+  /** Never more chunks than this. */
+  readonly maxChunks: number;
+}
+
+export const DEFAULT_STAGING: StagingTuning = { chunkBytes: 32 * 2 ** 20, maxChunks: 16 };
+
+export interface HostCallOptions {
+  readonly tuning?: StagingTuning;
+  /** Where a device storage of the request lives (multi-GPU: a shard); default: where it is. */
+  readonly placeDevice?: (s: AnyStorage) => Placement | undefined;
+}
+
+/** A host array of the call and its device copy: element `base` of the host is element 0 of `array`. */
+interface StagedArray {
+  readonly host: HostArray;
+  readonly range: Range;
+  readonly array: DeviceArray;
+  /** Host elements [range.lo, uploaded) are on the device (or need not be). */
+  uploaded: number;
+  readonly upload: boolean;
+  readonly output: boolean;
+}
+
+export class HostCall {
+  private readonly staged = new Map<AnyStorage, StagedArray>();
+  /** The request as a slice of all its matrices: info and pivots become int slices, whose ranges count. */
+  private readonly whole: Request;
+  private readonly chunks: readonly (readonly [number, number])[];
+  /** Bytes copied each way (for bench and tests). */
+  readonly bytes = { up: 0, down: 0 };
+
+  /**
+   * Checks and allocates everything (nothing is copied yet). `run` enqueues the operation on a
+   * request whose storages are all device arrays of `device`.
+   */
+  constructor(
+    private readonly device: GpuDevice,
+    op: OpName,
+    private readonly request: Request,
+    private readonly run: (deviceRequest: Request) => void,
+    private readonly options: HostCallOptions = {},
+  ) {
+    this.whole = sliceRequest(request, 0, requestCount(request));
+    const outputs = new Set<AnyStorage>();
+    forEachReference(this.whole, (s) => outputs.add(s), OUTPUTS[op]);
+    const skipUpload = writeOnlyStorages(op, this.whole);
+    try {
+      for (const [s, range] of storageRanges(this.whole)) {
+        if (isDeviceStorage(s)) continue;
+        const host = s as HostArray;
+        const upload = !skipUpload.has(s);
+        const array = device.alloc(hostDType(host), range.hi - range.lo);
+        this.staged.set(s, { host, range, array, uploaded: upload ? range.lo : range.hi, upload, output: outputs.has(s) });
+        device.pin(host);
+      }
+    } catch (e) {
+      this.dispose();
+      throw e;
+    }
+    this.chunks = chunksOf(request, [...this.staged.values()].filter((s) => s.upload), options.tuning ?? DEFAULT_STAGING);
+    if (this.chunks.length > 1) checkChunkable(this.whole);
+  }
+
+  /** Enqueues the uploads and kernels of every chunk (no output is written yet). */
+  enqueueRuns(): void {
+    for (const [start, end] of this.chunks) {
+      const sub = this.chunks.length === 1 ? this.whole : sliceRequest(this.request, start, end);
+      for (const [s, r] of storageRanges(sub)) {
+        const st = this.staged.get(s);
+        if (!st || !st.upload || r.hi <= st.uploaded) continue;
+        this.device.uploadRange(st.host, st.uploaded, r.hi, st.array, st.uploaded - st.range.lo);
+        this.bytes.up += (r.hi - st.uploaded) * st.host.BYTES_PER_ELEMENT;
+        st.uploaded = r.hi;
+      }
+      this.device.awaitUploads();
+      this.run(rebaseRequest(sub, (s) => this.place(s, sub)));
+    }
+  }
+
+  /** True when the call stages host arrays (a call on device data only enqueues). */
+  get stagesHost(): boolean {
+    return this.staged.size > 0;
+  }
+
+  /**
+   * Enqueues the copies of every host output back into the caller's arrays, behind the kernels.
+   * `exact` names outputs whose range holds other calls' results too (multi-GPU parts whose
+   * matrices interleave): those come back through a temporary, only the elements written.
+   */
+  enqueueDownloads(exact?: ReadonlyMap<AnyStorage, readonly (readonly [number, number])[]>): void {
+    for (const [s, st] of this.staged) {
+      if (!st.output) continue;
+      const spans = exact?.get(s);
+      const length = st.range.hi - st.range.lo;
+      this.bytes.down += length * st.host.BYTES_PER_ELEMENT;
+      if (!spans) {
+        this.device.downloadRange(st.array, 0, st.host, st.range.lo, st.range.hi);
+        continue;
+      }
+      const tmp = st.host.slice(st.range.lo, st.range.hi) as HostArray;
+      this.device.downloadRange(st.array, 0, tmp, 0, length);
+      this.device.synchronize();
+      for (const [a, b] of spans) (st.host as Float64Array).set((tmp as Float64Array).subarray(a - st.range.lo, b - st.range.lo), a);
+    }
+  }
+
+  /** Frees the device copies (the work that uses them must have finished). */
+  dispose(): void {
+    for (const st of this.staged.values()) {
+      try { st.array.dispose(); } catch { /* a failed device takes its memory with its context */ }
+    }
+    this.staged.clear();
+  }
+
+  /** Where storage `s` of sub-request `sub` lives on the device. */
+  private place(s: AnyStorage, sub: Request): Placement {
+    const st = this.staged.get(s);
+    const elsewhere = st ? undefined : this.options.placeDevice?.(s);
+    const target = (st?.array ?? elsewhere?.target ?? s) as DeviceArray;
+    const base = st?.range.lo ?? elsewhere?.base ?? 0;
+    // An int slice (info, pivots of these matrices) must begin at its first element: a view.
+    for (const key of INT_FIELDS) {
+      const v = sub[key];
+      if (isIntSlice(v) && v.data === s && v.start !== base) {
+        return { target: this.device.view(target, v.start - base, v.end - v.start) as DeviceStorage, base: v.start };
+      }
+    }
+    return { target: target as DeviceStorage, base };
+  }
+}
+
+/** Chunk boundaries [start, end): by bytes up, strided batches only, at most one chunk per matrix. */
+export function chunksOf(request: Request, uploads: readonly { range: Range; host: HostArray }[], tuning: StagingTuning): [number, number][] {
+  const count = requestCount(request);
+  const bytesUp = uploads.reduce((sum, s) => sum + (s.range.hi - s.range.lo) * s.host.BYTES_PER_ELEMENT, 0);
+  const allStrided = Object.values(request).every((v) => !isBatch(v) || v.kind === 'strided');
+  const n = allStrided ? Math.max(1, Math.min(tuning.maxChunks, count, Math.ceil(bytesUp / tuning.chunkBytes))) : 1;
+  const out: [number, number][] = [];
+  for (let k = 0; k < n; k++) out.push([Math.floor((k * count) / n), Math.floor(((k + 1) * count) / n)]);
+  return out;
+}
+
+/**
+ * Host storages that only write-only fields reference, and that those fields overwrite completely
+ * over their whole range: info and pivots of uniform batches, C of gemm with beta = 0 stored densely.
+ */
+function writeOnlyStorages(op: OpName, request: Request): Set<AnyStorage> {
+  const writeOnly = new Set<string>(['info']);
+  if (op === 'getrf' || op === 'gesv') writeOnly.add('ipiv');
+  const c = request['c'];
+  if (op === 'gemm' && request['beta'] === 0 && isBatch(c) && c.kind === 'strided' && c.ld === c.rows && (c.count === 1 || c.stride === c.rows * c.cols)) writeOnly.add('c');
+  const a = request['a'];
+  if (writeOnly.has('ipiv') && !(isBatch(a) && a.kind === 'strided' && request['pivotStride'] === Math.min(a.rows, a.cols))) writeOnly.delete('ipiv');
+  const found = new Set<AnyStorage>();
+  const elsewhere = new Set<AnyStorage>();
+  forEachReference(request, (s, _lo, _hi, field) => (writeOnly.has(field) ? found : elsewhere).add(s));
+  for (const s of elsewhere) found.delete(s);
+  return found;
+}
+
+/** Chunks rely on each matrix's elements lying in its own stride (true of every validated strided batch). */
+function checkChunkable(whole: Request): void {
+  for (const [key, v] of Object.entries(whole)) {
+    if (isBatch(v) && v.kind !== 'strided') throw new MyriadError('INVALID_ARGUMENT', 'only strided batches are staged in chunks', key);
+  }
+}
