@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU machine's one-call check (see ../shared/device/README.md). Usage there:
 #   source .device/boot.sh && scripts/gpu-check.sh [steps...]
-# steps (default: all, in this order): api bench tsm2 tests sanitize
+# steps (default: all, in this order): api bench tsm2 tests sanitize; also: host (the host path:
+# its tests and the host-start benchmarks of the host-path issue on every GPU listed in HOST_DEVICES)
 # Every step writes its log or JSON to $OUT (or ./out) as it goes, so a run cut short still
 # returns what it finished.
 set -uo pipefail
@@ -27,6 +28,13 @@ for step in $steps; do
       cat "$out/bench.txt" ;;
     tsm2) node dist/src/cli.js bench tsm2 --backend cuda --dtype both --format markdown --json "$out/bench-tsm2.json" > "$out/tsm2.txt" 2>>"$out/bench.err" || status=1; cat "$out/tsm2.txt" ;;
     tests) run_tests gpu-tests.log dist/test/gpu/ ;;
+    host)
+      run_tests host-path.log dist/test/gpu/host-path.test.js
+      for spec in "gemm 8" "potrf 16" "getrf 16,128" "gesv 32"; do
+        set -- $spec
+        node dist/src/cli.js bench $1 --devices ${HOST_DEVICES:-all} --dtype float64 --sizes $2 --repeats 7 --format markdown --json "$out/host-$1.json" >> "$out/host.txt" 2>>"$out/host.err" || status=1
+      done
+      cat "$out/host.txt" ;;
     sanitize)
       # memcheck over the GEMM and factorisation suites (issues 3 and 4); kernels come from the
       # disk cache filled by the tests step, so run that first in the same call. API errors are not

@@ -36,6 +36,11 @@ export interface DeviceBackend extends Backend<Storage, IntStorage> {
   synchronize(): Promise<void>;
   describe(): string;
   dispose(): void;
+  /**
+   * Runs `fn` with its calls on host data enqueued but not waited for; `done` settles when they
+   * have finished and written their outputs. Absent: host calls complete inside `fn`.
+   */
+  deferHost?<T>(fn: () => T): { result: T; done: Promise<void> };
 }
 
 /** Integers live where the batch lives: device ints for a device `a`, host ints otherwise. */
@@ -45,6 +50,8 @@ export interface PivotResult<S extends Storage> extends InfoResult<S> { ipiv: In
 
 export class Context {
   #disposed = false;
+  /** Inside an *Async call: host-side steps that must wait for the device (row-major write-backs). */
+  #afterDevice: (() => void)[] | undefined;
 
   constructor(
     /** 'cpu' or 'cuda'. */
@@ -107,7 +114,7 @@ export class Context {
     const a = columnMajorCopy(args.a, 'a');
     const r = prepareGetrf({ ...args, a: a.batch }, this.intsFor(args.a));
     this.run('getrf', r);
-    a.writeBack();
+    this.afterDevice(() => a.writeBack());
     return { info: r.info as IntsFor<S>, ipiv: r.ipiv as IntsFor<S> };
   }
   /** Solves op(A) X = B with the LU factors and pivots from getrf. */
@@ -127,7 +134,7 @@ export class Context {
       this.run('gesv', r);
       return { info: r.info as IntsFor<S>, ipiv: r.ipiv as IntsFor<S> };
     });
-    a.writeBack();
+    this.afterDevice(() => a.writeBack());
     return out;
   }
   /** Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero. */
@@ -148,6 +155,27 @@ export class Context {
     this.run('potri', r);
     return { info: r.info as IntsFor<S> };
   }
+
+  // -------------------------------------------------------------------------------------------
+  // The same operations as promises: on a CUDA context, calls on host data are enqueued and the
+  // event loop keeps running while the GPU works; the promise resolves when the outputs are in
+  // place. Host inputs must stay unchanged until then (pinned copies read them asynchronously).
+  // Device data: the promise resolves once the work is enqueued, as the synchronous call returns.
+  // On the CPU (and on several GPUs) the call runs synchronously and the promise is already settled.
+
+  gemmAsync<S extends Storage>(args: GemmArgs<S>): Promise<void> { return this.deferred(() => this.gemm(args)); }
+  trsmAsync<S extends Storage>(args: TrsmArgs<S>): Promise<void> { return this.deferred(() => this.trsm(args)); }
+  trmmAsync<S extends Storage>(args: TrmmArgs<S>): Promise<void> { return this.deferred(() => this.trmm(args)); }
+  syrkAsync<S extends Storage>(args: SyrkArgs<S>): Promise<void> { return this.deferred(() => this.syrk(args)); }
+  potrfAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.potrf(args)); }
+  potrsAsync<S extends Storage>(args: CholeskySolveArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.potrs(args)); }
+  posvAsync<S extends Storage>(args: CholeskySolveArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.posv(args)); }
+  getrfAsync<S extends Storage>(args: GetrfArgs<S>): Promise<PivotResult<S>> { return this.deferred(() => this.getrf(args)); }
+  getrsAsync<S extends Storage>(args: GetrsArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.getrs(args)); }
+  gesvAsync<S extends Storage>(args: GesvArgs<S>): Promise<PivotResult<S>> { return this.deferred(() => this.gesv(args)); }
+  trtriAsync<S extends Storage>(args: TrtriArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.trtri(args)); }
+  lauumAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.lauum(args)); }
+  potriAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.potri(args)); }
 
   // -------------------------------------------------------------------------------------------
   // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts).
@@ -213,6 +241,29 @@ export class Context {
 
   // -------------------------------------------------------------------------------------------
 
+  /** Runs one synchronous call with its host completion deferred (see the *Async methods). */
+  private async deferred<T>(call: () => T): Promise<T> {
+    const device = this.device;
+    if (!device?.deferHost || this.#afterDevice) return call();
+    const after: (() => void)[] = [];
+    this.#afterDevice = after;
+    let pending: { result: T; done: Promise<void> };
+    try {
+      pending = device.deferHost(call);
+    } finally {
+      this.#afterDevice = undefined;
+    }
+    await pending.done;
+    for (const step of after) step();
+    return pending.result;
+  }
+
+  /** Runs `step` now, or after the device work of the *Async call being enqueued. */
+  private afterDevice(step: () => void): void {
+    if (this.#afterDevice) this.#afterDevice.push(step);
+    else step();
+  }
+
   private run<K extends OpName>(op: K, request: Parameters<Backend<Storage, IntStorage>[K]>[0]): void {
     this.checkAlive();
     if (!this.device) checkHostOnly(request as object, op);
@@ -233,7 +284,7 @@ export class Context {
     if (args.b === undefined || args.b === null) throw new MyriadError('INVALID_ARGUMENT', 'is required', 'b');
     const b = columnMajorCopy(args.b, 'b');
     const out = fn({ ...args, b: b.batch });
-    b.writeBack();
+    this.afterDevice(() => b.writeBack());
     return out;
   }
 

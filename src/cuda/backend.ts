@@ -15,7 +15,7 @@ import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } fr
 import type { DeviceBackend } from '../api/context.js';
 import { cpuBackend } from '../cpu/backend.js';
 import { GPU_OPS, OUTPUTS } from './registry.js';
-import { HostCall } from './host/staging.js';
+import { HostCall, type StagingTuning } from './host/staging.js';
 import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';
 
 type Request = Record<string, unknown>;
@@ -76,6 +76,8 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   readonly name = 'cuda';
   /** Set inside deferHost(): host calls collect their completions here instead of waiting. */
   private pending: Promise<void>[] | undefined;
+  /** How host calls are cut into chunks (undefined: the default; tests force small chunks). */
+  stagingTuning: StagingTuning | undefined;
 
   constructor(readonly device: GpuDevice, private readonly versions: string) {
     super();
@@ -94,7 +96,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     for (const s of storagesIn(request, Object.keys(request))) if (isDeviceStorage(s)) this.checkOwn(s);
     if (!hasHostStorage(request)) return kernel(this.device, request);
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
-    const call = new HostCall(this.device, op, request, (r) => kernel(this.device, r));
+    const call = new HostCall(this.device, op, request, (r) => kernel(this.device, r), this.stagingTuning ? { tuning: this.stagingTuning } : {});
     if (this.pending) {
       this.pending.push(finishLater(this.device, call));
       return;

@@ -8,7 +8,9 @@
  *
  * One more row per device set starts from host memory: upload + compute + download of host
  * batches (the wall clock of the synchronous call), with the bytes that crossed the host link
- * per millisecond (`link GB/s`, counted by the backend).
+ * per millisecond (`link GB/s`, counted by the backend), the pinned link bandwidth measured in the
+ * same run (`pinned GB/s`, per GPU) and the host-path roofline: those bytes at that bandwidth on
+ * every GPU's link, as a percentage of the measured time.
  */
 import type { Context } from '../../api/context.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from '../../bench/data.js';
@@ -21,6 +23,7 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import { MultiDeviceContext } from './context.js';
 import { openMultiDevice, type DeviceSelection } from './open.js';
 import { splitCounts } from './split.js';
+import { linkBandwidth } from '../host/link.js';
 
 export interface DeviceShare {
   ordinal: number;
@@ -40,6 +43,10 @@ export interface MultiBenchRow extends BenchRow {
   efficiency?: number;
   /** host-start: bytes host <-> device per millisecond of the call, GB/s. */
   linkGBs?: number;
+  /** host-start: the pinned link measured in the same run (per GPU, mean of both directions), GB/s. */
+  pinnedGBs?: number;
+  /** host-start: the host-path roofline (bytes up + bytes down over every GPU's pinned link) over the measured time, percent. */
+  linkRoofline?: number;
 }
 
 export interface MultiBenchOptions {
@@ -141,10 +148,15 @@ function hostStart(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: D
   }
   const ms = median(times);
   const cost = workloadFor(options.op).cost(dtype, n);
+  // Each GPU has its own link: the roofline moves each GPU's share of the bytes at its pinned rate.
+  const links = ctx.multi.lanes.map((lane) => linkBandwidth(lane.device));
+  const pinnedGBs = median(links.map((l) => (l.upGBs + l.downGBs) / 2));
+  const rooflineMs = median(bytes) / (pinnedGBs * links.length * 1e6);
   return {
     op: options.op, dtype, n, batch, backend: `cuda x${ctx.devices.length}`, ms,
     gflops: (cost.flops * batch) / (ms * 1e6), gbs: (cost.bytes * batch) / (ms * 1e6),
     devices: ctx.devices.join(','), mode: 'host-start', linkGBs: median(bytes) / (ms * 1e6),
+    pinnedGBs, linkRoofline: (100 * rooflineMs) / ms,
   };
 }
 
@@ -161,4 +173,6 @@ export const MULTI_COLUMNS: readonly Column<MultiBenchRow>[] = [
   { header: 'per GPU GFLOP/s', value: (r) => r.perDevice?.map((d) => `${d.ordinal}:${d.gflops.toFixed(0)}`).join(' ') },
   { header: 'efficiency %', value: (r) => r.efficiency, digits: 1 },
   { header: 'link GB/s', value: (r) => r.linkGBs, digits: 1 },
+  { header: 'pinned GB/s', value: (r) => r.pinnedGBs, digits: 1 },
+  { header: '% link roofline', value: (r) => r.linkRoofline, digits: 1 },
 ];
