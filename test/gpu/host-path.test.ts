@@ -94,8 +94,13 @@ describe('host path: host calls = device-resident calls, bit for bit', { skip },
     const n = 16, count = 4096; // 8 MiB: above the registration threshold
     const a0 = randomSpd('float64', n, count, rng) as Float64Array;
     const a = a0.slice();
+    const before = pinned.stats.buffers;
+    ctx.potrf({ a: strided(a, { rows: n, count }) });
+    assert.equal(pinned.stats.buffers, before, 'a buffer seen once stays pageable');
+    a.set(a0);
     ctx.potrf({ a: strided(a, { rows: n, count }) });
     const after = pinned.stats.buffers;
+    assert.equal(after, before + 1, 'registered on its second call');
     a.set(a0);
     ctx.potrf({ a: strided(a, { rows: n, count }) });
     assert.equal(pinned.stats.buffers, after, 'no second registration');

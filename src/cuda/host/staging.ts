@@ -55,6 +55,8 @@ interface StagedArray {
   uploaded: number;
   readonly upload: boolean;
   readonly output: boolean;
+  /** Page-locked: its copies are asynchronous. */
+  readonly pinned: boolean;
 }
 
 export class HostCall {
@@ -86,8 +88,8 @@ export class HostCall {
         const host = s as HostArray;
         const upload = !skipUpload.has(s);
         const array = device.alloc(hostDType(host), range.hi - range.lo);
-        this.staged.set(s, { host, range, array, uploaded: upload ? range.lo : range.hi, upload, output: outputs.has(s) });
-        device.pin(host);
+        const pinned = device.pin(host);
+        this.staged.set(s, { host, range, array, uploaded: upload ? range.lo : range.hi, upload, output: outputs.has(s), pinned });
       }
     } catch (e) {
       this.dispose();
@@ -122,10 +124,13 @@ export class HostCall {
    * Enqueues the copies of every host output back into the caller's arrays, behind the kernels.
    * `exact` names outputs whose range holds other calls' results too (multi-GPU parts whose
    * matrices interleave): those come back through a temporary, only the elements written.
+   * Pinned outputs go first: a pageable copy waits for the stream, and several GPUs should all
+   * have their asynchronous copies in flight before any call waits (`which` splits the two).
    */
-  enqueueDownloads(exact?: ReadonlyMap<AnyStorage, readonly (readonly [number, number])[]>): void {
-    for (const [s, st] of this.staged) {
-      if (!st.output) continue;
+  enqueueDownloads(exact?: ReadonlyMap<AnyStorage, readonly (readonly [number, number])[]>, which: 'pinned' | 'pageable' | 'all' = 'all'): void {
+    const order = [...this.staged].sort(([, x], [, y]) => Number(y.pinned) - Number(x.pinned));
+    for (const [s, st] of order) {
+      if (!st.output || (which === 'pinned' && !st.pinned) || (which === 'pageable' && st.pinned)) continue;
       const spans = exact?.get(s);
       const length = st.range.hi - st.range.lo;
       this.bytes.down += length * st.host.BYTES_PER_ELEMENT;

@@ -221,15 +221,21 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       const sorted = [...list].sort((x, y) => x.lo - y.lo);
       if (sorted.some((r, i) => i > 0 && r.lo < sorted[i - 1]!.hi)) interleaved.add(s);
     }
-    const failures = onEveryLane(new Set(calls.map((c) => c.lane)), (lane) => {
-      for (const c of calls) {
-        if (c.lane !== lane) continue;
-        const spans = interleaved.size > 0 ? new Map([...writtenSpans(subs[c.part]!, fields)].filter(([s]) => interleaved.has(s))) : undefined;
-        c.call.enqueueDownloads(spans);
-        this.transfers.deviceToHost += c.call.bytes.down;
-      }
-    });
-    failures.push(...onEveryLane(new Set(calls.map((c) => c.lane)), (l) => l.device.synchronize()));
+    // Every GPU's asynchronous (pinned) copies are in flight before a pageable copy waits.
+    const lanes = new Set(calls.map((c) => c.lane));
+    const failures: LaneFailure[] = [];
+    for (const which of ['pinned', 'pageable'] as const) {
+      failures.push(...onEveryLane(lanes, (lane) => {
+        for (const c of calls) {
+          if (c.lane !== lane) continue;
+          const spans = interleaved.size > 0 ? new Map([...writtenSpans(subs[c.part]!, fields)].filter(([s]) => interleaved.has(s))) : undefined;
+          c.call.enqueueDownloads(spans, which);
+        }
+      }));
+      if (failures.length > 0) break;
+    }
+    for (const c of calls) this.transfers.deviceToHost += c.call.bytes.down;
+    failures.push(...onEveryLane(lanes, (l) => l.device.synchronize()));
     if (failures.length > 0) throw new DeviceFailure(failures, `${op}: copying results back`, 'Host outputs are partially written: treat them as invalid.');
   }
 

@@ -134,8 +134,12 @@ function hostStart(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: D
   const work = hostWork(ctx, options.op, dtype, n, batch, new Random(4049 + n));
   if (!work) return undefined;
   const t = ctx.multi.transfers;
-  work.reset();
-  work.run(); // warm-up
+  // Warm-up: two calls, as a program that calls again with the same arrays would have made (the
+  // host path page-locks a buffer on its second call; scripts/probe-pinned.mjs times that).
+  for (let w = 0; w < 2; w++) {
+    work.reset();
+    work.run();
+  }
   const times: number[] = [];
   const bytes: number[] = [];
   for (let r = 0; r < (options.repeats ?? 5); r++) {

@@ -5,8 +5,9 @@
  * buffers, one chunk at a time); from page-locked memory the DMA engines read the caller's pages
  * directly at the link's 55 GB/s each way, and the copy is truly asynchronous. So large host
  * arrays are registered with cuMemHostRegister (whole ArrayBuffers, PORTABLE: every GPU of the
- * process sees them) and kept registered in a bounded cache, least recently used out first, so
- * that a buffer used again is not pinned again.
+ * process sees them) from the second call that uses them on (or the first, above `eagerBytes`),
+ * and kept registered in a bounded cache, least recently used out first, so that a buffer used
+ * again is not pinned again.
  *
  * Staleness. A registration belongs to the memory, not to the JavaScript object: when V8 frees
  * an ArrayBuffer (collected, or detached by a transfer) the range stays registered, and a later
@@ -41,11 +42,17 @@ export interface PinnedLimits {
   readonly minBytes: number;
   /** At most this many bytes stay registered (least recently used are unregistered first). */
   readonly maxBytes: number;
+  /**
+   * Buffers from this size are registered on first sight; smaller ones on their second call
+   * (a buffer used once, such as a fresh info array, would pay the registration for nothing).
+   */
+  readonly eagerBytes: number;
 }
 
 export const DEFAULT_PINNED_LIMITS: PinnedLimits = {
   minBytes: 4 * 2 ** 20,
   maxBytes: Math.min(16 * 2 ** 30, Math.floor(totalmem() / 4)),
+  eagerBytes: Number.POSITIVE_INFINITY,
 };
 
 type Memmove = (dst: ArrayBufferView, src: ArrayBufferView, n: number) => unknown;
@@ -62,6 +69,8 @@ export class PinnedRegistry implements PinnedMemory {
   private registeredBytes = 0;
   private clock = 0;
   private readonly finalizer = new FinalizationRegistry<Registration>((r) => this.drop(r));
+  /** Calls that have used each (not yet registered) buffer. */
+  private readonly sightings = new WeakMap<ArrayBufferLike, number>();
 
   constructor(
     private readonly api: CudaDriverApi,
@@ -86,6 +95,12 @@ export class PinnedRegistry implements PinnedMemory {
     if (live) {
       live.lastUse = ++this.clock;
       return true;
+    }
+    const seen = (this.sightings.get(buffer) ?? 0) + 1;
+    this.sightings.set(buffer, seen);
+    if (seen < 2 && bytes < this.limits.eagerBytes) {
+      this.guard(view);
+      return false;
     }
     this.dropOverlapping(address, bytes);
     this.makeRoom(bytes);
