@@ -23,7 +23,7 @@ export function linkBandwidth(device: GpuDevice, bytes = 256 * 2 ** 20, repeats 
   const host = new Float64Array(elements).fill(1.5);
   const array = device.alloc('float64', elements);
   try {
-    const pinned = device.pin(host);
+    const pinned = device.pin(host, true);
     const time = (copy: () => void): number => {
       const t0 = performance.now();
       copy();

@@ -107,7 +107,7 @@ function resident(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: DT
   return { ...row!, backend: `cuda x${ctx.devices.length}`, devices: ctx.devices.join(','), mode: 'resident', perDevice };
 }
 
-/** Host batches for a host-start call: the call and a reset of its in-place inputs (untimed). */
+/** Host batches for a host-start call (info and pivots in reused arrays): the call and a reset of its in-place inputs (untimed). */
 function hostWork(ctx: Context, op: BenchOp, dtype: DType, n: number, count: number, rng: Random): { run: () => void; reset: () => void } | undefined {
   const sq = (x: FloatArray) => strided(x, { rows: n, count });
   const inPlace = (a0: FloatArray, call: (a: FloatArray, b: FloatArray) => void, b0?: FloatArray) => {
@@ -115,16 +115,18 @@ function hostWork(ctx: Context, op: BenchOp, dtype: DType, n: number, count: num
     return { run: () => call(a, b), reset: () => { a.set(a0); if (b0) (b as FloatArray).set(b0); } };
   };
   const rhs = () => randomMatrices(dtype, n, BENCH_NRHS, count, rng);
+  // info and pivots in arrays of the caller's, reused from call to call as a loop would.
+  const info = new Int32Array(count), ipiv = new Int32Array(count * n);
   const B = (b: FloatArray) => strided(b, { rows: n, cols: BENCH_NRHS, count });
   switch (op) {
     case 'gemm': {
       const [a, b, c] = [0, 1, 2].map(() => randomMatrices(dtype, n, n, count, rng));
       return { run: () => ctx.gemm({ a: sq(a!), b: sq(b!), c: sq(c!), beta: 0 }), reset: () => {} };
     }
-    case 'potrf': return inPlace(randomSpd(dtype, n, count, rng), (a) => { ctx.potrf({ a: sq(a), uplo: 'lower' }); });
-    case 'getrf': return inPlace(randomGeneral(dtype, n, count, rng), (a) => { ctx.getrf({ a: sq(a) }); });
-    case 'posv': return inPlace(randomSpd(dtype, n, count, rng), (a, b) => { ctx.posv({ a: sq(a), b: B(b), uplo: 'lower' }); }, rhs());
-    case 'gesv': return inPlace(randomGeneral(dtype, n, count, rng), (a, b) => { ctx.gesv({ a: sq(a), b: B(b) }); }, rhs());
+    case 'potrf': return inPlace(randomSpd(dtype, n, count, rng), (a) => { ctx.potrf({ a: sq(a), uplo: 'lower', info }); });
+    case 'getrf': return inPlace(randomGeneral(dtype, n, count, rng), (a) => { ctx.getrf({ a: sq(a), ipiv, info }); });
+    case 'posv': return inPlace(randomSpd(dtype, n, count, rng), (a, b) => { ctx.posv({ a: sq(a), b: B(b), uplo: 'lower', info }); }, rhs());
+    case 'gesv': return inPlace(randomGeneral(dtype, n, count, rng), (a, b) => { ctx.gesv({ a: sq(a), b: B(b), ipiv, info }); }, rhs());
     default: return undefined;
   }
 }

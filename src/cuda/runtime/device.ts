@@ -165,9 +165,9 @@ export class CudaDevice implements GpuDevice {
     return ownArray(this.context, array, 'array').view(start, length);
   }
 
-  pin(host: HostArray): boolean {
+  pin(host: HostArray, now = false): boolean {
     this.context.activate();
-    return this.runtime.pinned().pin(host);
+    return this.runtime.pinned().pin(host, now);
   }
 
   uploadRange(host: HostArray, lo: number, hi: number, dst: DeviceArray, dstOffset: number): void {

@@ -30,8 +30,8 @@ interface Registration {
 
 /** What the host path asks of page-locked memory (a fake in tests). */
 export interface PinnedMemory {
-  /** Registers the ArrayBuffer under `view` when it is worth it; true when its pages are locked now. */
-  pin(view: ArrayBufferView): boolean;
+  /** Registers the ArrayBuffer under `view` when it is worth it (`now`: whenever it fits); true when its pages are locked now. */
+  pin(view: ArrayBufferView, now?: boolean): boolean;
   /** Drops stale registrations overlapping `view` (call before any copy from or to host memory). */
   guard(view: ArrayBufferView): void;
 }
@@ -52,7 +52,10 @@ export interface PinnedLimits {
 export const DEFAULT_PINNED_LIMITS: PinnedLimits = {
   minBytes: 4 * 2 ** 20,
   maxBytes: Math.min(16 * 2 ** 30, Math.floor(totalmem() / 4)),
-  eagerBytes: Number.POSITIVE_INFINITY,
+  // H200 probe (scripts/probe-pinned.mjs, BENCHMARKS.md): registering runs at ~27 GB/s and a
+  // pinned copy at ~53 GB/s against 10-15 GB/s pageable, so one pinned copy pays for its
+  // registration from 64 MiB (at 16 MiB it does not).
+  eagerBytes: 64 * 2 ** 20,
 };
 
 type Memmove = (dst: ArrayBufferView, src: ArrayBufferView, n: number) => unknown;
@@ -82,7 +85,7 @@ export class PinnedRegistry implements PinnedMemory {
     return { bytes: this.registeredBytes, buffers: this.entries.length };
   }
 
-  pin(view: ArrayBufferView): boolean {
+  pin(view: ArrayBufferView, now = false): boolean {
     const buffer = view.buffer;
     const bytes = buffer.byteLength;
     if (bytes < this.limits.minBytes || bytes > this.limits.maxBytes || isResizable(buffer)) {
@@ -98,7 +101,7 @@ export class PinnedRegistry implements PinnedMemory {
     }
     const seen = (this.sightings.get(buffer) ?? 0) + 1;
     this.sightings.set(buffer, seen);
-    if (seen < 2 && bytes < this.limits.eagerBytes) {
+    if (!now && seen < 2 && bytes < this.limits.eagerBytes) {
       this.guard(view);
       return false;
     }

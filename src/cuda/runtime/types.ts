@@ -124,8 +124,8 @@ export interface GpuDevice {
   view(array: DeviceArray, start: number, length: number): DeviceArray;
 
   // The host path (cuda/host/staging.ts): copies that overlap the stream's work.
-  /** Locks the pages of `host`'s buffer where that pays (a bounded cache); true when they are locked. */
-  pin(host: HostArray): boolean;
+  /** Locks the pages of `host`'s buffer where that pays (`now`: whenever it fits the cache); true when they are locked. */
+  pin(host: HostArray, now?: boolean): boolean;
   /**
    * Host elements [lo, hi) of `host` into `dst` from element `dstOffset`, on the device's copy
    * stream: the call returns at once where `host` is pinned (the caller keeps it unchanged until
