@@ -66,6 +66,9 @@ export class HostCall {
   private readonly chunks: readonly (readonly [number, number])[];
   /** Bytes copied each way (for bench and tests). */
   readonly bytes = { up: 0, down: 0 };
+  /** The device's staging arena while this call holds it, else the arrays it allocated. */
+  private arena: StagingArena | undefined;
+  private readonly allocated: DeviceArray[] = [];
 
   /**
    * Checks and allocates everything (nothing is copied yet). `run` enqueues the operation on a
@@ -82,15 +85,14 @@ export class HostCall {
     const outputs = new Set<AnyStorage>();
     forEachReference(this.whole, (s) => outputs.add(s), OUTPUTS[op]);
     const skipUpload = writeOnlyStorages(op, this.whole);
+    const hosts = [...storageRanges(this.whole)].filter(([s]) => !isDeviceStorage(s)) as [HostArray & AnyStorage, Range][];
     try {
-      for (const [s, range] of storageRanges(this.whole)) {
-        if (isDeviceStorage(s)) continue;
-        const host = s as HostArray;
-        const upload = !skipUpload.has(s);
-        const array = device.alloc(hostDType(host), range.hi - range.lo);
+      const arrays = this.deviceArrays(hosts);
+      hosts.forEach(([host, range], i) => {
+        const upload = !skipUpload.has(host);
         const pinned = device.pin(host);
-        this.staged.set(s, { host, range, array, uploaded: upload ? range.lo : range.hi, upload, output: outputs.has(s), pinned });
-      }
+        this.staged.set(host, { host, range, array: arrays[i]!, uploaded: upload ? range.lo : range.hi, upload, output: outputs.has(host), pinned });
+      });
     } catch (e) {
       this.dispose();
       throw e;
@@ -145,12 +147,35 @@ export class HostCall {
     }
   }
 
-  /** Frees the device copies (the work that uses them must have finished). */
+  /** Frees the device copies, or hands the arena back (the work that uses them must have finished). */
   dispose(): void {
-    for (const st of this.staged.values()) {
-      try { st.array.dispose(); } catch { /* a failed device takes its memory with its context */ }
+    if (this.arena) {
+      this.arena.release();
+      this.arena = undefined;
+    } else {
+      for (const a of this.allocated) {
+        try { a.dispose(); } catch { /* a failed device takes its memory with its context */ }
+      }
     }
+    this.allocated.length = 0;
     this.staged.clear();
+  }
+
+  /** One device array per host range: views of the device's staging arena where it is free and large enough, else allocations. */
+  private deviceArrays(hosts: readonly [HostArray, Range][]): DeviceArray[] {
+    const offsets: number[] = [];
+    let bytes = 0;
+    for (const [host, r] of hosts) {
+      offsets.push(bytes);
+      bytes += Math.ceil(((r.hi - r.lo) * host.BYTES_PER_ELEMENT) / ARENA_ALIGN) * ARENA_ALIGN;
+    }
+    this.arena = StagingArena.of(this.device).lease(bytes);
+    if (this.arena) {
+      const buffer = this.arena.buffer!;
+      return hosts.map(([host, r], i) => this.device.view(buffer, offsets[i]! / 8, r.hi - r.lo, hostDType(host)));
+    }
+    for (const [host, r] of hosts) this.allocated.push(this.device.alloc(hostDType(host), r.hi - r.lo));
+    return this.allocated;
   }
 
   /** Where storage `s` of sub-request `sub` lives on the device. */
@@ -167,6 +192,47 @@ export class HostCall {
       }
     }
     return { target: target as DeviceStorage, base };
+  }
+}
+
+/** Offsets within the arena are multiples of this many bytes (any dtype's view is aligned, loads stay 16-byte). */
+const ARENA_ALIGN = 256;
+
+/**
+ * One device buffer per GPU, reused by the host calls that fit it (up to `maxBytes`), so that a
+ * small host call costs no cuMemAlloc/cuMemFree (each some tens of microseconds). One call holds
+ * it at a time; a call that finds it held, or needs more, allocates its own arrays.
+ */
+export class StagingArena {
+  static maxBytes = 64 * 2 ** 20;
+  private static readonly arenas = new WeakMap<GpuDevice, StagingArena>();
+  buffer: DeviceArray | undefined;
+  private held = false;
+
+  private constructor(private readonly device: GpuDevice) {}
+
+  static of(device: GpuDevice): StagingArena {
+    let a = StagingArena.arenas.get(device);
+    if (!a) StagingArena.arenas.set(device, (a = new StagingArena(device)));
+    return a;
+  }
+
+  /** This arena with at least `bytes` (grown if needed), or undefined when held or too large. */
+  lease(bytes: number): StagingArena | undefined {
+    if (this.held || bytes > StagingArena.maxBytes) return undefined;
+    if (!this.buffer || this.buffer.disposed || this.buffer.byteLength < bytes) {
+      const old = this.buffer && !this.buffer.disposed ? this.buffer.byteLength : 0;
+      this.buffer?.dispose();
+      this.buffer = undefined;
+      const grown = Math.min(StagingArena.maxBytes, Math.max(bytes, 2 * old, 2 ** 20));
+      this.buffer = this.device.alloc('float64', Math.ceil(grown / 8));
+    }
+    this.held = true;
+    return this;
+  }
+
+  release(): void {
+    this.held = false;
   }
 }
 

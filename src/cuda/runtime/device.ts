@@ -161,8 +161,8 @@ export class CudaDevice implements GpuDevice {
     this.context.check(this.context.api.cuMemsetD8Async(d.ptr, byte, d.byteLength, this.context.stream), 'cuMemsetD8Async');
   }
 
-  view(array: DeviceArray, start: number, length: number): CudaDeviceArray {
-    return ownArray(this.context, array, 'array').view(start, length);
+  view(array: DeviceArray, start: number, length: number, dtype?: DeviceDType): CudaDeviceArray {
+    return ownArray(this.context, array, 'array').view(start, length, dtype);
   }
 
   pin(host: HostArray, now = false): boolean {

@@ -48,12 +48,18 @@ export class CudaDeviceArray implements DeviceArray {
     if (!this.isView) this.context.free(this.allocation);
   }
 
-  /** Elements [start, start + length) as an array of their own, sharing this memory (valid while this array lives). */
-  view(start: number, length: number): CudaDeviceArray {
+  /**
+   * Elements [start, start + length) as an array of their own, sharing this memory (valid while
+   * this array lives); with `dtype`, `length` elements of that type from element `start` of this one.
+   */
+  view(start: number, length: number, dtype: DeviceDType = this.dtype): CudaDeviceArray {
     checkLength(start, 'start');
     checkLength(length, 'length');
-    if (start + length > this.length) throw new MyriadError('BOUNDS', `view [${start}, ${start + length}) of ${this.length} elements`, 'length');
-    return new CudaDeviceArray(this.context, this.dtype, length, { allocation: this.allocation, byteOffset: this.byteOffset + start * ELEMENT_BYTES[this.dtype] });
+    const from = start * ELEMENT_BYTES[this.dtype];
+    const bytes = length * ELEMENT_BYTES[dtype];
+    if (from + bytes > this.byteLength) throw new MyriadError('BOUNDS', `view of ${bytes} bytes from byte ${from} of ${this.byteLength}`, 'length');
+    if ((this.byteOffset + from) % ELEMENT_BYTES[dtype] !== 0) throw new MyriadError('LAYOUT', `a ${dtype} view must start at a multiple of ${ELEMENT_BYTES[dtype]} bytes`, 'start');
+    return new CudaDeviceArray(this.context, dtype, length, { allocation: this.allocation, byteOffset: this.byteOffset + from });
   }
 
   /** Byte address of element `index` (bounds are checked by the caller). */

@@ -120,8 +120,11 @@ export interface GpuDevice {
   copy(src: DeviceArray, srcOffset: number, dst: DeviceArray, dstOffset: number, elements: number): void;
   /** Sets every byte of the array to `byte` (e.g. 0xff to poison float memory with NaN). */
   fill(dst: DeviceArray, byte: number): void;
-  /** Elements [start, start + length) of `array` as a device array sharing its memory (dispose() frees nothing). */
-  view(array: DeviceArray, start: number, length: number): DeviceArray;
+  /**
+   * Elements [start, start + length) of `array` as a device array sharing its memory (dispose()
+   * frees nothing); with `dtype`, `length` elements of that type from element `start` of `array`.
+   */
+  view(array: DeviceArray, start: number, length: number, dtype?: DeviceDType): DeviceArray;
 
   // The host path (cuda/host/staging.ts): copies that overlap the stream's work.
   /** Locks the pages of `host`'s buffer where that pays (`now`: whenever it fits the cache); true when they are locked. */
