@@ -323,6 +323,25 @@ describe('a failing device', () => {
   });
 });
 
+describe('the asynchronous form on several (fake) GPUs', () => {
+  it('posvAsync and getrfAsync in flight together give the synchronous results; a fault rejects with nothing written', async () => {
+    const { ctx, devices } = rig();
+    const n = 4, count = 9;
+    const [a, b, g] = [randomSpd('float64', n, count, rng), randomMatrices('float64', n, 2, count, rng), randomGeneral('float64', n, count, rng)] as Float64Array[];
+    const [a2, b2, g2] = [a!.slice(), b!.slice(), g!.slice()];
+    const want = cpuContext.posv({ a: strided(a2, { rows: n, count }), b: strided(b2, { rows: n, cols: 2, count }) });
+    const wantLu = cpuContext.getrf({ a: strided(g2, { rows: n, count }) });
+    const p1 = ctx.posvAsync({ a: strided(a!, { rows: n, count }), b: strided(b!, { rows: n, cols: 2, count }) });
+    const p2 = ctx.getrfAsync({ a: strided(g!, { rows: n, count }) });
+    const [r1, r2] = await Promise.all([p1, p2]);
+    assert.deepEqual([a, b, g, r1.info, r2.ipiv, r2.info], [a2, b2, g2, want.info, wantLu.ipiv, wantLu.info]);
+    const c = randomSpd('float64', n, count, rng) as Float64Array, before = c.slice();
+    devices[1]!.failSync = true;
+    await assert.rejects(ctx.potrfAsync({ a: strided(c, { rows: n, count }) }), /potrf on 9 matrices failed on GPU 1/);
+    assert.deepEqual(c, before);
+  });
+});
+
 describe('the multi-device benchmark on fake GPUs', () => {
   it('rows for one device then two, resident and host-start, with shares, efficiency and link bytes', () => {
     const rows = runMultiBench('all', { op: 'potrf', dtypes: ['float64'], sizes: [4], batch: 11, repeats: 3 },

@@ -45,6 +45,8 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   readonly transfers = { hostToDevice: 0, deviceToHost: 0 };
   #weights: number[];
   #lastTimes: number[] = [];
+  /** Set inside deferHost(): host calls collect their completions here instead of waiting. */
+  private pending: Promise<void>[] | undefined;
   private readonly laneIndex = new Map<number, number>();
 
   constructor(readonly lanes: readonly Lane[], readonly versions: string, options: MultiDeviceOptions = {}) {
@@ -99,7 +101,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     const plans = subs.map((sub, k) => this.placements(sub, this.lanes[parts[k]!.lane]!));
     // Phase 2: stage host ranges (host/staging.ts: chunked, pinned) and enqueue on every device
     // before waiting on any.
-    const calls: { part: number; lane: Lane; call: HostCall }[] = [];
+    const calls: StagedCall[] = [];
     const touched = new Set<Lane>();
     const failures: LaneFailure[] = [];
     for (let k = 0; k < parts.length && failures.length === 0; k++) {
@@ -115,12 +117,41 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
         failures.push(failureOf(lane, e));
       }
     }
+    const completion = this.completion(op, request, count, subs, calls, touched, failures);
+    if (this.pending) this.pending.push(finishAsync(completion));
+    else finishSync(completion);
+  }
+
+  /**
+   * Runs `fn` with its host calls enqueued but not waited for (the *Async forms of a context);
+   * `done` settles when they have all finished and written their outputs.
+   */
+  deferHost<T>(fn: () => T): { result: T; done: Promise<void> } {
+    if (this.pending) return { result: fn(), done: Promise.resolve() };
+    const pending: Promise<void>[] = [];
+    this.pending = pending;
+    try {
+      return { result: fn(), done: Promise.all(pending).then(() => undefined) };
+    } finally {
+      this.pending = undefined;
+    }
+  }
+
+  /**
+   * The rest of a call once everything is enqueued, as steps that yield the lanes to wait for
+   * and receive their failures (waited for synchronously, or without blocking in deferHost):
+   * outputs go back only after every device has finished its kernels without error.
+   */
+  private *completion(op: OpName, request: Request, count: number, subs: readonly Request[], calls: readonly StagedCall[], touched: Set<Lane>, failures: LaneFailure[]): Generator<Set<Lane>, void, LaneFailure[]> {
     try {
       const staging = calls.some((c) => c.call.stagesHost);
-      // Phase 3: outputs go back only after every device has finished its kernels without error.
-      if (staging || failures.length > 0) failures.push(...onEveryLane(touched, (l) => l.device.synchronize()));
+      if (staging || failures.length > 0) failures.push(...(yield touched));
       if (failures.length > 0) throw new DeviceFailure(failures, `${op} on ${count} matrices`, this.outputNote(op, request, failures));
-      if (staging) this.writeBack(op, subs, calls);
+      if (!staging) return;
+      const lanes = new Set(calls.map((c) => c.lane));
+      const copies = this.writeBack(op, subs, calls, lanes);
+      if (copies.length === 0) copies.push(...(yield lanes));
+      if (copies.length > 0) throw new DeviceFailure(copies, `${op}: copying results back`, 'Host outputs are partially written: treat them as invalid.');
     } finally {
       for (const c of calls) c.call.dispose();
     }
@@ -209,8 +240,11 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     return shards;
   }
 
-  /** Copies host outputs back on every device at once: whole ranges, or only the written elements where parts' ranges of one array interleave. */
-  private writeBack(op: OpName, subs: readonly Request[], calls: readonly { part: number; lane: Lane; call: HostCall }[]): void {
+  /**
+   * Enqueues the copies of host outputs back on every device at once: whole ranges, or only the
+   * written elements where parts' ranges of one array interleave. Returns the failures so far.
+   */
+  private writeBack(op: OpName, subs: readonly Request[], calls: readonly StagedCall[], lanes: Set<Lane>): LaneFailure[] {
     const fields = OUTPUTS[op];
     const ranges = new Map<AnyStorage, Range[]>();
     for (const sub of subs) {
@@ -222,7 +256,6 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       if (sorted.some((r, i) => i > 0 && r.lo < sorted[i - 1]!.hi)) interleaved.add(s);
     }
     // Every GPU's asynchronous (pinned) copies are in flight before a pageable copy waits.
-    const lanes = new Set(calls.map((c) => c.lane));
     const failures: LaneFailure[] = [];
     for (const which of ['pinned', 'pageable'] as const) {
       failures.push(...onEveryLane(lanes, (lane) => {
@@ -235,8 +268,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       if (failures.length > 0) break;
     }
     for (const c of calls) this.transfers.deviceToHost += c.call.bytes.down;
-    failures.push(...onEveryLane(lanes, (l) => l.device.synchronize()));
-    if (failures.length > 0) throw new DeviceFailure(failures, `${op}: copying results back`, 'Host outputs are partially written: treat them as invalid.');
+    return failures;
   }
 
   private outputNote(op: OpName, request: Request, failures: readonly LaneFailure[]): string {
@@ -342,6 +374,27 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   dispose(): void {
     const failures = onEveryLane(this.lanes, (l) => l.device.dispose());
     if (failures.length > 0) throw new DeviceFailure(failures, 'dispose', '');
+  }
+}
+
+/** One part's host call on its lane. */
+interface StagedCall {
+  readonly part: number;
+  readonly lane: Lane;
+  readonly call: HostCall;
+}
+
+/** Drives a completion, waiting on each lane with synchronize(). */
+function finishSync(steps: Generator<Set<Lane>, void, LaneFailure[]>): void {
+  for (let r = steps.next(); !r.done; ) r = steps.next(onEveryLane(r.value, (l) => l.device.synchronize()));
+}
+
+/** Drives a completion, waiting on each lane without blocking the event loop. */
+async function finishAsync(steps: Generator<Set<Lane>, void, LaneFailure[]>): Promise<void> {
+  for (let r = steps.next(); !r.done; ) {
+    const failures: LaneFailure[] = [];
+    await Promise.all([...r.value].map((lane) => lane.device.idle().catch((e: unknown) => { failures.push(failureOf(lane, e)); })));
+    r = steps.next(failures);
   }
 }
 
