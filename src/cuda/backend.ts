@@ -121,6 +121,9 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     let result: T;
     try {
       result = fn();
+    } catch (e) {
+      for (const p of pending) p.catch(() => undefined); // the call's own error is the one to report
+      throw e;
     } finally {
       this.pending = undefined;
     }

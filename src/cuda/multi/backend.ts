@@ -132,6 +132,9 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     this.pending = pending;
     try {
       return { result: fn(), done: Promise.all(pending).then(() => undefined) };
+    } catch (e) {
+      for (const p of pending) p.catch(() => undefined); // the call's own error is the one to report
+      throw e;
     } finally {
       this.pending = undefined;
     }
