@@ -344,7 +344,7 @@ describe('the asynchronous form on several (fake) GPUs', () => {
 
 describe('the multi-device benchmark on fake GPUs', () => {
   it('rows for one device then two, resident and host-start, with shares, efficiency and link bytes', () => {
-    const rows = runMultiBench('all', { op: 'potrf', dtypes: ['float64'], sizes: [4], batch: 11, repeats: 3 },
+    const rows = runMultiBench('all', { op: 'potrf', dtypes: ['float64'], sizes: [4], batch: 11, repeats: 3, linkBytes: 2 ** 16 },
       (set) => rig(set === 'all' ? 2 : set.length).ctx);
     assert.deepEqual(rows.map((r) => [r.devices, r.mode]), [['0', 'resident'], ['0', 'host-start'], ['0,1', 'resident'], ['0,1', 'host-start']]);
     const two = rows[2]!;

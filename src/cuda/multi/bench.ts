@@ -57,6 +57,8 @@ export interface MultiBenchOptions {
   repeats?: number;
   /** Bytes of matrices per call when `batch` is not given (default 512 MiB). */
   targetBytes?: number;
+  /** Bytes of the copy that measures each GPU's pinned link (default 256 MiB). */
+  linkBytes?: number;
 }
 
 /** A view that keeps every device's time of each timed call. */
@@ -155,7 +157,7 @@ function hostStart(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: D
   const ms = median(times);
   const cost = workloadFor(options.op).cost(dtype, n);
   // Each GPU has its own link: the roofline moves each GPU's share of the bytes at its pinned rate.
-  const links = ctx.multi.lanes.map((lane) => linkBandwidth(lane.device));
+  const links = ctx.multi.lanes.map((lane) => linkBandwidth(lane.device, options.linkBytes));
   const pinnedGBs = median(links.map((l) => (l.upGBs + l.downGBs) / 2));
   const rooflineMs = median(bytes) / (pinnedGBs * links.length * 1e6);
   return {
