@@ -26,7 +26,7 @@ import { gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/planner.js';
 import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/panel.js';
-import { getrfRegisterSource, REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/getrf/register.js';
+import { getrfRegisterSource } from '../src/cuda/kernels/getrf/register.js';
 import { getrfSmallSource } from '../src/cuda/kernels/getrf/small.js';
 import { getrfForced, potrfForced, type GetrfForce, type PotrfForce } from './hash-kernels-access.js';
 import { potrfPanelSource } from '../src/cuda/kernels/potrf/panel.js';
@@ -40,6 +40,7 @@ import {
 } from '../src/cuda/kernels/tsm2/index.js';
 import { defaultTsm2Cases } from '../src/cuda/kernels/tsm2/bench.js';
 import { tsm2lGrid, tsm2rGrid } from '../src/cuda/kernels/tsm2/sweep.js';
+import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 
 // ---------------------------------------------------------------------------------------------
 // Devices (as test/helpers/devices.ts) and the recording fake.

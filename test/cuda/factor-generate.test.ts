@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { getrfPanelSource, getrfUpdateSource } from '../../src/cuda/kernels/getrf/panel.js';
-import { getrfRegisterSource, REGISTER_DESIGN_MAX, registerWarps } from '../../src/cuda/kernels/getrf/register.js';
+import { getrfRegisterSource } from '../../src/cuda/kernels/getrf/register.js';
 import { getrfSmallSource } from '../../src/cuda/kernels/getrf/small.js';
 import { potrfRegisterSource } from '../../src/cuda/kernels/potrf/register.js';
 import { potrfPanelSource } from '../../src/cuda/kernels/potrf/panel.js';
@@ -17,6 +17,7 @@ import { gesvSmallSource, posvSmallSource } from '../../src/cuda/kernels/solve/s
 import { substituteSource } from '../../src/cuda/kernels/solve/substitute.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { NVCC_SKIP, compileFailures, compileForSm90, compileSet, type PtxasReport } from '../helpers/nvcc.js';
+import { REGISTER_DESIGN_MAX, registerWarps } from '../../src/cuda/kernels/common/register-tile.js';
 
 test('generators are pure and every parameter changes the kernel', () => {
   const base = { dtype: 'float64', n: 8, uplo: 'lower', kind: 'strided', warps: 4 } as const;

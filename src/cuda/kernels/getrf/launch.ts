@@ -8,18 +8,18 @@ import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GetrfRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import { zeroInfo } from '../potrf/info-zero.js';
-import { cachedKernel } from '../potrf/kernel-cache.js';
-import { SMALL_WARPS } from '../potrf/launch.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from '../potrf/operands.js';
-import { smallGrid } from '../potrf/small.js';
 import {
   chooseLuPanelWidth, GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelSource, getrfUpdateSource,
   UPDATE_COLUMNS, UPDATE_THREADS, type GetrfPanelParams,
 } from './panel.js';
-import { getrfRegisterSource, REGISTER_DESIGN_MAX, type GetrfRegisterParams } from './register.js';
+import { getrfRegisterSource, type GetrfRegisterParams } from './register.js';
 import type { RegisterConfig } from '../potrf/launch.js';
 import { GETRF_SMALL_MAX, getrfSmallLayout, getrfSmallSource, type GetrfSmallParams } from './small.js';
+import { zeroInfo } from '../common/info-zero.js';
+import { cachedKernel } from '../common/kernel-cache.js';
+import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, release } from '../common/operands.js';
+import { SMALL_WARPS, smallGrid } from '../common/warp-slots.js';
+import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
 
 export type GetrfVariant = 'small' | 'register' | 'blocked';
 

@@ -11,10 +11,8 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { matrixPointer, operandParameters, type OperandKind } from '../common/batch-pointer.js';
-import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
-import { kindTag } from '../potrf/operands.js';
-import { mathHelpers } from '../potrf/small.js';
+import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
+import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 
 export interface GetrfPanelParams {
   readonly dtype: DType;

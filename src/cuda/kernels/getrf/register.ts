@@ -29,11 +29,9 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { matrixPointer, operandParameters, type OperandKind } from '../common/batch-pointer.js';
-import { precisionLetter, precisionPrelude } from '../common/precision.js';
-import { kindTag } from '../potrf/operands.js';
-import { mathHelpers } from '../potrf/small.js';
-import { forEachTileElement } from '../common/register-tile.js';
+import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
+import { precisionLetter } from '../common/precision.js';
+import { forEachTileElement, registerPrelude } from '../common/register-tile.js';
 
 export interface GetrfRegisterParams {
   readonly dtype: DType;
@@ -46,33 +44,6 @@ export interface GetrfRegisterParams {
   readonly nb?: number;
   /** Blocks per SM asked of the compiler (__launch_bounds__; caps registers; default 1). */
   readonly minBlocks?: number;
-}
-
-/** The largest rows and columns the register design accepts (RB <= 4 row registers per column). */
-export const REGISTER_DESIGN_MAX = 128;
-
-/**
- * Warps for `cols` columns: about 8 columns per thread (32 doubles per thread at 128 x 128,
- * 512 threads), never fewer than 4 warps.
- */
-export function registerWarps(cols: number): number {
-  return Math.min(16, Math.max(4, Math.ceil(cols / 8)));
-}
-
-/** Shared declarations and the layout constants of both register designs (getrf and potrf). */
-export function registerPrelude(dtype: DType, rows: number, cols: number, warps: number, nb = 1): string {
-  return `${precisionPrelude(dtype)}
-${mathHelpers(dtype)}
-constexpr int M = ${rows};
-constexpr int N = ${cols};
-constexpr int TC = ${warps};                 // warps = column groups
-constexpr int NB = ${nb};                    // panel width: columns per block of a warp
-constexpr int PW = TC * NB;                 // columns per round of the cyclic distribution
-constexpr int RB = (M + 31) / 32;           // rows per thread: lane + 32 a
-constexpr int CB = NB * ((N + PW - 1) / PW); // columns per thread
-constexpr unsigned FULL = 0xffffffffu;
-// Column of register column b of warp w: block b / NB of the warp, column b % NB in it.
-static __device__ __forceinline__ constexpr int colOf(int b, int w) { return (b / NB) * PW + w * NB + b % NB; }`;
 }
 
 /** The pivot search key (an unsigned integer, larger wins): see pivotKey in the source. */

@@ -18,10 +18,9 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { matrixPointer, operandParameters, type OperandKind } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter } from '../common/precision.js';
-import { kindTag } from '../potrf/operands.js';
-import { slotSetup, smallPrelude, type SmallLayout } from '../potrf/small.js';
+import { slotSetup, type SmallLayout, smallPrelude } from '../common/warp-slots.js';
 
 export const GETRF_SMALL_MAX = 32;
 

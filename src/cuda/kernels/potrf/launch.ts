@@ -9,13 +9,14 @@ import { MyriadError } from '../../../core/errors.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { PotrfRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import { zeroInfo } from './info-zero.js';
-import { cachedKernel } from './kernel-cache.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from './operands.js';
 import { choosePanelWidth, PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource, type PotrfPanelParams } from './panel.js';
 import { potrfRegisterSource, type PotrfRegisterParams } from './register.js';
-import { potrfSmallSource, SMALL_MAX_N, smallGrid, smallWarps, type PotrfSmallParams } from './small.js';
-import { REGISTER_DESIGN_MAX } from '../getrf/register.js';
+import { potrfSmallSource, type PotrfSmallParams } from './small.js';
+import { zeroInfo } from '../common/info-zero.js';
+import { cachedKernel } from '../common/kernel-cache.js';
+import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, release } from '../common/operands.js';
+import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
+import { SMALL_MAX_N, smallGrid, smallWarps } from '../common/warp-slots.js';
 
 export type PotrfVariant = 'small' | 'register' | 'panel';
 
@@ -65,8 +66,6 @@ export function selectPotrf(dtype: DType, n: number): PotrfVariant {
   return 'panel';
 }
 
-/** Warps per block of the small getrf, potrs and getrs kernels (potrf, posv, gesv: smallWarps(n) in small.ts). */
-export const SMALL_WARPS = 4;
 /** Left-part columns staged per step of the panel kernel. */
 export const PANEL_KB = 16;
 /**

@@ -19,9 +19,8 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { matrixPointer, operandParameters, type OperandKind } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
-import { kindTag } from './operands.js';
 
 export interface PotrfPanelParams {
   readonly dtype: DType;

@@ -33,11 +33,9 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { matrixPointer, operandParameters, type OperandKind } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter } from '../common/precision.js';
-import { registerPrelude } from '../getrf/register.js';
-import { kindTag } from './operands.js';
-import { forEachTileElement } from '../common/register-tile.js';
+import { forEachTileElement, registerPrelude } from '../common/register-tile.js';
 
 export interface PotrfRegisterParams {
   readonly dtype: DType;

@@ -10,11 +10,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { GesvRequest, GetrsRequest, Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { getrfGroup } from '../getrf/launch.js';
-import { zeroInfo } from '../potrf/info-zero.js';
-import { cachedKernel } from '../potrf/kernel-cache.js';
-import { potrfGroup, SMALL_WARPS } from '../potrf/launch.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from '../potrf/operands.js';
-import { SMALL_MAX_N, smallGrid, smallWarps } from '../potrf/small.js';
+import { potrfGroup } from '../potrf/launch.js';
 import {
   gesvLayout, gesvSmallSource, posvLayout, posvSmallSource, rhsPerPass, smallSolveLayout, smallSolveSource,
   type FusedSolveParams, type SmallSolveParams,
@@ -22,6 +18,10 @@ import {
 import {
   chooseRhsTile, SUBSTITUTE_MAX_THREADS, substituteSharedBytes, substituteSource, type SolveVariant, type SubstituteParams,
 } from './substitute.js';
+import { zeroInfo } from '../common/info-zero.js';
+import { cachedKernel } from '../common/kernel-cache.js';
+import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, release } from '../common/operands.js';
+import { SMALL_MAX_N, SMALL_WARPS, smallGrid, smallWarps } from '../common/warp-slots.js';
 
 interface Pivots { ipiv: DeviceArray; pivotStride: number }
 

@@ -21,14 +21,12 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { matrixPointer, operandParameters, type OperandKind } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter } from '../common/precision.js';
 import { getrfSmallLayout, luPrelude } from '../getrf/small.js';
-import { kindTag } from '../potrf/operands.js';
-import {
-  choleskyRowsSource, historyStride, loadFactorRows, slotSetup, smallPrelude, storeFactorRows, type SmallLayout,
-} from '../potrf/small.js';
+import { choleskyRowsSource, loadFactorRows, storeFactorRows } from '../potrf/small.js';
 import type { SolveVariant } from './substitute.js';
+import { historyStride, slotSetup, type SmallLayout, smallPrelude } from '../common/warp-slots.js';
 
 /** Most right-hand sides per pass. */
 export const RHS_MAX = 4;

@@ -13,9 +13,8 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { matrixPointer, operandParameters, type OperandKind } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
-import { kindTag } from '../potrf/operands.js';
 
 export type SolveVariant = 'chol-lower' | 'chol-upper' | 'lu-N' | 'lu-T';
 

@@ -1,6 +1,5 @@
 /**
- * Turning the batches of a factor/solve request into kernel launches (shared by potrf, getrf and
- * the solves). A kernel sees each operand in one of the two forms of common/batch-pointer.ts:
+ * Turning the batches of a request into kernel launches (shared by the factor and solve families). A kernel sees each operand in one of the two forms of common/batch-pointer.ts:
  * - all operands strided: one launch, `(base, offset, stride, ld)` per operand (the fast path);
  * - otherwise (list or variable batches): the matrices are grouped by shape and leading dimension
  *   (the kernels unroll the size), and each group gets an uploaded array of int64 pointers per
@@ -9,8 +8,8 @@
  */
 import { batchCount, matrixAt, type Batch } from '../../../core/batch.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
-import type { OperandKind } from '../common/batch-pointer.js';
-import { elementBytes } from '../common/precision.js';
+import type { OperandKind } from './batch-pointer.js';
+import { elementBytes } from './precision.js';
 import type { DType } from '../../../core/dtype.js';
 
 export interface OperandArgs {
@@ -101,6 +100,3 @@ export function operandArgs(o: OperandArgs): KernelArg[] {
 export function indexArgs(index: DeviceArray | null, count: number): KernelArg[] {
   return [arg.ptr(index === null ? 0n : index.ptr), arg.i32(count)];
 }
-
-/** Kernel-name fragment of an operand's form. */
-export const kindTag = (k: OperandKind): string => (k === 'strided' ? 'st' : 'pa');
