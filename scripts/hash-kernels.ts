@@ -24,17 +24,17 @@ import { generateSmallGemm, smallGemmWork } from '../src/cuda/kernels/gemm/gener
 import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
 import { gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
-import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/planner.js';
-import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/panel.js';
-import { getrfRegisterSource } from '../src/cuda/kernels/getrf/register.js';
-import { getrfSmallSource } from '../src/cuda/kernels/getrf/small.js';
+import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
+import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
+import { getrfRegisterSource } from '../src/cuda/kernels/getrf/generate-register.js';
+import { getrfSmallSource } from '../src/cuda/kernels/getrf/generate-small.js';
 import { getrfForced, potrfForced, type GetrfForce, type PotrfForce } from './hash-kernels-access.js';
-import { potrfPanelSource } from '../src/cuda/kernels/potrf/panel.js';
-import { potrfRegisterSource } from '../src/cuda/kernels/potrf/register.js';
-import { potrfSmallSource } from '../src/cuda/kernels/potrf/small.js';
+import { potrfPanelSource } from '../src/cuda/kernels/potrf/generate-panel.js';
+import { potrfRegisterSource } from '../src/cuda/kernels/potrf/generate-register.js';
+import { potrfSmallSource } from '../src/cuda/kernels/potrf/generate-small.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../src/cuda/kernels/solve/launch.js';
-import { gesvSmallSource, posvSmallSource } from '../src/cuda/kernels/solve/small.js';
-import { substituteSource } from '../src/cuda/kernels/solve/substitute.js';
+import { gesvSmallSource, posvSmallSource } from '../src/cuda/kernels/solve/generate-small.js';
+import { substituteSource } from '../src/cuda/kernels/solve/generate-substitute.js';
 import {
   generateScale, generateTsm2l, generateTsm2r, planTsm2l, planTsm2r, tsm2Cuda, type Tsm2lParams, type Tsm2Problem, type Tsm2rParams,
 } from '../src/cuda/kernels/tsm2/index.js';

@@ -9,7 +9,7 @@ import { gemmCuda } from './kernels/gemm/index.js';
 import { getrfCuda } from './kernels/getrf/launch.js';
 import { potrfCuda } from './kernels/potrf/launch.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/launch.js';
-import { tsm2Cuda } from './kernels/tsm2/launcher.js';
+import { tsm2Cuda } from './kernels/tsm2/launch.js';
 import type { DeviceArray, GpuDevice } from './runtime/types.js';
 
 /** A launcher: a validated, column-major request whose storages are all device arrays. */

@@ -7,14 +7,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { getrfPanelSource, getrfUpdateSource } from '../../src/cuda/kernels/getrf/panel.js';
-import { getrfRegisterSource } from '../../src/cuda/kernels/getrf/register.js';
-import { getrfSmallSource } from '../../src/cuda/kernels/getrf/small.js';
-import { potrfRegisterSource } from '../../src/cuda/kernels/potrf/register.js';
-import { potrfPanelSource } from '../../src/cuda/kernels/potrf/panel.js';
-import { potrfSmallSource } from '../../src/cuda/kernels/potrf/small.js';
-import { gesvSmallSource, posvSmallSource } from '../../src/cuda/kernels/solve/small.js';
-import { substituteSource } from '../../src/cuda/kernels/solve/substitute.js';
+import { getrfPanelSource, getrfUpdateSource } from '../../src/cuda/kernels/getrf/generate-panel.js';
+import { getrfRegisterSource } from '../../src/cuda/kernels/getrf/generate-register.js';
+import { getrfSmallSource } from '../../src/cuda/kernels/getrf/generate-small.js';
+import { potrfRegisterSource } from '../../src/cuda/kernels/potrf/generate-register.js';
+import { potrfPanelSource } from '../../src/cuda/kernels/potrf/generate-panel.js';
+import { potrfSmallSource } from '../../src/cuda/kernels/potrf/generate-small.js';
+import { gesvSmallSource, posvSmallSource } from '../../src/cuda/kernels/solve/generate-small.js';
+import { substituteSource } from '../../src/cuda/kernels/solve/generate-substitute.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { NVCC_SKIP, compileFailures, compileForSm90, compileSet, type PtxasReport } from '../helpers/nvcc.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../../src/cuda/kernels/common/register-tile.js';

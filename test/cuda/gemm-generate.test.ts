@@ -11,7 +11,7 @@ import { generateSmallGemm, smallGemmShape, smallGemmWork } from '../../src/cuda
 import { generateMmaGemm } from '../../src/cuda/kernels/gemm/generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from '../../src/cuda/kernels/gemm/generate-tiled.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../../src/cuda/kernels/gemm/params.js';
-import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/planner.js';
+import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/plan.js';
 import { gemmSource } from '../../src/cuda/kernels/gemm/launch.js';
 import { blocksPerSM } from '../../src/cuda/model/occupancy.js';
 import { gemmTuningFor } from '../../src/cuda/model/tuning/index.js';

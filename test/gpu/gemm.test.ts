@@ -15,7 +15,7 @@ import type { GemmRequest, Op } from '../../src/core/ops.js';
 import { cpuGemm } from '../../src/cpu/blas3.js';
 import { gemmCuda, type GemmCudaOptions } from '../../src/cuda/kernels/gemm/launch.js';
 import type { GemmParams } from '../../src/cuda/kernels/gemm/params.js';
-import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/planner.js';
+import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/plan.js';
 import { gemmTuningFor, type GemmTuning, type MmaConfig, type TiledConfig } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/types.js';
 import { Cublas } from '../../src/cuda/vendor/cublas.js';

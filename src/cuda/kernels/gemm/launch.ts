@@ -15,7 +15,7 @@ import { generateSmallGemm, smallGemmShape } from './generate-small.js';
 import { generateMmaGemm, mmaGemmShape } from './generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout } from './params.js';
-import { planGemm, type GemmProblem } from './planner.js';
+import { planGemm, type GemmProblem } from './plan.js';
 import type { GemmTuning } from '../../model/tuning/index.js';
 
 export interface GemmCudaOptions {

@@ -11,10 +11,10 @@ import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import {
   chooseLuPanelWidth, GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelSource, getrfUpdateSource,
   UPDATE_COLUMNS, UPDATE_THREADS, type GetrfPanelParams,
-} from './panel.js';
-import { getrfRegisterSource, type GetrfRegisterParams } from './register.js';
+} from './generate-panel.js';
+import { getrfRegisterSource, type GetrfRegisterParams } from './generate-register.js';
 import type { RegisterConfig } from '../potrf/launch.js';
-import { GETRF_SMALL_MAX, getrfSmallLayout, getrfSmallSource, type GetrfSmallParams } from './small.js';
+import { GETRF_SMALL_MAX, getrfSmallLayout, getrfSmallSource, type GetrfSmallParams } from './generate-small.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, release } from '../common/operands.js';

@@ -14,10 +14,10 @@ import { potrfGroup } from '../potrf/launch.js';
 import {
   gesvLayout, gesvSmallSource, posvLayout, posvSmallSource, rhsPerPass, smallSolveLayout, smallSolveSource,
   type FusedSolveParams, type SmallSolveParams,
-} from './small.js';
+} from './generate-small.js';
 import {
   chooseRhsTile, SUBSTITUTE_MAX_THREADS, substituteSharedBytes, substituteSource, type SolveVariant, type SubstituteParams,
-} from './substitute.js';
+} from './generate-substitute.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, release } from '../common/operands.js';

@@ -10,8 +10,8 @@ import { arg, type DeviceArray, type GpuDevice, type KernelSource } from '../../
 import { Cublas } from '../../vendor/cublas.js';
 import { cType } from '../common/precision.js';
 import { minimumBytes } from './model.js';
-import { setMeasuredBandwidth, tsm2Cuda, type Tsm2Options } from './launcher.js';
-import type { Tsm2Kind, Tsm2lPlan, Tsm2rPlan } from './planner.js';
+import { setMeasuredBandwidth, tsm2Cuda, type Tsm2Options } from './launch.js';
+import type { Tsm2Kind, Tsm2lPlan, Tsm2rPlan } from './plan.js';
 import { measureCopyBandwidth, timeMs } from '../../measure.js';
 
 export interface Tsm2BenchRow {

@@ -5,8 +5,8 @@
  */
 import type { GpuDevice } from '../../runtime/types.js';
 import { benchTsm2Case, measureCopyBandwidth, tsm2Operands, type Tsm2BenchRow, type Tsm2Case } from './bench.js';
-import { setMeasuredBandwidth } from './launcher.js';
-import type { Tsm2lOverrides, Tsm2rOverrides } from './planner.js';
+import { setMeasuredBandwidth } from './launch.js';
+import type { Tsm2lOverrides, Tsm2rOverrides } from './plan.js';
 
 export function tsm2rGrid(c: Tsm2Case): Tsm2rOverrides[] {
   // First the table's pick as it stands ({} forces nothing), then staged kernels: the ring depth,

@@ -16,7 +16,7 @@ import { TSM2L_MAX_K, TSM2L_MAX_N } from './params.js';
 import {
   classifyTallSkinny, planTsm2l, planTsm2r,
   type Tsm2Kind, type Tsm2lOverrides, type Tsm2lPlan, type Tsm2Problem, type Tsm2rOverrides, type Tsm2rPlan,
-} from './planner.js';
+} from './plan.js';
 
 export interface Tsm2Options {
   /** Use this kernel even where `isTallSkinny` would not route here (tests, benchmarks). */

@@ -23,9 +23,9 @@ import type { Uplo } from '../../../core/enums.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter } from '../common/precision.js';
-import { getrfSmallLayout, luPrelude } from '../getrf/small.js';
-import { choleskyRowsSource, loadFactorRows, storeFactorRows } from '../potrf/small.js';
-import type { SolveVariant } from './substitute.js';
+import { getrfSmallLayout, luPrelude } from '../getrf/generate-small.js';
+import { choleskyRowsSource, loadFactorRows, storeFactorRows } from '../potrf/generate-small.js';
+import type { SolveVariant } from './generate-substitute.js';
 import { historyStride, slotSetup, type SmallLayout, smallPrelude } from '../common/warp-slots.js';
 
 /** Most right-hand sides per pass. */
