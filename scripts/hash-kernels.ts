@@ -28,10 +28,9 @@ import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
 import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
 import { getrfRegisterSource } from '../src/cuda/kernels/getrf/generate-register.js';
 import { getrfSmallSource } from '../src/cuda/kernels/getrf/generate-small.js';
-import { getrfForced, potrfForced, type GetrfForce, type PotrfForce } from './hash-kernels-access.js';
+import { getrfForced, potrfForced, potrfSmall, type GetrfForce, type PotrfForce } from './hash-kernels-access.js';
 import { potrfPanelSource } from '../src/cuda/kernels/potrf/generate-panel.js';
 import { potrfRegisterSource } from '../src/cuda/kernels/potrf/generate-register.js';
-import { potrfSmallSource } from '../src/cuda/kernels/potrf/generate-small.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../src/cuda/kernels/solve/launch.js';
 import { gesvSmallSource, posvSmallSource } from '../src/cuda/kernels/solve/generate-small.js';
 import { substituteSource } from '../src/cuda/kernels/solve/generate-substitute.js';
@@ -329,8 +328,8 @@ function factorsThroughLaunchers(): void {
 /** test/cuda/factor-generate.test.ts. */
 function factorsDirect(): void {
   const base = { dtype: 'float64', n: 8, uplo: 'lower', kind: 'strided', warps: 4 } as const;
-  for (const s of [potrfSmallSource(base), potrfSmallSource({ ...base, dtype: 'float32' }), potrfSmallSource({ ...base, n: 9 }),
-    potrfSmallSource({ ...base, uplo: 'upper' }), potrfSmallSource({ ...base, kind: 'pointer' }), potrfSmallSource({ ...base, warps: 2 }),
+  for (const s of [potrfSmall(base), potrfSmall({ ...base, dtype: 'float32' }), potrfSmall({ ...base, n: 9 }),
+    potrfSmall({ ...base, uplo: 'upper' }), potrfSmall({ ...base, kind: 'pointer' }), potrfSmall({ ...base, warps: 2 }),
     getrfSmallSource({ dtype: 'float64', rows: 8, cols: 8, kind: 'strided', warps: 4 }),
     getrfSmallSource({ dtype: 'float64', rows: 8, cols: 7, kind: 'strided', warps: 4 }),
     potrfPanelSource({ dtype: 'float64', uplo: 'lower', kind: 'strided', ib: 8, kb: 16 }),
@@ -346,7 +345,7 @@ function factorsDirect(): void {
     potrfRegisterSource({ dtype: 'float32', n: 64, uplo: 'lower', kind: 'pointer', warps: 16 })]) record(s);
   for (const dtype of DTYPES) {
     for (const n of [5, 16, 32]) {
-      for (const uplo of UPLOS) record(potrfSmallSource({ dtype, n, uplo, kind: 'strided', warps: 4 }));
+      for (const uplo of UPLOS) record(potrfSmall({ dtype, n, uplo, kind: 'strided', warps: 4 }));
       record(getrfSmallSource({ dtype, rows: n, cols: n, kind: 'pointer', warps: 4 }));
     }
     record(posvSmallSource({ dtype, n: 32, uplo: 'lower', kindA: 'strided', kindB: 'strided', warps: 4 }));

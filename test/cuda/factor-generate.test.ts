@@ -16,15 +16,16 @@ import { potrfSmallSource } from '../../src/cuda/kernels/potrf/generate-small.js
 import { gesvSmallSource, posvSmallSource } from '../../src/cuda/kernels/solve/generate-small.js';
 import { substituteSource } from '../../src/cuda/kernels/solve/generate-substitute.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { NVCC_SKIP, compileFailures, compileForSm90, compileSet, type PtxasReport } from '../helpers/nvcc.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../../src/cuda/kernels/common/register-tile.js';
 
 test('generators are pure and every parameter changes the kernel', () => {
-  const base = { dtype: 'float64', n: 8, uplo: 'lower', kind: 'strided', warps: 4 } as const;
+  const base = { dtype: 'float64', n: 8, uplo: 'lower', kind: 'strided', warps: 4, classic: false } as const;
   assert.equal(potrfSmallSource(base).source, potrfSmallSource({ ...base }).source);
   const variants: KernelSource[] = [
     potrfSmallSource(base), potrfSmallSource({ ...base, dtype: 'float32' }), potrfSmallSource({ ...base, n: 9 }),
-    potrfSmallSource({ ...base, uplo: 'upper' }), potrfSmallSource({ ...base, kind: 'pointer' }), potrfSmallSource({ ...base, warps: 2 }),
+    potrfSmallSource({ ...base, uplo: 'upper' }), potrfSmallSource({ ...base, kind: 'pointer' }), potrfSmallSource({ ...base, warps: 2 }), potrfSmallSource({ ...base, classic: true }),
     getrfSmallSource({ dtype: 'float64', rows: 8, cols: 8, kind: 'strided', warps: 4 }),
     getrfSmallSource({ dtype: 'float64', rows: 8, cols: 7, kind: 'strided', warps: 4 }),
     potrfPanelSource({ dtype: 'float64', uplo: 'lower', kind: 'strided', ib: 8, kb: 16 }),
@@ -51,7 +52,8 @@ test('register designs compile for sm_90 without spills', { skip: NVCC_SKIP, tim
   const sources: KernelSource[] = [];
   for (const dtype of ['float64', 'float32'] as const) {
     for (const n of [5, 16, 32]) {
-      for (const uplo of ['lower', 'upper'] as const) sources.push(potrfSmallSource({ dtype, n, uplo, kind: 'strided', warps: 4 }));
+      const classic = n <= tuningFor('sm_90', 'potrf').classicMax[dtype];
+      for (const uplo of ['lower', 'upper'] as const) sources.push(potrfSmallSource({ dtype, n, uplo, kind: 'strided', warps: 4, classic }));
       sources.push(getrfSmallSource({ dtype, rows: n, cols: n, kind: 'pointer', warps: 4 }));
     }
     for (const n of [32]) {

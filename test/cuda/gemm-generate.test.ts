@@ -14,7 +14,7 @@ import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams }
 import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/plan.js';
 import { gemmSource } from '../../src/cuda/kernels/gemm/launch.js';
 import { blocksPerSM } from '../../src/cuda/model/occupancy.js';
-import { gemmTuningFor } from '../../src/cuda/model/tuning/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { peakBandwidth, peakFlops } from '../../src/cuda/model/roofline.js';
 import { NVCC_SKIP, compileFailures, compileForSm90, compileSet } from '../helpers/nvcc.js';
 import { H100 } from '../helpers/devices.js';
@@ -88,7 +88,7 @@ test('planner: small kernel up to 32 with sane tbc and rn, tiled above; forced v
     for (let n = 1; n <= 40; n++) {
       for (const [m, k] of [[n, n], [Math.max(1, n - 3), n + 1], [n, 1]] as const) {
         const p = planGemm(H100, problem({ dtype, m, n, k }));
-        if (Math.max(m, n, k) <= gemmTuningFor('sm_90').smallMaxDim[dtype]) {
+        if (Math.max(m, n, k) <= tuningFor('sm_90', 'gemm').smallMaxDim[dtype]) {
           assert.equal(p.variant, 'small', `${m}x${n}x${k}`);
           const s = p as SmallGemmParams;
           const shape = smallGemmShape(s);

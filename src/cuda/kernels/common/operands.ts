@@ -91,6 +91,11 @@ export function release(dev: GpuDevice, g: Grouping): void {
   for (const t of g.temporaries) t.dispose();
 }
 
+/** Dynamic shared bytes a planner may give one block: the device's opt-in limit less 1 KiB of reserve. */
+export function sharedLimit(dev: GpuDevice): number {
+  return dev.info.sharedPerBlockOptin - 1024;
+}
+
 /** The four kernel arguments of one operand, matching `operandParameters` of common/batch-pointer.ts. */
 export function operandArgs(o: OperandArgs): KernelArg[] {
   return [arg.ptr(o.pointer), arg.i64(o.offset), arg.i64(o.stride), arg.i32(o.ld)];

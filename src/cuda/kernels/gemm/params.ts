@@ -5,7 +5,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Op } from '../../../core/ops.js';
 import type { OperandLayout } from '../common/batch-pointer.js';
-import type { MmaConfig, TiledConfig } from '../../model/tuning/types.js';
+import type { MmaConfig, TiledConfig } from '../../model/tuning/index.js';
 
 export type { OperandLayout } from '../common/batch-pointer.js';
 

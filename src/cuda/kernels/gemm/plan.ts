@@ -8,7 +8,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Op } from '../../../core/ops.js';
 import { blocksPerSM } from '../../model/occupancy.js';
-import { gemmTuningFor, type GemmTuning, type MmaConfig } from '../../model/tuning/index.js';
+import { tuningFor, type GemmTuning, type MmaConfig } from '../../model/tuning/index.js';
 import type { DeviceInfo } from '../../runtime/types.js';
 import { elementBytes } from '../common/precision.js';
 import { smallGemmShape, smallGemmWork } from './generate-small.js';
@@ -53,7 +53,7 @@ export function smallApplies(p: GemmProblem, maxDim: number): boolean {
 }
 
 export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOptions = {}): GemmParams {
-  const tuning = options.tuning ?? gemmTuningFor(info.arch);
+  const tuning = options.tuning ?? tuningFor(info.arch, 'gemm');
   if (options.variant === 'small' && !smallApplies(problem, 32)) {
     throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
   }

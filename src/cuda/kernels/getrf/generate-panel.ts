@@ -11,14 +11,9 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
-
-export interface GetrfPanelParams {
-  readonly dtype: DType;
-  readonly kind: OperandKind;
-  readonly ib: number;
-}
+import type { GetrfPanelParams } from './params.js';
 
 export const GETRF_PANEL_THREADS = 512;
 export const UPDATE_THREADS = 256;
@@ -27,11 +22,6 @@ export const UPDATE_COLUMNS = 32;
 
 export function getrfPanelSharedBytes(p: GetrfPanelParams, m: number): number {
   return m * p.ib * elementBytes(p.dtype);
-}
-
-export function chooseLuPanelWidth(dtype: DType, m: number, limit: number, widest = 16): number {
-  for (let ib = widest; ib >= 1; ib >>= 1) if (m * ib * elementBytes(dtype) <= limit) return ib;
-  return 0;
 }
 
 function pivotHelpers(dtype: DType): string {

@@ -29,22 +29,10 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter } from '../common/precision.js';
 import { forEachTileElement, registerPrelude } from '../common/register-tile.js';
-
-export interface GetrfRegisterParams {
-  readonly dtype: DType;
-  readonly rows: number;
-  readonly cols: number;
-  readonly kind: OperandKind;
-  /** Warps per block = column groups (TC). */
-  readonly warps: number;
-  /** Panel width: columns per warp block and per barrier (default 1). */
-  readonly nb?: number;
-  /** Blocks per SM asked of the compiler (__launch_bounds__; caps registers; default 1). */
-  readonly minBlocks?: number;
-}
+import type { GetrfRegisterParams } from './params.js';
 
 /** The pivot search key (an unsigned integer, larger wins): see pivotKey in the source. */
 function pivotKeyHelpers(dtype: DType): string {

@@ -18,19 +18,12 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter } from '../common/precision.js';
 import { slotSetup, type SmallLayout, smallPrelude } from '../common/warp-slots.js';
+import type { GetrfSmallParams } from './params.js';
 
 export const GETRF_SMALL_MAX = 32;
-
-export interface GetrfSmallParams {
-  readonly dtype: DType;
-  readonly rows: number;
-  readonly cols: number;
-  readonly kind: OperandKind;
-  readonly warps: number;
-}
 
 export const nextPow2 = (x: number): number => (x <= 1 ? 1 : 2 ** Math.ceil(Math.log2(x)));
 

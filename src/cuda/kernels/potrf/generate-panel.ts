@@ -16,38 +16,16 @@
  *
  * 'upper' is the same algorithm on L = U^T: element (i, j) of L is read at A[j + i * ld].
  */
-import type { DType } from '../../../core/dtype.js';
-import type { Uplo } from '../../../core/enums.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
-
-export interface PotrfPanelParams {
-  readonly dtype: DType;
-  readonly uplo: Uplo;
-  readonly kind: OperandKind;
-  /** Panel width (compile-time). */
-  readonly ib: number;
-  /** Columns of the left part per shared-memory stage. */
-  readonly kb: number;
-  /**
-   * Loop-inclusive (the issue's comparison): one launch loops over all panels from i0, shared
-   * memory sized for the first; default false: loop-exclusive, one launch per panel.
-   */
-  readonly loop?: boolean;
-}
+import type { PotrfPanelParams } from './params.js';
 
 export const PANEL_MAX_THREADS = 512;
 
 /** Dynamic shared bytes of the launch for a panel of m rows. */
 export function potrfPanelSharedBytes(p: PotrfPanelParams, m: number): number {
   return (p.ib * p.kb + m * p.ib) * elementBytes(p.dtype);
-}
-
-/** The widest panel (widest, then halving to 1) whose m x IB block fits in `limit` shared bytes; 0 if none. */
-export function choosePanelWidth(dtype: DType, n: number, kb: number, limit: number, widest = 8): number {
-  for (let ib = widest; ib >= 1; ib >>= 1) if ((ib * kb + n * ib) * elementBytes(dtype) <= limit) return ib;
-  return 0;
 }
 
 export function potrfPanelSource(p: PotrfPanelParams): KernelSource {

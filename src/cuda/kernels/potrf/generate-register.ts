@@ -30,25 +30,11 @@
  * (i, j) of L at A[j + i * ld]: lanes then touch 32 different columns (each sector is shared by
  * the neighbouring warps, so L1 catches most of it); a staged transpose would make it coalesced.
  */
-import type { DType } from '../../../core/dtype.js';
-import type { Uplo } from '../../../core/enums.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter } from '../common/precision.js';
+import type { PotrfRegisterParams } from './params.js';
 import { forEachTileElement, registerPrelude } from '../common/register-tile.js';
-
-export interface PotrfRegisterParams {
-  readonly dtype: DType;
-  readonly n: number;
-  readonly uplo: Uplo;
-  readonly kind: OperandKind;
-  /** Warps per block = column groups (TC). */
-  readonly warps: number;
-  /** Panel width: columns per warp block and per barrier (default 1). */
-  readonly nb?: number;
-  /** Blocks per SM asked of the compiler (__launch_bounds__; caps registers; default 1). */
-  readonly minBlocks?: number;
-}
 
 export function potrfRegisterSource(p: PotrfRegisterParams): KernelSource {
   const nb = p.nb ?? 1;

@@ -28,17 +28,10 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter } from '../common/precision.js';
+import type { PotrfSmallParams } from './params.js';
 import { slotSetup, smallPrelude, type SmallLayout } from '../common/warp-slots.js';
-
-export interface PotrfSmallParams {
-  readonly dtype: DType;
-  readonly n: number;
-  readonly uplo: Uplo;
-  readonly kind: OperandKind;
-  readonly warps: number;
-}
 
 /**
  * The right-looking Cholesky of the rows held by the threads of one matrix: thread r holds A(r, 0..r)
@@ -203,7 +196,7 @@ export function storeFactorRows(uplo: Uplo, x: string, ld: string, classic = fal
 }
 
 export function potrfSmallSource(p: PotrfSmallParams): KernelSource {
-  const classic = p.n <= potrfSmallTuning.classicMax[p.dtype];
+  const classic = p.classic;
   const entry = `potrf_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_n${p.n}_${kindTag(p.kind)}_w${p.warps}${classic ? '_c' : ''}`;
   const layout: SmallLayout = { dtype: p.dtype, n: p.n, warps: p.warps, tile: p.uplo === 'upper', lanes: p.n };
   const source = `${smallPrelude(layout)}

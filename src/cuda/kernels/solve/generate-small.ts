@@ -23,10 +23,10 @@ import type { Uplo } from '../../../core/enums.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter } from '../common/precision.js';
-import { getrfSmallLayout, luPrelude } from '../getrf/generate-small.js';
-import { choleskyRowsSource, loadFactorRows, storeFactorRows } from '../potrf/generate-small.js';
 import type { SolveVariant } from './generate-substitute.js';
 import { historyStride, slotSetup, type SmallLayout, smallPrelude } from '../common/warp-slots.js';
+import { choleskyRowsSource, loadFactorRows, storeFactorRows } from '../potrf/index.js';
+import { getrfSmallLayout, luPrelude } from '../getrf/index.js';
 
 /** Most right-hand sides per pass. */
 export const RHS_MAX = 4;

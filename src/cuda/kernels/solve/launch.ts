@@ -9,8 +9,6 @@ import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GesvRequest, GetrsRequest, Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import { getrfGroup } from '../getrf/launch.js';
-import { potrfGroup } from '../potrf/launch.js';
 import {
   gesvLayout, gesvSmallSource, posvLayout, posvSmallSource, rhsPerPass, smallSolveLayout, smallSolveSource,
   type FusedSolveParams, type SmallSolveParams,
@@ -22,6 +20,8 @@ import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, release } from '../common/operands.js';
 import { SMALL_MAX_N, SMALL_WARPS, smallGrid, smallWarps } from '../common/warp-slots.js';
+import { potrfGroup } from '../potrf/index.js';
+import { getrfGroup } from '../getrf/index.js';
 
 interface Pivots { ipiv: DeviceArray; pivotStride: number }
 

@@ -10,14 +10,14 @@ import { checkTsm2rParams, tsm2rSharedBytes } from './generate-r.js';
 import { checkTsm2lParams } from './generate-l.js';
 import { estimateTsm2l, estimateTsm2r, occupancy, tsm2lRegisters, tsm2rRegisters, type Estimate } from './model.js';
 import { TSM2L_MAX_K, TSM2L_MAX_N, TSM2R_MAX_SPLIT, type Tsm2lParams, type Tsm2rParams } from './params.js';
-import { routingFor, tsm2lTuning, tsm2rTuning } from './tuning.js';
+import { tuningFor, type Tsm2Tuning } from '../../model/tuning/index.js';
 import type { GemmShape } from '../gemm/plan.js';
 
 export type Tsm2Kind = 'tsm2r' | 'tsm2l';
 
 /** Which TSM2 kernel suits C (m x n) = op(A) (m x k) op(B) (k x n), or undefined for neither. */
 export function classifyTallSkinny(m: number, n: number, k: number, arch = 'sm_90'): Tsm2Kind | undefined {
-  const r = routingFor(arch);
+  const r = tuningFor(arch, 'tsm2').routing;
   if (n < 1 || n > r.maxN || m < 1) return undefined;
   if (k <= r.maxKL) return m >= r.minRowsL ? 'tsm2l' : undefined;
   return m >= r.minRowsR && m * k >= r.minWorkR ? 'tsm2r' : undefined;
@@ -93,7 +93,9 @@ function finishR(info: DeviceInfo, pr: Tsm2Problem, params: Tsm2rParams, from: T
 }
 
 /** TSM2R's plan: forced fields, else the table's entry, else the model's best candidate. */
-export function planTsm2r(info: DeviceInfo, bandwidth: number, pr: Tsm2Problem, force: Tsm2rOverrides = {}): Tsm2rPlan {
+export function planTsm2r(
+  info: DeviceInfo, bandwidth: number, pr: Tsm2Problem, force: Tsm2rOverrides = {}, tuning: Tsm2Tuning = tuningFor(info.arch, 'tsm2'),
+): Tsm2rPlan {
   const base = { dtype: pr.dtype, transA: pr.transA, transB: pr.transB, n: pr.n };
   const vecMax = pr.transA === 'T' ? 1 : Math.min(pr.maxVecA, vecLimit(pr.dtype));
   const complete = (c: Omit<Tsm2rParams, 'split'> & { split?: number }): Tsm2rParams => {
@@ -101,7 +103,7 @@ export function planTsm2r(info: DeviceInfo, bandwidth: number, pr: Tsm2Problem, 
     return { ...p, split: c.split ?? chooseSplit(info, pr.m, pr.k, p) };
   };
   const forced = Object.keys(force).length > 0;
-  const entry = tsm2rTuning(info.arch, pr.dtype, pr.n);
+  const entry = tuning.tsm2r[pr.dtype]?.find((e) => pr.n <= e.maxN);
   // A staged entry needs op(A) = N, and dmma's 16-byte copies of row pairs an even-aligned A;
   // where the operands do not allow it, the model picks a register-path kernel instead.
   const stagedOk = (e: { stages?: number; engine?: string }): boolean =>
@@ -162,12 +164,14 @@ function tcfFor(info: DeviceInfo, m: number, t1: number, vec: number, blocksPerS
 }
 
 /** TSM2L's plan: forced fields, else the table's entry, else the model's best (variant, t1, vec, tcf). */
-export function planTsm2l(info: DeviceInfo, bandwidth: number, pr: Tsm2Problem, force: Tsm2lOverrides = {}): Tsm2lPlan {
+export function planTsm2l(
+  info: DeviceInfo, bandwidth: number, pr: Tsm2Problem, force: Tsm2lOverrides = {}, tuning: Tsm2Tuning = tuningFor(info.arch, 'tsm2'),
+): Tsm2lPlan {
   if (pr.k > TSM2L_MAX_K || pr.n > TSM2L_MAX_N) throw new Error(`TSM2L takes k <= ${TSM2L_MAX_K}, n <= ${TSM2L_MAX_N}`);
   const base = { dtype: pr.dtype, transA: pr.transA, transB: pr.transB, k: pr.k, n: pr.n };
   const vecMax = pr.transA === 'T' ? 1 : Math.min(pr.maxVecA, pr.maxVecC, vecLimit(pr.dtype));
   const forced = Object.keys(force).length > 0;
-  const entry = tsm2lTuning(info.arch, pr.dtype, pr.k, pr.n);
+  const entry = tuning.tsm2l[pr.dtype]?.find((e) => pr.k <= e.maxK && pr.n <= e.maxN);
   if (entry && !forced) {
     const p: Tsm2lParams = { ...base, t1: entry.t1, vec: Math.min(entry.vec, vecMax), variant: entry.variant };
     return finishL(info, pr, p, tcfFor(info, pr.m, p.t1, p.vec, entry.blocksPerSM), 'table', bandwidth);

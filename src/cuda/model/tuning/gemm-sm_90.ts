@@ -2,7 +2,7 @@
  * Hopper (H100/H200): 132 SMs, 2048 threads, 64K registers, 228 KiB shared memory per SM.
  * Only what differs from the defaults; measured winners go here.
  */
-import type { GemmTuningOverrides } from './types.js';
+import type { GemmTuningOverrides } from './gemm-types.js';
 
 // Winners of the parameter sweep in test/gpu/gemm.test.ts (MYRIAD_GEMM_SWEEP=1) on an NVIDIA
 // H200 (sm_90, 132 SMs), 2026-11-25: square N x N, beta = 0, about 1 GB of dense strided matrices.

@@ -1,5 +1,5 @@
 /** Defaults for any architecture: rules of thumb from the paper and the occupancy model. */
-import type { GemmTuning } from './types.js';
+import type { GemmTuning } from './gemm-types.js';
 
 export const defaultGemmTuning: GemmTuning = {
   // Paper, section 4.2: the unrolled design targets sizes up to 32.
