@@ -5,7 +5,7 @@
  *   downloaded back into the caller's arrays before the call returns;
  * - device arrays are used in place and the call only enqueues work (the fast path).
  * Operations without a GPU kernel yet (see registry.ts) run on the CPU reference with copies:
- * correct everywhere, and `GPU_OPS` says which ones are fast.
+ * correct everywhere, and `hasGpuOp` says which ones are fast.
  */
 import { batchCount, isBatch, type Batch } from '../core/batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
@@ -14,7 +14,7 @@ import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import type { DeviceBackend } from '../api/context.js';
 import { cpuBackend } from '../cpu/backend.js';
-import { GPU_OPS, OUTPUTS } from './registry.js';
+import { hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
 import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';
 
 type Request = Record<string, unknown>;
@@ -61,8 +61,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   protected run(op: OpName, request: Request): void {
     const count = Object.values(request).map((v) => (isBatch(v) ? batchCount(v) : -1)).find((c) => c >= 0) ?? 0;
     if (count === 0) return;
-    const kernel = GPU_OPS[op];
-    if (!kernel) return this.runOnCpu(op, request);
+    if (!hasGpuOp(op)) return this.runOnCpu(op, request);
     // Stage host arrays: upload each once, run, download the outputs, free the copies. Write-only
     // outputs (info, C with beta = 0) are uploaded too: the whole array comes back, and parts the
     // kernel does not write (gaps between matrices, a longer info array) must keep their values.
@@ -75,7 +74,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       return d;
     };
     try {
-      kernel(this.device, mapRequest(request, toDevice));
+      runGpuOp(op, this.device, mapRequest(request, toDevice));
       for (const s of storagesIn(request, OUTPUTS[op])) {
         if (!isDeviceStorage(s)) this.device.download(staged.get(s as HostArray)!, s as HostArray);
       }

@@ -6,7 +6,7 @@
  */
 import { MyriadError } from '../../core/errors.js';
 import { CudaBackend } from '../backend.js';
-import { GPU_OPS } from '../registry.js';
+import { hasGpuOp } from '../registry.js';
 import { openDevice, probeCuda } from '../runtime/index.js';
 import { MultiDeviceBackend, type MultiDeviceOptions } from './backend.js';
 import { MultiDeviceContext } from './context.js';
@@ -54,7 +54,7 @@ export function openMultiDevice(selection: DeviceSelection = 'all', options: Mul
     try {
       for (const o of ordinals) {
         const device = openDevice(o);
-        lanes.push({ device, backend: new CudaBackend(device, versions), hasKernel: (op) => GPU_OPS[op] !== undefined });
+        lanes.push({ device, backend: new CudaBackend(device, versions), hasKernel: hasGpuOp });
       }
     } catch (e) {
       for (const l of lanes) l.device.dispose();

@@ -1,8 +1,8 @@
 /**
  * Per-device memo of loaded kernels by generator parameters, so a hot launcher neither regenerates
  * source nor re-hashes it. The runtime's own cache (keyed by a hash of the source) stays the
- * authority; this only skips the work of asking it. Keys are the kernel entry names, which spell
- * out every generator parameter.
+ * authority; this only skips the work of asking it. Every family uses this one memo; its keys are
+ * `<family design>/<JSON of the generator parameters>` (distinct per family, complete per kernel).
  */
 import type { GpuDevice, Kernel, KernelSource } from '../../runtime/types.js';
 

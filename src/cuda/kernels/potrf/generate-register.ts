@@ -40,11 +40,12 @@ export function potrfRegisterSource(p: PotrfRegisterParams): KernelSource {
   const nb = p.nb ?? 1;
   const d = p.dtype === 'float64';
   const entry = `potrf_reg_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_n${p.n}_${kindTag(p.kind)}_w${p.warps}${nb === 1 ? '' : `_nb${nb}`}${(p.minBlocks ?? 1) === 1 ? '' : `_b${p.minBlocks}`}`;
-  const at = p.uplo === 'lower' ? '(i) + (long long)(j) * ldA' : '(j) + (long long)(i) * ldA';
+  // Element (i, j) of L at leading dimension `ld`: A itself ('lower') or A^T ('upper').
+  const at = (ld: string): string => (p.uplo === 'lower' ? `(i) + (long long)(j) * ${ld}` : `(j) + (long long)(i) * ${ld}`);
   const source = `${registerPrelude(p.dtype, p.n, p.n, p.warps, nb)}
 // Element (i, j) of the lower factor's storage: A itself ('lower') or A^T ('upper').
-#define AT(i, j) a[${at}]
-#define ST(i, j) a[${at.replace(/ldA/, 'ldStore')}]
+#define AT(i, j) a[${at('ldA')}]
+#define ST(i, j) a[${at('ldStore')}]
 // Whether register v[r][b] can be on or below the diagonal for some warp (else never allocated).
 static __device__ __forceinline__ constexpr bool live(int r, int b) { return colOf(b, 0) <= 32 * r + 31; }
 static __device__ __forceinline__ real rsqrtReal(real x) { return ${d ? 'rsqrt' : 'rsqrtf'}(x); }

@@ -1,12 +1,13 @@
 /**
  * The TSM2 entry point the CUDA backend calls for a batch-of-one gemm: checks that the request is
- * one TSM2 can take, plans (planner.ts), generates, compiles through the runtime's cache and
+ * one TSM2 can take, plans (plan.ts), generates, compiles through the runtime's cache and
  * launches on the device's stream. Returns false, having done nothing, where TSM2 does not apply.
  */
 import { batchCount, matrixAt, type MatrixView } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { GemmRequest } from '../../../core/ops.js';
-import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg, type KernelSource } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
+import { cachedKernel } from '../common/kernel-cache.js';
 import { elementBytes } from '../common/precision.js';
 import { generateTsm2l } from './generate-l.js';
 import { generateTsm2r } from './generate-r.js';
@@ -42,19 +43,9 @@ export function modelBandwidth(dev: GpuDevice, explicit?: number): number {
 }
 
 /**
- * Loaded kernels per device by parameter set, and plans by problem: a small problem (TSM2L at
- * m = 1e4 runs in microseconds) must not pay for planning, generating and hashing on every call.
- * The runtime still caches binaries by a hash of the source; these maps only skip the host work.
+ * Plans by problem: a small problem (TSM2L at m = 1e4 runs in microseconds) must not pay for
+ * planning on every call (kernels: the family-wide memo of common/kernel-cache.ts).
  */
-const kernels = new WeakMap<GpuDevice, Map<string, Kernel>>();
-function cachedKernel(dev: GpuDevice, key: string, make: () => KernelSource): Kernel {
-  let perDevice = kernels.get(dev);
-  if (!perDevice) kernels.set(dev, (perDevice = new Map()));
-  let k = perDevice.get(key);
-  if (!k) perDevice.set(key, (k = dev.kernel(make())));
-  return k;
-}
-
 const plans = new Map<string, Tsm2rPlan | Tsm2lPlan>();
 function cachedPlan<P extends Tsm2rPlan | Tsm2lPlan>(key: string, make: () => P): P {
   const known = plans.get(key);
@@ -115,20 +106,20 @@ export function tsm2Cuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Tsm2
     const plan = cachedPlan(JSON.stringify([dev.info.arch, dev.info.smCount, bandwidth, problem, opts.r]),
       () => planTsm2r(dev.info, bandwidth, problem, opts.r));
     opts.onPlan?.(plan);
-    cachedKernel(dev, JSON.stringify(plan.params), () => generateTsm2r(plan.params)).launch({ grid: plan.grid, block: plan.block, sharedBytes: plan.sharedBytes },
+    cachedKernel(dev, `tsm2r/${JSON.stringify(plan.params)}`, () => generateTsm2r(plan.params)).launch({ grid: plan.grid, block: plan.block, sharedBytes: plan.sharedBytes },
       [arg.i32(m), arg.i32(k), arg.i32(plan.kChunk), ...operands, ...scalars]);
   } else {
     const plan = cachedPlan(JSON.stringify([dev.info.arch, dev.info.smCount, bandwidth, problem, opts.l]),
       () => planTsm2l(dev.info, bandwidth, problem, opts.l));
     opts.onPlan?.(plan);
-    cachedKernel(dev, JSON.stringify(plan.params), () => generateTsm2l(plan.params)).launch({ grid: plan.grid, block: plan.block }, [arg.i64(m), ...operands, ...scalars]);
+    cachedKernel(dev, `tsm2l/${JSON.stringify(plan.params)}`, () => generateTsm2l(plan.params)).launch({ grid: plan.grid, block: plan.block }, [arg.i64(m), ...operands, ...scalars]);
   }
   return true;
 }
 
 /** C := beta C (zeros without reading C when beta = 0). */
 function scaleC(dev: GpuDevice, dtype: DType, c: MatrixView<DeviceArray>, beta: number): void {
-  const kernel = cachedKernel(dev, `scale:${dtype}`, () => generateScale({ dtype }));
+  const kernel = cachedKernel(dev, `tsm2-scale/${dtype}`, () => generateScale({ dtype }));
   const total = c.rows * c.cols;
   const blocks = Math.max(1, Math.min(dev.info.smCount * 8, Math.ceil(total / SCALE_THREADS)));
   kernel.launch({ grid: [blocks, 1, 1], block: [SCALE_THREADS, 1, 1] },
