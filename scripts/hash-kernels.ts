@@ -37,8 +37,8 @@ import { substituteSource } from '../src/cuda/kernels/solve/generate-substitute.
 import {
   generateScale, generateTsm2l, generateTsm2r, planTsm2l, planTsm2r, tsm2Cuda, type Tsm2lParams, type Tsm2Problem, type Tsm2rParams,
 } from '../src/cuda/kernels/tsm2/index.js';
-import { defaultTsm2Cases } from '../src/cuda/kernels/tsm2/bench.js';
-import { tsm2lGrid, tsm2rGrid } from '../src/cuda/kernels/tsm2/sweep.js';
+import { defaultTsm2Cases } from '../src/cuda/tune/tsm2-bench.js';
+import { tsm2lGrid, tsm2rGrid } from '../src/cuda/tune/tsm2-sweep.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 
 // ---------------------------------------------------------------------------------------------

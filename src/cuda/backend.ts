@@ -12,7 +12,7 @@ import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
-import type { DeviceBackend } from '../api/context.js';
+import type { DeviceBackend } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
 import { hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
 import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';

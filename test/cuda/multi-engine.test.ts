@@ -16,10 +16,10 @@ import { cpuBackend } from '../../src/cpu/backend.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
 import type { DeviceArray, DeviceDType, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel } from '../../src/cuda/runtime/types.js';
 import { MultiDeviceBackend } from '../../src/cuda/multi/backend.js';
-import { MultiDeviceContext } from '../../src/cuda/multi/context.js';
+import { MultiDeviceContext } from '../../src/api/multi-context.js';
 import { DeviceFailure, type Lane } from '../../src/cuda/multi/lane.js';
 import { isSharded, ShardedArray } from '../../src/cuda/multi/sharded.js';
-import { runMultiBench } from '../../src/cuda/multi/bench.js';
+import { runMultiBench } from '../../src/bench/multi.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { hasGpuOp } from '../../src/cuda/registry.js';
 

@@ -24,11 +24,11 @@ import { potrfCuda, type PotrfOptions, type PotrfVariant } from '../../src/cuda/
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
-import { Cublas, Cusolver, batchPointers } from '../../src/cuda/vendor/index.js';
+import { Cublas, Cusolver, batchPointers } from '../../src/cuda/baselines/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { choleskyResidual, luResidual, readDense, readSymmetric, readTriangle, solveResidual } from '../helpers/lapack-checks.js';
 import { Rng } from '../helpers/random.js';
-import { timeMs } from '../../src/cuda/measure.js';
+import { timeMs } from '../../src/cuda/tune/measure.js';
 
 const skip = gpuSkipReason();
 

@@ -18,10 +18,10 @@ import type { GemmParams } from '../../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/plan.js';
 import { tuningFor, type GemmTuning, type MmaConfig, type TiledConfig } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/types.js';
-import { Cublas } from '../../src/cuda/vendor/cublas.js';
+import { Cublas } from '../../src/cuda/baselines/cublas.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
-import { timeMs } from '../../src/cuda/measure.js';
+import { timeMs } from '../../src/cuda/tune/measure.js';
 
 const OPS: readonly (readonly [Op, Op])[] = [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']];
 const DTYPES: readonly DType[] = ['float64', 'float32'];

@@ -5,20 +5,20 @@
  * cuBLAS batched getrf/getrs (the pointer-array forms those need are built once, untimed).
  */
 import type { Context } from '../api/context.js';
-import { registerBenchExtras } from '../bench/extras.js';
-import { formatTable } from '../bench/table.js';
-import type { MachineLimits, VendorBaseline, VendorRun } from '../bench/run.js';
-import { progress, progressDone } from '../bench/stats.js';
-import type { Column } from '../bench/table.js';
+import { registerBenchExtras } from './extras.js';
+import { formatTable } from './table.js';
+import type { MachineLimits, VendorBaseline, VendorRun } from './run.js';
+import type { Column } from './table.js';
 import { MyriadError } from '../core/errors.js';
-import type { BenchOp } from '../bench/workloads.js';
+import type { BenchOp } from './workloads.js';
 import type { DType } from '../core/dtype.js';
 import type { Storage } from '../core/storage.js';
-import { CudaBackend } from './backend.js';
-import { benchTsm2, defaultTsm2Cases, type Tsm2BenchRow } from './kernels/tsm2/bench.js';
-import { measureCopyBandwidth } from './measure.js';
-import type { DeviceArray, GpuDevice } from './runtime/types.js';
-import { Cublas, Cusolver, batchPointers, type BatchPointers } from './vendor/index.js';
+import { CudaBackend } from '../cuda/backend.js';
+import { benchTsm2, defaultTsm2Cases, type Tsm2BenchRow } from '../cuda/tune/tsm2-bench.js';
+import { measureCopyBandwidth } from '../cuda/tune/measure.js';
+import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
+import { Cublas, Cusolver, batchPointers, type BatchPointers } from '../cuda/baselines/index.js';
+import { progress, progressDone } from './progress.js';
 
 function deviceOf(ctx: Context): GpuDevice | undefined {
   const backend = ctx.deviceBackend;

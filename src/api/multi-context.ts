@@ -9,13 +9,13 @@
  *   await ctx.synchronize();                                      // waits for all of them
  *   const factors = ctx.gather(a), status = ctx.gather(info);     // back in original order
  */
-import { Context } from '../../api/context.js';
-import type { DType, FloatArray } from '../../core/dtype.js';
-import type { DeviceStorage } from '../../core/storage.js';
-import { median } from '../../bench/stats.js';
-import { MultiDeviceBackend } from './backend.js';
-import type { ShardLayout, ShardedArray } from './sharded.js';
-import { weightsFromTimes } from './split.js';
+import { Context } from './context.js';
+import type { DType, FloatArray } from '../core/dtype.js';
+import type { DeviceStorage } from '../core/storage.js';
+import { median } from '../core/stats.js';
+import { MultiDeviceBackend } from '../cuda/multi/backend.js';
+import type { ShardLayout, ShardedArray } from '../cuda/multi/sharded.js';
+import { weightsFromTimes } from '../cuda/multi/split.js';
 
 export class MultiDeviceContext extends Context {
   constructor(

@@ -3,10 +3,10 @@
  * sets (the model's pick first) on the same data and report them all, fastest first. The winners
  * are copied by hand into the architecture's table (measured data, checked in).
  */
-import type { GpuDevice } from '../../runtime/types.js';
-import { benchTsm2Case, measureCopyBandwidth, tsm2Operands, type Tsm2BenchRow, type Tsm2Case } from './bench.js';
-import { setMeasuredBandwidth } from './launch.js';
-import type { Tsm2lOverrides, Tsm2rOverrides } from './plan.js';
+import type { GpuDevice } from '../runtime/types.js';
+import { benchTsm2Case, measureCopyBandwidth, tsm2Operands, type Tsm2BenchRow, type Tsm2Case } from './tsm2-bench.js';
+import { setMeasuredBandwidth } from '../kernels/tsm2/launch.js';
+import type { Tsm2lOverrides, Tsm2rOverrides } from '../kernels/tsm2/plan.js';
 
 export function tsm2rGrid(c: Tsm2Case): Tsm2rOverrides[] {
   // First the table's pick as it stands ({} forces nothing), then staged kernels: the ring depth,

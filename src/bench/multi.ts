@@ -10,17 +10,19 @@
  * batches (the wall clock of the synchronous call), with the bytes that crossed the host link
  * per millisecond (`link GB/s`, counted by the backend).
  */
-import type { Context } from '../../api/context.js';
-import { Random, randomGeneral, randomMatrices, randomSpd } from '../../bench/data.js';
-import { defaultBatch, runBench, type BenchRow } from '../../bench/run.js';
-import { median, progress, progressDone } from '../../bench/stats.js';
-import type { Column } from '../../bench/table.js';
-import { workloadFor, BENCH_NRHS, type BenchOp } from '../../bench/workloads.js';
-import { strided } from '../../core/batch.js';
-import type { DType, FloatArray } from '../../core/dtype.js';
-import { MultiDeviceContext } from './context.js';
-import { openMultiDevice, type DeviceSelection } from './open.js';
-import { splitCounts } from './split.js';
+import type { Context } from '../api/context.js';
+import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
+import { defaultBatch, runBench, type BenchRow } from './run.js';
+import { median } from '../core/stats.js';
+import type { Column } from './table.js';
+import { workloadFor, BENCH_NRHS, type BenchOp } from './workloads.js';
+import { strided } from '../core/batch.js';
+import type { DType, FloatArray } from '../core/dtype.js';
+import { MultiDeviceContext } from '../api/multi-context.js';
+import type { DeviceSelection } from '../cuda/multi/open.js';
+import { openMultiDevice } from '../api/multi-open.js';
+import { splitCounts } from '../cuda/multi/split.js';
+import { progress, progressDone } from './progress.js';
 
 export interface DeviceShare {
   ordinal: number;

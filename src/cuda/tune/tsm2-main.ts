@@ -7,10 +7,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDevice } from '../../runtime/index.js';
-import { benchTsm2, defaultTsm2Cases, measureCopyBandwidth, type Tsm2BenchRow, type Tsm2Case } from './bench.js';
-import { sweepTsm2, sweepWinners, type SweepWinner } from './sweep.js';
-import type { Tsm2Options } from './launch.js';
+import { openDevice } from '../runtime/index.js';
+import { benchTsm2, defaultTsm2Cases, measureCopyBandwidth, type Tsm2BenchRow, type Tsm2Case } from './tsm2-bench.js';
+import { sweepTsm2, sweepWinners, type SweepWinner } from './tsm2-sweep.js';
+import type { Tsm2Options } from '../kernels/tsm2/launch.js';
 
 const args = process.argv.slice(2);
 const outDir = args.includes('--out') ? args[args.indexOf('--out') + 1]! : '.';

@@ -3,16 +3,16 @@
  * CUDA events (warm-up excluded, median of repeats). GB/s counts A and B read once and C written
  * once (beta = 0), the roofline's denominator; `pctCopy` is that over the copy bandwidth.
  */
-import type { DType } from '../../../core/dtype.js';
-import type { GemmRequest, Op } from '../../../core/ops.js';
-import { strided } from '../../../core/batch.js';
-import { arg, type DeviceArray, type GpuDevice, type KernelSource } from '../../runtime/types.js';
-import { Cublas } from '../../vendor/cublas.js';
-import { cType } from '../common/precision.js';
-import { minimumBytes } from './model.js';
-import { setMeasuredBandwidth, tsm2Cuda, type Tsm2Options } from './launch.js';
-import type { Tsm2Kind, Tsm2lPlan, Tsm2rPlan } from './plan.js';
-import { measureCopyBandwidth, timeMs } from '../../measure.js';
+import type { DType } from '../../core/dtype.js';
+import type { GemmRequest, Op } from '../../core/ops.js';
+import { strided } from '../../core/batch.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelSource } from '../runtime/types.js';
+import { Cublas } from '../baselines/cublas.js';
+import { cType } from '../kernels/common/precision.js';
+import { minimumBytes } from '../kernels/tsm2/model.js';
+import { setMeasuredBandwidth, tsm2Cuda, type Tsm2Options } from '../kernels/tsm2/launch.js';
+import type { Tsm2Kind, Tsm2lPlan, Tsm2rPlan } from '../kernels/tsm2/plan.js';
+import { measureCopyBandwidth, timeMs } from './measure.js';
 
 export interface Tsm2BenchRow {
   op: Tsm2Kind;

@@ -2,8 +2,8 @@
  * Measuring on a GPU, in one place: CUDA-event timing (warm-up excluded, median of repeats)
  * and the device-to-device copy bandwidth that every roofline in the benchmarks divides by.
  */
-import { WARMUP, median } from '../bench/stats.js';
-import type { GpuDevice } from './runtime/types.js';
+import { WARMUP, median } from '../../core/stats.js';
+import type { GpuDevice } from '../runtime/types.js';
 
 /**
  * Median milliseconds of `repeats` runs, each timed with CUDA events, after the warm-up.
