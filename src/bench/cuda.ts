@@ -16,6 +16,7 @@ import type { Storage } from '../core/storage.js';
 import { CudaBackend } from '../cuda/backend.js';
 import { benchTsm2, defaultTsm2Cases, type Tsm2BenchRow } from '../cuda/tune/tsm2-bench.js';
 import { measureCopyBandwidth } from '../cuda/tune/measure.js';
+import { benchmarkPeakGflops } from '../cuda/model/roofline.js';
 import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
 import { Cublas, Cusolver, batchPointers, type BatchPointers } from '../cuda/baselines/index.js';
 import { progress, progressDone } from './progress.js';
@@ -23,18 +24,6 @@ import { progress, progressDone } from './progress.js';
 function deviceOf(ctx: Context): GpuDevice | undefined {
   const backend = ctx.deviceBackend;
   return backend instanceof CudaBackend ? backend.device : undefined;
-}
-
-/**
- * Peak rates from the device's attributes, per SM and clock: sm_90 FP64 256 flops on the tensor
- * cores (DMMA; cuBLAS DGEMM uses them: 57 TFLOP/s measured on an H100, above the 34 of the FP64
- * pipes), FP32 256 (FFMA). Earlier archs: FP64 half of FP32, an upper bound.
- */
-export function peakGflops(dev: GpuDevice): Partial<Record<DType, number>> {
-  const { smCount, clockKHz, major } = dev.info;
-  const ghz = clockKHz / 1e6;
-  const fp32 = smCount * 256 * ghz;
-  return { float32: fp32, float64: major >= 9 ? smCount * 256 * ghz : fp32 / 2 };
 }
 
 const limitsCache = new WeakMap<Context, MachineLimits>();
@@ -97,7 +86,7 @@ registerBenchExtras({
     if (!dev) return undefined;
     let l = limitsCache.get(ctx);
     if (!l) {
-      l = { bandwidthGBs: measureCopyBandwidth(dev) / 1e9, peakGflops: peakGflops(dev) };
+      l = { bandwidthGBs: measureCopyBandwidth(dev) / 1e9, peakGflops: benchmarkPeakGflops(dev.info) };
       limitsCache.set(ctx, l);
       console.error(`copy bandwidth ${l.bandwidthGBs.toFixed(0)} GB/s (1 GiB device-to-device, read + write); peak FP64 ${l.peakGflops!.float64!.toFixed(0)}, FP32 ${l.peakGflops!.float32!.toFixed(0)} GFLOP/s`);
     }

@@ -7,12 +7,12 @@ import { batchCount, matrixAt, type MatrixView } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { GemmRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
+import { peakBandwidth } from '../../model/roofline.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { elementBytes } from '../common/precision.js';
 import { generateTsm2l } from './generate-l.js';
 import { generateTsm2r } from './generate-r.js';
 import { generateScale, SCALE_THREADS } from './generate-scale.js';
-import { theoreticalBandwidth } from './model.js';
 import { TSM2L_MAX_K, TSM2L_MAX_N } from './params.js';
 import {
   classifyTallSkinny, planTsm2l, planTsm2r,
@@ -39,7 +39,7 @@ export function setMeasuredBandwidth(dev: GpuDevice, bytesPerSecond: number): vo
 }
 
 export function modelBandwidth(dev: GpuDevice, explicit?: number): number {
-  return explicit ?? measuredBandwidth.get(dev) ?? 0.9 * theoreticalBandwidth(dev.info);
+  return explicit ?? measuredBandwidth.get(dev) ?? 0.9 * peakBandwidth(dev.info);
 }
 
 /**
