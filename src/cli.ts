@@ -21,8 +21,8 @@ import { BENCH_COLUMNS, runBench, type BenchRow } from './bench/run.js';
 import { formatTable, TABLE_STYLES, type TableStyle } from './bench/table.js';
 import { BENCH_OPS, type BenchOp } from './bench/workloads.js';
 import { benchExtras } from './bench/extras.js';
-import './cuda/bench.js'; // registers the CUDA limits and vendor baselines
-import { MULTI_COLUMNS, runMultiBench } from './cuda/multi/bench.js';
+import './bench/cuda.js'; // registers the CUDA limits and vendor baselines
+import { MULTI_COLUMNS, runMultiBench } from './bench/multi.js';
 import { parseDevices } from './cuda/multi/open.js';
 
 const USAGE = `usage:

@@ -19,29 +19,11 @@ import {
   type IntAllocator, type SyrkArgs, type TrmmArgs, type TrsmArgs, type TrtriArgs,
 } from './prepare.js';
 import { columnMajorCopy } from './rowmajor.js';
+import type { DeviceBackend } from '../core/device-backend.js';
 
 export type BackendName = 'cpu' | 'cuda';
 
-/** What a context needs of an accelerator backend beyond the operations themselves. */
-export interface DeviceBackend extends Backend<Storage, IntStorage> {
-  /** Device int32 memory for info/pivots of device-resident batches. */
-  allocInts(length: number): DeviceStorage;
-  upload(host: FloatArray | Int32Array): DeviceStorage;
-  download(device: DeviceStorage): FloatArray | Int32Array;
-  alloc(dtype: DType | 'int32', length: number): DeviceStorage;
-  /** Device-to-device copy of a whole array (same dtype and length). */
-  copy(src: DeviceStorage, dst: DeviceStorage): void;
-  /** Runs `fn` between two events on the stream and returns the elapsed milliseconds (waits). */
-  time(fn: () => void): number;
-  synchronize(): Promise<void>;
-  describe(): string;
-  dispose(): void;
-  /**
-   * Runs `fn` with its calls on host data enqueued but not waited for; `done` settles when they
-   * have finished and written their outputs. Absent: host calls complete inside `fn`.
-   */
-  deferHost?<T>(fn: () => T): { result: T; done: Promise<void> };
-}
+export type { DeviceBackend } from '../core/device-backend.js';
 
 /** Integers live where the batch lives: device ints for a device `a`, host ints otherwise. */
 export type IntsFor<S extends Storage> = S extends FloatArray ? Int32Array : IntStorage;

@@ -10,7 +10,8 @@
 import { MyriadError } from '../core/errors.js';
 import { parseBackendName, type BackendChoice, probeBackends, openCudaContext } from './backends.js';
 import { Context, cpuContext } from './context.js';
-import { openMultiDevice, type DeviceSelection } from '../cuda/multi/open.js';
+import type { DeviceSelection } from '../cuda/multi/open.js';
+import { openMultiDevice } from './multi-open.js';
 
 export interface OpenOptions {
   backend?: BackendChoice;

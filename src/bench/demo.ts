@@ -11,8 +11,8 @@ import type { DType, FloatArray } from '../core/dtype.js';
 import type { DeviceStorage, Storage } from '../core/storage.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 import { maxSolveResidual } from './residual.js';
-import { progress, progressDone } from './stats.js';
 import type { Column } from './table.js';
+import { progress, progressDone } from './progress.js';
 
 export interface DemoRow {
   workload: string;

@@ -12,9 +12,10 @@ import type { Context } from '../api/context.js';
 import { DTYPE_BYTES, type DType } from '../core/dtype.js';
 import type { Storage } from '../core/storage.js';
 import { Random } from './data.js';
-import { WARMUP, median, progress, progressDone } from './stats.js';
+import { WARMUP, median } from '../core/stats.js';
 import type { Column } from './table.js';
 import { workloadFor, type BenchOp } from './workloads.js';
+import { progress, progressDone } from './progress.js';
 
 export interface BenchRow {
   op: string;

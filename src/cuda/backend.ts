@@ -5,16 +5,16 @@
  *   downloaded back into the caller's arrays before the call returns;
  * - device arrays are used in place and the call only enqueues work (the fast path).
  * Operations without a GPU kernel yet (see registry.ts) run on the CPU reference with copies:
- * correct everywhere, and `GPU_OPS` says which ones are fast.
+ * correct everywhere, and `hasGpuOp` says which ones are fast.
  */
 import { batchCount, isBatch, type Batch } from '../core/batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
-import type { DeviceBackend } from '../api/context.js';
+import type { DeviceBackend } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
-import { GPU_OPS, OUTPUTS } from './registry.js';
+import { hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
 import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';
 
@@ -91,12 +91,12 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   protected run(op: OpName, request: Request): void {
     const count = Object.values(request).map((v) => (isBatch(v) ? batchCount(v) : -1)).find((c) => c >= 0) ?? 0;
     if (count === 0) return;
-    const kernel = GPU_OPS[op];
-    if (!kernel) return this.runOnCpu(op, request);
+    if (!hasGpuOp(op)) return this.runOnCpu(op, request);
     for (const s of storagesIn(request, Object.keys(request))) if (isDeviceStorage(s)) this.checkOwn(s);
-    if (!hasHostStorage(request)) return kernel(this.device, request);
+    const kernel = (r: Request): void => { runGpuOp(op, this.device, r); };
+    if (!hasHostStorage(request)) return kernel(request);
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
-    const call = new HostCall(this.device, op, request, (r) => kernel(this.device, r), this.stagingTuning ? { tuning: this.stagingTuning } : {});
+    const call = new HostCall(this.device, op, request, kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {});
     if (this.pending) {
       this.pending.push(finishLater(this.device, call));
       return;

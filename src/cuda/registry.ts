@@ -1,19 +1,21 @@
 /**
  * The one place where GPU kernels register over the CPU reference (BLIS's context-init idea):
  * an operation listed here runs on the GPU; any other runs on the CPU reference with copies.
- * A duplicate registration is an error.
+ * A duplicate registration is an error. A new family adds one line at the bottom.
  */
-import type { GemmRequest, OpName } from '../core/ops.js';
+import type { Backend, OpName } from '../core/ops.js';
 import { MyriadError } from '../core/errors.js';
-import { gemmCuda } from './kernels/gemm/index.js';
-import { getrfCuda } from './kernels/getrf/launch.js';
-import { potrfCuda } from './kernels/potrf/launch.js';
-import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/launch.js';
-import { tsm2Cuda } from './kernels/tsm2/launcher.js';
+import { gemmRouted } from './kernels/gemm/index.js';
+import { getrfCuda } from './kernels/getrf/index.js';
+import { potrfCuda } from './kernels/potrf/index.js';
+import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
 import type { DeviceArray, GpuDevice } from './runtime/types.js';
 
-/** A launcher: a validated, column-major request whose storages are all device arrays. */
-export type GpuOp = (dev: GpuDevice, request: never) => void;
+/** The validated, column-major request of operation K whose storages are all device arrays. */
+export type DeviceRequest<K extends OpName> = Parameters<Backend<DeviceArray, DeviceArray>[K]>[0];
+
+/** A launcher of operation K. */
+export type GpuOp<K extends OpName> = (dev: GpuDevice, request: DeviceRequest<K>) => void;
 
 /** The request fields an operation writes (downloaded back into host arrays after the call). */
 export const OUTPUTS: Readonly<Record<OpName, readonly string[]>> = {
@@ -23,24 +25,35 @@ export const OUTPUTS: Readonly<Record<OpName, readonly string[]>> = {
   trtri: ['a', 'info'], lauum: ['a', 'info'], potri: ['a', 'info'],
 };
 
-const registry: Partial<Record<OpName, (dev: GpuDevice, request: Record<string, unknown>) => void>> = {};
+const registry: { [K in OpName]?: GpuOp<K> } = {};
 
-export function registerGpuOp(op: OpName, launcher: GpuOp): void {
+export function registerGpuOp<K extends OpName>(op: K, launcher: GpuOp<K>): void {
   if (registry[op]) throw new MyriadError('INVALID_ARGUMENT', `a GPU kernel for ${op} is already registered`, 'op');
-  registry[op] = launcher as unknown as (dev: GpuDevice, request: Record<string, unknown>) => void;
+  registry[op] = launcher as (typeof registry)[K];
 }
 
-/** gemm: a batch of one tall-and-skinny product goes to TSM2 (which declines other shapes). */
-function gemm(dev: GpuDevice, r: GemmRequest<DeviceArray>): void {
-  if (!tsm2Cuda(dev, r)) gemmCuda(dev, r);
+/** Whether operation `op` has a GPU kernel. */
+export function hasGpuOp(op: OpName): boolean {
+  return registry[op] !== undefined;
 }
 
-registerGpuOp('gemm', gemm as GpuOp);
-registerGpuOp('potrf', potrfCuda as GpuOp);
-registerGpuOp('potrs', potrsCuda as GpuOp);
-registerGpuOp('posv', posvCuda as GpuOp);
-registerGpuOp('getrf', getrfCuda as GpuOp);
-registerGpuOp('getrs', getrsCuda as GpuOp);
-registerGpuOp('gesv', gesvCuda as GpuOp);
+/**
+ * Runs `op`'s launcher on a request the backends assembled by field name (they stage every
+ * operation the same way, so they hold it as a record); false where `op` has no GPU kernel.
+ * The request came through the public API's validation for `op`, which is what makes it a
+ * DeviceRequest<op>: the one place that trusts it.
+ */
+export function runGpuOp(op: OpName, dev: GpuDevice, request: Record<string, unknown>): boolean {
+  const launcher = registry[op] as GpuOp<typeof op> | undefined;
+  if (launcher === undefined) return false;
+  launcher(dev, request as unknown as DeviceRequest<typeof op>);
+  return true;
+}
 
-export const GPU_OPS: Readonly<typeof registry> = registry;
+registerGpuOp('gemm', gemmRouted);
+registerGpuOp('potrf', potrfCuda);
+registerGpuOp('potrs', potrsCuda);
+registerGpuOp('posv', posvCuda);
+registerGpuOp('getrf', getrfCuda);
+registerGpuOp('getrs', getrsCuda);
+registerGpuOp('gesv', gesvCuda);

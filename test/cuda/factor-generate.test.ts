@@ -7,23 +7,25 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { getrfPanelSource, getrfUpdateSource } from '../../src/cuda/kernels/getrf/panel.js';
-import { getrfRegisterSource, REGISTER_DESIGN_MAX, registerWarps } from '../../src/cuda/kernels/getrf/register.js';
-import { getrfSmallSource } from '../../src/cuda/kernels/getrf/small.js';
-import { potrfRegisterSource } from '../../src/cuda/kernels/potrf/register.js';
-import { potrfPanelSource } from '../../src/cuda/kernels/potrf/panel.js';
-import { potrfSmallSource } from '../../src/cuda/kernels/potrf/small.js';
-import { gesvSmallSource, posvSmallSource } from '../../src/cuda/kernels/solve/small.js';
-import { substituteSource } from '../../src/cuda/kernels/solve/substitute.js';
+import { getrfPanelSource, getrfUpdateSource } from '../../src/cuda/kernels/getrf/generate-panel.js';
+import { getrfRegisterSource } from '../../src/cuda/kernels/getrf/generate-register.js';
+import { getrfSmallSource } from '../../src/cuda/kernels/getrf/generate-small.js';
+import { potrfRegisterSource } from '../../src/cuda/kernels/potrf/generate-register.js';
+import { potrfPanelSource } from '../../src/cuda/kernels/potrf/generate-panel.js';
+import { potrfSmallSource } from '../../src/cuda/kernels/potrf/generate-small.js';
+import { gesvSmallSource, posvSmallSource } from '../../src/cuda/kernels/solve/generate-small.js';
+import { substituteSource } from '../../src/cuda/kernels/solve/generate-substitute.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
-import { NVCC_SKIP, compileFailures, compileForSm90, type PtxasReport } from '../helpers/nvcc.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import { NVCC_SKIP, compileFailures, compileForSm90, compileSet, type PtxasReport } from '../helpers/nvcc.js';
+import { REGISTER_DESIGN_MAX, registerWarps } from '../../src/cuda/kernels/common/register-tile.js';
 
 test('generators are pure and every parameter changes the kernel', () => {
-  const base = { dtype: 'float64', n: 8, uplo: 'lower', kind: 'strided', warps: 4 } as const;
+  const base = { dtype: 'float64', n: 8, uplo: 'lower', kind: 'strided', warps: 4, classic: false } as const;
   assert.equal(potrfSmallSource(base).source, potrfSmallSource({ ...base }).source);
   const variants: KernelSource[] = [
     potrfSmallSource(base), potrfSmallSource({ ...base, dtype: 'float32' }), potrfSmallSource({ ...base, n: 9 }),
-    potrfSmallSource({ ...base, uplo: 'upper' }), potrfSmallSource({ ...base, kind: 'pointer' }), potrfSmallSource({ ...base, warps: 2 }),
+    potrfSmallSource({ ...base, uplo: 'upper' }), potrfSmallSource({ ...base, kind: 'pointer' }), potrfSmallSource({ ...base, warps: 2 }), potrfSmallSource({ ...base, classic: true }),
     getrfSmallSource({ dtype: 'float64', rows: 8, cols: 8, kind: 'strided', warps: 4 }),
     getrfSmallSource({ dtype: 'float64', rows: 8, cols: 7, kind: 'strided', warps: 4 }),
     potrfPanelSource({ dtype: 'float64', uplo: 'lower', kind: 'strided', ib: 8, kb: 16 }),
@@ -50,7 +52,8 @@ test('register designs compile for sm_90 without spills', { skip: NVCC_SKIP, tim
   const sources: KernelSource[] = [];
   for (const dtype of ['float64', 'float32'] as const) {
     for (const n of [5, 16, 32]) {
-      for (const uplo of ['lower', 'upper'] as const) sources.push(potrfSmallSource({ dtype, n, uplo, kind: 'strided', warps: 4 }));
+      const classic = n <= tuningFor('sm_90', 'potrf').classicMax[dtype];
+      for (const uplo of ['lower', 'upper'] as const) sources.push(potrfSmallSource({ dtype, n, uplo, kind: 'strided', warps: 4, classic }));
       sources.push(getrfSmallSource({ dtype, rows: n, cols: n, kind: 'pointer', warps: 4 }));
     }
     for (const n of [32]) {
@@ -59,7 +62,9 @@ test('register designs compile for sm_90 without spills', { skip: NVCC_SKIP, tim
     }
     sources.push(potrfPanelSource({ dtype, uplo: 'lower', kind: 'strided', ib: 8, kb: 16 }));
   }
-  const failures = compileFailures(await compileForSm90(sources), noSpills);
+  // Representative: each warp design once, both precisions and both triangles among them.
+  const quick = (e: string): boolean => /^(potrf_d_l_n16_|potrf_s_u_n32_|getrf_d_16x16_|posv_d_|gesv_s_|potrf_panel_s_)/.test(e);
+  const failures = compileFailures(await compileForSm90(compileSet(sources, quick)), noSpills);
   assert.deepEqual(failures, [], failures.join('\n'));
 });
 
@@ -76,7 +81,9 @@ test('block register designs (getrf, potrf) compile for sm_90 without spills, n 
     }
   }
   // No spills and no stack frame: a register array indexed at run time would live in local memory.
-  const failures = compileFailures(await compileForSm90(sources), (r) =>
+  // Representative: a square getrf, a wide getrf and the largest potrf upper (the tightest registers).
+  const quick = (e: string): boolean => /^(getrf_reg_d_64x64_|getrf_reg_s_33x128_|potrf_reg_s_u_n128_)/.test(e);
+  const failures = compileFailures(await compileForSm90(compileSet(sources, quick)), (r) =>
     noSpills(r) ?? (r.stackFrame !== 0 ? `${r.stackFrame} bytes stack frame (local memory)` : undefined));
   assert.deepEqual(failures, [], failures.join('\n'));
 });
@@ -89,6 +96,7 @@ test('fallback kernels compile for sm_90', { skip: NVCC_SKIP, timeout: 600_000 }
     sources.push(getrfUpdateSource({ dtype, kind: 'pointer', ib: 16 }));
     for (const variant of ['chol-lower', 'chol-upper', 'lu-N', 'lu-T'] as const) sources.push(substituteSource({ dtype, variant, kindA: 'strided', kindB: 'pointer' }));
   }
-  const failures = compileFailures(await compileForSm90(sources), () => undefined);
+  const quick = (e: string): boolean => /^(potrf_panel_d_|getrf_panel_s_|getrf_update_d_|solve_d_lu_T_|solve_s_chol_upper_)/.test(e);
+  const failures = compileFailures(await compileForSm90(compileSet(sources, quick)), () => undefined);
   assert.deepEqual(failures, [], failures.join('\n'));
 });

@@ -16,12 +16,12 @@ import { cpuBackend } from '../../src/cpu/backend.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
 import type { DeviceArray, DeviceDType, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel } from '../../src/cuda/runtime/types.js';
 import { MultiDeviceBackend } from '../../src/cuda/multi/backend.js';
-import { MultiDeviceContext } from '../../src/cuda/multi/context.js';
+import { MultiDeviceContext } from '../../src/api/multi-context.js';
 import { DeviceFailure, type Lane } from '../../src/cuda/multi/lane.js';
 import { isSharded, ShardedArray } from '../../src/cuda/multi/sharded.js';
-import { runMultiBench } from '../../src/cuda/multi/bench.js';
+import { runMultiBench } from '../../src/bench/multi.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { GPU_OPS } from '../../src/cuda/registry.js';
+import { hasGpuOp } from '../../src/cuda/registry.js';
 import { HostCall, StagingArena } from '../../src/cuda/host/staging.js';
 
 class FakeArray implements DeviceArray {
@@ -360,9 +360,9 @@ describe('with the real one-GPU CudaBackend per lane (fake memory)', () => {
   it('an op without a GPU kernel: host batches go to the CPU reference, sharded ones to each lane\'s CPU fallback', () => {
     const log: string[] = [];
     const devices = [0, 1].map((i) => new FakeDevice(i, log));
-    const lanes: Lane[] = devices.map((device) => ({ device, backend: new CudaBackend(device, 'fake'), hasKernel: (op) => GPU_OPS[op] !== undefined }));
+    const lanes: Lane[] = devices.map((device) => ({ device, backend: new CudaBackend(device, 'fake'), hasKernel: hasGpuOp }));
     const ctx = new MultiDeviceContext(new MultiDeviceBackend(lanes, 'fake'));
-    assert.equal(GPU_OPS.trsm, undefined, 'this test needs an op without a GPU kernel');
+    assert.equal(hasGpuOp('trsm'), false, 'this test needs an op without a GPU kernel');
     const n = 4, count = 9;
     const a = randomGeneral('float64', n, count, rng) as Float64Array;
     const b = randomMatrices('float64', n, 2, count, rng) as Float64Array;

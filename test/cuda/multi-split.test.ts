@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { list, strided, variable } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
 import type { DeviceInfo } from '../../src/cuda/runtime/types.js';
-import { rebaseRequest, sliceRequest, storageRanges, writtenSpans, type IntSlice } from '../../src/cuda/multi/request.js';
+import { rebaseRequest, sliceRequest, storageRanges, writtenSpans, type IntSlice } from '../../src/cuda/host/request.js';
 import { intBounds, resolveLayout, runsOfBatch, shardBounds, ShardedArray, type Shard } from '../../src/cuda/multi/sharded.js';
 import { checkWeights, modelWeights, splitBatch, splitCounts, weightsFromTimes } from '../../src/cuda/multi/split.js';
 import { parseDevices, resolveDevices } from '../../src/cuda/multi/open.js';

@@ -19,17 +19,21 @@ import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core
 import type { Uplo } from '../../src/core/enums.js';
 import { counts } from '../../src/core/counts.js';
 import { cpuGesv, cpuGetrf, cpuGetrs, cpuPosv, cpuPotrf, cpuPotrs } from '../../src/cpu/lapack/index.js';
-import { getrfCuda, getrfTuning, type GetrfVariant } from '../../src/cuda/kernels/getrf/launch.js';
-import { potrfCuda, potrfPanelTuning, potrfTuning, type PotrfVariant } from '../../src/cuda/kernels/potrf/launch.js';
-import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/launch.js';
+import { getrfCuda, type GetrfOptions, type GetrfVariant } from '../../src/cuda/kernels/getrf/index.js';
+import { potrfCuda, type PotrfOptions, type PotrfVariant } from '../../src/cuda/kernels/potrf/index.js';
+import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
-import { Cublas, Cusolver, batchPointers } from '../../src/cuda/vendor/index.js';
+import { Cublas, Cusolver, batchPointers } from '../../src/cuda/baselines/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { choleskyResidual, luResidual, readDense, readSymmetric, readTriangle, solveResidual } from '../helpers/lapack-checks.js';
 import { Rng } from '../helpers/random.js';
-import { timeMs } from '../../src/cuda/measure.js';
+import { timeMs } from '../../src/cuda/tune/measure.js';
 
 const skip = gpuSkipReason();
+
+/** What checkPotrf / checkGetrf force on the launchers (withVariants sets it for a block of checks). */
+let forced: { potrf: PotrfOptions; getrf: GetrfOptions } = { potrf: {}, getrf: {} };
 const SIZES = [...Array.from({ length: 40 }, (_, i) => i + 1), 47, 64, 100, 128, 256, 512];
 const DTYPES: DType[] = ['float64', 'float32'];
 const UPLOS: Uplo[] = ['lower', 'upper'];
@@ -110,7 +114,7 @@ function checkPotrf(dev: GpuDevice, rng: Rng, dtype: DType, uplo: Uplo, n: numbe
   cpuPotrf({ uplo, a: batchOf(ref, l), info: refInfo });
   const dA = upload(dev, host);
   const dInfo = poisonedInts(dev, count);
-  potrfCuda(dev, { uplo, a: batchOf(dA, l), info: dInfo });
+  potrfCuda(dev, { uplo, a: batchOf(dA, l), info: dInfo }, forced.potrf);
   const got = dev.download(dA) as FloatArray;
   const info = (dev.download(dInfo) as Int32Array).subarray(0, count);
   dA.dispose(); dInfo.dispose();
@@ -140,7 +144,7 @@ function checkGetrf(dev: GpuDevice, rng: Rng, dtype: DType, rows: number, cols: 
   cpuGetrf({ a: batchOf(ref, l, rows), ipiv: refPiv, pivotStride: k, info: refInfo });
   const dA = upload(dev, host);
   const dInfo = poisonedInts(dev, count), dPiv = poisonedInts(dev, count * k);
-  getrfCuda(dev, { a: batchOf(dA, l, rows), ipiv: dPiv, pivotStride: k, info: dInfo });
+  getrfCuda(dev, { a: batchOf(dA, l, rows), ipiv: dPiv, pivotStride: k, info: dInfo }, forced.getrf);
   const got = dev.download(dA) as FloatArray;
   const info = (dev.download(dInfo) as Int32Array).subarray(0, count);
   const piv = (dev.download(dPiv) as Int32Array).subarray(0, count * k);
@@ -168,34 +172,29 @@ test('potrf: every n, both uplo and precisions, odd layouts, vs CPU and residual
 });
 
 /** Runs `body` with the potrf/getrf variants forced (null: by size), restoring the defaults after. */
-function withVariants(potrf: PotrfVariant | null, getrf: GetrfVariant | null, body: () => void): void {
-  const saved = [potrfTuning.force, getrfTuning.force] as const;
-  potrfTuning.force = potrf;
-  getrfTuning.force = getrf;
-  try { body(); } finally { [potrfTuning.force, getrfTuning.force] = saved; }
+function withVariants(potrf: PotrfVariant | null, getrf: GetrfVariant | null, body: () => void, potrfPanelWidest?: number): void {
+  const saved = forced;
+  forced = { potrf: { force: { variant: potrf ?? undefined, panelWidest: potrfPanelWidest } }, getrf: { force: { variant: getrf ?? undefined } } };
+  try { body(); } finally { forced = saved; }
 }
 
 test('potrf: every n > 32 with 8-column panels (the paper\'s width, the benchmarked alternative)', { skip }, () => {
   const dev = gpu();
   const rng = new Rng(7);
-  const saved = potrfPanelTuning.widest;
-  potrfPanelTuning.widest = 8;
-  potrfTuning.force = 'panel';   // sizes the register design serves by default, too
-  try {
+  // 'panel': sizes the register design serves by default, too.
+  withVariants('panel', null, () => {
     for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of [33, 40, 47, 64, 100, 128, 256]) {
       checkPotrf(dev, rng, dtype, uplo, n, countFor(n), (i) => (i % 3 === 1 ? 'notSpd' : 'spd'));
     }
-  } finally {
-    potrfPanelTuning.widest = saved;
-    potrfTuning.force = null;
-  }
+  }, 8);
 });
 
 // The register designs (one block per matrix, the matrix in registers): by size up to the
 // threshold, the boundary on both sides (128 register, 129 the old paths), forced at sizes the
 // warp kernels serve by default (one row register, fewer columns than warps), mixed failures.
 const REGISTER_SIZES = [33, 47, 64, 65, 100, 127, 128];
-const registerMax = (dtype: DType): number => Math.max(potrfTuning.registerMax[dtype], getrfTuning.registerMax[dtype]);
+const registerMax = (dtype: DType): number =>
+  Math.max(tuningFor(gpu().info.arch, 'potrf').registerMax[dtype], tuningFor(gpu().info.arch, 'getrf').registerMax[dtype]);
 
 test('register designs: potrf and getrf 33..128 by size, boundary 128/129, mixed failures', { skip }, () => {
   const dev = gpu();
@@ -367,14 +366,12 @@ test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing
   const rows: Record<string, string | number>[] = [];
   const timeIt = (restore: () => void, run: () => void, reps = 7): number => timeMs(dev, run, reps, restore);
   const cusolver = new Cusolver(dev), cublas = new Cublas(dev);
-  const defaultWidth = potrfPanelTuning.widest;
   // potrf-panel / getrf-blocked: the old paths forced at the sizes the register designs now serve.
   for (const op of ['potrf', 'getrf', 'potrf-ib8', 'potrf-panel', 'getrf-blocked'] as const) {
     const sizes = op === 'potrf-ib8' ? [64, 128, 256, 512] : op === 'potrf-panel' || op === 'getrf-blocked' ? [48, 64, 96, 128] : [4, 8, 16, 32, 48, 64, 96, 128, 256, 512];
     for (const n of sizes) {
-      potrfPanelTuning.widest = op === 'potrf-ib8' ? 8 : defaultWidth;
-      potrfTuning.force = op === 'potrf-panel' ? 'panel' : null;
-      getrfTuning.force = op === 'getrf-blocked' ? 'blocked' : null;
+      const potrfOpts: PotrfOptions = { force: { panelWidest: op === 'potrf-ib8' ? 8 : undefined, variant: op === 'potrf-panel' ? 'panel' : undefined } };
+      const getrfOpts: GetrfOptions = { force: { variant: op === 'getrf-blocked' ? 'blocked' : undefined } };
       const count = Math.max(64, Math.floor(0.5e9 / (n * n * 8)));
       const l: Layout = { n, cols: n, count, ld: n, stride: n * n, offset: 0 };
       const rng = new Rng(n);
@@ -387,8 +384,8 @@ test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing
       const info = dev.alloc('int32', count), piv = dev.alloc('int32', count * n);
       const restore = (): void => dev.copy(pristine, 0, work, 0, host.length);
       const ours = timeIt(restore, () => (chol
-        ? potrfCuda(dev, { uplo: 'lower', a: batchOf(work, l), info })
-        : getrfCuda(dev, { a: batchOf(work, l), ipiv: piv, pivotStride: n, info })));
+        ? potrfCuda(dev, { uplo: 'lower', a: batchOf(work, l), info }, potrfOpts)
+        : getrfCuda(dev, { a: batchOf(work, l), ipiv: piv, pivotStride: n, info }, getrfOpts)));
       const oursInfo = dev.download(info) as Int32Array;
       assert.ok(oursInfo.every((x) => x === 0 || !chol), `${op} n=${n}: unexpected failures`);
       const ptrs = batchPointers(dev, work, count, n * n);
@@ -397,9 +394,6 @@ test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing
         : cublas.getrfBatched('float64', n, ptrs, n, piv, info, count)));
       ptrs.dispose();
       for (const d of [pristine, work, info, piv]) d.dispose();
-      potrfPanelTuning.widest = defaultWidth;
-      potrfTuning.force = null;
-      getrfTuning.force = null;
       const cost = chol ? counts.potrf('float64', n) : counts.getrf('float64', n);
       const gf = (ms: number): number => (cost.flops * count) / (ms * 1e6);
       const roof = (cost.flops / cost.bytes) * 3000;

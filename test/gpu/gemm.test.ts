@@ -15,13 +15,13 @@ import type { GemmRequest, Op } from '../../src/core/ops.js';
 import { cpuGemm } from '../../src/cpu/blas3.js';
 import { gemmCuda, type GemmCudaOptions } from '../../src/cuda/kernels/gemm/launch.js';
 import type { GemmParams } from '../../src/cuda/kernels/gemm/params.js';
-import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/planner.js';
-import { gemmTuningFor, type GemmTuning, type MmaConfig, type TiledConfig } from '../../src/cuda/model/tuning/index.js';
+import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/plan.js';
+import { tuningFor, type GemmTuning, type MmaConfig, type TiledConfig } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/types.js';
-import { Cublas } from '../../src/cuda/vendor/cublas.js';
+import { Cublas } from '../../src/cuda/baselines/cublas.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
-import { timeMs } from '../../src/cuda/measure.js';
+import { timeMs } from '../../src/cuda/tune/measure.js';
 
 const OPS: readonly (readonly [Op, Op])[] = [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']];
 const DTYPES: readonly DType[] = ['float64', 'float32'];
@@ -118,7 +118,7 @@ function runCase(dev: GpuDevice, c: Case, seed: number): string {
   const initial = cc.host.map((h) => h.slice());
   try {
     const req: GemmRequest<DeviceArray> = { transA: c.transA, transB: c.transB, alpha: c.alpha, beta: c.beta, a: a.devBatch, b: b.devBatch, c: cc.devBatch };
-    gemmCuda(dev, req, { variant: c.variant, tuning: c.tuning && { ...gemmTuningFor(dev.info.arch), ...c.tuning } });
+    gemmCuda(dev, req, { variant: c.variant, tuning: c.tuning && { ...tuningFor(dev.info.arch, 'gemm'), ...c.tuning } });
     const got = cc.dev.map((d) => dev.download(d) as FloatArray);
     // Reference values, and a bound from |alpha| |A| |B| + |beta| |C| (no cancellation).
     cpuGemm({ transA: c.transA, transB: c.transB, alpha: c.alpha, beta: c.beta, a: a.hostBatch, b: b.hostBatch, c: cc.hostBatch });
@@ -357,7 +357,7 @@ test('sweep: small, tiled and mma parameters (MYRIAD_GEMM_SWEEP=1)', { skip: gpu
       const problem: GemmProblem = { dtype, transA: 'N', transB: 'N', m: n, n, k: n, count, batchKind: 'strided', betaZero: true };
       const candidates: GemmParams[] = [planGemm(dev.info, problem)];
       if (n <= 32) {
-        const tuning = gemmTuningFor(dev.info.arch);
+        const tuning = tuningFor(dev.info.arch, 'gemm');
         for (const smallThreadsPerBlock of [64, 128, 256]) {
           for (const smallItemsPerThread of [1, 2, 4]) {
             const t = { ...tuning, smallThreadsPerBlock, smallItemsPerThread };

@@ -15,7 +15,9 @@ import { strided } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
 import { probeCuda, type CudaDevice, type DeviceArray } from '../../src/cuda/runtime/index.js';
 import { cudaRuntime } from '../../src/cuda/runtime/runtime.js';
-import { DeviceFailure, isSharded, openMultiDevice, type MultiDeviceContext, type ShardedArray } from '../../src/cuda/multi/index.js';
+import { DeviceFailure, isSharded, type ShardedArray } from '../../src/cuda/multi/index.js';
+import type { MultiDeviceContext } from '../../src/api/multi-context.js';
+import { openMultiDevice } from '../../src/api/multi-open.js';
 
 const cuda = probeBackends().cuda;
 const probe = probeCuda();

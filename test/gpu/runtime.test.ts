@@ -12,7 +12,7 @@ import { test } from 'node:test';
 
 import { MyriadError } from '../../src/core/errors.js';
 import { arg, CudaError, NvrtcError, probeCuda, type KernelSource } from '../../src/cuda/runtime/index.js';
-import { Cublas, Cusolver, batchPointers } from '../../src/cuda/vendor/index.js';
+import { Cublas, Cusolver, batchPointers } from '../../src/cuda/baselines/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 
 // Read when the first kernel compiles: a fresh disk cache, so this file exercises NVRTC.

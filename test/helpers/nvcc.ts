@@ -2,6 +2,10 @@
  * Compile checks of generated kernels without a GPU: nvcc -arch=sm_90 -cubin -Xptxas -v (as the
  * runtime compiles with NVRTC: C++17, no fast math), two at a time, with ptxas's resource report.
  * Where nvcc is not on PATH the tests skip with one line (`NVCC_SKIP`).
+ *
+ * Each check compiles a representative few kernels by default (one or two per design, so the
+ * suite stays under a minute and a half on a two-core machine); MYRIAD_FULL_COMPILE=1 compiles
+ * every kernel each check lists (several minutes).
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +19,19 @@ const run = promisify(execFile);
 /** Undefined where nvcc runs, else the one-line reason to skip. */
 export const NVCC_SKIP: string | undefined =
   spawnSync('nvcc', ['--version'], { encoding: 'utf8' }).status === 0 ? undefined : 'nvcc not on PATH: compile check skipped';
+
+/** MYRIAD_FULL_COMPILE=1: the exhaustive compile sweep. */
+export const FULL_COMPILE = process.env['MYRIAD_FULL_COMPILE'] === '1';
+
+/** All of `sources` under MYRIAD_FULL_COMPILE=1, else those whose entry `representative` accepts. */
+export function compileSet(sources: readonly KernelSource[], representative: (entry: string) => boolean): KernelSource[] {
+  if (FULL_COMPILE) return [...sources];
+  const picked = sources.filter((s) => representative(s.entry));
+  // A renamed kernel must not quietly empty the default check.
+  if (picked.length === 0) throw new Error('the representative compile set is empty: update its entry pattern');
+  if (process.env['DEBUG_COMPILE_SET']) console.error(picked.map((s) => s.entry).join('\n'));
+  return picked;
+}
 
 export interface PtxasReport {
   /** NaN where ptxas printed no such line. */

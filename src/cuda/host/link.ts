@@ -2,7 +2,7 @@
  * The host link as the host path sees it: page-locked copies of one large buffer each way,
  * timed on the host clock around the copy and a wait (the roofline of `bench --devices ... host-start`).
  */
-import { median } from '../../bench/stats.js';
+import { median } from '../../core/stats.js';
 import type { GpuDevice } from '../runtime/types.js';
 
 export interface LinkBandwidth {

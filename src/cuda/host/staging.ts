@@ -25,7 +25,7 @@ import { isDeviceStorage, type DeviceStorage } from '../../core/storage.js';
 import {
   forEachReference, INT_FIELDS, isBatch, isIntSlice, rebaseRequest, requestCount, sliceRequest, storageRanges,
   type AnyStorage, type Placement, type Range, type Request,
-} from '../multi/request.js';
+} from './request.js';
 import { OUTPUTS } from '../registry.js';
 import type { DeviceArray, GpuDevice, HostArray } from '../runtime/types.js';
 import { hostDType } from '../runtime/memory.js';

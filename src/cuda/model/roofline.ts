@@ -4,7 +4,6 @@
  * Attribute-derived peaks are theoretical; `copyEfficiency` scales them to what a copy reaches.
  */
 import type { DType } from '../../core/dtype.js';
-import type { Cost } from '../../core/counts.js';
 import type { DeviceInfo } from '../runtime/types.js';
 
 /** DRAM bytes per second from the memory clock and bus width (double data rate). */
@@ -28,17 +27,14 @@ export function peakFlops(info: DeviceInfo, dtype: DType): number {
   return info.smCount * fmaLanesPerSM(info, dtype) * 2 * info.clockKHz * 1e3;
 }
 
-export interface RooflineEstimate {
-  /** Seconds: the larger of the memory time and the compute time. */
-  readonly seconds: number;
-  readonly memoryBound: boolean;
-}
-
-/** Time for `count` problems of one cost at the given fractions of the peaks. */
-export function rooflineTime(
-  info: DeviceInfo, dtype: DType, cost: Cost, count: number, copyEfficiency = 0.9, computeEfficiency = 0.8,
-): RooflineEstimate {
-  const memory = (cost.bytes * count) / (peakBandwidth(info) * copyEfficiency);
-  const compute = (cost.flops * count) / (peakFlops(info, dtype) * computeEfficiency);
-  return { seconds: Math.max(memory, compute), memoryBound: memory >= compute };
+/**
+ * The benchmarks' roofline ceiling in GFLOP/s, tensor cores included, per SM and clock: sm_90 FP64 256 flops on the tensor
+ * cores (DMMA; cuBLAS DGEMM uses them: 57 TFLOP/s measured on an H100, above the 34 of the FP64
+ * pipes), FP32 256 (FFMA). Earlier archs: FP64 half of FP32, an upper bound.
+ */
+export function benchmarkPeakGflops(info: DeviceInfo): Partial<Record<DType, number>> {
+  const { smCount, clockKHz, major } = info;
+  const ghz = clockKHz / 1e6;
+  const fp32 = smCount * 256 * ghz;
+  return { float32: fp32, float64: major >= 9 ? smCount * 256 * ghz : fp32 / 2 };
 }

@@ -17,7 +17,7 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import { MyriadError } from '../../core/errors.js';
 import { DispatchingBackend, type OpName } from '../../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../../core/storage.js';
-import type { DeviceBackend } from '../../api/context.js';
+import type { DeviceBackend } from '../../core/device-backend.js';
 import { cpuBackend } from '../../cpu/backend.js';
 import { OUTPUTS } from '../registry.js';
 import { allocateHost } from '../runtime/memory.js';
@@ -27,7 +27,7 @@ import { DeviceFailure, failureOf, onEveryLane, type Lane, type LaneFailure } fr
 import {
   INT_FIELDS, intsPerMatrix, isBatch, rebaseRequest, requestCount, sliceRequest, storageRanges, writtenSpans,
   type AnyStorage, type Placement, type Range, type Request,
-} from './request.js';
+} from '../host/request.js';
 import { intBounds, isSharded, resolveLayout, runsOfBatch, runsOfInts, shardBounds, ShardedArray, type Shard, type ShardLayout } from './sharded.js';
 import { checkWeights, modelWeights, splitBatch, type Part } from './split.js';
 

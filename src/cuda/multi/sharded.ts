@@ -13,7 +13,7 @@ import { batchCount, matrixAt, type Batch, type StridedBatch } from '../../core/
 import { MyriadError } from '../../core/errors.js';
 import type { DeviceStorage } from '../../core/storage.js';
 import type { DeviceArray, DeviceDType } from '../runtime/types.js';
-import { footprint, type AnyStorage } from './request.js';
+import { footprint, type AnyStorage } from '../host/request.js';
 import type { Part } from './split.js';
 
 /** Elements [start, end) of a sharded array, held by `array` on GPU `ordinal`. */

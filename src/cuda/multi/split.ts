@@ -5,6 +5,7 @@
  * a strided batch strided on every device and keep info/ipiv of each part one slice.
  */
 import { MyriadError } from '../../core/errors.js';
+import { peakBandwidth } from '../model/roofline.js';
 import type { DeviceInfo } from '../runtime/types.js';
 
 /** Matrices [start, end) of a batch, run on lane `lane` (an index into the backend's devices). */
@@ -60,7 +61,7 @@ export function splitBatch(count: number, weights: readonly number[]): Part[] {
 export function modelWeights(infos: readonly DeviceInfo[]): number[] {
   const key = (i: DeviceInfo): string => [i.name, i.arch, i.smCount, i.clockKHz, i.memoryClockKHz, i.memoryBusWidthBits].join('/');
   if (infos.every((i) => key(i) === key(infos[0]!))) return infos.map(() => 1);
-  const bw = infos.map((i) => i.memoryClockKHz * i.memoryBusWidthBits);
+  const bw = infos.map(peakBandwidth);
   const max = Math.max(...bw);
   return max > 0 ? bw.map((b) => b / max) : infos.map(() => 1);
 }

@@ -11,6 +11,19 @@ export type OperandKind = 'strided' | 'pointer';
 
 export type OperandName = 'A' | 'B' | 'C';
 
+/** How one operand's matrices are found, as the generated code sees it. */
+export interface OperandLayout {
+  readonly kind: OperandKind;
+  /**
+   * Strided and densely packed (ld = rows, stride = rows * cols): consecutive matrices form one
+   * contiguous span, loaded (or stored) as one run of consecutive elements (small kernel only).
+   */
+  readonly dense: boolean;
+}
+
+/** Kernel-name fragment of an operand's form. */
+export const kindTag = (k: OperandKind): string => (k === 'strided' ? 'st' : 'pa');
+
 /** The signature fragment of one operand: `const real* __restrict__ A, long long offsetA, long long strideA, int ldA`. */
 export function operandParameters(name: OperandName, kind: OperandKind, writable: boolean): string {
   const elem = writable ? 'real' : 'const real';

@@ -26,3 +26,11 @@ export function precisionPrelude(dtype: DType): string {
 // a * b + c, rounded once (DFMA / FFMA).
 static __device__ __forceinline__ real fmaReal(real a, real b, real c) { return ${dtype === 'float64' ? 'fma' : 'fmaf'}(a, b, c); }`;
 }
+
+/** Typed sqrt, |x| and +infinity (NVRTC has no <cmath> overloads or INFINITY without headers). */
+export function mathHelpers(dtype: DType): string {
+  const d = dtype === 'float64';
+  return `static __device__ __forceinline__ real sqrtReal(real x) { return ${d ? 'sqrt' : 'sqrtf'}(x); }
+static __device__ __forceinline__ real absReal(real x) { return ${d ? 'fabs' : 'fabsf'}(x); }
+static __device__ __forceinline__ real infReal() { return ${d ? '__longlong_as_double(0x7ff0000000000000LL)' : '__int_as_float(0x7f800000)'}; }`;
+}

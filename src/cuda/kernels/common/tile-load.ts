@@ -12,8 +12,7 @@
  * constants (multiply-shift).
  */
 import type { DType } from '../../../core/dtype.js';
-import { matrixPointer, spanPointer, type OperandName } from './batch-pointer.js';
-import type { OperandLayout } from '../gemm/params.js';
+import { matrixPointer, spanPointer, type OperandLayout, type OperandName } from './batch-pointer.js';
 
 export interface TileCopy {
   readonly operand: OperandName;

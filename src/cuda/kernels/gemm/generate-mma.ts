@@ -175,9 +175,9 @@ export function generateMmaGemm(p: MmaGemmParams): KernelSource {
   const copyA = copyOf('A', l.aMajor, l);
   const copyB = copyOf('B', l.bMajor, l);
   const swizzled = p.bk >= 16;
-  // Fragment loads of one chunk of 8 k (kc): fa[s][mt], fb[s][nt] for the steps s = 0, 1.
-  const loadA = fragmentLoad({ tile: 'tA', frag: 'fa', tiles: 'MT', t: 'mt', ld: 'LDSA', warpOffset: 'wi', k0: 'kA0', k1: 'kA1' }, l.aMajor === 'm');
-  const loadB = fragmentLoad({ tile: 'tB', frag: 'fb', tiles: 'NT', t: 'nt', ld: 'LDSB', warpOffset: 'wj', k0: 'kB0', k1: 'kB1' }, l.bMajor === 'n');
+  // Fragment loads of chunk ch of 8 k (kc): fa[ch][s][mt], fb[ch][s][nt] for the steps s = 0, 1.
+  const loadA = fragmentLoad({ tile: 'tA', frag: 'fa[ch]', tiles: 'MT', t: 'mt', ld: 'LDSA', warpOffset: 'wi', k0: 'kA0', k1: 'kA1' }, l.aMajor === 'm');
+  const loadB = fragmentLoad({ tile: 'tB', frag: 'fb[ch]', tiles: 'NT', t: 'nt', ld: 'LDSB', warpOffset: 'wj', k0: 'kB0', k1: 'kB1' }, l.bMajor === 'n');
   // The mma instructions of one k-step. Step s of chunk kc feeds lane q the k index kc + 2q + s:
   // m8n8k4 takes one (chunk, step) per 8 x 8 tile; m16n8k8 (m16n8k16) takes the tile pair
   // (2u, 2u + 1) as its rows g and g + 8 and 2 (4) (chunk, step) slots as its k groups q + 4j
@@ -209,8 +209,8 @@ export function generateMmaGemm(p: MmaGemmParams): KernelSource {
       #pragma unroll
       for (int ch = 0; ch < ${chunks}; ++ch) {
         const int kc = kk + 8 * ch;
-${loadA.replace(/fa\[/g, 'fa[ch][')}
-${loadB.replace(/fb\[/g, 'fb[ch][')}
+${loadA}
+${loadB}
       }
 ${mmaCall}
     }

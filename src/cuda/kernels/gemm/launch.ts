@@ -10,13 +10,15 @@ import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GemmRequest, Op } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
+import { cachedKernel } from '../common/kernel-cache.js';
 import { elementBytes } from '../common/precision.js';
 import { generateSmallGemm, smallGemmShape } from './generate-small.js';
 import { generateMmaGemm, mmaGemmShape } from './generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout } from './params.js';
-import { planGemm, type GemmProblem } from './planner.js';
+import { planGemm, type GemmProblem } from './plan.js';
 import type { GemmTuning } from '../../model/tuning/index.js';
+import { tsm2Cuda } from '../tsm2/launch.js';
 
 export interface GemmCudaOptions {
   /** Force a variant ('small' | 'tiled' | 'mma', parameters planned) or exact parameters. */
@@ -37,17 +39,18 @@ interface OperandArgs {
 /** grid.y and grid.z are limited to 65535 each: the batch index is z * gridDim.y + y. */
 const GRID_YZ_MAX = 65535;
 
-const sources = new Map<string, KernelSource>();
-
-/** The generated source for a parameter object (memoised: generation is pure). */
+/** The generated source for a parameter object. */
 export function gemmSource(p: GemmParams): KernelSource {
-  const key = JSON.stringify(p);
-  let src = sources.get(key);
-  if (src === undefined) {
-    src = p.variant === 'small' ? generateSmallGemm(p) : p.variant === 'tiled' ? generateTiledGemm(p) : generateMmaGemm(p);
-    sources.set(key, src);
-  }
-  return src;
+  return p.variant === 'small' ? generateSmallGemm(p) : p.variant === 'tiled' ? generateTiledGemm(p) : generateMmaGemm(p);
+}
+
+/**
+ * The gemm operation as the registry runs it: a batch of one tall-and-skinny product goes to TSM2
+ * (whose planner's routing rule, a tuning entry, declines every other shape), the rest to the
+ * batched kernels.
+ */
+export function gemmRouted(dev: GpuDevice, r: GemmRequest<DeviceArray>): void {
+  if (!tsm2Cuda(dev, r)) gemmCuda(dev, r);
 }
 
 export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: GemmCudaOptions = {}): void {
@@ -108,7 +111,7 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: OperandArgs, b: OperandAr
     : opts.tuning === undefined && forced === undefined
       ? plannedFor(dev, problem)
       : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
-  const kernel = dev.kernel(gemmSource(params));
+  const kernel = cachedKernel(dev, `gemm/${JSON.stringify(params)}`, () => gemmSource(params));
   const args: KernelArg[] = [
     ...operandKernelArgs(a), ...operandKernelArgs(b), ...operandKernelArgs(c),
     arg.i32(s.count), arg.real(s.dtype, s.alpha), arg.real(s.dtype, s.beta),

@@ -4,18 +4,10 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { Op } from '../../../core/ops.js';
-import type { OperandKind } from '../common/batch-pointer.js';
-import type { MmaConfig, TiledConfig } from '../../model/tuning/types.js';
+import type { OperandLayout } from '../common/batch-pointer.js';
+import type { MmaConfig, TiledConfig } from '../../model/tuning/index.js';
 
-/** How one operand's matrices are found, as the generated code sees it. */
-export interface OperandLayout {
-  readonly kind: OperandKind;
-  /**
-   * Strided and densely packed (ld = rows, stride = rows * cols): consecutive matrices form one
-   * contiguous span, loaded (or stored) as one run of consecutive elements (small kernel only).
-   */
-  readonly dense: boolean;
-}
+export type { OperandLayout } from '../common/batch-pointer.js';
 
 export interface GemmOperandLayouts {
   readonly a: OperandLayout;

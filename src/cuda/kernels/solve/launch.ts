@@ -9,19 +9,19 @@ import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GesvRequest, GetrsRequest, Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import { getrfGroup } from '../getrf/launch.js';
-import { zeroInfo } from '../potrf/info-zero.js';
-import { cachedKernel } from '../potrf/kernel-cache.js';
-import { potrfGroup, SMALL_WARPS } from '../potrf/launch.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from '../potrf/operands.js';
-import { SMALL_MAX_N, smallGrid, smallWarps } from '../potrf/small.js';
 import {
   gesvLayout, gesvSmallSource, posvLayout, posvSmallSource, rhsPerPass, smallSolveLayout, smallSolveSource,
   type FusedSolveParams, type SmallSolveParams,
-} from './small.js';
+} from './generate-small.js';
 import {
   chooseRhsTile, SUBSTITUTE_MAX_THREADS, substituteSharedBytes, substituteSource, type SolveVariant, type SubstituteParams,
-} from './substitute.js';
+} from './generate-substitute.js';
+import { zeroInfo } from '../common/info-zero.js';
+import { cachedKernel } from '../common/kernel-cache.js';
+import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, release } from '../common/operands.js';
+import { SMALL_MAX_N, SMALL_WARPS, smallGrid, smallWarps } from '../common/warp-slots.js';
+import { potrfGroup } from '../potrf/index.js';
+import { getrfGroup } from '../getrf/index.js';
 
 interface Pivots { ipiv: DeviceArray; pivotStride: number }
 

@@ -8,6 +8,5 @@ export * from './model.js';
 export {
   classifyTallSkinny, isTallSkinny, planTsm2r, planTsm2l,
   type Tsm2Kind, type Tsm2Problem, type Tsm2rPlan, type Tsm2lPlan, type Tsm2rOverrides, type Tsm2lOverrides,
-} from './planner.js';
-export { routingFor, tsm2rTuning, tsm2lTuning, type Tsm2rTuning, type Tsm2lTuning, type RoutingThresholds } from './tuning.js';
-export { tsm2Cuda, setMeasuredBandwidth, modelBandwidth, type Tsm2Options } from './launcher.js';
+} from './plan.js';
+export { tsm2Cuda, setMeasuredBandwidth, modelBandwidth, type Tsm2Options } from './launch.js';

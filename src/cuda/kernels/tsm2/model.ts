@@ -1,6 +1,7 @@
 /**
  * The TSM2X performance model (paper 3.1.8 and 3.2.1), computed from the device's own attributes
- * (registers, shared memory, SM count, clock) and a measured copy bandwidth.
+ * (registers, shared memory, SM count, clock) and a measured copy bandwidth; the peaks and the
+ * occupancy arithmetic are the project's one roofline and occupancy model (src/cuda/model/).
  *
  * - Occupancy: min(HW_MAX, R_SM / R_thread, S_SM / S_thread), with the hardware's allocation
  *   granularity (registers per warp in units of 256, whole blocks per SM).
@@ -13,6 +14,8 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { DeviceInfo } from '../../runtime/types.js';
+import { blocksPerSM } from '../../model/occupancy.js';
+import { fmaLanesPerSM, peakFlops } from '../../model/roofline.js';
 import { elementBytes } from '../common/precision.js';
 import type { Tsm2lParams, Tsm2rParams } from './params.js';
 import { tsm2rSharedBytes } from './generate-r.js';
@@ -24,29 +27,9 @@ export const MODEL_CONSTANTS = {
   memoryLatencyCycles: 1400,
   /** Dependent FMA latency in cycles (DFMA/FFMA on sm_80/sm_90). */
   fmaLatencyCycles: 8,
-  /** Shared memory the driver reserves per block (sm_80+). */
-  sharedReservedPerBlock: 1024,
   /** Fixed cost of one launch, seconds. */
   launchSeconds: 4e-6,
 };
-
-/** FMA lanes per SM per clock by compute capability (CUDA programming guide, instruction throughput). */
-const FP64_FMA_PER_SM: Readonly<Record<number, number>> = { 60: 32, 70: 32, 80: 32, 90: 64, 100: 64 };
-const FP32_FMA_PER_SM: Readonly<Record<number, number>> = { 60: 64, 70: 64, 75: 64, 80: 64 };
-
-export function fmaPerClockPerSM(info: DeviceInfo, dtype: DType): number {
-  const cc = info.major * 10 + info.minor;
-  return dtype === 'float64' ? FP64_FMA_PER_SM[cc] ?? 2 : FP32_FMA_PER_SM[cc] ?? 128;
-}
-
-export function peakFlops(info: DeviceInfo, dtype: DType): number {
-  return 2 * fmaPerClockPerSM(info, dtype) * info.smCount * info.clockKHz * 1e3;
-}
-
-/** DRAM bandwidth from the memory clock and bus width (double data rate), bytes per second. */
-export function theoreticalBandwidth(info: DeviceInfo): number {
-  return (info.memoryClockKHz * 1e3 * 2 * info.memoryBusWidthBits) / 8;
-}
 
 /** The t2 above which a TSM2R pass is compute-bound (paper 3.1.8: Peak Perf / Peak Band x bytes). */
 export function t2Threshold(info: DeviceInfo, dtype: DType, bandwidth: number): number {
@@ -92,16 +75,13 @@ export interface Occupancy {
   readonly threadsPerSM: number;
 }
 
-/** MaxOccup_SM = min(HW_MAX, R_SM / R_thread, S_SM / S_thread), in whole blocks. */
+/**
+ * MaxOccup_SM = min(HW_MAX, R_SM / R_thread, S_SM / S_thread), in whole blocks (model/occupancy.ts);
+ * R_thread is capped at 255, the most a thread gets (beyond it the compiler spills).
+ */
 export function occupancy(info: DeviceInfo, registers: number, sharedPerBlock: number, threadsPerBlock: number): Occupancy {
-  const warps = Math.ceil(threadsPerBlock / info.warpSize);
-  const regsPerWarp = Math.ceil((Math.min(registers, 255) * info.warpSize) / 256) * 256;
-  const byRegs = Math.floor(info.regsPerSM / (regsPerWarp * warps));
-  const shared = sharedPerBlock + MODEL_CONSTANTS.sharedReservedPerBlock;
-  const byShared = sharedPerBlock > info.sharedPerBlockOptin ? 0 : Math.floor(info.sharedPerSM / shared);
-  const byThreads = Math.floor(info.maxThreadsPerSM / threadsPerBlock);
-  const blocksPerSM = Math.max(0, Math.min(byRegs, byShared, byThreads, info.maxBlocksPerSM));
-  return { blocksPerSM, threadsPerSM: blocksPerSM * threadsPerBlock };
+  const blocks = blocksPerSM(info, { threads: threadsPerBlock, registersPerThread: Math.min(registers, 255), sharedBytes: sharedPerBlock });
+  return { blocksPerSM: blocks, threadsPerSM: blocks * threadsPerBlock };
 }
 
 /** Util_mem = Concurrent_mem / Concurrent_max_mem (Little's law, bytes per SM). */
@@ -112,7 +92,7 @@ export function memoryUtilization(info: DeviceInfo, bandwidth: number, bytesInFl
 
 /** Util_comp = Concurrent_comp / Concurrent_max_comp (independent FMAs per SM). */
 export function computeUtilization(info: DeviceInfo, dtype: DType, fmasInFlightPerSM: number): number {
-  return fmasInFlightPerSM / (MODEL_CONSTANTS.fmaLatencyCycles * fmaPerClockPerSM(info, dtype));
+  return fmasInFlightPerSM / (MODEL_CONSTANTS.fmaLatencyCycles * fmaLanesPerSM(info, dtype));
 }
 
 export interface Estimate {

@@ -1,22 +1,60 @@
 /**
- * Which tuning table applies to an architecture: its own overrides over its parent's, down to
- * the defaults (sm_90 -> default). Unknown architectures get the defaults.
+ * The one tuning lookup of the GPU kernels: `tuningFor(arch, family)`. Each architecture's table
+ * lists only what differs from its parent, per family, and the chain ends in the defaults (BLIS's
+ * config registry): sm_90 -> sm_80 -> default. Unknown architectures get the defaults. Tables are
+ * measured data, checked in (src/cuda/tune/ sweeps a family and prints its entries).
  */
-import { defaultGemmTuning } from './default.js';
-import { sm90GemmTuning } from './sm_90.js';
-import type { GemmTuning, GemmTuningOverrides } from './types.js';
+import type { GetrfTuning, PotrfTuning } from './factor-types.js';
+import { sm90GetrfTuning, sm90PotrfTuning } from './factor-sm_90.js';
+import { defaultGemmTuning } from './gemm-default.js';
+import { sm90GemmTuning } from './gemm-sm_90.js';
+import type { GemmTuning } from './gemm-types.js';
+import { defaultTsm2Tuning } from './tsm2-default.js';
+import { sm90Tsm2Tuning } from './tsm2-sm_90.js';
+import type { Tsm2Tuning } from './tsm2-types.js';
 
-export type { GemmTuning, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner } from './types.js';
+export type { GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner } from './gemm-types.js';
+export type { RoutingThresholds, Tsm2Tuning, Tsm2rTuning, Tsm2lTuning } from './tsm2-types.js';
+export type { GetrfTuning, PanelBand, PerDType, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
 
-interface Entry { readonly parent: string | undefined; readonly overrides: GemmTuningOverrides }
+/** Every family's table. A new family adds its entry here and its defaults below. */
+export interface FamilyTuning {
+  readonly gemm: GemmTuning;
+  readonly tsm2: Tsm2Tuning;
+  readonly potrf: PotrfTuning;
+  readonly getrf: GetrfTuning;
+}
+export type TunedFamily = keyof FamilyTuning;
 
-const REGISTRY: Readonly<Record<string, Entry>> = {
-  sm_90: { parent: undefined, overrides: sm90GemmTuning },
+/** An architecture's overrides: per family, only the fields that differ from the parent's. */
+export type ArchTuning = { readonly [F in TunedFamily]?: Partial<FamilyTuning[F]> };
+
+// The factorisations have been measured on sm_90 only: every architecture uses those values
+// until it is swept (so behaviour elsewhere is what it was before the tables existed).
+const DEFAULTS: FamilyTuning = { gemm: defaultGemmTuning, tsm2: defaultTsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning };
+
+const TABLES: Readonly<Record<string, ArchTuning>> = {
+  sm_90: { gemm: sm90GemmTuning, tsm2: sm90Tsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning },
 };
+const PARENT: Readonly<Record<string, string>> = { sm_90: 'sm_80' };
 
-export function gemmTuningFor(arch: string): GemmTuning {
-  const entry = REGISTRY[arch];
-  if (entry === undefined) return defaultGemmTuning;
-  const base = entry.parent === undefined ? defaultGemmTuning : gemmTuningFor(entry.parent);
-  return { ...base, ...entry.overrides };
+/** The architectures from the most general to `arch` (the defaults not included). */
+function chain(arch: string): string[] {
+  const out: string[] = [];
+  for (let a: string | undefined = arch; a !== undefined; a = PARENT[a]) out.unshift(a);
+  return out;
+}
+
+export function tuningFor<F extends TunedFamily>(arch: string, family: F): FamilyTuning[F] {
+  let merged: FamilyTuning[F] = DEFAULTS[family];
+  for (const a of chain(arch)) {
+    const overrides = TABLES[a]?.[family];
+    if (overrides !== undefined) merged = { ...merged, ...overrides };
+  }
+  return merged;
+}
+
+/** The first band whose bound `size` does not exceed (bands ascend; the last should be Infinity). */
+export function bandFor<B extends { readonly maxN: number }>(bands: readonly B[], size: number): B | undefined {
+  return bands.find((b) => size <= b.maxN);
 }

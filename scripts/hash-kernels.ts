@@ -1,0 +1,380 @@
+/**
+ * Every generated kernel source the tests and the tuning tables reach, as a sorted list of
+ * `sha256  entry` lines: the proof that a refactor of the kernel wing changed no kernel.
+ *
+ *   npm run build && node dist/scripts/hash-kernels.js > docs/kernel-hashes.txt
+ *   node dist/scripts/hash-kernels.js | diff - docs/kernel-hashes.txt
+ *
+ * Two ways in, both without a GPU:
+ * - the launchers themselves (gemmCuda, tsm2Cuda, potrfCuda, ... as the registry calls them) on
+ *   a fake device that records every KernelSource it is asked to load, over many shapes, dtypes,
+ *   batch forms and devices: this covers the planners and every tuning-table entry they read;
+ * - the generators called directly with the parameter sets of the tests and of forced variants
+ *   (sweeps, benchmarks).
+ * Only how this file reaches the generators may change with a refactor, never what it asks for.
+ */
+import { createHash } from 'node:crypto';
+import { list, strided, variable, type Batch } from '../src/core/batch.js';
+import type { DType } from '../src/core/dtype.js';
+import type { Op } from '../src/core/ops.js';
+import type { Uplo } from '../src/core/enums.js';
+import type { DeviceArray, DeviceInfo, GpuDevice, HostArray, Kernel, KernelSource, DeviceDType } from '../src/cuda/runtime/types.js';
+import { generateMmaGemm } from '../src/cuda/kernels/gemm/generate-mma.js';
+import { generateSmallGemm, smallGemmWork } from '../src/cuda/kernels/gemm/generate-small.js';
+import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
+import { gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
+import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
+import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
+import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
+import { getrfRegisterSource } from '../src/cuda/kernels/getrf/generate-register.js';
+import { getrfSmallSource } from '../src/cuda/kernels/getrf/generate-small.js';
+import { getrfForced, potrfForced, potrfSmall, type GetrfForce, type PotrfForce } from './hash-kernels-access.js';
+import { potrfPanelSource } from '../src/cuda/kernels/potrf/generate-panel.js';
+import { potrfRegisterSource } from '../src/cuda/kernels/potrf/generate-register.js';
+import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../src/cuda/kernels/solve/launch.js';
+import { gesvSmallSource, posvSmallSource } from '../src/cuda/kernels/solve/generate-small.js';
+import { substituteSource } from '../src/cuda/kernels/solve/generate-substitute.js';
+import {
+  generateScale, generateTsm2l, generateTsm2r, planTsm2l, planTsm2r, tsm2Cuda, type Tsm2lParams, type Tsm2Problem, type Tsm2rParams,
+} from '../src/cuda/kernels/tsm2/index.js';
+import { defaultTsm2Cases } from '../src/cuda/tune/tsm2-bench.js';
+import { tsm2lGrid, tsm2rGrid } from '../src/cuda/tune/tsm2-sweep.js';
+import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
+
+// ---------------------------------------------------------------------------------------------
+// Devices (as test/helpers/devices.ts) and the recording fake.
+
+const H100: DeviceInfo = {
+  ordinal: 0, name: 'NVIDIA H100 80GB HBM3', arch: 'sm_90', major: 9, minor: 0, smCount: 132, warpSize: 32,
+  maxThreadsPerBlock: 1024, maxThreadsPerSM: 2048, maxBlocksPerSM: 32, regsPerBlock: 65536, regsPerSM: 65536,
+  sharedPerBlock: 49152, sharedPerBlockOptin: 232448, sharedPerSM: 233472, clockKHz: 1980000,
+  memoryClockKHz: 2619000, memoryBusWidthBits: 5120, l2Bytes: 52428800, totalMemoryBytes: 85e9,
+};
+const A100: DeviceInfo = { ...H100, name: 'A100', arch: 'sm_80', major: 8, minor: 0, smCount: 108, clockKHz: 1410000, sharedPerBlockOptin: 166912, sharedPerSM: 167936 };
+const T4: DeviceInfo = { ...H100, name: 'T4', arch: 'sm_75', major: 7, minor: 5, smCount: 40, sharedPerBlockOptin: 65536, sharedPerSM: 65536, maxThreadsPerSM: 1024, maxBlocksPerSM: 16 };
+const DEVICES = [H100, A100, T4];
+
+const seen = new Map<string, KernelSource>();
+function record(src: KernelSource): void {
+  const key = hash(src);
+  seen.set(key, src);
+}
+function ifPlanned(make: () => KernelSource): void {
+  let src: KernelSource;
+  try {
+    src = make();
+  } catch {
+    return;
+  }
+  record(src);
+}
+const hash = (s: KernelSource): string =>
+  createHash('sha256').update(JSON.stringify([s.name, s.entry, s.options ?? [], s.source])).digest('hex');
+
+let nextPtr = 0x10000n;
+function fakeArray(dtype: DeviceDType, length: number): DeviceArray {
+  const bytes = dtype === 'float32' || dtype === 'int32' ? 4 : 8;
+  const ptr = nextPtr;
+  nextPtr += BigInt(Math.ceil((length * bytes + 256) / 256) * 256);
+  return { kind: 'device', dtype, length, device: 0, ptr, byteLength: length * bytes, disposed: false, dispose() {} };
+}
+
+function fakeDevice(info: DeviceInfo): GpuDevice {
+  const kernel = (src: KernelSource): Kernel => {
+    record(src);
+    return { name: src.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024, launch() {} };
+  };
+  return {
+    info, kernel,
+    alloc: fakeArray,
+    upload: (host: HostArray) => fakeArray(host instanceof Int32Array ? 'int32' : host instanceof BigInt64Array ? 'int64' : host instanceof Float32Array ? 'float32' : 'float64', host.length),
+    download: () => new Float64Array(0),
+    copy() {}, fill() {}, synchronize() {},
+    view: (a: DeviceArray, _start: number, length: number, dtype?: DeviceDType) => fakeArray(dtype ?? a.dtype, length),
+    pin: () => false, uploadRange() {}, awaitUploads() {}, downloadRange() {}, idle: async () => {},
+    event: () => { throw new Error('no events on the hashing device'); },
+    streamHandle: null,
+    dispose() {},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batches on the fake device: strided (dense and padded), list, variable.
+
+type Form = 'dense' | 'padded' | 'list' | 'variable';
+const FORMS: readonly Form[] = ['dense', 'padded', 'list', 'variable'];
+
+function batch(dtype: DType, rows: number, cols: number, count: number, form: Form): Batch<DeviceArray> {
+  const ld = Math.max(1, form === 'padded' ? rows + 1 : rows);
+  const size = Math.max(1, ld * cols);
+  if (form === 'dense' || form === 'padded') return strided(fakeArray(dtype, size * count), { rows, cols, ld, count });
+  if (form === 'list') return list(Array.from({ length: count }, () => fakeArray(dtype, size)), { rows, cols, ld });
+  // variable: two shapes, the given one and one a row/column smaller (where possible).
+  return variable(Array.from({ length: count }, (_, i) => {
+    const r = i % 2 === 1 && rows > 1 ? rows - 1 : rows;
+    const c = i % 2 === 1 && cols > 1 ? cols - 1 : cols;
+    return { data: fakeArray(dtype, Math.max(1, ld * c)), rows: r, cols: c, ld };
+  }));
+}
+
+const DTYPES: readonly DType[] = ['float64', 'float32'];
+const OPS: readonly (readonly [Op, Op])[] = [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']];
+const UPLOS: readonly Uplo[] = ['lower', 'upper'];
+
+// ---------------------------------------------------------------------------------------------
+// GEMM: the launcher over shapes, forms and devices; then the test's parameter sets.
+
+function gemmThroughLauncher(): void {
+  const sizes = [1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 20, 24, 25, 31, 32, 33, 40, 48, 49, 64, 65, 96, 97, 100, 128, 160, 161, 200, 256];
+  for (const info of DEVICES) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (const [transA, transB] of OPS) for (const n of sizes) {
+      for (const [m, k] of [[n, n], [Math.max(1, n - 3), n + 1], [n, 1]] as const) {
+        for (const form of FORMS) for (const count of [3, 1000, 200000]) for (const beta of [0, 1]) {
+          if (form !== 'dense' && count > 1000) continue;
+          const a = batch(dtype, transA === 'N' ? m : k, transA === 'N' ? k : m, count, form);
+          const b = batch(dtype, transB === 'N' ? k : n, transB === 'N' ? n : k, count, form);
+          const c = batch(dtype, m, n, count, form);
+          if (form === 'variable') {
+            // variable batches need consistent shapes per matrix: one shape only.
+            const one = (r: number, q: number): Batch<DeviceArray> => variable(Array.from({ length: count }, () => ({ data: fakeArray(dtype, r * q), rows: r, cols: q })));
+            gemmCuda(dev, { transA, transB, alpha: 1, beta, a: one(transA === 'N' ? m : k, transA === 'N' ? k : m), b: one(transB === 'N' ? k : n, transB === 'N' ? n : k), c: one(m, n) });
+            continue;
+          }
+          gemmCuda(dev, { transA, transB, alpha: 1, beta, a, b, c });
+          for (const variant of ['tiled', 'mma'] as const) {
+            if (variant === 'mma' && (dtype !== 'float64' || info.major < 8)) continue;
+            if (count > 1000) continue;
+            gemmCuda(dev, { transA, transB, alpha: 1, beta, a, b, c }, { variant });
+          }
+        }
+      }
+    }
+  }
+}
+
+const stridedLayout = (dense: boolean) => ({ kind: 'strided' as const, dense });
+const pointer = { kind: 'pointer' as const, dense: false };
+const DENSE: GemmOperandLayouts = { a: stridedLayout(true), b: stridedLayout(true), c: stridedLayout(true) };
+const LOOSE: GemmOperandLayouts = { a: stridedLayout(false), b: stridedLayout(false), c: stridedLayout(false) };
+const MIXED: GemmOperandLayouts = { a: pointer, b: stridedLayout(false), c: pointer };
+const MIXED_PLAIN: GemmOperandLayouts = { a: stridedLayout(false), b: pointer, c: stridedLayout(false) };
+
+function small(over: Partial<SmallGemmParams>): SmallGemmParams {
+  const q = {
+    variant: 'small' as const, dtype: 'float64' as const, transA: 'N' as const, transB: 'N' as const, m: 8, n: 8, k: 8, tbc: 4, rn: 1,
+    stageC: true, betaZero: false, layouts: DENSE, ...over,
+  };
+  return { ...q, threads: over.threads ?? Math.min(1024, smallGemmWork(q)) };
+}
+function tiled(over: Partial<TiledGemmParams>): TiledGemmParams {
+  return { variant: 'tiled', dtype: 'float64', transA: 'N', transB: 'N', bm: 64, bn: 64, bk: 16, tm: 4, tn: 4, betaZero: false, layouts: LOOSE, ...over };
+}
+function problem(over: Partial<GemmProblem>): GemmProblem {
+  return { dtype: 'float64', transA: 'N', transB: 'N', m: 8, n: 8, k: 8, count: 1e6, batchKind: 'strided', betaZero: true, ...over };
+}
+
+/** test/cuda/gemm-generate.test.ts: purity variants and representativeKernels(). */
+function gemmTestParams(): GemmParams[] {
+  const out: GemmParams[] = [small({}), small({ transA: 'T', layouts: MIXED, betaZero: true }), tiled({}), tiled({ dtype: 'float32', transB: 'T' }),
+    small({ tbc: 8 }), small({ rn: 2 }), small({ dtype: 'float32' }), small({ transB: 'T' }), small({ betaZero: true }), small({ layouts: MIXED }),
+    small({ stageC: false }), tiled({ bk: 8 }), small({ betaZero: true, stageC: false, layouts: MIXED }), tiled({ betaZero: true })];
+  for (const dtype of DTYPES) {
+    OPS.forEach(([transA, transB], o) => {
+      const layouts = [DENSE, LOOSE, MIXED][(o + (dtype === 'float64' ? 0 : 1)) % 3]!;
+      for (const d of [0, 1]) {
+        const l = [DENSE, LOOSE, MIXED][(o + d) % 3]!;
+        out.push(small({ dtype, transA, transB, m: 2, n: 2, k: 2, tbc: 64, betaZero: o % 2 === 0, layouts: l }));
+        out.push(small({ dtype, transA, transB, m: 7, n: 5, k: 3, tbc: 7, stageC: o % 2 === 1, layouts: l }));
+      }
+      out.push(small({ dtype, transA, transB, m: 2, n: 2, k: 2, tbc: 64, betaZero: o % 2 === 0, layouts }));
+      out.push(tiled({ dtype, transA, transB, betaZero: o % 2 === 1, layouts: o === 3 ? { a: pointer, b: pointer, c: pointer } : LOOSE }));
+    });
+    out.push(small({ dtype, m: 16, n: 16, k: 16, tbc: 2, rn: 2, stageC: false }));
+    out.push(small({ dtype, transA: 'T', m: 2, n: 2, k: 2, tbc: 128, threads: 128, betaZero: false }));
+    out.push(small({ dtype, transB: 'T', m: 4, n: 4, k: 4, tbc: 60, threads: 96, stageC: true, betaZero: true }));
+    out.push(small({ dtype, transB: 'T', m: 31, n: 31, k: 29, tbc: 1, rn: 8, stageC: false, betaZero: true }));
+    out.push(small({ dtype, transA: 'T', transB: 'T', m: 32, n: 32, k: 32, tbc: 1, rn: 8, stageC: false, layouts: LOOSE }));
+    out.push(tiled({ dtype, bm: 32, bn: 32, tm: 4, tn: 4 }));
+    if (dtype === 'float64') {
+      OPS.forEach(([transA, transB], o) => {
+        out.push({ ...tiled({ transA, transB, betaZero: o % 2 === 0, layouts: o === 2 ? MIXED_PLAIN : LOOSE }), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 1 + o });
+        for (const betaZero of [false, true]) for (const n of [256, 128, 64, 32]) {
+          out.push(planGemm(H100, problem({ transA, transB, m: n, n, k: n, betaZero }), { variant: 'mma' }));
+        }
+      });
+      out.push({ ...tiled({ transA: 'T', transB: 'T' }), variant: 'mma', bm: 32, bn: 32, bk: 32, wm: 1, wn: 1, stages: 1 });
+      out.push({ ...tiled({}), variant: 'mma', bm: 128, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 });
+    }
+    out.push(dtype === 'float64' ? tiled({ dtype, bm: 128, bn: 64, tm: 8, tn: 4 }) : tiled({ dtype, bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 }));
+    if (dtype === 'float32') {
+      OPS.forEach(([transA, transB], o) => {
+        out.push(tiled({ dtype, transA, transB, bm: 128, bn: 128, bk: 16, tm: 8, tn: 8, betaZero: o % 2 === 0 }));
+        for (const n of [64, 128, 256]) out.push(planGemm(H100, problem({ dtype, transA, transB, m: n, n, k: n, betaZero: o % 2 === 1 })));
+      });
+    }
+  }
+  // The planner over the test's shape grid, every layout set.
+  for (const info of DEVICES) for (const dtype of DTYPES) for (let n = 1; n <= 40; n++) for (const [m, k] of [[n, n], [Math.max(1, n - 3), n + 1], [n, 1]] as const) {
+    for (const layouts of [undefined, LOOSE, MIXED, MIXED_PLAIN]) for (const batchKind of ['strided', 'list'] as const) {
+      out.push(planGemm(info, problem({ dtype, m, n, k, layouts, batchKind })));
+    }
+  }
+  for (const dtype of DTYPES) for (const n of [64, 100, 128, 200, 256, 1000]) out.push(planGemm(H100, problem({ dtype, m: n, n, k: n, count: 1000 }), { variant: 'tiled' }));
+  return out;
+}
+
+function gemmDirect(): void {
+  for (const p of gemmTestParams()) record(gemmSource(p));
+  // The generators themselves (gemmSource dispatches to them; the same text either way).
+  record(generateSmallGemm(small({})));
+  record(generateTiledGemm(tiled({})));
+  record(generateMmaGemm({ ...tiled({}), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// TSM2: the launcher over the benchmark's and the tests' shapes; the sweep grids; the test's sets.
+
+function tsm2Problem(over: Partial<Tsm2Problem>): Tsm2Problem {
+  return { dtype: 'float64', transA: 'N', transB: 'N', m: 20480, n: 8, k: 20480, betaZero: true, maxVecA: 4, maxVecC: 4, ...over };
+}
+const BW = 3.0e12;
+
+function tsm2ThroughLauncher(): void {
+  for (const info of [H100, A100]) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (const [transA, transB] of OPS) {
+      const shapes: [number, number, number][] = [];
+      for (const m of [10240, 20480, 30720]) for (const n of [1, 2, 3, 4, 7, 8, 16, 32]) shapes.push([m, n, m]);
+      for (const m of [1e4, 1e5, 1e6, 1e7]) for (const kn of [8, 16]) shapes.push([m, kn, kn]);
+      shapes.push([1e6, 33, 5], [1e6, 5, 33], [20480, 4, 100]);
+      for (const [m, n, k] of shapes) for (const beta of [0, 1]) for (const alpha of [1, 0]) {
+        const a = strided(fakeArray(dtype, m * k), { rows: transA === 'N' ? m : k, cols: transA === 'N' ? k : m, count: 1 });
+        const b = strided(fakeArray(dtype, k * n), { rows: transB === 'N' ? k : n, cols: transB === 'N' ? n : k, count: 1 });
+        const c = strided(fakeArray(dtype, m * n), { rows: m, cols: n, count: 1 });
+        if (!tsm2Cuda(dev, { transA, transB, alpha, beta, a, b, c }, { bandwidth: BW })) gemmCuda(dev, { transA, transB, alpha, beta, a, b, c });
+      }
+    }
+  }
+}
+
+function tsm2Direct(): void {
+  const R: Tsm2rParams = { dtype: 'float64', transA: 'N', transB: 'N', n: 8, t1: 128, t2: 8, t3: 8, tileK: 32, vec: 2, split: 4, prefetch: 0, stages: 0, engine: 'fma' };
+  const L: Tsm2lParams = { dtype: 'float32', transA: 'N', transB: 'T', k: 16, n: 16, t1: 128, vec: 2, variant: 'opt2' };
+  record(generateTsm2r(R));
+  record(generateTsm2l(L));
+  const variantsR: Partial<Tsm2rParams>[] = [{ dtype: 'float32' }, { transA: 'T', vec: 1 }, { transB: 'T' }, { n: 9, t2: 8 },
+    { t1: 256 }, { t2: 4 }, { t3: 4 }, { tileK: 64 }, { vec: 1 }, { split: 8 }, { prefetch: 1 }, { stages: 3 }, { stages: 2, t3: 16, engine: 'dmma' }, { split: 1 }];
+  for (const v of variantsR) record(generateTsm2r({ ...R, ...v }));
+  const variantsL: Partial<Tsm2lParams>[] = [{ dtype: 'float64' }, { transA: 'T', vec: 1 }, { transB: 'N' }, { k: 15 }, { n: 3 }, { t1: 256 }, { vec: 1 }, { variant: 'opt1' }];
+  for (const v of variantsL) record(generateTsm2l({ ...L, ...v }));
+  for (const dtype of DTYPES) {
+    record(generateScale({ dtype }));
+    for (const n of [1, 4, 16, 32]) record(generateTsm2r(planTsm2r(H100, BW, tsm2Problem({ dtype, n, m: 10240, k: 10240 })).params));
+    record(generateTsm2r(planTsm2r(H100, BW, tsm2Problem({ dtype, n: 16 }), { prefetch: 2, tileK: 64 }).params));
+    for (const n of [8, 32]) record(generateTsm2r(planTsm2r(H100, BW, tsm2Problem({ dtype, n }), { stages: 4, vec: 2 }).params));
+    if (dtype === 'float64') for (const n of [16, 32]) record(generateTsm2r(planTsm2r(H100, BW, tsm2Problem({ dtype, n }), { stages: 3, engine: 'dmma' }).params));
+    for (const [transA, transB] of OPS) record(generateTsm2r(planTsm2r(H100, BW, tsm2Problem({ dtype, transA, transB, n: 7 })).params));
+    for (const kn of [8, 16]) for (const variant of ['opt1', 'opt2'] as const) {
+      record(generateTsm2l(planTsm2l(H100, BW, tsm2Problem({ dtype, m: 1e7, n: kn, k: kn }), { variant }).params));
+    }
+    record(generateTsm2l(planTsm2l(H100, BW, tsm2Problem({ dtype, transA: 'T', transB: 'T', m: 1e6, n: 33, k: 5 })).params));
+  }
+  // The sweep's grids over the benchmark's cases.
+  for (const c of defaultTsm2Cases()) {
+    const pr = tsm2Problem({ dtype: c.dtype, m: c.m, n: c.n, k: c.k });
+    // A grid point the planner refuses for a case is skipped by the sweep too.
+    if (c.op === 'tsm2r') for (const o of tsm2rGrid(c)) ifPlanned(() => generateTsm2r(planTsm2r(H100, BW, pr, o).params));
+    else for (const o of tsm2lGrid(c)) ifPlanned(() => generateTsm2l(planTsm2l(H100, BW, pr, o).params));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Factorisations and solves: the launchers over sizes and forms (auto and forced variants);
+// then the test's parameter sets.
+
+const FACTOR_SIZES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33, 40, 48, 63, 64, 65, 80, 96, 97, 100, 127, 128, 129, 160, 200, 256, 300, 384, 511, 512, 600, 768, 1024];
+
+function factorsThroughLaunchers(): void {
+  for (const info of [H100, A100]) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (const form of FORMS) for (const n of FACTOR_SIZES) {
+      const count = form === 'dense' ? 1000 : 4;
+      const info32 = fakeArray('int32', count);
+      const ipiv = fakeArray('int32', count * Math.max(1, n));
+      for (const uplo of UPLOS) {
+        const forced: PotrfForce['variant'][] = [null, 'panel', ...(n <= 32 ? ['small' as const] : []), ...(n <= REGISTER_DESIGN_MAX ? ['register' as const] : [])];
+        for (const variant of forced) for (const [widest, loop] of [[16, false], [8, false], [16, true]] as const) {
+          if (variant !== 'panel' && (widest !== 16 || loop)) continue;
+          potrfForced(dev, { uplo, a: batch(dtype, n, n, count, form), info: info32 }, { variant, widest, loop });
+        }
+        for (const nrhs of [0, 1, 2, 3, 4, 5, 16, 40]) {
+          potrsCuda(dev, { uplo, a: batch(dtype, n, n, count, form), b: batch(dtype, n, nrhs, count, form), info: info32 });
+          posvCuda(dev, { uplo, a: batch(dtype, n, n, count, form), b: batch(dtype, n, nrhs, count, form), info: info32 });
+        }
+      }
+      for (const cols of new Set([n, Math.max(0, n - 1), n + 1, Math.ceil(n / 2)])) {
+        const forced: GetrfForce[] = [null, 'blocked', ...(Math.max(n, cols) <= 32 ? ['small' as const] : []), ...(Math.max(n, cols) <= REGISTER_DESIGN_MAX ? ['register' as const] : [])];
+        for (const force of forced) getrfForced(dev, { a: batch(dtype, n, cols, count, form), ipiv, pivotStride: Math.max(1, Math.min(n, cols)), info: info32 }, force);
+      }
+      for (const nrhs of [0, 1, 2, 3, 4, 5, 16, 40]) {
+        for (const trans of ['N', 'T'] as const) {
+          getrsCuda(dev, { trans, a: batch(dtype, n, n, count, form), ipiv, pivotStride: Math.max(1, n), b: batch(dtype, n, nrhs, count, form), info: info32 });
+        }
+        gesvCuda(dev, { a: batch(dtype, n, n, count, form), ipiv, pivotStride: Math.max(1, n), b: batch(dtype, n, nrhs, count, form), info: info32 });
+      }
+    }
+  }
+}
+
+/** test/cuda/factor-generate.test.ts. */
+function factorsDirect(): void {
+  const base = { dtype: 'float64', n: 8, uplo: 'lower', kind: 'strided', warps: 4 } as const;
+  for (const s of [potrfSmall(base), potrfSmall({ ...base, dtype: 'float32' }), potrfSmall({ ...base, n: 9 }),
+    potrfSmall({ ...base, uplo: 'upper' }), potrfSmall({ ...base, kind: 'pointer' }), potrfSmall({ ...base, warps: 2 }),
+    getrfSmallSource({ dtype: 'float64', rows: 8, cols: 8, kind: 'strided', warps: 4 }),
+    getrfSmallSource({ dtype: 'float64', rows: 8, cols: 7, kind: 'strided', warps: 4 }),
+    potrfPanelSource({ dtype: 'float64', uplo: 'lower', kind: 'strided', ib: 8, kb: 16 }),
+    potrfPanelSource({ dtype: 'float64', uplo: 'lower', kind: 'strided', ib: 4, kb: 16 }),
+    getrfRegisterSource({ dtype: 'float64', rows: 64, cols: 64, kind: 'strided', warps: 8 }),
+    getrfRegisterSource({ dtype: 'float32', rows: 64, cols: 64, kind: 'strided', warps: 8 }),
+    getrfRegisterSource({ dtype: 'float64', rows: 64, cols: 65, kind: 'strided', warps: 8 }),
+    getrfRegisterSource({ dtype: 'float64', rows: 64, cols: 64, kind: 'pointer', warps: 8 }),
+    getrfRegisterSource({ dtype: 'float64', rows: 64, cols: 64, kind: 'strided', warps: 4 }),
+    potrfRegisterSource({ dtype: 'float64', n: 64, uplo: 'lower', kind: 'strided', warps: 8 }),
+    potrfRegisterSource({ dtype: 'float64', n: 64, uplo: 'upper', kind: 'strided', warps: 8 }),
+    potrfRegisterSource({ dtype: 'float64', n: 65, uplo: 'lower', kind: 'strided', warps: 8 }),
+    potrfRegisterSource({ dtype: 'float32', n: 64, uplo: 'lower', kind: 'pointer', warps: 16 })]) record(s);
+  for (const dtype of DTYPES) {
+    for (const n of [5, 16, 32]) {
+      for (const uplo of UPLOS) record(potrfSmall({ dtype, n, uplo, kind: 'strided', warps: 4 }));
+      record(getrfSmallSource({ dtype, rows: n, cols: n, kind: 'pointer', warps: 4 }));
+    }
+    record(posvSmallSource({ dtype, n: 32, uplo: 'lower', kindA: 'strided', kindB: 'strided', warps: 4 }));
+    record(gesvSmallSource({ dtype, n: 32, kindA: 'strided', kindB: 'strided', warps: 4 }));
+    record(potrfPanelSource({ dtype, uplo: 'lower', kind: 'strided', ib: 8, kb: 16 }));
+    for (const n of [1, 33, 64, 65, 100, REGISTER_DESIGN_MAX]) {
+      const warps = registerWarps(n);
+      record(getrfRegisterSource({ dtype, rows: n, cols: n, kind: n === 65 ? 'pointer' : 'strided', warps }));
+      for (const uplo of UPLOS) record(potrfRegisterSource({ dtype, n, uplo, kind: 'strided', warps }));
+    }
+    for (const [rows, cols] of [[128, 33], [33, 128], [127, 64]] as const) record(getrfRegisterSource({ dtype, rows, cols, kind: 'strided', warps: registerWarps(cols) }));
+    record(potrfPanelSource({ dtype, uplo: 'upper', kind: 'pointer', ib: 8, kb: 16 }));
+    record(getrfPanelSource({ dtype, kind: 'strided', ib: 16 }));
+    record(getrfUpdateSource({ dtype, kind: 'pointer', ib: 16 }));
+    for (const variant of ['chol-lower', 'chol-upper', 'lu-N', 'lu-T'] as const) record(substituteSource({ dtype, variant, kindA: 'strided', kindB: 'pointer' }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+gemmThroughLauncher();
+tsm2ThroughLauncher();
+factorsThroughLaunchers();
+const launched = seen.size;
+gemmDirect();
+tsm2Direct();
+factorsDirect();
+const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
+process.stdout.write(`${lines.join('\n')}\n`);
+process.stderr.write(`${lines.length} distinct kernel sources (${launched} through the launchers, ${lines.length - launched} more from direct parameter sets)\n`);

@@ -1,0 +1,107 @@
+/**
+ * Turning the batches of a request into kernel launches (shared by the factor and solve families). A kernel sees each operand in one of the two forms of common/batch-pointer.ts:
+ * - all operands strided: one launch, `(base, offset, stride, ld)` per operand (the fast path);
+ * - otherwise (list or variable batches): the matrices are grouped by shape and leading dimension
+ *   (the kernels unroll the size), and each group gets an uploaded array of int64 pointers per
+ *   operand, plus an int32 map from the group's matrix to its index in the batch (for info and
+ *   ipiv) when the group is not the whole batch in order.
+ */
+import { batchCount, matrixAt, type Batch } from '../../../core/batch.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
+import type { OperandKind } from './batch-pointer.js';
+import { elementBytes } from './precision.js';
+import type { DType } from '../../../core/dtype.js';
+
+export interface OperandArgs {
+  readonly kind: OperandKind;
+  /** Strided: the data pointer; pointer form: the device array of pointers. */
+  readonly pointer: bigint;
+  readonly offset: number;
+  readonly stride: number;
+  readonly ld: number;
+  readonly rows: number;
+  readonly cols: number;
+}
+
+export interface LaunchGroup {
+  readonly count: number;
+  readonly operands: readonly OperandArgs[];
+  /** int32 map from the group's matrix to its batch index, or null for the identity. */
+  readonly index: DeviceArray | null;
+}
+
+export interface Grouping {
+  readonly groups: readonly LaunchGroup[];
+  /** Uploaded pointer and index arrays: dispose with `release` once the launches have run. */
+  readonly temporaries: readonly DeviceArray[];
+}
+
+/** The dtype of a device batch (the request is validated, so every matrix shares it). */
+export function deviceDtype(b: Batch<DeviceArray>): DType {
+  const data = b.kind === 'strided' ? b.data : b.matrices[0]?.data;
+  return data !== undefined && data.dtype === 'float32' ? 'float32' : 'float64';
+}
+
+/** Groups the matrices of `batches` (all of one count) into launches. */
+export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArray>[]): Grouping {
+  const count = batchCount(batches[0]!);
+  if (count === 0) return { groups: [], temporaries: [] };
+  if (batches.every((b) => b.kind === 'strided')) {
+    const operands = batches.map((b): OperandArgs => {
+      if (b.kind !== 'strided') throw new Error('unreachable');
+      return { kind: 'strided', pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld, rows: b.rows, cols: b.cols };
+    });
+    return { groups: [{ count, operands, index: null }], temporaries: [] };
+  }
+  const byKey = new Map<string, number[]>();
+  for (let i = 0; i < count; i++) {
+    const key = batches.map((b) => { const m = matrixAt(b, i); return `${m.rows}x${m.cols}/${m.ld}`; }).join(';');
+    const members = byKey.get(key);
+    if (members === undefined) byKey.set(key, [i]); else members.push(i);
+  }
+  const temporaries: DeviceArray[] = [];
+  const groups: LaunchGroup[] = [];
+  for (const members of byKey.values()) {
+    const operands = batches.map((b): OperandArgs => {
+      const pointers = new BigInt64Array(members.length);
+      const first = matrixAt(b, members[0]!);
+      members.forEach((i, q) => {
+        const m = matrixAt(b, i);
+        pointers[q] = m.data.ptr + BigInt(m.offset * elementBytes(m.data.dtype === 'float32' ? 'float32' : 'float64'));
+      });
+      const uploaded = dev.upload(pointers);
+      temporaries.push(uploaded);
+      return { kind: 'pointer', pointer: uploaded.ptr, offset: 0, stride: 0, ld: first.ld, rows: first.rows, cols: first.cols };
+    });
+    const identity = members.length === count;
+    let index: DeviceArray | null = null;
+    if (!identity) {
+      index = dev.upload(Int32Array.from(members));
+      temporaries.push(index);
+    }
+    groups.push({ count: members.length, operands, index });
+  }
+  return { groups, temporaries };
+}
+
+/** Waits for the launches that use the temporaries, then frees them. */
+export function release(dev: GpuDevice, g: Grouping): void {
+  if (g.temporaries.length === 0) return;
+  dev.synchronize();
+  for (const t of g.temporaries) t.dispose();
+}
+
+/** Dynamic shared bytes a planner may give one block: the device's opt-in limit less 1 KiB of reserve. */
+export function sharedLimit(dev: GpuDevice): number {
+  return dev.info.sharedPerBlockOptin - 1024;
+}
+
+/** The four kernel arguments of one operand, matching `operandParameters` of common/batch-pointer.ts. */
+export function operandArgs(o: OperandArgs): KernelArg[] {
+  return [arg.ptr(o.pointer), arg.i64(o.offset), arg.i64(o.stride), arg.i32(o.ld)];
+}
+
+/** The per-matrix integer arguments every factor/solve kernel takes after its operands. */
+export function indexArgs(index: DeviceArray | null, count: number): KernelArg[] {
+  return [arg.ptr(index === null ? 0n : index.ptr), arg.i32(count)];
+}

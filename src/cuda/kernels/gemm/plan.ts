@@ -1,0 +1,160 @@
+/**
+ * Picks the kernel and its parameters for one batched GEMM problem: the very-small kernel where
+ * m, n, k are small enough to unroll (paper section 4.2), else the tiled kernel (on FP64 tensor
+ * cores for float64 where the GPU has them); block sizes from
+ * the architecture's tuning table; tbc and rn from the occupancy model (threads, registers and
+ * shared memory per SM from DeviceInfo).
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Op } from '../../../core/ops.js';
+import { blocksPerSM } from '../../model/occupancy.js';
+import { tuningFor, type GemmTuning, type MmaConfig } from '../../model/tuning/index.js';
+import type { DeviceInfo } from '../../runtime/types.js';
+import { elementBytes } from '../common/precision.js';
+import { smallGemmShape, smallGemmWork } from './generate-small.js';
+import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, SmallGemmParams, TiledGemmParams } from './params.js';
+
+/** One GEMM's shape: C (m x n) = op(A) (m x k) op(B) (k x n). Shared by the batched and TSM2 planners. */
+export interface GemmShape {
+  readonly dtype: DType;
+  readonly transA: Op;
+  readonly transB: Op;
+  readonly m: number;
+  readonly n: number;
+  readonly k: number;
+}
+
+export interface GemmProblem extends GemmShape {
+  readonly count: number;
+  /** 'list' and 'variable' batches reach the kernel as pointer arrays. */
+  readonly batchKind: 'strided' | 'list' | 'variable';
+  readonly betaZero: boolean;
+  /** Per-operand layouts where they differ from `batchKind` (strided ones densely packed). */
+  readonly layouts?: GemmOperandLayouts;
+}
+
+export interface PlanOptions {
+  /** Force a variant (its parameters still planned), e.g. for tests and benchmarks. */
+  readonly variant?: GemmVariant;
+  readonly tuning?: GemmTuning | undefined;
+}
+
+/** Static shared memory per block the small kernel may use (the 48 KiB static limit). */
+const SMALL_SHARED_LIMIT = 48 * 1024;
+
+export function defaultLayouts(batchKind: GemmProblem['batchKind']): GemmOperandLayouts {
+  const one: OperandLayout = batchKind === 'strided' ? { kind: 'strided', dense: true } : { kind: 'pointer', dense: false };
+  return { a: one, b: one, c: one };
+}
+
+/** True where the very-small kernel can take the problem at all. */
+export function smallApplies(p: GemmProblem, maxDim: number): boolean {
+  return p.m >= 1 && p.n >= 1 && p.k >= 1 && p.m <= maxDim && p.n <= maxDim && p.k <= maxDim;
+}
+
+export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOptions = {}): GemmParams {
+  const tuning = options.tuning ?? tuningFor(info.arch, 'gemm');
+  if (options.variant === 'small' && !smallApplies(problem, 32)) {
+    throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
+  }
+  const mmaUsable = problem.dtype === 'float64' && info.major >= tuning.mmaMinMajor;
+  const variant = options.variant
+    ?? (smallApplies(problem, tuning.smallMaxDim[problem.dtype]) ? 'small' : mmaUsable ? 'mma' : 'tiled');
+  if (variant === 'small') {
+    if (!smallApplies(problem, 32)) throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
+    return planSmall(info, problem, tuning);
+  }
+  if (variant === 'mma') {
+    if (!mmaUsable) throw new Error(`the mma gemm kernel needs float64 and compute capability ${tuning.mmaMinMajor}.0+`);
+    return planMma(problem, tuning);
+  }
+  return planTiled(problem, tuning);
+}
+
+function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallGemmParams {
+  const dim = Math.max(p.m, p.n, p.k);
+  const winner = tuning.smallWinners.find((w) => w.dtype === p.dtype && w.minDim <= dim && dim <= w.maxDim);
+  const maxThreadsPerMatrix = winner?.maxThreadsPerMatrix ?? tuning.smallMaxThreadsPerMatrix;
+  const threadsPerBlock = winner?.threadsPerBlock ?? tuning.smallThreadsPerBlock;
+  // rn: the fewest columns per thread (most threads, most loads in flight) that keeps the
+  // threads per matrix within bounds.
+  let rn = 1;
+  while (rn < Math.min(p.n, tuning.smallMaxColumnsPerThread) && p.m * Math.ceil(p.n / rn) > maxThreadsPerMatrix) rn++;
+  // The same number of column groups with fewer idle columns in the last one.
+  const groups = Math.ceil(p.n / rn);
+  rn = Math.ceil(p.n / groups);
+  const itemsPerMatrix = p.m * groups;
+  const itemsPerThread = winner?.itemsPerThread ?? tuning.smallItemsPerThread;
+  const stageC = winner?.stageC ?? p.m * elementBytes(p.dtype) < tuning.smallStageCBelowBytes;
+  const base = {
+    variant: 'small' as const, dtype: p.dtype, transA: p.transA, transB: p.transB, m: p.m, n: p.n, k: p.k,
+    rn, stageC, betaZero: p.betaZero, layouts: smallLayouts(p),
+  };
+  // Threads for tbc matrices: itemsPerThread work items each, whole warps where possible.
+  const threadsFor = (tbc: number): number => {
+    const work = smallGemmWork({ ...base, tbc });
+    return Math.min(work, 1024, Math.ceil(Math.ceil(work / itemsPerThread) / 32) * 32);
+  };
+  const plan = (tbc: number): SmallGemmParams => ({ ...base, tbc, threads: threadsFor(tbc) });
+  // tbc: fill the block to the target, in multiples of 4 (16-byte vectors of whole spans), then
+  // shrink while the shared memory does not fit, the SM would hold fewer than two blocks, or the
+  // batch would not give every SM enough blocks.
+  let tbc = winner?.tbc ?? Math.max(1, Math.floor((threadsPerBlock * itemsPerThread) / itemsPerMatrix));
+  if (tbc >= 4) tbc -= tbc % 4;
+  const fits = (t: number): boolean => smallGemmShape(plan(t)).sharedBytes <= SMALL_SHARED_LIMIT;
+  while (tbc > 1 && !fits(tbc)) tbc--;
+  // At least two resident blocks per SM, so one block's loads overlap another's arithmetic.
+  while (tbc > 1 && smallPlanOccupancy(info, plan(tbc)) < 2) tbc--;
+  const wantedBlocks = info.smCount * tuning.smallMinBlocksPerSM;
+  while (tbc > 1 && Math.ceil(p.count / tbc) < wantedBlocks) tbc = Math.max(1, Math.floor(tbc / 2));
+  return plan(tbc);
+}
+
+function smallLayouts(p: GemmProblem): GemmOperandLayouts {
+  return p.layouts ?? defaultLayouts(p.batchKind);
+}
+
+function band<T extends { maxDim: number }>(bands: readonly T[], p: GemmProblem): T {
+  const dim = Math.max(p.m, p.n);
+  return bands.find((b) => dim <= b.maxDim) ?? bands[bands.length - 1]!;
+}
+
+/** The tiled kernels do not use `dense` (it only changes the small kernel's loads). */
+function plainLayouts(p: GemmProblem): GemmOperandLayouts {
+  const layouts = smallLayouts(p);
+  const plain = (o: OperandLayout): OperandLayout => ({ kind: o.kind, dense: false });
+  return { a: plain(layouts.a), b: plain(layouts.b), c: plain(layouts.c) };
+}
+
+function planTiled(p: GemmProblem, tuning: GemmTuning): TiledGemmParams {
+  return {
+    variant: 'tiled', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
+    layouts: plainLayouts(p), ...band(tuning.tiled[p.dtype], p).config,
+  };
+}
+
+function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
+  let config = band(tuning.mma, p).config;
+  // TT with 32 accumulator tiles per warp spills at 255 registers (both operands take one
+  // fragment load per tile): take the largest band whose warps hold at most 16 tiles.
+  const tiles = (c: MmaConfig): number => (c.bm / c.wm / 8) * (c.bn / c.wn / 8);
+  if (p.transA === 'T' && p.transB === 'T' && tiles(config) > 16) {
+    config = [...tuning.mma].reverse().find((b) => tiles(b.config) <= 16)?.config ?? config;
+  }
+  // A k-contiguous op(A) (A^T) takes one 16-byte fragment load per 8-row tile where an
+  // m-contiguous A takes one per 16 rows: with warps 2 x 4 over a square tile, the 64 x 32 warp
+  // tile then runs out of registers (spills at 255). Turning the warps to 4 x 2 (32 x 64) keeps
+  // the same block tile and fits.
+  const turn = p.transA === 'T' && config.wm < config.wn && config.bm === config.bn;
+  return {
+    variant: 'mma', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
+    layouts: plainLayouts(p), ...config, ...(turn ? { wm: config.wn, wn: config.wm } : {}),
+  };
+}
+
+/** Blocks per SM the model expects for a small plan (registers estimated before compiling). */
+export function smallPlanOccupancy(info: DeviceInfo, p: SmallGemmParams): number {
+  const shape = smallGemmShape(p);
+  const registersPerThread = 32 + 2 * p.rn * (p.dtype === 'float64' ? 2 : 1);
+  return blocksPerSM(info, { threads: shape.threads, registersPerThread, sharedBytes: shape.sharedBytes });
+}

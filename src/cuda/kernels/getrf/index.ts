@@ -1,0 +1,11 @@
+/**
+ * Batched LU with partial pivoting on the GPU: the family's public face. Other families (the
+ * solves) use it only through this file: the launcher of one group, and the in-register LU
+ * building blocks that the fused gesv kernel borders with its right-hand sides.
+ */
+export type { GetrfForce, GetrfPanelParams, GetrfPlan, GetrfRegisterParams, GetrfSmallParams, GetrfVariant } from './params.js';
+export { getrfSmallSource, getrfSmallLayout, luPrelude } from './generate-small.js';
+export { getrfRegisterSource } from './generate-register.js';
+export { getrfPanelSource, getrfUpdateSource } from './generate-panel.js';
+export { planGetrf, selectGetrf, type GetrfProblem } from './plan.js';
+export { getrfCuda, getrfGroup, type GetrfOptions } from './launch.js';

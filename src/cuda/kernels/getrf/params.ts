@@ -1,0 +1,58 @@
+/**
+ * Parameter objects of the batched LU kernels (one per design) and the plan that picks one.
+ * A generator is a pure function of its parameter object.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { RegisterShape } from '../../model/tuning/index.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+
+/** rows, cols <= 32: the warp design (generate-small.ts). */
+export interface GetrfSmallParams {
+  readonly dtype: DType;
+  readonly rows: number;
+  readonly cols: number;
+  readonly kind: OperandKind;
+  readonly warps: number;
+}
+
+
+/** 32 < max(rows, cols) <= 128: one block per matrix, the matrix in registers (generate-register.ts). */
+export interface GetrfRegisterParams {
+  readonly dtype: DType;
+  readonly rows: number;
+  readonly cols: number;
+  readonly kind: OperandKind;
+  /** Warps per block = column groups (TC). */
+  readonly warps: number;
+  /** Panel width: columns per warp block and per barrier (default 1). */
+  readonly nb?: number;
+  /** Blocks per SM asked of the compiler (__launch_bounds__; caps registers; default 1). */
+  readonly minBlocks?: number;
+}
+
+
+/** Any size: the blocked right-looking fallback, a panel kernel and a trailing update (generate-panel.ts). */
+export interface GetrfPanelParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+  readonly ib: number;
+}
+
+
+export type GetrfVariant = 'small' | 'register' | 'blocked';
+
+/** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks, sweeps). */
+export interface GetrfForce {
+  /** The design; it must accept the size. */
+  readonly variant?: GetrfVariant;
+  /** The register design's shape, for every size. */
+  readonly register?: RegisterShape;
+  /** The blocked design's widest panel. */
+  readonly panelWidest?: number;
+}
+
+export type GetrfPlan =
+  | { readonly variant: 'small'; readonly params: GetrfSmallParams }
+  | { readonly variant: 'register'; readonly params: GetrfRegisterParams }
+  /** ib 0: no panel fits the device's shared memory. */
+  | { readonly variant: 'blocked'; readonly params: GetrfPanelParams };

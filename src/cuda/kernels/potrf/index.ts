@@ -1,0 +1,11 @@
+/**
+ * Batched Cholesky on the GPU: the family's public face. Other families (the solves) use it only
+ * through this file: the launcher of one group, and the in-register Cholesky building blocks
+ * that the fused posv kernel borders with its right-hand sides.
+ */
+export type { PotrfForce, PotrfPanelParams, PotrfPlan, PotrfRegisterParams, PotrfSmallParams, PotrfVariant } from './params.js';
+export { potrfSmallSource, choleskyRowsSource, loadFactorRows, storeFactorRows } from './generate-small.js';
+export { potrfRegisterSource } from './generate-register.js';
+export { potrfPanelSource } from './generate-panel.js';
+export { planPotrf, selectPotrf, type PotrfProblem } from './plan.js';
+export { potrfCuda, potrfGroup, type PotrfOptions } from './launch.js';

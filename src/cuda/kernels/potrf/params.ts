@@ -1,0 +1,71 @@
+/**
+ * Parameter objects of the batched Cholesky kernels (one per design) and the plan that picks
+ * one. A generator is a pure function of its parameter object.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
+import type { RegisterShape } from '../../model/tuning/index.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+
+/** n <= 32: the warp design (generate-small.ts). */
+export interface PotrfSmallParams {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly uplo: Uplo;
+  readonly kind: OperandKind;
+  readonly warps: number;
+  /** The classic step (sqrt, then divide by the pivot) instead of rsqrt; from the tuning table. */
+  readonly classic: boolean;
+}
+
+
+/** 32 < n <= 128: one block per matrix, the factor in registers (generate-register.ts). */
+export interface PotrfRegisterParams {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly uplo: Uplo;
+  readonly kind: OperandKind;
+  /** Warps per block = column groups (TC). */
+  readonly warps: number;
+  /** Panel width: columns per warp block and per barrier (default 1). */
+  readonly nb?: number;
+  /** Blocks per SM asked of the compiler (__launch_bounds__; caps registers; default 1). */
+  readonly minBlocks?: number;
+}
+
+
+/** Any n: the left-looking fused panel design (generate-panel.ts), one launch per panel. */
+export interface PotrfPanelParams {
+  readonly dtype: DType;
+  readonly uplo: Uplo;
+  readonly kind: OperandKind;
+  /** Panel width (compile-time). */
+  readonly ib: number;
+  /** Columns of the left part per shared-memory stage. */
+  readonly kb: number;
+  /**
+   * Loop-inclusive (the issue's comparison): one launch loops over all panels from i0, shared
+   * memory sized for the first; default false: loop-exclusive, one launch per panel.
+   */
+  readonly loop?: boolean;
+}
+
+
+export type PotrfVariant = 'small' | 'register' | 'panel';
+
+/** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks, sweeps). */
+export interface PotrfForce {
+  /** The design; it must accept the size. */
+  readonly variant?: PotrfVariant;
+  /** The register design's shape, for every n. */
+  readonly register?: RegisterShape;
+  /** The panel design's widest panel and loop-inclusive switch. */
+  readonly panelWidest?: number;
+  readonly panelLoop?: boolean;
+}
+
+export type PotrfPlan =
+  | { readonly variant: 'small'; readonly params: PotrfSmallParams }
+  | { readonly variant: 'register'; readonly params: PotrfRegisterParams }
+  /** ib 0: no panel fits the device's shared memory. */
+  | { readonly variant: 'panel'; readonly params: PotrfPanelParams };

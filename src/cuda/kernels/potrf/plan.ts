@@ -1,0 +1,60 @@
+/**
+ * Which Cholesky design and parameters serve one group of equal-size matrices: n <= 32 the warp
+ * design, 32 < n <= registerMax the block register design, larger n the panel design; shapes and
+ * thresholds from the architecture's tuning table (model/tuning/), `force` for tests and sweeps.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
+import { MyriadError } from '../../../core/errors.js';
+import { bandFor, type PotrfTuning } from '../../model/tuning/index.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+import { elementBytes } from '../common/precision.js';
+import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
+import { SMALL_MAX_N, smallWarps } from '../common/warp-slots.js';
+import type { PotrfForce, PotrfPlan, PotrfVariant } from './params.js';
+
+export interface PotrfProblem {
+  readonly dtype: DType;
+  readonly uplo: Uplo;
+  readonly n: number;
+  readonly kind: OperandKind;
+  /** Dynamic shared bytes one block may use (the device's opt-in limit less a reserve). */
+  readonly sharedLimit: number;
+}
+
+/** Left-part columns staged per step of the panel kernel. */
+export const PANEL_KB = 16;
+
+/** The widest panel (widest, then halving to 1) whose m x IB block fits in `limit` shared bytes; 0 if none. */
+export function choosePanelWidth(dtype: DType, n: number, kb: number, limit: number, widest = 8): number {
+  for (let ib = widest; ib >= 1; ib >>= 1) if ((ib * kb + n * ib) * elementBytes(dtype) <= limit) return ib;
+  return 0;
+}
+
+/** The design for n: forced (it must accept n), else by size from the table. */
+export function selectPotrf(dtype: DType, n: number, tuning: PotrfTuning, forced?: PotrfVariant): PotrfVariant {
+  if (forced !== undefined) {
+    const fits = forced === 'small' ? n <= SMALL_MAX_N : forced === 'register' ? n <= REGISTER_DESIGN_MAX : true;
+    if (!fits) throw new MyriadError('UNSUPPORTED', `potrf variant '${forced}' does not accept n = ${n}`, 'a');
+    return forced;
+  }
+  if (n <= SMALL_MAX_N) return 'small';
+  if (n <= Math.min(tuning.registerMax[dtype], REGISTER_DESIGN_MAX)) return 'register';
+  return 'panel';
+}
+
+export function planPotrf(problem: PotrfProblem, tuning: PotrfTuning, options: { readonly force?: PotrfForce } = {}): PotrfPlan {
+  const { dtype, uplo, n, kind } = problem;
+  const force = options.force ?? {};
+  const variant = selectPotrf(dtype, n, tuning, force.variant);
+  if (variant === 'small') {
+    return { variant, params: { dtype, n, uplo, kind, warps: smallWarps(n), classic: n <= tuning.classicMax[dtype] } };
+  }
+  if (variant === 'register') {
+    const shape = force.register ?? bandFor(tuning.registerShapes[dtype], n)!.shape;
+    return { variant, params: { dtype, n, uplo, kind, warps: shape.warps, nb: shape.nb, minBlocks: shape.minBlocks } };
+  }
+  const widest = force.panelWidest ?? bandFor(tuning.panelWidest[dtype], n)!.widest;
+  const ib = choosePanelWidth(dtype, n, PANEL_KB, problem.sharedLimit, widest);
+  return { variant, params: { dtype, uplo, kind, ib, kb: PANEL_KB, loop: force.panelLoop ?? tuning.panelLoop } };
+}

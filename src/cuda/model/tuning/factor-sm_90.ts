@@ -1,0 +1,47 @@
+/**
+ * Hopper (H100/H200): the factorisations' measured choices (H100 80GB HBM3, 2026-11-25, ~0.5 GB
+ * batches unless said). No other architecture has been measured: they inherit these (index.ts).
+ */
+import type { GetrfTuning, PotrfTuning } from './factor-types.js';
+
+export const sm90PotrfTuning: PotrfTuning = {
+  // f32 to 128; f64 to 96, since at 128 the panel kernel measured faster (0.87-0.99 ms against
+  // 1.04-1.36 ms for the register shapes tried).
+  registerMax: { float64: 96, float32: 128 },
+  // n = 33..128 is latency-bound (one serial chain of n pivots per matrix), so the shapes favour
+  // matrices in flight per SM (few warps per matrix, a register cap that fits several blocks,
+  // checked spill-free with ptxas) and panels of 8 columns per barrier.
+  registerShapes: {
+    float64: [{ maxN: 64, shape: { warps: 4, nb: 8, minBlocks: 5 } }, { maxN: Infinity, shape: { warps: 4, nb: 8, minBlocks: 2 } }],
+    float32: [{ maxN: 64, shape: { warps: 4, nb: 8, minBlocks: 6 } }, { maxN: Infinity, shape: { warps: 4, nb: 8, minBlocks: 2 } }],
+  },
+  // Classic vs rsqrt step, % of the bandwidth bound: f64 n = 3: 63.0 vs 60.2, 5: 57.6 vs 56.0,
+  // 6: 59.0 vs 57.5, 8: 57.3 vs 59.7, 16: 51.5 vs 56.7; f32 n = 3: 56.8 vs 53.7, 4: 60.5 vs 54.5,
+  // 6: 52.0 vs 43.5, 8: 53.1 vs 51.7, 12: 37.1 vs 39.5. (The fused solves always use rsqrt.)
+  classicMax: { float64: 6, float32: 8 },
+  // The paper picks 8 on a P100; 16 measured faster at every n from 64 to 512 in f64 (1.08-1.29x);
+  // f32 at n >= 512: 8-column panels ran 1.23x faster than 16 (f64 0.79x).
+  panelWidest: {
+    float64: [{ maxN: Infinity, widest: 16 }],
+    float32: [{ maxN: 511, widest: 16 }, { maxN: Infinity, widest: 8 }],
+  },
+  // Loop-inclusive was slower in f64 (n = 128, 256, 512: 1.17x, 1.29x, 1.28x the time) and mixed
+  // in f32 (1.00x, 0.94x, 0.88x): one launch per panel, each with shared memory sized to its panel.
+  panelLoop: false,
+};
+
+export const sm90GetrfTuning: GetrfTuning = {
+  // f64 and f32 alike: RB <= 4 row registers.
+  registerMax: { float64: 128, float32: 128 },
+  // Up to 64: 4 warps, 8-column panels and a register cap for 4 (f64) or 6 (f32) blocks per SM;
+  // beyond, 16 warps and 4-column panels (the whole square matrix in registers leaves 1 or 2
+  // blocks per SM). The f32 65..128 shape spills 12 bytes under its cap of 64 registers, yet
+  // measured fastest of those tried.
+  registerShapes: {
+    float64: [{ maxN: 64, shape: { warps: 4, nb: 8, minBlocks: 4 } }, { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 1 } }],
+    float32: [{ maxN: 64, shape: { warps: 4, nb: 8, minBlocks: 6 } }, { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 2 } }],
+  },
+  // The trailing update reads and writes the trailing matrix once per panel, so wider panels cut
+  // its traffic: f32 32 vs 16 ran 1.13x (n = 256) and 1.31x (512) faster; f64 0.95x and 1.01x.
+  panelWidest: { float64: 16, float32: 32 },
+};

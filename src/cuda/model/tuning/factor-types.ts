@@ -1,0 +1,47 @@
+/**
+ * The tuning tables' shape for the factorisations (kernels/potrf/, kernels/getrf/): which design
+ * serves which size, and each design's block shape, per precision.
+ */
+import type { DType } from '../../../core/dtype.js';
+
+export type PerDType<T> = { readonly [D in DType]: T };
+
+/** Shape of a register-design launch: warps (column groups), panel width, blocks per SM asked. */
+export interface RegisterShape {
+  readonly warps: number;
+  readonly nb: number;
+  readonly minBlocks: number;
+}
+
+/** A register shape used while the size is <= maxN (the first band that matches wins). */
+export interface RegisterBand {
+  readonly maxN: number;
+  readonly shape: RegisterShape;
+}
+
+/** A widest panel used while n <= maxN. */
+export interface PanelBand {
+  readonly maxN: number;
+  readonly widest: number;
+}
+
+export interface PotrfTuning {
+  /** The block register design serves 32 < n <= registerMax (at most REGISTER_DESIGN_MAX). */
+  readonly registerMax: PerDType<number>;
+  readonly registerShapes: PerDType<readonly RegisterBand[]>;
+  /** The warp kernel uses the classic step (sqrt then divide) for n <= classicMax (0: never). */
+  readonly classicMax: PerDType<number>;
+  /** The panel design's widest panel, by n. */
+  readonly panelWidest: PerDType<readonly PanelBand[]>;
+  /** Loop-inclusive panel kernel (one launch runs every panel) instead of one launch per panel. */
+  readonly panelLoop: boolean;
+}
+
+export interface GetrfTuning {
+  /** The block register design serves 32 < max(rows, cols) <= registerMax. */
+  readonly registerMax: PerDType<number>;
+  /** By max(rows, cols). */
+  readonly registerShapes: PerDType<readonly RegisterBand[]>;
+  /** The blocked fallback's widest panel. */
+  readonly panelWidest: PerDType<number>;
+}

@@ -1,0 +1,45 @@
+/**
+ * Hopper (H100/H200): 132 SMs, 2048 threads, 64K registers, 228 KiB shared memory per SM.
+ * Only what differs from the defaults; measured winners go here.
+ */
+import type { GemmTuningOverrides } from './gemm-types.js';
+
+// Winners of the parameter sweep in test/gpu/gemm.test.ts (MYRIAD_GEMM_SWEEP=1) on an NVIDIA
+// H200 (sm_90, 132 SMs), 2026-11-25: square N x N, beta = 0, about 1 GB of dense strided matrices.
+export const sm90GemmTuning: GemmTuningOverrides = {
+  // float64 beyond 24 goes to the tensor cores: at 32 the mma kernel measured 10.2 vs 7.9 TFLOP/s.
+  smallMaxDim: { float64: 24, float32: 32 },
+  smallWinners: [
+    // 2 .. 4: 64-thread blocks (float32 4 x 4: 3040 vs 2940 GB/s).
+    { dtype: 'float32', minDim: 1, maxDim: 4, threadsPerBlock: 64 },
+    // 9 .. 24: fewer matrices per block (float64 16: 3800 vs 3370 GB/s with 4 items per thread;
+    // measured at 16, assumed up to 24).
+    { dtype: 'float64', minDim: 9, maxDim: 24, threadsPerBlock: 128, itemsPerThread: 1 },
+    { dtype: 'float32', minDim: 9, maxDim: 24, threadsPerBlock: 128, itemsPerThread: 2 },
+    { dtype: 'float32', minDim: 25, maxDim: 32, threadsPerBlock: 128, itemsPerThread: 2, maxThreadsPerMatrix: 128 },
+  ],
+  // FP64 tensor cores with Hopper's m16n8k8 (the sm_80 m8n8k4 ran at about half the rate: 23.7 vs
+  // 37 TFLOP/s at n = 256 for 128x128 tiles). Sweep on an H100 SXM, 2026-11-26, 1 GB per call:
+  // n = 32: 32x32x32 s2 0.348 ms (cuBLAS 0.357); n = 64: 64x64x16 w4x2 s3 0.352 (0.353);
+  // n = 128: 128x128x16 w2x4 s3 0.368 (0.368; s4 0.360, but TT spills with 4 stages);
+  // n = 256: 64x64x8 s4 0.536 (0.416).
+  mma: [
+    { maxDim: 48, config: { bm: 32, bn: 32, bk: 32, wm: 2, wn: 2, stages: 2 } },
+    { maxDim: 96, config: { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 } },
+    { maxDim: 160, config: { bm: 128, bn: 128, bk: 16, wm: 2, wn: 4, stages: 3 } },
+    { maxDim: Infinity, config: { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 } },
+  ],
+  tiled: {
+    float64: [
+      { maxDim: 48, config: { bm: 32, bn: 32, bk: 16, tm: 2, tn: 2 } },
+      { maxDim: 96, config: { bm: 64, bn: 64, bk: 16, tm: 4, tn: 4 } },
+      { maxDim: Infinity, config: { bm: 64, bn: 128, bk: 8, tm: 4, tn: 8 } },
+    ],
+    float32: [
+      { maxDim: 48, config: { bm: 32, bn: 32, bk: 16, tm: 4, tn: 4 } },
+      // 64 threads of 8 x 8 (n = 64: 0.369 vs 0.394 ms for 256 threads of 4 x 4, H100, 1 GB).
+      { maxDim: 96, config: { bm: 64, bn: 64, bk: 16, tm: 8, tn: 8 } },
+      { maxDim: Infinity, config: { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 } },
+    ],
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * Measuring on a GPU, in one place: CUDA-event timing (warm-up excluded, median of repeats)
+ * and the device-to-device copy bandwidth that every roofline in the benchmarks divides by.
+ */
+import { WARMUP, median } from '../../core/stats.js';
+import type { GpuDevice } from '../runtime/types.js';
+
+/**
+ * Median milliseconds of `repeats` runs, each timed with CUDA events, after the warm-up.
+ * `reset` (optional, untimed) runs before every call: restores inputs an in-place call overwrote.
+ */
+export function timeMs(dev: GpuDevice, run: () => void, repeats: number, reset?: () => void): number {
+  const start = dev.event();
+  const stop = dev.event();
+  const once = (): number => {
+    reset?.();
+    start.record();
+    run();
+    stop.record();
+    stop.synchronize();
+    return stop.elapsedSince(start);
+  };
+  try {
+    for (let calls = 0, warm = 0; calls < WARMUP.calls || warm < WARMUP.ms; calls++) warm += once();
+    return median(Array.from({ length: repeats }, once));
+  } finally {
+    start.dispose();
+    stop.dispose();
+  }
+}
+
+/** Device-to-device copy bandwidth (bytes read + bytes written), bytes per second, of a 1 GiB copy. */
+export function measureCopyBandwidth(dev: GpuDevice): number {
+  const elements = 2 ** 27; // 1 GiB of float64
+  const src = dev.alloc('float64', elements);
+  const dst = dev.alloc('float64', elements);
+  try {
+    dev.fill(src, 0x3f);
+    const ms = timeMs(dev, () => dev.copy(src, 0, dst, 0, elements), 10);
+    return (2 * elements * 8) / (ms * 1e-3);
+  } finally {
+    src.dispose();
+    dst.dispose();
+  }
+}

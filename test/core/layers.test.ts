@@ -1,0 +1,73 @@
+/**
+ * The import graph of src/ (read from the import statements): every arrow points down the
+ * layers, and a kernel family uses another only through its public face.
+ *   core  <-  cpu  <-  cuda  <-  api  <-  bench  <-  cli.ts, index.ts
+ *   inside cuda: runtime <- model <- kernels, baselines <- registry <- host <- backend <- multi <- tune
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
+}
+
+/** [importer, imported] as paths relative to src/, for every relative import or re-export. */
+function edges(): [string, string][] {
+  const out: [string, string][] = [];
+  for (const file of sources(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/^(?:import|export)\b[^'";]*?from '(\.[^']+)'|^import '(\.[^']+)'/gm)) {
+      const spec = (m[1] ?? m[2])!.replace(/\.js$/, '.ts');
+      out.push([relative(SRC, file), relative(SRC, normalize(join(dirname(file), spec)))]);
+    }
+  }
+  return out;
+}
+
+const TOP: Readonly<Record<string, number>> = { core: 0, cpu: 1, cuda: 2, api: 3, bench: 4, 'cli.ts': 5, 'index.ts': 5 };
+const CUDA: Readonly<Record<string, number>> = {
+  runtime: 0, model: 1, kernels: 2, baselines: 2, 'registry.ts': 3, host: 4, 'backend.ts': 5, multi: 6, tune: 7,
+};
+
+function rank(path: string): [number, number] {
+  const [top, sub] = path.split('/');
+  const outer = TOP[top!];
+  if (outer === undefined) throw new Error(`no layer for src/${path}: add its folder to the layers test`);
+  if (top !== 'cuda') return [outer, 0];
+  const inner = CUDA[sub!];
+  if (inner === undefined) throw new Error(`no layer for src/${path}: add it to the cuda layers of the layers test`);
+  return [outer, inner];
+}
+
+test('every import points down the layers', () => {
+  const up = edges().filter(([from, to]) => {
+    const [a, b] = [rank(from), rank(to)];
+    return b[0] > a[0] || (b[0] === a[0] && b[1] > a[1]);
+  });
+  assert.deepEqual(up.map(([from, to]) => `${from} -> ${to}`), []);
+});
+
+const PUBLIC_FACE = new Set(['index.ts', 'plan.ts', 'launch.ts']);
+
+test('kernel families share code through common/ and use each other only through index, plan or launch', () => {
+  const family = (p: string): string | undefined => /^cuda\/kernels\/([^/]+)\//.exec(p)?.[1];
+  const bad = edges().filter(([from, to]) => {
+    const [f, g] = [family(from), family(to)];
+    if (f === undefined || g === undefined || f === g) return false;
+    if (f === 'common') return true; // common/ serves the families, never the reverse
+    return g !== 'common' && !PUBLIC_FACE.has(to.split('/').pop()!);
+  });
+  assert.deepEqual(bad.map(([from, to]) => `${from} -> ${to}`), []);
+});
+
+test('the layers test sees the imports', () => {
+  const all = edges();
+  assert.ok(all.length > 200, `only ${all.length} imports found`);
+  assert.ok(all.some(([from, to]) => from === 'cuda/registry.ts' && to === 'cuda/kernels/potrf/index.ts'));
+});
