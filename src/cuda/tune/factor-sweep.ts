@@ -63,7 +63,7 @@ export function factorGrid(c: FactorCase): FactorPoint[] {
 }
 
 /** Matrices per timing: about 0.5 GB, as the measurements in the tables. */
-export const factorBatchCount = (c: FactorCase): number => Math.max(64, Math.floor(0.5e9 / (c.n * c.n * (c.dtype === 'float64' ? 8 : 4))));
+const factorBatchCount = (c: FactorCase): number => Math.max(64, Math.floor(0.5e9 / (c.n * c.n * (c.dtype === 'float64' ? 8 : 4))));
 
 /** Times one point on the device (diagonally dominant matrices, restored before every run). */
 export function timeFactorPoint(dev: GpuDevice, c: FactorCase, p: FactorPoint, repeats = 7): number {

@@ -29,7 +29,7 @@ import { choleskyRowsSource, loadFactorRows, storeFactorRows } from '../potrf/in
 import { getrfSmallLayout, luPrelude } from '../getrf/index.js';
 
 /** Most right-hand sides per pass. */
-export const RHS_MAX = 4;
+const RHS_MAX = 4;
 
 /** Right-hand sides per pass for `nrhs` columns (>= 1). */
 export const rhsPerPass = (nrhs: number): number => Math.max(1, Math.min(RHS_MAX, nrhs));
@@ -241,7 +241,7 @@ export interface SmallSolveParams {
  * 70.3 vs 61.2, n = 32 59.1 vs 56.2, f32 n = 32 50.1 vs 33.2; but f64 n = 8 61.7 vs 64.0, f32
  * n = 8 59.8 vs 63.4, n = 16 48.6 vs 53.5. getrs 'T' (every element transposed) always.
  */
-export const solveTile = (p: Pick<SmallSolveParams, 'dtype' | 'n' | 'variant'>): boolean =>
+const solveTile = (p: Pick<SmallSolveParams, 'dtype' | 'n' | 'variant'>): boolean =>
   p.variant === 'lu-T' || (p.variant !== 'lu-N' && p.n * elementBytes(p.dtype) >= 128);
 
 export function smallSolveLayout(p: SmallSolveParams): SmallLayout {

@@ -26,7 +26,7 @@ export interface SubstituteParams {
 }
 
 export const SUBSTITUTE_MAX_THREADS = 256;
-export const SUBSTITUTE_MAX_RHS = 16;
+const SUBSTITUTE_MAX_RHS = 16;
 
 export function substituteSharedBytes(dtype: DType, n: number, jt: number): number {
   return n * jt * elementBytes(dtype) + n * 4 + 16;
