@@ -5,7 +5,7 @@
  * Right-hand sides go RB at a time (RB = min(nrhs, 4), a compile-time constant: no work on absent
  * columns); thread r holds row r of each.
  * - The first RB columns of posv/gesv ride through the factorisation as extra columns of the
- *   bordered matrix [A | B] (potrf/small.ts, getrf/small.ts): the forward substitution costs no
+ *   bordered matrix [A | B] (potrf/ and getrf/generate-small.ts): the forward substitution costs no
  *   serial steps of its own, and B is loaded with A, so a warp waits for memory once.
  * - Every other substitution is a column sweep: at step k the thread of row k finishes x(k) and
  *   hands it to the other rows of its matrix with one __shfl_sync (no shared memory, no barrier);

@@ -1,6 +1,6 @@
 /**
  * Launchers of the solves: potrsCuda, posvCuda, getrsCuda, gesvCuda.
- * n <= 32: one kernel per group (solve/small.ts): posv/gesv fused with the factorisation, potrs/getrs
+ * n <= 32: one kernel per group (generate-small.ts): posv/gesv fused with the factorisation, potrs/getrs
  * with the factor read once into registers (they also write info = 0). Beyond, the factorisation of
  * potrf/getrf followed by the substitution kernel, which skips matrices whose info is set.
  */
