@@ -18,12 +18,10 @@
  *   Thread r keeps the result of step r; what the FMA does to its value afterwards is not used.
  * A matrix whose factorisation fails (info > 0) keeps its B, as LAPACK's posv/gesv.
  */
-import type { DType } from '../../../core/dtype.js';
-import type { Uplo } from '../../../core/enums.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter } from '../common/precision.js';
-import type { SolveVariant } from './generate-substitute.js';
+import type { FusedSolveParams, PosvSmallParams, SmallSolveParams } from './params.js';
 import { historyStride, slotSetup, type SmallLayout, smallPrelude } from '../common/warp-slots.js';
 import { choleskyRowsSource, loadFactorRows, storeFactorRows } from '../potrf/index.js';
 import { getrfSmallLayout, luPrelude } from '../getrf/index.js';
@@ -34,25 +32,9 @@ const RHS_MAX = 4;
 /** Right-hand sides per pass for `nrhs` columns (>= 1). */
 export const rhsPerPass = (nrhs: number): number => Math.max(1, Math.min(RHS_MAX, nrhs));
 
-export interface FusedSolveParams {
-  readonly dtype: DType;
-  readonly n: number;
-  readonly kindA: OperandKind;
-  readonly kindB: OperandKind;
-  readonly warps: number;
-  /** Right-hand sides per pass, 1..RHS_MAX (the launcher passes rhsPerPass(nrhs); default 1). */
-  readonly rhs?: number;
-  /**
-   * Whether nrhs may exceed `rhs` (further passes after the fused one). Only then is the loop
-   * generated: its registers would otherwise lower the occupancy of every call (e.g. gesv f32
-   * n = 32: 144 registers with it, 80 without). Default false: the launcher sets it.
-   */
-  readonly more?: boolean;
-}
-
 const rbOf = (p: { rhs?: number }): number => rhsPerPass(p.rhs ?? 1);
 
-export function posvLayout(p: FusedSolveParams & { uplo: Uplo }): SmallLayout {
+export function posvLayout(p: PosvSmallParams): SmallLayout {
   return { dtype: p.dtype, n: p.n, warps: p.warps, tile: p.uplo === 'upper', lanes: p.n, history: historyStride(p.dtype, p.n, rbOf(p)) };
 }
 
@@ -83,7 +65,7 @@ function sweep(down: boolean, elem: string, lane: string, scale: string, x: stri
     }`;
 }
 
-export function posvSmallSource(p: FusedSolveParams & { uplo: Uplo }): KernelSource {
+export function posvSmallSource(p: PosvSmallParams): KernelSource {
   const rb = rbOf(p);
   const entry = `posv_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_n${p.n}_r${rb}${p.more ? 'm' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}`;
   const lower = p.uplo === 'lower';
@@ -223,17 +205,6 @@ ${p.more ? `  for (int q0 = RB; q0 < nrhs; q0 += RB) {          // further colum
 
 // ---------------------------------------------------------------------------------------------
 // potrs / getrs for n <= 32: the factor read once into registers, both sweeps by shuffles.
-
-export interface SmallSolveParams {
-  readonly dtype: DType;
-  readonly n: number;
-  readonly variant: SolveVariant;
-  readonly kindA: OperandKind;
-  readonly kindB: OperandKind;
-  readonly warps: number;
-  /** Right-hand sides per pass, 1..RHS_MAX. */
-  readonly rhs: number;
-}
 
 /**
  * Whether the transposed part of rA comes through the tile (else straight from memory). Columns of
