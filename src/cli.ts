@@ -6,7 +6,7 @@
  *                                   the main job (npm start): batched posv and gesv, with residuals
  *   myriad bench <op> [--backend B] [--dtype D] [--sizes 2,4,8] [--batch N] [--repeats R] [--json FILE]
  *                     [--format text|markdown]
- *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/cuda/multi/bench.ts)
+ *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/bench/multi.ts)
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -2,7 +2,7 @@
  * What a benchmark needs from the backend beyond the context: the machine's limits (measured copy
  * bandwidth, peak flops) for the roofline column, the vendor baseline, and benchmarks of their own
  * (tsm2). The CPU has none of these; the CUDA backend registers its own in one place
- * (src/cuda/bench.ts) through `registerBenchExtras`.
+ * (src/bench/cuda.ts) through `registerBenchExtras`.
  */
 import type { Context } from '../api/context.js';
 import type { DType } from '../core/dtype.js';

@@ -8,7 +8,7 @@
  * Integer arrays have no offset field in a request, so a slice of one stays an `IntSlice`
  * until it is mapped onto memory that begins exactly at its first element.
  */
-import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
+import { batchCount, isBatch as isCoreBatch, matrixAt, type Batch } from '../../core/batch.js';
 import { MyriadError } from '../../core/errors.js';
 import type { IntStorage, Storage } from '../../core/storage.js';
 
@@ -38,10 +38,9 @@ export interface Placement {
 /** The per-matrix integer fields of the requests of core/ops.ts. */
 export const INT_FIELDS: readonly string[] = ['info', 'ipiv'];
 
+/** core's isBatch, typed for the storages a multi-GPU request holds. */
 export function isBatch(v: unknown): v is Batch<AnyStorage> {
-  if (typeof v !== 'object' || v === null || !('kind' in v)) return false;
-  const k = (v as { kind: unknown }).kind;
-  return k === 'strided' || k === 'list' || k === 'variable';
+  return isCoreBatch(v);
 }
 
 export function isIntSlice(v: unknown): v is IntSlice {

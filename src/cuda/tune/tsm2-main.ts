@@ -1,6 +1,6 @@
 /**
  * Stand-alone runner for the GPU machine (no CLI needed):
- *   node dist/src/cuda/kernels/tsm2/bench-main.js [--out DIR] [--tune] [--no-bench]
+ *   node dist/src/cuda/tune/tsm2-main.js [--out DIR] [--tune] [--no-bench]   (or: node dist/src/cuda/tune/main.js tsm2 ...)
  * Prints the card, the copy bandwidth and one table row per case; writes tsm2-bench.json and
  * (with --tune) tsm2-sweep.json into DIR as rows arrive. --tune sweeps first and then benchmarks
  * with the sweep's winners (printed as tuning-table entries, to be checked in as sm_90 data).

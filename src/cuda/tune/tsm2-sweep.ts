@@ -1,5 +1,5 @@
 /**
- * The tuning sweep behind tuning.ts: for each benchmark case, time a grid of forced parameter
+ * The TSM2 tuning sweep behind model/tuning/tsm2-sm_90.ts: for each benchmark case, time a grid of forced parameter
  * sets (the model's pick first) on the same data and report them all, fastest first. The winners
  * are copied by hand into the architecture's table (measured data, checked in).
  */

@@ -97,7 +97,7 @@ export function sharedLimit(dev: GpuDevice): number {
 }
 
 /** The four kernel arguments of one operand, matching `operandParameters` of common/batch-pointer.ts. */
-export function operandArgs(o: OperandArgs): KernelArg[] {
+export function operandArgs(o: Pick<OperandArgs, 'pointer' | 'offset' | 'stride' | 'ld'>): KernelArg[] {
   return [arg.ptr(o.pointer), arg.i64(o.offset), arg.i64(o.stride), arg.i32(o.ld)];
 }
 

@@ -7,8 +7,7 @@ import type { DType } from '../../../core/dtype.js';
 import { mathHelpers, precisionPrelude } from './precision.js';
 
 /**
- * The register tile of the one-block-per-matrix designs (getrf/register.ts, potrf/register.ts;
- * KBLAS's register kernels): lane l of warp w holds rows l, l + 32, ... (RB of them) of the
+ * The tile's layout: lane l of warp w holds rows l, l + 32, ... (RB of them) of the
  * columns colOf(b, w), b < CB (blocks of NB columns dealt to the warps cyclically), in v[r][b].
  * This loop visits every element with its row i and column j in scope (expects RB, CB, colOf,
  * lane, warp).

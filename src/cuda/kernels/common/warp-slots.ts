@@ -28,7 +28,7 @@ export interface SmallLayout {
 }
 
 /** Matrices that share one warp: as many groups of `lanes` lanes as fit in 32. */
-export function matricesPerWarp(lanes: number): number {
+function matricesPerWarp(lanes: number): number {
   return Math.floor(32 / lanes);
 }
 
@@ -36,7 +36,7 @@ export function matricesPerWarp(lanes: number): number {
 export const vectorWidth = (dtype: DType): number => (dtype === 'float64' ? 2 : 4);
 
 /** Odd leading dimension >= n of the shared tile (odd: conflict-free row and column access). */
-export const tileLd = (n: number): number => (n % 2 === 1 ? n : n + 1);
+const tileLd = (n: number): number => (n % 2 === 1 ? n : n + 1);
 
 /**
  * Stride of the kept column buffers: room for n entries and `extra` right-hand-side values, a whole
@@ -50,7 +50,7 @@ export function historyStride(dtype: DType, n: number, extra: number): number {
   return cs;
 }
 
-export function slotElements(l: SmallLayout): number {
+function slotElements(l: SmallLayout): number {
   const vw = vectorWidth(l.dtype);
   const nc = Math.ceil(l.n / vw) * vw;
   const tile = l.tile ? l.n * tileLd(l.n) : 0;

@@ -63,13 +63,13 @@ export function mmaGemmShape(p: MmaGemmParams): GemmKernelShape {
   return { threads: 32 * p.wm * p.wn, sharedBytes: p.stages * (l.sizeA + l.sizeB) * 8 };
 }
 
-export function mmaGemmEntry(p: MmaGemmParams): string {
+function mmaGemmEntry(p: MmaGemmParams): string {
   return `gemm_mma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}`;
 }
 
 const mmaK = (p: MmaGemmParams): 4 | 8 | 16 => p.mmaK ?? 8;
 
-export function validateMmaParams(p: MmaGemmParams): void {
+function validateMmaParams(p: MmaGemmParams): void {
   const bad = (why: string): never => { throw new Error(`invalid mma gemm params (${why}): ${JSON.stringify(p)}`); };
   if (p.dtype !== 'float64') bad('the mma kernel is float64 only');
   if (![p.bm, p.bn, p.bk, p.wm, p.wn].every((x) => Number.isInteger(x) && x >= 1)) bad('sizes must be positive integers');

@@ -55,12 +55,12 @@ export function layoutTag(l: GemmOperandLayouts): string {
   return one(l.a) + one(l.b) + one(l.c);
 }
 
-export function smallGemmEntry(p: SmallGemmParams): string {
+function smallGemmEntry(p: SmallGemmParams): string {
   return `gemm_small_${precisionLetter(p.dtype)}${p.transA}${p.transB}_${p.m}x${p.n}x${p.k}`
     + `_tbc${p.tbc}_rn${p.rn}_t${p.threads}${p.stageC ? '_sc' : ''}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}`;
 }
 
-export function validateSmallParams(p: SmallGemmParams): void {
+function validateSmallParams(p: SmallGemmParams): void {
   const bad = (why: string): never => { throw new Error(`invalid small gemm params (${why}): ${JSON.stringify(p)}`); };
   for (const d of [p.m, p.n, p.k]) if (!Number.isInteger(d) || d < 1 || d > 64) bad('m, n, k must be integers in 1..64');
   if (!Number.isInteger(p.rn) || p.rn < 1 || p.rn > p.n) bad('rn must be in 1..n');

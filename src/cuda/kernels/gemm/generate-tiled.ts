@@ -46,12 +46,12 @@ export function tiledGemmShape(p: TiledGemmParams): GemmKernelShape {
   };
 }
 
-export function tiledGemmEntry(p: TiledGemmParams): string {
+function tiledGemmEntry(p: TiledGemmParams): string {
   return `gemm_tiled_${precisionLetter(p.dtype)}${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}`
     + `_t${p.tm}x${p.tn}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}`;
 }
 
-export function validateTiledParams(p: TiledGemmParams): void {
+function validateTiledParams(p: TiledGemmParams): void {
   const bad = (why: string): never => { throw new Error(`invalid tiled gemm params (${why}): ${JSON.stringify(p)}`); };
   const pos = (x: number): boolean => Number.isInteger(x) && x >= 1;
   if (![p.bm, p.bn, p.bk, p.tm, p.tn].every(pos)) bad('block sizes must be positive integers');

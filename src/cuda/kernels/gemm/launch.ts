@@ -11,6 +11,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { GemmRequest, Op } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
 import { cachedKernel } from '../common/kernel-cache.js';
+import { operandArgs } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { generateSmallGemm, smallGemmShape } from './generate-small.js';
 import { generateMmaGemm, mmaGemmShape } from './generate-mma.js';
@@ -27,8 +28,8 @@ export interface GemmCudaOptions {
   readonly tuning?: GemmTuning;
 }
 
-/** One operand as the kernel's four arguments see it. */
-interface OperandArgs {
+/** One operand as the kernel's four arguments see it, with its layout. */
+interface GemmOperand {
   readonly layout: OperandLayout;
   readonly pointer: bigint;
   readonly offset: number;
@@ -67,9 +68,9 @@ export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Gemm
   const k = r.transA === 'N' ? r.a.cols : r.a.rows;
   const uploads: DeviceArray[] = [];
   try {
-    const a = operandArgs(dev, r.a, count, dtype, uploads);
-    const b = operandArgs(dev, r.b, count, dtype, uploads);
-    const c = operandArgs(dev, r.c, count, dtype, uploads);
+    const a = operandOf(dev, r.a, count, dtype, uploads);
+    const b = operandOf(dev, r.b, count, dtype, uploads);
+    const c = operandOf(dev, r.c, count, dtype, uploads);
     launchGemm(dev, { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, m, n, k, count }, a, b, c, opts);
   } finally {
     releaseUploads(dev, uploads);
@@ -95,7 +96,7 @@ interface GemmScalars {
   dtype: DType; transA: Op; transB: Op; alpha: number; beta: number; m: number; n: number; k: number; count: number;
 }
 
-function launchGemm(dev: GpuDevice, s: GemmScalars, a: OperandArgs, b: OperandArgs, c: OperandArgs, opts: GemmCudaOptions): void {
+function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOperand, c: GemmOperand, opts: GemmCudaOptions): void {
   if (s.m === 0 || s.n === 0) return;
   // BLAS: alpha = 0 (or k = 0) never reads A or B; with beta = 1 nothing changes at all.
   const k = s.alpha === 0 ? 0 : s.k;
@@ -113,7 +114,7 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: OperandArgs, b: OperandAr
       : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
   const kernel = cachedKernel(dev, `gemm/${JSON.stringify(params)}`, () => gemmSource(params));
   const args: KernelArg[] = [
-    ...operandKernelArgs(a), ...operandKernelArgs(b), ...operandKernelArgs(c),
+    ...operandArgs(a), ...operandArgs(b), ...operandArgs(c),
     arg.i32(s.count), arg.real(s.dtype, s.alpha), arg.real(s.dtype, s.beta),
   ];
   let config: LaunchConfig;
@@ -130,12 +131,8 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: OperandArgs, b: OperandAr
   kernel.launch(config, args);
 }
 
-function operandKernelArgs(o: OperandArgs): KernelArg[] {
-  return [arg.ptr(o.pointer), arg.i64(o.offset), arg.i64(o.stride), arg.i32(o.ld)];
-}
-
 /** Strided batches pass through; list batches become a pointer array (offsets folded in). */
-function operandArgs(dev: GpuDevice, b: Batch<DeviceArray>, count: number, dtype: DType, uploads: DeviceArray[]): OperandArgs {
+function operandOf(dev: GpuDevice, b: Batch<DeviceArray>, count: number, dtype: DType, uploads: DeviceArray[]): GemmOperand {
   if (b.kind === 'strided') {
     // Dense: consecutive matrices are one contiguous span (a single matrix always is).
     const dense = b.ld === b.rows && (b.stride === b.rows * b.cols || count === 1);
@@ -146,7 +143,7 @@ function operandArgs(dev: GpuDevice, b: Batch<DeviceArray>, count: number, dtype
   return pointerOperand(dev, views, dtype, uploads);
 }
 
-function pointerOperand(dev: GpuDevice, views: readonly MatrixView<DeviceArray>[], dtype: DType, uploads: DeviceArray[]): OperandArgs {
+function pointerOperand(dev: GpuDevice, views: readonly MatrixView<DeviceArray>[], dtype: DType, uploads: DeviceArray[]): GemmOperand {
   const bytes = BigInt(elementBytes(dtype));
   const pointers = new BigInt64Array(views.length);
   views.forEach((v, i) => { pointers[i] = BigInt.asIntN(64, v.data.ptr + BigInt(v.offset) * bytes); });

@@ -48,7 +48,7 @@ export function defaultLayouts(batchKind: GemmProblem['batchKind']): GemmOperand
 }
 
 /** True where the very-small kernel can take the problem at all. */
-export function smallApplies(p: GemmProblem, maxDim: number): boolean {
+function smallApplies(p: GemmProblem, maxDim: number): boolean {
   return p.m >= 1 && p.n >= 1 && p.k >= 1 && p.m <= maxDim && p.n <= maxDim && p.k <= maxDim;
 }
 
@@ -153,7 +153,7 @@ function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
 }
 
 /** Blocks per SM the model expects for a small plan (registers estimated before compiling). */
-export function smallPlanOccupancy(info: DeviceInfo, p: SmallGemmParams): number {
+function smallPlanOccupancy(info: DeviceInfo, p: SmallGemmParams): number {
   const shape = smallGemmShape(p);
   const registersPerThread = 32 + 2 * p.rn * (p.dtype === 'float64' ? 2 : 1);
   return blocksPerSM(info, { threads: shape.threads, registersPerThread, sharedBytes: shape.sharedBytes });

@@ -5,7 +5,7 @@
  *
  * This is the register design of the KBLAS paper (batched-triangular-kblas, "register" kernels up
  * to 256) applied to dgetrf, with the delayed row swapping of the very-small paper (section 4.4,
- * as in getrf/small.ts): rows never move, a swap only changes which position each row occupies.
+ * as in generate-small.ts): rows never move, a swap only changes which position each row occupies.
  *
  * Layout: lane l of every warp holds rows l, l + 32, l + 64, ... (RB of them); columns go to warps
  * in blocks of NB, cyclically (block c to warp c mod TC: the shrinking trailing matrix stays
@@ -16,7 +16,7 @@
  * Panel p (columns k0 = NB p ... k0 + NB - 1), owned by warp p mod TC:
  * - the owner factors it alone, warp-synchronously (dgetf2 on m x NB: per column LAPACK's idamax
  *   over positions k.. with two or three warp reductions (REDUX) instead of a shuffle tree, ties to
- *   the smaller position, NaN only at position k wins: the rules of small.ts; scaling by the
+ *   the smaller position, NaN only at position k wins: the rules of generate-small.ts; scaling by the
  *   reciprocal, or a division below the safe minimum, as dgetf2; rank-1 updates of the panel's
  *   other columns), publishes the multipliers and the NB pivots (row, position) to shared memory
  *   (double buffered by the parity of p), writes ipiv and the first zero pivot;

@@ -25,7 +25,7 @@ import type { GetrfSmallParams } from './params.js';
 
 export const GETRF_SMALL_MAX = 32;
 
-export const nextPow2 = (x: number): number => (x <= 1 ? 1 : 2 ** Math.ceil(Math.log2(x)));
+const nextPow2 = (x: number): number => (x <= 1 ? 1 : 2 ** Math.ceil(Math.log2(x)));
 
 export function getrfSmallLayout(dtype: DType, rows: number, cols: number, warps: number, tile = false): SmallLayout {
   return { dtype, n: Math.max(rows, cols), warps, tile, lanes: nextPow2(rows) };
@@ -42,7 +42,7 @@ export function getrfSmallLayout(dtype: DType, rows: number, cols: number, warps
  * % of the bandwidth bound, shuffle vs shared): f32 n = 4 78.4 vs 74.6, n = 8 70.7 vs 63.7, but
  * n = 16 48.3 vs 64.5 (not understood), f64 n = 8 90.5 vs 92.0, n = 32 49.9 vs 50.6.
  */
-export const pivotByShuffle = (dtype: DType, n: number): boolean => dtype === 'float32' && n <= 8;
+const pivotByShuffle = (dtype: DType, n: number): boolean => dtype === 'float32' && n <= 8;
 
 export function luPrelude(dtype: DType, rows: number, cols: number, shuffle = pivotByShuffle(dtype, rows)): string {
   return `constexpr int ROWS = ${rows};

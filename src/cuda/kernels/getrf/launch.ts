@@ -9,6 +9,7 @@ import type { GetrfRequest } from '../../../core/ops.js';
 import { tuningFor, type GetrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
+import type { FamilyOptions } from '../common/family-options.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup } from '../common/operands.js';
 import { smallGrid } from '../common/warp-slots.js';
@@ -18,12 +19,7 @@ import { getrfSmallLayout, getrfSmallSource } from './generate-small.js';
 import type { GetrfForce } from './params.js';
 import { planGetrf } from './plan.js';
 
-export interface GetrfOptions {
-  /** A design or shape to use instead of the table's (tests, benchmarks, sweeps). */
-  readonly force?: GetrfForce;
-  /** Plan with this table instead of the device architecture's. */
-  readonly tuning?: GetrfTuning;
-}
+export type GetrfOptions = FamilyOptions<GetrfForce, GetrfTuning>;
 
 export function getrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>, opts: GetrfOptions = {}): void {
   if (batchCount(r.a) === 0) return;

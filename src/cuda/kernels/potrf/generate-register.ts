@@ -3,7 +3,7 @@
  * registers (the KBLAS paper's register design, batched-triangular-kblas, for sizes up to 256),
  * right-looking by panels of NB columns, one read of A, one write, one barrier per panel.
  *
- * Layout (shared with getrf/register.ts): lane l of every warp holds rows l, l + 32, ... of L;
+ * Layout (common/register-tile.ts, shared with getrf/generate-register.ts): lane l of every warp holds rows l, l + 32, ... of L;
  * columns go to warps in blocks of NB, cyclically (block c to warp c mod TC: the shrinking
  * trailing triangle stays balanced). Register elements wholly above the diagonal for every warp
  * are never allocated (`live`), so n = 128 keeps about the lower triangle in registers.
@@ -23,7 +23,7 @@
  * On failure at step k (d not > 0, or NaN; the owner publishes it, every thread reads the same
  * value, so the whole block stops at the same panel) only columns < k of the factor and
  * A(k,k) = d are written; everything else keeps its input value: what LAPACK's potf2 leaves (the
- * rules of small.ts). Elements above the diagonal take garbage updates in registers and are never
+ * rules of generate-small.ts). Elements above the diagonal take garbage updates in registers and are never
  * stored.
  *
  * 'lower' loads and stores are column-major-coalesced. 'upper' factors L = U^T, reading element

@@ -25,7 +25,6 @@
  * the factor are written, A(k,k) receives d, everything else keeps its input value: exactly what
  * LAPACK's potf2 leaves. Neighbours in the same warp are unaffected (the flag is per matrix).
  */
-import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
@@ -132,14 +131,6 @@ static __device__ __forceinline__ int choleskyRows(real (&rA)[NA], int r, real* 
   }
   return fail;
 }`;
-
-/**
- * Which sizes use the classic step in the plain potrf kernel (n <= classicMax; 0: none); the fused
- * solves always use the other. H100, 0.5 GB batches, classic vs rsqrt % of the bandwidth bound:
- * f64 n = 3: 63.0 vs 60.2, 5: 57.6 vs 56.0, 6: 59.0 vs 57.5, 8: 57.3 vs 59.7, 16: 51.5 vs 56.7;
- * f32 n = 3: 56.8 vs 53.7, 4: 60.5 vs 54.5, 6: 52.0 vs 43.5, 8: 53.1 vs 51.7, 12: 37.1 vs 39.5.
- */
-export const potrfSmallTuning: { classicMax: Record<DType, number> } = { classicMax: { float64: 6, float32: 8 } };
 
 /** Loads rows of L's input (lower: A itself; upper: A^T via the tile) of operand X into rA (of `regs` registers). */
 export function loadFactorRows(uplo: Uplo, x: string, ld: string, regs = 'N'): string {

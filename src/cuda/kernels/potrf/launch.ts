@@ -10,6 +10,7 @@ import type { PotrfRequest } from '../../../core/ops.js';
 import { tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
+import type { FamilyOptions } from '../common/family-options.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup } from '../common/operands.js';
 import { smallGrid } from '../common/warp-slots.js';
@@ -19,12 +20,7 @@ import { potrfSmallSource } from './generate-small.js';
 import type { PotrfForce } from './params.js';
 import { planPotrf } from './plan.js';
 
-export interface PotrfOptions {
-  /** A design or shape to use instead of the table's (tests, benchmarks, sweeps). */
-  readonly force?: PotrfForce;
-  /** Plan with this table instead of the device architecture's. */
-  readonly tuning?: PotrfTuning;
-}
+export type PotrfOptions = FamilyOptions<PotrfForce, PotrfTuning>;
 
 export function potrfCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>, opts: PotrfOptions = {}): void {
   if (batchCount(r.a) === 0) return;

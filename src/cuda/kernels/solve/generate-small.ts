@@ -5,7 +5,7 @@
  * Right-hand sides go RB at a time (RB = min(nrhs, 4), a compile-time constant: no work on absent
  * columns); thread r holds row r of each.
  * - The first RB columns of posv/gesv ride through the factorisation as extra columns of the
- *   bordered matrix [A | B] (potrf/small.ts, getrf/small.ts): the forward substitution costs no
+ *   bordered matrix [A | B] (potrf/ and getrf/generate-small.ts): the forward substitution costs no
  *   serial steps of its own, and B is loaded with A, so a warp waits for memory once.
  * - Every other substitution is a column sweep: at step k the thread of row k finishes x(k) and
  *   hands it to the other rows of its matrix with one __shfl_sync (no shared memory, no barrier);
@@ -18,41 +18,23 @@
  *   Thread r keeps the result of step r; what the FMA does to its value afterwards is not used.
  * A matrix whose factorisation fails (info > 0) keeps its B, as LAPACK's posv/gesv.
  */
-import type { DType } from '../../../core/dtype.js';
-import type { Uplo } from '../../../core/enums.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter } from '../common/precision.js';
-import type { SolveVariant } from './generate-substitute.js';
+import type { FusedSolveParams, PosvSmallParams, SmallSolveParams } from './params.js';
 import { historyStride, slotSetup, type SmallLayout, smallPrelude } from '../common/warp-slots.js';
 import { choleskyRowsSource, loadFactorRows, storeFactorRows } from '../potrf/index.js';
 import { getrfSmallLayout, luPrelude } from '../getrf/index.js';
 
 /** Most right-hand sides per pass. */
-export const RHS_MAX = 4;
+const RHS_MAX = 4;
 
 /** Right-hand sides per pass for `nrhs` columns (>= 1). */
 export const rhsPerPass = (nrhs: number): number => Math.max(1, Math.min(RHS_MAX, nrhs));
 
-export interface FusedSolveParams {
-  readonly dtype: DType;
-  readonly n: number;
-  readonly kindA: OperandKind;
-  readonly kindB: OperandKind;
-  readonly warps: number;
-  /** Right-hand sides per pass, 1..RHS_MAX (the launcher passes rhsPerPass(nrhs); default 1). */
-  readonly rhs?: number;
-  /**
-   * Whether nrhs may exceed `rhs` (further passes after the fused one). Only then is the loop
-   * generated: its registers would otherwise lower the occupancy of every call (e.g. gesv f32
-   * n = 32: 144 registers with it, 80 without). Default false: the launcher sets it.
-   */
-  readonly more?: boolean;
-}
-
 const rbOf = (p: { rhs?: number }): number => rhsPerPass(p.rhs ?? 1);
 
-export function posvLayout(p: FusedSolveParams & { uplo: Uplo }): SmallLayout {
+export function posvLayout(p: PosvSmallParams): SmallLayout {
   return { dtype: p.dtype, n: p.n, warps: p.warps, tile: p.uplo === 'upper', lanes: p.n, history: historyStride(p.dtype, p.n, rbOf(p)) };
 }
 
@@ -83,7 +65,7 @@ function sweep(down: boolean, elem: string, lane: string, scale: string, x: stri
     }`;
 }
 
-export function posvSmallSource(p: FusedSolveParams & { uplo: Uplo }): KernelSource {
+export function posvSmallSource(p: PosvSmallParams): KernelSource {
   const rb = rbOf(p);
   const entry = `posv_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_n${p.n}_r${rb}${p.more ? 'm' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}`;
   const lower = p.uplo === 'lower';
@@ -224,24 +206,13 @@ ${p.more ? `  for (int q0 = RB; q0 < nrhs; q0 += RB) {          // further colum
 // ---------------------------------------------------------------------------------------------
 // potrs / getrs for n <= 32: the factor read once into registers, both sweeps by shuffles.
 
-export interface SmallSolveParams {
-  readonly dtype: DType;
-  readonly n: number;
-  readonly variant: SolveVariant;
-  readonly kindA: OperandKind;
-  readonly kindB: OperandKind;
-  readonly warps: number;
-  /** Right-hand sides per pass, 1..RHS_MAX. */
-  readonly rhs: number;
-}
-
 /**
  * Whether the transposed part of rA comes through the tile (else straight from memory). Columns of
  * >= 128 bytes, measured on an H100 (potrs, % of the bandwidth bound, tile vs direct): f64 n = 16
  * 70.3 vs 61.2, n = 32 59.1 vs 56.2, f32 n = 32 50.1 vs 33.2; but f64 n = 8 61.7 vs 64.0, f32
  * n = 8 59.8 vs 63.4, n = 16 48.6 vs 53.5. getrs 'T' (every element transposed) always.
  */
-export const solveTile = (p: Pick<SmallSolveParams, 'dtype' | 'n' | 'variant'>): boolean =>
+const solveTile = (p: Pick<SmallSolveParams, 'dtype' | 'n' | 'variant'>): boolean =>
   p.variant === 'lu-T' || (p.variant !== 'lu-N' && p.n * elementBytes(p.dtype) >= 128);
 
 export function smallSolveLayout(p: SmallSolveParams): SmallLayout {

@@ -13,29 +13,14 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, type OperandKind, operandParameters } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
-
-export type SolveVariant = 'chol-lower' | 'chol-upper' | 'lu-N' | 'lu-T';
-
-export interface SubstituteParams {
-  readonly dtype: DType;
-  readonly variant: SolveVariant;
-  readonly kindA: OperandKind;
-  readonly kindB: OperandKind;
-}
+import type { SubstituteParams } from './params.js';
 
 export const SUBSTITUTE_MAX_THREADS = 256;
-export const SUBSTITUTE_MAX_RHS = 16;
 
 export function substituteSharedBytes(dtype: DType, n: number, jt: number): number {
   return n * jt * elementBytes(dtype) + n * 4 + 16;
-}
-
-/** Right-hand sides per block: as many as fit (at most 16), at least 1; 0 if n does not fit. */
-export function chooseRhsTile(dtype: DType, n: number, nrhs: number, limit: number): number {
-  for (let jt = Math.min(SUBSTITUTE_MAX_RHS, Math.max(1, nrhs)); jt >= 1; jt--) if (substituteSharedBytes(dtype, n, jt) <= limit) return jt;
-  return 0;
 }
 
 const LOWER = (i: string, j: string): string => `a[(${i}) + (long long)(${j}) * ldA]`;

@@ -1,6 +1,6 @@
 /**
  * Launchers of the solves: potrsCuda, posvCuda, getrsCuda, gesvCuda.
- * n <= 32: one kernel per group (solve/small.ts): posv/gesv fused with the factorisation, potrs/getrs
+ * n <= 32: one kernel per group (generate-small.ts): posv/gesv fused with the factorisation, potrs/getrs
  * with the factor read once into registers (they also write info = 0). Beyond, the factorisation of
  * potrf/getrf followed by the substitution kernel, which skips matrices whose info is set.
  */
@@ -9,21 +9,24 @@ import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GesvRequest, GetrsRequest, Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import {
-  gesvLayout, gesvSmallSource, posvLayout, posvSmallSource, rhsPerPass, smallSolveLayout, smallSolveSource,
-  type FusedSolveParams, type SmallSolveParams,
-} from './generate-small.js';
-import {
-  chooseRhsTile, SUBSTITUTE_MAX_THREADS, substituteSharedBytes, substituteSource, type SolveVariant, type SubstituteParams,
-} from './generate-substitute.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
-import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, release } from '../common/operands.js';
-import { SMALL_MAX_N, SMALL_WARPS, smallGrid, smallWarps } from '../common/warp-slots.js';
+import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, release, sharedLimit } from '../common/operands.js';
+import { smallGrid } from '../common/warp-slots.js';
+import { gesvLayout, gesvSmallSource, posvLayout, posvSmallSource, smallSolveLayout, smallSolveSource } from './generate-small.js';
+import { SUBSTITUTE_MAX_THREADS, substituteSharedBytes, substituteSource } from './generate-substitute.js';
+import type { SolveVariant } from './params.js';
+import { planFusedSolve, planPosvSolve, planSmallSolve, planSubstitute, smallSolveApplies, type SolveProblem } from './plan.js';
 import { potrfGroup } from '../potrf/index.js';
 import { getrfGroup } from '../getrf/index.js';
 
 interface Pivots { ipiv: DeviceArray; pivotStride: number }
+
+/** The problem of one group: A (n x n) and B (n x nrhs). */
+function problemOf(dtype: DType, g: LaunchGroup): SolveProblem {
+  const [a, b] = [g.operands[0]!, g.operands[1]!];
+  return { dtype, n: a.rows, nrhs: b.cols, kindA: a.kind, kindB: b.kind };
+}
 
 function substitute(
   dev: GpuDevice, dtype: DType, variant: SolveVariant, g: LaunchGroup, info: DeviceArray, skipFailed: boolean, piv?: Pivots,
@@ -32,9 +35,8 @@ function substitute(
   const n = a.rows;
   const nrhs = b.cols;
   if (n === 0 || nrhs === 0) return;
-  const jt = chooseRhsTile(dtype, n, nrhs, dev.info.sharedPerBlockOptin - 1024);
+  const { params: p, rhsTile: jt } = planSubstitute(problemOf(dtype, g), variant, sharedLimit(dev));
   if (jt === 0) throw new MyriadError('UNSUPPORTED', `n = ${n} is too large for the batched solve kernel on ${dev.info.name}`, 'a.rows');
-  const p: SubstituteParams = { dtype, variant, kindA: a.kind, kindB: b.kind };
   const k = cachedKernel(dev, `solve/${JSON.stringify(p)}`, () => substituteSource(p));
   k.launch({
     grid: [g.count, Math.ceil(nrhs / jt), 1],
@@ -50,11 +52,11 @@ function substitute(
 /** potrs/getrs for 1 <= n <= 32 and nrhs >= 1: the register kernel; false where it does not apply. */
 function smallSolve(dev: GpuDevice, dtype: DType, variant: SolveVariant, g: LaunchGroup, info: DeviceArray, piv?: Pivots): boolean {
   const [a, b] = [g.operands[0]!, g.operands[1]!];
-  const n = a.rows;
-  if (n === 0 || n > SMALL_MAX_N || b.cols === 0) return false;
-  const p: SmallSolveParams = { dtype, n, variant, kindA: a.kind, kindB: b.kind, warps: SMALL_WARPS, rhs: rhsPerPass(b.cols) };
+  const problem = problemOf(dtype, g);
+  if (!smallSolveApplies(problem)) return false;
+  const p = planSmallSolve(problem, variant);
   const k = cachedKernel(dev, `trs-small/${JSON.stringify(p)}`, () => smallSolveSource(p));
-  k.launch({ grid: [smallGrid(smallSolveLayout(p), g.count), 1, 1], block: [SMALL_WARPS * 32, 1, 1] }, [
+  k.launch({ grid: [smallGrid(smallSolveLayout(p), g.count), 1, 1], block: [p.warps * 32, 1, 1] }, [
     ...operandArgs(a), ...operandArgs(b), arg.ptr(piv ? piv.ipiv.ptr : 0n), arg.i32(piv ? piv.pivotStride : 0), arg.ptr(info),
     ...indexArgs(g.index, g.count), arg.i32(b.cols),
   ]);
@@ -98,14 +100,13 @@ export function getrsCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, DeviceArr
 export function posvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
   eachGroup(dev, r, (g, dtype) => {
     const [a, b] = [g.operands[0]!, g.operands[1]!];
-    if (a.rows === 0 || a.rows > SMALL_MAX_N || b.cols === 0) {
+    const problem = problemOf(dtype, g);
+    if (!smallSolveApplies(problem)) {
       potrfGroup(dev, dtype, r.uplo, g, r.info);
       substitute(dev, dtype, r.uplo === 'lower' ? 'chol-lower' : 'chol-upper', g, r.info, true);
       return;
     }
-    const p: FusedSolveParams & { uplo: typeof r.uplo } = {
-      dtype, n: a.rows, kindA: a.kind, kindB: b.kind, warps: smallWarps(a.rows), uplo: r.uplo, rhs: rhsPerPass(b.cols), more: b.cols > rhsPerPass(b.cols),
-    };
+    const p = planPosvSolve(problem, r.uplo);
     const k = cachedKernel(dev, `posv-small/${JSON.stringify(p)}`, () => posvSmallSource(p));
     k.launch({ grid: [smallGrid(posvLayout(p), g.count), 1, 1], block: [p.warps * 32, 1, 1] },
       [...operandArgs(a), ...operandArgs(b), arg.ptr(r.info), ...indexArgs(g.index, g.count), arg.i32(b.cols)]);
@@ -116,12 +117,13 @@ export function posvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray
 export function gesvCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>): void {
   eachGroup(dev, r, (g, dtype) => {
     const [a, b] = [g.operands[0]!, g.operands[1]!];
-    if (a.rows === 0 || a.rows > SMALL_MAX_N || b.cols === 0) {
+    const problem = problemOf(dtype, g);
+    if (!smallSolveApplies(problem)) {
       getrfGroup(dev, dtype, g, r.ipiv, r.pivotStride, r.info);
       substitute(dev, dtype, 'lu-N', g, r.info, true, r);
       return;
     }
-    const p: FusedSolveParams = { dtype, n: a.rows, kindA: a.kind, kindB: b.kind, warps: smallWarps(a.rows), rhs: rhsPerPass(b.cols), more: b.cols > rhsPerPass(b.cols) };
+    const p = planFusedSolve(problem);
     const k = cachedKernel(dev, `gesv-small/${JSON.stringify(p)}`, () => gesvSmallSource(p));
     k.launch({ grid: [smallGrid(gesvLayout(p), g.count), 1, 1], block: [p.warps * 32, 1, 1] },
       [...operandArgs(a), ...operandArgs(b), arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info),

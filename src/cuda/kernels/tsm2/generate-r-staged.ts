@@ -22,7 +22,7 @@ import type { Tsm2rParams } from './params.js';
 import { bIndex, clusterReduceAndStore, tsm2rSignature, component, tsm2Prelude, vectorType, widestVector } from './snippets.js';
 
 /** Columns of a B tile row as stored: t2 (fma) or t2 rounded up to whole n8 tiles (dmma). */
-export function stagedTileWidth(p: Tsm2rParams): number {
+function stagedTileWidth(p: Tsm2rParams): number {
   return p.engine === 'dmma' ? Math.ceil(p.t2 / 8) * 8 : p.t2;
 }
 

@@ -58,7 +58,7 @@ export function tsm2rRegisters(p: Tsm2rParams): number {
 }
 
 /** Bytes of A one thread has in flight: t3 steps in registers, or stages - 1 slots of the ring. */
-export function tsm2rBytesInFlight(p: Tsm2rParams): number {
+function tsm2rBytesInFlight(p: Tsm2rParams): number {
   return (p.stages > 0 ? p.stages - 1 : 1) * p.t3 * p.vec * elementBytes(p.dtype);
 }
 
@@ -85,13 +85,13 @@ export function occupancy(info: DeviceInfo, registers: number, sharedPerBlock: n
 }
 
 /** Util_mem = Concurrent_mem / Concurrent_max_mem (Little's law, bytes per SM). */
-export function memoryUtilization(info: DeviceInfo, bandwidth: number, bytesInFlightPerSM: number): number {
+function memoryUtilization(info: DeviceInfo, bandwidth: number, bytesInFlightPerSM: number): number {
   const perCycle = bandwidth / (info.smCount * info.clockKHz * 1e3);
   return bytesInFlightPerSM / (MODEL_CONSTANTS.memoryLatencyCycles * perCycle);
 }
 
 /** Util_comp = Concurrent_comp / Concurrent_max_comp (independent FMAs per SM). */
-export function computeUtilization(info: DeviceInfo, dtype: DType, fmasInFlightPerSM: number): number {
+function computeUtilization(info: DeviceInfo, dtype: DType, fmasInFlightPerSM: number): number {
   return fmasInFlightPerSM / (MODEL_CONSTANTS.fmaLatencyCycles * fmaLanesPerSM(info, dtype));
 }
 

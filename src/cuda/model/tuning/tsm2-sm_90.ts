@@ -2,7 +2,7 @@ import type { Tsm2Tuning } from './tsm2-types.js';
 
 /**
  * sm_90: winners of the sweep on an H100 80GB HBM3 (2026-11-25), TSM2R at m = k = 20480, TSM2L at
- * m = 1e7; then (H100 80GB HBM3, sweep.ts's staged grid, best mean GB/s over m = k = 10240 and
+ * m = 1e7; then (H100 80GB HBM3, tune/tsm2-sweep.ts's staged grid, best mean GB/s over m = k = 10240 and
  * 30720) the rows with `stages`: A staged through shared memory won float64 n = 4, 16, 32 (32 on
  * the tensor cores) and float32 n = 4 ... 32; float64 n = 1, 2, 8 and float32 n = 1, 2 were not
  * re-swept or kept the register path. A sweep on an H200 preferred tileK 64 / t1 128 nearly

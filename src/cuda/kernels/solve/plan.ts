@@ -1,0 +1,51 @@
+/**
+ * Which solve kernel serves one group: for n <= 32 the register designs (potrs/getrs with the
+ * factor read once, posv/gesv fused with the factorisation), right-hand sides RB at a time;
+ * beyond, the factorisation's family and then the substitution kernel, as many right-hand sides
+ * per block as fit in shared memory. No tuning table yet (no measured alternatives).
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+import { SMALL_MAX_N, SMALL_WARPS, smallWarps } from '../common/warp-slots.js';
+import { rhsPerPass } from './generate-small.js';
+import { substituteSharedBytes } from './generate-substitute.js';
+import type { FusedSolveParams, PosvSmallParams, SmallSolveParams, SolveVariant, SubstituteParams } from './params.js';
+
+export interface SolveProblem {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly nrhs: number;
+  readonly kindA: OperandKind;
+  readonly kindB: OperandKind;
+}
+
+const SUBSTITUTE_MAX_RHS = 16;
+
+/** Whether the n <= 32 register designs take the problem. */
+export const smallSolveApplies = (p: SolveProblem): boolean => p.n >= 1 && p.n <= SMALL_MAX_N && p.nrhs >= 1;
+
+/** potrs / getrs for n <= 32. */
+export function planSmallSolve(p: SolveProblem, variant: SolveVariant): SmallSolveParams {
+  return { dtype: p.dtype, n: p.n, variant, kindA: p.kindA, kindB: p.kindB, warps: SMALL_WARPS, rhs: rhsPerPass(p.nrhs) };
+}
+
+/** gesv (and, with uplo, posv) for n <= 32. */
+export function planFusedSolve(p: SolveProblem): FusedSolveParams {
+  const rhs = rhsPerPass(p.nrhs);
+  return { dtype: p.dtype, n: p.n, kindA: p.kindA, kindB: p.kindB, warps: smallWarps(p.n), rhs, more: p.nrhs > rhs };
+}
+export function planPosvSolve(p: SolveProblem, uplo: Uplo): PosvSmallParams {
+  return { ...planFusedSolve(p), uplo };
+}
+
+/** Right-hand sides per block: as many as fit (at most 16), at least 1; 0 if n does not fit. */
+export function chooseRhsTile(dtype: DType, n: number, nrhs: number, limit: number): number {
+  for (let jt = Math.min(SUBSTITUTE_MAX_RHS, Math.max(1, nrhs)); jt >= 1; jt--) if (substituteSharedBytes(dtype, n, jt) <= limit) return jt;
+  return 0;
+}
+
+/** The substitution kernel and its right-hand sides per block (rhsTile 0: n does not fit). */
+export function planSubstitute(p: SolveProblem, variant: SolveVariant, sharedLimit: number): { params: SubstituteParams; rhsTile: number } {
+  return { params: { dtype: p.dtype, variant, kindA: p.kindA, kindB: p.kindB }, rhsTile: chooseRhsTile(p.dtype, p.n, p.nrhs, sharedLimit) };
+}
