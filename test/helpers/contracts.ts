@@ -1,0 +1,619 @@
+/**
+ * The contracts of every LAPACK-level call, as fast-check properties, for any context (the CPU
+ * in CI, CUDA on the GPU machine):
+ *
+ * - valid calls on random shapes, layouts (ld, stride, offset, order; strided, list, variable
+ *   batches), dtypes and enums agree with the CPU reference run on packed column-major copies,
+ *   and leave every element they may not write bit-identical (padding, gaps, the other
+ *   triangle, info entries past the count);
+ * - invalid calls throw a MyriadError naming an argument of the call and change no buffer.
+ *
+ * A call is described by a `CallSpec` (fast-check builds and shrinks it); its data come from a
+ * seeded generator, so a shrunk counterexample is a few numbers to paste into a regular test.
+ */
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { Context } from '../../src/api/context.js';
+import { list, strided, variable, type Batch, type MatrixView } from '../../src/core/batch.js';
+import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
+import type { Order } from '../../src/core/enums.js';
+import { MyriadError } from '../../src/core/errors.js';
+import { Rng } from './random.js';
+
+export type ContractOp =
+  | 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri';
+export const CONTRACT_OPS: readonly ContractOp[] = [
+  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri',
+];
+
+/** How one batch argument is laid out. */
+export interface LayoutSpec {
+  kind: 'strided' | 'list' | 'variable';
+  order: Order;
+  /** ld = inner dimension + ldPad. */
+  ldPad: number;
+  offset: number;
+  /** strided: stride = footprint + gap; -1 means stride 0 (inputs only: one matrix broadcast). */
+  gap: number;
+  /** Elements after the last matrix. */
+  tail: number;
+}
+
+/** m, n, k of one matrix of the call (their meaning per operation in `shapesOf`). */
+export interface Dims { m: number; n: number; k: number }
+
+export interface CallSpec {
+  op: ContractOp;
+  dtype: DType;
+  /** One entry per matrix (all equal unless every batch is variable). */
+  dims: Dims[];
+  uplo: 'lower' | 'upper';
+  transA: 'N' | 'T';
+  transB: 'N' | 'T';
+  side: 'left' | 'right';
+  diag: 'unit' | 'nonunit';
+  alpha: number;
+  beta: number;
+  layouts: Record<string, LayoutSpec>;
+  /** Pass info (and ipiv) arrays longer than needed, their tails checked untouched. */
+  giveInts: boolean;
+  seed: number;
+}
+
+/** Which batches an op takes, which it writes, and each one's logical (rows, cols) for given dims. */
+interface ArgShape { name: string; output: boolean; rows: number; cols: number; data: DataKind }
+type DataKind = 'general' | 'spd' | 'triangular' | 'lu' | 'diagonal-heavy';
+
+function shapesOf(s: CallSpec, d: Dims): ArgShape[] {
+  const { m, n, k } = d;
+  switch (s.op) {
+    case 'gemm':
+      return [
+        { name: 'a', output: false, ...(s.transA === 'N' ? { rows: m, cols: k } : { rows: k, cols: m }), data: 'general' },
+        { name: 'b', output: false, ...(s.transB === 'N' ? { rows: k, cols: n } : { rows: n, cols: k }), data: 'general' },
+        { name: 'c', output: true, rows: m, cols: n, data: 'general' },
+      ];
+    case 'trsm':
+    case 'trmm': {
+      const na = s.side === 'left' ? m : n;
+      return [
+        { name: 'a', output: false, rows: na, cols: na, data: 'triangular' },
+        { name: 'b', output: true, rows: m, cols: n, data: 'general' },
+      ];
+    }
+    case 'syrk':
+      return [
+        { name: 'a', output: false, ...(s.transA === 'N' ? { rows: n, cols: k } : { rows: k, cols: n }), data: 'general' },
+        { name: 'c', output: true, rows: n, cols: n, data: 'general' },
+      ];
+    case 'potrf':
+      return [{ name: 'a', output: true, rows: n, cols: n, data: 'spd' }];
+    case 'trtri':
+    case 'lauum':
+    case 'potri':
+      return [{ name: 'a', output: true, rows: n, cols: n, data: 'triangular' }];
+    case 'getrf':
+      return [{ name: 'a', output: true, rows: m, cols: n, data: 'diagonal-heavy' }];
+    case 'potrs':
+    case 'posv':
+      return [
+        { name: 'a', output: s.op === 'posv', rows: n, cols: n, data: s.op === 'posv' ? 'spd' : 'triangular' },
+        { name: 'b', output: true, rows: n, cols: k, data: 'general' },
+      ];
+    case 'getrs':
+    case 'gesv':
+      return [
+        { name: 'a', output: s.op === 'gesv', rows: n, cols: n, data: s.op === 'gesv' ? 'diagonal-heavy' : 'lu' },
+        { name: 'b', output: true, rows: n, cols: k, data: 'general' },
+      ];
+  }
+}
+
+const HAS_INFO: ReadonlySet<ContractOp> = new Set(['potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri']);
+const HAS_IPIV: ReadonlySet<ContractOp> = new Set(['getrf', 'getrs', 'gesv']);
+/** The enum and scalar keys each op takes. */
+const OPTION_KEYS: Readonly<Record<ContractOp, readonly string[]>> = {
+  gemm: ['transA', 'transB', 'alpha', 'beta'], trsm: ['side', 'uplo', 'transA', 'diag', 'alpha'], trmm: ['side', 'uplo', 'transA', 'diag', 'alpha'],
+  syrk: ['uplo', 'trans', 'alpha', 'beta'], potrf: ['uplo'], potrs: ['uplo'], posv: ['uplo'], getrf: [], getrs: ['trans'], gesv: [],
+  trtri: ['uplo', 'diag'], lauum: ['uplo'], potri: ['uplo'],
+};
+
+/** May element (i, j) of output `name` be written by this call? (Everything else must stay bit-identical.) */
+function writable(s: CallSpec, name: string, i: number, j: number): boolean {
+  const tri = s.uplo === 'lower' ? i >= j : i <= j;
+  switch (s.op) {
+    case 'syrk':
+    case 'potrf':
+    case 'lauum':
+    case 'potri':
+      return tri;
+    case 'trtri':
+      return tri && (s.diag === 'nonunit' || i !== j);
+    case 'posv':
+      return name === 'b' || tri;
+    default:
+      return true;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+
+const layoutArb = (output: boolean, varying: boolean): fc.Arbitrary<LayoutSpec> => fc.record({
+  kind: varying ? fc.constant('variable' as const) : fc.constantFrom('strided' as const, 'list' as const, 'variable' as const),
+  order: fc.constantFrom('col' as const, 'row' as const),
+  ldPad: fc.nat(2),
+  offset: fc.nat(3),
+  gap: output ? fc.nat(2) : fc.integer({ min: -1, max: 2 }),
+  tail: fc.nat(2),
+});
+
+const dimsArb = (max: number): fc.Arbitrary<Dims> => fc.record({ m: fc.nat(max), n: fc.nat(max), k: fc.nat(max) });
+
+/** A random valid call of `op` (or of any op). */
+export function callArb(ops: readonly ContractOp[] = CONTRACT_OPS, maxDim = 5, maxCount = 4): fc.Arbitrary<CallSpec> {
+  return fc.record({
+    op: fc.constantFrom(...ops),
+    dtype: fc.constantFrom('float64' as const, 'float32' as const),
+    varying: fc.boolean(),
+    count: fc.nat(maxCount),
+    uplo: fc.constantFrom('lower' as const, 'upper' as const),
+    transA: fc.constantFrom('N' as const, 'T' as const),
+    transB: fc.constantFrom('N' as const, 'T' as const),
+    side: fc.constantFrom('left' as const, 'right' as const),
+    diag: fc.constantFrom('unit' as const, 'nonunit' as const),
+    alpha: fc.constantFrom(1, -1, 0.5, 2, 0),
+    beta: fc.constantFrom(0, 1, -0.5),
+    giveInts: fc.boolean(),
+    seed: fc.nat(),
+  }).chain((r) => {
+    const dims = r.varying ? fc.array(dimsArb(maxDim), { minLength: r.count, maxLength: r.count }) : dimsArb(maxDim).map((d) => Array.from({ length: r.count }, () => d));
+    const names = ['a', 'b', 'c'];
+    return fc.tuple(dims, fc.tuple(...names.map((nm) => layoutArb(isOutput(r.op, nm), r.varying)))).map(([d, ls]): CallSpec => {
+      const { varying: _v, count: _c, ...rest } = r;
+      const layouts: Record<string, LayoutSpec> = {};
+      names.forEach((nm, i) => { layouts[nm] = ls[i]!; });
+      return { ...rest, dims: d, layouts };
+    });
+  });
+}
+
+function isOutput(op: ContractOp, name: string): boolean {
+  return shapesOf({ op, transA: 'N', transB: 'N', side: 'left' } as CallSpec, { m: 1, n: 1, k: 1 }).find((a) => a.name === name)?.output ?? true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building a call
+
+/** One batch argument as placed in memory, with what it needs for checks. */
+export interface Placed {
+  name: string;
+  output: boolean;
+  batch: Batch<FloatArray>;
+  views: MatrixView<FloatArray>[];
+  order: Order;
+  buffers: FloatArray[];
+}
+
+export interface BuiltCall {
+  spec: CallSpec;
+  args: Record<string, unknown>;
+  placed: Placed[];
+  info?: Int32Array;
+  ipiv?: Int32Array;
+  /** Snapshot of every buffer's bytes before the call. */
+  before: Map<ArrayBufferView, Uint8Array>;
+}
+
+function logicalValue(kind: DataKind, rng: Rng, i: number, j: number, n: number): number {
+  const r = rng.uniform(-1, 1);
+  switch (kind) {
+    case 'general':
+      return r;
+    case 'triangular':
+      return i === j ? n + 1 + Math.abs(r) : r;
+    case 'diagonal-heavy':
+      return i === j ? n + 1 + Math.abs(r) : r; // rows permuted below
+    case 'lu':
+      return i === j ? n + 1 + Math.abs(r) : i > j ? r / (n + 1) : r;
+    case 'spd':
+      return r; // symmetrised below
+  }
+}
+
+/** Logical matrix (row-major rows x cols array of numbers) of the given kind. */
+function logicalMatrix(kind: DataKind, rng: Rng, rows: number, cols: number): number[][] {
+  const x = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => logicalValue(kind, rng, i, j, rows)));
+  if (kind === 'diagonal-heavy') {
+    // A row permutation of a diagonally dominant matrix: well conditioned, and partial pivoting
+    // has rows to swap.
+    for (let i = rows - 1; i > 0; i--) {
+      const j = rng.int(0, i);
+      [x[i], x[j]] = [x[j]!, x[i]!];
+    }
+    return x;
+  }
+  if (kind !== 'spd') return x;
+  // M M^T / n + I: symmetric positive definite, condition small.
+  const n = rows;
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => {
+    let s = i === j ? 1 : 0;
+    for (let q = 0; q < n; q++) s += (x[i]![q]! * x[j]![q]!) / Math.max(1, n);
+    return s;
+  }));
+}
+
+const at = (v: MatrixView<FloatArray>, order: Order, i: number, j: number): number => (order === 'col' ? v.offset + i + j * v.ld : v.offset + i * v.ld + j);
+
+function footprint(rows: number, cols: number, ld: number, order: Order): number {
+  if (rows === 0 || cols === 0) return 0;
+  const [inner, outer] = order === 'col' ? [rows, cols] : [cols, rows];
+  return (outer - 1) * ld + inner;
+}
+
+function sentinelBuffer(dtype: DType, length: number, rng: Rng): FloatArray {
+  const b = allocate(dtype, length);
+  for (let i = 0; i < length; i++) b[i] = 1000 + rng.int(0, 999);
+  return b;
+}
+
+/** Places one argument's matrices in fresh buffers filled with sentinels. */
+function place(spec: CallSpec, shape: ArgShape, shapes: ArgShape[], layout: LayoutSpec, rng: Rng): Placed {
+  const count = spec.dims.length;
+  const order = layout.order;
+  const ldOf = (r: number, c: number): number => Math.max(1, order === 'col' ? r : c) + layout.ldPad;
+  const views: MatrixView<FloatArray>[] = [];
+  const buffers: FloatArray[] = [];
+  let batch: Batch<FloatArray>;
+  const { rows, cols } = shape;
+  if (layout.kind === 'strided') {
+    const ld = ldOf(rows, cols);
+    const fp = footprint(rows, cols, ld, order);
+    const stride = layout.gap < 0 ? 0 : fp + layout.gap;
+    const length = layout.offset + Math.max(0, count - 1) * stride + fp + layout.tail;
+    const data = sentinelBuffer(spec.dtype, length, rng);
+    buffers.push(data);
+    batch = strided(data, { rows, cols, count, ld, stride, offset: layout.offset, order });
+    for (let i = 0; i < count; i++) views.push({ data, offset: layout.offset + i * stride, ld, rows, cols });
+  } else {
+    const each = shapes; // per-matrix shapes
+    for (let i = 0; i < count; i++) {
+      const sh = each[i]!;
+      const ld = ldOf(sh.rows, sh.cols);
+      const data = sentinelBuffer(spec.dtype, layout.offset + footprint(sh.rows, sh.cols, ld, order) + layout.tail, rng);
+      buffers.push(data);
+      views.push({ data, offset: layout.offset, ld, rows: sh.rows, cols: sh.cols });
+    }
+    batch = layout.kind === 'list'
+      ? list(views.map((v) => ({ data: v.data, offset: v.offset })), { rows, cols, ld: ldOf(rows, cols), order })
+      : variable(views.map((v) => ({ data: v.data, rows: v.rows, cols: v.cols, ld: v.ld, offset: v.offset })), { order });
+  }
+  // Logical data; a stride-0 input holds one matrix for all.
+  const distinct = layout.kind === 'strided' && layout.gap < 0 ? Math.min(count, 1) : count;
+  for (let i = 0; i < distinct; i++) {
+    const v = views[i]!;
+    const x = logicalMatrix(shape.data, rng, v.rows, v.cols);
+    for (let r = 0; r < v.rows; r++) for (let c = 0; c < v.cols; c++) v.data[at(v, order, r, c)] = x[r]![c]!;
+  }
+  return { name: shape.name, output: shape.output, batch, views, order, buffers };
+}
+
+/** Builds the arguments of a call on host memory. */
+export function buildCall(spec: CallSpec): BuiltCall {
+  const rng = new Rng(spec.seed);
+  const count = spec.dims.length;
+  const perMatrix = spec.dims.map((d) => shapesOf(spec, d));
+  const shapes0 = perMatrix[0] ?? shapesOf(spec, { m: 0, n: 0, k: 0 });
+  const placed = shapes0.map((sh, a) => place(spec, sh, perMatrix.map((p) => p[a]!), spec.layouts[sh.name]!, rng));
+  const args: Record<string, unknown> = {};
+  for (const p of placed) args[p.name] = p.batch;
+  const keys = OPTION_KEYS[spec.op];
+  if (keys.includes('uplo')) args['uplo'] = spec.uplo;
+  if (keys.includes('side')) args['side'] = spec.side;
+  if (keys.includes('diag')) args['diag'] = spec.diag;
+  if (keys.includes('transA')) args['transA'] = spec.transA;
+  if (keys.includes('transB')) args['transB'] = spec.transB;
+  if (keys.includes('trans')) args['trans'] = spec.transA;
+  if (keys.includes('alpha')) args['alpha'] = spec.alpha;
+  if (keys.includes('beta')) args['beta'] = spec.beta;
+  const built: BuiltCall = { spec, args, placed, before: new Map() };
+  const pivotStride = spec.op === 'getrf' ? Math.max(0, ...spec.dims.map((d) => Math.min(d.m, d.n)))
+    : Math.max(0, ...spec.dims.map((d) => d.n));
+  if (spec.op === 'getrs') {
+    const ipiv = new Int32Array(count * pivotStride + (spec.giveInts ? 2 : 0)).fill(-7);
+    spec.dims.forEach((d, i) => { for (let j = 0; j < d.n; j++) ipiv[i * pivotStride + j] = rng.int(j, d.n - 1); });
+    built.ipiv = ipiv;
+    args['ipiv'] = ipiv;
+  } else if (HAS_IPIV.has(spec.op) && spec.giveInts) {
+    built.ipiv = new Int32Array(count * pivotStride + 2).fill(-7);
+    args['ipiv'] = built.ipiv;
+  }
+  if (HAS_INFO.has(spec.op) && spec.giveInts) {
+    built.info = new Int32Array(count + 2).fill(-9);
+    args['info'] = built.info;
+  }
+  for (const buf of allBuffers(built)) built.before.set(buf, bytesOf(buf));
+  return built;
+}
+
+function allBuffers(c: BuiltCall): ArrayBufferView[] {
+  const out: ArrayBufferView[] = c.placed.flatMap((p) => p.buffers);
+  if (c.info) out.push(c.info);
+  if (c.ipiv) out.push(c.ipiv);
+  return out;
+}
+
+const bytesOf = (v: ArrayBufferView): Uint8Array => new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice();
+
+// ---------------------------------------------------------------------------------------------
+// Running and checking
+
+/** Runs op on ctx with args (the op name travels outside the args object). */
+export function runOp(ctx: Context, op: ContractOp, args: Record<string, unknown>): { info?: Int32Array; ipiv?: Int32Array } {
+  const r = (ctx[op] as (a: unknown) => { info?: unknown; ipiv?: unknown } | void)(args) ?? {};
+  return r as { info?: Int32Array; ipiv?: Int32Array };
+}
+
+/** The reference: the same op on packed column-major copies of the logical matrices, one array each. */
+function referenceRun(ref: Context, c: BuiltCall): { outputs: Map<string, number[][][]>; info?: Int32Array; ipiv?: Int32Array } {
+  const args: Record<string, unknown> = { ...c.args };
+  const copies = new Map<string, FloatArray[]>();
+  for (const p of c.placed) {
+    const arrays = p.views.map((v) => {
+      const packed = allocate(c.spec.dtype, v.rows * v.cols);
+      for (let i = 0; i < v.rows; i++) for (let j = 0; j < v.cols; j++) packed[i + j * v.rows] = v.data[at(v, p.order, i, j)]!;
+      return packed;
+    });
+    copies.set(p.name, arrays);
+    args[p.name] = variable(arrays.map((data, i) => ({ data, rows: p.views[i]!.rows, cols: p.views[i]!.cols })));
+  }
+  delete args['info'];
+  if (c.spec.op !== 'getrs') delete args['ipiv'];
+  else args['ipiv'] = c.ipiv!.slice();
+  const r = runOp(ref, c.spec.op, args);
+  const outputs = new Map<string, number[][][]>();
+  for (const p of c.placed) {
+    const arrays = copies.get(p.name)!;
+    outputs.set(p.name, p.views.map((v, m) => Array.from({ length: v.rows }, (_, i) => Array.from({ length: v.cols }, (_, j) => arrays[m]![i + j * v.rows]!))));
+  }
+  return { outputs, ...(r.info ? { info: r.info } : {}), ...(r.ipiv ? { ipiv: r.ipiv } : {}) };
+}
+
+const EPS: Readonly<Record<DType, number>> = { float64: 2.220446049250313e-16, float32: 1.1920928955078125e-7 };
+
+/**
+ * Property 1: a valid call agrees with the reference and touches nothing it may not write.
+ * `subject` runs the call (a context, host batches); `reference` is the CPU reference context.
+ */
+export function checkValidCall(subject: Context, reference: Context, spec: CallSpec): void {
+  const c = buildCall(spec);
+  const ref = referenceRun(reference, c);
+  const got = runOp(subject, spec.op, c.args);
+  const count = spec.dims.length;
+  // info and pivots exactly; entries past the count untouched.
+  if (HAS_INFO.has(spec.op)) {
+    const info = toHostInts(got.info);
+    assert.deepEqual([...info.subarray(0, count)], [...ref.info!.subarray(0, count)], 'info');
+    if (c.info) assert.deepEqual([...c.info.subarray(count)], [-9, -9], 'info past the count');
+  }
+  if (spec.op === 'getrf' || spec.op === 'gesv') {
+    const ipiv = toHostInts(got.ipiv);
+    const stride = ref.ipiv!.length / Math.max(1, count);
+    for (let m = 0; m < count; m++) {
+      const d = spec.dims[m]!;
+      const used: number = spec.op === 'getrf' ? Math.min(d.m, d.n) : d.n;
+      const mine = [...ipiv.subarray(m * stride, m * stride + used)];
+      assert.deepEqual(mine, [...ref.ipiv!.subarray(m * stride, m * stride + used)], `ipiv of matrix ${m}`);
+    }
+  }
+  // Outputs: writable elements agree; everything else in every buffer is bit-identical.
+  const mayWrite = new Map<ArrayBufferView, Set<number>>();
+  for (const p of c.placed) {
+    if (!p.output) continue;
+    const want = ref.outputs.get(p.name)!;
+    p.views.forEach((v, m) => {
+      const scale = 1 + Math.max(0, ...want[m]!.flat().map(Math.abs));
+      const tol = 64 * Math.max(4, v.rows + v.cols) * EPS[spec.dtype] * scale;
+      const set = mayWrite.get(v.data) ?? new Set<number>();
+      mayWrite.set(v.data, set);
+      for (let i = 0; i < v.rows; i++) for (let j = 0; j < v.cols; j++) {
+        if (!writable(spec, p.name, i, j)) continue;
+        const e = at(v, p.order, i, j);
+        set.add(e);
+        const x = v.data[e]!;
+        assert.ok(Math.abs(x - want[m]![i]![j]!) <= tol, `${p.name} matrix ${m} (${i}, ${j}): got ${x}, reference ${want[m]![i]![j]} (tol ${tol})`);
+      }
+    });
+  }
+  for (const p of c.placed) for (const buf of p.buffers) {
+    const before = c.before.get(buf)!;
+    const now = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    const set = mayWrite.get(buf);
+    const w = buf.BYTES_PER_ELEMENT;
+    for (let e = 0; e < buf.length; e++) {
+      if (set?.has(e)) continue;
+      for (let q = 0; q < w; q++)
+        if (now[e * w + q] !== before[e * w + q]) assert.fail(`${p.name}: element ${e} changed (${buf[e]}), outside what ${spec.op} may write`);
+    }
+  }
+  if (spec.op === 'getrs' && c.ipiv) assert.deepEqual(bytesOf(c.ipiv), c.before.get(c.ipiv), 'getrs changed ipiv');
+}
+
+function toHostInts(x: unknown): Int32Array {
+  assert.ok(x instanceof Int32Array, 'expected host Int32Array results for host batches');
+  return x;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invalid calls
+
+export type Breakage = 'enum' | 'unknown-key' | 'rows' | 'count' | 'dtype' | 'bounds' | 'ld' | 'info' | 'missing' | 'scalar';
+export const BREAKAGES: readonly Breakage[] = ['enum', 'unknown-key', 'rows', 'count', 'dtype', 'bounds', 'ld', 'info', 'missing', 'scalar'];
+
+/** Breaks one thing about a valid call; undefined where this breakage does not apply to it. */
+function breakCall(c: BuiltCall, how: Breakage, pick: number): Record<string, unknown> | undefined {
+  const args = { ...c.args };
+  const batches = c.placed;
+  const target = batches[pick % batches.length]!;
+  const b = target.batch;
+  switch (how) {
+    case 'enum': {
+      const keys = OPTION_KEYS[c.spec.op].filter((k) => k !== 'alpha' && k !== 'beta');
+      if (keys.length === 0) return undefined;
+      args[keys[pick % keys.length]!] = ['Lower', 'X', 'n', 'both'][pick % 4];
+      return args;
+    }
+    case 'unknown-key':
+      args[['Uplo', 'trans_a', 'lda', 'B'][pick % 4]!] = 1;
+      return args;
+    case 'scalar': {
+      const keys = OPTION_KEYS[c.spec.op].filter((k) => k === 'alpha' || k === 'beta');
+      if (keys.length === 0) return undefined;
+      args[keys[pick % keys.length]!] = ['1', NaN, 1n, null][pick % 4];
+      return args;
+    }
+    case 'missing':
+      delete args[target.name];
+      return args;
+    case 'rows': {
+      // A shape the call cannot take, in a buffer big enough (so the error is SHAPE): one more
+      // row (a single square batch), or one more row and column (against the other batches).
+      if (c.spec.op === 'getrf' || b.kind === 'variable' || target.views.length === 0) return undefined;
+      const rows = b.rows + 1;
+      const cols = batches.length > 1 ? b.cols + 1 : b.cols;
+      const big = allocate(c.spec.dtype, (rows + 2) * (cols + 2) * target.views.length + 8);
+      args[target.name] = strided(big, { rows, cols, count: target.views.length, order: b.order });
+      return args;
+    }
+    case 'count': {
+      if (batches.length < 2 || target.views.length === 0) return undefined;
+      const v = target.views;
+      args[target.name] = variable(v.slice(1).map((m) => ({ data: m.data, rows: m.rows, cols: m.cols, ld: m.ld, offset: m.offset })), { order: target.order });
+      return args;
+    }
+    case 'dtype': {
+      if (batches.length < 2 || target.views.length === 0 || pick % batches.length === 0) return undefined;
+      const other = c.spec.dtype === 'float64' ? 'float32' : 'float64';
+      args[target.name] = variable(target.views.map((m) => ({ data: allocate(other, m.data.length), rows: m.rows, cols: m.cols, ld: m.ld, offset: m.offset })), { order: target.order });
+      return args;
+    }
+    case 'bounds': {
+      if (b.kind !== 'strided' || b.rows === 0 || b.cols === 0 || target.views.length === 0) return undefined;
+      args[target.name] = { ...b, offset: b.data.length };
+      return args;
+    }
+    case 'ld': {
+      if (b.kind !== 'list') return undefined;
+      args[target.name] = { ...b, ld: 0 };
+      return args;
+    }
+    case 'info': {
+      if (!HAS_INFO.has(c.spec.op) || c.spec.dims.length === 0) return undefined;
+      args['info'] = pick % 2 === 0 ? new Int32Array(c.spec.dims.length - 1) : new Float64Array(c.spec.dims.length);
+      return args;
+    }
+  }
+}
+
+/**
+ * Property 2: an invalid call throws a MyriadError whose argument names one of the call's
+ * arguments (or 'args'), and changes no buffer. Returns false where the breakage does not apply.
+ */
+export function checkInvalidCall(subject: Context, spec: CallSpec, how: Breakage, pick: number): boolean {
+  const c = buildCall(spec);
+  const args = breakCall(c, how, pick);
+  if (!args) return false;
+  const names = new Set([...Object.keys(args), ...Object.keys(c.args), 'args']);
+  assert.throws(() => runOp(subject, spec.op, args), (e: unknown) => {
+    assert.ok(e instanceof MyriadError, `${how}: expected a MyriadError, got ${String(e)}`);
+    assert.ok(e.argument !== undefined, `${how}: the error names no argument: ${e.message}`);
+    const head = e.argument.split(/[.[]/)[0]!;
+    assert.ok(names.has(head), `${how}: '${e.argument}' is not an argument of the call (${e.message})`);
+    return true;
+  });
+  for (const [buf, before] of c.before) assert.deepEqual(bytesOf(buf), before, `${how}: a buffer changed`);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overlap
+
+/** The bytes [start, end) of every element of a view, as "buffer-identity:byte" keys. */
+function bytesTouched(v: MatrixView<FloatArray>, order: Order, into: Set<string>, ids: Map<ArrayBufferLike, number>): void {
+  const id = ids.get(v.data.buffer) ?? ids.size;
+  ids.set(v.data.buffer, id);
+  const w = v.data.BYTES_PER_ELEMENT;
+  for (let i = 0; i < v.rows; i++) for (let j = 0; j < v.cols; j++) {
+    const e = v.data.byteOffset + at(v, order, i, j) * w;
+    for (let q = 0; q < w; q++) into.add(`${id}:${e + q}`);
+  }
+}
+
+/**
+ * Property 3: an output sharing memory with another argument is rejected (LAYOUT, naming one of
+ * the two and mentioning the other) with no buffer changed; the same placement without a shared
+ * byte is accepted. The output's first matrix and the other argument's first matrix (or its
+ * info/ipiv array) are moved into one buffer, `shift` elements apart.
+ */
+export function checkOverlapCall(subject: Context, spec: CallSpec, pick: number, shift: number): boolean {
+  const c = buildCall(spec);
+  const outputs = c.placed.filter((p) => p.output && p.views.length > 0 && p.views[0]!.rows * p.views[0]!.cols > 0);
+  if (outputs.length === 0) return false;
+  const x = outputs[pick % outputs.length]!;
+  const others: { name: string; kind: 'batch' | 'ints'; p?: Placed }[] = [
+    ...c.placed.filter((q) => q !== x && q.views.length > 0 && q.views[0]!.rows * q.views[0]!.cols > 0).map((q): { name: string; kind: 'batch'; p: Placed } => ({ name: q.name, kind: 'batch', p: q })),
+    ...(HAS_INFO.has(spec.op) ? [{ name: 'info', kind: 'ints' as const }] : []),
+  ];
+  if (others.length === 0) return false;
+  const y = others[Math.floor(pick / outputs.length) % others.length]!;
+  const x0 = x.views[0]!;
+  const xFoot = footprint(x0.rows, x0.cols, x0.ld, x.order);
+  const yLen = y.p ? footprint(y.p.views[0]!.rows, y.p.views[0]!.cols, y.p.views[0]!.ld, y.p.order) : spec.dims.length;
+  const d = shift % (xFoot + 2);
+  const joint = allocate(spec.dtype, Math.max(xFoot, d + yLen) + 4);
+  const args = { ...c.args };
+  // X's first matrix at 0 in the joint buffer (its values copied), the rest where they were.
+  const xViews = x.views.map((v, i) => (i === 0 ? { ...v, data: joint, offset: 0 } : v));
+  for (let i = 0; i < x0.rows; i++) for (let j = 0; j < x0.cols; j++) joint[at(xViews[0]!, x.order, i, j)] = x0.data[at(x0, x.order, i, j)]!;
+  args[x.name] = variable(xViews.map((v) => ({ data: v.data, rows: v.rows, cols: v.cols, ld: v.ld, offset: v.offset })), { order: x.order });
+  const ids = new Map<ArrayBufferLike, number>();
+  const xBytes = new Set<string>();
+  bytesTouched(xViews[0]!, x.order, xBytes, ids);
+  const yBytes = new Set<string>();
+  if (y.p) {
+    const y0 = y.p.views[0]!;
+    const yViews = y.p.views.map((v, i) => (i === 0 ? { ...v, data: joint, offset: d } : v));
+    for (let i = 0; i < y0.rows; i++) for (let j = 0; j < y0.cols; j++) joint[at(yViews[0]!, y.p.order, i, j)] = y0.data[at(y0, y.p.order, i, j)]!;
+    args[y.name] = variable(yViews.map((v) => ({ data: v.data, rows: v.rows, cols: v.cols, ld: v.ld, offset: v.offset })), { order: y.p.order });
+    bytesTouched(yViews[0]!, y.p.order, yBytes, ids);
+  } else {
+    const byteOffset = d * joint.BYTES_PER_ELEMENT;
+    const info = new Int32Array(joint.buffer, byteOffset, spec.dims.length);
+    args['info'] = info;
+    const id = ids.get(joint.buffer) ?? ids.size;
+    ids.set(joint.buffer, id);
+    for (let q = 0; q < info.byteLength; q++) yBytes.add(`${id}:${byteOffset + q}`);
+  }
+  const shared = [...xBytes].some((b) => yBytes.has(b));
+  const snapshot = [joint, ...c.placed.flatMap((p) => p.buffers)].map((b) => [b, bytesOf(b)] as const);
+  if (shared) {
+    assert.throws(() => runOp(subject, spec.op, args), (e: unknown) => {
+      assert.ok(e instanceof MyriadError && e.code === 'LAYOUT', `expected LAYOUT for ${x.name} over ${y.name}, got ${String(e)}`);
+      const head = e.argument?.split(/[.[]/)[0];
+      assert.ok(head === x.name || head === y.name, `the error names ${e.argument}, not ${x.name} or ${y.name}`);
+      assert.match(e.message, new RegExp(`\\b${head === x.name ? y.name : x.name}\\b`), 'the message names the other argument');
+      return true;
+    });
+    for (const [b, before] of snapshot) assert.deepEqual(bytesOf(b), before, 'a buffer changed');
+  } else {
+    try {
+      runOp(subject, spec.op, args);
+    } catch (e) {
+      assert.ok(!(e instanceof MyriadError && e.code === 'LAYOUT'), `no byte is shared, yet: ${String(e)}`);
+    }
+  }
+  return true;
+}
+
+/** Options for fc.assert: a fixed seed and a bounded number of runs (reproducible, bounded time). */
+export const runs = (numRuns: number, seed: number): fc.Parameters<unknown> => ({ numRuns, seed });
