@@ -258,8 +258,9 @@ describe('sharded (device-resident) batches on fake GPUs', () => {
     assert.throws(() => ctx.potrf({ a: strided(a, { rows: 2, stride: 4, offset: 2, count: 9 }) }), (e: MyriadError) => e.code === 'LAYOUT');
     const p0 = devices[0]!.upload(new Float64Array(4));
     const p1 = devices[1]!.upload(new Float64Array(4));
+    const c0 = devices[0]!.upload(new Float64Array(4)); // c apart from a: an output over an input is a LAYOUT error of its own
     log.length = 0;
-    assert.throws(() => ctx.gemm({ a: strided(p0, { rows: 2 }), b: strided(p1, { rows: 2 }), c: strided(p0, { rows: 2 }), beta: 0 }), /GPUs 0 and 1/);
+    assert.throws(() => ctx.gemm({ a: strided(p0, { rows: 2 }), b: strided(p1, { rows: 2 }), c: strided(c0, { rows: 2 }), beta: 0 }), /GPUs 0 and 1/);
     assert.deepEqual(log, []);
   });
 });
