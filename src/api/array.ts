@@ -1,8 +1,12 @@
 /**
- * The array level: numpy's and jax-js's conventions. An NDArray is a contiguous row-major stack
- * of matrices, shape [..., rows, cols]; every function returns new arrays and leaves its inputs
- * alone. The plain functions throw MyriadError('NUMERICAL') naming the failing matrices; the
- * `*Ex` variants never throw for numerical failure and return per-matrix `info` instead (a failed
+ * The array level: numpy 2's conventions. An NDArray is a contiguous row-major stack of
+ * matrices, shape [..., rows, cols]; every function returns new arrays and leaves its inputs
+ * alone. Batch dimensions broadcast as in numpy (matmul, solve); `solve` reads b as one vector
+ * only when it is 1-D (numpy 2). choleskySolve and triangularSolve, which numpy lacks, follow
+ * jax.scipy.linalg: b is a stack of vectors when it has one dimension fewer than a.
+ *
+ * The plain functions throw MyriadError('NUMERICAL') naming the failing matrices; the `*Ex`
+ * variants never throw for numerical failure and return per-matrix `info` instead (a failed
  * matrix's outputs are filled with NaN, so they cannot be mistaken for results).
  */
 import { list, strided, type Batch, type StridedBatch } from '../core/batch.js';
@@ -230,7 +234,7 @@ export function lu(ctx: Context, a: NDArray): LuResult {
   return { lu: r.lu, pivots: r.pivots };
 }
 
-/** Right-hand sides: [..., n, k], or [..., n] for one vector per matrix. */
+/** Right-hand sides (jax.scipy.linalg's rule): [..., n, k], or [..., n] for one vector per matrix; batch shapes equal. */
 function rhsStack(b: NDArray, s: Stack): { stack: Stack; vector: boolean } {
   const vector = b.shape.length === s.batchShape.length + 1;
   const shape = vector ? [...b.shape, 1] : b.shape;
