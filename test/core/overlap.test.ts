@@ -1,8 +1,8 @@
 /**
  * core/overlap.ts against brute force: random batches (strided, list; both orders; float64,
  * float32 and int32 views at any byte offset of one buffer) are rejected exactly when an output
- * shares a byte with another argument or with another of its own matrices. Then the shrunk
- * counterexamples met while writing it, as regular tests.
+ * shares a byte with another argument or with another of its own matrices. Then the edge cases
+ * the property relies on, as regular tests (the run found no counterexample to shrink).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -110,7 +110,7 @@ describe('overlap check against brute force', () => {
     }), { numRuns: 1500, seed: 1416 });
   });
 
-  // Shrunk counterexamples and edge cases met on the way.
+  // Edge cases, by hand.
   const f64 = (n: number, buffer = new ArrayBuffer(8 * n), byteOffset = 0): Float64Array => new Float64Array(buffer, byteOffset, n);
   it('interleaved column-major matrices (ld > rows) share nothing', () => {
     const d = f64(8);
