@@ -140,9 +140,18 @@ describe('9. counts, value formatting, other realms, misspelled keys', () => {
   it('2**31 matrices of 0 x 0 are a fast no-op', () => {
     const t0 = performance.now();
     const a = strided(new Float64Array(0), { rows: 0, count: 2 ** 31 });
-    const { info } = m.getrf({ a });
-    assert.equal(info.length, 2 ** 31);
     m.gemm({ a, b: a, c: a });
+    // info for 2^31 matrices is 8 GiB (zero pages until touched): where the machine cannot
+    // reserve that, a BOUNDS error naming info is the right answer, and as quick.
+    const infoOrBounds = (fn: () => { info: Int32Array }): void => {
+      try {
+        assert.equal(fn().info.length, 2 ** 31);
+      } catch (e) {
+        assert.ok(e instanceof MyriadError && e.code === 'BOUNDS' && e.argument === 'info', String(e));
+      }
+    };
+    infoOrBounds(() => m.getrf({ a }));
+    infoOrBounds(() => m.gesv({ a: strided(new Float64Array(0), { rows: 0, count: 2 ** 31, order: 'row' }), b: strided(new Float64Array(0), { rows: 0, cols: 3, count: 2 ** 31, order: 'row' }) }));
     assert.ok(performance.now() - t0 < 5000, `took ${performance.now() - t0} ms`);
     // A given info array is still set to 0 for every (empty) matrix.
     const given = new Int32Array(5).fill(7);
