@@ -211,7 +211,8 @@ function logicalValue(kind: DataKind, rng: Rng, i: number, j: number, n: number)
     case 'general':
       return r;
     case 'triangular':
-      return i === j ? n + 1 + Math.abs(r) : r;
+      // Off-diagonal entries below 1/n: well conditioned with a unit diagonal too.
+      return i === j ? n + 1 + Math.abs(r) : r / (n + 1);
     case 'diagonal-heavy':
       return i === j ? n + 1 + Math.abs(r) : r; // rows permuted below
     case 'lu':
