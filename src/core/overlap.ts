@@ -121,10 +121,33 @@ export function spansIntersect(x: Span, y: Span): boolean {
 }
 
 /**
- * The first pair (x from xs, y from ys) that shares memory, by a sweep in address order. With
- * `ys` undefined, pairs of different spans within xs.
+ * The first pair (x from xs, y from ys) that shares memory, by a sweep in address order within
+ * each buffer. With `ys` undefined, pairs of different spans within xs.
  */
 function firstCrossing(xs: Span[], ys?: Span[]): [Span, Span] | undefined {
+  const gx = byBuffer(xs);
+  const gy = ys === undefined ? undefined : byBuffer(ys);
+  for (const [key, xk] of gx) {
+    const yk = gy?.get(key);
+    if (gy !== undefined && yk === undefined) continue;
+    const hit = sweep(xk, yk);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+function byBuffer(spans: Span[]): Map<object, Span[]> {
+  const out = new Map<object, Span[]>();
+  for (const s of spans) {
+    const list = out.get(s.key);
+    if (list) list.push(s);
+    else out.set(s.key, [s]);
+  }
+  return out;
+}
+
+/** The sweep of `firstCrossing` over the spans of one buffer. */
+function sweep(xs: Span[], ys?: Span[]): [Span, Span] | undefined {
   const tagged = [...xs.map((s) => ({ s, side: 0 })), ...(ys ?? []).map((s) => ({ s, side: 1 }))];
   tagged.sort((p, q) => p.s.lo - q.s.lo);
   const active: (typeof tagged)[] = [[], []];

@@ -148,4 +148,12 @@ describe('overlap check against brute force', () => {
     for (let i = 0; i < 100; i++) checkNoOverlaps([other, big]);
     assert.ok(performance.now() - t0 < 50, `${performance.now() - t0} ms for 100 checks`);
   });
+  it('a list output of many separate arrays is checked in about linear time', () => {
+    const n = 20_000;
+    const c = list(Array.from({ length: n }, () => new Float64Array(4)), { rows: 2 });
+    const a = list(Array.from({ length: n }, () => new Float64Array(4)), { rows: 2 });
+    const t0 = performance.now();
+    checkNoOverlaps([{ name: 'a', output: false, batch: a }, { name: 'c', output: true, batch: c }]);
+    assert.ok(performance.now() - t0 < 1000, `${performance.now() - t0} ms`);
+  });
 });
