@@ -229,6 +229,7 @@ export class Context {
   /** Integers live where the batch lives; decided when first needed (after validation). */
   private intsFor(args: unknown): IntAllocator {
     return (n) => {
+      this.checkAlive();
       const a = (args as { a?: Batch<Storage> }).a;
       if (this.device && a !== undefined && storagesOf(a).some((s) => isDeviceStorage(s))) return this.device.allocInts(n);
       const ints = hostInts(n);
