@@ -16,6 +16,10 @@ describe('contracts on two and three fake GPUs (fast-check, fixed seed)', () => 
     const three = rig(3, [1, 2, 1]).ctx;
     fc.assert(fc.property(callArb(CONTRACT_OPS, 5, 6), fc.boolean(), (spec, pickTwo) => checkValidCall(pickTwo ? two : three, cpuContext, spec)), runs(300, 3400));
   });
+  it('valid calls on device-resident batches (upload, run, download) on one fake GPU', () => {
+    const one = rig(1).ctx;
+    fc.assert(fc.property(callArb(CONTRACT_OPS, 5, 4), (spec) => checkValidCall(one, cpuContext, spec, 'device')), runs(150, 3401));
+  });
   it('an output sharing a byte with another argument is rejected; the same placement without one is not', () => {
     const { ctx } = rig(2);
     fc.assert(fc.property(callArb(CONTRACT_OPS, 4, 3), fc.nat(11), fc.nat(40), (spec, pick, shift) => {

@@ -1,6 +1,6 @@
 /**
  * The contracts of every LAPACK-level call (test/helpers/contracts.ts) on a CUDA context, with
- * host batches (staged to the GPU and back), against the CPU reference: random shapes, layouts,
+ * host batches (staged to the GPU and back) and device-resident ones, against the CPU reference: random shapes, layouts,
  * dtypes and enums; agreement, nothing written outside what a call may write, invalid calls
  * named and harmless, overlaps rejected. Fixed seeds and bounded runs: small sizes (the unrolled
  * kernels) many times, sizes up to 40 (the blocked paths) a few times. Skips with one line
@@ -21,6 +21,10 @@ describe('contracts on the CUDA context (fast-check, fixed seed)', { skip }, () 
     it(`${op}: small sizes agree with the CPU reference and write nothing else`, () => {
       const gpu = open({ backend: 'cuda' });
       fc.assert(fc.property(callArb([op], 6, 5), (spec) => checkValidCall(gpu, cpuContext, spec)), runs(40, 2400 + CONTRACT_OPS.indexOf(op)));
+    });
+    it(`${op}: device-resident batches (upload, run, download)`, () => {
+      const gpu = open({ backend: 'cuda' });
+      fc.assert(fc.property(callArb([op], 6, 5), (spec) => checkValidCall(gpu, cpuContext, spec, 'device')), runs(20, 2600 + CONTRACT_OPS.indexOf(op)));
     });
     it(`${op}: sizes up to 40`, () => {
       const gpu = open({ backend: 'cuda' });

@@ -20,6 +20,7 @@ import { strided, variable, type MatrixView } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Order } from '../../src/core/enums.js';
 import { MyriadError } from '../../src/core/errors.js';
+import { isDeviceStorage, type DeviceStorage } from '../../src/core/storage.js';
 import {
   HAS_INFO, OPTION_KEYS, at, buildCall, bytesOf, footprint, writable,
   type BuiltCall, type CallSpec, type ContractOp, type Placed,
@@ -67,10 +68,10 @@ const EPS: Readonly<Record<DType, number>> = { float64: 2.220446049250313e-16, f
  * Property 1: a valid call agrees with the reference and touches nothing it may not write.
  * `subject` runs the call (a context, host batches); `reference` is the CPU reference context.
  */
-export function checkValidCall(subject: Context, reference: Context, spec: CallSpec): void {
-  const c = buildCall(spec);
+export function checkValidCall(subject: Context, reference: Context, spec: CallSpec, where: 'host' | 'device' = 'host'): void {
+  const c = buildCall(where === 'device' ? columnMajorWhereCopied(spec) : spec);
   const ref = referenceRun(reference, c);
-  const got = runOp(subject, spec.op, c.args);
+  const got = where === 'device' ? runOnDevice(subject, c) : runOp(subject, spec.op, c.args);
   const count = spec.dims.length;
   // info and pivots exactly; entries past the count untouched.
   if (HAS_INFO.has(spec.op)) {
@@ -119,6 +120,47 @@ export function checkValidCall(subject: Context, reference: Context, spec: CallS
     }
   }
   if (spec.op === 'getrs' && c.ipiv) assert.deepEqual(bytesOf(c.ipiv), c.before.get(c.ipiv), 'getrs changed ipiv');
+}
+
+/**
+ * Device batches must be column-major where the API would otherwise copy (the LU family's a,
+ * the solves' b): the spec with those layouts turned to 'col'.
+ */
+function columnMajorWhereCopied(spec: CallSpec): CallSpec {
+  const copied = { getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'], potrs: ['b'], posv: ['b'] }[spec.op as string] ?? [];
+  const layouts = { ...spec.layouts };
+  for (const name of copied) layouts[name] = { ...layouts[name]!, order: 'col' };
+  return { ...spec, layouts };
+}
+
+/**
+ * Runs the call on device-resident copies of every buffer (the fast path: `ctx.upload`), then
+ * copies each buffer back over its host original, so the host checks see what the device holds.
+ * Returns info and pivots on the host.
+ */
+function runOnDevice(ctx: Context, c: BuiltCall): { info?: Int32Array; ipiv?: Int32Array } {
+  const onDevice = new Map<ArrayBufferView, DeviceStorage>();
+  const up = <T extends FloatArray | Int32Array>(h: T): DeviceStorage => {
+    let d = onDevice.get(h);
+    if (!d) { d = ctx.upload(h); onDevice.set(h, d); }
+    return d;
+  };
+  const args: Record<string, unknown> = { ...c.args };
+  for (const p of c.placed) {
+    const b = p.batch;
+    args[p.name] = b.kind === 'strided' ? { ...b, data: up(b.data) } : { ...b, matrices: b.matrices.map((m) => ({ ...m, data: up(m.data) })) };
+  }
+  if (c.info) args['info'] = up(c.info);
+  if (c.ipiv) args['ipiv'] = up(c.ipiv);
+  const r = runOp(ctx, c.spec.op, args) as { info?: DeviceStorage | Int32Array; ipiv?: DeviceStorage | Int32Array };
+  // Integers live where the batch lives: on the host for a batch with no matrices at all.
+  const back = (d: DeviceStorage | Int32Array | undefined): Int32Array | undefined =>
+    (d === undefined || d instanceof Int32Array ? d : ctx.download(d) as Int32Array);
+  const out = { info: back(r.info), ipiv: back(r.ipiv) };
+  for (const [host, d] of onDevice) (host as FloatArray).set(ctx.download(d) as FloatArray);
+  for (const d of new Set([...onDevice.values(), r.info, r.ipiv]))
+    if (isDeviceStorage(d)) (d as DeviceStorage & { dispose?: () => void }).dispose?.();
+  return { ...(out.info ? { info: out.info } : {}), ...(out.ipiv ? { ipiv: out.ipiv } : {}) };
 }
 
 function toHostInts(x: unknown): Int32Array {
