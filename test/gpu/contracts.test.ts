@@ -1,8 +1,8 @@
 /**
  * The contracts of every LAPACK-level call (test/helpers/contracts.ts) on a CUDA context, with
- * host batches (staged to the GPU and back) and device-resident ones, against the CPU reference: random shapes, layouts,
- * dtypes and enums; agreement, nothing written outside what a call may write, invalid calls
- * named and harmless, overlaps rejected. Fixed seeds and bounded runs: small sizes (the unrolled
+ * host batches (staged to the GPU and back) and device-resident ones, against the CPU
+ * reference: random shapes, layouts, dtypes and enums; agreement, nothing written outside what
+ * a call may write, invalid calls named and harmless, overlaps rejected. Fixed seeds and bounded runs: small sizes (the unrolled
  * kernels) many times, sizes up to 40 (the blocked paths) a few times. Skips with one line
  * where no GPU is usable.
  */
