@@ -8,13 +8,14 @@
  *                     [--format text|markdown]
  *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/bench/multi.ts)
  */
-import { writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { probeBackends, type BackendChoice } from './api/backends.js';
 import { open } from './api/open.js';
 import type { Context } from './api/context.js';
 import { parseEnumValue } from './core/enums.js';
-import { MyriadError } from './core/errors.js';
+import { MyriadError, nearestName } from './core/errors.js';
 import type { DType } from './core/dtype.js';
 import { DEMO_COLUMNS, runDemo } from './bench/demo.js';
 import { BENCH_COLUMNS, runBench, type BenchRow } from './bench/run.js';
@@ -41,18 +42,55 @@ function info(): void {
   console.log(`auto  -> ${ctx.describe()}`);
 }
 
+/** The largest matrix order a benchmark takes (one 8192 x 8192 float64 matrix is 512 MiB). */
+const MAX_SIZE = 8192;
+/** The most elements one benchmark array may hold (2^31: 16 GiB of float64). */
+const MAX_ELEMENTS = 2 ** 31;
+
+/** A comma-separated list of matrix orders, each written in digits, 1 <= n <= MAX_SIZE. */
 function parseSizes(text: string | undefined, fallback: number[]): number[] {
   if (text === undefined) return fallback;
-  const sizes = text.split(',').map((s) => Number(s.trim()));
-  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 0)) throw new MyriadError('INVALID_ARGUMENT', `expected a comma-separated list of sizes, got '${text}'`, '--sizes');
-  return sizes;
+  const parts = text.split(',').map((s) => s.trim());
+  const bad = parts.find((p) => !/^[0-9]+$/.test(p) || Number(p) < 1 || Number(p) > MAX_SIZE);
+  if (bad !== undefined)
+    throw new MyriadError('INVALID_ARGUMENT', `expected a comma-separated list of sizes from 1 to ${MAX_SIZE}, got ${JSON.stringify(text)} (${bad === '' ? 'an empty entry' : `'${bad}'`})`, '--sizes');
+  return parts.map(Number);
 }
 
 function parsePositive(text: string | undefined, argument: string): number | undefined {
   if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new MyriadError('INVALID_ARGUMENT', `expected a positive integer, got '${text}'`, argument);
+  const n = /^[0-9]+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) throw new MyriadError('INVALID_ARGUMENT', `expected a positive integer, got ${JSON.stringify(text)}`, argument);
   return n;
+}
+
+function writeJson(file: string, rows: readonly unknown[]): void {
+  try {
+    writeFileSync(file, JSON.stringify(rows, null, 2) + '\n');
+  } catch (e) {
+    throw new MyriadError('INVALID_ARGUMENT', `cannot write ${JSON.stringify(file)}: ${(e as Error).message}`, '--json');
+  }
+  console.error(`wrote ${rows.length} rows to ${file}`);
+}
+
+/** --json FILE: checked before the benchmark runs, so a long run never ends in a failed write. */
+function checkOutputFile(file: string | undefined): void {
+  if (file === undefined) return;
+  const fail = (why: string): never => { throw new MyriadError('INVALID_ARGUMENT', `cannot write ${JSON.stringify(file)}: ${why}`, '--json'); };
+  if (file === '') fail('empty file name');
+  const path = resolve(file);
+  const dir = dirname(path);
+  const dirStat = statSync(dir, { throwIfNoEntry: false });
+  if (!dirStat) fail(`directory ${dir} does not exist`);
+  if (!dirStat!.isDirectory()) fail(`${dir} is not a directory`);
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) fail('it is a directory');
+  try {
+    if (stat) closeSync(openSync(path, 'r+')); // opens for writing without truncating
+    else accessSync(dir, constants.W_OK);
+  } catch (e) {
+    fail(`${stat ? 'the file' : `directory ${dir}`} is not writable (${(e as { code?: string }).code ?? String(e)})`);
+  }
 }
 
 function dtypes(text: string | undefined): DType[] {
@@ -65,19 +103,24 @@ function openFor(backend: string | undefined): Context {
 }
 
 async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "format"]?: string }): Promise<void> {
-  if (op === undefined) throw new MyriadError('INVALID_ARGUMENT', `which operation? ${USAGE}`, 'op');
+  if (op === undefined) throw new MyriadError('INVALID_ARGUMENT', `which operation? one of ${[...BENCH_OPS, ...benchExtras.names].join(', ')}`, 'op');
   const style = parseEnumValue(values.format ?? 'text', TABLE_STYLES, '--format') as TableStyle;
+  checkOutputFile(values.json);
   if (values.devices !== undefined) return benchDevices(op, values, style);
+  const extra = benchExtras.names.includes(op);
+  if (!extra) parseEnumValue(op, BENCH_OPS, 'op');
+  const sizes = extra ? [] : parseSizes(values.sizes, [2, 4, 8, 16, 32]);
+  const batch = parsePositive(values.batch, '--batch');
+  const repeats = parsePositive(values.repeats, '--repeats');
+  const tooBig = batch === undefined ? undefined : sizes.find((n) => n * n * batch > MAX_ELEMENTS);
+  if (tooBig !== undefined && batch !== undefined)
+    throw new MyriadError('INVALID_ARGUMENT', `${batch} matrices of ${tooBig}x${tooBig} need ${tooBig * tooBig * batch} elements, more than one array holds (${MAX_ELEMENTS})`, '--batch');
   const ctx = openFor(values.backend);
   console.error(`backend: ${ctx.describe()}`);
   let rows: BenchRow[] | Record<string, unknown>[];
-  if (benchExtras.names.includes(op)) {
+  if (extra) {
     rows = await benchExtras.run(op, ctx, { dtypes: dtypes(values.dtype), sizes: values.sizes, json: values.json, style });
   } else {
-    parseEnumValue(op, BENCH_OPS, 'op');
-    const sizes = parseSizes(values.sizes, [2, 4, 8, 16, 32]);
-    const batch = parsePositive(values.batch, '--batch');
-    const repeats = parsePositive(values.repeats, '--repeats');
     const limits = benchExtras.limits(ctx);
     const vendor = benchExtras.vendor(ctx);
     const benchRows: BenchRow[] = [];
@@ -91,36 +134,46 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
     console.log(formatTable(benchRows, BENCH_COLUMNS, style));
     rows = benchRows;
   }
-  if (values.json) {
-    writeFileSync(values.json, JSON.stringify(rows, null, 2) + '\n');
-    console.error(`wrote ${rows.length} rows to ${values.json}`);
-  }
+  if (values.json) writeJson(values.json, rows);
 }
 
 /** --devices: resident rows on one device then all listed, plus host-start rows (per-device and total throughput, scaling efficiency). */
 function benchDevices(op: string, values: { [K in "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices"]?: string }, style: TableStyle): void {
   const batch = parsePositive(values.batch, '--batch');
   const repeats = parsePositive(values.repeats, '--repeats');
-  const rows = runMultiBench(parseDevices(values.devices!), {
+  const options = {
     op: parseEnumValue(op, BENCH_OPS, 'op'), dtypes: dtypes(values.dtype), sizes: parseSizes(values.sizes, [8, 16, 32]),
     ...(batch ? { batch } : {}), ...(repeats ? { repeats } : {}),
-  });
+  };
+  const rows = runMultiBench(parseDevices(values.devices!), options);
   console.log(formatTable(rows, MULTI_COLUMNS, style));
-  if (values.json) {
-    writeFileSync(values.json, JSON.stringify(rows, null, 2) + '\n');
-    console.error(`wrote ${rows.length} rows to ${values.json}`);
+  if (values.json) writeJson(values.json, rows);
+}
+
+const OPTIONS = {
+  backend: { type: 'string' }, dtype: { type: 'string' }, sizes: { type: 'string' },
+  batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** node:util's parseArgs, its errors (unknown option, missing value) turned into one-line usage errors. */
+function parseCommandLine(argv: string[]): ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>> {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) throw e;
+    const text = (e as Error).message;
+    const flag = /'(-[^' ]+)/.exec(text)?.[1] ?? 'arguments';
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const near = flag.startsWith('--') ? nearestName(flag, Object.keys(OPTIONS).map((k) => `--${k}`)) : undefined;
+      throw new MyriadError('INVALID_ARGUMENT', `unknown option${near ? `; did you mean ${near}?` : ''} ('myriad help' lists the options)`, flag);
+    }
+    throw new MyriadError('INVALID_ARGUMENT', text.replace(/\s*\n\s*/g, ' '), flag);
   }
 }
 
 async function main(argv: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      backend: { type: 'string' }, dtype: { type: 'string' }, sizes: { type: 'string' },
-      batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { positionals, values } = parseCommandLine(argv);
   const [command, ...rest] = positionals;
   if (values.help || command === undefined || command === 'help') {
     console.log(USAGE);
@@ -140,14 +193,15 @@ async function main(argv: string[]): Promise<void> {
       await bench(rest[0], values);
       return;
     default:
-      throw new MyriadError('INVALID_ARGUMENT', `unknown command '${command}'\n${USAGE}`, 'command');
+      throw new MyriadError('INVALID_ARGUMENT', `unknown command '${command}': one of info, demo, bench, help`, 'command');
   }
 }
 
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (e: unknown) => {
-    console.error(e instanceof MyriadError ? `myriad: ${e.message}` : e);
+    // A usage error is one line; anything else is a bug or a machine failure: its stack helps.
+    console.error(e instanceof MyriadError ? `myriad: ${e.message.replace(/\s*\n\s*/g, ' ')}` : e);
     process.exit(e instanceof MyriadError && e.code !== 'CUDA' && e.code !== 'NVRTC' ? 2 : 1);
   },
 );

@@ -1,13 +1,17 @@
 /**
- * The array level: numpy's and jax-js's conventions. An NDArray is a contiguous row-major stack
- * of matrices, shape [..., rows, cols]; every function returns new arrays and leaves its inputs
- * alone. The plain functions throw MyriadError('NUMERICAL') naming the failing matrices; the
- * `*Ex` variants never throw for numerical failure and return per-matrix `info` instead (a failed
+ * The array level: numpy 2's conventions. An NDArray is a contiguous row-major stack of
+ * matrices, shape [..., rows, cols]; every function returns new arrays and leaves its inputs
+ * alone. Batch dimensions broadcast as in numpy (matmul, solve); `solve` reads b as one vector
+ * only when it is 1-D (numpy 2). choleskySolve and triangularSolve, which numpy lacks, follow
+ * jax.scipy.linalg: b is a stack of vectors when it has one dimension fewer than a.
+ *
+ * The plain functions throw MyriadError('NUMERICAL') naming the failing matrices; the `*Ex`
+ * variants never throw for numerical failure and return per-matrix `info` instead (a failed
  * matrix's outputs are filled with NaN, so they cannot be mistaken for results).
  */
-import { strided, type StridedBatch } from '../core/batch.js';
+import { list, strided, type Batch, type StridedBatch } from '../core/batch.js';
 import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
-import { MyriadError, check } from '../core/errors.js';
+import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import type { Context } from './context.js';
 
 export interface NDArray<T extends FloatArray = FloatArray> {
@@ -93,28 +97,98 @@ function poisonFailed(out: NDArray, info: Int32Array, perMatrix: number): void {
 
 // ---------------------------------------------------------------------------------------------
 
-/** [..., m, k] x [..., k, n] -> [..., m, n]. A stack of one (or a plain matrix) broadcasts. */
+function checkOptions(options: unknown, keys: readonly string[]): void {
+  check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', 'options', `expected an object, got ${describeValue(options)}`);
+  checkKeys(options, keys, 'options');
+}
+
+// ---------------------------------------------------------------------------------------------
+// numpy broadcasting of the batch dimensions [...]: right-aligned, a dimension of 1 stretches.
+
+/** The broadcast of two batch shapes, or a SHAPE error naming `argument`. */
+function broadcastShapes(x: readonly number[], y: readonly number[], argument: string): number[] {
+  const n = Math.max(x.length, y.length);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const dx = x[x.length - n + i] ?? 1;
+    const dy = y[y.length - n + i] ?? 1;
+    check(dx === dy || dx === 1 || dy === 1, 'SHAPE', argument,
+      `batch shapes [${x.join(', ')}] and [${y.join(', ')}] do not broadcast (numpy rules)`);
+    out.push(dx === 1 ? dy : dx);
+  }
+  return out;
+}
+
+/** For each matrix of the broadcast batch `out`, the index of its source in a stack of batch shape `from`. */
+function sourceIndices(from: readonly number[], out: readonly number[]): number[] {
+  const count = out.reduce((p, d) => p * d, 1);
+  const idx = new Array<number>(count);
+  for (let k = 0; k < count; k++) {
+    let rest = k, src = 0, scale = 1;
+    for (let i = out.length - 1; i >= 0; i--) {
+      const coord = rest % out[i]!;
+      rest = Math.floor(rest / out[i]!);
+      const j = i - (out.length - from.length);
+      if (j >= 0) { src += (from[j] === 1 ? 0 : coord) * scale; scale *= from[j]!; }
+    }
+    idx[k] = src;
+  }
+  return idx;
+}
+
+/** A read-only row-major batch of `s`'s matrices broadcast to batch shape `out` (no copy). */
+function broadcastBatch<T extends FloatArray>(data: T, s: Stack, out: readonly number[], argument: string): Batch<T> {
+  const count = out.reduce((p, d) => p * d, 1);
+  if (sameShape(s.batchShape, out)) return rowBatch(data, s, argument);
+  if (s.count === 1) return rowBatch(data, { ...s, count }, argument, true);
+  const per = s.rows * s.cols;
+  return list(sourceIndices(s.batchShape, out).map((i) => ({ data, offset: i * per })),
+    { rows: s.rows, cols: s.cols, ld: Math.max(1, s.cols), order: 'row' }, argument);
+}
+
+/** A new contiguous stack holding `s`'s matrices broadcast to batch shape `out`. */
+function materialize(data: FloatArray, s: Stack, out: readonly number[]): FloatArray {
+  if (sameShape(s.batchShape, out)) return data.slice();
+  const per = s.rows * s.cols;
+  const src = sourceIndices(s.batchShape, out);
+  const copy = allocate(dtypeOfArray(data, 'data'), src.length * per);
+  src.forEach((i, k) => copy.set(data.subarray(i * per, (i + 1) * per), k * per));
+  return copy;
+}
+
+const countOf = (shape: readonly number[]): number => shape.reduce((p, d) => p * d, 1);
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * numpy's matmul: [..., m, k] x [..., k, n] -> [..., m, n], the batch dimensions broadcast; a 1-D
+ * a is a row vector and a 1-D b a column vector, their dimension removed from the result.
+ */
 export function matmul(ctx: Context, a: NDArray, b: NDArray): NDArray {
-  const sa = stackOf(a, 'a');
-  const sb = stackOf(b, 'b');
+  const aVector = isVector(a, 'a');
+  const bVector = isVector(b, 'b');
+  const aa = aVector ? { data: a.data, shape: [1, a.shape[0]!] } : a;
+  const bb = bVector ? { data: b.data, shape: [b.shape[0]!, 1] } : b;
+  const sa = stackOf(aa, 'a');
+  const sb = stackOf(bb, 'b');
   sameDtype(a, b, 'b');
   check(sa.cols === sb.rows, 'SHAPE', 'b', `inner dimensions differ: a is [..., ${sa.rows}, ${sa.cols}], b is [..., ${sb.rows}, ${sb.cols}]`);
-  const aOne = sa.batchShape.length === 0 || sa.count === 1;
-  const bOne = sb.batchShape.length === 0 || sb.count === 1;
-  let batchShape: number[];
-  if (sameShape(sa.batchShape, sb.batchShape)) batchShape = sa.batchShape;
-  else if (bOne) batchShape = sa.batchShape;
-  else if (aOne) batchShape = sb.batchShape;
-  else throw new MyriadError('SHAPE', `batch shapes [${sa.batchShape.join(', ')}] and [${sb.batchShape.join(', ')}] do not broadcast`, 'b');
-  const count = batchShape.reduce((p, d) => p * d, 1);
+  const batchShape = broadcastShapes(sa.batchShape, sb.batchShape, 'b');
+  const count = countOf(batchShape);
   const out: NDArray = { data: allocate(dtypeOfArray(a.data, 'a'), count * sa.rows * sb.cols), shape: [...batchShape, sa.rows, sb.cols] };
   ctx.gemm({
-    a: rowBatch(a.data, { ...sa, count }, 'a', aOne && count !== sa.count),
-    b: rowBatch(b.data, { ...sb, count }, 'b', bOne && count !== sb.count),
+    a: broadcastBatch(aa.data, sa, batchShape, 'a'),
+    b: broadcastBatch(bb.data, sb, batchShape, 'b'),
     c: rowBatch(out.data, { batchShape, count, rows: sa.rows, cols: sb.cols }, 'c'),
     alpha: 1, beta: 0,
   });
-  return out;
+  const shape = [...batchShape, ...(aVector ? [] : [sa.rows]), ...(bVector ? [] : [sb.cols])];
+  return { data: out.data, shape };
+}
+
+function isVector(a: NDArray, argument: string): boolean {
+  check(typeof a === 'object' && a !== null, 'INVALID_ARGUMENT', argument, `expected { data, shape }, got ${describeValue(a)}`);
+  return Array.isArray(a.shape) && a.shape.length === 1;
 }
 
 const sameShape = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((d, i) => d === y[i]);
@@ -127,6 +201,7 @@ function squareStack(a: NDArray, argument: string): Stack {
 
 /** Cholesky factor L (lower, default) or U; the other triangle is zero. */
 export function choleskyEx(ctx: Context, a: NDArray, options: CholeskyOptions = {}): WithInfo<{ factor: NDArray }> {
+  checkOptions(options, ['upper']);
   const s = squareStack(a, 'a');
   const factor = copyOf(a);
   const upper = options.upper === true;
@@ -159,7 +234,7 @@ export function lu(ctx: Context, a: NDArray): LuResult {
   return { lu: r.lu, pivots: r.pivots };
 }
 
-/** Right-hand sides: [..., n, k], or [..., n] for one vector per matrix. */
+/** Right-hand sides (jax.scipy.linalg's rule): [..., n, k], or [..., n] for one vector per matrix; batch shapes equal. */
 function rhsStack(b: NDArray, s: Stack): { stack: Stack; vector: boolean } {
   const vector = b.shape.length === s.batchShape.length + 1;
   const shape = vector ? [...b.shape, 1] : b.shape;
@@ -169,14 +244,26 @@ function rhsStack(b: NDArray, s: Stack): { stack: Stack; vector: boolean } {
   return { stack: sb, vector };
 }
 
-/** X with A X = B, for general square A (gesv). */
+/**
+ * X with A X = B, for general square A (gesv), by numpy 2's rule: b is one vector [n] when 1-D
+ * (broadcast over a's batch; x is [..., n]), else a stack of matrices [..., n, k] whose batch
+ * dimensions broadcast against a's.
+ */
 export function solveEx(ctx: Context, a: NDArray, b: NDArray): WithInfo<{ x: NDArray }> {
   const s = squareStack(a, 'a');
   sameDtype(a, b, 'b');
-  const { stack } = rhsStack(b, s);
-  const x = copyOf(b);
-  const { info } = ctx.gesv({ a: rowBatch(a.data.slice() as FloatArray, s, 'a'), b: rowBatch(x.data, stack, 'b') });
-  poisonFailed(x, info, stack.rows * stack.cols);
+  const vector = isVector(b, 'b');
+  const sb = stackOf(vector ? { data: b.data, shape: [b.shape[0]!, 1] } : b, 'b');
+  check(sb.rows === s.rows, 'SHAPE', 'b.shape',
+    `b has ${sb.rows} rows but a is [..., ${s.rows}, ${s.rows}]${vector ? '' : ' (b is [..., n, k]; numpy 2 reads b as vectors only when 1-D)'}`);
+  const batchShape = broadcastShapes(s.batchShape, sb.batchShape, 'b.shape');
+  const count = countOf(batchShape);
+  const x: NDArray = { data: materialize(b.data, sb, batchShape), shape: [...batchShape, s.rows, ...(vector ? [] : [sb.cols])] };
+  const { info } = ctx.gesv({
+    a: rowBatch(materialize(a.data, s, batchShape), { ...s, batchShape, count }, 'a'),
+    b: rowBatch(x.data, { ...sb, batchShape, count }, 'b'),
+  });
+  poisonFailed(x, info, sb.rows * sb.cols);
   return { x, info };
 }
 export function solve(ctx: Context, a: NDArray, b: NDArray): NDArray {
@@ -187,6 +274,7 @@ export function solve(ctx: Context, a: NDArray, b: NDArray): NDArray {
 
 /** X with A X = B given A's Cholesky factor (from `cholesky`, lower unless options.upper). */
 export function choleskySolve(ctx: Context, factor: NDArray, b: NDArray, options: CholeskyOptions = {}): NDArray {
+  checkOptions(options, ['upper']);
   const s = squareStack(factor, 'factor');
   sameDtype(factor, b, 'b');
   const { stack } = rhsStack(b, s);
@@ -213,6 +301,7 @@ export function inv(ctx: Context, a: NDArray): NDArray {
 
 /** X with op(A) X = B (left, default) or X op(A) = B, A triangular. */
 export function triangularSolve(ctx: Context, a: NDArray, b: NDArray, options: TriangularSolveOptions = {}): NDArray {
+  checkOptions(options, ['upper', 'left', 'transpose', 'unitDiagonal']);
   const s = squareStack(a, 'a');
   sameDtype(a, b, 'b');
   const left = options.left !== false;

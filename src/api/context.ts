@@ -5,7 +5,7 @@
  * only enqueued in stream order and return at once; `await ctx.synchronize()` waits for them, and
  * `ctx.download` copies results back. Per-matrix `info` (and `ipiv`) live where `a` lives.
  */
-import { storagesOf, type Batch } from '../core/batch.js';
+import { batchCount, storagesOf, uniformShape, type Batch } from '../core/batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import type { Backend, OpName } from '../core/ops.js';
@@ -68,72 +68,72 @@ export class Context {
   }
   /** Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite. */
   potrf<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    const r = prepareFactor(args, 'potrf', this.intsFor(args.a));
+    const r = prepareFactor(args, 'potrf', this.intsFor(args));
     this.run('potrf', r);
     return { info: r.info as IntsFor<S> };
   }
   /** Solves A X = B in place of B, with A's Cholesky factor from potrf. */
   potrs<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    return this.withColumnMajorRhs(args, (a) => {
-      const r = prepareCholeskySolve(a, 'potrs', this.intsFor(args.a));
-      this.run('potrs', r);
-      return { info: r.info as IntsFor<S> };
-    });
+    const r = this.admit('potrs', prepareCholeskySolve(args, 'potrs', this.intsFor(args)));
+    const b = columnMajorCopy(r.b, 'b');
+    this.run('potrs', { ...r, b: b.batch });
+    this.afterDevice(() => b.writeBack());
+    return { info: r.info as IntsFor<S> };
   }
   /** Factors A (potrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
   posv<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    return this.withColumnMajorRhs(args, (a) => {
-      const r = prepareCholeskySolve(a, 'posv', this.intsFor(args.a));
-      this.run('posv', r);
-      return { info: r.info as IntsFor<S> };
-    });
+    const r = this.admit('posv', prepareCholeskySolve(args, 'posv', this.intsFor(args)));
+    const b = columnMajorCopy(r.b, 'b');
+    this.run('posv', { ...r, b: b.batch });
+    this.afterDevice(() => b.writeBack());
+    return { info: r.info as IntsFor<S> };
   }
   /**
    * LU with partial pivoting, P A = L U, in place. ipiv is 0-based: row j was swapped with row
-   * ipiv[i * min(m, n) + j] (LAPACK's ipiv minus one). info[i] = k > 0: U(k,k) is exactly zero.
+   * ipiv[i * pivotStride + j] (LAPACK's ipiv minus one); pivotStride is min(m, n), or for a
+   * variable batch the largest min(m, n) in it. info[i] = k > 0: U(k,k) is exactly zero.
    */
   getrf<S extends Storage>(args: GetrfArgs<S>): PivotResult<S> {
-    const a = columnMajorCopy(args.a, 'a');
-    const r = prepareGetrf({ ...args, a: a.batch }, this.intsFor(args.a));
-    this.run('getrf', r);
+    const r = this.admit('getrf', prepareGetrf(args, this.intsFor(args)));
+    const a = columnMajorCopy(r.a, 'a');
+    this.run('getrf', { ...r, a: a.batch });
     this.afterDevice(() => a.writeBack());
     return { info: r.info as IntsFor<S>, ipiv: r.ipiv as IntsFor<S> };
   }
   /** Solves op(A) X = B with the LU factors and pivots from getrf. */
   getrs<S extends Storage>(args: GetrsArgs<S>): InfoResult<S> {
-    const a = columnMajorCopy(args.a, 'a');
-    return this.withColumnMajorRhs({ ...args, a: a.batch }, (x) => {
-      const r = prepareGetrs(x, this.intsFor(args.a));
-      this.run('getrs', r);
-      return { info: r.info as IntsFor<S> };
-    });
+    const r = this.admit('getrs', prepareGetrs(args, this.intsFor(args)));
+    const a = columnMajorCopy(r.a, 'a');
+    const b = columnMajorCopy(r.b, 'b');
+    this.run('getrs', { ...r, a: a.batch, b: b.batch });
+    this.afterDevice(() => b.writeBack());
+    return { info: r.info as IntsFor<S> };
   }
   /** Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
   gesv<S extends Storage>(args: GesvArgs<S>): PivotResult<S> {
-    const a = columnMajorCopy(args.a, 'a');
-    const out = this.withColumnMajorRhs({ ...args, a: a.batch }, (x) => {
-      const r = prepareGesv(x, this.intsFor(args.a));
-      this.run('gesv', r);
-      return { info: r.info as IntsFor<S>, ipiv: r.ipiv as IntsFor<S> };
-    });
+    const r = this.admit('gesv', prepareGesv(args, this.intsFor(args)));
+    const a = columnMajorCopy(r.a, 'a');
+    const b = columnMajorCopy(r.b, 'b');
+    this.run('gesv', { ...r, a: a.batch, b: b.batch });
     this.afterDevice(() => a.writeBack());
-    return out;
+    this.afterDevice(() => b.writeBack());
+    return { info: r.info as IntsFor<S>, ipiv: r.ipiv as IntsFor<S> };
   }
   /** Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero. */
   trtri<S extends Storage>(args: TrtriArgs<S>): InfoResult<S> {
-    const r = prepareTrtri(args, this.intsFor(args.a));
+    const r = prepareTrtri(args, this.intsFor(args));
     this.run('trtri', r);
     return { info: r.info as IntsFor<S> };
   }
   /** U U^T ('upper') or L^T L ('lower') into the same triangle. */
   lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    const r = prepareFactor(args, 'lauum', this.intsFor(args.a));
+    const r = prepareFactor(args, 'lauum', this.intsFor(args));
     this.run('lauum', r);
     return { info: r.info as IntsFor<S> };
   }
   /** Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle. */
   potri<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    const r = prepareFactor(args, 'potri', this.intsFor(args.a));
+    const r = prepareFactor(args, 'potri', this.intsFor(args));
     this.run('potri', r);
     return { info: r.info as IntsFor<S> };
   }
@@ -246,28 +246,29 @@ export class Context {
     else step();
   }
 
-  private run<K extends OpName>(op: K, request: Parameters<Backend<Storage, IntStorage>[K]>[0]): void {
+  /** Checks that this context can take the request (alive; host memory only on the CPU), before anything is copied. */
+  private admit<R extends object>(op: OpName, request: R): R {
     this.checkAlive();
-    if (!this.device) checkHostOnly(request as object, op);
+    if (!this.device) checkHostOnly(request, op);
+    return request;
+  }
+
+  private run<K extends OpName>(op: K, request: Parameters<Backend<Storage, IntStorage>[K]>[0]): void {
+    this.admit(op, request);
+    if (writesNothing(op, request as unknown as Record<string, unknown>)) return;
     (this.ops[op] as (r: typeof request) => void)(request);
   }
 
-  private intsFor(a: Batch<Storage> | undefined): IntAllocator {
-    const onDevice = a !== undefined && a !== null && typeof a === 'object' && 'kind' in a &&
-      storagesOf(a).some((s) => isDeviceStorage(s));
-    if (!onDevice || !this.device) return hostInts;
-    const device = this.device;
-    return (n) => device.allocInts(n);
-  }
-
-  /** Runs `fn` on args whose B is column-major (copying a row-major host B and writing it back). */
-  private withColumnMajorRhs<T, A extends { b: Batch<Storage> }>(args: A, fn: (a: A) => T): T {
-    if (typeof args !== 'object' || args === null) throw new MyriadError('INVALID_ARGUMENT', 'expected an object', 'args');
-    if (args.b === undefined || args.b === null) throw new MyriadError('INVALID_ARGUMENT', 'is required', 'b');
-    const b = columnMajorCopy(args.b, 'b');
-    const out = fn({ ...args, b: b.batch });
-    this.afterDevice(() => b.writeBack());
-    return out;
+  /** Integers live where the batch lives; decided when first needed (after validation). */
+  private intsFor(args: unknown): IntAllocator {
+    return (n) => {
+      this.checkAlive();
+      const a = (args as { a?: Batch<Storage> }).a;
+      if (this.device && a !== undefined && storagesOf(a).some((s) => isDeviceStorage(s))) return this.device.allocInts(n);
+      const ints = hostInts(n);
+      freshInts.add(ints);
+      return ints;
+    };
   }
 
   private needDevice(what: string): DeviceBackend {
@@ -292,6 +293,35 @@ function checkHostOnly(request: object, op: string): void {
   }
 }
 
-/** The CPU context behind the top-level functions. */
-export const cpuContext = new Context('cpu', cpuBackend as unknown as Backend<Storage, IntStorage>);
+/**
+ * A call whose written matrices are all empty (0 x n, m x 0, any count): nothing to compute but
+ * info, which is 0 for every matrix. Host info is set here at memset speed; device info goes to
+ * the backend as usual.
+ */
+/** Host integer arrays this module allocated for a call: already all zero. */
+const freshInts = new WeakSet<object>();
+
+function writesNothing(op: OpName, r: Record<string, unknown>): boolean {
+  const written = (op === 'gemm' || op === 'syrk' ? r.c : op === 'trsm' || op === 'trmm' ? r.b : r.a) as Batch<Storage>;
+  const info = r.info as IntStorage | undefined;
+  if (info !== undefined && isDeviceStorage(info)) return false;
+  const shape = uniformShape(written);
+  const empty = shape !== undefined ? shape.rows * shape.cols === 0 : false;
+  if (empty && info !== undefined && !freshInts.has(info)) info.fill(0, 0, batchCount(written));
+  return empty;
+}
+
+/** A new CPU context: the caller's own (its dispose() affects no other context). */
+export function newCpuContext(): Context {
+  return new Context('cpu', cpuBackend as unknown as Backend<Storage, IntStorage>);
+}
+
+/**
+ * The CPU context behind the top-level functions, shared by the whole process: its dispose() is
+ * a no-op (`open()` returns a context of the caller's own instead).
+ */
+class SharedCpuContext extends Context {
+  override dispose(): void {}
+}
+export const cpuContext: Context = new SharedCpuContext('cpu', cpuBackend as unknown as Backend<Storage, IntStorage>);
 

@@ -7,9 +7,9 @@
  * MultiDeviceContext (src/cuda/multi/): host batches are split among the devices, and
  * `scatter` keeps a batch resident across them. One listed device runs the same code.
  */
-import { MyriadError } from '../core/errors.js';
+import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { parseBackendName, type BackendChoice, probeBackends, openCudaContext } from './backends.js';
-import { Context, cpuContext } from './context.js';
+import { Context, newCpuContext } from './context.js';
 import type { DeviceSelection } from '../cuda/multi/open.js';
 import { openMultiDevice } from './multi-open.js';
 
@@ -24,16 +24,38 @@ export interface OpenOptions {
 }
 
 export function open(options: OpenOptions = {}): Context {
+  check(typeof options === 'object' && options !== null && !Array.isArray(options), 'INVALID_ARGUMENT', 'options',
+    `expected { backend?, device?, devices?, weights? }, got ${describeValue(options)}`);
+  checkKeys(options, ['backend', 'device', 'devices', 'weights']);
   const choice = parseBackendName(options.backend ?? 'auto');
   const device = options.device ?? 0;
   if (!Number.isSafeInteger(device) || device < 0)
-    throw new MyriadError('INVALID_ARGUMENT', `expected a non-negative device ordinal, got ${String(options.device)}`, 'device');
-  if (choice === 'cpu') return cpuContext;
+    throw new MyriadError('INVALID_ARGUMENT', `expected a non-negative device ordinal, got ${describeValue(options.device)}`, 'device');
+  checkDeviceOptions(options, choice);
+  if (choice === 'cpu') return newCpuContext();
   const cuda = probeBackends().cuda;
   if (!cuda.usable) {
-    if (choice === 'auto') return cpuContext;
-    throw new MyriadError('BACKEND_UNAVAILABLE', `the CUDA backend is not usable: ${cuda.reason}`, 'backend');
+    // Several GPUs asked for: a CPU context would not have the multi-device methods.
+    if (choice === 'auto' && options.devices === undefined) return newCpuContext();
+    throw new MyriadError('BACKEND_UNAVAILABLE', `the CUDA backend is not usable: ${cuda.reason}`, options.devices === undefined ? 'backend' : 'devices');
   }
   if (options.devices !== undefined) return openMultiDevice(options.devices, options.weights ? { weights: options.weights } : {});
   return openCudaContext(device);
+}
+
+/** `devices` and `weights`, checked in shape before any device is probed (ordinals are checked against the machine later). */
+function checkDeviceOptions(options: OpenOptions, choice: BackendChoice): void {
+  const { devices, weights } = options;
+  if (devices !== undefined) {
+    const ok = devices === 'all' || (Array.isArray(devices) && devices.length > 0 && devices.every((d) => Number.isSafeInteger(d) && d >= 0));
+    check(ok, 'INVALID_ARGUMENT', 'devices', `expected 'all' or a non-empty list of device ordinals, got ${describeValue(devices)}`);
+    check(choice !== 'cpu', 'INVALID_ARGUMENT', 'devices', "several GPUs need backend 'cuda' or 'auto', not 'cpu'");
+  }
+  if (weights !== undefined) {
+    check(devices !== undefined, 'INVALID_ARGUMENT', 'weights', 'weights apply to several devices: give devices too');
+    check(Array.isArray(weights) && weights.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0) && weights.some((w) => w > 0),
+      'INVALID_ARGUMENT', 'weights', `expected a list of finite numbers >= 0, at least one > 0, got ${describeValue(weights)}`);
+    if (Array.isArray(devices))
+      check(weights.length === devices.length, 'INVALID_ARGUMENT', 'weights', `${weights.length} weights for ${devices.length} devices`);
+  }
 }

@@ -1,22 +1,28 @@
 /**
  * From public arguments to validated, column-major backend requests.
  *
- * Every public LAPACK-level function goes through one `prepare*` function here: it parses the
- * enums, checks dtypes, counts, shapes and buffers, naming the offending argument, and maps
- * row-major batches to the column-major operation on the transposes (gemm, trsm, trmm, syrk,
+ * Every public LAPACK-level function goes through one `prepare*` function here, which checks
+ * every argument of the call in one pass before anything is copied, staged or written: the
+ * argument object and its keys, enums, scalars, dtypes, counts, shapes, buffers, and last the
+ * memory the arguments share (an output overlapping any other argument, or itself, is a LAYOUT
+ * error naming both; see core/overlap.ts). Errors name the offending argument.
+ *
+ * Row-major batches map to the column-major operation on the transposes (gemm, trsm, trmm, syrk,
  * potrf, trtri, lauum, potri). Where no such mapping exists (the LU family, and the right-hand
- * sides of the solves), row-major host batches go through a column-major copy (see rowmajor.ts).
+ * sides of the solves), the request keeps the row-major host batch and the context copies it
+ * to column-major after validation (see rowmajor.ts); row-major device batches are rejected.
  */
 import {
-  asColumnMajor, batchCount, batchDtype, checkNoOverlap, matrixAt, validateBatch,
+  asColumnMajor, batchCount, batchDtype, matrixAt, storagesOf, validateBatch,
   type Batch,
 } from '../core/batch.js';
-import type { DType } from '../core/dtype.js';
+import { isInt32Array, type DType } from '../core/dtype.js';
 import {
   flipSide, flipTrans, flipUplo, parseDiag, parseSide, parseTrans, parseUplo,
   type Diag, type Side, type Trans, type Uplo,
 } from '../core/enums.js';
-import { MyriadError, check } from '../core/errors.js';
+import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
+import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import type {
   GemmRequest, GetrfRequest, GetrsRequest, LauumRequest, Op, PotrfRequest, PotrsRequest, SyrkRequest,
   TrsmRequest, TrtriRequest,
@@ -47,9 +53,16 @@ export interface GesvArgs<S extends Storage = Storage> extends GetrfArgs<S> { b:
 // ---------------------------------------------------------------------------------------------
 // Shared checks
 
+/** The argument object of a call: an object holding only the keys the operation knows. */
+function argsObject(args: unknown, op: string, keys: readonly string[]): void {
+  check(typeof args === 'object' && args !== null && !Array.isArray(args), 'INVALID_ARGUMENT', 'args',
+    `${op} expects one argument object { ${keys.join(', ')} }, got ${describeValue(args)}`);
+  checkKeys(args, keys);
+}
+
 function scalar(v: unknown, fallback: number, argument: string): number {
   if (v === undefined) return fallback;
-  check(typeof v === 'number' && !Number.isNaN(v), 'INVALID_ARGUMENT', argument, `expected a number, got ${String(v)}`);
+  check(typeof v === 'number' && !Number.isNaN(v), 'INVALID_ARGUMENT', argument, `expected a number, got ${describeValue(v)}`);
   return v;
 }
 
@@ -77,10 +90,10 @@ export function checkIntStorage(s: unknown, length: number, argument: string): I
   if (isDeviceStorage(s)) {
     check(s.dtype === 'int32', 'DTYPE', argument, `expected int32 device memory, got ${s.dtype}`);
   } else {
-    check(s instanceof Int32Array, 'DTYPE', argument, 'expected an Int32Array');
+    check(isInt32Array(s), 'DTYPE', argument, `expected an Int32Array, got ${describeValue(s)}`);
   }
-  check((s as IntStorage).length >= length, 'BOUNDS', argument, `holds ${(s as IntStorage).length} elements but ${length} are needed`);
-  return s as IntStorage;
+  check(s.length >= length, 'BOUNDS', argument, `holds ${s.length} elements but ${length} are needed`);
+  return s;
 }
 
 /** Each matrix's (rows, cols) in column-major terms, by index. */
@@ -108,25 +121,55 @@ export function pivotStrideOf(a: Batch<Storage>): number {
   return a.matrices.reduce((mx, m) => Math.max(mx, Math.min(m.rows, m.cols)), 0);
 }
 
+/** A batch the API will copy to column-major (LU family, solve right-hand sides): host memory only. */
+function copyableOrder(b: Batch<Storage>, argument: string): void {
+  if (isRow(b) && storagesOf(b).some((s) => isDeviceStorage(s)))
+    throw new MyriadError('LAYOUT', "device batches must be column-major for this operation (order 'col'): a copy would hide its cost", `${argument}.order`);
+}
+
+const batchOperand = (name: string, batch: Batch<Storage>, output: boolean): Operand => ({ name, batch, output });
+function intOperand(name: string, ints: IntStorage | undefined, used: number, output: boolean): Operand[] {
+  return ints === undefined ? [] : [{ name, ints, used, output }];
+}
+
+export type IntAllocator = (length: number) => IntStorage;
+export const hostInts: IntAllocator = (n) => new Int32Array(n);
+
+/** A given integer array, else a new one of `length` (a MyriadError where it cannot be allocated). */
+function intsOrNew(given: IntStorage | undefined, length: number, alloc: IntAllocator, argument: string): IntStorage {
+  if (given !== undefined) return given;
+  try {
+    return alloc(length);
+  } catch (e) {
+    if (e instanceof RangeError)
+      throw new MyriadError('BOUNDS', `cannot allocate ${length} int32 entries for ${argument} (${e.message}); split the batch`, argument);
+    throw e;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // BLAS 3
 
+const GEMM_KEYS = ['transA', 'transB', 'alpha', 'a', 'b', 'beta', 'c'] as const;
+const TRSM_KEYS = ['side', 'uplo', 'transA', 'diag', 'alpha', 'a', 'b'] as const;
+const SYRK_KEYS = ['uplo', 'trans', 'alpha', 'a', 'beta', 'c'] as const;
+
 export function prepareGemm<S extends Storage>(args: GemmArgs<S>): GemmRequest<S> {
-  check(typeof args === 'object' && args !== null, 'INVALID_ARGUMENT', 'args', 'expected an object');
+  argsObject(args, 'gemm', GEMM_KEYS);
   const transA = parseTrans(args.transA ?? 'N', 'transA');
   const transB = parseTrans(args.transB ?? 'N', 'transB');
   const alpha = scalar(args.alpha, 1, 'alpha');
   const beta = scalar(args.beta, 0, 'beta');
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b'], [args.c, 'c']]);
-  checkNoOverlap(args.c, 'c');
   // Logical shapes (as the user sees them, whatever the order).
   forEachShape([args.a, args.b, args.c], count, (i) => {
     const [am, ak] = logical(args.a, i, transA);
     const [bk, bn] = logical(args.b, i, transB);
-    const [cm, cn] = logicalPlain(args.c, i);
+    const [cm, cn] = dims(args.c, i);
     check(ak === bk, 'SHAPE', 'b', `matrix ${i}: op(A) is ${am}x${ak} but op(B) is ${bk}x${bn} (inner dimensions differ)`);
     check(am === cm && bn === cn, 'SHAPE', 'c', `matrix ${i}: C is ${cm}x${cn} but op(A) op(B) is ${am}x${bn}`);
   });
+  checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('b', args.b, false), batchOperand('c', args.c, true)]);
   const a = asColumnMajor(args.a);
   const b = asColumnMajor(args.b);
   const c = asColumnMajor(args.c);
@@ -139,29 +182,26 @@ export function prepareGemm<S extends Storage>(args: GemmArgs<S>): GemmRequest<S
 
 /** Logical (rows, cols) of op(X) for matrix i. */
 function logical(b: Batch<Storage>, i: number, t: Op): [number, number] {
-  const [r, c] = logicalPlain(b, i);
+  const [r, c] = dims(b, i);
   return t === 'N' ? [r, c] : [c, r];
-}
-function logicalPlain(b: Batch<Storage>, i: number): [number, number] {
-  return dims(b, i);
 }
 
 export function prepareTrsm<S extends Storage>(args: TrsmArgs<S>, name = 'trsm'): TrsmRequest<S> {
-  check(typeof args === 'object' && args !== null, 'INVALID_ARGUMENT', 'args', 'expected an object');
+  argsObject(args, name, TRSM_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
   const transA = parseTrans(args.transA ?? 'N', 'transA');
   const diag = parseDiag(args.diag ?? 'nonunit', 'diag');
   const alpha = scalar(args.alpha, 1, 'alpha');
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
-  checkNoOverlap(args.b, 'b');
   forEachShape([args.a, args.b], count, (i) => {
-    const [ar, ac] = logicalPlain(args.a, i);
-    const [br, bc] = logicalPlain(args.b, i);
+    const [ar, ac] = dims(args.a, i);
+    const [br, bc] = dims(args.b, i);
     check(ar === ac, 'SHAPE', 'a', `matrix ${i}: ${name} needs square A, got ${ar}x${ac}`);
     const need = side === 'left' ? br : bc;
     check(ar === need, 'SHAPE', 'a', `matrix ${i}: A is ${ar}x${ac} but B is ${br}x${bc} (side '${side}' needs A ${need}x${need})`);
   });
+  checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('b', args.b, true)]);
   // A row-major: its column-major view is A^T, whose stored triangle is the other one.
   const uploV = isRow(args.a) ? flipUplo(uplo) : uplo;
   const eA = effective(transA, args.a);
@@ -173,19 +213,19 @@ export function prepareTrsm<S extends Storage>(args: TrsmArgs<S>, name = 'trsm')
 }
 
 export function prepareSyrk<S extends Storage>(args: SyrkArgs<S>): SyrkRequest<S> {
-  check(typeof args === 'object' && args !== null, 'INVALID_ARGUMENT', 'args', 'expected an object');
+  argsObject(args, 'syrk', SYRK_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
   const trans = parseTrans(args.trans ?? 'N', 'trans');
   const alpha = scalar(args.alpha, 1, 'alpha');
   const beta = scalar(args.beta, 0, 'beta');
   const { count } = checkBatches([[args.a, 'a'], [args.c, 'c']]);
-  checkNoOverlap(args.c, 'c');
   forEachShape([args.a, args.c], count, (i) => {
     const [n, k] = logical(args.a, i, trans);
-    const [cr, cc] = logicalPlain(args.c, i);
+    const [cr, cc] = dims(args.c, i);
     check(cr === cc, 'SHAPE', 'c', `matrix ${i}: C must be square, got ${cr}x${cc}`);
     check(cr === n, 'SHAPE', 'a', `matrix ${i}: op(A) is ${n}x${k} but C is ${cr}x${cc}`);
   });
+  checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('c', args.c, true)]);
   return {
     uplo: isRow(args.c) ? flipUplo(uplo) : uplo,
     trans: effective(trans, args.a),
@@ -196,6 +236,13 @@ export function prepareSyrk<S extends Storage>(args: SyrkArgs<S>): SyrkRequest<S
 // ---------------------------------------------------------------------------------------------
 // LAPACK
 
+const FACTOR_KEYS = ['uplo', 'a', 'info'] as const;
+const TRTRI_KEYS = ['uplo', 'diag', 'a', 'info'] as const;
+const CHOLESKY_SOLVE_KEYS = ['uplo', 'a', 'b', 'info'] as const;
+const GETRF_KEYS = ['a', 'ipiv', 'info'] as const;
+const GETRS_KEYS = ['trans', 'a', 'ipiv', 'b', 'info'] as const;
+const GESV_KEYS = ['a', 'ipiv', 'b', 'info'] as const;
+
 function checkSquare(a: Batch<Storage>, count: number, op: string): void {
   forEachShape([a], count, (i) => {
     const [r, c] = dims(a, i);
@@ -203,47 +250,52 @@ function checkSquare(a: Batch<Storage>, count: number, op: string): void {
   });
 }
 
-function infoOf(info: unknown, count: number, alloc: (n: number) => IntStorage): IntStorage {
-  return info === undefined ? alloc(count) : checkIntStorage(info, count, 'info');
+/** A given info array, checked (not yet allocated: that waits for the overlap check). */
+function givenInfo(info: unknown, count: number): IntStorage | undefined {
+  return info === undefined ? undefined : checkIntStorage(info, count, 'info');
 }
 
-export type IntAllocator = (length: number) => IntStorage;
-export const hostInts: IntAllocator = (n) => new Int32Array(n);
-
-/** potrf, lauum, potri (and trtri via prepareTrtri): one square batch, uplo flips for row-major. */
-export function prepareFactor<S extends Storage>(args: FactorArgs<S>, op: string, alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S> {
-  check(typeof args === 'object' && args !== null, 'INVALID_ARGUMENT', 'args', 'expected an object');
+/** potrf, lauum, potri, trtri: one square batch, uplo flips for row-major. */
+function prepareSquare<S extends Storage>(args: FactorArgs<S>, op: string, keys: readonly string[], alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S> {
+  argsObject(args, op, keys);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
   const { count } = checkBatches([[args.a, 'a']]);
-  checkNoOverlap(args.a, 'a');
   checkSquare(args.a, count, op);
-  const info = infoOf(args.info, count, alloc);
-  return { uplo: isRow(args.a) ? flipUplo(uplo) : uplo, a: asColumnMajor(args.a), info };
+  const info = givenInfo(args.info, count);
+  checkNoOverlaps([batchOperand('a', args.a, true), ...intOperand('info', info, count, true)]);
+  return { uplo: isRow(args.a) ? flipUplo(uplo) : uplo, a: asColumnMajor(args.a), info: intsOrNew(info, count, alloc, 'info') };
+}
+
+/** potrf, lauum, potri. */
+export function prepareFactor<S extends Storage>(args: FactorArgs<S>, op: string, alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S> {
+  return prepareSquare(args, op, FACTOR_KEYS, alloc);
 }
 
 export function prepareTrtri<S extends Storage>(args: TrtriArgs<S>, alloc: IntAllocator): TrtriRequest<S> {
-  const r = prepareFactor(args, 'trtri', alloc);
-  return { ...r, diag: parseDiag(args.diag ?? 'nonunit', 'diag') };
+  // diag is parsed before anything is allocated.
+  const diag = typeof args === 'object' && args !== null ? parseDiag(args.diag ?? 'nonunit', 'diag') : 'nonunit';
+  return { ...prepareSquare(args, 'trtri', TRTRI_KEYS, alloc), diag };
 }
 
 /**
- * potrs / posv. The right-hand sides must be column-major here (row-major host batches were
- * copied by the caller, see rowmajor.ts); A's row-major storage maps to the other triangle.
+ * potrs / posv. A's row-major storage maps to the other triangle; B is returned as given (a
+ * row-major host B is copied by the context after this validation).
  */
-export function prepareCholeskySolve<S extends Storage>(args: CholeskySolveArgs<S>, op: string, alloc: IntAllocator): PotrsRequest<S> {
-  check(typeof args === 'object' && args !== null, 'INVALID_ARGUMENT', 'args', 'expected an object');
+export function prepareCholeskySolve<S extends Storage>(args: CholeskySolveArgs<S>, op: 'potrs' | 'posv', alloc: IntAllocator): PotrsRequest<S> {
+  argsObject(args, op, CHOLESKY_SOLVE_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
-  checkNoOverlap(args.b, 'b');
-  if (op === 'posv') checkNoOverlap(args.a, 'a');
   checkSquare(args.a, count, op);
   checkRhs(args.a, args.b, count);
-  const info = infoOf(args.info, count, alloc);
-  return { uplo: isRow(args.a) ? flipUplo(uplo) : uplo, a: asColumnMajor(args.a), b: args.b, info };
+  const info = givenInfo(args.info, count);
+  checkNoOverlaps([
+    batchOperand('a', args.a, op === 'posv'), batchOperand('b', args.b, true), ...intOperand('info', info, count, true),
+  ]);
+  return { uplo: isRow(args.a) ? flipUplo(uplo) : uplo, a: asColumnMajor(args.a), b: args.b, info: intsOrNew(info, count, alloc, 'info') };
 }
 
 function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
-  check(!isRow(b), 'LAYOUT', 'b.order', "right-hand sides must be column-major here ('row' host batches are copied by the API)");
+  copyableOrder(b, 'b');
   forEachShape([a, b], count, (i) => {
     const [n] = dims(a, i);
     const [br, bc] = dims(b, i);
@@ -251,45 +303,70 @@ function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
   });
 }
 
+/** getrf: `a` is returned as given (a row-major host batch is copied by the context). */
 export function prepareGetrf<S extends Storage>(args: GetrfArgs<S>, alloc: IntAllocator): GetrfRequest<S> {
-  check(typeof args === 'object' && args !== null, 'INVALID_ARGUMENT', 'args', 'expected an object');
+  argsObject(args, 'getrf', GETRF_KEYS);
   const { count } = checkBatches([[args.a, 'a']]);
-  check(!isRow(args.a), 'LAYOUT', 'a.order', "LU needs column-major storage here ('row' host batches are copied by the API)");
-  checkNoOverlap(args.a, 'a');
+  copyableOrder(args.a, 'a');
   const pivotStride = pivotStrideOf(args.a);
-  const ipiv = args.ipiv === undefined ? alloc(count * pivotStride) : checkIntStorage(args.ipiv, count * pivotStride, 'ipiv');
-  return { a: args.a, ipiv, pivotStride, info: infoOf(args.info, count, alloc) };
+  const ipiv = args.ipiv === undefined ? undefined : checkIntStorage(args.ipiv, count * pivotStride, 'ipiv');
+  const info = givenInfo(args.info, count);
+  checkNoOverlaps([
+    batchOperand('a', args.a, true), ...intOperand('ipiv', ipiv, count * pivotStride, true), ...intOperand('info', info, count, true),
+  ]);
+  return {
+    a: args.a, pivotStride,
+    ipiv: intsOrNew(ipiv, count * pivotStride, alloc, 'ipiv'), info: intsOrNew(info, count, alloc, 'info'),
+  };
 }
 
+/** getrs: `a` and `b` are returned as given (row-major host batches are copied by the context). */
 export function prepareGetrs<S extends Storage>(args: GetrsArgs<S>, alloc: IntAllocator): GetrsRequest<S> {
-  check(typeof args === 'object' && args !== null, 'INVALID_ARGUMENT', 'args', 'expected an object');
+  argsObject(args, 'getrs', GETRS_KEYS);
   const trans = parseTrans(args.trans ?? 'N', 'trans');
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
-  check(!isRow(args.a), 'LAYOUT', 'a.order', "LU factors must be column-major here ('row' host batches are copied by the API)");
-  checkNoOverlap(args.b, 'b');
+  copyableOrder(args.a, 'a');
   checkSquare(args.a, count, 'getrs');
   checkRhs(args.a, args.b, count);
   const pivotStride = pivotStrideOf(args.a);
   check(args.ipiv !== undefined, 'INVALID_ARGUMENT', 'ipiv', 'is required (the pivots from getrf)');
   const ipiv = checkIntStorage(args.ipiv, count * pivotStride, 'ipiv');
-  if (ipiv instanceof Int32Array) {
-    for (let i = 0; i < count; i++) {
-      const n = dims(args.a, i)[0];
-      for (let j = 0; j < n; j++) {
-        const p = ipiv[i * pivotStride + j]!;
-        if (p < j || p >= n)
-          throw new MyriadError('INVALID_ARGUMENT', `matrix ${i}: pivot ${j} is ${p}, outside [${j}, ${n - 1}] (pivots are 0-based, as getrf returns them)`, 'ipiv');
-      }
-    }
-  }
-  return { trans, a: args.a, ipiv, pivotStride, b: args.b, info: infoOf(args.info, count, alloc) };
+  if (isInt32Array(ipiv)) checkPivots(args.a, ipiv, count, pivotStride);
+  const info = givenInfo(args.info, count);
+  checkNoOverlaps([
+    batchOperand('a', args.a, false), ...intOperand('ipiv', ipiv, count * pivotStride, false),
+    batchOperand('b', args.b, true), ...intOperand('info', info, count, true),
+  ]);
+  return { trans, a: args.a, ipiv, pivotStride, b: args.b, info: intsOrNew(info, count, alloc, 'info') };
 }
 
+function checkPivots(a: Batch<Storage>, ipiv: Int32Array, count: number, pivotStride: number): void {
+  for (let i = 0; i < count; i++) {
+    const n = dims(a, i)[0];
+    for (let j = 0; j < n; j++) {
+      const p = ipiv[i * pivotStride + j]!;
+      if (p < j || p >= n)
+        throw new MyriadError('INVALID_ARGUMENT', `matrix ${i}: pivot ${j} is ${p}, outside [${j}, ${n - 1}] (pivots are 0-based, as getrf returns them)`, 'ipiv');
+    }
+  }
+}
+
+/** gesv: `a` and `b` are returned as given (row-major host batches are copied by the context). */
 export function prepareGesv<S extends Storage>(args: GesvArgs<S>, alloc: IntAllocator): GetrsRequest<S> {
-  const r = prepareGetrf(args, alloc);
-  checkBatches([[args.a, 'a'], [args.b, 'b']]);
-  checkSquare(args.a, batchCount(args.a), 'gesv');
-  checkNoOverlap(args.b, 'b');
-  checkRhs(args.a, args.b, batchCount(args.a));
-  return { ...r, trans: 'N', b: args.b };
+  argsObject(args, 'gesv', GESV_KEYS);
+  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
+  copyableOrder(args.a, 'a');
+  checkSquare(args.a, count, 'gesv');
+  checkRhs(args.a, args.b, count);
+  const pivotStride = pivotStrideOf(args.a);
+  const ipiv = args.ipiv === undefined ? undefined : checkIntStorage(args.ipiv, count * pivotStride, 'ipiv');
+  const info = givenInfo(args.info, count);
+  checkNoOverlaps([
+    batchOperand('a', args.a, true), ...intOperand('ipiv', ipiv, count * pivotStride, true),
+    batchOperand('b', args.b, true), ...intOperand('info', info, count, true),
+  ]);
+  return {
+    trans: 'N', a: args.a, pivotStride, b: args.b,
+    ipiv: intsOrNew(ipiv, count * pivotStride, alloc, 'ipiv'), info: intsOrNew(info, count, alloc, 'info'),
+  };
 }

@@ -4,7 +4,7 @@
  * column-major scratch batch, runs the operation, and copies outputs back. Device batches must
  * be column-major for these operations (a copy there would hide a cost the user should see).
  */
-import { batchCount, batchDtype, matrixAt, strided, type Batch } from '../core/batch.js';
+import { asColumnMajor, batchCount, batchDtype, matrixAt, strided, uniformShape, type Batch } from '../core/batch.js';
 import { allocate, type FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import { isDeviceStorage, type Storage } from '../core/storage.js';
@@ -18,6 +18,9 @@ export interface ColumnMajorCopy<S extends Storage> {
 /** Returns the batch itself when column-major, else a column-major copy of a host batch. */
 export function columnMajorCopy<S extends Storage>(b: Batch<S>, argument: string): ColumnMajorCopy<S> {
   if (b.order === 'col') return { batch: b, writeBack: () => {} };
+  // Empty matrices (any count): nothing to copy, and no per-matrix work for 2^31 of them.
+  const shape = uniformShape(b);
+  if (shape !== undefined && shape.rows * shape.cols === 0) return { batch: asColumnMajor(b), writeBack: () => {} };
   const stores = b.kind === 'strided' ? [b.data] : b.matrices.map((m) => m.data);
   if (stores.some((s) => isDeviceStorage(s)))
     throw new MyriadError('LAYOUT', "device batches must be column-major for this operation (order 'col')", `${argument}.order`);

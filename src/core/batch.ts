@@ -11,9 +11,9 @@
  * read as the column-major storage of its transpose: the API maps it to the transposed
  * operation instead of copying (see `asColumnMajor`).
  */
-import { DTYPE_BYTES, dtypeOfArray, type DType } from './dtype.js';
+import { DTYPE_BYTES, dtypeOfArray, isFloatArray, type DType } from './dtype.js';
 import { parseOrder, type Order } from './enums.js';
-import { MyriadError, check } from './errors.js';
+import { MyriadError, check, checkKeys, describeValue } from './errors.js';
 import { isDeviceStorage, type Storage } from './storage.js';
 
 export interface StridedBatch<S = Storage> {
@@ -79,6 +79,7 @@ export interface StridedOptions {
 /** A strided batch over one array: `strided(data, { rows: 8, count: 1000 })`. */
 export function strided<S extends Storage>(data: S, options: StridedOptions, argument = 'batch'): StridedBatch<S> {
   check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', argument, 'options must be an object');
+  checkKeys(options, ['rows', 'cols', 'count', 'ld', 'stride', 'offset', 'order'], argument);
   const order = parseOrder(options.order ?? 'col', `${argument}.order`);
   const rows = nonNegativeInt(options.rows, `${argument}.rows`);
   const cols = nonNegativeInt(options.cols ?? rows, `${argument}.cols`);
@@ -111,6 +112,8 @@ export function list<S extends Storage>(
   argument = 'batch',
 ): ListBatch<S> {
   check(Array.isArray(matrices), 'INVALID_ARGUMENT', `${argument}.matrices`, 'expected an array');
+  check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', argument, 'options must be an object');
+  checkKeys(options, ['rows', 'cols', 'ld', 'order'], argument);
   const order = parseOrder(options.order ?? 'col', `${argument}.order`);
   const rows = nonNegativeInt(options.rows, `${argument}.rows`);
   const cols = nonNegativeInt(options.cols ?? rows, `${argument}.cols`);
@@ -129,10 +132,13 @@ export function variable<S extends Storage>(
   argument = 'batch',
 ): VariableBatch<S> {
   check(Array.isArray(matrices), 'INVALID_ARGUMENT', `${argument}.matrices`, 'expected an array');
+  check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', argument, 'options must be an object');
+  checkKeys(options, ['order'], argument);
   const order = parseOrder(options.order ?? 'col', `${argument}.order`);
   const views = matrices.map((m, i): MatrixView<S> => {
     const arg = `${argument}.matrices[${i}]`;
     check(typeof m === 'object' && m !== null, 'INVALID_ARGUMENT', arg, 'expected { data, rows, cols?, ld?, offset? }');
+    checkKeys(m, ['data', 'rows', 'cols', 'ld', 'offset'], arg);
     const rows = nonNegativeInt(m.rows, `${arg}.rows`);
     const cols = nonNegativeInt(m.cols ?? rows, `${arg}.cols`);
     const ld = nonNegativeInt(m.ld ?? Math.max(1, order === 'col' ? rows : cols), `${arg}.ld`);
@@ -214,7 +220,7 @@ export function storageDtype(s: Storage, argument: string): DType {
 
 function storageLength(s: unknown, argument: string): number {
   if (isDeviceStorage(s)) return s.length;
-  if (s instanceof Float64Array || s instanceof Float32Array) return s.length;
+  if (isFloatArray(s)) return s.length;
   dtypeOfArray(s, argument); // throws with the right message
   return 0;
 }
@@ -232,7 +238,7 @@ export function batchBytes(b: Batch<Storage>, dtype: DType): number {
 
 function nonNegativeInt(v: unknown, argument: string): number {
   check(typeof v === 'number' && Number.isSafeInteger(v) && v >= 0, 'INVALID_ARGUMENT', argument,
-    `expected a non-negative integer, got ${String(v)}`);
+    `expected a non-negative integer, got ${describeValue(v)}`);
   return v;
 }
 
@@ -291,33 +297,6 @@ function checkShape(rows: number, cols: number, ld: number, order: Order, argume
 
 function lastElement(rows: number, cols: number, ld: number, order: Order): number {
   return order === 'col' ? (cols - 1) * ld + rows - 1 : (rows - 1) * ld + cols - 1;
-}
-
-/**
- * Checks that the matrices of a batch that will be written do not overlap one another
- * (a strided output with stride < its footprint, or a list that names one region twice).
- */
-export function checkNoOverlap(b: Batch<Storage>, argument: string): void {
-  const n = batchCount(b);
-  if (n < 2) return;
-  if (b.kind === 'strided') {
-    if (b.rows === 0 || b.cols === 0) return;
-    const footprint = lastElement(b.rows, b.cols, b.ld, b.order) + 1;
-    check(b.stride >= footprint, 'LAYOUT', `${argument}.stride`,
-      `an output batch's matrices must not overlap: stride ${b.stride} < ${footprint} elements per matrix`);
-    return;
-  }
-  const seen = new Map<unknown, [number, number][]>();
-  for (let i = 0; i < n; i++) {
-    const m = matrixAt(b, i);
-    if (m.rows === 0 || m.cols === 0) continue;
-    const span: [number, number] = [m.offset, m.offset + lastElement(m.rows, m.cols, m.ld, b.order)];
-    const spans = seen.get(m.data) ?? [];
-    for (const [s, e] of spans)
-      check(span[1] < s || span[0] > e, 'LAYOUT', `${argument}.matrices[${i}]`, 'an output batch\'s matrices must not overlap');
-    spans.push(span);
-    seen.set(m.data, spans);
-  }
 }
 
 /**

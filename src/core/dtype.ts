@@ -1,4 +1,4 @@
-import { MyriadError } from './errors.js';
+import { MyriadError, describeValue } from './errors.js';
 
 export type DType = 'float64' | 'float32';
 export type FloatArray = Float64Array | Float32Array;
@@ -14,10 +14,29 @@ export const DTYPE_EPS: Readonly<Record<DType, number>> = {
 
 /** The dtype of a host array, or a DTYPE error naming `argument`. */
 export function dtypeOfArray(data: unknown, argument: string): DType {
-  if (data instanceof Float64Array) return 'float64';
-  if (data instanceof Float32Array) return 'float32';
-  const got = data === null ? 'null' : typeof data === 'object' ? (data as object).constructor?.name ?? 'object' : typeof data;
-  throw new MyriadError('DTYPE', `expected a Float64Array or Float32Array (or a device array), got ${got}`, argument);
+  const name = typedArrayName(data);
+  if (name === 'Float64Array') return 'float64';
+  if (name === 'Float32Array') return 'float32';
+  throw new MyriadError('DTYPE', `expected a Float64Array or Float32Array (or a device array), got ${describeValue(data)}`, argument);
+}
+
+const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype) as object, Symbol.toStringTag)!.get!;
+
+/**
+ * The kind of a typed array ('Float64Array', 'Int32Array', ...) or undefined for anything else.
+ * Reads the array's internal type, so arrays from another realm (vm, worker) are recognised,
+ * where `instanceof` would reject them, and no plain object can pass for one.
+ */
+export function typedArrayName(x: unknown): string | undefined {
+  return ArrayBuffer.isView(x) ? (typedArrayTag.call(x) as string | undefined) : undefined;
+}
+
+export const isFloatArray = (x: unknown): x is FloatArray => dtypeOfArrayOrUndefined(x) !== undefined;
+export const isInt32Array = (x: unknown): x is Int32Array => typedArrayName(x) === 'Int32Array';
+
+function dtypeOfArrayOrUndefined(x: unknown): DType | undefined {
+  const name = typedArrayName(x);
+  return name === 'Float64Array' ? 'float64' : name === 'Float32Array' ? 'float32' : undefined;
 }
 
 export function allocate(dtype: DType, length: number): FloatArray {

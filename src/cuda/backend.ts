@@ -29,7 +29,8 @@ function mapRequest(r: Request, f: Mapper): Request {
 }
 
 function mapField(value: unknown, f: Mapper): unknown {
-  if (value instanceof Float64Array || value instanceof Float32Array || value instanceof Int32Array || isDeviceStorage(value)) return f(value);
+  // Any typed array (the API has checked its type; one from another realm fails instanceof).
+  if (ArrayBuffer.isView(value) || isDeviceStorage(value)) return f(value as Storage | IntStorage);
   if (!isBatch(value)) return value;
   const b = value as Batch<Storage>;
   switch (b.kind) {

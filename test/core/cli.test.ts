@@ -1,13 +1,24 @@
 /** The command line: info, bench with --json, usage errors (run as a child process, as a user would). */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const cli = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
+
+/** Runs node with `args`; resolves with the exit status and both outputs. */
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, args);
+    let stdout = '', stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
 
 describe('myriad command', () => {
   it('info lists the backends, with a reason for an unusable one', () => {
@@ -51,5 +62,51 @@ describe('myriad command', () => {
     const format = spawnSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'cpu', '--format', 'xml'], { encoding: 'utf8' });
     assert.equal(format.status, 2);
     assert.match(format.stderr, /--format: expected one of 'text', 'markdown'/);
+  });
+  it('every usage error is one line on stderr, exit 2, before any benchmark runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'myriad-'));
+    const file = join(dir, 'file.json');
+    writeFileSync(file, '[]');
+    const cases: [string[], RegExp][] = [
+      [['--json', join(dir, 'missing', 'out.json')], /^myriad: --json: .*does not exist$/],
+      [['--json', dir], /^myriad: --json: .*is a directory$/],
+      [['--json', join(file, 'out.json')], /^myriad: --json: .*is not a directory$/],
+      [['--sizes=-3'], /^myriad: --sizes: /],
+      [['--sizes', '-3'], /^myriad: --sizes: /],
+      [['--sizes', ''], /^myriad: --sizes: .*empty entry/],
+      [['--sizes', '2,,4'], /^myriad: --sizes: .*empty entry/],
+      [['--sizes', '1e9', '--batch', '1'], /^myriad: --sizes: /],
+      [['--sizes', '4096', '--batch', '1000'], /^myriad: --batch: /],
+      [['--foo'], /^myriad: --foo: unknown option/],
+      [['--Sizes', '2'], /^myriad: --Sizes: unknown option; did you mean --sizes\?/],
+    ];
+    if (process.getuid?.() !== 0) { // root writes anywhere
+      const locked = join(dir, 'locked.json');
+      writeFileSync(locked, '[]');
+      chmodSync(locked, 0o444);
+      cases.push([['--json', locked], /^myriad: --json: .*not writable/]);
+    }
+    // In parallel: one Node start-up each.
+    const results = await Promise.all(cases.map(([args]) => run([cli, 'bench', 'gemm', '--backend', 'cpu', '--sizes', '2', '--batch', '10', ...args])));
+    cases.forEach(([args, pattern], i) => {
+      const r = results[i]!;
+      const what = args.join(' ');
+      assert.equal(r.status, 2, `${what}: ${r.stderr}`);
+      assert.equal(r.stdout, '', `${what}: the benchmark ran`);
+      const lines = r.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, `${what}: ${r.stderr}`);
+      assert.match(lines[0]!, pattern, what);
+    });
+    for (const r of await Promise.all([run([cli, 'frob']), run([cli, 'bench'])])) {
+      assert.equal(r.status, 2);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+  });
+  it('a CPU bench table has no all-empty vendor columns and no small value printed as 0.0', () => {
+    const out = execFileSync(process.execPath, [cli, 'bench', 'potrf', '--backend', 'cpu', '--sizes', '2', '--batch', '3', '--repeats', '1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const [header, , row] = out.trim().split('\n');
+    assert.doesNotMatch(header!, /vendor|speed-up|%roof/);
+    assert.doesNotMatch(row!, /\s-(\s|$)/);
+    assert.doesNotMatch(row!, /\s0\.0+(\s|$)/);
   });
 });

@@ -20,7 +20,7 @@ import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } fr
 import type { DeviceBackend } from '../../core/device-backend.js';
 import { cpuBackend } from '../../cpu/backend.js';
 import { OUTPUTS } from '../registry.js';
-import { allocateHost } from '../runtime/memory.js';
+import { allocateHost, hostDType } from '../runtime/memory.js';
 import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
 import { HostCall } from '../host/staging.js';
 import { DeviceFailure, failureOf, onEveryLane, type Lane, type LaneFailure } from './lane.js';
@@ -310,7 +310,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   }
 
   private shardedLike(like: HostArray | { dtype: DeviceDType; length: number }, layout: ShardLayout, weights: readonly number[], fill?: HostArray): ShardedArray {
-    const dtype: DeviceDType = 'dtype' in like ? like.dtype : like instanceof Float64Array ? 'float64' : like instanceof Float32Array ? 'float32' : 'int32';
+    const dtype: DeviceDType = 'dtype' in like ? like.dtype : hostDType(like);
     const l = resolveLayout(like.length, layout);
     const parts = l.count > 0 ? splitBatch(l.count, checkWeights(weights, this.lanes.length)) : [{ lane: 0, start: 0, end: 0 }];
     return new ShardedArray(dtype, like.length, this.allocShards(dtype, shardBounds(like.length, l, parts), fill ? 'scatter' : 'allocSharded', fill));

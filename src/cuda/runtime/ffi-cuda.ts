@@ -4,7 +4,7 @@
  * #defines select), no logic. `_Out_ T *` parameters take a one-element array.
  */
 import koffi from 'koffi';
-import { loadLibrary, LIBCUDA, type Env } from './libraries.js';
+import { loadLibrary, LIBCUDA, type Env, type NativeLibrary } from './libraries.js';
 
 /** Opaque driver handles: koffi gives them as external objects; the brand keeps them apart. */
 export type CUcontext = { readonly __cuda: 'CUcontext' };
@@ -182,7 +182,7 @@ function nameOf(prototype: string): string {
 }
 
 /** A function declared only where the library exports it (koffi throws for a missing symbol). */
-export function optionalFunc(lib: koffi.IKoffiLib, prototype: string): NativeFunction | undefined {
+export function optionalFunc(lib: NativeLibrary, prototype: string): NativeFunction | undefined {
   try {
     return lib.func(prototype) as NativeFunction;
   } catch {
@@ -191,7 +191,7 @@ export function optionalFunc(lib: koffi.IKoffiLib, prototype: string): NativeFun
 }
 
 /** Binds every prototype of `prototypes` into one object keyed by function name. */
-export function bindAll(lib: koffi.IKoffiLib, prototypes: readonly string[]): Record<string, NativeFunction> {
+export function bindAll(lib: NativeLibrary, prototypes: readonly string[]): Record<string, NativeFunction> {
   const api: Record<string, NativeFunction> = {};
   for (const p of prototypes) api[nameOf(p)] = lib.func(p) as NativeFunction;
   return api;

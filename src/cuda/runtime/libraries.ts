@@ -89,8 +89,17 @@ export function candidates(spec: LibrarySpec, env: Env = process.env, exists: (p
   return [...found, ...spec.sonames];
 }
 
+/**
+ * The part of a koffi library handle that myriad uses, declared here so that koffi's own types
+ * stay out of the published declarations (a CommonJS consumer without esModuleInterop cannot
+ * read `import koffi from 'koffi'` in a .d.ts).
+ */
+export interface NativeLibrary {
+  func(prototype: string): unknown;
+}
+
 export interface LoadedLibrary {
-  readonly lib: koffi.IKoffiLib;
+  readonly lib: NativeLibrary;
   /** The candidate that loaded (a full path, or a soname the system loader resolved). */
   readonly path: string;
 }

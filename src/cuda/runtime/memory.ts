@@ -3,6 +3,7 @@
  * net (in DeviceContext). Every length used by a native copy is checked here first: a wrong
  * length through FFI corrupts memory or kills the process instead of throwing.
  */
+import { typedArrayName } from '../../core/dtype.js';
 import { MyriadError } from '../../core/errors.js';
 import type { Allocation, DeviceContext } from './context.js';
 import type { DeviceArray, DeviceDType, HostArray } from './types.js';
@@ -74,10 +75,13 @@ export function checkLength(n: number, argument: string): void {
 
 /** The device dtype of a host typed array (DTYPE error for anything else). */
 export function hostDType(host: HostArray): DeviceDType {
-  if (host instanceof Float64Array) return 'float64';
-  if (host instanceof Float32Array) return 'float32';
-  if (host instanceof Int32Array) return 'int32';
-  if (host instanceof BigInt64Array) return 'int64';
+  // By the array's internal type, so arrays from another realm (vm, worker) are recognised.
+  switch (typedArrayName(host)) {
+    case 'Float64Array': return 'float64';
+    case 'Float32Array': return 'float32';
+    case 'Int32Array': return 'int32';
+    case 'BigInt64Array': return 'int64';
+  }
   throw new MyriadError('DTYPE', 'expected a Float64Array, Float32Array, Int32Array or BigInt64Array', 'host');
 }
 

@@ -1,0 +1,230 @@
+/**
+ * Issue 14: what a new user hit. One test per defect, each failing on the code before the fix:
+ * overlapping outputs (with themselves and with any other argument), arguments that are not
+ * objects, open() and dispose, devices/weights, huge and empty counts, value formatting,
+ * cross-realm typed arrays, misspelled option keys, numpy 2 broadcasting in solve and matmul.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runInNewContext } from 'node:vm';
+import * as m from '../../src/index.js';
+import { MyriadError, list, strided, variable, type ErrorCode } from '../../src/index.js';
+import { formatNumber } from '../../src/bench/table.js';
+
+function throwsArg(fn: () => unknown, code: ErrorCode, argument: string, message?: RegExp): void {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof MyriadError, `expected MyriadError, got ${String(e)}`);
+    assert.equal(e.code, code, e.message);
+    assert.equal(e.argument, argument, e.message);
+    if (message) assert.match(e.message, message);
+    return true;
+  });
+}
+
+/** Runs `fn` expecting a LAYOUT error naming `argument` and mentioning `other`; checks no buffer changed. */
+function rejectsOverlap(buffers: ArrayBufferView[], fn: () => unknown, argument: string, other?: string): void {
+  const before = buffers.map((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength).slice());
+  throwsArg(fn, 'LAYOUT', argument, other === undefined ? undefined : new RegExp(`\\b${other.replace(/[[\]]/g, '\\$&')}\\b`));
+  buffers.forEach((b, i) => assert.deepEqual(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), before[i], `buffer ${i} was changed`));
+}
+
+const spd2 = (count: number): Float64Array => new Float64Array(count * 4).map((_, i) => (i % 4 === 0 || i % 4 === 3 ? 4 : 1));
+
+describe('1. an output overlapping itself is rejected in both orders, before any copy', () => {
+  it('getrf and posv with stride 0, row-major', () => {
+    const a = new Float64Array([4, 1, 2, 1, 5, 1, 2, 1, 6]);
+    rejectsOverlap([a], () => m.getrf({ a: strided(a, { rows: 3, count: 2, stride: 0, order: 'row' }) }), 'a.stride');
+    rejectsOverlap([a], () => m.getrf({ a: strided(a, { rows: 3, count: 2, stride: 0, order: 'col' }) }), 'a.stride');
+    const A = spd2(2);
+    const b = new Float64Array([1, 2]);
+    rejectsOverlap([A, b], () => m.posv({ a: strided(A, { rows: 2, count: 2 }), b: strided(b, { rows: 2, cols: 1, count: 2, stride: 0, order: 'row' }) }), 'b.stride');
+    rejectsOverlap([A, b], () => m.gesv({ a: strided(A, { rows: 2, count: 2 }), b: strided(b, { rows: 2, cols: 1, count: 2, stride: 0, order: 'row' }) }), 'b.stride');
+  });
+  it('interleaved matrices that share no element are legal outputs', () => {
+    // Two 2x2 matrices side by side in a 4-row buffer: ld 4, stride 2.
+    const a = new Float64Array([4, 1, 9, 2, 1, 5, 2, 7]);
+    const r = m.potrf({ a: strided(a, { rows: 2, ld: 4, count: 2, stride: 2 }) });
+    assert.deepEqual([...r.info], [0, 0]);
+  });
+});
+
+describe('2. an output overlapping another argument is a LAYOUT error naming both', () => {
+  it('gemm with c the same memory as a', () => {
+    const A = new Float64Array([1, 2, 3, 4]);
+    const I = new Float64Array([1, 0, 0, 1]);
+    rejectsOverlap([A, I], () => m.gemm({ a: strided(A, { rows: 2 }), b: strided(I, { rows: 2 }), c: strided(A, { rows: 2 }) }), 'c', 'a');
+  });
+  it('trsm with b the same memory as a, and through another view of the buffer', () => {
+    const buf = new Float64Array([2, 1, 0, 3]);
+    rejectsOverlap([buf], () => m.trsm({ a: strided(buf, { rows: 2 }), b: strided(buf, { rows: 2 }) }), 'b', 'a');
+    const whole = new Float64Array(8).fill(1);
+    const view = new Float64Array(whole.buffer, 24, 4); // elements 3..6 of `whole`
+    rejectsOverlap([whole], () => m.trsm({ a: strided(whole, { rows: 2, count: 1 }), b: strided(view, { rows: 2 }) }), 'b', 'a');
+  });
+  it('posv with a and b overlapping in one buffer', () => {
+    const buf = new Float64Array([4, 1, 1, 3, 1, 2]);
+    rejectsOverlap([buf], () => m.posv({ a: strided(buf, { rows: 2, count: 1 }), b: strided(buf, { rows: 2, cols: 1, count: 1, offset: 3 }) }), 'b', 'a');
+  });
+  it('gesv with info inside ipiv, and ipiv inside a float buffer', () => {
+    const a = spd2(3);
+    const b = new Float64Array(6).fill(1);
+    const ipiv = new Int32Array(8);
+    rejectsOverlap([a, b, ipiv], () => m.gesv({ a: strided(a, { rows: 2, count: 3 }), b: strided(b, { rows: 2, cols: 1, count: 3 }), ipiv, info: ipiv.subarray(2) }), 'info', 'ipiv');
+    const floats = new Float64Array(16);
+    rejectsOverlap([floats], () => m.getrf({ a: strided(floats, { rows: 2, count: 2 }), ipiv: new Int32Array(floats.buffer, 8, 4) }), 'ipiv', 'a');
+  });
+  it('list and variable outputs overlapping an input; device memory by identity and range', () => {
+    const buf = new Float64Array(8).fill(1);
+    const other = new Float64Array(4).fill(1);
+    rejectsOverlap([buf, other], () => m.gemm({
+      a: list([other, { data: buf, offset: 4 }], { rows: 2 }), b: strided(other, { rows: 2, count: 2, stride: 0 }),
+      c: list([{ data: buf, offset: 0 }, { data: buf, offset: 4 }], { rows: 2 }),
+    }), 'c', 'a');
+    rejectsOverlap([buf], () => m.potrs({ a: variable([{ data: buf, rows: 2 }]), b: variable([{ data: buf, rows: 2, cols: 1, offset: 2 }]) }), 'b', 'a');
+    const dev: m.DeviceStorage = { kind: 'device', dtype: 'float64', length: 8, device: 0 };
+    const devOther: m.DeviceStorage = { kind: 'device', dtype: 'float64', length: 8, device: 0 };
+    throwsArg(() => m.gemm<m.Storage>({ a: strided(dev, { rows: 2, count: 1 }), b: strided(devOther, { rows: 2, count: 1 }), c: strided(dev, { rows: 2, count: 1, offset: 2 }) }), 'LAYOUT', 'c');
+    // Disjoint ranges of one device array pass the overlap check (and then meet the CPU's device check).
+    throwsArg(() => m.gemm<m.Storage>({ a: strided(dev, { rows: 2, count: 1 }), b: strided(devOther, { rows: 2, count: 1 }), c: strided(dev, { rows: 2, count: 1, offset: 4 }) }), 'INVALID_ARGUMENT', 'a');
+  });
+  it('inputs that only overlap each other stay legal', () => {
+    const buf = new Float64Array([1, 2, 3, 4]);
+    const c = new Float64Array(4);
+    m.gemm({ a: strided(buf, { rows: 2 }), b: strided(buf, { rows: 2 }), c: strided(c, { rows: 2 }) });
+    assert.deepEqual([...c], [7, 10, 15, 22]);
+  });
+});
+
+describe('3. a missing or null argument object is a MyriadError', () => {
+  it('every LAPACK-level function', () => {
+    const fns = [m.gemm, m.trsm, m.trmm, m.syrk, m.potrf, m.potrs, m.posv, m.getrf, m.getrs, m.gesv, m.trtri, m.lauum, m.potri] as ((x?: unknown) => unknown)[];
+    for (const f of fns) {
+      throwsArg(() => f(), 'INVALID_ARGUMENT', 'args');
+      throwsArg(() => f(null), 'INVALID_ARGUMENT', 'args');
+      throwsArg(() => f(7), 'INVALID_ARGUMENT', 'args');
+    }
+  });
+});
+
+describe('4 and 5. open() gives the caller its own context; devices and weights are checked', () => {
+  it('disposing a CPU context from open() leaves the top-level functions and later contexts working', () => {
+    const ctx = m.open({ backend: 'cpu' });
+    ctx.dispose();
+    assert.equal(ctx.disposed, true);
+    throwsArg(() => ctx.potrf({ a: strided(spd2(1), { rows: 2 }) }), 'DISPOSED', undefined as unknown as string);
+    assert.deepEqual([...m.potrf({ a: strided(spd2(1), { rows: 2 }) }).info], [0]);
+    assert.deepEqual([...m.open({ backend: 'cpu' }).potrf({ a: strided(spd2(1), { rows: 2 }) }).info], [0]);
+    m.cpuContext.dispose();
+    assert.deepEqual([...m.potrf({ a: strided(spd2(1), { rows: 2 }) }).info], [0]);
+  });
+  it("open({ devices }) without a usable GPU throws BACKEND_UNAVAILABLE with the reason", (t) => {
+    if (m.probeBackends().cuda.usable) return t.skip('a GPU is usable here');
+    for (const devices of ['all', [0]] as const)
+      throwsArg(() => m.open({ devices }), 'BACKEND_UNAVAILABLE', 'devices', /not usable: ./);
+  });
+  it('devices and weights are validated, and so are the option keys', () => {
+    throwsArg(() => m.open({ devices: 'bogus' as 'all' }), 'INVALID_ARGUMENT', 'devices', /"bogus"/);
+    throwsArg(() => m.open({ devices: [] }), 'INVALID_ARGUMENT', 'devices');
+    throwsArg(() => m.open({ devices: [0, -1] }), 'INVALID_ARGUMENT', 'devices');
+    throwsArg(() => m.open({ devices: [0, 1], weights: 'x' as unknown as number[] }), 'INVALID_ARGUMENT', 'weights', /"x"/);
+    throwsArg(() => m.open({ devices: [0, 1], weights: [1] }), 'INVALID_ARGUMENT', 'weights');
+    throwsArg(() => m.open({ weights: [1, 1] }), 'INVALID_ARGUMENT', 'weights');
+    throwsArg(() => m.open({ Backend: 'cpu' } as unknown as m.OpenOptions), 'INVALID_ARGUMENT', 'Backend', /did you mean 'backend'/);
+  });
+});
+
+describe('9. counts, value formatting, other realms, misspelled keys', () => {
+  it('a count too large to allocate info for is a MyriadError, not a RangeError', () => {
+    throwsArg(() => m.potrf({ a: strided(new Float64Array(0), { rows: 0, count: 2 ** 53 - 1 }) }), 'BOUNDS', 'info');
+  });
+  it('2**31 matrices of 0 x 0 are a fast no-op', () => {
+    const t0 = performance.now();
+    const a = strided(new Float64Array(0), { rows: 0, count: 2 ** 31 });
+    m.gemm({ a, b: a, c: a });
+    // info for 2^31 matrices is 8 GiB (zero pages until touched): where the machine cannot
+    // reserve that, a BOUNDS error naming info is the right answer, and as quick.
+    const infoOrBounds = (fn: () => { info: Int32Array }): void => {
+      try {
+        assert.equal(fn().info.length, 2 ** 31);
+      } catch (e) {
+        assert.ok(e instanceof MyriadError && e.code === 'BOUNDS' && e.argument === 'info', String(e));
+      }
+    };
+    infoOrBounds(() => m.getrf({ a }));
+    infoOrBounds(() => m.gesv({ a: strided(new Float64Array(0), { rows: 0, count: 2 ** 31, order: 'row' }), b: strided(new Float64Array(0), { rows: 0, cols: 3, count: 2 ** 31, order: 'row' }) }));
+    assert.ok(performance.now() - t0 < 5000, `took ${performance.now() - t0} ms`);
+    // A given info array is still set to 0 for every (empty) matrix.
+    const given = new Int32Array(5).fill(7);
+    m.potrf({ a: strided(new Float64Array(0), { rows: 0, count: 4 }), info: given });
+    assert.deepEqual([...given], [0, 0, 0, 0, 7]);
+  });
+  it("messages tell the string '2' from the number 2 and the bigint 2n", () => {
+    const msg = (rows: unknown): string => {
+      try { strided(new Float64Array(4), { rows: rows as number }); } catch (e) { return (e as Error).message; }
+      return '';
+    };
+    assert.match(msg('2'), /got "2"/);
+    assert.match(msg(2n), /got 2n/);
+    assert.notEqual(msg('2'), msg(2n));
+    assert.match(msg(2.5), /got 2\.5$/);
+  });
+  it('typed arrays from another realm are accepted (and foreign non-float arrays named right)', () => {
+    const foreign = runInNewContext('new Float64Array([4, 2, 2, 3])') as Float64Array;
+    assert.equal(foreign instanceof Float64Array, false);
+    const info = runInNewContext('new Int32Array(1)') as Int32Array;
+    m.potrf({ a: strided(foreign, { rows: 2 }), info });
+    assert.deepEqual([...foreign], [2, 1, 2, Math.sqrt(2)]);
+    const ints = runInNewContext('new Int16Array(4)') as unknown as Float64Array;
+    throwsArg(() => strided(ints, { rows: 2 }), 'DTYPE', 'batch.data', /got a Int16Array|got an Int16Array/);
+  });
+  it('unknown keys are rejected with the nearest valid name', () => {
+    throwsArg(() => m.potrf({ a: strided(spd2(1), { rows: 2 }), Uplo: 'upper' } as unknown as m.FactorArgs), 'INVALID_ARGUMENT', 'Uplo', /did you mean 'uplo'\?/);
+    throwsArg(() => m.gemm({ a: strided(spd2(1), { rows: 2 }), b: strided(spd2(1), { rows: 2 }), c: strided(new Float64Array(4), { rows: 2 }), transa: 'T' } as unknown as m.GemmArgs), 'INVALID_ARGUMENT', 'transa', /did you mean 'transA'/);
+    throwsArg(() => strided(spd2(1), { rows: 2, strid: 4 } as unknown as m.StridedOptions), 'INVALID_ARGUMENT', 'batch.strid', /did you mean 'stride'/);
+    throwsArg(() => variable([{ data: spd2(1), rows: 2, offest: 0 } as unknown as { data: Float64Array; rows: number }]), 'INVALID_ARGUMENT', 'batch.matrices[0].offest', /did you mean 'offset'/);
+    throwsArg(() => m.cholesky(m.ndarray(spd2(1), [2, 2]), { uper: true } as unknown as m.CholeskyOptions), 'INVALID_ARGUMENT', 'options.uper', /did you mean 'upper'/);
+  });
+});
+
+describe('8. the array level follows numpy 2 broadcasting', () => {
+  const a = m.ndarray(new Float64Array([2, 0, 0, 4, 1, 0, 0, 2]), [2, 2, 2]); // diag(2, 4), diag(1, 2)
+  it('solve: a 2-D b is one matrix of right-hand sides broadcast over the batch', () => {
+    const x = m.solve(a, m.ndarray(new Float64Array([2, 4, 8, 16]), [2, 2]));
+    assert.deepEqual(x.shape, [2, 2, 2]);
+    assert.deepEqual([...x.data], [1, 2, 2, 4, 2, 4, 4, 8]);
+  });
+  it('solve: a 1-D b is one vector; [..., n, k] batches broadcast; a stack of vectors needs [..., n, 1]', () => {
+    const v = m.solve(a, m.ndarray(new Float64Array([4, 8]), [2]));
+    assert.deepEqual(v.shape, [2, 2]);
+    assert.deepEqual([...v.data], [2, 2, 4, 4]);
+    const stack = m.solve(a, m.ndarray(new Float64Array([2, 4, 1, 2]), [2, 2, 1]));
+    assert.deepEqual(stack.shape, [2, 2, 1]);
+    assert.deepEqual([...stack.data], [1, 1, 1, 1]);
+    const b3 = m.ndarray(new Float64Array(3 * 1 * 2 * 1).fill(4), [3, 1, 2, 1]);
+    assert.deepEqual(m.solve(a, b3).shape, [3, 2, 2, 1]);
+    // numpy 2: b of shape [3, 2] against a [2, 2, 2] is a 3 x 2 matrix: rows differ.
+    throwsArg(() => m.solve(a, m.ndarray(new Float64Array(6), [3, 2])), 'SHAPE', 'b.shape');
+  });
+  it('matmul broadcasts batch dimensions and takes 1-D operands as numpy does', () => {
+    const x = m.ndarray(new Float64Array(2 * 1 * 2 * 3).fill(1), [2, 1, 2, 3]);
+    const y = m.ndarray(new Float64Array(5 * 3 * 4).map((_, i) => i), [5, 3, 4]);
+    const c = m.matmul(x, y);
+    assert.deepEqual(c.shape, [2, 5, 2, 4]);
+    // c[i, j, r, :] = column sums of y[j].
+    for (let i = 0; i < 2; i++) for (let j = 0; j < 5; j++) for (let r = 0; r < 2; r++) for (let k = 0; k < 4; k++) {
+      const want = [0, 1, 2].reduce((s, q) => s + y.data[j * 12 + q * 4 + k]!, 0);
+      assert.equal(c.data[((i * 5 + j) * 2 + r) * 4 + k], want);
+    }
+    assert.deepEqual(m.matmul(m.ndarray(new Float64Array([1, 1, 1]), [3]), y).shape, [5, 4]);
+    assert.deepEqual(m.matmul(y, m.ndarray(new Float64Array([1, 1, 1, 1]), [4])).shape, [5, 3]);
+  });
+});
+
+describe('bench tables', () => {
+  it('small values keep two significant digits instead of printing 0.0', () => {
+    assert.equal(formatNumber(0.00027, 1), '0.00027');
+    assert.equal(formatNumber(3.1e-7, 1), '3.1e-7');
+    assert.equal(formatNumber(0, 1), '0.0');
+    assert.equal(formatNumber(12.345, 1), '12.3');
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * The package as a consumer gets it: the published declarations compile for a CommonJS
+ * TypeScript project without esModuleInterop (no FFI types leak into them), every source map
+ * carries the sources it points to, and the LICENSE that package.json names is there.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const dist = join(root, 'dist', 'src');
+
+function filesUnder(dir: string, suffix: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith(suffix))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+describe('published package', () => {
+  it('a CommonJS TypeScript consumer without esModuleInterop compiles against the shipped .d.ts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'myriad-cjs-'));
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(root, join(dir, 'node_modules', 'myriad'), 'dir');
+    writeFileSync(join(dir, 'index.ts'), [
+      "import { potrf, strided, open, MyriadError, type MultiDeviceContext } from 'myriad';",
+      'const r = potrf({ a: strided(new Float64Array([4, 2, 2, 3]), { rows: 2 }) });',
+      'const ctx = open() as MultiDeviceContext;',
+      'console.log(r.info, ctx.backend, MyriadError.name);',
+    ].join('\n'));
+    // Node's own types stubbed to the one name the declarations use: checking @types/node would
+    // take seconds and proves nothing about myriad's declarations.
+    writeFileSync(join(dir, 'node.d.ts'), 'declare class Buffer extends Uint8Array {}\ndeclare const console: { log(...a: unknown[]): void };\n');
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'commonjs', target: 'ES2022', lib: ['ES2022'], strict: true, noEmit: true, types: [] },
+      files: ['index.ts', 'node.d.ts'],
+    }));
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    try {
+      execFileSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (e) {
+      assert.fail(`tsc failed:\n${(e as { stdout?: string }).stdout ?? String(e)}`);
+    }
+  });
+  it('no declaration imports koffi', () => {
+    for (const f of filesUnder(dist, '.d.ts'))
+      assert.doesNotMatch(readFileSync(f, 'utf8'), /^import .* from 'koffi'/m, f);
+  });
+  it('every source map carries its sources', () => {
+    const maps = filesUnder(dist, '.js.map');
+    assert.ok(maps.length > 0);
+    for (const f of maps) {
+      const map = JSON.parse(readFileSync(f, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      assert.equal(map.sourcesContent?.length, map.sources.length, f);
+      assert.ok(map.sourcesContent!.every((s) => typeof s === 'string' && s.length > 0), f);
+    }
+  });
+  it('the LICENSE named in package.json is present and shipped', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { license: string };
+    assert.equal(pkg.license, 'MIT');
+    assert.ok(existsSync(join(root, 'LICENSE')));
+    assert.match(readFileSync(join(root, 'LICENSE'), 'utf8'), /^MIT License/);
+  });
+});

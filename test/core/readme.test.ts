@@ -1,0 +1,35 @@
+/**
+ * The README's TypeScript examples: test/readme/example-N.ts hold them verbatim (checked here, so
+ * the two cannot drift), the build type-checks them against the package's own name ('myriad'),
+ * and this runs the first one (on the CPU here; test/gpu/readme.test.ts runs both on GPUs).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The ```ts blocks of README.md, in order. */
+function readmeExamples(): string[] {
+  const text = readFileSync(join(root, 'README.md'), 'utf8');
+  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+describe('README examples', () => {
+  it('test/readme/ holds every ts block of the README verbatim', () => {
+    const blocks = readmeExamples();
+    assert.equal(blocks.length, 2);
+    blocks.forEach((block, i) => {
+      const file = readFileSync(join(root, 'test', 'readme', `example-${i + 1}.ts`), 'utf8');
+      assert.equal(file.slice(file.indexOf('\n') + 1), block, `example-${i + 1}.ts differs from the README's block ${i + 1}`);
+    });
+  });
+  it('the first example runs and prints what its comments say', () => {
+    const out = execFileSync(process.execPath, [join(root, 'dist', 'test', 'readme', 'example-1.js')], { encoding: 'utf8' });
+    assert.match(out, /\[ 2, 0, 1, 1\.414\d* \].*\[ -0\.125, 0\.75 \]/);
+    assert.match(out, /^0 of 100000 matrices not positive definite$/m);
+  });
+});

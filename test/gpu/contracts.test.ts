@@ -1,0 +1,46 @@
+/**
+ * The contracts of every LAPACK-level call (test/helpers/contracts.ts) on a CUDA context, with
+ * host batches (staged to the GPU and back) and device-resident ones, against the CPU
+ * reference: random shapes, layouts, dtypes and enums; agreement, nothing written outside what
+ * a call may write, invalid calls named and harmless, overlaps rejected. Fixed seeds and bounded runs: small sizes (the unrolled
+ * kernels) many times, sizes up to 40 (the blocked paths) a few times. Skips with one line
+ * where no GPU is usable.
+ */
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { cpuContext } from '../../src/api/context.js';
+import { open } from '../../src/api/open.js';
+import { probeBackends } from '../../src/api/backends.js';
+import { BREAKAGES, CONTRACT_OPS, callArb, checkInvalidCall, checkOverlapCall, checkValidCall, runs } from '../helpers/contracts.js';
+
+const cuda = probeBackends().cuda;
+const skip = cuda.usable ? undefined : `no usable GPU: ${cuda.reason}`;
+
+describe('contracts on the CUDA context (fast-check, fixed seed)', { skip }, () => {
+  for (const op of CONTRACT_OPS) {
+    it(`${op}: small sizes agree with the CPU reference and write nothing else`, () => {
+      const gpu = open({ backend: 'cuda' });
+      fc.assert(fc.property(callArb([op], 6, 5), (spec) => checkValidCall(gpu, cpuContext, spec)), runs(40, 2400 + CONTRACT_OPS.indexOf(op)));
+    });
+    it(`${op}: device-resident batches (upload, run, download)`, () => {
+      const gpu = open({ backend: 'cuda' });
+      fc.assert(fc.property(callArb([op], 6, 5), (spec) => checkValidCall(gpu, cpuContext, spec, 'device')), runs(20, 2600 + CONTRACT_OPS.indexOf(op)));
+    });
+    it(`${op}: sizes up to 40`, () => {
+      const gpu = open({ backend: 'cuda' });
+      fc.assert(fc.property(callArb([op], 40, 3), (spec) => checkValidCall(gpu, cpuContext, spec)), runs(6, 2500 + CONTRACT_OPS.indexOf(op)));
+    });
+  }
+  it('invalid calls throw a MyriadError naming an argument and change no buffer', () => {
+    const gpu = open({ backend: 'cuda' });
+    fc.assert(fc.property(callArb(), fc.constantFrom(...BREAKAGES), fc.nat(11), (spec, how, pick) => {
+      checkInvalidCall(gpu, spec, how, pick);
+    }), runs(200, 2414));
+  });
+  it('an output sharing a byte with another argument is rejected; the same placement without one is not', () => {
+    const gpu = open({ backend: 'cuda' });
+    fc.assert(fc.property(callArb(CONTRACT_OPS, 4, 3), fc.nat(11), fc.nat(40), (spec, pick, shift) => {
+      checkOverlapCall(gpu, spec, pick, shift);
+    }), runs(200, 2415));
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * The README's examples on GPUs: the first takes the CUDA path of `open()` (device-resident
+ * posv), the second needs two GPUs. Skips with one line where they are missing.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { probeBackends } from '../../src/api/backends.js';
+import { probeCuda } from '../../src/cuda/runtime/index.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const cuda = probeBackends().cuda;
+const probe = probeCuda();
+const gpus = probe.usable ? probe.devices.length : 0;
+const skip = cuda.usable ? undefined : `no usable GPU: ${cuda.reason}`;
+const skip2 = skip ?? (gpus < 2 ? `needs 2 GPUs; this machine has ${gpus}` : undefined);
+const run = (n: number): string => execFileSync(process.execPath, [join(root, 'dist', 'test', 'readme', `example-${n}.js`)], { encoding: 'utf8' });
+
+describe('README examples on GPUs', () => {
+  it('the first example on the CUDA backend', { skip }, () => {
+    const out = run(1);
+    assert.match(out, /^0 of 100000 matrices not positive definite$/m);
+    assert.match(out, /Int32Array\(100000\)/); // the device-resident info, downloaded
+  });
+  it('the multi-GPU example', { skip: skip2 }, () => {
+    const out = run(2);
+    assert.match(out, /Float64Array\(2560000\)/);
+    assert.match(out, /Int32Array\(10000\)/);
+  });
+});

@@ -1,0 +1,338 @@
+/**
+ * Random LAPACK-level calls for the contract properties (test/helpers/contracts.ts): a
+ * `CallSpec` (what fast-check builds and shrinks: op, dtype, per-matrix dims, enums, scalars, one
+ * layout per batch argument, a data seed) and `buildCall`, which places seeded, well-conditioned
+ * data in fresh buffers full of sentinels and returns the arguments with a snapshot of every
+ * buffer. Also which elements each op may write, for the untouched-element check.
+ */
+import fc from 'fast-check';
+import { list, strided, variable, type Batch, type MatrixView } from '../../src/core/batch.js';
+import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
+import type { Order } from '../../src/core/enums.js';
+import { Rng } from './random.js';
+
+export type ContractOp =
+  | 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri';
+export const CONTRACT_OPS: readonly ContractOp[] = [
+  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri',
+];
+
+/** How one batch argument is laid out. */
+export interface LayoutSpec {
+  kind: 'strided' | 'list' | 'variable';
+  order: Order;
+  /** ld = inner dimension + ldPad. */
+  ldPad: number;
+  offset: number;
+  /** strided: stride = footprint + gap; -1 means stride 0 (inputs only: one matrix broadcast). */
+  gap: number;
+  /** Elements after the last matrix. */
+  tail: number;
+}
+
+/** m, n, k of one matrix of the call (their meaning per operation in `shapesOf`). */
+export interface Dims { m: number; n: number; k: number }
+
+export interface CallSpec {
+  op: ContractOp;
+  dtype: DType;
+  /** One entry per matrix (all equal unless every batch is variable). */
+  dims: Dims[];
+  uplo: 'lower' | 'upper';
+  transA: 'N' | 'T';
+  transB: 'N' | 'T';
+  side: 'left' | 'right';
+  diag: 'unit' | 'nonunit';
+  alpha: number;
+  beta: number;
+  layouts: Record<string, LayoutSpec>;
+  /** Pass info (and ipiv) arrays longer than needed, their tails checked untouched. */
+  giveInts: boolean;
+  seed: number;
+}
+
+/** Which batches an op takes, which it writes, and each one's logical (rows, cols) for given dims. */
+interface ArgShape { name: string; output: boolean; rows: number; cols: number; data: DataKind }
+type DataKind = 'general' | 'spd' | 'triangular' | 'lu' | 'diagonal-heavy';
+
+function shapesOf(s: CallSpec, d: Dims): ArgShape[] {
+  const { m, n, k } = d;
+  switch (s.op) {
+    case 'gemm':
+      return [
+        { name: 'a', output: false, ...(s.transA === 'N' ? { rows: m, cols: k } : { rows: k, cols: m }), data: 'general' },
+        { name: 'b', output: false, ...(s.transB === 'N' ? { rows: k, cols: n } : { rows: n, cols: k }), data: 'general' },
+        { name: 'c', output: true, rows: m, cols: n, data: 'general' },
+      ];
+    case 'trsm':
+    case 'trmm': {
+      const na = s.side === 'left' ? m : n;
+      return [
+        { name: 'a', output: false, rows: na, cols: na, data: 'triangular' },
+        { name: 'b', output: true, rows: m, cols: n, data: 'general' },
+      ];
+    }
+    case 'syrk':
+      return [
+        { name: 'a', output: false, ...(s.transA === 'N' ? { rows: n, cols: k } : { rows: k, cols: n }), data: 'general' },
+        { name: 'c', output: true, rows: n, cols: n, data: 'general' },
+      ];
+    case 'potrf':
+      return [{ name: 'a', output: true, rows: n, cols: n, data: 'spd' }];
+    case 'trtri':
+    case 'lauum':
+    case 'potri':
+      return [{ name: 'a', output: true, rows: n, cols: n, data: 'triangular' }];
+    case 'getrf':
+      return [{ name: 'a', output: true, rows: m, cols: n, data: 'diagonal-heavy' }];
+    case 'potrs':
+    case 'posv':
+      return [
+        { name: 'a', output: s.op === 'posv', rows: n, cols: n, data: s.op === 'posv' ? 'spd' : 'triangular' },
+        { name: 'b', output: true, rows: n, cols: k, data: 'general' },
+      ];
+    case 'getrs':
+    case 'gesv':
+      return [
+        { name: 'a', output: s.op === 'gesv', rows: n, cols: n, data: s.op === 'gesv' ? 'diagonal-heavy' : 'lu' },
+        { name: 'b', output: true, rows: n, cols: k, data: 'general' },
+      ];
+  }
+}
+
+export const HAS_INFO: ReadonlySet<ContractOp> = new Set(['potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri']);
+export const HAS_IPIV: ReadonlySet<ContractOp> = new Set(['getrf', 'getrs', 'gesv']);
+/** The enum and scalar keys each op takes. */
+export const OPTION_KEYS: Readonly<Record<ContractOp, readonly string[]>> = {
+  gemm: ['transA', 'transB', 'alpha', 'beta'], trsm: ['side', 'uplo', 'transA', 'diag', 'alpha'], trmm: ['side', 'uplo', 'transA', 'diag', 'alpha'],
+  syrk: ['uplo', 'trans', 'alpha', 'beta'], potrf: ['uplo'], potrs: ['uplo'], posv: ['uplo'], getrf: [], getrs: ['trans'], gesv: [],
+  trtri: ['uplo', 'diag'], lauum: ['uplo'], potri: ['uplo'],
+};
+
+/** May element (i, j) of output `name` be written by this call? (Everything else must stay bit-identical.) */
+export function writable(s: CallSpec, name: string, i: number, j: number): boolean {
+  const tri = s.uplo === 'lower' ? i >= j : i <= j;
+  switch (s.op) {
+    case 'syrk':
+    case 'potrf':
+    case 'lauum':
+    case 'potri':
+      return tri;
+    case 'trtri':
+      return tri && (s.diag === 'nonunit' || i !== j);
+    case 'posv':
+      return name === 'b' || tri;
+    default:
+      return true;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+
+const layoutArb = (output: boolean, varying: boolean): fc.Arbitrary<LayoutSpec> => fc.record({
+  kind: varying ? fc.constant('variable' as const) : fc.constantFrom('strided' as const, 'list' as const, 'variable' as const),
+  order: fc.constantFrom('col' as const, 'row' as const),
+  ldPad: fc.nat(2),
+  offset: fc.nat(3),
+  gap: output ? fc.nat(2) : fc.integer({ min: -1, max: 2 }),
+  tail: fc.nat(2),
+});
+
+const dimsArb = (max: number): fc.Arbitrary<Dims> => fc.record({ m: fc.nat(max), n: fc.nat(max), k: fc.nat(max) });
+
+/** A random valid call of `op` (or of any op). */
+export function callArb(ops: readonly ContractOp[] = CONTRACT_OPS, maxDim = 5, maxCount = 4): fc.Arbitrary<CallSpec> {
+  return fc.record({
+    op: fc.constantFrom(...ops),
+    dtype: fc.constantFrom('float64' as const, 'float32' as const),
+    varying: fc.boolean(),
+    count: fc.nat(maxCount),
+    uplo: fc.constantFrom('lower' as const, 'upper' as const),
+    transA: fc.constantFrom('N' as const, 'T' as const),
+    transB: fc.constantFrom('N' as const, 'T' as const),
+    side: fc.constantFrom('left' as const, 'right' as const),
+    diag: fc.constantFrom('unit' as const, 'nonunit' as const),
+    alpha: fc.constantFrom(1, -1, 0.5, 2, 0),
+    beta: fc.constantFrom(0, 1, -0.5),
+    giveInts: fc.boolean(),
+    seed: fc.nat(),
+  }).chain((r) => {
+    const dims = r.varying ? fc.array(dimsArb(maxDim), { minLength: r.count, maxLength: r.count }) : dimsArb(maxDim).map((d) => Array.from({ length: r.count }, () => d));
+    const names = ['a', 'b', 'c'];
+    return fc.tuple(dims, fc.tuple(...names.map((nm) => layoutArb(isOutput(r.op, nm), r.varying)))).map(([d, ls]): CallSpec => {
+      const { varying: _v, count: _c, ...rest } = r;
+      const layouts: Record<string, LayoutSpec> = {};
+      names.forEach((nm, i) => { layouts[nm] = ls[i]!; });
+      return { ...rest, dims: d, layouts };
+    });
+  });
+}
+
+function isOutput(op: ContractOp, name: string): boolean {
+  return shapesOf({ op, transA: 'N', transB: 'N', side: 'left' } as CallSpec, { m: 1, n: 1, k: 1 }).find((a) => a.name === name)?.output ?? true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building a call
+
+/** One batch argument as placed in memory, with what it needs for checks. */
+export interface Placed {
+  name: string;
+  output: boolean;
+  batch: Batch<FloatArray>;
+  views: MatrixView<FloatArray>[];
+  order: Order;
+  buffers: FloatArray[];
+}
+
+export interface BuiltCall {
+  spec: CallSpec;
+  args: Record<string, unknown>;
+  placed: Placed[];
+  info?: Int32Array;
+  ipiv?: Int32Array;
+  /** Snapshot of every buffer's bytes before the call. */
+  before: Map<ArrayBufferView, Uint8Array>;
+}
+
+function logicalValue(kind: DataKind, rng: Rng, i: number, j: number, n: number): number {
+  const r = rng.uniform(-1, 1);
+  switch (kind) {
+    case 'general':
+      return r;
+    case 'triangular':
+      // Off-diagonal entries below 1/n: well conditioned with a unit diagonal too.
+      return i === j ? n + 1 + Math.abs(r) : r / (n + 1);
+    case 'diagonal-heavy':
+      return i === j ? n + 1 + Math.abs(r) : r; // rows permuted below
+    case 'lu':
+      return i === j ? n + 1 + Math.abs(r) : i > j ? r / (n + 1) : r;
+    case 'spd':
+      return r; // symmetrised below
+  }
+}
+
+/** Logical matrix (row-major rows x cols array of numbers) of the given kind. */
+function logicalMatrix(kind: DataKind, rng: Rng, rows: number, cols: number): number[][] {
+  const x = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => logicalValue(kind, rng, i, j, rows)));
+  if (kind === 'diagonal-heavy') {
+    // A row permutation of a diagonally dominant matrix: well conditioned, and partial pivoting
+    // has rows to swap.
+    for (let i = rows - 1; i > 0; i--) {
+      const j = rng.int(0, i);
+      [x[i], x[j]] = [x[j]!, x[i]!];
+    }
+    return x;
+  }
+  if (kind !== 'spd') return x;
+  // M M^T / n + I: symmetric positive definite, condition small.
+  const n = rows;
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => {
+    let s = i === j ? 1 : 0;
+    for (let q = 0; q < n; q++) s += (x[i]![q]! * x[j]![q]!) / Math.max(1, n);
+    return s;
+  }));
+}
+
+export const at = (v: MatrixView<FloatArray>, order: Order, i: number, j: number): number => (order === 'col' ? v.offset + i + j * v.ld : v.offset + i * v.ld + j);
+
+export function footprint(rows: number, cols: number, ld: number, order: Order): number {
+  if (rows === 0 || cols === 0) return 0;
+  const [inner, outer] = order === 'col' ? [rows, cols] : [cols, rows];
+  return (outer - 1) * ld + inner;
+}
+
+function sentinelBuffer(dtype: DType, length: number, rng: Rng): FloatArray {
+  const b = allocate(dtype, length);
+  for (let i = 0; i < length; i++) b[i] = 1000 + rng.int(0, 999);
+  return b;
+}
+
+/** Places one argument's matrices in fresh buffers filled with sentinels. */
+function place(spec: CallSpec, shape: ArgShape, shapes: ArgShape[], layout: LayoutSpec, rng: Rng): Placed {
+  const count = spec.dims.length;
+  const order = layout.order;
+  const ldOf = (r: number, c: number): number => Math.max(1, order === 'col' ? r : c) + layout.ldPad;
+  const views: MatrixView<FloatArray>[] = [];
+  const buffers: FloatArray[] = [];
+  let batch: Batch<FloatArray>;
+  const { rows, cols } = shape;
+  if (layout.kind === 'strided') {
+    const ld = ldOf(rows, cols);
+    const fp = footprint(rows, cols, ld, order);
+    const stride = layout.gap < 0 ? 0 : fp + layout.gap;
+    const length = layout.offset + Math.max(0, count - 1) * stride + fp + layout.tail;
+    const data = sentinelBuffer(spec.dtype, length, rng);
+    buffers.push(data);
+    batch = strided(data, { rows, cols, count, ld, stride, offset: layout.offset, order });
+    for (let i = 0; i < count; i++) views.push({ data, offset: layout.offset + i * stride, ld, rows, cols });
+  } else {
+    const each = shapes; // per-matrix shapes
+    for (let i = 0; i < count; i++) {
+      const sh = each[i]!;
+      const ld = ldOf(sh.rows, sh.cols);
+      const data = sentinelBuffer(spec.dtype, layout.offset + footprint(sh.rows, sh.cols, ld, order) + layout.tail, rng);
+      buffers.push(data);
+      views.push({ data, offset: layout.offset, ld, rows: sh.rows, cols: sh.cols });
+    }
+    batch = layout.kind === 'list'
+      ? list(views.map((v) => ({ data: v.data, offset: v.offset })), { rows, cols, ld: ldOf(rows, cols), order })
+      : variable(views.map((v) => ({ data: v.data, rows: v.rows, cols: v.cols, ld: v.ld, offset: v.offset })), { order });
+  }
+  // Logical data; a stride-0 input holds one matrix for all.
+  const distinct = layout.kind === 'strided' && layout.gap < 0 ? Math.min(count, 1) : count;
+  for (let i = 0; i < distinct; i++) {
+    const v = views[i]!;
+    const x = logicalMatrix(shape.data, rng, v.rows, v.cols);
+    for (let r = 0; r < v.rows; r++) for (let c = 0; c < v.cols; c++) v.data[at(v, order, r, c)] = x[r]![c]!;
+  }
+  return { name: shape.name, output: shape.output, batch, views, order, buffers };
+}
+
+/** Builds the arguments of a call on host memory. */
+export function buildCall(spec: CallSpec): BuiltCall {
+  const rng = new Rng(spec.seed);
+  const count = spec.dims.length;
+  const perMatrix = spec.dims.map((d) => shapesOf(spec, d));
+  const shapes0 = perMatrix[0] ?? shapesOf(spec, { m: 0, n: 0, k: 0 });
+  const placed = shapes0.map((sh, a) => place(spec, sh, perMatrix.map((p) => p[a]!), spec.layouts[sh.name]!, rng));
+  const args: Record<string, unknown> = {};
+  for (const p of placed) args[p.name] = p.batch;
+  const keys = OPTION_KEYS[spec.op];
+  if (keys.includes('uplo')) args['uplo'] = spec.uplo;
+  if (keys.includes('side')) args['side'] = spec.side;
+  if (keys.includes('diag')) args['diag'] = spec.diag;
+  if (keys.includes('transA')) args['transA'] = spec.transA;
+  if (keys.includes('transB')) args['transB'] = spec.transB;
+  if (keys.includes('trans')) args['trans'] = spec.transA;
+  if (keys.includes('alpha')) args['alpha'] = spec.alpha;
+  if (keys.includes('beta')) args['beta'] = spec.beta;
+  const built: BuiltCall = { spec, args, placed, before: new Map() };
+  const pivotStride = spec.op === 'getrf' ? Math.max(0, ...spec.dims.map((d) => Math.min(d.m, d.n)))
+    : Math.max(0, ...spec.dims.map((d) => d.n));
+  if (spec.op === 'getrs') {
+    const ipiv = new Int32Array(count * pivotStride + (spec.giveInts ? 2 : 0)).fill(-7);
+    spec.dims.forEach((d, i) => { for (let j = 0; j < d.n; j++) ipiv[i * pivotStride + j] = rng.int(j, d.n - 1); });
+    built.ipiv = ipiv;
+    args['ipiv'] = ipiv;
+  } else if (HAS_IPIV.has(spec.op) && spec.giveInts) {
+    built.ipiv = new Int32Array(count * pivotStride + 2).fill(-7);
+    args['ipiv'] = built.ipiv;
+  }
+  if (HAS_INFO.has(spec.op) && spec.giveInts) {
+    built.info = new Int32Array(count + 2).fill(-9);
+    args['info'] = built.info;
+  }
+  for (const buf of allBuffers(built)) built.before.set(buf, bytesOf(buf));
+  return built;
+}
+
+function allBuffers(c: BuiltCall): ArrayBufferView[] {
+  const out: ArrayBufferView[] = c.placed.flatMap((p) => p.buffers);
+  if (c.info) out.push(c.info);
+  if (c.ipiv) out.push(c.ipiv);
+  return out;
+}
+
+export const bytesOf = (v: ArrayBufferView): Uint8Array => new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice();

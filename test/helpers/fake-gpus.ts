@@ -1,0 +1,133 @@
+/**
+ * Fake GPUs for CI: "device" memory kept in host arrays, each request run with the CPU reference
+ * on that memory (in place), every upload, launch, wait and download logged. A MultiDeviceContext
+ * over them (`rig`) runs the multi-device splitting, staging and ordering without a GPU.
+ */
+import assert from 'node:assert/strict';
+import type { Batch } from '../../src/core/batch.js';
+import type { Backend, OpName } from '../../src/core/ops.js';
+import { isDeviceStorage, type IntStorage, type Storage } from '../../src/core/storage.js';
+import { cpuBackend } from '../../src/cpu/backend.js';
+import { CudaError } from '../../src/cuda/runtime/errors.js';
+import type { DeviceArray, DeviceDType, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel } from '../../src/cuda/runtime/types.js';
+import { MultiDeviceBackend } from '../../src/cuda/multi/backend.js';
+import { MultiDeviceContext } from '../../src/api/multi-context.js';
+import { StagingArena } from '../../src/cuda/host/staging.js';
+import type { Lane } from '../../src/cuda/multi/lane.js';
+
+class FakeArray implements DeviceArray {
+  readonly kind = 'device' as const;
+  disposed = false;
+  readonly ptr = 0n;
+  constructor(readonly dtype: DeviceDType, readonly length: number, readonly device: number, readonly host: HostArray, private readonly live: Set<FakeArray>) {
+    live.add(this);
+  }
+  get byteLength(): number { return this.host.byteLength; }
+  dispose(): void { this.disposed = true; this.live.delete(this); }
+}
+
+const newHost = (dtype: DeviceDType, n: number): HostArray =>
+  dtype === 'float64' ? new Float64Array(n) : dtype === 'float32' ? new Float32Array(n) : dtype === 'int32' ? new Int32Array(n) : new BigInt64Array(n);
+const dtypeOf = (h: HostArray): DeviceDType =>
+  h instanceof Float64Array ? 'float64' : h instanceof Float32Array ? 'float32' : h instanceof Int32Array ? 'int32' : 'int64';
+
+export class FakeDevice implements GpuDevice {
+  readonly info: DeviceInfo;
+  readonly live = new Set<FakeArray>();
+  readonly streamHandle = null;
+  /** Throw CUDA_ERROR_OUT_OF_MEMORY from alloc/upload after this many allocations. */
+  allocsLeft = Infinity;
+  failSync = false;
+  constructor(ordinal: number, readonly log: string[]) {
+    this.info = { ordinal, name: `Fake GPU ${ordinal}`, arch: 'sm_90', major: 9, minor: 0, smCount: 4, warpSize: 32, maxThreadsPerBlock: 1024, maxThreadsPerSM: 2048, maxBlocksPerSM: 32, regsPerBlock: 65536, regsPerSM: 65536, sharedPerBlock: 49152, sharedPerBlockOptin: 232448, sharedPerSM: 233472, clockKHz: 1e6, memoryClockKHz: 1e6, memoryBusWidthBits: 1024, l2Bytes: 1 << 20, totalMemoryBytes: 1 << 30 };
+  }
+  kernel(): Kernel { throw new Error('no kernels on a fake device'); }
+  alloc(dtype: DeviceDType, length: number): FakeArray {
+    if (this.allocsLeft-- <= 0) throw new CudaError('CUDA_ERROR_OUT_OF_MEMORY', 2, 'cuMemAlloc_v2', `out of memory; ${length} elements on device ${this.info.ordinal}`);
+    return new FakeArray(dtype, length, this.info.ordinal, newHost(dtype, length), this.live);
+  }
+  own(a: DeviceArray): FakeArray {
+    assert.ok(a instanceof FakeArray && a.device === this.info.ordinal && !a.disposed, `array of device ${a.device} used on ${this.info.ordinal}`);
+    return a;
+  }
+  upload(host: HostArray, dst?: DeviceArray): FakeArray {
+    const d = dst ? this.own(dst) : this.alloc(dtypeOf(host), host.length);
+    (d.host as Float64Array).set(host as Float64Array);
+    this.log.push(`up${this.info.ordinal}`);
+    return d;
+  }
+  download(src: DeviceArray, dst?: HostArray): HostArray {
+    const s = this.own(src);
+    const out = dst ?? newHost(s.dtype, s.length);
+    (out as Float64Array).set((s.host as Float64Array).subarray(0, out.length));
+    this.log.push(`down${this.info.ordinal}`);
+    return out;
+  }
+  copy(src: DeviceArray, so: number, dst: DeviceArray, d0: number, n: number): void {
+    (this.own(dst).host as Float64Array).set((this.own(src).host as Float64Array).subarray(so, so + n), d0);
+  }
+  fill(dst: DeviceArray, byte: number): void { new Uint8Array(this.own(dst).host.buffer).fill(byte); }
+  view(array: DeviceArray, start: number, length: number, dtype?: DeviceDType): FakeArray {
+    const a = this.own(array);
+    const t = dtype ?? a.dtype;
+    const host = newHost(t, 0).constructor as new (b: ArrayBufferLike, offset: number, length: number) => HostArray;
+    return new FakeArray(t, length, this.info.ordinal, new host(a.host.buffer, a.host.byteOffset + start * a.host.BYTES_PER_ELEMENT, length), new Set());
+  }
+  pin(): boolean { return false; }
+  uploadRange(host: HostArray, lo: number, hi: number, dst: DeviceArray, dstOffset: number): void {
+    (this.own(dst).host as Float64Array).set((host as Float64Array).subarray(lo, hi), dstOffset);
+    this.log.push(`up${this.info.ordinal}`);
+  }
+  awaitUploads(): void {}
+  downloadRange(src: DeviceArray, srcOffset: number, host: HostArray, lo: number, hi: number): void {
+    (host as Float64Array).set((this.own(src).host as Float64Array).subarray(srcOffset, srcOffset + hi - lo), lo);
+    this.log.push(`down${this.info.ordinal}`);
+  }
+  async idle(): Promise<void> { this.synchronize(); }
+  /** Live arrays besides the staging arena (which stays allocated for the next host call). */
+  get leaked(): number {
+    const arena = StagingArena.of(this).buffer;
+    return [...this.live].filter((a) => a !== arena).length;
+  }
+  event(): GpuEvent {
+    const e = { t: 0, record() { e.t = performance.now(); }, synchronize() {}, elapsedSince: (s: GpuEvent) => Math.max(1e-3, e.t - (s as typeof e).t), dispose() {} };
+    return e;
+  }
+  synchronize(): void {
+    this.log.push(`sync${this.info.ordinal}`);
+    if (this.failSync) throw new CudaError('CUDA_ERROR_ILLEGAL_ADDRESS', 700, 'cuStreamSynchronize', 'an illegal memory access was encountered');
+  }
+  dispose(): void { for (const a of [...this.live]) a.dispose(); }
+}
+
+/** Runs each request with the CPU reference on the fake arrays' host memory (in place). */
+export function fakeBackend(dev: FakeDevice, counts: number[]): Backend<Storage, IntStorage> {
+  const host = (s: unknown): unknown => (isDeviceStorage(s) ? dev.own(s as DeviceArray).host : s);
+  const mapBatch = (b: Batch<Storage>): unknown =>
+    b.kind === 'strided' ? { ...b, data: host(b.data) } : { ...b, matrices: b.matrices.map((m) => ({ ...m, data: host(m.data) })) };
+  const run = (op: OpName) => (r: Record<string, unknown>): void => {
+    const mapped: Record<string, unknown> = {};
+    let count = 0;
+    for (const [k, v] of Object.entries(r)) {
+      const batch = typeof v === 'object' && v !== null && 'kind' in v && (v.kind === 'strided' || v.kind === 'list' || v.kind === 'variable');
+      if (batch) { const b = v as Batch<Storage>; count = b.kind === 'strided' ? b.count : b.matrices.length; }
+      mapped[k] = batch ? mapBatch(v as Batch<Storage>) : host(v);
+    }
+    dev.log.push(`launch${dev.info.ordinal}`);
+    counts.push(count);
+    (cpuBackend[op] as unknown as (x: unknown) => void)(mapped);
+  };
+  const ops = ['gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri'] as const;
+  return Object.fromEntries([['name', 'fake'], ...ops.map((op) => [op, run(op)])]) as unknown as Backend<Storage, IntStorage>;
+}
+
+export interface Rig { ctx: MultiDeviceContext; devices: FakeDevice[]; log: string[]; counts: number[][] }
+
+export function rig(lanes = 2, weights?: number[]): Rig {
+  const log: string[] = [];
+  const devices = Array.from({ length: lanes }, (_, i) => new FakeDevice(i, log));
+  const counts = devices.map(() => [] as number[]);
+  const laneList: Lane[] = devices.map((device, i) => ({ device, backend: fakeBackend(device, counts[i]!), hasKernel: () => true }));
+  const ctx = new MultiDeviceContext(new MultiDeviceBackend(laneList, 'fake', weights ? { weights } : {}));
+  return { ctx, devices, log, counts };
+}
