@@ -22,7 +22,7 @@ import { openDevice } from '../runtime/index.js';
 import type { DeviceInfo } from '../runtime/types.js';
 import { gemmCandidates, sweepGemm } from './gemm-sweep.js';
 import {
-  factorCases, factorGrid, factorTable, getrfForce, potrfForce, timeFactorPoint, type FactorCase, type FactorFamily, type FactorPoint, type FactorRow,
+  factorCases, factorData, factorGrid, factorTable, getrfForce, potrfForce, timeFactorPoint, type FactorCase, type FactorFamily, type FactorPoint, type FactorRow,
 } from './factor-sweep.js';
 
 /** The card a dry run plans for: an H100's attributes (cuDeviceGetAttribute). */
@@ -115,15 +115,20 @@ async function main(args: readonly string[]): Promise<void> {
   try {
     const rows: FactorRow[] = [];
     for (const c of factorCases(family, dtypes)) {
-      for (const p of factorGrid(c)) {
-        let ms = NaN;
-        try {
-          ms = timeFactorPoint(dev, c, p);
-        } catch (e) {
-          console.error(`${family} ${c.dtype} n=${c.n} ${p.label}: ${(e as Error).message}`);
+      const data = factorData(dev, c);
+      try {
+        for (const p of factorGrid(c)) {
+          let ms = NaN;
+          try {
+            ms = timeFactorPoint(dev, c, p, data);
+          } catch (e) {
+            console.error(`${family} ${c.dtype} n=${c.n} ${p.label}: ${(e as Error).message}`);
+          }
+          rows.push({ ...c, ...p, ms });
+          console.log(`${family} ${c.dtype} n=${c.n} ${p.label}: ${ms.toFixed(4)} ms`);
         }
-        rows.push({ ...c, ...p, ms });
-        console.log(`${family} ${c.dtype} n=${c.n} ${p.label}: ${ms.toFixed(4)} ms`);
+      } finally {
+        data.dispose();
       }
       writeFileSync(join(out, `${family}-${dev.info.arch}-sweep.json`), JSON.stringify({ device: dev.info.name, rows }, null, 1));
     }
