@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { factorCases, factorGrid, factorTable, type FactorRow } from '../../src/cuda/tune/factor-sweep.js';
-import { dryRun, tableSource } from '../../src/cuda/tune/main.js';
+import { dryRun, gemmDryRun, tableSource } from '../../src/cuda/tune/main.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 
 test('dry run: every point of the potrf and getrf sweeps plans and generates a kernel', () => {
@@ -13,6 +13,16 @@ test('dry run: every point of the potrf and getrf sweeps plans and generates a k
     const lines = dryRun(family, ['float64']);
     assert.equal(lines.length, factorCases(family, ['float64']).length);
     for (const line of lines) assert.match(line, /: (\d+) points, \1 kernels$/, line); // each point its own kernel
+  }
+});
+
+test('dry run: every point of the gemm sweep plans and generates', () => {
+  const lines = gemmDryRun(['float64', 'float32'], [16, 32, 64, 128, 256]);
+  assert.equal(lines.length, 10);
+  for (const line of lines) {
+    const [, points, kernels] = /: (\d+) points, (\d+) kernels$/.exec(line) ?? [];
+    // (the planned point may spell a grid point's parameters differently: one kernel, two points)
+    assert.ok(Number(kernels) >= 1 && Number(kernels) >= Number(points) - 1, line);
   }
 });
 

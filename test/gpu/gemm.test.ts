@@ -14,8 +14,6 @@ import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core
 import type { GemmRequest, Op } from '../../src/core/ops.js';
 import { cpuGemm } from '../../src/cpu/blas3.js';
 import { gemmCuda, type GemmCudaOptions } from '../../src/cuda/kernels/gemm/launch.js';
-import type { GemmParams } from '../../src/cuda/kernels/gemm/params.js';
-import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/plan.js';
 import { tuningFor, type GemmTuning, type MmaConfig, type TiledConfig } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/types.js';
 import { Cublas } from '../../src/cuda/baselines/cublas.js';
@@ -28,26 +26,12 @@ const DTYPES: readonly DType[] = ['float64', 'float32'];
 const SENTINEL = 12345.5;
 
 const mma = (bm: number, bn: number, bk: number, wm: number, wn: number, stages: number, mmaK: 4 | 8 | 16 = 8): MmaConfig => ({ bm, bn, bk, wm, wn, stages, mmaK });
-/** FP64 tensor-core configurations timed in the sweep. */
-const MMA_CONFIGS: readonly MmaConfig[] = [
-  mma(32, 32, 16, 2, 2, 3), mma(32, 32, 32, 2, 2, 2), mma(32, 32, 32, 2, 2, 2, 16), mma(32, 32, 32, 1, 1, 1),
-  mma(64, 64, 16, 2, 2, 3), mma(64, 64, 16, 2, 2, 3, 16), mma(64, 64, 16, 2, 2, 4), mma(64, 64, 32, 2, 2, 2, 16),
-  mma(64, 64, 16, 4, 2, 3), mma(64, 64, 16, 4, 2, 3, 16), mma(64, 64, 8, 2, 2, 4), mma(128, 64, 16, 2, 2, 3),
-  mma(128, 128, 16, 2, 4, 3), mma(128, 128, 16, 4, 2, 3), mma(128, 128, 16, 2, 4, 4), mma(128, 128, 8, 2, 4, 4),
-  mma(64, 128, 16, 2, 4, 3), mma(128, 128, 16, 2, 4, 3, 4), mma(64, 64, 16, 2, 2, 3, 4),
-];
 /** The subset checked for correctness on every transpose (each instruction shape, pipeline depth, warp layout). */
 const MMA_CHECKED: readonly MmaConfig[] = [
   mma(32, 32, 32, 2, 2, 2), mma(32, 32, 32, 1, 1, 1, 16), mma(64, 64, 16, 4, 2, 3), mma(64, 64, 16, 2, 2, 3, 16),
   mma(64, 64, 8, 2, 2, 4), mma(128, 128, 16, 2, 4, 3), mma(128, 128, 16, 4, 2, 3), mma(64, 64, 16, 2, 2, 4, 4),
 ];
 const tiled = (bm: number, bn: number, bk: number, tm: number, tn: number): TiledConfig => ({ bm, bn, bk, tm, tn });
-/** Tiled configurations (float32 vectors of 4: tm, tn, bk multiples of 4) timed in the sweep. */
-const TILED_CONFIGS: readonly TiledConfig[] = [
-  tiled(32, 32, 16, 4, 4), tiled(32, 32, 32, 4, 4), tiled(64, 64, 16, 4, 4), tiled(64, 64, 16, 8, 4), tiled(64, 64, 8, 4, 4),
-  tiled(64, 64, 32, 4, 4), tiled(64, 64, 16, 8, 8), tiled(128, 64, 8, 8, 4), tiled(128, 64, 16, 8, 4), tiled(128, 128, 8, 8, 8),
-  tiled(128, 128, 16, 8, 8), tiled(64, 128, 8, 4, 8),
-];
 const TILED_CHECKED: readonly TiledConfig[] = [tiled(32, 32, 16, 4, 4), tiled(64, 64, 16, 8, 8), tiled(128, 128, 8, 8, 8), tiled(64, 128, 8, 4, 8)];
 
 interface Padding { ldPad: number; gap: number; offset: number }
@@ -332,88 +316,4 @@ test('timing: ours vs cuBLAS strided batched, about 1 GB of matrices, beta = 0',
   if (process.env['OUT']) writeFileSync(join(process.env['OUT'], 'gemm-timing.md'), `${table}\n`);
 });
 
-/**
- * A parameter sweep for the tuning table (run with MYRIAD_GEMM_SWEEP=1; sizes from
- * MYRIAD_GEMM_SWEEP_SIZES, default 32,64,128,256): small-kernel thread shapes, tiled and
- * tensor-core block sizes, timed on the same data, beta = 0, dense strided batches of about 1 GB;
- * then the planned kernel on every transpose and on non-square shapes of about the same bytes.
- */
-test('sweep: small, tiled and mma parameters (MYRIAD_GEMM_SWEEP=1)', { skip: gpuSkipReason() ?? (process.env['MYRIAD_GEMM_SWEEP'] ? undefined : 'set MYRIAD_GEMM_SWEEP=1') }, () => {
-  const dev = gpu();
-  const cublas = new Cublas(dev);
-  const sizes = (process.env['MYRIAD_GEMM_SWEEP_SIZES'] ?? '32,64,128,256').split(',').map(Number).filter((x) => x > 0);
-  const rows: string[] = [`card: ${dev.info.name}`, '| dtype | n | params | ms | GFLOP/s | GB/s |', '|---|---|---|---|---|---|'];
-  const label = (p: GemmParams): string => p.variant === 'small' ? `small tbc${p.tbc} rn${p.rn} t${p.threads}${p.stageC ? ' sc' : ''}` : p.variant === 'tiled' ? `tiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}` : `mma ${p.bm}x${p.bn}x${p.bk} w${p.wm}x${p.wn} s${p.stages} k${p.mmaK ?? 8}`;
-  const plain = { kind: 'strided' as const, dense: false };
-  const dtypes = DTYPES.filter((d) => (process.env['MYRIAD_GEMM_SWEEP_DTYPES'] ?? 'float64,float32').includes(d));
-  for (const dtype of dtypes) {
-    const bytes = dtype === 'float64' ? 8 : 4;
-    for (const n of sizes) {
-      const count = Math.floor(1e9 / (3 * n * n * bytes));
-      const arrays = [0, 1, 2].map(() => dev.alloc(dtype, count * n * n));
-      for (const x of arrays) dev.fill(x, 0x3f);
-      const sb = (data: DeviceArray): Batch<DeviceArray> => ({ kind: 'strided', data, rows: n, cols: n, count, ld: n, stride: n * n, offset: 0, order: 'col' });
-      const req: GemmRequest<DeviceArray> = { transA: 'N', transB: 'N', alpha: 1, beta: 0, a: sb(arrays[0]!), b: sb(arrays[1]!), c: sb(arrays[2]!) };
-      const problem: GemmProblem = { dtype, transA: 'N', transB: 'N', m: n, n, k: n, count, batchKind: 'strided', betaZero: true };
-      const candidates: GemmParams[] = [planGemm(dev.info, problem)];
-      if (n <= 32) {
-        const tuning = tuningFor(dev.info.arch, 'gemm');
-        for (const smallThreadsPerBlock of [64, 128, 256]) {
-          for (const smallItemsPerThread of [1, 2, 4]) {
-            const t = { ...tuning, smallThreadsPerBlock, smallItemsPerThread };
-            const p = planGemm(dev.info, problem, { variant: 'small', tuning: t });
-            if (!candidates.some((q) => JSON.stringify(q) === JSON.stringify(p))) candidates.push(p);
-          }
-        }
-      }
-      const common = { dtype, transA: 'N' as const, transB: 'N' as const, betaZero: true, layouts: { a: plain, b: plain, c: plain } };
-      const fits = (bm: number, bn: number): boolean => (bm <= 2 * n && bn <= 2 * n) && (n < 128 || bm * bn >= 64 * 64);
-      if (n >= 32) {
-        if (dtype === 'float32') for (const cfg of TILED_CONFIGS) { if (fits(cfg.bm, cfg.bn)) candidates.push({ variant: 'tiled', ...common, ...cfg }); }
-        if (dtype === 'float64') for (const cfg of MMA_CONFIGS) { if (fits(cfg.bm, cfg.bn)) candidates.push({ variant: 'mma', ...common, ...cfg }); }
-      }
-      const cost = counts.gemm(dtype, n, n, n, true);
-      const [A, B, C] = [arrays[0]!, arrays[1]!, arrays[2]!];
-      const vendor = time(dev, () => cublas.gemmStridedBatched(dtype, 'N', 'N', n, n, n, 1, A, n, n * n, B, n, n * n, 0, C, n, n * n, count), 5);
-      rows.push(`| ${dtype} | ${n} | cuBLAS | ${vendor.toFixed(3)} | ${((cost.flops * count) / (vendor * 1e6)).toFixed(0)} | ${((cost.bytes * count) / (vendor * 1e6)).toFixed(0)} |`);
-      for (const p of candidates) {
-        if (p !== candidates[0] && JSON.stringify(p) === JSON.stringify(candidates[0])) continue;
-        const ms = time(dev, () => gemmCuda(dev, req, { variant: p }), 5);
-        rows.push(`| ${dtype} | ${n} | ${p === candidates[0] ? 'PLANNED ' : ''}${label(p)} | ${ms.toFixed(3)} | ${((cost.flops * count) / (ms * 1e6)).toFixed(0)} | ${((cost.bytes * count) / (ms * 1e6)).toFixed(0)} |`);
-      }
-      for (const x of arrays) x.dispose();
-      if (process.env['OUT']) writeFileSync(join(process.env['OUT'], 'gemm-sweep.md'), `${rows.join('\n')}\n`);
-    }
-  }
-  // Transposes and non-square shapes (planned kernels), about 1 GB of A, B and C.
-  rows.push('', '| dtype | op | m x n x k | count | params | ms | GFLOP/s | GB/s |', '|---|---|---|---|---|---|---|---|');
-  for (const dtype of DTYPES) {
-    const bytes = dtype === 'float64' ? 8 : 4;
-    for (const n of (process.env['MYRIAD_GEMM_SHAPE_SIZES'] ?? '64,128,256').split(',').map(Number)) {
-      const shapes: [Op, Op, number, number, number][] = [
-        ['N', 'N', n, n, n], ['N', 'T', n, n, n], ['T', 'N', n, n, n], ['T', 'T', n, n, n],
-        ['N', 'N', 2 * n, n / 2, n], ['N', 'N', n / 2, n / 2, 2 * n], ['T', 'N', n, n / 2, 2 * n], ['N', 'N', n - 1, n - 1, n - 1],
-      ];
-      for (const [transA, transB, m, nn, k] of shapes) {
-        const count = Math.floor(1e9 / ((m * k + k * nn + m * nn) * bytes));
-        const [ar, ac] = transA === 'N' ? [m, k] : [k, m];
-        const [br, bc] = transB === 'N' ? [k, nn] : [nn, k];
-        const dims: [number, number][] = [[ar, ac], [br, bc], [m, nn]];
-        const arrays = dims.map(([r, c]) => dev.alloc(dtype, count * r * c));
-        for (const x of arrays) dev.fill(x, 0x3f);
-        const sb = (data: DeviceArray, [r, c]: [number, number]): Batch<DeviceArray> => ({ kind: 'strided', data, rows: r, cols: c, count, ld: r, stride: r * c, offset: 0, order: 'col' });
-        const req: GemmRequest<DeviceArray> = { transA, transB, alpha: 1, beta: 0, a: sb(arrays[0]!, dims[0]!), b: sb(arrays[1]!, dims[1]!), c: sb(arrays[2]!, dims[2]!) };
-        const p = planGemm(dev.info, { dtype, transA, transB, m, n: nn, k, count, batchKind: 'strided', betaZero: true });
-        const ms = time(dev, () => gemmCuda(dev, req), 5);
-        const cost = counts.gemm(dtype, m, nn, k, true);
-        rows.push(`| ${dtype} | ${transA}${transB} | ${m}x${nn}x${k} | ${count} | ${label(p)} | ${ms.toFixed(3)} | ${((cost.flops * count) / (ms * 1e6)).toFixed(0)} | ${((cost.bytes * count) / (ms * 1e6)).toFixed(0)} |`);
-        if (process.env['OUT']) writeFileSync(join(process.env['OUT'], 'gemm-sweep.md'), `${rows.join('\n')}\n`);
-        for (const x of arrays) x.dispose();
-      }
-    }
-  }
-  cublas.dispose();
-  const table = rows.join('\n');
-  console.log(table);
-  if (process.env['OUT']) writeFileSync(join(process.env['OUT'], 'gemm-sweep.md'), `${table}\n`);
-});
+// The parameter sweep behind the tuning table: node dist/src/cuda/tune/main.js gemm (src/cuda/tune/gemm-sweep.ts).

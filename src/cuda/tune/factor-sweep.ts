@@ -11,7 +11,7 @@ import { getrfCuda, type GetrfForce } from '../kernels/getrf/index.js';
 import { potrfCuda, type PotrfForce } from '../kernels/potrf/index.js';
 import { REGISTER_DESIGN_MAX } from '../kernels/common/register-tile.js';
 import type { GetrfTuning, PanelBand, PotrfTuning, RegisterBand, RegisterShape } from '../model/tuning/index.js';
-import type { GpuDevice } from '../runtime/types.js';
+import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { timeMs } from './measure.js';
 
 export type FactorFamily = 'potrf' | 'getrf';
@@ -65,8 +65,17 @@ export function factorGrid(c: FactorCase): FactorPoint[] {
 /** Matrices per timing: about 0.5 GB, as the measurements in the tables. */
 const factorBatchCount = (c: FactorCase): number => Math.max(64, Math.floor(0.5e9 / (c.n * c.n * (c.dtype === 'float64' ? 8 : 4))));
 
-/** Times one point on the device (diagonally dominant matrices, restored before every run). */
-export function timeFactorPoint(dev: GpuDevice, c: FactorCase, p: FactorPoint, repeats = 7): number {
+/** One case's device data: diagonally dominant symmetric matrices, kept pristine for every run. */
+export interface FactorData {
+  readonly count: number;
+  readonly pristine: DeviceArray;
+  readonly work: DeviceArray;
+  readonly info: DeviceArray;
+  readonly ipiv: DeviceArray;
+  dispose(): void;
+}
+
+export function factorData(dev: GpuDevice, c: FactorCase): FactorData {
   const count = factorBatchCount(c);
   const n = c.n;
   const host = c.dtype === 'float64' ? new Float64Array(count * n * n) : new Float32Array(count * n * n);
@@ -74,19 +83,18 @@ export function timeFactorPoint(dev: GpuDevice, c: FactorCase, p: FactorPoint, r
   for (let j = 0; j < n; j++) for (let i = 0; i < j; i++) host[j + i * n] = host[i + j * n]!; // symmetric
   for (let j = 0; j < n; j++) host[j + j * n] = n;
   for (let m = 1; m < count; m++) host.copyWithin(m * n * n, 0, n * n);
-  const pristine = dev.upload(host);
-  const work = dev.alloc(c.dtype, host.length);
-  const info = dev.alloc('int32', count);
-  const ipiv = dev.alloc('int32', count * n);
-  try {
-    const a = strided(work, { rows: n, count });
-    const run = c.family === 'potrf'
-      ? (): void => potrfCuda(dev, { uplo: 'lower', a, info }, { force: potrfForce(p) })
-      : (): void => getrfCuda(dev, { a, ipiv, pivotStride: n, info }, { force: getrfForce(p) });
-    return timeMs(dev, run, repeats, () => dev.copy(pristine, 0, work, 0, host.length));
-  } finally {
-    for (const d of [pristine, work, info, ipiv]) d.dispose();
-  }
+  const arrays = { pristine: dev.upload(host), work: dev.alloc(c.dtype, host.length), info: dev.alloc('int32', count), ipiv: dev.alloc('int32', count * n) };
+  return { count, ...arrays, dispose: () => { for (const d of Object.values(arrays)) d.dispose(); } };
+}
+
+/** Times one point on the case's data (restored before every run). */
+export function timeFactorPoint(dev: GpuDevice, c: FactorCase, p: FactorPoint, d: FactorData, repeats = 7): number {
+  const n = c.n;
+  const a = strided(d.work, { rows: n, count: d.count });
+  const run = c.family === 'potrf'
+    ? (): void => potrfCuda(dev, { uplo: 'lower', a, info: d.info }, { force: potrfForce(p) })
+    : (): void => getrfCuda(dev, { a, ipiv: d.ipiv, pivotStride: n, info: d.info }, { force: getrfForce(p) });
+  return timeMs(dev, run, repeats, () => dev.copy(d.pristine, 0, d.work, 0, d.count * n * n));
 }
 
 /** The fastest row of every case. */

@@ -4,7 +4,7 @@
  */
 import type { GemmTuningOverrides } from './gemm-types.js';
 
-// Winners of the parameter sweep in test/gpu/gemm.test.ts (MYRIAD_GEMM_SWEEP=1) on an NVIDIA
+// Winners of the parameter sweep (then in test/gpu/gemm.test.ts, now src/cuda/tune/gemm-sweep.ts) on an NVIDIA
 // H200 (sm_90, 132 SMs), 2026-11-25: square N x N, beta = 0, about 1 GB of dense strided matrices.
 export const sm90GemmTuning: GemmTuningOverrides = {
   // float64 beyond 24 goes to the tensor cores: at 32 the mma kernel measured 10.2 vs 7.9 TFLOP/s.
