@@ -21,7 +21,7 @@ function readmeExamples(): string[] {
 describe('README examples', () => {
   it('test/readme/ holds every ts block of the README verbatim', () => {
     const blocks = readmeExamples();
-    assert.equal(blocks.length, 2);
+    assert.equal(blocks.length, 3);
     blocks.forEach((block, i) => {
       const file = readFileSync(join(root, 'test', 'readme', `example-${i + 1}.ts`), 'utf8');
       assert.equal(file.slice(file.indexOf('\n') + 1), block, `example-${i + 1}.ts differs from the README's block ${i + 1}`);
@@ -31,5 +31,9 @@ describe('README examples', () => {
     const out = execFileSync(process.execPath, [join(root, 'dist', 'test', 'readme', 'example-1.js')], { encoding: 'utf8' });
     assert.match(out, /\[ 2, 0, 1, 1\.414\d* \].*\[ -0\.125, 0\.75 \]/);
     assert.match(out, /^0 of 100000 matrices not positive definite$/m);
+  });
+  it('the host-path example runs its three steps', () => {
+    const out = execFileSync(process.execPath, [join(root, 'dist', 'test', 'readme', 'example-2.js')], { encoding: 'utf8' });
+    assert.match(out, /^1 0\.25 true\n2 0\.0625 true\n3 0\.015625 true$/m);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The README's examples on GPUs: the first takes the CUDA path of `open()` (device-resident
- * posv), the second needs two GPUs. Skips with one line where they are missing.
+ * posv), the second on host arrays (the async host path), the third needs two GPUs. Skips with one line where they are missing.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -24,8 +24,11 @@ describe('README examples on GPUs', () => {
     assert.match(out, /^0 of 100000 matrices not positive definite$/m);
     assert.match(out, /Int32Array\(100000\)/); // the device-resident info, downloaded
   });
+  it('the host-path example (async posv on host arrays) on the CUDA backend', { skip }, () => {
+    assert.match(run(2), /^1 0\.25 true\n2 0\.0625 true\n3 0\.015625 true$/m);
+  });
   it('the multi-GPU example', { skip: skip2 }, () => {
-    const out = run(2);
+    const out = run(3);
     assert.match(out, /Float64Array\(2560000\)/);
     assert.match(out, /Int32Array\(10000\)/);
   });

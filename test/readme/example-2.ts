@@ -1,11 +1,13 @@
-// The multi-GPU example of README.md, verbatim (test/core/readme.test.ts checks that it stays so).
-import { open, strided, type DeviceStorage, type MultiDeviceContext } from 'myriad';
-const n = 16, count = 10_000;
-const hostA = new Float64Array(n * n * count);
-for (let i = 0; i < count; i++) for (let j = 0; j < n; j++) hostA[i * n * n + j * (n + 1)] = 2; // SPD: here 2 I
-const ctx = open({ devices: 'all' }) as MultiDeviceContext;   // or [0, 1]; weights: [...]
-ctx.potrf({ a: strided(hostA, { rows: n, count }) });        // host data: split, run on every GPU, results in order
-const a = ctx.scatter(hostA, { rows: n, count });             // or keep the batch spread over the GPUs
-const { info } = ctx.potrf({ a: strided(a, { rows: n, count }) }); // enqueued on every GPU
-await ctx.synchronize();
-console.log(ctx.gather(a), ctx.gather(info as DeviceStorage));  // factors and info, original order
+// The host-path example of README.md (async form, reused arrays), verbatim (test/core/readme.test.ts checks that it stays so).
+import { open, strided } from 'myriad';
+const n = 16, count = 1000;
+const A = new Float64Array(n * n * count), B = new Float64Array(n * count);
+const info = new Int32Array(count);                   // reused from call to call, like A and B
+const ctx = open();
+for (let step = 1; step <= 3; step++) {
+  A.fill(0);                                          // this step's SPD matrices: 4^step I
+  for (let i = 0; i < count; i++) for (let j = 0; j < n; j++) A[i * n * n + j * (n + 1)] = 4 ** step;
+  B.fill(1);
+  await ctx.posvAsync({ a: strided(A, { rows: n, count }), b: strided(B, { rows: n, cols: 1, count }), info });
+  console.log(step, B[0], info.every((x) => x === 0)); // 1 0.25 true, 2 0.0625 true, 3 0.015625 true
+}
