@@ -21,17 +21,26 @@ export function probeBackends(): { cpu: BackendStatus; cuda: BackendStatus } {
   return { cpu: { usable: true, detail: 'TypeScript reference backend' }, cuda };
 }
 
-const cudaContexts = new Map<number, Context>();
+/** The device state of each opened ordinal (stream, modules, handles) and how many contexts hold it. */
+const cudaDevices = new Map<number, { backend: CudaBackend; holders: number }>();
 
-/** One context per device ordinal per process (its stream, modules and handles are shared). */
+/**
+ * A new context on GPU `ordinal`, the caller's own: contexts of one device share its stream and
+ * compiled kernels, and the device is released when the last of them is disposed.
+ */
 export function openCudaContext(ordinal: number): Context {
-  let ctx = cudaContexts.get(ordinal);
-  if (!ctx || ctx.disposed) {
+  let shared = cudaDevices.get(ordinal);
+  if (!shared) {
     const p = probeCuda();
     const versions = p.usable ? `driver CUDA ${p.driverVersion}, NVRTC ${p.nvrtcVersion}` : '';
-    const backend = new CudaBackend(openDevice(ordinal), versions);
-    ctx = new Context('cuda', backend, backend);
-    cudaContexts.set(ordinal, ctx);
+    shared = { backend: new CudaBackend(openDevice(ordinal), versions), holders: 0 };
+    cudaDevices.set(ordinal, shared);
   }
-  return ctx;
+  const device = shared;
+  device.holders++;
+  return new Context('cuda', device.backend, device.backend, () => {
+    if (--device.holders > 0) return;
+    cudaDevices.delete(ordinal);
+    device.backend.dispose();
+  });
 }

@@ -40,6 +40,8 @@ export class Context {
     readonly backend: BackendName,
     private readonly ops: Backend<Storage, IntStorage>,
     private readonly device?: DeviceBackend,
+    /** What dispose() does to the device (default: dispose it); shared devices count their holders. */
+    private readonly release: () => void = () => device?.dispose(),
   ) {}
 
   /** One line: the backend and, for CUDA, the GPU. */
@@ -218,7 +220,7 @@ export class Context {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    this.device?.dispose();
+    this.release();
   }
 
   // -------------------------------------------------------------------------------------------

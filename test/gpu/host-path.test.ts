@@ -155,3 +155,18 @@ describe('host path: host calls = device-resident calls, bit for bit', { skip },
     identical(b3, b4, 'row-major B async = sync');
   });
 });
+
+describe('CUDA contexts from open() are the caller\'s own', { skip }, () => {
+  it('disposing one leaves another on the same GPU working; the last one releases the device', () => {
+    const rng = new Random(3);
+    const [c1, c2] = [open({ backend: 'cuda' }), open({ backend: 'cuda' })];
+    assert.notEqual(c1, c2);
+    c1.dispose();
+    assert.throws(() => c1.potrf({ a: strided(randomSpd('float64', 4, 2, rng), { rows: 4, count: 2 }) }), /DISPOSED|disposed/);
+    hostEqualsDevice(c2, [randomSpd('float64', 8, 50, rng)], (c, [a]) => c.potrf({ a: strided(a!, { rows: 8, count: 50 }) }), 'after a sibling was disposed');
+    c2.dispose();
+    const c3 = open({ backend: 'cuda' });
+    hostEqualsDevice(c3, [randomSpd('float64', 8, 50, rng)], (c, [a]) => c.potrf({ a: strided(a!, { rows: 8, count: 50 }) }), 'a new context after all were disposed');
+    c3.dispose();
+  });
+});
