@@ -1,0 +1,150 @@
+/**
+ * trsmCuda: the batched triangular solve of device batches. Strided A and B run as one group; list
+ * and variable batches are grouped by shape and leading dimensions into list batches (pointer
+ * arrays for the leaf, the same lists for the GEMM). Per group, the plan's launches run in order
+ * over the whole group: leaves (generate-leaf.ts) and GEMM updates through the gemm family's
+ * public face on sub-blocks (offsets moved, rows and cols cut, alpha = -1, beta = alpha or 1).
+ */
+import { batchCount, matrixAt, type ListBatch, type MatrixView, type StridedBatch } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
+import type { TrsmRequest } from '../../../core/ops.js';
+import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { cachedKernel } from '../common/kernel-cache.js';
+import { deviceDtype, operandArgs, sharedLimit, uploadPointers, type OperandArgs } from '../common/operands.js';
+import { gemmCuda } from '../gemm/index.js';
+import { trsmLeafSource } from './generate-leaf.js';
+import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
+import type { Span, TrsmForce, TrsmLeafParams, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
+import { planTrsm } from './plan.js';
+
+export interface TrsmOptions {
+  /** A leaf size or shape to use instead of the table's (tests, benchmarks). */
+  readonly force?: TrsmForce;
+  /** Plan with this table instead of the device architecture's. */
+  readonly tuning?: TrsmTuning;
+}
+
+type Sub = StridedBatch<DeviceArray> | ListBatch<DeviceArray>;
+
+/** Matrices of one shape: the batches as the GEMM takes them, and the leaf's operand arguments. */
+interface TrsmGroup {
+  readonly count: number;
+  readonly m: number;
+  readonly n: number;
+  readonly a: Sub;
+  readonly b: Sub;
+  readonly argsA: OperandArgs;
+  readonly argsB: OperandArgs;
+}
+
+export function trsmCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, opts: TrsmOptions = {}): void {
+  const count = batchCount(r.b);
+  if (count === 0) return;
+  const dtype = deviceDtype(r.b);
+  const temporaries: DeviceArray[] = [];
+  try {
+    for (const g of groups(dev, r, count, temporaries)) trsmGroup(dev, dtype, r, g, opts);
+  } finally {
+    if (temporaries.length > 0) {
+      dev.synchronize();
+      for (const t of temporaries) t.dispose();
+    }
+  }
+}
+
+/** One group's launches: B := 0 where alpha = 0, else the plan's leaves and updates in order. */
+function trsmGroup(dev: GpuDevice, dtype: DType, r: TrsmRequest<DeviceArray>, g: TrsmGroup, opts: TrsmOptions): void {
+  if (g.m === 0 || g.n === 0) return;
+  const kind = g.argsB.kind;
+  if (r.alpha === 0) {
+    const k = cachedKernel(dev, `trsm-zero/${JSON.stringify({ dtype, kind })}`, () => trsmZeroSource({ dtype, kind }));
+    const blocks = Math.min(Math.ceil((g.count * g.m * g.n) / ZERO_THREADS), 65535 * 4);
+    k.launch({ grid: [blocks, 1, 1], block: [ZERO_THREADS, 1, 1] }, [...operandArgs(g.argsB), arg.i32(g.count), arg.i32(g.m), arg.i32(g.n)]);
+    return;
+  }
+  const variant: TrsmVariant = { side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
+  const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'trsm');
+  const plan = planTrsm({ ...variant, dtype, m: g.m, n: g.n, count: g.count, kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
+  for (const step of plan.steps) {
+    if (step.kind === 'leaf') launchLeaf(dev, plan, g, step.span, step.scaled ? r.alpha : 1);
+    else update(dev, r, g, step);
+  }
+}
+
+function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, alpha: number): void {
+  const p: TrsmLeafParams = plan.leaf;
+  const shape = plan.shapes.get(span.size)!;
+  const left = p.side === 'left';
+  const nvec = left ? g.n : g.m;
+  const a = { ...g.argsA, offset: g.argsA.offset + span.off + span.off * g.argsA.ld };
+  const b = { ...g.argsB, offset: g.argsB.offset + (left ? span.off : span.off * g.argsB.ld) };
+  const k = cachedKernel(dev, `trsm-leaf/${JSON.stringify(p)}`, () => trsmLeafSource(p));
+  const grid: [number, number, number] = [Math.ceil(g.count / shape.matrices), Math.min(Math.ceil(nvec / shape.vectors), 65535), 1];
+  k.launch({ grid, block: [shape.vectors, shape.matrices, 1], sharedBytes: shape.sharedBytes }, [
+    ...operandArgs(a), ...operandArgs(b),
+    arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.i32(shape.ldx), arg.real(p.dtype, alpha),
+  ]);
+}
+
+/**
+ * left: B(T, :) := beta B(T, :) - op(A)(T, S) X(S, :); right: B(:, T) := beta B(:, T) - X(:, S) op(A)(S, T),
+ * with op(A)(T, S) the block A(T, S) (transA N) or A(S, T)^T (transA T).
+ */
+function update(dev: GpuDevice, r: TrsmRequest<DeviceArray>, g: TrsmGroup, step: Extract<TrsmStep, { kind: 'update' }>): void {
+  const { target: t, source: s } = step;
+  const beta = step.scaled ? r.alpha : 1;
+  const n = r.transA === 'N';
+  if (r.side === 'left') {
+    const opA = n ? block(g.a, t.off, s.off, t.size, s.size) : block(g.a, s.off, t.off, s.size, t.size);
+    gemmCuda(dev, { transA: r.transA, transB: 'N', alpha: -1, a: opA, b: block(g.b, s.off, 0, s.size, g.n), beta, c: block(g.b, t.off, 0, t.size, g.n) });
+  } else {
+    const opA = n ? block(g.a, s.off, t.off, s.size, t.size) : block(g.a, t.off, s.off, t.size, s.size);
+    gemmCuda(dev, { transA: 'N', transB: r.transA, alpha: -1, a: block(g.b, 0, s.off, g.m, s.size), b: opA, beta, c: block(g.b, 0, t.off, g.m, t.size) });
+  }
+}
+
+/** The rows x cols block at (r0, c0) of every matrix of a batch. */
+function block(b: Sub, r0: number, c0: number, rows: number, cols: number): Sub {
+  const delta = r0 + c0 * b.ld;
+  if (b.kind === 'strided') return { ...b, offset: b.offset + delta, rows, cols };
+  return { ...b, matrices: b.matrices.map((e) => ({ data: e.data, offset: e.offset + delta })), rows, cols };
+}
+
+/** Strided A and B: one group as they are; otherwise list batches by (m, n, lda, ldb). */
+function groups(dev: GpuDevice, r: TrsmRequest<DeviceArray>, count: number, temporaries: DeviceArray[]): TrsmGroup[] {
+  const { a, b } = r;
+  if (a.kind === 'strided' && b.kind === 'strided') {
+    const args = (x: StridedBatch<DeviceArray>): OperandArgs =>
+      ({ kind: 'strided', pointer: x.data.ptr, offset: x.offset, stride: x.stride, ld: x.ld, rows: x.rows, cols: x.cols });
+    return [{ count, m: b.rows, n: b.cols, a, b, argsA: args(a), argsB: args(b) }];
+  }
+  const byKey = new Map<string, { a: MatrixView<DeviceArray>[]; b: MatrixView<DeviceArray>[] }>();
+  for (let i = 0; i < count; i++) {
+    const am = matrixAt(a, i);
+    const bm = matrixAt(b, i);
+    const key = `${bm.rows}x${bm.cols}/${am.ld}/${bm.ld}`;
+    let members = byKey.get(key);
+    if (members === undefined) byKey.set(key, (members = { a: [], b: [] }));
+    members.a.push(am);
+    members.b.push(bm);
+  }
+  const out: TrsmGroup[] = [];
+  for (const { a: as, b: bs } of byKey.values()) {
+    const first = bs[0]!;
+    const t = r.side === 'left' ? first.rows : first.cols;
+    const listOf = (views: MatrixView<DeviceArray>[], rows: number, cols: number): ListBatch<DeviceArray> =>
+      ({ kind: 'list', matrices: views.map((v) => ({ data: v.data, offset: v.offset })), rows, cols, ld: views[0]!.ld, order: 'col' });
+    const la = listOf(as, t, t);
+    const lb = listOf(bs, first.rows, first.cols);
+    if (first.rows === 0 || first.cols === 0) continue;
+    const pa = uploadPointers(dev, as);
+    temporaries.push(pa);
+    const pb = uploadPointers(dev, bs);
+    temporaries.push(pb);
+    const args = (x: ListBatch<DeviceArray>, ptr: DeviceArray): OperandArgs =>
+      ({ kind: 'pointer', pointer: ptr.ptr, offset: 0, stride: 0, ld: x.ld, rows: x.rows, cols: x.cols });
+    out.push({ count: bs.length, m: first.rows, n: first.cols, a: la, b: lb, argsA: args(la, pa), argsB: args(lb, pb) });
+  }
+  return out;
+}
