@@ -7,4 +7,5 @@ export type { Span, TrsmForce, TrsmLeafParams, TrsmLeafShape, TrsmPlan, TrsmStep
 export { trsmLeafSource, leafMapping, variantTag, LEAF_MAX_THREADS } from './generate-leaf.js';
 export { trsmZeroSource } from './generate-zero.js';
 export { planTrsm, recursionSteps, leafShape, splitPoint, solvesForward, type TrsmProblem } from './plan.js';
+export { block, updateRequest, leafOffsets, type BlockBatch } from './blocks.js';
 export { trsmCuda, type TrsmOptions } from './launch.js';

@@ -13,9 +13,10 @@ import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype, operandArgs, sharedLimit, uploadPointers, type OperandArgs } from '../common/operands.js';
 import { gemmCuda } from '../gemm/index.js';
+import { updateRequest, leafOffsets, type BlockBatch } from './blocks.js';
 import { trsmLeafSource } from './generate-leaf.js';
 import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
-import type { Span, TrsmForce, TrsmLeafParams, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
+import type { Span, TrsmForce, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
 import { planTrsm } from './plan.js';
 
 export interface TrsmOptions {
@@ -25,7 +26,7 @@ export interface TrsmOptions {
   readonly tuning?: TrsmTuning;
 }
 
-type Sub = StridedBatch<DeviceArray> | ListBatch<DeviceArray>;
+type Sub = BlockBatch<DeviceArray>;
 
 /** Matrices of one shape: the batches as the GEMM takes them, and the leaf's operand arguments. */
 interface TrsmGroup {
@@ -68,7 +69,7 @@ function trsmGroup(dev: GpuDevice, dtype: DType, r: TrsmRequest<DeviceArray>, g:
   const plan = planTrsm({ ...variant, dtype, m: g.m, n: g.n, count: g.count, kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
   for (const step of plan.steps) {
     if (step.kind === 'leaf') launchLeaf(dev, plan, g, step.span, step.scaled ? r.alpha : 1);
-    else update(dev, r, g, step);
+    else gemmCuda(dev, updateRequest(r, g.a, g.b, g.m, g.n, step));
   }
 }
 
@@ -77,38 +78,15 @@ function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, al
   const shape = plan.shapes.get(span.size)!;
   const left = p.side === 'left';
   const nvec = left ? g.n : g.m;
-  const a = { ...g.argsA, offset: g.argsA.offset + span.off + span.off * g.argsA.ld };
-  const b = { ...g.argsB, offset: g.argsB.offset + (left ? span.off : span.off * g.argsB.ld) };
+  const delta = leafOffsets(left, span.off, g.argsA.ld, g.argsB.ld);
+  const a = { ...g.argsA, offset: g.argsA.offset + delta.a };
+  const b = { ...g.argsB, offset: g.argsB.offset + delta.b };
   const k = cachedKernel(dev, `trsm-leaf/${JSON.stringify(p)}`, () => trsmLeafSource(p));
   const grid: [number, number, number] = [Math.ceil(g.count / shape.matrices), Math.min(Math.ceil(nvec / shape.vectors), 65535), 1];
   k.launch({ grid, block: [shape.vectors, shape.matrices, 1], sharedBytes: shape.sharedBytes }, [
     ...operandArgs(a), ...operandArgs(b),
     arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.i32(shape.ldx), arg.real(p.dtype, alpha),
   ]);
-}
-
-/**
- * left: B(T, :) := beta B(T, :) - op(A)(T, S) X(S, :); right: B(:, T) := beta B(:, T) - X(:, S) op(A)(S, T),
- * with op(A)(T, S) the block A(T, S) (transA N) or A(S, T)^T (transA T).
- */
-function update(dev: GpuDevice, r: TrsmRequest<DeviceArray>, g: TrsmGroup, step: Extract<TrsmStep, { kind: 'update' }>): void {
-  const { target: t, source: s } = step;
-  const beta = step.scaled ? r.alpha : 1;
-  const n = r.transA === 'N';
-  if (r.side === 'left') {
-    const opA = n ? block(g.a, t.off, s.off, t.size, s.size) : block(g.a, s.off, t.off, s.size, t.size);
-    gemmCuda(dev, { transA: r.transA, transB: 'N', alpha: -1, a: opA, b: block(g.b, s.off, 0, s.size, g.n), beta, c: block(g.b, t.off, 0, t.size, g.n) });
-  } else {
-    const opA = n ? block(g.a, s.off, t.off, s.size, t.size) : block(g.a, t.off, s.off, t.size, s.size);
-    gemmCuda(dev, { transA: 'N', transB: r.transA, alpha: -1, a: block(g.b, 0, s.off, g.m, s.size), b: opA, beta, c: block(g.b, 0, t.off, g.m, t.size) });
-  }
-}
-
-/** The rows x cols block at (r0, c0) of every matrix of a batch. */
-function block(b: Sub, r0: number, c0: number, rows: number, cols: number): Sub {
-  const delta = r0 + c0 * b.ld;
-  if (b.kind === 'strided') return { ...b, offset: b.offset + delta, rows, cols };
-  return { ...b, matrices: b.matrices.map((e) => ({ data: e.data, offset: e.offset + delta })), rows, cols };
 }
 
 /** Strided A and B: one group as they are; otherwise list batches by (m, n, lda, ldb). */
