@@ -320,19 +320,19 @@ describe('with the real one-GPU CudaBackend per lane (fake memory)', () => {
     const devices = [0, 1].map((i) => new FakeDevice(i, log));
     const lanes: Lane[] = devices.map((device) => ({ device, backend: new CudaBackend(device, 'fake'), hasKernel: hasGpuOp }));
     const ctx = new MultiDeviceContext(new MultiDeviceBackend(lanes, 'fake'));
-    assert.equal(hasGpuOp('trsm'), false, 'this test needs an op without a GPU kernel');
+    assert.equal(hasGpuOp('trmm'), false, 'this test needs an op without a GPU kernel');
     const n = 4, count = 9;
     const a = randomGeneral('float64', n, count, rng) as Float64Array;
     const b = randomMatrices('float64', n, 2, count, rng) as Float64Array;
     const args = (x: Float64Array | ShardedArray, y: Float64Array | ShardedArray) =>
       ({ a: strided(x, { rows: n, count }), b: strided(y, { rows: n, cols: 2, count }), uplo: 'upper' as const, transA: 'T' as const });
-    same(ctx, [a, b], (c, [x, y]) => c.trsm(args(x!, y!)));
+    same(ctx, [a, b], (c, [x, y]) => c.trmm(args(x!, y!)));
     assert.deepEqual(log, [], 'host batches without a kernel never touch a device');
     const sa = ctx.scatter(a, { rows: n, count });
     const sb = ctx.scatter(b, { rows: n, cols: 2, count });
-    ctx.trsm(args(sa, sb));
+    ctx.trmm(args(sa, sb));
     const want = b.slice();
-    cpuContext.trsm(args(a, want));
+    cpuContext.trmm(args(a, want));
     assert.deepEqual(ctx.gather(sb), want);
     assert.ok((log as string[]).includes('down0') && (log as string[]).includes('down1'), 'each lane ran its own part');
   });
