@@ -48,6 +48,7 @@ function checkStrided(dev: GpuDevice, rng: Rng, s: Setup): void {
   const lb = oddLayout(m, n, count);
   const A = randomBuffer(rng, dtype, layoutLength(la));
   for (let i = 0; i < (s.broadcast === true ? 1 : count); i++) fillTriangle(rng, A, la.offset + i * la.stride, la.ld, t, c.uplo, c.diag);
+  poisonOutside(A, la);
   const B = randomBuffer(rng, dtype, layoutLength(lb));
   poisonOutside(B, lb);
   const batch = <S extends FloatArray | DeviceArray>(data: S, l: Layout, rows: number, cols: number): Batch<S> =>
