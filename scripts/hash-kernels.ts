@@ -39,7 +39,7 @@ import {
 } from '../src/cuda/kernels/tsm2/index.js';
 import { defaultTsm2Cases } from '../src/cuda/tune/tsm2-bench.js';
 import { tsm2lGrid, tsm2rGrid } from '../src/cuda/tune/tsm2-sweep.js';
-import { trsmCuda, trsmLeafSource, trsmZeroSource } from '../src/cuda/kernels/trsm/index.js';
+import { trmmCuda, trsmCuda, trsmLeafSource, trsmZeroSource } from '../src/cuda/kernels/trsm/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -379,6 +379,7 @@ function trsmThroughLauncher(): void {
       for (const v of TRSM_VARIANTS) for (const w of new Set([1, 3, 40, t])) for (const alpha of [1, 0]) {
         const [m, n] = v.side === 'left' ? [t, w] : [w, t];
         trsmCuda(dev, { ...v, alpha, a: batch(dtype, t, t, 4, form), b: batch(dtype, m, n, 4, form) });
+        trmmCuda(dev, { ...v, alpha, a: batch(dtype, t, t, 4, form), b: batch(dtype, m, n, 4, form) });
       }
     }
   }
@@ -387,7 +388,7 @@ function trsmThroughLauncher(): void {
 /** test/cuda/trsm-generate.test.ts. */
 function trsmDirect(): void {
   for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) {
-    for (const v of TRSM_VARIANTS) record(trsmLeafSource({ dtype, kind, ...v }));
+    for (const v of TRSM_VARIANTS) for (const op of ['trsm', 'trmm'] as const) record(trsmLeafSource({ op, dtype, kind, ...v }));
     record(trsmZeroSource({ dtype, kind }));
   }
 }

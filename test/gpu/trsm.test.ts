@@ -1,12 +1,12 @@
 /**
- * Batched trsm on a real GPU (skipped where none is usable) against the CPU reference
- * (src/cpu/trsm.ts) on fresh random well-conditioned triangles (diagonal dominant): every variant
+ * Batched trsm and trmm on a real GPU (skipped where none is usable) against the CPU references
+ * (src/cpu/trsm.ts, src/cpu/trmm.ts; trmm on a subset of the sizes) on fresh random well-conditioned triangles (diagonal dominant): every variant
  * (side x uplo x trans x diag) at every n from 1 to 40, then 47, 64, 100, 127, 128, 200, 256, 300,
  * 512 (leaf and recursion), rectangular B (m or n = 1, m != n), alpha 0 / 1 / -2.5, odd ld,
  * stride and offset, stride-0 broadcast of A, list and variable batches, both precisions. What a
  * solve must not read is NaN (A's other triangle; its diagonal where diag is 'unit'; B's padding
  * and gaps); every element of B outside its m x n is checked bit for bit, and A must come back
- * unchanged. Last, a CUDA context's trsm on device data runs the GPU kernel with no host copy.
+ * unchanged. Last, a CUDA context's trsm and trmm on device data run on the GPU with no host copy.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -15,9 +15,10 @@ import { list, strided, variable, type Batch } from '../../src/core/batch.js';
 import type { DType, FloatArray } from '../../src/core/dtype.js';
 import type { TrsmRequest } from '../../src/core/ops.js';
 import { Context } from '../../src/api/context.js';
+import { cpuTrmm } from '../../src/cpu/trmm.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { trsmCuda, type TrsmOptions } from '../../src/cuda/kernels/trsm/index.js';
+import { trmmCuda, trsmCuda, type TriangularOp, type TrsmOptions } from '../../src/cuda/kernels/trsm/index.js';
 import { hasGpuOp } from '../../src/cuda/registry.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
@@ -32,7 +33,7 @@ const DTYPES: DType[] = ['float64', 'float32'];
 const SMALL = Array.from({ length: 40 }, (_, i) => i + 1);
 const LARGE = [47, 64, 100, 127, 128, 200, 256, 300, 512];
 
-interface Setup { c: TrsmCase; dtype: DType; m: number; n: number; count: number; alpha: number; broadcast?: boolean; force?: TrsmOptions }
+interface Setup { op?: TriangularOp; c: TrsmCase; dtype: DType; m: number; n: number; count: number; alpha: number; broadcast?: boolean; force?: TrsmOptions }
 
 /** NaN in every element of `buf` outside the layout's matrices' rows x cols (padding, gaps, head and tail). */
 function poisonOutside(buf: FloatArray, l: Layout): void {
@@ -40,9 +41,13 @@ function poisonOutside(buf: FloatArray, l: Layout): void {
   for (let e = 0; e < buf.length; e++) if (!inside(e)) buf[e] = NaN;
 }
 
+const REFERENCE = { trsm: cpuTrsm, trmm: cpuTrmm } as const;
+const LAUNCHER = { trsm: trsmCuda, trmm: trmmCuda } as const;
+
 /** One strided case on the GPU against the CPU reference. */
 function checkStrided(dev: GpuDevice, rng: Rng, s: Setup): void {
   const { c, dtype, m, n, count, alpha } = s;
+  const op = s.op ?? 'trsm';
   const t = c.side === 'left' ? m : n;
   const la = oddLayout(t, t, count, s.broadcast === true);
   const lb = oddLayout(m, n, count);
@@ -54,12 +59,12 @@ function checkStrided(dev: GpuDevice, rng: Rng, s: Setup): void {
   const batch = <S extends FloatArray | DeviceArray>(data: S, l: Layout, rows: number, cols: number): Batch<S> =>
     strided(data, { rows, cols, count, ld: l.ld, stride: l.stride, offset: l.offset });
   const want = B.slice();
-  cpuTrsm({ ...c, alpha, a: batch(A, la, t, t), b: batch(want, lb, m, n) });
+  REFERENCE[op]({ ...c, alpha, a: batch(A, la, t, t), b: batch(want, lb, m, n) });
   const dA = dev.upload(A);
   const dB = dev.upload(B);
   try {
-    trsmCuda(dev, { ...c, alpha, a: batch(dA, la, t, t), b: batch(dB, lb, m, n) }, s.force);
-    const what = `${dtype} ${caseName(c)} m=${m} n=${n} count=${count} alpha=${alpha}${s.broadcast === true ? ' stride-0 A' : ''}`;
+    LAUNCHER[op](dev, { ...c, alpha, a: batch(dA, la, t, t), b: batch(dB, lb, m, n) }, s.force);
+    const what = `${op} ${dtype} ${caseName(c)} m=${m} n=${n} count=${count} alpha=${alpha}${s.broadcast === true ? ' stride-0 A' : ''}`;
     compareOutput(dev.download(dB) as FloatArray, want, inStrided(lb), trsmTolerance(dtype, t), what);
     compareOutput(dev.download(dA) as FloatArray, A, () => false, 0, `${what}: A`);
   } finally {
@@ -118,10 +123,27 @@ test('trsm alpha = 0 zeroes B without reading A or B; stride-0 A; forced small l
   }
 });
 
-test('trsm on list and variable batches (shape groups, pointer arrays, zero-size members)', { skip, timeout: 300_000 }, () => {
+test('trmm, every variant: n = 1..40 (some), 47 ... 512; m or n = 1, rectangular; alpha 0, 1, -2.5; stride-0 A', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1206);
+  for (const dtype of DTYPES) {
+    for (const [v, c] of TRSM_VARIANTS.entries()) {
+      for (const t of [1, 2, 3, 5, 8, 16, 17, 31, 32, 33, 40, ...LARGE]) {
+        const other = t <= 128 && v % 4 === 0 ? t : [1, 3, 17, 40][(v + t) % 4]!;
+        const [m, n] = c.side === 'left' ? [t, other] : [other, t];
+        checkStrided(dev, rng, { op: 'trmm', c, dtype, m, n, count: t >= 256 ? 1 : countFor(t, other), alpha: (v + t) % 3 === 0 ? 1 : -2.5 });
+      }
+      checkStrided(dev, rng, { op: 'trmm', c, dtype, m: 9, n: 4, count: 5, alpha: 0 });
+      checkStrided(dev, rng, { op: 'trmm', c, dtype, m: 150, n: 70, count: 3, alpha: -2.5, broadcast: true });
+    }
+    checkStrided(dev, rng, { op: 'trmm', c: TRSM_VARIANTS[6]!, dtype, m: 47, n: 47, count: 3, alpha: -2.5, force: { force: { leafMax: 16 } } });
+  }
+});
+
+test('trsm and trmm on list and variable batches (shape groups, pointer arrays, zero-size members)', { skip, timeout: 300_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1204);
-  for (const dtype of DTYPES) {
+  for (const op of ['trsm', 'trmm'] as const) for (const dtype of DTYPES) {
     for (const c of [TRSM_VARIANTS[0]!, TRSM_VARIANTS[5]!, TRSM_VARIANTS[10]!, TRSM_VARIANTS[15]!]) {
       const shapes: [number, number][] = [[5, 3], [40, 7], [100, 2], [5, 3], [1, 1], [0, 4], [3, 0], [70, 70], [5, 3], [33, 1]];
       const tOf = ([m, n]: [number, number]): number => (c.side === 'left' ? m : n);
@@ -152,12 +174,12 @@ test('trsm on list and variable batches (shape groups, pointer arrays, zero-size
       };
       for (const [form, make] of [['variable', varBatches], ['list', listBatches]] as const) {
         const want = B.slice();
-        cpuTrsm({ ...c, alpha: -2.5, ...make(A, want) } as TrsmRequest<FloatArray>);
+        REFERENCE[op]({ ...c, alpha: -2.5, ...make(A, want) } as TrsmRequest<FloatArray>);
         const dA = dev.upload(A);
         const dB = dev.upload(B);
         try {
-          trsmCuda(dev, { ...c, alpha: -2.5, ...make(dA, dB) } as TrsmRequest<DeviceArray>);
-          compareOutput(dev.download(dB) as FloatArray, want, inB, trsmTolerance(dtype, 100), `${dtype} ${caseName(c)} ${form}`);
+          LAUNCHER[op](dev, { ...c, alpha: -2.5, ...make(dA, dB) } as TrsmRequest<DeviceArray>);
+          compareOutput(dev.download(dB) as FloatArray, want, inB, trsmTolerance(dtype, 100), `${op} ${dtype} ${caseName(c)} ${form}`);
         } finally {
           dA.dispose();
           dB.dispose();
@@ -167,7 +189,7 @@ test('trsm on list and variable batches (shape groups, pointer arrays, zero-size
   }
 });
 
-test('a CUDA context solves device-resident batches on the GPU: no CPU fallback, no host copy', { skip }, () => {
+test('a CUDA context runs trsm and trmm on device-resident batches on the GPU: no CPU fallback, no host copy', { skip }, () => {
   assert.ok(hasGpuOp('trsm'), 'trsm has a GPU kernel');
   const dev = gpu();
   let copies = 0;
@@ -194,10 +216,13 @@ test('a CUDA context solves device-resident batches on the GPU: no CPU fallback,
   const dA = dev.upload(A);
   const dB = dev.upload(B);
   try {
+    assert.ok(hasGpuOp('trmm'), 'trmm has a GPU kernel');
+    ctx.trmm({ ...c, alpha: 1, a: batch(dA), b: batch(dB) });
     ctx.trsm({ ...c, alpha: -2.5, a: batch(dA), b: batch(dB) });
     dev.synchronize();
-    assert.equal(copies, 0, 'trsm on device data copied to or from the host');
+    assert.equal(copies, 0, 'trmm or trsm on device data copied to or from the host');
     const want = B.slice();
+    cpuTrmm({ ...c, alpha: 1, a: batch(A), b: batch(want) });
     cpuTrsm({ ...c, alpha: -2.5, a: batch(A), b: batch(want) });
     compareOutput(dev.download(dB) as FloatArray, want, inStrided(l), trsmTolerance('float64', n), 'context trsm');
   } finally {

@@ -5,7 +5,7 @@
  */
 import type { ListBatch, StridedBatch } from '../../../core/batch.js';
 import type { GemmRequest, TrsmRequest } from '../../../core/ops.js';
-import type { TrsmStep } from './params.js';
+import type { TriangularOp, TrsmStep } from './params.js';
 
 /** The batch forms a group of the recursion holds (variable batches are grouped into lists). */
 export type BlockBatch<S> = StridedBatch<S> | ListBatch<S>;
@@ -18,23 +18,24 @@ export function block<S>(b: BlockBatch<S>, r0: number, c0: number, rows: number,
 }
 
 /**
- * The GEMM of an update step (B is m x n): left: B(T, :) := beta B(T, :) - op(A)(T, S) X(S, :);
- * right: B(:, T) := beta B(:, T) - X(:, S) op(A)(S, T); op(A)(T, S) is the block A(T, S) (transA N)
- * or A(S, T)^T (transA T); beta = alpha where the step scales, else 1.
+ * The GEMM of an update step (B is m x n): left: B(T, :) := beta B(T, :) + g op(A)(T, S) B(S, :);
+ * right: B(:, T) := beta B(:, T) + g B(:, S) op(A)(S, T); op(A)(T, S) is the block A(T, S) (transA N)
+ * or A(S, T)^T (transA T). trsm: g = -1, beta = alpha where the step scales, else 1; trmm: g = alpha, beta = 1.
  */
 export function updateRequest<S>(
-  r: Pick<TrsmRequest, 'side' | 'transA' | 'alpha'>, a: BlockBatch<S>, b: BlockBatch<S>, m: number, n: number,
+  op: TriangularOp, r: Pick<TrsmRequest, 'side' | 'transA' | 'alpha'>, a: BlockBatch<S>, b: BlockBatch<S>, m: number, n: number,
   step: Extract<TrsmStep, { kind: 'update' }>,
 ): GemmRequest<S> {
   const { target: t, source: s } = step;
-  const beta = step.scaled ? r.alpha : 1;
+  const alpha = op === 'trsm' ? -1 : r.alpha;
+  const beta = op === 'trsm' && step.scaled ? r.alpha : 1;
   const plain = r.transA === 'N';
   if (r.side === 'left') {
     const opA = plain ? block(a, t.off, s.off, t.size, s.size) : block(a, s.off, t.off, s.size, t.size);
-    return { transA: r.transA, transB: 'N', alpha: -1, a: opA, b: block(b, s.off, 0, s.size, n), beta, c: block(b, t.off, 0, t.size, n) };
+    return { transA: r.transA, transB: 'N', alpha, a: opA, b: block(b, s.off, 0, s.size, n), beta, c: block(b, t.off, 0, t.size, n) };
   }
   const opA = plain ? block(a, s.off, t.off, s.size, t.size) : block(a, t.off, s.off, t.size, s.size);
-  return { transA: 'N', transB: r.transA, alpha: -1, a: block(b, 0, s.off, m, s.size), b: opA, beta, c: block(b, 0, t.off, m, t.size) };
+  return { transA: 'N', transB: r.transA, alpha, a: block(b, 0, s.off, m, s.size), b: opA, beta, c: block(b, 0, t.off, m, t.size) };
 }
 
 /** Where a leaf on the diagonal block [off, off + size) finds its A and B (offset deltas). */

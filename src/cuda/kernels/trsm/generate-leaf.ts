@@ -27,6 +27,34 @@ import { kindTag, matrixPointer, operandParameters } from '../common/batch-point
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
 import type { TrsmLeafParams, TrsmVariant } from './params.js';
 
+/** trsm: forward substitution, in place (element p needs the solved q < p). */
+const SOLVE = `for (int p = 0; p < t; ++p) {
+        const real* row = sL + p * (p + 1) / 2;
+        real s0 = sX[p * ldx + v], s1 = real(0);
+        int q = 0;
+        for (; q + 1 < p; q += 2) {
+          s0 = fmaReal(-row[q], sX[q * ldx + v], s0);
+          s1 = fmaReal(-row[q + 1], sX[(q + 1) * ldx + v], s1);
+        }
+        if (q < p) s0 = fmaReal(-row[q], sX[q * ldx + v], s0);
+        real s = s0 + s1;
+        if (!UNIT) s = s / row[p];
+        sX[p * ldx + v] = s;
+      }`;
+
+/** trmm: y = L x, in place from the last element (element p needs the inputs q <= p). */
+const MULTIPLY = `for (int p = t - 1; p >= 0; --p) {
+        const real* row = sL + p * (p + 1) / 2;
+        real s0 = UNIT ? sX[p * ldx + v] : row[p] * sX[p * ldx + v], s1 = real(0);
+        int q = 0;
+        for (; q + 1 < p; q += 2) {
+          s0 = fmaReal(row[q], sX[q * ldx + v], s0);
+          s1 = fmaReal(row[q + 1], sX[(q + 1) * ldx + v], s1);
+        }
+        if (q < p) s0 = fmaReal(row[q], sX[q * ldx + v], s0);
+        sX[p * ldx + v] = s0 + s1;
+      }`;
+
 /** Most threads a leaf block launches (vectors x matrices): the plan keeps within it. */
 export const LEAF_MAX_THREADS = 256;
 
@@ -68,12 +96,12 @@ function vectorTileLoop(left: boolean, body: string): string {
 
 export function trsmLeafSource(p: TrsmLeafParams): KernelSource {
   const m = leafMapping(p);
-  const entry = `trsm_leaf_${precisionLetter(p.dtype)}_${variantTag(p)}_${kindTag(p.kind)}`;
+  const entry = `${p.op}_leaf_${precisionLetter(p.dtype)}_${variantTag(p)}_${kindTag(p.kind)}`;
   // Element (p, vv) of the tile is element at(p) of vector w0 + vv.
   const bElement = m.left ? 'b[i + (long long)(w0 + vv) * ldB]' : 'b[(w0 + vv) + (long long)i * ldB]';
   const source = `${precisionPrelude(p.dtype)}
 
-// The variant (${p.side}, ${p.uplo}, ${p.transA}, ${p.diag}) as the forward substitution sees it.
+// The variant (${p.side}, ${p.uplo}, ${p.transA}, ${p.diag}) as the lower triangular ${p.op === 'trsm' ? 'solve' : 'product'} sees it.
 constexpr bool TRANSPOSED = ${m.transposed};   // the solved triangle M is A^T
 constexpr bool REVERSE = ${m.reverse};      // M is upper: element p of the solve is row t - 1 - p
 constexpr bool UNIT = ${p.diag === 'unit'};         // unit diagonal: never read
@@ -112,19 +140,7 @@ extern "C" __global__ void __launch_bounds__(${LEAF_MAX_THREADS}) ${entry}(
     }
     __syncthreads();
     if (valid && v < nv) {
-      for (int p = 0; p < t; ++p) {
-        const real* row = sL + p * (p + 1) / 2;
-        real s0 = sX[p * ldx + v], s1 = real(0);
-        int q = 0;
-        for (; q + 1 < p; q += 2) {
-          s0 = fmaReal(-row[q], sX[q * ldx + v], s0);
-          s1 = fmaReal(-row[q + 1], sX[(q + 1) * ldx + v], s1);
-        }
-        if (q < p) s0 = fmaReal(-row[q], sX[q * ldx + v], s0);
-        real s = s0 + s1;
-        if (!UNIT) s = s / row[p];
-        sX[p * ldx + v] = s;
-      }
+      ${p.op === 'trsm' ? SOLVE : MULTIPLY}
     }
     __syncthreads();
     if (valid) {

@@ -1,5 +1,5 @@
 /**
- * trsmCuda: the batched triangular solve of device batches. Strided A and B run as one group; list
+ * trsmCuda and trmmCuda: the batched triangular solve and multiply of device batches. Strided A and B run as one group; list
  * and variable batches are grouped by shape and leading dimensions into list batches (pointer
  * arrays for the leaf, the same lists for the GEMM). Per group, the plan's launches run in order
  * over the whole group: leaves (generate-leaf.ts) and GEMM updates through the gemm family's
@@ -7,7 +7,7 @@
  */
 import { batchCount, matrixAt, type ListBatch, type MatrixView, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
-import type { TrsmRequest } from '../../../core/ops.js';
+import type { TrmmRequest, TrsmRequest } from '../../../core/ops.js';
 import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { cachedKernel } from '../common/kernel-cache.js';
@@ -16,7 +16,7 @@ import { gemmCuda } from '../gemm/index.js';
 import { updateRequest, leafOffsets, type BlockBatch } from './blocks.js';
 import { trsmLeafSource } from './generate-leaf.js';
 import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
-import type { Span, TrsmForce, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
+import type { Span, TriangularOp, TrsmForce, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
 import { planTrsm } from './plan.js';
 
 export interface TrsmOptions {
@@ -40,12 +40,21 @@ interface TrsmGroup {
 }
 
 export function trsmCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, opts: TrsmOptions = {}): void {
+  triangularCuda(dev, 'trsm', r, opts);
+}
+
+/** trmm (B := alpha op(A) B, or alpha B op(A)): the same launches, multiplying. */
+export function trmmCuda(dev: GpuDevice, r: TrmmRequest<DeviceArray>, opts: TrsmOptions = {}): void {
+  triangularCuda(dev, 'trmm', r, opts);
+}
+
+function triangularCuda(dev: GpuDevice, op: TriangularOp, r: TrsmRequest<DeviceArray>, opts: TrsmOptions): void {
   const count = batchCount(r.b);
   if (count === 0) return;
   const dtype = deviceDtype(r.b);
   const temporaries: DeviceArray[] = [];
   try {
-    for (const g of groups(dev, r, count, temporaries)) trsmGroup(dev, dtype, r, g, opts);
+    for (const g of groups(dev, r, count, temporaries)) triangularGroup(dev, op, dtype, r, g, opts);
   } finally {
     if (temporaries.length > 0) {
       dev.synchronize();
@@ -55,7 +64,7 @@ export function trsmCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, opts: Trsm
 }
 
 /** One group's launches: B := 0 where alpha = 0, else the plan's leaves and updates in order. */
-function trsmGroup(dev: GpuDevice, dtype: DType, r: TrsmRequest<DeviceArray>, g: TrsmGroup, opts: TrsmOptions): void {
+function triangularGroup(dev: GpuDevice, op: TriangularOp, dtype: DType, r: TrsmRequest<DeviceArray>, g: TrsmGroup, opts: TrsmOptions): void {
   if (g.m === 0 || g.n === 0) return;
   const kind = g.argsB.kind;
   if (r.alpha === 0) {
@@ -66,10 +75,10 @@ function trsmGroup(dev: GpuDevice, dtype: DType, r: TrsmRequest<DeviceArray>, g:
   }
   const variant: TrsmVariant = { side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'trsm');
-  const plan = planTrsm({ ...variant, dtype, m: g.m, n: g.n, count: g.count, kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
+  const plan = planTrsm({ ...variant, op, dtype, m: g.m, n: g.n, count: g.count, kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
   for (const step of plan.steps) {
     if (step.kind === 'leaf') launchLeaf(dev, plan, g, step.span, step.scaled ? r.alpha : 1);
-    else gemmCuda(dev, updateRequest(r, g.a, g.b, g.m, g.n, step));
+    else gemmCuda(dev, updateRequest(op, r, g.a, g.b, g.m, g.n, step));
   }
 }
 
@@ -81,7 +90,7 @@ function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, al
   const delta = leafOffsets(left, span.off, g.argsA.ld, g.argsB.ld);
   const a = { ...g.argsA, offset: g.argsA.offset + delta.a };
   const b = { ...g.argsB, offset: g.argsB.offset + delta.b };
-  const k = cachedKernel(dev, `trsm-leaf/${JSON.stringify(p)}`, () => trsmLeafSource(p));
+  const k = cachedKernel(dev, `${p.op}-leaf/${JSON.stringify(p)}`, () => trsmLeafSource(p));
   const grid: [number, number, number] = [Math.ceil(g.count / shape.matrices), Math.min(Math.ceil(nvec / shape.vectors), 65535), 1];
   k.launch({ grid, block: [shape.vectors, shape.matrices, 1], sharedBytes: shape.sharedBytes }, [
     ...operandArgs(a), ...operandArgs(b),

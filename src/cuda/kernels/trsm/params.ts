@@ -7,6 +7,9 @@ import type { Diag, Side, Uplo } from '../../../core/enums.js';
 import type { Op } from '../../../core/ops.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 
+/** What the family computes: trsm (B := alpha op(A)^-1 B, ...) or trmm (B := alpha op(A) B, ...). */
+export type TriangularOp = 'trsm' | 'trmm';
+
 /** The operation's variant, as in BLAS. */
 export interface TrsmVariant {
   readonly side: Side;
@@ -21,6 +24,7 @@ export interface TrsmVariant {
  * matrices per block) is a run-time choice of the plan, not of the source.
  */
 export interface TrsmLeafParams extends TrsmVariant {
+  readonly op: TriangularOp;
   readonly dtype: DType;
   /** How A and B are found: both strided, or both pointer arrays (list and variable batches). */
   readonly kind: OperandKind;
@@ -40,11 +44,12 @@ export interface Span {
 
 /**
  * One launch over the whole batch (the paper's recursion flattened on the host):
- * - 'leaf': solve with the diagonal block `span` of A on the matching part of B (rows for side
- *   left, columns for side right), scaled first by alpha when `scaled`, else by 1;
- * - 'update': B(target) := beta B(target) - op(A)(target, source) X(source) (left; right:
- *   B(:, target) := beta B(:, target) - X(:, source) op(A)(source, target)) by the batched GEMM,
- *   beta = alpha when `scaled`, else 1.
+ * - 'leaf': solve (trsm) or multiply (trmm) with the diagonal block `span` of A on the matching
+ *   part of B (rows for side left, columns for side right), scaled by alpha when `scaled`, else 1;
+ * - 'update': by the batched GEMM, left: B(target, :) := beta B(target, :) + g op(A)(target, source)
+ *   B(source, :); right: B(:, target) := beta B(:, target) + g B(:, source) op(A)(source, target).
+ *   trsm: g = -1 (B(source) holds the solution), beta = alpha when `scaled`, else 1; trmm: g = alpha
+ *   (B(source) still holds its input), beta = 1.
  */
 export type TrsmStep =
   | { readonly kind: 'leaf'; readonly span: Span; readonly scaled: boolean }

@@ -1,7 +1,8 @@
 /**
- * The batched triangular solve's plan for one group of equal-size matrices: the paper's
- * two-sided recursion (batched-triangular-kblas, TRSM: split op(A) in halves, solve the first
- * diagonal block, update the rest of B with one GEMM, solve the second) unrolled on the host into
+ * The batched triangular solve's (and multiply's) plan for one group of equal-size matrices: the
+ * paper's two-sided recursion (batched-triangular-kblas, TRSM: split op(A) in halves, solve the
+ * first diagonal block, update the rest of B with one GEMM, solve the second; TRMM the same
+ * blocks in the other order) unrolled on the host into
  * a short list of launches over the whole batch, down to triangles the shared-memory leaf solves
  * (generate-leaf.ts). Sizes and shapes from the tuning table (model/tuning/), `force` for tests.
  */
@@ -11,9 +12,10 @@ import type { TrsmTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { LEAF_MAX_THREADS } from './generate-leaf.js';
-import type { Span, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
+import type { Span, TriangularOp, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
 
 export interface TrsmProblem extends TrsmVariant {
+  readonly op: TriangularOp;
   readonly dtype: DType;
   /** B is m x n. */
   readonly m: number;
@@ -37,11 +39,16 @@ export function splitPoint(t: number, align: number): number {
   return h < t ? h : Math.floor(t / 2);
 }
 
-/** The recursion over a triangle of size t, flattened in launch order. */
-export function recursionSteps(t: number, leafMax: number, align: number, forward: boolean): TrsmStep[] {
+/**
+ * The recursion over a triangle of size t, flattened in launch order. `forward`: the block of the
+ * first rows (left) / columns (right) of B depends on no other (solvesForward). trsm solves that
+ * one first and updates the other with its solution; trmm multiplies the other first, adds the
+ * product with the first block's input, then multiplies the first.
+ */
+export function recursionSteps(t: number, leafMax: number, align: number, forward: boolean, op: TriangularOp = 'trsm'): TrsmStep[] {
   if (!(leafMax >= 1)) throw new MyriadError('INVALID_ARGUMENT', `trsm leaf size must be at least 1, got ${leafMax}`, 'leafMax');
   const steps: TrsmStep[] = [];
-  const solve = (span: Span, scaled: boolean): void => {
+  const run = (span: Span, scaled: boolean): void => {
     if (span.size <= leafMax) {
       steps.push({ kind: 'leaf', span, scaled });
       return;
@@ -50,11 +57,17 @@ export function recursionSteps(t: number, leafMax: number, align: number, forwar
     const lo: Span = { off: span.off, size: h };
     const hi: Span = { off: span.off + h, size: span.size - h };
     const [first, second] = forward ? [lo, hi] : [hi, lo];
-    solve(first, scaled);
-    steps.push({ kind: 'update', target: second, source: first, scaled });
-    solve(second, false);   // the update has scaled it by alpha
+    if (op === 'trsm') {
+      run(first, scaled);
+      steps.push({ kind: 'update', target: second, source: first, scaled });
+      run(second, false);   // the update has scaled it by alpha
+    } else {
+      run(second, true);
+      steps.push({ kind: 'update', target: second, source: first, scaled: true });
+      run(first, true);
+    }
   };
-  if (t > 0) solve({ off: 0, size: t }, true);
+  if (t > 0) run({ off: 0, size: t }, true);
   return steps;
 }
 
@@ -77,17 +90,17 @@ export function leafShape(dtype: DType, size: number, nvec: number, count: numbe
 }
 
 export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { readonly force?: TrsmForce } = {}): TrsmPlan {
-  const { dtype, side, uplo, transA, diag, kind } = problem;
+  const { op, dtype, side, uplo, transA, diag, kind } = problem;
   const force = options.force ?? {};
   const left = side === 'left';
   const t = left ? problem.m : problem.n;
   const nvec = left ? problem.n : problem.m;
   const leafMax = force.leafMax ?? tuning.leafMax[dtype];
-  const steps = recursionSteps(t, leafMax, tuning.splitAlign, solvesForward(problem));
+  const steps = recursionSteps(t, leafMax, tuning.splitAlign, solvesForward(problem), op);
   const shapes = new Map<number, TrsmLeafShape>();
   for (const s of steps) {
     if (s.kind === 'leaf' && !shapes.has(s.span.size))
       shapes.set(s.span.size, leafShape(dtype, s.span.size, nvec, problem.count, force.vectorsMax ?? tuning.vectorsMax, tuning, problem.sharedLimit));
   }
-  return { leaf: { dtype, side, uplo, transA, diag, kind }, steps, shapes };
+  return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes };
 }
