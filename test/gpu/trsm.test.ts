@@ -117,9 +117,12 @@ test('trsm alpha = 0 zeroes B without reading A or B; stride-0 A; forced small l
       checkStrided(dev, rng, { c, dtype, m: 20, n: 20, count: 7, alpha: -2.5, broadcast: true });
       checkStrided(dev, rng, { c, dtype, m: 150, n: 70, count: 3, alpha: 1, broadcast: true });
     }
-    // A deeper recursion than the table's: leaves of at most 16.
-    for (const c of [TRSM_VARIANTS[0]!, TRSM_VARIANTS[7]!, TRSM_VARIANTS[10]!, TRSM_VARIANTS[13]!])
+    // A deeper recursion than the table's (leaves of at most 16), and one leaf of 128 (over 100 KiB
+    // of shared memory in float64: the opt-in limit).
+    for (const c of [TRSM_VARIANTS[0]!, TRSM_VARIANTS[7]!, TRSM_VARIANTS[10]!, TRSM_VARIANTS[13]!]) {
       checkStrided(dev, rng, { c, dtype, m: 47, n: 47, count: 3, alpha: -2.5, force: { force: { leafMax: 16 } } });
+      checkStrided(dev, rng, { c, dtype, m: 128, n: 128, count: 2, alpha: 1, force: { force: { leafMax: 128 } } });
+    }
   }
 });
 
