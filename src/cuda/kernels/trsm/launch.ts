@@ -1,9 +1,10 @@
 /**
- * trsmCuda and trmmCuda: the batched triangular solve and multiply of device batches. Strided A and B run as one group; list
- * and variable batches are grouped by shape and leading dimensions into list batches (pointer
- * arrays for the leaf, the same lists for the GEMM). Per group, the plan's launches run in order
- * over the whole group: leaves (generate-leaf.ts) and GEMM updates through the gemm family's
- * public face on sub-blocks (offsets moved, rows and cols cut, alpha = -1, beta = alpha or 1).
+ * trsmCuda and trmmCuda: the batched triangular solve and multiply of device batches. Strided A
+ * and B run as one group; list and variable batches are grouped by shape and leading dimensions
+ * into list batches (pointer arrays for the leaf, the same lists for the GEMM). Per group, the
+ * plan's launches run in order over the whole group: leaves (generate-leaf.ts) and GEMM updates
+ * through the gemm family's public face on sub-blocks (offsets moved, rows and cols cut; the
+ * coefficients in blocks.ts). alpha = 0: B := 0 (generate-zero.ts), A never read.
  */
 import { batchCount, matrixAt, type ListBatch, type MatrixView, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
