@@ -39,6 +39,7 @@ import {
 } from '../src/cuda/kernels/tsm2/index.js';
 import { defaultTsm2Cases } from '../src/cuda/tune/tsm2-bench.js';
 import { tsm2lGrid, tsm2rGrid } from '../src/cuda/tune/tsm2-sweep.js';
+import { trmmCuda, trsmCuda, trsmLeafSource, trsmZeroSource } from '../src/cuda/kernels/trsm/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -367,14 +368,44 @@ function factorsDirect(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Triangular solve: the launcher over variants, sizes, widths and forms (its GEMM updates
+// included); then the test's parameter sets.
+
+const TRSM_VARIANTS = (['left', 'right'] as const).flatMap((side) => UPLOS.flatMap((uplo) =>
+  (['N', 'T'] as const).flatMap((transA) => (['nonunit', 'unit'] as const).map((diag) => ({ side, uplo, transA, diag })))));
+
+function trsmThroughLauncher(): void {
+  for (const info of [H100, A100]) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (const form of ['dense', 'padded', 'list', 'variable'] as const) for (const t of [0, 1, 5, 33, 64, 65, 100, 128, 200, 300, 512]) {
+      for (const v of TRSM_VARIANTS) for (const w of new Set([1, 3, 40, t])) for (const alpha of [1, 0]) {
+        const [m, n] = v.side === 'left' ? [t, w] : [w, t];
+        trsmCuda(dev, { ...v, alpha, a: batch(dtype, t, t, 4, form), b: batch(dtype, m, n, 4, form) });
+        trmmCuda(dev, { ...v, alpha, a: batch(dtype, t, t, 4, form), b: batch(dtype, m, n, 4, form) });
+      }
+    }
+  }
+}
+
+/** test/cuda/trsm-generate.test.ts. */
+function trsmDirect(): void {
+  for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) {
+    for (const v of TRSM_VARIANTS) for (const op of ['trsm', 'trmm'] as const) record(trsmLeafSource({ op, dtype, kind, ...v }));
+    record(trsmZeroSource({ dtype, kind }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 gemmThroughLauncher();
 tsm2ThroughLauncher();
 factorsThroughLaunchers();
+trsmThroughLauncher();
 const launched = seen.size;
 gemmDirect();
 tsm2Direct();
 factorsDirect();
+trsmDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);
 process.stderr.write(`${lines.length} distinct kernel sources (${launched} through the launchers, ${lines.length - launched} more from direct parameter sets)\n`);

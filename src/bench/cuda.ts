@@ -2,7 +2,7 @@
  * What `myriad bench` adds on a CUDA context: the machine's limits for the roofline column
  * (copy bandwidth measured here, peak rates from the device's attributes) and the vendor
  * routines run on the same device data: cuBLAS strided-batched gemm, cuSOLVER batched potrf/potrs,
- * cuBLAS batched getrf/getrs (the pointer-array forms those need are built once, untimed).
+ * cuBLAS batched getrf/getrs and trsm (the pointer-array forms those need are built once, untimed).
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -73,6 +73,11 @@ class VendorOnDevice implements VendorBaseline {
           this.blas().getrfBatched(dtype, n, A, n, piv, info, count);
           this.blas().getrsBatched(dtype, 'N', n, 1, A, n, piv, B, n, count);
         });
+      }
+      case 'trsm': {
+        // The workload: left, lower, no transpose, non-unit, B n x n (bench/workloads.ts).
+        const A = ptrs(a, n, n), B = ptrs(b!, n, n);
+        return done(() => this.blas().trsmBatched(dtype, 'left', 'lower', 'N', 'nonunit', n, n, 1, A, n, B, n, count));
       }
       default:
         return undefined;

@@ -9,6 +9,7 @@ import { gemmRouted } from './kernels/gemm/index.js';
 import { getrfCuda } from './kernels/getrf/index.js';
 import { potrfCuda } from './kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
+import { trmmCuda, trsmCuda } from './kernels/trsm/index.js';
 import type { DeviceArray, GpuDevice } from './runtime/types.js';
 
 /** The validated, column-major request of operation K whose storages are all device arrays. */
@@ -57,3 +58,5 @@ registerGpuOp('posv', posvCuda);
 registerGpuOp('getrf', getrfCuda);
 registerGpuOp('getrs', getrsCuda);
 registerGpuOp('gesv', gesvCuda);
+registerGpuOp('trsm', trsmCuda);
+registerGpuOp('trmm', trmmCuda);

@@ -1,12 +1,12 @@
 /**
  * cuBLAS (libcublas) for benchmarks and as a test oracle: strided-batched and single GEMM,
- * batched LU (getrf) and solve (getrs). Column-major, pointer mode host (alpha/beta on the host).
+ * batched LU (getrf) and solve (getrs), batched triangular solve (trsm). Column-major, pointer mode host (alpha/beta on the host).
  * Every call checks shapes and bounds before it reaches native code.
  */
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
 import type { DType } from '../../core/dtype.js';
-import type { Trans } from '../../core/enums.js';
+import type { Diag, Side, Trans, Uplo } from '../../core/enums.js';
 import { CudaDevice } from '../runtime/device.js';
 import { VendorError } from '../runtime/errors.js';
 import { bindAll, optionalFunc } from '../runtime/ffi-cuda.js';
@@ -32,6 +32,10 @@ const GETRS = (t: string) =>
   `int cublas${t}getrsBatched(cublasHandle_t handle, int trans, int n, int nrhs, CUdeviceptr Aarray, int lda, CUdeviceptr devIpiv, ` +
   `CUdeviceptr Barray, int ldb, _Out_ int *info, int batchSize)`;
 
+const TRSM = (t: string, s: string) =>
+  `int cublas${t}trsmBatched(cublasHandle_t handle, int side, int uplo, int trans, int diag, int m, int n, const ${s} *alpha, ` +
+  `CUdeviceptr Aarray, int lda, CUdeviceptr Barray, int ldb, int batchCount)`;
+
 const PROTOTYPES = [
   'int cublasCreate_v2(_Out_ cublasHandle_t *handle)',
   'int cublasDestroy_v2(cublasHandle_t handle)',
@@ -40,6 +44,7 @@ const PROTOTYPES = [
   GEMM('D', 'double'), GEMM('S', 'float'),
   GEMM_STRIDED('D', 'double'), GEMM_STRIDED('S', 'float'),
   GETRF('D'), GETRF('S'), GETRS('D'), GETRS('S'),
+  TRSM('D', 'double'), TRSM('S', 'float'),
 ];
 
 const STATUS: Readonly<Record<number, string>> = {
@@ -156,6 +161,25 @@ export class Cublas {
     if (count === 0) return 0;
     this.call(`cublas${PREFIX(dtype)}getrsBatched`, OP(trans), n, nrhs, A.pointers.ptr, lda, pivots.ptr, B.pointers.ptr, ldb, info, count);
     return info[0];
+  }
+
+  /**
+   * B_i := alpha op(A_i)^-1 B_i (side left, A m x m) or alpha B_i op(A_i)^-1 (right, A n x n), B_i m x n
+   * (cublas?trsmBatched; cuBLAS enums: side left 0 / right 1, fill lower 0 / upper 1, diag non-unit 0 / unit 1).
+   */
+  trsmBatched(
+    dtype: DType, side: Side, uplo: Uplo, trans: Trans, diag: Diag, m: number, n: number, alpha: number,
+    A: BatchPointers, lda: number, B: BatchPointers, ldb: number, count: number,
+  ): void {
+    const t = side === 'left' ? m : n;
+    A.checkFits(t, t, lda, count, 'A');
+    B.checkFits(m, n, ldb, count, 'B');
+    for (const [p, name] of [[A, 'A'], [B, 'B']] as const) {
+      if (p.source.dtype !== dtype) throw new MyriadError('DTYPE', `expected ${dtype}, got ${p.source.dtype}`, name);
+    }
+    if (count === 0 || m === 0 || n === 0) return;
+    this.call(`cublas${PREFIX(dtype)}trsmBatched`, side === 'left' ? 0 : 1, uplo === 'lower' ? 0 : 1, OP(trans), diag === 'unit' ? 1 : 0,
+      m, n, scalar(dtype, alpha), A.pointers.ptr, lda, B.pointers.ptr, ldb, count);
   }
 
   dispose(): void {

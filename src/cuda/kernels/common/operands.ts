@@ -63,13 +63,8 @@ export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArra
   const groups: LaunchGroup[] = [];
   for (const members of byKey.values()) {
     const operands = batches.map((b): OperandArgs => {
-      const pointers = new BigInt64Array(members.length);
       const first = matrixAt(b, members[0]!);
-      members.forEach((i, q) => {
-        const m = matrixAt(b, i);
-        pointers[q] = m.data.ptr + BigInt(m.offset * elementBytes(m.data.dtype === 'float32' ? 'float32' : 'float64'));
-      });
-      const uploaded = dev.upload(pointers);
+      const uploaded = uploadPointers(dev, members.map((i) => matrixAt(b, i)));
       temporaries.push(uploaded);
       return { kind: 'pointer', pointer: uploaded.ptr, offset: 0, stride: 0, ld: first.ld, rows: first.rows, cols: first.cols };
     });
@@ -82,6 +77,15 @@ export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArra
     groups.push({ count: members.length, operands, index });
   }
   return { groups, temporaries };
+}
+
+/** A device array of int64 pointers to the first element of each matrix (the pointer-array form). */
+export function uploadPointers(dev: GpuDevice, views: readonly { readonly data: DeviceArray; readonly offset: number }[]): DeviceArray {
+  const pointers = new BigInt64Array(views.length);
+  views.forEach((m, q) => {
+    pointers[q] = m.data.ptr + BigInt(m.offset * elementBytes(m.data.dtype === 'float32' ? 'float32' : 'float64'));
+  });
+  return dev.upload(pointers);
 }
 
 /** Waits for the launches that use the temporaries, then frees them. */

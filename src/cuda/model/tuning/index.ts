@@ -12,9 +12,12 @@ import type { GemmTuning } from './gemm-types.js';
 import { defaultTsm2Tuning } from './tsm2-default.js';
 import { sm90Tsm2Tuning } from './tsm2-sm_90.js';
 import type { Tsm2Tuning } from './tsm2-types.js';
+import { defaultTrsmTuning } from './trsm-default.js';
+import type { TrsmTuning } from './trsm-types.js';
 
 export type { GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner } from './gemm-types.js';
 export type { RoutingThresholds, Tsm2Tuning, Tsm2rTuning, Tsm2lTuning } from './tsm2-types.js';
+export type { TrsmTuning } from './trsm-types.js';
 export type { GetrfTuning, PanelBand, PerDType, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
 
 /** Every family's table. A new family adds its entry here and its defaults below. */
@@ -23,6 +26,7 @@ export interface FamilyTuning {
   readonly tsm2: Tsm2Tuning;
   readonly potrf: PotrfTuning;
   readonly getrf: GetrfTuning;
+  readonly trsm: TrsmTuning;
 }
 export type TunedFamily = keyof FamilyTuning;
 
@@ -31,7 +35,7 @@ export type ArchTuning = { readonly [F in TunedFamily]?: Partial<FamilyTuning[F]
 
 // The factorisations have been measured on sm_90 only: every architecture uses those values
 // until it is swept (so behaviour elsewhere is what it was before the tables existed).
-const DEFAULTS: FamilyTuning = { gemm: defaultGemmTuning, tsm2: defaultTsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning };
+const DEFAULTS: FamilyTuning = { gemm: defaultGemmTuning, tsm2: defaultTsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning, trsm: defaultTrsmTuning };
 
 const TABLES: Readonly<Record<string, ArchTuning>> = {
   sm_90: { gemm: sm90GemmTuning, tsm2: sm90Tsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning },

@@ -1,0 +1,11 @@
+/**
+ * Batched triangular solve (trsm) and multiply (trmm) on the GPU: the family's public face. A shared-memory leaf for
+ * triangles up to the table's leafMax, and above it the paper's recursion planned on the host into
+ * leaves and GEMM updates (the gemm family's launcher).
+ */
+export type { TriangularOp, Span, TrsmForce, TrsmLeafParams, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant, TrsmZeroParams } from './params.js';
+export { trsmLeafSource, leafMapping, variantTag, LEAF_MAX_THREADS } from './generate-leaf.js';
+export { trsmZeroSource } from './generate-zero.js';
+export { planTrsm, recursionSteps, leafShape, splitPoint, solvesForward, type TrsmProblem } from './plan.js';
+export { block, updateRequest, leafOffsets, type BlockBatch } from './blocks.js';
+export { trsmCuda, trmmCuda, type TrsmOptions } from './launch.js';

@@ -1,0 +1,138 @@
+/**
+ * trsmCuda and trmmCuda: the batched triangular solve and multiply of device batches. Strided A
+ * and B run as one group; list and variable batches are grouped by shape and leading dimensions
+ * into list batches (pointer arrays for the leaf, the same lists for the GEMM). Per group, the
+ * plan's launches run in order over the whole group: leaves (generate-leaf.ts) and GEMM updates
+ * through the gemm family's public face on sub-blocks (offsets moved, rows and cols cut; the
+ * coefficients in blocks.ts). alpha = 0: B := 0 (generate-zero.ts), A never read.
+ */
+import { batchCount, matrixAt, type ListBatch, type MatrixView, type StridedBatch } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
+import type { TrmmRequest, TrsmRequest } from '../../../core/ops.js';
+import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { cachedKernel } from '../common/kernel-cache.js';
+import { deviceDtype, operandArgs, sharedLimit, uploadPointers, type OperandArgs } from '../common/operands.js';
+import { gemmCuda } from '../gemm/index.js';
+import { updateRequest, leafOffsets, type BlockBatch } from './blocks.js';
+import { trsmLeafSource } from './generate-leaf.js';
+import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
+import type { Span, TriangularOp, TrsmForce, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
+import { planTrsm } from './plan.js';
+
+export interface TrsmOptions {
+  /** A leaf size or shape to use instead of the table's (tests, benchmarks). */
+  readonly force?: TrsmForce;
+  /** Plan with this table instead of the device architecture's. */
+  readonly tuning?: TrsmTuning;
+}
+
+type Sub = BlockBatch<DeviceArray>;
+
+/** Matrices of one shape: the batches as the GEMM takes them, and the leaf's operand arguments. */
+interface TrsmGroup {
+  readonly count: number;
+  readonly m: number;
+  readonly n: number;
+  readonly a: Sub;
+  readonly b: Sub;
+  readonly argsA: OperandArgs;
+  readonly argsB: OperandArgs;
+}
+
+export function trsmCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, opts: TrsmOptions = {}): void {
+  triangularCuda(dev, 'trsm', r, opts);
+}
+
+/** trmm (B := alpha op(A) B, or alpha B op(A)): the same launches, multiplying. */
+export function trmmCuda(dev: GpuDevice, r: TrmmRequest<DeviceArray>, opts: TrsmOptions = {}): void {
+  triangularCuda(dev, 'trmm', r, opts);
+}
+
+function triangularCuda(dev: GpuDevice, op: TriangularOp, r: TrsmRequest<DeviceArray>, opts: TrsmOptions): void {
+  const count = batchCount(r.b);
+  if (count === 0) return;
+  const dtype = deviceDtype(r.b);
+  const temporaries: DeviceArray[] = [];
+  try {
+    for (const g of groups(dev, r, count, temporaries)) triangularGroup(dev, op, dtype, r, g, opts);
+  } finally {
+    if (temporaries.length > 0) {
+      dev.synchronize();
+      for (const t of temporaries) t.dispose();
+    }
+  }
+}
+
+/** One group's launches: B := 0 where alpha = 0, else the plan's leaves and updates in order. */
+function triangularGroup(dev: GpuDevice, op: TriangularOp, dtype: DType, r: TrsmRequest<DeviceArray>, g: TrsmGroup, opts: TrsmOptions): void {
+  if (g.m === 0 || g.n === 0) return;
+  const kind = g.argsB.kind;
+  if (r.alpha === 0) {
+    const k = cachedKernel(dev, `trsm-zero/${JSON.stringify({ dtype, kind })}`, () => trsmZeroSource({ dtype, kind }));
+    const blocks = Math.min(Math.ceil((g.count * g.m * g.n) / ZERO_THREADS), 65535 * 4);
+    k.launch({ grid: [blocks, 1, 1], block: [ZERO_THREADS, 1, 1] }, [...operandArgs(g.argsB), arg.i32(g.count), arg.i32(g.m), arg.i32(g.n)]);
+    return;
+  }
+  const variant: TrsmVariant = { side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
+  const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'trsm');
+  const plan = planTrsm({ ...variant, op, dtype, m: g.m, n: g.n, count: g.count, kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
+  for (const step of plan.steps) {
+    if (step.kind === 'leaf') launchLeaf(dev, plan, g, step.span, step.scaled ? r.alpha : 1);
+    else gemmCuda(dev, updateRequest(op, r, g.a, g.b, g.m, g.n, step));
+  }
+}
+
+function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, alpha: number): void {
+  const p: TrsmLeafParams = plan.leaf;
+  const shape = plan.shapes.get(span.size)!;
+  const left = p.side === 'left';
+  const nvec = left ? g.n : g.m;
+  const delta = leafOffsets(left, span.off, g.argsA.ld, g.argsB.ld);
+  const a = { ...g.argsA, offset: g.argsA.offset + delta.a };
+  const b = { ...g.argsB, offset: g.argsB.offset + delta.b };
+  const k = cachedKernel(dev, `${p.op}-leaf/${JSON.stringify(p)}`, () => trsmLeafSource(p));
+  const grid: [number, number, number] = [Math.ceil(g.count / shape.matrices), Math.min(Math.ceil(nvec / shape.vectors), 65535), 1];
+  k.launch({ grid, block: [shape.vectors, shape.matrices, 1], sharedBytes: shape.sharedBytes }, [
+    ...operandArgs(a), ...operandArgs(b),
+    arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.i32(shape.ldx), arg.real(p.dtype, alpha),
+  ]);
+}
+
+/** Strided A and B: one group as they are; otherwise list batches by (m, n, lda, ldb). */
+function groups(dev: GpuDevice, r: TrsmRequest<DeviceArray>, count: number, temporaries: DeviceArray[]): TrsmGroup[] {
+  const { a, b } = r;
+  if (a.kind === 'strided' && b.kind === 'strided') {
+    const args = (x: StridedBatch<DeviceArray>): OperandArgs =>
+      ({ kind: 'strided', pointer: x.data.ptr, offset: x.offset, stride: x.stride, ld: x.ld, rows: x.rows, cols: x.cols });
+    return [{ count, m: b.rows, n: b.cols, a, b, argsA: args(a), argsB: args(b) }];
+  }
+  const byKey = new Map<string, { a: MatrixView<DeviceArray>[]; b: MatrixView<DeviceArray>[] }>();
+  for (let i = 0; i < count; i++) {
+    const am = matrixAt(a, i);
+    const bm = matrixAt(b, i);
+    const key = `${bm.rows}x${bm.cols}/${am.ld}/${bm.ld}`;
+    let members = byKey.get(key);
+    if (members === undefined) byKey.set(key, (members = { a: [], b: [] }));
+    members.a.push(am);
+    members.b.push(bm);
+  }
+  const out: TrsmGroup[] = [];
+  for (const { a: as, b: bs } of byKey.values()) {
+    const first = bs[0]!;
+    const t = r.side === 'left' ? first.rows : first.cols;
+    const listOf = (views: MatrixView<DeviceArray>[], rows: number, cols: number): ListBatch<DeviceArray> =>
+      ({ kind: 'list', matrices: views.map((v) => ({ data: v.data, offset: v.offset })), rows, cols, ld: views[0]!.ld, order: 'col' });
+    const la = listOf(as, t, t);
+    const lb = listOf(bs, first.rows, first.cols);
+    if (first.rows === 0 || first.cols === 0) continue;
+    const pa = uploadPointers(dev, as);
+    temporaries.push(pa);
+    const pb = uploadPointers(dev, bs);
+    temporaries.push(pb);
+    const args = (x: ListBatch<DeviceArray>, ptr: DeviceArray): OperandArgs =>
+      ({ kind: 'pointer', pointer: ptr.ptr, offset: 0, stride: 0, ld: x.ld, rows: x.rows, cols: x.cols });
+    out.push({ count: bs.length, m: first.rows, n: first.cols, a: la, b: lb, argsA: args(la, pa), argsB: args(lb, pb) });
+  }
+  return out;
+}

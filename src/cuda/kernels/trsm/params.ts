@@ -1,0 +1,83 @@
+/**
+ * Parameter objects of the batched triangular solve (trsm) and the plan that strings its launches
+ * together. A generator is a pure function of its parameter object.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Diag, Side, Uplo } from '../../../core/enums.js';
+import type { Op } from '../../../core/ops.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+
+/** What the family computes: trsm (B := alpha op(A)^-1 B, ...) or trmm (B := alpha op(A) B, ...). */
+export type TriangularOp = 'trsm' | 'trmm';
+
+/** The operation's variant, as in BLAS. */
+export interface TrsmVariant {
+  readonly side: Side;
+  readonly uplo: Uplo;
+  readonly transA: Op;
+  readonly diag: Diag;
+}
+
+/**
+ * The shared-memory leaf (generate-leaf.ts): the triangle (t x t, t at run time) once per matrix
+ * in shared memory, one thread per right-hand-side vector. Launch shape (vectors per matrix,
+ * matrices per block) is a run-time choice of the plan, not of the source.
+ */
+export interface TrsmLeafParams extends TrsmVariant {
+  readonly op: TriangularOp;
+  readonly dtype: DType;
+  /** How A and B are found: both strided, or both pointer arrays (list and variable batches). */
+  readonly kind: OperandKind;
+}
+
+/** B := 0 over m x n of every matrix, A never read (alpha = 0; generate-zero.ts). */
+export interface TrsmZeroParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+}
+
+/** A range [off, off + size) of the triangle's rows and columns (of op(A)). */
+export interface Span {
+  readonly off: number;
+  readonly size: number;
+}
+
+/**
+ * One launch over the whole batch (the paper's recursion flattened on the host):
+ * - 'leaf': solve (trsm) or multiply (trmm) with the diagonal block `span` of A on the matching
+ *   part of B (rows for side left, columns for side right), scaled by alpha when `scaled`, else 1;
+ * - 'update': by the batched GEMM, left: B(target, :) := beta B(target, :) + g op(A)(target, source)
+ *   B(source, :); right: B(:, target) := beta B(:, target) + g B(:, source) op(A)(source, target).
+ *   trsm: g = -1 (B(source) holds the solution), beta = alpha when `scaled`, else 1; trmm: g = alpha
+ *   (B(source) still holds its input), beta = 1.
+ */
+export type TrsmStep =
+  | { readonly kind: 'leaf'; readonly span: Span; readonly scaled: boolean }
+  | { readonly kind: 'update'; readonly target: Span; readonly source: Span; readonly scaled: boolean };
+
+/** The leaf's launch shape for one problem. */
+export interface TrsmLeafShape {
+  /** Threads (vectors) per matrix: blockDim.x. */
+  readonly vectors: number;
+  /** Matrices per block: blockDim.y. */
+  readonly matrices: number;
+  /** Padded leading dimension of the vectors' shared tile (odd: conflict-free both ways). */
+  readonly ldx: number;
+  /** Dynamic shared bytes per block. */
+  readonly sharedBytes: number;
+}
+
+export interface TrsmPlan {
+  readonly leaf: TrsmLeafParams;
+  readonly steps: readonly TrsmStep[];
+  /** The launch shape of every leaf step, by leaf size. */
+  readonly shapes: ReadonlyMap<number, TrsmLeafShape>;
+}
+
+/** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks). */
+export interface TrsmForce {
+  /** The largest leaf (it must fit the device's shared memory). */
+  readonly leafMax?: number;
+  /** Vectors per block, at most. */
+  readonly vectorsMax?: number;
+}

@@ -1,0 +1,106 @@
+/**
+ * The batched triangular solve's (and multiply's) plan for one group of equal-size matrices: the
+ * paper's two-sided recursion (batched-triangular-kblas, TRSM: split op(A) in halves, solve the
+ * first diagonal block, update the rest of B with one GEMM, solve the second; TRMM the same
+ * blocks in the other order) unrolled on the host into
+ * a short list of launches over the whole batch, down to triangles the shared-memory leaf solves
+ * (generate-leaf.ts). Sizes and shapes from the tuning table (model/tuning/), `force` for tests.
+ */
+import type { DType } from '../../../core/dtype.js';
+import { MyriadError } from '../../../core/errors.js';
+import type { TrsmTuning } from '../../model/tuning/index.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+import { elementBytes } from '../common/precision.js';
+import { LEAF_MAX_THREADS } from './generate-leaf.js';
+import type { Span, TriangularOp, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
+
+export interface TrsmProblem extends TrsmVariant {
+  readonly op: TriangularOp;
+  readonly dtype: DType;
+  /** B is m x n. */
+  readonly m: number;
+  readonly n: number;
+  readonly count: number;
+  readonly kind: OperandKind;
+  /** Dynamic shared bytes one block may use (the device's opt-in limit less a reserve). */
+  readonly sharedLimit: number;
+}
+
+/** Whether the solve runs from B's first row (left) / column (right) forward. */
+export function solvesForward(v: TrsmVariant): boolean {
+  const opLower = (v.uplo === 'lower') !== (v.transA === 'T');
+  // left: op(A) X = B, lower: forward; right: X op(A) = B, lower: the last column first.
+  return v.side === 'left' ? opLower : !opLower;
+}
+
+/** Where a triangle of t > 1 splits: near the half, at a multiple of `align` where one fits. */
+export function splitPoint(t: number, align: number): number {
+  const h = Math.max(align, Math.round(t / 2 / align) * align);
+  return h < t ? h : Math.floor(t / 2);
+}
+
+/**
+ * The recursion over a triangle of size t, flattened in launch order. `forward`: the block of the
+ * first rows (left) / columns (right) of B depends on no other (solvesForward). trsm solves that
+ * one first and updates the other with its solution; trmm multiplies the other first, adds the
+ * product with the first block's input, then multiplies the first.
+ */
+export function recursionSteps(t: number, leafMax: number, align: number, forward: boolean, op: TriangularOp = 'trsm'): TrsmStep[] {
+  if (!(leafMax >= 1)) throw new MyriadError('INVALID_ARGUMENT', `trsm leaf size must be at least 1, got ${leafMax}`, 'leafMax');
+  const steps: TrsmStep[] = [];
+  const run = (span: Span, scaled: boolean): void => {
+    if (span.size <= leafMax) {
+      steps.push({ kind: 'leaf', span, scaled });
+      return;
+    }
+    const h = splitPoint(span.size, align);
+    const lo: Span = { off: span.off, size: h };
+    const hi: Span = { off: span.off + h, size: span.size - h };
+    const [first, second] = forward ? [lo, hi] : [hi, lo];
+    if (op === 'trsm') {
+      run(first, scaled);
+      steps.push({ kind: 'update', target: second, source: first, scaled });
+      run(second, false);   // the update has scaled it by alpha
+    } else {
+      run(second, true);
+      steps.push({ kind: 'update', target: second, source: first, scaled: true });
+      run(first, true);
+    }
+  };
+  if (t > 0) run({ off: 0, size: t }, true);
+  return steps;
+}
+
+/** The leaf's launch shape for triangles of `size` and `nvec` vectors per matrix. */
+export function leafShape(dtype: DType, size: number, nvec: number, count: number, vectorsMax: number, tuning: TrsmTuning, sharedLimit: number): TrsmLeafShape {
+  const bytes = elementBytes(dtype);
+  const cap = Math.max(1, Math.min(vectorsMax, LEAF_MAX_THREADS));
+  let vectors = nvec <= 32 ? Math.min(nvec, cap) : Math.min(Math.ceil(nvec / 32) * 32, cap);
+  const perMatrix = (v: number): number => (size * (size + 1) / 2 + size * (v | 1)) * bytes;
+  while (perMatrix(vectors) > sharedLimit && vectors > 1) vectors = Math.ceil(vectors / 2);
+  if (perMatrix(vectors) > sharedLimit)
+    throw new MyriadError('UNSUPPORTED', `a trsm leaf of ${size} does not fit ${sharedLimit} shared bytes`, 'a.rows');
+  const matrices = Math.max(1, Math.min(
+    Math.floor(Math.min(tuning.blockThreads, LEAF_MAX_THREADS) / vectors),
+    Math.floor(tuning.sharedTarget / perMatrix(vectors)),
+    Math.floor(sharedLimit / perMatrix(vectors)),
+    count,
+  ));
+  return { vectors, matrices, ldx: vectors | 1, sharedBytes: matrices * perMatrix(vectors) };
+}
+
+export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { readonly force?: TrsmForce } = {}): TrsmPlan {
+  const { op, dtype, side, uplo, transA, diag, kind } = problem;
+  const force = options.force ?? {};
+  const left = side === 'left';
+  const t = left ? problem.m : problem.n;
+  const nvec = left ? problem.n : problem.m;
+  const leafMax = force.leafMax ?? tuning.leafMax[dtype];
+  const steps = recursionSteps(t, leafMax, tuning.splitAlign, solvesForward(problem), op);
+  const shapes = new Map<number, TrsmLeafShape>();
+  for (const s of steps) {
+    if (s.kind === 'leaf' && !shapes.has(s.span.size))
+      shapes.set(s.span.size, leafShape(dtype, s.span.size, nvec, problem.count, force.vectorsMax ?? tuning.vectorsMax, tuning, problem.sharedLimit));
+  }
+  return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes };
+}

@@ -1,0 +1,15 @@
+/** The batched triangular solve's table (src/cuda/kernels/trsm/). */
+import type { PerDType } from './factor-types.js';
+
+export interface TrsmTuning {
+  /** The largest triangle the shared-memory leaf kernel solves; above it the recursion splits. */
+  readonly leafMax: PerDType<number>;
+  /** Right-hand-side vectors (columns for side left, rows for side right) per matrix and block, at most. */
+  readonly vectorsMax: number;
+  /** Threads per block the leaf aims at when several matrices share a block. */
+  readonly blockThreads: number;
+  /** Shared bytes per block the leaf aims at when several matrices share a block (occupancy). */
+  readonly sharedTarget: number;
+  /** The recursion splits a triangle at a multiple of this (GEMM-friendly block sizes). */
+  readonly splitAlign: number;
+}

@@ -1,0 +1,198 @@
+/**
+ * The trsm family without a GPU: generators pure (every parameter changes the source or the
+ * name), the recursion's list of launches, the leaf's launch shapes, and the whole plan run on
+ * the CPU (the leaf emulated line for line as generate-leaf.ts computes it, the GEMM updates as
+ * the very requests the launcher passes to the gemm family, run by the CPU gemm) against the CPU
+ * reference for every variant, deep recursions (tiny forced leaves), odd layouts, stride-0 A and
+ * list batches; where nvcc is installed, representative kernels compile for sm_90 without spills.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { batchCount, list, matrixAt, strided, type ListBatch, type StridedBatch } from '../../src/core/batch.js';
+import type { DType, FloatArray } from '../../src/core/dtype.js';
+import type { TrsmRequest } from '../../src/core/ops.js';
+import { cpuGemm } from '../../src/cpu/gemm.js';
+import { cpuTrmm } from '../../src/cpu/trmm.js';
+import { cpuTrsm } from '../../src/cpu/trsm.js';
+import {
+  leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, splitPoint, solvesForward, trsmLeafSource, trsmZeroSource, updateRequest,
+  type TriangularOp, type TrsmVariant,
+} from '../../src/cuda/kernels/trsm/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import type { KernelSource } from '../../src/cuda/runtime/types.js';
+import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+import { Rng } from '../helpers/random.js';
+import {
+  TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance, type Layout,
+} from '../helpers/trsm-data.js';
+
+const tuning = tuningFor('sm_90', 'trsm');
+const LIMIT = 227 * 1024 - 1024;
+
+test('trsm generators are pure and every parameter changes the kernel', () => {
+  const base = { op: 'trsm', dtype: 'float64', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', kind: 'strided' } as const;
+  assert.equal(trsmLeafSource(base).source, trsmLeafSource({ ...base }).source);
+  const variants: KernelSource[] = [
+    trsmLeafSource(base), trsmLeafSource({ ...base, dtype: 'float32' }), trsmLeafSource({ ...base, side: 'right' }),
+    trsmLeafSource({ ...base, uplo: 'upper' }), trsmLeafSource({ ...base, transA: 'T' }), trsmLeafSource({ ...base, diag: 'unit' }),
+    trsmLeafSource({ ...base, kind: 'pointer' }), trsmLeafSource({ ...base, op: 'trmm' }),
+    trsmZeroSource({ dtype: 'float64', kind: 'strided' }), trsmZeroSource({ dtype: 'float32', kind: 'strided' }), trsmZeroSource({ dtype: 'float64', kind: 'pointer' }),
+  ];
+  assert.equal(new Set(variants.map((v) => v.entry)).size, variants.length, 'entry names are distinct');
+  assert.equal(new Set(variants.map((v) => v.source)).size, variants.length, 'sources are distinct');
+  for (const v of variants) assert.match(v.source, new RegExp(`__global__ void __launch_bounds__\\([^)]*\\) ${v.entry}\\(`));
+  // All 16 variants of both operations are distinct kernels.
+  assert.equal(new Set(TRSM_VARIANTS.flatMap((c) => [trsmLeafSource({ ...base, ...c }).source, trsmLeafSource({ ...base, ...c, op: 'trmm' }).source])).size, 32);
+});
+
+test('trsm recursion: halves at multiples of 16, the first solve scaled by alpha, the rest by the updates', () => {
+  assert.deepEqual([splitPoint(128, 16), splitPoint(100, 16), splitPoint(300, 16), splitPoint(5, 16), splitPoint(2, 1)], [64, 48, 144, 2, 1]);
+  assert.deepEqual(recursionSteps(64, 64, 16, true), [{ kind: 'leaf', span: { off: 0, size: 64 }, scaled: true }]);
+  assert.deepEqual(recursionSteps(0, 64, 16, true), []);
+  const s = (off: number, size: number) => ({ off, size });
+  assert.deepEqual(recursionSteps(128, 64, 16, true), [
+    { kind: 'leaf', span: s(0, 64), scaled: true },
+    { kind: 'update', target: s(64, 64), source: s(0, 64), scaled: true },
+    { kind: 'leaf', span: s(64, 64), scaled: false },
+  ]);
+  // trmm: the dependent block first (with the other's input still in place), every leaf and update scaled.
+  assert.deepEqual(recursionSteps(128, 64, 16, true, 'trmm'), [
+    { kind: 'leaf', span: s(64, 64), scaled: true },
+    { kind: 'update', target: s(64, 64), source: s(0, 64), scaled: true },
+    { kind: 'leaf', span: s(0, 64), scaled: true },
+  ]);
+  // Backward (op(A) upper, side left): the second half first; 200 = 96 + (48 + 56).
+  assert.deepEqual(recursionSteps(200, 64, 16, false), [
+    { kind: 'leaf', span: s(144, 56), scaled: true },
+    { kind: 'update', target: s(96, 48), source: s(144, 56), scaled: true },
+    { kind: 'leaf', span: s(96, 48), scaled: false },
+    { kind: 'update', target: s(0, 96), source: s(96, 104), scaled: true },
+    { kind: 'leaf', span: s(48, 48), scaled: false },
+    { kind: 'update', target: s(0, 48), source: s(48, 48), scaled: false },
+    { kind: 'leaf', span: s(0, 48), scaled: false },
+  ]);
+  // Every row range is solved exactly once.
+  for (const [t, leaf, fwd] of [[512, 64, true], [300, 64, false], [47, 4, true], [512, 1, false]] as const) {
+    const steps = recursionSteps(t, leaf, 16, fwd);
+    const leaves = steps.filter((x) => x.kind === 'leaf');
+    const rows = leaves.flatMap((x) => (x.kind === 'leaf' ? Array.from({ length: x.span.size }, (_, i) => x.span.off + i) : [])).sort((x, y) => x - y);
+    assert.deepEqual(rows, Array.from({ length: t }, (_, i) => i), `t = ${t}: each row in one leaf`);
+    assert.ok(leaves.every((x) => x.kind === 'leaf' && x.span.size <= leaf));
+    assert.equal(steps.length, 2 * leaves.length - 1, 'one update between consecutive leaves');
+  }
+  assert.equal(recursionSteps(512, 64, 16, true).length, 15);
+});
+
+test('trsm leaf shapes fit the block and the shared memory; the plan covers every leaf size', () => {
+  for (const dtype of ['float64', 'float32'] as const) {
+    for (const [t, nvec, count] of [[1, 1, 1000], [64, 1, 1000], [64, 64, 10], [64, 500, 3], [17, 5, 7], [64, 64, 1]] as const) {
+      const sh = leafShape(dtype, t, nvec, count, tuning.vectorsMax, tuning, LIMIT);
+      assert.ok(sh.vectors * sh.matrices <= 256 && sh.vectors >= 1 && sh.matrices >= 1 && sh.matrices <= count);
+      assert.ok(sh.sharedBytes <= LIMIT && sh.ldx % 2 === 1 && sh.ldx >= sh.vectors);
+      assert.ok(sh.vectors <= Math.max(nvec, 1) || sh.vectors % 32 === 0);
+    }
+  }
+  const plan = planTrsm({ op: 'trsm', dtype: 'float64', side: 'right', uplo: 'upper', transA: 'T', diag: 'unit', m: 7, n: 300, count: 5, kind: 'strided', sharedLimit: LIMIT }, tuning);
+  for (const st of plan.steps) if (st.kind === 'leaf') assert.ok(plan.shapes.has(st.span.size));
+  assert.equal(planTrsm({ op: 'trmm', dtype: 'float32', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', m: 40, n: 3, count: 5, kind: 'pointer', sharedLimit: LIMIT }, tuning, { force: { leafMax: 8 } })
+    .steps.filter((x) => x.kind === 'leaf').length, 5);
+  assert.throws(() => leafShape('float64', 512, 1, 1, 64, tuning, 48 * 1024), /does not fit/);
+});
+
+// ---- The plan on the CPU -------------------------------------------------------------------
+
+type HostBatch = StridedBatch<FloatArray> | ListBatch<FloatArray>;
+
+/** The leaf kernel's arithmetic (generate-leaf.ts) on one t x t diagonal block, every vector. */
+function emulateLeaf(op: TriangularOp, v: TrsmVariant, t: number, nvec: number, alpha: number, A: FloatArray, aOff: number, lda: number, B: FloatArray, bOff: number, ldb: number): void {
+  const map = leafMapping(v);
+  const at = (p: number): number => (map.reverse ? t - 1 - p : p);
+  const L = (p: number, q: number): number => (map.transposed ? A[aOff + at(q) + at(p) * lda]! : A[aOff + at(p) + at(q) * lda]!);
+  for (let w = 0; w < nvec; w++) {
+    const addr = (p: number): number => (map.left ? bOff + at(p) + w * ldb : bOff + w + at(p) * ldb);
+    const x: number[] = [];
+    for (let p = 0; p < t; p++) x.push(alpha * B[addr(p)]!);
+    if (op === 'trsm') {
+      for (let p = 0; p < t; p++) {
+        let s = x[p]!;
+        for (let q = 0; q < p; q++) s -= L(p, q) * x[q]!;
+        x[p] = v.diag === 'unit' ? s : s / L(p, p);
+      }
+    } else {
+      for (let p = t - 1; p >= 0; p--) {
+        let s = v.diag === 'unit' ? x[p]! : L(p, p) * x[p]!;
+        for (let q = 0; q < p; q++) s += L(p, q) * x[q]!;
+        x[p] = s;
+      }
+    }
+    for (let p = 0; p < t; p++) B[addr(p)] = x[p]!;
+  }
+}
+
+/** The launcher's plan (plan.ts + blocks.ts) run on host batches. */
+function runPlanOnCpu(op: TriangularOp, r: TrsmRequest<FloatArray> & { a: HostBatch; b: HostBatch }, leafMax: number): void {
+  const count = batchCount(r.b);
+  const m = r.b.rows, n = r.b.cols;
+  const plan = planTrsm({ ...r, op, dtype: 'float64', m, n, count, kind: 'strided', sharedLimit: LIMIT }, tuning, { force: { leafMax } });
+  for (const step of plan.steps) {
+    if (step.kind === 'update') { cpuGemm(updateRequest(op, r, r.a, r.b, m, n, step)); continue; }
+    for (let i = 0; i < count; i++) {
+      const a = matrixAt(r.a, i), b = matrixAt(r.b, i);
+      const d = leafOffsets(r.side === 'left', step.span.off, a.ld, b.ld);
+      emulateLeaf(op, r, step.span.size, r.side === 'left' ? n : m, step.scaled ? r.alpha : 1, a.data, a.offset + d.a, a.ld, b.data, b.offset + d.b, b.ld);
+    }
+  }
+}
+
+test('trsm and trmm plans on the CPU match the reference: every variant, deep recursion, odd layouts, stride-0 A, lists', () => {
+  const rng = new Rng(12);
+  const dtype: DType = 'float64';
+  for (const [op, reference] of [['trsm', cpuTrsm], ['trmm', cpuTrmm]] as const) for (const c of TRSM_VARIANTS) {
+    for (const [m, n, leafMax, alpha, broadcast] of [[13, 5, 4, -2.5, false], [5, 13, 3, 1, true], [1, 9, 1, 1, false], [9, 1, 2, -2.5, false], [33, 20, 16, 0.5, false]] as const) {
+      const t = c.side === 'left' ? m : n;
+      const count = 3;
+      const la: Layout = oddLayout(t, t, count, broadcast);
+      const lb: Layout = oddLayout(m, n, count);
+      const A = randomBuffer(rng, dtype, layoutLength(la));
+      for (let i = 0; i < (broadcast ? 1 : count); i++) fillTriangle(rng, A, la.offset + i * la.stride, la.ld, t, c.uplo, c.diag);
+      const B = randomBuffer(rng, dtype, layoutLength(lb));
+      const batches = (b: FloatArray): { a: StridedBatch<FloatArray>; b: StridedBatch<FloatArray> } => ({
+        a: strided(A, { rows: t, cols: t, count, ld: la.ld, stride: la.stride, offset: la.offset }),
+        b: strided(b, { rows: m, cols: n, count, ld: lb.ld, stride: lb.stride, offset: lb.offset }),
+      });
+      const want = B.slice();
+      reference({ ...c, alpha, ...batches(want) });
+      const got = B.slice();
+      runPlanOnCpu(op, { ...c, alpha, ...batches(got) }, leafMax);
+      const what = `${op} ${caseName(c)} m=${m} n=${n} leaf=${leafMax}`;
+      compareOutput(got, want, inStrided(lb), trsmTolerance(dtype, t), what);
+      // The same as a list batch (matrices in reverse order, one buffer each side).
+      const gotList = B.slice();
+      const sb = batches(gotList);
+      const entries = (x: StridedBatch<FloatArray>) => Array.from({ length: count }, (_, i) => ({ data: x.data, offset: x.offset + (count - 1 - i) * x.stride }));
+      const wantList = B.slice();
+      const wb = batches(wantList);
+      reference({ ...c, alpha, a: list(entries(wb.a), { rows: t, ld: la.ld }), b: list(entries(wb.b), { rows: m, cols: n, ld: lb.ld }) });
+      runPlanOnCpu(op, { ...c, alpha, a: list(entries(sb.a), { rows: t, ld: la.ld }), b: list(entries(sb.b), { rows: m, cols: n, ld: lb.ld }) }, leafMax);
+      compareOutput(gotList, wantList, inStrided(lb), trsmTolerance(dtype, t), `${what} (list)`);
+    }
+  }
+});
+
+test('solve direction: left forward where op(A) is lower, right where op(A) is upper', () => {
+  const fwd = TRSM_VARIANTS.filter((c) => c.diag === 'unit' && solvesForward(c)).map(caseName);
+  assert.deepEqual(fwd, ['left/lower/N/unit', 'left/upper/T/unit', 'right/lower/T/unit', 'right/upper/N/unit']);
+});
+
+const noSpills = (r: { spillStores: number }): string | undefined =>
+  !Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores !== 0 ? `${r.spillStores} bytes spill stores` : undefined;
+
+test('trsm and trmm leaf kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 120_000 }, async () => {
+  const sources = [
+    trsmLeafSource({ op: 'trsm', dtype: 'float64', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', kind: 'strided' }),
+    trsmLeafSource({ op: 'trmm', dtype: 'float32', side: 'right', uplo: 'upper', transA: 'T', diag: 'unit', kind: 'pointer' }),
+  ];
+  const failures = compileFailures(await compileForSm90(sources), noSpills);
+  assert.deepEqual(failures, [], failures.join('\n'));
+});

@@ -1,0 +1,235 @@
+/**
+ * Batched trsm and trmm on a real GPU (skipped where none is usable) against the CPU references
+ * (src/cpu/trsm.ts, src/cpu/trmm.ts; trmm on a subset of the sizes) on fresh random well-conditioned triangles (diagonal dominant): every variant
+ * (side x uplo x trans x diag) at every n from 1 to 40, then 47, 64, 100, 127, 128, 200, 256, 300,
+ * 512 (leaf and recursion), rectangular B (m or n = 1, m != n), alpha 0 / 1 / -2.5, odd ld,
+ * stride and offset, stride-0 broadcast of A, list and variable batches, both precisions. What a
+ * solve must not read is NaN (A's other triangle; its diagonal where diag is 'unit'; B's padding
+ * and gaps); every element of B outside its m x n is checked bit for bit, and A must come back
+ * unchanged. Last, a CUDA context's trsm and trmm on device data run on the GPU with no host copy.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { list, strided, variable, type Batch } from '../../src/core/batch.js';
+import type { DType, FloatArray } from '../../src/core/dtype.js';
+import type { TrsmRequest } from '../../src/core/ops.js';
+import { Context } from '../../src/api/context.js';
+import { cpuTrmm } from '../../src/cpu/trmm.js';
+import { cpuTrsm } from '../../src/cpu/trsm.js';
+import { CudaBackend } from '../../src/cuda/backend.js';
+import { trmmCuda, trsmCuda, type TriangularOp, type TrsmOptions } from '../../src/cuda/kernels/trsm/index.js';
+import { hasGpuOp } from '../../src/cuda/registry.js';
+import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
+import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { Rng } from '../helpers/random.js';
+import {
+  TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance,
+  type Layout, type TrsmCase,
+} from '../helpers/trsm-data.js';
+
+const skip = gpuSkipReason();
+const DTYPES: DType[] = ['float64', 'float32'];
+const SMALL = Array.from({ length: 40 }, (_, i) => i + 1);
+const LARGE = [47, 64, 100, 127, 128, 200, 256, 300, 512];
+
+interface Setup { op?: TriangularOp; c: TrsmCase; dtype: DType; m: number; n: number; count: number; alpha: number; broadcast?: boolean; force?: TrsmOptions }
+
+/** NaN in every element of `buf` outside the layout's matrices' rows x cols (padding, gaps, head and tail). */
+function poisonOutside(buf: FloatArray, l: Layout): void {
+  const inside = inStrided(l);
+  for (let e = 0; e < buf.length; e++) if (!inside(e)) buf[e] = NaN;
+}
+
+const REFERENCE = { trsm: cpuTrsm, trmm: cpuTrmm } as const;
+const LAUNCHER = { trsm: trsmCuda, trmm: trmmCuda } as const;
+
+/** One strided case on the GPU against the CPU reference. */
+function checkStrided(dev: GpuDevice, rng: Rng, s: Setup): void {
+  const { c, dtype, m, n, count, alpha } = s;
+  const op = s.op ?? 'trsm';
+  const t = c.side === 'left' ? m : n;
+  const la = oddLayout(t, t, count, s.broadcast === true);
+  const lb = oddLayout(m, n, count);
+  const A = randomBuffer(rng, dtype, layoutLength(la));
+  for (let i = 0; i < (s.broadcast === true ? 1 : count); i++) fillTriangle(rng, A, la.offset + i * la.stride, la.ld, t, c.uplo, c.diag);
+  poisonOutside(A, la);
+  const B = randomBuffer(rng, dtype, layoutLength(lb));
+  poisonOutside(B, lb);
+  const batch = <S extends FloatArray | DeviceArray>(data: S, l: Layout, rows: number, cols: number): Batch<S> =>
+    strided(data, { rows, cols, count, ld: l.ld, stride: l.stride, offset: l.offset });
+  const want = B.slice();
+  REFERENCE[op]({ ...c, alpha, a: batch(A, la, t, t), b: batch(want, lb, m, n) });
+  const dA = dev.upload(A);
+  const dB = dev.upload(B);
+  try {
+    LAUNCHER[op](dev, { ...c, alpha, a: batch(dA, la, t, t), b: batch(dB, lb, m, n) }, s.force);
+    const what = `${op} ${dtype} ${caseName(c)} m=${m} n=${n} count=${count} alpha=${alpha}${s.broadcast === true ? ' stride-0 A' : ''}`;
+    compareOutput(dev.download(dB) as FloatArray, want, inStrided(lb), trsmTolerance(dtype, t), what);
+    compareOutput(dev.download(dA) as FloatArray, A, () => false, 0, `${what}: A`);
+  } finally {
+    dA.dispose();
+    dB.dispose();
+  }
+}
+
+const countFor = (t: number, nvec: number): number => Math.max(1, Math.min(64, Math.floor(60_000 / (t * t * Math.max(nvec, 1)))));
+
+test('trsm, every variant, n = 1..40: square, m or n = 1, rectangular; alpha 1 and -2.5', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1201);
+  for (const dtype of DTYPES) {
+    for (const c of TRSM_VARIANTS) {
+      for (const t of SMALL) {
+        const other = [t, 1, 1 + ((t * 7) % 37)][t % 3]!;   // square, a single vector, or an odd width
+        const [m, n] = c.side === 'left' ? [t, other] : [other, t];
+        checkStrided(dev, rng, { c, dtype, m, n, count: countFor(t, other), alpha: t % 2 === 0 ? 1 : -2.5 });
+      }
+    }
+  }
+});
+
+test('trsm, every variant, n = 47 ... 512 (the recursion over GEMM); square B where cheap', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1202);
+  for (const dtype of DTYPES) {
+    for (const [v, c] of TRSM_VARIANTS.entries()) {
+      for (const t of LARGE) {
+        // Right-hand sides: 1, a few, or (every fourth variant, t <= 128) square.
+        const other = t <= 128 && v % 4 === 0 ? t : [1, 3, 17, 40][(v + t) % 4]!;
+        const [m, n] = c.side === 'left' ? [t, other] : [other, t];
+        checkStrided(dev, rng, { c, dtype, m, n, count: t >= 256 ? 1 : 2, alpha: (v + t) % 3 === 0 ? 1 : -2.5 });
+      }
+    }
+    // Two square 512 x 512 solves with 512 right-hand sides.
+    checkStrided(dev, rng, { c: TRSM_VARIANTS[0]!, dtype, m: 512, n: 512, count: 1, alpha: -2.5 });
+    checkStrided(dev, rng, { c: TRSM_VARIANTS[13]!, dtype, m: 300, n: 512, count: 1, alpha: 1 });
+  }
+});
+
+test('trsm alpha = 0 zeroes B without reading A or B; stride-0 A; forced small leaves', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1203);
+  for (const dtype of DTYPES) {
+    for (const c of TRSM_VARIANTS) {
+      checkStrided(dev, rng, { c, dtype, m: 9, n: 4, count: 5, alpha: 0 });
+      checkStrided(dev, rng, { c, dtype, m: 33, n: 130, count: 3, alpha: 0 });
+      checkStrided(dev, rng, { c, dtype, m: 20, n: 20, count: 7, alpha: -2.5, broadcast: true });
+      checkStrided(dev, rng, { c, dtype, m: 150, n: 70, count: 3, alpha: 1, broadcast: true });
+    }
+    // A deeper recursion than the table's (leaves of at most 16), and one leaf of 128 (over 100 KiB
+    // of shared memory in float64: the opt-in limit).
+    for (const c of [TRSM_VARIANTS[0]!, TRSM_VARIANTS[7]!, TRSM_VARIANTS[10]!, TRSM_VARIANTS[13]!]) {
+      checkStrided(dev, rng, { c, dtype, m: 47, n: 47, count: 3, alpha: -2.5, force: { force: { leafMax: 16 } } });
+      checkStrided(dev, rng, { c, dtype, m: 128, n: 128, count: 2, alpha: 1, force: { force: { leafMax: 128 } } });
+    }
+  }
+});
+
+test('trmm, every variant: n = 1..40 (some), 47 ... 512; m or n = 1, rectangular; alpha 0, 1, -2.5; stride-0 A', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1206);
+  for (const dtype of DTYPES) {
+    for (const [v, c] of TRSM_VARIANTS.entries()) {
+      for (const t of [1, 2, 3, 5, 8, 16, 17, 31, 32, 33, 40, ...LARGE]) {
+        const other = t <= 128 && v % 4 === 0 ? t : [1, 3, 17, 40][(v + t) % 4]!;
+        const [m, n] = c.side === 'left' ? [t, other] : [other, t];
+        checkStrided(dev, rng, { op: 'trmm', c, dtype, m, n, count: t >= 256 ? 1 : countFor(t, other), alpha: (v + t) % 3 === 0 ? 1 : -2.5 });
+      }
+      checkStrided(dev, rng, { op: 'trmm', c, dtype, m: 9, n: 4, count: 5, alpha: 0 });
+      checkStrided(dev, rng, { op: 'trmm', c, dtype, m: 150, n: 70, count: 3, alpha: -2.5, broadcast: true });
+    }
+    checkStrided(dev, rng, { op: 'trmm', c: TRSM_VARIANTS[6]!, dtype, m: 47, n: 47, count: 3, alpha: -2.5, force: { force: { leafMax: 16 } } });
+  }
+});
+
+test('trsm and trmm on list and variable batches (shape groups, pointer arrays, zero-size members)', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1204);
+  for (const op of ['trsm', 'trmm'] as const) for (const dtype of DTYPES) {
+    for (const c of [TRSM_VARIANTS[0]!, TRSM_VARIANTS[5]!, TRSM_VARIANTS[10]!, TRSM_VARIANTS[15]!]) {
+      const shapes: [number, number][] = [[5, 3], [40, 7], [100, 2], [5, 3], [1, 1], [0, 4], [3, 0], [70, 70], [5, 3], [33, 1]];
+      const tOf = ([m, n]: [number, number]): number => (c.side === 'left' ? m : n);
+      // One buffer per side, matrices packed with odd lds and gaps; A[i] and B[i] at aOff[i], bOff[i].
+      const aOff: number[] = [], bOff: number[] = [], lda: number[] = [], ldb: number[] = [];
+      let la = 3, lb = 7;
+      for (const s of shapes) {
+        const t = tOf(s);
+        lda.push(t + 2); aOff.push(la); la += (t + 2) * t + 5;
+        ldb.push(s[0] + 1); bOff.push(lb); lb += (s[0] + 1) * s[1] + 3;
+      }
+      const A = randomBuffer(rng, dtype, la + 4);
+      shapes.forEach((s, i) => fillTriangle(rng, A, aOff[i]!, lda[i]!, tOf(s), c.uplo, c.diag));
+      const B = randomBuffer(rng, dtype, lb + 4);
+      const inB = (e: number): boolean => shapes.some(([m, n], i) => { const q = e - bOff[i]!; return q >= 0 && q < ldb[i]! * n && q % ldb[i]! < m; });
+      for (let e = 0; e < B.length; e++) if (!inB(e)) B[e] = NaN;
+      const varBatches = <S extends FloatArray | DeviceArray>(a: S, b: S) => ({
+        a: variable(shapes.map((s, i) => ({ data: a, rows: tOf(s), cols: tOf(s), ld: lda[i]!, offset: aOff[i]! }))),
+        b: variable(shapes.map(([m, n], i) => ({ data: b, rows: m, cols: n, ld: ldb[i]!, offset: bOff[i]! }))),
+      });
+      // A list batch: the three 5 x 3 members (indices 0, 3, 8) in reverse order, and A of member 0 for all (broadcast by list).
+      const listBatches = <S extends FloatArray | DeviceArray>(a: S, b: S) => {
+        const t = tOf([5, 3]);
+        return {
+          a: list([0, 0, 0].map((i) => ({ data: a, offset: aOff[i]! })), { rows: t, ld: lda[0]! }),
+          b: list([8, 3, 0].map((i) => ({ data: b, offset: bOff[i]! })), { rows: 5, cols: 3, ld: ldb[0]! }),
+        };
+      };
+      for (const [form, make] of [['variable', varBatches], ['list', listBatches]] as const) {
+        const want = B.slice();
+        REFERENCE[op]({ ...c, alpha: -2.5, ...make(A, want) } as TrsmRequest<FloatArray>);
+        const dA = dev.upload(A);
+        const dB = dev.upload(B);
+        try {
+          LAUNCHER[op](dev, { ...c, alpha: -2.5, ...make(dA, dB) } as TrsmRequest<DeviceArray>);
+          compareOutput(dev.download(dB) as FloatArray, want, inB, trsmTolerance(dtype, 100), `${op} ${dtype} ${caseName(c)} ${form}`);
+        } finally {
+          dA.dispose();
+          dB.dispose();
+        }
+      }
+    }
+  }
+});
+
+test('a CUDA context runs trsm and trmm on device-resident batches on the GPU: no CPU fallback, no host copy', { skip }, () => {
+  assert.ok(hasGpuOp('trsm'), 'trsm has a GPU kernel');
+  const dev = gpu();
+  let copies = 0;
+  // The device as the backend sees it, counting every host <-> device copy.
+  const counting = new Proxy(dev, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      const f = value as (...args: unknown[]) => unknown;
+      if (prop === 'upload' || prop === 'download') return (...args: unknown[]) => { copies++; return f.apply(target, args); };
+      return f.bind(target);
+    },
+  });
+  const backend = new CudaBackend(counting, 'test');
+  const ctx = new Context('cuda', backend, backend);
+  const rng = new Rng(1205);
+  const c = TRSM_VARIANTS[2]!;
+  const n = 100, count = 9;
+  const l = oddLayout(n, n, count);
+  const A = randomBuffer(rng, 'float64', layoutLength(l));
+  for (let i = 0; i < count; i++) fillTriangle(rng, A, l.offset + i * l.stride, l.ld, n, c.uplo, c.diag);
+  const B = randomBuffer(rng, 'float64', layoutLength(l));
+  const batch = <S extends FloatArray | DeviceArray>(data: S): Batch<S> => strided(data, { rows: n, cols: n, count, ld: l.ld, stride: l.stride, offset: l.offset });
+  const dA = dev.upload(A);
+  const dB = dev.upload(B);
+  try {
+    assert.ok(hasGpuOp('trmm'), 'trmm has a GPU kernel');
+    ctx.trmm({ ...c, alpha: 1, a: batch(dA), b: batch(dB) });
+    ctx.trsm({ ...c, alpha: -2.5, a: batch(dA), b: batch(dB) });
+    dev.synchronize();
+    assert.equal(copies, 0, 'trmm or trsm on device data copied to or from the host');
+    const want = B.slice();
+    cpuTrmm({ ...c, alpha: 1, a: batch(A), b: batch(want) });
+    cpuTrsm({ ...c, alpha: -2.5, a: batch(A), b: batch(want) });
+    compareOutput(dev.download(dB) as FloatArray, want, inStrided(l), trsmTolerance('float64', n), 'context trsm');
+  } finally {
+    dA.dispose();
+    dB.dispose();
+  }
+});
