@@ -4,7 +4,7 @@
  * column-major scratch batch, runs the operation, and copies outputs back. Device batches must
  * be column-major for these operations (a copy there would hide a cost the user should see).
  */
-import { asColumnMajor, batchCount, batchDtype, matrixAt, strided, uniformShape, type Batch } from '../core/batch.js';
+import { batchCount, batchDtype, matrixAt, strided, uniformShape, type Batch } from '../core/batch.js';
 import { allocate, type FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import { isDeviceStorage, type Storage } from '../core/storage.js';
@@ -20,7 +20,7 @@ export function columnMajorCopy<S extends Storage>(b: Batch<S>, argument: string
   if (b.order === 'col') return { batch: b, writeBack: () => {} };
   // Empty matrices (any count): nothing to copy, and no per-matrix work for 2^31 of them.
   const shape = uniformShape(b);
-  if (shape !== undefined && shape.rows * shape.cols === 0) return { batch: asColumnMajor(b), writeBack: () => {} };
+  if (shape !== undefined && shape.rows * shape.cols === 0) return { batch: emptyColumnMajor(b), writeBack: () => {} };
   const stores = b.kind === 'strided' ? [b.data] : b.matrices.map((m) => m.data);
   if (stores.some((s) => isDeviceStorage(s)))
     throw new MyriadError('LAYOUT', "device batches must be column-major for this operation (order 'col')", `${argument}.order`);
@@ -50,4 +50,19 @@ export function columnMajorCopy<S extends Storage>(b: Batch<S>, argument: string
         for (let r = 0; r < v.rows; r++) v.data[v.offset + r * v.ld + c] = scratch[offsets[i]! + r + c * v.rows]!;
     }),
   };
+}
+
+/**
+ * A row-major batch of empty matrices as a column-major one of the same logical shape (rows x
+ * cols kept, not transposed: the LU family and the solves read them as they are), with a
+ * column-major leading dimension. No element is addressed, so the storage stays as it is.
+ */
+function emptyColumnMajor<S>(b: Batch<S>): Batch<S> {
+  switch (b.kind) {
+    case 'strided':
+    case 'list':
+      return { ...b, ld: Math.max(1, b.rows), order: 'col' };
+    case 'variable':
+      return { kind: 'variable', order: 'col', matrices: b.matrices.map((m) => ({ ...m, ld: Math.max(1, m.rows) })) };
+  }
 }

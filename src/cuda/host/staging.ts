@@ -161,20 +161,26 @@ export class HostCall {
     this.staged.clear();
   }
 
-  /** One device array per host range: views of the device's staging arena where it is free and large enough, else allocations. */
+  /**
+   * One device array per host range: views of the device's staging arena where it is free and
+   * large enough, else allocations. Each has `slack` elements past its range: some kernels read
+   * (never use) up to a leading dimension beyond a matrix's last column, which is harmless in the
+   * caller's memory but must not leave a tightly fitted staging buffer.
+   */
   private deviceArrays(hosts: readonly [HostArray, Range][]): DeviceArray[] {
+    const slack = slackOf(this.whole);
     const offsets: number[] = [];
     let bytes = 0;
     for (const [host, r] of hosts) {
       offsets.push(bytes);
-      bytes += Math.ceil(((r.hi - r.lo) * host.BYTES_PER_ELEMENT) / ARENA_ALIGN) * ARENA_ALIGN;
+      bytes += Math.ceil(((r.hi - r.lo + slack) * host.BYTES_PER_ELEMENT) / ARENA_ALIGN) * ARENA_ALIGN;
     }
     this.arena = StagingArena.of(this.device).lease(bytes);
     if (this.arena) {
       const buffer = this.arena.buffer!;
-      return hosts.map(([host, r], i) => this.device.view(buffer, offsets[i]! / 8, r.hi - r.lo, hostDType(host)));
+      return hosts.map(([host, r], i) => this.device.view(buffer, offsets[i]! / 8, r.hi - r.lo + slack, hostDType(host)));
     }
-    for (const [host, r] of hosts) this.allocated.push(this.device.alloc(hostDType(host), r.hi - r.lo));
+    for (const [host, r] of hosts) this.allocated.push(this.device.alloc(hostDType(host), r.hi - r.lo + slack));
     return this.allocated;
   }
 
@@ -234,6 +240,17 @@ export class StagingArena {
   release(): void {
     this.held = false;
   }
+}
+
+/** Elements of room past each staged range: the largest leading dimension of the request, plus a vector's worth. */
+function slackOf(request: Request): number {
+  let ld = 0;
+  for (const v of Object.values(request)) {
+    if (!isBatch(v)) continue;
+    if (v.kind === 'strided') ld = Math.max(ld, v.ld);
+    else for (const m of v.matrices) ld = Math.max(ld, 'ld' in m && typeof m.ld === 'number' ? m.ld : v.kind === 'list' ? v.ld : 0);
+  }
+  return ld + 32;
 }
 
 /** Chunk boundaries [start, end): by bytes up, strided batches only, at most one chunk per matrix. */
