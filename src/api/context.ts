@@ -11,6 +11,7 @@ import { MyriadError } from '../core/errors.js';
 import type { Backend, OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { cpuBackend } from '../cpu/backend.js';
+import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
 import * as arrays from './array.js';
 import {
   hostInts, prepareCholeskySolve, prepareFactor, prepareGemm, prepareGesv, prepareGetrf, prepareGetrs,
@@ -55,7 +56,7 @@ export class Context {
 
   /** One line: the backend and, for CUDA, the GPU. */
   describe(): string {
-    return this.device?.describe() ?? 'cpu (TypeScript reference backend)';
+    return this.device?.describe() ?? describeHostBackend(this.ops.name);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -259,6 +260,8 @@ function checkHostOnly(request: object, op: string): void {
   }
 }
 
-/** The CPU context behind the top-level functions. */
-export const cpuContext = new Context('cpu', cpuBackend as unknown as Backend<Storage, IntStorage>);
+/** The CPU context behind the top-level functions: the fast backend (src/cpu-fast/). */
+export const cpuContext = new Context('cpu', fastCpuBackend as unknown as Backend<Storage, IntStorage>);
+/** The reference backend (src/cpu/), the oracle: open({ backend: 'reference' }). */
+export const referenceContext = new Context('cpu', cpuBackend as unknown as Backend<Storage, IntStorage>);
 

@@ -1,5 +1,6 @@
 /**
- * open(): a context bound to a backend. 'cpu' always works; 'cuda' needs a usable NVIDIA driver,
+ * open(): a context bound to a backend. 'cpu' (the fast CPU backend) and 'reference' (the plain
+ * TypeScript reference, the oracle) always work; 'cuda' needs a usable NVIDIA driver,
  * NVRTC and a GPU and throws BACKEND_UNAVAILABLE with the reason otherwise; 'auto' (the default)
  * takes CUDA where it is usable and the CPU otherwise.
  *
@@ -9,7 +10,7 @@
  */
 import { MyriadError } from '../core/errors.js';
 import { parseBackendName, type BackendChoice, probeBackends, openCudaContext } from './backends.js';
-import { Context, cpuContext } from './context.js';
+import { Context, cpuContext, referenceContext } from './context.js';
 import { openMultiDevice, type DeviceSelection } from '../cuda/multi/open.js';
 
 export interface OpenOptions {
@@ -28,6 +29,7 @@ export function open(options: OpenOptions = {}): Context {
   if (!Number.isSafeInteger(device) || device < 0)
     throw new MyriadError('INVALID_ARGUMENT', `expected a non-negative device ordinal, got ${String(options.device)}`, 'device');
   if (choice === 'cpu') return cpuContext;
+  if (choice === 'reference') return referenceContext;
   const cuda = probeBackends().cuda;
   if (!cuda.usable) {
     if (choice === 'auto') return cpuContext;
