@@ -44,11 +44,12 @@ export function generateGemmJs(p: GemmJsParams): KernelSource {
   e.line('const ao = aOff + p * aStride, bo = bOff + p * bStride, co = cOff + p * cStride;');
   for (let l = 0; l < k; l++) for (let i = 0; i < m; i++) e.line(`const a_${i}_${l} = ${opA(i, l)};`);
   e.line('let t = 0;');
+  if (p.transA === 'N') e.line(`let ${Array.from({ length: m }, (_, i) => `c_${i} = 0`).join(', ')};`);
   for (let j = 0; j < n; j++) {
     const c = (i: number): string => `C[co + ${i} + ${j} * ldc]`;
     if (p.transA === 'N') {
       // dgemm 'N': scale the column by beta, then axpy with alpha op(B)(l, j) for each l.
-      for (let i = 0; i < m; i++) e.line(`let c_${i} = beta === 0 ? 0 : beta === 1 ? ${c(i)} : ${store(`${c(i)} * beta`)};`);
+      for (let i = 0; i < m; i++) e.line(`c_${i} = beta === 0 ? 0 : beta === 1 ? ${c(i)} : ${store(`${c(i)} * beta`)};`);
       for (let l = 0; l < k; l++) {
         e.line(`t = alpha * ${opB(l, j)};`);
         for (let i = 0; i < m; i++) e.line(`c_${i} = ${store(`c_${i} + t * a_${i}_${l}`)};`);
