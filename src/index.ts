@@ -13,6 +13,7 @@ export * from './core/index.js';
 export { Context, cpuContext, type BackendName, type InfoResult, type PivotResult, type IntsFor } from './api/context.js';
 export { open, type OpenOptions } from './api/open.js';
 export { probeBackends, type BackendChoice, type BackendStatus } from './api/backends.js';
+export { cpuThreads, setCpuThreads } from './cpu-fast/index.js';
 export { MultiDeviceContext, ShardedArray, DeviceFailure, openMultiDevice, type DeviceSelection, type ShardLayout } from './cuda/multi/index.js';
 export { CudaError, NvrtcError, VendorError } from './cuda/runtime/index.js';
 export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type TriangularSolveOptions } from './api/array.js';

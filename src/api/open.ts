@@ -12,6 +12,7 @@ import { MyriadError } from '../core/errors.js';
 import { parseBackendName, type BackendChoice, probeBackends, openCudaContext } from './backends.js';
 import { Context, cpuContext, referenceContext } from './context.js';
 import { openMultiDevice, type DeviceSelection } from '../cuda/multi/open.js';
+import { startCpuWorkers } from '../cpu-fast/threads/pool.js';
 
 export interface OpenOptions {
   backend?: BackendChoice;
@@ -28,11 +29,11 @@ export function open(options: OpenOptions = {}): Context {
   const device = options.device ?? 0;
   if (!Number.isSafeInteger(device) || device < 0)
     throw new MyriadError('INVALID_ARGUMENT', `expected a non-negative device ordinal, got ${String(options.device)}`, 'device');
-  if (choice === 'cpu') return cpuContext;
+  if (choice === 'cpu') return startCpuWorkers(), cpuContext;
   if (choice === 'reference') return referenceContext;
   const cuda = probeBackends().cuda;
   if (!cuda.usable) {
-    if (choice === 'auto') return cpuContext;
+    if (choice === 'auto') return startCpuWorkers(), cpuContext;
     throw new MyriadError('BACKEND_UNAVAILABLE', `the CUDA backend is not usable: ${cuda.reason}`, 'backend');
   }
   if (options.devices !== undefined) return openMultiDevice(options.devices, options.weights ? { weights: options.weights } : {});

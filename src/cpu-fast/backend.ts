@@ -5,11 +5,12 @@
  * the worker pool (threads/parallel.ts) when the call is large enough.
  */
 import type { FloatArray } from '../core/dtype.js';
-import type { Backend, OpName } from '../core/ops.js';
+import { OP_NAMES, type Backend, type OpName } from '../core/ops.js';
 import { cpuBackend, type HostBackend } from '../cpu/backend.js';
 import { fastPosv, fastPotrf, fastPotrs } from './ops/cholesky.js';
 import { fastGemm } from './ops/gemm.js';
 import { fastGesv, fastGetrf, fastGetrs } from './ops/lu.js';
+import { parallel } from './threads/parallel.js';
 
 /** The single-threaded fast kernels: what each worker runs on its share of the batch. */
 export const serialKernels: HostBackend = Object.freeze({
@@ -31,8 +32,11 @@ export function serialOp(op: OpName): HostOp {
   return serialKernels[op] as HostOp;
 }
 
-/** The fast backend as the CPU context sees it (threads/parallel.ts spreads every op over the pool). */
-export const fastCpuBackend: HostBackend = serialKernels;
+/** The fast backend as the CPU context sees it: every op spread over the worker pool. */
+export const fastCpuBackend: HostBackend = Object.freeze({
+  ...Object.fromEntries(OP_NAMES.map((op) => [op, parallel(op, serialKernels[op] as (r: object) => void)])),
+  name: 'cpu-fast',
+} as unknown as HostBackend);
 
 /** One line for Context.describe() on the CPU. */
 export function describeHostBackend(name: string): string {

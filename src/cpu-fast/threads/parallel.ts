@@ -1,0 +1,92 @@
+/**
+ * Every operation on all cores: the batch is cut into one contiguous share per thread
+ * (sliceRequest), workers get theirs (staged copies of unshared arrays, see staging.ts), the
+ * caller runs its own share in place, then blocks until the workers are done and copies their
+ * outputs back. Calls too small to pay for the hand-over (MIN_WORK) stay on the caller's thread.
+ * Matrices are independent, so a failing matrix only sets its own info, whichever share it is in.
+ */
+import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
+import type { FloatArray } from '../../core/dtype.js';
+import type { OpName } from '../../core/ops.js';
+import { sliceRequest } from '../split.js';
+import { cpuThreads, post, slot, wait } from './pool.js';
+import { stage, unstage, type Staged } from './staging.js';
+
+/** The outputs each operation writes (besides info and ipiv, which are always staged back). */
+export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
+  gemm: ['c'], trsm: ['b'], trmm: ['b'], syrk: ['c'],
+  potrf: ['a'], potrs: ['b'], posv: ['a', 'b'], getrf: ['a'], getrs: ['b'], gesv: ['a', 'b'],
+  trtri: ['a'], lauum: ['a'], potri: ['a'],
+};
+
+/** Below this estimate of a call's work (about flops plus element traffic) one thread is faster. */
+export const THREADING = { minWork: 1 << 19, minWorkPerThread: 1 << 17 };
+
+type Op = (r: object) => void;
+
+/** The batch whose count and shapes define the call (C for gemm and syrk, B for trsm/trmm, else A). */
+function mainBatch(op: OpName, r: object): Batch<FloatArray> {
+  const key = op === 'gemm' || op === 'syrk' ? 'c' : op === 'trsm' || op === 'trmm' ? 'b' : 'a';
+  return (r as Record<string, Batch<FloatArray>>)[key]!;
+}
+
+/** Rough work: sum over matrices of size^3 + 8 size^2 (flops and per-element costs). */
+function work(b: Batch<FloatArray>): number {
+  const count = batchCount(b);
+  const per = (rows: number, cols: number): number => {
+    const s = Math.max(rows, cols);
+    return s * s * s + 8 * s * s;
+  };
+  if (b.kind !== 'variable') return count * per(b.rows, b.cols);
+  let w = 0;
+  for (let p = 0; p < count; p++) {
+    const m = matrixAt(b, p);
+    w += per(m.rows, m.cols);
+  }
+  return w;
+}
+
+/** Threads for this call: 1 when small. */
+export function threadsFor(op: OpName, r: object, threads = cpuThreads()): number {
+  const b = mainBatch(op, r);
+  const w = work(b);
+  if (threads <= 1 || w < THREADING.minWork) return 1;
+  return Math.max(1, Math.min(threads, batchCount(b), Math.floor(w / THREADING.minWorkPerThread)));
+}
+
+export function parallel(op: OpName, serial: Op): Op {
+  return (r: object): void => {
+    const threads = threadsFor(op, r);
+    if (threads <= 1) return serial(r);
+    const count = batchCount(mainBatch(op, r));
+    const bound = (t: number): number => Math.round((t * count) / threads);
+    const jobs: { s: ReturnType<typeof slot>; staged: Staged }[] = [];
+    for (let t = 1; t < threads; t++) {
+      const s = slot(t - 1);
+      const share = sliceRequest(r, bound(t), bound(t + 1));
+      s.arena.reset();
+      let staged = stage(share, WRITES[op], s.arena);
+      if (!staged) {
+        s.arena.reset();
+        staged = stage(share, WRITES[op], s.arena)!;
+      }
+      post(s, op, staged.request);
+      jobs.push({ s, staged });
+    }
+    let failure: unknown;
+    try {
+      serial(sliceRequest(r, 0, bound(1)));
+    } catch (e) {
+      failure = e;
+    }
+    for (const { s, staged } of jobs) {
+      try {
+        wait(s);
+        unstage(staged);
+      } catch (e) {
+        failure ??= e;
+      }
+    }
+    if (failure !== undefined) throw failure;
+  };
+}
