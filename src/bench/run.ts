@@ -33,7 +33,8 @@ export interface BenchRow {
   speedup?: number;
 }
 
-export interface VendorRun { run(): void; dispose(): void }
+/** A vendor run; `measuredMs` where the vendor timed itself (numpy, in its own process). */
+export interface VendorRun { run(): void; dispose(): void; measuredMs?: number }
 
 /** A vendor library's routine for an op (cuBLAS, cuSOLVER), run on the same device data. */
 export interface VendorBaseline {
@@ -104,7 +105,7 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
       if (vendor && options.vendor) {
         row.vendor = options.vendor.name;
         try {
-          row.vendorMs = timeRepeats(ctx, vendor.run, prepared.reset, repeats);
+          row.vendorMs = vendor.measuredMs ?? timeRepeats(ctx, vendor.run, prepared.reset, repeats);
         } finally {
           vendor.dispose();
         }
