@@ -11,3 +11,6 @@ export const UNROLL_MAX = Object.freeze({
   /** gemm: C in locals, one column of op(B) at a time. */
   gemm: 8,
 });
+
+/** Packed A, B and C of one wasm gemm chunk: about half of a 512 KiB L2. */
+export const GEMM_WASM_CHUNK_BYTES = 256 << 10;
