@@ -15,11 +15,21 @@ export type PackKernel = (
 ) => void;
 
 /** dst(i, j) := op(src)(i, j) for rows x cols, count matrices. */
-export function generatePack(p: { dtype: DType; trans: Op }): KernelSource {
+export interface PackParams {
+  /** The caller's dtype. */
+  readonly dtype: DType;
+  readonly trans: Op;
+  /** 'in': caller -> packed; 'out': packed -> caller (float64-packed float32 data is rounded here). */
+  readonly direction: 'in' | 'out';
+  /** The packed dtype (float64 for the factorisations, which work in float64 as the reference). */
+  readonly packed: DType;
+}
+
+export function generatePack(p: PackParams): KernelSource {
   const read = p.trans === 'N' ? 'src[s + i + j * ld]' : 'src[s + j + i * ld]';
   const e = new Emitter();
-  e.line(`// myriad pack trans=${p.trans} dtype=${p.dtype}`);
-  if (p.trans === 'N') {
+  e.line(`// myriad pack ${p.direction} trans=${p.trans} dtype=${p.dtype} packed=${p.packed}`);
+  if (p.trans === 'N' && p.dtype === p.packed) {
     // Back-to-back matrices with no padding on either side: one block copy.
     e.open('if (ld === rows && ldp === rows && sStride === rows * cols && dStride === rows * cols) {');
     e.line('dst.set(src.subarray(sOff, sOff + count * rows * cols), dOff);');

@@ -34,7 +34,8 @@ function wasmKernel(m: number, n: number, k: number, dtype: DType): WasmGemm {
   return fn;
 }
 
-const pack = (dtype: DType, trans: Op): PackKernel => compileKernel<PackKernel>(generatePack({ dtype, trans }));
+const pack = (dtype: DType, trans: Op, direction: 'in' | 'out' = 'in'): PackKernel =>
+  compileKernel<PackKernel>(generatePack({ dtype, trans, direction, packed: dtype }));
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** Packs a chunk of matrices into the wasm memory, runs the kernel, unpacks C. */
@@ -48,15 +49,15 @@ function gemmWasm(r: GemmRequest<FloatArray>, m: number, n: number, k: number, p
   const mem = dtype === 'float64' ? views.f64 : views.f32;
   const aBase = 0, bBase = chunk * mp * k, cBase = bBase + chunk * k * n;
   const fn = wasmKernel(m, n, k, dtype);
-  const packA = pack(dtype, r.transA), packB = pack(dtype, r.transB), copy = pack(dtype, 'N');
+  const packA = pack(dtype, r.transA), packB = pack(dtype, r.transB), copyIn = pack(dtype, 'N'), copyOut = pack(dtype, 'N', 'out');
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
     const A = stridedView(r.a, q), B = stridedView(r.b, q), C = stridedView(r.c, q);
     packA(A.data, A.offset, A.ld, A.stride, mem, aBase, mp, mp * k, m, k, c);
     packB(B.data, B.offset, B.ld, B.stride, mem, bBase, k, k * n, k, n, c);
-    if (r.beta !== 0) copy(C.data, C.offset, C.ld, C.stride, mem, cBase, mp, mp * n, m, n, c);
+    if (r.beta !== 0) copyIn(C.data, C.offset, C.ld, C.stride, mem, cBase, mp, mp * n, m, n, c);
     fn(aBase * E, bBase * E, cBase * E, c, r.alpha, r.beta);
-    copy(mem, cBase, mp, mp * n, C.data, C.offset, C.ld, C.stride, m, n, c);
+    copyOut(mem, cBase, mp, mp * n, C.data, C.offset, C.ld, C.stride, m, n, c);
   }
 }
 

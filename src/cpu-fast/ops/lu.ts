@@ -4,7 +4,9 @@ import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { compileKernel } from '../jit/compile.js';
 import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
-import { UNROLL_MAX } from '../tuning.js';
+import { LU_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { getrfWasm } from './lu-wasm.js';
+import { sliceRequest } from '../split.js';
 import { stridedView } from './cholesky.js';
 import { runBatch } from './run-batch.js';
 
@@ -26,7 +28,12 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
-      if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) return false;
+      if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) {
+        if (op === 'getrs' || m.rows === 0 || m.cols === 0 || Math.max(m.rows, m.cols) > LU_WASM_MAX) return false;
+        getrfWasm(r, m, p0, count);
+        if (op === 'gesv') solveFactored(r, p0, count);
+        return true;
+      }
       if (scratch.length < m.rows * m.cols) scratch = new Float64Array(m.rows * m.cols);
       if (rhs.length < m.rows) rhs = new Float64Array(m.rows);
       const trans: Op = op === 'getrs' ? r.trans : 'N';
@@ -39,6 +46,20 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
     },
     fallback,
   });
+}
+
+/** gesv's solve after getrf: the reference getrs on each matrix that factored (B untouched where info > 0, as LAPACK). */
+function solveFactored(r: Req, p0: number, count: number): void {
+  let start = p0;
+  for (let p = p0; p <= p0 + count; p++) {
+    if (p < p0 + count && r.info[p] === 0) continue;
+    if (p > start) {
+      const s = sliceRequest(r, start, p);
+      const info = s.info.slice();
+      cpuGetrs({ ...s, trans: 'N', info });
+    }
+    start = p + 1;
+  }
 }
 
 export const fastGetrf = (r: GetrfRequest<FloatArray, Int32Array>): void =>

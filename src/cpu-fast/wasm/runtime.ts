@@ -35,3 +35,11 @@ export function heap(bytes: number): { f64: Float64Array; f32: Float32Array } {
   }
   return { f64: f64View, f32: f32View };
 }
+
+let i32View = new Int32Array(memory.buffer);
+
+/** An int32 view of the memory (after heap() has made it large enough). */
+export function heapInts(): Int32Array {
+  if (i32View.buffer !== memory.buffer) i32View = new Int32Array(memory.buffer);
+  return i32View;
+}
