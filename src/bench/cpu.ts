@@ -11,7 +11,7 @@ import { median } from './stats.js';
 let limits: MachineLimits | undefined;
 
 /** Copy bandwidth (read + write) of one large TypedArray.set, median of 5, in GB/s. */
-export function measureHostBandwidth(bytes = 256 << 20): number {
+export function measureHostBandwidth(bytes = 64 << 20): number {
   const src = new Float64Array(bytes / 8).fill(1);
   const dst = new Float64Array(bytes / 8);
   dst.set(src);

@@ -70,6 +70,15 @@ describe('cpu-fast on worker threads matches the reference', () => {
         conform(fastCpuBackend, gemmCase(kind, dtype, m, n, k, 'N', 'T', 1.5, 0), m + n + k, dtype);
     });
   }
+  test('a share larger than a fresh arena (the arena grows until it fits)', () => {
+    const build = (rng: Rng): object => {
+      const count = 3001, n = 9;
+      const shapes = Array.from({ length: count }, () => ({ rows: n, cols: n }));
+      const fails = (p: number): number => (p % 1000 === 7 ? 4 : -1);
+      return { uplo: 'lower', a: makeBatch(rng, 'float64', 'strided', shapes, spdFill(fails)), b: makeBatch(rng, 'float64', 'strided', shapes.map(() => ({ rows: n, cols: 3 }))), info: info(count) };
+    };
+    conform(fastCpuBackend, { op: 'posv', label: 'large posv', build }, 5, 'float64');
+  });
   test('A and B interleaved in one array (gesv writes both): copy-back by column keeps the other intact', () => {
     const build = (rng: Rng): object => {
       const n = 5, count = 7, stride = 2 * n * n;

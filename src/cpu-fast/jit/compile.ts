@@ -63,3 +63,29 @@ export class Emitter {
     return this.lines.join('\n');
   }
 }
+
+/**
+ * A generator with its compiled functions remembered per parameter object (keyed by the
+ * object's JSON: derived from the parameters, so a new field can never be left out), so a hot
+ * path pays neither generation nor hashing after the first call.
+ */
+export function kernelFactory<P extends object, F>(generate: (p: P) => KernelSource): (p: P) => F {
+  const memo = new Map<string, F>();
+  return (p: P): F => {
+    const key = JSON.stringify(p);
+    let fn = memo.get(key);
+    if (fn === undefined) memo.set(key, (fn = compileKernel<F>(generate(p))));
+    return fn;
+  };
+}
+
+/** The same for WebAssembly modules: bytes from a generator, exports per parameter object. */
+export function moduleFactory<P extends object, F>(generate: (p: P) => Uint8Array<ArrayBuffer>, exportName: string, instantiate: (b: Uint8Array<ArrayBuffer>) => WebAssembly.Exports): (p: P) => F {
+  const memo = new Map<string, F>();
+  return (p: P): F => {
+    const key = JSON.stringify(p);
+    let fn = memo.get(key);
+    if (fn === undefined) memo.set(key, (fn = instantiate(generate(p))[exportName] as F));
+    return fn;
+  };
+}

@@ -1,22 +1,19 @@
-/** potrf, posv, potrs: generated unrolled kernels up to UNROLL_MAX, the reference above. */
-import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
+/**
+ * potrf, posv, potrs: generated unrolled kernels up to UNROLL_MAX; above, WebAssembly for the
+ * lower triangle up to CHOLESKY_WASM_MAX (ops/cholesky-wasm.ts); the reference for the rest.
+ */
+import type { MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js';
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
-import { compileKernel } from '../jit/compile.js';
+import { kernelFactory } from '../jit/compile.js';
 import { generateCholesky, type CholeskyKernel, type CholeskyOp, type CholeskyParams } from '../kernels/cholesky.js';
-import { UNROLL_MAX } from '../tuning.js';
-import { runBatch } from './run-batch.js';
+import { CHOLESKY_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { potrfWasm } from './cholesky-wasm.js';
+import { runBatch, stridedView } from './run-batch.js';
 
 type Req = PotrsRequest<FloatArray, Int32Array>;
-const kernels = new Map<string, CholeskyKernel>();
-
-function kernelFor(p: CholeskyParams): CholeskyKernel {
-  const name = `${p.op}/${p.n}/${p.uplo}/${p.dtype}`;
-  let k = kernels.get(name);
-  if (!k) kernels.set(name, (k = compileKernel<CholeskyKernel>(generateCholesky(p))));
-  return k;
-}
+const kernelFor = kernelFactory<CholeskyParams, CholeskyKernel>(generateCholesky);
 
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
@@ -25,7 +22,11 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
     shapeOf: r.a,
     kernel(m: MatrixView<FloatArray>, p0: number, count: number): boolean {
       const n = m.rows;
-      if (n > UNROLL_MAX.cholesky) return false;
+      if (n > UNROLL_MAX.cholesky) {
+        if (op === 'potrs' || r.uplo === 'upper' || n > CHOLESKY_WASM_MAX) return false;
+        potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined);
+        return true;
+      }
       const k = kernelFor({ op, n, uplo: r.uplo, dtype: dtypeOf(m.data) });
       const aStride = r.a.kind === 'strided' ? r.a.stride : 0;
       if (op === 'potrf') {
@@ -38,11 +39,6 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
     },
     fallback,
   });
-}
-
-/** Matrix p of b with the batch stride (0 for list and variable batches, which run one at a time). */
-export function stridedView(b: Batch<FloatArray>, p: number): MatrixView<FloatArray> & { stride: number } {
-  return { ...matrixAt(b, p), stride: b.kind === 'strided' ? b.stride : 0 };
 }
 
 export const fastPotrf = (r: PotrfRequest<FloatArray, Int32Array>): void =>

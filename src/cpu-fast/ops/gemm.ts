@@ -7,35 +7,21 @@ import { matrixAt } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GemmRequest, Op } from '../../core/ops.js';
 import { cpuGemm } from '../../cpu/blas3.js';
-import { compileKernel } from '../jit/compile.js';
+import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateGemmJs, type GemmJsKernel, type GemmJsParams } from '../kernels/gemm-js.js';
-import { generateGemmWasm, paddedRows } from '../kernels/gemm-wasm.js';
-import { generatePack, type PackKernel } from '../kernels/pack.js';
+import { generateGemmWasm, paddedRows, type GemmWasmParams } from '../kernels/gemm-wasm.js';
+import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { GEMM_WASM_CHUNK_BYTES, UNROLL_MAX } from '../tuning.js';
 import { heap, instantiate } from '../wasm/runtime.js';
-import { stridedView } from './cholesky.js';
-import { runBatch } from './run-batch.js';
+import { runBatch, stridedView } from './run-batch.js';
 
-const jsKernels = new Map<string, GemmJsKernel>();
 type WasmGemm = (a: number, b: number, c: number, count: number, alpha: number, beta: number) => void;
-const wasmKernels = new Map<string, WasmGemm>();
-
-function jsKernel(p: GemmJsParams): GemmJsKernel {
-  const name = `${p.transA}${p.transB}/${p.m}/${p.n}/${p.k}/${p.dtype}`;
-  let k = jsKernels.get(name);
-  if (!k) jsKernels.set(name, (k = compileKernel<GemmJsKernel>(generateGemmJs(p))));
-  return k;
-}
-
-function wasmKernel(m: number, n: number, k: number, dtype: DType): WasmGemm {
-  const name = `${m}/${n}/${k}/${dtype}`;
-  let fn = wasmKernels.get(name);
-  if (!fn) wasmKernels.set(name, (fn = instantiate(generateGemmWasm({ m, n, k, dtype })).gemm as WasmGemm));
-  return fn;
-}
+const jsKernel = kernelFactory<GemmJsParams, GemmJsKernel>(generateGemmJs);
+const wasmKernel = moduleFactory<GemmWasmParams, WasmGemm>(generateGemmWasm, 'gemm', instantiate);
+const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
 
 const pack = (dtype: DType, trans: Op, direction: 'in' | 'out' = 'in'): PackKernel =>
-  compileKernel<PackKernel>(generatePack({ dtype, trans, direction, packed: dtype }));
+  packKernel({ dtype, trans, direction, packed: dtype });
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** Packs a chunk of matrices into the wasm memory, runs the kernel, unpacks C. */
@@ -48,7 +34,7 @@ function gemmWasm(r: GemmRequest<FloatArray>, m: number, n: number, k: number, p
   const views = heap(chunk * per * E + 64);
   const mem = dtype === 'float64' ? views.f64 : views.f32;
   const aBase = 0, bBase = chunk * mp * k, cBase = bBase + chunk * k * n;
-  const fn = wasmKernel(m, n, k, dtype);
+  const fn = wasmKernel({ m, n, k, dtype });
   const packA = pack(dtype, r.transA), packB = pack(dtype, r.transB), copyIn = pack(dtype, 'N'), copyOut = pack(dtype, 'N', 'out');
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);

@@ -2,25 +2,17 @@
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
-import { compileKernel } from '../jit/compile.js';
+import { kernelFactory } from '../jit/compile.js';
 import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
 import { LU_WASM_MAX, UNROLL_MAX } from '../tuning.js';
 import { getrfWasm } from './lu-wasm.js';
-import { sliceRequest } from '../split.js';
-import { stridedView } from './cholesky.js';
-import { runBatch } from './run-batch.js';
+import { runBatch, stridedView } from './run-batch.js';
 
 type Req = GetrsRequest<FloatArray, Int32Array>;
-const kernels = new Map<string, LuKernel>();
 let scratch = new Float64Array(UNROLL_MAX.lu * UNROLL_MAX.lu);
 let rhs = new Float64Array(UNROLL_MAX.lu);
 
-function kernelFor(p: LuParams): LuKernel {
-  const name = `${p.op}/${p.m}/${p.n}/${p.trans}/${p.dtype}`;
-  let k = kernels.get(name);
-  if (!k) kernels.set(name, (k = compileKernel<LuKernel>(generateLu(p))));
-  return k;
-}
+const kernelFor = kernelFactory<LuParams, LuKernel>(generateLu);
 
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
@@ -30,8 +22,7 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
     kernel(m, p0, count): boolean {
       if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) {
         if (op === 'getrs' || m.rows === 0 || m.cols === 0 || Math.max(m.rows, m.cols) > LU_WASM_MAX) return false;
-        getrfWasm(r, m, p0, count);
-        if (op === 'gesv') solveFactored(r, p0, count);
+        getrfWasm(r, m, p0, count, op === 'gesv' ? r.b : undefined);
         return true;
       }
       if (scratch.length < m.rows * m.cols) scratch = new Float64Array(m.rows * m.cols);
@@ -46,20 +37,6 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
     },
     fallback,
   });
-}
-
-/** gesv's solve after getrf: the reference getrs on each matrix that factored (B untouched where info > 0, as LAPACK). */
-function solveFactored(r: Req, p0: number, count: number): void {
-  let start = p0;
-  for (let p = p0; p <= p0 + count; p++) {
-    if (p < p0 + count && r.info[p] === 0) continue;
-    if (p > start) {
-      const s = sliceRequest(r, start, p);
-      const info = s.info.slice();
-      cpuGetrs({ ...s, trans: 'N', info });
-    }
-    start = p + 1;
-  }
 }
 
 export const fastGetrf = (r: GetrfRequest<FloatArray, Int32Array>): void =>

@@ -30,3 +30,8 @@ export function runBatch<R extends HostRequest>(r: R, plan: BatchPlan<R>): void 
     if (!plan.kernel(matrixAt(a, p), p, 1)) plan.fallback(sliceRequest(r, p, p + 1));
   }
 }
+
+/** Matrix p of b with the batch stride (0 for list and variable batches, which run one at a time). */
+export function stridedView(b: Batch<FloatArray>, p: number): MatrixView<FloatArray> & { stride: number } {
+  return { ...matrixAt(b, p), stride: b.kind === 'strided' ? b.stride : 0 };
+}

@@ -64,12 +64,12 @@ export function parallel(op: OpName, serial: Op): Op {
     for (let t = 1; t < threads; t++) {
       const s = slot(t - 1);
       const share = sliceRequest(r, bound(t), bound(t + 1));
-      s.arena.reset();
-      let staged = stage(share, WRITES[op], s.arena);
-      if (!staged) {
+      // An arena too small for this share grows on reset (to twice what the failed try had asked).
+      let staged: Staged | undefined;
+      do {
         s.arena.reset();
-        staged = stage(share, WRITES[op], s.arena)!;
-      }
+        staged = stage(share, WRITES[op], s.arena);
+      } while (!staged);
       post(s, op, staged.request);
       jobs.push({ s, staged });
     }
