@@ -10,13 +10,12 @@
  * the reference's. Padding rows compute garbage that is never read back.
  */
 import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
+import { F64, I32, addr as address, constant, whileLess as loopLess } from '../wasm/structured.js';
 
 export interface GetrfWasmParams { readonly m: number; readonly n: number }
 
 export const ldOf = (m: number): number => m + (m % 2);
 
-const F64 = { load: 0x2b, store: 0x39, abs: 0x99, gt: 0x64, ge: 0x66, ne: 0x62, div: 0xa3, sub: 0xa1, mul: 0xa2 } as const;
-const I32 = { ltS: 0x48, geS: 0x4e, and: 0x71, store: 0x36, shl: 0x74 } as const;
 const SAFE_MIN = 2.2250738585072014e-308;
 
 /** Exported `getrf(a, ipiv, info, count)`: byte addresses of the packed matrices, the int32 pivots (min(m,n) per matrix), the int32 infos. */
@@ -32,18 +31,8 @@ export function generateGetrfWasm(p: GetrfWasmParams): Uint8Array<ArrayBuffer> {
   const pm = c.local('f64'), v = c.local('f64'), s = c.local('f64'), t0 = c.local('f64'), t1 = c.local('f64');
   const tv0 = c.local('v128'), tv1 = c.local('v128'), lv = c.local('v128');
 
-  /** Address of element (row local/const, column pointer local) in bytes: colPtr + row * 8. */
-  const addr = (colPtr: number, row: number): void => { c.get(colPtr).get(row).i32(3).op(I32.shl).op(OP.i32Add); };
-  /** while (iLocal < end) { body; iLocal++ } with iLocal preset. */
-  const whileLess = (iv: number, end: number, step: number, body: () => void): void => {
-    c.op(OP.block, OP.void);
-    c.get(iv).i32(end).op(I32.geS).op(OP.brIf, 0);
-    c.loop_(() => {
-      body();
-      c.get(iv).i32(step).op(OP.i32Add).tee(iv).i32(end).op(I32.ltS);
-    });
-    c.op(OP.end);
-  };
+  const addr = (col: number, row: number): void => address(c, col, row);
+  const whileLess = (iv: number, end: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, end), step, body);
 
   c.loop_(() => {
     c.i32(0).set(info);

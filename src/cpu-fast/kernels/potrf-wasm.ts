@@ -7,13 +7,12 @@
  * reference's (src/cpu/lapack/potrf.ts). A failing matrix stops at its step, as the reference.
  */
 import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
+import { F64, I32, addr as address, constant as bound, whileLess as loopLess } from '../wasm/structured.js';
 
 export interface PotrfWasmParams { readonly n: number }
 
 export const cholLd = (n: number): number => n + (n % 2);
 
-const F64 = { load: 0x2b, store: 0x39, gt: 0x64, div: 0xa3, sub: 0xa1, mul: 0xa2, add: 0xa0, sqrt: 0x9f } as const;
-const I32 = { ltS: 0x48, geS: 0x4e, and: 0x71, store: 0x36, shl: 0x74 } as const;
 
 /** Exported `potrf(a, info, count)`: byte addresses of the packed matrices and the int32 infos. */
 export function generatePotrfWasm(p: PotrfWasmParams): Uint8Array<ArrayBuffer> {
@@ -29,26 +28,32 @@ export function generatePotrfWasm(p: PotrfWasmParams): Uint8Array<ArrayBuffer> {
   const tv = [c.local('v128'), c.local('v128'), c.local('v128'), c.local('v128')];
   const acc = c.local('v128');
 
-  const addr = (col: number, row: number, extra = 0): void => {
-    c.get(col).get(row).i32(3).op(I32.shl).op(OP.i32Add);
-    if (extra) c.i32(extra).op(OP.i32Add);
-  };
-  const whileLess = (iv: number, end: () => void, step: number, body: () => void): void => {
-    c.op(OP.block, OP.void);
-    c.get(iv); end(); c.op(I32.geS).op(OP.brIf, 0);
-    c.loop_(() => {
-      body();
-      c.get(iv).i32(step).op(OP.i32Add).tee(iv); end(); c.op(I32.ltS);
-    });
-    c.op(OP.end);
-  };
-  const constant = (v: number) => (): void => { c.i32(v); };
+  const addr = (col: number, row: number, extra = 0): void => address(c, col, row, extra);
+  const whileLess = (iv: number, end: () => void, step: number, body: () => void): void => loopLess(c, iv, end, step, body);
+  const constant = (v: number): (() => void) => bound(c, v);
   /** The first row below the diagonal when j + 1 is odd (scalar), then two rows per vector to the padded end. */
   const rows = (scalar: () => void, vector: () => void): void => {
     c.get(j).i32(1).op(OP.i32Add).set(i0);
     c.get(i0).i32(1).op(I32.and).get(i0).i32(n).op(I32.ltS).op(I32.and).if_(() => { c.get(i0).set(i); scalar(); });
     c.get(i0).i32(1).op(OP.i32Add).i32(-2).op(I32.and).set(i);
     whileLess(i, constant(ld), 2, vector);
+  };
+
+  /**
+   * A(i,j) -= t0 L(i,k) + ... + t(w-1) L(i,k+w-1) for the row(s) at i: one row in scalar code or
+   * two in a vector, the products added left to right as the reference's expression does.
+   */
+  const update = (scalar: boolean, w: number): void => {
+    const load = (): void => { if (scalar) c.mem(F64.load, 3, 0); else c.simdMem(SIMD.load, 3, 0); };
+    const arith = (f: number, v: number): void => { if (scalar) c.op(f); else c.simd(v); };
+    addr(colj, i);
+    addr(colj, i); load();
+    for (let q = 0; q < w; q++) {
+      c.get(scalar ? t[q]! : tv[q]!); addr(colk, i, q * ld * 8); load(); arith(F64.mul, SIMD.f64x2Mul);
+      if (q > 0) arith(F64.add, SIMD.f64x2Add);
+    }
+    arith(F64.sub, SIMD.f64x2Sub);
+    if (scalar) c.mem(F64.store, 3, 0); else c.simdMem(SIMD.store, 3, 0);
   };
 
   c.loop_(() => {
@@ -77,36 +82,12 @@ export function generatePotrfWasm(p: PotrfWasmParams): Uint8Array<ArrayBuffer> {
       c.get(A).set(colk);
       whileLess(k, () => { c.get(j).i32(3).op(OP.i32Sub); }, 4, () => {
         for (let q = 0; q < 4; q++) { addr(colk, j, q * ld * 8); c.mem(F64.load, 3, 0).tee(t[q]!).simd(SIMD.f64x2Splat).set(tv[q]!); }
-        rows(() => {
-          addr(colj, i);
-          addr(colj, i); c.mem(F64.load, 3, 0);
-          for (let q = 0; q < 4; q++) {
-            c.get(t[q]!); addr(colk, i, q * ld * 8); c.mem(F64.load, 3, 0).op(F64.mul);
-            if (q > 0) c.op(F64.add);
-          }
-          c.op(F64.sub).mem(F64.store, 3, 0);
-        }, () => {
-          addr(colj, i);
-          addr(colj, i); c.simdMem(SIMD.load, 3, 0);
-          for (let q = 0; q < 4; q++) {
-            c.get(tv[q]!); addr(colk, i, q * ld * 8); c.simdMem(SIMD.load, 3, 0).simd(SIMD.f64x2Mul);
-            if (q > 0) c.simd(SIMD.f64x2Add);
-          }
-          c.simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, 0);
-        });
+        rows(() => update(true, 4), () => update(false, 4));
         c.get(colk).i32(4 * ld * 8).op(OP.i32Add).set(colk);
       });
       whileLess(k, () => c.get(j), 1, () => {
         addr(colk, j); c.mem(F64.load, 3, 0).tee(t[0]!).simd(SIMD.f64x2Splat).set(tv[0]!);
-        rows(() => {
-          addr(colj, i);
-          addr(colj, i); c.mem(F64.load, 3, 0).get(t[0]!);
-          addr(colk, i); c.mem(F64.load, 3, 0).op(F64.mul).op(F64.sub).mem(F64.store, 3, 0);
-        }, () => {
-          addr(colj, i);
-          addr(colj, i); c.simdMem(SIMD.load, 3, 0).get(tv[0]!);
-          addr(colk, i); c.simdMem(SIMD.load, 3, 0).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, 0);
-        });
+        rows(() => update(true, 1), () => update(false, 1));
         c.get(colk).i32(ld * 8).op(OP.i32Add).set(colk);
       });
       // scale by 1 / L(j,j), as dpotf2's dscal
