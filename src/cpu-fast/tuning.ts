@@ -1,14 +1,14 @@
 /**
  * Where one kernel family hands over to the next, as named data (measured on a 2-core AMD EPYC,
  * Node 20; see BENCHMARKS.md). V8 stops optimising generated functions of tens of kilobytes:
- * unrolled Cholesky holds up to n = 16, unrolled LU (with its swaps) only to about 8; above,
+ * unrolled Cholesky holds up to n = 16, unrolled LU (its swaps a switch) to about 10; above,
  * the WebAssembly LU (kernels/getrf-wasm.ts) takes over up to LU_WASM_MAX.
  */
 export const UNROLL_MAX = Object.freeze({
   /** potrf/posv/potrs: the triangle in locals. */
   cholesky: 16,
   /** getrf/gesv/getrs: m * n scratch with constant indices. */
-  lu: 8,
+  lu: 10,
   /** gemm: C in locals, one column of op(B) at a time. */
   gemm: 8,
 });

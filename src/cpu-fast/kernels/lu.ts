@@ -1,7 +1,7 @@
 /**
- * Generated LU kernels (getrf, gesv, getrs) for one shape and dtype, unrolled: every index is a
- * constant, the matrix is worked on in a float64 scratch (ld = m) so that the data-dependent row
- * swaps stay one dynamic index each, and the right-hand side of the solves lives in locals.
+ * Generated LU kernels (getrf, gesv, getrs) for one shape and dtype, unrolled: every element of
+ * the matrix and of the right-hand side in a local (the data-dependent row swap of the factor is a
+ * switch over the candidate rows; that of the right-hand side one dynamic index into a scratch).
  *
  * The arithmetic is the reference's (src/cpu/lapack/getrf.ts: dgetf2; solve.ts: dgetrs) in the
  * same order, so factors, pivots (0-based) and solutions are bitwise the reference's.
@@ -60,38 +60,41 @@ export function generateLu(p: LuParams): KernelSource {
   return { params: LU_PARAMS, body: e.toString() };
 }
 
-/** dgetf2: pivot search (first largest magnitude), swap across all columns, scale, rank-1 update. */
+/**
+ * dgetf2 with every element in a local: pivot search (first largest magnitude, keeping the
+ * pivot's value), the row swap as a switch over the candidate rows, scaling, rank-1 update.
+ */
 function factor(e: Emitter, m: number, n: number): void {
-  const w = (i: number, j: number): string => `w[${i + j * m}]`;
-  for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) e.line(`${w(i, j)} = A[c${j} + ${i}];`);
-  e.line('let inf = 0, pv = 0, pm = 0, t = 0, s = 0;');
+  const a = (i: number, j: number): string => `a_${i}_${j}`;
+  for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) e.line(`let ${a(i, j)} = A[c${j} + ${i}];`);
+  e.line('let inf = 0, pv = 0, pm = 0, pval = 0, t = 0, s = 0;');
   for (let j = 0; j < Math.min(m, n); j++) {
-    e.line(`pv = ${j}; pm = Math.abs(${w(j, j)});`);
-    for (let i = j + 1; i < m; i++) e.line(`t = Math.abs(${w(i, j)}); if (t > pm) { pm = t; pv = ${i}; }`);
+    e.line(`pv = ${j}; pval = ${a(j, j)}; pm = Math.abs(pval);`);
+    for (let i = j + 1; i < m; i++) e.line(`t = Math.abs(${a(i, j)}); if (t > pm) { pm = t; pv = ${i}; pval = ${a(i, j)}; }`);
     e.line(`ipiv[po + ${j}] = pv;`);
-    e.open(`if (w[pv + ${j * m}] !== 0) {`);
-    e.open(`if (pv !== ${j}) {`);
-    for (let c = 0; c < n; c++) e.line(`t = ${w(j, c)}; ${w(j, c)} = w[pv + ${c * m}]; w[pv + ${c * m}] = t;`);
-    e.close();
-    e.line(`s = ${w(j, j)};`);
+    e.open('if (pval !== 0) {');
     if (j + 1 < m) {
+      e.open('switch (pv) {');
+      for (let i = j + 1; i < m; i++) {
+        const swaps = range(n).map((c) => `t = ${a(j, c)}; ${a(j, c)} = ${a(i, c)}; ${a(i, c)} = t;`).join(' ');
+        e.line(`case ${i}: ${swaps} break;`);
+      }
+      e.close();
+      e.line(`s = ${a(j, j)};`);
       e.open(`if (Math.abs(s) >= ${SAFE_MIN}) {`);
       e.line('s = 1 / s;');
-      for (let i = j + 1; i < m; i++) e.line(`${w(i, j)} *= s;`);
+      for (let i = j + 1; i < m; i++) e.line(`${a(i, j)} *= s;`);
       e.middle('} else {');
-      for (let i = j + 1; i < m; i++) e.line(`${w(i, j)} /= s;`);
+      for (let i = j + 1; i < m; i++) e.line(`${a(i, j)} /= s;`);
       e.close();
     }
     e.middle('} else {');
     e.line(`if (inf === 0) inf = ${j + 1};`);
     e.close();
-    for (let c = j + 1; c < n; c++) {
-      if (j + 1 >= m) break;
-      e.line(`t = ${w(j, c)};`);
-      for (let i = j + 1; i < m; i++) e.line(`${w(i, c)} -= ${w(i, j)} * t;`);
-    }
+    if (j + 1 >= m) continue;
+    for (let c = j + 1; c < n; c++) for (let i = j + 1; i < m; i++) e.line(`${a(i, c)} -= ${a(i, j)} * ${a(j, c)};`);
   }
-  for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) e.line(`A[c${j} + ${i}] = ${w(i, j)};`);
+  for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) e.line(`A[c${j} + ${i}] = ${a(i, j)};`);
 }
 
 /**
