@@ -7,7 +7,7 @@
 export const UNROLL_MAX = Object.freeze({
   /** potrf/posv/potrs: the triangle in locals. */
   cholesky: 16,
-  /** getrf/gesv/getrs: m * n scratch with constant indices. */
+  /** getrf/gesv/getrs: the matrix in locals. */
   lu: 10,
   /** gemm: C in locals, one column of op(B) at a time. */
   gemm: 8,
@@ -17,7 +17,7 @@ export const UNROLL_MAX = Object.freeze({
 export const GEMM_WASM_CHUNK_BYTES = 256 << 10;
 
 /** getrf/gesv in WebAssembly (float64 working copy) up to this size; the reference above. */
-export const LU_WASM_MAX = 128;
+export const LU_WASM_MAX = 512;
 
 /** potrf/posv ('lower') in WebAssembly (float64 working copy) up to this size; the reference above and for 'upper'. */
-export const CHOLESKY_WASM_MAX = 128;
+export const CHOLESKY_WASM_MAX = 512;
