@@ -5,11 +5,11 @@
  * agree bit for bit; `tolerance` loosens only the elements of the named outputs, never the rest.
  */
 import assert from 'node:assert/strict';
-import { list, strided, variable, type Batch } from '../../src/core/batch.js';
-import { DTYPE_EPS, type DType, type FloatArray } from '../../src/core/dtype.js';
-import type { Backend, OpName } from '../../src/core/ops.js';
-import { cpuBackend } from '../../src/cpu/backend.js';
-import { Rng, randomArray } from '../helpers/random.js';
+import { list, strided, variable, type Batch } from '../../../src/core/batch.js';
+import { DTYPE_EPS, type DType, type FloatArray } from '../../../src/core/dtype.js';
+import type { Backend, OpName } from '../../../src/core/ops.js';
+import { cpuBackend } from '../../../src/cpu/backend.js';
+import { Rng, randomArray } from '../../helpers/random.js';
 
 export type Kind = 'strided' | 'list' | 'variable';
 export interface Shape { rows: number; cols: number }

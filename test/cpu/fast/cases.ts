@@ -1,8 +1,8 @@
 /** Test cases shared by the cpu-fast suites: builders of requests for conform(). */
-import type { DType } from '../../src/core/dtype.js';
-import type { Op } from '../../src/core/ops.js';
-import type { Uplo } from '../../src/core/enums.js';
-import type { Rng } from '../helpers/random.js';
+import type { DType } from '../../../src/core/dtype.js';
+import type { Op } from '../../../src/core/ops.js';
+import type { Uplo } from '../../../src/core/enums.js';
+import type { Rng } from '../../helpers/random.js';
 import { generalFill, info, makeBatch, pivots, spdFill, type Kind, type Shape } from './harness.js';
 
 export const SIZES: readonly number[] = [...Array.from({ length: 40 }, (_, i) => i + 1), 47, 64, 100, 128, 256];

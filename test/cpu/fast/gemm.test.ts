@@ -4,7 +4,7 @@
  * other, alpha 0, all batch kinds.
  */
 import { describe, test } from 'node:test';
-import { serialKernels } from '../../src/cpu-fast/backend.js';
+import { serialKernels } from '../../../src/cpu-fast/backend.js';
 import { conform, type Kind } from './harness.js';
 import { SIZES, gemmCase } from './cases.js';
 

@@ -4,8 +4,8 @@
  * padding and gaps, info and pivots poisoned before the call, failing matrices among good ones.
  */
 import { describe, test } from 'node:test';
-import { serialKernels } from '../../src/cpu-fast/backend.js';
-import type { DType } from '../../src/core/dtype.js';
+import { serialKernels } from '../../../src/cpu-fast/backend.js';
+import type { DType } from '../../../src/core/dtype.js';
 import { conform, type Kind } from './harness.js';
 import { SIZES, cholesky, lu } from './cases.js';
 

@@ -6,13 +6,13 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fastCpuBackend } from '../../src/cpu-fast/backend.js';
-import { setCpuThreads, cpuThreads } from '../../src/cpu-fast/index.js';
-import { THREADING, threadsFor } from '../../src/cpu-fast/threads/parallel.js';
-import { strided } from '../../src/core/batch.js';
-import type { DType } from '../../src/core/dtype.js';
-import { cpuBackend } from '../../src/cpu/backend.js';
-import { Rng } from '../helpers/random.js';
+import { fastCpuBackend } from '../../../src/cpu-fast/backend.js';
+import { setCpuThreads, cpuThreads } from '../../../src/cpu-fast/index.js';
+import { THREADING, threadsFor } from '../../../src/cpu-fast/threads/parallel.js';
+import { strided } from '../../../src/core/batch.js';
+import type { DType } from '../../../src/core/dtype.js';
+import { cpuBackend } from '../../../src/cpu/backend.js';
+import { Rng } from '../../helpers/random.js';
 import { conform, generalFill, info, makeBatch, pivots, spdFill, type Kind } from './harness.js';
 import { gemmCase } from './cases.js';
 

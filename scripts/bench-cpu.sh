@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The CPU tables of BENCHMARKS.md: every benchmarked op on the fast CPU backend, one thread and
+# all cores, with numpy on the same thread count in the same run, then the reference backend.
+# Usage: scripts/bench-cpu.sh [out-dir]   (markdown tables and JSON rows land in out-dir)
+set -euo pipefail
+out=${1:-/tmp/myriad-bench-cpu}
+mkdir -p "$out"
+sizes=${SIZES:-2,4,8,16,32,64,128,256,512}
+ops=${OPS:-gemm potrf posv getrf gesv potrs getrs trsm}
+for op in $ops; do
+  MYRIAD_THREADS=1 node dist/src/cli.js bench "$op" --backend cpu --dtype both --sizes "$sizes" --format markdown --json "$out/$op-1t.json" > "$out/$op-1t.md"
+  node dist/src/cli.js bench "$op" --backend cpu --dtype both --sizes "$sizes" --format markdown --json "$out/$op-all.json" > "$out/$op-all.md"
+  MYRIAD_THREADS=1 node dist/src/cli.js bench "$op" --backend reference --sizes "$sizes" --format markdown --json "$out/$op-ref.json" > "$out/$op-ref.md"
+done
