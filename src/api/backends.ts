@@ -18,7 +18,7 @@ export function probeBackends(): { cpu: BackendStatus; cuda: BackendStatus } {
   const cuda: BackendStatus = p.usable
     ? { usable: true, detail: `${p.devices.length} device(s): ${p.devices.map((d) => `${d.ordinal}: ${d.name} (${d.arch})`).join(', ')}; driver CUDA ${p.driverVersion}, NVRTC ${p.nvrtcVersion}` }
     : { usable: false, reason: p.reason };
-  return { cpu: { usable: true, detail: 'generated kernels on every core (reference: TypeScript reference backend)' }, cuda };
+  return { cpu: { usable: true, detail: 'generated JavaScript/WebAssembly kernels on every core; reference: the TypeScript reference backend' }, cuda };
 }
 
 const cudaContexts = new Map<number, Context>();

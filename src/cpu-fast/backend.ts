@@ -11,6 +11,7 @@ import { fastPosv, fastPotrf, fastPotrs } from './ops/cholesky.js';
 import { fastGemm } from './ops/gemm.js';
 import { fastGesv, fastGetrf, fastGetrs } from './ops/lu.js';
 import { parallel } from './threads/parallel.js';
+import { cpuThreads } from './threads/pool.js';
 
 /** The single-threaded fast kernels: what each worker runs on its share of the batch. */
 export const serialKernels: HostBackend = Object.freeze({
@@ -40,5 +41,6 @@ export const fastCpuBackend: HostBackend = Object.freeze({
 
 /** One line for Context.describe() on the CPU. */
 export function describeHostBackend(name: string): string {
-  return name === 'cpu' ? 'cpu (TypeScript reference backend)' : 'cpu (generated JavaScript kernels)';
+  return name === 'cpu' ? 'cpu (TypeScript reference backend)'
+    : `cpu (generated JavaScript and WebAssembly SIMD kernels, ${cpuThreads()} thread(s))`;
 }
