@@ -7,6 +7,7 @@
  * OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for that command alone (some machines set
  * them for old OpenBLAS builds; they slow a current numpy), and numpy gets the thread count
  * ours has (OPENBLAS_NUM_THREADS), so MYRIAD_THREADS=1 compares one thread with one thread.
+ * MYRIAD_BENCH_CLOCK=cpu times both by process CPU time (one-thread runs on a shared machine).
  *
  * Routines: gemm and syrk: matmul on the stack; potrf: linalg.cholesky; posv and gesv:
  * linalg.solve (numpy has no batched Cholesky solve); getrf, potrs, getrs, trsm: scipy's
@@ -24,6 +25,7 @@ const SCRIPT = String.raw`
 import sys, time, json
 import numpy as np
 op, dtype, n, batch, repeats, cap = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+cpu_clock = sys.argv[7] == 'cpu'
 dt = np.float64 if dtype == 'float64' else np.float32
 rng = np.random.default_rng(1)
 per_matrix = op in ('getrf', 'potrs', 'getrs', 'trsm')
@@ -60,8 +62,9 @@ times = []
 t_end = time.perf_counter() + 0.05
 fn(); fn()
 while time.perf_counter() < t_end: fn()
+clock = time.process_time if cpu_clock else time.perf_counter
 for _ in range(repeats):
-    t0 = time.perf_counter(); fn(); times.append((time.perf_counter() - t0) * 1e3)
+    t0 = clock(); fn(); times.append((clock() - t0) * 1e3)
 ms = sorted(times)[len(times) // 2] * batch / count
 print(json.dumps({"ms": ms, "numpy": np.__version__}))
 `;
@@ -88,7 +91,7 @@ export function numpyBaseline(threads: number, repeats = 5): VendorBaseline | un
   return {
     name,
     prepare(op: BenchOp, dtype: DType, n: number, count: number): VendorRun | undefined {
-      const r = spawnSync('python3', ['-c', SCRIPT, op, dtype, String(n), String(count), String(repeats), String(PER_MATRIX_CAP)],
+      const r = spawnSync('python3', ['-c', SCRIPT, op, dtype, String(n), String(count), String(repeats), String(PER_MATRIX_CAP), process.env.MYRIAD_BENCH_CLOCK === 'cpu' ? 'cpu' : 'wall'],
         { encoding: 'utf8', env: pythonEnv(threads), maxBuffer: 1 << 20 });
       if (r.status !== 0) {
         console.error(`numpy baseline failed for ${op} n=${n}: ${r.stderr.trim().split('\n').pop() ?? ''}`);

@@ -68,16 +68,28 @@ export function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: 
   return Math.max(1, Math.floor(targetBytes / perMatrix));
 }
 
+/**
+ * MYRIAD_BENCH_CLOCK=cpu times CPU backend calls by the process's CPU time instead of the wall
+ * clock: for one-thread comparisons on a machine that other jobs share (numpy does the same).
+ */
+function timed(ctx: Context, run: () => void): number {
+  if (process.env.MYRIAD_BENCH_CLOCK !== 'cpu' || ctx.backend !== 'cpu') return ctx.time(run);
+  const t0 = process.cpuUsage();
+  ctx.time(run);
+  const d = process.cpuUsage(t0);
+  return (d.user + d.system) / 1000;
+}
+
 function timeRepeats(ctx: Context, run: () => void, reset: () => void, repeats: number): number {
   const start = performance.now();
   for (let w = 0; w < WARMUP.calls || performance.now() - start < WARMUP.ms; w++) {
     reset();
-    ctx.time(run);
+    timed(ctx, run);
   }
   const times: number[] = [];
   for (let r = 0; r < repeats; r++) {
     reset();
-    times.push(ctx.time(run));
+    times.push(timed(ctx, run));
   }
   return median(times);
 }
