@@ -29,13 +29,19 @@ export function open(options: OpenOptions = {}): Context {
   const device = options.device ?? 0;
   if (!Number.isSafeInteger(device) || device < 0)
     throw new MyriadError('INVALID_ARGUMENT', `expected a non-negative device ordinal, got ${String(options.device)}`, 'device');
-  if (choice === 'cpu') return startCpuWorkers(), cpuContext;
+  if (choice === 'cpu') return cpuWithWorkers();
   if (choice === 'reference') return referenceContext;
   const cuda = probeBackends().cuda;
   if (!cuda.usable) {
-    if (choice === 'auto') return startCpuWorkers(), cpuContext;
+    if (choice === 'auto') return cpuWithWorkers();
     throw new MyriadError('BACKEND_UNAVAILABLE', `the CUDA backend is not usable: ${cuda.reason}`, 'backend');
   }
   if (options.devices !== undefined) return openMultiDevice(options.devices, options.weights ? { weights: options.weights } : {});
   return openCudaContext(device);
+}
+
+/** The fast CPU context, its worker threads started in the background (they boot while the caller prepares data). */
+function cpuWithWorkers(): Context {
+  startCpuWorkers();
+  return cpuContext;
 }
