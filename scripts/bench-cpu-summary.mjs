@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Joins the JSON rows of scripts/bench-cpu.sh into one markdown table per op: ours and numpy on
 // one thread and on all cores, the ratios, the roofline, and the speed-up over the reference.
-// Usage: node scripts/bench-cpu-summary.mjs [dir]
+// Usage: node scripts/bench-cpu-summary.mjs [dir] [dir of the all-cores rows, default dir]
 import { existsSync, readFileSync } from 'node:fs';
 const dir = process.argv[2] ?? '/tmp/myriad-bench-cpu';
-const load = (f) => (existsSync(`${dir}/${f}`) ? JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')) : []);
+const allDir = process.argv[3] ?? dir;
+const read = (d, f) => (existsSync(`${d}/${f}`) ? JSON.parse(readFileSync(`${d}/${f}`, 'utf8')) : []);
+const load = (f) => read(f.includes('-all') ? allDir : dir, f);
 const key = (r) => `${r.dtype}/${r.n}`;
 const f1 = (x) => (x === undefined || !Number.isFinite(x) ? '-' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 for (const op of (process.env.OPS ?? 'gemm potrf posv getrf gesv potrs getrs trsm').split(' ')) {

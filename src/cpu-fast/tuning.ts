@@ -9,8 +9,11 @@ export const UNROLL_MAX = Object.freeze({
   cholesky: 16,
   /** getrf/gesv/getrs: the matrix in locals. */
   lu: 10,
-  /** gemm: C in locals, one column of op(B) at a time. */
-  gemm: 8,
+  /**
+   * gemm: A in locals, one column of C at a time; WebAssembly above (measured: float64 JS wins to
+   * n = 6 and loses 5x at 8; float32 JS pays a Math.fround per update and wins only to 3).
+   */
+  gemm: Object.freeze({ float64: 6, float32: 3 }),
 });
 
 /** Packed A, B and C of one wasm gemm chunk: about half of a 512 KiB L2. */

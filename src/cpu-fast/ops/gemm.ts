@@ -48,9 +48,9 @@ function gemmWasm(r: GemmRequest<FloatArray>, m: number, n: number, k: number, p
 }
 
 /** The variant for a shape: MYRIAD_CPU_GEMM=js|wasm forces one (tests, benchmarks), else the tuning table. */
-export function selectGemm(m: number, n: number, k: number): 'js' | 'wasm' {
+export function selectGemm(m: number, n: number, k: number, dtype: DType): 'js' | 'wasm' {
   const forced = process.env.MYRIAD_CPU_GEMM;
-  const max = UNROLL_MAX.gemm;
+  const max = UNROLL_MAX.gemm[dtype];
   if (forced === 'wasm' || (forced === 'js' && Math.max(m, n, k) <= 16)) return forced;
   return m <= max && n <= max && k <= max ? 'js' : 'wasm';
 }
@@ -62,7 +62,7 @@ export function fastGemm(r: GemmRequest<FloatArray>): void {
       const a = matrixAt(r.a, p0);
       const k = r.transA === 'N' ? a.cols : a.rows;
       if (k === 0 || r.alpha === 0 || c.rows === 0 || c.cols === 0) return false;
-      if (selectGemm(c.rows, c.cols, k) === 'js') {
+      if (selectGemm(c.rows, c.cols, k, dtypeOf(c.data)) === 'js') {
         const fn = jsKernel({ transA: r.transA, transB: r.transB, m: c.rows, n: c.cols, k, dtype: dtypeOf(c.data) });
         const A = stridedView(r.a, p0);
         const B = stridedView(r.b, p0);
