@@ -8,9 +8,9 @@
 import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { OpName } from '../../core/ops.js';
-import { sliceRequest } from '../split.js';
+import { isBatch, sliceRequest } from '../split.js';
 import { cpuThreads, post, slot, wait } from './pool.js';
-import { stage, unstage, type Staged } from './staging.js';
+import { isShared, stage, unstage, type Staged } from './staging.js';
 
 /** The outputs each operation writes (besides info and ipiv, which are always staged back). */
 export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
@@ -19,8 +19,14 @@ export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
   trtri: ['a'], lauum: ['a'], potri: ['a'],
 };
 
-/** Below this estimate of a call's work (about flops plus element traffic) one thread is faster. */
-export const THREADING = { minWork: 1 << 19, minWorkPerThread: 1 << 17 };
+/**
+ * Below this estimate of a call's work (about flops plus element traffic) one thread is faster.
+ * Arrays that are not on a SharedArrayBuffer must be copied for the workers: measured on the
+ * 2-core EPYC, that wins only for matrices of at least copyMinSize (posv n = 64: 1.5x, n = 8:
+ * 1.2x warm and 3x slower on a first call, which pays the first touch of the arena), and a
+ * first call's arena costs about 3 ms per MiB, so copies are bounded by copyMaxBytes.
+ */
+export const THREADING = { minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, copyMaxBytes: 32 << 20 };
 
 type Op = (r: object) => void;
 
@@ -46,11 +52,32 @@ function work(b: Batch<FloatArray>): number {
   return w;
 }
 
-/** Threads for this call: 1 when small. */
+/** Bytes of the request's matrices that are not on a SharedArrayBuffer, and the largest matrix dimension. */
+function unshared(r: object): { bytes: number; size: number } {
+  let bytes = 0, size = 0;
+  for (const v of Object.values(r)) {
+    if (!isBatch(v)) continue;
+    if (v.kind === 'strided') {
+      size = Math.max(size, v.rows, v.cols);
+      if (!isShared(v.data)) bytes += v.count * v.rows * v.cols * v.data.BYTES_PER_ELEMENT;
+      continue;
+    }
+    for (let p = 0; p < v.matrices.length; p++) {
+      const m = matrixAt(v, p);
+      size = Math.max(size, m.rows, m.cols);
+      if (!isShared(m.data)) bytes += m.rows * m.cols * m.data.BYTES_PER_ELEMENT;
+    }
+  }
+  return { bytes, size };
+}
+
+/** Threads for this call: 1 when small, or when copies for the workers would cost more than they give. */
 export function threadsFor(op: OpName, r: object, threads = cpuThreads()): number {
   const b = mainBatch(op, r);
   const w = work(b);
   if (threads <= 1 || w < THREADING.minWork) return 1;
+  const copies = unshared(r);
+  if (copies.bytes > 0 && (copies.size < THREADING.copyMinSize || copies.bytes > THREADING.copyMaxBytes)) return 1;
   return Math.max(1, Math.min(threads, batchCount(b), Math.floor(w / THREADING.minWorkPerThread)));
 }
 

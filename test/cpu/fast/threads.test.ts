@@ -21,11 +21,15 @@ before(() => {
   setCpuThreads(3);
   THREADING.minWork = 0;
   THREADING.minWorkPerThread = 0;
+  THREADING.copyMinSize = 0;
+  THREADING.copyMaxBytes = Infinity;
 });
 after(() => {
   setCpuThreads(saved.threads);
   THREADING.minWork = saved.minWork;
   THREADING.minWorkPerThread = saved.minWorkPerThread;
+  THREADING.copyMinSize = saved.copyMinSize;
+  THREADING.copyMaxBytes = saved.copyMaxBytes;
 });
 
 /** A strided batch whose array lives on a SharedArrayBuffer. */
@@ -58,6 +62,21 @@ describe('cpu-fast on worker threads matches the reference', () => {
     const r = cases('strided', 'float64', 4, 7, false)[0]!.build(new Rng(1));
     assert.equal(threadsFor('posv', r), 3);
     assert.equal(threadsFor('posv', r, 1), 1);
+  });
+  test('copies for workers only where they pay: large matrices, bounded bytes; shared data always', () => {
+    const r = cases('strided', 'float64', 4, 7, false)[0]!.build(new Rng(1));
+    const s = cases('strided', 'float64', 4, 7, true)[0]!.build(new Rng(1));
+    const saved = { ...THREADING };
+    try {
+      THREADING.copyMinSize = 32;
+      assert.equal(threadsFor('posv', r), 1);
+      assert.equal(threadsFor('posv', s), 3);
+      THREADING.copyMinSize = 0;
+      THREADING.copyMaxBytes = 100;
+      assert.equal(threadsFor('posv', r), 1);
+    } finally {
+      Object.assign(THREADING, saved);
+    }
   });
   for (const dtype of ['float64', 'float32'] as const) {
     test(`factorisations and solves, ${dtype}`, () => {
