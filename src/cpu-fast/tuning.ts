@@ -5,8 +5,10 @@
  * the WebAssembly LU (kernels/getrf-wasm.ts) takes over up to LU_WASM_MAX.
  */
 export const UNROLL_MAX = Object.freeze({
-  /** potrf/posv/potrs: the triangle in locals. */
+  /** potrf/posv: the triangle in locals. */
   cholesky: 16,
+  /** potrs alone (its solve is O(n^2): above 12 the unrolled loads cost more than they save, measured 0.7x the reference at 16). */
+  potrs: 12,
   /** getrf/gesv/getrs: the matrix in locals. */
   lu: 10,
   /**

@@ -22,6 +22,7 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
     shapeOf: r.a,
     kernel(m: MatrixView<FloatArray>, p0: number, count: number): boolean {
       const n = m.rows;
+      if (op === 'potrs' && n > UNROLL_MAX.potrs) return false;
       if (n > UNROLL_MAX.cholesky) {
         if (op === 'potrs' || r.uplo === 'upper' || n > CHOLESKY_WASM_MAX) return false;
         potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined);
