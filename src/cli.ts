@@ -23,13 +23,14 @@ import { formatTable, TABLE_STYLES, type TableStyle } from './bench/table.js';
 import { BENCH_OPS, type BenchOp } from './bench/workloads.js';
 import { benchExtras } from './bench/extras.js';
 import './bench/cuda.js'; // registers the CUDA limits and vendor baselines
+import './bench/cpu.js'; // the CPU's roofline and numpy baseline
 import { MULTI_COLUMNS, runMultiBench } from './bench/multi.js';
 import { parseDevices } from './cuda/multi/open.js';
 
 const USAGE = `usage:
   myriad info
-  myriad demo  [--backend auto|cpu|cuda] [--dtype float64|float32]
-  myriad bench <op> [--backend auto|cpu|cuda] [--dtype float64|float32|both] [--sizes 2,4,8]
+  myriad demo  [--backend auto|cpu|cuda|reference] [--dtype float64|float32]
+  myriad bench <op> [--backend auto|cpu|cuda|reference] [--dtype float64|float32|both] [--sizes 2,4,8]
                [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
   ops: ${[...BENCH_OPS, ...benchExtras.names].join(', ')}`;
 
@@ -99,7 +100,7 @@ function dtypes(text: string | undefined): DType[] {
 }
 
 function openFor(backend: string | undefined): Context {
-  return open({ backend: parseEnumValue(backend ?? 'auto', ['auto', 'cpu', 'cuda'] as const, '--backend') as BackendChoice });
+  return open({ backend: parseEnumValue(backend ?? 'auto', ['auto', 'cpu', 'cuda', 'reference'] as const, '--backend') as BackendChoice });
 }
 
 async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "format"]?: string }): Promise<void> {

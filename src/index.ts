@@ -16,6 +16,7 @@ export { probeBackends, type BackendChoice, type BackendStatus } from './api/bac
 export { ShardedArray, DeviceFailure, type DeviceSelection, type ShardLayout } from './cuda/multi/index.js';
 export { MultiDeviceContext } from './api/multi-context.js';
 export { openMultiDevice } from './api/multi-open.js';
+export { cpuThreads, setCpuThreads } from './cpu-fast/index.js';
 export { CudaError, NvrtcError, VendorError } from './cuda/runtime/index.js';
 export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type TriangularSolveOptions } from './api/array.js';
 export type {

@@ -4,8 +4,8 @@ import { CudaBackend } from '../cuda/backend.js';
 import { openDevice, probeCuda, type CudaProbe } from '../cuda/runtime/index.js';
 import { Context } from './context.js';
 
-export type BackendChoice = 'cpu' | 'cuda' | 'auto';
-export const parseBackendName = (v: unknown): BackendChoice => parseEnumValue(v, ['cpu', 'cuda', 'auto'] as const, 'backend');
+export type BackendChoice = 'cpu' | 'reference' | 'cuda' | 'auto';
+export const parseBackendName = (v: unknown): BackendChoice => parseEnumValue(v, ['cpu', 'cuda', 'auto', 'reference'] as const, 'backend');
 
 export interface BackendStatus { usable: boolean; reason?: string; detail?: string }
 
@@ -18,7 +18,7 @@ export function probeBackends(): { cpu: BackendStatus; cuda: BackendStatus } {
   const cuda: BackendStatus = p.usable
     ? { usable: true, detail: `${p.devices.length} device(s): ${p.devices.map((d) => `${d.ordinal}: ${d.name} (${d.arch})`).join(', ')}; driver CUDA ${p.driverVersion}, NVRTC ${p.nvrtcVersion}` }
     : { usable: false, reason: p.reason };
-  return { cpu: { usable: true, detail: 'TypeScript reference backend' }, cuda };
+  return { cpu: { usable: true, detail: 'generated JavaScript/WebAssembly kernels on every core; reference: the TypeScript reference backend' }, cuda };
 }
 
 /** The device state of each opened ordinal (stream, modules, handles) and how many contexts hold it. */

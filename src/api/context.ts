@@ -11,6 +11,7 @@ import { MyriadError } from '../core/errors.js';
 import type { Backend, OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { cpuBackend } from '../cpu/backend.js';
+import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
 import * as arrays from './array.js';
 import {
   hostInts, prepareCholeskySolve, prepareFactor, prepareGemm, prepareGesv, prepareGetrf, prepareGetrs,
@@ -46,7 +47,7 @@ export class Context {
 
   /** One line: the backend and, for CUDA, the GPU. */
   describe(): string {
-    return this.device?.describe() ?? 'cpu (TypeScript reference backend)';
+    return this.device?.describe() ?? describeHostBackend(this.ops.name);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -315,6 +316,11 @@ function writesNothing(op: OpName, r: Record<string, unknown>): boolean {
 
 /** A new CPU context: the caller's own (its dispose() affects no other context). */
 export function newCpuContext(): Context {
+  return new Context('cpu', fastCpuBackend as unknown as Backend<Storage, IntStorage>);
+}
+
+/** A new context on the reference backend (src/cpu/), the oracle: open({ backend: 'reference' }). */
+export function newReferenceContext(): Context {
   return new Context('cpu', cpuBackend as unknown as Backend<Storage, IntStorage>);
 }
 
@@ -325,5 +331,8 @@ export function newCpuContext(): Context {
 class SharedCpuContext extends Context {
   override dispose(): void {}
 }
-export const cpuContext: Context = new SharedCpuContext('cpu', cpuBackend as unknown as Backend<Storage, IntStorage>);
+/** The CPU context behind the top-level functions: the fast backend (src/cpu-fast/). */
+export const cpuContext: Context = new SharedCpuContext('cpu', fastCpuBackend as unknown as Backend<Storage, IntStorage>);
+/** The reference backend (src/cpu/), shared: the oracle the tests compare every backend with. */
+export const referenceContext: Context = new SharedCpuContext('cpu', cpuBackend as unknown as Backend<Storage, IntStorage>);
 

@@ -1,5 +1,6 @@
 /**
- * open(): a context bound to a backend. 'cpu' always works; 'cuda' needs a usable NVIDIA driver,
+ * open(): a context bound to a backend. 'cpu' (the fast CPU backend) and 'reference' (the plain
+ * TypeScript reference, the oracle) always work; 'cuda' needs a usable NVIDIA driver,
  * NVRTC and a GPU and throws BACKEND_UNAVAILABLE with the reason otherwise; 'auto' (the default)
  * takes CUDA where it is usable and the CPU otherwise.
  *
@@ -9,9 +10,10 @@
  */
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { parseBackendName, type BackendChoice, probeBackends, openCudaContext } from './backends.js';
-import { Context, newCpuContext } from './context.js';
+import { Context, newCpuContext, newReferenceContext } from './context.js';
 import type { DeviceSelection } from '../cuda/multi/open.js';
 import { openMultiDevice } from './multi-open.js';
+import { startCpuWorkers } from '../cpu-fast/threads/pool.js';
 
 export interface OpenOptions {
   backend?: BackendChoice;
@@ -32,11 +34,12 @@ export function open(options: OpenOptions = {}): Context {
   if (!Number.isSafeInteger(device) || device < 0)
     throw new MyriadError('INVALID_ARGUMENT', `expected a non-negative device ordinal, got ${describeValue(options.device)}`, 'device');
   checkDeviceOptions(options, choice);
-  if (choice === 'cpu') return newCpuContext();
+  if (choice === 'cpu') return cpuWithWorkers();
+  if (choice === 'reference') return newReferenceContext();
   const cuda = probeBackends().cuda;
   if (!cuda.usable) {
     // Several GPUs asked for: a CPU context would not have the multi-device methods.
-    if (choice === 'auto' && options.devices === undefined) return newCpuContext();
+    if (choice === 'auto' && options.devices === undefined) return cpuWithWorkers();
     throw new MyriadError('BACKEND_UNAVAILABLE', `the CUDA backend is not usable: ${cuda.reason}`, options.devices === undefined ? 'backend' : 'devices');
   }
   if (options.devices !== undefined) return openMultiDevice(options.devices, options.weights ? { weights: options.weights } : {});
@@ -49,7 +52,7 @@ function checkDeviceOptions(options: OpenOptions, choice: BackendChoice): void {
   if (devices !== undefined) {
     const ok = devices === 'all' || (Array.isArray(devices) && devices.length > 0 && devices.every((d) => Number.isSafeInteger(d) && d >= 0));
     check(ok, 'INVALID_ARGUMENT', 'devices', `expected 'all' or a non-empty list of device ordinals, got ${describeValue(devices)}`);
-    check(choice !== 'cpu', 'INVALID_ARGUMENT', 'devices', "several GPUs need backend 'cuda' or 'auto', not 'cpu'");
+    check(choice !== 'cpu' && choice !== 'reference', 'INVALID_ARGUMENT', 'devices', `several GPUs need backend 'cuda' or 'auto', not '${choice}'`);
   }
   if (weights !== undefined) {
     check(devices !== undefined, 'INVALID_ARGUMENT', 'weights', 'weights apply to several devices: give devices too');
@@ -58,4 +61,10 @@ function checkDeviceOptions(options: OpenOptions, choice: BackendChoice): void {
     if (Array.isArray(devices))
       check(weights.length === devices.length, 'INVALID_ARGUMENT', 'weights', `${weights.length} weights for ${devices.length} devices`);
   }
+}
+
+/** The fast CPU context, its worker threads started in the background (they boot while the caller prepares data). */
+function cpuWithWorkers(): Context {
+  startCpuWorkers();
+  return newCpuContext();
 }

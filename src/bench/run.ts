@@ -34,7 +34,8 @@ export interface BenchRow {
   speedup?: number;
 }
 
-export interface VendorRun { run(): void; dispose(): void }
+/** A vendor run; `measuredMs` where the vendor timed itself (numpy, in its own process). */
+export interface VendorRun { run(): void; dispose(): void; measuredMs?: number }
 
 /** A vendor library's routine for an op (cuBLAS, cuSOLVER), run on the same device data. */
 export interface VendorBaseline {
@@ -68,16 +69,28 @@ export function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: 
   return Math.max(1, Math.floor(targetBytes / perMatrix));
 }
 
+/**
+ * MYRIAD_BENCH_CLOCK=cpu times CPU backend calls by the process's CPU time instead of the wall
+ * clock: for one-thread comparisons on a machine that other jobs share (numpy does the same).
+ */
+function timed(ctx: Context, run: () => void): number {
+  if (process.env.MYRIAD_BENCH_CLOCK !== 'cpu' || ctx.backend !== 'cpu') return ctx.time(run);
+  const t0 = process.cpuUsage();
+  ctx.time(run);
+  const d = process.cpuUsage(t0);
+  return (d.user + d.system) / 1000;
+}
+
 function timeRepeats(ctx: Context, run: () => void, reset: () => void, repeats: number): number {
   const start = performance.now();
   for (let w = 0; w < WARMUP.calls || performance.now() - start < WARMUP.ms; w++) {
     reset();
-    ctx.time(run);
+    timed(ctx, run);
   }
   const times: number[] = [];
   for (let r = 0; r < repeats; r++) {
     reset();
-    times.push(ctx.time(run));
+    times.push(timed(ctx, run));
   }
   return median(times);
 }
@@ -105,7 +118,7 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
       if (vendor && options.vendor) {
         row.vendor = options.vendor.name;
         try {
-          row.vendorMs = timeRepeats(ctx, vendor.run, prepared.reset, repeats);
+          row.vendorMs = vendor.measuredMs ?? timeRepeats(ctx, vendor.run, prepared.reset, repeats);
         } finally {
           vendor.dispose();
         }

@@ -37,19 +37,30 @@ interface Ints { info: IntStorage; ipiv: IntStorage }
 /** Right-hand sides per system in the solve benchmarks. */
 export const BENCH_NRHS = 1;
 
+/**
+ * A copy of host data for the CPU: on a SharedArrayBuffer with MYRIAD_BENCH_SHARED=1 (the CPU
+ * backend's workers then use it in place instead of copying their chunks), else a plain copy.
+ */
+function hostArray(a: FloatArray): FloatArray {
+  if (process.env.MYRIAD_BENCH_SHARED !== '1') return a.slice() as FloatArray;
+  const shared = a instanceof Float64Array ? new Float64Array(new SharedArrayBuffer(a.byteLength)) : new Float32Array(new SharedArrayBuffer(a.byteLength));
+  shared.set(a);
+  return shared;
+}
+
 /** Places host data where the context computes: device memory on CUDA, the array itself on the CPU. */
 class Placement {
   private readonly owned: DeviceStorage[] = [];
   constructor(private readonly ctx: Context) {}
   put(host: FloatArray): Storage {
-    if (this.ctx.backend === 'cpu') return host;
+    if (this.ctx.backend === 'cpu') return hostArray(host);
     const d = this.ctx.upload(host);
     this.owned.push(d);
     return d;
   }
   /** A working copy that `restore` refills from `pristine`. */
   working(pristine: Storage): Storage {
-    if (this.ctx.backend === 'cpu') return (pristine as FloatArray).slice() as FloatArray;
+    if (this.ctx.backend === 'cpu') return hostArray(pristine as FloatArray);
     const p = pristine as DeviceStorage;
     const w = this.ctx.alloc(p.dtype as DType, p.length);
     this.owned.push(w);
@@ -61,7 +72,7 @@ class Placement {
    * per call would time cuMemAlloc (and a later cuMemFree, which synchronises) with the kernel.
    */
   ints(length: number): IntStorage {
-    if (this.ctx.backend === 'cpu') return new Int32Array(length);
+    if (this.ctx.backend === 'cpu') return process.env.MYRIAD_BENCH_SHARED === '1' ? new Int32Array(new SharedArrayBuffer(4 * length)) : new Int32Array(length);
     const d = this.ctx.alloc('int32', length);
     this.owned.push(d);
     return d;

@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { cpuContext } from '../../src/api/context.js';
+import { referenceContext } from '../../src/api/context.js';
 import { CONTRACT_OPS, callArb, checkOverlapCall, checkValidCall, runs } from '../helpers/contracts.js';
 import { rig } from '../helpers/fake-gpus.js';
 
@@ -14,11 +14,11 @@ describe('contracts on two and three fake GPUs (fast-check, fixed seed)', () => 
   it('valid calls of every op agree with the CPU reference and write nothing else', () => {
     const two = rig(2).ctx;
     const three = rig(3, [1, 2, 1]).ctx;
-    fc.assert(fc.property(callArb(CONTRACT_OPS, 5, 6), fc.boolean(), (spec, pickTwo) => checkValidCall(pickTwo ? two : three, cpuContext, spec)), runs(300, 3400));
+    fc.assert(fc.property(callArb(CONTRACT_OPS, 5, 6), fc.boolean(), (spec, pickTwo) => checkValidCall(pickTwo ? two : three, referenceContext, spec)), runs(300, 3400));
   });
   it('valid calls on device-resident batches (upload, run, download) on one fake GPU', () => {
     const one = rig(1).ctx;
-    fc.assert(fc.property(callArb(CONTRACT_OPS, 5, 4), (spec) => checkValidCall(one, cpuContext, spec, 'device')), runs(150, 3401));
+    fc.assert(fc.property(callArb(CONTRACT_OPS, 5, 4), (spec) => checkValidCall(one, referenceContext, spec, 'device')), runs(150, 3401));
   });
   it('an output sharing a byte with another argument is rejected; the same placement without one is not', () => {
     const { ctx } = rig(2);

@@ -8,7 +8,7 @@
  */
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { cpuContext } from '../../src/api/context.js';
+import { referenceContext } from '../../src/api/context.js';
 import { open } from '../../src/api/open.js';
 import { probeBackends } from '../../src/api/backends.js';
 import { BREAKAGES, CONTRACT_OPS, callArb, checkInvalidCall, checkOverlapCall, checkValidCall, runs } from '../helpers/contracts.js';
@@ -20,15 +20,15 @@ describe('contracts on the CUDA context (fast-check, fixed seed)', { skip }, () 
   for (const op of CONTRACT_OPS) {
     it(`${op}: small sizes agree with the CPU reference and write nothing else`, () => {
       const gpu = open({ backend: 'cuda' });
-      fc.assert(fc.property(callArb([op], 6, 5), (spec) => checkValidCall(gpu, cpuContext, spec)), runs(40, 2400 + CONTRACT_OPS.indexOf(op)));
+      fc.assert(fc.property(callArb([op], 6, 5), (spec) => checkValidCall(gpu, referenceContext, spec)), runs(40, 2400 + CONTRACT_OPS.indexOf(op)));
     });
     it(`${op}: device-resident batches (upload, run, download)`, () => {
       const gpu = open({ backend: 'cuda' });
-      fc.assert(fc.property(callArb([op], 6, 5), (spec) => checkValidCall(gpu, cpuContext, spec, 'device')), runs(20, 2600 + CONTRACT_OPS.indexOf(op)));
+      fc.assert(fc.property(callArb([op], 6, 5), (spec) => checkValidCall(gpu, referenceContext, spec, 'device')), runs(20, 2600 + CONTRACT_OPS.indexOf(op)));
     });
     it(`${op}: sizes up to 40`, () => {
       const gpu = open({ backend: 'cuda' });
-      fc.assert(fc.property(callArb([op], 40, 3), (spec) => checkValidCall(gpu, cpuContext, spec)), runs(6, 2500 + CONTRACT_OPS.indexOf(op)));
+      fc.assert(fc.property(callArb([op], 40, 3), (spec) => checkValidCall(gpu, referenceContext, spec)), runs(6, 2500 + CONTRACT_OPS.indexOf(op)));
     });
   }
   it('invalid calls throw a MyriadError naming an argument and change no buffer', () => {

@@ -1,0 +1,46 @@
+/**
+ * The fast CPU backend: the reference first, then override what is faster (BLIS's
+ * `bli_cntx_init_<arch>`: every operation exists in src/cpu/, and this one place replaces the
+ * ones with generated kernels). Every operation, overridden or not, runs on all cores through
+ * the worker pool (threads/parallel.ts) when the call is large enough.
+ */
+import type { FloatArray } from '../core/dtype.js';
+import { OP_NAMES, type Backend, type OpName } from '../core/ops.js';
+import { cpuBackend, type HostBackend } from '../cpu/backend.js';
+import { fastPosv, fastPotrf, fastPotrs } from './ops/cholesky.js';
+import { fastGemm } from './ops/gemm.js';
+import { fastGesv, fastGetrf, fastGetrs } from './ops/lu.js';
+import { parallel } from './threads/parallel.js';
+import { cpuThreads } from './threads/pool.js';
+
+/** The single-threaded fast kernels: what each worker runs on its share of the batch. */
+export const serialKernels: HostBackend = Object.freeze({
+  ...cpuBackend,
+  name: 'cpu-fast',
+  gemm: fastGemm,
+  potrf: fastPotrf,
+  posv: fastPosv,
+  potrs: fastPotrs,
+  getrf: fastGetrf,
+  gesv: fastGesv,
+  getrs: fastGetrs,
+});
+
+export type HostOp = (r: Parameters<Backend<FloatArray, Int32Array>[OpName]>[0]) => void;
+
+/** The function a worker or the caller runs for an op. */
+export function serialOp(op: OpName): HostOp {
+  return serialKernels[op] as HostOp;
+}
+
+/** The fast backend as the CPU context sees it: every op spread over the worker pool. */
+export const fastCpuBackend: HostBackend = Object.freeze({
+  ...Object.fromEntries(OP_NAMES.map((op) => [op, parallel(op, serialKernels[op] as (r: object) => void)])),
+  name: 'cpu-fast',
+} as unknown as HostBackend);
+
+/** One line for Context.describe() on the CPU. */
+export function describeHostBackend(name: string): string {
+  return name === 'cpu' ? 'cpu (TypeScript reference backend)'
+    : `cpu (generated JavaScript and WebAssembly SIMD kernels, ${cpuThreads()} thread(s))`;
+}

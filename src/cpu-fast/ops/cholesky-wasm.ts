@@ -1,0 +1,54 @@
+/**
+ * potrf/posv ('lower') above the unrolled sizes: chunks of matrices packed as float64 into the
+ * WebAssembly memory, factored by the generated kernel (kernels/potrf-wasm.ts), the lower
+ * triangle unpacked; posv then solves each matrix that factored from the packed factor.
+ * Bitwise the reference's results.
+ */
+import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
+import type { DType, FloatArray } from '../../core/dtype.js';
+import type { PotrfRequest } from '../../core/ops.js';
+import { kernelFactory, moduleFactory } from '../jit/compile.js';
+import { generateCholSolve, type CholSolveKernel } from '../kernels/chol-solve.js';
+import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
+import { cholLd, generatePotrfWasm, type PotrfWasmParams } from '../kernels/potrf-wasm.js';
+import { GEMM_WASM_CHUNK_BYTES } from '../tuning.js';
+import { stridedView } from './run-batch.js';
+import { heap, heapInts, instantiate } from '../wasm/runtime.js';
+
+type WasmPotrf = (a: number, info: number, count: number) => void;
+const kernel = moduleFactory<PotrfWasmParams, WasmPotrf>(generatePotrfWasm, 'potrf', instantiate);
+const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
+const solveKernel = kernelFactory<{ dtype: DType }, CholSolveKernel>(generateCholSolve);
+let scratch = new Float64Array(64);
+
+/** Factors `count` lower-triangle matrices from matrix p0; with `b` (posv) solves those with info = 0. */
+export function potrfWasm(r: PotrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>): void {
+  const n = first.rows;
+  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const ld = cholLd(n);
+  const per = ld * n * 8 + 4;
+  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const infoBase = chunk * ld * n * 8;
+  const { f64 } = heap(infoBase + chunk * 4 + 16);
+  const ints = heapInts();
+  const fn = kernel({ n });
+  const solve = solveKernel({ dtype });
+  const packIn = packKernel({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
+  const packOut = packKernel({ dtype, trans: 'N', direction: 'out', packed: 'float64', lower: true });
+  if (scratch.length < n) scratch = new Float64Array(n);
+  for (let q = p0; q < p0 + count; q += chunk) {
+    const c = Math.min(chunk, p0 + count - q);
+    const A = stridedView(r.a, q);
+    packIn(A.data, A.offset, A.ld, A.stride, f64, 0, ld, ld * n, n, n, c);
+    fn(0, infoBase, c);
+    packOut(f64, 0, ld, ld * n, A.data, A.offset, A.ld, A.stride, n, n, c);
+    for (let t = 0; t < c; t++) {
+      const info = ints[infoBase / 4 + t]!;
+      r.info[q + t] = info;
+      if (b && info === 0) {
+        const B = matrixAt(b, q + t);
+        solve(f64, t * ld * n, ld, n, B.data, B.offset, B.ld, B.cols, scratch);
+      }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * potrf, posv, potrs: generated unrolled kernels up to UNROLL_MAX; above, WebAssembly for the
+ * lower triangle up to CHOLESKY_WASM_MAX (ops/cholesky-wasm.ts); the reference for the rest.
+ */
+import type { MatrixView } from '../../core/batch.js';
+import type { DType, FloatArray } from '../../core/dtype.js';
+import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js';
+import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
+import { kernelFactory } from '../jit/compile.js';
+import { generateCholesky, type CholeskyKernel, type CholeskyOp, type CholeskyParams } from '../kernels/cholesky.js';
+import { CHOLESKY_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { potrfWasm } from './cholesky-wasm.js';
+import { runBatch, stridedView } from './run-batch.js';
+
+type Req = PotrsRequest<FloatArray, Int32Array>;
+const kernelFor = kernelFactory<CholeskyParams, CholeskyKernel>(generateCholesky);
+
+const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
+
+function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m: MatrixView<FloatArray>, p0: number, count: number): boolean {
+      const n = m.rows;
+      if (op === 'potrs' && n > UNROLL_MAX.potrs) return false;
+      if (n > UNROLL_MAX.cholesky) {
+        if (op === 'potrs' || r.uplo === 'upper' || n > CHOLESKY_WASM_MAX) return false;
+        potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined);
+        return true;
+      }
+      const k = kernelFor({ op, n, uplo: r.uplo, dtype: dtypeOf(m.data) });
+      const aStride = r.a.kind === 'strided' ? r.a.stride : 0;
+      if (op === 'potrf') {
+        k(m.data, m.offset, m.ld, aStride, null, 0, 1, 0, 0, r.info, p0, count);
+        return true;
+      }
+      const b = stridedView(r.b, p0);
+      k(m.data, m.offset, m.ld, aStride, b.data, b.offset, b.ld, b.stride, b.cols, r.info, p0, count);
+      return true;
+    },
+    fallback,
+  });
+}
+
+export const fastPotrf = (r: PotrfRequest<FloatArray, Int32Array>): void =>
+  run('potrf', { ...r, b: r.a }, (s) => cpuPotrf({ uplo: s.uplo, a: s.a, info: s.info }));
+export const fastPosv = (r: PosvRequest<FloatArray, Int32Array>): void => run('posv', r, cpuPosv);
+export const fastPotrs = (r: PotrsRequest<FloatArray, Int32Array>): void => run('potrs', r, cpuPotrs);

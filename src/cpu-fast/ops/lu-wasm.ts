@@ -1,0 +1,63 @@
+/**
+ * getrf above the unrolled sizes: chunks of matrices packed as float64 into the WebAssembly
+ * memory, factored by the generated kernel (kernels/getrf-wasm.ts), unpacked with their pivots
+ * and infos. Bitwise the reference's results (same float64 operations, same order).
+ */
+import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
+import type { DType, FloatArray } from '../../core/dtype.js';
+import type { GetrfRequest } from '../../core/ops.js';
+import { kernelFactory, moduleFactory } from '../jit/compile.js';
+import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
+import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
+import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
+import { GEMM_WASM_CHUNK_BYTES } from '../tuning.js';
+import { stridedView } from './run-batch.js';
+import { heap, heapInts, instantiate } from '../wasm/runtime.js';
+
+type WasmGetrf = (a: number, ipiv: number, info: number, count: number) => void;
+const kernel = moduleFactory<GetrfWasmParams, WasmGetrf>(generateGetrfWasm, 'getrf', instantiate);
+const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
+const solveKernel = kernelFactory<{ dtype: DType }, LuSolveKernel>(generateLuSolve);
+let scratch = new Float64Array(64);
+
+const pack = (dtype: DType, direction: 'in' | 'out'): PackKernel => packKernel({ dtype, trans: 'N', direction, packed: 'float64' });
+
+/**
+ * With `b` (gesv), each matrix that factored (info = 0) is then solved from the packed float64
+ * factor; B stays untouched where info > 0, as in LAPACK.
+ */
+export function getrfWasm(
+  r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>,
+): void {
+  const { rows: m, cols: n } = first;
+  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const ld = ldOf(m);
+  const steps = Math.min(m, n);
+  const per = ld * n * 8 + steps * 4 + 4;
+  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const aBytes = chunk * ld * n * 8;
+  const pivBase = aBytes, infoBase = pivBase + chunk * steps * 4;
+  const { f64 } = heap(infoBase + chunk * 4 + 16);
+  const ints = heapInts();
+  const fn = kernel({ m, n });
+  const solve = solveKernel({ dtype });
+  const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
+  for (let q = p0; q < p0 + count; q += chunk) {
+    const c = Math.min(chunk, p0 + count - q);
+    const A = stridedView(r.a, q);
+    packIn(A.data, A.offset, A.ld, A.stride, f64, 0, ld, ld * n, m, n, c);
+    fn(0, pivBase, infoBase, c);
+    packOut(f64, 0, ld, ld * n, A.data, A.offset, A.ld, A.stride, m, n, c);
+    for (let t = 0; t < c; t++) {
+      const pv = (q + t) * r.pivotStride;
+      const src = pivBase / 4 + t * steps;
+      for (let j = 0; j < steps; j++) r.ipiv[pv + j] = ints[src + j]!;
+      r.info[q + t] = ints[infoBase / 4 + t]!;
+      if (b && r.info[q + t] === 0) {
+        const B = matrixAt(b, q + t);
+        if (scratch.length < m) scratch = new Float64Array(m);
+        solve(f64, t * ld * n, ld, m, r.ipiv, pv, B.data, B.offset, B.ld, B.cols, scratch);
+      }
+    }
+  }
+}

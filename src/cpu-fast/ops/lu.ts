@@ -1,0 +1,46 @@
+/** getrf, gesv, getrs: generated unrolled kernels up to UNROLL_MAX, the reference above. */
+import type { DType, FloatArray } from '../../core/dtype.js';
+import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
+import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
+import { kernelFactory } from '../jit/compile.js';
+import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
+import { LU_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { getrfWasm } from './lu-wasm.js';
+import { runBatch, stridedView } from './run-batch.js';
+
+type Req = GetrsRequest<FloatArray, Int32Array>;
+let scratch = new Float64Array(UNROLL_MAX.lu * UNROLL_MAX.lu);
+let rhs = new Float64Array(UNROLL_MAX.lu);
+
+const kernelFor = kernelFactory<LuParams, LuKernel>(generateLu);
+
+const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
+
+function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) {
+        if (op === 'getrs' || m.rows === 0 || m.cols === 0 || Math.max(m.rows, m.cols) > LU_WASM_MAX) return false;
+        getrfWasm(r, m, p0, count, op === 'gesv' ? r.b : undefined);
+        return true;
+      }
+      if (scratch.length < m.rows * m.cols) scratch = new Float64Array(m.rows * m.cols);
+      if (rhs.length < m.rows) rhs = new Float64Array(m.rows);
+      const trans: Op = op === 'getrs' ? r.trans : 'N';
+      const k = kernelFor({ op, m: m.rows, n: m.cols, trans, dtype: dtypeOf(m.data) });
+      const aStride = r.a.kind === 'strided' ? r.a.stride : 0;
+      const b = op === 'getrf' ? null : stridedView(r.b, p0);
+      k(m.data, m.offset, m.ld, aStride, b ? b.data : null, b ? b.offset : 0, b ? b.ld : 1, b ? b.stride : 0, b ? b.cols : 0,
+        r.info, p0, r.ipiv, p0 * r.pivotStride, r.pivotStride, count, scratch, rhs);
+      return true;
+    },
+    fallback,
+  });
+}
+
+export const fastGetrf = (r: GetrfRequest<FloatArray, Int32Array>): void =>
+  run('getrf', { ...r, trans: 'N', b: r.a }, (s) => cpuGetrf({ a: s.a, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }));
+export const fastGesv = (r: GesvRequest<FloatArray, Int32Array>): void =>
+  run('gesv', { ...r, trans: 'N' }, (s) => cpuGesv({ a: s.a, b: s.b, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }));
+export const fastGetrs = (r: GetrsRequest<FloatArray, Int32Array>): void => run('getrs', r, cpuGetrs);

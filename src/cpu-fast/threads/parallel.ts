@@ -1,0 +1,119 @@
+/**
+ * Every operation on all cores: the batch is cut into one contiguous share per thread
+ * (sliceRequest), workers get theirs (staged copies of unshared arrays, see staging.ts), the
+ * caller runs its own share in place, then blocks until the workers are done and copies their
+ * outputs back. Calls too small to pay for the hand-over (MIN_WORK) stay on the caller's thread.
+ * Matrices are independent, so a failing matrix only sets its own info, whichever share it is in.
+ */
+import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
+import type { FloatArray } from '../../core/dtype.js';
+import type { OpName } from '../../core/ops.js';
+import { isBatch, sliceRequest } from '../split.js';
+import { cpuThreads, post, slot, wait } from './pool.js';
+import { isShared, stage, unstage, type Staged } from './staging.js';
+
+/** The outputs each operation writes (besides info and ipiv, which are always staged back). */
+export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
+  gemm: ['c'], trsm: ['b'], trmm: ['b'], syrk: ['c'],
+  potrf: ['a'], potrs: ['b'], posv: ['a', 'b'], getrf: ['a'], getrs: ['b'], gesv: ['a', 'b'],
+  trtri: ['a'], lauum: ['a'], potri: ['a'],
+};
+
+/**
+ * Below this estimate of a call's work (about flops plus element traffic) one thread is faster.
+ * Arrays that are not on a SharedArrayBuffer must be copied for the workers: measured on the
+ * 2-core EPYC, that wins only for matrices of at least copyMinSize (posv n = 64: 1.5x, n = 8:
+ * 1.2x warm and 3x slower on a first call, which pays the first touch of the arena), and a
+ * first call's arena costs about 3 ms per MiB, so copies are bounded by copyMaxBytes.
+ */
+export const THREADING = { minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, copyMaxBytes: 32 << 20 };
+
+type Op = (r: object) => void;
+
+/** The batch whose count and shapes define the call (C for gemm and syrk, B for trsm/trmm, else A). */
+function mainBatch(op: OpName, r: object): Batch<FloatArray> {
+  const key = op === 'gemm' || op === 'syrk' ? 'c' : op === 'trsm' || op === 'trmm' ? 'b' : 'a';
+  return (r as Record<string, Batch<FloatArray>>)[key]!;
+}
+
+/** Rough work: sum over matrices of size^3 + 8 size^2 (flops and per-element costs). */
+function work(b: Batch<FloatArray>): number {
+  const count = batchCount(b);
+  const per = (rows: number, cols: number): number => {
+    const s = Math.max(rows, cols);
+    return s * s * s + 8 * s * s;
+  };
+  if (b.kind !== 'variable') return count * per(b.rows, b.cols);
+  let w = 0;
+  for (let p = 0; p < count; p++) {
+    const m = matrixAt(b, p);
+    w += per(m.rows, m.cols);
+  }
+  return w;
+}
+
+/** Bytes of the request's matrices that are not on a SharedArrayBuffer, and the largest matrix dimension. */
+function unshared(r: object): { bytes: number; size: number } {
+  let bytes = 0, size = 0;
+  for (const v of Object.values(r)) {
+    if (!isBatch(v)) continue;
+    if (v.kind === 'strided') {
+      size = Math.max(size, v.rows, v.cols);
+      if (!isShared(v.data)) bytes += v.count * v.rows * v.cols * v.data.BYTES_PER_ELEMENT;
+      continue;
+    }
+    for (let p = 0; p < v.matrices.length; p++) {
+      const m = matrixAt(v, p);
+      size = Math.max(size, m.rows, m.cols);
+      if (!isShared(m.data)) bytes += m.rows * m.cols * m.data.BYTES_PER_ELEMENT;
+    }
+  }
+  return { bytes, size };
+}
+
+/** Threads for this call: 1 when small, or when copies for the workers would cost more than they give. */
+export function threadsFor(op: OpName, r: object, threads = cpuThreads()): number {
+  const b = mainBatch(op, r);
+  const w = work(b);
+  if (threads <= 1 || w < THREADING.minWork) return 1;
+  const copies = unshared(r);
+  if (copies.bytes > 0 && (copies.size < THREADING.copyMinSize || copies.bytes > THREADING.copyMaxBytes)) return 1;
+  return Math.max(1, Math.min(threads, batchCount(b), Math.floor(w / THREADING.minWorkPerThread)));
+}
+
+export function parallel(op: OpName, serial: Op): Op {
+  return (r: object): void => {
+    const threads = threadsFor(op, r);
+    if (threads <= 1) return serial(r);
+    const count = batchCount(mainBatch(op, r));
+    const bound = (t: number): number => Math.round((t * count) / threads);
+    const jobs: { s: ReturnType<typeof slot>; staged: Staged }[] = [];
+    for (let t = 1; t < threads; t++) {
+      const s = slot(t - 1);
+      const share = sliceRequest(r, bound(t), bound(t + 1));
+      // An arena too small for this share grows on reset (to twice what the failed try had asked).
+      let staged: Staged | undefined;
+      do {
+        s.arena.reset();
+        staged = stage(share, WRITES[op], s.arena);
+      } while (!staged);
+      post(s, op, staged.request);
+      jobs.push({ s, staged });
+    }
+    let failure: unknown;
+    try {
+      serial(sliceRequest(r, 0, bound(1)));
+    } catch (e) {
+      failure = e;
+    }
+    for (const { s, staged } of jobs) {
+      try {
+        wait(s);
+        unstage(staged);
+      } catch (e) {
+        failure ??= e;
+      }
+    }
+    if (failure !== undefined) throw failure;
+  };
+}

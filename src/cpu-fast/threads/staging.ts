@@ -1,0 +1,136 @@
+/**
+ * Chunked copies for workers: a worker sees only memory it shares with the caller. Arrays on a
+ * SharedArrayBuffer are handed over as they are (no copy); any other array is copied, one chunk
+ * of matrices at a time, into a growing shared arena of that worker, and the outputs the
+ * operation writes are copied back afterwards.
+ *
+ * Copy-back is of whole spans where no other written operand shares the array (the gaps between
+ * matrices come back as they were read: nobody else writes them during the call), and matrix by
+ * matrix, column by column, where one does (e.g. A and B interleaved in one array for gesv).
+ */
+import { footprintOf } from './footprint.js';
+import type { Batch, MatrixView } from '../../core/batch.js';
+import type { FloatArray } from '../../core/dtype.js';
+import { isBatch } from '../split.js';
+
+type Typed = FloatArray | Int32Array;
+
+export const isShared = (a: Typed): boolean => a.buffer instanceof SharedArrayBuffer;
+
+/** A bump allocator over one SharedArrayBuffer, reset per call and grown on demand. */
+export class Arena {
+  private buffer = new SharedArrayBuffer(1 << 16);
+  private used = 0;
+  /** Starts a call; an arena that a call outgrew is replaced by one twice that size. */
+  reset(): void {
+    if (this.used > this.buffer.byteLength) this.buffer = new SharedArrayBuffer(2 * this.used);
+    this.used = 0;
+  }
+  /** A view of `length` elements like `like`, or undefined when the arena is too small this call. */
+  alloc<T extends Typed>(like: T, length: number): T | undefined {
+    const start = (this.used + 7) & ~7;
+    this.used = start + length * like.BYTES_PER_ELEMENT; // counted even past the end, for reset()
+    if (this.used > this.buffer.byteLength) return undefined;
+    const Ctor = like.constructor as new (b: SharedArrayBuffer, offset: number, length: number) => T;
+    return new Ctor(this.buffer, start, length);
+  }
+}
+
+/** What to copy back after the worker has run. */
+interface CopyBack { from: Typed; to: Typed; toOffset: number; length: number; views?: { from: MatrixView<FloatArray>; to: MatrixView<FloatArray> }[] }
+
+export interface Staged { request: Record<string, unknown>; copyBack: CopyBack[] }
+
+/** The request with every unshared array replaced by a staged copy; undefined when the arena is too small (call again after reset). */
+export function stage(request: object, writes: readonly string[], arena: Arena): Staged | undefined {
+  const out: Record<string, unknown> = {};
+  const copyBack: CopyBack[] = [];
+  const writtenStores = new Map<Typed, number>();
+  for (const key of writes) {
+    const v = (request as Record<string, unknown>)[key];
+    if (isBatch(v)) for (const s of storesOf(v)) writtenStores.set(s, (writtenStores.get(s) ?? 0) + 1);
+  }
+  for (const [key, value] of Object.entries(request)) {
+    const written = writes.includes(key);
+    if (value instanceof Int32Array) {
+      if (isShared(value)) out[key] = value;
+      else {
+        const copy = arena.alloc(value, value.length);
+        if (!copy) return undefined;
+        copy.set(value);
+        out[key] = copy;
+        copyBack.push({ from: copy, to: value, toOffset: 0, length: value.length });
+      }
+    } else if (isBatch(value)) {
+      const staged = stageBatch(value, arena, written, writtenStores, copyBack);
+      if (!staged) return undefined;
+      out[key] = staged;
+    } else out[key] = value;
+  }
+  return { request: out, copyBack };
+}
+
+function storesOf(b: Batch<FloatArray>): FloatArray[] {
+  return b.kind === 'strided' ? [b.data] : b.matrices.map((m) => m.data);
+}
+
+function stageBatch(
+  b: Batch<FloatArray>, arena: Arena, written: boolean, writtenStores: Map<Typed, number>, copyBack: CopyBack[],
+): Batch<FloatArray> | undefined {
+  if (b.kind === 'strided') {
+    if (isShared(b.data) || b.count === 0) return b;
+    const span = (b.count - 1) * b.stride + footprintOf(b.rows, b.cols, b.ld);
+    const copy = arena.alloc(b.data, span);
+    if (!copy) return undefined;
+    copy.set(b.data.subarray(b.offset, b.offset + span));
+    const staged: Batch<FloatArray> = { ...b, data: copy, offset: 0 };
+    if (written) {
+      if ((writtenStores.get(b.data) ?? 0) > 1) {
+        const views = Array.from({ length: b.count }, (_, p) => ({
+          from: { data: copy, offset: p * b.stride, ld: b.ld, rows: b.rows, cols: b.cols },
+          to: { data: b.data, offset: b.offset + p * b.stride, ld: b.ld, rows: b.rows, cols: b.cols },
+        }));
+        copyBack.push({ from: copy, to: b.data, toOffset: 0, length: 0, views });
+      } else copyBack.push({ from: copy, to: b.data, toOffset: b.offset, length: span });
+    }
+    return staged;
+  }
+  const matrices: MatrixView<FloatArray>[] = [];
+  const views: { from: MatrixView<FloatArray>; to: MatrixView<FloatArray> }[] = [];
+  for (let p = 0; p < b.matrices.length; p++) {
+    const m = b.matrices[p]!;
+    const rows = b.kind === 'list' ? b.rows : (m as MatrixView<FloatArray>).rows;
+    const cols = b.kind === 'list' ? b.cols : (m as MatrixView<FloatArray>).cols;
+    const ld = b.kind === 'list' ? b.ld : (m as MatrixView<FloatArray>).ld;
+    if (isShared(m.data)) {
+      matrices.push({ data: m.data, offset: m.offset, ld, rows, cols });
+      continue;
+    }
+    const span = footprintOf(rows, cols, ld);
+    const copy = arena.alloc(m.data, Math.max(span, 1));
+    if (!copy) return undefined;
+    copy.set(m.data.subarray(m.offset, m.offset + span));
+    const view = { data: copy, offset: 0, ld, rows, cols };
+    matrices.push(view);
+    if (written) views.push({ from: view, to: { data: m.data, offset: m.offset, ld, rows, cols } });
+  }
+  if (views.length > 0) copyBack.push({ from: views[0]!.from.data, to: views[0]!.to.data, toOffset: 0, length: 0, views });
+  if (b.kind === 'list') return { ...b, matrices: matrices.map((m) => ({ data: m.data, offset: m.offset })) };
+  return { ...b, matrices };
+}
+
+/** Copies the written outputs back into the caller's arrays. */
+export function unstage(s: Staged): void {
+  for (const c of s.copyBack) {
+    if (!c.views) {
+      c.to.set(c.from.subarray(0, c.length), c.toOffset);
+      continue;
+    }
+    for (const { from, to } of c.views) {
+      for (let j = 0; j < from.cols; j++) {
+        const f = from.offset + j * from.ld;
+        to.data.set(from.data.subarray(f, f + from.rows), to.offset + j * to.ld);
+      }
+    }
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * A small WebAssembly binary emitter: enough of the format for our generated kernels (one
+ * imported memory, functions of numbers, structured control flow, scalar and 128-bit SIMD
+ * arithmetic), so that kernels are emitted per size from TypeScript with no toolchain at the
+ * user's end. Opcodes and encodings from the WebAssembly core spec 2.0 (sections 5.3-5.5).
+ */
+
+export type ValType = 'i32' | 'f32' | 'f64' | 'v128';
+const VALTYPE: Readonly<Record<ValType, number>> = { i32: 0x7f, f32: 0x7d, f64: 0x7c, v128: 0x7b };
+
+export function uleb(n: number, out: number[] = []): number[] {
+  do {
+    let byte = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+  return out;
+}
+
+export function sleb(n: number, out: number[] = []): number[] {
+  for (;;) {
+    const byte = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) {
+      out.push(byte);
+      return out;
+    }
+    out.push(byte | 0x80);
+  }
+}
+
+/** The body of one function: locals are declared as they are asked for. */
+export class Code {
+  readonly bytes: number[] = [];
+  private readonly localTypes: ValType[] = [];
+  constructor(private readonly params: readonly ValType[]) {}
+
+  /** A new local of this type; returns its index. */
+  local(type: ValType): number {
+    this.localTypes.push(type);
+    return this.params.length + this.localTypes.length - 1;
+  }
+  op(...bytes: number[]): this {
+    this.bytes.push(...bytes);
+    return this;
+  }
+  get(i: number): this { return this.op(0x20, ...uleb(i)); }
+  set(i: number): this { return this.op(0x21, ...uleb(i)); }
+  tee(i: number): this { return this.op(0x22, ...uleb(i)); }
+  i32(v: number): this { return this.op(0x41, ...sleb(v | 0)); }
+  f64(v: number): this {
+    const b = new Uint8Array(new Float64Array([v]).buffer);
+    return this.op(0x44, ...b);
+  }
+  /** SIMD instruction (prefix 0xfd, LEB opcode), with immediates. */
+  simd(opcode: number, ...imm: number[]): this { return this.op(0xfd, ...uleb(opcode), ...imm); }
+  /** memarg: alignment exponent, byte offset. */
+  mem(opcode: number, align: number, offset: number): this { return this.op(opcode, ...uleb(align), ...uleb(offset)); }
+  simdMem(opcode: number, align: number, offset: number): this { return this.simd(opcode, ...uleb(align), ...uleb(offset)); }
+
+  /** if / else / end around two emitters (the condition is on the stack). */
+  if_(then: () => void, otherwise?: () => void): this {
+    this.op(OP.if, OP.void);
+    then();
+    if (otherwise) {
+      this.op(OP.else);
+      otherwise();
+    }
+    return this.op(OP.end);
+  }
+  /** A do-while loop: `body` leaves an i32 on the stack, non-zero to go round again. */
+  loop_(body: () => void): this {
+    this.op(OP.loop, OP.void);
+    body();
+    return this.op(OP.brIf, 0, OP.end);
+  }
+
+  /** Encoded body: local declarations (runs of one type), code, end. */
+  encode(): number[] {
+    const groups: [number, ValType][] = [];
+    for (const t of this.localTypes) {
+      const last = groups[groups.length - 1];
+      if (last && last[1] === t) last[0]++;
+      else groups.push([1, t]);
+    }
+    const body = [...uleb(groups.length)];
+    for (const [count, t] of groups) body.push(...uleb(count), VALTYPE[t]);
+    body.push(...this.bytes, 0x0b);
+    return [...uleb(body.length), ...body];
+  }
+}
+
+export interface FunctionDef { name: string; params: readonly ValType[]; results: readonly ValType[]; code: Code }
+
+function section(id: number, content: number[]): number[] {
+  return [id, ...uleb(content.length), ...content];
+}
+function name(s: string): number[] {
+  const b = [...new TextEncoder().encode(s)];
+  return [...uleb(b.length), ...b];
+}
+
+/** A module importing memory "env"."mem" and exporting the functions by name. */
+export function encodeModule(functions: readonly FunctionDef[]): Uint8Array<ArrayBuffer> {
+  const types: number[] = [...uleb(functions.length)];
+  for (const f of functions) {
+    types.push(0x60, ...uleb(f.params.length), ...f.params.map((t) => VALTYPE[t]), ...uleb(f.results.length), ...f.results.map((t) => VALTYPE[t]));
+  }
+  const imports = [...uleb(1), ...name('env'), ...name('mem'), 0x02, 0x00, ...uleb(1)];
+  const funcs = [...uleb(functions.length), ...functions.flatMap((_, i) => uleb(i))];
+  const exports = [...uleb(functions.length), ...functions.flatMap((f, i) => [...name(f.name), 0x00, ...uleb(i)])];
+  const code = [...uleb(functions.length), ...functions.flatMap((f) => f.code.encode())];
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, types), ...section(2, imports), ...section(3, funcs), ...section(7, exports), ...section(10, code),
+  ]);
+}
+
+/** Opcodes used by the generators (core spec 5.4; SIMD opcodes after the 0xfd prefix). */
+export const OP = {
+  block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, void: 0x40,
+  i32Eqz: 0x45, i32Ne: 0x47, i32LtU: 0x49, i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c,
+  f32Load: 0x2a, f64Load: 0x2b, f32Store: 0x38, f64Store: 0x39,
+  f64Eq: 0x61, f64Mul: 0xa2, f32DemoteF64: 0xb6,
+} as const;
+
+export const SIMD = {
+  load: 0x00, load32Splat: 0x09, load64Splat: 0x0a, store: 0x0b, f32x4Splat: 0x13, f64x2Splat: 0x14,
+  f32x4Add: 0xe4, f32x4Sub: 0xe5, f32x4Mul: 0xe6, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2,
+  /** Relaxed SIMD (used only where WebAssembly.validate accepts it). */
+  f32x4RelaxedMadd: 0x105, f64x2RelaxedMadd: 0x107,
+} as const;

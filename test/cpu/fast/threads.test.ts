@@ -1,0 +1,113 @@
+/**
+ * The worker pool: every op spread over 3 threads (thresholds lowered so small batches split),
+ * against the reference bit for bit: batches that are not a multiple of the thread count, a
+ * batch of one, a failing matrix in every share, data on a SharedArrayBuffer (no copies) and on
+ * ordinary arrays (chunked copies), and A and B interleaved in one array (copy-back by column).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fastCpuBackend } from '../../../src/cpu-fast/backend.js';
+import { setCpuThreads, cpuThreads } from '../../../src/cpu-fast/index.js';
+import { THREADING, threadsFor } from '../../../src/cpu-fast/threads/parallel.js';
+import { strided } from '../../../src/core/batch.js';
+import type { DType } from '../../../src/core/dtype.js';
+import { cpuBackend } from '../../../src/cpu/backend.js';
+import { Rng } from '../../helpers/random.js';
+import { conform, generalFill, info, makeBatch, pivots, spdFill, type Kind } from './harness.js';
+import { gemmCase } from './cases.js';
+
+const saved = { ...THREADING, threads: cpuThreads() };
+before(() => {
+  setCpuThreads(3);
+  THREADING.minWork = 0;
+  THREADING.minWorkPerThread = 0;
+  THREADING.copyMinSize = 0;
+  THREADING.copyMaxBytes = Infinity;
+});
+after(() => {
+  setCpuThreads(saved.threads);
+  THREADING.minWork = saved.minWork;
+  THREADING.minWorkPerThread = saved.minWorkPerThread;
+  THREADING.copyMinSize = saved.copyMinSize;
+  THREADING.copyMaxBytes = saved.copyMaxBytes;
+});
+
+/** A strided batch whose array lives on a SharedArrayBuffer. */
+function shared(b: ReturnType<typeof makeBatch>): ReturnType<typeof makeBatch> {
+  if (b.kind !== 'strided') return b;
+  const data = b.data instanceof Float64Array
+    ? new Float64Array(new SharedArrayBuffer(b.data.byteLength)) : new Float32Array(new SharedArrayBuffer(b.data.byteLength));
+  data.set(b.data);
+  return { ...b, data };
+}
+
+function cases(kind: Kind, dtype: DType, n: number, count: number, onShared: boolean) {
+  // One failing matrix in each share of three: matrices 0, count/3 + 1 and count - 1.
+  const fails = (p: number): number => (p === 0 || p === Math.floor(count / 3) + 1 || p === count - 1 ? n - 1 : -1);
+  const wrap = onShared ? shared : (b: ReturnType<typeof makeBatch>) => b;
+  const shapes = Array.from({ length: count }, () => ({ rows: n, cols: n }));
+  const rhs = Array.from({ length: count }, () => ({ rows: n, cols: 2 }));
+  const label = `${kind} ${dtype} n=${n} count=${count} shared=${onShared}`;
+  return [
+    { op: 'posv' as const, label: `posv ${label}`, build: (rng: Rng) => ({ uplo: 'lower', a: wrap(makeBatch(rng, dtype, kind, shapes, spdFill(fails))), b: wrap(makeBatch(rng, dtype, kind, rhs)), info: info(count) }) },
+    { op: 'potrf' as const, label: `potrf ${label}`, build: (rng: Rng) => ({ uplo: 'upper', a: wrap(makeBatch(rng, dtype, kind, shapes, spdFill(fails))), info: info(count) }) },
+    { op: 'gesv' as const, label: `gesv ${label}`, build: (rng: Rng) => ({ a: wrap(makeBatch(rng, dtype, kind, shapes, generalFill(fails))), b: wrap(makeBatch(rng, dtype, kind, rhs)), ipiv: pivots(count * n), pivotStride: n, info: info(count) }) },
+    { op: 'getrf' as const, label: `getrf ${label}`, build: (rng: Rng) => ({ a: wrap(makeBatch(rng, dtype, kind, shapes, generalFill(fails))), ipiv: pivots(count * n), pivotStride: n, info: info(count) }) },
+    { op: 'trsm' as const, label: `trsm ${label}`, build: (rng: Rng) => ({ side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', alpha: 1, a: wrap(makeBatch(rng, dtype, kind, shapes)), b: wrap(makeBatch(rng, dtype, kind, rhs)) }) },
+  ];
+}
+
+describe('cpu-fast on worker threads matches the reference', () => {
+  test('the thresholds split these calls over three threads', () => {
+    const r = cases('strided', 'float64', 4, 7, false)[0]!.build(new Rng(1));
+    assert.equal(threadsFor('posv', r), 3);
+    assert.equal(threadsFor('posv', r, 1), 1);
+  });
+  test('copies for workers only where they pay: large matrices, bounded bytes; shared data always', () => {
+    const r = cases('strided', 'float64', 4, 7, false)[0]!.build(new Rng(1));
+    const s = cases('strided', 'float64', 4, 7, true)[0]!.build(new Rng(1));
+    const saved = { ...THREADING };
+    try {
+      THREADING.copyMinSize = 32;
+      assert.equal(threadsFor('posv', r), 1);
+      assert.equal(threadsFor('posv', s), 3);
+      THREADING.copyMinSize = 0;
+      THREADING.copyMaxBytes = 100;
+      assert.equal(threadsFor('posv', r), 1);
+    } finally {
+      Object.assign(THREADING, saved);
+    }
+  });
+  for (const dtype of ['float64', 'float32'] as const) {
+    test(`factorisations and solves, ${dtype}`, () => {
+      for (const kind of ['strided', 'list', 'variable'] as const) for (const onShared of [false, true])
+        for (const [n, count] of [[4, 7], [8, 10], [13, 5], [3, 1], [20, 4]] as const)
+          for (const c of cases(kind, dtype, n, count, onShared)) conform(fastCpuBackend, c, n * 7 + count, dtype);
+    });
+    test(`gemm, ${dtype}`, () => {
+      for (const kind of ['strided', 'list'] as const) for (const [m, n, k] of [[4, 4, 4], [8, 3, 5], [20, 20, 20]] as const)
+        conform(fastCpuBackend, gemmCase(kind, dtype, m, n, k, 'N', 'T', 1.5, 0), m + n + k, dtype);
+    });
+  }
+  test('a share larger than a fresh arena (the arena grows until it fits)', () => {
+    const build = (rng: Rng): object => {
+      const count = 3001, n = 9;
+      const shapes = Array.from({ length: count }, () => ({ rows: n, cols: n }));
+      const fails = (p: number): number => (p % 1000 === 7 ? 4 : -1);
+      return { uplo: 'lower', a: makeBatch(rng, 'float64', 'strided', shapes, spdFill(fails)), b: makeBatch(rng, 'float64', 'strided', shapes.map(() => ({ rows: n, cols: 3 }))), info: info(count) };
+    };
+    conform(fastCpuBackend, { op: 'posv', label: 'large posv', build }, 5, 'float64');
+  });
+  test('A and B interleaved in one array (gesv writes both): copy-back by column keeps the other intact', () => {
+    const build = (rng: Rng): object => {
+      const n = 5, count = 7, stride = 2 * n * n;
+      const data = new Float64Array(count * stride + 3);
+      for (let i = 0; i < data.length; i++) data[i] = rng.uniform();
+      const a = strided(data, { rows: n, count, stride, offset: 0 });
+      const b = strided(data, { rows: n, count, stride, offset: n * n });
+      return { a, b, ipiv: pivots(count * n), pivotStride: n, info: info(count) };
+    };
+    conform(fastCpuBackend, { op: 'gesv', label: 'interleaved gesv', build }, 3, 'float64');
+    void cpuBackend;
+  });
+});
