@@ -1,2 +1,2 @@
 /** The fast CPU backend's public knobs. */
-export { cpuThreads, setCpuThreads } from './threads/pool.js';
+export { cpuThreads, setCpuThreads } from './threads/count.js';

@@ -3,36 +3,16 @@
  * thread), started on first use and unref'd so that they never keep the process alive. The
  * count is MYRIAD_THREADS, else the machine's available parallelism; setCpuThreads() changes it.
  */
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { MyriadError } from '../../core/errors.js';
 import type { OpName } from '../../core/ops.js';
 import { Arena } from './staging.js';
+import { cpuThreads } from './count.js';
+
+export { cpuThreads, setCpuThreads } from './count.js';
 
 interface Slot { worker: Worker; flag: Int32Array; text: Uint16Array; arena: Arena }
 
 const slots: Slot[] = [];
-let threads = defaultThreads();
-
-function defaultThreads(): number {
-  const env = process.env.MYRIAD_THREADS;
-  if (env !== undefined && env !== '') {
-    const n = Number(env);
-    if (!Number.isSafeInteger(n) || n < 1) throw new MyriadError('INVALID_ARGUMENT', `expected a positive integer, got '${env}'`, 'MYRIAD_THREADS');
-    return n;
-  }
-  return availableParallelism();
-}
-
-/** Threads the CPU backend uses per call, the caller's included. */
-export const cpuThreads = (): number => threads;
-
-/** Sets the thread count (1: everything on the caller's thread). */
-export function setCpuThreads(n: number): void {
-  if (!Number.isSafeInteger(n) || n < 1) throw new MyriadError('INVALID_ARGUMENT', `expected a positive integer, got ${String(n)}`, 'threads');
-  threads = n;
-}
-
 /** Worker `i` (0-based), started on first use. */
 export function slot(i: number): Slot {
   while (slots.length <= i) {
@@ -63,5 +43,5 @@ export function wait(s: Slot): void {
 
 /** Starts the workers in the background (open() calls it, so they boot while the caller prepares data). */
 export function startCpuWorkers(): void {
-  if (threads > 1) slot(threads - 2);
+  if (cpuThreads() > 1) slot(cpuThreads() - 2);
 }
