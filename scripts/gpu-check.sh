@@ -6,6 +6,8 @@
 # Every step writes its log or JSON to $OUT (or ./out) as it goes, so a run cut short still
 # returns what it finished.
 set -uo pipefail
+# A node_modules left behind by an earlier call (an empty folder) hides the packed one.
+[ -e node_modules/koffi ] || { rm -rf node_modules; ln -s "$PWD/.device/node_modules" node_modules; }
 out=${OUT:-out}; mkdir -p "$out"
 steps=${*:-api bench tsm2 tests sanitize}
 nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm --format=csv,noheader | tee "$out/card.txt"
