@@ -15,6 +15,7 @@ import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } fr
 import type { DeviceBackend } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
 import { hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
+import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
 import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';
 
@@ -75,8 +76,8 @@ function storagesIn(r: Request, fields: readonly string[]): Set<Storage | IntSto
 
 export class CudaBackend extends DispatchingBackend<Storage, IntStorage> implements DeviceBackend {
   readonly name = 'cuda';
-  /** Set inside deferHost(): host calls collect their completions here instead of waiting. */
-  private pending: Promise<void>[] | undefined;
+  /** Inside deferHost(): host calls' completions, not waited for. */
+  private readonly deferral = new HostDeferral();
   /** How host calls are cut into chunks (undefined: the default; tests force small chunks). */
   stagingTuning: StagingTuning | undefined;
 
@@ -98,8 +99,8 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     if (!hasHostStorage(request)) return kernel(request);
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
     const call = new HostCall(this.device, op, request, kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {});
-    if (this.pending) {
-      this.pending.push(finishLater(this.device, call));
+    if (this.deferral.active) {
+      this.deferral.defer(finishLater(this.device, call));
       return;
     }
     try {
@@ -116,19 +117,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
    * returned promise settles when all of them have finished and written their outputs.
    */
   deferHost<T>(fn: () => T): { result: T; done: Promise<void> } {
-    if (this.pending) return { result: fn(), done: Promise.resolve() };
-    const pending: Promise<void>[] = [];
-    this.pending = pending;
-    let result: T;
-    try {
-      result = fn();
-    } catch (e) {
-      for (const p of pending) p.catch(() => undefined); // the call's own error is the one to report
-      throw e;
-    } finally {
-      this.pending = undefined;
-    }
-    return { result, done: Promise.all(pending).then(() => undefined) };
+    return this.deferral.run(fn);
   }
 
   /** The CPU reference on host copies of device data; outputs are uploaded back in place. */

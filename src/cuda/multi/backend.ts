@@ -22,6 +22,7 @@ import { cpuBackend } from '../../cpu/backend.js';
 import { OUTPUTS } from '../registry.js';
 import { allocateHost, hostDType } from '../runtime/memory.js';
 import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
+import { HostDeferral } from '../host/deferral.js';
 import { HostCall } from '../host/staging.js';
 import { DeviceFailure, failureOf, onEveryLane, type Lane, type LaneFailure } from './lane.js';
 import {
@@ -45,8 +46,8 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   readonly transfers = { hostToDevice: 0, deviceToHost: 0 };
   #weights: number[];
   #lastTimes: number[] = [];
-  /** Set inside deferHost(): host calls collect their completions here instead of waiting. */
-  private pending: Promise<void>[] | undefined;
+  /** Inside deferHost(): host calls' completions, not waited for. */
+  private readonly deferral = new HostDeferral();
   private readonly laneIndex = new Map<number, number>();
 
   constructor(readonly lanes: readonly Lane[], readonly versions: string, options: MultiDeviceOptions = {}) {
@@ -118,7 +119,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       }
     }
     const completion = this.completion(op, request, count, subs, calls, touched, failures);
-    if (this.pending) this.pending.push(finishAsync(completion));
+    if (this.deferral.active) this.deferral.defer(finishAsync(completion));
     else finishSync(completion);
   }
 
@@ -127,18 +128,9 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
    * `done` settles when they have all finished and written their outputs.
    */
   deferHost<T>(fn: () => T): { result: T; done: Promise<void> } {
-    if (this.pending) return { result: fn(), done: Promise.resolve() };
-    const pending: Promise<void>[] = [];
-    this.pending = pending;
-    try {
-      return { result: fn(), done: Promise.all(pending).then(() => undefined) };
-    } catch (e) {
-      for (const p of pending) p.catch(() => undefined); // the call's own error is the one to report
-      throw e;
-    } finally {
-      this.pending = undefined;
-    }
+    return this.deferral.run(fn);
   }
+
 
   /**
    * The rest of a call once everything is enqueued, as steps that yield the lanes to wait for
