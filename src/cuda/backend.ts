@@ -42,11 +42,6 @@ function mapField(value: unknown, f: Mapper): unknown {
   }
 }
 
-function hasHostStorage(r: Request): boolean {
-  for (const s of storagesIn(r, Object.keys(r))) if (!isDeviceStorage(s)) return true;
-  return false;
-}
-
 /**
  * A host call's asynchronous form: enqueue its runs now, wait for them without blocking, then
  * copy the outputs back (pageable copies wait only for their own bytes now) and free the staging.
@@ -94,9 +89,13 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     const count = Object.values(request).map((v) => (isBatch(v) ? batchCount(v) : -1)).find((c) => c >= 0) ?? 0;
     if (count === 0) return;
     if (!hasGpuOp(op)) return this.runOnCpu(op, request);
-    for (const s of storagesIn(request, Object.keys(request))) if (isDeviceStorage(s)) this.checkOwn(s);
+    let onHost = false;
+    for (const s of storagesIn(request, Object.keys(request))) {
+      if (isDeviceStorage(s)) this.checkOwn(s);
+      else onHost = true;
+    }
     const kernel = (r: Request): void => { runGpuOp(op, this.device, r); };
-    if (!hasHostStorage(request)) return kernel(request);
+    if (!onHost) return kernel(request);
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
     const call = new HostCall(this.device, op, request, kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {});
     if (this.deferral.active) {

@@ -19,7 +19,6 @@
  * The roofline of this path is (bytes up + bytes down) / link bandwidth: the downloads wait for
  * the last kernel, so the copy engines never run both ways at once for one call.
  */
-import { MyriadError } from '../../core/errors.js';
 import type { OpName } from '../../core/ops.js';
 import { isDeviceStorage, type DeviceStorage } from '../../core/storage.js';
 import {
@@ -98,7 +97,6 @@ export class HostCall {
       throw e;
     }
     this.chunks = chunksOf(request, [...this.staged.values()].filter((s) => s.upload), options.tuning ?? DEFAULT_STAGING);
-    if (this.chunks.length > 1) checkChunkable(this.whole);
   }
 
   /** Enqueues the uploads and kernels of every chunk (no output is written yet). */
@@ -210,7 +208,7 @@ const ARENA_ALIGN = 256;
  * it at a time; a call that finds it held, or needs more, allocates its own arrays.
  */
 export class StagingArena {
-  static maxBytes = 64 * 2 ** 20;
+  static readonly maxBytes = 64 * 2 ** 20;
   private static readonly arenas = new WeakMap<GpuDevice, StagingArena>();
   buffer: DeviceArray | undefined;
   private held = false;
@@ -282,9 +280,3 @@ function writeOnlyStorages(op: OpName, request: Request): Set<AnyStorage> {
   return found;
 }
 
-/** Chunks rely on each matrix's elements lying in its own stride (true of every validated strided batch). */
-function checkChunkable(whole: Request): void {
-  for (const [key, v] of Object.entries(whole)) {
-    if (isBatch(v) && v.kind !== 'strided') throw new MyriadError('INVALID_ARGUMENT', 'only strided batches are staged in chunks', key);
-  }
-}

@@ -109,7 +109,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       const lane = this.lanes[parts[k]!.lane]!;
       touched.add(lane);
       try {
-        const device = plans[k]!.device;
+        const device = plans[k]!;
         const call = new HostCall(lane.device, op, subs[k]!, (r) => (lane.backend[op] as unknown as (r: Request) => void)(r), { placeDevice: (s) => device.get(s) });
         calls.push({ part: k, lane, call });
         call.enqueueRuns();
@@ -184,8 +184,8 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     return splitBatch(count, this.#weights);
   }
 
-  /** Where each device storage of a part goes on its lane, and the host ranges to stage (checked, not yet copied). */
-  private placements(sub: Request, lane: Lane): { device: Map<AnyStorage, Placement>; host: Map<HostArray, Range> } {
+  /** Where each device storage of a part goes on its lane (checked; host arrays are staged by HostCall). */
+  private placements(sub: Request, lane: Lane): Map<AnyStorage, Placement> {
     const ordinal = lane.device.info.ordinal;
     const device = new Map<AnyStorage, Placement>();
     const host = new Map<HostArray, Range>();
@@ -205,7 +205,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     }
     // A dry run of the rewrite catches misaligned info/ipiv before anything is enqueued.
     rebaseRequest(sub, (s) => device.get(s) ?? { target: s, base: host.get(s as HostArray)!.lo });
-    return { device, host };
+    return device;
   }
 
   /** Places not-yet-placed sharded int arrays (info, ipiv the context allocated) next to the parts. */
