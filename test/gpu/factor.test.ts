@@ -328,6 +328,21 @@ test('posv, gesv, potrs, getrs (N and T): sizes across both designs, several nrh
   }
 });
 
+test('many right-hand sides (n > 32: the trsm route), failing matrices keep B', { skip }, () => {
+  const dev = gpu();
+  const rng = new Rng(15);
+  const cholMix = (i: number): Kind => (i % 4 === 2 ? 'notSpd' : i % 4 === 3 ? 'nan' : 'spd');
+  const luMix = (i: number): Kind => (i % 4 === 1 ? 'singular' : 'general');
+  for (const dtype of DTYPES) {
+    for (const [n, nrhs] of [[33, 8], [47, 40], [64, 16], [100, 25], [200, 9], [256, 64]] as const) {
+      for (const uplo of UPLOS) { checkSolve(dev, rng, dtype, 'posv', n, nrhs, uplo, cholMix); checkSolve(dev, rng, dtype, 'potrs', n, nrhs, uplo, () => 'spd'); }
+      checkSolve(dev, rng, dtype, 'gesv', n, nrhs, 'lower', luMix);
+      checkSolve(dev, rng, dtype, 'getrsN', n, nrhs, 'lower', () => 'general');
+      checkSolve(dev, rng, dtype, 'getrsT', n, nrhs, 'lower', () => 'general');
+    }
+  }
+});
+
 test('list and variable batches (pointer form, grouping by size) for potrf, getrf, gesv', { skip }, () => {
   const dev = gpu();
   const rng = new Rng(6);

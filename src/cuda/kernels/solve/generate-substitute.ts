@@ -15,6 +15,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { PERMUTATION_FROM_PIVOTS } from './generate-permute.js';
 import type { SubstituteParams } from './params.js';
 
 export const SUBSTITUTE_MAX_THREADS = 256;
@@ -61,12 +62,7 @@ extern "C" __global__ void __launch_bounds__(${SUBSTITUTE_MAX_THREADS}) ${entry}
   const int jt = min(jtMax, nrhs - q0);
   const int tid = threadIdx.x, nt = blockDim.x;
   (void)ipiv; (void)pivotStride; (void)perm;
-${lu ? `  if (tid == 0) {                                  // P as a permutation: row i of P B is B(perm[i])
-    const int* pv = ipiv + id * (long long)pivotStride;
-    for (int i = 0; i < n; ++i) perm[i] = i;
-    for (int j = 0; j < n; ++j) { const int q = pv[j]; const int t = perm[j]; perm[j] = perm[q]; perm[q] = t; }
-  }
-  __syncthreads();` : ''}
+${lu ? `  ${PERMUTATION_FROM_PIVOTS}` : ''}
   for (int e = tid; e < n * jt; e += nt) {
     const int i = e % n, c = e / n;
     sX[e] = b[${p.variant === 'lu-N' ? 'perm[i]' : 'i'} + (long long)(q0 + c) * ldB];

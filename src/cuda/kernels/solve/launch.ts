@@ -4,9 +4,10 @@
  * with the factor read once into registers (they also write info = 0). Beyond, the factorisation of
  * potrf/getrf followed by the substitution kernel, which skips matrices whose info is set.
  */
-import { batchCount } from '../../../core/batch.js';
+import { batchCount, matrixAt, variable, type Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
+import type { Uplo } from '../../../core/enums.js';
 import type { GesvRequest, GetrsRequest, Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
@@ -15,10 +16,14 @@ import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, r
 import { smallGrid } from '../common/warp-slots.js';
 import { gesvLayout, gesvSmallSource, posvLayout, posvSmallSource, smallSolveLayout, smallSolveSource } from './generate-small.js';
 import { SUBSTITUTE_MAX_THREADS, substituteSharedBytes, substituteSource } from './generate-substitute.js';
+import { copySource, COPY_THREADS } from './generate-copy.js';
+import { permuteSharedBytes, permuteSource, PERMUTE_THREADS } from './generate-permute.js';
 import type { SolveVariant } from './params.js';
-import { planFusedSolve, planPosvSolve, planSmallSolve, planSubstitute, smallSolveApplies, type SolveProblem } from './plan.js';
-import { potrfGroup } from '../potrf/index.js';
-import { getrfGroup } from '../getrf/index.js';
+import { planFusedSolve, planPosvSolve, planSmallSolve, planSubstitute, smallSolveApplies, trsmRouteApplies, type SolveProblem } from './plan.js';
+import { elementBytes } from '../common/precision.js';
+import { potrfCuda, potrfGroup } from '../potrf/index.js';
+import { getrfCuda, getrfGroup } from '../getrf/index.js';
+import { trsmCuda } from '../trsm/index.js';
 
 interface Pivots { ipiv: DeviceArray; pivotStride: number }
 
@@ -75,8 +80,113 @@ function eachGroup(dev: GpuDevice, r: { a: PotrsRequest<DeviceArray, DeviceArray
   }
 }
 
+// The trsm route (many right-hand sides, n > 32) ---------------------------------------------
+
+type DeviceBatch = Batch<DeviceArray>;
+
+/** Whether the request's solves take the trsm route (plan.ts). */
+function takesTrsmRoute(a: DeviceBatch, b: DeviceBatch): boolean {
+  if (b.kind === 'strided') return trsmRouteApplies([{ n: b.rows, nrhs: b.cols }]);
+  const count = batchCount(b);
+  return trsmRouteApplies({
+    *[Symbol.iterator]() { for (let i = 0; i < count; i++) yield { n: matrixAt(a, i).rows, nrhs: matrixAt(b, i).cols }; },
+  });
+}
+
+/** Both triangular solves with a Cholesky factor: L L^T X = B (lower) or U^T U X = B (upper). */
+function choleskyTrsm(dev: GpuDevice, uplo: Uplo, a: DeviceBatch, b: DeviceBatch): void {
+  const solve = (transA: Op): void => trsmCuda(dev, { side: 'left', uplo, transA, diag: 'nonunit', alpha: 1, a, b });
+  if (uplo === 'lower') { solve('N'); solve('T'); } else { solve('T'); solve('N'); }
+}
+
+/** Both triangular solves with LU factors and the row interchanges: P^T L U X = B, or its transpose. */
+function luTrsm(dev: GpuDevice, trans: Op, a: DeviceBatch, b: DeviceBatch, piv: Pivots): void {
+  const solve = (uplo: Uplo, diag: 'unit' | 'nonunit'): void => trsmCuda(dev, { side: 'left', uplo, transA: trans, diag, alpha: 1, a, b });
+  if (trans === 'N') {
+    permuteRows(dev, b, piv, false);
+    solve('lower', 'unit');
+    solve('upper', 'nonunit');
+  } else {
+    solve('upper', 'nonunit');
+    solve('lower', 'unit');
+    permuteRows(dev, b, piv, true);
+  }
+}
+
+/** B := P B (or P^T B) with each matrix's pivots (generate-permute.ts). */
+function permuteRows(dev: GpuDevice, b: DeviceBatch, piv: Pivots, inverse: boolean): void {
+  const dtype = deviceDtype(b);
+  const grouping = groupOperands(dev, [b]);
+  try {
+    for (const g of grouping.groups) {
+      const o = g.operands[0]!;
+      if (o.rows === 0 || o.cols === 0) continue;
+      const p = { dtype, kind: o.kind, inverse };
+      const k = cachedKernel(dev, `laswp/${JSON.stringify(p)}`, () => permuteSource(p));
+      const columnsPerBlock = Math.max(1, Math.ceil(o.cols / 8));
+      k.launch({ grid: [g.count, Math.ceil(o.cols / columnsPerBlock), 1], block: [PERMUTE_THREADS, 1, 1], sharedBytes: permuteSharedBytes(o.rows, elementBytes(dtype)) }, [
+        ...operandArgs(o), arg.ptr(piv.ipiv), arg.i32(piv.pivotStride), ...indexArgs(g.index, g.count), arg.i32(o.rows), arg.i32(o.cols), arg.i32(columnsPerBlock),
+      ]);
+    }
+  } finally {
+    release(dev, grouping);
+  }
+}
+
+/** Copies every matrix of `from` into `to` (same shapes), or only those whose info is non-zero. */
+function copyMatrices(dev: GpuDevice, from: DeviceBatch, to: DeviceBatch, info: DeviceArray, failedOnly: boolean): void {
+  const dtype = deviceDtype(to);
+  const grouping = groupOperands(dev, [from, to]);
+  try {
+    for (const g of grouping.groups) {
+      const [src, dst] = [g.operands[0]!, g.operands[1]!];
+      if (dst.rows === 0 || dst.cols === 0) continue;
+      const p = { dtype, kind: dst.kind, failedOnly };
+      const k = cachedKernel(dev, `copy/${JSON.stringify(p)}`, () => copySource(p));
+      k.launch({ grid: [g.count, 1, 1], block: [COPY_THREADS, 1, 1] }, [
+        ...operandArgs(src), ...operandArgs(dst), arg.ptr(info), ...indexArgs(g.index, g.count), arg.i32(dst.rows), arg.i32(dst.cols),
+      ]);
+    }
+  } finally {
+    release(dev, grouping);
+  }
+}
+
+/**
+ * posv/gesv's solves on the trsm route: B copied aside (compactly), solved, and the failed
+ * matrices' B copied back, so that B is unchanged where info > 0 whatever the trsm did there.
+ */
+function solveKeepingFailed(dev: GpuDevice, b: DeviceBatch, info: DeviceArray, solve: () => void): void {
+  const count = batchCount(b);
+  const dtype = deviceDtype(b);
+  let total = 0;
+  for (let i = 0; i < count; i++) { const m = matrixAt(b, i); total += m.rows * m.cols; }
+  const aside = dev.alloc(dtype, Math.max(1, total));
+  try {
+    let offset = 0;
+    const views = [];
+    for (let i = 0; i < count; i++) {
+      const m = matrixAt(b, i);
+      views.push({ data: aside, rows: m.rows, cols: m.cols, ld: Math.max(1, m.rows), offset });
+      offset += m.rows * m.cols;
+    }
+    const copy = variable(views, {}, 'b');
+    copyMatrices(dev, b, copy, info, false);
+    solve();
+    copyMatrices(dev, copy, b, info, true);
+  } finally {
+    dev.synchronize();
+    aside.dispose();
+  }
+}
+
 /** Solves A X = B with the Cholesky factor of A (from potrf). info is set to 0. */
 export function potrsCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, DeviceArray>): void {
+  if (takesTrsmRoute(r.a, r.b)) {
+    zeroInfo(dev, r.info, null, batchCount(r.b));
+    choleskyTrsm(dev, r.uplo, r.a, r.b);
+    return;
+  }
   eachGroup(dev, r, (g, dtype) => {
     const variant: SolveVariant = r.uplo === 'lower' ? 'chol-lower' : 'chol-upper';
     if (smallSolve(dev, dtype, variant, g, r.info)) return;
@@ -88,6 +198,11 @@ export function potrsCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, DeviceArr
 /** Solves op(A) X = B with the LU factors and pivots of A (from getrf). info is set to 0. */
 export function getrsCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, DeviceArray>): void {
   const trans: Op = r.trans;
+  if (takesTrsmRoute(r.a, r.b)) {
+    zeroInfo(dev, r.info, null, batchCount(r.b));
+    luTrsm(dev, trans, r.a, r.b, r);
+    return;
+  }
   eachGroup(dev, r, (g, dtype) => {
     const variant: SolveVariant = trans === 'N' ? 'lu-N' : 'lu-T';
     if (smallSolve(dev, dtype, variant, g, r.info, r)) return;
@@ -98,6 +213,11 @@ export function getrsCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, DeviceArr
 
 /** Cholesky factorisation and solve; B is left unchanged where info > 0 (LAPACK's posv). */
 export function posvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
+  if (takesTrsmRoute(r.a, r.b)) {
+    potrfCuda(dev, { uplo: r.uplo, a: r.a, info: r.info });
+    solveKeepingFailed(dev, r.b, r.info, () => choleskyTrsm(dev, r.uplo, r.a, r.b));
+    return;
+  }
   eachGroup(dev, r, (g, dtype) => {
     const [a, b] = [g.operands[0]!, g.operands[1]!];
     const problem = problemOf(dtype, g);
@@ -115,6 +235,11 @@ export function posvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray
 
 /** LU factorisation with partial pivoting and solve; B is left unchanged where info > 0 (LAPACK's gesv). */
 export function gesvCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>): void {
+  if (takesTrsmRoute(r.a, r.b)) {
+    getrfCuda(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info });
+    solveKeepingFailed(dev, r.b, r.info, () => luTrsm(dev, 'N', r.a, r.b, r));
+    return;
+  }
   eachGroup(dev, r, (g, dtype) => {
     const [a, b] = [g.operands[0]!, g.operands[1]!];
     const problem = problemOf(dtype, g);

@@ -53,3 +53,19 @@ export interface SubstituteParams {
   readonly kindA: OperandKind;
   readonly kindB: OperandKind;
 }
+
+/** The row interchanges of getrs on the trsm route (generate-permute.ts). */
+export interface PermuteParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+  /** B := P^T B (after the solves of op T) instead of B := P B. */
+  readonly inverse: boolean;
+}
+
+/** B copied aside and back on the trsm route of posv/gesv (generate-copy.ts). */
+export interface CopyParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+  /** Only the matrices whose info is non-zero. */
+  readonly failedOnly: boolean;
+}

@@ -22,6 +22,23 @@ export interface SolveProblem {
 
 const SUBSTITUTE_MAX_RHS = 16;
 
+/**
+ * From how many right-hand sides the solves of n > 32 run as batched trsm (the paper's recursion
+ * onto GEMM, src/cuda/kernels/trsm/) instead of the substitution kernel, which rereads the factor
+ * for every 16 right-hand sides and works on CUDA cores one row at a time.
+ */
+export const TRSM_ROUTE_MIN_RHS = 8;
+
+/** Whether every matrix of a request (its n and right-hand sides) takes the trsm route. */
+export function trsmRouteApplies(shapes: Iterable<{ readonly n: number; readonly nrhs: number }>): boolean {
+  let any = false;
+  for (const s of shapes) {
+    if (s.n <= SMALL_MAX_N || s.nrhs < TRSM_ROUTE_MIN_RHS) return false;
+    any = true;
+  }
+  return any;
+}
+
 /** Whether the n <= 32 register designs take the problem. */
 export const smallSolveApplies = (p: SolveProblem): boolean => p.n >= 1 && p.n <= SMALL_MAX_N && p.nrhs >= 1;
 

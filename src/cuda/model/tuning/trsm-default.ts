@@ -1,12 +1,16 @@
 /**
- * trsm defaults for any architecture (not yet swept): a leaf of up to 64 (f64: 64 x 65 / 2 + 64 x 65
- * elements = 50 KiB of shared memory at 64 vectors per block), 64 vectors per block, splits at
- * multiples of 16.
+ * trsm defaults for any architecture: a leaf of up to 32, 64 vectors per block, splits at
+ * multiples of 16. The leaf size was measured on an H100 (2026-11-26, left/lower/N/non-unit, B
+ * n x n, ~0.5 GB per call, median of 5): forcing leaves of 16 / 32 / 64 gave, in ms,
+ *   float64 n = 64: 2.35 / 1.90 / 3.18, 128: 3.63 / 3.09 / 4.01, 256: 3.17 / 2.93 / 4.11, 512: 3.87 / 3.71 / 4.59;
+ *   float32 n = 64: 1.44 / 1.02 / 1.35, 128: 1.89 / 1.45 / 1.68, 256: 2.20 / 1.81 / 2.02, 512: 2.77 / 2.34 / 2.51.
+ * 32 wins everywhere: the leaf solves on CUDA cores with two shared loads per FMA (64-leaves
+ * alone took 3.1 ms of the 4.6 at n = 512), while leaves of 16 add a level of thin GEMM updates.
  */
 import type { TrsmTuning } from './trsm-types.js';
 
 export const defaultTrsmTuning: TrsmTuning = {
-  leafMax: { float64: 64, float32: 64 },
+  leafMax: { float64: 32, float32: 32 },
   vectorsMax: 64,
   blockThreads: 256,
   sharedTarget: 48 * 1024,
