@@ -10,7 +10,7 @@ import { formatTable } from './table.js';
 import type { MachineLimits, VendorBaseline, VendorRun } from './run.js';
 import type { Column } from './table.js';
 import { MyriadError } from '../core/errors.js';
-import type { BenchOp } from './workloads.js';
+import { manyRhs, type BenchOp } from './workloads.js';
 import type { DType } from '../core/dtype.js';
 import type { Storage } from '../core/storage.js';
 import { CudaBackend } from '../cuda/backend.js';
@@ -72,6 +72,24 @@ class VendorOnDevice implements VendorBaseline {
         return done(() => {
           this.blas().getrfBatched(dtype, n, A, n, piv, info, count);
           this.blas().getrsBatched(dtype, 'N', n, 1, A, n, piv, B, n, count);
+        });
+      }
+      case 'posv-many': {
+        // cuSOLVER's potrsBatched takes one right-hand side: one call per column (what users do).
+        const nrhs = manyRhs(n);
+        const A = ptrs(a, n, n), info = ints(count), info1 = ints(1);
+        const columns = Array.from({ length: nrhs }, (_, j) => keep(batchPointers(this.dev, b!, count, n * nrhs, j * n)));
+        return done(() => {
+          this.solver().potrfBatched(dtype, 'lower', n, A, n, info, count);
+          for (const B of columns) this.solver().potrsBatched(dtype, 'lower', n, 1, A, n, B, n, info1, count);
+        });
+      }
+      case 'gesv-many': {
+        const nrhs = manyRhs(n);
+        const A = ptrs(a, n, n), B = ptrs(b!, n, nrhs), info = ints(count), piv = ints(n * count);
+        return done(() => {
+          this.blas().getrfBatched(dtype, n, A, n, piv, info, count);
+          this.blas().getrsBatched(dtype, 'N', n, nrhs, A, n, piv, B, n, count);
         });
       }
       case 'trsm': {

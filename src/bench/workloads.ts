@@ -12,7 +12,7 @@ import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 
-export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'potrs', 'getrs', 'trsm', 'syrk'] as const;
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'syrk'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
 
 export interface Prepared {
@@ -36,6 +36,9 @@ interface Ints { info: IntStorage; ipiv: IntStorage }
 
 /** Right-hand sides per system in the solve benchmarks. */
 export const BENCH_NRHS = 1;
+
+/** Right-hand sides per system of posv-many / gesv-many: n / 4 (at least 1), the many-RHS case. */
+export const manyRhs = (n: number): number => Math.max(1, Math.floor(n / 4));
 
 /**
  * A copy of host data for the CPU: on a SharedArrayBuffer with MYRIAD_BENCH_SHARED=1 (the CPU
@@ -164,6 +167,10 @@ export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
     (ctx, a, b, { info }) => { ctx.posv({ a, b: b!, uplo: 'lower', info }); }, () => BENCH_NRHS),
   gesv: inPlace((d, n) => counts.gesv(d, n, BENCH_NRHS), randomGeneral,
     (ctx, a, b, { info, ipiv }) => { ctx.gesv({ a, b: b!, info, ipiv }); }, () => BENCH_NRHS),
+  'posv-many': inPlace((d, n) => counts.posv(d, n, manyRhs(n)), randomSpd,
+    (ctx, a, b, { info }) => { ctx.posv({ a, b: b!, uplo: 'lower', info }); }, manyRhs),
+  'gesv-many': inPlace((d, n) => counts.gesv(d, n, manyRhs(n)), randomGeneral,
+    (ctx, a, b, { info, ipiv }) => { ctx.gesv({ a, b: b!, info, ipiv }); }, manyRhs),
   potrs: solveOnly((d, n) => counts.potrs(d, n, BENCH_NRHS), randomSpd,
     (ctx, a, { info }) => { ctx.potrf({ a, uplo: 'lower', info }); },
     (ctx, a, b, { info }) => { ctx.potrs({ a, b, uplo: 'lower', info }); }),

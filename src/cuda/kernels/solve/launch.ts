@@ -4,7 +4,7 @@
  * with the factor read once into registers (they also write info = 0). Beyond, the factorisation of
  * potrf/getrf followed by the substitution kernel, which skips matrices whose info is set.
  */
-import { batchCount, matrixAt, variable, type Batch } from '../../../core/batch.js';
+import { batchCount, matrixAt, strided, variable, type Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { Uplo } from '../../../core/enums.js';
@@ -159,18 +159,22 @@ function copyMatrices(dev: GpuDevice, from: DeviceBatch, to: DeviceBatch, info: 
 function solveKeepingFailed(dev: GpuDevice, b: DeviceBatch, info: DeviceArray, solve: () => void): void {
   const count = batchCount(b);
   const dtype = deviceDtype(b);
-  let total = 0;
-  for (let i = 0; i < count; i++) { const m = matrixAt(b, i); total += m.rows * m.cols; }
+  const shapes = Array.from({ length: b.kind === 'strided' ? 0 : count }, (_, i) => matrixAt(b, i));
+  const total = b.kind === 'strided' ? count * b.rows * b.cols : shapes.reduce((sum, m) => sum + m.rows * m.cols, 0);
   const aside = dev.alloc(dtype, Math.max(1, total));
   try {
-    let offset = 0;
-    const views = [];
-    for (let i = 0; i < count; i++) {
-      const m = matrixAt(b, i);
-      views.push({ data: aside, rows: m.rows, cols: m.cols, ld: Math.max(1, m.rows), offset });
-      offset += m.rows * m.cols;
+    // Packed: strided where B is (one launch, no pointer arrays), else a variable batch.
+    let copy: DeviceBatch;
+    if (b.kind === 'strided') {
+      copy = strided(aside, { rows: b.rows, cols: b.cols, count, ld: Math.max(1, b.rows), stride: b.rows * b.cols }, 'b');
+    } else {
+      let offset = 0;
+      copy = variable(shapes.map((m) => {
+        const view = { data: aside, rows: m.rows, cols: m.cols, ld: Math.max(1, m.rows), offset };
+        offset += m.rows * m.cols;
+        return view;
+      }), {}, 'b');
     }
-    const copy = variable(views, {}, 'b');
     copyMatrices(dev, b, copy, info, false);
     solve();
     copyMatrices(dev, copy, b, info, true);
