@@ -9,6 +9,7 @@ import { gemmRouted } from './kernels/gemm/index.js';
 import { getrfCuda } from './kernels/getrf/index.js';
 import { potrfCuda } from './kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
+import { syrkCuda } from './kernels/syrk/index.js';
 import { trmmCuda, trsmCuda } from './kernels/trsm/index.js';
 import type { DeviceArray, GpuDevice } from './runtime/types.js';
 
@@ -60,3 +61,4 @@ registerGpuOp('getrs', getrsCuda);
 registerGpuOp('gesv', gesvCuda);
 registerGpuOp('trsm', trsmCuda);
 registerGpuOp('trmm', trmmCuda);
+registerGpuOp('syrk', syrkCuda);
