@@ -13,13 +13,11 @@ import { test } from 'node:test';
 import { list, strided, variable, type Batch } from '../../src/core/batch.js';
 import type { DType, FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
-import { Context } from '../../src/api/context.js';
 import { cpuLauum } from '../../src/cpu/lapack/index.js';
-import { CudaBackend } from '../../src/cuda/backend.js';
 import { lauumCuda, type LauumOptions } from '../../src/cuda/kernels/lauum/index.js';
 import { hasGpuOp } from '../../src/cuda/registry.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
-import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { countingContext, gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 import { inTriangle, syrkTolerance } from '../helpers/syrk-data.js';
 import { compareOutput, inStrided, layoutLength, oddLayout, randomBuffer, type Layout } from '../helpers/trsm-data.js';
@@ -122,18 +120,7 @@ test('lauum on list and variable batches (shape groups, pointer arrays, zero-siz
 test('a CUDA context runs lauum on device-resident batches on the GPU: no CPU fallback, no host copy', { skip }, () => {
   assert.ok(hasGpuOp('lauum'), 'lauum has a GPU kernel');
   const dev = gpu();
-  let copies = 0;
-  const counting = new Proxy(dev, {
-    get(target, prop) {
-      const value: unknown = Reflect.get(target, prop, target);
-      if (typeof value !== 'function') return value;
-      const f = value as (...args: unknown[]) => unknown;
-      if (prop === 'upload' || prop === 'download') return (...args: unknown[]) => { copies++; return f.apply(target, args); };
-      return f.bind(target);
-    },
-  });
-  const backend = new CudaBackend(counting, 'test');
-  const ctx = new Context('cuda', backend, backend);
+  const { ctx, copies } = countingContext(dev);
   const rng = new Rng(1235);
   const n = 100, count = 9;
   const l = oddLayout(n, n, count);
@@ -144,7 +131,7 @@ test('a CUDA context runs lauum on device-resident batches on the GPU: no CPU fa
   try {
     ctx.lauum({ uplo: 'lower', a: batch(dA), info });
     dev.synchronize();
-    assert.equal(copies, 0, 'lauum on device data copied to or from the host');
+    assert.equal(copies(), 0, 'lauum on device data copied to or from the host');
     const want = A.slice();
     cpuLauum({ uplo: 'lower', a: batch(want), info: new Int32Array(count) });
     compareOutput(dev.download(dA) as FloatArray, want, inTriangle(l, 'lower'), syrkTolerance('float64', n), 'context lauum');

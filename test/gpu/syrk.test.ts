@@ -14,13 +14,11 @@ import { test } from 'node:test';
 import { list, strided, variable, type Batch } from '../../src/core/batch.js';
 import type { DType, FloatArray } from '../../src/core/dtype.js';
 import type { SyrkRequest } from '../../src/core/ops.js';
-import { Context } from '../../src/api/context.js';
 import { cpuSyrk } from '../../src/cpu/syrk.js';
-import { CudaBackend } from '../../src/cuda/backend.js';
 import { syrkCuda, type SyrkOptions, type SyrkVariant } from '../../src/cuda/kernels/syrk/index.js';
 import { hasGpuOp } from '../../src/cuda/registry.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
-import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { countingContext, gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 import { inTriangle, syrkTolerance } from '../helpers/syrk-data.js';
 import { compareOutput, inStrided, layoutLength, oddLayout, randomBuffer, type Layout } from '../helpers/trsm-data.js';
@@ -165,18 +163,7 @@ test('syrk on list and variable batches (shape groups, pointer arrays, zero-size
 test('a CUDA context runs syrk on device-resident batches on the GPU: no CPU fallback, no host copy', { skip }, () => {
   assert.ok(hasGpuOp('syrk'), 'syrk has a GPU kernel');
   const dev = gpu();
-  let copies = 0;
-  const counting = new Proxy(dev, {
-    get(target, prop) {
-      const value: unknown = Reflect.get(target, prop, target);
-      if (typeof value !== 'function') return value;
-      const f = value as (...args: unknown[]) => unknown;
-      if (prop === 'upload' || prop === 'download') return (...args: unknown[]) => { copies++; return f.apply(target, args); };
-      return f.bind(target);
-    },
-  });
-  const backend = new CudaBackend(counting, 'test');
-  const ctx = new Context('cuda', backend, backend);
+  const { ctx, copies } = countingContext(dev);
   const rng = new Rng(1215);
   const n = 100, k = 37, count = 9;
   const la = oddLayout(n, k, count), lc = oddLayout(n, n, count);
@@ -188,7 +175,7 @@ test('a CUDA context runs syrk on device-resident batches on the GPU: no CPU fal
   try {
     ctx.syrk({ uplo: 'upper', trans: 'N', alpha: -2.5, a: batch(dA, la), beta: 0.5, c: batch(dC, lc) });
     dev.synchronize();
-    assert.equal(copies, 0, 'syrk on device data copied to or from the host');
+    assert.equal(copies(), 0, 'syrk on device data copied to or from the host');
     const want = C.slice();
     cpuSyrk({ uplo: 'upper', trans: 'N', alpha: -2.5, a: batch(A, la), beta: 0.5, c: batch(want, lc) });
     compareOutput(dev.download(dC) as FloatArray, want, inTriangle(lc, 'upper'), syrkTolerance('float64', k), 'context syrk');
