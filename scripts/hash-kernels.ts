@@ -40,6 +40,8 @@ import {
 import { defaultTsm2Cases } from '../src/cuda/tune/tsm2-bench.js';
 import { tsm2lGrid, tsm2rGrid } from '../src/cuda/tune/tsm2-sweep.js';
 import { trmmCuda, trsmCuda, trsmLeafSource, trsmZeroSource } from '../src/cuda/kernels/trsm/index.js';
+import { leafTile, syrkCuda, syrkLeafSource } from '../src/cuda/kernels/syrk/index.js';
+import { lauumCuda, lauumLeafSource } from '../src/cuda/kernels/lauum/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -396,16 +398,48 @@ function trsmDirect(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// syrk and lauum: the launchers over variants, sizes and forms (their GEMM, syrk and trmm steps
+// included); then the tests' parameter sets.
+
+function syrkLauumThroughLaunchers(): void {
+  for (const info of [H100, A100]) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (const form of FORMS) for (const n of [0, 1, 5, 33, 64, 65, 100, 128, 200, 300, 512]) {
+      for (const uplo of UPLOS) {
+        for (const trans of ['N', 'T'] as const) for (const k of new Set([1, 40, n])) for (const [alpha, beta] of [[1, 0], [1, 1], [0, 0.5]] as const) {
+          const [r, c] = trans === 'N' ? [n, k] : [k, n];
+          syrkCuda(dev, { uplo, trans, alpha, beta, a: batch(dtype, r, c, 4, form), c: batch(dtype, n, n, 4, form) });
+        }
+        lauumCuda(dev, { uplo, a: batch(dtype, n, n, 4, form), info: fakeArray('int32', 4) });
+      }
+    }
+  }
+}
+
+/** test/cuda/syrk-generate.test.ts and lauum-generate.test.ts, and forced chunks. */
+function syrkLauumDirect(): void {
+  for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) for (const uplo of UPLOS) {
+    for (const trans of ['N', 'T'] as const) for (const tile of [1, 2, 4, 8, 16, 32, 64]) for (const chunk of [8, 16, 32, 64]) {
+      record(syrkLeafSource({ dtype, uplo, trans, kind, ...leafTile(tile), chunk }));
+    }
+    record(syrkLeafSource({ dtype, uplo, trans: 'N', kind, tile: 64, reg: 2, chunk: 32 }));
+    record(lauumLeafSource({ dtype, uplo, kind }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 gemmThroughLauncher();
 tsm2ThroughLauncher();
 factorsThroughLaunchers();
 trsmThroughLauncher();
+syrkLauumThroughLaunchers();
 const launched = seen.size;
 gemmDirect();
 tsm2Direct();
 factorsDirect();
 trsmDirect();
+syrkLauumDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);
 process.stderr.write(`${lines.length} distinct kernel sources (${launched} through the launchers, ${lines.length - launched} more from direct parameter sets)\n`);

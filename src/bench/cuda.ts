@@ -2,7 +2,9 @@
  * What `myriad bench` adds on a CUDA context: the machine's limits for the roofline column
  * (copy bandwidth measured here, peak rates from the device's attributes) and the vendor
  * routines run on the same device data: cuBLAS strided-batched gemm, cuSOLVER batched potrf/potrs,
- * cuBLAS batched getrf/getrs and trsm (the pointer-array forms those need are built once, untimed).
+ * cuBLAS batched getrf/getrs and trsm (the pointer-array forms those need are built once, untimed);
+ * for trmm, syrk and lauum, which cuBLAS has no batched form of, the strided-batched GEMM of the same
+ * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output).
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -96,6 +98,21 @@ class VendorOnDevice implements VendorBaseline {
         // The workload: left, lower, no transpose, non-unit, B n x n (bench/workloads.ts).
         const A = ptrs(a, n, n), B = ptrs(b!, n, n);
         return done(() => this.blas().trsmBatched(dtype, 'left', 'lower', 'N', 'nonunit', n, n, 1, A, n, B, n, count));
+      }
+      case 'trmm': {
+        // The workload: left, lower, no transpose, B n x n: the GEMM A B into a scratch C.
+        const c = keep(this.dev.alloc(dtype, n * n * count));
+        return done(() => this.blas().gemmStridedBatched(dtype, 'N', 'N', n, n, n, 1, a, n, n * n, b!, n, n * n, 0, c, n, n * n, count));
+      }
+      case 'syrk': {
+        // The workload: lower, trans N, beta 0, A n x n: the GEMM A A^T into C (both triangles).
+        const c = arrays.c as DeviceArray;
+        return done(() => this.blas().gemmStridedBatched(dtype, 'N', 'T', n, n, n, 1, a, n, n * n, a, n, n * n, 0, c, n, n * n, count));
+      }
+      case 'lauum': {
+        // The workload: lower: the GEMM L^T L (the whole of A as L) into a scratch C.
+        const c = keep(this.dev.alloc(dtype, n * n * count));
+        return done(() => this.blas().gemmStridedBatched(dtype, 'T', 'N', n, n, n, 1, a, n, n * n, a, n, n * n, 0, c, n, n * n, count));
       }
       default:
         return undefined;

@@ -9,7 +9,7 @@
  * ours has (OPENBLAS_NUM_THREADS), so MYRIAD_THREADS=1 compares one thread with one thread.
  * MYRIAD_BENCH_CLOCK=cpu times both by process CPU time (one-thread runs on a shared machine).
  *
- * Routines: gemm and syrk: matmul on the stack; potrf: linalg.cholesky; posv and gesv:
+ * Routines: gemm, syrk, trmm (tril(A) B) and lauum (L^T L): matmul on the stack; potrf: linalg.cholesky; posv and gesv:
  * linalg.solve (numpy has no batched Cholesky solve); getrf, potrs, getrs, trsm: scipy's
  * lu_factor, cho_solve, lu_solve, solve_triangular per matrix, timed on at most PER_MATRIX_CAP
  * matrices and scaled to the batch (they are loops of independent calls).
@@ -41,6 +41,12 @@ if op == 'gemm':
 elif op == 'syrk':
     x = general(); c = np.empty_like(x)
     fn = lambda: np.matmul(x, x.transpose(0, 2, 1), out=c)
+elif op == 'trmm':
+    x, y = np.tril(general()), general(); c = np.empty_like(x)
+    fn = lambda: np.matmul(x, y, out=c)
+elif op == 'lauum':
+    x = np.tril(general()); c = np.empty_like(x)
+    fn = lambda: np.matmul(x.transpose(0, 2, 1), x, out=c)
 elif op == 'potrf':
     a = spd(); fn = lambda: np.linalg.cholesky(a)
 elif op in ('posv', 'gesv'):

@@ -12,7 +12,7 @@ import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 
-export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'syrk'] as const;
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
 
 export interface Prepared {
@@ -179,6 +179,8 @@ export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
     (ctx, a, b, { info, ipiv }) => { ctx.getrs({ a, b, ipiv, info }); }),
   trsm: inPlace((d, n) => counts.trsm(d, 'left', n, n), randomGeneral,
     (ctx, a, b) => ctx.trsm({ a, b: b!, side: 'left', uplo: 'lower' }), (n) => n),
+  trmm: inPlace((d, n) => counts.trmm(d, 'left', n, n), randomGeneral,
+    (ctx, a, b) => ctx.trmm({ a, b: b!, side: 'left', uplo: 'lower' }), (n) => n),
   syrk: {
     cost: (dtype, n) => counts.syrk(dtype, n, n),
     prepare(ctx, dtype, n, count, rng) {
@@ -189,6 +191,7 @@ export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
       return { run: () => ctx.syrk({ a: A, c: C, uplo: 'lower', beta: 0 }), reset: () => {}, dispose: () => place.dispose(), arrays: { a, c } };
     },
   },
+  lauum: inPlace((d, n) => counts.lauum(d, n), randomGeneral, (ctx, a, _b, { info }) => { ctx.lauum({ a, uplo: 'lower', info }); }),
 };
 
 export function workloadFor(op: string): Workload {

@@ -9,6 +9,8 @@ import { gemmRouted } from './kernels/gemm/index.js';
 import { getrfCuda } from './kernels/getrf/index.js';
 import { potrfCuda } from './kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
+import { lauumCuda } from './kernels/lauum/index.js';
+import { syrkCuda } from './kernels/syrk/index.js';
 import { trmmCuda, trsmCuda } from './kernels/trsm/index.js';
 import type { DeviceArray, GpuDevice } from './runtime/types.js';
 
@@ -60,3 +62,5 @@ registerGpuOp('getrs', getrsCuda);
 registerGpuOp('gesv', gesvCuda);
 registerGpuOp('trsm', trsmCuda);
 registerGpuOp('trmm', trmmCuda);
+registerGpuOp('syrk', syrkCuda);
+registerGpuOp('lauum', lauumCuda);

@@ -245,20 +245,17 @@ describe('with the real one-GPU CudaBackend per lane (fake memory)', () => {
     const devices = [0, 1].map((i) => new FakeDevice(i, log));
     const lanes: Lane[] = devices.map((device) => ({ device, backend: new CudaBackend(device, 'fake'), hasKernel: hasGpuOp }));
     const ctx = new MultiDeviceContext(new MultiDeviceBackend(lanes, 'fake'));
-    assert.equal(hasGpuOp('syrk'), false, 'this test needs an op without a GPU kernel');
+    assert.equal(hasGpuOp('trtri'), false, 'this test needs an op without a GPU kernel');
     const n = 4, count = 9;
     const a = randomGeneral('float64', n, count, rng) as Float64Array;
-    const b = randomMatrices('float64', n, 2, count, rng) as Float64Array;
-    // syrk: C (n x n) := A A^T + C with A n x 2, upper triangle.
-    const args = (x: Float64Array | ShardedArray, y: Float64Array | ShardedArray) =>
-      ({ a: strided(y, { rows: n, cols: 2, count }), c: strided(x, { rows: n, count }), uplo: 'upper' as const, beta: 1 });
-    same(ctx, [a, b], (c, [x, y]) => c.syrk(args(x!, y!)));
+    // trtri: the inverse of the upper triangle of every A, in place.
+    const args = (x: Float64Array | ShardedArray) => ({ a: strided(x, { rows: n, count }), uplo: 'upper' as const });
+    same(ctx, [a], (c, [x]) => c.trtri(args(x!)));
     assert.deepEqual(log, [], 'host batches without a kernel never touch a device');
     const sa = ctx.scatter(a, { rows: n, count });
-    const sb = ctx.scatter(b, { rows: n, cols: 2, count });
-    ctx.syrk(args(sa, sb));
+    ctx.trtri(args(sa));
     const want = a.slice();
-    cpuContext.syrk(args(want, b));
+    cpuContext.trtri(args(want));
     assert.deepEqual(ctx.gather(sa), want);
     assert.ok((log as string[]).includes('down0') && (log as string[]).includes('down1'), 'each lane ran its own part');
   });

@@ -14,14 +14,12 @@ import { test } from 'node:test';
 import { list, strided, variable, type Batch } from '../../src/core/batch.js';
 import type { DType, FloatArray } from '../../src/core/dtype.js';
 import type { TrsmRequest } from '../../src/core/ops.js';
-import { Context } from '../../src/api/context.js';
 import { cpuTrmm } from '../../src/cpu/trmm.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
-import { CudaBackend } from '../../src/cuda/backend.js';
 import { trmmCuda, trsmCuda, type TriangularOp, type TrsmOptions } from '../../src/cuda/kernels/trsm/index.js';
 import { hasGpuOp } from '../../src/cuda/registry.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
-import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { countingContext, gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 import {
   TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance,
@@ -195,19 +193,7 @@ test('trsm and trmm on list and variable batches (shape groups, pointer arrays, 
 test('a CUDA context runs trsm and trmm on device-resident batches on the GPU: no CPU fallback, no host copy', { skip }, () => {
   assert.ok(hasGpuOp('trsm'), 'trsm has a GPU kernel');
   const dev = gpu();
-  let copies = 0;
-  // The device as the backend sees it, counting every host <-> device copy.
-  const counting = new Proxy(dev, {
-    get(target, prop) {
-      const value: unknown = Reflect.get(target, prop, target);
-      if (typeof value !== 'function') return value;
-      const f = value as (...args: unknown[]) => unknown;
-      if (prop === 'upload' || prop === 'download') return (...args: unknown[]) => { copies++; return f.apply(target, args); };
-      return f.bind(target);
-    },
-  });
-  const backend = new CudaBackend(counting, 'test');
-  const ctx = new Context('cuda', backend, backend);
+  const { ctx, copies } = countingContext(dev);
   const rng = new Rng(1205);
   const c = TRSM_VARIANTS[2]!;
   const n = 100, count = 9;
@@ -223,7 +209,7 @@ test('a CUDA context runs trsm and trmm on device-resident batches on the GPU: n
     ctx.trmm({ ...c, alpha: 1, a: batch(dA), b: batch(dB) });
     ctx.trsm({ ...c, alpha: -2.5, a: batch(dA), b: batch(dB) });
     dev.synchronize();
-    assert.equal(copies, 0, 'trmm or trsm on device data copied to or from the host');
+    assert.equal(copies(), 0, 'trmm or trsm on device data copied to or from the host');
     const want = B.slice();
     cpuTrmm({ ...c, alpha: 1, a: batch(A), b: batch(want) });
     cpuTrsm({ ...c, alpha: -2.5, a: batch(A), b: batch(want) });

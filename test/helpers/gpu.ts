@@ -6,6 +6,8 @@
  *   test('...', (t) => { const dev = gpuOrSkip(t); if (!dev) return; ... });
  */
 import type { TestContext } from 'node:test';
+import { Context } from '../../src/api/context.js';
+import { CudaBackend } from '../../src/cuda/backend.js';
 import { openDevice, probeCuda, type CudaDevice } from '../../src/cuda/runtime/index.js';
 
 let device: CudaDevice | undefined;
@@ -45,4 +47,23 @@ export function gpuOrSkip(t: TestContext): CudaDevice | undefined {
   probeOnce();
   if (!device) t.skip(reason);
   return device;
+}
+
+/**
+ * A CUDA context on `dev` whose backend sees the device through a proxy that counts every host <->
+ * device copy (upload, download): a test runs an operation on device data and asserts none happened.
+ */
+export function countingContext(dev: CudaDevice): { readonly ctx: Context; copies(): number } {
+  let copies = 0;
+  const counting = new Proxy(dev, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      const f = value as (...args: unknown[]) => unknown;
+      if (prop === 'upload' || prop === 'download') return (...args: unknown[]) => { copies++; return f.apply(target, args); };
+      return f.bind(target);
+    },
+  });
+  const backend = new CudaBackend(counting, 'test');
+  return { ctx: new Context('cuda', backend, backend), copies: () => copies };
 }

@@ -3,19 +3,11 @@
  * can run the same requests in tests). A block of every matrix is the same batch with its offset
  * moved by r0 + c0 * ld and its rows and cols cut.
  */
-import type { ListBatch, StridedBatch } from '../../../core/batch.js';
 import type { GemmRequest, TrsmRequest } from '../../../core/ops.js';
+import { block, type BlockBatch } from '../common/sub-blocks.js';
 import type { TriangularOp, TrsmStep } from './params.js';
 
-/** The batch forms a group of the recursion holds (variable batches are grouped into lists). */
-export type BlockBatch<S> = StridedBatch<S> | ListBatch<S>;
-
-/** The rows x cols block at (r0, c0) of every matrix of a batch. */
-export function block<S>(b: BlockBatch<S>, r0: number, c0: number, rows: number, cols: number): BlockBatch<S> {
-  const delta = r0 + c0 * b.ld;
-  if (b.kind === 'strided') return { ...b, offset: b.offset + delta, rows, cols };
-  return { ...b, matrices: b.matrices.map((e) => ({ data: e.data, offset: e.offset + delta })), rows, cols };
-}
+export { block, type BlockBatch };
 
 /**
  * The GEMM of an update step (B is m x n): left: B(T, :) := beta B(T, :) + g op(A)(T, S) B(S, :);

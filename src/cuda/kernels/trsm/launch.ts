@@ -6,13 +6,14 @@
  * through the gemm family's public face on sub-blocks (offsets moved, rows and cols cut; the
  * coefficients in blocks.ts). alpha = 0: B := 0 (generate-zero.ts), A never read.
  */
-import { batchCount, matrixAt, type ListBatch, type MatrixView, type StridedBatch } from '../../../core/batch.js';
+import { batchCount } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { TrmmRequest, TrsmRequest } from '../../../core/ops.js';
 import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { cachedKernel } from '../common/kernel-cache.js';
-import { deviceDtype, operandArgs, sharedLimit, uploadPointers, type OperandArgs } from '../common/operands.js';
+import { deviceDtype, operandArgs, sharedLimit, type OperandArgs } from '../common/operands.js';
+import { groupBlocks } from '../common/sub-blocks.js';
 import { gemmCuda } from '../gemm/index.js';
 import { updateRequest, leafOffsets, type BlockBatch } from './blocks.js';
 import { trsmLeafSource } from './generate-leaf.js';
@@ -55,7 +56,7 @@ function triangularCuda(dev: GpuDevice, op: TriangularOp, r: TrsmRequest<DeviceA
   const dtype = deviceDtype(r.b);
   const temporaries: DeviceArray[] = [];
   try {
-    for (const g of groups(dev, r, count, temporaries)) triangularGroup(dev, op, dtype, r, g, opts);
+    for (const g of groups(dev, r, temporaries)) triangularGroup(dev, op, dtype, r, g, opts);
   } finally {
     if (temporaries.length > 0) {
       dev.synchronize();
@@ -100,39 +101,8 @@ function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, al
 }
 
 /** Strided A and B: one group as they are; otherwise list batches by (m, n, lda, ldb). */
-function groups(dev: GpuDevice, r: TrsmRequest<DeviceArray>, count: number, temporaries: DeviceArray[]): TrsmGroup[] {
-  const { a, b } = r;
-  if (a.kind === 'strided' && b.kind === 'strided') {
-    const args = (x: StridedBatch<DeviceArray>): OperandArgs =>
-      ({ kind: 'strided', pointer: x.data.ptr, offset: x.offset, stride: x.stride, ld: x.ld, rows: x.rows, cols: x.cols });
-    return [{ count, m: b.rows, n: b.cols, a, b, argsA: args(a), argsB: args(b) }];
-  }
-  const byKey = new Map<string, { a: MatrixView<DeviceArray>[]; b: MatrixView<DeviceArray>[] }>();
-  for (let i = 0; i < count; i++) {
-    const am = matrixAt(a, i);
-    const bm = matrixAt(b, i);
-    const key = `${bm.rows}x${bm.cols}/${am.ld}/${bm.ld}`;
-    let members = byKey.get(key);
-    if (members === undefined) byKey.set(key, (members = { a: [], b: [] }));
-    members.a.push(am);
-    members.b.push(bm);
-  }
-  const out: TrsmGroup[] = [];
-  for (const { a: as, b: bs } of byKey.values()) {
-    const first = bs[0]!;
-    const t = r.side === 'left' ? first.rows : first.cols;
-    const listOf = (views: MatrixView<DeviceArray>[], rows: number, cols: number): ListBatch<DeviceArray> =>
-      ({ kind: 'list', matrices: views.map((v) => ({ data: v.data, offset: v.offset })), rows, cols, ld: views[0]!.ld, order: 'col' });
-    const la = listOf(as, t, t);
-    const lb = listOf(bs, first.rows, first.cols);
-    if (first.rows === 0 || first.cols === 0) continue;
-    const pa = uploadPointers(dev, as);
-    temporaries.push(pa);
-    const pb = uploadPointers(dev, bs);
-    temporaries.push(pb);
-    const args = (x: ListBatch<DeviceArray>, ptr: DeviceArray): OperandArgs =>
-      ({ kind: 'pointer', pointer: ptr.ptr, offset: 0, stride: 0, ld: x.ld, rows: x.rows, cols: x.cols });
-    out.push({ count: bs.length, m: first.rows, n: first.cols, a: la, b: lb, argsA: args(la, pa), argsB: args(lb, pb) });
-  }
-  return out;
+function groups(dev: GpuDevice, r: TrsmRequest<DeviceArray>, temporaries: DeviceArray[]): TrsmGroup[] {
+  return groupBlocks(dev, [r.a, r.b], temporaries, ([, b]) => b!.rows === 0 || b!.cols === 0).map((g) => ({
+    count: g.count, m: g.batches[1]!.rows, n: g.batches[1]!.cols, a: g.batches[0]!, b: g.batches[1]!, argsA: g.args[0]!, argsB: g.args[1]!,
+  }));
 }

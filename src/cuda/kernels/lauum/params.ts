@@ -1,0 +1,61 @@
+/**
+ * Parameter objects of the batched lauum (LAPACK: the triangle of U U^T or L^T L) and the plan
+ * that strings its launches together. A generator is a pure function of its parameter object.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+
+/**
+ * The shared-memory leaf (generate-leaf.ts): the triangle (t x t, t at run time) once per matrix
+ * in shared memory, one thread per element of the result. Launch shape (threads per matrix,
+ * matrices per block) is a run-time choice of the plan, not of the source.
+ */
+export interface LauumLeafParams {
+  readonly dtype: DType;
+  readonly uplo: Uplo;
+  readonly kind: OperandKind;
+}
+
+/** A range [off, off + size) of the triangle's rows and columns. */
+export interface Span {
+  readonly off: number;
+  readonly size: number;
+}
+
+/**
+ * One launch over the whole batch (the paper's recursion flattened on the host), for a block split
+ * into `lo` (first rows and columns) and `hi`; lower (upper symmetric, U12 = A(lo, hi)):
+ * - 'leaf': A(span, span) := lauum(A(span, span)) by the leaf kernel;
+ * - 'syrk': A(lo, lo) += L21^T L21 (upper: U12 U12^T), L21 = A(hi, lo), by the syrk family;
+ * - 'trmm': A(hi, lo) := L22^T L21 (upper: A(lo, hi) := U12 U22^T), by the trsm family's trmm.
+ * In order: lauum of lo, syrk and trmm (which read the factor's hi blocks), lauum of hi.
+ */
+export type LauumStep =
+  | { readonly kind: 'leaf'; readonly span: Span }
+  | { readonly kind: 'syrk' | 'trmm'; readonly lo: Span; readonly hi: Span };
+
+/** The leaf's launch shape for one triangle size. */
+export interface LauumLeafShape {
+  /** Threads per matrix: blockDim.x. */
+  readonly threads: number;
+  /** Matrices per block: blockDim.y. */
+  readonly matrices: number;
+  /** Padded leading dimension of the shared triangle (odd: conflict-free). */
+  readonly lds: number;
+  /** Dynamic shared bytes per block. */
+  readonly sharedBytes: number;
+}
+
+export interface LauumPlan {
+  readonly leaf: LauumLeafParams;
+  readonly steps: readonly LauumStep[];
+  /** The launch shape of every leaf step, by leaf size. */
+  readonly shapes: ReadonlyMap<number, LauumLeafShape>;
+}
+
+/** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks). */
+export interface LauumForce {
+  /** The largest leaf (it must fit the device's shared memory). */
+  readonly leafMax?: number;
+}

@@ -1,0 +1,75 @@
+/**
+ * The batched lauum's plan for one group of equal-size matrices: the paper's recursion
+ * (batched-triangular-kblas, LAUUM: for lower A = [L11 0; L21 L22], L^T L has A11 = L11^T L11 +
+ * L21^T L21, A21 = L22^T L21, A22 = L22^T L22: lauum of L11, a SYRK onto it, a TRMM, lauum of L22;
+ * upper symmetric) unrolled on the host into launches over the whole batch, down to triangles the
+ * shared-memory leaf computes (generate-leaf.ts). Sizes and shapes from the tuning table
+ * (model/tuning/), `force` for tests.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
+import { MyriadError } from '../../../core/errors.js';
+import type { LauumTuning } from '../../model/tuning/index.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+import { elementBytes } from '../common/precision.js';
+import { splitPoint } from '../trsm/index.js';
+import { LAUUM_LEAF_MAX_THREADS } from './generate-leaf.js';
+import type { LauumForce, LauumLeafShape, LauumPlan, LauumStep, Span } from './params.js';
+
+export interface LauumProblem {
+  readonly dtype: DType;
+  readonly uplo: Uplo;
+  /** A is n x n. */
+  readonly n: number;
+  readonly count: number;
+  readonly kind: OperandKind;
+  /** Dynamic shared bytes one block may use (the device's opt-in limit less a reserve). */
+  readonly sharedLimit: number;
+}
+
+/** The recursion over a triangle of size n, flattened in launch order (see LauumStep). */
+export function lauumSteps(n: number, leafMax: number, align: number): LauumStep[] {
+  if (!(leafMax >= 1)) throw new MyriadError('INVALID_ARGUMENT', `lauum leaf size must be at least 1, got ${leafMax}`, 'leafMax');
+  const steps: LauumStep[] = [];
+  const run = (span: Span): void => {
+    if (span.size <= leafMax) {
+      steps.push({ kind: 'leaf', span });
+      return;
+    }
+    const h = splitPoint(span.size, align);
+    const lo: Span = { off: span.off, size: h };
+    const hi: Span = { off: span.off + h, size: span.size - h };
+    run(lo);
+    steps.push({ kind: 'syrk', lo, hi }, { kind: 'trmm', lo, hi });
+    run(hi);
+  };
+  if (n > 0) run({ off: 0, size: n });
+  return steps;
+}
+
+/** The leaf's launch shape for triangles of `size`. */
+export function lauumLeafShape(dtype: DType, size: number, count: number, tuning: LauumTuning, sharedLimit: number): LauumLeafShape {
+  const lds = size | 1;
+  const perMatrix = size * lds * elementBytes(dtype);
+  if (perMatrix > sharedLimit) throw new MyriadError('UNSUPPORTED', `a lauum leaf of ${size} does not fit ${sharedLimit} shared bytes`, 'a.rows');
+  const cap = Math.min(tuning.blockThreads, LAUUM_LEAF_MAX_THREADS);
+  const threads = Math.min(cap, Math.max(32, Math.ceil((size * size) / 32) * 32));
+  const matrices = Math.max(1, Math.min(
+    Math.floor(cap / threads),
+    Math.floor(tuning.sharedTarget / perMatrix),
+    Math.floor(sharedLimit / perMatrix),
+    count,
+  ));
+  return { threads, matrices, lds, sharedBytes: matrices * perMatrix };
+}
+
+export function planLauum(problem: LauumProblem, tuning: LauumTuning, options: { readonly force?: LauumForce } = {}): LauumPlan {
+  const { dtype, uplo, kind } = problem;
+  const leafMax = options.force?.leafMax ?? tuning.leafMax[dtype];
+  const steps = lauumSteps(problem.n, leafMax, tuning.splitAlign);
+  const shapes = new Map<number, LauumLeafShape>();
+  for (const s of steps) {
+    if (s.kind === 'leaf' && !shapes.has(s.span.size)) shapes.set(s.span.size, lauumLeafShape(dtype, s.span.size, problem.count, tuning, problem.sharedLimit));
+  }
+  return { leaf: { dtype, uplo, kind }, steps, shapes };
+}

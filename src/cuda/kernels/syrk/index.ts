@@ -1,0 +1,10 @@
+/**
+ * Batched symmetric rank-k update (syrk) on the GPU: the family's public face. A leaf kernel for
+ * diagonal blocks up to the table's leafMax, and above it the paper's recursion planned on the
+ * host into leaves and off-diagonal GEMMs (the gemm family's launcher).
+ */
+export type { Span, SyrkForce, SyrkLeafParams, SyrkLeafShape, SyrkPlan, SyrkStep, SyrkVariant } from './params.js';
+export { syrkLeafSource, syrkVariantTag, SYRK_LEAF_MAX_THREADS } from './generate-leaf.js';
+export { planSyrk, syrkSteps, leafTile, syrkLeafShape, SYRK_TILE_MAX, type SyrkProblem } from './plan.js';
+export { offdiagRequest, leafOffsets } from './blocks.js';
+export { syrkCuda, type SyrkOptions } from './launch.js';
