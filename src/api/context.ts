@@ -308,8 +308,12 @@ function writesNothing(op: OpName, r: Record<string, unknown>): boolean {
   const written = (op === 'gemm' || op === 'syrk' ? r.c : op === 'trsm' || op === 'trmm' ? r.b : r.a) as Batch<Storage>;
   const info = r.info as IntStorage | undefined;
   if (info !== undefined && isDeviceStorage(info)) return false;
-  const shape = uniformShape(written);
-  const empty = shape !== undefined ? shape.rows * shape.cols === 0 : false;
+  let empty: boolean;
+  if (written.kind !== 'variable') empty = written.rows * written.cols === 0;
+  else {
+    const shape = uniformShape(written);
+    empty = shape !== undefined ? shape.rows * shape.cols === 0 : false;
+  }
   if (empty && info !== undefined && !freshInts.has(info)) info.fill(0, 0, batchCount(written));
   return empty;
 }

@@ -86,16 +86,26 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   }
 
   protected run(op: OpName, request: Request): void {
-    const count = Object.values(request).map((v) => (isBatch(v) ? batchCount(v) : -1)).find((c) => c >= 0) ?? 0;
-    if (count === 0) return;
-    if (!hasGpuOp(op)) return this.runOnCpu(op, request);
+    // One pass over the request, allocating nothing: the first batch's count, and where the storages live.
+    let count = -1;
     let onHost = false;
-    for (const s of storagesIn(request, Object.keys(request))) {
-      if (isDeviceStorage(s)) this.checkOwn(s);
-      else onHost = true;
+    for (const key in request) {
+      const v = request[key];
+      if (isBatch(v)) {
+        if (count < 0) count = batchCount(v);
+        if (v.kind === 'strided') onHost = this.isHost(v.data as Storage) || onHost;
+        else for (const m of v.matrices) onHost = this.isHost(m.data as Storage) || onHost;
+      } else if (ArrayBuffer.isView(v) || isDeviceStorage(v)) {
+        onHost = this.isHost(v as Storage) || onHost;
+      }
+    }
+    if (count <= 0) return;
+    if (!hasGpuOp(op)) return this.runOnCpu(op, request);
+    if (!onHost) {
+      runGpuOp(op, this.device, request);
+      return;
     }
     const kernel = (r: Request): void => { runGpuOp(op, this.device, r); };
-    if (!onHost) return kernel(request);
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
     const call = new HostCall(this.device, op, request, kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {});
     if (this.deferral.active) {
@@ -134,6 +144,13 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     for (const s of storagesIn(request, OUTPUTS[op])) {
       if (isDeviceStorage(s)) this.device.upload(copies.get(s as DeviceArray)! as HostArray, s as DeviceArray);
     }
+  }
+
+  /** True for host memory; device memory must be this device's. */
+  private isHost(s: Storage | IntStorage): boolean {
+    if (!isDeviceStorage(s)) return true;
+    this.checkOwn(s);
+    return false;
   }
 
   private checkOwn(s: DeviceStorage): DeviceArray {

@@ -10,7 +10,7 @@ import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GemmRequest, Op } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
-import { cachedKernel } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { operandArgs } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { generateSmallGemm, smallGemmShape } from './generate-small.js';
@@ -78,18 +78,11 @@ export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Gemm
 }
 
 /** The planner's choice per device and problem (planning is pure; repeated calls skip it). */
-const plans = new WeakMap<GpuDevice, Map<string, GemmParams>>();
-function plannedFor(dev: GpuDevice, problem: GemmProblem): GemmParams {
-  let byProblem = plans.get(dev);
-  if (!byProblem) plans.set(dev, (byProblem = new Map()));
-  const key = JSON.stringify(problem);
-  let params = byProblem.get(key);
-  if (!params) {
-    params = planGemm(dev.info, problem, {});
-    if (byProblem.size > 4096) byProblem.clear();
-    byProblem.set(key, params);
-  }
-  return params;
+function plannedFor(dev: GpuDevice, p: GemmProblem): GemmParams {
+  const l = p.layouts!;
+  const key = `gemm/${p.dtype}${p.transA}${p.transB}/${p.m},${p.n},${p.k},${p.count}/${p.batchKind}/${p.betaZero ? 1 : 0}/` +
+    `${l.a.kind}${l.a.dense ? 1 : 0}${l.b.kind}${l.b.dense ? 1 : 0}${l.c.kind}${l.c.dense ? 1 : 0}`;
+  return plannedOnce(dev, key, () => planGemm(dev.info, p, {}));
 }
 
 interface GemmScalars {
@@ -112,7 +105,7 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
     : opts.tuning === undefined && forced === undefined
       ? plannedFor(dev, problem)
       : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
-  const kernel = cachedKernel(dev, `gemm/${JSON.stringify(params)}`, () => gemmSource(params));
+  const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
   const args: KernelArg[] = [
     ...operandArgs(a), ...operandArgs(b), ...operandArgs(c),
     arg.i32(s.count), arg.real(s.dtype, s.alpha), arg.real(s.dtype, s.beta),
