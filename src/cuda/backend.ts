@@ -17,6 +17,7 @@ import { cpuBackend } from '../cpu/backend.js';
 import { hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
+import { IntPool } from './runtime/int-pool.js';
 import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';
 
 type Request = Record<string, unknown>;
@@ -75,9 +76,12 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   private readonly deferral = new HostDeferral();
   /** How host calls are cut into chunks (undefined: the default; tests force small chunks). */
   stagingTuning: StagingTuning | undefined;
+  /** Small int32 arrays (info) without a device allocation per call; freed by dispose(). */
+  readonly ints: IntPool;
 
   constructor(readonly device: GpuDevice, private readonly versions: string) {
     super();
+    this.ints = new IntPool(device);
   }
 
   describe(): string {
@@ -160,8 +164,9 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   }
 
   // Memory and time ---------------------------------------------------------------------------
+  /** From the pool of small int32 arrays (the info of device calls that pass none). */
   allocInts(length: number): DeviceStorage {
-    return this.device.alloc('int32', length);
+    return this.ints.take(length);
   }
   upload(host: FloatArray | Int32Array): DeviceStorage {
     return this.device.upload(host);
@@ -195,6 +200,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     this.device.synchronize();
   }
   dispose(): void {
+    this.ints.dispose();
     this.device.dispose();
   }
 }
