@@ -20,6 +20,7 @@ import {
   type IntAllocator, type SyrkArgs, type TrmmArgs, type TrsmArgs, type TrtriArgs,
 } from './prepare.js';
 import { columnMajorCopy } from './rowmajor.js';
+import { makePreparers, type PreparedCall } from './prepared.js';
 import type { DeviceBackend } from '../core/device-backend.js';
 
 export type BackendName = 'cpu' | 'cuda';
@@ -55,41 +56,31 @@ export class Context {
 
   /** C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. */
   gemm<S extends Storage>(args: GemmArgs<S>): void {
-    this.run('gemm', prepareGemm(args));
+    this.execute('gemm', prepareGemm(args));
   }
   /** B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. */
   trsm<S extends Storage>(args: TrsmArgs<S>): void {
-    this.run('trsm', prepareTrsm(args, 'trsm'));
+    this.execute('trsm', prepareTrsm(args, 'trsm'));
   }
   /** B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. */
   trmm<S extends Storage>(args: TrmmArgs<S>): void {
-    this.run('trmm', prepareTrsm(args, 'trmm'));
+    this.execute('trmm', prepareTrsm(args, 'trmm'));
   }
   /** C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written. */
   syrk<S extends Storage>(args: SyrkArgs<S>): void {
-    this.run('syrk', prepareSyrk(args));
+    this.execute('syrk', prepareSyrk(args));
   }
   /** Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite. */
   potrf<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    const r = prepareFactor(args, 'potrf', this.intsFor(args));
-    this.run('potrf', r);
-    return { info: r.info as IntsFor<S> };
+    return this.execute('potrf', prepareFactor(args, 'potrf', this.intsFor(args))) as InfoResult<S>;
   }
   /** Solves A X = B in place of B, with A's Cholesky factor from potrf. */
   potrs<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    const r = this.admit('potrs', prepareCholeskySolve(args, 'potrs', this.intsFor(args)));
-    const b = columnMajorCopy(r.b, 'b');
-    this.run('potrs', { ...r, b: b.batch });
-    this.afterDevice(() => b.writeBack());
-    return { info: r.info as IntsFor<S> };
+    return this.execute('potrs', prepareCholeskySolve(args, 'potrs', this.intsFor(args))) as InfoResult<S>;
   }
   /** Factors A (potrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
   posv<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    const r = this.admit('posv', prepareCholeskySolve(args, 'posv', this.intsFor(args)));
-    const b = columnMajorCopy(r.b, 'b');
-    this.run('posv', { ...r, b: b.batch });
-    this.afterDevice(() => b.writeBack());
-    return { info: r.info as IntsFor<S> };
+    return this.execute('posv', prepareCholeskySolve(args, 'posv', this.intsFor(args))) as InfoResult<S>;
   }
   /**
    * LU with partial pivoting, P A = L U, in place. ipiv is 0-based: row j was swapped with row
@@ -97,49 +88,37 @@ export class Context {
    * variable batch the largest min(m, n) in it. info[i] = k > 0: U(k,k) is exactly zero.
    */
   getrf<S extends Storage>(args: GetrfArgs<S>): PivotResult<S> {
-    const r = this.admit('getrf', prepareGetrf(args, this.intsFor(args)));
-    const a = columnMajorCopy(r.a, 'a');
-    this.run('getrf', { ...r, a: a.batch });
-    this.afterDevice(() => a.writeBack());
-    return { info: r.info as IntsFor<S>, ipiv: r.ipiv as IntsFor<S> };
+    return this.execute('getrf', prepareGetrf(args, this.intsFor(args))) as PivotResult<S>;
   }
   /** Solves op(A) X = B with the LU factors and pivots from getrf. */
   getrs<S extends Storage>(args: GetrsArgs<S>): InfoResult<S> {
-    const r = this.admit('getrs', prepareGetrs(args, this.intsFor(args)));
-    const a = columnMajorCopy(r.a, 'a');
-    const b = columnMajorCopy(r.b, 'b');
-    this.run('getrs', { ...r, a: a.batch, b: b.batch });
-    this.afterDevice(() => b.writeBack());
-    return { info: r.info as IntsFor<S> };
+    return this.execute('getrs', prepareGetrs(args, this.intsFor(args))) as InfoResult<S>;
   }
   /** Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
   gesv<S extends Storage>(args: GesvArgs<S>): PivotResult<S> {
-    const r = this.admit('gesv', prepareGesv(args, this.intsFor(args)));
-    const a = columnMajorCopy(r.a, 'a');
-    const b = columnMajorCopy(r.b, 'b');
-    this.run('gesv', { ...r, a: a.batch, b: b.batch });
-    this.afterDevice(() => a.writeBack());
-    this.afterDevice(() => b.writeBack());
-    return { info: r.info as IntsFor<S>, ipiv: r.ipiv as IntsFor<S> };
+    return this.execute('gesv', prepareGesv(args, this.intsFor(args))) as PivotResult<S>;
   }
   /** Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero. */
   trtri<S extends Storage>(args: TrtriArgs<S>): InfoResult<S> {
-    const r = prepareTrtri(args, this.intsFor(args));
-    this.run('trtri', r);
-    return { info: r.info as IntsFor<S> };
+    return this.execute('trtri', prepareTrtri(args, this.intsFor(args))) as InfoResult<S>;
   }
   /** U U^T ('upper') or L^T L ('lower') into the same triangle. */
   lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    const r = prepareFactor(args, 'lauum', this.intsFor(args));
-    this.run('lauum', r);
-    return { info: r.info as IntsFor<S> };
+    return this.execute('lauum', prepareFactor(args, 'lauum', this.intsFor(args))) as InfoResult<S>;
   }
   /** Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle. */
   potri<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    const r = prepareFactor(args, 'potri', this.intsFor(args));
-    this.run('potri', r);
-    return { info: r.info as IntsFor<S> };
+    return this.execute('potri', prepareFactor(args, 'potri', this.intsFor(args))) as InfoResult<S>;
   }
+
+  /**
+   * Prepared calls (see prepared.ts): `const f = ctx.prepare.gemm(args)` validates once; `f()`
+   * runs the call again, `f({ a, b, c })` on new storages that fit the prepared ones.
+   */
+  readonly prepare: Preparers = makePreparers({
+    intsFor: (args) => this.intsFor(args),
+    execute: (op, request) => this.execute(op, request),
+  }) as Preparers;
 
   // -------------------------------------------------------------------------------------------
   // The same operations as promises: on a CUDA context, calls on host data are enqueued and the
@@ -256,6 +235,31 @@ export class Context {
     return request;
   }
 
+  /**
+   * Runs one validated request: row-major host batches of the LU family and of the solves'
+   * right-hand sides copied to column-major and written back after the device (COPIED), and the
+   * call's integers returned where it has them.
+   */
+  private execute(op: OpName, validated: object): unknown {
+    const request = validated as Record<string, unknown>;
+    const copied = COPIED[op];
+    if (copied === undefined) {
+      this.run(op, request as never);
+    } else {
+      this.admit(op, request);
+      const r = { ...request };
+      const copies = copied.map((field) => {
+        const copy = columnMajorCopy(request[field] as Batch<Storage>, field);
+        r[field] = copy.batch;
+        return copy;
+      });
+      this.run(op, r as never);
+      copied.forEach((field, i) => { if (field !== 'a' || op !== 'getrs') this.afterDevice(() => copies[i]!.writeBack()); });
+    }
+    if (request.info === undefined) return undefined;
+    return op === 'getrf' || op === 'gesv' ? { info: request.info, ipiv: request.ipiv } : { info: request.info };
+  }
+
   private run<K extends OpName>(op: K, request: Parameters<Backend<Storage, IntStorage>[K]>[0]): void {
     this.admit(op, request);
     if (writesNothing(op, request as unknown as Record<string, unknown>)) return;
@@ -284,6 +288,14 @@ export class Context {
     if (this.#disposed) throw new MyriadError('DISPOSED', 'this context was disposed');
   }
 }
+
+/** Batches copied to column-major where row-major (host only): getrs reads its a, the others write theirs back. */
+const COPIED: Partial<Record<OpName, readonly string[]>> = { potrs: ['b'], posv: ['b'], getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'] };
+
+/** `ctx.prepare`: one preparer per operation, taking the arguments of that operation. */
+export type Preparers = {
+  readonly [K in OpName]: (args: Parameters<Context[K]>[0]) => PreparedCall<ReturnType<Context[K]>>;
+};
 
 /** A CPU context rejects device memory before anything is read. */
 function checkHostOnly(request: object, op: string): void {

@@ -9,6 +9,13 @@ import { IntPool } from '../../src/cuda/runtime/int-pool.js';
 import { kernelFor, plannedOnce } from '../../src/cuda/kernels/common/kernel-cache.js';
 import type { Kernel, KernelSource } from '../../src/cuda/runtime/types.js';
 import { FakeDevice } from '../helpers/fake-gpus.js';
+import { open } from '../../src/api/open.js';
+import { Random, randomMatrices, randomSpd } from '../../src/bench/data.js';
+import { strided, type StridedBatch } from '../../src/core/batch.js';
+import { MyriadError } from '../../src/core/errors.js';
+import { OP_NAMES } from '../../src/core/ops.js';
+import type { Storage } from '../../src/core/storage.js';
+import { stubContext } from '../../scripts/host-latency.js';
 
 describe('IntPool', () => {
   it('cuts views from slabs, stays within maxSlabs and frees them on dispose', () => {
@@ -78,5 +85,88 @@ describe('kernel and plan memos', () => {
     assert.notEqual(plannedOnce(dev, 'k2', plan), a);
     assert.notEqual(plannedOnce(other, 'k', plan), a);
     assert.equal(plans, 3);
+  });
+});
+
+describe('prepared calls', () => {
+  const n = 4;
+  const count = 3;
+  const rng = new Random(7);
+  const batch = <S extends Storage>(data: S, c = count): StridedBatch<S> => strided(data, { rows: n, count: c });
+
+  it('on the CPU: the same results as plain calls, on the prepared storages and on new ones', () => {
+    const ctx = open({ backend: 'cpu' });
+    const [a, b] = [randomMatrices('float64', n, n, count, rng), randomMatrices('float64', n, n, count, rng)];
+    const c1 = new Float64Array(n * n * count);
+    const c2 = new Float64Array(n * n * count);
+    ctx.gemm({ transA: 'T', alpha: 2, a: batch(a), b: batch(b), c: batch(c1) });
+    const f = ctx.prepare.gemm({ transA: 'T', alpha: 2, a: batch(a), b: batch(new Float64Array(b.length)), c: batch(c2) });
+    f({ b });
+    assert.deepEqual(c2, c1);
+    const c3 = new Float64Array(n * n * count);
+    f({ b, c: c3 });
+    assert.deepEqual(c3, c1);
+    assert.equal(f.op, 'gemm');
+  });
+
+  it('potrf without info reuses the info of the preparation; a given info is written', () => {
+    const ctx = open({ backend: 'cpu' });
+    const spd = randomSpd('float64', n, count, rng);
+    const a = spd.slice();
+    const f = ctx.prepare.potrf({ a: batch(a) });
+    const r1 = f();
+    const a2 = spd.slice();
+    a2[0] = -1; // matrix 0 not positive definite
+    const r2 = f({ a: a2 });
+    assert.equal(r1.info, r2.info);
+    assert.deepEqual([...(r2.info as Int32Array)], [1, 0, 0]);
+    const info = new Int32Array(count);
+    assert.equal(f({ a: spd.slice(), info }).info, info);
+    const plain = spd.slice();
+    ctx.potrf({ a: batch(plain) });
+    const again = spd.slice();
+    f({ a: again });
+    assert.deepEqual(again, plain);
+  });
+
+  it('a storage that does not fit throws a MyriadError naming the argument', () => {
+    const ctx = open({ backend: 'cpu' });
+    const a = randomMatrices('float64', n, n, count, rng);
+    const f = ctx.prepare.gemm({ a: batch(a), b: batch(a), c: batch(new Float64Array(a.length)) });
+    const fails = (storages: object, argument: string, code = 'INVALID_ARGUMENT') =>
+      assert.throws(() => f(storages), (e: unknown) => e instanceof MyriadError && e.argument === argument && e.code === code, JSON.stringify(Object.keys(storages)));
+    fails({ c: new Float32Array(a.length) }, 'c');
+    fails({ c: new Float64Array(a.length - 1) }, 'c', 'BOUNDS');
+    fails({ a: new Float64Array(a.length) }, 'b'); // a and b shared one array when prepared
+    fails({ c: a }, 'c', 'LAYOUT'); // the output overlapping an input
+    fails({ d: a }, 'd');
+    fails({ c: 3 }, 'c');
+    const shared = new Float64Array(a.length);
+    f({ a: shared, b: shared });
+    const p = ctx.prepare.potrf({ a: batch(randomSpd('float64', n, count, rng)), info: new Int32Array(count) });
+    assert.throws(() => p({ info: new Int32Array(count - 1) }), (e: unknown) => e instanceof MyriadError && e.argument === 'info' && e.code === 'BOUNDS');
+    assert.throws(() => p({ info: new Float64Array(count) as never }), (e: unknown) => e instanceof MyriadError && e.argument === 'info');
+  });
+
+  it('on a CUDA context (stub driver): device storages must be alive and of the same device', () => {
+    const { ctx, device } = stubContext();
+    const len = n * n * count;
+    const [a, b, c] = [ctx.alloc('float64', len), ctx.alloc('float64', len), ctx.alloc('float64', len)];
+    const f = ctx.prepare.gemm({ a: batch(a), b: batch(b), c: batch(c) });
+    f();
+    f({ a: ctx.alloc('float64', len) });
+    const launches = [...device.kernels.values()].reduce((s, k) => s + k.launches, 0);
+    assert.equal(launches, 2);
+    const gone = ctx.alloc("float64", len) as unknown as { dispose(): void };
+    gone.dispose();
+    assert.throws(() => f({ a: gone as never }), (e: unknown) => e instanceof MyriadError && e.argument === 'a' && e.code === 'DISPOSED');
+    assert.throws(() => f({ a: new Float64Array(len) }), (e: unknown) => e instanceof MyriadError && e.argument === 'a');
+    assert.throws(() => f({ b: ctx.alloc('float32', len) }), (e: unknown) => e instanceof MyriadError && e.argument === 'b');
+    const other = new FakeDevice(1, []).alloc('float64', len);
+    assert.throws(() => f({ c: other }), (e: unknown) => e instanceof MyriadError && e.argument === 'c');
+  });
+
+  it('every operation of the table can be prepared', () => {
+    assert.deepEqual(Object.keys(open({ backend: 'cpu' }).prepare).sort(), [...OP_NAMES].sort());
   });
 });
