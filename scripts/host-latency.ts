@@ -57,6 +57,12 @@ class StubDevice extends FakeDevice {
     return k;
   }
   override synchronize(): void {}
+  /** Graphs of the stub: `fn` runs (its launches go to the stub driver), a replay counts. */
+  replays = 0;
+  capture(fn: () => void): { launch(): void; dispose(): void } {
+    fn();
+    return { launch: () => { this.replays++; }, dispose: () => {} };
+  }
 }
 
 export function stubContext(): { ctx: Context; device: StubDevice } {

@@ -21,6 +21,7 @@ import {
 } from './prepare.js';
 import { columnMajorCopy } from './rowmajor.js';
 import { makePreparers, type PreparedCall } from './prepared.js';
+import { CaptureRecorder, DeviceCapture, HostCapture, type Captured } from './capture.js';
 import type { DeviceBackend } from '../core/device-backend.js';
 
 export type BackendName = 'cpu' | 'cuda';
@@ -36,6 +37,10 @@ export class Context {
   #disposed = false;
   /** Inside an *Async call: host-side steps that must wait for the device (row-major write-backs). */
   #afterDevice: (() => void)[] | undefined;
+  /** Inside capture(): the recorder of the device arrays used (calls are checked against it). */
+  #capture: CaptureRecorder | undefined;
+  /** Captures not yet disposed (freed by dispose()). */
+  readonly #captures = new Set<Captured>();
 
   constructor(
     /** 'cpu' or 'cuda'. */
@@ -180,13 +185,44 @@ export class Context {
    */
   time(fn: () => void): number {
     this.checkAlive();
+    this.notCapturing('time');
     if (this.device) return this.device.time(fn);
     const t0 = performance.now();
     fn();
     return performance.now() - t0;
   }
+  /**
+   * Records a pipeline of calls on device data (see capture.ts): runs `fn` once now (its calls
+   * do their work, and every kernel is compiled and loaded), then records the same calls as one
+   * CUDA graph; `replay()` runs the recording again with one launch. Inside `fn`: calls on
+   * device data in strided batches only, no waits, no host copies, no allocation. On the CPU,
+   * `replay()` calls `fn` again.
+   */
+  capture(fn: () => void): Captured {
+    this.checkAlive();
+    if (this.#capture) throw new MyriadError('UNSUPPORTED', 'a capture inside a capture', 'capture');
+    if (typeof fn !== 'function') throw new MyriadError('INVALID_ARGUMENT', 'expected a function', 'fn');
+    const device = this.device;
+    if (device && (!device.capture || !device.capturable)) throw new MyriadError('UNSUPPORTED', `${device.describe()} cannot record a capture`, 'capture');
+    const recorder = new CaptureRecorder();
+    let captured: Captured;
+    this.#capture = device ? recorder : undefined;
+    try {
+      fn();
+      captured = device ? new DeviceCapture(device.capture!(fn), recorder.arrays, () => this.checkAlive()) : new HostCapture(fn, () => this.checkAlive());
+    } finally {
+      this.#capture = undefined;
+    }
+    this.#captures.add(captured);
+    return captured;
+  }
+
   /** Resolves when all work enqueued so far has finished (at once on the CPU). */
-  async synchronize(): Promise<void> {
+  synchronize(): Promise<void> {
+    this.notCapturing('synchronize'); // at once: a wait inside a capture must stop it
+    return this.synchronizeAll();
+  }
+  private async synchronizeAll(): Promise<void> {
     this.checkAlive();
     if (this.device) await this.device.synchronize();
   }
@@ -199,6 +235,8 @@ export class Context {
   }
   dispose(): void {
     if (this.#disposed) return;
+    for (const c of this.#captures) c.dispose();
+    this.#captures.clear();
     this.#disposed = true;
     this.release();
   }
@@ -262,6 +300,7 @@ export class Context {
 
   private run<K extends OpName>(op: K, request: Parameters<Backend<Storage, IntStorage>[K]>[0]): void {
     this.admit(op, request);
+    if (this.#capture) this.#capture.admit(op, request as unknown as Record<string, unknown>, this.device!.capturable!(op));
     if (writesNothing(op, request as unknown as Record<string, unknown>)) return;
     (this.ops[op] as (r: typeof request) => void)(request);
   }
@@ -280,8 +319,13 @@ export class Context {
 
   private needDevice(what: string): DeviceBackend {
     this.checkAlive();
+    if (what !== 'copy') this.notCapturing(what);
     if (!this.device) throw new MyriadError('UNSUPPORTED', `the CPU context has no device memory; open({ backend: 'cuda' }) for ${what}`, what);
     return this.device;
+  }
+
+  private notCapturing(what: string): void {
+    if (this.#capture) throw new MyriadError('UNSUPPORTED', `${what} inside ctx.capture(): allocate, upload and wait outside it`, what);
   }
 
   private checkAlive(): void {

@@ -199,6 +199,14 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   async synchronize(): Promise<void> {
     this.device.synchronize();
   }
+  capture(fn: () => void): { launch(): void; dispose(): void } {
+    if (!this.device.capture) throw new MyriadError('UNSUPPORTED', `${this.device.info.name} cannot record a capture`, 'capture');
+    return this.device.capture(fn);
+  }
+  /** Operations with a GPU kernel: the others run on the CPU with copies, which a graph cannot record. */
+  capturable(op: OpName): boolean {
+    return hasGpuOp(op);
+  }
   dispose(): void {
     this.ints.dispose();
     this.device.dispose();

@@ -170,3 +170,58 @@ describe('prepared calls', () => {
     assert.deepEqual(Object.keys(open({ backend: 'cpu' }).prepare).sort(), [...OP_NAMES].sort());
   });
 });
+
+describe('captured pipelines', () => {
+  const n = 4;
+  const count = 2;
+  const batch = <S extends Storage>(data: S): StridedBatch<S> => strided(data, { rows: n, count });
+
+  it('on the CPU: runs once, and replay runs the closure again', () => {
+    const ctx = open({ backend: 'cpu' });
+    let runs = 0;
+    const c = new Float64Array(n * n * count);
+    const cap = ctx.capture(() => { runs++; ctx.gemm({ a: batch(new Float64Array(c.length).fill(1)), b: batch(new Float64Array(c.length).fill(1)), beta: 1, c: batch(c) }); });
+    assert.equal(runs, 1);
+    cap.replay();
+    assert.equal(runs, 2);
+    assert.equal(c[0], 2 * n);
+    cap.dispose();
+    assert.throws(() => cap.replay(), (e: unknown) => e instanceof MyriadError && e.code === 'DISPOSED');
+  });
+
+  it('on a CUDA context (stub driver): device data only; replay checks the arrays are alive; dispose frees captures', () => {
+    const { ctx, device } = stubContext();
+    const len = n * n * count;
+    const [a, b, c] = [ctx.alloc('float64', len), ctx.alloc('float64', len), ctx.alloc('float64', len)];
+    assert.throws(() => ctx.capture(() => ctx.gemm({ a: batch(a), b: batch(new Float64Array(len)) as never, c: batch(c) })),
+      (e: unknown) => e instanceof MyriadError && e.argument === 'b' && /device data/.test(e.message));
+    assert.throws(() => ctx.capture(() => { ctx.gemm({ a: batch(a), b: batch(b), c: batch(c) }); void ctx.synchronize(); }),
+      (e: unknown) => e instanceof MyriadError && e.code === 'UNSUPPORTED');
+    assert.throws(() => ctx.capture(() => { ctx.alloc('float64', 4); }), (e: unknown) => e instanceof MyriadError && e.code === 'UNSUPPORTED');
+    assert.throws(() => ctx.capture(() => { ctx.capture(() => {}); }), (e: unknown) => e instanceof MyriadError && e.code === 'UNSUPPORTED');
+    let info: unknown;
+    const cap = ctx.capture(() => {
+      ctx.gemm({ a: batch(a), b: batch(b), c: batch(c) });
+      info = ctx.potrf({ a: batch(c) }).info;
+    });
+    cap.replay();
+    cap.replay();
+    assert.equal(device.replays, 2);
+    assert.ok(info !== undefined);
+    (b as unknown as { dispose(): void }).dispose();
+    assert.throws(() => cap.replay(), (e: unknown) => e instanceof MyriadError && e.code === 'DISPOSED');
+    assert.equal(device.replays, 2, 'nothing launched');
+    const cap2 = ctx.capture(() => ctx.potrf({ a: batch(a) }));
+    ctx.dispose();
+    assert.ok(cap2.disposed);
+    assert.throws(() => cap2.replay(), (e: unknown) => e instanceof MyriadError && e.code === 'DISPOSED');
+  });
+
+  it('calls work as usual after a failed capture', () => {
+    const { ctx } = stubContext();
+    const a = ctx.alloc('float64', n * n * count);
+    assert.throws(() => ctx.capture(() => ctx.potrf({ a: batch(new Float64Array(n * n * count)) as never })));
+    ctx.potrf({ a: batch(a) });
+    void ctx.synchronize();
+  });
+});
