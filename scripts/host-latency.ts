@@ -72,6 +72,7 @@ export function stubContext(): { ctx: Context; device: StubDevice } {
 }
 
 function measure(label: string, calls: number, fn: () => void): number {
+  calls = Math.round(calls);
   for (let i = 0; i < Math.min(calls, 2000); i++) fn(); // warm the JIT and the memos
   let us = Infinity;
   for (let r = 0; r < 5; r++) { // best of 5: the machine is shared
@@ -105,6 +106,17 @@ function main(): void {
       const p = pg['potrf']!({ a: A, info });
       measure(`prepared potrf count=${count}`, calls, () => p({ a, info }));
     }
+    // The filter step of `myriad bench latency` (gemm, potrf, trsm, gemm): per call.
+    const step = (): void => {
+      ctx.gemm({ transB: 'T', a: A, b: A, c: C });
+      ctx.potrf({ a: C, info });
+      ctx.trsm({ side: 'left', uplo: 'lower', a: C, b: B });
+      ctx.gemm({ a: A, b: A, c: B });
+    };
+    const per = (label: string, fn: () => void): void => { measure(label, calls / 4, fn); };
+    per(`pipeline plain x4  count=${count}`, step);
+    const cap = ctx.capture(step);
+    per(`pipeline captured x1 count=${count}`, () => cap.replay());
   }
 }
 

@@ -80,8 +80,11 @@ export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Gemm
 /** The planner's choice per device and problem (planning is pure; repeated calls skip it). */
 function plannedFor(dev: GpuDevice, p: GemmProblem): GemmParams {
   const l = p.layouts!;
-  const key = `gemm/${p.dtype}${p.transA}${p.transB}/${p.m},${p.n},${p.k},${p.count}/${p.batchKind}/${p.betaZero ? 1 : 0}/` +
-    `${l.a.kind}${l.a.dense ? 1 : 0}${l.b.kind}${l.b.dense ? 1 : 0}${l.c.kind}${l.c.dense ? 1 : 0}`;
+  // Everything but the sizes in one small integer: a short key, cheap to build and hash.
+  const layout = (o: OperandLayout, at: number): number => ((o.kind === 'strided' ? 1 : 0) | (o.dense ? 2 : 0)) << at;
+  const flags = (p.dtype === 'float64' ? 1 : 0) | (p.transA === 'T' ? 2 : 0) | (p.transB === 'T' ? 4 : 0) | (p.betaZero ? 8 : 0) |
+    (p.batchKind === 'strided' ? 16 : p.batchKind === 'list' ? 32 : 48) | layout(l.a, 6) | layout(l.b, 8) | layout(l.c, 10);
+  const key = `gemm${flags}/${p.m},${p.n},${p.k},${p.count}`;
   return plannedOnce(dev, key, () => planGemm(dev.info, p, {}));
 }
 
