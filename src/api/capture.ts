@@ -50,53 +50,39 @@ export class CaptureRecorder {
   }
 }
 
-/** A capture on a device: the graph, and the arrays checked before each replay. */
-export class DeviceCapture implements Captured {
-  #graph: { launch(): void; dispose(): void } | undefined;
+/** A recording: `run` replays it, `release` frees it; `alive` checks the context first. */
+export class Recording implements Captured {
+  #run: (() => void) | undefined;
 
-  constructor(graph: { launch(): void; dispose(): void }, private readonly arrays: ReadonlySet<DeviceStorage>, private readonly alive: () => void) {
-    this.#graph = graph;
+  constructor(run: () => void, private readonly release: () => void, private readonly alive: () => void) {
+    this.#run = run;
   }
 
   get disposed(): boolean {
-    return this.#graph === undefined;
+    return this.#run === undefined;
   }
 
   replay(): void {
     this.alive();
-    if (this.#graph === undefined) throw new MyriadError('DISPOSED', 'this capture was disposed', 'capture');
-    for (const a of this.arrays) {
-      if ((a as { disposed?: boolean }).disposed === true)
-        throw new MyriadError('DISPOSED', `a device array this capture uses (${a.dtype}[${a.length}]) was freed: capture again`, 'capture');
-    }
-    this.#graph.launch();
+    if (this.#run === undefined) throw new MyriadError('DISPOSED', 'this capture was disposed', 'capture');
+    this.#run();
   }
 
   dispose(): void {
-    this.#graph?.dispose();
-    this.#graph = undefined;
+    if (this.#run === undefined) return;
+    this.#run = undefined;
+    this.release();
   }
 }
 
-/** A capture on the CPU: the closure, called again. */
-export class HostCapture implements Captured {
-  #fn: (() => void) | undefined;
-
-  constructor(fn: () => void, private readonly alive: () => void) {
-    this.#fn = fn;
-  }
-
-  get disposed(): boolean {
-    return this.#fn === undefined;
-  }
-
-  replay(): void {
-    this.alive();
-    if (this.#fn === undefined) throw new MyriadError('DISPOSED', 'this capture was disposed', 'capture');
-    this.#fn();
-  }
-
-  dispose(): void {
-    this.#fn = undefined;
-  }
+/** A capture on a device: the graph, launched after checking that the arrays it uses are alive. */
+export function deviceRecording(graph: { launch(): void; dispose(): void }, arrays: ReadonlySet<DeviceStorage>, alive: () => void): Recording {
+  const run = (): void => {
+    for (const a of arrays) {
+      if ((a as { disposed?: boolean }).disposed === true)
+        throw new MyriadError('DISPOSED', `a device array this capture uses (${a.dtype}[${a.length}]) was freed: capture again`, 'capture');
+    }
+    graph.launch();
+  };
+  return new Recording(run, () => graph.dispose(), alive);
 }

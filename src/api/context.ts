@@ -21,7 +21,7 @@ import {
 } from './prepare.js';
 import { columnMajorCopy } from './rowmajor.js';
 import { makePreparers, type PreparedCall } from './prepared.js';
-import { CaptureRecorder, DeviceCapture, HostCapture, type Captured } from './capture.js';
+import { CaptureRecorder, deviceRecording, Recording, type Captured } from './capture.js';
 import type { DeviceBackend } from '../core/device-backend.js';
 
 export type BackendName = 'cpu' | 'cuda';
@@ -209,7 +209,8 @@ export class Context {
     this.#capture = device ? recorder : undefined;
     try {
       fn();
-      captured = device ? new DeviceCapture(device.capture!(fn), recorder.arrays, () => this.checkAlive()) : new HostCapture(fn, () => this.checkAlive());
+      const alive = (): void => this.checkAlive();
+      captured = device ? deviceRecording(device.capture!(fn), recorder.arrays, alive) : new Recording(fn, () => {}, alive);
     } finally {
       this.#capture = undefined;
     }

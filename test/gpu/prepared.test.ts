@@ -42,14 +42,19 @@ async function results(ctx: Context, t: Step): Promise<unknown[]> {
   return [t.s, t.x, t.y, t.info].map((d) => ctx.download(d));
 }
 
+/** The filter step by plain calls on fresh buffers: what the other forms must reproduce bit for bit. */
+async function plainResults(ctx: Context): Promise<unknown[]> {
+  const plain = buffers(ctx);
+  ctx.copy(plain.s0, plain.s);
+  step(ctx, plain);
+  return results(ctx, plain);
+}
+
 describe('prepared and captured calls on the GPU', { skip }, () => {
   it('a captured pipeline replays bit for bit what plain calls compute', async () => {
     const ctx = open({ backend: 'cuda' });
     try {
-      const plain = buffers(ctx);
-      ctx.copy(plain.s0, plain.s);
-      step(ctx, plain);
-      const want = await results(ctx, plain);
+      const want = await plainResults(ctx);
 
       const cap = buffers(ctx);
       ctx.copy(cap.s0, cap.s);
@@ -71,10 +76,7 @@ describe('prepared and captured calls on the GPU', { skip }, () => {
   it('prepared calls give the plain calls\' results, on the prepared storages and on new ones', async () => {
     const ctx = open({ backend: 'cuda' });
     try {
-      const plain = buffers(ctx);
-      ctx.copy(plain.s0, plain.s);
-      step(ctx, plain);
-      const want = await results(ctx, plain);
+      const want = await plainResults(ctx);
       const t = buffers(ctx);
       const gemm1 = ctx.prepare.gemm({ transB: 'T', a: batch(t.h), b: batch(t.h), beta: 1, c: batch(t.s) });
       const potrf = ctx.prepare.potrf({ a: batch(t.s), info: t.info });
