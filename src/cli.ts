@@ -23,6 +23,7 @@ import { formatTable, TABLE_STYLES, type TableStyle } from './bench/table.js';
 import { BENCH_OPS, type BenchOp } from './bench/workloads.js';
 import { benchExtras } from './bench/extras.js';
 import './bench/cuda.js'; // registers the CUDA limits and vendor baselines
+import './bench/latency.js'; // myriad bench latency (CUDA)
 import './bench/cpu.js'; // the CPU's roofline and numpy baseline
 import { MULTI_COLUMNS, runMultiBench } from './bench/multi.js';
 import { parseDevices } from './cuda/multi/open.js';

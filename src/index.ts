@@ -10,7 +10,9 @@
 import { cpuContext } from './api/context.js';
 
 export * from './core/index.js';
-export { Context, cpuContext, type BackendName, type InfoResult, type PivotResult, type IntsFor } from './api/context.js';
+export { Context, cpuContext, type BackendName, type InfoResult, type PivotResult, type IntsFor, type Preparers } from './api/context.js';
+export type { PreparedCall, PreparedStorages } from './api/prepared.js';
+export type { Captured } from './api/capture.js';
 export { open, type OpenOptions } from './api/open.js';
 export { probeBackends, type BackendChoice, type BackendStatus } from './api/backends.js';
 export { ShardedArray, DeviceFailure, type DeviceSelection, type ShardLayout } from './cuda/multi/index.js';

@@ -20,6 +20,8 @@ import {
   type IntAllocator, type SyrkArgs, type TrmmArgs, type TrsmArgs, type TrtriArgs,
 } from './prepare.js';
 import { columnMajorCopy } from './rowmajor.js';
+import { makePreparers, type PreparedCall } from './prepared.js';
+import { CaptureRecorder, deviceRecording, Recording, type Captured } from './capture.js';
 import type { DeviceBackend } from '../core/device-backend.js';
 
 export type BackendName = 'cpu' | 'cuda';
@@ -35,6 +37,10 @@ export class Context {
   #disposed = false;
   /** Inside an *Async call: host-side steps that must wait for the device (row-major write-backs). */
   #afterDevice: (() => void)[] | undefined;
+  /** Inside capture(): the recorder of the device arrays used (calls are checked against it). */
+  #capture: CaptureRecorder | undefined;
+  /** Captures not yet disposed (freed by dispose()). */
+  readonly #captures = new Set<Captured>();
 
   constructor(
     /** 'cpu' or 'cuda'. */
@@ -55,41 +61,31 @@ export class Context {
 
   /** C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. */
   gemm<S extends Storage>(args: GemmArgs<S>): void {
-    this.run('gemm', prepareGemm(args));
+    this.execute('gemm', prepareGemm(args));
   }
   /** B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. */
   trsm<S extends Storage>(args: TrsmArgs<S>): void {
-    this.run('trsm', prepareTrsm(args, 'trsm'));
+    this.execute('trsm', prepareTrsm(args, 'trsm'));
   }
   /** B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. */
   trmm<S extends Storage>(args: TrmmArgs<S>): void {
-    this.run('trmm', prepareTrsm(args, 'trmm'));
+    this.execute('trmm', prepareTrsm(args, 'trmm'));
   }
   /** C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written. */
   syrk<S extends Storage>(args: SyrkArgs<S>): void {
-    this.run('syrk', prepareSyrk(args));
+    this.execute('syrk', prepareSyrk(args));
   }
   /** Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite. */
   potrf<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    const r = prepareFactor(args, 'potrf', this.intsFor(args));
-    this.run('potrf', r);
-    return { info: r.info as IntsFor<S> };
+    return this.execute('potrf', prepareFactor(args, 'potrf', this.intsFor(args))) as InfoResult<S>;
   }
   /** Solves A X = B in place of B, with A's Cholesky factor from potrf. */
   potrs<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    const r = this.admit('potrs', prepareCholeskySolve(args, 'potrs', this.intsFor(args)));
-    const b = columnMajorCopy(r.b, 'b');
-    this.run('potrs', { ...r, b: b.batch });
-    this.afterDevice(() => b.writeBack());
-    return { info: r.info as IntsFor<S> };
+    return this.execute('potrs', prepareCholeskySolve(args, 'potrs', this.intsFor(args))) as InfoResult<S>;
   }
   /** Factors A (potrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
   posv<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    const r = this.admit('posv', prepareCholeskySolve(args, 'posv', this.intsFor(args)));
-    const b = columnMajorCopy(r.b, 'b');
-    this.run('posv', { ...r, b: b.batch });
-    this.afterDevice(() => b.writeBack());
-    return { info: r.info as IntsFor<S> };
+    return this.execute('posv', prepareCholeskySolve(args, 'posv', this.intsFor(args))) as InfoResult<S>;
   }
   /**
    * LU with partial pivoting, P A = L U, in place. ipiv is 0-based: row j was swapped with row
@@ -97,49 +93,37 @@ export class Context {
    * variable batch the largest min(m, n) in it. info[i] = k > 0: U(k,k) is exactly zero.
    */
   getrf<S extends Storage>(args: GetrfArgs<S>): PivotResult<S> {
-    const r = this.admit('getrf', prepareGetrf(args, this.intsFor(args)));
-    const a = columnMajorCopy(r.a, 'a');
-    this.run('getrf', { ...r, a: a.batch });
-    this.afterDevice(() => a.writeBack());
-    return { info: r.info as IntsFor<S>, ipiv: r.ipiv as IntsFor<S> };
+    return this.execute('getrf', prepareGetrf(args, this.intsFor(args))) as PivotResult<S>;
   }
   /** Solves op(A) X = B with the LU factors and pivots from getrf. */
   getrs<S extends Storage>(args: GetrsArgs<S>): InfoResult<S> {
-    const r = this.admit('getrs', prepareGetrs(args, this.intsFor(args)));
-    const a = columnMajorCopy(r.a, 'a');
-    const b = columnMajorCopy(r.b, 'b');
-    this.run('getrs', { ...r, a: a.batch, b: b.batch });
-    this.afterDevice(() => b.writeBack());
-    return { info: r.info as IntsFor<S> };
+    return this.execute('getrs', prepareGetrs(args, this.intsFor(args))) as InfoResult<S>;
   }
   /** Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
   gesv<S extends Storage>(args: GesvArgs<S>): PivotResult<S> {
-    const r = this.admit('gesv', prepareGesv(args, this.intsFor(args)));
-    const a = columnMajorCopy(r.a, 'a');
-    const b = columnMajorCopy(r.b, 'b');
-    this.run('gesv', { ...r, a: a.batch, b: b.batch });
-    this.afterDevice(() => a.writeBack());
-    this.afterDevice(() => b.writeBack());
-    return { info: r.info as IntsFor<S>, ipiv: r.ipiv as IntsFor<S> };
+    return this.execute('gesv', prepareGesv(args, this.intsFor(args))) as PivotResult<S>;
   }
   /** Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero. */
   trtri<S extends Storage>(args: TrtriArgs<S>): InfoResult<S> {
-    const r = prepareTrtri(args, this.intsFor(args));
-    this.run('trtri', r);
-    return { info: r.info as IntsFor<S> };
+    return this.execute('trtri', prepareTrtri(args, this.intsFor(args))) as InfoResult<S>;
   }
   /** U U^T ('upper') or L^T L ('lower') into the same triangle. */
   lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    const r = prepareFactor(args, 'lauum', this.intsFor(args));
-    this.run('lauum', r);
-    return { info: r.info as IntsFor<S> };
+    return this.execute('lauum', prepareFactor(args, 'lauum', this.intsFor(args))) as InfoResult<S>;
   }
   /** Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle. */
   potri<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    const r = prepareFactor(args, 'potri', this.intsFor(args));
-    this.run('potri', r);
-    return { info: r.info as IntsFor<S> };
+    return this.execute('potri', prepareFactor(args, 'potri', this.intsFor(args))) as InfoResult<S>;
   }
+
+  /**
+   * Prepared calls (see prepared.ts): `const f = ctx.prepare.gemm(args)` validates once; `f()`
+   * runs the call again, `f({ a, b, c })` on new storages that fit the prepared ones.
+   */
+  readonly prepare: Preparers = makePreparers({
+    intsFor: (args) => this.intsFor(args),
+    execute: (op, request) => this.execute(op, request),
+  }) as Preparers;
 
   // -------------------------------------------------------------------------------------------
   // The same operations as promises: on a CUDA context, calls on host data are enqueued and the
@@ -201,13 +185,45 @@ export class Context {
    */
   time(fn: () => void): number {
     this.checkAlive();
+    this.notCapturing('time');
     if (this.device) return this.device.time(fn);
     const t0 = performance.now();
     fn();
     return performance.now() - t0;
   }
+  /**
+   * Records a pipeline of calls on device data (see capture.ts): runs `fn` once now (its calls
+   * do their work, and every kernel is compiled and loaded), then records the same calls as one
+   * CUDA graph; `replay()` runs the recording again with one launch. Inside `fn`: calls on
+   * device data in strided batches only, no waits, no host copies, no allocation. On the CPU,
+   * `replay()` calls `fn` again.
+   */
+  capture(fn: () => void): Captured {
+    this.checkAlive();
+    if (this.#capture) throw new MyriadError('UNSUPPORTED', 'a capture inside a capture', 'capture');
+    if (typeof fn !== 'function') throw new MyriadError('INVALID_ARGUMENT', 'expected a function', 'fn');
+    const device = this.device;
+    if (device && (!device.capture || !device.capturable)) throw new MyriadError('UNSUPPORTED', `${device.describe()} cannot record a capture`, 'capture');
+    const recorder = new CaptureRecorder();
+    let captured: Captured;
+    this.#capture = device ? recorder : undefined;
+    try {
+      fn();
+      const alive = (): void => this.checkAlive();
+      captured = device ? deviceRecording(device.capture!(fn), recorder.arrays, alive) : new Recording(fn, () => {}, alive);
+    } finally {
+      this.#capture = undefined;
+    }
+    this.#captures.add(captured);
+    return captured;
+  }
+
   /** Resolves when all work enqueued so far has finished (at once on the CPU). */
-  async synchronize(): Promise<void> {
+  synchronize(): Promise<void> {
+    this.notCapturing('synchronize'); // at once: a wait inside a capture must stop it
+    return this.synchronizeAll();
+  }
+  private async synchronizeAll(): Promise<void> {
     this.checkAlive();
     if (this.device) await this.device.synchronize();
   }
@@ -220,6 +236,8 @@ export class Context {
   }
   dispose(): void {
     if (this.#disposed) return;
+    for (const c of this.#captures) c.dispose();
+    this.#captures.clear();
     this.#disposed = true;
     this.release();
   }
@@ -256,8 +274,34 @@ export class Context {
     return request;
   }
 
+  /**
+   * Runs one validated request: row-major host batches of the LU family and of the solves'
+   * right-hand sides copied to column-major and written back after the device (COPIED), and the
+   * call's integers returned where it has them.
+   */
+  private execute(op: OpName, validated: object): unknown {
+    const request = validated as Record<string, unknown>;
+    const copied = COPIED[op];
+    if (copied === undefined) {
+      this.run(op, request as never);
+    } else {
+      this.admit(op, request);
+      const r = { ...request };
+      const copies = copied.map((field) => {
+        const copy = columnMajorCopy(request[field] as Batch<Storage>, field);
+        r[field] = copy.batch;
+        return copy;
+      });
+      this.run(op, r as never);
+      copied.forEach((field, i) => { if (field !== 'a' || op !== 'getrs') this.afterDevice(() => copies[i]!.writeBack()); });
+    }
+    if (request.info === undefined) return undefined;
+    return op === 'getrf' || op === 'gesv' ? { info: request.info, ipiv: request.ipiv } : { info: request.info };
+  }
+
   private run<K extends OpName>(op: K, request: Parameters<Backend<Storage, IntStorage>[K]>[0]): void {
     this.admit(op, request);
+    if (this.#capture) this.#capture.admit(op, request as unknown as Record<string, unknown>, this.device!.capturable!(op));
     if (writesNothing(op, request as unknown as Record<string, unknown>)) return;
     (this.ops[op] as (r: typeof request) => void)(request);
   }
@@ -276,14 +320,27 @@ export class Context {
 
   private needDevice(what: string): DeviceBackend {
     this.checkAlive();
+    if (what !== 'copy') this.notCapturing(what);
     if (!this.device) throw new MyriadError('UNSUPPORTED', `the CPU context has no device memory; open({ backend: 'cuda' }) for ${what}`, what);
     return this.device;
+  }
+
+  private notCapturing(what: string): void {
+    if (this.#capture) throw new MyriadError('UNSUPPORTED', `${what} inside ctx.capture(): allocate, upload and wait outside it`, what);
   }
 
   private checkAlive(): void {
     if (this.#disposed) throw new MyriadError('DISPOSED', 'this context was disposed');
   }
 }
+
+/** Batches copied to column-major where row-major (host only): getrs reads its a, the others write theirs back. */
+const COPIED: Partial<Record<OpName, readonly string[]>> = { potrs: ['b'], posv: ['b'], getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'] };
+
+/** `ctx.prepare`: one preparer per operation, taking the arguments of that operation. */
+export type Preparers = {
+  readonly [K in OpName]: (args: Parameters<Context[K]>[0]) => PreparedCall<ReturnType<Context[K]>>;
+};
 
 /** A CPU context rejects device memory before anything is read. */
 function checkHostOnly(request: object, op: string): void {
@@ -308,8 +365,12 @@ function writesNothing(op: OpName, r: Record<string, unknown>): boolean {
   const written = (op === 'gemm' || op === 'syrk' ? r.c : op === 'trsm' || op === 'trmm' ? r.b : r.a) as Batch<Storage>;
   const info = r.info as IntStorage | undefined;
   if (info !== undefined && isDeviceStorage(info)) return false;
-  const shape = uniformShape(written);
-  const empty = shape !== undefined ? shape.rows * shape.cols === 0 : false;
+  let empty: boolean;
+  if (written.kind !== 'variable') empty = written.rows * written.cols === 0;
+  else {
+    const shape = uniformShape(written);
+    empty = shape !== undefined ? shape.rows * shape.cols === 0 : false;
+  }
   if (empty && info !== undefined && !freshInts.has(info)) info.fill(0, 0, batchCount(written));
   return empty;
 }

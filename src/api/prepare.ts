@@ -55,32 +55,36 @@ export interface GesvArgs<S extends Storage = Storage> extends GetrfArgs<S> { b:
 
 /** The argument object of a call: an object holding only the keys the operation knows. */
 function argsObject(args: unknown, op: string, keys: readonly string[]): void {
-  check(typeof args === 'object' && args !== null && !Array.isArray(args), 'INVALID_ARGUMENT', 'args',
-    `${op} expects one argument object { ${keys.join(', ')} }, got ${describeValue(args)}`);
+  // Messages are built only on failure (here and below): validation runs on every call.
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    throw new MyriadError('INVALID_ARGUMENT', `${op} expects one argument object { ${keys.join(', ')} }, got ${describeValue(args)}`, 'args');
   checkKeys(args, keys);
 }
 
 function scalar(v: unknown, fallback: number, argument: string): number {
   if (v === undefined) return fallback;
-  check(typeof v === 'number' && !Number.isNaN(v), 'INVALID_ARGUMENT', argument, `expected a number, got ${describeValue(v)}`);
+  if (typeof v !== 'number' || Number.isNaN(v)) throw new MyriadError('INVALID_ARGUMENT', `expected a number, got ${describeValue(v)}`, argument);
   return v;
 }
 
 /** Validates the batches of one call and returns their common dtype and count. */
 function checkBatches(batches: readonly [Batch<Storage>, string][]): { dtype: DType; count: number } {
   check(batches.length > 0, 'INVALID_ARGUMENT', 'a', 'missing');
-  for (const [b, name] of batches) {
-    check(b !== undefined && b !== null, 'INVALID_ARGUMENT', name, 'is required');
+  for (let i = 0; i < batches.length; i++) {
+    const [b, name] = batches[i]!;
+    if (b === undefined || b === null) throw new MyriadError('INVALID_ARGUMENT', 'is required', name);
     validateBatch(b, name);
   }
   const [first, firstName] = batches[0]!;
   const dtype = batchDtype(first, firstName);
   const count = batchCount(first);
-  for (const [b, name] of batches.slice(1)) {
+  for (let i = 1; i < batches.length; i++) {
+    const [b, name] = batches[i]!;
     const d = batchDtype(b, name);
-    if (batchCount(b) > 0 && count > 0)
-      check(d === dtype, 'DTYPE', name, `is ${d} but ${firstName} is ${dtype}: dtypes cannot be mixed`);
-    check(batchCount(b) === count, 'SHAPE', name, `holds ${batchCount(b)} matrices but ${firstName} holds ${count}`);
+    const n = batchCount(b);
+    if (n > 0 && count > 0 && d !== dtype)
+      throw new MyriadError('DTYPE', `is ${d} but ${firstName} is ${dtype}: dtypes cannot be mixed`, name);
+    if (n !== count) throw new MyriadError('SHAPE', `holds ${n} matrices but ${firstName} holds ${count}`, name);
   }
   return { dtype, count };
 }
@@ -88,11 +92,11 @@ function checkBatches(batches: readonly [Batch<Storage>, string][]): { dtype: DT
 /** Checks one integer output/input array: an Int32Array (or int32 device memory) of at least `length`. */
 export function checkIntStorage(s: unknown, length: number, argument: string): IntStorage {
   if (isDeviceStorage(s)) {
-    check(s.dtype === 'int32', 'DTYPE', argument, `expected int32 device memory, got ${s.dtype}`);
-  } else {
-    check(isInt32Array(s), 'DTYPE', argument, `expected an Int32Array, got ${describeValue(s)}`);
+    if (s.dtype !== 'int32') throw new MyriadError('DTYPE', `expected int32 device memory, got ${s.dtype}`, argument);
+  } else if (!isInt32Array(s)) {
+    throw new MyriadError('DTYPE', `expected an Int32Array, got ${describeValue(s)}`, argument);
   }
-  check(s.length >= length, 'BOUNDS', argument, `holds ${s.length} elements but ${length} are needed`);
+  if (s.length < length) throw new MyriadError('BOUNDS', `holds ${s.length} elements but ${length} are needed`, argument);
   return s;
 }
 
@@ -166,8 +170,8 @@ export function prepareGemm<S extends Storage>(args: GemmArgs<S>): GemmRequest<S
     const [am, ak] = logical(args.a, i, transA);
     const [bk, bn] = logical(args.b, i, transB);
     const [cm, cn] = dims(args.c, i);
-    check(ak === bk, 'SHAPE', 'b', `matrix ${i}: op(A) is ${am}x${ak} but op(B) is ${bk}x${bn} (inner dimensions differ)`);
-    check(am === cm && bn === cn, 'SHAPE', 'c', `matrix ${i}: C is ${cm}x${cn} but op(A) op(B) is ${am}x${bn}`);
+    if (ak !== bk) throw new MyriadError('SHAPE', `matrix ${i}: op(A) is ${am}x${ak} but op(B) is ${bk}x${bn} (inner dimensions differ)`, 'b');
+    if (am !== cm || bn !== cn) throw new MyriadError('SHAPE', `matrix ${i}: C is ${cm}x${cn} but op(A) op(B) is ${am}x${bn}`, 'c');
   });
   checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('b', args.b, false), batchOperand('c', args.c, true)]);
   const a = asColumnMajor(args.a);
@@ -197,9 +201,9 @@ export function prepareTrsm<S extends Storage>(args: TrsmArgs<S>, name = 'trsm')
   forEachShape([args.a, args.b], count, (i) => {
     const [ar, ac] = dims(args.a, i);
     const [br, bc] = dims(args.b, i);
-    check(ar === ac, 'SHAPE', 'a', `matrix ${i}: ${name} needs square A, got ${ar}x${ac}`);
+    if (ar !== ac) throw new MyriadError('SHAPE', `matrix ${i}: ${name} needs square A, got ${ar}x${ac}`, 'a');
     const need = side === 'left' ? br : bc;
-    check(ar === need, 'SHAPE', 'a', `matrix ${i}: A is ${ar}x${ac} but B is ${br}x${bc} (side '${side}' needs A ${need}x${need})`);
+    if (ar !== need) throw new MyriadError('SHAPE', `matrix ${i}: A is ${ar}x${ac} but B is ${br}x${bc} (side '${side}' needs A ${need}x${need})`, 'a');
   });
   checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('b', args.b, true)]);
   // A row-major: its column-major view is A^T, whose stored triangle is the other one.
@@ -246,7 +250,7 @@ const GESV_KEYS = ['a', 'ipiv', 'b', 'info'] as const;
 function checkSquare(a: Batch<Storage>, count: number, op: string): void {
   forEachShape([a], count, (i) => {
     const [r, c] = dims(a, i);
-    check(r === c, 'SHAPE', 'a', `matrix ${i}: ${op} needs a square matrix, got ${r}x${c}`);
+    if (r !== c) throw new MyriadError('SHAPE', `matrix ${i}: ${op} needs a square matrix, got ${r}x${c}`, 'a');
   });
 }
 
@@ -299,7 +303,7 @@ function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
   forEachShape([a, b], count, (i) => {
     const [n] = dims(a, i);
     const [br, bc] = dims(b, i);
-    check(br === n, 'SHAPE', 'b', `matrix ${i}: B is ${br}x${bc} but A is ${n}x${n} (B needs ${n} rows)`);
+    if (br !== n) throw new MyriadError('SHAPE', `matrix ${i}: B is ${br}x${bc} but A is ${n}x${n} (B needs ${n} rows)`, 'b');
   });
 }
 

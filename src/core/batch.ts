@@ -203,25 +203,29 @@ export function storagesOf<S>(b: Batch<S>): S[] {
 
 /** The dtype of a batch; throws DTYPE if its matrices mix dtypes or are not float arrays. */
 export function batchDtype(b: Batch<Storage>, argument: string): DType {
+  if (b.kind === 'strided') return storageDtype(b.data, argument, '.data');
   const stores = storagesOf(b);
   if (stores.length === 0) return 'float64';
-  const dtypes = new Set(stores.map((s, i) => storageDtype(s, `${argument}${b.kind === 'strided' ? '.data' : `.matrices[${i}].data`}`)));
+  const dtypes = new Set(stores.map((s, i) => storageDtype(s, `${argument}.matrices[${i}].data`)));
   check(dtypes.size === 1, 'DTYPE', argument, `matrices mix dtypes (${[...dtypes].join(', ')})`);
   return [...dtypes][0]!;
 }
 
-export function storageDtype(s: Storage, argument: string): DType {
+export function storageDtype(s: Storage, argument: string, suffix = ''): DType {
   if (isDeviceStorage(s)) {
-    check(s.dtype === 'float64' || s.dtype === 'float32', 'DTYPE', argument, `expected float64 or float32 device memory, got ${s.dtype}`);
+    if (s.dtype !== 'float64' && s.dtype !== 'float32')
+      throw new MyriadError('DTYPE', `expected float64 or float32 device memory, got ${s.dtype}`, argument + suffix);
     return s.dtype;
   }
-  return dtypeOfArray(s, argument);
+  if (s instanceof Float64Array) return 'float64';
+  if (s instanceof Float32Array) return 'float32';
+  return dtypeOfArray(s, argument + suffix);
 }
 
-function storageLength(s: unknown, argument: string): number {
+function storageLength(s: unknown, argument: string, suffix = ''): number {
   if (isDeviceStorage(s)) return s.length;
   if (isFloatArray(s)) return s.length;
-  dtypeOfArray(s, argument); // throws with the right message
+  dtypeOfArray(s, argument + suffix); // throws with the right message
   return 0;
 }
 
@@ -236,9 +240,10 @@ export function batchBytes(b: Batch<Storage>, dtype: DType): number {
 // ---------------------------------------------------------------------------------------------
 // Validation
 
-function nonNegativeInt(v: unknown, argument: string): number {
-  check(typeof v === 'number' && Number.isSafeInteger(v) && v >= 0, 'INVALID_ARGUMENT', argument,
-    `expected a non-negative integer, got ${describeValue(v)}`);
+function nonNegativeInt(v: unknown, argument: string, field?: string): number {
+  // Messages are built only on failure: this runs several times per call on the hot path.
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw new MyriadError('INVALID_ARGUMENT', `expected a non-negative integer, got ${describeValue(v)}`, field === undefined ? argument : `${argument}.${field}`);
   return v;
 }
 
@@ -249,21 +254,21 @@ function nonNegativeInt(v: unknown, argument: string): number {
  */
 export function validateBatch(b: Batch<Storage>, argument: string): void {
   check(typeof b === 'object' && b !== null, 'INVALID_ARGUMENT', argument, 'expected a batch (see strided(), list(), variable())');
-  check(b.kind === 'strided' || b.kind === 'list' || b.kind === 'variable', 'INVALID_ARGUMENT', `${argument}.kind`,
-    `expected 'strided', 'list' or 'variable', got ${JSON.stringify((b as { kind?: unknown }).kind)}`);
-  parseOrder(b.order, `${argument}.order`);
+  if (b.kind !== 'strided' && b.kind !== 'list' && b.kind !== 'variable')
+    throw new MyriadError('INVALID_ARGUMENT', `expected 'strided', 'list' or 'variable', got ${JSON.stringify((b as { kind?: unknown }).kind)}`, `${argument}.kind`);
+  if (b.order !== 'col' && b.order !== 'row') parseOrder(b.order, `${argument}.order`);
   const views: { v: MatrixView<Storage>; arg: string }[] = [];
   if (b.kind === 'strided') {
-    nonNegativeInt(b.count, `${argument}.count`);
-    nonNegativeInt(b.stride, `${argument}.stride`);
-    nonNegativeInt(b.offset, `${argument}.offset`);
+    nonNegativeInt(b.count, argument, 'count');
+    nonNegativeInt(b.stride, argument, 'stride');
+    nonNegativeInt(b.offset, argument, 'offset');
     checkShape(b.rows, b.cols, b.ld, b.order, argument);
-    storageLength(b.data, `${argument}.data`);
+    const length = storageLength(b.data, argument, '.data');
     if (b.count > 0 && b.rows > 0 && b.cols > 0) {
       const last = lastElement(b.rows, b.cols, b.ld, b.order);
       const end = b.offset + (b.count - 1) * b.stride + last + 1;
-      check(end <= storageLength(b.data, `${argument}.data`), 'BOUNDS', `${argument}.data`,
-        `buffer of ${storageLength(b.data, '')} elements is too short: the batch (count ${b.count}, stride ${b.stride}, offset ${b.offset}, ld ${b.ld}) reaches element ${end - 1}`);
+      if (end > length) throw new MyriadError('BOUNDS',
+        `buffer of ${length} elements is too short: the batch (count ${b.count}, stride ${b.stride}, offset ${b.offset}, ld ${b.ld}) reaches element ${end - 1}`, `${argument}.data`);
     }
     return;
   }
@@ -287,12 +292,12 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
 }
 
 function checkShape(rows: number, cols: number, ld: number, order: Order, argument: string): void {
-  nonNegativeInt(rows, `${argument}.rows`);
-  nonNegativeInt(cols, `${argument}.cols`);
-  nonNegativeInt(ld, `${argument}.ld`);
+  nonNegativeInt(rows, argument, 'rows');
+  nonNegativeInt(cols, argument, 'cols');
+  nonNegativeInt(ld, argument, 'ld');
   const inner = order === 'col' ? rows : cols;
-  check(ld >= Math.max(1, inner), 'LAYOUT', `${argument}.ld`,
-    `leading dimension ${ld} must be at least max(1, ${order === 'col' ? 'rows' : 'cols'}) = ${Math.max(1, inner)} for order '${order}'`);
+  if (ld < Math.max(1, inner)) throw new MyriadError('LAYOUT',
+    `leading dimension ${ld} must be at least max(1, ${order === 'col' ? 'rows' : 'cols'}) = ${Math.max(1, inner)} for order '${order}'`, `${argument}.ld`);
 }
 
 function lastElement(rows: number, cols: number, ld: number, order: Order): number {

@@ -3,7 +3,7 @@
  * here, below both, so each depends on it and neither on the other.
  */
 import type { DType, FloatArray } from './dtype.js';
-import type { Backend } from './ops.js';
+import type { Backend, OpName } from './ops.js';
 import type { DeviceStorage, IntStorage, Storage } from './storage.js';
 
 /** What a context needs of an accelerator backend beyond the operations themselves. */
@@ -25,4 +25,10 @@ export interface DeviceBackend extends Backend<Storage, IntStorage> {
    * have finished and written their outputs. Absent: host calls complete inside `fn`.
    */
   deferHost?<T>(fn: () => T): { result: T; done: Promise<void> };
+  /**
+   * Records the work `fn` enqueues (without running it) as one replayable unit (a CUDA graph);
+   * `capturable(op)` says whether an operation's work can be recorded. Absent: no capture.
+   */
+  capture?(fn: () => void): { launch(): void; dispose(): void };
+  capturable?(op: OpName): boolean;
 }

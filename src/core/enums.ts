@@ -17,13 +17,18 @@ export function parseEnumValue<T extends string>(value: unknown, allowed: readon
   throw new MyriadError('ENUM', `expected one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}`, argument);
 }
 
-export const parseUplo = (v: unknown, arg = 'uplo'): Uplo => parseEnumValue(v, ['lower', 'upper'] as const, arg);
-export const parseSide = (v: unknown, arg = 'side'): Side => parseEnumValue(v, ['left', 'right'] as const, arg);
-export const parseDiag = (v: unknown, arg = 'diag'): Diag => parseEnumValue(v, ['unit', 'nonunit'] as const, arg);
-export const parseOrder = (v: unknown, arg = 'order'): Order => parseEnumValue(v, ['col', 'row'] as const, arg);
+const UPLOS = ['lower', 'upper'] as const;
+const SIDES = ['left', 'right'] as const;
+const DIAGS = ['unit', 'nonunit'] as const;
+const ORDERS = ['col', 'row'] as const;
+const TRANSES = ['N', 'T', 'C'] as const;
+export const parseUplo = (v: unknown, arg = 'uplo'): Uplo => parseEnumValue(v, UPLOS, arg);
+export const parseSide = (v: unknown, arg = 'side'): Side => parseEnumValue(v, SIDES, arg);
+export const parseDiag = (v: unknown, arg = 'diag'): Diag => parseEnumValue(v, DIAGS, arg);
+export const parseOrder = (v: unknown, arg = 'order'): Order => parseEnumValue(v, ORDERS, arg);
 /** Returns 'N' or 'T' ('C' folds to 'T' for real data). */
 export function parseTrans(v: unknown, arg = 'trans'): 'N' | 'T' {
-  const t = parseEnumValue(v, ['N', 'T', 'C'] as const, arg);
+  const t = parseEnumValue(v, TRANSES, arg);
   return t === 'N' ? 'N' : 'T';
 }
 

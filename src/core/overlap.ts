@@ -196,6 +196,7 @@ const describe = (op: Operand, s: Span): string => ('batch' in op ? `${op.name} 
  */
 export function checkNoOverlaps(operands: readonly Operand[]): void {
   for (const op of operands) checkSelf(op);
+  if (distinctBuffers(operands)) return;
   const bounds = operands.map(boundsOf);
   for (let j = 0; j < operands.length; j++) {
     for (let i = 0; i < j; i++) {
@@ -209,6 +210,24 @@ export function checkNoOverlaps(operands: readonly Operand[]): void {
         `${describe(out, so)} and ${describe(other, sx)} share memory: an output must not overlap any other argument`, out.name);
     }
   }
+}
+
+/** True when every operand is one buffer (strided, or integers) and no two share one: nothing to compare (the common call). */
+function distinctBuffers(operands: readonly Operand[]): boolean {
+  const keys: object[] = [];
+  for (const op of operands) {
+    let s: Storage | IntStorage;
+    if ('batch' in op) {
+      if (op.batch.kind !== 'strided') return false;
+      s = op.batch.data;
+    } else {
+      s = op.ints;
+    }
+    const key = isDeviceStorage(s) ? s : s.buffer;
+    if (keys.includes(key)) return false;
+    keys.push(key);
+  }
+  return true;
 }
 
 function shareRange(p: Map<object, [number, number]>, q: Map<object, [number, number]>): boolean {

@@ -17,6 +17,7 @@ import { cpuBackend } from '../cpu/backend.js';
 import { hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
+import { IntPool } from './runtime/int-pool.js';
 import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';
 
 type Request = Record<string, unknown>;
@@ -75,9 +76,12 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   private readonly deferral = new HostDeferral();
   /** How host calls are cut into chunks (undefined: the default; tests force small chunks). */
   stagingTuning: StagingTuning | undefined;
+  /** Small int32 arrays (info) without a device allocation per call; freed by dispose(). */
+  readonly ints: IntPool;
 
   constructor(readonly device: GpuDevice, private readonly versions: string) {
     super();
+    this.ints = new IntPool(device);
   }
 
   describe(): string {
@@ -86,16 +90,26 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   }
 
   protected run(op: OpName, request: Request): void {
-    const count = Object.values(request).map((v) => (isBatch(v) ? batchCount(v) : -1)).find((c) => c >= 0) ?? 0;
-    if (count === 0) return;
-    if (!hasGpuOp(op)) return this.runOnCpu(op, request);
+    // One pass over the request, allocating nothing: the first batch's count, and where the storages live.
+    let count = -1;
     let onHost = false;
-    for (const s of storagesIn(request, Object.keys(request))) {
-      if (isDeviceStorage(s)) this.checkOwn(s);
-      else onHost = true;
+    for (const key in request) {
+      const v = request[key];
+      if (isBatch(v)) {
+        if (count < 0) count = batchCount(v);
+        if (v.kind === 'strided') onHost = this.isHost(v.data as Storage) || onHost;
+        else for (const m of v.matrices) onHost = this.isHost(m.data as Storage) || onHost;
+      } else if (ArrayBuffer.isView(v) || isDeviceStorage(v)) {
+        onHost = this.isHost(v as Storage) || onHost;
+      }
+    }
+    if (count <= 0) return;
+    if (!hasGpuOp(op)) return this.runOnCpu(op, request);
+    if (!onHost) {
+      runGpuOp(op, this.device, request);
+      return;
     }
     const kernel = (r: Request): void => { runGpuOp(op, this.device, r); };
-    if (!onHost) return kernel(request);
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
     const call = new HostCall(this.device, op, request, kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {});
     if (this.deferral.active) {
@@ -136,6 +150,13 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     }
   }
 
+  /** True for host memory; device memory must be this device's. */
+  private isHost(s: Storage | IntStorage): boolean {
+    if (!isDeviceStorage(s)) return true;
+    this.checkOwn(s);
+    return false;
+  }
+
   private checkOwn(s: DeviceStorage): DeviceArray {
     if (s.device !== this.device.info.ordinal)
       throw new MyriadError('INVALID_ARGUMENT', `device memory of GPU ${s.device} given to a context of GPU ${this.device.info.ordinal}`, 'data');
@@ -143,8 +164,9 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   }
 
   // Memory and time ---------------------------------------------------------------------------
+  /** From the pool of small int32 arrays (the info of device calls that pass none). */
   allocInts(length: number): DeviceStorage {
-    return this.device.alloc('int32', length);
+    return this.ints.take(length);
   }
   upload(host: FloatArray | Int32Array): DeviceStorage {
     return this.device.upload(host);
@@ -177,7 +199,16 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   async synchronize(): Promise<void> {
     this.device.synchronize();
   }
+  capture(fn: () => void): { launch(): void; dispose(): void } {
+    if (!this.device.capture) throw new MyriadError('UNSUPPORTED', `${this.device.info.name} cannot record a capture`, 'capture');
+    return this.device.capture(fn);
+  }
+  /** Operations with a GPU kernel: the others run on the CPU with copies, which a graph cannot record. */
+  capturable(op: OpName): boolean {
+    return hasGpuOp(op);
+  }
   dispose(): void {
+    this.ints.dispose();
     this.device.dispose();
   }
 }

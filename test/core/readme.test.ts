@@ -21,7 +21,7 @@ function readmeExamples(): string[] {
 describe('README examples', () => {
   it('test/readme/ holds every ts block of the README verbatim', () => {
     const blocks = readmeExamples();
-    assert.equal(blocks.length, 3);
+    assert.equal(blocks.length, 4);
     blocks.forEach((block, i) => {
       const file = readFileSync(join(root, 'test', 'readme', `example-${i + 1}.ts`), 'utf8');
       assert.equal(file.slice(file.indexOf('\n') + 1), block, `example-${i + 1}.ts differs from the README's block ${i + 1}`);

@@ -27,6 +27,9 @@ describe('README examples on GPUs', () => {
   it('the host-path example (async posv on host arrays) on the CUDA backend', { skip }, () => {
     assert.match(run(2), /^1 0\.25 true\n2 0\.0625 true\n3 0\.015625 true$/m);
   });
+  it('the prepared and captured calls example', { skip }, () => {
+    assert.match(run(4), /^2$/m);
+  });
   it('the multi-GPU example', { skip: skip2 }, () => {
     const out = run(3);
     assert.match(out, /Float64Array\(2560000\)/);

@@ -10,9 +10,10 @@ import { readDeviceInfo } from './device-info.js';
 import { checkCuda } from './errors.js';
 import { CU_EVENT_DEFAULT, CU_EVENT_DISABLE_TIMING, CU_STREAM_NON_BLOCKING, CUDA_ERROR_NOT_READY, type CUcontext, type CUevent, type CUmodule, type CUstream, type CUfunction } from './ffi-cuda.js';
 import { CudaKernel } from './kernel.js';
+import { captureGraph } from './graph.js';
 import { allocateHost, checkLength, CudaDeviceArray, ELEMENT_BYTES, hostDType, ownArray } from './memory.js';
 import { cudaRuntime, unusableReason, type CudaRuntime } from './runtime.js';
-import type { DeviceArray, DeviceDType, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource } from './types.js';
+import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource } from './types.js';
 
 export class CudaDevice implements GpuDevice {
   readonly info: DeviceInfo;
@@ -23,6 +24,8 @@ export class CudaDevice implements GpuDevice {
   /** The host path's upload stream and the event that hands its copies to the main stream (created on first use). */
   private copyStream: CUstream | undefined;
   private uploadsDone: CUevent | undefined;
+  /** Inside capture(): calls that cannot be recorded throw. */
+  private capturing = false;
 
   private constructor(private readonly runtime: CudaRuntime, ordinal: number) {
     const api = runtime.api;
@@ -62,6 +65,7 @@ export class CudaDevice implements GpuDevice {
     // Generators memoise their KernelSource objects: the same object needs no re-hashing.
     const seen = this.bySource.get(src);
     if (seen) return seen;
+    this.notCapturing(`loading ${src.name}`);
     const kernel = this.lookup(src);
     this.bySource.set(src, kernel);
     return kernel;
@@ -99,6 +103,7 @@ export class CudaDevice implements GpuDevice {
 
   /** Copies all of `host` to the start of `dst` (or a new array); `dst` must be at least as long. */
   upload(host: HostArray, dst?: DeviceArray): CudaDeviceArray {
+    this.notCapturing('a copy from host memory');
     const dtype = hostDType(host);
     const target = dst ? ownArray(this.context, dst, 'dst') : this.alloc(dtype, host.length);
     if (target.dtype !== dtype) throw new MyriadError('DTYPE', `host ${dtype} into device ${target.dtype}`, 'dst');
@@ -119,6 +124,7 @@ export class CudaDevice implements GpuDevice {
 
   /** Waits for the stream, then copies the first `dst.length` (default: all) elements of `src`. */
   download(src: DeviceArray, dst?: HostArray): HostArray {
+    this.notCapturing('a copy to host memory');
     const source = ownArray(this.context, src, 'src');
     const target = dst ?? allocateHost(source.dtype, source.length);
     if (hostDType(target) !== source.dtype) throw new MyriadError('DTYPE', `device ${source.dtype} into host ${hostDType(target)}`, 'dst');
@@ -171,6 +177,7 @@ export class CudaDevice implements GpuDevice {
   }
 
   uploadRange(host: HostArray, lo: number, hi: number, dst: DeviceArray, dstOffset: number): void {
+    this.notCapturing('a copy from host memory');
     const piece = this.hostPiece(host, lo, hi);
     const d = this.rangeOf(dst, dstOffset, hi - lo, 'dst');
     if (piece.length === 0) return;
@@ -194,6 +201,7 @@ export class CudaDevice implements GpuDevice {
   }
 
   downloadRange(src: DeviceArray, srcOffset: number, host: HostArray, lo: number, hi: number): void {
+    this.notCapturing('a copy to host memory');
     const piece = this.hostPiece(host, lo, hi);
     const s = this.rangeOf(src, srcOffset, hi - lo, 'src');
     if (piece.length === 0) return;
@@ -249,8 +257,25 @@ export class CudaDevice implements GpuDevice {
   }
 
   synchronize(): void {
+    this.notCapturing('waiting for the stream');
     this.context.activate();
     this.context.check(this.context.api.cuStreamSynchronize(this.context.stream), 'cuStreamSynchronize');
+  }
+
+  /** Records what `fn` enqueues into a CUDA graph (runtime/graph.ts); nothing runs now. */
+  capture(fn: () => void): DeviceGraph {
+    this.notCapturing('a capture inside a capture');
+    this.capturing = true;
+    try {
+      return captureGraph(this.context, this.context.api.graphs, fn);
+    } finally {
+      this.capturing = false;
+    }
+  }
+
+  private notCapturing(what: string): void {
+    if (this.capturing)
+      throw new MyriadError('UNSUPPORTED', `${what} cannot be recorded in ctx.capture(): capture calls on device data only, after they have run once`, 'capture');
   }
 
   /** Device memory (free, total) in bytes, from cuMemGetInfo. */

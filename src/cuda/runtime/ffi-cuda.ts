@@ -12,6 +12,8 @@ export type CUmodule = { readonly __cuda: 'CUmodule' };
 export type CUfunction = { readonly __cuda: 'CUfunction' };
 export type CUstream = { readonly __cuda: 'CUstream' };
 export type CUevent = { readonly __cuda: 'CUevent' };
+export type CUgraph = { readonly __cuda: 'CUgraph' };
+export type CUgraphExec = { readonly __cuda: 'CUgraphExec' };
 /** koffi writes 64-bit integers out as number when they fit in 2^53, else bigint. */
 export type OutU64 = [number | bigint];
 export type OutI32 = [number];
@@ -23,6 +25,8 @@ koffi.pointer('CUmodule', koffi.opaque('CUmod_st'));
 koffi.pointer('CUfunction', koffi.opaque('CUfunc_st'));
 koffi.pointer('CUstream', koffi.opaque('CUstream_st'));
 koffi.pointer('CUevent', koffi.opaque('CUevent_st'));
+koffi.pointer('CUgraph', koffi.opaque('CUgraph_st'));
+koffi.pointer('CUgraphExec', koffi.opaque('CUgraphExec_st'));
 koffi.alias('CUdeviceptr', 'unsigned long long');
 koffi.alias('CUresult', 'int');
 koffi.alias('CUdevice', 'int');
@@ -66,6 +70,8 @@ export const CU_EVENT_DEFAULT = 0;
 export const CU_EVENT_DISABLE_TIMING = 2;
 /** cuMemHostRegister: pinned for every context of the process, not only the current one. */
 export const CU_MEMHOSTREGISTER_PORTABLE = 1;
+/** CUstreamCaptureMode: relaxed lets this thread call what a capture does not record (allocation). */
+export const CU_STREAM_CAPTURE_MODE_RELAXED = 2;
 export const CUDA_ERROR_NOT_READY = 600;
 export const CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712;
 export const CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713;
@@ -88,6 +94,8 @@ export interface CudaDriverApi {
   cuStreamCreate(out: Out<CUstream>, flags: number): number;
   cuStreamDestroy_v2(stream: CUstream): number;
   cuStreamSynchronize(stream: CUstream): number;
+  /** Stream capture into CUDA graphs (CUDA 11.4+); undefined where the driver lacks them. */
+  graphs?: CudaGraphApi;
   cuStreamWaitEvent(stream: CUstream, event: CUevent, flags: number): number;
   cuMemHostRegister_v2(host: ArrayBufferView, bytes: number, flags: number): number;
   cuMemHostUnregister(host: bigint): number;
@@ -129,6 +137,24 @@ export interface CudaDriverApi {
     params: unknown, extra: null,
   ): number;
 }
+
+export interface CudaGraphApi {
+  cuStreamBeginCapture_v2(stream: CUstream, mode: number): number;
+  cuStreamEndCapture(stream: CUstream, out: Out<CUgraph>): number;
+  cuGraphInstantiateWithFlags(out: Out<CUgraphExec>, graph: CUgraph, flags: number | bigint): number;
+  cuGraphLaunch(exec: CUgraphExec, stream: CUstream): number;
+  cuGraphExecDestroy(exec: CUgraphExec): number;
+  cuGraphDestroy(graph: CUgraph): number;
+}
+
+const GRAPH_PROTOTYPES: readonly string[] = [
+  'CUresult cuStreamBeginCapture_v2(CUstream hStream, int mode)',
+  'CUresult cuStreamEndCapture(CUstream hStream, _Out_ CUgraph *phGraph)',
+  'CUresult cuGraphInstantiateWithFlags(_Out_ CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags)',
+  'CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)',
+  'CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)',
+  'CUresult cuGraphDestroy(CUgraph hGraph)',
+];
 
 const PROTOTYPES: readonly string[] = [
   'CUresult cuGetErrorName(CUresult error, _Out_ const char **pStr)',
@@ -216,6 +242,12 @@ export function loadCudaDriver(env: Env = process.env): CudaDriverApi {
     lib,
     'CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, _Out_ size_t *paramOffset, _Out_ size_t *paramSize)',
   );
-  cached = { ...api, cuFuncGetParamInfo: paramInfo, path } as unknown as CudaDriverApi;
+  let graphs: CudaGraphApi | undefined;
+  try {
+    graphs = bindAll(lib, GRAPH_PROTOTYPES) as unknown as CudaGraphApi;
+  } catch {
+    graphs = undefined; // a driver older than CUDA 11.4: ctx.capture says so
+  }
+  cached = { ...api, cuFuncGetParamInfo: paramInfo, graphs, path } as unknown as CudaDriverApi;
   return cached;
 }

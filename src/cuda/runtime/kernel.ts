@@ -97,7 +97,8 @@ export class CudaKernel implements Kernel {
     let rc: number;
     if (this.packed && this.layout) {
       const { view, pointers } = this.packed;
-      args.forEach((a, i) => writeArg(view, this.layout!.offsets[i] as number, a, i));
+      const offsets = this.layout.offsets;
+      for (let i = 0; i < args.length; i++) writeArg(view, offsets[i] as number, args[i] as KernelArg, i);
       rc = api.cuLaunchKernelPacked(this.fn, gx, gy, gz, bx, by, bz, shared, stream, pointers, null);
     } else {
       const params = args.map((a, i) => {
@@ -124,12 +125,12 @@ export class CudaKernel implements Kernel {
     if (sizes.length !== args.length) {
       throw new MyriadError('INVALID_ARGUMENT', `${this.name} takes ${sizes.length} parameters, got ${args.length}`, 'args');
     }
-    sizes.forEach((size, i) => {
+    for (let i = 0; i < sizes.length; i++) {
       const a = args[i] as KernelArg;
-      if (ARG_BYTES[a.type] !== size) {
-        throw new MyriadError('INVALID_ARGUMENT', `parameter ${i} of ${this.name} is ${size} bytes, got ${a.type}`, `args[${i}]`);
+      if (ARG_BYTES[a.type] !== sizes[i]) {
+        throw new MyriadError('INVALID_ARGUMENT', `parameter ${i} of ${this.name} is ${sizes[i]} bytes, got ${a.type}`, `args[${i}]`);
       }
-    });
+    }
   }
 }
 
@@ -137,34 +138,47 @@ function checkDim(v: number, max: number, argument: string): void {
   if (!Number.isInteger(v) || v < 1 || v > max) throw new MyriadError('INVALID_ARGUMENT', `must be an integer in 1..${max}, got ${v}`, argument);
 }
 
+const U64_END = 2n ** 64n;
+const I64_MIN = -(2n ** 63n);
+const I64_END = 2n ** 63n;
+const TWO_32 = 2 ** 32;
+
 /** Writes one kernel argument, little-endian as the device reads it, after checking its range. */
 function writeArg(view: DataView, offset: number, a: KernelArg, i: number): void {
-  const where = `args[${i}]`;
+  const where = (): string => `args[${i}]`;
   switch (a.type) {
     case 'ptr':
-      if (typeof a.value !== 'bigint' || a.value < 0n || a.value >= 2n ** 64n) throw new MyriadError('INVALID_ARGUMENT', 'pointer must be a bigint in [0, 2^64)', where);
+      if (typeof a.value !== 'bigint' || a.value < 0n || a.value >= U64_END) throw new MyriadError('INVALID_ARGUMENT', 'pointer must be a bigint in [0, 2^64)', where());
       view.setBigUint64(offset, a.value, true);
       return;
     case 'i32':
-      if (!Number.isInteger(a.value) || a.value < -(2 ** 31) || a.value >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `not an int32: ${a.value}`, where);
+      if (!Number.isInteger(a.value) || a.value < -(2 ** 31) || a.value >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `not an int32: ${a.value}`, where());
       view.setInt32(offset, a.value, true);
       return;
     case 'i64': {
-      const v = typeof a.value === 'bigint' ? a.value : Number.isSafeInteger(a.value) ? BigInt(a.value) : undefined;
-      if (v === undefined || v < -(2n ** 63n) || v >= 2n ** 63n) throw new MyriadError('INVALID_ARGUMENT', `not an int64: ${String(a.value)}`, where);
+      if (typeof a.value === 'number') {
+        // A safe integer as two 32-bit halves: no BigInt per launch (offsets and strides are numbers).
+        if (!Number.isSafeInteger(a.value)) throw new MyriadError('INVALID_ARGUMENT', `not an int64: ${String(a.value)}`, where());
+        const hi = Math.floor(a.value / TWO_32);
+        view.setUint32(offset, a.value - hi * TWO_32, true);
+        view.setInt32(offset + 4, hi, true);
+        return;
+      }
+      const v = a.value;
+      if (typeof v !== 'bigint' || v < I64_MIN || v >= I64_END) throw new MyriadError('INVALID_ARGUMENT', `not an int64: ${String(a.value)}`, where());
       view.setBigInt64(offset, v, true);
       return;
     }
     case 'f32':
-      if (typeof a.value !== 'number') throw new MyriadError('INVALID_ARGUMENT', 'f32 must be a number', where);
+      if (typeof a.value !== 'number') throw new MyriadError('INVALID_ARGUMENT', 'f32 must be a number', where());
       view.setFloat32(offset, a.value, true);
       return;
     case 'f64':
-      if (typeof a.value !== 'number') throw new MyriadError('INVALID_ARGUMENT', 'f64 must be a number', where);
+      if (typeof a.value !== 'number') throw new MyriadError('INVALID_ARGUMENT', 'f64 must be a number', where());
       view.setFloat64(offset, a.value, true);
       return;
     default:
-      throw new MyriadError('INVALID_ARGUMENT', `unknown argument type ${(a as { type: string }).type}`, where);
+      throw new MyriadError('INVALID_ARGUMENT', `unknown argument type ${(a as { type: string }).type}`, where());
   }
 }
 

@@ -102,6 +102,13 @@ export interface GpuEvent {
   dispose(): void;
 }
 
+/** Work recorded from a device's stream (a CUDA graph), launched again as one unit. */
+export interface DeviceGraph {
+  /** Enqueues the recorded work on the device's stream. */
+  launch(): void;
+  dispose(): void;
+}
+
 /**
  * One GPU with its context and stream, as kernel launchers and the CUDA backend see it.
  * All work is enqueued on one stream in call order; `synchronize()` waits for it. The host path
@@ -146,6 +153,11 @@ export interface GpuDevice {
   idle(): Promise<void>;
   event(): GpuEvent;
   synchronize(): void;
+  /**
+   * Records (without running) the work `fn` enqueues into a graph; while recording, calls that
+   * would synchronise, copy host memory or load a kernel throw. Absent where unsupported.
+   */
+  capture?(fn: () => void): DeviceGraph;
   /** The CUstream handle, for vendor libraries (cublasSetStream). */
   readonly streamHandle: unknown;
   dispose(): void;

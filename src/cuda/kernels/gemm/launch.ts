@@ -10,7 +10,7 @@ import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GemmRequest, Op } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
-import { cachedKernel } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { operandArgs } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { generateSmallGemm, smallGemmShape } from './generate-small.js';
@@ -78,18 +78,14 @@ export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Gemm
 }
 
 /** The planner's choice per device and problem (planning is pure; repeated calls skip it). */
-const plans = new WeakMap<GpuDevice, Map<string, GemmParams>>();
-function plannedFor(dev: GpuDevice, problem: GemmProblem): GemmParams {
-  let byProblem = plans.get(dev);
-  if (!byProblem) plans.set(dev, (byProblem = new Map()));
-  const key = JSON.stringify(problem);
-  let params = byProblem.get(key);
-  if (!params) {
-    params = planGemm(dev.info, problem, {});
-    if (byProblem.size > 4096) byProblem.clear();
-    byProblem.set(key, params);
-  }
-  return params;
+function plannedFor(dev: GpuDevice, p: GemmProblem): GemmParams {
+  const l = p.layouts!;
+  // Everything but the sizes in one small integer: a short key, cheap to build and hash.
+  const layout = (o: OperandLayout, at: number): number => ((o.kind === 'strided' ? 1 : 0) | (o.dense ? 2 : 0)) << at;
+  const flags = (p.dtype === 'float64' ? 1 : 0) | (p.transA === 'T' ? 2 : 0) | (p.transB === 'T' ? 4 : 0) | (p.betaZero ? 8 : 0) |
+    (p.batchKind === 'strided' ? 16 : p.batchKind === 'list' ? 32 : 48) | layout(l.a, 6) | layout(l.b, 8) | layout(l.c, 10);
+  const key = `gemm${flags}/${p.m},${p.n},${p.k},${p.count}`;
+  return plannedOnce(dev, key, () => planGemm(dev.info, p, {}));
 }
 
 interface GemmScalars {
@@ -112,7 +108,7 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
     : opts.tuning === undefined && forced === undefined
       ? plannedFor(dev, problem)
       : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
-  const kernel = cachedKernel(dev, `gemm/${JSON.stringify(params)}`, () => gemmSource(params));
+  const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
   const args: KernelArg[] = [
     ...operandArgs(a), ...operandArgs(b), ...operandArgs(c),
     arg.i32(s.count), arg.real(s.dtype, s.alpha), arg.real(s.dtype, s.beta),

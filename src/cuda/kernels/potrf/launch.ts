@@ -11,13 +11,13 @@ import { tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
 import type { FamilyOptions } from '../common/family-options.js';
-import { cachedKernel } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup } from '../common/operands.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource } from './generate-panel.js';
 import { potrfRegisterSource } from './generate-register.js';
 import { potrfSmallSource } from './generate-small.js';
-import type { PotrfForce } from './params.js';
+import type { PotrfForce, PotrfPlan } from './params.js';
 import { planPotrf } from './plan.js';
 
 export type PotrfOptions = FamilyOptions<PotrfForce, PotrfTuning>;
@@ -42,23 +42,24 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
     return;
   }
   const args = [...operandArgs(a), arg.ptr(info), ...indexArgs(g.index, g.count)];
-  const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'potrf');
-  const plan = planPotrf({ dtype, uplo, n, kind: a.kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
+  const planNow = (): PotrfPlan =>
+    planPotrf({ dtype, uplo, n, kind: a.kind, sharedLimit: sharedLimit(dev) }, opts.tuning ?? tuningFor(dev.info.arch, 'potrf'), { force: opts.force });
+  const plan = opts.tuning === undefined && opts.force === undefined ? plannedOnce(dev, `potrf/${dtype}/${uplo}/${n}/${a.kind}`, planNow) : planNow();
   if (plan.variant === 'small') {
     const p = plan.params;
-    const k = cachedKernel(dev, `potrf-small/${JSON.stringify(p)}`, () => potrfSmallSource(p));
+    const k = kernelFor(dev, 'potrf-small', p, () => potrfSmallSource(p));
     k.launch({ grid: [smallGrid({ dtype, n, warps: p.warps, tile: uplo === 'upper', lanes: n }, g.count), 1, 1], block: [p.warps * 32, 1, 1] }, args);
     return;
   }
   if (plan.variant === 'register') {
     const p = plan.params;
-    const k = cachedKernel(dev, `potrf-register/${JSON.stringify(p)}`, () => potrfRegisterSource(p));
+    const k = kernelFor(dev, 'potrf-register', p, () => potrfRegisterSource(p));
     k.launch({ grid: [g.count, 1, 1], block: [p.warps * 32, 1, 1] }, args);
     return;
   }
   const p = plan.params;
   if (p.ib === 0) throw new MyriadError('UNSUPPORTED', `n = ${n} is too large for the batched Cholesky panel kernel on ${dev.info.name}`, 'a.rows');
-  const k = cachedKernel(dev, `potrf-panel/${JSON.stringify(p)}`, () => potrfPanelSource(p));
+  const k = kernelFor(dev, 'potrf-panel', p, () => potrfPanelSource(p));
   // loop-exclusive (the default): one launch per panel, each sized to its panel; loop-inclusive: one.
   for (let i0 = 0; i0 < n; i0 += p.loop === true ? n : p.ib) {
     const m = n - i0;

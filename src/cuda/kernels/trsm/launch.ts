@@ -11,7 +11,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { TrmmRequest, TrsmRequest } from '../../../core/ops.js';
 import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import { cachedKernel } from '../common/kernel-cache.js';
+import { cachedKernel, kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, operandArgs, sharedLimit, type OperandArgs } from '../common/operands.js';
 import { groupBlocks } from '../common/sub-blocks.js';
 import { gemmCuda } from '../gemm/index.js';
@@ -76,8 +76,11 @@ function triangularGroup(dev: GpuDevice, op: TriangularOp, dtype: DType, r: Trsm
     return;
   }
   const variant: TrsmVariant = { side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
-  const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'trsm');
-  const plan = planTrsm({ ...variant, op, dtype, m: g.m, n: g.n, count: g.count, kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
+  const planNow = (): TrsmPlan =>
+    planTrsm({ ...variant, op, dtype, m: g.m, n: g.n, count: g.count, kind, sharedLimit: sharedLimit(dev) }, opts.tuning ?? tuningFor(dev.info.arch, 'trsm'), { force: opts.force });
+  const plan = opts.tuning === undefined && opts.force === undefined
+    ? plannedOnce(dev, `${op}/${r.side}${r.uplo}${r.transA}${r.diag}/${dtype}/${g.m},${g.n},${g.count}/${kind}`, planNow)
+    : planNow();
   for (const step of plan.steps) {
     if (step.kind === 'leaf') launchLeaf(dev, plan, g, step.span, step.scaled ? r.alpha : 1);
     else gemmCuda(dev, updateRequest(op, r, g.a, g.b, g.m, g.n, step));
@@ -92,7 +95,7 @@ function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, al
   const delta = leafOffsets(left, span.off, g.argsA.ld, g.argsB.ld);
   const a = { ...g.argsA, offset: g.argsA.offset + delta.a };
   const b = { ...g.argsB, offset: g.argsB.offset + delta.b };
-  const k = cachedKernel(dev, `${p.op}-leaf/${JSON.stringify(p)}`, () => trsmLeafSource(p));
+  const k = kernelFor(dev, `${p.op}-leaf`, p, () => trsmLeafSource(p));
   const grid: [number, number, number] = [Math.ceil(g.count / shape.matrices), Math.min(Math.ceil(nvec / shape.vectors), 65535), 1];
   k.launch({ grid, block: [shape.vectors, shape.matrices, 1], sharedBytes: shape.sharedBytes }, [
     ...operandArgs(a), ...operandArgs(b),

@@ -55,13 +55,22 @@ function chain(arch: string): string[] {
   return out;
 }
 
+/** Merged tables by architecture and family: the tables are constant data, merged once. */
+const merged = new Map<string, Map<TunedFamily, unknown>>();
+
 export function tuningFor<F extends TunedFamily>(arch: string, family: F): FamilyTuning[F] {
-  let merged: FamilyTuning[F] = DEFAULTS[family];
-  for (const a of chain(arch)) {
-    const overrides = TABLES[a]?.[family];
-    if (overrides !== undefined) merged = { ...merged, ...overrides };
+  let byFamily = merged.get(arch);
+  if (byFamily === undefined) merged.set(arch, (byFamily = new Map()));
+  let table = byFamily.get(family) as FamilyTuning[F] | undefined;
+  if (table === undefined) {
+    table = DEFAULTS[family];
+    for (const a of chain(arch)) {
+      const overrides = TABLES[a]?.[family];
+      if (overrides !== undefined) table = { ...table, ...overrides };
+    }
+    byFamily.set(family, table);
   }
-  return merged;
+  return table;
 }
 
 /** The first band whose bound `size` does not exceed (bands ascend; the last should be Infinity). */

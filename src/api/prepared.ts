@@ -1,0 +1,222 @@
+/**
+ * Prepared calls: `ctx.prepare.<op>(args)` validates the arguments of one call once (the same
+ * checks as `ctx.<op>(args)`), and returns a function that runs the call again, on the same
+ * storages or on new ones given by argument name: `f()`, `f({ a, b, c })`, `f({ a, info })`.
+ * A new storage only has to fit the one it replaces: the same place (host, or device memory of
+ * the same GPU), the same dtype, at least the elements the prepared batch reaches, not disposed;
+ * arguments that shared one storage in the preparation share one again, and an output may not
+ * overlap another argument (the one check of the full validation that depends on the storages).
+ * Everything else (enums, scalars, shapes, strides, counts, the row-major mapping) is reused.
+ *
+ * The call then goes the usual way, on every backend: on the GPU the plan and the kernel come
+ * from the memos (found at the first run), so a prepared call's host work is the fit checks
+ * and the launch. Where the preparation allocated `info` (or `ipiv`) because none was given,
+ * every run writes that same array unless the run is given one.
+ *
+ * Generic over the operation table: one entry per operation names its validation, its outputs
+ * and what it returns (a new operation adds one line to PREPARERS; the compiler asks for it).
+ */
+import { batchCount, type Batch } from '../core/batch.js';
+import { MyriadError } from '../core/errors.js';
+import type { OpName } from '../core/ops.js';
+import { checkNoOverlaps, type Operand } from '../core/overlap.js';
+import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
+import {
+  prepareCholeskySolve, prepareFactor, prepareGemm, prepareGesv, prepareGetrf, prepareGetrs, prepareSyrk, prepareTrsm,
+  prepareTrtri, type IntAllocator,
+} from './prepare.js';
+
+/** The storages a prepared call may be given anew, by argument name. */
+export interface PreparedStorages {
+  a?: Storage;
+  b?: Storage;
+  c?: Storage;
+  info?: IntStorage;
+  ipiv?: IntStorage;
+}
+
+/** A prepared call: runs the prepared operation, on new storages where given. */
+export interface PreparedCall<R> {
+  (storages?: PreparedStorages): R;
+  /** The operation it runs. */
+  readonly op: OpName;
+}
+
+type Request = Record<string, unknown>;
+
+/** What the context lends a preparer: its validation allocator and the way it runs a validated request. */
+export interface PreparedHost {
+  intsFor(args: unknown): IntAllocator;
+  /** Runs one validated request as `ctx.<op>` does after its validation; returns the result of the call. */
+  execute(op: OpName, request: Request): unknown;
+}
+
+interface Preparer {
+  validate(args: never, alloc: IntAllocator): Request;
+  /** Request fields the operation writes (for the overlap check of new storages). */
+  outputs: readonly string[];
+}
+
+const PREPARERS: { readonly [K in OpName]: Preparer } = {
+  gemm: { validate: (a) => prepareGemm(a) as unknown as Request, outputs: ['c'] },
+  trsm: { validate: (a) => prepareTrsm(a, 'trsm') as unknown as Request, outputs: ['b'] },
+  trmm: { validate: (a) => prepareTrsm(a, 'trmm') as unknown as Request, outputs: ['b'] },
+  syrk: { validate: (a) => prepareSyrk(a) as unknown as Request, outputs: ['c'] },
+  potrf: { validate: (a, alloc) => prepareFactor(a, 'potrf', alloc) as unknown as Request, outputs: ['a', 'info'] },
+  potrs: { validate: (a, alloc) => prepareCholeskySolve(a, 'potrs', alloc) as unknown as Request, outputs: ['b', 'info'] },
+  posv: { validate: (a, alloc) => prepareCholeskySolve(a, 'posv', alloc) as unknown as Request, outputs: ['a', 'b', 'info'] },
+  getrf: { validate: (a, alloc) => prepareGetrf(a, alloc) as unknown as Request, outputs: ['a', 'ipiv', 'info'] },
+  getrs: { validate: (a, alloc) => prepareGetrs(a, alloc) as unknown as Request, outputs: ['b', 'info'] },
+  gesv: { validate: (a, alloc) => prepareGesv(a, alloc) as unknown as Request, outputs: ['a', 'ipiv', 'b', 'info'] },
+  trtri: { validate: (a, alloc) => prepareTrtri(a, alloc) as unknown as Request, outputs: ['a', 'info'] },
+  lauum: { validate: (a, alloc) => prepareFactor(a, 'lauum', alloc) as unknown as Request, outputs: ['a', 'info'] },
+  potri: { validate: (a, alloc) => prepareFactor(a, 'potri', alloc) as unknown as Request, outputs: ['a', 'info'] },
+};
+
+const SLOTS = ['a', 'b', 'c', 'info', 'ipiv'] as const;
+type Slot = (typeof SLOTS)[number];
+
+/** One replaceable storage of the preparation: what it was and how many elements the call reaches. */
+interface SlotPlan {
+  readonly slot: Slot;
+  readonly template: Storage | IntStorage;
+  /** Elements the prepared call reads or writes from the storage's start (a new storage needs at least these). */
+  readonly reach: number;
+  /** A batch given as a list or variable batch: its storages cannot be replaced. */
+  readonly fixed: boolean;
+}
+
+/** Builds `ctx.prepare`: one preparer per operation of the table. */
+export function makePreparers(host: PreparedHost): { [K in OpName]: (args: unknown) => PreparedCall<unknown> } {
+  const out = {} as { [K in OpName]: (args: unknown) => PreparedCall<unknown> };
+  for (const op of Object.keys(PREPARERS) as OpName[]) out[op] = (args) => prepareCall(host, op, args);
+  return out;
+}
+
+function prepareCall(host: PreparedHost, op: OpName, args: unknown): PreparedCall<unknown> {
+  const preparer = PREPARERS[op];
+  const request = preparer.validate(args as never, host.intsFor(args));
+  const slots = slotPlans(args as Record<string, unknown>, request);
+  const count = countOf(request);
+  const run = (storages?: PreparedStorages): unknown => {
+    if (storages === undefined) return host.execute(op, request);
+    if (typeof storages !== 'object' || storages === null)
+      throw new MyriadError('INVALID_ARGUMENT', `a prepared ${op} takes { ${slots.map((s) => s.slot).join(', ')} } or nothing`, 'storages');
+    return host.execute(op, substitute(op, request, slots, storages, count, preparer.outputs));
+  };
+  return Object.assign(run, { op });
+}
+
+function countOf(r: Request): number {
+  for (const key in r) {
+    const v = r[key];
+    if (typeof v === 'object' && v !== null && 'kind' in v && v.kind !== 'device') return batchCount(v as Batch<Storage>);
+  }
+  return 0;
+}
+
+function slotPlans(args: Record<string, unknown>, request: Request): SlotPlan[] {
+  const out: SlotPlan[] = [];
+  for (const slot of SLOTS) {
+    const given = args[slot];
+    if (given === undefined && (slot === 'info' || slot === 'ipiv')) {
+      // Allocated by the preparation: it lives in the request.
+      const made = request[slot];
+      if (made !== undefined) out.push({ slot, template: made as IntStorage, reach: (made as IntStorage).length, fixed: false });
+      continue;
+    }
+    if (given === undefined) continue;
+    if (slot === 'info' || slot === 'ipiv') {
+      out.push({ slot, template: given as IntStorage, reach: usedInts(slot, request), fixed: false });
+      continue;
+    }
+    const b = given as Batch<Storage>;
+    if (b.kind !== 'strided') {
+      out.push({ slot, template: b.matrices[0]?.data as Storage, reach: 0, fixed: true });
+      continue;
+    }
+    out.push({ slot, template: b.data, reach: stridedReach(b), fixed: false });
+  }
+  return out;
+}
+
+function usedInts(slot: 'info' | 'ipiv', r: Request): number {
+  const count = countOf(r);
+  return slot === 'info' ? count : count * (r.pivotStride as number);
+}
+
+function stridedReach(b: Extract<Batch<Storage>, { kind: 'strided' }>): number {
+  if (b.count === 0 || b.rows === 0 || b.cols === 0) return 0;
+  const last = b.order === 'col' ? (b.cols - 1) * b.ld + b.rows - 1 : (b.rows - 1) * b.ld + b.cols - 1;
+  return b.offset + (b.count - 1) * b.stride + last + 1;
+}
+
+/** The request with each given storage in place of the one it replaces, after checking that it fits. */
+function substitute(op: OpName, request: Request, slots: readonly SlotPlan[], given: PreparedStorages, count: number, outputs: readonly string[]): Request {
+  const swaps = new Map<unknown, unknown>();
+  for (const key in given) {
+    const s = given[key as Slot];
+    if (s === undefined) continue;
+    const plan = slots.find((p) => p.slot === key);
+    if (plan === undefined)
+      throw new MyriadError('INVALID_ARGUMENT', `a prepared ${op} takes new storages for ${slots.filter((p) => !p.fixed).map((p) => p.slot).join(', ') || 'nothing'}`, key);
+    if (plan.fixed) throw new MyriadError('UNSUPPORTED', `${key} was prepared as a ${'list or variable'} batch: only a strided batch takes a new storage`, key);
+    if (s === plan.template) continue; // the prepared storage itself: nothing to check
+    checkFits(s, plan, op);
+    const before = swaps.get(plan.template);
+    if (before !== undefined && before !== s)
+      throw new MyriadError('INVALID_ARGUMENT', `${key} shared its storage with another argument when ${op} was prepared: give both the same storage`, key);
+    swaps.set(plan.template, s);
+  }
+  if (swaps.size === 0) return request;
+  // Arguments that shared a storage when prepared must share the new one (one given, the other not: a mismatch).
+  for (const p of slots) {
+    const swapped = swaps.get(p.template);
+    if (swapped !== undefined && given[p.slot] !== swapped)
+      throw new MyriadError('INVALID_ARGUMENT', `${p.slot} shared its storage with another argument when ${op} was prepared: give it the new storage too`, p.slot);
+  }
+  const out: Request = {};
+  for (const key in request) out[key] = swapField(request[key], swaps);
+  checkNoOverlaps(operandsOf(out, count, outputs));
+  return out;
+}
+
+function swapField(v: unknown, swaps: Map<unknown, unknown>): unknown {
+  const direct = swaps.get(v);
+  if (direct !== undefined) return direct;
+  if (typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'strided') {
+    const data = swaps.get((v as { data: unknown }).data);
+    if (data !== undefined) return { ...(v as object), data };
+  }
+  return v;
+}
+
+function operandsOf(r: Request, count: number, outputs: readonly string[]): Operand[] {
+  const out: Operand[] = [];
+  for (const key in r) {
+    const v = r[key];
+    const output = outputs.includes(key);
+    if (key === 'info') out.push({ name: key, ints: v as IntStorage, used: count, output });
+    else if (key === 'ipiv') out.push({ name: key, ints: v as IntStorage, used: count * (r.pivotStride as number), output });
+    else if (typeof v === 'object' && v !== null && 'kind' in v && v.kind !== 'device') out.push({ name: key, batch: v as Batch<Storage>, output });
+  }
+  return out;
+}
+
+const typeName = (s: unknown): string => (isDeviceStorage(s) ? `device ${s.dtype} memory of GPU ${s.device}` : (s as object).constructor.name);
+
+function checkFits(s: unknown, plan: SlotPlan, op: string): void {
+  const t = plan.template;
+  const why = (text: string): MyriadError =>
+    new MyriadError(text.startsWith('is disposed') ? 'DISPOSED' : 'INVALID_ARGUMENT', `${text} (a prepared ${op})`, plan.slot);
+  if (typeof s !== 'object' || s === null) throw why(`expected a storage like the one prepared (${typeName(t)}), got ${String(s)}`);
+  if (isDeviceStorage(t)) {
+    if (!isDeviceStorage(s) || s.device !== t.device || s.dtype !== t.dtype)
+      throw why(`expected ${typeName(t)} as prepared, got ${isDeviceStorage(s) ? typeName(s) : `a ${s.constructor.name}`}`);
+    if ((s as { disposed?: boolean }).disposed === true) throw why('is disposed');
+  } else if (isDeviceStorage(s) || Object.getPrototypeOf(s) !== Object.getPrototypeOf(t)) {
+    throw why(`expected a ${typeName(t)} as prepared, got ${typeName(s)}`);
+  }
+  const length = (s as { length: number }).length;
+  if (length < plan.reach) throw new MyriadError('BOUNDS', `holds ${length} elements but the prepared ${op} reaches ${plan.reach}`, plan.slot);
+}
