@@ -16,6 +16,12 @@ export const UNROLL_MAX = Object.freeze({
    * n = 6 and loses 5x at 8; float32 JS pays a Math.fround per update and wins only to 3).
    */
   gemm: Object.freeze({ float64: 6, float32: 3 }),
+  /** trsm/trmm: A's triangle in locals, one vector of B at a time (the triangle's order). */
+  triangular: 16,
+  /** syrk: C's triangle in locals. */
+  syrk: 16,
+  /** trtri/lauum/potri: the triangle in locals. */
+  inverse: 16,
 });
 
 /** Packed A, B and C of one wasm gemm chunk: about half of a 512 KiB L2. */
