@@ -32,3 +32,6 @@ export const LU_WASM_MAX = 512;
 
 /** potrf/posv ('lower') in WebAssembly (float64 working copy) up to this size; the reference above and for 'upper'. */
 export const CHOLESKY_WASM_MAX = 512;
+
+/** trsm/trmm blocked over the fast gemm (recursive halving down to UNROLL_MAX.triangular) up to this order; the reference above. */
+export const TRIANGULAR_BLOCKED_MAX = 1024;
