@@ -35,3 +35,6 @@ export const CHOLESKY_WASM_MAX = 512;
 
 /** trsm/trmm blocked over the fast gemm (recursive halving down to UNROLL_MAX.triangular) up to this order; the reference above. */
 export const TRIANGULAR_BLOCKED_MAX = 1024;
+
+/** syrk blocked over the fast gemm (recursive halving down to UNROLL_MAX.syrk) up to this order; the reference above. */
+export const SYRK_BLOCKED_MAX = 1024;

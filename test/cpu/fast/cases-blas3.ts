@@ -77,14 +77,17 @@ export function triangularCase(op: 'trsm' | 'trmm', kind: Kind, dtype: DType, s:
 
 /** syrk with C n x n and A n x k ('N') or k x n ('T'); beta = 0 poisons C. */
 export function syrkCase(kind: Kind, dtype: DType, n: number, k: number, uplo: Uplo, trans: Op, alpha: number, beta: number) {
+  // Above the unrolled sizes (variable batches reach 2 above n) the blocked syrk adds in gemm's order: C within a tolerance, finite data.
+  const blocked = n + 2 > UNROLL_MAX.syrk;
+  const tolerance = blocked ? { keys: ['c'], eps: 4 * (k + 2), scale: Math.max(1, Math.abs(alpha)) * k + Math.abs(beta) } : undefined;
   return {
-    op: 'syrk' as const, label: `syrk ${kind} ${dtype} n=${n} k=${k} ${uplo} ${trans} alpha=${alpha} beta=${beta}`,
+    op: 'syrk' as const, label: `syrk ${kind} ${dtype} n=${n} k=${k} ${uplo} ${trans} alpha=${alpha} beta=${beta}`, tolerance,
     build(rng: Rng): object {
       const count = countFor(n);
       const order = Array.from({ length: count }, (_, p) => sizeOf(kind, n, p));
       // matrix 1 of A: exact zeros (dsyrk's shortcut for 'N') in the columns of A that hold an Inf
       const zero: Fill = (_rng, v, p) => {
-        if (p !== 1 || v.rows < 2) return;
+        if (blocked || p !== 1 || v.rows < 2) return;
         for (let l = 0; l < Math.min(2, v.cols); l++) {
           v.data[v.offset + (l === 0 ? v.rows - 1 : 0) + l * v.ld] = 0;
           v.data[v.offset + (l === 0 ? 0 : v.rows - 1) + l * v.ld] = Infinity;
