@@ -38,3 +38,6 @@ export const TRIANGULAR_BLOCKED_MAX = 1024;
 
 /** syrk blocked over the fast gemm (recursive halving down to UNROLL_MAX.syrk) up to this order; the reference above. */
 export const SYRK_BLOCKED_MAX = 1024;
+
+/** trtri/lauum/potri blocked over the fast trmm, trsm and syrk down to UNROLL_MAX.inverse, up to this order; the reference above. */
+export const INVERSE_BLOCKED_MAX = 1024;

@@ -1,15 +1,19 @@
 /**
- * trtri, lauum, potri: generated kernels (kernels/inverse.ts) up to UNROLL_MAX.inverse, the
- * reference above. Bitwise the reference's results and infos.
+ * trtri, lauum, potri: generated kernels (kernels/inverse.ts) up to UNROLL_MAX.inverse (bitwise
+ * the reference's results and infos); above, up to INVERSE_BLOCKED_MAX, blocked over the fast
+ * trmm, trsm and syrk (ops/inverse-blocked.ts: the same infos, results within rounding); the
+ * reference above that.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { LauumRequest, TrtriRequest } from '../../core/ops.js';
 import { cpuLauum, cpuPotri, cpuTrtri } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateInverse, type InverseKernel, type InverseParams } from '../kernels/inverse.js';
-import { UNROLL_MAX } from '../tuning.js';
+import { INVERSE_BLOCKED_MAX, UNROLL_MAX } from '../tuning.js';
+import { inverseBlocked, type InverseLeaf } from './inverse-blocked.js';
 import { runBatch } from './run-batch.js';
 
+let scratch = new Int32Array(64);
 const kernelFor = kernelFactory<InverseParams, InverseKernel>(generateInverse);
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
@@ -19,9 +23,18 @@ function run(op: InverseParams['op'], r: Req, fallback: (r: Req) => void): void 
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
-      if (m.rows === 0 || m.rows > UNROLL_MAX.inverse) return false;
-      const fn = kernelFor({ op, n: m.rows, uplo: r.uplo, unit: op === 'trtri' && r.diag === 'unit', dtype: dtypeOf(m.data) });
-      fn(m.data, m.offset, m.ld, r.a.kind === 'strided' ? r.a.stride : 0, r.info, p0, count);
+      const unit = op === 'trtri' && r.diag === 'unit';
+      const stride = r.a.kind === 'strided' ? r.a.stride : 0;
+      if (m.rows === 0 || m.rows > INVERSE_BLOCKED_MAX) return false;
+      if (m.rows <= UNROLL_MAX.inverse) {
+        kernelFor({ op, n: m.rows, uplo: r.uplo, unit, dtype: dtypeOf(m.data) })(m.data, m.offset, m.ld, stride, r.info, p0, count);
+        return true;
+      }
+      const leaf: InverseLeaf = (o, A, n, c) => {
+        if (scratch.length < c) scratch = new Int32Array(c);
+        kernelFor({ op: o, n, uplo: r.uplo, unit: o === 'trtri' && unit, dtype: dtypeOf(A.data) })(A.data, A.offset, A.ld, A.stride, scratch, 0, c);
+      };
+      inverseBlocked(op, r.uplo, unit, { data: m.data, offset: m.offset, ld: m.ld, stride }, m.rows, count, r.info, p0, UNROLL_MAX.inverse, leaf);
       return true;
     },
     fallback,

@@ -1,6 +1,7 @@
 /**
  * trsm, trmm, syrk, trtri, lauum and potri of the fast CPU backend against the reference, bit for
- * bit: every side x uplo x trans x diag, alpha 0 (B poisoned), 1 and -2.5, rectangular B, beta 0
+ * bit up to the unrolled sizes (within a tolerance above, where the kernels are blocked over
+ * gemm, on well-conditioned finite data; infos and the untouched elements still exact): every side x uplo x trans x diag, alpha 0 (B poisoned), 1 and -2.5, rectangular B, beta 0
  * with C poisoned, 1 and other, padded ld, strided/list/variable batches, exact zeros the
  * reference skips, singular triangles (trsm's Inf/NaN, trtri's and potri's info), the other
  * triangle untouched (conform compares every element of every array).
@@ -16,7 +17,7 @@ const DTYPES: readonly DType[] = ['float64', 'float32'];
 const KINDS: readonly Kind[] = ['strided', 'list', 'variable'];
 const ALPHAS = [1, -2.5, 0] as const;
 
-describe('cpu-fast trsm, trmm, syrk, trtri, lauum, potri match the reference bit for bit', () => {
+describe('cpu-fast trsm, trmm, syrk, trtri, lauum, potri match the reference', () => {
   for (const dtype of DTYPES) {
     for (const op of ['trsm', 'trmm'] as const) {
       test(`${op} ${dtype}`, () => {

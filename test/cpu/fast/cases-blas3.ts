@@ -102,14 +102,24 @@ export function syrkCase(kind: Kind, dtype: DType, n: number, k: number, uplo: U
 
 /** trtri, lauum, potri on triangles with a dominant diagonal; matrix 2 singular (trtri non-unit, potri). */
 export function inverseCase(op: 'trtri' | 'lauum' | 'potri', kind: Kind, dtype: DType, n: number, uplo: Uplo, diag: Diag = 'nonunit') {
+  // Above the unrolled sizes the blocked kernels: A within a tolerance of its magnitude for these
+  // triangles (inverse about 1 / n, unit 1; U U^T about (n + 1)^2; potri about 1 / n^2), info
+  // exact, failing matrices untouched.
+  const blocked = n + 2 > UNROLL_MAX.inverse;
+  const scale = op === 'lauum' ? (n + 2) * (n + 2) : op === 'potri' ? 4 / ((n + 1) * (n + 1)) : diag === 'unit' ? 2 : 2 / (n + 1);
+  const tolerance = blocked ? { keys: ['a'], eps: 8 * (n + 4), scale } : undefined;
+  const fill: Fill = blocked ? (rng, v, p) => {
+    diagonalFill(rng, v, p);
+    if (op !== 'lauum' && p === 2 && v.rows > 0) v.data[v.offset + Math.floor(v.rows / 2) * (v.ld + 1)] = 0;
+  } : triangleFill(op !== 'lauum');
   return {
-    op, label: `${op} ${kind} ${dtype} n=${n} ${uplo} ${diag}`,
+    op, label: `${op} ${kind} ${dtype} n=${n} ${uplo} ${diag}`, tolerance,
     build(rng: Rng): object {
       const count = countFor(n);
       const a = makeBatch(rng, dtype, kind, Array.from({ length: count }, (_, p) => {
         const m = sizeOf(kind, n, p);
         return { rows: m, cols: m };
-      }), triangleFill(op !== 'lauum'));
+      }), fill);
       const r = { uplo, a, info: info(count) };
       return op === 'trtri' ? { ...r, diag } : r;
     },
