@@ -65,14 +65,16 @@ export function generateTriangular(p: TriangularParams): KernelSource {
   e.line(left ? 'const q = bo + c * ldb;' : 'const q = bo + c;');
   for (let i = 0; i < s; i++) e.line(`let ${x(i)} = ${at(i)};`);
   const body = p.op === 'trsm' ? (left ? trsmLeft : trsmRight) : (left ? trmmLeft : trmmRight);
-  body(e, p, st);
+  body(e, { s, upper, nonunit, transA: p.transA }, st);
   for (let i = 0; i < s; i++) e.line(`${at(i)} = ${x(i)};`);
   e.close();
   e.close();
   return { params: TRIANGULAR_PARAMS, body: e.toString() };
 }
 
-type Body = (e: Emitter, p: TriangularParams, st: (v: string) => string) => void;
+/** The variant as the bodies read it. */
+interface Variant { s: number; upper: boolean; nonunit: boolean; transA: Op }
+type Body = (e: Emitter, v: Variant, st: (v: string) => string) => void;
 
 /** Per-matrix scalars of the 'right' variants: 1 / A(j, j) (trsm), alpha A(k, j) (trmm). */
 function constantsRight(e: Emitter, p: TriangularParams): void {
@@ -88,11 +90,8 @@ function constantsRight(e: Emitter, p: TriangularParams): void {
 }
 
 /** trsm 'left': op(A) x = alpha b, one column of B. */
-const trsmLeft: Body = (e, p, st) => {
-  const { s } = p;
-  const upper = p.uplo === 'upper';
-  const nonunit = p.diag === 'nonunit';
-  if (p.transA === 'N') {
+const trsmLeft: Body = (e, { s, upper, nonunit, transA }, st) => {
+  if (transA === 'N') {
     for (let i = 0; i < s; i++) e.line(`${x(i)} = ${st(`${x(i)} * alpha`)};`);
     for (let step = 0; step < s; step++) {
       const k = upper ? s - 1 - step : step;
@@ -115,11 +114,8 @@ const trsmLeft: Body = (e, p, st) => {
 };
 
 /** trsm 'right': x op(A) = alpha b, one row of B. */
-const trsmRight: Body = (e, p, st) => {
-  const { s } = p;
-  const upper = p.uplo === 'upper';
-  const nonunit = p.diag === 'nonunit';
-  if (p.transA === 'N') {
+const trsmRight: Body = (e, { s, upper, nonunit, transA }, st) => {
+  if (transA === 'N') {
     for (let step = 0; step < s; step++) {
       const j = upper ? step : s - 1 - step;
       e.line(`${x(j)} = ${st(`${x(j)} * alpha`)};`);
@@ -137,11 +133,8 @@ const trsmRight: Body = (e, p, st) => {
 };
 
 /** trmm 'left': b := alpha op(A) b, one column of B. */
-const trmmLeft: Body = (e, p, st) => {
-  const { s } = p;
-  const upper = p.uplo === 'upper';
-  const nonunit = p.diag === 'nonunit';
-  if (p.transA === 'N') {
+const trmmLeft: Body = (e, { s, upper, nonunit, transA }, st) => {
+  if (transA === 'N') {
     for (let step = 0; step < s; step++) {
       const k = upper ? step : s - 1 - step;
       e.open(`if (${x(k)} !== 0) {`);
@@ -162,11 +155,8 @@ const trmmLeft: Body = (e, p, st) => {
 };
 
 /** trmm 'right': b := alpha b op(A), one row of B. */
-const trmmRight: Body = (e, p, st) => {
-  const { s } = p;
-  const upper = p.uplo === 'upper';
-  const nonunit = p.diag === 'nonunit';
-  if (p.transA === 'N') {
+const trmmRight: Body = (e, { s, upper, nonunit, transA }, st) => {
+  if (transA === 'N') {
     for (let step = 0; step < s; step++) {
       const j = upper ? s - 1 - step : step;
       e.line(`${x(j)} = ${st(`${x(j)} * ${nonunit ? `d_${j}` : 'alpha'}`)};`);
