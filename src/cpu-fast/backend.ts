@@ -7,8 +7,10 @@
 import type { FloatArray } from '../core/dtype.js';
 import { OP_NAMES, type Backend, type OpName } from '../core/ops.js';
 import { cpuBackend, type HostBackend } from '../cpu/backend.js';
+import { fastSyrk, fastTrmm, fastTrsm } from './ops/blas3.js';
 import { fastPosv, fastPotrf, fastPotrs } from './ops/cholesky.js';
 import { fastGemm } from './ops/gemm.js';
+import { fastLauum, fastPotri, fastTrtri } from './ops/inverse.js';
 import { fastGesv, fastGetrf, fastGetrs } from './ops/lu.js';
 import { parallel } from './threads/parallel.js';
 import { cpuThreads } from './threads/pool.js';
@@ -24,6 +26,12 @@ export const serialKernels: HostBackend = Object.freeze({
   getrf: fastGetrf,
   gesv: fastGesv,
   getrs: fastGetrs,
+  trsm: fastTrsm,
+  trmm: fastTrmm,
+  syrk: fastSyrk,
+  trtri: fastTrtri,
+  lauum: fastLauum,
+  potri: fastPotri,
 });
 
 export type HostOp = (r: Parameters<Backend<FloatArray, Int32Array>[OpName]>[0]) => void;

@@ -16,6 +16,12 @@ export const UNROLL_MAX = Object.freeze({
    * n = 6 and loses 5x at 8; float32 JS pays a Math.fround per update and wins only to 3).
    */
   gemm: Object.freeze({ float64: 6, float32: 3 }),
+  /** trsm/trmm: A's triangle in locals, one vector of B at a time (the triangle's order). */
+  triangular: 16,
+  /** syrk: C's triangle in locals. */
+  syrk: 16,
+  /** trtri/lauum/potri: the triangle in locals. */
+  inverse: 16,
 });
 
 /** Packed A, B and C of one wasm gemm chunk: about half of a 512 KiB L2. */
@@ -26,3 +32,12 @@ export const LU_WASM_MAX = 512;
 
 /** potrf/posv ('lower') in WebAssembly (float64 working copy) up to this size; the reference above and for 'upper'. */
 export const CHOLESKY_WASM_MAX = 512;
+
+/** trsm/trmm blocked over the fast gemm (recursive halving down to UNROLL_MAX.triangular) up to this order; the reference above. */
+export const TRIANGULAR_BLOCKED_MAX = 1024;
+
+/** syrk blocked over the fast gemm (recursive halving down to UNROLL_MAX.syrk) up to this order; the reference above. */
+export const SYRK_BLOCKED_MAX = 1024;
+
+/** trtri/lauum/potri blocked over the fast trmm, trsm and syrk down to UNROLL_MAX.inverse, up to this order; the reference above. */
+export const INVERSE_BLOCKED_MAX = 1024;

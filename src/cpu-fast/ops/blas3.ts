@@ -1,0 +1,91 @@
+/**
+ * trsm, trmm and syrk: generated kernels (kernels/triangular.ts, kernels/syrk.ts) where the
+ * triangle's order is at most UNROLL_MAX.triangular / UNROLL_MAX.syrk (bitwise the reference's
+ * results); trsm/trmm above, up to TRIANGULAR_BLOCKED_MAX, blocked over the fast gemm
+ * (ops/triangular-blocked.ts), and syrk up to SYRK_BLOCKED_MAX likewise (syrkBlocked); the
+ * reference for the rest, alpha = 0 and empty shapes.
+ */
+import type { StridedBatch } from '../../core/batch.js';
+import type { DType, FloatArray } from '../../core/dtype.js';
+import type { SyrkRequest, TrsmRequest } from '../../core/ops.js';
+import { cpuSyrk, cpuTrmm, cpuTrsm, trmm1, trsm1 } from '../../cpu/blas3.js';
+import { kernelFactory } from '../jit/compile.js';
+import { generateSyrk, type SyrkKernel, type SyrkParams } from '../kernels/syrk.js';
+import { generateTriangular, type TriangularKernelFn, type TriangularParams } from '../kernels/triangular.js';
+import { SYRK_BLOCKED_MAX, TRIANGULAR_BLOCKED_MAX, UNROLL_MAX } from '../tuning.js';
+import { runBatch, stridedView } from './run-batch.js';
+import { fastGemm } from './gemm.js';
+import { triangularBlocked, type Leaf, type Run } from './triangular-blocked.js';
+
+const triangularKernel = kernelFactory<TriangularParams, TriangularKernelFn>(generateTriangular);
+const syrkKernel = kernelFactory<SyrkParams, SyrkKernel>(generateSyrk);
+const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
+
+function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (r: TrsmRequest<FloatArray>) => void): void {
+  const one = op === 'trsm' ? trsm1 : trmm1;
+  const shape = { op, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
+  const left = r.side === 'left';
+  const leaf: Leaf = (A, B, m, n, alpha, count) => {
+    const fn = triangularKernel({ ...shape, s: left ? m : n, dtype: dtypeOf(B.data) });
+    // The reference on one matrix of this run (one whose triangle holds an exact zero, 'right').
+    const slow = (p: number): void => one(r.side, r.uplo, r.transA, r.diag, m, n, alpha,
+      A.data, A.offset + p * A.stride, A.ld, B.data, B.offset + p * B.stride, B.ld);
+    fn(A.data, A.offset, A.ld, A.stride, B.data, B.offset, B.ld, B.stride, left ? n : m, alpha, count, slow);
+  };
+  runBatch(r, {
+    shapeOf: r.b,
+    kernel(b, p0, count): boolean {
+      const s = left ? b.rows : b.cols;
+      if (r.alpha === 0 || b.rows === 0 || b.cols === 0 || s > TRIANGULAR_BLOCKED_MAX) return false;
+      triangularBlocked(shape, stridedView(r.a, p0), stridedView(r.b, p0), b.rows, b.cols, r.alpha, count, UNROLL_MAX.triangular, leaf);
+      return true;
+    },
+    fallback,
+  });
+}
+
+export const fastTrsm = (r: TrsmRequest<FloatArray>): void => triangular('trsm', r, cpuTrsm);
+export const fastTrmm = (r: TrsmRequest<FloatArray>): void => triangular('trmm', r, cpuTrmm);
+
+export function fastSyrk(r: SyrkRequest<FloatArray>): void {
+  runBatch(r, {
+    shapeOf: r.c,
+    kernel(c, p0, count): boolean {
+      const A = stridedView(r.a, p0);
+      const k = r.trans === 'N' ? A.cols : A.rows;
+      if (r.alpha === 0 || k === 0 || c.rows === 0 || c.rows > SYRK_BLOCKED_MAX) return false;
+      syrkBlocked(r, A, stridedView(r.c, p0), c.rows, k, count);
+      return true;
+    },
+    fallback: cpuSyrk,
+  });
+}
+
+/**
+ * C's triangle halved recursively down to the unrolled kernel; the off-diagonal block is one
+ * batched gemm on the fast gemm: C21 := alpha op(A)_2 op(A)_1^T + beta C21 ('lower'; C12 for
+ * 'upper'). Not bitwise the reference above UNROLL_MAX.syrk (gemm's order of additions).
+ */
+function syrkBlocked(r: SyrkRequest<FloatArray>, A: Run, C: Run, n: number, k: number, count: number): void {
+  if (n <= UNROLL_MAX.syrk) {
+    const fn = syrkKernel({ uplo: r.uplo, trans: r.trans, n, dtype: dtypeOf(C.data) });
+    fn(A.data, A.offset, A.ld, A.stride, C.data, C.offset, C.ld, C.stride, k, r.alpha, r.beta, count);
+    return;
+  }
+  const n1 = n >> 1, n2 = n - n1;
+  // Rows (trans 'N') or columns ('T') i0.. of A: op(A)'s rows i0...
+  const part = (i0: number): Run => ({ ...A, offset: A.offset + (r.trans === 'N' ? i0 : i0 * A.ld) });
+  const at = (i: number, j: number): Run => ({ ...C, offset: C.offset + i + j * C.ld });
+  const view = (x: Run, rows: number, cols: number): StridedBatch<FloatArray> =>
+    ({ kind: 'strided', data: x.data, offset: x.offset, ld: x.ld, stride: x.stride, rows, cols, count, order: 'col' });
+  const aShape = (m: number): [number, number] => (r.trans === 'N' ? [m, k] : [k, m]);
+  syrkBlocked(r, part(0), C, n1, k, count);
+  const lower = r.uplo === 'lower';
+  // lower: C21 (n2 x n1) from op(A)_2 op(A)_1^T; upper: C12 (n1 x n2) from op(A)_1 op(A)_2^T.
+  const [first, second, m1, m2] = lower ? [part(n1), part(0), n2, n1] : [part(0), part(n1), n1, n2];
+  fastGemm({
+    transA: r.trans, transB: r.trans === 'N' ? 'T' : 'N', alpha: r.alpha, beta: r.beta,
+    a: view(first, ...aShape(m1)), b: view(second, ...aShape(m2)), c: view(lower ? at(n1, 0) : at(0, n1), m1, m2),
+  });
+  syrkBlocked(r, part(n1), at(n1, n1), n2, k, count);
+}

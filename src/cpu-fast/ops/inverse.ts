@@ -1,0 +1,48 @@
+/**
+ * trtri, lauum, potri: generated kernels (kernels/inverse.ts) up to UNROLL_MAX.inverse (bitwise
+ * the reference's results and infos); above, up to INVERSE_BLOCKED_MAX, blocked over the fast
+ * trmm, trsm and syrk (ops/inverse-blocked.ts: the same infos, results within rounding); the
+ * reference above that.
+ */
+import type { DType, FloatArray } from '../../core/dtype.js';
+import type { LauumRequest, TrtriRequest } from '../../core/ops.js';
+import { cpuLauum, cpuPotri, cpuTrtri } from '../../cpu/lapack/index.js';
+import { kernelFactory } from '../jit/compile.js';
+import { generateInverse, type InverseKernel, type InverseParams } from '../kernels/inverse.js';
+import { INVERSE_BLOCKED_MAX, UNROLL_MAX } from '../tuning.js';
+import { inverseBlocked, type InverseLeaf } from './inverse-blocked.js';
+import { runBatch } from './run-batch.js';
+
+let scratch = new Int32Array(64);
+const kernelFor = kernelFactory<InverseParams, InverseKernel>(generateInverse);
+const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
+
+type Req = TrtriRequest<FloatArray, Int32Array>;
+
+function run(op: InverseParams['op'], r: Req, fallback: (r: Req) => void): void {
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      const unit = op === 'trtri' && r.diag === 'unit';
+      const stride = r.a.kind === 'strided' ? r.a.stride : 0;
+      if (m.rows === 0 || m.rows > INVERSE_BLOCKED_MAX) return false;
+      if (m.rows <= UNROLL_MAX.inverse) {
+        kernelFor({ op, n: m.rows, uplo: r.uplo, unit, dtype: dtypeOf(m.data) })(m.data, m.offset, m.ld, stride, r.info, p0, count);
+        return true;
+      }
+      const leaf: InverseLeaf = (o, A, n, c) => {
+        if (scratch.length < c) scratch = new Int32Array(c);
+        kernelFor({ op: o, n, uplo: r.uplo, unit: o === 'trtri' && unit, dtype: dtypeOf(A.data) })(A.data, A.offset, A.ld, A.stride, scratch, 0, c);
+      };
+      inverseBlocked(op, r.uplo, unit, { data: m.data, offset: m.offset, ld: m.ld, stride }, m.rows, count, r.info, p0, UNROLL_MAX.inverse, leaf);
+      return true;
+    },
+    fallback,
+  });
+}
+
+export const fastTrtri = (r: Req): void => run('trtri', r, cpuTrtri);
+export const fastLauum = (r: LauumRequest<FloatArray, Int32Array>): void =>
+  run('lauum', { ...r, diag: 'nonunit' }, (s) => cpuLauum({ uplo: s.uplo, a: s.a, info: s.info }));
+export const fastPotri = (r: LauumRequest<FloatArray, Int32Array>): void =>
+  run('potri', { ...r, diag: 'nonunit' }, (s) => cpuPotri({ uplo: s.uplo, a: s.a, info: s.info }));

@@ -1,0 +1,48 @@
+/**
+ * trsm, trmm, syrk, trtri, lauum and potri of the fast CPU backend against the reference, bit for
+ * bit up to the unrolled sizes (within a tolerance above, where the kernels are blocked over
+ * gemm, on well-conditioned finite data; infos and the untouched elements still exact): every side x uplo x trans x diag, alpha 0 (B poisoned), 1 and -2.5, rectangular B, beta 0
+ * with C poisoned, 1 and other, padded ld, strided/list/variable batches, exact zeros the
+ * reference skips, singular triangles (trsm's Inf/NaN, trtri's and potri's info), the other
+ * triangle untouched (conform compares every element of every array).
+ */
+import { describe, test } from 'node:test';
+import { serialKernels } from '../../../src/cpu-fast/backend.js';
+import type { DType } from '../../../src/core/dtype.js';
+import { conform, type Kind } from './harness.js';
+import { SIZES } from './cases.js';
+import { TRIANGULAR_VARIANTS, inverseCase, syrkCase, triangularCase } from './cases-blas3.js';
+
+const DTYPES: readonly DType[] = ['float64', 'float32'];
+const KINDS: readonly Kind[] = ['strided', 'list', 'variable'];
+const ALPHAS = [1, -2.5, 0] as const;
+
+describe('cpu-fast trsm, trmm, syrk, trtri, lauum, potri match the reference', () => {
+  for (const dtype of DTYPES) {
+    for (const op of ['trsm', 'trmm'] as const) {
+      test(`${op} ${dtype}`, () => {
+        // every variant and alpha up to 20 (the kernels and the first fallback sizes); above, one in turn
+        for (const s of SIZES) for (const kind of KINDS) {
+          const variants = s <= 20 ? TRIANGULAR_VARIANTS : [TRIANGULAR_VARIANTS[s % TRIANGULAR_VARIANTS.length]!];
+          const others = s <= 20 ? [1 + ((s * 7) % 5), s + 3] : [3];
+          variants.forEach((v, t) => {
+            for (const other of others) for (const alpha of s <= 20 ? ALPHAS : [ALPHAS[(s + t) % 3]!])
+              conform(serialKernels, triangularCase(op, kind, dtype, s, other, v, alpha), s * 1000 + t * 10 + other, dtype);
+          });
+        }
+      });
+    }
+    test(`syrk ${dtype}`, () => {
+      for (const n of SIZES.filter((n) => n <= 100)) for (const kind of KINDS) for (const uplo of ['lower', 'upper'] as const)
+        for (const trans of ['N', 'T'] as const) for (const [alpha, beta] of [[1, 0], [-2.5, 1], [0.5, -0.75], [0, 0.5], [0, 0]] as const)
+          for (const k of [1, n + 2]) conform(serialKernels, syrkCase(kind, dtype, n, k, uplo, trans, alpha, beta), n * 100 + k, dtype);
+    });
+    test(`trtri, lauum, potri ${dtype}`, () => {
+      for (const n of SIZES) for (const kind of KINDS) for (const uplo of ['lower', 'upper'] as const) {
+        for (const diag of ['nonunit', 'unit'] as const) conform(serialKernels, inverseCase('trtri', kind, dtype, n, uplo, diag), n, dtype);
+        conform(serialKernels, inverseCase('lauum', kind, dtype, n, uplo), n, dtype);
+        conform(serialKernels, inverseCase('potri', kind, dtype, n, uplo), n, dtype);
+      }
+    });
+  }
+});
