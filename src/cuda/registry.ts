@@ -24,6 +24,7 @@ export const OUTPUTS: Readonly<Record<OpName, readonly string[]>> = {
   potrf: ['a', 'info'], potrs: ['b', 'info'], posv: ['a', 'b', 'info'],
   getrf: ['a', 'ipiv', 'info'], getrs: ['b', 'info'], gesv: ['a', 'ipiv', 'b', 'info'],
   trtri: ['a', 'info'], lauum: ['a', 'info'], potri: ['a', 'info'],
+  syev: ['a', 'w', 'info'], gesvd: ['s', 'u', 'vt', 'info'],
 };
 
 const registry: { [K in OpName]?: GpuOp<K> } = {};
