@@ -4,7 +4,7 @@
  * - host arrays are uploaded (once per distinct array), the GPU kernel runs, and the outputs are
  *   downloaded back into the caller's arrays before the call returns;
  * - device arrays are used in place and the call only enqueues work (the fast path).
- * Operations without a GPU kernel yet (see registry.ts) run on the CPU reference with copies:
+ * Operations (or sizes) without a GPU kernel yet (see registry.ts) run on the CPU reference with copies:
  * correct everywhere, and `hasGpuOp` says which ones are fast.
  */
 import { batchCount, isBatch, type Batch } from '../core/batch.js';
@@ -14,7 +14,7 @@ import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import type { DeviceBackend } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
-import { hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
+import { gpuCovers, OUTPUTS, runGpuOp } from './registry.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
 import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';
@@ -88,7 +88,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   protected run(op: OpName, request: Request): void {
     const count = Object.values(request).map((v) => (isBatch(v) ? batchCount(v) : -1)).find((c) => c >= 0) ?? 0;
     if (count === 0) return;
-    if (!hasGpuOp(op)) return this.runOnCpu(op, request);
+    if (!gpuCovers(op, request)) return this.runOnCpu(op, request);
     let onHost = false;
     for (const s of storagesIn(request, Object.keys(request))) {
       if (isDeviceStorage(s)) this.checkOwn(s);
