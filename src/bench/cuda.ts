@@ -2,7 +2,8 @@
  * What `myriad bench` adds on a CUDA context: the machine's limits for the roofline column
  * (copy bandwidth measured here, peak rates from the device's attributes) and the vendor
  * routines run on the same device data: cuBLAS strided-batched gemm, cuSOLVER batched potrf/potrs,
- * cuBLAS batched getrf/getrs and trsm (the pointer-array forms those need are built once, untimed).
+ * cuBLAS batched getrf/getrs and trsm (the pointer-array forms those need are built once, untimed),
+ * cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace made once, untimed).
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -78,6 +79,17 @@ class VendorOnDevice implements VendorBaseline {
         // The workload: left, lower, no transpose, non-unit, B n x n (bench/workloads.ts).
         const A = ptrs(a, n, n), B = ptrs(b!, n, n);
         return done(() => this.blas().trsmBatched(dtype, 'left', 'lower', 'N', 'nonunit', n, n, 1, A, n, B, n, count));
+      }
+      case 'syev': {
+        // cuSOLVER's batched Jacobi takes n <= 32 only.
+        if (n > 32) return undefined;
+        const call = keep(this.solver().syevjBatched(dtype, n, a, arrays.w as DeviceArray, ints(count), count));
+        return done(() => call.run());
+      }
+      case 'gesvd': {
+        if (n > 32) return undefined;
+        const call = keep(this.solver().gesvdjBatched(dtype, n, n, a, arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray, ints(count), count));
+        return done(() => call.run());
       }
       default:
         return undefined;
