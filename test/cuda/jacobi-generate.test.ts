@@ -70,10 +70,7 @@ const noSpills = (r: { spillStores: number }): string | undefined =>
 test('Jacobi kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 240_000 }, async () => {
   const sources = FULL_COMPILE
     ? [1, 2, 3, 5, 8, 16, 31, 32].flatMap((n) => [syevWarpSource(syev(n)), syevWarpSource(syev(n, 'float32', false)), gesvdWarpSource(gesvd(32, n)), gesvdWarpSource(gesvd(n, 32, 'float32'))])
-    : [
-      syevWarpSource(syev(3)), syevWarpSource({ ...syev(32, 'float32', false), kind: 'pointer', uplo: 'upper' }),
-      gesvdWarpSource(gesvd(7, 5)), gesvdWarpSource({ ...gesvd(5, 32, 'float32'), kind: 'pointer' }),
-    ];
+    : [syevWarpSource({ ...syev(5), uplo: 'upper' }), gesvdWarpSource({ ...gesvd(5, 12, 'float32'), kind: 'pointer' })];
   // The full list: two wide float32 gesvd shapes (3 x 32, 8 x 32) spill 8 bytes (measured with nvcc 13).
   const failures = compileFailures(await compileForSm90(sources), FULL_COMPILE ? spillsOver(8) : noSpills);
   assert.deepEqual(failures, [], failures.join('\n'));

@@ -27,6 +27,7 @@ const EPS = 2 ** -52;
 
 const work = new Workspace();
 const vwork = new Workspace();
+const dwork = new Workspace();
 
 export function cpuSyev(r: SyevRequest<FloatArray, Int32Array>): void {
   const upper = r.uplo === 'upper';
@@ -89,15 +90,10 @@ export function syevMatrix(a: Float64Array, v: Float64Array, n: number, vectors:
       }
     }
   }
-  // Ascending selection sort of the diagonal, columns of v along (n is small).
-  for (let j = 0; j < n - 1; j++) {
-    let best = j;
-    for (let k = j + 1; k < n; k++) if (a[k * n + k]! < a[best * n + best]!) best = k;
-    if (best === j) continue;
-    const d = a[j * n + j]!; a[j * n + j] = a[best * n + best]!; a[best * n + best] = d;
-    if (vectors) swapColumns(v, j * n, best * n, n);
-  }
-  if (scale !== 1) for (let j = 0; j < n; j++) a[j * n + j] /= scale;
+  const d = dwork.get(n);
+  for (let j = 0; j < n; j++) d[j] = a[j * n + j]!;
+  sortWithColumns(d, n, false, vectors ? [[v, n]] : []);
+  for (let j = 0; j < n; j++) a[j * n + j] = d[j]! / scale;
   return converged ? 0 : n + 1;
 }
 
@@ -167,15 +163,7 @@ export function gesvdMatrix(g: Float64Array, v: Float64Array, s: Float64Array, m
     for (let r = 0; r < m; r++) nrm += g[r + j * m]! ** 2;
     s[j] = Math.sqrt(nrm);
   }
-  // Descending selection sort, columns of g and v along.
-  for (let j = 0; j < n - 1; j++) {
-    let best = j;
-    for (let k = j + 1; k < n; k++) if (s[k]! > s[best]!) best = k;
-    if (best === j) continue;
-    const d = s[j]!; s[j] = s[best]!; s[best] = d;
-    swapColumns(g, j * m, best * m, m);
-    swapColumns(v, j * n, best * n, n);
-  }
+  sortWithColumns(s, n, true, [[g, m], [v, n]]);
   for (let j = 0; j < n; j++) {
     if (s[j]! > 0) for (let r = 0; r < m; r++) g[r + j * m] /= s[j]!;
     else completeColumn(g, m, j);
@@ -225,9 +213,21 @@ function rotateColumns(x: Float64Array, px: number, py: number, len: number, c: 
   }
 }
 
-function swapColumns(x: Float64Array, p: number, q: number, len: number): void {
-  for (let r = 0; r < len; r++) {
-    const t = x[p + r]!; x[p + r] = x[q + r]!; x[q + r] = t;
+/**
+ * Selection sort of d[0..n) (ascending, or descending), swapping columns j and best of each
+ * (array, column length) alongside (n is small; the order of ties is the reference's own).
+ */
+function sortWithColumns(d: Float64Array, n: number, descending: boolean, columns: readonly (readonly [Float64Array, number])[]): void {
+  for (let j = 0; j < n - 1; j++) {
+    let best = j;
+    for (let k = j + 1; k < n; k++) if (descending ? d[k]! > d[best]! : d[k]! < d[best]!) best = k;
+    if (best === j) continue;
+    const t = d[j]!; d[j] = d[best]!; d[best] = t;
+    for (const [x, len] of columns) {
+      for (let r = 0; r < len; r++) {
+        const y = x[j * len + r]!; x[j * len + r] = x[best * len + r]!; x[best * len + r] = y;
+      }
+    }
   }
 }
 

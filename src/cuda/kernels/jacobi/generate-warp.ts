@@ -76,6 +76,24 @@ const SLOT = `  const int lane = threadIdx.x & 31;
   const bool active = mat < count;
   const unsigned group = T == 32 ? FULL : (((1u << T) - 1u) << (lane & ~(T - 1)));`;
 
+/**
+ * One phase of a round: lane pairs (k, idx) over the round's HALF pairs and `len` indices, each
+ * applying pair k's rotation (c, s) where it is not the identity; `rotations(pp, qq)` gives the
+ * rot2 lines for index `index` of the pair's columns or rows pp, qq.
+ */
+function pairLoop(len: string, index: string, rotations: (p: string, q: string) => string[]): string {
+  return `        for (int idx = tid; idx < HALF * ${len}; idx += T) {
+          const int k = idx / ${len}, ${index} = idx % ${len};
+          const real s = sn[k];
+          if (s != real(0)) {
+            const real c = cs[k];
+            int pp, qq;
+            pairOf(r, k, pp, qq);
+${rotations('pp', 'qq').map((l) => `            ${l}`).join('\n')}
+          }
+        }`;
+}
+
 export function syevWarpSource(p: SyevWarpParams): KernelSource {
   const { dtype, n, uplo, vectors, kind, threads, perBlock, maxSweeps } = p;
   const entry = `syev_warp_${precisionLetter(dtype)}_${kindTag(kind)}_n${n}_${uplo === 'lower' ? 'l' : 'u'}${vectors ? 'v' : 'n'}_t${threads}x${perBlock}_s${maxSweeps}`;
@@ -149,31 +167,12 @@ ${V('      v[i + j * LDS] = i == j ? real(1) : real(0);')}
       __syncwarp();
       if (!done) {
         // A := A J and V := V J: lane pairs (k, i) rotate row i of columns p_k, q_k.
-        for (int idx = tid; idx < HALF * N2; idx += T) {
-          const int k = idx / N2, i = idx % N2;
-          const real s = sn[k];
-          if (s != real(0)) {
-            const real c = cs[k];
-            int pp, qq;
-            pairOf(r, k, pp, qq);
-            rot2(a[i + pp * LDS], a[i + qq * LDS], c, s);
-${V('            rot2(v[i + pp * LDS], v[i + qq * LDS], c, s);')}
-          }
-        }
+${pairLoop('N2', 'i', (pp, qq) => [`rot2(a[i + ${pp} * LDS], a[i + ${qq} * LDS], c, s);`, ...(vectors ? [`rot2(v[i + ${pp} * LDS], v[i + ${qq} * LDS], c, s);`] : [])])}
       }
       __syncwarp();
       if (!done) {
         // A := J^T A: column j of rows p_k, q_k.
-        for (int idx = tid; idx < HALF * N2; idx += T) {
-          const int k = idx / N2, j = idx % N2;
-          const real s = sn[k];
-          if (s != real(0)) {
-            const real c = cs[k];
-            int pp, qq;
-            pairOf(r, k, pp, qq);
-            rot2(a[pp + j * LDS], a[qq + j * LDS], c, s);
-          }
-        }
+${pairLoop('N2', 'j', (pp, qq) => [`rot2(a[${pp} + j * LDS], a[${qq} + j * LDS], c, s);`])}
       }
       __syncwarp();
       if (rot) {
@@ -313,24 +312,8 @@ ${SLOT}
       }
       __syncwarp();
       if (!done) {
-        for (int idx = tid; idx < HALF * M; idx += T) {
-          const int k = idx / M, i = idx % M;
-          const real s = sn[k];
-          if (s != real(0)) {
-            int pp, qq;
-            pairOf(r, k, pp, qq);
-            rot2(g[i + pp * M], g[i + qq * M], cs[k], s);
-          }
-        }
-${needV ? `        for (int idx = tid; idx < HALF * N2; idx += T) {
-          const int k = idx / N2, i = idx % N2;
-          const real s = sn[k];
-          if (s != real(0)) {
-            int pp, qq;
-            pairOf(r, k, pp, qq);
-            rot2(v[i + pp * LDV], v[i + qq * LDV], cs[k], s);
-          }
-        }` : ''}
+${pairLoop('M', 'i', (pp, qq) => [`rot2(g[i + ${pp} * M], g[i + ${qq} * M], c, s);`])}
+${needV ? pairLoop('N2', 'i', (pp, qq) => [`rot2(v[i + ${pp} * LDV], v[i + ${qq} * LDV], c, s);`]) : ''}
       }
       __syncwarp();
     }
