@@ -74,7 +74,7 @@ const SLOT = `  const int lane = threadIdx.x & 31;
   const int tid = threadIdx.x % T;
   const long long mat = (long long)blockIdx.x * MPB + slot;
   const bool active = mat < count;
-  const unsigned group = T == 32 ? FULL : (((1u << T) - 1u) << (lane & ~(T - 1)));`;
+  const unsigned group = T == 32 ? FULL : (((1u << (T & 31)) - 1u) << (lane & ~(T - 1)));`;
 
 /**
  * One phase of a round: lane pairs (k, idx) over the round's HALF pairs and `len` indices, each
