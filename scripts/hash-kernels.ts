@@ -42,6 +42,7 @@ import { tsm2lGrid, tsm2rGrid } from '../src/cuda/tune/tsm2-sweep.js';
 import { trmmCuda, trsmCuda, trsmLeafSource, trsmZeroSource } from '../src/cuda/kernels/trsm/index.js';
 import { leafTile, syrkCuda, syrkLeafSource } from '../src/cuda/kernels/syrk/index.js';
 import { lauumCuda, lauumLeafSource } from '../src/cuda/kernels/lauum/index.js';
+import { gesvdCuda, gesvdWarpSource, planGesvd, planSyev, syevCuda, syevWarpSource } from '../src/cuda/kernels/jacobi/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -427,6 +428,42 @@ function syrkLauumDirect(): void {
   }
 }
 
+// Jacobi (syev, gesvd): the launchers over sizes, jobs and forms; then the test's parameter sets.
+
+function jacobiThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  const ints = fakeArray('int32', 4);
+  for (const dtype of DTYPES) for (const form of ['dense', 'padded', 'list'] as const) {
+    for (let n = 0; n <= 32; n++) for (const uplo of UPLOS) for (const jobz of ['values', 'vectors'] as const)
+      syevCuda(dev, { jobz, uplo, a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints });
+    for (const [m, n] of [[1, 1], [2, 2], [3, 3], [4, 1], [1, 4], [5, 3], [3, 5], [6, 4], [4, 6], [6, 9], [9, 6], [12, 4], [7, 5], [5, 32], [8, 8], [13, 7], [7, 13], [16, 16], [32, 5], [31, 31], [32, 32]] as const)
+      for (const [wantU, wantVt] of [[true, true], [false, false], [true, false], [false, true]] as const) {
+        const k = Math.min(m, n);
+        gesvdCuda(dev, {
+          a: batch(dtype, m, n, 4, form), s: batch(dtype, k, 1, 4, form),
+          u: wantU ? batch(dtype, m, k, 4, form) : undefined, vt: wantVt ? batch(dtype, k, n, 4, form) : undefined, info: ints,
+        });
+      }
+  }
+}
+
+/** test/cuda/jacobi-generate.test.ts and the host emulation test. */
+function jacobiDirect(): void {
+  for (const dtype of DTYPES) for (let n = 1; n <= 32; n++) {
+    const p = planSyev({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided' });
+    for (const v of [p, { ...p, uplo: 'upper' as const }, { ...p, vectors: false }, { ...p, kind: 'pointer' as const }, { ...p, maxSweeps: 5 }]) record(syevWarpSource(v));
+    if (p.threads >= 16) record(syevWarpSource({ ...p, threads: 16 }));
+    if (p.perBlock % 2 === 0) record(syevWarpSource({ ...p, perBlock: p.perBlock / 2 }));
+    for (const m of [1, n, 32]) for (const [a, b] of [[m, n], [n, m]]) {
+      const g = planGesvd({ dtype, m: a!, n: b!, wantU: true, wantVt: true, kind: 'strided' });
+      for (const v of [g, { ...g, wantU: false }, { ...g, wantVt: false }, { ...g, kind: 'pointer' as const }]) record(gesvdWarpSource(v));
+    }
+  }
+  const p = planSyev({ dtype: 'float32', n: 32, uplo: 'upper', vectors: false, kind: 'pointer' });
+  record(syevWarpSource(p));
+  record(gesvdWarpSource({ ...planGesvd({ dtype: 'float32', m: 5, n: 32, wantU: true, wantVt: true, kind: 'strided' }), kind: 'pointer' }));
+}
+
 // ---------------------------------------------------------------------------------------------
 
 gemmThroughLauncher();
@@ -434,12 +471,14 @@ tsm2ThroughLauncher();
 factorsThroughLaunchers();
 trsmThroughLauncher();
 syrkLauumThroughLaunchers();
+jacobiThroughLaunchers();
 const launched = seen.size;
 gemmDirect();
 tsm2Direct();
 factorsDirect();
 trsmDirect();
 syrkLauumDirect();
+jacobiDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);
 process.stderr.write(`${lines.length} distinct kernel sources (${launched} through the launchers, ${lines.length - launched} more from direct parameter sets)\n`);

@@ -20,9 +20,12 @@ export { MultiDeviceContext } from './api/multi-context.js';
 export { openMultiDevice } from './api/multi-open.js';
 export { cpuThreads, setCpuThreads } from './cpu-fast/index.js';
 export { CudaError, NvrtcError, VendorError } from './cuda/runtime/index.js';
-export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type TriangularSolveOptions } from './api/array.js';
+export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type TriangularSolveOptions,
+  type EighOptions, type EighResult, type SvdResult,
+} from './api/array.js';
 export type {
   GemmArgs, TrsmArgs, TrmmArgs, SyrkArgs, FactorArgs, CholeskySolveArgs, TrtriArgs, GetrfArgs, GetrsArgs, GesvArgs,
+  SyevArgs, GesvdArgs,
 } from './api/prepare.js';
 
 const ctx = cpuContext;
@@ -40,6 +43,8 @@ export const gesv = ctx.gesv.bind(ctx);
 export const trtri = ctx.trtri.bind(ctx);
 export const lauum = ctx.lauum.bind(ctx);
 export const potri = ctx.potri.bind(ctx);
+export const syev = ctx.syev.bind(ctx);
+export const gesvd = ctx.gesvd.bind(ctx);
 // Array level on the CPU.
 export const matmul = ctx.matmul.bind(ctx);
 export const cholesky = ctx.cholesky.bind(ctx);
@@ -52,3 +57,11 @@ export const choleskySolve = ctx.choleskySolve.bind(ctx);
 export const inv = ctx.inv.bind(ctx);
 export const invEx = ctx.invEx.bind(ctx);
 export const triangularSolve = ctx.triangularSolve.bind(ctx);
+export const eigh = ctx.eigh.bind(ctx);
+export const eighEx = ctx.eighEx.bind(ctx);
+export const eigvalsh = ctx.eigvalsh.bind(ctx);
+export const eigvalshEx = ctx.eigvalshEx.bind(ctx);
+export const svd = ctx.svd.bind(ctx);
+export const svdEx = ctx.svdEx.bind(ctx);
+export const svdvals = ctx.svdvals.bind(ctx);
+export const svdvalsEx = ctx.svdvalsEx.bind(ctx);

@@ -26,6 +26,23 @@ export interface LuResult {
   pivots: Int32Array;
 }
 export interface CholeskyOptions { upper?: boolean }
+/** Which triangle eigh reads: the lower (default, numpy's UPLO='L') or the upper. */
+export interface EighOptions { upper?: boolean }
+export interface EighResult {
+  /** [..., n], ascending. */
+  values: NDArray;
+  /** [..., n, n]: column j (vectors[..., :, j]) is the unit eigenvector of values[..., j]. */
+  vectors: NDArray;
+}
+/** The thin SVD, numpy's svd(a, full_matrices=False) with k = min(m, n): a = u diag(s) vt. */
+export interface SvdResult {
+  /** [..., m, k], orthonormal columns. */
+  u: NDArray;
+  /** [..., k], descending, non-negative. */
+  s: NDArray;
+  /** [..., k, n], orthonormal rows. */
+  vt: NDArray;
+}
 export interface TriangularSolveOptions {
   /** A is upper triangular (default: lower). */
   upper?: boolean;
@@ -319,4 +336,89 @@ export function triangularSolve(ctx: Context, a: NDArray, b: NDArray, options: T
     transA: options.transpose ? 'T' : 'N', diag: options.unitDiagonal ? 'unit' : 'nonunit',
   });
   return x;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Eigenvalues and singular values (cyclic Jacobi: see cpu/lapack/jacobi.ts for the accuracy).
+
+/** A new [...batch, len] stack of vectors and its batch of len x 1 columns. */
+function vectorStack(like: FloatArray, batchShape: readonly number[], count: number, len: number, argument: string): { out: NDArray; batch: Batch<FloatArray> } {
+  const out: NDArray = { data: allocate(dtypeOfArray(like, "a"), count * len), shape: [...batchShape, len] };
+  return { out, batch: strided(out.data, { rows: len, cols: 1, count, ld: Math.max(1, len), stride: len }, argument) };
+}
+
+function eigenEx(ctx: Context, a: NDArray, options: EighOptions, vectors: boolean): WithInfo<{ values: NDArray; vectors: NDArray | undefined }> {
+  checkOptions(options, ['upper']);
+  const s = squareStack(a, 'a');
+  const n = s.rows;
+  const work = copyOf(a);
+  const w = vectorStack(a.data, s.batchShape, s.count, n, 'w');
+  const { info } = ctx.syev({
+    a: rowBatch(work.data, s, 'a'), w: w.batch, uplo: options.upper === true ? 'upper' : 'lower', jobz: vectors ? 'vectors' : 'values',
+  });
+  poisonFailed(w.out, info, n);
+  if (vectors) poisonFailed(work, info, n * n);
+  return { values: w.out, vectors: vectors ? work : undefined, info };
+}
+
+/** Eigenvalues (ascending) and eigenvectors of symmetric matrices, from one triangle (numpy's eigh). */
+export function eighEx(ctx: Context, a: NDArray, options: EighOptions = {}): WithInfo<EighResult> {
+  const r = eigenEx(ctx, a, options, true);
+  return { values: r.values, vectors: r.vectors!, info: r.info };
+}
+export function eigh(ctx: Context, a: NDArray, options?: EighOptions): EighResult {
+  const r = eighEx(ctx, a, options);
+  throwOnFailure(r.info, 'eigh', 'did not converge or held NaN/Inf');
+  return { values: r.values, vectors: r.vectors };
+}
+/** Eigenvalues only, ascending (numpy's eigvalsh). */
+export function eigvalshEx(ctx: Context, a: NDArray, options: EighOptions = {}): WithInfo<{ values: NDArray }> {
+  const r = eigenEx(ctx, a, options, false);
+  return { values: r.values, info: r.info };
+}
+export function eigvalsh(ctx: Context, a: NDArray, options?: EighOptions): NDArray {
+  const r = eigvalshEx(ctx, a, options);
+  throwOnFailure(r.info, 'eigvalsh', 'did not converge or held NaN/Inf');
+  return r.values;
+}
+
+function singularEx(ctx: Context, a: NDArray, vectors: boolean): WithInfo<{ s: NDArray; u: NDArray | undefined; vt: NDArray | undefined }> {
+  const st = stackOf(a, 'a');
+  const { rows: m, cols: n, batchShape, count } = st;
+  const k = Math.min(m, n);
+  const dtype = dtypeOfArray(a.data, 'a');
+  const s = vectorStack(a.data, batchShape, count, k, 's');
+  const u: NDArray | undefined = vectors ? { data: allocate(dtype, count * m * k), shape: [...batchShape, m, k] } : undefined;
+  const vt: NDArray | undefined = vectors ? { data: allocate(dtype, count * k * n), shape: [...batchShape, k, n] } : undefined;
+  const { info } = ctx.gesvd({
+    a: rowBatch(a.data, st, 'a'), s: s.batch,
+    jobu: vectors ? 'thin' : 'none', jobvt: vectors ? 'thin' : 'none',
+    ...(u ? { u: rowBatch(u.data, { batchShape, count, rows: m, cols: k }, 'u') } : {}),
+    ...(vt ? { vt: rowBatch(vt.data, { batchShape, count, rows: k, cols: n }, 'vt') } : {}),
+  });
+  poisonFailed(s.out, info, k);
+  if (u) poisonFailed(u, info, m * k);
+  if (vt) poisonFailed(vt, info, k * n);
+  return { s: s.out, u, vt, info };
+}
+
+/** The thin SVD (numpy's svd(a, full_matrices=False)), vt as numpy's vh. */
+export function svdEx(ctx: Context, a: NDArray): WithInfo<SvdResult> {
+  const r = singularEx(ctx, a, true);
+  return { u: r.u!, s: r.s, vt: r.vt!, info: r.info };
+}
+export function svd(ctx: Context, a: NDArray): SvdResult {
+  const r = svdEx(ctx, a);
+  throwOnFailure(r.info, 'svd', 'did not converge or held NaN/Inf');
+  return { u: r.u, s: r.s, vt: r.vt };
+}
+/** Singular values only, descending (numpy's svdvals). */
+export function svdvalsEx(ctx: Context, a: NDArray): WithInfo<{ values: NDArray }> {
+  const r = singularEx(ctx, a, false);
+  return { values: r.s, info: r.info };
+}
+export function svdvals(ctx: Context, a: NDArray): NDArray {
+  const r = svdvalsEx(ctx, a);
+  throwOnFailure(r.info, 'svdvals', 'did not converge or held NaN/Inf');
+  return r.values;
 }

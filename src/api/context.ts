@@ -14,10 +14,10 @@ import { cpuBackend } from '../cpu/backend.js';
 import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
 import * as arrays from './array.js';
 import {
-  hostInts, prepareCholeskySolve, prepareFactor, prepareGemm, prepareGesv, prepareGetrf, prepareGetrs,
-  prepareSyrk, prepareTrsm, prepareTrtri,
-  type CholeskySolveArgs, type FactorArgs, type GemmArgs, type GesvArgs, type GetrfArgs, type GetrsArgs,
-  type IntAllocator, type SyrkArgs, type TrmmArgs, type TrsmArgs, type TrtriArgs,
+  hostInts, prepareCholeskySolve, prepareFactor, prepareGemm, prepareGesv, prepareGesvd, prepareGetrf, prepareGetrs,
+  prepareSyev, prepareSyrk, prepareTrsm, prepareTrtri,
+  type CholeskySolveArgs, type FactorArgs, type GemmArgs, type GesvArgs, type GesvdArgs, type GetrfArgs, type GetrsArgs,
+  type IntAllocator, type SyevArgs, type SyrkArgs, type TrmmArgs, type TrsmArgs, type TrtriArgs,
 } from './prepare.js';
 import { columnMajorCopy } from './rowmajor.js';
 import { makePreparers, type PreparedCall } from './prepared.js';
@@ -115,6 +115,35 @@ export class Context {
   potri<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
     return this.execute('potri', prepareFactor(args, 'potri', this.intsFor(args))) as InfoResult<S>;
   }
+  /**
+   * Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)
+   * ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.
+   * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.
+   */
+  syev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> {
+    const r = this.admit('syev', prepareSyev(args, this.intsFor(args)));
+    const a = columnMajorCopy(r.a, 'a');
+    const w = columnMajorCopy(r.w, 'w');
+    this.run('syev', { ...r, a: a.batch, w: w.batch });
+    if (r.jobz === 'vectors') this.afterDevice(() => a.writeBack());
+    this.afterDevice(() => w.writeBack());
+    return { info: r.info as IntsFor<S> };
+  }
+  /**
+   * Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u
+   * (m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.
+   * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.
+   */
+  gesvd<S extends Storage>(args: GesvdArgs<S>): InfoResult<S> {
+    const r = this.admit('gesvd', prepareGesvd(args, this.intsFor(args)));
+    const a = columnMajorCopy(r.a, 'a');
+    const s = columnMajorCopy(r.s, 's');
+    const u = r.u === undefined ? undefined : columnMajorCopy(r.u, 'u');
+    const vt = r.vt === undefined ? undefined : columnMajorCopy(r.vt, 'vt');
+    this.run('gesvd', { ...r, a: a.batch, s: s.batch, u: u?.batch, vt: vt?.batch });
+    this.afterDevice(() => { s.writeBack(); u?.writeBack(); vt?.writeBack(); });
+    return { info: r.info as IntsFor<S> };
+  }
 
   /**
    * Prepared calls (see prepared.ts): `const f = ctx.prepare.gemm(args)` validates once; `f()`
@@ -145,6 +174,8 @@ export class Context {
   trtriAsync<S extends Storage>(args: TrtriArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.trtri(args)); }
   lauumAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.lauum(args)); }
   potriAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.potri(args)); }
+  syevAsync<S extends Storage>(args: SyevArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.syev(args)); }
+  gesvdAsync<S extends Storage>(args: GesvdArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.gesvd(args)); }
 
   // -------------------------------------------------------------------------------------------
   // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts).
@@ -160,6 +191,14 @@ export class Context {
   inv(a: arrays.NDArray): arrays.NDArray { return arrays.inv(this, a); }
   invEx(a: arrays.NDArray): arrays.WithInfo<{ inverse: arrays.NDArray }> { return arrays.invEx(this, a); }
   triangularSolve(a: arrays.NDArray, b: arrays.NDArray, options?: arrays.TriangularSolveOptions): arrays.NDArray { return arrays.triangularSolve(this, a, b, options); }
+  eigh(a: arrays.NDArray, options?: arrays.EighOptions): arrays.EighResult { return arrays.eigh(this, a, options); }
+  eighEx(a: arrays.NDArray, options?: arrays.EighOptions): arrays.WithInfo<arrays.EighResult> { return arrays.eighEx(this, a, options); }
+  eigvalsh(a: arrays.NDArray, options?: arrays.EighOptions): arrays.NDArray { return arrays.eigvalsh(this, a, options); }
+  eigvalshEx(a: arrays.NDArray, options?: arrays.EighOptions): arrays.WithInfo<{ values: arrays.NDArray }> { return arrays.eigvalshEx(this, a, options); }
+  svd(a: arrays.NDArray): arrays.SvdResult { return arrays.svd(this, a); }
+  svdEx(a: arrays.NDArray): arrays.WithInfo<arrays.SvdResult> { return arrays.svdEx(this, a); }
+  svdvals(a: arrays.NDArray): arrays.NDArray { return arrays.svdvals(this, a); }
+  svdvalsEx(a: arrays.NDArray): arrays.WithInfo<{ values: arrays.NDArray }> { return arrays.svdvalsEx(this, a); }
 
   // -------------------------------------------------------------------------------------------
   // Device memory (CUDA contexts) and waiting

@@ -18,14 +18,14 @@ import {
 } from '../core/batch.js';
 import { isInt32Array, type DType } from '../core/dtype.js';
 import {
-  flipSide, flipTrans, flipUplo, parseDiag, parseSide, parseTrans, parseUplo,
+  flipSide, flipTrans, flipUplo, parseDiag, parseEnumValue, parseSide, parseTrans, parseUplo,
   type Diag, type Side, type Trans, type Uplo,
 } from '../core/enums.js';
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import type {
-  GemmRequest, GetrfRequest, GetrsRequest, LauumRequest, Op, PotrfRequest, PotrsRequest, SyrkRequest,
-  TrsmRequest, TrtriRequest,
+  GemmRequest, GesvdRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
+  SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 
@@ -49,6 +49,12 @@ export interface TrtriArgs<S extends Storage = Storage> extends FactorArgs<S> { 
 export interface GetrfArgs<S extends Storage = Storage> { a: Batch<S>; ipiv?: IntStorage; info?: IntStorage }
 export interface GetrsArgs<S extends Storage = Storage> extends GetrfArgs<S> { trans?: Trans; ipiv: IntStorage; b: Batch<S> }
 export interface GesvArgs<S extends Storage = Storage> extends GetrfArgs<S> { b: Batch<S> }
+/** jobz 'vectors' (default) or 'values'; w: n x 1 per matrix. */
+export interface SyevArgs<S extends Storage = Storage> { jobz?: Job; uplo?: Uplo; a: Batch<S>; w: Batch<S>; info?: IntStorage }
+/** jobu / jobvt 'thin' (default) or 'none'; s: k x 1, u: m x k, vt: k x n per matrix (k = min(m, n)). */
+export interface GesvdArgs<S extends Storage = Storage> {
+  jobu?: 'none' | 'thin'; jobvt?: 'none' | 'thin'; a: Batch<S>; s: Batch<S>; u?: Batch<S>; vt?: Batch<S>; info?: IntStorage;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Shared checks
@@ -373,4 +379,69 @@ export function prepareGesv<S extends Storage>(args: GesvArgs<S>, alloc: IntAllo
     trans: 'N', a: args.a, pivotStride, b: args.b,
     ipiv: intsOrNew(ipiv, count * pivotStride, alloc, 'ipiv'), info: intsOrNew(info, count, alloc, 'info'),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Eigenvalues and singular values. Every batch is returned as given: row-major host batches are
+// copied to column-major by the context (the outputs are not transposes of anything).
+
+const SYEV_KEYS = ['jobz', 'uplo', 'a', 'w', 'info'] as const;
+const GESVD_KEYS = ['jobu', 'jobvt', 'a', 's', 'u', 'vt', 'info'] as const;
+
+/** A vector output: rows x 1 per matrix. */
+function checkVector(b: Batch<Storage>, i: number, rows: number, argument: string, what: string): void {
+  const [r, c] = dims(b, i);
+  check(r === rows && c === 1, 'SHAPE', argument, `matrix ${i}: ${argument} must be ${rows}x1 (${what}), got ${r}x${c}`);
+}
+
+export function prepareSyev<S extends Storage>(args: SyevArgs<S>, alloc: IntAllocator): SyevRequest<S> {
+  argsObject(args, 'syev', SYEV_KEYS);
+  const jobz = parseEnumValue(args.jobz ?? 'vectors', ['values', 'vectors'] as const, 'jobz');
+  const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
+  const { count } = checkBatches([[args.a, 'a'], [args.w, 'w']]);
+  copyableOrder(args.a, 'a');
+  copyableOrder(args.w, 'w');
+  checkSquare(args.a, count, 'syev');
+  forEachShape([args.a, args.w], count, (i) => checkVector(args.w, i, dims(args.a, i)[0], 'w', 'one eigenvalue per row of A'));
+  const info = givenInfo(args.info, count);
+  checkNoOverlaps([
+    batchOperand('a', args.a, jobz === 'vectors'), batchOperand('w', args.w, true), ...intOperand('info', info, count, true),
+  ]);
+  return { jobz, uplo, a: args.a, w: args.w, info: intsOrNew(info, count, alloc, 'info') };
+}
+
+export function prepareGesvd<S extends Storage>(args: GesvdArgs<S>, alloc: IntAllocator): GesvdRequest<S> {
+  argsObject(args, 'gesvd', GESVD_KEYS);
+  const jobu = parseEnumValue(args.jobu ?? 'thin', ['none', 'thin'] as const, 'jobu');
+  const jobvt = parseEnumValue(args.jobvt ?? 'thin', ['none', 'thin'] as const, 'jobvt');
+  check(jobu === 'thin' || args.u === undefined, 'INVALID_ARGUMENT', 'u', "is given but jobu is 'none'");
+  check(jobvt === 'thin' || args.vt === undefined, 'INVALID_ARGUMENT', 'vt', "is given but jobvt is 'none'");
+  check(jobu === 'none' || args.u !== undefined, 'INVALID_ARGUMENT', 'u', "is required with jobu 'thin' (m x min(m, n) per matrix)");
+  check(jobvt === 'none' || args.vt !== undefined, 'INVALID_ARGUMENT', 'vt', "is required with jobvt 'thin' (min(m, n) x n per matrix)");
+  const batches: [Batch<S>, string][] = [[args.a, 'a'], [args.s, 's']];
+  if (args.u !== undefined) batches.push([args.u, 'u']);
+  if (args.vt !== undefined) batches.push([args.vt, 'vt']);
+  const { count } = checkBatches(batches);
+  for (const [b, name] of batches) copyableOrder(b, name);
+  forEachShape(batches.map(([b]) => b), count, (i) => {
+    const [m, n] = dims(args.a, i);
+    const k = Math.min(m, n);
+    checkVector(args.s, i, k, 's', `min(m, n) singular values of the ${m}x${n} A`);
+    if (args.u !== undefined) {
+      const [r, c] = dims(args.u, i);
+      check(r === m && c === k, 'SHAPE', 'u', `matrix ${i}: u must be ${m}x${k} for the ${m}x${n} A, got ${r}x${c}`);
+    }
+    if (args.vt !== undefined) {
+      const [r, c] = dims(args.vt, i);
+      check(r === k && c === n, 'SHAPE', 'vt', `matrix ${i}: vt must be ${k}x${n} for the ${m}x${n} A, got ${r}x${c}`);
+    }
+  });
+  const info = givenInfo(args.info, count);
+  checkNoOverlaps([
+    batchOperand('a', args.a, false), batchOperand('s', args.s, true),
+    ...(args.u !== undefined ? [batchOperand('u', args.u, true)] : []),
+    ...(args.vt !== undefined ? [batchOperand('vt', args.vt, true)] : []),
+    ...intOperand('info', info, count, true),
+  ]);
+  return { a: args.a, s: args.s, u: args.u, vt: args.vt, info: intsOrNew(info, count, alloc, 'info') };
 }

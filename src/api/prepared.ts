@@ -22,8 +22,8 @@ import type { OpName } from '../core/ops.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import {
-  prepareCholeskySolve, prepareFactor, prepareGemm, prepareGesv, prepareGetrf, prepareGetrs, prepareSyrk, prepareTrsm,
-  prepareTrtri, type IntAllocator,
+  prepareCholeskySolve, prepareFactor, prepareGemm, prepareGesv, prepareGesvd, prepareGetrf, prepareGetrs, prepareSyev, prepareSyrk,
+  prepareTrsm, prepareTrtri, type IntAllocator,
 } from './prepare.js';
 
 /** The storages a prepared call may be given anew, by argument name. */
@@ -31,6 +31,11 @@ export interface PreparedStorages {
   a?: Storage;
   b?: Storage;
   c?: Storage;
+  /** syev's eigenvalues; gesvd's singular values and vectors. */
+  w?: Storage;
+  s?: Storage;
+  u?: Storage;
+  vt?: Storage;
   info?: IntStorage;
   ipiv?: IntStorage;
 }
@@ -71,9 +76,11 @@ const PREPARERS: { readonly [K in OpName]: Preparer } = {
   trtri: { validate: (a, alloc) => prepareTrtri(a, alloc) as unknown as Request, outputs: ['a', 'info'] },
   lauum: { validate: (a, alloc) => prepareFactor(a, 'lauum', alloc) as unknown as Request, outputs: ['a', 'info'] },
   potri: { validate: (a, alloc) => prepareFactor(a, 'potri', alloc) as unknown as Request, outputs: ['a', 'info'] },
+  syev: { validate: (a, alloc) => prepareSyev(a, alloc) as unknown as Request, outputs: ['a', 'w', 'info'] },
+  gesvd: { validate: (a, alloc) => prepareGesvd(a, alloc) as unknown as Request, outputs: ['s', 'u', 'vt', 'info'] },
 };
 
-const SLOTS = ['a', 'b', 'c', 'info', 'ipiv'] as const;
+const SLOTS = ['a', 'b', 'c', 'w', 's', 'u', 'vt', 'info', 'ipiv'] as const;
 type Slot = (typeof SLOTS)[number];
 
 /** One replaceable storage of the preparation: what it was and how many elements the call reaches. */

@@ -4,7 +4,8 @@
  * routines run on the same device data: cuBLAS strided-batched gemm, cuSOLVER batched potrf/potrs,
  * cuBLAS batched getrf/getrs and trsm (the pointer-array forms those need are built once, untimed);
  * for trmm, syrk and lauum, which cuBLAS has no batched form of, the strided-batched GEMM of the same
- * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output).
+ * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output);
+ * cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace made once, untimed).
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -113,6 +114,17 @@ class VendorOnDevice implements VendorBaseline {
         // The workload: lower: the GEMM L^T L (the whole of A as L) into a scratch C.
         const c = keep(this.dev.alloc(dtype, n * n * count));
         return done(() => this.blas().gemmStridedBatched(dtype, 'T', 'N', n, n, n, 1, a, n, n * n, a, n, n * n, 0, c, n, n * n, count));
+      }
+      case 'syev': {
+        // cuSOLVER's batched Jacobi takes n <= 32 only.
+        if (n > 32) return undefined;
+        const call = keep(this.solver().syevjBatched(dtype, n, a, arrays.w as DeviceArray, ints(count), count));
+        return done(() => call.run());
+      }
+      case 'gesvd': {
+        if (n > 32) return undefined;
+        const call = keep(this.solver().gesvdjBatched(dtype, n, n, a, arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray, ints(count), count));
+        return done(() => call.run());
       }
       default:
         return undefined;

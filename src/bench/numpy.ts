@@ -10,7 +10,8 @@
  * MYRIAD_BENCH_CLOCK=cpu times both by process CPU time (one-thread runs on a shared machine).
  *
  * Routines: gemm, syrk, trmm (tril(A) B) and lauum (L^T L): matmul on the stack; potrf: linalg.cholesky; posv and gesv:
- * linalg.solve (numpy has no batched Cholesky solve); getrf, potrs, getrs, trsm: scipy's
+ * linalg.solve (numpy has no batched Cholesky solve); syev and gesvd: linalg.eigh and linalg.svd
+ * (thin) on the stack; getrf, potrs, getrs, trsm: scipy's
  * lu_factor, cho_solve, lu_solve, solve_triangular per matrix, timed on at most PER_MATRIX_CAP
  * matrices and scaled to the batch (they are loops of independent calls).
  */
@@ -51,6 +52,10 @@ elif op == 'potrf':
     a = spd(); fn = lambda: np.linalg.cholesky(a)
 elif op in ('posv', 'gesv'):
     a = spd() if op == 'posv' else general(); fn = lambda: np.linalg.solve(a, b)
+elif op == 'syev':
+    a = spd(); fn = lambda: np.linalg.eigh(a)
+elif op == 'gesvd':
+    a = general(); fn = lambda: np.linalg.svd(a, full_matrices=False)
 else:
     import scipy.linalg as sl
     if op == 'getrf':

@@ -16,6 +16,7 @@ import { WARMUP, median } from '../core/stats.js';
 import type { Column } from './table.js';
 import { workloadFor, type BenchOp } from './workloads.js';
 import { progress, progressDone } from './progress.js';
+import { VendorError } from '../cuda/runtime/errors.js';
 
 export interface BenchRow {
   op: string;
@@ -114,16 +115,32 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
         const peak = options.limits.peakGflops?.[dtype] ?? Infinity;
         row.roofline = (100 * gflops) / Math.min(peak, (cost.flops / cost.bytes) * options.limits.bandwidthGBs);
       }
-      const vendor = options.vendor?.prepare(op, dtype, n, batch, prepared.arrays);
+      // A vendor library's own failure (a cuSOLVER status, its workspace out of memory) is written
+      // in the row as it happened, and the benchmark goes on (issue 17: the vendor's batched
+      // eigensolvers fail where ours run).
+      const vendorFailed = (e: unknown): void => {
+        if (!(e instanceof VendorError || (e instanceof Error && /OUT_OF_MEMORY/.test(e.message)))) throw e;
+        row.vendor = `${options.vendor!.name}: ${e.message.replace(/\s+/g, ' ')}`;
+      };
+      let vendor: VendorRun | undefined;
+      try {
+        vendor = options.vendor?.prepare(op, dtype, n, batch, prepared.arrays);
+      } catch (e) {
+        vendorFailed(e);
+      }
       if (vendor && options.vendor) {
         row.vendor = options.vendor.name;
         try {
           row.vendorMs = vendor.measuredMs ?? timeRepeats(ctx, vendor.run, prepared.reset, repeats);
+        } catch (e) {
+          vendorFailed(e);
         } finally {
           vendor.dispose();
         }
-        row.vendorGflops = (cost.flops * batch) / (row.vendorMs * 1e6);
-        row.speedup = row.vendorMs / ms;
+        if (row.vendorMs !== undefined) {
+          row.vendorGflops = (cost.flops * batch) / (row.vendorMs * 1e6);
+          row.speedup = row.vendorMs / ms;
+        }
       }
       rows.push(row);
     } finally {

@@ -6,13 +6,13 @@
  */
 import { strided, type StridedBatch } from '../core/batch.js';
 import { counts, type Cost } from '../core/counts.js';
-import type { DType, FloatArray } from '../core/dtype.js';
+import { allocate, type DType, type FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 
-export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum'] as const;
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'syev', 'gesvd'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
 
 export interface Prepared {
@@ -192,6 +192,40 @@ export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
     },
   },
   lauum: inPlace((d, n) => counts.lauum(d, n), randomGeneral, (ctx, a, _b, { info }) => { ctx.lauum({ a, uplo: 'lower', info }); }),
+  /** Eigenvalues and eigenvectors (the vendor's syevjBatched overwrites A too: reset from a copy). */
+  syev: {
+    cost: (dtype, n) => counts.syev(dtype, n),
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const a0 = place.put(randomSpd(dtype, n, count, rng));
+      const a = place.working(a0);
+      const w = place.put(allocate(dtype, n * count));
+      const info = place.ints(count);
+      const [A, W] = [square(a, n, count), strided(w, { rows: n, cols: 1, count })];
+      return {
+        run: () => { ctx.syev({ a: A, w: W, jobz: 'vectors', uplo: 'lower', info }); },
+        reset: () => place.restore(a0, a), dispose: () => place.dispose(), arrays: { a, w },
+      };
+    },
+  },
+  /** The thin SVD of square matrices with U and VT (A only read here; the vendor's gesvdj overwrites it). */
+  gesvd: {
+    cost: (dtype, n) => counts.gesvd(dtype, n, n),
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const a0 = place.put(randomMatrices(dtype, n, n, count, rng));
+      const a = place.working(a0);
+      const s = place.put(allocate(dtype, n * count));
+      const u = place.put(allocate(dtype, n * n * count));
+      const vt = place.put(allocate(dtype, n * n * count));
+      const info = place.ints(count);
+      const [A, S, U, VT] = [square(a, n, count), strided(s, { rows: n, cols: 1, count }), square(u, n, count), square(vt, n, count)];
+      return {
+        run: () => { ctx.gesvd({ a: A, s: S, u: U, vt: VT, info }); },
+        reset: () => place.restore(a0, a), dispose: () => place.dispose(), arrays: { a, s, u, vt },
+      };
+    },
+  },
 };
 
 export function workloadFor(op: string): Workload {

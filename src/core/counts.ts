@@ -59,4 +59,22 @@ export const counts = {
   potri(dtype: DType, n: number): Cost {
     return { flops: (2 * n * n * n) / 3, bytes: el(dtype, n * (n + 1)) };
   },
+  /**
+   * Symmetric eigendecomposition, counted as LAPACK's dsyev (LAWN 41: tridiagonal reduction
+   * 4n^3/3, plus 6n^3 for the vectors), the vendor's work the benchmarks compare with, not the
+   * Jacobi sweeps (about 6n^3 per sweep with vectors). Reads one triangle, writes w (and A).
+   */
+  syev(dtype: DType, n: number, vectors = true): Cost {
+    return { flops: (4 * n * n * n) / 3 + (vectors ? 6 * n * n * n : 0), bytes: el(dtype, (n * (n + 1)) / 2 + n + (vectors ? n * n : 0)) };
+  },
+  /**
+   * Thin SVD of m x n, k = min(m, n), counted as LAPACK's bidiagonal route (LAWN 41: 4 max k^2 -
+   * 4k^3/3 for the reduction, plus 4 max k^2 + 8k^3 with U and VT). Reads A, writes s (U, VT).
+   */
+  gesvd(dtype: DType, m: number, n: number, vectors = true): Cost {
+    const k = Math.min(m, n);
+    const big = Math.max(m, n);
+    const flops = 4 * big * k * k - (4 * k * k * k) / 3 + (vectors ? 4 * big * k * k + 8 * k * k * k : 0);
+    return { flops, bytes: el(dtype, m * n + k + (vectors ? m * k + k * n : 0)) };
+  },
 } as const;

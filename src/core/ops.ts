@@ -46,6 +46,24 @@ export interface GesvRequest<S = Storage, I = IntStorage> extends InfoTarget<I> 
 export interface TrtriRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; diag: Diag; a: Batch<S> }
 export interface LauumRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; a: Batch<S> }
 export type PotriRequest<S = Storage, I = IntStorage> = LauumRequest<S, I>;
+/**
+ * Symmetric eigendecomposition: only the `uplo` triangle of A (n x n) is read; w (n x 1 per
+ * matrix) receives the eigenvalues in ascending order; jobz 'vectors' overwrites all of A with
+ * the orthonormal eigenvectors (column j belongs to w[j]), 'values' leaves A unchanged.
+ * info: 0, n + 1 where the Jacobi sweeps did not converge, n + 2 where A held NaN or Inf
+ * (w, and A with 'vectors', then hold NaN).
+ */
+export interface SyevRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { jobz: Job; uplo: Uplo; a: Batch<S>; w: Batch<S> }
+/**
+ * Thin SVD A = U diag(s) VT of A (m x n), k = min(m, n): s (k x 1 per matrix) descending, u
+ * (m x k) when present, vt (k x n) when present. A is read only. info: 0, k + 1 where the sweeps
+ * did not converge, k + 2 where A held NaN or Inf (s, u and vt then hold NaN).
+ */
+export interface GesvdRequest<S = Storage, I = IntStorage> extends InfoTarget<I> {
+  a: Batch<S>; s: Batch<S>; u?: Batch<S> | undefined; vt?: Batch<S> | undefined;
+}
+/** Whether syev computes eigenvectors. */
+export type Job = 'values' | 'vectors';
 
 /**
  * One backend: every operation, synchronous from the caller's point of view on the host (CPU),
@@ -66,11 +84,13 @@ export interface Backend<S = Storage, I = IntStorage> {
   trtri(r: TrtriRequest<S, I>): void;
   lauum(r: LauumRequest<S, I>): void;
   potri(r: PotriRequest<S, I>): void;
+  syev(r: SyevRequest<S, I>): void;
+  gesvd(r: GesvdRequest<S, I>): void;
 }
 
 export type OpName = keyof Omit<Backend, 'name'>;
 export const OP_NAMES: readonly OpName[] = [
-  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri',
+  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'syev', 'gesvd',
 ];
 
 /**
@@ -98,4 +118,6 @@ export abstract class DispatchingBackend<S = Storage, I = IntStorage> implements
   readonly trtri = this.op('trtri');
   readonly lauum = this.op('lauum');
   readonly potri = this.op('potri');
+  readonly syev = this.op('syev');
+  readonly gesvd = this.op('gesvd');
 }

@@ -4,7 +4,7 @@
  * - host arrays are uploaded (once per distinct array), the GPU kernel runs, and the outputs are
  *   downloaded back into the caller's arrays before the call returns;
  * - device arrays are used in place and the call only enqueues work (the fast path).
- * Operations without a GPU kernel yet (see registry.ts) run on the CPU reference with copies:
+ * Operations (or sizes) without a GPU kernel yet (see registry.ts) run on the CPU reference with copies:
  * correct everywhere, and `hasGpuOp` says which ones are fast.
  */
 import { batchCount, isBatch, type Batch } from '../core/batch.js';
@@ -14,7 +14,7 @@ import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import type { DeviceBackend } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
-import { hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
+import { gpuCovers, hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
 import { IntPool } from './runtime/int-pool.js';
@@ -104,7 +104,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       }
     }
     if (count <= 0) return;
-    if (!hasGpuOp(op)) return this.runOnCpu(op, request);
+    if (!hasGpuOp(op) || !gpuCovers(op, request)) return this.runOnCpu(op, request);
     if (!onHost) {
       runGpuOp(op, this.device, request);
       return;

@@ -7,6 +7,7 @@ import type { Backend, OpName } from '../core/ops.js';
 import { MyriadError } from '../core/errors.js';
 import { gemmRouted } from './kernels/gemm/index.js';
 import { getrfCuda } from './kernels/getrf/index.js';
+import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
 import { potrfCuda } from './kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
@@ -26,13 +27,24 @@ export const OUTPUTS: Readonly<Record<OpName, readonly string[]>> = {
   potrf: ['a', 'info'], potrs: ['b', 'info'], posv: ['a', 'b', 'info'],
   getrf: ['a', 'ipiv', 'info'], getrs: ['b', 'info'], gesv: ['a', 'ipiv', 'b', 'info'],
   trtri: ['a', 'info'], lauum: ['a', 'info'], potri: ['a', 'info'],
+  syev: ['a', 'w', 'info'], gesvd: ['s', 'u', 'vt', 'info'],
 };
 
 const registry: { [K in OpName]?: GpuOp<K> } = {};
+/** Requests a launcher takes, where it does not take every size (the rest run on the CPU reference). */
+const coverage: { [K in OpName]?: (request: DeviceRequest<K>) => boolean } = {};
 
-export function registerGpuOp<K extends OpName>(op: K, launcher: GpuOp<K>): void {
+export function registerGpuOp<K extends OpName>(op: K, launcher: GpuOp<K>, covers?: (request: DeviceRequest<K>) => boolean): void {
   if (registry[op]) throw new MyriadError('INVALID_ARGUMENT', `a GPU kernel for ${op} is already registered`, 'op');
   registry[op] = launcher as (typeof registry)[K];
+  if (covers) coverage[op] = covers as (typeof coverage)[K];
+}
+
+/** Whether `op`'s GPU kernel takes this request (sizes it serves): false where it has none. */
+export function gpuCovers(op: OpName, request: Record<string, unknown>): boolean {
+  if (registry[op] === undefined) return false;
+  const covers = coverage[op] as ((r: DeviceRequest<typeof op>) => boolean) | undefined;
+  return covers === undefined || covers(request as unknown as DeviceRequest<typeof op>);
 }
 
 /** Whether operation `op` has a GPU kernel. */
@@ -64,3 +76,5 @@ registerGpuOp('trsm', trsmCuda);
 registerGpuOp('trmm', trmmCuda);
 registerGpuOp('syrk', syrkCuda);
 registerGpuOp('lauum', lauumCuda);
+registerGpuOp('syev', syevCuda, (r) => jacobiCovers(r.a));
+registerGpuOp('gesvd', gesvdCuda, (r) => jacobiCovers(r.a));

@@ -1,6 +1,7 @@
 /**
  * cuSOLVER dense (libcusolver) for benchmarks and as a test oracle: batched Cholesky
- * (cusolverDn?potrfBatched) and solve (cusolverDn?potrsBatched). Checks before native calls.
+ * (cusolverDn?potrfBatched) and solve (cusolverDn?potrsBatched); Jacobi eigenvalues and SVD of
+ * matrices up to 32 x 32 (cusolverDn?syevjBatched, cusolverDn?gesvdjBatched). Checks before native calls.
  */
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
@@ -18,6 +19,9 @@ type Handle = { readonly __cusolver: 'cusolverDnHandle_t' };
 type Fn = (...args: unknown[]) => number;
 
 koffi.pointer('cusolverDnHandle_t', koffi.opaque('cusolverDnContext'));
+koffi.pointer('syevjInfo_t', koffi.opaque('syevjInfo'));
+koffi.pointer('gesvdjInfo_t', koffi.opaque('gesvdjInfo'));
+type Params = { readonly __cusolver: 'syevjInfo_t' | 'gesvdjInfo_t' };
 
 const POTRF = (t: string) =>
   `int cusolverDn${t}potrfBatched(cusolverDnHandle_t handle, int uplo, int n, CUdeviceptr Aarray, int lda, CUdeviceptr infoArray, int batchSize)`;
@@ -25,7 +29,25 @@ const POTRS = (t: string) =>
   `int cusolverDn${t}potrsBatched(cusolverDnHandle_t handle, int uplo, int n, int nrhs, CUdeviceptr Aarray, int lda, ` +
   `CUdeviceptr Barray, int ldb, CUdeviceptr info, int batchSize)`;
 
+const SYEVJ_SIZE = (t: string) =>
+  `int cusolverDn${t}syevjBatched_bufferSize(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, ` +
+  'CUdeviceptr W, _Out_ int *lwork, syevjInfo_t params, int batchSize)';
+const SYEVJ = (t: string) =>
+  `int cusolverDn${t}syevjBatched(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, ` +
+  'CUdeviceptr W, CUdeviceptr work, int lwork, CUdeviceptr info, syevjInfo_t params, int batchSize)';
+const GESVDJ_SIZE = (t: string) =>
+  `int cusolverDn${t}gesvdjBatched_bufferSize(cusolverDnHandle_t handle, int jobz, int m, int n, CUdeviceptr A, int lda, ` +
+  'CUdeviceptr S, CUdeviceptr U, int ldu, CUdeviceptr V, int ldv, _Out_ int *lwork, gesvdjInfo_t params, int batchSize)';
+const GESVDJ = (t: string) =>
+  `int cusolverDn${t}gesvdjBatched(cusolverDnHandle_t handle, int jobz, int m, int n, CUdeviceptr A, int lda, ` +
+  'CUdeviceptr S, CUdeviceptr U, int ldu, CUdeviceptr V, int ldv, CUdeviceptr work, int lwork, CUdeviceptr info, gesvdjInfo_t params, int batchSize)';
+
 const PROTOTYPES = [
+  'int cusolverDnCreateSyevjInfo(_Out_ syevjInfo_t *info)',
+  'int cusolverDnDestroySyevjInfo(syevjInfo_t info)',
+  'int cusolverDnCreateGesvdjInfo(_Out_ gesvdjInfo_t *info)',
+  'int cusolverDnDestroyGesvdjInfo(gesvdjInfo_t info)',
+  SYEVJ_SIZE('D'), SYEVJ_SIZE('S'), SYEVJ('D'), SYEVJ('S'), GESVDJ_SIZE('D'), GESVDJ_SIZE('S'), GESVDJ('D'), GESVDJ('S'),
   'int cusolverDnCreate(_Out_ cusolverDnHandle_t *handle)',
   'int cusolverDnDestroy(cusolverDnHandle_t handle)',
   'int cusolverDnSetStream(cusolverDnHandle_t handle, CUstream streamId)',
@@ -112,6 +134,59 @@ export class Cusolver {
     checkInts(info, 1, 'info');
     if (count === 0) return;
     this.call(`cusolverDn${PREFIX(dtype)}potrsBatched`, FILL(uplo), n, nrhs, A.pointers.ptr, lda, B.pointers.ptr, ldb, info.ptr, count);
+  }
+
+  /**
+   * cusolverDn?syevjBatched (n <= 32, default tolerance and sweeps) on `count` densely packed
+   * n x n matrices A (overwritten by the eigenvectors) and W (n per matrix): the call, with its
+   * parameters and workspace made here, once (not in the timed call).
+   */
+  syevjBatched(dtype: DType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+    this.checkDense(dtype, A, n * n * count, 'A');
+    this.checkDense(dtype, W, n * count, 'W');
+    checkInts(info, count, 'info');
+    const t = PREFIX(dtype);
+    const params = this.create('cusolverDnCreateSyevjInfo');
+    const lwork: [number] = [0];
+    this.call(`cusolverDn${t}syevjBatched_bufferSize`, 1, 0, n, A.ptr, n, W.ptr, lwork, params, count);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    return {
+      run: () => this.call(`cusolverDn${t}syevjBatched`, 1, 0, n, A.ptr, n, W.ptr, work.ptr, lwork[0], info.ptr, params, count),
+      dispose: () => { work.dispose(); this.api['cusolverDnDestroySyevjInfo']!(params); },
+    };
+  }
+
+  /**
+   * cusolverDn?gesvdjBatched (m, n <= 32) on densely packed m x n matrices A (overwritten): S
+   * (min(m, n) per matrix), U (m x m) and V (n x n, not transposed), as syevjBatched.
+   */
+  gesvdjBatched(dtype: DType, m: number, n: number, A: DeviceArray, S: DeviceArray, U: DeviceArray, V: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+    this.checkDense(dtype, A, m * n * count, 'A');
+    this.checkDense(dtype, S, Math.min(m, n) * count, 'S');
+    this.checkDense(dtype, U, m * m * count, 'U');
+    this.checkDense(dtype, V, n * n * count, 'V');
+    checkInts(info, count, 'info');
+    const t = PREFIX(dtype);
+    const params = this.create('cusolverDnCreateGesvdjInfo');
+    const lwork: [number] = [0];
+    this.call(`cusolverDn${t}gesvdjBatched_bufferSize`, 1, m, n, A.ptr, m, S.ptr, U.ptr, m, V.ptr, n, lwork, params, count);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    return {
+      run: () => this.call(`cusolverDn${t}gesvdjBatched`, 1, m, n, A.ptr, m, S.ptr, U.ptr, m, V.ptr, n, work.ptr, lwork[0], info.ptr, params, count),
+      dispose: () => { work.dispose(); this.api['cusolverDnDestroyGesvdjInfo']!(params); },
+    };
+  }
+
+  private checkDense(dtype: DType, x: DeviceArray, length: number, name: string): void {
+    if (x.dtype !== dtype) throw new MyriadError('DTYPE', `expected ${dtype}, got ${x.dtype}`, name);
+    if (x.length < length) throw new MyriadError('BOUNDS', `holds ${x.length} elements but ${length} are needed`, name);
+  }
+
+  private create(fn: string): Params {
+    const out: [Params | null] = [null];
+    this.dev.activate();
+    check(this.api[fn]!(out), fn);
+    return out[0]!;
   }
 
   dispose(): void {

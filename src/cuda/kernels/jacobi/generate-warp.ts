@@ -1,0 +1,387 @@
+/**
+ * Batched Jacobi for matrices up to 32 x 32: syev (two-sided) and gesvd (one-sided, Hestenes).
+ *
+ * Layout: `threads` lanes (a power of two) per matrix, `perBlock` matrices per block, several
+ * matrices per warp where one cannot fill it; each matrix has its own slot of shared memory (A and
+ * V, or G and V), so no workspace in global memory: A is read once, the outputs written once.
+ * The only barrier is __syncwarp; the matrices of one warp sweep together until all of them have
+ * converged (__all_sync), a converged matrix idling.
+ *
+ * Order: the round-robin (circle) tournament over n2 = n rounded up to even indices (a zero dummy
+ * index for odd n, never rotated): n2 - 1 rounds per sweep, each of n2 / 2 disjoint pairs, so a
+ * round's rotations commute and run at once: one lane per pair computes (c, s), then the lanes
+ * apply all of them to columns (A J, V J), then (syev) to rows (J^T A), and the pair's lane writes
+ * the 2 x 2 block's exact result (a_pp - t a_pq, a_qq + t a_pq, zeros).
+ *
+ * Convergence, sweep limit, info and NaN handling are the CPU reference's (cpu/lapack/jacobi.ts),
+ * with eps of the dtype: a pair rotates while |a_pq| > sqrt(n) eps sqrt(|a_pp|) sqrt(|a_qq|)
+ * (syev, no squares: no scaling needed) or |g_p . g_q| > sqrt(m) eps ||g_p|| ||g_q|| (gesvd, whose
+ * squared norms are kept in range by scaling G by a power of two first); info n + 1 (k + 1) where
+ * `maxSweeps` sweeps did not converge, n + 2 (k + 2) where A held NaN or Inf (outputs NaN).
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { KernelSource } from '../../runtime/types.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import type { GesvdWarpParams, SyevWarpParams } from './params.js';
+
+/** Shared bytes of one block (static shared memory: at most 48 KiB). */
+export function syevWarpSharedBytes(p: Pick<SyevWarpParams, 'dtype' | 'n' | 'vectors' | 'perBlock'>): number {
+  const n2 = p.n + (p.n & 1);
+  const el = p.dtype === 'float64' ? 8 : 4;
+  return p.perBlock * ((n2 * (n2 + 1) * (p.vectors ? 2 : 1) + n2) * el + n2 * 4);
+}
+
+export function gesvdWarpSharedBytes(p: Pick<GesvdWarpParams, 'dtype' | 'm' | 'n' | 'perBlock'>): number {
+  const big = Math.max(p.m, p.n);
+  const k = Math.min(p.m, p.n);
+  const k2 = k + (k & 1);
+  const el = p.dtype === 'float64' ? 8 : 4;
+  return p.perBlock * ((big * k2 + k2 * (k2 + 1) + 2 * k2) * el + k2 * 4);
+}
+
+function constants(dtype: DType): string {
+  const d = dtype === 'float64';
+  return `#define FULL 0xffffffffu
+constexpr real EPS = ${d ? '2.220446049250313e-16' : '1.1920928955078125e-7f'};
+constexpr real MAXR = ${d ? '1.7976931348623157e308' : '3.4028234663852886e38f'};
+constexpr real BIGZ = ${d ? '1e150' : '1e18f'};
+static __device__ __forceinline__ real nanReal() { return ${d ? '__longlong_as_double(0x7ff8000000000000LL)' : '__int_as_float(0x7fc00000)'}; }
+// tan of the rotation angle from cot(2 theta) = zeta: the smaller root (Rutishauser).
+static __device__ __forceinline__ real tangent(real zeta) {
+  const real sg = zeta >= real(0) ? real(1) : real(-1);
+  const real az = absReal(zeta);
+  return az > BIGZ ? sg / (real(2) * az) : sg / (az + sqrtReal(real(1) + az * az));
+}
+// [x y] := [c x - s y, s x + c y]
+static __device__ __forceinline__ void rot2(real& x, real& y, real c, real s) {
+  const real a = x, b = y;
+  x = c * a - s * b;
+  y = s * a + c * b;
+}`;
+}
+
+/** Pair k of round r of the circle tournament over N2 indices, p < q. */
+const PAIR_OF = `static __device__ __forceinline__ void pairOf(int r, int k, int& p, int& q) {
+  if (k == 0) { p = r; q = N2 - 1; }
+  else { p = (r + k) % (N2 - 1); q = (r - k + N2 - 1) % (N2 - 1); }
+  if (p > q) { const int t = p; p = q; q = t; }
+}`;
+
+/** The slot of one thread: its matrix, lane in the matrix, and the lane mask of the matrix. */
+const SLOT = `  const int lane = threadIdx.x & 31;
+  const int slot = threadIdx.x / T;
+  const int tid = threadIdx.x % T;
+  const long long mat = (long long)blockIdx.x * MPB + slot;
+  const bool active = mat < count;
+  const unsigned group = T == 32 ? FULL : (((1u << (T & 31)) - 1u) << (lane & ~(T - 1)));`;
+
+/**
+ * One phase of a round: lane pairs (k, idx) over the round's HALF pairs and `len` indices, each
+ * applying pair k's rotation (c, s) where it is not the identity; `rotations(pp, qq)` gives the
+ * rot2 lines for index `index` of the pair's columns or rows pp, qq.
+ */
+function pairLoop(len: string, index: string, rotations: (p: string, q: string) => string[]): string {
+  return `        for (int idx = tid; idx < HALF * ${len}; idx += T) {
+          const int k = idx / ${len}, ${index} = idx % ${len};
+          const real s = sn[k];
+          if (s != real(0)) {
+            const real c = cs[k];
+            int pp, qq;
+            pairOf(r, k, pp, qq);
+${rotations('pp', 'qq').map((l) => `            ${l}`).join('\n')}
+          }
+        }`;
+}
+
+export function syevWarpSource(p: SyevWarpParams): KernelSource {
+  const { dtype, n, uplo, vectors, kind, threads, perBlock, maxSweeps } = p;
+  const entry = `syev_warp_${precisionLetter(dtype)}_${kindTag(kind)}_n${n}_${uplo === 'lower' ? 'l' : 'u'}${vectors ? 'v' : 'n'}_t${threads}x${perBlock}_s${maxSweeps}`;
+  const V = (line: string): string => (vectors ? line : '');
+  const source = `${precisionPrelude(dtype)}
+${mathHelpers(dtype)}
+${constants(dtype)}
+constexpr int N = ${n};
+constexpr int N2 = N + (N & 1);
+constexpr int HALF = N2 / 2;
+constexpr int LDS = N2 + 1;
+constexpr int T = ${threads};
+constexpr int MPB = ${perBlock};
+constexpr int MAX_SWEEPS = ${maxSweeps};
+${PAIR_OF}
+
+extern "C" __global__ void __launch_bounds__(${threads * perBlock}) ${entry}(
+    ${operandParameters('A', kind, true)},
+    ${operandParameters('W', kind, true)},
+    int* __restrict__ info, const int* __restrict__ index, int count) {
+  __shared__ real sA[MPB * N2 * LDS];
+${V('  __shared__ real sV[MPB * N2 * LDS];')}
+  __shared__ real sC[MPB * HALF];
+  __shared__ real sS[MPB * HALF];
+  __shared__ int sP[MPB * N2];
+${SLOT}
+  real* a = sA + slot * (N2 * LDS);
+${V('  real* v = sV + slot * (N2 * LDS);')}
+  real* cs = sC + slot * HALF;
+  real* sn = sS + slot * HALF;
+  int* perm = sP + slot * N2;
+  const real tol = sqrtReal(real(N)) * EPS;
+  int bad = 0;
+  if (active) {
+    const real* g = ${matrixPointer('A', kind, 'mat')};
+    for (int idx = tid; idx < N2 * N2; idx += T) {
+      const int i = idx % N2, j = idx / N2;
+      real x = real(0);
+      if (i < N && j < N) x = (${uplo === 'lower' ? 'i >= j' : 'i <= j'}) ? g[i + (long long)j * ldA] : g[j + (long long)i * ldA];
+      if (!(absReal(x) <= MAXR)) bad = 1;
+      a[i + j * LDS] = x;
+${V('      v[i + j * LDS] = i == j ? real(1) : real(0);')}
+    }
+  }
+  const bool failed = (__ballot_sync(FULL, bad) & group) != 0u;
+  bool done = !active || failed || N < 2;
+  __syncwarp();
+  for (int sweep = 0; sweep < MAX_SWEEPS; ++sweep) {
+    if (__all_sync(FULL, done)) break;
+    int rotated = 0;
+    for (int r = 0; r < N2 - 1; ++r) {
+      int p = 0, q = 0;
+      bool rot = false;
+      real app2 = real(0), aqq2 = real(0);
+      if (!done && tid < HALF) {
+        pairOf(r, tid, p, q);
+        const real apq = a[p + q * LDS], app = a[p + p * LDS], aqq = a[q + q * LDS];
+        real c = real(1), s = real(0);
+        if (apq != real(0) && absReal(apq) > tol * sqrtReal(absReal(app)) * sqrtReal(absReal(aqq))) {
+          const real t = tangent((aqq - app) / (real(2) * apq));
+          c = real(1) / sqrtReal(real(1) + t * t);
+          s = t * c;
+          app2 = app - t * apq;
+          aqq2 = aqq + t * apq;
+          rot = true;
+          rotated = 1;
+        }
+        cs[tid] = c;
+        sn[tid] = s;
+      }
+      __syncwarp();
+      if (!done) {
+        // A := A J and V := V J: lane pairs (k, i) rotate row i of columns p_k, q_k.
+${pairLoop('N2', 'i', (pp, qq) => [`rot2(a[i + ${pp} * LDS], a[i + ${qq} * LDS], c, s);`, ...(vectors ? [`rot2(v[i + ${pp} * LDS], v[i + ${qq} * LDS], c, s);`] : [])])}
+      }
+      __syncwarp();
+      if (!done) {
+        // A := J^T A: column j of rows p_k, q_k.
+${pairLoop('N2', 'j', (pp, qq) => [`rot2(a[${pp} + j * LDS], a[${qq} + j * LDS], c, s);`])}
+      }
+      __syncwarp();
+      if (rot) {
+        a[p + p * LDS] = app2;
+        a[q + q * LDS] = aqq2;
+        a[p + q * LDS] = real(0);
+        a[q + p * LDS] = real(0);
+      }
+      __syncwarp();
+    }
+    if ((__ballot_sync(FULL, rotated) & group) == 0u) done = true;
+  }
+  // Ascending order by rank (ties by index): perm[rank] = j.
+  if (active && !failed) {
+    for (int j = tid; j < N; j += T) {
+      const real dj = a[j * (LDS + 1)];
+      int rank = 0;
+      for (int k = 0; k < N; ++k) {
+        const real dk = a[k * (LDS + 1)];
+        rank += (dk < dj || (dk == dj && k < j)) ? 1 : 0;
+      }
+      perm[rank] = j;
+    }
+  }
+  __syncwarp();
+  if (!active) return;
+  if (tid == 0) info[index ? index[mat] : mat] = failed ? N + 2 : (done ? 0 : N + 1);
+  real* w = ${matrixPointer('W', kind, 'mat')};
+  for (int j = tid; j < N; j += T) w[j] = failed ? nanReal() : a[perm[j] * (LDS + 1)];
+${V(`  real* g = ${matrixPointer('A', kind, 'mat')};
+  for (int idx = tid; idx < N * N; idx += T) {
+    const int i = idx % N, j = idx / N;
+    g[i + (long long)j * ldA] = failed ? nanReal() : v[i + perm[j] * LDS];
+  }`)}
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+export function gesvdWarpSource(p: GesvdWarpParams): KernelSource {
+  const { dtype, m, n, wantU, wantVt, kind, threads, perBlock, maxSweeps } = p;
+  const tall = m >= n;
+  const needV = tall ? wantVt : wantU;
+  const entry = `gesvd_warp_${precisionLetter(dtype)}_${kindTag(kind)}_${m}x${n}_${wantU ? 'u' : 'n'}${wantVt ? 'v' : 'n'}_t${threads}x${perBlock}_s${maxSweeps}`;
+  const d = dtype === 'float64';
+  // G = A (tall) or A^T (wide): M x K; U and VT come from G and V as in the CPU reference.
+  const gOut = (row: string, col: string): string => `g[${row} + perm[${col}] * M] `;
+  const source = `${precisionPrelude(dtype)}
+${mathHelpers(dtype)}
+${constants(dtype)}
+constexpr int M = ${Math.max(m, n)};
+constexpr int K = ${Math.min(m, n)};
+constexpr int N2 = K + (K & 1);
+constexpr int HALF = N2 / 2;
+constexpr int LDV = N2 + 1;
+constexpr int T = ${threads};
+constexpr int MPB = ${perBlock};
+constexpr int MAX_SWEEPS = ${maxSweeps};
+// Squares of entries of magnitude in [2^-RANGE, 2^RANGE] (after scaling) stay normal and finite.
+constexpr int RANGE = ${d ? 500 : 40};
+${PAIR_OF}
+
+extern "C" __global__ void __launch_bounds__(${threads * perBlock}) ${entry}(
+    ${operandParameters('A', kind, false)},
+    ${operandParameters('S', kind, true)},
+    ${operandParameters('U', kind, true)},
+    ${operandParameters('V', kind, true)},
+    int* __restrict__ info, const int* __restrict__ index, int count) {
+  __shared__ real sG[MPB * M * N2];
+  __shared__ real sV[MPB * N2 * LDV];
+  __shared__ real sC[MPB * N2];
+  __shared__ real sS[MPB * N2];
+  __shared__ int sP[MPB * N2];
+${SLOT}
+  real* g = sG + slot * (M * N2);
+  real* v = sV + slot * (N2 * LDV);
+  real* cs = sC + slot * N2;
+  real* sn = sS + slot * N2;
+  real* sig = cs;   // after the sweeps
+  int* perm = sP + slot * N2;
+  const real tol = sqrtReal(real(M)) * EPS;
+  int bad = 0;
+  real amax = real(0);
+  if (active) {
+    const real* ga = ${matrixPointer('A', kind, 'mat')};
+    for (int idx = tid; idx < M * N2; idx += T) {
+      const int i = idx % M, j = idx / M;
+      real x = real(0);
+      if (j < K) x = ga[${tall ? 'i + (long long)j * ldA' : 'j + (long long)i * ldA'}];
+      if (!(absReal(x) <= MAXR)) bad = 1;
+      else amax = amax > absReal(x) ? amax : absReal(x);
+      g[idx] = x;
+    }
+    for (int idx = tid; idx < N2 * N2; idx += T) {
+      const int i = idx % N2, j = idx / N2;
+      v[i + j * LDV] = i == j ? real(1) : real(0);
+    }
+  }
+  const bool failed = (__ballot_sync(FULL, bad) & group) != 0u;
+  for (int off = T / 2; off > 0; off >>= 1) {
+    const real o = __shfl_xor_sync(FULL, amax, off);
+    amax = amax > o ? amax : o;
+  }
+  // Scale G by 2^-e where its largest entry lies outside [2^-RANGE, 2^RANGE] (exact).
+  int e = 0;
+  if (!failed && amax > real(0)) {
+    const int lg = ${d ? 'ilogb' : 'ilogbf'}(amax);
+    if (lg > RANGE || lg < -RANGE) e = lg;
+  }
+  if (active && e != 0)
+    for (int idx = tid; idx < M * N2; idx += T) g[idx] = ${d ? 'ldexp' : 'ldexpf'}(g[idx], -e);
+  bool done = !active || failed || K < 2;
+  __syncwarp();
+  for (int sweep = 0; sweep < MAX_SWEEPS; ++sweep) {
+    if (__all_sync(FULL, done)) break;
+    int rotated = 0;
+    for (int r = 0; r < N2 - 1; ++r) {
+      if (!done && tid < HALF) {
+        int p, q;
+        pairOf(r, tid, p, q);
+        real alpha = real(0), beta = real(0), gamma = real(0);
+        for (int i = 0; i < M; ++i) {
+          const real x = g[i + p * M], y = g[i + q * M];
+          alpha = fmaReal(x, x, alpha);
+          beta = fmaReal(y, y, beta);
+          gamma = fmaReal(x, y, gamma);
+        }
+        real c = real(1), s = real(0);
+        if (gamma != real(0) && absReal(gamma) > tol * sqrtReal(alpha) * sqrtReal(beta)) {
+          const real t = tangent((beta - alpha) / (real(2) * gamma));
+          c = real(1) / sqrtReal(real(1) + t * t);
+          s = t * c;
+          rotated = 1;
+        }
+        cs[tid] = c;
+        sn[tid] = s;
+      }
+      __syncwarp();
+      if (!done) {
+${pairLoop('M', 'i', (pp, qq) => [`rot2(g[i + ${pp} * M], g[i + ${qq} * M], c, s);`])}
+${needV ? pairLoop('N2', 'i', (pp, qq) => [`rot2(v[i + ${pp} * LDV], v[i + ${qq} * LDV], c, s);`]) : ''}
+      }
+      __syncwarp();
+    }
+    if ((__ballot_sync(FULL, rotated) & group) == 0u) done = true;
+  }
+  // Column norms, descending order by rank (ties by index), then U's columns normalised.
+  if (active && !failed) {
+    for (int j = tid; j < K; j += T) {
+      real nrm = real(0);
+      for (int i = 0; i < M; ++i) nrm = fmaReal(g[i + j * M], g[i + j * M], nrm);
+      sig[j] = sqrtReal(nrm);
+    }
+  }
+  __syncwarp();
+  if (active && !failed) {
+    for (int j = tid; j < K; j += T) {
+      const real sj = sig[j];
+      int rank = 0;
+      for (int k = 0; k < K; ++k) rank += (sig[k] > sj || (sig[k] == sj && k < j)) ? 1 : 0;
+      perm[rank] = j;
+    }
+    for (int idx = tid; idx < M * K; idx += T) {
+      const real sj = sig[idx / M];
+      if (sj > real(0)) g[idx] /= sj;
+    }
+  }
+  __syncwarp();
+${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in order): the first unit vector that stays long
+  // after two Gram-Schmidt passes against the columns before it (serial: a rare path).
+  if (active && !failed && tid == 0) {
+    for (int r = 0; r < K; ++r) {
+      const int j = perm[r];
+      if (sig[j] > real(0)) continue;
+      for (int ei = 0; ei < M; ++ei) {
+        for (int i = 0; i < M; ++i) g[i + j * M] = i == ei ? real(1) : real(0);
+        for (int pass = 0; pass < 2; ++pass)
+          for (int c = 0; c < r; ++c) {
+            const int jc = perm[c];
+            real dot = real(0);
+            for (int i = 0; i < M; ++i) dot = fmaReal(g[i + jc * M], g[i + j * M], dot);
+            for (int i = 0; i < M; ++i) g[i + j * M] -= dot * g[i + jc * M];
+          }
+        real nrm = real(0);
+        for (int i = 0; i < M; ++i) nrm = fmaReal(g[i + j * M], g[i + j * M], nrm);
+        nrm = sqrtReal(nrm);
+        if (nrm > real(0.5)) {
+          for (int i = 0; i < M; ++i) g[i + j * M] /= nrm;
+          break;
+        }
+      }
+    }
+  }
+  __syncwarp();` : ''}
+  if (!active) return;
+  if (tid == 0) info[index ? index[mat] : mat] = failed ? K + 2 : (done ? 0 : K + 1);
+  real* so = ${matrixPointer('S', kind, 'mat')};
+  for (int r = tid; r < K; r += T) so[r] = failed ? nanReal() : ${d ? 'ldexp' : 'ldexpf'}(sig[perm[r]], e);
+${wantU ? `  real* uo = ${matrixPointer('U', kind, 'mat')};
+  for (int idx = tid; idx < ${m} * K; idx += T) {
+    const int i = idx % ${m}, r = idx / ${m};
+    uo[i + (long long)r * ldU] = failed ? nanReal() : ${tall ? gOut('i', 'r') : 'v[i + perm[r] * LDV]'};
+  }` : ''}
+${wantVt ? `  real* vo = ${matrixPointer('V', kind, 'mat')};
+  for (int idx = tid; idx < K * ${n}; idx += T) {
+    const int r = idx % K, j = idx / K;
+    vo[r + (long long)j * ldV] = failed ? nanReal() : ${tall ? 'v[j + perm[r] * LDV]' : gOut('j', 'r')};
+  }` : ''}
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}

@@ -1,0 +1,39 @@
+/**
+ * Parameter objects of the Jacobi kernels (syev, gesvd). A generator is a pure function of its
+ * parameter object.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+
+/** Layout of the warp designs: `threads` lanes (a power of two <= 32) per matrix, `perBlock` matrices per block. */
+export interface WarpShape {
+  readonly threads: number;
+  readonly perBlock: number;
+}
+
+/** n <= 32: two-sided parallel-order Jacobi in shared memory (generate-warp.ts). */
+export interface SyevWarpParams extends WarpShape {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly uplo: Uplo;
+  readonly vectors: boolean;
+  readonly kind: OperandKind;
+  readonly maxSweeps: number;
+}
+
+/** max(m, n) <= 32: one-sided parallel-order Jacobi in shared memory (generate-warp.ts). */
+export interface GesvdWarpParams extends WarpShape {
+  readonly dtype: DType;
+  readonly m: number;
+  readonly n: number;
+  readonly wantU: boolean;
+  readonly wantVt: boolean;
+  readonly kind: OperandKind;
+  readonly maxSweeps: number;
+}
+
+/** What a plan may be told instead of its own choice (tests, benchmarks). */
+export interface JacobiForce {
+  readonly perBlock?: number;
+}

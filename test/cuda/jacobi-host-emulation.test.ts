@@ -1,0 +1,133 @@
+/**
+ * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the generated Jacobi warp kernels
+ * themselves, compiled as C++ for the host (test/helpers/jacobi-host-harness.cpp: a thread per
+ * CUDA thread, warp intrinsics from a barrier per warp) and launched with the planner's shapes,
+ * checked by residuals and against the CPU reference's values: syev and gesvd, both dtypes, odd
+ * and even sizes, tall and wide, zero and rank-deficient matrices, NaN in a batch of good ones.
+ * A check of the CUDA source without a GPU; test/gpu/jacobi.test.ts is the real one.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { strided } from '../../src/core/batch.js';
+import type { DType } from '../../src/core/dtype.js';
+import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
+import { gesvdWarpSource, planGesvd, planSyev, syevWarpSource } from '../../src/cuda/kernels/jacobi/index.js';
+import type { KernelSource } from '../../src/cuda/runtime/types.js';
+import { eigenResidual, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat } from '../helpers/jacobi-checks.js';
+import { Rng } from '../helpers/random.js';
+
+const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
+  ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
+  : 'opt-in: MYRIAD_HOST_EMULATION=1';
+const HARNESS = resolve('test/helpers/jacobi-host-harness.cpp');
+const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
+const LIMIT = 30;
+
+function runKernel(dir: string, src: KernelSource, gesvd: boolean, input: string): number[] {
+  writeFileSync(join(dir, 'kernel.cu'), src.source);
+  const exe = join(dir, src.entry);
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(gesvd ? ['-DGESVD'] : []), `-I${dir}`, HARNESS, '-o', exe]);
+  return execFileSync(exe, { input, maxBuffer: 1 << 28 }).toString().trim().split('\n').map(Number);
+}
+
+const round = (x: number, dtype: DType): number => (dtype === 'float32' ? Math.fround(x) : x);
+
+test('Jacobi warp kernels on the host: residuals and the reference values', { skip, timeout: 1_800_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-jacobi-'));
+  const rng = new Rng(31);
+  try {
+    for (const dtype of ['float64', 'float32'] as const) {
+      const eps = EPS[dtype];
+      for (const n of [1, 2, 3, 5, 8, 13, 32]) for (const vectors of [true, false]) {
+        const uplo = n % 2 === 0 ? 'upper' : 'lower';
+        const p = planSyev({ dtype, n, uplo, vectors, kind: 'strided' });
+        const count = p.perBlock + 1;
+        const kinds = ['random', 'repeated', 'zero', 'graded', 'rank-deficient'] as const;
+        const mats: Mat[] = Array.from({ length: count }, (_, i) => symmetricCase(rng, kinds[i % kinds.length]!, n).a)
+          .map((a) => ({ ...a, d: a.d.map((x) => round(x, dtype)) }));
+        const bad = Math.min(1, count - 1);
+        mats[bad]!.d[n * n - 1] = NaN;
+        const ld = n + 1;
+        const stride = ld * n;
+        const flat = new Float64Array(count * stride);
+        mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) flat[k * stride + i + j * ld] = a.d[i + j * n]!; });
+        const out = runKernel(dir, syevWarpSource(p), false, `${count} ${Math.ceil(count / p.perBlock)} ${p.threads * p.perBlock} ${n} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`);
+        const info = out.slice(0, count);
+        const w = out.slice(count, count + count * n);
+        const aOut = out.slice(count + count * n);
+        // The reference on the same data.
+        const refW = new Float64Array(count * n);
+        const refInfo = new Int32Array(count);
+        cpuSyev({ jobz: 'values', uplo, a: strided(flat.slice(), { rows: n, count, ld, stride }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
+        mats.forEach((a, k) => {
+          const at = `syev ${dtype} n=${n} ${vectors ? 'V' : 'N'} #${k}`;
+          assert.equal(info[k], refInfo[k], `${at}: info`);
+          if (k === bad && n > 0) {
+            assert.equal(info[k], n + 2);
+            assert.ok(w.slice(k * n, (k + 1) * n).every(Number.isNaN), `${at}: NaN w`);
+            return;
+          }
+          const wk = w.slice(k * n, (k + 1) * n);
+          let norm = 0;
+          for (const x of a.d) norm += x * x;
+          norm = Math.sqrt(norm);
+          wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]!) <= LIMIT * n * eps * norm, `${at}: w[${j}] ${x} vs ${refW[k * n + j]}`));
+          if (!vectors) {
+            for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) assert.equal(aOut[k * stride + i + j * ld], flat[k * stride + i + j * ld], `${at}: A untouched`);
+            return;
+          }
+          const v = mat(n, n);
+          for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) v.d[i + j * n] = aOut[k * stride + i + j * ld]!;
+          assert.ok(eigenResidual(a, v, wk, eps) < LIMIT, `${at}: ||AV - VW|| ratio ${eigenResidual(a, v, wk, eps)}`);
+          assert.ok(orthoResidual(v, eps) < LIMIT, `${at}: ||V^T V - I|| ratio ${orthoResidual(v, eps)}`);
+        });
+      }
+      for (const [m, n] of [[1, 1], [4, 1], [1, 4], [5, 3], [3, 5], [8, 8], [32, 7], [6, 32]] as const) {
+        const k = Math.min(m, n);
+        const p = planGesvd({ dtype, m, n, wantU: true, wantVt: true, kind: 'strided' });
+        const count = Math.min(p.perBlock + 1, 9);
+        const kinds = ['random', 'zero', 'rank-deficient', 'graded', 'repeated'] as const;
+        const mats = Array.from({ length: count }, (_, i) => generalCase(rng, kinds[i % kinds.length]!, m, n).a)
+          .map((a) => ({ ...a, d: a.d.map((x) => round(x, dtype)) }));
+        mats[count - 1]!.d[0] = Infinity;
+        const stride = m * n;
+        const flat = new Float64Array(count * stride);
+        mats.forEach((a, i) => flat.set(a.d, i * stride));
+        const out = runKernel(dir, gesvdWarpSource(p), true, `${count} ${Math.ceil(count / p.perBlock)} ${p.threads * p.perBlock} ${m} ${n} ${m} ${stride}\n${Array.from(flat).join(' ')}\n`);
+        const info = out.slice(0, count);
+        const s = out.slice(count, count + count * k);
+        const u = out.slice(count + count * k, count + count * k + count * m * k);
+        const vt = out.slice(count + count * k + count * m * k);
+        const refS = new Float64Array(count * k);
+        const refInfo = new Int32Array(count);
+        cpuGesvd({ a: strided(flat.slice(), { rows: m, cols: n, count }), s: strided(refS, { rows: k, cols: 1, count }), info: refInfo });
+        mats.forEach((a, i) => {
+          const at = `gesvd ${dtype} ${m}x${n} #${i}`;
+          assert.equal(info[i], refInfo[i], `${at}: info`);
+          if (i === count - 1) {
+            assert.ok(s.slice(i * k, (i + 1) * k).every(Number.isNaN) && u.slice(i * m * k, (i + 1) * m * k).every(Number.isNaN), `${at}: NaN`);
+            return;
+          }
+          const si = s.slice(i * k, (i + 1) * k);
+          let norm = 0;
+          for (const x of a.d) norm += x * x;
+          norm = Math.sqrt(norm);
+          si.forEach((x, j) => assert.ok(Math.abs(x - refS[i * k + j]!) <= LIMIT * Math.max(m, n) * eps * norm, `${at}: s[${j}] ${x} vs ${refS[i * k + j]}`));
+          const ui = mat(m, k);
+          ui.d.set(u.slice(i * m * k, (i + 1) * m * k));
+          const vti = mat(k, n);
+          vti.d.set(vt.slice(i * k * n, (i + 1) * k * n));
+          assert.ok(svdResidual(a, ui, si, vti, eps) < LIMIT, `${at}: ||A - USVT|| ratio ${svdResidual(a, ui, si, vti, eps)}`);
+          assert.ok(orthoResidual(ui, eps) < LIMIT, `${at}: ||U^T U - I|| ratio ${orthoResidual(ui, eps)}`);
+          assert.ok(orthoResidual(vti, eps, true) < LIMIT, `${at}: ||VT VT^T - I|| ratio ${orthoResidual(vti, eps, true)}`);
+        });
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,255 @@
+/**
+ * Batched syev and gesvd on a real GPU (skipped where none is usable): the Jacobi warp kernels
+ * against the CPU reference (info, eigenvalues and singular values within 30 n eps ||A||) and by
+ * residuals (||A V - V W||, ||V^T V - I||, ||A - U S VT||, ||U^T U - I||, ||VT VT^T - I|| over
+ * n eps, < 30), both dtypes, n = 1..16 and sampled to 32, tall and wide, random, repeated, zero,
+ * graded and rank-deficient matrices, NaN among good ones, odd ld and stride with NaN padding that
+ * must come back untouched, a list batch (pointer form), a CUDA context's calls (n = 40 falls back
+ * to the CPU reference), the array level, and 1,000,000 matrices of 2 x 2 and 100,000 of 8 x 8.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { Context } from '../../src/api/context.js';
+import { list, strided, type Batch } from '../../src/core/batch.js';
+import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
+import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
+import { CudaBackend } from '../../src/cuda/backend.js';
+import { gesvdCuda, syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
+import { gpuCovers } from '../../src/cuda/registry.js';
+import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
+import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import {
+  eigenResidual, frob, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat,
+} from '../helpers/jacobi-checks.js';
+import { Rng } from '../helpers/random.js';
+
+const skip = gpuSkipReason();
+const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
+const LIMIT = 30;
+const SYM = ['random', 'repeated', 'zero', 'graded', 'rank-deficient', 'diagonal', 'clustered'] as const;
+const GEN = ['random', 'repeated', 'zero', 'graded', 'rank-deficient'] as const;
+
+const rounded = (a: Mat, dtype: DType): Mat => ({ ...a, d: dtype === 'float32' ? Float64Array.from(new Float32Array(a.d)) : a.d });
+
+/** Matrices into a strided buffer with ld = rows + 1, a gap of 3 between matrices, NaN everywhere else. */
+function place(mats: Mat[], dtype: DType): { data: FloatArray; ld: number; stride: number; inside: (e: number) => boolean } {
+  const { m, n } = mats[0]!;
+  const ld = m + 1;
+  const stride = ld * n + 3;
+  const data = allocate(dtype, stride * mats.length + 2).fill(NaN);
+  mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) data[k * stride + i + j * ld] = a.d[i + j * m]!; });
+  const inside = (e: number): boolean => {
+    const r = e % stride;
+    return Math.floor(e / stride) < mats.length && r < ld * n && r % ld < m;
+  };
+  return { data, ld, stride, inside };
+}
+
+function read(data: FloatArray, off: number, ld: number, m: number, n: number): Mat {
+  const out = mat(m, n);
+  for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) out.d[i + j * m] = data[off + i + j * ld]!;
+  return out;
+}
+
+function checkSyev(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count: number, vectors: boolean, uplo: 'lower' | 'upper'): void {
+  const eps = EPS[dtype];
+  const mats = Array.from({ length: count }, (_, i) => rounded(symmetricCase(rng, SYM[i % SYM.length]!, n).a, dtype));
+  const bad = count > 2 ? 2 : -1;
+  if (bad >= 0) mats[bad]!.d[n * n - 1] = NaN;
+  const p = place(mats, dtype);
+  // The triangle syev must not read is NaN.
+  mats.forEach((_, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) if (uplo === 'lower' ? i < j : i > j) p.data[k * p.stride + i + j * p.ld] = NaN; });
+  const A = p.data.slice();
+  const refW = allocate(dtype, n * count);
+  const refInfo = new Int32Array(count);
+  cpuSyev({ jobz: 'values', uplo, a: strided(A.slice(), { rows: n, count, ld: p.ld, stride: p.stride }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
+  const dA = dev.upload(A);
+  const dW = dev.upload(allocate(dtype, n * count + 1).fill(NaN));
+  const dInfo = dev.upload(new Int32Array(count).fill(-7));
+  try {
+    syevCuda(dev, {
+      jobz: vectors ? 'vectors' : 'values', uplo, a: strided(dA, { rows: n, count, ld: p.ld, stride: p.stride }),
+      w: strided(dW, { rows: n, cols: 1, count }), info: dInfo,
+    });
+    const a = dev.download(dA) as FloatArray;
+    const w = dev.download(dW) as FloatArray;
+    const info = dev.download(dInfo) as Int32Array;
+    const what = `syev ${dtype} n=${n} count=${count} ${vectors ? 'vectors' : 'values'} ${uplo}`;
+    for (let e = 0; e < A.length; e++) {
+      if (p.inside(e) && vectors) continue;
+      assert.ok(Object.is(a[e], A[e]), `${what}: element ${e} outside the written region changed`);
+    }
+    assert.ok(Number.isNaN(w[n * count]!), `${what}: wrote past w`);
+    mats.forEach((m0, k) => {
+      const at = `${what} #${k}`;
+      assert.equal(info[k], refInfo[k], `${at}: info`);
+      const wk = Array.from(w.subarray(k * n, (k + 1) * n));
+      if (k === bad) {
+        assert.equal(info[k], n + 2);
+        assert.ok(wk.every(Number.isNaN), `${at}: w NaN`);
+        return;
+      }
+      const norm = frob(m0);
+      wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]!) <= LIMIT * n * eps * norm, `${at}: w[${j}] = ${x}, reference ${refW[k * n + j]}`));
+      if (!vectors) return;
+      const v = read(a, k * p.stride, p.ld, n, n);
+      const r1 = eigenResidual(m0, v, wk, eps);
+      const r2 = orthoResidual(v, eps);
+      assert.ok(r1 < LIMIT && r2 < LIMIT, `${at}: ||AV - VW|| ratio ${r1}, ||V^T V - I|| ratio ${r2}`);
+    });
+  } finally {
+    dA.dispose(); dW.dispose(); dInfo.dispose();
+  }
+}
+
+function checkGesvd(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number, count: number, wantU: boolean, wantVt: boolean): void {
+  const eps = EPS[dtype];
+  const k = Math.min(m, n);
+  const mats = Array.from({ length: count }, (_, i) => rounded(generalCase(rng, GEN[i % GEN.length]!, m, n).a, dtype));
+  const bad = count > 3 ? 3 : -1;
+  if (bad >= 0) mats[bad]!.d[0] = -Infinity;
+  const p = place(mats, dtype);
+  const refS = allocate(dtype, k * count);
+  const refInfo = new Int32Array(count);
+  cpuGesvd({ a: strided(p.data.slice(), { rows: m, cols: n, count, ld: p.ld, stride: p.stride }), s: strided(refS, { rows: k, cols: 1, count }), info: refInfo });
+  const dA = dev.upload(p.data);
+  const dS = dev.upload(allocate(dtype, k * count).fill(NaN));
+  const dU = dev.upload(allocate(dtype, Math.max(1, m * k * count)).fill(NaN));
+  const dV = dev.upload(allocate(dtype, Math.max(1, k * n * count)).fill(NaN));
+  const dInfo = dev.upload(new Int32Array(count).fill(-7));
+  try {
+    gesvdCuda(dev, {
+      a: strided(dA, { rows: m, cols: n, count, ld: p.ld, stride: p.stride }), s: strided(dS, { rows: k, cols: 1, count }),
+      u: wantU ? strided(dU, { rows: m, cols: k, count }) : undefined, vt: wantVt ? strided(dV, { rows: k, cols: n, count }) : undefined,
+      info: dInfo,
+    });
+    const a = dev.download(dA) as FloatArray;
+    const s = dev.download(dS) as FloatArray;
+    const u = dev.download(dU) as FloatArray;
+    const vt = dev.download(dV) as FloatArray;
+    const info = dev.download(dInfo) as Int32Array;
+    const what = `gesvd ${dtype} ${m}x${n} count=${count} u=${wantU} vt=${wantVt}`;
+    for (let e = 0; e < a.length; e++) assert.ok(Object.is(a[e], p.data[e]), `${what}: A changed at ${e}`);
+    if (!wantU) assert.ok(u.every(Number.isNaN), `${what}: u written`);
+    if (!wantVt) assert.ok(vt.every(Number.isNaN), `${what}: vt written`);
+    mats.forEach((m0, i) => {
+      const at = `${what} #${i}`;
+      assert.equal(info[i], refInfo[i], `${at}: info`);
+      const si = Array.from(s.subarray(i * k, (i + 1) * k));
+      if (i === bad) {
+        assert.ok(si.every(Number.isNaN), `${at}: s NaN`);
+        return;
+      }
+      const norm = frob(m0);
+      si.forEach((x, j) => assert.ok(Math.abs(x - refS[i * k + j]!) <= LIMIT * Math.max(m, n) * eps * norm, `${at}: s[${j}] = ${x}, reference ${refS[i * k + j]}`));
+      if (wantU) assert.ok(orthoResidual(read(u, i * m * k, m, m, k), eps) < LIMIT, `${at}: ||U^T U - I||`);
+      if (wantVt) assert.ok(orthoResidual(read(vt, i * k * n, k, k, n), eps, true) < LIMIT, `${at}: ||VT VT^T - I||`);
+      if (wantU && wantVt) {
+        const r = svdResidual(m0, read(u, i * m * k, m, m, k), si, read(vt, i * k * n, k, k, n), eps);
+        assert.ok(r < LIMIT, `${at}: ||A - U S VT|| ratio ${r}`);
+      }
+    });
+  } finally {
+    dA.dispose(); dS.dispose(); dU.dispose(); dV.dispose(); dInfo.dispose();
+  }
+}
+
+const SIZES = [...Array.from({ length: 16 }, (_, i) => i + 1), 17, 20, 24, 29, 31, 32];
+const countFor = (n: number): number => (n <= 4 ? 300 : n <= 16 ? 70 : 20);
+
+test('syev on the GPU: n = 1..16, 17 ... 32, both dtypes, vectors (and values for some)', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1701);
+  for (const dtype of ['float64', 'float32'] as const)
+    for (const n of SIZES) {
+      checkSyev(dev, rng, dtype, n, countFor(n), true, n % 2 === 0 ? 'lower' : 'upper');
+      if ([1, 2, 3, 8, 17, 32].includes(n)) checkSyev(dev, rng, dtype, n, countFor(n), false, n % 2 === 0 ? 'upper' : 'lower');
+    }
+});
+
+test('gesvd on the GPU: tall, square and wide to 32, with and without U and VT', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1702);
+  const shapes: [number, number][] = [[1, 1], [2, 2], [3, 3], [4, 1], [1, 4], [5, 3], [3, 5], [8, 8], [13, 7], [7, 13], [16, 16], [32, 5], [5, 32], [31, 31], [32, 32]];
+  for (const dtype of ['float64', 'float32'] as const) {
+    for (const [m, n] of shapes) checkGesvd(dev, rng, dtype, m, n, countFor(Math.max(m, n)), true, true);
+    checkGesvd(dev, rng, dtype, 9, 6, 40, false, false);
+    checkGesvd(dev, rng, dtype, 6, 9, 40, true, false);
+    checkGesvd(dev, rng, dtype, 12, 4, 40, false, true);
+  }
+});
+
+test('a list batch (pointer form), a CUDA context, fallback beyond 32, and the array level', { skip, timeout: 120_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1703);
+  const n = 6;
+  const mats = Array.from({ length: 5 }, () => symmetricCase(rng, 'random', n).a);
+  const arrays = mats.map((a) => dev.upload(Float64Array.from(a.d)));
+  const dW = dev.alloc('float64', 5 * n);
+  const dInfo = dev.alloc('int32', 5);
+  try {
+    syevCuda(dev, { jobz: 'vectors', uplo: 'lower', a: list(arrays, { rows: n }) as Batch<DeviceArray>, w: strided(dW, { rows: n, cols: 1, count: 5 }), info: dInfo });
+    const w = dev.download(dW) as Float64Array;
+    assert.deepEqual([...(dev.download(dInfo) as Int32Array)], [0, 0, 0, 0, 0]);
+    mats.forEach((a, k) => {
+      const v = mat(n, n);
+      v.d.set(dev.download(arrays[k]!) as Float64Array);
+      assert.ok(eigenResidual(a, v, w.subarray(k * n, (k + 1) * n), EPS.float64) < LIMIT, `list #${k}`);
+    });
+  } finally {
+    for (const x of arrays) x.dispose();
+    dW.dispose(); dInfo.dispose();
+  }
+  const backend = new CudaBackend(dev, 'test');
+  const ctx = new Context('cuda', backend, backend);
+  for (const size of [8, 40]) {
+    const a = symmetricCase(rng, 'random', size).a;
+    const data = Float64Array.from(a.d);
+    const w = new Float64Array(size);
+    const req = { jobz: 'vectors' as const, uplo: 'lower' as const, a: strided(data, { rows: size }), w: strided(w, { rows: size, cols: 1 }) };
+    assert.equal(gpuCovers('syev', req), size <= 32);
+    const { info } = ctx.syev(req);
+    assert.equal(info[0], 0);
+    assert.ok(eigenResidual(a, { m: size, n: size, d: data }, w, EPS.float64) < LIMIT, `context n=${size}`);
+  }
+  const x = new Float32Array(3 * 5 * 4).map(() => rng.uniform());
+  const r = ctx.svd({ data: x, shape: [3, 5, 4] });
+  assert.deepEqual([r.u.shape, r.s.shape, r.vt.shape], [[3, 5, 4], [3, 4], [3, 4, 4]]);
+  const e = ctx.eighEx({ data: new Float64Array([2, 1, 1, 2, NaN, 0, 0, 1]), shape: [2, 2, 2] });
+  assert.deepEqual([...e.info], [0, 4]);
+  assert.ok(Math.abs(e.values.data[0]! - 1) < 1e-15 && Math.abs(e.values.data[1]! - 3) < 1e-15);
+});
+
+test('1,000,000 matrices of 2 x 2 (float32) and 100,000 of 8 x 8 (float64) run', { skip, timeout: 120_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1704);
+  for (const [dtype, n, count] of [['float32', 2, 1_000_000], ['float64', 8, 100_000]] as const) {
+    const host = allocate(dtype, n * n * count);
+    for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j; i < n; i++) {
+      const x = rng.uniform();
+      host[k * n * n + i + j * n] = x;
+      host[k * n * n + j + i * n] = x;
+    }
+    const dA = dev.upload(host);
+    const dW = dev.alloc(dtype, n * count);
+    const dInfo = dev.alloc('int32', count);
+    try {
+      syevCuda(dev, { jobz: 'vectors', uplo: 'lower', a: strided(dA, { rows: n, count }), w: strided(dW, { rows: n, cols: 1, count }), info: dInfo });
+      const info = dev.download(dInfo) as Int32Array;
+      assert.equal(info.reduce((c, v) => c + (v !== 0 ? 1 : 0), 0), 0, `${count} ${n}x${n}: every info 0`);
+      const v = dev.download(dA) as FloatArray;
+      const w = dev.download(dW) as FloatArray;
+      for (const k of [0, 1, count >> 1, count - 1]) {
+        const a = mat(n, n);
+        for (let e = 0; e < n * n; e++) a.d[e] = host[k * n * n + e]!;
+        const vk = mat(n, n);
+        for (let e = 0; e < n * n; e++) vk.d[e] = v[k * n * n + e]!;
+        const r = eigenResidual(a, vk, w.subarray(k * n, (k + 1) * n), EPS[dtype]);
+        assert.ok(r < LIMIT, `${count} ${n}x${n} #${k}: ratio ${r}`);
+      }
+    } finally {
+      dA.dispose(); dW.dispose(); dInfo.dispose();
+    }
+  }
+});
