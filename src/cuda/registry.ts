@@ -10,6 +10,7 @@ import { getrfCuda } from './kernels/getrf/index.js';
 import { potrfCuda } from './kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
 import { trmmCuda, trsmCuda } from './kernels/trsm/index.js';
+import { trtriCuda } from './kernels/trtri/index.js';
 import type { DeviceArray, GpuDevice } from './runtime/types.js';
 
 /** The validated, column-major request of operation K whose storages are all device arrays. */
@@ -60,3 +61,4 @@ registerGpuOp('getrs', getrsCuda);
 registerGpuOp('gesv', gesvCuda);
 registerGpuOp('trsm', trsmCuda);
 registerGpuOp('trmm', trmmCuda);
+registerGpuOp('trtri', trtriCuda);
