@@ -18,7 +18,7 @@ export { MultiDeviceContext } from './api/multi-context.js';
 export { openMultiDevice } from './api/multi-open.js';
 export { cpuThreads, setCpuThreads } from './cpu-fast/index.js';
 export { CudaError, NvrtcError, VendorError } from './cuda/runtime/index.js';
-export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type TriangularSolveOptions } from './api/array.js';
+export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type InvOptions, type TriangularSolveOptions } from './api/array.js';
 export type {
   GemmArgs, TrsmArgs, TrmmArgs, SyrkArgs, FactorArgs, CholeskySolveArgs, TrtriArgs, GetrfArgs, GetrsArgs, GesvArgs,
 } from './api/prepare.js';
@@ -38,6 +38,7 @@ export const gesv = ctx.gesv.bind(ctx);
 export const trtri = ctx.trtri.bind(ctx);
 export const lauum = ctx.lauum.bind(ctx);
 export const potri = ctx.potri.bind(ctx);
+export const poti = ctx.poti.bind(ctx);
 // Array level on the CPU.
 export const matmul = ctx.matmul.bind(ctx);
 export const cholesky = ctx.cholesky.bind(ctx);

@@ -140,6 +140,16 @@ export class Context {
     this.run('potri', r);
     return { info: r.info as IntsFor<S> };
   }
+  /**
+   * Inverse of an SPD matrix in one call (potrf, trtri, lauum), into the `uplo` triangle as potri
+   * leaves it. info[i] = k > 0: the leading minor of order k is not positive definite (potrf's
+   * info), and the matrix is left as potrf leaves it.
+   */
+  poti<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
+    const r = prepareFactor(args, 'poti', this.intsFor(args));
+    this.run('poti', r);
+    return { info: r.info as IntsFor<S> };
+  }
 
   // -------------------------------------------------------------------------------------------
   // The same operations as promises: on a CUDA context, calls on host data are enqueued and the
@@ -161,6 +171,7 @@ export class Context {
   trtriAsync<S extends Storage>(args: TrtriArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.trtri(args)); }
   lauumAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.lauum(args)); }
   potriAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.potri(args)); }
+  potiAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.poti(args)); }
 
   // -------------------------------------------------------------------------------------------
   // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts).
@@ -173,8 +184,8 @@ export class Context {
   solve(a: arrays.NDArray, b: arrays.NDArray): arrays.NDArray { return arrays.solve(this, a, b); }
   solveEx(a: arrays.NDArray, b: arrays.NDArray): arrays.WithInfo<{ x: arrays.NDArray }> { return arrays.solveEx(this, a, b); }
   choleskySolve(factor: arrays.NDArray, b: arrays.NDArray, options?: arrays.CholeskyOptions): arrays.NDArray { return arrays.choleskySolve(this, factor, b, options); }
-  inv(a: arrays.NDArray): arrays.NDArray { return arrays.inv(this, a); }
-  invEx(a: arrays.NDArray): arrays.WithInfo<{ inverse: arrays.NDArray }> { return arrays.invEx(this, a); }
+  inv(a: arrays.NDArray, options?: arrays.InvOptions): arrays.NDArray { return arrays.inv(this, a, options); }
+  invEx(a: arrays.NDArray, options?: arrays.InvOptions): arrays.WithInfo<{ inverse: arrays.NDArray }> { return arrays.invEx(this, a, options); }
   triangularSolve(a: arrays.NDArray, b: arrays.NDArray, options?: arrays.TriangularSolveOptions): arrays.NDArray { return arrays.triangularSolve(this, a, b, options); }
 
   // -------------------------------------------------------------------------------------------

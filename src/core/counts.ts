@@ -59,4 +59,8 @@ export const counts = {
   potri(dtype: DType, n: number): Cost {
     return { flops: (2 * n * n * n) / 3, bytes: el(dtype, n * (n + 1)) };
   },
+  /** potrf then potri: n^3 / 3 + 2 n^3 / 3. */
+  poti(dtype: DType, n: number): Cost {
+    return { flops: n * n * n, bytes: el(dtype, n * (n + 1)) };
+  },
 } as const;

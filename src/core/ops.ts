@@ -46,6 +46,8 @@ export interface GesvRequest<S = Storage, I = IntStorage> extends InfoTarget<I> 
 export interface TrtriRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; diag: Diag; a: Batch<S> }
 export interface LauumRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; a: Batch<S> }
 export type PotriRequest<S = Storage, I = IntStorage> = LauumRequest<S, I>;
+/** The inverse of an SPD matrix in one call: potrf, then potri; info > 0 as potrf's (the matrix then left as potrf leaves it). */
+export type PotiRequest<S = Storage, I = IntStorage> = LauumRequest<S, I>;
 
 /**
  * One backend: every operation, synchronous from the caller's point of view on the host (CPU),
@@ -66,11 +68,12 @@ export interface Backend<S = Storage, I = IntStorage> {
   trtri(r: TrtriRequest<S, I>): void;
   lauum(r: LauumRequest<S, I>): void;
   potri(r: PotriRequest<S, I>): void;
+  poti(r: PotiRequest<S, I>): void;
 }
 
 export type OpName = keyof Omit<Backend, 'name'>;
 export const OP_NAMES: readonly OpName[] = [
-  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri',
+  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti',
 ];
 
 /**
@@ -98,4 +101,5 @@ export abstract class DispatchingBackend<S = Storage, I = IntStorage> implements
   readonly trtri = this.op('trtri');
   readonly lauum = this.op('lauum');
   readonly potri = this.op('potri');
+  readonly poti = this.op('poti');
 }

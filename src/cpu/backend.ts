@@ -6,7 +6,7 @@ import type { FloatArray } from '../core/dtype.js';
 import type { Backend } from '../core/ops.js';
 import { cpuGemm, cpuSyrk, cpuTrmm, cpuTrsm } from './blas3.js';
 import {
-  cpuGesv, cpuGetrf, cpuGetrs, cpuLauum, cpuPosv, cpuPotrf, cpuPotri, cpuPotrs, cpuTrtri,
+  cpuGesv, cpuGetrf, cpuGetrs, cpuLauum, cpuPosv, cpuPotrf, cpuPoti, cpuPotri, cpuPotrs, cpuTrtri,
 } from './lapack/index.js';
 
 export type HostBackend = Backend<FloatArray, Int32Array>;
@@ -26,4 +26,5 @@ export const cpuBackend: HostBackend = Object.freeze({
   trtri: cpuTrtri,
   lauum: cpuLauum,
   potri: cpuPotri,
+  poti: cpuPoti,
 });

@@ -24,7 +24,7 @@ export const OUTPUTS: Readonly<Record<OpName, readonly string[]>> = {
   gemm: ['c'], trsm: ['b'], trmm: ['b'], syrk: ['c'],
   potrf: ['a', 'info'], potrs: ['b', 'info'], posv: ['a', 'b', 'info'],
   getrf: ['a', 'ipiv', 'info'], getrs: ['b', 'info'], gesv: ['a', 'ipiv', 'b', 'info'],
-  trtri: ['a', 'info'], lauum: ['a', 'info'], potri: ['a', 'info'],
+  trtri: ['a', 'info'], lauum: ['a', 'info'], potri: ['a', 'info'], poti: ['a', 'info'],
 };
 
 const registry: { [K in OpName]?: GpuOp<K> } = {};

@@ -2,4 +2,4 @@
 export { cpuPotrf, potrfMatrix } from './potrf.js';
 export { cpuGetrf, getrfMatrix } from './getrf.js';
 export { cpuPotrs, cpuPosv, cpuGetrs, cpuGesv } from './solve.js';
-export { cpuTrtri, cpuLauum, cpuPotri, trtriMatrix, lauumMatrix } from './inverse.js';
+export { cpuTrtri, cpuLauum, cpuPotri, cpuPoti, trtriMatrix, lauumMatrix } from './inverse.js';

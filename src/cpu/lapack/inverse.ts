@@ -6,11 +6,14 @@
  * lauum: the triangle of U U^T (upper) or L^T L (lower), over the triangle; info 0.
  * potri: inv(A) from A's Cholesky factor: trtri (non-unit), then lauum, inv(A) = inv(U) inv(U)^T
  * (upper) or inv(L)^T inv(L) (lower); info from trtri, and lauum is skipped where it fails.
+ * poti: inv(A) of an SPD A in one call: potrf, then potri; info > 0 from potrf, the matrix then left
+ * as potrf leaves it.
  * The other triangle is never read or written.
  */
 import { batchCount, matrixAt } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
-import type { LauumRequest, PotriRequest, TrtriRequest } from '../../core/ops.js';
+import type { LauumRequest, PotiRequest, PotriRequest, TrtriRequest } from '../../core/ops.js';
+import { potrfMatrix } from './potrf.js';
 import { Workspace, load, store, triangleRegion } from './workspace.js';
 
 const workspace = new Workspace();
@@ -58,6 +61,26 @@ export function cpuPotri(r: PotriRequest<FloatArray, Int32Array>): void {
       lauumMatrix(w, 0, ld, m.rows, upper);
       store(w, region, m);
     }
+    r.info[i] = info;
+  }
+}
+
+export function cpuPoti(r: PotiRequest<FloatArray, Int32Array>): void {
+  const upper = r.uplo === 'upper';
+  const region = triangleRegion(upper);
+  const count = batchCount(r.a);
+  for (let i = 0; i < count; i++) {
+    const m = matrixAt(r.a, i);
+    const w = workspace.get(m.rows * m.rows);
+    const ld = Math.max(1, m.rows);
+    load(m, region, w);
+    let info = potrfMatrix(w, 0, ld, m.rows, upper);
+    if (info === 0) {
+      // A positive definite factor has no zero on its diagonal; trtri's check stays, as in dpotri.
+      info = trtriMatrix(w, 0, ld, m.rows, upper, false);
+      if (info === 0) lauumMatrix(w, 0, ld, m.rows, upper);
+    }
+    store(w, region, m);
     r.info[i] = info;
   }
 }
