@@ -80,32 +80,43 @@ export function trtriGroup(
 
 /**
  * info for every matrix of the group (the diagonal scan; 0 where the diagonal is unit), and the
- * matrices the recursion may touch: the group itself, a list batch of its non-singular matrices,
- * or null where none is.
+ * matrices the recursion may touch: the group itself, its non-singular matrices, or null where
+ * none is.
  */
 function liveMatrices(
   dev: GpuDevice, dtype: DType, r: Pick<TrtriRequest<DeviceArray, DeviceArray>, 'diag' | 'info'>, g: TrtriGroup, temporaries: DeviceArray[],
-): { readonly batch: Sub; readonly args: OperandArgs; readonly count: number } | null {
-  const all = { batch: g.batch, args: g.args, count: g.count };
+): TrtriGroup | null {
   if (r.diag === 'unit') {
     zeroInfo(dev, r.info, g.index, g.count);
-    return all;
+    return g;
   }
   const kind = g.args.kind;
   const k = cachedKernel(dev, `trtri-scan/${JSON.stringify({ dtype, kind })}`, () => trtriScanSource({ dtype, kind }));
   k.launch({ grid: [Math.ceil(g.count / SCAN_THREADS), 1, 1], block: [SCAN_THREADS, 1, 1] },
     [...operandArgs(g.args), arg.ptr(g.index === null ? 0n : g.index.ptr), arg.i32(g.count), arg.ptr(r.info), arg.i32(g.n)]);
+  return survivors(dev, g, hostInfo(dev, r.info), temporaries);
+}
+
+/** Waits for the work enqueued so far and reads info back. */
+export function hostInfo(dev: GpuDevice, info: DeviceArray): Int32Array {
   dev.synchronize();
-  const info = dev.download(r.info) as Int32Array;
+  return dev.download(info) as Int32Array;
+}
+
+/**
+ * The matrices of group `g` whose info (indexed by batch position) is 0: `g` itself where all are,
+ * a list batch of them (identity index: for work that writes no info of the batch), or null.
+ */
+export function survivors(dev: GpuDevice, g: TrtriGroup, info: Int32Array, temporaries: DeviceArray[]): TrtriGroup | null {
   const good: number[] = [];
   for (let q = 0; q < g.count; q++) if (info[g.members === null ? q : g.members[q]!] === 0) good.push(q);
-  if (good.length === g.count) return all;
+  if (good.length === g.count) return g;
   if (good.length === 0) return null;
   const views = good.map((q) => matrixAt(g.batch, q));
   const pointers = uploadPointers(dev, views);
   temporaries.push(pointers);
-  const batch: ListBatch<DeviceArray> = listOf(views, g.n);
-  return { batch, args: { ...g.args, kind: 'pointer', pointer: pointers.ptr, offset: 0, stride: 0 }, count: good.length };
+  const args: OperandArgs = { ...g.args, kind: 'pointer', pointer: pointers.ptr, offset: 0, stride: 0 };
+  return { count: good.length, n: g.n, batch: listOf(views, g.n), args, index: null, members: null };
 }
 
 function launchLeaf(dev: GpuDevice, plan: TrtriPlan, a: OperandArgs, count: number, n: number, info: DeviceArray | null, index: DeviceArray | null): void {
