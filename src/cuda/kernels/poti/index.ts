@@ -5,4 +5,4 @@
 export type { PotiForce, PotiFusedParams, PotiPlan, PotiStage } from './params.js';
 export { potiFusedSource, potiFusedName, FUSED_MAX_THREADS } from './generate-fused.js';
 export { planPoti, type PotiProblem } from './plan.js';
-export { potiCuda, potriCuda, type PotiOptions } from './launch.js';
+export { potiCuda, potriCuda, LAUUM_WIRED, type PotiOptions } from './launch.js';

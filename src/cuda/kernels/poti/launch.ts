@@ -42,7 +42,7 @@ export function potriCuda(dev: GpuDevice, r: PotriRequest<DeviceArray, DeviceArr
 // `lauumCuda(dev, r)` and LAUUM_WIRED true.
 
 /** Whether lauumStep runs (false: the composed path is refused up front). */
-const LAUUM_WIRED: boolean = false;
+export const LAUUM_WIRED: boolean = false;
 
 /** L^T L / U U^T in place on every matrix of `r` (they are all non-singular inverses of a factor). */
 function lauumStep(dev: GpuDevice, r: LauumRequest<DeviceArray, DeviceArray>): void {
