@@ -2,7 +2,9 @@
  * What `myriad bench` adds on a CUDA context: the machine's limits for the roofline column
  * (copy bandwidth measured here, peak rates from the device's attributes) and the vendor
  * routines run on the same device data: cuBLAS strided-batched gemm, cuSOLVER batched potrf/potrs,
- * cuBLAS batched getrf/getrs and trsm (the pointer-array forms those need are built once, untimed).
+ * cuBLAS batched getrf/getrs and trsm, and for the inverses (trtri, potri, poti) cuBLAS's general
+ * inverse of the same matrices: getrf + getri, or matinv where n <= 32 (the pointer-array forms
+ * those need are built once, untimed).
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -78,6 +80,19 @@ class VendorOnDevice implements VendorBaseline {
         // The workload: left, lower, no transpose, non-unit, B n x n (bench/workloads.ts).
         const A = ptrs(a, n, n), B = ptrs(b!, n, n);
         return done(() => this.blas().trsmBatched(dtype, 'left', 'lower', 'N', 'nonunit', n, n, 1, A, n, B, n, count));
+      }
+      case 'trtri':
+      case 'potri':
+      case 'poti': {
+        // The full inverse of the same (SPD) matrices, out of place: matinv for n <= 32, else getrf + getri.
+        const inverse = keep(this.dev.alloc(dtype, a.length));
+        const A = ptrs(a, n, n), C = ptrs(inverse, n, n), info = ints(count);
+        if (n <= 32) return done(() => this.blas().matinvBatched(dtype, n, A, n, C, n, info, count));
+        const piv = ints(n * count);
+        return done(() => {
+          this.blas().getrfBatched(dtype, n, A, n, piv, info, count);
+          this.blas().getriBatched(dtype, n, A, n, piv, C, n, info, count);
+        });
       }
       default:
         return undefined;

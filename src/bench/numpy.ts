@@ -10,7 +10,8 @@
  * MYRIAD_BENCH_CLOCK=cpu times both by process CPU time (one-thread runs on a shared machine).
  *
  * Routines: gemm and syrk: matmul on the stack; potrf: linalg.cholesky; posv and gesv:
- * linalg.solve (numpy has no batched Cholesky solve); getrf, potrs, getrs, trsm: scipy's
+ * linalg.solve (numpy has no batched Cholesky solve); trtri, potri, poti: linalg.inv of the same
+ * SPD matrices (numpy has no batched triangular or SPD inverse); getrf, potrs, getrs, trsm: scipy's
  * lu_factor, cho_solve, lu_solve, solve_triangular per matrix, timed on at most PER_MATRIX_CAP
  * matrices and scaled to the batch (they are loops of independent calls).
  */
@@ -45,6 +46,8 @@ elif op == 'potrf':
     a = spd(); fn = lambda: np.linalg.cholesky(a)
 elif op in ('posv', 'gesv'):
     a = spd() if op == 'posv' else general(); fn = lambda: np.linalg.solve(a, b)
+elif op in ('trtri', 'potri', 'poti'):
+    a = spd(); fn = lambda: np.linalg.inv(a)
 else:
     import scipy.linalg as sl
     if op == 'getrf':

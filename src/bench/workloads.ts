@@ -12,7 +12,7 @@ import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 
-export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'potrs', 'getrs', 'trsm', 'syrk'] as const;
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'potrs', 'getrs', 'trsm', 'syrk', 'trtri', 'potri', 'poti'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
 
 export interface Prepared {
@@ -182,6 +182,11 @@ export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
       return { run: () => ctx.syrk({ a: A, c: C, uplo: 'lower', beta: 0 }), reset: () => {}, dispose: () => place.dispose(), arrays: { a, c } };
     },
   },
+  // The inverses, on SPD matrices (well conditioned; their lower triangle stands for a triangle or a
+  // Cholesky factor), so that the vendor's general inverse runs on the same data.
+  trtri: inPlace((d, n) => counts.trtri(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.trtri({ a, uplo: 'lower', info }); }),
+  potri: inPlace((d, n) => counts.potri(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.potri({ a, uplo: 'lower', info }); }),
+  poti: inPlace((d, n) => counts.poti(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.poti({ a, uplo: 'lower', info }); }),
 };
 
 export function workloadFor(op: string): Workload {
