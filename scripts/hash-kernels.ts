@@ -41,6 +41,8 @@ import { defaultTsm2Cases } from '../src/cuda/tune/tsm2-bench.js';
 import { tsm2lGrid, tsm2rGrid } from '../src/cuda/tune/tsm2-sweep.js';
 import { trmmCuda, trsmCuda, trsmLeafSource, trsmZeroSource } from '../src/cuda/kernels/trsm/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
+import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
+import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Devices (as test/helpers/devices.ts) and the recording fake.
@@ -396,16 +398,52 @@ function trsmDirect(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Triangular and SPD inverses: the launchers over variants, sizes and forms (the fake device's
+// info reads back empty, so past the scan only diag 'unit' reaches the recursion and its trmm;
+// poti/potri above the fused sizes wait for lauum and throw); then the tests' parameter sets.
+
+function inversesThroughLaunchers(): void {
+  for (const info of [H100, A100]) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (const form of FORMS) for (const n of [0, 1, 2, 3, 5, 8, 9, 17, 32, 33, 47, 64, 100, 128, 200, 300, 512]) {
+      for (const uplo of UPLOS) {
+        for (const diag of ['nonunit', 'unit'] as const) trtriCuda(dev, { uplo, diag, a: batch(dtype, n, n, 4, form), info: fakeArray('int32', 4) });
+        for (const launcher of [potiCuda, potriCuda]) {
+          try {
+            launcher(dev, { uplo, a: batch(dtype, n, n, 4, form), info: fakeArray('int32', 4) });
+          } catch {
+            // n above the fused kernel: the composition needs lauum.
+          }
+        }
+      }
+    }
+  }
+}
+
+/** test/cuda/trtri-generate.test.ts and test/cuda/poti-generate.test.ts. */
+function inversesDirect(): void {
+  for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) {
+    record(trtriScanSource({ dtype, kind }));
+    for (const nb of LEAF_SIZES) for (const uplo of UPLOS) {
+      for (const diag of ['nonunit', 'unit'] as const) record(trtriLeafSource({ dtype, uplo, diag, kind, nb }));
+      for (const stage of ['poti', 'potri'] as const) record(potiFusedSource({ dtype, uplo, kind, nb, stage }));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 gemmThroughLauncher();
 tsm2ThroughLauncher();
 factorsThroughLaunchers();
 trsmThroughLauncher();
+inversesThroughLaunchers();
 const launched = seen.size;
 gemmDirect();
 tsm2Direct();
 factorsDirect();
 trsmDirect();
+inversesDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);
 process.stderr.write(`${lines.length} distinct kernel sources (${launched} through the launchers, ${lines.length - launched} more from direct parameter sets)\n`);
