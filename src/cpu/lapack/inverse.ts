@@ -48,24 +48,18 @@ export function cpuLauum(r: LauumRequest<FloatArray, Int32Array>): void {
 }
 
 export function cpuPotri(r: PotriRequest<FloatArray, Int32Array>): void {
-  const upper = r.uplo === 'upper';
-  const region = triangleRegion(upper);
-  const count = batchCount(r.a);
-  for (let i = 0; i < count; i++) {
-    const m = matrixAt(r.a, i);
-    const w = workspace.get(m.rows * m.rows);
-    const ld = Math.max(1, m.rows);
-    load(m, region, w);
-    const info = trtriMatrix(w, 0, ld, m.rows, upper, false);
-    if (info === 0) {
-      lauumMatrix(w, 0, ld, m.rows, upper);
-      store(w, region, m);
-    }
-    r.info[i] = info;
-  }
+  spdInverse(r, false);
 }
 
 export function cpuPoti(r: PotiRequest<FloatArray, Int32Array>): void {
+  spdInverse(r, true);
+}
+
+/**
+ * potri (factored: A holds the Cholesky factor) or poti (A itself, factored first). A matrix that
+ * fails is stored as potrf left it (poti), or not at all (trtri's failure: untouched, as dpotri).
+ */
+function spdInverse(r: PotriRequest<FloatArray, Int32Array>, factorFirst: boolean): void {
   const upper = r.uplo === 'upper';
   const region = triangleRegion(upper);
   const count = batchCount(r.a);
@@ -74,13 +68,11 @@ export function cpuPoti(r: PotiRequest<FloatArray, Int32Array>): void {
     const w = workspace.get(m.rows * m.rows);
     const ld = Math.max(1, m.rows);
     load(m, region, w);
-    let info = potrfMatrix(w, 0, ld, m.rows, upper);
-    if (info === 0) {
-      // A positive definite factor has no zero on its diagonal; trtri's check stays, as in dpotri.
-      info = trtriMatrix(w, 0, ld, m.rows, upper, false);
-      if (info === 0) lauumMatrix(w, 0, ld, m.rows, upper);
-    }
-    store(w, region, m);
+    const factored = factorFirst ? potrfMatrix(w, 0, ld, m.rows, upper) : 0;
+    // A positive definite factor has no zero on its diagonal; trtri's check stays, as in dpotri.
+    const info = factored !== 0 ? factored : trtriMatrix(w, 0, ld, m.rows, upper, false);
+    if (info === 0) lauumMatrix(w, 0, ld, m.rows, upper);
+    if (info === 0 || factored !== 0) store(w, region, m);
     r.info[i] = info;
   }
 }

@@ -15,9 +15,9 @@
  *   against every other, broadcast reads), and the triangle goes back coalesced.
  */
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer } from '../common/batch-pointer.js';
 import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
-import { inverseColumnSource, LEAF_MAX_THREADS, LEAF_SIZES } from '../trtri/index.js';
+import { INVERT_IN_TILE, inverseColumnSource, tileKernelHead, LEAF_MAX_THREADS, LEAF_SIZES } from '../trtri/index.js';
 import type { PotiFusedParams } from './params.js';
 
 /** Threads per block at most (as the trtri leaf: a column of 32 in registers). */
@@ -70,12 +70,7 @@ static __device__ __forceinline__ bool inTriangle(int r, int c) { return LOWER ?
 
 ${inverseColumnSource('lower', false)}
 
-extern "C" __global__ void __launch_bounds__(${FUSED_MAX_THREADS}) ${entry}(
-    ${operandParameters('A', p.kind, true)}, const int* __restrict__ index, int count, int* __restrict__ info, int n) {
-  extern __shared__ unsigned char smem[];
-  real* T = reinterpret_cast<real*>(smem) + threadIdx.y * (NB * LDS);
-  const int m = blockIdx.x * blockDim.y + threadIdx.y;
-  const bool live = m < count;
+${tileKernelHead(entry, p.kind, FUSED_MAX_THREADS)}
   const int t = n;
   real* a = live ? ${matrixPointer('A', p.kind, 'm')} : nullptr;
   const int r = threadIdx.x;
@@ -89,13 +84,7 @@ extern "C" __global__ void __launch_bounds__(${FUSED_MAX_THREADS}) ${entry}(
 ${p.stage === 'poti' ? CHOLESKY : '  __syncthreads();\n'}  int bad = 0;
   for (int c = t - 1; c >= 0; --c) if (T[c + c * LDS] == real(0)) bad = c + 1;
   if (live && r == 0) info[index != nullptr ? index[m] : m] = fail != 0 ? fail : bad;
-  real x[NB];
-  inverseColumn(T, r, x);
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < NB; ++i) T[i + r * LDS] = x[i];
-  __syncthreads();
-  // Column r of inv(L)^T inv(L): (i, r) = sum over k >= i of X(k, i) X(k, r), for i >= r.
+${INVERT_IN_TILE}  // Column r of inv(L)^T inv(L): (i, r) = sum over k >= i of X(k, i) X(k, r), for i >= r.
 #pragma unroll
   for (int i = 0; i < NB; ++i) {
     if (i >= r) {

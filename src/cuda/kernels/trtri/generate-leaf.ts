@@ -57,6 +57,32 @@ ${divide}#pragma unroll
 }`;
 }
 
+/**
+ * The signature and first lines of a kernel with one identity-padded NB x NB tile per matrix in
+ * shared memory, blockDim = (NB, matrices): T (this matrix's tile), m (its index), live (m < count).
+ * Shared with the fused SPD inverse (kernels/poti/).
+ */
+export function tileKernelHead(entry: string, kind: TrtriLeafParams['kind'], maxThreads: number): string {
+  return `extern "C" __global__ void __launch_bounds__(${maxThreads}) ${entry}(
+    ${operandParameters('A', kind, true)}, const int* __restrict__ index, int count, int* __restrict__ info, int n) {
+  extern __shared__ unsigned char smem[];
+  real* T = reinterpret_cast<real*>(smem) + threadIdx.y * (NB * LDS);
+  const int m = blockIdx.x * blockDim.y + threadIdx.y;
+  const bool live = m < count;`;
+}
+
+/**
+ * Thread r: x := column r of inv(T) (inverseColumn), then, once every thread has read T, the
+ * columns of the inverse written over the tile. Leaves x in registers.
+ */
+export const INVERT_IN_TILE = `  real x[NB];
+  inverseColumn(T, r, x);
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < NB; ++i) T[i + r * LDS] = x[i];
+  __syncthreads();
+`;
+
 export function trtriLeafName(p: TrtriLeafParams): string {
   return `trtri_leaf_${precisionLetter(p.dtype)}_${p.uplo[0]}${p.diag[0]}_${kindTag(p.kind)}_${p.nb}`;
 }
@@ -73,12 +99,7 @@ constexpr bool UNIT = ${unit};
 
 ${inverseColumnSource(p.uplo, unit)}
 
-extern "C" __global__ void __launch_bounds__(${LEAF_MAX_THREADS}) ${entry}(
-    ${operandParameters('A', p.kind, true)}, const int* __restrict__ index, int count, int* __restrict__ info, int n) {
-  extern __shared__ unsigned char smem[];
-  real* T = reinterpret_cast<real*>(smem) + threadIdx.y * (NB * LDS);
-  const int m = blockIdx.x * blockDim.y + threadIdx.y;
-  const bool live = m < count;
+${tileKernelHead(entry, p.kind, LEAF_MAX_THREADS)}
   const int off = blockIdx.y * NB;
   const int t = min(NB, n - off);
   real* a = live ? ${matrixPointer('A', p.kind, 'm')} + off + (long long)off * ldA : nullptr;
@@ -95,13 +116,7 @@ extern "C" __global__ void __launch_bounds__(${LEAF_MAX_THREADS}) ${entry}(
     for (int c = t - 1; c >= 0; --c) if (T[c + c * LDS] == real(0)) bad = c + 1;
   }
   if (info != nullptr && live && r == 0) info[index != nullptr ? index[m] : m] = bad;
-  real x[NB];
-  inverseColumn(T, r, x);
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < NB; ++i) T[i + r * LDS] = x[i];
-  __syncthreads();
-  if (!live || bad != 0 || r >= t) return;
+${INVERT_IN_TILE}  if (!live || bad != 0 || r >= t) return;
   for (int c = 0; c < t; ++c) {
     if (${inTriangle} && !(UNIT && r == c)) a[r + (long long)c * ldA] = T[r + c * LDS];
   }
