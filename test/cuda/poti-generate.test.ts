@@ -16,7 +16,7 @@ import { cpuPoti, cpuPotri, cpuTrtri } from '../../src/cpu/lapack/index.js';
 import { planPoti, potiFusedSource, type PotiStage } from '../../src/cuda/kernels/poti/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
-import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+import { NVCC_SKIP, compileFailures, compileForSm90, compileSet } from '../helpers/nvcc.js';
 import { Rng, randomSpd } from '../helpers/random.js';
 import { fillTriangle } from '../helpers/trsm-data.js';
 
@@ -187,10 +187,10 @@ test('the fused poti and potri kernels emulated match the reference, failing mat
 });
 
 test('poti kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 120_000 }, async () => {
-  const sources = [
-    potiFusedSource({ dtype: 'float64', uplo: 'lower', kind: 'strided', nb: 32, stage: 'poti' }),
-    potiFusedSource({ dtype: 'float32', uplo: 'upper', kind: 'pointer', nb: 32, stage: 'potri' }),
-  ];
+  // By default the largest (most registers): poti, float64, 32; MYRIAD_FULL_COMPILE=1: every variant.
+  const all = (['float64', 'float32'] as const).flatMap((dtype) => (['lower', 'upper'] as const).flatMap((uplo) => (['strided', 'pointer'] as const).flatMap((kind) =>
+    [1, 2, 4, 8, 16, 32].flatMap((nb) => (['poti', 'potri'] as const).map((stage) => potiFusedSource({ dtype, uplo, kind, nb, stage }))))));
+  const sources = compileSet(all, (e) => e === 'poti_fused_d_l_st_32');
   const failures = compileFailures(await compileForSm90(sources), (r) => (r.spillStores > 0 ? `${r.spillStores} bytes of spill stores` : undefined));
   assert.deepEqual(failures, []);
 });

@@ -18,7 +18,7 @@ import { leafSize, planTrtri, trtriLeafSource, trtriScanSource, trtriSteps, LEAF
 import { block } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
-import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+import { NVCC_SKIP, compileFailures, compileForSm90, compileSet } from '../helpers/nvcc.js';
 import { Rng } from '../helpers/random.js';
 import { fillTriangle } from '../helpers/trsm-data.js';
 
@@ -109,11 +109,12 @@ function emulatePlan(dtype: DType, uplo: Uplo, diag: Diag, a: StridedBatch<Float
 }
 
 test('trtri kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 120_000 }, async () => {
-  const sources = [
-    trtriLeafSource({ dtype: 'float64', uplo: 'lower', diag: 'nonunit', kind: 'strided', nb: 32 }),
-    trtriLeafSource({ dtype: 'float32', uplo: 'upper', diag: 'unit', kind: 'pointer', nb: 8 }),
-    trtriScanSource({ dtype: 'float64', kind: 'pointer' }),
-  ];
+  // By default the largest leaf (float64, 32) and a scan; MYRIAD_FULL_COMPILE=1: every variant.
+  const all = (['float64', 'float32'] as const).flatMap((dtype) => (['strided', 'pointer'] as const).flatMap((kind) => [
+    trtriScanSource({ dtype, kind }),
+    ...(['lower', 'upper'] as const).flatMap((uplo) => (['nonunit', 'unit'] as const).flatMap((diag) => LEAF_SIZES.map((nb) => trtriLeafSource({ dtype, uplo, diag, kind, nb })))),
+  ]));
+  const sources = compileSet(all, (e) => e === 'trtri_leaf_d_ln_st_32' || e === 'trtri_scan_d_pa');
   const results = await compileForSm90(sources);
   assert.deepEqual(compileFailures(results, (r) => (r.spillStores > 0 ? `${r.spillStores} bytes of spill stores` : undefined)), []);
 });
