@@ -39,7 +39,7 @@ function run(stage: Stage, c: Omit<InverseCase, 'content' | 'diag'>, rng: Rng, w
 /** A failing diagonal for the stage: not positive definite (poti) or an exact zero in the factor (potri). */
 const bad = (stage: Stage, matrix: number, at: number) => ({ matrix, at, value: stage === 'poti' ? -1 : 0 });
 
-test('poti and potri, fused sizes n = 1..32: both uplo and precisions, failing matrices among good ones', { skip, timeout: 60_000 }, () => {
+test('poti and potri, fused sizes n = 1..32: both uplo and precisions, failing matrices among good ones', { skip, timeout: 240_000 }, () => {
   const rng = new Rng(1401);
   for (const stage of ['poti', 'potri'] as const) for (const dtype of DTYPES) for (const uplo of UPLOS) {
     for (const n of SMALL) {
@@ -49,15 +49,15 @@ test('poti and potri, fused sizes n = 1..32: both uplo and precisions, failing m
   }
 });
 
-test('poti and potri on list and variable batches of fused sizes', { skip, timeout: 60_000 }, () => {
+test('poti and potri on list and variable batches of fused sizes', { skip, timeout: 240_000 }, () => {
   const rng = new Rng(1402);
   for (const stage of ['poti', 'potri'] as const) for (const dtype of DTYPES) for (const uplo of UPLOS) {
-    run(stage, { dtype, uplo, form: 'variable', sizes: [5, 32, 7, 0, 1, 17, 5, 2], failures: [bad(stage, 2, 3)] }, rng, 'variable');
+    run(stage, { dtype, uplo, form: 'variable', sizes: [5, 7, 0, 1, 6, 5, 3], failures: [bad(stage, 1, 3), bad(stage, 6, 0)] }, rng, 'variable');
     run(stage, uniformCase({ dtype, uplo, form: 'list', n: 9, count: 6, failures: [bad(stage, 0, 8)] }), rng, 'list n=9');
   }
 });
 
-test('poti and potri above the fused sizes (potrf, trtri, lauum composed)', { skip: skip ?? (LAUUM_WIRED ? undefined : 'the GPU lauum is not connected yet (poti/launch.ts lauumStep)'), timeout: 60_000 }, () => {
+test('poti and potri above the fused sizes (potrf, trtri, lauum composed)', { skip: skip ?? (LAUUM_WIRED ? undefined : 'the GPU lauum is not connected yet (poti/launch.ts lauumStep)'), timeout: 240_000 }, () => {
   const rng = new Rng(1403);
   for (const stage of ['poti', 'potri'] as const) for (const dtype of DTYPES) for (const uplo of UPLOS) {
     for (const n of LARGE) run(stage, uniformCase({ dtype, uplo, form: 'strided', n, count: n >= 256 ? 2 : 3, failures: n % 2 === 0 ? [bad(stage, 1, n - 5)] : [] }), rng, `n=${n}`);
