@@ -57,7 +57,10 @@ export function checkInverse(
         A[off + r + j * ld] = (c.uplo === 'lower' ? r >= j : r <= j) ? s.data[s.offset + r + j * s.ld]! : NaN;
     }
   });
-  for (const f of c.failures ?? []) A[offs[f.matrix]! + f.at * (lds[f.matrix]! + 1)] = f.value;
+  for (const f of c.failures ?? []) {
+    assert.ok(f.at < (c.sizes[f.matrix] ?? 0), `failure at ${f.at} outside matrix ${f.matrix}`);
+    A[offs[f.matrix]! + f.at * (lds[f.matrix]! + 1)] = f.value;
+  }
   const inside = (e: number): boolean => c.sizes.some((n, i) => {
     const q = e - offs[i]!;
     if (q < 0 || q >= lds[i]! * n) return false;
