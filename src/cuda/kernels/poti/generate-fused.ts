@@ -28,6 +28,7 @@ export function potiFusedName(p: PotiFusedParams): string {
 }
 
 const CHOLESKY = `  // Right-looking Cholesky of the tile's lower triangle; thread r owns row r.
+#pragma unroll 1
   for (int k = 0; k < NB; ++k) {
     __syncthreads();
     const real d = T[k + k * LDS];
@@ -41,6 +42,7 @@ const CHOLESKY = `  // Right-looking Cholesky of the tile's lower triangle; thre
     __syncthreads();
     if (fail == 0 && r > k) {
       const real lrk = T[r + k * LDS];
+#pragma unroll 1
       for (int j = k + 1; j <= r; ++j) T[r + j * LDS] = fmaReal(-lrk, T[j + k * LDS], T[r + j * LDS]);
     }
   }
