@@ -44,6 +44,8 @@ import { leafTile, syrkCuda, syrkLeafSource } from '../src/cuda/kernels/syrk/ind
 import { lauumCuda, lauumLeafSource } from '../src/cuda/kernels/lauum/index.js';
 import { gesvdCuda, gesvdWarpSource, planGesvd, planSyev, syevCuda, syevWarpSource } from '../src/cuda/kernels/jacobi/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
+import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
+import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Devices (as test/helpers/devices.ts) and the recording fake.
@@ -428,6 +430,34 @@ function syrkLauumDirect(): void {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Triangular and SPD inverses: the launchers over variants, sizes and forms (the fake device's
+// info reads back empty, so past the scan only diag 'unit' reaches the recursion and its trmm);
+// then the tests' parameter sets.
+
+function inversesThroughLaunchers(): void {
+  for (const info of [H100, A100]) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (const form of FORMS) for (const n of [0, 1, 2, 3, 5, 8, 9, 17, 32, 33, 47, 64, 100, 128, 200, 300, 512]) {
+      for (const uplo of UPLOS) {
+        for (const diag of ['nonunit', 'unit'] as const) trtriCuda(dev, { uplo, diag, a: batch(dtype, n, n, 4, form), info: fakeArray('int32', 4) });
+        for (const launcher of [potiCuda, potriCuda]) launcher(dev, { uplo, a: batch(dtype, n, n, 4, form), info: fakeArray('int32', 4) });
+      }
+    }
+  }
+}
+
+/** test/cuda/trtri-generate.test.ts and test/cuda/poti-generate.test.ts. */
+function inversesDirect(): void {
+  for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) {
+    record(trtriScanSource({ dtype, kind }));
+    for (const nb of LEAF_SIZES) for (const uplo of UPLOS) {
+      for (const diag of ['nonunit', 'unit'] as const) record(trtriLeafSource({ dtype, uplo, diag, kind, nb }));
+      for (const stage of ['poti', 'potri'] as const) record(potiFusedSource({ dtype, uplo, kind, nb, stage }));
+    }
+  }
+}
+
 // Jacobi (syev, gesvd): the launchers over sizes, jobs and forms; then the test's parameter sets.
 
 function jacobiThroughLaunchers(): void {
@@ -472,6 +502,7 @@ factorsThroughLaunchers();
 trsmThroughLauncher();
 syrkLauumThroughLaunchers();
 jacobiThroughLaunchers();
+inversesThroughLaunchers();
 const launched = seen.size;
 gemmDirect();
 tsm2Direct();
@@ -479,6 +510,7 @@ factorsDirect();
 trsmDirect();
 syrkLauumDirect();
 jacobiDirect();
+inversesDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);
 process.stderr.write(`${lines.length} distinct kernel sources (${launched} through the launchers, ${lines.length - launched} more from direct parameter sets)\n`);

@@ -20,7 +20,7 @@ export { MultiDeviceContext } from './api/multi-context.js';
 export { openMultiDevice } from './api/multi-open.js';
 export { cpuThreads, setCpuThreads } from './cpu-fast/index.js';
 export { CudaError, NvrtcError, VendorError } from './cuda/runtime/index.js';
-export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type TriangularSolveOptions,
+export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type InvOptions, type TriangularSolveOptions,
   type EighOptions, type EighResult, type SvdResult,
 } from './api/array.js';
 export type {
@@ -45,6 +45,7 @@ export const lauum = ctx.lauum.bind(ctx);
 export const potri = ctx.potri.bind(ctx);
 export const syev = ctx.syev.bind(ctx);
 export const gesvd = ctx.gesvd.bind(ctx);
+export const poti = ctx.poti.bind(ctx);
 // Array level on the CPU.
 export const matmul = ctx.matmul.bind(ctx);
 export const cholesky = ctx.cholesky.bind(ctx);

@@ -43,6 +43,13 @@ export interface SvdResult {
   /** [..., k, n], orthonormal rows. */
   vt: NDArray;
 }
+/**
+ * What `inv` may assume of its matrices: 'general' (the default: LU, gesv against the identity) or
+ * 'spd' (symmetric positive definite: poti, potrf + trtri + lauum, about half the work; only the lower
+ * triangle is read, and the inverse is returned whole). A matrix that is not positive definite
+ * fails as a singular one does: invEx gives potrf's info > 0 and an inverse of NaN.
+ */
+export interface InvOptions { assume?: 'general' | 'spd' }
 export interface TriangularSolveOptions {
   /** A is upper triangular (default: lower). */
   upper?: boolean;
@@ -300,8 +307,12 @@ export function choleskySolve(ctx: Context, factor: NDArray, b: NDArray, options
   return x;
 }
 
-/** Inverse of general square matrices (gesv against the identity). */
-export function invEx(ctx: Context, a: NDArray): WithInfo<{ inverse: NDArray }> {
+/** Inverse of square matrices: general (gesv against the identity), or SPD with `{ assume: 'spd' }` (poti). */
+export function invEx(ctx: Context, a: NDArray, options: InvOptions = {}): WithInfo<{ inverse: NDArray }> {
+  checkOptions(options, ['assume']);
+  const assume = options.assume ?? 'general';
+  check(assume === 'general' || assume === 'spd', 'ENUM', 'options.assume', `expected 'general' or 'spd', got ${describeValue(assume)}`);
+  if (assume === 'spd') return invSpd(ctx, a);
   const s = squareStack(a, 'a');
   const n = s.rows;
   const inverse: NDArray = { data: allocate(dtypeOfArray(a.data, 'a'), s.count * n * n), shape: [...a.shape] };
@@ -310,10 +321,25 @@ export function invEx(ctx: Context, a: NDArray): WithInfo<{ inverse: NDArray }> 
   poisonFailed(inverse, info, n * n);
   return { inverse, info };
 }
-export function inv(ctx: Context, a: NDArray): NDArray {
-  const r = invEx(ctx, a);
-  throwOnFailure(r.info, 'inv', 'singular (an exact zero pivot)');
+export function inv(ctx: Context, a: NDArray, options: InvOptions = {}): NDArray {
+  const r = invEx(ctx, a, options);
+  throwOnFailure(r.info, 'inv', options.assume === 'spd' ? 'not positive definite' : 'singular (an exact zero pivot)');
   return r.inverse;
+}
+
+/** poti on a copy (row-major lower = column-major upper), then the other triangle mirrored. */
+function invSpd(ctx: Context, a: NDArray): WithInfo<{ inverse: NDArray }> {
+  const s = squareStack(a, 'a');
+  const n = s.rows;
+  const inverse: NDArray = { data: a.data.slice() as FloatArray, shape: [...a.shape] };
+  const { info } = ctx.poti({ a: rowBatch(inverse.data, s, 'a'), uplo: 'lower' });
+  const d = inverse.data;
+  for (let m = 0; m < s.count; m++) {
+    const o = m * n * n;
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) d[o + i * n + j] = d[o + j * n + i]!;
+  }
+  poisonFailed(inverse, info, n * n);
+  return { inverse, info };
 }
 
 /** X with op(A) X = B (left, default) or X op(A) = B, A triangular. */

@@ -146,6 +146,15 @@ export class Context {
   }
 
   /**
+   * Inverse of an SPD matrix in one call (potrf, trtri, lauum), into the `uplo` triangle as potri
+   * leaves it. info[i] = k > 0: the leading minor of order k is not positive definite (potrf's
+   * info), and the matrix is left as potrf leaves it.
+   */
+  poti<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
+    return this.execute('poti', prepareFactor(args, 'poti', this.intsFor(args))) as InfoResult<S>;
+  }
+
+  /**
    * Prepared calls (see prepared.ts): `const f = ctx.prepare.gemm(args)` validates once; `f()`
    * runs the call again, `f({ a, b, c })` on new storages that fit the prepared ones.
    */
@@ -176,6 +185,7 @@ export class Context {
   potriAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.potri(args)); }
   syevAsync<S extends Storage>(args: SyevArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.syev(args)); }
   gesvdAsync<S extends Storage>(args: GesvdArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.gesvd(args)); }
+  potiAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.poti(args)); }
 
   // -------------------------------------------------------------------------------------------
   // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts).
@@ -188,8 +198,8 @@ export class Context {
   solve(a: arrays.NDArray, b: arrays.NDArray): arrays.NDArray { return arrays.solve(this, a, b); }
   solveEx(a: arrays.NDArray, b: arrays.NDArray): arrays.WithInfo<{ x: arrays.NDArray }> { return arrays.solveEx(this, a, b); }
   choleskySolve(factor: arrays.NDArray, b: arrays.NDArray, options?: arrays.CholeskyOptions): arrays.NDArray { return arrays.choleskySolve(this, factor, b, options); }
-  inv(a: arrays.NDArray): arrays.NDArray { return arrays.inv(this, a); }
-  invEx(a: arrays.NDArray): arrays.WithInfo<{ inverse: arrays.NDArray }> { return arrays.invEx(this, a); }
+  inv(a: arrays.NDArray, options?: arrays.InvOptions): arrays.NDArray { return arrays.inv(this, a, options); }
+  invEx(a: arrays.NDArray, options?: arrays.InvOptions): arrays.WithInfo<{ inverse: arrays.NDArray }> { return arrays.invEx(this, a, options); }
   triangularSolve(a: arrays.NDArray, b: arrays.NDArray, options?: arrays.TriangularSolveOptions): arrays.NDArray { return arrays.triangularSolve(this, a, b, options); }
   eigh(a: arrays.NDArray, options?: arrays.EighOptions): arrays.EighResult { return arrays.eigh(this, a, options); }
   eighEx(a: arrays.NDArray, options?: arrays.EighOptions): arrays.WithInfo<arrays.EighResult> { return arrays.eighEx(this, a, options); }

@@ -276,7 +276,7 @@ function prepareSquare<S extends Storage>(args: FactorArgs<S>, op: string, keys:
   return { uplo: isRow(args.a) ? flipUplo(uplo) : uplo, a: asColumnMajor(args.a), info: intsOrNew(info, count, alloc, 'info') };
 }
 
-/** potrf, lauum, potri. */
+/** potrf, lauum, potri, poti. */
 export function prepareFactor<S extends Storage>(args: FactorArgs<S>, op: string, alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S> {
   return prepareSquare(args, op, FACTOR_KEYS, alloc);
 }

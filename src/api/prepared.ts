@@ -76,6 +76,7 @@ const PREPARERS: { readonly [K in OpName]: Preparer } = {
   trtri: { validate: (a, alloc) => prepareTrtri(a, alloc) as unknown as Request, outputs: ['a', 'info'] },
   lauum: { validate: (a, alloc) => prepareFactor(a, 'lauum', alloc) as unknown as Request, outputs: ['a', 'info'] },
   potri: { validate: (a, alloc) => prepareFactor(a, 'potri', alloc) as unknown as Request, outputs: ['a', 'info'] },
+  poti: { validate: (a, alloc) => prepareFactor(a, 'poti', alloc) as unknown as Request, outputs: ['a', 'info'] },
   syev: { validate: (a, alloc) => prepareSyev(a, alloc) as unknown as Request, outputs: ['a', 'w', 'info'] },
   gesvd: { validate: (a, alloc) => prepareGesvd(a, alloc) as unknown as Request, outputs: ['s', 'u', 'vt', 'info'] },
 };

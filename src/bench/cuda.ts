@@ -4,8 +4,10 @@
  * routines run on the same device data: cuBLAS strided-batched gemm, cuSOLVER batched potrf/potrs,
  * cuBLAS batched getrf/getrs and trsm (the pointer-array forms those need are built once, untimed);
  * for trmm, syrk and lauum, which cuBLAS has no batched form of, the strided-batched GEMM of the same
- * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output);
- * cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace made once, untimed).
+ * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output); for the
+ * inverses (trtri, potri, poti) cuBLAS's general inverse of the same matrices: getrf + getri, or
+ * matinv where n <= 32; cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace
+ * made once, untimed).
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -125,6 +127,19 @@ class VendorOnDevice implements VendorBaseline {
         if (n > 32) return undefined;
         const call = keep(this.solver().gesvdjBatched(dtype, n, n, a, arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray, ints(count), count));
         return done(() => call.run());
+      }
+      case 'trtri':
+      case 'potri':
+      case 'poti': {
+        // The full inverse of the same (SPD) matrices, out of place: matinv for n <= 32, else getrf + getri.
+        const inverse = keep(this.dev.alloc(dtype, a.length));
+        const A = ptrs(a, n, n), C = ptrs(inverse, n, n), info = ints(count);
+        if (n <= 32) return done(() => this.blas().matinvBatched(dtype, n, A, n, C, n, info, count));
+        const piv = ints(n * count);
+        return done(() => {
+          this.blas().getrfBatched(dtype, n, A, n, piv, info, count);
+          this.blas().getriBatched(dtype, n, A, n, piv, C, n, info, count);
+        });
       }
       default:
         return undefined;

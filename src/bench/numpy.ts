@@ -11,7 +11,8 @@
  *
  * Routines: gemm, syrk, trmm (tril(A) B) and lauum (L^T L): matmul on the stack; potrf: linalg.cholesky; posv and gesv:
  * linalg.solve (numpy has no batched Cholesky solve); syev and gesvd: linalg.eigh and linalg.svd
- * (thin) on the stack; getrf, potrs, getrs, trsm: scipy's
+ * (thin) on the stack; trtri, potri, poti: linalg.inv of the same SPD matrices (numpy has no
+ * batched triangular or SPD inverse); getrf, potrs, getrs, trsm: scipy's
  * lu_factor, cho_solve, lu_solve, solve_triangular per matrix, timed on at most PER_MATRIX_CAP
  * matrices and scaled to the batch (they are loops of independent calls).
  */
@@ -56,6 +57,8 @@ elif op == 'syev':
     a = spd(); fn = lambda: np.linalg.eigh(a)
 elif op == 'gesvd':
     a = general(); fn = lambda: np.linalg.svd(a, full_matrices=False)
+elif op in ('trtri', 'potri', 'poti'):
+    a = spd(); fn = lambda: np.linalg.inv(a)
 else:
     import scipy.linalg as sl
     if op == 'getrf':

@@ -12,7 +12,7 @@ import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 
-export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'syev', 'gesvd'] as const;
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'gesvd'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
 
 export interface Prepared {
@@ -226,6 +226,11 @@ export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
       };
     },
   },
+  // The inverses, on SPD matrices (well conditioned; their lower triangle stands for a triangle or a
+  // Cholesky factor), so that the vendor's general inverse runs on the same data.
+  trtri: inPlace((d, n) => counts.trtri(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.trtri({ a, uplo: 'lower', info }); }),
+  potri: inPlace((d, n) => counts.potri(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.potri({ a, uplo: 'lower', info }); }),
+  poti: inPlace((d, n) => counts.poti(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.poti({ a, uplo: 'lower', info }); }),
 };
 
 export function workloadFor(op: string): Workload {

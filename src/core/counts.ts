@@ -77,4 +77,8 @@ export const counts = {
     const flops = 4 * big * k * k - (4 * k * k * k) / 3 + (vectors ? 4 * big * k * k + 8 * k * k * k : 0);
     return { flops, bytes: el(dtype, m * n + k + (vectors ? m * k + k * n : 0)) };
   },
+  /** potrf then potri: n^3 / 3 + 2 n^3 / 3. */
+  poti(dtype: DType, n: number): Cost {
+    return { flops: n * n * n, bytes: el(dtype, n * (n + 1)) };
+  },
 } as const;

@@ -64,6 +64,8 @@ export interface GesvdRequest<S = Storage, I = IntStorage> extends InfoTarget<I>
 }
 /** Whether syev computes eigenvectors. */
 export type Job = 'values' | 'vectors';
+/** The inverse of an SPD matrix in one call: potrf, then potri; info > 0 as potrf's (the matrix then left as potrf leaves it). */
+export type PotiRequest<S = Storage, I = IntStorage> = LauumRequest<S, I>;
 
 /**
  * One backend: every operation, synchronous from the caller's point of view on the host (CPU),
@@ -86,11 +88,12 @@ export interface Backend<S = Storage, I = IntStorage> {
   potri(r: PotriRequest<S, I>): void;
   syev(r: SyevRequest<S, I>): void;
   gesvd(r: GesvdRequest<S, I>): void;
+  poti(r: PotiRequest<S, I>): void;
 }
 
 export type OpName = keyof Omit<Backend, 'name'>;
 export const OP_NAMES: readonly OpName[] = [
-  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'syev', 'gesvd',
+  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'syev', 'gesvd',
 ];
 
 /**
@@ -120,4 +123,5 @@ export abstract class DispatchingBackend<S = Storage, I = IntStorage> implements
   readonly potri = this.op('potri');
   readonly syev = this.op('syev');
   readonly gesvd = this.op('gesvd');
+  readonly poti = this.op('poti');
 }

@@ -8,11 +8,13 @@ import { MyriadError } from '../core/errors.js';
 import { gemmRouted } from './kernels/gemm/index.js';
 import { getrfCuda } from './kernels/getrf/index.js';
 import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
+import { potiCuda, potriCuda } from './kernels/poti/index.js';
 import { potrfCuda } from './kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
 import { syrkCuda } from './kernels/syrk/index.js';
 import { trmmCuda, trsmCuda } from './kernels/trsm/index.js';
+import { trtriCuda } from './kernels/trtri/index.js';
 import type { DeviceArray, GpuDevice } from './runtime/types.js';
 
 /** The validated, column-major request of operation K whose storages are all device arrays. */
@@ -26,7 +28,7 @@ export const OUTPUTS: Readonly<Record<OpName, readonly string[]>> = {
   gemm: ['c'], trsm: ['b'], trmm: ['b'], syrk: ['c'],
   potrf: ['a', 'info'], potrs: ['b', 'info'], posv: ['a', 'b', 'info'],
   getrf: ['a', 'ipiv', 'info'], getrs: ['b', 'info'], gesv: ['a', 'ipiv', 'b', 'info'],
-  trtri: ['a', 'info'], lauum: ['a', 'info'], potri: ['a', 'info'],
+  trtri: ['a', 'info'], lauum: ['a', 'info'], potri: ['a', 'info'], poti: ['a', 'info'],
   syev: ['a', 'w', 'info'], gesvd: ['s', 'u', 'vt', 'info'],
 };
 
@@ -78,3 +80,6 @@ registerGpuOp('syrk', syrkCuda);
 registerGpuOp('lauum', lauumCuda);
 registerGpuOp('syev', syevCuda, (r) => jacobiCovers(r.a));
 registerGpuOp('gesvd', gesvdCuda, (r) => jacobiCovers(r.a));
+registerGpuOp('trtri', trtriCuda);
+registerGpuOp('potri', potriCuda);
+registerGpuOp('poti', potiCuda);

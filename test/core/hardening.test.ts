@@ -97,7 +97,7 @@ describe('2. an output overlapping another argument is a LAYOUT error naming bot
 
 describe('3. a missing or null argument object is a MyriadError', () => {
   it('every LAPACK-level function', () => {
-    const fns = [m.gemm, m.trsm, m.trmm, m.syrk, m.potrf, m.potrs, m.posv, m.getrf, m.getrs, m.gesv, m.trtri, m.lauum, m.potri] as ((x?: unknown) => unknown)[];
+    const fns = [m.gemm, m.trsm, m.trmm, m.syrk, m.potrf, m.potrs, m.posv, m.getrf, m.getrs, m.gesv, m.trtri, m.lauum, m.potri, m.poti] as ((x?: unknown) => unknown)[];
     for (const f of fns) {
       throwsArg(() => f(), 'INVALID_ARGUMENT', 'args');
       throwsArg(() => f(null), 'INVALID_ARGUMENT', 'args');

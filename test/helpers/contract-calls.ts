@@ -12,9 +12,9 @@ import type { Order } from '../../src/core/enums.js';
 import { Rng } from './random.js';
 
 export type ContractOp =
-  | 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri';
+  | 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti';
 export const CONTRACT_OPS: readonly ContractOp[] = [
-  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri',
+  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti',
 ];
 
 /** How one batch argument is laid out. */
@@ -78,6 +78,7 @@ function shapesOf(s: CallSpec, d: Dims): ArgShape[] {
         { name: 'c', output: true, rows: n, cols: n, data: 'general' },
       ];
     case 'potrf':
+    case 'poti':
       return [{ name: 'a', output: true, rows: n, cols: n, data: 'spd' }];
     case 'trtri':
     case 'lauum':
@@ -100,13 +101,13 @@ function shapesOf(s: CallSpec, d: Dims): ArgShape[] {
   }
 }
 
-export const HAS_INFO: ReadonlySet<ContractOp> = new Set(['potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri']);
+export const HAS_INFO: ReadonlySet<ContractOp> = new Set(['potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti']);
 export const HAS_IPIV: ReadonlySet<ContractOp> = new Set(['getrf', 'getrs', 'gesv']);
 /** The enum and scalar keys each op takes. */
 export const OPTION_KEYS: Readonly<Record<ContractOp, readonly string[]>> = {
   gemm: ['transA', 'transB', 'alpha', 'beta'], trsm: ['side', 'uplo', 'transA', 'diag', 'alpha'], trmm: ['side', 'uplo', 'transA', 'diag', 'alpha'],
   syrk: ['uplo', 'trans', 'alpha', 'beta'], potrf: ['uplo'], potrs: ['uplo'], posv: ['uplo'], getrf: [], getrs: ['trans'], gesv: [],
-  trtri: ['uplo', 'diag'], lauum: ['uplo'], potri: ['uplo'],
+  trtri: ['uplo', 'diag'], lauum: ['uplo'], potri: ['uplo'], poti: ['uplo'],
 };
 
 /** May element (i, j) of output `name` be written by this call? (Everything else must stay bit-identical.) */
@@ -117,6 +118,7 @@ export function writable(s: CallSpec, name: string, i: number, j: number): boole
     case 'potrf':
     case 'lauum':
     case 'potri':
+    case 'poti':
       return tri;
     case 'trtri':
       return tri && (s.diag === 'nonunit' || i !== j);

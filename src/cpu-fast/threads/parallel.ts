@@ -16,7 +16,7 @@ import { isShared, stage, unstage, type Staged } from './staging.js';
 export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
   gemm: ['c'], trsm: ['b'], trmm: ['b'], syrk: ['c'],
   potrf: ['a'], potrs: ['b'], posv: ['a', 'b'], getrf: ['a'], getrs: ['b'], gesv: ['a', 'b'],
-  trtri: ['a'], lauum: ['a'], potri: ['a'], syev: ['a', 'w'], gesvd: ['s', 'u', 'vt'],
+  trtri: ['a'], lauum: ['a'], potri: ['a'], poti: ['a'], syev: ['a', 'w'], gesvd: ['s', 'u', 'vt'],
 };
 
 /**

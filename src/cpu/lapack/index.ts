@@ -3,4 +3,4 @@ export { cpuPotrf, potrfMatrix } from './potrf.js';
 export { cpuGetrf, getrfMatrix } from './getrf.js';
 export { cpuPotrs, cpuPosv, cpuGetrs, cpuGesv } from './solve.js';
 export { cpuSyev, cpuGesvd, syevMatrix, gesvdMatrix, MAX_SWEEPS } from './jacobi.js';
-export { cpuTrtri, cpuLauum, cpuPotri, trtriMatrix, lauumMatrix } from './inverse.js';
+export { cpuTrtri, cpuLauum, cpuPotri, cpuPoti, trtriMatrix, lauumMatrix } from './inverse.js';

@@ -6,11 +6,14 @@
  * lauum: the triangle of U U^T (upper) or L^T L (lower), over the triangle; info 0.
  * potri: inv(A) from A's Cholesky factor: trtri (non-unit), then lauum, inv(A) = inv(U) inv(U)^T
  * (upper) or inv(L)^T inv(L) (lower); info from trtri, and lauum is skipped where it fails.
+ * poti: inv(A) of an SPD A in one call: potrf, then potri; info > 0 from potrf, the matrix then left
+ * as potrf leaves it.
  * The other triangle is never read or written.
  */
 import { batchCount, matrixAt } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
-import type { LauumRequest, PotriRequest, TrtriRequest } from '../../core/ops.js';
+import type { LauumRequest, PotiRequest, PotriRequest, TrtriRequest } from '../../core/ops.js';
+import { potrfMatrix } from './potrf.js';
 import { Workspace, load, store, triangleRegion } from './workspace.js';
 
 const workspace = new Workspace();
@@ -45,6 +48,18 @@ export function cpuLauum(r: LauumRequest<FloatArray, Int32Array>): void {
 }
 
 export function cpuPotri(r: PotriRequest<FloatArray, Int32Array>): void {
+  spdInverse(r, false);
+}
+
+export function cpuPoti(r: PotiRequest<FloatArray, Int32Array>): void {
+  spdInverse(r, true);
+}
+
+/**
+ * potri (factored: A holds the Cholesky factor) or poti (A itself, factored first). A matrix that
+ * fails is stored as potrf left it (poti), or not at all (trtri's failure: untouched, as dpotri).
+ */
+function spdInverse(r: PotriRequest<FloatArray, Int32Array>, factorFirst: boolean): void {
   const upper = r.uplo === 'upper';
   const region = triangleRegion(upper);
   const count = batchCount(r.a);
@@ -53,11 +68,11 @@ export function cpuPotri(r: PotriRequest<FloatArray, Int32Array>): void {
     const w = workspace.get(m.rows * m.rows);
     const ld = Math.max(1, m.rows);
     load(m, region, w);
-    const info = trtriMatrix(w, 0, ld, m.rows, upper, false);
-    if (info === 0) {
-      lauumMatrix(w, 0, ld, m.rows, upper);
-      store(w, region, m);
-    }
+    const factored = factorFirst ? potrfMatrix(w, 0, ld, m.rows, upper) : 0;
+    // A positive definite factor has no zero on its diagonal; trtri's check stays, as in dpotri.
+    const info = factored !== 0 ? factored : trtriMatrix(w, 0, ld, m.rows, upper, false);
+    if (info === 0) lauumMatrix(w, 0, ld, m.rows, upper);
+    if (info === 0 || factored !== 0) store(w, region, m);
     r.info[i] = info;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * cuBLAS (libcublas) for benchmarks and as a test oracle: strided-batched and single GEMM,
- * batched LU (getrf) and solve (getrs), batched triangular solve (trsm). Column-major, pointer mode host (alpha/beta on the host).
+ * batched LU (getrf), solve (getrs) and inverse (getri), batched inverse of n <= 32 (matinv),
+ * batched triangular solve (trsm). Column-major, pointer mode host (alpha/beta on the host).
  * Every call checks shapes and bounds before it reaches native code.
  */
 import koffi from 'koffi';
@@ -32,6 +33,12 @@ const GETRS = (t: string) =>
   `int cublas${t}getrsBatched(cublasHandle_t handle, int trans, int n, int nrhs, CUdeviceptr Aarray, int lda, CUdeviceptr devIpiv, ` +
   `CUdeviceptr Barray, int ldb, _Out_ int *info, int batchSize)`;
 
+const GETRI = (t: string) =>
+  `int cublas${t}getriBatched(cublasHandle_t handle, int n, CUdeviceptr Aarray, int lda, CUdeviceptr PivotArray, ` +
+  `CUdeviceptr Carray, int ldc, CUdeviceptr infoArray, int batchSize)`;
+const MATINV = (t: string) =>
+  `int cublas${t}matinvBatched(cublasHandle_t handle, int n, CUdeviceptr A, int lda, CUdeviceptr Ainv, int lda_inv, CUdeviceptr info, int batchSize)`;
+
 const TRSM = (t: string, s: string) =>
   `int cublas${t}trsmBatched(cublasHandle_t handle, int side, int uplo, int trans, int diag, int m, int n, const ${s} *alpha, ` +
   `CUdeviceptr Aarray, int lda, CUdeviceptr Barray, int ldb, int batchCount)`;
@@ -43,7 +50,7 @@ const PROTOTYPES = [
   'int cublasGetVersion_v2(cublasHandle_t handle, _Out_ int *version)',
   GEMM('D', 'double'), GEMM('S', 'float'),
   GEMM_STRIDED('D', 'double'), GEMM_STRIDED('S', 'float'),
-  GETRF('D'), GETRF('S'), GETRS('D'), GETRS('S'),
+  GETRF('D'), GETRF('S'), GETRS('D'), GETRS('S'), GETRI('D'), GETRI('S'), MATINV('D'), MATINV('S'),
   TRSM('D', 'double'), TRSM('S', 'float'),
 ];
 
@@ -161,6 +168,32 @@ export class Cublas {
     if (count === 0) return 0;
     this.call(`cublas${PREFIX(dtype)}getrsBatched`, OP(trans), n, nrhs, A.pointers.ptr, lda, pivots.ptr, B.pointers.ptr, ldb, info, count);
     return info[0];
+  }
+
+  /** C_i := inv(A_i) from getrf's factors and pivots (cublas?getriBatched; out of place). */
+  getriBatched(dtype: DType, n: number, A: BatchPointers, lda: number, pivots: DeviceArray, C: BatchPointers, ldc: number, info: DeviceArray, count: number): void {
+    A.checkFits(n, n, lda, count, 'A');
+    C.checkFits(n, n, ldc, count, 'C');
+    for (const [p, name] of [[A, 'A'], [C, 'C']] as const) {
+      if (p.source.dtype !== dtype) throw new MyriadError('DTYPE', `expected ${dtype}, got ${p.source.dtype}`, name);
+    }
+    checkInts(pivots, n * count, 'pivots');
+    checkInts(info, count, 'info');
+    if (count === 0) return;
+    this.call(`cublas${PREFIX(dtype)}getriBatched`, n, A.pointers.ptr, lda, pivots.ptr, C.pointers.ptr, ldc, info.ptr, count);
+  }
+
+  /** Ainv_i := inv(A_i) for n <= 32 (cublas?matinvBatched: LU and inverse in one call, out of place). */
+  matinvBatched(dtype: DType, n: number, A: BatchPointers, lda: number, Ainv: BatchPointers, ldaInv: number, info: DeviceArray, count: number): void {
+    if (n > 32) throw new MyriadError('INVALID_ARGUMENT', `cuBLAS matinvBatched takes n <= 32, got ${n}`, 'n');
+    A.checkFits(n, n, lda, count, 'A');
+    Ainv.checkFits(n, n, ldaInv, count, 'Ainv');
+    for (const [p, name] of [[A, 'A'], [Ainv, 'Ainv']] as const) {
+      if (p.source.dtype !== dtype) throw new MyriadError('DTYPE', `expected ${dtype}, got ${p.source.dtype}`, name);
+    }
+    checkInts(info, count, 'info');
+    if (count === 0) return;
+    this.call(`cublas${PREFIX(dtype)}matinvBatched`, n, A.pointers.ptr, lda, Ainv.pointers.ptr, ldaInv, info.ptr, count);
   }
 
   /**
