@@ -88,7 +88,16 @@ export function checkInverse(
     assert.deepEqual([...info.subarray(count)], [-7, -7], `${what}: info beyond the batch`);
     const nmax = Math.max(8, ...c.sizes);
     const eps = c.dtype === 'float64' ? 2.220446049250313e-16 : 1.1920928955078125e-7;
-    compareOutput(dev.download(dA) as FloatArray, want, inside, eps * 64 * nmax * (c.content === 'spd' ? 4 : 1), what);
+    // A Cholesky that fails (poti: info > 0 from potrf) leaves its completed columns (before
+    // info - 1) as LAPACK does; from the failing column on, what a blocked factorisation leaves is
+    // its own (potrf's GPU test skips failed matrices whole), so only the completed columns are compared.
+    const failedFrom = (e: number): boolean => c.content === 'spd' && c.sizes.some((n, i) => {
+      const q = e - offs[i]!;
+      return refInfo[i]! > 0 && q >= 0 && q < lds[i]! * n && Math.floor(q / lds[i]!) >= refInfo[i]! - 1;
+    });
+    const got = dev.download(dA) as FloatArray;
+    for (let e = 0; e < got.length; e++) if (inside(e) && failedFrom(e)) want[e] = got[e]!;
+    compareOutput(got, want, inside, eps * 64 * nmax * (c.content === 'spd' ? 4 : 1), what);
   } finally {
     dA.dispose();
     dInfo.dispose();

@@ -71,8 +71,9 @@ function composedGroup(dev: GpuDevice, dtype: DType, stage: PotiStage, uplo: Upl
     potrfGroup(dev, dtype, uplo, { count: g.count, operands: [g.args], index: g.index }, info);
     live = survivors(dev, g, hostInfo(dev, info), temporaries);
     if (live === null) return;
-    // A positive definite factor has no zero on its diagonal: trtri's info is all 0 (kept apart).
-    const scratch = dev.alloc('int32', live.count);
+    // A positive definite factor has no zero on its diagonal: trtri's info is all 0 (kept apart; as
+    // long as the batch's info, since trtri writes through the group's index into the batch).
+    const scratch = dev.alloc('int32', info.length);
     temporaries.push(scratch);
     trtriGroup(dev, dtype, { uplo, diag: 'nonunit', info: scratch }, live, temporaries);
   } else {
