@@ -172,6 +172,46 @@ describe('two GPUs', { skip: skip2 }, () => {
     c.dispose();
   });
 
+  it('the triangular family, the inverses and the Jacobi family run on both GPUs through the registry', () => {
+    const ctx = openMultiDevice([0, 1]);
+    const n = 40, count = 7;
+    const spd = randomSpd('float64', n, count, rng) as Float64Array;
+    const gen = randomGeneral('float64', n, count, rng) as Float64Array;
+    const rhs = randomMatrices('float64', n, 12, count, rng) as Float64Array;
+    const sq = <S extends Float64Array | ShardedArray>(x: S, cols = n) => strided(x, { rows: n, cols, count });
+    type Call = (c: Context, xs: (Float64Array | ShardedArray)[]) => unknown;
+    const cases: [string, Float64Array[], Call][] = [
+      ['trsm', [spd, rhs], (c, [a, b]) => c.trsm({ a: sq(a!), b: sq(b!, 12), uplo: 'lower' })],
+      ['trmm', [spd, rhs], (c, [a, b]) => c.trmm({ a: sq(a!), b: sq(b!, 12), uplo: 'upper', transA: 'T' })],
+      ['syrk', [gen, spd], (c, [a, x]) => c.syrk({ a: sq(a!), c: sq(x!), uplo: 'lower', beta: 0.5 })],
+      ['trtri', [spd], (c, [a]) => c.trtri({ a: sq(a!), uplo: 'lower' })],
+      ['lauum', [spd], (c, [a]) => c.lauum({ a: sq(a!), uplo: 'upper' })],
+      ['poti', [spd], (c, [a]) => c.poti({ a: sq(a!), uplo: 'lower' })],
+      ['posv (trsm route)', [spd, rhs], (c, [a, b]) => c.posv({ a: sq(a!), b: sq(b!, 12), uplo: 'lower' })],
+    ];
+    for (const [what, inputs, call] of cases) {
+      const shards = inputs.map((x) => ctx.scatter(x, { rows: n, cols: x.length / (n * count), count }));
+      const got = call(ctx, shards) as { info?: Int32Array } | undefined;
+      const want = inputs.map((x) => x.slice());
+      const ref = call(cpuContext, want) as { info?: Int32Array } | undefined;
+      shards.forEach((s, i) => close(ctx.gather(s) as Float64Array, want[i]!, 1e-9, `${what} operand ${i}`));
+      const info = got?.info as unknown;
+      if (ref?.info !== undefined) assert.deepEqual(ints(isSharded(info) ? ctx.gather(info) : info), ints(ref.info), `${what}: info`);
+      for (const s of shards) s.dispose();
+    }
+    // syev (n <= 32: the GPU Jacobi) of 16 x 16 matrices: eigenvalues against the CPU.
+    const m = 16;
+    const a = randomSpd('float64', m, count, rng) as Float64Array;
+    const sa = ctx.scatter(a, { rows: m, count });
+    const sw = ctx.scatter(new Float64Array(m * count), { rows: m, cols: 1, count });
+    ctx.syev({ a: strided(sa, { rows: m, count }), w: strided(sw, { rows: m, cols: 1, count }), jobz: 'values' });
+    const w = new Float64Array(m * count);
+    cpuContext.syev({ a: strided(a.slice(), { rows: m, count }), w: strided(w, { rows: m, cols: 1, count }), jobz: 'values' });
+    close(ctx.gather(sw) as Float64Array, w, 1e-10, 'syev w');
+    sa.dispose();
+    sw.dispose();
+  });
+
   it('weights set the shares of a scatter and of host batches', () => {
     const previous = openMultiDevice([0, 1]).weights;
     const ctx = openMultiDevice([0, 1], { weights: [3, 1] });
