@@ -42,7 +42,7 @@ import { tsm2lGrid, tsm2rGrid } from '../src/cuda/tune/tsm2-sweep.js';
 import { trmmCuda, trsmCuda, trsmLeafSource, trsmZeroSource } from '../src/cuda/kernels/trsm/index.js';
 import { leafTile, syrkCuda, syrkLeafSource } from '../src/cuda/kernels/syrk/index.js';
 import { lauumCuda, lauumLeafSource } from '../src/cuda/kernels/lauum/index.js';
-import { gesvdCuda, gesvdWarpSource, planGesvd, planSyev, syevCuda, syevWarpSource } from '../src/cuda/kernels/jacobi/index.js';
+import { THREAD_MAX, gesvdCuda, gesvdWarpSource, planGesvd, planSyev, syevCuda, syevWarpSource } from '../src/cuda/kernels/jacobi/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
@@ -465,7 +465,10 @@ function jacobiThroughLaunchers(): void {
   const ints = fakeArray('int32', 4);
   for (const dtype of DTYPES) for (const form of ['dense', 'padded', 'list'] as const) {
     for (let n = 0; n <= 32; n++) for (const uplo of UPLOS) for (const jobz of ['values', 'vectors'] as const)
-      syevCuda(dev, { jobz, uplo, a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints });
+      for (const design of ['thread', 'warp'] as const) {
+        if (design === 'thread' && n > THREAD_MAX) continue;
+        syevCuda(dev, { jobz, uplo, a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints }, { force: { design } });
+      }
     for (const [m, n] of [[1, 1], [2, 2], [3, 3], [4, 1], [1, 4], [5, 3], [3, 5], [6, 4], [4, 6], [6, 9], [9, 6], [12, 4], [7, 5], [5, 32], [8, 8], [13, 7], [7, 13], [16, 16], [32, 5], [31, 31], [32, 32]] as const)
       for (const [wantU, wantVt] of [[true, true], [false, false], [true, false], [false, true]] as const) {
         const k = Math.min(m, n);

@@ -15,7 +15,7 @@ import { test } from 'node:test';
 import { strided } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
-import { gesvdWarpSource, planGesvd, planSyev, syevWarpSource } from '../../src/cuda/kernels/jacobi/index.js';
+import { THREAD_BLOCK, THREAD_MAX, gesvdWarpSource, planGesvd, planSyev, syevThreadSource, syevWarpSource } from '../../src/cuda/kernels/jacobi/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { eigenResidual, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
@@ -42,10 +42,14 @@ test('Jacobi warp kernels on the host: residuals and the reference values', { sk
   try {
     for (const dtype of ['float64', 'float32'] as const) {
       const eps = EPS[dtype];
-      for (const n of [1, 2, 3, 5, 8, 13, 32]) for (const vectors of [true, false]) {
+      for (const n of [1, 2, 3, 4, 5, 8, 13, 32]) for (const vectors of [true, false]) for (const design of ['warp', 'thread'] as const) {
+        if (design === 'thread' && n > THREAD_MAX) continue;
         const uplo = n % 2 === 0 ? 'upper' : 'lower';
         const p = planSyev({ dtype, n, uplo, vectors, kind: 'strided' });
-        const count = p.perBlock + 1;
+        const count = design === 'warp' ? p.perBlock + 1 : 37;
+        const launch = design === 'warp'
+          ? { src: syevWarpSource(p), grid: Math.ceil(count / p.perBlock), block: p.threads * p.perBlock }
+          : { src: syevThreadSource({ dtype, n, uplo, vectors, kind: 'strided', maxSweeps: p.maxSweeps }), grid: 1, block: THREAD_BLOCK };
         const kinds = ['random', 'repeated', 'zero', 'graded', 'rank-deficient'] as const;
         const mats: Mat[] = Array.from({ length: count }, (_, i) => symmetricCase(rng, kinds[i % kinds.length]!, n).a)
           .map((a) => ({ ...a, d: a.d.map((x) => round(x, dtype)) }));
@@ -55,7 +59,7 @@ test('Jacobi warp kernels on the host: residuals and the reference values', { sk
         const stride = ld * n;
         const flat = new Float64Array(count * stride);
         mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) flat[k * stride + i + j * ld] = a.d[i + j * n]!; });
-        const out = runKernel(dir, syevWarpSource(p), false, `${count} ${Math.ceil(count / p.perBlock)} ${p.threads * p.perBlock} ${n} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`);
+        const out = runKernel(dir, launch.src, false, `${count} ${launch.grid} ${launch.block} ${n} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`);
         const info = out.slice(0, count);
         const w = out.slice(count, count + count * n);
         const aOut = out.slice(count + count * n);
@@ -64,7 +68,7 @@ test('Jacobi warp kernels on the host: residuals and the reference values', { sk
         const refInfo = new Int32Array(count);
         cpuSyev({ jobz: 'values', uplo, a: strided(flat.slice(), { rows: n, count, ld, stride }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
         mats.forEach((a, k) => {
-          const at = `syev ${dtype} n=${n} ${vectors ? 'V' : 'N'} #${k}`;
+          const at = `syev ${design} ${dtype} n=${n} ${vectors ? 'V' : 'N'} #${k}`;
           assert.equal(info[k], refInfo[k], `${at}: info`);
           if (k === bad && n > 0) {
             assert.equal(info[k], n + 2);

@@ -40,7 +40,8 @@ export function gesvdWarpSharedBytes(p: Pick<GesvdWarpParams, 'dtype' | 'm' | 'n
   return p.perBlock * ((big * k2 + k2 * (k2 + 1) + 2 * k2) * el + k2 * 4);
 }
 
-function constants(dtype: DType): string {
+/** Constants and helpers both Jacobi designs use (generate-thread.ts too). */
+export function jacobiConstants(dtype: DType): string {
   const d = dtype === 'float64';
   return `#define FULL 0xffffffffu
 constexpr real EPS = ${d ? '2.220446049250313e-16' : '1.1920928955078125e-7f'};
@@ -100,7 +101,7 @@ export function syevWarpSource(p: SyevWarpParams): KernelSource {
   const V = (line: string): string => (vectors ? line : '');
   const source = `${precisionPrelude(dtype)}
 ${mathHelpers(dtype)}
-${constants(dtype)}
+${jacobiConstants(dtype)}
 constexpr int N = ${n};
 constexpr int N2 = N + (N & 1);
 constexpr int HALF = N2 / 2;
@@ -222,7 +223,7 @@ export function gesvdWarpSource(p: GesvdWarpParams): KernelSource {
   const gOut = (row: string, col: string): string => `g[${row} + perm[${col}] * M] `;
   const source = `${precisionPrelude(dtype)}
 ${mathHelpers(dtype)}
-${constants(dtype)}
+${jacobiConstants(dtype)}
 constexpr int M = ${Math.max(m, n)};
 constexpr int K = ${Math.min(m, n)};
 constexpr int N2 = K + (K & 1);

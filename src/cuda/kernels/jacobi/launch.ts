@@ -11,7 +11,8 @@ import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
 import { gesvdWarpSource, syevWarpSource } from './generate-warp.js';
 import type { JacobiForce } from './params.js';
-import { WARP_MAX, planGesvd, planSyev } from './plan.js';
+import { THREAD_BLOCK, syevThreadSource } from './generate-thread.js';
+import { WARP_MAX, planGesvd, selectSyev } from './plan.js';
 
 export interface JacobiOptions { readonly force?: JacobiForce }
 
@@ -35,10 +36,17 @@ export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray
     for (const g of grouping.groups) {
       const [a, w] = g.operands as [typeof g.operands[0], typeof g.operands[0]];
       if (a.rows === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
-      const p = planSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind }, opts);
-      const k = cachedKernel(dev, `syev-warp/${JSON.stringify(p)}`, () => syevWarpSource(p));
-      k.launch({ grid: [Math.ceil(g.count / p.perBlock), 1, 1], block: [p.threads * p.perBlock, 1, 1] },
-        [...operandArgs(a), ...operandArgs(w), arg.ptr(r.info), ...indexArgs(g.index, g.count)]);
+      const choice = selectSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind }, opts);
+      const args = [...operandArgs(a), ...operandArgs(w), arg.ptr(r.info), ...indexArgs(g.index, g.count)];
+      if (choice.design === 'thread') {
+        const p = choice.params;
+        const k = cachedKernel(dev, `syev-thread/${JSON.stringify(p)}`, () => syevThreadSource(p));
+        k.launch({ grid: [Math.ceil(g.count / THREAD_BLOCK), 1, 1], block: [THREAD_BLOCK, 1, 1] }, args);
+      } else {
+        const p = choice.params;
+        const k = cachedKernel(dev, `syev-warp/${JSON.stringify(p)}`, () => syevWarpSource(p));
+        k.launch({ grid: [Math.ceil(g.count / p.perBlock), 1, 1], block: [p.threads * p.perBlock, 1, 1] }, args);
+      }
     }
   } finally {
     release(dev, grouping);

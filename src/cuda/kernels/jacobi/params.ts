@@ -33,7 +33,19 @@ export interface GesvdWarpParams extends WarpShape {
   readonly maxSweeps: number;
 }
 
+/** syev for n <= THREAD_MAX: one thread per matrix, registers only (generate-thread.ts). */
+export interface SyevThreadParams {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly uplo: Uplo;
+  readonly vectors: boolean;
+  readonly kind: OperandKind;
+  readonly maxSweeps: number;
+}
+
 /** What a plan may be told instead of its own choice (tests, benchmarks). */
 export interface JacobiForce {
   readonly perBlock?: number;
+  /** syev: the warp design even where the per-thread one applies. */
+  readonly design?: 'warp' | 'thread';
 }

@@ -11,7 +11,7 @@ import { MyriadError } from '../../../core/errors.js';
 import { MAX_SWEEPS } from '../../../cpu/lapack/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { gesvdWarpSharedBytes, syevWarpSharedBytes } from './generate-warp.js';
-import type { GesvdWarpParams, JacobiForce, SyevWarpParams, WarpShape } from './params.js';
+import type { GesvdWarpParams, JacobiForce, SyevThreadParams, SyevWarpParams, WarpShape } from './params.js';
 
 /** The largest n (max(m, n) for gesvd) of the warp design. */
 export const WARP_MAX = 32;
@@ -46,6 +46,23 @@ export function planSyev(pr: SyevProblem, options: { readonly force?: JacobiForc
   if (pr.n > WARP_MAX) throw new MyriadError('UNSUPPORTED', `the Jacobi warp design takes n <= ${WARP_MAX}, got ${pr.n}`, 'a');
   const s = shape(lanesFor(pr.n), (perBlock) => syevWarpSharedBytes({ ...pr, perBlock }), options.force ?? {});
   return { ...pr, ...s, maxSweeps: MAX_SWEEPS };
+}
+
+/** The largest n of the per-thread syev (registers: n (n + 1) / 2 + n^2 values per thread). */
+export const THREAD_MAX = 4;
+
+/**
+ * syev's design: one thread per matrix for n <= THREAD_MAX (unless forced to the warp design),
+ * else the warp design.
+ */
+export function selectSyev(pr: SyevProblem, options: { readonly force?: JacobiForce } = {}):
+  { readonly design: 'thread'; readonly params: SyevThreadParams } | { readonly design: 'warp'; readonly params: SyevWarpParams } {
+  const design = options.force?.design ?? (pr.n <= THREAD_MAX ? 'thread' : 'warp');
+  if (design === 'thread') {
+    if (pr.n > THREAD_MAX) throw new MyriadError('UNSUPPORTED', `the per-thread Jacobi takes n <= ${THREAD_MAX}, got ${pr.n}`, 'a');
+    return { design, params: { ...pr, maxSweeps: MAX_SWEEPS } };
+  }
+  return { design, params: planSyev(pr, options) };
 }
 
 export function planGesvd(pr: GesvdProblem, options: { readonly force?: JacobiForce } = {}): GesvdWarpParams {
