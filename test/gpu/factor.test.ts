@@ -20,7 +20,7 @@ import type { Uplo } from '../../src/core/enums.js';
 import { counts } from '../../src/core/counts.js';
 import { cpuGesv, cpuGetrf, cpuGetrs, cpuPosv, cpuPotrf, cpuPotrs } from '../../src/cpu/lapack/index.js';
 import { getrfCuda, type GetrfOptions, type GetrfVariant } from '../../src/cuda/kernels/getrf/index.js';
-import { potrfCuda, type PotrfOptions, type PotrfVariant } from '../../src/cuda/kernels/potrf/index.js';
+import { potrfCuda, potrfRecursive, type PotrfOptions, type PotrfVariant } from '../../src/cuda/kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
@@ -169,6 +169,47 @@ test('potrf: every n, both uplo and precisions, odd layouts, vs CPU and residual
   const dev = gpu();
   const rng = new Rng(1);
   for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of SIZES) checkPotrf(dev, rng, dtype, uplo, n, countFor(n), () => 'spd');
+});
+
+test('potrf on large matrices: the recursion over trsm and syrk (single matrices and small batches, failures)', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(13);
+  // Single matrices (the whole GPU on one matrix) and a forced small case: vs CPU and by residual.
+  for (const [dtype, uplo, n] of [['float64', 'lower', 1000], ['float64', 'upper', 1025], ['float32', 'lower', 1536], ['float64', 'lower', 2048]] as const) {
+    assert.ok(potrfRecursive(n, 1, dev.info.smCount), `n = ${n} takes the recursion`);
+    checkPotrf(dev, rng, dtype, uplo, n, 1, () => 'spd');
+  }
+  // A batch with failures: info exact (the first failing leading minor, wherever the recursion
+  // finds it), the factor's completed columns of a failed matrix as the CPU's, the others whole.
+  for (const uplo of UPLOS) for (const [n, count] of [[600, 3], [700, 2]] as const) {
+    assert.ok(potrfRecursive(n, count, dev.info.smCount));
+    const l = layout(n, count);
+    const host = hostBuffer(rng, 'float64', l);
+    for (let i = 0; i < count; i++) fill(rng, host, l.offset + i * l.stride, l.ld, n, 'spd', uplo);
+    const fails = [[1, 455], [0, n - 3]] as const;   // (matrix, 0-based column of a negative pivot)
+    for (const [m, k] of fails) if (m < count) host[l.offset + m * l.stride + k + k * l.ld] = -1;
+    const ref = host.slice();
+    const refInfo = new Int32Array(count);
+    cpuPotrf({ uplo, a: batchOf(ref, l), info: refInfo });
+    const dA = upload(dev, host), dInfo = poisonedInts(dev, count);
+    potrfCuda(dev, { uplo, a: batchOf(dA, l), info: dInfo });
+    const got = dev.download(dA) as FloatArray;
+    const info = (dev.download(dInfo) as Int32Array).subarray(0, count);
+    dA.dispose(); dInfo.dispose();
+    const what = `recursive potrf ${uplo} n=${n} count=${count}`;
+    assert.deepEqual([...info], [...refInfo], `${what}: info`);
+    assert.ok(refInfo.some((x) => x > 0), `${what}: a failure was planted`);
+    // Completed columns (j < info - 1) of failed matrices; every element of the others.
+    const matrixOfElement = (e: number): number => Math.floor((e - l.offset) / l.stride);
+    const completed = (e: number): boolean => {
+      const m = matrixOfElement(e);
+      if (m < 0 || m >= count || refInfo[m] === 0) return true;
+      const j = Math.floor((e - l.offset - m * l.stride) / l.ld);
+      return uplo === 'lower' ? j < refInfo[m]! - 1 : (e - l.offset - m * l.stride) % l.ld < refInfo[m]! - 1 && j < refInfo[m]! - 1;
+    };
+    const inTriangle = regionOf(l, n, (i, j) => (uplo === 'lower' ? i >= j : i <= j));
+    compareBuffers(got, ref, (e) => (!inTriangle(e) ? 'exact' : completed(e) ? 'close' : 'skip'), 40 * n * DTYPE_EPS.float64 * (n + 1), what);
+  }
 });
 
 /** Runs `body` with the potrf/getrf variants forced (null: by size), restoring the defaults after. */

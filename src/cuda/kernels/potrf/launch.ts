@@ -2,7 +2,7 @@
  * potrfCuda: batched Cholesky of device batches, one plan (plan.ts) and one launch per group of
  * equal-size matrices; the panel design launches once per panel.
  */
-import { batchCount } from '../../../core/batch.js';
+import { batchCount, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { Uplo } from '../../../core/enums.js';
@@ -12,19 +12,28 @@ import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
 import type { FamilyOptions } from '../common/family-options.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup } from '../common/operands.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
+import { block } from '../common/sub-blocks.js';
+import { syrkCuda } from '../syrk/index.js';
+import { trsmCuda } from '../trsm/index.js';
+import { infoCombineSource } from './generate-combine.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource } from './generate-panel.js';
 import { potrfRegisterSource } from './generate-register.js';
 import { potrfSmallSource } from './generate-small.js';
 import type { PotrfForce, PotrfPlan } from './params.js';
-import { planPotrf } from './plan.js';
+import { planPotrf, potrfRecursionSteps, potrfRecursive } from './plan.js';
 
 export type PotrfOptions = FamilyOptions<PotrfForce, PotrfTuning>;
 
 export function potrfCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>, opts: PotrfOptions = {}): void {
-  if (batchCount(r.a) === 0) return;
+  const count = batchCount(r.a);
+  if (count === 0) return;
   const dtype = deviceDtype(r.a);
+  if (r.a.kind === 'strided' && potrfRecursive(r.a.rows, count, dev.info.smCount, opts.force?.recursive)) {
+    potrfRecursion(dev, dtype, r.uplo, r.a, r.info, count, opts);
+    return;
+  }
   const grouping = groupOperands(dev, [r.a]);
   try {
     for (const g of grouping.groups) potrfGroup(dev, dtype, r.uplo, g, r.info, opts);
@@ -68,3 +77,47 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
       [...args, arg.i32(n), arg.i32(i0)]);
   }
 }
+
+/**
+ * The recursion of plan.ts over a strided batch: leaves by the kernels above (their info, relative
+ * to the leaf, into a scratch array and combined into `info` by the first failure), updates by the
+ * trsm and syrk families on sub-blocks of every matrix. A matrix that failed goes on being updated
+ * (its content past the failing column is unspecified, as potrf's tests take it); the others are
+ * untouched by it.
+ */
+function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, opts: PotrfOptions): void {
+  const { recursive: _recursive, ...leafForce } = opts.force ?? {};
+  const leafOpts: PotrfOptions = { ...(opts.tuning ? { tuning: opts.tuning } : {}), ...(Object.keys(leafForce).length > 0 ? { force: leafForce } : {}) };
+  zeroInfo(dev, info, null, count);
+  const scratch = dev.alloc('int32', count);
+  const combine = kernelFor(dev, 'potrf-info-combine', COMBINE_KEY, infoCombineSource);
+  try {
+    for (const step of potrfRecursionSteps(a.rows)) {
+      if (step.kind === 'leaf') {
+        const b = block(a, step.off, step.off, step.size, step.size) as StridedBatch<DeviceArray>;
+        const args: OperandArgs = { kind: 'strided', pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld, rows: b.rows, cols: b.cols };
+        potrfGroup(dev, dtype, uplo, { count, operands: [args], index: null }, scratch, leafOpts);
+        combine.launch({ grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1] }, [arg.ptr(info), arg.ptr(scratch), arg.i32(count), arg.i32(step.off)]);
+        continue;
+      }
+      const { off, top, rest } = step;
+      const a11 = block(a, off, off, top, top);
+      const a22 = block(a, off + top, off + top, rest, rest);
+      if (uplo === 'lower') {
+        const a21 = block(a, off + top, off, rest, top);
+        trsmCuda(dev, { side: 'right', uplo: 'lower', transA: 'T', diag: 'nonunit', alpha: 1, a: a11, b: a21 });
+        syrkCuda(dev, { uplo: 'lower', trans: 'N', alpha: -1, a: a21, beta: 1, c: a22 });
+      } else {
+        const a12 = block(a, off, off + top, top, rest);
+        trsmCuda(dev, { side: 'left', uplo: 'upper', transA: 'T', diag: 'nonunit', alpha: 1, a: a11, b: a12 });
+        syrkCuda(dev, { uplo: 'upper', trans: 'T', alpha: -1, a: a12, beta: 1, c: a22 });
+      }
+    }
+  } finally {
+    dev.synchronize();
+    scratch.dispose();
+  }
+}
+
+/** The combine kernel has no parameters: one memo key object. */
+const COMBINE_KEY = {};

@@ -62,6 +62,8 @@ export interface PotrfForce {
   /** The panel design's widest panel and loop-inclusive switch. */
   readonly panelWidest?: number;
   readonly panelLoop?: boolean;
+  /** Strided batches: the recursion over trsm and syrk (true) or never (false), whatever n and count. */
+  readonly recursive?: boolean;
 }
 
 export type PotrfPlan =

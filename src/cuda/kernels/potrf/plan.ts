@@ -58,3 +58,45 @@ export function planPotrf(problem: PotrfProblem, tuning: PotrfTuning, options: {
   const ib = choosePanelWidth(dtype, n, PANEL_KB, problem.sharedLimit, widest);
   return { variant, params: { dtype, uplo, kind, ib, kb: PANEL_KB, loop: force.panelLoop ?? tuning.panelLoop } };
 }
+
+/**
+ * The recursive (blocked) Cholesky over the whole batch for large n (issue 13's mid-size batches
+ * and single large matrices; gpu-only-cholesky.txt, batched-triangular-kblas.txt POTRF): split A
+ * into halves, factor A11, A21 := A21 L11^-T (trsm), A22 -= A21 A21^T (syrk), factor A22; diagonal
+ * blocks of at most RECURSIVE_LEAF are the batched kernels above, the rest is GEMM-rich work of the
+ * trsm and syrk families. Provisional thresholds, not yet measured against the panel design.
+ */
+export const RECURSIVE_LEAF = 128;
+/** n from which the recursion replaces the one-block-per-matrix panel design... */
+export const RECURSIVE_MIN = 1024;
+/** ... or from which it does when the batch has fewer matrices than the device has SMs. */
+export const RECURSIVE_MIN_FEW = 512;
+
+/** Whether a strided group of `count` matrices of n takes the recursion (`force` overrides). */
+export function potrfRecursive(n: number, count: number, smCount: number, force?: boolean): boolean {
+  if (force !== undefined) return force && n > RECURSIVE_LEAF;
+  return n >= RECURSIVE_MIN || (n >= RECURSIVE_MIN_FEW && count < smCount);
+}
+
+/** One step of the flattened recursion, in launch order (offsets and sizes of the diagonal blocks). */
+export type PotrfRecursionStep =
+  | { readonly kind: 'leaf'; readonly off: number; readonly size: number }
+  | { readonly kind: 'update'; readonly off: number; readonly top: number; readonly rest: number };
+
+/** The recursion for a matrix of n: leaves of at most `leaf`, splits at multiples of 32 near the half. */
+export function potrfRecursionSteps(n: number, leaf = RECURSIVE_LEAF): PotrfRecursionStep[] {
+  const steps: PotrfRecursionStep[] = [];
+  const run = (off: number, size: number): void => {
+    if (size <= leaf) {
+      steps.push({ kind: 'leaf', off, size });
+      return;
+    }
+    const h = Math.max(32, Math.round(size / 64) * 32);
+    const top = h < size ? h : Math.floor(size / 2);
+    run(off, top);
+    steps.push({ kind: 'update', off, top, rest: size - top });
+    run(off + top, size - top);
+  };
+  if (n > 0) run(0, n);
+  return steps;
+}
