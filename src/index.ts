@@ -25,7 +25,7 @@ export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptio
 } from './api/array.js';
 export type {
   GemmArgs, TrsmArgs, TrmmArgs, SyrkArgs, FactorArgs, CholeskySolveArgs, TrtriArgs, GetrfArgs, GetrsArgs, GesvArgs,
-  SyevArgs, GesvdArgs,
+  SyevArgs, GesvdArgs, GeqrfArgs, OrgqrArgs, GelsArgs,
 } from './api/prepare.js';
 
 const ctx = cpuContext;
@@ -45,6 +45,9 @@ export const lauum = ctx.lauum.bind(ctx);
 export const potri = ctx.potri.bind(ctx);
 export const syev = ctx.syev.bind(ctx);
 export const gesvd = ctx.gesvd.bind(ctx);
+export const geqrf = ctx.geqrf.bind(ctx);
+export const orgqr = ctx.orgqr.bind(ctx);
+export const gels = ctx.gels.bind(ctx);
 export const poti = ctx.poti.bind(ctx);
 // Array level on the CPU.
 export const matmul = ctx.matmul.bind(ctx);
