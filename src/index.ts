@@ -23,6 +23,7 @@ export { CudaError, NvrtcError, VendorError } from './cuda/runtime/index.js';
 export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type InvOptions, type TriangularSolveOptions,
   type EighOptions, type EighResult, type SvdResult,
 } from './api/array.js';
+export type { QrMode, QrOptions, QrResult, LstsqResult } from './api/array-qr.js';
 export type {
   GemmArgs, TrsmArgs, TrmmArgs, SyrkArgs, FactorArgs, CholeskySolveArgs, TrtriArgs, GetrfArgs, GetrsArgs, GesvArgs,
   SyevArgs, GesvdArgs, GeqrfArgs, OrgqrArgs, GelsArgs,
@@ -69,3 +70,6 @@ export const svd = ctx.svd.bind(ctx);
 export const svdEx = ctx.svdEx.bind(ctx);
 export const svdvals = ctx.svdvals.bind(ctx);
 export const svdvalsEx = ctx.svdvalsEx.bind(ctx);
+export const qr = ctx.qr.bind(ctx);
+export const lstsq = ctx.lstsq.bind(ctx);
+export const lstsqEx = ctx.lstsqEx.bind(ctx);

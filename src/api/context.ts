@@ -13,6 +13,7 @@ import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } fr
 import { cpuBackend } from '../cpu/backend.js';
 import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
 import * as arrays from './array.js';
+import * as qrArrays from './array-qr.js';
 import {
   hostInts, prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareGetrf, prepareGetrs,
   prepareSyev, prepareSyrk, prepareTrsm, prepareTrtri,
@@ -231,6 +232,9 @@ export class Context {
   svdEx(a: arrays.NDArray): arrays.WithInfo<arrays.SvdResult> { return arrays.svdEx(this, a); }
   svdvals(a: arrays.NDArray): arrays.NDArray { return arrays.svdvals(this, a); }
   svdvalsEx(a: arrays.NDArray): arrays.WithInfo<{ values: arrays.NDArray }> { return arrays.svdvalsEx(this, a); }
+  qr(a: arrays.NDArray, options?: qrArrays.QrOptions): qrArrays.QrResult { return qrArrays.qr(this, a, options); }
+  lstsq(a: arrays.NDArray, b: arrays.NDArray): qrArrays.LstsqResult { return qrArrays.lstsq(this, a, b); }
+  lstsqEx(a: arrays.NDArray, b: arrays.NDArray): arrays.WithInfo<qrArrays.LstsqResult> { return qrArrays.lstsqEx(this, a, b); }
 
   // -------------------------------------------------------------------------------------------
   // Device memory (CUDA contexts) and waiting

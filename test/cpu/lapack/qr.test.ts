@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import * as my from '../../../src/index.js';
 import { MyriadError, list, strided, variable, type ErrorCode } from '../../../src/index.js';
 import { referenceContext as ctx } from '../../../src/api/context.js';
 import { allocate, type DType, type FloatArray } from '../../../src/core/dtype.js';
@@ -221,3 +222,88 @@ function transpose(a: Float64Array, m: number, n: number): Float64Array {
   for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) t[j + i * n] = a[i + j * m]!;
   return t;
 }
+
+describe('qr and lstsq (array level, numpy conventions)', () => {
+  /** Row-major [m, n] matrix c of a stack as column-major Float64Array. */
+  const pick = (d: FloatArray, c: number, m: number, n: number): Float64Array =>
+    Float64Array.from({ length: m * n }, (_, p) => d[c * m * n + (p % m) * n + Math.floor(p / m)]!);
+  for (const dtype of DTYPES) {
+    for (const [m, n] of [[5, 3], [3, 5], [4, 4]] as [number, number][]) {
+      it(`${dtype} [2, ${m}, ${n}]: modes reduced, complete and r`, () => {
+        const k = Math.min(m, n);
+        const data = allocate(dtype, 2 * m * n);
+        data.set(random(2 * m, n, dtype));
+        const a = my.ndarray(data, [2, m, n]);
+        const before = data.slice();
+        const red = my.qr(a);
+        const full = my.qr(a, { mode: 'complete' });
+        const ronly = my.qr(a, { mode: 'r' });
+        assert.deepEqual(data, before);
+        assert.deepEqual(red.q!.shape, [2, m, k]);
+        assert.deepEqual(red.r.shape, [2, k, n]);
+        assert.deepEqual(full.q!.shape, [2, m, m]);
+        assert.deepEqual(full.r.shape, [2, m, n]);
+        assert.equal(ronly.q, undefined);
+        assert.deepEqual(ronly.r.data, red.r.data);
+        for (const [res, qc, rr] of [[red, k, k], [full, m, m]] as const) {
+          for (let c = 0; c < 2; c++) {
+            const q = pick(res.q!.data, c, m, qc);
+            const r = pick(res.r.data, c, rr, n);
+            for (let j = 0; j < n; j++) for (let i = j + 1; i < rr; i++) assert.equal(r[i + j * rr], 0);
+            const ac = pick(data, c, m, n);
+            assert.ok(diff(matmul(q, r, m, qc, n), ac) / (m * EPS[dtype] * fro(ac)) < LIMIT);
+            const qtq = matmul(q, q, qc, m, qc, true);
+            for (let i = 0; i < qc; i++) qtq[i + i * qc] -= 1;
+            assert.ok(fro(qtq) / (m * EPS[dtype]) < LIMIT);
+          }
+        }
+      });
+    }
+  }
+
+  it('lstsq: x and residuals for an overdetermined line fit, a 1-D b, a stack, minimum norm, and rank-deficient info', () => {
+    const a = my.ndarray(Float64Array.from([1, 0, 1, 1, 1, 2, 1, 3]), [4, 2]);
+    const { x, residuals } = my.lstsq(a, my.ndarray(Float64Array.from([1, 3, 5, 8]), [4]));
+    assert.deepEqual(x.shape, [2]);
+    assert.deepEqual(residuals.shape, [1]);
+    // Normal equations: [4 6; 6 14] x = [17; 37] -> x = [0.8, 2.3]; residuals 0.2^2 + 0.1^2 * 2 + ... computed directly.
+    assert.ok(Math.abs(x.data[0]! - 0.8) < 1e-14 && Math.abs(x.data[1]! - 2.3) < 1e-14, `${x.data}`);
+    const r = [1, 3, 5, 8].map((y, i) => y - 0.8 - 2.3 * i);
+    assert.ok(Math.abs(residuals.data[0]! - r.reduce((s, v) => s + v * v, 0)) < 1e-13);
+    const wide = my.lstsq(my.ndarray(Float64Array.from([1, 1, 0, 0, 1, 1]), [1, 2, 3]), my.ndarray(Float64Array.from([2, 2]), [1, 2, 1]));
+    assert.deepEqual(wide.x.shape, [1, 3, 1]);
+    assert.deepEqual(wide.residuals.shape, [1, 0]);
+    // x + y = 2, y + z = 2, minimum norm: (2/3, 4/3, 2/3).
+    [2 / 3, 4 / 3, 2 / 3].forEach((v, i) => assert.ok(Math.abs(wide.x.data[i]! - v) < 1e-14, `${wide.x.data}`));
+    const stack = my.ndarray(Float64Array.from([1, 0, 2, 0, 1, 0, 0, 1]), [2, 2, 2]);
+    const ex = my.lstsqEx(stack, my.ndarray(Float64Array.from([1, 1, 3, 4]), [2, 2, 1]));
+    assert.deepEqual(Array.from(ex.info), [2, 0]);
+    assert.ok(Number.isNaN(ex.x.data[0]!));
+    assert.deepEqual(Array.from(ex.x.data.subarray(2)), [3, 4]);
+    assert.throws(() => my.lstsq(stack, my.ndarray(Float64Array.from([1, 1, 3, 4]), [2, 2, 1])), (e: unknown) => e instanceof MyriadError && e.code === 'NUMERICAL');
+    assert.throws(() => my.lstsq(stack, my.ndarray(Float64Array.from([1, 1, 3]), [3])), (e: unknown) => e instanceof MyriadError && e.argument === 'b.shape');
+    assert.throws(() => my.qr(a, { mode: 'full' as never }), (e: unknown) => e instanceof MyriadError && e.argument === 'options.mode');
+  });
+});
+
+describe('geqrf and gels: prepared calls', () => {
+  it('run again on new a, tau and b storages', () => {
+    const a1 = random(4, 3, 'float64');
+    const a2 = random(4, 3, 'float64');
+    const direct = a2.slice();
+    const t = new Float64Array(3);
+    ctx.geqrf({ a: strided(direct, { rows: 4, cols: 3 }), tau: strided(t, { rows: 3, cols: 1 }) });
+    const f = ctx.prepare.geqrf({ a: strided(a1.slice(), { rows: 4, cols: 3 }), tau: strided(new Float64Array(3), { rows: 3, cols: 1 }) });
+    const tau = new Float64Array(3);
+    const again = a2.slice();
+    f({ a: again, tau });
+    assert.deepEqual(again, direct);
+    assert.deepEqual(tau, t);
+    const g = ctx.prepare.gels({ a: strided(a1.slice(), { rows: 4, cols: 3 }), b: strided(new Float64Array(4), { rows: 4, cols: 1 }) });
+    const b = Float64Array.from([1, 2, 3, 4]);
+    assert.deepEqual(Array.from(g({ a: a2.slice(), b }).info as Int32Array), [0]);
+    const b2 = Float64Array.from([1, 2, 3, 4]);
+    ctx.gels({ a: strided(a2.slice(), { rows: 4, cols: 3 }), b: strided(b2, { rows: 4, cols: 1 }) });
+    assert.deepEqual(b, b2);
+  });
+});
