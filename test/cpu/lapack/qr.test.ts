@@ -70,6 +70,32 @@ describe('geqrf and orgqr (CPU reference)', () => {
     }
   }
 
+  for (const dtype of DTYPES) {
+    it(`${dtype}: graded (rows and columns scaled over 1e-12), cond 1e12, tall (m = 10 n) and rank-deficient matrices keep the ratios below ${LIMIT}`, () => {
+      const eps = EPS[dtype];
+      const cases: [string, number, number, Float64Array][] = [];
+      const g = random(12, 12, 'float64').map((v, p) => v * 10 ** (-12 * ((p % 12) + Math.floor(p / 12)) / 22));
+      cases.push(['graded', 12, 12, g]);
+      // U diag(s) V^T with s from 1 to 1e-12: U, V the Q factors of random matrices (float64).
+      const u = factor(random(10, 10, 'float64'), 10, 10, 'float64').q;
+      const v = factor(random(10, 10, 'float64'), 10, 10, 'float64').q;
+      const us = u.map((x, p) => x * 10 ** (-12 * Math.floor(p / 10) / 9));
+      cases.push(['cond 1e12', 10, 10, matmul(us, transpose(v, 10, 10), 10, 10, 10)]);
+      cases.push(['tall', 60, 6, random(60, 6, 'float64')]);
+      const low = matmul(random(9, 3, 'float64'), random(3, 7, 'float64'), 9, 3, 7);
+      cases.push(['rank 3', 9, 7, low]);
+      for (const [label, m, n, a0] of cases) {
+        const a = dtype === 'float32' ? Float64Array.from(new Float32Array(a0)) : a0;
+        const { q, r, k } = factor(a, m, n, dtype);
+        const res = diff(matmul(q, r, m, k, n), a) / (Math.max(m, n) * eps * fro(a));
+        const qtq = matmul(q, q, k, m, k, true);
+        for (let i = 0; i < k; i++) qtq[i + i * k] -= 1;
+        assert.ok(res < LIMIT, `${label}: residual ${res}`);
+        assert.ok(fro(qtq) / (Math.max(m, n) * eps) < LIMIT, `${label}: orthogonality ${fro(qtq) / (Math.max(m, n) * eps)}`);
+      }
+    });
+  }
+
   it('complete Q of a tall matrix (orgqr with k < n) is orthogonal and matches the thin one', () => {
     const [m, n] = [7, 3];
     const data = Float64Array.from(random(m, m, 'float64'));
