@@ -23,9 +23,10 @@ export { CudaError, NvrtcError, VendorError } from './cuda/runtime/index.js';
 export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type InvOptions, type TriangularSolveOptions,
   type EighOptions, type EighResult, type SvdResult,
 } from './api/array.js';
+export type { QrMode, QrOptions, QrResult, LstsqResult } from './api/array-qr.js';
 export type {
   GemmArgs, TrsmArgs, TrmmArgs, SyrkArgs, FactorArgs, CholeskySolveArgs, TrtriArgs, GetrfArgs, GetrsArgs, GesvArgs,
-  SyevArgs, GesvdArgs,
+  SyevArgs, GesvdArgs, GeqrfArgs, OrgqrArgs, GelsArgs,
 } from './api/prepare.js';
 
 const ctx = cpuContext;
@@ -45,6 +46,9 @@ export const lauum = ctx.lauum.bind(ctx);
 export const potri = ctx.potri.bind(ctx);
 export const syev = ctx.syev.bind(ctx);
 export const gesvd = ctx.gesvd.bind(ctx);
+export const geqrf = ctx.geqrf.bind(ctx);
+export const orgqr = ctx.orgqr.bind(ctx);
+export const gels = ctx.gels.bind(ctx);
 export const poti = ctx.poti.bind(ctx);
 // Array level on the CPU.
 export const matmul = ctx.matmul.bind(ctx);
@@ -66,3 +70,6 @@ export const svd = ctx.svd.bind(ctx);
 export const svdEx = ctx.svdEx.bind(ctx);
 export const svdvals = ctx.svdvals.bind(ctx);
 export const svdvalsEx = ctx.svdvalsEx.bind(ctx);
+export const qr = ctx.qr.bind(ctx);
+export const lstsq = ctx.lstsq.bind(ctx);
+export const lstsqEx = ctx.lstsqEx.bind(ctx);

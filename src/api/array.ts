@@ -68,14 +68,14 @@ export function ndarray<T extends FloatArray>(data: T, shape: readonly number[])
   return a;
 }
 
-interface Stack {
+export interface Stack {
   batchShape: number[];
   count: number;
   rows: number;
   cols: number;
 }
 
-function stackOf(a: NDArray, argument: string, minDims = 2): Stack {
+export function stackOf(a: NDArray, argument: string, minDims = 2): Stack {
   check(typeof a === 'object' && a !== null, 'INVALID_ARGUMENT', argument, 'expected { data, shape }');
   dtypeOfArray(a.data, `${argument}.data`);
   check(Array.isArray(a.shape) && a.shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', `${argument}.shape`,
@@ -101,11 +101,11 @@ function copyOf(a: NDArray): NDArray {
   return { data: a.data.slice() as FloatArray, shape: [...a.shape] };
 }
 
-function sameDtype(a: NDArray, b: NDArray, bName: string): void {
+export function sameDtype(a: NDArray, b: NDArray, bName: string): void {
   check(dtypeOfArray(a.data, 'a.data') === dtypeOfArray(b.data, `${bName}.data`), 'DTYPE', bName, 'dtypes cannot be mixed');
 }
 
-function throwOnFailure(info: Int32Array, op: string, what: string): void {
+export function throwOnFailure(info: Int32Array, op: string, what: string): void {
   const bad: number[] = [];
   info.forEach((v, i) => { if (v !== 0 && bad.length < 5) bad.push(i); });
   if (bad.length === 0) return;
@@ -115,13 +115,13 @@ function throwOnFailure(info: Int32Array, op: string, what: string): void {
 }
 
 /** Fills matrix i of a contiguous stack with NaN for every i whose info is non-zero. */
-function poisonFailed(out: NDArray, info: Int32Array, perMatrix: number): void {
+export function poisonFailed(out: NDArray, info: Int32Array, perMatrix: number): void {
   info.forEach((v, i) => { if (v !== 0) out.data.fill(NaN, i * perMatrix, (i + 1) * perMatrix); });
 }
 
 // ---------------------------------------------------------------------------------------------
 
-function checkOptions(options: unknown, keys: readonly string[]): void {
+export function checkOptions(options: unknown, keys: readonly string[]): void {
   check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', 'options', `expected an object, got ${describeValue(options)}`);
   checkKeys(options, keys, 'options');
 }

@@ -13,10 +13,11 @@ import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } fr
 import { cpuBackend } from '../cpu/backend.js';
 import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
 import * as arrays from './array.js';
+import * as qrArrays from './array-qr.js';
 import {
-  hostInts, prepareCholeskySolve, prepareFactor, prepareGemm, prepareGesv, prepareGesvd, prepareGetrf, prepareGetrs,
+  hostInts, prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareGetrf, prepareGetrs,
   prepareSyev, prepareSyrk, prepareTrsm, prepareTrtri,
-  type CholeskySolveArgs, type FactorArgs, type GemmArgs, type GesvArgs, type GesvdArgs, type GetrfArgs, type GetrsArgs,
+  type CholeskySolveArgs, type FactorArgs, type GelsArgs, type GemmArgs, type GeqrfArgs, type OrgqrArgs, type GesvArgs, type GesvdArgs, type GetrfArgs, type GetrsArgs,
   type IntAllocator, type SyevArgs, type SyrkArgs, type TrmmArgs, type TrsmArgs, type TrtriArgs,
 } from './prepare.js';
 import { columnMajorCopy } from './rowmajor.js';
@@ -153,6 +154,25 @@ export class Context {
   poti<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
     return this.execute('poti', prepareFactor(args, 'poti', this.intsFor(args))) as InfoResult<S>;
   }
+  /**
+   * Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the
+   * diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0.
+   */
+  geqrf<S extends Storage>(args: GeqrfArgs<S>): InfoResult<S> {
+    return this.execute('geqrf', prepareGeqrf(args, this.intsFor(args))) as InfoResult<S>;
+  }
+  /** The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n). */
+  orgqr<S extends Storage>(args: OrgqrArgs<S>): void {
+    this.execute('orgqr', prepareOrgqr(args));
+  }
+  /**
+   * Least squares (m >= n) or minimum norm (m < n) solutions of A X = B (LAPACK's gels, trans 'N'):
+   * B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its factors.
+   * info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed.
+   */
+  gels<S extends Storage>(args: GelsArgs<S>): InfoResult<S> {
+    return this.execute('gels', prepareGels(args, this.intsFor(args))) as InfoResult<S>;
+  }
 
   /**
    * Prepared calls (see prepared.ts): `const f = ctx.prepare.gemm(args)` validates once; `f()`
@@ -186,6 +206,9 @@ export class Context {
   syevAsync<S extends Storage>(args: SyevArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.syev(args)); }
   gesvdAsync<S extends Storage>(args: GesvdArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.gesvd(args)); }
   potiAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.poti(args)); }
+  geqrfAsync<S extends Storage>(args: GeqrfArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.geqrf(args)); }
+  orgqrAsync<S extends Storage>(args: OrgqrArgs<S>): Promise<void> { return this.deferred(() => this.orgqr(args)); }
+  gelsAsync<S extends Storage>(args: GelsArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.gels(args)); }
 
   // -------------------------------------------------------------------------------------------
   // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts).
@@ -209,6 +232,9 @@ export class Context {
   svdEx(a: arrays.NDArray): arrays.WithInfo<arrays.SvdResult> { return arrays.svdEx(this, a); }
   svdvals(a: arrays.NDArray): arrays.NDArray { return arrays.svdvals(this, a); }
   svdvalsEx(a: arrays.NDArray): arrays.WithInfo<{ values: arrays.NDArray }> { return arrays.svdvalsEx(this, a); }
+  qr(a: arrays.NDArray, options?: qrArrays.QrOptions): qrArrays.QrResult { return qrArrays.qr(this, a, options); }
+  lstsq(a: arrays.NDArray, b: arrays.NDArray): qrArrays.LstsqResult { return qrArrays.lstsq(this, a, b); }
+  lstsqEx(a: arrays.NDArray, b: arrays.NDArray): arrays.WithInfo<qrArrays.LstsqResult> { return qrArrays.lstsqEx(this, a, b); }
 
   // -------------------------------------------------------------------------------------------
   // Device memory (CUDA contexts) and waiting
@@ -342,7 +368,7 @@ export class Context {
         return copy;
       });
       this.run(op, r as never);
-      copied.forEach((field, i) => { if (field !== 'a' || op !== 'getrs') this.afterDevice(() => copies[i]!.writeBack()); });
+      copied.forEach((field, i) => { if ((field !== 'a' || op !== 'getrs') && (field !== 'tau' || op !== 'orgqr')) this.afterDevice(() => copies[i]!.writeBack()); });
     }
     if (request.info === undefined) return undefined;
     return op === 'getrf' || op === 'gesv' ? { info: request.info, ipiv: request.ipiv } : { info: request.info };
@@ -383,8 +409,11 @@ export class Context {
   }
 }
 
-/** Batches copied to column-major where row-major (host only): getrs reads its a, the others write theirs back. */
-const COPIED: Partial<Record<OpName, readonly string[]>> = { potrs: ['b'], posv: ['b'], getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'] };
+/** Batches copied to column-major where row-major (host only): getrs reads its a (orgqr its tau), the others write theirs back. */
+const COPIED: Partial<Record<OpName, readonly string[]>> = {
+  potrs: ['b'], posv: ['b'], getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'],
+  geqrf: ['a', 'tau'], orgqr: ['a', 'tau'], gels: ['a', 'b'],
+};
 
 /** `ctx.prepare`: one preparer per operation, taking the arguments of that operation. */
 export type Preparers = {

@@ -24,7 +24,7 @@ import {
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import type {
-  GemmRequest, GesvdRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
+  GelsRequest, GemmRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
   SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
@@ -55,6 +55,11 @@ export interface SyevArgs<S extends Storage = Storage> { jobz?: Job; uplo?: Uplo
 export interface GesvdArgs<S extends Storage = Storage> {
   jobu?: 'none' | 'thin'; jobvt?: 'none' | 'thin'; a: Batch<S>; s: Batch<S>; u?: Batch<S>; vt?: Batch<S>; info?: IntStorage;
 }
+/** tau: min(m, n) x 1 per matrix (geqrf writes it; orgqr reads k = its rows, k <= n). */
+export interface GeqrfArgs<S extends Storage = Storage> { a: Batch<S>; tau: Batch<S>; info?: IntStorage }
+export interface OrgqrArgs<S extends Storage = Storage> { a: Batch<S>; tau: Batch<S> }
+/** b: max(m, n) x nrhs per matrix; X lands in its first n rows. */
+export interface GelsArgs<S extends Storage = Storage> { a: Batch<S>; b: Batch<S>; info?: IntStorage }
 
 // ---------------------------------------------------------------------------------------------
 // Shared checks
@@ -444,4 +449,56 @@ export function prepareGesvd<S extends Storage>(args: GesvdArgs<S>, alloc: IntAl
     ...intOperand('info', info, count, true),
   ]);
   return { a: args.a, s: args.s, u: args.u, vt: args.vt, info: intsOrNew(info, count, alloc, 'info') };
+}
+
+// ---------------------------------------------------------------------------------------------
+// QR and least squares. Every batch is returned as given: row-major host batches are copied to
+// column-major by the context (the factors are not transposes of anything).
+
+const GEQRF_KEYS = ['a', 'tau', 'info'] as const;
+const ORGQR_KEYS = ['a', 'tau'] as const;
+const GELS_KEYS = ['a', 'b', 'info'] as const;
+
+export function prepareGeqrf<S extends Storage>(args: GeqrfArgs<S>, alloc: IntAllocator): GeqrfRequest<S> {
+  argsObject(args, 'geqrf', GEQRF_KEYS);
+  const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau']]);
+  copyableOrder(args.a, 'a');
+  copyableOrder(args.tau, 'tau');
+  forEachShape([args.a, args.tau], count, (i) => {
+    const [m, n] = dims(args.a, i);
+    checkVector(args.tau, i, Math.min(m, n), 'tau', `one scalar per reflector of the ${m}x${n} A`);
+  });
+  const info = givenInfo(args.info, count);
+  checkNoOverlaps([batchOperand('a', args.a, true), batchOperand('tau', args.tau, true), ...intOperand('info', info, count, true)]);
+  return { a: args.a, tau: args.tau, info: intsOrNew(info, count, alloc, 'info') };
+}
+
+export function prepareOrgqr<S extends Storage>(args: OrgqrArgs<S>): OrgqrRequest<S> {
+  argsObject(args, 'orgqr', ORGQR_KEYS);
+  const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau']]);
+  copyableOrder(args.a, 'a');
+  copyableOrder(args.tau, 'tau');
+  forEachShape([args.a, args.tau], count, (i) => {
+    const [m, n] = dims(args.a, i);
+    const [k, c] = dims(args.tau, i);
+    check(m >= n, 'SHAPE', 'a', `matrix ${i}: orgqr forms an m x n Q with m >= n, got ${m}x${n}`);
+    check(c === 1 && k <= n, 'SHAPE', 'tau', `matrix ${i}: tau must be k x 1 with k <= ${n} (one scalar per reflector), got ${k}x${c}`);
+  });
+  checkNoOverlaps([batchOperand('a', args.a, true), batchOperand('tau', args.tau, false)]);
+  return { a: args.a, tau: args.tau };
+}
+
+export function prepareGels<S extends Storage>(args: GelsArgs<S>, alloc: IntAllocator): GelsRequest<S> {
+  argsObject(args, 'gels', GELS_KEYS);
+  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
+  copyableOrder(args.a, 'a');
+  copyableOrder(args.b, 'b');
+  forEachShape([args.a, args.b], count, (i) => {
+    const [m, n] = dims(args.a, i);
+    const [r] = dims(args.b, i);
+    check(r === Math.max(m, n), 'SHAPE', 'b', `matrix ${i}: b must have max(m, n) = ${Math.max(m, n)} rows for the ${m}x${n} A, got ${r}`);
+  });
+  const info = givenInfo(args.info, count);
+  checkNoOverlaps([batchOperand('a', args.a, true), batchOperand('b', args.b, true), ...intOperand('info', info, count, true)]);
+  return { a: args.a, b: args.b, info: intsOrNew(info, count, alloc, 'info') };
 }

@@ -22,7 +22,7 @@ import type { OpName } from '../core/ops.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import {
-  prepareCholeskySolve, prepareFactor, prepareGemm, prepareGesv, prepareGesvd, prepareGetrf, prepareGetrs, prepareSyev, prepareSyrk,
+  prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareGetrf, prepareGetrs, prepareSyev, prepareSyrk,
   prepareTrsm, prepareTrtri, type IntAllocator,
 } from './prepare.js';
 
@@ -36,6 +36,8 @@ export interface PreparedStorages {
   s?: Storage;
   u?: Storage;
   vt?: Storage;
+  /** geqrf's and orgqr's reflector scalars. */
+  tau?: Storage;
   info?: IntStorage;
   ipiv?: IntStorage;
 }
@@ -79,9 +81,12 @@ const PREPARERS: { readonly [K in OpName]: Preparer } = {
   poti: { validate: (a, alloc) => prepareFactor(a, 'poti', alloc) as unknown as Request, outputs: ['a', 'info'] },
   syev: { validate: (a, alloc) => prepareSyev(a, alloc) as unknown as Request, outputs: ['a', 'w', 'info'] },
   gesvd: { validate: (a, alloc) => prepareGesvd(a, alloc) as unknown as Request, outputs: ['s', 'u', 'vt', 'info'] },
+  geqrf: { validate: (a, alloc) => prepareGeqrf(a, alloc) as unknown as Request, outputs: ['a', 'tau', 'info'] },
+  orgqr: { validate: (a) => prepareOrgqr(a) as unknown as Request, outputs: ['a'] },
+  gels: { validate: (a, alloc) => prepareGels(a, alloc) as unknown as Request, outputs: ['a', 'b', 'info'] },
 };
 
-const SLOTS = ['a', 'b', 'c', 'w', 's', 'u', 'vt', 'info', 'ipiv'] as const;
+const SLOTS = ['a', 'b', 'c', 'w', 's', 'u', 'vt', 'tau', 'info', 'ipiv'] as const;
 type Slot = (typeof SLOTS)[number];
 
 /** One replaceable storage of the preparation: what it was and how many elements the call reaches. */

@@ -62,6 +62,20 @@ export interface SyevRequest<S = Storage, I = IntStorage> extends InfoTarget<I> 
 export interface GesvdRequest<S = Storage, I = IntStorage> extends InfoTarget<I> {
   a: Batch<S>; s: Batch<S>; u?: Batch<S> | undefined; vt?: Batch<S> | undefined;
 }
+/**
+ * Householder QR of A (m x n), k = min(m, n), as LAPACK's geqrf: R over the upper triangle, the
+ * reflectors' vectors below the diagonal (v_j(j) = 1 implied), their scalars in tau (k x 1 per
+ * matrix). info is always 0 (LAPACK's geqrf has no failure; kept for the info convention).
+ */
+export interface GeqrfRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { a: Batch<S>; tau: Batch<S> }
+/** The first n columns of Q = H(0) ... H(k-1) over A (m x n, m >= n >= k), from geqrf's reflectors; k = tau's rows. */
+export interface OrgqrRequest<S = Storage> { a: Batch<S>; tau: Batch<S> }
+/**
+ * Least squares (m >= n: min ||A X - B||) or minimum norm (m < n) solution, as LAPACK's gels
+ * (trans 'N'): B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its QR
+ * (m >= n) or by the transpose of the QR of A^T (m < n). info = j + 1 where R(j, j) is exactly zero.
+ */
+export interface GelsRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { a: Batch<S>; b: Batch<S> }
 /** Whether syev computes eigenvectors. */
 export type Job = 'values' | 'vectors';
 /** The inverse of an SPD matrix in one call: potrf, then potri; info > 0 as potrf's (the matrix then left as potrf leaves it). */
@@ -89,11 +103,15 @@ export interface Backend<S = Storage, I = IntStorage> {
   syev(r: SyevRequest<S, I>): void;
   gesvd(r: GesvdRequest<S, I>): void;
   poti(r: PotiRequest<S, I>): void;
+  geqrf(r: GeqrfRequest<S, I>): void;
+  orgqr(r: OrgqrRequest<S>): void;
+  gels(r: GelsRequest<S, I>): void;
 }
 
 export type OpName = keyof Omit<Backend, 'name'>;
 export const OP_NAMES: readonly OpName[] = [
   'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'syev', 'gesvd',
+  'geqrf', 'orgqr', 'gels',
 ];
 
 /**
@@ -124,4 +142,7 @@ export abstract class DispatchingBackend<S = Storage, I = IntStorage> implements
   readonly syev = this.op('syev');
   readonly gesvd = this.op('gesvd');
   readonly poti = this.op('poti');
+  readonly geqrf = this.op('geqrf');
+  readonly orgqr = this.op('orgqr');
+  readonly gels = this.op('gels');
 }

@@ -6,7 +6,7 @@ import type { FloatArray } from '../core/dtype.js';
 import type { Backend } from '../core/ops.js';
 import { cpuGemm, cpuSyrk, cpuTrmm, cpuTrsm } from './blas3.js';
 import {
-  cpuGesv, cpuGesvd, cpuGetrf, cpuGetrs, cpuLauum, cpuPosv, cpuPotrf, cpuPoti, cpuPotri, cpuPotrs, cpuSyev, cpuTrtri,
+  cpuGels, cpuGeqrf, cpuGesv, cpuGesvd, cpuGetrf, cpuGetrs, cpuLauum, cpuOrgqr, cpuPosv, cpuPotrf, cpuPoti, cpuPotri, cpuPotrs, cpuSyev, cpuTrtri,
 } from './lapack/index.js';
 
 export type HostBackend = Backend<FloatArray, Int32Array>;
@@ -29,4 +29,7 @@ export const cpuBackend: HostBackend = Object.freeze({
   poti: cpuPoti,
   syev: cpuSyev,
   gesvd: cpuGesvd,
+  geqrf: cpuGeqrf,
+  orgqr: cpuOrgqr,
+  gels: cpuGels,
 });

@@ -17,6 +17,7 @@ export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
   gemm: ['c'], trsm: ['b'], trmm: ['b'], syrk: ['c'],
   potrf: ['a'], potrs: ['b'], posv: ['a', 'b'], getrf: ['a'], getrs: ['b'], gesv: ['a', 'b'],
   trtri: ['a'], lauum: ['a'], potri: ['a'], poti: ['a'], syev: ['a', 'w'], gesvd: ['s', 'u', 'vt'],
+  geqrf: ['a', 'tau'], orgqr: ['a'], gels: ['a', 'b'],
 };
 
 /**

@@ -1,0 +1,111 @@
+/**
+ * The array level of QR and least squares (numpy 2's conventions, see array.ts), on geqrf, orgqr
+ * and gels. The stacks are copied into column-major work arrays (so the LAPACK-level calls need
+ * no row-major copies of their own) and the results written out row-major.
+ *
+ * - qr(a, { mode }): numpy's linalg.qr: 'reduced' (default) q [..., m, k], r [..., k, n];
+ *   'complete' q [..., m, m], r [..., m, n]; 'r' only r [..., k, n] (q absent). k = min(m, n).
+ *   QR cannot fail (NaN in a matrix stays in that matrix's q and r).
+ * - lstsq(a, b): numpy's linalg.lstsq for matrices of full rank, over stacks: a [..., m, n], b
+ *   [..., m, nrhs] with the same batch shape, or b [m] where a is 2-D; x [..., n, nrhs] (or [n]);
+ *   residuals [..., nrhs] (numpy's sums of squared residuals, [1] for a 1-D b) where m > n, else
+ *   [..., 0]. Least squares for m >= n, minimum norm for m < n (gels). A matrix whose R has an
+ *   exactly zero diagonal entry (rank-deficient) fails: lstsq throws NUMERICAL, lstsqEx returns
+ *   its info with x and residuals NaN. Unlike numpy (SVD), no rank or singular values are
+ *   computed, and nearly rank-deficient matrices are solved as they come (no rcond).
+ */
+import { strided } from '../core/batch.js';
+import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
+import { check } from '../core/errors.js';
+import { parseEnumValue } from '../core/enums.js';
+import type { Context } from './context.js';
+import {
+  checkOptions, poisonFailed, sameDtype, stackOf, throwOnFailure, type NDArray, type WithInfo,
+} from './array.js';
+
+export type QrMode = 'reduced' | 'complete' | 'r';
+export interface QrOptions { mode?: QrMode }
+/** q is absent in mode 'r'. */
+export interface QrResult { q?: NDArray; r: NDArray }
+export interface LstsqResult { x: NDArray; residuals: NDArray }
+
+/** Column-major copies of the matrices of a row-major stack, `cols` columns each (the first n from a). */
+function columnMajor(data: FloatArray, count: number, m: number, n: number, cols: number): FloatArray {
+  const out = allocate(dtypeOfArray(data, 'a.data'), count * m * cols);
+  for (let c = 0; c < count; c++) for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) out[c * m * cols + i + j * m] = data[c * m * n + i * n + j]!;
+  return out;
+}
+
+export function qr(ctx: Context, a: NDArray, options: QrOptions = {}): QrResult {
+  checkOptions(options, ['mode']);
+  const mode = parseEnumValue(options.mode ?? 'reduced', ['reduced', 'complete', 'r'] as const, 'options.mode');
+  const { batchShape, count, rows: m, cols: n } = stackOf(a, 'a');
+  const k = Math.min(m, n);
+  const dtype = dtypeOfArray(a.data, 'a.data');
+  const cols = mode === 'complete' ? Math.max(m, n) : n;
+  const qc = mode === 'complete' ? m : k;
+  const rr = mode === 'complete' ? m : k;
+  const work = columnMajor(a.data, count, m, n, cols);
+  const tau = allocate(dtype, count * k);
+  const per = m * cols;
+  if (count > 0 && k > 0) {
+    ctx.geqrf({
+      a: strided(work, { rows: m, cols: n, ld: m, stride: per, count }, 'a'),
+      tau: strided(tau, { rows: k, cols: 1, ld: k, stride: k, count }, 'tau'),
+    });
+  }
+  const r: NDArray = { data: allocate(dtype, count * rr * n), shape: [...batchShape, rr, n] };
+  for (let c = 0; c < count; c++) for (let i = 0; i < k; i++) for (let j = i; j < n; j++) r.data[c * rr * n + i * n + j] = work[c * per + i + j * m]!;
+  if (mode === 'r') return { r };
+  if (count > 0 && qc > 0) {
+    if (k === 0) for (let c = 0; c < count; c++) for (let j = 0; j < qc; j++) work[c * per + j + j * m] = 1;
+    else ctx.orgqr({
+      a: strided(work, { rows: m, cols: qc, ld: m, stride: per, count }, 'a'),
+      tau: strided(tau, { rows: k, cols: 1, ld: k, stride: k, count }, 'tau'),
+    });
+  }
+  const q: NDArray = { data: allocate(dtype, count * m * qc), shape: [...batchShape, m, qc] };
+  for (let c = 0; c < count; c++) for (let i = 0; i < m; i++) for (let j = 0; j < qc; j++) q.data[c * m * qc + i * qc + j] = work[c * per + i + j * m]!;
+  return { q, r };
+}
+
+export function lstsqEx(ctx: Context, a: NDArray, b: NDArray): WithInfo<LstsqResult> {
+  const sa = stackOf(a, 'a');
+  const { batchShape, count, rows: m, cols: n } = sa;
+  sameDtype(a, b, 'b');
+  const vector = a.shape.length === 2 && Array.isArray(b.shape) && b.shape.length === 1;
+  const sb = stackOf(vector ? { data: b.data, shape: [...b.shape, 1] } : b, 'b');
+  check(sb.batchShape.length === batchShape.length && sb.batchShape.every((d, i) => d === batchShape[i]) && sb.rows === m, 'SHAPE', 'b.shape',
+    `expected [${[...batchShape, m].join(', ')}, nrhs]${a.shape.length === 2 ? ` or [${m}]` : ''} for a of shape [${a.shape.join(', ')}], got [${b.shape.join(', ')}]`);
+  const nrhs = sb.cols;
+  const big = Math.max(m, n);
+  const dtype = dtypeOfArray(a.data, 'a.data');
+  const aw = columnMajor(a.data, count, m, n, n);
+  const bw = allocate(dtype, count * big * nrhs);
+  for (let c = 0; c < count; c++) for (let i = 0; i < m; i++) for (let j = 0; j < nrhs; j++) bw[c * big * nrhs + i + j * big] = b.data[c * m * nrhs + i * nrhs + j]!;
+  let info: Int32Array = new Int32Array(count);
+  if (count > 0 && m > 0 && n > 0 && nrhs > 0) {
+    info = ctx.gels({
+      a: strided(aw, { rows: m, cols: n, ld: m, stride: m * n, count }, 'a'),
+      b: strided(bw, { rows: big, cols: nrhs, ld: big, stride: big * nrhs, count }, 'b'),
+    }).info as Int32Array;
+  }
+  const x: NDArray = { data: allocate(dtype, count * n * nrhs), shape: vector ? [n] : [...batchShape, n, nrhs] };
+  for (let c = 0; c < count; c++) for (let i = 0; i < (m > 0 ? n : 0); i++) for (let j = 0; j < nrhs; j++) x.data[c * n * nrhs + i * nrhs + j] = bw[c * big * nrhs + i + j * big]!;
+  const rk = m > n ? nrhs : 0;
+  const residuals: NDArray = { data: allocate(dtype, count * rk), shape: vector ? [rk] : [...batchShape, rk] };
+  for (let c = 0; c < count; c++) for (let j = 0; j < rk; j++) {
+    let s = 0;
+    for (let i = n; i < m; i++) s += bw[c * big * nrhs + i + j * big]! ** 2;
+    residuals.data[c * rk + j] = s;
+  }
+  poisonFailed(x, info, n * nrhs);
+  poisonFailed(residuals, info, rk);
+  return { x, residuals, info };
+}
+
+export function lstsq(ctx: Context, a: NDArray, b: NDArray): LstsqResult {
+  const r = lstsqEx(ctx, a, b);
+  throwOnFailure(r.info, 'lstsq', 'are rank-deficient (R has an exactly zero diagonal entry)');
+  return { x: r.x, residuals: r.residuals };
+}

@@ -1,0 +1,178 @@
+/**
+ * Householder QR (geqrf), forming Q (orgqr) and least squares (gels), the CPU reference, as
+ * LAPACK's unblocked dgeqr2, dorg2r and dgels (trans 'N').
+ *
+ * - geqrf: A (m x n) = Q R, Q = H(0) H(1) ... H(k-1), k = min(m, n), H(j) = I - tau_j v_j v_j^T
+ *   with v_j(0:j) = 0, v_j(j) = 1 and v_j(j+1:m) stored below the diagonal of column j; R in the
+ *   upper triangle. The reflector is dlarfg's: beta = -sign(alpha) ||(alpha, x)||, tau = 0 where
+ *   x is zero (H = I).
+ * - orgqr: the first n columns of Q = H(0) ... H(k-1) (m >= n >= k) over A, as dorg2r.
+ * - gels: m >= n: A = Q R, X = R^-1 (Q^T B)(0:n). m < n (minimum norm): A^T = Q R (the QR of
+ *   A^T stands in for LAPACK's LQ of A; A^T's Q R is A's L Q transposed), X = Q [R^-T B(0:m); 0].
+ *   info = j + 1 where R(j, j) is exactly zero (A not of full rank; B then holds Q^T B or B as
+ *   given, unspecified as in LAPACK). An all-zero A gives X = 0 and info 0 (dgels's rule).
+ *
+ * float32 data is computed in float64 and rounded once (as jacobi.ts does).
+ */
+import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
+import type { FloatArray } from '../../core/dtype.js';
+import type { GelsRequest, GeqrfRequest, OrgqrRequest } from '../../core/ops.js';
+import { Workspace } from './workspace.js';
+
+const work = new Workspace();
+const twork = new Workspace();
+const bwork = new Workspace();
+
+export function cpuGeqrf(r: GeqrfRequest<FloatArray, Int32Array>): void {
+  for (let i = 0; i < batchCount(r.a); i++) {
+    const am = matrixAt(r.a, i);
+    const { rows: m, cols: n } = am;
+    const k = Math.min(m, n);
+    const a = load(am, work);
+    const tau = twork.get(k);
+    geqr2(a, tau, m, n);
+    store(a, am);
+    const t = matrixAt(r.tau, i);
+    for (let j = 0; j < k; j++) t.data[t.offset + j] = tau[j]!;
+    r.info[i] = 0;
+  }
+}
+
+export function cpuOrgqr(r: OrgqrRequest<FloatArray>): void {
+  for (let i = 0; i < batchCount(r.a); i++) {
+    const am = matrixAt(r.a, i);
+    const t = matrixAt(r.tau, i);
+    const k = t.rows;
+    const a = load(am, work);
+    const tau = twork.get(k);
+    for (let j = 0; j < k; j++) tau[j] = t.data[t.offset + j]!;
+    org2r(a, tau, am.rows, am.cols, k);
+    store(a, am);
+  }
+}
+
+export function cpuGels(r: GelsRequest<FloatArray, Int32Array>): void {
+  for (let i = 0; i < batchCount(r.a); i++) {
+    const am = matrixAt(r.a, i);
+    const bm = matrixAt(r.b, i);
+    const { rows: m, cols: n } = am;
+    const tall = m >= n;
+    // The factored matrix: A (m x n) or A^T (n x m), ld = its rows.
+    const rows = tall ? m : n;
+    const cols = tall ? n : m;
+    const k = cols;
+    const a = work.get(rows * cols);
+    for (let j = 0; j < n; j++) for (let q = 0; q < m; q++) a[tall ? q + j * m : j + q * n] = am.data[am.offset + q + j * am.ld]!;
+    const b = load(bm, bwork);
+    const ldb = bm.rows;
+    const nrhs = bm.cols;
+    const tau = twork.get(k);
+    let zero = true;
+    for (let q = 0; q < rows * cols && zero; q++) zero = a[q] === 0;
+    if (zero) {
+      b.fill(0, 0, ldb * nrhs);
+      store(b, bm);
+      r.info[i] = 0;
+      continue;
+    }
+    geqr2(a, tau, rows, cols);
+    if (tall) {
+      store(a, am);
+    } else {
+      // A's storage receives the factors of A^T, transposed back (m x n: R^T on and below the diagonal).
+      for (let j = 0; j < n; j++) for (let q = 0; q < m; q++) am.data[am.offset + q + j * am.ld] = a[j + q * n]!;
+    }
+    let info = 0;
+    for (let j = 0; j < k && info === 0; j++) if (a[j + j * rows] === 0) info = j + 1;
+    r.info[i] = info;
+    if (info !== 0) continue;
+    for (let c = 0; c < nrhs; c++) {
+      const o = c * ldb;
+      if (tall) {
+        for (let j = 0; j < k; j++) applyReflector(a, rows, j, tau[j]!, b, o);
+        // R x = (Q^T b)(0:n), back substitution.
+        for (let j = n - 1; j >= 0; j--) {
+          let s = b[o + j]!;
+          for (let p = j + 1; p < n; p++) s -= a[j + p * rows]! * b[o + p]!;
+          b[o + j] = s / a[j + j * rows]!;
+        }
+      } else {
+        // R^T y = b(0:m), forward substitution; then x = Q [y; 0] = H(0) ... H(k-1) [y; 0].
+        for (let j = 0; j < m; j++) {
+          let s = b[o + j]!;
+          for (let p = 0; p < j; p++) s -= a[p + j * rows]! * b[o + p]!;
+          b[o + j] = s / a[j + j * rows]!;
+        }
+        for (let p = m; p < n; p++) b[o + p] = 0;
+        for (let j = k - 1; j >= 0; j--) applyReflector(a, rows, j, tau[j]!, b, o);
+      }
+    }
+    store(b, bm);
+  }
+}
+
+/** dgeqr2 on a (m x n, ld = m): reflectors below the diagonal, R on and above it, tau[0:min(m, n)]. */
+export function geqr2(a: Float64Array, tau: Float64Array, m: number, n: number): void {
+  const k = Math.min(m, n);
+  for (let j = 0; j < k; j++) {
+    const d = j + j * m;
+    const alpha = a[d]!;
+    const xnorm = norm2(a, d + 1, m - j - 1);
+    if (xnorm === 0) {
+      tau[j] = 0;
+      continue;
+    }
+    const beta = -Math.sign(alpha || 1) * Math.hypot(alpha, xnorm);
+    tau[j] = (beta - alpha) / beta;
+    const scale = 1 / (alpha - beta);
+    for (let p = d + 1; p < (j + 1) * m; p++) a[p] *= scale;
+    for (let c = j + 1; c < n; c++) applyReflector(a, m, j, tau[j]!, a, c * m);
+    a[d] = beta;
+  }
+}
+
+/** dorg2r: the m x n Q from the k reflectors of a (ld = m) and tau, over a. */
+export function org2r(a: Float64Array, tau: Float64Array, m: number, n: number, k: number): void {
+  for (let j = k; j < n; j++) {
+    for (let p = 0; p < m; p++) a[p + j * m] = 0;
+    a[j + j * m] = 1;
+  }
+  for (let j = k - 1; j >= 0; j--) {
+    const d = j + j * m;
+    for (let c = j + 1; c < n; c++) applyReflector(a, m, j, tau[j]!, a, c * m);
+    for (let p = d + 1; p < (j + 1) * m; p++) a[p] *= -tau[j]!;
+    a[d] = 1 - tau[j]!;
+    for (let p = 0; p < j; p++) a[p + j * m] = 0;
+  }
+}
+
+/** y := H(j) y for the column at y[o:o + m], H(j) = I - tau v v^T, v = (0, ..., 0, 1, a(j+1:m, j)); a(j, j) is not read. */
+function applyReflector(a: Float64Array, m: number, j: number, tau: number, y: Float64Array, o: number): void {
+  if (tau === 0) return;
+  const v = j * m;
+  let w = y[o + j]!;
+  for (let p = j + 1; p < m; p++) w += a[v + p]! * y[o + p]!;
+  w *= tau;
+  y[o + j] -= w;
+  for (let p = j + 1; p < m; p++) y[o + p] -= w * a[v + p]!;
+}
+
+/** ||x[o:o + len]||, scaled against overflow and underflow. */
+function norm2(x: Float64Array, o: number, len: number): number {
+  let mx = 0;
+  for (let p = o; p < o + len; p++) mx = Math.max(mx, Math.abs(x[p]!));
+  if (mx === 0 || !Number.isFinite(mx)) return mx === 0 ? 0 : Number.isNaN(mx) ? NaN : mx;
+  let s = 0;
+  for (let p = o; p < o + len; p++) { const t = x[p]! / mx; s += t * t; }
+  return mx * Math.sqrt(s);
+}
+
+function load(v: MatrixView<FloatArray>, ws: Workspace): Float64Array {
+  const out = ws.get(v.rows * v.cols);
+  for (let j = 0; j < v.cols; j++) for (let p = 0; p < v.rows; p++) out[p + j * v.rows] = v.data[v.offset + p + j * v.ld]!;
+  return out;
+}
+
+function store(src: Float64Array, v: MatrixView<FloatArray>): void {
+  for (let j = 0; j < v.cols; j++) for (let p = 0; p < v.rows; p++) v.data[v.offset + p + j * v.ld] = src[p + j * v.rows]!;
+}
