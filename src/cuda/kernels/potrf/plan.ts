@@ -12,6 +12,7 @@ import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
 import { SMALL_MAX_N, smallWarps } from '../common/warp-slots.js';
 import type { PotrfForce, PotrfPlan, PotrfVariant } from './params.js';
+import { splitPoint } from '../trsm/index.js';
 
 export interface PotrfProblem {
   readonly dtype: DType;
@@ -91,8 +92,7 @@ export function potrfRecursionSteps(n: number, leaf = RECURSIVE_LEAF): PotrfRecu
       steps.push({ kind: 'leaf', off, size });
       return;
     }
-    const h = Math.max(32, Math.round(size / 64) * 32);
-    const top = h < size ? h : Math.floor(size / 2);
+    const top = splitPoint(size, 32);
     run(off, top);
     steps.push({ kind: 'update', off, top, rest: size - top });
     run(off + top, size - top);

@@ -68,16 +68,21 @@ function smallSolve(dev: GpuDevice, dtype: DType, variant: SolveVariant, g: Laun
   return true;
 }
 
-function eachGroup(dev: GpuDevice, r: { a: PotrsRequest<DeviceArray, DeviceArray>['a']; b: PotrsRequest<DeviceArray, DeviceArray>['b'] },
-  body: (g: LaunchGroup, dtype: DType) => void): void {
-  if (batchCount(r.a) === 0) return;
-  const dtype = deviceDtype(r.a);
-  const grouping = groupOperands(dev, [r.a, r.b]);
+/** Runs `body` on each launch group of `batches` (their pointer arrays released after). */
+function forEachGroup(dev: GpuDevice, batches: readonly Batch<DeviceArray>[], body: (g: LaunchGroup, dtype: DType) => void): void {
+  if (batchCount(batches[0]!) === 0) return;
+  const dtype = deviceDtype(batches[0]!);
+  const grouping = groupOperands(dev, batches);
   try {
     for (const g of grouping.groups) body(g, dtype);
   } finally {
     release(dev, grouping);
   }
+}
+
+function eachGroup(dev: GpuDevice, r: { a: PotrsRequest<DeviceArray, DeviceArray>['a']; b: PotrsRequest<DeviceArray, DeviceArray>['b'] },
+  body: (g: LaunchGroup, dtype: DType) => void): void {
+  forEachGroup(dev, [r.a, r.b], body);
 }
 
 // The trsm route (many right-hand sides, n > 32) ---------------------------------------------
@@ -115,41 +120,29 @@ function luTrsm(dev: GpuDevice, trans: Op, a: DeviceBatch, b: DeviceBatch, piv: 
 
 /** B := P B (or P^T B) with each matrix's pivots (generate-permute.ts). */
 function permuteRows(dev: GpuDevice, b: DeviceBatch, piv: Pivots, inverse: boolean): void {
-  const dtype = deviceDtype(b);
-  const grouping = groupOperands(dev, [b]);
-  try {
-    for (const g of grouping.groups) {
-      const o = g.operands[0]!;
-      if (o.rows === 0 || o.cols === 0) continue;
-      const p = { dtype, kind: o.kind, inverse };
-      const k = cachedKernel(dev, `laswp/${JSON.stringify(p)}`, () => permuteSource(p));
-      const columnsPerBlock = Math.max(1, Math.ceil(o.cols / 8));
-      k.launch({ grid: [g.count, Math.ceil(o.cols / columnsPerBlock), 1], block: [PERMUTE_THREADS, 1, 1], sharedBytes: permuteSharedBytes(o.rows, elementBytes(dtype)) }, [
-        ...operandArgs(o), arg.ptr(piv.ipiv), arg.i32(piv.pivotStride), ...indexArgs(g.index, g.count), arg.i32(o.rows), arg.i32(o.cols), arg.i32(columnsPerBlock),
-      ]);
-    }
-  } finally {
-    release(dev, grouping);
-  }
+  forEachGroup(dev, [b], (g, dtype) => {
+    const o = g.operands[0]!;
+    if (o.rows === 0 || o.cols === 0) return;
+    const p = { dtype, kind: o.kind, inverse };
+    const k = cachedKernel(dev, `laswp/${JSON.stringify(p)}`, () => permuteSource(p));
+    const columnsPerBlock = Math.max(1, Math.ceil(o.cols / 8));
+    k.launch({ grid: [g.count, Math.ceil(o.cols / columnsPerBlock), 1], block: [PERMUTE_THREADS, 1, 1], sharedBytes: permuteSharedBytes(o.rows, elementBytes(dtype)) }, [
+      ...operandArgs(o), arg.ptr(piv.ipiv), arg.i32(piv.pivotStride), ...indexArgs(g.index, g.count), arg.i32(o.rows), arg.i32(o.cols), arg.i32(columnsPerBlock),
+    ]);
+  });
 }
 
 /** Copies every matrix of `from` into `to` (same shapes), or only those whose info is non-zero. */
 function copyMatrices(dev: GpuDevice, from: DeviceBatch, to: DeviceBatch, info: DeviceArray, failedOnly: boolean): void {
-  const dtype = deviceDtype(to);
-  const grouping = groupOperands(dev, [from, to]);
-  try {
-    for (const g of grouping.groups) {
-      const [src, dst] = [g.operands[0]!, g.operands[1]!];
-      if (dst.rows === 0 || dst.cols === 0) continue;
-      const p = { dtype, kind: dst.kind, failedOnly };
-      const k = cachedKernel(dev, `copy/${JSON.stringify(p)}`, () => copySource(p));
-      k.launch({ grid: [g.count, 1, 1], block: [COPY_THREADS, 1, 1] }, [
-        ...operandArgs(src), ...operandArgs(dst), arg.ptr(info), ...indexArgs(g.index, g.count), arg.i32(dst.rows), arg.i32(dst.cols),
-      ]);
-    }
-  } finally {
-    release(dev, grouping);
-  }
+  forEachGroup(dev, [from, to], (g, dtype) => {
+    const [src, dst] = [g.operands[0]!, g.operands[1]!];
+    if (dst.rows === 0 || dst.cols === 0) return;
+    const p = { dtype, kind: dst.kind, failedOnly };
+    const k = cachedKernel(dev, `copy/${JSON.stringify(p)}`, () => copySource(p));
+    k.launch({ grid: [g.count, 1, 1], block: [COPY_THREADS, 1, 1] }, [
+      ...operandArgs(src), ...operandArgs(dst), arg.ptr(info), ...indexArgs(g.index, g.count), arg.i32(dst.rows), arg.i32(dst.cols),
+    ]);
+  });
 }
 
 /**
