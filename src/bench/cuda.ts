@@ -15,7 +15,7 @@ import { formatTable } from './table.js';
 import type { MachineLimits, VendorBaseline, VendorRun } from './run.js';
 import type { Column } from './table.js';
 import { MyriadError } from '../core/errors.js';
-import { manyRhs, type BenchOp } from './workloads.js';
+import { BENCH_NRHS, manyRhs, type BenchOp } from './workloads.js';
 import type { DType } from '../core/dtype.js';
 import type { Storage } from '../core/storage.js';
 import { CudaBackend } from '../cuda/backend.js';
@@ -30,6 +30,15 @@ function deviceOf(ctx: Context): GpuDevice | undefined {
   const backend = ctx.deviceBackend;
   return backend instanceof CudaBackend ? backend.device : undefined;
 }
+
+/**
+ * Few large matrices: the vendor's best call is its single-matrix (whole-GPU) routine, looped over
+ * the batch (cusolverDn?potrf/getrf, + potrs/getrs); its batched routines run a matrix per block.
+ */
+function wholeGpuVendor(op: BenchOp, n: number, count: number): boolean {
+  return (op === 'potrf' || op === 'getrf' || op === 'posv' || op === 'gesv') && n >= 1024 && count <= WHOLE_GPU_COUNT;
+}
+const WHOLE_GPU_COUNT = 8;
 
 const limitsCache = new WeakMap<Context, MachineLimits>();
 
@@ -52,6 +61,12 @@ class VendorOnDevice implements VendorBaseline {
     const ptrs = (x: DeviceArray, rows: number, cols: number): BatchPointers => keep(batchPointers(this.dev, x, count, rows * cols));
     const ints = (length: number): DeviceArray => keep(this.dev.alloc('int32', length));
     const done = (run: () => void): VendorRun => ({ run, dispose: () => owned.forEach((x) => x.dispose()) });
+    if (wholeGpuVendor(op, n, count)) {
+      const factor = op === 'potrf' || op === 'posv' ? 'potrf' : 'getrf';
+      const solve = op === 'posv' || op === 'gesv' ? { B: b!, nrhs: BENCH_NRHS } : undefined;
+      const call = keep(this.solver().dense(dtype, factor, n, a, count, solve));
+      return done(() => call.run());
+    }
     switch (op) {
       case 'gemm': {
         const c = arrays.c as DeviceArray;

@@ -52,9 +52,23 @@ test('generators are pure: same parameters, same text; different parameters, dif
     assert.ok(one.source.includes(`typedef ${p.dtype === 'float64' ? 'double' : 'float'} real;`));
   }
   const variants = [small({}), small({ tbc: 8 }), small({ rn: 2 }), small({ dtype: 'float32' }), small({ transB: 'T' }),
-    small({ betaZero: true }), small({ layouts: MIXED }), small({ stageC: false }), tiled({}), tiled({ bk: 8 })];
+    small({ betaZero: true }), small({ layouts: MIXED }), small({ stageC: false }), tiled({}), tiled({ bk: 8 }),
+    tiled({ triangle: 'lower' }), tiled({ triangle: 'upper' })];
   const texts = new Set(variants.map((p) => gemmSource(p).source));
   assert.equal(texts.size, variants.length);
+});
+
+test('a triangle of C: tiles outside it exit, every store is guarded, and without one the text is unchanged', () => {
+  for (const base of [tiled({}), { ...tiled({ transB: 'T' }), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 } as GemmParams]) {
+    const plain = gemmSource(base).source;
+    assert.equal(gemmSource({ ...base, triangle: undefined }).source, plain);
+    const lower = gemmSource({ ...base, triangle: 'lower' } as GemmParams);
+    const upper = gemmSource({ ...base, triangle: 'upper' } as GemmParams);
+    assert.match(lower.source, /if \(i0 \+ BM <= j0\) return;/);
+    assert.match(upper.source, /if \(i0 >= j0 \+ BN\) return;/);
+    assert.ok(lower.entry.endsWith('_tl') && upper.entry.endsWith('_tu'));
+    assert.ok(!plain.includes('>= j') && lower.source.includes('>= j') && upper.source.includes('<= j'));
+  }
 });
 
 test('beta = 0 kernels never mention reading C', () => {
@@ -148,6 +162,8 @@ function representativeKernels(): GemmParams[] {
     out.push(small({ dtype, transB: 'T', m: 31, n: 31, k: 29, tbc: 1, rn: 8, stageC: false, betaZero: true }));
     out.push(small({ dtype, transA: 'T', transB: 'T', m: 32, n: 32, k: 32, tbc: 1, rn: 8, stageC: false, layouts: LOOSE }));
     out.push(tiled({ dtype, bm: 32, bn: 32, tm: 4, tn: 4 }));
+    // syrk's triangle of C (NT: A A^T, TN: A^T A), both triangles.
+    out.push(tiled({ dtype, transB: 'T', triangle: 'lower', layouts: LOOSE }), tiled({ dtype, transA: 'T', triangle: 'upper', betaZero: true, layouts: LOOSE }));
     if (dtype === 'float64') {
       OPS.forEach(([transA, transB], o) => {
         out.push({ ...tiled({ transA, transB, betaZero: o % 2 === 0, layouts: o === 2 ? MIXED_PLAIN : LOOSE }), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 1 + o } as GemmParams);
@@ -157,6 +173,8 @@ function representativeKernels(): GemmParams[] {
           out.push(planGemm(H100, problem({ transA, transB, m: 128, n: 128, k: 128, betaZero }), { variant: 'mma' }));
           out.push(planGemm(H100, problem({ transA, transB, m: 64, n: 64, k: 64, betaZero }), { variant: 'mma' }));
           out.push(planGemm(H100, problem({ transA, transB, m: 32, n: 32, k: 32, betaZero }), { variant: 'mma' }));
+          // syrk's triangle of a large C (A A^T or A^T A: the NT and TN products).
+          if (transA !== transB) out.push({ ...planGemm(H100, problem({ transA, transB, m: 2048, n: 2048, k: 128, betaZero }), { variant: 'mma' }), triangle: betaZero ? 'upper' : 'lower' });
         }
       });
       out.push({ ...tiled({ transA: 'T', transB: 'T' }), variant: 'mma', bm: 32, bn: 32, bk: 32, wm: 1, wn: 1, stages: 1 } as GemmParams);
@@ -176,7 +194,7 @@ function representativeKernels(): GemmParams[] {
 test('generated kernels compile for sm_90 with nvcc, without spills or local arrays', { skip: NVCC_SKIP }, async () => {
   // Representative: the small, tiled and mma designs once each (every transpose, layout and tile
   // size under MYRIAD_FULL_COMPILE=1).
-  const quick = (e: string): boolean => /^(gemm_small_dNN_2x2x2_.*_ddd|gemm_tiled_sNN_128x128x8_|gemm_mma_dTT_64x64x16_w4x2_s3_k8_sss_b0$)/.test(e);
+  const quick = (e: string): boolean => /^(gemm_small_dNN_2x2x2_.*_ddd|gemm_tiled_sNN_128x128x8_|gemm_mma_dTT_64x64x16_w4x2_s3_k8_sss_b0$)|_t[lu]$/.test(e);
   const results = await compileForSm90(compileSet(representativeKernels().map(gemmSource), quick));
   const failures = compileFailures(results, (r) =>
     !Number.isFinite(r.registers) ? 'no ptxas report'

@@ -63,7 +63,7 @@ test('syrk recursion: leaves merged where adjacent and equal, one GEMM per off-d
           const o = st.off + b * st.size;
           for (let j = 0; j < st.size; j++) for (let i = 0; i < st.size; i++) if (uplo === 'lower' ? i >= j : i <= j) hits[o + i + (o + j) * n]!++;
         }
-      } else {
+      } else if (st.kind === 'offdiag') {
         for (let j = 0; j < st.cols.size; j++) for (let i = 0; i < st.rows.size; i++) hits[st.rows.off + i + (st.cols.off + j) * n]!++;
       }
     }
@@ -111,6 +111,7 @@ function runPlanOnCpu(r: SyrkRequest<FloatArray> & { a: HostBatch; c: HostBatch 
   const plan = planSyrk({ ...r, dtype: 'float64', n, k, count, kind: 'strided', sharedLimit: LIMIT }, tuning, { force: { leafMax } });
   for (const step of plan.steps) {
     if (step.kind === 'offdiag') { cpuGemm(offdiagRequest({ ...r, alpha: k === 0 ? 0 : r.alpha }, r.a, r.c, k, step)); continue; }
+    if (step.kind === 'triangle') throw new Error('the forced leaf plan has no triangle step');
     for (let i = 0; i < count; i++) {
       const a = matrixAt(r.a, i), c = matrixAt(r.c, i);
       for (let b = 0; b < step.blocks; b++) {
@@ -120,6 +121,15 @@ function runPlanOnCpu(r: SyrkRequest<FloatArray> & { a: HostBatch; c: HostBatch 
     }
   }
 }
+
+test('syrk plan: one GEMM over the triangle from the table\'s triangleFrom (or forced), the recursion below it', () => {
+  const problem = (n: number) => ({ uplo: 'lower' as const, trans: 'N' as const, dtype: 'float64' as const, n, k: 64, count: 1, kind: 'strided' as const, sharedLimit: LIMIT });
+  const from = tuning.triangleFrom.float64;
+  assert.deepEqual(planSyrk(problem(from), tuning).steps, [{ kind: 'triangle' }]);
+  assert.ok(planSyrk(problem(from - 1), tuning).steps.every((s) => s.kind !== 'triangle'));
+  assert.deepEqual(planSyrk(problem(10), tuning, { force: { triangle: true } }).steps, [{ kind: 'triangle' }]);
+  assert.ok(planSyrk(problem(4 * from), tuning, { force: { triangle: false } }).steps.length > 1);
+});
 
 test('syrk plans on the CPU match the reference: both uplo x trans, deep recursion, k = 0, alpha = 0, beta = 0 over NaN, stride-0 A, lists', () => {
   const rng = new Rng(1207);

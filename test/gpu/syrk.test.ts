@@ -1,7 +1,8 @@
 /**
  * Batched syrk on a real GPU (skipped where none is usable) against the CPU reference
  * (src/cpu/syrk.ts) on fresh random inputs: both uplo x trans at n = 1..40 (k = n, 1, or an odd
- * k > n), then 47, 64, 100, 127, 128, 200, 256, 300, 512 (leaf and recursion over GEMM), alpha 0 /
+ * k > n), then 47, 64, 100, 127, 128, 200, 256, 300, 512 (leaf and recursion over GEMM; from 256 one GEMM
+ * over the triangle, also forced at small odd n), alpha 0 /
  * 1 / -2.5, beta 0 (the written triangle poisoned with NaN: C must not be read) and nonzero, k = 0,
  * odd ld, stride and offset, stride-0 broadcast of A, forced small leaves and chunks, list and
  * variable batches, both precisions. C's other triangle holds random values and its padding and
@@ -88,6 +89,22 @@ test('syrk, both uplo x trans, n = 47 ... 512 (the recursion over GEMM): k = 1, 
       const k = [1, 17, n, n + 33][(p + q) % 4]!;
       checkStrided(dev, rng, { v, dtype, n, k, count: n >= 256 ? 1 : 3, alpha: [1, -2.5][(p + q) % 2]!, beta: BETAS[(p + q) % 4]! });
     }
+  }
+});
+
+test('syrk as one GEMM over the triangle (forced at small and odd n; the recursion forced where the table picks the triangle)', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1215);
+  const triangle: SyrkOptions = { force: { triangle: true } };
+  const recursion: SyrkOptions = { force: { triangle: false } };
+  for (const dtype of DTYPES) for (const [q, v] of VARIANTS.entries()) {
+    for (const [p, n] of [1, 2, 3, 7, 16, 17, 33, 47, 64, 65, 100, 129, 200].entries()) {
+      const k = [1, 5, n, n + 33][(p + q) % 4]!;
+      checkStrided(dev, rng, { v, dtype, n, k, count: n > 100 ? 1 : 3, alpha: [1, -2.5][(p + q) % 2]!, beta: BETAS[(p + q) % 4]!, opts: triangle });
+    }
+    checkStrided(dev, rng, { v, dtype, n: 70, k: 9, count: 2, alpha: 0, beta: -2.5, opts: triangle });
+    checkStrided(dev, rng, { v, dtype, n: 300, k: 40, count: 2, alpha: -2.5, beta: 0, opts: recursion });
+    checkStrided(dev, rng, { v, dtype, n: 512, k: 64, count: 1, alpha: 1, beta: 0.5, opts: recursion });
   }
 });
 

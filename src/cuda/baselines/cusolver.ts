@@ -1,7 +1,9 @@
 /**
  * cuSOLVER dense (libcusolver) for benchmarks and as a test oracle: batched Cholesky
  * (cusolverDn?potrfBatched) and solve (cusolverDn?potrsBatched); Jacobi eigenvalues and SVD of
- * matrices up to 32 x 32 (cusolverDn?syevjBatched, cusolverDn?gesvdjBatched). Checks before native calls.
+ * matrices up to 32 x 32 (cusolverDn?syevjBatched, cusolverDn?gesvdjBatched); the single-matrix
+ * (whole-GPU) Cholesky and LU with their solves (cusolverDn?potrf/potrs, cusolverDn?getrf/getrs),
+ * looped over a batch of large matrices. Checks before native calls.
  */
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
@@ -42,7 +44,18 @@ const GESVDJ = (t: string) =>
   `int cusolverDn${t}gesvdjBatched(cusolverDnHandle_t handle, int jobz, int m, int n, CUdeviceptr A, int lda, ` +
   'CUdeviceptr S, CUdeviceptr U, int ldu, CUdeviceptr V, int ldv, CUdeviceptr work, int lwork, CUdeviceptr info, gesvdjInfo_t params, int batchSize)';
 
+// The legacy single-matrix API (cusolverDn?potrf ...): the routines PyTorch's torch.linalg uses for one matrix.
+const DENSE = (t: string) => [
+  `int cusolverDn${t}potrf_bufferSize(cusolverDnHandle_t handle, int uplo, int n, CUdeviceptr A, int lda, _Out_ int *lwork)`,
+  `int cusolverDn${t}potrf(cusolverDnHandle_t handle, int uplo, int n, CUdeviceptr A, int lda, CUdeviceptr work, int lwork, CUdeviceptr info)`,
+  `int cusolverDn${t}potrs(cusolverDnHandle_t handle, int uplo, int n, int nrhs, CUdeviceptr A, int lda, CUdeviceptr B, int ldb, CUdeviceptr info)`,
+  `int cusolverDn${t}getrf_bufferSize(cusolverDnHandle_t handle, int m, int n, CUdeviceptr A, int lda, _Out_ int *lwork)`,
+  `int cusolverDn${t}getrf(cusolverDnHandle_t handle, int m, int n, CUdeviceptr A, int lda, CUdeviceptr work, CUdeviceptr ipiv, CUdeviceptr info)`,
+  `int cusolverDn${t}getrs(cusolverDnHandle_t handle, int trans, int n, int nrhs, CUdeviceptr A, int lda, CUdeviceptr ipiv, CUdeviceptr B, int ldb, CUdeviceptr info)`,
+];
+
 const PROTOTYPES = [
+  ...DENSE('D'), ...DENSE('S'),
   'int cusolverDnCreateSyevjInfo(_Out_ syevjInfo_t *info)',
   'int cusolverDnDestroySyevjInfo(syevjInfo_t info)',
   'int cusolverDnCreateGesvdjInfo(_Out_ gesvdjInfo_t *info)',
@@ -174,6 +187,45 @@ export class Cusolver {
     return {
       run: () => this.call(`cusolverDn${t}gesvdjBatched`, 1, m, n, A.ptr, m, S.ptr, U.ptr, m, V.ptr, n, work.ptr, lwork[0], info.ptr, params, count),
       dispose: () => { work.dispose(); this.api['cusolverDnDestroyGesvdjInfo']!(params); },
+    };
+  }
+
+  /**
+   * The single-matrix routines on each of `count` densely packed n x n matrices of A in turn (and
+   * B, n x nrhs each, for the solves): `factor` is potrf ('lower') or getrf, `solve` adds potrs or
+   * getrs (no transpose) after it. Workspace, pivots and info are made here, once, not in the
+   * timed call; info is one int32 per matrix.
+   */
+  dense(
+    dtype: DType, op: 'potrf' | 'getrf', n: number, A: DeviceArray, count: number, solve?: { B: DeviceArray; nrhs: number },
+  ): { run(): void; dispose(): void } {
+    this.checkDense(dtype, A, n * n * count, 'A');
+    if (solve) this.checkDense(dtype, solve.B, n * solve.nrhs * count, 'B');
+    const t = PREFIX(dtype);
+    const bytes = dtype === 'float64' ? 8 : 4;
+    const lwork: [number] = [0];
+    if (op === 'potrf') this.call(`cusolverDn${t}potrf_bufferSize`, FILL('lower'), n, A.ptr, n, lwork);
+    else this.call(`cusolverDn${t}getrf_bufferSize`, n, n, A.ptr, n, lwork);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    const info = this.dev.alloc('int32', Math.max(1, count));
+    const ipiv = this.dev.alloc('int32', Math.max(1, n * count));
+    const matrix = (i: number): bigint => A.ptr + BigInt(i * n * n * bytes);
+    const rhs = (i: number): bigint => solve!.B.ptr + BigInt(i * n * solve!.nrhs * bytes);
+    const infoOf = (i: number): bigint => info.ptr + BigInt(4 * i);
+    const pivotsOf = (i: number): bigint => ipiv.ptr + BigInt(4 * n * i);
+    return {
+      run: () => {
+        for (let i = 0; i < count; i++) {
+          if (op === 'potrf') {
+            this.call(`cusolverDn${t}potrf`, FILL('lower'), n, matrix(i), n, work.ptr, lwork[0], infoOf(i));
+            if (solve) this.call(`cusolverDn${t}potrs`, FILL('lower'), n, solve.nrhs, matrix(i), n, rhs(i), n, infoOf(i));
+          } else {
+            this.call(`cusolverDn${t}getrf`, n, n, matrix(i), n, work.ptr, pivotsOf(i), infoOf(i));
+            if (solve) this.call(`cusolverDn${t}getrs`, 0, n, solve.nrhs, matrix(i), n, pivotsOf(i), rhs(i), n, infoOf(i));
+          }
+        }
+      },
+      dispose: () => { work.dispose(); info.dispose(); ipiv.dispose(); },
     };
   }
 

@@ -28,7 +28,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
-import { tileBlockPrologue } from './tile-prologue.js';
+import { tileBlockPrologue, triangleGuard, triangleTag } from './tile-prologue.js';
 import type { GemmKernelShape, MmaGemmParams } from './params.js';
 
 /** Row length (doubles) of an m- or n-contiguous tile: 2 mod 8 (conflict-free 16-byte reads). */
@@ -64,7 +64,7 @@ export function mmaGemmShape(p: MmaGemmParams): GemmKernelShape {
 }
 
 function mmaGemmEntry(p: MmaGemmParams): string {
-  return `gemm_mma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}`;
+  return `gemm_mma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}`;
 }
 
 const mmaK = (p: MmaGemmParams): 4 | 8 | 16 => p.mmaK ?? 8;
@@ -231,7 +231,7 @@ ${mmaCall}
         const int j = ${colOf};
         if (j < n && i < m) {
           real* cij = c + i + (long long)j * ldC;
-          if (vecC && i + 1 < m) {
+          if (vecC && i + 1 < m${triangleGuard(p.triangle, p.triangle === 'upper' ? 'i + 1' : 'i', 'j')}) {
             ${p.betaZero ? 'double2 old;' : 'const double2 old = *reinterpret_cast<const double2*>(cij);'}
             double2 v;
             v.x = ${update('acc[2 * u][nt][h]', 'old.x')};
@@ -239,8 +239,8 @@ ${mmaCall}
             ${p.betaZero ? '(void)old;' : ''}
             *reinterpret_cast<double2*>(cij) = v;
           } else {
-            cij[0] = ${update('acc[2 * u][nt][h]', 'cij[0]')};
-            if (i + 1 < m) cij[1] = ${update('acc[2 * u + 1][nt][h]', 'cij[1]')};
+            ${p.triangle === undefined ? '' : `if (true${triangleGuard(p.triangle, 'i', 'j')}) `}cij[0] = ${update('acc[2 * u][nt][h]', 'cij[0]')};
+            if (i + 1 < m${triangleGuard(p.triangle, 'i + 1', 'j')}) cij[1] = ${update('acc[2 * u + 1][nt][h]', 'cij[1]')};
           }
         }
       }
@@ -254,7 +254,7 @@ ${mmaCall}
       #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int j = ${colOf};
-        if (i < m && j < n) {
+        if (i < m && j < n${triangleGuard(p.triangle, 'i', 'j')}) {
           real* cij = c + i + (long long)j * ldC;
           *cij = ${update('acc[mt][nt][h]', '*cij')};
         }
@@ -290,7 +290,7 @@ extern "C" __global__ void __launch_bounds__(${threads}${oneBlockBound(p) ? ', 1
   (void)strideA; (void)strideB; (void)strideC;
   ${p.betaZero ? '(void)beta;' : ''}
 
-  ${tileBlockPrologue(p.layouts)}
+  ${tileBlockPrologue(p.layouts, p.triangle)}
   // 16-byte copies need 16-byte aligned pairs: an aligned first element and an even ld.
   const bool vecA = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && ((ldA & 1) == 0);
   const bool vecB = ((reinterpret_cast<unsigned long long>(b) & 15) == 0) && ((ldB & 1) == 0);

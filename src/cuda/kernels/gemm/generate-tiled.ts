@@ -20,7 +20,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
-import { tileBlockPrologue } from './tile-prologue.js';
+import { tileBlockPrologue, triangleGuard, triangleTag } from './tile-prologue.js';
 import type { GemmKernelShape, TiledGemmParams } from './params.js';
 
 interface TiledLayout {
@@ -48,7 +48,7 @@ export function tiledGemmShape(p: TiledGemmParams): GemmKernelShape {
 
 function tiledGemmEntry(p: TiledGemmParams): string {
   return `gemm_tiled_${precisionLetter(p.dtype)}${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}`
-    + `_t${p.tm}x${p.tn}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}`;
+    + `_t${p.tm}x${p.tn}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}`;
 }
 
 function validateTiledParams(p: TiledGemmParams): void {
@@ -181,7 +181,7 @@ extern "C" __global__ void __launch_bounds__(${threads}, ${minBlocks(p)}) ${entr
   (void)strideA; (void)strideB; (void)strideC;
   ${p.betaZero ? '(void)beta;' : ''}
 
-  ${tileBlockPrologue(p.layouts)}
+  ${tileBlockPrologue(p.layouts, p.triangle)}
   // Vector loads need aligned vectors: an aligned first element and ld a multiple of V.
   const bool vecA = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && (ldA % V == 0);
   const bool vecB = ((reinterpret_cast<unsigned long long>(b) & 15) == 0) && (ldB % V == 0);
@@ -253,7 +253,7 @@ ${stashCode(fetchB)}
       const int i = i0 + V * tx + ii * V * TX;
       if (j < n && i < m) {
         real* cij = c + i + (long long)j * ldC;
-        if (vecC && i + V <= m) {
+        if (vecC && i + V <= m${triangleGuard(p.triangle, p.triangle === 'upper' ? 'i + V - 1' : 'i', 'j')}) {
           vec x;
           ${p.betaZero ? '' : 'const vec old = *reinterpret_cast<const vec*>(cij);'}
           #pragma unroll
@@ -262,7 +262,7 @@ ${stashCode(fetchB)}
         } else {
           #pragma unroll
           for (int u = 0; u < V; ++u)
-            if (i + u < m) cij[u] = ${update('acc[ii * V + u][jj]', 'cij[u]')};
+            if (i + u < m${triangleGuard(p.triangle, 'i + u', 'j')}) cij[u] = ${update('acc[ii * V + u][jj]', 'cij[u]')};
         }
       }
     }

@@ -7,6 +7,7 @@
  */
 import { batchCount, matrixAt, type Batch, type MatrixView } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GemmRequest, Op } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
@@ -26,6 +27,11 @@ export interface GemmCudaOptions {
   readonly variant?: GemmVariant | GemmParams;
   /** Plan with this tuning table instead of the device architecture's (benchmarks, tests). */
   readonly tuning?: GemmTuning;
+  /**
+   * Read and write only this triangle of C (m = n, diagonal included), one launch whose tiles
+   * outside the triangle exit at once: how syrk updates a large C (tiled and mma designs only).
+   */
+  readonly triangle?: Uplo;
 }
 
 /** One operand as the kernel's four arguments see it, with its layout. */
@@ -103,11 +109,12 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
     batchKind: a.layout.kind === 'strided' ? 'strided' : 'list', betaZero: s.beta === 0, layouts,
   };
   const forced = opts.variant;
-  const params: GemmParams = typeof forced === 'object'
+  const planned: GemmParams = typeof forced === 'object'
     ? forced
     : opts.tuning === undefined && forced === undefined
       ? plannedFor(dev, problem)
       : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
+  const params = opts.triangle === undefined ? planned : triangleParams(dev, problem, planned, opts.triangle);
   const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
   const args: KernelArg[] = [
     ...operandArgs(a), ...operandArgs(b), ...operandArgs(c),
@@ -125,6 +132,18 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
     args.push(arg.i32(s.m), arg.i32(s.n), arg.i32(k));
   }
   kernel.launch(config, args);
+}
+
+/**
+ * The plan's parameters restricted to one triangle of C (memoised per plan, so a hot call finds the
+ * kernel by its parameter object); the small design has no tiles to skip: the tiled one serves.
+ */
+function triangleParams(dev: GpuDevice, problem: GemmProblem, planned: GemmParams, triangle: Uplo): GemmParams {
+  if (problem.m !== problem.n) throw new MyriadError('INVALID_ARGUMENT', `a triangle of C needs m = n, got ${problem.m} x ${problem.n}`, 'c');
+  return plannedOnce(dev, `gemm-triangle/${triangle}/${JSON.stringify(planned)}`, () => ({
+    ...(planned.variant === 'small' ? planGemm(dev.info, problem, { variant: 'tiled' }) : planned),
+    triangle,
+  }));
 }
 
 /** Strided batches pass through; list batches become a pointer array (offsets folded in). */

@@ -3,6 +3,7 @@
  * the launcher knows one argument list for both variants (see `kernelArguments` in launch.ts).
  */
 import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
 import type { Op } from '../../../core/ops.js';
 import type { OperandLayout } from '../common/batch-pointer.js';
 import type { MmaConfig, TiledConfig } from '../../model/tuning/index.js';
@@ -22,6 +23,11 @@ interface GemmCommon {
   readonly layouts: GemmOperandLayouts;
   /** beta = 0: C is never read (NaN in C must not leak into the result). */
   readonly betaZero: boolean;
+  /**
+   * Only this triangle of C (diagonal included; m = n) is read and written, and the tiles wholly
+   * outside it exit at once: syrk's update of a large C as one launch (tiled and mma designs).
+   */
+  readonly triangle?: Uplo;
 }
 
 /**

@@ -47,8 +47,10 @@ function syrkGroup(dev: GpuDevice, r: SyrkRequest<DeviceArray>, g: BlockGroup, o
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'syrk');
   const plan = planSyrk({ uplo: r.uplo, trans: r.trans, dtype, n, k, count: g.count, kind: g.args[1]!.kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
   for (const step of plan.steps) {
+    const scaled = { ...r, alpha: k === 0 ? 0 : r.alpha };
     if (step.kind === 'leaf') launchLeaf(dev, plan, r, g, step, k);
-    else gemmCuda(dev, offdiagRequest({ ...r, alpha: k === 0 ? 0 : r.alpha }, a, c, k, step));
+    else if (step.kind === 'offdiag') gemmCuda(dev, offdiagRequest(scaled, a, c, k, step));
+    else gemmCuda(dev, offdiagRequest(scaled, a, c, k, { kind: 'offdiag', rows: { off: 0, size: n }, cols: { off: 0, size: n } }), { triangle: r.uplo });
   }
 }
 

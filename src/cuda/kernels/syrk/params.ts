@@ -45,7 +45,9 @@ export interface Span {
  */
 export type SyrkStep =
   | { readonly kind: 'leaf'; readonly off: number; readonly size: number; readonly blocks: number }
-  | { readonly kind: 'offdiag'; readonly rows: Span; readonly cols: Span };
+  | { readonly kind: 'offdiag'; readonly rows: Span; readonly cols: Span }
+  /** The whole of C's triangle by one GEMM launch restricted to it (large n: every tile at once). */
+  | { readonly kind: 'triangle' };
 
 /** The leaf's launch shape for one problem. */
 export interface SyrkLeafShape {
@@ -69,4 +71,6 @@ export interface SyrkForce {
   readonly leafMax?: number;
   /** Columns of op(A) per shared-memory step. */
   readonly chunk?: number;
+  /** One GEMM over C's triangle (true) or the recursion (false), whatever n is. */
+  readonly triangle?: boolean;
 }

@@ -11,6 +11,9 @@ export const defaultSyrkTuning: SyrkTuning = {
   chunk: { float64: 32, float32: 32 },
   blockThreads: 256,
   splitAlign: 16,
+  // Measured on an H100 (2026-11-26, one matrix, float64, k = n): the recursion took 4.39 ms at
+  // n = 2048 and 1.14 ms at 1024 against 0.49 and 0.08 ms for the full GEMM of the same shape.
+  triangleFrom: { float64: 256, float32: 256 },
 };
 
 export const defaultLauumTuning: LauumTuning = {

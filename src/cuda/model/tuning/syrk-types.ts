@@ -10,6 +10,11 @@ export interface SyrkTuning {
   readonly blockThreads: number;
   /** The recursion splits C at a multiple of this (GEMM-friendly block sizes). */
   readonly splitAlign: number;
+  /**
+   * n from which C is one GEMM launch over its triangle (tiles outside it exit at once) instead of
+   * the recursion, whose small off-diagonal GEMMs and CUDA-core leaves leave a large C's SMs idle.
+   */
+  readonly triangleFrom: PerDType<number>;
 }
 
 export interface LauumTuning {
