@@ -81,7 +81,7 @@ test('syrk, both uplo x trans, n = 1..40: k = n, 1 or odd k > n; alpha 0 / 1 / -
   }
 });
 
-test('syrk, both uplo x trans, n = 47 ... 512 (the recursion over GEMM): k = 1, a few, n and more', { skip, timeout: 600_000 }, () => {
+test('syrk, both uplo x trans, n = 47 ... 512 (one GEMM over the triangle; the recursion is forced below): k = 1, a few, n and more', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1212);
   for (const dtype of DTYPES) for (const [q, v] of VARIANTS.entries()) {

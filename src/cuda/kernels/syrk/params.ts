@@ -71,6 +71,6 @@ export interface SyrkForce {
   readonly leafMax?: number;
   /** Columns of op(A) per shared-memory step. */
   readonly chunk?: number;
-  /** One GEMM over C's triangle (true) or the recursion (false), whatever n is. */
+  /** One GEMM over C's triangle (true) or the recursion (false), whatever n is; a forced leafMax or chunk alone means the recursion. */
   readonly triangle?: boolean;
 }

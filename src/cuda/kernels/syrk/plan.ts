@@ -86,7 +86,9 @@ export function planSyrk(problem: SyrkProblem, tuning: SyrkTuning, options: { re
   const force = options.force ?? {};
   const leafMax = force.leafMax ?? tuning.leafMax[dtype];
   const chunk = force.chunk ?? tuning.chunk[dtype];
-  if (force.triangle ?? problem.n >= tuning.triangleFrom[dtype]) return { leaves: new Map(), steps: [{ kind: 'triangle' }] };
+  // A forced leaf shape asks for the recursion (tests, sweeps of the leaf).
+  const leafForced = force.leafMax !== undefined || force.chunk !== undefined;
+  if (force.triangle ?? (!leafForced && problem.n >= tuning.triangleFrom[dtype])) return { leaves: new Map(), steps: [{ kind: 'triangle' }] };
   const steps = syrkSteps(problem.n, leafMax, tuning.splitAlign, uplo);
   const leaves = new Map<number, { params: SyrkLeafParams; shape: SyrkLeafShape }>();
   for (const s of steps) {

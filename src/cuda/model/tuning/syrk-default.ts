@@ -1,5 +1,5 @@
 /**
- * syrk and lauum defaults for any architecture (not yet swept). syrk: diagonal blocks of up to 64
+ * syrk and lauum defaults for any architecture (syrk's triangleFrom measured, the rest not yet swept). syrk: diagonal blocks of up to 64
  * in the leaf (a 64 x 64 tile: 16 x 16 threads of 4 x 4 accumulators), op(A) staged 32 columns at
  * a time (64 x 32 float64 = 16 KiB), splits at multiples of 16. lauum: triangles of up to 32 in
  * the leaf (32 x 33 float64 = 8 KiB of shared memory per matrix).
@@ -11,9 +11,12 @@ export const defaultSyrkTuning: SyrkTuning = {
   chunk: { float64: 32, float32: 32 },
   blockThreads: 256,
   splitAlign: 16,
-  // Measured on an H100 (2026-11-26, one matrix, float64, k = n): the recursion took 4.39 ms at
-  // n = 2048 and 1.14 ms at 1024 against 0.49 and 0.08 ms for the full GEMM of the same shape.
-  triangleFrom: { float64: 256, float32: 256 },
+  // Measured on an H100 (2026-11-26): one matrix, float64, k = n: the recursion took 4.39 ms at
+  // n = 2048 and 1.14 ms at 1024, one GEMM over the triangle 0.33 and 0.09 ms. Batches of 64 MiB
+  // (lower, N, k = n, beta 0), recursion / triangle ms: float64 n = 32 0.71 / 0.58, 48 1.00 / 0.71,
+  // 64 0.63 / 0.44, 96 1.18 / 0.69, 128 0.86 / 0.59, 192 1.46 / 0.52, 256 1.07 / 0.64; float32
+  // 32 0.72 / 0.59, 64 0.74 / 0.64, 128 0.99 / 0.90, 256 1.40 / 1.27. Below 32 the leaf is one launch.
+  triangleFrom: { float64: 32, float32: 32 },
 };
 
 export const defaultLauumTuning: LauumTuning = {
