@@ -6,6 +6,7 @@
  * device's shared memory (larger ones run on the CPU reference).
  */
 import { batchCount, matrixAt, type Batch } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
 import type { GeqrfRequest, OrgqrRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
@@ -22,7 +23,9 @@ export interface QrOptions { readonly force?: QrForce }
  * tile with k = n reflectors at most, so one check serves both).
  */
 export function qrCovers(a: Batch<DeviceArray>, dev: GpuDevice): boolean {
-  const dtype = deviceDtype(a);
+  // The backend asks before it stages host arrays, so a host Float32Array may come here too.
+  const first: unknown = a.kind === 'strided' ? a.data : a.matrices[0]?.data;
+  const dtype: DType = first instanceof Float32Array ? 'float32' : deviceDtype(a);
   const limit = sharedLimit(dev);
   const fits = (m: number, n: number): boolean => qrFits({ op: 'geqrf', dtype, m, n, k: Math.min(m, n), kind: 'strided', sharedLimit: limit });
   if (a.kind !== 'variable') return fits(a.rows, a.cols);
