@@ -6,7 +6,8 @@
  * wide, 64, 100, 128, 200 x 50, 512 x 32; random, graded, rank-deficient and zero-column matrices,
  * NaN in one matrix of a good batch (the others unaffected), info and tau poisoned before the call,
  * odd ld and strides with NaN padding that must come back untouched; list and variable batches;
- * a CUDA context's calls (a size beyond the shared memory falls back to the CPU reference).
+ * a CUDA context's calls (a size beyond the shared memory falls back to the CPU reference); the
+ * vendor baselines of the benchmark (cuBLAS geqrfBatched, cuSOLVER orgqr looped) on the same data.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -15,6 +16,7 @@ import { Context } from '../../src/api/context.js';
 import { list, strided, variable, type Batch } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import { org2r } from '../../src/cpu/lapack/qr.js';
+import { Cublas, Cusolver, batchPointers } from '../../src/cuda/baselines/index.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { geqrfCuda, orgqrCuda } from '../../src/cuda/kernels/qr/index.js';
 import { gpuCovers } from '../../src/cuda/registry.js';
@@ -211,4 +213,40 @@ test('list and variable batches (pointer form, grouped by size), and a CUDA cont
     worst = Math.max(worst, Math.abs(s - rowMajor[i * 5 + j]!));
   }
   assert.ok(worst < LIMIT * 7 * eps * fro(a), `array-level qr: ${worst}`);
+});
+
+test('the vendor baselines agree: cublasDgeqrfBatched and the looped cusolverDnDorgqr give the reference factors', { skip, timeout: 120_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1804);
+  const [n, count] = [12, 5];
+  const mats = Array.from({ length: count }, () => qrCase(rng, 'random', n, n, 'float64'));
+  const flat = new Float64Array(n * n * count);
+  mats.forEach((x, i) => flat.set(x, i * n * n));
+  const dA = dev.upload(flat);
+  const dT = dev.upload(new Float64Array(n * count).fill(NaN));
+  const blas = new Cublas(dev);
+  const solver = new Cusolver(dev);
+  const A = batchPointers(dev, dA, count, n * n);
+  const T = batchPointers(dev, dT, count, n);
+  try {
+    assert.throws(() => blas.geqrfBatched('float64', n, n, A, n, T, count + 1), /pointers/);
+    assert.equal(blas.geqrfBatched('float64', n, n, A, n, T, count), 0);
+    const f = dev.download(dA) as Float64Array;
+    const t = dev.download(dT) as Float64Array;
+    mats.forEach((x, i) => {
+      const ref = referenceQr(x, n, n);
+      assert.ok(relativeGap(f.subarray(i * n * n, (i + 1) * n * n), ref.f, fro(x), n, n, EPS.float64) < LIMIT, `cuBLAS geqrf #${i}`);
+      assert.ok(relativeGap(t.subarray(i * n, (i + 1) * n), ref.tau, 1, n, n, EPS.float64) < LIMIT, `cuBLAS tau #${i}`);
+    });
+    const call = solver.orgqrLooped('float64', n, n, n, dA, n * n, dT, n, count);
+    call.run();
+    call.dispose();
+    const q = dev.download(dA) as Float64Array;
+    mats.forEach((x, i) => {
+      const { residual, orthogonality } = qrRatios(x, f.slice(i * n * n, (i + 1) * n * n), [], n, n, EPS.float64, q.slice(i * n * n, (i + 1) * n * n));
+      assert.ok(residual < LIMIT && orthogonality < LIMIT, `cuSOLVER orgqr #${i}: ${residual}, ${orthogonality}`);
+    });
+  } finally {
+    A.dispose(); T.dispose(); blas.dispose(); solver.dispose(); dA.dispose(); dT.dispose();
+  }
 });
