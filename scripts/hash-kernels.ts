@@ -46,6 +46,7 @@ import { THREAD_MAX, gesvdCuda, gesvdWarpSource, planGesvd, planSyev, syevCuda, 
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
+import { geqrfCuda, geqrfSharedSource, orgqrCuda, orgqrSharedSource, planQr, qrCovers, type QrForce, type QrSharedParams } from '../src/cuda/kernels/qr/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Devices (as test/helpers/devices.ts) and the recording fake.
@@ -497,6 +498,49 @@ function jacobiDirect(): void {
   record(gesvdWarpSource({ ...planGesvd({ dtype: 'float32', m: 5, n: 32, wantU: true, wantVt: true, kind: 'strided' }), kind: 'pointer' }));
 }
 
+// QR (geqrf, orgqr): the launchers over shapes, forms and devices; then the tests' parameter sets.
+
+const QR_SHAPES: readonly (readonly [number, number])[] = [
+  ...Array.from({ length: 33 }, (_, i) => [i + 1, i + 1] as const),
+  [10, 1], [30, 3], [32, 2], [50, 5], [160, 16], [320, 32], [4, 1], [5, 3], [3, 5], [1, 7], [8, 31], [16, 33], [20, 100], [31, 32],
+  [64, 64], [100, 100], [128, 128], [200, 50], [512, 32], [40, 120], [6, 4], [4, 6], [40, 30], [7, 5], [12, 9], [13, 7], [7, 13],
+  [17, 32], [32, 3], [33, 50], [100, 10], [20, 12], [40, 40], [300, 300],
+];
+
+function qrThroughLaunchers(): void {
+  for (const info of DEVICES) {
+    const dev = fakeDevice(info);
+    const ints = fakeArray('int32', 4);
+    for (const dtype of DTYPES) for (const form of ['dense', 'padded', 'list'] as const) for (const [m, n] of QR_SHAPES) {
+      const k = Math.min(m, n);
+      // A tile beyond the device's shared memory is UNSUPPORTED (the registry's covers sends it to the CPU).
+      if (!qrCovers(batch(dtype, m, n, 1, 'dense'), dev)) continue;
+      geqrfCuda(dev, { a: batch(dtype, m, n, 4, form), tau: batch(dtype, k, 1, 4, form), info: ints });
+      if (m < n) continue;
+      for (const kq of new Set([n, Math.floor(n / 2)])) orgqrCuda(dev, { a: batch(dtype, m, n, 4, form), tau: batch(dtype, kq, 1, 4, form) });
+    }
+  }
+}
+
+/** test/cuda/qr-generate.test.ts and the host emulation test (forced shapes and the variants of the purity test). */
+function qrDirect(): void {
+  const SHARED = 227 * 1024;
+  const source = (p: QrSharedParams): KernelSource => (p.op === 'geqrf' ? geqrfSharedSource(p) : orgqrSharedSource(p));
+  const forced: [number, number, QrForce][] = [[12, 9, { rowLanes: 1 }], [12, 9, { threads: 32, rowLanes: 32 }], [20, 12, { scope: 'block', threads: 64 }]];
+  for (const dtype of DTYPES) for (const [m, n, force] of forced) {
+    record(source(planQr({ op: 'geqrf', dtype, m, n, k: Math.min(m, n), kind: 'strided', sharedLimit: SHARED }, { force }).params));
+    for (const k of [n, Math.floor(n / 2)]) record(source(planQr({ op: 'orgqr', dtype, m, n, k, kind: 'strided', sharedLimit: SHARED }, { force }).params));
+  }
+  const p = planQr({ op: 'geqrf', dtype: 'float64', m: 12, n: 8, k: 8, kind: 'strided', sharedLimit: SHARED }).params;
+  const variants: QrSharedParams[] = [
+    p, { ...p, dtype: 'float32' }, { ...p, m: 13 }, { ...p, n: 7, k: 7 }, { ...p, kind: 'pointer' }, { ...p, threads: 32, rowLanes: 4, perBlock: 8 },
+    { ...p, rowLanes: p.rowLanes * 2 }, { ...p, perBlock: p.perBlock * 2 }, { ...p, scope: 'block', threads: 64, perBlock: 1 },
+    { ...p, op: 'orgqr' }, { ...p, op: 'orgqr', k: 5 },
+  ];
+  for (const v of variants) record(source(v));
+  record(source({ ...planQr({ op: 'orgqr', dtype: 'float32', m: 13, n: 5, k: 3, kind: 'strided', sharedLimit: SHARED }).params, kind: 'pointer' }));
+}
+
 // ---------------------------------------------------------------------------------------------
 
 gemmThroughLauncher();
@@ -506,6 +550,7 @@ trsmThroughLauncher();
 syrkLauumThroughLaunchers();
 jacobiThroughLaunchers();
 inversesThroughLaunchers();
+qrThroughLaunchers();
 const launched = seen.size;
 gemmDirect();
 tsm2Direct();
@@ -514,6 +559,7 @@ trsmDirect();
 syrkLauumDirect();
 jacobiDirect();
 inversesDirect();
+qrDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);
 process.stderr.write(`${lines.length} distinct kernel sources (${launched} through the launchers, ${lines.length - launched} more from direct parameter sets)\n`);

@@ -7,7 +7,9 @@
  * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output); for the
  * inverses (trtri, potri, poti) cuBLAS's general inverse of the same matrices: getrf + getri, or
  * matinv where n <= 32; cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace
- * made once, untimed).
+ * made once, untimed); geqrf: cublas?geqrfBatched; orgqr: cuSOLVER's single-matrix orgqr in a loop
+ * (no batched form exists), only for batches of up to ORGQR_LOOP_MAX matrices (the row says so
+ * otherwise: pass --batch); qr: both.
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -41,6 +43,9 @@ function wholeGpuVendor(op: BenchOp, n: number, count: number): boolean {
 const WHOLE_GPU_COUNT = 8;
 
 const limitsCache = new WeakMap<Context, MachineLimits>();
+
+/** The largest batch the vendor's single-matrix orgqr is looped over (one cuSOLVER call per matrix). */
+const ORGQR_LOOP_MAX = 2000;
 
 class VendorOnDevice implements VendorBaseline {
   readonly name: string;
@@ -155,6 +160,24 @@ class VendorOnDevice implements VendorBaseline {
           this.blas().getrfBatched(dtype, n, A, n, piv, info, count);
           this.blas().getriBatched(dtype, n, A, n, piv, C, n, info, count);
         });
+      }
+      case 'geqrf':
+      case 'orgqr':
+      case 'qr': {
+        const tau = arrays.tau as DeviceArray;
+        const geqrf = (): (() => void) => {
+          const A = ptrs(a, n, n), T = keep(batchPointers(this.dev, tau, count, n));
+          return () => { this.blas().geqrfBatched(dtype, n, n, A, n, T, count); };
+        };
+        const orgqr = (): (() => void) => {
+          if (count > ORGQR_LOOP_MAX) throw new MyriadError('UNSUPPORTED', `cuSOLVER has no batched orgqr; its loop is run for batches up to ${ORGQR_LOOP_MAX} (--batch)`, '--batch');
+          const call = keep(this.solver().orgqrLooped(dtype, n, n, n, a, n * n, tau, n, count));
+          return () => call.run();
+        };
+        if (op === 'geqrf') return done(geqrf());
+        if (op === 'orgqr') return done(orgqr());
+        const [f, o] = [geqrf(), orgqr()];
+        return done(() => { f(); o(); });
       }
       default:
         return undefined;

@@ -12,7 +12,8 @@
  * Routines: gemm, syrk, trmm (tril(A) B) and lauum (L^T L): matmul on the stack; potrf: linalg.cholesky; posv and gesv:
  * linalg.solve (numpy has no batched Cholesky solve); syev and gesvd: linalg.eigh and linalg.svd
  * (thin) on the stack; trtri, potri, poti: linalg.inv of the same SPD matrices (numpy has no
- * batched triangular or SPD inverse); getrf, potrs, getrs, trsm: scipy's
+ * batched triangular or SPD inverse); geqrf and qr: linalg.qr (mode 'raw': the reflectors and tau;
+ * 'reduced': Q and R), orgqr none (numpy has no Q from reflectors); getrf, potrs, getrs, trsm: scipy's
  * lu_factor, cho_solve, lu_solve, solve_triangular per matrix, timed on at most PER_MATRIX_CAP
  * matrices and scaled to the batch (they are loops of independent calls).
  */
@@ -59,6 +60,10 @@ elif op == 'gesvd':
     a = general(); fn = lambda: np.linalg.svd(a, full_matrices=False)
 elif op in ('trtri', 'potri', 'poti'):
     a = spd(); fn = lambda: np.linalg.inv(a)
+elif op == 'geqrf':
+    a = general(); fn = lambda: np.linalg.qr(a, mode='raw')
+elif op == 'qr':
+    a = general(); fn = lambda: np.linalg.qr(a)
 else:
     import scipy.linalg as sl
     if op == 'getrf':
@@ -105,6 +110,7 @@ export function numpyBaseline(threads: number, repeats = 5): VendorBaseline | un
   return {
     name,
     prepare(op: BenchOp, dtype: DType, n: number, count: number): VendorRun | undefined {
+      if (op === 'orgqr') return undefined;
       const r = spawnSync('python3', ['-c', SCRIPT, op, dtype, String(n), String(count), String(repeats), String(PER_MATRIX_CAP), process.env.MYRIAD_BENCH_CLOCK === 'cpu' ? 'cpu' : 'wall'],
         { encoding: 'utf8', env: pythonEnv(threads), maxBuffer: 1 << 20 });
       if (r.status !== 0) {

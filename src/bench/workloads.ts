@@ -12,7 +12,7 @@ import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 
-export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'gesvd'] as const;
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'gesvd', 'geqrf', 'orgqr', 'qr'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
 
 export interface Prepared {
@@ -231,7 +231,39 @@ export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
   trtri: inPlace((d, n) => counts.trtri(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.trtri({ a, uplo: 'lower', info }); }),
   potri: inPlace((d, n) => counts.potri(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.potri({ a, uplo: 'lower', info }); }),
   poti: inPlace((d, n) => counts.poti(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.poti({ a, uplo: 'lower', info }); }),
+  geqrf: qrWorkload('geqrf'),
+  orgqr: qrWorkload('orgqr'),
+  qr: qrWorkload('qr'),
 };
+
+/**
+ * Householder QR of n x n matrices: 'geqrf' times the factorisation, 'orgqr' the Q of n reflectors
+ * (the factors made once, untimed, from the pristine copy), 'qr' both in one timed call (numpy's
+ * linalg.qr: Q and R), its cost the sum of the two.
+ */
+function qrWorkload(kind: 'geqrf' | 'orgqr' | 'qr'): Workload {
+  return {
+    cost(dtype, n) {
+      const f = counts.geqrf(dtype, n, n);
+      const o = counts.orgqr(dtype, n, n, n);
+      return kind === 'geqrf' ? f : kind === 'orgqr' ? o : { flops: f.flops + o.flops, bytes: f.bytes + o.bytes };
+    },
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const a0 = place.put(randomMatrices(dtype, n, n, count, rng));
+      const tau = place.put(allocate(dtype, n * count));
+      const info = place.ints(count);
+      const T = strided(tau, { rows: n, cols: 1, count });
+      if (kind === 'orgqr') ctx.geqrf({ a: square(a0, n, count), tau: T, info });
+      const a = place.working(a0);
+      const A = square(a, n, count);
+      const run = kind === 'geqrf' ? () => { ctx.geqrf({ a: A, tau: T, info }); }
+        : kind === 'orgqr' ? () => { ctx.orgqr({ a: A, tau: T }); }
+        : () => { ctx.geqrf({ a: A, tau: T, info }); ctx.orgqr({ a: A, tau: T }); };
+      return { run, reset: () => place.restore(a0, a), dispose: () => place.dispose(), arrays: { a, tau } };
+    },
+  };
+}
 
 export function workloadFor(op: string): Workload {
   if (!(BENCH_OPS as readonly string[]).includes(op))

@@ -104,7 +104,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       }
     }
     if (count <= 0) return;
-    if (!hasGpuOp(op) || !gpuCovers(op, request)) return this.runOnCpu(op, request);
+    if (!hasGpuOp(op) || !gpuCovers(op, request, this.device)) return this.runOnCpu(op, request);
     if (!onHost) {
       runGpuOp(op, this.device, request);
       return;

@@ -9,6 +9,7 @@ import { gemmRouted } from './kernels/gemm/index.js';
 import { getrfCuda } from './kernels/getrf/index.js';
 import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
+import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
 import { potrfCuda } from './kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
@@ -35,19 +36,19 @@ export const OUTPUTS: Readonly<Record<OpName, readonly string[]>> = {
 
 const registry: { [K in OpName]?: GpuOp<K> } = {};
 /** Requests a launcher takes, where it does not take every size (the rest run on the CPU reference). */
-const coverage: { [K in OpName]?: (request: DeviceRequest<K>) => boolean } = {};
+const coverage: { [K in OpName]?: (request: DeviceRequest<K>, dev: GpuDevice) => boolean } = {};
 
-export function registerGpuOp<K extends OpName>(op: K, launcher: GpuOp<K>, covers?: (request: DeviceRequest<K>) => boolean): void {
+export function registerGpuOp<K extends OpName>(op: K, launcher: GpuOp<K>, covers?: (request: DeviceRequest<K>, dev: GpuDevice) => boolean): void {
   if (registry[op]) throw new MyriadError('INVALID_ARGUMENT', `a GPU kernel for ${op} is already registered`, 'op');
   registry[op] = launcher as (typeof registry)[K];
   if (covers) coverage[op] = covers as (typeof coverage)[K];
 }
 
-/** Whether `op`'s GPU kernel takes this request (sizes it serves): false where it has none. */
-export function gpuCovers(op: OpName, request: Record<string, unknown>): boolean {
+/** Whether `op`'s GPU kernel takes this request on `dev` (sizes it serves): false where it has none. */
+export function gpuCovers(op: OpName, request: Record<string, unknown>, dev: GpuDevice): boolean {
   if (registry[op] === undefined) return false;
-  const covers = coverage[op] as ((r: DeviceRequest<typeof op>) => boolean) | undefined;
-  return covers === undefined || covers(request as unknown as DeviceRequest<typeof op>);
+  const covers = coverage[op] as ((r: DeviceRequest<typeof op>, d: GpuDevice) => boolean) | undefined;
+  return covers === undefined || covers(request as unknown as DeviceRequest<typeof op>, dev);
 }
 
 /** Whether operation `op` has a GPU kernel. */
@@ -84,3 +85,5 @@ registerGpuOp('gesvd', gesvdCuda, (r) => jacobiCovers(r.a));
 registerGpuOp('trtri', trtriCuda);
 registerGpuOp('potri', potriCuda);
 registerGpuOp('poti', potiCuda);
+registerGpuOp('geqrf', geqrfCuda, (r, dev) => qrCovers(r.a, dev));
+registerGpuOp('orgqr', orgqrCuda, (r, dev) => qrCovers(r.a, dev));

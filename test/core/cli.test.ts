@@ -53,7 +53,7 @@ describe('myriad command', () => {
     const bad = spawnSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'tpu'], { encoding: 'utf8' });
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--backend: expected one of 'auto', 'cpu', 'cuda'/);
-    const op = spawnSync(process.execPath, [cli, 'bench', 'qr'], { encoding: 'utf8' });
+    const op = spawnSync(process.execPath, [cli, 'bench', 'lu'], { encoding: 'utf8' });
     assert.equal(op.status, 2);
     assert.match(op.stderr, /op: /);
     const sizes = spawnSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'cpu', '--sizes', '2,x'], { encoding: 'utf8' });

@@ -208,7 +208,7 @@ test('a list batch (pointer form), a CUDA context, fallback beyond 32, and the a
     const data = Float64Array.from(a.d);
     const w = new Float64Array(size);
     const req = { jobz: 'vectors' as const, uplo: 'lower' as const, a: strided(data, { rows: size }), w: strided(w, { rows: size, cols: 1 }) };
-    assert.equal(gpuCovers('syev', req), size <= 32);
+    assert.equal(gpuCovers('syev', req, dev), size <= 32);
     const { info } = ctx.syev(req);
     assert.equal(info[0], 0);
     assert.ok(eigenResidual(a, { m: size, n: size, d: data }, w, EPS.float64) < LIMIT, `context n=${size}`);

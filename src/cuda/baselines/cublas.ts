@@ -1,7 +1,7 @@
 /**
  * cuBLAS (libcublas) for benchmarks and as a test oracle: strided-batched and single GEMM,
  * batched LU (getrf), solve (getrs) and inverse (getri), batched inverse of n <= 32 (matinv),
- * batched triangular solve (trsm). Column-major, pointer mode host (alpha/beta on the host).
+ * batched triangular solve (trsm), batched Householder QR (geqrf). Column-major, pointer mode host (alpha/beta on the host).
  * Every call checks shapes and bounds before it reaches native code.
  */
 import koffi from 'koffi';
@@ -43,6 +43,9 @@ const TRSM = (t: string, s: string) =>
   `int cublas${t}trsmBatched(cublasHandle_t handle, int side, int uplo, int trans, int diag, int m, int n, const ${s} *alpha, ` +
   `CUdeviceptr Aarray, int lda, CUdeviceptr Barray, int ldb, int batchCount)`;
 
+const GEQRF = (t: string) =>
+  `int cublas${t}geqrfBatched(cublasHandle_t handle, int m, int n, CUdeviceptr Aarray, int lda, CUdeviceptr TauArray, _Out_ int *info, int batchSize)`;
+
 const PROTOTYPES = [
   'int cublasCreate_v2(_Out_ cublasHandle_t *handle)',
   'int cublasDestroy_v2(cublasHandle_t handle)',
@@ -51,7 +54,7 @@ const PROTOTYPES = [
   GEMM('D', 'double'), GEMM('S', 'float'),
   GEMM_STRIDED('D', 'double'), GEMM_STRIDED('S', 'float'),
   GETRF('D'), GETRF('S'), GETRS('D'), GETRS('S'), GETRI('D'), GETRI('S'), MATINV('D'), MATINV('S'),
-  TRSM('D', 'double'), TRSM('S', 'float'),
+  TRSM('D', 'double'), TRSM('S', 'float'), GEQRF('D'), GEQRF('S'),
 ];
 
 const STATUS: Readonly<Record<number, string>> = {
@@ -213,6 +216,27 @@ export class Cublas {
     if (count === 0 || m === 0 || n === 0) return;
     this.call(`cublas${PREFIX(dtype)}trsmBatched`, side === 'left' ? 0 : 1, uplo === 'lower' ? 0 : 1, OP(trans), diag === 'unit' ? 1 : 0,
       m, n, scalar(dtype, alpha), A.pointers.ptr, lda, B.pointers.ptr, ldb, count);
+  }
+
+  /**
+   * Householder QR of `count` m x n matrices in place (cublas?geqrfBatched): R and the reflectors
+   * over A_i, min(m, n) scalars in Tau_i (a pointer per matrix). Returns cuBLAS's host info (an
+   * argument check; the factorisation has no failure).
+   */
+  geqrfBatched(dtype: DType, m: number, n: number, A: BatchPointers, lda: number, Tau: BatchPointers, count: number): number {
+    for (const [v, name] of [[m, 'm'], [n, 'n'], [count, 'count']] as const) {
+      if (!Number.isSafeInteger(v) || v < 0 || v >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `must be an int32 >= 0, got ${v}`, name);
+    }
+    const k = Math.min(m, n);
+    A.checkFits(m, n, lda, count, 'A');
+    Tau.checkFits(k, 1, Math.max(1, k), count, 'Tau');
+    for (const [p, name] of [[A, 'A'], [Tau, 'Tau']] as const) {
+      if (p.source.dtype !== dtype) throw new MyriadError('DTYPE', `expected ${dtype}, got ${p.source.dtype}`, name);
+    }
+    const info: [number] = [0];
+    if (count === 0 || k === 0) return 0;
+    this.call(`cublas${PREFIX(dtype)}geqrfBatched`, m, n, A.pointers.ptr, lda, Tau.pointers.ptr, info, count);
+    return info[0];
   }
 
   dispose(): void {

@@ -3,7 +3,8 @@
  * (cusolverDn?potrfBatched) and solve (cusolverDn?potrsBatched); Jacobi eigenvalues and SVD of
  * matrices up to 32 x 32 (cusolverDn?syevjBatched, cusolverDn?gesvdjBatched); the single-matrix
  * (whole-GPU) Cholesky and LU with their solves (cusolverDn?potrf/potrs, cusolverDn?getrf/getrs),
- * looped over a batch of large matrices. Checks before native calls.
+ * looped over a batch of large matrices; Q of one matrix's Householder reflectors
+ * (cusolverDn?orgqr, looped over a batch). Checks before native calls.
  */
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
@@ -53,6 +54,10 @@ const DENSE = (t: string) => [
   `int cusolverDn${t}getrf(cusolverDnHandle_t handle, int m, int n, CUdeviceptr A, int lda, CUdeviceptr work, CUdeviceptr ipiv, CUdeviceptr info)`,
   `int cusolverDn${t}getrs(cusolverDnHandle_t handle, int trans, int n, int nrhs, CUdeviceptr A, int lda, CUdeviceptr ipiv, CUdeviceptr B, int ldb, CUdeviceptr info)`,
 ];
+const ORGQR_SIZE = (t: string) =>
+  `int cusolverDn${t}orgqr_bufferSize(cusolverDnHandle_t handle, int m, int n, int k, CUdeviceptr A, int lda, CUdeviceptr tau, _Out_ int *lwork)`;
+const ORGQR = (t: string) =>
+  `int cusolverDn${t}orgqr(cusolverDnHandle_t handle, int m, int n, int k, CUdeviceptr A, int lda, CUdeviceptr tau, CUdeviceptr work, int lwork, CUdeviceptr info)`;
 
 const PROTOTYPES = [
   ...DENSE('D'), ...DENSE('S'),
@@ -64,7 +69,7 @@ const PROTOTYPES = [
   'int cusolverDnCreate(_Out_ cusolverDnHandle_t *handle)',
   'int cusolverDnDestroy(cusolverDnHandle_t handle)',
   'int cusolverDnSetStream(cusolverDnHandle_t handle, CUstream streamId)',
-  POTRF('D'), POTRF('S'), POTRS('D'), POTRS('S'),
+  POTRF('D'), POTRF('S'), POTRS('D'), POTRS('S'), ORGQR_SIZE('D'), ORGQR_SIZE('S'), ORGQR('D'), ORGQR('S'),
 ];
 
 const STATUS: Readonly<Record<number, string>> = {
@@ -226,6 +231,36 @@ export class Cusolver {
         }
       },
       dispose: () => { work.dispose(); info.dispose(); ipiv.dispose(); },
+    };
+  }
+
+  /**
+   * cusolverDn?orgqr (one matrix per call) over `count` m x n matrices of A (ld m, `strideA` apart,
+   * k reflectors each, tau k per matrix, `strideTau` apart): Q over each A. cuSOLVER has no batched
+   * orgqr; this is the loop a user would write. Workspace and info made here, once.
+   */
+  orgqrLooped(dtype: DType, m: number, n: number, k: number, A: DeviceArray, strideA: number, tau: DeviceArray, strideTau: number, count: number): { run(): void; dispose(): void } {
+    for (const [v, name] of [[m, 'm'], [n, 'n'], [k, 'k'], [count, 'count'], [strideA, 'strideA'], [strideTau, 'strideTau']] as const) {
+      if (!Number.isSafeInteger(v) || v < 0 || v >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `must be an int32 >= 0, got ${v}`, name);
+    }
+    if (!(m >= n && n >= k)) throw new MyriadError('INVALID_ARGUMENT', `orgqr needs m >= n >= k, got ${m}, ${n}, ${k}`, 'k');
+    if (strideA < m * n || strideTau < k) throw new MyriadError('LAYOUT', 'matrices overlap', 'strideA');
+    this.checkDense(dtype, A, count === 0 ? 0 : (count - 1) * strideA + m * n, 'A');
+    this.checkDense(dtype, tau, count === 0 ? 0 : (count - 1) * strideTau + k, 'tau');
+    const t = PREFIX(dtype);
+    const bytes = BigInt(dtype === 'float64' ? 8 : 4);
+    const lwork: [number] = [0];
+    if (count > 0 && n > 0) this.call(`cusolverDn${t}orgqr_bufferSize`, m, n, k, A.ptr, Math.max(1, m), tau.ptr, lwork);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    const info = this.dev.alloc('int32', 1);
+    return {
+      run: () => {
+        if (n === 0) return;
+        for (let i = 0; i < count; i++) {
+          this.call(`cusolverDn${t}orgqr`, m, n, k, A.ptr + BigInt(i * strideA) * bytes, Math.max(1, m), tau.ptr + BigInt(i * strideTau) * bytes, work.ptr, lwork[0], info.ptr);
+        }
+      },
+      dispose: () => { work.dispose(); info.dispose(); },
     };
   }
 

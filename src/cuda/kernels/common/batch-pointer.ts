@@ -9,7 +9,8 @@
 
 export type OperandKind = 'strided' | 'pointer';
 
-export type OperandName = 'A' | 'B' | 'C' | 'W' | 'S' | 'U' | 'V';
+/** Operand names as kernel parameters (T: the Householder scalars tau of QR). */
+export type OperandName = 'A' | 'B' | 'C' | 'W' | 'S' | 'U' | 'V' | 'T';
 
 /** How one operand's matrices are found, as the generated code sees it. */
 export interface OperandLayout {
