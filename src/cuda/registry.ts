@@ -30,7 +30,7 @@ export const OUTPUTS: Readonly<Record<OpName, readonly string[]>> = {
   getrf: ['a', 'ipiv', 'info'], getrs: ['b', 'info'], gesv: ['a', 'ipiv', 'b', 'info'],
   trtri: ['a', 'info'], lauum: ['a', 'info'], potri: ['a', 'info'], poti: ['a', 'info'],
   syev: ['a', 'w', 'info'], gesvd: ['s', 'u', 'vt', 'info'],
-  geqrf: ['a', 'tau', 'info'], orgqr: ['a'], gels: ['a', 'b', 'info'],
+  geqrf: ['a', 'tau', 'info'], orgqr: ['a'], ormqr: ['c'], gels: ['a', 'b', 'info'],
 };
 
 const registry: { [K in OpName]?: GpuOp<K> } = {};
