@@ -6,7 +6,7 @@
  */
 import { strided } from '../../src/core/batch.js';
 import { referenceContext } from '../../src/api/context.js';
-import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
+import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Side } from '../../src/core/enums.js';
 import type { Op } from '../../src/core/ops.js';
 import { Rng } from './random.js';
@@ -51,3 +51,9 @@ export const fro = (a: ArrayLike<number>): number => {
   for (let i = 0; i < a.length; i++) s += a[i]! * a[i]!;
   return Math.sqrt(s);
 };
+
+/**
+ * Tolerance per element of C for a GPU result against the CPU reference (C's entries O(1), Q
+ * orthogonal): k <= r reflectors of length r, each applied with an error of O(r eps).
+ */
+export const ormqrTolerance = (dtype: DType, r: number): number => DTYPE_EPS[dtype] * 32 * Math.max(8, r);

@@ -9,7 +9,7 @@
 
 export type OperandKind = 'strided' | 'pointer';
 
-export type OperandName = 'A' | 'B' | 'C' | 'W' | 'S' | 'U' | 'V';
+export type OperandName = 'A' | 'B' | 'C' | 'W' | 'S' | 'U' | 'V' | 'T';
 
 /** How one operand's matrices are found, as the generated code sees it. */
 export interface OperandLayout {
