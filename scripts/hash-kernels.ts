@@ -46,6 +46,7 @@ import { THREAD_MAX, gesvdCuda, gesvdWarpSource, planGesvd, planSyev, syevCuda, 
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
+import { ormqrBlockSource, ormqrCuda } from '../src/cuda/kernels/ormqr/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Devices (as test/helpers/devices.ts) and the recording fake.
@@ -497,6 +498,25 @@ function jacobiDirect(): void {
   record(gesvdWarpSource({ ...planGesvd({ dtype: 'float32', m: 5, n: 32, wantU: true, wantVt: true, kind: 'strided' }), kind: 'pointer' }));
 }
 
+// ormqr: the launcher over orders, reflector counts, vectors, sides, forms and devices (one kernel per
+// dtype, side, trans and operand form: sizes are arguments); then test/cuda/ormqr-generate.test.ts's set.
+
+function ormqrThroughLauncher(): void {
+  for (const info of DEVICES) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (const side of ['left', 'right'] as const) for (const trans of ['N', 'T'] as const)
+      for (const form of ['dense', 'padded', 'list', 'variable'] as const) for (const [r, k, nvec] of [[1, 1, 1], [5, 3, 7], [32, 32, 32], [100, 100, 100], [40, 20, 300]] as const) {
+        const [m, n] = side === 'left' ? [r, nvec] : [nvec, r];
+        ormqrCuda(dev, { side, trans, a: batch(dtype, r, k, 4, form), tau: batch(dtype, k, 1, 4, form), c: batch(dtype, m, n, 4, form) });
+      }
+  }
+}
+
+function ormqrDirect(): void {
+  for (const dtype of DTYPES) for (const side of ['left', 'right'] as const) for (const trans of ['N', 'T'] as const)
+    for (const kind of ['strided', 'pointer'] as const) record(ormqrBlockSource({ dtype, side, trans, kind }));
+}
+
 // ---------------------------------------------------------------------------------------------
 
 gemmThroughLauncher();
@@ -506,6 +526,7 @@ trsmThroughLauncher();
 syrkLauumThroughLaunchers();
 jacobiThroughLaunchers();
 inversesThroughLaunchers();
+ormqrThroughLauncher();
 const launched = seen.size;
 gemmDirect();
 tsm2Direct();
@@ -514,6 +535,7 @@ trsmDirect();
 syrkLauumDirect();
 jacobiDirect();
 inversesDirect();
+ormqrDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);
 process.stderr.write(`${lines.length} distinct kernel sources (${launched} through the launchers, ${lines.length - launched} more from direct parameter sets)\n`);

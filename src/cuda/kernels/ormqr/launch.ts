@@ -4,8 +4,9 @@
  * dimension (pointer arrays). `ormqrCovers` tells the registry which requests these kernels take
  * (the rest run on the CPU reference).
  */
-import { batchCount, matrixAt } from '../../../core/batch.js';
+import { batchCount, batchDtype, matrixAt } from '../../../core/batch.js';
 import type { OrmqrRequest } from '../../../core/ops.js';
+import type { Storage } from '../../../core/storage.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, operandArgs, release, sharedLimit } from '../common/operands.js';
@@ -15,9 +16,12 @@ import { blockMatrices, ormqrFits, planOrmqr } from './plan.js';
 
 export interface OrmqrOptions { readonly force?: OrmqrForce }
 
-/** Whether every matrix's reflectors fit the shared-memory budget of plan.ts (ORMQR_COVER_SHARED). */
-export function ormqrCovers(r: Pick<OrmqrRequest<DeviceArray>, 'side' | 'tau' | 'c'>): boolean {
-  const dtype = deviceDtype(r.c);
+/**
+ * Whether every matrix's reflectors fit the shared-memory budget of plan.ts (ORMQR_COVER_SHARED).
+ * The backend asks before staging, so the batches may still be host arrays.
+ */
+export function ormqrCovers(r: Pick<OrmqrRequest<Storage>, 'side' | 'tau' | 'c'>): boolean {
+  const dtype = batchDtype(r.c, 'c');
   const fits = (i: number): boolean => {
     const c = matrixAt(r.c, i);
     const [order, nvec] = r.side === 'left' ? [c.rows, c.cols] : [c.cols, c.rows];

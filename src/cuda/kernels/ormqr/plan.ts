@@ -21,10 +21,11 @@ export const ORMQR_THREADS_MAX = 128;
 /** Fewest threads per matrix the planner goes down to (fewer where C has fewer vectors). */
 export const ORMQR_THREADS_MIN = 8;
 /**
- * Shared bytes per block that `ormqrCovers` counts on: 96 KiB, within the opt-in limit of every
- * GPU from sm_70 on except sm_75 (64 KiB; there a covered size beyond it fails to plan).
+ * Shared bytes per block that `ormqrCovers` counts on: the least opt-in limit of the GPUs we
+ * target (sm_75: 64 KiB) less the 1 KiB reserve of `sharedLimit`, so a covered size plans on every
+ * one of them (float64: reflectors of order 100 fit; 128 goes to the CPU).
  */
-export const ORMQR_COVER_SHARED = 96 * 1024;
+export const ORMQR_COVER_SHARED = 63 * 1024;
 
 export interface OrmqrProblem {
   readonly dtype: DType;
