@@ -23,7 +23,7 @@ export const ORMQR_THREADS_MIN = 8;
 /**
  * Shared bytes per block that `ormqrCovers` counts on: the least opt-in limit of the GPUs we
  * target (sm_75: 64 KiB) less the 1 KiB reserve of `sharedLimit`, so a covered size plans on every
- * one of them (float64: reflectors of order 100 fit; 128 goes to the CPU).
+ * one of them (float64: 117 reflectors of order 117 fit, 128 of order 128 go to the CPU).
  */
 export const ORMQR_COVER_SHARED = 63 * 1024;
 
