@@ -7,7 +7,7 @@
  * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output); for the
  * inverses (trtri, potri, poti) cuBLAS's general inverse of the same matrices: getrf + getri, or
  * matinv where n <= 32; cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace
- * made once, untimed).
+ * made once, untimed); for ormqr cusolverDn?ormqr once per matrix (no batched form).
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -141,6 +141,11 @@ class VendorOnDevice implements VendorBaseline {
       case 'gesvd': {
         if (n > 32) return undefined;
         const call = keep(this.solver().gesvdjBatched(dtype, n, n, a, arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray, ints(count), count));
+        return done(() => call.run());
+      }
+      case 'ormqr': {
+        // cuSOLVER has no batched ormqr: its single-matrix routine, called once per matrix.
+        const call = keep(this.solver().ormqrLooped(dtype, 'left', 'T', n, n, n, a, arrays.tau as DeviceArray, arrays.c as DeviceArray, ints(1), count));
         return done(() => call.run());
       }
       case 'trtri':

@@ -12,7 +12,7 @@ import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 
-export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'gesvd'] as const;
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'gesvd', 'ormqr'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
 
 export interface Prepared {
@@ -231,7 +231,38 @@ export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
   trtri: inPlace((d, n) => counts.trtri(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.trtri({ a, uplo: 'lower', info }); }),
   potri: inPlace((d, n) => counts.potri(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.potri({ a, uplo: 'lower', info }); }),
   poti: inPlace((d, n) => counts.poti(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.poti({ a, uplo: 'lower', info }); }),
+  /** C := Q^T C (side left, as gels applies it), n reflectors of order n, C n x n (reset from a copy). */
+  ormqr: {
+    cost: (dtype, n) => counts.ormqr(dtype, 'left', n, n, n),
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const reflectors = randomMatrices(dtype, n, n, count, rng);
+      const a = place.put(reflectors);
+      const tau = place.put(householderScalars(reflectors, n, count));
+      const c0 = place.put(randomMatrices(dtype, n, n, count, rng));
+      const c = place.working(c0);
+      const [A, T, C] = [square(a, n, count), strided(tau, { rows: n, cols: 1, count }), square(c, n, count)];
+      return {
+        run: () => { ctx.ormqr({ side: 'left', trans: 'T', a: A, tau: T, c: C }); },
+        reset: () => place.restore(c0, c), dispose: () => place.dispose(), arrays: { a, tau, c },
+      };
+    },
+  },
 };
+
+/**
+ * tau_j = 2 / ||v_j||^2 for the reflectors below the diagonal of each n x n matrix (v_j(j) = 1):
+ * every H(j) = I - tau_j v_j v_j^T is then orthogonal, so repeated runs keep C's size.
+ */
+function householderScalars(a: FloatArray, n: number, count: number): FloatArray {
+  const tau = allocate(a instanceof Float32Array ? 'float32' : 'float64', n * count);
+  for (let i = 0; i < count; i++) for (let j = 0; j < n; j++) {
+    let s = 1;
+    for (let p = j + 1; p < n; p++) s += a[i * n * n + p + j * n]! ** 2;
+    tau[i * n + j] = 2 / s;
+  }
+  return tau;
+}
 
 export function workloadFor(op: string): Workload {
   if (!(BENCH_OPS as readonly string[]).includes(op))
