@@ -20,7 +20,7 @@ import {
   type OrmqrParams,
 } from '../../src/cuda/kernels/ormqr/index.js';
 import type { Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
-import { FakeDevice } from '../helpers/fake-gpus.js';
+import { FakeDevice, rig } from '../helpers/fake-gpus.js';
 import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90, compileSet } from '../helpers/nvcc.js';
 import { reflectors } from '../helpers/ormqr-data.js';
 import { Rng } from '../helpers/random.js';
@@ -161,6 +161,29 @@ test('a CUDA context runs covered sizes on the kernel and the rest on the CPU re
     assert.equal(launches.length, launched, `r = ${r}`);
     if (launched === 0) assert.deepEqual(ctx.download(dc), want, 'the CPU fallback wrote C back to the device');
   }
+});
+
+test('several GPUs (fakes running the reference): host batches split by matrix, A, tau and C in step', () => {
+  const { ctx, counts } = rig(2);
+  const rng = new Rng(21);
+  const [r, k, count] = [6, 4, 5];
+  const A = new Float64Array(r * k * count);
+  const T = new Float64Array(k * count);
+  for (let i = 0; i < count; i++) {
+    const x = reflectors(rng, 'float64', r, k);
+    A.set(x.a, i * r * k);
+    T.set(x.tau, i * k);
+  }
+  const C0 = Float64Array.from({ length: 3 * r * count }, () => rng.uniform());
+  const want = C0.slice();
+  const args = (c: Float64Array) => ({
+    side: 'right', trans: 'N', a: strided(A, { rows: r, cols: k, count }), tau: strided(T, { rows: k, cols: 1, count }), c: strided(c, { rows: 3, cols: r, count }),
+  } as const);
+  referenceContext.ormqr(args(want));
+  const got = C0.slice();
+  ctx.ormqr(args(got));
+  assert.deepEqual(got, want);
+  assert.deepEqual(counts.map((c) => c.reduce((s, x) => s + x, 0)), [3, 2]);
 });
 
 test('ormqr kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 600_000 }, async () => {
