@@ -263,6 +263,9 @@ describe('ormqr: validation names the argument', () => {
     expect(() => ctx.ormqr({ a: mat(5, 3), tau: mat(3, 1), c, k: 2 } as never), 'INVALID_ARGUMENT', 'k');
     expect(() => ctx.ormqr({ a: mat(5, 3), tau: mat(3, 1) } as never), 'INVALID_ARGUMENT', 'c');
     expect(() => ctx.ormqr(null as never), 'INVALID_ARGUMENT', 'args');
+    // A row-major device A would need a hidden copy: rejected before anything runs.
+    const dev: my.DeviceStorage = { kind: 'device', dtype: 'float64', length: 15, device: 0 };
+    expect(() => ctx.ormqr<my.Storage>({ a: strided(dev, { rows: 5, cols: 3, order: 'row', count: 1 }), tau: mat(3, 1), c }), 'LAYOUT', 'a.order');
     const shared = new Float64Array(30);
     expect(() => ctx.ormqr({ a: strided(shared, { rows: 5, cols: 3, count: 1 }), tau: mat(3, 1), c: strided(shared, { rows: 5, cols: 3, count: 1, offset: 10 }) }), 'LAYOUT', 'c');
   });
