@@ -47,6 +47,7 @@ import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/r
 import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
 import { geqrfCuda, geqrfSharedSource, orgqrCuda, orgqrSharedSource, planQr, qrCovers, type QrForce, type QrSharedParams } from '../src/cuda/kernels/qr/index.js';
+import { ormqrBlockSource, ormqrCuda } from '../src/cuda/kernels/ormqr/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Devices (as test/helpers/devices.ts) and the recording fake.
@@ -542,6 +543,26 @@ function qrDirect(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// ormqr: the launcher over orders, reflector counts, vectors, sides, forms and devices (one kernel per
+// dtype, side, trans and operand form: sizes are arguments); then test/cuda/ormqr-generate.test.ts's set.
+
+function ormqrThroughLauncher(): void {
+  for (const info of DEVICES) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (const side of ['left', 'right'] as const) for (const trans of ['N', 'T'] as const)
+      for (const form of ['dense', 'padded', 'list', 'variable'] as const) for (const [r, k, nvec] of [[1, 1, 1], [5, 3, 7], [32, 32, 32], [100, 100, 100], [40, 20, 300]] as const) {
+        const [m, n] = side === 'left' ? [r, nvec] : [nvec, r];
+        ormqrCuda(dev, { side, trans, a: batch(dtype, r, k, 4, form), tau: batch(dtype, k, 1, 4, form), c: batch(dtype, m, n, 4, form) });
+      }
+  }
+}
+
+function ormqrDirect(): void {
+  for (const dtype of DTYPES) for (const side of ['left', 'right'] as const) for (const trans of ['N', 'T'] as const)
+    for (const kind of ['strided', 'pointer'] as const) record(ormqrBlockSource({ dtype, side, trans, kind }));
+}
+
+// ---------------------------------------------------------------------------------------------
 
 gemmThroughLauncher();
 tsm2ThroughLauncher();
@@ -551,6 +572,7 @@ syrkLauumThroughLaunchers();
 jacobiThroughLaunchers();
 inversesThroughLaunchers();
 qrThroughLaunchers();
+ormqrThroughLauncher();
 const launched = seen.size;
 gemmDirect();
 tsm2Direct();
@@ -560,6 +582,7 @@ syrkLauumDirect();
 jacobiDirect();
 inversesDirect();
 qrDirect();
+ormqrDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);
 process.stderr.write(`${lines.length} distinct kernel sources (${launched} through the launchers, ${lines.length - launched} more from direct parameter sets)\n`);

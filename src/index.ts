@@ -26,7 +26,7 @@ export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptio
 export type { QrMode, QrOptions, QrResult, LstsqResult } from './api/array-qr.js';
 export type {
   GemmArgs, TrsmArgs, TrmmArgs, SyrkArgs, FactorArgs, CholeskySolveArgs, TrtriArgs, GetrfArgs, GetrsArgs, GesvArgs,
-  SyevArgs, GesvdArgs, GeqrfArgs, OrgqrArgs, GelsArgs,
+  SyevArgs, GesvdArgs, GeqrfArgs, OrgqrArgs, OrmqrArgs, GelsArgs,
 } from './api/prepare.js';
 
 const ctx = cpuContext;
@@ -48,6 +48,7 @@ export const syev = ctx.syev.bind(ctx);
 export const gesvd = ctx.gesvd.bind(ctx);
 export const geqrf = ctx.geqrf.bind(ctx);
 export const orgqr = ctx.orgqr.bind(ctx);
+export const ormqr = ctx.ormqr.bind(ctx);
 export const gels = ctx.gels.bind(ctx);
 export const poti = ctx.poti.bind(ctx);
 // Array level on the CPU.

@@ -15,9 +15,9 @@ import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
 import * as arrays from './array.js';
 import * as qrArrays from './array-qr.js';
 import {
-  hostInts, prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareGetrf, prepareGetrs,
+  hostInts, prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareOrmqr, prepareGetrf, prepareGetrs,
   prepareSyev, prepareSyrk, prepareTrsm, prepareTrtri,
-  type CholeskySolveArgs, type FactorArgs, type GelsArgs, type GemmArgs, type GeqrfArgs, type OrgqrArgs, type GesvArgs, type GesvdArgs, type GetrfArgs, type GetrsArgs,
+  type CholeskySolveArgs, type FactorArgs, type GelsArgs, type GemmArgs, type GeqrfArgs, type OrgqrArgs, type OrmqrArgs, type GesvArgs, type GesvdArgs, type GetrfArgs, type GetrsArgs,
   type IntAllocator, type SyevArgs, type SyrkArgs, type TrmmArgs, type TrsmArgs, type TrtriArgs,
 } from './prepare.js';
 import { columnMajorCopy } from './rowmajor.js';
@@ -166,6 +166,13 @@ export class Context {
     this.execute('orgqr', prepareOrgqr(args));
   }
   /**
+   * C := op(Q) C (side 'left', default) or C op(Q) ('right') with op(Q) = Q ('N', default) or Q^T
+   * ('T'), Q from geqrf's reflectors (A's first k columns, k = tau's rows), as LAPACK's ormqr.
+   */
+  ormqr<S extends Storage>(args: OrmqrArgs<S>): void {
+    this.execute('ormqr', prepareOrmqr(args));
+  }
+  /**
    * Least squares (m >= n) or minimum norm (m < n) solutions of A X = B (LAPACK's gels, trans 'N'):
    * B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its factors.
    * info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed.
@@ -208,6 +215,7 @@ export class Context {
   potiAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.poti(args)); }
   geqrfAsync<S extends Storage>(args: GeqrfArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.geqrf(args)); }
   orgqrAsync<S extends Storage>(args: OrgqrArgs<S>): Promise<void> { return this.deferred(() => this.orgqr(args)); }
+  ormqrAsync<S extends Storage>(args: OrmqrArgs<S>): Promise<void> { return this.deferred(() => this.ormqr(args)); }
   gelsAsync<S extends Storage>(args: GelsArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.gels(args)); }
 
   // -------------------------------------------------------------------------------------------
@@ -368,7 +376,8 @@ export class Context {
         return copy;
       });
       this.run(op, r as never);
-      copied.forEach((field, i) => { if ((field !== 'a' || op !== 'getrs') && (field !== 'tau' || op !== 'orgqr')) this.afterDevice(() => copies[i]!.writeBack()); });
+      const read = READ_ONLY_COPIES[op];
+      copied.forEach((field, i) => { if (!read?.includes(field)) this.afterDevice(() => copies[i]!.writeBack()); });
     }
     if (request.info === undefined) return undefined;
     return op === 'getrf' || op === 'gesv' ? { info: request.info, ipiv: request.ipiv } : { info: request.info };
@@ -409,11 +418,13 @@ export class Context {
   }
 }
 
-/** Batches copied to column-major where row-major (host only): getrs reads its a (orgqr its tau), the others write theirs back. */
+/** Batches copied to column-major where row-major (host only); written back unless READ_ONLY_COPIES lists them. */
 const COPIED: Partial<Record<OpName, readonly string[]>> = {
   potrs: ['b'], posv: ['b'], getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'],
-  geqrf: ['a', 'tau'], orgqr: ['a', 'tau'], gels: ['a', 'b'],
+  geqrf: ['a', 'tau'], orgqr: ['a', 'tau'], ormqr: ['a', 'tau'], gels: ['a', 'b'],
 };
+/** The copies of COPIED that the operation only reads. */
+const READ_ONLY_COPIES: Partial<Record<OpName, readonly string[]>> = { getrs: ['a'], orgqr: ['tau'], ormqr: ['a', 'tau'] };
 
 /** `ctx.prepare`: one preparer per operation, taking the arguments of that operation. */
 export type Preparers = {
@@ -440,7 +451,7 @@ function checkHostOnly(request: object, op: string): void {
 const freshInts = new WeakSet<object>();
 
 function writesNothing(op: OpName, r: Record<string, unknown>): boolean {
-  const written = (op === 'gemm' || op === 'syrk' ? r.c : op === 'trsm' || op === 'trmm' ? r.b : r.a) as Batch<Storage>;
+  const written = (op === 'gemm' || op === 'syrk' || op === 'ormqr' ? r.c : op === 'trsm' || op === 'trmm' ? r.b : r.a) as Batch<Storage>;
   const info = r.info as IntStorage | undefined;
   if (info !== undefined && isDeviceStorage(info)) return false;
   let empty: boolean;

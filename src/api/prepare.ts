@@ -24,7 +24,7 @@ import {
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import type {
-  GelsRequest, GemmRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
+  GelsRequest, GemmRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, OrmqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
   SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
@@ -58,6 +58,12 @@ export interface GesvdArgs<S extends Storage = Storage> {
 /** tau: min(m, n) x 1 per matrix (geqrf writes it; orgqr reads k = its rows, k <= n). */
 export interface GeqrfArgs<S extends Storage = Storage> { a: Batch<S>; tau: Batch<S>; info?: IntStorage }
 export interface OrgqrArgs<S extends Storage = Storage> { a: Batch<S>; tau: Batch<S> }
+/**
+ * side 'left' (default): C := op(Q) C; 'right': C := C op(Q); trans 'N' (default): op(Q) = Q, 'T'
+ * (or 'C'): Q^T. Q = H(0) ... H(k-1) from geqrf's reflectors in A's first k columns (A has m rows
+ * on the left, n on the right, for C m x n; geqrf's whole output can be passed), k = tau's rows.
+ */
+export interface OrmqrArgs<S extends Storage = Storage> { side?: Side; trans?: Trans; a: Batch<S>; tau: Batch<S>; c: Batch<S> }
 /** b: max(m, n) x nrhs per matrix; X lands in its first n rows. */
 export interface GelsArgs<S extends Storage = Storage> { a: Batch<S>; b: Batch<S>; info?: IntStorage }
 
@@ -457,6 +463,7 @@ export function prepareGesvd<S extends Storage>(args: GesvdArgs<S>, alloc: IntAl
 
 const GEQRF_KEYS = ['a', 'tau', 'info'] as const;
 const ORGQR_KEYS = ['a', 'tau'] as const;
+const ORMQR_KEYS = ['side', 'trans', 'a', 'tau', 'c'] as const;
 const GELS_KEYS = ['a', 'b', 'info'] as const;
 
 export function prepareGeqrf<S extends Storage>(args: GeqrfArgs<S>, alloc: IntAllocator): GeqrfRequest<S> {
@@ -486,6 +493,33 @@ export function prepareOrgqr<S extends Storage>(args: OrgqrArgs<S>): OrgqrReques
   });
   checkNoOverlaps([batchOperand('a', args.a, true), batchOperand('tau', args.tau, false)]);
   return { a: args.a, tau: args.tau };
+}
+
+/**
+ * ormqr: a and tau are returned as given (row-major host batches are copied by the context, as
+ * geqrf wrote them column-major); a row-major C maps to the transposed operation on its
+ * column-major view: (op(Q) C)^T = C^T op(Q)^T, side and trans flip.
+ */
+export function prepareOrmqr<S extends Storage>(args: OrmqrArgs<S>): OrmqrRequest<S> {
+  argsObject(args, 'ormqr', ORMQR_KEYS);
+  const side = parseSide(args.side ?? 'left', 'side');
+  const trans = parseTrans(args.trans ?? 'N', 'trans');
+  const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau'], [args.c, 'c']]);
+  copyableOrder(args.a, 'a');
+  copyableOrder(args.tau, 'tau');
+  forEachShape([args.a, args.tau, args.c], count, (i) => {
+    const [m, n] = dims(args.c, i);
+    const [ar, ac] = dims(args.a, i);
+    const [k, tc] = dims(args.tau, i);
+    const need = side === 'left' ? m : n;
+    check(ar === need, 'SHAPE', 'a', `matrix ${i}: side '${side}' applies Q of order ${need} to the ${m}x${n} C, but A has ${ar} rows (it needs ${need})`);
+    check(tc === 1, 'SHAPE', 'tau', `matrix ${i}: tau must be k x 1 (one scalar per reflector), got ${k}x${tc}`);
+    check(k <= ac && k <= ar, 'SHAPE', 'tau', `matrix ${i}: tau has ${k} rows but the ${ar}x${ac} A holds at most ${Math.min(ar, ac)} reflectors`);
+  });
+  checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('tau', args.tau, false), batchOperand('c', args.c, true)]);
+  const c = asColumnMajor(args.c);
+  if (!isRow(args.c)) return { side, trans, a: args.a, tau: args.tau, c };
+  return { side: flipSide(side), trans: flipTrans(trans), a: args.a, tau: args.tau, c };
 }
 
 export function prepareGels<S extends Storage>(args: GelsArgs<S>, alloc: IntAllocator): GelsRequest<S> {

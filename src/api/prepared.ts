@@ -22,7 +22,7 @@ import type { OpName } from '../core/ops.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import {
-  prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareGetrf, prepareGetrs, prepareSyev, prepareSyrk,
+  prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareOrmqr, prepareGetrf, prepareGetrs, prepareSyev, prepareSyrk,
   prepareTrsm, prepareTrtri, type IntAllocator,
 } from './prepare.js';
 
@@ -36,7 +36,7 @@ export interface PreparedStorages {
   s?: Storage;
   u?: Storage;
   vt?: Storage;
-  /** geqrf's and orgqr's reflector scalars. */
+  /** geqrf's, orgqr's and ormqr's reflector scalars. */
   tau?: Storage;
   info?: IntStorage;
   ipiv?: IntStorage;
@@ -83,6 +83,7 @@ const PREPARERS: { readonly [K in OpName]: Preparer } = {
   gesvd: { validate: (a, alloc) => prepareGesvd(a, alloc) as unknown as Request, outputs: ['s', 'u', 'vt', 'info'] },
   geqrf: { validate: (a, alloc) => prepareGeqrf(a, alloc) as unknown as Request, outputs: ['a', 'tau', 'info'] },
   orgqr: { validate: (a) => prepareOrgqr(a) as unknown as Request, outputs: ['a'] },
+  ormqr: { validate: (a) => prepareOrmqr(a) as unknown as Request, outputs: ['c'] },
   gels: { validate: (a, alloc) => prepareGels(a, alloc) as unknown as Request, outputs: ['a', 'b', 'info'] },
 };
 

@@ -9,7 +9,7 @@
  * matinv where n <= 32; cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace
  * made once, untimed); geqrf: cublas?geqrfBatched; orgqr: cuSOLVER's single-matrix orgqr in a loop
  * (no batched form exists), only for batches of up to ORGQR_LOOP_MAX matrices (the row says so
- * otherwise: pass --batch); qr: both.
+ * otherwise: pass --batch); qr: both; ormqr: cusolverDn?ormqr once per matrix (no batched form).
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -146,6 +146,11 @@ class VendorOnDevice implements VendorBaseline {
       case 'gesvd': {
         if (n > 32) return undefined;
         const call = keep(this.solver().gesvdjBatched(dtype, n, n, a, arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray, ints(count), count));
+        return done(() => call.run());
+      }
+      case 'ormqr': {
+        // cuSOLVER has no batched ormqr: its single-matrix routine, called once per matrix.
+        const call = keep(this.solver().ormqrLooped(dtype, 'left', 'T', n, n, n, a, arrays.tau as DeviceArray, arrays.c as DeviceArray, ints(1), count));
         return done(() => call.run());
       }
       case 'trtri':

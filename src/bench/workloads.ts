@@ -12,7 +12,7 @@ import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 
-export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'gesvd', 'geqrf', 'orgqr', 'qr'] as const;
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'gesvd', 'geqrf', 'orgqr', 'qr', 'ormqr'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
 
 export interface Prepared {
@@ -234,6 +234,23 @@ export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
   geqrf: qrWorkload('geqrf'),
   orgqr: qrWorkload('orgqr'),
   qr: qrWorkload('qr'),
+  /** C := Q^T C (side left, as gels applies it), n reflectors of order n, C n x n (reset from a copy). */
+  ormqr: {
+    cost: (dtype, n) => counts.ormqr(dtype, 'left', n, n, n),
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const reflectors = randomMatrices(dtype, n, n, count, rng);
+      const a = place.put(reflectors);
+      const tau = place.put(householderScalars(reflectors, n, count));
+      const c0 = place.put(randomMatrices(dtype, n, n, count, rng));
+      const c = place.working(c0);
+      const [A, T, C] = [square(a, n, count), strided(tau, { rows: n, cols: 1, count }), square(c, n, count)];
+      return {
+        run: () => { ctx.ormqr({ side: 'left', trans: 'T', a: A, tau: T, c: C }); },
+        reset: () => place.restore(c0, c), dispose: () => place.dispose(), arrays: { a, tau, c },
+      };
+    },
+  },
 };
 
 /**
@@ -263,6 +280,20 @@ function qrWorkload(kind: 'geqrf' | 'orgqr' | 'qr'): Workload {
       return { run, reset: () => place.restore(a0, a), dispose: () => place.dispose(), arrays: { a, tau } };
     },
   };
+}
+
+/**
+ * tau_j = 2 / ||v_j||^2 for the reflectors below the diagonal of each n x n matrix (v_j(j) = 1):
+ * every H(j) = I - tau_j v_j v_j^T is then orthogonal, so repeated runs keep C's size.
+ */
+function householderScalars(a: FloatArray, n: number, count: number): FloatArray {
+  const tau = allocate(a instanceof Float32Array ? 'float32' : 'float64', n * count);
+  for (let i = 0; i < count; i++) for (let j = 0; j < n; j++) {
+    let s = 1;
+    for (let p = j + 1; p < n; p++) s += a[i * n * n + p + j * n]! ** 2;
+    tau[i * n + j] = 2 / s;
+  }
+  return tau;
 }
 
 export function workloadFor(op: string): Workload {

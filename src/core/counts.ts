@@ -86,7 +86,17 @@ export const counts = {
     const flops = 4 * big * k * k - (4 * k * k * k) / 3 + (vectors ? 4 * big * k * k + 8 * k * k * k : 0);
     return { flops, bytes: el(dtype, m * n + k + (vectors ? m * k + k * n : 0)) };
   },
-  /** potrf then potri: n^3 / 3 + 2 n^3 / 3. */
+  /**
+   * C (m x n) := op(Q) C or C op(Q) with k reflectors, counted as LAPACK's dormqr (LAWN 41,
+   * leading terms): 4mnk - 2nk^2 on the left, 4mnk - 2mk^2 on the right. Reads the reflectors
+   * (below the diagonal of an r x k block, r = m or n) and tau, reads and writes C.
+   */
+  ormqr(dtype: DType, side: 'left' | 'right', m: number, n: number, k: number): Cost {
+    const r = side === 'left' ? m : n;
+    const other = side === 'left' ? n : m;
+    return { flops: 4 * m * n * k - 2 * other * k * k, bytes: el(dtype, r * k - (k * (k - 1)) / 2 + 2 * m * n) };
+  },
+    /** potrf then potri: n^3 / 3 + 2 n^3 / 3. */
   poti(dtype: DType, n: number): Cost {
     return { flops: n * n * n, bytes: el(dtype, n * (n + 1)) };
   },

@@ -71,6 +71,13 @@ export interface GeqrfRequest<S = Storage, I = IntStorage> extends InfoTarget<I>
 /** The first n columns of Q = H(0) ... H(k-1) over A (m x n, m >= n >= k), from geqrf's reflectors; k = tau's rows. */
 export interface OrgqrRequest<S = Storage> { a: Batch<S>; tau: Batch<S> }
 /**
+ * C (m x n) := op(Q) C (side 'left') or C op(Q) (side 'right'), op(Q) = Q ('N') or Q^T ('T'),
+ * Q = H(0) H(1) ... H(k-1) from geqrf's reflectors, as LAPACK's dormqr: A holds them in its first
+ * k columns (A is m x ka for side 'left', n x ka for 'right', k <= ka, k <= its rows; only the
+ * part below the diagonal is read), tau their scalars (k x 1 per matrix; k = tau's rows).
+ */
+export interface OrmqrRequest<S = Storage> { side: Side; trans: Op; a: Batch<S>; tau: Batch<S>; c: Batch<S> }
+/**
  * Least squares (m >= n: min ||A X - B||) or minimum norm (m < n) solution, as LAPACK's gels
  * (trans 'N'): B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its QR
  * (m >= n) or by the transpose of the QR of A^T (m < n). info = j + 1 where R(j, j) is exactly zero.
@@ -105,13 +112,14 @@ export interface Backend<S = Storage, I = IntStorage> {
   poti(r: PotiRequest<S, I>): void;
   geqrf(r: GeqrfRequest<S, I>): void;
   orgqr(r: OrgqrRequest<S>): void;
+  ormqr(r: OrmqrRequest<S>): void;
   gels(r: GelsRequest<S, I>): void;
 }
 
 export type OpName = keyof Omit<Backend, 'name'>;
 export const OP_NAMES: readonly OpName[] = [
   'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'syev', 'gesvd',
-  'geqrf', 'orgqr', 'gels',
+  'geqrf', 'orgqr', 'ormqr', 'gels',
 ];
 
 /**
@@ -144,5 +152,6 @@ export abstract class DispatchingBackend<S = Storage, I = IntStorage> implements
   readonly poti = this.op('poti');
   readonly geqrf = this.op('geqrf');
   readonly orgqr = this.op('orgqr');
+  readonly ormqr = this.op('ormqr');
   readonly gels = this.op('gels');
 }

@@ -6,7 +6,7 @@ import type { FloatArray } from '../core/dtype.js';
 import type { Backend } from '../core/ops.js';
 import { cpuGemm, cpuSyrk, cpuTrmm, cpuTrsm } from './blas3.js';
 import {
-  cpuGels, cpuGeqrf, cpuGesv, cpuGesvd, cpuGetrf, cpuGetrs, cpuLauum, cpuOrgqr, cpuPosv, cpuPotrf, cpuPoti, cpuPotri, cpuPotrs, cpuSyev, cpuTrtri,
+  cpuGels, cpuGeqrf, cpuGesv, cpuGesvd, cpuGetrf, cpuGetrs, cpuLauum, cpuOrgqr, cpuOrmqr, cpuPosv, cpuPotrf, cpuPoti, cpuPotri, cpuPotrs, cpuSyev, cpuTrtri,
 } from './lapack/index.js';
 
 export type HostBackend = Backend<FloatArray, Int32Array>;
@@ -31,5 +31,6 @@ export const cpuBackend: HostBackend = Object.freeze({
   gesvd: cpuGesvd,
   geqrf: cpuGeqrf,
   orgqr: cpuOrgqr,
+  ormqr: cpuOrmqr,
   gels: cpuGels,
 });

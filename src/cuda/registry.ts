@@ -8,6 +8,7 @@ import { MyriadError } from '../core/errors.js';
 import { gemmRouted } from './kernels/gemm/index.js';
 import { getrfCuda } from './kernels/getrf/index.js';
 import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
+import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
 import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
 import { potrfCuda } from './kernels/potrf/index.js';
@@ -31,7 +32,7 @@ export const OUTPUTS: Readonly<Record<OpName, readonly string[]>> = {
   getrf: ['a', 'ipiv', 'info'], getrs: ['b', 'info'], gesv: ['a', 'ipiv', 'b', 'info'],
   trtri: ['a', 'info'], lauum: ['a', 'info'], potri: ['a', 'info'], poti: ['a', 'info'],
   syev: ['a', 'w', 'info'], gesvd: ['s', 'u', 'vt', 'info'],
-  geqrf: ['a', 'tau', 'info'], orgqr: ['a'], gels: ['a', 'b', 'info'],
+  geqrf: ['a', 'tau', 'info'], orgqr: ['a'], ormqr: ['c'], gels: ['a', 'b', 'info'],
 };
 
 const registry: { [K in OpName]?: GpuOp<K> } = {};
@@ -87,3 +88,4 @@ registerGpuOp('potri', potriCuda);
 registerGpuOp('poti', potiCuda);
 registerGpuOp('geqrf', geqrfCuda, (r, dev) => qrCovers(r.a, dev));
 registerGpuOp('orgqr', orgqrCuda, (r, dev) => qrCovers(r.a, dev));
+registerGpuOp('ormqr', ormqrCuda, ormqrCovers);

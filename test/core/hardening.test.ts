@@ -87,6 +87,14 @@ describe('2. an output overlapping another argument is a LAYOUT error naming bot
     // Disjoint ranges of one device array pass the overlap check (and then meet the CPU's device check).
     throwsArg(() => m.gemm<m.Storage>({ a: strided(dev, { rows: 2, count: 1 }), b: strided(devOther, { rows: 2, count: 1 }), c: strided(dev, { rows: 2, count: 1, offset: 4 }) }), 'INVALID_ARGUMENT', 'a');
   });
+  it('ormqr with c over a or tau; a and tau may share memory (both only read)', () => {
+    const buf = new Float64Array(12).fill(0.5);
+    const c = new Float64Array(6).fill(1);
+    rejectsOverlap([buf], () => m.ormqr({ a: strided(buf, { rows: 3, cols: 2, count: 1 }), tau: strided(buf, { rows: 2, cols: 1, count: 1, offset: 6 }), c: strided(buf, { rows: 3, cols: 2, count: 1, offset: 4 }) }), 'c', 'a');
+    rejectsOverlap([buf, c], () => m.ormqr({ a: strided(c, { rows: 3, cols: 2 }), tau: strided(buf, { rows: 2, cols: 1, count: 1 }), c: strided(buf, { rows: 3, cols: 2, count: 1, offset: 1 }) }), 'c', 'tau');
+    m.ormqr({ a: strided(buf, { rows: 3, cols: 2, count: 1 }), tau: strided(buf, { rows: 2, cols: 1, count: 1, offset: 3 }), c: strided(c, { rows: 3, cols: 2 }) });
+    assert.ok(c.every(Number.isFinite) && c.some((x) => x !== 1));
+  });
   it('inputs that only overlap each other stay legal', () => {
     const buf = new Float64Array([1, 2, 3, 4]);
     const c = new Float64Array(4);
@@ -97,7 +105,8 @@ describe('2. an output overlapping another argument is a LAYOUT error naming bot
 
 describe('3. a missing or null argument object is a MyriadError', () => {
   it('every LAPACK-level function', () => {
-    const fns = [m.gemm, m.trsm, m.trmm, m.syrk, m.potrf, m.potrs, m.posv, m.getrf, m.getrs, m.gesv, m.trtri, m.lauum, m.potri, m.poti] as ((x?: unknown) => unknown)[];
+    const fns = [m.gemm, m.trsm, m.trmm, m.syrk, m.potrf, m.potrs, m.posv, m.getrf, m.getrs, m.gesv, m.trtri, m.lauum, m.potri, m.poti,
+      m.syev, m.gesvd, m.geqrf, m.orgqr, m.ormqr, m.gels] as ((x?: unknown) => unknown)[];
     for (const f of fns) {
       throwsArg(() => f(), 'INVALID_ARGUMENT', 'args');
       throwsArg(() => f(null), 'INVALID_ARGUMENT', 'args');

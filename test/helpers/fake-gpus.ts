@@ -117,7 +117,7 @@ export function fakeBackend(dev: FakeDevice, counts: number[]): Backend<Storage,
     counts.push(count);
     (cpuBackend[op] as unknown as (x: unknown) => void)(mapped);
   };
-  const ops = ['gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti'] as const;
+  const ops = ['gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'ormqr'] as const;
   return Object.fromEntries([['name', 'fake'], ...ops.map((op) => [op, run(op)])]) as unknown as Backend<Storage, IntStorage>;
 }
 

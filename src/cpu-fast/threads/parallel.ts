@@ -17,7 +17,7 @@ export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
   gemm: ['c'], trsm: ['b'], trmm: ['b'], syrk: ['c'],
   potrf: ['a'], potrs: ['b'], posv: ['a', 'b'], getrf: ['a'], getrs: ['b'], gesv: ['a', 'b'],
   trtri: ['a'], lauum: ['a'], potri: ['a'], poti: ['a'], syev: ['a', 'w'], gesvd: ['s', 'u', 'vt'],
-  geqrf: ['a', 'tau'], orgqr: ['a'], gels: ['a', 'b'],
+  geqrf: ['a', 'tau'], orgqr: ['a'], ormqr: ['c'], gels: ['a', 'b'],
 };
 
 /**
@@ -31,9 +31,9 @@ export const THREADING = { minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinS
 
 type Op = (r: object) => void;
 
-/** The batch whose count and shapes define the call (C for gemm and syrk, B for trsm/trmm, else A). */
+/** The batch whose count and shapes define the call (C for gemm, syrk and ormqr, B for trsm/trmm, else A). */
 function mainBatch(op: OpName, r: object): Batch<FloatArray> {
-  const key = op === 'gemm' || op === 'syrk' ? 'c' : op === 'trsm' || op === 'trmm' ? 'b' : 'a';
+  const key = op === 'gemm' || op === 'syrk' || op === 'ormqr' ? 'c' : op === 'trsm' || op === 'trmm' ? 'b' : 'a';
   return (r as Record<string, Batch<FloatArray>>)[key]!;
 }
 

@@ -4,4 +4,4 @@ export { cpuGetrf, getrfMatrix } from './getrf.js';
 export { cpuPotrs, cpuPosv, cpuGetrs, cpuGesv } from './solve.js';
 export { cpuSyev, cpuGesvd, syevMatrix, gesvdMatrix, MAX_SWEEPS } from './jacobi.js';
 export { cpuTrtri, cpuLauum, cpuPotri, cpuPoti, trtriMatrix, lauumMatrix } from './inverse.js';
-export { cpuGeqrf, cpuOrgqr, cpuGels, geqr2, org2r } from './qr.js';
+export { cpuGeqrf, cpuOrgqr, cpuOrmqr, cpuGels, geqr2, org2r, orm2r } from './qr.js';

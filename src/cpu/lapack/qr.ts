@@ -7,7 +7,8 @@
  *   upper triangle. The reflector is dlarfg's: beta = -sign(alpha) ||(alpha, x)||, tau = 0 where
  *   x is zero (H = I).
  * - orgqr: the first n columns of Q = H(0) ... H(k-1) (m >= n >= k) over A, as dorg2r.
- * - gels: m >= n: A = Q R, X = R^-1 (Q^T B)(0:n). m < n (minimum norm): A^T = Q R (the QR of
+ * - ormqr: C := op(Q) C or C op(Q) without forming Q, one reflector at a time, as dorm2r.
+ * - gels: m >= n: A = Q R, X = R^-1 (Q^T B)(0:n) (Q^T B and Q [y; 0] by orm2r). m < n (minimum norm): A^T = Q R (the QR of
  *   A^T stands in for LAPACK's LQ of A; A^T's Q R is A's L Q transposed), X = Q [R^-T B(0:m); 0].
  *   info = j + 1 where R(j, j) is exactly zero (A not of full rank; B then holds Q^T B or B as
  *   given, unspecified as in LAPACK). An all-zero A gives X = 0 and info 0 (dgels's rule).
@@ -16,12 +17,14 @@
  */
 import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
-import type { GelsRequest, GeqrfRequest, OrgqrRequest } from '../../core/ops.js';
+import type { Side } from '../../core/enums.js';
+import type { GelsRequest, GeqrfRequest, Op, OrgqrRequest, OrmqrRequest } from '../../core/ops.js';
 import { Workspace } from './workspace.js';
 
 const work = new Workspace();
 const twork = new Workspace();
 const bwork = new Workspace();
+const rwork = new Workspace();
 
 export function cpuGeqrf(r: GeqrfRequest<FloatArray, Int32Array>): void {
   for (let i = 0; i < batchCount(r.a); i++) {
@@ -48,6 +51,24 @@ export function cpuOrgqr(r: OrgqrRequest<FloatArray>): void {
     for (let j = 0; j < k; j++) tau[j] = t.data[t.offset + j]!;
     org2r(a, tau, am.rows, am.cols, k);
     store(a, am);
+  }
+}
+
+export function cpuOrmqr(r: OrmqrRequest<FloatArray>): void {
+  for (let i = 0; i < batchCount(r.c); i++) {
+    const am = matrixAt(r.a, i);
+    const t = matrixAt(r.tau, i);
+    const k = t.rows;
+    const rows = am.rows;
+    // Only the k reflector columns are read (A may hold more: geqrf's whole output).
+    const a = work.get(rows * k);
+    for (let j = 0; j < k; j++) for (let p = j + 1; p < rows; p++) a[p + j * rows] = am.data[am.offset + p + j * am.ld]!;
+    const tau = twork.get(k);
+    for (let j = 0; j < k; j++) tau[j] = t.data[t.offset + j]!;
+    const cm = matrixAt(r.c, i);
+    const c = load(cm, bwork);
+    orm2r(r.side, r.trans, a, rows, tau, k, c, cm.rows, cm.cols);
+    store(c, cm);
   }
 }
 
@@ -86,10 +107,11 @@ export function cpuGels(r: GelsRequest<FloatArray, Int32Array>): void {
     for (let j = 0; j < k && info === 0; j++) if (a[j + j * rows] === 0) info = j + 1;
     r.info[i] = info;
     if (info !== 0) continue;
+    // B is rows x nrhs here (ldb = max(m, n) = rows).
+    if (tall) orm2r('left', 'T', a, rows, tau, k, b, rows, nrhs);
     for (let c = 0; c < nrhs; c++) {
       const o = c * ldb;
       if (tall) {
-        for (let j = 0; j < k; j++) applyReflector(a, rows, j, tau[j]!, b, o);
         // R x = (Q^T b)(0:n), back substitution.
         for (let j = n - 1; j >= 0; j--) {
           let s = b[o + j]!;
@@ -97,16 +119,16 @@ export function cpuGels(r: GelsRequest<FloatArray, Int32Array>): void {
           b[o + j] = s / a[j + j * rows]!;
         }
       } else {
-        // R^T y = b(0:m), forward substitution; then x = Q [y; 0] = H(0) ... H(k-1) [y; 0].
+        // R^T y = b(0:m), forward substitution; then x = Q [y; 0] (below).
         for (let j = 0; j < m; j++) {
           let s = b[o + j]!;
           for (let p = 0; p < j; p++) s -= a[p + j * rows]! * b[o + p]!;
           b[o + j] = s / a[j + j * rows]!;
         }
         for (let p = m; p < n; p++) b[o + p] = 0;
-        for (let j = k - 1; j >= 0; j--) applyReflector(a, rows, j, tau[j]!, b, o);
       }
     }
+    if (!tall) orm2r('left', 'N', a, rows, tau, k, b, rows, nrhs);
     store(b, bm);
   }
 }
@@ -143,6 +165,39 @@ export function org2r(a: Float64Array, tau: Float64Array, m: number, n: number, 
     for (let p = d + 1; p < (j + 1) * m; p++) a[p] *= -tau[j]!;
     a[d] = 1 - tau[j]!;
     for (let p = 0; p < j; p++) a[p + j * m] = 0;
+  }
+}
+
+/**
+ * dorm2r on c (m x n, ld = m): C := op(Q) C (side 'left') or C op(Q) ('right'), op(Q) = Q or
+ * Q^T, Q = H(0) H(1) ... H(k-1) from the k reflectors of a (ld = lda, the order of the space Q
+ * acts on: m on the left, n on the right) and tau. One reflector at a time, in LAPACK's order:
+ * Q C = H(0) (... (H(k-1) C)) and C Q^T = ((C H(k-1)) ...) H(0) take them from k-1 down, Q^T C
+ * and C Q from 0 up. H(j) touches rows (left) or columns (right) j ... lda-1 of C.
+ */
+export function orm2r(side: Side, trans: Op, a: Float64Array, lda: number, tau: Float64Array, k: number, c: Float64Array, m: number, n: number): void {
+  const forward = (side === 'left') === (trans === 'T');
+  for (let s = 0; s < k; s++) {
+    const j = forward ? s : k - 1 - s;
+    const t = tau[j]!;
+    if (t === 0) continue;
+    if (side === 'left') {
+      for (let col = 0; col < n; col++) applyReflector(a, lda, j, t, c, col * m);
+      continue;
+    }
+    // Right: for each row q, w = C(q, j:n) v, then C(q, j:n) -= tau w v^T; the rows in step, column by column.
+    const v = j * lda;
+    const w = rwork.get(m);
+    for (let q = 0; q < m; q++) w[q] = c[q + j * m]!;
+    for (let p = j + 1; p < n; p++) {
+      const vp = a[v + p]!;
+      for (let q = 0; q < m; q++) w[q] += c[q + p * m]! * vp;
+    }
+    for (let q = 0; q < m; q++) { w[q] *= t; c[q + j * m] -= w[q]!; }
+    for (let p = j + 1; p < n; p++) {
+      const vp = a[v + p]!;
+      for (let q = 0; q < m; q++) c[q + p * m] -= w[q]! * vp;
+    }
   }
 }
 

@@ -4,12 +4,14 @@
  * matrices up to 32 x 32 (cusolverDn?syevjBatched, cusolverDn?gesvdjBatched); the single-matrix
  * (whole-GPU) Cholesky and LU with their solves (cusolverDn?potrf/potrs, cusolverDn?getrf/getrs),
  * looped over a batch of large matrices; Q of one matrix's Householder reflectors
- * (cusolverDn?orgqr, looped over a batch). Checks before native calls.
+ * (cusolverDn?orgqr) and its product with C (cusolverDn?ormqr), which have no batched form, looped
+ * over the matrices. Checks before native calls.
  */
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
 import type { DType } from '../../core/dtype.js';
-import type { Uplo } from '../../core/enums.js';
+import type { Side, Uplo } from '../../core/enums.js';
+import type { Op } from '../../core/ops.js';
 import type { CudaDevice } from '../runtime/device.js';
 import { VendorError } from '../runtime/errors.js';
 import { bindAll, optionalFunc } from '../runtime/ffi-cuda.js';
@@ -58,6 +60,12 @@ const ORGQR_SIZE = (t: string) =>
   `int cusolverDn${t}orgqr_bufferSize(cusolverDnHandle_t handle, int m, int n, int k, CUdeviceptr A, int lda, CUdeviceptr tau, _Out_ int *lwork)`;
 const ORGQR = (t: string) =>
   `int cusolverDn${t}orgqr(cusolverDnHandle_t handle, int m, int n, int k, CUdeviceptr A, int lda, CUdeviceptr tau, CUdeviceptr work, int lwork, CUdeviceptr info)`;
+const ORMQR_SIZE = (t: string) =>
+  `int cusolverDn${t}ormqr_bufferSize(cusolverDnHandle_t handle, int side, int trans, int m, int n, int k, CUdeviceptr A, int lda, ` +
+  'CUdeviceptr tau, CUdeviceptr C, int ldc, _Out_ int *lwork)';
+const ORMQR = (t: string) =>
+  `int cusolverDn${t}ormqr(cusolverDnHandle_t handle, int side, int trans, int m, int n, int k, CUdeviceptr A, int lda, ` +
+  'CUdeviceptr tau, CUdeviceptr C, int ldc, CUdeviceptr work, int lwork, CUdeviceptr devInfo)';
 
 const PROTOTYPES = [
   ...DENSE('D'), ...DENSE('S'),
@@ -70,6 +78,7 @@ const PROTOTYPES = [
   'int cusolverDnDestroy(cusolverDnHandle_t handle)',
   'int cusolverDnSetStream(cusolverDnHandle_t handle, CUstream streamId)',
   POTRF('D'), POTRF('S'), POTRS('D'), POTRS('S'), ORGQR_SIZE('D'), ORGQR_SIZE('S'), ORGQR('D'), ORGQR('S'),
+  ORMQR_SIZE('D'), ORMQR_SIZE('S'), ORMQR('D'), ORMQR('S'),
 ];
 
 const STATUS: Readonly<Record<number, string>> = {
@@ -99,6 +108,9 @@ function check(status: number, call: string): void {
 /** cublasFillMode_t: LOWER = 0, UPPER = 1. */
 const FILL = (u: Uplo): number => (u === 'lower' ? 0 : 1);
 const PREFIX = (dtype: DType): 'D' | 'S' => (dtype === 'float64' ? 'D' : 'S');
+/** cublasSideMode_t: LEFT = 0, RIGHT = 1; cublasOperation_t: N = 0, T = 1. */
+const SIDE = (s: Side): number => (s === 'left' ? 0 : 1);
+const OPERATION = (t: Op): number => (t === 'N' ? 0 : 1);
 
 export class Cusolver {
   readonly path: string;
@@ -171,6 +183,36 @@ export class Cusolver {
     return {
       run: () => this.call(`cusolverDn${t}syevjBatched`, 1, 0, n, A.ptr, n, W.ptr, work.ptr, lwork[0], info.ptr, params, count),
       dispose: () => { work.dispose(); this.api['cusolverDnDestroySyevjInfo']!(params); },
+    };
+  }
+
+  /**
+   * cusolverDn?ormqr on `count` densely packed matrices (A: r x k reflectors, r = m on the left, n on
+   * the right; tau: k; C: m x n, overwritten), one call per matrix (cuSOLVER has no batched ormqr);
+   * the workspace sized and made here, once. `info` (int32, one element) is shared by the calls.
+   */
+  ormqrLooped(
+    dtype: DType, side: Side, trans: Op, m: number, n: number, k: number, A: DeviceArray, tau: DeviceArray, C: DeviceArray,
+    info: DeviceArray, count: number,
+  ): { run(): void; dispose(): void } {
+    const r = side === 'left' ? m : n;
+    this.checkDense(dtype, A, r * k * count, 'A');
+    this.checkDense(dtype, tau, k * count, 'tau');
+    this.checkDense(dtype, C, m * n * count, 'C');
+    checkInts(info, 1, 'info');
+    const t = PREFIX(dtype);
+    const bytes = BigInt(dtype === 'float64' ? 8 : 4);
+    const lwork: [number] = [0];
+    this.call(`cusolverDn${t}ormqr_bufferSize`, SIDE(side), OPERATION(trans), m, n, k, A.ptr, r, tau.ptr, C.ptr, m, lwork);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    return {
+      run: () => {
+        for (let i = 0; i < count; i++) {
+          this.call(`cusolverDn${t}ormqr`, SIDE(side), OPERATION(trans), m, n, k, A.ptr + BigInt(i * r * k) * bytes, r,
+            tau.ptr + BigInt(i * k) * bytes, C.ptr + BigInt(i * m * n) * bytes, m, work.ptr, lwork[0], info.ptr);
+        }
+      },
+      dispose: () => work.dispose(),
     };
   }
 

@@ -1,0 +1,41 @@
+/**
+ * Parameter objects of the ormqr family (C := op(Q) C or C op(Q) from geqrf's reflectors). The
+ * generator is a pure function of `OrmqrParams`; sizes are kernel arguments (the design unrolls
+ * nothing), so one kernel serves every size of a (dtype, side, trans, operand form).
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Side } from '../../../core/enums.js';
+import type { Op } from '../../../core/ops.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+
+/** What changes the generated kernel. */
+export interface OrmqrParams {
+  readonly dtype: DType;
+  readonly side: Side;
+  readonly trans: Op;
+  /** The form of all three operands (A, tau, C): strided, or pointer arrays. */
+  readonly kind: OperandKind;
+}
+
+/** Launch shape of one group: `threads` per matrix (blockDim.x), up to `matrices` per block (blockDim.y). */
+export interface OrmqrShape {
+  readonly threads: number;
+  readonly matrices: number;
+  /** Leading dimension of the C tile in shared memory (threads + 1: the coalesced loads' stride is odd). */
+  readonly ldt: number;
+  /** Shared bytes of one matrix: packed reflectors, tau, the C tile. */
+  readonly bytesPerMatrix: number;
+}
+
+export interface OrmqrPlan {
+  readonly params: OrmqrParams;
+  readonly shape: OrmqrShape;
+}
+
+/** What a plan may be told instead of its own choice (tests, benchmarks). */
+export interface OrmqrForce {
+  /** Threads per matrix: a power of two <= 128. */
+  readonly threads?: number;
+  /** Matrices per block (at most 256 / threads). */
+  readonly matrices?: number;
+}
