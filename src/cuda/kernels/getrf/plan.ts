@@ -109,17 +109,19 @@ export type GetrfRecursionStep =
 
 /**
  * The recursion for an m x n matrix: leaves of at most `leafWidth(rows of the leaf)` columns,
- * splits near the half at multiples of 32 (of 4 below 64 columns). Where n > m, the columns past
+ * splits near the half at multiples of 32 (of the leaf width below 64 columns, so that the leaves
+ * are full panels but the last). Where n > m, the columns past
  * the m-th get every interchange and the solve by the whole L at the end (their update has no rows).
  */
 export function getrfRecursionSteps(m: number, n: number, leafWidth: (rows: number) => number): GetrfRecursionStep[] {
   const steps: GetrfRecursionStep[] = [];
   const run = (off: number, size: number): void => {
-    if (size <= Math.max(1, leafWidth(m - off))) {
+    const leaf = Math.max(1, leafWidth(m - off));
+    if (size <= leaf) {
       steps.push({ kind: 'panel', off, width: size });
       return;
     }
-    const top = splitPoint(size, size > 64 ? 32 : 4);
+    const top = splitPoint(size, size > 64 ? Math.max(32, leaf) : leaf);
     const rest = size - top;
     run(off, top);
     steps.push({ kind: 'swap', from: off, to: off + top, col: off + top, cols: rest });
