@@ -238,6 +238,31 @@ test('getrf on large matrices: the recursion (tall panels, laswp, trsm, gemm) vs
   // float32: a matrix that pivots differently from the CPU on a near tie is judged by its residual.
   checkGetrf(dev, rng, 'float32', 256, 256, 20, (i) => (i % 3 === 1 ? 'singular' : 'general'), true);
   checkGetrf(dev, rng, 'float32', 1025, 1025, 1, () => 'general', true);
+  // The vendor binding the benchmark uses for one matrix (cusolverDnDgetrf): the same pivots (1-based there) and factors.
+  {
+    const n = 700, ld = n;
+    const host = new Float64Array(ld * n);
+    for (let e = 0; e < host.length; e++) host[e] = rng.uniform();
+    const ours = dev.upload(host), theirs = dev.upload(host);
+    const piv = poisonedInts(dev, n), info = poisonedInts(dev, 1), vPiv = poisonedInts(dev, n), vInfo = poisonedInts(dev, 1);
+    const solver = new Cusolver(dev);
+    try {
+      getrfCuda(dev, { a: strided(ours, { rows: n, cols: n, count: 1, ld, stride: ld * n }), ipiv: piv, pivotStride: n, info });
+      const call = solver.getrf('float64', n, n, theirs, ld, vPiv, vInfo);
+      call.run();
+      call.dispose();
+      const p = dev.download(piv) as Int32Array, vp = dev.download(vPiv) as Int32Array;
+      assert.deepEqual([...(dev.download(info) as Int32Array)], [0]);
+      assert.deepEqual([...(dev.download(vInfo) as Int32Array)], [0]);
+      assert.deepEqual([...p].map((x) => x + 1), [...vp], 'cuSOLVER pivots are ours + 1');
+      const a = dev.download(ours) as Float64Array, b = dev.download(theirs) as Float64Array;
+      const scale = maxAbs(b);
+      for (let e = 0; e < a.length; e++) assert.ok(Math.abs(a[e]! - b[e]!) <= 60 * n * DTYPE_EPS.float64 * scale, `vs cuSOLVER: element ${e}`);
+    } finally {
+      solver.dispose();
+      for (const d of [ours, theirs, piv, info, vPiv, vInfo]) d.dispose();
+    }
+  }
   // Forced off: the blocked design still serves these sizes.
   const saved = forced;
   forced = { ...forced, getrf: { force: { recursive: false } } };

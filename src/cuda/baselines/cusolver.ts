@@ -1,6 +1,7 @@
 /**
  * cuSOLVER dense (libcusolver) for benchmarks and as a test oracle: batched Cholesky
- * (cusolverDn?potrfBatched) and solve (cusolverDn?potrsBatched); Jacobi eigenvalues and SVD of
+ * (cusolverDn?potrfBatched) and solve (cusolverDn?potrsBatched); LU of one matrix (cusolverDn?getrf,
+ * the vendor for a single large matrix); Jacobi eigenvalues and SVD of
  * matrices up to 32 x 32 (cusolverDn?syevjBatched, cusolverDn?gesvdjBatched). Checks before native calls.
  */
 import koffi from 'koffi';
@@ -29,6 +30,11 @@ const POTRS = (t: string) =>
   `int cusolverDn${t}potrsBatched(cusolverDnHandle_t handle, int uplo, int n, int nrhs, CUdeviceptr Aarray, int lda, ` +
   `CUdeviceptr Barray, int ldb, CUdeviceptr info, int batchSize)`;
 
+const GETRF_SIZE = (t: string) =>
+  `int cusolverDn${t}getrf_bufferSize(cusolverDnHandle_t handle, int m, int n, CUdeviceptr A, int lda, _Out_ int *Lwork)`;
+const GETRF = (t: string) =>
+  `int cusolverDn${t}getrf(cusolverDnHandle_t handle, int m, int n, CUdeviceptr A, int lda, CUdeviceptr Workspace, CUdeviceptr devIpiv, CUdeviceptr devInfo)`;
+
 const SYEVJ_SIZE = (t: string) =>
   `int cusolverDn${t}syevjBatched_bufferSize(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, ` +
   'CUdeviceptr W, _Out_ int *lwork, syevjInfo_t params, int batchSize)';
@@ -51,7 +57,7 @@ const PROTOTYPES = [
   'int cusolverDnCreate(_Out_ cusolverDnHandle_t *handle)',
   'int cusolverDnDestroy(cusolverDnHandle_t handle)',
   'int cusolverDnSetStream(cusolverDnHandle_t handle, CUstream streamId)',
-  POTRF('D'), POTRF('S'), POTRS('D'), POTRS('S'),
+  POTRF('D'), POTRF('S'), POTRS('D'), POTRS('S'), GETRF_SIZE('D'), GETRF_SIZE('S'), GETRF('D'), GETRF('S'),
 ];
 
 const STATUS: Readonly<Record<number, string>> = {
@@ -174,6 +180,26 @@ export class Cusolver {
     return {
       run: () => this.call(`cusolverDn${t}gesvdjBatched`, 1, m, n, A.ptr, m, S.ptr, U.ptr, m, V.ptr, n, work.ptr, lwork[0], info.ptr, params, count),
       dispose: () => { work.dispose(); this.api['cusolverDnDestroyGesvdjInfo']!(params); },
+    };
+  }
+
+  /**
+   * cusolverDn?getrf on one m x n matrix A (leading dimension lda, overwritten by L and U):
+   * `ipiv` (int32, min(m, n), 1-based as LAPACK) and `info` (int32, one); the workspace is made
+   * here, once (not in the timed call).
+   */
+  getrf(dtype: DType, m: number, n: number, A: DeviceArray, lda: number, ipiv: DeviceArray, info: DeviceArray): { run(): void; dispose(): void } {
+    if (lda < Math.max(1, m)) throw new MyriadError('INVALID_ARGUMENT', `lda = ${lda} is less than m = ${m}`, 'lda');
+    this.checkDense(dtype, A, n === 0 ? 0 : lda * (n - 1) + m, 'A');
+    checkInts(ipiv, Math.min(m, n), 'ipiv');
+    checkInts(info, 1, 'info');
+    const t = PREFIX(dtype);
+    const lwork: [number] = [0];
+    this.call(`cusolverDn${t}getrf_bufferSize`, m, n, A.ptr, lda, lwork);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    return {
+      run: () => this.call(`cusolverDn${t}getrf`, m, n, A.ptr, lda, work.ptr, ipiv.ptr, info.ptr),
+      dispose: () => work.dispose(),
     };
   }
 
