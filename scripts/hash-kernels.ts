@@ -28,6 +28,8 @@ import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
 import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
 import { getrfRegisterSource } from '../src/cuda/kernels/getrf/generate-register.js';
 import { getrfSmallSource } from '../src/cuda/kernels/getrf/generate-small.js';
+import { getrfLaswpSource, getrfTallSource, tallShape } from '../src/cuda/kernels/getrf/index.js';
+import { tuningFor } from '../src/cuda/model/tuning/index.js';
 import { getrfForced, potrfForced, potrfSmall, type GetrfForce, type PotrfForce } from './hash-kernels-access.js';
 import { potrfPanelSource } from '../src/cuda/kernels/potrf/generate-panel.js';
 import { potrfRegisterSource } from '../src/cuda/kernels/potrf/generate-register.js';
@@ -370,6 +372,20 @@ function factorsDirect(): void {
     record(potrfPanelSource({ dtype, uplo: 'upper', kind: 'pointer', ib: 8, kb: 16 }));
     record(getrfPanelSource({ dtype, kind: 'strided', ib: 16 }));
     record(getrfUpdateSource({ dtype, kind: 'pointer', ib: 16 }));
+    // The recursive LU's leaves at every panel height the table gives up to 8192 rows (the launchers
+    // above reach n <= 1024), and the tests' parameter sets (factor-recursion, getrf-host-emulation).
+    const recursion = tuningFor('sm_90', 'getrf').recursion;
+    for (let m = 1; m <= 8192; m += 31) record(getrfTallSource({ dtype, kind: 'strided', ...tallShape(dtype, m, recursion) }));
+    for (const kind of ['strided', 'pointer'] as const) record(getrfLaswpSource({ dtype, kind }));
+  }
+  const tall = { dtype: 'float64', kind: 'strided', nb: 16, threads: 512, rowsPerThread: 1 } as const;
+  for (const p of [tall, { ...tall, dtype: 'float32' as const }, { ...tall, kind: 'pointer' as const }, { ...tall, nb: 8 },
+    { ...tall, threads: 1024, rowsPerThread: 4, nb: 4 }, { ...tall, rowsPerThread: 2 }, { ...tall, threads: 128, rowsPerThread: 3 },
+    { ...tall, nb: 8, threads: 64, rowsPerThread: 4 }, { dtype: 'float32', kind: 'strided', nb: 32, threads: 128, rowsPerThread: 3 } as const,
+    { ...tall, threads: 64 }]) record(getrfTallSource(p));
+  const emulated = { maxThreads: 64, valueRegisters: 40, widest: { float64: 16, float32: 32 }, minN: 0, minNFew: 0 };
+  for (const dtype of DTYPES) for (let m = 1; m <= 150; m++) record(getrfTallSource({ dtype, kind: 'strided', ...tallShape(dtype, m, emulated) }));
+  for (const dtype of DTYPES) {
     for (const variant of ['chol-lower', 'chol-upper', 'lu-N', 'lu-T'] as const) record(substituteSource({ dtype, variant, kindA: 'strided', kindB: 'pointer' }));
   }
 }

@@ -2,7 +2,8 @@
  * What `myriad bench` adds on a CUDA context: the machine's limits for the roofline column
  * (copy bandwidth measured here, peak rates from the device's attributes) and the vendor
  * routines run on the same device data: cuBLAS strided-batched gemm, cuSOLVER batched potrf/potrs,
- * cuBLAS batched getrf/getrs and trsm (the pointer-array forms those need are built once, untimed);
+ * cuBLAS batched getrf/getrs and trsm (the pointer-array forms those need are built once, untimed),
+ * cuSOLVER's dense getrf for a single matrix (count 1; its workspace made once, untimed);
  * for trmm, syrk and lauum, which cuBLAS has no batched form of, the strided-batched GEMM of the same
  * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output); for the
  * inverses (trtri, potri, poti) cuBLAS's general inverse of the same matrices: getrf + getri, or
@@ -82,6 +83,11 @@ class VendorOnDevice implements VendorBaseline {
         return done(() => this.solver().potrfBatched(dtype, 'lower', n, A, n, info, count));
       }
       case 'getrf': {
+        if (count === 1) {
+          // One matrix: cuSOLVER's dense getrf (the whole GPU on it), not the batched cuBLAS form.
+          const call = keep(this.solver().getrf(dtype, n, n, a, n, ints(n), ints(1)));
+          return done(() => call.run());
+        }
         const A = ptrs(a, n, n), info = ints(count), piv = ints(n * count);
         return done(() => this.blas().getrfBatched(dtype, n, A, n, piv, info, count));
       }

@@ -1,7 +1,9 @@
 /**
- * The pure plans of two compositions across families, without a GPU: the recursive Cholesky
- * (potrf/plan.ts: leaves, updates, when it applies) and the solves' trsm route (solve/plan.ts),
- * and the kernels they add (the info combine, getrs's row interchanges, posv/gesv's copy of B).
+ * The pure plans of compositions across families, without a GPU: the recursive Cholesky
+ * (potrf/plan.ts: leaves, updates, when it applies), the recursive LU (getrf/plan.ts: its steps run
+ * with the CPU's dgetf2, trsm and gemm equal dgetrf; its leaf shapes), the solves' trsm route
+ * (solve/plan.ts), and the kernels they add (the info combine, the LU's panel and row
+ * interchanges, getrs's row interchanges, posv/gesv's copy of B).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,7 +12,14 @@ import { infoCombineSource, potrfRecursionSteps, potrfRecursive, RECURSIVE_LEAF 
 import { copySource } from '../../src/cuda/kernels/solve/generate-copy.js';
 import { permuteSource } from '../../src/cuda/kernels/solve/generate-permute.js';
 import { TRSM_ROUTE_MIN_RHS, trsmRouteApplies } from '../../src/cuda/kernels/solve/plan.js';
+import { strided } from '../../src/core/batch.js';
+import { cpuGemm } from '../../src/cpu/gemm.js';
+import { getrfMatrix } from '../../src/cpu/lapack/index.js';
+import { cpuTrsm } from '../../src/cpu/trsm.js';
+import { getrfLaswpSource, getrfRecursionSteps, getrfRecursive, getrfTallSource, tallShape } from '../../src/cuda/kernels/getrf/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+import { Rng } from '../helpers/random.js';
 
 test('the recursive Cholesky covers the matrix: leaves in order, each update between its two halves', () => {
   for (const n of [129, 200, 256, 300, 511, 1000, 1025, 2048, 4096]) {
@@ -63,5 +72,108 @@ test('the added kernels: pure, every parameter changes the source, and they comp
   assert.equal(new Set(all.map((k) => k.source)).size, all.length);
   assert.equal(permuteSource({ dtype: 'float32', kind: 'pointer', inverse: true }).source, permuteSource({ dtype: 'float32', kind: 'pointer', inverse: true }).source);
   const failures = compileFailures(await compileForSm90(all), () => undefined);
+  assert.deepEqual(failures, [], failures.join('\n'));
+});
+
+// ---- getrf's recursion (getrf/plan.ts) ----
+
+const GETRF_T = tuningFor('sm_90', 'getrf').recursion;
+
+test('the recursive LU applies from minN, or minNFew with fewer matrices than SMs; force overrides', () => {
+  const t = { ...GETRF_T, minN: 512, minNFew: 256 };
+  assert.equal(getrfRecursive(512, 512, 10_000, 132, t), true);
+  assert.equal(getrfRecursive(256, 256, 500, 132, t), false);
+  assert.equal(getrfRecursive(256, 256, 4, 132, t), true);
+  assert.equal(getrfRecursive(100, 600, 1000, 132, t), true, 'by max(rows, cols)');
+  assert.equal(getrfRecursive(255, 255, 1, 132, t), false);
+  assert.equal(getrfRecursive(40, 40, 1, 132, t, true), true);
+  assert.equal(getrfRecursive(0, 40, 1, 132, t, true), false, 'nothing to factor');
+  assert.equal(getrfRecursive(4096, 4096, 1, 132, t, false), false);
+  assert.equal(getrfRecursive(256, 256, 1000, 132, GETRF_T), true, 'the table: n >= 256 whatever the count');
+});
+
+test('tallShape: the panel fits the block and the register budget; wider as the rows shrink', () => {
+  for (const dtype of ['float64', 'float32'] as const) {
+    let last = 0;
+    for (const m of [4096, 3000, 2048, 1025, 1024, 600, 256, 100, 1]) {
+      const s = tallShape(dtype, m, GETRF_T);
+      assert.ok(s.threads % 32 === 0 && s.threads >= 64 && s.threads <= GETRF_T.maxThreads);
+      assert.ok(s.threads * s.rowsPerThread >= m, `${dtype} m = ${m}: every row has a thread`);
+      assert.ok(s.nb >= 1 && s.nb <= GETRF_T.widest[dtype] && (s.nb & (s.nb - 1)) === 0);
+      if (s.threads === GETRF_T.maxThreads) assert.ok(s.rowsPerThread * s.nb * (dtype === 'float64' ? 2 : 1) <= GETRF_T.valueRegisters);
+      assert.ok(s.nb >= last, 'no narrower for fewer rows');
+      last = s.nb;
+    }
+  }
+  assert.deepEqual(tallShape('float64', 512, GETRF_T), { threads: 512, rowsPerThread: 1, nb: 16 });
+  assert.equal(tallShape('float64', 4096, GETRF_T, 2).nb, 2, 'a forced narrower widest');
+});
+
+/** The recursion's steps run with the CPU: dgetf2 on leaves, dlaswp, trsm and gemm on sub-blocks. */
+function runGetrfSteps(a: Float64Array, m: number, n: number, ld: number, piv: Int32Array, leaf: (rows: number) => number): number {
+  let info = 0;
+  const sub = (r0: number, c0: number, rows: number, cols: number) => strided(a, { rows, cols, count: 1, ld, stride: 0, offset: r0 + c0 * ld });
+  for (const s of getrfRecursionSteps(m, n, leaf)) {
+    if (s.kind === 'panel') {
+      assert.ok(s.width <= Math.max(1, leaf(m - s.off)));
+      const local = new Int32Array(s.width);
+      const i = getrfMatrix(a, s.off + s.off * ld, ld, m - s.off, s.width, local, 0);
+      local.forEach((p, j) => { piv[s.off + j] = s.off + p; });
+      if (info === 0 && i > 0) info = s.off + i;
+    } else if (s.kind === 'swap') {
+      for (let c = s.col; c < s.col + s.cols; c++) for (let k = s.from; k < s.to; k++) {
+        const p = piv[k]!, x = a[k + c * ld]!;
+        a[k + c * ld] = a[p + c * ld]!; a[p + c * ld] = x;
+      }
+    } else if (s.kind === 'solve') {
+      cpuTrsm({ side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', alpha: 1, a: sub(s.off, s.off, s.top, s.top), b: sub(s.off, s.col, s.top, s.cols) });
+    } else if (m - s.off - s.top > 0) {
+      const below = m - s.off - s.top;
+      cpuGemm({ transA: 'N', transB: 'N', alpha: -1, beta: 1, a: sub(s.off + s.top, s.off, below, s.top), b: sub(s.off, s.col, s.top, s.cols), c: sub(s.off + s.top, s.col, below, s.cols) });
+    }
+  }
+  return info;
+}
+
+test('the recursive LU\'s steps give dgetrf\'s factors, pivots and info (square, tall, wide, singular)', () => {
+  const rng = new Rng(17);
+  const leaves = [(): number => 16, (rows: number): number => (rows > 100 ? 4 : rows > 50 ? 8 : 16), (): number => 1];
+  for (const [m, n] of [[1, 1], [5, 3], [3, 5], [100, 100], [257, 257], [300, 130], [130, 300], [200, 201]] as const) {
+    for (const leaf of m * n > 40_000 ? leaves.slice(0, 2) : leaves) for (const zero of [-1, Math.floor(Math.min(m, n) / 3)]) {
+      const ld = m + 3;
+      const a = new Float64Array(ld * n);
+      for (let e = 0; e < a.length; e++) a[e] = rng.uniform();
+      if (zero >= 0) for (let i = 0; i < m; i++) a[i + zero * ld] = 0;
+      const want = a.slice(), wantPiv = new Int32Array(Math.min(m, n));
+      const wantInfo = getrfMatrix(want, 0, ld, m, n, wantPiv, 0);
+      const piv = new Int32Array(Math.min(m, n)).fill(-1);
+      const info = runGetrfSteps(a, m, n, ld, piv, leaf);
+      const what = `${m}x${n} leaf(${leaf(m)}) zero column ${zero}`;
+      assert.equal(info, wantInfo, `${what}: info`);
+      if (zero >= 0 && Math.min(m, n) > 1) assert.equal(info, zero + 1);
+      assert.deepEqual([...piv], [...wantPiv], `${what}: pivots`);
+      for (let e = 0; e < a.length; e++) assert.ok(Math.abs(a[e]! - want[e]!) <= 1e-11 * Math.max(m, n), `${what}: element ${e} ${a[e]} vs ${want[e]}`);
+    }
+  }
+  // The steps cover [0, min(m, n)) with panels in order, and the columns past it (n > m) get every swap and the solve.
+  const steps = getrfRecursionSteps(70, 100, () => 16);
+  const panels = steps.filter((s) => s.kind === 'panel');
+  let next = 0;
+  for (const p of panels) { assert.equal(p.off, next); next += p.width; }
+  assert.equal(next, 70);
+  assert.deepEqual(steps.slice(-2), [{ kind: 'swap', from: 0, to: 70, col: 70, cols: 30 }, { kind: 'solve', off: 0, top: 70, col: 70, cols: 30 }]);
+  assert.deepEqual(getrfRecursionSteps(0, 5, () => 16), []);
+});
+
+test('the recursive LU\'s kernels: pure, every parameter changes the source, they compile', { skip: NVCC_SKIP, timeout: 120_000 }, async () => {
+  const base = { dtype: 'float64', kind: 'strided', nb: 16, threads: 512, rowsPerThread: 1 } as const;
+  const talls = [base, { ...base, dtype: 'float32' as const }, { ...base, kind: 'pointer' as const }, { ...base, nb: 8 },
+    { ...base, threads: 1024, rowsPerThread: 4, nb: 4 }, { ...base, rowsPerThread: 2 }].map(getrfTallSource);
+  const swaps = (['float64', 'float32'] as const).flatMap((dtype) => (['strided', 'pointer'] as const).map((kind) => getrfLaswpSource({ dtype, kind })));
+  const all = [...talls, ...swaps];
+  assert.equal(new Set(all.map((k) => k.source)).size, all.length);
+  assert.equal(getrfTallSource(base).source, getrfTallSource({ ...base }).source);
+  // (the panel kernels are fully unrolled, so a compile is slow: a representative few)
+  const failures = compileFailures(await compileForSm90([talls[0]!, talls[1]!, talls[4]!, swaps[0]!, swaps[3]!]), () => undefined);
   assert.deepEqual(failures, [], failures.join('\n'));
 });

@@ -19,7 +19,7 @@ import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core
 import type { Uplo } from '../../src/core/enums.js';
 import { counts } from '../../src/core/counts.js';
 import { cpuGesv, cpuGetrf, cpuGetrs, cpuPosv, cpuPotrf, cpuPotrs } from '../../src/cpu/lapack/index.js';
-import { getrfCuda, type GetrfOptions, type GetrfVariant } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfCuda, getrfRecursive, type GetrfOptions, type GetrfVariant } from '../../src/cuda/kernels/getrf/index.js';
 import { potrfCuda, potrfRecursive, type PotrfOptions, type PotrfVariant } from '../../src/cuda/kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -130,7 +130,11 @@ function checkPotrf(dev: GpuDevice, rng: Rng, dtype: DType, uplo: Uplo, n: numbe
   }
 }
 
-function checkGetrf(dev: GpuDevice, rng: Rng, dtype: DType, rows: number, cols: number, count: number, kinds: (i: number) => Kind): void {
+/**
+ * `nearTies`: float32 at large n, where the blocked order of the sums may pick the other of two
+ * nearly equal pivots in any matrix: those matrices are judged by their residuals instead.
+ */
+function checkGetrf(dev: GpuDevice, rng: Rng, dtype: DType, rows: number, cols: number, count: number, kinds: (i: number) => Kind, nearTies = false): void {
   const l = layout(rows, count, cols);
   const host = hostBuffer(rng, dtype, l);
   for (let i = 0; i < count; i++) {
@@ -154,12 +158,12 @@ function checkGetrf(dev: GpuDevice, rng: Rng, dtype: DType, rows: number, cols: 
   let mismatched = 0;
   const samePivots = (m: number): boolean => piv.subarray(m * k, (m + 1) * k).every((p, j) => p === refPiv[m * k + j]);
   for (let m = 0; m < count; m++) if (!samePivots(m)) mismatched++;
-  assert.ok(mismatched <= Math.floor(count / 20), `${what}: ${mismatched} of ${count} matrices pivot differently`);
+  if (!nearTies) assert.ok(mismatched <= Math.floor(count / 20), `${what}: ${mismatched} of ${count} matrices pivot differently`);
   const tol = 60 * Math.max(rows, cols) * DTYPE_EPS[dtype] * Math.max(1, maxAbs(ref));
   const inMatrix = regionOf(l, rows, () => true);
   compareBuffers(got, ref, (e) => (!inMatrix(e) ? 'exact' : samePivots(matrixOf(l, e)) ? 'close' : 'skip'), tol, what);
-  for (let m = 0; m < Math.min(count, rows > 100 ? 1 : 3); m++) {
-    if (info[m] !== 0) continue;
+  for (let m = 0; m < count; m++) {
+    if (info[m] !== 0 || (m >= Math.min(count, rows > 100 ? 1 : 3) && !(nearTies && !samePivots(m)))) continue;
     const ratio = luResidual(readDense(matrixAt(batchOf(host, l, rows), m)), readDense(matrixAt(batchOf(got, l, rows), m)), piv, m * k, DTYPE_EPS[dtype]);
     assert.ok(ratio < THRESHOLD, `${what}: residual ratio ${ratio}`);
   }
@@ -210,6 +214,59 @@ test('potrf on large matrices: the recursion over trsm and syrk (single matrices
     const inTriangle = regionOf(l, n, (i, j) => (uplo === 'lower' ? i >= j : i <= j));
     compareBuffers(got, ref, (e) => (!inTriangle(e) ? 'exact' : completed(e) ? 'close' : 'skip'), 40 * n * DTYPE_EPS.float64 * (n + 1), what);
   }
+});
+
+test('getrf on large matrices: the recursion (tall panels, laswp, trsm, gemm) vs the CPU, singular and mixed batches', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(14);
+  const t = tuningFor(dev.info.arch, 'getrf').recursion;
+  // Single matrices (the whole GPU on one matrix): A and ipiv as the CPU's dgetf2 (no ties in
+  // random data), info 0, and the residual ||PA - LU|| / (n eps ||A||) < 30 (checkGetrf: one matrix).
+  for (const n of [256, 300, 512, 1000, 1025, 2048]) {
+    assert.ok(getrfRecursive(n, n, 1, dev.info.smCount, t), `n = ${n} takes the recursion`);
+    checkGetrf(dev, rng, 'float64', n, n, 1, () => 'general');
+  }
+  // A zero column planted at j (fill's 'singular'): info = j + 1 as LAPACK, the factors as the CPU's.
+  for (const n of [300, 1025]) checkGetrf(dev, rng, 'float64', n, n, 2, () => 'singular');
+  // Batches mixing good, singular and NaN matrices: fewer than the SMs, and more (n = 256 always recurses).
+  const mixed = (i: number): Kind => (['general', 'singular', 'general', 'nan', 'general'] as const)[i % 5]!;
+  checkGetrf(dev, rng, 'float64', 300, 300, 5, mixed);
+  checkGetrf(dev, rng, 'float64', 256, 256, dev.info.smCount + 8, mixed);
+  // Rectangular: tall and wide.
+  checkGetrf(dev, rng, 'float64', 700, 300, 2, () => 'general');
+  checkGetrf(dev, rng, 'float64', 300, 700, 2, () => 'general');
+  // float32: a matrix that pivots differently from the CPU on a near tie is judged by its residual.
+  checkGetrf(dev, rng, 'float32', 256, 256, 20, (i) => (i % 3 === 1 ? 'singular' : 'general'), true);
+  checkGetrf(dev, rng, 'float32', 1025, 1025, 1, () => 'general', true);
+  // The vendor binding the benchmark uses for one matrix (cusolverDnDgetrf): the same pivots (1-based there) and factors.
+  {
+    const n = 700, ld = n;
+    const host = new Float64Array(ld * n);
+    for (let e = 0; e < host.length; e++) host[e] = rng.uniform();
+    const ours = dev.upload(host), theirs = dev.upload(host);
+    const piv = poisonedInts(dev, n), info = poisonedInts(dev, 1), vPiv = poisonedInts(dev, n), vInfo = poisonedInts(dev, 1);
+    const solver = new Cusolver(dev);
+    try {
+      getrfCuda(dev, { a: strided(ours, { rows: n, cols: n, count: 1, ld, stride: ld * n }), ipiv: piv, pivotStride: n, info });
+      const call = solver.getrf('float64', n, n, theirs, ld, vPiv, vInfo);
+      call.run();
+      call.dispose();
+      const p = dev.download(piv) as Int32Array, vp = dev.download(vPiv) as Int32Array;
+      assert.deepEqual([...(dev.download(info) as Int32Array)], [0]);
+      assert.deepEqual([...(dev.download(vInfo) as Int32Array)], [0]);
+      assert.deepEqual([...p].map((x) => x + 1), [...vp], 'cuSOLVER pivots are ours + 1');
+      const a = dev.download(ours) as Float64Array, b = dev.download(theirs) as Float64Array;
+      const scale = maxAbs(b);
+      for (let e = 0; e < a.length; e++) assert.ok(Math.abs(a[e]! - b[e]!) <= 60 * n * DTYPE_EPS.float64 * scale, `vs cuSOLVER: element ${e}`);
+    } finally {
+      solver.dispose();
+      for (const d of [ours, theirs, piv, info, vPiv, vInfo]) d.dispose();
+    }
+  }
+  // Forced off: the blocked design still serves these sizes.
+  const saved = forced;
+  forced = { ...forced, getrf: { force: { recursive: false } } };
+  try { checkGetrf(dev, rng, 'float64', 300, 300, 3, mixed); } finally { forced = saved; }
 });
 
 /** Runs `body` with the potrf/getrf variants forced (null: by size), restoring the defaults after. */

@@ -306,6 +306,26 @@ export class Cusolver {
     };
   }
 
+  /**
+   * cusolverDn?getrf on one m x n matrix A (leading dimension lda, overwritten by L and U):
+   * `ipiv` (int32, min(m, n), 1-based as LAPACK) and `info` (int32, one); the workspace is made
+   * here, once (not in the timed call).
+   */
+  getrf(dtype: DType, m: number, n: number, A: DeviceArray, lda: number, ipiv: DeviceArray, info: DeviceArray): { run(): void; dispose(): void } {
+    if (lda < Math.max(1, m)) throw new MyriadError('INVALID_ARGUMENT', `lda = ${lda} is less than m = ${m}`, 'lda');
+    this.checkDense(dtype, A, n === 0 ? 0 : lda * (n - 1) + m, 'A');
+    checkInts(ipiv, Math.min(m, n), 'ipiv');
+    checkInts(info, 1, 'info');
+    const t = PREFIX(dtype);
+    const lwork: [number] = [0];
+    this.call(`cusolverDn${t}getrf_bufferSize`, m, n, A.ptr, lda, lwork);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    return {
+      run: () => this.call(`cusolverDn${t}getrf`, m, n, A.ptr, lda, work.ptr, ipiv.ptr, info.ptr),
+      dispose: () => work.dispose(),
+    };
+  }
+
   private checkDense(dtype: DType, x: DeviceArray, length: number, name: string): void {
     if (x.dtype !== dtype) throw new MyriadError('DTYPE', `expected ${dtype}, got ${x.dtype}`, name);
     if (x.length < length) throw new MyriadError('BOUNDS', `holds ${x.length} elements but ${length} are needed`, name);

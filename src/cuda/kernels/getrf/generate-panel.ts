@@ -24,7 +24,8 @@ export function getrfPanelSharedBytes(p: GetrfPanelParams, m: number): number {
   return m * p.ib * elementBytes(p.dtype);
 }
 
-function pivotHelpers(dtype: DType): string {
+/** |x| with LAPACK's tie rule for the block-wide pivot search, and the safe minimum of dgetf2's scaling. */
+export function pivotHelpers(dtype: DType): string {
   return `${mathHelpers(dtype)}
 constexpr real SAFE_MIN = ${dtype === 'float64' ? '2.2250738585072014e-308' : '1.1754943508222875e-38f'};
 // (key, position) pairs: the larger key wins, ties go to the smaller position (idamax).

@@ -39,6 +39,28 @@ export interface GetrfPanelParams {
 }
 
 
+/**
+ * The recursive driver's leaf (generate-tall.ts): an m x w panel (w <= nb) of every matrix, one
+ * block of `threads` per matrix, each thread holding `rowsPerThread` rows of nb values in registers.
+ */
+export interface GetrfTallParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+  /** Widest panel (compile-time; a launch factors w <= nb columns). */
+  readonly nb: number;
+  /** Threads per block (a multiple of 32, at most 1024). */
+  readonly threads: number;
+  /** Rows per thread: the panel holds at most threads * rowsPerThread rows. */
+  readonly rowsPerThread: number;
+}
+
+/** The recursive driver's row interchanges (generate-laswp.ts): dlaswp on a range of columns. */
+export interface GetrfLaswpParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+}
+
+
 export type GetrfVariant = 'small' | 'register' | 'blocked';
 
 /** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks, sweeps). */
@@ -49,6 +71,10 @@ export interface GetrfForce {
   readonly register?: RegisterShape;
   /** The blocked design's widest panel. */
   readonly panelWidest?: number;
+  /** Strided batches: the recursive driver (true) or never (false), whatever the size and count. */
+  readonly recursive?: boolean;
+  /** The recursive driver's widest leaf panel (a power of two, 1 ... 32). */
+  readonly tallWidest?: number;
 }
 
 export type GetrfPlan =

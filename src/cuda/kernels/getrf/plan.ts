@@ -5,12 +5,13 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
-import { bandFor, type GetrfTuning } from '../../model/tuning/index.js';
+import { bandFor, type GetrfRecursionTuning, type GetrfTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
 import { SMALL_WARPS } from '../common/warp-slots.js';
 import { GETRF_SMALL_MAX } from './generate-small.js';
+import { splitPoint } from '../trsm/index.js';
 import type { GetrfForce, GetrfPlan, GetrfVariant } from './params.js';
 
 export interface GetrfProblem {
@@ -53,4 +54,88 @@ export function planGetrf(problem: GetrfProblem, tuning: GetrfTuning, options: {
   }
   const ib = chooseLuPanelWidth(dtype, rows, problem.sharedLimit, force.panelWidest ?? tuning.panelWidest[dtype]);
   return { variant, params: { dtype, kind, ib } };
+}
+
+/**
+ * The recursive LU over the whole batch (issue 13's mid-size batches and single large matrices;
+ * gpu-only-cholesky.txt's blocked algorithm with pivoting, Toledo's/Gustavson's recursive LU):
+ * split the columns near the half, factor the left part, apply its row interchanges to the right
+ * part, U12 := L11^-1 A12 (trsm, unit lower), A22 -= A21 U12 (gemm), factor the lower right part,
+ * apply its interchanges to the left part. Panels of at most the leaf width (tallShape) are the
+ * tall panel kernel (generate-tall.ts); the rest is GEMM-rich work of the trsm and gemm families.
+ * Applies to strided batches; thresholds from the tuning table (guesses until measured).
+ */
+export function getrfRecursive(rows: number, cols: number, count: number, smCount: number, t: GetrfRecursionTuning, force?: boolean): boolean {
+  const big = Math.max(rows, cols);
+  if (force !== undefined) return force && Math.min(rows, cols) > 0;
+  return big >= t.minN || (big >= t.minNFew && count < smCount);
+}
+
+/** The leaf's launch shape for a panel of m rows: threads, rows per thread, widest panel. */
+export interface TallShape {
+  readonly threads: number;
+  readonly rowsPerThread: number;
+  readonly nb: number;
+}
+
+/**
+ * Threads: the next power of two >= m (at least 64) up to maxThreads, then rows per thread; the
+ * panel as wide as the registers allow (rowsPerThread * nb values per thread within the budget at
+ * that thread count), at most `widest`.
+ */
+export function tallShape(dtype: DType, m: number, t: GetrfRecursionTuning, widest = t.widest[dtype]): TallShape {
+  let threads = 64;
+  while (threads < m && threads < t.maxThreads) threads *= 2;
+  threads = Math.min(threads, t.maxThreads);
+  const rowsPerThread = Math.max(1, Math.ceil(m / threads));
+  const regsAt = (x: number): number => Math.min(255, Math.floor(65536 / x));
+  const budget = regsAt(threads) - (regsAt(t.maxThreads) - t.valueRegisters);
+  const perValue = elementBytes(dtype) / 4;
+  let nb = widest;
+  while (nb > 1 && rowsPerThread * nb * perValue > budget) nb >>= 1;
+  return { threads, rowsPerThread, nb };
+}
+
+/** One step of the flattened recursion, in launch order (0-based columns; rows of the matrix: m). */
+export type GetrfRecursionStep =
+  /** Factor A(off:m, off:off+width) (the leaf kernel); pivots off ... off+width-1. */
+  | { readonly kind: 'panel'; readonly off: number; readonly width: number }
+  /** Apply the interchanges of pivots from ... to-1 to the columns col ... col+cols-1 (dlaswp). */
+  | { readonly kind: 'swap'; readonly from: number; readonly to: number; readonly col: number; readonly cols: number }
+  /** A(off:off+top, col:col+cols) := L11^-1 A(off:off+top, col:col+cols), L11 unit lower at (off, off). */
+  | { readonly kind: 'solve'; readonly off: number; readonly top: number; readonly col: number; readonly cols: number }
+  /** A(off+top:m, col:col+cols) -= A(off+top:m, off:off+top) A(off:off+top, col:col+cols). */
+  | { readonly kind: 'update'; readonly off: number; readonly top: number; readonly col: number; readonly cols: number };
+
+/**
+ * The recursion for an m x n matrix: leaves of at most `leafWidth(rows of the leaf)` columns,
+ * splits near the half at multiples of 32 (of the leaf width below 64 columns, so that the leaves
+ * are full panels but the last). Where n > m, the columns past
+ * the m-th get every interchange and the solve by the whole L at the end (their update has no rows).
+ */
+export function getrfRecursionSteps(m: number, n: number, leafWidth: (rows: number) => number): GetrfRecursionStep[] {
+  const steps: GetrfRecursionStep[] = [];
+  const run = (off: number, size: number): void => {
+    const leaf = Math.max(1, leafWidth(m - off));
+    if (size <= leaf) {
+      steps.push({ kind: 'panel', off, width: size });
+      return;
+    }
+    const top = splitPoint(size, size > 64 ? Math.max(32, leaf) : leaf);
+    const rest = size - top;
+    run(off, top);
+    steps.push({ kind: 'swap', from: off, to: off + top, col: off + top, cols: rest });
+    steps.push({ kind: 'solve', off, top, col: off + top, cols: rest });
+    steps.push({ kind: 'update', off, top, col: off + top, cols: rest });
+    run(off + top, rest);
+    steps.push({ kind: 'swap', from: off + top, to: off + size, col: off, cols: top });
+  };
+  const k = Math.min(m, n);
+  if (k === 0) return steps;
+  run(0, k);
+  if (n > k) {
+    steps.push({ kind: 'swap', from: 0, to: k, col: k, cols: n - k });
+    steps.push({ kind: 'solve', off: 0, top: k, col: k, cols: n - k });
+  }
+  return steps;
 }

@@ -44,4 +44,15 @@ export const sm90GetrfTuning: GetrfTuning = {
   // The trailing update reads and writes the trailing matrix once per panel, so wider panels cut
   // its traffic: f32 32 vs 16 ran 1.13x (n = 256) and 1.31x (512) faster; f64 0.95x and 1.01x.
   panelWidest: { float64: 16, float32: 32 },
+  // The recursive driver (issue 13): GUESSES, not yet measured, to be swept on the H100 (n x count
+  // against the blocked design; the leaf widths and thread counts by ptxas spills and time). The
+  // thresholds follow the issue's numbers (512 x 500 at 28 ms vs the vendor's 19.5; one 4096 matrix
+  // on one SM); the leaf budget is what 1024 threads leave of the 64K registers less the reduction's.
+  recursion: {
+    minN: 256,
+    minNFew: 256,
+    widest: { float64: 16, float32: 32 },
+    maxThreads: 1024,
+    valueRegisters: 40,
+  },
 };

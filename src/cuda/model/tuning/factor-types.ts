@@ -44,4 +44,20 @@ export interface GetrfTuning {
   readonly registerShapes: PerDType<readonly RegisterBand[]>;
   /** The blocked fallback's widest panel. */
   readonly panelWidest: PerDType<number>;
+  /** The recursive driver (kernels/getrf/plan.ts), for strided batches. */
+  readonly recursion: GetrfRecursionTuning;
+}
+
+/** When the recursive LU replaces the one-block-per-matrix designs, and its leaf panels' shape. */
+export interface GetrfRecursionTuning {
+  /** max(rows, cols) from which it always applies... */
+  readonly minN: number;
+  /** ... and from which it applies when the batch has fewer matrices than the device has SMs. */
+  readonly minNFew: number;
+  /** The widest leaf panel (a power of two); narrower where the rows do not fit the registers. */
+  readonly widest: PerDType<number>;
+  /** Most threads per leaf block (a multiple of 32, at most 1024). */
+  readonly maxThreads: number;
+  /** 32-bit registers per thread the leaf's panel values may take at `maxThreads` threads (the rest: addresses, the reduction). */
+  readonly valueRegisters: number;
 }

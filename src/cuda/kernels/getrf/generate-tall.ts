@@ -1,0 +1,133 @@
+/**
+ * The recursive LU's leaf (plan.ts getrfRecursionSteps): dgetf2 on a tall m x w panel (w <= NB) of
+ * every matrix, one block per matrix, the panel in registers: thread t holds rows t, t + T,
+ * t + 2T, ... (R of them, NB values each), so a column step touches no memory but two shared rows.
+ * Per column k (batched-lu-cholesky-very-small.txt, the panel factorization; gpu-only-cholesky.txt
+ * keeps the panel on the device the same way):
+ * 1. pivot search: each thread's best |A(r, k)|, r >= k, then warp shuffles and one shared array;
+ *    every warp reduces the warps' results itself, so one barrier serves (idamax: the first
+ *    largest |value|; a NaN never displaces a number, a NaN at row k is never displaced);
+ * 2. the owners of rows piv and k publish them in shared memory (one barrier), and swap them in
+ *    registers (dgetf2 does not swap on a zero pivot; then piv = k anyway);
+ * 3. scale the column below the pivot (by the reciprocal, or by division below the safe minimum),
+ *    rank-1 update of the columns right of k.
+ * Shared arrays are double-buffered by the parity of k, so two barriers per column suffice.
+ * Pivots are written 0-based as absolute row numbers of the matrix (off + the panel's row); info,
+ * zeroed by the driver, takes the first zero pivot of the matrix (panels run in column order).
+ */
+import type { KernelSource } from '../../runtime/types.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { precisionLetter, precisionPrelude } from '../common/precision.js';
+import { pivotHelpers } from './generate-panel.js';
+import type { GetrfTallParams } from './params.js';
+
+export function getrfTallSource(p: GetrfTallParams): KernelSource {
+  const { nb, threads, rowsPerThread } = p;
+  const entry = `getrf_tall_${precisionLetter(p.dtype)}_nb${nb}_t${threads}_r${rowsPerThread}_${kindTag(p.kind)}`;
+  const source = `${precisionPrelude(p.dtype)}
+${pivotHelpers(p.dtype)}
+constexpr int NB = ${nb};
+constexpr int T = ${threads};
+constexpr int R = ${rowsPerThread};
+constexpr int NW = T / 32;
+
+// A points at the panel's first element A(off, off); m rows, w <= NB columns.
+extern "C" __global__ void __launch_bounds__(T) ${entry}(
+    ${operandParameters('A', p.kind, true)},
+    int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, const int* __restrict__ index, int count,
+    int m, int w, int off) {
+  __shared__ real redKey[2][NW];
+  __shared__ int redPos[2][NW];
+  __shared__ real sPiv[2][NB];   // the pivot row (row k after the swap)
+  __shared__ real sRow[2][NB];   // row k before the swap (row piv after it)
+  const long long mid = blockIdx.x;
+  if (mid >= count) return;
+  const long long id = index ? (long long)index[mid] : mid;
+  real* a = ${matrixPointer('A', p.kind, 'mid')};
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  int* pv = ipiv + id * (long long)pivotStride + off;
+  int inf = info[id];
+  real v[R][NB];
+#pragma unroll
+  for (int i = 0; i < R; ++i) {
+    const int r = tid + i * T;
+#pragma unroll
+    for (int c = 0; c < NB; ++c) v[i][c] = r < m && c < w ? a[r + (long long)c * ldA] : real(0);
+  }
+#pragma unroll
+  for (int k = 0; k < NB; ++k) {
+    if (k >= w) break;
+    const int q = k & 1;
+    real key = real(-2);
+    int pos = 0x7fffffff;
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      const int r = tid + i * T;
+      const real x = v[i][k];
+      if (r >= k && r < m) better(key, pos, x != x ? (r == k ? infReal() : real(-1)) : absReal(x), r);
+    }
+    warpBest(key, pos);
+    if (lane == 0) { redKey[q][warp] = key; redPos[q][warp] = pos; }
+    __syncthreads();
+    key = lane < NW ? redKey[q][lane] : real(-2);
+    pos = lane < NW ? redPos[q][lane] : 0x7fffffff;
+    warpBest(key, pos);
+    const int piv = pos;
+    // Publish rows piv and k: their owners copy them out by selects over the static row slots
+    // (an 'if (i == piv / T)' form lets the compiler index v dynamically: local memory).
+    if (tid == piv % T || tid == k % T) {
+#pragma unroll
+      for (int c = 0; c < NB; ++c) {
+        real atPiv = real(0), atK = real(0);
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+          atPiv = tid + i * T == piv ? v[i][c] : atPiv;
+          atK = tid + i * T == k ? v[i][c] : atK;
+        }
+        if (tid == piv % T) sPiv[q][c] = atPiv;
+        if (tid == k % T) sRow[q][c] = atK;
+      }
+    }
+    __syncthreads();
+    const real pivot = sPiv[q][k];
+    if (tid == 0) pv[k] = off + piv;
+    if (pivot == real(0) && inf == 0) inf = off + k + 1;
+    if (piv != k) {
+#pragma unroll
+      for (int i = 0; i < R; ++i) {
+        const int r = tid + i * T;
+        if (r == k) {
+#pragma unroll
+          for (int c = 0; c < NB; ++c) v[i][c] = sPiv[q][c];
+        } else if (r == piv) {
+#pragma unroll
+          for (int c = 0; c < NB; ++c) v[i][c] = sRow[q][c];
+        }
+      }
+    }
+    const bool scale = pivot != real(0);
+    const bool small = absReal(pivot) < SAFE_MIN;
+    const real rcp = real(1) / pivot;
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      const int r = tid + i * T;
+      if (r > k && r < m) {
+        real l = v[i][k];
+        if (scale) l = small ? l / pivot : l * rcp;
+        v[i][k] = l;
+#pragma unroll
+        for (int c = k + 1; c < NB; ++c) v[i][c] = fmaReal(-l, sPiv[q][c], v[i][c]);
+      }
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < R; ++i) {
+    const int r = tid + i * T;
+#pragma unroll
+    for (int c = 0; c < NB; ++c) if (r < m && c < w) a[r + (long long)c * ldA] = v[i][c];
+  }
+  if (tid == 0) info[id] = inf;
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
