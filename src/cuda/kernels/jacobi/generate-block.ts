@@ -404,9 +404,12 @@ ${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in
         }
         real nrm = real(0);
         for (int i = tid; i < M; i += T) nrm = fmaReal(g[i + j * M], g[i + j * M], nrm);
-        nrm = sqrtReal(blockSum(nrm, red));
-        if (nrm > real(0.5)) {
-          for (int i = tid; i < M; i += T) g[i + j * M] /= nrm;
+        // ||x|| > 1/2 as ||x||^2 > 1/4, and a multiply by 1 / ||x|| (one division: this path spilled
+        // around the division and square-root subroutines otherwise, nvcc 13).
+        const real nn = blockSum(nrm, red);
+        if (nn > real(0.25)) {
+          const real inv = real(1) / sqrtReal(nn);
+          for (int i = tid; i < M; i += T) g[i + j * M] *= inv;
           __syncthreads();
           break;
         }
