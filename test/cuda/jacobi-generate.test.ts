@@ -12,6 +12,7 @@ import {
   syevWarpSharedBytes, syevWarpSource, type GesvdBlockParams, type GesvdWarpParams, type SyevBlockParams, type SyevThreadParams,
   type SyevWarpParams,
 } from '../../src/cuda/kernels/jacobi/index.js';
+import { defaultBatch } from '../../src/bench/run.js';
 import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 
 const syev = (n: number, dtype: 'float64' | 'float32' = 'float64', vectors = true): SyevWarpParams =>
@@ -185,3 +186,11 @@ test('Jacobi kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeo
 
 const spillsOver = (bytes: number) => (r: { spillStores: number }): string | undefined =>
   !Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores > bytes ? `${r.spillStores} bytes spill stores` : undefined;
+
+test("bench: syev and gesvd at n = 64 ... 512 run issue 17's batch counts (2000, 500, 100, 20)", () => {
+  for (const op of ['syev', 'gesvd'] as const)
+    for (const dtype of ['float64', 'float32'] as const)
+      assert.deepEqual([64, 128, 256, 512].map((n) => defaultBatch(op, dtype, n, 64 << 20)), [2000, 500, 100, 20], `${op} ${dtype}`);
+  assert.equal(defaultBatch('syev', 'float64', 40, 64 << 20), Math.floor((64 << 20) / (40 * 40 * 8)));
+  assert.equal(defaultBatch('potrf', 'float64', 64, 64 << 20), 2048);
+});

@@ -17,6 +17,7 @@ import { Context } from '../../src/api/context.js';
 import { list, strided, type Batch } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
+import { Cusolver } from '../../src/cuda/baselines/index.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { gesvdCuda, syevCuda, type JacobiOptions } from '../../src/cuda/kernels/jacobi/index.js';
 import { gpuCovers } from '../../src/cuda/registry.js';
@@ -287,6 +288,48 @@ test('gesvd, block design: square, tall and wide to 512, both dtypes, with and w
     checkGesvd(dev, rng, dtype, 45, 70, 6, true, false, 1);
     checkGesvd(dev, rng, dtype, 90, 34, 6, false, true, 1);
     checkGesvd(dev, rng, dtype, 64, 64, 6, true, true, 1, { force: { global: true, threads: 128 } });
+  }
+});
+
+test('the benchmark baselines beyond 32: cuSOLVER syevd per matrix and gesvdaStridedBatched agree with the reference', { skip, timeout: 120_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1708);
+  const solver = new Cusolver(dev);
+  try {
+    for (const dtype of ['float64', 'float32'] as const) {
+      const n = 40, count = 3;
+      const eps = EPS[dtype];
+      const sym = Array.from({ length: count }, () => rounded(symmetricCase(rng, 'random', n).a, dtype));
+      const gen = Array.from({ length: count }, () => rounded(generalCase(rng, 'random', n, n).a, dtype));
+      const flat = (ms: Mat[]): FloatArray => { const x = allocate(dtype, n * n * count); ms.forEach((m0, k) => x.set(m0.d, k * n * n)); return x; };
+      const refW = allocate(dtype, n * count);
+      const refS = allocate(dtype, n * count);
+      cpuSyev({ jobz: 'values', uplo: 'lower', a: strided(flat(sym), { rows: n, count }), w: strided(refW, { rows: n, cols: 1, count }), info: new Int32Array(count) });
+      cpuGesvd({ a: strided(flat(gen), { rows: n, cols: n, count }), s: strided(refS, { rows: n, cols: 1, count }), info: new Int32Array(count) });
+      const dA = dev.upload(flat(sym)), dW = dev.alloc(dtype, n * count), dInfo = dev.upload(new Int32Array(count).fill(-7));
+      const dG = dev.upload(flat(gen)), dS = dev.alloc(dtype, n * count), dU = dev.alloc(dtype, n * n * count), dV = dev.alloc(dtype, n * n * count), dInfo2 = dev.upload(new Int32Array(count).fill(-7));
+      const syevd = solver.syevdLoop(dtype, n, dA, dW, dInfo, count);
+      const gesvda = solver.gesvdaStridedBatched(dtype, n, n, dG, dS, dU, dV, dInfo2, count);
+      try {
+        syevd.run();
+        gesvda.run();
+        const w = dev.download(dW) as FloatArray, sv = dev.download(dS) as FloatArray;
+        assert.deepEqual([...(dev.download(dInfo) as Int32Array)], [0, 0, 0], `${dtype} syevd info`);
+        assert.deepEqual([...(dev.download(dInfo2) as Int32Array)], [0, 0, 0], `${dtype} gesvda info`);
+        for (let k = 0; k < count; k++) {
+          const na = frob(sym[k]!), ng = frob(gen[k]!);
+          for (let j = 0; j < n; j++) {
+            assert.ok(Math.abs(w[k * n + j]! - refW[k * n + j]!) <= LIMIT * n * eps * na, `${dtype} syevd #${k} w[${j}]`);
+            assert.ok(Math.abs(sv[k * n + j]! - refS[k * n + j]!) <= LIMIT * n * eps * ng, `${dtype} gesvda #${k} s[${j}]`);
+          }
+        }
+      } finally {
+        syevd.dispose(); gesvda.dispose();
+        for (const x of [dA, dW, dInfo, dG, dS, dU, dV, dInfo2]) x.dispose();
+      }
+    }
+  } finally {
+    solver.dispose();
   }
 });
 

@@ -1,7 +1,10 @@
 /**
  * cuSOLVER dense (libcusolver) for benchmarks and as a test oracle: batched Cholesky
  * (cusolverDn?potrfBatched) and solve (cusolverDn?potrsBatched); Jacobi eigenvalues and SVD of
- * matrices up to 32 x 32 (cusolverDn?syevjBatched, cusolverDn?gesvdjBatched). Checks before native calls.
+ * matrices up to 32 x 32 (cusolverDn?syevjBatched, cusolverDn?gesvdjBatched); beyond 32, the
+ * divide-and-conquer eigensolver one matrix per call (cusolverDn?syevd: the vendor's batched Jacobi
+ * stops at 32) and the approximate strided-batched SVD (cusolverDn?gesvdaStridedBatched). Checks
+ * before native calls.
  */
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
@@ -42,6 +45,19 @@ const GESVDJ = (t: string) =>
   `int cusolverDn${t}gesvdjBatched(cusolverDnHandle_t handle, int jobz, int m, int n, CUdeviceptr A, int lda, ` +
   'CUdeviceptr S, CUdeviceptr U, int ldu, CUdeviceptr V, int ldv, CUdeviceptr work, int lwork, CUdeviceptr info, gesvdjInfo_t params, int batchSize)';
 
+const SYEVD_SIZE = (t: string) =>
+  `int cusolverDn${t}syevd_bufferSize(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, CUdeviceptr W, _Out_ int *lwork)`;
+const SYEVD = (t: string) =>
+  `int cusolverDn${t}syevd(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, CUdeviceptr W, CUdeviceptr work, int lwork, CUdeviceptr info)`;
+const GESVDA_SIZE = (t: string) =>
+  `int cusolverDn${t}gesvdaStridedBatched_bufferSize(cusolverDnHandle_t handle, int jobz, int rank, int m, int n, CUdeviceptr A, int lda, ` +
+  'long long strideA, CUdeviceptr S, long long strideS, CUdeviceptr U, int ldu, long long strideU, CUdeviceptr V, int ldv, long long strideV, ' +
+  '_Out_ int *lwork, int batchSize)';
+const GESVDA = (t: string) =>
+  `int cusolverDn${t}gesvdaStridedBatched(cusolverDnHandle_t handle, int jobz, int rank, int m, int n, CUdeviceptr A, int lda, ` +
+  'long long strideA, CUdeviceptr S, long long strideS, CUdeviceptr U, int ldu, long long strideU, CUdeviceptr V, int ldv, long long strideV, ' +
+  'CUdeviceptr work, int lwork, CUdeviceptr info, double *hRnrmF, int batchSize)';
+
 const PROTOTYPES = [
   'int cusolverDnCreateSyevjInfo(_Out_ syevjInfo_t *info)',
   'int cusolverDnDestroySyevjInfo(syevjInfo_t info)',
@@ -52,6 +68,7 @@ const PROTOTYPES = [
   'int cusolverDnDestroy(cusolverDnHandle_t handle)',
   'int cusolverDnSetStream(cusolverDnHandle_t handle, CUstream streamId)',
   POTRF('D'), POTRF('S'), POTRS('D'), POTRS('S'),
+  SYEVD_SIZE('D'), SYEVD_SIZE('S'), SYEVD('D'), SYEVD('S'), GESVDA_SIZE('D'), GESVDA_SIZE('S'), GESVDA('D'), GESVDA('S'),
 ];
 
 const STATUS: Readonly<Record<number, string>> = {
@@ -174,6 +191,54 @@ export class Cusolver {
     return {
       run: () => this.call(`cusolverDn${t}gesvdjBatched`, 1, m, n, A.ptr, m, S.ptr, U.ptr, m, V.ptr, n, work.ptr, lwork[0], info.ptr, params, count),
       dispose: () => { work.dispose(); this.api['cusolverDnDestroyGesvdjInfo']!(params); },
+    };
+  }
+
+  /**
+   * cusolverDn?syevd (eigenvalues and vectors, lower) on each of `count` densely packed n x n
+   * matrices A in turn (what users of the vendor do beyond syevjBatched's n <= 32): W (n per
+   * matrix), info (one per matrix); one workspace, sized once (not in the timed call).
+   */
+  syevdLoop(dtype: DType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+    this.checkDense(dtype, A, n * n * count, 'A');
+    this.checkDense(dtype, W, n * count, 'W');
+    checkInts(info, count, 'info');
+    const t = PREFIX(dtype);
+    const el = BigInt(dtype === 'float64' ? 8 : 4);
+    const lwork: [number] = [0];
+    this.call(`cusolverDn${t}syevd_bufferSize`, 1, 0, n, A.ptr, n, W.ptr, lwork);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    return {
+      run: () => {
+        for (let i = 0; i < count; i++) {
+          this.call(`cusolverDn${t}syevd`, 1, 0, n, A.ptr + BigInt(i * n * n) * el, n, W.ptr + BigInt(i * n) * el, work.ptr, lwork[0], info.ptr + BigInt(4 * i));
+        }
+      },
+      dispose: () => work.dispose(),
+    };
+  }
+
+  /**
+   * cusolverDn?gesvdaStridedBatched (rank n, vectors; m >= n) on densely packed m x n matrices A
+   * (read only): S (n per matrix), U (m x n), V (n x n, not transposed), info (one per matrix).
+   * The call writes each matrix's residual norm to host memory, so it returns synchronised.
+   */
+  gesvdaStridedBatched(dtype: DType, m: number, n: number, A: DeviceArray, S: DeviceArray, U: DeviceArray, V: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+    if (m < n) throw new MyriadError('UNSUPPORTED', `gesvdaStridedBatched takes m >= n, got ${m} x ${n}`, 'A');
+    this.checkDense(dtype, A, m * n * count, 'A');
+    this.checkDense(dtype, S, n * count, 'S');
+    this.checkDense(dtype, U, m * n * count, 'U');
+    this.checkDense(dtype, V, n * n * count, 'V');
+    checkInts(info, count, 'info');
+    const t = PREFIX(dtype);
+    const lwork: [number] = [0];
+    this.call(`cusolverDn${t}gesvdaStridedBatched_bufferSize`, 1, n, m, n, A.ptr, m, m * n, S.ptr, n, U.ptr, m, m * n, V.ptr, n, n * n, lwork, count);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    const residuals = new Float64Array(count);
+    return {
+      run: () => this.call(`cusolverDn${t}gesvdaStridedBatched`, 1, n, m, n, A.ptr, m, m * n, S.ptr, n, U.ptr, m, m * n, V.ptr, n, n * n,
+        work.ptr, lwork[0], info.ptr, residuals, count),
+      dispose: () => work.dispose(),
     };
   }
 
