@@ -44,7 +44,10 @@ import { tsm2lGrid, tsm2rGrid } from '../src/cuda/tune/tsm2-sweep.js';
 import { trmmCuda, trsmCuda, trsmLeafSource, trsmZeroSource } from '../src/cuda/kernels/trsm/index.js';
 import { leafTile, syrkCuda, syrkLeafSource } from '../src/cuda/kernels/syrk/index.js';
 import { lauumCuda, lauumLeafSource } from '../src/cuda/kernels/lauum/index.js';
-import { THREAD_MAX, gesvdCuda, gesvdWarpSource, planGesvd, planSyev, syevCuda, syevWarpSource } from '../src/cuda/kernels/jacobi/index.js';
+import {
+  THREAD_MAX, gesvdBlockSource, gesvdCuda, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource, syevCuda,
+  syevWarpSource,
+} from '../src/cuda/kernels/jacobi/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
@@ -495,6 +498,17 @@ function jacobiThroughLaunchers(): void {
           u: wantU ? batch(dtype, m, k, 4, form) : undefined, vt: wantVt ? batch(dtype, k, n, 4, form) : undefined, info: ints,
         });
       }
+    // The block designs (n = 33 ... 512), the GPU test's sizes and shapes.
+    for (const n of [33, 40, 41, 47, 64, 100, 128, 256, 512]) for (const jobz of ['values', 'vectors'] as const)
+      syevCuda(dev, { jobz, uplo: n % 2 === 0 ? 'lower' : 'upper', a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints });
+    for (const [m, n] of [[33, 33], [40, 40], [47, 47], [64, 64], [100, 100], [128, 128], [256, 256], [512, 512], [100, 40], [40, 100], [64, 33], [33, 64], [300, 20], [20, 300], [70, 45], [45, 70], [90, 34]] as const)
+      for (const [wantU, wantVt] of [[true, true], [false, false], [true, false], [false, true]] as const) {
+        const k = Math.min(m, n);
+        gesvdCuda(dev, {
+          a: batch(dtype, m, n, 4, form), s: batch(dtype, k, 1, 4, form),
+          u: wantU ? batch(dtype, m, k, 4, form) : undefined, vt: wantVt ? batch(dtype, k, n, 4, form) : undefined, info: ints,
+        });
+      }
   }
 }
 
@@ -513,6 +527,18 @@ function jacobiDirect(): void {
   const p = planSyev({ dtype: 'float32', n: 32, uplo: 'upper', vectors: false, kind: 'pointer' });
   record(syevWarpSource(p));
   record(gesvdWarpSource({ ...planGesvd({ dtype: 'float32', m: 5, n: 32, wantU: true, wantVt: true, kind: 'strided' }), kind: 'pointer' }));
+  // The block designs' forced variants (test/cuda/jacobi-generate.test.ts, the host emulation, test/gpu/jacobi.test.ts).
+  const shared = H100.sharedPerBlockOptin - 1024;
+  for (const dtype of DTYPES) {
+    for (const n of [12, 33, 35, 40, 41, 47, 63, 64, 100, 128, 512]) for (const vectors of [true, false]) for (const uplo of UPLOS)
+      for (const force of [{}, { global: true }, { threads: 32 }, { threads: 64 }, { threads: 96 }, { threads: 128 }, { global: true, threads: 64 }, { global: true, threads: 96 }])
+        record(syevBlockSource(planSyevBlock({ dtype, n, uplo, vectors, kind: 'strided', sharedLimit: shared }, { force })));
+    for (const [m, n] of [[40, 33], [33, 64], [64, 64], [34, 40], [64, 35], [64, 40], [40, 64], [65, 40], [40, 100], [128, 128], [512, 512]] as const)
+      for (const [wantU, wantVt] of [[true, true], [false, true], [true, false]] as const)
+        for (const force of [{}, { global: true }, { threads: 32 }, { threads: 128 }, { threads: 256 }, { threads: 512 }, { global: true, threads: 32 }, { global: true, threads: 64 }, { global: true, threads: 128 }])
+          for (const kind of ['strided', 'pointer'] as const)
+            record(gesvdBlockSource(planGesvdBlock({ dtype, m, n, wantU, wantVt, kind, sharedLimit: shared }, { force })));
+  }
 }
 
 // QR (geqrf, orgqr): the launchers over shapes, forms and devices; then the tests' parameter sets.

@@ -8,7 +8,8 @@
  * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output); for the
  * inverses (trtri, potri, poti) cuBLAS's general inverse of the same matrices: getrf + getri, or
  * matinv where n <= 32; cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace
- * made once, untimed); geqrf: cublas?geqrfBatched; orgqr: cuSOLVER's single-matrix orgqr in a loop
+ * made once, untimed), beyond 32 syevd one matrix per call and gesvdaStridedBatched; geqrf:
+ * cublas?geqrfBatched; orgqr: cuSOLVER's single-matrix orgqr in a loop
  * (no batched form exists), only for batches of up to ORGQR_LOOP_MAX matrices (the row says so
  * otherwise: pass --batch); qr: both; ormqr: cusolverDn?ormqr once per matrix (no batched form).
  */
@@ -144,14 +145,17 @@ class VendorOnDevice implements VendorBaseline {
         return done(() => this.blas().gemmStridedBatched(dtype, 'T', 'N', n, n, n, 1, a, n, n * n, a, n, n * n, 0, c, n, n * n, count));
       }
       case 'syev': {
-        // cuSOLVER's batched Jacobi takes n <= 32 only.
-        if (n > 32) return undefined;
-        const call = keep(this.solver().syevjBatched(dtype, n, a, arrays.w as DeviceArray, ints(count), count));
+        // cuSOLVER's batched Jacobi takes n <= 32 only; beyond, syevd one matrix per call.
+        const call = keep(n <= 32
+          ? this.solver().syevjBatched(dtype, n, a, arrays.w as DeviceArray, ints(count), count)
+          : this.solver().syevdLoop(dtype, n, a, arrays.w as DeviceArray, ints(count), count));
         return done(() => call.run());
       }
       case 'gesvd': {
-        if (n > 32) return undefined;
-        const call = keep(this.solver().gesvdjBatched(dtype, n, n, a, arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray, ints(count), count));
+        // gesvdjBatched to 32; beyond, the approximate strided-batched SVD (square here: m >= n holds).
+        const call = keep(n <= 32
+          ? this.solver().gesvdjBatched(dtype, n, n, a, arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray, ints(count), count)
+          : this.solver().gesvdaStridedBatched(dtype, n, n, a, arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray, ints(count), count));
         return done(() => call.run());
       }
       case 'ormqr': {

@@ -65,7 +65,15 @@ export interface BenchOptions {
   vendor?: VendorBaseline;
 }
 
+/**
+ * syev and gesvd at the sizes of issue 17's vendor table: its batch counts, so that the rows
+ * compare with the table (n = 64: 2,000, 128: 500, 256: 100, 512: 20).
+ */
+const JACOBI_TABLE_COUNTS: Readonly<Record<number, number>> = { 64: 2000, 128: 500, 256: 100, 512: 20 };
+
 export function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: number): number {
+  const table = op === 'syev' || op === 'gesvd' ? JACOBI_TABLE_COUNTS[n] : undefined;
+  if (table !== undefined) return table;
   const perMatrix = Math.max(1, n * n * DTYPE_BYTES[dtype] * (op === 'gemm' ? 3 : 1));
   return Math.max(1, Math.floor(targetBytes / perMatrix));
 }

@@ -4,6 +4,8 @@
  * CUDA thread, warp intrinsics from a barrier per warp) and launched with the planner's shapes,
  * checked by residuals and against the CPU reference's values: syev and gesvd, both dtypes, odd
  * and even sizes, tall and wide, zero and rank-deficient matrices, NaN in a batch of good ones.
+ * The block kernels (n = 33 ... 64, -DBLOCK: __syncthreads from a block barrier) likewise, with A
+ * and V in shared memory and in the global workspace, and fewer threads than the plan's.
  * A check of the CUDA source without a GPU; test/gpu/jacobi.test.ts is the real one.
  */
 import assert from 'node:assert/strict';
@@ -15,9 +17,12 @@ import { test } from 'node:test';
 import { strided } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
-import { THREAD_BLOCK, THREAD_MAX, gesvdWarpSource, planGesvd, planSyev, syevThreadSource, syevWarpSource } from '../../src/cuda/kernels/jacobi/index.js';
+import {
+  THREAD_BLOCK, THREAD_MAX, gesvdBlockSource, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource,
+  syevThreadSource, syevWarpSource,
+} from '../../src/cuda/kernels/jacobi/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
-import { eigenResidual, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat } from '../helpers/jacobi-checks.js';
+import { eigenResidual, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
@@ -27,10 +32,10 @@ const HARNESS = resolve('test/helpers/jacobi-host-harness.cpp');
 const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
 const LIMIT = 30;
 
-function runKernel(dir: string, src: KernelSource, gesvd: boolean, input: string): number[] {
+function runKernel(dir: string, src: KernelSource, gesvd: boolean, input: string, block = false): number[] {
   writeFileSync(join(dir, 'kernel.cu'), src.source);
   const exe = join(dir, src.entry);
-  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(gesvd ? ['-DGESVD'] : []), `-I${dir}`, HARNESS, '-o', exe]);
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(gesvd ? ['-DGESVD'] : []), ...(block ? ['-DBLOCK'] : []), `-I${dir}`, HARNESS, '-o', exe]);
   return execFileSync(exe, { input, maxBuffer: 1 << 28 }).toString().trim().split('\n').map(Number);
 }
 
@@ -130,6 +135,123 @@ test('Jacobi warp kernels on the host: residuals and the reference values', { sk
           assert.ok(orthoResidual(vti, eps, true) < LIMIT, `${at}: ||VT VT^T - I|| ratio ${orthoResidual(vti, eps, true)}`);
         });
       }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Symmetric test matrices as a flat strided batch (ld = n + 1), rounded to the dtype. */
+function symmetricBatch(rng: Rng, dtype: DType, n: number, count: number, kinds: readonly SymKind[]): { mats: Mat[]; flat: Float64Array; ld: number; stride: number } {
+  const mats = Array.from({ length: count }, (_, i) => symmetricCase(rng, kinds[i % kinds.length]!, n).a).map((a) => ({ ...a, d: a.d.map((x) => round(x, dtype)) }));
+  const ld = n + 1;
+  const stride = ld * n;
+  const flat = new Float64Array(count * stride);
+  mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) flat[k * stride + i + j * ld] = a.d[i + j * n]!; });
+  return { mats, flat, ld, stride };
+}
+
+test('Jacobi block kernels (n = 33 ... 64) on the host: residuals and the reference values', { skip, timeout: 3_600_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-jacobi-block-'));
+  const rng = new Rng(37);
+  const SHARED = 227 * 1024 - 1024;
+  try {
+    // Shared storage (the H100's opt-in limit), global storage (forced), and the planner's threads
+    // or fewer (more work items per thread); float32 also at the static 48 KiB limit.
+    const cases = [
+      { dtype: 'float64', n: 33, vectors: true, global: false, threads: undefined, kinds: ['random', 'graded', 'zero'] },
+      { dtype: 'float64', n: 40, vectors: true, global: true, threads: 64, kinds: ['clustered', 'rank-deficient', 'diagonal'] },
+      { dtype: 'float64', n: 64, vectors: true, global: false, threads: 128, kinds: ['repeated', 'random'] },
+      { dtype: 'float32', n: 33, vectors: false, global: true, threads: 96, kinds: ['random', 'graded'] },
+      { dtype: 'float32', n: 40, vectors: true, global: false, threads: undefined, kinds: ['random', 'repeated'] },
+    ] as const;
+    for (const c of cases) {
+      const { dtype, n, vectors } = c;
+      const eps = EPS[dtype];
+      const uplo = n % 2 === 0 ? 'upper' : 'lower';
+      const p = planSyevBlock({ dtype, n, uplo, vectors, kind: 'strided', sharedLimit: SHARED }, { force: { global: c.global, threads: c.threads } });
+      assert.equal(p.aShared, !c.global);
+      const count = c.kinds.length + 1;
+      const { mats, flat, ld, stride } = symmetricBatch(rng, dtype, n, count, c.kinds);
+      const bad = count - 1;
+      flat[bad * stride + 2 + 2 * ld] = NaN;   // on the diagonal: read whatever the triangle
+      const out = runKernel(dir, syevBlockSource(p), false, `${count} ${count} ${p.threads} ${n} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`, true);
+      const info = out.slice(0, count);
+      const w = out.slice(count, count + count * n);
+      const aOut = out.slice(count + count * n);
+      const refW = new Float64Array(count * n);
+      const refInfo = new Int32Array(count);
+      cpuSyev({ jobz: 'values', uplo, a: strided(flat.slice(), { rows: n, count, ld, stride }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
+      mats.forEach((a, k) => {
+        const at = `syev block ${dtype} n=${n} ${vectors ? 'V' : 'N'} t=${p.threads} ${p.aShared ? 'shared' : 'global'} #${k}`;
+        assert.equal(info[k], refInfo[k], `${at}: info`);
+        const wk = w.slice(k * n, (k + 1) * n);
+        if (k === bad) {
+          assert.equal(info[k], n + 2);
+          assert.ok(wk.every(Number.isNaN), `${at}: NaN w`);
+          return;
+        }
+        let norm = 0;
+        for (const x of a.d) norm += x * x;
+        norm = Math.sqrt(norm);
+        wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]!) <= n * eps * norm, `${at}: w[${j}] ${x} vs ${refW[k * n + j]}`));
+        if (!vectors) return;
+        const v = mat(n, n);
+        for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) v.d[i + j * n] = aOut[k * stride + i + j * ld]!;
+        assert.ok(eigenResidual(a, v, wk, eps) < LIMIT, `${at}: ||AV - VW|| ratio ${eigenResidual(a, v, wk, eps)}`);
+        assert.ok(orthoResidual(v, eps) < LIMIT, `${at}: ||V^T V - I|| ratio ${orthoResidual(v, eps)}`);
+      });
+    }
+    const svdCases = [
+      { dtype: 'float64', m: 40, n: 33, global: false, threads: undefined, u: true, vt: true },
+      { dtype: 'float64', m: 33, n: 64, global: true, threads: 64, u: true, vt: true },
+      { dtype: 'float64', m: 64, n: 64, global: false, threads: 128, u: false, vt: true },
+      { dtype: 'float32', m: 34, n: 40, global: false, threads: 256, u: true, vt: false },
+      { dtype: 'float32', m: 64, n: 35, global: true, threads: 32, u: true, vt: true },
+    ] as const;
+    for (const c of svdCases) {
+      const { dtype, m, n } = c;
+      const eps = EPS[dtype];
+      const k = Math.min(m, n);
+      const p = planGesvdBlock({ dtype, m, n, wantU: c.u, wantVt: c.vt, kind: 'strided', sharedLimit: SHARED }, { force: { global: c.global, threads: c.threads } });
+      const kinds = ['random', 'rank-deficient', 'zero', 'graded', 'repeated'] as const;
+      const count = kinds.length + 1;
+      const mats = Array.from({ length: count }, (_, i) => generalCase(rng, kinds[i % kinds.length]!, m, n).a)
+        .map((a) => ({ ...a, d: a.d.map((x) => round(x, dtype)) }));
+      mats[count - 1]!.d[5] = -Infinity;
+      const stride = m * n;
+      const flat = new Float64Array(count * stride);
+      mats.forEach((a, i) => flat.set(a.d, i * stride));
+      const out = runKernel(dir, gesvdBlockSource(p), true, `${count} ${count} ${p.threads} ${m} ${n} ${m} ${stride}\n${Array.from(flat).join(' ')}\n`, true);
+      const info = out.slice(0, count);
+      const s = out.slice(count, count + count * k);
+      const u = out.slice(count + count * k, count + count * k + count * m * k);
+      const vt = out.slice(count + count * k + count * m * k);
+      const refS = new Float64Array(count * k);
+      const refInfo = new Int32Array(count);
+      cpuGesvd({ a: strided(flat.slice(), { rows: m, cols: n, count }), s: strided(refS, { rows: k, cols: 1, count }), info: refInfo });
+      mats.forEach((a, i) => {
+        const at = `gesvd block ${dtype} ${m}x${n} t=${p.threads} ${p.aShared ? 'shared' : 'global'} #${i}`;
+        assert.equal(info[i], refInfo[i], `${at}: info`);
+        const si = s.slice(i * k, (i + 1) * k);
+        if (i === count - 1) {
+          assert.equal(info[i], k + 2);
+          assert.ok(si.every(Number.isNaN), `${at}: NaN s`);
+          if (c.u) assert.ok(u.slice(i * m * k, (i + 1) * m * k).every(Number.isNaN), `${at}: NaN u`);
+          return;
+        }
+        let norm = 0;
+        for (const x of a.d) norm += x * x;
+        norm = Math.sqrt(norm);
+        si.forEach((x, j) => assert.ok(Math.abs(x - refS[i * k + j]!) <= Math.max(m, n) * eps * norm, `${at}: s[${j}] ${x} vs ${refS[i * k + j]}`));
+        const ui = mat(m, k);
+        ui.d.set(u.slice(i * m * k, (i + 1) * m * k));
+        const vti = mat(k, n);
+        vti.d.set(vt.slice(i * k * n, (i + 1) * k * n));
+        if (c.u) assert.ok(orthoResidual(ui, eps) < LIMIT, `${at}: ||U^T U - I|| ratio ${orthoResidual(ui, eps)}`);
+        if (c.vt) assert.ok(orthoResidual(vti, eps, true) < LIMIT, `${at}: ||VT VT^T - I|| ratio ${orthoResidual(vti, eps, true)}`);
+        if (c.u && c.vt) assert.ok(svdResidual(a, ui, si, vti, eps) < LIMIT, `${at}: ||A - USVT|| ratio ${svdResidual(a, ui, si, vti, eps)}`);
+      });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -241,25 +241,25 @@ describe('the multi-device benchmark on fake GPUs', () => {
 
 describe('with the real one-GPU CudaBackend per lane (fake memory)', () => {
   it('an op without a GPU kernel: host batches go to the CPU reference, sharded ones to each lane\'s CPU fallback', () => {
-    // syev beyond 32 x 32 has no GPU kernel (the Jacobi family covers n <= 32): the lanes say so.
+    // gesvd beyond 512 rows has no GPU kernel (the Jacobi family covers max(m, n) <= 512): the lanes say so.
     const log: string[] = [];
     const devices = [0, 1].map((i) => new FakeDevice(i, log));
-    const n = 40, count = 4;
-    const lanes: Lane[] = devices.map((device) => ({ device, backend: new CudaBackend(device, 'fake'), hasKernel: (op) => hasGpuOp(op) && op !== 'syev' }));
+    const m = 600, n = 3, count = 4;
+    const lanes: Lane[] = devices.map((device) => ({ device, backend: new CudaBackend(device, 'fake'), hasKernel: (op) => hasGpuOp(op) && op !== 'gesvd' }));
     const ctx = new MultiDeviceContext(new MultiDeviceBackend(lanes, 'fake'));
-    const a = randomSpd('float64', n, count, rng) as Float64Array;
-    const w = new Float64Array(n * count);
+    const a = randomMatrices('float64', m, n, count, rng) as Float64Array;
+    const s = new Float64Array(n * count);
     const args = (x: Float64Array | ShardedArray, y: Float64Array | ShardedArray) =>
-      ({ a: strided(x, { rows: n, count }), w: strided(y, { rows: n, cols: 1, count }), jobz: 'vectors' as const, uplo: 'lower' as const });
-    same(ctx, [a, w], (c, [x, y]) => c.syev(args(x!, y!)));
+      ({ a: strided(x, { rows: m, cols: n, count }), s: strided(y, { rows: n, cols: 1, count }), jobu: 'none' as const, jobvt: 'none' as const });
+    same(ctx, [a, s], (c, [x, y]) => c.gesvd(args(x!, y!)));
     assert.deepEqual(log, [], 'host batches without a kernel never touch a device');
-    const sa = ctx.scatter(a, { rows: n, count });
-    const sw = ctx.scatter(w, { rows: n, cols: 1, count });
-    ctx.syev(args(sa, sw));
-    const [wantA, wantW] = [a.slice(), w.slice()];
-    cpuContext.syev(args(wantA, wantW));
+    const sa = ctx.scatter(a, { rows: m, cols: n, count });
+    const ss = ctx.scatter(s, { rows: n, cols: 1, count });
+    ctx.gesvd(args(sa, ss));
+    const [wantA, wantS] = [a.slice(), s.slice()];
+    cpuContext.gesvd(args(wantA, wantS));
     assert.deepEqual(ctx.gather(sa), wantA);
-    assert.deepEqual(ctx.gather(sw), wantW);
+    assert.deepEqual(ctx.gather(ss), wantS);
     assert.ok((log as string[]).includes('down0') && (log as string[]).includes('down1'), 'each lane ran its own part');
   });
 });

@@ -4,8 +4,11 @@
  * residuals (||A V - V W||, ||V^T V - I||, ||A - U S VT||, ||U^T U - I||, ||VT VT^T - I|| over
  * n eps, < 30), both dtypes, n = 1..16 and sampled to 32, tall and wide, random, repeated, zero,
  * graded and rank-deficient matrices, NaN among good ones, odd ld and stride with NaN padding that
- * must come back untouched, a list batch (pointer form), a CUDA context's calls (n = 40 falls back
+ * must come back untouched, a list batch (pointer form), a CUDA context's calls (n = 513 falls back
  * to the CPU reference), the array level, and 1,000,000 matrices of 2 x 2 and 100,000 of 8 x 8.
+ * The block designs (n = 33 ... 512): n = 33, 40, 47, 64, 100, 128, 256, 512, tall and wide to
+ * 512, both dtypes, every kind of matrix, eigenvalues (singular values) within n eps ||A|| of the
+ * reference, A and V in shared memory and (forced) in the global workspace.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -14,8 +17,9 @@ import { Context } from '../../src/api/context.js';
 import { list, strided, type Batch } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
+import { Cusolver } from '../../src/cuda/baselines/index.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { gesvdCuda, syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
+import { gesvdCuda, syevCuda, type JacobiOptions } from '../../src/cuda/kernels/jacobi/index.js';
 import { gpuCovers } from '../../src/cuda/registry.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
@@ -52,7 +56,11 @@ function read(data: FloatArray, off: number, ld: number, m: number, n: number): 
   return out;
 }
 
-function checkSyev(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count: number, vectors: boolean, uplo: 'lower' | 'upper'): void {
+/**
+ * `valueLimit`: eigenvalues (singular values) within valueLimit size eps ||A|| of the reference
+ * (the block designs are held to 1, the issue's bound); `opts`: forced plans.
+ */
+function checkSyev(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count: number, vectors: boolean, uplo: 'lower' | 'upper', valueLimit = LIMIT, opts: JacobiOptions = {}): void {
   const eps = EPS[dtype];
   const mats = Array.from({ length: count }, (_, i) => rounded(symmetricCase(rng, SYM[i % SYM.length]!, n).a, dtype));
   const bad = count > 2 ? 2 : -1;
@@ -71,7 +79,7 @@ function checkSyev(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count: num
     syevCuda(dev, {
       jobz: vectors ? 'vectors' : 'values', uplo, a: strided(dA, { rows: n, count, ld: p.ld, stride: p.stride }),
       w: strided(dW, { rows: n, cols: 1, count }), info: dInfo,
-    });
+    }, opts);
     const a = dev.download(dA) as FloatArray;
     const w = dev.download(dW) as FloatArray;
     const info = dev.download(dInfo) as Int32Array;
@@ -91,7 +99,7 @@ function checkSyev(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count: num
         return;
       }
       const norm = frob(m0);
-      wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]!) <= LIMIT * n * eps * norm, `${at}: w[${j}] = ${x}, reference ${refW[k * n + j]}`));
+      wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]!) <= valueLimit * n * eps * norm, `${at}: w[${j}] = ${x}, reference ${refW[k * n + j]}`));
       if (!vectors) return;
       const v = read(a, k * p.stride, p.ld, n, n);
       const r1 = eigenResidual(m0, v, wk, eps);
@@ -103,7 +111,7 @@ function checkSyev(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count: num
   }
 }
 
-function checkGesvd(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number, count: number, wantU: boolean, wantVt: boolean): void {
+function checkGesvd(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number, count: number, wantU: boolean, wantVt: boolean, valueLimit = LIMIT, opts: JacobiOptions = {}): void {
   const eps = EPS[dtype];
   const k = Math.min(m, n);
   const mats = Array.from({ length: count }, (_, i) => rounded(generalCase(rng, GEN[i % GEN.length]!, m, n).a, dtype));
@@ -123,7 +131,7 @@ function checkGesvd(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number
       a: strided(dA, { rows: m, cols: n, count, ld: p.ld, stride: p.stride }), s: strided(dS, { rows: k, cols: 1, count }),
       u: wantU ? strided(dU, { rows: m, cols: k, count }) : undefined, vt: wantVt ? strided(dV, { rows: k, cols: n, count }) : undefined,
       info: dInfo,
-    });
+    }, opts);
     const a = dev.download(dA) as FloatArray;
     const s = dev.download(dS) as FloatArray;
     const u = dev.download(dU) as FloatArray;
@@ -142,7 +150,7 @@ function checkGesvd(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number
         return;
       }
       const norm = frob(m0);
-      si.forEach((x, j) => assert.ok(Math.abs(x - refS[i * k + j]!) <= LIMIT * Math.max(m, n) * eps * norm, `${at}: s[${j}] = ${x}, reference ${refS[i * k + j]}`));
+      si.forEach((x, j) => assert.ok(Math.abs(x - refS[i * k + j]!) <= valueLimit * Math.max(m, n) * eps * norm, `${at}: s[${j}] = ${x}, reference ${refS[i * k + j]}`));
       if (wantU) assert.ok(orthoResidual(read(u, i * m * k, m, m, k), eps) < LIMIT, `${at}: ||U^T U - I||`);
       if (wantVt) assert.ok(orthoResidual(read(vt, i * k * n, k, k, n), eps, true) < LIMIT, `${at}: ||VT VT^T - I||`);
       if (wantU && wantVt) {
@@ -180,7 +188,7 @@ test('gesvd on the GPU: tall, square and wide to 32, with and without U and VT',
   }
 });
 
-test('a list batch (pointer form), a CUDA context, fallback beyond 32, and the array level', { skip, timeout: 120_000 }, () => {
+test('a list batch (pointer form), a CUDA context, fallback beyond 512, and the array level', { skip, timeout: 120_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1703);
   const n = 6;
@@ -203,12 +211,14 @@ test('a list batch (pointer form), a CUDA context, fallback beyond 32, and the a
   }
   const backend = new CudaBackend(dev, 'test');
   const ctx = new Context('cuda', backend, backend);
+  const beyond = { jobz: 'vectors' as const, uplo: 'lower' as const, a: strided(new Float64Array(513 * 513), { rows: 513 }), w: strided(new Float64Array(513), { rows: 513, cols: 1 }) };
+  assert.equal(gpuCovers('syev', beyond, dev), false, 'n = 513 runs on the CPU reference');
   for (const size of [8, 40]) {
     const a = symmetricCase(rng, 'random', size).a;
     const data = Float64Array.from(a.d);
     const w = new Float64Array(size);
     const req = { jobz: 'vectors' as const, uplo: 'lower' as const, a: strided(data, { rows: size }), w: strided(w, { rows: size, cols: 1 }) };
-    assert.equal(gpuCovers('syev', req, dev), size <= 32);
+    assert.equal(gpuCovers('syev', req, dev), true);
     const { info } = ctx.syev(req);
     assert.equal(info[0], 0);
     assert.ok(eigenResidual(a, { m: size, n: size, d: data }, w, EPS.float64) < LIMIT, `context n=${size}`);
@@ -219,6 +229,108 @@ test('a list batch (pointer form), a CUDA context, fallback beyond 32, and the a
   const e = ctx.eighEx({ data: new Float64Array([2, 1, 1, 2, NaN, 0, 0, 1]), shape: [2, 2, 2] });
   assert.deepEqual([...e.info], [0, 4]);
   assert.ok(Math.abs(e.values.data[0]! - 1) < 1e-15 && Math.abs(e.values.data[1]! - 3) < 1e-15);
+});
+
+/** Matrices per check of the block designs (the CPU reference is cubic, in JavaScript). */
+const blockCount = (n: number): number => (n <= 64 ? 9 : n <= 128 ? 8 : n <= 256 ? 4 : 2);
+
+test('syev, block design: n = 33, 40, 47, 64, 100, 128, 256, 512, both dtypes, every kind, NaN among good ones', { skip, timeout: 900_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1705);
+  for (const dtype of ['float64', 'float32'] as const)
+    for (const n of [33, 40, 47, 64, 100, 128, 256, 512]) {
+      // 512: three matrices (the NaN one is #2), eigenvalues only for float32.
+      const count = n === 512 ? 3 : blockCount(n);
+      checkSyev(dev, rng, dtype, n, count, n !== 512 || dtype === 'float64', n % 2 === 0 ? 'lower' : 'upper', 1);
+      if (n === 47 || n === 128) checkSyev(dev, rng, dtype, n, count, false, n % 2 === 0 ? 'upper' : 'lower', 1);
+    }
+});
+
+test('syev, block design forced: A and V in the global workspace, fewer threads, pointer form', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1706);
+  for (const dtype of ['float64', 'float32'] as const) {
+    checkSyev(dev, rng, dtype, 64, 9, true, 'lower', 1, { force: { global: true } });
+    checkSyev(dev, rng, dtype, 41, 9, true, 'upper', 1, { force: { threads: 64 } });
+    checkSyev(dev, rng, dtype, 12, 9, true, 'lower', 1, { force: { design: 'block', threads: 32 } });
+  }
+  // A list batch of 100 x 100 matrices (pointer form) through the block design.
+  const n = 100;
+  const mats = Array.from({ length: 3 }, () => symmetricCase(rng, 'random', n).a);
+  const arrays = mats.map((a) => dev.upload(Float64Array.from(a.d)));
+  const dW = dev.alloc('float64', 3 * n);
+  const dInfo = dev.alloc('int32', 3);
+  try {
+    syevCuda(dev, { jobz: 'vectors', uplo: 'upper', a: list(arrays, { rows: n }) as Batch<DeviceArray>, w: strided(dW, { rows: n, cols: 1, count: 3 }), info: dInfo });
+    const w = dev.download(dW) as Float64Array;
+    assert.deepEqual([...(dev.download(dInfo) as Int32Array)], [0, 0, 0]);
+    mats.forEach((a, k) => {
+      const v = mat(n, n);
+      v.d.set(dev.download(arrays[k]!) as Float64Array);
+      const r = eigenResidual(a, v, w.subarray(k * n, (k + 1) * n), EPS.float64);
+      assert.ok(r < LIMIT && orthoResidual(v, EPS.float64) < LIMIT, `list 100 x 100 #${k}: ratio ${r}`);
+    });
+  } finally {
+    for (const x of arrays) x.dispose();
+    dW.dispose(); dInfo.dispose();
+  }
+});
+
+test('gesvd, block design: square, tall and wide to 512, both dtypes, with and without U and VT', { skip, timeout: 900_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1707);
+  const shapes: [number, number][] = [[33, 33], [40, 40], [47, 47], [64, 64], [100, 100], [128, 128], [256, 256], [100, 40], [40, 100], [64, 33], [33, 64], [300, 20], [20, 300]];
+  for (const dtype of ['float64', 'float32'] as const) {
+    for (const [m, n] of shapes) checkGesvd(dev, rng, dtype, m, n, Math.max(5, blockCount(Math.max(m, n))), true, true, 1);
+    // 512 x 512: the NaN matrix (#3) and three good ones.
+    checkGesvd(dev, rng, dtype, 512, 512, 4, true, true, 1);
+    checkGesvd(dev, rng, dtype, 70, 45, 6, false, false, 1);
+    checkGesvd(dev, rng, dtype, 45, 70, 6, true, false, 1);
+    checkGesvd(dev, rng, dtype, 90, 34, 6, false, true, 1);
+    checkGesvd(dev, rng, dtype, 64, 64, 6, true, true, 1, { force: { global: true, threads: 128 } });
+  }
+});
+
+test('the benchmark baselines beyond 32: cuSOLVER syevd per matrix and gesvdaStridedBatched agree with the reference', { skip, timeout: 120_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1708);
+  const solver = new Cusolver(dev);
+  try {
+    for (const dtype of ['float64', 'float32'] as const) {
+      const n = 40, count = 3;
+      const eps = EPS[dtype];
+      const sym = Array.from({ length: count }, () => rounded(symmetricCase(rng, 'random', n).a, dtype));
+      const gen = Array.from({ length: count }, () => rounded(generalCase(rng, 'random', n, n).a, dtype));
+      const flat = (ms: Mat[]): FloatArray => { const x = allocate(dtype, n * n * count); ms.forEach((m0, k) => x.set(m0.d, k * n * n)); return x; };
+      const refW = allocate(dtype, n * count);
+      const refS = allocate(dtype, n * count);
+      cpuSyev({ jobz: 'values', uplo: 'lower', a: strided(flat(sym), { rows: n, count }), w: strided(refW, { rows: n, cols: 1, count }), info: new Int32Array(count) });
+      cpuGesvd({ a: strided(flat(gen), { rows: n, cols: n, count }), s: strided(refS, { rows: n, cols: 1, count }), info: new Int32Array(count) });
+      const dA = dev.upload(flat(sym)), dW = dev.alloc(dtype, n * count), dInfo = dev.upload(new Int32Array(count).fill(-7));
+      const dG = dev.upload(flat(gen)), dS = dev.alloc(dtype, n * count), dU = dev.alloc(dtype, n * n * count), dV = dev.alloc(dtype, n * n * count), dInfo2 = dev.upload(new Int32Array(count).fill(-7));
+      const syevd = solver.syevdLoop(dtype, n, dA, dW, dInfo, count);
+      const gesvda = solver.gesvdaStridedBatched(dtype, n, n, dG, dS, dU, dV, dInfo2, count);
+      try {
+        syevd.run();
+        gesvda.run();
+        const w = dev.download(dW) as FloatArray, sv = dev.download(dS) as FloatArray;
+        assert.deepEqual([...(dev.download(dInfo) as Int32Array)], [0, 0, 0], `${dtype} syevd info`);
+        assert.deepEqual([...(dev.download(dInfo2) as Int32Array)], [0, 0, 0], `${dtype} gesvda info`);
+        for (let k = 0; k < count; k++) {
+          const na = frob(sym[k]!), ng = frob(gen[k]!);
+          for (let j = 0; j < n; j++) {
+            assert.ok(Math.abs(w[k * n + j]! - refW[k * n + j]!) <= LIMIT * n * eps * na, `${dtype} syevd #${k} w[${j}]`);
+            assert.ok(Math.abs(sv[k * n + j]! - refS[k * n + j]!) <= LIMIT * n * eps * ng, `${dtype} gesvda #${k} s[${j}]`);
+          }
+        }
+      } finally {
+        syevd.dispose(); gesvda.dispose();
+        for (const x of [dA, dW, dInfo, dG, dS, dU, dV, dInfo2]) x.dispose();
+      }
+    }
+  } finally {
+    solver.dispose();
+  }
 });
 
 test('1,000,000 matrices of 2 x 2 (float32) and 100,000 of 8 x 8 (float64) run', { skip, timeout: 120_000 }, () => {

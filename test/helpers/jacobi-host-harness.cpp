@@ -2,6 +2,9 @@
 // std::thread per CUDA thread, one block at a time; __shared__ arrays become statics (one block
 // lives at a time), and the warp intrinsics (__syncwarp, __ballot_sync, __all_sync,
 // __shfl_xor_sync) are built from a std::barrier per warp. Strided operands only.
+// -DBLOCK: a one-block-per-matrix kernel (generate-block.ts): its extern __shared__ buffer is one
+// static array, __syncthreads and __syncthreads_or a std::barrier over the block, and it gets a
+// workspace of WORK elements per block (the kernel's own constant) and first = 0.
 // stdin: count gridX blockX m n ldA strideA (then count * strideA elements of A); stdout: info,
 // then the outputs (syev: W then A; gesvd: S, U, VT, each densely packed). Used by
 // test/cuda/jacobi-host-emulation.test.ts.
@@ -30,6 +33,18 @@ inline unsigned __ballot_sync(unsigned, int pred) {
   g_warp[w]->arrive_and_wait();
   return bits;
 }
+std::unique_ptr<std::barrier<>> g_block;
+int g_or[1024];
+inline void __syncthreads() { g_block->arrive_and_wait(); }
+inline int __syncthreads_or(int pred) {
+  g_block->arrive_and_wait();
+  g_or[threadIdx.x] = pred ? 1 : 0;
+  g_block->arrive_and_wait();
+  int any = 0;
+  for (unsigned i = 0; i < blockDim.x; ++i) any |= g_or[i];
+  g_block->arrive_and_wait();
+  return any;
+}
 inline bool __all_sync(unsigned m, int pred) { return __ballot_sync(m, pred) == 0xffffffffu; }
 template <typename R> R __shfl_xor_sync(unsigned, R v, int off) {
   const int w = warpOf(), l = threadIdx.x % 32;
@@ -48,8 +63,16 @@ using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::l
 #define __forceinline__ inline
 #define __launch_bounds__(x)
 #define __restrict__
+#ifdef BLOCK
+#define __shared__
+#define __align__(x) __attribute__((aligned(x)))
+#else
 #define __shared__ static
+#endif
 #include "kernel.cu"   // from -I<dir>
+#ifdef BLOCK
+alignas(16) unsigned char smem[256 * 1024];
+#endif
 int main() {
   long long count, gx, bx, m, n, ldA, strideA;
   if (scanf("%lld %lld %lld %lld %lld %lld %lld", &count, &gx, &bx, &m, &n, &ldA, &strideA) != 7) return 2;
@@ -63,15 +86,22 @@ int main() {
   std::vector<real> W(count * n + 1);
 #endif
   blockDim.x = bx; gridDim.x = gx;
+#ifdef BLOCK
+  std::vector<real> work(gx * (long long)WORK + 1);
+#define EXTRA work.data(), 0LL,
+#else
+#define EXTRA
+#endif
   for (unsigned x = 0; x < gx; ++x) {
+    g_block = std::make_unique<std::barrier<>>(bx);
     for (unsigned w = 0; w < bx / 32; ++w) g_warp[w] = std::make_unique<std::barrier<>>(32);
     std::vector<std::thread> th;
     for (unsigned tx = 0; tx < bx; ++tx)
       th.emplace_back([&, tx] { threadIdx.x = tx; blockIdx.x = x;
 #ifdef GESVD
-        ENTRY(A.data(), 0, strideA, (int)ldA, S.data(), 0, k, (int)k, U.data(), 0, m * k, (int)m, V.data(), 0, k * n, (int)k, info.data(), nullptr, (int)count);
+        ENTRY(A.data(), 0, strideA, (int)ldA, S.data(), 0, k, (int)k, U.data(), 0, m * k, (int)m, V.data(), 0, k * n, (int)k, EXTRA info.data(), nullptr, (int)count);
 #else
-        ENTRY(A.data(), 0, strideA, (int)ldA, W.data(), 0, n, (int)n, info.data(), nullptr, (int)count);
+        ENTRY(A.data(), 0, strideA, (int)ldA, W.data(), 0, n, (int)n, EXTRA info.data(), nullptr, (int)count);
 #endif
       });
     for (auto& h : th) h.join();

@@ -5,7 +5,9 @@
  * (whole-GPU) Cholesky and LU with their solves (cusolverDn?potrf/potrs, cusolverDn?getrf/getrs),
  * looped over a batch of large matrices; Q of one matrix's Householder reflectors
  * (cusolverDn?orgqr) and its product with C (cusolverDn?ormqr), which have no batched form, looped
- * over the matrices. Checks before native calls.
+ * over the matrices; beyond 32, the divide-and-conquer eigensolver one matrix per call
+ * (cusolverDn?syevd: the vendor's batched Jacobi stops at 32) and the approximate strided-batched
+ * SVD (cusolverDn?gesvdaStridedBatched). Checks before native calls.
  */
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
@@ -66,6 +68,18 @@ const ORMQR_SIZE = (t: string) =>
 const ORMQR = (t: string) =>
   `int cusolverDn${t}ormqr(cusolverDnHandle_t handle, int side, int trans, int m, int n, int k, CUdeviceptr A, int lda, ` +
   'CUdeviceptr tau, CUdeviceptr C, int ldc, CUdeviceptr work, int lwork, CUdeviceptr devInfo)';
+const SYEVD_SIZE = (t: string) =>
+  `int cusolverDn${t}syevd_bufferSize(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, CUdeviceptr W, _Out_ int *lwork)`;
+const SYEVD = (t: string) =>
+  `int cusolverDn${t}syevd(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, CUdeviceptr W, CUdeviceptr work, int lwork, CUdeviceptr info)`;
+const GESVDA_SIZE = (t: string) =>
+  `int cusolverDn${t}gesvdaStridedBatched_bufferSize(cusolverDnHandle_t handle, int jobz, int rank, int m, int n, CUdeviceptr A, int lda, ` +
+  'long long strideA, CUdeviceptr S, long long strideS, CUdeviceptr U, int ldu, long long strideU, CUdeviceptr V, int ldv, long long strideV, ' +
+  '_Out_ int *lwork, int batchSize)';
+const GESVDA = (t: string) =>
+  `int cusolverDn${t}gesvdaStridedBatched(cusolverDnHandle_t handle, int jobz, int rank, int m, int n, CUdeviceptr A, int lda, ` +
+  'long long strideA, CUdeviceptr S, long long strideS, CUdeviceptr U, int ldu, long long strideU, CUdeviceptr V, int ldv, long long strideV, ' +
+  'CUdeviceptr work, int lwork, CUdeviceptr info, double *hRnrmF, int batchSize)';
 
 const PROTOTYPES = [
   ...DENSE('D'), ...DENSE('S'),
@@ -79,6 +93,7 @@ const PROTOTYPES = [
   'int cusolverDnSetStream(cusolverDnHandle_t handle, CUstream streamId)',
   POTRF('D'), POTRF('S'), POTRS('D'), POTRS('S'), ORGQR_SIZE('D'), ORGQR_SIZE('S'), ORGQR('D'), ORGQR('S'),
   ORMQR_SIZE('D'), ORMQR_SIZE('S'), ORMQR('D'), ORMQR('S'),
+  SYEVD_SIZE('D'), SYEVD_SIZE('S'), SYEVD('D'), SYEVD('S'), GESVDA_SIZE('D'), GESVDA_SIZE('S'), GESVDA('D'), GESVDA('S'),
 ];
 
 const STATUS: Readonly<Record<number, string>> = {
@@ -322,6 +337,54 @@ export class Cusolver {
     const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
     return {
       run: () => this.call(`cusolverDn${t}getrf`, m, n, A.ptr, lda, work.ptr, ipiv.ptr, info.ptr),
+      dispose: () => work.dispose(),
+    };
+  }
+
+  /**
+   * cusolverDn?syevd (eigenvalues and vectors, lower) on each of `count` densely packed n x n
+   * matrices A in turn (what users of the vendor do beyond syevjBatched's n <= 32): W (n per
+   * matrix), info (one per matrix); one workspace, sized once (not in the timed call).
+   */
+  syevdLoop(dtype: DType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+    this.checkDense(dtype, A, n * n * count, 'A');
+    this.checkDense(dtype, W, n * count, 'W');
+    checkInts(info, count, 'info');
+    const t = PREFIX(dtype);
+    const el = BigInt(dtype === 'float64' ? 8 : 4);
+    const lwork: [number] = [0];
+    this.call(`cusolverDn${t}syevd_bufferSize`, 1, 0, n, A.ptr, n, W.ptr, lwork);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    return {
+      run: () => {
+        for (let i = 0; i < count; i++) {
+          this.call(`cusolverDn${t}syevd`, 1, 0, n, A.ptr + BigInt(i * n * n) * el, n, W.ptr + BigInt(i * n) * el, work.ptr, lwork[0], info.ptr + BigInt(4 * i));
+        }
+      },
+      dispose: () => work.dispose(),
+    };
+  }
+
+  /**
+   * cusolverDn?gesvdaStridedBatched (rank n, vectors; m >= n) on densely packed m x n matrices A
+   * (read only): S (n per matrix), U (m x n), V (n x n, not transposed), info (one per matrix).
+   * The call writes each matrix's residual norm to host memory, so it returns synchronised.
+   */
+  gesvdaStridedBatched(dtype: DType, m: number, n: number, A: DeviceArray, S: DeviceArray, U: DeviceArray, V: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+    if (m < n) throw new MyriadError('UNSUPPORTED', `gesvdaStridedBatched takes m >= n, got ${m} x ${n}`, 'A');
+    this.checkDense(dtype, A, m * n * count, 'A');
+    this.checkDense(dtype, S, n * count, 'S');
+    this.checkDense(dtype, U, m * n * count, 'U');
+    this.checkDense(dtype, V, n * n * count, 'V');
+    checkInts(info, count, 'info');
+    const t = PREFIX(dtype);
+    const lwork: [number] = [0];
+    this.call(`cusolverDn${t}gesvdaStridedBatched_bufferSize`, 1, n, m, n, A.ptr, m, m * n, S.ptr, n, U.ptr, m, m * n, V.ptr, n, n * n, lwork, count);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    const residuals = new Float64Array(count);
+    return {
+      run: () => this.call(`cusolverDn${t}gesvdaStridedBatched`, 1, n, m, n, A.ptr, m, m * n, S.ptr, n, U.ptr, m, m * n, V.ptr, n, n * n,
+        work.ptr, lwork[0], info.ptr, residuals, count),
       dispose: () => work.dispose(),
     };
   }

@@ -62,8 +62,8 @@ static __device__ __forceinline__ void rot2(real& x, real& y, real c, real s) {
 }`;
 }
 
-/** Pair k of round r of the circle tournament over N2 indices, p < q. */
-const PAIR_OF = `static __device__ __forceinline__ void pairOf(int r, int k, int& p, int& q) {
+/** Pair k of round r of the circle tournament over N2 indices, p < q (the block designs use it too). */
+export const PAIR_OF = `static __device__ __forceinline__ void pairOf(int r, int k, int& p, int& q) {
   if (k == 0) { p = r; q = N2 - 1; }
   else { p = (r + k) % (N2 - 1); q = (r - k + N2 - 1) % (N2 - 1); }
   if (p > q) { const int t = p; p = q; q = t; }

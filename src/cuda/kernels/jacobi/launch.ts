@@ -5,25 +5,53 @@
  */
 import { batchCount, matrixAt, type Batch } from '../../../core/batch.js';
 import type { GesvdRequest, SyevRequest } from '../../../core/ops.js';
-import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
+import type { DType } from '../../../core/dtype.js';
+import { elementBytes } from '../common/precision.js';
+import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit } from '../common/operands.js';
+import { gesvdBlockLayout, gesvdBlockSource, syevBlockLayout, syevBlockSource } from './generate-block.js';
 import { gesvdWarpSource, syevWarpSource } from './generate-warp.js';
 import type { JacobiForce } from './params.js';
 import { THREAD_BLOCK, syevThreadSource } from './generate-thread.js';
-import { WARP_MAX, planGesvd, selectSyev } from './plan.js';
+import { BLOCK_MAX, selectGesvd, selectSyev } from './plan.js';
 
 export interface JacobiOptions { readonly force?: JacobiForce }
 
-/** Whether every matrix of `a` fits the warp design (max(rows, cols) <= 32). */
+/** Whether every matrix of `a` fits a GPU design (max(rows, cols) <= 512). */
 export function jacobiCovers(a: Batch<unknown>): boolean {
-  if (a.kind !== 'variable') return Math.max(a.rows, a.cols) <= WARP_MAX;
+  if (a.kind !== 'variable') return Math.max(a.rows, a.cols) <= BLOCK_MAX;
   for (let i = 0; i < a.matrices.length; i++) {
     const m = matrixAt(a, i);
-    if (Math.max(m.rows, m.cols) > WARP_MAX) return false;
+    if (Math.max(m.rows, m.cols) > BLOCK_MAX) return false;
   }
   return true;
+}
+
+/** Workspace bytes one launch of a block design may take: larger groups run in chunks of blocks. */
+const WORKSPACE_BYTES = 256 << 20;
+
+/**
+ * Launches a block design over `count` matrices: one block per matrix, `sharedBytes` of dynamic
+ * shared memory, and (where the plan keeps A or V in global memory) a workspace of `work`
+ * elements per block, reused chunk after chunk (`first`: the chunk's first matrix).
+ */
+function launchBlocks(dev: GpuDevice, k: Kernel, dtype: DType, threads: number, sharedBytes: number, work: number, count: number,
+  head: readonly KernelArg[], tail: readonly KernelArg[]): void {
+  const chunk = work === 0 ? count : Math.max(1, Math.min(count, Math.floor(WORKSPACE_BYTES / (work * elementBytes(dtype)))));
+  const ws = work === 0 ? undefined : dev.alloc(dtype, chunk * work);
+  try {
+    for (let first = 0; first < count; first += chunk) {
+      k.launch({ grid: [Math.min(chunk, count - first), 1, 1], block: [threads, 1, 1], sharedBytes },
+        [...head, arg.ptr(ws === undefined ? 0n : ws.ptr), arg.i64(first), ...tail]);
+    }
+  } finally {
+    if (ws !== undefined) {
+      dev.synchronize();
+      ws.dispose();
+    }
+  }
 }
 
 const NO_OPERAND: KernelArg[] = operandArgs({ pointer: 0n, offset: 0, stride: 0, ld: 1 });
@@ -36,9 +64,15 @@ export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray
     for (const g of grouping.groups) {
       const [a, w] = g.operands as [typeof g.operands[0], typeof g.operands[0]];
       if (a.rows === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
-      const choice = selectSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind }, opts);
+      const choice = selectSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind, sharedLimit: sharedLimit(dev) }, opts);
       const args = [...operandArgs(a), ...operandArgs(w), arg.ptr(r.info), ...indexArgs(g.index, g.count)];
-      if (choice.design === 'thread') {
+      if (choice.design === 'block') {
+        const p = choice.params;
+        const l = syevBlockLayout(p);
+        const k = cachedKernel(dev, `syev-block/${JSON.stringify(p)}`, () => syevBlockSource(p));
+        launchBlocks(dev, k, dtype, p.threads, l.sharedBytes, l.work, g.count,
+          [...operandArgs(a), ...operandArgs(w)], [arg.ptr(r.info), ...indexArgs(g.index, g.count)]);
+      } else if (choice.design === 'thread') {
         const p = choice.params;
         const k = cachedKernel(dev, `syev-thread/${JSON.stringify(p)}`, () => syevThreadSource(p));
         k.launch({ grid: [Math.ceil(g.count / THREAD_BLOCK), 1, 1], block: [THREAD_BLOCK, 1, 1] }, args);
@@ -64,12 +98,19 @@ export function gesvdCuda(dev: GpuDevice, r: GesvdRequest<DeviceArray, DeviceArr
       const u = r.u ? g.operands[2] : undefined;
       const vt = r.vt ? g.operands[r.u ? 3 : 2] : undefined;
       if (Math.min(a.rows, a.cols) === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
-      const p = planGesvd({ dtype, m: a.rows, n: a.cols, wantU: u !== undefined, wantVt: vt !== undefined, kind: a.kind }, opts);
-      const k = cachedKernel(dev, `gesvd-warp/${JSON.stringify(p)}`, () => gesvdWarpSource(p));
-      k.launch({ grid: [Math.ceil(g.count / p.perBlock), 1, 1], block: [p.threads * p.perBlock, 1, 1] }, [
-        ...operandArgs(a), ...operandArgs(s), ...(u ? operandArgs(u) : NO_OPERAND), ...(vt ? operandArgs(vt) : NO_OPERAND),
-        arg.ptr(r.info), ...indexArgs(g.index, g.count),
-      ]);
+      const choice = selectGesvd({ dtype, m: a.rows, n: a.cols, wantU: u !== undefined, wantVt: vt !== undefined, kind: a.kind, sharedLimit: sharedLimit(dev) }, opts);
+      const operands = [...operandArgs(a), ...operandArgs(s), ...(u ? operandArgs(u) : NO_OPERAND), ...(vt ? operandArgs(vt) : NO_OPERAND)];
+      const tail = [arg.ptr(r.info), ...indexArgs(g.index, g.count)];
+      if (choice.design === 'block') {
+        const p = choice.params;
+        const l = gesvdBlockLayout(p);
+        const k = cachedKernel(dev, `gesvd-block/${JSON.stringify(p)}`, () => gesvdBlockSource(p));
+        launchBlocks(dev, k, dtype, p.threads, l.sharedBytes, l.work, g.count, operands, tail);
+      } else {
+        const p = choice.params;
+        const k = cachedKernel(dev, `gesvd-warp/${JSON.stringify(p)}`, () => gesvdWarpSource(p));
+        k.launch({ grid: [Math.ceil(g.count / p.perBlock), 1, 1], block: [p.threads * p.perBlock, 1, 1] }, [...operands, ...tail]);
+      }
     }
   } finally {
     release(dev, grouping);

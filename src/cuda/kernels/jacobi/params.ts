@@ -43,9 +43,45 @@ export interface SyevThreadParams {
   readonly maxSweeps: number;
 }
 
+/**
+ * Layout of the one-block-per-matrix designs (n = 33 ... 512; generate-block.ts): `threads` per
+ * block, and where the matrix (A for syev, G for gesvd) and V live: shared memory where they fit
+ * the problem's `sharedLimit`, else a workspace in global memory (one slice per block, kept in L2).
+ */
+export interface BlockShape {
+  readonly threads: number;
+  readonly aShared: boolean;
+  readonly vShared: boolean;
+}
+
+/** Two-sided parallel-order Jacobi, one block per matrix (generate-block.ts). */
+export interface SyevBlockParams extends BlockShape {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly uplo: Uplo;
+  readonly vectors: boolean;
+  readonly kind: OperandKind;
+  readonly maxSweeps: number;
+}
+
+/** One-sided parallel-order Jacobi, one block per matrix (generate-block.ts). */
+export interface GesvdBlockParams extends BlockShape {
+  readonly dtype: DType;
+  readonly m: number;
+  readonly n: number;
+  readonly wantU: boolean;
+  readonly wantVt: boolean;
+  readonly kind: OperandKind;
+  readonly maxSweeps: number;
+}
+
 /** What a plan may be told instead of its own choice (tests, benchmarks). */
 export interface JacobiForce {
   readonly perBlock?: number;
   /** syev: the warp design even where the per-thread one applies. */
-  readonly design?: 'warp' | 'thread';
+  readonly design?: 'warp' | 'thread' | 'block';
+  /** Block designs: threads per block (a multiple of 32, at most 1024). */
+  readonly threads?: number;
+  /** Block designs: keep A (G) and V in global memory even where they fit shared memory. */
+  readonly global?: boolean;
 }

@@ -1,17 +1,22 @@
 /**
- * Which Jacobi design and shape serve one group of equal-size matrices. Only the warp design
- * exists (n <= 32 for syev, max(m, n) <= 32 for gesvd); larger sizes run on the CPU reference
- * (`jacobiCovers` says which requests the GPU takes). Lanes per matrix: the smallest power of two
- * >= n2 (n rounded up to even), at most 32; matrices per block: as many as keep the block within
- * 256 threads and the static 48 KiB of shared memory (no measured table yet).
+ * Which Jacobi design and shape serve one group of equal-size matrices: per thread (syev, n <= 4),
+ * the warp design (n <= 32 for syev, max(m, n) <= 32 for gesvd), one block per matrix to 512;
+ * larger sizes run on the CPU reference (`jacobiCovers` says which requests the GPU takes).
+ * Warp design: lanes per matrix the smallest power of two >= n2 (n rounded up to even), at most
+ * 32; matrices per block as many as keep the block within 256 threads and the static 48 KiB of
+ * shared memory. Block design: threads by size (blockThreads), A and V in shared memory within the
+ * problem's sharedLimit, else in a global workspace (no measured table yet).
  */
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import { MAX_SWEEPS } from '../../../cpu/lapack/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import { gesvdBlockLayout, syevBlockLayout } from './generate-block.js';
 import { gesvdWarpSharedBytes, syevWarpSharedBytes } from './generate-warp.js';
-import type { GesvdWarpParams, JacobiForce, SyevThreadParams, SyevWarpParams, WarpShape } from './params.js';
+import type {
+  BlockShape, GesvdBlockParams, GesvdWarpParams, JacobiForce, SyevBlockParams, SyevThreadParams, SyevWarpParams, WarpShape,
+} from './params.js';
 
 /** The largest n (max(m, n) for gesvd) of the warp design. */
 export const WARP_MAX = 32;
@@ -39,34 +44,100 @@ function shape(threads: number, bytes: (perBlock: number) => number, force: Jaco
   return { threads, perBlock };
 }
 
-export interface SyevProblem { readonly dtype: DType; readonly n: number; readonly uplo: Uplo; readonly vectors: boolean; readonly kind: OperandKind }
-export interface GesvdProblem { readonly dtype: DType; readonly m: number; readonly n: number; readonly wantU: boolean; readonly wantVt: boolean; readonly kind: OperandKind }
+/**
+ * `sharedLimit`: the dynamic shared bytes a block may have on the device (common/operands.ts
+ * `sharedLimit`); the block designs keep A and V in shared memory within it. Absent: the static
+ * 48 KiB.
+ */
+export interface SyevProblem { readonly dtype: DType; readonly n: number; readonly uplo: Uplo; readonly vectors: boolean; readonly kind: OperandKind; readonly sharedLimit?: number }
+export interface GesvdProblem { readonly dtype: DType; readonly m: number; readonly n: number; readonly wantU: boolean; readonly wantVt: boolean; readonly kind: OperandKind; readonly sharedLimit?: number }
+
+/** The problem's fields a warp plan copies (not the device's sharedLimit: the warp designs use static shared memory). */
+const syevFields = (pr: SyevProblem) => ({ dtype: pr.dtype, n: pr.n, uplo: pr.uplo, vectors: pr.vectors, kind: pr.kind });
+const gesvdFields = (pr: GesvdProblem) => ({ dtype: pr.dtype, m: pr.m, n: pr.n, wantU: pr.wantU, wantVt: pr.wantVt, kind: pr.kind });
 
 export function planSyev(pr: SyevProblem, options: { readonly force?: JacobiForce } = {}): SyevWarpParams {
   if (pr.n > WARP_MAX) throw new MyriadError('UNSUPPORTED', `the Jacobi warp design takes n <= ${WARP_MAX}, got ${pr.n}`, 'a');
   const s = shape(lanesFor(pr.n), (perBlock) => syevWarpSharedBytes({ ...pr, perBlock }), options.force ?? {});
-  return { ...pr, ...s, maxSweeps: MAX_SWEEPS };
+  return { ...syevFields(pr), ...s, maxSweeps: MAX_SWEEPS };
+}
+
+/** The largest n (max(m, n) for gesvd) of the block designs, and so of the GPU's coverage. */
+export const BLOCK_MAX = 512;
+
+/**
+ * Threads of a block design for an n2 x n2 problem (n2 = n rounded up to even): 256 to 64, 512 to
+ * 128, else 1024 (a round's second phase has (n2 / 2)^2 2 x 2 blocks of A and n x n2 / 2 row
+ * pieces of V; one block per matrix, so large matrices want the whole block). Not measured yet.
+ */
+export function blockThreads(size: number): number {
+  const n2 = size + (size & 1);
+  return n2 <= 64 ? 256 : n2 <= 128 ? 512 : 1024;
+}
+
+/**
+ * Where a block design keeps its arrays: A (G) and V in shared memory where both fit `limit`
+ * bytes, else A alone, else both in the global workspace (or as forced).
+ */
+function blockShape(size: number, limit: number, bytes: (aShared: boolean, vShared: boolean) => number, force: JacobiForce): BlockShape {
+  const threads = force.threads ?? blockThreads(size);
+  if (threads % 32 !== 0 || threads < 32 || threads > 1024)
+    throw new MyriadError('UNSUPPORTED', `threads ${threads} must be a multiple of 32 within 1024`, 'force.threads');
+  const options: [boolean, boolean][] = force.global ? [[false, false]] : [[true, true], [true, false], [false, false]];
+  for (const [aShared, vShared] of options) if (bytes(aShared, vShared) <= limit) return { threads, aShared, vShared };
+  throw new MyriadError('UNSUPPORTED', `the Jacobi block design's scratch does not fit ${limit} shared bytes`, 'a');
+}
+
+export function planSyevBlock(pr: SyevProblem, options: { readonly force?: JacobiForce } = {}): SyevBlockParams {
+  if (pr.n > BLOCK_MAX || pr.n < 1) throw new MyriadError('UNSUPPORTED', `the Jacobi block design takes 1 <= n <= ${BLOCK_MAX}, got ${pr.n}`, 'a');
+  const base = syevFields(pr);
+  const s = blockShape(pr.n, pr.sharedLimit ?? STATIC_SHARED,
+    (aShared, vShared) => syevBlockLayout({ ...base, aShared, vShared }).sharedBytes, options.force ?? {});
+  return { ...base, ...s, vShared: s.vShared && pr.vectors, maxSweeps: MAX_SWEEPS };
+}
+
+export function planGesvdBlock(pr: GesvdProblem, options: { readonly force?: JacobiForce } = {}): GesvdBlockParams {
+  const size = Math.max(pr.m, pr.n);
+  if (size > BLOCK_MAX || Math.min(pr.m, pr.n) < 1) throw new MyriadError('UNSUPPORTED', `the Jacobi block design takes 1 <= m, n <= ${BLOCK_MAX}, got ${pr.m}x${pr.n}`, 'a');
+  const base = gesvdFields(pr);
+  const s = blockShape(Math.min(pr.m, pr.n), pr.sharedLimit ?? STATIC_SHARED,
+    (aShared, vShared) => gesvdBlockLayout({ ...base, aShared, vShared }).sharedBytes, options.force ?? {});
+  const needV = pr.m >= pr.n ? pr.wantVt : pr.wantU;
+  return { ...base, ...s, vShared: s.vShared && needV, maxSweeps: MAX_SWEEPS };
 }
 
 /** The largest n of the per-thread syev (registers: n (n + 1) / 2 + n^2 values per thread). */
 export const THREAD_MAX = 4;
 
 /**
- * syev's design: one thread per matrix for n <= THREAD_MAX (unless forced to the warp design),
- * else the warp design.
+ * syev's design: one thread per matrix for n <= THREAD_MAX, the warp design to WARP_MAX, one
+ * block per matrix above (or as forced).
  */
 export function selectSyev(pr: SyevProblem, options: { readonly force?: JacobiForce } = {}):
-  { readonly design: 'thread'; readonly params: SyevThreadParams } | { readonly design: 'warp'; readonly params: SyevWarpParams } {
-  const design = options.force?.design ?? (pr.n <= THREAD_MAX ? 'thread' : 'warp');
+  | { readonly design: 'thread'; readonly params: SyevThreadParams }
+  | { readonly design: 'warp'; readonly params: SyevWarpParams }
+  | { readonly design: 'block'; readonly params: SyevBlockParams } {
+  const design = options.force?.design ?? (pr.n <= THREAD_MAX ? 'thread' : pr.n <= WARP_MAX ? 'warp' : 'block');
   if (design === 'thread') {
     if (pr.n > THREAD_MAX) throw new MyriadError('UNSUPPORTED', `the per-thread Jacobi takes n <= ${THREAD_MAX}, got ${pr.n}`, 'a');
-    return { design, params: { ...pr, maxSweeps: MAX_SWEEPS } };
+    return { design, params: { ...syevFields(pr), maxSweeps: MAX_SWEEPS } };
   }
+  if (design === 'block') return { design, params: planSyevBlock(pr, options) };
   return { design, params: planSyev(pr, options) };
+}
+
+/** gesvd's design: the warp design to max(m, n) = WARP_MAX, one block per matrix above (or as forced). */
+export function selectGesvd(pr: GesvdProblem, options: { readonly force?: JacobiForce } = {}):
+  | { readonly design: 'warp'; readonly params: GesvdWarpParams }
+  | { readonly design: 'block'; readonly params: GesvdBlockParams } {
+  const design = options.force?.design ?? (Math.max(pr.m, pr.n) <= WARP_MAX ? 'warp' : 'block');
+  if (design === 'thread') throw new MyriadError('UNSUPPORTED', 'gesvd has no per-thread design', 'force.design');
+  if (design === 'block') return { design, params: planGesvdBlock(pr, options) };
+  return { design, params: planGesvd(pr, options) };
 }
 
 export function planGesvd(pr: GesvdProblem, options: { readonly force?: JacobiForce } = {}): GesvdWarpParams {
   if (Math.max(pr.m, pr.n) > WARP_MAX) throw new MyriadError('UNSUPPORTED', `the Jacobi warp design takes max(m, n) <= ${WARP_MAX}, got ${pr.m}x${pr.n}`, 'a');
   const s = shape(lanesFor(Math.min(pr.m, pr.n)), (perBlock) => gesvdWarpSharedBytes({ ...pr, perBlock }), options.force ?? {});
-  return { ...pr, ...s, maxSweeps: MAX_SWEEPS };
+  return { ...gesvdFields(pr), ...s, maxSweeps: MAX_SWEEPS };
 }

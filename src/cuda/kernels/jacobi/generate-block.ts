@@ -1,0 +1,435 @@
+/**
+ * Batched Jacobi for n = 33 ... 512: one thread block per matrix, syev (two-sided) and gesvd
+ * (one-sided, Hestenes), in the parallel (round-robin) order of the warp design (generate-warp.ts)
+ * with __syncthreads for __syncwarp.
+ *
+ * Each round of a sweep takes the n2 / 2 disjoint pairs of the circle tournament over n2 = n
+ * rounded up to even (a zero dummy index for odd n, never rotated), in two phases with a barrier
+ * after each:
+ * - syev: (1) one thread per pair computes (c, s) from a_pp, a_qq, a_pq with the reference's
+ *   formulas and test, and writes its 2 x 2 diagonal block's exact result (no other pair reads
+ *   it); (2) A := J^T A J by 2 x 2 blocks (rows of pair k, columns of pair l, k != l: the right
+ *   rotation of l then the left one of k, four elements per thread, so the row and column updates
+ *   need no barrier between them: the rotations of a round commute, Brent and Luk 1985), and
+ *   V := V J by rows.
+ * - gesvd: (1) `group` lanes per pair sum ||g_p||^2, ||g_q||^2, g_p . g_q (shuffle reductions,
+ *   common/block-reduce.ts) and one of them computes (c, s); (2) G := G J and V := V J by rows.
+ * Convergence test, sweep limit, info, NaN handling, the power-of-two scaling of G, the sorting
+ * (eigenvalues ascending, singular values descending, ties by index) and the completion of U's
+ * columns for zero singular values are the warp design's and the CPU reference's
+ * (cpu/lapack/jacobi.ts).
+ *
+ * Storage: A (G) and V in dynamic shared memory where the plan found room (`aShared`, `vShared`),
+ * else in a global workspace of WORK elements per block (the launcher passes `work` and the batch
+ * index of the first block, `first`, so a large batch runs in chunks of bounded workspace). A
+ * block's matrix is then a few hundred KiB that stay in L2 while the block sweeps it.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { KernelSource } from '../../runtime/types.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { blockReduceSource } from '../common/block-reduce.js';
+import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { PAIR_OF, jacobiConstants } from './generate-warp.js';
+import type { GesvdBlockParams, SyevBlockParams } from './params.js';
+
+/** Where each array of a block kernel lives: element offsets in shared memory or in the block's workspace slice. */
+export interface BlockLayout {
+  /** Leading dimensions of the matrix (A or G) and of V. */
+  readonly ldMat: number;
+  readonly ldV: number;
+  /** Offset of the matrix and of V: in shared memory (reals) where shared, else in the workspace slice. */
+  readonly matOffset: number;
+  readonly vOffset: number;
+  /** Offset (reals) of the per-round scratch in shared memory, and the reals before the int arrays. */
+  readonly scratchOffset: number;
+  readonly sharedReals: number;
+  readonly sharedInts: number;
+  /** Dynamic shared bytes of one block. */
+  readonly sharedBytes: number;
+  /** Workspace elements per block (0: none). */
+  readonly work: number;
+}
+
+const n2Of = (n: number): number => n + (n & 1);
+
+function layout(dtype: DType, rows: number, n2: number, vectors: boolean, aShared: boolean, vShared: boolean, scratch: number, ints: number, padMat: boolean): BlockLayout {
+  // Shared copies of A (syev) and V get the leading dimension n2 + 1 against bank conflicts of row walks.
+  const ldMat = aShared && padMat ? n2 + 1 : rows;
+  const ldV = vShared ? n2 + 1 : n2;
+  const matSize = n2 * ldMat;
+  const vSize = vectors ? n2 * ldV : 0;
+  let sharedReals = 0;
+  let work = 0;
+  let matOffset: number, vOffset: number;
+  if (aShared) { matOffset = sharedReals; sharedReals += matSize; } else { matOffset = work; work += matSize; }
+  if (vShared && vectors) { vOffset = sharedReals; sharedReals += vSize; } else { vOffset = work; work += vSize; }
+  const scratchOffset = sharedReals;
+  sharedReals += scratch;
+  return { ldMat, ldV, matOffset, vOffset, scratchOffset, sharedReals, sharedInts: ints, sharedBytes: sharedReals * elementBytes(dtype) + ints * 4, work };
+}
+
+/** syev's block layout: A n2 x n2, V n2 x n2 (vectors), scratch c and s per pair; ints: the pairs and the sort. */
+export function syevBlockLayout(p: Pick<SyevBlockParams, 'dtype' | 'n' | 'vectors' | 'aShared' | 'vShared'>): BlockLayout {
+  const n2 = n2Of(p.n);
+  return layout(p.dtype, n2, n2, p.vectors, p.aShared, p.vShared && p.vectors, n2, n2 + n2, true);
+}
+
+/** Whether gesvd accumulates V (the right vectors for m >= n, the left ones of A^T for m < n). */
+export const gesvdNeedsV = (p: Pick<GesvdBlockParams, 'm' | 'n' | 'wantU' | 'wantVt'>): boolean => (p.m >= p.n ? p.wantVt : p.wantU);
+
+/** gesvd's block layout: G max(m, n) x n2, V n2 x n2, scratch c, s, sigma, dots and 32 for block reductions. */
+export function gesvdBlockLayout(p: Pick<GesvdBlockParams, 'dtype' | 'm' | 'n' | 'wantU' | 'wantVt' | 'aShared' | 'vShared'>): BlockLayout {
+  const k2 = n2Of(Math.min(p.m, p.n));
+  const needV = gesvdNeedsV(p);
+  return layout(p.dtype, Math.max(p.m, p.n), k2, needV, p.aShared, p.vShared && needV, 3 * k2 + 32, k2 + k2, false);
+}
+
+/** Lanes that sum one pair's dot products: T / HALF rounded down to a power of two, 1 ... 32. */
+export function gesvdGroup(threads: number, k: number): number {
+  const half = n2Of(k) / 2;
+  let g = 1;
+  while (g < 32 && 2 * g * half <= threads) g *= 2;
+  return g;
+}
+
+const storageTag = (p: { aShared: boolean; vShared: boolean }): string => `${p.aShared ? 's' : 'g'}${p.vShared ? 's' : 'g'}`;
+
+/** The block's arrays: `a` (or `g`) and `v` in shared memory or the workspace slice. */
+function arrays(l: BlockLayout, mat: string, aShared: boolean, vectors: boolean, vShared: boolean): string {
+  return `  extern __shared__ __align__(16) unsigned char smem[];
+  real* sh = (real*)smem;
+  real* ws = work + (long long)blockIdx.x * WORK;   // this block's workspace slice (unused where WORK is 0)
+  (void)ws;
+  real* ${mat} = ${aShared ? 'sh' : 'ws'} + ${l.matOffset};
+${vectors ? `  real* v = ${vShared ? 'sh' : 'ws'} + ${l.vOffset};` : ''}
+  int* ints = (int*)(sh + ${l.sharedReals});`;
+}
+
+export function syevBlockSource(p: SyevBlockParams): KernelSource {
+  const { dtype, n, uplo, vectors, kind, threads, aShared, maxSweeps } = p;
+  const vShared = p.vShared && vectors;
+  const l = syevBlockLayout(p);
+  const entry = `syev_block_${precisionLetter(dtype)}_${kindTag(kind)}_n${n}_${uplo === 'lower' ? 'l' : 'u'}${vectors ? 'v' : 'n'}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
+  const V = (line: string): string => (vectors ? line : '');
+  const source = `${precisionPrelude(dtype)}
+${mathHelpers(dtype)}
+${jacobiConstants(dtype)}
+constexpr int N = ${n};
+constexpr int N2 = N + (N & 1);
+constexpr int HALF = N2 / 2;
+constexpr int T = ${threads};
+constexpr int LDA = ${l.ldMat};
+constexpr int LDV = ${l.ldV};
+constexpr long long WORK = ${l.work};   // workspace elements per block
+constexpr int MAX_SWEEPS = ${maxSweeps};
+${PAIR_OF}
+
+extern "C" __global__ void __launch_bounds__(T) ${entry}(
+    ${operandParameters('A', kind, true)},
+    ${operandParameters('W', kind, true)},
+    real* __restrict__ work, long long first,
+    int* __restrict__ info, const int* __restrict__ index, int count) {
+  const int tid = threadIdx.x;
+  const long long mat = first + blockIdx.x;
+  if (mat >= count) return;
+${arrays(l, 'a', aShared, vectors, vShared)}
+  real* cs = sh + ${l.scratchOffset};
+  real* sn = cs + HALF;
+  int* ip = ints;
+  int* jq = ip + HALF;
+  int* perm = jq + HALF;
+  real* g = ${matrixPointer('A', kind, 'mat')};
+  int bad = 0;
+  for (int idx = tid; idx < N2 * N2; idx += T) {
+    const int i = idx % N2, j = idx / N2;
+    real x = real(0);
+    if (i < N && j < N) x = (${uplo === 'lower' ? 'i >= j' : 'i <= j'}) ? g[i + (long long)j * ldA] : g[j + (long long)i * ldA];
+    if (!(absReal(x) <= MAXR)) bad = 1;
+    a[i + j * LDA] = x;
+${V('    v[i + j * LDV] = i == j ? real(1) : real(0);')}
+  }
+  const bool failed = __syncthreads_or(bad) != 0;
+  const real tol = sqrtReal(real(N)) * EPS;
+  bool done = failed || N < 2;
+  for (int sweep = 0; sweep < MAX_SWEEPS && !done; ++sweep) {
+    int rotated = 0;
+    for (int r = 0; r < N2 - 1; ++r) {
+      // (1) Pair k's rotation; its own 2 x 2 diagonal block set to the exact result.
+      for (int k = tid; k < HALF; k += T) {
+        int p, q;
+        pairOf(r, k, p, q);
+        const real apq = a[p + q * LDA], app = a[p + p * LDA], aqq = a[q + q * LDA];
+        real c = real(1), s = real(0);
+        if (apq != real(0) && absReal(apq) > tol * sqrtReal(absReal(app)) * sqrtReal(absReal(aqq))) {
+          const real t = tangent((aqq - app) / (real(2) * apq));
+          c = real(1) / sqrtReal(real(1) + t * t);
+          s = t * c;
+          a[p + p * LDA] = app - t * apq;
+          a[q + q * LDA] = aqq + t * apq;
+          a[p + q * LDA] = real(0);
+          a[q + p * LDA] = real(0);
+          rotated = 1;
+        }
+        cs[k] = c;
+        sn[k] = s;
+        ip[k] = p;
+        jq[k] = q;
+      }
+      __syncthreads();
+      // (2) A := J^T A J by the 2 x 2 blocks (rows p_k, q_k; columns p_l, q_l), k != l.
+      for (int idx = tid; idx < HALF * HALF; idx += T) {
+        const int k = idx % HALF, l = idx / HALF;
+        const real sk = sn[k], sl = sn[l];
+        if (k == l || (sk == real(0) && sl == real(0))) continue;
+        const real ck = cs[k], cl = cs[l];
+        const int p = ip[k], q = jq[k];
+        real* c0 = a + ip[l] * LDA;
+        real* c1 = a + jq[l] * LDA;
+        real x00 = c0[p], x01 = c1[p], x10 = c0[q], x11 = c1[q];
+        rot2(x00, x01, cl, sl);
+        rot2(x10, x11, cl, sl);
+        rot2(x00, x10, ck, sk);
+        rot2(x01, x11, ck, sk);
+        c0[p] = x00; c1[p] = x01; c0[q] = x10; c1[q] = x11;
+      }
+${V(`      // V := V J: row i of columns p_l, q_l (rows past N stay zero).
+      for (int idx = tid; idx < N * HALF; idx += T) {
+        const int i = idx % N, l = idx / N;
+        const real sl = sn[l];
+        if (sl != real(0)) rot2(v[i + ip[l] * LDV], v[i + jq[l] * LDV], cs[l], sl);
+      }`)}
+      __syncthreads();
+    }
+    done = __syncthreads_or(rotated) == 0;
+  }
+  // Ascending order by rank (ties by index): perm[rank] = j.
+  if (!failed) {
+    for (int j = tid; j < N; j += T) {
+      const real dj = a[j * (LDA + 1)];
+      int rank = 0;
+      for (int k = 0; k < N; ++k) {
+        const real dk = a[k * (LDA + 1)];
+        rank += (dk < dj || (dk == dj && k < j)) ? 1 : 0;
+      }
+      perm[rank] = j;
+    }
+  }
+  __syncthreads();
+  if (tid == 0) info[index ? index[mat] : mat] = failed ? N + 2 : (done ? 0 : N + 1);
+  real* w = ${matrixPointer('W', kind, 'mat')};
+  for (int j = tid; j < N; j += T) w[j] = failed ? nanReal() : a[perm[j] * (LDA + 1)];
+${V(`  for (int idx = tid; idx < N * N; idx += T) {
+    const int i = idx % N, j = idx / N;
+    g[i + (long long)j * ldA] = failed ? nanReal() : v[i + perm[j] * LDV];
+  }`)}
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+export function gesvdBlockSource(p: GesvdBlockParams): KernelSource {
+  const { dtype, m, n, wantU, wantVt, kind, threads, aShared, maxSweeps } = p;
+  const tall = m >= n;
+  const needV = gesvdNeedsV(p);
+  const vShared = p.vShared && needV;
+  const l = gesvdBlockLayout(p);
+  const d = dtype === 'float64';
+  const group = gesvdGroup(threads, Math.min(m, n));
+  const entry = `gesvd_block_${precisionLetter(dtype)}_${kindTag(kind)}_${m}x${n}_${wantU ? 'u' : 'n'}${wantVt ? 'v' : 'n'}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
+  const gOut = (row: string, col: string): string => `g[${row} + perm[${col}] * M]`;
+  const source = `${precisionPrelude(dtype)}
+${mathHelpers(dtype)}
+${jacobiConstants(dtype)}
+constexpr int M = ${Math.max(m, n)};
+constexpr int K = ${Math.min(m, n)};
+constexpr int N2 = K + (K & 1);
+constexpr int HALF = N2 / 2;
+constexpr int T = ${threads};
+constexpr int GROUP = ${group};   // lanes per pair in the dot products
+constexpr int LDV = ${l.ldV};
+constexpr long long WORK = ${l.work};   // workspace elements per block
+constexpr int MAX_SWEEPS = ${maxSweeps};
+// Squares of entries of magnitude in [2^-RANGE, 2^RANGE] (after scaling) stay normal and finite.
+constexpr int RANGE = ${d ? 500 : 40};
+${PAIR_OF}
+${blockReduceSource('sum')}
+${blockReduceSource('max')}
+
+extern "C" __global__ void __launch_bounds__(T) ${entry}(
+    ${operandParameters('A', kind, false)},
+    ${operandParameters('S', kind, true)},
+    ${operandParameters('U', kind, true)},
+    ${operandParameters('V', kind, true)},
+    real* __restrict__ work, long long first,
+    int* __restrict__ info, const int* __restrict__ index, int count) {
+  const int tid = threadIdx.x;
+  const long long mat = first + blockIdx.x;
+  if (mat >= count) return;
+${arrays(l, 'g', aShared, needV, vShared)}
+  real* cs = sh + ${l.scratchOffset};
+  real* sn = cs + HALF;
+  real* sig = sn + HALF;
+  real* dots = sig + N2;
+  real* red = dots + N2;
+  int* ip = ints;
+  int* jq = ip + HALF;
+  int* perm = jq + HALF;
+  const real tol = sqrtReal(real(M)) * EPS;
+  const real* ga = ${matrixPointer('A', kind, 'mat')};
+  int bad = 0;
+  real amax = real(0);
+  for (int idx = tid; idx < M * N2; idx += T) {
+    const int i = idx % M, j = idx / M;
+    real x = real(0);
+    if (j < K) x = ga[${tall ? 'i + (long long)j * ldA' : 'j + (long long)i * ldA'}];
+    if (!(absReal(x) <= MAXR)) bad = 1;
+    else amax = amax > absReal(x) ? amax : absReal(x);
+    g[idx] = x;
+  }
+${needV ? `  for (int idx = tid; idx < N2 * N2; idx += T) {
+    const int i = idx % N2, j = idx / N2;
+    v[i + j * LDV] = i == j ? real(1) : real(0);
+  }` : ''}
+  const bool failed = __syncthreads_or(bad) != 0;
+  amax = blockMax(amax, red);
+  // Scale G by 2^-e where its largest entry lies outside [2^-RANGE, 2^RANGE] (exact).
+  int e = 0;
+  if (!failed && amax > real(0)) {
+    const int lg = ${d ? 'ilogb' : 'ilogbf'}(amax);
+    if (lg > RANGE || lg < -RANGE) e = lg;
+  }
+  if (e != 0)
+    for (int idx = tid; idx < M * N2; idx += T) g[idx] = ${d ? 'ldexp' : 'ldexpf'}(g[idx], -e);
+  __syncthreads();
+  const int part = tid % GROUP;   // this thread's share of its pair's (column's) sums
+  bool done = failed || K < 2;
+  for (int sweep = 0; sweep < MAX_SWEEPS && !done; ++sweep) {
+    int rotated = 0;
+    for (int r = 0; r < N2 - 1; ++r) {
+      // (1) GROUP lanes per pair: alpha = ||g_p||^2, beta = ||g_q||^2, gamma = g_p . g_q; then (c, s).
+      // The loop bound is uniform over the block: every lane reaches the shuffles.
+      for (int k0 = 0; k0 < HALF; k0 += T / GROUP) {
+        const int k = k0 + tid / GROUP;
+        int p = 0, q = 0;
+        real alpha = real(0), beta = real(0), gamma = real(0);
+        if (k < HALF) {
+          pairOf(r, k, p, q);
+          for (int i = part; i < M; i += GROUP) {
+            const real x = g[i + p * M], y = g[i + q * M];
+            alpha = fmaReal(x, x, alpha);
+            beta = fmaReal(y, y, beta);
+            gamma = fmaReal(x, y, gamma);
+          }
+        }
+        alpha = groupSum(alpha, GROUP);
+        beta = groupSum(beta, GROUP);
+        gamma = groupSum(gamma, GROUP);
+        if (k < HALF && part == 0) {
+          real c = real(1), s = real(0);
+          if (gamma != real(0) && absReal(gamma) > tol * sqrtReal(alpha) * sqrtReal(beta)) {
+            const real t = tangent((beta - alpha) / (real(2) * gamma));
+            c = real(1) / sqrtReal(real(1) + t * t);
+            s = t * c;
+            rotated = 1;
+          }
+          cs[k] = c;
+          sn[k] = s;
+          ip[k] = p;
+          jq[k] = q;
+        }
+      }
+      __syncthreads();
+      // (2) G := G J (and V := V J): row i of columns p_k, q_k.
+      for (int idx = tid; idx < M * HALF; idx += T) {
+        const int i = idx % M, k = idx / M;
+        const real s = sn[k];
+        if (s != real(0)) rot2(g[i + ip[k] * M], g[i + jq[k] * M], cs[k], s);
+      }
+${needV ? `      for (int idx = tid; idx < K * HALF; idx += T) {
+        const int i = idx % K, k = idx / K;
+        const real s = sn[k];
+        if (s != real(0)) rot2(v[i + ip[k] * LDV], v[i + jq[k] * LDV], cs[k], s);
+      }` : ''}
+      __syncthreads();
+    }
+    done = __syncthreads_or(rotated) == 0;
+  }
+  // Column norms, descending order by rank (ties by index), then U's columns normalised.
+  for (int j0 = 0; j0 < K; j0 += T / GROUP) {
+    const int j = j0 + tid / GROUP;
+    real s = real(0);
+    if (j < K && !failed)
+      for (int i = part; i < M; i += GROUP) s = fmaReal(g[i + j * M], g[i + j * M], s);
+    s = groupSum(s, GROUP);
+    if (j < K && part == 0) sig[j] = sqrtReal(s);
+  }
+  __syncthreads();
+  if (!failed) {
+    for (int j = tid; j < K; j += T) {
+      const real sj = sig[j];
+      int rank = 0;
+      for (int k = 0; k < K; ++k) rank += (sig[k] > sj || (sig[k] == sj && k < j)) ? 1 : 0;
+      perm[rank] = j;
+    }
+    for (int idx = tid; idx < M * K; idx += T) {
+      const real sj = sig[idx / M];
+      if (sj > real(0)) g[idx] /= sj;
+    }
+  }
+  __syncthreads();
+${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in order): the first unit vector that stays long
+  // after two classical Gram-Schmidt passes against the columns before it (a rare path; the
+  // reference's passes are modified Gram-Schmidt: the same subspace, to rounding).
+  if (!failed) {
+    for (int r = 0; r < K; ++r) {
+      const int j = perm[r];
+      if (sig[j] > real(0)) continue;
+      for (int ei = 0; ei < M; ++ei) {
+        for (int i = tid; i < M; i += T) g[i + j * M] = i == ei ? real(1) : real(0);
+        __syncthreads();
+        for (int pass = 0; pass < 2; ++pass) {
+          for (int c = tid; c < r; c += T) {
+            const int jc = perm[c];
+            real dot = real(0);
+            for (int i = 0; i < M; ++i) dot = fmaReal(g[i + jc * M], g[i + j * M], dot);
+            dots[c] = dot;
+          }
+          __syncthreads();
+          for (int i = tid; i < M; i += T) {
+            real x = g[i + j * M];
+            for (int c = 0; c < r; ++c) x -= dots[c] * g[i + perm[c] * M];
+            g[i + j * M] = x;
+          }
+          __syncthreads();
+        }
+        real nrm = real(0);
+        for (int i = tid; i < M; i += T) nrm = fmaReal(g[i + j * M], g[i + j * M], nrm);
+        // ||x|| > 1/2 as ||x||^2 > 1/4, and a multiply by 1 / ||x|| (one division: this path spilled
+        // around the division and square-root subroutines otherwise, nvcc 13).
+        const real nn = blockSum(nrm, red);
+        if (nn > real(0.25)) {
+          const real inv = real(1) / sqrtReal(nn);
+          for (int i = tid; i < M; i += T) g[i + j * M] *= inv;
+          __syncthreads();
+          break;
+        }
+      }
+    }
+  }` : ''}
+  if (tid == 0) info[index ? index[mat] : mat] = failed ? K + 2 : (done ? 0 : K + 1);
+  real* so = ${matrixPointer('S', kind, 'mat')};
+  for (int r = tid; r < K; r += T) so[r] = failed ? nanReal() : ${d ? 'ldexp' : 'ldexpf'}(sig[perm[r]], e);
+${wantU ? `  real* uo = ${matrixPointer('U', kind, 'mat')};
+  for (int idx = tid; idx < ${m} * K; idx += T) {
+    const int i = idx % ${m}, r = idx / ${m};
+    uo[i + (long long)r * ldU] = failed ? nanReal() : ${tall ? gOut('i', 'r') : 'v[i + perm[r] * LDV]'};
+  }` : ''}
+${wantVt ? `  real* vo = ${matrixPointer('V', kind, 'mat')};
+  for (int idx = tid; idx < K * ${n}; idx += T) {
+    const int r = idx % K, j = idx / K;
+    vo[r + (long long)j * ldV] = failed ? nanReal() : ${tall ? 'v[j + perm[r] * LDV]' : gOut('j', 'r')};
+  }` : ''}
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
