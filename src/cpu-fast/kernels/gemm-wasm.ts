@@ -31,7 +31,7 @@ export interface GemmWasmParams {
   readonly tile: { readonly rv: number; readonly nr: number };
   /** Rows of A kept in cache across the column blocks (a multiple of the tile's rows). */
   readonly rowBlock: number;
-  /** k steps per trip of the k loop (k <= unroll runs fully unrolled). */
+  /** k steps per trip of the k loop (k - 1 <= unroll runs fully unrolled); 1 is best on V8 (tuning.ts). */
   readonly unroll: number;
   /** f64x2/f32x4.relaxed_madd for the updates (only where WebAssembly.validate accepts it). */
   readonly fma: boolean;
@@ -41,8 +41,6 @@ export const lanes = (dtype: DType): number => (dtype === 'float64' ? 2 : 4);
 
 /** Lane stores (SIMD 0x5a, 0x5b: memarg, then the lane index). */
 const STORE32_LANE = 0x5a, STORE64_LANE = 0x5b;
-const V128_CONST = 0x0c;
-const F32_PROMOTE = 0xbb;
 
 /** Exported `gemm(a, b, c, count, alpha, beta)`: byte addresses of the first A, B, C; alpha, beta as float64. */
 export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
@@ -202,6 +200,5 @@ export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
     addTo(C, m * n * E);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
   });
-  void V128_CONST; void F32_PROMOTE;
   return encodeModule([{ name: 'gemm', params, results: [], code: c }]);
 }
