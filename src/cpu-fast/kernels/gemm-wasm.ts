@@ -2,7 +2,8 @@
  * Generated WebAssembly SIMD gemm for one (m, n, k, dtype, transB): C := alpha A op(B) + beta C on
  * matrices back to back in the module's memory, every one with its leading dimension equal to its
  * row count (A m x k, C m x n, B k x n or, for transB = 'T', n x k), so that operands the caller
- * already holds contiguously arrive by one block copy. op(A) = A^T is packed by the driver.
+ * already holds contiguously arrive by one block copy; only a large A may have a longer `lda`.
+ * op(A) = A^T is packed by the driver.
  *
  * Register blocking as in the seed paper (section 4.1): an mr x nr micro-tile of C (rv vectors of
  * rows times nr columns) stays in v128 locals over the whole k loop; each loaded vector of A is
@@ -29,6 +30,8 @@ export interface GemmWasmParams {
   readonly transB: Op;
   /** Vectors of rows (rv) and columns (nr) of the micro-tile: rv * nr accumulators. */
   readonly tile: { readonly rv: number; readonly nr: number };
+  /** A's leading dimension in the kernel's memory (>= m; more than m only to break cache-set aliasing of a large A, ops/gemm.ts). */
+  readonly lda: number;
   /** Rows of A kept in cache across the column blocks (a multiple of the tile's rows). */
   readonly rowBlock: number;
   /** k steps per trip of the k loop (k - 1 <= unroll runs fully unrolled); 1 is best on V8 (tuning.ts). */
@@ -44,7 +47,7 @@ const STORE32_LANE = 0x5a, STORE64_LANE = 0x5b;
 
 /** Exported `gemm(a, b, c, count, alpha, beta)`: byte addresses of the first A, B, C; alpha, beta as float64. */
 export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
-  const { m, n, k, dtype } = p;
+  const { m, n, k, dtype, lda } = p;
   const f64 = dtype === 'float64';
   const E = f64 ? 8 : 4;
   const VL = lanes(dtype);
@@ -126,17 +129,17 @@ export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
     const rest = k - 1;
     if (rest > 0) {
       if (rest <= p.unroll) {
-        for (let u = 0; u < rest; u++) step(rv, nc, (u + 1) * m * E, (u + 1) * bRow, false);
+        for (let u = 0; u < rest; u++) step(rv, nc, (u + 1) * lda * E, (u + 1) * bRow, false);
       } else {
-        addTo(ap, m * E);
+        addTo(ap, lda * E);
         addTo(bp, bRow);
         const trips = Math.floor(rest / p.unroll);
         repeat(lcount, trips, () => {
-          for (let u = 0; u < p.unroll; u++) step(rv, nc, u * m * E, u * bRow, false);
-          addTo(ap, p.unroll * m * E);
+          for (let u = 0; u < p.unroll; u++) step(rv, nc, u * lda * E, u * bRow, false);
+          addTo(ap, p.unroll * lda * E);
           addTo(bp, p.unroll * bRow);
         });
-        for (let u = 0; u < rest - trips * p.unroll; u++) step(rv, nc, u * m * E, u * bRow, false);
+        for (let u = 0; u < rest - trips * p.unroll; u++) step(rv, nc, u * lda * E, u * bRow, false);
       }
     }
     // C := alpha acc (+ beta C)
@@ -195,7 +198,7 @@ export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
       addTo(c0, MB * E);
     });
     if (restRows > 0) rowBlock(restRows);
-    addTo(A, m * k * E);
+    addTo(A, lda * k * E);
     addTo(B, k * n * E);
     addTo(C, m * n * E);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);

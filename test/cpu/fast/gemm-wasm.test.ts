@@ -2,7 +2,7 @@
  * The WebAssembly gemm kernel on its own (kernels/gemm-wasm.ts), against a float64 sum of
  * products: every square size 1 ... 40, 47, 64, 100, 128, both dtypes, op(B) = B and B^T, alpha
  * and beta (beta = 0 with C poisoned by NaN: never read), every micro-tile the tuning table uses
- * and a few more, several row blocks, the multiply-add and (where the engine accepts relaxed SIMD,
+ * and a few more, several row blocks, A with a leading dimension longer than m, the multiply-add and (where the engine accepts relaxed SIMD,
  * if need be after turning its V8 flag on in this test process) the fused form. A guard after C
  * must come back untouched (partial vectors store only their live lanes).
  */
@@ -29,10 +29,10 @@ const fmaAvailable = ((): boolean => {
 
 /** Runs the kernel on `count` random matrices and checks every element of C and the guard after it. */
 function check(p: GemmWasmParams, count: number, alpha: number, beta: number, seed: number): void {
-  const { m, n, k, dtype } = p;
+  const { m, n, k, dtype, lda } = p;
   const rng = new Rng(seed);
   const E = dtype === 'float64' ? 8 : 4;
-  const sizeA = m * k, sizeB = k * n, sizeC = m * n;
+  const sizeA = lda * k, sizeB = k * n, sizeC = m * n;
   const elements = count * (sizeA + sizeB + sizeC) + GUARD;
   const mem = new WebAssembly.Memory({ initial: Math.ceil((elements * E + 64) / 65536) });
   const exports = new WebAssembly.Instance(new WebAssembly.Module(generateGemmWasm(p)), { env: { mem } }).exports;
@@ -45,11 +45,11 @@ function check(p: GemmWasmParams, count: number, alpha: number, beta: number, se
   const before = Float64Array.from(v);
   gemm(a0 * E, b0 * E, c0 * E, count, alpha, beta);
   const opB = (q: number, l: number, j: number): number => before[b0 + q * sizeB + (p.transB === 'N' ? l + j * k : j + l * n)]!;
-  const label = `${dtype} ${m}x${n}x${k} ${p.transB} tile ${p.tile.rv}x${p.tile.nr} rowBlock ${p.rowBlock} fma ${p.fma} alpha ${alpha} beta ${beta}`;
+  const label = `${dtype} ${m}x${n}x${k} lda ${lda} ${p.transB} tile ${p.tile.rv}x${p.tile.nr} rowBlock ${p.rowBlock} fma ${p.fma} alpha ${alpha} beta ${beta}`;
   for (let q = 0; q < count; q++) for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) {
     let s = 0, mag = 0;
     for (let l = 0; l < k; l++) {
-      const t = before[a0 + q * sizeA + i + l * m]! * opB(q, l, j);
+      const t = before[a0 + q * sizeA + i + l * lda]! * opB(q, l, j);
       s += t;
       mag += Math.abs(t);
     }
@@ -80,6 +80,7 @@ describe('cpu-fast WebAssembly gemm kernel', () => {
         // row blocks of one tile's rows: every row block but the last in a loop, the last partial
         const p = { ...params(m, n, k, dtype, transB, false), tile, rowBlock: tile.rv * lanes(dtype) };
         check(p, 3, 1.5, m % 2 === 0 ? 0 : -2, m * 100 + n * 10 + k);
+        check({ ...p, lda: m + 1 + (k % 3) }, 2, -1, m % 2 === 0 ? 0.5 : 0, m + n + k);
       }
     });
     test(`fused multiply-add (relaxed SIMD) ${dtype}`, { skip: fmaAvailable ? false : 'this engine does not validate relaxed SIMD' }, () => {
@@ -95,6 +96,11 @@ describe('cpu-fast WebAssembly gemm kernel', () => {
       assert.equal(selectGemm(9, 9, 9, dtype, false), 'wasm');
       assert.deepEqual(gemmWasmParams(3 * lanes(dtype), 4, 4, dtype, 'N', false).tile, GEMM_WASM[dtype].threeVectorTile);
       assert.deepEqual(gemmWasmParams(8, 8, 8, dtype, 'N', true).tile, GEMM_WASM[dtype].fmaTile);
+      // a large A of 256-byte columns gets a cache line more per column; small ones none
+      const E = dtype === 'float64' ? 8 : 4;
+      assert.equal(gemmWasmParams(512, 512, 512, dtype, 'N', false).lda, 512 + 64 / E);
+      assert.equal(gemmWasmParams(64, 64, 64, dtype, 'N', false).lda, 64);
+      assert.equal(gemmWasmParams(500, 512, 512, dtype, 'N', false).lda, 500);
     }
   });
 });
