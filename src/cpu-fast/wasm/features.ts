@@ -16,5 +16,6 @@ export const RELAXED_PROBE = new Uint8Array([
 /** Whether this engine validates relaxed SIMD. */
 export const relaxedSimdSupported: boolean = WebAssembly.validate(RELAXED_PROBE);
 
-/** Whether generated kernels should use relaxed_madd: supported, and not turned off by MYRIAD_CPU_FMA=0. */
-export const useFma = (): boolean => relaxedSimdSupported && process.env.MYRIAD_CPU_FMA !== '0';
+/** Whether generated kernels should use relaxed_madd: supported, and not turned off by MYRIAD_CPU_FMA=0 (read once: environment reads cost microseconds). */
+const FMA = relaxedSimdSupported && process.env.MYRIAD_CPU_FMA !== '0';
+export const useFma = (): boolean => FMA;
