@@ -12,8 +12,10 @@ export const UNROLL_MAX = Object.freeze({
   /** getrf/gesv/getrs: the matrix in locals. */
   lu: 10,
   /**
-   * gemm: A in locals, one column of C at a time; WebAssembly above (measured: float64 JS wins to
-   * n = 6 and loses 5x at 8; float32 JS pays a Math.fround per update and wins only to 3).
+   * gemm matrices that come one at a time (list and variable batches): A in locals, one column of
+   * C at a time; WebAssembly above (float64 JS wins to n = 6 and loses 5x at 8; float32 pays a
+   * Math.fround per update and wins only to 3). Strided batches run WebAssembly at every size
+   * (one call per chunk beat this JavaScript from n = 2: 1.00 against 1.55 ms for 174,762 2x2).
    */
   gemm: Object.freeze({ float64: 6, float32: 3 }),
   /** trsm/trmm: A's triangle in locals, one vector of B at a time (the triangle's order). */
@@ -23,6 +25,28 @@ export const UNROLL_MAX = Object.freeze({
   /** trtri/lauum/potri: the triangle in locals. */
   inverse: 16,
 });
+
+/**
+ * The WebAssembly gemm's register and cache blocking (kernels/gemm-wasm.ts): the micro-tile
+ * (rv vectors of rows x nr columns of accumulators) with a multiply then an add, and with
+ * relaxed_madd (no temporary, so one more accumulator fits), k steps per loop trip, and the
+ * bytes of A's row block kept in L2 across column blocks. Measured on the 2-core EPYC (Node 20,
+ * kernel alone, n = 8 ... 128): 2x4 reaches 22-24 GFLOP/s float64 and 44-48 float32 of the
+ * 25 / 50 that independent 128-bit multiply-adds reach; 2x5, 2x6, 3x4, 4x3 spill (V8 allocates
+ * 15 xmm registers: 8 accumulators + 2 of A + 4 splats of B + a product is 15) and fall to
+ * 12-15; with relaxed_madd 3x3 fits (23.9), no faster. Unrolling k in the generator makes
+ * TurboFan hoist every load of the unrolled trip to its top and spill (15 GFLOP/s); one step per
+ * trip, it unrolls the loop itself without spilling.
+ */
+const GEMM_TILES = Object.freeze({
+  tile: Object.freeze({ rv: 2, nr: 4 }),
+  /** Where m is exactly 3 vectors (float64 m = 5, 6; float32 9 ... 12): one 3 x 2 tile per column pair, 7-15% over 2x4 and its 1-vector edge. */
+  threeVectorTile: Object.freeze({ rv: 3, nr: 2 }),
+  fmaTile: Object.freeze({ rv: 3, nr: 3 }),
+  unroll: 1,
+  blockBytes: 256 << 10,
+});
+export const GEMM_WASM = Object.freeze({ float64: GEMM_TILES, float32: GEMM_TILES });
 
 /** Packed A, B and C of one wasm gemm chunk: about half of a 512 KiB L2. */
 export const GEMM_WASM_CHUNK_BYTES = 256 << 10;

@@ -1,17 +1,25 @@
 /**
- * Generated WebAssembly SIMD gemm for one (m, n, k, dtype): C := alpha A B + beta C on packed
- * matrices in the module's memory (A m_p x k and C m_p x n with m_p = m rounded up to whole
- * vectors, B k x n, all column-major, matrices back to back; the driver packs op(A), op(B), so
- * transposes cost nothing here).
+ * Generated WebAssembly SIMD gemm for one (m, n, k, dtype, transB): C := alpha A op(B) + beta C on
+ * matrices back to back in the module's memory, every one with its leading dimension equal to its
+ * row count (A m x k, C m x n, B k x n or, for transB = 'T', n x k), so that operands the caller
+ * already holds contiguously arrive by one block copy; only a large A may have a longer `lda`.
+ * op(A) = A^T is packed by the driver.
  *
- * Register blocking as in the seed paper (section 4.1): a block of up to ROW_VECTORS vectors of
- * C's rows times NJ columns stays in registers over the whole k loop; each loaded vector of A is
- * used NJ times and each element of B, splatted, ROW_VECTORS times. The arithmetic per element
- * is reference dgemm's ('N': C := beta C, then C += (alpha B(l, j)) A(i, l) for l in order), so
- * float64 results equal the reference's; float32 rounds each product (SIMD) where the reference
- * rounds only the sums. beta = 0 never reads C.
+ * Register blocking as in the seed paper (section 4.1): an mr x nr micro-tile of C (rv vectors of
+ * rows times nr columns) stays in v128 locals over the whole k loop; each loaded vector of A is
+ * used nr times and each element of op(B), loaded as a splat, rv times. Tiles run column block by
+ * column block (op(B)'s k x nr panel stays in L1) over row blocks of at most `rowBlock` rows (A's
+ * block stays in L2). Columns whose length is not a whole number of vectors end in a partial
+ * vector: its load reads the next column's first elements (lanes that are never stored: the
+ * driver leaves a vector of slack after the operands), its store writes only the live lanes.
+ *
+ * Arithmetic: C(i, j) = alpha * (sum over l in order of A(i, l) op(B)(l, j)) [+ beta C(i, j)],
+ * with a fused multiply-add when `fma` (relaxed SIMD, where the engine validates it), else a
+ * multiply then an add. This is not the reference's order (it scales each term by alpha), so
+ * results agree to rounding, not bitwise. beta = 0 never reads C.
  */
 import type { DType } from '../../core/dtype.js';
+import type { Op } from '../../core/ops.js';
 import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
 
 export interface GemmWasmParams {
@@ -19,104 +27,180 @@ export interface GemmWasmParams {
   readonly n: number;
   readonly k: number;
   readonly dtype: DType;
+  readonly transB: Op;
+  /** Vectors of rows (rv) and columns (nr) of the micro-tile: rv * nr accumulators. */
+  readonly tile: { readonly rv: number; readonly nr: number };
+  /** A's leading dimension in the kernel's memory (>= m; more than m only to break cache-set aliasing of a large A, ops/gemm.ts). */
+  readonly lda: number;
+  /** Rows of A kept in cache across the column blocks (a multiple of the tile's rows). */
+  readonly rowBlock: number;
+  /** k steps per trip of the k loop (k - 1 <= unroll runs fully unrolled); 1 is best on V8 (tuning.ts). */
+  readonly unroll: number;
+  /** f64x2/f32x4.relaxed_madd for the updates (only where WebAssembly.validate accepts it). */
+  readonly fma: boolean;
 }
 
-/** Vectors of C's rows in one register block, and the accumulator budget (V8 uses 16 xmm registers: 8 accumulators, 4 of A, B's splat, spare). */
-export const ROW_VECTORS = 4;
-const ACCUMULATORS = 8;
-
 export const lanes = (dtype: DType): number => (dtype === 'float64' ? 2 : 4);
-export const paddedRows = (m: number, dtype: DType): number => Math.ceil(m / lanes(dtype)) * lanes(dtype);
 
-/** Exported `gemm(a, b, c, count, alpha, beta)`: byte addresses of the packed batches. */
+/** Lane stores (SIMD 0x5a, 0x5b: memarg, then the lane index). */
+const STORE32_LANE = 0x5a, STORE64_LANE = 0x5b;
+
+/** Exported `gemm(a, b, c, count, alpha, beta)`: byte addresses of the first A, B, C; alpha, beta as float64. */
 export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
-  const { m, n, k, dtype } = p;
-  const E = dtype === 'float64' ? 8 : 4;
-  const VL = lanes(dtype);
-  const mp = paddedRows(m, dtype);
-  const RV = mp / VL;
+  const { m, n, k, dtype, lda } = p;
   const f64 = dtype === 'float64';
+  const E = f64 ? 8 : 4;
+  const VL = lanes(dtype);
+  const { rv: RV, nr: NR } = p.tile;
+  const MR = RV * VL;
+  // op(B)(l, j) at byte l * bRow + j * bCol
+  const bRow = p.transB === 'N' ? E : n * E;
+  const bCol = p.transB === 'N' ? k * E : E;
+  const V = f64
+    ? { mul: SIMD.f64x2Mul, add: SIMD.f64x2Add, splat: SIMD.f64x2Splat, loadSplat: SIMD.load64Splat, madd: SIMD.f64x2RelaxedMadd }
+    : { mul: SIMD.f32x4Mul, add: SIMD.f32x4Add, splat: SIMD.f32x4Splat, loadSplat: SIMD.load32Splat, madd: SIMD.f32x4RelaxedMadd };
+
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'f64', 'f64'];
   const c = new Code(params);
   const [A, B, C, COUNT, ALPHA, BETA] = [0, 1, 2, 3, 4, 5];
-  const mode = c.local('i32'); // 0: beta = 0, 1: beta = 1, 2: other
-  const vbeta = c.local('v128');
-  const bj = c.local('i32');
-  const cj = c.local('i32');
-  const al = c.local('i32');
-  const bl = c.local('i32');
-  const jcount = c.local('i32');
-  const lcount = c.local('i32');
-  const t = c.local('v128');
-  const av = Array.from({ length: ROW_VECTORS }, () => c.local('v128'));
-  const acc = Array.from({ length: ACCUMULATORS }, () => c.local('v128'));
+  const beta0 = c.local('i32');
+  const [valpha, vbeta] = [c.local('v128'), c.local('v128')];
+  const a0 = c.local('i32'), c0 = c.local('i32'); // the row block's first row in A and C
+  const bj = c.local('i32'), cj = c.local('i32'); // the column block's first column in op(B) and C
+  const ai = c.local('i32'), ci = c.local('i32'); // the tile's first row in A and C
+  const ap = c.local('i32'), bp = c.local('i32'); // the k loop's place in A and op(B)
+  const blocks = c.local('i32'), jcount = c.local('i32'), icount = c.local('i32'), lcount = c.local('i32');
+  const av = Array.from({ length: RV }, () => c.local('v128'));
+  const bs = c.local('v128');
+  const acc = Array.from({ length: RV * NR }, () => c.local('v128'));
+  const accOf = (v: number, jj: number): number => acc[jj * RV + v]!;
 
-  const mul = f64 ? SIMD.f64x2Mul : SIMD.f32x4Mul;
-  const add = f64 ? SIMD.f64x2Add : SIMD.f32x4Add;
-  const splat = f64 ? SIMD.f64x2Splat : SIMD.f32x4Splat;
-
-  // mode and beta splat, once per call
-  c.get(BETA).f64(0).op(OP.f64Eq).if_(() => c.i32(0).set(mode), () => {
-    c.get(BETA).f64(1).op(OP.f64Eq).if_(() => c.i32(1).set(mode), () => c.i32(2).set(mode));
-  });
-  c.get(BETA);
-  if (!f64) c.op(OP.f32DemoteF64);
-  c.simd(splat).set(vbeta);
-
-  /** One register block: rows [v0, v0 + rv) vectors, nj columns from the pointers bj, cj. */
-  const block = (v0: number, rv: number, nj: number): void => {
-    const accOf = (v: number, jj: number): number => acc[jj * rv + v]!;
-    // acc := beta C (dgemm's scaling of C's column, never reading C when beta = 0)
-    c.get(mode).op(OP.i32Eqz).if_(() => {
-      for (let jj = 0; jj < nj; jj++) for (let v = 0; v < rv; v++) c.simd(0x0c, ...new Array(16).fill(0)).set(accOf(v, jj));
-    }, () => {
-      for (let jj = 0; jj < nj; jj++) for (let v = 0; v < rv; v++) c.get(cj).simdMem(SIMD.load, 4, ((jj * mp) + (v0 + v) * VL) * E).set(accOf(v, jj));
-      c.get(mode).i32(2).op(0x46).if_(() => {
-        for (let jj = 0; jj < nj; jj++) for (let v = 0; v < rv; v++) c.get(accOf(v, jj)).get(vbeta).simd(mul).set(accOf(v, jj));
-      });
-    });
-    // the k loop: A's vectors loaded once per l, B(l, j) splatted once per l
-    c.get(A).i32((v0 * VL) * E).op(OP.i32Add).set(al);
-    c.get(bj).set(bl);
-    c.i32(k).set(lcount);
+  const addTo = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
+  const splatScalar = (local: number): void => {
+    c.get(local);
+    if (!f64) c.op(OP.f32DemoteF64);
+    c.simd(V.splat);
+  };
+  /** A counted loop (count > 0 known at generation time). */
+  const repeat = (counter: number, count: number, body: () => void): void => {
+    if (count === 1) return body();
+    c.i32(count).set(counter);
     c.loop_(() => {
-      for (let v = 0; v < rv; v++) c.get(al).simdMem(SIMD.load, 4, v * VL * E).set(av[v]!);
-      for (let jj = 0; jj < nj; jj++) {
-        c.get(bl).mem(f64 ? OP.f64Load : OP.f32Load, f64 ? 3 : 2, jj * k * E);
-        if (!f64) c.op(0xbb); // f64.promote_f32: t = alpha * B(l, j) in float64, as the reference
-        c.get(ALPHA).op(OP.f64Mul);
-        if (!f64) c.op(OP.f32DemoteF64);
-        c.simd(splat).set(t);
-        for (let v = 0; v < rv; v++) c.get(accOf(v, jj)).get(av[v]!).get(t).simd(mul).simd(add).set(accOf(v, jj));
-      }
-      c.get(al).i32(mp * E).op(OP.i32Add).set(al);
-      c.get(bl).i32(E).op(OP.i32Add).set(bl);
-      c.get(lcount).i32(1).op(OP.i32Sub).tee(lcount);
+      body();
+      c.get(counter).i32(1).op(OP.i32Sub).tee(counter);
     });
-    for (let jj = 0; jj < nj; jj++) for (let v = 0; v < rv; v++) c.get(cj).get(accOf(v, jj)).simdMem(SIMD.store, 4, ((jj * mp) + (v0 + v) * VL) * E);
   };
 
-  // per matrix
-  c.loop_(() => {
-    for (let v0 = 0; v0 < RV; v0 += ROW_VECTORS) {
-      const rv = Math.min(ROW_VECTORS, RV - v0);
-      const nj = Math.max(1, Math.min(n, Math.floor(ACCUMULATORS / rv)));
-      const full = Math.floor(n / nj);
-      const rest = n - full * nj;
-      c.get(B).set(bj);
-      c.get(C).set(cj);
-      c.i32(full).set(jcount);
-      c.loop_(() => {
-        block(v0, rv, nj);
-        c.get(bj).i32(nj * k * E).op(OP.i32Add).set(bj);
-        c.get(cj).i32(nj * mp * E).op(OP.i32Add).set(cj);
-        c.get(jcount).i32(1).op(OP.i32Sub).tee(jcount);
-      });
-      if (rest > 0) block(v0, rv, rest);
+  c.get(BETA).f64(0).op(OP.f64Eq).set(beta0);
+  splatScalar(ALPHA); c.set(valpha);
+  splatScalar(BETA); c.set(vbeta);
+
+  /** One k step of a tile of rv vectors x nc columns: A at ap + aOff, op(B) at bp + bOff. */
+  const step = (rv: number, nc: number, aOff: number, bOff: number, first: boolean): void => {
+    for (let v = 0; v < rv; v++) c.get(ap).simdMem(SIMD.load, 0, aOff + v * VL * E).set(av[v]!);
+    for (let jj = 0; jj < nc; jj++) {
+      c.get(bp).simdMem(V.loadSplat, 0, bOff + jj * bCol).set(bs);
+      for (let v = 0; v < rv; v++) {
+        const t = accOf(v, jj);
+        if (first) c.get(av[v]!).get(bs).simd(V.mul).set(t);
+        else if (p.fma) c.get(av[v]!).get(bs).get(t).simd(V.madd).set(t);
+        else c.get(t).get(av[v]!).get(bs).simd(V.mul).simd(V.add).set(t);
+      }
     }
-    c.get(A).i32(mp * k * E).op(OP.i32Add).set(A);
-    c.get(B).i32(k * n * E).op(OP.i32Add).set(B);
-    c.get(C).i32(mp * n * E).op(OP.i32Add).set(C);
+  };
+
+  /** Stores the value on the stack (a v128) to C at ci + off, `live` lanes of it. */
+  const storeC = (off: number, live: number): void => {
+    const tmp = bs; // free after the k loop
+    if (live === VL) return void c.set(tmp).get(ci).get(tmp).simdMem(SIMD.store, 0, off);
+    c.set(tmp);
+    const bytes = live * E;
+    if (bytes >= 8) c.get(ci).get(tmp).simdMem(STORE64_LANE, 0, off).op(0);
+    if (bytes === 4) c.get(ci).get(tmp).simdMem(STORE32_LANE, 0, off).op(0);
+    if (bytes === 12) c.get(ci).get(tmp).simdMem(STORE32_LANE, 0, off + 8).op(2);
+  };
+
+  /** One micro-tile: `rows` rows (rv vectors, the last maybe partial) x nc columns at ai / bj / ci. */
+  const tile = (rows: number, nc: number): void => {
+    const rv = Math.ceil(rows / VL);
+    c.get(ai).set(ap);
+    c.get(bj).set(bp);
+    step(rv, nc, 0, 0, true);
+    const rest = k - 1;
+    if (rest > 0) {
+      if (rest <= p.unroll) {
+        for (let u = 0; u < rest; u++) step(rv, nc, (u + 1) * lda * E, (u + 1) * bRow, false);
+      } else {
+        addTo(ap, lda * E);
+        addTo(bp, bRow);
+        const trips = Math.floor(rest / p.unroll);
+        repeat(lcount, trips, () => {
+          for (let u = 0; u < p.unroll; u++) step(rv, nc, u * lda * E, u * bRow, false);
+          addTo(ap, p.unroll * lda * E);
+          addTo(bp, p.unroll * bRow);
+        });
+        for (let u = 0; u < rest - trips * p.unroll; u++) step(rv, nc, u * lda * E, u * bRow, false);
+      }
+    }
+    // C := alpha acc (+ beta C)
+    const epilogue = (withC: boolean): void => {
+      for (let jj = 0; jj < nc; jj++) for (let v = 0; v < rv; v++) {
+        const off = (jj * m + v * VL) * E;
+        const live = Math.min(VL, rows - v * VL);
+        if (!withC) c.get(accOf(v, jj)).get(valpha).simd(V.mul);
+        else if (p.fma) c.get(ci).simdMem(SIMD.load, 0, off).get(vbeta).get(accOf(v, jj)).get(valpha).simd(V.mul).simd(V.madd);
+        else c.get(accOf(v, jj)).get(valpha).simd(V.mul).get(ci).simdMem(SIMD.load, 0, off).get(vbeta).simd(V.mul).simd(V.add);
+        storeC(off, live);
+      }
+    };
+    c.get(beta0).if_(() => epilogue(false), () => epilogue(true));
+  };
+
+  /** A column block of nc columns over a row block of `rows` rows at a0 / c0, bj / cj set. */
+  const columnBlock = (rows: number, nc: number): void => {
+    const full = Math.floor(rows / MR);
+    const restRows = rows - full * MR;
+    c.get(a0).set(ai);
+    c.get(cj).set(ci);
+    if (full > 0) repeat(icount, full, () => {
+      tile(MR, nc);
+      addTo(ai, MR * E);
+      addTo(ci, MR * E);
+    });
+    if (restRows > 0) tile(restRows, nc);
+  };
+
+  /** A row block of `rows` rows at a0 / c0: every column block. */
+  const rowBlock = (rows: number): void => {
+    const nb = Math.max(1, Math.min(NR, n));
+    const full = Math.floor(n / nb);
+    const restCols = n - full * nb;
+    c.get(B).set(bj);
+    c.get(c0).set(cj);
+    repeat(jcount, full, () => {
+      columnBlock(rows, nb);
+      addTo(bj, nb * bCol);
+      addTo(cj, nb * m * E);
+    });
+    if (restCols > 0) columnBlock(rows, restCols);
+  };
+
+  // per matrix: full row blocks in a loop, then the rest
+  const MB = Math.max(MR, Math.floor(p.rowBlock / MR) * MR);
+  const fullBlocks = Math.floor(m / MB);
+  const restRows = m - fullBlocks * MB;
+  c.loop_(() => {
+    c.get(A).set(a0);
+    c.get(C).set(c0);
+    if (fullBlocks > 0) repeat(blocks, fullBlocks, () => {
+      rowBlock(MB);
+      addTo(a0, MB * E);
+      addTo(c0, MB * E);
+    });
+    if (restRows > 0) rowBlock(restRows);
+    addTo(A, lda * k * E);
+    addTo(B, k * n * E);
+    addTo(C, m * n * E);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
   });
   return encodeModule([{ name: 'gemm', params, results: [], code: c }]);

@@ -1,19 +1,26 @@
 /**
- * gemm: unrolled JavaScript for tiny sizes (bitwise the reference), WebAssembly SIMD register
- * blocks on packed chunks for the rest (kernels/gemm-wasm.ts); alpha = 0 and k = 0 go to the
- * reference.
+ * gemm: WebAssembly SIMD register blocks (kernels/gemm-wasm.ts) on chunks of matrices copied into
+ * the module's memory, one kernel call per chunk; unrolled JavaScript (bitwise the reference)
+ * only for tiny matrices called one at a time, where a chunk's copies and call cost more than
+ * the arithmetic. alpha = 0, k = 0 and empty C go to the reference.
+ *
+ * Batches are cut into runs of one shape (a whole strided or list batch is one run; a variable
+ * batch one run per stretch of equal shapes): a run of list or variable matrices is gathered
+ * into the chunk matrix by matrix, so it too costs one kernel call per chunk.
  */
-import { matrixAt } from '../../core/batch.js';
+import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GemmRequest, Op } from '../../core/ops.js';
 import { cpuGemm } from '../../cpu/blas3.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateGemmJs, type GemmJsKernel, type GemmJsParams } from '../kernels/gemm-js.js';
-import { generateGemmWasm, paddedRows, type GemmWasmParams } from '../kernels/gemm-wasm.js';
+import { generateGemmWasm, lanes, type GemmWasmParams } from '../kernels/gemm-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
-import { GEMM_WASM_CHUNK_BYTES, UNROLL_MAX } from '../tuning.js';
+import { sliceRequest } from '../split.js';
+import { GEMM_WASM, GEMM_WASM_CHUNK_BYTES, UNROLL_MAX } from '../tuning.js';
+import { useFma } from '../wasm/features.js';
 import { heap, instantiate } from '../wasm/runtime.js';
-import { runBatch, stridedView } from './run-batch.js';
+import { stridedView } from './run-batch.js';
 
 type WasmGemm = (a: number, b: number, c: number, count: number, alpha: number, beta: number) => void;
 const jsKernel = kernelFactory<GemmJsParams, GemmJsKernel>(generateGemmJs);
@@ -24,55 +31,119 @@ const pack = (dtype: DType, trans: Op, direction: 'in' | 'out' = 'in'): PackKern
   packKernel({ dtype, trans, direction, packed: dtype });
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
-/** Packs a chunk of matrices into the wasm memory, runs the kernel, unpacks C. */
-function gemmWasm(r: GemmRequest<FloatArray>, m: number, n: number, k: number, p0: number, count: number): void {
+/** MYRIAD_CPU_GEMM=js|wasm forces a variant (tests, benchmarks); read once, as environment reads cost microseconds. */
+const FORCED = process.env.MYRIAD_CPU_GEMM;
+
+/** The WebAssembly kernel's parameters for a shape (tile and blocking from the tuning table). */
+export function gemmWasmParams(m: number, n: number, k: number, dtype: DType, transB: Op, fma = useFma()): GemmWasmParams {
+  const t = GEMM_WASM[dtype];
+  const E = dtype === 'float64' ? 8 : 4;
+  const tile = fma ? t.fmaTile : Math.ceil(m / lanes(dtype)) === 3 ? t.threeVectorTile : t.tile;
+  // An A whose columns are a multiple of 256 bytes and which outgrows the L2 block gets one cache
+  // line more per column, or its columns alias onto a few cache sets (float64 512 ran at half the 256 rate).
+  const lda = m * k * E > t.blockBytes && (m * E) % 256 === 0 ? m + 64 / E : m;
+  return { m, n, k, dtype, transB, tile, unroll: t.unroll, lda, rowBlock: Math.floor(t.blockBytes / (k * E)), fma };
+}
+
+/** The variant for a run: the tuning table's JavaScript sizes only for matrices called one at a time. */
+export function selectGemm(m: number, n: number, k: number, dtype: DType, strided: boolean): 'js' | 'wasm' {
+  if (FORCED === 'wasm' || (FORCED === 'js' && Math.max(m, n, k) <= 16)) return FORCED;
+  const max = UNROLL_MAX.gemm[dtype];
+  return !strided && m <= max && n <= max && k <= max ? 'js' : 'wasm';
+}
+
+interface Run { p0: number; count: number; m: number; n: number; k: number; strided: boolean }
+
+/**
+ * Copies a chunk of matrices into the wasm memory (one block copy for each strided operand the
+ * caller holds back to back, column by column otherwise, op(A) = A^T transposed on the way),
+ * runs the kernel, copies C back.
+ */
+function gemmWasm(r: GemmRequest<FloatArray>, run: Run): void {
+  const { m, n, k, p0, count } = run;
   const dtype = dtypeOf(matrixAt(r.c, p0).data);
   const E = dtype === 'float64' ? 8 : 4;
-  const mp = paddedRows(m, dtype);
-  const per = mp * k + k * n + mp * n;
+  const [bRows, bCols] = r.transB === 'N' ? [k, n] : [n, k];
+  const params = gemmWasmParams(m, n, k, dtype, r.transB);
+  const { lda } = params;
+  const per = lda * k + k * n + m * n;
   const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / (per * E))));
-  const views = heap(chunk * per * E + 64);
+  // a vector of slack after C: the last column's partial vector is read whole
+  const views = heap((chunk * per + 4) * E + 64);
   const mem = dtype === 'float64' ? views.f64 : views.f32;
-  const aBase = 0, bBase = chunk * mp * k, cBase = bBase + chunk * k * n;
-  const fn = wasmKernel({ m, n, k, dtype });
-  const packA = pack(dtype, r.transA), packB = pack(dtype, r.transB), copyIn = pack(dtype, 'N'), copyOut = pack(dtype, 'N', 'out');
-  for (let q = p0; q < p0 + count; q += chunk) {
-    const c = Math.min(chunk, p0 + count - q);
-    const A = stridedView(r.a, q), B = stridedView(r.b, q), C = stridedView(r.c, q);
-    packA(A.data, A.offset, A.ld, A.stride, mem, aBase, mp, mp * k, m, k, c);
-    packB(B.data, B.offset, B.ld, B.stride, mem, bBase, k, k * n, k, n, c);
-    if (r.beta !== 0) copyIn(C.data, C.offset, C.ld, C.stride, mem, cBase, mp, mp * n, m, n, c);
+  const aBase = 0, bBase = chunk * lda * k, cBase = bBase + chunk * k * n;
+  const fn = wasmKernel(params);
+  const packA = pack(dtype, r.transA), copyIn = pack(dtype, 'N'), copyOut = pack(dtype, 'N', 'out');
+  if (run.strided) {
+    const A = stridedView(r.a, p0), B = stridedView(r.b, p0), C = stridedView(r.c, p0);
+    for (let q = 0; q < count; q += chunk) {
+      const c = Math.min(chunk, count - q);
+      packA(A.data, A.offset + q * A.stride, A.ld, A.stride, mem, aBase, lda, lda * k, m, k, c);
+      copyIn(B.data, B.offset + q * B.stride, B.ld, B.stride, mem, bBase, bRows, k * n, bRows, bCols, c);
+      if (r.beta !== 0) copyIn(C.data, C.offset + q * C.stride, C.ld, C.stride, mem, cBase, m, m * n, m, n, c);
+      fn(aBase * E, bBase * E, cBase * E, c, r.alpha, r.beta);
+      copyOut(mem, cBase, m, m * n, C.data, C.offset + q * C.stride, C.ld, C.stride, m, n, c);
+    }
+    return;
+  }
+  for (let q = 0; q < count; q += chunk) {
+    const c = Math.min(chunk, count - q);
+    for (let i = 0; i < c; i++) {
+      const A = matrixAt(r.a, p0 + q + i), B = matrixAt(r.b, p0 + q + i);
+      packA(A.data, A.offset, A.ld, 0, mem, aBase + i * lda * k, lda, 0, m, k, 1);
+      copyIn(B.data, B.offset, B.ld, 0, mem, bBase + i * k * n, bRows, 0, bRows, bCols, 1);
+      if (r.beta !== 0) {
+        const C = matrixAt(r.c, p0 + q + i);
+        copyIn(C.data, C.offset, C.ld, 0, mem, cBase + i * m * n, m, 0, m, n, 1);
+      }
+    }
     fn(aBase * E, bBase * E, cBase * E, c, r.alpha, r.beta);
-    copyOut(mem, cBase, mp, mp * n, C.data, C.offset, C.ld, C.stride, m, n, c);
+    for (let i = 0; i < c; i++) {
+      const C = matrixAt(r.c, p0 + q + i);
+      copyOut(mem, cBase + i * m * n, m, 0, C.data, C.offset, C.ld, 0, m, n, 1);
+    }
   }
 }
 
-/** The variant for a shape: MYRIAD_CPU_GEMM=js|wasm forces one (tests, benchmarks), else the tuning table. */
-export function selectGemm(m: number, n: number, k: number, dtype: DType): 'js' | 'wasm' {
-  const forced = process.env.MYRIAD_CPU_GEMM;
-  const max = UNROLL_MAX.gemm[dtype];
-  if (forced === 'wasm' || (forced === 'js' && Math.max(m, n, k) <= 16)) return forced;
-  return m <= max && n <= max && k <= max ? 'js' : 'wasm';
+/** Unrolled JavaScript on the caller's arrays: the whole run in one call where strided, else matrix by matrix. */
+function gemmJs(r: GemmRequest<FloatArray>, run: Run): void {
+  const { m, n, k, p0, count } = run;
+  const fn = jsKernel({ transA: r.transA, transB: r.transB, m, n, k, dtype: dtypeOf(matrixAt(r.c, p0).data) });
+  for (let p = p0; p < p0 + (run.strided ? 1 : count); p++) {
+    const A = stridedView(r.a, p), B = stridedView(r.b, p), C = stridedView(r.c, p);
+    fn(A.data, A.offset, A.ld, A.stride, B.data, B.offset, B.ld, B.stride, C.data, C.offset, C.ld, C.stride, r.alpha, r.beta, run.strided ? count : 1);
+  }
 }
 
+/** The shape of matrix p: C's m x n and the inner dimension from op(A). */
+function shapeAt(r: GemmRequest<FloatArray>, p: number): { m: number; n: number; k: number } {
+  const c = matrixAt(r.c, p);
+  const a = matrixAt(r.a, p);
+  return { m: c.rows, n: c.cols, k: r.transA === 'N' ? a.cols : a.rows };
+}
+
+const isStrided = (b: Batch<FloatArray>): boolean => b.kind === 'strided';
+
 export function fastGemm(r: GemmRequest<FloatArray>): void {
-  runBatch(r, {
-    shapeOf: r.c,
-    kernel(c, p0, count): boolean {
-      const a = matrixAt(r.a, p0);
-      const k = r.transA === 'N' ? a.cols : a.rows;
-      if (k === 0 || r.alpha === 0 || c.rows === 0 || c.cols === 0) return false;
-      if (selectGemm(c.rows, c.cols, k, dtypeOf(c.data)) === 'js') {
-        const fn = jsKernel({ transA: r.transA, transB: r.transB, m: c.rows, n: c.cols, k, dtype: dtypeOf(c.data) });
-        const A = stridedView(r.a, p0);
-        const B = stridedView(r.b, p0);
-        const cStride = r.c.kind === 'strided' ? r.c.stride : 0;
-        fn(A.data, A.offset, A.ld, A.stride, B.data, B.offset, B.ld, B.stride, c.data, c.offset, c.ld, cStride, r.alpha, r.beta, count);
-        return true;
+  const count = batchCount(r.c);
+  if (count === 0) return;
+  if (r.alpha === 0) return cpuGemm(r);
+  const strided = isStrided(r.a) && isStrided(r.b) && isStrided(r.c);
+  const uniform = r.a.kind !== 'variable' && r.b.kind !== 'variable' && r.c.kind !== 'variable';
+  for (let p0 = 0; p0 < count;) {
+    const s = shapeAt(r, p0);
+    let p1 = p0 + 1;
+    if (uniform) p1 = count;
+    else {
+      for (; p1 < count; p1++) {
+        const t = shapeAt(r, p1);
+        if (t.m !== s.m || t.n !== s.n || t.k !== s.k) break;
       }
-      gemmWasm(r, c.rows, c.cols, k, p0, count);
-      return true;
-    },
-    fallback: cpuGemm,
-  });
+    }
+    const run: Run = { p0, count: p1 - p0, ...s, strided };
+    if (s.k === 0 || s.m === 0 || s.n === 0) cpuGemm(sliceRequest(r, p0, p1));
+    else if (selectGemm(s.m, s.n, s.k, dtypeOf(matrixAt(r.c, p0).data), strided) === 'js') gemmJs(r, run);
+    else gemmWasm(r, run);
+    p0 = p1;
+  }
 }

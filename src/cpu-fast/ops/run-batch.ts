@@ -33,5 +33,7 @@ export function runBatch<R extends HostRequest>(r: R, plan: BatchPlan<R>): void 
 
 /** Matrix p of b with the batch stride (0 for list and variable batches, which run one at a time). */
 export function stridedView(b: Batch<FloatArray>, p: number): MatrixView<FloatArray> & { stride: number } {
-  return { ...matrixAt(b, p), stride: b.kind === 'strided' ? b.stride : 0 };
+  // Written out: an object spread here cost microseconds per call in V8 (profiled on list batches).
+  const m = matrixAt(b, p);
+  return { data: m.data, offset: m.offset, ld: m.ld, rows: m.rows, cols: m.cols, stride: b.kind === 'strided' ? b.stride : 0 };
 }
