@@ -89,7 +89,7 @@ test('the recursive LU applies from minN, or minNFew with fewer matrices than SM
   assert.equal(getrfRecursive(40, 40, 1, 132, t, true), true);
   assert.equal(getrfRecursive(0, 40, 1, 132, t, true), false, 'nothing to factor');
   assert.equal(getrfRecursive(4096, 4096, 1, 132, t, false), false);
-  assert.equal(getrfRecursive(256, 256, 1000, 132, GETRF_T), true, 'the table: n >= 256 whatever the count');
+  assert.equal(getrfRecursive(4096, 4096, 1, 132, GETRF_T), false, 'the table: off until the GPU test passes (factor-sm_90.ts)');
 });
 
 test('tallShape: the panel fits the block and the register budget; wider as the rows shrink', () => {
