@@ -220,22 +220,27 @@ test('potrf on large matrices: the recursion over trsm and syrk (single matrices
 // within 250 s on an H100 (2026-11-26), so it runs only when asked, with the recursion forced.
 const recursionSkip = skip ?? (process.env['MYRIAD_GETRF_RECURSION'] === '1' ? undefined : 'the recursive getrf is off until this passes on a GPU: MYRIAD_GETRF_RECURSION=1 runs it');
 
-test('getrf on large matrices: the recursion (tall panels, laswp, trsm, gemm) vs the CPU, singular and mixed batches', { skip: recursionSkip, timeout: 600_000 }, () => {
-  const dev = gpu();
-  const rng = new Rng(14);
+/** Runs `body` with the recursive getrf forced on. */
+function withRecursion(body: () => void): void {
   const saved = forced;
   forced = { ...forced, getrf: { force: { recursive: true } } };
-  try {
-    recursionCases(dev, rng);
-  } finally {
-    forced = saved;
-  }
+  try { body(); } finally { forced = saved; }
+}
+
+// Single matrices (the whole GPU on one matrix), one test each so that a slow or stuck size shows:
+// A and ipiv as the CPU's dgetf2 (no ties in random data), info 0, and the residual
+// ||PA - LU|| / (n eps ||A||) < 30 (checkGetrf: one matrix).
+for (const n of [256, 300, 512, 1000, 1025, 2048]) {
+  test(`getrf on one large matrix, the recursion forced: n = ${n}`, { skip: recursionSkip, timeout: 600_000 }, () => {
+    withRecursion(() => checkGetrf(gpu(), new Rng(14 + n), 'float64', n, n, 1, () => 'general'));
+  });
+}
+
+test('getrf on large matrices: the recursion (tall panels, laswp, trsm, gemm) vs the CPU, singular and mixed batches', { skip: recursionSkip, timeout: 600_000 }, () => {
+  withRecursion(() => recursionCases(gpu(), new Rng(14)));
 });
 
 function recursionCases(dev: GpuDevice, rng: Rng): void {
-  // Single matrices (the whole GPU on one matrix): A and ipiv as the CPU's dgetf2 (no ties in
-  // random data), info 0, and the residual ||PA - LU|| / (n eps ||A||) < 30 (checkGetrf: one matrix).
-  for (const n of [256, 300, 512, 1000, 1025, 2048]) checkGetrf(dev, rng, 'float64', n, n, 1, () => 'general');
   // A zero column planted at j (fill's 'singular'): info = j + 1 as LAPACK, the factors as the CPU's.
   for (const n of [300, 1025]) checkGetrf(dev, rng, 'float64', n, n, 2, () => 'singular');
   // Batches mixing good, singular and NaN matrices: fewer than the SMs, and more (n = 256 always recurses).
