@@ -65,3 +65,20 @@ export const SYRK_BLOCKED_MAX = 1024;
 
 /** trtri/lauum/potri blocked over the fast trmm, trsm and syrk down to UNROLL_MAX.inverse, up to this order; the reference above. */
 export const INVERSE_BLOCKED_MAX = 1024;
+
+/**
+ * potrf on the interleaved layout (ops/cholesky-interleaved.ts: two matrices per f64x2 vector)
+ * up to this n, per dtype, in place of the unrolled JavaScript; 0 turns it off. Strided runs of
+ * at least two matrices only. MYRIAD_CPU_INTERLEAVED=1 forces it on up to INTERLEAVED_N_MAX,
+ * =0 off (comparisons, tests), read once.
+ */
+const INTERLEAVED_DEFAULT = Object.freeze({ float64: 0, float32: 0 });
+export const INTERLEAVED_N_MAX = 8;
+const interleavedEnv = process.env.MYRIAD_CPU_INTERLEAVED;
+export const CHOLESKY_INTERLEAVED_MAX: Readonly<Record<'float64' | 'float32', number>> = Object.freeze(
+  interleavedEnv === '1' ? { float64: INTERLEAVED_N_MAX, float32: INTERLEAVED_N_MAX }
+    : interleavedEnv === '0' ? { float64: 0, float32: 0 } : INTERLEAVED_DEFAULT,
+);
+
+/** Interleaved pairs (and their infos) per chunk: well inside L2. */
+export const INTERLEAVED_CHUNK_BYTES = 64 << 10;
