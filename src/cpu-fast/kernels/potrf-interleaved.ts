@@ -24,6 +24,7 @@ import type { DType } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
 import { Emitter, type KernelSource } from '../jit/compile.js';
 import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
+import { F64, I32 } from '../wasm/structured.js';
 
 /** Matrices per vector: two float64 lanes, both dtypes (the arithmetic is float64). */
 export const LANES = 2;
@@ -158,4 +159,106 @@ export function generateInterleave(p: InterleaveParams): KernelSource {
     e.close();
   }
   return { params: INTERLEAVE_PARAMS, body: e.toString() };
+}
+
+export interface PotrfInterleavedStridedParams {
+  readonly n: number;
+  readonly uplo: Uplo;
+  /** The caller's dtype, as the matrices lie in the wasm memory (copied in byte for byte). */
+  readonly dtype: DType;
+  /** The caller's leading dimension (element offsets are immediates). */
+  readonly ld: number;
+}
+
+/**
+ * The same factorisation reading and writing the caller's column-major layout in place (a chunk
+ * of the strided batch copied byte for byte into the wasm memory and back): each vector is
+ * gathered from two matrices (load, then load64_lane / replace_lane; float32 widened on load,
+ * rounded once on store), so the interleaving costs two loads per element instead of a pass of
+ * JavaScript each way. Exported `potrf(a, strideBytes, info, pairs)`: pair g is the matrices at
+ * a + 2g stride and a + (2g + 1) stride; a stride of 0 factors one matrix in both lanes (the odd
+ * last one). Each lane stores only what the reference writes for its info (columns, or rows for
+ * 'upper', before the failing step and that step's diagonal), the rest of its memory untouched.
+ */
+export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams): Uint8Array<ArrayBuffer> {
+  const { n, ld } = p;
+  const upper = p.uplo === 'upper';
+  const f32 = p.dtype === 'float32';
+  const es = f32 ? 4 : 8;
+  const T = triangleSize(n);
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
+  const c = new Code(params);
+  const [A, STRIDE, INFO, COUNT] = [0, 1, 2, 3];
+  const x: number[] = Array.from({ length: T }, () => c.local('v128'));
+  const dg: number[] = Array.from({ length: n }, () => c.local('v128'));
+  const d = c.local('v128'), ok = c.local('v128'), info = c.local('v128'), s = c.local('v128');
+  const p1 = c.local('i32'), f = c.local('i32');
+  const X = (i: number, j: number): number => x[tri(i, j)]!;
+  /** Byte offset of L(i, j) in a matrix: A(i, j) for 'lower', A(j, i) for 'upper'. */
+  const offset = (i: number, j: number): number => (upper ? i * ld + j : j * ld + i) * es;
+  const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
+  const loadScalar = (ptr: number, off: number): void => {
+    c.get(ptr);
+    if (f32) c.mem(OP.f32Load, 2, off).op(F64.promoteF32); else c.mem(OP.f64Load, 3, off);
+  };
+  /** Stores lane `lane` of local v at ptr + off. */
+  const storeLane = (ptr: number, off: number, v: number, lane: number): void => {
+    c.get(ptr).get(v).simd(SIMD.f64x2ExtractLane, lane);
+    if (f32) c.op(OP.f32DemoteF64).mem(OP.f32Store, 2, off); else c.mem(OP.f64Store, 3, off);
+  };
+
+  c.loop_(() => {
+    c.get(A).get(STRIDE).op(OP.i32Add).set(p1);
+    for (let j = 0; j < n; j++) for (let i = j; i < n; i++) {
+      loadScalar(A, offset(i, j)); c.simd(SIMD.f64x2Splat);
+      loadScalar(p1, offset(i, j)); c.simd(SIMD.f64x2ReplaceLane, 1).set(X(i, j));
+    }
+    c.i64x2(0).set(info);
+    for (let j = 0; j < n; j++) {
+      c.get(X(j, j)).f64x2(0);
+      for (let k = 0; k < j; k++) { mul(X(j, k), X(j, k)); c.simd(SIMD.f64x2Add); }
+      c.simd(SIMD.f64x2Sub).set(d);
+      c.get(d).f64x2(0).simd(SIMD.f64x2Gt).set(ok);
+      c.i64x2(j + 1).get(info);
+      c.get(info).i64x2(0).simd(SIMD.i64x2Eq).get(ok).simd(SIMD.v128AndNot);
+      c.simd(SIMD.v128Bitselect).set(info);
+      c.get(d).simd(SIMD.f64x2Sqrt).set(X(j, j));
+      c.get(X(j, j)).get(d).get(ok).simd(SIMD.v128Bitselect).set(dg[j]!);
+      c.f64x2(1).get(X(j, j)).simd(SIMD.f64x2Div).set(s);
+      for (let i = j + 1; i < n; i++) {
+        if (upper) {
+          c.get(X(i, j)).f64x2(0);
+          for (let k = 0; k < j; k++) { mul(X(i, k), X(j, k)); c.simd(SIMD.f64x2Add); }
+          c.simd(SIMD.f64x2Sub);
+        } else {
+          c.get(X(i, j));
+          let k = 0;
+          for (; k + 3 < j; k += 4) {
+            for (let q = k; q < k + 4; q++) { mul(X(j, q), X(i, q)); if (q > k) c.simd(SIMD.f64x2Add); }
+            c.simd(SIMD.f64x2Sub);
+          }
+          for (; k < j; k++) { mul(X(j, k), X(i, k)); c.simd(SIMD.f64x2Sub); }
+        }
+        c.get(s).simd(SIMD.f64x2Mul).set(X(i, j));
+      }
+    }
+    // Lane by lane: info f; column j is written where f = 0 or f > j + 1, its diagonal also where f = j + 1.
+    for (const lane of [0, 1]) {
+      const ptr = lane === 0 ? A : p1;
+      c.get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).set(f);
+      c.get(INFO).get(f).mem(I32.store, 2, 4 * lane);
+      for (let j = 0; j < n; j++) {
+        c.get(f).op(OP.i32Eqz).get(f).i32(j + 1).op(I32.geS).op(I32.or).if_(() => {
+          storeLane(ptr, offset(j, j), dg[j]!, lane);
+          c.get(f).op(OP.i32Eqz).get(f).i32(j + 1).op(I32.gtS).op(I32.or).if_(() => {
+            for (let i = j + 1; i < n; i++) storeLane(ptr, offset(i, j), X(i, j), lane);
+          });
+        });
+      }
+    }
+    c.get(A).get(STRIDE).i32(1).op(I32.shl).op(OP.i32Add).set(A);
+    c.get(INFO).i32(8).op(OP.i32Add).set(INFO);
+    c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+  });
+  return encodeModule([{ name: 'potrf', params, results: [], code: c }]);
 }

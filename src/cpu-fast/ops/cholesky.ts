@@ -33,8 +33,7 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
       }
       const dtype = dtypeOf(m.data);
       if (op === 'potrf' && count >= 2 && r.a.kind === 'strided' && n >= 1 && n <= CHOLESKY_INTERLEAVED_MAX[dtype]) {
-        potrfInterleaved(r, m, p0, count);
-        return true;
+        if (potrfInterleaved(r, m, p0, count)) return true;
       }
       const k = kernelFor({ op, n, uplo: r.uplo, dtype });
       const aStride = r.a.kind === 'strided' ? r.a.stride : 0;
