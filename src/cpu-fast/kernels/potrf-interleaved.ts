@@ -161,6 +161,10 @@ export function generateInterleave(p: InterleaveParams): KernelSource {
   return { params: INTERLEAVE_PARAMS, body: e.toString() };
 }
 
+/** i8x16.shuffle lanes: the low float64 of each operand, and the high one of each. */
+const LOW_LANES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+const HIGH_LANES = LOW_LANES.map((b) => b + 8);
+
 export interface PotrfInterleavedStridedParams {
   readonly n: number;
   readonly uplo: Uplo;
@@ -197,21 +201,35 @@ export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams
   /** Byte offset of L(i, j) in a matrix: A(i, j) for 'lower', A(j, i) for 'upper'. */
   const offset = (i: number, j: number): number => (upper ? i * ld + j : j * ld + i) * es;
   const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
+  /** The triangle as runs of neighbours in memory: columns of L ('lower'), or of U, rows of L ('upper'). */
+  const runs: [number, number][][] = Array.from({ length: n }, (_, j) =>
+    upper ? Array.from({ length: j + 1 }, (_, k): [number, number] => [j, k]) : Array.from({ length: n - j }, (_, t): [number, number] => [j + t, j]));
   const loadScalar = (ptr: number, off: number): void => {
     c.get(ptr);
     if (f32) c.mem(OP.f32Load, 2, off).op(F64.promoteF32); else c.mem(OP.f64Load, 3, off);
   };
   /** Stores lane `lane` of local v at ptr + off. */
   const storeLane = (ptr: number, off: number, v: number, lane: number): void => {
-    c.get(ptr).get(v).simd(SIMD.f64x2ExtractLane, lane);
-    if (f32) c.op(OP.f32DemoteF64).mem(OP.f32Store, 2, off); else c.mem(OP.f64Store, 3, off);
+    if (f32) c.get(ptr).get(v).simd(SIMD.f64x2ExtractLane, lane).op(OP.f32DemoteF64).mem(OP.f32Store, 2, off);
+    else c.get(ptr).get(v).simdMem(SIMD.store64Lane, 3, off).op(lane);
   };
 
   c.loop_(() => {
     c.get(A).get(STRIDE).op(OP.i32Add).set(p1);
-    for (let j = 0; j < n; j++) for (let i = j; i < n; i++) {
+    const gatherOne = (i: number, j: number): void => {
       loadScalar(A, offset(i, j)); c.simd(SIMD.f64x2Splat);
       loadScalar(p1, offset(i, j)); c.simd(SIMD.f64x2ReplaceLane, 1).set(X(i, j));
+    };
+    for (const run of runs) {
+      let t = 0;
+      // float64: two neighbours of each matrix in one load, then a shuffle per pair (lanes 0 / lanes 1).
+      for (; !f32 && t + 1 < run.length; t += 2) {
+        const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
+        c.get(A).simdMem(SIMD.load, 3, offset(i0, j0)).get(p1).simdMem(SIMD.load, 3, offset(i0, j0)).set(s);
+        c.tee(d).get(s).simd(SIMD.i8x16Shuffle, ...LOW_LANES).set(X(i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, ...HIGH_LANES).set(X(i1, j1));
+      }
+      for (; t < run.length; t++) gatherOne(run[t]![0], run[t]![1]);
     }
     c.i64x2(0).set(info);
     for (let j = 0; j < n; j++) {
@@ -242,6 +260,19 @@ export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams
         c.get(s).simd(SIMD.f64x2Mul).set(X(i, j));
       }
     }
+    // Every lane factored (the common case): each run stored two elements per v128 store and matrix.
+    c.get(info).simd(SIMD.v128AnyTrue).op(OP.i32Eqz).if_(() => {
+      c.get(INFO).i64x2(0).simdMem(SIMD.store64Lane, 3, 0).op(0);
+      for (const run of runs) {
+        let t = 0;
+        for (; !f32 && t + 1 < run.length; t += 2) {
+          const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
+          c.get(A).get(X(i0, j0)).get(X(i1, j1)).simd(SIMD.i8x16Shuffle, ...LOW_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+          c.get(p1).get(X(i0, j0)).get(X(i1, j1)).simd(SIMD.i8x16Shuffle, ...HIGH_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+        }
+        for (; t < run.length; t++) for (const lane of [0, 1]) storeLane(lane === 0 ? A : p1, offset(run[t]![0], run[t]![1]), X(run[t]![0], run[t]![1]), lane);
+      }
+    }, () => {
     // Lane by lane: info f; column j is written where f = 0 or f > j + 1, its diagonal also where f = j + 1.
     for (const lane of [0, 1]) {
       const ptr = lane === 0 ? A : p1;
@@ -256,6 +287,7 @@ export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams
         });
       }
     }
+    });
     c.get(A).get(STRIDE).i32(1).op(I32.shl).op(OP.i32Add).set(A);
     c.get(INFO).i32(8).op(OP.i32Add).set(INFO);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
