@@ -164,6 +164,9 @@ export function generateInterleave(p: InterleaveParams): KernelSource {
 /** i8x16.shuffle lanes: the low float64 of each operand, and the high one of each. */
 const LOW_LANES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
 const HIGH_LANES = LOW_LANES.map((b) => b + 8);
+/** float32: (x0, y0, x1, y1) from (x0, x1, ..) and (y0, y1, ..) ... as two float32 pairs: lanes 0 of each, lanes 1 of each. */
+const F32_LOW = [0, 1, 2, 3, 16, 17, 18, 19, 0, 1, 2, 3, 16, 17, 18, 19];
+const F32_HIGH = F32_LOW.map((b) => b + 4);
 
 export interface PotrfInterleavedStridedParams {
   readonly n: number;
@@ -229,6 +232,13 @@ export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams
         c.tee(d).get(s).simd(SIMD.i8x16Shuffle, ...LOW_LANES).set(X(i0, j0));
         c.get(d).get(s).simd(SIMD.i8x16Shuffle, ...HIGH_LANES).set(X(i1, j1));
       }
+      // float32: two neighbours of each matrix in one 8-byte load, shuffled to (a0, b0 | a1, b1), widened.
+      for (; f32 && t + 1 < run.length; t += 2) {
+        const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
+        c.get(A).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(d).get(p1).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(s);
+        c.simd(SIMD.i8x16Shuffle, ...F32_LOW).simd(SIMD.f64x2PromoteLowF32x4).set(X(i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_HIGH).simd(SIMD.f64x2PromoteLowF32x4).set(X(i1, j1));
+      }
       for (; t < run.length; t++) gatherOne(run[t]![0], run[t]![1]);
     }
     c.i64x2(0).set(info);
@@ -269,6 +279,14 @@ export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams
           const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
           c.get(A).get(X(i0, j0)).get(X(i1, j1)).simd(SIMD.i8x16Shuffle, ...LOW_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
           c.get(p1).get(X(i0, j0)).get(X(i1, j1)).simd(SIMD.i8x16Shuffle, ...HIGH_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+        }
+        for (; f32 && t + 1 < run.length; t += 2) {
+          // Rounded once to float32 (a, b, 0, 0) per vector, then (a_t, a_t+1) to the even matrix, (b_t, b_t+1) to the odd.
+          const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
+          c.get(X(i0, j0)).simd(SIMD.f32x4DemoteF64x2Zero).set(d);
+          c.get(X(i1, j1)).simd(SIMD.f32x4DemoteF64x2Zero).set(s);
+          c.get(A).get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_LOW).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
+          c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_HIGH).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
         }
         for (; t < run.length; t++) for (const lane of [0, 1]) storeLane(lane === 0 ? A : p1, offset(run[t]![0], run[t]![1]), X(run[t]![0], run[t]![1]), lane);
       }
