@@ -67,18 +67,23 @@ export const SYRK_BLOCKED_MAX = 1024;
 export const INVERSE_BLOCKED_MAX = 1024;
 
 /**
- * potrf on the interleaved layout (ops/cholesky-interleaved.ts: two matrices per f64x2 vector)
- * up to this n, per dtype, in place of the unrolled JavaScript; 0 turns it off. Strided runs of
- * at least two matrices only. MYRIAD_CPU_INTERLEAVED=1 forces it on up to INTERLEAVED_N_MAX,
- * =0 off (comparisons, tests), read once.
+ * potrf on the interleaved layout (ops/cholesky-interleaved.ts: two matrices per f64x2 vector,
+ * gathered from the caller's layout) for n in [min, max], per dtype, in place of the unrolled
+ * JavaScript; strided runs of at least two matrices. Measured on the 2-core EPYC (Node 20, one
+ * thread, BENCHMARKS.md): 1.1-1.6x the unrolled JavaScript from n = 4 to 8, 0.8-0.95x at 2 and 3
+ * (the copy in and out and the gathers cost more than the halved arithmetic saves).
+ * MYRIAD_CPU_INTERLEAVED=1 forces it on for 1 ... INTERLEAVED_N_MAX, =0 off (comparisons,
+ * tests), read once.
  */
-const INTERLEAVED_DEFAULT = Object.freeze({ float64: 0, float32: 0 });
+export interface SizeRange { readonly min: number; readonly max: number }
 export const INTERLEAVED_N_MAX = 8;
+const INTERLEAVED_DEFAULT: SizeRange = Object.freeze({ min: 4, max: INTERLEAVED_N_MAX });
 const interleavedEnv = process.env.MYRIAD_CPU_INTERLEAVED;
-export const CHOLESKY_INTERLEAVED_MAX: Readonly<Record<'float64' | 'float32', number>> = Object.freeze(
-  interleavedEnv === '1' ? { float64: INTERLEAVED_N_MAX, float32: INTERLEAVED_N_MAX }
-    : interleavedEnv === '0' ? { float64: 0, float32: 0 } : INTERLEAVED_DEFAULT,
-);
+const interleavedRange: SizeRange = interleavedEnv === '1' ? { min: 1, max: INTERLEAVED_N_MAX }
+  : interleavedEnv === '0' ? { min: 1, max: 0 } : INTERLEAVED_DEFAULT;
+export const CHOLESKY_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRange>> = Object.freeze({
+  float64: interleavedRange, float32: interleavedRange,
+});
 
-/** Interleaved pairs (and their infos) per chunk: well inside L2. */
+/** The caller's matrices copied into the wasm memory per interleaved chunk: well inside L2. */
 export const INTERLEAVED_CHUNK_BYTES = 64 << 10;

@@ -2,7 +2,7 @@
  * potrf, posv, potrs: generated unrolled kernels up to UNROLL_MAX; above, WebAssembly for the
  * lower triangle up to CHOLESKY_WASM_MAX (ops/cholesky-wasm.ts); the reference for the rest.
  * potrf of strided runs may take the interleaved layout at small n (ops/cholesky-interleaved.ts,
- * where tuning.ts's CHOLESKY_INTERLEAVED_MAX enables it).
+ * where tuning.ts's CHOLESKY_INTERLEAVED enables it and the layout suits).
  */
 import type { MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -10,7 +10,7 @@ import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js'
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateCholesky, type CholeskyKernel, type CholeskyOp, type CholeskyParams } from '../kernels/cholesky.js';
-import { CHOLESKY_INTERLEAVED_MAX, CHOLESKY_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, UNROLL_MAX } from '../tuning.js';
 import { potrfInterleaved } from './cholesky-interleaved.js';
 import { potrfWasm } from './cholesky-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
@@ -32,7 +32,7 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
         return true;
       }
       const dtype = dtypeOf(m.data);
-      if (op === 'potrf' && count >= 2 && r.a.kind === 'strided' && n >= 1 && n <= CHOLESKY_INTERLEAVED_MAX[dtype]) {
+      if (op === 'potrf' && count >= 2 && r.a.kind === 'strided' && n >= CHOLESKY_INTERLEAVED[dtype].min && n <= CHOLESKY_INTERLEAVED[dtype].max) {
         if (potrfInterleaved(r, m, p0, count)) return true;
       }
       const k = kernelFor({ op, n, uplo: r.uplo, dtype });
