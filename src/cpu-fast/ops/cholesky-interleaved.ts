@@ -6,14 +6,17 @@
  */
 import type { MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
-import type { PotrfRequest } from '../../core/ops.js';
-import { moduleFactory } from '../jit/compile.js';
+import type { PosvRequest, PotrfRequest } from '../../core/ops.js';
+import { kernelFactory, moduleFactory } from '../jit/compile.js';
+import { generateCholesky, type CholeskyKernel, type CholeskyParams } from '../kernels/cholesky.js';
 import { generatePotrfInterleavedStrided, type PotrfInterleavedStridedParams } from '../kernels/potrf-interleaved.js';
 import { INTERLEAVED_CHUNK_BYTES } from '../tuning.js';
 import { heap, heapInts, instantiate } from '../wasm/runtime.js';
+import { stridedView } from './run-batch.js';
 
 type WasmPotrf = (a: number, strideBytes: number, info: number, pairs: number) => void;
 const kernel = moduleFactory<PotrfInterleavedStridedParams, WasmPotrf>(generatePotrfInterleavedStrided, 'potrf', instantiate);
+const potrsKernel = kernelFactory<CholeskyParams, CholeskyKernel>(generateCholesky);
 
 /**
  * Factors `count` matrices of r.a's strided batch from matrix p0 (first is matrix p0), or returns
@@ -46,6 +49,28 @@ export function potrfInterleaved(r: PotrfRequest<FloatArray, Int32Array>, first:
     if (c & 1) fn((c - 1) * stride * es, 0, infoBase + (c - 1) * 4, 1);
     data.set(view.subarray(0, len), start);
     for (let t = 0; t < c; t++) r.info[p0 + q + t] = ints[infoBase / 4 + t]!;
+  }
+  return true;
+}
+
+/**
+ * posv as the reference does it (src/cpu/lapack/solve.ts: potrf, then potrs with the factor as
+ * stored, rounded for float32): the interleaved potrf, then the unrolled potrs kernel on each
+ * run of matrices that factored (it writes info 0, which those already have); B of a failed
+ * matrix is not touched. False (nothing done) where potrfInterleaved declines the layout.
+ */
+export function posvInterleaved(r: PosvRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number): boolean {
+  if (r.a.kind !== 'strided' || r.b.kind !== 'strided' || !potrfInterleaved(r, first, p0, count)) return false;
+  const n = first.rows;
+  const solve = potrsKernel({ op: 'potrs', n, uplo: r.uplo, dtype: first.data instanceof Float32Array ? 'float32' : 'float64' });
+  const aStride = r.a.stride;
+  const b = stridedView(r.b, p0);
+  for (let s = 0; s < count;) {
+    if (r.info[p0 + s] !== 0) { s++; continue; }
+    let e = s + 1;
+    while (e < count && r.info[p0 + e] === 0) e++;
+    solve(first.data, first.offset + s * aStride, first.ld, aStride, b.data, b.offset + s * b.stride, b.ld, b.stride, b.cols, r.info, p0 + s, e - s);
+    s = e;
   }
   return true;
 }
