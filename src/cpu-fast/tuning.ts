@@ -94,3 +94,9 @@ export const POSV_INTERLEAVED: SizeRange = interleavedEnv === '1' ? interleavedR
 
 /** The caller's matrices copied into the wasm memory per interleaved chunk: well inside L2. */
 export const INTERLEAVED_CHUNK_BYTES = 64 << 10;
+
+/**
+ * Pairs per loop trip of the interleaved potrf: 2 (four matrices, two dependency chains emitted
+ * column by column in turn) measured no faster than 1 in cache (0.84-1.0x at n = 4 ... 8).
+ */
+export const INTERLEAVED_PAIRS_PER_TRIP: 1 | 2 = 1;

@@ -10,7 +10,7 @@ import type { PosvRequest, PotrfRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateCholesky, type CholeskyKernel, type CholeskyParams } from '../kernels/cholesky.js';
 import { generatePotrfInterleavedStrided, type PotrfInterleavedStridedParams } from '../kernels/potrf-interleaved.js';
-import { INTERLEAVED_CHUNK_BYTES } from '../tuning.js';
+import { INTERLEAVED_CHUNK_BYTES, INTERLEAVED_PAIRS_PER_TRIP } from '../tuning.js';
 import { heap, heapInts, instantiate } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 
@@ -24,7 +24,10 @@ const potrsKernel = kernelFactory<CholeskyParams, CholeskyKernel>(generateCholes
  * triangle included (unchanged bytes), so matrices must not overlap (stride at least the
  * footprint: two threads' chunks stay disjoint) nor lie far apart (the gaps are copied too).
  */
-export function potrfInterleaved(r: PotrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number): boolean {
+export function potrfInterleaved(
+  r: PotrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number,
+  pairsPerTrip: 1 | 2 = INTERLEAVED_PAIRS_PER_TRIP,
+): boolean {
   if (r.a.kind !== 'strided') return false;
   const n = first.rows;
   const { ld, stride } = r.a;
@@ -38,14 +41,20 @@ export function potrfInterleaved(r: PotrfRequest<FloatArray, Int32Array>, first:
   const views = heap(infoBase + (per + 2) * 4);
   const view = f32 ? views.f32 : views.f64;
   const ints = heapInts();
-  const fn = kernel({ n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld });
+  const params = { n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld } as const;
+  const fn = kernel({ ...params, pairsPerTrip: 1 });
+  const fn2 = pairsPerTrip === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
   const data = first.data;
   for (let q = 0; q < count; q += per) {
     const c = Math.min(per, count - q);
     const start = first.offset + q * stride;
     const len = (c - 1) * stride + footprint;
     view.set(data.subarray(start, start + len));
-    if (c >= 2) fn(0, stride * es, infoBase, c >> 1);
+    if (pairsPerTrip === 2) {
+      const quads = c >> 2;
+      if (quads > 0) fn2(0, stride * es, infoBase, quads);
+      if (c & 2) fn(quads * 4 * stride * es, stride * es, infoBase + quads * 16, 1);
+    } else if (c >= 2) fn(0, stride * es, infoBase, c >> 1);
     if (c & 1) fn((c - 1) * stride * es, 0, infoBase + (c - 1) * 4, 1);
     data.set(view.subarray(0, len), start);
     for (let t = 0; t < c; t++) r.info[p0 + q + t] = ints[infoBase / 4 + t]!;

@@ -21,6 +21,15 @@ import { conform, info, type HostBackend } from './harness.js';
 
 type Req = PotrfRequest<FloatArray, Int32Array>;
 
+/** potrf with two pairs per loop trip (not the default): quads, then a pair, then a single. */
+const forcedTwoPairs: HostBackend = {
+  ...serialKernels,
+  potrf: (r: Req): void => {
+    const a = r.a as Batch<FloatArray>;
+    if (a.kind === 'strided' && a.count > 0) assert.ok(potrfInterleaved(r, matrixAt(a, 0), 0, a.count, 2), 'layout accepted');
+  },
+};
+
 /** The fast backend with potrf and posv always on the interleaved kernel. */
 const forced: HostBackend = {
   ...serialKernels,
@@ -71,7 +80,7 @@ const COUNTS = [1, 2, 3, 5, 17];
 
 describe('interleaved potrf matches the reference bit for bit', () => {
   test('the kernel validates for every n and triangle', () => {
-    for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) assert.ok(WebAssembly.validate(generatePotrfInterleavedStrided({ n, uplo, dtype: 'float64', ld: n + 1 })) && WebAssembly.validate(generatePotrfInterleavedStrided({ n, uplo, dtype: 'float32', ld: n })), `n=${n} ${uplo}`);
+    for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) assert.ok(WebAssembly.validate(generatePotrfInterleavedStrided({ n, uplo, dtype: 'float64', ld: n + 1, pairsPerTrip: 1 })) && WebAssembly.validate(generatePotrfInterleavedStrided({ n, uplo, dtype: 'float32', ld: n, pairsPerTrip: 2 })), `n=${n} ${uplo}`);
   });
   for (const dtype of DTYPES) {
     test(`all good, odd ld / stride / offset, ${dtype}`, () => {
@@ -100,7 +109,9 @@ describe('interleaved potrf matches the reference bit for bit', () => {
           return how === 'ok' ? { how } : { how, k: (p * 5 + shift) % n };
         };
         const layout = { ld: n, stride: n * n + 1 + 2 * shift, offset: shift };
-        conform(forced, potrfCase(dtype, n, uplo, 17, spoil, layout), seed++, dtype);
+        conform(forced, potrfCase(dtype, n, uplo, 17, spoil, layout), seed, dtype);
+        for (const count of [4, 6, 7, 17]) conform(forcedTwoPairs, potrfCase(dtype, n, uplo, count, spoil, layout), seed, dtype);
+        seed++;
       }
     });
   }
