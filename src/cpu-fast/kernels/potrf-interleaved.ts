@@ -2,169 +2,44 @@
  * The interleaved layout for the small Cholesky factorisations (issue 16; the small LU/Cholesky
  * paper, batched-lu-cholesky-very-small, on storing "the same element of several matrices side
  * by side" so one SIMD instruction advances several factorisations): element L(i, j) of two
- * matrices shares one v128 (lane 0 the even matrix of the pair, lane 1 the odd one), the pair's
- * triangle is T = n (n + 1) / 2 vectors back to back, packed row-of-the-triangle order
- * (tri(i, j) below), pairs back to back.
+ * matrices shares one v128 (lane 0 the even matrix of the pair, lane 1 the odd one).
  *
- * The wasm kernel is generated per n and triangle, fully unrolled with every vector of the
- * triangle in a local, and is kernels/cholesky.ts's unrolled JavaScript operation for operation
- * with f64x2 in place of each float64 operation: IEEE sqrt, div, mul, add and sub round each lane
- * exactly as the scalar operation, so every lane is bitwise the reference (src/cpu/lapack/potrf.ts).
- * Two matrices per vector for float32 as well: the reference factors float32 data in float64 and
- * rounds once on store, which f32x4 arithmetic (four per vector) would not reproduce.
+ * The wasm kernel is generated per n, triangle, dtype and ld, fully unrolled with every vector of
+ * the triangle in a local, and is kernels/cholesky.ts's unrolled JavaScript operation for
+ * operation with f64x2 in place of each float64 operation: IEEE sqrt, div, mul, add and sub
+ * round each lane exactly as the scalar operation, so every lane is bitwise the reference
+ * (src/cpu/lapack/potrf.ts). Two matrices per vector for float32 as well: the reference factors
+ * float32 data in float64 and rounds once on store, which f32x4 arithmetic (four per vector)
+ * would not reproduce.
  *
  * Failure is per lane: both lanes run every step (a lane that failed computes NaNs that never
  * reach its partner, lanes being independent), the first non-positive (or NaN) pivot of each
  * lane is recorded in an int64 lane of the info vector under a mask, and at that step the
- * diagonal holds the pivot value itself rather than its square root (what dpotf2 leaves). The
- * caller copies back only what the reference writes for that info (kernels/ below,
- * generateInterleave's 'out'), so what a failed lane computed after its failure is never seen.
+ * diagonal to store is the pivot value itself rather than its square root (what dpotf2 leaves).
+ * Each lane then stores only what the reference writes for its info.
+ *
+ * The matrices are read and written in the caller's column-major layout (a chunk of the strided
+ * batch copied byte for byte into the wasm memory and back, ops/cholesky-interleaved.ts): each
+ * pair of vectors is gathered from two neighbours of each matrix with one load per matrix and
+ * two shuffles (float32: 8-byte loads, widened), so the interleaving costs no pass of its own.
+ * A transposition into an interleaved scratch by generated JavaScript, tried first, cost more
+ * than the halved arithmetic saved (docs/PERF-NOTES.md).
  */
 import type { DType } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
 import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
 import { F64, I32 } from '../wasm/structured.js';
 
-/** Matrices per vector: two float64 lanes, both dtypes (the arithmetic is float64). */
-export const LANES = 2;
-
-/** Index of L(i, j), i >= j, in the packed triangle: rows of the lower triangle one after another. */
+/** Which of the triangle's vector locals holds L(i, j), i >= j (rows of the lower triangle in turn). */
 export const tri = (i: number, j: number): number => (i * (i + 1)) / 2 + j;
 
-/** Vectors per pair of matrices. */
+/** Vectors (locals) per pair of matrices. */
 export const triangleSize = (n: number): number => (n * (n + 1)) / 2;
-
-export interface PotrfInterleavedParams {
-  readonly n: number;
-  readonly uplo: Uplo;
-}
-
-/**
- * Exported `potrf(a, info, pairs)`: byte address of the first pair, of the int64 info lanes (16
- * bytes per pair: lane 0's info then lane 1's) and the number of pairs (at least one).
- */
-export function generatePotrfInterleaved(p: PotrfInterleavedParams): Uint8Array<ArrayBuffer> {
-  const { n } = p;
-  const upper = p.uplo === 'upper';
-  const T = triangleSize(n);
-  const params: ValType[] = ['i32', 'i32', 'i32'];
-  const c = new Code(params);
-  const [A, INFO, COUNT] = [0, 1, 2];
-  const x: number[] = Array.from({ length: T }, () => c.local('v128'));
-  const d = c.local('v128'), ok = c.local('v128'), info = c.local('v128'), s = c.local('v128');
-  const X = (i: number, j: number): number => x[tri(i, j)]!;
-  const store = (i: number, j: number, value: () => void): void => {
-    c.get(A); value(); c.simdMem(SIMD.store, 4, tri(i, j) * 16);
-  };
-  const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
-
-  c.loop_(() => {
-    for (let t = 0; t < T; t++) c.get(A).simdMem(SIMD.load, 4, t * 16).set(x[t]!);
-    c.i64x2(0).set(info);
-    for (let j = 0; j < n; j++) {
-      // d = x_jj - (0 + x_j0 * x_j0 + ... + x_j,j-1 * x_j,j-1), added left to right.
-      c.get(X(j, j)).f64x2(0);
-      for (let k = 0; k < j; k++) { mul(X(j, k), X(j, k)); c.simd(SIMD.f64x2Add); }
-      c.simd(SIMD.f64x2Sub).set(d);
-      // ok: d > 0 (false for NaN); a lane whose info is still 0 and is not ok fails here, at j + 1.
-      c.get(d).f64x2(0).simd(SIMD.f64x2Gt).set(ok);
-      c.i64x2(j + 1).get(info);
-      c.get(info).i64x2(0).simd(SIMD.i64x2Eq).get(ok).simd(SIMD.v128AndNot);
-      c.simd(SIMD.v128Bitselect).set(info);
-      c.get(d).simd(SIMD.f64x2Sqrt).set(X(j, j));
-      // The diagonal holds sqrt(d), or d itself in a lane failing here.
-      store(j, j, () => { c.get(X(j, j)).get(d).get(ok).simd(SIMD.v128Bitselect); });
-      c.f64x2(1).get(X(j, j)).simd(SIMD.f64x2Div).set(s);
-      for (let i = j + 1; i < n; i++) {
-        if (upper) {
-          // x_ij = (x_ij - (0 + x_i0 x_j0 + ...)) * s_j: potrfUpper's dot per column.
-          c.get(X(i, j)).f64x2(0);
-          for (let k = 0; k < j; k++) { mul(X(i, k), X(j, k)); c.simd(SIMD.f64x2Add); }
-          c.simd(SIMD.f64x2Sub);
-        } else {
-          // x_ij -= x_jk x_ik + ... four columns per subtraction, then the rest one by one (potrfLower).
-          c.get(X(i, j));
-          let k = 0;
-          for (; k + 3 < j; k += 4) {
-            for (let q = k; q < k + 4; q++) { mul(X(j, q), X(i, q)); if (q > k) c.simd(SIMD.f64x2Add); }
-            c.simd(SIMD.f64x2Sub);
-          }
-          for (; k < j; k++) { mul(X(j, k), X(i, k)); c.simd(SIMD.f64x2Sub); }
-        }
-        c.get(s).simd(SIMD.f64x2Mul).set(X(i, j));
-        store(i, j, () => { c.get(X(i, j)); });
-      }
-    }
-    c.get(INFO).get(info).simdMem(SIMD.store, 4, 0);
-    c.get(A).i32(T * 16).op(OP.i32Add).set(A);
-    c.get(INFO).i32(16).op(OP.i32Add).set(INFO);
-    c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
-  });
-  return encodeModule([{ name: 'potrf', params, results: [], code: c }]);
-}
-
-export interface InterleaveParams {
-  readonly n: number;
-  readonly uplo: Uplo;
-  /** The caller's dtype (the interleaved copy is float64). */
-  readonly dtype: DType;
-  /** 'in': the caller's triangle -> interleaved pairs; 'out': back, only what the reference writes for each matrix's info. */
-  readonly direction: 'in' | 'out';
-}
-
-/** The caller's strided batch from matrix aOff; W (the wasm heap as float64) from element wOff; infos (int32 view, int64 lanes) from iOff. */
-export const INTERLEAVE_PARAMS = ['A', 'aOff', 'lda', 'aStride', 'W', 'wOff', 'infos', 'iOff', 'count'] as const;
-
-export type InterleaveKernel = (
-  A: Float64Array | Float32Array, aOff: number, lda: number, aStride: number,
-  W: Float64Array, wOff: number, infos: Int32Array, iOff: number, count: number,
-) => void;
-
-/**
- * The transposition between the caller's strided batch and the interleaved pairs, unrolled per n
- * (matrix p's L(i, j) is W[wOff + (p >> 1) * 2T + 2 tri(i, j) + (p & 1)]). 'in' fills the odd
- * lane of a last, half-empty pair with the identity (it factors cleanly and is never read back).
- * 'out' writes every element of the triangle where info is 0; where it is k > 0, the columns
- * (lower; rows, upper) before k and the diagonal element k, which is what the reference
- * overwrites, and nothing else, so the rest stays bit for bit as it was.
- */
-export function generateInterleave(p: InterleaveParams): KernelSource {
-  const { n } = p;
-  const upper = p.uplo === 'upper';
-  const T = triangleSize(n);
-  const at = (i: number, j: number): string => (upper ? `A[o + ${i} * lda + ${j}]` : `A[o + ${j} * lda + ${i}]`);
-  const w = (i: number, j: number): string => `W[w + ${2 * tri(i, j)}]`;
-  const e = new Emitter();
-  e.line(`// myriad potrf interleave ${p.direction} n=${n} uplo=${p.uplo} dtype=${p.dtype}`);
-  e.open('for (let p = 0; p < count; p++) {');
-  e.line('const o = aOff + p * aStride;');
-  e.line(`const w = wOff + (p >> 1) * ${2 * T} + (p & 1);`);
-  if (p.direction === 'in') {
-    for (let j = 0; j < n; j++) for (let i = j; i < n; i++) e.line(`${w(i, j)} = ${at(i, j)};`);
-    e.close();
-    e.open('if (count & 1) {');
-    e.line(`const w = wOff + (count >> 1) * ${2 * T} + 1;`);
-    for (let j = 0; j < n; j++) for (let i = j; i < n; i++) e.line(`${w(i, j)} = ${i === j ? 1 : 0};`);
-    e.close();
-  } else {
-    e.line('const info = infos[iOff + 2 * p];');
-    e.open('if (info === 0) {');
-    for (let j = 0; j < n; j++) for (let i = j; i < n; i++) e.line(`${at(i, j)} = ${w(i, j)};`);
-    e.middle('} else {');
-    e.line('const f = info - 1;');
-    e.line(`for (let j = 0; j < f; j++) for (let i = j; i < ${n}; i++) A[o + ${upper ? 'i * lda + j' : 'j * lda + i'}] = W[w + i * (i + 1) + 2 * j];`);
-    e.line('A[o + f * lda + f] = W[w + f * (f + 1) + 2 * f];');
-    e.close();
-    e.close();
-  }
-  return { params: INTERLEAVE_PARAMS, body: e.toString() };
-}
 
 /** i8x16.shuffle lanes: the low float64 of each operand, and the high one of each. */
 const LOW_LANES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
 const HIGH_LANES = LOW_LANES.map((b) => b + 8);
-/** float32: (x0, y0, x1, y1) from (x0, x1, ..) and (y0, y1, ..) ... as two float32 pairs: lanes 0 of each, lanes 1 of each. */
+/** float32 (4-byte lanes): (a0, b0) from (a0, a1, ..) and (b0, b1, ..); F32_HIGH (a1, b1). */
 const F32_LOW = [0, 1, 2, 3, 16, 17, 18, 19, 0, 1, 2, 3, 16, 17, 18, 19];
 const F32_HIGH = F32_LOW.map((b) => b + 4);
 
@@ -180,15 +55,12 @@ export interface PotrfInterleavedStridedParams {
 }
 
 /**
- * The same factorisation reading and writing the caller's column-major layout in place (a chunk
- * of the strided batch copied byte for byte into the wasm memory and back): each vector is
- * gathered from two matrices (load, then load64_lane / replace_lane; float32 widened on load,
- * rounded once on store), so the interleaving costs two loads per element instead of a pass of
- * JavaScript each way. Exported `potrf(a, strideBytes, info, pairs)`: pair g is the matrices at
- * a + 2g stride and a + (2g + 1) stride, int32 infos from `info`; a stride of 0 factors one
- * matrix in both lanes (the odd last one). With pairsPerTrip 2, `pairs` counts trips of two pairs
- * (four matrices). Each lane stores only what the reference writes for its info (columns, or rows for
- * 'upper', before the failing step and that step's diagonal), the rest of its memory untouched.
+ * The factorisation of a chunk of the caller's strided batch in the wasm memory. Exported
+ * `potrf(a, strideBytes, info, pairs)`: pair g is the matrices at a + 2g stride and
+ * a + (2g + 1) stride, int32 infos from `info`; a stride of 0 factors one matrix in both lanes
+ * (the odd last one). With pairsPerTrip 2, `pairs` counts trips of two pairs (four matrices).
+ * Each lane stores only what the reference writes for its info (columns, or rows for 'upper',
+ * before the failing step, and that step's diagonal), the rest of its memory untouched.
  */
 export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams): Uint8Array<ArrayBuffer> {
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];

@@ -1,8 +1,8 @@
 /**
  * potrf on the interleaved layout (kernels/potrf-interleaved.ts) for a strided run of matrices:
  * chunks of the batch copied byte for byte into the wasm memory, factored two matrices per f64x2
- * vector (the kernel gathers each pair's elements itself), copied back. Bitwise the reference's
- * results and infos. Where tuning.ts enables it, see there.
+ * vector (the kernel gathers each pair's elements itself), copied back; posv adds the unrolled
+ * potrs. Bitwise the reference's results and infos. Where tuning.ts enables them, see there.
  */
 import type { MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
