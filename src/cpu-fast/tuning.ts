@@ -65,3 +65,38 @@ export const SYRK_BLOCKED_MAX = 1024;
 
 /** trtri/lauum/potri blocked over the fast trmm, trsm and syrk down to UNROLL_MAX.inverse, up to this order; the reference above. */
 export const INVERSE_BLOCKED_MAX = 1024;
+
+/**
+ * potrf on the interleaved layout (ops/cholesky-interleaved.ts: two matrices per f64x2 vector,
+ * gathered from the caller's layout) for n in [min, max], per dtype, in place of the unrolled
+ * JavaScript; strided runs of at least two matrices. Measured on the 2-core EPYC (Node 20, one
+ * thread, BENCHMARKS.md): 1.1-1.6x the unrolled JavaScript from n = 4 to 8, 0.8-0.95x at 2 and 3
+ * (the copy in and out and the gathers cost more than the halved arithmetic saves).
+ * MYRIAD_CPU_INTERLEAVED=1 forces it on for 1 ... INTERLEAVED_N_MAX, =0 off (comparisons,
+ * tests), read once.
+ */
+export interface SizeRange { readonly min: number; readonly max: number }
+export const INTERLEAVED_N_MAX = 8;
+const INTERLEAVED_DEFAULT: SizeRange = Object.freeze({ min: 4, max: INTERLEAVED_N_MAX });
+const interleavedEnv = process.env.MYRIAD_CPU_INTERLEAVED;
+const interleavedRange: SizeRange = interleavedEnv === '1' ? { min: 1, max: INTERLEAVED_N_MAX }
+  : interleavedEnv === '0' ? { min: 1, max: 0 } : INTERLEAVED_DEFAULT;
+export const CHOLESKY_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRange>> = Object.freeze({
+  float64: interleavedRange, float32: interleavedRange,
+});
+/**
+ * posv the same way (the interleaved potrf, then the unrolled potrs on the matrices that
+ * factored): off by default, on only with MYRIAD_CPU_INTERLEAVED=1. In cache it measured
+ * 0.4-1.6x the unrolled posv, at 16,384 matrices 0.88-1.17x: the separate solve pass reloads
+ * the factor and gives back what the factorisation saved.
+ */
+export const POSV_INTERLEAVED: SizeRange = interleavedEnv === '1' ? interleavedRange : Object.freeze({ min: 1, max: 0 });
+
+/** The caller's matrices copied into the wasm memory per interleaved chunk: well inside L2. */
+export const INTERLEAVED_CHUNK_BYTES = 64 << 10;
+
+/**
+ * Pairs per loop trip of the interleaved potrf: 2 (four matrices, two dependency chains emitted
+ * column by column in turn) measured no faster than 1 in cache (0.84-1.0x at n = 4 ... 8).
+ */
+export const INTERLEAVED_PAIRS_PER_TRIP: 1 | 2 = 1;

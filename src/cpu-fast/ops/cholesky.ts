@@ -1,6 +1,9 @@
 /**
  * potrf, posv, potrs: generated unrolled kernels up to UNROLL_MAX; above, WebAssembly for the
  * lower triangle up to CHOLESKY_WASM_MAX (ops/cholesky-wasm.ts); the reference for the rest.
+ * potrf (and posv, when forced) of strided runs may take the interleaved layout at small n
+ * (ops/cholesky-interleaved.ts, where tuning.ts's CHOLESKY_INTERLEAVED / POSV_INTERLEAVED enable
+ * it and the layout suits).
  */
 import type { MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -8,7 +11,8 @@ import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js'
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateCholesky, type CholeskyKernel, type CholeskyOp, type CholeskyParams } from '../kernels/cholesky.js';
-import { CHOLESKY_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, POSV_INTERLEAVED, UNROLL_MAX } from '../tuning.js';
+import { posvInterleaved, potrfInterleaved } from './cholesky-interleaved.js';
 import { potrfWasm } from './cholesky-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
 
@@ -28,7 +32,12 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
         potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined);
         return true;
       }
-      const k = kernelFor({ op, n, uplo: r.uplo, dtype: dtypeOf(m.data) });
+      const dtype = dtypeOf(m.data);
+      const interleaved = op === 'potrf' ? CHOLESKY_INTERLEAVED[dtype] : op === 'posv' ? POSV_INTERLEAVED : null;
+      if (interleaved && count >= 2 && n >= interleaved.min && n <= interleaved.max) {
+        if (op === 'potrf' ? potrfInterleaved(r, m, p0, count) : posvInterleaved(r, m, p0, count)) return true;
+      }
+      const k = kernelFor({ op, n, uplo: r.uplo, dtype });
       const aStride = r.a.kind === 'strided' ? r.a.stride : 0;
       if (op === 'potrf') {
         k(m.data, m.offset, m.ld, aStride, null, 0, 1, 0, 0, r.info, p0, count);

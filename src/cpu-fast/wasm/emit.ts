@@ -53,6 +53,14 @@ export class Code {
     const b = new Uint8Array(new Float64Array([v]).buffer);
     return this.op(0x44, ...b);
   }
+  /** v128.const of two float64 lanes (`hi` defaults to `lo`). */
+  f64x2(lo: number, hi = lo): this {
+    return this.simd(SIMD.v128Const, ...new Uint8Array(new Float64Array([lo, hi]).buffer));
+  }
+  /** v128.const of two int64 lanes holding the same small integer. */
+  i64x2(v: number): this {
+    return this.simd(SIMD.v128Const, ...new Uint8Array(new BigInt64Array([BigInt(v), BigInt(v)]).buffer));
+  }
   /** SIMD instruction (prefix 0xfd, LEB opcode), with immediates. */
   simd(opcode: number, ...imm: number[]): this { return this.op(0xfd, ...uleb(opcode), ...imm); }
   /** memarg: alignment exponent, byte offset. */
@@ -126,7 +134,9 @@ export const OP = {
 } as const;
 
 export const SIMD = {
-  load: 0x00, load32Splat: 0x09, load64Splat: 0x0a, store: 0x0b, f32x4Splat: 0x13, f64x2Splat: 0x14,
+  load: 0x00, v128Const: 0x0c, i8x16Shuffle: 0x0d, v128AnyTrue: 0x53, load32Splat: 0x09, load64Splat: 0x0a, store: 0x0b, f32x4Splat: 0x13, f64x2Splat: 0x14,
+  load64Lane: 0x57, store64Lane: 0x5b, f32x4DemoteF64x2Zero: 0x5e, f64x2PromoteLowF32x4: 0x5f, i32x4ExtractLane: 0x1b, f64x2ExtractLane: 0x21, f64x2ReplaceLane: 0x22,
+  f64x2Gt: 0x4a, v128And: 0x4e, v128AndNot: 0x4f, v128Bitselect: 0x52, i64x2Eq: 0xd6, f64x2Sqrt: 0xef, f64x2Div: 0xf3,
   f32x4Add: 0xe4, f32x4Sub: 0xe5, f32x4Mul: 0xe6, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2,
   /** Relaxed SIMD (used only where WebAssembly.validate accepts it). */
   f32x4RelaxedMadd: 0x105, f64x2RelaxedMadd: 0x107,

@@ -1,0 +1,224 @@
+/**
+ * The interleaved layout for the small Cholesky factorisations (issue 16; the small LU/Cholesky
+ * paper, batched-lu-cholesky-very-small, on storing "the same element of several matrices side
+ * by side" so one SIMD instruction advances several factorisations): element L(i, j) of two
+ * matrices shares one v128 (lane 0 the even matrix of the pair, lane 1 the odd one).
+ *
+ * The wasm kernel is generated per n, triangle, dtype and ld, fully unrolled with every vector of
+ * the triangle in a local, and is kernels/cholesky.ts's unrolled JavaScript operation for
+ * operation with f64x2 in place of each float64 operation: IEEE sqrt, div, mul, add and sub
+ * round each lane exactly as the scalar operation, so every lane is bitwise the reference
+ * (src/cpu/lapack/potrf.ts). Two matrices per vector for float32 as well: the reference factors
+ * float32 data in float64 and rounds once on store, which f32x4 arithmetic (four per vector)
+ * would not reproduce.
+ *
+ * Failure is per lane: both lanes run every step (a lane that failed computes NaNs that never
+ * reach its partner, lanes being independent), the first non-positive (or NaN) pivot of each
+ * lane is recorded in an int64 lane of the info vector under a mask, and at that step the
+ * diagonal to store is the pivot value itself rather than its square root (what dpotf2 leaves).
+ * Each lane then stores only what the reference writes for its info.
+ *
+ * The matrices are read and written in the caller's column-major layout (a chunk of the strided
+ * batch copied byte for byte into the wasm memory and back, ops/cholesky-interleaved.ts): each
+ * pair of vectors is gathered from two neighbours of each matrix with one load per matrix and
+ * two shuffles (float32: 8-byte loads, widened), so the interleaving costs no pass of its own.
+ * A transposition into an interleaved scratch by generated JavaScript, tried first, cost more
+ * than the halved arithmetic saved (docs/PERF-NOTES.md).
+ */
+import type { DType } from '../../core/dtype.js';
+import type { Uplo } from '../../core/enums.js';
+import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
+import { F64, I32 } from '../wasm/structured.js';
+
+/** Which of the triangle's vector locals holds L(i, j), i >= j (rows of the lower triangle in turn). */
+export const tri = (i: number, j: number): number => (i * (i + 1)) / 2 + j;
+
+/** Vectors (locals) per pair of matrices. */
+export const triangleSize = (n: number): number => (n * (n + 1)) / 2;
+
+/** i8x16.shuffle lanes: the low float64 of each operand, and the high one of each. */
+const LOW_LANES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+const HIGH_LANES = LOW_LANES.map((b) => b + 8);
+/** float32 (4-byte lanes): (a0, b0) from (a0, a1, ..) and (b0, b1, ..); F32_HIGH (a1, b1). */
+const F32_LOW = [0, 1, 2, 3, 16, 17, 18, 19, 0, 1, 2, 3, 16, 17, 18, 19];
+const F32_HIGH = F32_LOW.map((b) => b + 4);
+
+export interface PotrfInterleavedStridedParams {
+  readonly n: number;
+  readonly uplo: Uplo;
+  /** The caller's dtype, as the matrices lie in the wasm memory (copied in byte for byte). */
+  readonly dtype: DType;
+  /** The caller's leading dimension (element offsets are immediates). */
+  readonly ld: number;
+  /** Pairs factored per loop trip (1, or 2 to overlap two dependency chains: measured no faster). */
+  readonly pairsPerTrip: 1 | 2;
+}
+
+/**
+ * The factorisation of a chunk of the caller's strided batch in the wasm memory. Exported
+ * `potrf(a, strideBytes, info, pairs)`: pair g is the matrices at a + 2g stride and
+ * a + (2g + 1) stride, int32 infos from `info`; a stride of 0 factors one matrix in both lanes
+ * (the odd last one). With pairsPerTrip 2, `pairs` counts trips of two pairs (four matrices).
+ * Each lane stores only what the reference writes for its info (columns, or rows for 'upper',
+ * before the failing step, and that step's diagonal), the rest of its memory untouched.
+ */
+export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams): Uint8Array<ArrayBuffer> {
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
+  return encodeModule([{ name: 'potrf', params, results: [], code: stridedBody(p, p.pairsPerTrip) }]);
+}
+
+/**
+ * One loop trip factors `groups` pairs (matrices 2g and 2g + 1 from a, g < groups), their steps
+ * emitted column by column in turn so that the out-of-order core overlaps one pair's sqrt and
+ * division with the other's updates (each pair alone is one long dependency chain).
+ */
+function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
+  const { n, ld } = p;
+  const upper = p.uplo === 'upper';
+  const f32 = p.dtype === 'float32';
+  const es = f32 ? 4 : 8;
+  const T = triangleSize(n);
+  const c = new Code(['i32', 'i32', 'i32', 'i32']);
+  const [A, STRIDE, INFO, COUNT] = [0, 1, 2, 3];
+  const G = Array.from({ length: groups }, () => ({
+    x: Array.from({ length: T }, () => c.local('v128')),
+    dg: Array.from({ length: n }, () => c.local('v128')),
+    d: c.local('v128'), ok: c.local('v128'), info: c.local('v128'), s: c.local('v128'),
+    p0: c.local('i32'), p1: c.local('i32'), f: c.local('i32'),
+  }));
+  type Group = (typeof G)[number];
+  const X = (g: Group, i: number, j: number): number => g.x[tri(i, j)]!;
+  /** Byte offset of L(i, j) in a matrix: A(i, j) for 'lower', A(j, i) for 'upper'. */
+  const offset = (i: number, j: number): number => (upper ? i * ld + j : j * ld + i) * es;
+  const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
+  /** The triangle as runs of neighbours in memory: columns of L ('lower'), or of U, rows of L ('upper'). */
+  const runs: [number, number][][] = Array.from({ length: n }, (_, j) =>
+    upper ? Array.from({ length: j + 1 }, (_, k): [number, number] => [j, k]) : Array.from({ length: n - j }, (_, t): [number, number] => [j + t, j]));
+  const loadScalar = (ptr: number, off: number): void => {
+    c.get(ptr);
+    if (f32) c.mem(OP.f32Load, 2, off).op(F64.promoteF32); else c.mem(OP.f64Load, 3, off);
+  };
+  /** Stores lane `lane` of local v at ptr + off. */
+  const storeLane = (ptr: number, off: number, v: number, lane: number): void => {
+    if (f32) c.get(ptr).get(v).simd(SIMD.f64x2ExtractLane, lane).op(OP.f32DemoteF64).mem(OP.f32Store, 2, off);
+    else c.get(ptr).get(v).simdMem(SIMD.store64Lane, 3, off).op(lane);
+  };
+
+  const gather = (g: Group): void => {
+    const { p0, p1, d, s } = g;
+    for (const run of runs) {
+      let t = 0;
+      // float64: two neighbours of each matrix in one load, then a shuffle per pair (lanes 0 / lanes 1).
+      for (; !f32 && t + 1 < run.length; t += 2) {
+        const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
+        c.get(p0).simdMem(SIMD.load, 3, offset(i0, j0)).get(p1).simdMem(SIMD.load, 3, offset(i0, j0)).set(s);
+        c.tee(d).get(s).simd(SIMD.i8x16Shuffle, ...LOW_LANES).set(X(g, i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, ...HIGH_LANES).set(X(g, i1, j1));
+      }
+      // float32: two neighbours of each matrix in one 8-byte load, shuffled to (a0, b0 | a1, b1), widened.
+      for (; f32 && t + 1 < run.length; t += 2) {
+        const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
+        c.get(p0).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(d).get(p1).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(s);
+        c.simd(SIMD.i8x16Shuffle, ...F32_LOW).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_HIGH).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i1, j1));
+      }
+      for (; t < run.length; t++) {
+        const [i, j] = run[t]!;
+        loadScalar(p0, offset(i, j)); c.simd(SIMD.f64x2Splat);
+        loadScalar(p1, offset(i, j)); c.simd(SIMD.f64x2ReplaceLane, 1).set(X(g, i, j));
+      }
+    }
+    c.i64x2(0).set(g.info);
+  };
+
+  /** Step j's pivot: d, the lane mask, info, sqrt, the diagonal to store and 1 / L(j,j). */
+  const pivot = (g: Group, j: number): void => {
+    const { d, ok, info, s } = g;
+    c.get(X(g, j, j)).f64x2(0);
+    for (let k = 0; k < j; k++) { mul(X(g, j, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
+    c.simd(SIMD.f64x2Sub).set(d);
+    c.get(d).f64x2(0).simd(SIMD.f64x2Gt).set(ok);
+    c.i64x2(j + 1).get(info);
+    c.get(info).i64x2(0).simd(SIMD.i64x2Eq).get(ok).simd(SIMD.v128AndNot);
+    c.simd(SIMD.v128Bitselect).set(info);
+    c.get(d).simd(SIMD.f64x2Sqrt).set(X(g, j, j));
+    c.get(X(g, j, j)).get(d).get(ok).simd(SIMD.v128Bitselect).set(g.dg[j]!);
+    c.f64x2(1).get(X(g, j, j)).simd(SIMD.f64x2Div).set(s);
+  };
+
+  /** L(i, j) of step j, in the reference's order of operations. */
+  const update = (g: Group, i: number, j: number): void => {
+    if (upper) {
+      c.get(X(g, i, j)).f64x2(0);
+      for (let k = 0; k < j; k++) { mul(X(g, i, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
+      c.simd(SIMD.f64x2Sub);
+    } else {
+      c.get(X(g, i, j));
+      let k = 0;
+      for (; k + 3 < j; k += 4) {
+        for (let q = k; q < k + 4; q++) { mul(X(g, j, q), X(g, i, q)); if (q > k) c.simd(SIMD.f64x2Add); }
+        c.simd(SIMD.f64x2Sub);
+      }
+      for (; k < j; k++) { mul(X(g, j, k), X(g, i, k)); c.simd(SIMD.f64x2Sub); }
+    }
+    c.get(g.s).simd(SIMD.f64x2Mul).set(X(g, i, j));
+  };
+
+  const scatter = (g: Group, infoOffset: number): void => {
+    const { p0, p1, d, s, info, f } = g;
+    // Every lane factored (the common case): each run stored two elements per v128 store and matrix.
+    c.get(info).simd(SIMD.v128AnyTrue).op(OP.i32Eqz).if_(() => {
+      c.get(INFO).i64x2(0).simdMem(SIMD.store64Lane, 3, infoOffset).op(0);
+      for (const run of runs) {
+        let t = 0;
+        for (; !f32 && t + 1 < run.length; t += 2) {
+          const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
+          c.get(p0).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, ...LOW_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+          c.get(p1).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, ...HIGH_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+        }
+        for (; f32 && t + 1 < run.length; t += 2) {
+          // Rounded once to float32 (a, b, 0, 0) per vector, then (a_t, a_t+1) to the even matrix, (b_t, b_t+1) to the odd.
+          const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
+          c.get(X(g, i0, j0)).simd(SIMD.f32x4DemoteF64x2Zero).set(d);
+          c.get(X(g, i1, j1)).simd(SIMD.f32x4DemoteF64x2Zero).set(s);
+          c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_LOW).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
+          c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_HIGH).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
+        }
+        for (; t < run.length; t++) for (const lane of [0, 1]) storeLane(lane === 0 ? p0 : p1, offset(run[t]![0], run[t]![1]), X(g, run[t]![0], run[t]![1]), lane);
+      }
+    }, () => {
+      // Lane by lane: info f; column j is written where f = 0 or f > j + 1, its diagonal also where f = j + 1.
+      for (const lane of [0, 1]) {
+        const ptr = lane === 0 ? p0 : p1;
+        c.get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).set(f);
+        c.get(INFO).get(f).mem(I32.store, 2, infoOffset + 4 * lane);
+        for (let j = 0; j < n; j++) {
+          c.get(f).op(OP.i32Eqz).get(f).i32(j + 1).op(I32.geS).op(I32.or).if_(() => {
+            storeLane(ptr, offset(j, j), g.dg[j]!, lane);
+            c.get(f).op(OP.i32Eqz).get(f).i32(j + 1).op(I32.gtS).op(I32.or).if_(() => {
+              for (let i = j + 1; i < n; i++) storeLane(ptr, offset(i, j), X(g, i, j), lane);
+            });
+          });
+        }
+      }
+    });
+  };
+
+  c.loop_(() => {
+    G.forEach((g, q) => {
+      c.get(A);
+      if (q > 0) c.get(STRIDE).i32(2 * q).op(OP.i32Mul).op(OP.i32Add);
+      c.tee(g.p0).get(STRIDE).op(OP.i32Add).set(g.p1);
+    });
+    for (const g of G) gather(g);
+    for (let j = 0; j < n; j++) {
+      for (const g of G) pivot(g, j);
+      for (let i = j + 1; i < n; i++) for (const g of G) update(g, i, j);
+    }
+    G.forEach((g, q) => scatter(g, 8 * q));
+    c.get(A).get(STRIDE).i32(2 * groups).op(OP.i32Mul).op(OP.i32Add).set(A);
+    c.get(INFO).i32(8 * groups).op(OP.i32Add).set(INFO);
+    c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+  });
+  return c;
+}

@@ -1,0 +1,148 @@
+/**
+ * potrf on the interleaved layout (two matrices per f64x2 vector, ops/cholesky-interleaved.ts),
+ * and posv (that potrf, then the unrolled potrs), forced whatever tuning.ts enables, against the
+ * reference bit for bit: n = 1 ... 8, both dtypes
+ * and triangles, batches of 1, 2, 3, 5 and 17 (odd counts leave a half-empty last pair), a
+ * failing matrix (not positive definite at various columns, NaN on and off the diagonal) in
+ * each lane position, odd ld / stride / offset, every element outside the factor compared.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { matrixAt, strided, type Batch } from '../../../src/core/batch.js';
+import type { DType, FloatArray } from '../../../src/core/dtype.js';
+import type { Uplo } from '../../../src/core/enums.js';
+import type { PosvRequest, PotrfRequest } from '../../../src/core/ops.js';
+import { serialKernels } from '../../../src/cpu-fast/backend.js';
+import { generatePotrfInterleavedStrided } from '../../../src/cpu-fast/kernels/potrf-interleaved.js';
+import { posvInterleaved, potrfInterleaved } from '../../../src/cpu-fast/ops/cholesky-interleaved.js';
+import { INTERLEAVED_N_MAX } from '../../../src/cpu-fast/tuning.js';
+import { Rng, randomArray } from '../../helpers/random.js';
+import { conform, info, type HostBackend } from './harness.js';
+
+type Req = PotrfRequest<FloatArray, Int32Array>;
+
+/** potrf with two pairs per loop trip (not the default): quads, then a pair, then a single. */
+const forcedTwoPairs: HostBackend = {
+  ...serialKernels,
+  potrf: (r: Req): void => {
+    const a = r.a as Batch<FloatArray>;
+    if (a.kind === 'strided' && a.count > 0) assert.ok(potrfInterleaved(r, matrixAt(a, 0), 0, a.count, 2), 'layout accepted');
+  },
+};
+
+/** The fast backend with potrf and posv always on the interleaved kernel. */
+const forced: HostBackend = {
+  ...serialKernels,
+  posv: (r: PosvRequest<FloatArray, Int32Array>): void => {
+    const a = r.a as Batch<FloatArray>;
+    if (a.kind === 'strided' && a.count > 0) assert.ok(posvInterleaved(r, matrixAt(a, 0), 0, a.count), 'layout accepted');
+  },
+  potrf: (r: Req): void => {
+    const a = r.a as Batch<FloatArray>;
+    assert.equal(a.kind, 'strided');
+    if (a.kind === 'strided' && a.count > 0) assert.ok(potrfInterleaved(r, matrixAt(a, 0), 0, a.count), 'layout accepted');
+  },
+};
+
+/** How matrix p is spoiled: not at all, a negative pivot, NaN on the diagonal, NaN below it (read at step k). */
+type Spoil = { how: 'ok' } | { how: 'negative' | 'nanDiagonal' | 'nanOffDiagonal'; k: number };
+
+function potrfCase(dtype: DType, n: number, uplo: Uplo, count: number, spoil: (p: number) => Spoil, layout: { ld: number; stride: number; offset: number }, op: 'potrf' | 'posv' = 'potrf') {
+  return {
+    op,
+    label: `interleaved ${op} ${dtype} n=${n} ${uplo} count=${count} ld=${layout.ld} stride=${layout.stride} offset=${layout.offset}`,
+    build(rng: Rng): object {
+      const { ld, stride, offset } = layout;
+      const data = randomArray(rng, dtype, offset + (count - 1) * stride + ld * n + 3);
+      for (let p = 0; p < count; p++) {
+        const o = offset + p * stride;
+        for (let i = 0; i < n; i++) data[o + i + i * ld] = n + 1 + (i % 3);
+        const s = spoil(p);
+        if (s.how === 'ok') continue;
+        const k = Math.min(s.k, n - 1);
+        if (s.how === 'negative') data[o + k + k * ld] = -0.5;
+        else if (s.how === 'nanDiagonal' || k === 0) data[o + k + k * ld] = NaN;
+        else data[o + (uplo === 'lower' ? k + 0 * ld : 0 + k * ld)] = NaN; // L(k, 0) / U(0, k)
+      }
+      const r = { uplo, a: strided(data, { rows: n, cols: n, count, ld, stride, offset }), info: info(count) };
+      if (op === 'potrf') return r;
+      // B: nrhs = 1 + n % 3, its own odd ld and stride, random (a failed matrix's B must stay as it is).
+      const nrhs = 1 + (n % 3), ldb = n + 1, strideB = ldb * nrhs + 1;
+      const b = randomArray(rng, dtype, 2 + (count - 1) * strideB + ldb * nrhs + 1);
+      return { ...r, b: strided(b, { rows: n, cols: nrhs, count, ld: ldb, stride: strideB, offset: 2 }) };
+    },
+  };
+}
+
+const DTYPES: readonly DType[] = ['float64', 'float32'];
+const UPLOS: readonly Uplo[] = ['lower', 'upper'];
+const COUNTS = [1, 2, 3, 5, 17];
+
+describe('interleaved potrf matches the reference bit for bit', () => {
+  test('the kernel validates for every n and triangle', () => {
+    for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) assert.ok(WebAssembly.validate(generatePotrfInterleavedStrided({ n, uplo, dtype: 'float64', ld: n + 1, pairsPerTrip: 1 })) && WebAssembly.validate(generatePotrfInterleavedStrided({ n, uplo, dtype: 'float32', ld: n, pairsPerTrip: 2 })), `n=${n} ${uplo}`);
+  });
+  for (const dtype of DTYPES) {
+    test(`all good, odd ld / stride / offset, ${dtype}`, () => {
+      let seed = 1;
+      for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) for (const count of COUNTS) {
+        const layout = { ld: n + 1 + (n % 2), stride: (n + 1 + (n % 2)) * n + 3, offset: 5 };
+        conform(forced, potrfCase(dtype, n, uplo, count, () => ({ how: 'ok' }), layout), seed++, dtype);
+      }
+    });
+    test(`one failing matrix in each lane position, ${dtype}`, () => {
+      let seed = 1000;
+      for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) for (const count of [1, 2, 3, 5]) {
+        for (let bad = 0; bad < count; bad++) for (const how of ['negative', 'nanDiagonal', 'nanOffDiagonal'] as const) {
+          const k = (bad * 3 + count) % n;
+          const layout = { ld: n + 2, stride: (n + 2) * n + 1, offset: 3 };
+          conform(forced, potrfCase(dtype, n, uplo, count, (p) => (p === bad ? { how, k } : { how: 'ok' }), layout), seed++, dtype);
+        }
+      }
+    });
+    test(`17 matrices, a mix of failures at every column, lane partners failing together, ${dtype}`, () => {
+      let seed = 5000;
+      const hows = ['ok', 'negative', 'nanDiagonal', 'ok', 'nanOffDiagonal'] as const;
+      for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) for (let shift = 0; shift < 3; shift++) {
+        const spoil = (p: number): Spoil => {
+          const how = hows[(p + shift) % hows.length]!;
+          return how === 'ok' ? { how } : { how, k: (p * 5 + shift) % n };
+        };
+        const layout = { ld: n, stride: n * n + 1 + 2 * shift, offset: shift };
+        conform(forced, potrfCase(dtype, n, uplo, 17, spoil, layout), seed, dtype);
+        for (const count of [4, 6, 7, 17]) conform(forcedTwoPairs, potrfCase(dtype, n, uplo, count, spoil, layout), seed, dtype);
+        seed++;
+      }
+    });
+  }
+  for (const dtype of DTYPES) {
+    test(`posv: the interleaved potrf then potrs on the matrices that factored, ${dtype}`, () => {
+      let seed = 9000;
+      for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) for (const count of COUNTS) {
+        const layout = { ld: n + 1, stride: (n + 1) * n + 1, offset: 1 };
+        conform(forced, potrfCase(dtype, n, uplo, count, () => ({ how: 'ok' }), layout, 'posv'), seed++, dtype);
+        for (let bad = 0; bad < Math.min(count, 5); bad++) {
+          const spoil = (p: number): Spoil => (p === bad || p === count - 1 - bad ? { how: bad % 2 ? 'nanOffDiagonal' : 'negative', k: (bad + n) % n } : { how: 'ok' });
+          conform(forced, potrfCase(dtype, n, uplo, count, spoil, layout, 'posv'), seed++, dtype);
+        }
+      }
+    });
+  }
+  test('layouts it declines (overlapping footprints, far-apart matrices) stay on the unrolled kernel, still bitwise', () => {
+    for (const dtype of DTYPES) for (const n of [4, 8]) {
+      const count = 5;
+      // Columns of the matrices interleaved (ld = n * count, stride = n), then matrices 3 footprints apart.
+      for (const [ld, stride] of [[n * count, n], [n + 1, 3 * ((n - 1) * (n + 1) + n)]] as const) {
+        const layout = { ld, stride, offset: 1 };
+        const c = potrfCase(dtype, n, 'lower', count, (p) => (p === 2 ? { how: 'negative', k: 1 } : { how: 'ok' }), layout);
+        const r = c.build(new Rng(3)) as Req;
+        assert.equal(potrfInterleaved(r, matrixAt(r.a, 0), 0, count), false, `declined ld=${ld} stride=${stride}`);
+        assert.ok(r.info.every((v) => v === -7), 'nothing done');
+        conform(serialKernels, c, 11, dtype);
+      }
+    }
+  });
+  test('a batch larger than one chunk', () => {
+    for (const dtype of DTYPES) conform(forced, potrfCase(dtype, 8, 'lower', 1001, (p) => (p % 7 === 3 ? { how: 'negative', k: p % 8 } : { how: 'ok' }), { ld: 9, stride: 75, offset: 1 }), 77, dtype);
+  });
+});
