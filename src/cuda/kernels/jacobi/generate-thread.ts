@@ -12,7 +12,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
-import { jacobiConstants } from './generate-warp.js';
+import { jacobiConstants } from './snippets.js';
 import type { SyevThreadParams } from './params.js';
 
 /** Threads (matrices) per block of the per-thread design. */
