@@ -26,13 +26,13 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { blockReduceSource } from '../common/block-reduce.js';
-import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { elementBytes } from '../common/precision.js';
 import type { GesvdBlockParams, SyevBlockParams } from './params.js';
 import {
-  GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, identityV, jacobiConstants,
-  pairRotation, syevLoad, syevOutputs, syevSort,
+  GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, gesvdTag, identityV,
+  jacobiPrelude, pairRotation, syevDims, syevLoad, syevOutputs, syevSort, syevTag,
 } from './snippets.js';
 
 /** Where each array of a block kernel lives: element offsets in shared memory or in the block's workspace slice. */
@@ -115,14 +115,10 @@ export function syevBlockSource(p: SyevBlockParams): KernelSource {
   const { dtype, n, uplo, vectors, kind, threads, aShared, maxSweeps } = p;
   const vShared = p.vShared && vectors;
   const l = syevBlockLayout(p);
-  const entry = `syev_block_${precisionLetter(dtype)}_${kindTag(kind)}_n${n}_${uplo === 'lower' ? 'l' : 'u'}${vectors ? 'v' : 'n'}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
+  const entry = `syev_block_${syevTag(p)}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
   const V = (line: string): string => (vectors ? line : '');
-  const source = `${precisionPrelude(dtype)}
-${mathHelpers(dtype)}
-${jacobiConstants(dtype)}
-constexpr int N = ${n};
-constexpr int N2 = N + (N & 1);
-constexpr int HALF = N2 / 2;
+  const source = `${jacobiPrelude(dtype)}
+${syevDims(n)}
 constexpr int T = ${threads};
 constexpr int LDA = ${l.ldMat};
 constexpr int LDV = ${l.ldV};
@@ -202,10 +198,8 @@ export function gesvdBlockSource(p: GesvdBlockParams): KernelSource {
   const vShared = p.vShared && needV;
   const l = gesvdBlockLayout(p);
   const group = gesvdGroup(threads, Math.min(m, n));
-  const entry = `gesvd_block_${precisionLetter(dtype)}_${kindTag(kind)}_${m}x${n}_${wantU ? 'u' : 'n'}${wantVt ? 'v' : 'n'}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
-  const source = `${precisionPrelude(dtype)}
-${mathHelpers(dtype)}
-${jacobiConstants(dtype)}
+  const entry = `gesvd_block_${gesvdTag(p)}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
+  const source = `${jacobiPrelude(dtype)}
 ${gesvdDims(m, n)}
 constexpr int T = ${threads};
 constexpr int GROUP = ${group};   // lanes per pair in the dot products

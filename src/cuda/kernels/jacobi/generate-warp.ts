@@ -20,12 +20,11 @@
  * `maxSweeps` sweeps did not converge, n + 2 (k + 2) where A held NaN or Inf (outputs NaN).
  */
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
-import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import type { GesvdWarpParams, SyevWarpParams } from './params.js';
 import {
-  GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, identityV, jacobiConstants,
-  pairRotation, syevLoad, syevOutputs, syevSort,
+  GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, gesvdTag, identityV,
+  jacobiPrelude, pairRotation, syevDims, syevLoad, syevOutputs, syevSort, syevTag,
 } from './snippets.js';
 
 /** Shared bytes of one block (static shared memory: at most 48 KiB). */
@@ -72,14 +71,10 @@ ${rotations('pp', 'qq').map((l) => `            ${l}`).join('\n')}
 
 export function syevWarpSource(p: SyevWarpParams): KernelSource {
   const { dtype, n, uplo, vectors, kind, threads, perBlock, maxSweeps } = p;
-  const entry = `syev_warp_${precisionLetter(dtype)}_${kindTag(kind)}_n${n}_${uplo === 'lower' ? 'l' : 'u'}${vectors ? 'v' : 'n'}_t${threads}x${perBlock}_s${maxSweeps}`;
+  const entry = `syev_warp_${syevTag(p)}_t${threads}x${perBlock}_s${maxSweeps}`;
   const V = (line: string): string => (vectors ? line : '');
-  const source = `${precisionPrelude(dtype)}
-${mathHelpers(dtype)}
-${jacobiConstants(dtype)}
-constexpr int N = ${n};
-constexpr int N2 = N + (N & 1);
-constexpr int HALF = N2 / 2;
+  const source = `${jacobiPrelude(dtype)}
+${syevDims(n)}
 constexpr int LDS = N2 + 1;
 constexpr int T = ${threads};
 constexpr int MPB = ${perBlock};
@@ -156,10 +151,8 @@ export function gesvdWarpSource(p: GesvdWarpParams): KernelSource {
   const { dtype, m, n, wantU, wantVt, kind, threads, perBlock, maxSweeps } = p;
   const tall = m >= n;
   const needV = tall ? wantVt : wantU;
-  const entry = `gesvd_warp_${precisionLetter(dtype)}_${kindTag(kind)}_${m}x${n}_${wantU ? 'u' : 'n'}${wantVt ? 'v' : 'n'}_t${threads}x${perBlock}_s${maxSweeps}`;
-  const source = `${precisionPrelude(dtype)}
-${mathHelpers(dtype)}
-${jacobiConstants(dtype)}
+  const entry = `gesvd_warp_${gesvdTag(p)}_t${threads}x${perBlock}_s${maxSweeps}`;
+  const source = `${jacobiPrelude(dtype)}
 ${gesvdDims(m, n)}
 constexpr int LDV = N2 + 1;
 constexpr int T = ${threads};

@@ -7,7 +7,9 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
-import { matrixPointer, type OperandKind } from '../common/batch-pointer.js';
+import { kindTag, matrixPointer, type OperandKind } from '../common/batch-pointer.js';
+import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import type { GesvdKernel, SyevKernel } from './params.js';
 
 /** `text` with every line but empty ones indented by `by` more spaces. */
 const indent = (text: string, by: number): string => text.split('\n').map((line) => (line === '' ? line : ' '.repeat(by) + line)).join('\n');
@@ -32,6 +34,28 @@ static __device__ __forceinline__ void rot2(real& x, real& y, real c, real s) {
   x = c * a - s * b;
   y = s * a + c * b;
 }`;
+}
+
+/** The start of every Jacobi kernel: the precision prelude, the math helpers and jacobiConstants. */
+export function jacobiPrelude(dtype: DType): string {
+  return `${precisionPrelude(dtype)}
+${mathHelpers(dtype)}
+${jacobiConstants(dtype)}`;
+}
+
+/** The problem's part of a syev entry name (precision, operand form, n, uplo, vectors); the design adds its own. */
+export const syevTag = (p: SyevKernel): string =>
+  `${precisionLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}`;
+
+/** The problem's part of a gesvd entry name (precision, operand form, m x n, which vectors). */
+export const gesvdTag = (p: GesvdKernel): string =>
+  `${precisionLetter(p.dtype)}_${kindTag(p.kind)}_${p.m}x${p.n}_${p.wantU ? 'u' : 'n'}${p.wantVt ? 'v' : 'n'}`;
+
+/** syev's sizes: N, N2 (N rounded up to even: a zero dummy index for odd N) and HALF pairs a round. */
+export function syevDims(n: number): string {
+  return `constexpr int N = ${n};
+constexpr int N2 = N + (N & 1);
+constexpr int HALF = N2 / 2;`;
 }
 
 /** Pair k of round r of the circle tournament over N2 indices, p < q (the warp and block designs). */
