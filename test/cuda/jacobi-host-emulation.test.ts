@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { strided } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
+import type { Uplo } from '../../src/core/enums.js';
 import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
 import {
   THREAD_BLOCK, THREAD_MAX, gesvdBlockSource, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource,
@@ -37,6 +38,30 @@ function runKernel(dir: string, src: KernelSource, gesvd: boolean, input: string
   const exe = join(dir, src.entry);
   execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(gesvd ? ['-DGESVD'] : []), ...(block ? ['-DBLOCK'] : []), `-I${dir}`, HARNESS, '-o', exe]);
   return execFileSync(exe, { input, maxBuffer: 1 << 28 }).toString().trim().split('\n').map(Number);
+}
+
+/** A syev run's outputs split (info, W, A), and the CPU reference's W and info of the same batch `flat` (the reference on the same data). */
+function syevResults(out: number[], flat: Float64Array, count: number, n: number, ld: number, stride: number, uplo: Uplo) {
+  const refW = new Float64Array(count * n);
+  const refInfo = new Int32Array(count);
+  cpuSyev({ jobz: 'values', uplo, a: strided(flat.slice(), { rows: n, count, ld, stride }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
+  return { info: out.slice(0, count), w: out.slice(count, count + count * n), aOut: out.slice(count + count * n), refW, refInfo };
+}
+
+/** A gesvd run's outputs split (info, S, U, VT), and the CPU reference's S and info of the same batch `flat`. */
+function gesvdResults(out: number[], flat: Float64Array, count: number, m: number, n: number) {
+  const k = Math.min(m, n);
+  const refS = new Float64Array(count * k);
+  const refInfo = new Int32Array(count);
+  cpuGesvd({ a: strided(flat.slice(), { rows: m, cols: n, count }), s: strided(refS, { rows: k, cols: 1, count }), info: refInfo });
+  return {
+    info: out.slice(0, count),
+    s: out.slice(count, count + count * k),
+    u: out.slice(count + count * k, count + count * k + count * m * k),
+    vt: out.slice(count + count * k + count * m * k),
+    refS,
+    refInfo,
+  };
 }
 
 const round = (x: number, dtype: DType): number => (dtype === 'float32' ? Math.fround(x) : x);
@@ -65,13 +90,7 @@ test('Jacobi warp kernels on the host: residuals and the reference values', { sk
         const flat = new Float64Array(count * stride);
         mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) flat[k * stride + i + j * ld] = a.d[i + j * n]!; });
         const out = runKernel(dir, launch.src, false, `${count} ${launch.grid} ${launch.block} ${n} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`);
-        const info = out.slice(0, count);
-        const w = out.slice(count, count + count * n);
-        const aOut = out.slice(count + count * n);
-        // The reference on the same data.
-        const refW = new Float64Array(count * n);
-        const refInfo = new Int32Array(count);
-        cpuSyev({ jobz: 'values', uplo, a: strided(flat.slice(), { rows: n, count, ld, stride }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
+        const { info, w, aOut, refW, refInfo } = syevResults(out, flat, count, n, ld, stride, uplo);
         mats.forEach((a, k) => {
           const at = `syev ${design} ${dtype} n=${n} ${vectors ? 'V' : 'N'} #${k}`;
           assert.equal(info[k], refInfo[k], `${at}: info`);
@@ -107,13 +126,7 @@ test('Jacobi warp kernels on the host: residuals and the reference values', { sk
         const flat = new Float64Array(count * stride);
         mats.forEach((a, i) => flat.set(a.d, i * stride));
         const out = runKernel(dir, gesvdWarpSource(p), true, `${count} ${Math.ceil(count / p.perBlock)} ${p.threads * p.perBlock} ${m} ${n} ${m} ${stride}\n${Array.from(flat).join(' ')}\n`);
-        const info = out.slice(0, count);
-        const s = out.slice(count, count + count * k);
-        const u = out.slice(count + count * k, count + count * k + count * m * k);
-        const vt = out.slice(count + count * k + count * m * k);
-        const refS = new Float64Array(count * k);
-        const refInfo = new Int32Array(count);
-        cpuGesvd({ a: strided(flat.slice(), { rows: m, cols: n, count }), s: strided(refS, { rows: k, cols: 1, count }), info: refInfo });
+        const { info, s, u, vt, refS, refInfo } = gesvdResults(out, flat, count, m, n);
         mats.forEach((a, i) => {
           const at = `gesvd ${dtype} ${m}x${n} #${i}`;
           assert.equal(info[i], refInfo[i], `${at}: info`);
@@ -176,12 +189,7 @@ test('Jacobi block kernels (n = 33 ... 64) on the host: residuals and the refere
       const bad = count - 1;
       flat[bad * stride + 2 + 2 * ld] = NaN;   // on the diagonal: read whatever the triangle
       const out = runKernel(dir, syevBlockSource(p), false, `${count} ${count} ${p.threads} ${n} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`, true);
-      const info = out.slice(0, count);
-      const w = out.slice(count, count + count * n);
-      const aOut = out.slice(count + count * n);
-      const refW = new Float64Array(count * n);
-      const refInfo = new Int32Array(count);
-      cpuSyev({ jobz: 'values', uplo, a: strided(flat.slice(), { rows: n, count, ld, stride }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
+      const { info, w, aOut, refW, refInfo } = syevResults(out, flat, count, n, ld, stride, uplo);
       mats.forEach((a, k) => {
         const at = `syev block ${dtype} n=${n} ${vectors ? 'V' : 'N'} t=${p.threads} ${p.aShared ? 'shared' : 'global'} #${k}`;
         assert.equal(info[k], refInfo[k], `${at}: info`);
@@ -223,13 +231,7 @@ test('Jacobi block kernels (n = 33 ... 64) on the host: residuals and the refere
       const flat = new Float64Array(count * stride);
       mats.forEach((a, i) => flat.set(a.d, i * stride));
       const out = runKernel(dir, gesvdBlockSource(p), true, `${count} ${count} ${p.threads} ${m} ${n} ${m} ${stride}\n${Array.from(flat).join(' ')}\n`, true);
-      const info = out.slice(0, count);
-      const s = out.slice(count, count + count * k);
-      const u = out.slice(count + count * k, count + count * k + count * m * k);
-      const vt = out.slice(count + count * k + count * m * k);
-      const refS = new Float64Array(count * k);
-      const refInfo = new Int32Array(count);
-      cpuGesvd({ a: strided(flat.slice(), { rows: m, cols: n, count }), s: strided(refS, { rows: k, cols: 1, count }), info: refInfo });
+      const { info, s, u, vt, refS, refInfo } = gesvdResults(out, flat, count, m, n);
       mats.forEach((a, i) => {
         const at = `gesvd block ${dtype} ${m}x${n} t=${p.threads} ${p.aShared ? 'shared' : 'global'} #${i}`;
         assert.equal(info[i], refInfo[i], `${at}: info`);

@@ -22,7 +22,7 @@ import {
 import type { Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { FakeDevice, rig } from '../helpers/fake-gpus.js';
 import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90, compileSet } from '../helpers/nvcc.js';
-import { reflectors } from '../helpers/ormqr-data.js';
+import { reflectorBatch, reflectors } from '../helpers/ormqr-data.js';
 import { Rng } from '../helpers/random.js';
 
 const LIMIT = 227 * 1024 - 1024;
@@ -167,13 +167,7 @@ test('several GPUs (fakes running the reference): host batches split by matrix, 
   const { ctx, counts } = rig(2);
   const rng = new Rng(21);
   const [r, k, count] = [6, 4, 5];
-  const A = new Float64Array(r * k * count);
-  const T = new Float64Array(k * count);
-  for (let i = 0; i < count; i++) {
-    const x = reflectors(rng, 'float64', r, k);
-    A.set(x.a, i * r * k);
-    T.set(x.tau, i * k);
-  }
+  const { a: A, tau: T } = reflectorBatch(rng, r, k, count);
   const C0 = Float64Array.from({ length: 3 * r * count }, () => rng.uniform());
   const want = C0.slice();
   const args = (c: Float64Array) => ({

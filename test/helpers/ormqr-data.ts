@@ -23,6 +23,19 @@ export function reflectors(rng: Rng, dtype: DType, r: number, p: number, k = Mat
   return { a, tau: full.slice(0, k) };
 }
 
+/** `count` float64 batches of reflectors(rng, 'float64', r, p), packed: A (r x p each) and tau (min(r, p) each). */
+export function reflectorBatch(rng: Rng, r: number, p: number, count: number): { a: Float64Array; tau: Float64Array } {
+  const k = Math.min(r, p);
+  const a = new Float64Array(count * r * p);
+  const tau = new Float64Array(count * k);
+  for (let i = 0; i < count; i++) {
+    const x = reflectors(rng, 'float64', r, p);
+    a.set(x.a, i * r * p);
+    tau.set(x.tau, i * k);
+  }
+  return { a, tau };
+}
+
 /** The complete r x r Q = H(0) ... H(k-1) of reflectors in a (r x >= k, ld = lda), in float64. */
 export function explicitQ(a: ArrayLike<number>, lda: number, tau: ArrayLike<number>, r: number, k: number): Float64Array {
   const q = new Float64Array(r * r);

@@ -11,7 +11,7 @@ import * as my from '../../../src/index.js';
 import { MyriadError, list, strided, variable, type ErrorCode } from '../../../src/index.js';
 import { referenceContext as ctx } from '../../../src/api/context.js';
 import { allocate, type DType, type FloatArray } from '../../../src/core/dtype.js';
-import { SIDES, TRANSES, applyDense, explicitQ, fro, reflectors } from '../../helpers/ormqr-data.js';
+import { SIDES, TRANSES, applyDense, explicitQ, fro, reflectorBatch, reflectors } from '../../helpers/ormqr-data.js';
 import { Rng } from '../../helpers/random.js';
 
 const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
@@ -201,13 +201,7 @@ describe('ormqr: batches, layouts and untouched memory', () => {
     const rng = new Rng(8);
     const count = 4;
     const [r, n] = [5, 3];
-    const A = new Float64Array(count * r * r);
-    const T = new Float64Array(count * r);
-    for (let i = 0; i < count; i++) {
-      const x = reflectors(rng, 'float64', r, r);
-      A.set(x.a, i * r * r);
-      T.set(x.tau, i * r);
-    }
+    const { a: A, tau: T } = reflectorBatch(rng, r, r, count);
     const C = randomC(rng, 'float64', r, n * count);
     C[1 * r * n + 4] = NaN;
     A[2 * r * r + 3] = NaN;
@@ -222,13 +216,7 @@ describe('ormqr: batches, layouts and untouched memory', () => {
     const rng = new Rng(12);
     const count = 40;
     const [r, k, n] = [9, 9, 9];
-    const A = new Float64Array(count * r * k);
-    const T = new Float64Array(count * k);
-    for (let i = 0; i < count; i++) {
-      const x = reflectors(rng, 'float64', r, k);
-      A.set(x.a, i * r * k);
-      T.set(x.tau, i * k);
-    }
+    const { a: A, tau: T } = reflectorBatch(rng, r, k, count);
     const C0 = Float64Array.from(randomC(rng, 'float64', r, n * count));
     const ref = C0.slice();
     const args = (c: Float64Array): my.OrmqrArgs<Float64Array> => ({ side: 'right', trans: 'T', a: strided(A, { rows: r, cols: k, count }), tau: strided(T, { rows: k, cols: 1, count }), c: strided(c, { rows: n, cols: r, count }) });

@@ -26,11 +26,14 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { blockReduceSource } from '../common/block-reduce.js';
-import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
-import { PAIR_OF, jacobiConstants } from './generate-warp.js';
+import { elementBytes } from '../common/precision.js';
 import type { GesvdBlockParams, SyevBlockParams } from './params.js';
+import {
+  GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, gesvdTag, identityV,
+  jacobiPrelude, pairRotation, syevDims, syevLoad, syevOutputs, syevSort, syevTag,
+} from './snippets.js';
 
 /** Where each array of a block kernel lives: element offsets in shared memory or in the block's workspace slice. */
 export interface BlockLayout {
@@ -94,6 +97,9 @@ export function gesvdGroup(threads: number, k: number): number {
 
 const storageTag = (p: { aShared: boolean; vShared: boolean }): string => `${p.aShared ? 's' : 'g'}${p.vShared ? 's' : 'g'}`;
 
+/** Phase (1)'s stores of pair k: its rotation and its indices, for phase (2). */
+const BLOCK_STORES = ['cs[k] = c;', 'sn[k] = s;', 'ip[k] = p;', 'jq[k] = q;'];
+
 /** The block's arrays: `a` (or `g`) and `v` in shared memory or the workspace slice. */
 function arrays(l: BlockLayout, mat: string, aShared: boolean, vectors: boolean, vShared: boolean): string {
   return `  extern __shared__ __align__(16) unsigned char smem[];
@@ -109,14 +115,10 @@ export function syevBlockSource(p: SyevBlockParams): KernelSource {
   const { dtype, n, uplo, vectors, kind, threads, aShared, maxSweeps } = p;
   const vShared = p.vShared && vectors;
   const l = syevBlockLayout(p);
-  const entry = `syev_block_${precisionLetter(dtype)}_${kindTag(kind)}_n${n}_${uplo === 'lower' ? 'l' : 'u'}${vectors ? 'v' : 'n'}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
+  const entry = `syev_block_${syevTag(p)}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
   const V = (line: string): string => (vectors ? line : '');
-  const source = `${precisionPrelude(dtype)}
-${mathHelpers(dtype)}
-${jacobiConstants(dtype)}
-constexpr int N = ${n};
-constexpr int N2 = N + (N & 1);
-constexpr int HALF = N2 / 2;
+  const source = `${jacobiPrelude(dtype)}
+${syevDims(n)}
 constexpr int T = ${threads};
 constexpr int LDA = ${l.ldMat};
 constexpr int LDV = ${l.ldV};
@@ -140,14 +142,7 @@ ${arrays(l, 'a', aShared, vectors, vShared)}
   int* perm = jq + HALF;
   real* g = ${matrixPointer('A', kind, 'mat')};
   int bad = 0;
-  for (int idx = tid; idx < N2 * N2; idx += T) {
-    const int i = idx % N2, j = idx / N2;
-    real x = real(0);
-    if (i < N && j < N) x = (${uplo === 'lower' ? 'i >= j' : 'i <= j'}) ? g[i + (long long)j * ldA] : g[j + (long long)i * ldA];
-    if (!(absReal(x) <= MAXR)) bad = 1;
-    a[i + j * LDA] = x;
-${V('    v[i + j * LDV] = i == j ? real(1) : real(0);')}
-  }
+${syevLoad(2, uplo, vectors, 'LDA', 'LDV')}
   const bool failed = __syncthreads_or(bad) != 0;
   const real tol = sqrtReal(real(N)) * EPS;
   bool done = failed || N < 2;
@@ -159,21 +154,7 @@ ${V('    v[i + j * LDV] = i == j ? real(1) : real(0);')}
         int p, q;
         pairOf(r, k, p, q);
         const real apq = a[p + q * LDA], app = a[p + p * LDA], aqq = a[q + q * LDA];
-        real c = real(1), s = real(0);
-        if (apq != real(0) && absReal(apq) > tol * sqrtReal(absReal(app)) * sqrtReal(absReal(aqq))) {
-          const real t = tangent((aqq - app) / (real(2) * apq));
-          c = real(1) / sqrtReal(real(1) + t * t);
-          s = t * c;
-          a[p + p * LDA] = app - t * apq;
-          a[q + q * LDA] = aqq + t * apq;
-          a[p + q * LDA] = real(0);
-          a[q + p * LDA] = real(0);
-          rotated = 1;
-        }
-        cs[k] = c;
-        sn[k] = s;
-        ip[k] = p;
-        jq[k] = q;
+${pairRotation(8, SYEV_TEST, ['a[p + p * LDA] = app - t * apq;', 'a[q + q * LDA] = aqq + t * apq;', 'a[p + q * LDA] = real(0);', 'a[q + p * LDA] = real(0);'], BLOCK_STORES)}
       }
       __syncthreads();
       // (2) A := J^T A J by the 2 x 2 blocks (rows p_k, q_k; columns p_l, q_l), k != l.
@@ -202,26 +183,9 @@ ${V(`      // V := V J: row i of columns p_l, q_l (rows past N stay zero).
     }
     done = __syncthreads_or(rotated) == 0;
   }
-  // Ascending order by rank (ties by index): perm[rank] = j.
-  if (!failed) {
-    for (int j = tid; j < N; j += T) {
-      const real dj = a[j * (LDA + 1)];
-      int rank = 0;
-      for (int k = 0; k < N; ++k) {
-        const real dk = a[k * (LDA + 1)];
-        rank += (dk < dj || (dk == dj && k < j)) ? 1 : 0;
-      }
-      perm[rank] = j;
-    }
-  }
+${syevSort('!failed', 'LDA')}
   __syncthreads();
-  if (tid == 0) info[index ? index[mat] : mat] = failed ? N + 2 : (done ? 0 : N + 1);
-  real* w = ${matrixPointer('W', kind, 'mat')};
-  for (int j = tid; j < N; j += T) w[j] = failed ? nanReal() : a[perm[j] * (LDA + 1)];
-${V(`  for (int idx = tid; idx < N * N; idx += T) {
-    const int i = idx % N, j = idx / N;
-    g[i + (long long)j * ldA] = failed ? nanReal() : v[i + perm[j] * LDV];
-  }`)}
+${syevOutputs(kind, vectors, 'LDA', 'LDV', false)}
 }
 `;
   return { name: `${entry}.cu`, source, entry };
@@ -233,24 +197,16 @@ export function gesvdBlockSource(p: GesvdBlockParams): KernelSource {
   const needV = gesvdNeedsV(p);
   const vShared = p.vShared && needV;
   const l = gesvdBlockLayout(p);
-  const d = dtype === 'float64';
   const group = gesvdGroup(threads, Math.min(m, n));
-  const entry = `gesvd_block_${precisionLetter(dtype)}_${kindTag(kind)}_${m}x${n}_${wantU ? 'u' : 'n'}${wantVt ? 'v' : 'n'}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
-  const gOut = (row: string, col: string): string => `g[${row} + perm[${col}] * M]`;
-  const source = `${precisionPrelude(dtype)}
-${mathHelpers(dtype)}
-${jacobiConstants(dtype)}
-constexpr int M = ${Math.max(m, n)};
-constexpr int K = ${Math.min(m, n)};
-constexpr int N2 = K + (K & 1);
-constexpr int HALF = N2 / 2;
+  const entry = `gesvd_block_${gesvdTag(p)}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
+  const source = `${jacobiPrelude(dtype)}
+${gesvdDims(m, n)}
 constexpr int T = ${threads};
 constexpr int GROUP = ${group};   // lanes per pair in the dot products
 constexpr int LDV = ${l.ldV};
 constexpr long long WORK = ${l.work};   // workspace elements per block
 constexpr int MAX_SWEEPS = ${maxSweeps};
-// Squares of entries of magnitude in [2^-RANGE, 2^RANGE] (after scaling) stay normal and finite.
-constexpr int RANGE = ${d ? 500 : 40};
+${gesvdRange(dtype)}
 ${PAIR_OF}
 ${blockReduceSource('sum')}
 ${blockReduceSource('max')}
@@ -278,28 +234,11 @@ ${arrays(l, 'g', aShared, needV, vShared)}
   const real* ga = ${matrixPointer('A', kind, 'mat')};
   int bad = 0;
   real amax = real(0);
-  for (int idx = tid; idx < M * N2; idx += T) {
-    const int i = idx % M, j = idx / M;
-    real x = real(0);
-    if (j < K) x = ga[${tall ? 'i + (long long)j * ldA' : 'j + (long long)i * ldA'}];
-    if (!(absReal(x) <= MAXR)) bad = 1;
-    else amax = amax > absReal(x) ? amax : absReal(x);
-    g[idx] = x;
-  }
-${needV ? `  for (int idx = tid; idx < N2 * N2; idx += T) {
-    const int i = idx % N2, j = idx / N2;
-    v[i + j * LDV] = i == j ? real(1) : real(0);
-  }` : ''}
+${gesvdLoad(2, tall)}
+${needV ? identityV(2) : ''}
   const bool failed = __syncthreads_or(bad) != 0;
   amax = blockMax(amax, red);
-  // Scale G by 2^-e where its largest entry lies outside [2^-RANGE, 2^RANGE] (exact).
-  int e = 0;
-  if (!failed && amax > real(0)) {
-    const int lg = ${d ? 'ilogb' : 'ilogbf'}(amax);
-    if (lg > RANGE || lg < -RANGE) e = lg;
-  }
-  if (e != 0)
-    for (int idx = tid; idx < M * N2; idx += T) g[idx] = ${d ? 'ldexp' : 'ldexpf'}(g[idx], -e);
+${gesvdScale(dtype, 'e != 0')}
   __syncthreads();
   const int part = tid % GROUP;   // this thread's share of its pair's (column's) sums
   bool done = failed || K < 2;
@@ -325,17 +264,7 @@ ${needV ? `  for (int idx = tid; idx < N2 * N2; idx += T) {
         beta = groupSum(beta, GROUP);
         gamma = groupSum(gamma, GROUP);
         if (k < HALF && part == 0) {
-          real c = real(1), s = real(0);
-          if (gamma != real(0) && absReal(gamma) > tol * sqrtReal(alpha) * sqrtReal(beta)) {
-            const real t = tangent((beta - alpha) / (real(2) * gamma));
-            c = real(1) / sqrtReal(real(1) + t * t);
-            s = t * c;
-            rotated = 1;
-          }
-          cs[k] = c;
-          sn[k] = s;
-          ip[k] = p;
-          jq[k] = q;
+${pairRotation(10, GESVD_TEST, [], BLOCK_STORES)}
         }
       }
       __syncthreads();
@@ -364,18 +293,7 @@ ${needV ? `      for (int idx = tid; idx < K * HALF; idx += T) {
     if (j < K && part == 0) sig[j] = sqrtReal(s);
   }
   __syncthreads();
-  if (!failed) {
-    for (int j = tid; j < K; j += T) {
-      const real sj = sig[j];
-      int rank = 0;
-      for (int k = 0; k < K; ++k) rank += (sig[k] > sj || (sig[k] == sj && k < j)) ? 1 : 0;
-      perm[rank] = j;
-    }
-    for (int idx = tid; idx < M * K; idx += T) {
-      const real sj = sig[idx / M];
-      if (sj > real(0)) g[idx] /= sj;
-    }
-  }
+${gesvdSortNormalise('!failed')}
   __syncthreads();
 ${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in order): the first unit vector that stays long
   // after two classical Gram-Schmidt passes against the columns before it (a rare path; the
@@ -416,19 +334,7 @@ ${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in
       }
     }
   }` : ''}
-  if (tid == 0) info[index ? index[mat] : mat] = failed ? K + 2 : (done ? 0 : K + 1);
-  real* so = ${matrixPointer('S', kind, 'mat')};
-  for (int r = tid; r < K; r += T) so[r] = failed ? nanReal() : ${d ? 'ldexp' : 'ldexpf'}(sig[perm[r]], e);
-${wantU ? `  real* uo = ${matrixPointer('U', kind, 'mat')};
-  for (int idx = tid; idx < ${m} * K; idx += T) {
-    const int i = idx % ${m}, r = idx / ${m};
-    uo[i + (long long)r * ldU] = failed ? nanReal() : ${tall ? gOut('i', 'r') : 'v[i + perm[r] * LDV]'};
-  }` : ''}
-${wantVt ? `  real* vo = ${matrixPointer('V', kind, 'mat')};
-  for (int idx = tid; idx < K * ${n}; idx += T) {
-    const int r = idx % K, j = idx / K;
-    vo[r + (long long)j * ldV] = failed ? nanReal() : ${tall ? 'v[j + perm[r] * LDV]' : gOut('j', 'r')};
-  }` : ''}
+${gesvdOutputs(p, '')}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

@@ -10,9 +10,8 @@
  * and NaN outputs; eigenvalues ascending (ties by index), eigenvector j in column j.
  */
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
-import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
-import { jacobiConstants } from './generate-warp.js';
+import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { jacobiPrelude, syevTag } from './snippets.js';
 import type { SyevThreadParams } from './params.js';
 
 /** Threads (matrices) per block of the per-thread design. */
@@ -45,16 +44,14 @@ function rotation(n: number, p: number, q: number, vectors: boolean): string {
 
 export function syevThreadSource(p: SyevThreadParams): KernelSource {
   const { dtype, n, uplo, vectors, kind, maxSweeps } = p;
-  const entry = `syev_thread_${precisionLetter(dtype)}_${kindTag(kind)}_n${n}_${uplo === 'lower' ? 'l' : 'u'}${vectors ? 'v' : 'n'}_s${maxSweeps}`;
+  const entry = `syev_thread_${syevTag(p)}_s${maxSweeps}`;
   const idx = Array.from({ length: n }, (_, i) => i);
   const upper = idx.flatMap((i) => idx.filter((j) => j >= i).map((j) => [i, j] as const));
   // Element (i, j), i <= j, of the symmetric matrix from the stored triangle.
   const load = ([i, j]: readonly [number, number]): string =>
     `  real a${i}${j} = g[${uplo === 'lower' ? `${j} + ${i} * (long long)ldA` : `${i} + ${j} * (long long)ldA`}];`;
   const diag = idx.map((i) => `a${i}${i}`);
-  const source = `${precisionPrelude(dtype)}
-${mathHelpers(dtype)}
-${jacobiConstants(dtype)}
+  const source = `${jacobiPrelude(dtype)}
 constexpr int N = ${n};
 constexpr int MAX_SWEEPS = ${maxSweeps};
 

@@ -19,11 +19,13 @@
  * squared norms are kept in range by scaling G by a power of two first); info n + 1 (k + 1) where
  * `maxSweeps` sweeps did not converge, n + 2 (k + 2) where A held NaN or Inf (outputs NaN).
  */
-import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
-import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import type { GesvdWarpParams, SyevWarpParams } from './params.js';
+import {
+  GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, gesvdTag, identityV,
+  jacobiPrelude, pairRotation, syevDims, syevLoad, syevOutputs, syevSort, syevTag,
+} from './snippets.js';
 
 /** Shared bytes of one block (static shared memory: at most 48 KiB). */
 export function syevWarpSharedBytes(p: Pick<SyevWarpParams, 'dtype' | 'n' | 'vectors' | 'perBlock'>): number {
@@ -40,34 +42,6 @@ export function gesvdWarpSharedBytes(p: Pick<GesvdWarpParams, 'dtype' | 'm' | 'n
   return p.perBlock * ((big * k2 + k2 * (k2 + 1) + 2 * k2) * el + k2 * 4);
 }
 
-/** Constants and helpers both Jacobi designs use (generate-thread.ts too). */
-export function jacobiConstants(dtype: DType): string {
-  const d = dtype === 'float64';
-  return `#define FULL 0xffffffffu
-constexpr real EPS = ${d ? '2.220446049250313e-16' : '1.1920928955078125e-7f'};
-constexpr real MAXR = ${d ? '1.7976931348623157e308' : '3.4028234663852886e38f'};
-constexpr real BIGZ = ${d ? '1e150' : '1e18f'};
-static __device__ __forceinline__ real nanReal() { return ${d ? '__longlong_as_double(0x7ff8000000000000LL)' : '__int_as_float(0x7fc00000)'}; }
-// tan of the rotation angle from cot(2 theta) = zeta: the smaller root (Rutishauser).
-static __device__ __forceinline__ real tangent(real zeta) {
-  const real sg = zeta >= real(0) ? real(1) : real(-1);
-  const real az = absReal(zeta);
-  return az > BIGZ ? sg / (real(2) * az) : sg / (az + sqrtReal(real(1) + az * az));
-}
-// [x y] := [c x - s y, s x + c y]
-static __device__ __forceinline__ void rot2(real& x, real& y, real c, real s) {
-  const real a = x, b = y;
-  x = c * a - s * b;
-  y = s * a + c * b;
-}`;
-}
-
-/** Pair k of round r of the circle tournament over N2 indices, p < q (the block designs use it too). */
-export const PAIR_OF = `static __device__ __forceinline__ void pairOf(int r, int k, int& p, int& q) {
-  if (k == 0) { p = r; q = N2 - 1; }
-  else { p = (r + k) % (N2 - 1); q = (r - k + N2 - 1) % (N2 - 1); }
-  if (p > q) { const int t = p; p = q; q = t; }
-}`;
 
 /** The slot of one thread: its matrix, lane in the matrix, and the lane mask of the matrix. */
 const SLOT = `  const int lane = threadIdx.x & 31;
@@ -97,14 +71,10 @@ ${rotations('pp', 'qq').map((l) => `            ${l}`).join('\n')}
 
 export function syevWarpSource(p: SyevWarpParams): KernelSource {
   const { dtype, n, uplo, vectors, kind, threads, perBlock, maxSweeps } = p;
-  const entry = `syev_warp_${precisionLetter(dtype)}_${kindTag(kind)}_n${n}_${uplo === 'lower' ? 'l' : 'u'}${vectors ? 'v' : 'n'}_t${threads}x${perBlock}_s${maxSweeps}`;
+  const entry = `syev_warp_${syevTag(p)}_t${threads}x${perBlock}_s${maxSweeps}`;
   const V = (line: string): string => (vectors ? line : '');
-  const source = `${precisionPrelude(dtype)}
-${mathHelpers(dtype)}
-${jacobiConstants(dtype)}
-constexpr int N = ${n};
-constexpr int N2 = N + (N & 1);
-constexpr int HALF = N2 / 2;
+  const source = `${jacobiPrelude(dtype)}
+${syevDims(n)}
 constexpr int LDS = N2 + 1;
 constexpr int T = ${threads};
 constexpr int MPB = ${perBlock};
@@ -130,14 +100,7 @@ ${V('  real* v = sV + slot * (N2 * LDS);')}
   int bad = 0;
   if (active) {
     const real* g = ${matrixPointer('A', kind, 'mat')};
-    for (int idx = tid; idx < N2 * N2; idx += T) {
-      const int i = idx % N2, j = idx / N2;
-      real x = real(0);
-      if (i < N && j < N) x = (${uplo === 'lower' ? 'i >= j' : 'i <= j'}) ? g[i + (long long)j * ldA] : g[j + (long long)i * ldA];
-      if (!(absReal(x) <= MAXR)) bad = 1;
-      a[i + j * LDS] = x;
-${V('      v[i + j * LDS] = i == j ? real(1) : real(0);')}
-    }
+${syevLoad(4, uplo, vectors, 'LDS', 'LDS')}
   }
   const bool failed = (__ballot_sync(FULL, bad) & group) != 0u;
   bool done = !active || failed || N < 2;
@@ -152,18 +115,7 @@ ${V('      v[i + j * LDS] = i == j ? real(1) : real(0);')}
       if (!done && tid < HALF) {
         pairOf(r, tid, p, q);
         const real apq = a[p + q * LDS], app = a[p + p * LDS], aqq = a[q + q * LDS];
-        real c = real(1), s = real(0);
-        if (apq != real(0) && absReal(apq) > tol * sqrtReal(absReal(app)) * sqrtReal(absReal(aqq))) {
-          const real t = tangent((aqq - app) / (real(2) * apq));
-          c = real(1) / sqrtReal(real(1) + t * t);
-          s = t * c;
-          app2 = app - t * apq;
-          aqq2 = aqq + t * apq;
-          rot = true;
-          rotated = 1;
-        }
-        cs[tid] = c;
-        sn[tid] = s;
+${pairRotation(8, SYEV_TEST, ['app2 = app - t * apq;', 'aqq2 = aqq + t * apq;', 'rot = true;'], ['cs[tid] = c;', 'sn[tid] = s;'])}
       }
       __syncwarp();
       if (!done) {
@@ -186,28 +138,10 @@ ${pairLoop('N2', 'j', (pp, qq) => [`rot2(a[${pp} + j * LDS], a[${qq} + j * LDS],
     }
     if ((__ballot_sync(FULL, rotated) & group) == 0u) done = true;
   }
-  // Ascending order by rank (ties by index): perm[rank] = j.
-  if (active && !failed) {
-    for (int j = tid; j < N; j += T) {
-      const real dj = a[j * (LDS + 1)];
-      int rank = 0;
-      for (int k = 0; k < N; ++k) {
-        const real dk = a[k * (LDS + 1)];
-        rank += (dk < dj || (dk == dj && k < j)) ? 1 : 0;
-      }
-      perm[rank] = j;
-    }
-  }
+${syevSort('active && !failed', 'LDS')}
   __syncwarp();
   if (!active) return;
-  if (tid == 0) info[index ? index[mat] : mat] = failed ? N + 2 : (done ? 0 : N + 1);
-  real* w = ${matrixPointer('W', kind, 'mat')};
-  for (int j = tid; j < N; j += T) w[j] = failed ? nanReal() : a[perm[j] * (LDS + 1)];
-${V(`  real* g = ${matrixPointer('A', kind, 'mat')};
-  for (int idx = tid; idx < N * N; idx += T) {
-    const int i = idx % N, j = idx / N;
-    g[i + (long long)j * ldA] = failed ? nanReal() : v[i + perm[j] * LDS];
-  }`)}
+${syevOutputs(kind, vectors, 'LDS', 'LDS', true)}
 }
 `;
   return { name: `${entry}.cu`, source, entry };
@@ -217,23 +151,14 @@ export function gesvdWarpSource(p: GesvdWarpParams): KernelSource {
   const { dtype, m, n, wantU, wantVt, kind, threads, perBlock, maxSweeps } = p;
   const tall = m >= n;
   const needV = tall ? wantVt : wantU;
-  const entry = `gesvd_warp_${precisionLetter(dtype)}_${kindTag(kind)}_${m}x${n}_${wantU ? 'u' : 'n'}${wantVt ? 'v' : 'n'}_t${threads}x${perBlock}_s${maxSweeps}`;
-  const d = dtype === 'float64';
-  // G = A (tall) or A^T (wide): M x K; U and VT come from G and V as in the CPU reference.
-  const gOut = (row: string, col: string): string => `g[${row} + perm[${col}] * M] `;
-  const source = `${precisionPrelude(dtype)}
-${mathHelpers(dtype)}
-${jacobiConstants(dtype)}
-constexpr int M = ${Math.max(m, n)};
-constexpr int K = ${Math.min(m, n)};
-constexpr int N2 = K + (K & 1);
-constexpr int HALF = N2 / 2;
+  const entry = `gesvd_warp_${gesvdTag(p)}_t${threads}x${perBlock}_s${maxSweeps}`;
+  const source = `${jacobiPrelude(dtype)}
+${gesvdDims(m, n)}
 constexpr int LDV = N2 + 1;
 constexpr int T = ${threads};
 constexpr int MPB = ${perBlock};
 constexpr int MAX_SWEEPS = ${maxSweeps};
-// Squares of entries of magnitude in [2^-RANGE, 2^RANGE] (after scaling) stay normal and finite.
-constexpr int RANGE = ${d ? 500 : 40};
+${gesvdRange(dtype)}
 ${PAIR_OF}
 
 extern "C" __global__ void __launch_bounds__(${threads * perBlock}) ${entry}(
@@ -259,32 +184,15 @@ ${SLOT}
   real amax = real(0);
   if (active) {
     const real* ga = ${matrixPointer('A', kind, 'mat')};
-    for (int idx = tid; idx < M * N2; idx += T) {
-      const int i = idx % M, j = idx / M;
-      real x = real(0);
-      if (j < K) x = ga[${tall ? 'i + (long long)j * ldA' : 'j + (long long)i * ldA'}];
-      if (!(absReal(x) <= MAXR)) bad = 1;
-      else amax = amax > absReal(x) ? amax : absReal(x);
-      g[idx] = x;
-    }
-    for (int idx = tid; idx < N2 * N2; idx += T) {
-      const int i = idx % N2, j = idx / N2;
-      v[i + j * LDV] = i == j ? real(1) : real(0);
-    }
+${gesvdLoad(4, tall)}
+${identityV(4)}
   }
   const bool failed = (__ballot_sync(FULL, bad) & group) != 0u;
   for (int off = T / 2; off > 0; off >>= 1) {
     const real o = __shfl_xor_sync(FULL, amax, off);
     amax = amax > o ? amax : o;
   }
-  // Scale G by 2^-e where its largest entry lies outside [2^-RANGE, 2^RANGE] (exact).
-  int e = 0;
-  if (!failed && amax > real(0)) {
-    const int lg = ${d ? 'ilogb' : 'ilogbf'}(amax);
-    if (lg > RANGE || lg < -RANGE) e = lg;
-  }
-  if (active && e != 0)
-    for (int idx = tid; idx < M * N2; idx += T) g[idx] = ${d ? 'ldexp' : 'ldexpf'}(g[idx], -e);
+${gesvdScale(dtype, 'active && e != 0')}
   bool done = !active || failed || K < 2;
   __syncwarp();
   for (int sweep = 0; sweep < MAX_SWEEPS; ++sweep) {
@@ -301,15 +209,7 @@ ${SLOT}
           beta = fmaReal(y, y, beta);
           gamma = fmaReal(x, y, gamma);
         }
-        real c = real(1), s = real(0);
-        if (gamma != real(0) && absReal(gamma) > tol * sqrtReal(alpha) * sqrtReal(beta)) {
-          const real t = tangent((beta - alpha) / (real(2) * gamma));
-          c = real(1) / sqrtReal(real(1) + t * t);
-          s = t * c;
-          rotated = 1;
-        }
-        cs[tid] = c;
-        sn[tid] = s;
+${pairRotation(8, GESVD_TEST, [], ['cs[tid] = c;', 'sn[tid] = s;'])}
       }
       __syncwarp();
       if (!done) {
@@ -329,18 +229,7 @@ ${needV ? pairLoop('N2', 'i', (pp, qq) => [`rot2(v[i + ${pp} * LDV], v[i + ${qq}
     }
   }
   __syncwarp();
-  if (active && !failed) {
-    for (int j = tid; j < K; j += T) {
-      const real sj = sig[j];
-      int rank = 0;
-      for (int k = 0; k < K; ++k) rank += (sig[k] > sj || (sig[k] == sj && k < j)) ? 1 : 0;
-      perm[rank] = j;
-    }
-    for (int idx = tid; idx < M * K; idx += T) {
-      const real sj = sig[idx / M];
-      if (sj > real(0)) g[idx] /= sj;
-    }
-  }
+${gesvdSortNormalise('active && !failed')}
   __syncwarp();
 ${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in order): the first unit vector that stays long
   // after two Gram-Schmidt passes against the columns before it (serial: a rare path).
@@ -369,19 +258,7 @@ ${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in
   }
   __syncwarp();` : ''}
   if (!active) return;
-  if (tid == 0) info[index ? index[mat] : mat] = failed ? K + 2 : (done ? 0 : K + 1);
-  real* so = ${matrixPointer('S', kind, 'mat')};
-  for (int r = tid; r < K; r += T) so[r] = failed ? nanReal() : ${d ? 'ldexp' : 'ldexpf'}(sig[perm[r]], e);
-${wantU ? `  real* uo = ${matrixPointer('U', kind, 'mat')};
-  for (int idx = tid; idx < ${m} * K; idx += T) {
-    const int i = idx % ${m}, r = idx / ${m};
-    uo[i + (long long)r * ldU] = failed ? nanReal() : ${tall ? gOut('i', 'r') : 'v[i + perm[r] * LDV]'};
-  }` : ''}
-${wantVt ? `  real* vo = ${matrixPointer('V', kind, 'mat')};
-  for (int idx = tid; idx < K * ${n}; idx += T) {
-    const int r = idx % K, j = idx / K;
-    vo[r + (long long)j * ldV] = failed ? nanReal() : ${tall ? 'v[j + perm[r] * LDV]' : gOut('j', 'r')};
-  }` : ''}
+${gesvdOutputs(p, ' ')}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

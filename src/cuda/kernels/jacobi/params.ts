@@ -6,14 +6,8 @@ import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 
-/** Layout of the warp designs: `threads` lanes (a power of two <= 32) per matrix, `perBlock` matrices per block. */
-export interface WarpShape {
-  readonly threads: number;
-  readonly perBlock: number;
-}
-
-/** n <= 32: two-sided parallel-order Jacobi in shared memory (generate-warp.ts). */
-export interface SyevWarpParams extends WarpShape {
+/** What every syev kernel is generated for, whatever its design. */
+export interface SyevKernel {
   readonly dtype: DType;
   readonly n: number;
   readonly uplo: Uplo;
@@ -22,8 +16,8 @@ export interface SyevWarpParams extends WarpShape {
   readonly maxSweeps: number;
 }
 
-/** max(m, n) <= 32: one-sided parallel-order Jacobi in shared memory (generate-warp.ts). */
-export interface GesvdWarpParams extends WarpShape {
+/** What every gesvd kernel is generated for, whatever its design. */
+export interface GesvdKernel {
   readonly dtype: DType;
   readonly m: number;
   readonly n: number;
@@ -33,15 +27,20 @@ export interface GesvdWarpParams extends WarpShape {
   readonly maxSweeps: number;
 }
 
-/** syev for n <= THREAD_MAX: one thread per matrix, registers only (generate-thread.ts). */
-export interface SyevThreadParams {
-  readonly dtype: DType;
-  readonly n: number;
-  readonly uplo: Uplo;
-  readonly vectors: boolean;
-  readonly kind: OperandKind;
-  readonly maxSweeps: number;
+/** Layout of the warp designs: `threads` lanes (a power of two <= 32) per matrix, `perBlock` matrices per block. */
+export interface WarpShape {
+  readonly threads: number;
+  readonly perBlock: number;
 }
+
+/** n <= 32: two-sided parallel-order Jacobi in shared memory (generate-warp.ts). */
+export interface SyevWarpParams extends WarpShape, SyevKernel {}
+
+/** max(m, n) <= 32: one-sided parallel-order Jacobi in shared memory (generate-warp.ts). */
+export interface GesvdWarpParams extends WarpShape, GesvdKernel {}
+
+/** syev for n <= THREAD_MAX: one thread per matrix, registers only (generate-thread.ts). */
+export type SyevThreadParams = SyevKernel;
 
 /**
  * Layout of the one-block-per-matrix designs (n = 33 ... 512; generate-block.ts): `threads` per
@@ -55,25 +54,10 @@ export interface BlockShape {
 }
 
 /** Two-sided parallel-order Jacobi, one block per matrix (generate-block.ts). */
-export interface SyevBlockParams extends BlockShape {
-  readonly dtype: DType;
-  readonly n: number;
-  readonly uplo: Uplo;
-  readonly vectors: boolean;
-  readonly kind: OperandKind;
-  readonly maxSweeps: number;
-}
+export interface SyevBlockParams extends BlockShape, SyevKernel {}
 
 /** One-sided parallel-order Jacobi, one block per matrix (generate-block.ts). */
-export interface GesvdBlockParams extends BlockShape {
-  readonly dtype: DType;
-  readonly m: number;
-  readonly n: number;
-  readonly wantU: boolean;
-  readonly wantVt: boolean;
-  readonly kind: OperandKind;
-  readonly maxSweeps: number;
-}
+export interface GesvdBlockParams extends BlockShape, GesvdKernel {}
 
 /** What a plan may be told instead of its own choice (tests, benchmarks). */
 export interface JacobiForce {

@@ -126,17 +126,33 @@ const APPLY = `    for (int c0 = j + 1; c0 < N; c0 += G) {
       }
     }`;
 
-export function geqrfSharedSource(p: QrSharedParams): KernelSource {
-  if (p.op !== 'geqrf') throw new Error('geqrfSharedSource takes op geqrf');
+/** The entry name of `p`, checked to be a kernel of `op` with a valid shape. */
+function entryOf(p: QrSharedParams, op: QrSharedParams['op']): string {
+  if (p.op !== op) throw new Error(`${op}SharedSource takes op ${op}`);
   check(p);
-  const entry = qrSharedName(p);
+  return qrSharedName(p);
+}
+
+/** Columns 0 .. cols-1 of A (the pointer g) into the slot. */
+const loadColumns = (cols: string): string => `    for (int idx = tid; idx < M * ${cols}; idx += TPM) {
+      const int i = idx % M, c = idx / M;
+      a[i + c * LDS] = g[i + (long long)c * ldA];
+    }`;
+
+/** The slot back into A (groups with a matrix only). */
+const storeTile = (kind: QrSharedParams['kind']): string => `  if (!active) return;
+  real* g = ${matrixPointer('A', kind, 'mat')};
+  for (int idx = tid; idx < M * N; idx += TPM) {
+    const int i = idx % M, c = idx / M;
+    g[i + (long long)c * ldA] = a[i + c * LDS];
+  }`;
+
+export function geqrfSharedSource(p: QrSharedParams): KernelSource {
+  const entry = entryOf(p, 'geqrf');
   const source = `${head(p, entry, 'int* __restrict__ info, ')}
   if (active) {
     const real* g = ${matrixPointer('A', p.kind, 'mat')};
-    for (int idx = tid; idx < M * N; idx += TPM) {
-      const int i = idx % M, c = idx / M;
-      a[i + c * LDS] = g[i + (long long)c * ldA];
-    }
+${loadColumns('N')}
   }
   SYNC();
   for (int j = 0; j < K; ++j) {
@@ -172,12 +188,7 @@ export function geqrfSharedSource(p: QrSharedParams): KernelSource {
 ${APPLY}
     SYNC();
   }
-  if (!active) return;
-  real* g = ${matrixPointer('A', p.kind, 'mat')};
-  for (int idx = tid; idx < M * N; idx += TPM) {
-    const int i = idx % M, c = idx / M;
-    g[i + (long long)c * ldA] = a[i + c * LDS];
-  }
+${storeTile(p.kind)}
   real* t = ${matrixPointer('T', p.kind, 'mat')};
   for (int j = tid; j < K; j += TPM) t[j] = tau[j];
   if (tid == 0) info[index ? index[mat] : mat] = 0;
@@ -187,17 +198,12 @@ ${APPLY}
 }
 
 export function orgqrSharedSource(p: QrSharedParams): KernelSource {
-  if (p.op !== 'orgqr') throw new Error('orgqrSharedSource takes op orgqr');
-  check(p);
-  const entry = qrSharedName(p);
+  const entry = entryOf(p, 'orgqr');
   const source = `${head(p, entry, '')}
   if (active) {
     // Only the K reflector columns are read; the others become unit vectors.
     const real* g = ${matrixPointer('A', p.kind, 'mat')};
-    for (int idx = tid; idx < M * K; idx += TPM) {
-      const int i = idx % M, c = idx / M;
-      a[i + c * LDS] = g[i + (long long)c * ldA];
-    }
+${loadColumns('K')}
     const real* t = ${matrixPointer('T', p.kind, 'mat')};
     for (int j = tid; j < K; j += TPM) tau[j] = t[j];
   }
@@ -216,12 +222,7 @@ ${APPLY}
     }
     SYNC();
   }
-  if (!active) return;
-  real* g = ${matrixPointer('A', p.kind, 'mat')};
-  for (int idx = tid; idx < M * N; idx += TPM) {
-    const int i = idx % M, c = idx / M;
-    g[i + (long long)c * ldA] = a[i + c * LDS];
-  }
+${storeTile(p.kind)}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

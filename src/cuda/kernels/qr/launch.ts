@@ -11,7 +11,7 @@ import type { GeqrfRequest, OrgqrRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type OperandArgs } from '../common/operands.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
 import { geqrfSharedSource, orgqrSharedSource } from './generate-shared.js';
 import type { QrForce, QrPlan } from './params.js';
 import { planQr, qrFits, type QrProblem } from './plan.js';
@@ -51,35 +51,34 @@ function launch(dev: GpuDevice, p: QrPlan, count: number, a: OperandArgs, tau: O
   ]);
 }
 
-export function geqrfCuda(dev: GpuDevice, r: GeqrfRequest<DeviceArray, DeviceArray>, opts: QrOptions = {}): void {
+/** `body` for each launch group of (A, tau) of one size, with the batch's dtype; the grouping's uploads released after. */
+function eachGroup(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, body: (a: OperandArgs, tau: OperandArgs, g: LaunchGroup, dtype: DType) => void): void {
   if (batchCount(r.a) === 0) return;
   const dtype = deviceDtype(r.a);
   const grouping = groupOperands(dev, [r.a, r.tau]);
   try {
     for (const g of grouping.groups) {
       const [a, tau] = g.operands as [OperandArgs, OperandArgs];
-      const k = Math.min(a.rows, a.cols);
-      if (k === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
-      const p = plan(dev, { op: 'geqrf', dtype, m: a.rows, n: a.cols, k, kind: a.kind }, opts);
-      launch(dev, p, g.count, a, tau, r.info, g.index);
+      body(a, tau, g, dtype);
     }
   } finally {
     release(dev, grouping);
   }
 }
 
+export function geqrfCuda(dev: GpuDevice, r: GeqrfRequest<DeviceArray, DeviceArray>, opts: QrOptions = {}): void {
+  eachGroup(dev, r, (a, tau, g, dtype) => {
+    const k = Math.min(a.rows, a.cols);
+    if (k === 0) { zeroInfo(dev, r.info, g.index, g.count); return; }
+    const p = plan(dev, { op: 'geqrf', dtype, m: a.rows, n: a.cols, k, kind: a.kind }, opts);
+    launch(dev, p, g.count, a, tau, r.info, g.index);
+  });
+}
+
 export function orgqrCuda(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, opts: QrOptions = {}): void {
-  if (batchCount(r.a) === 0) return;
-  const dtype = deviceDtype(r.a);
-  const grouping = groupOperands(dev, [r.a, r.tau]);
-  try {
-    for (const g of grouping.groups) {
-      const [a, tau] = g.operands as [OperandArgs, OperandArgs];
-      if (a.rows === 0 || a.cols === 0) continue;
-      const p = plan(dev, { op: 'orgqr', dtype, m: a.rows, n: a.cols, k: tau.rows, kind: a.kind }, opts);
-      launch(dev, p, g.count, a, tau, null, g.index);
-    }
-  } finally {
-    release(dev, grouping);
-  }
+  eachGroup(dev, r, (a, tau, g, dtype) => {
+    if (a.rows === 0 || a.cols === 0) return;
+    const p = plan(dev, { op: 'orgqr', dtype, m: a.rows, n: a.cols, k: tau.rows, kind: a.kind }, opts);
+    launch(dev, p, g.count, a, tau, null, g.index);
+  });
 }

@@ -12,12 +12,8 @@ import type { OperandKind } from '../common/batch-pointer.js';
  */
 export type QrScope = 'warp' | 'block';
 
-/**
- * The shared-memory Householder kernel (generate-shared.ts): each matrix in its own slot of
- * shared memory, `threads` threads per matrix split into `threads / rowLanes` column groups of
- * `rowLanes` lanes (a power of two <= 32: one column's dot product reduced by shuffles).
- */
-export interface QrSharedParams {
+/** The operation and the size of one group of matrices (a plan's problem and a kernel's). */
+export interface QrShape {
   readonly op: 'geqrf' | 'orgqr';
   readonly dtype: DType;
   readonly m: number;
@@ -25,6 +21,14 @@ export interface QrSharedParams {
   /** Reflectors: min(m, n) for geqrf, tau's rows for orgqr (k <= n <= m). */
   readonly k: number;
   readonly kind: OperandKind;
+}
+
+/**
+ * The shared-memory Householder kernel (generate-shared.ts): each matrix in its own slot of
+ * shared memory, `threads` threads per matrix split into `threads / rowLanes` column groups of
+ * `rowLanes` lanes (a power of two <= 32: one column's dot product reduced by shuffles).
+ */
+export interface QrSharedParams extends QrShape {
   readonly scope: QrScope;
   /** Threads per matrix (a power of two; <= 32 for 'warp', a multiple of 32 for 'block'). */
   readonly threads: number;

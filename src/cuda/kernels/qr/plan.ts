@@ -12,25 +12,16 @@
  * rowLanes (lanes per column of the trailing update) balances rows per lane against columns per
  * pass: the power of two nearest sqrt(threads m / n), at most 32 and at most threads.
  */
-import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
-import type { OperandKind } from '../common/batch-pointer.js';
 import { qrSharedBytes } from './generate-shared.js';
-import type { QrForce, QrPlan, QrScope, QrSharedParams } from './params.js';
+import type { QrForce, QrPlan, QrScope, QrShape, QrSharedParams } from './params.js';
 
 export const WARP_MAX = 32;
 /** Shared bytes per block of the warp scope. */
 export const WARP_SHARED = 48 * 1024;
 const MAX_THREADS = 256;
 
-export interface QrProblem {
-  readonly op: 'geqrf' | 'orgqr';
-  readonly dtype: DType;
-  readonly m: number;
-  readonly n: number;
-  /** Reflectors (geqrf: min(m, n); orgqr: tau's rows). */
-  readonly k: number;
-  readonly kind: OperandKind;
+export interface QrProblem extends QrShape {
   /** Dynamic shared bytes one block may use. */
   readonly sharedLimit: number;
 }
