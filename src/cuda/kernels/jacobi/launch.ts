@@ -3,7 +3,8 @@
  * equal-size matrices; `jacobiCovers` tells the registry which requests these kernels take (the
  * rest run on the CPU reference).
  */
-import { batchCount, matrixAt, type Batch } from '../../../core/batch.js';
+import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
+import type { Storage } from '../../../core/storage.js';
 import type { GesvdRequest, SyevRequest } from '../../../core/ops.js';
 import type { DType } from '../../../core/dtype.js';
 import { elementBytes } from '../common/precision.js';
@@ -33,15 +34,12 @@ export const JACOBI_GPU_MAX: Readonly<Record<'syev' | 'gesvd', Record<DType, num
 };
 
 /** Whether every matrix of `a` fits a GPU design within JACOBI_GPU_MAX (host batches are asked too). */
-export function jacobiCovers(op: 'syev' | 'gesvd', a: Batch<unknown>): boolean {
-  const first: unknown = a.kind === 'strided' ? a.data : a.matrices[0]?.data;
-  const dtype: DType = first instanceof Float32Array || (first as { dtype?: unknown } | undefined)?.dtype === 'float32' ? 'float32' : 'float64';
-  const max = Math.min(BLOCK_MAX, JACOBI_GPU_MAX[op][dtype]);
-  if (a.kind !== 'variable') return Math.max(a.rows, a.cols) <= max;
-  for (let i = 0; i < a.matrices.length; i++) {
-    const m = matrixAt(a, i);
-    if (Math.max(m.rows, m.cols) > max) return false;
-  }
+export function jacobiCovers(op: 'syev' | 'gesvd', a: Batch<Storage>): boolean {
+  const max = Math.min(BLOCK_MAX, JACOBI_GPU_MAX[op][batchDtype(a, 'a')]);
+  const fits = (s: { rows: number; cols: number }): boolean => Math.max(s.rows, s.cols) <= max;
+  const uniform = uniformShape(a);
+  if (uniform !== undefined) return fits(uniform);
+  for (let i = 0; i < batchCount(a); i++) if (!fits(shapeAt(a, i))) return false;
   return true;
 }
 

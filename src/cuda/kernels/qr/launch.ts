@@ -5,7 +5,8 @@
  * `qrCovers` tells the registry which requests these kernels take: every matrix's tile must fit the
  * device's shared memory (larger ones run on the CPU reference).
  */
-import { batchCount, matrixAt, type Batch } from '../../../core/batch.js';
+import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
+import type { Storage } from '../../../core/storage.js';
 import type { DType } from '../../../core/dtype.js';
 import type { GeqrfRequest, OrgqrRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
@@ -22,17 +23,15 @@ export interface QrOptions { readonly force?: QrForce }
  * Whether the GPU kernels take every matrix of `a` on `dev` (geqrf: the m x n tile; orgqr: the same
  * tile with k = n reflectors at most, so one check serves both).
  */
-export function qrCovers(a: Batch<DeviceArray>, dev: GpuDevice): boolean {
-  // The backend asks before it stages host arrays, so a host Float32Array may come here too.
-  const first: unknown = a.kind === 'strided' ? a.data : a.matrices[0]?.data;
-  const dtype: DType = first instanceof Float32Array ? 'float32' : deviceDtype(a);
+export function qrCovers(a: Batch<Storage>, dev: GpuDevice): boolean {
+  // The backend asks before it stages host arrays, so host batches come here too.
+  const dtype = batchDtype(a, 'a');
   const limit = sharedLimit(dev);
-  const fits = (m: number, n: number): boolean => qrFits({ op: 'geqrf', dtype, m, n, k: Math.min(m, n), kind: 'strided', sharedLimit: limit });
-  if (a.kind !== 'variable') return fits(a.rows, a.cols);
-  for (let i = 0; i < a.matrices.length; i++) {
-    const m = matrixAt(a, i);
-    if (!fits(m.rows, m.cols)) return false;
-  }
+  const fits = ({ rows: m, cols: n }: { rows: number; cols: number }): boolean =>
+    qrFits({ op: 'geqrf', dtype, m, n, k: Math.min(m, n), kind: 'strided', sharedLimit: limit });
+  const uniform = uniformShape(a);
+  if (uniform !== undefined) return fits(uniform);
+  for (let i = 0; i < batchCount(a); i++) if (!fits(shapeAt(a, i))) return false;
   return true;
 }
 
