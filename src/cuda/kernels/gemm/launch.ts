@@ -134,16 +134,21 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
   kernel.launch(config, args);
 }
 
+/** Triangle variants of planned parameter objects (plannedFor returns the same object for a problem). */
+const triangleVariants = new WeakMap<GemmParams, { lower?: GemmParams; upper?: GemmParams }>();
+
 /**
- * The plan's parameters restricted to one triangle of C (memoised per plan, so a hot call finds the
- * kernel by its parameter object); the small design has no tiles to skip: the tiled one serves.
+ * The plan's parameters restricted to one triangle of C, made once per plan object, so a hot call
+ * finds the kernel by its parameter object; the small design has no tiles to skip: the tiled one serves.
  */
 function triangleParams(dev: GpuDevice, problem: GemmProblem, planned: GemmParams, triangle: Uplo): GemmParams {
   if (problem.m !== problem.n) throw new MyriadError('INVALID_ARGUMENT', `a triangle of C needs m = n, got ${problem.m} x ${problem.n}`, 'c');
-  return plannedOnce(dev, `gemm-triangle/${triangle}/${JSON.stringify(planned)}`, () => ({
+  let variants = triangleVariants.get(planned);
+  if (variants === undefined) triangleVariants.set(planned, (variants = {}));
+  return (variants[triangle] ??= {
     ...(planned.variant === 'small' ? planGemm(dev.info, problem, { variant: 'tiled' }) : planned),
     triangle,
-  }));
+  });
 }
 
 /** Strided batches pass through; list batches become a pointer array (offsets folded in). */
