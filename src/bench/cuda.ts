@@ -3,7 +3,7 @@
  * (copy bandwidth measured here, peak rates from the device's attributes) and the vendor
  * routines run on the same device data: cuBLAS strided-batched gemm, cuSOLVER batched potrf/potrs,
  * cuBLAS batched getrf/getrs and trsm (the pointer-array forms those need are built once, untimed),
- * cuSOLVER's dense getrf for a single matrix (count 1; its workspace made once, untimed);
+ * cuSOLVER's single-matrix potrf/getrf (+ potrs/getrs) looped for one matrix or up to 8 of n >= 1024;
  * for trmm, syrk and lauum, which cuBLAS has no batched form of, the strided-batched GEMM of the same
  * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output); for the
  * inverses (trtri, potri, poti) cuBLAS's general inverse of the same matrices: getrf + getri, or
@@ -36,11 +36,12 @@ function deviceOf(ctx: Context): GpuDevice | undefined {
 }
 
 /**
- * Few large matrices: the vendor's best call is its single-matrix (whole-GPU) routine, looped over
- * the batch (cusolverDn?potrf/getrf, + potrs/getrs); its batched routines run a matrix per block.
+ * One matrix, or few large ones: the vendor's best call is its single-matrix (whole-GPU) routine,
+ * looped over the batch (cusolverDn?potrf/getrf, + potrs/getrs); its batched routines run a matrix
+ * per block.
  */
 function wholeGpuVendor(op: BenchOp, n: number, count: number): boolean {
-  return (op === 'potrf' || op === 'getrf' || op === 'posv' || op === 'gesv') && n >= 1024 && count <= WHOLE_GPU_COUNT;
+  return (op === 'potrf' || op === 'getrf' || op === 'posv' || op === 'gesv') && (count === 1 || (n >= 1024 && count <= WHOLE_GPU_COUNT));
 }
 const WHOLE_GPU_COUNT = 8;
 
@@ -84,11 +85,6 @@ class VendorOnDevice implements VendorBaseline {
         return done(() => this.solver().potrfBatched(dtype, 'lower', n, A, n, info, count));
       }
       case 'getrf': {
-        if (count === 1) {
-          // One matrix: cuSOLVER's dense getrf (the whole GPU on it), not the batched cuBLAS form.
-          const call = keep(this.solver().getrf(dtype, n, n, a, n, ints(n), ints(1)));
-          return done(() => call.run());
-        }
         const A = ptrs(a, n, n), info = ints(count), piv = ints(n * count);
         return done(() => this.blas().getrfBatched(dtype, n, A, n, piv, info, count));
       }
