@@ -9,6 +9,7 @@ import type { GesvdRequest, SyevRequest } from '../../../core/ops.js';
 import type { DType } from '../../../core/dtype.js';
 import { elementBytes } from '../common/precision.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
+import { Workspace } from '../../runtime/workspace.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit } from '../common/operands.js';
@@ -54,17 +55,16 @@ const WORKSPACE_BYTES = 256 << 20;
 function launchBlocks(dev: GpuDevice, k: Kernel, dtype: DType, threads: number, sharedBytes: number, work: number, count: number,
   head: readonly KernelArg[], tail: readonly KernelArg[]): void {
   const chunk = work === 0 ? count : Math.max(1, Math.min(count, Math.floor(WORKSPACE_BYTES / (work * elementBytes(dtype)))));
-  const ws = work === 0 ? undefined : dev.alloc(dtype, chunk * work);
+  // From the device's workspace: chunks reuse it in stream order, and the next call may too.
+  const frame = Workspace.of(dev).frame();
   try {
+    const ws = work === 0 ? undefined : frame.take(dtype, chunk * work, `the Jacobi block design's global slices (${chunk} blocks of ${work} elements)`);
     for (let first = 0; first < count; first += chunk) {
       k.launch({ grid: [Math.min(chunk, count - first), 1, 1], block: [threads, 1, 1], sharedBytes },
         [...head, arg.ptr(ws === undefined ? 0n : ws.ptr), arg.i64(first), ...tail]);
     }
   } finally {
-    if (ws !== undefined) {
-      dev.synchronize();
-      ws.dispose();
-    }
+    frame.end();
   }
 }
 

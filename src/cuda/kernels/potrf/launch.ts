@@ -9,6 +9,7 @@ import type { Uplo } from '../../../core/enums.js';
 import type { PotrfRequest } from '../../../core/ops.js';
 import { tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { Workspace } from '../../runtime/workspace.js';
 import { zeroInfo } from '../common/info-zero.js';
 import type { FamilyOptions } from '../common/family-options.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
@@ -89,9 +90,10 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
   const { recursive: _recursive, ...leafForce } = opts.force ?? {};
   const leafOpts: PotrfOptions = { ...(opts.tuning ? { tuning: opts.tuning } : {}), ...(Object.keys(leafForce).length > 0 ? { force: leafForce } : {}) };
   zeroInfo(dev, info, null, count);
-  const scratch = dev.alloc('int32', count);
+  const frame = Workspace.of(dev).frame();
   const combine = kernelFor(dev, 'potrf-info-combine', COMBINE_KEY, infoCombineSource);
   try {
+    const scratch = frame.take('int32', count, "the large Cholesky's scratch info");
     for (const step of potrfRecursionSteps(a.rows)) {
       if (step.kind === 'leaf') {
         const b = block(a, step.off, step.off, step.size, step.size) as StridedBatch<DeviceArray>;
@@ -114,8 +116,7 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
       }
     }
   } finally {
-    dev.synchronize();
-    scratch.dispose();
+    frame.end();
   }
 }
 
