@@ -23,7 +23,7 @@ import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource } from './ge
 import { potrfRegisterSource } from './generate-register.js';
 import { potrfSmallSource } from './generate-small.js';
 import type { PotrfForce, PotrfPlan } from './params.js';
-import { planPotrf, potrfRecursionSteps, potrfRecursive } from './plan.js';
+import { planPotrf, potrfBlocked, potrfBlockedSteps, potrfRecursionSteps, potrfRecursive } from './plan.js';
 
 export type PotrfOptions = FamilyOptions<PotrfForce, PotrfTuning>;
 
@@ -80,21 +80,25 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
 }
 
 /**
- * The recursion of plan.ts over a strided batch: leaves by the kernels above (their info, relative
+ * The large path over a strided batch, by halves (potrfRecursionSteps) or panel by panel
+ * (potrfBlockedSteps, from the table's `blocked.minN`); both are one list of steps: leaves by the kernels above (their info, relative
  * to the leaf, into a scratch array and combined into `info` by the first failure), updates by the
  * trsm and syrk families on sub-blocks of every matrix. A matrix that failed goes on being updated
  * (its content past the failing column is unspecified, as potrf's tests take it); the others are
  * untouched by it.
  */
 function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, opts: PotrfOptions): void {
-  const { recursive: _recursive, ...leafForce } = opts.force ?? {};
+  const { recursive: _recursive, blocked, panel, trsm, ...leafForce } = opts.force ?? {};
+  const tuning = (opts.tuning ?? tuningFor(dev.info.arch, 'potrf')).blocked;
+  const steps = potrfBlocked(a.rows, tuning, blocked) ? potrfBlockedSteps(a.rows, panel ?? tuning.panel) : potrfRecursionSteps(a.rows);
+  const trsmOpts = trsm === undefined ? {} : { force: trsm };
   const leafOpts: PotrfOptions = { ...(opts.tuning ? { tuning: opts.tuning } : {}), ...(Object.keys(leafForce).length > 0 ? { force: leafForce } : {}) };
   zeroInfo(dev, info, null, count);
   const frame = Workspace.of(dev).frame();
   const combine = kernelFor(dev, 'potrf-info-combine', COMBINE_KEY, infoCombineSource);
   try {
     const scratch = frame.take('int32', count, "the large Cholesky's scratch info");
-    for (const step of potrfRecursionSteps(a.rows)) {
+    for (const step of steps) {
       if (step.kind === 'leaf') {
         const b = block(a, step.off, step.off, step.size, step.size) as StridedBatch<DeviceArray>;
         const args: OperandArgs = { kind: 'strided', pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld, rows: b.rows, cols: b.cols };
@@ -107,11 +111,11 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
       const a22 = block(a, off + top, off + top, rest, rest);
       if (uplo === 'lower') {
         const a21 = block(a, off + top, off, rest, top);
-        trsmCuda(dev, { side: 'right', uplo: 'lower', transA: 'T', diag: 'nonunit', alpha: 1, a: a11, b: a21 });
+        trsmCuda(dev, { side: 'right', uplo: 'lower', transA: 'T', diag: 'nonunit', alpha: 1, a: a11, b: a21 }, trsmOpts);
         syrkCuda(dev, { uplo: 'lower', trans: 'N', alpha: -1, a: a21, beta: 1, c: a22 });
       } else {
         const a12 = block(a, off, off + top, top, rest);
-        trsmCuda(dev, { side: 'left', uplo: 'upper', transA: 'T', diag: 'nonunit', alpha: 1, a: a11, b: a12 });
+        trsmCuda(dev, { side: 'left', uplo: 'upper', transA: 'T', diag: 'nonunit', alpha: 1, a: a11, b: a12 }, trsmOpts);
         syrkCuda(dev, { uplo: 'upper', trans: 'T', alpha: -1, a: a12, beta: 1, c: a22 });
       }
     }

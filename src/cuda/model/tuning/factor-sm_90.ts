@@ -28,6 +28,11 @@ export const sm90PotrfTuning: PotrfTuning = {
   // Loop-inclusive was slower in f64 (n = 128, 256, 512: 1.17x, 1.29x, 1.28x the time) and mixed
   // in f32 (1.00x, 0.94x, 0.88x): one launch per panel, each with shared memory sized to its panel.
   panelLoop: false,
+  // Issue 13, awaiting a measurement (scripts/probe/potrf-blocked.mjs: n = 1024, 2048, 4096, one
+  // matrix, the recursion against panels of 256 and 512, cuSOLVER in the same run). The recursion's
+  // top-level trsm and its 32 serial leaves were the measured cost (PERF-NOTES, session 3); panels
+  // of 256 keep every trsm at t = 256 and make the trailing update one triangle GEMM of k = 256.
+  blocked: { minN: 1024, panel: 256 },
 };
 
 export const sm90GetrfTuning: GetrfTuning = {
