@@ -2,7 +2,8 @@
 // default), CUDA events, median of 7 after 2 warm-ups, all in one process on one device:
 //   recursion (the old path: by halves, trsm by substitution leaves)
 //   recursion + inverted trsm (by halves, trsm by inverted diagonal blocks from t = 512)
-//   blocked 256 / blocked 512 (panel by panel; panel trsm as the table says, and with inverted blocks forced)
+//   blocked 256 / 512 (panel by panel), the panel's trsm by substitution leaves or by its inverted
+//   diagonal block (the table's invertPanel), and everything inverted
 //   cuSOLVER dense potrf (Cusolver.dense)
 // Also: each path's result against cuSOLVER's (max |L - L_cusolver| over the lower triangle) and
 // the launch count of one call, so a fast wrong path shows.
@@ -30,10 +31,11 @@ const median = (f) => { f(); f(); const ms = []; for (let r = 0; r < 7; r++) ms.
 const PATHS = [
   ['recursion (old)', { recursive: true, blocked: false, trsm: { invertFrom: Infinity } }],
   ['recursion + inverted trsm', { recursive: true, blocked: false, trsm: { invertFrom: 512 } }],
-  ['blocked 256', { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: Infinity } }],
-  ['blocked 256 + inverted', { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: 0 } }],
-  ['blocked 512', { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: Infinity } }],
-  ['blocked 512 + inverted', { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: 0 } }],
+  ['blocked 256, substitution', { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: Infinity } }],
+  ['blocked 256, inverted panel', { recursive: true, blocked: true, panel: 256 }],
+  ['blocked 512, substitution', { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: Infinity } }],
+  ['blocked 512, inverted panel', { recursive: true, blocked: true, panel: 512 }],
+  ['blocked 512, all inverted', { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: 0 } }],
   ['default plan', undefined],
 ];
 

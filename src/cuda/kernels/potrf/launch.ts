@@ -16,7 +16,7 @@ import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
 import { block } from '../common/sub-blocks.js';
 import { syrkCuda } from '../syrk/index.js';
-import { trsmCuda } from '../trsm/index.js';
+import { trsmCuda, type TrsmOptions } from '../trsm/index.js';
 import { infoCombineSource } from './generate-combine.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource } from './generate-panel.js';
@@ -90,8 +90,13 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
 function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, opts: PotrfOptions): void {
   const { recursive: _recursive, blocked, panel, trsm, ...leafForce } = opts.force ?? {};
   const tuning = (opts.tuning ?? tuningFor(dev.info.arch, 'potrf')).blocked;
-  const steps = potrfBlocked(a.rows, tuning, blocked) ? potrfBlockedSteps(a.rows, panel ?? tuning.panel) : potrfRecursionSteps(a.rows);
-  const trsmOpts = trsm === undefined ? {} : { force: trsm };
+  const byPanels = potrfBlocked(a.rows, tuning, blocked);
+  const width = panel ?? tuning.panel;
+  const steps = byPanels ? potrfBlockedSteps(a.rows, width) : potrfRecursionSteps(a.rows);
+  // The panel's trsm (t = width) by its inverted diagonal block where the table says so; the
+  // diagonal blocks' own updates (t <= width / 2) keep trsm's table.
+  const panelTrsm: TrsmOptions = trsm !== undefined ? { force: trsm } : byPanels && tuning.invertPanel ? { force: { invertFrom: width } } : {};
+  const innerTrsm: TrsmOptions = trsm !== undefined ? { force: trsm } : {};
   const leafOpts: PotrfOptions = { ...(opts.tuning ? { tuning: opts.tuning } : {}), ...(Object.keys(leafForce).length > 0 ? { force: leafForce } : {}) };
   zeroInfo(dev, info, null, count);
   const frame = Workspace.of(dev).frame();
@@ -111,11 +116,11 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
       const a22 = block(a, off + top, off + top, rest, rest);
       if (uplo === 'lower') {
         const a21 = block(a, off + top, off, rest, top);
-        trsmCuda(dev, { side: 'right', uplo: 'lower', transA: 'T', diag: 'nonunit', alpha: 1, a: a11, b: a21 }, trsmOpts);
+        trsmCuda(dev, { side: 'right', uplo: 'lower', transA: 'T', diag: 'nonunit', alpha: 1, a: a11, b: a21 }, top >= width ? panelTrsm : innerTrsm);
         syrkCuda(dev, { uplo: 'lower', trans: 'N', alpha: -1, a: a21, beta: 1, c: a22 });
       } else {
         const a12 = block(a, off, off + top, top, rest);
-        trsmCuda(dev, { side: 'left', uplo: 'upper', transA: 'T', diag: 'nonunit', alpha: 1, a: a11, b: a12 }, trsmOpts);
+        trsmCuda(dev, { side: 'left', uplo: 'upper', transA: 'T', diag: 'nonunit', alpha: 1, a: a11, b: a12 }, top >= width ? panelTrsm : innerTrsm);
         syrkCuda(dev, { uplo: 'upper', trans: 'T', alpha: -1, a: a12, beta: 1, c: a22 });
       }
     }

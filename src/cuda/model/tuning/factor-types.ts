@@ -45,6 +45,8 @@ export interface PotrfBlockedTuning {
   readonly minN: number;
   /** Its panel width (a multiple of 32). */
   readonly panel: number;
+  /** The panel's trsm by its inverted diagonal block (one GEMM) whatever trsm's own threshold, or as trsm's table says. */
+  readonly invertPanel: boolean;
 }
 
 export interface GetrfTuning {
