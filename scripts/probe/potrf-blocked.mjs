@@ -1,9 +1,9 @@
 // Issue 13: the large Cholesky's paths against each other and cuSOLVER, one matrix (float64 by
 // default), CUDA events, median of 7 after 2 warm-ups, all in one process on one device:
-//   recursion (the old path: by halves, trsm by substitution leaves)
-//   recursion + inverted trsm (by halves, trsm by inverted diagonal blocks from t = 512)
-//   blocked 256 / 512 (panel by panel), the panel's trsm by substitution leaves or by its inverted
-//   diagonal block (the table's invertPanel), and everything inverted
+//   recursion (the old path: by halves, leaves of 128 by the panel design, trsm by substitution
+//   leaves), with register leaves (the table's registerLeavesFew), with inverted trsm from t = 512
+//   blocked 256 / 512 (panel by panel), panel or register leaves, the panel's trsm by substitution
+//   leaves or by its inverted diagonal block (the table's invertPanel)
 //   cuSOLVER dense potrf (Cusolver.dense)
 // Also: each path's result against cuSOLVER's (max |L - L_cusolver| over the lower triangle) and
 // the launch count of one call, so a fast wrong path shows.
@@ -29,13 +29,15 @@ const rng = new Random(11);
 const median = (f) => { f(); f(); const ms = []; for (let r = 0; r < 7; r++) ms.push(ctx.time(f)); ms.sort((x, y) => x - y); return ms[3]; };
 
 const PATHS = [
-  ['recursion (old)', { recursive: true, blocked: false, trsm: { invertFrom: Infinity } }],
+  // The old path exactly: leaves of 128 by the panel design (the table's choice before), substitution trsm.
+  ['recursion (old)', { recursive: true, blocked: false, variant: 'panel', trsm: { invertFrom: Infinity } }],
+  ['recursion, register leaves', { recursive: true, blocked: false, trsm: { invertFrom: Infinity } }],
   ['recursion + inverted trsm', { recursive: true, blocked: false, trsm: { invertFrom: 512 } }],
-  ['blocked 256, substitution', { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: Infinity } }],
-  ['blocked 256, inverted panel', { recursive: true, blocked: true, panel: 256 }],
-  ['blocked 512, substitution', { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: Infinity } }],
-  ['blocked 512, inverted panel', { recursive: true, blocked: true, panel: 512 }],
-  ['blocked 512, all inverted', { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: 0 } }],
+  ['blocked 256, panel leaves', { recursive: true, blocked: true, panel: 256, variant: 'panel', trsm: { invertFrom: Infinity } }],
+  ['blocked 256 (table)', { recursive: true, blocked: true, panel: 256 }],
+  ['blocked 256, inverted panel', { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: 256 } }],
+  ['blocked 512', { recursive: true, blocked: true, panel: 512 }],
+  ['blocked 512, inverted panel', { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: 512 } }],
   ['default plan', undefined],
 ];
 

@@ -218,11 +218,11 @@ test('potrf on large matrices: the recursion over trsm and syrk (single matrices
 
 /** Issue 13's large Cholesky paths, forced one by one (the default plan is one of them). */
 const LARGE_PATHS: readonly [string, PotrfOptions][] = [
-  ['recursion, substitution trsm', { force: { recursive: true, blocked: false, trsm: { invertFrom: Infinity } } }],
+  ['recursion, panel leaves, substitution trsm', { force: { recursive: true, blocked: false, variant: 'panel', trsm: { invertFrom: Infinity } } }],
   ['recursion, inverted trsm', { force: { recursive: true, blocked: false, trsm: { invertFrom: 512 } } }],
   ['blocked 256, substitution trsm', { force: { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: Infinity } } }],
-  ['blocked 256, inverted panel trsm', { force: { recursive: true, blocked: true, panel: 256 } }],
-  ['blocked 512, inverted panels', { force: { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: 0 } } }],
+  ['blocked 256, inverted panel trsm', { force: { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: 256 } } }],
+  ['blocked 512, all inverted', { force: { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: 0 } } }],
   ['the default plan', {}],
 ];
 

@@ -18,7 +18,8 @@ import { block } from '../common/sub-blocks.js';
 import { syrkCuda } from '../syrk/index.js';
 import { trsmCuda, type TrsmOptions } from '../trsm/index.js';
 import { infoCombineSource } from './generate-combine.js';
-import { smallGrid } from '../common/warp-slots.js';
+import { SMALL_MAX_N, smallGrid } from '../common/warp-slots.js';
+import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
 import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource } from './generate-panel.js';
 import { potrfRegisterSource } from './generate-register.js';
 import { potrfSmallSource } from './generate-small.js';
@@ -98,6 +99,11 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
   const panelTrsm: TrsmOptions = trsm !== undefined ? { force: trsm } : byPanels && tuning.invertPanel ? { force: { invertFrom: width } } : {};
   const innerTrsm: TrsmOptions = trsm !== undefined ? { force: trsm } : {};
   const leafOpts: PotrfOptions = { ...(opts.tuning ? { tuning: opts.tuning } : {}), ...(Object.keys(leafForce).length > 0 ? { force: leafForce } : {}) };
+  // Few matrices: leaves above 32 by the register design (one launch, 0.07 ms for a 128 leaf of one
+  // matrix on an H100 against 0.2 ms in 8 launches of the panel design the table picks for batches).
+  const fewLeaves = leafForce.variant === undefined && tuning.registerLeavesFew && count < dev.info.smCount;
+  const registerLeaf: PotrfOptions = { ...leafOpts, force: { ...leafForce, variant: 'register' } };
+  const leafOptsFor = (size: number): PotrfOptions => (fewLeaves && size > SMALL_MAX_N && size <= REGISTER_DESIGN_MAX ? registerLeaf : leafOpts);
   zeroInfo(dev, info, null, count);
   const frame = Workspace.of(dev).frame();
   const combine = kernelFor(dev, 'potrf-info-combine', COMBINE_KEY, infoCombineSource);
@@ -107,7 +113,7 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
       if (step.kind === 'leaf') {
         const b = block(a, step.off, step.off, step.size, step.size) as StridedBatch<DeviceArray>;
         const args: OperandArgs = { kind: 'strided', pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld, rows: b.rows, cols: b.cols };
-        potrfGroup(dev, dtype, uplo, { count, operands: [args], index: null }, scratch, leafOpts);
+        potrfGroup(dev, dtype, uplo, { count, operands: [args], index: null }, scratch, leafOptsFor(step.size));
         combine.launch({ grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1] }, [arg.ptr(info), arg.ptr(scratch), arg.i32(count), arg.i32(step.off)]);
         continue;
       }

@@ -47,6 +47,8 @@ export interface PotrfBlockedTuning {
   readonly panel: number;
   /** The panel's trsm by its inverted diagonal block (one GEMM) whatever trsm's own threshold, or as trsm's table says. */
   readonly invertPanel: boolean;
+  /** Both large paths, fewer matrices than SMs: leaves of 33 ... 128 by the register design whatever registerMax says. */
+  readonly registerLeavesFew: boolean;
 }
 
 export interface GetrfTuning {
