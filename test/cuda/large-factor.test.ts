@@ -24,6 +24,11 @@ import { cpuTrsm } from '../../src/cpu/trsm.js';
 import { potrfBlocked, potrfBlockedSteps, potrfRecursionSteps, type PotrfRecursionStep } from '../../src/cuda/kernels/potrf/index.js';
 import { invertedLeaf, invertsBlocks, planTrsm, trsmCopySource, trsmDiagonalSource, updateRequest, type TrsmProblem } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import { potrfCuda } from '../../src/cuda/kernels/potrf/index.js';
+import { trsmCuda } from '../../src/cuda/kernels/trsm/index.js';
+import { Workspace } from '../../src/cuda/runtime/workspace.js';
+import type { Kernel, KernelSource } from '../../src/cuda/runtime/types.js';
+import { FakeDevice } from '../helpers/fake-gpus.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 import { Rng } from '../helpers/random.js';
 import { TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance, type Layout } from '../helpers/trsm-data.js';
@@ -263,4 +268,44 @@ int main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** A fake device whose kernels launch nothing: the launchers' host side (plans, workspace, launch counts) without a GPU. */
+class LaunchCounter extends FakeDevice {
+  launches = 0;
+  readonly names = new Map<string, number>();
+  override kernel(src?: KernelSource): Kernel {
+    const entry = src!.entry;
+    return { name: entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
+      launch: () => { this.launches++; this.names.set(entry, (this.names.get(entry) ?? 0) + 1); } };
+  }
+}
+
+test('the large Cholesky and trsm on a device: scratch from the workspace, no wait or allocation once warm, fewer launches blocked', () => {
+  const log: string[] = [];
+  const dev = new LaunchCounter(0, log);
+  const n = 2048;
+  const a = strided(dev.alloc('float64', n * n), { rows: n, count: 1 });
+  const info = dev.alloc('int32', 1);
+  const count = (force?: Parameters<typeof potrfCuda>[2]): number => {
+    dev.launches = 0;
+    potrfCuda(dev, { uplo: 'lower', a, info }, force);
+    return dev.launches;
+  };
+  const old = count({ force: { recursive: true, blocked: false, variant: 'panel', trsm: { invertFrom: Infinity } } });
+  const blocked = count();
+  assert.ok(blocked < old / 1.5, `blocked ${blocked} launches against the old recursion's ${old}`);
+  count({ force: { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: 256 } } });
+  assert.ok([...dev.names.keys()].some((k) => k.startsWith('trsm_diagonal')), 'the inverted panel trsm ran');
+  // Warm: repeating every path neither waits nor allocates.
+  const live = dev.live.size, grows = Workspace.of(dev).grows;
+  log.length = 0;
+  count();
+  count({ force: { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: 0 } } });
+  count({ force: { recursive: true, blocked: false, trsm: { invertFrom: 512 } } });
+  trsmCuda(dev, { side: 'left', uplo: 'upper', transA: 'T', diag: 'unit', alpha: 2, a, b: strided(dev.alloc('float64', n * 3), { rows: n, cols: 3, count: 1 }) });
+  assert.ok(Workspace.of(dev).grows >= grows);
+  const grew = Workspace.of(dev).grows - grows;
+  assert.equal(log.filter((e) => e === 'sync0').length, grew, 'a wait only where the workspace grew');
+  assert.equal(dev.live.size, live + 1, 'no allocation but the B above (a grown workspace replaces the old one)');
 });
