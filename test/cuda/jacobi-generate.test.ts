@@ -191,10 +191,11 @@ test('Jacobi kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeo
 const spillsOver = (bytes: number) => (r: { spillStores: number }): string | undefined =>
   !Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores > bytes ? `${r.spillStores} bytes spill stores` : undefined;
 
-test("bench: syev and gesvd at n = 64 ... 512 run issue 17's batch counts (2000, 500, 100, 20)", () => {
-  for (const op of ['syev', 'gesvd'] as const)
+test("bench: syev, gesvd and the QR ops run the batch counts of issues 17 and 18's vendor tables", () => {
+  const sizes = [2, 3, 4, 8, 16, 32, 64, 128, 256, 512];
+  for (const op of ['syev', 'gesvd', 'geqrf', 'orgqr', 'qr'] as const)
     for (const dtype of ['float64', 'float32'] as const)
-      assert.deepEqual([64, 128, 256, 512].map((n) => defaultBatch(op, dtype, n, 64 << 20)), [2000, 500, 100, 20], `${op} ${dtype}`);
+      assert.deepEqual(sizes.map((n) => defaultBatch(op, dtype, n, 64 << 20)), [262144, 262144, 100000, 100000, 20000, 10000, 2000, 500, 100, 20], `${op} ${dtype}`);
   assert.equal(defaultBatch('syev', 'float64', 40, 64 << 20), Math.floor((64 << 20) / (40 * 40 * 8)));
   assert.equal(defaultBatch('potrf', 'float64', 64, 64 << 20), 2048);
 });
