@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { strided, variable } from '../../src/core/batch.js';
 import {
-  BLOCK_MAX, JACOBI_GPU_MAX, THREAD_MAX, gesvdBlockLayout, gesvdBlockSource, gesvdGroup, gesvdWarpSharedBytes, gesvdWarpSource, jacobiCovers,
+  BLOCK_MAX, JACOBI_GPU_MAX, THREAD_LIMIT, THREAD_MAX, gesvdBlockLayout, gesvdBlockSource, gesvdGroup, gesvdWarpSharedBytes, gesvdWarpSource, jacobiCovers,
   planGesvd, planGesvdBlock, planSyev, planSyevBlock, selectGesvd, selectSyev, syevBlockLayout, syevBlockSource, syevThreadSource,
   syevWarpSharedBytes, syevWarpSource, type GesvdBlockParams, type GesvdWarpParams, type SyevBlockParams, type SyevThreadParams,
   type SyevWarpParams,
@@ -137,9 +137,9 @@ test('block plans: shared memory where A and V fit the sharedLimit, else a globa
   assert.throws(() => planSyevBlock({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, { force: { threads: 100 } }), /threads/);
 });
 
-test('design choice: thread to 4, warp to 32, block to 512 (or as forced)', () => {
+test('design choice: thread to 8, warp to 32, block to 512 (or as forced)', () => {
   const pr = { dtype: 'float64', uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED } as const;
-  for (const [n, design] of [[4, 'thread'], [5, 'warp'], [32, 'warp'], [33, 'block'], [512, 'block']] as const) assert.equal(selectSyev({ ...pr, n }).design, design, `n = ${n}`);
+  for (const [n, design] of [[8, 'thread'], [9, 'warp'], [32, 'warp'], [33, 'block'], [512, 'block']] as const) assert.equal(selectSyev({ ...pr, n }).design, design, `n = ${n}`);
   assert.equal(selectSyev({ ...pr, n: 8 }, { force: { design: 'block' } }).design, 'block');
   assert.throws(() => selectSyev({ ...pr, n: 33 }, { force: { design: 'warp' } }), /n <= 32/);
   const gp = { dtype: 'float32', wantU: true, wantVt: false, kind: 'pointer', sharedLimit: H100_SHARED } as const;
@@ -151,9 +151,9 @@ test('design choice: thread to 4, warp to 32, block to 512 (or as forced)', () =
 
 test('syev: one thread per matrix up to THREAD_MAX, the warp design above (or where forced)', () => {
   const pr = { dtype: 'float64', uplo: 'lower', vectors: true, kind: 'strided' } as const;
-  for (let n = 1; n <= 8; n++) assert.equal(selectSyev({ ...pr, n }).design, n <= THREAD_MAX ? 'thread' : 'warp', `n = ${n}`);
+  for (let n = 1; n <= 12; n++) assert.equal(selectSyev({ ...pr, n }).design, n <= THREAD_MAX ? 'thread' : 'warp', `n = ${n}`);
   assert.equal(selectSyev({ ...pr, n: 3 }, { force: { design: 'warp' } }).design, 'warp');
-  assert.throws(() => selectSyev({ ...pr, n: THREAD_MAX + 1 }, { force: { design: 'thread' } }), /n <= 4/);
+  assert.throws(() => selectSyev({ ...pr, n: THREAD_LIMIT + 1 }, { force: { design: 'thread' } }), /n <= 8/);
   const base: SyevThreadParams = { ...pr, n: 4, maxSweeps: 30 };
   assert.equal(syevThreadSource(base).source, syevThreadSource({ ...base }).source);
   const variants = [base, { ...base, n: 3 }, { ...base, dtype: 'float32' as const }, { ...base, uplo: 'upper' as const },
