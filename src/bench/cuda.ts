@@ -8,7 +8,7 @@
  * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output); for the
  * inverses (trtri, potri, poti) cuBLAS's general inverse of the same matrices: getrf + getri, or
  * matinv where n <= 32; cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace
- * made once, untimed), beyond 32 syevd one matrix per call and gesvdaStridedBatched; geqrf:
+ * made once, untimed), beyond 32 cusolverDnXsyevBatched (else syevd one matrix per call) and gesvdaStridedBatched; geqrf:
  * cublas?geqrfBatched; orgqr: cuSOLVER's single-matrix orgqr in a loop
  * (no batched form exists), only for batches of up to ORGQR_LOOP_MAX matrices (the row says so
  * otherwise: pass --batch); qr: both; ormqr: cusolverDn?ormqr once per matrix (no batched form).
@@ -142,10 +142,13 @@ class VendorOnDevice implements VendorBaseline {
         return done(() => this.blas().gemmStridedBatched(dtype, 'T', 'N', n, n, n, 1, a, n, n * n, a, n, n * n, 0, c, n, n * n, count));
       }
       case 'syev': {
-        // cuSOLVER's batched Jacobi takes n <= 32 only; beyond, syevd one matrix per call.
-        const call = keep(n <= 32
-          ? this.solver().syevjBatched(dtype, n, a, arrays.w as DeviceArray, ints(count), count)
-          : this.solver().syevdLoop(dtype, n, a, arrays.w as DeviceArray, ints(count), count));
+        // cuSOLVER's batched Jacobi takes n <= 32 only; beyond, its batched syev of any n where the
+        // library has it (cusolverDnXsyevBatched), else syevd one matrix per call.
+        const solver = this.solver();
+        const w = arrays.w as DeviceArray;
+        const call = keep(n <= 32 ? solver.syevjBatched(dtype, n, a, w, ints(count), count)
+          : solver.hasSyevBatched ? solver.syevBatched(dtype, n, a, w, ints(count), count)
+            : solver.syevdLoop(dtype, n, a, w, ints(count), count));
         return done(() => call.run());
       }
       case 'gesvd': {

@@ -327,6 +327,25 @@ test('the benchmark baselines beyond 32: cuSOLVER syevd per matrix and gesvdaStr
         syevd.dispose(); gesvda.dispose();
         for (const x of [dA, dW, dInfo, dG, dS, dU, dV, dInfo2]) x.dispose();
       }
+      // cusolverDnXsyevBatched (the bench's vendor beyond 32 where the library has it): values and vectors.
+      if (!solver.hasSyevBatched) continue;
+      const dB = dev.upload(flat(sym)), dWb = dev.upload(allocate(dtype, n * count).fill(NaN)), dInfoB = dev.upload(new Int32Array(count).fill(-7));
+      const batched = solver.syevBatched(dtype, n, dB, dWb, dInfoB, count);
+      try {
+        batched.run();
+        const w = dev.download(dWb) as FloatArray, vs = dev.download(dB) as FloatArray;
+        assert.deepEqual([...(dev.download(dInfoB) as Int32Array)], [0, 0, 0], `${dtype} XsyevBatched info`);
+        for (let k = 0; k < count; k++) {
+          const na = frob(sym[k]!);
+          for (let j = 0; j < n; j++) assert.ok(Math.abs(w[k * n + j]! - refW[k * n + j]!) <= LIMIT * n * eps * na, `${dtype} XsyevBatched #${k} w[${j}]`);
+          const v = mat(n, n);
+          for (let i = 0; i < n * n; i++) v.d[i] = vs[k * n * n + i]!;
+          assert.ok(eigenResidual(sym[k]!, v, w.subarray(k * n, (k + 1) * n), eps) < LIMIT, `${dtype} XsyevBatched #${k} residual`);
+        }
+      } finally {
+        batched.dispose();
+        for (const x of [dB, dWb, dInfoB]) x.dispose();
+      }
     }
   } finally {
     solver.dispose();
