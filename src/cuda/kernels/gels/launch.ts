@@ -117,7 +117,8 @@ function gelsWorkspace(dev: GpuDevice, dtype: DType, p: GelsPlan, count: number,
   const [tauN, guardN, workN] = [p.tauElements * count, p.guardElements * count, p.workElements * count];
   const floats = dev.alloc(dtype, Math.max(1, tauN + guardN + workN));
   const ints = dev.alloc('int32', 2 * count);
-  const at = (start: number, length: number): DeviceArray => dev.view(floats, start, Math.max(1, length));
+  // An unused part (no guard when wide, no A^T when tall) is a one-element view at the start, inside the allocation.
+  const at = (start: number, length: number): DeviceArray => (length === 0 ? dev.view(floats, 0, 1) : dev.view(floats, start, length));
   const [n, m] = p.tall ? [p.factorCols, p.factorRows] : [p.factorRows, p.factorCols];
   return {
     tau: stridedOf(at(0, tauN), p.k, 1, count, Math.max(1, p.k), p.k),
