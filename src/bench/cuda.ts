@@ -11,7 +11,8 @@
  * made once, untimed), beyond 32 cusolverDnXsyevBatched (else syevd one matrix per call) and gesvdaStridedBatched; geqrf:
  * cublas?geqrfBatched; orgqr: cuSOLVER's single-matrix orgqr in a loop
  * (no batched form exists), only for batches of up to ORGQR_LOOP_MAX matrices (the row says so
- * otherwise: pass --batch); qr: both; ormqr: cusolverDn?ormqr once per matrix (no batched form).
+ * otherwise: pass --batch); qr: both; ormqr: cusolverDn?ormqr once per matrix (no batched form);
+ * gels, gels-tall, gels-many: cublas?gelsBatched (m >= n only: gels-wide has no vendor row).
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -19,7 +20,7 @@ import { formatTable } from './table.js';
 import type { MachineLimits, VendorBaseline, VendorRun } from './run.js';
 import type { Column } from './table.js';
 import { MyriadError } from '../core/errors.js';
-import { BENCH_NRHS, manyRhs, type BenchOp } from './workloads.js';
+import { BENCH_NRHS, gelsShape, manyRhs, type BenchOp } from './workloads.js';
 import type { DType } from '../core/dtype.js';
 import type { Storage } from '../core/storage.js';
 import { CudaBackend } from '../cuda/backend.js';
@@ -162,6 +163,15 @@ class VendorOnDevice implements VendorBaseline {
         // cuSOLVER has no batched ormqr: its single-matrix routine, called once per matrix.
         const call = keep(this.solver().ormqrLooped(dtype, 'left', 'T', n, n, n, a, arrays.tau as DeviceArray, arrays.c as DeviceArray, ints(1), count));
         return done(() => call.run());
+      }
+      case 'gels':
+      case 'gels-tall':
+      case 'gels-many': {
+        // cuBLAS's gelsBatched (m >= n only: no minimum-norm row), on the same A and B.
+        const { m } = gelsShape(op === 'gels-tall' ? 'tall' : 'square', n);
+        const nrhs = op === 'gels-many' ? manyRhs(n) : BENCH_NRHS;
+        const A = ptrs(a, m, n), C = ptrs(b!, m, nrhs), info = ints(count);
+        return done(() => { this.blas().gelsBatched(dtype, m, n, nrhs, A, m, C, m, info, count); });
       }
       case 'trtri':
       case 'potri':
