@@ -66,13 +66,15 @@ export interface BenchOptions {
 }
 
 /**
- * syev and gesvd at the sizes of issue 17's vendor table: its batch counts, so that the rows
- * compare with the table (n = 64: 2,000, 128: 500, 256: 100, 512: 20).
+ * syev and gesvd at the sizes of issue 17's vendor table, and the QR family's (geqrf, orgqr, qr,
+ * ormqr) at issue 18's: their batch counts, so that the rows compare with the tables (n = 64:
+ * 2,000, 128: 500, 256: 100, 512: 20).
  */
 const JACOBI_TABLE_COUNTS: Readonly<Record<number, number>> = { 64: 2000, 128: 500, 256: 100, 512: 20 };
+const TABLE_OPS: ReadonlySet<BenchOp> = new Set<BenchOp>(['syev', 'gesvd', 'geqrf', 'orgqr', 'qr', 'ormqr']);
 
 export function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: number): number {
-  const table = op === 'syev' || op === 'gesvd' ? JACOBI_TABLE_COUNTS[n] : undefined;
+  const table = TABLE_OPS.has(op) ? JACOBI_TABLE_COUNTS[n] : undefined;
   if (table !== undefined) return table;
   const perMatrix = Math.max(1, n * n * DTYPE_BYTES[dtype] * (op === 'gemm' ? 3 : 1));
   return Math.max(1, Math.floor(targetBytes / perMatrix));
