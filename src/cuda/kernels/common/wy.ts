@@ -31,8 +31,8 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters, type OperandKind } from './batch-pointer.js';
 import { precisionLetter, precisionPrelude } from './precision.js';
 
-/** Threads of a wy block (a multiple of 32). */
-export const WY_THREADS = 256;
+/** Threads of a wy block (a multiple of 32, at least NB): 512, so that a batch of a few large matrices (20 of 512) still has 16 warps per matrix on the Gram matrix and Y. */
+export const WY_THREADS = 512;
 
 export interface WyFactorParams {
   readonly dtype: DType;
