@@ -18,11 +18,14 @@ import { operandArgs, uploadPointers, type OperandArgs } from './operands.js';
 import { elementBytes } from './precision.js';
 import { WY_THREADS, lasetName, lasetSource, wyFactorSource, type LasetParams, type WyFactorParams } from './wy.js';
 
-/**
- * Workspace bytes one group of the blocked drivers may take; larger batches run in chunks.
- * TODO(ws): take it from the per-context workspace (branch ws) instead of allocating per call.
- */
+/** Workspace bytes one group of the blocked drivers may take; larger batches run in chunks. */
 export const WY_WORKSPACE_BYTES = 256 << 20;
+
+/** The one allocation of the blocked QR drivers: a group's workspace, freed after the call's synchronize. */
+function allocWorkspace(dev: GpuDevice, dtype: DType, elements: number): DeviceArray {
+  // TODO(ws): take it from the per-context workspace (branch ws) instead of allocating per call.
+  return dev.alloc(dtype, elements);
+}
 
 /** One operand of a chunk: `count` matrices of rows x cols, in the kernels' form and the GEMM's. */
 export interface WyOperand {
@@ -95,7 +98,7 @@ export function eachWyChunk(dev: GpuDevice, dtype: DType, batches: readonly Batc
     if (batches.every((b) => b.kind === 'strided')) {
       const elements = Math.max(1, perMatrix(0));
       const chunk = chunkOf(elements, count);
-      const work = dev.alloc(dtype, chunk * elements);
+      const work = allocWorkspace(dev, dtype, chunk * elements);
       temporaries.push(work);
       for (let first = 0; first < count; first += chunk) {
         const n = Math.min(chunk, count - first);
@@ -117,7 +120,7 @@ export function eachWyChunk(dev: GpuDevice, dtype: DType, batches: readonly Batc
     for (const members of byKey.values()) {
       const elements = Math.max(1, perMatrix(members[0]!));
       const chunk = chunkOf(elements, members.length);
-      const work = dev.alloc(dtype, chunk * elements);
+      const work = allocWorkspace(dev, dtype, chunk * elements);
       temporaries.push(work);
       for (let first = 0; first < members.length; first += chunk) {
         const part = members.slice(first, first + chunk);
