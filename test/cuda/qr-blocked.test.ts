@@ -178,3 +178,31 @@ test('the benchmark runs the QR family at issue 18\'s batch counts (64: 2,000, 1
     assert.deepEqual([64, 128, 256, 512].map((n) => defaultBatch(op, dtype, n, 64 << 20)), [2000, 500, 100, 20], `${op} ${dtype}`);
   assert.equal(defaultBatch('qr', 'float64', 32, 64 << 20), Math.floor((64 << 20) / (32 * 32 * 8)));
 });
+
+test('chunks: a group whose workspace exceeds the budget runs in chunks, each with its matrices, info and index in place', async () => {
+  const { eachWyChunk } = await import('../../src/cuda/kernels/common/wy-launch.js');
+  const dev = new EmuDevice();
+  const info = dev.alloc('int32', 10);
+  // Strided: 10 matrices of 8 x 4, 100 elements of workspace each, a budget of 3 matrices (float64).
+  const a = strided(dev.alloc('float64', 10 * 32), { rows: 8, cols: 4, count: 10 });
+  const tau = strided(dev.alloc('float64', 10 * 4), { rows: 4, cols: 1, count: 10 });
+  const seen: [number, number, bigint, boolean][] = [];
+  eachWyChunk(dev, 'float64', [a, tau], () => 100, (c) => {
+    seen.push([c.count, c.operands[0]!.offset, c.infoPointer(info) - info.ptr, c.index === null]);
+    assert.ok(c.work.length >= c.count * 100);
+    assert.equal(c.operands[1]!.offset, (c.operands[0]!.offset / 32) * 4, 'tau in step with A');
+  }, () => true, 3 * 100 * 8);
+  assert.deepEqual(seen, [[3, 0, 0n, true], [3, 96, 12n, true], [3, 192, 24n, true], [1, 288, 36n, true]]);
+  // Variable: the included matrices of one shape, grouped, chunked, each chunk's index their batch positions.
+  const data = dev.alloc('float64', 1000);
+  const shapes = [[8, 4], [5, 5], [8, 4], [8, 4], [5, 5], [8, 4]] as const;
+  const v = variable(shapes.map(([rows, cols], i) => ({ data, offset: i * 50, rows, cols })));
+  const vt = variable(shapes.map(([rows, cols], i) => ({ data, offset: 600 + i * 5, rows: Math.min(rows, cols), cols: 1 })));
+  const groups: number[][] = [];
+  eachWyChunk(dev, 'float64', [v, vt], () => 100, (c) => {
+    groups.push(Array.from(dev.download(c.index!) as Int32Array));
+    assert.equal(c.operands[0]!.kind, 'pointer');
+    assert.deepEqual(c.operands[0]!.views.map((x) => x.offset), groups.at(-1)!.map((i) => i * 50));
+  }, (i) => i !== 3, 2 * 100 * 8);
+  assert.deepEqual(groups, [[0, 2], [5], [1, 4]]);
+});

@@ -85,14 +85,16 @@ export interface WyChunk {
  * workspace of `perMatrix(the group's first matrix)` elements per matrix; the uploads and workspaces
  * are released (after a synchronize) once every chunk is enqueued. List and variable batches: only
  * the matrices `include` accepts (info and index keep their places in the whole batch).
+ * `budgetBytes` bounds a group's workspace (tests lower it to see chunks).
  */
 export function eachWyChunk(dev: GpuDevice, dtype: DType, batches: readonly Batch<DeviceArray>[],
-  perMatrix: (first: number) => number, body: (c: WyChunk) => void, include: (i: number) => boolean = () => true): void {
+  perMatrix: (first: number) => number, body: (c: WyChunk) => void, include: (i: number) => boolean = () => true,
+  budgetBytes = WY_WORKSPACE_BYTES): void {
   const count = batchCount(batches[0]!);
   if (count === 0) return;
   const temporaries: DeviceArray[] = [];
   const chunkOf = (elements: number, members: number): number =>
-    Math.max(1, Math.min(members, Math.floor(WY_WORKSPACE_BYTES / Math.max(1, elements * elementBytes(dtype)))));
+    Math.max(1, Math.min(members, Math.floor(budgetBytes / Math.max(1, elements * elementBytes(dtype)))));
   try {
     // A strided batch is one shape: the caller includes all of it or none.
     if (batches.every((b) => b.kind === 'strided')) {
