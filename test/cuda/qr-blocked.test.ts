@@ -172,13 +172,6 @@ test('blocked geqrf and orgqr on the emulating device: reference, residuals, pad
   for (const [dtype, m, n, force, form] of cases) emulated(rng, dtype, m, n, 4, force, form);
 });
 
-test('the benchmark runs the QR family at issue 18\'s batch counts (64: 2,000, 128: 500, 256: 100, 512: 20)', async () => {
-  const { defaultBatch } = await import('../../src/bench/run.js');
-  for (const op of ['geqrf', 'orgqr', 'qr', 'ormqr'] as const) for (const dtype of ['float64', 'float32'] as const)
-    assert.deepEqual([64, 128, 256, 512].map((n) => defaultBatch(op, dtype, n, 64 << 20)), [2000, 500, 100, 20], `${op} ${dtype}`);
-  assert.equal(defaultBatch('qr', 'float64', 32, 64 << 20), Math.floor((64 << 20) / (32 * 32 * 8)));
-});
-
 test('chunks: a group whose workspace exceeds the budget runs in chunks, each with its matrices, info and index in place', async () => {
   const { eachWyChunk } = await import('../../src/cuda/kernels/common/wy-launch.js');
   const dev = new EmuDevice();
