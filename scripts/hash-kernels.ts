@@ -51,7 +51,8 @@ import {
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
-import { geqrfCuda, geqrfSharedSource, orgqrCuda, orgqrSharedSource, planQr, qrCovers, type QrForce, type QrSharedParams } from '../src/cuda/kernels/qr/index.js';
+import { geqrfCuda, geqrfSharedSource, orgqrCuda, orgqrSharedSource, planQr, qrCovers, qrFits, type QrForce, type QrOptions, type QrSharedParams } from '../src/cuda/kernels/qr/index.js';
+import { lasetSource, wyFactorSource } from '../src/cuda/kernels/common/wy.js';
 import { ormqrBlockSource, ormqrCuda } from '../src/cuda/kernels/ormqr/index.js';
 import { gelsCheckSource, gelsCovers, gelsCuda, gelsFinishSource } from '../src/cuda/kernels/gels/index.js';
 import { transposeSource } from '../src/cuda/kernels/common/transpose.js';
@@ -560,9 +561,31 @@ function qrThroughLaunchers(): void {
       const k = Math.min(m, n);
       // A tile beyond the device's shared memory is UNSUPPORTED (the registry's covers sends it to the CPU).
       if (!qrCovers(batch(dtype, m, n, 1, 'dense'), dev)) continue;
-      geqrfCuda(dev, { a: batch(dtype, m, n, 4, form), tau: batch(dtype, k, 1, 4, form), info: ints });
-      if (m < n) continue;
-      for (const kq of new Set([n, Math.floor(n / 2)])) orgqrCuda(dev, { a: batch(dtype, m, n, 4, form), tau: batch(dtype, kq, 1, 4, form) });
+      // The planned design, and the shared kernel forced where its tile fits (the blocked driver's
+      // default from 128 reflectors; the tests force both).
+      const shared = qrFits({ op: 'geqrf', dtype, m, n, k, kind: 'strided', sharedLimit: info.sharedPerBlockOptin - 1024 });
+      for (const opts of [{}, ...(shared ? [{ force: { design: 'shared' } as const }] : [])]) {
+        geqrfCuda(dev, { a: batch(dtype, m, n, 4, form), tau: batch(dtype, k, 1, 4, form), info: ints }, opts);
+        if (m < n) continue;
+        for (const kq of new Set([n, Math.floor(n / 2)])) orgqrCuda(dev, { a: batch(dtype, m, n, 4, form), tau: batch(dtype, kq, 1, 4, form) }, opts);
+      }
+    }
+    // The blocked driver at the tests' and the benchmark's sizes, and forced with the tests' panels.
+    for (const dtype of DTYPES) for (const form of ['dense', 'list'] as const) {
+      const blocked: [number, number, QrOptions][] = [
+        [256, 256, {}], [512, 512, {}], [500, 50, {}], [512, 48, {}], [480, 130, {}], [100, 300, {}], [48, 512, {}], [200, 512, {}], [129, 131, {}],
+        [200, 200, {}], [200, 150, {}], [130, 130, {}],
+        [40, 40, { force: { design: 'blocked', panel: 8, tailMax: 0 } }], [70, 45, { force: { design: 'blocked', panel: 16, tailMax: 20 } }],
+        [33, 90, { force: { design: 'blocked', panel: 8, tailMax: 0 } }], [100, 100, { force: { design: 'blocked', panel: 32, tailMax: 0 } }],
+        [256, 256, { force: { design: 'blocked', panel: 16 } }],
+      ];
+      for (const [m, n, opts] of blocked) {
+        if (!qrCovers(batch(dtype, m, n, 1, 'dense'), dev)) continue;
+        const k = Math.min(m, n);
+        geqrfCuda(dev, { a: batch(dtype, m, n, 4, form), tau: batch(dtype, k, 1, 4, form), info: ints }, opts);
+        if (m < n) continue;
+        for (const kq of new Set([n, Math.floor(n / 2)])) orgqrCuda(dev, { a: batch(dtype, m, n, 4, form), tau: batch(dtype, kq, 1, 4, form) }, opts);
+      }
     }
   }
 }
@@ -584,6 +607,11 @@ function qrDirect(): void {
   ];
   for (const v of variants) record(source(v));
   record(source({ ...planQr({ op: 'orgqr', dtype: 'float32', m: 13, n: 5, k: 3, kind: 'strided', sharedLimit: SHARED }).params, kind: 'pointer' }));
+  // common/wy.ts: test/cuda/qr-blocked.test.ts's and the host emulation's parameter sets.
+  for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) {
+    record(lasetSource({ dtype, kind }));
+    for (const nb of [4, 8, 16, 32]) for (const transT of [false, true]) record(wyFactorSource({ dtype, kind, nb, transT }));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -597,6 +625,15 @@ function ormqrThroughLauncher(): void {
       for (const form of ['dense', 'padded', 'list', 'variable'] as const) for (const [r, k, nvec] of [[1, 1, 1], [5, 3, 7], [32, 32, 32], [100, 100, 100], [40, 20, 300]] as const) {
         const [m, n] = side === 'left' ? [r, nvec] : [nvec, r];
         ormqrCuda(dev, { side, trans, a: batch(dtype, r, k, 4, form), tau: batch(dtype, k, 1, 4, form), c: batch(dtype, m, n, 4, form) });
+        // The shared kernel forced where the blocked driver is the default (k >= 64).
+        ormqrCuda(dev, { side, trans, a: batch(dtype, r, k, 4, form), tau: batch(dtype, k, 1, 4, form), c: batch(dtype, m, n, 4, form) }, { force: { design: 'shared' } });
+      }
+    // The blocked driver at the tests' sizes and forced panels.
+    for (const dtype of DTYPES) for (const side of ['left', 'right'] as const) for (const trans of ['N', 'T'] as const)
+      for (const form of ['dense', 'list'] as const) for (const [r, k, nvec, panel] of [[128, 128, 128, 0], [512, 512, 40, 0], [300, 77, 33, 0], [9, 9, 6, 4], [40, 33, 6, 8], [70, 70, 6, 32]] as const) {
+        const [m, n] = side === 'left' ? [r, nvec] : [nvec, r];
+        ormqrCuda(dev, { side, trans, a: batch(dtype, r, k, 4, form), tau: batch(dtype, k, 1, 4, form), c: batch(dtype, m, n, 4, form) },
+          panel === 0 ? {} : { force: { design: 'blocked', panel } });
       }
   }
 }

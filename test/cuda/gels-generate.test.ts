@@ -81,7 +81,8 @@ test('covers: the qr and ormqr families asked with the derived requests; empty s
     }
     assert.ok(gelsCovers(host(dtype, 8, 8, 1), dev));
     assert.ok(gelsCovers(host(dtype, 3, 17, 2), dev));
-    assert.ok(!gelsCovers(host(dtype, 400, 300, 1), dev), 'a tile beyond the shared memory');
+    assert.ok(gelsCovers(host(dtype, 400, 300, 1), dev), 'a tile beyond the shared memory: the blocked QR drivers');
+    assert.ok(!gelsCovers(host(dtype, 8000, 10, 1), dev), 'not even an 8000 x 8 panel fits the shared memory');
     assert.ok(!gelsCovers(host(dtype, 0, 5, 1), dev), 'm = 0: B := 0 on the CPU');
     assert.ok(!gelsCovers(host(dtype, 5, 0, 1), dev));
     assert.ok(!gelsCovers(host(dtype, 5, 5, 0), dev), 'no right-hand side');
@@ -92,7 +93,7 @@ test('covers: the qr and ormqr families asked with the derived requests; empty s
     b: variable(shapes.map(([m, n]) => ({ data: new Float64Array(Math.max(m, n)), rows: Math.max(m, n), cols: 1 }))),
   });
   assert.ok(gelsCovers(v([[3, 5], [5, 3], [8, 8]]), dev));
-  assert.ok(!gelsCovers(v([[3, 5], [400, 300]]), dev), 'one uncovered matrix sends the batch to the CPU');
+  assert.ok(!gelsCovers(v([[3, 5], [8000, 10]]), dev), 'one uncovered matrix sends the batch to the CPU');
 });
 
 interface Launch { entry: string; config: LaunchConfig; args: readonly KernelArg[] }

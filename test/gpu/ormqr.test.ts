@@ -5,7 +5,9 @@
  * (several passes through the tile); odd ld, stride and offset with NaN in everything the kernel
  * must not read (A's diagonal and upper part, padding) or write (C's padding, which must come back
  * bit for bit); pointer arrays (a list batch in reverse order); 20,000 matrices at once; a CUDA
- * context on host arrays, and a size beyond the kernel's shared memory that falls back to the CPU.
+ * context on host arrays, and a size beyond the kernel's shared memory (the blocked driver). The
+ * blocked compact-WY driver: orders 64...512 (its default from 64 reflectors), k < r, pointer arrays,
+ * and forced onto small orders with ragged blocks.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -17,7 +19,7 @@ import type { Side } from '../../src/core/enums.js';
 import type { Op } from '../../src/core/ops.js';
 import { cpuOrmqr } from '../../src/cpu/lapack/index.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { ormqrCuda, ormqrFits } from '../../src/cuda/kernels/ormqr/index.js';
+import { ormqrCuda, ormqrFits, type OrmqrForce } from '../../src/cuda/kernels/ormqr/index.js';
 import { gpuCovers } from '../../src/cuda/registry.js';
 import type { GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
@@ -28,7 +30,7 @@ import { compareOutput, inStrided, layoutLength, oddLayout, randomBuffer, type L
 const skip = gpuSkipReason();
 const DTYPES: DType[] = ['float64', 'float32'];
 
-interface Case { r: number; k: number; cols: number; nvec: number; count: number; pointer?: boolean }
+interface Case { r: number; k: number; cols: number; nvec: number; count: number; pointer?: boolean; force?: OrmqrForce }
 
 /** One batch on the GPU against cpuOrmqr on the same buffers. */
 function check(dev: GpuDevice, rng: Rng, dtype: DType, side: Side, trans: Op, c: Case): void {
@@ -56,7 +58,7 @@ function check(dev: GpuDevice, rng: Rng, dtype: DType, side: Side, trans: Op, c:
   const dA = dev.upload(A), dT = dev.upload(T), dC = dev.upload(C);
   try {
     if (!pointer) {
-      ormqrCuda(dev, { side, trans, a: strided(dA, sa), tau: strided(dT, st), c: strided(dC, sc) });
+      ormqrCuda(dev, { side, trans, a: strided(dA, sa), tau: strided(dT, st), c: strided(dC, sc) }, { force: c.force });
     } else {
       // The same matrices as pointer arrays, listed in reverse order.
       const entries = (l: Layout) => Array.from({ length: count }, (_, i) => l.offset + (count - 1 - i) * l.stride);
@@ -65,7 +67,7 @@ function check(dev: GpuDevice, rng: Rng, dtype: DType, side: Side, trans: Op, c:
         a: list(entries(la).map((offset) => ({ data: dA, offset })), { rows: r, cols, ld: la.ld }),
         tau: list(entries(lt).map((offset) => ({ data: dT, offset })), { rows: k, cols: 1, ld: lt.ld }),
         c: list(entries(lc).map((offset) => ({ data: dC, offset })), { rows: m, cols: n, ld: lc.ld }),
-      });
+      }, { force: c.force });
     }
     const got = dev.download(dC) as FloatArray;
     compareOutput(got, want, inC, ormqrTolerance(dtype, r), `ormqr ${dtype} ${side} ${trans} r=${r} k=${k} cols=${cols} nvec=${nvec} count=${count}${pointer ? ' pointer' : ''}`);
@@ -114,8 +116,23 @@ test('ormqr in a CUDA context: host arrays staged through the GPU; reflectors be
     const got = c0.slice();
     const args = { side: 'right', trans: 'T', a: strided(a, { rows: r }), tau: strided(tau, { rows: r, cols: 1 }), c: strided(got, { rows: 4, cols: r }) } as const;
     ctx.ormqr(args);
-    assert.equal(gpuCovers('ormqr', { ...args }, dev), ormqrFits(dtype, r, r, 4));
+    assert.equal(gpuCovers('ormqr', { ...args }, dev), true, 'every size (the blocked driver beyond the shared kernel)');
     compareOutput(got, want, () => true, ormqrTolerance(dtype, r), `context ormqr ${dtype} r=${r}`);
   }
-  assert.ok(!ormqrFits('float64', 180, 180, 4), 'the last case runs on the CPU');
+  assert.ok(!ormqrFits('float64', 180, 180, 4), 'the last case runs on the blocked driver');
+});
+
+test('blocked ormqr on the GPU: orders 64...512, every side and trans, both dtypes, k < r, pointer arrays, forced designs', { skip, timeout: 900_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1820);
+  for (const dtype of DTYPES) for (const side of SIDES) for (const trans of TRANSES) {
+    for (const r of [64, 100, 128, 200, 256, 512]) check(dev, rng, dtype, side, trans, { r, k: r, cols: r, nvec: r >= 256 ? 40 : r, count: r >= 256 ? 2 : 3 });
+    check(dev, rng, dtype, side, trans, { r: 300, k: 77, cols: 80, nvec: 33, count: 3, pointer: true });
+    check(dev, rng, dtype, side, trans, { r: 512, k: 48, cols: 48, nvec: 5, count: 2 });
+  }
+  // The blocked driver where the shared kernel would serve (small orders, ragged blocks), and the reverse.
+  for (const [r, k, panel] of [[9, 9, 4], [40, 33, 8], [70, 70, 32]] as const)
+    for (const side of SIDES) for (const trans of TRANSES)
+      check(dev, rng, 'float64', side, trans, { r, k, cols: k, nvec: 6, count: 4, force: { design: 'blocked', panel } });
+  check(dev, rng, 'float64', 'left', 'T', { r: 100, k: 100, cols: 100, nvec: 9, count: 3, force: { design: 'shared' } });
 });

@@ -6,8 +6,11 @@
  * wide, 64, 100, 128, 200 x 50, 512 x 32; random, graded, rank-deficient and zero-column matrices,
  * NaN in one matrix of a good batch (the others unaffected), info and tau poisoned before the call,
  * odd ld and strides with NaN padding that must come back untouched; list and variable batches;
- * a CUDA context's calls (a size beyond the shared memory falls back to the CPU reference); the
- * vendor baselines of the benchmark (cuBLAS geqrfBatched, cuSOLVER orgqr looped) on the same data.
+ * a CUDA context's calls; the vendor baselines of the benchmark (cuBLAS geqrfBatched, cuSOLVER orgqr
+ * looped) on the same data. The blocked compact-WY driver (from 128 reflectors, or where the tile does
+ * not fit): 64...512 square, tall (500 x 50, 512 x 48) and wide (100 x 300, 48 x 512), both dtypes, the
+ * same checks; forced onto small sizes with narrow panels and no tail; mixed shared and blocked groups
+ * of a variable batch (info in its place) and a list batch's orgqr.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -18,7 +21,7 @@ import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import { org2r } from '../../src/cpu/lapack/qr.js';
 import { Cublas, Cusolver, batchPointers } from '../../src/cuda/baselines/index.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { geqrfCuda, orgqrCuda } from '../../src/cuda/kernels/qr/index.js';
+import { geqrfCuda, orgqrCuda, type QrOptions } from '../../src/cuda/kernels/qr/index.js';
 import { gpuCovers } from '../../src/cuda/registry.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
@@ -35,7 +38,7 @@ const lower = (f: ArrayLike<number>, m: number): number[] => Array.from(f).filte
 const round = (dtype: DType) => (v: number): number => (dtype === 'float32' ? Math.fround(v) : v);
 
 /** geqrf of `count` m x n matrices in a padded strided batch (ld m + 1 or m + 2, odd gaps), then orgqr on the reference's factors. */
-function check(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number, count: number): void {
+function check(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number, count: number, opts: QrOptions = {}): void {
   const eps = EPS[dtype];
   const k = Math.min(m, n);
   const mats = Array.from({ length: count }, (_, i) => qrCase(rng, QR_KINDS[i % QR_KINDS.length]!, m, n, dtype));
@@ -52,7 +55,7 @@ function check(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number, cou
   const dInfo = dev.upload(new Int32Array(count).fill(-7));
   const what = `geqrf ${dtype} ${m}x${n} count=${count}`;
   try {
-    geqrfCuda(dev, { a: strided(dA, { rows: m, cols: n, count, ld, stride }), tau: strided(dT, { rows: k, cols: 1, count, ld: k, stride: tStride }), info: dInfo });
+    geqrfCuda(dev, { a: strided(dA, { rows: m, cols: n, count, ld, stride }), tau: strided(dT, { rows: k, cols: 1, count, ld: k, stride: tStride }), info: dInfo }, opts);
     const a = dev.download(dA) as FloatArray;
     const t = dev.download(dT) as FloatArray;
     assert.deepEqual(Array.from(dev.download(dInfo) as Int32Array), new Array(count).fill(0), `${what}: info`);
@@ -95,7 +98,7 @@ function check(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number, cou
     const dT2 = dev.upload(T);
     const at0 = `orgqr ${dtype} ${m}x${n} k=${kq} count=${count}`;
     try {
-      orgqrCuda(dev, { a: strided(dB, { rows: m, cols: n, count, ld, stride }), tau: strided(dT2, { rows: kq, cols: 1, count, ld: kq, stride: kq + 1 }) });
+      orgqrCuda(dev, { a: strided(dB, { rows: m, cols: n, count, ld, stride }), tau: strided(dT2, { rows: kq, cols: 1, count, ld: kq, stride: kq + 1 }) }, opts);
       const b = dev.download(dB) as FloatArray;
       for (let e = 0; e < b.length; e++) if (!inside(e)) assert.ok(Number.isNaN(b[e]), `${at0}: padding ${e} written`);
       refs.forEach((r, q) => {
@@ -146,7 +149,7 @@ test('geqrf and orgqr on the GPU: tall (m = 10 n), wide, 64, 100, 128, 200 x 50,
   for (const dtype of ['float64', 'float32'] as const) for (const [m, n] of shapes) check(dev, rng, dtype, m, n, countFor(Math.max(m, n)));
 });
 
-test('list and variable batches (pointer form, grouped by size), and a CUDA context with the CPU fallback', { skip, timeout: 300_000 }, () => {
+test('list and variable batches (pointer form, grouped by size), and a CUDA context (300 x 300: the blocked driver)', { skip, timeout: 300_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1803);
   const eps = EPS.float64;
@@ -185,7 +188,7 @@ test('list and variable batches (pointer form, grouped by size), and a CUDA cont
   }
   const backend = new CudaBackend(dev, 'test');
   const ctx = new Context('cuda', backend, backend);
-  for (const [m, n, covered] of [[24, 24, true], [128, 128, true], [300, 300, false]] as const) {
+  for (const [m, n, covered] of [[24, 24, true], [128, 128, true], [300, 300, true]] as const) {
     const x = qrCase(rng, 'random', m, n, 'float64');
     const data = Float64Array.from(x);
     const tau = new Float64Array(n);
@@ -213,6 +216,71 @@ test('list and variable batches (pointer form, grouped by size), and a CUDA cont
     worst = Math.max(worst, Math.abs(s - rowMajor[i * 5 + j]!));
   }
   assert.ok(worst < LIMIT * 7 * eps * fro(a), `array-level qr: ${worst}`);
+});
+
+test('blocked geqrf and orgqr on the GPU: 64...512 square, tall and wide, both dtypes', { skip, timeout: 1_800_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1805);
+  // The host reference is O(m n^2) in JavaScript: few matrices at the large sizes (the third one holds NaN).
+  const shapes: [number, number, number][] = [
+    [64, 64, 6], [100, 100, 5], [128, 128, 4], [200, 200, 3], [256, 256, 3], [512, 512, 3],
+    [500, 50, 3], [512, 48, 3], [480, 130, 3], [100, 300, 3], [48, 512, 3], [200, 512, 3], [129, 131, 3],
+  ];
+  for (const dtype of ['float64', 'float32'] as const) for (const [m, n, count] of shapes) check(dev, rng, dtype, m, n, count);
+});
+
+test('blocked geqrf and orgqr forced where the shared kernel would serve, and the shared kernel forced at 128 (same results)', { skip, timeout: 900_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1806);
+  const forced: [number, number, QrOptions][] = [
+    [40, 40, { force: { design: 'blocked', panel: 8, tailMax: 0 } }],
+    [70, 45, { force: { design: 'blocked', panel: 16, tailMax: 20 } }],
+    [33, 90, { force: { design: 'blocked', panel: 8, tailMax: 0 } }],
+    [100, 100, { force: { design: 'blocked', panel: 32, tailMax: 0 } }],
+    [128, 128, { force: { design: 'shared' } }],
+    [256, 256, { force: { design: 'blocked', panel: 16 } }],
+  ];
+  for (const dtype of ['float64', 'float32'] as const) for (const [m, n, opts] of forced) check(dev, rng, dtype, m, n, 5, opts);
+});
+
+test('blocked sizes in list and variable batches: shared and blocked groups in one call, info in its place', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1807);
+  const eps = EPS.float64;
+  const shapes: [number, number][] = [[200, 150], [6, 4], [200, 150], [130, 130], [64, 64], [200, 150]];
+  const mats = shapes.map(([m, n]) => qrCase(rng, 'random', m, n, 'float64'));
+  const arrays = mats.map((x) => dev.upload(Float64Array.from(x)));
+  const taus = shapes.map(([m, n]) => dev.upload(new Float64Array(Math.min(m, n)).fill(NaN)));
+  const dInfo = dev.upload(new Int32Array(shapes.length).fill(-7));
+  try {
+    geqrfCuda(dev, {
+      a: variable(arrays.map((data, i) => ({ data, rows: shapes[i]![0], cols: shapes[i]![1] }))) as Batch<DeviceArray>,
+      tau: variable(taus.map((data, i) => ({ data, rows: Math.min(...shapes[i]!), cols: 1 }))) as Batch<DeviceArray>,
+      info: dInfo,
+    });
+    assert.deepEqual(Array.from(dev.download(dInfo) as Int32Array), new Array(shapes.length).fill(0));
+    const factors = mats.map((x, i) => {
+      const [m, n] = shapes[i]!;
+      const f = Float64Array.from(dev.download(arrays[i]!) as Float64Array);
+      const tau = Float64Array.from(dev.download(taus[i]!) as Float64Array);
+      const { residual, orthogonality } = qrRatios(x, f, tau, m, n, eps);
+      assert.ok(residual < LIMIT && orthogonality < LIMIT, `variable #${i} ${m}x${n}: ${residual}, ${orthogonality}`);
+      return { f, tau };
+    });
+    // orgqr on a list batch of the three 200 x 150 factors (pointer form, blocked).
+    const same = [0, 2, 5];
+    const dTau = dev.upload(Float64Array.from(same.flatMap((i) => Array.from(factors[i]!.tau))));
+    orgqrCuda(dev, { a: list(same.map((i) => arrays[i]!), { rows: 200, cols: 150 }) as Batch<DeviceArray>, tau: strided(dTau, { rows: 150, cols: 1, count: 3 }) });
+    same.forEach((i) => {
+      const q = Float64Array.from(dev.download(arrays[i]!) as Float64Array);
+      const ref = factors[i]!.f.slice();
+      org2r(ref, factors[i]!.tau, 200, 150, 150);
+      assert.ok(relativeGap(q, ref, 1, 200, 150, eps) < LIMIT, `list orgqr #${i}`);
+    });
+    dTau.dispose();
+  } finally {
+    for (const x of [...arrays, ...taus, dInfo]) x.dispose();
+  }
 });
 
 test('the vendor baselines agree: cublasDgeqrfBatched and the looped cusolverDnDorgqr give the reference factors', { skip, timeout: 120_000 }, () => {

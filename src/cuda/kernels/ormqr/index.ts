@@ -4,4 +4,4 @@ export { ORMQR_MAX_THREADS, forwardOrder, ormqrBlockSource, ormqrSlotElements, p
 export {
   ORMQR_COVER_SHARED, ORMQR_THREADS_MAX, ORMQR_THREADS_MIN, blockMatrices, ormqrFits, planOrmqr, type OrmqrProblem,
 } from './plan.js';
-export { ormqrCovers, ormqrCuda, type OrmqrOptions } from './launch.js';
+export { ormqrBlocked, ormqrCovers, ormqrCuda, type OrmqrOptions } from './launch.js';

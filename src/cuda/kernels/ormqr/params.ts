@@ -34,6 +34,10 @@ export interface OrmqrPlan {
 
 /** What a plan may be told instead of its own choice (tests, benchmarks). */
 export interface OrmqrForce {
+  /** The shared-memory kernel (generate-block.ts) or the blocked compact-WY driver (launch.ts). */
+  readonly design?: 'shared' | 'blocked';
+  /** The blocked driver's block of reflectors (1..32). */
+  readonly panel?: number;
   /** Threads per matrix: a power of two <= 128. */
   readonly threads?: number;
   /** Matrices per block (at most 256 / threads). */

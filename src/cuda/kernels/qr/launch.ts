@@ -1,53 +1,58 @@
 /**
- * geqrfCuda and orgqrCuda: batched Householder QR of device batches. The batch is grouped as the
- * other families group it (common/operands.ts: strided A and tau in one launch; list and variable
- * batches by size and leading dimension, pointer arrays uploaded), one plan and one launch per group.
- * `qrCovers` tells the registry which requests these kernels take: every matrix's tile must fit the
- * device's shared memory (larger ones run on the CPU reference).
+ * geqrfCuda and orgqrCuda: batched Householder QR of device batches. Each group of equally sized
+ * matrices gets a design from `planQrDesign` (the family's tuning table): one shared-memory kernel
+ * per matrix (grouped as the other families group: common/operands.ts, strided A and tau in one
+ * launch; list and variable batches by size and leading dimension, pointer arrays uploaded), or the
+ * blocked compact-WY driver (launch-blocked.ts; chunks and workspace by common/wy-launch.ts).
+ * `qrCovers` tells the registry which requests these kernels take: every matrix must fit the shared
+ * kernel or the blocked driver's narrowest panel (the rest run on the CPU reference).
  */
 import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
 import type { Storage } from '../../../core/storage.js';
 import type { DType } from '../../../core/dtype.js';
 import type { GeqrfRequest, OrgqrRequest } from '../../../core/ops.js';
-import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { tuningFor, type QrTuning } from '../../model/tuning/index.js';
+import type { DeviceArray, GpuDevice } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
-import { geqrfSharedSource, orgqrSharedSource } from './generate-shared.js';
-import type { QrForce, QrPlan } from './params.js';
-import { planQr, qrFits, type QrProblem } from './plan.js';
+import { plannedOnce } from '../common/kernel-cache.js';
+import { deviceDtype, groupOperands, release, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
+import { eachWyChunk } from '../common/wy-launch.js';
+import type { QrDesign, QrForce, QrShape } from './params.js';
+import { geqrfBlocked, launchShared, orgqrBlocked, qrWorkElements } from './launch-blocked.js';
+import { planQrDesign, qrBlockedFits, qrFits, type QrProblem } from './plan.js';
 
-export interface QrOptions { readonly force?: QrForce }
+export interface QrOptions {
+  readonly force?: QrForce;
+  /** Plan with this table instead of the device architecture's (tests, sweeps). */
+  readonly tuning?: QrTuning;
+}
 
 /**
- * Whether the GPU kernels take every matrix of `a` on `dev` (geqrf: the m x n tile; orgqr: the same
- * tile with k = n reflectors at most, so one check serves both).
+ * Whether the GPU kernels take every matrix of `a` on `dev` (geqrf: the m x n tile in shared
+ * memory or the blocked driver's narrowest panel; orgqr: the same with k = n reflectors at most, so
+ * one check serves both).
  */
 export function qrCovers(a: Batch<Storage>, dev: GpuDevice): boolean {
   // The backend asks before it stages host arrays, so host batches come here too.
   const dtype = batchDtype(a, 'a');
   const limit = sharedLimit(dev);
-  const fits = ({ rows: m, cols: n }: { rows: number; cols: number }): boolean =>
-    qrFits({ op: 'geqrf', dtype, m, n, k: Math.min(m, n), kind: 'strided', sharedLimit: limit });
+  const fits = ({ rows: m, cols: n }: { rows: number; cols: number }): boolean => {
+    const pr: QrProblem = { op: 'geqrf', dtype, m, n, k: Math.min(m, n), kind: 'strided', sharedLimit: limit };
+    return qrFits(pr) || qrBlockedFits(pr);
+  };
   const uniform = uniformShape(a);
   if (uniform !== undefined) return fits(uniform);
   for (let i = 0; i < batchCount(a); i++) if (!fits(shapeAt(a, i))) return false;
   return true;
 }
 
-function plan(dev: GpuDevice, pr: Omit<QrProblem, 'sharedLimit'>, opts: QrOptions): QrPlan {
-  const planNow = (): QrPlan => planQr({ ...pr, sharedLimit: sharedLimit(dev) }, { force: opts.force });
-  return opts.force === undefined ? plannedOnce(dev, `qr/${pr.op}/${pr.dtype}/${pr.m}x${pr.n}k${pr.k}/${pr.kind}`, planNow) : planNow();
-}
-
-function launch(dev: GpuDevice, p: QrPlan, count: number, a: OperandArgs, tau: OperandArgs, info: DeviceArray | null, index: DeviceArray | null): void {
-  const params = p.params;
-  const k = params.op === 'geqrf'
-    ? kernelFor(dev, 'qr-geqrf', params, () => geqrfSharedSource(params))
-    : kernelFor(dev, 'qr-orgqr', params, () => orgqrSharedSource(params));
-  k.launch({ grid: [Math.ceil(count / params.perBlock), 1, 1], block: [p.blockThreads, 1, 1], sharedBytes: p.sharedBytes }, [
-    ...operandArgs(a), ...operandArgs(tau), ...(info === null ? [] : [arg.ptr(info)]), ...indexArgs(index, count),
-  ]);
+/** The design of a group (memoised per device unless forced or given a table). */
+function design(dev: GpuDevice, shape: QrShape, opts: QrOptions): QrDesign {
+  const pr: QrProblem = { ...shape, sharedLimit: sharedLimit(dev) };
+  const planNow = (): QrDesign => planQrDesign(pr, opts.tuning ?? tuningFor(dev.info.arch, 'qr'), { force: opts.force });
+  return opts.force === undefined && opts.tuning === undefined
+    ? plannedOnce(dev, `qr-design/${shape.op}/${shape.dtype}/${shape.m}x${shape.n}k${shape.k}/${shape.kind}`, planNow)
+    : planNow();
 }
 
 /** `body` for each launch group of (A, tau) of one size, with the batch's dtype; the grouping's uploads released after. */
@@ -65,19 +70,51 @@ function eachGroup(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, body: (a: Opera
   }
 }
 
+/** The shape of matrix i of a request (tau's rows are its reflectors; geqrf's are min(m, n)). */
+function shapeOf(r: OrgqrRequest<DeviceArray>, op: QrShape['op'], dtype: DType, i: number): QrShape {
+  const { rows: m, cols: n } = shapeAt(r.a, i);
+  const k = op === 'geqrf' ? Math.min(m, n) : shapeAt(r.tau, i).rows;
+  return { op, dtype, m, n, k, kind: r.a.kind === 'strided' && r.tau.kind === 'strided' ? 'strided' : 'pointer' };
+}
+
+/**
+ * Runs the shared-kernel groups of a request, then its blocked matrices through the blocked driver
+ * (`blocked`, per chunk); `trivial` takes the groups with nothing to compute.
+ */
+function run(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, op: QrShape['op'], opts: QrOptions, info: DeviceArray | null,
+  trivial: (g: LaunchGroup, a: OperandArgs) => boolean): void {
+  if (batchCount(r.a) === 0) return;
+  const dtype = deviceDtype(r.a);
+  const designAt = (i: number): QrDesign => design(dev, shapeOf(r, op, dtype, i), opts);
+  const strided = r.a.kind === 'strided' && r.tau.kind === 'strided';
+  const isBlocked = (i: number): boolean => { const s = shapeOf(r, op, dtype, i); return s.m > 0 && s.n > 0 && (op === 'orgqr' || s.k > 0) && designAt(i).design === 'blocked'; };
+  const allBlocked = strided && isBlocked(0);
+  if (!allBlocked) {
+    eachGroup(dev, r, (a, tau, g) => {
+      if (trivial(g, a)) return;
+      const d = design(dev, { op, dtype, m: a.rows, n: a.cols, k: op === 'geqrf' ? Math.min(a.rows, a.cols) : tau.rows, kind: a.kind }, opts);
+      if (d.design !== 'shared') return;
+      launchShared(dev, d, g.count, a, tau, info === null ? null : info.ptr, g.index);
+    });
+  }
+  if (strided && !allBlocked) return;
+  const perMatrix = (i: number): number => { const d = designAt(i); return d.design === 'blocked' ? qrWorkElements(d.m, d.n, d.nb) : 0; };
+  eachWyChunk(dev, dtype, [r.a, r.tau], perMatrix, (c) => {
+    const s = c.operands[0]!;
+    const d = design(dev, { op, dtype, m: s.rows, n: s.cols, k: op === 'geqrf' ? Math.min(s.rows, s.cols) : c.operands[1]!.rows, kind: s.kind }, opts);
+    if (d.design !== 'blocked') throw new Error('unreachable: a blocked group planned shared');
+    if (op === 'geqrf') geqrfBlocked(dev, d, c, info!); else orgqrBlocked(dev, d, c);
+  }, isBlocked);
+}
+
 export function geqrfCuda(dev: GpuDevice, r: GeqrfRequest<DeviceArray, DeviceArray>, opts: QrOptions = {}): void {
-  eachGroup(dev, r, (a, tau, g, dtype) => {
-    const k = Math.min(a.rows, a.cols);
-    if (k === 0) { zeroInfo(dev, r.info, g.index, g.count); return; }
-    const p = plan(dev, { op: 'geqrf', dtype, m: a.rows, n: a.cols, k, kind: a.kind }, opts);
-    launch(dev, p, g.count, a, tau, r.info, g.index);
+  run(dev, r, 'geqrf', opts, r.info, (g, a) => {
+    if (Math.min(a.rows, a.cols) > 0) return false;
+    zeroInfo(dev, r.info, g.index, g.count);
+    return true;
   });
 }
 
 export function orgqrCuda(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, opts: QrOptions = {}): void {
-  eachGroup(dev, r, (a, tau, g, dtype) => {
-    if (a.rows === 0 || a.cols === 0) return;
-    const p = plan(dev, { op: 'orgqr', dtype, m: a.rows, n: a.cols, k: tau.rows, kind: a.kind }, opts);
-    launch(dev, p, g.count, a, tau, null, g.index);
-  });
+  run(dev, r, 'orgqr', opts, null, (_g, a) => a.rows === 0 || a.cols === 0);
 }

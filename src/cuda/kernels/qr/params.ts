@@ -40,6 +40,12 @@ export interface QrSharedParams extends QrShape {
 
 /** What a plan may be told instead of its own choice (tests, benchmarks, sweeps). */
 export interface QrForce {
+  /** One shared-memory kernel per matrix, or the blocked compact-WY driver (launch-blocked.ts). */
+  readonly design?: 'shared' | 'blocked';
+  /** The blocked driver's panel width (at most 64). */
+  readonly panel?: number;
+  /** The blocked driver's tail bound (0: no shared-memory tail, panels to the end). */
+  readonly tailMax?: number;
   readonly scope?: QrScope;
   readonly threads?: number;
   readonly rowLanes?: number;
@@ -52,3 +58,25 @@ export interface QrPlan {
   readonly blockThreads: number;
   readonly sharedBytes: number;
 }
+
+/**
+ * The blocked driver of one group (LAPACK's dgeqrf / dorgqr order): panels of `nb` columns, each
+ * factored (geqrf) or formed (orgqr) by the shared-memory kernel on a view of A, the block
+ * reflector applied to the rest of A by two GEMMs, and from column `tail` on (a multiple of nb, or
+ * k) one shared-memory kernel on the trailing (m - tail) x (n - tail) matrix where `tailKernel`.
+ */
+export interface QrBlockedPlan {
+  readonly design: 'blocked';
+  readonly op: 'geqrf' | 'orgqr';
+  readonly dtype: QrShape['dtype'];
+  readonly m: number;
+  readonly n: number;
+  readonly k: number;
+  readonly nb: number;
+  readonly tail: number;
+  /** Whether the shared kernel finishes from `tail` on (else: nothing left (geqrf), unit columns by laset (orgqr)). */
+  readonly tailKernel: boolean;
+}
+
+/** A group's design: one shared-memory kernel per matrix, or the blocked driver. */
+export type QrDesign = ({ readonly design: 'shared' } & QrPlan) | QrBlockedPlan;

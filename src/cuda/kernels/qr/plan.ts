@@ -14,7 +14,8 @@
  */
 import { MyriadError } from '../../../core/errors.js';
 import { qrSharedBytes } from './generate-shared.js';
-import type { QrForce, QrPlan, QrScope, QrShape, QrSharedParams } from './params.js';
+import type { QrTuning } from '../../model/tuning/index.js';
+import type { QrBlockedPlan, QrDesign, QrForce, QrPlan, QrScope, QrShape, QrSharedParams } from './params.js';
 
 export const WARP_MAX = 32;
 /** Shared bytes per block of the warp scope. */
@@ -76,4 +77,55 @@ export function qrFits(pr: QrProblem): boolean {
   } catch {
     return false;
   }
+}
+
+/** The narrowest panel the blocked driver goes down to where a wider one does not fit. */
+export const PANEL_MIN = 8;
+/** The widest panel (the WY kernel's T and Gram matrix are nb x nb in static shared memory). */
+export const PANEL_MAX = 32;
+
+/** Whether the shared kernel of `op` takes an rows x cols tile with k reflectors. */
+const tileFits = (pr: QrProblem, op: QrShape['op'], rows: number, cols: number, k: number): boolean =>
+  qrFits({ ...pr, op, m: rows, n: cols, k });
+
+/**
+ * Which design serves a group (blocked from `tuning.blockedFrom` reflectors on, or where the tile
+ * does not fit the shared memory; the shared kernel below it): see QrDesign.
+ */
+export function planQrDesign(pr: QrProblem, tuning: QrTuning, options: { readonly force?: QrForce } = {}): QrDesign {
+  const force = options.force ?? {};
+  const small = Math.min(pr.m, pr.n) < tuning.blockedFrom[pr.dtype] || Math.max(pr.m, pr.n) <= WARP_MAX;
+  const design = force.design ?? (small && qrFits(pr) ? 'shared' : 'blocked');
+  if (design === 'shared') return { design, ...planQr(pr, { force }) };
+  return planQrBlocked(pr, tuning, force);
+}
+
+/**
+ * The blocked driver's panel width and tail (LAPACK's nb and nx): nb from the table, halved while
+ * the first (tallest) m x nb panel does not fit the shared kernel; the tail from the first panel
+ * boundary where at most `tailMax` reflectors (geqrf) or columns (orgqr) remain and their tile fits.
+ */
+export function planQrBlocked(pr: QrProblem, tuning: QrTuning, force: QrForce = {}): QrBlockedPlan {
+  const { op, dtype, m, n, k } = pr;
+  let nb = force.panel ?? tuning.panel[dtype];
+  if (!Number.isInteger(nb) || nb < 1 || nb > PANEL_MAX) throw new MyriadError('UNSUPPORTED', `the QR panel must be 1..${PANEL_MAX} columns, got ${nb}`, 'force.panel');
+  const panelFits = (w: number): boolean => k === 0 || tileFits(pr, op, m, Math.min(w, k), Math.min(w, k));
+  if (force.panel === undefined) while (nb > PANEL_MIN && !panelFits(nb)) nb /= 2;
+  if (!panelFits(nb))
+    throw new MyriadError('UNSUPPORTED', `a ${m} x ${Math.min(nb, k)} QR panel (${dtype}) does not fit ${pr.sharedLimit} shared bytes`, 'a');
+  const tailMax = force.tailMax ?? tuning.tailMax[dtype];
+  const candidates: number[] = [];
+  for (let i = 0; i < k; i += nb) candidates.push(i);
+  candidates.push(k);
+  const tailAt = (i: number): boolean => op === 'geqrf'
+    ? i < k && k - i <= tailMax && tileFits(pr, 'geqrf', m - i, n - i, k - i)
+    : n - i <= tailMax && tileFits(pr, 'orgqr', m - i, n - i, k - i);
+  const tail = candidates.find((i) => n > i && tailAt(i));
+  return { design: 'blocked', op, dtype, m, n, k, nb, tail: tail ?? k, tailKernel: tail !== undefined };
+}
+
+/** Whether the blocked driver takes the problem (its narrowest panel fits the shared memory). */
+export function qrBlockedFits(pr: QrProblem): boolean {
+  const w = Math.min(PANEL_MIN, pr.k);
+  return w === 0 || tileFits(pr, pr.op, pr.m, w, w);
 }

@@ -1,0 +1,20 @@
+/** The batched Householder QR tables (src/cuda/kernels/qr/ and kernels/ormqr/: the blocked compact-WY driver). */
+import type { PerDType } from './factor-types.js';
+
+export interface QrTuning {
+  /**
+   * geqrf and orgqr take the blocked driver (panels, the compact WY form, the trailing update as
+   * GEMMs) from k = min(m, n) reflectors on; below it one shared-memory kernel per matrix serves
+   * where the tile fits (larger tiles always go blocked).
+   */
+  readonly blockedFrom: PerDType<number>;
+  /** Panel width nb of the blocked driver (halved down to 8 where an m x nb panel does not fit the shared memory). */
+  readonly panel: PerDType<number>;
+  /**
+   * The blocked driver hands what is left to one shared-memory kernel once at most this many
+   * reflectors remain (geqrf: k - j; orgqr: n - kk columns) and that tile fits (LAPACK's nx).
+   */
+  readonly tailMax: PerDType<number>;
+  /** ormqr takes the blocked driver from this many reflectors on (and wherever its shared kernel does not fit). */
+  readonly ormqrBlockedFrom: PerDType<number>;
+}
