@@ -5,11 +5,12 @@
  * stage 1 (G = A^T A): R1 = chol(G). Where the Cholesky breaks down (a pivot not positive and
  *   finite) or max(diag R1) / min(diag R1) > fallbackLimit (cond(A) too close to u^{-1/2} for
  *   CholeskyQR2), the matrix takes the shifted route: R1 = chol(G + s I), s = shiftScale *
- *   trace(G) = 11 (m n + n (n + 1)) u ||A||_F^2 (Fukaya et al. 2020, Alg. 4.1, eq. (4.2)); route[b] = 1.
+ *   trace(G) = 11 (m n + n (n + 1)) u ||A||_F^2 (Fukaya et al. 2020, eq. (4.2); m there is the
+ *   length of the Gram sums' addition chains, plan.ts `shiftScale`); route[b] = 1.
  *   A breakdown there too (NaN or Inf in A, A = 0) sets info[b] = j + 1 (column j broke).
  * stage 2 (G = Q1^T Q1): R2 = chol(G); a breakdown sets info[b] = j + 1. On the shifted route,
  *   diag ratio of R2 > failLimit means cond(Q1) is beyond what CholeskyQR2 repairs, i.e. cond(A)
- *   beyond about 1 / (u sqrt(11 m n)): info[b] = n + 1 (numerically rank-deficient). On the
+ *   beyond about 1 / (u sqrt(11 m n)) (m as above): info[b] = n + 1 (numerically rank-deficient). On the
  *   CholeskyQR2 route R = R2 R1 is written.
  * stage 3 (shifted route only, G = Q2^T Q2): R3 = chol(G); R = R3 R2 R1.
  * Every stage stores its factor in factors[b][stage - 1] (n x n, column-major, zeros below the

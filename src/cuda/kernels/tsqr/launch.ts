@@ -28,7 +28,7 @@ import { cholSharedBytes, generateChol } from './generate-chol.js';
 import { generateReduce, reduceSharedBytes } from './generate-reduce.js';
 import { generateRows, rowsSharedBytes } from './generate-rows.js';
 import { TSQR_MAX_N, type TsqrForce, type TsqrPlan } from './params.js';
-import { planTsqr, unitRoundoff } from './plan.js';
+import { planTsqr, shiftScale, unitRoundoff } from './plan.js';
 
 /** A TSQR call on device data: count matrices of m x n (A, overwritten by Q) and n x n (R). */
 export interface TsqrRequest {
@@ -93,7 +93,7 @@ export function tsqrCuda(dev: GpuDevice, request: TsqrRequest, opts: TsqrOptions
   const reduce = kernelFor(dev, 'tsqr-reduce', plan.reduce, () => generateReduce(plan.reduce));
   const u = unitRoundoff(dtype);
   const failLimit = tuning.fallbackRatio / Math.sqrt(u);
-  const shiftScale = 11 * (m * n + n * (n + 1)) * u;
+  const shift = shiftScale(plan, m);
 
   const nn = n * n;
   const partials = dev.alloc(dtype, count * plan.gramBlocks * nn);
@@ -111,7 +111,7 @@ export function tsqrCuda(dev: GpuDevice, request: TsqrRequest, opts: TsqrOptions
       chol.launch({ grid: [count, 1, 1], block: [32, 1, 1], sharedBytes: cholSharedBytes(plan.chol) },
         [arg.ptr(sums), arg.i32(s), ...shared,
           ...operandArgs({ pointer: r.data.ptr, offset: r.offset, stride: r.stride, ld: r.ld }),
-          arg.real(dtype, plan.ratioLimit), arg.real(dtype, failLimit), arg.real(dtype, shiftScale)]);
+          arg.real(dtype, plan.ratioLimit), arg.real(dtype, failLimit), arg.real(dtype, shift)]);
     };
     stage(1);
     const routes = dev.download(route) as Int32Array;   // waits: the one host sync of the call

@@ -12,7 +12,7 @@
 import { DTYPE_BYTES, type DType } from '../../../core/dtype.js';
 import type { TsqrTuning } from '../../model/tuning/tsqr-types.js';
 import { REDUCE_SLICES } from './generate-reduce.js';
-import { paddedColumns } from './generate-rows.js';
+import { groupThreads, paddedColumns } from './generate-rows.js';
 import { TSQR_MAX_N, type TsqrForce, type TsqrPlan, type TsqrProblem } from './params.js';
 
 /** Unit roundoff u (half the machine epsilon). */
@@ -44,6 +44,27 @@ export function planTsqr(problem: TsqrProblem, tuning: TsqrTuning, force: TsqrFo
     storeBlocks: force.storeBlocks ?? Math.min(perMatrix, tiles(storeThreads)),
     ratioLimit: force.route === 'shifted' ? 0 : force.route === 'cholqr2' ? Infinity : tuning.fallbackRatio / Math.sqrt(u),
   };
+}
+
+/**
+ * The longest chain of additions behind one entry of the Gram matrix in this plan: a thread's
+ * running sum over its rows (ceil(tiles per block) x ceil(rows per tile / groups)), the groups'
+ * sum in the block, the slices' sums over the blocks and their tree. It stands for m in the shift
+ * of shifted CholeskyQR3: Fukaya et al. (2020) bound the rounding error of the Gram matrix by
+ * gamma_m, the error of m-term dot products summed in one chain; ours are summed in blocks, and
+ * their error bound is gamma of this depth (Higham, Accuracy and Stability, sec. 4.2), so the
+ * shift need not grow with m (it would pass ||A||_F^2 itself for m n > 1 / (11 u): 1.5e6 in float32).
+ */
+export function gramChain(plan: TsqrPlan, m: number): number {
+  const groups = Math.max(1, Math.floor(plan.gram.threads / groupThreads(plan.gram)));
+  const tilesPerBlock = Math.ceil(Math.ceil(m / plan.gram.threads) / plan.gramBlocks);
+  return tilesPerBlock * Math.ceil(plan.gram.threads / groups) + groups + Math.ceil(plan.gramBlocks / plan.reduce.slices) + Math.log2(plan.reduce.slices);
+}
+
+/** The shift of shifted CholeskyQR3 over ||A||_F^2: 11 (chain n + n (n + 1)) u (Fukaya et al. 2020, eq. (4.2), with the chain of `gramChain` for m). */
+export function shiftScale(plan: TsqrPlan, m: number): number {
+  const n = plan.chol.n;
+  return 11 * (gramChain(plan, m) * n + n * (n + 1)) * unitRoundoff(plan.chol.dtype);
 }
 
 /**
