@@ -7,8 +7,9 @@
  * consecutive elements of each column), applies the matrix's first `nsolve` triangular factors
  * (x := x R1^{-1}, then x R2^{-1}, ...; factors in shared memory, snippets.ts), then
  * - 'gram': writes the row into a shared tile (column-major, leading dimension threads + 1) and
- *   the block accumulates the tile's Gram matrix X^T X: the threads form groups of (n/tile)^2,
- *   thread (ti, tj) of a group owning the tile x tile block (ti, tj) of the n x n sum in
+ *   the block accumulates the tile's Gram matrix X^T X: the threads form groups of
+ *   nt (nt + 1) / 2 (nt = n / tile, rounded up), thread (ti, tj), ti <= tj, of a group owning the
+ *   tile x tile block (ti, tj) of the upper half of the n x n sum (symmetry halves the work) in
  *   registers, group g taking rows g, g + groups, ... of the tile (threads past the last whole
  *   group idle here). At the end the groups add
  *   their sums in group order and the block writes its n x n partial to
@@ -31,8 +32,11 @@ import { factorHelpers, packedTriangle } from './snippets.js';
 /** Columns of the Gram tile rounded up to whole register tiles. */
 export const paddedColumns = (p: Pick<TsqrRowsParams, 'n' | 'tile'>): number => Math.ceil(p.n / p.tile) * p.tile;
 
-/** Threads of one group of the Gram accumulation: one per tile x tile block of the n x n sum. */
-export const groupThreads = (p: Pick<TsqrRowsParams, 'n' | 'tile'>): number => (paddedColumns(p) / p.tile) ** 2;
+/** Threads of one group of the Gram accumulation: one per tile x tile block of the upper half of the n x n sum. */
+export const groupThreads = (p: Pick<TsqrRowsParams, 'n' | 'tile'>): number => {
+  const nt = paddedColumns(p) / p.tile;
+  return (nt * (nt + 1)) / 2;
+};
 
 /** Factors a pass holds in shared memory: two in the Gram passes (stage <= 3), three in 'store'. */
 export const factorSlots = (mode: TsqrRowsParams['mode']): number => (mode === 'gram' ? 2 : 3);
@@ -50,7 +54,7 @@ export function checkRowsParams(p: TsqrRowsParams): void {
   if (!Number.isInteger(p.threads) || p.threads % 32 !== 0 || p.threads < 32 || p.threads > 256) fail('threads must be a multiple of 32 in 32..256');
   if (p.mode === 'gram') {
     if (![1, 2, 4].includes(p.tile)) fail('tile must be 1, 2 or 4');
-    if (p.threads < groupThreads(p)) fail('threads must hold one group ((n/tile)^2 threads)');
+    if (p.threads < groupThreads(p)) fail('threads must hold one group (nt (nt + 1) / 2 threads, nt = n / tile)');
   } else if (p.tile !== 1) fail('store takes tile 1');
 }
 
@@ -92,7 +96,11 @@ extern "C" __global__ void __launch_bounds__(ROWS) ${entry}(${signature}, int st
   loadFactors(factors + (long long)b * 3 * N * N, fac, nsolve, threadIdx.x, ROWS);
   for (int c = N; c < NPAD; ++c) tile[c * LDS + threadIdx.x] = 0;   // padding columns: zero once
   const real* a = A + offsetA + (long long)b * strideA;
-  const int g = threadIdx.x / GS, ti = (threadIdx.x % GS) / NT, tj = threadIdx.x % NT;
+  // Thread t of a group: the t-th block (ti, tj), ti <= tj, of the upper half, row by row.
+  const int g = threadIdx.x / GS;
+  int ti = 0, tj = threadIdx.x % GS;
+  while (tj >= NT - ti) { tj -= NT - ti; ++ti; }
+  tj += ti;
   real acc[TB][TB];
 #pragma unroll
   for (int k = 0; k < TB; ++k)
@@ -124,8 +132,11 @@ ${load}
       for (int k = 0; k < TB; ++k)
 #pragma unroll
         for (int l = 0; l < TB; ++l) {
-          const int e = (ti * TB + k) + (tj * TB + l) * NPAD;
-          red[e] = h == 0 ? acc[k][l] : red[e] + acc[k][l];
+          if (ti == tj && k > l) continue;   // a diagonal block's lower half is its upper half's mirror
+          const int i = ti * TB + k, j = tj * TB + l;
+          const real sum = h == 0 ? acc[k][l] : red[i + j * NPAD] + acc[k][l];
+          red[i + j * NPAD] = sum;
+          red[j + i * NPAD] = sum;   // the lower half (acc[l][k] = acc[k][l] bit for bit on a diagonal block)
         }
     }
     __syncthreads();

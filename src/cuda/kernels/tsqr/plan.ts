@@ -5,7 +5,8 @@
  *   the Gram sum: 2 tile shared loads for tile^2 FMAs per row); 256 threads (rows per tile)
  *   unless the tile then passes 40 KiB (n > 16 in float64: 128), so blocks fit the default
  *   48 KiB and several share an SM.
- * - Store pass: 256 threads, one row each.
+ * - Store pass: one row a thread, 256 threads (128 where a float64 row passes 16 elements: its
+ *   registers would leave one block per SM).
  * - Blocks: blocksPerSm x SMs per pass, shared by the `count` matrices, never more than the
  *   matrix has tiles (grid-stride loops cover the rest).
  */
@@ -31,7 +32,8 @@ export function planTsqr(problem: TsqrProblem, tuning: TsqrTuning, force: TsqrFo
   if (!(n >= 1 && n <= TSQR_MAX_N)) throw new Error(`tsqr plan: n must be 1..${TSQR_MAX_N}, got ${n}`);
   const tile = force.tile ?? (n > 16 ? 4 : n > 4 ? 2 : 1);
   const threads = force.threads ?? (paddedColumns({ n, tile }) * 257 * DTYPE_BYTES[dtype] > GRAM_TILE_BYTES ? 128 : 256);
-  const storeThreads = 256;
+  // A float64 row of n > 16 takes over 128 registers a thread: 128-thread blocks keep three per SM.
+  const storeThreads = n * DTYPE_BYTES[dtype] > 128 ? 128 : 256;
   const tiles = (t: number): number => Math.max(1, Math.ceil(m / t));
   const perMatrix = Math.max(1, Math.ceil((tuning.blocksPerSm * smCount) / Math.max(1, count)));
   const u = unitRoundoff(dtype);
