@@ -70,10 +70,10 @@ test('plans: the register tile follows n, the Gram tile fits 48 KiB, blocks foll
   assert.equal(few.gramBlocks, 2, 'no more blocks than tiles');
   assert.equal(planTsqr({ dtype: 'float64', m: 1e7, n: 8, count: 4, smCount: 132 }, defaultTsqrTuning).gramBlocks, 132);
   // The fallback limit: fallbackRatio / sqrt(u); forced routes.
-  assert.ok(Math.abs(planTsqr({ dtype: 'float64', m: 1e6, n: 8, count: 1, smCount: 1 }, defaultTsqrTuning).ratioLimit - 2 ** 26.5 / 16) < 1);
-  assert.ok(Math.abs(planTsqr({ dtype: 'float32', m: 1e6, n: 8, count: 1, smCount: 1 }, defaultTsqrTuning).ratioLimit - 256) < 1e-9);
-  assert.equal(planTsqr({ dtype: 'float64', m: 1e6, n: 8, count: 1, smCount: 1 }, defaultTsqrTuning, { route: 'shifted' }).ratioLimit, 0);
-  assert.equal(planTsqr({ dtype: 'float64', m: 1e6, n: 8, count: 1, smCount: 1 }, defaultTsqrTuning, { route: 'cholqr2' }).ratioLimit, Infinity);
+  assert.ok(Math.abs(planTsqr({ dtype: 'float64', m: 1e6, n: 8, count: 1, smCount: 1 }, defaultTsqrTuning).conditionLimit - 2 ** 26.5 / 16) < 1);
+  assert.ok(Math.abs(planTsqr({ dtype: 'float32', m: 1e6, n: 8, count: 1, smCount: 1 }, defaultTsqrTuning).conditionLimit - 256) < 1e-9);
+  assert.equal(planTsqr({ dtype: 'float64', m: 1e6, n: 8, count: 1, smCount: 1 }, defaultTsqrTuning, { route: 'shifted' }).conditionLimit, 0);
+  assert.equal(planTsqr({ dtype: 'float64', m: 1e6, n: 8, count: 1, smCount: 1 }, defaultTsqrTuning, { route: 'cholqr2' }).conditionLimit, Infinity);
   assert.equal(tsqrBytes('float64', 1e6, 32), 4 * 8 * 32e6);
   assert.equal(tsqrBytes('float32', 1e6, 32, true), 5 * 4 * 32e6);
 });

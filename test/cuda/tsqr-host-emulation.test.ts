@@ -49,7 +49,7 @@ function build(dir: string, plan: TsqrPlan): (m: number, count: number, ld: numb
   const u = unitRoundoff(plan.chol.dtype);
   return (m, count, ld, a) => {
     const head = [m, n, count, ld, ld * n, plan.gramBlocks, plan.gram.threads, rowsSharedBytes(plan.gram), plan.storeBlocks, plan.store.threads,
-      rowsSharedBytes(plan.store), cholSharedBytes(plan.chol), plan.reduce.slices, plan.ratioLimit === Infinity ? 1e308 : plan.ratioLimit,
+      rowsSharedBytes(plan.store), cholSharedBytes(plan.chol), plan.reduce.slices, plan.conditionLimit === Infinity ? 1e308 : plan.conditionLimit,
       defaultTsqrTuning.fallbackRatio / Math.sqrt(u), shiftScale(plan, m)];
     const input = `${head.join(' ')}\n${Array.from(a, (v) => (Number.isNaN(v) ? 'nan' : String(v))).join('\n')}\n`;
     const res = spawnSync(exe, { input, maxBuffer: 1 << 28 });

@@ -3,13 +3,13 @@
  * n x n Gram matrix of the pass (generate-reduce.ts), n <= 32 (lane t owns column t).
  *
  * stage 1 (G = A^T A): R1 = chol(G). Where the Cholesky breaks down (a pivot not positive and
- *   finite) or max(diag R1) / min(diag R1) > fallbackLimit (cond(A) too close to u^{-1/2} for
- *   CholeskyQR2), the matrix takes the shifted route: R1 = chol(G + s I), s = shiftScale *
+ *   finite) or ||R1||_F ||R1^{-1}||_F > fallbackLimit (an upper bound of cond_2(R1), about
+ *   cond(A): too close to u^{-1/2} for CholeskyQR2), the matrix takes the shifted route: R1 = chol(G + s I), s = shiftScale *
  *   trace(G) = 11 (m n + n (n + 1)) u ||A||_F^2 (Fukaya et al. 2020, eq. (4.2); m there is the
  *   length of the Gram sums' addition chains, plan.ts `shiftScale`); route[b] = 1.
  *   A breakdown there too (NaN or Inf in A, A = 0) sets info[b] = j + 1 (column j broke).
  * stage 2 (G = Q1^T Q1): R2 = chol(G); a breakdown sets info[b] = j + 1. On the shifted route,
- *   diag ratio of R2 > failLimit means cond(Q1) is beyond what CholeskyQR2 repairs, i.e. cond(A)
+ *   ||R2||_F ||R2^{-1}||_F > failLimit means cond(Q1) is beyond what CholeskyQR2 repairs, i.e. cond(A)
  *   beyond about 1 / (u sqrt(11 m n)) (m as above): info[b] = n + 1 (numerically rank-deficient). On the
  *   CholeskyQR2 route R = R2 R1 is written.
  * stage 3 (shifted route only, G = Q2^T Q2): R3 = chol(G); R = R3 R2 R1.
@@ -21,8 +21,8 @@ import type { KernelSource } from '../../runtime/types.js';
 import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { TSQR_MAX_N, type TsqrCholParams } from './params.js';
 
-/** Dynamic shared bytes: four n x n matrices. */
-export const cholSharedBytes = (p: TsqrCholParams): number => 4 * p.n * p.n * (p.dtype === 'float64' ? 8 : 4);
+/** Dynamic shared bytes: four n x n matrices and 2 n column sums. */
+export const cholSharedBytes = (p: TsqrCholParams): number => (4 * p.n * p.n + 2 * p.n) * (p.dtype === 'float64' ? 8 : 4);
 
 export function cholName(p: TsqrCholParams): string {
   return `tsqr_chol_${precisionLetter(p.dtype)}_n${p.n}`;
@@ -60,10 +60,31 @@ static __device__ int cholesky(const real* G, real* U, real shift, int t) {
   return 0;
 }
 
-static __device__ real diagonalRatio(const real* U) {
-  real lo = U[0], hi = U[0];
-  for (int j = 1; j < N; ++j) { lo = min(lo, U[j + j * N]); hi = max(hi, U[j + j * N]); }
-  return hi / lo;
+// ||U||_F ||U^{-1}||_F (>= cond_2(U)): lane t forms column t of U^{-1} in X by back substitution
+// (U x = e_t) and the squares of its columns of U and X; Inf or NaN where U^{-1} overflows.
+static __device__ real conditionF(const real* U, real* X, real* sq, int t) {
+  if (t < N) {
+    real su = 0, sx = 0;
+    for (int i = N - 1; i >= 0; --i) {
+      real x = 0;
+      if (i == t) x = (real)1 / U[t + t * N];
+      else if (i < t) {
+        real s = 0;
+        for (int k = i + 1; k <= t; ++k) s = fmaReal(U[i + k * N], X[k + t * N], s);
+        x = -s / U[i + i * N];
+      }
+      X[i + t * N] = x;
+      su = fmaReal(U[i + t * N], U[i + t * N], su);
+      sx = fmaReal(x, x, sx);
+    }
+    sq[t] = su;
+    sq[N + t] = sx;
+  }
+  __syncthreads();
+  real su = 0, sx = 0;
+  for (int j = 0; j < N; ++j) { su += sq[j]; sx += sq[N + j]; }
+  __syncthreads();
+  return sqrtReal(su) * sqrtReal(sx);
 }
 
 // C := A B for upper triangular A, B (column-major N x N); lane t forms column t.
@@ -86,6 +107,7 @@ extern "C" __global__ void __launch_bounds__(32) ${entry}(const real* __restrict
   real* U = G + N * N;
   real* T = U + N * N;
   real* W = T + N * N;
+  real* S = W + N * N;   // 2 N column sums of conditionF
   const int b = blockIdx.x, t = threadIdx.x;
   if (stage > 1 && info[b] != 0) return;
   if (stage == 3 && route[b] != 1) return;
@@ -93,12 +115,12 @@ extern "C" __global__ void __launch_bounds__(32) ${entry}(const real* __restrict
   __syncthreads();
   int fail = cholesky(G, U, (real)0, t);
   int shifted = stage == 1 ? 0 : route[b];
-  if (stage == 1 && (fail != 0 || !(diagonalRatio(U) <= fallbackLimit))) {
+  if (stage == 1 && (fail != 0 || !(conditionF(U, T, S, t) <= fallbackLimit))) {
     real trace = 0;
     for (int j = 0; j < N; ++j) trace += G[j + j * N];
     shifted = 1;
     fail = cholesky(G, U, shiftScale * trace, t);
-  } else if (stage == 2 && shifted && fail == 0 && !(diagonalRatio(U) <= failLimit)) {
+  } else if (stage == 2 && shifted && fail == 0 && !(conditionF(U, T, S, t) <= failLimit)) {
     fail = N + 1;
   }
   real* F = factors + (long long)b * 3 * N * N;

@@ -12,9 +12,12 @@
  * (plan.ts `tsqrBytes`), against 6 m n for CholeskyQR2 with Q1 written out. The Gram partials
  * (blocks x n x n per matrix) and the factors live in a workspace allocated per call.
  *
+ * Route: CholeskyQR2 unless the first Cholesky breaks down or ||R1||_F ||R1^{-1}||_F passes
+ * fallbackRatio / sqrt(u) (the tsqr tuning), then shifted CholeskyQR3 (generate-chol.ts).
  * Numerical failure is data: info[b] = j + 1 where a Cholesky broke at column j on the shifted
  * route (NaN or Inf in A, A = 0, ...), n + 1 where A is numerically rank-deficient (cond(A)
- * beyond about 1 / (u sqrt(11 m n))); Q and R of that matrix are NaN, its neighbours untouched.
+ * beyond about 1 / (u sqrt(11 c n)), c the Gram sums' chain: plan.ts `gramChain`); Q and R of that
+ * matrix are NaN, its neighbours untouched.
  * R's diagonal is positive, so R may differ from LAPACK's Householder R in the signs of its rows
  * (Q in the signs of the matching columns); Q R is the same.
  */
@@ -111,7 +114,7 @@ export function tsqrCuda(dev: GpuDevice, request: TsqrRequest, opts: TsqrOptions
       chol.launch({ grid: [count, 1, 1], block: [32, 1, 1], sharedBytes: cholSharedBytes(plan.chol) },
         [arg.ptr(sums), arg.i32(s), ...shared,
           ...operandArgs({ pointer: r.data.ptr, offset: r.offset, stride: r.stride, ld: r.ld }),
-          arg.real(dtype, plan.ratioLimit), arg.real(dtype, failLimit), arg.real(dtype, shift)]);
+          arg.real(dtype, plan.conditionLimit), arg.real(dtype, failLimit), arg.real(dtype, shift)]);
     };
     stage(1);
     const routes = dev.download(route) as Int32Array;   // waits: the one host sync of the call

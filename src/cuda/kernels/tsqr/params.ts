@@ -55,8 +55,8 @@ export interface TsqrPlan {
   readonly gramBlocks: number;
   /** Blocks per matrix of the store pass. */
   readonly storeBlocks: number;
-  /** Diagonal-ratio limit of R1 above which shifted CholeskyQR3 runs: `fallbackRatio / sqrt(u)`. */
-  readonly ratioLimit: number;
+  /** The limit of ||R1||_F ||R1^{-1}||_F above which shifted CholeskyQR3 runs: `fallbackRatio / sqrt(u)`. */
+  readonly conditionLimit: number;
 }
 
 /** What tests and benchmarks may force instead of the plan's choice. */
@@ -66,7 +66,7 @@ export interface TsqrForce {
   readonly gramBlocks?: number;
   readonly storeBlocks?: number;
   readonly reduceSlices?: number;
-  /** Always take the shifted CholeskyQR3 route (ratio limit 0), or never (ratio limit infinite). */
+  /** Always take the shifted CholeskyQR3 route (limit 0), or never (limit infinite). */
   readonly route?: 'cholqr2' | 'shifted';
 }
 

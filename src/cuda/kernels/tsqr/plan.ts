@@ -44,7 +44,7 @@ export function planTsqr(problem: TsqrProblem, tuning: TsqrTuning, force: TsqrFo
     reduce: { dtype, slices: force.reduceSlices ?? REDUCE_SLICES },
     gramBlocks: force.gramBlocks ?? Math.min(perMatrix, tiles(threads)),
     storeBlocks: force.storeBlocks ?? Math.min(perMatrix, tiles(storeThreads)),
-    ratioLimit: force.route === 'shifted' ? 0 : force.route === 'cholqr2' ? Infinity : tuning.fallbackRatio / Math.sqrt(u),
+    conditionLimit: force.route === 'shifted' ? 0 : force.route === 'cholqr2' ? Infinity : tuning.fallbackRatio / Math.sqrt(u),
   };
 }
 
