@@ -53,6 +53,8 @@ import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
 import { geqrfCuda, geqrfSharedSource, orgqrCuda, orgqrSharedSource, planQr, qrCovers, type QrForce, type QrSharedParams } from '../src/cuda/kernels/qr/index.js';
 import { ormqrBlockSource, ormqrCuda } from '../src/cuda/kernels/ormqr/index.js';
+import { gelsCheckSource, gelsCovers, gelsCuda, gelsFinishSource } from '../src/cuda/kernels/gels/index.js';
+import { transposeSource } from '../src/cuda/kernels/common/transpose.js';
 import { generateChol, generateReduce, generateRows, planTsqr, tsqrCuda } from '../src/cuda/kernels/tsqr/index.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -631,6 +633,30 @@ function tsqrDirect(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// gels: the launcher over tall, square and wide systems, forms and devices (its check, finish and
+// transpose kernels, and the qr, ormqr and trsm kernels it reaches); then test/cuda/gels-generate.test.ts's set.
+
+function gelsThroughLauncher(): void {
+  for (const info of DEVICES) {
+    const dev = fakeDevice(info);
+    const ints = fakeArray('int32', 4);
+    for (const dtype of DTYPES) for (const form of FORMS) for (const [m, n, nrhs] of [[1, 1, 1], [5, 3, 2], [3, 5, 2], [16, 16, 1], [40, 20, 7], [20, 40, 7], [100, 50, 1], [64, 128, 8]] as const) {
+      const r = { a: batch(dtype, m, n, 4, form), b: batch(dtype, Math.max(m, n), nrhs, 4, form), info: ints };
+      if (gelsCovers(r, dev)) gelsCuda(dev, r);
+    }
+  }
+}
+
+function gelsDirect(): void {
+  const kinds = ['strided', 'pointer'] as const;
+  for (const dtype of DTYPES) for (const tall of [true, false]) for (const b of kinds) {
+    for (const factor of kinds) record(gelsCheckSource({ dtype, tall, factor, b }));
+    record(gelsFinishSource({ dtype, tall, b }));
+  }
+  for (const dtype of DTYPES) for (const src of kinds) for (const dst of kinds) record(transposeSource({ dtype, src, dst }));
+}
+
+// ---------------------------------------------------------------------------------------------
 
 gemmThroughLauncher();
 tsm2ThroughLauncher();
@@ -641,6 +667,7 @@ jacobiThroughLaunchers();
 inversesThroughLaunchers();
 qrThroughLaunchers();
 ormqrThroughLauncher();
+gelsThroughLauncher();
 tsqrThroughLauncher();
 const launched = seen.size;
 gemmDirect();
@@ -652,6 +679,7 @@ jacobiDirect();
 inversesDirect();
 qrDirect();
 ormqrDirect();
+gelsDirect();
 tsqrDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -8,10 +8,11 @@
  * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output); for the
  * inverses (trtri, potri, poti) cuBLAS's general inverse of the same matrices: getrf + getri, or
  * matinv where n <= 32; cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace
- * made once, untimed), beyond 32 syevd one matrix per call and gesvdaStridedBatched; geqrf:
+ * made once, untimed), beyond 32 cusolverDnXsyevBatched (else syevd one matrix per call) and gesvdaStridedBatched; geqrf:
  * cublas?geqrfBatched; orgqr: cuSOLVER's single-matrix orgqr in a loop
  * (no batched form exists), only for batches of up to ORGQR_LOOP_MAX matrices (the row says so
- * otherwise: pass --batch); qr: both; ormqr: cusolverDn?ormqr once per matrix (no batched form).
+ * otherwise: pass --batch); qr: both; ormqr: cusolverDn?ormqr once per matrix (no batched form);
+ * gels, gels-tall, gels-many: cublas?gelsBatched (m >= n only: gels-wide has no vendor row).
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -19,7 +20,7 @@ import { formatTable } from './table.js';
 import type { MachineLimits, VendorBaseline, VendorRun } from './run.js';
 import type { Column } from './table.js';
 import { MyriadError } from '../core/errors.js';
-import { BENCH_NRHS, manyRhs, type BenchOp } from './workloads.js';
+import { BENCH_NRHS, gelsShape, manyRhs, type BenchOp } from './workloads.js';
 import type { DType } from '../core/dtype.js';
 import type { Storage } from '../core/storage.js';
 import { CudaBackend } from '../cuda/backend.js';
@@ -27,6 +28,7 @@ import { benchTsm2, defaultTsm2Cases, type Tsm2BenchRow } from '../cuda/tune/tsm
 import { measureCopyBandwidth } from '../cuda/tune/measure.js';
 import { benchmarkPeakGflops } from '../cuda/model/roofline.js';
 import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
+import { VendorError } from '../cuda/runtime/errors.js';
 import { Cublas, Cusolver, batchPointers, type BatchPointers } from '../cuda/baselines/index.js';
 import { progress, progressDone } from './progress.js';
 import { benchTsqr, TSQR_COLS, TSQR_COLUMNS } from './tsqr.js';
@@ -142,10 +144,13 @@ class VendorOnDevice implements VendorBaseline {
         return done(() => this.blas().gemmStridedBatched(dtype, 'T', 'N', n, n, n, 1, a, n, n * n, a, n, n * n, 0, c, n, n * n, count));
       }
       case 'syev': {
-        // cuSOLVER's batched Jacobi takes n <= 32 only; beyond, syevd one matrix per call.
-        const call = keep(n <= 32
-          ? this.solver().syevjBatched(dtype, n, a, arrays.w as DeviceArray, ints(count), count)
-          : this.solver().syevdLoop(dtype, n, a, arrays.w as DeviceArray, ints(count), count));
+        // cuSOLVER's batched Jacobi takes n <= 32 only; beyond, its batched syev of any n where the
+        // library has it (cusolverDnXsyevBatched), else syevd one matrix per call.
+        const solver = this.solver();
+        const w = arrays.w as DeviceArray;
+        const call = keep(n <= 32 ? solver.syevjBatched(dtype, n, a, w, ints(count), count)
+          : solver.hasSyevBatched ? solver.syevBatched(dtype, n, a, w, ints(count), count)
+            : solver.syevdLoop(dtype, n, a, w, ints(count), count));
         return done(() => call.run());
       }
       case 'gesvd': {
@@ -159,6 +164,15 @@ class VendorOnDevice implements VendorBaseline {
         // cuSOLVER has no batched ormqr: its single-matrix routine, called once per matrix.
         const call = keep(this.solver().ormqrLooped(dtype, 'left', 'T', n, n, n, a, arrays.tau as DeviceArray, arrays.c as DeviceArray, ints(1), count));
         return done(() => call.run());
+      }
+      case 'gels':
+      case 'gels-tall':
+      case 'gels-many': {
+        // cuBLAS's gelsBatched (m >= n only: no minimum-norm row), on the same A and B.
+        const { m } = gelsShape(op === 'gels-tall' ? 'tall' : 'square', n);
+        const nrhs = op === 'gels-many' ? manyRhs(n) : BENCH_NRHS;
+        const A = ptrs(a, m, n), C = ptrs(b!, m, nrhs), info = ints(count);
+        return done(() => { this.blas().gelsBatched(dtype, m, n, nrhs, A, m, C, m, info, count); });
       }
       case 'trtri':
       case 'potri':
@@ -182,7 +196,8 @@ class VendorOnDevice implements VendorBaseline {
           return () => { this.blas().geqrfBatched(dtype, n, n, A, n, T, count); };
         };
         const orgqr = (): (() => void) => {
-          if (count > ORGQR_LOOP_MAX) throw new MyriadError('UNSUPPORTED', `cuSOLVER has no batched orgqr; its loop is run for batches up to ${ORGQR_LOOP_MAX} (--batch)`, '--batch');
+          // Written in the row, not thrown: the rest of the sweep goes on (pass --batch to compare there).
+          if (count > ORGQR_LOOP_MAX) throw new VendorError('NOT_RUN', 0, `cusolverDn orgqr looped one matrix at a time: run for batches up to ${ORGQR_LOOP_MAX} (--batch)`);
           const call = keep(this.solver().orgqrLooped(dtype, n, n, n, a, n * n, tau, n, count));
           return () => call.run();
         };

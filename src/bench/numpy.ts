@@ -113,6 +113,8 @@ export function numpyBaseline(threads: number, repeats = 5): VendorBaseline | un
       if (op === 'orgqr') return undefined;
       // numpy has no routine that applies Q from its reflectors.
       if (op === 'ormqr') return undefined;
+      // numpy's lstsq takes one matrix (no stacked form): no batched row to compare.
+      if (op === 'gels' || op === 'gels-tall' || op === 'gels-wide' || op === 'gels-many') return undefined;
       const r = spawnSync('python3', ['-c', SCRIPT, op, dtype, String(n), String(count), String(repeats), String(PER_MATRIX_CAP), process.env.MYRIAD_BENCH_CLOCK === 'cpu' ? 'cpu' : 'wall'],
         { encoding: 'utf8', env: pythonEnv(threads), maxBuffer: 1 << 20 });
       if (r.status !== 0) {

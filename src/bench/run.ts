@@ -66,13 +66,17 @@ export interface BenchOptions {
 }
 
 /**
- * syev and gesvd at the sizes of issue 17's vendor table: its batch counts, so that the rows
- * compare with the table (n = 64: 2,000, 128: 500, 256: 100, 512: 20).
+ * syev, gesvd and the QR ops at the sizes of the vendor tables of issues 17 and 18: their batch
+ * counts, so that the rows compare with those tables (n = 2, 3: 262,144; 4, 8: 100,000;
+ * 16: 20,000; 32: 10,000; 64: 2,000; 128: 500; 256: 100; 512: 20).
  */
-const JACOBI_TABLE_COUNTS: Readonly<Record<number, number>> = { 64: 2000, 128: 500, 256: 100, 512: 20 };
+const ISSUE_TABLE_COUNTS: Readonly<Record<number, number>> = {
+  2: 262144, 3: 262144, 4: 100000, 8: 100000, 16: 20000, 32: 10000, 64: 2000, 128: 500, 256: 100, 512: 20,
+};
+const TABLE_OPS: ReadonlySet<BenchOp> = new Set<BenchOp>(['syev', 'gesvd', 'geqrf', 'orgqr', 'qr']);
 
 export function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: number): number {
-  const table = op === 'syev' || op === 'gesvd' ? JACOBI_TABLE_COUNTS[n] : undefined;
+  const table = TABLE_OPS.has(op) ? ISSUE_TABLE_COUNTS[n] : undefined;
   if (table !== undefined) return table;
   const perMatrix = Math.max(1, n * n * DTYPE_BYTES[dtype] * (op === 'gemm' ? 3 : 1));
   return Math.max(1, Math.floor(targetBytes / perMatrix));

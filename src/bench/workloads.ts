@@ -12,7 +12,7 @@ import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 
-export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'gesvd', 'geqrf', 'orgqr', 'qr', 'ormqr'] as const;
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'gesvd', 'geqrf', 'orgqr', 'qr', 'ormqr', 'gels', 'gels-tall', 'gels-wide', 'gels-many'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
 
 export interface Prepared {
@@ -251,7 +251,48 @@ export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
       };
     },
   },
+  gels: gelsWorkload('square', () => BENCH_NRHS),
+  'gels-tall': gelsWorkload('tall', () => BENCH_NRHS),
+  'gels-wide': gelsWorkload('wide', () => BENCH_NRHS),
+  'gels-many': gelsWorkload('square', manyRhs),
 };
+
+/** The m x n of A in the gels workloads: n x n ('square'), 2n x n ('tall', least squares), n x 2n ('wide', minimum norm). */
+export function gelsShape(shape: 'square' | 'tall' | 'wide', n: number): { m: number; n: number } {
+  return shape === 'square' ? { m: n, n } : shape === 'tall' ? { m: 2 * n, n } : { m: n, n: 2 * n };
+}
+
+/**
+ * gels on random (full-rank) A and B (max(m, n) x nrhs), both reset from pristine copies. Its cost:
+ * the QR of A (or A^T), op(Q) B and the triangular solve, LAPACK's counts of each.
+ */
+function gelsWorkload(shape: 'square' | 'tall' | 'wide', rhs: (n: number) => number): Workload {
+  return {
+    cost(dtype, size) {
+      const { m, n } = gelsShape(shape, size);
+      const [k, rows, nrhs] = [Math.min(m, n), Math.max(m, n), rhs(size)];
+      const parts = [counts.geqrf(dtype, m, n), counts.ormqr(dtype, 'left', rows, nrhs, k), counts.trsm(dtype, 'left', k, nrhs)];
+      return { flops: parts.reduce((s, c) => s + c.flops, 0), bytes: parts.reduce((s, c) => s + c.bytes, 0) };
+    },
+    prepare(ctx, dtype, size, count, rng) {
+      const { m, n } = gelsShape(shape, size);
+      const [rows, nrhs] = [Math.max(m, n), rhs(size)];
+      const place = new Placement(ctx);
+      const a0 = place.put(randomMatrices(dtype, m, n, count, rng));
+      const b0 = place.put(randomMatrices(dtype, rows, nrhs, count, rng));
+      const [a, b] = [place.working(a0), place.working(b0)];
+      const info = place.ints(count);
+      const A = strided(a, { rows: m, cols: n, count });
+      const B = strided(b, { rows, cols: nrhs, count });
+      return {
+        run: () => { ctx.gels({ a: A, b: B, info }); },
+        reset: () => { place.restore(a0, a); place.restore(b0, b); },
+        dispose: () => place.dispose(),
+        arrays: { a, b },
+      };
+    },
+  };
+}
 
 /**
  * Householder QR of n x n matrices: 'geqrf' times the factorisation, 'orgqr' the Q of n reflectors

@@ -5,6 +5,7 @@
  */
 import type { Backend, OpName } from '../core/ops.js';
 import { MyriadError } from '../core/errors.js';
+import { gelsCovers, gelsCuda } from './kernels/gels/index.js';
 import { gemmRouted } from './kernels/gemm/index.js';
 import { getrfCuda } from './kernels/getrf/index.js';
 import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
@@ -89,3 +90,4 @@ registerGpuOp('poti', potiCuda);
 registerGpuOp('geqrf', geqrfCuda, (r, dev) => qrCovers(r.a, dev));
 registerGpuOp('orgqr', orgqrCuda, (r, dev) => qrCovers(r.a, dev));
 registerGpuOp('ormqr', ormqrCuda, ormqrCovers);
+registerGpuOp('gels', gelsCuda, gelsCovers);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { strided, variable } from '../../src/core/batch.js';
 import {
-  BLOCK_MAX, JACOBI_GPU_MAX, THREAD_MAX, gesvdBlockLayout, gesvdBlockSource, gesvdGroup, gesvdWarpSharedBytes, gesvdWarpSource, jacobiCovers,
+  BLOCK_MAX, JACOBI_GPU_MAX, THREAD_LIMIT, THREAD_MAX, gesvdBlockLayout, gesvdBlockSource, gesvdGroup, gesvdWarpSharedBytes, gesvdWarpSource, jacobiCovers,
   planGesvd, planGesvdBlock, planSyev, planSyevBlock, selectGesvd, selectSyev, syevBlockLayout, syevBlockSource, syevThreadSource,
   syevWarpSharedBytes, syevWarpSource, type GesvdBlockParams, type GesvdWarpParams, type SyevBlockParams, type SyevThreadParams,
   type SyevWarpParams,
@@ -137,9 +137,9 @@ test('block plans: shared memory where A and V fit the sharedLimit, else a globa
   assert.throws(() => planSyevBlock({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, { force: { threads: 100 } }), /threads/);
 });
 
-test('design choice: thread to 4, warp to 32, block to 512 (or as forced)', () => {
+test('design choice: thread to 8, warp to 32, block to 512 (or as forced)', () => {
   const pr = { dtype: 'float64', uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED } as const;
-  for (const [n, design] of [[4, 'thread'], [5, 'warp'], [32, 'warp'], [33, 'block'], [512, 'block']] as const) assert.equal(selectSyev({ ...pr, n }).design, design, `n = ${n}`);
+  for (const [n, design] of [[8, 'thread'], [9, 'warp'], [32, 'warp'], [33, 'block'], [512, 'block']] as const) assert.equal(selectSyev({ ...pr, n }).design, design, `n = ${n}`);
   assert.equal(selectSyev({ ...pr, n: 8 }, { force: { design: 'block' } }).design, 'block');
   assert.throws(() => selectSyev({ ...pr, n: 33 }, { force: { design: 'warp' } }), /n <= 32/);
   const gp = { dtype: 'float32', wantU: true, wantVt: false, kind: 'pointer', sharedLimit: H100_SHARED } as const;
@@ -151,9 +151,9 @@ test('design choice: thread to 4, warp to 32, block to 512 (or as forced)', () =
 
 test('syev: one thread per matrix up to THREAD_MAX, the warp design above (or where forced)', () => {
   const pr = { dtype: 'float64', uplo: 'lower', vectors: true, kind: 'strided' } as const;
-  for (let n = 1; n <= 8; n++) assert.equal(selectSyev({ ...pr, n }).design, n <= THREAD_MAX ? 'thread' : 'warp', `n = ${n}`);
+  for (let n = 1; n <= 12; n++) assert.equal(selectSyev({ ...pr, n }).design, n <= THREAD_MAX ? 'thread' : 'warp', `n = ${n}`);
   assert.equal(selectSyev({ ...pr, n: 3 }, { force: { design: 'warp' } }).design, 'warp');
-  assert.throws(() => selectSyev({ ...pr, n: THREAD_MAX + 1 }, { force: { design: 'thread' } }), /n <= 4/);
+  assert.throws(() => selectSyev({ ...pr, n: THREAD_LIMIT + 1 }, { force: { design: 'thread' } }), /n <= 8/);
   const base: SyevThreadParams = { ...pr, n: 4, maxSweeps: 30 };
   assert.equal(syevThreadSource(base).source, syevThreadSource({ ...base }).source);
   const variants = [base, { ...base, n: 3 }, { ...base, dtype: 'float32' as const }, { ...base, uplo: 'upper' as const },
@@ -191,10 +191,11 @@ test('Jacobi kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeo
 const spillsOver = (bytes: number) => (r: { spillStores: number }): string | undefined =>
   !Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores > bytes ? `${r.spillStores} bytes spill stores` : undefined;
 
-test("bench: syev and gesvd at n = 64 ... 512 run issue 17's batch counts (2000, 500, 100, 20)", () => {
-  for (const op of ['syev', 'gesvd'] as const)
+test("bench: syev, gesvd and the QR ops run the batch counts of issues 17 and 18's vendor tables", () => {
+  const sizes = [2, 3, 4, 8, 16, 32, 64, 128, 256, 512];
+  for (const op of ['syev', 'gesvd', 'geqrf', 'orgqr', 'qr'] as const)
     for (const dtype of ['float64', 'float32'] as const)
-      assert.deepEqual([64, 128, 256, 512].map((n) => defaultBatch(op, dtype, n, 64 << 20)), [2000, 500, 100, 20], `${op} ${dtype}`);
+      assert.deepEqual(sizes.map((n) => defaultBatch(op, dtype, n, 64 << 20)), [262144, 262144, 100000, 100000, 20000, 10000, 2000, 500, 100, 20], `${op} ${dtype}`);
   assert.equal(defaultBatch('syev', 'float64', 40, 64 << 20), Math.floor((64 << 20) / (40 * 40 * 8)));
   assert.equal(defaultBatch('potrf', 'float64', 64, 64 << 20), 2048);
 });

@@ -19,7 +19,7 @@ import type { DType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
 import {
-  THREAD_BLOCK, THREAD_MAX, gesvdBlockSource, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource,
+  BLOCK_COMPUTE, THREAD_BLOCK, THREAD_MAX, gesvdBlockSource, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource,
   syevThreadSource, syevWarpSource,
 } from '../../src/cuda/kernels/jacobi/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
@@ -33,10 +33,12 @@ const HARNESS = resolve('test/helpers/jacobi-host-harness.cpp');
 const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
 const LIMIT = 30;
 
-function runKernel(dir: string, src: KernelSource, gesvd: boolean, input: string, block = false): number[] {
+/** `block`: a block design, whose arithmetic is BLOCK_COMPUTE whatever `dtype` (the data's) is. */
+function runKernel(dir: string, src: KernelSource, gesvd: boolean, input: string, block = false, dtype: DType = BLOCK_COMPUTE): number[] {
   writeFileSync(join(dir, 'kernel.cu'), src.source);
   const exe = join(dir, src.entry);
-  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(gesvd ? ['-DGESVD'] : []), ...(block ? ['-DBLOCK'] : []), `-I${dir}`, HARNESS, '-o', exe]);
+  const io = block && dtype !== BLOCK_COMPUTE ? [`-DIO=${dtype === 'float32' ? 'float' : 'double'}`] : [];
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(gesvd ? ['-DGESVD'] : []), ...(block ? ['-DBLOCK'] : []), ...io, `-I${dir}`, HARNESS, '-o', exe]);
   return execFileSync(exe, { input, maxBuffer: 1 << 28 }).toString().trim().split('\n').map(Number);
 }
 
@@ -188,7 +190,7 @@ test('Jacobi block kernels (n = 33 ... 64) on the host: residuals and the refere
       const { mats, flat, ld, stride } = symmetricBatch(rng, dtype, n, count, c.kinds);
       const bad = count - 1;
       flat[bad * stride + 2 + 2 * ld] = NaN;   // on the diagonal: read whatever the triangle
-      const out = runKernel(dir, syevBlockSource(p), false, `${count} ${count} ${p.threads} ${n} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`, true);
+      const out = runKernel(dir, syevBlockSource(p), false, `${count} ${count} ${p.threads} ${n} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`, true, dtype);
       const { info, w, aOut, refW, refInfo } = syevResults(out, flat, count, n, ld, stride, uplo);
       mats.forEach((a, k) => {
         const at = `syev block ${dtype} n=${n} ${vectors ? 'V' : 'N'} t=${p.threads} ${p.aShared ? 'shared' : 'global'} #${k}`;
@@ -230,7 +232,7 @@ test('Jacobi block kernels (n = 33 ... 64) on the host: residuals and the refere
       const stride = m * n;
       const flat = new Float64Array(count * stride);
       mats.forEach((a, i) => flat.set(a.d, i * stride));
-      const out = runKernel(dir, gesvdBlockSource(p), true, `${count} ${count} ${p.threads} ${m} ${n} ${m} ${stride}\n${Array.from(flat).join(' ')}\n`, true);
+      const out = runKernel(dir, gesvdBlockSource(p), true, `${count} ${count} ${p.threads} ${m} ${n} ${m} ${stride}\n${Array.from(flat).join(' ')}\n`, true, dtype);
       const { info, s, u, vt, refS, refInfo } = gesvdResults(out, flat, count, m, n);
       mats.forEach((a, i) => {
         const at = `gesvd block ${dtype} ${m}x${n} t=${p.threads} ${p.aShared ? 'shared' : 'global'} #${i}`;

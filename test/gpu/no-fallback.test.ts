@@ -6,7 +6,7 @@
  * step). A fallback to the CPU reference downloads the matrices and would fail this test. syev and
  * gesvd are checked at both sizes (their GPU kernels cover n <= 512; beyond, they run on the CPU by
  * design, README "GPU kernels"); geqrf and orgqr at 24 and 100 (covered while the tile fits the
- * shared memory), ormqr at both (reflectors within its shared slot); gels has no GPU kernel yet (CPU_ONLY).
+ * shared memory), ormqr and gels at both (reflectors within ormqr's shared slot, the tile within geqrf's).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -23,7 +23,7 @@ import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 
 const skip = gpuSkipReason();
 /** Operations with no GPU kernel yet (a CUDA context runs them on the CPU reference with copies). */
-const CPU_ONLY: readonly OpName[] = ['gels'];
+const CPU_ONLY: readonly OpName[] = [];
 
 interface Copy { readonly what: 'upload' | 'download'; readonly dtype: string }
 
@@ -74,6 +74,7 @@ test('every operation on device data runs on the GPU: no copy but info', { skip,
       ['geqrf', (c) => c.geqrf({ a: general(), tau: strided(dev.alloc('float64', n * count), { rows: n, cols: 1, count }), info })],
       ['orgqr', (c) => { const a = general(); const tau = strided(dev.alloc('float64', n * count), { rows: n, cols: 1, count }); c.geqrf({ a, tau, info }); return c.orgqr({ a, tau }); }],
       ['ormqr', (c) => { const a = general(); const tau = strided(dev.alloc('float64', n * count), { rows: n, cols: 1, count }); c.geqrf({ a, tau, info }); return c.ormqr({ side: 'left', trans: 'T', a, tau, c: general() }); }],
+      ['gels', (c) => c.gels({ a: general(), b: rhs(), info })],
       ...(n <= 512 ? [
         ['syev', (c: Context) => c.syev({ a: spd(), w: strided(dev.alloc('float64', n * count), { rows: n, cols: 1, count }), info })] as [OpName, (ctx: Context) => unknown],
         ['gesvd', (c: Context) => c.gesvd({

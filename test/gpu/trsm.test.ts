@@ -6,7 +6,8 @@
  * stride and offset, stride-0 broadcast of A, list and variable batches, both precisions. What a
  * solve must not read is NaN (A's other triangle; its diagonal where diag is 'unit'; B's padding
  * and gaps); every element of B outside its m x n is checked bit for bit, and A must come back
- * unchanged. Last, a CUDA context's trsm and trmm on device data run on the GPU with no host copy.
+ * unchanged. Large triangles (from the table's invertFrom, or forced) are solved by inverted
+ * diagonal blocks: every variant at t = 1000, 1025 and forced at small t. Last, a CUDA context's trsm and trmm on device data run on the GPU with no host copy.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -103,6 +104,27 @@ test('trsm, every variant, n = 47 ... 512 (the recursion over GEMM); square B wh
     checkStrided(dev, rng, { c: TRSM_VARIANTS[0]!, dtype, m: 512, n: 512, count: 1, alpha: -2.5 });
     checkStrided(dev, rng, { c: TRSM_VARIANTS[13]!, dtype, m: 300, n: 512, count: 1, alpha: 1 });
   }
+});
+
+test('trsm by inverted diagonal blocks (issue 13): every variant at t = 1000, 1025 (the plan\'s choice) and forced at small t and blocks', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1213);
+  for (const [v, c] of TRSM_VARIANTS.entries()) {
+    // The table's threshold and block: t = 1000 (a short last block), 1025 (a block of 1).
+    for (const t of [1000, 1025]) {
+      const other = [1, 7, 64, 300][v % 4]!;
+      const [m, n] = c.side === 'left' ? [t, other] : [other, t];
+      checkStrided(dev, rng, { c, dtype: v % 3 === 0 ? 'float32' : 'float64', m, n, count: 1, alpha: v % 2 === 0 ? 1 : -2.5 });
+    }
+    // Forced: several matrices, stride-0 A, blocks of 64 and 128 over triangles that are not multiples of them.
+    for (const [t, nb, count, broadcast] of [[200, 64, 3, false], [129, 128, 2, true], [70, 32, 5, false]] as const) {
+      const other = 1 + ((t + v) % 23);
+      const [m, n] = c.side === 'left' ? [t, other] : [other, t];
+      checkStrided(dev, rng, { c, dtype: 'float64', m, n, count, alpha: -2.5, broadcast, force: { force: { invertFrom: 0, invertBlock: nb } } });
+    }
+  }
+  // One large square solve with the whole GPU on one matrix (the shape of potrf's top-level trsm).
+  checkStrided(dev, rng, { c: { side: 'right', uplo: 'lower', transA: 'T', diag: 'nonunit' }, dtype: 'float64', m: 1536, n: 1024, count: 1, alpha: 1 });
 });
 
 test('trsm alpha = 0 zeroes B without reading A or B; stride-0 A; forced small leaves', { skip, timeout: 300_000 }, () => {

@@ -4,7 +4,8 @@
 // __shfl_xor_sync) are built from a std::barrier per warp. Strided operands only.
 // -DBLOCK: a one-block-per-matrix kernel (generate-block.ts): its extern __shared__ buffer is one
 // static array, __syncthreads and __syncthreads_or a std::barrier over the block, and it gets a
-// workspace of WORK elements per block (the kernel's own constant) and first = 0.
+// workspace of WORK elements per block (the kernel's own constant) and first = 0; -DIO=float: the
+// data's element type where the kernel computes in a wider `real` (float32 data of the block designs).
 // stdin: count gridX blockX m n ldA strideA (then count * strideA elements of A); stdout: info,
 // then the outputs (syev: W then A; gesvd: S, U, VT, each densely packed). Used by
 // test/cuda/jacobi-host-emulation.test.ts.
@@ -17,20 +18,23 @@ using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::l
 #define __shared__ static
 #endif
 #include "kernel.cu"   // from -I<dir>
+#ifndef IO
+#define IO real
+#endif
 #ifdef BLOCK
 alignas(16) unsigned char smem[256 * 1024];
 #endif
 int main() {
   long long count, gx, bx, m, n, ldA, strideA;
   if (scanf("%lld %lld %lld %lld %lld %lld %lld", &count, &gx, &bx, &m, &n, &ldA, &strideA) != 7) return 2;
-  std::vector<real> A(count * strideA + 1);
-  for (long long i = 0; i < count * strideA; ++i) { double v; if (scanf("%lf", &v) != 1) return 3; A[i] = (real)v; }
+  std::vector<IO> A(count * strideA + 1);
+  for (long long i = 0; i < count * strideA; ++i) { double v; if (scanf("%lf", &v) != 1) return 3; A[i] = (IO)v; }
   const long long k = m < n ? m : n;
   std::vector<int> info(count, -99);
 #ifdef GESVD
-  std::vector<real> S(count * k + 1), U(count * m * k + 1), V(count * k * n + 1);
+  std::vector<IO> S(count * k + 1), U(count * m * k + 1), V(count * k * n + 1);
 #else
-  std::vector<real> W(count * n + 1);
+  std::vector<IO> W(count * n + 1);
 #endif
   blockDim.x = bx; gridDim.x = gx;
 #ifdef BLOCK

@@ -1,7 +1,7 @@
 /**
  * cuBLAS (libcublas) for benchmarks and as a test oracle: strided-batched and single GEMM,
  * batched LU (getrf), solve (getrs) and inverse (getri), batched inverse of n <= 32 (matinv),
- * batched triangular solve (trsm), batched Householder QR (geqrf). Column-major, pointer mode host (alpha/beta on the host).
+ * batched triangular solve (trsm), batched Householder QR (geqrf), batched least squares (gels, m >= n). Column-major, pointer mode host (alpha/beta on the host).
  * Every call checks shapes and bounds before it reaches native code.
  */
 import koffi from 'koffi';
@@ -46,6 +46,10 @@ const TRSM = (t: string, s: string) =>
 const GEQRF = (t: string) =>
   `int cublas${t}geqrfBatched(cublasHandle_t handle, int m, int n, CUdeviceptr Aarray, int lda, CUdeviceptr TauArray, _Out_ int *info, int batchSize)`;
 
+const GELS = (t: string) =>
+  `int cublas${t}gelsBatched(cublasHandle_t handle, int trans, int m, int n, int nrhs, CUdeviceptr Aarray, int lda, ` +
+  `CUdeviceptr Carray, int ldc, _Out_ int *info, CUdeviceptr devInfoArray, int batchSize)`;
+
 const PROTOTYPES = [
   'int cublasCreate_v2(_Out_ cublasHandle_t *handle)',
   'int cublasDestroy_v2(cublasHandle_t handle)',
@@ -54,7 +58,7 @@ const PROTOTYPES = [
   GEMM('D', 'double'), GEMM('S', 'float'),
   GEMM_STRIDED('D', 'double'), GEMM_STRIDED('S', 'float'),
   GETRF('D'), GETRF('S'), GETRS('D'), GETRS('S'), GETRI('D'), GETRI('S'), MATINV('D'), MATINV('S'),
-  TRSM('D', 'double'), TRSM('S', 'float'), GEQRF('D'), GEQRF('S'),
+  TRSM('D', 'double'), TRSM('S', 'float'), GEQRF('D'), GEQRF('S'), GELS('D'), GELS('S'),
 ];
 
 const STATUS: Readonly<Record<number, string>> = {
@@ -236,6 +240,31 @@ export class Cublas {
     const info: [number] = [0];
     if (count === 0 || k === 0) return 0;
     this.call(`cublas${PREFIX(dtype)}geqrfBatched`, m, n, A.pointers.ptr, lda, Tau.pointers.ptr, info, count);
+    return info[0];
+  }
+
+  /**
+   * Least squares min ||A_i X - C_i|| of `count` m x n matrices, m >= n only (cublas?gelsBatched,
+   * trans 'N'): A_i overwritten by its QR, X in the first n rows of C_i (ldc >= m), devInfo one int
+   * per matrix (j + 1 where R(j, j) is zero). Returns cuBLAS's host info (an argument check).
+   */
+  gelsBatched(
+    dtype: DType, m: number, n: number, nrhs: number, A: BatchPointers, lda: number, C: BatchPointers, ldc: number,
+    devInfo: DeviceArray, count: number,
+  ): number {
+    for (const [v, name] of [[m, 'm'], [n, 'n'], [nrhs, 'nrhs'], [count, 'count']] as const) {
+      if (!Number.isSafeInteger(v) || v < 0 || v >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `must be an int32 >= 0, got ${v}`, name);
+    }
+    if (m < n) throw new MyriadError('INVALID_ARGUMENT', `cuBLAS gelsBatched takes m >= n, got ${m} x ${n}`, 'm');
+    A.checkFits(m, n, lda, count, 'A');
+    C.checkFits(m, nrhs, ldc, count, 'C');
+    for (const [p, name] of [[A, 'A'], [C, 'C']] as const) {
+      if (p.source.dtype !== dtype) throw new MyriadError('DTYPE', `expected ${dtype}, got ${p.source.dtype}`, name);
+    }
+    checkInts(devInfo, count, 'devInfo');
+    const info: [number] = [0];
+    if (count === 0) return 0;
+    this.call(`cublas${PREFIX(dtype)}gelsBatched`, 0, m, n, nrhs, A.pointers.ptr, lda, C.pointers.ptr, ldc, info, devInfo.ptr, count);
     return info[0];
   }
 

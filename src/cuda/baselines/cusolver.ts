@@ -8,7 +8,8 @@
  * over the matrices; the QR of one tall matrix (cusolverDn?geqrf + orgqr, the TSQR benchmark's
  * vendor); beyond 32, the divide-and-conquer eigensolver one matrix per call
  * (cusolverDn?syevd: the vendor's batched Jacobi stops at 32) and the approximate strided-batched
- * SVD (cusolverDn?gesvdaStridedBatched). Checks before native calls.
+ * SVD (cusolverDn?gesvdaStridedBatched); where the library has it (cuSOLVER 11.7, CUDA 12.6 on), the
+ * batched eigensolver of any n (cusolverDnXsyevBatched). Checks before native calls.
  */
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
@@ -29,6 +30,8 @@ type Fn = (...args: unknown[]) => number;
 koffi.pointer('cusolverDnHandle_t', koffi.opaque('cusolverDnContext'));
 koffi.pointer('syevjInfo_t', koffi.opaque('syevjInfo'));
 koffi.pointer('gesvdjInfo_t', koffi.opaque('gesvdjInfo'));
+koffi.pointer('cusolverDnParams_t', koffi.opaque('cusolverDnParams'));
+type DnParams = { readonly __cusolver: 'cusolverDnParams_t' };
 type Params = { readonly __cusolver: 'syevjInfo_t' | 'gesvdjInfo_t' };
 
 const POTRF = (t: string) =>
@@ -101,6 +104,18 @@ const PROTOTYPES = [
   SYEVD_SIZE('D'), SYEVD_SIZE('S'), SYEVD('D'), SYEVD('S'), GESVDA_SIZE('D'), GESVDA_SIZE('S'), GESVDA('D'), GESVDA('S'),
 ];
 
+/** The 64-bit API's batched eigensolver (any n), bound only where the library has it. */
+const XSYEV_BATCHED = [
+  'int cusolverDnCreateParams(_Out_ cusolverDnParams_t *params)',
+  'int cusolverDnDestroyParams(cusolverDnParams_t params)',
+  'int cusolverDnXsyevBatched_bufferSize(cusolverDnHandle_t handle, cusolverDnParams_t params, int jobz, int uplo, int64_t n, ' +
+    'int dataTypeA, CUdeviceptr A, int64_t lda, int dataTypeW, CUdeviceptr W, int computeType, _Out_ size_t *workDevice, ' +
+    '_Out_ size_t *workHost, int64_t batchSize)',
+  'int cusolverDnXsyevBatched(cusolverDnHandle_t handle, cusolverDnParams_t params, int jobz, int uplo, int64_t n, ' +
+    'int dataTypeA, CUdeviceptr A, int64_t lda, int dataTypeW, CUdeviceptr W, int computeType, CUdeviceptr bufferOnDevice, ' +
+    'size_t workDevice, void *bufferOnHost, size_t workHost, CUdeviceptr info, int64_t batchSize)',
+];
+
 const STATUS: Readonly<Record<number, string>> = {
   0: 'CUSOLVER_STATUS_SUCCESS', 1: 'CUSOLVER_STATUS_NOT_INITIALIZED', 2: 'CUSOLVER_STATUS_ALLOC_FAILED',
   3: 'CUSOLVER_STATUS_INVALID_VALUE', 4: 'CUSOLVER_STATUS_ARCH_MISMATCH', 5: 'CUSOLVER_STATUS_MAPPING_ERROR',
@@ -114,6 +129,10 @@ function cusolverApi(): NonNullable<typeof api> {
   if (api) return api;
   const { lib, path } = loadLibrary(LIBCUSOLVER);
   const fns = bindAll(lib, PROTOTYPES) as Record<string, Fn>;
+  for (const p of XSYEV_BATCHED) {
+    const f = optionalFunc(lib, p);
+    if (f) fns[/(\w+)\(/.exec(p)![1]!] = f as Fn;
+  }
   const getVersion = optionalFunc(lib, 'int cusolverGetVersion(_Out_ int *version)');
   const v: [number] = [0];
   const version = getVersion && getVersion(v) === 0 ? v[0] : 0;
@@ -400,6 +419,45 @@ export class Cusolver {
         }
       },
       dispose: () => work.dispose(),
+    };
+  }
+
+  /** Whether this cuSOLVER has cusolverDnXsyevBatched (11.7, CUDA 12.6 on). */
+  get hasSyevBatched(): boolean {
+    return this.api['cusolverDnXsyevBatched'] !== undefined;
+  }
+
+  /**
+   * cusolverDnXsyevBatched (eigenvalues and vectors, lower; any n) on `count` densely packed n x n
+   * matrices A: W (n per matrix), info (one per matrix); workspace sized once (not in the timed call).
+   */
+  syevBatched(dtype: DType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+    if (!this.hasSyevBatched) throw new VendorError('CUSOLVER_STATUS_NOT_SUPPORTED', 9, 'cusolverDnXsyevBatched (not in this cuSOLVER)');
+    this.checkDense(dtype, A, n * n * count, 'A');
+    this.checkDense(dtype, W, n * count, 'W');
+    checkInts(info, count, 'info');
+    // cudaDataType: CUDA_R_64F = 1, CUDA_R_32F = 0.
+    const type = dtype === 'float64' ? 1 : 0;
+    const params: [DnParams | null] = [null];
+    this.dev.activate();
+    check(this.api['cusolverDnCreateParams']!(params), 'cusolverDnCreateParams');
+    const p = params[0]!;
+    const device: [number | bigint] = [0], host: [number | bigint] = [0];
+    try {
+      this.call('cusolverDnXsyevBatched_bufferSize', p, 1, 0, n, type, A.ptr, n, type, W.ptr, type, device, host, count);
+    } catch (e) {
+      this.api['cusolverDnDestroyParams']!(p);
+      throw e;
+    }
+    const deviceBytes = Number(device[0]), hostBytes = Number(host[0]);
+    const work = this.dev.alloc('float64', Math.max(1, Math.ceil(deviceBytes / 8)));
+    const hostWork = hostBytes > 0 ? Buffer.alloc(hostBytes) : null;
+    return {
+      run: () => this.call('cusolverDnXsyevBatched', p, 1, 0, n, type, A.ptr, n, type, W.ptr, type, work.ptr, deviceBytes, hostWork, hostBytes, info.ptr, count),
+      dispose: () => {
+        work.dispose();
+        if (this.dev.context.alive) { this.dev.activate(); this.api['cusolverDnDestroyParams']!(p); }
+      },
     };
   }
 

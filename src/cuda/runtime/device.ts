@@ -13,6 +13,7 @@ import { CudaKernel } from './kernel.js';
 import { captureGraph } from './graph.js';
 import { allocateHost, checkLength, CudaDeviceArray, ELEMENT_BYTES, hostDType, ownArray } from './memory.js';
 import { cudaRuntime, unusableReason, type CudaRuntime } from './runtime.js';
+import { Workspace } from './workspace.js';
 import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource } from './types.js';
 
 export class CudaDevice implements GpuDevice {
@@ -266,11 +267,22 @@ export class CudaDevice implements GpuDevice {
   capture(fn: () => void): DeviceGraph {
     this.notCapturing('a capture inside a capture');
     this.capturing = true;
+    // The workspace must not wait while recording, and must keep what the graph records.
+    const workspace = Workspace.of(this);
+    workspace.beginCapture();
+    let graph: DeviceGraph | undefined;
     try {
-      return captureGraph(this.context, this.context.api.graphs, fn);
+      graph = captureGraph(this.context, this.context.api.graphs, fn);
     } finally {
       this.capturing = false;
+      const release = workspace.endCapture();
+      if (graph === undefined) release();
+      else {
+        const recorded = graph;
+        graph = { launch: () => recorded.launch(), dispose: () => { recorded.dispose(); release(); } };
+      }
     }
+    return graph;
   }
 
   private notCapturing(what: string): void {

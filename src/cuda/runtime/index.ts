@@ -4,6 +4,7 @@ export { CudaError, NvrtcError, VendorError } from './errors.js';
 export { CudaDevice, openDevice } from './device.js';
 export { CudaDeviceArray, ELEMENT_BYTES } from './memory.js';
 export { CudaKernel } from './kernel.js';
+export { Workspace, WorkspaceFrame } from './workspace.js';
 export { probeCuda, type CudaProbe } from './probe.js';
 export { ModuleCache, cacheKey, defaultCacheDir, cacheFormatVersion, type ModuleRequest, type ModuleCacheStats } from './module-cache.js';
 export { compileOptions, targetOption, BASE_OPTIONS, type CompileFn, type CompileRequest } from './compiler.js';

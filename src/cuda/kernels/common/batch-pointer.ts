@@ -25,9 +25,12 @@ export interface OperandLayout {
 /** Kernel-name fragment of an operand's form. */
 export const kindTag = (k: OperandKind): string => (k === 'strided' ? 'st' : 'pa');
 
-/** The signature fragment of one operand: `const real* __restrict__ A, long long offsetA, long long strideA, int ldA`. */
-export function operandParameters(name: OperandName, kind: OperandKind, writable: boolean): string {
-  const elem = writable ? 'real' : 'const real';
+/**
+ * The signature fragment of one operand: `const real* __restrict__ A, long long offsetA, long long strideA, int ldA`.
+ * `type`: the element type where the data's type is not the kernel's `real` (a kernel that computes in a wider type).
+ */
+export function operandParameters(name: OperandName, kind: OperandKind, writable: boolean, type = 'real'): string {
+  const elem = writable ? type : `const ${type}`;
   const pointer = kind === 'strided' ? `${elem}* __restrict__ ${name}` : `${elem}* const* __restrict__ ${name}`;
   return `${pointer}, long long offset${name}, long long stride${name}, int ld${name}`;
 }

@@ -23,12 +23,20 @@
  * else in a global workspace of WORK elements per block (the launcher passes `work` and the batch
  * index of the first block, `first`, so a large batch runs in chunks of bounded workspace). A
  * block's matrix is then a few hundred KiB that stay in L2 while the block sweeps it.
+ *
+ * Precision: these designs compute in float64 whatever the data's dtype (BLOCK_COMPUTE; float32
+ * data is widened on load and rounded once on store, as the CPU reference does). In float32
+ * arithmetic the ~n rotations a sweep applies to each column of V let ||V^T V - I|| / (n eps)
+ * reach 37.9 at n = 256 (H100, 2026-11-26; the test's limit is 30). Above REORTHOGONALIZE_ABOVE,
+ * V then gets the reference's one pass of modified Gram-Schmidt after the sweeps (the same growth
+ * in float64 failed that limit at 512 x 512; cpu/lapack/jacobi.ts says why one pass suffices).
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { blockReduceSource } from '../common/block-reduce.js';
-import { elementBytes } from '../common/precision.js';
+import { REORTHOGONALIZE_ABOVE } from '../../../cpu/lapack/index.js';
+import { cType, elementBytes } from '../common/precision.js';
 import type { GesvdBlockParams, SyevBlockParams } from './params.js';
 import {
   GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, gesvdTag, identityV,
@@ -55,7 +63,16 @@ export interface BlockLayout {
 
 const n2Of = (n: number): number => n + (n & 1);
 
-function layout(dtype: DType, rows: number, n2: number, vectors: boolean, aShared: boolean, vShared: boolean, scratch: number, ints: number, padMat: boolean): BlockLayout {
+/** The arithmetic (and shared memory and workspace) of the block designs, whatever the data's dtype. */
+export const BLOCK_COMPUTE: DType = 'float64';
+
+/** The element type of the data's pointers: `real` where it is the arithmetic's, else the data's own. */
+const ioType = (dtype: DType): string => (dtype === BLOCK_COMPUTE ? 'real' : cType(dtype));
+
+/** The block designs' prelude: the arithmetic's precision (the data's type is spelled in the pointers). */
+const blockPrelude = (): string => jacobiPrelude(BLOCK_COMPUTE);
+
+function layout(rows: number, n2: number, vectors: boolean, aShared: boolean, vShared: boolean, scratch: number, ints: number, padMat: boolean): BlockLayout {
   // Shared copies of A (syev) and V get the leading dimension n2 + 1 against bank conflicts of row walks.
   const ldMat = aShared && padMat ? n2 + 1 : rows;
   const ldV = vShared ? n2 + 1 : n2;
@@ -68,13 +85,13 @@ function layout(dtype: DType, rows: number, n2: number, vectors: boolean, aShare
   if (vShared && vectors) { vOffset = sharedReals; sharedReals += vSize; } else { vOffset = work; work += vSize; }
   const scratchOffset = sharedReals;
   sharedReals += scratch;
-  return { ldMat, ldV, matOffset, vOffset, scratchOffset, sharedReals, sharedInts: ints, sharedBytes: sharedReals * elementBytes(dtype) + ints * 4, work };
+  return { ldMat, ldV, matOffset, vOffset, scratchOffset, sharedReals, sharedInts: ints, sharedBytes: sharedReals * elementBytes(BLOCK_COMPUTE) + ints * 4, work };
 }
 
 /** syev's block layout: A n2 x n2, V n2 x n2 (vectors), scratch c and s per pair; ints: the pairs and the sort. */
 export function syevBlockLayout(p: Pick<SyevBlockParams, 'dtype' | 'n' | 'vectors' | 'aShared' | 'vShared'>): BlockLayout {
   const n2 = n2Of(p.n);
-  return layout(p.dtype, n2, n2, p.vectors, p.aShared, p.vShared && p.vectors, n2, n2 + n2, true);
+  return layout(n2, n2, p.vectors, p.aShared, p.vShared && p.vectors, n2, n2 + n2, true);
 }
 
 /** Whether gesvd accumulates V (the right vectors for m >= n, the left ones of A^T for m < n). */
@@ -84,7 +101,7 @@ export const gesvdNeedsV = (p: Pick<GesvdBlockParams, 'm' | 'n' | 'wantU' | 'wan
 export function gesvdBlockLayout(p: Pick<GesvdBlockParams, 'dtype' | 'm' | 'n' | 'wantU' | 'wantVt' | 'aShared' | 'vShared'>): BlockLayout {
   const k2 = n2Of(Math.min(p.m, p.n));
   const needV = gesvdNeedsV(p);
-  return layout(p.dtype, Math.max(p.m, p.n), k2, needV, p.aShared, p.vShared && needV, 3 * k2 + 32, k2 + k2, false);
+  return layout(Math.max(p.m, p.n), k2, needV, p.aShared, p.vShared && needV, 3 * k2 + 32, k2 + k2, false);
 }
 
 /** Lanes that sum one pair's dot products: T / HALF rounded down to a power of two, 1 ... 32. */
@@ -111,13 +128,43 @@ ${vectors ? `  real* v = ${vShared ? 'sh' : 'ws'} + ${l.vOffset};` : ''}
   int* ints = (int*)(sh + ${l.sharedReals});`;
 }
 
+/**
+ * One pass of modified Gram-Schmidt over V's first `rows` columns (rows x rows, leading dimension
+ * LDV), as the reference's `reorthogonalize`: column j normalised (a block sum), then projected out
+ * of the columns after it (a warp per column, lanes down the rows). `red`: 32 reals of scratch.
+ * Emitted only above REORTHOGONALIZE_ABOVE; `failed` is uniform over the block.
+ */
+function reorthogonalizeV(size: number, rows: string, red: string): string {
+  if (size <= REORTHOGONALIZE_ABOVE) return '';
+  return `  // V's columns: one pass of modified Gram-Schmidt (rounding in the rotations, see the header).
+  if (!failed) {
+    const int lane = tid & 31, warp = tid >> 5;
+    for (int j = 0; j < ${rows}; ++j) {
+      real nrm = real(0);
+      for (int i = tid; i < ${rows}; i += T) nrm = fmaReal(v[i + j * LDV], v[i + j * LDV], nrm);
+      const real inv = real(1) / sqrtReal(blockSum(nrm, ${red}));
+      for (int i = tid; i < ${rows}; i += T) v[i + j * LDV] *= inv;
+      __syncthreads();
+      for (int c = j + 1 + warp; c < ${rows}; c += T / 32) {
+        real d = real(0);
+        for (int i = lane; i < ${rows}; i += 32) d = fmaReal(v[i + j * LDV], v[i + c * LDV], d);
+        d = groupSum(d, 32);
+        for (int i = lane; i < ${rows}; i += 32) v[i + c * LDV] -= d * v[i + j * LDV];
+      }
+      __syncthreads();
+    }
+  }`;
+}
+
 export function syevBlockSource(p: SyevBlockParams): KernelSource {
   const { dtype, n, uplo, vectors, kind, threads, aShared, maxSweeps } = p;
   const vShared = p.vShared && vectors;
   const l = syevBlockLayout(p);
   const entry = `syev_block_${syevTag(p)}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
   const V = (line: string): string => (vectors ? line : '');
-  const source = `${jacobiPrelude(dtype)}
+  const io = ioType(dtype);
+  const reorthogonalize = vectors ? reorthogonalizeV(n, 'N', 'cs') : '';
+  const source = `${blockPrelude()}
 ${syevDims(n)}
 constexpr int T = ${threads};
 constexpr int LDA = ${l.ldMat};
@@ -125,10 +172,10 @@ constexpr int LDV = ${l.ldV};
 constexpr long long WORK = ${l.work};   // workspace elements per block
 constexpr int MAX_SWEEPS = ${maxSweeps};
 ${PAIR_OF}
-
+${reorthogonalize ? blockReduceSource('sum') : ''}
 extern "C" __global__ void __launch_bounds__(T) ${entry}(
-    ${operandParameters('A', kind, true)},
-    ${operandParameters('W', kind, true)},
+    ${operandParameters('A', kind, true, io)},
+    ${operandParameters('W', kind, true, io)},
     real* __restrict__ work, long long first,
     int* __restrict__ info, const int* __restrict__ index, int count) {
   const int tid = threadIdx.x;
@@ -140,7 +187,7 @@ ${arrays(l, 'a', aShared, vectors, vShared)}
   int* ip = ints;
   int* jq = ip + HALF;
   int* perm = jq + HALF;
-  real* g = ${matrixPointer('A', kind, 'mat')};
+  ${io}* g = ${matrixPointer('A', kind, 'mat')};
   int bad = 0;
 ${syevLoad(2, uplo, vectors, 'LDA', 'LDV')}
   const bool failed = __syncthreads_or(bad) != 0;
@@ -183,9 +230,10 @@ ${V(`      // V := V J: row i of columns p_l, q_l (rows past N stay zero).
     }
     done = __syncthreads_or(rotated) == 0;
   }
+${reorthogonalize}
 ${syevSort('!failed', 'LDA')}
   __syncthreads();
-${syevOutputs(kind, vectors, 'LDA', 'LDV', false)}
+${syevOutputs(kind, vectors, 'LDA', 'LDV', false, io)}
 }
 `;
   return { name: `${entry}.cu`, source, entry };
@@ -199,23 +247,24 @@ export function gesvdBlockSource(p: GesvdBlockParams): KernelSource {
   const l = gesvdBlockLayout(p);
   const group = gesvdGroup(threads, Math.min(m, n));
   const entry = `gesvd_block_${gesvdTag(p)}_t${threads}_${storageTag({ aShared, vShared })}_s${maxSweeps}`;
-  const source = `${jacobiPrelude(dtype)}
+  const io = ioType(dtype);
+  const source = `${blockPrelude()}
 ${gesvdDims(m, n)}
 constexpr int T = ${threads};
 constexpr int GROUP = ${group};   // lanes per pair in the dot products
 constexpr int LDV = ${l.ldV};
 constexpr long long WORK = ${l.work};   // workspace elements per block
 constexpr int MAX_SWEEPS = ${maxSweeps};
-${gesvdRange(dtype)}
+${gesvdRange(BLOCK_COMPUTE)}
 ${PAIR_OF}
 ${blockReduceSource('sum')}
 ${blockReduceSource('max')}
 
 extern "C" __global__ void __launch_bounds__(T) ${entry}(
-    ${operandParameters('A', kind, false)},
-    ${operandParameters('S', kind, true)},
-    ${operandParameters('U', kind, true)},
-    ${operandParameters('V', kind, true)},
+    ${operandParameters('A', kind, false, io)},
+    ${operandParameters('S', kind, true, io)},
+    ${operandParameters('U', kind, true, io)},
+    ${operandParameters('V', kind, true, io)},
     real* __restrict__ work, long long first,
     int* __restrict__ info, const int* __restrict__ index, int count) {
   const int tid = threadIdx.x;
@@ -231,14 +280,14 @@ ${arrays(l, 'g', aShared, needV, vShared)}
   int* jq = ip + HALF;
   int* perm = jq + HALF;
   const real tol = sqrtReal(real(M)) * EPS;
-  const real* ga = ${matrixPointer('A', kind, 'mat')};
+  const ${io}* ga = ${matrixPointer('A', kind, 'mat')};
   int bad = 0;
   real amax = real(0);
 ${gesvdLoad(2, tall)}
 ${needV ? identityV(2) : ''}
   const bool failed = __syncthreads_or(bad) != 0;
   amax = blockMax(amax, red);
-${gesvdScale(dtype, 'e != 0')}
+${gesvdScale(BLOCK_COMPUTE, 'e != 0')}
   __syncthreads();
   const int part = tid % GROUP;   // this thread's share of its pair's (column's) sums
   bool done = failed || K < 2;
@@ -283,6 +332,7 @@ ${needV ? `      for (int idx = tid; idx < K * HALF; idx += T) {
     }
     done = __syncthreads_or(rotated) == 0;
   }
+${needV ? reorthogonalizeV(Math.min(m, n), 'K', 'red') : ''}
   // Column norms, descending order by rank (ties by index), then U's columns normalised.
   for (int j0 = 0; j0 < K; j0 += T / GROUP) {
     const int j = j0 + tid / GROUP;
@@ -334,7 +384,7 @@ ${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in
       }
     }
   }` : ''}
-${gesvdOutputs(p, '')}
+${gesvdOutputs({ ...p, dtype: BLOCK_COMPUTE }, '', io)}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

@@ -9,10 +9,11 @@ import type { GesvdRequest, SyevRequest } from '../../../core/ops.js';
 import type { DType } from '../../../core/dtype.js';
 import { elementBytes } from '../common/precision.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
+import { Workspace } from '../../runtime/workspace.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit } from '../common/operands.js';
-import { gesvdBlockLayout, gesvdBlockSource, syevBlockLayout, syevBlockSource } from './generate-block.js';
+import { BLOCK_COMPUTE, gesvdBlockLayout, gesvdBlockSource, syevBlockLayout, syevBlockSource } from './generate-block.js';
 import { gesvdWarpSource, syevWarpSource } from './generate-warp.js';
 import type { JacobiForce } from './params.js';
 import { THREAD_BLOCK, syevThreadSource } from './generate-thread.js';
@@ -21,16 +22,14 @@ import { BLOCK_MAX, selectGesvd, selectSyev } from './plan.js';
 export interface JacobiOptions { readonly force?: JacobiForce }
 
 /**
- * The largest max(rows, cols) the registry sends to the GPU, per operation and dtype: the sizes the
- * GPU tests passed at on an H100 (2026-11-26, test/gpu/jacobi.test.ts). The block designs run to
- * BLOCK_MAX, but there float32 syev at n = 256 gave ||V^T V - I|| / (n eps) = 37.9 (the limit is 30)
- * and float64 gesvd at 512 x 512 failed the orthogonality of VT; float32 gesvd above 32 was not
- * reached by that run. Those sizes stay on the CPU reference until they pass (the GPU test still
- * runs float32 gesvd to 128 directly on the kernels, to settle it).
+ * The largest max(rows, cols) the registry sends to the GPU, per operation and dtype: the block
+ * designs' BLOCK_MAX. (Until the block designs computed float32 data in float64 and
+ * reorthogonalised V, float32 syev at n = 256 and float64 gesvd at 512 x 512 failed the
+ * orthogonality limit on an H100 and stayed on the CPU: see generate-block.ts.)
  */
 export const JACOBI_GPU_MAX: Readonly<Record<'syev' | 'gesvd', Record<DType, number>>> = {
-  syev: { float64: BLOCK_MAX, float32: 128 },
-  gesvd: { float64: 256, float32: 32 },
+  syev: { float64: BLOCK_MAX, float32: BLOCK_MAX },
+  gesvd: { float64: BLOCK_MAX, float32: BLOCK_MAX },
 };
 
 /** Whether every matrix of `a` fits a GPU design within JACOBI_GPU_MAX (host batches are asked too). */
@@ -49,22 +48,21 @@ const WORKSPACE_BYTES = 256 << 20;
 /**
  * Launches a block design over `count` matrices: one block per matrix, `sharedBytes` of dynamic
  * shared memory, and (where the plan keeps A or V in global memory) a workspace of `work`
- * elements per block, reused chunk after chunk (`first`: the chunk's first matrix).
+ * elements (BLOCK_COMPUTE) per block, reused chunk after chunk (`first`: the chunk's first matrix).
  */
-function launchBlocks(dev: GpuDevice, k: Kernel, dtype: DType, threads: number, sharedBytes: number, work: number, count: number,
+function launchBlocks(dev: GpuDevice, k: Kernel, threads: number, sharedBytes: number, work: number, count: number,
   head: readonly KernelArg[], tail: readonly KernelArg[]): void {
-  const chunk = work === 0 ? count : Math.max(1, Math.min(count, Math.floor(WORKSPACE_BYTES / (work * elementBytes(dtype)))));
-  const ws = work === 0 ? undefined : dev.alloc(dtype, chunk * work);
+  const chunk = work === 0 ? count : Math.max(1, Math.min(count, Math.floor(WORKSPACE_BYTES / (work * elementBytes(BLOCK_COMPUTE)))));
+  // From the device's workspace: chunks reuse it in stream order, and the next call may too.
+  const frame = Workspace.of(dev).frame();
   try {
+    const ws = work === 0 ? undefined : frame.take(BLOCK_COMPUTE, chunk * work, `the Jacobi block design's global slices (${chunk} blocks of ${work} elements)`);
     for (let first = 0; first < count; first += chunk) {
       k.launch({ grid: [Math.min(chunk, count - first), 1, 1], block: [threads, 1, 1], sharedBytes },
         [...head, arg.ptr(ws === undefined ? 0n : ws.ptr), arg.i64(first), ...tail]);
     }
   } finally {
-    if (ws !== undefined) {
-      dev.synchronize();
-      ws.dispose();
-    }
+    frame.end();
   }
 }
 
@@ -84,7 +82,7 @@ export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray
         const p = choice.params;
         const l = syevBlockLayout(p);
         const k = cachedKernel(dev, `syev-block/${JSON.stringify(p)}`, () => syevBlockSource(p));
-        launchBlocks(dev, k, dtype, p.threads, l.sharedBytes, l.work, g.count,
+        launchBlocks(dev, k, p.threads, l.sharedBytes, l.work, g.count,
           [...operandArgs(a), ...operandArgs(w)], [arg.ptr(r.info), ...indexArgs(g.index, g.count)]);
       } else if (choice.design === 'thread') {
         const p = choice.params;
@@ -119,7 +117,7 @@ export function gesvdCuda(dev: GpuDevice, r: GesvdRequest<DeviceArray, DeviceArr
         const p = choice.params;
         const l = gesvdBlockLayout(p);
         const k = cachedKernel(dev, `gesvd-block/${JSON.stringify(p)}`, () => gesvdBlockSource(p));
-        launchBlocks(dev, k, dtype, p.threads, l.sharedBytes, l.work, g.count, operands, tail);
+        launchBlocks(dev, k, p.threads, l.sharedBytes, l.work, g.count, operands, tail);
       } else {
         const p = choice.params;
         const k = cachedKernel(dev, `gesvd-warp/${JSON.stringify(p)}`, () => gesvdWarpSource(p));

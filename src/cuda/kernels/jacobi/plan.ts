@@ -106,8 +106,18 @@ export function planGesvdBlock(pr: GesvdProblem, options: { readonly force?: Jac
   return { ...base, ...s, vShared: s.vShared && needV, maxSweeps: MAX_SWEEPS };
 }
 
-/** The largest n of the per-thread syev (registers: n (n + 1) / 2 + n^2 values per thread). */
-export const THREAD_MAX = 4;
+/**
+ * The largest n the per-thread syev takes (registers: n (n + 1) / 2 + n^2 values per thread); they
+ * do not spill to 8 (nvcc 13, sm_90: 227 registers in float64, 120 in float32, with vectors).
+ */
+export const THREAD_LIMIT = 8;
+/**
+ * The largest n the planner gives the per-thread syev: it beat the warp design at every n = 3 ... 8
+ * (H100, 2026-11-26, scripts/probe/syev-thread.mjs, 100,000 matrices with vectors, ms thread / warp:
+ * float64 n = 3 0.041 / 0.117, 4 0.077 / 0.118, 5 0.116 / 0.458, 6 0.187 / 0.503, 7 0.340 / 0.696,
+ * 8 0.487 / 0.765; float32 8 0.295 / 0.541; at n = 2 they tie at 1,000,000 matrices).
+ */
+export const THREAD_MAX = THREAD_LIMIT;
 
 /**
  * syev's design: one thread per matrix for n <= THREAD_MAX, the warp design to WARP_MAX, one
@@ -119,7 +129,7 @@ export function selectSyev(pr: SyevProblem, options: { readonly force?: JacobiFo
   | { readonly design: 'block'; readonly params: SyevBlockParams } {
   const design = options.force?.design ?? (pr.n <= THREAD_MAX ? 'thread' : pr.n <= WARP_MAX ? 'warp' : 'block');
   if (design === 'thread') {
-    if (pr.n > THREAD_MAX) throw new MyriadError('UNSUPPORTED', `the per-thread Jacobi takes n <= ${THREAD_MAX}, got ${pr.n}`, 'a');
+    if (pr.n > THREAD_LIMIT) throw new MyriadError('UNSUPPORTED', `the per-thread Jacobi takes n <= ${THREAD_LIMIT}, got ${pr.n}`, 'a');
     return { design, params: { ...syevFields(pr), maxSweeps: MAX_SWEEPS } };
   }
   if (design === 'block') return { design, params: planSyevBlock(pr, options) };

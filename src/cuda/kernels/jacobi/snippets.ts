@@ -184,11 +184,11 @@ export function gesvdSortNormalise(guard: string): string {
  * syev's outputs: info, W (a's diagonal in perm's order) and the eigenvectors (V's columns in that
  * order) over A, NaN where A was bad. `declareG`: the pointer g to A is declared here.
  */
-export function syevOutputs(kind: OperandKind, vectors: boolean, ldA: string, ldV: string, declareG: boolean): string {
+export function syevOutputs(kind: OperandKind, vectors: boolean, ldA: string, ldV: string, declareG: boolean, io = 'real'): string {
   return `  if (tid == 0) info[index ? index[mat] : mat] = failed ? N + 2 : (done ? 0 : N + 1);
-  real* w = ${matrixPointer('W', kind, 'mat')};
+  ${io}* w = ${matrixPointer('W', kind, 'mat')};
   for (int j = tid; j < N; j += T) w[j] = failed ? nanReal() : a[perm[j] * (${ldA} + 1)];
-${vectors ? `${declareG ? `  real* g = ${matrixPointer('A', kind, 'mat')};\n` : ''}  for (int idx = tid; idx < N * N; idx += T) {
+${vectors ? `${declareG ? `  ${io}* g = ${matrixPointer('A', kind, 'mat')};\n` : ''}  for (int idx = tid; idx < N * N; idx += T) {
     const int i = idx % N, j = idx / N;
     g[i + (long long)j * ldA] = failed ? nanReal() : v[i + perm[j] * ${ldV}];
   }` : ''}`;
@@ -197,21 +197,22 @@ ${vectors ? `${declareG ? `  real* g = ${matrixPointer('A', kind, 'mat')};\n` : 
 /**
  * gesvd's outputs: info, S (2^e sig in perm's order), U and VT from G's normalised columns and V
  * as in the CPU reference. `gPad` follows each read of G (the warp design's text has a space
- * there, kept so that its kernels' text, and hashes, stay as they were).
+ * there, kept so that its kernels' text, and hashes, stay as they were). `dtype`: the arithmetic's;
+ * `io`: the element type of S, U and VT where it is not `real`.
  */
-export function gesvdOutputs(p: { readonly dtype: DType; readonly m: number; readonly n: number; readonly wantU: boolean; readonly wantVt: boolean; readonly kind: OperandKind }, gPad: '' | ' '): string {
+export function gesvdOutputs(p: { readonly dtype: DType; readonly m: number; readonly n: number; readonly wantU: boolean; readonly wantVt: boolean; readonly kind: OperandKind }, gPad: '' | ' ', io = 'real'): string {
   const { dtype, m, n, wantU, wantVt, kind } = p;
   const tall = m >= n;
   const gOut = (row: string, col: string): string => `g[${row} + perm[${col}] * M]${gPad}`;
   return `  if (tid == 0) info[index ? index[mat] : mat] = failed ? K + 2 : (done ? 0 : K + 1);
-  real* so = ${matrixPointer('S', kind, 'mat')};
+  ${io}* so = ${matrixPointer('S', kind, 'mat')};
   for (int r = tid; r < K; r += T) so[r] = failed ? nanReal() : ${dtype === 'float64' ? 'ldexp' : 'ldexpf'}(sig[perm[r]], e);
-${wantU ? `  real* uo = ${matrixPointer('U', kind, 'mat')};
+${wantU ? `  ${io}* uo = ${matrixPointer('U', kind, 'mat')};
   for (int idx = tid; idx < ${m} * K; idx += T) {
     const int i = idx % ${m}, r = idx / ${m};
     uo[i + (long long)r * ldU] = failed ? nanReal() : ${tall ? gOut('i', 'r') : 'v[i + perm[r] * LDV]'};
   }` : ''}
-${wantVt ? `  real* vo = ${matrixPointer('V', kind, 'mat')};
+${wantVt ? `  ${io}* vo = ${matrixPointer('V', kind, 'mat')};
   for (int idx = tid; idx < K * ${n}; idx += T) {
     const int r = idx % K, j = idx / K;
     vo[r + (long long)j * ldV] = failed ? nanReal() : ${tall ? 'v[j + perm[r] * LDV]' : gOut('j', 'r')};

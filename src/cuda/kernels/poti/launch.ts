@@ -14,6 +14,7 @@ import type { Uplo } from '../../../core/enums.js';
 import type { PotiRequest, PotriRequest } from '../../../core/ops.js';
 import { tuningFor, type TrtriTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { Workspace, type WorkspaceFrame } from '../../runtime/workspace.js';
 import type { FamilyOptions } from '../common/family-options.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { zeroInfo } from '../common/info-zero.js';
@@ -41,6 +42,8 @@ function spdInverse(dev: GpuDevice, stage: PotiStage, r: PotiRequest<DeviceArray
   const dtype = deviceDtype(r.a);
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'trtri');
   const temporaries: DeviceArray[] = [];
+  // The composed path's scratch info comes from the device's workspace (no allocation per call).
+  const frame = Workspace.of(dev).frame();
   try {
     const groups = trtriGroups(dev, r.a, count, temporaries);
     const plans = groups.map((g) => planPoti({ dtype, uplo: r.uplo, stage, n: g.n, count: g.count, kind: g.args.kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force }));
@@ -54,9 +57,10 @@ function spdInverse(dev: GpuDevice, stage: PotiStage, r: PotiRequest<DeviceArray
         k.launch({ grid: [Math.ceil(g.count / matrices), 1, 1], block: [p.nb, matrices, 1], sharedBytes: plan.sharedBytes }, [
           ...operandArgs(g.args), arg.ptr(g.index === null ? 0n : g.index.ptr), arg.i32(g.count), arg.ptr(r.info), arg.i32(g.n),
         ]);
-      } else composedGroup(dev, dtype, stage, r.uplo, g, r.info, temporaries);
+      } else composedGroup(dev, dtype, stage, r.uplo, g, r.info, temporaries, frame);
     });
   } finally {
+    frame.end();
     if (temporaries.length > 0) {
       dev.synchronize();
       for (const t of temporaries) t.dispose();
@@ -65,7 +69,9 @@ function spdInverse(dev: GpuDevice, stage: PotiStage, r: PotiRequest<DeviceArray
 }
 
 /** potrf (poti), trtri, then lauum, each over the matrices the step before did not fail on. */
-function composedGroup(dev: GpuDevice, dtype: DType, stage: PotiStage, uplo: Uplo, g: TrtriGroup, info: DeviceArray, temporaries: DeviceArray[]): void {
+function composedGroup(
+  dev: GpuDevice, dtype: DType, stage: PotiStage, uplo: Uplo, g: TrtriGroup, info: DeviceArray, temporaries: DeviceArray[], frame: WorkspaceFrame,
+): void {
   let live: TrtriGroup | null = g;
   if (stage === 'poti') {
     potrfGroup(dev, dtype, uplo, { count: g.count, operands: [g.args], index: g.index }, info);
@@ -73,8 +79,7 @@ function composedGroup(dev: GpuDevice, dtype: DType, stage: PotiStage, uplo: Upl
     if (live === null) return;
     // A positive definite factor has no zero on its diagonal: trtri's info is all 0 (kept apart; as
     // long as the batch's info, since trtri writes through the group's index into the batch).
-    const scratch = dev.alloc('int32', info.length);
-    temporaries.push(scratch);
+    const scratch = frame.take('int32', info.length, "poti's scratch info of trtri");
     trtriGroup(dev, dtype, { uplo, diag: 'nonunit', info: scratch }, live, temporaries);
   } else {
     trtriGroup(dev, dtype, { uplo, diag: 'nonunit', info }, g, temporaries);
@@ -82,7 +87,6 @@ function composedGroup(dev: GpuDevice, dtype: DType, stage: PotiStage, uplo: Upl
     if (live === null) return;
   }
   // lauum's info (0) must not reach the batch's info: the group may be a subset.
-  const scratch = dev.alloc('int32', live.count);
-  temporaries.push(scratch);
+  const scratch = frame.take('int32', live.count, "poti's scratch info of lauum");
   lauumCuda(dev, { uplo, a: live.batch, info: scratch });
 }

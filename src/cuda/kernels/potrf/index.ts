@@ -7,6 +7,6 @@ export type { PotrfForce, PotrfPanelParams, PotrfPlan, PotrfRegisterParams, Potr
 export { potrfSmallSource, choleskyRowsSource, loadFactorRows, storeFactorRows } from './generate-small.js';
 export { potrfRegisterSource } from './generate-register.js';
 export { potrfPanelSource } from './generate-panel.js';
-export { planPotrf, selectPotrf, potrfRecursionSteps, potrfRecursive, RECURSIVE_LEAF, type PotrfProblem, type PotrfRecursionStep } from './plan.js';
+export { planPotrf, selectPotrf, potrfBlocked, potrfBlockedSteps, potrfRecursionSteps, potrfRecursive, RECURSIVE_LEAF, type PotrfProblem, type PotrfRecursionStep } from './plan.js';
 export { infoCombineSource } from './generate-combine.js';
 export { potrfCuda, potrfGroup, type PotrfOptions } from './launch.js';

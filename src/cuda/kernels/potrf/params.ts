@@ -6,6 +6,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { RegisterShape } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import type { TrsmForce } from '../trsm/index.js';
 
 /** n <= 32: the warp design (generate-small.ts). */
 export interface PotrfSmallParams {
@@ -64,6 +65,12 @@ export interface PotrfForce {
   readonly panelLoop?: boolean;
   /** Strided batches: the recursion over trsm and syrk (true) or never (false), whatever n and count. */
   readonly recursive?: boolean;
+  /** Where the large path runs: panel by panel (true, the blocked driver) or by halves (false, the recursion). */
+  readonly blocked?: boolean;
+  /** The blocked driver's panel width (a multiple of 32). */
+  readonly panel?: number;
+  /** Passed to the large path's triangular solves (e.g. `invertFrom`: Infinity keeps the substitution leaves). */
+  readonly trsm?: TrsmForce;
 }
 
 export type PotrfPlan =

@@ -6,7 +6,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
-import { bandFor, type PotrfTuning } from '../../model/tuning/index.js';
+import { bandFor, type PotrfBlockedTuning, type PotrfTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
@@ -79,10 +79,37 @@ export function potrfRecursive(n: number, count: number, smCount: number, force?
   return n >= RECURSIVE_MIN || (n >= RECURSIVE_MIN_FEW && count < smCount);
 }
 
+/**
+ * Whether a strided group that takes the large path (potrfRecursive) runs panel by panel: from the
+ * table's `minN` (gpu-only-cholesky.txt's blocked algorithm), `force` overriding.
+ */
+export function potrfBlocked(n: number, tuning: PotrfBlockedTuning, force?: boolean): boolean {
+  return force ?? n >= tuning.minN;
+}
+
 /** One step of the flattened recursion, in launch order (offsets and sizes of the diagonal blocks). */
 export type PotrfRecursionStep =
   | { readonly kind: 'leaf'; readonly off: number; readonly size: number }
   | { readonly kind: 'update'; readonly off: number; readonly top: number; readonly rest: number };
+
+/**
+ * The right-looking blocked Cholesky (gpu-only-cholesky.txt, the blocked algorithm; LAPACK's
+ * dpotrf): for each panel of `panel` columns, factor its diagonal block (by the recursion above,
+ * leaves of at most `leaf`), then one update: the panel below (or right of) the diagonal block by
+ * trsm with it, and the whole trailing matrix by one syrk. Every trsm has a triangle of at most
+ * `panel`, every syrk k = `panel`: the serial chain is n / panel panels, not the recursion's
+ * latency-bound halves. The same steps as the recursion's, so one loop runs both.
+ */
+export function potrfBlockedSteps(n: number, panel: number, leaf = RECURSIVE_LEAF): PotrfRecursionStep[] {
+  if (!(Number.isInteger(panel) && panel >= 1)) throw new MyriadError('INVALID_ARGUMENT', `potrf's panel must be a positive integer, got ${panel}`, 'panel');
+  const steps: PotrfRecursionStep[] = [];
+  for (let off = 0; off < n; off += panel) {
+    const size = Math.min(panel, n - off);
+    for (const s of potrfRecursionSteps(size, leaf)) steps.push({ ...s, off: s.off + off });
+    if (off + size < n) steps.push({ kind: 'update', off, top: size, rest: n - off - size });
+  }
+  return steps;
+}
 
 /** The recursion for a matrix of n: leaves of at most `leaf`, splits at multiples of 32 near the half. */
 export function potrfRecursionSteps(n: number, leaf = RECURSIVE_LEAF): PotrfRecursionStep[] {

@@ -10,6 +10,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { GesvRequest, GetrsRequest, Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { Workspace } from '../../runtime/workspace.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, release, sharedLimit } from '../common/operands.js';
@@ -154,8 +155,10 @@ function solveKeepingFailed(dev: GpuDevice, b: DeviceBatch, info: DeviceArray, s
   const dtype = deviceDtype(b);
   const shapes = Array.from({ length: b.kind === 'strided' ? 0 : count }, (_, i) => matrixAt(b, i));
   const total = b.kind === 'strided' ? count * b.rows * b.cols : shapes.reduce((sum, m) => sum + m.rows * m.cols, 0);
-  const aside = dev.alloc(dtype, Math.max(1, total));
+  // From the device's workspace: no allocation per call, and no wait before the call returns.
+  const frame = Workspace.of(dev).frame();
   try {
+    const aside = frame.take(dtype, Math.max(1, total), `the copy of B kept aside by ${count} solves`);
     // Packed: strided where B is (one launch, no pointer arrays), else a variable batch.
     let copy: DeviceBatch;
     if (b.kind === 'strided') {
@@ -172,8 +175,7 @@ function solveKeepingFailed(dev: GpuDevice, b: DeviceBatch, info: DeviceArray, s
     solve();
     copyMatrices(dev, copy, b, info, true);
   } finally {
-    dev.synchronize();
-    aside.dispose();
+    frame.end();
   }
 }
 

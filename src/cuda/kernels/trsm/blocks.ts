@@ -3,9 +3,11 @@
  * can run the same requests in tests). A block of every matrix is the same batch with its offset
  * moved by r0 + c0 * ld and its rows and cols cut.
  */
+import { strided, type StridedBatch } from '../../../core/batch.js';
+import type { Storage } from '../../../core/storage.js';
 import type { GemmRequest, TrsmRequest } from '../../../core/ops.js';
 import { block, type BlockBatch } from '../common/sub-blocks.js';
-import type { TriangularOp, TrsmStep } from './params.js';
+import type { TriangularOp, TrsmInverted, TrsmStep } from './params.js';
 
 export { block, type BlockBatch };
 
@@ -33,4 +35,29 @@ export function updateRequest<S>(
 /** Where a leaf on the diagonal block [off, off + size) finds its A and B (offset deltas). */
 export function leafOffsets(left: boolean, off: number, lda: number, ldb: number): { readonly a: number; readonly b: number } {
   return { a: off + off * lda, b: left ? off : off * ldb };
+}
+
+/**
+ * A leaf of the inverted path (launch.ts invertedSolve): B's block over the leaf's span, the compact
+ * copy of it in `x` (what the copy kernel writes), and the GEMM that writes the solution over the
+ * block: left B_j := alpha op(inv A_jj) X, right B_j := alpha X op(inv A_jj), the inverse being the
+ * leading size x size part of slot j of `inverses` (count x slots blocks of nb x nb, ld nb).
+ */
+export function invertedLeaf<S extends Storage>(
+  r: Pick<TrsmRequest, 'side' | 'transA' | 'alpha'>, b: StridedBatch<S>, inverses: S, x: S, inv: TrsmInverted,
+  step: Extract<TrsmStep, { kind: 'leaf' }>, m: number, n: number,
+): { readonly block: StridedBatch<S>; readonly copy: StridedBatch<S>; readonly gemm: GemmRequest<S> } {
+  const { off, size } = step.span;
+  const left = r.side === 'left';
+  const rows = left ? size : m;
+  const cols = left ? n : size;
+  const bj = block(b, left ? off : 0, left ? 0 : off, rows, cols) as StridedBatch<S>;
+  const copy = strided(x, { rows, cols, ld: Math.max(1, rows), stride: rows * cols, count: b.count }, 'x');
+  const { nb, slots } = inv;
+  const invj = strided(inverses, { rows: size, cols: size, ld: nb, stride: slots * nb * nb, offset: (off / nb) * nb * nb, count: b.count }, 'inverses');
+  const alpha = step.scaled ? r.alpha : 1;
+  const gemm: GemmRequest<S> = left
+    ? { transA: r.transA, transB: 'N', alpha, a: invj, b: copy, beta: 0, c: bj }
+    : { transA: 'N', transB: r.transA, alpha, a: copy, b: invj, beta: 0, c: bj };
+  return { block: bj, copy, gemm };
 }

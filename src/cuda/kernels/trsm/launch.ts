@@ -6,20 +6,23 @@
  * through the gemm family's public face on sub-blocks (offsets moved, rows and cols cut; the
  * coefficients in blocks.ts). alpha = 0: B := 0 (generate-zero.ts), A never read.
  */
-import { batchCount } from '../../../core/batch.js';
+import { batchCount, strided } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { TrmmRequest, TrsmRequest } from '../../../core/ops.js';
 import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { Workspace } from '../../runtime/workspace.js';
 import { cachedKernel, kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, operandArgs, sharedLimit, type OperandArgs } from '../common/operands.js';
 import { groupBlocks } from '../common/sub-blocks.js';
 import { gemmCuda } from '../gemm/index.js';
-import { updateRequest, leafOffsets, type BlockBatch } from './blocks.js';
+import { trtriUnchecked } from '../trtri/index.js';
+import { BLOCKS_THREADS, trsmCopySource, trsmDiagonalSource } from './generate-blocks.js';
+import { invertedLeaf, updateRequest, leafOffsets, type BlockBatch } from './blocks.js';
 import { trsmLeafSource } from './generate-leaf.js';
 import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
-import type { Span, TriangularOp, TrsmForce, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
-import { planTrsm } from './plan.js';
+import type { Span, TriangularOp, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
+import { invertedElements, planTrsm } from './plan.js';
 
 export interface TrsmOptions {
   /** A leaf size or shape to use instead of the table's (tests, benchmarks). */
@@ -81,6 +84,10 @@ function triangularGroup(dev: GpuDevice, op: TriangularOp, dtype: DType, r: Trsm
   const plan = opts.tuning === undefined && opts.force === undefined
     ? plannedOnce(dev, `${op}/${r.side}${r.uplo}${r.transA}${r.diag}/${dtype}/${g.m},${g.n},${g.count}/${kind}`, planNow)
     : planNow();
+  if (plan.inverted !== undefined) {
+    invertedSolve(dev, plan, plan.inverted, r, g);
+    return;
+  }
   for (const step of plan.steps) {
     if (step.kind === 'leaf') launchLeaf(dev, plan, g, step.span, step.scaled ? r.alpha : 1);
     else gemmCuda(dev, updateRequest(op, r, g.a, g.b, g.m, g.n, step));
@@ -101,6 +108,54 @@ function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, al
     ...operandArgs(a), ...operandArgs(b),
     arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.i32(shape.ldx), arg.real(p.dtype, alpha),
   ]);
+}
+
+/**
+ * TRSM by inverted diagonal blocks (plan.ts `inverted`; strided A and B): the diagonal blocks into
+ * the workspace (generate-blocks.ts) and inverted there by one batched trtri (the trtri family's
+ * face, no info: a singular block gives a meaningless solve, as any trsm with a singular A); then
+ * the plan's steps in order, each leaf j as X := B_j (a copy into the workspace) and
+ * B_j := alpha op(inv A_jj) X (left) or alpha X op(inv A_jj) (right), one GEMM each; the updates
+ * are the recursion's GEMMs. Nothing waits: the workspace is reused in stream order.
+ */
+function invertedSolve(dev: GpuDevice, plan: TrsmPlan, inv: TrsmInverted, r: TrsmRequest<DeviceArray>, g: TrsmGroup): void {
+  const { a, b } = g;
+  if (a.kind !== 'strided' || b.kind !== 'strided') throw new Error('unreachable: the inverted trsm plans strided batches only');
+  const p = plan.leaf;
+  const left = p.side === 'left';
+  const t = left ? g.m : g.n;
+  const nvec = left ? g.n : g.m;
+  const { nb, slots } = inv;
+  const sizes = invertedElements(t, nvec, g.count, nb);
+  const frame = Workspace.of(dev).frame();
+  try {
+    const w = frame.take(p.dtype, sizes.inverses, `trsm's inverted diagonal blocks (${g.count} x ${slots} of ${nb} x ${nb})`);
+    const x = frame.take(p.dtype, sizes.block, `trsm's copy of a block of B (${g.count} x ${Math.min(nb, t)} x ${nvec})`);
+    const diagonal = { dtype: p.dtype, uplo: p.uplo, diag: p.diag };
+    const kd = cachedKernel(dev, `trsm-diagonal/${p.dtype}/${p.uplo}/${p.diag}`, () => trsmDiagonalSource(diagonal));
+    kd.launch({ grid: [gridFor(sizes.inverses), 1, 1], block: [BLOCKS_THREADS, 1, 1] },
+      [...operandArgs(g.argsA), arg.ptr(w), arg.i32(g.count), arg.i32(t), arg.i32(nb), arg.i32(slots)]);
+    trtriUnchecked(dev, p.dtype, p.uplo, 'nonunit', strided(w, { rows: nb, cols: nb, ld: nb, stride: nb * nb, count: g.count * slots }, 'w'));
+    const copy = cachedKernel(dev, `trsm-copy/${p.dtype}`, () => trsmCopySource({ dtype: p.dtype }));
+    for (const step of plan.steps) {
+      if (step.kind === 'update') {
+        gemmCuda(dev, updateRequest('trsm', r, a, b, g.m, g.n, step));
+        continue;
+      }
+      const leaf = invertedLeaf(r, b, w, x, inv, step, g.m, g.n);
+      const bj = leaf.block;
+      copy.launch({ grid: [gridFor(g.count * bj.rows * bj.cols), 1, 1], block: [BLOCKS_THREADS, 1, 1] },
+        [...operandArgs({ pointer: bj.data.ptr, offset: bj.offset, stride: bj.stride, ld: bj.ld }), arg.ptr(x), arg.i32(g.count), arg.i32(bj.rows), arg.i32(bj.cols)]);
+      gemmCuda(dev, leaf.gemm);
+    }
+  } finally {
+    frame.end();
+  }
+}
+
+/** Blocks of a grid-stride kernel over `elements`: enough to fill the device, at most 65535 x 32. */
+function gridFor(elements: number): number {
+  return Math.max(1, Math.min(Math.ceil(elements / BLOCKS_THREADS), 65535 * 32));
 }
 
 /** Strided A and B: one group as they are; otherwise list batches by (m, n, lda, ldb). */

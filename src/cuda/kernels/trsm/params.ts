@@ -36,6 +36,29 @@ export interface TrsmZeroParams {
   readonly kind: OperandKind;
 }
 
+/** The large trsm's diagonal blocks into the workspace (generate-blocks.ts; strided A). */
+export interface TrsmDiagonalParams {
+  readonly dtype: DType;
+  readonly uplo: Uplo;
+  readonly diag: Diag;
+}
+
+/** A block of every matrix of B into a compact workspace (generate-blocks.ts; strided B). */
+export interface TrsmCopyParams {
+  readonly dtype: DType;
+}
+
+/**
+ * TRSM by inverted diagonal blocks (large triangles, strided batches, trsm only): the diagonal
+ * blocks of NB are inverted once into the workspace (`slots` per matrix), the plan's leaves are
+ * exactly those blocks (steps split at multiples of NB) and each leaf is a copy of B's block and one
+ * GEMM with the inverse; the updates are the recursion's GEMMs as before.
+ */
+export interface TrsmInverted {
+  readonly nb: number;
+  readonly slots: number;
+}
+
 /** A range [off, off + size) of the triangle's rows and columns (of op(A)). */
 export interface Span {
   readonly off: number;
@@ -70,8 +93,10 @@ export interface TrsmLeafShape {
 export interface TrsmPlan {
   readonly leaf: TrsmLeafParams;
   readonly steps: readonly TrsmStep[];
-  /** The launch shape of every leaf step, by leaf size. */
+  /** The launch shape of every leaf step, by leaf size (empty where the leaves are inverted blocks). */
   readonly shapes: ReadonlyMap<number, TrsmLeafShape>;
+  /** Present where the leaves are GEMMs with inverted diagonal blocks. */
+  readonly inverted?: TrsmInverted;
 }
 
 /** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks). */
@@ -80,4 +105,8 @@ export interface TrsmForce {
   readonly leafMax?: number;
   /** Vectors per block, at most. */
   readonly vectorsMax?: number;
+  /** Triangles from this size take the inverted diagonal blocks (Infinity: never; 0: always, where they apply). */
+  readonly invertFrom?: number;
+  /** The inverted blocks' size. */
+  readonly invertBlock?: number;
 }

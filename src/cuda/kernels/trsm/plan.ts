@@ -89,12 +89,43 @@ export function leafShape(dtype: DType, size: number, nvec: number, count: numbe
   return { vectors, matrices, ldx: vectors | 1, sharedBytes: matrices * perMatrix(vectors) };
 }
 
+/**
+ * Whether a problem is solved by inverted diagonal blocks of `nb` (TrsmInverted): trsm (not trmm)
+ * on strided batches, triangles of at least `from`, within `maxBytes` of workspace (the inverses
+ * and one block of B per matrix).
+ */
+export function invertsBlocks(problem: TrsmProblem, from: number, nb: number, maxBytes: number): boolean {
+  if (problem.op !== 'trsm' || problem.kind !== 'strided') return false;
+  const left = problem.side === 'left';
+  const t = left ? problem.m : problem.n;
+  const nvec = left ? problem.n : problem.m;
+  if (t < from || t <= 1 || nvec === 0) return false;
+  return invertedWorkspace(problem.dtype, t, nvec, problem.count, nb) <= maxBytes;
+}
+
+/** Workspace elements of the inverted path: count x slots inverses of nb x nb, and count blocks of nb x nvec. */
+export function invertedElements(t: number, nvec: number, count: number, nb: number): { readonly inverses: number; readonly block: number } {
+  return { inverses: count * Math.ceil(t / nb) * nb * nb, block: count * Math.min(nb, t) * nvec };
+}
+
+function invertedWorkspace(dtype: DType, t: number, nvec: number, count: number, nb: number): number {
+  const e = invertedElements(t, nvec, count, nb);
+  return (e.inverses + e.block) * elementBytes(dtype);
+}
+
 export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { readonly force?: TrsmForce } = {}): TrsmPlan {
   const { op, dtype, side, uplo, transA, diag, kind } = problem;
   const force = options.force ?? {};
   const left = side === 'left';
   const t = left ? problem.m : problem.n;
   const nvec = left ? problem.n : problem.m;
+  const nb = force.invertBlock ?? tuning.invertBlock;
+  if (!(Number.isInteger(nb) && nb >= 1)) throw new MyriadError('INVALID_ARGUMENT', `trsm's inverted block must be a positive integer, got ${nb}`, 'invertBlock');
+  if (invertsBlocks(problem, force.invertFrom ?? tuning.invertFrom[dtype], nb, force.invertFrom !== undefined ? Infinity : tuning.invertMaxBytes)) {
+    // Leaves exactly the blocks [j nb, (j + 1) nb): every split at a multiple of nb from 0.
+    const steps = recursionSteps(t, nb, nb, solvesForward(problem), 'trsm');
+    return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), inverted: { nb, slots: Math.ceil(t / nb) } };
+  }
   const leafMax = force.leafMax ?? tuning.leafMax[dtype];
   const steps = recursionSteps(t, leafMax, tuning.splitAlign, solvesForward(problem), op);
   const shapes = new Map<number, TrsmLeafShape>();

@@ -7,4 +7,4 @@ export type { TrtriForce, TrtriLeafParams, TrtriPlan, TrtriScanParams, TrtriSpan
 export { trtriLeafSource, trtriLeafName, inverseColumnSource, tileKernelHead, INVERT_IN_TILE, leafTileBytes, LEAF_MAX_THREADS, LEAF_SIZES } from './generate-leaf.js';
 export { trtriScanSource, SCAN_THREADS } from './generate-scan.js';
 export { planTrtri, leafSize, trtriSteps, type TrtriProblem } from './plan.js';
-export { trtriCuda, trtriGroup, trtriGroups, survivors, hostInfo, type TrtriGroup, type TrtriOptions } from './launch.js';
+export { trtriCuda, trtriUnchecked, trtriGroup, trtriGroups, survivors, hostInfo, type TrtriGroup, type TrtriOptions } from './launch.js';

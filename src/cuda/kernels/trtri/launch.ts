@@ -9,7 +9,8 @@
  *   (all of them: the batch as it is; otherwise a list batch of those): one launch of every leaf
  *   of the diagonal, then the off-diagonal blocks by trmm through the trsm family's public face.
  */
-import { batchCount, matrixAt, type ListBatch, type MatrixView } from '../../../core/batch.js';
+import { batchCount, matrixAt, type ListBatch, type MatrixView, type StridedBatch } from '../../../core/batch.js';
+import type { Diag, Uplo } from '../../../core/enums.js';
 import type { DType } from '../../../core/dtype.js';
 import type { TrtriRequest } from '../../../core/ops.js';
 import { tuningFor, type TrtriTuning } from '../../model/tuning/index.js';
@@ -76,6 +77,20 @@ export function trtriGroup(
   const p = live.args.kind === plan.leaf.kind ? plan : { ...plan, leaf: { ...plan.leaf, kind: live.args.kind } };
   launchLeaf(dev, p, live.args, live.count, g.n, null, null);
   for (const step of plan.steps) offDiagonal(dev, r.uplo, r.diag, live.batch, step);
+}
+
+/**
+ * Inverts every matrix of a strided batch in place, with no info and no host wait: the leaves, then
+ * the recursion's trmm steps over the whole batch. For callers that accept a meaningless inverse of
+ * a singular triangle (the leaf leaves such a block as it is): the large trsm's diagonal blocks.
+ */
+export function trtriUnchecked(dev: GpuDevice, dtype: DType, uplo: Uplo, diag: Diag, a: StridedBatch<DeviceArray>, opts: TrtriOptions = {}): void {
+  if (a.count === 0 || a.rows === 0) return;
+  const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'trtri');
+  const plan = planTrtri({ dtype, uplo, diag, n: a.rows, count: a.count, kind: 'strided', sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
+  const args: OperandArgs = { kind: 'strided', pointer: a.data.ptr, offset: a.offset, stride: a.stride, ld: a.ld, rows: a.rows, cols: a.cols };
+  launchLeaf(dev, plan, args, a.count, a.rows, null, null);
+  for (const step of plan.steps) offDiagonal(dev, uplo, diag, a, step);
 }
 
 /**

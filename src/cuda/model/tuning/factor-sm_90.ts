@@ -28,6 +28,16 @@ export const sm90PotrfTuning: PotrfTuning = {
   // Loop-inclusive was slower in f64 (n = 128, 256, 512: 1.17x, 1.29x, 1.28x the time) and mixed
   // in f32 (1.00x, 0.94x, 0.88x): one launch per panel, each with shared memory sized to its panel.
   panelLoop: false,
+  // Issue 13, awaiting a measurement (scripts/probe/potrf-blocked.mjs: n = 1024, 2048, 4096, one
+  // matrix, the recursion against panels of 256 and 512, cuSOLVER in the same run). The recursion's
+  // top-level trsm and its 32 serial leaves were the measured cost (PERF-NOTES, session 3); panels
+  // of 256 keep every trsm at t = 256 and make the trailing update one triangle GEMM of k = 256.
+  // The panel's trsm by substitution leaves: by its inverted diagonal block (invertPanel) one n =
+  // 2048 matrix makes 482 launches against 321 (counted on a stub device: trtri of a 256 block is a
+  // chain of ~24 trmm leaves), in a latency-bound regime; the probe's rows with and without decide.
+  // Leaves of 128 by the register design for few matrices: 0.07 ms against the panel design's 0.2
+  // (H100, session 3, potrf-large-parts.mjs).
+  blocked: { minN: 1024, panel: 256, invertPanel: false, registerLeavesFew: true },
 };
 
 export const sm90GetrfTuning: GetrfTuning = {

@@ -35,6 +35,20 @@ export interface PotrfTuning {
   readonly panelWidest: PerDType<readonly PanelBand[]>;
   /** Loop-inclusive panel kernel (one launch runs every panel) instead of one launch per panel. */
   readonly panelLoop: boolean;
+  /** Large strided batches (kernels/potrf/plan.ts): the right-looking blocked driver instead of the recursion. */
+  readonly blocked: PotrfBlockedTuning;
+}
+
+/** Where the large Cholesky runs panel by panel (right-looking, blocked) rather than by halves. */
+export interface PotrfBlockedTuning {
+  /** n from which a strided batch that takes the large path takes the blocked driver. */
+  readonly minN: number;
+  /** Its panel width (a multiple of 32). */
+  readonly panel: number;
+  /** The panel's trsm by its inverted diagonal block (one GEMM) whatever trsm's own threshold, or as trsm's table says. */
+  readonly invertPanel: boolean;
+  /** Both large paths, fewer matrices than SMs: leaves of 33 ... 128 by the register design whatever registerMax says. */
+  readonly registerLeavesFew: boolean;
 }
 
 export interface GetrfTuning {

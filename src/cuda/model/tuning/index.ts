@@ -27,7 +27,7 @@ export type { TrsmTuning } from './trsm-types.js';
 export type { LauumTuning, SyrkTuning } from './syrk-types.js';
 export type { TrtriTuning } from './trtri-types.js';
 export type { TsqrTuning } from './tsqr-types.js';
-export type { GetrfRecursionTuning, GetrfTuning, PanelBand, PerDType, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
+export type { GetrfRecursionTuning, GetrfTuning, PanelBand, PerDType, PotrfBlockedTuning, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
 
 /** Every family's table. A new family adds its entry here and its defaults below. */
 export interface FamilyTuning {

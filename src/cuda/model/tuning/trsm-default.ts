@@ -15,4 +15,12 @@ export const defaultTrsmTuning: TrsmTuning = {
   blockThreads: 256,
   sharedTarget: 48 * 1024,
   splitAlign: 16,
+  // Inverted diagonal blocks (issue 13): awaiting a measurement (scripts/probe/potrf-blocked.mjs and
+  // `bench trsm` at t = 256 ... 2048, one matrix and batches). Guesses: from 512 the recursion's
+  // substitution leaves (64 launches of a thread per vector at t = 2048, 3 TFLOP/s on an H100) cost
+  // more than one batched trtri of 256-blocks (a chain of ~35 small launches, once per call) and
+  // a GEMM with k = 256 per block; 1 GiB bounds the workspace of large batches.
+  invertFrom: { float64: 512, float32: 512 },
+  invertBlock: 256,
+  invertMaxBytes: 1 << 30,
 };

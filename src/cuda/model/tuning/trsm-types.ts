@@ -12,4 +12,10 @@ export interface TrsmTuning {
   readonly sharedTarget: number;
   /** The recursion splits a triangle at a multiple of this (GEMM-friendly block sizes). */
   readonly splitAlign: number;
+  /** trsm on strided batches: triangles from this size are solved by inverted diagonal blocks (kernels/trsm/plan.ts). */
+  readonly invertFrom: PerDType<number>;
+  /** The inverted diagonal blocks' size (a multiple of the trtri leaf: trtri inverts them in one batched call). */
+  readonly invertBlock: number;
+  /** Workspace bytes the inverted blocks and the copy of B's block may take; beyond, the recursion. */
+  readonly invertMaxBytes: number;
 }
