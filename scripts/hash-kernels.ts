@@ -56,6 +56,7 @@ import { lasetSource, wyFactorSource } from '../src/cuda/kernels/common/wy.js';
 import { ormqrBlockSource, ormqrCuda } from '../src/cuda/kernels/ormqr/index.js';
 import { gelsCheckSource, gelsCovers, gelsCuda, gelsFinishSource } from '../src/cuda/kernels/gels/index.js';
 import { transposeSource } from '../src/cuda/kernels/common/transpose.js';
+import { generateChol, generateReduce, generateRows, planTsqr, tsqrCuda } from '../src/cuda/kernels/tsqr/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Devices (as test/helpers/devices.ts) and the recording fake.
@@ -643,6 +644,31 @@ function ormqrDirect(): void {
     for (const kind of ['strided', 'pointer'] as const) record(ormqrBlockSource({ dtype, side, trans, kind }));
 }
 
+// tsqr: the launcher over n, m, count and devices (n is unrolled; m and count only change the
+// grid); then the forced shapes of test/cuda/tsqr-host-emulation.test.ts and test/gpu/tsqr.test.ts.
+function tsqrThroughLauncher(): void {
+  for (const info of DEVICES) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (let n = 1; n <= 32; n++) for (const [m, count] of [[1e4, 4], [1e6, 1], [1e7, 1]] as const) {
+      tsqrCuda(dev, {
+        a: strided(fakeArray(dtype, m * n * count), { rows: m, cols: n, count }), r: strided(fakeArray(dtype, n * n * count), { rows: n, cols: n, count }),
+        info: fakeArray('int32', count),
+      });
+    }
+  }
+}
+
+function tsqrDirect(): void {
+  const forced = [{ threads: 32 }, { threads: 64 }, { tile: 1, threads: 96 }, { reduceSlices: 2 }, { reduceSlices: 4 }] as const;
+  for (const dtype of DTYPES) for (let n = 1; n <= 32; n++) for (const force of forced) {
+    ifPlanned(() => generateRows(planTsqr({ dtype, m: 1e5, n, count: 1, smCount: 132 }, tuningFor('sm_90', 'tsqr'), force).gram));
+  }
+  for (const dtype of DTYPES) {
+    for (let n = 1; n <= 32; n++) record(generateChol({ dtype, n }));
+    for (const slices of [1, 2, 4, 8, 16, 32]) record(generateReduce({ dtype, slices }));
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // gels: the launcher over tall, square and wide systems, forms and devices (its check, finish and
 // transpose kernels, and the qr, ormqr and trsm kernels it reaches); then test/cuda/gels-generate.test.ts's set.
@@ -679,6 +705,7 @@ inversesThroughLaunchers();
 qrThroughLaunchers();
 ormqrThroughLauncher();
 gelsThroughLauncher();
+tsqrThroughLauncher();
 const launched = seen.size;
 gemmDirect();
 tsm2Direct();
@@ -690,6 +717,7 @@ inversesDirect();
 qrDirect();
 ormqrDirect();
 gelsDirect();
+tsqrDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);
 process.stderr.write(`${lines.length} distinct kernel sources (${launched} through the launchers, ${lines.length - launched} more from direct parameter sets)\n`);

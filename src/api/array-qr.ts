@@ -6,6 +6,12 @@
  * - qr(a, { mode }): numpy's linalg.qr: 'reduced' (default) q [..., m, k], r [..., k, n];
  *   'complete' q [..., m, m], r [..., m, n]; 'r' only r [..., k, n] (q absent). k = min(m, n).
  *   QR cannot fail (NaN in a matrix stays in that matrix's q and r).
+ *   On a CUDA context, modes 'reduced' and 'r' of a few tall-and-skinny matrices (the tsqr
+ *   tuning's rule: n <= 32, m >= 8192 and m >= 64 n, at most 16 matrices) run TSQR
+ *   (CholeskyQR2, shifted CholeskyQR3 where A is ill-conditioned: src/cuda/kernels/tsqr/); R then
+ *   has a positive diagonal, so it may differ from LAPACK's Householder R in the signs of its
+ *   rows (and Q in the signs of the matching columns); Q R is the same. A matrix TSQR cannot
+ *   factor (NaN or Inf, or numerically rank-deficient) is done again by Householder.
  * - lstsq(a, b): numpy's linalg.lstsq for matrices of full rank, over stacks: a [..., m, n], b
  *   [..., m, nrhs] with the same batch shape, or b [m] where a is 2-D; x [..., n, nrhs] (or [n]);
  *   residuals [..., nrhs] (numpy's sums of squared residuals, [1] for a 1-D b) where m > n, else
@@ -18,6 +24,9 @@ import { strided } from '../core/batch.js';
 import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
 import { check } from '../core/errors.js';
 import { parseEnumValue } from '../core/enums.js';
+import { CudaBackend } from '../cuda/backend.js';
+import { routesToTsqr, tsqrCuda } from '../cuda/kernels/tsqr/index.js';
+import { tuningFor } from '../cuda/model/tuning/index.js';
 import type { Context } from './context.js';
 import {
   checkOptions, poisonFailed, sameDtype, stackOf, throwOnFailure, type NDArray, type WithInfo,
@@ -39,6 +48,57 @@ function columnMajor(data: FloatArray, count: number, m: number, n: number, cols
 export function qr(ctx: Context, a: NDArray, options: QrOptions = {}): QrResult {
   checkOptions(options, ['mode']);
   const mode = parseEnumValue(options.mode ?? 'reduced', ['reduced', 'complete', 'r'] as const, 'options.mode');
+  const { count, rows: m, cols: n } = stackOf(a, 'a');
+  const backend = ctx.deviceBackend;
+  if (mode !== 'complete' && backend instanceof CudaBackend && routesToTsqr(m, n, count, tuningFor(backend.device.info.arch, 'tsqr')))
+    return tsqrQr(ctx, backend, a, mode);
+  return householderQr(ctx, a, mode);
+}
+
+/**
+ * TSQR on the context's GPU for modes 'reduced' and 'r' (k = n: m >= n); the matrices TSQR reports
+ * failed (info > 0) go through Householder, one stack of them.
+ */
+function tsqrQr(ctx: Context, backend: CudaBackend, a: NDArray, mode: 'reduced' | 'r'): QrResult {
+  const { batchShape, count, rows: m, cols: n } = stackOf(a, 'a');
+  const dtype = dtypeOfArray(a.data, 'a.data');
+  const dev = backend.device;
+  const work = dev.upload(columnMajor(a.data, count, m, n, n));
+  const rWork = dev.alloc(dtype, count * n * n);
+  const infoWork = dev.alloc('int32', count);
+  let qcol: FloatArray, rcol: FloatArray, info: Int32Array;
+  try {
+    tsqrCuda(dev, {
+      a: strided(work, { rows: m, cols: n, ld: m, stride: m * n, count }, 'a'),
+      r: strided(rWork, { rows: n, cols: n, ld: n, stride: n * n, count }, 'r'),
+      info: infoWork,
+    });
+    qcol = mode === 'r' ? allocate(dtype, 0) : dev.download(work) as FloatArray;
+    rcol = dev.download(rWork) as FloatArray;
+    info = dev.download(infoWork) as Int32Array;
+  } finally {
+    work.dispose();
+    rWork.dispose();
+    infoWork.dispose();
+  }
+  const r: NDArray = { data: allocate(dtype, count * n * n), shape: [...batchShape, n, n] };
+  for (let c = 0; c < count; c++) for (let i = 0; i < n; i++) for (let j = i; j < n; j++) r.data[c * n * n + i * n + j] = rcol[c * n * n + i + j * n]!;
+  const q: NDArray | undefined = mode === 'r' ? undefined : { data: allocate(dtype, count * m * n), shape: [...batchShape, m, n] };
+  if (q) for (let c = 0; c < count; c++) for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) q.data[c * m * n + i * n + j] = qcol[c * m * n + i + j * m]!;
+  const failed = [...info.keys()].filter((c) => info[c] !== 0);
+  if (failed.length > 0) {
+    const stack = allocate(dtype, failed.length * m * n);
+    failed.forEach((c, f) => stack.set(a.data.subarray(c * m * n, (c + 1) * m * n), f * m * n));
+    const redo = householderQr(ctx, { data: stack, shape: [failed.length, m, n] }, mode);
+    failed.forEach((c, f) => {
+      r.data.set(redo.r.data.subarray(f * n * n, (f + 1) * n * n), c * n * n);
+      if (q && redo.q) q.data.set(redo.q.data.subarray(f * m * n, (f + 1) * m * n), c * m * n);
+    });
+  }
+  return q ? { q, r } : { r };
+}
+
+function householderQr(ctx: Context, a: NDArray, mode: QrMode): QrResult {
   const { batchShape, count, rows: m, cols: n } = stackOf(a, 'a');
   const k = Math.min(m, n);
   const dtype = dtypeOfArray(a.data, 'a.data');

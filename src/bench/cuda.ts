@@ -31,6 +31,7 @@ import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
 import { VendorError } from '../cuda/runtime/errors.js';
 import { Cublas, Cusolver, batchPointers, type BatchPointers } from '../cuda/baselines/index.js';
 import { progress, progressDone } from './progress.js';
+import { benchTsqr, TSQR_COLS, TSQR_COLUMNS } from './tsqr.js';
 
 function deviceOf(ctx: Context): GpuDevice | undefined {
   const backend = ctx.deviceBackend;
@@ -227,10 +228,17 @@ registerBenchExtras({
     const dev = deviceOf(ctx);
     return dev ? new VendorOnDevice(dev) : undefined;
   },
-  names: ['tsm2'],
-  async run(_name, ctx, options) {
+  names: ['tsm2', 'tsqr'],
+  async run(name, ctx, options) {
     const dev = deviceOf(ctx);
-    if (!dev) throw new MyriadError('BACKEND_UNAVAILABLE', 'the tsm2 benchmark needs a CUDA context (--backend cuda)', '--backend');
+    if (!dev) throw new MyriadError('BACKEND_UNAVAILABLE', `the ${name} benchmark needs a CUDA context (--backend cuda)`, '--backend');
+    if (name === 'tsqr') {
+      const cols = options.sizes === undefined ? [...TSQR_COLS] : options.sizes.split(',').map(Number);
+      for (const n of cols) if (!(Number.isInteger(n) && n >= 1 && n <= 32)) throw new MyriadError('INVALID_ARGUMENT', `tsqr takes n (columns) of 1..32, got '${options.sizes}'`, '--sizes');
+      const rows = benchTsqr(dev, options.dtypes, cols, true);
+      console.log(formatTable(rows, TSQR_COLUMNS, options.style));
+      return rows as unknown as Record<string, unknown>[];
+    }
     const rows = await benchTsm2(dev, { cases: defaultTsm2Cases(options.dtypes), vendor: true, onRow: (r) => progress(`tsm2 ${r.op} ${r.dtype} m=${r.m} n=${r.n} k=${r.k}: ${r.gbs.toFixed(0)} GB/s`) });
     progressDone();
     console.log(formatTable(rows, TSM2_COLUMNS, options.style));

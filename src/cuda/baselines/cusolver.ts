@@ -5,7 +5,8 @@
  * (whole-GPU) Cholesky and LU with their solves (cusolverDn?potrf/potrs, cusolverDn?getrf/getrs),
  * looped over a batch of large matrices; Q of one matrix's Householder reflectors
  * (cusolverDn?orgqr) and its product with C (cusolverDn?ormqr), which have no batched form, looped
- * over the matrices; beyond 32, the divide-and-conquer eigensolver one matrix per call
+ * over the matrices; the QR of one tall matrix (cusolverDn?geqrf + orgqr, the TSQR benchmark's
+ * vendor); beyond 32, the divide-and-conquer eigensolver one matrix per call
  * (cusolverDn?syevd: the vendor's batched Jacobi stops at 32) and the approximate strided-batched
  * SVD (cusolverDn?gesvdaStridedBatched); where the library has it (cuSOLVER 11.7, CUDA 12.6 on), the
  * batched eigensolver of any n (cusolverDnXsyevBatched). Checks before native calls.
@@ -65,6 +66,10 @@ const ORGQR_SIZE = (t: string) =>
   `int cusolverDn${t}orgqr_bufferSize(cusolverDnHandle_t handle, int m, int n, int k, CUdeviceptr A, int lda, CUdeviceptr tau, _Out_ int *lwork)`;
 const ORGQR = (t: string) =>
   `int cusolverDn${t}orgqr(cusolverDnHandle_t handle, int m, int n, int k, CUdeviceptr A, int lda, CUdeviceptr tau, CUdeviceptr work, int lwork, CUdeviceptr info)`;
+const GEQRF_SIZE = (t: string) =>
+  `int cusolverDn${t}geqrf_bufferSize(cusolverDnHandle_t handle, int m, int n, CUdeviceptr A, int lda, _Out_ int *lwork)`;
+const GEQRF = (t: string) =>
+  `int cusolverDn${t}geqrf(cusolverDnHandle_t handle, int m, int n, CUdeviceptr A, int lda, CUdeviceptr tau, CUdeviceptr work, int lwork, CUdeviceptr info)`;
 const ORMQR_SIZE = (t: string) =>
   `int cusolverDn${t}ormqr_bufferSize(cusolverDnHandle_t handle, int side, int trans, int m, int n, int k, CUdeviceptr A, int lda, ` +
   'CUdeviceptr tau, CUdeviceptr C, int ldc, _Out_ int *lwork)';
@@ -95,7 +100,7 @@ const PROTOTYPES = [
   'int cusolverDnDestroy(cusolverDnHandle_t handle)',
   'int cusolverDnSetStream(cusolverDnHandle_t handle, CUstream streamId)',
   POTRF('D'), POTRF('S'), POTRS('D'), POTRS('S'), ORGQR_SIZE('D'), ORGQR_SIZE('S'), ORGQR('D'), ORGQR('S'),
-  ORMQR_SIZE('D'), ORMQR_SIZE('S'), ORMQR('D'), ORMQR('S'),
+  ORMQR_SIZE('D'), ORMQR_SIZE('S'), ORMQR('D'), ORMQR('S'), GEQRF_SIZE('D'), GEQRF_SIZE('S'), GEQRF('D'), GEQRF('S'),
   SYEVD_SIZE('D'), SYEVD_SIZE('S'), SYEVD('D'), SYEVD('S'), GESVDA_SIZE('D'), GESVDA_SIZE('S'), GESVDA('D'), GESVDA('S'),
 ];
 
@@ -337,6 +342,39 @@ export class Cusolver {
         }
       },
       dispose: () => { work.dispose(); info.dispose(); },
+    };
+  }
+
+  /**
+   * cusolverDn?geqrf then cusolverDn?orgqr on one m x n matrix A (m >= n, leading dimension lda):
+   * the reduced Q over A, the vendor's QR of one tall matrix (geqrf leaves R in A's upper
+   * triangle, which orgqr then overwrites: the pair is what a user runs for Q and R, less the copy
+   * of R). Workspace (the larger of the two), tau and info made here, once.
+   */
+  geqrfOrgqr(dtype: DType, m: number, n: number, A: DeviceArray, lda: number): { run(): void; dispose(): void } {
+    for (const [v, name] of [[m, 'm'], [n, 'n'], [lda, 'lda']] as const) {
+      if (!Number.isSafeInteger(v) || v < 0 || v >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `must be an int32 >= 0, got ${v}`, name);
+    }
+    if (m < n) throw new MyriadError('INVALID_ARGUMENT', `geqrf + orgqr needs m >= n, got ${m} x ${n}`, 'm');
+    if (lda < Math.max(1, m)) throw new MyriadError('INVALID_ARGUMENT', `lda = ${lda} is less than m = ${m}`, 'lda');
+    this.checkDense(dtype, A, n === 0 ? 0 : lda * (n - 1) + m, 'A');
+    const t = PREFIX(dtype);
+    const tau = this.dev.alloc(dtype, Math.max(1, n));
+    const info = this.dev.alloc('int32', 1);
+    const lq: [number] = [0], lo: [number] = [0];
+    if (n > 0) {
+      this.call(`cusolverDn${t}geqrf_bufferSize`, m, n, A.ptr, lda, lq);
+      this.call(`cusolverDn${t}orgqr_bufferSize`, m, n, n, A.ptr, lda, tau.ptr, lo);
+    }
+    const lwork = Math.max(1, lq[0], lo[0]);
+    const work = this.dev.alloc(dtype, lwork);
+    return {
+      run: () => {
+        if (n === 0) return;
+        this.call(`cusolverDn${t}geqrf`, m, n, A.ptr, lda, tau.ptr, work.ptr, lwork, info.ptr);
+        this.call(`cusolverDn${t}orgqr`, m, n, n, A.ptr, lda, tau.ptr, work.ptr, lwork, info.ptr);
+      },
+      dispose: () => { work.dispose(); tau.dispose(); info.dispose(); },
     };
   }
 
