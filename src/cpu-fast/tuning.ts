@@ -54,6 +54,21 @@ export const GEMM_WASM_CHUNK_BYTES = 256 << 10;
 /** getrf/gesv in WebAssembly (float64 working copy) up to this size; the reference above. */
 export const LU_WASM_MAX = 512;
 
+/**
+ * Blocked right-looking getrf/gesv (ops/lu-blocked.ts) from min(m, n) >= min: panels of nb
+ * columns on the unblocked WebAssembly LU, the trailing update on the WebAssembly gemm. Env
+ * MYRIAD_CPU_LU_BLOCKED=min,nb overrides (measurements, tests), read once.
+ */
+export interface Blocking { readonly min: number; readonly nb: number }
+const blockingEnv = (name: string, fallback: Blocking): Blocking => {
+  const v = process.env[name]?.split(',').map(Number);
+  return v && v.length === 2 && v.every((x) => Number.isInteger(x) && x > 0) ? Object.freeze({ min: v[0]!, nb: v[1]! }) : fallback;
+};
+export const LU_BLOCKED: Blocking = blockingEnv('MYRIAD_CPU_LU_BLOCKED', Object.freeze({ min: 64, nb: 32 }));
+
+/** Blocked right-looking potrf/posv (ops/cholesky-blocked.ts), both triangles, from n >= min; MYRIAD_CPU_CHOLESKY_BLOCKED=min,nb overrides. */
+export const CHOLESKY_BLOCKED: Blocking = blockingEnv('MYRIAD_CPU_CHOLESKY_BLOCKED', Object.freeze({ min: 64, nb: 32 }));
+
 /** potrf/posv ('lower') in WebAssembly (float64 working copy) up to this size; the reference above and for 'upper'. */
 export const CHOLESKY_WASM_MAX = 512;
 

@@ -11,8 +11,9 @@ import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js'
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateCholesky, type CholeskyKernel, type CholeskyOp, type CholeskyParams } from '../kernels/cholesky.js';
-import { CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, POSV_INTERLEAVED, UNROLL_MAX } from '../tuning.js';
+import { CHOLESKY_BLOCKED, CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, POSV_INTERLEAVED, UNROLL_MAX } from '../tuning.js';
 import { posvInterleaved, potrfInterleaved } from './cholesky-interleaved.js';
+import { potrfBlocked } from './cholesky-blocked.js';
 import { potrfWasm } from './cholesky-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
 
@@ -28,7 +29,12 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
       const n = m.rows;
       if (op === 'potrs' && n > UNROLL_MAX.potrs) return false;
       if (n > UNROLL_MAX.cholesky) {
-        if (op === 'potrs' || r.uplo === 'upper' || n > CHOLESKY_WASM_MAX) return false;
+        if (op === 'potrs') return false;
+        if (n >= CHOLESKY_BLOCKED.min) {
+          potrfBlocked(r, p0, count, op === 'posv');
+          return true;
+        }
+        if (r.uplo === 'upper' || n > CHOLESKY_WASM_MAX) return false;
         potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined);
         return true;
       }

@@ -4,7 +4,8 @@ import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
-import { LU_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { LU_BLOCKED, LU_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { getrfBlocked } from './lu-blocked.js';
 import { getrfWasm } from './lu-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
 
@@ -21,7 +22,12 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
       if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) {
-        if (op === 'getrs' || m.rows === 0 || m.cols === 0 || Math.max(m.rows, m.cols) > LU_WASM_MAX) return false;
+        if (op === 'getrs' || m.rows === 0 || m.cols === 0) return false;
+        if (Math.min(m.rows, m.cols) >= LU_BLOCKED.min) {
+          getrfBlocked(r, p0, count, op === 'gesv');
+          return true;
+        }
+        if (Math.max(m.rows, m.cols) > LU_WASM_MAX) return false;
         getrfWasm(r, m, p0, count, op === 'gesv' ? r.b : undefined);
         return true;
       }
