@@ -1,105 +1,192 @@
 /**
- * getrf/gesv above LU_BLOCKED.min: LAPACK's dgetrf (blocked, right-looking) over a strided run of
- * matrices, every block of every matrix itself a strided batch (same ld and stride, shifted
- * offset). For each block column of width nb:
- *  1. the panel A(k0:m, k0:k0+kb) of every matrix by the unblocked WebAssembly LU (getrfWasm:
- *     dgetf2's order, pivot search over the panel's rows, float64 working copy);
- *  2. its row interchanges applied to the columns left and right of the panel (dlaswp);
- *  3. U12 := L11^-1 A12 (the fast trsm, left, lower, unit);
- *  4. A22 -= L21 U12 (the WebAssembly gemm: all but O(n^2 nb) of the work).
- * gesv then solves each matrix with info = 0 (the reference's getrs: one right-hand side is
- * O(n^2), bound by reading the factor); B stays untouched where info > 0, as in LAPACK.
+ * getrf/gesv from min(m, n) >= LU_BLOCKED.min: LAPACK's dgetrf (blocked, right-looking) on chunks
+ * of matrices packed as float64 into the WebAssembly memory, every step a kernel call over the
+ * whole chunk on the packed matrices in place (no copies between steps). For each block column
+ * of width nb:
+ *  1. the panel A(k0:m, k0:k0+kb) by the unblocked WebAssembly LU (kernels/getrf-wasm.ts: dgetf2,
+ *     pivot search over the panel's rows);
+ *  2. its row interchanges on the columns left and right of it (dlaswp);
+ *  3. U12 := L11^-1 A12 (kernels/trsm-lower-unit-wasm.ts);
+ *  4. A22 -= L21 U12 (the WebAssembly gemm, kernels/gemm-wasm.ts, with the packed matrices'
+ *     leading dimension): all but O(n^2 nb) of the work.
+ * Then the chunk is unpacked with its pivots and infos, and gesv solves each matrix with info = 0
+ * from the packed factor (kernels/lu-solve.ts); B stays untouched where info > 0, as in LAPACK.
  *
  * Pivots and info are LAPACK's (a zero pivot does not stop the factorisation: info is the first
- * exactly-zero U(k,k), 1-based). Not bitwise the reference: the trailing update sums in the
- * gemm's order, and float32 data is rounded to float32 between block steps where the reference
- * keeps float64, so results agree to rounding and pivots wherever the choice is not a near tie.
+ * exactly-zero U(k,k), 1-based). Works in float64 for both dtypes, as the reference does; not
+ * bitwise the reference (the trailing update sums in the gemm's order), so factors agree to
+ * rounding and pivots wherever the choice is not a near tie.
  */
-import { matrixAt, type StridedBatch } from '../../core/batch.js';
-import type { FloatArray } from '../../core/dtype.js';
-import type { GesvRequest, GetrfRequest } from '../../core/ops.js';
-import { cpuGetrs } from '../../cpu/lapack/index.js';
-import { LU_BLOCKED } from '../tuning.js';
-import { fastTrsm } from './blas3.js';
-import { fastGemm } from './gemm.js';
-import { getrfWasm } from './lu-wasm.js';
+import { matrixAt, type Batch } from '../../core/batch.js';
+import type { DType, FloatArray } from '../../core/dtype.js';
+import type { GetrfRequest } from '../../core/ops.js';
+import { kernelFactory, moduleFactory } from '../jit/compile.js';
+import { generateGemmWasm, type GemmWasmParams } from '../kernels/gemm-wasm.js';
+import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
+import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
+import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
+import { generateTrsmLowerUnitWasm, type TrsmLowerUnitWasmParams } from '../kernels/trsm-lower-unit-wasm.js';
+import { GEMM_WASM_CHUNK_BYTES, LU_BLOCKED } from '../tuning.js';
+import { heap, heapInts, instantiate } from '../wasm/runtime.js';
+import { gemmWasmParams } from './gemm.js';
 import { stridedView } from './run-batch.js';
-import type { Run } from './triangular-blocked.js';
 
-const view = (x: Run, rows: number, cols: number, count: number): StridedBatch<FloatArray> =>
-  ({ kind: 'strided', data: x.data, offset: x.offset, ld: x.ld, stride: x.stride, rows, cols, count, order: 'col' });
-const at = (x: Run, i: number, j: number): Run => ({ ...x, offset: x.offset + i + j * x.ld });
+type WasmGetrf = (a: number, ipiv: number, info: number, count: number) => void;
+type WasmTrsm = (l: number, b: number, count: number) => void;
+type WasmGemm = (a: number, b: number, c: number, count: number, alpha: number, beta: number) => void;
+const panelKernel = moduleFactory<GetrfWasmParams, WasmGetrf>(generateGetrfWasm, 'getrf', instantiate);
+const trsmKernel = moduleFactory<TrsmLowerUnitWasmParams, WasmTrsm>(generateTrsmLowerUnitWasm, 'trsm', instantiate);
+const gemmKernel = moduleFactory<GemmWasmParams, WasmGemm>(generateGemmWasm, 'gemm', instantiate);
+const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
+const solveKernel = kernelFactory<{ dtype: DType }, LuSolveKernel>(generateLuSolve);
+let scratch = new Float64Array(64);
+let pivots = new Int32Array(64);
 
-let panelPiv = new Int32Array(64);
-let panelInfo = new Int32Array(8);
+const pack = (dtype: DType, direction: 'in' | 'out'): PackKernel => packKernel({ dtype, trans: 'N', direction, packed: 'float64' });
 
-/** Row interchanges rows k0 + j <-> piv[j] (absolute rows), j < kb, of columns [c0, c1) of one matrix at `off`. */
-function swapRows(a: FloatArray, off: number, ld: number, c0: number, c1: number, k0: number, piv: Int32Array, p0: number, kb: number): void {
+/**
+ * The packed matrices' leading dimension: m rounded up to even, one cache line more where a
+ * column is a multiple of 256 bytes (the gemm's operands all live in these columns, and such
+ * strides map a block's columns onto a few cache sets; ops/gemm.ts pads its A the same way).
+ */
+const ldBlocked = (m: number): number => ldOf(m) + ((ldOf(m) * 8) % 256 === 0 ? 8 : 0);
+
+/**
+ * One step of the plan, on every matrix of a chunk; byte offsets are from each matrix's start.
+ * leaf: the unblocked LU of columns [k0, k0 + w) below row k0 (pivots relative to k0);
+ * swap: the interchanges of steps [k0, k0 + w) on columns [c0, c1); trsm and gemm: kernels.
+ */
+type Step =
+  | { readonly kind: 'leaf'; readonly k0: number; readonly w: number; readonly at: number; readonly fn: WasmGetrf }
+  | { readonly kind: 'swap'; readonly k0: number; readonly w: number; readonly c0: number; readonly c1: number }
+  | { readonly kind: 'trsm'; readonly l: number; readonly b: number; readonly fn: WasmTrsm }
+  | { readonly kind: 'gemm'; readonly a: number; readonly b: number; readonly c: number; readonly fn: WasmGemm };
+
+/**
+ * The steps for one m x n: dgetrf2's recursion (LAPACK 3.6: the columns halved, the left half
+ * factored, its interchanges and L11^-1 applied to the right half, the right half's trailing
+ * rows updated by one gemm and factored, its interchanges applied back to the left half) down to
+ * leaves of at most `leaf` columns; the triangular solves recurse the same way down to
+ * `leaf` rows, so all but O(n^2 leaf) of the work is gemm. Built once per shape: a chunk is often
+ * a single matrix (n >= 128), and kernel lookups per step would cost more than the small steps.
+ */
+const plans = new Map<string, readonly Step[]>();
+function planFor(m: number, n: number, leaf: number): readonly Step[] {
+  const key = `${m},${n},${leaf}`;
+  const known = plans.get(key);
+  if (known) return known;
+  const ld = ldBlocked(m), size = ld * n, stride = size * 8;
+  const at = (i: number, j: number): number => (i + j * ld) * 8;
+  const plan: Step[] = [];
+  const gemm = (i: number, j: number, rows: number, cols: number, ai: number, aj: number, bi: number, bj: number, k: number): void => {
+    if (rows <= 0 || cols <= 0 || k <= 0) return;
+    const g = gemmWasmParams(rows, cols, k, 'float64', 'N');
+    plan.push({ kind: 'gemm', a: at(ai, aj), b: at(bi, bj), c: at(i, j), fn: gemmKernel({ ...g, lda: ld, ldb: ld, ldc: ld, strides: { a: size, b: size, c: size } }) });
+  };
+  /** B(k0:k0+kb, c0:c0+cols) := L(k0:k0+kb, k0:k0+kb)^-1 B, unit lower. */
+  const trsm = (k0: number, kb: number, c0: number, cols: number): void => {
+    if (cols <= 0 || kb <= 1) return;
+    if (kb <= leaf) {
+      plan.push({ kind: 'trsm', l: at(k0, k0), b: at(k0, c0), fn: trsmKernel({ kb, cols, ld, stride }) });
+      return;
+    }
+    const n1 = kb >> 1, n2 = kb - n1;
+    trsm(k0, n1, c0, cols);
+    gemm(k0 + n1, c0, n2, cols, k0 + n1, k0, k0, c0, n1);
+    trsm(k0 + n1, n2, c0, cols);
+  };
+  /** LU of columns [k0, k0 + w), rows k0 .. m - 1 (w <= m - k0); interchanges within these columns. */
+  const lu = (k0: number, w: number): void => {
+    if (w <= leaf) {
+      plan.push({ kind: 'leaf', k0, w, at: at(k0, k0), fn: panelKernel({ m: m - k0, n: w, ld, stride }) });
+      return;
+    }
+    // an even split: every leaf starts on an even row, where the leaf kernel's padded vector
+    // loop (ldOf(m - k0) rows from k0) stays inside the column
+    const n1 = (w >> 1) & ~1, n2 = w - n1;
+    lu(k0, n1);
+    plan.push({ kind: 'swap', k0, w: n1, c0: k0 + n1, c1: k0 + w });
+    trsm(k0, n1, k0 + n1, n2);
+    gemm(k0 + n1, k0 + n1, m - k0 - n1, n2, k0 + n1, k0, k0, k0 + n1, n1);
+    lu(k0 + n1, n2);
+    plan.push({ kind: 'swap', k0: k0 + n1, w: n2, c0: k0, c1: k0 + n1 });
+  };
+  const steps = Math.min(m, n);
+  lu(0, steps);
+  if (n > steps) {
+    // wide: U's columns right of the square part
+    plan.push({ kind: 'swap', k0: 0, w: steps, c0: steps, c1: n });
+    trsm(0, steps, steps, n - steps);
+  }
+  plans.set(key, plan);
+  return plan;
+}
+
+/** Rows k <-> piv[k] (absolute) for steps k in [k0, k0 + w), on columns [c0, c1) of the packed matrix at element `a`. */
+function swapRows(f64: Float64Array, a: number, ld: number, piv: Int32Array, p: number, k0: number, w: number, c0: number, c1: number): void {
   for (let c = c0; c < c1; c++) {
-    const col = off + c * ld;
-    for (let j = 0; j < kb; j++) {
-      const r = piv[p0 + j]!;
-      const i = k0 + j;
-      if (r !== i) {
-        const t = a[col + i]!;
-        a[col + i] = a[col + r]!;
-        a[col + r] = t;
+    const col = a + c * ld;
+    for (let k = k0; k < k0 + w; k++) {
+      const r = piv[p + k]!;
+      if (r !== k) {
+        const t = f64[col + k]!;
+        f64[col + k] = f64[col + r]!;
+        f64[col + r] = t;
       }
     }
   }
 }
 
-/** Factors `count` m x n matrices from matrix p0 of r (a strided run, or one matrix); with `b`, solves those with info = 0. */
-export function getrfBlocked(r: GetrfRequest<FloatArray, Int32Array> | GesvRequest<FloatArray, Int32Array>, p0: number, count: number, solve: boolean): void {
-  const A: Run = stridedView(r.a, p0);
-  const first = matrixAt(r.a, p0);
-  const m = first.rows, n = first.cols;
+/** Factors `count` m x n matrices from matrix p0 (`first`); with `b` (gesv), solves those with info = 0. */
+export function getrfBlocked(
+  r: GetrfRequest<FloatArray, Int32Array>, first: { rows: number; cols: number; data: FloatArray }, p0: number, count: number, b?: Batch<FloatArray>,
+): void {
+  const { rows: m, cols: n } = first;
+  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const ld = ldBlocked(m);
   const steps = Math.min(m, n);
-  const nb = LU_BLOCKED.nb;
-  const ps = r.pivotStride;
-  for (let t = 0; t < count; t++) r.info[p0 + t] = 0;
-  if (panelInfo.length < count) panelInfo = new Int32Array(count);
-  if (panelPiv.length < count * nb) panelPiv = new Int32Array(count * nb);
-  for (let k0 = 0; k0 < steps; k0 += nb) {
-    const kb = Math.min(nb, steps - k0);
-    // 1. the panel, pivots relative to its first row
-    const panel = view(at(A, k0, k0), m - k0, kb, count);
-    const info = panelInfo.subarray(0, count);
-    getrfWasm({ a: panel, ipiv: panelPiv, pivotStride: kb, info }, matrixAt(panel, 0), 0, count);
-    for (let t = 0; t < count; t++) {
-      const pv = (p0 + t) * ps + k0;
-      for (let j = 0; j < kb; j++) r.ipiv[pv + j] = panelPiv[t * kb + j]! + k0;
-      if (r.info[p0 + t] === 0 && info[t]! > 0) r.info[p0 + t] = info[t]! + k0;
-      // 2. the panel's interchanges on the columns left and right of it
-      const off = A.offset + t * A.stride;
-      swapRows(A.data, off, A.ld, 0, k0, k0, r.ipiv, pv, kb);
-      swapRows(A.data, off, A.ld, k0 + kb, n, k0, r.ipiv, pv, kb);
+  const leaf = LU_BLOCKED.leaf;
+  const size = ld * n;
+  const per = size * 8 + leaf * 4 + 4;
+  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  // the leaves' pivots (relative to their first row) and infos after the matrices, then a vector
+  // of slack: the gemm reads a partial vector past a column's end
+  const pivBase = chunk * size * 8, infoBase = pivBase + chunk * leaf * 4;
+  const { f64 } = heap(infoBase + chunk * 4 + 64);
+  const ints = heapInts();
+  const plan = planFor(m, n, leaf);
+  const solve = solveKernel({ dtype });
+  const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
+  // absolute pivots of the chunk (the caller's ipiv may have another stride)
+  if (pivots.length < chunk * steps) pivots = new Int32Array(chunk * steps);
+  for (let q = p0; q < p0 + count; q += chunk) {
+    const c = Math.min(chunk, p0 + count - q);
+    const A = stridedView(r.a, q);
+    packIn(A.data, A.offset, A.ld, A.stride, f64, 0, ld, size, m, n, c);
+    for (let t = 0; t < c; t++) r.info[q + t] = 0;
+    for (const s of plan) {
+      if (s.kind === 'gemm') s.fn(s.a, s.b, s.c, c, -1, 1);
+      else if (s.kind === 'trsm') s.fn(s.l, s.b, c);
+      else if (s.kind === 'swap') for (let t = 0; t < c; t++) swapRows(f64, t * size, ld, pivots, t * steps, s.k0, s.w, s.c0, s.c1);
+      else {
+        s.fn(s.at, pivBase, infoBase, c);
+        for (let t = 0; t < c; t++) {
+          const rel = pivBase / 4 + t * s.w;
+          for (let j = 0; j < s.w; j++) pivots[t * steps + s.k0 + j] = ints[rel + j]! + s.k0;
+          // leaves run left to right: the first one with a zero pivot has the first
+          const info = ints[infoBase / 4 + t]!;
+          if (r.info[q + t] === 0 && info > 0) r.info[q + t] = info + s.k0;
+        }
+      }
     }
-    const rest = n - k0 - kb;
-    if (rest <= 0) continue;
-    // 3. U12 := L11^-1 A12
-    const l11 = view(at(A, k0, k0), kb, kb, count);
-    const a12 = view(at(A, k0, k0 + kb), kb, rest, count);
-    fastTrsm({ side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', alpha: 1, a: l11, b: a12 });
-    // 4. A22 -= L21 U12
-    const below = m - k0 - kb;
-    if (below <= 0) continue;
-    fastGemm({
-      transA: 'N', transB: 'N', alpha: -1, beta: 1,
-      a: view(at(A, k0 + kb, k0), below, kb, count), b: a12, c: view(at(A, k0 + kb, k0 + kb), below, rest, count),
-    });
-  }
-  if (!solve) return;
-  const g = r as GesvRequest<FloatArray, Int32Array>;
-  const one = new Int32Array(1);
-  for (let t = 0; t < count; t++) {
-    const p = p0 + t;
-    if (r.info[p] !== 0) continue;
-    const a = matrixAt(r.a, p), b = matrixAt(g.b, p);
-    cpuGetrs({
-      trans: 'N', info: one, pivotStride: ps, ipiv: r.ipiv.subarray(p * ps, (p + 1) * ps),
-      a: { kind: 'strided', data: a.data, offset: a.offset, ld: a.ld, stride: 0, rows: m, cols: n, count: 1, order: 'col' },
-      b: { kind: 'strided', data: b.data, offset: b.offset, ld: b.ld, stride: 0, rows: b.rows, cols: b.cols, count: 1, order: 'col' },
-    });
+    packOut(f64, 0, ld, size, A.data, A.offset, A.ld, A.stride, m, n, c);
+    for (let t = 0; t < c; t++) r.ipiv.set(pivots.subarray(t * steps, (t + 1) * steps), (q + t) * r.pivotStride);
+    if (!b) continue;
+    if (scratch.length < m) scratch = new Float64Array(m);
+    for (let t = 0; t < c; t++) {
+      if (r.info[q + t] !== 0) continue;
+      const B = matrixAt(b, q + t);
+      solve(f64, t * size, ld, m, r.ipiv, (q + t) * r.pivotStride, B.data, B.offset, B.ld, B.cols, scratch);
+    }
   }
 }

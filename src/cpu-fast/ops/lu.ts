@@ -24,7 +24,7 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
       if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) {
         if (op === 'getrs' || m.rows === 0 || m.cols === 0) return false;
         if (Math.min(m.rows, m.cols) >= LU_BLOCKED.min) {
-          getrfBlocked(r, p0, count, op === 'gesv');
+          getrfBlocked(r, m, p0, count, op === 'gesv' ? r.b : undefined);
           return true;
         }
         if (Math.max(m.rows, m.cols) > LU_WASM_MAX) return false;

@@ -1,7 +1,8 @@
 /**
- * The blocked getrf/gesv and potrf/posv of the fast CPU backend (ops/lu-blocked.ts,
- * ops/cholesky-blocked.ts, from tuning.ts's LU_BLOCKED.min / CHOLESKY_BLOCKED.min) against the
- * reference at n = 47 (still unblocked), 64, 65, 100, 128, 256, both dtypes: a strided batch with
+ * The recursive blocked getrf/gesv of the fast CPU backend (ops/lu-blocked.ts, forced on from
+ * n = 48 here) and its WebAssembly potrf/posv of either triangle ('upper' through the transpose)
+ * against the reference at n = 47 (still unblocked), 64, 65, 100, 128, 256 (Cholesky to 100),
+ * plus rectangular getrf, both dtypes: a strided batch with
  * padded ld, an offset and gaps, a failing (singular, or not positive definite) matrix between
  * good ones. info and pivots exact (pivots poisoned before the call, their gap slots kept);
  * factors and solutions within a rounding bound; everything else (padding, gaps, the other
@@ -15,12 +16,18 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { serialKernels } from '../../../src/cpu-fast/backend.js';
 import { strided, type StridedBatch } from '../../../src/core/batch.js';
 import { DTYPE_EPS, type DType, type FloatArray } from '../../../src/core/dtype.js';
 import type { Uplo } from '../../../src/core/enums.js';
 import { cpuBackend } from '../../../src/cpu/backend.js';
 import { Rng, randomArray } from '../../helpers/random.js';
+
+// The blocked LU from n = 48 with leaves of 16 here (deeper recursion, odd splits at 65 and 100),
+// whatever the default crossover (tuning.ts): read once, when the backend is first imported.
+process.env.MYRIAD_CPU_LU_BLOCKED = '48,16';
+const { serialKernels } = await import('../../../src/cpu-fast/backend.js');
+const { LU_BLOCKED } = await import('../../../src/cpu-fast/tuning.js');
+assert.deepEqual(LU_BLOCKED, { min: 48, leaf: 16 });
 
 const SIZES = [47, 64, 65, 100, 128, 256] as const;
 const DTYPES: readonly DType[] = ['float64', 'float32'];
@@ -108,10 +115,58 @@ function checkLu(dtype: DType, n: number, op: 'getrf' | 'gesv', seed: number): v
   assert.deepEqual([...mine.ipiv], [...theirs.ipiv], `${label}: pivots (gap slots poisoned)`);
   compare(`${label} A`, mine.a.data, theirs.a.data, dtype, n, within(l, n, () => true), n + 2);
   if (op === 'gesv') {
-    // X of the good (well-conditioned) matrices; B of the singular one untouched
-    const good = within(l, 2, (p) => p !== 1);
-    compare(`${label} B`, mine.b.data, theirs.b.data, dtype, n, good, maxWhere(theirs.b.data, good));
+    // X of the diagonally dominant (well-conditioned) matrices within rounding of the reference's;
+    // of the general one (float64, matrix 3) a small backward error against the original A and B;
+    // B of the singular one untouched
+    const orig = buildLu(seed, dtype, n);
+    const x = mine.b.data.slice();
+    if (l.count > 3) {
+      const p = 3, ldb = l.ld, bOff = l.offset + p * (l.ld * 2 + 3);
+      let anorm = 0, xnorm = 0, bnorm = 0, res = 0;
+      for (let i = 0; i < n; i++) {
+        let row = 0;
+        for (let j = 0; j < n; j++) row += Math.abs(orig.a.data[index(l, p, i, j)]!);
+        anorm = Math.max(anorm, row);
+      }
+      for (let c = 0; c < 2; c++) for (let i = 0; i < n; i++) {
+        let s = -orig.b.data[bOff + i + c * ldb]!;
+        for (let j = 0; j < n; j++) s += orig.a.data[index(l, p, i, j)]! * x[bOff + j + c * ldb]!;
+        res = Math.max(res, Math.abs(s));
+        xnorm = Math.max(xnorm, Math.abs(x[bOff + i + c * ldb]!));
+        bnorm = Math.max(bnorm, Math.abs(orig.b.data[bOff + i + c * ldb]!));
+      }
+      assert.ok(res <= 8 * n * DTYPE_EPS[dtype] * (anorm * xnorm + bnorm), `${label}: residual ${res} of the general matrix`);
+      // its elements then compared as equal, so that compare() checks the rest bitwise
+      for (let c = 0; c < 2; c++) for (let i = 0; i < n; i++) x[bOff + i + c * ldb] = theirs.b.data[bOff + i + c * ldb]!;
+    }
+    const good = within(l, 2, (p) => p === 0 || p === 2);
+    compare(`${label} B`, x, theirs.b.data, dtype, n, good, maxWhere(theirs.b.data, good));
   }
+}
+
+/** Rectangular getrf (general random float64: tall, wide): info, pivots, and factors within rounding. */
+function checkRectangular(m: number, n: number, seed: number): void {
+  const build = (): { a: StridedBatch<FloatArray>; ipiv: Int32Array; info: Int32Array } => {
+    const rng = new Rng(seed);
+    const count = 2, ld = m + 1, stride = ld * n + 3;
+    const data = randomArray(rng, 'float64', 2 + count * stride + 2);
+    return {
+      a: strided(data, { rows: m, cols: n, count, ld, stride, offset: 2 }),
+      ipiv: new Int32Array(count * (Math.min(m, n) + 1)).fill(POISON_PIV), info: new Int32Array(count).fill(POISON_INFO),
+    };
+  };
+  const mine = build(), theirs = build();
+  serialKernels.getrf({ a: mine.a, ipiv: mine.ipiv, pivotStride: Math.min(m, n) + 1, info: mine.info });
+  cpuBackend.getrf({ a: theirs.a, ipiv: theirs.ipiv, pivotStride: Math.min(m, n) + 1, info: theirs.info });
+  const label = `getrf float64 ${m}x${n}`;
+  assert.deepEqual([...mine.info], [0, 0], `${label}: info`);
+  assert.deepEqual([...mine.ipiv], [...theirs.ipiv], `${label}: pivots`);
+  const l: Layout = { n: m, count: 2, ld: m + 1, stride: (m + 1) * n + 3, offset: 2 };
+  const inside = (k: number): boolean => {
+    const r = k - 2, p = Math.floor(r / l.stride), q = r - p * l.stride, j = Math.floor(q / l.ld), i = q - j * l.ld;
+    return r >= 0 && p < 2 && i < m && j < n;
+  };
+  compare(label, mine.a.data, theirs.a.data, 'float64', Math.max(m, n), inside, maxWhere(theirs.a.data, inside));
 }
 
 function buildChol(seed: number, dtype: DType, n: number, failAt: number): { l: Layout; a: StridedBatch<FloatArray>; b: StridedBatch<FloatArray>; info: Int32Array } {
@@ -166,9 +221,11 @@ describe('cpu-fast blocked LU and Cholesky match the reference', () => {
   for (const dtype of DTYPES) {
     test(`getrf/gesv ${dtype}`, () => {
       for (const n of SIZES) for (const op of ['getrf', 'gesv'] as const) checkLu(dtype, n, op, n * 7 + (op === 'gesv' ? 1 : 0));
+      if (dtype === 'float64') for (const [m, n] of [[100, 70], [70, 100], [130, 49]] as const) checkRectangular(m, n, m * 3 + n);
     });
     test(`potrf/posv ${dtype}`, () => {
-      for (const n of SIZES) for (const uplo of ['lower', 'upper'] as const) for (const op of ['potrf', 'posv'] as const)
+      // 'upper' runs the WebAssembly kernel on the transpose; 128 and 256 are in factor.test.ts
+      for (const n of SIZES.filter((s) => s <= 100)) for (const uplo of ['lower', 'upper'] as const) for (const op of ['potrf', 'posv'] as const)
         checkChol(dtype, n, uplo, op, n * 11 + (uplo === 'upper' ? 2 : 0) + (op === 'posv' ? 1 : 0));
     });
   }
