@@ -1,21 +1,21 @@
 /**
- * getrf/gesv from min(m, n) >= LU_BLOCKED.min: LAPACK's dgetrf (blocked, right-looking) on chunks
- * of matrices packed as float64 into the WebAssembly memory, every step a kernel call over the
- * whole chunk on the packed matrices in place (no copies between steps). For each block column
- * of width nb:
- *  1. the panel A(k0:m, k0:k0+kb) by the unblocked WebAssembly LU (kernels/getrf-wasm.ts: dgetf2,
- *     pivot search over the panel's rows);
- *  2. its row interchanges on the columns left and right of it (dlaswp);
- *  3. U12 := L11^-1 A12 (kernels/trsm-lower-unit-wasm.ts);
- *  4. A22 -= L21 U12 (the WebAssembly gemm, kernels/gemm-wasm.ts, with the packed matrices'
- *     leading dimension): all but O(n^2 nb) of the work.
+ * getrf/gesv from min(m, n) >= LU_BLOCKED.min: LAPACK's recursive dgetrf2 on chunks of matrices
+ * packed as float64 into the WebAssembly memory, every step one kernel call over the whole chunk
+ * on the packed matrices in place (no copies between steps). The columns are halved; the left
+ * half is factored (recursively, down to leaves of LU_BLOCKED.leaf columns on the unblocked
+ * WebAssembly LU, kernels/getrf-wasm.ts: dgetf2, pivot search over all rows below); its row
+ * interchanges are applied to the right half (dlaswp), then A12 := L11^-1 A12
+ * (kernels/trsm-lower-unit-wasm.ts, itself halved down to the leaf size with a gemm between),
+ * A22 -= L21 A12 (the WebAssembly gemm, kernels/gemm-wasm.ts, on the packed matrices' leading
+ * dimension); the right half's trailing rows are factored, and their interchanges applied back
+ * to the left half. The gemms carry all but O(n^2 leaf) of the work.
  * Then the chunk is unpacked with its pivots and infos, and gesv solves each matrix with info = 0
  * from the packed factor (kernels/lu-solve.ts); B stays untouched where info > 0, as in LAPACK.
  *
  * Pivots and info are LAPACK's (a zero pivot does not stop the factorisation: info is the first
  * exactly-zero U(k,k), 1-based). Works in float64 for both dtypes, as the reference does; not
- * bitwise the reference (the trailing update sums in the gemm's order), so factors agree to
- * rounding and pivots wherever the choice is not a near tie.
+ * bitwise the reference (the updates sum in the gemm's order), so factors agree to rounding and
+ * pivots wherever the choice is not a near tie.
  */
 import { matrixAt, type Batch } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
