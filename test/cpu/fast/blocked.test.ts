@@ -27,6 +27,8 @@ import { Rng, randomArray } from '../../helpers/random.js';
 process.env.MYRIAD_CPU_LU_BLOCKED = '48,16';
 const { serialKernels } = await import('../../../src/cpu-fast/backend.js');
 const { LU_BLOCKED } = await import('../../../src/cpu-fast/tuning.js');
+const { conform } = await import('./harness.js');
+const { lu } = await import('./cases.js');
 assert.deepEqual(LU_BLOCKED, { min: 48, leaf: 16 });
 
 const SIZES = [47, 64, 65, 100, 128, 256] as const;
@@ -221,7 +223,12 @@ describe('cpu-fast blocked LU and Cholesky match the reference', () => {
   for (const dtype of DTYPES) {
     test(`getrf/gesv ${dtype}`, () => {
       for (const n of SIZES) for (const op of ['getrf', 'gesv'] as const) checkLu(dtype, n, op, n * 7 + (op === 'gesv' ? 1 : 0));
-      if (dtype === 'float64') for (const [m, n] of [[100, 70], [70, 100], [130, 49]] as const) checkRectangular(m, n, m * 3 + n);
+      if (dtype === 'float64') {
+        for (const [m, n] of [[100, 70], [70, 100], [130, 49]] as const) checkRectangular(m, n, m * 3 + n);
+        // list and variable batches (one matrix per call, sizes 62 ... 66 mixed with the unblocked 47)
+        for (const kind of ['list', 'variable'] as const)
+          conform(serialKernels, { ...lu(kind, dtype, 64, 'getrf'), tolerance: { keys: ['a'], eps: 8 * 66, scale: 66 } }, 64, dtype);
+      }
     });
     test(`potrf/posv ${dtype}`, () => {
       // 'upper' runs the WebAssembly kernel on the transpose; 128 and 256 are in factor.test.ts
