@@ -1,4 +1,9 @@
-/** getrf, gesv, getrs: generated unrolled kernels up to UNROLL_MAX, the reference above. */
+/**
+ * getrf, gesv, getrs: generated unrolled kernels up to UNROLL_MAX; getrf/gesv above, the unblocked
+ * WebAssembly LU (ops/lu-wasm.ts) up to LU_WASM_MAX and the recursive blocked one
+ * (ops/lu-blocked.ts) from LU_BLOCKED.min, at any size; getrs above UNROLL_MAX and empty shapes
+ * on the reference.
+ */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
