@@ -54,7 +54,26 @@ export const GEMM_WASM_CHUNK_BYTES = 256 << 10;
 /** getrf/gesv in WebAssembly (float64 working copy) up to this size; the reference above. */
 export const LU_WASM_MAX = 512;
 
-/** potrf/posv ('lower') in WebAssembly (float64 working copy) up to this size; the reference above and for 'upper'. */
+/**
+ * Recursive blocked getrf/gesv (ops/lu-blocked.ts, dgetrf2's recursion on the packed float64
+ * copy) from min(m, n) >= min, leaves of at most `leaf` columns on the unblocked WebAssembly LU
+ * (and triangular solves of at most `leaf` rows on their kernel), everything else on the
+ * WebAssembly gemm. Measured on the 2-core EPYC under heavy load from other jobs (one thread,
+ * CPU time, float64 GFLOP/s, blocked with leaf 32 / unblocked, several runs each): n = 64
+ * 4.3-4.6 / 6.1-6.6, 96 5.6-6.1 / 7.5-8.9, 128 6.7-6.9 / 5.5-8.4, 192 5.7-8.6 / 9.3-9.5, 256
+ * 4.0-11.0 / 5.4-11.3 (no consistent winner), 320 8.7 / 7.5-9.6, 384 10.0-10.9 / 6.4-8.6, 512
+ * 9.6-12.8 / 6.2-10.7 (float32 512: 10.3-14.2 / 6.4-9.5). The unblocked kernel wins while the
+ * matrix stays in L2 (512 KiB: n <= ~200); the crossovers 48, 64 and 96 that were suggested lose
+ * 15-35%. MYRIAD_CPU_LU_BLOCKED=min,leaf overrides (measurements, tests), read once.
+ */
+export interface Blocking { readonly min: number; readonly leaf: number }
+const blockingEnv = (name: string, fallback: Blocking): Blocking => {
+  const v = process.env[name]?.split(',').map(Number);
+  return v && v.length === 2 && v.every((x) => Number.isInteger(x) && x > 0) ? Object.freeze({ min: v[0]!, leaf: v[1]! }) : fallback;
+};
+export const LU_BLOCKED: Blocking = blockingEnv('MYRIAD_CPU_LU_BLOCKED', Object.freeze({ min: 384, leaf: 32 }));
+
+/** potrf/posv in WebAssembly (float64 working copy; 'upper' through its transpose) up to this size; the reference above. */
 export const CHOLESKY_WASM_MAX = 512;
 
 /** trsm/trmm blocked over the fast gemm (recursive halving down to UNROLL_MAX.triangular) up to this order; the reference above. */

@@ -38,6 +38,14 @@ export interface GemmWasmParams {
   readonly unroll: number;
   /** f64x2/f32x4.relaxed_madd for the updates (only where WebAssembly.validate accepts it). */
   readonly fma: boolean;
+  /**
+   * Operands in place inside larger packed matrices (the blocked LU's trailing update,
+   * ops/lu-blocked.ts): B's and C's leading dimensions (default k, or n for transB 'T', and m)
+   * and the elements from one matrix to the next (default lda k, k n, m n).
+   */
+  readonly ldb?: number;
+  readonly ldc?: number;
+  readonly strides?: { readonly a: number; readonly b: number; readonly c: number };
 }
 
 export const lanes = (dtype: DType): number => (dtype === 'float64' ? 2 : 4);
@@ -54,8 +62,9 @@ export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
   const { rv: RV, nr: NR } = p.tile;
   const MR = RV * VL;
   // op(B)(l, j) at byte l * bRow + j * bCol
-  const bRow = p.transB === 'N' ? E : n * E;
-  const bCol = p.transB === 'N' ? k * E : E;
+  const bRow = p.transB === 'N' ? E : (p.ldb ?? n) * E;
+  const bCol = p.transB === 'N' ? (p.ldb ?? k) * E : E;
+  const ldc = p.ldc ?? m;
   const V = f64
     ? { mul: SIMD.f64x2Mul, add: SIMD.f64x2Add, splat: SIMD.f64x2Splat, loadSplat: SIMD.load64Splat, madd: SIMD.f64x2RelaxedMadd }
     : { mul: SIMD.f32x4Mul, add: SIMD.f32x4Add, splat: SIMD.f32x4Splat, loadSplat: SIMD.load32Splat, madd: SIMD.f32x4RelaxedMadd };
@@ -145,7 +154,7 @@ export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
     // C := alpha acc (+ beta C)
     const epilogue = (withC: boolean): void => {
       for (let jj = 0; jj < nc; jj++) for (let v = 0; v < rv; v++) {
-        const off = (jj * m + v * VL) * E;
+        const off = (jj * ldc + v * VL) * E;
         const live = Math.min(VL, rows - v * VL);
         if (!withC) c.get(accOf(v, jj)).get(valpha).simd(V.mul);
         else if (p.fma) c.get(ci).simdMem(SIMD.load, 0, off).get(vbeta).get(accOf(v, jj)).get(valpha).simd(V.mul).simd(V.madd);
@@ -180,7 +189,7 @@ export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
     repeat(jcount, full, () => {
       columnBlock(rows, nb);
       addTo(bj, nb * bCol);
-      addTo(cj, nb * m * E);
+      addTo(cj, nb * ldc * E);
     });
     if (restCols > 0) columnBlock(rows, restCols);
   };
@@ -198,9 +207,9 @@ export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
       addTo(c0, MB * E);
     });
     if (restRows > 0) rowBlock(restRows);
-    addTo(A, lda * k * E);
-    addTo(B, k * n * E);
-    addTo(C, m * n * E);
+    addTo(A, (p.strides?.a ?? lda * k) * E);
+    addTo(B, (p.strides?.b ?? k * n) * E);
+    addTo(C, (p.strides?.c ?? m * n) * E);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
   });
   return encodeModule([{ name: 'gemm', params, results: [], code: c }]);

@@ -12,7 +12,14 @@
 import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
 import { F64, I32, addr as address, constant, whileLess as loopLess } from '../wasm/structured.js';
 
-export interface GetrfWasmParams { readonly m: number; readonly n: number }
+export interface GetrfWasmParams {
+  readonly m: number;
+  readonly n: number;
+  /** Column stride in elements (default ldOf(m)): a panel of a larger packed matrix (ops/lu-blocked.ts) has its matrix's. */
+  readonly ld?: number;
+  /** Bytes from one matrix to the next (default ld * n * 8). */
+  readonly stride?: number;
+}
 
 export const ldOf = (m: number): number => m + (m % 2);
 
@@ -21,7 +28,8 @@ const SAFE_MIN = 2.2250738585072014e-308;
 /** Exported `getrf(a, ipiv, info, count)`: byte addresses of the packed matrices, the int32 pivots (min(m,n) per matrix), the int32 infos. */
 export function generateGetrfWasm(p: GetrfWasmParams): Uint8Array<ArrayBuffer> {
   const { m, n } = p;
-  const ld = ldOf(m);
+  const ld = p.ld ?? ldOf(m);
+  const rowsEnd = ldOf(m); // the vector loops' end: padding rows (or, in a panel, the rows just below it) past m
   const steps = Math.min(m, n);
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
   const c = new Code(params);
@@ -87,7 +95,7 @@ export function generateGetrfWasm(p: GetrfWasmParams): Uint8Array<ArrayBuffer> {
       const vectorRows = (pairs: number): void => {
         // i from the even row at or after j + 1 to the padded end, two rows per vector
         c.get(i0).i32(1).op(OP.i32Add).i32(-2).op(I32.and).set(i);
-        whileLess(i, ld, 2, () => {
+        whileLess(i, rowsEnd, 2, () => {
           addr(colj, i); c.simdMem(SIMD.load, 3, 0).set(lv);
           for (let q = 0; q < pairs; q++) {
             addr(col, i);
@@ -115,7 +123,7 @@ export function generateGetrfWasm(p: GetrfWasmParams): Uint8Array<ArrayBuffer> {
       c.get(j).i32(1).op(OP.i32Add).tee(j).i32(steps).op(I32.ltS);
     });
     c.get(INFO).get(info).mem(I32.store, 2, 0);
-    c.get(A).i32(ld * n * 8).op(OP.i32Add).set(A);
+    c.get(A).i32(p.stride ?? ld * n * 8).op(OP.i32Add).set(A);
     c.get(PIV).i32(steps * 4).op(OP.i32Add).set(PIV);
     c.get(INFO).i32(4).op(OP.i32Add).set(INFO);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);

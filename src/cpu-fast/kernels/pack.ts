@@ -25,13 +25,15 @@ export interface PackParams {
   readonly packed: DType;
   /** Only the lower triangle, diagonal included (what a lower Cholesky writes); default all. */
   readonly lower?: boolean;
+  /** Only the upper triangle of dst, diagonal included (an 'upper' Cholesky factor written back from its packed transpose); default all. */
+  readonly upper?: boolean;
 }
 
 export function generatePack(p: PackParams): KernelSource {
   const read = p.trans === 'N' ? 'src[s + i + j * ld]' : 'src[s + j + i * ld]';
   const e = new Emitter();
-  e.line(`// myriad pack ${p.direction} trans=${p.trans} dtype=${p.dtype} packed=${p.packed} lower=${p.lower === true}`);
-  if (p.trans === 'N' && p.dtype === p.packed && !p.lower) {
+  e.line(`// myriad pack ${p.direction} trans=${p.trans} dtype=${p.dtype} packed=${p.packed} lower=${p.lower === true}${p.upper ? ' upper=true' : ''}`);
+  if (p.trans === 'N' && p.dtype === p.packed && !p.lower && !p.upper) {
     // Back-to-back matrices with no padding on either side: one block copy.
     e.open('if (ld === rows && ldp === rows && sStride === rows * cols && dStride === rows * cols) {');
     e.line('dst.set(src.subarray(sOff, sOff + count * rows * cols), dOff);');
@@ -42,7 +44,7 @@ export function generatePack(p: PackParams): KernelSource {
   e.line('const s = sOff + q * sStride, d = dOff + q * dStride;');
   e.open('for (let j = 0; j < cols; j++) {');
   e.line('const dj = d + j * ldp;');
-  e.line(`for (let i = ${p.lower ? 'j' : '0'}; i < rows; i++) dst[dj + i] = ${read};`);
+  e.line(`for (let i = ${p.lower ? 'j' : '0'}; i < ${p.upper ? 'Math.min(j + 1, rows)' : 'rows'}; i++) dst[dj + i] = ${read};`);
   e.close();
   e.close();
   return { params: PACK_PARAMS, body: e.toString() };

@@ -21,7 +21,10 @@ const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
 const solveKernel = kernelFactory<{ dtype: DType }, CholSolveKernel>(generateCholSolve);
 let scratch = new Float64Array(64);
 
-/** Factors `count` lower-triangle matrices from matrix p0; with `b` (posv) solves those with info = 0. */
+/**
+ * Factors `count` matrices from matrix p0 (an 'upper' one through its transpose: the packed copy
+ * holds U^T = L, so the same kernel and the same solve serve); with `b` (posv) solves those with info = 0.
+ */
 export function potrfWasm(r: PotrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>): void {
   const n = first.rows;
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
@@ -33,8 +36,11 @@ export function potrfWasm(r: PotrfRequest<FloatArray, Int32Array>, first: Matrix
   const ints = heapInts();
   const fn = kernel({ n });
   const solve = solveKernel({ dtype });
-  const packIn = packKernel({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
-  const packOut = packKernel({ dtype, trans: 'N', direction: 'out', packed: 'float64', lower: true });
+  // 'upper': the kernel factors the packed transpose (A = U^T U, U^T = L), written back transposed
+  const upper = r.uplo === 'upper';
+  const packIn = packKernel({ dtype, trans: upper ? 'T' : 'N', direction: 'in', packed: 'float64' });
+  const packOut = packKernel(upper ? { dtype, trans: 'T', direction: 'out', packed: 'float64', upper: true }
+    : { dtype, trans: 'N', direction: 'out', packed: 'float64', lower: true });
   if (scratch.length < n) scratch = new Float64Array(n);
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);

@@ -1,6 +1,9 @@
 /**
- * potrf, posv, potrs: generated unrolled kernels up to UNROLL_MAX; above, WebAssembly for the
- * lower triangle up to CHOLESKY_WASM_MAX (ops/cholesky-wasm.ts); the reference for the rest.
+ * potrf, posv, potrs: generated unrolled kernels up to UNROLL_MAX; above, WebAssembly (either
+ * triangle: 'upper' through its transpose) up to CHOLESKY_WASM_MAX (ops/cholesky-wasm.ts); the
+ * reference for the rest. A blocked right-looking Cholesky in the caller's arrays (trsm and syrk
+ * on the fast kernels, each call packing its operands) was tried and measured 1-2.5 GFLOP/s at
+ * n = 128-512 against this unblocked kernel's 5.5-9.5: not kept.
  * potrf (and posv, when forced) of strided runs may take the interleaved layout at small n
  * (ops/cholesky-interleaved.ts, where tuning.ts's CHOLESKY_INTERLEAVED / POSV_INTERLEAVED enable
  * it and the layout suits).
@@ -28,7 +31,8 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
       const n = m.rows;
       if (op === 'potrs' && n > UNROLL_MAX.potrs) return false;
       if (n > UNROLL_MAX.cholesky) {
-        if (op === 'potrs' || r.uplo === 'upper' || n > CHOLESKY_WASM_MAX) return false;
+        if (op === 'potrs') return false;
+        if (n > CHOLESKY_WASM_MAX) return false;
         potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined);
         return true;
       }

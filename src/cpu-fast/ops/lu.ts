@@ -1,10 +1,16 @@
-/** getrf, gesv, getrs: generated unrolled kernels up to UNROLL_MAX, the reference above. */
+/**
+ * getrf, gesv, getrs: generated unrolled kernels up to UNROLL_MAX; getrf/gesv above, the unblocked
+ * WebAssembly LU (ops/lu-wasm.ts) up to LU_WASM_MAX and the recursive blocked one
+ * (ops/lu-blocked.ts) from LU_BLOCKED.min, at any size; getrs above UNROLL_MAX and empty shapes
+ * on the reference.
+ */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
-import { LU_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { LU_BLOCKED, LU_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { getrfBlocked } from './lu-blocked.js';
 import { getrfWasm } from './lu-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
 
@@ -21,7 +27,12 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
       if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) {
-        if (op === 'getrs' || m.rows === 0 || m.cols === 0 || Math.max(m.rows, m.cols) > LU_WASM_MAX) return false;
+        if (op === 'getrs' || m.rows === 0 || m.cols === 0) return false;
+        if (Math.min(m.rows, m.cols) >= LU_BLOCKED.min) {
+          getrfBlocked(r, m, p0, count, op === 'gesv' ? r.b : undefined);
+          return true;
+        }
+        if (Math.max(m.rows, m.cols) > LU_WASM_MAX) return false;
         getrfWasm(r, m, p0, count, op === 'gesv' ? r.b : undefined);
         return true;
       }
