@@ -2,19 +2,39 @@
  * Test matrices and checks for batched QR that need no second implementation (issue 18): the
  * Q of geqrf's reflectors (formed in float64 by the CPU reference's dorg2r), ||A - Q R||_F /
  * (max(m, n) eps ||A||_F) and ||Q^T Q - I||_F / (max(m, n) eps); random, graded (rows and columns
- * scaled over 12 decades), rank-deficient (rank about n / 2) and zero-column matrices.
+ * scaled over 12 decades), rank-deficient (rank about n / 2), zero-column and ill-conditioned
+ * (U diag(s) V^T, singular values from 1 down to 1e-12: cond 1e12) matrices.
  */
 import { geqr2, org2r } from '../../src/cpu/lapack/qr.js';
 import type { DType } from '../../src/core/dtype.js';
 import { Rng } from './random.js';
 
-export const QR_KINDS = ['random', 'graded', 'rank-deficient', 'zero-column'] as const;
+export const QR_KINDS = ['random', 'graded', 'rank-deficient', 'zero-column', 'ill-conditioned'] as const;
 export type QrKind = (typeof QR_KINDS)[number];
+
+/** r x c (r >= c) with orthonormal columns: the Q of a random matrix's Householder QR. */
+function orthonormal(rng: Rng, r: number, c: number): Float64Array {
+  const q = Float64Array.from({ length: r * c }, () => rng.uniform() - 0.5);
+  const tau = new Float64Array(c);
+  geqr2(q, tau, r, c);
+  org2r(q, tau, r, c, c);
+  return q;
+}
 
 /** An m x n column-major float64 matrix of `kind`, rounded to `dtype`. */
 export function qrCase(rng: Rng, kind: QrKind, m: number, n: number, dtype: DType): Float64Array {
   const a = new Float64Array(m * n);
-  if (kind === 'rank-deficient') {
+  if (kind === 'ill-conditioned') {
+    const k = Math.min(m, n);
+    const u = orthonormal(rng, m, k), v = orthonormal(rng, n, k);
+    for (let p = 0; p < k; p++) {
+      const s = 10 ** (-12 * p / Math.max(1, k - 1));
+      for (let j = 0; j < n; j++) {
+        const vs = s * v[j + p * n]!;
+        for (let i = 0; i < m; i++) a[i + j * m] += u[i + p * m]! * vs;
+      }
+    }
+  } else if (kind === 'rank-deficient') {
     const r = Math.max(1, Math.floor(Math.min(m, n) / 2));
     const x = Array.from({ length: m * r }, () => rng.uniform());
     const y = Array.from({ length: r * n }, () => rng.uniform());
