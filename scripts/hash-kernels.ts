@@ -390,7 +390,7 @@ function factorsDirect(): void {
     { ...tall, threads: 1024, rowsPerThread: 4, nb: 4 }, { ...tall, rowsPerThread: 2 }, { ...tall, threads: 128, rowsPerThread: 3 },
     { ...tall, nb: 8, threads: 64, rowsPerThread: 4 }, { dtype: 'float32', kind: 'strided', nb: 32, threads: 128, rowsPerThread: 3 } as const,
     { ...tall, threads: 64 }]) record(getrfTallSource(p));
-  const emulated = { maxThreads: 64, valueRegisters: 40, widest: { float64: 16, float32: 32 }, minN: 0, minNFew: 0 };
+  const emulated = { maxThreads: 64, valueRegisters: 40, widest: { float64: 16, float32: 32 }, minN: { float64: 0, float32: 0 }, minNFew: { float64: 0, float32: 0 } };
   for (const dtype of DTYPES) for (let m = 1; m <= 150; m++) record(getrfTallSource({ dtype, kind: 'strided', ...tallShape(dtype, m, emulated) }));
   for (const dtype of DTYPES) {
     for (const variant of ['chol-lower', 'chol-upper', 'lu-N', 'lu-T'] as const) record(substituteSource({ dtype, variant, kindA: 'strided', kindB: 'pointer' }));

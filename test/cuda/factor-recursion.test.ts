@@ -80,16 +80,21 @@ test('the added kernels: pure, every parameter changes the source, and they comp
 const GETRF_T = tuningFor('sm_90', 'getrf').recursion;
 
 test('the recursive LU applies from minN, or minNFew with fewer matrices than SMs; force overrides', () => {
-  const t = { ...GETRF_T, minN: 512, minNFew: 256 };
-  assert.equal(getrfRecursive(512, 512, 10_000, 132, t), true);
-  assert.equal(getrfRecursive(256, 256, 500, 132, t), false);
-  assert.equal(getrfRecursive(256, 256, 4, 132, t), true);
-  assert.equal(getrfRecursive(100, 600, 1000, 132, t), true, 'by max(rows, cols)');
-  assert.equal(getrfRecursive(255, 255, 1, 132, t), false);
-  assert.equal(getrfRecursive(40, 40, 1, 132, t, true), true);
-  assert.equal(getrfRecursive(0, 40, 1, 132, t, true), false, 'nothing to factor');
-  assert.equal(getrfRecursive(4096, 4096, 1, 132, t, false), false);
-  assert.equal(getrfRecursive(4096, 4096, 1, 132, GETRF_T), false, 'the table: off until the GPU test passes (factor-sm_90.ts)');
+  const t = { ...GETRF_T, minN: { float64: 512, float32: 1024 }, minNFew: { float64: 256, float32: 256 } };
+  const d = 'float64';
+  assert.equal(getrfRecursive(d, 512, 512, 10_000, 132, t), true);
+  assert.equal(getrfRecursive('float32', 512, 512, 10_000, 132, t), false, 'per dtype');
+  assert.equal(getrfRecursive(d, 256, 256, 500, 132, t), false);
+  assert.equal(getrfRecursive(d, 256, 256, 4, 132, t), true);
+  assert.equal(getrfRecursive(d, 100, 600, 1000, 132, t), true, 'by max(rows, cols)');
+  assert.equal(getrfRecursive(d, 255, 255, 1, 132, t), false);
+  assert.equal(getrfRecursive(d, 40, 40, 1, 132, t, true), true);
+  assert.equal(getrfRecursive(d, 0, 40, 1, 132, t, true), false, 'nothing to factor');
+  assert.equal(getrfRecursive(d, 4096, 4096, 1, 132, t, false), false);
+  // The table (factor-sm_90.ts): float64 from 2560, float32 off.
+  assert.equal(getrfRecursive(d, 4096, 4096, 1, 132, GETRF_T), true);
+  assert.equal(getrfRecursive(d, 2048, 2048, 1, 132, GETRF_T), false);
+  assert.equal(getrfRecursive('float32', 8192, 8192, 1, 132, GETRF_T), false);
 });
 
 test('tallShape: the panel fits the block and the register budget; wider as the rows shrink', () => {

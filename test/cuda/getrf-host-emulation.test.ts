@@ -158,7 +158,7 @@ test('the recursion on the host (panel and laswp kernels, CPU trsm and gemm) equ
   const rng = new Rng(42);
   // Few threads and a small register budget: several rows per thread and narrow leaves at the
   // top, wider ones further down (as the H100's table gives at n = 4096, scaled down).
-  const t: GetrfRecursionTuning = { minN: 0, minNFew: 0, widest: { float64: 16, float32: 32 }, maxThreads: 64, valueRegisters: 40 };
+  const t: GetrfRecursionTuning = { minN: { float64: 0, float32: 0 }, minNFew: { float64: 0, float32: 0 }, widest: { float64: 16, float32: 32 }, maxThreads: 64, valueRegisters: 40 };
   try {
     for (const [dtype, m, n, count] of [['float64', 150, 150, 3], ['float64', 130, 70, 2], ['float64', 70, 130, 2], ['float32', 140, 140, 2]] as const) {
       const l = oddLayout(m, n, count);

@@ -34,7 +34,7 @@ export function getrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArr
     const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
     // A forced design (tests, sweeps of the blocked design) is used as forced unless the recursion is forced too.
     const forceRecursive = opts.force?.recursive ?? (opts.force?.variant !== undefined ? false : undefined);
-    if (getrfRecursive(r.a.rows, r.a.cols, count, dev.info.smCount, tuning.recursion, forceRecursive)) {
+    if (getrfRecursive(dtype, r.a.rows, r.a.cols, count, dev.info.smCount, tuning.recursion, forceRecursive)) {
       getrfRecursion(dev, dtype, r.a, r.ipiv, r.pivotStride, r.info, count, tuning, opts.force?.tallWidest);
       return;
     }

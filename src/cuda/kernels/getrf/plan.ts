@@ -65,10 +65,10 @@ export function planGetrf(problem: GetrfProblem, tuning: GetrfTuning, options: {
  * tall panel kernel (generate-tall.ts); the rest is GEMM-rich work of the trsm and gemm families.
  * Applies to strided batches; thresholds from the tuning table (guesses until measured).
  */
-export function getrfRecursive(rows: number, cols: number, count: number, smCount: number, t: GetrfRecursionTuning, force?: boolean): boolean {
+export function getrfRecursive(dtype: DType, rows: number, cols: number, count: number, smCount: number, t: GetrfRecursionTuning, force?: boolean): boolean {
   const big = Math.max(rows, cols);
   if (force !== undefined) return force && Math.min(rows, cols) > 0;
-  return big >= t.minN || (big >= t.minNFew && count < smCount);
+  return big >= t.minN[dtype] || (big >= t.minNFew[dtype] && count < smCount);
 }
 
 /** The leaf's launch shape for a panel of m rows: threads, rows per thread, widest panel. */

@@ -59,13 +59,15 @@ export const sm90GetrfTuning: GetrfTuning = {
   // thresholds follow the issue's numbers (512 x 500 at 28 ms vs the vendor's 19.5; one 4096 matrix
   // on one SM); the leaf budget is what 1024 threads leave of the 64K registers less the reduction's.
   //
-  // OFF by default (2026-11-26): on an H100 the GPU test "getrf on large matrices" did not finish
-  // within 250 s (a hang or a very slow path, not yet diagnosed; the host emulation of the same
-  // kernels passes). Until it passes on a GPU, the recursion runs only where forced
-  // (`force: { recursive: true }`); the thresholds to restore are minN = minNFew = 256.
+  // float64 from n = 2560 (H100, 2026-11-26, scripts/probe/getrf-recursion.mjs, one matrix, ms
+  // default / recursion / cuSOLVER getrf: 1024 4.93 / 7.43 / 2.41, 2048 16.9 / 18.7 / 5.75, 3000
+  // 43.4 / 32.3 / 9.62, 4096 146 / 48.8 / 14.1, 6144 367 / 97.3 / 25.1; its factors agree with
+  // cuSOLVER's to 1e-10 max|A| at 1000 ... 6144 (CHECK=1), and its GPU tests against the CPU pass at
+  // 256 ... 512; those at 1000 ... 2048 spend their time in the host reference). float32 stays off:
+  // its widest leaf (32) was not measured and takes ~30 s to compile cold.
   recursion: {
-    minN: Infinity,
-    minNFew: Infinity,
+    minN: { float64: 2560, float32: Infinity },
+    minNFew: { float64: 2560, float32: Infinity },
     widest: { float64: 16, float32: 32 },
     maxThreads: 1024,
     valueRegisters: 40,

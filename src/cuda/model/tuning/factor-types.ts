@@ -64,10 +64,10 @@ export interface GetrfTuning {
 
 /** When the recursive LU replaces the one-block-per-matrix designs, and its leaf panels' shape. */
 export interface GetrfRecursionTuning {
-  /** max(rows, cols) from which it always applies... */
-  readonly minN: number;
+  /** max(rows, cols) from which it always applies, per dtype... */
+  readonly minN: PerDType<number>;
   /** ... and from which it applies when the batch has fewer matrices than the device has SMs. */
-  readonly minNFew: number;
+  readonly minNFew: PerDType<number>;
   /** The widest leaf panel (a power of two); narrower where the rows do not fit the registers. */
   readonly widest: PerDType<number>;
   /** Most threads per leaf block (a multiple of 32, at most 1024). */
