@@ -12,9 +12,7 @@
  * its own slot of dynamic shared memory: the reflectors packed (column j holds v_j(j+1:r), the
  * unit diagonal and the zeros above it implied; k (r - 1) - k (k - 1) / 2 elements), tau (k), and
  * a tile of V vectors of C (r x V, tile[q + p * ldt] is position p of vector q). The reflectors
- * are loaded once, by all the block's threads for all its matrices (coalesced down each column of
- * A: with one vector per matrix, V = 1, a matrix's own thread alone would load them one by one);
- * then the vectors of C go through the tile V
+ * are loaded once (coalesced down each column of A); then the vectors of C go through the tile V
  * at a time: loaded coalesced (down C's columns on either side), each thread applies all k
  * reflectors to its own vector (no barrier inside: v_j(p) is a broadcast, the tile's accesses
  * hit consecutive words), stored coalesced. A and tau are only read; only C is written.
@@ -65,26 +63,18 @@ extern "C" __global__ void __launch_bounds__(${ORMQR_MAX_THREADS}) ${entry}(
   const long long mat = (long long)blockIdx.x * blockDim.y + threadIdx.y;
   const bool valid = mat < count;
   const int packed = k * (r - 1) - k * (k - 1) / 2;
-  const int slot = packed + k + r * ldt;
-  real* const slots = reinterpret_cast<real*>(smemBytes);
-  real* vs = slots + (long long)threadIdx.y * slot;
+  real* vs = reinterpret_cast<real*>(smemBytes) + (long long)threadIdx.y * (packed + k + r * ldt);
   real* taus = vs + packed;
   real* tile = taus + k;
+  const real* a = valid ? ${matrixPointer('A', p.kind, 'mat')} : nullptr;
+  const real* tau = valid ? ${matrixPointer('T', p.kind, 'mat')} : nullptr;
   real* c = valid ? ${matrixPointer('C', p.kind, 'mat')} : nullptr;
-  // The reflectors and tau of the block's blockDim.y matrices (slot y), by all its threads.
-  const int tid = threadIdx.y * V + t, nthreads = V * blockDim.y;
-  for (int j = 0; j < k; ++j) {
-    const int len = r - j - 1, o = packedAt(r, j);
-    for (int e = tid; e < len * (int)blockDim.y; e += nthreads) {
-      const int y = e / len, q = j + 1 + e % len;
-      const long long my = (long long)blockIdx.x * blockDim.y + y;
-      if (my < count) slots[(long long)y * slot + o + q] = ${matrixPointer('A', p.kind, 'my')}[q + (long long)j * ldA];
+  if (valid) {
+    for (int j = 0; j < k; ++j) {
+      const int o = packedAt(r, j);
+      for (int q = j + 1 + t; q < r; q += V) vs[o + q] = a[q + (long long)j * ldA];
     }
-  }
-  for (int e = tid; e < k * (int)blockDim.y; e += nthreads) {
-    const int y = e / k, j = e % k;
-    const long long my = (long long)blockIdx.x * blockDim.y + y;
-    if (my < count) slots[(long long)y * slot + packed + j] = ${matrixPointer('T', p.kind, 'my')}[j];
+    for (int j = t; j < k; j += V) taus[j] = tau[j];
   }
   for (int b0 = 0; b0 < nvec; b0 += V) {
     const int w = min(V, nvec - b0);
