@@ -8,6 +8,7 @@
 import type { DType } from '../../../core/dtype.js';
 import { arg, type GpuDevice, type KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters, type OperandKind } from './batch-pointer.js';
+import { matrixElementsLoop } from './element-loop.js';
 import { kernelFor } from './kernel-cache.js';
 import { operandArgs, type OperandArgs } from './operands.js';
 import { precisionLetter, precisionPrelude } from './precision.js';
@@ -29,16 +30,9 @@ export function transposeSource(p: TransposeParams): KernelSource {
 
 extern "C" __global__ void __launch_bounds__(${TRANSPOSE_THREADS}) ${entry}(
     ${operandParameters('A', p.src, false)}, ${operandParameters('B', p.dst, true)}, int count, int rows, int cols) {
-  const long long per = (long long)rows * cols;
-  const long long total = per * count;
-  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-    const int mat = (int)(e / per);
-    const long long w = e - mat * per;
-    const int j = (int)(w / rows), i = (int)(w - (long long)j * rows);
-    const real* x = ${matrixPointer('A', p.src, 'mat')};
+${matrixElementsLoop(`    const real* x = ${matrixPointer('A', p.src, 'mat')};
     real* y = ${matrixPointer('B', p.dst, 'mat')};
-    y[j + (long long)i * ldB] = x[i + (long long)j * ldA];
-  }
+    y[j + (long long)i * ldB] = x[i + (long long)j * ldA];`)}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

@@ -13,6 +13,7 @@
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { matrixElementsLoop } from '../common/element-loop.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
 import type { TrsmCopyParams, TrsmDiagonalParams } from './params.js';
 
@@ -53,14 +54,7 @@ export function trsmCopySource(p: TrsmCopyParams): KernelSource {
 // X: count blocks of rows x cols (ld rows), contiguous.
 extern "C" __global__ void __launch_bounds__(${BLOCKS_THREADS}) ${entry}(
     ${operandParameters('B', 'strided', false)}, real* __restrict__ X, int count, int rows, int cols) {
-  const long long per = (long long)rows * cols;
-  const long long total = per * count;
-  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-    const int mat = (int)(e / per);
-    const long long w = e - mat * per;
-    const int j = (int)(w / rows), i = (int)(w - (long long)j * rows);
-    X[e] = ${matrixPointer('B', 'strided', 'mat')}[i + (long long)j * ldB];
-  }
+${matrixElementsLoop(`    X[e] = ${matrixPointer('B', 'strided', 'mat')}[i + (long long)j * ldB];`)}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

@@ -4,6 +4,7 @@
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { matrixElementsLoop } from '../common/element-loop.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
 import type { TrsmZeroParams } from './params.js';
 
@@ -15,15 +16,8 @@ export function trsmZeroSource(p: TrsmZeroParams): KernelSource {
 
 extern "C" __global__ void __launch_bounds__(${ZERO_THREADS}) ${entry}(
     ${operandParameters('B', p.kind, true)}, int count, int rows, int cols) {
-  const long long per = (long long)rows * cols;
-  const long long total = per * count;
-  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-    const int mat = (int)(e / per);
-    const long long w = e - mat * per;
-    const int j = (int)(w / rows), i = (int)(w - (long long)j * rows);
-    real* b = ${matrixPointer('B', p.kind, 'mat')};
-    b[i + (long long)j * ldB] = real(0);
-  }
+${matrixElementsLoop(`    real* b = ${matrixPointer('B', p.kind, 'mat')};
+    b[i + (long long)j * ldB] = real(0);`)}
 }
 `;
   return { name: `${entry}.cu`, source, entry };
