@@ -51,7 +51,9 @@ test('when the recursion applies: large n, or mid n with fewer matrices than SMs
   assert.equal(potrfRecursive(1024, 10_000, 132), true);
   assert.equal(potrfRecursive(512, 256, 132), false);
   assert.equal(potrfRecursive(512, 4, 132), true);
-  assert.equal(potrfRecursive(256, 1, 132), false);
+  assert.equal(potrfRecursive(256, 1, 132), true);
+  assert.equal(potrfRecursive(255, 1, 132), false);
+  assert.equal(potrfRecursive(256, 132, 132), false, 'as many matrices as SMs: the panel design');
   assert.equal(potrfRecursive(200, 1, 132, true), true);
   assert.equal(potrfRecursive(100, 1, 132, true), false, 'nothing to split at or below a leaf');
   assert.equal(potrfRecursive(4096, 1, 132, false), false);

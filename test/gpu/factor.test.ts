@@ -185,7 +185,7 @@ test('potrf on large matrices: the recursion over trsm and syrk (single matrices
   }
   // A batch with failures: info exact (the first failing leading minor, wherever the recursion
   // finds it), the factor's completed columns of a failed matrix as the CPU's, the others whole.
-  for (const uplo of UPLOS) for (const [n, count] of [[600, 3], [700, 2]] as const) {
+  for (const uplo of UPLOS) for (const [n, count] of [[256, 4], [300, 3], [600, 3], [700, 2]] as const) {
     assert.ok(potrfRecursive(n, count, dev.info.smCount));
     const l = layout(n, count);
     const host = hostBuffer(rng, 'float64', l);

@@ -32,7 +32,10 @@ export function potrfCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArr
   const count = batchCount(r.a);
   if (count === 0) return;
   const dtype = deviceDtype(r.a);
-  if (r.a.kind === 'strided' && potrfRecursive(r.a.rows, count, dev.info.smCount, opts.force?.recursive)) {
+  // A forced design (tests, sweeps of the one-block-per-matrix designs) is used as forced unless the
+  // recursion is forced too (as getrf).
+  const forceRecursive = opts.force?.recursive ?? (opts.force?.variant !== undefined ? false : undefined);
+  if (r.a.kind === 'strided' && potrfRecursive(r.a.rows, count, dev.info.smCount, forceRecursive)) {
     potrfRecursion(dev, dtype, r.uplo, r.a, r.info, count, opts);
     return;
   }

@@ -70,8 +70,14 @@ export function planPotrf(problem: PotrfProblem, tuning: PotrfTuning, options: {
 export const RECURSIVE_LEAF = 128;
 /** n from which the recursion replaces the one-block-per-matrix panel design... */
 export const RECURSIVE_MIN = 1024;
-/** ... or from which it does when the batch has fewer matrices than the device has SMs. */
-export const RECURSIVE_MIN_FEW = 512;
+/**
+ * ... or from which it does when the batch has fewer matrices than the device has SMs. 256: the
+ * recursion (its 128 leaves in registers) beat the panel design there on an H100 (2026-11-26,
+ * scripts/probe/potrf-blocked.mjs, ms recursion / panel design: float64 256 x 16 0.386 / 0.557,
+ * 256 x 64 0.387 / 0.544, 256 x 120 0.360 / 0.559, 384 x 16 0.643 / 1.064, 384 x 64 0.677 / 1.120,
+ * 384 x 120 0.791 / 1.514; float32 256 x 16 0.385 / 0.739; factors within 2e-14 of cuSOLVER's).
+ */
+export const RECURSIVE_MIN_FEW = 256;
 
 /** Whether a strided group of `count` matrices of n takes the recursion (`force` overrides). */
 export function potrfRecursive(n: number, count: number, smCount: number, force?: boolean): boolean {
