@@ -117,7 +117,7 @@ function sequence(launches: readonly Launch[]): string[] {
 
 const ints = (l: Launch, n: number): number[] => l.args.slice(-n).map((x) => Number(x.value));
 
-test('the launcher: tall and wide sequences, the check and finish arguments, the workspace freed', () => {
+test('the launcher: tall and wide sequences, the check and finish arguments, the workspace reused', () => {
   const { dev, launches } = recordingDevice();
   const count = 5;
   const tall = () => ({
@@ -134,12 +134,14 @@ test('the launcher: tall and wide sequences, the check and finish arguments, the
   assert.equal(check.config.grid[0] * check.config.block[0] >= count, true);
   const finish = launches.find((l) => l.entry.startsWith('gels_finish'))!;
   assert.deepEqual(ints(finish, 4), [count, 10, 2, 6], 'count, rows of B, nrhs, n');
-  assert.equal(dev.live.size - before, 3, 'only the request\'s arrays stay allocated (the workspace is freed)');
+  assert.equal(dev.live.size - before, 4, 'the request\'s arrays and the device workspace\'s one buffer stay allocated, nothing else');
 
   launches.length = 0;
   const wideA = strided(dev.alloc('float32', 4 * 9 * count), { rows: 4, cols: 9, count });
   const wideB = strided(dev.alloc('float32', 9 * 3 * count), { rows: 9, cols: 3, count });
+  const beforeWide = dev.live.size;
   gelsCuda(dev, { a: wideA, b: wideB, info: dev.alloc('int32', count) });
+  assert.equal(dev.live.size - beforeWide, 1, 'a second call reuses the device workspace: only its info array is new');
   assert.deepEqual(sequence(launches), ['transpose_s_st_st', 'geqrf', 'transpose_s_st_st', 'gels_check_s_wide_st_st', 'trsm', 'gels_finish_s_wide_st', 'ormqr_s_LN_st']);
   const [t1, t2] = launches.filter((l) => l.entry.startsWith('transpose'));
   assert.deepEqual(ints(t1!, 3), [count, 4, 9], 'A (4 x 9) into the workspace');

@@ -84,12 +84,20 @@ export class EmuDevice implements GpuDevice {
   record(): never { throw new Error('not emulated'); }
   dispose(): void {}
 
-  /** The typed array and element index an address points into (float arrays only where `float`). */
-  private resolve(ptr: bigint): { host: Typed; index: number } {
+  /**
+   * The typed array and element index an address points into, read as `as` (a kernel sees its
+   * pointer's type, whatever the allocation's: the device workspace is float64 and is cut into
+   * views of every dtype); the allocation's own type by default.
+   */
+  private resolve(ptr: bigint, as?: DeviceDType): { host: Typed; index: number } {
     for (const b of this.blocks) {
       if (ptr >= b.ptr && ptr < b.end) {
         const bytes = Number(ptr - b.ptr);
-        return { host: b.host, index: bytes / b.host.BYTES_PER_ELEMENT };
+        const host = as === undefined || as === dtypeOf(b.host) ? b.host
+          : (() => { const ctor = make(as, 0).constructor as new (x: ArrayBufferLike, o: number, l: number) => Typed;
+            const size = make(as, 0).BYTES_PER_ELEMENT;
+            return new ctor(b.host.buffer, b.host.byteOffset, Math.floor(b.host.byteLength / size)); })();
+        return { host, index: bytes / host.BYTES_PER_ELEMENT };
       }
     }
     throw new Error(`address ${ptr} outside every array`);
@@ -116,12 +124,12 @@ export class EmuDevice implements GpuDevice {
       at: (mat: number) => {
         let base: bigint;
         if (pointerForm) {
-          const r = this.resolve(p + BigInt(mat * 8));
+          const r = this.resolve(p + BigInt(mat * 8), 'int64');
           base = (r.host as BigInt64Array)[r.index]! + BigInt(offset * bytes);
         } else {
           base = p + BigInt((offset + mat * stride) * bytes);
         }
-        const r = this.resolve(base);
+        const r = this.resolve(base, bytes === 4 ? 'float32' : 'float64');
         return { arr: r.host as Float64Array, base: r.index };
       },
     };
@@ -151,8 +159,8 @@ export class EmuDevice implements GpuDevice {
         if (geqrf) {
           for (let j = 0; j < K; j++) t.arr[t.base + j] = round(tau[j]!);
           let slot = mat;
-          if (index !== 0n) { const r = this.resolve(index + BigInt(mat * 4)); slot = (r.host as Int32Array)[r.index]!; }
-          const r = this.resolve(info + BigInt(slot * 4));
+          if (index !== 0n) { const r = this.resolve(index + BigInt(mat * 4), 'int32'); slot = (r.host as Int32Array)[r.index]!; }
+          const r = this.resolve(info + BigInt(slot * 4), 'int32');
           (r.host as Int32Array)[r.index] = 0;
         }
       }
@@ -162,7 +170,8 @@ export class EmuDevice implements GpuDevice {
       const form = m[1]!, transT = m[3] !== undefined;
       const A = this.operand(args, 0, form === 'pa', bytes);
       const T = this.operand(args, 4, form === 'pa', bytes);
-      const V = this.resolve(BigInt(args[8]!.value)), Y = this.resolve(BigInt(args[9]!.value));
+      const floats = bytes === 4 ? 'float32' : 'float64';
+      const V = this.resolve(BigInt(args[8]!.value), floats), Y = this.resolve(BigInt(args[9]!.value), floats);
       const strideW = Number(args[10]!.value), count = Number(args[11]!.value), r = Number(args[12]!.value), ib = Number(args[13]!.value);
       if (config.grid[0] !== count) throw new Error('wy_factor: a block per matrix');
       for (let mat = 0; mat < count; mat++) {

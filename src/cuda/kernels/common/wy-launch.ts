@@ -12,6 +12,7 @@
 import { batchCount, matrixAt, type Batch, type ListEntry } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { Workspace } from '../../runtime/workspace.js';
 import type { OperandKind } from './batch-pointer.js';
 import { cachedKernel, kernelFor } from './kernel-cache.js';
 import { operandArgs, uploadPointers, type OperandArgs } from './operands.js';
@@ -20,12 +21,6 @@ import { WY_THREADS, lasetName, lasetSource, wyFactorSource, type LasetParams, t
 
 /** Workspace bytes one group of the blocked drivers may take; larger batches run in chunks. */
 export const WY_WORKSPACE_BYTES = 256 << 20;
-
-/** The one allocation of the blocked QR drivers: a group's workspace, freed after the call's synchronize. */
-function allocWorkspace(dev: GpuDevice, dtype: DType, elements: number): DeviceArray {
-  // TODO(ws): take it from the per-context workspace (branch ws) instead of allocating per call.
-  return dev.alloc(dtype, elements);
-}
 
 /** One operand of a chunk: `count` matrices of rows x cols, in the kernels' form and the GEMM's. */
 export interface WyOperand {
@@ -82,8 +77,9 @@ export interface WyChunk {
 
 /**
  * `body` for each chunk of each group of equally sized matrices of `batches` (one count), with a
- * workspace of `perMatrix(the group's first matrix)` elements per matrix; the uploads and workspaces
- * are released (after a synchronize) once every chunk is enqueued. List and variable batches: only
+ * workspace of `perMatrix(the group's first matrix)` elements per matrix, taken from the device
+ * workspace (runtime/workspace.ts: no allocation or wait); the pointer and index uploads of list and
+ * variable batches are released (after a synchronize) once every chunk is enqueued. List and variable batches: only
  * the matrices `include` accepts (info and index keep their places in the whole batch).
  * `budgetBytes` bounds a group's workspace (tests lower it to see chunks).
  */
@@ -93,6 +89,9 @@ export function eachWyChunk(dev: GpuDevice, dtype: DType, batches: readonly Batc
   const count = batchCount(batches[0]!);
   if (count === 0) return;
   const temporaries: DeviceArray[] = [];
+  const frame = Workspace.of(dev).frame();
+  const take = (elements: number, matrices: number): DeviceArray =>
+    frame.take(dtype, elements, `the blocked QR's V, Y and GEMM products (${matrices} matrices)`);
   const chunkOf = (elements: number, members: number): number =>
     Math.max(1, Math.min(members, Math.floor(budgetBytes / Math.max(1, elements * elementBytes(dtype)))));
   try {
@@ -100,8 +99,7 @@ export function eachWyChunk(dev: GpuDevice, dtype: DType, batches: readonly Batc
     if (batches.every((b) => b.kind === 'strided')) {
       const elements = Math.max(1, perMatrix(0));
       const chunk = chunkOf(elements, count);
-      const work = allocWorkspace(dev, dtype, chunk * elements);
-      temporaries.push(work);
+      const work = take(chunk * elements, chunk);
       for (let first = 0; first < count; first += chunk) {
         const n = Math.min(chunk, count - first);
         const operands = batches.map((b): WyOperand => {
@@ -122,8 +120,7 @@ export function eachWyChunk(dev: GpuDevice, dtype: DType, batches: readonly Batc
     for (const members of byKey.values()) {
       const elements = Math.max(1, perMatrix(members[0]!));
       const chunk = chunkOf(elements, members.length);
-      const work = allocWorkspace(dev, dtype, chunk * elements);
-      temporaries.push(work);
+      const work = take(chunk * elements, chunk);
       for (let first = 0; first < members.length; first += chunk) {
         const part = members.slice(first, first + chunk);
         const operands = batches.map((b): WyOperand => {
@@ -139,6 +136,7 @@ export function eachWyChunk(dev: GpuDevice, dtype: DType, batches: readonly Batc
       }
     }
   } finally {
+    frame.end();
     if (temporaries.length > 0) {
       dev.synchronize();
       for (const t of temporaries) t.dispose();

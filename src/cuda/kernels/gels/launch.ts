@@ -16,6 +16,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { GelsRequest } from '../../../core/ops.js';
 import type { Storage } from '../../../core/storage.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { Workspace, type WorkspaceFrame } from '../../runtime/workspace.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type OperandArgs } from '../common/operands.js';
 import { transposeBatch } from '../common/transpose.js';
@@ -99,10 +100,8 @@ function groupsOf(r: GelsRequest<DeviceArray, DeviceArray>): GelsGroup[] {
 
 /**
  * The workspace of one group: tau (k per matrix), B's top rows kept aside (tall), A^T (wide), the
- * per-matrix states and, where the group is not the whole batch, a scratch info for geqrf.
- *
- * THE ALLOCATION POINT: allocated here per call and freed after the group's launches (a
- * per-context workspace can replace these two allocations without touching anything else).
+ * per-matrix states and, where the group is not the whole batch, a scratch info for geqrf; views of
+ * the device workspace (runtime/workspace.ts), valid until `frame` ends.
  */
 interface GelsWorkspace {
   readonly tau: StridedBatch<DeviceArray>;
@@ -110,13 +109,12 @@ interface GelsWorkspace {
   readonly work: StridedBatch<DeviceArray>;
   readonly status: DeviceArray;
   readonly scratchInfo: DeviceArray;
-  dispose(): void;
 }
 
-function gelsWorkspace(dev: GpuDevice, dtype: DType, p: GelsPlan, count: number, nrhs: number): GelsWorkspace {
+function gelsWorkspace(dev: GpuDevice, frame: WorkspaceFrame, dtype: DType, p: GelsPlan, count: number, nrhs: number): GelsWorkspace {
   const [tauN, guardN, workN] = [p.tauElements * count, p.guardElements * count, p.workElements * count];
-  const floats = dev.alloc(dtype, Math.max(1, tauN + guardN + workN));
-  const ints = dev.alloc('int32', 2 * count);
+  const floats = frame.take(dtype, Math.max(1, tauN + guardN + workN), `gels's tau, B aside and A^T (${count} matrices)`);
+  const ints = frame.take('int32', 2 * count, `gels's per-matrix states (${count} matrices)`);
   // An unused part (no guard when wide, no A^T when tall) is a one-element view at the start, inside the allocation.
   const at = (start: number, length: number): DeviceArray => (length === 0 ? dev.view(floats, 0, 1) : dev.view(floats, start, length));
   const [n, m] = p.tall ? [p.factorCols, p.factorRows] : [p.factorRows, p.factorCols];
@@ -126,7 +124,6 @@ function gelsWorkspace(dev: GpuDevice, dtype: DType, p: GelsPlan, count: number,
     work: stridedOf(at(tauN + guardN, workN), p.tall ? 0 : n, p.tall ? 0 : m, count, Math.max(1, p.tall ? 0 : n), p.workElements),
     status: dev.view(ints, 0, count),
     scratchInfo: dev.view(ints, count, count),
-    dispose: () => { floats.dispose(); ints.dispose(); },
   };
 }
 
@@ -151,7 +148,8 @@ function runGroup(dev: GpuDevice, dtype: DType, g: GelsGroup, info: DeviceArray)
   const count = batchCount(a);
   const [m, n, nrhs] = [a.rows, a.cols, b.cols];
   const p = planGels({ m, n, nrhs });
-  const ws = gelsWorkspace(dev, dtype, p, count, nrhs);
+  const frame = Workspace.of(dev).frame();
+  const ws = gelsWorkspace(dev, frame, dtype, p, count, nrhs);
   const index = g.members === null ? null : dev.upload(Int32Array.from(g.members));
   // A and B as kernel arguments (one launch group: the matrices share their shapes).
   const grouping = groupOperands(dev, [a, b]);
@@ -192,10 +190,13 @@ function runGroup(dev: GpuDevice, dtype: DType, g: GelsGroup, info: DeviceArray)
       ormqrCuda(dev, { side: 'left', trans: 'N', a: ws.work, tau: ws.tau, c: b });
     }
   } finally {
-    // The workspace and uploads are freed only once the launches that read them have run.
-    dev.synchronize();
+    // The workspace's views need no wait (the next call's kernels queue behind these); the index
+    // and pointer uploads of a list or variable batch are freed once the launches that read them ran.
+    frame.end();
+    if (index !== null) {
+      dev.synchronize();
+      index.dispose();
+    }
     release(dev, grouping);
-    index?.dispose();
-    ws.dispose();
   }
 }
