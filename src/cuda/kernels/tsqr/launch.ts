@@ -25,6 +25,7 @@ import { batchCount, type Batch } from '../../../core/batch.js';
 import { MyriadError } from '../../../core/errors.js';
 import { tuningFor } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { Workspace } from '../../runtime/workspace.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { operandArgs } from '../common/operands.js';
 import { cholSharedBytes, generateChol } from './generate-chol.js';
@@ -99,11 +100,13 @@ export function tsqrCuda(dev: GpuDevice, request: TsqrRequest, opts: TsqrOptions
   const shift = shiftScale(plan, m);
 
   const nn = n * n;
-  const partials = dev.alloc(dtype, count * plan.gramBlocks * nn);
-  const sums = dev.alloc(dtype, count * nn);
-  const factors = dev.alloc(dtype, count * 3 * nn);
-  const route = dev.alloc('int32', count);
+  // Scratch from the device workspace (runtime/workspace.ts): no allocation, and no wait to free it.
+  const frame = Workspace.of(dev).frame();
   try {
+    const partials = frame.take(dtype, count * plan.gramBlocks * nn, `tsqr's Gram partial sums (${count} x ${plan.gramBlocks} blocks)`);
+    const sums = frame.take(dtype, count * nn, 'tsqr\'s Gram matrices');
+    const factors = frame.take(dtype, count * 3 * nn, 'tsqr\'s triangular factors');
+    const route = frame.take('int32', count, 'tsqr\'s routes');
     const aArgs = [...operandArgs({ pointer: a.data.ptr, offset: a.offset, stride: a.stride, ld: a.ld }), arg.i64(m)];
     const shared = [arg.ptr(factors), arg.ptr(request.info), arg.ptr(route)];
     const stage = (s: number): void => {
@@ -122,12 +125,8 @@ export function tsqrCuda(dev: GpuDevice, request: TsqrRequest, opts: TsqrOptions
     if (routes.some((x) => x === ROUTE_SHIFTED)) stage(3);
     store.launch({ grid: [plan.storeBlocks, count, 1], block: [plan.store.threads, 1, 1], sharedBytes: rowsSharedBytes(plan.store) },
       [...aArgs, ...shared]);
-    dev.synchronize();
     return { routes };
   } finally {
-    partials.dispose();
-    sums.dispose();
-    factors.dispose();
-    route.dispose();
+    frame.end();
   }
 }
