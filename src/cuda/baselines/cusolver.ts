@@ -18,7 +18,7 @@ import type { Side, Uplo } from '../../core/enums.js';
 import type { Op } from '../../core/ops.js';
 import type { CudaDevice } from '../runtime/device.js';
 import { VendorError } from '../runtime/errors.js';
-import { bindAll, optionalFunc } from '../runtime/ffi-cuda.js';
+import { bindAll, bindOptional, optionalFunc } from '../runtime/ffi-cuda.js';
 import { loadLibrary, LIBCUSOLVER } from '../runtime/libraries.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { cudaDevice } from './cublas.js';
@@ -128,11 +128,7 @@ let api: (Record<string, Fn> & { path: string; version: number }) | undefined;
 function cusolverApi(): NonNullable<typeof api> {
   if (api) return api;
   const { lib, path } = loadLibrary(LIBCUSOLVER);
-  const fns = bindAll(lib, PROTOTYPES) as Record<string, Fn>;
-  for (const p of XSYEV_BATCHED) {
-    const f = optionalFunc(lib, p);
-    if (f) fns[/(\w+)\(/.exec(p)![1]!] = f as Fn;
-  }
+  const fns = { ...bindAll(lib, PROTOTYPES), ...bindOptional(lib, XSYEV_BATCHED) } as Record<string, Fn>;
   const getVersion = optionalFunc(lib, 'int cusolverGetVersion(_Out_ int *version)');
   const v: [number] = [0];
   const version = getVersion && getVersion(v) === 0 ? v[0] : 0;

@@ -216,6 +216,16 @@ export function optionalFunc(lib: NativeLibrary, prototype: string): NativeFunct
   }
 }
 
+/** Binds those prototypes of `prototypes` the library has, keyed by function name (the rest are absent). */
+export function bindOptional(lib: NativeLibrary, prototypes: readonly string[]): Record<string, NativeFunction> {
+  const api: Record<string, NativeFunction> = {};
+  for (const p of prototypes) {
+    const f = optionalFunc(lib, p);
+    if (f) api[nameOf(p)] = f;
+  }
+  return api;
+}
+
 /** Binds every prototype of `prototypes` into one object keyed by function name. */
 export function bindAll(lib: NativeLibrary, prototypes: readonly string[]): Record<string, NativeFunction> {
   const api: Record<string, NativeFunction> = {};
