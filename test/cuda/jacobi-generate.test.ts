@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { strided, variable } from '../../src/core/batch.js';
 import {
-  BLOCK_MAX, JACOBI_GPU_MAX, THREAD_LIMIT, THREAD_MAX, gesvdBlockLayout, gesvdBlockSource, gesvdGroup, gesvdWarpSharedBytes, gesvdWarpSource, jacobiCovers,
+  BLOCK_MAX, THREAD_LIMIT, THREAD_MAX, gesvdBlockLayout, gesvdBlockSource, gesvdGroup, gesvdWarpSharedBytes, gesvdWarpSource, jacobiCovers,
   planGesvd, planGesvdBlock, planSyev, planSyevBlock, selectGesvd, selectSyev, syevBlockLayout, syevBlockSource, syevThreadSource,
   syevWarpSharedBytes, syevWarpSource, type GesvdBlockParams, type GesvdWarpParams, type SyevBlockParams, type SyevThreadParams,
   type SyevWarpParams,
@@ -61,18 +61,17 @@ test('plans: lanes a power of two >= n2, whole warps per block, within 256 threa
 
 test('coverage: every matrix within 512 x 512', () => {
   const sq = (n: number) => strided(new Float64Array(n * n), { rows: n });
-  for (const n of [32, 33, 64, 100, BLOCK_MAX]) assert.equal(jacobiCovers('syev', sq(n)), true, `n = ${n}`);
-  assert.equal(jacobiCovers('syev', sq(BLOCK_MAX + 1)), false);
-  // Where the GPU tests have not passed yet, the CPU reference serves (JACOBI_GPU_MAX).
-  assert.equal(jacobiCovers('gesvd', sq(JACOBI_GPU_MAX.gesvd.float64)), true);
-  assert.equal(jacobiCovers('gesvd', sq(JACOBI_GPU_MAX.gesvd.float64 + 1)), false);
-  assert.equal(jacobiCovers('syev', strided(new Float32Array(129 * 129), { rows: 129 })), JACOBI_GPU_MAX.syev.float32 >= 129);
-  assert.equal(jacobiCovers('gesvd', strided(new Float64Array(40 * 3), { rows: 40, cols: 3 })), true);
-  assert.equal(jacobiCovers('gesvd', strided(new Float64Array(600 * 3), { rows: 600, cols: 3 })), false);
-  assert.equal(jacobiCovers('gesvd', strided(new Float64Array(600 * 3), { rows: 3, cols: 600 })), false);
+  for (const n of [32, 33, 64, 100, BLOCK_MAX]) assert.equal(jacobiCovers(sq(n)), true, `n = ${n}`);
+  assert.equal(jacobiCovers(sq(BLOCK_MAX + 1)), false);
+  // Both dtypes to BLOCK_MAX (float32 data is computed in float64 by the block designs).
+  assert.equal(jacobiCovers(strided(new Float32Array(BLOCK_MAX * BLOCK_MAX), { rows: BLOCK_MAX })), true);
+  assert.equal(jacobiCovers(strided(new Float32Array((BLOCK_MAX + 1) * 2), { rows: BLOCK_MAX + 1, cols: 2 })), false);
+  assert.equal(jacobiCovers(strided(new Float64Array(40 * 3), { rows: 40, cols: 3 })), true);
+  assert.equal(jacobiCovers(strided(new Float64Array(600 * 3), { rows: 600, cols: 3 })), false);
+  assert.equal(jacobiCovers(strided(new Float64Array(600 * 3), { rows: 3, cols: 600 })), false);
   const data = new Float64Array(600 * 600);
-  assert.equal(jacobiCovers('syev', variable([{ data, rows: 4, cols: 4 }, { data, offset: 100, rows: 33, cols: 2 }])), true);
-  assert.equal(jacobiCovers('syev', variable([{ data, rows: 4, cols: 4 }, { data, offset: 100, rows: 513, cols: 2 }])), false);
+  assert.equal(jacobiCovers(variable([{ data, rows: 4, cols: 4 }, { data, offset: 100, rows: 33, cols: 2 }])), true);
+  assert.equal(jacobiCovers(variable([{ data, rows: 4, cols: 4 }, { data, offset: 100, rows: 513, cols: 2 }])), false);
 });
 
 const H100_SHARED = 227 * 1024 - 1024;

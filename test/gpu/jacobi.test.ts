@@ -19,7 +19,7 @@ import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
 import { Cusolver } from '../../src/cuda/baselines/index.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { gesvdCuda, JACOBI_GPU_MAX, syevCuda, type JacobiOptions } from '../../src/cuda/kernels/jacobi/index.js';
+import { BLOCK_MAX, gesvdCuda, syevCuda, type JacobiOptions } from '../../src/cuda/kernels/jacobi/index.js';
 import { gpuCovers } from '../../src/cuda/registry.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
@@ -238,7 +238,7 @@ test('syev, block design: n = 33 ... 512 (float32 to its GPU limit), every kind,
   const dev = gpu();
   const rng = new Rng(1705);
   for (const dtype of ['float64', 'float32'] as const)
-    for (const n of [33, 40, 47, 64, 100, 128, 256, 512].filter((size) => size <= JACOBI_GPU_MAX.syev[dtype])) {
+    for (const n of [33, 40, 47, 64, 100, 128, 256, 512].filter((size) => size <= BLOCK_MAX)) {
       // 512: three matrices (the NaN one is #2).
       const count = n === 512 ? 3 : blockCount(n);
       checkSyev(dev, rng, dtype, n, count, true, n % 2 === 0 ? 'lower' : 'upper', 1);
@@ -276,14 +276,14 @@ test('syev, block design forced: A and V in the global workspace, fewer threads,
   }
 });
 
-test('gesvd, block design: square, tall and wide to the GPU limit (JACOBI_GPU_MAX), both dtypes, with and without U and VT', { skip, timeout: 900_000 }, () => {
+test('gesvd, block design: square, tall and wide to the GPU limit (BLOCK_MAX), both dtypes, with and without U and VT', { skip, timeout: 900_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1707);
   const shapes: [number, number][] = [[33, 33], [40, 40], [47, 47], [64, 64], [100, 100], [128, 128], [256, 256], [512, 512], [100, 40], [40, 100], [64, 33], [33, 64], [300, 20], [20, 300], [512, 70], [70, 512]];
   // 512 x 512: two matrices (the reference's one-sided Jacobi takes seconds each in JavaScript).
   const count = (m: number, n: number): number => (Math.min(m, n) >= 512 ? 2 : Math.max(5, blockCount(Math.max(m, n))));
   for (const dtype of ['float64', 'float32'] as const) {
-    for (const [m, n] of shapes.filter(([r, c]) => Math.max(r, c) <= JACOBI_GPU_MAX.gesvd[dtype])) checkGesvd(dev, rng, dtype, m, n, count(m, n), true, true, 1);
+    for (const [m, n] of shapes.filter(([r, c]) => Math.max(r, c) <= BLOCK_MAX)) checkGesvd(dev, rng, dtype, m, n, count(m, n), true, true, 1);
     checkGesvd(dev, rng, dtype, 70, 45, 6, false, false, 1);
     checkGesvd(dev, rng, dtype, 45, 70, 6, true, false, 1);
     checkGesvd(dev, rng, dtype, 90, 34, 6, false, true, 1);

@@ -7,4 +7,4 @@ export {
   BLOCK_MAX, THREAD_LIMIT, THREAD_MAX, WARP_MAX, blockThreads, planGesvd, planGesvdBlock, planSyev, planSyevBlock, selectGesvd, selectSyev,
   type GesvdProblem, type SyevProblem,
 } from './plan.js';
-export { gesvdCuda, jacobiCovers, JACOBI_GPU_MAX, syevCuda, type JacobiOptions } from './launch.js';
+export { gesvdCuda, jacobiCovers, syevCuda, type JacobiOptions } from './launch.js';

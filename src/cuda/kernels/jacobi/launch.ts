@@ -3,10 +3,9 @@
  * equal-size matrices; `jacobiCovers` tells the registry which requests these kernels take (the
  * rest run on the CPU reference).
  */
-import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
+import { batchCount, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
 import type { Storage } from '../../../core/storage.js';
 import type { GesvdRequest, SyevRequest } from '../../../core/ops.js';
-import type { DType } from '../../../core/dtype.js';
 import { elementBytes } from '../common/precision.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
@@ -22,20 +21,13 @@ import { BLOCK_MAX, selectGesvd, selectSyev } from './plan.js';
 export interface JacobiOptions { readonly force?: JacobiForce }
 
 /**
- * The largest max(rows, cols) the registry sends to the GPU, per operation and dtype: the block
- * designs' BLOCK_MAX. (Until the block designs computed float32 data in float64 and
- * reorthogonalised V, float32 syev at n = 256 and float64 gesvd at 512 x 512 failed the
- * orthogonality limit on an H100 and stayed on the CPU: see generate-block.ts.)
+ * Whether every matrix of `a` fits a GPU design: max(rows, cols) <= BLOCK_MAX, both ops and dtypes
+ * (host batches are asked too). (Until the block designs computed float32 data in float64 and
+ * reorthogonalised V, float32 syev at 256 and float64 gesvd at 512 x 512 failed the orthogonality
+ * limit on an H100 and stayed on the CPU: see generate-block.ts.)
  */
-export const JACOBI_GPU_MAX: Readonly<Record<'syev' | 'gesvd', Record<DType, number>>> = {
-  syev: { float64: BLOCK_MAX, float32: BLOCK_MAX },
-  gesvd: { float64: BLOCK_MAX, float32: BLOCK_MAX },
-};
-
-/** Whether every matrix of `a` fits a GPU design within JACOBI_GPU_MAX (host batches are asked too). */
-export function jacobiCovers(op: 'syev' | 'gesvd', a: Batch<Storage>): boolean {
-  const max = Math.min(BLOCK_MAX, JACOBI_GPU_MAX[op][batchDtype(a, 'a')]);
-  const fits = (s: { rows: number; cols: number }): boolean => Math.max(s.rows, s.cols) <= max;
+export function jacobiCovers(a: Batch<Storage>): boolean {
+  const fits = (s: { rows: number; cols: number }): boolean => Math.max(s.rows, s.cols) <= BLOCK_MAX;
   const uniform = uniformShape(a);
   if (uniform !== undefined) return fits(uniform);
   for (let i = 0; i < batchCount(a); i++) if (!fits(shapeAt(a, i))) return false;
