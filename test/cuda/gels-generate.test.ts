@@ -19,8 +19,8 @@ import {
 } from '../../src/cuda/kernels/gels/index.js';
 import { ormqrCovers } from '../../src/cuda/kernels/ormqr/index.js';
 import { qrCovers } from '../../src/cuda/kernels/qr/index.js';
-import type { Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
-import { FakeDevice } from '../helpers/fake-gpus.js';
+import type { KernelSource } from '../../src/cuda/runtime/types.js';
+import { FakeDevice, recordingDevice, type RecordedLaunch } from '../helpers/fake-gpus.js';
 import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90, compileSet } from '../helpers/nvcc.js';
 
 const DTYPES = ['float64', 'float32'] as const;
@@ -96,18 +96,7 @@ test('covers: the qr and ormqr families asked with the derived requests; empty s
   assert.ok(!gelsCovers(v([[3, 5], [8000, 10]]), dev), 'one uncovered matrix sends the batch to the CPU');
 });
 
-interface Launch { entry: string; config: LaunchConfig; args: readonly KernelArg[] }
-
-/** A fake device whose kernels record their launches. */
-function recordingDevice(): { dev: FakeDevice; launches: Launch[] } {
-  const dev = new FakeDevice(0, []);
-  const launches: Launch[] = [];
-  dev.kernel = ((src: KernelSource): Kernel => ({
-    name: src.entry, registers: 0, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
-    launch: (config, args) => { launches.push({ entry: src.entry, config, args }); },
-  })) as FakeDevice['kernel'];
-  return { dev, launches };
-}
+type Launch = RecordedLaunch;
 
 /** The gels-owned launches in order (the borrowed families' as 'geqrf', 'ormqr_<tag>' and 'trsm'). */
 function sequence(launches: readonly Launch[]): string[] {

@@ -19,8 +19,7 @@ import {
   ORMQR_COVER_SHARED, ORMQR_MAX_THREADS, ormqrBlockSource, ormqrCovers, ormqrCuda, ormqrFits, ormqrSlotElements, packedElements, planOrmqr,
   type OrmqrParams,
 } from '../../src/cuda/kernels/ormqr/index.js';
-import type { Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
-import { FakeDevice, rig } from '../helpers/fake-gpus.js';
+import { FakeDevice, recordingDevice, rig } from '../helpers/fake-gpus.js';
 import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90, compileSet } from '../helpers/nvcc.js';
 import { reflectorBatch, reflectors } from '../helpers/ormqr-data.js';
 import { Rng } from '../helpers/random.js';
@@ -100,17 +99,6 @@ test('covers: every size (the shared kernel where a 63 KiB slot holds the reflec
   // Host batches (the backend asks before staging).
   assert.ok(ormqrCovers({ side: 'left', tau: strided(new Float64Array(130), { rows: 130, cols: 1 }), c: strided(new Float64Array(390), { rows: 130, cols: 3 }) }));
 });
-
-/** A fake device whose kernels record their launches. */
-function recordingDevice(): { dev: FakeDevice; launches: { entry: string; config: LaunchConfig; args: readonly KernelArg[] }[] } {
-  const dev = new FakeDevice(0, []);
-  const launches: { entry: string; config: LaunchConfig; args: readonly KernelArg[] }[] = [];
-  dev.kernel = ((src: KernelSource): Kernel => ({
-    name: src.entry, registers: 0, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
-    launch: (config, args) => { launches.push({ entry: src.entry, config, args }); },
-  })) as FakeDevice['kernel'];
-  return { dev, launches };
-}
 
 test('the launcher: one launch for a strided batch, one per shape for a variable one, none where k = 0', () => {
   const { dev, launches } = recordingDevice();

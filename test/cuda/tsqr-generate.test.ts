@@ -17,8 +17,8 @@ import {
   type TsqrRowsParams,
 } from '../../src/cuda/kernels/tsqr/index.js';
 import { defaultTsqrTuning } from '../../src/cuda/model/tuning/tsqr-default.js';
-import type { DeviceArray, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
-import { FakeDevice } from '../helpers/fake-gpus.js';
+import type { DeviceArray, HostArray, KernelSource } from '../../src/cuda/runtime/types.js';
+import { FakeDevice, recordingDevice, type RecordedLaunch } from '../helpers/fake-gpus.js';
 import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90, compileSet } from '../helpers/nvcc.js';
 
 const G: TsqrRowsParams = { dtype: 'float64', mode: 'gram', n: 32, threads: 128, tile: 4 };
@@ -91,15 +91,11 @@ test('routing: n <= 32, m >= minRows and m >= minAspect n, a few matrices', () =
   assert.ok(!routesToTsqr(1e6, 0, 1, t));
 });
 
-interface Launch { entry: string; config: LaunchConfig; args: readonly KernelArg[] }
+type Launch = RecordedLaunch;
 
-function recordingDevice(routesFilled: number): { dev: FakeDevice; launches: Launch[] } {
-  const dev = new FakeDevice(0, []);
-  const launches: Launch[] = [];
-  dev.kernel = ((src: KernelSource): Kernel => ({
-    name: src.entry, registers: 0, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
-    launch: (config, args) => { launches.push({ entry: src.entry, config, args }); },
-  })) as FakeDevice['kernel'];
+/** A recording device whose int downloads (the routes) come back filled with `routesFilled`. */
+function routesDevice(routesFilled: number): { dev: FakeDevice; launches: Launch[] } {
+  const { dev, launches } = recordingDevice();
   const download = dev.download.bind(dev);
   dev.download = ((src: DeviceArray, dst?: HostArray): HostArray => {
     const h = download(src, dst);
@@ -111,7 +107,7 @@ function recordingDevice(routesFilled: number): { dev: FakeDevice; launches: Lau
 
 test('the launcher: three passes and a store for CholeskyQR2, a fourth where a matrix took the shifted route', () => {
   for (const routes of [0, 1]) {
-    const { dev, launches } = recordingDevice(routes);
+    const { dev, launches } = routesDevice(routes);
     const m = 10000, n = 12, count = 2;
     const a = strided(dev.alloc('float64', (m + 1) * n * count), { rows: m, cols: n, ld: m + 1, count });
     const r = strided(dev.alloc('float64', n * n * count), { rows: n, cols: n, count });
@@ -132,7 +128,7 @@ test('the launcher: three passes and a store for CholeskyQR2, a fourth where a m
 });
 
 test('the launcher names the bad argument', () => {
-  const { dev } = recordingDevice(0);
+  const { dev } = routesDevice(0);
   const ok = { a: strided(dev.alloc('float64', 100 * 4), { rows: 100, cols: 4 }), r: strided(dev.alloc('float64', 16), { rows: 4, cols: 4 }), info: dev.alloc('int32', 1) };
   const bad: [Partial<typeof ok>, string][] = [
     [{ a: strided(dev.alloc('float64', 3 * 4), { rows: 3, cols: 4 }) }, 'a.rows'],

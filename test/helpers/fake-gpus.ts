@@ -9,7 +9,7 @@ import type { Backend, OpName } from '../../src/core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../../src/core/storage.js';
 import { cpuBackend } from '../../src/cpu/backend.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
-import type { DeviceArray, DeviceDType, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray, DeviceDType, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { MultiDeviceBackend } from '../../src/cuda/multi/backend.js';
 import { MultiDeviceContext } from '../../src/api/multi-context.js';
 import { StagingArena } from '../../src/cuda/host/staging.js';
@@ -130,4 +130,18 @@ export function rig(lanes = 2, weights?: number[]): Rig {
   const laneList: Lane[] = devices.map((device, i) => ({ device, backend: fakeBackend(device, counts[i]!), hasKernel: () => true }));
   const ctx = new MultiDeviceContext(new MultiDeviceBackend(laneList, 'fake', weights ? { weights } : {}));
   return { ctx, devices, log, counts };
+}
+
+/** One recorded kernel launch: the entry, its configuration and its arguments. */
+export interface RecordedLaunch { entry: string; config: LaunchConfig; args: readonly KernelArg[] }
+
+/** A FakeDevice whose kernels record their launches (in order) instead of running. */
+export function recordingDevice(): { dev: FakeDevice; launches: RecordedLaunch[] } {
+  const dev = new FakeDevice(0, []);
+  const launches: RecordedLaunch[] = [];
+  dev.kernel = ((src: KernelSource): Kernel => ({
+    name: src.entry, registers: 0, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
+    launch: (config, args) => { launches.push({ entry: src.entry, config, args }); },
+  })) as FakeDevice['kernel'];
+  return { dev, launches };
 }
