@@ -149,32 +149,44 @@ test('geqrf and orgqr on the GPU: tall (m = 10 n), wide, 64, 100, 128, 200 x 50,
   for (const dtype of ['float64', 'float32'] as const) for (const [m, n] of shapes) check(dev, rng, dtype, m, n, countFor(Math.max(m, n)));
 });
 
+/**
+ * geqrf of random float64 matrices of `shapes` as one variable batch (a device array each, tau
+ * poisoned, info -7): info all 0 and every matrix's residual and orthogonality below LIMIT; the
+ * factors and tau as read back. The caller disposes arrays, taus and dInfo.
+ */
+function variableGeqrf(dev: GpuDevice, rng: Rng, shapes: readonly [number, number][]) {
+  const eps = EPS.float64;
+  const mats = shapes.map(([m, n]) => qrCase(rng, 'random', m, n, 'float64'));
+  const arrays = mats.map((x) => dev.upload(Float64Array.from(x)));
+  const taus = shapes.map(([m, n]) => dev.upload(new Float64Array(Math.min(m, n)).fill(NaN)));
+  const dInfo = dev.upload(new Int32Array(shapes.length).fill(-7));
+  geqrfCuda(dev, {
+    a: variable(arrays.map((data, i) => ({ data, rows: shapes[i]![0], cols: shapes[i]![1] }))) as Batch<DeviceArray>,
+    tau: variable(taus.map((data, i) => ({ data, rows: Math.min(...shapes[i]!), cols: 1 }))) as Batch<DeviceArray>,
+    info: dInfo,
+  });
+  assert.deepEqual(Array.from(dev.download(dInfo) as Int32Array), new Array(shapes.length).fill(0));
+  const factors = mats.map((x, i) => {
+    const [m, n] = shapes[i]!;
+    const f = Float64Array.from(dev.download(arrays[i]!) as Float64Array);
+    const tau = Float64Array.from(dev.download(taus[i]!) as Float64Array);
+    const { residual, orthogonality } = qrRatios(x, f, tau, m, n, eps);
+    assert.ok(residual < LIMIT && orthogonality < LIMIT, `variable #${i} ${m}x${n}: ${residual}, ${orthogonality}`);
+    return { f, tau };
+  });
+  return { mats, arrays, taus, dInfo, factors };
+}
+
 test('list and variable batches (pointer form, grouped by size), and a CUDA context (300 x 300: the blocked driver)', { skip, timeout: 300_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1803);
   const eps = EPS.float64;
   const shapes: [number, number][] = [[6, 4], [4, 6], [6, 4], [40, 30], [6, 4]];
-  const mats = shapes.map(([m, n]) => qrCase(rng, 'random', m, n, 'float64'));
-  const arrays = mats.map((x) => dev.upload(Float64Array.from(x)));
-  const taus = shapes.map(([m, n]) => dev.upload(new Float64Array(Math.min(m, n)).fill(NaN)));
-  const dInfo = dev.upload(new Int32Array(shapes.length).fill(-7));
+  const { mats, arrays, taus, dInfo, factors } = variableGeqrf(dev, rng, shapes);
   try {
-    geqrfCuda(dev, {
-      a: variable(arrays.map((data, i) => ({ data, rows: shapes[i]![0], cols: shapes[i]![1] }))) as Batch<DeviceArray>,
-      tau: variable(taus.map((data, i) => ({ data, rows: Math.min(...shapes[i]!), cols: 1 }))) as Batch<DeviceArray>,
-      info: dInfo,
-    });
-    assert.deepEqual(Array.from(dev.download(dInfo) as Int32Array), [0, 0, 0, 0, 0]);
-    mats.forEach((x, i) => {
-      const [m, n] = shapes[i]!;
-      const f = Float64Array.from(dev.download(arrays[i]!) as Float64Array);
-      const tau = Array.from(dev.download(taus[i]!) as Float64Array);
-      const { residual, orthogonality } = qrRatios(x, f, tau, m, n, eps);
-      assert.ok(residual < LIMIT && orthogonality < LIMIT, `variable #${i} ${m}x${n}: ${residual}, ${orthogonality}`);
-    });
     // A list batch of the 6 x 4 factors: the thin Q.
     const same = [0, 2, 4];
-    const dTau = dev.upload(Float64Array.from(same.flatMap((i) => Array.from(dev.download(taus[i]!) as Float64Array))));
+    const dTau = dev.upload(Float64Array.from(same.flatMap((i) => Array.from(factors[i]!.tau))));
     orgqrCuda(dev, { a: list(same.map((i) => arrays[i]!), { rows: 6, cols: 4 }) as Batch<DeviceArray>, tau: strided(dTau, { rows: 4, cols: 1, count: 3 }) });
     same.forEach((i) => {
       const q = Float64Array.from(dev.download(arrays[i]!) as Float64Array);
@@ -248,25 +260,8 @@ test('blocked sizes in list and variable batches: shared and blocked groups in o
   const rng = new Rng(1807);
   const eps = EPS.float64;
   const shapes: [number, number][] = [[200, 150], [6, 4], [200, 150], [130, 130], [64, 64], [200, 150]];
-  const mats = shapes.map(([m, n]) => qrCase(rng, 'random', m, n, 'float64'));
-  const arrays = mats.map((x) => dev.upload(Float64Array.from(x)));
-  const taus = shapes.map(([m, n]) => dev.upload(new Float64Array(Math.min(m, n)).fill(NaN)));
-  const dInfo = dev.upload(new Int32Array(shapes.length).fill(-7));
+  const { arrays, taus, dInfo, factors } = variableGeqrf(dev, rng, shapes);
   try {
-    geqrfCuda(dev, {
-      a: variable(arrays.map((data, i) => ({ data, rows: shapes[i]![0], cols: shapes[i]![1] }))) as Batch<DeviceArray>,
-      tau: variable(taus.map((data, i) => ({ data, rows: Math.min(...shapes[i]!), cols: 1 }))) as Batch<DeviceArray>,
-      info: dInfo,
-    });
-    assert.deepEqual(Array.from(dev.download(dInfo) as Int32Array), new Array(shapes.length).fill(0));
-    const factors = mats.map((x, i) => {
-      const [m, n] = shapes[i]!;
-      const f = Float64Array.from(dev.download(arrays[i]!) as Float64Array);
-      const tau = Float64Array.from(dev.download(taus[i]!) as Float64Array);
-      const { residual, orthogonality } = qrRatios(x, f, tau, m, n, eps);
-      assert.ok(residual < LIMIT && orthogonality < LIMIT, `variable #${i} ${m}x${n}: ${residual}, ${orthogonality}`);
-      return { f, tau };
-    });
     // orgqr on a list batch of the three 200 x 150 factors (pointer form, blocked).
     const same = [0, 2, 5];
     const dTau = dev.upload(Float64Array.from(same.flatMap((i) => Array.from(factors[i]!.tau))));
