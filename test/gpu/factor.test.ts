@@ -226,6 +226,17 @@ const LARGE_PATHS: readonly [string, PotrfOptions][] = [
   ['the default plan', {}],
 ];
 
+/** potrf of a copy of `host` (layout `l`) on the device with `opts`: the factor and info read back (info poisoned before). */
+function potrfOnce(dev: GpuDevice, host: FloatArray, l: ReturnType<typeof layout>, uplo: Uplo, count: number, opts: PotrfOptions): { got: FloatArray; info: Int32Array } {
+  const dA = upload(dev, host), dInfo = poisonedInts(dev, count);
+  try {
+    potrfCuda(dev, { uplo, a: batchOf(dA, l), info: dInfo }, opts);
+    return { got: dev.download(dA) as FloatArray, info: (dev.download(dInfo) as Int32Array).subarray(0, count) };
+  } finally {
+    dA.dispose(); dInfo.dispose();
+  }
+}
+
 test('potrf on large matrices, every large path (recursion / blocked, substitution / inverted trsm): vs the CPU, planted failures', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1313);
@@ -239,11 +250,7 @@ test('potrf on large matrices, every large path (recursion / blocked, substituti
     const refInfo = new Int32Array(count);
     cpuPotrf({ uplo, a: batchOf(ref, l), info: refInfo });
     for (const [name, opts] of LARGE_PATHS) {
-      const dA = upload(dev, host), dInfo = poisonedInts(dev, count);
-      potrfCuda(dev, { uplo, a: batchOf(dA, l), info: dInfo }, opts);
-      const got = dev.download(dA) as FloatArray;
-      const info = (dev.download(dInfo) as Int32Array).subarray(0, count);
-      dA.dispose(); dInfo.dispose();
+      const { got, info } = potrfOnce(dev, host, l, uplo, count, opts);
       const what = `potrf ${name} ${dtype} ${uplo} n=${n} count=${count}`;
       assert.deepEqual([...info], [...refInfo], `${what}: info`);
       compareBuffers(got, ref, closeWhere(regionOf(l, n, (i, j) => (uplo === 'lower' ? i >= j : i <= j))), 40 * n * DTYPE_EPS[dtype] * (n + 1), what);
@@ -267,11 +274,7 @@ test('potrf on large matrices, every large path (recursion / blocked, substituti
       cpuPotrf({ uplo, a: batchOf(ref, l), info: refInfo });
       assert.equal(refInfo[1], column, 'the CPU finds the planted column');
       for (const [name, opts] of LARGE_PATHS) {
-        const dA = upload(dev, host), dInfo = poisonedInts(dev, count);
-        potrfCuda(dev, { uplo, a: batchOf(dA, l), info: dInfo }, opts);
-        const got = dev.download(dA) as FloatArray;
-        const info = (dev.download(dInfo) as Int32Array).subarray(0, count);
-        dA.dispose(); dInfo.dispose();
+        const { got, info } = potrfOnce(dev, host, l, uplo, count, opts);
         const what = `potrf ${name} ${uplo} n=${n}, column ${column} planted`;
         assert.deepEqual([...info], [0, column], `${what}: info`);
         // Matrix 0 whole; matrix 1 not compared (its content past the failure is unspecified).
