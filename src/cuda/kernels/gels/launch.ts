@@ -17,7 +17,7 @@ import type { GelsRequest } from '../../../core/ops.js';
 import type { Storage } from '../../../core/storage.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { Workspace, type WorkspaceFrame } from '../../runtime/workspace.js';
-import { kernelFor } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type OperandArgs } from '../common/operands.js';
 import { transposeBatch } from '../common/transpose.js';
 import { ormqrCovers, ormqrCuda } from '../ormqr/index.js';
@@ -157,7 +157,9 @@ function runGroup(dev: GpuDevice, dtype: DType, g: GelsGroup, info: DeviceArray)
     const [ao, bo] = grouping.groups[0]!.operands as [OperandArgs, OperandArgs];
     const geqrfInfo = index === null ? info : ws.scratchInfo;
     const check = (factor: OperandArgs): void => {
-      const params: GelsCheckParams = { dtype, tall: p.tall, factor: factor.kind, b: bo.kind };
+      // The same parameter object for a repeated problem, so kernelFor finds the kernel by identity.
+      const params = plannedOnce<GelsCheckParams>(dev, `gels-check/${dtype}/${p.tall}/${factor.kind}/${bo.kind}`,
+        () => ({ dtype, tall: p.tall, factor: factor.kind, b: bo.kind }));
       const k = kernelFor(dev, 'gels-check', params, () => gelsCheckSource(params));
       k.launch({ grid: [Math.ceil(count / CHECK_THREADS), 1, 1], block: [CHECK_THREADS, 1, 1] }, [
         ...operandArgs(factor), ...operandArgs(workArgs(ws.tau)), ...operandArgs(bo), ...operandArgs(workArgs(ws.guard)),
@@ -165,7 +167,7 @@ function runGroup(dev: GpuDevice, dtype: DType, g: GelsGroup, info: DeviceArray)
       ]);
     };
     const finish = (): void => {
-      const params: GelsFinishParams = { dtype, tall: p.tall, b: bo.kind };
+      const params = plannedOnce<GelsFinishParams>(dev, `gels-finish/${dtype}/${p.tall}/${bo.kind}`, () => ({ dtype, tall: p.tall, b: bo.kind }));
       const k = kernelFor(dev, 'gels-finish', params, () => gelsFinishSource(params));
       const total = count * p.rowsB * nrhs;
       k.launch({ grid: [Math.min(FINISH_MAX_BLOCKS, Math.ceil(total / FINISH_THREADS)), 1, 1], block: [FINISH_THREADS, 1, 1] }, [

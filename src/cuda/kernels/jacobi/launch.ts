@@ -10,7 +10,7 @@ import { elementBytes } from '../common/precision.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { cachedKernel } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit } from '../common/operands.js';
 import { BLOCK_COMPUTE, gesvdBlockLayout, gesvdBlockSource, syevBlockLayout, syevBlockSource } from './generate-block.js';
 import { gesvdWarpSource, syevWarpSource } from './generate-warp.js';
@@ -58,6 +58,9 @@ function launchBlocks(dev: GpuDevice, k: Kernel, threads: number, sharedBytes: n
   }
 }
 
+/** The part of a plan key a forced option adds (tests and sweeps only: the hot path has none). */
+const forceKey = (opts: JacobiOptions): string => (opts.force === undefined ? '' : JSON.stringify(opts.force));
+
 const NO_OPERAND: KernelArg[] = operandArgs({ pointer: 0n, offset: 0, stride: 0, ld: 1 });
 
 export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>, opts: JacobiOptions = {}): void {
@@ -68,21 +71,23 @@ export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray
     for (const g of grouping.groups) {
       const [a, w] = g.operands as [typeof g.operands[0], typeof g.operands[0]];
       if (a.rows === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
-      const choice = selectSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind, sharedLimit: sharedLimit(dev) }, opts);
+      // A repeated problem gets the same plan object back, so its kernel is found by identity (no serialising per call).
+      const choice = plannedOnce(dev, `syev/${dtype}/${a.rows}/${r.uplo}/${r.jobz}/${a.kind}/${forceKey(opts)}`,
+        () => selectSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind, sharedLimit: sharedLimit(dev) }, opts));
       const args = [...operandArgs(a), ...operandArgs(w), arg.ptr(r.info), ...indexArgs(g.index, g.count)];
       if (choice.design === 'block') {
         const p = choice.params;
         const l = syevBlockLayout(p);
-        const k = cachedKernel(dev, `syev-block/${JSON.stringify(p)}`, () => syevBlockSource(p));
+        const k = kernelFor(dev, 'syev-block', p, () => syevBlockSource(p));
         launchBlocks(dev, k, p.threads, l.sharedBytes, l.work, g.count,
           [...operandArgs(a), ...operandArgs(w)], [arg.ptr(r.info), ...indexArgs(g.index, g.count)]);
       } else if (choice.design === 'thread') {
         const p = choice.params;
-        const k = cachedKernel(dev, `syev-thread/${JSON.stringify(p)}`, () => syevThreadSource(p));
+        const k = kernelFor(dev, 'syev-thread', p, () => syevThreadSource(p));
         k.launch({ grid: [Math.ceil(g.count / THREAD_BLOCK), 1, 1], block: [THREAD_BLOCK, 1, 1] }, args);
       } else {
         const p = choice.params;
-        const k = cachedKernel(dev, `syev-warp/${JSON.stringify(p)}`, () => syevWarpSource(p));
+        const k = kernelFor(dev, 'syev-warp', p, () => syevWarpSource(p));
         k.launch({ grid: [Math.ceil(g.count / p.perBlock), 1, 1], block: [p.threads * p.perBlock, 1, 1] }, args);
       }
     }
@@ -102,17 +107,18 @@ export function gesvdCuda(dev: GpuDevice, r: GesvdRequest<DeviceArray, DeviceArr
       const u = r.u ? g.operands[2] : undefined;
       const vt = r.vt ? g.operands[r.u ? 3 : 2] : undefined;
       if (Math.min(a.rows, a.cols) === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
-      const choice = selectGesvd({ dtype, m: a.rows, n: a.cols, wantU: u !== undefined, wantVt: vt !== undefined, kind: a.kind, sharedLimit: sharedLimit(dev) }, opts);
+      const choice = plannedOnce(dev, `gesvd/${dtype}/${a.rows}x${a.cols}/${u !== undefined}/${vt !== undefined}/${a.kind}/${forceKey(opts)}`,
+        () => selectGesvd({ dtype, m: a.rows, n: a.cols, wantU: u !== undefined, wantVt: vt !== undefined, kind: a.kind, sharedLimit: sharedLimit(dev) }, opts));
       const operands = [...operandArgs(a), ...operandArgs(s), ...(u ? operandArgs(u) : NO_OPERAND), ...(vt ? operandArgs(vt) : NO_OPERAND)];
       const tail = [arg.ptr(r.info), ...indexArgs(g.index, g.count)];
       if (choice.design === 'block') {
         const p = choice.params;
         const l = gesvdBlockLayout(p);
-        const k = cachedKernel(dev, `gesvd-block/${JSON.stringify(p)}`, () => gesvdBlockSource(p));
+        const k = kernelFor(dev, 'gesvd-block', p, () => gesvdBlockSource(p));
         launchBlocks(dev, k, p.threads, l.sharedBytes, l.work, g.count, operands, tail);
       } else {
         const p = choice.params;
-        const k = cachedKernel(dev, `gesvd-warp/${JSON.stringify(p)}`, () => gesvdWarpSource(p));
+        const k = kernelFor(dev, 'gesvd-warp', p, () => gesvdWarpSource(p));
         k.launch({ grid: [Math.ceil(g.count / p.perBlock), 1, 1], block: [p.threads * p.perBlock, 1, 1] }, [...operands, ...tail]);
       }
     }
