@@ -9,7 +9,7 @@ import type { GetrfRequest } from '../../../core/ops.js';
 import { tuningFor, type GetrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
-import type { FamilyOptions } from '../common/family-options.js';
+import { recursionForced, type FamilyOptions } from '../common/family-options.js';
 import { cachedKernel, kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup } from '../common/operands.js';
 import { block } from '../common/sub-blocks.js';
@@ -32,9 +32,7 @@ export function getrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArr
   const dtype = deviceDtype(r.a);
   if (r.a.kind === 'strided') {
     const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
-    // A forced design (tests, sweeps of the blocked design) is used as forced unless the recursion is forced too.
-    const forceRecursive = opts.force?.recursive ?? (opts.force?.variant !== undefined ? false : undefined);
-    if (getrfRecursive(dtype, r.a.rows, r.a.cols, count, dev.info.smCount, tuning.recursion, forceRecursive)) {
+    if (getrfRecursive(dtype, r.a.rows, r.a.cols, count, dev.info.smCount, tuning.recursion, recursionForced(opts.force))) {
       getrfRecursion(dev, dtype, r.a, r.ipiv, r.pivotStride, r.info, count, tuning, opts.force?.tallWidest);
       return;
     }

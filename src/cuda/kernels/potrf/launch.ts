@@ -11,7 +11,7 @@ import { tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { zeroInfo } from '../common/info-zero.js';
-import type { FamilyOptions } from '../common/family-options.js';
+import { recursionForced, type FamilyOptions } from '../common/family-options.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
 import { block } from '../common/sub-blocks.js';
@@ -32,10 +32,7 @@ export function potrfCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArr
   const count = batchCount(r.a);
   if (count === 0) return;
   const dtype = deviceDtype(r.a);
-  // A forced design (tests, sweeps of the one-block-per-matrix designs) is used as forced unless the
-  // recursion is forced too (as getrf).
-  const forceRecursive = opts.force?.recursive ?? (opts.force?.variant !== undefined ? false : undefined);
-  if (r.a.kind === 'strided' && potrfRecursive(r.a.rows, count, dev.info.smCount, forceRecursive)) {
+  if (r.a.kind === 'strided' && potrfRecursive(r.a.rows, count, dev.info.smCount, recursionForced(opts.force))) {
     potrfRecursion(dev, dtype, r.uplo, r.a, r.info, count, opts);
     return;
   }
