@@ -28,18 +28,25 @@ const solver = new Cusolver(dev);
 const rng = new Random(11);
 const median = (f) => { f(); f(); const ms = []; for (let r = 0; r < 7; r++) ms.push(ctx.time(f)); ms.sort((x, y) => x - y); return ms[3]; };
 
-const PATHS = [
+const ALL_PATHS = [
   // The old path exactly: leaves of 128 by the panel design (the table's choice before), substitution trsm.
   ['recursion (old)', { recursive: true, blocked: false, variant: 'panel', trsm: { invertFrom: Infinity } }],
   ['recursion, register leaves', { recursive: true, blocked: false, trsm: { invertFrom: Infinity } }],
   ['recursion + inverted trsm', { recursive: true, blocked: false, trsm: { invertFrom: 512 } }],
   ['blocked 256, panel leaves', { recursive: true, blocked: true, panel: 256, variant: 'panel', trsm: { invertFrom: Infinity } }],
-  ['blocked 256 (table)', { recursive: true, blocked: true, panel: 256 }],
+  ['blocked 256 (session 4)', { recursive: true, blocked: true, panel: 256, diagonal: 0 }],
   ['blocked 256, inverted panel', { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: 256 } }],
   ['blocked 512', { recursive: true, blocked: true, panel: 512 }],
   ['blocked 512, inverted panel', { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: 512 } }],
+  // Session 5: panels by the fused factor-and-inverse diagonal kernel (generate-diagonal.ts).
+  ['fused diagonal 32', { recursive: true, blocked: true, diagonal: 32 }],
+  ['fused diagonal 64', { recursive: true, blocked: true, diagonal: 64 }],
+  ['fused diagonal 96', { recursive: true, blocked: true, diagonal: 96 }],
+  ['fused diagonal 128', { recursive: true, blocked: true, diagonal: 128 }],
   ['default plan', undefined],
 ];
+// PATHS=name,name (substrings) picks rows; default: every row.
+const PATHS = process.env.PATHS ? ALL_PATHS.filter(([name]) => process.env.PATHS.split(',').some((p) => name.includes(p))) : ALL_PATHS;
 
 const rows = [];
 for (const n of sizes) {
@@ -64,6 +71,7 @@ for (const n of sizes) {
     for (let q = 0; q < count; q++) for (let j = 0; j < n; j++) for (let i = j; i < n; i++) {
       const e = q * n * n + i + j * n;
       err = Math.max(err, Math.abs(got[e] - ref[e]));
+      if (Number.isNaN(got[e])) err = NaN;
     }
     const flops = (count * n ** 3) / 3 / 1e9;
     console.log(`  ${name.padEnd(28)} ${ms.toFixed(3)} ms  ${(flops / ms).toFixed(2)} TFLOP/s  ${(vendorMs - copyMs) / ms > 0 ? ((vendorMs - copyMs) / ms).toFixed(2) : '-'}x cuSOLVER  ${perCall} launches  max|L - L_cusolver| ${err.toExponential(2)}  info ${[...inf].some((x) => x !== 0) ? 'NONZERO' : '0'}`);

@@ -2,7 +2,7 @@
  * potrfCuda: batched Cholesky of device batches, one plan (plan.ts) and one launch per group of
  * equal-size matrices; the panel design launches once per panel.
  */
-import { batchCount, type StridedBatch } from '../../../core/batch.js';
+import { batchCount, strided, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { Uplo } from '../../../core/enums.js';
@@ -16,6 +16,9 @@ import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
 import { block } from '../common/sub-blocks.js';
 import { syrkCuda } from '../syrk/index.js';
+import { gemmCuda } from '../gemm/index.js';
+import { copyBatch } from '../common/copy.js';
+import { potrfDiagonalFits, potrfDiagonalSource, potrfDiagonalThreads } from './generate-diagonal.js';
 import { trsmCuda, type TrsmOptions } from '../trsm/index.js';
 import { infoCombineSource } from './generate-combine.js';
 import { SMALL_MAX_N, smallGrid } from '../common/warp-slots.js';
@@ -23,7 +26,7 @@ import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
 import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource } from './generate-panel.js';
 import { potrfRegisterSource } from './generate-register.js';
 import { potrfSmallSource } from './generate-small.js';
-import type { PotrfForce, PotrfPlan } from './params.js';
+import type { PotrfDiagonalParams, PotrfForce, PotrfPlan } from './params.js';
 import { planPotrf, potrfBlocked, potrfBlockedSteps, potrfRecursionSteps, potrfRecursive } from './plan.js';
 
 export type PotrfOptions = FamilyOptions<PotrfForce, PotrfTuning>;
@@ -89,9 +92,15 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
  * untouched by it.
  */
 function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, opts: PotrfOptions): void {
-  const { recursive: _recursive, blocked, panel, trsm, ...leafForce } = opts.force ?? {};
+  const { recursive: _recursive, blocked, panel, trsm, diagonal, ...leafForce } = opts.force ?? {};
   const tuning = (opts.tuning ?? tuningFor(dev.info.arch, 'potrf')).blocked;
   const byPanels = potrfBlocked(a.rows, tuning, blocked);
+  const fused = diagonal ?? tuning.diagonal[dtype];
+  if (byPanels && fused > 0) {
+    if (!potrfDiagonalFits(fused)) throw new MyriadError('INVALID_ARGUMENT', `potrf's fused diagonal block must be a multiple of 4 of at most 128, got ${fused}`, 'diagonal');
+    potrfInvertedPanels(dev, dtype, uplo, a, info, count, fused);
+    return;
+  }
   const width = panel ?? tuning.panel;
   const steps = byPanels ? potrfBlockedSteps(a.rows, width) : potrfRecursionSteps(a.rows);
   // The panel's trsm (t = width) by its inverted diagonal block where the table says so; the
@@ -128,6 +137,53 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
         const a12 = block(a, off, off + top, top, rest);
         trsmCuda(dev, { side: 'left', uplo: 'upper', transA: 'T', diag: 'nonunit', alpha: 1, a: a11, b: a12 }, top >= width ? panelTrsm : innerTrsm);
         syrkCuda(dev, { uplo: 'upper', trans: 'T', alpha: -1, a: a12, beta: 1, c: a22 });
+      }
+    }
+  } finally {
+    frame.end();
+  }
+}
+
+/**
+ * The blocked right-looking Cholesky with fused diagonal blocks (gpu-only-cholesky.txt's blocked
+ * algorithm; the panel as in generate-diagonal.ts): per panel of nb columns, one kernel factors
+ * A11 = L11 L11^T and writes W = L11^-1 (and info), then the panel below is copied aside and
+ * rewritten by one GEMM, A21 := A21 W^T ('upper': A12 := W A12), and the trailing matrix takes one
+ * SYRK. Four launches a panel, every one but the first spread over the whole GPU; nothing waits
+ * on the host. The same steps for every matrix of the batch (one thread block each in the
+ * diagonal kernel); a failed matrix goes on being updated past its failing column, the others
+ * never see it.
+ */
+function potrfInvertedPanels(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, nb: number): void {
+  const n = a.rows;
+  zeroInfo(dev, info, null, count);
+  const p: PotrfDiagonalParams = { dtype, uplo, nb };
+  const diagonalKernel = kernelFor(dev, 'potrf-diagonal', p, () => potrfDiagonalSource(p));
+  const frame = Workspace.of(dev).frame();
+  try {
+    const w = frame.take(dtype, count * nb * nb, `the large Cholesky's inverted diagonal blocks (${count} of ${nb} x ${nb})`);
+    const panelElements = Math.max(0, n - nb) * nb;
+    const x = panelElements > 0 ? frame.take(dtype, count * panelElements, `the large Cholesky's copy of a panel (${count} of ${n - nb} x ${nb})`) : null;
+    for (let off = 0; off < n; off += nb) {
+      const size = Math.min(nb, n - off);
+      const rest = n - off - size;
+      const a11 = block(a, off, off, size, size) as StridedBatch<DeviceArray>;
+      diagonalKernel.launch({ grid: [count, 1, 1], block: [potrfDiagonalThreads(nb), 1, 1] },
+        [arg.ptr(a11.data.ptr), arg.i64(a11.offset), arg.i64(a11.stride), arg.i32(a11.ld), arg.ptr(w), arg.ptr(info), arg.i32(count), arg.i32(size), arg.i32(off)]);
+      if (rest === 0 || x === null) continue;
+      const inverse = strided(w, { rows: size, cols: size, ld: nb, stride: nb * nb, count }, 'w');
+      const a22 = block(a, off + size, off + size, rest, rest);
+      // The panel beside the diagonal block, as stored: rest x size ('lower') or size x rest ('upper').
+      const panelBlock = (uplo === 'lower' ? block(a, off + size, off, rest, size) : block(a, off, off + size, size, rest)) as StridedBatch<DeviceArray>;
+      const copy = strided(x, { rows: panelBlock.rows, cols: panelBlock.cols, ld: panelBlock.rows, stride: panelElements, count }, 'x');
+      copyBatch(dev, dtype, { pointer: panelBlock.data.ptr, offset: panelBlock.offset, stride: panelBlock.stride, ld: panelBlock.ld },
+        { pointer: x.ptr, offset: 0, stride: panelElements, ld: panelBlock.rows }, count, panelBlock.rows, panelBlock.cols);
+      if (uplo === 'lower') {
+        gemmCuda(dev, { transA: 'N', transB: 'T', alpha: 1, a: copy, b: inverse, beta: 0, c: panelBlock });
+        syrkCuda(dev, { uplo: 'lower', trans: 'N', alpha: -1, a: panelBlock, beta: 1, c: a22 });
+      } else {
+        gemmCuda(dev, { transA: 'N', transB: 'N', alpha: 1, a: inverse, b: copy, beta: 0, c: panelBlock });
+        syrkCuda(dev, { uplo: 'upper', trans: 'T', alpha: -1, a: panelBlock, beta: 1, c: a22 });
       }
     }
   } finally {

@@ -52,6 +52,16 @@ export interface PotrfPanelParams {
 }
 
 
+/**
+ * The large path's diagonal block of NB (a multiple of 4), factored and inverted by one thread
+ * block per matrix (generate-diagonal.ts); strided batches only.
+ */
+export interface PotrfDiagonalParams {
+  readonly dtype: DType;
+  readonly uplo: Uplo;
+  readonly nb: number;
+}
+
 export type PotrfVariant = 'small' | 'register' | 'panel';
 
 /** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks, sweeps). */
@@ -69,6 +79,11 @@ export interface PotrfForce {
   readonly blocked?: boolean;
   /** The blocked driver's panel width (a multiple of 32). */
   readonly panel?: number;
+  /**
+   * The blocked driver's panels by the fused factor-and-inverse kernel of this width (then each
+   * panel's solve is one GEMM with the inverse), or 0: the panel by the recursion and trsm.
+   */
+  readonly diagonal?: number;
   /** Passed to the large path's triangular solves (e.g. `invertFrom`: Infinity keeps the substitution leaves). */
   readonly trsm?: TrsmForce;
 }

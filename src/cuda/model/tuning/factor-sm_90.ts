@@ -37,7 +37,7 @@ export const sm90PotrfTuning: PotrfTuning = {
   // chain of ~24 trmm leaves), in a latency-bound regime; the probe's rows with and without decide.
   // Leaves of 128 by the register design for few matrices: 0.07 ms against the panel design's 0.2
   // (H100, session 3, potrf-large-parts.mjs).
-  blocked: { minN: 1024, panel: 256, invertPanel: false, registerLeavesFew: true },
+  blocked: { minN: 1024, panel: 256, invertPanel: false, diagonal: { float64: 0, float32: 0 }, registerLeavesFew: true },
 };
 
 export const sm90GetrfTuning: GetrfTuning = {

@@ -47,6 +47,11 @@ export interface PotrfBlockedTuning {
   readonly panel: number;
   /** The panel's trsm by its inverted diagonal block (one GEMM) whatever trsm's own threshold, or as trsm's table says. */
   readonly invertPanel: boolean;
+  /**
+   * The blocked driver's panels by the fused factor-and-inverse kernel of this width (the
+   * panel's solve one GEMM with the inverse), or 0: the panel by the recursion and trsm.
+   */
+  readonly diagonal: PerDType<number>;
   /** Both large paths, fewer matrices than SMs: leaves of 33 ... 128 by the register design whatever registerMax says. */
   readonly registerLeavesFew: boolean;
 }
