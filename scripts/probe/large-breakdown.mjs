@@ -13,6 +13,8 @@ import { Cusolver } from '../../dist/src/cuda/baselines/index.js';
 const op = process.argv[2] ?? 'potrf';
 const sizes = (process.argv[3] ?? '1024,4096').split(',').map(Number);
 const dtype = process.argv[4] ?? 'float64';
+// FORCE='{"diagonal":128}' passes a force object to our call.
+const opts = process.env.FORCE ? { force: JSON.parse(process.env.FORCE) } : {};
 const ctx = await open({ backend: 'cuda' });
 const dev = ctx.deviceBackend.device;
 const solver = new Cusolver(dev);
@@ -33,8 +35,8 @@ for (const n of sizes) {
   const a0 = ctx.upload(host), a = ctx.alloc(dtype, n * n), info = ctx.alloc('int32', 1), piv = ctx.alloc('int32', n);
   const A = strided(a, { rows: n, cols: n, count: 1 });
   const ours = () => op === 'potrf'
-    ? potrfCuda(dev, { a: A, uplo: 'lower', info })
-    : getrfCuda(dev, { a: A, ipiv: piv, pivotStride: n, info });
+    ? potrfCuda(dev, { a: A, uplo: 'lower', info }, opts)
+    : getrfCuda(dev, { a: A, ipiv: piv, pivotStride: n, info }, opts);
   const dense = solver.dense(dtype, op, n, a, 1);
   const copyMs = median(() => ctx.copy(a0, a));
   const vendorMs = median(() => { ctx.copy(a0, a); dense.run(); }) - copyMs;

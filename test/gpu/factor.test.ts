@@ -220,9 +220,13 @@ test('potrf on large matrices: the recursion over trsm and syrk (single matrices
 const LARGE_PATHS: readonly [string, PotrfOptions][] = [
   ['recursion, panel leaves, substitution trsm', { force: { recursive: true, blocked: false, variant: 'panel', trsm: { invertFrom: Infinity } } }],
   ['recursion, inverted trsm', { force: { recursive: true, blocked: false, trsm: { invertFrom: 512 } } }],
-  ['blocked 256, substitution trsm', { force: { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: Infinity } } }],
-  ['blocked 256, inverted panel trsm', { force: { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: 256 } } }],
-  ['blocked 512, all inverted', { force: { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: 0 } } }],
+  ['blocked 256, substitution trsm', { force: { recursive: true, blocked: true, diagonal: 0, panel: 256, trsm: { invertFrom: Infinity } } }],
+  ['blocked 256, inverted panel trsm', { force: { recursive: true, blocked: true, diagonal: 0, panel: 256, trsm: { invertFrom: 256 } } }],
+  ['blocked 512, all inverted', { force: { recursive: true, blocked: true, diagonal: 0, panel: 512, trsm: { invertFrom: 0 } } }],
+  // The fused factor-and-inverse diagonal kernel (generate-diagonal.ts): panels of 64 (threads per
+  // triangle) and 128 (one thread per tile pair), the padded last panel included.
+  ['blocked, fused diagonal 64', { force: { recursive: true, blocked: true, diagonal: 64 } }],
+  ['blocked, fused diagonal 128', { force: { recursive: true, blocked: true, diagonal: 128 } }],
   ['the default plan', {}],
 ];
 
@@ -237,7 +241,7 @@ function potrfOnce(dev: GpuDevice, host: FloatArray, l: ReturnType<typeof layout
   }
 }
 
-test('potrf on large matrices, every large path (recursion / blocked, substitution / inverted trsm): vs the CPU, planted failures', { skip, timeout: 600_000 }, () => {
+test('potrf on large matrices, every large path (recursion / blocked, substitution / inverted trsm / fused diagonal): vs the CPU, planted failures', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1313);
   // One CPU reference per case, every path against it; a residual for the default plan.

@@ -6,6 +6,8 @@
 // Used by test/cuda/potrf-diagonal-host-emulation.test.ts.
 #include "cuda-host-warp.h"
 using std::fma; using std::sqrt;
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 #define __shared__ static
 #include "kernel.cu"   // from -I<dir>
 int main() {

@@ -37,7 +37,13 @@ export const sm90PotrfTuning: PotrfTuning = {
   // chain of ~24 trmm leaves), in a latency-bound regime; the probe's rows with and without decide.
   // Leaves of 128 by the register design for few matrices: 0.07 ms against the panel design's 0.2
   // (H100, session 3, potrf-large-parts.mjs).
-  blocked: { minN: 1024, panel: 256, invertPanel: false, diagonal: { float64: 0, float32: 0 }, registerLeavesFew: true },
+  // Session 5: panels by the fused factor-and-inverse diagonal kernel (generate-diagonal.ts), its
+  // solve one GEMM with the inverse. One float64 matrix, H100, ms (potrf-blocked.mjs; cuSOLVER
+  // 0.42 / 1.82 / 7.26): blocked 256 as above 2.07 / 10.5 / 26.6; fused 64 0.99 / 5.66 / 23.3;
+  // fused 96 0.95 / 5.17 / 19.2; fused 128 1.09 / 5.53 / 18.2 at n = 1024 / 4096 / 8192 (before the
+  // kernel's steps were unrolled by tile columns: 96 then measured 4.59 ms at 4096 against 4.69 for
+  // 128 and 4.97 for 64). float32 4096: 64 3.88, 96 3.74, 128 3.77 (cuSOLVER 1.56).
+  blocked: { minN: 1024, panel: 256, invertPanel: false, diagonal: { float64: 96, float32: 96 }, registerLeavesFew: true },
 };
 
 export const sm90GetrfTuning: GetrfTuning = {
