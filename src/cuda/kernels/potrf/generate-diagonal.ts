@@ -58,15 +58,14 @@ export function potrfDiagonalSource(p: PotrfDiagonalParams): KernelSource {
   const split = p.nb <= SPLIT_MAX;
   const entry = `potrf_diag_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_nb${p.nb}`;
   const at = p.uplo === 'lower' ? 'a[(i) + (long long)(k) * ldA]' : 'a[(k) + (long long)(i) * ldA]';
-  // Unrolled loops over a tile's rows r and columns c (compile-time register indices).
-  const rows = (body: string): string => `#pragma unroll
-    for (int r = 0; r < ${TILE}; ++r) {
+  // Unrolled loops (compile-time register indices): over a tile's rows r, columns c, and the
+  // panel's columns m.
+  const loop = (v: string, body: string): string => `#pragma unroll
+    for (int ${v} = 0; ${v} < ${TILE}; ++${v}) {
       ${body}
     }`;
-  const cols = (body: string): string => `#pragma unroll
-    for (int c = 0; c < ${TILE}; ++c) {
-      ${body}
-    }`;
+  const rows = (body: string): string => loop('r', body);
+  const cols = (body: string): string => loop('c', body);
   const source = `${precisionPrelude(p.dtype)}
 #define NB ${p.nb}
 #define TB (NB / ${TILE})
@@ -81,10 +80,10 @@ static __device__ __forceinline__ real rsqrtReal(real x) { return ${d ? 'rsqrt' 
 extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
     ${operandParameters('A', 'strided', true)}, real* __restrict__ W,
     int* __restrict__ info, int count, int size, int column) {
-  __shared__ real sCol[2][NB];    // column j of the Schur complement (raw)
-  __shared__ real sRow[2][NB];    // row j of W (raw)
-  __shared__ real sPivot[2], sInvPivot[2];
-  __shared__ real sScale[NB];     // 1/sqrt(pivot k): the final scaling of column k of L and row k of W
+  __shared__ real sL[NB][${TILE}];          // the panel's column block of L (rows below its diagonal tile)
+  __shared__ real sW[${TILE}][NB];          // the panel's row block of W, final
+  __shared__ real sInv[${TILE}][${TILE}];   // the inverse of the panel's diagonal factor
+  __shared__ int sFail;                     // 0, or 1 + the failing column within the block
   const int q = blockIdx.x;
   if (q >= count) return;
   real* a = A + offsetA + (long long)q * strideA;
@@ -94,103 +93,107 @@ extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
   const bool aOwner = t < TILES;
   const int tw = ${split ? 't - TILES' : 't'};
   const bool wOwner = tw >= 0 && tw < TILES;
-  // The Schur complement's tiles by columns (tile (ai, ak), column ak = 0, 1, ...): one tile column
-  // (published each step, then idle) is a few consecutive warps ...
+  // The Schur complement's tiles by columns (tile (ai, ak), column ak = 0, 1, ...), so that one
+  // panel's tiles are a few consecutive warps ...
   int ak = 0, first = 0;
   while (ak < TB - 1 && first + (TB - ak) <= t) { first += TB - ak; ++ak; }
   const int ai = ak + (t - first);
-  // ... and W's by rows (tw = wi (wi + 1) / 2 + wk), so that one row of W is.
+  // ... and W's by rows (tw = wi (wi + 1) / 2 + wk), so that one row block of W is.
   const int u = wOwner ? tw : 0;
   int wi = (int)((sqrtf(8.0f * u + 1.0f) - 1.0f) * 0.5f);
   while (wi * (wi + 1) / 2 > u) --wi;
   while ((wi + 1) * (wi + 2) / 2 <= u) ++wi;
   const int wk = u - wi * (wi + 1) / 2;
   const int ai0 = ${TILE} * ai, ak0 = ${TILE} * ak, wi0 = ${TILE} * wi, wk0 = ${TILE} * wk;
-  for (int e = t; e < NB; e += THREADS) sScale[e] = real(1);
 
   real x[${TILE}][${TILE}], v[${TILE}][${TILE}];
   ${rows(cols(`const int i = ai0 + r, k = ak0 + c;
       x[r][c] = !aOwner ? real(0) : (i < size && k < size) ? (i >= k ? AT(i, k) : real(0)) : real(i == k);
       v[r][c] = real(wi0 + r == wk0 + c);`))}
-  __syncthreads();
-  // Step 0's column, row and pivot.
-  if (aOwner && ak == 0) {
-    ${rows('sCol[0][ai0 + r] = x[r][0];')}
-  }
-  if (wOwner && wi == 0) {
-    ${cols('sRow[0][wk0 + c] = v[0][c];')}
-  }
-  if (t == 0) {
-    const real d0 = x[0][0], s0 = rsqrtReal(d0);
-    sPivot[0] = d0;
-    sInvPivot[0] = s0 * s0;
-    if (d0 > real(0)) sScale[0] = s0;
-  }
-  __syncthreads();
 
-  // Step j = ${TILE} jt + jr, the ${TILE} steps of a tile column unrolled: every register index is a
-  // compile-time constant, and the masks of the step's own tile column (columns > j, rows > j)
-  // fold into which of its multiply-adds are emitted at all.
-  bool stop = false;
-  for (int jt = 0; jt < TB && !stop; ++jt) {
+  for (int jt = 0; ${TILE} * jt < size; ++jt) {
+    // 1. The owner of the diagonal tile factors it alone (unblocked, in registers) and inverts
+    //    the factor. A failing pivot m ends the factor there: columns >= m keep their raw values
+    //    (A(j, j) = d as LAPACK leaves it) and count as the identity in the inverse, so that the
+    //    panel's columns < m still come out right below.
+    if (aOwner && ai == jt && ak == jt) {
+      int fail = ${TILE};
+      real rs[${TILE}];                   // 1 / E(m, m): the pivots' rsqrt, 1 past a failure
+      ${loop('m', `rs[m] = real(1);
+      if (fail == ${TILE}) {
+        const real dm = x[m][m];
+        if (!(dm > real(0))) fail = m;
+        else {
+          const real sm = rsqrtReal(dm);
+          rs[m] = sm;
+          ${rows(`if (r == m) x[r][m] = dm * sm; else if (r > m) x[r][m] *= sm;`)}
+          ${rows(cols(`if (r > m && c > m && c <= r) x[r][c] = fmaReal(-x[r][m], x[c][m], x[r][c]);`))}
+        }
+      }`)}
+      // E: the factor's columns < fail, the identity's beyond; sInv := E^-1 by substitution
+      // (no division: 1 / E(r, r) is the pivot's rsqrt).
+      real e[${TILE}][${TILE}], z[${TILE}][${TILE}];
+      ${rows(cols('e[r][c] = c < fail ? (c <= r ? x[r][c] : real(0)) : real(r == c);'))}
+      ${cols(`${rows(`if (r < c) z[r][c] = real(0);
+        else {
+          real acc = real(r == c);
 #pragma unroll
-    for (int jr = 0; jr < ${TILE}; ++jr) {
-      const int j = ${TILE} * jt + jr, par = jr & 1;
-      if (j >= size) { stop = true; break; }          // block-uniform
-      if (!(sPivot[par] > real(0))) {                 // block-uniform: every thread read the same pivot
-        if (t == 0 && info[q] == 0) info[q] = column + j + 1;
-        stop = true;
-        break;
-      }
-      const real s2 = sInvPivot[par];                 // 1/d: l_ij l_kj = a_ij a_kj / d
-      // Schur complement: a_ik -= a_ij a_kj / d for k > j (above the diagonal: garbage, never stored).
-      if (aOwner && ak >= jt) {
-        real ci[${TILE}], ck[${TILE}];
-        ${rows('ci[r] = sCol[par][ai0 + r];')}
-        ${cols('ck[c] = sCol[par][ak0 + c] * s2;')}
-        if (ak > jt) {
-          ${rows(cols('x[r][c] = fmaReal(-ci[r], ck[c], x[r][c]);'))}
-        } else {
-          ${rows(cols('if (c > jr) x[r][c] = fmaReal(-ci[r], ck[c], x[r][c]);'))}
-        }
-      }
-      // W: w_ic -= a_ij w_jc / d for i > j, c <= j (row j's entries beyond j are zeros).
-      if (wOwner && wi >= jt && wk <= jt) {
-        real li[${TILE}], rw[${TILE}];
-        ${rows('li[r] = (wi > jt || r > jr) ? sCol[par][wi0 + r] : real(0);')}
-        ${cols('rw[c] = sRow[par][wk0 + c] * s2;')}
-        ${rows(cols('v[r][c] = fmaReal(-li[r], rw[c], v[r][c]);'))}
-      }
-      // Publish step j + 1 (column nc of tile column nt): its column, its row of W, its pivot.
-      const int nt = jr + 1 < ${TILE} ? jt : jt + 1, nc = (jr + 1) & ${TILE - 1};
-      if (j + 1 < size) {
-        if (aOwner && ak == nt) {
-          ${rows('sCol[par ^ 1][ai0 + r] = x[r][nc];')}
-          if (ai == nt) {
-            const real dn = x[nc][nc], sn = rsqrtReal(dn);
-            sPivot[par ^ 1] = dn;
-            sInvPivot[par ^ 1] = sn * sn;
-            if (dn > real(0)) sScale[j + 1] = sn;
-          }
-        }
-        if (wOwner && wi == nt) {
-          ${cols('sRow[par ^ 1][wk0 + c] = v[nc][c];')}
-        }
-      }
-      __syncthreads();
+          for (int m = 0; m < ${TILE}; ++m) if (m >= c && m < r) acc = fmaReal(-e[r][m], z[m][c], acc);
+          z[r][c] = acc * rs[r];
+        }`)}`)}
+      ${rows(cols('sInv[r][c] = z[r][c];'))}
+      sFail = fail < ${TILE} && ${TILE} * jt + fail < size ? ${TILE} * jt + fail + 1 : 0;
+    }
+    __syncthreads();
+    const int fail = sFail;
+    // 2. The panel below the diagonal tile, L(I, jt) = A(I, jt) E^-T, and W's row block,
+    //    W(jt, :) := E^-1 W(jt, :), both to shared memory for the update.
+    if (aOwner && ak == jt && ai > jt) {
+      real y[${TILE}][${TILE}];
+      ${rows(cols(`real acc = real(0);
+#pragma unroll
+        for (int m = 0; m < ${TILE}; ++m) if (m <= c) acc = fmaReal(x[r][m], sInv[c][m], acc);
+        y[r][c] = acc;`))}
+      ${rows(cols('x[r][c] = y[r][c]; sL[ai0 + r][c] = y[r][c];'))}
+    }
+    if (wOwner && wi == jt) {
+      real y[${TILE}][${TILE}];
+      ${rows(cols(`real acc = real(0);
+#pragma unroll
+        for (int m = 0; m < ${TILE}; ++m) if (m <= r) acc = fmaReal(sInv[r][m], v[m][c], acc);
+        y[r][c] = acc;`))}
+      ${rows(cols('v[r][c] = y[r][c]; sW[r][wk0 + c] = y[r][c];'))}
+    }
+    __syncthreads();
+    if (fail) {                           // block-uniform
+      if (t == 0 && info[q] == 0) info[q] = column + fail;
+      break;
+    }
+    // 3. The rank-${TILE} updates: A(I, K) -= L(I, jt) L(K, jt)^T for I >= K > jt (above the diagonal
+    //    garbage, never stored), W(I, C) -= L(I, jt) W(jt, C) for I > jt, C <= jt. The next
+    //    step's barrier orders them before shared memory is written again.
+    if (aOwner && ak > jt) {
+      ${loop('m', `real li[${TILE}], lk[${TILE}];
+        ${rows('li[r] = sL[ai0 + r][m];')}
+        ${cols('lk[c] = sL[ak0 + c][m];')}
+        ${rows(cols('x[r][c] = fmaReal(-li[r], lk[c], x[r][c]);'))}`)}
+    }
+    if (wOwner && wi > jt && wk <= jt) {
+      ${loop('m', `real li[${TILE}], rw[${TILE}];
+        ${rows('li[r] = sL[wi0 + r][m];')}
+        ${cols('rw[c] = sW[m][wk0 + c];')}
+        ${rows(cols('v[r][c] = fmaReal(-li[r], rw[c], v[r][c]);'))}`)}
     }
   }
-  __syncthreads();
 
-  // L(i, k) = a_ik / sqrt(d_k) and W(i, c) = w_ic / sqrt(d_i): the scalings deferred to here. A
-  // failed column keeps its raw value (scale 1), as LAPACK leaves A(j, j) = d.
+  // Write back: L over A's triangle (inside the block), W whole (zeros above its diagonal).
   if (aOwner) {
     ${rows(cols(`const int i = ai0 + r, k = ak0 + c;
-      if (i < size && k < size && i >= k) AT(i, k) = x[r][c] * sScale[k];`))}
+      if (i < size && k < size && i >= k) AT(i, k) = x[r][c];`))}
   }
   if (wOwner) {
     ${rows(cols(`const int i = wi0 + r, k = wk0 + c;
-      w[i + k * NB] = i >= k ? v[r][c] * sScale[i] : real(0);
+      w[i + k * NB] = i >= k ? v[r][c] : real(0);
       if (wi != wk) w[k + i * NB] = real(0);   // the mirrored tile, above the diagonal`))}
   }
 }

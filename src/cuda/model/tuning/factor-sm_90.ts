@@ -42,7 +42,10 @@ export const sm90PotrfTuning: PotrfTuning = {
   // 0.42 / 1.82 / 7.26): blocked 256 as above 2.07 / 10.5 / 26.6; fused 64 0.99 / 5.66 / 23.3;
   // fused 96 0.95 / 5.17 / 19.2; fused 128 1.09 / 5.53 / 18.2 at n = 1024 / 4096 / 8192 (before the
   // kernel's steps were unrolled by tile columns: 96 then measured 4.59 ms at 4096 against 4.69 for
-  // 128 and 4.97 for 64). float32 4096: 64 3.88, 96 3.74, 128 3.77 (cuSOLVER 1.56).
+  // 128 and 4.97 for 64). float32 4096: 64 3.88, 96 3.74, 128 3.77 (cuSOLVER 1.56). With the kernel
+  // blocked by tile columns (two barriers a panel of 4, no division): 64 0.97 / 4.49, 96 0.80 /
+  // 4.54, 128 0.95 / 4.92 at 1024 / 4096 (cuSOLVER 0.43 / 1.83); the kernel alone, one 64 / 96 /
+  // 128 block: 22 / 50 / 91 us (diag-steps.mjs).
   blocked: { minN: 1024, panel: 256, invertPanel: false, diagonal: { float64: 96, float32: 96 }, registerLeavesFew: true },
 };
 
