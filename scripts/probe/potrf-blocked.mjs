@@ -50,6 +50,9 @@ const ALL_PATHS = [
   ['fused diagonal 64', { recursive: true, blocked: true, diagonal: 64 }],
   ['fused diagonal 96', { recursive: true, blocked: true, diagonal: 96 }],
   ['fused diagonal 128', { recursive: true, blocked: true, diagonal: 128 }],
+  ['fused diagonal 64, no lookahead', { recursive: true, blocked: true, diagonal: 64, lookahead: false }],
+  ['fused diagonal 96, no lookahead', { recursive: true, blocked: true, diagonal: 96, lookahead: false }],
+  ['fused diagonal 128, no lookahead', { recursive: true, blocked: true, diagonal: 128, lookahead: false }],
   ['default plan', undefined],
 ];
 // PATHS=name,name (substrings) picks rows; default: every row.

@@ -227,6 +227,7 @@ const LARGE_PATHS: readonly [string, PotrfOptions][] = [
   // triangle) and 128 (one thread per tile pair), the padded last panel included.
   ['blocked, fused diagonal 64', { force: { recursive: true, blocked: true, diagonal: 64 } }],
   ['blocked, fused diagonal 128', { force: { recursive: true, blocked: true, diagonal: 128 } }],
+  ['blocked, fused diagonal 96, no lookahead', { force: { recursive: true, blocked: true, diagonal: 96, lookahead: false } }],
   ['the default plan', {}],
 ];
 
@@ -285,6 +286,34 @@ test('potrf on large matrices, every large path (recursion / blocked, substituti
         const inMatrix0 = regionOf({ ...l, count: 1 }, n, (i, j) => (uplo === 'lower' ? i >= j : i <= j));
         compareBuffers(got, ref, (e) => (inMatrix0(e) ? 'close' : matrixOf(l, e) === 1 ? 'skip' : 'exact'), 40 * n * DTYPE_EPS.float64 * (n + 1), what);
       }
+    }
+  }
+});
+
+test('potrf with lookahead (a side stream): inside a graph capture, bitwise the direct call; against the path without it', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(2718);
+  for (const [dtype, uplo, n, count] of [['float64', 'lower', 2048, 1], ['float64', 'upper', 1800, 2], ['float32', 'lower', 1500, 1]] as const) {
+    const l = layout(n, count);
+    const host = hostBuffer(rng, dtype, l);
+    for (let i = 0; i < count; i++) fill(rng, host, l.offset + i * l.stride, l.ld, n, 'spd', uplo);
+    const what = `potrf ${dtype} ${uplo} n=${n} count=${count}`;
+    const withLookahead: PotrfOptions = { force: { recursive: true, blocked: true, diagonal: 96, lookahead: true } };
+    const direct = potrfOnce(dev, host, l, uplo, count, withLookahead);
+    const without = potrfOnce(dev, host, l, uplo, count, { force: { ...withLookahead.force, lookahead: false } });
+    assert.deepEqual([...direct.info], new Array(count).fill(0), `${what}: info`);
+    compareBuffers(direct.got, without.got, closeWhere(regionOf(l, n, (i, j) => (uplo === 'lower' ? i >= j : i <= j))), 40 * n * DTYPE_EPS[dtype] * (n + 1), `${what}: with and without lookahead`);
+    // Recorded into a graph (the side stream joins the capture at its first fork), then replayed.
+    const dA = upload(dev, host), dInfo = poisonedInts(dev, count);
+    try {
+      const graph = dev.capture!(() => potrfCuda(dev, { uplo, a: batchOf(dA, l), info: dInfo }, withLookahead));
+      graph.launch();
+      const replayed = dev.download(dA) as FloatArray;
+      graph.dispose();
+      assert.deepEqual([...(dev.download(dInfo) as Int32Array).subarray(0, count)], new Array(count).fill(0), `${what}: info from the graph`);
+      for (let e = 0; e < replayed.length; e++) if (!Object.is(replayed[e], direct.got[e])) assert.fail(`${what}: the graph's factor differs at ${e}: ${replayed[e]} vs ${direct.got[e]}`);
+    } finally {
+      dA.dispose(); dInfo.dispose();
     }
   }
 });

@@ -8,7 +8,10 @@
 using std::fma; using std::sqrt;
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+struct alignas(16) double2 { double x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
 #define __shared__ static
+#define __align__(n) __attribute__((aligned(n)))
 #include "kernel.cu"   // from -I<dir>
 int main() {
   long long count, size, ldA, strideA, column;

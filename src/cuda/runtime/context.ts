@@ -23,12 +23,33 @@ export class DeviceContext {
   /** Frees the memory of arrays collected without dispose() (the safety net, not the plan). */
   private readonly registry = new FinalizationRegistry<Allocation>((a) => this.free(a));
 
+  /** Where launches and copies go now: the main stream, or the side stream inside onStream(). */
+  private current: CUstream;
+
   constructor(
     readonly api: CudaDriverApi,
     readonly ordinal: number,
     readonly ctx: CUcontext,
-    readonly stream: CUstream,
-  ) {}
+    readonly mainStream: CUstream,
+  ) {
+    this.current = mainStream;
+  }
+
+  /** The stream work is enqueued on (the main stream outside onStream()). */
+  get stream(): CUstream {
+    return this.current;
+  }
+
+  /** Runs `fn` with everything it enqueues going to `stream` instead of the main stream. */
+  onStream(stream: CUstream, fn: () => void): void {
+    const saved = this.current;
+    this.current = stream;
+    try {
+      fn();
+    } finally {
+      this.current = saved;
+    }
+  }
 
   /** Makes this device's context current; throws DISPOSED after dispose(). */
   activate(): void {

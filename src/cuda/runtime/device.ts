@@ -25,6 +25,8 @@ export class CudaDevice implements GpuDevice {
   /** The host path's upload stream and the event that hands its copies to the main stream (created on first use). */
   private copyStream: CUstream | undefined;
   private uploadsDone: CUevent | undefined;
+  /** The lookahead stream and the events that order it against the main stream (created on first use). */
+  private lookahead: { stream: CUstream; fork: CUevent; join: CUevent } | undefined;
   /** Inside capture(): calls that cannot be recorded throw. */
   private capturing = false;
 
@@ -263,6 +265,36 @@ export class CudaDevice implements GpuDevice {
     this.context.check(this.context.api.cuStreamSynchronize(this.context.stream), 'cuStreamSynchronize');
   }
 
+  side(fn: () => void): void {
+    this.context.activate();
+    const api = this.context.api;
+    const l = this.lookaheadStreams();
+    this.context.check(api.cuEventRecord(l.fork, this.context.mainStream), 'cuEventRecord');
+    this.context.check(api.cuStreamWaitEvent(l.stream, l.fork, 0), 'cuStreamWaitEvent');
+    this.context.onStream(l.stream, fn);
+  }
+
+  joinSide(): void {
+    if (!this.lookahead) return;
+    this.context.activate();
+    const api = this.context.api;
+    this.context.check(api.cuEventRecord(this.lookahead.join, this.lookahead.stream), 'cuEventRecord');
+    this.context.check(api.cuStreamWaitEvent(this.context.mainStream, this.lookahead.join, 0), 'cuStreamWaitEvent');
+  }
+
+  private lookaheadStreams(): { stream: CUstream; fork: CUevent; join: CUevent } {
+    if (!this.lookahead) {
+      const api = this.context.api;
+      const stream: [CUstream | null] = [null];
+      this.context.check(api.cuStreamCreate(stream, CU_STREAM_NON_BLOCKING), 'cuStreamCreate');
+      const fork: [CUevent | null] = [null], join: [CUevent | null] = [null];
+      this.context.check(api.cuEventCreate(fork, CU_EVENT_DISABLE_TIMING), 'cuEventCreate');
+      this.context.check(api.cuEventCreate(join, CU_EVENT_DISABLE_TIMING), 'cuEventCreate');
+      this.lookahead = { stream: stream[0] as CUstream, fork: fork[0] as CUevent, join: join[0] as CUevent };
+    }
+    return this.lookahead;
+  }
+
   /** Records what `fn` enqueues into a CUDA graph (runtime/graph.ts); nothing runs now. */
   capture(fn: () => void): DeviceGraph {
     this.notCapturing('a capture inside a capture');
@@ -304,8 +336,9 @@ export class CudaDevice implements GpuDevice {
     if (!this.context.alive) return;
     const api = this.context.api;
     this.context.activate();
-    const sync = api.cuStreamSynchronize(this.context.stream);
+    const sync = api.cuStreamSynchronize(this.context.mainStream);
     if (this.copyStream) api.cuStreamSynchronize(this.copyStream);
+    if (this.lookahead) api.cuStreamSynchronize(this.lookahead.stream);
     // Registrations go with the context that made them: forget them all while it is current.
     this.runtime.pinned().clear();
     this.context.close();
@@ -313,9 +346,14 @@ export class CudaDevice implements GpuDevice {
     this.modules.clear();
     for (const k of this.kernels.values()) k.release();
     this.kernels.clear();
-    api.cuStreamDestroy_v2(this.context.stream);
+    api.cuStreamDestroy_v2(this.context.mainStream);
     if (this.copyStream) api.cuStreamDestroy_v2(this.copyStream);
     if (this.uploadsDone) api.cuEventDestroy_v2(this.uploadsDone);
+    if (this.lookahead) {
+      api.cuStreamDestroy_v2(this.lookahead.stream);
+      api.cuEventDestroy_v2(this.lookahead.fork);
+      api.cuEventDestroy_v2(this.lookahead.join);
+    }
     api.cuDevicePrimaryCtxRelease_v2(this.info.ordinal);
     checkCuda(api, sync, 'cuStreamSynchronize', 'in dispose()');
   }

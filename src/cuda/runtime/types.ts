@@ -158,6 +158,14 @@ export interface GpuDevice {
    * would synchronise, copy host memory or load a kernel throw. Absent where unsupported.
    */
   capture?(fn: () => void): DeviceGraph;
+  /**
+   * Lookahead (the large factorizations): `side(fn)` enqueues what `fn` launches on a second
+   * stream, after everything enqueued on the main stream so far, so that it may overlap the main
+   * stream's later work; `joinSide()` makes the main stream's later work wait for everything
+   * enqueued on the side so far. Work on the side may not allocate, synchronise or copy to the host.
+   */
+  side?(fn: () => void): void;
+  joinSide?(): void;
   /** The CUstream handle, for vendor libraries (cublasSetStream). */
   readonly streamHandle: unknown;
   dispose(): void;

@@ -74,14 +74,21 @@ export function potrfDiagonalSource(p: PotrfDiagonalParams): KernelSource {
 // Element (i, k) of the lower factor's storage: A itself ('lower') or A^T ('upper').
 #define AT(i, k) ${at}
 static __device__ __forceinline__ real rsqrtReal(real x) { return ${d ? 'rsqrt' : 'rsqrtf'}(x); }
+// Four consecutive elements of shared memory (16-byte aligned) in ${d ? 'two 16-byte loads' : 'one 16-byte load'}: a tile's rows
+// or columns of the panel (one thread's 32 bytes beside its neighbours': no bank conflicts).
+static __device__ __forceinline__ void load4(real (&dst)[${TILE}], const real* src) {
+${d ? `  const double2 lo = *reinterpret_cast<const double2*>(src), hi = *reinterpret_cast<const double2*>(src + 2);
+  dst[0] = lo.x; dst[1] = lo.y; dst[2] = hi.x; dst[3] = hi.y;` : `  const float4 q = *reinterpret_cast<const float4*>(src);
+  dst[0] = q.x; dst[1] = q.y; dst[2] = q.z; dst[3] = q.w;`}
+}
 
 // A: the diagonal block of each matrix (offset at its first element); W: count inverses of NB x NB
 // (ld NB); column: the block's first column in the whole matrix (for info).
 extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
     ${operandParameters('A', 'strided', true)}, real* __restrict__ W,
     int* __restrict__ info, int count, int size, int column) {
-  __shared__ real sL[NB][${TILE}];          // the panel's column block of L (rows below its diagonal tile)
-  __shared__ real sW[${TILE}][NB];          // the panel's row block of W, final
+  __shared__ __align__(16) real sL[${TILE}][NB];   // the panel's column block of L (rows below its diagonal tile), by column
+  __shared__ __align__(16) real sW[${TILE}][NB];   // the panel's row block of W, final
   __shared__ real sInv[${TILE}][${TILE}];   // the inverse of the panel's diagonal factor
   __shared__ int sFail;                     // 0, or 1 + the failing column within the block
   const int q = blockIdx.x;
@@ -106,10 +113,14 @@ extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
   const int wk = u - wi * (wi + 1) / 2;
   const int ai0 = ${TILE} * ai, ak0 = ${TILE} * ak, wi0 = ${TILE} * wi, wk0 = ${TILE} * wk;
 
-  real x[${TILE}][${TILE}], v[${TILE}][${TILE}];
-  ${rows(cols(`const int i = ai0 + r, k = ak0 + c;
-      x[r][c] = !aOwner ? real(0) : (i < size && k < size) ? (i >= k ? AT(i, k) : real(0)) : real(i == k);
-      v[r][c] = real(wi0 + r == wk0 + c);`))}
+  // x: the thread's tile of the Schur complement (then of L), v: its tile of W (the identity at
+  // first). ${split ? 'A thread has one role: one register tile serves both names.' : 'Both live in registers.'}
+  real x[${TILE}][${TILE}]${split ? '' : `, v[${TILE}][${TILE}]`};
+${split ? `  real (&v)[${TILE}][${TILE}] = x;
+` : ''}  ${rows(cols(`const int i = ai0 + r, k = ak0 + c;
+      ${split ? `x[r][c] = wOwner ? real(wi0 + r == wk0 + c)
+        : !aOwner ? real(0) : (i < size && k < size) ? (i >= k ? AT(i, k) : real(0)) : real(i == k);` : `x[r][c] = !aOwner ? real(0) : (i < size && k < size) ? (i >= k ? AT(i, k) : real(0)) : real(i == k);
+      v[r][c] = real(wi0 + r == wk0 + c);`}`))}
 
   for (int jt = 0; ${TILE} * jt < size; ++jt) {
     // 1. The owner of the diagonal tile factors it alone (unblocked, in registers) and inverts
@@ -132,15 +143,16 @@ extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
       }`)}
       // E: the factor's columns < fail, the identity's beyond; sInv := E^-1 by substitution
       // (no division: 1 / E(r, r) is the pivot's rsqrt).
-      real e[${TILE}][${TILE}], z[${TILE}][${TILE}];
-      ${rows(cols('e[r][c] = c < fail ? (c <= r ? x[r][c] : real(0)) : real(r == c);'))}
+      real z[${TILE}][${TILE}];
+#define E(r, c) ((c) < fail ? ((c) <= (r) ? x[r][c] : real(0)) : real((r) == (c)))
       ${cols(`${rows(`if (r < c) z[r][c] = real(0);
         else {
           real acc = real(r == c);
 #pragma unroll
-          for (int m = 0; m < ${TILE}; ++m) if (m >= c && m < r) acc = fmaReal(-e[r][m], z[m][c], acc);
+          for (int m = 0; m < ${TILE}; ++m) if (m >= c && m < r) acc = fmaReal(-E(r, m), z[m][c], acc);
           z[r][c] = acc * rs[r];
         }`)}`)}
+#undef E
       ${rows(cols('sInv[r][c] = z[r][c];'))}
       sFail = fail < ${TILE} && ${TILE} * jt + fail < size ? ${TILE} * jt + fail + 1 : 0;
     }
@@ -154,7 +166,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
 #pragma unroll
         for (int m = 0; m < ${TILE}; ++m) if (m <= c) acc = fmaReal(x[r][m], sInv[c][m], acc);
         y[r][c] = acc;`))}
-      ${rows(cols('x[r][c] = y[r][c]; sL[ai0 + r][c] = y[r][c];'))}
+      ${rows(cols('x[r][c] = y[r][c]; sL[c][ai0 + r] = y[r][c];'))}
     }
     if (wOwner && wi == jt) {
       real y[${TILE}][${TILE}];
@@ -174,14 +186,14 @@ extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
     //    step's barrier orders them before shared memory is written again.
     if (aOwner && ak > jt) {
       ${loop('m', `real li[${TILE}], lk[${TILE}];
-        ${rows('li[r] = sL[ai0 + r][m];')}
-        ${cols('lk[c] = sL[ak0 + c][m];')}
+        load4(li, &sL[m][ai0]);
+        load4(lk, &sL[m][ak0]);
         ${rows(cols('x[r][c] = fmaReal(-li[r], lk[c], x[r][c]);'))}`)}
     }
     if (wOwner && wi > jt && wk <= jt) {
       ${loop('m', `real li[${TILE}], rw[${TILE}];
-        ${rows('li[r] = sL[wi0 + r][m];')}
-        ${cols('rw[c] = sW[m][wk0 + c];')}
+        load4(li, &sL[m][wi0]);
+        load4(rw, &sW[m][wk0]);
         ${rows(cols('v[r][c] = fmaReal(-li[r], rw[c], v[r][c]);'))}`)}
     }
   }

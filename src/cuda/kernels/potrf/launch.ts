@@ -7,7 +7,7 @@ import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { PotrfRequest } from '../../../core/ops.js';
-import { tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
+import { bandFor, tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { zeroInfo } from '../common/info-zero.js';
@@ -92,13 +92,13 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
  * untouched by it.
  */
 function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, opts: PotrfOptions): void {
-  const { recursive: _recursive, blocked, panel, trsm, diagonal, ...leafForce } = opts.force ?? {};
+  const { recursive: _recursive, blocked, panel, trsm, diagonal, lookahead, ...leafForce } = opts.force ?? {};
   const tuning = (opts.tuning ?? tuningFor(dev.info.arch, 'potrf')).blocked;
   const byPanels = potrfBlocked(a.rows, tuning, blocked);
-  const fused = diagonal ?? tuning.diagonal[dtype];
+  const fused = diagonal ?? bandFor(tuning.diagonal[dtype], a.rows)?.nb ?? 0;
   if (byPanels && fused > 0) {
     if (!potrfDiagonalFits(fused)) throw new MyriadError('INVALID_ARGUMENT', `potrf's fused diagonal block must be a multiple of 4 of at most 128, got ${fused}`, 'diagonal');
-    potrfInvertedPanels(dev, dtype, uplo, a, info, count, fused);
+    potrfInvertedPanels(dev, dtype, uplo, a, info, count, fused, lookahead ?? a.rows >= tuning.lookaheadFrom[dtype]);
     return;
   }
   const width = panel ?? tuning.panel;
@@ -146,24 +146,47 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
 
 /**
  * The blocked right-looking Cholesky with fused diagonal blocks (gpu-only-cholesky.txt's blocked
- * algorithm; the panel as in generate-diagonal.ts): per panel of nb columns, one kernel factors
- * A11 = L11 L11^T and writes W = L11^-1 (and info), then the panel below is copied aside and
- * rewritten by one GEMM, A21 := A21 W^T ('upper': A12 := W A12), and the trailing matrix takes one
- * SYRK. Four launches a panel, every one but the first spread over the whole GPU; nothing waits
- * on the host. The same steps for every matrix of the batch (one thread block each in the
- * diagonal kernel); a failed matrix goes on being updated past its failing column, the others
- * never see it.
+ * algorithm with lookahead; the panel as in generate-diagonal.ts): per panel of nb columns, one
+ * kernel factors A11 = L11 L11^T and writes W = L11^-1 (and info), then the panel below is copied
+ * aside and rewritten by one GEMM, A21 := A21 W^T ('upper': A12 := W A12); then the trailing
+ * update. With lookahead (the paper's section on it), the update is two parts: the next panel's
+ * columns first, on the main stream (a SYRK on its diagonal block, a GEMM below it), then the
+ * rest of the trailing matrix on the device's side stream, where it overlaps the next panel's
+ * diagonal kernel (one SM) and GEMM; the main stream waits for it only before the next such
+ * update touches the same columns. Nothing waits on the host. The same steps for every matrix of
+ * the batch (one thread block each in the diagonal kernel); a failed matrix goes on being
+ * updated past its failing column, the others never see it.
  */
-function potrfInvertedPanels(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, nb: number): void {
+function potrfInvertedPanels(
+  dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, nb: number, lookahead: boolean,
+): void {
   const n = a.rows;
+  const lower = uplo === 'lower';
+  const side = lookahead && dev.side !== undefined && dev.joinSide !== undefined ? { fork: dev.side.bind(dev), join: dev.joinSide.bind(dev) } : null;
   zeroInfo(dev, info, null, count);
   const p: PotrfDiagonalParams = { dtype, uplo, nb };
   const diagonalKernel = kernelFor(dev, 'potrf-diagonal', p, () => potrfDiagonalSource(p));
+  // The panel's columns (off, width) over rows [r0, r0 + rows), as stored ('upper': its transpose's place).
+  const panelPart = (off: number, width: number, r0: number, rows: number): StridedBatch<DeviceArray> =>
+    (lower ? block(a, r0, off, rows, width) : block(a, off, r0, width, rows)) as StridedBatch<DeviceArray>;
+  // C(rows, cols) -= P(rows) P(cols)^T for the panel's rows ranges: a SYRK where they are the same, a GEMM otherwise.
+  const update = (off: number, width: number, r0: number, rows: number, c0: number, cols: number): void => {
+    if (rows === 0 || cols === 0) return;
+    const pr = panelPart(off, width, r0, rows);
+    if (r0 === c0) {
+      syrkCuda(dev, { uplo, trans: lower ? 'N' : 'T', alpha: -1, a: pr, beta: 1, c: block(a, r0, r0, rows, rows) });
+      return;
+    }
+    const pc = panelPart(off, width, c0, cols);
+    if (lower) gemmCuda(dev, { transA: 'N', transB: 'T', alpha: -1, a: pr, b: pc, beta: 1, c: block(a, r0, c0, rows, cols) });
+    else gemmCuda(dev, { transA: 'T', transB: 'N', alpha: -1, a: pc, b: pr, beta: 1, c: block(a, c0, r0, cols, rows) });
+  };
   const frame = Workspace.of(dev).frame();
   try {
     const w = frame.take(dtype, count * nb * nb, `the large Cholesky's inverted diagonal blocks (${count} of ${nb} x ${nb})`);
     const panelElements = Math.max(0, n - nb) * nb;
     const x = panelElements > 0 ? frame.take(dtype, count * panelElements, `the large Cholesky's copy of a panel (${count} of ${n - nb} x ${nb})`) : null;
+    let forked = false;
     for (let off = 0; off < n; off += nb) {
       const size = Math.min(nb, n - off);
       const rest = n - off - size;
@@ -172,20 +195,27 @@ function potrfInvertedPanels(dev: GpuDevice, dtype: DType, uplo: Uplo, a: Stride
         [arg.ptr(a11.data.ptr), arg.i64(a11.offset), arg.i64(a11.stride), arg.i32(a11.ld), arg.ptr(w), arg.ptr(info), arg.i32(count), arg.i32(size), arg.i32(off)]);
       if (rest === 0 || x === null) continue;
       const inverse = strided(w, { rows: size, cols: size, ld: nb, stride: nb * nb, count }, 'w');
-      const a22 = block(a, off + size, off + size, rest, rest);
-      // The panel beside the diagonal block, as stored: rest x size ('lower') or size x rest ('upper').
-      const panelBlock = (uplo === 'lower' ? block(a, off + size, off, rest, size) : block(a, off, off + size, size, rest)) as StridedBatch<DeviceArray>;
+      const panelBlock = panelPart(off, size, off + size, rest);
       const copy = strided(x, { rows: panelBlock.rows, cols: panelBlock.cols, ld: panelBlock.rows, stride: panelElements, count }, 'x');
       copyBatch(dev, dtype, { pointer: panelBlock.data.ptr, offset: panelBlock.offset, stride: panelBlock.stride, ld: panelBlock.ld },
         { pointer: x.ptr, offset: 0, stride: panelElements, ld: panelBlock.rows }, count, panelBlock.rows, panelBlock.cols);
-      if (uplo === 'lower') {
-        gemmCuda(dev, { transA: 'N', transB: 'T', alpha: 1, a: copy, b: inverse, beta: 0, c: panelBlock });
-        syrkCuda(dev, { uplo: 'lower', trans: 'N', alpha: -1, a: panelBlock, beta: 1, c: a22 });
-      } else {
-        gemmCuda(dev, { transA: 'N', transB: 'N', alpha: 1, a: inverse, b: copy, beta: 0, c: panelBlock });
-        syrkCuda(dev, { uplo: 'upper', trans: 'T', alpha: -1, a: panelBlock, beta: 1, c: a22 });
+      if (lower) gemmCuda(dev, { transA: 'N', transB: 'T', alpha: 1, a: copy, b: inverse, beta: 0, c: panelBlock });
+      else gemmCuda(dev, { transA: 'N', transB: 'N', alpha: 1, a: inverse, b: copy, beta: 0, c: panelBlock });
+      const r0 = off + size;
+      if (side === null) {
+        update(off, size, r0, rest, r0, rest);
+        continue;
       }
+      // Lookahead: the next panel's columns now (after the side's previous update of them), the rest beside.
+      const next = Math.min(nb, rest);
+      if (forked) side.join();
+      update(off, size, r0, next, r0, next);
+      update(off, size, r0 + next, rest - next, r0, next);
+      forked = rest > next;
+      if (forked) side.fork(() => update(off, size, r0 + next, rest - next, r0 + next, rest - next));
     }
+    // Joined only after a fork: inside a graph capture the side stream takes part only from its first fork on.
+    if (forked) side?.join();
   } finally {
     frame.end();
   }

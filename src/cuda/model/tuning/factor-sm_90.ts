@@ -46,7 +46,16 @@ export const sm90PotrfTuning: PotrfTuning = {
   // blocked by tile columns (two barriers a panel of 4, no division): 64 0.97 / 4.49, 96 0.80 /
   // 4.54, 128 0.95 / 4.92 at 1024 / 4096 (cuSOLVER 0.43 / 1.83); the kernel alone, one 64 / 96 /
   // 128 block: 22 / 50 / 91 us (diag-steps.mjs).
-  blocked: { minN: 1024, panel: 256, invertPanel: false, diagonal: { float64: 96, float32: 96 }, registerLeavesFew: true },
+  // Shared memory without bank conflicts, one register tile a thread up to 96: 1.00 / 0.69 / 0.80
+  // (64 / 96 / 128) at 1024, 4.42 / 4.03 / 4.27 at 4096, 20.9 / 17.0 / 15.8 at 8192. Lookahead (the
+  // trailing update beside the next panel, on a side stream): 4096 96 3.83 (4.10 without), 8192 128
+  // 14.76 (15.88); at 1024 and 2048 it lost (1.34 vs 0.69, 1.71 vs 1.51: more launches and stream
+  // waits on a host-bound path). float32 4096: 96 3.45 with, 3.28 without.
+  blocked: {
+    minN: 1024, panel: 256, invertPanel: false, registerLeavesFew: true,
+    diagonal: { float64: [{ maxN: 6143, nb: 96 }, { maxN: Infinity, nb: 128 }], float32: [{ maxN: 6143, nb: 96 }, { maxN: Infinity, nb: 128 }] },
+    lookaheadFrom: { float64: 4096, float32: 8192 },
+  },
 };
 
 export const sm90GetrfTuning: GetrfTuning = {

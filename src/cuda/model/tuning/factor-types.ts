@@ -48,10 +48,12 @@ export interface PotrfBlockedTuning {
   /** The panel's trsm by its inverted diagonal block (one GEMM) whatever trsm's own threshold, or as trsm's table says. */
   readonly invertPanel: boolean;
   /**
-   * The blocked driver's panels by the fused factor-and-inverse kernel of this width (the
+   * The blocked driver's panels by the fused factor-and-inverse kernel of this width, by n (the
    * panel's solve one GEMM with the inverse), or 0: the panel by the recursion and trsm.
    */
-  readonly diagonal: PerDType<number>;
+  readonly diagonal: PerDType<readonly { readonly maxN: number; readonly nb: number }[]>;
+  /** n from which the fused-diagonal driver overlaps each panel with the trailing update (a side stream). */
+  readonly lookaheadFrom: PerDType<number>;
   /** Both large paths, fewer matrices than SMs: leaves of 33 ... 128 by the register design whatever registerMax says. */
   readonly registerLeavesFew: boolean;
 }
