@@ -55,6 +55,15 @@ export const GEMM_WASM_CHUNK_BYTES = 256 << 10;
 export const LU_WASM_MAX = 512;
 
 /**
+ * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
+ * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min, in place of the
+ * unblocked kernel (below LU_BLOCKED.min). MYRIAD_CPU_LU_BLOCK=min,nb overrides (measurements, tests), read once.
+ */
+const luBlockEnv = process.env.MYRIAD_CPU_LU_BLOCK?.split(',').map(Number);
+export const LU_WASM_BLOCK: Readonly<{ min: number; nb: number }> = luBlockEnv && luBlockEnv.length === 2 && luBlockEnv.every((x) => Number.isInteger(x) && x > 0)
+  ? Object.freeze({ min: luBlockEnv[0]!, nb: luBlockEnv[1]! }) : Object.freeze({ min: 16, nb: 8 });
+
+/**
  * Recursive blocked getrf/gesv (ops/lu-blocked.ts, dgetrf2's recursion on the packed float64
  * copy) from min(m, n) >= min, leaves of at most `leaf` columns on the unblocked WebAssembly LU
  * (and triangular solves of at most `leaf` rows on their kernel), everything else on the
