@@ -58,7 +58,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const k0 = c.local('i32'), colk = c.local('i32'), j = c.local('i32'), colj = c.local('i32');
   const i = c.local('i32'), pv = c.local('i32'), col = c.local('i32'), cc = c.local('i32'), info = c.local('i32');
   const end = c.local('i32'), uc = c.local('i32'), lp = c.local('i32'), cp = c.local('i32'), l = c.local('i32');
-  const lp0 = c.local('i32'), uc0 = c.local('i32');
+  const lp0 = c.local('i32'), uc0 = c.local('i32'), pend = c.local('i32'), pend1 = c.local('i32'), i0 = c.local('i32');
   const pm = c.local('f64'), v = c.local('f64'), s = c.local('f64'), t0 = c.local('f64'), t1 = c.local('f64');
   const tv0 = c.local('v128'), tv1 = c.local('v128'), lv = c.local('v128'), sv = c.local('v128');
   const acc = Array.from({ length: RV * NR }, () => c.local('v128'));
@@ -70,63 +70,75 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const whileBelow = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, () => { c.get(bound); }, step, body);
   const load = (ptr: number, off: number): void => { c.get(ptr).mem(F64.load, 3, off); };
 
-  /** Step j = k0 + jj of a panel of width w: pivot, swap, scale, rank-1 update of the panel's columns right of j. */
-  const panelStep = (jj: number, w: number): void => {
-    c.get(k0).i32(jj).op(OP.i32Add).set(j);
-    c.get(colk).i32(jj * LD).op(OP.i32Add).set(colj);
-    // pivot search: first entry of largest magnitude (idamax)
-    c.get(j).set(pv);
-    addr(c, colj, j); c.mem(F64.load, 3, 0).op(F64.abs).set(pm);
-    c.get(j).i32(1).op(OP.i32Add).set(i);
-    whileLess(i, m, 1, () => {
-      addr(c, colj, i); c.mem(F64.load, 3, 0).op(F64.abs).tee(v).get(pm).op(F64.gt).if_(() => { c.get(v).set(pm); c.get(i).set(pv); });
-    });
-    c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).get(pv).mem(I32.store, 2, 0);
-    addr(c, colj, pv); c.mem(F64.load, 3, 0).f64(0).op(F64.ne).if_(() => {
-      // swap rows j and pv across all n columns
-      c.get(pv).get(j).op(OP.i32Ne).if_(() => {
-        c.get(A).set(col);
-        c.i32(0).set(cc);
-        whileLess(cc, n, 1, () => {
-          addr(c, col, j); c.mem(F64.load, 3, 0).set(s);
-          addr(c, col, j); addr(c, col, pv); c.mem(F64.load, 3, 0).mem(F64.store, 3, 0);
-          addr(c, col, pv); c.get(s).mem(F64.store, 3, 0);
-          add(col, LD);
+  /**
+   * The panel of width w at column k0: for j = k0 .. k0+w-1 (a loop, so the kernel stays small
+   * and quick to compile: a first call runs while V8 still compiles it), pivot, swap, scale, and
+   * the rank-1 update of the panel's columns right of j.
+   */
+  const panel = (w: number): void => {
+    c.get(k0).set(j);
+    c.get(colk).set(colj);
+    c.get(k0).i32(w).op(OP.i32Add).set(pend);
+    c.get(k0).i32(w - 1).op(OP.i32Add).set(pend1);
+    c.loop_(() => {
+      // pivot search: first entry of largest magnitude (idamax)
+      c.get(j).set(pv);
+      addr(c, colj, j); c.mem(F64.load, 3, 0).op(F64.abs).set(pm);
+      c.get(j).i32(1).op(OP.i32Add).set(i);
+      whileLess(i, m, 1, () => {
+        addr(c, colj, i); c.mem(F64.load, 3, 0).op(F64.abs).tee(v).get(pm).op(F64.gt).if_(() => { c.get(v).set(pm); c.get(i).set(pv); });
+      });
+      c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).get(pv).mem(I32.store, 2, 0);
+      addr(c, colj, pv); c.mem(F64.load, 3, 0).f64(0).op(F64.ne).if_(() => {
+        // swap rows j and pv across all n columns
+        c.get(pv).get(j).op(OP.i32Ne).if_(() => {
+          c.get(A).set(col);
+          c.i32(0).set(cc);
+          whileLess(cc, n, 1, () => {
+            addr(c, col, j); c.mem(F64.load, 3, 0).set(s);
+            addr(c, col, j); addr(c, col, pv); c.mem(F64.load, 3, 0).mem(F64.store, 3, 0);
+            addr(c, col, pv); c.get(s).mem(F64.store, 3, 0);
+            add(col, LD);
+          });
         });
-      });
-      // scale the column below the diagonal by 1 / pivot (or divide, below the safe minimum)
-      addr(c, colj, j); c.mem(F64.load, 3, 0).set(s);
-      c.get(j).i32(1).op(OP.i32Add).set(i);
-      c.get(s).op(F64.abs).f64(SAFE_MIN).op(F64.ge).if_(() => {
-        c.f64(1).get(s).op(F64.div).set(s);
-        whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.mul).mem(F64.store, 3, 0); });
+        // scale the column below the diagonal by 1 / pivot (or divide, below the safe minimum)
+        addr(c, colj, j); c.mem(F64.load, 3, 0).set(s);
+        c.get(j).i32(1).op(OP.i32Add).set(i);
+        c.get(s).op(F64.abs).f64(SAFE_MIN).op(F64.ge).if_(() => {
+          c.f64(1).get(s).op(F64.div).set(s);
+          whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.mul).mem(F64.store, 3, 0); });
+        }, () => {
+          whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.div).mem(F64.store, 3, 0); });
+        });
       }, () => {
-        whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.div).mem(F64.store, 3, 0); });
+        c.get(info).op(OP.i32Eqz).if_(() => { c.get(j).i32(1).op(OP.i32Add).set(info); });
       });
-    }, () => {
-      c.get(info).op(OP.i32Eqz).if_(() => { c.get(j).i32(1).op(OP.i32Add).set(info); });
+      // rank-1 update of the panel's columns j+1 .. k0+w-1, rows j+1 .. : two columns per pass
+      c.get(j).i32(1).op(OP.i32Add).set(i0);
+      c.get(i0).set(cc);
+      c.get(colj).i32(LD).op(OP.i32Add).set(col);
+      const columns = (pair: boolean): void => {
+        const cols = pair ? [[t0, tv0, 0], [t1, tv1, LD]] as const : [[t0, tv0, 0]] as const;
+        for (const [t, tv, o] of cols) { addr(c, col, j); c.mem(F64.load, 3, o).tee(t).simd(SIMD.f64x2Splat).set(tv); }
+        // a scalar first row when j + 1 is odd, so that the vectors start on an even row
+        c.get(i0).i32(1).op(I32.and).if_(() => {
+          for (const [t, , o] of cols) {
+            addr(c, col, i0); addr(c, col, i0); c.mem(F64.load, 3, o); addr(c, colj, i0); c.mem(F64.load, 3, 0).get(t).op(F64.mul).op(F64.sub).mem(F64.store, 3, o);
+          }
+        });
+        c.get(i0).i32(1).op(OP.i32Add).i32(-2).op(I32.and).set(i);
+        whileLess(i, rowsEnd, 2, () => {
+          addr(c, colj, i); c.simdMem(SIMD.load, 3, 0).set(lv);
+          for (const [, tv, o] of cols) {
+            addr(c, col, i); addr(c, col, i); c.simdMem(SIMD.load, 3, o).get(lv).get(tv).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
+          }
+        });
+      };
+      whileBelow(cc, pend1, 2, () => { columns(true); add(col, 2 * LD); });
+      c.get(cc).get(pend).op(I32.ltS).if_(() => columns(false));
+      add(colj, LD);
+      c.get(j).i32(1).op(OP.i32Add).tee(j).get(pend).op(I32.ltS);
     });
-    // rank-1 update of the panel's columns j+1 .. k0+w-1, rows j+1 .. : two columns per pass
-    for (let q = jj + 1; q < w; q += 2) {
-      const pair = q + 1 < w;
-      const o0 = (q - jj) * LD, o1 = o0 + LD;
-      addr(c, colj, j); c.mem(F64.load, 3, o0).tee(t0).simd(SIMD.f64x2Splat).set(tv0);
-      if (pair) { addr(c, colj, j); c.mem(F64.load, 3, o1).tee(t1).simd(SIMD.f64x2Splat).set(tv1); }
-      // j + 1 has the parity of jj + 1 (k0 is a multiple of nb): a scalar first row when it is odd
-      c.get(j).i32(1).op(OP.i32Add).set(i);
-      if (jj % 2 === 0) {
-        for (const [t, o] of pair ? [[t0, o0], [t1, o1]] as const : [[t0, o0]] as const) {
-          addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, o); addr(c, colj, i); c.mem(F64.load, 3, 0).get(t).op(F64.mul).op(F64.sub).mem(F64.store, 3, o);
-        }
-        c.get(i).i32(1).op(OP.i32Add).set(i);
-      }
-      whileLess(i, rowsEnd, 2, () => {
-        addr(c, colj, i); c.simdMem(SIMD.load, 3, 0).set(lv);
-        for (const [tv, o] of pair ? [[tv0, o0], [tv1, o1]] as const : [[tv0, o0]] as const) {
-          addr(c, colj, i); addr(c, colj, i); c.simdMem(SIMD.load, 3, o).get(lv).get(tv).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
-        }
-      });
-    }
   };
 
   /** U12 of a panel of width w: rows k0 .. k0+w-1 of columns k0+w .. n-1 := L11^-1 (unit) times themselves, in the reference's order. */
@@ -267,7 +279,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     c.get(A).set(colk);
     if (fullBlocks > 0) {
       c.loop_(() => {
-        for (let jj = 0; jj < nb; jj++) panelStep(jj, nb);
+        panel(nb);
         solveU12(nb);
         trailing();
         c.get(k0).i32(nb).op(OP.i32Add).set(k0);
@@ -277,7 +289,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     }
     if (tail > 0) {
       // the last, narrower panel: nothing trails it (its columns end the matrix, or its rows do)
-      for (let jj = 0; jj < tail; jj++) panelStep(jj, tail);
+      panel(tail);
       solveU12(tail);
     }
     c.get(INFO).get(info).mem(I32.store, 2, 0);
