@@ -120,15 +120,15 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
       for (; !f32 && t + 1 < run.length; t += 2) {
         const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
         c.get(p0).simdMem(SIMD.load, 3, offset(i0, j0)).get(p1).simdMem(SIMD.load, 3, offset(i0, j0)).set(s);
-        c.tee(d).get(s).simd(SIMD.i8x16Shuffle, ...LOW_LANES).set(X(g, i0, j0));
-        c.get(d).get(s).simd(SIMD.i8x16Shuffle, ...HIGH_LANES).set(X(g, i1, j1));
+        c.tee(d).get(s).simd(SIMD.i8x16Shuffle, LOW_LANES).set(X(g, i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, HIGH_LANES).set(X(g, i1, j1));
       }
       // float32: two neighbours of each matrix in one 8-byte load, shuffled to (a0, b0 | a1, b1), widened.
       for (; f32 && t + 1 < run.length; t += 2) {
         const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
         c.get(p0).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(d).get(p1).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(s);
-        c.simd(SIMD.i8x16Shuffle, ...F32_LOW).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i0, j0));
-        c.get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_HIGH).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i1, j1));
+        c.simd(SIMD.i8x16Shuffle, F32_LOW).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i1, j1));
       }
       for (; t < run.length; t++) {
         const [i, j] = run[t]!;
@@ -174,7 +174,7 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
 
   /**
    * The solve of B's columns for both lanes (ops in the reference's order, on the factor as
-   * stored), each column stored to the lanes `store` picks (both, or per lane where its info is 0).
+   * stored), each column stored to the lanes `store` picks (those whose info is 0).
    */
   const solve = (g: Group, store: (emitLane: (lane: 0 | 1) => void) => void): void => {
     if (!p.solve) return;
@@ -226,20 +226,19 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
         let t = 0;
         for (; !f32 && t + 1 < run.length; t += 2) {
           const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
-          c.get(p0).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, ...LOW_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
-          c.get(p1).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, ...HIGH_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+          c.get(p0).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, LOW_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+          c.get(p1).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, HIGH_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
         }
         for (; f32 && t + 1 < run.length; t += 2) {
           // Rounded once to float32 (a, b, 0, 0) per vector, then (a_t, a_t+1) to the even matrix, (b_t, b_t+1) to the odd.
           const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
           c.get(X(g, i0, j0)).simd(SIMD.f32x4DemoteF64x2Zero).set(d);
           c.get(X(g, i1, j1)).simd(SIMD.f32x4DemoteF64x2Zero).set(s);
-          c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_LOW).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
-          c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_HIGH).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
+          c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_LOW).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
+          c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
         }
         for (; t < run.length; t++) for (const lane of [0, 1]) storeLane(lane === 0 ? p0 : p1, offset(run[t]![0], run[t]![1]), X(g, run[t]![0], run[t]![1]), lane);
       }
-      solve(g, (emitLane) => { emitLane(0); emitLane(1); });
     }, () => {
       // Lane by lane: info f; column j is written where f = 0 or f > j + 1, its diagonal also where f = j + 1.
       for (const lane of [0, 1]) {
@@ -255,10 +254,10 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
           });
         }
       }
-      // B of the lanes that factored (at most one: both did is the other branch)
-      solve(g, (emitLane) => {
-        for (const lane of [0, 1] as const) c.get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).op(OP.i32Eqz).if_(() => emitLane(lane));
-      });
+    });
+    // B of the lanes that factored (the solve emitted once, its stores per lane: the kernel stays small)
+    solve(g, (emitLane) => {
+      for (const lane of [0, 1] as const) c.get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).op(OP.i32Eqz).if_(() => emitLane(lane));
     });
   };
 

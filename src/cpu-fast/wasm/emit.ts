@@ -51,11 +51,15 @@ export class Code {
     this.localTypes.push(type);
     return this.params.length + this.localTypes.length - 1;
   }
-  // Bytes are appended one by one, never by spreading into push: a spread push costs about half a
-  // microsecond in V8, and a kernel of a few thousand instructions took 15-30 ms to emit that way
-  // (the whole of a first call's overhead at small n: BENCHMARKS.md, issue 16).
-  op(...bytes: number[]): this {
-    for (let k = 0; k < bytes.length; k++) this.bytes.push(bytes[k]!);
+  // Bytes are appended one by one, never by spreading into push, and no method takes a rest
+  // parameter: in V8's interpreter, where a first call's generator runs, each spread or rest
+  // array cost 0.5-2 microseconds, and a kernel of a few thousand instructions took 15-30 ms to
+  // emit (most of a first call's overhead at small n: BENCHMARKS.md, issue 16).
+  /** One to three bytes (opcodes and their small immediates). */
+  op(b0: number, b1?: number, b2?: number): this {
+    this.bytes.push(b0);
+    if (b1 !== undefined) this.bytes.push(b1);
+    if (b2 !== undefined) this.bytes.push(b2);
     return this;
   }
   get(i: number): this { this.bytes.push(0x20); uleb(i, this.bytes); return this; }
@@ -84,11 +88,12 @@ export class Code {
     for (let k = 0; k < 16; k++) this.bytes.push(SCRATCH_BYTES[k]!);
     return this;
   }
-  /** SIMD instruction (prefix 0xfd, LEB opcode), with immediates. */
-  simd(opcode: number, ...imm: number[]): this {
+  /** SIMD instruction (prefix 0xfd, LEB opcode), with its immediate bytes (a lane index, or a shuffle's 16 lanes). */
+  simd(opcode: number, imm?: number | readonly number[]): this {
     this.bytes.push(0xfd);
     uleb(opcode, this.bytes);
-    for (let k = 0; k < imm.length; k++) this.bytes.push(imm[k]!);
+    if (typeof imm === 'number') this.bytes.push(imm);
+    else if (imm) for (let k = 0; k < imm.length; k++) this.bytes.push(imm[k]!);
     return this;
   }
   /** memarg: alignment exponent, byte offset. */
