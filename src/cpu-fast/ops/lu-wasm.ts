@@ -1,7 +1,8 @@
 /**
  * getrf above the unrolled sizes: chunks of matrices packed as float64 into the WebAssembly
- * memory, factored by the generated kernel (kernels/getrf-wasm.ts), unpacked with their pivots
- * and infos. Bitwise the reference's results (same float64 operations, same order).
+ * memory, factored by the generated kernel (kernels/getrf-wasm.ts, or from LU_WASM_BLOCK.min
+ * kernels/getrf-block-wasm.ts, which also solves gesv's B), unpacked with their pivots and
+ * infos. Bitwise the reference's results (same float64 operations, same order).
  */
 import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -93,13 +94,13 @@ function getrfBlockWasm(
     if (B) packIn(B.data, B.offset, B.ld, B.stride, f64, bBase / 8, ld, ld * nrhs, m, nrhs, c);
     fn(0, pivBase, infoBase, c, bBase);
     packOut(f64, 0, ld, ld * n, A.data, A.offset, A.ld, A.stride, m, n, c);
-    for (let t = 0; t < c; t++) {
-      const pv = (q + t) * r.pivotStride;
-      const src = pivBase / 4 + t * steps;
-      for (let j = 0; j < steps; j++) r.ipiv[pv + j] = ints[src + j]!;
-      const info = ints[infoBase / 4 + t]!;
-      r.info[q + t] = info;
-      if (B && info === 0) packOut(f64, bBase / 8 + t * ld * nrhs, ld, 0, B.data, B.offset + t * B.stride, B.ld, 0, m, nrhs, 1);
-    }
+    // pivots and infos by block copies where they lie back to back (native copies: a first call's
+    // per-element loops run interpreted), B likewise where every matrix of the chunk factored
+    if (r.pivotStride === steps) r.ipiv.set(ints.subarray(pivBase / 4, pivBase / 4 + c * steps), q * steps);
+    else for (let t = 0; t < c; t++) r.ipiv.set(ints.subarray(pivBase / 4 + t * steps, pivBase / 4 + (t + 1) * steps), (q + t) * r.pivotStride);
+    r.info.set(ints.subarray(infoBase / 4, infoBase / 4 + c), q);
+    if (!B) continue;
+    if (r.info.subarray(q, q + c).every((v) => v === 0)) packOut(f64, bBase / 8, ld, ld * nrhs, B.data, B.offset, B.ld, B.stride, m, nrhs, c);
+    else for (let t = 0; t < c; t++) if (r.info[q + t] === 0) packOut(f64, bBase / 8 + t * ld * nrhs, ld, 0, B.data, B.offset + t * B.stride, B.ld, 0, m, nrhs, 1);
   }
 }
