@@ -42,7 +42,7 @@ export function post(s: Slot, op: OpName, request: object): void {
   s.worker.postMessage({ op, request });
 }
 
-/** Queues one job of a stream (flag and done as for post; done counts it when finished). */
+/** Queues one job of a stream: jobs run in order, `done` counts each when finished (a failure sets the flag to 2, which stays). */
 export function postQueued(s: Slot, op: OpName, request: object): void {
   s.worker.postMessage({ op, request });
 }
