@@ -107,8 +107,13 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
         addr(c, colj, j); c.mem(F64.load, 3, 0).set(s);
         c.get(j).i32(1).op(OP.i32Add).set(i);
         c.get(s).op(F64.abs).f64(SAFE_MIN).op(F64.ge).if_(() => {
-          c.f64(1).get(s).op(F64.div).set(s);
-          whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.mul).mem(F64.store, 3, 0); });
+          c.f64(1).get(s).op(F64.div).tee(s).simd(SIMD.f64x2Splat).set(sv);
+          // a scalar first row when j + 1 is odd, then two rows per multiply (the padding row's garbage is never read)
+          c.get(i).i32(1).op(I32.and).if_(() => {
+            addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.mul).mem(F64.store, 3, 0);
+            c.get(i).i32(1).op(OP.i32Add).set(i);
+          });
+          whileLess(i, rowsEnd, 2, () => { addr(c, colj, i); addr(c, colj, i); c.simdMem(SIMD.load, 3, 0).get(sv).simd(SIMD.f64x2Mul).simdMem(SIMD.store, 3, 0); });
         }, () => {
           whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.div).mem(F64.store, 3, 0); });
         });
