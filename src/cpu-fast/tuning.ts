@@ -55,6 +55,21 @@ export const GEMM_WASM_CHUNK_BYTES = 256 << 10;
 export const LU_WASM_MAX = 512;
 
 /**
+ * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
+ * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to LU_WASM_MAX, in
+ * place of the unblocked kernel and (to 512) the recursive one. Measured on the 2-core EPYC (one
+ * thread, CPU time, float64 GFLOP/s, diagonally dominant data as the bench's, this / unblocked):
+ * n = 16 3-4 / 2.4-3, 24 7.3-7.7 / 6-6.9, 32 9.4-9.9 / 7.6-8.2, 48 12-13 / 8-9.6, 64 14-14.6 /
+ * 10.4, 128 17.7 / 10.9; against the recursive LU (LU_BLOCKED, leaf 32): 384 20.2 / 13.2, 512
+ * 18.9 / 15.0. nb = 16 was no faster at 64-256 and slower at 512 (10.8); padding the columns
+ * against cache-set aliasing (as lu-blocked.ts does) did not help at nb = 8. MYRIAD_CPU_LU_BLOCK=min,nb
+ * overrides (measurements, tests), read once.
+ */
+const luBlockEnv = process.env.MYRIAD_CPU_LU_BLOCK?.split(',').map(Number);
+export const LU_WASM_BLOCK: Readonly<{ min: number; nb: number }> = luBlockEnv && luBlockEnv.length === 2 && luBlockEnv.every((x) => Number.isInteger(x) && x > 0)
+  ? Object.freeze({ min: luBlockEnv[0]!, nb: luBlockEnv[1]! }) : Object.freeze({ min: 16, nb: 8 });
+
+/**
  * Recursive blocked getrf/gesv (ops/lu-blocked.ts, dgetrf2's recursion on the packed float64
  * copy) from min(m, n) >= min, leaves of at most `leaf` columns on the unblocked WebAssembly LU
  * (and triangular solves of at most `leaf` rows on their kernel), everything else on the
@@ -64,14 +79,16 @@ export const LU_WASM_MAX = 512;
  * 4.0-11.0 / 5.4-11.3 (no consistent winner), 320 8.7 / 7.5-9.6, 384 10.0-10.9 / 6.4-8.6, 512
  * 9.6-12.8 / 6.2-10.7 (float32 512: 10.3-14.2 / 6.4-9.5). The unblocked kernel wins while the
  * matrix stays in L2 (512 KiB: n <= ~200); the crossovers 48, 64 and 96 that were suggested lose
- * 15-35%. MYRIAD_CPU_LU_BLOCKED=min,leaf overrides (measurements, tests), read once.
+ * 15-35%. Since then the delayed-update kernel (LU_WASM_BLOCK) beats it to LU_WASM_MAX, so it
+ * runs only above (where the unblocked kernels stop). MYRIAD_CPU_LU_BLOCKED=min,leaf overrides
+ * (measurements, tests), read once.
  */
 export interface Blocking { readonly min: number; readonly leaf: number }
 const blockingEnv = (name: string, fallback: Blocking): Blocking => {
   const v = process.env[name]?.split(',').map(Number);
   return v && v.length === 2 && v.every((x) => Number.isInteger(x) && x > 0) ? Object.freeze({ min: v[0]!, leaf: v[1]! }) : fallback;
 };
-export const LU_BLOCKED: Blocking = blockingEnv('MYRIAD_CPU_LU_BLOCKED', Object.freeze({ min: 384, leaf: 32 }));
+export const LU_BLOCKED: Blocking = blockingEnv('MYRIAD_CPU_LU_BLOCKED', Object.freeze({ min: LU_WASM_MAX + 1, leaf: 32 }));
 
 /** potrf/posv in WebAssembly (float64 working copy; 'upper' through its transpose) up to this size; the reference above. */
 export const CHOLESKY_WASM_MAX = 512;
@@ -104,12 +121,12 @@ export const CHOLESKY_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRa
   float64: interleavedRange, float32: interleavedRange,
 });
 /**
- * posv the same way (the interleaved potrf, then the unrolled potrs on the matrices that
- * factored): off by default, on only with MYRIAD_CPU_INTERLEAVED=1. In cache it measured
- * 0.4-1.6x the unrolled posv, at 16,384 matrices 0.88-1.17x: the separate solve pass reloads
- * the factor and gives back what the factorisation saved.
+ * posv the same way, the solve fused into the interleaved kernel (each pair solved while its
+ * factor is in registers). The earlier form (the interleaved potrf, then the unrolled potrs in a
+ * second pass that reloaded the factor) measured 0.4-1.6x the unrolled posv and was off by
+ * default; the fused kernel: see BENCHMARKS.md (issue 16, branch cpu16).
  */
-export const POSV_INTERLEAVED: SizeRange = interleavedEnv === '1' ? interleavedRange : Object.freeze({ min: 1, max: 0 });
+export const POSV_INTERLEAVED: SizeRange = interleavedRange;
 
 /** The caller's matrices copied into the wasm memory per interleaved chunk: well inside L2. */
 export const INTERLEAVED_CHUNK_BYTES = 64 << 10;

@@ -52,18 +52,25 @@ export interface PotrfInterleavedStridedParams {
   readonly ld: number;
   /** Pairs factored per loop trip (1, or 2 to overlap two dependency chains: measured no faster). */
   readonly pairsPerTrip: 1 | 2;
+  /** posv: B's leading dimension (the kernel's `nrhs` argument counts its columns); absent for potrf. */
+  readonly solve?: { readonly ldb: number };
 }
 
 /**
  * The factorisation of a chunk of the caller's strided batch in the wasm memory. Exported
- * `potrf(a, strideBytes, info, pairs)`: pair g is the matrices at a + 2g stride and
- * a + (2g + 1) stride, int32 infos from `info`; a stride of 0 factors one matrix in both lanes
- * (the odd last one). With pairsPerTrip 2, `pairs` counts trips of two pairs (four matrices).
- * Each lane stores only what the reference writes for its info (columns, or rows for 'upper',
- * before the failing step, and that step's diagonal), the rest of its memory untouched.
+ * `potrf(a, strideBytes, info, pairs, b, bStrideBytes, nrhs)`: pair g is the matrices at
+ * a + 2g stride and a + (2g + 1) stride, int32 infos from `info`; a stride of 0 factors one
+ * matrix in both lanes (the odd last one). With pairsPerTrip 2, `pairs` counts trips of two
+ * pairs (four matrices). Each lane stores only what the reference writes for its info (columns,
+ * or rows for 'upper', before the failing step, and that step's diagonal), the rest of its
+ * memory untouched. With `solve` (posv), each lane whose matrix factored then solves its nrhs
+ * columns of B (at b + g bStride, ld `ldb`, the caller's dtype) as the reference's potrs does
+ * with the factor as stored (rounded to float32 for float32 data): for 'lower' L y = b in axpy
+ * form, then L^T x = y in dot form; for 'upper' U^T y = b in dot form, then U x = y in axpy form
+ * (src/cpu/lapack/triangular-solve.ts), operation for operation; a failed lane's B is not written.
  */
 export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams): Uint8Array<ArrayBuffer> {
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
   return encodeModule([{ name: 'potrf', params, results: [], code: stridedBody(p, p.pairsPerTrip) }]);
 }
 
@@ -78,13 +85,14 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   const f32 = p.dtype === 'float32';
   const es = f32 ? 4 : 8;
   const T = triangleSize(n);
-  const c = new Code(['i32', 'i32', 'i32', 'i32']);
-  const [A, STRIDE, INFO, COUNT] = [0, 1, 2, 3];
+  const c = new Code(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
+  const [A, STRIDE, INFO, COUNT, BP, BSTRIDE, NRHS] = [0, 1, 2, 3, 4, 5, 6];
   const G = Array.from({ length: groups }, () => ({
     x: Array.from({ length: T }, () => c.local('v128')),
     dg: Array.from({ length: n }, () => c.local('v128')),
     d: c.local('v128'), ok: c.local('v128'), info: c.local('v128'), s: c.local('v128'),
     p0: c.local('i32'), p1: c.local('i32'), f: c.local('i32'),
+    b0: c.local('i32'), b1: c.local('i32'), y: Array.from({ length: p.solve ? n : 0 }, () => c.local('v128')), r: c.local('i32'),
   }));
   type Group = (typeof G)[number];
   const X = (g: Group, i: number, j: number): number => g.x[tri(i, j)]!;
@@ -112,15 +120,15 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
       for (; !f32 && t + 1 < run.length; t += 2) {
         const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
         c.get(p0).simdMem(SIMD.load, 3, offset(i0, j0)).get(p1).simdMem(SIMD.load, 3, offset(i0, j0)).set(s);
-        c.tee(d).get(s).simd(SIMD.i8x16Shuffle, ...LOW_LANES).set(X(g, i0, j0));
-        c.get(d).get(s).simd(SIMD.i8x16Shuffle, ...HIGH_LANES).set(X(g, i1, j1));
+        c.tee(d).get(s).simd(SIMD.i8x16Shuffle, LOW_LANES).set(X(g, i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, HIGH_LANES).set(X(g, i1, j1));
       }
       // float32: two neighbours of each matrix in one 8-byte load, shuffled to (a0, b0 | a1, b1), widened.
       for (; f32 && t + 1 < run.length; t += 2) {
         const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
         c.get(p0).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(d).get(p1).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(s);
-        c.simd(SIMD.i8x16Shuffle, ...F32_LOW).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i0, j0));
-        c.get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_HIGH).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i1, j1));
+        c.simd(SIMD.i8x16Shuffle, F32_LOW).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i1, j1));
       }
       for (; t < run.length; t++) {
         const [i, j] = run[t]!;
@@ -164,6 +172,51 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
     c.get(g.s).simd(SIMD.f64x2Mul).set(X(g, i, j));
   };
 
+  /**
+   * The solve of B's columns for both lanes (ops in the reference's order, on the factor as
+   * stored), each column stored to the lanes `store` picks (those whose info is 0).
+   */
+  const solve = (g: Group, store: (emitLane: (lane: 0 | 1) => void) => void): void => {
+    if (!p.solve) return;
+    const ldb = p.solve.ldb;
+    const { y, b0, b1, r } = g;
+    /** The factor element X(i, j) as stored (float32 data: rounded). */
+    const x = (i: number, j: number): void => {
+      c.get(X(g, i, j));
+      if (f32) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4);
+    };
+    c.get(NRHS).tee(r).if_(() => {
+      c.loop_(() => {
+        for (let i = 0; i < n; i++) { loadScalar(b0, i * es); c.simd(SIMD.f64x2Splat); loadScalar(b1, i * es); c.simd(SIMD.f64x2ReplaceLane, 1).set(y[i]!); }
+        if (!upper) {
+          for (let j = 0; j < n; j++) {
+            c.get(y[j]!); x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+            for (let i = j + 1; i < n; i++) { c.get(y[i]!).get(y[j]!); x(i, j); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(y[i]!); }
+          }
+          for (let j = n - 1; j >= 0; j--) {
+            c.get(y[j]!);
+            for (let i = j + 1; i < n; i++) { x(i, j); c.get(y[i]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+            x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+          }
+        } else {
+          for (let j = 0; j < n; j++) {
+            c.get(y[j]!);
+            for (let i = 0; i < j; i++) { x(j, i); c.get(y[i]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+            x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+          }
+          for (let j = n - 1; j >= 0; j--) {
+            c.get(y[j]!); x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+            for (let i = 0; i < j; i++) { c.get(y[i]!).get(y[j]!); x(j, i); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(y[i]!); }
+          }
+        }
+        store((lane) => { for (let i = 0; i < n; i++) storeLane(lane === 0 ? b0 : b1, i * es, y[i]!, lane); });
+        c.get(b0).i32(ldb * es).op(OP.i32Add).set(b0);
+        c.get(b1).i32(ldb * es).op(OP.i32Add).set(b1);
+        c.get(r).i32(1).op(OP.i32Sub).tee(r);
+      });
+    });
+  };
+
   const scatter = (g: Group, infoOffset: number): void => {
     const { p0, p1, d, s, info, f } = g;
     // Every lane factored (the common case): each run stored two elements per v128 store and matrix.
@@ -173,16 +226,16 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
         let t = 0;
         for (; !f32 && t + 1 < run.length; t += 2) {
           const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
-          c.get(p0).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, ...LOW_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
-          c.get(p1).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, ...HIGH_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+          c.get(p0).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, LOW_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+          c.get(p1).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, HIGH_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
         }
         for (; f32 && t + 1 < run.length; t += 2) {
           // Rounded once to float32 (a, b, 0, 0) per vector, then (a_t, a_t+1) to the even matrix, (b_t, b_t+1) to the odd.
           const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
           c.get(X(g, i0, j0)).simd(SIMD.f32x4DemoteF64x2Zero).set(d);
           c.get(X(g, i1, j1)).simd(SIMD.f32x4DemoteF64x2Zero).set(s);
-          c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_LOW).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
-          c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, ...F32_HIGH).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
+          c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_LOW).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
+          c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
         }
         for (; t < run.length; t++) for (const lane of [0, 1]) storeLane(lane === 0 ? p0 : p1, offset(run[t]![0], run[t]![1]), X(g, run[t]![0], run[t]![1]), lane);
       }
@@ -202,6 +255,10 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
         }
       }
     });
+    // B of the lanes that factored (the solve emitted once, its stores per lane: the kernel stays small)
+    solve(g, (emitLane) => {
+      for (const lane of [0, 1] as const) c.get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).op(OP.i32Eqz).if_(() => emitLane(lane));
+    });
   };
 
   c.loop_(() => {
@@ -209,6 +266,11 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
       c.get(A);
       if (q > 0) c.get(STRIDE).i32(2 * q).op(OP.i32Mul).op(OP.i32Add);
       c.tee(g.p0).get(STRIDE).op(OP.i32Add).set(g.p1);
+      if (p.solve) {
+        c.get(BP);
+        if (q > 0) c.get(BSTRIDE).i32(2 * q).op(OP.i32Mul).op(OP.i32Add);
+        c.tee(g.b0).get(BSTRIDE).op(OP.i32Add).set(g.b1);
+      }
     });
     for (const g of G) gather(g);
     for (let j = 0; j < n; j++) {
@@ -217,6 +279,7 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
     }
     G.forEach((g, q) => scatter(g, 8 * q));
     c.get(A).get(STRIDE).i32(2 * groups).op(OP.i32Mul).op(OP.i32Add).set(A);
+    if (p.solve) c.get(BP).get(BSTRIDE).i32(2 * groups).op(OP.i32Mul).op(OP.i32Add).set(BP);
     c.get(INFO).i32(8 * groups).op(OP.i32Add).set(INFO);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
   });

@@ -1,21 +1,25 @@
 /**
  * getrf above the unrolled sizes: chunks of matrices packed as float64 into the WebAssembly
- * memory, factored by the generated kernel (kernels/getrf-wasm.ts), unpacked with their pivots
- * and infos. Bitwise the reference's results (same float64 operations, same order).
+ * memory, factored by the generated kernel (kernels/getrf-wasm.ts, or from LU_WASM_BLOCK.min
+ * kernels/getrf-block-wasm.ts, which also solves gesv's B), unpacked with their pivots and
+ * infos. Bitwise the reference's results (same float64 operations, same order).
  */
 import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GetrfRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
+import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/getrf-block-wasm.js';
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
-import { GEMM_WASM_CHUNK_BYTES } from '../tuning.js';
+import { GEMM_WASM_CHUNK_BYTES, LU_WASM_BLOCK } from '../tuning.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, instantiate } from '../wasm/runtime.js';
 
 type WasmGetrf = (a: number, ipiv: number, info: number, count: number) => void;
+type WasmGetrfBlock = (a: number, ipiv: number, info: number, count: number, b: number) => void;
 const kernel = moduleFactory<GetrfWasmParams, WasmGetrf>(generateGetrfWasm, 'getrf', instantiate);
+const blockKernel = moduleFactory<GetrfBlockWasmParams, WasmGetrfBlock>(generateGetrfBlockWasm, 'getrf', instantiate);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
 const solveKernel = kernelFactory<{ dtype: DType }, LuSolveKernel>(generateLuSolve);
 let scratch = new Float64Array(64);
@@ -31,6 +35,7 @@ export function getrfWasm(
 ): void {
   const { rows: m, cols: n } = first;
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  if (Math.min(m, n) >= LU_WASM_BLOCK.min) return getrfBlockWasm(r, first, p0, count, dtype, b);
   const ld = ldOf(m);
   const steps = Math.min(m, n);
   const per = ld * n * 8 + steps * 4 + 4;
@@ -59,5 +64,43 @@ export function getrfWasm(
         solve(f64, t * ld * n, ld, m, r.ipiv, pv, B.data, B.offset, B.ld, B.cols, scratch);
       }
     }
+  }
+}
+
+/**
+ * The same with the delayed-update kernel (kernels/getrf-block-wasm.ts), which for gesv also
+ * solves each matrix that factored while its factor is in cache: B is packed beside A and only
+ * the solved matrices' B copied back (B stays untouched where info > 0).
+ */
+function getrfBlockWasm(
+  r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, dtype: DType, b?: Batch<FloatArray>,
+): void {
+  const { rows: m, cols: n } = first;
+  const ld = ldOf(m);
+  const steps = Math.min(m, n);
+  const nrhs = b ? matrixAt(b, p0).cols : 0;
+  const per = (ld * n + ld * nrhs) * 8 + steps * 4 + 4;
+  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8, infoBase = pivBase + chunk * steps * 4;
+  const { f64 } = heap(infoBase + chunk * 4 + 16);
+  const ints = heapInts();
+  const fn = blockKernel({ m, n, nb: LU_WASM_BLOCK.nb, nrhs, roundFactor: dtype === 'float32' });
+  const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
+  for (let q = p0; q < p0 + count; q += chunk) {
+    const c = Math.min(chunk, p0 + count - q);
+    const A = stridedView(r.a, q);
+    packIn(A.data, A.offset, A.ld, A.stride, f64, 0, ld, ld * n, m, n, c);
+    const B = b ? stridedView(b, q) : undefined;
+    if (B) packIn(B.data, B.offset, B.ld, B.stride, f64, bBase / 8, ld, ld * nrhs, m, nrhs, c);
+    fn(0, pivBase, infoBase, c, bBase);
+    packOut(f64, 0, ld, ld * n, A.data, A.offset, A.ld, A.stride, m, n, c);
+    // pivots and infos by block copies where they lie back to back (native copies: a first call's
+    // per-element loops run interpreted), B likewise where every matrix of the chunk factored
+    if (r.pivotStride === steps) r.ipiv.set(ints.subarray(pivBase / 4, pivBase / 4 + c * steps), q * steps);
+    else for (let t = 0; t < c; t++) r.ipiv.set(ints.subarray(pivBase / 4 + t * steps, pivBase / 4 + (t + 1) * steps), (q + t) * r.pivotStride);
+    r.info.set(ints.subarray(infoBase / 4, infoBase / 4 + c), q);
+    if (!B) continue;
+    if (r.info.subarray(q, q + c).every((v) => v === 0)) packOut(f64, bBase / 8, ld, ld * nrhs, B.data, B.offset, B.ld, B.stride, m, nrhs, c);
+    else for (let t = 0; t < c; t++) if (r.info[q + t] === 0) packOut(f64, bBase / 8 + t * ld * nrhs, ld, 0, B.data, B.offset + t * B.stride, B.ld, 0, m, nrhs, 1);
   }
 }

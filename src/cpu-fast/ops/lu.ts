@@ -1,8 +1,8 @@
 /**
- * getrf, gesv, getrs: generated unrolled kernels up to UNROLL_MAX; getrf/gesv above, the unblocked
- * WebAssembly LU (ops/lu-wasm.ts) up to LU_WASM_MAX and the recursive blocked one
- * (ops/lu-blocked.ts) from LU_BLOCKED.min, at any size; getrs above UNROLL_MAX and empty shapes
- * on the reference.
+ * getrf, gesv, getrs: generated unrolled kernels up to UNROLL_MAX; getrf/gesv above, the
+ * WebAssembly LU (ops/lu-wasm.ts: unblocked, then from LU_WASM_BLOCK.min the delayed-update
+ * kernel) up to LU_WASM_MAX and the recursive blocked one (ops/lu-blocked.ts) from
+ * LU_BLOCKED.min, at any size; getrs above UNROLL_MAX and empty shapes on the reference.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';

@@ -9,7 +9,7 @@ import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { OpName } from '../../core/ops.js';
 import { isBatch, sliceRequest } from '../split.js';
-import { cpuThreads, post, slot, wait } from './pool.js';
+import { STREAM_ARENA_BYTES, cpuThreads, finished, post, postQueued, rethrow, slot, wait } from './pool.js';
 import { isShared, stage, unstage, type Staged } from './staging.js';
 
 /** The outputs each operation writes (besides info and ipiv, which are always staged back). */
@@ -24,10 +24,14 @@ export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
  * Below this estimate of a call's work (about flops plus element traffic) one thread is faster.
  * Arrays that are not on a SharedArrayBuffer must be copied for the workers: measured on the
  * 2-core EPYC, that wins only for matrices of at least copyMinSize (posv n = 64: 1.5x, n = 8:
- * 1.2x warm and 3x slower on a first call, which pays the first touch of the arena), and a
- * first call's arena costs about 3 ms per MiB, so copies are bounded by copyMaxBytes.
+ * 1.2x warm and 3x slower on a first call, which pays the first touch of the arena). Copies of
+ * more than streamBytes are streamed (streamed() below): chunks of about streamChunkBytes through
+ * two arenas per worker that it touched at start-up, instead of one arena the size of the share
+ * (a fresh arena costs about 3 ms per MiB of page faults on a first call).
  */
-export const THREADING = { minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, copyMaxBytes: 32 << 20 };
+export const THREADING = {
+  minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, streamBytes: 4 << 20, streamChunkBytes: STREAM_ARENA_BYTES >> 1,
+};
 
 type Op = (r: object) => void;
 
@@ -78,7 +82,7 @@ export function threadsFor(op: OpName, r: object, threads = cpuThreads()): numbe
   const w = work(b);
   if (threads <= 1 || w < THREADING.minWork) return 1;
   const copies = unshared(r);
-  if (copies.bytes > 0 && (copies.size < THREADING.copyMinSize || copies.bytes > THREADING.copyMaxBytes)) return 1;
+  if (copies.bytes > 0 && copies.size < THREADING.copyMinSize) return 1;
   return Math.max(1, Math.min(threads, batchCount(b), Math.floor(w / THREADING.minWorkPerThread)));
 }
 
@@ -87,6 +91,8 @@ export function parallel(op: OpName, serial: Op): Op {
     const threads = threadsFor(op, r);
     if (threads <= 1) return serial(r);
     const count = batchCount(mainBatch(op, r));
+    const copies = unshared(r).bytes;
+    if (copies > THREADING.streamBytes) return streamed(op, r, serial, threads, count, copies);
     const bound = (t: number): number => Math.round((t * count) / threads);
     const jobs: { s: ReturnType<typeof slot>; staged: Staged }[] = [];
     for (let t = 1; t < threads; t++) {
@@ -117,4 +123,68 @@ export function parallel(op: OpName, serial: Op): Op {
     }
     if (failure !== undefined) throw failure;
   };
+}
+
+/**
+ * A call whose unshared data is large, as a stream of chunks: the caller runs chunks from the
+ * front of the batch in place, the workers chunks from the back, each worker with two chunks
+ * staged at a time (the caller copies one in, or a finished one back, while the worker runs the
+ * other), until the two ends meet. The caller copies between its own chunks, so a faster or
+ * less loaded thread simply takes more chunks. Jobs queue in a worker and finish in order.
+ */
+function streamed(op: OpName, r: object, serial: Op, threads: number, count: number, copies: number): void {
+  const sub = Math.max(1, Math.floor((THREADING.streamChunkBytes * count) / copies));
+  let front = 0, back = count;
+  let failure: unknown;
+  const workers = Array.from({ length: threads - 1 }, (_, t) => {
+    const s = slot(t);
+    Atomics.store(s.flag, 0, 0);
+    return { s, seen: finished(s, 0, false), queue: [] as Staged[], next: 0 };
+  });
+  const refill = (w: (typeof workers)[number]): void => {
+    while (w.queue.length < 2 && back > front) {
+      const p1 = back, p0 = Math.max(front, back - sub);
+      back = p0;
+      const arena = w.s.streams[w.next]!;
+      w.next ^= 1;
+      let staged: Staged | undefined;
+      do {
+        arena.reset();
+        staged = stage(sliceRequest(r, p0, p1), WRITES[op], arena);
+      } while (!staged);
+      postQueued(w.s, op, staged.request);
+      w.queue.push(staged);
+    }
+  };
+  /** Copies back every chunk the worker has finished (all of them, waiting, with `block`). */
+  const harvest = (w: (typeof workers)[number], block: boolean): void => {
+    while (w.queue.length > 0) {
+      const d = finished(w.s, w.seen, block);
+      if (d === w.seen) return;
+      for (; w.seen < d && w.queue.length > 0; w.seen++) unstage(w.queue.shift()!);
+    }
+  };
+  for (const w of workers) refill(w);
+  while (front < back) {
+    const p0 = front, p1 = Math.min(back, front + sub);
+    front = p1;
+    try {
+      serial(sliceRequest(r, p0, p1));
+    } catch (e) {
+      failure ??= e;
+    }
+    for (const w of workers) {
+      harvest(w, false);
+      refill(w);
+    }
+  }
+  for (const w of workers) {
+    harvest(w, true);
+    try {
+      rethrow(w.s);
+    } catch (e) {
+      failure ??= e;
+    }
+  }
+  if (failure !== undefined) throw failure;
 }

@@ -10,17 +10,28 @@ import { cpuThreads } from './count.js';
 
 export { cpuThreads, setCpuThreads } from './count.js';
 
-interface Slot { worker: Worker; flag: Int32Array; text: Uint16Array; arena: Arena }
+/**
+ * A worker and what the caller shares with it: `flag` (0 running, 1 done, 2 failed) and `text`
+ * (the failure's message) for one-off jobs; `done` counts finished jobs of a stream (jobs queue
+ * in the worker and finish in order); `arena` for one-off copies, `streams` the two arenas a
+ * stream alternates between (one copied while the worker runs the other).
+ */
+interface Slot { worker: Worker; flag: Int32Array; done: Int32Array; text: Uint16Array; arena: Arena; streams: [Arena, Arena] }
+
+/** Bytes of each stream arena a worker starts with: the worker writes them once at start-up, so a first call does not pay their page faults. */
+export const STREAM_ARENA_BYTES = 3 << 20;
 
 const slots: Slot[] = [];
 /** Worker `i` (0-based), started on first use. */
 export function slot(i: number): Slot {
   while (slots.length <= i) {
     const flag = new Int32Array(new SharedArrayBuffer(4));
+    const done = new Int32Array(new SharedArrayBuffer(4));
     const text = new Uint16Array(new SharedArrayBuffer(2048));
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { flag, text } });
+    const streams: [Arena, Arena] = [new Arena(STREAM_ARENA_BYTES), new Arena(STREAM_ARENA_BYTES)];
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { flag, done, text, touch: streams.map((a) => a.bytes()) } });
     worker.unref();
-    slots.push({ worker, flag, text, arena: new Arena() });
+    slots.push({ worker, flag, done, text, arena: new Arena(), streams });
   }
   return slots[i]!;
 }
@@ -31,14 +42,33 @@ export function post(s: Slot, op: OpName, request: object): void {
   s.worker.postMessage({ op, request });
 }
 
+/** Queues one job of a stream: jobs run in order, `done` counts each when finished (a failure sets the flag to 2, which stays). */
+export function postQueued(s: Slot, op: OpName, request: object): void {
+  s.worker.postMessage({ op, request });
+}
+
+/** Finished jobs of the slot's stream so far; with `block`, waits until more than `seen` have finished. */
+export function finished(s: Slot, seen: number, block: boolean): number {
+  let d = Atomics.load(s.done, 0);
+  while (block && d <= seen) {
+    Atomics.wait(s.done, 0, d);
+    d = Atomics.load(s.done, 0);
+  }
+  return d;
+}
+
+/** Throws what the slot's worker threw (flag 2), if it did. */
+export function rethrow(s: Slot): void {
+  if (Atomics.load(s.flag, 0) !== 2) return;
+  let message = '';
+  for (let i = 0; i < s.text.length && s.text[i] !== 0; i++) message += String.fromCharCode(s.text[i]!);
+  throw new Error(`cpu-fast worker failed: ${message}`);
+}
+
 /** Blocks until the slot's job is done; throws what the worker threw. */
 export function wait(s: Slot): void {
   while (Atomics.load(s.flag, 0) === 0) Atomics.wait(s.flag, 0, 0);
-  if (Atomics.load(s.flag, 0) === 2) {
-    let message = '';
-    for (let i = 0; i < s.text.length && s.text[i] !== 0; i++) message += String.fromCharCode(s.text[i]!);
-    throw new Error(`cpu-fast worker failed: ${message}`);
-  }
+  rethrow(s);
 }
 
 /** Starts the workers in the background (open() calls it, so they boot while the caller prepares data). */

@@ -19,8 +19,15 @@ export const isShared = (a: Typed): boolean => a.buffer instanceof SharedArrayBu
 
 /** A bump allocator over one SharedArrayBuffer, reset per call and grown on demand. */
 export class Arena {
-  private buffer = new SharedArrayBuffer(1 << 16);
+  private buffer: SharedArrayBuffer;
   private used = 0;
+  constructor(bytes = 1 << 16) {
+    this.buffer = new SharedArrayBuffer(bytes);
+  }
+  /** The current buffer (for the worker to touch its pages once). */
+  bytes(): SharedArrayBuffer {
+    return this.buffer;
+  }
   /** Starts a call; an arena that a call outgrew is replaced by one twice that size. */
   reset(): void {
     if (this.used > this.buffer.byteLength) this.buffer = new SharedArrayBuffer(2 * this.used);

@@ -7,13 +7,21 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { OpName } from '../../core/ops.js';
 import { serialOp } from '../backend.js';
 
-interface Setup { flag: Int32Array; text: Uint16Array }
-const { flag, text } = workerData as Setup;
+interface Setup { flag: Int32Array; done: Int32Array; text: Uint16Array; touch: SharedArrayBuffer[] }
+const { flag, done, text, touch } = workerData as Setup;
+
+// The stream arenas' pages, written once now (in the background of the caller's first call)
+// rather than on the caller's first copy: a compare-exchange of 0 with 0 per page faults the page
+// in for writing and never changes what the caller may already have copied there.
+for (const b of touch) {
+  const words = new Int32Array(b);
+  for (let i = 0; i < words.length; i += 1024) Atomics.compareExchange(words, i, 0, 0);
+}
 
 parentPort!.on('message', (job: { op: OpName; request: object }) => {
   try {
     serialOp(job.op)(job.request as never);
-    Atomics.store(flag, 0, 1);
+    Atomics.compareExchange(flag, 0, 0, 1); // a stream's earlier failure (2) stays
   } catch (e) {
     const message = String(e instanceof Error ? e.stack ?? e.message : e).slice(0, text.length - 1);
     for (let i = 0; i < message.length; i++) text[i] = message.charCodeAt(i);
@@ -21,4 +29,6 @@ parentPort!.on('message', (job: { op: OpName; request: object }) => {
     Atomics.store(flag, 0, 2);
   }
   Atomics.notify(flag, 0);
+  Atomics.add(done, 0, 1);
+  Atomics.notify(done, 0);
 });

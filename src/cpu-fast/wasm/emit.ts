@@ -30,6 +30,16 @@ export function sleb(n: number, out: number[] = []): number[] {
   }
 }
 
+const SCRATCH_F64 = new Float64Array(2);
+const SCRATCH_I64 = new BigInt64Array(SCRATCH_F64.buffer);
+const SCRATCH_BYTES = new Uint8Array(SCRATCH_F64.buffer);
+
+/** Appends `from` to `to` without spreading (arrays of tens of thousands of bytes). */
+function append(to: number[], from: readonly number[]): number[] {
+  for (let k = 0; k < from.length; k++) to.push(from[k]!);
+  return to;
+}
+
 /** The body of one function: locals are declared as they are asked for. */
 export class Code {
   readonly bytes: number[] = [];
@@ -41,31 +51,64 @@ export class Code {
     this.localTypes.push(type);
     return this.params.length + this.localTypes.length - 1;
   }
-  op(...bytes: number[]): this {
-    this.bytes.push(...bytes);
+  // Bytes are appended one by one, never by spreading into push, and no method takes a rest
+  // parameter: in V8's interpreter, where a first call's generator runs, each spread or rest
+  // array cost 0.5-2 microseconds, and a kernel of a few thousand instructions took 15-30 ms to
+  // emit (most of a first call's overhead at small n: BENCHMARKS.md, issue 16).
+  /** One to three bytes (opcodes and their small immediates). */
+  op(b0: number, b1?: number, b2?: number): this {
+    this.bytes.push(b0);
+    if (b1 !== undefined) this.bytes.push(b1);
+    if (b2 !== undefined) this.bytes.push(b2);
     return this;
   }
-  get(i: number): this { return this.op(0x20, ...uleb(i)); }
-  set(i: number): this { return this.op(0x21, ...uleb(i)); }
-  tee(i: number): this { return this.op(0x22, ...uleb(i)); }
-  i32(v: number): this { return this.op(0x41, ...sleb(v | 0)); }
+  get(i: number): this { this.bytes.push(0x20); uleb(i, this.bytes); return this; }
+  set(i: number): this { this.bytes.push(0x21); uleb(i, this.bytes); return this; }
+  tee(i: number): this { this.bytes.push(0x22); uleb(i, this.bytes); return this; }
+  i32(v: number): this { this.bytes.push(0x41); sleb(v | 0, this.bytes); return this; }
   f64(v: number): this {
-    const b = new Uint8Array(new Float64Array([v]).buffer);
-    return this.op(0x44, ...b);
+    SCRATCH_F64[0] = v;
+    this.bytes.push(0x44);
+    for (let k = 0; k < 8; k++) this.bytes.push(SCRATCH_BYTES[k]!);
+    return this;
   }
   /** v128.const of two float64 lanes (`hi` defaults to `lo`). */
   f64x2(lo: number, hi = lo): this {
-    return this.simd(SIMD.v128Const, ...new Uint8Array(new Float64Array([lo, hi]).buffer));
+    SCRATCH_F64[0] = lo;
+    SCRATCH_F64[1] = hi;
+    this.simd(SIMD.v128Const);
+    for (let k = 0; k < 16; k++) this.bytes.push(SCRATCH_BYTES[k]!);
+    return this;
   }
   /** v128.const of two int64 lanes holding the same small integer. */
   i64x2(v: number): this {
-    return this.simd(SIMD.v128Const, ...new Uint8Array(new BigInt64Array([BigInt(v), BigInt(v)]).buffer));
+    SCRATCH_I64[0] = BigInt(v);
+    SCRATCH_I64[1] = BigInt(v);
+    this.simd(SIMD.v128Const);
+    for (let k = 0; k < 16; k++) this.bytes.push(SCRATCH_BYTES[k]!);
+    return this;
   }
-  /** SIMD instruction (prefix 0xfd, LEB opcode), with immediates. */
-  simd(opcode: number, ...imm: number[]): this { return this.op(0xfd, ...uleb(opcode), ...imm); }
+  /** SIMD instruction (prefix 0xfd, LEB opcode), with its immediate bytes (a lane index, or a shuffle's 16 lanes). */
+  simd(opcode: number, imm?: number | readonly number[]): this {
+    this.bytes.push(0xfd);
+    uleb(opcode, this.bytes);
+    if (typeof imm === 'number') this.bytes.push(imm);
+    else if (imm) for (let k = 0; k < imm.length; k++) this.bytes.push(imm[k]!);
+    return this;
+  }
   /** memarg: alignment exponent, byte offset. */
-  mem(opcode: number, align: number, offset: number): this { return this.op(opcode, ...uleb(align), ...uleb(offset)); }
-  simdMem(opcode: number, align: number, offset: number): this { return this.simd(opcode, ...uleb(align), ...uleb(offset)); }
+  mem(opcode: number, align: number, offset: number): this {
+    this.bytes.push(opcode);
+    uleb(align, this.bytes);
+    uleb(offset, this.bytes);
+    return this;
+  }
+  simdMem(opcode: number, align: number, offset: number): this {
+    this.simd(opcode);
+    uleb(align, this.bytes);
+    uleb(offset, this.bytes);
+    return this;
+  }
 
   /** if / else / end around two emitters (the condition is on the stack). */
   if_(then: () => void, otherwise?: () => void): this {
@@ -94,15 +137,15 @@ export class Code {
     }
     const body = [...uleb(groups.length)];
     for (const [count, t] of groups) body.push(...uleb(count), VALTYPE[t]);
-    body.push(...this.bytes, 0x0b);
-    return [...uleb(body.length), ...body];
+    append(body, this.bytes).push(0x0b);
+    return append(uleb(body.length), body);
   }
 }
 
 export interface FunctionDef { name: string; params: readonly ValType[]; results: readonly ValType[]; code: Code }
 
 function section(id: number, content: number[]): number[] {
-  return [id, ...uleb(content.length), ...content];
+  return append(uleb(content.length, [id]), content);
 }
 function name(s: string): number[] {
   const b = [...new TextEncoder().encode(s)];
@@ -118,11 +161,11 @@ export function encodeModule(functions: readonly FunctionDef[]): Uint8Array<Arra
   const imports = [...uleb(1), ...name('env'), ...name('mem'), 0x02, 0x00, ...uleb(1)];
   const funcs = [...uleb(functions.length), ...functions.flatMap((_, i) => uleb(i))];
   const exports = [...uleb(functions.length), ...functions.flatMap((f, i) => [...name(f.name), 0x00, ...uleb(i)])];
-  const code = [...uleb(functions.length), ...functions.flatMap((f) => f.code.encode())];
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, types), ...section(2, imports), ...section(3, funcs), ...section(7, exports), ...section(10, code),
-  ]);
+  const code = uleb(functions.length);
+  for (const f of functions) append(code, f.code.encode());
+  const out = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  for (const part of [section(1, types), section(2, imports), section(3, funcs), section(7, exports), section(10, code)]) append(out, part);
+  return new Uint8Array(out);
 }
 
 /** Opcodes used by the generators (core spec 5.4; SIMD opcodes after the 0xfd prefix). */

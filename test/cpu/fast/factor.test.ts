@@ -28,7 +28,8 @@ describe('cpu-fast factorisations match the reference bit for bit', () => {
       }
     });
     test(`rectangular getrf ${dtype}`, () => {
-      for (const [m, c] of [[1, 3], [3, 1], [5, 9], [9, 5], [12, 7], [7, 12], [13, 4], [4, 20]] as const)
+      // the last four on the delayed-update kernel (min(m, n) >= 16): a tail panel, wide and tall
+      for (const [m, c] of [[1, 3], [3, 1], [5, 9], [9, 5], [12, 7], [7, 12], [13, 4], [4, 20], [41, 19], [19, 41], [33, 32], [32, 33]] as const)
         for (const kind of KINDS) conform(serialKernels, lu(kind, dtype, m, 'getrf', 'N', c), m * 31 + c, dtype);
     });
   }

@@ -24,14 +24,12 @@ before(() => {
   THREADING.minWork = 0;
   THREADING.minWorkPerThread = 0;
   THREADING.copyMinSize = 0;
-  THREADING.copyMaxBytes = Infinity;
 });
 after(() => {
   setCpuThreads(saved.threads);
   THREADING.minWork = saved.minWork;
   THREADING.minWorkPerThread = saved.minWorkPerThread;
   THREADING.copyMinSize = saved.copyMinSize;
-  THREADING.copyMaxBytes = saved.copyMaxBytes;
 });
 
 /** A strided batch whose array lives on a SharedArrayBuffer. */
@@ -68,7 +66,7 @@ describe('cpu-fast on worker threads matches the reference', () => {
     assert.equal(threadsFor('posv', r), 3);
     assert.equal(threadsFor('posv', r, 1), 1);
   });
-  test('copies for workers only where they pay: large matrices, bounded bytes; shared data always', () => {
+  test('copies for workers only where they pay: large matrices; shared data always', () => {
     const r = cases('strided', 'float64', 4, 7, false)[0]!.build(new Rng(1));
     const s = cases('strided', 'float64', 4, 7, true)[0]!.build(new Rng(1));
     const saved = { ...THREADING };
@@ -76,9 +74,21 @@ describe('cpu-fast on worker threads matches the reference', () => {
       THREADING.copyMinSize = 32;
       assert.equal(threadsFor('posv', r), 1);
       assert.equal(threadsFor('posv', s), 3);
-      THREADING.copyMinSize = 0;
-      THREADING.copyMaxBytes = 100;
-      assert.equal(threadsFor('posv', r), 1);
+    } finally {
+      Object.assign(THREADING, saved);
+    }
+  });
+  test('streamed copies: chunks of a few matrices from both ends, a failing matrix in several chunks', () => {
+    const saved = { ...THREADING };
+    try {
+      // every call streams, in chunks of one to a few matrices
+      THREADING.streamBytes = 0;
+      for (const [n, count, chunk] of [[4, 7, 200], [8, 10, 1500], [13, 5, 1], [20, 9, 9000], [3, 1, 100]] as const) {
+        THREADING.streamChunkBytes = chunk;
+        for (const kind of ['strided', 'list', 'variable'] as const)
+          for (const c of cases(kind, 'float64', n, count, false)) conform(fastCpuBackend, c, n * 11 + count, 'float64');
+        conform(fastCpuBackend, gemmCase('strided', 'float32', n, n, n, 'N', 'T', 1.5, 0), n, 'float32');
+      }
     } finally {
       Object.assign(THREADING, saved);
     }
