@@ -293,15 +293,21 @@ test('the large Cholesky and trsm on a device: scratch from the workspace, no wa
     return dev.launches;
   };
   const old = count({ force: { recursive: true, blocked: false, variant: 'panel', trsm: { invertFrom: Infinity } } });
-  const blocked = count();
+  const blocked = count({ force: { recursive: true, blocked: true, diagonal: 0, panel: 256 } });
   assert.ok(blocked < old / 1.5, `blocked ${blocked} launches against the old recursion's ${old}`);
-  count({ force: { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: 256 } } });
+  // The default: panels of 96 by the fused diagonal kernel, four launches a panel (no side stream here).
+  dev.names.clear();
+  const fused = count();
+  assert.ok(dev.names.has('potrf_diag_d_l_nb96') && dev.names.get('potrf_diag_d_l_nb96') === Math.ceil(n / 96), 'one fused diagonal kernel a panel');
+  assert.ok(fused < blocked / 2, `fused ${fused} launches against the blocked recursion's ${blocked}`);
+  count({ force: { recursive: true, blocked: true, diagonal: 0, panel: 256, trsm: { invertFrom: 256 } } });
   assert.ok([...dev.names.keys()].some((k) => k.startsWith('trsm_diagonal')), 'the inverted panel trsm ran');
   // Warm: repeating every path neither waits nor allocates.
   const live = dev.live.size, grows = Workspace.of(dev).grows;
   log.length = 0;
   count();
-  count({ force: { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: 0 } } });
+  count({ force: { recursive: true, blocked: true, diagonal: 0, panel: 512, trsm: { invertFrom: 0 } } });
+  count({ force: { recursive: true, blocked: true, diagonal: 64 } });
   count({ force: { recursive: true, blocked: false, trsm: { invertFrom: 512 } } });
   trsmCuda(dev, { side: 'left', uplo: 'upper', transA: 'T', diag: 'unit', alpha: 2, a, b: strided(dev.alloc('float64', n * 3), { rows: n, cols: 3, count: 1 }) });
   assert.ok(Workspace.of(dev).grows >= grows);

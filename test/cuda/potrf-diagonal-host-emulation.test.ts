@@ -18,6 +18,7 @@ import type { DType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { potrfMatrix } from '../../src/cpu/lapack/potrf.js';
 import { potrfDiagonalSource } from '../../src/cuda/kernels/potrf/generate-diagonal.js';
+import { potrfPanelSolveSource } from '../../src/cuda/kernels/potrf/generate-panel-solve.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
@@ -25,6 +26,7 @@ const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
   : 'opt-in: MYRIAD_HOST_EMULATION=1';
 
 const HARNESS = resolve('test/helpers/potrf-diagonal-host-harness.cpp');
+const PANEL_HARNESS = resolve('test/helpers/potrf-panel-solve-host-harness.cpp');
 
 test('the fused diagonal kernel run on the host factors and inverts', { skip, timeout: 900_000 }, () => {
   const rng = new Rng(21);
@@ -82,6 +84,69 @@ test('the fused diagonal kernel run on the host factors and inverts', { skip, ti
         for (let j = 0; j < fail; j++) for (let i = j; i < size; i++) {
           const e = stride + (uplo === 'lower' ? i + j * ld : j + i * ld);
           assert.ok(Math.abs(got[e]! - want1[e - stride]!) <= 200 * size * eps * (1 + Math.abs(want1[e - stride]!)), `failed matrix's column ${j}, ${where}`);
+        }
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the panel solve run on the host: A21 W^T over the triangle only (a NaN leaves the columns before it as the reference)', { skip, timeout: 900_000 }, () => {
+  const rng = new Rng(22);
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-psolve-'));
+  try {
+    for (const dtype of ['float64', 'float32'] as DType[]) for (const uplo of ['lower', 'upper'] as Uplo[]) {
+      for (const [nb, size, m] of [[16, 16, 70], [16, 13, 5], [8, 8, 130]] as const) {
+        const src = potrfPanelSolveSource({ dtype, uplo, nb });
+        writeFileSync(join(dir, 'kernel.cu'), src.source.replace('extern __shared__ __align__(16) unsigned char smemRaw[];', 'unsigned char* smemRaw = g_smem;'));
+        execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, `-I${dir}`, `-I${resolve('test/helpers')}`, PANEL_HARNESS, '-o', join(dir, 'p')]);
+        // A (size + m) x (size + m) SPD matrix: its factor's first `size` columns are the reference.
+        const n = size + m, count = 2, ld = n + 1, stride = ld * n + 3;
+        const round = (x: number): number => (dtype === 'float32' ? Math.fround(x) : x);
+        const a = new Float64Array(count * stride);
+        for (let e = 0; e < a.length; e++) a[e] = round(rng.uniform());
+        const w = new Float64Array(count * nb * nb);
+        const ref = a.slice();
+        const lowerAt = (q: number, i: number, j: number): number => q * stride + (uplo === 'lower' ? i + j * ld : j + i * ld);
+        for (let q = 0; q < count; q++) {
+          const b = Array.from({ length: n * n }, () => rng.uniform());
+          for (let j = 0; j < n; j++) for (let i = j; i < n; i++) {
+            let s = i === j ? 1 : 0;
+            for (let k = 0; k < n; k++) s += (b[i + k * n]! * b[j + k * n]!) / n;
+            a[lowerAt(q, i, j)] = ref[lowerAt(q, i, j)] = round(s);
+          }
+          // The reference: potrf of the whole matrix; the kernel's input: the panel below the
+          // diagonal block as it stands before the solve, W = L11^-1 from the reference's L11.
+          assert.equal(potrfMatrix(ref.subarray(q * stride, (q + 1) * stride) as Float64Array, 0, ld, n, uplo === 'upper'), 0);
+          const L = (i: number, j: number): number => (i < j ? 0 : ref[lowerAt(q, i, j)]!);
+          for (let c = 0; c < size; c++) for (let i = c; i < size; i++) {
+            let s = i === c ? 1 : 0;
+            for (let k = c; k < i; k++) s -= L(i, k) * w[q * nb * nb + k + c * nb]!;
+            w[q * nb * nb + i + c * nb] = round(s / L(i, i));
+          }
+        }
+        // Matrix 1: a NaN at panel row 2, column size - 2 (after the solve row 2 is NaN from that column on).
+        const nanRow = size + 2, nanCol = size - 2;
+        a[lowerAt(1, nanRow, nanCol)] = NaN;
+        const offset = uplo === 'lower' ? size : size * ld;   // the panel's first element
+        const input = `${count} ${m} ${size} ${ld} ${stride}\n${[...a.subarray(offset)].map((x) => (Number.isNaN(x) ? 'nan' : String(x))).join('\n')}\n${[...new Float64Array(offset)].join('\n')}\n${[...w].join('\n')}\n`;
+        // (The harness reads count * stride elements from the panel's offset: A shifted, padded at the end.)
+        const r = spawnSync(join(dir, 'p'), { input, maxBuffer: 1 << 28 });
+        assert.equal(r.status, 0, r.stderr.toString());
+        const got = new Float64Array(a.length);
+        r.stdout.toString().trim().split('\n').forEach((l, e) => { if (offset + e < got.length) got[offset + e] = /nan/.test(l) ? NaN : Number(l); });
+        const eps = dtype === 'float64' ? 2.2e-16 : 1.2e-7;
+        const where = `${dtype} ${uplo} nb ${nb} size ${size} m ${m}`;
+        for (let q = 0; q < count; q++) for (let i = size; i < n; i++) for (let j = 0; j < size; j++) {
+          const e = lowerAt(q, i, j), want = ref[e]!;
+          if (q === 1 && i === nanRow && j >= nanCol) assert.ok(Number.isNaN(got[e]), `${where}: NaN from its column on`);
+          else assert.ok(Math.abs(got[e]! - want) <= 200 * n * eps * (1 + Math.abs(want)), `${where}: panel (${i}, ${j}) of matrix ${q}: ${got[e]} vs ${want}`);
+        }
+        for (let e = offset; e < a.length; e++) {
+          const q = Math.floor(e / stride), o = e - q * stride, i = o % ld, j = Math.floor(o / ld);
+          const inPanel = q < count && o < ld * n && (uplo === 'lower' ? i >= size && i < n && j < size : j >= size && j < n && i < size);
+          if (!inPanel) assert.ok(Object.is(got[e], a[e]), `${where}: element ${e} outside the panel changed`);
         }
       }
     }

@@ -28,6 +28,7 @@
  * as for every large-path factor. Elements above the diagonal of A are never written; W is written
  * whole (zeros above its diagonal): the GEMM reads it as a full matrix.
  */
+import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
@@ -53,6 +54,23 @@ export function potrfDiagonalFits(nb: number): boolean {
   return Number.isInteger(nb) && nb >= TILE && nb <= 128 && nb % TILE === 0;
 }
 
+/**
+ * load4(dst, src): four consecutive elements of shared memory (16-byte aligned) in one or two
+ * 16-byte loads; a thread's 32 bytes lie beside its neighbours' (no bank conflicts). Shared by the
+ * family's large-path kernels.
+ */
+export function load4Source(dtype: DType): string {
+  return dtype === 'float64'
+    ? `static __device__ __forceinline__ void load4(real (&dst)[${TILE}], const real* src) {
+  const double2 lo = *reinterpret_cast<const double2*>(src), hi = *reinterpret_cast<const double2*>(src + 2);
+  dst[0] = lo.x; dst[1] = lo.y; dst[2] = hi.x; dst[3] = hi.y;
+}`
+    : `static __device__ __forceinline__ void load4(real (&dst)[${TILE}], const real* src) {
+  const float4 q = *reinterpret_cast<const float4*>(src);
+  dst[0] = q.x; dst[1] = q.y; dst[2] = q.z; dst[3] = q.w;
+}`;
+}
+
 export function potrfDiagonalSource(p: PotrfDiagonalParams): KernelSource {
   const d = p.dtype === 'float64';
   const split = p.nb <= SPLIT_MAX;
@@ -74,13 +92,7 @@ export function potrfDiagonalSource(p: PotrfDiagonalParams): KernelSource {
 // Element (i, k) of the lower factor's storage: A itself ('lower') or A^T ('upper').
 #define AT(i, k) ${at}
 static __device__ __forceinline__ real rsqrtReal(real x) { return ${d ? 'rsqrt' : 'rsqrtf'}(x); }
-// Four consecutive elements of shared memory (16-byte aligned) in ${d ? 'two 16-byte loads' : 'one 16-byte load'}: a tile's rows
-// or columns of the panel (one thread's 32 bytes beside its neighbours': no bank conflicts).
-static __device__ __forceinline__ void load4(real (&dst)[${TILE}], const real* src) {
-${d ? `  const double2 lo = *reinterpret_cast<const double2*>(src), hi = *reinterpret_cast<const double2*>(src + 2);
-  dst[0] = lo.x; dst[1] = lo.y; dst[2] = hi.x; dst[3] = hi.y;` : `  const float4 q = *reinterpret_cast<const float4*>(src);
-  dst[0] = q.x; dst[1] = q.y; dst[2] = q.z; dst[3] = q.w;`}
-}
+${load4Source(p.dtype)}
 
 // A: the diagonal block of each matrix (offset at its first element); W: count inverses of NB x NB
 // (ld NB); column: the block's first column in the whole matrix (for info).

@@ -2,7 +2,7 @@
  * potrfCuda: batched Cholesky of device batches, one plan (plan.ts) and one launch per group of
  * equal-size matrices; the panel design launches once per panel.
  */
-import { batchCount, strided, type StridedBatch } from '../../../core/batch.js';
+import { batchCount, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { Uplo } from '../../../core/enums.js';
@@ -17,7 +17,7 @@ import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimi
 import { block } from '../common/sub-blocks.js';
 import { syrkCuda } from '../syrk/index.js';
 import { gemmCuda } from '../gemm/index.js';
-import { copyBatch } from '../common/copy.js';
+import { potrfPanelSolveBlocks, potrfPanelSolveSharedBytes, potrfPanelSolveSource, potrfPanelSolveThreads } from './generate-panel-solve.js';
 import { potrfDiagonalFits, potrfDiagonalSource, potrfDiagonalThreads } from './generate-diagonal.js';
 import { trsmCuda, type TrsmOptions } from '../trsm/index.js';
 import { infoCombineSource } from './generate-combine.js';
@@ -96,7 +96,9 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
   const tuning = (opts.tuning ?? tuningFor(dev.info.arch, 'potrf')).blocked;
   const byPanels = potrfBlocked(a.rows, tuning, blocked);
   const fused = diagonal ?? bandFor(tuning.diagonal[dtype], a.rows)?.nb ?? 0;
-  if (byPanels && fused > 0) {
+  // The fused driver from its own threshold (below the blocked driver's: every n the large path
+  // takes for few matrices), unless the driver is forced either way.
+  if (fused > 0 && (blocked ?? a.rows >= tuning.diagonalMinN)) {
     if (!potrfDiagonalFits(fused)) throw new MyriadError('INVALID_ARGUMENT', `potrf's fused diagonal block must be a multiple of 4 of at most 128, got ${fused}`, 'diagonal');
     potrfInvertedPanels(dev, dtype, uplo, a, info, count, fused, lookahead ?? a.rows >= tuning.lookaheadFrom[dtype]);
     return;
@@ -147,9 +149,9 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
 /**
  * The blocked right-looking Cholesky with fused diagonal blocks (gpu-only-cholesky.txt's blocked
  * algorithm with lookahead; the panel as in generate-diagonal.ts): per panel of nb columns, one
- * kernel factors A11 = L11 L11^T and writes W = L11^-1 (and info), then the panel below is copied
- * aside and rewritten by one GEMM, A21 := A21 W^T ('upper': A12 := W A12); then the trailing
- * update. With lookahead (the paper's section on it), the update is two parts: the next panel's
+ * kernel factors A11 = L11 L11^T and writes W = L11^-1 (and info), then one kernel rewrites the
+ * panel below in place, A21 := A21 W^T ('upper': A12 := W A12; generate-panel-solve.ts); then the
+ * trailing update. With lookahead (the paper's section on it), the update is two parts: the next panel's
  * columns first, on the main stream (a SYRK on its diagonal block, a GEMM below it), then the
  * rest of the trailing matrix on the device's side stream, where it overlaps the next panel's
  * diagonal kernel (one SM) and GEMM; the main stream waits for it only before the next such
@@ -166,6 +168,7 @@ function potrfInvertedPanels(
   zeroInfo(dev, info, null, count);
   const p: PotrfDiagonalParams = { dtype, uplo, nb };
   const diagonalKernel = kernelFor(dev, 'potrf-diagonal', p, () => potrfDiagonalSource(p));
+  const solveKernel = kernelFor(dev, 'potrf-panel-solve', p, () => potrfPanelSolveSource(p));
   // The panel's columns (off, width) over rows [r0, r0 + rows), as stored ('upper': its transpose's place).
   const panelPart = (off: number, width: number, r0: number, rows: number): StridedBatch<DeviceArray> =>
     (lower ? block(a, r0, off, rows, width) : block(a, off, r0, width, rows)) as StridedBatch<DeviceArray>;
@@ -184,8 +187,6 @@ function potrfInvertedPanels(
   const frame = Workspace.of(dev).frame();
   try {
     const w = frame.take(dtype, count * nb * nb, `the large Cholesky's inverted diagonal blocks (${count} of ${nb} x ${nb})`);
-    const panelElements = Math.max(0, n - nb) * nb;
-    const x = panelElements > 0 ? frame.take(dtype, count * panelElements, `the large Cholesky's copy of a panel (${count} of ${n - nb} x ${nb})`) : null;
     let forked = false;
     for (let off = 0; off < n; off += nb) {
       const size = Math.min(nb, n - off);
@@ -193,14 +194,10 @@ function potrfInvertedPanels(
       const a11 = block(a, off, off, size, size) as StridedBatch<DeviceArray>;
       diagonalKernel.launch({ grid: [count, 1, 1], block: [potrfDiagonalThreads(nb), 1, 1] },
         [arg.ptr(a11.data.ptr), arg.i64(a11.offset), arg.i64(a11.stride), arg.i32(a11.ld), arg.ptr(w), arg.ptr(info), arg.i32(count), arg.i32(size), arg.i32(off)]);
-      if (rest === 0 || x === null) continue;
-      const inverse = strided(w, { rows: size, cols: size, ld: nb, stride: nb * nb, count }, 'w');
+      if (rest === 0) continue;
       const panelBlock = panelPart(off, size, off + size, rest);
-      const copy = strided(x, { rows: panelBlock.rows, cols: panelBlock.cols, ld: panelBlock.rows, stride: panelElements, count }, 'x');
-      copyBatch(dev, dtype, { pointer: panelBlock.data.ptr, offset: panelBlock.offset, stride: panelBlock.stride, ld: panelBlock.ld },
-        { pointer: x.ptr, offset: 0, stride: panelElements, ld: panelBlock.rows }, count, panelBlock.rows, panelBlock.cols);
-      if (lower) gemmCuda(dev, { transA: 'N', transB: 'T', alpha: 1, a: copy, b: inverse, beta: 0, c: panelBlock });
-      else gemmCuda(dev, { transA: 'N', transB: 'N', alpha: 1, a: inverse, b: copy, beta: 0, c: panelBlock });
+      solveKernel.launch({ grid: [potrfPanelSolveBlocks(rest), count, 1], block: [potrfPanelSolveThreads(nb), 1, 1], sharedBytes: potrfPanelSolveSharedBytes(p) },
+        [arg.ptr(panelBlock.data.ptr), arg.i64(panelBlock.offset), arg.i64(panelBlock.stride), arg.i32(panelBlock.ld), arg.ptr(w), arg.i32(count), arg.i32(rest), arg.i32(size)]);
       const r0 = off + size;
       if (side === null) {
         update(off, size, r0, rest, r0, rest);

@@ -52,6 +52,8 @@ export interface PotrfBlockedTuning {
    * panel's solve one GEMM with the inverse), or 0: the panel by the recursion and trsm.
    */
   readonly diagonal: PerDType<readonly { readonly maxN: number; readonly nb: number }[]>;
+  /** n from which a strided group on the large path takes the fused-diagonal driver (where `diagonal` gives a width). */
+  readonly diagonalMinN: number;
   /** n from which the fused-diagonal driver overlaps each panel with the trailing update (a side stream). */
   readonly lookaheadFrom: PerDType<number>;
   /** Both large paths, fewer matrices than SMs: leaves of 33 ... 128 by the register design whatever registerMax says. */
