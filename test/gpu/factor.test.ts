@@ -570,6 +570,14 @@ test('many right-hand sides (n > 32: the trsm route), failing matrices keep B', 
   }
 });
 
+// (gesv takes the large LU the same way from float64 n = 2560, where a CPU reference is too slow here.)
+test('posv with one right-hand side on the large Cholesky (few large matrices), failing matrices keep B', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1101);
+  const cholMix = (i: number): Kind => (i % 4 === 2 ? 'notSpd' : 'spd');
+  for (const dtype of DTYPES) for (const uplo of UPLOS) checkSolve(dev, rng, dtype, 'posv', 1100, 1, uplo, cholMix);
+});
+
 test('list and variable batches (pointer form, grouping by size) for potrf, getrf, gesv', { skip }, () => {
   const dev = gpu();
   const rng = new Rng(6);
