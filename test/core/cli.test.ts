@@ -105,9 +105,10 @@ describe('myriad command', () => {
   it('a CPU bench table has no all-empty vendor columns and no small value printed as 0.0', () => {
     const out = execFileSync(process.execPath, [cli, 'bench', 'potrf', '--backend', 'cpu', '--sizes', '2', '--batch', '3', '--repeats', '1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const [header, , row] = out.trim().split('\n');
-    // The vendor columns (numpy, where python3 has it) are there only with a figure in them.
+    // The vendor columns (numpy, where python3 has it) are there only with a figure in them; %roof
+    // (of the measured copy bandwidth) is the CPU's own and always filled (the no-'-' check below).
     if (/numpy/.test(row!)) assert.match(header!, /vendor/);
-    else assert.doesNotMatch(header!, /vendor|speed-up|%roof/);
+    else assert.doesNotMatch(header!, /vendor|speed-up/);
     assert.doesNotMatch(row!, /\s-(\s|$)/);
     assert.doesNotMatch(row!, /\s0\.0+(\s|$)/);
   });
