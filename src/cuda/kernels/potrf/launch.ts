@@ -84,8 +84,10 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
 }
 
 /**
- * The large path over a strided batch, by halves (potrfRecursionSteps) or panel by panel
- * (potrfBlockedSteps, from the table's `blocked.minN`); both are one list of steps: leaves by the kernels above (their info, relative
+ * The large path over a strided batch. By default (from the table's `blocked.diagonalMinN`) the
+ * fused-diagonal driver below (potrfInvertedPanels). Otherwise (forced, or a table without it) by
+ * halves (potrfRecursionSteps) or panel by panel (potrfBlockedSteps, from `blocked.minN`); both are
+ * one list of steps: leaves by the kernels above (their info, relative
  * to the leaf, into a scratch array and combined into `info` by the first failure), updates by the
  * trsm and syrk families on sub-blocks of every matrix. A matrix that failed goes on being updated
  * (its content past the failing column is unspecified, as potrf's tests take it); the others are
