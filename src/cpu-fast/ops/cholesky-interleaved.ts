@@ -11,10 +11,10 @@ import type { PosvRequest, PotrfRequest } from '../../core/ops.js';
 import { moduleFactory } from '../jit/compile.js';
 import { generatePotrfInterleavedStrided, type PotrfInterleavedStridedParams } from '../kernels/potrf-interleaved.js';
 import { INTERLEAVED_CHUNK_BYTES, INTERLEAVED_PAIRS_PER_TRIP } from '../tuning.js';
-import { heap, heapInts, instantiate } from '../wasm/runtime.js';
+import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
 type WasmPotrf = (a: number, strideBytes: number, info: number, pairs: number, b: number, bStrideBytes: number, nrhs: number) => void;
-const kernel = moduleFactory<PotrfInterleavedStridedParams, WasmPotrf>(generatePotrfInterleavedStrided, 'potrf', instantiate);
+const kernel = moduleFactory<PotrfInterleavedStridedParams, WasmPotrf>(generatePotrfInterleavedStrided, 'potrf', loadModule);
 
 /** A strided batch's chunk copied byte for byte: how its matrices lie, and whether this kernel takes them. */
 interface Region { readonly data: FloatArray; readonly offset: number; readonly stride: number; readonly footprint: number }
