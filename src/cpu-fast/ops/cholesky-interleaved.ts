@@ -78,7 +78,8 @@ export function potrfInterleaved(
     if (c & 1) fn((c - 1) * stride * es, 0, infoBase + (c - 1) * 4, 1, bBase + (c - 1) * bs, 0, nrhs);
     data.set(view.subarray(0, len), start);
     if (rb) rb.data.set(view.subarray(bBase / es, bBase / es + bLen), bStart);
-    for (let t = 0; t < c; t++) r.info[p0 + q + t] = ints[infoBase / 4 + t]!;
+    // one block copy, not a loop (a first call's loop runs in V8's interpreter: 5 of 35 ms for posv 8 x 100,000)
+    r.info.set(ints.subarray(infoBase / 4, infoBase / 4 + c), p0 + q);
   }
   return true;
 }
