@@ -79,13 +79,21 @@ export function kernelFactory<P extends object, F>(generate: (p: P) => KernelSou
   };
 }
 
-/** The same for WebAssembly modules: bytes from a generator, exports per parameter object. */
-export function moduleFactory<P extends object, F>(generate: (p: P) => Uint8Array<ArrayBuffer>, exportName: string, instantiate: (b: Uint8Array<ArrayBuffer>) => WebAssembly.Exports): (p: P) => F {
+/**
+ * The same for WebAssembly modules: bytes from a generator, exports per parameter object. The
+ * generator's name and the parameters' JSON name the module for `load` (wasm/runtime.ts's
+ * loadModule), which shares one compiled module between the threads.
+ */
+export function moduleFactory<P extends object, F>(
+  generate: (p: P) => Uint8Array<ArrayBuffer>, exportName: string,
+  load: (source: string, generate: () => Uint8Array<ArrayBuffer>) => WebAssembly.Exports,
+): (p: P) => F {
+  if (!generate.name) throw new Error('moduleFactory: the generator needs a name (it names the module between threads)');
   const memo = new Map<string, F>();
   return (p: P): F => {
     const key = JSON.stringify(p);
     let fn = memo.get(key);
-    if (fn === undefined) memo.set(key, (fn = instantiate(generate(p))[exportName] as F));
+    if (fn === undefined) memo.set(key, (fn = load(`${generate.name}:${key}`, () => generate(p))[exportName] as F));
     return fn;
   };
 }

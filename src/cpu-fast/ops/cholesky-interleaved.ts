@@ -11,10 +11,10 @@ import type { PosvRequest, PotrfRequest } from '../../core/ops.js';
 import { moduleFactory } from '../jit/compile.js';
 import { generatePotrfInterleavedStrided, type PotrfInterleavedStridedParams } from '../kernels/potrf-interleaved.js';
 import { INTERLEAVED_CHUNK_BYTES, INTERLEAVED_PAIRS_PER_TRIP } from '../tuning.js';
-import { heap, heapInts, instantiate } from '../wasm/runtime.js';
+import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
 type WasmPotrf = (a: number, strideBytes: number, info: number, pairs: number, b: number, bStrideBytes: number, nrhs: number) => void;
-const kernel = moduleFactory<PotrfInterleavedStridedParams, WasmPotrf>(generatePotrfInterleavedStrided, 'potrf', instantiate);
+const kernel = moduleFactory<PotrfInterleavedStridedParams, WasmPotrf>(generatePotrfInterleavedStrided, 'potrf', loadModule);
 
 /** A strided batch's chunk copied byte for byte: how its matrices lie, and whether this kernel takes them. */
 interface Region { readonly data: FloatArray; readonly offset: number; readonly stride: number; readonly footprint: number }
@@ -78,7 +78,8 @@ export function potrfInterleaved(
     if (c & 1) fn((c - 1) * stride * es, 0, infoBase + (c - 1) * 4, 1, bBase + (c - 1) * bs, 0, nrhs);
     data.set(view.subarray(0, len), start);
     if (rb) rb.data.set(view.subarray(bBase / es, bBase / es + bLen), bStart);
-    for (let t = 0; t < c; t++) r.info[p0 + q + t] = ints[infoBase / 4 + t]!;
+    // one block copy, not a loop (a first call's loop runs in V8's interpreter: 5 of 35 ms for posv 8 x 100,000)
+    r.info.set(ints.subarray(infoBase / 4, infoBase / 4 + c), p0 + q);
   }
   return true;
 }

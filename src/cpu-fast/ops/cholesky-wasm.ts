@@ -13,10 +13,10 @@ import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.
 import { cholLd, generatePotrfWasm, type PotrfWasmParams } from '../kernels/potrf-wasm.js';
 import { GEMM_WASM_CHUNK_BYTES } from '../tuning.js';
 import { stridedView } from './run-batch.js';
-import { heap, heapInts, instantiate } from '../wasm/runtime.js';
+import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
 type WasmPotrf = (a: number, info: number, count: number) => void;
-const kernel = moduleFactory<PotrfWasmParams, WasmPotrf>(generatePotrfWasm, 'potrf', instantiate);
+const kernel = moduleFactory<PotrfWasmParams, WasmPotrf>(generatePotrfWasm, 'potrf', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
 const solveKernel = kernelFactory<{ dtype: DType }, CholSolveKernel>(generateCholSolve);
 let scratch = new Float64Array(64);

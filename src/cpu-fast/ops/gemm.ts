@@ -19,12 +19,12 @@ import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.
 import { sliceRequest } from '../split.js';
 import { GEMM_WASM, GEMM_WASM_CHUNK_BYTES, UNROLL_MAX } from '../tuning.js';
 import { useFma } from '../wasm/features.js';
-import { heap, instantiate } from '../wasm/runtime.js';
+import { heap, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 
 type WasmGemm = (a: number, b: number, c: number, count: number, alpha: number, beta: number) => void;
 const jsKernel = kernelFactory<GemmJsParams, GemmJsKernel>(generateGemmJs);
-const wasmKernel = moduleFactory<GemmWasmParams, WasmGemm>(generateGemmWasm, 'gemm', instantiate);
+const wasmKernel = moduleFactory<GemmWasmParams, WasmGemm>(generateGemmWasm, 'gemm', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
 
 const pack = (dtype: DType, trans: Op, direction: 'in' | 'out' = 'in'): PackKernel =>

@@ -14,12 +14,12 @@ import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.
 import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
 import { GEMM_WASM_CHUNK_BYTES, LU_WASM_BLOCK } from '../tuning.js';
 import { stridedView } from './run-batch.js';
-import { heap, heapInts, instantiate } from '../wasm/runtime.js';
+import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
 type WasmGetrf = (a: number, ipiv: number, info: number, count: number) => void;
 type WasmGetrfBlock = (a: number, ipiv: number, info: number, count: number, b: number) => void;
-const kernel = moduleFactory<GetrfWasmParams, WasmGetrf>(generateGetrfWasm, 'getrf', instantiate);
-const blockKernel = moduleFactory<GetrfBlockWasmParams, WasmGetrfBlock>(generateGetrfBlockWasm, 'getrf', instantiate);
+const kernel = moduleFactory<GetrfWasmParams, WasmGetrf>(generateGetrfWasm, 'getrf', loadModule);
+const blockKernel = moduleFactory<GetrfBlockWasmParams, WasmGetrfBlock>(generateGetrfBlockWasm, 'getrf', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
 const solveKernel = kernelFactory<{ dtype: DType }, LuSolveKernel>(generateLuSolve);
 let scratch = new Float64Array(64);

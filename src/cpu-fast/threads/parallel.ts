@@ -132,6 +132,17 @@ export function parallel(op: OpName, serial: Op): Op {
  * other), until the two ends meet. The caller copies between its own chunks, so a faster or
  * less loaded thread simply takes more chunks. Jobs queue in a worker and finish in order.
  */
+const streamedShapes = new Set<string>();
+/** Whether this is the first streamed call of the op on matrices of this shape and element size. */
+function firstCall(op: OpName, r: object): boolean {
+  const b = mainBatch(op, r);
+  const m = matrixAt(b, 0);
+  const key = `${op} ${m.rows}x${m.cols} ${m.data.BYTES_PER_ELEMENT}`;
+  if (streamedShapes.has(key)) return false;
+  streamedShapes.add(key);
+  return true;
+}
+
 function streamed(op: OpName, r: object, serial: Op, threads: number, count: number, copies: number): void {
   const sub = Math.max(1, Math.floor((THREADING.streamChunkBytes * count) / copies));
   let front = 0, back = count;
@@ -164,7 +175,11 @@ function streamed(op: OpName, r: object, serial: Op, threads: number, count: num
       for (; w.seen < d && w.queue.length > 0; w.seen++) unstage(w.queue.shift()!);
     }
   };
-  for (const w of workers) refill(w);
+  // On the first streamed call of a shape, the caller runs its first chunk before the workers
+  // get theirs: it generates and compiles the kernels, which reach the workers with their first
+  // chunk (wasm/runtime.ts), instead of every thread generating its own at the same time.
+  const shape = firstCall(op, r);
+  if (!shape) for (const w of workers) refill(w);
   while (front < back) {
     const p0 = front, p1 = Math.min(back, front + sub);
     front = p1;

@@ -3,8 +3,9 @@
  * thread), started on first use and unref'd so that they never keep the process alive. The
  * count is MYRIAD_THREADS, else the machine's available parallelism; setCpuThreads() changes it.
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { OpName } from '../../core/ops.js';
+import { shareModules, sharedModules } from '../wasm/runtime.js';
 import { Arena } from './staging.js';
 import { cpuThreads } from './count.js';
 
@@ -16,12 +17,18 @@ export { cpuThreads, setCpuThreads } from './count.js';
  * in the worker and finish in order); `arena` for one-off copies, `streams` the two arenas a
  * stream alternates between (one copied while the worker runs the other).
  */
-interface Slot { worker: Worker; flag: Int32Array; done: Int32Array; text: Uint16Array; arena: Arena; streams: [Arena, Arena] }
+interface Slot { worker: Worker; modules: MessagePort; flag: Int32Array; done: Int32Array; text: Uint16Array; arena: Arena; streams: [Arena, Arena] }
 
 /** Bytes of each stream arena a worker starts with: the worker writes them once at start-up, so a first call does not pay their page faults. */
 export const STREAM_ARENA_BYTES = 3 << 20;
 
 const slots: Slot[] = [];
+
+// Each WebAssembly module the caller compiles goes to every worker at once, on a port of its own
+// that the worker reads before it would generate a module (wasm/runtime.ts): a worker then skips
+// generating and compiling what the caller already has (10-30 ms per kernel on a first call).
+shareModules({ onCompiled: (m) => { for (const s of slots) s.modules.postMessage(m); } });
+
 /** Worker `i` (0-based), started on first use. */
 export function slot(i: number): Slot {
   while (slots.length <= i) {
@@ -29,9 +36,14 @@ export function slot(i: number): Slot {
     const done = new Int32Array(new SharedArrayBuffer(4));
     const text = new Uint16Array(new SharedArrayBuffer(2048));
     const streams: [Arena, Arena] = [new Arena(STREAM_ARENA_BYTES), new Arena(STREAM_ARENA_BYTES)];
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { flag, done, text, touch: streams.map((a) => a.bytes()) } });
+    const { port1: modules, port2 } = new MessageChannel();
+    modules.unref();
+    const worker = new Worker(new URL('./worker.js', import.meta.url), {
+      workerData: { flag, done, text, touch: streams.map((a) => a.bytes()), modules: sharedModules(), port: port2 },
+      transferList: [port2],
+    });
     worker.unref();
-    slots.push({ worker, flag, done, text, arena: new Arena(), streams });
+    slots.push({ worker, modules, flag, done, text, arena: new Arena(), streams });
   }
   return slots[i]!;
 }

@@ -3,12 +3,23 @@
  * its flag (1 done, 2 failed, with the message in the shared text buffer) and wakes the caller,
  * which waits with Atomics.wait so that the public API stays synchronous.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { OpName } from '../../core/ops.js';
 import { serialOp } from '../backend.js';
+import { receiveModules, shareModules, type SharedModule } from '../wasm/runtime.js';
 
-interface Setup { flag: Int32Array; done: Int32Array; text: Uint16Array; touch: SharedArrayBuffer[] }
-const { flag, done, text, touch } = workerData as Setup;
+interface Setup { flag: Int32Array; done: Int32Array; text: Uint16Array; touch: SharedArrayBuffer[]; modules: SharedModule[]; port: MessagePort }
+const { flag, done, text, touch, modules, port } = workerData as Setup;
+
+// The modules the caller had compiled when this worker started, then those it compiles later
+// (read synchronously, in the middle of a job, just before this thread would generate one).
+receiveModules(modules);
+shareModules({
+  pullModules: () => {
+    for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) receiveModules([m.message as SharedModule]);
+  },
+});
+port.unref();
 
 // The stream arenas' pages, written once now (in the background of the caller's first call)
 // rather than on the caller's first copy: a compare-exchange of 0 with 0 per page faults the page
