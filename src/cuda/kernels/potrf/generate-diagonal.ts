@@ -1,32 +1,33 @@
 /**
  * The large Cholesky's diagonal block, factored AND inverted by one thread block (issue 13;
- * gpu-only-cholesky.txt: the panel is the serial path, so it must be one short kernel, and its
- * triangular solve becomes a GEMM with the inverse, as in batched-triangular-kblas.txt's TRSM by
- * inverted diagonal blocks). The blocked driver (launch.ts) then needs per panel only
- * A21 := A21 W^T (one tensor-core GEMM, W = L11^-1) and the trailing SYRK.
+ * gpu-only-cholesky.txt: the panel is the serial path, so it must be one short kernel; its
+ * triangular solve then needs only the inverse, as batched-triangular-kblas.txt's TRSM by inverted
+ * diagonal blocks). The driver (launch.ts, potrfInvertedPanels) follows it with the panel solve
+ * A21 := A21 W^T, W = L11^-1 (generate-panel-solve.ts), and the trailing SYRK.
  *
- * Algorithm: symmetric Gauss-Jordan on [A11 | I] by rows. Step j scales row j by s = 1/sqrt(d),
- * d the current pivot, and subtracts l_ij times it from every row i > j. On the lower triangle of
- * the Schur complement that is the right-looking Cholesky (a_ik -= l_ij l_kj for i >= k > j, column
- * j final as l_ij = a_ij s); on the identity it builds W = L^-1 row by row
- * (w_ic -= l_ij w_jc s for i > j, c <= j; row j final as w_jc s). One barrier per column.
+ * Algorithm: symmetric Gauss-Jordan on [A11 | I] by block rows of 4 (a panel jt). The owner of the
+ * panel's 4 x 4 diagonal tile factors it alone in registers and inverts that factor E (no division:
+ * 1 / E(m, m) is the pivot's rsqrt); one barrier; the panel's other tiles become L(I, jt) =
+ * A(I, jt) E^-T and W's row block W(jt, :) := E^-1 W(jt, :), both published to shared memory
+ * (by column, 16-byte loads, no bank conflicts); a second barrier; then the rank-4 updates
+ * A(I, K) -= L(I, jt) L(K, jt)^T (I >= K > jt: the right-looking Cholesky) and
+ * W(I, C) -= L(I, jt) W(jt, C) (I > jt, C <= jt: W = L^-1 built by rows). Two barriers per 4
+ * columns.
  *
- * Layout: NB x NB in 4 x 4 tiles; thread t owns tile (bi, bk), bi >= bk, of BOTH triangles (the
- * Schur complement's in x[4][4], W's in v[4][4]), so NB = 128 is 528 threads holding 32 values
- * each. Step j reads column j of the Schur complement and row j of W from shared memory
- * (published raw by their owners at the end of step j - 1, double buffered by the parity of j),
- * with 1/sqrt(d) computed once by the owner of the diagonal element. Register indices are
- * compile-time (unrolled loops with predicates), so nothing goes to local memory.
+ * Layout: NB x NB in 4 x 4 tiles; the Schur complement's tiles go to threads by columns (a panel
+ * is a few consecutive warps), W's by rows. Up to NB = 96 a thread owns one tile of one triangle
+ * (more warps to hide the latency chain); above, tile t of both (NB = 128: 528 threads of 32
+ * values). Register indices are compile-time (unrolled loops with predicates).
  *
  * A block of `size` < NB (the last panel) is padded with the identity, which is its own factor and
  * inverse and leaves the leading block unchanged. 'upper' factors L = U^T, reading element (i, k)
  * of L at A[k + i * ld].
  *
- * Failure at column j (d not > 0, or NaN; every thread reads the same d, so the block stops
- * together): info = column + j + 1 if it is still 0; columns < j of the factor and rows < j of W
- * are final (so the GEMM with W leaves the panel's columns < j correct); the rest is unspecified,
- * as for every large-path factor. Elements above the diagonal of A are never written; W is written
- * whole (zeros above its diagonal): the GEMM reads it as a full matrix.
+ * Failure at column j (d not > 0, or NaN; the diagonal tile's owner publishes it, so the block
+ * stops together after the panel): info = column + j + 1 if it is still 0; E is the factor's
+ * columns < j and the identity beyond, so the panel's columns < j, and W's rows < j, come out final
+ * and columns >= j keep their raw values (A(j, j) = d, as LAPACK leaves it). Elements above the
+ * diagonal of A are never written; W is written whole (zeros above its diagonal).
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
@@ -84,6 +85,11 @@ export function potrfDiagonalSource(p: PotrfDiagonalParams): KernelSource {
     }`;
   const rows = (body: string): string => loop('r', body);
   const cols = (body: string): string => loop('c', body);
+  // tile -= sum over the panel's columns m of (4 rows at `left`) (4 columns at `right`)^T: the rank-4 update of phase 3.
+  const rankUpdate = (tile: string, left: string, right: string): string => loop('m', `real lr[${TILE}], rc[${TILE}];
+        load4(lr, ${left});
+        load4(rc, ${right});
+        ${rows(cols(`${tile}[r][c] = fmaReal(-lr[r], rc[c], ${tile}[r][c]);`))}`);
   const source = `${precisionPrelude(p.dtype)}
 #define NB ${p.nb}
 #define TB (NB / ${TILE})
@@ -197,16 +203,10 @@ ${split ? `  real (&v)[${TILE}][${TILE}] = x;
     //    garbage, never stored), W(I, C) -= L(I, jt) W(jt, C) for I > jt, C <= jt. The next
     //    step's barrier orders them before shared memory is written again.
     if (aOwner && ak > jt) {
-      ${loop('m', `real li[${TILE}], lk[${TILE}];
-        load4(li, &sL[m][ai0]);
-        load4(lk, &sL[m][ak0]);
-        ${rows(cols('x[r][c] = fmaReal(-li[r], lk[c], x[r][c]);'))}`)}
+      ${rankUpdate('x', '&sL[m][ai0]', '&sL[m][ak0]')}
     }
     if (wOwner && wi > jt && wk <= jt) {
-      ${loop('m', `real li[${TILE}], rw[${TILE}];
-        load4(li, &sL[m][wi0]);
-        load4(rw, &sW[m][wk0]);
-        ${rows(cols('v[r][c] = fmaReal(-li[r], rw[c], v[r][c]);'))}`)}
+      ${rankUpdate('v', '&sL[m][wi0]', '&sW[m][wk0]')}
     }
   }
 
