@@ -10,4 +10,4 @@ export { getrfPanelSource, getrfUpdateSource } from './generate-panel.js';
 export { getrfTallSource } from './generate-tall.js';
 export { getrfLaswpSource } from './generate-laswp.js';
 export { planGetrf, selectGetrf, getrfRecursive, getrfRecursionSteps, tallShape, type GetrfProblem, type GetrfRecursionStep, type TallShape } from './plan.js';
-export { getrfCuda, getrfGroup, type GetrfOptions } from './launch.js';
+export { getrfCuda, getrfGroup, getrfLargePath, type GetrfOptions } from './launch.js';

@@ -2,7 +2,7 @@
  * getrfCuda: batched LU with partial pivoting of device batches, one plan (plan.ts) per group of
  * equal-size matrices; the blocked design launches a panel and a trailing update per panel.
  */
-import { batchCount, type StridedBatch } from '../../../core/batch.js';
+import { batchCount, type Batch, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GetrfRequest } from '../../../core/ops.js';
@@ -26,16 +26,23 @@ import { getrfRecursionSteps, getrfRecursive, planGetrf, tallShape, type TallSha
 
 export type GetrfOptions = FamilyOptions<GetrfForce, GetrfTuning>;
 
+/**
+ * Whether getrfCuda takes a batch to its large path (the recursion over the whole GPU: strided,
+ * large or few matrices, from the tuning table); the solves ask it too, to factor through it.
+ */
+export function getrfLargePath(dev: GpuDevice, a: Batch<DeviceArray>, opts: GetrfOptions = {}): boolean {
+  if (a.kind !== 'strided' || a.count === 0) return false;
+  const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
+  return getrfRecursive(deviceDtype(a), a.rows, a.cols, a.count, dev.info.smCount, tuning.recursion, recursionForced(opts.force));
+}
+
 export function getrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>, opts: GetrfOptions = {}): void {
   const count = batchCount(r.a);
   if (count === 0) return;
   const dtype = deviceDtype(r.a);
-  if (r.a.kind === 'strided') {
-    const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
-    if (getrfRecursive(dtype, r.a.rows, r.a.cols, count, dev.info.smCount, tuning.recursion, recursionForced(opts.force))) {
-      getrfRecursion(dev, dtype, r.a, r.ipiv, r.pivotStride, r.info, count, tuning, opts.force?.tallWidest);
-      return;
-    }
+  if (r.a.kind === 'strided' && getrfLargePath(dev, r.a, opts)) {
+    getrfRecursion(dev, dtype, r.a, r.ipiv, r.pivotStride, r.info, count, opts.tuning ?? tuningFor(dev.info.arch, 'getrf'), opts.force?.tallWidest);
+    return;
   }
   const grouping = groupOperands(dev, [r.a]);
   try {

@@ -9,4 +9,4 @@ export { potrfRegisterSource } from './generate-register.js';
 export { potrfPanelSource } from './generate-panel.js';
 export { planPotrf, selectPotrf, potrfBlocked, potrfBlockedSteps, potrfRecursionSteps, potrfRecursive, RECURSIVE_LEAF, type PotrfProblem, type PotrfRecursionStep } from './plan.js';
 export { infoCombineSource } from './generate-combine.js';
-export { potrfCuda, potrfGroup, type PotrfOptions } from './launch.js';
+export { potrfCuda, potrfGroup, potrfLargePath, type PotrfOptions } from './launch.js';

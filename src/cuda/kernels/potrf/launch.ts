@@ -2,7 +2,7 @@
  * potrfCuda: batched Cholesky of device batches, one plan (plan.ts) and one launch per group of
  * equal-size matrices; the panel design launches once per panel.
  */
-import { batchCount, type StridedBatch } from '../../../core/batch.js';
+import { batchCount, type Batch, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { Uplo } from '../../../core/enums.js';
@@ -31,11 +31,19 @@ import { planPotrf, potrfBlocked, potrfBlockedSteps, potrfRecursionSteps, potrfR
 
 export type PotrfOptions = FamilyOptions<PotrfForce, PotrfTuning>;
 
+/**
+ * Whether potrfCuda takes a batch to its large path (strided, large or few matrices: the
+ * fused-diagonal driver or the recursion); the solves ask it too, to factor through it.
+ */
+export function potrfLargePath(dev: GpuDevice, a: Batch<DeviceArray>, opts: PotrfOptions = {}): boolean {
+  return a.kind === 'strided' && a.count > 0 && potrfRecursive(a.rows, a.count, dev.info.smCount, recursionForced(opts.force));
+}
+
 export function potrfCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>, opts: PotrfOptions = {}): void {
   const count = batchCount(r.a);
   if (count === 0) return;
   const dtype = deviceDtype(r.a);
-  if (r.a.kind === 'strided' && potrfRecursive(r.a.rows, count, dev.info.smCount, recursionForced(opts.force))) {
+  if (r.a.kind === 'strided' && potrfLargePath(dev, r.a, opts)) {
     potrfRecursion(dev, dtype, r.uplo, r.a, r.info, count, opts);
     return;
   }

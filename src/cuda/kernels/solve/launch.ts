@@ -22,9 +22,8 @@ import { permuteSharedBytes, permuteSource, PERMUTE_THREADS } from './generate-p
 import type { SolveVariant } from './params.js';
 import { planFusedSolve, planPosvSolve, planSmallSolve, planSubstitute, smallSolveApplies, trsmRouteApplies, type SolveProblem } from './plan.js';
 import { elementBytes } from '../common/precision.js';
-import { potrfCuda, potrfGroup, potrfRecursive } from '../potrf/index.js';
-import { getrfCuda, getrfGroup, getrfRecursive } from '../getrf/index.js';
-import { tuningFor } from '../../model/tuning/index.js';
+import { potrfCuda, potrfGroup, potrfLargePath } from '../potrf/index.js';
+import { getrfCuda, getrfGroup, getrfLargePath } from '../getrf/index.js';
 import { trsmCuda } from '../trsm/index.js';
 
 interface Pivots { ipiv: DeviceArray; pivotStride: number }
@@ -98,20 +97,6 @@ function takesTrsmRoute(a: DeviceBatch, b: DeviceBatch): boolean {
   return trsmRouteApplies({
     *[Symbol.iterator]() { for (let i = 0; i < count; i++) yield { n: matrixAt(a, i).rows, nrhs: matrixAt(b, i).cols }; },
   });
-}
-
-/**
- * Whether the factorization of a strided A takes its family's large path (the whole GPU on few or
- * large matrices; potrf/getrf plan.ts): then the solve composes the factorization's public face with
- * the two triangular solves, whatever the number of right-hand sides, instead of factoring one
- * matrix per thread block (one 4096 matrix: 905 ms that way on an H100, against a few ms).
- */
-function takesLargeCholesky(dev: GpuDevice, a: DeviceBatch): boolean {
-  return a.kind === 'strided' && potrfRecursive(a.rows, a.count, dev.info.smCount);
-}
-
-function takesLargeLu(dev: GpuDevice, a: DeviceBatch): boolean {
-  return a.kind === 'strided' && getrfRecursive(a.data.dtype as DType, a.rows, a.cols, a.count, dev.info.smCount, tuningFor(dev.info.arch, 'getrf').recursion);
 }
 
 /** Both triangular solves with a Cholesky factor: L L^T X = B (lower) or U^T U X = B (upper). */
@@ -227,7 +212,9 @@ export function getrsCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, DeviceArr
 
 /** Cholesky factorisation and solve; B is left unchanged where info > 0 (LAPACK's posv). */
 export function posvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
-  if (takesTrsmRoute(r.a, r.b) || takesLargeCholesky(dev, r.a)) {
+  // Few or large matrices: the factorization's large path (the whole GPU), then the two trsm,
+  // whatever nrhs (one thread block per matrix took 905 ms for one 4096 matrix on an H100).
+  if (takesTrsmRoute(r.a, r.b) || potrfLargePath(dev, r.a)) {
     potrfCuda(dev, { uplo: r.uplo, a: r.a, info: r.info });
     solveKeepingFailed(dev, r.b, r.info, () => choleskyTrsm(dev, r.uplo, r.a, r.b));
     return;
@@ -249,7 +236,7 @@ export function posvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray
 
 /** LU factorisation with partial pivoting and solve; B is left unchanged where info > 0 (LAPACK's gesv). */
 export function gesvCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>): void {
-  if (takesTrsmRoute(r.a, r.b) || takesLargeLu(dev, r.a)) {
+  if (takesTrsmRoute(r.a, r.b) || getrfLargePath(dev, r.a)) {
     getrfCuda(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info });
     solveKeepingFailed(dev, r.b, r.info, () => luTrsm(dev, 'N', r.a, r.b, r));
     return;
