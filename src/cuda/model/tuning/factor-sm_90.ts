@@ -55,6 +55,8 @@ export const sm90PotrfTuning: PotrfTuning = {
     minN: 1024, panel: 256, invertPanel: false, registerLeavesFew: true,
     diagonal: { float64: [{ maxN: 6143, nb: 96 }, { maxN: Infinity, nb: 128 }], float32: [{ maxN: 6143, nb: 96 }, { maxN: Infinity, nb: 128 }] },
     lookaheadFrom: { float64: 4096, float32: 8192 },
+    // GUESS, to be measured: two levels (the trailing update with k = 4 nb) from 8192.
+    outerPanels: { float64: [{ maxN: 8191, panels: 1 }, { maxN: Infinity, panels: 4 }], float32: [{ maxN: 8191, panels: 1 }, { maxN: Infinity, panels: 4 }] },
     // The fused driver for every n on the large path (from 256 with fewer matrices than SMs): 256 x 16
     // 0.206 ms, 512 x 16 0.377 against the recursion's 0.413 and 0.980 (float64, no lookahead).
     diagonalMinN: 256,
