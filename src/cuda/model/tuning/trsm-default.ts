@@ -23,4 +23,7 @@ export const defaultTrsmTuning: TrsmTuning = {
   invertFrom: { float64: 512, float32: 512 },
   invertBlock: 256,
   invertMaxBytes: 1 << 30,
+  // GUESSES until measured: the chained substitution for few columns from m = 512.
+  chainFrom: { float64: 512, float32: 512 },
+  chainMaxRhs: 64,
 };

@@ -18,4 +18,7 @@ export interface TrsmTuning {
   readonly invertBlock: number;
   /** Workspace bytes the inverted blocks and the copy of B's block may take; beyond, the recursion. */
   readonly invertMaxBytes: number;
+  /** Side left: triangles from this m with at most `chainMaxRhs` right-hand sides take the flag-chained substitution (generate-chain.ts). */
+  readonly chainFrom: PerDType<number>;
+  readonly chainMaxRhs: number;
 }
