@@ -19,7 +19,8 @@
  * Per block (row block I, RT columns): acc = alpha B_I; for each earlier block J in order: fetch
  * M_IJ into registers (it does not depend on X, so the load is in flight while the block waits),
  * wait for J's flag (acquire), read X_J through L2 (written by another block), acc -= M_IJ X_J;
- * then solve M_II X_I = acc (M_II fetched into its own buffer at the start) by one warp per
+ * then solve M_II X_I = acc (M_II fetched into its own buffer at the start, its diagonal's
+ * reciprocals taken then: a division on the critical path costs ~100 cycles a row) by one warp per
  * column, lanes holding rows, shuffles instead of barriers; write X_I, release I's flag.
  */
 import type { KernelSource } from '../../runtime/types.js';
@@ -34,9 +35,9 @@ export const CHAIN_THREADS = 256;
 /** Right-hand sides per chain, at most (two columns per warp in the diagonal solve). */
 export const CHAIN_RHS_MAX = 16;
 
-/** Dynamic shared bytes: the off-diagonal tile and the diagonal block (NB x (NB + 1) each), X_J and acc (NB x RT each). */
+/** Dynamic shared bytes: the off-diagonal tile and the diagonal block (NB x (NB + 1) each), X_J and acc (NB x RT each), the diagonal's reciprocals. */
 export function trsmChainSharedBytes(p: TrsmChainParams): number {
-  return (2 * CHAIN_NB * (CHAIN_NB + 1) + 2 * CHAIN_NB * p.rhs) * elementBytes(p.dtype);
+  return (2 * CHAIN_NB * (CHAIN_NB + 1) + 2 * CHAIN_NB * p.rhs + CHAIN_NB) * elementBytes(p.dtype);
 }
 
 /** Ints of the synchronisation array per chain: a ticket counter and a flag per row block. */
@@ -92,6 +93,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) ${entry}(
   real* diag = tile + NB * LDT;                       // M_II
   real* xs = diag + NB * LDT;                         // X_J, column c at c * NB
   real* acc = xs + NB * RT;                           // the right-hand side being reduced, likewise
+  real* rdiag = acc + NB * RT;                        // 1 / M(k, k): off the chain's critical path
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int chain = blockIdx.y, mat = chain / rhsTiles, c0 = (chain % rhsTiles) * RT;
   const int nc = min(RT, n - c0);
@@ -113,6 +115,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) ${entry}(
     fetchTile(a, ldA, m, I, I, reg);
     storeTile(diag, reg);
   }
+  __syncthreads();
+  if (!UNIT && tid < NB) rdiag[tid] = real(1) / diag[tid * LDT + tid];
   for (int e = tid; e < NB * RT; e += THREADS) {
     const int r = e % NB, c = e / NB;
     acc[e] = r < rowsI && c < nc ? alpha * b[I * NB + r + (long long)c * ldB] : real(0);
@@ -146,10 +150,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) ${entry}(
   // M_II X_I = acc: a warp per column, lane l holding rows l and l + 32; row k solved at step p.
   for (int c = warp; c < nc; c += THREADS / 32) {
     real v0 = acc[c * NB + lane], v1 = acc[c * NB + lane + 32];
+    #pragma unroll 8
     for (int p = 0; p < rowsI; ++p) {
       const int k = REVERSE ? rowsI - 1 - p : p;
       real xk = __shfl_sync(0xffffffffu, k < 32 ? v0 : v1, k & 31);
-      if (!UNIT) xk = xk / diag[k * LDT + k];
+      if (!UNIT) xk *= rdiag[k];
       if (lane == k) v0 = xk;
       if (lane + 32 == k) v1 = xk;
       if (REVERSE ? lane < k : lane > k) v0 = fmaReal(-diag[lane * LDT + k], xk, v0);
