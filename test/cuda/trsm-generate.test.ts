@@ -209,6 +209,8 @@ test('the chained substitution: chosen for side left trsm with few columns from 
   assert.equal(chainRhs({ ...base, m: 4096, n: 3 }, tuning), 4);
   assert.equal(chainRhs({ ...base, m: 4096, n: 64 }, tuning), 16);
   assert.equal(chainRhs({ ...base, m: 4096, n: 65 }, tuning), 0, 'beyond chainMaxRhs');
+  assert.equal(chainRhs({ ...base, m: 16384, n: 16 }, tuning), 16);
+  assert.equal(chainRhs({ ...base, m: 16384, n: 17 }, tuning), 0, 'beyond chainMaxElements');
   assert.equal(chainRhs({ ...base, m: 511, n: 1 }, tuning), 0, 'below chainFrom');
   assert.equal(chainRhs({ ...base, m: 511, n: 1 }, tuning, { chain: true }), 1, 'forced');
   assert.equal(chainRhs({ ...base, m: 4096, n: 1 }, tuning, { chain: false }), 0);

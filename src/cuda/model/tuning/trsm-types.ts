@@ -21,4 +21,6 @@ export interface TrsmTuning {
   /** Side left: triangles from this m with at most `chainMaxRhs` right-hand sides take the flag-chained substitution (generate-chain.ts). */
   readonly chainFrom: PerDType<number>;
   readonly chainMaxRhs: number;
+  /** ... and at most this many elements of B (m x n): beyond, each chain's own tile products outweigh the launches it saves. */
+  readonly chainMaxElements: number;
 }
