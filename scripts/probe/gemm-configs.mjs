@@ -21,7 +21,10 @@ const extra = [
   { bm: 128, bn: 64, bk: 16, wm: 2, wn: 2, stages: 4 }, { bm: 64, bn: 128, bk: 16, wm: 2, wn: 2, stages: 3 },
   { bm: 128, bn: 64, bk: 32, wm: 2, wn: 2, stages: 3 }, { bm: 128, bn: 128, bk: 32, wm: 2, wn: 4, stages: 2, mmaK: 16 },
 ];
-const configs = [...MMA_CONFIGS.filter((c) => c.bm >= 64 && c.bn >= 64), ...extra];
+const label = (c) => `${c.bm}x${c.bn}x${c.bk} w${c.wm}x${c.wn} s${c.stages} k${c.mmaK ?? 8}`;
+// ONLY=label,label (exact labels) times those alone (for Nsight Compute runs).
+const only = process.env.ONLY?.split(',');
+const configs = [...MMA_CONFIGS.filter((c) => c.bm >= 64 && c.bn >= 64), ...extra].filter((c) => only === undefined || only.includes(label(c)));
 const rng = new Random(5);
 const c = ctx.upload(randomMatrices('float64', n, n, 1, rng));
 const C = strided(c, { rows: n, cols: n, count: 1 });
@@ -33,13 +36,12 @@ for (const k of ks) {
   console.log(`n ${n} k ${k}: cuBLAS ${vendor.toFixed(3)} ms ${(flops / vendor / 1e9).toFixed(1)} TF/s`);
   for (const config of configs) {
     const tuning = { ...base, mma: [...base.mma.slice(0, -1), { maxDim: Infinity, config }] };
-    const label = `${config.bm}x${config.bn}x${config.bk} w${config.wm}x${config.wn} s${config.stages} k${config.mmaK ?? 8}`;
     try {
       const ms = median(() => gemmCuda(dev, { transA: 'N', transB: 'T', alpha: -1, a: A, b: A, beta: 1, c: C }, { tuning }));
       const tri = median(() => gemmCuda(dev, { transA: 'N', transB: 'T', alpha: -1, a: A, b: A, beta: 1, c: C }, { tuning, triangle: 'lower' }));
-      console.log(`  ${label.padEnd(28)} ${ms.toFixed(3)} ms ${(flops / ms / 1e9).toFixed(1)} TF/s; lower triangle ${tri.toFixed(3)} ms ${(flops / 2 / tri / 1e9).toFixed(1)} TF/s useful`);
+      console.log(`  ${label(config).padEnd(28)} ${ms.toFixed(3)} ms ${(flops / ms / 1e9).toFixed(1)} TF/s; lower triangle ${tri.toFixed(3)} ms ${(flops / 2 / tri / 1e9).toFixed(1)} TF/s useful`);
     } catch (e) {
-      console.log(`  ${label.padEnd(28)} failed: ${e.message.split('\n')[0]}`);
+      console.log(`  ${label(config).padEnd(28)} failed: ${e.message.split('\n')[0]}`);
     }
   }
   a.dispose?.();
