@@ -61,6 +61,12 @@ export interface GetrfLaswpParams {
 }
 
 
+/** The blocked driver's row interchanges (generate-swaps.ts): many pivots on a range of columns at once. */
+export interface GetrfSwapsParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+}
+
 export type GetrfVariant = 'small' | 'register' | 'blocked';
 
 /** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks, sweeps). */
@@ -75,6 +81,12 @@ export interface GetrfForce {
   readonly recursive?: boolean;
   /** The recursive driver's widest leaf panel (a power of two, 1 ... 32). */
   readonly tallWidest?: number;
+  /** The large path panel by panel (the blocked driver, true) or by halves (the recursion, false). */
+  readonly panels?: boolean;
+  /** The blocked driver's panel width (a multiple of 32). */
+  readonly panelWidth?: number;
+  /** The blocked driver's lookahead (the trailing update beyond the next panel on a side stream), or never. */
+  readonly lookahead?: boolean;
 }
 
 export type GetrfPlan =

@@ -102,4 +102,16 @@ export const sm90GetrfTuning: GetrfTuning = {
     maxThreads: 1024,
     valueRegisters: 40,
   },
+  // Issue 13, session 6: GUESSES, written without a GPU, to be measured with
+  // scripts/probe/getrf-blocked.mjs. The recursion was host-bound at 4096 (4,099 launches at 12-13
+  // us each, laswp alone 1,406); panel by panel, every panel's interchanges are one launch for all
+  // columns and the trailing update one trsm and one GEMM of k = nb. Counted on the plan (no GPU):
+  // one 4096 float64 matrix makes ~1,900 launches with panels of 128 (the tall panels' leaves are 4
+  // columns wide: what one SM's registers hold of 3,000+ rows), the recursion 4,099. Lookahead as the
+  // Cholesky measured it (from 4096 in float64).
+  blocked: {
+    minN: { float64: 0, float32: 0 },
+    panel: { float64: [{ maxN: 2047, nb: 64 }, { maxN: Infinity, nb: 128 }], float32: [{ maxN: 2047, nb: 64 }, { maxN: Infinity, nb: 128 }] },
+    lookaheadFrom: { float64: 4096, float32: 4096 },
+  },
 };
