@@ -5,7 +5,8 @@
  * singular; the side stream's updates run at once and as late as the join allows); a symbolic run
  * that every column is factored once and gets every pivot exactly once in LAPACK's order, and that
  * the main stream leaves the side's columns alone until it joins; when it applies and its panel
- * width; its launches on a counting device against the recursion's; the swaps kernel compiles.
+ * width; its launches on a counting device against the recursion's (with the wide leaves: a few a
+ * panel); the swaps kernel and the wide leaf compile.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -14,11 +15,11 @@ import { strided } from '../../src/core/batch.js';
 import { cpuGemm } from '../../src/cpu/gemm.js';
 import { getrfMatrix } from '../../src/cpu/lapack/index.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
-import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfPanelWidth, getrfSwapsSource, tallShape, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfPanelWidth, getrfSwapsSource, getrfWideSource, tallShape, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { Kernel, KernelSource } from '../../src/cuda/runtime/types.js';
 import { FakeDevice } from '../helpers/fake-gpus.js';
-import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 import { Rng } from '../helpers/random.js';
 
 const T = tuningFor('sm_90', 'getrf');
@@ -69,7 +70,7 @@ test('the blocked LU\'s steps give dgetrf\'s factors, pivots and info (square, t
   const rng = new Rng(1301);
   for (const [m, n] of [[1, 1], [5, 3], [3, 5], [64, 64], [100, 100], [257, 257], [300, 130], [130, 300], [200, 201], [97, 250]] as const) {
     const big = m * n > 40_000;
-    for (const nb of [32, 64]) for (const [leafName, leaf] of big ? leafRules.filter((r) => r[0] !== '1' && r[0] !== '16') : leafRules) {
+    for (const nb of [32, 64]) for (const [leafName, leaf] of big ? leafRules.filter((r) => r[0] === (nb === 32 ? 'table f64' : '4/8/16 by rows')) : leafRules) {
       const zeros = big ? [nb === 32 ? -1 : Math.floor(Math.min(m, n) / 3)] : [-1, Math.floor(Math.min(m, n) / 3), Math.min(m, n) - 1];
       for (const zero of zeros) for (const [lookahead, late] of [[false, false], [true, false], [true, true]] as const) {
         const ld = m + 3;
@@ -189,27 +190,49 @@ test('on a device: fewer launches than the recursion, one interchange launch a p
     assert.equal(dev.names.has('getrf_swaps_d_st'), false, 'the recursion keeps its laswp');
     const laswp = dev.names.get('getrf_laswp_d_st')!;
     const leaves = dev.names.get('getrf_tall_d_st')!;
+    // The table's wide leaves: one leaf launch a panel of 64, a few launches a panel in all.
     for (const nb of [64, 128]) {
       const blocked = run({ recursive: true, panels: true, panelWidth: nb, lookahead: false });
+      const panels = Math.ceil(n / nb);
+      assert.equal(dev.names.get('getrf_wide_d_w64_st'), n / 64, `n = ${n} nb = ${nb}: one wide leaf a 64 columns`);
+      assert.equal(dev.names.has('getrf_tall_d_st'), false, 'no tall leaf');
+      // A panel of 64: its leaf, the interchange, trsm, GEMM; of 128: two leaves and the split's four between them.
+      assert.ok(blocked <= (nb === 64 ? 8 : 18) * panels, `n = ${n} nb = ${nb}: ${blocked} launches for ${panels} panels`);
+      console.log(`  n = ${n}: recursion ${recursion} launches, blocked nb = ${nb} with wide leaves ${blocked} (${(blocked / panels).toFixed(1)} a panel: ${JSON.stringify([...dev.names])})`);
+    }
+    for (const nb of [64, 128]) {
+      const blocked = run({ recursive: true, panels: true, panelWidth: nb, lookahead: false, wideLeaf: 0 });
       assert.ok(blocked < recursion, `n = ${n} nb = ${nb}: blocked ${blocked} launches against the recursion's ${recursion}`);
       assert.equal(dev.names.has('getrf_laswp_d_st'), false);
       assert.equal(dev.names.get('getrf_tall_d_st'), leaves, 'the same leaves');
       // Swaps: the recursion's inside the panels, and one a panel for all the other columns.
       assert.ok(dev.names.get('getrf_swaps_d_st')! < laswp, `${dev.names.get('getrf_swaps_d_st')} swaps launches against ${laswp} laswp`);
-      console.log(`  n = ${n}: recursion ${recursion} launches (${laswp} laswp), blocked nb = ${nb} ${blocked} (${dev.names.get('getrf_swaps_d_st')} swaps, ${leaves} leaves)`);
-      const withSide = run({ recursive: true, panels: true, panelWidth: nb, lookahead: true });
+      console.log(`  n = ${n}: recursion ${recursion} launches (${laswp} laswp), blocked nb = ${nb} with tall leaves ${blocked} (${dev.names.get('getrf_swaps_d_st')} swaps, ${leaves} leaves)`);
+      const withSide = run({ recursive: true, panels: true, panelWidth: nb, lookahead: true, wideLeaf: 0 });
       assert.equal(dev.sides, Math.ceil(n / nb) - 2, 'a side update for every panel with more than one panel after it');
       assert.equal(dev.joins, dev.sides, 'each joined once');
       assert.equal(withSide, blocked + dev.sides, 'one more GEMM a fork');
     }
     assert.throws(() => run({ recursive: true, panels: true, panelWidth: 48 }), /panelWidth/);
+    assert.throws(() => run({ recursive: true, panels: true, wideLeaf: 65 }), /wideLeaf/);
   }
 });
 
-test('the swaps kernel: pure, every parameter changes the source, it compiles without spills', { skip: NVCC_SKIP, timeout: 120_000 }, async () => {
+test('the swaps kernel and the wide leaf: pure, every parameter changes the source, they compile (swaps without spills)', { skip: NVCC_SKIP, timeout: 180_000 }, async () => {
   const all = (['float64', 'float32'] as const).flatMap((dtype) => (['strided', 'pointer'] as const).map((kind) => getrfSwapsSource({ dtype, kind })));
   assert.equal(new Set(all.map((k) => k.source)).size, all.length);
   assert.equal(getrfSwapsSource({ dtype: 'float64', kind: 'strided' }).source, getrfSwapsSource({ dtype: 'float64', kind: 'strided' }).source);
   const failures = compileFailures(await compileForSm90([all[0]!, all[2]!]), (r) => (r.spillStores > 0 ? `${r.spillStores} bytes spilled` : undefined));
   assert.deepEqual(failures, [], failures.join('\n'));
+  const base = { dtype: 'float64', kind: 'strided', width: 64, ...tallShape('float64', 4096, T.recursion) } as const;
+  const wides = [base, { ...base, dtype: 'float32' as const }, { ...base, kind: 'pointer' as const }, { ...base, width: 32 }, { ...base, nb: 8 },
+    { ...base, threads: 512 }, { ...base, rowsPerThread: 2 }].map(getrfWideSource);
+  assert.equal(new Set(wides.map((k) => k.source)).size, wides.length);
+  // The table's shape at 4096 rows (MYRIAD_FULL_COMPILE=1: and at 1024, where 16 bytes spill at 1024
+  // threads' cap of 64 registers); ptxas's spills reported.
+  const shapes = [wides[0]!, getrfWideSource({ ...base, ...tallShape('float64', 1024, T.recursion) })];
+  const results = await compileForSm90(FULL_COMPILE ? shapes : shapes.slice(0, 1));
+  for (const r of results) if ('report' in r) console.log(`  ${r.src.entry}: ${r.report.registers} registers, ${r.report.spillStores} bytes spilled`);
+  const wideFailures = compileFailures(results, (r) => (r.spillStores > 64 ? `${r.spillStores} bytes spilled` : undefined));
+  assert.deepEqual(wideFailures, [], wideFailures.join('\n'));
 });

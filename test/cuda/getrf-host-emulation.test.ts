@@ -7,7 +7,10 @@
  *   the factors to rounding;
  * - the swaps kernel (generate-swaps.ts) against dlaswp in JavaScript: more pivots than a chunk,
  *   pivots inside the range, repeated rows, columns of the panel itself left alone;
- * - the blocked driver (getrfBlockedSteps) with the panel and swaps kernels, as the recursion below;
+ * - the wide leaf (generate-wide.ts) alone on m x w panels (sub-blocks of a few columns, several
+ *   rows per thread, the last sub-block partial): as the tall panel kernel;
+ * - the blocked driver (getrfBlockedSteps) with the wide leaf, the tall leaf and the swaps kernel,
+ *   as the recursion below;
  * - the whole recursion of plan.ts (getrfRecursionSteps, tallShape) with the panel and laswp kernels
  *   on the host and the solves and updates by the CPU trsm and gemm on the same sub-blocks: square,
  *   tall and wide matrices, a zero column planted (info as LAPACK), NaN, both precisions.
@@ -27,7 +30,7 @@ import { DTYPE_EPS, type DType, type FloatArray } from '../../src/core/dtype.js'
 import { cpuGemm } from '../../src/cpu/gemm.js';
 import { cpuGetrf } from '../../src/cpu/lapack/index.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
-import { getrfBlockedSteps, getrfLaswpSource, getrfRecursionSteps, getrfSwapsSource, getrfTallSource, SWAPS_THREADS, SWAPS_TILE, tallShape } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfBlockedSteps, getrfLaswpSource, getrfRecursionSteps, getrfSwapsSource, getrfTallSource, getrfWideSource, SWAPS_THREADS, SWAPS_TILE, tallShape } from '../../src/cuda/kernels/getrf/index.js';
 import type { GetrfRecursionTuning } from '../../src/cuda/model/tuning/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { Rng } from '../helpers/random.js';
@@ -191,6 +194,36 @@ test('the recursion on the host (panel and laswp kernels, CPU trsm and gemm) equ
   }
 });
 
+test('the wide leaf on the host: dgetrf of m x w panels in register sub-blocks, pivots applied across the panel', { skip, timeout: 900_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-getrf-'));
+  const run = launcher(dir);
+  const rng = new Rng(45);
+  try {
+    // [dtype, m, w, width (compile-time), sub-block, threads]
+    for (const [dtype, m, w, width, nb, threads] of [['float64', 300, 64, 64, 4, 128], ['float64', 200, 37, 64, 8, 64], ['float32', 257, 48, 64, 16, 128],
+      ['float64', 64, 64, 64, 16, 64], ['float64', 150, 20, 32, 8, 64]] as const) {
+      const rowsPerThread = Math.ceil(m / threads);
+      const count = 3;
+      const l = oddLayout(m, w, count);
+      // Matrix 1: a zero column at 11 (a later sub-block's), matrix 2: a NaN below the pivot of column 2.
+      const a = makeCase(rng, dtype, l, (x, at) => {
+        for (let i = 0; i < m; i++) x[at(1, i, 11)] = 0;
+        x[at(2, m - 1, 2)] = NaN;
+      });
+      const want = reference(l, a);
+      const got: State = { a: a.slice(), piv: new Int32Array(want.piv.length).fill(-7), info: new Int32Array(count) };
+      run(getrfWideSource({ dtype, kind: 'strided', width, nb, threads, rowsPerThread }), null,
+        [count, count, 1, threads, got.a.length, got.piv.length, l.offset, l.stride, l.ld, w, m, w, 0], got);
+      assert.equal(want.info[1], 12);
+      want.info[2] = -1;   // (NaN: compared where it does not spread)
+      got.info[2] = -1;
+      compare(dtype, l, got, want, `wide leaf ${dtype} ${m}x${w} W=${width} nb=${nb} T=${threads} R=${rowsPerThread}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the swaps kernel on the host: dlaswp of a range of pivots on a range of columns, the panel\'s own columns left alone', { skip, timeout: 900_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'myriad-getrf-'));
   const run = launcher(dir);
@@ -234,13 +267,14 @@ test('the swaps kernel on the host: dlaswp of a range of pivots on a range of co
   }
 });
 
-test('the blocked driver on the host (panel and swaps kernels, CPU trsm and gemm) equals dgetrf', { skip, timeout: 1_800_000 }, () => {
+test('the blocked driver on the host (wide and tall leaves, swaps kernel, CPU trsm and gemm) equals dgetrf', { skip, timeout: 1_800_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'myriad-getrf-'));
   const run = launcher(dir);
   const rng = new Rng(44);
   const t: GetrfRecursionTuning = { minN: { float64: 0, float32: 0 }, minNFew: { float64: 0, float32: 0 }, widest: { float64: 16, float32: 32 }, maxThreads: 64, valueRegisters: 40 };
   try {
-    for (const [dtype, m, n, count, nb] of [['float64', 150, 150, 3, 32], ['float64', 130, 70, 2, 32], ['float64', 70, 130, 2, 64], ['float32', 140, 140, 2, 64]] as const) {
+    for (const [dtype, m, n, count, nb, wide] of [['float64', 150, 150, 3, 32, 0], ['float64', 130, 70, 2, 32, 32], ['float64', 70, 130, 2, 64, 64],
+      ['float32', 140, 140, 2, 64, 0], ['float64', 150, 150, 2, 64, 64], ['float64', 160, 150, 2, 64, 32], ['float32', 140, 140, 2, 64, 64]] as const) {
       const l = oddLayout(m, n, count);
       const zeroAt = 37;
       const a = makeCase(rng, dtype, l, (x, at) => { for (let i = 0; i < m; i++) x[at(count - 1, i, zeroAt)] = 0; });
@@ -255,10 +289,12 @@ test('the blocked driver on the host (panel and swaps kernels, CPU trsm and gemm
         run(getrfSwapsSource({ dtype, kind: 'strided' }), 'SWAPS',
           [...head(count, Math.ceil(cols / SWAPS_TILE), SWAPS_THREADS, l.offset + col * l.ld), from, to, col, cols, SWAPS_TILE], got);
       // Lookahead on: the side's updates run in step order here (the pure test runs them late too).
-      for (const step of getrfBlockedSteps(m, n, nb, (rows) => tallShape(dtype, rows, t).nb, true)) {
+      // Leaves up to `wide` by the wide leaf where wider than the tall one holds (launch.ts getrfPanels).
+      for (const step of getrfBlockedSteps(m, n, nb, (rows) => Math.max(wide, tallShape(dtype, rows, t).nb), true)) {
         if (step.kind === 'panel') {
           const sh = tallShape(dtype, m - step.off, t);
-          run(getrfTallSource({ dtype, kind: 'strided', ...sh }), null, [...head(count, 1, sh.threads, l.offset + step.off + step.off * l.ld), m - step.off, step.width, step.off], got);
+          const src = step.width <= sh.nb ? getrfTallSource({ dtype, kind: 'strided', ...sh }) : getrfWideSource({ dtype, kind: 'strided', width: wide, ...sh });
+          run(src, null, [...head(count, 1, sh.threads, l.offset + step.off + step.off * l.ld), m - step.off, step.width, step.off], got);
         } else if (step.kind === 'swap') swaps(step.from, step.to, step.col, step.cols);
         else if (step.kind === 'interchange') swaps(step.from, step.to, 0, n);
         else if (step.kind === 'solve') cpuTrsm({ side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', alpha: 1, a: sub(step.off, step.off, step.top, step.top), b: sub(step.off, step.col, step.top, step.cols) });
@@ -267,7 +303,7 @@ test('the blocked driver on the host (panel and swaps kernels, CPU trsm and gemm
           cpuGemm({ transA: 'N', transB: 'N', alpha: -1, beta: 1, a: sub(step.off + step.top, step.off, below, step.top), b: sub(step.off, step.col, step.top, step.cols), c: sub(step.off + step.top, step.col, below, step.cols) });
         }
       }
-      compare(dtype, l, got, want, `blocked getrf ${dtype} ${m}x${n} nb=${nb} count=${count}`);
+      compare(dtype, l, got, want, `blocked getrf ${dtype} ${m}x${n} nb=${nb} wide leaf ${wide} count=${count}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

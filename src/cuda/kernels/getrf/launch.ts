@@ -23,7 +23,8 @@ import { getrfRegisterSource } from './generate-register.js';
 import { getrfSmallLayout, getrfSmallSource } from './generate-small.js';
 import { getrfSwapsSource, SWAPS_THREADS, SWAPS_TILE } from './generate-swaps.js';
 import { getrfTallSource } from './generate-tall.js';
-import type { GetrfForce, GetrfTallParams } from './params.js';
+import { getrfWideSource, WIDE_MAX } from './generate-wide.js';
+import type { GetrfForce, GetrfTallParams, GetrfWideParams } from './params.js';
 import { getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfRecursionSteps, getrfRecursive, planGetrf, tallShape, type TallShape } from './plan.js';
 
 export type GetrfOptions = FamilyOptions<GetrfForce, GetrfTuning>;
@@ -173,7 +174,8 @@ function getrfRecursion(
 
 /**
  * The blocked driver of plan.ts (getrfBlockedSteps) over a strided batch: panels of nb columns,
- * each by the recursion's steps (the same leaves, trsm and gemm as getrfRecursion; its swaps and
+ * each by the recursion's steps (leaves up to the table's wideLeaf columns by the wide leaf kernel,
+ * narrower ones by the tall kernel; trsm and gemm as getrfRecursion; its swaps and
  * each panel's interchanges of all other columns by the swaps kernel, one launch each), then the
  * trailing trsm and GEMM; with lookahead, the GEMM beyond the next panel on the device's side
  * stream (as potrf's fused driver: nothing waits on the host, capture-safe, the side joined only
@@ -192,16 +194,32 @@ function getrfPanels(
   zeroInfo(dev, info, null, count);
   const widest = force.tallWidest ?? tuning.recursion.widest[dtype];
   const shape = (rows: number): TallShape => tallShape(dtype, rows, tuning.recursion, widest);
+  const wide = force.wideLeaf ?? tuning.blocked.wideLeaf[dtype];
+  if (!(Number.isInteger(wide) && wide >= 0 && wide <= WIDE_MAX)) throw new MyriadError('INVALID_ARGUMENT', `getrf's wide leaf must be 0 ... ${WIDE_MAX} columns, got ${wide}`, 'wideLeaf');
   const go = largeLaunches(dev, dtype, a, ipiv, pivotStride, info, count, shape);
+  // Leaves wider than the tall kernel holds for their rows: the wide leaf kernel, one launch.
+  const leafWidth = (rows: number): number => Math.max(wide, shape(rows).nb);
+  const leaf = (off: number, width: number): void => {
+    const s = shape(m - off);
+    if (width <= s.nb) {
+      go.leaf(off, width);
+      return;
+    }
+    const p: GetrfWideParams = { dtype, kind: 'strided', width: wide, nb: s.nb, threads: s.threads, rowsPerThread: s.rowsPerThread };
+    const k = kernelFor(dev, 'getrf-wide', p, () => getrfWideSource(p));
+    k.launch({ grid: [count, 1, 1], block: [s.threads, 1, 1] }, [
+      ...subArgs(go.sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...indexArgs(null, count),
+      arg.i32(m - off), arg.i32(width), arg.i32(off)]);
+  };
   const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
   const swaps = (from: number, to: number, col: number, cols: number): void => {
     swapsKernel.launch({ grid: [count, Math.ceil(cols / SWAPS_TILE), 1], block: [SWAPS_THREADS, 1, 1] }, [
       ...subArgs(go.sub(0, col, m, cols)), arg.ptr(ipiv), arg.i32(pivotStride), ...indexArgs(null, count),
       arg.i32(from), arg.i32(to), arg.i32(col), arg.i32(cols), arg.i32(SWAPS_TILE)]);
   };
-  for (const step of getrfBlockedSteps(m, n, nb, (rows) => shape(rows).nb, side !== null)) {
+  for (const step of getrfBlockedSteps(m, n, nb, leafWidth, side !== null)) {
     switch (step.kind) {
-      case 'panel': go.leaf(step.off, step.width); break;
+      case 'panel': leaf(step.off, step.width); break;
       case 'swap': swaps(step.from, step.to, step.col, step.cols); break;
       case 'interchange': swaps(step.from, step.to, 0, n); break;
       case 'solve': go.solve(step.off, step.top, step.col, step.cols); break;

@@ -83,6 +83,8 @@ export interface GetrfBlockedTuning {
   readonly panel: PerDType<readonly { readonly maxN: number; readonly nb: number }[]>;
   /** max(rows, cols) from which it overlaps each panel with the trailing update (a side stream). */
   readonly lookaheadFrom: PerDType<number>;
+  /** Its leaves this wide by the wide leaf kernel (kernels/getrf/generate-wide.ts), or 0: the tall leaves only. */
+  readonly wideLeaf: PerDType<number>;
 }
 
 /** When the recursive LU replaces the one-block-per-matrix designs, and its leaf panels' shape. */
