@@ -398,8 +398,8 @@ function recursionCases(dev: GpuDevice, rng: Rng): void {
 }
 
 // getrf's blocked large-path driver (issue 13, session 6; kernels/getrf/launch.ts getrfPanels):
-// panels by the recursion, one swaps launch a panel for the other columns, trsm and GEMM; with and
-// without lookahead (the side stream). Written without a GPU: one test() per case so that a slow
+// panels by the wide leaf (generate-wide.ts) or the recursion's tall leaves, one swaps launch a
+// panel for the other columns, trsm and GEMM; with and without lookahead (the side stream). Written without a GPU: one test() per case so that a slow
 // or stuck one shows. Against the CPU's dgetrf (A, pivots, info) where it is cheap enough here
 // (n <= 1536), by residuals otherwise. Odd ld, stride gaps and offsets throughout (layout()).
 const BLOCKED: GetrfOptions = { force: { recursive: true, panels: true } };
@@ -409,7 +409,9 @@ function withBlocked(extra: GetrfOptions['force'], body: () => void): void {
   try { body(); } finally { forced = saved; }
 }
 const BLOCKED_CASES: readonly [string, GetrfOptions['force'], (dev: GpuDevice, rng: Rng) => void][] = [
-  ['float64 n = 1000, the table\'s panel', {}, (dev, rng) => checkGetrf(dev, rng, 'float64', 1000, 1000, 1, () => 'general')],
+  ['float64 n = 1000, the table\'s panel and wide leaf', {}, (dev, rng) => checkGetrf(dev, rng, 'float64', 1000, 1000, 1, () => 'general')],
+  ['float64 n = 1000, tall leaves only (the recursion inside each panel)', { wideLeaf: 0, panelWidth: 64 }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1000, 1000, 1, () => 'general')],
+  ['float64 n = 1025, panels of 128 with wide leaves of 32, lookahead', { panelWidth: 128, wideLeaf: 32, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1025, 1025, 1, () => 'general')],
   ['float64 n = 1025, panels of 128 with lookahead', { panelWidth: 128, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1025, 1025, 1, () => 'general')],
   ['float64 n = 1536, panels of 64 with lookahead', { panelWidth: 64, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1536, 1536, 1, () => 'general')],
   ['float32 n = 1025, panels of 64', { panelWidth: 64, lookahead: false }, (dev, rng) => checkGetrf(dev, rng, 'float32', 1025, 1025, 1, () => 'general', true)],
