@@ -488,6 +488,51 @@ test('getrf\'s blocked driver at n = 3000 (the default large path), and gesv thr
   assert.ok(sr < THRESHOLD, `gesv residual ratio ${sr}`);
 });
 
+function getrfOnce(dev: GpuDevice, host: FloatArray, l: Layout, rows: number, opts: GetrfOptions): { got: FloatArray; piv: Int32Array; info: Int32Array } {
+  const k = Math.min(rows, l.cols);
+  const dA = upload(dev, host), dPiv = poisonedInts(dev, l.count * k), dInfo = poisonedInts(dev, l.count);
+  try {
+    getrfCuda(dev, { a: batchOf(dA, l, rows), ipiv: dPiv, pivotStride: k, info: dInfo }, opts);
+    return { got: dev.download(dA) as FloatArray, piv: (dev.download(dPiv) as Int32Array).slice(0, l.count * k), info: (dev.download(dInfo) as Int32Array).slice(0, l.count) };
+  } finally {
+    dA.dispose(); dPiv.dispose(); dInfo.dispose();
+  }
+}
+
+test('getrf\'s blocked driver with lookahead: inside a graph capture, bitwise the direct call; against the path without it', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(2719);
+  for (const [dtype, rows, cols, count] of [['float64', 1600, 1600, 2], ['float64', 1200, 900, 1], ['float32', 1300, 1300, 1]] as const) {
+    const l = layout(rows, count, cols);
+    const host = hostBuffer(rng, dtype, l);
+    const what = `getrf ${dtype} ${rows}x${cols} count=${count}`;
+    const withLookahead: GetrfOptions = { force: { recursive: true, panels: true, panelWidth: 64, lookahead: true } };
+    const direct = getrfOnce(dev, host, l, rows, withLookahead);
+    const without = getrfOnce(dev, host, l, rows, { force: { ...withLookahead.force, lookahead: false } });
+    assert.deepEqual([...direct.info], new Array(count).fill(0), `${what}: info`);
+    // The trailing GEMM split in two (other tiles, maybe another summation order): in float64 the
+    // same pivots (no near ties in random data) and the factors to rounding; float32 may tie.
+    if (dtype === 'float64') {
+      assert.deepEqual([...direct.piv], [...without.piv], `${what}: pivots with and without lookahead`);
+      compareBuffers(direct.got, without.got, closeWhere(regionOf(l, rows, () => true)), 60 * Math.max(rows, cols) * DTYPE_EPS[dtype] * Math.max(1, maxAbs(host)), `${what}: with and without lookahead`);
+    }
+    // Recorded into a graph (the side stream joins the capture at its first fork), then replayed.
+    const k = Math.min(rows, cols);
+    const dA = upload(dev, host), dPiv = poisonedInts(dev, count * k), dInfo = poisonedInts(dev, count);
+    try {
+      const graph = dev.capture!(() => getrfCuda(dev, { a: batchOf(dA, l, rows), ipiv: dPiv, pivotStride: k, info: dInfo }, withLookahead));
+      graph.launch();
+      const replayed = dev.download(dA) as FloatArray;
+      graph.dispose();
+      assert.deepEqual([...(dev.download(dInfo) as Int32Array).subarray(0, count)], new Array(count).fill(0), `${what}: info from the graph`);
+      assert.deepEqual([...(dev.download(dPiv) as Int32Array).subarray(0, count * k)], [...direct.piv], `${what}: pivots from the graph`);
+      for (let e = 0; e < replayed.length; e++) if (!Object.is(replayed[e], direct.got[e])) assert.fail(`${what}: the graph's factor differs at ${e}: ${replayed[e]} vs ${direct.got[e]}`);
+    } finally {
+      dA.dispose(); dPiv.dispose(); dInfo.dispose();
+    }
+  }
+});
+
 /** Runs `body` with the potrf/getrf variants forced (null: by size), restoring the defaults after. */
 function withVariants(potrf: PotrfVariant | null, getrf: GetrfVariant | null, body: () => void, potrfPanelWidest?: number): void {
   const saved = forced;
