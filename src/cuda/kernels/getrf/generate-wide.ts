@@ -15,6 +15,7 @@
  *    columns in global memory (a thread per column, in pivot order: rows above a sub-block never
  *    move again, so L11 is final as soon as its sub-block is);
  * 4. store the sub-block, and copy its rows of L into the shared L11.
+ * Shared arrays by columns, so that a warp's lanes (consecutive rows) hit distinct banks.
  * Pivots 0-based absolute rows (off + the panel's row); info, zeroed by the driver, takes the first
  * zero pivot; a singular matrix goes on being factored as dgetf2 does (a zero pivot neither swaps
  * nor scales).
@@ -49,7 +50,7 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
   __shared__ real sPiv[2][NB];   // the pivot row of the sub-block (row k after the swap)
   __shared__ real sRow[2][NB];   // row k before the swap (row piv after it)
   __shared__ real sL[W * W];     // L11 by columns: sL[i * W + j] = L(j, i), j > i
-  __shared__ real sU[W * NB];    // the sub-block's rows above it: sU[j * NB + c]
+  __shared__ real sU[NB * W];    // the sub-block's rows above it by columns: sU[c * W + j]
   const long long mid = blockIdx.x;
   if (mid >= count) return;
   const long long id = index ? (long long)index[mid] : mid;
@@ -73,14 +74,14 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
         const int r = tid + i * T;
         if (r < g0) {
 #pragma unroll
-          for (int c = 0; c < NB; ++c) sU[r * NB + c] = v[i][c];
+          for (int c = 0; c < NB; ++c) sU[c * W + r] = v[i][c];
         }
       }
       __syncthreads();
       for (int c = warp; c < gw; c += NW) {
         for (int i = 0; i < g0; ++i) {
-          const real u = sU[i * NB + c];
-          for (int j = i + 1 + lane; j < g0; j += 32) sU[j * NB + c] = fmaReal(-sL[i * W + j], u, sU[j * NB + c]);
+          const real u = sU[c * W + i];
+          for (int j = i + 1 + lane; j < g0; j += 32) sU[c * W + j] = fmaReal(-sL[i * W + j], u, sU[c * W + j]);
           __syncwarp();
         }
       }
@@ -91,12 +92,12 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
         const int r = tid + i * T;
         if (r < g0) {
 #pragma unroll
-          for (int c = 0; c < NB; ++c) v[i][c] = sU[r * NB + c];
+          for (int c = 0; c < NB; ++c) v[i][c] = sU[c * W + r];
         } else if (r < m) {
           for (int j = 0; j < g0; ++j) {
             const real l = a[r + (long long)j * ldA];
 #pragma unroll
-            for (int c = 0; c < NB; ++c) v[i][c] = fmaReal(-l, sU[j * NB + c], v[i][c]);
+            for (int c = 0; c < NB; ++c) v[i][c] = fmaReal(-l, sU[c * W + j], v[i][c]);
           }
         }
       }
