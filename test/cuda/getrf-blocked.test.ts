@@ -70,7 +70,8 @@ test('the blocked LU\'s steps give dgetrf\'s factors, pivots and info (square, t
   const rng = new Rng(1301);
   for (const [m, n] of [[1, 1], [5, 3], [3, 5], [64, 64], [100, 100], [257, 257], [300, 130], [130, 300], [200, 201], [97, 250]] as const) {
     const big = m * n > 40_000;
-    const rules = big ? [] : Math.max(m, n) > 100 ? leafRules.filter((r) => r[0] !== '1') : leafRules;
+    // (the table's leaf is 16 wide below 512 rows: the '16' rule there)
+    const rules = leafRules.filter((r) => r[0] !== 'table f64' && (r[0] !== '1' || Math.max(m, n) <= 100));
     for (const nb of [32, 64]) for (const [leafName, leaf] of big ? leafRules.filter((r) => r[0] === (nb === 32 ? 'table f64' : '4/8/16 by rows')) : rules) {
       const zeros = big ? [nb === 32 ? -1 : Math.floor(Math.min(m, n) / 3)] : [-1, Math.floor(Math.min(m, n) / 3), Math.min(m, n) - 1];
       for (const zero of zeros) for (const [lookahead, late] of zero < 0 ? [[false, false], [true, false], [true, true]] as const : [[false, false], [true, true]] as const) {
@@ -223,8 +224,7 @@ test('the swaps kernel and the wide leaf: pure, every parameter changes the sour
   const all = (['float64', 'float32'] as const).flatMap((dtype) => (['strided', 'pointer'] as const).map((kind) => getrfSwapsSource({ dtype, kind })));
   assert.equal(new Set(all.map((k) => k.source)).size, all.length);
   assert.equal(getrfSwapsSource({ dtype: 'float64', kind: 'strided' }).source, getrfSwapsSource({ dtype: 'float64', kind: 'strided' }).source);
-  const failures = compileFailures(await compileForSm90([all[0]!, all[2]!]), (r) => (r.spillStores > 0 ? `${r.spillStores} bytes spilled` : undefined));
-  assert.deepEqual(failures, [], failures.join('\n'));
+
   const base = { dtype: 'float64', kind: 'strided', width: 64, ...tallShape('float64', 4096, T.recursion) } as const;
   const wides = [base, { ...base, dtype: 'float32' as const }, { ...base, kind: 'pointer' as const }, { ...base, width: 32 }, { ...base, nb: 8 },
     { ...base, threads: 512 }, { ...base, rowsPerThread: 2 }].map(getrfWideSource);
@@ -232,8 +232,8 @@ test('the swaps kernel and the wide leaf: pure, every parameter changes the sour
   // The table's shape at 4096 rows (MYRIAD_FULL_COMPILE=1: and at 1024, where 16 bytes spill at 1024
   // threads' cap of 64 registers); ptxas's spills reported.
   const shapes = [wides[0]!, getrfWideSource({ ...base, ...tallShape('float64', 1024, T.recursion) })];
-  const results = await compileForSm90(FULL_COMPILE ? shapes : shapes.slice(0, 1));
+  const results = await compileForSm90([all[0]!, ...(FULL_COMPILE ? [all[2]!, ...shapes] : shapes.slice(0, 1))]);
   for (const r of results) if ('report' in r) console.log(`  ${r.src.entry}: ${r.report.registers} registers, ${r.report.spillStores} bytes spilled`);
-  const wideFailures = compileFailures(results, (r) => (r.spillStores > 64 ? `${r.spillStores} bytes spilled` : undefined));
-  assert.deepEqual(wideFailures, [], wideFailures.join('\n'));
+  const failures = compileFailures(results, (r) => (r.spillStores > (r.log.includes('getrf_swaps') ? 0 : 64) ? `${r.spillStores} bytes spilled` : undefined));
+  assert.deepEqual(failures, [], failures.join('\n'));
 });
