@@ -15,7 +15,7 @@ import { strided } from '../../src/core/batch.js';
 import { cpuGemm } from '../../src/cpu/gemm.js';
 import { getrfMatrix } from '../../src/cpu/lapack/index.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
-import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfPanelWidth, getrfSwapsSource, getrfWideSource, tallShape, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfPanelWidth, getrfSwapsSource, getrfWideSource, tallShape, wideSharedBytes, wideSubBlock, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { Kernel, KernelSource } from '../../src/cuda/runtime/types.js';
 import { FakeDevice } from '../helpers/fake-gpus.js';
@@ -229,6 +229,13 @@ test('the swaps kernel and the wide leaf: pure, every parameter changes the sour
   const wides = [base, { ...base, dtype: 'float32' as const }, { ...base, kind: 'pointer' as const }, { ...base, width: 32 }, { ...base, nb: 8 },
     { ...base, threads: 512 }, { ...base, rowsPerThread: 2 }].map(getrfWideSource);
   assert.equal(new Set(wides.map((k) => k.source)).size, wides.length);
+  // Static shared memory within 48 KiB: the table's shapes keep their sub-block, a forced 32-wide float64 one halves.
+  for (const m of [8192, 4096, 2048, 1024, 512, 100]) for (const dtype of ['float64', 'float32'] as const) {
+    const s = tallShape(dtype, m, T.recursion);
+    assert.equal(wideSubBlock({ dtype, width: 64, nb: s.nb, threads: s.threads }), s.nb, `${dtype} ${m} rows`);
+  }
+  assert.equal(wideSubBlock({ dtype: 'float64', width: 64, nb: 32, threads: 512 }), 16);
+  assert.ok(wideSharedBytes({ dtype: 'float64', width: 64, nb: 16, threads: 1024 }) <= 48 * 1024);
   // The table's shape at 4096 rows (MYRIAD_FULL_COMPILE=1: and at 1024, where 16 bytes spill at 1024
   // threads' cap of 64 registers); ptxas's spills reported.
   const shapes = [wides[0]!, getrfWideSource({ ...base, ...tallShape('float64', 1024, T.recursion) })];

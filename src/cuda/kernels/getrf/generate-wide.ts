@@ -22,12 +22,25 @@
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
-import { precisionLetter, precisionPrelude } from '../common/precision.js';
+import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { pivotHelpers } from './generate-panel.js';
 import type { GetrfWideParams } from './params.js';
 
 /** The widest panel the wide leaf takes (its L11 in shared memory: W^2 values). */
 export const WIDE_MAX = 64;
+
+/** Static shared bytes of a wide leaf (at most 48 KiB compile): L11, the rows above a sub-block, the reductions. */
+export function wideSharedBytes(p: Pick<GetrfWideParams, 'dtype' | 'width' | 'nb' | 'threads'>): number {
+  const e = elementBytes(p.dtype);
+  return e * (p.width * p.width + p.nb * p.width + 4 * p.nb) + (e + 4) * 2 * (p.threads / 32);
+}
+
+/** The widest sub-block (a power of two, at most `nb`) whose wide leaf fits static shared memory. */
+export function wideSubBlock(p: Pick<GetrfWideParams, 'dtype' | 'width' | 'nb' | 'threads'>): number {
+  let nb = p.nb;
+  while (nb > 1 && wideSharedBytes({ ...p, nb }) > 48 * 1024) nb >>= 1;
+  return nb;
+}
 
 export function getrfWideSource(p: GetrfWideParams): KernelSource {
   const { width, nb, threads, rowsPerThread } = p;

@@ -8,7 +8,7 @@ export { getrfSmallSource, getrfSmallLayout, luPrelude } from './generate-small.
 export { getrfRegisterSource } from './generate-register.js';
 export { getrfPanelSource, getrfUpdateSource } from './generate-panel.js';
 export { getrfTallSource } from './generate-tall.js';
-export { getrfWideSource, WIDE_MAX } from './generate-wide.js';
+export { getrfWideSource, WIDE_MAX, wideSharedBytes, wideSubBlock } from './generate-wide.js';
 export { getrfLaswpSource } from './generate-laswp.js';
 export { getrfSwapsSource, SWAPS_MAX_PIVOTS, SWAPS_THREADS, SWAPS_TILE } from './generate-swaps.js';
 export { planGetrf, selectGetrf, getrfRecursive, getrfRecursionSteps, getrfBlocked, getrfBlockedSteps, getrfPanelWidth, tallShape, type GetrfBlockedStep, type GetrfProblem, type GetrfRecursionStep, type TallShape } from './plan.js';

@@ -23,7 +23,7 @@ import { getrfRegisterSource } from './generate-register.js';
 import { getrfSmallLayout, getrfSmallSource } from './generate-small.js';
 import { getrfSwapsSource, SWAPS_THREADS, SWAPS_TILE } from './generate-swaps.js';
 import { getrfTallSource } from './generate-tall.js';
-import { getrfWideSource, WIDE_MAX } from './generate-wide.js';
+import { getrfWideSource, WIDE_MAX, wideSubBlock } from './generate-wide.js';
 import type { GetrfForce, GetrfTallParams, GetrfWideParams } from './params.js';
 import { getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfRecursionSteps, getrfRecursive, planGetrf, tallShape, type TallShape } from './plan.js';
 
@@ -205,7 +205,8 @@ function getrfPanels(
       go.leaf(off, width);
       return;
     }
-    const p: GetrfWideParams = { dtype, kind: 'strided', width: wide, nb: s.nb, threads: s.threads, rowsPerThread: s.rowsPerThread };
+    const fit = { dtype, width: wide, nb: s.nb, threads: s.threads };
+    const p: GetrfWideParams = { ...fit, kind: 'strided', nb: wideSubBlock(fit), rowsPerThread: s.rowsPerThread };
     const k = kernelFor(dev, 'getrf-wide', p, () => getrfWideSource(p));
     k.launch({ grid: [count, 1, 1], block: [s.threads, 1, 1] }, [
       ...subArgs(go.sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...indexArgs(null, count),
