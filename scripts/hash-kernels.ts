@@ -28,7 +28,7 @@ import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
 import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
 import { getrfRegisterSource } from '../src/cuda/kernels/getrf/generate-register.js';
 import { getrfSmallSource } from '../src/cuda/kernels/getrf/generate-small.js';
-import { getrfLaswpSource, getrfTallSource, tallShape } from '../src/cuda/kernels/getrf/index.js';
+import { getrfLaswpSource, getrfSwapsSource, getrfTallSource, getrfWideSource, tallShape } from '../src/cuda/kernels/getrf/index.js';
 import { tuningFor } from '../src/cuda/model/tuning/index.js';
 import { getrfForced, potrfForced, potrfSmall, type GetrfForce, type PotrfForce } from './hash-kernels-access.js';
 import { potrfPanelSource } from '../src/cuda/kernels/potrf/generate-panel.js';
@@ -384,6 +384,10 @@ function factorsDirect(): void {
     const recursion = tuningFor('sm_90', 'getrf').recursion;
     for (let m = 1; m <= 8192; m += 31) record(getrfTallSource({ dtype, kind: 'strided', ...tallShape(dtype, m, recursion) }));
     for (const kind of ['strided', 'pointer'] as const) record(getrfLaswpSource({ dtype, kind }));
+    // The blocked large-path driver's row interchanges (getrf-blocked tests compile these).
+    for (const kind of ['strided', 'pointer'] as const) record(getrfSwapsSource({ dtype, kind }));
+    // Its wide leaves at every panel height (the table's width, 64, and 32).
+    for (let m = 1; m <= 8192; m += 31) for (const width of [64, 32]) record(getrfWideSource({ dtype, kind: 'strided', width, ...tallShape(dtype, m, recursion) }));
   }
   const tall = { dtype: 'float64', kind: 'strided', nb: 16, threads: 512, rowsPerThread: 1 } as const;
   for (const p of [tall, { ...tall, dtype: 'float32' as const }, { ...tall, kind: 'pointer' as const }, { ...tall, nb: 8 },

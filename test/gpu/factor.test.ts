@@ -333,10 +333,10 @@ test('potrf with lookahead (a side stream): inside a graph capture, bitwise the 
 // within 250 s on an H100 (2026-11-26), so it runs only when asked, with the recursion forced.
 const recursionSkip = skip ?? (process.env['MYRIAD_GETRF_RECURSION'] === '1' ? undefined : 'the recursive getrf is off until this passes on a GPU: MYRIAD_GETRF_RECURSION=1 runs it');
 
-/** Runs `body` with the recursive getrf forced on. */
+/** Runs `body` with the recursive getrf forced on (by halves: not the blocked driver). */
 function withRecursion(body: () => void): void {
   const saved = forced;
-  forced = { ...forced, getrf: { force: { recursive: true } } };
+  forced = { ...forced, getrf: { force: { recursive: true, panels: false } } };
   try { body(); } finally { forced = saved; }
 }
 
@@ -396,6 +396,142 @@ function recursionCases(dev: GpuDevice, rng: Rng): void {
   forced = { ...forced, getrf: { force: { recursive: false } } };
   try { checkGetrf(dev, rng, 'float64', 300, 300, 3, mixed); } finally { forced = saved; }
 }
+
+// getrf's blocked large-path driver (issue 13, session 6; kernels/getrf/launch.ts getrfPanels):
+// panels by the wide leaf (generate-wide.ts) or the recursion's tall leaves, one swaps launch a
+// panel for the other columns, trsm and GEMM; with and without lookahead (the side stream). Written without a GPU: one test() per case so that a slow
+// or stuck one shows. Against the CPU's dgetrf (A, pivots, info) where it is cheap enough here
+// (n <= 1536), by residuals otherwise. Odd ld, stride gaps and offsets throughout (layout()).
+const BLOCKED: GetrfOptions = { force: { recursive: true, panels: true } };
+function withBlocked(extra: GetrfOptions['force'], body: () => void): void {
+  const saved = forced;
+  forced = { ...forced, getrf: { force: { ...BLOCKED.force, ...extra } } };
+  try { body(); } finally { forced = saved; }
+}
+const BLOCKED_CASES: readonly [string, GetrfOptions['force'], (dev: GpuDevice, rng: Rng) => void][] = [
+  ['float64 n = 1000, the table\'s panel and wide leaf', {}, (dev, rng) => checkGetrf(dev, rng, 'float64', 1000, 1000, 1, () => 'general')],
+  ['float64 n = 1000, tall leaves only (the recursion inside each panel)', { wideLeaf: 0, panelWidth: 64 }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1000, 1000, 1, () => 'general')],
+  ['float64 n = 1025, panels of 128 with wide leaves of 32, lookahead', { panelWidth: 128, wideLeaf: 32, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1025, 1025, 1, () => 'general')],
+  ['float64 n = 1025, panels of 128 with lookahead', { panelWidth: 128, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1025, 1025, 1, () => 'general')],
+  ['float64 n = 1536, panels of 64 with lookahead', { panelWidth: 64, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1536, 1536, 1, () => 'general')],
+  ['float32 n = 1025, panels of 64', { panelWidth: 64, lookahead: false }, (dev, rng) => checkGetrf(dev, rng, 'float32', 1025, 1025, 1, () => 'general', true)],
+  ['float32 n = 1536, panels of 128 with lookahead', { panelWidth: 128, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float32', 1536, 1536, 1, () => 'general', true)],
+  ['float64 tall 1300 x 700, lookahead', { panelWidth: 64, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1300, 700, 1, () => 'general')],
+  ['float64 wide 700 x 1300, lookahead', { panelWidth: 64, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 700, 1300, 1, () => 'general')],
+  // fill's 'singular': a zero column at a random index: info = that column + 1, pivots and factors as dgetrf.
+  ['float64 singular n = 1025 (two matrices, zero columns)', { panelWidth: 64, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1025, 1025, 2, () => 'singular')],
+  ['float64 batch of 3 mixing singular and good, n = 1000', { panelWidth: 128, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1000, 1000, 3, (i) => (i === 1 ? 'singular' : 'general'))],
+  ['float64 batch of 5 with NaN and singular matrices, n = 600', { panelWidth: 64 }, (dev, rng) =>
+    checkGetrf(dev, rng, 'float64', 600, 600, 5, (i) => (['general', 'singular', 'nan', 'general', 'singular'] as const)[i]!)],
+];
+for (const [name, extra, body] of BLOCKED_CASES) {
+  test(`getrf's blocked driver: ${name}`, { skip, timeout: 600_000 }, () => withBlocked(extra, () => body(gpu(), new Rng(1300 + name.length))));
+}
+
+// A planted zero column exactly at a panel boundary and inside a later panel, the pivots and info
+// as dgetrf; and the factors of a large matrix (no CPU reference: residual) with the default table.
+test('getrf\'s blocked driver: zero columns at a panel boundary (64) and at 1000 of 1100', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1313);
+  for (const zero of [64, 1000]) {
+    const n = 1100;
+    const l = layout(n, 1);
+    const host = hostBuffer(rng, 'float64', l);
+    for (let i = 0; i < n; i++) host[l.offset + i + zero * l.ld] = 0;
+    const ref = host.slice(), refPiv = new Int32Array(n), refInfo = new Int32Array(1);
+    cpuGetrf({ a: batchOf(ref, l), ipiv: refPiv, pivotStride: n, info: refInfo });
+    const dA = upload(dev, host), dPiv = poisonedInts(dev, n), dInfo = poisonedInts(dev, 1);
+    getrfCuda(dev, { a: batchOf(dA, l), ipiv: dPiv, pivotStride: n, info: dInfo }, { force: { ...BLOCKED.force, panelWidth: 64, lookahead: true } });
+    const info = dev.download(dInfo) as Int32Array, piv = dev.download(dPiv) as Int32Array, got = dev.download(dA) as Float64Array;
+    for (const d of [dA, dPiv, dInfo]) d.dispose();
+    assert.equal(info[0], zero + 1, 'info: the zero column, 1-based');
+    assert.deepEqual([...piv.subarray(0, n)], [...refPiv], 'pivots as dgetrf');
+    const inMatrix = regionOf(l, n, () => true);
+    compareBuffers(got, ref, (e) => (inMatrix(e) ? 'close' : 'exact'), 60 * n * DTYPE_EPS.float64 * Math.max(1, maxAbs(ref)), `blocked getrf zero column ${zero}`);
+  }
+});
+
+test('getrf\'s blocked driver at n = 3000 (the default large path), and gesv through it: residuals', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1314);
+  const n = 3000;
+  const l = layout(n, 1);
+  const host = hostBuffer(rng, 'float64', l);
+  const dA = upload(dev, host), dPiv = poisonedInts(dev, n), dInfo = poisonedInts(dev, 1);
+  getrfCuda(dev, { a: batchOf(dA, l), ipiv: dPiv, pivotStride: n, info: dInfo });
+  const info = dev.download(dInfo) as Int32Array, piv = dev.download(dPiv) as Int32Array, got = dev.download(dA) as Float64Array;
+  for (const d of [dA, dPiv, dInfo]) d.dispose();
+  assert.equal(info[0], 0);
+  for (let j = 0; j < n; j++) assert.ok(piv[j]! >= j && piv[j]! < n, `pivot ${j} is ${piv[j]}`);
+  // ||P A x - L U x|| / (n eps ||A||_1 ||x||_1) for a random x: O(n^2) here, where the whole L U is ~18 GFLOP.
+  const at = (buf: FloatArray, i: number, j: number): number => buf[l.offset + i + j * l.ld]!;
+  const x = Float64Array.from({ length: n }, () => rng.uniform());
+  const ux = new Float64Array(n), lux = new Float64Array(n), pax = new Float64Array(n);
+  for (let j = 0; j < n; j++) for (let i = 0; i <= j; i++) ux[i] += at(got, i, j) * x[j]!;
+  for (let j = 0; j < n; j++) { lux[j] += ux[j]!; for (let i = j + 1; i < n; i++) lux[i] += at(got, i, j) * ux[j]!; }
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) pax[i] += at(host, i, j) * x[j]!;
+  for (let j = 0; j < n; j++) { const p = piv[j]!, t = pax[j]!; pax[j] = pax[p]!; pax[p] = t; }
+  let normA = 0, normX = 0, normR = 0;
+  for (let j = 0; j < n; j++) { let c = 0; for (let i = 0; i < n; i++) c += Math.abs(at(host, i, j)); normA = Math.max(normA, c); normX += Math.abs(x[j]!); normR += Math.abs(pax[j]! - lux[j]!); }
+  const ratio = normR / (n * DTYPE_EPS.float64 * normA * normX);
+  assert.ok(ratio < THRESHOLD, `residual ratio ${ratio}`);
+  // gesv (the large path factors through getrfCuda, then two trsm): the solution's residual.
+  const lb = layout(n, 1, 3);
+  const b = hostBuffer(rng, 'float64', lb);
+  const gA = upload(dev, host), gB = upload(dev, b), gPiv = poisonedInts(dev, n), gInfo = poisonedInts(dev, 1);
+  gesvCuda(dev, { a: batchOf(gA, l), b: batchOf(gB, lb, n), ipiv: gPiv, pivotStride: n, info: gInfo });
+  const sol = dev.download(gB) as Float64Array, gi = dev.download(gInfo) as Int32Array, gp = dev.download(gPiv) as Int32Array;
+  for (const d of [gA, gB, gPiv, gInfo]) d.dispose();
+  assert.equal(gi[0], 0);
+  assert.deepEqual([...gp.subarray(0, n)], [...piv.subarray(0, n)], 'gesv pivots as getrf\'s');
+  const sr = solveResidual(readDense(matrixAt(batchOf(host, l), 0)), readDense(matrixAt(batchOf(sol, lb, n), 0)), readDense(matrixAt(batchOf(b, lb, n), 0)), 'N', DTYPE_EPS.float64);
+  assert.ok(sr < THRESHOLD, `gesv residual ratio ${sr}`);
+});
+
+function getrfOnce(dev: GpuDevice, host: FloatArray, l: Layout, rows: number, opts: GetrfOptions): { got: FloatArray; piv: Int32Array; info: Int32Array } {
+  const k = Math.min(rows, l.cols);
+  const dA = upload(dev, host), dPiv = poisonedInts(dev, l.count * k), dInfo = poisonedInts(dev, l.count);
+  try {
+    getrfCuda(dev, { a: batchOf(dA, l, rows), ipiv: dPiv, pivotStride: k, info: dInfo }, opts);
+    return { got: dev.download(dA) as FloatArray, piv: (dev.download(dPiv) as Int32Array).slice(0, l.count * k), info: (dev.download(dInfo) as Int32Array).slice(0, l.count) };
+  } finally {
+    dA.dispose(); dPiv.dispose(); dInfo.dispose();
+  }
+}
+
+test('getrf\'s blocked driver with lookahead: inside a graph capture, bitwise the direct call; against the path without it', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(2719);
+  for (const [dtype, rows, cols, count] of [['float64', 1600, 1600, 2], ['float64', 1200, 900, 1], ['float32', 1300, 1300, 1]] as const) {
+    const l = layout(rows, count, cols);
+    const host = hostBuffer(rng, dtype, l);
+    const what = `getrf ${dtype} ${rows}x${cols} count=${count}`;
+    const withLookahead: GetrfOptions = { force: { recursive: true, panels: true, panelWidth: 64, lookahead: true } };
+    const direct = getrfOnce(dev, host, l, rows, withLookahead);
+    const without = getrfOnce(dev, host, l, rows, { force: { ...withLookahead.force, lookahead: false } });
+    assert.deepEqual([...direct.info], new Array(count).fill(0), `${what}: info`);
+    // The trailing GEMM split in two (other tiles, maybe another summation order): in float64 the
+    // same pivots (no near ties in random data) and the factors to rounding; float32 may tie.
+    if (dtype === 'float64') {
+      assert.deepEqual([...direct.piv], [...without.piv], `${what}: pivots with and without lookahead`);
+      compareBuffers(direct.got, without.got, closeWhere(regionOf(l, rows, () => true)), 60 * Math.max(rows, cols) * DTYPE_EPS[dtype] * Math.max(1, maxAbs(host)), `${what}: with and without lookahead`);
+    }
+    // Recorded into a graph (the side stream joins the capture at its first fork), then replayed.
+    const k = Math.min(rows, cols);
+    const dA = upload(dev, host), dPiv = poisonedInts(dev, count * k), dInfo = poisonedInts(dev, count);
+    try {
+      const graph = dev.capture!(() => getrfCuda(dev, { a: batchOf(dA, l, rows), ipiv: dPiv, pivotStride: k, info: dInfo }, withLookahead));
+      graph.launch();
+      const replayed = dev.download(dA) as FloatArray;
+      graph.dispose();
+      assert.deepEqual([...(dev.download(dInfo) as Int32Array).subarray(0, count)], new Array(count).fill(0), `${what}: info from the graph`);
+      assert.deepEqual([...(dev.download(dPiv) as Int32Array).subarray(0, count * k)], [...direct.piv], `${what}: pivots from the graph`);
+      for (let e = 0; e < replayed.length; e++) if (!Object.is(replayed[e], direct.got[e])) assert.fail(`${what}: the graph's factor differs at ${e}: ${replayed[e]} vs ${direct.got[e]}`);
+    } finally {
+      dA.dispose(); dPiv.dispose(); dInfo.dispose();
+    }
+  }
+});
 
 /** Runs `body` with the potrf/getrf variants forced (null: by size), restoring the defaults after. */
 function withVariants(potrf: PotrfVariant | null, getrf: GetrfVariant | null, body: () => void, potrfPanelWidest?: number): void {

@@ -44,6 +44,7 @@ inline unsigned __ballot_sync(unsigned, int pred) {
   g_warp[w]->arrive_and_wait();
   return bits;
 }
+inline int __ffs(unsigned x) { return x == 0u ? 0 : __builtin_ctz(x) + 1; }
 inline bool __all_sync(unsigned m, int pred) { return __ballot_sync(m, pred) == 0xffffffffu; }
 template <typename R> R __shfl_xor_sync(unsigned, R v, int off) {
   const int w = warpOf(), l = threadIdx.x % 32;

@@ -1,6 +1,7 @@
 /**
  * getrfCuda: batched LU with partial pivoting of device batches, one plan (plan.ts) per group of
- * equal-size matrices; the blocked design launches a panel and a trailing update per panel.
+ * equal-size matrices; the blocked design launches a panel and a trailing update per panel. Strided
+ * batches on the large path: panel by panel (getrfPanels) or by halves (getrfRecursion).
  */
 import { batchCount, type Batch, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
@@ -20,9 +21,11 @@ import { GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelSource, getrfUpda
 import { getrfLaswpSource, LASWP_THREADS } from './generate-laswp.js';
 import { getrfRegisterSource } from './generate-register.js';
 import { getrfSmallLayout, getrfSmallSource } from './generate-small.js';
+import { getrfSwapsSource, SWAPS_THREADS, SWAPS_TILE } from './generate-swaps.js';
 import { getrfTallSource } from './generate-tall.js';
-import type { GetrfForce, GetrfTallParams } from './params.js';
-import { getrfRecursionSteps, getrfRecursive, planGetrf, tallShape, type TallShape } from './plan.js';
+import { getrfWideSource, WIDE_MAX, wideSubBlock } from './generate-wide.js';
+import type { GetrfForce, GetrfTallParams, GetrfWideParams } from './params.js';
+import { getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfRecursionSteps, getrfRecursive, planGetrf, tallShape, type TallShape } from './plan.js';
 
 export type GetrfOptions = FamilyOptions<GetrfForce, GetrfTuning>;
 
@@ -41,7 +44,9 @@ export function getrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArr
   if (count === 0) return;
   const dtype = deviceDtype(r.a);
   if (r.a.kind === 'strided' && getrfLargePath(dev, r.a, opts)) {
-    getrfRecursion(dev, dtype, r.a, r.ipiv, r.pivotStride, r.info, count, opts.tuning ?? tuningFor(dev.info.arch, 'getrf'), opts.force?.tallWidest);
+    const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
+    if (getrfBlocked(dtype, r.a.rows, r.a.cols, tuning.blocked, opts.force?.panels)) getrfPanels(dev, dtype, r.a, r.ipiv, r.pivotStride, r.info, count, tuning, opts.force ?? {});
+    else getrfRecursion(dev, dtype, r.a, r.ipiv, r.pivotStride, r.info, count, tuning, opts.force?.tallWidest);
     return;
   }
   const grouping = groupOperands(dev, [r.a]);
@@ -97,6 +102,46 @@ export function getrfGroup(
   }
 }
 
+/** The large path's launches on sub-blocks of a strided batch (both drivers). */
+interface LargeLaunches {
+  readonly sub: (r0: number, c0: number, rows: number, cols: number) => StridedBatch<DeviceArray>;
+  /** Factor A(off:m, off:off+width) of every matrix (the tall leaf kernel). */
+  readonly leaf: (off: number, width: number) => void;
+  readonly solve: (off: number, top: number, col: number, cols: number) => void;
+  readonly update: (off: number, top: number, col: number, cols: number) => void;
+}
+
+function largeLaunches(
+  dev: GpuDevice, dtype: DType, a: StridedBatch<DeviceArray>, ipiv: DeviceArray, pivotStride: number, info: DeviceArray,
+  count: number, shape: (rows: number) => TallShape,
+): LargeLaunches {
+  const m = a.rows;
+  const sub = (r0: number, c0: number, rows: number, cols: number): StridedBatch<DeviceArray> =>
+    block(a, r0, c0, rows, cols) as StridedBatch<DeviceArray>;
+  return {
+    sub,
+    leaf: (off, width) => {
+      const s = shape(m - off);
+      const p: GetrfTallParams = { dtype, kind: 'strided', nb: s.nb, threads: s.threads, rowsPerThread: s.rowsPerThread };
+      const k = kernelFor(dev, 'getrf-tall', p, () => getrfTallSource(p));
+      k.launch({ grid: [count, 1, 1], block: [s.threads, 1, 1] }, [
+        ...subArgs(sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...indexArgs(null, count),
+        arg.i32(m - off), arg.i32(width), arg.i32(off)]);
+    },
+    solve: (off, top, col, cols) => trsmCuda(dev, { side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', alpha: 1,
+      a: sub(off, off, top, top), b: sub(off, col, top, cols) }),
+    update: (off, top, col, cols) => {
+      const below = m - off - top;
+      if (below > 0) {
+        gemmRouted(dev, { transA: 'N', transB: 'N', alpha: -1, beta: 1,
+          a: sub(off + top, off, below, top), b: sub(off, col, top, cols), c: sub(off + top, col, below, cols) });
+      }
+    },
+  };
+}
+
+const subArgs = (b: StridedBatch<DeviceArray>): KernelArg[] => operandArgs({ pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld });
+
 /**
  * The recursion of plan.ts over a strided batch: leaves by the tall panel kernel (pivots and info
  * on the device: info zeroed here, then the first zero pivot of each matrix kept by the leaves,
@@ -111,39 +156,79 @@ function getrfRecursion(
   const m = a.rows;
   zeroInfo(dev, info, null, count);
   const shape = (rows: number): TallShape => tallShape(dtype, rows, tuning.recursion, widest ?? tuning.recursion.widest[dtype]);
+  const go = largeLaunches(dev, dtype, a, ipiv, pivotStride, info, count, shape);
   const laswp = kernelFor(dev, 'getrf-laswp', { dtype, kind: 'strided' }, () => getrfLaswpSource({ dtype, kind: 'strided' }));
-  const sub = (r0: number, c0: number, rows: number, cols: number): StridedBatch<DeviceArray> =>
-    block(a, r0, c0, rows, cols) as StridedBatch<DeviceArray>;
-  const args = (b: StridedBatch<DeviceArray>): KernelArg[] => operandArgs({ pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld });
   for (const step of getrfRecursionSteps(m, a.cols, (rows) => shape(rows).nb)) {
     switch (step.kind) {
-      case 'panel': {
-        const s = shape(m - step.off);
-        const p: GetrfTallParams = { dtype, kind: 'strided', nb: s.nb, threads: s.threads, rowsPerThread: s.rowsPerThread };
-        const k = kernelFor(dev, 'getrf-tall', p, () => getrfTallSource(p));
-        k.launch({ grid: [count, 1, 1], block: [s.threads, 1, 1] }, [
-          ...args(sub(step.off, step.off, m - step.off, step.width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...indexArgs(null, count),
-          arg.i32(m - step.off), arg.i32(step.width), arg.i32(step.off)]);
-        break;
-      }
+      case 'panel': go.leaf(step.off, step.width); break;
       case 'swap':
         laswp.launch({ grid: [count, Math.ceil(step.cols / LASWP_THREADS), 1], block: [LASWP_THREADS, 1, 1] }, [
-          ...args(sub(0, step.col, m, step.cols)), arg.ptr(ipiv), arg.i32(pivotStride), ...indexArgs(null, count),
+          ...subArgs(go.sub(0, step.col, m, step.cols)), arg.ptr(ipiv), arg.i32(pivotStride), ...indexArgs(null, count),
           arg.i32(step.from), arg.i32(step.to), arg.i32(step.cols)]);
         break;
-      case 'solve':
-        trsmCuda(dev, { side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', alpha: 1,
-          a: sub(step.off, step.off, step.top, step.top), b: sub(step.off, step.col, step.top, step.cols) });
+      case 'solve': go.solve(step.off, step.top, step.col, step.cols); break;
+      case 'update': go.update(step.off, step.top, step.col, step.cols); break;
+    }
+  }
+}
+
+/**
+ * The blocked driver of plan.ts (getrfBlockedSteps) over a strided batch: panels of nb columns,
+ * each by the recursion's steps (leaves up to the table's wideLeaf columns by the wide leaf kernel,
+ * narrower ones by the tall kernel; trsm and gemm as getrfRecursion; its swaps and
+ * each panel's interchanges of all other columns by the swaps kernel, one launch each), then the
+ * trailing trsm and GEMM; with lookahead, the GEMM beyond the next panel on the device's side
+ * stream (as potrf's fused driver: nothing waits on the host, capture-safe, the side joined only
+ * after a fork). Only GEMMs go to the side: trsm takes workspace, which is reused in main-stream
+ * order. Pivots and info as getrfRecursion (leaves in column order on the main stream).
+ */
+function getrfPanels(
+  dev: GpuDevice, dtype: DType, a: StridedBatch<DeviceArray>, ipiv: DeviceArray, pivotStride: number, info: DeviceArray,
+  count: number, tuning: GetrfTuning, force: GetrfForce,
+): void {
+  const { rows: m, cols: n } = a;
+  const nb = force.panelWidth ?? getrfPanelWidth(dtype, m, n, tuning.blocked);
+  if (!(Number.isInteger(nb) && nb >= 32 && nb % 32 === 0)) throw new MyriadError('INVALID_ARGUMENT', `getrf's panel width must be a positive multiple of 32, got ${nb}`, 'panelWidth');
+  const side = (force.lookahead ?? Math.max(m, n) >= tuning.blocked.lookaheadFrom[dtype]) && dev.side !== undefined && dev.joinSide !== undefined
+    ? { fork: dev.side.bind(dev), join: dev.joinSide.bind(dev) } : null;
+  zeroInfo(dev, info, null, count);
+  const widest = force.tallWidest ?? tuning.recursion.widest[dtype];
+  const shape = (rows: number): TallShape => tallShape(dtype, rows, tuning.recursion, widest);
+  const wide = force.wideLeaf ?? tuning.blocked.wideLeaf[dtype];
+  if (!(Number.isInteger(wide) && wide >= 0 && wide <= WIDE_MAX)) throw new MyriadError('INVALID_ARGUMENT', `getrf's wide leaf must be 0 ... ${WIDE_MAX} columns, got ${wide}`, 'wideLeaf');
+  const go = largeLaunches(dev, dtype, a, ipiv, pivotStride, info, count, shape);
+  // Leaves wider than the tall kernel holds for their rows: the wide leaf kernel, one launch.
+  const leafWidth = (rows: number): number => Math.max(wide, shape(rows).nb);
+  const leaf = (off: number, width: number): void => {
+    const s = shape(m - off);
+    if (width <= s.nb) {
+      go.leaf(off, width);
+      return;
+    }
+    const fit = { dtype, width: wide, nb: s.nb, threads: s.threads };
+    const p: GetrfWideParams = { ...fit, kind: 'strided', nb: wideSubBlock(fit), rowsPerThread: s.rowsPerThread };
+    const k = kernelFor(dev, 'getrf-wide', p, () => getrfWideSource(p));
+    k.launch({ grid: [count, 1, 1], block: [s.threads, 1, 1] }, [
+      ...subArgs(go.sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...indexArgs(null, count),
+      arg.i32(m - off), arg.i32(width), arg.i32(off)]);
+  };
+  const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
+  const swaps = (from: number, to: number, col: number, cols: number): void => {
+    swapsKernel.launch({ grid: [count, Math.ceil(cols / SWAPS_TILE), 1], block: [SWAPS_THREADS, 1, 1] }, [
+      ...subArgs(go.sub(0, col, m, cols)), arg.ptr(ipiv), arg.i32(pivotStride), ...indexArgs(null, count),
+      arg.i32(from), arg.i32(to), arg.i32(col), arg.i32(cols), arg.i32(SWAPS_TILE)]);
+  };
+  for (const step of getrfBlockedSteps(m, n, nb, leafWidth, side !== null)) {
+    switch (step.kind) {
+      case 'panel': leaf(step.off, step.width); break;
+      case 'swap': swaps(step.from, step.to, step.col, step.cols); break;
+      case 'interchange': swaps(step.from, step.to, 0, n); break;
+      case 'solve': go.solve(step.off, step.top, step.col, step.cols); break;
+      case 'update':
+        if (step.side && side !== null) side.fork(() => go.update(step.off, step.top, step.col, step.cols));
+        else go.update(step.off, step.top, step.col, step.cols);
         break;
-      case 'update': {
-        const below = m - step.off - step.top;
-        if (below > 0) {
-          gemmRouted(dev, { transA: 'N', transB: 'N', alpha: -1, beta: 1,
-            a: sub(step.off + step.top, step.off, below, step.top), b: sub(step.off, step.col, step.top, step.cols),
-            c: sub(step.off + step.top, step.col, below, step.cols) });
-        }
-        break;
-      }
+      case 'join': side?.join(); break;
     }
   }
 }

@@ -54,12 +54,32 @@ export interface GetrfTallParams {
   readonly rowsPerThread: number;
 }
 
+/**
+ * The blocked driver's wide leaf (generate-wide.ts): an m x w panel (w <= width) of every matrix in
+ * one launch, in sub-blocks of nb columns held in registers (the tall leaf's shape for m rows).
+ */
+export interface GetrfWideParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+  /** Widest panel (compile-time: L11 in shared memory), at most WIDE_MAX. */
+  readonly width: number;
+  readonly nb: number;
+  readonly threads: number;
+  readonly rowsPerThread: number;
+}
+
 /** The recursive driver's row interchanges (generate-laswp.ts): dlaswp on a range of columns. */
 export interface GetrfLaswpParams {
   readonly dtype: DType;
   readonly kind: OperandKind;
 }
 
+
+/** The blocked driver's row interchanges (generate-swaps.ts): many pivots on a range of columns at once. */
+export interface GetrfSwapsParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+}
 
 export type GetrfVariant = 'small' | 'register' | 'blocked';
 
@@ -75,6 +95,14 @@ export interface GetrfForce {
   readonly recursive?: boolean;
   /** The recursive driver's widest leaf panel (a power of two, 1 ... 32). */
   readonly tallWidest?: number;
+  /** The large path panel by panel (the blocked driver, true) or by halves (the recursion, false). */
+  readonly panels?: boolean;
+  /** The blocked driver's panel width (a multiple of 32). */
+  readonly panelWidth?: number;
+  /** The blocked driver's leaves: this wide by the wide leaf kernel (<= WIDE_MAX), or 0: the tall leaves only. */
+  readonly wideLeaf?: number;
+  /** The blocked driver's lookahead (the trailing update beyond the next panel on a side stream), or never. */
+  readonly lookahead?: boolean;
 }
 
 export type GetrfPlan =

@@ -5,7 +5,7 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
-import { bandFor, type GetrfRecursionTuning, type GetrfTuning } from '../../model/tuning/index.js';
+import { bandFor, type GetrfBlockedTuning, type GetrfRecursionTuning, type GetrfTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
@@ -137,5 +137,80 @@ export function getrfRecursionSteps(m: number, n: number, leafWidth: (rows: numb
     steps.push({ kind: 'swap', from: 0, to: k, col: k, cols: n - k });
     steps.push({ kind: 'solve', off: 0, top: k, col: k, cols: n - k });
   }
+  return steps;
+}
+
+/**
+ * Whether the large path runs panel by panel (getrfBlockedSteps) rather than by halves: forced, or
+ * from the table's `blocked.minN` by max(rows, cols).
+ */
+export function getrfBlocked(dtype: DType, rows: number, cols: number, t: GetrfBlockedTuning, force?: boolean): boolean {
+  return force ?? Math.max(rows, cols) >= t.minN[dtype];
+}
+
+/** The blocked driver's panel width for max(rows, cols): the table's band (a multiple of 32). */
+export function getrfPanelWidth(dtype: DType, rows: number, cols: number, t: GetrfBlockedTuning): number {
+  return bandFor(t.panel[dtype], Math.max(rows, cols))?.nb ?? 128;
+}
+
+/** One step of the blocked LU (getrfBlockedSteps), in launch order; 0-based columns, m rows. */
+export type GetrfBlockedStep =
+  /** Inside a panel: the recursion's steps (getrfRecursionStep), the update on the main stream. */
+  | Exclude<GetrfRecursionStep, { readonly kind: 'update' }>
+  /** After a panel [from, to): its pivots to every column of the matrix outside it (one launch). */
+  | { readonly kind: 'interchange'; readonly from: number; readonly to: number }
+  /**
+   * A(off+top:m, col:col+cols) -= A(off+top:m, off:off+top) A(off:off+top, col:col+cols); `side`:
+   * on the side stream (lookahead), beside the next panel's factorization.
+   */
+  | { readonly kind: 'update'; readonly off: number; readonly top: number; readonly col: number; readonly cols: number; readonly side: boolean }
+  /** The main stream waits for the side's updates so far (before it touches their columns). */
+  | { readonly kind: 'join' };
+
+/**
+ * The right-looking blocked LU (gpu-only-cholesky.txt's blocked algorithm, with partial pivoting
+ * as LAPACK's dgetrf) of an m x n matrix, panels of nb columns:
+ * 1. the m-j0 x jb panel by the recursion (getrfRecursionSteps on the panel: leaves, and the
+ *    swaps, solves and updates inside the panel);
+ * 2. one 'interchange': the panel's pivots to every column outside it (dgetrf's two dlaswp calls);
+ * 3. U12 := L11^-1 A12 for every column right of the panel, then A22 -= A21 U12.
+ * Lookahead (the paper's section on it): step 3's update as two, the next panel's columns first,
+ * then the rest on the side stream, where it runs beside the next panel's step 1; the main stream
+ * joins it before the next step 2 (which touches those columns, and the rows of the A21 it reads).
+ * Where n > m the columns past the m-th are trailing columns of every panel (their update has no
+ * rows left after the last panel).
+ */
+export function getrfBlockedSteps(m: number, n: number, nb: number, leafWidth: (rows: number) => number, lookahead = false): GetrfBlockedStep[] {
+  if (!(nb >= 1)) throw new MyriadError('INVALID_ARGUMENT', `getrf's panel width must be at least 1, got ${nb}`, 'panelWidth');
+  const steps: GetrfBlockedStep[] = [];
+  const k = Math.min(m, n);
+  let forked = false;
+  for (let j0 = 0; j0 < k; j0 += nb) {
+    const jb = Math.min(nb, k - j0);
+    for (const s of getrfRecursionSteps(m - j0, jb, leafWidth)) {
+      switch (s.kind) {
+        case 'panel': steps.push({ ...s, off: s.off + j0 }); break;
+        case 'swap': steps.push({ ...s, from: s.from + j0, to: s.to + j0, col: s.col + j0 }); break;
+        case 'solve': steps.push({ ...s, off: s.off + j0, col: s.col + j0 }); break;
+        case 'update': steps.push({ ...s, off: s.off + j0, col: s.col + j0, side: false }); break;
+      }
+    }
+    if (forked) steps.push({ kind: 'join' });
+    forked = false;
+    steps.push({ kind: 'interchange', from: j0, to: j0 + jb });
+    const right = n - j0 - jb;
+    if (right === 0) continue;
+    steps.push({ kind: 'solve', off: j0, top: jb, col: j0 + jb, cols: right });
+    if (m - j0 - jb === 0) continue;
+    const next = Math.min(nb, right);
+    if (lookahead && right > next) {
+      steps.push({ kind: 'update', off: j0, top: jb, col: j0 + jb, cols: next, side: false });
+      steps.push({ kind: 'update', off: j0, top: jb, col: j0 + jb + next, cols: right - next, side: true });
+      forked = true;
+    } else {
+      steps.push({ kind: 'update', off: j0, top: jb, col: j0 + jb, cols: right, side: false });
+    }
+  }
+  if (forked) steps.push({ kind: 'join' });
   return steps;
 }

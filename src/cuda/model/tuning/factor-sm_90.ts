@@ -102,4 +102,19 @@ export const sm90GetrfTuning: GetrfTuning = {
     maxThreads: 1024,
     valueRegisters: 40,
   },
+  // Issue 13, session 6: GUESSES, written without a GPU, to be measured with
+  // scripts/probe/getrf-blocked.mjs. The recursion was host-bound at 4096 (4,099 launches at 12-13
+  // us each, laswp alone 1,406). Panel by panel with the recursion's tall leaves inside a panel it
+  // is still ~3,600 (704 leaves of 4 columns: what one SM's registers hold of 3,000+ rows, four
+  // launches around each); with the wide leaf (generate-wide.ts: the whole 64-column panel in one
+  // launch, register sub-blocks of the tall leaf's width, the rest of the panel in L2) 381 for one
+  // 4096 float64 matrix, ~6 a panel (counted on the plan, test/cuda/getrf-blocked.test.ts). Panels
+  // of 64: one leaf a panel (128: two and the four launches of the split between them, 537).
+  // Lookahead as the Cholesky measured it (from 4096 in float64).
+  blocked: {
+    minN: { float64: 0, float32: 0 },
+    panel: { float64: [{ maxN: Infinity, nb: 64 }], float32: [{ maxN: Infinity, nb: 64 }] },
+    lookaheadFrom: { float64: 4096, float32: 4096 },
+    wideLeaf: { float64: 64, float32: 64 },
+  },
 };

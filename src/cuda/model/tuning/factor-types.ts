@@ -71,6 +71,20 @@ export interface GetrfTuning {
   readonly panelWidest: PerDType<number>;
   /** The recursive driver (kernels/getrf/plan.ts), for strided batches. */
   readonly recursion: GetrfRecursionTuning;
+  /** The large path panel by panel (kernels/getrf/plan.ts getrfBlockedSteps) instead of by halves. */
+  readonly blocked: GetrfBlockedTuning;
+}
+
+/** Where the large LU runs panel by panel (right-looking, blocked; each panel by the recursion). */
+export interface GetrfBlockedTuning {
+  /** max(rows, cols) from which a strided batch on the large path takes the blocked driver. */
+  readonly minN: PerDType<number>;
+  /** Its panel width (a multiple of 32) by max(rows, cols): the first band with n <= maxN. */
+  readonly panel: PerDType<readonly { readonly maxN: number; readonly nb: number }[]>;
+  /** max(rows, cols) from which it overlaps each panel with the trailing update (a side stream). */
+  readonly lookaheadFrom: PerDType<number>;
+  /** Its leaves this wide by the wide leaf kernel (kernels/getrf/generate-wide.ts), or 0: the tall leaves only. */
+  readonly wideLeaf: PerDType<number>;
 }
 
 /** When the recursive LU replaces the one-block-per-matrix designs, and its leaf panels' shape. */

@@ -30,7 +30,7 @@ export type { LauumTuning, SyrkTuning } from './syrk-types.js';
 export type { TrtriTuning } from './trtri-types.js';
 export type { QrTuning } from './qr-types.js';
 export type { TsqrTuning } from './tsqr-types.js';
-export type { GetrfRecursionTuning, GetrfTuning, PanelBand, PerDType, PotrfBlockedTuning, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
+export type { GetrfBlockedTuning, GetrfRecursionTuning, GetrfTuning, PanelBand, PerDType, PotrfBlockedTuning, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
 
 /** Every family's table. A new family adds its entry here and its defaults below. */
 export interface FamilyTuning {
