@@ -23,8 +23,8 @@ export interface JacobiOptions {
   readonly force?: JacobiForce;
   /**
    * syev: 'tridiag' sends every group to the tridiagonal-QL kernel (kernels/tridiag), 'jacobi' none;
-   * absent: groups with n at or above the tridiag table's crossover go there (a forced Jacobi
-   * design means 'jacobi').
+   * absent: groups with n at or above the tridiag table's crossover go there (unless `force` is
+   * given: a forced Jacobi design or shape means 'jacobi').
    */
   readonly route?: 'jacobi' | 'tridiag';
   /** syev's tridiagonal kernel: a forced shape (tests, sweeps). */
@@ -64,7 +64,7 @@ export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray
     for (const g of grouping.groups) {
       const [a, w] = g.operands as [typeof g.operands[0], typeof g.operands[0]];
       if (a.rows === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
-      const route = opts.route ?? (opts.force?.design !== undefined ? 'jacobi'
+      const route = opts.route ?? (opts.force !== undefined ? 'jacobi'
         : tridiagServes(a.rows, dtype, tuningFor(dev.info.arch, 'tridiag')) ? 'tridiag' : 'jacobi');
       if (route === 'tridiag') {
         syevTridiagGroup(dev, { dtype, uplo: r.uplo, vectors: r.jobz === 'vectors', a, w, info: r.info, index: g.index, count: g.count }, { force: opts.tridiag });
