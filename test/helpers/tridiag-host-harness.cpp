@@ -8,6 +8,7 @@
 #include "cuda-host-warp.h"
 using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp; using std::hypot; using std::copysign;
 using std::fmin; using std::fmax;
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }   // CUDA: 1 ulp
 #undef __launch_bounds__
 #define __launch_bounds__(...)
 #define __shared__

@@ -83,10 +83,12 @@ static __device__ __forceinline__ void lartg(real f, real g, real& c, real& s, r
   if (f == real(0)) { c = real(0); s = copysign(real(1), g); r = absReal(g); return; }
   const real f1 = absReal(f), g1 = absReal(g);
   if (f1 > RTMIN && f1 < RTMAX && g1 > RTMIN && g1 < RTMAX) {
-    const real d = sqrtReal(f * f + g * g), inv = real(1) / d;
+    // One reciprocal square root (1 ulp) instead of a square root and a division: this is the
+    // QL chain's critical path.
+    const real h = f * f + g * g, inv = rsqrt(h);
     c = f1 * inv;
     s = (f > real(0) ? g : -g) * inv;   // g / r
-    r = copysign(d, f);
+    r = copysign(h * inv, f);
   } else {
     const real u = fmin(SAFMAX, fmax(SAFMIN, fmax(f1, g1)));
     const real fs = f / u, gs = g / u;
@@ -170,16 +172,20 @@ static __device__ __forceinline__ bool qlRun(QlState& q, real* __restrict__ d, r
       g = d[m] - p + e[l] / (g + copysign(r, g));
       real s = real(1), c = real(1);
       p = real(0);
+      // d[i], e[i] of the next step are loaded a step ahead (this step writes only d[i+1], e[i+1]).
+      real ei = e[m - 1], di = d[m - 1], di1 = d[m];
       for (int i = m - 1; i >= l; --i) {
-        const real f = s * e[i], b = c * e[i];
+        const real en = i > l ? e[i - 1] : real(0), dn = i > l ? d[i - 1] : real(0);
+        const real f = s * ei, b = c * ei;
         lartg(g, f, c, s, r);
         if (i != m - 1) e[i + 1] = r;
-        g = d[i + 1] - p;
-        r = (d[i] - g) * s + real(2) * c * b;
+        g = di1 - p;
+        r = (di - g) * s + real(2) * c * b;
         p = s * r;
         d[i + 1] = g + p;
         g = c * r - b;
         if (VECTORS) { rc[cnt] = c; rs[cnt] = -s; ri[cnt] = i; ++cnt; }
+        di1 = di; di = dn; ei = en;
       }
       d[l] -= p;
       e[l] = g;
@@ -206,16 +212,19 @@ static __device__ __forceinline__ bool qlRun(QlState& q, real* __restrict__ d, r
       g = d[m] - p + e[l - 1] / (g + copysign(r, g));
       real s = real(1), c = real(1);
       p = real(0);
+      real ei = e[m], di = d[m], di1 = d[m + 1];
       for (int i = m; i <= l - 1; ++i) {
-        const real f = s * e[i], b = c * e[i];
+        const real en = i < l - 1 ? e[i + 1] : real(0), dn = i < l - 1 ? d[i + 2] : real(0);
+        const real f = s * ei, b = c * ei;
         lartg(g, f, c, s, r);
         if (i != m) e[i - 1] = r;
-        g = d[i] - p;
-        r = (d[i + 1] - g) * s + real(2) * c * b;
+        g = di - p;
+        r = (di1 - g) * s + real(2) * c * b;
         p = s * r;
         d[i] = g + p;
         g = c * r - b;
         if (VECTORS) { rc[cnt] = c; rs[cnt] = s; ri[cnt] = i; ++cnt; }
+        di = di1; di1 = dn; ei = en;
       }
       d[l] -= p;
       e[l - 1] = g;
@@ -408,17 +417,30 @@ const QL_VECTORS = `    // 4. dsteqr: thread 0 makes the rotations, every thread
         flags[b ^ 1] = next;
         flags[2] = done ? 1 : 0;
       }
-      // Buffer b in order: [z_j z_j+1] := [c z_j + s z_j+1, c z_j+1 - s z_j] (dlasr 'R', 'V').
+      // Buffer b in order, row by row: [z_j z_j+1] := [c z_j + s z_j+1, c z_j+1 - s z_j] (dlasr 'R', 'V').
+      // Consecutive rotations of a sweep share a column (QL: j then j - 1, QR: j then j + 1): that
+      // column stays in a register (cc, cv), so a rotation loads and stores one element, not two.
       const int o = b * CAP;
-      for (int k = 0; k < cnt; ++k) {
-        const int j = ri[o + k];
-        const real c = rc[o + k], s = rs[o + k];
-        for (int r = tid; r < N; r += T) {
-          real* z = Z + r + j * LDZ;
-          const real t = z[LDZ], x = z[0];
-          z[LDZ] = c * t - s * x;
-          z[0] = s * t + c * x;
+      for (int r = tid; r < N; r += T) {
+        real* zr = Z + r;
+        int cc = -1;
+        real cv = real(0);
+        for (int k = 0; k < cnt; ++k) {
+          const int j = ri[o + k];
+          const real c = rc[o + k], s = rs[o + k];
+          real x, t;
+          if (cc == j) { x = cv; t = zr[(j + 1) * LDZ]; }
+          else if (cc == j + 1) { x = zr[j * LDZ]; t = cv; }
+          else {
+            if (cc >= 0) zr[cc * LDZ] = cv;
+            x = zr[j * LDZ];
+            t = zr[(j + 1) * LDZ];
+          }
+          const real t2 = c * t - s * x, x2 = s * t + c * x;
+          if (k + 1 < cnt && ri[o + k + 1] == j + 1) { zr[j * LDZ] = x2; cc = j + 1; cv = t2; }
+          else { zr[(j + 1) * LDZ] = t2; cc = j; cv = x2; }
         }
+        if (cc >= 0) zr[cc * LDZ] = cv;
       }
       __syncthreads();
       if (fin) break;
