@@ -5,7 +5,8 @@
  * memory and in the global workspace, fewer threads than rows), checked against the CPU reference's
  * info and eigenvalues (within n eps ||A||) and by the residuals ||A V - V W|| / (n eps ||A||) and
  * ||V^T V - I|| / (n eps) < 30: both dtypes, both triangles, values and vectors, every kind of test
- * matrix, NaN in a batch of good ones, and the iteration limit (info n + 1).
+ * matrix, NaN in a batch of good ones, and the iteration limit (info n + 1). Values only run the
+ * bisection (generate-syev.ts BISECTION_VALUES), vectors the QL iteration.
  * A check of the CUDA source without a GPU; test/gpu/tridiag.test.ts is the real one.
  */
 import assert from 'node:assert/strict';
@@ -114,7 +115,8 @@ test('tridiagonal-QL syev kernel on the host: reference values, residuals, NaN, 
       { dtype: 'float64', n: 100, uplo: 'lower', vectors: true, force: {}, kinds: ['random', 'graded'] },
     ];
     // Small sizes where forced (the planner serves n >= 33 by default): the edge cases of the loops.
-    for (const n of [1, 2, 3, 5, 8]) cases.push({ dtype: 'float64', n, uplo: n % 2 === 0 ? 'upper' : 'lower', vectors: true, force: {}, kinds: ['random', 'diagonal', 'zero'] });
+    for (const n of [1, 2, 3, 5, 8]) for (const vectors of [true, false])
+      cases.push({ dtype: 'float64', n, uplo: n % 2 === 0 ? 'upper' : 'lower', vectors, force: {}, kinds: ['random', 'diagonal', 'zero'] });
     for (const c of cases) check(dir, rng, c);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -3,6 +3,7 @@
  * per matrix (issue 17): dsytd2 (Householder tridiagonalization, lower), dorgtr (Q formed in place
  * of the reflectors), dsteqr (implicit QL or QR with Wilkinson shifts on the tridiagonal, the
  * rotations applied to Q's rows), then the eigenvalues in ascending order with their columns.
+ * Eigenvalues only: dsytd2, then bisection on the tridiagonal (dstebz's Sturm counts).
  *
  * Per matrix:
  * 1. Load the `uplo` triangle into a full symmetric n x n working matrix Z (float64, leading
@@ -25,6 +26,8 @@
  *    buffer; the whole block applies a full buffer to Z = Q by rows (each row independent: no barrier
  *    between rotations), while the producer fills the other buffer (double buffering: the rotations
  *    reach Z in the order they were made, which is all dlasr needs).
+ *    Values only: no Q and no QL; bisection by Sturm counts instead (dstebz), one eigenvalue per
+ *    thread, all in parallel (BISECTION_VALUES below): never info n + 1.
  * 5. Eigenvalues ascending (ties by index), scaled back, into w; the columns of Z in that order
  *    over A (column-major, as LAPACK). Values only: A is never written.
  *
@@ -349,7 +352,7 @@ extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
     if (tid == 0) { d[N - 1] = Z[N - 1 + (N - 1) * LDZ]; if (N > 1) e[N - 1] = real(0); }
     __syncthreads();
 ${vectors ? FORM_Q : ''}
-${vectors ? QL_VECTORS : QL_VALUES}
+${vectors ? QL_VECTORS : BISECTION_VALUES}
   }
   // 5. Ascending order by rank (ties by index): perm[rank] = j.
   if (!failed)
@@ -450,13 +453,51 @@ const QL_VECTORS = `    // 4. dsteqr: thread 0 makes the rotations, every thread
     __syncthreads();
     noconv = flags[3] != 0;`;
 
-/** 4. dsteqr without vectors: thread 0 alone. */
-const QL_VALUES = `    // 4. dsteqr on (d, e) by thread 0 (no vectors: nothing for the others to apply).
-    if (tid == 0) {
-      QlState q = {0, 0, 0, 0, false, false};
-      int cnt = 0;
-      qlRun(q, d, e, rc, rs, ri, cnt);
-      flags[3] = q.noconv ? 1 : 0;
+/**
+ * 4. Values only: bisection by Sturm counts (LAPACK dstebz / dlaebz), eigenvalue k by thread k, all
+ * in parallel (QL's chain is one thread's ~n^2 dependent rotations; bisection is ~60 counts of n
+ * steps per thread). The interval: Gershgorin's, widened as dstebz does; the count's pivot guard
+ * pivmin = safmin max(1, max e_i^2); stop at width <= max(2 eps tnorm, 4 eps |x|, pivmin) (absolute
+ * accuracy eps ||T||, the tests' n eps ||A||). T = 0: the eigenvalues are d (zeros), exactly.
+ */
+const BISECTION_VALUES = `    // 4. Eigenvalues by bisection: Gershgorin's interval, e^2 into taus (free now).
+    real gl = MAXR, gu = -MAXR, e2max = real(0);
+    for (int i = tid; i < N; i += T) {
+      const real ei = i < N - 1 ? absReal(e[i]) : real(0), em = i > 0 ? absReal(e[i - 1]) : real(0);
+      gl = fmin(gl, d[i] - em - ei);
+      gu = fmax(gu, d[i] + em + ei);
+      if (i < N - 1) { taus[i] = e[i] * e[i]; e2max = fmax(e2max, taus[i]); }
+    }
+    gl = -blockMax(-gl, red);   // its barriers also publish taus
+    gu = blockMax(gu, red);
+    e2max = blockMax(e2max, red);
+    const real pivmin = SAFMIN * fmax(real(1), e2max);
+    const real tnorm = fmax(absReal(gl), absReal(gu));
+    const real widen = real(2.1) * (real(2) * EPS * N * tnorm + real(2) * pivmin);
+    gl -= widen;
+    gu += widen;
+    for (int k = tid; k < N; k += T) {
+      real x = d[k];
+      if (tnorm > real(0)) {
+        real lo = gl, hi = gu;
+        // Invariant: at most k eigenvalues <= lo, more than k <= hi.
+        for (int it = 0; it < 200; ++it) {
+          if (!(hi - lo > fmax(fmax(real(2) * EPS * tnorm, real(4) * EPS * fmax(absReal(lo), absReal(hi))), pivmin))) break;
+          const real mid = real(0.5) * (lo + hi);
+          real q = d[0] - mid;
+          if (absReal(q) < pivmin) q = -pivmin;
+          int cnt = q <= real(0) ? 1 : 0;
+          for (int i = 1; i < N; ++i) {
+            q = (d[i] - mid) - taus[i - 1] / q;
+            if (absReal(q) < pivmin) q = -pivmin;
+            cnt += q <= real(0) ? 1 : 0;
+          }
+          if (cnt > k) hi = mid; else lo = mid;
+        }
+        x = real(0.5) * (lo + hi);
+      }
+      ww[k] = x;
     }
     __syncthreads();
-    noconv = flags[3] != 0;`;
+    for (int k = tid; k < N; k += T) d[k] = ww[k];
+    __syncthreads();`;
