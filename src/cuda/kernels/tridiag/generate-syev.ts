@@ -457,8 +457,9 @@ const QL_VECTORS = `    // 4. dsteqr: thread 0 makes the rotations, every thread
  * 4. Values only: bisection by Sturm counts (LAPACK dstebz / dlaebz), eigenvalue k by thread k, all
  * in parallel (QL's chain is one thread's ~n^2 dependent rotations; bisection is ~60 counts of n
  * steps per thread). The interval: Gershgorin's, widened as dstebz does; the count's pivot guard
- * pivmin = safmin max(1, max e_i^2); stop at width <= max(2 eps tnorm, 4 eps |x|, pivmin) (absolute
- * accuracy eps ||T||, the tests' n eps ||A||). T = 0: the eigenvalues are d (zeros), exactly.
+ * pivmin = safmin max(1, max e_i^2); the interval halved until its ends are adjacent doubles or
+ * its width is 2^-60 tnorm, so the error is the counts' own (a backward error of a few eps ||T||,
+ * as QL's) plus an ulp. T = 0: the eigenvalues are d (zeros), exactly.
  */
 const BISECTION_VALUES = `    // 4. Eigenvalues by bisection: Gershgorin's interval, e^2 into taus (free now).
     real gl = MAXR, gu = -MAXR, e2max = real(0);
@@ -481,9 +482,10 @@ const BISECTION_VALUES = `    // 4. Eigenvalues by bisection: Gershgorin's inter
       if (tnorm > real(0)) {
         real lo = gl, hi = gu;
         // Invariant: at most k eigenvalues <= lo, more than k <= hi.
+        // To adjacent doubles, or to a width of 2^-60 tnorm (eigenvalues near zero): ~55 ... 62 counts.
         for (int it = 0; it < 200; ++it) {
-          if (!(hi - lo > fmax(fmax(real(2) * EPS * tnorm, real(4) * EPS * fmax(absReal(lo), absReal(hi))), pivmin))) break;
           const real mid = real(0.5) * (lo + hi);
+          if (!(hi - lo > real(8.673617379884035e-19) * tnorm) || mid <= lo || mid >= hi) break;
           real q = d[0] - mid;
           if (absReal(q) < pivmin) q = -pivmin;
           int cnt = q <= real(0) ? 1 : 0;
