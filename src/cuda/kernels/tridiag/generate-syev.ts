@@ -68,10 +68,7 @@ export function tridiagLayout(p: Pick<SyevTridiagParams, 'n' | 'vectors' | 'shar
 /** Power-of-two scaling range: Z's largest magnitude is brought into [2^-RANGE, 2^RANGE]. */
 const RANGE = 250;
 
-/**
- * The scalar helpers: dlartg (LAPACK 3.10's convention: r has f's sign, c >= 0), dlaev2 and the
- * constants of dsteqr (dlamch: eps = 2^-53, safmin = 2^-1022).
- */
+/** The constants of dsteqr and dstebz (dlamch: eps = 2^-53, safmin = 2^-1022). */
 const SCALARS = `constexpr real EPS = 1.1102230246251565e-16;
 constexpr real EPS2 = EPS * EPS;
 constexpr real SAFMIN = 2.2250738585072014e-308;
@@ -79,8 +76,10 @@ constexpr real MAXR = 1.7976931348623157e308;
 constexpr real SAFMAX = 1.0 / SAFMIN;
 constexpr real RTMIN = 1.4916681462400413e-154;   // sqrt(SAFMIN)
 constexpr real RTMAX = 9.4807519081091774e153;    // sqrt(SAFMAX / 2)
-static __device__ __forceinline__ real nanReal() { return __longlong_as_double(0x7ff8000000000000LL); }
-// [c s; -s c] [f; g] = [r; 0] (dlartg).
+static __device__ __forceinline__ real nanReal() { return __longlong_as_double(0x7ff8000000000000LL); }`;
+
+/** The rotations of the QL iteration: dlartg (LAPACK 3.10's convention: r has f's sign, c >= 0) and dlaev2. */
+const ROTATIONS = `// [c s; -s c] [f; g] = [r; 0] (dlartg).
 static __device__ __forceinline__ void lartg(real f, real g, real& c, real& s, real& r) {
   if (g == real(0)) { c = real(1); s = real(0); r = f; return; }
   if (f == real(0)) { c = real(0); s = copysign(real(1), g); r = absReal(g); return; }
@@ -257,7 +256,7 @@ constexpr int RANGE = ${RANGE};
 ${SCALARS}
 ${blockReduceSource('sum')}
 ${blockReduceSource('max')}
-${PRODUCER}
+${vectors ? `${ROTATIONS}\n${PRODUCER}` : ''}
 
 extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
     ${operandParameters('A', kind, true, io)},
