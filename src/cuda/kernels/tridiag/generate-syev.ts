@@ -279,7 +279,7 @@ extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
   real* rs = rc + 2 * CAP;     // sines,
   int* ri = (int*)(rs + 2 * CAP);   // and the first of the two columns each rotates
   int* perm = ri + 2 * CAP;
-  int* flags = perm + N;       // [0], [1]: rotations in each buffer; [2]: producer finished
+  int* flags = perm + N;       // [0], [1]: rotations in each buffer; [2]: producer finished; [3]: not converged
   ${io}* g = ${matrixPointer('A', kind, 'mat')};
 
   // 1. The ${uplo} triangle mirrored into Z; NaN or Inf fails the matrix.
