@@ -44,8 +44,8 @@ function info(): void {
   console.log(`auto  -> ${ctx.describe()}`);
 }
 
-/** The largest matrix order a benchmark takes (one 8192 x 8192 float64 matrix is 512 MiB). */
-const MAX_SIZE = 8192;
+/** The largest matrix order a benchmark takes (one 32768 x 32768 float64 matrix is 8 GiB; MAX_ELEMENTS bounds a batch). */
+const MAX_SIZE = 32768;
 /** The most elements one benchmark array may hold (2^31: 16 GiB of float64). */
 const MAX_ELEMENTS = 2 ** 31;
 

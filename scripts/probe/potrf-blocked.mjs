@@ -53,6 +53,13 @@ const ALL_PATHS = [
   ['fused diagonal 64, no lookahead', { recursive: true, blocked: true, diagonal: 64, lookahead: false }],
   ['fused diagonal 96, no lookahead', { recursive: true, blocked: true, diagonal: 96, lookahead: false }],
   ['fused diagonal 128, no lookahead', { recursive: true, blocked: true, diagonal: 128, lookahead: false }],
+  // Two levels: outer panels of k inner ones (the trailing update's k = k x nb).
+  ['fused 96 outer 2', { recursive: true, blocked: true, diagonal: 96, outerPanels: 2 }],
+  ['fused 96 outer 4', { recursive: true, blocked: true, diagonal: 96, outerPanels: 4 }],
+  ['fused 96 outer 6', { recursive: true, blocked: true, diagonal: 96, outerPanels: 6 }],
+  ['fused 128 outer 1', { recursive: true, blocked: true, diagonal: 128, outerPanels: 1 }],
+  ['fused 128 outer 2', { recursive: true, blocked: true, diagonal: 128, outerPanels: 2 }],
+  ['fused 128 outer 4', { recursive: true, blocked: true, diagonal: 128, outerPanels: 4 }],
   ['default plan', undefined],
 ];
 // PATHS=name,name (substrings) picks rows; default: every row.

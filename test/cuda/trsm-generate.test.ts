@@ -16,10 +16,11 @@ import { cpuGemm } from '../../src/cpu/gemm.js';
 import { cpuTrmm } from '../../src/cpu/trmm.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
 import {
-  leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, splitPoint, solvesForward, trsmLeafSource, trsmZeroSource, updateRequest,
+  chainRhs, leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, splitPoint, solvesForward, trsmChainSource, trsmLeafSource, trsmZeroSource, updateRequest,
   type TriangularOp, type TrsmVariant,
 } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import { defaultTrsmTuning } from '../../src/cuda/model/tuning/trsm-default.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 import { Rng } from '../helpers/random.js';
@@ -188,11 +189,33 @@ test('solve direction: left forward where op(A) is lower, right where op(A) is u
 const noSpills = (r: { spillStores: number }): string | undefined =>
   !Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores !== 0 ? `${r.spillStores} bytes spill stores` : undefined;
 
-test('trsm and trmm leaf kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 120_000 }, async () => {
+test('trsm and trmm leaf kernels and the chained substitution compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 120_000 }, async () => {
   const sources = [
     trsmLeafSource({ op: 'trsm', dtype: 'float64', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', kind: 'strided' }),
     trsmLeafSource({ op: 'trmm', dtype: 'float32', side: 'right', uplo: 'upper', transA: 'T', diag: 'unit', kind: 'pointer' }),
+    // The flag-chained substitution (side left, few right-hand sides).
+    trsmChainSource({ dtype: 'float64', uplo: 'lower', transA: 'N', diag: 'nonunit', rhs: 16, kind: 'strided' }),
+    trsmChainSource({ dtype: 'float64', uplo: 'upper', transA: 'T', diag: 'unit', rhs: 1, kind: 'pointer' }),
+    trsmChainSource({ dtype: 'float32', uplo: 'lower', transA: 'T', diag: 'nonunit', rhs: 4, kind: 'strided' }),
   ];
   const failures = compileFailures(await compileForSm90(sources), noSpills);
   assert.deepEqual(failures, [], failures.join('\n'));
+});
+
+test('the chained substitution: chosen for side left trsm with few columns from the table\'s m, chains of a power of two, never where another path is forced', () => {
+  const tuning = defaultTrsmTuning;
+  const base = { op: 'trsm' as const, dtype: 'float64' as const, side: 'left' as const, uplo: 'lower' as const, transA: 'N' as const, diag: 'nonunit' as const, count: 1 };
+  assert.equal(chainRhs({ ...base, m: 4096, n: 1 }, tuning), 1);
+  assert.equal(chainRhs({ ...base, m: 4096, n: 3 }, tuning), 4);
+  assert.equal(chainRhs({ ...base, m: 4096, n: 64 }, tuning), 16);
+  assert.equal(chainRhs({ ...base, m: 4096, n: 65 }, tuning), 0, 'beyond chainMaxRhs');
+  assert.equal(chainRhs({ ...base, m: 16384, n: 16 }, tuning), 16);
+  assert.equal(chainRhs({ ...base, m: 16384, n: 17 }, tuning), 0, 'beyond chainMaxElements');
+  assert.equal(chainRhs({ ...base, m: 511, n: 1 }, tuning), 0, 'below chainFrom');
+  assert.equal(chainRhs({ ...base, m: 511, n: 1 }, tuning, { chain: true }), 1, 'forced');
+  assert.equal(chainRhs({ ...base, m: 4096, n: 1 }, tuning, { chain: false }), 0);
+  assert.equal(chainRhs({ ...base, m: 4096, n: 1 }, tuning, { invertFrom: 0 }), 0, 'another forced path');
+  assert.equal(chainRhs({ ...base, side: 'right', m: 1, n: 4096 }, tuning), 0);
+  assert.equal(chainRhs({ ...base, op: 'trmm', m: 4096, n: 1 }, tuning), 0);
+  assert.equal(chainRhs({ ...base, m: 4096, n: 64, count: 20000 }, tuning), 0, 'more chains than grid.y holds');
 });

@@ -236,6 +236,9 @@ const LARGE_PATHS: readonly [string, PotrfOptions][] = [
   ['blocked, fused diagonal 64', { force: { recursive: true, blocked: true, diagonal: 64 } }],
   ['blocked, fused diagonal 128', { force: { recursive: true, blocked: true, diagonal: 128 } }],
   ['blocked, fused diagonal 96, no lookahead', { force: { recursive: true, blocked: true, diagonal: 96, lookahead: false } }],
+  // Two levels: the trailing update once per outer panel of 3 or 4 inner ones (k = 192, 384).
+  ['blocked, fused diagonal 64, outer panels of 3, lookahead', { force: { recursive: true, blocked: true, diagonal: 64, outerPanels: 3, lookahead: true } }],
+  ['blocked, fused diagonal 96, outer panels of 4, no lookahead', { force: { recursive: true, blocked: true, diagonal: 96, outerPanels: 4, lookahead: false } }],
   ['the default plan', {}],
 ];
 

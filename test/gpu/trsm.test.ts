@@ -127,6 +127,26 @@ test('trsm by inverted diagonal blocks (issue 13): every variant at t = 1000, 10
   checkStrided(dev, rng, { c: { side: 'right', uplo: 'lower', transA: 'T', diag: 'nonunit' }, dtype: 'float64', m: 1536, n: 1024, count: 1, alpha: 1 });
 });
 
+test('trsm, side left, few right-hand sides: the flag-chained substitution (forced at small m, the plan\'s choice at large m)', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1214);
+  const chain: TrsmOptions = { force: { chain: true } };
+  for (const [v, c] of TRSM_VARIANTS.entries()) {
+    if (c.side !== 'left') continue;
+    for (const dtype of DTYPES) {
+      // Row blocks of 64: one short block, exactly one, one and a row, several with a short last; chains of 1 ... 16 columns and several tiles.
+      for (const [m, n, count] of [[1, 1, 2], [63, 2, 1], [64, 5, 3], [65, 16, 1], [130, 17, 2], [700, 40, 1], [333, 3, 4]] as const) {
+        checkStrided(dev, rng, { c, dtype, m, n, count, alpha: (v + m) % 2 === 0 ? 1 : -2.5, force: chain });
+      }
+    }
+    // The default plan: one large triangle with 1 and 64 columns (float64), a few in float32.
+    checkStrided(dev, rng, { c, dtype: 'float64', m: 2048, n: 1, count: 1, alpha: 1 });
+    checkStrided(dev, rng, { c, dtype: 'float64', m: 1100, n: 64, count: 2, alpha: -2.5 });
+    checkStrided(dev, rng, { c, dtype: 'float32', m: 1536, n: 3, count: 1, alpha: 1 });
+    checkStrided(dev, rng, { c, dtype: 'float64', m: 600, n: 2, count: 3, alpha: 1, broadcast: true });
+  }
+});
+
 test('trsm alpha = 0 zeroes B without reading A or B; stride-0 A; forced small leaves', { skip, timeout: 300_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1203);

@@ -102,7 +102,7 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
  * untouched by it.
  */
 function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, opts: PotrfOptions): void {
-  const { recursive: _recursive, blocked, panel, trsm, diagonal, lookahead, ...leafForce } = opts.force ?? {};
+  const { recursive: _recursive, blocked, panel, trsm, diagonal, outerPanels, lookahead, ...leafForce } = opts.force ?? {};
   const tuning = (opts.tuning ?? tuningFor(dev.info.arch, 'potrf')).blocked;
   const byPanels = potrfBlocked(a.rows, tuning, blocked);
   const fused = diagonal ?? bandFor(tuning.diagonal[dtype], a.rows)?.nb ?? 0;
@@ -110,7 +110,9 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
   // takes for few matrices), unless the driver is forced either way.
   if (fused > 0 && (blocked ?? a.rows >= tuning.diagonalMinN)) {
     if (!potrfDiagonalFits(fused)) throw new MyriadError('INVALID_ARGUMENT', `potrf's fused diagonal block must be a multiple of 4 of at most 128, got ${fused}`, 'diagonal');
-    potrfInvertedPanels(dev, dtype, uplo, a, info, count, fused, lookahead ?? a.rows >= tuning.lookaheadFrom[dtype]);
+    const outer = outerPanels ?? bandFor(tuning.outerPanels[dtype], a.rows)?.panels ?? 1;
+    if (!Number.isInteger(outer) || outer < 1) throw new MyriadError('INVALID_ARGUMENT', `potrf's outer panels must be a positive integer, got ${outer}`, 'outerPanels');
+    potrfInvertedPanels(dev, dtype, uplo, a, info, count, fused, outer, lookahead ?? a.rows >= tuning.lookaheadFrom[dtype]);
     return;
   }
   const width = panel ?? tuning.panel;
@@ -170,7 +172,7 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
  * updated past its failing column, the others never see it.
  */
 function potrfInvertedPanels(
-  dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, nb: number, lookahead: boolean,
+  dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, nb: number, outer: number, lookahead: boolean,
 ): void {
   const n = a.rows;
   const lower = uplo === 'lower';
@@ -194,32 +196,48 @@ function potrfInvertedPanels(
     if (lower) gemmCuda(dev, { transA: 'N', transB: 'T', alpha: -1, a: pr, b: pc, beta: 1, c: block(a, r0, c0, rows, cols) });
     else gemmCuda(dev, { transA: 'T', transB: 'N', alpha: -1, a: pc, b: pr, beta: 1, c: block(a, c0, r0, cols, rows) });
   };
+  // The columns [c0, c0 + cols) from row c0 down, by the panel (off, width): the SYRK of their
+  // diagonal block and the GEMM below it.
+  const updateColumns = (off: number, width: number, c0: number, cols: number): void => {
+    update(off, width, c0, cols, c0, cols);
+    update(off, width, c0 + cols, n - c0 - cols, c0, cols);
+  };
   const frame = Workspace.of(dev).frame();
   try {
     const w = frame.take(dtype, count * nb * nb, `the large Cholesky's inverted diagonal blocks (${count} of ${nb} x ${nb})`);
     let forked = false;
-    for (let off = 0; off < n; off += nb) {
-      const size = Math.min(nb, n - off);
-      const rest = n - off - size;
-      const a11 = block(a, off, off, size, size) as StridedBatch<DeviceArray>;
-      diagonalKernel.launch({ grid: [count, 1, 1], block: [potrfDiagonalThreads(nb), 1, 1] },
-        [arg.ptr(a11.data.ptr), arg.i64(a11.offset), arg.i64(a11.stride), arg.i32(a11.ld), arg.ptr(w), arg.ptr(info), arg.i32(count), arg.i32(size), arg.i32(off)]);
+    // Two levels: outer panels of `outer` inner ones. The inner panels update only their own outer
+    // panel's columns (k = nb); the trailing matrix beyond is updated once per outer panel, with
+    // k = outer * nb: a SYRK of k = 96 or 128 reads and writes C for few flops (12-14 TFLOP/s
+    // measured), one of k = 384 or 512 is compute-bound. outer = 1 is the one-level driver.
+    const width = nb * outer;
+    for (let j0 = 0; j0 < n; j0 += width) {
+      const end = Math.min(j0 + width, n);
+      for (let off = j0; off < end; off += nb) {
+        const size = Math.min(nb, end - off);
+        const rest = n - off - size;
+        const a11 = block(a, off, off, size, size) as StridedBatch<DeviceArray>;
+        diagonalKernel.launch({ grid: [count, 1, 1], block: [potrfDiagonalThreads(nb), 1, 1] },
+          [arg.ptr(a11.data.ptr), arg.i64(a11.offset), arg.i64(a11.stride), arg.i32(a11.ld), arg.ptr(w), arg.ptr(info), arg.i32(count), arg.i32(size), arg.i32(off)]);
+        if (rest === 0) continue;
+        const panelBlock = panelPart(off, size, off + size, rest);
+        solveKernel.launch({ grid: [potrfPanelSolveBlocks(rest), count, 1], block: [potrfPanelSolveThreads(nb), 1, 1], sharedBytes: potrfPanelSolveSharedBytes(p) },
+          [arg.ptr(panelBlock.data.ptr), arg.i64(panelBlock.offset), arg.i64(panelBlock.stride), arg.i32(panelBlock.ld), arg.ptr(w), arg.i32(count), arg.i32(rest), arg.i32(size)]);
+        if (end - off - size > 0) updateColumns(off, size, off + size, end - off - size);
+      }
+      const rest = n - end;
       if (rest === 0) continue;
-      const panelBlock = panelPart(off, size, off + size, rest);
-      solveKernel.launch({ grid: [potrfPanelSolveBlocks(rest), count, 1], block: [potrfPanelSolveThreads(nb), 1, 1], sharedBytes: potrfPanelSolveSharedBytes(p) },
-        [arg.ptr(panelBlock.data.ptr), arg.i64(panelBlock.offset), arg.i64(panelBlock.stride), arg.i32(panelBlock.ld), arg.ptr(w), arg.i32(count), arg.i32(rest), arg.i32(size)]);
-      const r0 = off + size;
+      const k = end - j0;
       if (side === null) {
-        update(off, size, r0, rest, r0, rest);
+        update(j0, k, end, rest, end, rest);
         continue;
       }
-      // Lookahead: the next panel's columns now (after the side's previous update of them), the rest beside.
-      const next = Math.min(nb, rest);
+      // Lookahead: the next outer panel's columns now (after the side's previous update of them), the rest beside.
+      const next = Math.min(width, rest);
       if (forked) side.join();
-      update(off, size, r0, next, r0, next);
-      update(off, size, r0 + next, rest - next, r0, next);
+      updateColumns(j0, k, end, next);
       forked = rest > next;
-      if (forked) side.fork(() => update(off, size, r0 + next, rest - next, r0 + next, rest - next));
+      if (forked) side.fork(() => update(j0, k, end + next, rest - next, end + next, rest - next));
     }
     // Joined only after a fork: inside a graph capture the side stream takes part only from its first fork on.
     if (forked) side?.join();

@@ -84,6 +84,8 @@ export interface PotrfForce {
    * panel's solve is one GEMM with the inverse), or 0: the panel by the recursion and trsm.
    */
   readonly diagonal?: number;
+  /** The fused-diagonal driver's inner panels per outer panel (the trailing update's k is their sum; 1: one level). */
+  readonly outerPanels?: number;
   /** The fused-diagonal driver overlaps each panel with the previous trailing update (default true where the device has a side stream). */
   readonly lookahead?: boolean;
   /** Passed to the large path's triangular solves (e.g. `invertFrom`: Infinity keeps the substitution leaves). */

@@ -3,10 +3,11 @@
  * triangles up to the table's leafMax, and above it the paper's recursion planned on the host into
  * leaves and GEMM updates (the gemm family's launcher).
  */
-export type { TriangularOp, Span, TrsmCopyParams, TrsmDiagonalParams, TrsmInverted, TrsmForce, TrsmLeafParams, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant, TrsmZeroParams } from './params.js';
+export type { TriangularOp, Span, TrsmChainParams, TrsmCopyParams, TrsmDiagonalParams, TrsmInverted, TrsmForce, TrsmLeafParams, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant, TrsmZeroParams } from './params.js';
 export { trsmLeafSource, leafMapping, variantTag, LEAF_MAX_THREADS } from './generate-leaf.js';
 export { trsmZeroSource } from './generate-zero.js';
+export { trsmChainSource, trsmChainSharedBytes, chainSyncInts, CHAIN_NB, CHAIN_THREADS, CHAIN_RHS_MAX } from './generate-chain.js';
 export { trsmDiagonalSource, trsmCopySource, BLOCKS_THREADS } from './generate-blocks.js';
-export { planTrsm, invertsBlocks, invertedElements, recursionSteps, leafShape, splitPoint, solvesForward, type TrsmProblem } from './plan.js';
+export { planTrsm, chainRhs, invertsBlocks, invertedElements, recursionSteps, leafShape, splitPoint, solvesForward, type TrsmProblem } from './plan.js';
 export { block, updateRequest, invertedLeaf, leafOffsets, type BlockBatch } from './blocks.js';
 export { trsmCuda, trmmCuda, type TrsmOptions } from './launch.js';

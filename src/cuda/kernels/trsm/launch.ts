@@ -19,10 +19,11 @@ import { gemmCuda } from '../gemm/index.js';
 import { trtriUnchecked } from '../trtri/index.js';
 import { BLOCKS_THREADS, trsmCopySource, trsmDiagonalSource } from './generate-blocks.js';
 import { invertedLeaf, updateRequest, leafOffsets, type BlockBatch } from './blocks.js';
+import { CHAIN_NB, CHAIN_THREADS, chainSyncInts, trsmChainSharedBytes, trsmChainSource } from './generate-chain.js';
 import { trsmLeafSource } from './generate-leaf.js';
 import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
-import type { Span, TriangularOp, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
-import { invertedElements, planTrsm } from './plan.js';
+import type { Span, TriangularOp, TrsmChainParams, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
+import { chainRhs, invertedElements, planTrsm } from './plan.js';
 
 export interface TrsmOptions {
   /** A leaf size or shape to use instead of the table's (tests, benchmarks). */
@@ -78,9 +79,15 @@ function triangularGroup(dev: GpuDevice, op: TriangularOp, dtype: DType, r: Trsm
     k.launch({ grid: [blocks, 1, 1], block: [ZERO_THREADS, 1, 1] }, [...operandArgs(g.argsB), arg.i32(g.count), arg.i32(g.m), arg.i32(g.n)]);
     return;
   }
+  const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'trsm');
+  const rhs = chainRhs({ op, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag, dtype, m: g.m, n: g.n, count: g.count }, tuning, opts.force);
+  if (rhs > 0) {
+    chainedSolve(dev, dtype, r, g, rhs);
+    return;
+  }
   const variant: TrsmVariant = { side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
   const planNow = (): TrsmPlan =>
-    planTrsm({ ...variant, op, dtype, m: g.m, n: g.n, count: g.count, kind, sharedLimit: sharedLimit(dev) }, opts.tuning ?? tuningFor(dev.info.arch, 'trsm'), { force: opts.force });
+    planTrsm({ ...variant, op, dtype, m: g.m, n: g.n, count: g.count, kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
   const plan = opts.tuning === undefined && opts.force === undefined
     ? plannedOnce(dev, `${op}/${r.side}${r.uplo}${r.transA}${r.diag}/${dtype}/${g.m},${g.n},${g.count}/${kind}`, planNow)
     : planNow();
@@ -91,6 +98,28 @@ function triangularGroup(dev: GpuDevice, op: TriangularOp, dtype: DType, r: Trsm
   for (const step of plan.steps) {
     if (step.kind === 'leaf') launchLeaf(dev, plan, g, step.span, step.scaled ? r.alpha : 1);
     else gemmCuda(dev, updateRequest(op, r, g.a, g.b, g.m, g.n, step));
+  }
+}
+
+/**
+ * trsm side left with few right-hand sides on large triangles: one launch of the flag-chained
+ * substitution (generate-chain.ts) over every (matrix, tile of `rhs` columns) chain, its counters
+ * and flags zeroed in the workspace first (stream-ordered: nothing waits on the host).
+ */
+function chainedSolve(dev: GpuDevice, dtype: DType, r: TrsmRequest<DeviceArray>, g: TrsmGroup, rhs: number): void {
+  const p: TrsmChainParams = { dtype, uplo: r.uplo, transA: r.transA, diag: r.diag, rhs, kind: g.argsB.kind };
+  const k = kernelFor(dev, 'trsm-chain', p, () => trsmChainSource(p));
+  const tiles = Math.ceil(g.n / rhs);
+  const chains = g.count * tiles;
+  const frame = Workspace.of(dev).frame();
+  try {
+    const sync = frame.take('int32', chains * chainSyncInts(g.m), `trsm's chain counters and flags (${chains} chains of ${g.m} rows)`);
+    dev.fill(sync, 0);
+    k.launch({ grid: [Math.ceil(g.m / CHAIN_NB), chains, 1], block: [CHAIN_THREADS, 1, 1], sharedBytes: trsmChainSharedBytes(p) }, [
+      ...operandArgs(g.argsA), ...operandArgs(g.argsB), arg.ptr(sync), arg.i32(g.m), arg.i32(g.n), arg.i32(tiles), arg.real(dtype, r.alpha),
+    ]);
+  } finally {
+    frame.end();
   }
 }
 

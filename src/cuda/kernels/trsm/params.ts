@@ -30,6 +30,19 @@ export interface TrsmLeafParams extends TrsmVariant {
   readonly kind: OperandKind;
 }
 
+/**
+ * trsm, side left, one large triangle and few right-hand sides: the row blocks chained by flags in
+ * one launch (generate-chain.ts); `rhs` columns per chain (1, 2, 4, 8 or 16).
+ */
+export interface TrsmChainParams {
+  readonly dtype: DType;
+  readonly uplo: Uplo;
+  readonly transA: Op;
+  readonly diag: Diag;
+  readonly rhs: number;
+  readonly kind: OperandKind;
+}
+
 /** B := 0 over m x n of every matrix, A never read (alpha = 0; generate-zero.ts). */
 export interface TrsmZeroParams {
   readonly dtype: DType;
@@ -109,4 +122,6 @@ export interface TrsmForce {
   readonly invertFrom?: number;
   /** The inverted blocks' size. */
   readonly invertBlock?: number;
+  /** Side left with few right-hand sides: the flag-chained substitution (true, where it applies) or never (false), whatever m. */
+  readonly chain?: boolean;
 }

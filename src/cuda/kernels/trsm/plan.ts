@@ -11,6 +11,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { TrsmTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
+import { CHAIN_RHS_MAX } from './generate-chain.js';
 import { LEAF_MAX_THREADS } from './generate-leaf.js';
 import type { Span, TriangularOp, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
 
@@ -111,6 +112,25 @@ export function invertedElements(t: number, nvec: number, count: number, nb: num
 function invertedWorkspace(dtype: DType, t: number, nvec: number, count: number, nb: number): number {
   const e = invertedElements(t, nvec, count, nb);
   return (e.inverses + e.block) * elementBytes(dtype);
+}
+
+/** Chains (matrices x tiles of right-hand sides) one launch of the chained substitution takes: grid.y. */
+const CHAIN_GRID_Y = 65535;
+
+/**
+ * The right-hand sides per chain of the flag-chained substitution (generate-chain.ts) where it
+ * serves the problem, else 0: trsm, side left, m from the table's `chainFrom` with at most
+ * `chainMaxRhs` columns (or forced by `chain: true`; any other forced choice, e.g. `invertFrom`,
+ * keeps the paths it names), within `chainMaxElements` of B. Chains of 1, 2, 4, 8 or 16 columns (the next power of two).
+ */
+export function chainRhs(problem: Omit<TrsmProblem, 'sharedLimit' | 'kind'>, tuning: TrsmTuning, force: TrsmForce = {}): number {
+  if (problem.op !== 'trsm' || problem.side !== 'left' || force.chain === false || problem.m === 0 || problem.n === 0) return 0;
+  const otherForced = Object.entries(force).some(([key, value]) => key !== 'chain' && value !== undefined);
+  const inTable = problem.m >= tuning.chainFrom[problem.dtype] && problem.n <= tuning.chainMaxRhs && problem.m * problem.n <= tuning.chainMaxElements;
+  if (force.chain !== true && (otherForced || !inTable)) return 0;
+  let rhs = 1;
+  while (rhs < Math.min(problem.n, CHAIN_RHS_MAX)) rhs *= 2;
+  return problem.count * Math.ceil(problem.n / rhs) <= CHAIN_GRID_Y ? rhs : 0;
 }
 
 export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { readonly force?: TrsmForce } = {}): TrsmPlan {

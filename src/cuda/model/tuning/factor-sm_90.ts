@@ -53,8 +53,17 @@ export const sm90PotrfTuning: PotrfTuning = {
   // waits on a host-bound path). float32 4096: 96 3.45 with, 3.28 without.
   blocked: {
     minN: 1024, panel: 256, invertPanel: false, registerLeavesFew: true,
-    diagonal: { float64: [{ maxN: 6143, nb: 96 }, { maxN: Infinity, nb: 128 }], float32: [{ maxN: 6143, nb: 96 }, { maxN: Infinity, nb: 128 }] },
-    lookaheadFrom: { float64: 4096, float32: 8192 },
+    // Two levels (session 6, scripts/probe/potrf-blocked.mjs, one matrix, H100, ms; cuSOLVER 1.83 / 7.27 /
+    // 36.96 at 4096 / 8192 / 16384): float64 96 one level 3.87 at 4096 (outer 2 / 4 / 6: 4.03 / 4.03 /
+    // 4.06); at 8192 96 outer 4 / 6 12.51 / 12.34, 128 outer 1 / 2 / 4 15.09 / 13.65 / 12.92; at 16384
+    // 96 outer 4 / 6 60.95 / 60.03, 128 outer 1 / 2 / 4 84.5 / 66.4 / 60.6. The trailing SYRK is then
+    // bounded by the FP64 GEMM itself: 31-33 TFLOP/s at k = 512 for every mma configuration swept
+    // (gemm-configs.mjs), cuBLAS 55. Lookahead with two levels: float64 96 12.58 vs 12.38 without at
+    // 8192, 60.95 vs 60.83 at 16384 (kept from 4096, where one level gains by it); float32 128 10.98 vs
+    // 10.59 at 8192, 48.39 vs 47.60 at 16384: off.
+    diagonal: { float64: [{ maxN: Infinity, nb: 96 }], float32: [{ maxN: 6143, nb: 96 }, { maxN: Infinity, nb: 128 }] },
+    lookaheadFrom: { float64: 4096, float32: Infinity },
+    outerPanels: { float64: [{ maxN: 6143, panels: 1 }, { maxN: 8191, panels: 4 }, { maxN: Infinity, panels: 6 }], float32: [{ maxN: 6143, panels: 1 }, { maxN: Infinity, panels: 4 }] },
     // The fused driver for every n on the large path (from 256 with fewer matrices than SMs): 256 x 16
     // 0.206 ms, 512 x 16 0.377 against the recursion's 0.413 and 0.980 (float64, no lookahead).
     diagonalMinN: 256,

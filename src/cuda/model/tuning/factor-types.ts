@@ -52,6 +52,8 @@ export interface PotrfBlockedTuning {
    * panel's solve one GEMM with the inverse), or 0: the panel by the recursion and trsm.
    */
   readonly diagonal: PerDType<readonly { readonly maxN: number; readonly nb: number }[]>;
+  /** The fused-diagonal driver's inner panels per outer panel, by n (the trailing update's k = panels x nb; 1: one level). */
+  readonly outerPanels: PerDType<readonly { readonly maxN: number; readonly panels: number }[]>;
   /** n from which a strided group on the large path takes the fused-diagonal driver (where `diagonal` gives a width). */
   readonly diagonalMinN: number;
   /** n from which the fused-diagonal driver overlaps each panel with the trailing update (a side stream). */

@@ -18,4 +18,9 @@ export interface TrsmTuning {
   readonly invertBlock: number;
   /** Workspace bytes the inverted blocks and the copy of B's block may take; beyond, the recursion. */
   readonly invertMaxBytes: number;
+  /** Side left: triangles from this m with at most `chainMaxRhs` right-hand sides take the flag-chained substitution (generate-chain.ts). */
+  readonly chainFrom: PerDType<number>;
+  readonly chainMaxRhs: number;
+  /** ... and at most this many elements of B (m x n): beyond, each chain's own tile products outweigh the launches it saves. */
+  readonly chainMaxElements: number;
 }

@@ -1,0 +1,49 @@
+// Issue 13: the FP64 tensor-core GEMM's configurations on the large Cholesky's trailing-update shape
+// (C n x n -= A A^T, A n x k, 'N','T', beta = 1), the largest mma band of the tuning table replaced
+// by each, CUDA events, median of 5 after 2 warm-ups; cuBLAS's gemm of the same shape beside.
+// Usage: node scripts/probe/gemm-configs.mjs [n=8192] [ks=512] [dtype=float64]
+import { open, strided } from '../../dist/src/index.js';
+import { gemmCuda } from '../../dist/src/cuda/kernels/gemm/index.js';
+import { MMA_CONFIGS } from '../../dist/src/cuda/tune/gemm-sweep.js';
+import { tuningFor } from '../../dist/src/cuda/model/tuning/index.js';
+import { Cublas } from '../../dist/src/cuda/baselines/index.js';
+import { randomMatrices, Random } from '../../dist/src/bench/data.js';
+
+const n = Number(process.argv[2] ?? 8192);
+const ks = (process.argv[3] ?? '512').split(',').map(Number);
+const ctx = await open({ backend: 'cuda' });
+const dev = ctx.deviceBackend.device;
+const blas = new Cublas(dev);
+const base = tuningFor(dev.info.arch, 'gemm');
+const median = (f) => { f(); f(); const ms = []; for (let r = 0; r < 5; r++) ms.push(ctx.time(f)); ms.sort((x, y) => x - y); return ms[2]; };
+const extra = [
+  { bm: 128, bn: 128, bk: 32, wm: 2, wn: 4, stages: 3 }, { bm: 128, bn: 128, bk: 16, wm: 2, wn: 4, stages: 3, mmaK: 16 },
+  { bm: 128, bn: 64, bk: 16, wm: 2, wn: 2, stages: 4 }, { bm: 64, bn: 128, bk: 16, wm: 2, wn: 2, stages: 3 },
+  { bm: 128, bn: 64, bk: 32, wm: 2, wn: 2, stages: 3 }, { bm: 128, bn: 128, bk: 32, wm: 2, wn: 4, stages: 2, mmaK: 16 },
+];
+const label = (c) => `${c.bm}x${c.bn}x${c.bk} w${c.wm}x${c.wn} s${c.stages} k${c.mmaK ?? 8}`;
+// ONLY=label,label (exact labels) times those alone (for Nsight Compute runs).
+const only = process.env.ONLY?.split(',');
+const configs = [...MMA_CONFIGS.filter((c) => c.bm >= 64 && c.bn >= 64), ...extra].filter((c) => only === undefined || only.includes(label(c)));
+const rng = new Random(5);
+const c = ctx.upload(randomMatrices('float64', n, n, 1, rng));
+const C = strided(c, { rows: n, cols: n, count: 1 });
+for (const k of ks) {
+  const a = ctx.upload(randomMatrices('float64', n, k, 1, rng));
+  const A = strided(a, { rows: n, cols: k, count: 1 });
+  const flops = 2 * n * n * k;
+  const vendor = median(() => blas.gemmStridedBatched('float64', 'N', 'T', n, n, k, -1, a, n, n * k, a, n, n * k, 1, c, n, n * n, 1));
+  console.log(`n ${n} k ${k}: cuBLAS ${vendor.toFixed(3)} ms ${(flops / vendor / 1e9).toFixed(1)} TF/s`);
+  for (const config of configs) {
+    const tuning = { ...base, mma: [...base.mma.slice(0, -1), { maxDim: Infinity, config }] };
+    try {
+      const ms = median(() => gemmCuda(dev, { transA: 'N', transB: 'T', alpha: -1, a: A, b: A, beta: 1, c: C }, { tuning }));
+      const tri = median(() => gemmCuda(dev, { transA: 'N', transB: 'T', alpha: -1, a: A, b: A, beta: 1, c: C }, { tuning, triangle: 'lower' }));
+      console.log(`  ${label(config).padEnd(28)} ${ms.toFixed(3)} ms ${(flops / ms / 1e9).toFixed(1)} TF/s; lower triangle ${tri.toFixed(3)} ms ${(flops / 2 / tri / 1e9).toFixed(1)} TF/s useful`);
+    } catch (e) {
+      console.log(`  ${label(config).padEnd(28)} failed: ${e.message.split('\n')[0]}`);
+    }
+  }
+  a.dispose?.();
+}
+ctx.dispose();
