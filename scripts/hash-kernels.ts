@@ -48,6 +48,7 @@ import {
   THREAD_MAX, gesvdBlockSource, gesvdCuda, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource, syevCuda,
   syevWarpSource,
 } from '../src/cuda/kernels/jacobi/index.js';
+import { planSyevTridiag, syevTridiagSource } from '../src/cuda/kernels/tridiag/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
@@ -509,7 +510,7 @@ function jacobiThroughLaunchers(): void {
       }
     // The block designs (n = 33 ... 512), the GPU test's sizes and shapes.
     for (const n of [33, 40, 41, 47, 64, 100, 128, 256, 512]) for (const jobz of ['values', 'vectors'] as const)
-      syevCuda(dev, { jobz, uplo: n % 2 === 0 ? 'lower' : 'upper', a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints });
+      syevCuda(dev, { jobz, uplo: n % 2 === 0 ? 'lower' : 'upper', a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints }, { route: 'jacobi' });
     for (const [m, n] of [[33, 33], [40, 40], [47, 47], [64, 64], [100, 100], [128, 128], [256, 256], [512, 512], [100, 40], [40, 100], [64, 33], [33, 64], [300, 20], [20, 300], [70, 45], [45, 70], [90, 34]] as const)
       for (const [wantU, wantVt] of [[true, true], [false, false], [true, false], [false, true]] as const) {
         const k = Math.min(m, n);
@@ -548,6 +549,30 @@ function jacobiDirect(): void {
           for (const kind of ['strided', 'pointer'] as const)
             record(gesvdBlockSource(planGesvdBlock({ dtype, m, n, wantU, wantVt, kind, sharedLimit: shared }, { force })));
   }
+}
+
+// The tridiagonal syev: syevCuda's default route over sizes, jobs and forms; then the tests' parameter sets.
+
+function tridiagThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  const ints = fakeArray('int32', 4);
+  for (const dtype of DTYPES) for (const form of ['dense', 'padded', 'list'] as const)
+    for (const n of [33, 34, 35, 36, 37, 38, 39, 40, 41, 47, 48, 64, 72, 96, 100, 128, 160, 192, 256, 384, 512]) for (const jobz of ['values', 'vectors'] as const)
+      for (const uplo of UPLOS) syevCuda(dev, { jobz, uplo, a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints });
+}
+
+/** test/cuda/tridiag-generate.test.ts, the host emulation and test/gpu/tridiag.test.ts's forced shapes. */
+function tridiagDirect(): void {
+  const shared = H100.sharedPerBlockOptin - 1024;
+  const tuning = tuningFor('sm_90', 'tridiag');
+  for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const)
+    for (const n of [1, 2, 3, 5, 8, 12, 33, 34, 35, 36, 40, 47, 63, 64, 72, 100, 128, 160, 256, 512]) for (const vectors of [true, false]) for (const uplo of UPLOS)
+      for (const force of [{}, { global: true }, { threads: 32 }, { threads: 64 }, { threads: 96 }, { threads: 128 }, { global: true, threads: 32 }, { global: true, threads: 64 }, { global: true, threads: 96 }]) {
+        const p = planSyevTridiag({ dtype, n, uplo, vectors, kind, sharedLimit: shared }, tuning, { force });
+        record(syevTridiagSource(p));
+        if (n === 34 || n === 64) record(syevTridiagSource({ ...p, maxit: n === 34 ? 0 : 5 }));
+      }
+  for (const dtype of DTYPES) for (const n of [64, 100]) record(syevTridiagSource(planSyevTridiag({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: 48 * 1024 }, tuning)));
 }
 
 // QR (geqrf, orgqr): the launchers over shapes, forms and devices; then the tests' parameter sets.
@@ -706,6 +731,7 @@ factorsThroughLaunchers();
 trsmThroughLauncher();
 syrkLauumThroughLaunchers();
 jacobiThroughLaunchers();
+tridiagThroughLaunchers();
 inversesThroughLaunchers();
 qrThroughLaunchers();
 ormqrThroughLauncher();
@@ -718,6 +744,7 @@ factorsDirect();
 trsmDirect();
 syrkLauumDirect();
 jacobiDirect();
+tridiagDirect();
 inversesDirect();
 qrDirect();
 ormqrDirect();

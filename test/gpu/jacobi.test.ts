@@ -8,7 +8,8 @@
  * to the CPU reference), the array level, and 1,000,000 matrices of 2 x 2 and 100,000 of 8 x 8.
  * The block designs (n = 33 ... 512): n = 33, 40, 47, 64, 100, 128, 256, 512, tall and wide to
  * 512, both dtypes, every kind of matrix, eigenvalues (singular values) within n eps ||A|| of the
- * reference, A and V in shared memory and (forced) in the global workspace.
+ * reference, A and V in shared memory and (forced) in the global workspace (syev routed to them:
+ * from the tridiag table's crossover syev goes to the tridiagonal kernel, test/gpu/tridiag.test.ts).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -241,8 +242,9 @@ test('syev, block design: n = 33 ... 512 (float32 to its GPU limit), every kind,
     for (const n of [33, 40, 47, 64, 100, 128, 256, 512].filter((size) => size <= BLOCK_MAX)) {
       // 512: three matrices (the NaN one is #2).
       const count = n === 512 ? 3 : blockCount(n);
-      checkSyev(dev, rng, dtype, n, count, true, n % 2 === 0 ? 'lower' : 'upper', 1);
-      if (n === 47 || n === 128) checkSyev(dev, rng, dtype, n, count, false, n % 2 === 0 ? 'upper' : 'lower', 1);
+      // route 'jacobi': these sizes go to the tridiagonal kernel by default (test/gpu/tridiag.test.ts).
+      checkSyev(dev, rng, dtype, n, count, true, n % 2 === 0 ? 'lower' : 'upper', 1, { route: 'jacobi' });
+      if (n === 47 || n === 128) checkSyev(dev, rng, dtype, n, count, false, n % 2 === 0 ? 'upper' : 'lower', 1, { route: 'jacobi' });
     }
 });
 
@@ -261,7 +263,7 @@ test('syev, block design forced: A and V in the global workspace, fewer threads,
   const dW = dev.alloc('float64', 3 * n);
   const dInfo = dev.alloc('int32', 3);
   try {
-    syevCuda(dev, { jobz: 'vectors', uplo: 'upper', a: list(arrays, { rows: n }) as Batch<DeviceArray>, w: strided(dW, { rows: n, cols: 1, count: 3 }), info: dInfo });
+    syevCuda(dev, { jobz: 'vectors', uplo: 'upper', a: list(arrays, { rows: n }) as Batch<DeviceArray>, w: strided(dW, { rows: n, cols: 1, count: 3 }), info: dInfo }, { route: 'jacobi' });
     const w = dev.download(dW) as Float64Array;
     assert.deepEqual([...(dev.download(dInfo) as Int32Array)], [0, 0, 0]);
     mats.forEach((a, k) => {

@@ -6,9 +6,8 @@
 import { batchCount, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
 import type { Storage } from '../../../core/storage.js';
 import type { GesvdRequest, SyevRequest } from '../../../core/ops.js';
-import { elementBytes } from '../common/precision.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
-import { Workspace } from '../../runtime/workspace.js';
+import { launchPerMatrix } from '../common/block-launch.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit } from '../common/operands.js';
@@ -17,8 +16,20 @@ import { gesvdWarpSource, syevWarpSource } from './generate-warp.js';
 import type { JacobiForce } from './params.js';
 import { THREAD_BLOCK, syevThreadSource } from './generate-thread.js';
 import { BLOCK_MAX, selectGesvd, selectSyev } from './plan.js';
+import { syevTridiagGroup, tridiagServes, type TridiagForce } from '../tridiag/index.js';
+import { tuningFor } from '../../model/tuning/index.js';
 
-export interface JacobiOptions { readonly force?: JacobiForce }
+export interface JacobiOptions {
+  readonly force?: JacobiForce;
+  /**
+   * syev: 'tridiag' sends every group to the tridiagonal-QL kernel (kernels/tridiag), 'jacobi' none;
+   * absent: groups with n at or above the tridiag table's crossover go there (unless `force` is
+   * given: a forced Jacobi design or shape means 'jacobi').
+   */
+  readonly route?: 'jacobi' | 'tridiag';
+  /** syev's tridiagonal kernel: a forced shape (tests, sweeps). */
+  readonly tridiag?: TridiagForce;
+}
 
 /**
  * Whether every matrix of `a` fits a GPU design: max(rows, cols) <= BLOCK_MAX, both ops and dtypes
@@ -34,28 +45,10 @@ export function jacobiCovers(a: Batch<Storage>): boolean {
   return true;
 }
 
-/** Workspace bytes one launch of a block design may take: larger groups run in chunks of blocks. */
-const WORKSPACE_BYTES = 256 << 20;
-
-/**
- * Launches a block design over `count` matrices: one block per matrix, `sharedBytes` of dynamic
- * shared memory, and (where the plan keeps A or V in global memory) a workspace of `work`
- * elements (BLOCK_COMPUTE) per block, reused chunk after chunk (`first`: the chunk's first matrix).
- */
+/** Launches a block design over `count` matrices (common/block-launch.ts), its workspace in BLOCK_COMPUTE. */
 function launchBlocks(dev: GpuDevice, k: Kernel, threads: number, sharedBytes: number, work: number, count: number,
   head: readonly KernelArg[], tail: readonly KernelArg[]): void {
-  const chunk = work === 0 ? count : Math.max(1, Math.min(count, Math.floor(WORKSPACE_BYTES / (work * elementBytes(BLOCK_COMPUTE)))));
-  // From the device's workspace: chunks reuse it in stream order, and the next call may too.
-  const frame = Workspace.of(dev).frame();
-  try {
-    const ws = work === 0 ? undefined : frame.take(BLOCK_COMPUTE, chunk * work, `the Jacobi block design's global slices (${chunk} blocks of ${work} elements)`);
-    for (let first = 0; first < count; first += chunk) {
-      k.launch({ grid: [Math.min(chunk, count - first), 1, 1], block: [threads, 1, 1], sharedBytes },
-        [...head, arg.ptr(ws === undefined ? 0n : ws.ptr), arg.i64(first), ...tail]);
-    }
-  } finally {
-    frame.end();
-  }
+  launchPerMatrix(dev, k, { threads, sharedBytes, work, workDtype: BLOCK_COMPUTE, what: "the Jacobi block design's global slices" }, count, head, tail);
 }
 
 /** The part of a plan key a forced option adds (tests and sweeps only: the hot path has none). */
@@ -71,6 +64,12 @@ export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray
     for (const g of grouping.groups) {
       const [a, w] = g.operands as [typeof g.operands[0], typeof g.operands[0]];
       if (a.rows === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
+      const route = opts.route ?? (opts.force !== undefined ? 'jacobi'
+        : tridiagServes(a.rows, dtype, tuningFor(dev.info.arch, 'tridiag')) ? 'tridiag' : 'jacobi');
+      if (route === 'tridiag') {
+        syevTridiagGroup(dev, { dtype, uplo: r.uplo, vectors: r.jobz === 'vectors', a, w, info: r.info, index: g.index, count: g.count }, { force: opts.tridiag });
+        continue;
+      }
       // A repeated problem gets the same plan object back, so its kernel is found by identity (no serialising per call).
       const choice = plannedOnce(dev, `syev/${dtype}/${a.rows}/${r.uplo}/${r.jobz}/${a.kind}/${forceKey(opts)}`,
         () => selectSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind, sharedLimit: sharedLimit(dev) }, opts));

@@ -22,6 +22,8 @@ import { defaultQrTuning } from './qr-default.js';
 import type { QrTuning } from './qr-types.js';
 import { defaultTsqrTuning } from './tsqr-default.js';
 import type { TsqrTuning } from './tsqr-types.js';
+import { defaultTridiagTuning } from './tridiag-default.js';
+import type { TridiagTuning } from './tridiag-types.js';
 
 export type { GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner } from './gemm-types.js';
 export type { RoutingThresholds, Tsm2Tuning, Tsm2rTuning, Tsm2lTuning } from './tsm2-types.js';
@@ -30,6 +32,7 @@ export type { LauumTuning, SyrkTuning } from './syrk-types.js';
 export type { TrtriTuning } from './trtri-types.js';
 export type { QrTuning } from './qr-types.js';
 export type { TsqrTuning } from './tsqr-types.js';
+export type { TridiagTuning } from './tridiag-types.js';
 export type { GetrfBlockedTuning, GetrfRecursionTuning, GetrfTuning, PanelBand, PerDType, PotrfBlockedTuning, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
 
 /** Every family's table. A new family adds its entry here and its defaults below. */
@@ -44,6 +47,7 @@ export interface FamilyTuning {
   readonly trtri: TrtriTuning;
   readonly qr: QrTuning;
   readonly tsqr: TsqrTuning;
+  readonly tridiag: TridiagTuning;
 }
 export type TunedFamily = keyof FamilyTuning;
 
@@ -54,7 +58,7 @@ export type ArchTuning = { readonly [F in TunedFamily]?: Partial<FamilyTuning[F]
 // until it is swept (so behaviour elsewhere is what it was before the tables existed).
 const DEFAULTS: FamilyTuning = { gemm: defaultGemmTuning, tsm2: defaultTsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning, trsm: defaultTrsmTuning,
   syrk: defaultSyrkTuning, lauum: defaultLauumTuning, trtri: defaultTrtriTuning, qr: defaultQrTuning,
-  tsqr: defaultTsqrTuning };
+  tsqr: defaultTsqrTuning, tridiag: defaultTridiagTuning };
 
 const TABLES: Readonly<Record<string, ArchTuning>> = {
   sm_90: { gemm: sm90GemmTuning, tsm2: sm90Tsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning },

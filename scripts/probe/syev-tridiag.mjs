@@ -1,0 +1,45 @@
+// Issue 17: syev for n = 33 ... 512, the tridiagonal-QL kernel (kernels/tridiag) against the
+// Jacobi block design and cusolverDnXsyevBatched, per dtype, vectors and values, ms (median of 5
+// after 2 warm-ups; A reset from a pristine copy before each timed call, outside the timing).
+// Tridiag shapes: the plan's, the working matrix forced into the global workspace, half the
+// threads. The crossover (tuning/tridiag-default.ts syevFrom) and sharedMax come from these rows.
+//   node scripts/probe/syev-tridiag.mjs [float64|float32|both] [64:2000,128:500,...]
+import { open, strided } from '../../dist/src/index.js';
+import { Random, randomMatrices } from '../../dist/src/bench/data.js';
+import { syevCuda } from '../../dist/src/cuda/kernels/jacobi/index.js';
+import { Cusolver } from '../../dist/src/cuda/baselines/index.js';
+
+const ctx = await open({ backend: 'cuda' });
+const dev = ctx.deviceBackend.device;
+const solver = new Cusolver(dev);
+const rng = new Random(17);
+const dtypes = (process.argv[2] ?? 'both') === 'both' ? ['float64', 'float32'] : [process.argv[2]];
+const cases = (process.argv[3] ?? '33:4000,40:4000,48:3000,64:2000,96:1000,128:500,192:200,256:100,384:40,512:20')
+  .split(',').map((s) => s.split(':').map(Number));
+const median = (f) => {
+  const ms = [];
+  for (let r = 0; r < 7; r++) { const t = f(); if (r >= 2) ms.push(t); }
+  ms.sort((x, y) => x - y);
+  return ms[2];
+};
+for (const dtype of dtypes) for (const [n, count] of cases) {
+  const host = randomMatrices(dtype, n, n, count, rng);
+  for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j + 1; i < n; i++) host[k * n * n + j + i * n] = host[k * n * n + i + j * n];
+  const a0 = ctx.upload(host), a = ctx.alloc(dtype, n * n * count), w = ctx.alloc(dtype, n * count), info = ctx.alloc('int32', count);
+  const timed = (f) => median(() => { dev.copy(a0, 0, a, 0, n * n * count); return ctx.time(f); });
+  const row = [];
+  for (const jobz of ['vectors', 'values']) {
+    const req = { jobz, uplo: 'lower', a: strided(a, { rows: n, cols: n, count }), w: strided(w, { rows: n, cols: 1, count }), info };
+    const t = (opts) => { try { return timed(() => syevCuda(dev, req, opts)).toFixed(3); } catch (e) { return `(${e.message.slice(0, 40)})`; } };
+    const half = Math.max(32, 32 * Math.ceil(Math.min(512, n) / 64));   // about half the plan's threads
+    row.push(`${jobz}: tridiag ${t({ route: 'tridiag' })}, global ${t({ route: 'tridiag', tridiag: { global: true } })}, t${half} ${t({ route: 'tridiag', tridiag: { threads: half } })}, jacobi ${t({ route: 'jacobi' })}`);
+  }
+  if (solver.hasSyevBatched) {
+    const b = solver.syevBatched(dtype, n, a, w, info, count);
+    try { row.push(`vendor (vectors) ${timed(() => b.run()).toFixed(3)}`); } finally { b.dispose(); }
+  }
+  console.log(`${dtype} n=${n} x ${count} (ms): ${row.join(' | ')}`);
+  for (const x of [a0, a, w, info]) x.dispose();
+}
+solver.dispose();
+ctx.dispose();

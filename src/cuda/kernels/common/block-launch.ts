@@ -1,0 +1,41 @@
+/**
+ * Launching a one-block-per-matrix kernel over a group (the Jacobi block designs, the
+ * tridiagonal syev): one block per matrix, dynamic shared memory, and where the plan keeps a
+ * matrix in global memory a workspace slice of `work` elements per block, taken from the device's
+ * workspace and reused chunk after chunk (the kernel gets the slice base and `first`, the chunk's
+ * first matrix, between its operands `head` and its `tail` arguments).
+ */
+import type { DType } from '../../../core/dtype.js';
+import { arg, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
+import { Workspace } from '../../runtime/workspace.js';
+import { elementBytes } from './precision.js';
+
+/** Workspace bytes one launch may take: larger groups run in chunks of blocks. */
+export const BLOCK_WORKSPACE_BYTES = 256 << 20;
+
+export interface PerMatrixLaunch {
+  readonly threads: number;
+  readonly sharedBytes: number;
+  /** Workspace elements per block (0: none). */
+  readonly work: number;
+  /** The workspace's element type. */
+  readonly workDtype: DType;
+  /** What the slices are, for the workspace's error message. */
+  readonly what: string;
+}
+
+export function launchPerMatrix(dev: GpuDevice, k: Kernel, l: PerMatrixLaunch, count: number, head: readonly KernelArg[], tail: readonly KernelArg[]): void {
+  const { threads, sharedBytes, work, workDtype } = l;
+  const chunk = work === 0 ? count : Math.max(1, Math.min(count, Math.floor(BLOCK_WORKSPACE_BYTES / (work * elementBytes(workDtype)))));
+  // From the device's workspace: chunks reuse it in stream order, and the next call may too.
+  const frame = Workspace.of(dev).frame();
+  try {
+    const ws = work === 0 ? undefined : frame.take(workDtype, chunk * work, `${l.what} (${chunk} blocks of ${work} elements)`);
+    for (let first = 0; first < count; first += chunk) {
+      k.launch({ grid: [Math.min(chunk, count - first), 1, 1], block: [threads, 1, 1], sharedBytes },
+        [...head, arg.ptr(ws === undefined ? 0n : ws.ptr), arg.i64(first), ...tail]);
+    }
+  } finally {
+    frame.end();
+  }
+}

@@ -1,0 +1,504 @@
+/**
+ * Batched syev for n = 33 ... 512 (any n >= 1 where forced) by LAPACK's route, one thread block
+ * per matrix (issue 17): dsytd2 (Householder tridiagonalization, lower), dorgtr (Q formed in place
+ * of the reflectors), dsteqr (implicit QL or QR with Wilkinson shifts on the tridiagonal, the
+ * rotations applied to Q's rows), then the eigenvalues in ascending order with their columns.
+ * Eigenvalues only: dsytd2, then bisection on the tridiagonal (dstebz's Sturm counts).
+ *
+ * Per matrix:
+ * 1. Load the `uplo` triangle into a full symmetric n x n working matrix Z (float64, leading
+ *    dimension n) in shared memory (`shared`) or in this block's slice of the global workspace. NaN
+ *    or Inf in the triangle: info n + 2, NaN outputs, nothing else computed (the Jacobi designs'
+ *    and the CPU reference's rule). Where the largest magnitude lies outside [2^-RANGE, 2^RANGE],
+ *    Z is scaled by a power of two (exact), so squares and norms below neither overflow nor
+ *    underflow; the eigenvalues are scaled back (this replaces dsteqr's per-block scaling).
+ * 2. dsytd2 'L': for column i, the reflector of Z(i+2:n, i) (dlarfg: the tail's squared norm is a
+ *    block sum, every thread then computes tau and beta alike), w = tau A22 v (a thread per row:
+ *    coalesced column walks), w -= (tau / 2)(w'v) v, A22 -= v w' + w v' (a thread per row). The
+ *    whole A22 is updated, both triangles, so the next matrix-vector product reads full columns.
+ * 3. Vectors: dorgtr 'L' in place: reflector jj (its tail still in column jj) builds column jj + 1
+ *    of Q, from the last to the first (dorg2r): y = Q' v by a warp per column, Q -= tau v y' by a
+ *    thread per row. Row and column 0 of Q are e_1.
+ * 4. dsteqr on (d, e): one thread (the producer, thread 0) runs the scalar iteration, exactly
+ *    dsteqr's: the split test |e_i| <= eps sqrt|d_i| sqrt|d_i+1|, QL or QR by which end is smaller,
+ *    the deflation test e_m^2 <= eps^2 |d_m| |d_m+1| + safmin, dlaev2 for 2 x 2 blocks, at most
+ *    maxit n iterations (then info n + 1). With vectors, each rotation (c, s, j) goes into a shared
+ *    buffer; the whole block applies a full buffer to Z = Q by rows (each row independent: no barrier
+ *    between rotations), while the producer fills the other buffer (double buffering: the rotations
+ *    reach Z in the order they were made, which is all dlasr needs).
+ *    Values only: no Q and no QL; bisection by Sturm counts instead (dstebz), one eigenvalue per
+ *    thread, all in parallel (BISECTION_VALUES below): never info n + 1.
+ * 5. Eigenvalues ascending (ties by index), scaled back, into w; the columns of Z in that order
+ *    over A (column-major, as LAPACK). Values only: A is never written.
+ *
+ * Precision: float64 whatever the data's dtype (float32 data is widened on load and rounded once on
+ * store, as the Jacobi block designs do), so float32 results carry float64 rounding.
+ */
+import type { KernelSource } from '../../runtime/types.js';
+import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { blockReduceSource } from '../common/block-reduce.js';
+import { cType, elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import type { SyevTridiagParams } from './params.js';
+
+/** The arithmetic (and shared memory and workspace element) of the kernel, whatever the data's dtype. */
+export const TRIDIAG_COMPUTE = 'float64' as const;
+
+/** Where the kernel's arrays live: bytes of dynamic shared memory and workspace elements per block. */
+export interface TridiagLayout {
+  /** Rotations per buffer (two buffers): a QL or QR sweep makes at most n - 1. */
+  readonly cap: number;
+  /** Reals in shared memory: Z where shared, then d, e, tau, v, w, 32 for reductions, the rotation buffers. */
+  readonly sharedReals: number;
+  /** Ints after the reals: the rotations' indices, the sort's permutation, 4 flags. */
+  readonly sharedInts: number;
+  readonly sharedBytes: number;
+  /** Workspace elements (float64) per block: Z where it is not in shared memory. */
+  readonly work: number;
+}
+
+export function tridiagLayout(p: Pick<SyevTridiagParams, 'n' | 'vectors' | 'shared'>): TridiagLayout {
+  const { n, vectors, shared } = p;
+  const cap = vectors ? 2 * n : 0;
+  const wSize = n * n;
+  const sharedReals = (shared ? wSize : 0) + 5 * n + 32 + 2 * 2 * cap;
+  const sharedInts = 2 * cap + n + 4;
+  return { cap, sharedReals, sharedInts, sharedBytes: sharedReals * elementBytes(TRIDIAG_COMPUTE) + sharedInts * 4, work: shared ? 0 : wSize };
+}
+
+/** Power-of-two scaling range: Z's largest magnitude is brought into [2^-RANGE, 2^RANGE]. */
+const RANGE = 250;
+
+/** The constants of dsteqr and dstebz (dlamch: eps = 2^-53, safmin = 2^-1022). */
+const SCALARS = `constexpr real EPS = 1.1102230246251565e-16;
+constexpr real EPS2 = EPS * EPS;
+constexpr real SAFMIN = 2.2250738585072014e-308;
+constexpr real MAXR = 1.7976931348623157e308;
+constexpr real SAFMAX = 1.0 / SAFMIN;
+constexpr real RTMIN = 1.4916681462400413e-154;   // sqrt(SAFMIN)
+constexpr real RTMAX = 9.4807519081091774e153;    // sqrt(SAFMAX / 2)
+static __device__ __forceinline__ real nanReal() { return __longlong_as_double(0x7ff8000000000000LL); }`;
+
+/** The rotations of the QL iteration: dlartg (LAPACK 3.10's convention: r has f's sign, c >= 0) and dlaev2. */
+const ROTATIONS = `// [c s; -s c] [f; g] = [r; 0] (dlartg).
+static __device__ __forceinline__ void lartg(real f, real g, real& c, real& s, real& r) {
+  if (g == real(0)) { c = real(1); s = real(0); r = f; return; }
+  if (f == real(0)) { c = real(0); s = copysign(real(1), g); r = absReal(g); return; }
+  const real f1 = absReal(f), g1 = absReal(g);
+  if (f1 > RTMIN && f1 < RTMAX && g1 > RTMIN && g1 < RTMAX) {
+    // One reciprocal square root (1 ulp) instead of a square root and a division: this is the
+    // QL chain's critical path.
+    const real h = f * f + g * g, inv = rsqrt(h);
+    c = f1 * inv;
+    s = (f > real(0) ? g : -g) * inv;   // g / r
+    r = copysign(h * inv, f);
+  } else {
+    const real u = fmin(SAFMAX, fmax(SAFMIN, fmax(f1, g1)));
+    const real fs = f / u, gs = g / u;
+    const real d = sqrtReal(fs * fs + gs * gs), inv = real(1) / d;
+    c = absReal(fs) * inv;
+    s = (f > real(0) ? gs : -gs) * inv;
+    r = copysign(d, f) * u;
+  }
+}
+// Eigen-decomposition of [a b; b c] (dlaev2): rt1 the eigenvalue of larger magnitude, rt2 the
+// other, (cs1, sn1) the unit eigenvector of rt1.
+static __device__ __forceinline__ void laev2(real a, real b, real c, real& rt1, real& rt2, real& cs1, real& sn1) {
+  const real sm = a + c, df = a - c, adf = absReal(df), tb = b + b, ab = absReal(tb);
+  const real acmx = absReal(a) > absReal(c) ? a : c, acmn = absReal(a) > absReal(c) ? c : a;
+  real rt;
+  if (adf > ab) { const real q = ab / adf; rt = adf * sqrtReal(real(1) + q * q); }
+  else if (adf < ab) { const real q = adf / ab; rt = ab * sqrtReal(real(1) + q * q); }
+  else rt = ab * sqrtReal(real(2));
+  int sgn1;
+  if (sm < real(0)) { rt1 = real(0.5) * (sm - rt); sgn1 = -1; rt2 = (acmx / rt1) * acmn - (b / rt1) * b; }
+  else if (sm > real(0)) { rt1 = real(0.5) * (sm + rt); sgn1 = 1; rt2 = (acmx / rt1) * acmn - (b / rt1) * b; }
+  else { rt1 = real(0.5) * rt; rt2 = real(-0.5) * rt; sgn1 = 1; }
+  int sgn2;
+  real cs;
+  if (df >= real(0)) { cs = df + rt; sgn2 = 1; } else { cs = df - rt; sgn2 = -1; }
+  if (absReal(cs) > ab) { const real ct = -tb / cs; sn1 = real(1) / sqrtReal(real(1) + ct * ct); cs1 = ct * sn1; }
+  else if (ab == real(0)) { cs1 = real(1); sn1 = real(0); }
+  else { const real tn = -cs / tb; cs1 = real(1) / sqrtReal(real(1) + tn * tn); sn1 = tn * cs1; }
+  if (sgn1 == sgn2) { const real tn = cs1; cs1 = -sn1; sn1 = tn; }
+}`;
+
+/**
+ * dsteqr's iteration (0-based) as a resumable producer: `q` holds where it is (the next block's
+ * start l1; inside a block, its current end l, its other end lend, QL where lend > l, else QR).
+ * Returns true when every block has converged (or the iteration limit was reached: q.noconv);
+ * false when fewer than N free slots are left in the rotation buffer (a sweep makes at most N - 1),
+ * to be called again with an emptied buffer.
+ */
+const PRODUCER = `struct QlState { int l1, l, lend, jtot; bool inBlock, noconv; };
+static __device__ __forceinline__ bool qlRun(QlState& q, real* __restrict__ d, real* __restrict__ e,
+    real* __restrict__ rc, real* __restrict__ rs, int* __restrict__ ri, int& cnt) {
+  for (;;) {
+    if (VECTORS && cnt > CAP - N) return false;
+    if (!q.inBlock) {
+      // Where the matrix splits (dsteqr label 10).
+      if (q.l1 >= N) return true;
+      if (q.l1 > 0) e[q.l1 - 1] = real(0);
+      int m = q.l1;
+      for (; m < N - 1; ++m) {
+        const real t = absReal(e[m]);
+        if (t == real(0)) break;
+        if (t <= (sqrtReal(absReal(d[m])) * sqrtReal(absReal(d[m + 1]))) * EPS) { e[m] = real(0); break; }
+      }
+      q.l = q.l1; q.lend = m; q.l1 = m + 1;
+      if (q.lend == q.l) continue;
+      // QL where the bottom end is larger in magnitude, else QR (the ends swapped).
+      if (absReal(d[q.lend]) < absReal(d[q.l])) { const int t = q.l; q.l = q.lend; q.lend = t; }
+      q.inBlock = true;
+    }
+    const int l = q.l, lend = q.lend;
+    if (lend > l) {
+      // QL: look for a small subdiagonal element.
+      int m = lend;
+      for (int mm = l; mm < lend; ++mm)
+        if (e[mm] * e[mm] <= (EPS2 * absReal(d[mm])) * absReal(d[mm + 1]) + SAFMIN) { m = mm; break; }
+      if (m < lend) e[m] = real(0);
+      if (m == l) { q.l = l + 1; q.inBlock = q.l <= lend; continue; }   // eigenvalue d[l] found
+      if (m == l + 1) {
+        real rt1, rt2, c, s;
+        laev2(d[l], e[l], d[l + 1], rt1, rt2, c, s);
+        if (VECTORS) { rc[cnt] = c; rs[cnt] = s; ri[cnt] = l; ++cnt; }
+        d[l] = rt1; d[l + 1] = rt2; e[l] = real(0);
+        q.l = l + 2; q.inBlock = q.l <= lend;
+        continue;
+      }
+      if (q.jtot == MAXIT) { q.noconv = true; return true; }
+      ++q.jtot;
+      real p = d[l];
+      real g = (d[l + 1] - p) / (real(2) * e[l]);
+      real r = hypot(g, real(1));
+      g = d[m] - p + e[l] / (g + copysign(r, g));
+      real s = real(1), c = real(1);
+      p = real(0);
+      // d[i], e[i] of the next step are loaded a step ahead (this step writes only d[i+1], e[i+1]).
+      real ei = e[m - 1], di = d[m - 1], di1 = d[m];
+      for (int i = m - 1; i >= l; --i) {
+        const real en = i > l ? e[i - 1] : real(0), dn = i > l ? d[i - 1] : real(0);
+        const real f = s * ei, b = c * ei;
+        lartg(g, f, c, s, r);
+        if (i != m - 1) e[i + 1] = r;
+        g = di1 - p;
+        r = (di - g) * s + real(2) * c * b;
+        p = s * r;
+        d[i + 1] = g + p;
+        g = c * r - b;
+        if (VECTORS) { rc[cnt] = c; rs[cnt] = -s; ri[cnt] = i; ++cnt; }
+        di1 = di; di = dn; ei = en;
+      }
+      d[l] -= p;
+      e[l] = g;
+    } else {
+      // QR: look for a small superdiagonal element.
+      int m = lend;
+      for (int mm = l; mm > lend; --mm)
+        if (e[mm - 1] * e[mm - 1] <= (EPS2 * absReal(d[mm])) * absReal(d[mm - 1]) + SAFMIN) { m = mm; break; }
+      if (m > lend) e[m - 1] = real(0);
+      if (m == l) { q.l = l - 1; q.inBlock = q.l >= lend; continue; }
+      if (m == l - 1) {
+        real rt1, rt2, c, s;
+        laev2(d[l - 1], e[l - 1], d[l], rt1, rt2, c, s);
+        if (VECTORS) { rc[cnt] = c; rs[cnt] = s; ri[cnt] = l - 1; ++cnt; }
+        d[l - 1] = rt1; d[l] = rt2; e[l - 1] = real(0);
+        q.l = l - 2; q.inBlock = q.l >= lend;
+        continue;
+      }
+      if (q.jtot == MAXIT) { q.noconv = true; return true; }
+      ++q.jtot;
+      real p = d[l];
+      real g = (d[l - 1] - p) / (real(2) * e[l - 1]);
+      real r = hypot(g, real(1));
+      g = d[m] - p + e[l - 1] / (g + copysign(r, g));
+      real s = real(1), c = real(1);
+      p = real(0);
+      real ei = e[m], di = d[m], di1 = d[m + 1];
+      for (int i = m; i <= l - 1; ++i) {
+        const real en = i < l - 1 ? e[i + 1] : real(0), dn = i < l - 1 ? d[i + 2] : real(0);
+        const real f = s * ei, b = c * ei;
+        lartg(g, f, c, s, r);
+        if (i != m) e[i - 1] = r;
+        g = di - p;
+        r = (di1 - g) * s + real(2) * c * b;
+        p = s * r;
+        d[i] = g + p;
+        g = c * r - b;
+        if (VECTORS) { rc[cnt] = c; rs[cnt] = s; ri[cnt] = i; ++cnt; }
+        di = di1; di1 = dn; ei = en;
+      }
+      d[l] -= p;
+      e[l - 1] = g;
+    }
+  }
+}`;
+
+/** The entry name: precision of the data, operand form, n, uplo, vectors, threads, storage, iteration limit. */
+export const tridiagEntry = (p: SyevTridiagParams): string =>
+  `syev_tridiag_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}_t${p.threads}_${p.shared ? 's' : 'g'}_m${p.maxit}`;
+
+export function syevTridiagSource(p: SyevTridiagParams): KernelSource {
+  const { dtype, n, uplo, vectors, kind, threads, shared, maxit } = p;
+  const l = tridiagLayout(p);
+  const entry = tridiagEntry(p);
+  const io = dtype === TRIDIAG_COMPUTE ? 'real' : cType(dtype);
+  const source = `${precisionPrelude(TRIDIAG_COMPUTE)}
+${mathHelpers(TRIDIAG_COMPUTE)}
+constexpr int N = ${n};
+constexpr int T = ${threads};
+constexpr int LDZ = N;
+constexpr long long WORK = ${l.work};   // workspace elements per block (0: Z in shared memory)
+constexpr bool VECTORS = ${vectors};
+constexpr int CAP = ${l.cap};   // rotations per buffer
+constexpr int MAXIT = ${maxit} * N;   // QL/QR iterations in all (dsteqr's MAXIT * N)
+constexpr int RANGE = ${RANGE};
+${SCALARS}
+${blockReduceSource('sum')}
+${blockReduceSource('max')}
+${vectors ? `${ROTATIONS}\n${PRODUCER}` : ''}
+
+extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
+    ${operandParameters('A', kind, true, io)},
+    ${operandParameters('W', kind, true, io)},
+    real* __restrict__ work, long long first,
+    int* __restrict__ info, const int* __restrict__ index, int count) {
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const long long mat = first + blockIdx.x;
+  if (mat >= count) return;
+  extern __shared__ __align__(16) unsigned char smem[];
+  real* sh = (real*)smem;
+  real* Z = ${shared ? 'sh' : 'work + (long long)blockIdx.x * WORK'};
+  real* d = sh + ${shared ? n * n : 0};
+  real* e = d + N;
+  real* taus = e + N;
+  real* vv = taus + N;
+  real* ww = vv + N;
+  real* red = ww + N;
+  real* rc = red + 32;         // two buffers of CAP rotations: cosines,
+  real* rs = rc + 2 * CAP;     // sines,
+  int* ri = (int*)(rs + 2 * CAP);   // and the first of the two columns each rotates
+  int* perm = ri + 2 * CAP;
+  int* flags = perm + N;       // [0], [1]: rotations in each buffer; [2]: producer finished; [3]: not converged
+  ${io}* g = ${matrixPointer('A', kind, 'mat')};
+
+  // 1. The ${uplo} triangle mirrored into Z; NaN or Inf fails the matrix.
+  int bad = 0;
+  real amax = real(0);
+  for (int idx = tid; idx < N * N; idx += T) {
+    const int i = idx % N, j = idx / N;
+    const real x = (${uplo === 'lower' ? 'i >= j' : 'i <= j'}) ? (real)g[i + (long long)j * ldA] : (real)g[j + (long long)i * ldA];
+    if (!(absReal(x) <= MAXR)) bad = 1;
+    else amax = fmax(amax, absReal(x));
+    Z[idx] = x;
+  }
+  const bool failed = __syncthreads_or(bad) != 0;
+  amax = blockMax(amax, red);
+  int sc = 0;   // Z holds A 2^-sc
+  if (!failed && amax > real(0)) {
+    const int lg = ilogb(amax);
+    if (lg > RANGE || lg < -RANGE) sc = lg;
+  }
+  if (sc != 0)
+    for (int idx = tid; idx < N * N; idx += T) Z[idx] = ldexp(Z[idx], -sc);
+  __syncthreads();
+
+  bool noconv = false;
+  if (!failed) {
+    // 2. dsytd2 'L': reflector i annihilates Z(i+2:N, i); d, e the tridiagonal, taus the scalars.
+    for (int i = 0; i < N - 1; ++i) {
+      const real alpha = Z[i + 1 + i * LDZ];
+      real part = real(0);
+      for (int r = i + 2 + tid; r < N; r += T) { const real x = Z[r + i * LDZ]; part = fmaReal(x, x, part); }
+      const real xx = blockSum(part, red);   // every thread: the same bits, so the same tau
+      real tau = real(0), beta = alpha;
+      if (xx > real(0)) {
+        beta = -copysign(sqrtReal(fmaReal(alpha, alpha, xx)), alpha);
+        tau = (beta - alpha) / beta;
+        const real scal = real(1) / (alpha - beta);
+        for (int r = i + 2 + tid; r < N; r += T) { const real v = Z[r + i * LDZ] * scal; Z[r + i * LDZ] = v; vv[r] = v; }
+      }
+      if (tid == 0) { vv[i + 1] = real(1); d[i] = Z[i + i * LDZ]; e[i] = beta; taus[i] = tau; }
+      if (tau == real(0)) continue;   // H = I (uniform over the block)
+      __syncthreads();   // v complete
+      // w = tau A22 v (rows i+1 ... N-1; four partial sums against the FMA latency).
+      real wv = real(0);
+      for (int r = i + 1 + tid; r < N; r += T) {
+        real a0 = real(0), a1 = real(0), a2 = real(0), a3 = real(0);
+        int k = i + 1;
+        for (; k + 3 < N; k += 4) {
+          a0 = fmaReal(Z[r + k * LDZ], vv[k], a0);
+          a1 = fmaReal(Z[r + (k + 1) * LDZ], vv[k + 1], a1);
+          a2 = fmaReal(Z[r + (k + 2) * LDZ], vv[k + 2], a2);
+          a3 = fmaReal(Z[r + (k + 3) * LDZ], vv[k + 3], a3);
+        }
+        for (; k < N; ++k) a0 = fmaReal(Z[r + k * LDZ], vv[k], a0);
+        const real wr = tau * ((a0 + a1) + (a2 + a3));
+        ww[r] = wr;
+        wv = fmaReal(wr, vv[r], wv);
+      }
+      const real half = real(-0.5) * tau * blockSum(wv, red);   // its barriers also publish ww
+      // w += half v; A22 -= v w' + w v'.
+      for (int r = i + 1 + tid; r < N; r += T) {
+        const real vr = vv[r], wr = fmaReal(half, vr, ww[r]);
+        for (int k = i + 1; k < N; ++k) {
+          const real vk = vv[k], wk = fmaReal(half, vk, ww[k]);
+          Z[r + k * LDZ] -= fmaReal(vr, wk, wr * vk);
+        }
+      }
+      __syncthreads();
+    }
+    if (tid == 0) { d[N - 1] = Z[N - 1 + (N - 1) * LDZ]; if (N > 1) e[N - 1] = real(0); }
+    __syncthreads();
+${vectors ? FORM_Q : ''}
+${vectors ? QL_VECTORS : BISECTION_VALUES}
+  }
+  // 5. Ascending order by rank (ties by index): perm[rank] = j.
+  if (!failed)
+    for (int j = tid; j < N; j += T) {
+      const real dj = d[j];
+      int rank = 0;
+      for (int k = 0; k < N; ++k) rank += (d[k] < dj || (d[k] == dj && k < j)) ? 1 : 0;
+      perm[rank] = j;
+    }
+  __syncthreads();
+  if (tid == 0) info[index ? index[mat] : mat] = failed ? N + 2 : (noconv ? N + 1 : 0);
+  ${io}* w = ${matrixPointer('W', kind, 'mat')};
+  for (int j = tid; j < N; j += T) w[j] = failed ? nanReal() : (${io})ldexp(d[perm[j]], sc);
+${vectors ? `  for (int idx = tid; idx < N * N; idx += T) {
+    const int i = idx % N, j = idx / N;
+    g[i + (long long)j * ldA] = failed ? nanReal() : (${io})Z[i + perm[j] * LDZ];
+  }` : ''}
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+/** 3. dorgtr 'L' in place of the reflectors (dorg2r over Z(1:N, 1:N), reflector jj in column jj). */
+const FORM_Q = `    // 3. Q = H(0) ... H(N-2) over Z, from the last reflector to the first.
+    for (int jj = N - 2; jj >= 0; --jj) {
+      const real tau = taus[jj];
+      for (int r = jj + 1 + tid; r < N; r += T) vv[r] = r == jj + 1 ? real(1) : Z[r + jj * LDZ];
+      __syncthreads();
+      if (tau != real(0)) {
+        // y = tau Q(jj+1:N, c)' v for the columns c > jj + 1 (a warp per column), then Q -= v y'.
+        for (int c = jj + 2 + warp; c < N; c += T / 32) {
+          real acc = real(0);
+          for (int r = jj + 1 + lane; r < N; r += 32) acc = fmaReal(vv[r], Z[r + c * LDZ], acc);
+          acc = groupSum(acc, 32);
+          if (lane == 0) ww[c] = tau * acc;
+        }
+        __syncthreads();
+        for (int r = jj + 1 + tid; r < N; r += T) {
+          const real vr = vv[r];
+          for (int c = jj + 2; c < N; ++c) Z[r + c * LDZ] -= vr * ww[c];
+        }
+      }
+      // Column jj + 1 of Q: -tau v below the diagonal, 1 - tau on it, zero above (row 0 below).
+      for (int r = 1 + tid; r < N; r += T)
+        Z[r + (jj + 1) * LDZ] = r < jj + 1 ? real(0) : (r == jj + 1 ? real(1) - tau : -tau * vv[r]);
+      __syncthreads();
+    }
+    for (int r = tid; r < N; r += T) { Z[r] = r == 0 ? real(1) : real(0); Z[r * LDZ] = r == 0 ? real(1) : real(0); }
+    __syncthreads();`;
+
+/** 4. dsteqr with vectors: the producer fills one buffer while the block applies the other to Z's rows. */
+const QL_VECTORS = `    // 4. dsteqr: thread 0 makes the rotations, every thread applies them to its rows of Z = Q.
+    // Buffer 0 starts empty: the first round only fills buffer 1 (one call site of qlRun, inlined).
+    QlState q = {0, 0, 0, 0, false, false};
+    if (tid == 0) { flags[0] = 0; flags[1] = 0; flags[2] = 0; }
+    __syncthreads();
+    for (int b = 0;; b ^= 1) {
+      const int cnt = flags[b];
+      const bool fin = flags[2] != 0;
+      __syncthreads();   // all have read the flags before the producer writes them again
+      if (tid == 0 && !fin) {
+        int next = 0;
+        const int o = (b ^ 1) * CAP;
+        const bool done = qlRun(q, d, e, rc + o, rs + o, ri + o, next);
+        flags[b ^ 1] = next;
+        flags[2] = done ? 1 : 0;
+      }
+      // Buffer b in order, row by row: [z_j z_j+1] := [c z_j + s z_j+1, c z_j+1 - s z_j] (dlasr 'R', 'V').
+      // Consecutive rotations of a sweep share a column (QL: j then j - 1, QR: j then j + 1): that
+      // column stays in a register (cc, cv), so a rotation loads and stores one element, not two.
+      const int o = b * CAP;
+      for (int r = tid; r < N; r += T) {
+        real* zr = Z + r;
+        int cc = -1;
+        real cv = real(0);
+        for (int k = 0; k < cnt; ++k) {
+          const int j = ri[o + k];
+          const real c = rc[o + k], s = rs[o + k];
+          real x, t;
+          if (cc == j) { x = cv; t = zr[(j + 1) * LDZ]; }
+          else if (cc == j + 1) { x = zr[j * LDZ]; t = cv; }
+          else {
+            if (cc >= 0) zr[cc * LDZ] = cv;
+            x = zr[j * LDZ];
+            t = zr[(j + 1) * LDZ];
+          }
+          const real t2 = c * t - s * x, x2 = s * t + c * x;
+          if (k + 1 < cnt && ri[o + k + 1] == j + 1) { zr[j * LDZ] = x2; cc = j + 1; cv = t2; }
+          else { zr[(j + 1) * LDZ] = t2; cc = j; cv = x2; }
+        }
+        if (cc >= 0) zr[cc * LDZ] = cv;
+      }
+      __syncthreads();
+      if (fin) break;
+    }
+    noconv = q.noconv;   // thread 0's; shared below
+    if (tid == 0) flags[3] = noconv ? 1 : 0;
+    __syncthreads();
+    noconv = flags[3] != 0;`;
+
+/**
+ * 4. Values only: bisection by Sturm counts (LAPACK dstebz / dlaebz), eigenvalue k by thread k, all
+ * in parallel (QL's chain is one thread's ~n^2 dependent rotations; bisection is ~60 counts of n
+ * steps per thread). The interval: Gershgorin's, widened as dstebz does; the count's pivot guard
+ * pivmin = safmin max(1, max e_i^2); the interval halved until its ends are adjacent doubles or
+ * its width is 2^-60 tnorm, so the error is the counts' own (a backward error of a few eps ||T||,
+ * as QL's) plus an ulp. T = 0: the eigenvalues are d (zeros), exactly.
+ */
+const BISECTION_VALUES = `    // 4. Eigenvalues by bisection: Gershgorin's interval, e^2 into taus (free now).
+    real gl = MAXR, gu = -MAXR, e2max = real(0);
+    for (int i = tid; i < N; i += T) {
+      const real ei = i < N - 1 ? absReal(e[i]) : real(0), em = i > 0 ? absReal(e[i - 1]) : real(0);
+      gl = fmin(gl, d[i] - em - ei);
+      gu = fmax(gu, d[i] + em + ei);
+      if (i < N - 1) { taus[i] = e[i] * e[i]; e2max = fmax(e2max, taus[i]); }
+    }
+    gl = -blockMax(-gl, red);   // its barriers also publish taus
+    gu = blockMax(gu, red);
+    e2max = blockMax(e2max, red);
+    const real pivmin = SAFMIN * fmax(real(1), e2max);
+    const real tnorm = fmax(absReal(gl), absReal(gu));
+    const real widen = real(2.1) * (real(2) * EPS * N * tnorm + real(2) * pivmin);
+    gl -= widen;
+    gu += widen;
+    for (int k = tid; k < N; k += T) {
+      real x = d[k];
+      if (tnorm > real(0)) {
+        real lo = gl, hi = gu;
+        // Invariant: at most k eigenvalues <= lo, more than k <= hi.
+        // To adjacent doubles, or to a width of 2^-60 tnorm (eigenvalues near zero): ~55 ... 62 counts.
+        for (int it = 0; it < 200; ++it) {
+          const real mid = real(0.5) * (lo + hi);
+          if (!(hi - lo > real(8.673617379884035e-19) * tnorm) || mid <= lo || mid >= hi) break;
+          real q = d[0] - mid;
+          if (absReal(q) < pivmin) q = -pivmin;
+          int cnt = q <= real(0) ? 1 : 0;
+          for (int i = 1; i < N; ++i) {
+            q = (d[i] - mid) - taus[i - 1] / q;
+            if (absReal(q) < pivmin) q = -pivmin;
+            cnt += q <= real(0) ? 1 : 0;
+          }
+          if (cnt > k) hi = mid; else lo = mid;
+        }
+        x = real(0.5) * (lo + hi);
+      }
+      ww[k] = x;
+    }
+    __syncthreads();
+    for (int k = tid; k < N; k += T) d[k] = ww[k];
+    __syncthreads();`;

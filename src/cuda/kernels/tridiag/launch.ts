@@ -1,0 +1,63 @@
+/**
+ * syevTridiagCuda: the tridiagonal-QL syev of device batches, one plan and one launch per group of
+ * equal-size matrices; `syevTridiagGroup` serves one group (jacobi's syevCuda sends it the groups
+ * at and above the table's crossover).
+ */
+import { batchCount } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
+import type { SyevRequest } from '../../../core/ops.js';
+import { tuningFor, type TridiagTuning } from '../../model/tuning/index.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { launchPerMatrix } from '../common/block-launch.js';
+import type { FamilyOptions } from '../common/family-options.js';
+import { zeroInfo } from '../common/info-zero.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type OperandArgs } from '../common/operands.js';
+import { TRIDIAG_COMPUTE, syevTridiagSource, tridiagLayout } from './generate-syev.js';
+import type { TridiagForce } from './params.js';
+import { planSyevTridiag } from './plan.js';
+
+export type TridiagOptions = FamilyOptions<TridiagForce, TridiagTuning>;
+
+/** One group of a syev request: A and W of `count` equal-size matrices, info and the group's index map. */
+export interface SyevGroup {
+  readonly dtype: DType;
+  readonly uplo: Uplo;
+  readonly vectors: boolean;
+  readonly a: OperandArgs;
+  readonly w: OperandArgs;
+  readonly info: DeviceArray;
+  readonly index: DeviceArray | null;
+  readonly count: number;
+}
+
+/** The part of a plan key the options add (tests and sweeps only: the hot path has none). */
+const optionsKey = (opts: TridiagOptions): string =>
+  (opts.force === undefined ? '' : JSON.stringify(opts.force)) + (opts.tuning === undefined ? '' : `/${JSON.stringify(opts.tuning)}`);
+
+export function syevTridiagGroup(dev: GpuDevice, g: SyevGroup, opts: TridiagOptions = {}): void {
+  const n = g.a.rows;
+  if (n === 0) { zeroInfo(dev, g.info, g.index, g.count); return; }
+  const p = plannedOnce(dev, `syev-tridiag/${g.dtype}/${n}/${g.uplo}/${g.vectors}/${g.a.kind}/${optionsKey(opts)}`,
+    () => planSyevTridiag({ dtype: g.dtype, n, uplo: g.uplo, vectors: g.vectors, kind: g.a.kind, sharedLimit: sharedLimit(dev) },
+      opts.tuning ?? tuningFor(dev.info.arch, 'tridiag'), { force: opts.force }));
+  const l = tridiagLayout(p);
+  const k = kernelFor(dev, 'syev-tridiag', p, () => syevTridiagSource(p));
+  launchPerMatrix(dev, k, { threads: p.threads, sharedBytes: l.sharedBytes, work: l.work, workDtype: TRIDIAG_COMPUTE, what: "the tridiagonal syev's working matrices" },
+    g.count, [...operandArgs(g.a), ...operandArgs(g.w)], [arg.ptr(g.info), ...indexArgs(g.index, g.count)]);
+}
+
+export function syevTridiagCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>, opts: TridiagOptions = {}): void {
+  if (batchCount(r.a) === 0) return;
+  const dtype = deviceDtype(r.a);
+  const grouping = groupOperands(dev, [r.a, r.w]);
+  try {
+    for (const g of grouping.groups) {
+      const [a, w] = g.operands as [OperandArgs, OperandArgs];
+      syevTridiagGroup(dev, { dtype, uplo: r.uplo, vectors: r.jobz === 'vectors', a, w, info: r.info, index: g.index, count: g.count }, opts);
+    }
+  } finally {
+    release(dev, grouping);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Which shape of the tridiagonal-QL syev kernel serves one group of equal-size matrices, and
+ * whether syev takes this route at all (`tridiagServes`, asked by jacobi's syevCuda). Threads: one
+ * per row of the working matrix, rounded up to whole warps, at most the table's `maxThreads`
+ * (the tridiagonalization, Q's formation and the rotations all work by rows). The working matrix
+ * in shared memory where it fits the problem's `sharedLimit` and n <= `sharedMax`, else in the
+ * global workspace (or as forced).
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
+import { MyriadError } from '../../../core/errors.js';
+import type { TridiagTuning } from '../../model/tuning/index.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+import { tridiagLayout } from './generate-syev.js';
+import type { SyevTridiagParams, TridiagForce } from './params.js';
+
+/** The largest n the kernel is planned for (the GPU's syev coverage, as the Jacobi designs'). */
+export const TRIDIAG_MAX = 512;
+
+/** dsteqr's MAXIT: QL/QR iterations allowed per row of the matrix. */
+export const TRIDIAG_MAXIT = 30;
+
+/** The dynamic shared bytes a block may have where the problem does not say (the static 48 KiB). */
+const STATIC_SHARED = 48 * 1024;
+
+/**
+ * `sharedLimit`: the dynamic shared bytes a block may have on the device (common/operands.ts
+ * `sharedLimit`).
+ */
+export interface TridiagProblem {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly uplo: Uplo;
+  readonly vectors: boolean;
+  readonly kind: OperandKind;
+  readonly sharedLimit?: number;
+}
+
+/** Whether syev sends matrices of size n and `dtype` to this kernel (the table's crossover, within TRIDIAG_MAX). */
+export function tridiagServes(n: number, dtype: DType, tuning: TridiagTuning): boolean {
+  return n >= tuning.syevFrom[dtype] && n <= TRIDIAG_MAX;
+}
+
+/** Threads for n rows: whole warps, one per row up to `maxThreads`. */
+export function tridiagThreads(n: number, maxThreads: number): number {
+  return Math.max(32, Math.min(maxThreads, 32 * Math.ceil(n / 32)));
+}
+
+export function planSyevTridiag(pr: TridiagProblem, tuning: TridiagTuning, options: { readonly force?: TridiagForce } = {}): SyevTridiagParams {
+  const { dtype, n, uplo, vectors, kind } = pr;
+  if (!Number.isInteger(n) || n < 1 || n > TRIDIAG_MAX) throw new MyriadError('UNSUPPORTED', `the tridiagonal syev takes 1 <= n <= ${TRIDIAG_MAX}, got ${n}`, 'a');
+  const force = options.force ?? {};
+  const threads = force.threads ?? tridiagThreads(n, tuning.maxThreads);
+  if (!Number.isInteger(threads) || threads % 32 !== 0 || threads < 32 || threads > 1024)
+    throw new MyriadError('UNSUPPORTED', `threads ${threads} must be a multiple of 32 within 1024`, 'force.threads');
+  const limit = pr.sharedLimit ?? STATIC_SHARED;
+  const base = { dtype, n, uplo, vectors, kind, threads, maxit: TRIDIAG_MAXIT };
+  const shared = force.global !== true && n <= tuning.sharedMax && tridiagLayout({ n, vectors, shared: true }).sharedBytes <= limit;
+  const p: SyevTridiagParams = { ...base, shared };
+  if (tridiagLayout(p).sharedBytes > limit) throw new MyriadError('UNSUPPORTED', `the tridiagonal syev's scratch does not fit ${limit} shared bytes`, 'a');
+  return p;
+}
