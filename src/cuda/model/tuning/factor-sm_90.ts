@@ -97,7 +97,10 @@ export const sm90GetrfTuning: GetrfTuning = {
   // its widest leaf (32) was not measured and takes ~30 s to compile cold.
   recursion: {
     minN: { float64: 2560, float32: Infinity },
-    minNFew: { float64: 2560, float32: Infinity },
+    // Few matrices from 1024 since the blocked driver (session 6, one float64 matrix, H100,
+    // getrf-blocked.mjs): 1024 blocked 64 / wide 64 3.91 ms against 4.93 for the design it replaces
+    // (cuSOLVER 2.42); 4096 28.6 (the recursion 50.5, cuSOLVER 14.2).
+    minNFew: { float64: 1024, float32: Infinity },
     widest: { float64: 16, float32: 32 },
     maxThreads: 1024,
     valueRegisters: 40,
