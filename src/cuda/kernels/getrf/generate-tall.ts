@@ -19,6 +19,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
 import { pivotHelpers } from './generate-panel.js';
+import { registerPivotStep } from './pivot-step.js';
 import type { GetrfTallParams } from './params.js';
 
 export function getrfTallSource(p: GetrfTallParams): KernelSource {
@@ -57,55 +58,7 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
 #pragma unroll
   for (int k = 0; k < NB; ++k) {
     if (k >= w) break;
-    const int q = k & 1;
-    real key = real(-2);
-    int pos = 0x7fffffff;
-#pragma unroll
-    for (int i = 0; i < R; ++i) {
-      const int r = tid + i * T;
-      const real x = v[i][k];
-      if (r >= k && r < m) better(key, pos, x != x ? (r == k ? infReal() : real(-1)) : absReal(x), r);
-    }
-    warpBest(key, pos);
-    if (lane == 0) { redKey[q][warp] = key; redPos[q][warp] = pos; }
-    __syncthreads();
-    key = lane < NW ? redKey[q][lane] : real(-2);
-    pos = lane < NW ? redPos[q][lane] : 0x7fffffff;
-    warpBest(key, pos);
-    const int piv = pos;
-    // Publish rows piv and k: their owners copy them out by selects over the static row slots
-    // (an 'if (i == piv / T)' form lets the compiler index v dynamically: local memory).
-    if (tid == piv % T || tid == k % T) {
-#pragma unroll
-      for (int c = 0; c < NB; ++c) {
-        real atPiv = real(0), atK = real(0);
-#pragma unroll
-        for (int i = 0; i < R; ++i) {
-          atPiv = tid + i * T == piv ? v[i][c] : atPiv;
-          atK = tid + i * T == k ? v[i][c] : atK;
-        }
-        if (tid == piv % T) sPiv[q][c] = atPiv;
-        if (tid == k % T) sRow[q][c] = atK;
-      }
-    }
-    __syncthreads();
-    const real pivot = sPiv[q][k];
-    if (tid == 0) pv[k] = off + piv;
-    if (pivot == real(0) && inf == 0) inf = off + k + 1;
-    if (piv != k) {
-#pragma unroll
-      for (int i = 0; i < R; ++i) {
-        const int r = tid + i * T;
-        if (r == k) {
-#pragma unroll
-          for (int c = 0; c < NB; ++c) v[i][c] = sPiv[q][c];
-        } else if (r == piv) {
-#pragma unroll
-          for (int c = 0; c < NB; ++c) v[i][c] = sRow[q][c];
-        }
-      }
-    }
-    const bool scale = pivot != real(0);
+${registerPivotStep('k')}    const bool scale = pivot != real(0);
     const bool small = absReal(pivot) < SAFE_MIN;
     const real rcp = real(1) / pivot;
 #pragma unroll

@@ -24,6 +24,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { pivotHelpers } from './generate-panel.js';
+import { registerPivotStep } from './pivot-step.js';
 import type { GetrfWideParams } from './params.js';
 
 /** The widest panel the wide leaf takes (its L11 in shared memory: W^2 values). */
@@ -41,6 +42,16 @@ export function wideSubBlock(p: Pick<GetrfWideParams, 'dtype' | 'width' | 'nb' |
   while (nb > 1 && wideSharedBytes({ ...p, nb }) > 48 * 1024) nb >>= 1;
   return nb;
 }
+
+/** The wide leaf's pivot step also swaps the panel's columns outside the register sub-block (global memory, a thread per column, pivots in order). */
+const WIDE_OTHER_COLUMNS = `      // The panel's other columns in global memory: a thread per column, pivots in order.
+      for (int cc = tid; cc < w - gw; cc += T) {
+        real* col = a + (long long)(cc < g0 ? cc : cc + gw) * ldA;
+        const real t = col[k];
+        col[k] = col[piv];
+        col[piv] = t;
+      }
+`;
 
 export function getrfWideSource(p: GetrfWideParams): KernelSource {
   const { width, nb, threads, rowsPerThread } = p;
@@ -120,60 +131,7 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
     for (int kk = 0; kk < NB; ++kk) {
       if (kk >= gw) break;
       const int k = g0 + kk;
-      const int q = k & 1;
-      real key = real(-2);
-      int pos = 0x7fffffff;
-#pragma unroll
-      for (int i = 0; i < R; ++i) {
-        const int r = tid + i * T;
-        const real x = v[i][kk];
-        if (r >= k && r < m) better(key, pos, x != x ? (r == k ? infReal() : real(-1)) : absReal(x), r);
-      }
-      warpBest(key, pos);
-      if (lane == 0) { redKey[q][warp] = key; redPos[q][warp] = pos; }
-      __syncthreads();
-      key = lane < NW ? redKey[q][lane] : real(-2);
-      pos = lane < NW ? redPos[q][lane] : 0x7fffffff;
-      warpBest(key, pos);
-      const int piv = pos;
-      if (tid == piv % T || tid == k % T) {
-#pragma unroll
-        for (int c = 0; c < NB; ++c) {
-          real atPiv = real(0), atK = real(0);
-#pragma unroll
-          for (int i = 0; i < R; ++i) {
-            atPiv = tid + i * T == piv ? v[i][c] : atPiv;
-            atK = tid + i * T == k ? v[i][c] : atK;
-          }
-          if (tid == piv % T) sPiv[q][c] = atPiv;
-          if (tid == k % T) sRow[q][c] = atK;
-        }
-      }
-      __syncthreads();
-      const real pivot = sPiv[q][kk];
-      if (tid == 0) pv[k] = off + piv;
-      if (pivot == real(0) && inf == 0) inf = off + k + 1;
-      if (piv != k) {
-#pragma unroll
-        for (int i = 0; i < R; ++i) {
-          const int r = tid + i * T;
-          if (r == k) {
-#pragma unroll
-            for (int c = 0; c < NB; ++c) v[i][c] = sPiv[q][c];
-          } else if (r == piv) {
-#pragma unroll
-            for (int c = 0; c < NB; ++c) v[i][c] = sRow[q][c];
-          }
-        }
-        // The panel's other columns in global memory: a thread per column, pivots in order.
-        for (int cc = tid; cc < w - gw; cc += T) {
-          real* col = a + (long long)(cc < g0 ? cc : cc + gw) * ldA;
-          const real t = col[k];
-          col[k] = col[piv];
-          col[piv] = t;
-        }
-      }
-      const bool scale = pivot != real(0);
+${registerPivotStep('kk', WIDE_OTHER_COLUMNS)}      const bool scale = pivot != real(0);
       const bool small = absReal(pivot) < SAFE_MIN;
       const real rcp = real(1) / pivot;
 #pragma unroll

@@ -1,0 +1,61 @@
+/**
+ * What the register-resident LU panels share (generate-tall.ts, generate-wide.ts).
+ *
+ * One column's pivot step in a panel held in registers (the tall leaf, and the wide leaf's
+ * sub-blocks): the row of largest magnitude at or below row k of register column `col` (NaN
+ * first, the first of equals, as idamax), its pivot and a zero pivot's info recorded, rows piv and
+ * k published to shared memory by their owners and swapped in registers; `otherColumns`: code
+ * run after the swap where piv != k (the wide leaf swaps its columns outside the registers there).
+ * Expects k, v, R, T, NB, NW, tid, lane, warp, m, off, pv, inf, redKey, redPos, sPiv, sRow in scope.
+ */
+export function registerPivotStep(col: string, otherColumns = ''): string {
+  return `    const int q = k & 1;
+    real key = real(-2);
+    int pos = 0x7fffffff;
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      const int r = tid + i * T;
+      const real x = v[i][${col}];
+      if (r >= k && r < m) better(key, pos, x != x ? (r == k ? infReal() : real(-1)) : absReal(x), r);
+    }
+    warpBest(key, pos);
+    if (lane == 0) { redKey[q][warp] = key; redPos[q][warp] = pos; }
+    __syncthreads();
+    key = lane < NW ? redKey[q][lane] : real(-2);
+    pos = lane < NW ? redPos[q][lane] : 0x7fffffff;
+    warpBest(key, pos);
+    const int piv = pos;
+    // Publish rows piv and k: their owners copy them out by selects over the static row slots
+    // (an 'if (i == piv / T)' form lets the compiler index v dynamically: local memory).
+    if (tid == piv % T || tid == k % T) {
+#pragma unroll
+      for (int c = 0; c < NB; ++c) {
+        real atPiv = real(0), atK = real(0);
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+          atPiv = tid + i * T == piv ? v[i][c] : atPiv;
+          atK = tid + i * T == k ? v[i][c] : atK;
+        }
+        if (tid == piv % T) sPiv[q][c] = atPiv;
+        if (tid == k % T) sRow[q][c] = atK;
+      }
+    }
+    __syncthreads();
+    const real pivot = sPiv[q][${col}];
+    if (tid == 0) pv[k] = off + piv;
+    if (pivot == real(0) && inf == 0) inf = off + k + 1;
+    if (piv != k) {
+#pragma unroll
+      for (int i = 0; i < R; ++i) {
+        const int r = tid + i * T;
+        if (r == k) {
+#pragma unroll
+          for (int c = 0; c < NB; ++c) v[i][c] = sPiv[q][c];
+        } else if (r == piv) {
+#pragma unroll
+          for (int c = 0; c < NB; ++c) v[i][c] = sRow[q][c];
+        }
+      }
+${otherColumns}    }
+`;
+}
