@@ -93,12 +93,13 @@ test('the recursive LU applies from minN, or minNFew with fewer matrices than SM
   assert.equal(getrfRecursive(d, 40, 40, 1, 132, t, true), true);
   assert.equal(getrfRecursive(d, 0, 40, 1, 132, t, true), false, 'nothing to factor');
   assert.equal(getrfRecursive(d, 4096, 4096, 1, 132, t, false), false);
-  // The table (factor-sm_90.ts): float64 from 2560, or 1024 for fewer matrices than SMs; float32 off.
+  // The table (factor-sm_90.ts): from 2560, or 1024 for fewer matrices than SMs, both dtypes.
   assert.equal(getrfRecursive(d, 4096, 4096, 1, 132, GETRF_T), true);
   assert.equal(getrfRecursive(d, 2048, 2048, 1, 132, GETRF_T), true);
   assert.equal(getrfRecursive(d, 1023, 1023, 1, 132, GETRF_T), false);
   assert.equal(getrfRecursive(d, 2048, 2048, 500, 132, GETRF_T), false);
-  assert.equal(getrfRecursive('float32', 8192, 8192, 1, 132, GETRF_T), false);
+  assert.equal(getrfRecursive('float32', 8192, 8192, 1, 132, GETRF_T), true);
+  assert.equal(getrfRecursive('float32', 1000, 1000, 1, 132, GETRF_T), false);
 });
 
 test('tallShape: the panel fits the block and the register budget; wider as the rows shrink', () => {

@@ -93,14 +93,15 @@ export const sm90GetrfTuning: GetrfTuning = {
   // default / recursion / cuSOLVER getrf: 1024 4.93 / 7.43 / 2.41, 2048 16.9 / 18.7 / 5.75, 3000
   // 43.4 / 32.3 / 9.62, 4096 146 / 48.8 / 14.1, 6144 367 / 97.3 / 25.1; its factors agree with
   // cuSOLVER's to 1e-10 max|A| at 1000 ... 6144 (CHECK=1), and its GPU tests against the CPU pass at
-  // 256 ... 512; those at 1000 ... 2048 spend their time in the host reference). float32 stays off:
-  // its widest leaf (32) was not measured and takes ~30 s to compile cold.
+  // 256 ... 512; those at 1000 ... 2048 spend their time in the host reference). float32 was off
+  // until the blocked driver (session 6; its GPU tests pass in float32, timings below).
   recursion: {
-    minN: { float64: 2560, float32: Infinity },
-    // Few matrices from 1024 since the blocked driver (session 6, one float64 matrix, H100,
-    // getrf-blocked.mjs): 1024 blocked 64 / wide 64 3.91 ms against 4.93 for the design it replaces
-    // (cuSOLVER 2.42); 4096 28.6 (the recursion 50.5, cuSOLVER 14.2).
-    minNFew: { float64: 1024, float32: Infinity },
+    minN: { float64: 2560, float32: 2560 },
+    // Few matrices from 1024 since the blocked driver (session 6, one matrix, H100,
+    // getrf-blocked.mjs): float64 1024 blocked 64 / wide 64 3.91 ms against 4.93 for the design it
+    // replaces (cuSOLVER 2.42); 4096 28.6 (the recursion 50.5, cuSOLVER 14.2). float32 (on since):
+    // 1024 3.53 against 4.66 (cuSOLVER 2.09), 4096 23.2 against 70.9 (cuSOLVER 12.5).
+    minNFew: { float64: 1024, float32: 1024 },
     widest: { float64: 16, float32: 32 },
     maxThreads: 1024,
     valueRegisters: 40,
