@@ -25,7 +25,7 @@ import { gpuCovers } from '../../src/cuda/registry.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import {
-  eigenResidual, frob, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat,
+  checkListSyev, eigenResidual, frob, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat,
 } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
 
@@ -257,25 +257,7 @@ test('syev, block design forced: A and V in the global workspace, fewer threads,
     checkSyev(dev, rng, dtype, 12, 9, true, 'lower', 1, { force: { design: 'block', threads: 32 } });
   }
   // A list batch of 100 x 100 matrices (pointer form) through the block design.
-  const n = 100;
-  const mats = Array.from({ length: 3 }, () => symmetricCase(rng, 'random', n).a);
-  const arrays = mats.map((a) => dev.upload(Float64Array.from(a.d)));
-  const dW = dev.alloc('float64', 3 * n);
-  const dInfo = dev.alloc('int32', 3);
-  try {
-    syevCuda(dev, { jobz: 'vectors', uplo: 'upper', a: list(arrays, { rows: n }) as Batch<DeviceArray>, w: strided(dW, { rows: n, cols: 1, count: 3 }), info: dInfo }, { route: 'jacobi' });
-    const w = dev.download(dW) as Float64Array;
-    assert.deepEqual([...(dev.download(dInfo) as Int32Array)], [0, 0, 0]);
-    mats.forEach((a, k) => {
-      const v = mat(n, n);
-      v.d.set(dev.download(arrays[k]!) as Float64Array);
-      const r = eigenResidual(a, v, w.subarray(k * n, (k + 1) * n), EPS.float64);
-      assert.ok(r < LIMIT && orthoResidual(v, EPS.float64) < LIMIT, `list 100 x 100 #${k}: ratio ${r}`);
-    });
-  } finally {
-    for (const x of arrays) x.dispose();
-    dW.dispose(); dInfo.dispose();
-  }
+  checkListSyev(dev, rng, LIMIT, (r) => syevCuda(dev, r, { route: 'jacobi' }));
 });
 
 test('gesvd, block design: square, tall and wide to the GPU limit (BLOCK_MAX), both dtypes, with and without U and VT', { skip, timeout: 900_000 }, () => {

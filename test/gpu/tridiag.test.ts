@@ -11,15 +11,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { list, strided, type Batch } from '../../src/core/batch.js';
+import { strided } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { cpuSyev } from '../../src/cpu/lapack/index.js';
 import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
 import { syevTridiagCuda, type TridiagOptions } from '../../src/cuda/kernels/tridiag/index.js';
-import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
+import type { GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
-import { eigenResidual, frob, mat, orthoResidual, symmetricCase, type Mat } from '../helpers/jacobi-checks.js';
+import { checkListSyev, eigenResidual, frob, mat, orthoResidual, symmetricCase, type Mat } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = gpuSkipReason();
@@ -111,25 +111,7 @@ test('tridiagonal syev forced: the global workspace, fewer threads than rows, a 
     checkSyev(dev, rng, dtype, 72, 8, true, 'lower', (r) => syevCuda(dev, r, { route: 'tridiag', tridiag: { global: true, threads: 96 } }));
   }
   // A list batch of 100 x 100 matrices (pointer form).
-  const n = 100;
-  const mats = Array.from({ length: 3 }, () => symmetricCase(rng, 'random', n).a);
-  const arrays = mats.map((a) => dev.upload(Float64Array.from(a.d)));
-  const dW = dev.alloc('float64', 3 * n);
-  const dInfo = dev.alloc('int32', 3);
-  try {
-    syevTridiagCuda(dev, { jobz: 'vectors', uplo: 'upper', a: list(arrays, { rows: n }) as Batch<DeviceArray>, w: strided(dW, { rows: n, cols: 1, count: 3 }), info: dInfo });
-    const w = dev.download(dW) as Float64Array;
-    assert.deepEqual([...(dev.download(dInfo) as Int32Array)], [0, 0, 0]);
-    mats.forEach((a, k) => {
-      const v = mat(n, n);
-      v.d.set(dev.download(arrays[k]!) as Float64Array);
-      const r = eigenResidual(a, v, w.subarray(k * n, (k + 1) * n), EPS.float64);
-      assert.ok(r < LIMIT && orthoResidual(v, EPS.float64) < LIMIT, `list 100 x 100 #${k}: ratio ${r}`);
-    });
-  } finally {
-    for (const x of arrays) x.dispose();
-    dW.dispose(); dInfo.dispose();
-  }
+  checkListSyev(dev, rng, LIMIT, (r) => syevTridiagCuda(dev, r));
 });
 
 test('tridiagonal syev: large batches (2,000 of 64 x 64, 150 of 512 x 512: the workspace in two chunks), residuals of a few', { skip, timeout: 600_000 }, () => {

@@ -4,6 +4,11 @@
  * residuals of issue 17: ||A V - V diag(w)||_F / (n eps ||A||_F), ||V^T V - I||_F / (n eps),
  * ||A - U diag(s) VT||_F / (max(m, n) eps ||A||_F).
  */
+import assert from 'node:assert/strict';
+
+import { list, strided, type Batch } from '../../src/core/batch.js';
+import type { SyevRequest } from '../../src/core/ops.js';
+import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { Rng } from './random.js';
 
 /** A dense column-major m x n matrix (ld = m) in float64. */
@@ -174,5 +179,32 @@ export function generalCase(rng: Rng, kind: SvdKind, m: number, n: number): { a:
       const r = Math.max(1, Math.floor(k / 2));
       return { a: mul(randomMat(rng, m, r), randomMat(rng, n, r), false, true) };
     }
+  }
+}
+
+/**
+ * Three random 100 x 100 float64 matrices as a list batch (the pointer form) through `run` with
+ * jobz 'vectors', uplo 'upper' (the GPU tests of both syev designs): info 0, and for each matrix
+ * ||A V - V diag(w)|| and ||V^T V - I|| (ratios as above) below `limit`.
+ */
+export function checkListSyev(dev: GpuDevice, rng: Rng, limit: number, run: (r: SyevRequest<DeviceArray, DeviceArray>) => void): void {
+  const n = 100, eps = 2 ** -52;
+  const mats = Array.from({ length: 3 }, () => symmetricCase(rng, 'random', n).a);
+  const arrays = mats.map((a) => dev.upload(Float64Array.from(a.d)));
+  const dW = dev.alloc('float64', 3 * n);
+  const dInfo = dev.alloc('int32', 3);
+  try {
+    run({ jobz: 'vectors', uplo: 'upper', a: list(arrays, { rows: n }) as Batch<DeviceArray>, w: strided(dW, { rows: n, cols: 1, count: 3 }), info: dInfo });
+    const w = dev.download(dW) as Float64Array;
+    assert.deepEqual([...(dev.download(dInfo) as Int32Array)], [0, 0, 0]);
+    mats.forEach((a, k) => {
+      const v = mat(n, n);
+      v.d.set(dev.download(arrays[k]!) as Float64Array);
+      const r = eigenResidual(a, v, w.subarray(k * n, (k + 1) * n), eps);
+      assert.ok(r < limit && orthoResidual(v, eps) < limit, `list 100 x 100 #${k}: ratio ${r}`);
+    });
+  } finally {
+    for (const x of arrays) x.dispose();
+    dW.dispose(); dInfo.dispose();
   }
 }
