@@ -19,7 +19,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
 import { pivotHelpers } from './generate-panel.js';
-import { registerPivotStep } from './pivot-step.js';
+import { registerColumnStep } from './column-step.js';
 import type { GetrfTallParams } from './params.js';
 
 export function getrfTallSource(p: GetrfTallParams): KernelSource {
@@ -58,21 +58,7 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
 #pragma unroll
   for (int k = 0; k < NB; ++k) {
     if (k >= w) break;
-${registerPivotStep('k')}    const bool scale = pivot != real(0);
-    const bool small = absReal(pivot) < SAFE_MIN;
-    const real rcp = real(1) / pivot;
-#pragma unroll
-    for (int i = 0; i < R; ++i) {
-      const int r = tid + i * T;
-      if (r > k && r < m) {
-        real l = v[i][k];
-        if (scale) l = small ? l / pivot : l * rcp;
-        v[i][k] = l;
-#pragma unroll
-        for (int c = k + 1; c < NB; ++c) v[i][c] = fmaReal(-l, sPiv[q][c], v[i][c]);
-      }
-    }
-  }
+${registerColumnStep('k')}  }
 #pragma unroll
   for (int i = 0; i < R; ++i) {
     const int r = tid + i * T;

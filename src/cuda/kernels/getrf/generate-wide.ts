@@ -24,7 +24,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { pivotHelpers } from './generate-panel.js';
-import { registerPivotStep } from './pivot-step.js';
+import { registerColumnStep } from './column-step.js';
 import type { GetrfWideParams } from './params.js';
 
 /** The widest panel the wide leaf takes (its L11 in shared memory: W^2 values). */
@@ -131,21 +131,7 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
     for (int kk = 0; kk < NB; ++kk) {
       if (kk >= gw) break;
       const int k = g0 + kk;
-${registerPivotStep('kk', WIDE_OTHER_COLUMNS)}      const bool scale = pivot != real(0);
-      const bool small = absReal(pivot) < SAFE_MIN;
-      const real rcp = real(1) / pivot;
-#pragma unroll
-      for (int i = 0; i < R; ++i) {
-        const int r = tid + i * T;
-        if (r > k && r < m) {
-          real l = v[i][kk];
-          if (scale) l = small ? l / pivot : l * rcp;
-          v[i][kk] = l;
-#pragma unroll
-          for (int c = kk + 1; c < NB; ++c) v[i][c] = fmaReal(-l, sPiv[q][c], v[i][c]);
-        }
-      }
-    }
+${registerColumnStep('kk', WIDE_OTHER_COLUMNS)}    }
     // 4. Store the sub-block; its rows g0 ... g0+gw-1 of L (now final) into sL.
 #pragma unroll
     for (int i = 0; i < R; ++i) {

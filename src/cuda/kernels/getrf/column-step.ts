@@ -1,14 +1,16 @@
 /**
  * What the register-resident LU panels share (generate-tall.ts, generate-wide.ts).
  *
- * One column's pivot step in a panel held in registers (the tall leaf, and the wide leaf's
+ * One column's step of dgetf2 in a panel held in registers (the tall leaf, and the wide leaf's
  * sub-blocks): the row of largest magnitude at or below row k of register column `col` (NaN
  * first, the first of equals, as idamax), its pivot and a zero pivot's info recorded, rows piv and
  * k published to shared memory by their owners and swapped in registers; `otherColumns`: code
- * run after the swap where piv != k (the wide leaf swaps its columns outside the registers there).
+ * run after the swap where piv != k (the wide leaf swaps its columns outside the registers there);
+ * then the column below the pivot scaled (divided where the pivot is tiny, as dgetf2) and the
+ * register columns right of it updated (rank 1).
  * Expects k, v, R, T, NB, NW, tid, lane, warp, m, off, pv, inf, redKey, redPos, sPiv, sRow in scope.
  */
-export function registerPivotStep(col: string, otherColumns = ''): string {
+export function registerColumnStep(col: string, otherColumns = ''): string {
   return `    const int q = k & 1;
     real key = real(-2);
     int pos = 0x7fffffff;
@@ -57,5 +59,19 @@ export function registerPivotStep(col: string, otherColumns = ''): string {
         }
       }
 ${otherColumns}    }
+    const bool scale = pivot != real(0);
+    const bool small = absReal(pivot) < SAFE_MIN;
+    const real rcp = real(1) / pivot;
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      const int r = tid + i * T;
+      if (r > k && r < m) {
+        real l = v[i][${col}];
+        if (scale) l = small ? l / pivot : l * rcp;
+        v[i][${col}] = l;
+#pragma unroll
+        for (int c = ${col} + 1; c < NB; ++c) v[i][c] = fmaReal(-l, sPiv[q][c], v[i][c]);
+      }
+    }
 `;
 }
