@@ -9,6 +9,7 @@
  *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/bench/multi.ts)
  */
 import { accessSync, closeSync, constants, openSync, statSync, writeFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { probeBackends, type BackendChoice } from './api/backends.js';
@@ -104,6 +105,19 @@ function openFor(backend: string | undefined): Context {
   return open({ backend: parseEnumValue(backend ?? 'auto', ['auto', 'cpu', 'cuda', 'reference'] as const, '--backend') as BackendChoice });
 }
 
+/**
+ * A size the host cannot hold fails here, naming --sizes, rather than in an allocation deep inside
+ * the run: the largest row's data is generated on the host and kept beside a pristine copy and the
+ * output (about three arrays of n x n x batch elements).
+ */
+function checkHostMemory(sizes: readonly number[], batch: number | undefined, dtype: string | undefined): void {
+  if (sizes.length === 0) return;
+  const n = Math.max(...sizes);
+  const bytes = 3 * n * n * (batch ?? 1) * (dtype === 'float32' ? 4 : 8);
+  if (bytes > totalmem())
+    throw new MyriadError('INVALID_ARGUMENT', `${batch ?? 1} ${(batch ?? 1) === 1 ? 'matrix' : 'matrices'} of ${n}x${n} need${(batch ?? 1) === 1 ? 's' : ''} about ${(bytes / 2 ** 30).toFixed(1)} GiB of host memory (the data, a pristine copy and the output), more than this machine's ${(totalmem() / 2 ** 30).toFixed(1)} GiB`, '--sizes');
+}
+
 async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "format"]?: string }): Promise<void> {
   if (op === undefined) throw new MyriadError('INVALID_ARGUMENT', `which operation? one of ${[...BENCH_OPS, ...benchExtras.names].join(', ')}`, 'op');
   const style = parseEnumValue(values.format ?? 'text', TABLE_STYLES, '--format') as TableStyle;
@@ -117,6 +131,7 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
   const tooBig = batch === undefined ? undefined : sizes.find((n) => n * n * batch > MAX_ELEMENTS);
   if (tooBig !== undefined && batch !== undefined)
     throw new MyriadError('INVALID_ARGUMENT', `${batch} matrices of ${tooBig}x${tooBig} need ${tooBig * tooBig * batch} elements, more than one array holds (${MAX_ELEMENTS})`, '--batch');
+  checkHostMemory(sizes, batch, values.dtype);
   const ctx = openFor(values.backend);
   console.error(`backend: ${ctx.describe()}`);
   let rows: BenchRow[] | Record<string, unknown>[];
