@@ -164,7 +164,7 @@ function permuted(a: Square, ipiv: Int32Array): Square {
   return p;
 }
 
-for (const [dtype, n, ld] of [['float64', 4096, 4099], ['float64', 8191, 8192], ['float32', 4096, 4097], ['float32', 1500, 1501]] as const) {
+for (const [dtype, n, ld] of [['float64', 4096, 4099], ['float64', 8191, 8192], ['float64', 10240, 10243], ['float32', 4096, 4097], ['float32', 1500, 1501]] as const) {
   test(`getrf, one matrix ${dtype} n = ${n} (ld ${ld}): info 0, ||PA - LU|| on the GPU < ${THRESHOLD}`, { skip, timeout: 300_000 }, () => {
     const dev = gpu();
     const a = general(new Rng(n), dtype, n, ld);
