@@ -6,7 +6,7 @@
  *   operand, plus an int32 map from the group's matrix to its index in the batch (for info and
  *   ipiv) when the group is not the whole batch in order.
  */
-import { batchCount, matrixAt, type Batch } from '../../../core/batch.js';
+import { batchCount, matrixAt, type Batch, type StridedBatch } from '../../../core/batch.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
 import type { OperandKind } from './batch-pointer.js';
 import { elementBytes } from './precision.js';
@@ -103,6 +103,11 @@ export function sharedLimit(dev: GpuDevice): number {
 /** The four kernel arguments of one operand, matching `operandParameters` of common/batch-pointer.ts. */
 export function operandArgs(o: Pick<OperandArgs, 'pointer' | 'offset' | 'stride' | 'ld'>): KernelArg[] {
   return [arg.ptr(o.pointer), arg.i64(o.offset), arg.i64(o.stride), arg.i32(o.ld)];
+}
+
+/** The four kernel arguments of a strided batch of device matrices (a sub-block view included). */
+export function stridedArgs(b: StridedBatch<DeviceArray>): KernelArg[] {
+  return operandArgs({ pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld });
 }
 
 /** The per-matrix integer arguments every factor/solve kernel takes after its operands. */

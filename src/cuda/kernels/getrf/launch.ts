@@ -8,11 +8,11 @@ import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GetrfRequest } from '../../../core/ops.js';
 import { tuningFor, type GetrfTuning } from '../../model/tuning/index.js';
-import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { recursionForced, type FamilyOptions } from '../common/family-options.js';
 import { cachedKernel, kernelFor } from '../common/kernel-cache.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup } from '../common/operands.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, stridedArgs, type LaunchGroup } from '../common/operands.js';
 import { block } from '../common/sub-blocks.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { gemmRouted } from '../gemm/index.js';
@@ -125,7 +125,7 @@ function largeLaunches(
       const p: GetrfTallParams = { dtype, kind: 'strided', nb: s.nb, threads: s.threads, rowsPerThread: s.rowsPerThread };
       const k = kernelFor(dev, 'getrf-tall', p, () => getrfTallSource(p));
       k.launch({ grid: [count, 1, 1], block: [s.threads, 1, 1] }, [
-        ...subArgs(sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...indexArgs(null, count),
+        ...stridedArgs(sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...indexArgs(null, count),
         arg.i32(m - off), arg.i32(width), arg.i32(off)]);
     },
     solve: (off, top, col, cols) => trsmCuda(dev, { side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', alpha: 1,
@@ -139,8 +139,6 @@ function largeLaunches(
     },
   };
 }
-
-const subArgs = (b: StridedBatch<DeviceArray>): KernelArg[] => operandArgs({ pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld });
 
 /**
  * The recursion of plan.ts over a strided batch: leaves by the tall panel kernel (pivots and info
@@ -163,7 +161,7 @@ function getrfRecursion(
       case 'panel': go.leaf(step.off, step.width); break;
       case 'swap':
         laswp.launch({ grid: [count, Math.ceil(step.cols / LASWP_THREADS), 1], block: [LASWP_THREADS, 1, 1] }, [
-          ...subArgs(go.sub(0, step.col, m, step.cols)), arg.ptr(ipiv), arg.i32(pivotStride), ...indexArgs(null, count),
+          ...stridedArgs(go.sub(0, step.col, m, step.cols)), arg.ptr(ipiv), arg.i32(pivotStride), ...indexArgs(null, count),
           arg.i32(step.from), arg.i32(step.to), arg.i32(step.cols)]);
         break;
       case 'solve': go.solve(step.off, step.top, step.col, step.cols); break;
@@ -209,13 +207,13 @@ function getrfPanels(
     const p: GetrfWideParams = { ...fit, kind: 'strided', nb: wideSubBlock(fit), rowsPerThread: s.rowsPerThread };
     const k = kernelFor(dev, 'getrf-wide', p, () => getrfWideSource(p));
     k.launch({ grid: [count, 1, 1], block: [s.threads, 1, 1] }, [
-      ...subArgs(go.sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...indexArgs(null, count),
+      ...stridedArgs(go.sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...indexArgs(null, count),
       arg.i32(m - off), arg.i32(width), arg.i32(off)]);
   };
   const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
   const swaps = (from: number, to: number, col: number, cols: number): void => {
     swapsKernel.launch({ grid: [count, Math.ceil(cols / SWAPS_TILE), 1], block: [SWAPS_THREADS, 1, 1] }, [
-      ...subArgs(go.sub(0, col, m, cols)), arg.ptr(ipiv), arg.i32(pivotStride), ...indexArgs(null, count),
+      ...stridedArgs(go.sub(0, col, m, cols)), arg.ptr(ipiv), arg.i32(pivotStride), ...indexArgs(null, count),
       arg.i32(from), arg.i32(to), arg.i32(col), arg.i32(cols), arg.i32(SWAPS_TILE)]);
   };
   for (const step of getrfBlockedSteps(m, n, nb, leafWidth, side !== null)) {

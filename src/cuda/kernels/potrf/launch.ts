@@ -13,7 +13,7 @@ import { Workspace } from '../../runtime/workspace.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { recursionForced, type FamilyOptions } from '../common/family-options.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, stridedArgs, type LaunchGroup, type OperandArgs } from '../common/operands.js';
 import { block } from '../common/sub-blocks.js';
 import { syrkCuda } from '../syrk/index.js';
 import { gemmCuda } from '../gemm/index.js';
@@ -218,11 +218,11 @@ function potrfInvertedPanels(
         const rest = n - off - size;
         const a11 = block(a, off, off, size, size) as StridedBatch<DeviceArray>;
         diagonalKernel.launch({ grid: [count, 1, 1], block: [potrfDiagonalThreads(nb), 1, 1] },
-          [arg.ptr(a11.data.ptr), arg.i64(a11.offset), arg.i64(a11.stride), arg.i32(a11.ld), arg.ptr(w), arg.ptr(info), arg.i32(count), arg.i32(size), arg.i32(off)]);
+          [...stridedArgs(a11), arg.ptr(w), arg.ptr(info), arg.i32(count), arg.i32(size), arg.i32(off)]);
         if (rest === 0) continue;
         const panelBlock = panelPart(off, size, off + size, rest);
         solveKernel.launch({ grid: [potrfPanelSolveBlocks(rest), count, 1], block: [potrfPanelSolveThreads(nb), 1, 1], sharedBytes: potrfPanelSolveSharedBytes(p) },
-          [arg.ptr(panelBlock.data.ptr), arg.i64(panelBlock.offset), arg.i64(panelBlock.stride), arg.i32(panelBlock.ld), arg.ptr(w), arg.i32(count), arg.i32(rest), arg.i32(size)]);
+          [...stridedArgs(panelBlock), arg.ptr(w), arg.i32(count), arg.i32(rest), arg.i32(size)]);
         if (end - off - size > 0) updateColumns(off, size, off + size, end - off - size);
       }
       const rest = n - end;

@@ -13,7 +13,7 @@ import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { cachedKernel, kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { deviceDtype, operandArgs, sharedLimit, type OperandArgs } from '../common/operands.js';
+import { deviceDtype, operandArgs, sharedLimit, stridedArgs, type OperandArgs } from '../common/operands.js';
 import { groupBlocks } from '../common/sub-blocks.js';
 import { gemmCuda } from '../gemm/index.js';
 import { trtriUnchecked } from '../trtri/index.js';
@@ -174,7 +174,7 @@ function invertedSolve(dev: GpuDevice, plan: TrsmPlan, inv: TrsmInverted, r: Trs
       const leaf = invertedLeaf(r, b, w, x, inv, step, g.m, g.n);
       const bj = leaf.block;
       copy.launch({ grid: [gridFor(g.count * bj.rows * bj.cols), 1, 1], block: [BLOCKS_THREADS, 1, 1] },
-        [...operandArgs({ pointer: bj.data.ptr, offset: bj.offset, stride: bj.stride, ld: bj.ld }), arg.ptr(x), arg.i32(g.count), arg.i32(bj.rows), arg.i32(bj.cols)]);
+        [...stridedArgs(bj), arg.ptr(x), arg.i32(g.count), arg.i32(bj.rows), arg.i32(bj.cols)]);
       gemmCuda(dev, leaf.gemm);
     }
   } finally {

@@ -27,7 +27,7 @@ import { tuningFor } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { operandArgs } from '../common/operands.js';
+import { stridedArgs } from '../common/operands.js';
 import { cholSharedBytes, generateChol } from './generate-chol.js';
 import { generateReduce, reduceSharedBytes } from './generate-reduce.js';
 import { generateRows, rowsSharedBytes } from './generate-rows.js';
@@ -107,7 +107,7 @@ export function tsqrCuda(dev: GpuDevice, request: TsqrRequest, opts: TsqrOptions
     const sums = frame.take(dtype, count * nn, 'tsqr\'s Gram matrices');
     const factors = frame.take(dtype, count * 3 * nn, 'tsqr\'s triangular factors');
     const route = frame.take('int32', count, 'tsqr\'s routes');
-    const aArgs = [...operandArgs({ pointer: a.data.ptr, offset: a.offset, stride: a.stride, ld: a.ld }), arg.i64(m)];
+    const aArgs = [...stridedArgs(a), arg.i64(m)];
     const shared = [arg.ptr(factors), arg.ptr(request.info), arg.ptr(route)];
     const stage = (s: number): void => {
       gram.launch({ grid: [plan.gramBlocks, count, 1], block: [plan.gram.threads, 1, 1], sharedBytes: rowsSharedBytes(plan.gram) },
@@ -116,7 +116,7 @@ export function tsqrCuda(dev: GpuDevice, request: TsqrRequest, opts: TsqrOptions
         [arg.ptr(partials), arg.i32(plan.gramBlocks), arg.i32(nn), arg.ptr(sums)]);
       chol.launch({ grid: [count, 1, 1], block: [32, 1, 1], sharedBytes: cholSharedBytes(plan.chol) },
         [arg.ptr(sums), arg.i32(s), ...shared,
-          ...operandArgs({ pointer: r.data.ptr, offset: r.offset, stride: r.stride, ld: r.ld }),
+          ...stridedArgs(r),
           arg.real(dtype, plan.conditionLimit), arg.real(dtype, failLimit), arg.real(dtype, shift)]);
     };
     stage(1);
