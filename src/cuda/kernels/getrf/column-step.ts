@@ -8,8 +8,15 @@
  * run after the swap where piv != k (the wide leaf swaps its columns outside the registers there);
  * then the column below the pivot scaled (divided where the pivot is tiny, as dgetf2) and the
  * register columns right of it updated (rank 1).
- * Expects k, v, R, T, NB, NW, tid, lane, warp, m, off, pv, inf, redKey, redPos, sPiv, sRow in scope.
+ * Expects k, v, R, T, NB, NW, tid, lane, warp, m, off, pv, inf and REGISTER_COLUMN_SHARED's arrays in scope.
  */
+/** The column step's shared memory, double-buffered by the column's parity q. */
+export const REGISTER_COLUMN_SHARED = `  __shared__ real redKey[2][NW];
+  __shared__ int redPos[2][NW];
+  __shared__ real sPiv[2][NB];   // the pivot row (row k after the swap)
+  __shared__ real sRow[2][NB];   // row k before the swap (row piv after it)
+`;
+
 export function registerColumnStep(col: string, otherColumns = ''): string {
   return `    const int q = k & 1;
     real key = real(-2);

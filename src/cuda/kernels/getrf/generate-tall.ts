@@ -19,7 +19,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
 import { pivotHelpers } from './generate-panel.js';
-import { registerColumnStep } from './column-step.js';
+import { REGISTER_COLUMN_SHARED, registerColumnStep } from './column-step.js';
 import type { GetrfTallParams } from './params.js';
 
 export function getrfTallSource(p: GetrfTallParams): KernelSource {
@@ -37,11 +37,7 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
     ${operandParameters('A', p.kind, true)},
     int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, const int* __restrict__ index, int count,
     int m, int w, int off) {
-  __shared__ real redKey[2][NW];
-  __shared__ int redPos[2][NW];
-  __shared__ real sPiv[2][NB];   // the pivot row (row k after the swap)
-  __shared__ real sRow[2][NB];   // row k before the swap (row piv after it)
-  const long long mid = blockIdx.x;
+${REGISTER_COLUMN_SHARED}  const long long mid = blockIdx.x;
   if (mid >= count) return;
   const long long id = index ? (long long)index[mid] : mid;
   real* a = ${matrixPointer('A', p.kind, 'mid')};

@@ -24,7 +24,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { pivotHelpers } from './generate-panel.js';
-import { registerColumnStep } from './column-step.js';
+import { REGISTER_COLUMN_SHARED, registerColumnStep } from './column-step.js';
 import type { GetrfWideParams } from './params.js';
 
 /** The widest panel the wide leaf takes (its L11 in shared memory: W^2 values). */
@@ -69,11 +69,7 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
     ${operandParameters('A', p.kind, true)},
     int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, const int* __restrict__ index, int count,
     int m, int w, int off) {
-  __shared__ real redKey[2][NW];
-  __shared__ int redPos[2][NW];
-  __shared__ real sPiv[2][NB];   // the pivot row of the sub-block (row k after the swap)
-  __shared__ real sRow[2][NB];   // row k before the swap (row piv after it)
-  __shared__ real sL[W * W];     // L11 by columns: sL[i * W + j] = L(j, i), j > i
+${REGISTER_COLUMN_SHARED}  __shared__ real sL[W * W];     // L11 by columns: sL[i * W + j] = L(j, i), j > i
   __shared__ real sU[NB * W];    // the sub-block's rows above it by columns: sU[c * W + j]
   const long long mid = blockIdx.x;
   if (mid >= count) return;
