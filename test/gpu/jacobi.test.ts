@@ -28,88 +28,15 @@ import {
   checkListSyev, eigenResidual, frob, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat,
 } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
+import { EPS, LIMIT, checkSyevOnGpu, place, read, rounded } from '../helpers/syev-gpu-checks.js';
 
 const skip = gpuSkipReason();
-const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
-const LIMIT = 30;
 const SYM = ['random', 'repeated', 'zero', 'graded', 'rank-deficient', 'diagonal', 'clustered'] as const;
 const GEN = ['random', 'repeated', 'zero', 'graded', 'rank-deficient'] as const;
 
-const rounded = (a: Mat, dtype: DType): Mat => ({ ...a, d: dtype === 'float32' ? Float64Array.from(new Float32Array(a.d)) : a.d });
-
-/** Matrices into a strided buffer with ld = rows + 1, a gap of 3 between matrices, NaN everywhere else. */
-function place(mats: Mat[], dtype: DType): { data: FloatArray; ld: number; stride: number; inside: (e: number) => boolean } {
-  const { m, n } = mats[0]!;
-  const ld = m + 1;
-  const stride = ld * n + 3;
-  const data = allocate(dtype, stride * mats.length + 2).fill(NaN);
-  mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) data[k * stride + i + j * ld] = a.d[i + j * m]!; });
-  const inside = (e: number): boolean => {
-    const r = e % stride;
-    return Math.floor(e / stride) < mats.length && r < ld * n && r % ld < m;
-  };
-  return { data, ld, stride, inside };
-}
-
-function read(data: FloatArray, off: number, ld: number, m: number, n: number): Mat {
-  const out = mat(m, n);
-  for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) out.d[i + j * m] = data[off + i + j * ld]!;
-  return out;
-}
-
-/**
- * `valueLimit`: eigenvalues (singular values) within valueLimit size eps ||A|| of the reference
- * (the block designs are held to 1, the issue's bound); `opts`: forced plans.
- */
+/** syev through syevCuda with `opts` (forced plans, routes), checked as test/helpers/syev-gpu-checks.ts does. */
 function checkSyev(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count: number, vectors: boolean, uplo: 'lower' | 'upper', valueLimit = LIMIT, opts: JacobiOptions = {}): void {
-  const eps = EPS[dtype];
-  const mats = Array.from({ length: count }, (_, i) => rounded(symmetricCase(rng, SYM[i % SYM.length]!, n).a, dtype));
-  const bad = count > 2 ? 2 : -1;
-  if (bad >= 0) mats[bad]!.d[n * n - 1] = NaN;
-  const p = place(mats, dtype);
-  // The triangle syev must not read is NaN.
-  mats.forEach((_, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) if (uplo === 'lower' ? i < j : i > j) p.data[k * p.stride + i + j * p.ld] = NaN; });
-  const A = p.data.slice();
-  const refW = allocate(dtype, n * count);
-  const refInfo = new Int32Array(count);
-  cpuSyev({ jobz: 'values', uplo, a: strided(A.slice(), { rows: n, count, ld: p.ld, stride: p.stride }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
-  const dA = dev.upload(A);
-  const dW = dev.upload(allocate(dtype, n * count + 1).fill(NaN));
-  const dInfo = dev.upload(new Int32Array(count).fill(-7));
-  try {
-    syevCuda(dev, {
-      jobz: vectors ? 'vectors' : 'values', uplo, a: strided(dA, { rows: n, count, ld: p.ld, stride: p.stride }),
-      w: strided(dW, { rows: n, cols: 1, count }), info: dInfo,
-    }, opts);
-    const a = dev.download(dA) as FloatArray;
-    const w = dev.download(dW) as FloatArray;
-    const info = dev.download(dInfo) as Int32Array;
-    const what = `syev ${dtype} n=${n} count=${count} ${vectors ? 'vectors' : 'values'} ${uplo}`;
-    for (let e = 0; e < A.length; e++) {
-      if (p.inside(e) && vectors) continue;
-      assert.ok(Object.is(a[e], A[e]), `${what}: element ${e} outside the written region changed`);
-    }
-    assert.ok(Number.isNaN(w[n * count]!), `${what}: wrote past w`);
-    mats.forEach((m0, k) => {
-      const at = `${what} #${k}`;
-      assert.equal(info[k], refInfo[k], `${at}: info`);
-      const wk = Array.from(w.subarray(k * n, (k + 1) * n));
-      if (k === bad) {
-        assert.equal(info[k], n + 2);
-        assert.ok(wk.every(Number.isNaN), `${at}: w NaN`);
-        return;
-      }
-      const norm = frob(m0);
-      wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]!) <= valueLimit * n * eps * norm, `${at}: w[${j}] = ${x}, reference ${refW[k * n + j]}`));
-      if (!vectors) return;
-      const v = read(a, k * p.stride, p.ld, n, n);
-      const r1 = eigenResidual(m0, v, wk, eps);
-      const r2 = orthoResidual(v, eps);
-      assert.ok(r1 < LIMIT && r2 < LIMIT, `${at}: ||AV - VW|| ratio ${r1}, ||V^T V - I|| ratio ${r2}`);
-    });
-  } finally {
-    dA.dispose(); dW.dispose(); dInfo.dispose();
-  }
+  checkSyevOnGpu(dev, rng, dtype, n, count, vectors, uplo, (r) => syevCuda(dev, r, opts), { kinds: SYM, valueLimit, label: 'jacobi' });
 }
 
 function checkGesvd(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number, count: number, wantU: boolean, wantVt: boolean, valueLimit = LIMIT, opts: JacobiOptions = {}): void {

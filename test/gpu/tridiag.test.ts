@@ -14,75 +14,21 @@ import { test } from 'node:test';
 import { strided } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
-import { cpuSyev } from '../../src/cpu/lapack/index.js';
 import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
 import { syevTridiagCuda, type TridiagOptions } from '../../src/cuda/kernels/tridiag/index.js';
 import type { GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
-import { checkListSyev, eigenResidual, frob, mat, orthoResidual, symmetricCase, type Mat } from '../helpers/jacobi-checks.js';
+import { checkListSyev, eigenResidual, mat, orthoResidual } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
+import { EPS, LIMIT, checkSyevOnGpu } from '../helpers/syev-gpu-checks.js';
 
 const skip = gpuSkipReason();
-const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
-const LIMIT = 30;
 const SYM = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient'] as const;
 
-const rounded = (a: Mat, dtype: DType): Mat => ({ ...a, d: dtype === 'float32' ? Float64Array.from(new Float32Array(a.d)) : a.d });
-
-/**
- * `count` matrices of the kinds in turn (#2 NaN where count > 2) in a strided buffer with ld = n + 1,
- * a gap of 3 between matrices and NaN everywhere else, the triangle syev must not read included;
- * syev by `run`, then every check. `valuesRef`: check the eigenvalues against the CPU reference.
- */
+/** syev through `run`, checked as test/helpers/syev-gpu-checks.ts does: eigenvalues within n eps ||A||, a NaN matrix's vectors NaN. */
 function checkSyev(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count: number, vectors: boolean, uplo: Uplo,
   run: (r: Parameters<typeof syevTridiagCuda>[1]) => void): void {
-  const eps = EPS[dtype];
-  const mats = Array.from({ length: count }, (_, i) => rounded(symmetricCase(rng, SYM[i % SYM.length]!, n).a, dtype));
-  const bad = count > 2 ? 2 : -1;
-  if (bad >= 0) mats[bad]!.d[(n - 1) * (n + 1)] = NaN;   // on the diagonal: read whatever the triangle
-  const ld = n + 1;
-  const stride = ld * n + 3;
-  const A = allocate(dtype, stride * count + 2).fill(NaN);
-  mats.forEach((m0, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) if (uplo === 'lower' ? i >= j : i <= j) A[k * stride + i + j * ld] = m0.d[i + j * n]!; });
-  const inside = (e: number): boolean => { const r = e % stride; return Math.floor(e / stride) < count && r < ld * n && r % ld < n; };
-  const refW = allocate(dtype, n * count);
-  const refInfo = new Int32Array(count);
-  cpuSyev({ jobz: 'values', uplo, a: strided(A.slice(), { rows: n, count, ld, stride }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
-  const dA = dev.upload(A);
-  const dW = dev.upload(allocate(dtype, n * count + 1).fill(NaN));
-  const dInfo = dev.upload(new Int32Array(count).fill(-7));
-  try {
-    run({ jobz: vectors ? 'vectors' : 'values', uplo, a: strided(dA, { rows: n, count, ld, stride }), w: strided(dW, { rows: n, cols: 1, count }), info: dInfo });
-    const a = dev.download(dA) as FloatArray;
-    const w = dev.download(dW) as FloatArray;
-    const info = dev.download(dInfo) as Int32Array;
-    const what = `tridiag syev ${dtype} n=${n} count=${count} ${vectors ? 'vectors' : 'values'} ${uplo}`;
-    for (let e = 0; e < A.length; e++) {
-      if (inside(e) && vectors) continue;
-      assert.ok(Object.is(a[e], A[e]), `${what}: element ${e} outside the written region changed`);
-    }
-    assert.ok(Number.isNaN(w[n * count]!), `${what}: wrote past w`);
-    mats.forEach((m0, k) => {
-      const at = `${what} #${k}`;
-      assert.equal(info[k], refInfo[k], `${at}: info`);
-      const wk = Array.from(w.subarray(k * n, (k + 1) * n));
-      if (k === bad) {
-        assert.equal(info[k], n + 2);
-        assert.ok(wk.every(Number.isNaN), `${at}: w NaN`);
-        if (vectors) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) assert.ok(Number.isNaN(a[k * stride + i + j * ld]!), `${at}: vectors NaN`);
-        return;
-      }
-      const norm = frob(m0);
-      wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]!) <= n * eps * norm, `${at}: w[${j}] = ${x}, reference ${refW[k * n + j]}`));
-      if (!vectors) return;
-      const v = mat(n, n);
-      for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) v.d[i + j * n] = a[k * stride + i + j * ld]!;
-      const r1 = eigenResidual(m0, v, wk, eps), r2 = orthoResidual(v, eps);
-      assert.ok(r1 < LIMIT && r2 < LIMIT, `${at}: ||AV - VW|| ratio ${r1}, ||V^T V - I|| ratio ${r2}`);
-    });
-  } finally {
-    dA.dispose(); dW.dispose(); dInfo.dispose();
-  }
+  checkSyevOnGpu(dev, rng, dtype, n, count, vectors, uplo, run, { kinds: SYM, valueLimit: 1, nanVectors: true, label: 'tridiag' });
 }
 
 /** Matrices per check (the CPU reference is cubic, in JavaScript): every kind and the NaN one to 128. */
