@@ -28,7 +28,7 @@ import {
   checkListSyev, eigenResidual, frob, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat,
 } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
-import { EPS, LIMIT, checkSyevOnGpu, place, read, rounded } from '../helpers/syev-gpu-checks.js';
+import { EPS, LIMIT, checkSyevOnGpu, place, randomSymmetricBatch, read, rounded } from '../helpers/syev-gpu-checks.js';
 
 const skip = gpuSkipReason();
 const SYM = ['random', 'repeated', 'zero', 'graded', 'rank-deficient', 'diagonal', 'clustered'] as const;
@@ -267,12 +267,7 @@ test('1,000,000 matrices of 2 x 2 (float32) and 100,000 of 8 x 8 (float64) run',
   const dev = gpu();
   const rng = new Rng(1704);
   for (const [dtype, n, count] of [['float32', 2, 1_000_000], ['float64', 8, 100_000]] as const) {
-    const host = allocate(dtype, n * n * count);
-    for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j; i < n; i++) {
-      const x = rng.uniform();
-      host[k * n * n + i + j * n] = x;
-      host[k * n * n + j + i * n] = x;
-    }
+    const host = randomSymmetricBatch(rng, dtype, n, count);
     const dA = dev.upload(host);
     const dW = dev.alloc(dtype, n * count);
     const dInfo = dev.alloc('int32', count);

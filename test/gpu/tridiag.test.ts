@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { strided } from '../../src/core/batch.js';
-import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
+import { type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
 import { syevTridiagCuda, type TridiagOptions } from '../../src/cuda/kernels/tridiag/index.js';
@@ -20,7 +20,7 @@ import type { GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { checkListSyev, eigenResidual, mat, orthoResidual } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
-import { EPS, LIMIT, checkSyevOnGpu } from '../helpers/syev-gpu-checks.js';
+import { EPS, LIMIT, checkSyevOnGpu, randomSymmetricBatch } from '../helpers/syev-gpu-checks.js';
 
 const skip = gpuSkipReason();
 const SYM = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient'] as const;
@@ -64,12 +64,7 @@ test('tridiagonal syev: large batches (2,000 of 64 x 64, 150 of 512 x 512: the w
   const dev = gpu();
   const rng = new Rng(1719);
   for (const [dtype, n, count] of [['float64', 64, 2000], ['float32', 64, 2000], ['float64', 512, 150]] as const) {
-    const host = allocate(dtype, n * n * count);
-    for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j; i < n; i++) {
-      const x = rng.uniform();
-      host[k * n * n + i + j * n] = x;
-      host[k * n * n + j + i * n] = x;
-    }
+    const host = randomSymmetricBatch(rng, dtype, n, count);
     const dA = dev.upload(host);
     const dW = dev.alloc(dtype, n * count);
     const dInfo = dev.upload(new Int32Array(count).fill(-7));

@@ -23,6 +23,17 @@ export const LIMIT = 30;
 /** `a` as float32 data holds it (float64 unchanged). */
 export const rounded = (a: Mat, dtype: DType): Mat => ({ ...a, d: dtype === 'float32' ? Float64Array.from(new Float32Array(a.d)) : a.d });
 
+/** `count` packed symmetric n x n matrices, entries uniform in [-1, 1) (large batches: no reference, residuals of a few). */
+export function randomSymmetricBatch(rng: Rng, dtype: DType, n: number, count: number): FloatArray {
+  const host = allocate(dtype, n * n * count);
+  for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j; i < n; i++) {
+    const x = rng.uniform();
+    host[k * n * n + i + j * n] = x;
+    host[k * n * n + j + i * n] = x;
+  }
+  return host;
+}
+
 /** Matrices (all m x n) in one buffer: ld = m + 1, a gap of 3 between them, NaN everywhere else. */
 export function place(mats: Mat[], dtype: DType): { data: FloatArray; ld: number; stride: number; inside: (e: number) => boolean } {
   const { m, n } = mats[0]!;
