@@ -25,11 +25,14 @@ const OPS: readonly (readonly [Op, Op])[] = [['N', 'N'], ['N', 'T'], ['T', 'N'],
 const DTYPES: readonly DType[] = ['float64', 'float32'];
 const SENTINEL = 12345.5;
 
-const mma = (bm: number, bn: number, bk: number, wm: number, wn: number, stages: number, mmaK: 4 | 8 | 16 = 8): MmaConfig => ({ bm, bn, bk, wm, wn, stages, mmaK });
+const mma = (bm: number, bn: number, bk: number, wm: number, wn: number, stages: number, mmaK: 4 | 8 | 16 = 8, extra: Partial<MmaConfig> = {}): MmaConfig => ({ bm, bn, bk, wm, wn, stages, mmaK, ...extra });
 /** The subset checked for correctness on every transpose (each instruction shape, pipeline depth, warp layout). */
 const MMA_CHECKED: readonly MmaConfig[] = [
   mma(32, 32, 32, 2, 2, 2), mma(32, 32, 32, 1, 1, 1, 16), mma(64, 64, 16, 4, 2, 3), mma(64, 64, 16, 2, 2, 3, 16),
   mma(64, 64, 8, 2, 2, 4), mma(128, 128, 16, 2, 4, 3), mma(128, 128, 16, 4, 2, 3), mma(64, 64, 16, 2, 2, 4, 4),
+  // The register double buffer: an even and an odd number of slices per stage, two chunks per slice, a register cap.
+  mma(64, 64, 16, 4, 2, 3, 8, { doubleBuffer: true, minBlocks: 2 }), mma(64, 64, 8, 2, 2, 4, 8, { doubleBuffer: true }),
+  mma(64, 64, 32, 2, 2, 3, 16, { doubleBuffer: true }),
 ];
 const tiled = (bm: number, bn: number, bk: number, tm: number, tn: number): TiledConfig => ({ bm, bn, bk, tm, tn });
 const TILED_CHECKED: readonly TiledConfig[] = [tiled(32, 32, 16, 4, 4), tiled(64, 64, 16, 8, 8), tiled(128, 128, 8, 8, 8), tiled(64, 128, 8, 4, 8)];
@@ -190,7 +193,8 @@ function correctnessCases(): Case[] {
     if (dtype === 'float64') {
       MMA_CHECKED.forEach((config, ci) => {
         OPS.forEach(([transA, transB], o) => {
-          for (const [m, n, k] of (ci % 3 === 0 ? [[37, 29, 45], [130, 64, 200], [5, 7, 3]] : [[37, 29, 45], [130, 64, 200]]) as readonly (readonly [number, number, number])[]) {
+          // [200, 136, 520]: interior tiles over many full k-steps (the copies' fast path), then edges.
+          for (const [m, n, k] of (ci % 3 === 0 ? [[37, 29, 45], [130, 64, 200], [5, 7, 3]] : ci % 3 === 1 ? [[37, 29, 45], [130, 64, 200]] : [[200, 136, 520], [130, 64, 200]]) as readonly (readonly [number, number, number])[]) {
             cases.push({
               ...base, dtype, transA, transB, m, n, k, count: 3, beta: o % 2 ? 0 : -0.5, pad: { ldPad: [0, 2, 1][(o + ci) % 3]!, gap: 3, offset: (o + ci) % 2 },
               kind: (o + ci) % 2 ? 'list' : 'strided', variant: 'mma', tuning: { mma: [{ maxDim: Infinity, config }] },

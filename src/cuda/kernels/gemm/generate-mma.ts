@@ -64,7 +64,7 @@ export function mmaGemmShape(p: MmaGemmParams): GemmKernelShape {
 }
 
 function mmaGemmEntry(p: MmaGemmParams): string {
-  return `gemm_mma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}`;
+  return `gemm_mma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${p.doubleBuffer === true ? 'd' : ''}${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}`;
 }
 
 const mmaK = (p: MmaGemmParams): 4 | 8 | 16 => p.mmaK ?? 8;
@@ -77,6 +77,8 @@ function validateMmaParams(p: MmaGemmParams): void {
   if (p.bk !== 8 && p.bk % 16 !== 0) bad('bk must be 8 or a multiple of 16');
   if (![4, 8, 16].includes(mmaK(p)) || p.bk % mmaK(p) !== 0) bad('mmaK must be 4, 8 or 16 and divide bk');
   if (!Number.isInteger(p.stages) || p.stages < 1 || p.stages > 6) bad('stages must be 1..6 (cp.async buffers)');
+  if (p.doubleBuffer === true && p.stages < 2) bad('doubleBuffer needs stages >= 2');
+  if (p.minBlocks !== undefined && (!Number.isInteger(p.minBlocks) || p.minBlocks < 1 || p.minBlocks > 32)) bad('minBlocks must be 1..32');
   const { threads, sharedBytes } = mmaGemmShape(p);
   if (threads > 1024) bad('more than 1024 threads');
   if (sharedBytes > 227 * 1024) bad('more than 227 KiB of shared memory');
@@ -95,6 +97,11 @@ interface Copy {
   readonly yLimit: string;
   /** The shared slot (double index) of chunk (r2, c) in a buffer. */
   readonly slot: string;
+  /** Whether every stored column of this block's tile lies inside the matrix (then only k can end a tile). */
+  readonly tileInside: string;
+  /** Element offset of chunk (r2, c) at k-step 0, and what k-step p0 adds to it. */
+  readonly offset: string;
+  readonly stepOffset: string;
 }
 
 function copyOf(name: 'A' | 'B', major: 'm' | 'n' | 'k', l: MmaLayout): Copy {
@@ -105,19 +112,46 @@ function copyOf(name: 'A' | 'B', major: 'm' | 'n' | 'k', l: MmaLayout): Copy {
       rows2: 'BK / 2', total: `${isA ? 'BM' : 'BN'} * BK / 2`,
       x0: 'p0', y0: isA ? 'i0' : 'j0', xLimit: 'k', yLimit: isA ? 'm' : 'n',
       slot: 'c * BK + 2 * (r2 ^ SWZ(c))',
+      tileInside: isA ? 'i0 + BM <= m' : 'j0 + BN <= n',
+      offset: `2 * r2 + (long long)(${isA ? 'i0' : 'j0'} + c) * ld${name}`, stepOffset: 'p0',
     };
   }
   return {
     rows2: `${isA ? 'BM' : 'BN'} / 2`, total: `${isA ? 'BM' : 'BN'} * BK / 2`,
     x0: isA ? 'i0' : 'j0', y0: 'p0', xLimit: isA ? 'm' : 'n', yLimit: 'k',
     slot: `c * ${isA ? l.ldsA : l.ldsB} + 2 * r2`,
+    tileInside: isA ? 'i0 + BM <= m' : 'j0 + BN <= n',
+    offset: `${isA ? 'i0' : 'j0'} + 2 * r2 + (long long)c * ld${name}`, stepOffset: `(long long)p0 * ld${name}`,
   };
 }
 
-/** Issues the cp.async copies of one operand's tile of k-step p0 into buffer `t${name}`. */
+/**
+ * Issues the cp.async copies of one operand's tile of k-step p0 into buffer `t${name}`. A tile
+ * wholly inside the matrix with 16-byte alignment (`inside${name}`: every k-step but the last of
+ * an interior tile) takes the fast path: plain 16-byte copies from per-thread offsets that do not
+ * depend on the k-step (hoisted out of the main loop), without bounds or validity arithmetic,
+ * which otherwise costs more issue slots per stage than the mma instructions of small warp tiles.
+ */
+/** The element offset of thread t's first chunk at k-step 0 (an expression in t). */
+const fastOffset = (c: Copy): string => `[&] { const int r2 = t % (${c.rows2}), c = t / (${c.rows2}); return ${c.offset}; }()`;
+
 function issueCopies(name: 'A' | 'B', c: Copy): string {
   const ptr = name.toLowerCase();
-  return `    #pragma unroll
+  // Where THREADS is a multiple of the chunks per stored column, a thread's chunks share r2 and
+  // lie THREADS / rows2 stored columns apart: one base offset and one stride serve them all.
+  return `    if (inside${name} && p0 + BK <= k) {
+      const real* src = ${ptr} + (${c.stepOffset});
+      #pragma unroll
+      for (int l = 0; l < (${c.total} + THREADS - 1) / THREADS; ++l) {
+        const int e = t + l * THREADS;
+        if ((${c.total}) % THREADS == 0 || e < ${c.total}) {
+          const int r2 = e % (${c.rows2}), c = e / (${c.rows2});
+          const long long at = THREADS % (${c.rows2}) == 0 ? base${name} + l * chunkStride${name} : ${c.offset};
+          copyPair(&t${name}[${c.slot}], src + at, 2, true);
+        }
+      }
+    } else
+    #pragma unroll
     for (int l = 0; l < (${c.total} + THREADS - 1) / THREADS; ++l) {
       const int e = t + l * THREADS;
       if ((${c.total}) % THREADS == 0 || e < ${c.total}) {
@@ -176,8 +210,9 @@ export function generateMmaGemm(p: MmaGemmParams): KernelSource {
   const copyB = copyOf('B', l.bMajor, l);
   const swizzled = p.bk >= 16;
   // Fragment loads of chunk ch of 8 k (kc): fa[ch][s][mt], fb[ch][s][nt] for the steps s = 0, 1.
-  const loadA = fragmentLoad({ tile: 'tA', frag: 'fa[ch]', tiles: 'MT', t: 'mt', ld: 'LDSA', warpOffset: 'wi', k0: 'kA0', k1: 'kA1' }, l.aMajor === 'm');
-  const loadB = fragmentLoad({ tile: 'tB', frag: 'fb[ch]', tiles: 'NT', t: 'nt', ld: 'LDSB', warpOffset: 'wj', k0: 'kB0', k1: 'kB1' }, l.bMajor === 'n');
+  // Fragment buffer `buf` ('' for the single buffer, '[0]' or '[1]' for the double one).
+  const loadA = (buf: string): string => fragmentLoad({ tile: 'tA', frag: `fa${buf}[ch]`, tiles: 'MT', t: 'mt', ld: 'LDSA', warpOffset: 'wi', k0: 'kA0', k1: 'kA1' }, l.aMajor === 'm');
+  const loadB = (buf: string): string => fragmentLoad({ tile: 'tB', frag: `fb${buf}[ch]`, tiles: 'NT', t: 'nt', ld: 'LDSB', warpOffset: 'wj', k0: 'kB0', k1: 'kB1' }, l.bMajor === 'n');
   // The mma instructions of one k-step. Step s of chunk kc feeds lane q the k index kc + 2q + s:
   // m8n8k4 takes one (chunk, step) per 8 x 8 tile; m16n8k8 (m16n8k16) takes the tile pair
   // (2u, 2u + 1) as its rows g and g + 8 and 2 (4) (chunk, step) slots as its k groups q + 4j
@@ -186,7 +221,7 @@ export function generateMmaGemm(p: MmaGemmParams): KernelSource {
   const K = mmaK(p);
   const chunks = K === 16 ? 2 : 1;
   const slots = Array.from({ length: K / 4 }, (_, j) => ({ c: Math.floor(j / 2), s: j % 2 }));
-  const mmaCall = K === 4
+  const mmaCall = (buf: string): string => K === 4
     ? `      #pragma unroll
       for (int s = 0; s < 2; ++s)
         #pragma unroll
@@ -194,27 +229,32 @@ export function generateMmaGemm(p: MmaGemmParams): KernelSource {
           #pragma unroll
           for (int nt = 0; nt < NT; ++nt)
             asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-                : "+d"(acc[mt][nt][0]), "+d"(acc[mt][nt][1]) : "d"(fa[0][s][mt]), "d"(fb[0][s][nt]));`
+                : "+d"(acc[mt][nt][0]), "+d"(acc[mt][nt][1]) : "d"(fa${buf}[0][s][mt]), "d"(fb${buf}[0][s][nt]));`
     : `      #pragma unroll
       for (int u = 0; u < MT / 2; ++u)
         #pragma unroll
         for (int nt = 0; nt < NT; ++nt)
           asm("mma.sync.aligned.m16n8k${K}.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {${slots.flatMap((_, j) => [`%${4 + 2 * j}`, `%${5 + 2 * j}`]).join(', ')}}, {${slots.map((_, j) => `%${4 + 2 * slots.length + j}`).join(', ')}}, {%0, %1, %2, %3};"
               : "+d"(acc[2 * u][nt][0]), "+d"(acc[2 * u][nt][1]), "+d"(acc[2 * u + 1][nt][0]), "+d"(acc[2 * u + 1][nt][1])
-              : ${slots.map(({ c, s }) => `"d"(fa[${c}][${s}][2 * u]), "d"(fa[${c}][${s}][2 * u + 1])`).join(', ')},
-                ${slots.map(({ c, s }) => `"d"(fb[${c}][${s}][nt])`).join(', ')});`;
+              : ${slots.map(({ c, s }) => `"d"(fa${buf}[${c}][${s}][2 * u]), "d"(fa${buf}[${c}][${s}][2 * u + 1])`).join(', ')},
+                ${slots.map(({ c, s }) => `"d"(fb${buf}[${c}][${s}][nt])`).join(', ')});`;
+  // The fragments of one slice of ${8 * chunks} k starting at k offset kk of the current stage.
+  const loadSlice = (buf: string, kk: string): string => `      #pragma unroll
+      for (int ch = 0; ch < ${chunks}; ++ch) {
+        const int kc = ${kk} + 8 * ch;
+${loadA(buf)}
+${loadB(buf)}
+      }`;
   const multiply = `    #pragma unroll
     for (int kk = 0; kk < BK; kk += ${8 * chunks}) {
       real fa[${chunks}][2][MT], fb[${chunks}][2][NT];
-      #pragma unroll
-      for (int ch = 0; ch < ${chunks}; ++ch) {
-        const int kc = kk + 8 * ch;
-${loadA}
-${loadB}
-      }
-${mmaCall}
+${loadSlice('', 'kk')}
+${mmaCall('')}
     }
 `;
+  const mainLoop = p.doubleBuffer === true
+    ? doubleBuffered({ slices: p.bk / (8 * chunks), sliceK: 8 * chunks, chunks, loadSlice, mmaCall })
+    : p.stages === 1 ? singleBuffer(multiply) : pipelined(multiply);
   // Where accumulator acc[mt][nt][h] of lane (g, q) lands in C.
   const colOf = l.bMajor === 'k' ? 'j0 + wj + 8 * nt + 2 * q + h' : 'j0 + wj + 16 * (nt / 2) + 4 * q + 2 * h + (nt % 2)';
   const update = (v: string, at: string): string => (p.betaZero ? `alpha * ${v}` : `alpha * ${v} + beta * ${at}`);
@@ -269,7 +309,7 @@ ${ASYNC_HELPERS}
 // 16-byte unit u of stored row r sits at u ^ SWZ(r) (k-contiguous tiles; see the generator).
 #define SWZ(r) (${swizzled ? '((r) & 1) << 2' : '0'})
 
-extern "C" __global__ void __launch_bounds__(${threads}${oneBlockBound(p) ? ', 1' : ''}) ${entry}(
+extern "C" __global__ void __launch_bounds__(${threads}${p.minBlocks !== undefined ? `, ${p.minBlocks}` : oneBlockBound(p) ? ', 1' : ''}) ${entry}(
     ${operandParameters('A', p.layouts.a.kind, false)},
     ${operandParameters('B', p.layouts.b.kind, false)},
     ${operandParameters('C', p.layouts.c.kind, true)},
@@ -294,7 +334,11 @@ extern "C" __global__ void __launch_bounds__(${threads}${oneBlockBound(p) ? ', 1
   // 16-byte copies need 16-byte aligned pairs: an aligned first element and an even ld.
   const bool vecA = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && ((ldA & 1) == 0);
   const bool vecB = ((reinterpret_cast<unsigned long long>(b) & 15) == 0) && ((ldB & 1) == 0);
+  const bool insideA = vecA && ${copyA.tileInside}, insideB = vecB && ${copyB.tileInside};
   const int t = threadIdx.x;
+  // The fast path's offsets (see issueCopies): chunk e = t at k-step 0, and the step between a thread's chunks.
+  const long long baseA = ${fastOffset(copyA)}, chunkStrideA = (long long)(THREADS / (${copyA.rows2})) * ldA;
+  const long long baseB = ${fastOffset(copyB)}, chunkStrideB = (long long)(THREADS / (${copyB.rows2})) * ldB;
   const int lane = t % 32, warp = t / 32;
   const int g = lane / 4, q = lane % 4;                    // fragment coordinates
   const int wi = (warp % WM) * (BM / WM);                  // the warp's part of the tile
@@ -320,7 +364,7 @@ ${issueCopies('B', copyB)}
     #pragma unroll
     for (int nt = 0; nt < NT; ++nt) acc[mt][nt][0] = acc[mt][nt][1] = 0;
 
-${p.stages === 1 ? singleBuffer(multiply) : pipelined(multiply)}
+${mainLoop}
 ${epilogue}
 }
 `;
@@ -378,5 +422,71 @@ function pipelined(multiply: string): string {
     const real* tA = sA + (s % STAGES) * SIZEA;
     const real* tB = sB + (s % STAGES) * SIZEB;
 ${multiply}  }
+`;
+}
+
+interface DoubleBufferParts {
+  /** Slices (of sliceK k: one group of mma instructions) per stage of BK. */
+  slices: number;
+  sliceK: number;
+  chunks: number;
+  loadSlice: (buf: string, kk: string) => string;
+  mmaCall: (buf: string) => string;
+}
+
+/**
+ * The multistage main loop with fragments double-buffered in registers (CUTLASS's sm80 mainloop):
+ * all STAGES buffers are in flight from the start; within a stage each slice first loads the next
+ * slice's fragments into the other register buffer, then issues its own mma instructions, so the
+ * shared-memory latency hides behind the tensor cores. Before the last slice's mma, every slice of
+ * the stage is in registers: the block waits for the next stage there (one cp.async wait and one
+ * barrier per stage), refills the stage's own buffer with stage s + STAGES, and loads the next
+ * stage's first slice while the last mma instructions run. The register buffer of a slice is
+ * static: the stage body is generated for both parities when a stage has an odd number of slices.
+ */
+function doubleBuffered(d: DoubleBufferParts): string {
+  const period = d.slices % 2 === 1 ? 2 : 1;
+  const stage = (parity: number, s: string): string => `    #pragma unroll
+    for (int kk = 0; kk < ${d.slices}; ++kk) {
+      const int cur = (${parity * d.slices} + kk) & 1;
+      if (kk == ${d.slices - 1}) {
+        waitAsync<STAGES - 2>();                // stage ${s} + 1 has landed (for this thread)
+        __syncthreads();                        // ... for all; stage ${s}'s buffer is read
+        if (${s} + STAGES < steps) issue((${s} + STAGES) * BK, (${s}) % STAGES);
+        commitAsync();
+        tA = sA + ((${s} + 1) % STAGES) * SIZEA;
+        tB = sB + ((${s} + 1) % STAGES) * SIZEB;
+      }
+      if (cur == 0) {
+${d.loadSlice('[1]', `(kk + 1) % ${d.slices} * ${d.sliceK}`)}
+${d.mmaCall('[0]')}
+      } else {
+${d.loadSlice('[0]', `(kk + 1) % ${d.slices} * ${d.sliceK}`)}
+${d.mmaCall('[1]')}
+      }
+    }`;
+  const body = period === 1
+    ? stage(0, 's')
+    : `${stage(0, 's')}
+    if (s + 1 >= steps) break;
+    {
+      const int s1 = s + 1;
+${stage(1, 's1')}
+    }`;
+  return `  const int steps = (k + BK - 1) / BK;
+  #pragma unroll
+  for (int s = 0; s < STAGES; ++s) {
+    if (s < steps) issue(s * BK, s);
+    commitAsync();                            // one group per stage, empty ones included
+  }
+  waitAsync<STAGES - 1>();                    // stage 0 has landed
+  __syncthreads();
+  const real* tA = sA;
+  const real* tB = sB;
+  real fa[2][${d.chunks}][2][MT], fb[2][${d.chunks}][2][NT];
+${d.loadSlice('[0]', '0')}
+  for (int s = 0; s < steps; s += ${period}) {
+${body}
+  }
 `;
 }

@@ -34,6 +34,15 @@ export interface MmaConfig {
    * 4 is the m8n8k4 of sm_80, which measured at about half the rate on the H100.
    */
   readonly mmaK?: 4 | 8 | 16;
+  /**
+   * Fragments in two register buffers (CUTLASS's multistage main loop): each slice of k loads the
+   * next slice's fragments before its own mma instructions issue, and the barrier and cp.async wait
+   * of the next stage sit before the last slice's mma, so neither waits in front of the tensor
+   * cores. Needs stages >= 2. Absent: fragments loaded right before the mma that uses them.
+   */
+  readonly doubleBuffer?: boolean;
+  /** Blocks per SM that __launch_bounds__ asks ptxas to fit (caps the registers); absent: as the generator decides. */
+  readonly minBlocks?: number;
 }
 
 export interface MmaBand {
