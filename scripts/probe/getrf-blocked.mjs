@@ -13,6 +13,7 @@ import { open, strided } from '../../dist/src/index.js';
 import { CudaKernel } from '../../dist/src/cuda/runtime/index.js';
 import { Random, randomMatrices } from '../../dist/src/bench/data.js';
 import { getrfCuda } from '../../dist/src/cuda/kernels/getrf/index.js';
+import { applyMmaBand } from './mma-band.mjs';
 import { Cusolver } from '../../dist/src/cuda/baselines/index.js';
 
 let launches = 0;
@@ -41,6 +42,7 @@ const ALL_PATHS = [
 const PATHS = process.env.PATHS ? ALL_PATHS.filter(([name]) => process.env.PATHS.split(',').some((p) => name.includes(p))) : ALL_PATHS;
 
 const ctx = await open({ backend: 'cuda' });
+applyMmaBand(ctx);   // MMA_BAND: see mma-band.mjs
 const dev = ctx.deviceBackend.device;
 const solver = new Cusolver(dev);
 const rng = new Random(13);

@@ -13,6 +13,7 @@ import { CudaKernel } from '../../dist/src/cuda/runtime/index.js';
 import { randomSpd, Random } from '../../dist/src/bench/data.js';
 import { potrfCuda } from '../../dist/src/cuda/kernels/potrf/index.js';
 import { Cusolver } from '../../dist/src/cuda/baselines/index.js';
+import { applyMmaBand } from './mma-band.mjs';
 import { Workspace } from '../../dist/src/cuda/runtime/workspace.js';
 
 let launches = 0;
@@ -23,13 +24,7 @@ const sizes = (process.argv[2] ?? '1024,2048,4096').split(',').map(Number);
 const count = Number(process.argv[3] ?? 1);
 const dtype = process.argv[4] ?? 'float64';
 const ctx = await open({ backend: 'cuda' });
-// MMA_LARGE=1: the largest float64 mma band takes 128 x 128 x 16 tiles (w2x4, 3 stages) instead of the table's.
-if (process.env.MMA_LARGE) {
-  const { tuningFor } = await import('../../dist/src/cuda/model/tuning/index.js');
-  const t = tuningFor(ctx.deviceBackend.device.info.arch, 'gemm');
-  t.mma = [...t.mma.slice(0, -1), { maxDim: Infinity, config: { bm: 128, bn: 128, bk: 16, wm: 2, wn: 4, stages: 3 } }];
-  console.log('largest mma band: 128 x 128 x 16');
-}
+applyMmaBand(ctx);   // MMA_BAND: see mma-band.mjs
 const dev = ctx.deviceBackend.device;
 const solver = new Cusolver(dev);
 const rng = new Random(11);
