@@ -30,8 +30,9 @@ const mma = (bm: number, bn: number, bk: number, wm: number, wn: number, stages:
 const MMA_CHECKED: readonly MmaConfig[] = [
   mma(32, 32, 32, 2, 2, 2), mma(32, 32, 32, 1, 1, 1, 16), mma(64, 64, 16, 4, 2, 3), mma(64, 64, 16, 2, 2, 3, 16),
   mma(64, 64, 8, 2, 2, 4), mma(128, 128, 16, 2, 4, 3), mma(128, 128, 16, 4, 2, 3), mma(64, 64, 16, 2, 2, 4, 4),
-  // The register double buffer: an even and an odd number of slices per stage, two chunks per slice, a register cap.
-  mma(64, 64, 16, 4, 2, 3, 8, { doubleBuffer: true, minBlocks: 2 }), mma(64, 64, 8, 2, 2, 4, 8, { doubleBuffer: true }),
+  // The register double buffer: an even and an odd number of slices per stage, two chunks per slice, a register cap;
+  // tiles in groups of 3 tile rows (4 rows at m = 200: a short last group).
+  mma(64, 64, 16, 4, 2, 3, 8, { doubleBuffer: true, minBlocks: 2, tileGroup: 3 }), mma(64, 64, 8, 2, 2, 4, 8, { doubleBuffer: true }),
   mma(64, 64, 32, 2, 2, 3, 16, { doubleBuffer: true }),
 ];
 const tiled = (bm: number, bn: number, bk: number, tm: number, tn: number): TiledConfig => ({ bm, bn, bk, tm, tn });
@@ -208,7 +209,8 @@ function correctnessCases(): Case[] {
       const [transA, transB] = OPS[n % 4]!;
       cases.push({ ...base, dtype, transA, transB, m: n, n, k: n, count: 2, beta: n % 3 ? 0 : 2, pad: { ldPad: 3, gap: 1, offset: 1 } });
     }
-    for (const [m, n, k] of [[70, 3, 130], [1, 200, 9], [256, 1, 256], [33, 65, 1]] as const) {
+    // [2100, 70, 24]: more than 16 tile rows (the block order's groups, the last one short).
+    for (const [m, n, k] of [[70, 3, 130], [1, 200, 9], [256, 1, 256], [33, 65, 1], [2100, 70, 24]] as const) {
       cases.push({ ...base, dtype, transA: 'T', transB: 'N', m, n, k, count: 3, beta: 0, pad: { ldPad: 1, gap: 0, offset: 0 } });
     }
     // Batches beyond grid.y: 65537 matrices (small: grid.x; tiled: grid.y and grid.z).

@@ -64,7 +64,7 @@ export function mmaGemmShape(p: MmaGemmParams): GemmKernelShape {
 }
 
 function mmaGemmEntry(p: MmaGemmParams): string {
-  return `gemm_mma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${p.doubleBuffer === true ? 'd' : ''}${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}`;
+  return `gemm_mma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${p.doubleBuffer === true ? 'd' : ''}${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${p.tileGroup !== undefined ? `g${p.tileGroup}` : ''}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}`;
 }
 
 const mmaK = (p: MmaGemmParams): 4 | 8 | 16 => p.mmaK ?? 8;
@@ -78,6 +78,7 @@ function validateMmaParams(p: MmaGemmParams): void {
   if (![4, 8, 16].includes(mmaK(p)) || p.bk % mmaK(p) !== 0) bad('mmaK must be 4, 8 or 16 and divide bk');
   if (!Number.isInteger(p.stages) || p.stages < 1 || p.stages > 6) bad('stages must be 1..6 (cp.async buffers)');
   if (p.doubleBuffer === true && p.stages < 2) bad('doubleBuffer needs stages >= 2');
+  if (p.tileGroup !== undefined && (!Number.isInteger(p.tileGroup) || p.tileGroup < 1 || p.tileGroup > 1024)) bad('tileGroup must be 1..1024');
   if (p.minBlocks !== undefined && (!Number.isInteger(p.minBlocks) || p.minBlocks < 1 || p.minBlocks > 32)) bad('minBlocks must be 1..32');
   const { threads, sharedBytes } = mmaGemmShape(p);
   if (threads > 1024) bad('more than 1024 threads');
@@ -255,7 +256,9 @@ ${mmaCall('')}
   const mainLoop = p.doubleBuffer === true
     ? doubleBuffered({ slices: p.bk / (8 * chunks), sliceK: 8 * chunks, chunks, loadSlice, mmaCall })
     : p.stages === 1 ? singleBuffer(multiply) : pipelined(multiply);
-  // Where accumulator acc[mt][nt][h] of lane (g, q) lands in C.
+  // Where accumulator acc[mt][nt][h] of lane (g, q) lands in C. (Streaming hints on C, __ldcs /
+  // __stcs, were tried in session 7: no gain on one large C, 7-12% lost on batched squares, and the
+  // factorizations' next kernels read what this one wrote.)
   const colOf = l.bMajor === 'k' ? 'j0 + wj + 8 * nt + 2 * q + h' : 'j0 + wj + 16 * (nt / 2) + 4 * q + 2 * h + (nt % 2)';
   const update = (v: string, at: string): string => (p.betaZero ? `alpha * ${v}` : `alpha * ${v} + beta * ${at}`);
   const epilogue = l.aMajor === 'm'
@@ -330,7 +333,7 @@ extern "C" __global__ void __launch_bounds__(${threads}${p.minBlocks !== undefin
   (void)strideA; (void)strideB; (void)strideC;
   ${p.betaZero ? '(void)beta;' : ''}
 
-  ${tileBlockPrologue(p.layouts, p.triangle)}
+  ${tileBlockPrologue(p.layouts, p.triangle, p.tileGroup)}
   // 16-byte copies need 16-byte aligned pairs: an aligned first element and an even ld.
   const bool vecA = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && ((ldA & 1) == 0);
   const bool vecB = ((reinterpret_cast<unsigned long long>(b) & 15) == 0) && ((ldB & 1) == 0);

@@ -43,6 +43,8 @@ export interface MmaConfig {
   readonly doubleBuffer?: boolean;
   /** Blocks per SM that __launch_bounds__ asks ptxas to fit (caps the registers); absent: as the generator decides. */
   readonly minBlocks?: number;
+  /** Blocks take C's tiles in groups of this many tile rows (L2 reuse for one large C); absent: column by column. */
+  readonly tileGroup?: number;
 }
 
 export interface MmaBand {
