@@ -26,25 +26,29 @@
  * the host).
  *
  * The model (H100: 132 SMs, 227 KiB shared per block, ~1.7 GHz; float64 Z):
- * - Rotations per matrix: dsteqr makes about 1.5 sweeps per eigenvalue over the shrinking block,
- *   measured on the host (test/cuda/tridiag-host-emulation.test.ts prints them): random n = 128 ...
- *   512 about 1.2 n^2 (random), less for graded/clustered matrices (more deflation). The buffer
- *   (tuning `capFactor`) holds 2 n^2: 20 bytes a rotation (c, s as float64, j as int32), so a
- *   512 slice is 2 MiB of Z + 10 MiB of rotations (12.5 MiB: 20 per 256 MiB workspace chunk).
- * - Apply, per matrix: N_r ~ 1.2 n^2 rotations, each 4 flops on each of n rows: 4.8 n^3 flops
- *   (0.64 GFLOP at 512), from shared memory at 2 accesses of a float64 a rotation a row. A row is
+ * - Rotations per matrix (measured on the host, 2026-11-26: the generated chain on the tridiagonal
+ *   of a serial dsytd2; test/cuda/tridiag-split-host-emulation.test.ts prints them to n = 200), per
+ *   n^2: random 1.26 (n = 40), 1.21 (64), 1.15 (128, max of 5 1.19), 1.11 (256), 1.08 (384), 1.06
+ *   (512, max 1.07); graded (entries 1e-10 ... 1e10) 0.94 (128), 0.87 (256), 0.86 (512); clustered
+ *   0.57-0.76, repeated 0.45; diagonal and zero none. The buffer (tuning `capFactor`) holds 1.5 n^2:
+ *   20 bytes a rotation (c, s as float64, j as int32), so a 512 slice is 2 MiB of Z + 7.5 MiB of
+ *   rotations (9.5 MiB: 26 matrices per 256 MiB workspace chunk; 256: 2.4 MiB, 107 a chunk).
+ * - Apply, per matrix: N_r ~ 1.1 n^2 rotations, each 4 flops on each of n rows: 4.4 n^3 flops
+ *   (0.59 GFLOP at 512), from shared memory at 2 accesses of a float64 a rotation a row. A row is
  *   a chain of dependent FMAs (the carried column): ~10-20 cycles a rotation whatever the
  *   occupancy, so a wave of blocks costs N_r x 10-20 cycles (2.6-5.3 M cycles at 512: 1.5-3 ms;
  *   0.4-0.8 ms at 256) and the grid takes ceil(blocks / (132 x blocks per SM)) waves: at 512 x 20
- *   with R = 16 (72 KiB a block, 3 per SM), 640 blocks in 2 waves: 3-6 ms (against ~120 ms of
+ *   with R = 16 (69 KiB a block, 3 per SM), 640 blocks in 2 waves: 3-6 ms (against ~120 ms of
  *   application in the one-kernel design, which ran 20 blocks on 20 SMs and took every rotation
- *   through L1/L2). Rotation traffic: every block reads its matrix's N_r x 20 bytes (5 MiB at
- *   512), n / R blocks a matrix: 1.7 GB from L2 at 512 x 20 (~0.3 ms at ~6 TB/s), once from HBM.
+ *   through L1/L2). Rotation traffic: every block reads its matrix's N_r x 20 bytes (5.5 MiB at
+ *   512), n / R blocks a matrix: 3.6 GB from L2 at 512 x 20 with R = 16 (~0.6 ms at ~6 TB/s), once
+ *   from HBM.
  * - Record: the tridiagonalization and Q as the one-kernel design (~17 ms at 512 x 20 with the
- *   bisection), then the chain: ~1.2 n^2 dependent rotations of ~100-200 cycles (dlartg's
- *   reciprocal square root and ~10 FMAs): 30-60 M cycles at 512, 18-36 ms; the chain, not the
+ *   bisection), then the chain: ~1.1 n^2 dependent rotations of ~100-200 cycles (dlartg's
+ *   reciprocal square root and ~10 FMAs): 29-58 M cycles at 512, 17-34 ms; the chain, not the
  *   application, bounds this design at 512 (next: several matrices' chains per SM, or divide and
- *   conquer). At 128 x 500 (four matrices per SM) the chain is 20 k rotations, ~2 ms.
+ *   conquer). At 128 x 500 the chain is 19 k rotations (~1.7 ms) a matrix, two record blocks per SM
+ *   (192 registers x 128 threads): 2 waves, ~4 ms.
  * - Finish: a read of Z and a write of A (n^2 each) and an O(n^2) rank sort per matrix.
  */
 import type { KernelSource } from '../../runtime/types.js';

@@ -14,8 +14,9 @@ import type { TridiagTuning } from './tridiag-types.js';
  * model: `splitFrom` 128 (the model has it ahead from 64, where the one-kernel design spends 7.4 of
  * its 9.0 ms in QL; 128 is where that design already keeps Z in the workspace, the split's extra cost
  * is only the slice's traffic, and scripts/probe/syev-tridiag.mjs times both to lower it);
- * `capFactor` 2: the buffer holds 2 n^2 rotations, above the host-measured counts (about 1.2 n^2,
- * generate-apply.ts), so the finish kernel's resume is the exception; `applyRows` 16: at 512 x 20 a
+ * `capFactor` 1.5: the buffer holds 1.5 n^2 rotations, above the host-measured counts (random
+ * matrices 1.06 n^2 at 512 ... 1.26 n^2 at 40, graded and clustered fewer: generate-apply.ts), so the
+ * finish kernel's resume is the exception (and costs only the rotations past the buffer); `applyRows` 16: at 512 x 20 a
  * block of 16 rows takes 72 KiB, three per SM, 640 blocks in 2 waves (32 rows: one per SM, 3 waves).
  */
 export const defaultTridiagTuning: TridiagTuning = {
@@ -23,6 +24,6 @@ export const defaultTridiagTuning: TridiagTuning = {
   maxThreads: 512,
   sharedMax: 96,
   splitFrom: 128,
-  capFactor: 2,
+  capFactor: 1.5,
   applyRows: 16,
 };
