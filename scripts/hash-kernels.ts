@@ -579,9 +579,9 @@ function tridiagDirect(): void {
   // The split design (record, apply, finish): test/cuda/tridiag-split-host-emulation.test.ts, test/gpu/tridiag-split.test.ts, the probe's forced rows.
   const splitForces: TridiagForce[] = [{}, { applyRows: 8 }, { applyRows: 32 }, { cap: 400, applyRows: 8 }, { cap: 256 * 64, applyRows: 32 }, { cap: 200, threads: 32 },
     { cap: 256 }, { cap: 5000, applyRows: 32 }, { cap: 300, applyRows: 5, threads: 32 }, { cap: 128 * 128 * 8 }, { cap: 512 * 256 }, { threads: 32 }, { threads: 64, applyRows: 12 },
-    { cap: 66, applyRows: 8 }, { cap: 141, applyRows: 16 }, { threads: 32, applyRows: 32 }, { threads: 32, cap: 2000 }, { cap: 72 }, { applyRows: 2 }];
+    { cap: 66, applyRows: 8 }, { cap: 141, applyRows: 16 }, { threads: 32, applyRows: 32 }, { threads: 32, cap: 2000 }, { cap: 72 }, { applyRows: 2 }, { applyUnroll: 1 }, { applyUnroll: 3, applyRows: 7 }];
   for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const)
-    for (const n of [1, 2, 3, 5, 33, 34, 36, 40, 47, 64, 100, 128, 130, 200, 256, 384, 512]) for (const uplo of UPLOS)
+    for (const n of [1, 2, 3, 5, 33, 34, 36, 40, 45, 47, 50, 64, 100, 128, 130, 200, 256, 384, 512]) for (const uplo of UPLOS)
       for (const force of splitForces) {
         let p;
         try {

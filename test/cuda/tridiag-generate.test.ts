@@ -86,7 +86,7 @@ test('the crossover: syev sends n >= syevFrom to the tridiagonal kernel, the Jac
   const from = TUNING.syevFrom.float64;
   assert.match(run(from), /^syev_tridiag_d_st_n\d+_lv_t64_s_m30$/);
   assert.match(run(from - 1), /^syev_(warp|block)_/);
-  assert.match(run(512), /^syev_tridiag_d_st_n512_lv_t512_g_m30_rec393216,syev_tridiag_apply_n512_c393216_r16_k128,syev_tridiag_d_st_n512_lv_t512_g_m30_fin393216$/);
+  assert.match(run(512), /^syev_tridiag_d_st_n512_lv_t512_g_m30_rec393216,syev_tridiag_apply_n512_c393216_r16_k128_u8,syev_tridiag_d_st_n512_lv_t512_g_m30_fin393216$/);
   assert.match(run(TUNING.splitFrom - 1), /^syev_tridiag_d_st_n\d+_lv_t128_g_m30$/);
   assert.match(run(100, { route: 'jacobi' }), /^syev_block_/);
   assert.match(run(100, { force: { design: 'block' } }), /^syev_block_/);
@@ -146,7 +146,10 @@ test('the split design: where it serves, its buffer, its apply rows, its stages\
   assert.throws(() => syevTridiagSource({ ...p.record, shared: true }), /workspace/);
   assert.throws(() => syevTridiagSource({ ...p.record, vectors: false }), /vectors/);
   const a = p.apply;
-  const applies: TridiagApplyParams[] = [a, { ...a, n: 255 }, { ...a, cap: a.cap + 1 }, { ...a, rows: 32 }, { ...a, tile: 256 }];
+  const applies: TridiagApplyParams[] = [a, { ...a, n: 255 }, { ...a, cap: a.cap + 1 }, { ...a, rows: 32 }, { ...a, tile: 256 }, { ...a, unroll: 1 }];
+  assert.equal(a.unroll, 8);
+  assert.equal(splitPlan(256, 'float64', { applyUnroll: 3 }).apply.unroll, 3);
+  assert.throws(() => splitPlan(256, 'float64', { applyUnroll: 0 }), /unroll/);
   assert.equal(new Set(applies.map((x) => tridiagApplySource(x).source)).size, applies.length);
   assert.equal(new Set(applies.map((x) => tridiagApplySource(x).entry)).size, applies.length);
   assert.throws(() => tridiagApplySource({ ...a, tile: 100 }), /multiple/);
@@ -194,7 +197,7 @@ test('the split design\'s launches: record, apply over (row blocks, matrices), f
   assert.deepEqual(one('vectors', { split: false }), ['syev_tridiag_d_st_n512_lv_t512_g_m30']);
   assert.deepEqual(one('values', { split: true }), ['syev_tridiag_d_st_n512_ln_t512_g_m30']);
   assert.equal(one('vectors', { split: true, cap: 1024, applyRows: 8 }).join(','),
-    'syev_tridiag_d_st_n512_lv_t512_g_m30_rec1024,syev_tridiag_apply_n512_c1024_r8_k128,syev_tridiag_d_st_n512_lv_t512_g_m30_fin1024');
+    'syev_tridiag_d_st_n512_lv_t512_g_m30_rec1024,syev_tridiag_apply_n512_c1024_r8_k128_u8,syev_tridiag_d_st_n512_lv_t512_g_m30_fin1024');
 });
 
 const noSpills = (r: { spillStores: number }): string | undefined =>

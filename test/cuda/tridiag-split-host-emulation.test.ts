@@ -150,6 +150,8 @@ test('split tridiagonal syev on the host: the one-kernel design\'s bits, the res
   try {
     const cases: Case[] = [
       { dtype: 'float64', n: 40, uplo: 'lower', force: {}, kinds: ALL, reference: true },
+      { dtype: 'float64', n: 45, uplo: 'upper', force: { applyUnroll: 1 }, kinds: ['random', 'graded', 'clustered'], reference: true },
+      { dtype: 'float64', n: 50, uplo: 'lower', force: { applyUnroll: 3, applyRows: 7 }, kinds: ['random', 'graded', 'clustered'], reference: true },
       // Buffers of 2n and 3n: most chains stop after a sweep or two and the finish kernel resumes them.
       { dtype: 'float64', n: 33, uplo: 'upper', force: { cap: 66, applyRows: 8 }, kinds: ALL, reference: true },
       { dtype: 'float32', n: 47, uplo: 'upper', force: { cap: 141, applyRows: 16 }, kinds: ALL, reference: true },

@@ -14,7 +14,9 @@
  *    rotations through shared memory in tiles (the next tile loaded into registers, coalesced, while
  *    the current one is applied; one barrier a tile), applies them in order to its row (dlasr 'R',
  *    'V' with the one-kernel design's register carry: the column two consecutive rotations share
- *    stays in a register, so a rotation costs one shared load and one store), and writes the rows back.
+ *    stays in a register, so a rotation costs one shared load and one store; inside a sweep U
+ *    rotations at once, their U loads issued together so that a step waits on an FMA, not on
+ *    shared memory's latency), and writes the rows back.
  * 3. finish (generate-syev.ts, split stage 'finish'; one block per matrix): a chain that stopped
  *    resumes the one-kernel way (rotations applied by its block as made, Z in the slice), then the
  *    eigenvalues ascending and Z's columns in that order over A. No host read, no second round:
@@ -61,10 +63,10 @@ export function applySharedBytes(p: Pick<TridiagApplyParams, 'n' | 'rows' | 'til
   return p.rows * p.n * 8 + 2 * p.tile * (8 + 8 + 4);
 }
 
-export const applyEntry = (p: TridiagApplyParams): string => `syev_tridiag_apply_n${p.n}_c${p.cap}_r${p.rows}_k${p.tile}`;
+export const applyEntry = (p: TridiagApplyParams): string => `syev_tridiag_apply_n${p.n}_c${p.cap}_r${p.rows}_k${p.tile}_u${p.unroll}`;
 
 export function tridiagApplySource(p: TridiagApplyParams): KernelSource {
-  const { n, cap, rows, tile } = p;
+  const { n, cap, rows, tile, unroll } = p;
   if (tile % rows !== 0) throw new Error(`the apply tile ${tile} is a multiple of its rows ${rows}`);
   const entry = applyEntry(p);
   const l = splitSlice(n, cap);
@@ -73,6 +75,7 @@ constexpr int N = ${n};
 constexpr int R = ${rows};       // rows of Z per block, a thread each
 constexpr int TILE = ${tile};    // rotations per shared tile
 constexpr int PER = TILE / R;    // rotations each thread loads per tile
+constexpr int U = ${unroll};        // rotations of a sweep applied at once
 constexpr long long WORK = ${l.slice};   // the workspace slice per matrix (snippets.ts)
 
 extern "C" __global__ void __launch_bounds__(R) ${entry}(real* __restrict__ work, long long first, int count) {
@@ -120,9 +123,48 @@ extern "C" __global__ void __launch_bounds__(R) ${entry}(real* __restrict__ work
     const real* s0 = ts + b * TILE;
     const int* j0 = tj + b * TILE;
     if (mine)
-      for (int k = 0; k < len; ++k) {
+      for (int k = 0; k < len;) {
         // [z_j z_j+1] := [c z_j + s z_j+1, c z_j+1 - s z_j], as the one-kernel design (generate-syev.ts QL_VECTORS).
         const int j = j0[k];
+        // Inside a sweep, U rotations at once: their U fresh elements loaded first (independent
+        // loads in flight together, read before any of the U writes, as the one-at-a-time order
+        // reads them), then U dependent steps on the carried column. QL: j, j-1, ... (x fresh, t
+        // carried); QR: j, j+1, ... (t fresh, x carried). The same expressions, so the same bits.
+        bool ql = k + U - 1 < len && cc == j + 1, qr = k + U - 1 < len && cc == j;
+#pragma unroll
+        for (int u = 1; u < U; ++u) { ql = ql && j0[k + u] == j - u; qr = qr && j0[k + u] == j + u; }
+        if (ql) {
+          real f[U];
+#pragma unroll
+          for (int u = 0; u < U; ++u) f[u] = zr[(j - u) * R];
+          real t = cv;
+#pragma unroll
+          for (int u = 0; u < U; ++u) {
+            const real c = c0[k + u], s = s0[k + u], x = f[u];
+            const real t2 = c * t - s * x, x2 = s * t + c * x;
+            zr[(j - u + 1) * R] = t2;
+            t = x2;
+          }
+          cc = j - U + 1; cv = t;
+          k += U;
+          continue;
+        }
+        if (qr) {
+          real f[U];
+#pragma unroll
+          for (int u = 0; u < U; ++u) f[u] = zr[(j + u + 1) * R];
+          real x = cv;
+#pragma unroll
+          for (int u = 0; u < U; ++u) {
+            const real c = c0[k + u], s = s0[k + u], t = f[u];
+            const real t2 = c * t - s * x, x2 = s * t + c * x;
+            zr[(j + u) * R] = x2;
+            x = t2;
+          }
+          cc = j + U; cv = x;
+          k += U;
+          continue;
+        }
         const real c = c0[k], s = s0[k];
         real x, t;
         if (cc == j) { x = cv; t = zr[(j + 1) * R]; }
@@ -135,6 +177,7 @@ extern "C" __global__ void __launch_bounds__(R) ${entry}(real* __restrict__ work
         const real t2 = c * t - s * x, x2 = s * t + c * x;
         if (k + 1 < len && j0[k + 1] == j + 1) { zr[j * R] = x2; cc = j + 1; cv = t2; }
         else { zr[(j + 1) * R] = t2; cc = j; cv = x2; }
+        ++k;
       }
     // The other tile was last read before the previous barrier: safe to overwrite.
 #pragma unroll

@@ -35,13 +35,16 @@ export interface SyevTridiagParams {
 /**
  * The apply kernel of the split design (generate-apply.ts): the recorded rotations of each matrix
  * applied to its Z's rows, `rows` rows of one matrix per block (a thread per row), the rotations
- * staged through shared memory in tiles of `tile`; `cap` and n fix the workspace slice's layout.
+ * staged through shared memory in tiles of `tile`, `unroll` rotations of a sweep at once; `cap` and n
+ * fix the workspace slice's layout.
  */
 export interface TridiagApplyParams {
   readonly n: number;
   readonly cap: number;
   readonly rows: number;
   readonly tile: number;
+  /** Rotations of one sweep applied at once (their fresh elements loaded together). */
+  readonly unroll: number;
 }
 
 /** What a plan may be told instead of its own choice (tests, benchmarks, sweeps). */
@@ -56,6 +59,8 @@ export interface TridiagForce {
   readonly cap?: number;
   /** The split design's rows of Z per apply block. */
   readonly applyRows?: number;
+  /** The split design's rotations of a sweep applied at once (1: one at a time). */
+  readonly applyUnroll?: number;
 }
 
 /** The three kernels of the split design for one group, and the workspace slice per matrix (float64 elements). */

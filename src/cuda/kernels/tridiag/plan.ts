@@ -71,6 +71,11 @@ export function tridiagSplits(pr: Pick<TridiagProblem, 'n' | 'vectors'>, tuning:
 
 /** Rotations each apply tile holds: 128, a whole number of rows' shares. */
 const TILE = 128;
+/**
+ * Rotations of a sweep the apply kernel takes at once: 8 shared loads in flight against 8 dependent
+ * FMA steps (~8 cycles each) cover the ~30-cycle shared latency that one at a time pays per rotation.
+ */
+const APPLY_UNROLL = 8;
 
 /**
  * The split design's three kernels: record and finish with the one-kernel plan's threads and Z in
@@ -90,7 +95,9 @@ export function planSyevSplit(pr: TridiagProblem, tuning: TridiagTuning, options
   rows = Math.min(rows, 32 * Math.ceil(n / 32));
   const tileOf = (r: number): number => r * Math.ceil(TILE / r);
   while (rows > 1 && applySharedBytes({ n, rows, tile: tileOf(rows) }) > limit) rows = Math.ceil(rows / 2);
-  const apply = { n, cap, rows, tile: tileOf(rows) };
+  const unroll = force.applyUnroll ?? APPLY_UNROLL;
+  if (!Number.isInteger(unroll) || unroll < 1 || unroll > 32) throw new MyriadError('UNSUPPORTED', `apply unroll ${unroll} must be within 1 ... 32`, 'force.applyUnroll');
+  const apply = { n, cap, rows, tile: tileOf(rows), unroll };
   if (applySharedBytes(apply) > limit) throw new MyriadError('UNSUPPORTED', `the split syev's apply rows do not fit ${limit} shared bytes`, 'a');
   const record: SyevTridiagParams = { ...base, split: { stage: 'record', cap } };
   const finish: SyevTridiagParams = { ...base, split: { stage: 'finish', cap } };
