@@ -2,8 +2,8 @@
 // rotations, apply them by blocks of rows over all SMs, finish: kernels/tridiag/generate-apply.ts)
 // against its one-kernel design and cusolverDnXsyevBatched, per dtype, ms (median of 5 after 2
 // warm-ups; A reset from a pristine copy before each timed call, outside the timing). Columns:
-// the one-kernel design (forced), the split design with the table's apply rows, with 8 and 32
-// rows, the vendor; then the split design's three kernels timed one by one (record, apply, finish:
+// the one-kernel design (forced), the split design as planned, with 8 and 32 apply rows, with one
+// rotation at a time (applyUnroll 1), the vendor; then the split design's three kernels timed one by one (record, apply, finish:
 // launched here by hand on a workspace of this script's own, one chunk) and the rotations recorded
 // per matrix (mean / n^2; chains resumed by the finish kernel). The table's splitFrom, applyRows
 // and capFactor (tuning/tridiag-default.ts) come from these rows.
@@ -36,7 +36,8 @@ for (const dtype of dtypes) for (const [n, count] of cases) {
   const timed = (f) => median(() => { dev.copy(a0, 0, a, 0, n * n * count); return ctx.time(f); });
   const req = { jobz: 'vectors', uplo: 'lower', a: strided(a, { rows: n, cols: n, count }), w: strided(w, { rows: n, cols: 1, count }), info };
   const t = (force) => { try { return timed(() => syevTridiagCuda(dev, req, { force })).toFixed(3); } catch (e) { return `(${e.message.slice(0, 60)})`; } };
-  const row = [`one kernel ${t({ split: false })}`, `split ${t({ split: true })}`, `r8 ${t({ split: true, applyRows: 8 })}`, `r32 ${t({ split: true, applyRows: 32 })}`];
+  const row = [`one kernel ${t({ split: false })}`, `split ${t({ split: true })}`, `r8 ${t({ split: true, applyRows: 8 })}`, `r32 ${t({ split: true, applyRows: 32 })}`,
+    `u1 ${t({ split: true, applyUnroll: 1 })}`];
   if (solver.hasSyevBatched) {
     const b = solver.syevBatched(dtype, n, a, w, info, count);
     try { row.push(`vendor ${timed(() => b.run()).toFixed(3)}`); } finally { b.dispose(); }
