@@ -31,7 +31,8 @@ const skip = gpuSkipReason();
 const SYM = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient'] as const;
 type Run = (r: SyevRequest<DeviceArray, DeviceArray>) => void;
 const split = (dev: GpuDevice, force: TridiagForce = {}): Run => (r) => syevTridiagCuda(dev, r, { force: { split: true, ...force } });
-const oneKernel = (dev: GpuDevice): Run => (r) => syevTridiagCuda(dev, r, { force: { split: false } });
+/** The one-kernel design with the same threads (the block sums' order, so the same bits). */
+const oneKernel = (dev: GpuDevice, threads?: number): Run => (r) => syevTridiagCuda(dev, r, { force: threads === undefined ? { split: false } : { split: false, threads } });
 
 function check(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count: number, uplo: Uplo, run: Run, label: string): void {
   checkSyevOnGpu(dev, rng, dtype, n, count, true, uplo, run, { kinds: SYM, valueLimit: 1, nanVectors: true, label });
@@ -57,7 +58,7 @@ function compareDesigns(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count
   const mats = Array.from({ length: count }, (_, k) => rounded(symmetricCase(rng, kinds[k % kinds.length]!, n).a, dtype));
   const host = allocate(dtype, n * n * count);
   mats.forEach((a, k) => host.set(a.d, k * n * n));
-  const results = [split(dev, force), oneKernel(dev)].map((run) => {
+  const results = [split(dev, force), oneKernel(dev, force.threads)].map((run) => {
     const dA = dev.upload(host), dW = dev.upload(allocate(dtype, n * count).fill(NaN)), dInfo = dev.upload(new Int32Array(count).fill(-7));
     try {
       run({ jobz: 'vectors', uplo, a: strided(dA, { rows: n, count }), w: strided(dW, { rows: n, cols: 1, count }), info: dInfo });
