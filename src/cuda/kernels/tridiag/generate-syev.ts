@@ -31,6 +31,12 @@
  * 5. Eigenvalues ascending (ties by index), scaled back, into w; the columns of Z in that order
  *    over A (column-major, as LAPACK). Values only: A is never written.
  *
+ * The split design for large n (params.split; generate-apply.ts has its model): stage 'record' is
+ * this kernel's steps 1-3 with Z in the matrix's workspace slice, then step 4's chain by thread 0
+ * writing its rotations to the slice (snippets.ts) instead of applying them, stopping with its state
+ * saved where the buffer fills; stage 'finish' resumes such a chain as step 4 does here, then step 5.
+ * Without `split` the source is this one-kernel design's, unchanged.
+ *
  * Precision: float64 whatever the data's dtype (float32 data is widened on load and rounded once on
  * store, as the Jacobi block designs do), so float32 results carry float64 rounding.
  */

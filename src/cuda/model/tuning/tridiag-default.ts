@@ -17,7 +17,7 @@ import type { TridiagTuning } from './tridiag-types.js';
  * `capFactor` 1.5: the buffer holds 1.5 n^2 rotations, above the host-measured counts (random
  * matrices 1.06 n^2 at 512 ... 1.26 n^2 at 40, graded and clustered fewer: generate-apply.ts), so the
  * finish kernel's resume is the exception (and costs only the rotations past the buffer); `applyRows` 16: at 512 x 20 a
- * block of 16 rows takes 72 KiB, three per SM, 640 blocks in 2 waves (32 rows: one per SM, 3 waves).
+ * block of 16 rows takes 69 KiB, three per SM, 640 blocks in 2 waves (32 rows: one per SM, 3 waves).
  */
 export const defaultTridiagTuning: TridiagTuning = {
   syevFrom: { float64: 33, float32: 33 },
