@@ -48,7 +48,7 @@ import {
   THREAD_MAX, gesvdBlockSource, gesvdCuda, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource, syevCuda,
   syevWarpSource,
 } from '../src/cuda/kernels/jacobi/index.js';
-import { planSyevTridiag, syevTridiagSource } from '../src/cuda/kernels/tridiag/index.js';
+import { planSyevSplit, planSyevTridiag, syevTridiagSource, tridiagApplySource, type TridiagForce } from '../src/cuda/kernels/tridiag/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
@@ -573,6 +573,25 @@ function tridiagDirect(): void {
         if (n === 34 || n === 64) record(syevTridiagSource({ ...p, maxit: n === 34 ? 0 : 5 }));
       }
   for (const dtype of DTYPES) for (const n of [64, 100]) record(syevTridiagSource(planSyevTridiag({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: 48 * 1024 }, tuning)));
+  // The one-kernel design forced where the split design now serves (scripts/probe/syev-split.mjs's first column).
+  for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) for (const n of [192, 384]) for (const uplo of UPLOS)
+    record(syevTridiagSource(planSyevTridiag({ dtype, n, uplo, vectors: true, kind, sharedLimit: shared }, tuning)));
+  // The split design (record, apply, finish): test/cuda/tridiag-split-host-emulation.test.ts, test/gpu/tridiag-split.test.ts, the probe's forced rows.
+  const splitForces: TridiagForce[] = [{}, { applyRows: 8 }, { applyRows: 32 }, { cap: 400, applyRows: 8 }, { cap: 256 * 64, applyRows: 32 }, { cap: 200, threads: 32 },
+    { cap: 256 }, { cap: 5000, applyRows: 32 }, { cap: 300, applyRows: 5, threads: 32 }, { cap: 128 * 128 * 8 }, { cap: 512 * 256 }, { threads: 32 }, { threads: 64, applyRows: 12 },
+    { cap: 66, applyRows: 8 }, { cap: 141, applyRows: 16 }, { threads: 32, applyRows: 32 }, { threads: 32, cap: 2000 }, { cap: 72 }, { applyRows: 2 }, { applyUnroll: 1 }, { applyUnroll: 3, applyRows: 7 }];
+  for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const)
+    for (const n of [1, 2, 3, 5, 33, 34, 36, 40, 45, 47, 50, 64, 100, 128, 130, 200, 256, 384, 512]) for (const uplo of UPLOS)
+      for (const force of splitForces) {
+        let p;
+        try {
+          p = planSyevSplit({ dtype, n, uplo, vectors: true, kind, sharedLimit: shared }, tuning, { force: { ...force, split: true } });
+        } catch {
+          continue;   // a forced buffer below 2n
+        }
+        record(syevTridiagSource(p.record)); record(tridiagApplySource(p.apply)); record(syevTridiagSource(p.finish));
+        if (n === 34 || n === 36) for (const maxit of [0, 1]) { record(syevTridiagSource({ ...p.record, maxit })); record(syevTridiagSource({ ...p.finish, maxit })); }
+      }
 }
 
 // QR (geqrf, orgqr): the launchers over shapes, forms and devices; then the tests' parameter sets.

@@ -1,8 +1,8 @@
 /**
  * The tridiag family's generator and plan without a GPU: purity, every parameter changes the source,
  * shapes within the thread and shared-memory limits, the crossover from the Jacobi designs (through
- * jacobi's syevCuda on a recording device), and (where nvcc is installed) the kernels compile for
- * sm_90 without spills.
+ * jacobi's syevCuda on a recording device), the split design's plans and launches, and (where nvcc
+ * is installed) the kernels compile for sm_90 without spills.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,8 +10,8 @@ import { list, strided, type Batch } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import { syevCuda, type JacobiOptions } from '../../src/cuda/kernels/jacobi/index.js';
 import {
-  TRIDIAG_MAX, TRIDIAG_MAXIT, planSyevTridiag, syevTridiagCuda, syevTridiagSource, tridiagLayout, tridiagServes, tridiagThreads,
-  type SyevTridiagParams, type TridiagForce,
+  TRIDIAG_MAX, TRIDIAG_MAXIT, applySharedBytes, planSyevSplit, planSyevTridiag, splitSlice, syevTridiagCuda, syevTridiagSource, tridiagApplySource,
+  tridiagLayout, tridiagServes, tridiagSplits, tridiagThreads, type SyevTridiagParams, type TridiagApplyParams, type TridiagForce,
 } from '../../src/cuda/kernels/tridiag/index.js';
 import { tuningFor, type TridiagTuning } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
@@ -86,7 +86,8 @@ test('the crossover: syev sends n >= syevFrom to the tridiagonal kernel, the Jac
   const from = TUNING.syevFrom.float64;
   assert.match(run(from), /^syev_tridiag_d_st_n\d+_lv_t64_s_m30$/);
   assert.match(run(from - 1), /^syev_(warp|block)_/);
-  assert.match(run(512), /^syev_tridiag_d_st_n512_lv_t512_g_m30$/);
+  assert.match(run(512), /^syev_tridiag_d_st_n512_lv_t512_g_m30_rec393216,syev_tridiag_apply_n512_c393216_r16_k128_u8,syev_tridiag_d_st_n512_lv_t512_g_m30_fin393216$/);
+  assert.match(run(TUNING.splitFrom - 1), /^syev_tridiag_d_st_n\d+_lv_t128_g_m30$/);
   assert.match(run(100, { route: 'jacobi' }), /^syev_block_/);
   assert.match(run(100, { force: { design: 'block' } }), /^syev_block_/);
   assert.match(run(8, { route: 'tridiag' }), /^syev_tridiag_d_st_n8_/);
@@ -103,6 +104,102 @@ test('the crossover: syev sends n >= syevFrom to the tridiagonal kernel, the Jac
   assert.deepEqual(launches.map((l) => l.entry).filter((e) => e.startsWith('syev')), ['syev_tridiag_s_pa_n40_un_t64_s_m30']);
 });
 
+const splitPlan = (n: number, dtype: DType = 'float64', force: TridiagForce = {}, sharedLimit = H100_SHARED, tuning: TridiagTuning = TUNING) =>
+  planSyevSplit({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit }, tuning, { force });
+
+test('the split design: where it serves, its buffer, its apply rows, its stages\' sources', () => {
+  assert.equal(TUNING.splitFrom, 128);
+  assert.deepEqual([64, 127, 128, 512].map((n) => tridiagSplits({ n, vectors: true }, TUNING)), [false, false, true, true]);
+  assert.equal(tridiagSplits({ n: 512, vectors: false }, TUNING), false);
+  assert.equal(tridiagSplits({ n: 512, vectors: true }, TUNING, { split: false }), false);
+  assert.equal(tridiagSplits({ n: 40, vectors: true }, TUNING, { split: true }), true);
+  for (const n of [33, 64, 100, 128, 200, 256, 384, 512]) for (const dtype of ['float64', 'float32'] as const) {
+    const p = splitPlan(n, dtype);
+    const one = plan(n, dtype, true, { global: true });
+    assert.deepEqual({ ...p.record, split: undefined }, { ...one, split: undefined }, `n=${n}: the one-kernel shape, Z in the workspace`);
+    assert.deepEqual([p.record.split, p.finish.split], [{ stage: 'record', cap: p.apply.cap }, { stage: 'finish', cap: p.apply.cap }]);
+    assert.equal(p.apply.cap, Math.max(2 * n, Math.ceil(TUNING.capFactor * n * n)));
+    assert.equal(p.slice, n * n + 2 * n + 8 + 2 * p.apply.cap + Math.ceil(p.apply.cap / 2));
+    assert.equal(tridiagLayout(p.record).work, p.slice);
+    assert.equal(tridiagLayout(p.record).cap, 0, 'record: no shared rotation buffers');
+    assert.equal(tridiagLayout(p.finish).cap, 2 * n);
+    assert.equal(p.apply.rows, 16);
+    assert.ok(applySharedBytes(p.apply) <= H100_SHARED && tridiagLayout(p.finish).sharedBytes <= H100_SHARED);
+    assert.equal(p.apply.tile % p.apply.rows, 0);
+  }
+  // 32 rows of 512 take 128 KiB (they fit); of 256, 64 KiB: a 48 KiB limit halves them to 16.
+  assert.equal(splitPlan(512, 'float64', { applyRows: 32 }).apply.rows, 32);
+  assert.equal(splitPlan(256, 'float64', { applyRows: 32 }, 48 * 1024).apply.rows, 16);
+  assert.equal(splitPlan(512, 'float64', { cap: 1024 }).apply.cap, 1024);
+  assert.equal(splitPlan(100, 'float64', { threads: 32 }).record.threads, 32);
+  assert.equal(splitPlan(100, 'float64', {}, H100_SHARED, { ...TUNING, capFactor: 0.001 }).apply.cap, 200, 'at least 2n');
+  assert.throws(() => splitPlan(100, 'float64', { cap: 199 }), /force\.cap|rotation buffer/);
+  assert.throws(() => splitPlan(100, 'float64', { applyRows: 0 }), /apply rows/);
+  assert.throws(() => planSyevSplit({ dtype: 'float64', n: 100, uplo: 'lower', vectors: false, kind: 'strided' }, TUNING), /vectors/);
+  // Sources: pure; every field changes the text and the entry; the stages differ from the one-kernel design.
+  const p = splitPlan(256);
+  assert.equal(syevTridiagSource(p.record).source, syevTridiagSource({ ...p.record }).source);
+  const stages = [plan(256, 'float64', true, { global: true }), p.record, p.finish, { ...p.record, split: { stage: 'record', cap: 999 } },
+    { ...p.finish, split: { stage: 'finish', cap: 999 } }, { ...p.record, dtype: 'float32' }, { ...p.finish, uplo: 'upper' }] as SyevTridiagParams[];
+  assert.equal(new Set(stages.map((x) => syevTridiagSource(x).source)).size, stages.length);
+  assert.equal(new Set(stages.map((x) => syevTridiagSource(x).entry)).size, stages.length);
+  assert.throws(() => syevTridiagSource({ ...p.record, shared: true }), /workspace/);
+  assert.throws(() => syevTridiagSource({ ...p.record, vectors: false }), /vectors/);
+  const a = p.apply;
+  const applies: TridiagApplyParams[] = [a, { ...a, n: 255 }, { ...a, cap: a.cap + 1 }, { ...a, rows: 32 }, { ...a, tile: 256 }, { ...a, unroll: 1 }];
+  assert.equal(a.unroll, 8);
+  assert.equal(splitPlan(256, 'float64', { applyUnroll: 3 }).apply.unroll, 3);
+  assert.throws(() => splitPlan(256, 'float64', { applyUnroll: 0 }), /unroll/);
+  assert.equal(new Set(applies.map((x) => tridiagApplySource(x).source)).size, applies.length);
+  assert.equal(new Set(applies.map((x) => tridiagApplySource(x).entry)).size, applies.length);
+  assert.throws(() => tridiagApplySource({ ...a, tile: 100 }), /multiple/);
+  // The record stage writes no A and no w; the finish stage reads no A; both name the slice's parts.
+  const rec = syevTridiagSource(p.record).source, fin = syevTridiagSource(p.finish).source;
+  assert.doesNotMatch(rec, /g\[i \+ \(long long\)j \* ldA\] = /);
+  assert.doesNotMatch(rec, /w\[j\] = /);
+  assert.match(rec, /qlRun\(q, d, e, grc, grs, gri, cnt\)/);
+  assert.match(rec, /cnt > RCAP - N/);
+  assert.doesNotMatch(fin, /\(real\)g\[/);
+  assert.match(fin, /g\[i \+ \(long long\)j \* ldA\] = /);
+  const l = splitSlice(256, a.cap);
+  for (const src of [rec, fin, tridiagApplySource(a).source]) assert.match(src, new RegExp(`int\\*\\)\\(Z0? \\+ ${l.hdr}\\)`));
+});
+
+test('the split design\'s launches: record, apply over (row blocks, matrices), finish; no host read', () => {
+  const { dev, launches } = recordingDevice();
+  let reads = 0;
+  const download = dev.download.bind(dev);
+  dev.download = ((src, dst) => { reads++; return download(src, dst); }) as typeof dev.download;
+  for (const [n, count, dtype] of [[512, 3, 'float64'], [200, 5, 'float32'], [128, 2, 'float64']] as const) {
+    const a = dev.alloc(dtype, n * n * count), w = dev.alloc(dtype, n * count), info = dev.alloc('int32', count);
+    launches.length = 0;
+    syevTridiagCuda(dev, { jobz: 'vectors', uplo: 'upper', a: strided(a, { rows: n, count }), w: strided(w, { rows: n, cols: 1, count }), info });
+    const p = planSyevSplit({ dtype, n, uplo: 'upper', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING);
+    assert.deepEqual(launches.map((x) => x.entry), [syevTridiagSource(p.record).entry, tridiagApplySource(p.apply).entry, syevTridiagSource(p.finish).entry]);
+    const [r, ap, f] = launches as [typeof launches[0], typeof launches[0], typeof launches[0]];
+    assert.deepEqual([r.config.grid, r.config.block, r.config.sharedBytes], [[count, 1, 1], [p.record.threads, 1, 1], tridiagLayout(p.record).sharedBytes]);
+    assert.deepEqual([ap.config.grid, ap.config.block, ap.config.sharedBytes], [[Math.ceil(n / 16), count, 1], [16, 1, 1], applySharedBytes(p.apply)]);
+    assert.deepEqual([f.config.grid, f.config.block, f.config.sharedBytes], [[count, 1, 1], [p.finish.threads, 1, 1], tridiagLayout(p.finish).sharedBytes]);
+    // The three share the chunk's slices and its first matrix.
+    const slices = (x: typeof r, at: number): unknown => x.args[at];
+    assert.deepEqual([slices(ap, 0), slices(ap, 1)], [slices(r, 8), slices(r, 9)]);
+    assert.deepEqual([slices(f, 8), slices(f, 9)], [slices(r, 8), slices(r, 9)]);
+    assert.deepEqual(ap.args[2], { type: 'i32', value: count });
+  }
+  assert.equal(reads, 0, 'no read back to the host');
+  // Forced off: the one-kernel design at 512; values never split.
+  const a = dev.alloc('float64', 512 * 512), w = dev.alloc('float64', 512), info = dev.alloc('int32', 1);
+  const one = (jobz: 'vectors' | 'values', force: TridiagForce): string[] => {
+    launches.length = 0;
+    syevTridiagCuda(dev, { jobz, uplo: 'lower', a: strided(a, { rows: 512, count: 1 }), w: strided(w, { rows: 512, cols: 1, count: 1 }), info }, { force });
+    return launches.map((x) => x.entry);
+  };
+  assert.deepEqual(one('vectors', { split: false }), ['syev_tridiag_d_st_n512_lv_t512_g_m30']);
+  assert.deepEqual(one('values', { split: true }), ['syev_tridiag_d_st_n512_ln_t512_g_m30']);
+  assert.equal(one('vectors', { split: true, cap: 1024, applyRows: 8 }).join(','),
+    'syev_tridiag_d_st_n512_lv_t512_g_m30_rec1024,syev_tridiag_apply_n512_c1024_r8_k128_u8,syev_tridiag_d_st_n512_lv_t512_g_m30_fin1024');
+});
+
 const noSpills = (r: { spillStores: number }): string | undefined =>
   !Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores !== 0 ? `${r.spillStores} bytes spill stores` : undefined;
 
@@ -112,6 +209,9 @@ test('tridiagonal syev kernels compile for sm_90 without spills', { skip: NVCC_S
       syevTridiagSource(plan(n)), syevTridiagSource(plan(n, 'float32', false)), syevTridiagSource({ ...plan(n, 'float32'), kind: 'pointer', uplo: 'upper' }),
       syevTridiagSource(plan(n, 'float64', false, { global: true })), syevTridiagSource(plan(n, 'float64', true, { global: true, threads: 64 }))])
     : [syevTridiagSource(plan(64)), syevTridiagSource({ ...plan(512, 'float32'), kind: 'pointer', uplo: 'upper' }), syevTridiagSource(plan(128, 'float32', false))];
+  // The split design's three kernels.
+  const splits = FULL_COMPILE ? [33, 100, 128, 200, 256, 384, 512].flatMap((n) => [splitPlan(n), { ...splitPlan(n, 'float32', { applyRows: 32 }) }]) : [splitPlan(512)];
+  for (const p of splits) sources.push(syevTridiagSource(p.record), tridiagApplySource(p.apply), syevTridiagSource({ ...p.finish, kind: 'pointer', uplo: 'upper' }));
   const failures = compileFailures(await compileForSm90(sources), noSpills);
   assert.deepEqual(failures, [], failures.join('\n'));
 });

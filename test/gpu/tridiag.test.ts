@@ -60,7 +60,7 @@ test('tridiagonal syev forced: the global workspace, fewer threads than rows, a 
   checkListSyev(dev, rng, LIMIT, (r) => syevTridiagCuda(dev, r));
 });
 
-test('tridiagonal syev: large batches (2,000 of 64 x 64, 150 of 512 x 512: the workspace in two chunks), residuals of a few', { skip, timeout: 600_000 }, () => {
+test('tridiagonal syev: large batches (2,000 of 64 x 64, 150 of 512 x 512: six workspace chunks of the split design), residuals of a few', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1719);
   for (const [dtype, n, count] of [['float64', 64, 2000], ['float32', 64, 2000], ['float64', 512, 150]] as const) {

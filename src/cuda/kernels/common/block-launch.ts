@@ -6,7 +6,7 @@
  * first matrix, between its operands `head` and its `tail` arguments).
  */
 import type { DType } from '../../../core/dtype.js';
-import { arg, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { elementBytes } from './precision.js';
 
@@ -25,16 +25,35 @@ export interface PerMatrixLaunch {
 }
 
 export function launchPerMatrix(dev: GpuDevice, k: Kernel, l: PerMatrixLaunch, count: number, head: readonly KernelArg[], tail: readonly KernelArg[]): void {
-  const { threads, sharedBytes, work, workDtype } = l;
-  const chunk = work === 0 ? count : Math.max(1, Math.min(count, Math.floor(BLOCK_WORKSPACE_BYTES / (work * elementBytes(workDtype)))));
+  const { threads, sharedBytes } = l;
+  perMatrixChunks(dev, l, count, (ws, first, blocks) => {
+    k.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes }, [...head, arg.ptr(ws === undefined ? 0n : ws.ptr), arg.i64(first), ...tail]);
+  });
+}
+
+/** What `perMatrixChunks` needs: `work` elements of `workDtype` per matrix, named by `what`. */
+export interface PerMatrixWork {
+  readonly work: number;
+  readonly workDtype: DType;
+  readonly what: string;
+  /** At most this many matrices a chunk (a grid's y or z extent, 65535), where the work allows more. */
+  readonly maxChunk?: number;
+}
+
+/**
+ * The chunks of a group whose matrices each need a workspace slice: `body(ws, first, blocks)` per
+ * chunk of `blocks` matrices from `first`, `ws` the chunk's slices (undefined where `work` is 0),
+ * at most BLOCK_WORKSPACE_BYTES of workspace, reused chunk after chunk in stream order.
+ */
+export function perMatrixChunks(dev: GpuDevice, l: PerMatrixWork, count: number, body: (ws: DeviceArray | undefined, first: number, blocks: number) => void): void {
+  const { work, workDtype } = l;
+  const most = Math.min(count, l.maxChunk ?? count);
+  const chunk = work === 0 ? most : Math.max(1, Math.min(most, Math.floor(BLOCK_WORKSPACE_BYTES / (work * elementBytes(workDtype)))));
   // From the device's workspace: chunks reuse it in stream order, and the next call may too.
   const frame = Workspace.of(dev).frame();
   try {
     const ws = work === 0 ? undefined : frame.take(workDtype, chunk * work, `${l.what} (${chunk} blocks of ${work} elements)`);
-    for (let first = 0; first < count; first += chunk) {
-      k.launch({ grid: [Math.min(chunk, count - first), 1, 1], block: [threads, 1, 1], sharedBytes },
-        [...head, arg.ptr(ws === undefined ? 0n : ws.ptr), arg.i64(first), ...tail]);
-    }
+    for (let first = 0; first < count; first += chunk) body(ws, first, Math.min(chunk, count - first));
   } finally {
     frame.end();
   }

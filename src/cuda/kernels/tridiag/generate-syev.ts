@@ -31,6 +31,12 @@
  * 5. Eigenvalues ascending (ties by index), scaled back, into w; the columns of Z in that order
  *    over A (column-major, as LAPACK). Values only: A is never written.
  *
+ * The split design for large n (params.split; generate-apply.ts has its model): stage 'record' is
+ * this kernel's steps 1-3 with Z in the matrix's workspace slice, then step 4's chain by thread 0
+ * writing its rotations to the slice (snippets.ts) instead of applying them, stopping with its state
+ * saved where the buffer fills; stage 'finish' resumes such a chain as step 4 does here, then step 5.
+ * Without `split` the source is this one-kernel design's, unchanged.
+ *
  * Precision: float64 whatever the data's dtype (float32 data is widened on load and rounded once on
  * store, as the Jacobi block designs do), so float32 results carry float64 rounding.
  */
@@ -39,6 +45,7 @@ import { kindTag, matrixPointer, operandParameters } from '../common/batch-point
 import { blockReduceSource } from '../common/block-reduce.js';
 import { cType, elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import type { SyevTridiagParams } from './params.js';
+import { slicePointers, splitSlice } from './snippets.js';
 
 /** The arithmetic (and shared memory and workspace element) of the kernel, whatever the data's dtype. */
 export const TRIDIAG_COMPUTE = 'float64' as const;
@@ -56,10 +63,11 @@ export interface TridiagLayout {
   readonly work: number;
 }
 
-export function tridiagLayout(p: Pick<SyevTridiagParams, 'n' | 'vectors' | 'shared'>): TridiagLayout {
-  const { n, vectors, shared } = p;
-  const cap = vectors ? 2 * n : 0;
-  const wSize = n * n;
+export function tridiagLayout(p: Pick<SyevTridiagParams, 'n' | 'vectors' | 'shared' | 'split'>): TridiagLayout {
+  const { n, vectors, shared, split } = p;
+  // The split design's record stage writes its rotations to the slice: no shared buffers.
+  const cap = vectors && split?.stage !== 'record' ? 2 * n : 0;
+  const wSize = split === undefined ? n * n : splitSlice(n, split.cap).slice;
   const sharedReals = (shared ? wSize : 0) + 5 * n + 32 + 2 * 2 * cap;
   const sharedInts = 2 * cap + n + 4;
   return { cap, sharedReals, sharedInts, sharedBytes: sharedReals * elementBytes(TRIDIAG_COMPUTE) + sharedInts * 4, work: shared ? 0 : wSize };
@@ -126,14 +134,14 @@ static __device__ __forceinline__ void laev2(real a, real b, real c, real& rt1, 
  * dsteqr's iteration (0-based) as a resumable producer: `q` holds where it is (the next block's
  * start l1; inside a block, its current end l, its other end lend, QL where lend > l, else QR).
  * Returns true when every block has converged (or the iteration limit was reached: q.noconv);
- * false when fewer than N free slots are left in the rotation buffer (a sweep makes at most N - 1),
- * to be called again with an emptied buffer.
+ * false when fewer than N free slots are left in the rotation buffer of `cap` (a sweep makes at most
+ * N - 1), to be called again with an emptied buffer (or, in the split design, by the finish kernel).
  */
-const PRODUCER = `struct QlState { int l1, l, lend, jtot; bool inBlock, noconv; };
+const producer = (cap: string): string => `struct QlState { int l1, l, lend, jtot; bool inBlock, noconv; };
 static __device__ __forceinline__ bool qlRun(QlState& q, real* __restrict__ d, real* __restrict__ e,
     real* __restrict__ rc, real* __restrict__ rs, int* __restrict__ ri, int& cnt) {
   for (;;) {
-    if (VECTORS && cnt > CAP - N) return false;
+    if (VECTORS && cnt > ${cap} - N) return false;
     if (!q.inBlock) {
       // Where the matrix splits (dsteqr label 10).
       if (q.l1 >= N) return true;
@@ -234,16 +242,18 @@ static __device__ __forceinline__ bool qlRun(QlState& q, real* __restrict__ d, r
   }
 }`;
 
-/** The entry name: precision of the data, operand form, n, uplo, vectors, threads, storage, iteration limit. */
+/** The entry name: precision of the data, operand form, n, uplo, vectors, threads, storage, iteration limit, split stage and its buffer. */
 export const tridiagEntry = (p: SyevTridiagParams): string =>
-  `syev_tridiag_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}_t${p.threads}_${p.shared ? 's' : 'g'}_m${p.maxit}`;
+  `syev_tridiag_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}_t${p.threads}_${p.shared ? 's' : 'g'}_m${p.maxit}${
+    p.split === undefined ? '' : `_${p.split.stage === 'record' ? 'rec' : 'fin'}${p.split.cap}`}`;
 
 export function syevTridiagSource(p: SyevTridiagParams): KernelSource {
-  const { dtype, n, uplo, vectors, kind, threads, shared, maxit } = p;
+  const { dtype, n, uplo, vectors, kind, threads, shared, maxit, split } = p;
+  if (split !== undefined && (!vectors || shared)) throw new Error('the split design has vectors and Z in the workspace');
   const l = tridiagLayout(p);
   const entry = tridiagEntry(p);
   const io = dtype === TRIDIAG_COMPUTE ? 'real' : cType(dtype);
-  const source = `${precisionPrelude(TRIDIAG_COMPUTE)}
+  const prelude = `${precisionPrelude(TRIDIAG_COMPUTE)}
 ${mathHelpers(TRIDIAG_COMPUTE)}
 constexpr int N = ${n};
 constexpr int T = ${threads};
@@ -251,14 +261,15 @@ constexpr int LDZ = N;
 constexpr long long WORK = ${l.work};   // workspace elements per block (0: Z in shared memory)
 constexpr bool VECTORS = ${vectors};
 constexpr int CAP = ${l.cap};   // rotations per buffer
-constexpr int MAXIT = ${maxit} * N;   // QL/QR iterations in all (dsteqr's MAXIT * N)
+${split === undefined ? '' : `constexpr int RCAP = ${split.cap};   // rotations recorded per matrix (the slice's buffer)\n`}constexpr int MAXIT = ${maxit} * N;   // QL/QR iterations in all (dsteqr's MAXIT * N)
 constexpr int RANGE = ${RANGE};
 ${SCALARS}
 ${blockReduceSource('sum')}
 ${blockReduceSource('max')}
-${vectors ? `${ROTATIONS}\n${PRODUCER}` : ''}
+${vectors ? `${ROTATIONS}\n${producer(split?.stage === 'record' ? 'RCAP' : 'CAP')}` : ''}
 
-extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
+`;
+  const head = `extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
     ${operandParameters('A', kind, true, io)},
     ${operandParameters('W', kind, true, io)},
     real* __restrict__ work, long long first,
@@ -282,7 +293,8 @@ extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
   int* flags = perm + N;       // [0], [1]: rotations in each buffer; [2]: producer finished; [3]: not converged
   ${io}* g = ${matrixPointer('A', kind, 'mat')};
 
-  // 1. The ${uplo} triangle mirrored into Z; NaN or Inf fails the matrix.
+`;
+  const load = `  // 1. The ${uplo} triangle mirrored into Z; NaN or Inf fails the matrix.
   int bad = 0;
   real amax = real(0);
   for (int idx = tid; idx < N * N; idx += T) {
@@ -303,7 +315,8 @@ extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
     for (int idx = tid; idx < N * N; idx += T) Z[idx] = ldexp(Z[idx], -sc);
   __syncthreads();
 
-  bool noconv = false;
+`;
+  const reduce = `  bool noconv = false;
   if (!failed) {
     // 2. dsytd2 'L': reflector i annihilates Z(i+2:N, i); d, e the tridiagonal, taus the scalars.
     for (int i = 0; i < N - 1; ++i) {
@@ -350,10 +363,8 @@ extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
     }
     if (tid == 0) { d[N - 1] = Z[N - 1 + (N - 1) * LDZ]; if (N > 1) e[N - 1] = real(0); }
     __syncthreads();
-${vectors ? FORM_Q : ''}
-${vectors ? QL_VECTORS : BISECTION_VALUES}
-  }
-  // 5. Ascending order by rank (ties by index): perm[rank] = j.
+`;
+  const store = `  // 5. Ascending order by rank (ties by index): perm[rank] = j.
   if (!failed)
     for (int j = tid; j < N; j += T) {
       const real dj = d[j];
@@ -371,6 +382,12 @@ ${vectors ? `  for (int idx = tid; idx < N * N; idx += T) {
   }` : ''}
 }
 `;
+  const steps = split === undefined
+    ? `${load}${reduce}${vectors ? FORM_Q : ''}\n${vectors ? QL_VECTORS : BISECTION_VALUES}\n  }\n${store}`
+    : split.stage === 'record'
+      ? `${slicePointers(n, split.cap)}${load}${reduce}${FORM_Q}\n${RECORD}\n  }\n${SAVE}}\n`
+      : `${slicePointers(n, split.cap)}${FINISH_LOAD}${store}`;
+  const source = `${prelude}${head}${steps}`;
   return { name: `${entry}.cu`, source, entry };
 }
 
@@ -402,10 +419,13 @@ const FORM_Q = `    // 3. Q = H(0) ... H(N-2) over Z, from the last reflector to
     for (int r = tid; r < N; r += T) { Z[r] = r == 0 ? real(1) : real(0); Z[r * LDZ] = r == 0 ? real(1) : real(0); }
     __syncthreads();`;
 
-/** 4. dsteqr with vectors: the producer fills one buffer while the block applies the other to Z's rows. */
-const QL_VECTORS = `    // 4. dsteqr: thread 0 makes the rotations, every thread applies them to its rows of Z = Q.
+/**
+ * 4. dsteqr with vectors: the producer fills one buffer while the block applies the other to Z's rows,
+ * the chain starting from `init` (a QlState: the start, or where the split design's record stage stopped).
+ */
+const qlVectors = (init: string): string => `    // 4. dsteqr: thread 0 makes the rotations, every thread applies them to its rows of Z = Q.
     // Buffer 0 starts empty: the first round only fills buffer 1 (one call site of qlRun, inlined).
-    QlState q = {0, 0, 0, 0, false, false};
+    QlState q = ${init};
     if (tid == 0) { flags[0] = 0; flags[1] = 0; flags[2] = 0; }
     __syncthreads();
     for (int b = 0;; b ^= 1) {
@@ -451,6 +471,49 @@ const QL_VECTORS = `    // 4. dsteqr: thread 0 makes the rotations, every thread
     if (tid == 0) flags[3] = noconv ? 1 : 0;
     __syncthreads();
     noconv = flags[3] != 0;`;
+const QL_VECTORS = qlVectors('{0, 0, 0, 0, false, false}');
+
+/**
+ * The split design's record stage, step 4: the same chain (the same rotations in the same order, the
+ * same iteration limit) by thread 0, each rotation written to the slice instead of applied; where
+ * fewer than N slots are left (qlRun returns false), the chain's state goes to the header for the
+ * finish kernel. The rest of the block waits (the apply kernel does the work the one-kernel design
+ * did here).
+ */
+const RECORD = `    // 4. dsteqr's chain by thread 0, its rotations recorded for the apply kernel.
+    if (tid == 0) {
+      QlState q = {0, 0, 0, 0, false, false};
+      int cnt = 0;
+      const bool done = qlRun(q, d, e, grc, grs, gri, cnt);
+      hdr[0] = cnt; hdr[1] = done ? 1 : 0;
+      hdr[4] = q.l1; hdr[5] = q.l; hdr[6] = q.lend; hdr[7] = q.jtot; hdr[8] = q.inBlock ? 1 : 0; hdr[9] = q.noconv ? 1 : 0;
+    }
+    __syncthreads();`;
+
+/** The record stage's end: d, e, the scale and the failure into the slice (a failed matrix records nothing). */
+const SAVE = `  // The state the apply and finish kernels read.
+  for (int i = tid; i < N; i += T) { sd[i] = d[i]; se[i] = e[i]; }
+  if (tid == 0) {
+    hdr[2] = failed ? 1 : 0; hdr[3] = sc;
+    if (failed) { hdr[0] = 0; hdr[1] = 1; hdr[9] = 0; }
+  }
+`;
+
+/**
+ * The split design's finish stage, in place of steps 1-4: the state from the slice; a chain that
+ * stopped with its buffer full resumes here the one-kernel way (its rotations applied by this block
+ * as they are made, after the apply kernel's: stream order keeps them in sequence), then step 5.
+ */
+const FINISH_LOAD = `  // 1-3 and the recorded part of 4 ran in the record and apply kernels: their state from the slice.
+  const bool failed = hdr[2] != 0;
+  const int sc = hdr[3];
+  bool noconv = hdr[9] != 0;
+  for (int i = tid; i < N; i += T) { d[i] = sd[i]; e[i] = se[i]; }
+  __syncthreads();
+  if (!failed && hdr[1] == 0) {
+${qlVectors('{hdr[4], hdr[5], hdr[6], hdr[7], hdr[8] != 0, false}')}
+  }
+`;
 
 /**
  * 4. Values only: bisection by Sturm counts (LAPACK dstebz / dlaebz), eigenvalue k by thread k, all

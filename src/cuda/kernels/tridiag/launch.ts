@@ -1,7 +1,8 @@
 /**
  * syevTridiagCuda: the tridiagonal-QL syev of device batches, one plan and one launch per group of
  * equal-size matrices; `syevTridiagGroup` serves one group (jacobi's syevCuda sends it the groups
- * at and above the table's crossover).
+ * at and above the table's crossover). Vectors from the table's `splitFrom`: the split design's three
+ * launches per workspace chunk (generate-apply.ts).
  */
 import { batchCount } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
@@ -9,14 +10,15 @@ import type { Uplo } from '../../../core/enums.js';
 import type { SyevRequest } from '../../../core/ops.js';
 import { tuningFor, type TridiagTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import { launchPerMatrix } from '../common/block-launch.js';
+import { launchPerMatrix, perMatrixChunks } from '../common/block-launch.js';
 import type { FamilyOptions } from '../common/family-options.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type OperandArgs } from '../common/operands.js';
+import { applySharedBytes, tridiagApplySource } from './generate-apply.js';
 import { TRIDIAG_COMPUTE, syevTridiagSource, tridiagLayout } from './generate-syev.js';
-import type { TridiagForce } from './params.js';
-import { planSyevTridiag } from './plan.js';
+import type { SyevSplitPlan, SyevTridiagParams, TridiagForce } from './params.js';
+import { planSyevSplit, planSyevTridiag, tridiagSplits } from './plan.js';
 
 export type TridiagOptions = FamilyOptions<TridiagForce, TridiagTuning>;
 
@@ -39,13 +41,38 @@ const optionsKey = (opts: TridiagOptions): string =>
 export function syevTridiagGroup(dev: GpuDevice, g: SyevGroup, opts: TridiagOptions = {}): void {
   const n = g.a.rows;
   if (n === 0) { zeroInfo(dev, g.info, g.index, g.count); return; }
-  const p = plannedOnce(dev, `syev-tridiag/${g.dtype}/${n}/${g.uplo}/${g.vectors}/${g.a.kind}/${optionsKey(opts)}`,
-    () => planSyevTridiag({ dtype: g.dtype, n, uplo: g.uplo, vectors: g.vectors, kind: g.a.kind, sharedLimit: sharedLimit(dev) },
-      opts.tuning ?? tuningFor(dev.info.arch, 'tridiag'), { force: opts.force }));
+  // One plan memo: the design (split or not) and its parameters.
+  const plan = plannedOnce(dev, `syev-tridiag/${g.dtype}/${n}/${g.uplo}/${g.vectors}/${g.a.kind}/${optionsKey(opts)}`, (): { split: SyevSplitPlan } | { one: SyevTridiagParams } => {
+    const pr = { dtype: g.dtype, n, uplo: g.uplo, vectors: g.vectors, kind: g.a.kind, sharedLimit: sharedLimit(dev) };
+    const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'tridiag');
+    return tridiagSplits(pr, tuning, opts.force) ? { split: planSyevSplit(pr, tuning, { force: opts.force }) } : { one: planSyevTridiag(pr, tuning, { force: opts.force }) };
+  });
+  if ('split' in plan) { splitGroup(dev, g, plan.split); return; }
+  const p = plan.one;
   const l = tridiagLayout(p);
   const k = kernelFor(dev, 'syev-tridiag', p, () => syevTridiagSource(p));
   launchPerMatrix(dev, k, { threads: p.threads, sharedBytes: l.sharedBytes, work: l.work, workDtype: TRIDIAG_COMPUTE, what: "the tridiagonal syev's working matrices" },
     g.count, [...operandArgs(g.a), ...operandArgs(g.w)], [arg.ptr(g.info), ...indexArgs(g.index, g.count)]);
+}
+
+/**
+ * The split design over one group: per workspace chunk, record (one block per matrix), apply
+ * (blocks of rows, every matrix of the chunk), finish (one block per matrix). No host read.
+ */
+function splitGroup(dev: GpuDevice, g: SyevGroup, p: SyevSplitPlan): void {
+  const record = kernelFor(dev, 'syev-tridiag', p.record, () => syevTridiagSource(p.record));
+  const apply = kernelFor(dev, 'syev-tridiag-apply', p.apply, () => tridiagApplySource(p.apply));
+  const finish = kernelFor(dev, 'syev-tridiag', p.finish, () => syevTridiagSource(p.finish));
+  const head = [...operandArgs(g.a), ...operandArgs(g.w)];
+  const tail = [arg.ptr(g.info), ...indexArgs(g.index, g.count)];
+  const threads = p.record.threads, n = p.apply.n, rows = p.apply.rows;
+  const applyShared = applySharedBytes(p.apply);
+  perMatrixChunks(dev, { work: p.slice, workDtype: TRIDIAG_COMPUTE, what: "the split syev's slices (Z, state, rotations)", maxChunk: 65535 }, g.count, (ws, first, blocks) => {
+    const slices = arg.ptr(ws === undefined ? 0n : ws.ptr);
+    record.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.record).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
+    apply.launch({ grid: [Math.ceil(n / rows), blocks, 1], block: [rows, 1, 1], sharedBytes: applyShared }, [slices, arg.i64(first), arg.i32(g.count)]);
+    finish.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.finish).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
+  });
 }
 
 export function syevTridiagCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>, opts: TridiagOptions = {}): void {

@@ -22,6 +22,29 @@ export interface SyevTridiagParams {
   readonly threads: number;
   readonly shared: boolean;
   readonly maxit: number;
+  /**
+   * Absent: the one-kernel design (the rotations applied by the block as they are made). Present:
+   * one stage of the split design for large n (generate-apply.ts's header): 'record' runs steps 1-3
+   * and the scalar chain, writing up to `cap` rotations into the matrix's workspace slice and saving
+   * the chain's state there when the buffer fills; 'finish' resumes a chain that stopped (the
+   * one-kernel way, rotations applied as made) and sorts and stores. Both keep Z in the slice.
+   */
+  readonly split?: { readonly stage: 'record' | 'finish'; readonly cap: number };
+}
+
+/**
+ * The apply kernel of the split design (generate-apply.ts): the recorded rotations of each matrix
+ * applied to its Z's rows, `rows` rows of one matrix per block (a thread per row), the rotations
+ * staged through shared memory in tiles of `tile`, `unroll` rotations of a sweep at once; `cap` and n
+ * fix the workspace slice's layout.
+ */
+export interface TridiagApplyParams {
+  readonly n: number;
+  readonly cap: number;
+  readonly rows: number;
+  readonly tile: number;
+  /** Rotations of one sweep applied at once (their fresh elements loaded together). */
+  readonly unroll: number;
 }
 
 /** What a plan may be told instead of its own choice (tests, benchmarks, sweeps). */
@@ -30,4 +53,20 @@ export interface TridiagForce {
   readonly threads?: number;
   /** Keep the working matrix in the global workspace even where it fits shared memory. */
   readonly global?: boolean;
+  /** Vectors by the split design (record, apply, finish) or not, whatever the table's `splitFrom`. */
+  readonly split?: boolean;
+  /** The split design's rotation buffer per matrix (rotations; at least 2n: a sweep makes at most n - 1). */
+  readonly cap?: number;
+  /** The split design's rows of Z per apply block. */
+  readonly applyRows?: number;
+  /** The split design's rotations of a sweep applied at once (1: one at a time). */
+  readonly applyUnroll?: number;
+}
+
+/** The three kernels of the split design for one group, and the workspace slice per matrix (float64 elements). */
+export interface SyevSplitPlan {
+  readonly record: SyevTridiagParams;
+  readonly apply: TridiagApplyParams;
+  readonly finish: SyevTridiagParams;
+  readonly slice: number;
 }

@@ -4,15 +4,18 @@
  * per row of the working matrix, rounded up to whole warps, at most the table's `maxThreads`
  * (the tridiagonalization, Q's formation and the rotations all work by rows). The working matrix
  * in shared memory where it fits the problem's `sharedLimit` and n <= `sharedMax`, else in the
- * global workspace (or as forced).
+ * global workspace (or as forced). With vectors from the table's `splitFrom` (or as forced), the
+ * split design instead (generate-apply.ts): record, apply over all SMs, finish.
  */
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { TridiagTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import { applySharedBytes } from './generate-apply.js';
 import { tridiagLayout } from './generate-syev.js';
-import type { SyevTridiagParams, TridiagForce } from './params.js';
+import type { SyevSplitPlan, SyevTridiagParams, TridiagForce } from './params.js';
+import { splitSlice } from './snippets.js';
 
 /** The largest n the kernel is planned for (the GPU's syev coverage, as the Jacobi designs'). */
 export const TRIDIAG_MAX = 512;
@@ -59,4 +62,46 @@ export function planSyevTridiag(pr: TridiagProblem, tuning: TridiagTuning, optio
   const p: SyevTridiagParams = { ...base, shared };
   if (tridiagLayout(p).sharedBytes > limit) throw new MyriadError('UNSUPPORTED', `the tridiagonal syev's scratch does not fit ${limit} shared bytes`, 'a');
   return p;
+}
+
+/** Whether a group's vectors take the split design: `force.split` where given, else n >= the table's `splitFrom`. */
+export function tridiagSplits(pr: Pick<TridiagProblem, 'n' | 'vectors'>, tuning: TridiagTuning, force: TridiagForce = {}): boolean {
+  return pr.vectors && (force.split ?? pr.n >= tuning.splitFrom);
+}
+
+/** Rotations each apply tile holds: 128, a whole number of rows' shares. */
+const TILE = 128;
+/**
+ * Rotations of a sweep the apply kernel takes at once: 8 shared loads in flight against 8 dependent
+ * FMA steps (~8 cycles each) cover the ~30-cycle shared latency that one at a time pays per rotation.
+ */
+const APPLY_UNROLL = 8;
+
+/**
+ * The split design's three kernels: record and finish with the one-kernel plan's threads and Z in
+ * the slice; the buffer `capFactor` n^2 rotations (or forced, at least 2n: the first sweep must
+ * fit); the apply kernel's rows from the table, halved until a block's rows fit shared memory.
+ */
+export function planSyevSplit(pr: TridiagProblem, tuning: TridiagTuning, options: { readonly force?: TridiagForce } = {}): SyevSplitPlan {
+  const force = options.force ?? {};
+  if (!pr.vectors) throw new MyriadError('UNSUPPORTED', 'the split design computes vectors', 'jobz');
+  const base = planSyevTridiag(pr, tuning, { force: { ...force, global: true } });
+  const n = pr.n;
+  const cap = force.cap ?? Math.max(2 * n, Math.ceil(tuning.capFactor * n * n));
+  if (!Number.isInteger(cap) || cap < 2 * n || cap > 2 ** 28) throw new MyriadError('UNSUPPORTED', `the rotation buffer ${cap} must be an integer within 2n = ${2 * n} ... 2^28`, 'force.cap');
+  const limit = pr.sharedLimit ?? STATIC_SHARED;
+  let rows = force.applyRows ?? tuning.applyRows;
+  if (!Number.isInteger(rows) || rows < 1 || rows > 1024) throw new MyriadError('UNSUPPORTED', `apply rows ${rows} must be within 1 ... 1024`, 'force.applyRows');
+  rows = Math.min(rows, 32 * Math.ceil(n / 32));
+  const tileOf = (r: number): number => r * Math.ceil(TILE / r);
+  while (rows > 1 && applySharedBytes({ n, rows, tile: tileOf(rows) }) > limit) rows = Math.ceil(rows / 2);
+  const unroll = force.applyUnroll ?? APPLY_UNROLL;
+  if (!Number.isInteger(unroll) || unroll < 1 || unroll > 32) throw new MyriadError('UNSUPPORTED', `apply unroll ${unroll} must be within 1 ... 32`, 'force.applyUnroll');
+  const apply = { n, cap, rows, tile: tileOf(rows), unroll };
+  if (applySharedBytes(apply) > limit) throw new MyriadError('UNSUPPORTED', `the split syev's apply rows do not fit ${limit} shared bytes`, 'a');
+  const record: SyevTridiagParams = { ...base, split: { stage: 'record', cap } };
+  const finish: SyevTridiagParams = { ...base, split: { stage: 'finish', cap } };
+  for (const p of [record, finish])
+    if (tridiagLayout(p).sharedBytes > limit) throw new MyriadError('UNSUPPORTED', `the tridiagonal syev's scratch does not fit ${limit} shared bytes`, 'a');
+  return { record, apply, finish, slice: splitSlice(n, cap).slice };
 }

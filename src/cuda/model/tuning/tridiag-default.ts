@@ -9,9 +9,21 @@ import type { TridiagTuning } from './tridiag-types.js';
  * 2.07, 10.07 / 5.26, 7.00; 128 x 500 31.0 / 4.43, 19.6 / 2.58, 29.1 / 12.6, 6.50 (one block per SM
  * with the matrix in shared memory); 256 x 100 49.3 / 5.62, 49.2 / 5.62, 217.7 / 113.4, 12.6; 512 x
  * 20 171.8 / 17.5, 171.4 / 17.5, 748.0 / 341.2, 28.3.
+ *
+ * The split design (record, apply, finish; kernels/tridiag/generate-apply.ts), unmeasured, from its
+ * model: `splitFrom` 128 (the model has it ahead from 64, where the one-kernel design spends 7.4 of
+ * its 9.0 ms in QL; 128 is where that design already keeps Z in the workspace, the split's extra cost
+ * is only the slice's traffic, and scripts/probe/syev-tridiag.mjs times both to lower it);
+ * `capFactor` 1.5: the buffer holds 1.5 n^2 rotations, above the host-measured counts (random
+ * matrices 1.06 n^2 at 512 ... 1.26 n^2 at 40, graded and clustered fewer: generate-apply.ts), so the
+ * finish kernel's resume is the exception (and costs only the rotations past the buffer); `applyRows` 16: at 512 x 20 a
+ * block of 16 rows takes 69 KiB, three per SM, 640 blocks in 2 waves (32 rows: one per SM, 3 waves).
  */
 export const defaultTridiagTuning: TridiagTuning = {
   syevFrom: { float64: 33, float32: 33 },
   maxThreads: 512,
   sharedMax: 96,
+  splitFrom: 128,
+  capFactor: 1.5,
+  applyRows: 16,
 };

@@ -15,4 +15,13 @@ export interface TridiagTuning {
    * iteration, one thread's latency-bound chain, dominates).
    */
   readonly sharedMax: number;
+  /**
+   * The smallest n whose vectors take the split design (kernels/tridiag/generate-apply.ts: record
+   * the rotations, apply them over all SMs, finish); below it the one-kernel design.
+   */
+  readonly splitFrom: number;
+  /** The split design's rotation buffer per matrix, in multiples of n^2 rotations (20 bytes each). */
+  readonly capFactor: number;
+  /** Rows of Z per block of the split design's apply kernel (a thread each), where they fit shared memory. */
+  readonly applyRows: number;
 }
