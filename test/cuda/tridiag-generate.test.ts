@@ -87,7 +87,7 @@ test('the crossover: syev sends n >= syevFrom to the tridiagonal kernel, the Jac
   assert.match(run(from), /^syev_tridiag_d_st_n\d+_lv_t64_s_m30$/);
   assert.match(run(from - 1), /^syev_(warp|block)_/);
   assert.match(run(512), /^syev_tridiag_d_st_n512_lv_t512_g_m30_rec393216,syev_tridiag_apply_n512_c393216_r16_k128_u8,syev_tridiag_d_st_n512_lv_t512_g_m30_fin393216$/);
-  assert.match(run(TUNING.splitFrom - 1), /^syev_tridiag_d_st_n\d+_lv_t128_g_m30$/);
+  assert.match(run(TUNING.splitFrom - 1), /^syev_tridiag_d_st_n\d+_lv_t\d+_g_m30$/);
   assert.match(run(100, { route: 'jacobi' }), /^syev_block_/);
   assert.match(run(100, { force: { design: 'block' } }), /^syev_block_/);
   assert.match(run(8, { route: 'tridiag' }), /^syev_tridiag_d_st_n8_/);
@@ -108,8 +108,8 @@ const splitPlan = (n: number, dtype: DType = 'float64', force: TridiagForce = {}
   planSyevSplit({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit }, tuning, { force });
 
 test('the split design: where it serves, its buffer, its apply rows, its stages\' sources', () => {
-  assert.equal(TUNING.splitFrom, 128);
-  assert.deepEqual([64, 127, 128, 512].map((n) => tridiagSplits({ n, vectors: true }, TUNING)), [false, false, true, true]);
+  assert.equal(TUNING.splitFrom, 256);
+  assert.deepEqual([64, 255, 256, 512].map((n) => tridiagSplits({ n, vectors: true }, TUNING)), [false, false, true, true]);
   assert.equal(tridiagSplits({ n: 512, vectors: false }, TUNING), false);
   assert.equal(tridiagSplits({ n: 512, vectors: true }, TUNING, { split: false }), false);
   assert.equal(tridiagSplits({ n: 40, vectors: true }, TUNING, { split: true }), true);
@@ -170,7 +170,7 @@ test('the split design\'s launches: record, apply over (row blocks, matrices), f
   let reads = 0;
   const download = dev.download.bind(dev);
   dev.download = ((src, dst) => { reads++; return download(src, dst); }) as typeof dev.download;
-  for (const [n, count, dtype] of [[512, 3, 'float64'], [200, 5, 'float32'], [128, 2, 'float64']] as const) {
+  for (const [n, count, dtype] of [[512, 3, 'float64'], [300, 5, 'float32'], [TUNING.splitFrom, 2, 'float64']] as const) {
     const a = dev.alloc(dtype, n * n * count), w = dev.alloc(dtype, n * count), info = dev.alloc('int32', count);
     launches.length = 0;
     syevTridiagCuda(dev, { jobz: 'vectors', uplo: 'upper', a: strided(a, { rows: n, count }), w: strided(w, { rows: n, cols: 1, count }), info });

@@ -150,8 +150,8 @@ test('split syev through syevCuda (the table\'s route) and a list batch', { skip
   const from = tuningFor(dev.info.arch, 'tridiag').splitFrom;
   check(dev, rng, 'float64', Math.max(from, 130), 4, 'upper', (r) => syevCuda(dev, r), 'syevCuda');
   check(dev, rng, 'float32', 256, 4, 'lower', (r) => syevCuda(dev, r), 'syevCuda');
-  // A list batch of 200 x 200 matrices (pointer form).
-  const n = 200;
+  // A list batch (pointer form) of matrices the table splits.
+  const n = Math.max(from, 200);
   const mats = Array.from({ length: 3 }, () => symmetricCase(rng, 'random', n).a);
   const arrays = mats.map((a) => dev.upload(Float64Array.from(a.d)));
   const dW = dev.alloc('float64', 3 * n);

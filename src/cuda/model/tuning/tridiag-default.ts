@@ -10,10 +10,12 @@ import type { TridiagTuning } from './tridiag-types.js';
  * with the matrix in shared memory); 256 x 100 49.3 / 5.62, 49.2 / 5.62, 217.7 / 113.4, 12.6; 512 x
  * 20 171.8 / 17.5, 171.4 / 17.5, 748.0 / 341.2, 28.3.
  *
- * The split design (record, apply, finish; kernels/tridiag/generate-apply.ts), unmeasured, from its
- * model: `splitFrom` 128 (the model has it ahead from 64, where the one-kernel design spends 7.4 of
- * its 9.0 ms in QL; 128 is where that design already keeps Z in the workspace, the split's extra cost
- * is only the slice's traffic, and scripts/probe/syev-tridiag.mjs times both to lower it);
+ * The split design (record, apply, finish; kernels/tridiag/generate-apply.ts): `splitFrom` 256,
+ * measured on the H100 (session 7, scripts/probe/syev-split.mjs, float64 vectors, ms, one kernel /
+ * split / XsyevBatched): 64 x 2000 9.28 / 10.80 / 6.95; 128 x 500 19.49 / 21.88 / 6.44; 256 x 100
+ * 49.19 / 40.12 / 12.08; 512 x 20 170.2 / 128.5 / 29.4 (float32 alike). The crossover lies between
+ * 128 and 256; at 512 record takes 94.6 ms (the one-thread chain ~75 of it) and apply 35.1 (rows of
+ * 32: 141.9 in all, worse; at 256 39.8 against 40.1).
  * `capFactor` 1.5: the buffer holds 1.5 n^2 rotations, above the host-measured counts (random
  * matrices 1.06 n^2 at 512 ... 1.26 n^2 at 40, graded and clustered fewer: generate-apply.ts), so the
  * finish kernel's resume is the exception (and costs only the rotations past the buffer); `applyRows` 16: at 512 x 20 a
@@ -23,7 +25,7 @@ export const defaultTridiagTuning: TridiagTuning = {
   syevFrom: { float64: 33, float32: 33 },
   maxThreads: 512,
   sharedMax: 96,
-  splitFrom: 128,
+  splitFrom: 256,
   capFactor: 1.5,
   applyRows: 16,
 };
