@@ -29,14 +29,14 @@ extra.push(
   db(64, 64, 16, 2, 2, 3, 16), db(128, 128, 16, 2, 4, 3, 8), db(128, 128, 8, 2, 4, 4, 8), db(128, 64, 16, 2, 2, 3, 8),
   db(64, 64, 16, 4, 2, 3, 8), db(64, 64, 32, 4, 2, 3, 8), db(64, 64, 16, 4, 2, 4, 8), db(128, 64, 16, 4, 2, 3, 8),
 );
-// EXTRA='[[bm, bn, bk, wm, wn, stages, mmaK, doubleBuffer, minBlocks], ...]' replaces the list above.
+// EXTRA='[[bm, bn, bk, wm, wn, stages, mmaK, doubleBuffer, minBlocks, tileGroup], ...]' replaces the list above.
 if (process.env.EXTRA) {
   extra.length = 0;
-  for (const [bm, bn, bk, wm, wn, stages, mmaK, d, minBlocks] of JSON.parse(process.env.EXTRA)) {
-    extra.push({ bm, bn, bk, wm, wn, stages, mmaK, ...(d ? { doubleBuffer: true } : {}), ...(minBlocks ? { minBlocks } : {}) });
+  for (const [bm, bn, bk, wm, wn, stages, mmaK, d, minBlocks, tileGroup] of JSON.parse(process.env.EXTRA)) {
+    extra.push({ bm, bn, bk, wm, wn, stages, mmaK, ...(d ? { doubleBuffer: true } : {}), ...(minBlocks ? { minBlocks } : {}), ...(tileGroup ? { tileGroup } : {}) });
   }
 }
-const label = (c) => `${c.bm}x${c.bn}x${c.bk} w${c.wm}x${c.wn} s${c.stages}${c.doubleBuffer ? 'd' : ''}${c.minBlocks ? `b${c.minBlocks}` : ''} k${c.mmaK ?? 8}`;
+const label = (c) => `${c.bm}x${c.bn}x${c.bk} w${c.wm}x${c.wn} s${c.stages}${c.doubleBuffer ? 'd' : ''}${c.minBlocks ? `b${c.minBlocks}` : ''}${c.tileGroup ? `g${c.tileGroup}` : ''} k${c.mmaK ?? 8}`;
 // ONLY=label,label (exact labels) times those alone (for Nsight Compute runs).
 const only = process.env.ONLY?.split(',');
 const configs = [...(process.env.DBONLY ? [MMA_CONFIGS.find((c) => c.bm === 64 && c.bk === 8)] : MMA_CONFIGS.filter((c) => c.bm >= 64 && c.bn >= 64)), ...extra].filter((c) => only === undefined || only.includes(label(c)));
