@@ -31,6 +31,7 @@ const count = Number(process.env.COUNT ?? 1);
 const dtype = process.env.DTYPE ?? 'float64';
 const ALL_PATHS = [
   ['default plan', undefined],
+  ['per-matrix kernels', { recursive: false }],
   ['recursion by halves', { recursive: true, panels: false }],
   ['blocked 64, tall leaves', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 0, lookahead: false }],
   ['blocked 64, wide 64', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: false }],

@@ -55,6 +55,8 @@ const ALL_PATHS = [
   ['fused 128 outer 1', { recursive: true, blocked: true, diagonal: 128, outerPanels: 1 }],
   ['fused 128 outer 2', { recursive: true, blocked: true, diagonal: 128, outerPanels: 2 }],
   ['fused 128 outer 4', { recursive: true, blocked: true, diagonal: 128, outerPanels: 4 }],
+  // Session 7: the one-block-per-matrix designs (the plan for batches of SMs or more below 1024 before).
+  ['per-matrix kernels', { recursive: false }],
   ['default plan', undefined],
 ];
 // PATHS=name,name (substrings) picks rows; default: every row.

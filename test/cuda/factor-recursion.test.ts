@@ -47,13 +47,14 @@ test('the recursive Cholesky covers the matrix: leaves in order, each update bet
   assert.deepEqual(potrfRecursionSteps(0), []);
 });
 
-test('when the recursion applies: large n, or mid n with fewer matrices than SMs; force overrides', () => {
+test('when the recursion applies: from n = 256 whatever the count; force overrides', () => {
   assert.equal(potrfRecursive(1024, 10_000, 132), true);
-  assert.equal(potrfRecursive(512, 256, 132), false);
+  assert.equal(potrfRecursive(512, 256, 132), true);
   assert.equal(potrfRecursive(512, 4, 132), true);
   assert.equal(potrfRecursive(256, 1, 132), true);
   assert.equal(potrfRecursive(255, 1, 132), false);
-  assert.equal(potrfRecursive(256, 132, 132), false, 'as many matrices as SMs: the panel design');
+  assert.equal(potrfRecursive(255, 10_000, 132), false);
+  assert.equal(potrfRecursive(256, 132, 132), true, 'as many matrices as SMs too');
   assert.equal(potrfRecursive(200, 1, 132, true), true);
   assert.equal(potrfRecursive(100, 1, 132, true), false, 'nothing to split at or below a leaf');
   assert.equal(potrfRecursive(4096, 1, 132, false), false);
@@ -81,23 +82,31 @@ test('the added kernels: pure, every parameter changes the source, and they comp
 
 const GETRF_T = tuningFor('sm_90', 'getrf').recursion;
 
-test('the recursive LU applies from minN, or minNFew with fewer matrices than SMs; force overrides', () => {
-  const t = { ...GETRF_T, minN: { float64: 512, float32: 1024 }, minNFew: { float64: 256, float32: 256 } };
+test('the recursive LU applies from minN, or minNFew with fewer matrices than SMs, or minNMany with more; force overrides', () => {
+  const { minNMany: _tableMany, ...withoutMany } = GETRF_T;
+  const t = { ...withoutMany, minN: { float64: 512, float32: 1024 }, minNFew: { float64: 256, float32: 256 } };
   const d = 'float64';
   assert.equal(getrfRecursive(d, 512, 512, 10_000, 132, t), true);
   assert.equal(getrfRecursive('float32', 512, 512, 10_000, 132, t), false, 'per dtype');
-  assert.equal(getrfRecursive(d, 256, 256, 500, 132, t), false);
+  assert.equal(getrfRecursive(d, 256, 256, 500, 132, t), false, 'no minNMany: minN for many matrices');
   assert.equal(getrfRecursive(d, 256, 256, 4, 132, t), true);
+  const many = { ...t, minNMany: { float64: 300, float32: 300 } };
+  assert.equal(getrfRecursive(d, 300, 300, 132, 132, many), true);
+  assert.equal(getrfRecursive(d, 299, 299, 500, 132, many), false);
+  assert.equal(getrfRecursive(d, 256, 256, 4, 132, many), true, 'few: minNFew still');
   assert.equal(getrfRecursive(d, 100, 600, 1000, 132, t), true, 'by max(rows, cols)');
   assert.equal(getrfRecursive(d, 255, 255, 1, 132, t), false);
   assert.equal(getrfRecursive(d, 40, 40, 1, 132, t, true), true);
   assert.equal(getrfRecursive(d, 0, 40, 1, 132, t, true), false, 'nothing to factor');
   assert.equal(getrfRecursive(d, 4096, 4096, 1, 132, t, false), false);
-  // The table (factor-sm_90.ts): from 2560, or 1024 for fewer matrices than SMs, both dtypes.
+  // The table (factor-sm_90.ts): from 2560, or 1024 for fewer matrices than SMs, or 256 for as many or more, both dtypes.
   assert.equal(getrfRecursive(d, 4096, 4096, 1, 132, GETRF_T), true);
   assert.equal(getrfRecursive(d, 2048, 2048, 1, 132, GETRF_T), true);
   assert.equal(getrfRecursive(d, 1023, 1023, 1, 132, GETRF_T), false);
-  assert.equal(getrfRecursive(d, 2048, 2048, 500, 132, GETRF_T), false);
+  assert.equal(getrfRecursive(d, 2048, 2048, 500, 132, GETRF_T), true);
+  assert.equal(getrfRecursive(d, 256, 256, 132, 132, GETRF_T), true);
+  assert.equal(getrfRecursive(d, 255, 255, 10_000, 132, GETRF_T), false);
+  assert.equal(getrfRecursive(d, 512, 512, 131, 132, GETRF_T), false, 'fewer than SMs: the per-matrix kernel to 1023');
   assert.equal(getrfRecursive('float32', 8192, 8192, 1, 132, GETRF_T), true);
   assert.equal(getrfRecursive('float32', 1000, 1000, 1, 132, GETRF_T), false);
 });

@@ -68,7 +68,8 @@ export function planGetrf(problem: GetrfProblem, tuning: GetrfTuning, options: {
 export function getrfRecursive(dtype: DType, rows: number, cols: number, count: number, smCount: number, t: GetrfRecursionTuning, force?: boolean): boolean {
   const big = Math.max(rows, cols);
   if (force !== undefined) return force && Math.min(rows, cols) > 0;
-  return big >= t.minN[dtype] || (big >= t.minNFew[dtype] && count < smCount);
+  if (big >= t.minN[dtype]) return true;
+  return count < smCount ? big >= t.minNFew[dtype] : big >= (t.minNMany ?? t.minN)[dtype];
 }
 
 /** The leaf's launch shape for a panel of m rows: threads, rows per thread, widest panel. */

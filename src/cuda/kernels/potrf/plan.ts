@@ -68,21 +68,22 @@ export function planPotrf(problem: PotrfProblem, tuning: PotrfTuning, options: {
  * trsm and syrk families. Provisional thresholds, not yet measured against the panel design.
  */
 export const RECURSIVE_LEAF = 128;
-/** n from which the recursion replaces the one-block-per-matrix panel design... */
-export const RECURSIVE_MIN = 1024;
 /**
- * ... or from which it does when the batch has fewer matrices than the device has SMs. 256: the
- * recursion (its 128 leaves in registers) beat the panel design there on an H100 (2026-11-26,
+ * n from which the recursion (the blocked driver over the whole batch) replaces the one-block-per-
+ * matrix designs, whatever the count. First for fewer matrices than SMs (H100, 2026-11-26,
  * scripts/probe/potrf-blocked.mjs, ms recursion / panel design: float64 256 x 16 0.386 / 0.557,
  * 256 x 64 0.387 / 0.544, 256 x 120 0.360 / 0.559, 384 x 16 0.643 / 1.064, 384 x 64 0.677 / 1.120,
- * 384 x 120 0.791 / 1.514; float32 256 x 16 0.385 / 0.739; factors within 2e-14 of cuSOLVER's).
+ * 384 x 120 0.791 / 1.514; float32 256 x 16 0.385 / 0.739); since session 7 for any count (float64,
+ * 256 matrices, ms, the fused driver / the panel design / potrfBatched: 256 0.40 / 0.78 / 0.51, 384
+ * 0.93 / 2.04 / 1.21, 512 1.73 / 3.66 / 2.41, 768 4.38 / 9.30 / 6.42).
  */
-export const RECURSIVE_MIN_FEW = 256;
+export const RECURSIVE_MIN = 256;
 
 /** Whether a strided group of `count` matrices of n takes the recursion (`force` overrides). */
 export function potrfRecursive(n: number, count: number, smCount: number, force?: boolean): boolean {
   if (force !== undefined) return force && n > RECURSIVE_LEAF;
-  return n >= RECURSIVE_MIN || (n >= RECURSIVE_MIN_FEW && count < smCount);
+  void count; void smCount;   // the crossover no longer depends on them (kept: the launcher's question)
+  return n >= RECURSIVE_MIN;
 }
 
 /**

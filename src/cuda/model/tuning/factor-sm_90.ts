@@ -61,7 +61,10 @@ export const sm90PotrfTuning: PotrfTuning = {
     // (gemm-configs.mjs), cuBLAS 55. Lookahead with two levels: float64 96 12.58 vs 12.38 without at
     // 8192, 60.95 vs 60.83 at 16384 (kept from 4096, where one level gains by it); float32 128 10.98 vs
     // 10.59 at 8192, 48.39 vs 47.60 at 16384: off.
-    diagonal: { float64: [{ maxN: Infinity, nb: 96 }], float32: [{ maxN: 6143, nb: 96 }, { maxN: Infinity, nb: 128 }] },
+    // float64 panels of 64 to 640 (session 7, H100, potrf-blocked.mjs, ms, 64 / 96, no lookahead):
+    // 256 x 16 0.166 / 0.179, 256 x 1024 1.43 / 2.07, 512 x 16 0.334 / 0.368, 512 x 1024 6.36 /
+    // 6.83; 96 from 768 (768 x 256 4.38 against 4.71) and for one large matrix.
+    diagonal: { float64: [{ maxN: 640, nb: 64 }, { maxN: Infinity, nb: 96 }], float32: [{ maxN: 6143, nb: 96 }, { maxN: Infinity, nb: 128 }] },
     lookaheadFrom: { float64: 4096, float32: Infinity },
     outerPanels: { float64: [{ maxN: 6143, panels: 1 }, { maxN: 8191, panels: 4 }, { maxN: Infinity, panels: 6 }], float32: [{ maxN: 6143, panels: 1 }, { maxN: Infinity, panels: 4 }] },
     // The fused driver for every n on the large path (from 256 with fewer matrices than SMs): 256 x 16
@@ -102,6 +105,11 @@ export const sm90GetrfTuning: GetrfTuning = {
     // replaces (cuSOLVER 2.42); 4096 28.6 (the recursion 50.5, cuSOLVER 14.2). float32 (on since):
     // 1024 3.53 against 4.66 (cuSOLVER 2.09), 4096 23.2 against 70.9 (cuSOLVER 12.5).
     minNFew: { float64: 1024, float32: 1024 },
+    // Batches of at least as many matrices as SMs, from 256 (session 7, H100, getrf-blocked.mjs,
+    // float64, 256 matrices, ms; blocked driver / the one-block-per-matrix design / getrfBatched):
+    // 256 1.59 (panels of 64) / 1.84 / 2.10; 512 6.56 (panels of 128) / 10.0 / 9.92; 768 15.3 /
+    // 29.4 / 27.0.
+    minNMany: { float64: 256, float32: 256 },
     widest: { float64: 16, float32: 32 },
     maxThreads: 1024,
     valueRegisters: 40,
@@ -117,7 +125,13 @@ export const sm90GetrfTuning: GetrfTuning = {
   // Lookahead as the Cholesky measured it (from 4096 in float64).
   blocked: {
     minN: { float64: 0, float32: 0 },
-    panel: { float64: [{ maxN: Infinity, nb: 64 }], float32: [{ maxN: Infinity, nb: 64 }] },
+    // Panels of 128 for the batches of 385-1023 (only batches take the blocked path there): 512 x 256
+    // 6.56 ms against 6.99 with 64, 768 x 256 15.3 against 17.6 (float64, H100, session 7); 64 at 256
+    // (1.59 against 1.67) and for one large matrix (session 6).
+    panel: {
+      float64: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: Infinity, nb: 64 }],
+      float32: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: Infinity, nb: 64 }],
+    },
     lookaheadFrom: { float64: 4096, float32: 4096 },
     wideLeaf: { float64: 64, float32: 64 },
   },

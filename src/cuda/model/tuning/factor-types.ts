@@ -91,8 +91,10 @@ export interface GetrfBlockedTuning {
 export interface GetrfRecursionTuning {
   /** max(rows, cols) from which it always applies, per dtype... */
   readonly minN: PerDType<number>;
-  /** ... and from which it applies when the batch has fewer matrices than the device has SMs. */
+  /** ... and from which it applies when the batch has fewer matrices than the device has SMs... */
   readonly minNFew: PerDType<number>;
+  /** ... or at least as many (absent: minN). */
+  readonly minNMany?: PerDType<number>;
   /** The widest leaf panel (a power of two); narrower where the rows do not fit the registers. */
   readonly widest: PerDType<number>;
   /** Most threads per leaf block (a multiple of 32, at most 1024). */
