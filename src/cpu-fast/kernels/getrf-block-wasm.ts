@@ -17,8 +17,10 @@
  * the same steps in every column, and the L entries that later update them move with them.
  *
  * With nrhs > 0 (gesv, square), each matrix that factored (info 0) is then solved in place from
- * its factor while it is in cache: B's rows swapped, L y = b (axpy form), U x = y (axpy form),
- * the reference's dgetrs order (src/cpu/lapack/solve.ts); `roundFactor` rounds each factor
+ * its factor while it is in cache: B's rows swapped, L y = b, U x = y, each element's updates
+ * in the reference's dgetrs order (src/cpu/lapack/solve.ts: axpy form, column by column), four
+ * columns of the factor per pass over B (the updates of a vector of B in registers across the
+ * four; the same operations on each element, so bitwise the same); `roundFactor` rounds each factor
  * element to float32 first, as float32 callers' stored factor is (the reference solves with it).
  *
  * Layout: matrices packed as float64 with ld = m rounded up to even, back to back; B n x nrhs
