@@ -39,6 +39,11 @@ export interface GetrfBlockWasmParams {
   readonly nrhs: number;
   /** Round factor elements to float32 in the solve (float32 callers). */
   readonly roundFactor: boolean;
+  /**
+   * getrs ('N'): A already holds the factor and PIV its pivots; only the solve runs (nrhs > 0),
+   * on every matrix, and infos are not written. Absent for getrf/gesv.
+   */
+  readonly solveOnly?: boolean;
 }
 
 const SAFE_MIN = 2.2250738585072014e-308;
@@ -355,6 +360,18 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
       c.get(l).i32(1).op(OP.i32Sub).tee(l);
     });
   };
+
+  if (p.solveOnly) {
+    if (nrhs === 0) throw new Error('getrf-block: a solve-only kernel needs right-hand sides');
+    c.loop_(() => {
+      solve();
+      add(B, ld * nrhs * 8);
+      add(A, ld * n * 8);
+      add(PIV, steps * 4);
+      c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+    });
+    return encodeModule([{ name: 'getrf', params, results: [], code: c }]);
+  }
 
   c.loop_(() => {
     c.i32(0).set(info);

@@ -14,7 +14,7 @@ import type { DType } from '../../../src/core/dtype.js';
 import { cpuBackend } from '../../../src/cpu/backend.js';
 import { Rng } from '../../helpers/random.js';
 import { conform, generalFill, info, makeBatch, pivots, spdFill, type Kind } from './harness.js';
-import { gemmCase } from './cases.js';
+import { gemmCase, lu } from './cases.js';
 import { TRIANGULAR_VARIANTS, inverseCase, syrkCase, triangularCase } from './cases-blas3.js';
 import { UNROLL_MAX } from '../../../src/cpu-fast/tuning.js';
 
@@ -93,13 +93,16 @@ describe('cpu-fast on worker threads matches the reference', () => {
       Object.assign(THREADING, saved);
     }
   });
-  test('gesv and getrf on the delayed-update kernel (n = 47, 64), streamed a matrix or two a chunk over three threads', () => {
+  test('gesv, getrf and getrs on the delayed-update kernel (n = 47, 64), streamed a matrix or two a chunk over three threads', () => {
     const saved = { ...THREADING };
     try {
       THREADING.streamBytes = 0;
       THREADING.streamChunkBytes = 40_000;
       for (const dtype of ['float64', 'float32'] as const) for (const [n, count] of [[47, 7], [64, 5]] as const)
         for (const c of cases('strided', dtype, n, count, false)) if (c.op === 'gesv' || c.op === 'getrf') conform(fastCpuBackend, c, n * 5 + count, dtype);
+      // getrs on the same kernel's solve (two matrices: one per thread)
+      for (const dtype of ['float64', 'float32'] as const) for (const n of [47, 64]) for (const kind of ['strided', 'list'] as const)
+        conform(fastCpuBackend, lu(kind, dtype, n, 'getrs', 'N'), n * 3, dtype);
     } finally {
       Object.assign(THREADING, saved);
     }
