@@ -117,6 +117,10 @@ export function getrsWasm(r: GetrsRequest<FloatArray, Int32Array>, first: Matrix
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
   const ld = ldOf(n);
   const nrhs = matrixAt(r.b, p0).cols;
+  if (nrhs === 0) {
+    r.info.fill(0, p0, p0 + count); // nothing to solve
+    return;
+  }
   const per = (ld * n + ld * nrhs) * 8 + n * 4;
   const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
   const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8;

@@ -6,6 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import { serialKernels } from '../../../src/cpu-fast/backend.js';
+import { strided } from '../../../src/core/batch.js';
 import type { DType } from '../../../src/core/dtype.js';
 import { LU_BLOCKED } from '../../../src/cpu-fast/tuning.js';
 import { conform, info, makeBatch, pivots, type Kind } from './harness.js';
@@ -46,6 +47,20 @@ describe('cpu-fast factorisations match the reference bit for bit', () => {
           return op === 'gesv' ? { ...r, b } : r;
         };
         conform(serialKernels, { op, label: `${op} ties/NaN ${dtype} n=${n}`, build }, n * 13, dtype);
+      }
+    });
+    test(`getrs with no right-hand sides, ${dtype}`, () => {
+      // B n x 0 (strided, stride 0): nothing to solve, infos 0 as the reference sets them
+      for (const n of [11, 20, 64]) {
+        const build = (rng: Rng): object => {
+          const count = 3;
+          const a = makeBatch(rng, dtype, 'strided', Array.from({ length: count }, () => ({ rows: n, cols: n })));
+          const data = dtype === 'float64' ? new Float64Array(2) : new Float32Array(2);
+          const ipiv = pivots(count * n);
+          for (let p = 0; p < count; p++) for (let j = 0; j < n; j++) ipiv[p * n + j] = rng.int(j, n - 1);
+          return { a, b: strided(data, { rows: n, cols: 0, count, stride: 0 }), ipiv, pivotStride: n, info: info(count), trans: 'N' };
+        };
+        conform(serialKernels, { op: 'getrs', label: `getrs nrhs=0 ${dtype} n=${n}`, build }, n, dtype);
       }
     });
     test(`rectangular getrf ${dtype}`, () => {
