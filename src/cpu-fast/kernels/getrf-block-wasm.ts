@@ -17,8 +17,10 @@
  * the same steps in every column, and the L entries that later update them move with them.
  *
  * With nrhs > 0 (gesv, square), each matrix that factored (info 0) is then solved in place from
- * its factor while it is in cache: B's rows swapped, L y = b (axpy form), U x = y (axpy form),
- * the reference's dgetrs order (src/cpu/lapack/solve.ts); `roundFactor` rounds each factor
+ * its factor while it is in cache: B's rows swapped, L y = b, U x = y, each element's updates
+ * in the reference's dgetrs order (src/cpu/lapack/solve.ts: axpy form, column by column), four
+ * columns of the factor per pass over B (the updates of a vector of B in registers across the
+ * four; the same operations on each element, so bitwise the same); `roundFactor` rounds each factor
  * element to float32 first, as float32 callers' stored factor is (the reference solves with it).
  *
  * Layout: matrices packed as float64 with ld = m rounded up to even, back to back; B n x nrhs
@@ -37,6 +39,11 @@ export interface GetrfBlockWasmParams {
   readonly nrhs: number;
   /** Round factor elements to float32 in the solve (float32 callers). */
   readonly roundFactor: boolean;
+  /**
+   * getrs ('N'): A already holds the factor and PIV its pivots; only the solve runs (nrhs > 0),
+   * on every matrix, and infos are not written. Absent for getrf/gesv.
+   */
+  readonly solveOnly?: boolean;
 }
 
 const SAFE_MIN = 2.2250738585072014e-308;
@@ -66,6 +73,9 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const lvs = Array.from({ length: RV }, () => c.local('v128'));
   const u = Array.from({ length: nb }, () => c.local('f64'));
   const piv = Array.from({ length: nb }, () => c.local('i32'));
+  const uv = Array.from({ length: nb }, () => c.local('v128'));
+  const ys = Array.from({ length: 4 }, () => c.local('f64'));
+  const ss = Array.from({ length: 4 }, () => c.local('v128'));
 
   const add = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
   const whileLess = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, bound), step, body);
@@ -178,14 +188,34 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     });
   };
 
-  /** U12 of a panel of width w: rows k0 .. k0+w-1 of columns k0+w .. n-1 := L11^-1 (unit) times themselves, in the reference's order. */
+  /**
+   * U12 of a panel of width w: rows k0 .. k0+w-1 of columns k0+w .. n-1 := L11^-1 (unit) times
+   * themselves, in the reference's order: each element gets A(k0+ii, c) -= L(ii, jj) U(jj, c) for
+   * jj = 0, 1, ... in turn. Two columns per pass, one per f64x2 lane (each lane the scalar
+   * operations of its column: bitwise the same), U's rows of the pair kept in w vectors; a last
+   * odd column alone. Scalar, one column at a time, this was 10-12% of the kernel at n = 64.
+   */
   const solveU12 = (w: number): void => {
     if (w < 2) return;
-    // col: column c's element k0; diagonal: the panel's (k0, k0)
+    // col: column c's element k0; lp: the panel's (k0, k0)
     c.get(colk).i32(w * LD).op(OP.i32Add).get(k0).i32(3).op(I32.shl).op(OP.i32Add).set(col);
     c.get(colk).get(k0).i32(3).op(I32.shl).op(OP.i32Add).set(lp);
     c.get(k0).i32(w).op(OP.i32Add).set(cc);
-    whileLess(cc, n, 1, () => {
+    whileLess(cc, n - 1, 2, () => {
+      for (let ii = 0; ii < w; ii++) {
+        // lane 0 from column c, lane 1 from column c + 1
+        c.get(col).simdMem(SIMD.load64Zero, 3, ii * 8).set(sv);
+        c.get(col).get(sv).simdMem(SIMD.load64Lane, 3, LD + ii * 8).op(1);
+        for (let jj = 0; jj < ii; jj++) { c.get(lp).simdMem(SIMD.load64Splat, 3, jj * LD + ii * 8).get(uv[jj]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+        c.set(uv[ii]!);
+        if (ii > 0) {
+          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, ii * 8).op(0);
+          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, LD + ii * 8).op(1);
+        }
+      }
+      add(col, 2 * LD);
+    });
+    c.get(cc).i32(n).op(I32.ltS).if_(() => {
       load(col, 0); c.set(u[0]!);
       for (let ii = 1; ii < w; ii++) {
         c.get(col);
@@ -193,7 +223,6 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
         for (let jj = 0; jj < ii; jj++) { load(lp, jj * LD + ii * 8); c.get(u[jj]!).op(F64.mul).op(F64.sub); }
         c.tee(u[ii]!).mem(F64.store, 3, ii * 8);
       }
-      add(col, LD);
     });
   };
 
@@ -248,14 +277,54 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
 
   /** The solve of one factored matrix: B's nrhs columns at cp, the factor at A. */
   const solve = (): void => {
-    // a factor element (or two) from the address on the stack, rounded as the caller's stored factor
-    const factor = (): void => {
-      c.mem(F64.load, 3, 0);
+    // a factor element (or two) from the address on the stack plus `off`, rounded as the caller's stored factor
+    const factorAt = (off: number): void => {
+      c.mem(F64.load, 3, off);
       if (p.roundFactor) c.op(OP.f32DemoteF64).op(F64.promoteF32);
     };
-    const factorVec = (): void => {
-      c.simdMem(SIMD.load, 3, 0);
+    const factorVecAt = (off: number): void => {
+      c.simdMem(SIMD.load, 3, off);
       if (p.roundFactor) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4);
+    };
+    /**
+     * Columns j .. j+w-1 of L (colj: column j) applied to B's column at cp, in the reference's
+     * order (each element's updates by column, ascending; each b(i) - y(q) L(i, q)): the
+     * triangle element by element, then the rows below from the padded row j + 4 (even) on.
+     */
+    const forwardBlock = (w: number): void => {
+      for (let r = 0; r < w; r++) {
+        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, r * 8);
+        for (let q = 0; q < r; q++) { c.get(ys[q]!); addr(c, colj, j); factorAt(q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
+        c.tee(ys[r]!).mem(F64.store, 3, r * 8);
+      }
+      if (w < 4) return; // the last columns: only the padding row lies below
+      for (let q = 0; q < w; q++) c.get(ys[q]!).simd(SIMD.f64x2Splat).set(ss[q]!);
+      c.get(j).i32(w).op(OP.i32Add).set(i);
+      whileLess(i, rowsEnd, 2, () => {
+        addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, 0);
+        for (let q = 0; q < w; q++) { c.get(ss[q]!); addr(c, colj, i); factorVecAt(q * LD); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+        c.simdMem(SIMD.store, 3, 0);
+      });
+    };
+    /**
+     * Columns j+w-1 down to j of U (colj: column j) applied to B's column at cp, in the
+     * reference's order (each element's updates by column, descending, then its division): the
+     * triangle element by element, then the rows above, 0 .. j-1 (j is a multiple of 4).
+     */
+    const backwardBlock = (w: number): void => {
+      for (let r = w - 1; r >= 0; r--) {
+        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, r * 8);
+        for (let q = w - 1; q > r; q--) { c.get(ys[q]!); addr(c, colj, j); factorAt(q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
+        addr(c, colj, j); factorAt(r * LD + r * 8);
+        c.op(F64.div).tee(ys[r]!).mem(F64.store, 3, r * 8);
+      }
+      for (let q = 0; q < w; q++) c.get(ys[q]!).simd(SIMD.f64x2Splat).set(ss[q]!);
+      c.i32(0).set(i);
+      whileBelow(i, j, 2, () => {
+        addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, 0);
+        for (let q = w - 1; q >= 0; q--) { c.get(ss[q]!); addr(c, colj, i); factorVecAt(q * LD); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+        c.simdMem(SIMD.store, 3, 0);
+      });
     };
     c.get(B).set(cp);
     c.i32(nrhs).set(l);
@@ -269,46 +338,40 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
           addr(c, cp, pv); c.get(s).mem(F64.store, 3, 0);
         });
       });
-      // L y = b: v(i) -= v(j) L(i, j) for i > j
+      // L y = b, then U x = y: four columns of the factor at a time (y's four values splat in
+      // registers), so each vector of B is loaded and stored once per four columns, not per column
+      const fullBlocks4 = Math.floor(n / 4), tail4 = n % 4;
       c.i32(0).set(j);
       c.get(A).set(colj);
-      whileLess(j, n - 1, 1, () => {
-        addr(c, cp, j); c.mem(F64.load, 3, 0).tee(t0).simd(SIMD.f64x2Splat).set(tv0);
-        c.get(j).i32(1).op(OP.i32Add).tee(i).i32(1).op(I32.and).if_(() => {
-          addr(c, cp, i); addr(c, cp, i); c.mem(F64.load, 3, 0).get(t0); addr(c, colj, i); factor();
-          c.op(F64.mul).op(F64.sub).mem(F64.store, 3, 0);
-          c.get(i).i32(1).op(OP.i32Add).set(i);
+      if (fullBlocks4 > 0) whileLess(j, 4 * fullBlocks4, 4, () => { forwardBlock(4); add(colj, 4 * LD); });
+      if (tail4 > 0) forwardBlock(tail4);
+      c.i32(4 * fullBlocks4).set(j);
+      c.get(A).i32(4 * fullBlocks4 * LD).op(OP.i32Add).set(colj);
+      if (tail4 > 0) backwardBlock(tail4);
+      if (fullBlocks4 > 0) {
+        c.loop_(() => {
+          c.get(j).i32(4).op(OP.i32Sub).set(j);
+          c.get(colj).i32(4 * LD).op(OP.i32Sub).set(colj);
+          backwardBlock(4);
+          c.get(j).i32(0).op(I32.gtS);
         });
-        whileLess(i, rowsEnd, 2, () => {
-          addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, 0).get(tv0); addr(c, colj, i); factorVec();
-          c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, 0);
-        });
-        add(colj, LD);
-      });
-      // U x = y: v(j) /= U(j, j), then v(i) -= v(j) U(i, j) for i < j
-      c.i32(n - 1).set(j);
-      c.get(A).i32((n - 1) * LD).op(OP.i32Add).set(colj);
-      c.loop_(() => {
-        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, 0); addr(c, colj, j); factor();
-        c.op(F64.div).tee(t0).mem(F64.store, 3, 0);
-        c.get(t0).simd(SIMD.f64x2Splat).set(tv0);
-        c.i32(0).set(i);
-        c.get(j).i32(-2).op(I32.and).set(end);
-        whileBelow(i, end, 2, () => {
-          addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, 0).get(tv0); addr(c, colj, i); factorVec();
-          c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, 0);
-        });
-        c.get(j).i32(1).op(I32.and).if_(() => {
-          addr(c, cp, end); addr(c, cp, end); c.mem(F64.load, 3, 0).get(t0); addr(c, colj, end); factor();
-          c.op(F64.mul).op(F64.sub).mem(F64.store, 3, 0);
-        });
-        c.get(colj).i32(LD).op(OP.i32Sub).set(colj);
-        c.get(j).i32(1).op(OP.i32Sub).tee(j).i32(0).op(I32.geS);
-      });
+      }
       add(cp, LD);
       c.get(l).i32(1).op(OP.i32Sub).tee(l);
     });
   };
+
+  if (p.solveOnly) {
+    if (nrhs === 0) throw new Error('getrf-block: a solve-only kernel needs right-hand sides');
+    c.loop_(() => {
+      solve();
+      add(B, ld * nrhs * 8);
+      add(A, ld * n * 8);
+      add(PIV, steps * 4);
+      c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+    });
+    return encodeModule([{ name: 'getrf', params, results: [], code: c }]);
+  }
 
   c.loop_(() => {
     c.i32(0).set(info);

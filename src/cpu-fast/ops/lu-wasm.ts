@@ -6,7 +6,7 @@
  */
 import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
-import type { GetrfRequest } from '../../core/ops.js';
+import type { GetrfRequest, GetrsRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/getrf-block-wasm.js';
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
@@ -102,5 +102,42 @@ function getrfBlockWasm(
     if (!B) continue;
     if (r.info.subarray(q, q + c).every((v) => v === 0)) packOut(f64, bBase / 8, ld, ld * nrhs, B.data, B.offset, B.ld, B.stride, m, nrhs, c);
     else for (let t = 0; t < c; t++) if (r.info[q + t] === 0) packOut(f64, bBase / 8 + t * ld * nrhs, ld, 0, B.data, B.offset + t * B.stride, B.ld, 0, m, nrhs, 1);
+  }
+}
+
+/**
+ * getrs ('N', square) on the delayed-update kernel's solve alone (kernels/getrf-block-wasm.ts): the
+ * factor and B of each chunk packed as float64 (a float32 factor is exact in float64: no rounding
+ * needed), the caller's pivots copied beside them (checked in [j, n) by the API), B swapped and
+ * solved as the reference does (dgetrs: the same operations in the same order, so bitwise), B
+ * unpacked (rounded for float32); the factor is not written back.
+ */
+export function getrsWasm(r: GetrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number): void {
+  const n = first.rows;
+  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const ld = ldOf(n);
+  const nrhs = matrixAt(r.b, p0).cols;
+  if (nrhs === 0) {
+    r.info.fill(0, p0, p0 + count); // nothing to solve
+    return;
+  }
+  const per = (ld * n + ld * nrhs) * 8 + n * 4;
+  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8;
+  const { f64 } = heap(pivBase + chunk * n * 4 + 16);
+  const ints = heapInts();
+  const fn = blockKernel({ m: n, n, nb: LU_WASM_BLOCK.nb, nrhs, roundFactor: false, solveOnly: true });
+  const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
+  for (let q = p0; q < p0 + count; q += chunk) {
+    const c = Math.min(chunk, p0 + count - q);
+    const A = stridedView(r.a, q);
+    const B = stridedView(r.b, q);
+    packIn(A.data, A.offset, A.ld, A.stride, f64, 0, ld, ld * n, n, n, c);
+    packIn(B.data, B.offset, B.ld, B.stride, f64, bBase / 8, ld, ld * nrhs, n, nrhs, c);
+    if (r.pivotStride === n) ints.set(r.ipiv.subarray(q * n, (q + c) * n), pivBase / 4);
+    else for (let t = 0; t < c; t++) ints.set(r.ipiv.subarray((q + t) * r.pivotStride, (q + t) * r.pivotStride + n), pivBase / 4 + t * n);
+    fn(0, pivBase, 0, c, bBase);
+    packOut(f64, bBase / 8, ld, ld * nrhs, B.data, B.offset, B.ld, B.stride, n, nrhs, c);
+    r.info.fill(0, q, q + c);
   }
 }

@@ -2,7 +2,8 @@
  * getrf, gesv, getrs: generated unrolled kernels up to UNROLL_MAX; getrf/gesv above, the
  * WebAssembly LU (ops/lu-wasm.ts: unblocked, then from LU_WASM_BLOCK.min the delayed-update
  * kernel) up to LU_WASM_MAX and the recursive blocked one (ops/lu-blocked.ts) from
- * LU_BLOCKED.min, at any size; getrs above UNROLL_MAX and empty shapes on the reference.
+ * LU_BLOCKED.min, at any size; getrs ('N') above UNROLL_MAX up to LU_WASM_MAX on that kernel's
+ * solve (ops/lu-wasm.ts getrsWasm); getrs 'T' above UNROLL_MAX, and empty shapes, on the reference.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
@@ -11,7 +12,7 @@ import { kernelFactory } from '../jit/compile.js';
 import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
 import { LU_BLOCKED, LU_WASM_MAX, UNROLL_MAX } from '../tuning.js';
 import { getrfBlocked } from './lu-blocked.js';
-import { getrfWasm } from './lu-wasm.js';
+import { getrfWasm, getrsWasm } from './lu-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
 
 type Req = GetrsRequest<FloatArray, Int32Array>;
@@ -27,7 +28,12 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
       if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) {
-        if (op === 'getrs' || m.rows === 0 || m.cols === 0) return false;
+        if (m.rows === 0 || m.cols === 0) return false;
+        if (op === 'getrs') {
+          if (r.trans !== 'N' || m.rows > LU_WASM_MAX) return false;
+          getrsWasm(r, m, p0, count);
+          return true;
+        }
         if (Math.min(m.rows, m.cols) >= LU_BLOCKED.min) {
           getrfBlocked(r, m, p0, count, op === 'gesv' ? r.b : undefined);
           return true;

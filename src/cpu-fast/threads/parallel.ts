@@ -26,8 +26,8 @@ export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
  * 2-core EPYC, that wins only for matrices of at least copyMinSize (posv n = 64: 1.5x, n = 8:
  * 1.2x warm and 3x slower on a first call, which pays the first touch of the arena). Copies of
  * more than streamBytes are streamed (streamed() below): chunks of about streamChunkBytes through
- * two arenas per worker that it touched at start-up, instead of one arena the size of the share
- * (a fresh arena costs about 3 ms per MiB of page faults on a first call).
+ * STREAM_DEPTH arenas per worker that it touched at start-up, instead of one arena the size of
+ * the share (a fresh arena costs about 3 ms per MiB of page faults on a first call).
  */
 export const THREADING = {
   minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, streamBytes: 4 << 20, streamChunkBytes: STREAM_ARENA_BYTES >> 1,
@@ -127,10 +127,11 @@ export function parallel(op: OpName, serial: Op): Op {
 
 /**
  * A call whose unshared data is large, as a stream of chunks: the caller runs chunks from the
- * front of the batch in place, the workers chunks from the back, each worker with two chunks
- * staged at a time (the caller copies one in, or a finished one back, while the worker runs the
- * other), until the two ends meet. The caller copies between its own chunks, so a faster or
- * less loaded thread simply takes more chunks. Jobs queue in a worker and finish in order.
+ * front of the batch in place, the workers chunks from the back, each worker with up to
+ * STREAM_DEPTH chunks staged at a time (the caller copies one in, or a finished one back, while
+ * the worker runs the others), until the two ends meet. The caller copies between its own
+ * chunks, so a faster or less loaded thread simply takes more chunks. Jobs queue in a worker and
+ * finish in order.
  */
 const streamedShapes = new Set<string>();
 /** Whether this is the first streamed call of the op on matrices of this shape and element size. */
@@ -153,11 +154,11 @@ function streamed(op: OpName, r: object, serial: Op, threads: number, count: num
     return { s, seen: finished(s, 0, false), queue: [] as Staged[], next: 0 };
   });
   const refill = (w: (typeof workers)[number]): void => {
-    while (w.queue.length < 2 && back > front) {
+    while (w.queue.length < w.s.streams.length && back > front) {
       const p1 = back, p0 = Math.max(front, back - sub);
       back = p0;
       const arena = w.s.streams[w.next]!;
-      w.next ^= 1;
+      w.next = (w.next + 1) % w.s.streams.length;
       let staged: Staged | undefined;
       do {
         arena.reset();

@@ -14,13 +14,20 @@ export { cpuThreads, setCpuThreads } from './count.js';
 /**
  * A worker and what the caller shares with it: `flag` (0 running, 1 done, 2 failed) and `text`
  * (the failure's message) for one-off jobs; `done` counts finished jobs of a stream (jobs queue
- * in the worker and finish in order); `arena` for one-off copies, `streams` the two arenas a
- * stream alternates between (one copied while the worker runs the other).
+ * in the worker and finish in order); `arena` for one-off copies, `streams` the STREAM_DEPTH
+ * arenas a stream goes round (the caller copies into one while the worker runs the others).
  */
-interface Slot { worker: Worker; modules: MessagePort; flag: Int32Array; done: Int32Array; text: Uint16Array; arena: Arena; streams: [Arena, Arena] }
+interface Slot { worker: Worker; modules: MessagePort; flag: Int32Array; done: Int32Array; text: Uint16Array; arena: Arena; streams: readonly Arena[] }
 
 /** Bytes of each stream arena a worker starts with: the worker writes them once at start-up, so a first call does not pay their page faults. */
 export const STREAM_ARENA_BYTES = 3 << 20;
+/**
+ * Chunks of a stream queued in a worker at most (one arena each). With two, the worker of a
+ * gesv 64 x 10,000 on the 2-core EPYC sat idle 11-26 ms of a 90-100 ms call, waiting for the
+ * caller to finish its own chunk and refill; with three, 1-7 ms, and the call took 86-93 ms
+ * (BENCHMARKS.md, issue 16, branch cpu7).
+ */
+export const STREAM_DEPTH = 3;
 
 const slots: Slot[] = [];
 
@@ -35,7 +42,7 @@ export function slot(i: number): Slot {
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const done = new Int32Array(new SharedArrayBuffer(4));
     const text = new Uint16Array(new SharedArrayBuffer(2048));
-    const streams: [Arena, Arena] = [new Arena(STREAM_ARENA_BYTES), new Arena(STREAM_ARENA_BYTES)];
+    const streams = Array.from({ length: STREAM_DEPTH }, () => new Arena(STREAM_ARENA_BYTES));
     const { port1: modules, port2 } = new MessageChannel();
     modules.unref();
     const worker = new Worker(new URL('./worker.js', import.meta.url), {

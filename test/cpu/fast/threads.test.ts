@@ -14,7 +14,7 @@ import type { DType } from '../../../src/core/dtype.js';
 import { cpuBackend } from '../../../src/cpu/backend.js';
 import { Rng } from '../../helpers/random.js';
 import { conform, generalFill, info, makeBatch, pivots, spdFill, type Kind } from './harness.js';
-import { gemmCase } from './cases.js';
+import { gemmCase, lu } from './cases.js';
 import { TRIANGULAR_VARIANTS, inverseCase, syrkCase, triangularCase } from './cases-blas3.js';
 import { UNROLL_MAX } from '../../../src/cpu-fast/tuning.js';
 
@@ -91,6 +91,41 @@ describe('cpu-fast on worker threads matches the reference', () => {
       }
     } finally {
       Object.assign(THREADING, saved);
+    }
+  });
+  test('gesv, getrf and getrs on the delayed-update kernel (n = 47, 64), streamed a matrix or two a chunk over three threads', () => {
+    const saved = { ...THREADING };
+    try {
+      THREADING.streamBytes = 0;
+      THREADING.streamChunkBytes = 40_000;
+      for (const dtype of ['float64', 'float32'] as const) for (const [n, count] of [[47, 7], [64, 5]] as const)
+        for (const c of cases('strided', dtype, n, count, false)) if (c.op === 'gesv' || c.op === 'getrf') conform(fastCpuBackend, c, n * 5 + count, dtype);
+      // getrs on the same kernel's solve (two matrices: one per thread)
+      for (const dtype of ['float64', 'float32'] as const) for (const n of [47, 64]) for (const kind of ['strided', 'list'] as const)
+        conform(fastCpuBackend, lu(kind, dtype, n, 'getrs', 'N'), n * 3, dtype);
+    } finally {
+      Object.assign(THREADING, saved);
+    }
+  });
+  test('gesv n = 64 over three threads: a singular matrix in each share gets its info, its B untouched, and no NaN reaches its neighbours', () => {
+    const n = 64, count = 8, nrhs = 1;
+    const rng = new Rng(64);
+    const fails = new Set([0, 3, 7]);
+    const a = makeBatch(rng, 'float64', 'strided', Array.from({ length: count }, () => ({ rows: n, cols: n })), generalFill((p) => (fails.has(p) ? 10 + p : -1)));
+    const b = makeBatch(rng, 'float64', 'strided', Array.from({ length: count }, () => ({ rows: n, cols: nrhs })));
+    if (a.kind !== 'strided' || b.kind !== 'strided') throw new Error('strided batches expected');
+    const b0 = b.data.slice();
+    const inf = info(count);
+    fastCpuBackend.gesv({ a, b, ipiv: pivots(count * n), pivotStride: n, info: inf });
+    for (let p = 0; p < count; p++) {
+      const x: Float64Array | Float32Array = b.data.subarray(b.offset + p * b.stride, b.offset + p * b.stride + n);
+      if (fails.has(p)) {
+        assert.equal(inf[p], 11 + p, `matrix ${p}: info`);
+        assert.deepEqual(x, b0.subarray(b.offset + p * b.stride, b.offset + p * b.stride + n), `matrix ${p}: B untouched`);
+      } else {
+        assert.equal(inf[p], 0, `matrix ${p}: info`);
+        assert.ok(x.every(Number.isFinite), `matrix ${p}: a finite solution`);
+      }
     }
   });
   for (const dtype of ['float64', 'float32'] as const) {
