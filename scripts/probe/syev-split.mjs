@@ -8,26 +8,14 @@
 // per matrix (mean / n^2; chains resumed by the finish kernel). The table's splitFrom, applyRows
 // and capFactor (tuning/tridiag-default.ts) come from these rows.
 //   node scripts/probe/syev-split.mjs [float64|float32|both] [64:2000,128:500,...]
-import { open, strided } from '../../dist/src/index.js';
-import { Random, randomMatrices } from '../../dist/src/bench/data.js';
+import { strided } from '../../dist/src/index.js';
+import { syevProbe } from './syev-setup.mjs';
+import { randomMatrices } from '../../dist/src/bench/data.js';
 import { syevTridiagCuda, planSyevSplit, syevTridiagSource, tridiagApplySource, tridiagLayout, applySharedBytes, splitSlice } from '../../dist/src/cuda/kernels/tridiag/index.js';
 import { tuningFor } from '../../dist/src/cuda/model/tuning/index.js';
 import { arg } from '../../dist/src/cuda/runtime/types.js';
-import { Cusolver } from '../../dist/src/cuda/baselines/index.js';
 
-const ctx = await open({ backend: 'cuda' });
-const dev = ctx.deviceBackend.device;
-const solver = new Cusolver(dev);
-const rng = new Random(17);
-const dtypes = (process.argv[2] ?? 'both') === 'both' ? ['float64', 'float32'] : [process.argv[2]];
-const cases = (process.argv[3] ?? '64:2000,96:1000,128:500,192:200,256:100,384:40,512:20')
-  .split(',').map((s) => s.split(':').map(Number));
-const median = (f) => {
-  const ms = [];
-  for (let r = 0; r < 7; r++) { const t = f(); if (r >= 2) ms.push(t); }
-  ms.sort((x, y) => x - y);
-  return ms[2];
-};
+const { ctx, dev, solver, rng, dtypes, cases, median } = await syevProbe('64:2000,96:1000,128:500,192:200,256:100,384:40,512:20');
 const tuning = tuningFor(dev.info.arch, 'tridiag');
 for (const dtype of dtypes) for (const [n, count] of cases) {
   const host = randomMatrices(dtype, n, n, count, rng);

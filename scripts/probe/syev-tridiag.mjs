@@ -4,24 +4,12 @@
 // Tridiag shapes: the plan's, the working matrix forced into the global workspace, half the
 // threads. The crossover (tuning/tridiag-default.ts syevFrom) and sharedMax come from these rows.
 //   node scripts/probe/syev-tridiag.mjs [float64|float32|both] [64:2000,128:500,...]
-import { open, strided } from '../../dist/src/index.js';
-import { Random, randomMatrices } from '../../dist/src/bench/data.js';
+import { strided } from '../../dist/src/index.js';
+import { syevProbe } from './syev-setup.mjs';
+import { randomMatrices } from '../../dist/src/bench/data.js';
 import { syevCuda } from '../../dist/src/cuda/kernels/jacobi/index.js';
-import { Cusolver } from '../../dist/src/cuda/baselines/index.js';
 
-const ctx = await open({ backend: 'cuda' });
-const dev = ctx.deviceBackend.device;
-const solver = new Cusolver(dev);
-const rng = new Random(17);
-const dtypes = (process.argv[2] ?? 'both') === 'both' ? ['float64', 'float32'] : [process.argv[2]];
-const cases = (process.argv[3] ?? '33:4000,40:4000,48:3000,64:2000,96:1000,128:500,192:200,256:100,384:40,512:20')
-  .split(',').map((s) => s.split(':').map(Number));
-const median = (f) => {
-  const ms = [];
-  for (let r = 0; r < 7; r++) { const t = f(); if (r >= 2) ms.push(t); }
-  ms.sort((x, y) => x - y);
-  return ms[2];
-};
+const { ctx, dev, solver, rng, dtypes, cases, median } = await syevProbe('33:4000,40:4000,48:3000,64:2000,96:1000,128:500,192:200,256:100,384:40,512:20');
 for (const dtype of dtypes) for (const [n, count] of cases) {
   const host = randomMatrices(dtype, n, n, count, rng);
   for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j + 1; i < n; i++) host[k * n * n + j + i * n] = host[k * n * n + i + j * n];

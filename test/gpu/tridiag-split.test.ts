@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { list, strided, type Batch } from '../../src/core/batch.js';
+import { strided } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import type { SyevRequest } from '../../src/core/ops.js';
@@ -23,7 +23,7 @@ import { BLOCK_WORKSPACE_BYTES } from '../../src/cuda/kernels/common/block-launc
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
-import { eigenResidual, mat, orthoResidual, symmetricCase } from '../helpers/jacobi-checks.js';
+import { checkListSyev, eigenResidual, mat, orthoResidual, symmetricCase } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
 import { EPS, LIMIT, checkSyevOnGpu, randomSymmetricBatch, rounded } from '../helpers/syev-gpu-checks.js';
 
@@ -151,23 +151,5 @@ test('split syev through syevCuda (the table\'s route) and a list batch', { skip
   check(dev, rng, 'float64', Math.max(from, 130), 4, 'upper', (r) => syevCuda(dev, r), 'syevCuda');
   check(dev, rng, 'float32', 256, 4, 'lower', (r) => syevCuda(dev, r), 'syevCuda');
   // A list batch (pointer form) of matrices the table splits.
-  const n = Math.max(from, 200);
-  const mats = Array.from({ length: 3 }, () => symmetricCase(rng, 'random', n).a);
-  const arrays = mats.map((a) => dev.upload(Float64Array.from(a.d)));
-  const dW = dev.alloc('float64', 3 * n);
-  const dInfo = dev.alloc('int32', 3);
-  try {
-    syevTridiagCuda(dev, { jobz: 'vectors', uplo: 'upper', a: list(arrays, { rows: n }) as Batch<DeviceArray>, w: strided(dW, { rows: n, cols: 1, count: 3 }), info: dInfo });
-    const w = dev.download(dW) as Float64Array;
-    assert.deepEqual([...(dev.download(dInfo) as Int32Array)], [0, 0, 0]);
-    mats.forEach((a, k) => {
-      const v = mat(n, n);
-      v.d.set(dev.download(arrays[k]!) as Float64Array);
-      const r1 = eigenResidual(a, v, w.subarray(k * n, (k + 1) * n), EPS.float64), r2 = orthoResidual(v, EPS.float64);
-      assert.ok(r1 < LIMIT && r2 < LIMIT, `list ${n} x ${n} #${k}: ratios ${r1}, ${r2}`);
-    });
-  } finally {
-    for (const x of arrays) x.dispose();
-    dW.dispose(); dInfo.dispose();
-  }
+  checkListSyev(dev, rng, LIMIT, (r) => syevTridiagCuda(dev, r), Math.max(from, 200));
 });

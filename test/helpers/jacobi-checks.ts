@@ -183,12 +183,12 @@ export function generalCase(rng: Rng, kind: SvdKind, m: number, n: number): { a:
 }
 
 /**
- * Three random 100 x 100 float64 matrices as a list batch (the pointer form) through `run` with
+ * Three random n x n (default 100) float64 matrices as a list batch (the pointer form) through `run` with
  * jobz 'vectors', uplo 'upper' (the GPU tests of both syev designs): info 0, and for each matrix
  * ||A V - V diag(w)|| and ||V^T V - I|| (ratios as above) below `limit`.
  */
-export function checkListSyev(dev: GpuDevice, rng: Rng, limit: number, run: (r: SyevRequest<DeviceArray, DeviceArray>) => void): void {
-  const n = 100, eps = 2 ** -52;
+export function checkListSyev(dev: GpuDevice, rng: Rng, limit: number, run: (r: SyevRequest<DeviceArray, DeviceArray>) => void, n = 100): void {
+  const eps = 2 ** -52;
   const mats = Array.from({ length: 3 }, () => symmetricCase(rng, 'random', n).a);
   const arrays = mats.map((a) => dev.upload(Float64Array.from(a.d)));
   const dW = dev.alloc('float64', 3 * n);
@@ -201,7 +201,7 @@ export function checkListSyev(dev: GpuDevice, rng: Rng, limit: number, run: (r: 
       const v = mat(n, n);
       v.d.set(dev.download(arrays[k]!) as Float64Array);
       const r = eigenResidual(a, v, w.subarray(k * n, (k + 1) * n), eps);
-      assert.ok(r < limit && orthoResidual(v, eps) < limit, `list 100 x 100 #${k}: ratio ${r}`);
+      assert.ok(r < limit && orthoResidual(v, eps) < limit, `list ${n} x ${n} #${k}: ratio ${r}`);
     });
   } finally {
     for (const x of arrays) x.dispose();
