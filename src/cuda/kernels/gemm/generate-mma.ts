@@ -126,6 +126,9 @@ function copyOf(name: 'A' | 'B', major: 'm' | 'n' | 'k', l: MmaLayout): Copy {
   };
 }
 
+/** The element offset of thread t's first chunk at k-step 0 (an expression in t). */
+const fastOffset = (c: Copy): string => `[&] { const int r2 = t % (${c.rows2}), c = t / (${c.rows2}); return ${c.offset}; }()`;
+
 /**
  * Issues the cp.async copies of one operand's tile of k-step p0 into buffer `t${name}`. A tile
  * wholly inside the matrix with 16-byte alignment (`inside${name}`: every k-step but the last of
@@ -133,9 +136,6 @@ function copyOf(name: 'A' | 'B', major: 'm' | 'n' | 'k', l: MmaLayout): Copy {
  * depend on the k-step (hoisted out of the main loop), without bounds or validity arithmetic,
  * which otherwise costs more issue slots per stage than the mma instructions of small warp tiles.
  */
-/** The element offset of thread t's first chunk at k-step 0 (an expression in t). */
-const fastOffset = (c: Copy): string => `[&] { const int r2 = t % (${c.rows2}), c = t / (${c.rows2}); return ${c.offset}; }()`;
-
 function issueCopies(name: 'A' | 'B', c: Copy): string {
   const ptr = name.toLowerCase();
   // Where THREADS is a multiple of the chunks per stored column, a thread's chunks share r2 and
