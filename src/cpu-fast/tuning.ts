@@ -93,6 +93,13 @@ export const LU_BLOCKED: Blocking = blockingEnv('MYRIAD_CPU_LU_BLOCKED', Object.
 /** potrf/posv in WebAssembly (float64 working copy; 'upper' through its transpose) up to this size; the reference above. */
 export const CHOLESKY_WASM_MAX = 512;
 
+/**
+ * potrs above UNROLL_MAX.potrs and getrs 'T' above UNROLL_MAX.lu on the WebAssembly solves
+ * (kernels/tri-solve-wasm.ts) up to this order; the reference above. They beat the reference's
+ * scalar loops from the smallest size they take (BENCHMARKS.md, branch cpu8), so no lower bound.
+ */
+export const TRI_SOLVE_WASM_MAX = 1024;
+
 /** trsm/trmm blocked over the fast gemm (recursive halving down to UNROLL_MAX.triangular) up to this order; the reference above. */
 export const TRIANGULAR_BLOCKED_MAX = 1024;
 
