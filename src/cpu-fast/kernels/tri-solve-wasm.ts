@@ -32,10 +32,22 @@ export interface TriSolveWasmParams {
   readonly op: TriSolveOp;
   readonly n: number;
   readonly nrhs: number;
+  /**
+   * Matrices solved together (1, 2 or 4): their loops fused, each with its own accumulators, so
+   * that the dot forms' dependence chains (one per vector) overlap; the kernel's `count` is then
+   * a count of such groups of matrices.
+   */
+  readonly mats: number;
 }
 
 /** Vectors of two right-hand sides per pass (eight columns of B: four accumulators, four values of x in registers). */
 export const TRI_SOLVE_VECTORS = 4;
+
+/** Matrices fused per trip: enough for four accumulators where B has fewer than four vectors (one right-hand side: four chains). */
+export const triSolveMats = (nrhs: number): number => {
+  const nv = triSolveLdb(nrhs) / 2;
+  return nv >= 4 ? 1 : nv >= 2 ? 2 : 4;
+};
 const I32_LOAD = 0x28, I32_EQ = 0x46;
 
 /** ld of packed B^T (in elements): nrhs rounded up to even. */
@@ -43,7 +55,8 @@ export const triSolveLdb = (nrhs: number): number => nrhs + (nrhs & 1);
 
 /** Exported `solve(a, b, piv, count)`: byte addresses of the packed factors, packed B^T, int32 pivots (getrs). */
 export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuffer> {
-  const { op, n, nrhs } = p;
+  const { op, n, nrhs, mats: M } = p;
+  if (![1, 2, 4].includes(M)) throw new Error(`tri-solve: mats = ${M}`);
   if (n < 1 || nrhs < 1) throw new Error(`tri-solve: n = ${n}, nrhs = ${nrhs}`);
   const ldb = triSolveLdb(nrhs);
   const LDA = n * 8, LDB = ldb * 8;
@@ -55,8 +68,13 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
   const k = c.local('i32'), colk = c.local('i32'), rowk = c.local('i32'), tp = c.local('i32'), rowi = c.local('i32');
   const end = c.local('i32'), gb = c.local('i32'), pv = c.local('i32');
   const t = c.local('v128');
-  const acc = Array.from({ length: TRI_SOLVE_VECTORS }, () => c.local('v128'));
-  const xs = Array.from({ length: TRI_SOLVE_VECTORS }, () => c.local('v128'));
+  const acc = Array.from({ length: TRI_SOLVE_VECTORS * M }, () => c.local('v128'));
+  const xs = Array.from({ length: TRI_SOLVE_VECTORS * M }, () => c.local('v128'));
+  const ts = Array.from({ length: M }, () => c.local('v128'));
+  /** Byte offsets of matrix m of the fused group: its factor, its B. */
+  const FA = (m: number): number => m * n * LDA, FB = (m: number): number => m * n * LDB;
+  /** Register index of vector v of matrix m. */
+  const R = (m: number, v: number): number => m * TRI_SOLVE_VECTORS + v;
 
   const addTo = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
   /** `while (tp != end) { body; tp += tStep; rowi += rStep }` */
@@ -72,7 +90,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
     c.op(OP.end);
   };
   /** The factor's (k, k) splat onto the stack. */
-  const diagonal = (): void => { c.get(colk).get(k).i32(3).op(0x74).op(OP.i32Add).simdMem(SIMD.load64Splat, 3, 0); };
+  const diagonal = (m: number): void => { c.get(colk).get(k).i32(3).op(0x74).op(OP.i32Add).simdMem(SIMD.load64Splat, 3, FA(m)); };
   /** rowk and colk for row/column k (k set): B^T's row k in this group, the factor's column k. */
   const pointers = (): void => {
     c.get(B).get(gb).op(OP.i32Add).get(k).i32(LDB).op(OP.i32Mul).op(OP.i32Add).set(rowk);
@@ -92,17 +110,23 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
   /** L y = b in the axpy form: y(k) = b(k) / L(k, k), then b(i) -= L(i, k) y(k) for i > k. */
   const axpyForward = (V: number): void => {
     overK(true, () => {
-      diagonal(); c.set(t);
-      for (let v = 0; v < V; v++) {
-        c.get(rowk).get(rowk).simdMem(SIMD.load, 3, v * 16).get(t).simd(SIMD.f64x2Div).tee(xs[v]!).simdMem(SIMD.store, 3, v * 16);
+      for (let m = 0; m < M; m++) {
+        diagonal(m); c.set(t);
+        for (let v = 0; v < V; v++) {
+          const o = FB(m) + v * 16;
+          c.get(rowk).get(rowk).simdMem(SIMD.load, 3, o).get(t).simd(SIMD.f64x2Div).tee(xs[R(m, v)]!).simdMem(SIMD.store, 3, o);
+        }
       }
       c.get(colk).get(k).i32(1).op(OP.i32Add).i32(3).op(0x74).op(OP.i32Add).set(tp);
       c.get(colk).i32(LDA).op(OP.i32Add).set(end);
       c.get(rowk).i32(LDB).op(OP.i32Add).set(rowi);
       walk(8, LDB, () => {
-        c.get(tp).simdMem(SIMD.load64Splat, 3, 0).set(t);
-        for (let v = 0; v < V; v++) {
-          c.get(rowi).get(rowi).simdMem(SIMD.load, 3, v * 16).get(t).get(xs[v]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, v * 16);
+        for (let m = 0; m < M; m++) {
+          c.get(tp).simdMem(SIMD.load64Splat, 3, FA(m)).set(ts[m]!);
+          for (let v = 0; v < V; v++) {
+            const o = FB(m) + v * 16;
+            c.get(rowi).get(rowi).simdMem(SIMD.load, 3, o).get(ts[m]!).get(xs[R(m, v)]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
+          }
         }
       });
     });
@@ -114,7 +138,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
    */
   const dot = (V: number, kAscending: boolean, below: boolean, iAscending: boolean, unit: boolean): void => {
     overK(kAscending, () => {
-      for (let v = 0; v < V; v++) c.get(rowk).simdMem(SIMD.load, 3, v * 16).set(acc[v]!);
+      for (let m = 0; m < M; m++) for (let v = 0; v < V; v++) c.get(rowk).simdMem(SIMD.load, 3, FB(m) + v * 16).set(acc[R(m, v)]!);
       if (!below) {
         // i = 0 .. k-1
         c.get(colk).set(tp);
@@ -134,30 +158,39 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
         c.get(B).get(gb).op(OP.i32Add).i32((n - 1) * LDB).op(OP.i32Add).set(rowi);
         walk(-8, -LDB, () => step(V));
       }
-      if (!unit) { diagonal(); c.set(t); }
-      for (let v = 0; v < V; v++) {
-        c.get(rowk).get(acc[v]!);
-        if (!unit) c.get(t).simd(SIMD.f64x2Div);
-        c.simdMem(SIMD.store, 3, v * 16);
+      for (let m = 0; m < M; m++) {
+        if (!unit) { diagonal(m); c.set(t); }
+        for (let v = 0; v < V; v++) {
+          c.get(rowk).get(acc[R(m, v)]!);
+          if (!unit) c.get(t).simd(SIMD.f64x2Div);
+          c.simdMem(SIMD.store, 3, FB(m) + v * 16);
+        }
       }
     });
   };
   const step = (V: number): void => {
-    c.get(tp).simdMem(SIMD.load64Splat, 3, 0).set(t);
-    for (let v = 0; v < V; v++) c.get(acc[v]!).get(t).get(rowi).simdMem(SIMD.load, 3, v * 16).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(acc[v]!);
+    for (let m = 0; m < M; m++) {
+      c.get(tp).simdMem(SIMD.load64Splat, 3, FA(m)).set(ts[m]!);
+      for (let v = 0; v < V; v++) {
+        c.get(acc[R(m, v)]!).get(ts[m]!).get(rowi).simdMem(SIMD.load, 3, FB(m) + v * 16).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(acc[R(m, v)]!);
+      }
+    }
   };
 
   /** B's rows j and piv(j) swapped for j = n-1 .. 0 (this group's columns). */
   const swapsBackward = (V: number): void => {
     overK(false, () => {
-      c.get(PIV).get(k).i32(2).op(0x74).op(OP.i32Add).mem(I32_LOAD, 2, 0).tee(pv).get(k).op(OP.i32Ne).if_(() => {
-        c.get(B).get(gb).op(OP.i32Add).get(pv).i32(LDB).op(OP.i32Mul).op(OP.i32Add).set(rowi);
-        for (let v = 0; v < V; v++) {
-          c.get(rowk).simdMem(SIMD.load, 3, v * 16).set(acc[v]!);
-          c.get(rowk).get(rowi).simdMem(SIMD.load, 3, v * 16).simdMem(SIMD.store, 3, v * 16);
-          c.get(rowi).get(acc[v]!).simdMem(SIMD.store, 3, v * 16);
-        }
-      });
+      for (let m = 0; m < M; m++) {
+        c.get(PIV).get(k).i32(2).op(0x74).op(OP.i32Add).mem(I32_LOAD, 2, m * n * 4).tee(pv).get(k).op(OP.i32Ne).if_(() => {
+          c.get(B).get(gb).op(OP.i32Add).get(pv).i32(LDB).op(OP.i32Mul).op(OP.i32Add).set(rowi);
+          for (let v = 0; v < V; v++) {
+            const o = FB(m) + v * 16;
+            c.get(rowk).simdMem(SIMD.load, 3, o).set(acc[v]!);
+            c.get(rowk).get(rowi).simdMem(SIMD.load, 3, o).simdMem(SIMD.store, 3, o);
+            c.get(rowi).get(acc[v]!).simdMem(SIMD.store, 3, o);
+          }
+        });
+      }
     });
   };
 
@@ -181,9 +214,9 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
       });
     }
     if (tailVectors > 0) group(tailVectors);
-    addTo(A, n * LDA);
-    addTo(B, n * LDB);
-    if (op === 'getrs-T') addTo(PIV, n * 4);
+    addTo(A, M * n * LDA);
+    addTo(B, M * n * LDB);
+    if (op === 'getrs-T') addTo(PIV, M * n * 4);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
   });
   return encodeModule([{ name: 'solve', params, results: [], code: c }]);

@@ -10,7 +10,7 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GetrsRequest, PotrsRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
-import { generateTriSolveWasm, triSolveLdb, type TriSolveOp, type TriSolveWasmParams } from '../kernels/tri-solve-wasm.js';
+import { generateTriSolveWasm, triSolveLdb, triSolveMats, type TriSolveOp, type TriSolveWasmParams } from '../kernels/tri-solve-wasm.js';
 import { GEMM_WASM_CHUNK_BYTES } from '../tuning.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
@@ -37,7 +37,9 @@ function triSolve(
   const bBase = chunk * n * n * 8, pivBase = bBase + chunk * ldb * n * 8;
   const { f64 } = heap(pivBase + chunk * n * 4 + 16);
   const ints = heapInts();
-  const fn = kernel({ op, n, nrhs });
+  const mats = triSolveMats(nrhs);
+  const fn = kernel({ op, n, nrhs, mats });
+  const fn1 = mats === 1 ? fn : kernel({ op, n, nrhs, mats: 1 });
   // the factor's triangle only ('upper' transposed into L); getrs reads both triangles
   const packA = packKernel(op === 'getrs-T' ? { dtype, trans: 'N', direction: 'in', packed: 'float64' }
     : { dtype, trans: op === 'potrs-upper' ? 'T' : 'N', direction: 'in', packed: 'float64', lower: true });
@@ -56,7 +58,10 @@ function triSolve(
       if (stride === n) ints.set(ipiv.subarray(q * n, (q + c) * n), pivBase / 4);
       else for (let t = 0; t < c; t++) ints.set(ipiv.subarray((q + t) * stride, (q + t) * stride + n), pivBase / 4 + t * n);
     }
-    fn(0, bBase, pivBase, c);
+    // groups of `mats` matrices fused, the rest one by one
+    const fused = c - (c % mats);
+    if (fused > 0) fn(0, bBase, pivBase, fused / mats);
+    if (fused < c) fn1(fused * n * n * 8, bBase + fused * ldb * n * 8, pivBase + fused * n * 4, c - fused);
     unpackB(f64, bBase / 8, ldb, ldb * n, B.data, B.offset, B.ld, B.stride, n, nrhs, c);
     r.info.fill(0, q, q + c);
   }
