@@ -7,17 +7,18 @@
  * side, ld = nrhs rounded up to even), so each f64x2 holds one row of two right-hand sides and
  * the solve runs the reference's scalar operations in every lane: up to four vectors (eight
  * columns of B) per pass, the factor read once per pass (each element loaded once, splat, for all
- * of them). The factor is packed as float64 with ld = n (a float32 factor is exact in float64).
+ * of them). The factor is read as the caller stores it (ld and matrix stride are parameters),
+ * copied as float64 (a float32 factor is exact in float64).
  *
  * Bitwise the reference (src/cpu/lapack/solve.ts and triangular-solve.ts): each element of B
  * receives the same multiply-then-subtract updates, on the same float64 values, in the same
  * order, then its division (no fused multiply-add):
- * - potrs forward (L y = b; 'upper' packed transposed, U^T = L): element i gets b(i) - L(i, j) y(j)
- *   for j = 0, 1, ... then / L(i, i): dtrsm's axpy form for 'lower' and its dot form on U^T for
- *   'upper' order each element's updates the same way; run here in the axpy form (columns of L).
- * - potrs backward (L^T x = y): element k gets y(k) - L(i, k) x(i) over i > k, ascending for
- *   'lower' (dot form, LOWER_T) and descending for 'upper' (UPPER_N's axpy form visits its
- *   columns from the last), then / L(k, k): dot form down column k of L, in that order.
+ * - potrs 'lower': L y = b in the axpy form (LOWER_N: element i gets b(i) - L(i, j) y(j) for
+ *   j = 0, 1, ..., then / L(i, i)), then L^T x = y in the dot form down column k of L (LOWER_T:
+ *   y(k) - L(i, k) x(i) for i = k+1, ... ascending, then / L(k, k)).
+ * - potrs 'upper': U^T y = b in the dot form down column k of U (UPPER_T), then U x = y in the
+ *   axpy form, columns from the last (UPPER_N). Every pass reads the factor down its stored
+ *   columns, so the factor is copied as it lies.
  * - getrs 'T': U^T y = b (element k: i < k ascending, then / U(k, k)), L^T x = y (i > k
  *   ascending, unit), both dot forms down columns of the packed factor; then B's rows swapped
  *   back, j = n-1 ... 0 (dlaswp backward).
@@ -32,6 +33,9 @@ export interface TriSolveWasmParams {
   readonly op: TriSolveOp;
   readonly n: number;
   readonly nrhs: number;
+  /** The factors' ld and the distance between consecutive matrices, in elements (the caller's own, where the chunk is copied as it lies). */
+  readonly lda: number;
+  readonly strideA: number;
   /**
    * Matrices solved together (1, 2 or 4): their loops fused, each with its own accumulators, so
    * that the dot forms' dependence chains (one per vector) overlap; the kernel's `count` is then
@@ -55,11 +59,11 @@ export const triSolveLdb = (nrhs: number): number => nrhs + (nrhs & 1);
 
 /** Exported `solve(a, b, piv, count)`: byte addresses of the packed factors, packed B^T, int32 pivots (getrs). */
 export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuffer> {
-  const { op, n, nrhs, mats: M } = p;
+  const { op, n, nrhs, mats: M, lda, strideA } = p;
   if (![1, 2, 4].includes(M)) throw new Error(`tri-solve: mats = ${M}`);
   if (n < 1 || nrhs < 1) throw new Error(`tri-solve: n = ${n}, nrhs = ${nrhs}`);
   const ldb = triSolveLdb(nrhs);
-  const LDA = n * 8, LDB = ldb * 8;
+  const LDA = lda * 8, LDB = ldb * 8, SA = strideA * 8;
   const nv = ldb / 2;
   const fullGroups = Math.floor(nv / TRI_SOLVE_VECTORS), tailVectors = nv % TRI_SOLVE_VECTORS;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
@@ -72,7 +76,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
   const xs = Array.from({ length: TRI_SOLVE_VECTORS * M }, () => c.local('v128'));
   const ts = Array.from({ length: M }, () => c.local('v128'));
   /** Byte offsets of matrix m of the fused group: its factor, its B. */
-  const FA = (m: number): number => m * n * LDA, FB = (m: number): number => m * n * LDB;
+  const FA = (m: number): number => m * SA, FB = (m: number): number => m * n * LDB;
   /** Register index of vector v of matrix m. */
   const R = (m: number, v: number): number => m * TRI_SOLVE_VECTORS + v;
 
@@ -118,8 +122,33 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
         }
       }
       c.get(colk).get(k).i32(1).op(OP.i32Add).i32(3).op(0x74).op(OP.i32Add).set(tp);
-      c.get(colk).i32(LDA).op(OP.i32Add).set(end);
+      c.get(colk).i32(n * 8).op(OP.i32Add).set(end);
       c.get(rowk).i32(LDB).op(OP.i32Add).set(rowi);
+      walk(8, LDB, () => {
+        for (let m = 0; m < M; m++) {
+          c.get(tp).simdMem(SIMD.load64Splat, 3, FA(m)).set(ts[m]!);
+          for (let v = 0; v < V; v++) {
+            const o = FB(m) + v * 16;
+            c.get(rowi).get(rowi).simdMem(SIMD.load, 3, o).get(ts[m]!).get(xs[R(m, v)]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
+          }
+        }
+      });
+    });
+  };
+
+  /** U x = y in the axpy form, as dtrsm (UPPER_N): x(k) = y(k) / U(k, k), then y(i) -= U(i, k) x(k) for i < k, k = n-1 ... 0. */
+  const axpyBackward = (V: number): void => {
+    overK(false, () => {
+      for (let m = 0; m < M; m++) {
+        diagonal(m); c.set(t);
+        for (let v = 0; v < V; v++) {
+          const o = FB(m) + v * 16;
+          c.get(rowk).get(rowk).simdMem(SIMD.load, 3, o).get(t).simd(SIMD.f64x2Div).tee(xs[R(m, v)]!).simdMem(SIMD.store, 3, o);
+        }
+      }
+      c.get(colk).set(tp);
+      c.get(colk).get(k).i32(3).op(0x74).op(OP.i32Add).set(end);
+      c.get(B).get(gb).op(OP.i32Add).set(rowi);
       walk(8, LDB, () => {
         for (let m = 0; m < M; m++) {
           c.get(tp).simdMem(SIMD.load64Splat, 3, FA(m)).set(ts[m]!);
@@ -148,7 +177,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
       } else if (iAscending) {
         // i = k+1 .. n-1
         c.get(colk).get(k).i32(1).op(OP.i32Add).i32(3).op(0x74).op(OP.i32Add).set(tp);
-        c.get(colk).i32(LDA).op(OP.i32Add).set(end);
+        c.get(colk).i32(n * 8).op(OP.i32Add).set(end);
         c.get(rowk).i32(LDB).op(OP.i32Add).set(rowi);
         walk(8, LDB, () => step(V));
       } else {
@@ -199,9 +228,12 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
       dot(V, true, false, true, false);
       dot(V, false, true, true, true);
       swapsBackward(V);
-    } else {
+    } else if (op === 'potrs-lower') {
       axpyForward(V);
-      dot(V, false, true, op === 'potrs-lower', false);
+      dot(V, false, true, true, false);
+    } else {
+      dot(V, true, false, true, false);
+      axpyBackward(V);
     }
   };
 
@@ -214,7 +246,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
       });
     }
     if (tailVectors > 0) group(tailVectors);
-    addTo(A, M * n * LDA);
+    addTo(A, M * SA);
     addTo(B, M * n * LDB);
     if (op === 'getrs-T') addTo(PIV, M * n * 4);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
