@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { fastCpuBackend, serialKernels } from '../../../src/cpu-fast/backend.js';
 import { setCpuThreads, cpuThreads } from '../../../src/cpu-fast/index.js';
 import { THREADING } from '../../../src/cpu-fast/threads/parallel.js';
-import { matrixAt, type Batch } from '../../../src/core/batch.js';
+import { matrixAt, strided, type Batch } from '../../../src/core/batch.js';
 import type { DType, FloatArray } from '../../../src/core/dtype.js';
 import type { Uplo } from '../../../src/core/enums.js';
 import type { Op } from '../../../src/core/ops.js';
@@ -68,6 +68,23 @@ describe('potrs and getrs on the WebAssembly solves match the reference bit for 
       for (const kind of ['list', 'variable'] as const) everything(serialKernels, dtype, [13, 17, 33], kind);
     });
   }
+  test('factors far apart (packed, not copied as they lie) and A with B in one array', () => {
+    for (const dtype of DTYPES) for (const n of [13, 40]) for (const op of ['potrs-lower', 'potrs-upper', 'getrs-T'] as const) {
+      const build = (rng: Rng): object => {
+        const count = 5, nrhs = 3, stride = 3 * n * n + 1;
+        const data = dtype === 'float64' ? new Float64Array(count * stride + 2) : new Float32Array(count * stride + 2);
+        for (let i = 0; i < data.length; i++) data[i] = rng.uniform();
+        for (let p = 0; p < count; p++) for (let i = 0; i < n; i++) data[p * stride + 1 + i + i * n] = n + 2 + (i % 3);
+        const a = strided(data, { rows: n, count, stride, offset: 1 });
+        const b = strided(data, { rows: n, cols: nrhs, count, stride, offset: 1 + n * n + 3 });
+        const ipiv = new Int32Array(count * n);
+        for (let p = 0; p < count; p++) for (let j = 0; j < n; j++) ipiv[p * n + j] = rng.int(j, n - 1);
+        return op === 'getrs-T' ? { a, b, ipiv, pivotStride: n, trans: 'T', info: info(count) }
+          : { a, b, uplo: op === 'potrs-lower' ? 'lower' : 'upper', info: info(count) };
+      };
+      conform(serialKernels, { op: op === 'getrs-T' ? 'getrs' : 'potrs', label: `${op} ${dtype} n=${n} apart`, build }, n, dtype);
+    }
+  });
   test('zero right-hand sides: B untouched, info 0', () => {
     for (const dtype of DTYPES) for (const n of [13, 40, 64]) {
       conform(serialKernels, potrsCase('strided', dtype, n, 'lower', 0, 3), n, dtype);
