@@ -41,11 +41,12 @@ function triSolve(
   // (one matrix: no stride, so that list and variable batches share one module per ld)
   const lda = asLaid ? first.ld : n, strideA = asLaid ? stride : n * n, foot = asLaid ? footprint : n * n;
   const per = (Math.max(strideA, foot) + ldb * n) * 8 + n * 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const mats = triSolveMats(nrhs);
+  // at least one fused group a chunk, whatever the size (alone, one right-hand side runs at one chain's latency)
+  const chunk = Math.max(Math.min(count, mats), Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
   const bBase = (((chunk - 1) * strideA + foot) * 8 + 15) & ~15, pivBase = bBase + chunk * ldb * n * 8;
   const { f64 } = heap(pivBase + chunk * n * 4 + 16);
   const ints = heapInts();
-  const mats = triSolveMats(nrhs);
   const fn = kernel({ op, n, nrhs, mats, lda, strideA });
   const fn1 = mats === 1 ? fn : kernel({ op, n, nrhs, mats: 1, lda, strideA });
   // packed: the triangle the solve reads (getrs: both)
