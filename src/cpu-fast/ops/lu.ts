@@ -3,8 +3,8 @@
  * WebAssembly LU (ops/lu-wasm.ts: unblocked, then from LU_WASM_BLOCK.min the delayed-update
  * kernel) up to LU_WASM_MAX and the recursive blocked one (ops/lu-blocked.ts) from
  * LU_BLOCKED.min, at any size; getrs ('N') above UNROLL_MAX up to LU_WASM_MAX on that kernel's
- * solve (ops/lu-wasm.ts getrsWasm); getrs 'T' above UNROLL_MAX up to TRI_SOLVE_WASM_MAX on the
- * WebAssembly solves (ops/tri-solve-wasm.ts); empty shapes on the reference.
+ * solve (ops/lu-wasm.ts getrsWasm); getrs 'T' above UNROLL_MAX.getrsTrans up to TRI_SOLVE_WASM_MAX
+ * on the WebAssembly solves (ops/tri-solve-wasm.ts); empty shapes on the reference.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
@@ -29,15 +29,14 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
+      if (op === 'getrs' && r.trans === 'T' && m.rows > UNROLL_MAX.getrsTrans && m.rows <= TRI_SOLVE_WASM_MAX) {
+        getrsTransWasm(r, m, p0, count);
+        return true;
+      }
       if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) {
         if (m.rows === 0 || m.cols === 0) return false;
         if (op === 'getrs') {
-          if (r.trans !== 'N') {
-            if (m.rows > TRI_SOLVE_WASM_MAX) return false;
-            getrsTransWasm(r, m, p0, count);
-            return true;
-          }
-          if (m.rows > LU_WASM_MAX) return false;
+          if (r.trans !== 'N' || m.rows > LU_WASM_MAX) return false;
           getrsWasm(r, m, p0, count);
           return true;
         }
