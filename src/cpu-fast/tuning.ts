@@ -7,10 +7,20 @@
 export const UNROLL_MAX = Object.freeze({
   /** potrf/posv: the triangle in locals. */
   cholesky: 16,
-  /** potrs alone (its solve is O(n^2): above 12 the unrolled loads cost more than they save, measured 0.7x the reference at 16). */
-  potrs: 12,
+  /**
+   * potrs alone: the WebAssembly solves (kernels/tri-solve-wasm.ts) above. Measured (branch cpu8,
+   * one thread, CPU time, one right-hand side, 8192 matrices, ms unrolled / WebAssembly, two runs
+   * on a shared machine): float64 n = 7 0.59 / 0.97, 8 0.97-1.01 / 1.16-1.40, 9 1.60 / 0.92,
+   * 10 1.27-1.53 / 1.03-1.04, 12 1.60 / 1.21; float32 8 1.06-1.26 / 0.74-1.13, 10 1.48-1.66 / 1.05-1.53.
+   */
+  potrs: 8,
   /** getrf/gesv/getrs: the matrix in locals. */
   lu: 10,
+  /**
+   * getrs 'T' alone: the WebAssembly solves above (same runs: float64 n = 8 0.96-1.12 / 0.68-1.15,
+   * 9 1.49 / 0.84, 10 1.34-2.60 / 0.93-1.27; float32 8-10 within noise of each other).
+   */
+  getrsTrans: 8,
   /**
    * gemm matrices that come one at a time (list and variable batches): A in locals, one column of
    * C at a time; WebAssembly above (float64 JS wins to n = 6 and loses 5x at 8; float32 pays a
@@ -92,6 +102,13 @@ export const LU_BLOCKED: Blocking = blockingEnv('MYRIAD_CPU_LU_BLOCKED', Object.
 
 /** potrf/posv in WebAssembly (float64 working copy; 'upper' through its transpose) up to this size; the reference above. */
 export const CHOLESKY_WASM_MAX = 512;
+
+/**
+ * potrs above UNROLL_MAX.potrs and getrs 'T' above UNROLL_MAX.getrsTrans on the WebAssembly
+ * solves (kernels/tri-solve-wasm.ts) up to this order; the reference above (not measured there:
+ * 3-5x the reference's code at 512, BENCHMARKS.md, branch cpu8).
+ */
+export const TRI_SOLVE_WASM_MAX = 1024;
 
 /** trsm/trmm blocked over the fast gemm (recursive halving down to UNROLL_MAX.triangular) up to this order; the reference above. */
 export const TRIANGULAR_BLOCKED_MAX = 1024;

@@ -1,7 +1,7 @@
 /**
  * potrf, posv, potrs: generated unrolled kernels up to UNROLL_MAX; above, WebAssembly (either
- * triangle: 'upper' through its transpose) up to CHOLESKY_WASM_MAX (ops/cholesky-wasm.ts); the
- * reference for the rest. A blocked right-looking Cholesky in the caller's arrays (trsm and syrk
+ * triangle: 'upper' through its transpose) up to CHOLESKY_WASM_MAX (ops/cholesky-wasm.ts; potrs
+ * to TRI_SOLVE_WASM_MAX, ops/tri-solve-wasm.ts); the reference for the rest. A blocked right-looking Cholesky in the caller's arrays (trsm and syrk
  * on the fast kernels, each call packing its operands) was tried and measured 1-2.5 GFLOP/s at
  * n = 128-512 against this unblocked kernel's 5.5-9.5: not kept.
  * potrf (and posv, when forced) of strided runs may take the interleaved layout at small n
@@ -14,10 +14,11 @@ import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js'
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateCholesky, type CholeskyKernel, type CholeskyOp, type CholeskyParams } from '../kernels/cholesky.js';
-import { CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, POSV_INTERLEAVED, UNROLL_MAX } from '../tuning.js';
+import { CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, POSV_INTERLEAVED, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
 import { posvInterleaved, potrfInterleaved } from './cholesky-interleaved.js';
 import { potrfWasm } from './cholesky-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
+import { potrsWasm } from './tri-solve-wasm.js';
 
 type Req = PotrsRequest<FloatArray, Int32Array>;
 const kernelFor = kernelFactory<CholeskyParams, CholeskyKernel>(generateCholesky);
@@ -29,9 +30,12 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
     shapeOf: r.a,
     kernel(m: MatrixView<FloatArray>, p0: number, count: number): boolean {
       const n = m.rows;
-      if (op === 'potrs' && n > UNROLL_MAX.potrs) return false;
+      if (op === 'potrs' && n > UNROLL_MAX.potrs) {
+        if (n > TRI_SOLVE_WASM_MAX) return false;
+        potrsWasm(r, m, p0, count);
+        return true;
+      }
       if (n > UNROLL_MAX.cholesky) {
-        if (op === 'potrs') return false;
         if (n > CHOLESKY_WASM_MAX) return false;
         potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined);
         return true;

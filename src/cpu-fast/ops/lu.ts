@@ -3,17 +3,19 @@
  * WebAssembly LU (ops/lu-wasm.ts: unblocked, then from LU_WASM_BLOCK.min the delayed-update
  * kernel) up to LU_WASM_MAX and the recursive blocked one (ops/lu-blocked.ts) from
  * LU_BLOCKED.min, at any size; getrs ('N') above UNROLL_MAX up to LU_WASM_MAX on that kernel's
- * solve (ops/lu-wasm.ts getrsWasm); getrs 'T' above UNROLL_MAX, and empty shapes, on the reference.
+ * solve (ops/lu-wasm.ts getrsWasm); getrs 'T' above UNROLL_MAX.getrsTrans up to TRI_SOLVE_WASM_MAX
+ * on the WebAssembly solves (ops/tri-solve-wasm.ts); empty shapes on the reference.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
-import { LU_BLOCKED, LU_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { LU_BLOCKED, LU_WASM_MAX, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
 import { getrfBlocked } from './lu-blocked.js';
 import { getrfWasm, getrsWasm } from './lu-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
+import { getrsTransWasm } from './tri-solve-wasm.js';
 
 type Req = GetrsRequest<FloatArray, Int32Array>;
 let scratch = new Float64Array(UNROLL_MAX.lu * UNROLL_MAX.lu);
@@ -27,6 +29,10 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
+      if (op === 'getrs' && r.trans === 'T' && m.rows > UNROLL_MAX.getrsTrans && m.rows <= TRI_SOLVE_WASM_MAX) {
+        getrsTransWasm(r, m, p0, count);
+        return true;
+      }
       if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) {
         if (m.rows === 0 || m.cols === 0) return false;
         if (op === 'getrs') {
