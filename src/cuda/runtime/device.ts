@@ -27,6 +27,8 @@ export class CudaDevice implements GpuDevice {
   private uploadsDone: CUevent | undefined;
   /** The lookahead stream and the events that order it against the main stream (created on first use). */
   private lookahead: { stream: CUstream; fork: CUevent; join: CUevent } | undefined;
+  /** Stream priorities (lower is sooner) of the main and the lookahead stream. */
+  private readonly priorities: { main: number; side: number };
   /** Inside capture(): calls that cannot be recorded throw. */
   private capturing = false;
 
@@ -39,8 +41,15 @@ export class CudaDevice implements GpuDevice {
     const ctx: [CUcontext | null] = [null];
     checkCuda(api, api.cuDevicePrimaryCtxRetain(ctx, ordinal), 'cuDevicePrimaryCtxRetain', `device ${ordinal}`);
     checkCuda(api, api.cuCtxSetCurrent(ctx[0]), 'cuCtxSetCurrent', `device ${ordinal}`);
+    // The main stream at the greatest priority and the lookahead's side stream at the least: where
+    // both have blocks waiting, the block scheduler starts the main stream's (the factorization's
+    // critical path: the next panel) before more of the side's trailing update (gpu-only-cholesky.txt's
+    // lookahead relies on the panel not queueing behind the update). MYRIAD_STREAM_PRIORITY=0 turns it off (probes).
+    const least: [number] = [0], greatest: [number] = [0];
+    checkCuda(api, api.cuCtxGetStreamPriorityRange(least, greatest), 'cuCtxGetStreamPriorityRange');
+    this.priorities = process.env['MYRIAD_STREAM_PRIORITY'] === '0' ? { main: least[0], side: least[0] } : { main: greatest[0], side: least[0] };
     const stream: [CUstream | null] = [null];
-    checkCuda(api, api.cuStreamCreate(stream, CU_STREAM_NON_BLOCKING), 'cuStreamCreate');
+    checkCuda(api, api.cuStreamCreateWithPriority(stream, CU_STREAM_NON_BLOCKING, this.priorities.main), 'cuStreamCreateWithPriority');
     this.context = new DeviceContext(api, ordinal, ctx[0] as CUcontext, stream[0] as CUstream);
   }
 
@@ -286,7 +295,7 @@ export class CudaDevice implements GpuDevice {
     if (!this.lookahead) {
       const api = this.context.api;
       const stream: [CUstream | null] = [null];
-      this.context.check(api.cuStreamCreate(stream, CU_STREAM_NON_BLOCKING), 'cuStreamCreate');
+      this.context.check(api.cuStreamCreateWithPriority(stream, CU_STREAM_NON_BLOCKING, this.priorities.side), 'cuStreamCreateWithPriority');
       const fork: [CUevent | null] = [null], join: [CUevent | null] = [null];
       this.context.check(api.cuEventCreate(fork, CU_EVENT_DISABLE_TIMING), 'cuEventCreate');
       this.context.check(api.cuEventCreate(join, CU_EVENT_DISABLE_TIMING), 'cuEventCreate');

@@ -92,6 +92,9 @@ export interface CudaDriverApi {
   cuCtxSetCurrent(ctx: CUcontext | null): number;
   cuCtxSynchronize(): number;
   cuStreamCreate(out: Out<CUstream>, flags: number): number;
+  /** Stream priorities: lower numbers are higher priority; least is usually 0, greatest -5 on sm_90. */
+  cuCtxGetStreamPriorityRange(least: OutI32, greatest: OutI32): number;
+  cuStreamCreateWithPriority(out: Out<CUstream>, flags: number, priority: number): number;
   cuStreamDestroy_v2(stream: CUstream): number;
   cuStreamSynchronize(stream: CUstream): number;
   /** Stream capture into CUDA graphs (CUDA 11.4+); undefined where the driver lacks them. */
@@ -171,6 +174,8 @@ const PROTOTYPES: readonly string[] = [
   'CUresult cuCtxSetCurrent(CUcontext ctx)',
   'CUresult cuCtxSynchronize()',
   'CUresult cuStreamCreate(_Out_ CUstream *phStream, unsigned int Flags)',
+  'CUresult cuCtxGetStreamPriorityRange(_Out_ int *leastPriority, _Out_ int *greatestPriority)',
+  'CUresult cuStreamCreateWithPriority(_Out_ CUstream *phStream, unsigned int flags, int priority)',
   'CUresult cuStreamDestroy_v2(CUstream hStream)',
   'CUresult cuStreamSynchronize(CUstream hStream)',
   'CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)',

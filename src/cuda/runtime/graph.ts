@@ -10,6 +10,8 @@ import type { DeviceContext } from './context.js';
 import { CU_STREAM_CAPTURE_MODE_RELAXED, type CudaGraphApi, type CUgraph, type CUgraphExec } from './ffi-cuda.js';
 import type { DeviceGraph } from './types.js';
 
+const USE_NODE_PRIORITY = 8;
+
 export class CudaGraph implements DeviceGraph {
   private exec: CUgraphExec | null;
 
@@ -52,7 +54,9 @@ export function captureGraph(context: DeviceContext, api: CudaGraphApi | undefin
   }
   context.check(api.cuStreamEndCapture(stream, graph), 'cuStreamEndCapture');
   const exec: [CUgraphExec | null] = [null];
-  const rc = api.cuGraphInstantiateWithFlags(exec, graph[0] as CUgraph, 0);
+  // CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY (CUDA 11.7+): a replay keeps the priorities the
+  // kernels were captured with (the lookahead's side stream below the main one, runtime/device.ts).
+  const rc = api.cuGraphInstantiateWithFlags(exec, graph[0] as CUgraph, USE_NODE_PRIORITY);
   if (rc !== 0) {
     api.cuGraphDestroy(graph[0] as CUgraph);
     context.check(rc, 'cuGraphInstantiateWithFlags');
