@@ -10,6 +10,8 @@ inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 struct alignas(16) double2 { double x, y; };
 struct alignas(16) float4 { float x, y, z, w; };
+inline double2 make_double2(double x, double y) { return { x, y }; }
+inline float4 make_float4(float x, float y, float z, float w) { return { x, y, z, w }; }
 #define __shared__ static
 #define __align__(n) __attribute__((aligned(n)))
 #include "kernel.cu"   // from -I<dir>

@@ -27,7 +27,8 @@
  * stops together after the panel): info = column + j + 1 if it is still 0; E is the factor's
  * columns < j and the identity beyond, so the panel's columns < j, and W's rows < j, come out final
  * and columns >= j keep their raw values (A(j, j) = d, as LAPACK leaves it). Elements above the
- * diagonal of A are never written; W is written whole (zeros above its diagonal).
+ * diagonal of A are never written. W is written on and below its diagonal, in 4 x 4 tiles (zeros
+ * above the diagonal inside the diagonal tiles); the tiles above it are left as they were.
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
@@ -72,6 +73,18 @@ export function load4Source(dtype: DType): string {
 }`;
 }
 
+/** store4(dst, src): the mirror of load4 (four consecutive elements, 16-byte aligned, any memory). */
+function store4Source(dtype: DType): string {
+  return dtype === 'float64'
+    ? `static __device__ __forceinline__ void store4(real* dst, const real (&src)[${TILE}]) {
+  *reinterpret_cast<double2*>(dst) = make_double2(src[0], src[1]);
+  *reinterpret_cast<double2*>(dst + 2) = make_double2(src[2], src[3]);
+}`
+    : `static __device__ __forceinline__ void store4(real* dst, const real (&src)[${TILE}]) {
+  *reinterpret_cast<float4*>(dst) = make_float4(src[0], src[1], src[2], src[3]);
+}`;
+}
+
 export function potrfDiagonalSource(p: PotrfDiagonalParams): KernelSource {
   const d = p.dtype === 'float64';
   const split = p.nb <= SPLIT_MAX;
@@ -99,6 +112,7 @@ export function potrfDiagonalSource(p: PotrfDiagonalParams): KernelSource {
 #define AT(i, k) ${at}
 static __device__ __forceinline__ real rsqrtReal(real x) { return ${d ? 'rsqrt' : 'rsqrtf'}(x); }
 ${load4Source(p.dtype)}
+${store4Source(p.dtype)}
 
 // A: the diagonal block of each matrix (offset at its first element); W: count inverses of NB x NB
 // (ld NB); column: the block's first column in the whole matrix (for info).
@@ -135,11 +149,26 @@ extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
   // first). ${split ? 'A thread has one role: one register tile serves both names.' : 'Both live in registers.'}
   real x[${TILE}][${TILE}]${split ? '' : `, v[${TILE}][${TILE}]`};
 ${split ? `  real (&v)[${TILE}][${TILE}] = x;
-` : ''}  ${rows(cols(`const int i = ai0 + r, k = ak0 + c;
+` : ''}  // A tile wholly inside the block, in 16-byte aligned memory, moves by 16-byte accesses along its
+  // stored direction (columns of L: ${p.uplo === 'lower' ? 'rows r of a column c are consecutive' : 'the stored rows are L\'s columns'}): the
+  // scattered 8-byte accesses of a tile per thread were most of the kernel's fixed cost.
+  const bool vec = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && (ldA % ${16 / (d ? 8 : 4)} == 0);
+  const bool wholeA = aOwner && vec && ai0 + ${TILE} <= size && ak0 + ${TILE} <= size;
+  if (wholeA) {
+    ${p.uplo === 'lower'
+      ? loop('c', `real col[${TILE}];
+      load4(col, &a[ai0 + (long long)(ak0 + c) * ldA]);
+      ${rows('x[r][c] = ai > ak || r >= c ? col[r] : real(0);')}`)
+      : loop('r', `real row[${TILE}];
+      load4(row, &a[ak0 + (long long)(ai0 + r) * ldA]);
+      ${cols('x[r][c] = ai > ak || r >= c ? row[c] : real(0);')}`)}
+  } else {
+    ${rows(cols(`const int i = ai0 + r, k = ak0 + c;
       ${split ? `x[r][c] = wOwner ? real(wi0 + r == wk0 + c)
-        : !aOwner ? real(0) : (i < size && k < size) ? (i >= k ? AT(i, k) : real(0)) : real(i == k);` : `x[r][c] = !aOwner ? real(0) : (i < size && k < size) ? (i >= k ? AT(i, k) : real(0)) : real(i == k);
-      v[r][c] = real(wi0 + r == wk0 + c);`}`))}
-
+        : !aOwner ? real(0) : (i < size && k < size) ? (i >= k ? AT(i, k) : real(0)) : real(i == k);` : `x[r][c] = !aOwner ? real(0) : (i < size && k < size) ? (i >= k ? AT(i, k) : real(0)) : real(i == k);`}`))}
+  }
+${split ? '' : `  ${rows(cols('v[r][c] = real(wi0 + r == wk0 + c);'))}
+`}
   for (int jt = 0; ${TILE} * jt < size; ++jt) {
     // 1. The owner of the diagonal tile factors it alone (unblocked, in registers) and inverts
     //    the factor. A failing pivot m ends the factor there: columns >= m keep their raw values
@@ -210,15 +239,23 @@ ${split ? `  real (&v)[${TILE}][${TILE}] = x;
     }
   }
 
-  // Write back: L over A's triangle (inside the block), W whole (zeros above its diagonal).
-  if (aOwner) {
+  // Write back: L over A's triangle (inside the block; a tile below the diagonal by 16-byte stores
+  // where the loads were), W's tiles on and below its diagonal (zeros above the diagonal inside
+  // the diagonal tiles; the tiles above are not written: the panel solve never reads them).
+  if (wholeA && ai > ak) {
+    ${p.uplo === 'lower'
+      ? loop('c', `real col[${TILE}];
+      ${rows('col[r] = x[r][c];')}
+      store4(&a[ai0 + (long long)(ak0 + c) * ldA], col);`)
+      : loop('r', `store4(&a[ak0 + (long long)(ai0 + r) * ldA], x[r]);`)}
+  } else if (aOwner) {
     ${rows(cols(`const int i = ai0 + r, k = ak0 + c;
       if (i < size && k < size && i >= k) AT(i, k) = x[r][c];`))}
   }
   if (wOwner) {
-    ${rows(cols(`const int i = wi0 + r, k = wk0 + c;
-      w[i + k * NB] = i >= k ? v[r][c] : real(0);
-      if (wi != wk) w[k + i * NB] = real(0);   // the mirrored tile, above the diagonal`))}
+    ${loop('c', `real col[${TILE}];
+      ${rows('col[r] = wi > wk || r >= c ? v[r][c] : real(0);')}
+      store4(&w[wi0 + (wk0 + c) * NB], col);`)}
   }
 }
 `;
