@@ -14,19 +14,3 @@ export function matrixElementsLoop(body: string): string {
 ${body}
   }`;
 }
-
-/**
- * A block's threads over the elements e < `total` of a shared-memory staging (e = threadIdx.x,
- * + THREADS, ...), unrolled to `bound` / THREADS trips known at compile time (`bound` a constant
- * expression >= total): every load of a thread is issued before the first store that waits for
- * one. A loop with a trip count unknown to the compiler waits a memory latency per element.
- */
-export function unrolledBlockLoop(bound: string, total: string, body: string): string {
-  return `#pragma unroll
-  for (int l = 0; l < ((${bound}) + THREADS - 1) / THREADS; ++l) {
-    const int e = threadIdx.x + l * THREADS;
-    if (e < ${total}) {
-${body}
-    }
-  }`;
-}

@@ -14,7 +14,6 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
-import { unrolledBlockLoop } from '../common/element-loop.js';
 import type { GetrfSwapsParams } from './params.js';
 
 export const SWAPS_THREADS = 256;
@@ -81,11 +80,15 @@ extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
     __syncthreads();
     const int n = sCount;
     // Slots fastest: rows k0 ... k1-1 of a column are consecutive addresses.
-    ${unrolledBlockLoop('2 * MAXP * TC', 'n * w', `      const int s = e % n, j = e / n;
-      if (sSrc[s] != sRow[s] && (c + j < from || c + j >= to)) sVal[e] = a[sSrc[s] + (long long)j * ldA];`)}
+    for (int e = tid; e < n * w; e += THREADS) {
+      const int s = e % n, j = e / n;
+      if (sSrc[s] != sRow[s] && (c + j < from || c + j >= to)) sVal[e] = a[sSrc[s] + (long long)j * ldA];
+    }
     __syncthreads();
-    ${unrolledBlockLoop('2 * MAXP * TC', 'n * w', `      const int s = e % n, j = e / n;
-      if (sSrc[s] != sRow[s] && (c + j < from || c + j >= to)) a[sRow[s] + (long long)j * ldA] = sVal[e];`)}
+    for (int e = tid; e < n * w; e += THREADS) {
+      const int s = e % n, j = e / n;
+      if (sSrc[s] != sRow[s] && (c + j < from || c + j >= to)) a[sRow[s] + (long long)j * ldA] = sVal[e];
+    }
   }
 }
 `;

@@ -16,7 +16,6 @@ import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { load4Source } from './generate-diagonal.js';
-import { unrolledBlockLoop } from '../common/element-loop.js';
 import type { PotrfDiagonalParams } from './params.js';
 
 /** Rows of the panel per thread block. */
@@ -61,12 +60,14 @@ extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
   const int r0 = blockIdx.x * ROWS;
   real* a = A + offsetA + (long long)q * strideA;
   const real* w = W + (long long)q * NB * NB;
-  // Unrolled (common/element-loop.ts): every load of a thread in flight before the first store
-  // waits (a rolled loop waited a memory latency per element, 40 of them a thread at nb = 96).
-  ${unrolledBlockLoop('NB * NB', 'NB * NB', `      const int c = e % NB, k = e / NB;
-      ws[e] = c < size && k < size ? w[c + k * NB] : real(0);`)}
-  ${unrolledBlockLoop('NB * ROWS', 'NB * ROWS', `      const int r = e % ROWS, k = e / ROWS;
-      xs[e] = r0 + r < m && k < size ? AT(r0 + r, k) : real(0);`)}
+  for (int e = threadIdx.x; e < NB * NB; e += THREADS) {
+    const int c = e % NB, k = e / NB;
+    ws[e] = c < size && k < size ? w[c + k * NB] : real(0);
+  }
+  for (int e = threadIdx.x; e < NB * ROWS; e += THREADS) {
+    const int r = e % ROWS, k = e / ROWS;
+    xs[e] = r0 + r < m && k < size ? AT(r0 + r, k) : real(0);
+  }
   __syncthreads();
   const int i0 = 4 * (threadIdx.x % TR), c0 = 4 * (threadIdx.x / TR);
   if (c0 >= size || r0 + i0 >= m) return;

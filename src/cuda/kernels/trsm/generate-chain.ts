@@ -23,7 +23,6 @@
  * reciprocals taken then: a division on the critical path costs ~100 cycles a row) by one warp per
  * column, lanes holding rows, shuffles instead of barriers; write X_I, release I's flag.
  */
-import { unrolledBlockLoop } from '../common/element-loop.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
@@ -118,8 +117,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) ${entry}(
   }
   __syncthreads();
   if (!UNIT && tid < NB) rdiag[tid] = real(1) / diag[tid * LDT + tid];
-  ${unrolledBlockLoop('NB * RT', 'NB * RT', `      const int r = e % NB, c = e / NB;
-      acc[e] = r < rowsI && c < nc ? alpha * b[I * NB + r + (long long)c * ldB] : real(0);`)}
+  for (int e = tid; e < NB * RT; e += THREADS) {
+    const int r = e % NB, c = e / NB;
+    acc[e] = r < rowsI && c < nc ? alpha * b[I * NB + r + (long long)c * ldB] : real(0);
+  }
   // Thread (r, cg) reduces rows r of columns cg, cg + 4, ...
   const int r = tid % NB, cg = tid / NB;
   for (int q = 0; q < t; ++q) {
@@ -130,8 +131,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) ${entry}(
     __syncthreads();                                   // J's X is in memory; the previous product is done
     storeTile(tile, reg);
     const int rowsJ = min(NB, m - J * NB);
-    ${unrolledBlockLoop('NB * RT', 'NB * RT', `      const int k = e % NB, c = e / NB;
-      xs[e] = k < rowsJ && c < nc ? __ldcg(b + J * NB + k + (long long)c * ldB) : real(0);`)}
+    for (int e = tid; e < NB * RT; e += THREADS) {
+      const int k = e % NB, c = e / NB;
+      xs[e] = k < rowsJ && c < nc ? __ldcg(b + J * NB + k + (long long)c * ldB) : real(0);
+    }
     __syncthreads();
     for (int c = cg; c < nc; c += THREADS / NB) {
       real s0 = real(0), s1 = real(0);
