@@ -17,8 +17,8 @@ import assert from 'node:assert/strict';
 import type { DType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { potrfMatrix } from '../../src/cpu/lapack/potrf.js';
-import { potrfDiagonalSource } from '../../src/cuda/kernels/potrf/generate-diagonal.js';
-import { potrfPanelSolveSource } from '../../src/cuda/kernels/potrf/generate-panel-solve.js';
+import { potrfDiagonalSource, potrfDiagonalThreads } from '../../src/cuda/kernels/potrf/generate-diagonal.js';
+import { POTRF_PANEL_ROWS, potrfPanelSolveSource, potrfPanelSolveThreads } from '../../src/cuda/kernels/potrf/generate-panel-solve.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
@@ -39,7 +39,7 @@ test('the fused diagonal kernel run on the host factors and inverts', { skip, ti
       for (const [nb, size] of sizes) {
         const src = potrfDiagonalSource({ dtype, uplo, nb });
         writeFileSync(join(dir, 'kernel.cu'), src.source);
-        execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, `-I${dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', join(dir, 'h')]);
+        execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, `-DHNB=${nb}`, `-DHTHREADS=${potrfDiagonalThreads(nb)}`, `-I${dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', join(dir, 'h')]);
         const count = 2, ld = size + 3, stride = ld * size + 5, column = 40, fail = Math.min(size > 64 ? 70 : 3, size - 1);
         const a = new Float64Array(count * stride);
         for (let e = 0; e < a.length; e++) a[e] = dtype === 'float32' ? Math.fround(rng.uniform()) : rng.uniform();
@@ -101,7 +101,7 @@ test('the panel solve run on the host: A21 W^T over the triangle only (a NaN lea
       for (const [nb, size, m] of [[16, 16, 70], [16, 13, 5], [8, 8, 130]] as const) {
         const src = potrfPanelSolveSource({ dtype, uplo, nb });
         writeFileSync(join(dir, 'kernel.cu'), src.source.replace('extern __shared__ __align__(16) unsigned char smemRaw[];', 'unsigned char* smemRaw = g_smem;'));
-        execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, `-I${dir}`, `-I${resolve('test/helpers')}`, PANEL_HARNESS, '-o', join(dir, 'p')]);
+        execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, `-DHNB=${nb}`, `-DHROWS=${POTRF_PANEL_ROWS}`, `-DHTHREADS=${potrfPanelSolveThreads(nb)}`, `-I${dir}`, `-I${resolve('test/helpers')}`, PANEL_HARNESS, '-o', join(dir, 'p')]);
         // A (size + m) x (size + m) SPD matrix: its factor's first `size` columns are the reference.
         const n = size + m, count = 2, ld = n + 1, stride = ld * n + 3;
         const round = (x: number): number => (dtype === 'float32' ? Math.fround(x) : x);

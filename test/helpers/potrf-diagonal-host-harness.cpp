@@ -1,5 +1,5 @@
-// Runs the large Cholesky's fused diagonal kernel (kernel.cu, entry ENTRY, NB and THREADS from the
-// kernel's own #defines) on the CPU: one std::thread per CUDA thread, one block at a time, the
+// Runs the large Cholesky's fused diagonal kernel (kernel.cu, entry ENTRY; HNB and HTHREADS given
+// with -D by the test (the kernel's own macros are undefined after its device functions)) on the CPU: one std::thread per CUDA thread, one block at a time, the
 // kernel's __shared__ arrays static (shared by the block's threads), __syncthreads a std::barrier.
 // stdin: count size ldA strideA column, then count * strideA elements of A;
 // stdout: info (count), then A (count * strideA), then W (count * NB * NB).
@@ -18,12 +18,12 @@ inline float4 make_float4(float x, float y, float z, float w) { return { x, y, z
 int main() {
   long long count, size, ldA, strideA, column;
   if (scanf("%lld %lld %lld %lld %lld", &count, &size, &ldA, &strideA, &column) != 5) return 2;
-  std::vector<real> A(count * strideA + 1), W(count * NB * NB, (real)NAN);
+  std::vector<real> A(count * strideA + 1), W(count * HNB * HNB, (real)NAN);
   for (long long i = 0; i < count * strideA; ++i) { double v; if (scanf("%lf", &v) != 1) return 3; A[i] = (real)v; }
   std::vector<int> info(count, 0);
-  blockDim.x = THREADS; gridDim.x = count;
+  blockDim.x = HTHREADS; gridDim.x = count;
   for (unsigned x = 0; x < count; ++x)
-    launch_block(x, 0, THREADS, [&] { ENTRY(A.data(), 0, strideA, (int)ldA, W.data(), info.data(), (int)count, (int)size, (int)column); });
+    launch_block(x, 0, HTHREADS, [&] { ENTRY(A.data(), 0, strideA, (int)ldA, W.data(), info.data(), (int)count, (int)size, (int)column); });
   for (auto i : info) printf("%d\n", i);
   for (long long i = 0; i < count * strideA; ++i) printf("%.17g\n", (double)A[i]);
   for (auto w : W) printf("%.17g\n", (double)w);

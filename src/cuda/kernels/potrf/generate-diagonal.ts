@@ -63,14 +63,20 @@ export function potrfDiagonalFits(nb: number): boolean {
  */
 export function load4Source(dtype: DType): string {
   return dtype === 'float64'
-    ? `static __device__ __forceinline__ void load4(real (&dst)[${TILE}], const real* src) {
+    ? `#ifndef MYRIAD_LOAD4
+#define MYRIAD_LOAD4
+static __device__ __forceinline__ void load4(real (&dst)[${TILE}], const real* src) {
   const double2 lo = *reinterpret_cast<const double2*>(src), hi = *reinterpret_cast<const double2*>(src + 2);
   dst[0] = lo.x; dst[1] = lo.y; dst[2] = hi.x; dst[3] = hi.y;
-}`
-    : `static __device__ __forceinline__ void load4(real (&dst)[${TILE}], const real* src) {
+}
+#endif`
+    : `#ifndef MYRIAD_LOAD4
+#define MYRIAD_LOAD4
+static __device__ __forceinline__ void load4(real (&dst)[${TILE}], const real* src) {
   const float4 q = *reinterpret_cast<const float4*>(src);
   dst[0] = q.x; dst[1] = q.y; dst[2] = q.z; dst[3] = q.w;
-}`;
+}
+#endif`;
 }
 
 /** store4(dst, src): the mirror of load4 (four consecutive elements, 16-byte aligned, any memory). */
@@ -85,10 +91,13 @@ function store4Source(dtype: DType): string {
 }`;
 }
 
-export function potrfDiagonalSource(p: PotrfDiagonalParams): KernelSource {
+/**
+ * The block's device function `potrfDiagonalBlock` with its macros and helpers (the macros are
+ * undefined after it, so that another kernel's source can follow: generate-fused-panel.ts).
+ */
+export function potrfDiagonalDevice(p: PotrfDiagonalParams): string {
   const d = p.dtype === 'float64';
   const split = p.nb <= SPLIT_MAX;
-  const entry = `potrf_diag_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_nb${p.nb}`;
   const at = p.uplo === 'lower' ? 'a[(i) + (long long)(k) * ldA]' : 'a[(k) + (long long)(i) * ldA]';
   // Unrolled loops (compile-time register indices): over a tile's rows r, columns c, and the
   // panel's columns m.
@@ -103,30 +112,23 @@ export function potrfDiagonalSource(p: PotrfDiagonalParams): KernelSource {
         load4(lr, ${left});
         load4(rc, ${right});
         ${rows(cols(`${tile}[r][c] = fmaReal(-lr[r], rc[c], ${tile}[r][c]);`))}`);
-  const source = `${precisionPrelude(p.dtype)}
-#define NB ${p.nb}
+  const source = `#define NB ${p.nb}
 #define TB (NB / ${TILE})
 #define TILES (TB * (TB + 1) / 2)
-#define THREADS ${potrfDiagonalThreads(p.nb)}
 // Element (i, k) of the lower factor's storage: A itself ('lower') or A^T ('upper').
 #define AT(i, k) ${at}
 static __device__ __forceinline__ real rsqrtReal(real x) { return ${d ? 'rsqrt' : 'rsqrtf'}(x); }
 ${load4Source(p.dtype)}
 ${store4Source(p.dtype)}
 
-// A: the diagonal block of each matrix (offset at its first element); W: count inverses of NB x NB
-// (ld NB); column: the block's first column in the whole matrix (for info).
-extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
-    ${operandParameters('A', 'strided', true)}, real* __restrict__ W,
-    int* __restrict__ info, int count, int size, int column) {
+// One matrix's diagonal block: a at its first element, w its inverse's NB x NB (ld NB), info its
+// info; column: the block's first column in the whole matrix (for info). Threads beyond the
+// block's roles (a larger launch: the fused panel) only take part in the barriers.
+static __device__ void potrfDiagonalBlock(real* __restrict__ a, int ldA, real* __restrict__ w, int* __restrict__ info, int size, int column) {
   __shared__ __align__(16) real sL[${TILE}][NB];   // the panel's column block of L (rows below its diagonal tile), by column
   __shared__ __align__(16) real sW[${TILE}][NB];   // the panel's row block of W, final
   __shared__ real sInv[${TILE}][${TILE}];   // the inverse of the panel's diagonal factor
   __shared__ int sFail;                     // 0, or 1 + the failing column within the block
-  const int q = blockIdx.x;
-  if (q >= count) return;
-  real* a = A + offsetA + (long long)q * strideA;
-  real* w = W + (long long)q * NB * NB;
   const int t = threadIdx.x;
   // ${split ? 'Threads [0, TILES) own a tile of the Schur complement, [TILES, 2 TILES) one of W.' : 'Thread t < TILES owns tile t of both triangles.'}
   const bool aOwner = t < TILES;
@@ -225,7 +227,7 @@ ${split ? '' : `  ${rows(cols('v[r][c] = real(wi0 + r == wk0 + c);'))}
     }
     __syncthreads();
     if (fail) {                           // block-uniform
-      if (t == 0 && info[q] == 0) info[q] = column + fail;
+      if (t == 0 && *info == 0) *info = column + fail;
       break;
     }
     // 3. The rank-${TILE} updates: A(I, K) -= L(I, jt) L(K, jt)^T for I >= K > jt (above the diagonal
@@ -257,6 +259,27 @@ ${split ? '' : `  ${rows(cols('v[r][c] = real(wi0 + r == wk0 + c);'))}
       ${rows('col[r] = wi > wk || r >= c ? v[r][c] : real(0);')}
       store4(&w[wi0 + (wk0 + c) * NB], col);`)}
   }
+}
+#undef NB
+#undef TB
+#undef TILES
+#undef AT
+`;
+  return source;
+}
+
+export function potrfDiagonalSource(p: PotrfDiagonalParams): KernelSource {
+  const entry = `potrf_diag_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_nb${p.nb}`;
+  const source = `${precisionPrelude(p.dtype)}
+${potrfDiagonalDevice(p)}
+// A: the diagonal block of each matrix (offset at its first element); W: count inverses of NB x NB
+// (ld NB); column: the block's first column in the whole matrix (for info).
+extern "C" __global__ void __launch_bounds__(${potrfDiagonalThreads(p.nb)}) ${entry}(
+    ${operandParameters('A', 'strided', true)}, real* __restrict__ W,
+    int* __restrict__ info, int count, int size, int column) {
+  const int q = blockIdx.x;
+  if (q >= count) return;
+  potrfDiagonalBlock(A + offsetA + (long long)q * strideA, ldA, W + (long long)q * ${p.nb * p.nb}, info + q, size, column);
 }
 `;
   return { name: `${entry}.cu`, source, entry };

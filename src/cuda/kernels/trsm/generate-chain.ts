@@ -26,6 +26,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { FLAG_HELPERS } from '../common/flags.js';
 import { leafMapping, variantTag } from './generate-leaf.js';
 import type { TrsmChainParams } from './params.js';
 
@@ -56,14 +57,7 @@ constexpr bool UNIT = ${p.diag === 'unit'};
 constexpr int NB = ${CHAIN_NB}, RT = ${p.rhs}, THREADS = ${CHAIN_THREADS}, LDT = NB + 1;
 constexpr int PER_THREAD = NB * NB / THREADS;   // tile elements each thread fetches
 
-static __device__ __forceinline__ int acquireFlag(const int* p) {
-  int v;
-  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-static __device__ __forceinline__ void releaseFlag(int* p) {
-  asm volatile("st.release.gpu.global.s32 [%0], %1;" :: "l"(p), "r"(1) : "memory");
-}
+${FLAG_HELPERS}
 
 // Element e of the walk over M's block (I, J): along A's columns (coalesced) whether M is A or A^T.
 // (r, c) is the element's place in M's block; zero outside the m x m matrix.
@@ -103,10 +97,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) ${entry}(
   const real* a = ${matrixPointer('A', p.kind, 'mat')};
   real* b = ${matrixPointer('B', p.kind, 'mat')} + (long long)c0 * ldB;
 
-  __shared__ int ticket;
-  if (tid == 0) ticket = atomicAdd(counter, 1);
-  __syncthreads();
-  const int t = ticket;
+  const int t = takeTicket(counter);
   const int I = REVERSE ? blocks - 1 - t : t;
   const int rowsI = min(NB, m - I * NB);
 
