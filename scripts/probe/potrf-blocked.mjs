@@ -57,6 +57,8 @@ const ALL_PATHS = [
   ['fused 128 outer 4', { recursive: true, blocked: true, diagonal: 128, outerPanels: 4 }],
   // Session 7: the one-block-per-matrix designs (the plan for batches of SMs or more below 1024 before).
   ['per-matrix kernels', { recursive: false }],
+  // Session 8: the fused driver's panel in two launches (diagonal, then the solve) against one (generate-fused-panel.ts).
+  ['default plan, two-launch panels', { fusedPanel: false }],
   ['default plan', undefined],
 ];
 // PATHS=name,name (substrings) picks rows; default: every row.

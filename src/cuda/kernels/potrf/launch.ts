@@ -19,6 +19,7 @@ import { syrkCuda } from '../syrk/index.js';
 import { gemmCuda } from '../gemm/index.js';
 import { potrfPanelSolveBlocks, potrfPanelSolveSharedBytes, potrfPanelSolveSource, potrfPanelSolveThreads } from './generate-panel-solve.js';
 import { potrfDiagonalFits, potrfDiagonalSource, potrfDiagonalThreads } from './generate-diagonal.js';
+import { potrfFusedPanelSharedBytes, potrfFusedPanelSource, potrfFusedPanelSyncInts, potrfFusedPanelThreads } from './generate-fused-panel.js';
 import { trsmCuda, type TrsmOptions } from '../trsm/index.js';
 import { infoCombineSource } from './generate-combine.js';
 import { SMALL_MAX_N, smallGrid } from '../common/warp-slots.js';
@@ -102,7 +103,7 @@ export function potrfGroup(dev: GpuDevice, dtype: DType, uplo: Uplo, g: LaunchGr
  * untouched by it.
  */
 function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, opts: PotrfOptions): void {
-  const { recursive: _recursive, blocked, panel, trsm, diagonal, outerPanels, lookahead, ...leafForce } = opts.force ?? {};
+  const { recursive: _recursive, blocked, panel, trsm, diagonal, outerPanels, lookahead, fusedPanel, ...leafForce } = opts.force ?? {};
   const tuning = (opts.tuning ?? tuningFor(dev.info.arch, 'potrf')).blocked;
   const byPanels = potrfBlocked(a.rows, tuning, blocked);
   const fused = diagonal ?? bandFor(tuning.diagonal[dtype], a.rows)?.nb ?? 0;
@@ -112,7 +113,7 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
     if (!potrfDiagonalFits(fused)) throw new MyriadError('INVALID_ARGUMENT', `potrf's fused diagonal block must be a multiple of 4 of at most 128, got ${fused}`, 'diagonal');
     const outer = outerPanels ?? bandFor(tuning.outerPanels[dtype], a.rows)?.panels ?? 1;
     if (!Number.isInteger(outer) || outer < 1) throw new MyriadError('INVALID_ARGUMENT', `potrf's outer panels must be a positive integer, got ${outer}`, 'outerPanels');
-    potrfInvertedPanels(dev, dtype, uplo, a, info, count, fused, outer, lookahead ?? a.rows >= tuning.lookaheadFrom[dtype]);
+    potrfInvertedPanels(dev, dtype, uplo, a, info, count, fused, outer, lookahead ?? a.rows >= tuning.lookaheadFrom[dtype], fusedPanel ?? count <= tuning.fusedPanelMaxCount);
     return;
   }
   const width = panel ?? tuning.panel;
@@ -173,6 +174,7 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
  */
 function potrfInvertedPanels(
   dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatch<DeviceArray>, info: DeviceArray, count: number, nb: number, outer: number, lookahead: boolean,
+  fusedPanel: boolean,
 ): void {
   const n = a.rows;
   const lower = uplo === 'lower';
@@ -180,7 +182,8 @@ function potrfInvertedPanels(
   zeroInfo(dev, info, null, count);
   const p: PotrfDiagonalParams = { dtype, uplo, nb };
   const diagonalKernel = kernelFor(dev, 'potrf-diagonal', p, () => potrfDiagonalSource(p));
-  const solveKernel = kernelFor(dev, 'potrf-panel-solve', p, () => potrfPanelSolveSource(p));
+  const panelKernel = fusedPanel ? kernelFor(dev, 'potrf-fused-panel', p, () => potrfFusedPanelSource(p)) : null;
+  const solveKernel = panelKernel ? null : kernelFor(dev, 'potrf-panel-solve', p, () => potrfPanelSolveSource(p));
   // The panel's columns (off, width) over rows [r0, r0 + rows), as stored ('upper': its transpose's place).
   const panelPart = (off: number, width: number, r0: number, rows: number): StridedBatch<DeviceArray> =>
     (lower ? block(a, r0, off, rows, width) : block(a, off, r0, width, rows)) as StridedBatch<DeviceArray>;
@@ -205,6 +208,10 @@ function potrfInvertedPanels(
   const frame = Workspace.of(dev).frame();
   try {
     const w = frame.take(dtype, count * nb * nb, `the large Cholesky's inverted diagonal blocks (${count} of ${nb} x ${nb})`);
+    // The fused panels' tickets and flags: a fresh slot per panel, zeroed once for the call.
+    const syncInts = potrfFusedPanelSyncInts(count);
+    const sync = panelKernel ? frame.take('int32', Math.ceil(n / nb) * syncInts, `the large Cholesky's panel flags (${Math.ceil(n / nb)} panels of ${count} matrices)`) : null;
+    if (sync) dev.fill(sync, 0);
     let forked = false;
     // Two levels: outer panels of `outer` inner ones. The inner panels update only their own outer
     // panel's columns (k = nb); the trailing matrix beyond is updated once per outer panel, with
@@ -217,12 +224,20 @@ function potrfInvertedPanels(
         const size = Math.min(nb, end - off);
         const rest = n - off - size;
         const a11 = block(a, off, off, size, size) as StridedBatch<DeviceArray>;
-        diagonalKernel.launch({ grid: [count, 1, 1], block: [potrfDiagonalThreads(nb), 1, 1] },
-          [...stridedArgs(a11), arg.ptr(w), arg.ptr(info), arg.i32(count), arg.i32(size), arg.i32(off)]);
+        const diagonalArgs = [...stridedArgs(a11), arg.ptr(w), arg.ptr(info), arg.i32(count), arg.i32(size), arg.i32(off)];
+        if (panelKernel && sync && rest > 0) {
+          const rowBlocks = potrfPanelSolveBlocks(rest);
+          const slot = sync.ptr + BigInt((off / nb) * syncInts * 4);
+          panelKernel.launch({ grid: [count * (1 + rowBlocks), 1, 1], block: [potrfFusedPanelThreads(nb), 1, 1], sharedBytes: potrfFusedPanelSharedBytes(p) },
+            [...diagonalArgs, arg.i32(rest), arg.i32(rowBlocks), arg.ptr(slot)]);
+        } else {
+          diagonalKernel.launch({ grid: [count, 1, 1], block: [potrfDiagonalThreads(nb), 1, 1] }, diagonalArgs);
+          if (rest === 0) continue;
+          const panelBlock = panelPart(off, size, off + size, rest);
+          solveKernel?.launch({ grid: [potrfPanelSolveBlocks(rest), count, 1], block: [potrfPanelSolveThreads(nb), 1, 1], sharedBytes: potrfPanelSolveSharedBytes(p) },
+            [...stridedArgs(panelBlock), arg.ptr(w), arg.i32(count), arg.i32(rest), arg.i32(size)]);
+        }
         if (rest === 0) continue;
-        const panelBlock = panelPart(off, size, off + size, rest);
-        solveKernel.launch({ grid: [potrfPanelSolveBlocks(rest), count, 1], block: [potrfPanelSolveThreads(nb), 1, 1], sharedBytes: potrfPanelSolveSharedBytes(p) },
-          [...stridedArgs(panelBlock), arg.ptr(w), arg.i32(count), arg.i32(rest), arg.i32(size)]);
         if (end - off - size > 0) updateColumns(off, size, off + size, end - off - size);
       }
       const rest = n - end;

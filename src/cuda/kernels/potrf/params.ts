@@ -88,6 +88,11 @@ export interface PotrfForce {
   readonly outerPanels?: number;
   /** The fused-diagonal driver overlaps each panel with the previous trailing update (default true where the device has a side stream). */
   readonly lookahead?: boolean;
+  /**
+   * The fused-diagonal driver's panel in one launch, the diagonal block and the solve below it
+   * (generate-fused-panel.ts), or in two (false); default: the table's fusedPanelMaxCount.
+   */
+  readonly fusedPanel?: boolean;
   /** Passed to the large path's triangular solves (e.g. `invertFrom`: Infinity keeps the substitution leaves). */
   readonly trsm?: TrsmForce;
 }

@@ -70,6 +70,12 @@ export const sm90PotrfTuning: PotrfTuning = {
     // The fused driver for every n on the large path (from 256 with fewer matrices than SMs): 256 x 16
     // 0.206 ms, 512 x 16 0.377 against the recursion's 0.413 and 0.980 (float64, no lookahead).
     diagonalMinN: 256,
+    // The panel in one launch (session 8, H100, potrf-blocked.mjs "default plan" rows, ms, one launch /
+    // two): one matrix float64 2048 1.368 / 1.392, 4096 3.557 / 3.583, 8192 10.45 / 10.80 (large-breakdown.mjs),
+    // float32 2048 1.046 / 1.113, 4096 2.594 / 2.691; 1024 x 16 float64 0.976 / 1.011; but 256 matrices:
+    // float64 256 0.362 / 0.362, 512 1.702 / 1.653, float32 256 0.306 / 0.389, 512 1.197 / 1.074 (with
+    // many matrices the row blocks wait on SMs the other matrices' diagonal blocks could use).
+    fusedPanelMaxCount: 131,
   },
 };
 

@@ -58,6 +58,11 @@ export interface PotrfBlockedTuning {
   readonly diagonalMinN: number;
   /** n from which the fused-diagonal driver overlaps each panel with the trailing update (a side stream). */
   readonly lookaheadFrom: PerDType<number>;
+  /**
+   * The fused-diagonal driver's panel in one launch (the diagonal block and the solve below it,
+   * generate-fused-panel.ts) for batches of at most this many matrices; two launches above.
+   */
+  readonly fusedPanelMaxCount: number;
   /** Both large paths, fewer matrices than SMs: leaves of 33 ... 128 by the register design whatever registerMax says. */
   readonly registerLeavesFew: boolean;
 }
