@@ -113,7 +113,7 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
     if (!potrfDiagonalFits(fused)) throw new MyriadError('INVALID_ARGUMENT', `potrf's fused diagonal block must be a multiple of 4 of at most 128, got ${fused}`, 'diagonal');
     const outer = outerPanels ?? bandFor(tuning.outerPanels[dtype], a.rows)?.panels ?? 1;
     if (!Number.isInteger(outer) || outer < 1) throw new MyriadError('INVALID_ARGUMENT', `potrf's outer panels must be a positive integer, got ${outer}`, 'outerPanels');
-    potrfInvertedPanels(dev, dtype, uplo, a, info, count, fused, outer, lookahead ?? a.rows >= tuning.lookaheadFrom[dtype], fusedPanel ?? count <= tuning.fusedPanelMaxCount);
+    potrfInvertedPanels(dev, dtype, uplo, a, info, count, fused, outer, lookahead ?? a.rows >= tuning.lookaheadFrom[dtype], fusedPanel ?? (count <= tuning.fusedPanelMaxCount && a.rows <= tuning.fusedPanelMaxN[dtype]));
     return;
   }
   const width = panel ?? tuning.panel;

@@ -90,7 +90,8 @@ export interface PotrfForce {
   readonly lookahead?: boolean;
   /**
    * The fused-diagonal driver's panel in one launch, the diagonal block and the solve below it
-   * (generate-fused-panel.ts), or in two (false); default: the table's fusedPanelMaxCount.
+   * (generate-fused-panel.ts), or in two (false); default: the table's fusedPanelMaxCount and
+   * fusedPanelMaxN.
    */
   readonly fusedPanel?: boolean;
   /** Passed to the large path's triangular solves (e.g. `invertFrom`: Infinity keeps the substitution leaves). */

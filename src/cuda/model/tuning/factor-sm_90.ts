@@ -71,11 +71,15 @@ export const sm90PotrfTuning: PotrfTuning = {
     // 0.206 ms, 512 x 16 0.377 against the recursion's 0.413 and 0.980 (float64, no lookahead).
     diagonalMinN: 256,
     // The panel in one launch (session 8, H100, potrf-blocked.mjs "default plan" rows, ms, one launch /
-    // two): one matrix float64 2048 1.368 / 1.392, 4096 3.557 / 3.583, 8192 10.45 / 10.80 (large-breakdown.mjs),
-    // float32 2048 1.046 / 1.113, 4096 2.594 / 2.691; 1024 x 16 float64 0.976 / 1.011; but 256 matrices:
-    // float64 256 0.362 / 0.362, 512 1.702 / 1.653, float32 256 0.306 / 0.389, 512 1.197 / 1.074 (with
-    // many matrices the row blocks wait on SMs the other matrices' diagonal blocks could use).
+    // two): one matrix float64 2048 1.280 / 1.344, 4096 3.557 / 3.580, 8192 10.40 / 10.67, but 12288
+    // 25.41 / 24.79 and 16384 51.26 / 49.94 (the row blocks spin on SMs the side stream's trailing
+    // update would use while the diagonal block is factored; 8192-12288 not measured); float32 2048
+    // 1.065 / 1.112, 4096 2.585 / 2.682, 8192 9.78 / 9.91, 16384 46.20 / 46.19; 1024 x 16 float64
+    // 0.976 / 1.011; but 256 matrices: float64 256 0.362 / 0.362, 512 1.702 / 1.653, float32 256
+    // 0.306 / 0.389, 512 1.197 / 1.074 (the row blocks wait on SMs other matrices' diagonal blocks
+    // could use).
     fusedPanelMaxCount: 131,
+    fusedPanelMaxN: { float64: 10239, float32: Infinity },
   },
 };
 

@@ -60,9 +60,11 @@ export interface PotrfBlockedTuning {
   readonly lookaheadFrom: PerDType<number>;
   /**
    * The fused-diagonal driver's panel in one launch (the diagonal block and the solve below it,
-   * generate-fused-panel.ts) for batches of at most this many matrices; two launches above.
+   * generate-fused-panel.ts) for batches of at most fusedPanelMaxCount matrices of at most
+   * fusedPanelMaxN; two launches beyond.
    */
   readonly fusedPanelMaxCount: number;
+  readonly fusedPanelMaxN: PerDType<number>;
   /** Both large paths, fewer matrices than SMs: leaves of 33 ... 128 by the register design whatever registerMax says. */
   readonly registerLeavesFew: boolean;
 }
