@@ -111,53 +111,49 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
     });
   };
 
+  /** The axpy forms' step head: x(k) = b(k) / T(k, k) for every fused matrix and vector, kept in xs and stored over b(k). */
+  const divideByDiagonal = (V: number): void => {
+    for (let m = 0; m < M; m++) {
+      diagonal(m); c.set(t);
+      for (let v = 0; v < V; v++) {
+        const o = FB(m) + v * 16;
+        c.get(rowk).get(rowk).simdMem(SIMD.load, 3, o).get(t).simd(SIMD.f64x2Div).tee(xs[R(m, v)]!).simdMem(SIMD.store, 3, o);
+      }
+    }
+  };
+
+  /** The axpy forms' step body: b(i) -= T(i, k) x(k) for the rows the walk covers (tp at T(i, k), rowi at b(i)). */
+  const axpyRows = (V: number): void => {
+    walk(8, LDB, () => {
+      for (let m = 0; m < M; m++) {
+        c.get(tp).simdMem(SIMD.load64Splat, 3, FA(m)).set(ts[m]!);
+        for (let v = 0; v < V; v++) {
+          const o = FB(m) + v * 16;
+          c.get(rowi).get(rowi).simdMem(SIMD.load, 3, o).get(ts[m]!).get(xs[R(m, v)]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
+        }
+      }
+    });
+  };
+
   /** L y = b in the axpy form: y(k) = b(k) / L(k, k), then b(i) -= L(i, k) y(k) for i > k. */
   const axpyForward = (V: number): void => {
     overK(true, () => {
-      for (let m = 0; m < M; m++) {
-        diagonal(m); c.set(t);
-        for (let v = 0; v < V; v++) {
-          const o = FB(m) + v * 16;
-          c.get(rowk).get(rowk).simdMem(SIMD.load, 3, o).get(t).simd(SIMD.f64x2Div).tee(xs[R(m, v)]!).simdMem(SIMD.store, 3, o);
-        }
-      }
+      divideByDiagonal(V);
       c.get(colk).get(k).i32(1).op(OP.i32Add).i32(3).op(0x74).op(OP.i32Add).set(tp);
       c.get(colk).i32(n * 8).op(OP.i32Add).set(end);
       c.get(rowk).i32(LDB).op(OP.i32Add).set(rowi);
-      walk(8, LDB, () => {
-        for (let m = 0; m < M; m++) {
-          c.get(tp).simdMem(SIMD.load64Splat, 3, FA(m)).set(ts[m]!);
-          for (let v = 0; v < V; v++) {
-            const o = FB(m) + v * 16;
-            c.get(rowi).get(rowi).simdMem(SIMD.load, 3, o).get(ts[m]!).get(xs[R(m, v)]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
-          }
-        }
-      });
+      axpyRows(V);
     });
   };
 
   /** U x = y in the axpy form, as dtrsm (UPPER_N): x(k) = y(k) / U(k, k), then y(i) -= U(i, k) x(k) for i < k, k = n-1 ... 0. */
   const axpyBackward = (V: number): void => {
     overK(false, () => {
-      for (let m = 0; m < M; m++) {
-        diagonal(m); c.set(t);
-        for (let v = 0; v < V; v++) {
-          const o = FB(m) + v * 16;
-          c.get(rowk).get(rowk).simdMem(SIMD.load, 3, o).get(t).simd(SIMD.f64x2Div).tee(xs[R(m, v)]!).simdMem(SIMD.store, 3, o);
-        }
-      }
+      divideByDiagonal(V);
       c.get(colk).set(tp);
       c.get(colk).get(k).i32(3).op(0x74).op(OP.i32Add).set(end);
       c.get(B).get(gb).op(OP.i32Add).set(rowi);
-      walk(8, LDB, () => {
-        for (let m = 0; m < M; m++) {
-          c.get(tp).simdMem(SIMD.load64Splat, 3, FA(m)).set(ts[m]!);
-          for (let v = 0; v < V; v++) {
-            const o = FB(m) + v * 16;
-            c.get(rowi).get(rowi).simdMem(SIMD.load, 3, o).get(ts[m]!).get(xs[R(m, v)]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
-          }
-        }
-      });
+      axpyRows(V);
     });
   };
 

@@ -9,6 +9,9 @@ import { list, strided, variable, type Batch } from '../../../src/core/batch.js'
 import { DTYPE_EPS, type DType, type FloatArray } from '../../../src/core/dtype.js';
 import type { Backend, OpName } from '../../../src/core/ops.js';
 import { cpuBackend } from '../../../src/cpu/backend.js';
+import { after, before } from 'node:test';
+import { cpuThreads, setCpuThreads } from '../../../src/cpu-fast/index.js';
+import { THREADING } from '../../../src/cpu-fast/threads/parallel.js';
 import { Rng, randomArray } from '../../helpers/random.js';
 
 export type Kind = 'strided' | 'list' | 'variable';
@@ -112,3 +115,23 @@ export function generalFill(zeroCol: (index: number) => number): Fill {
 
 export const info = (count: number): Int32Array => new Int32Array(count).fill(-7);
 export const pivots = (length: number): Int32Array => new Int32Array(length).fill(-9);
+
+/**
+ * In the enclosing suite (or file): `threads` workers and no size thresholds, so that even small
+ * batches split across them; the previous settings come back after it.
+ */
+export function splitAcrossThreads(threads: number): void {
+  const saved = { ...THREADING, threads: cpuThreads() };
+  before(() => {
+    setCpuThreads(threads);
+    THREADING.minWork = 0;
+    THREADING.minWorkPerThread = 0;
+    THREADING.copyMinSize = 0;
+  });
+  after(() => {
+    setCpuThreads(saved.threads);
+    THREADING.minWork = saved.minWork;
+    THREADING.minWorkPerThread = saved.minWorkPerThread;
+    THREADING.copyMinSize = saved.copyMinSize;
+  });
+}

@@ -4,33 +4,20 @@
  * batch of one, a failing matrix in every share, data on a SharedArrayBuffer (no copies) and on
  * ordinary arrays (chunked copies), and A and B interleaved in one array (copy-back by column).
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastCpuBackend } from '../../../src/cpu-fast/backend.js';
-import { setCpuThreads, cpuThreads } from '../../../src/cpu-fast/index.js';
 import { THREADING, threadsFor } from '../../../src/cpu-fast/threads/parallel.js';
 import { strided } from '../../../src/core/batch.js';
 import type { DType } from '../../../src/core/dtype.js';
 import { cpuBackend } from '../../../src/cpu/backend.js';
 import { Rng } from '../../helpers/random.js';
-import { conform, generalFill, info, makeBatch, pivots, spdFill, type Kind } from './harness.js';
+import { conform, generalFill, info, makeBatch, pivots, spdFill, splitAcrossThreads, type Kind } from './harness.js';
 import { gemmCase, lu } from './cases.js';
 import { TRIANGULAR_VARIANTS, inverseCase, syrkCase, triangularCase } from './cases-blas3.js';
 import { UNROLL_MAX } from '../../../src/cpu-fast/tuning.js';
 
-const saved = { ...THREADING, threads: cpuThreads() };
-before(() => {
-  setCpuThreads(3);
-  THREADING.minWork = 0;
-  THREADING.minWorkPerThread = 0;
-  THREADING.copyMinSize = 0;
-});
-after(() => {
-  setCpuThreads(saved.threads);
-  THREADING.minWork = saved.minWork;
-  THREADING.minWorkPerThread = saved.minWorkPerThread;
-  THREADING.copyMinSize = saved.copyMinSize;
-});
+splitAcrossThreads(3);
 
 /** A strided batch whose array lives on a SharedArrayBuffer. */
 function shared(b: ReturnType<typeof makeBatch>): ReturnType<typeof makeBatch> {

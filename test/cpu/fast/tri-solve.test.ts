@@ -6,17 +6,15 @@
  * (untouched, compared whole), info poisoned, zero right-hand sides, a singular U(k, k) (getrs:
  * Inf/NaN in that matrix's B only, as the reference).
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastCpuBackend, serialKernels } from '../../../src/cpu-fast/backend.js';
-import { setCpuThreads, cpuThreads } from '../../../src/cpu-fast/index.js';
-import { THREADING } from '../../../src/cpu-fast/threads/parallel.js';
 import { matrixAt, strided, type Batch } from '../../../src/core/batch.js';
 import type { DType, FloatArray } from '../../../src/core/dtype.js';
 import type { Uplo } from '../../../src/core/enums.js';
 import type { Op } from '../../../src/core/ops.js';
 import { Rng } from '../../helpers/random.js';
-import { conform, generalFill, info, makeBatch, spdFill, type HostBackend, type Kind } from './harness.js';
+import { conform, generalFill, info, makeBatch, spdFill, splitAcrossThreads, type HostBackend, type Kind } from './harness.js';
 import { SIZES } from './cases.js';
 
 const DTYPES: readonly DType[] = ['float64', 'float32'];
@@ -109,19 +107,7 @@ describe('potrs and getrs on the WebAssembly solves match the reference bit for 
 });
 
 describe('potrs and getrs on the WebAssembly solves over three threads', () => {
-  const saved = { ...THREADING, threads: cpuThreads() };
-  before(() => {
-    setCpuThreads(3);
-    THREADING.minWork = 0;
-    THREADING.minWorkPerThread = 0;
-    THREADING.copyMinSize = 0;
-  });
-  after(() => {
-    setCpuThreads(saved.threads);
-    THREADING.minWork = saved.minWork;
-    THREADING.minWorkPerThread = saved.minWorkPerThread;
-    THREADING.copyMinSize = saved.copyMinSize;
-  });
+  splitAcrossThreads(3);
   test('batches of 5 and 7 (not multiples of three), both dtypes', () => {
     for (const dtype of DTYPES) for (const [n, count] of [[17, 7], [47, 5]] as const) for (const nrhs of [1, 5]) {
       for (const uplo of ['lower', 'upper'] as const) conform(fastCpuBackend, potrsCase('strided', dtype, n, uplo, nrhs, count), n * count + nrhs, dtype);
