@@ -11,6 +11,7 @@ import { CU_STREAM_CAPTURE_MODE_RELAXED, type CudaGraphApi, type CUgraph, type C
 import type { DeviceGraph } from './types.js';
 
 const USE_NODE_PRIORITY = 8;
+const CUDA_ERROR_INVALID_VALUE = 1;
 
 export class CudaGraph implements DeviceGraph {
   private exec: CUgraphExec | null;
@@ -56,7 +57,9 @@ export function captureGraph(context: DeviceContext, api: CudaGraphApi | undefin
   const exec: [CUgraphExec | null] = [null];
   // CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY (CUDA 11.7+): a replay keeps the priorities the
   // kernels were captured with (the lookahead's side stream below the main one, runtime/device.ts).
-  const rc = api.cuGraphInstantiateWithFlags(exec, graph[0] as CUgraph, USE_NODE_PRIORITY);
+  // A driver without the flag refuses it (CUDA_ERROR_INVALID_VALUE): then without it.
+  let rc = api.cuGraphInstantiateWithFlags(exec, graph[0] as CUgraph, USE_NODE_PRIORITY);
+  if (rc === CUDA_ERROR_INVALID_VALUE) rc = api.cuGraphInstantiateWithFlags(exec, graph[0] as CUgraph, 0);
   if (rc !== 0) {
     api.cuGraphDestroy(graph[0] as CUgraph);
     context.check(rc, 'cuGraphInstantiateWithFlags');
