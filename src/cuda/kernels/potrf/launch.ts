@@ -163,8 +163,9 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
  * The blocked right-looking Cholesky with fused diagonal blocks (gpu-only-cholesky.txt's blocked
  * algorithm with lookahead; the panel as in generate-diagonal.ts): per panel of nb columns, one
  * kernel factors A11 = L11 L11^T and writes W = L11^-1 (and info), then one kernel rewrites the
- * panel below in place, A21 := A21 W^T ('upper': A12 := W A12; generate-panel-solve.ts); then the
- * trailing update. With lookahead (the paper's section on it), the update is two parts: the next panel's
+ * panel below in place, A21 := A21 W^T ('upper': A12 := W A12; generate-panel-solve.ts), or with
+ * `fusedPanel` both in one launch (generate-fused-panel.ts: the row blocks wait on a flag per
+ * matrix, a fresh slot of `sync` per panel); then the trailing update. With lookahead (the paper's section on it), the update is two parts: the next panel's
  * columns first, on the main stream (a SYRK on its diagonal block, a GEMM below it), then the
  * rest of the trailing matrix on the device's side stream, where it overlaps the next panel's
  * diagonal kernel (one SM) and GEMM; the main stream waits for it only before the next such
