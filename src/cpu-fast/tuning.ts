@@ -1,3 +1,6 @@
+/** An inclusive range of sizes. */
+export interface SizeRange { readonly min: number; readonly max: number }
+
 /**
  * Where one kernel family hands over to the next, as named data (measured on a 2-core AMD EPYC,
  * Node 20; see BENCHMARKS.md). V8 stops optimising generated functions of tens of kilobytes:
@@ -110,6 +113,19 @@ export const CHOLESKY_WASM_MAX = 512;
  */
 export const TRI_SOLVE_WASM_MAX = 1024;
 
+/**
+ * trsm 'left' on the WebAssembly solves (kernels/tri-solve-wasm.ts, bitwise the reference) for
+ * A's order in [min, max], in place of the blocked trsm below. To be measured.
+ * MYRIAD_CPU_TRSM_WASM=min,max overrides (measurements, tests), read once.
+ */
+const trsmWasmEnv = process.env.MYRIAD_CPU_TRSM_WASM?.split(',').map(Number);
+const trsmWasmForced: SizeRange | undefined = trsmWasmEnv && trsmWasmEnv.length === 2 && trsmWasmEnv.every((x) => Number.isInteger(x) && x >= 0)
+  ? Object.freeze({ min: trsmWasmEnv[0]!, max: trsmWasmEnv[1]! }) : undefined;
+export const TRSM_LEFT_WASM: Readonly<Record<'float64' | 'float32', SizeRange>> = Object.freeze({
+  float64: trsmWasmForced ?? Object.freeze({ min: UNROLL_MAX.triangular + 1, max: 256 }),
+  float32: trsmWasmForced ?? Object.freeze({ min: UNROLL_MAX.triangular + 1, max: 64 }),
+});
+
 /** trsm/trmm blocked over the fast gemm (recursive halving down to UNROLL_MAX.triangular) up to this order; the reference above. */
 export const TRIANGULAR_BLOCKED_MAX = 1024;
 
@@ -128,7 +144,6 @@ export const INVERSE_BLOCKED_MAX = 1024;
  * MYRIAD_CPU_INTERLEAVED=1 forces it on for 1 ... INTERLEAVED_N_MAX, =0 off (comparisons,
  * tests), read once.
  */
-export interface SizeRange { readonly min: number; readonly max: number }
 export const INTERLEAVED_N_MAX = 8;
 const INTERLEAVED_DEFAULT: SizeRange = Object.freeze({ min: 4, max: INTERLEAVED_N_MAX });
 const interleavedEnv = process.env.MYRIAD_CPU_INTERLEAVED;

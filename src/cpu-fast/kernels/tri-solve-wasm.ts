@@ -27,7 +27,9 @@
  */
 import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
 
-export type TriSolveOp = 'potrs-lower' | 'potrs-upper' | 'getrs-T';
+export type TriSolveOp = 'potrs-lower' | 'potrs-upper' | 'getrs-T' | TrsmLeftOp;
+/** trsm 'left' (B := alpha op(A)^-1 B), by op(A)'s triangle and transA: the reference's four loops (src/cpu/trsm.ts). */
+export type TrsmLeftOp = 'trsm-lower-N' | 'trsm-upper-N' | 'trsm-lower-T' | 'trsm-upper-T';
 
 export interface TriSolveWasmParams {
   readonly op: TriSolveOp;
@@ -42,6 +44,12 @@ export interface TriSolveWasmParams {
    * a count of such groups of matrices.
    */
   readonly mats: number;
+  /**
+   * trsm only: a unit diagonal (never read), and float32 data (every value the reference stores
+   * into B rounded to float32 where it stores it: its B is the caller's Float32Array).
+   */
+  readonly unit?: boolean;
+  readonly float32?: boolean;
 }
 
 /** Vectors of two right-hand sides per pass (eight columns of B: four accumulators, four values of x in registers). */
@@ -52,31 +60,65 @@ export const triSolveMats = (nrhs: number): number => {
   const nv = triSolveLdb(nrhs) / 2;
   return nv >= 4 ? 1 : nv >= 2 ? 2 : 4;
 };
-const I32_LOAD = 0x28, I32_EQ = 0x46;
+const I32_LOAD = 0x28, I32_EQ = 0x46, I32_OR = 0x72, F64_NE = 0x62, F64X2_EQ = 0x47;
 
-/** ld of packed B^T (in elements): nrhs rounded up to even. */
+/** Elements of packed B^T per row of B, all groups together: nrhs rounded up to even (B^T of one matrix is n * triSolveLdb elements). */
 export const triSolveLdb = (nrhs: number): number => nrhs + (nrhs & 1);
 
-/** Exported `solve(a, b, piv, count)`: byte addresses of the packed factors, packed B^T, int32 pivots (getrs). */
+/**
+ * The grouped layout of packed B^T: the columns of B in groups of 2 * TRI_SOLVE_VECTORS (the
+ * last group the rest, its width rounded up to even), each group n rows of its width side by
+ * side, groups one after another. One pass of the kernel reads one group, a contiguous block
+ * (rows of all nrhs side by side put rows 2 KiB apart at nrhs = 256, and a pass's rows into a
+ * few cache sets). Per group: its first column, width, and offset (elements) in a matrix's B^T.
+ */
+export function triSolveGroups(n: number, nrhs: number): { col: number; width: number; ld: number; offset: number }[] {
+  const out: { col: number; width: number; ld: number; offset: number }[] = [];
+  for (let col = 0; col < nrhs; col += 2 * TRI_SOLVE_VECTORS) {
+    const width = Math.min(2 * TRI_SOLVE_VECTORS, nrhs - col);
+    out.push({ col, width, ld: width + (width & 1), offset: col * n });
+  }
+  return out;
+}
+
+/**
+ * Exported `solve(a, b, piv, count, alpha)`: byte addresses of the packed factors, packed B^T,
+ * int32 pivots (getrs); alpha (trsm only).
+ *
+ * trsm 'left', as src/cpu/trsm.ts: transA 'N' scales B by alpha (unless alpha is 1), then runs
+ * the axpy form (lower: k ascending, rows below; upper: k descending, rows above), skipping, lane
+ * by lane, an element x(k) that is exactly zero (no division, no update: the reference's
+ * shortcut, which keeps a zero's sign and an Inf in A from meeting it); the test for a zero is
+ * one compare per vector and k, and the masked loop runs only where a lane holds one. transA
+ * 'T' runs the dot form from alpha b(i) (upper: i ascending, the sum over k < i; lower: i
+ * descending, over k > i, both k ascending). Padding lanes of B^T must not be zero in the axpy
+ * forms (the caller fills them with ones) or every k takes the masked loop.
+ */
 export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuffer> {
   const { op, n, nrhs, mats: M, lda, strideA } = p;
+  const unit = p.unit === true, r32 = p.float32 === true, trsm = op.startsWith('trsm');
   if (![1, 2, 4].includes(M)) throw new Error(`tri-solve: mats = ${M}`);
   if (n < 1 || nrhs < 1) throw new Error(`tri-solve: n = ${n}, nrhs = ${nrhs}`);
   const ldb = triSolveLdb(nrhs);
-  const LDA = lda * 8, LDB = ldb * 8, SA = strideA * 8;
+  const LDA = lda * 8, SA = strideA * 8, MB = n * ldb * 8;
+  /** Bytes between rows of B^T within the group being generated (its vectors side by side: grouped layout, see triSolveGroups). */
+  let LDB = 0;
   const nv = ldb / 2;
   const fullGroups = Math.floor(nv / TRI_SOLVE_VECTORS), tailVectors = nv % TRI_SOLVE_VECTORS;
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'f64'];
   const c = new Code(params);
-  const [A, B, PIV, COUNT] = [0, 1, 2, 3];
+  const [A, B, PIV, COUNT, ALPHA] = [0, 1, 2, 3, 4];
   const k = c.local('i32'), colk = c.local('i32'), rowk = c.local('i32'), tp = c.local('i32'), rowi = c.local('i32');
   const end = c.local('i32'), gb = c.local('i32'), pv = c.local('i32');
   const t = c.local('v128');
   const acc = Array.from({ length: TRI_SOLVE_VECTORS * M }, () => c.local('v128'));
   const xs = Array.from({ length: TRI_SOLVE_VECTORS * M }, () => c.local('v128'));
   const ts = Array.from({ length: M }, () => c.local('v128'));
+  const alphas = c.local('v128');
+  /** The value on the stack rounded to float32 and back, where the reference stores into float32 data (trsm). */
+  const round = (): void => { if (r32) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); };
   /** Byte offsets of matrix m of the fused group: its factor, its B. */
-  const FA = (m: number): number => m * SA, FB = (m: number): number => m * n * LDB;
+  const FA = (m: number): number => m * SA, FB = (m: number): number => m * MB;
   /** Register index of vector v of matrix m. */
   const R = (m: number, v: number): number => m * TRI_SOLVE_VECTORS + v;
 
@@ -111,49 +153,111 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
     });
   };
 
-  /** The axpy forms' step head: x(k) = b(k) / T(k, k) for every fused matrix and vector, kept in xs and stored over b(k). */
+  /** The axpy forms' step head: x(k) = b(k) / T(k, k) (trsm 'unit': b(k)) for every fused matrix and vector, kept in xs and stored over b(k). */
   const divideByDiagonal = (V: number): void => {
     for (let m = 0; m < M; m++) {
-      diagonal(m); c.set(t);
+      if (!unit) { diagonal(m); c.set(t); }
       for (let v = 0; v < V; v++) {
         const o = FB(m) + v * 16;
-        c.get(rowk).get(rowk).simdMem(SIMD.load, 3, o).get(t).simd(SIMD.f64x2Div).tee(xs[R(m, v)]!).simdMem(SIMD.store, 3, o);
+        if (unit) { c.get(rowk).simdMem(SIMD.load, 3, o).set(xs[R(m, v)]!); continue; }
+        c.get(rowk).get(rowk).simdMem(SIMD.load, 3, o).get(t).simd(SIMD.f64x2Div).tee(xs[R(m, v)]!);
+        round();
+        c.simdMem(SIMD.store, 3, o);
       }
     }
   };
 
-  /** The axpy forms' step body: b(i) -= T(i, k) x(k) for the rows the walk covers (tp at T(i, k), rowi at b(i)). */
-  const axpyRows = (V: number): void => {
+  /**
+   * trsm's step head where a lane of x(k) is exactly zero: masks (in acc, unused by the axpy
+   * forms) of the zero lanes, which keep b(k) as it is (the reference's shortcut).
+   */
+  const divideByDiagonalMasked = (V: number): void => {
+    for (let m = 0; m < M; m++) {
+      if (!unit) { diagonal(m); c.set(t); }
+      for (let v = 0; v < V; v++) {
+        const o = FB(m) + v * 16, x = xs[R(m, v)]!, mask = acc[R(m, v)]!;
+        c.get(rowk).simdMem(SIMD.load, 3, o).tee(x).f64x2(0).simd(F64X2_EQ).set(mask);
+        if (unit) continue;
+        c.get(rowk).get(x).get(x).get(t).simd(SIMD.f64x2Div).get(mask).simd(SIMD.v128Bitselect).tee(x);
+        round();
+        c.simdMem(SIMD.store, 3, o);
+      }
+    }
+  };
+
+  /** Whether any lane of b(k) (every fused matrix and vector) is exactly zero, on the stack as i32. */
+  const anyZero = (V: number): void => {
+    c.i32(0);
+    for (let m = 0; m < M; m++) for (let v = 0; v < V; v++) {
+      c.get(rowk).simdMem(SIMD.load, 3, FB(m) + v * 16).f64x2(0).simd(F64X2_EQ).simd(SIMD.v128AnyTrue).op(I32_OR);
+    }
+  };
+
+  /** The axpy forms' step body: b(i) -= T(i, k) x(k) for the rows the walk covers (tp at T(i, k), rowi at b(i)); masked: not in the zero lanes. */
+  const axpyRows = (V: number, masked: boolean): void => {
     walk(8, LDB, () => {
       for (let m = 0; m < M; m++) {
         c.get(tp).simdMem(SIMD.load64Splat, 3, FA(m)).set(ts[m]!);
         for (let v = 0; v < V; v++) {
           const o = FB(m) + v * 16;
-          c.get(rowi).get(rowi).simdMem(SIMD.load, 3, o).get(ts[m]!).get(xs[R(m, v)]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
+          c.get(rowi);
+          if (masked) c.get(rowi).simdMem(SIMD.load, 3, o);
+          c.get(rowi).simdMem(SIMD.load, 3, o).get(ts[m]!).get(xs[R(m, v)]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub);
+          round();
+          if (masked) c.get(acc[R(m, v)]!).simd(SIMD.v128Bitselect);
+          c.simdMem(SIMD.store, 3, o);
         }
       }
     });
   };
 
+  /** One step of an axpy form (`rows` sets tp, end and rowi): potrs plain; trsm with the zero test and, where it finds one, the masked step. */
+  const axpyStep = (V: number, rows: () => void): void => {
+    if (!trsm) {
+      divideByDiagonal(V); rows(); axpyRows(V, false);
+      return;
+    }
+    anyZero(V);
+    c.if_(() => { divideByDiagonalMasked(V); rows(); axpyRows(V, true); }, () => { divideByDiagonal(V); rows(); axpyRows(V, false); });
+  };
+
   /** L y = b in the axpy form: y(k) = b(k) / L(k, k), then b(i) -= L(i, k) y(k) for i > k. */
   const axpyForward = (V: number): void => {
     overK(true, () => {
-      divideByDiagonal(V);
-      c.get(colk).get(k).i32(1).op(OP.i32Add).i32(3).op(0x74).op(OP.i32Add).set(tp);
-      c.get(colk).i32(n * 8).op(OP.i32Add).set(end);
-      c.get(rowk).i32(LDB).op(OP.i32Add).set(rowi);
-      axpyRows(V);
+      axpyStep(V, () => {
+        c.get(colk).get(k).i32(1).op(OP.i32Add).i32(3).op(0x74).op(OP.i32Add).set(tp);
+        c.get(colk).i32(n * 8).op(OP.i32Add).set(end);
+        c.get(rowk).i32(LDB).op(OP.i32Add).set(rowi);
+      });
     });
   };
 
   /** U x = y in the axpy form, as dtrsm (UPPER_N): x(k) = y(k) / U(k, k), then y(i) -= U(i, k) x(k) for i < k, k = n-1 ... 0. */
   const axpyBackward = (V: number): void => {
     overK(false, () => {
-      divideByDiagonal(V);
-      c.get(colk).set(tp);
-      c.get(colk).get(k).i32(3).op(0x74).op(OP.i32Add).set(end);
+      axpyStep(V, () => {
+        c.get(colk).set(tp);
+        c.get(colk).get(k).i32(3).op(0x74).op(OP.i32Add).set(end);
+        c.get(B).get(gb).op(OP.i32Add).set(rowi);
+      });
+    });
+  };
+
+  /** trsm 'N': B := alpha B (rounded for float32), unless alpha is 1 (the reference's scaleColumn touches nothing then). */
+  const scaleByAlpha = (V: number): void => {
+    c.get(ALPHA).f64(1).op(F64_NE).if_(() => {
       c.get(B).get(gb).op(OP.i32Add).set(rowi);
-      axpyRows(V);
+      c.get(rowi).i32(n * LDB).op(OP.i32Add).set(end);
+      c.loop_(() => {
+        for (let m = 0; m < M; m++) for (let v = 0; v < V; v++) {
+          const o = FB(m) + v * 16;
+          c.get(rowi).get(rowi).simdMem(SIMD.load, 3, o).get(alphas).simd(SIMD.f64x2Mul);
+          round();
+          c.simdMem(SIMD.store, 3, o);
+        }
+        addTo(rowi, LDB);
+        c.get(rowi).get(end).op(OP.i32Ne);
+      });
     });
   };
 
@@ -163,7 +267,12 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
    */
   const dot = (V: number, kAscending: boolean, below: boolean, iAscending: boolean, unit: boolean): void => {
     overK(kAscending, () => {
-      for (let m = 0; m < M; m++) for (let v = 0; v < V; v++) c.get(rowk).simdMem(SIMD.load, 3, FB(m) + v * 16).set(acc[R(m, v)]!);
+      for (let m = 0; m < M; m++) for (let v = 0; v < V; v++) {
+        if (trsm) c.get(alphas);
+        c.get(rowk).simdMem(SIMD.load, 3, FB(m) + v * 16);
+        if (trsm) c.simd(SIMD.f64x2Mul); // the reference's alpha * b(i), even for alpha 1 (exact)
+        c.set(acc[R(m, v)]!);
+      }
       if (!below) {
         // i = 0 .. k-1
         c.get(colk).set(tp);
@@ -188,6 +297,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
         for (let v = 0; v < V; v++) {
           c.get(rowk).get(acc[R(m, v)]!);
           if (!unit) c.get(t).simd(SIMD.f64x2Div);
+          round();
           c.simdMem(SIMD.store, 3, FB(m) + v * 16);
         }
       }
@@ -220,10 +330,21 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
   };
 
   const group = (V: number): void => {
+    LDB = V * 16;
     if (op === 'getrs-T') {
       dot(V, true, false, true, false);
       dot(V, false, true, true, true);
       swapsBackward(V);
+    } else if (op === 'trsm-lower-N') {
+      scaleByAlpha(V);
+      axpyForward(V);
+    } else if (op === 'trsm-upper-N') {
+      scaleByAlpha(V);
+      axpyBackward(V);
+    } else if (op === 'trsm-upper-T') {
+      dot(V, true, false, true, unit);
+    } else if (op === 'trsm-lower-T') {
+      dot(V, false, true, true, unit);
     } else if (op === 'potrs-lower') {
       axpyForward(V);
       dot(V, false, true, true, false);
@@ -233,17 +354,18 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
     }
   };
 
+  if (trsm) c.get(ALPHA).simd(SIMD.f64x2Splat).set(alphas);
   c.loop_(() => {
     c.i32(0).set(gb);
     if (fullGroups > 0) {
       c.loop_(() => {
         group(TRI_SOLVE_VECTORS);
-        c.get(gb).i32(TRI_SOLVE_VECTORS * 16).op(OP.i32Add).tee(gb).i32(fullGroups * TRI_SOLVE_VECTORS * 16).op(0x48);
+        c.get(gb).i32(n * TRI_SOLVE_VECTORS * 16).op(OP.i32Add).tee(gb).i32(fullGroups * n * TRI_SOLVE_VECTORS * 16).op(0x48);
       });
     }
     if (tailVectors > 0) group(tailVectors);
     addTo(A, M * SA);
-    addTo(B, M * n * LDB);
+    addTo(B, M * MB);
     if (op === 'getrs-T') addTo(PIV, M * n * 4);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
   });
