@@ -60,6 +60,8 @@ export const triSolveMats = (nrhs: number): number => {
   const nv = triSolveLdb(nrhs) / 2;
   return nv >= 4 ? 1 : nv >= 2 ? 2 : 4;
 };
+/** trsm's axpy forms two steps at a time where the fused vectors number at most this (two x's each, in 15 xmm registers). */
+const PAIR_REGISTERS = 4;
 const I32_LOAD = 0x28, I32_EQ = 0x46, I32_OR = 0x72, F64_NE = 0x62, F64X2_EQ = 0x47;
 
 /** Elements of packed B^T per row of B, all groups together: nrhs rounded up to even (B^T of one matrix is n * triSolveLdb elements). */
@@ -115,6 +117,12 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
   const xs = Array.from({ length: TRI_SOLVE_VECTORS * M }, () => c.local('v128'));
   const ts = Array.from({ length: M }, () => c.local('v128'));
   const alphas = c.local('v128');
+  // trsm's axpy forms two steps at a time (axpyPairs): the second step's x, masks, splats, diagonal, row and column
+  const xs2 = Array.from({ length: TRI_SOLVE_VECTORS * M }, () => c.local('v128'));
+  const masks2 = Array.from({ length: TRI_SOLVE_VECTORS * M }, () => c.local('v128'));
+  const ts2 = Array.from({ length: M }, () => c.local('v128'));
+  const t2 = c.local('v128'), old = c.local('v128');
+  const rowk2 = c.local('i32'), colk2 = c.local('i32');
   /** The value on the stack rounded to float32 and back, where the reference stores into float32 data (trsm). */
   const round = (): void => { if (r32) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); };
   /** Byte offsets of matrix m of the fused group: its factor, its B. */
@@ -219,6 +227,110 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
     }
     anyZero(V);
     c.if_(() => { divideByDiagonalMasked(V); rows(); axpyRows(V, true); }, () => { divideByDiagonal(V); rows(); axpyRows(V, false); });
+  };
+
+  /**
+   * trsm's axpy forms two steps at a time, k and k2 = k + 1 (lower, k ascending) or k - 1 (upper,
+   * descending), where every fused vector's x fits in registers twice (M V <= 4): the head solves
+   * x(k), updates b(k2) with it and solves x(k2) (masks of zero lanes always computed there, a
+   * few operations per step); then every other row gets b(i) -= T(i, k) x(k), then -= T(i, k2)
+   * x(k2), each rounded where the reference stores: the reference's operations on every element
+   * in its order, with half the loads and stores of B. A last single step where n is odd.
+   */
+  const axpyPairs = (V: number, lower: boolean): void => {
+    const zeroMask = (x: number, mask: number): void => { c.get(x).f64x2(0).simd(F64X2_EQ).set(mask); };
+    /** b := bitselect(old, round(old - s x), mask) (masked) or round(b - s x), `old` holding b, the result on the stack. */
+    const update = (s: number, x: number, mask: number, masked: boolean): void => {
+      if (masked) c.tee(old).get(old);
+      c.get(s).get(x).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub);
+      round();
+      if (masked) c.get(mask).simd(SIMD.v128Bitselect);
+    };
+    /** The address of row k2 of the column at `col`. */
+    const k2At = (col: number): void => { c.get(col).get(k).i32(3).op(0x74).op(OP.i32Add).i32(lower ? 8 : -8).op(OP.i32Add); };
+    const head = (): void => {
+      for (let m = 0; m < M; m++) {
+        if (!unit) {
+          diagonal(m); c.set(t);
+          k2At(colk2); c.simdMem(SIMD.load64Splat, 3, FA(m)).set(t2); // T(k2, k2)
+        }
+        // T(k2, k): row k2 of column k
+        k2At(colk); c.simdMem(SIMD.load64Splat, 3, FA(m)).set(ts[m]!);
+        for (let v = 0; v < V; v++) {
+          const o = FB(m) + v * 16, x = xs[R(m, v)]!, mask = acc[R(m, v)]!, x2 = xs2[R(m, v)]!, mask2 = masks2[R(m, v)]!;
+          c.get(rowk).simdMem(SIMD.load, 3, o).set(x);
+          zeroMask(x, mask);
+          if (!unit) {
+            c.get(rowk).get(x).get(x).get(t).simd(SIMD.f64x2Div).get(mask).simd(SIMD.v128Bitselect).tee(x);
+            round();
+            c.simdMem(SIMD.store, 3, o);
+          }
+          c.get(rowk2).simdMem(SIMD.load, 3, o);
+          update(ts[m]!, x, mask, true);
+          c.set(x2);
+          zeroMask(x2, mask2);
+          c.get(rowk2);
+          if (!unit) { c.get(x2).get(x2).get(t2).simd(SIMD.f64x2Div).get(mask2).simd(SIMD.v128Bitselect).tee(x2); round(); } else c.get(x2);
+          c.simdMem(SIMD.store, 3, o);
+        }
+      }
+    };
+    /** The other rows (tp at T(i, k) for the first column's offset o1 and the second's o2, rowi at b(i)). */
+    const rows = (o1: number, o2: number, masked: boolean): void => {
+      walk(8, LDB, () => {
+        for (let m = 0; m < M; m++) {
+          c.get(tp).simdMem(SIMD.load64Splat, 3, FA(m) + o1).set(ts[m]!);
+          c.get(tp).simdMem(SIMD.load64Splat, 3, FA(m) + o2).set(ts2[m]!);
+          for (let v = 0; v < V; v++) {
+            const o = FB(m) + v * 16, r = R(m, v);
+            c.get(rowi).get(rowi).simdMem(SIMD.load, 3, o);
+            update(ts[m]!, xs[r]!, acc[r]!, masked);
+            update(ts2[m]!, xs2[r]!, masks2[r]!, masked);
+            c.simdMem(SIMD.store, 3, o);
+          }
+        }
+      });
+    };
+    const anyMask = (): void => {
+      c.i32(0);
+      for (let m = 0; m < M; m++) for (let v = 0; v < V; v++) {
+        c.get(acc[R(m, v)]!).get(masks2[R(m, v)]!).simd(SIMD.v128Or).simd(SIMD.v128AnyTrue).op(I32_OR);
+      }
+    };
+    const pairStep = (): void => {
+      pointers();
+      c.get(rowk).i32(lower ? LDB : -LDB).op(OP.i32Add).set(rowk2);
+      c.get(colk).i32(lower ? LDA : -LDA).op(OP.i32Add).set(colk2);
+      head();
+      if (lower) {
+        // rows k + 2 ... n - 1, columns k (tp) and k + 1 (tp + LDA)
+        c.get(colk).get(k).i32(2).op(OP.i32Add).i32(3).op(0x74).op(OP.i32Add).set(tp);
+        c.get(colk).i32(n * 8).op(OP.i32Add).set(end);
+        c.get(rowk2).i32(LDB).op(OP.i32Add).set(rowi);
+      } else {
+        // rows 0 ... k - 2, columns k (tp + LDA) and k - 1 (tp)
+        c.get(colk2).set(tp);
+        c.get(colk2).get(k).i32(1).op(OP.i32Sub).i32(3).op(0x74).op(OP.i32Add).set(end);
+        c.get(B).get(gb).op(OP.i32Add).set(rowi);
+      }
+      const [o1, o2] = lower ? [0, LDA] : [LDA, 0];
+      anyMask();
+      c.if_(() => rows(o1, o2, true), () => rows(o1, o2, false));
+    };
+    if (n >= 2) {
+      c.i32(lower ? 0 : n - 1).set(k);
+      c.loop_(() => {
+        pairStep();
+        if (lower) c.get(k).i32(2).op(OP.i32Add).tee(k).i32(n - 1).op(0x48); // k < n - 1
+        else c.get(k).i32(2).op(OP.i32Sub).tee(k).i32(1).op(0x4e); // k >= 1
+      });
+    }
+    if (n % 2 === 1) {
+      // the last element alone (lower: n - 1, upper: 0): no rows left to update
+      c.i32(lower ? n - 1 : 0).set(k);
+      pointers();
+      axpyStep(V, () => { c.i32(0).tee(tp).set(end); });
+    }
   };
 
   /** L y = b in the axpy form: y(k) = b(k) / L(k, k), then b(i) -= L(i, k) y(k) for i > k. */
@@ -337,10 +449,10 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
       swapsBackward(V);
     } else if (op === 'trsm-lower-N') {
       scaleByAlpha(V);
-      axpyForward(V);
+      if (M * V <= PAIR_REGISTERS) axpyPairs(V, true); else axpyForward(V);
     } else if (op === 'trsm-upper-N') {
       scaleByAlpha(V);
-      axpyBackward(V);
+      if (M * V <= PAIR_REGISTERS) axpyPairs(V, false); else axpyBackward(V);
     } else if (op === 'trsm-upper-T') {
       dot(V, true, false, true, unit);
     } else if (op === 'trsm-lower-T') {
@@ -370,4 +482,61 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
   });
   return encodeModule([{ name: 'solve', params, results: [], code: c }]);
+}
+
+export interface TriSolvePackParams {
+  readonly n: number;
+  readonly nrhs: number;
+  /** The padding lane's value where nrhs is odd (see the solve's padding). */
+  readonly pad: number;
+}
+
+/**
+ * B's transposition into the grouped layout and back, in WebAssembly, for B stored densely
+ * (ld = n, matrices back to back: the caller copies it in and out with one native copy each):
+ * exports `pack(src, dst, count)` (column-major B at src to grouped B^T at dst) and `unpack(src,
+ * dst, count)` (the reverse), byte addresses. A JavaScript packing loop cost 2-4 ns an element,
+ * as much as the solve itself at n = 32. Exact (moves only).
+ */
+export function generateTriSolvePack(p: TriSolvePackParams): Uint8Array<ArrayBuffer> {
+  const { n, nrhs, pad } = p;
+  const ldb = triSolveLdb(nrhs);
+  const groups = triSolveGroups(n, nrhs);
+  const params: ValType[] = ['i32', 'i32', 'i32'];
+  const fn = (out: boolean): Code => {
+    const c = new Code(params);
+    const [SRC, DST, COUNT] = [0, 1, 2];
+    const col = c.local('i32'), row = c.local('i32'), end = c.local('i32');
+    // col: the group's first column of B (column-major, row i), row: the group's row i of B^T
+    const [cm, gm] = out ? [DST, SRC] : [SRC, DST];
+    const oneGroup = (g: { col: number; width: number; ld: number; offset: number }): void => {
+      c.get(cm).i32(g.col * n * 8).op(OP.i32Add).set(col);
+      c.get(gm).i32(g.offset * 8).op(OP.i32Add).tee(row).i32(n * g.ld * 8).op(OP.i32Add).set(end);
+      c.loop_(() => {
+        for (let v = 0; 2 * v < g.width; v++) {
+          const j = 2 * v, two = j + 1 < g.width;
+          if (!out) {
+            c.get(row);
+            if (two) c.get(col).get(col).simdMem(SIMD.load64Zero, 3, j * n * 8).simdMem(SIMD.load64Lane, 3, (j + 1) * n * 8).op(1);
+            else c.get(col).f64x2(pad).simdMem(SIMD.load64Lane, 3, j * n * 8).op(0);
+            c.simdMem(SIMD.store, 3, v * 16);
+          } else {
+            c.get(col).get(row).simdMem(SIMD.load, 3, v * 16).tee(TMP).simdMem(SIMD.store64Lane, 3, j * n * 8).op(0);
+            if (two) c.get(col).get(TMP).simdMem(SIMD.store64Lane, 3, (j + 1) * n * 8).op(1);
+          }
+        }
+        c.get(col).i32(8).op(OP.i32Add).set(col);
+        c.get(row).i32(g.ld * 8).op(OP.i32Add).tee(row).get(end).op(OP.i32Ne);
+      });
+    };
+    const TMP = c.local('v128');
+    c.loop_(() => {
+      for (const g of groups) oneGroup(g);
+      c.get(SRC).i32((out ? ldb : nrhs) * n * 8).op(OP.i32Add).set(SRC);
+      c.get(DST).i32((out ? nrhs : ldb) * n * 8).op(OP.i32Add).set(DST);
+      c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+    });
+    return c;
+  };
+  return encodeModule([{ name: 'pack', params, results: [], code: fn(false) }, { name: 'unpack', params, results: [], code: fn(true) }]);
 }

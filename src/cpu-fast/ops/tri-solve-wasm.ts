@@ -12,7 +12,7 @@ import type { Diag, Uplo } from '../../core/enums.js';
 import type { GetrsRequest, Op, PotrsRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
-import { generateTriSolveWasm, triSolveGroups, triSolveLdb, triSolveMats, type TriSolveOp, type TriSolveWasmParams, type TrsmLeftOp } from '../kernels/tri-solve-wasm.js';
+import { generateTriSolvePack, generateTriSolveWasm, triSolveGroups, triSolveLdb, triSolveMats, type TriSolveOp, type TriSolvePackParams, type TriSolveWasmParams, type TrsmLeftOp } from '../kernels/tri-solve-wasm.js';
 import { GEMM_WASM_CHUNK_BYTES } from '../tuning.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
@@ -20,6 +20,9 @@ import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 type WasmSolve = (a: number, b: number, piv: number, count: number, alpha: number) => void;
 const kernel = moduleFactory<TriSolveWasmParams, WasmSolve>(generateTriSolveWasm, 'solve', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
+type WasmPack = (src: number, dst: number, count: number) => void;
+const packIn = moduleFactory<TriSolvePackParams, WasmPack>(generateTriSolvePack, 'pack', loadModule);
+const packOut = moduleFactory<TriSolvePackParams, WasmPack>(generateTriSolvePack, 'unpack', loadModule);
 
 /** A strided run of matrices: element (i, j) of matrix p at data[offset + p * stride + i + j * ld] (stride unused for one matrix). */
 interface Run { readonly data: FloatArray; readonly offset: number; readonly ld: number; readonly stride: number }
@@ -47,12 +50,16 @@ function solveRuns(s: Solve, A0: Run, B0: Run, count: number): void {
   const asLaid = count === 1 || (stride >= footprint && stride <= 2 * footprint + 16);
   // (one matrix: no stride, so that list and variable batches share one module per ld)
   const lda = asLaid ? A0.ld : n, strideA = asLaid ? stride : n * n, foot = asLaid ? footprint : n * n;
-  const per = (Math.max(strideA, foot) + ldb * n) * 8 + n * 4;
+  // B stored densely (ld = n, matrices back to back): copied in and out as it lies (one native
+  // copy each way, converting float32) and transposed in WebAssembly
+  const dense = B0.ld === n && (count === 1 || B0.stride === n * nrhs);
+  const per = (Math.max(strideA, foot) + ldb * n + (dense ? n * nrhs : 0)) * 8 + n * 4;
   const mats = triSolveMats(nrhs);
   // at least one fused group a chunk, whatever the size (alone, one right-hand side runs at one chain's latency)
   const chunk = Math.max(Math.min(count, mats), Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
   const bBase = (((chunk - 1) * strideA + foot) * 8 + 15) & ~15, pivBase = bBase + chunk * ldb * n * 8;
-  const { f64 } = heap(pivBase + chunk * n * 4 + 16);
+  const stage = (pivBase + chunk * n * 4 + 15) & ~15;
+  const { f64 } = heap(stage + (dense ? chunk * n * nrhs * 8 : 0) + 16);
   const ints = heapInts();
   const extra = trsm ? { unit: s.unit, float32: dtype === 'float32' } : {};
   const fn = kernel({ op, n, nrhs, mats, lda, strideA, ...extra });
@@ -66,13 +73,17 @@ function solveRuns(s: Solve, A0: Run, B0: Run, count: number): void {
   // an odd nrhs leaves a padding lane: zeros, not stale values (subnormals there would slow
   // every operation); ones in trsm's axpy forms, whose zero test would otherwise fire at every k
   const pad = op === 'trsm-lower-N' || op === 'trsm-upper-N' ? 1 : 0;
+  const packDense = dense ? packIn({ n, nrhs, pad }) : undefined, unpackDense = dense ? packOut({ n, nrhs, pad }) : undefined;
   for (let q = 0; q < count; q += chunk) {
     const c = Math.min(chunk, count - q);
     const aOff = A0.offset + q * A0.stride, bOff = B0.offset + q * B0.stride;
     if (asLaid) f64.set(A0.data.subarray(aOff, aOff + (c - 1) * strideA + footprint));
     else packA(A0.data, aOff, A0.ld, A0.stride, f64, 0, n, n * n, n, n, c);
-    for (const g of groups) packB(B0.data, bOff + g.col * B0.ld, B0.ld, B0.stride, f64, bBase / 8 + g.offset, g.ld, ldb * n, g.width, n, c);
-    if (ldb !== nrhs) {
+    if (packDense) {
+      f64.set(B0.data.subarray(bOff, bOff + c * n * nrhs), stage / 8);
+      packDense(stage, bBase, c);
+    } else for (const g of groups) packB(B0.data, bOff + g.col * B0.ld, B0.ld, B0.stride, f64, bBase / 8 + g.offset, g.ld, ldb * n, g.width, n, c);
+    if (ldb !== nrhs && !packDense) {
       const g = groups[groups.length - 1]!;
       for (let t = 0; t < c; t++) {
         for (let e = bBase / 8 + t * ldb * n + g.offset + g.width, last = e + n * g.ld; e < last; e += g.ld) f64[e] = pad;
@@ -88,7 +99,10 @@ function solveRuns(s: Solve, A0: Run, B0: Run, count: number): void {
     const fused = c - (c % mats);
     if (fused > 0) fn(0, bBase, pivBase, fused / mats, s.alpha);
     if (fused < c) fn1(fused * strideA * 8, bBase + fused * ldb * n * 8, pivBase + fused * n * 4, c - fused, s.alpha);
-    for (const g of groups) unpackB(f64, bBase / 8 + g.offset, g.ld, ldb * n, B0.data, bOff + g.col * B0.ld, B0.ld, B0.stride, n, g.width, c);
+    if (unpackDense) {
+      unpackDense(bBase, stage, c);
+      B0.data.set(f64.subarray(stage / 8, stage / 8 + c * n * nrhs), bOff);
+    } else for (const g of groups) unpackB(f64, bBase / 8 + g.offset, g.ld, ldb * n, B0.data, bOff + g.col * B0.ld, B0.ld, B0.stride, n, g.width, c);
   }
 }
 

@@ -9,7 +9,8 @@
  */
 import { describe, test } from 'node:test';
 import { fastCpuBackend, serialKernels } from '../../../src/cpu-fast/backend.js';
-import type { DType } from '../../../src/core/dtype.js';
+import { strided, type StridedBatch } from '../../../src/core/batch.js';
+import type { DType, FloatArray } from '../../../src/core/dtype.js';
 import type { Diag, Uplo } from '../../../src/core/enums.js';
 import type { Op } from '../../../src/core/ops.js';
 import { TRSM_LEFT_WASM } from '../../../src/cpu-fast/tuning.js';
@@ -53,6 +54,19 @@ describe("trsm 'left' on the WebAssembly solves matches the reference bit for bi
   }
   test('a square B of the bench (m = nrhs), both dtypes', () => {
     for (const dtype of DTYPES) for (const m of [32, 64]) VARIANTS.forEach((v, t) => conform(serialKernels, trsmCase('strided', dtype, m, m, v, 0.5, 4), m + t, dtype));
+  });
+  test('B stored densely (ld = m, back to back: transposed in WebAssembly), both dtypes', () => {
+    for (const dtype of DTYPES) for (const [m, nrhs] of [[17, 1], [33, 3], [40, 17], [64, 64]] as const) VARIANTS.forEach((v, t) => {
+      const c = trsmCase('strided', dtype, m, nrhs, v, -2.5, 5);
+      const build = (rng: Rng): object => {
+        const r = c.build(rng) as { b: StridedBatch<FloatArray> };
+        const data = dtype === 'float64' ? new Float64Array(5 * m * nrhs) : new Float32Array(5 * m * nrhs);
+        for (let i = 0; i < data.length; i++) data[i] = rng.uniform() - 0.5;
+        data[0] = 0; data[m - 1] = 0; // zeros the reference skips
+        return { ...r, b: strided(data, { rows: m, cols: nrhs, count: 5 }) };
+      };
+      conform(serialKernels, { ...c, label: `${c.label} dense`, build }, m * 31 + nrhs + t, dtype);
+    });
   });
 });
 
