@@ -1,10 +1,11 @@
 /**
  * Generated WebAssembly triangular solves from a stored factor, several right-hand sides at once:
- * potrs (L L^T or U^T U) and getrs 'T' (U^T, then unit L^T, then the row interchanges in
- * reverse). One module per n, nrhs and op.
+ * potrs (L L^T or U^T U), getrs 'T' (U^T, then unit L^T, then the row interchanges in
+ * reverse) and trsm 'left' (see generateTriSolveWasm). One module per n, nrhs and op.
  *
- * B is packed transposed (nrhs x n, row-major in effect: the nrhs values of row i of B side by
- * side, ld = nrhs rounded up to even), so each f64x2 holds one row of two right-hand sides and
+ * B is packed transposed in groups of eight columns (triSolveGroups: a group's values of row i
+ * side by side, its width rounded up to even, groups one after another), so each f64x2 holds one
+ * row of two right-hand sides and
  * the solve runs the reference's scalar operations in every lane: up to four vectors (eight
  * columns of B) per pass, the factor read once per pass (each element loaded once, splat, for all
  * of them). The factor is read as the caller stores it (ld and matrix stride are parameters),
