@@ -1,3 +1,6 @@
+/** An inclusive range of sizes. */
+export interface SizeRange { readonly min: number; readonly max: number }
+
 /**
  * Where one kernel family hands over to the next, as named data (measured on a 2-core AMD EPYC,
  * Node 20; see BENCHMARKS.md). V8 stops optimising generated functions of tens of kilobytes:
@@ -110,6 +113,26 @@ export const CHOLESKY_WASM_MAX = 512;
  */
 export const TRI_SOLVE_WASM_MAX = 1024;
 
+/**
+ * trsm 'left' on the WebAssembly solves (kernels/tri-solve-wasm.ts, bitwise the reference) for
+ * A's order in [min, max], in place of the blocked trsm below; above max, the blocked trsm with
+ * this solve as its leaf. Measured on the 2-core EPYC (branch trsm9, one thread, CPU time, bench
+ * trsm: left lower N, B n x n, GFLOP/s, this / blocked over 16-order leaves): float64 n = 17
+ * 2.2 / 2.1, 20 2.9 / 2.4, 28 3.6 / 2.3; float32 17 2.4 / 1.8, 28 3.7 / 2.3. Before B's dense
+ * transposition moved into WebAssembly, as the blocked trsm's leaf (max 32 / 64 / 128 / direct):
+ * float64 256 8.5 / 9.1 / 9.2 / 11.0, float32 256 10.3 / 11.2 / 10.0 / 7.5; after it, float64
+ * 128 13.2 direct / 8.4 leaf 64, 256 14.6 / 7.5; float32 128 6.9 / 6.1, 256 10.1 / 9.0; float64
+ * 512 13.0 direct or leaf 256, 12.3 leaf 128.
+ * MYRIAD_CPU_TRSM_WASM=min,max overrides (measurements, tests), read once.
+ */
+const trsmWasmEnv = process.env.MYRIAD_CPU_TRSM_WASM?.split(',').map(Number);
+const trsmWasmForced: SizeRange | undefined = trsmWasmEnv && trsmWasmEnv.length === 2 && trsmWasmEnv.every((x) => Number.isInteger(x) && x >= 0)
+  ? Object.freeze({ min: trsmWasmEnv[0]!, max: trsmWasmEnv[1]! }) : undefined;
+export const TRSM_LEFT_WASM: Readonly<Record<'float64' | 'float32', SizeRange>> = Object.freeze({
+  float64: trsmWasmForced ?? Object.freeze({ min: UNROLL_MAX.triangular + 1, max: 256 }),
+  float32: trsmWasmForced ?? Object.freeze({ min: UNROLL_MAX.triangular + 1, max: 256 }),
+});
+
 /** trsm/trmm blocked over the fast gemm (recursive halving down to UNROLL_MAX.triangular) up to this order; the reference above. */
 export const TRIANGULAR_BLOCKED_MAX = 1024;
 
@@ -128,7 +151,6 @@ export const INVERSE_BLOCKED_MAX = 1024;
  * MYRIAD_CPU_INTERLEAVED=1 forces it on for 1 ... INTERLEAVED_N_MAX, =0 off (comparisons,
  * tests), read once.
  */
-export interface SizeRange { readonly min: number; readonly max: number }
 export const INTERLEAVED_N_MAX = 8;
 const INTERLEAVED_DEFAULT: SizeRange = Object.freeze({ min: 4, max: INTERLEAVED_N_MAX });
 const interleavedEnv = process.env.MYRIAD_CPU_INTERLEAVED;

@@ -12,10 +12,11 @@ import { cpuSyrk, cpuTrmm, cpuTrsm, trmm1, trsm1 } from '../../cpu/blas3.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateSyrk, type SyrkKernel, type SyrkParams } from '../kernels/syrk.js';
 import { generateTriangular, type TriangularKernelFn, type TriangularParams } from '../kernels/triangular.js';
-import { SYRK_BLOCKED_MAX, TRIANGULAR_BLOCKED_MAX, UNROLL_MAX } from '../tuning.js';
+import { SYRK_BLOCKED_MAX, TRIANGULAR_BLOCKED_MAX, TRSM_LEFT_WASM, UNROLL_MAX } from '../tuning.js';
 import { runBatch, stridedView } from './run-batch.js';
 import { fastGemm } from './gemm.js';
 import { triangularBlocked, type Leaf, type Run } from './triangular-blocked.js';
+import { trsmLeftWasm } from './tri-solve-wasm.js';
 
 const triangularKernel = kernelFactory<TriangularParams, TriangularKernelFn>(generateTriangular);
 const syrkKernel = kernelFactory<SyrkParams, SyrkKernel>(generateSyrk);
@@ -32,11 +33,20 @@ function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (
       A.data, A.offset + p * A.stride, A.ld, B.data, B.offset + p * B.stride, B.ld);
     fn(A.data, A.offset, A.ld, A.stride, B.data, B.offset, B.ld, B.stride, left ? n : m, alpha, count, slow);
   };
+  const wasmLeaf: Leaf = (A, B, m, n, alpha, count) => (m > UNROLL_MAX.triangular
+    ? trsmLeftWasm(r.uplo, r.transA, r.diag, A, B, m, n, alpha, count) : leaf(A, B, m, n, alpha, count));
   runBatch(r, {
     shapeOf: r.b,
     kernel(b, p0, count): boolean {
       const s = left ? b.rows : b.cols;
       if (r.alpha === 0 || b.rows === 0 || b.cols === 0 || s > TRIANGULAR_BLOCKED_MAX) return false;
+      const wasm = TRSM_LEFT_WASM[dtypeOf(b.data)];
+      if (op === 'trsm' && left && s >= wasm.min) {
+        // the WebAssembly solve up to TRSM_LEFT_WASM.max (bitwise the reference), above it the
+        // blocked trsm with the WebAssembly solve as its leaf
+        triangularBlocked(shape, stridedView(r.a, p0), stridedView(r.b, p0), b.rows, b.cols, r.alpha, count, wasm.max, wasmLeaf);
+        return true;
+      }
       triangularBlocked(shape, stridedView(r.a, p0), stridedView(r.b, p0), b.rows, b.cols, r.alpha, count, UNROLL_MAX.triangular, leaf);
       return true;
     },

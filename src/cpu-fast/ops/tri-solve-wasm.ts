@@ -1,80 +1,122 @@
 /**
- * potrs (either triangle) and getrs 'T' above the unrolled sizes on the generated WebAssembly
- * solves (kernels/tri-solve-wasm.ts): each chunk's factors copied as float64 as they lie (one
+ * potrs (either triangle), getrs 'T' above the unrolled sizes, and trsm 'left' (tuning.ts
+ * TRSM_LEFT_WASM) on the generated WebAssembly solves (kernels/tri-solve-wasm.ts): each chunk's factors copied as float64 as they lie (one
  * native copy: a packing loop cost twice the solve with one right-hand side) or, where the
  * batch's gaps are large, packed; B packed transposed (the right-hand sides of a row side by
- * side), getrs's pivots copied beside them; B unpacked (rounded for float32). The factor is not
+ * side, in groups of eight columns: kernels/tri-solve-wasm.ts triSolveGroups), getrs's pivots copied beside them; B unpacked (rounded for float32). The factor is not
  * written back. Bitwise the reference's results.
  */
 import { matrixAt, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
-import type { GetrsRequest, PotrsRequest } from '../../core/ops.js';
+import type { Diag, Uplo } from '../../core/enums.js';
+import type { GetrsRequest, Op, PotrsRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
-import { generateTriSolveWasm, triSolveLdb, triSolveMats, type TriSolveOp, type TriSolveWasmParams } from '../kernels/tri-solve-wasm.js';
+import { generateTriSolvePack, generateTriSolveWasm, triSolveGroups, triSolveLdb, triSolveMats, type TriSolveOp, type TriSolvePackParams, type TriSolveWasmParams, type TrsmLeftOp } from '../kernels/tri-solve-wasm.js';
 import { GEMM_WASM_CHUNK_BYTES } from '../tuning.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
-type WasmSolve = (a: number, b: number, piv: number, count: number) => void;
+type WasmSolve = (a: number, b: number, piv: number, count: number, alpha: number) => void;
 const kernel = moduleFactory<TriSolveWasmParams, WasmSolve>(generateTriSolveWasm, 'solve', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
+type WasmPack = (src: number, dst: number, count: number) => void;
+const packIn = moduleFactory<TriSolvePackParams, WasmPack>(generateTriSolvePack, 'pack', loadModule);
+const packOut = moduleFactory<TriSolvePackParams, WasmPack>(generateTriSolvePack, 'unpack', loadModule);
 
-/** Solves `count` matrices from matrix p0 (a strided run, or one matrix). */
-function triSolve(
-  op: TriSolveOp, r: PotrsRequest<FloatArray, Int32Array> | GetrsRequest<FloatArray, Int32Array>,
-  first: MatrixView<FloatArray>, p0: number, count: number, pivots?: { ipiv: Int32Array; stride: number },
-): void {
-  const n = first.rows;
-  const nrhs = matrixAt(r.b, p0).cols;
-  if (nrhs === 0) {
-    r.info.fill(0, p0, p0 + count); // nothing to solve
-    return;
-  }
-  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
-  const ldb = triSolveLdb(nrhs);
+/** A strided run of matrices: element (i, j) of matrix p at data[offset + p * stride + i + j * ld] (stride unused for one matrix). */
+interface Run { readonly data: FloatArray; readonly offset: number; readonly ld: number; readonly stride: number }
+
+interface Solve {
+  readonly op: TriSolveOp;
+  /** The factor's order (B's rows) and B's columns. */
+  readonly n: number;
+  readonly nrhs: number;
+  readonly alpha: number;
+  readonly unit: boolean;
+  readonly pivots?: { ipiv: Int32Array; stride: number; first: number };
+}
+
+/** Solves `count` matrices of the runs A and B (count > 1: strided runs). */
+function solveRuns(s: Solve, A0: Run, B0: Run, count: number): void {
+  const { op, n, nrhs } = s;
+  const dtype: DType = B0.data instanceof Float32Array ? 'float32' : 'float64';
+  const trsm = op.startsWith('trsm');
+  const ldb = triSolveLdb(nrhs), groups = triSolveGroups(n, nrhs);
   // the factors copied as they lie (one native copy per chunk, converting float32) where the
   // batch is strided and its gaps small; else packed, ld = n, back to back
-  const stride = r.a.kind === 'strided' && count > 1 ? r.a.stride : 0;
-  const footprint = (n - 1) * first.ld + n;
+  const stride = count > 1 ? A0.stride : 0;
+  const footprint = (n - 1) * A0.ld + n;
   const asLaid = count === 1 || (stride >= footprint && stride <= 2 * footprint + 16);
   // (one matrix: no stride, so that list and variable batches share one module per ld)
-  const lda = asLaid ? first.ld : n, strideA = asLaid ? stride : n * n, foot = asLaid ? footprint : n * n;
-  const per = (Math.max(strideA, foot) + ldb * n) * 8 + n * 4;
+  const lda = asLaid ? A0.ld : n, strideA = asLaid ? stride : n * n, foot = asLaid ? footprint : n * n;
+  // B stored densely (ld = n, matrices back to back): copied in and out as it lies (one native
+  // copy each way, converting float32) and transposed in WebAssembly
+  const dense = B0.ld === n && (count === 1 || B0.stride === n * nrhs);
+  const per = (Math.max(strideA, foot) + ldb * n + (dense ? n * nrhs : 0)) * 8 + n * 4;
   const mats = triSolveMats(nrhs);
   // at least one fused group a chunk, whatever the size (alone, one right-hand side runs at one chain's latency)
   const chunk = Math.max(Math.min(count, mats), Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
   const bBase = (((chunk - 1) * strideA + foot) * 8 + 15) & ~15, pivBase = bBase + chunk * ldb * n * 8;
-  const { f64 } = heap(pivBase + chunk * n * 4 + 16);
+  const stage = (pivBase + chunk * n * 4 + 15) & ~15;
+  const { f64 } = heap(stage + (dense ? chunk * n * nrhs * 8 : 0) + 16);
   const ints = heapInts();
-  const fn = kernel({ op, n, nrhs, mats, lda, strideA });
-  const fn1 = mats === 1 ? fn : kernel({ op, n, nrhs, mats: 1, lda, strideA });
+  const extra = trsm ? { unit: s.unit, float32: dtype === 'float32' } : {};
+  const fn = kernel({ op, n, nrhs, mats, lda, strideA, ...extra });
+  const fn1 = mats === 1 ? fn : kernel({ op, n, nrhs, mats: 1, lda, strideA, ...extra });
   // packed: the triangle the solve reads (getrs: both)
+  const lower = op === 'potrs-lower' || op === 'trsm-lower-N' || op === 'trsm-lower-T';
   const packA = packKernel(op === 'getrs-T' ? { dtype, trans: 'N', direction: 'in', packed: 'float64' }
-    : { dtype, trans: 'N', direction: 'in', packed: 'float64', ...(op === 'potrs-lower' ? { lower: true } : { upper: true }) });
+    : { dtype, trans: 'N', direction: 'in', packed: 'float64', ...(lower ? { lower: true } : { upper: true }) });
   const packB = packKernel({ dtype, trans: 'T', direction: 'in', packed: 'float64' });
   const unpackB = packKernel({ dtype, trans: 'T', direction: 'out', packed: 'float64' });
-  for (let q = p0; q < p0 + count; q += chunk) {
-    const c = Math.min(chunk, p0 + count - q);
-    const A = stridedView(r.a, q);
-    const B = stridedView(r.b, q);
-    if (asLaid) f64.set(A.data.subarray(A.offset, A.offset + (c - 1) * strideA + footprint));
-    else packA(A.data, A.offset, A.ld, A.stride, f64, 0, n, n * n, n, n, c);
-    packB(B.data, B.offset, B.ld, B.stride, f64, bBase / 8, ldb, ldb * n, nrhs, n, c);
-    // an odd nrhs leaves a padding lane: zeros, not stale values (subnormals there would slow every operation)
-    if (ldb !== nrhs) for (let e = bBase / 8 + nrhs, last = bBase / 8 + c * ldb * n; e < last; e += ldb) f64[e] = 0;
-    if (pivots) {
-      const { ipiv, stride } = pivots;
-      if (stride === n) ints.set(ipiv.subarray(q * n, (q + c) * n), pivBase / 4);
-      else for (let t = 0; t < c; t++) ints.set(ipiv.subarray((q + t) * stride, (q + t) * stride + n), pivBase / 4 + t * n);
+  // an odd nrhs leaves a padding lane: zeros, not stale values (subnormals there would slow
+  // every operation); ones in trsm's axpy forms, whose zero test would otherwise fire at every k
+  const pad = op === 'trsm-lower-N' || op === 'trsm-upper-N' ? 1 : 0;
+  const packDense = dense ? packIn({ n, nrhs, pad }) : undefined, unpackDense = dense ? packOut({ n, nrhs, pad }) : undefined;
+  for (let q = 0; q < count; q += chunk) {
+    const c = Math.min(chunk, count - q);
+    const aOff = A0.offset + q * A0.stride, bOff = B0.offset + q * B0.stride;
+    if (asLaid) f64.set(A0.data.subarray(aOff, aOff + (c - 1) * strideA + footprint));
+    else packA(A0.data, aOff, A0.ld, A0.stride, f64, 0, n, n * n, n, n, c);
+    if (packDense) {
+      f64.set(B0.data.subarray(bOff, bOff + c * n * nrhs), stage / 8);
+      packDense(stage, bBase, c);
+    } else for (const g of groups) packB(B0.data, bOff + g.col * B0.ld, B0.ld, B0.stride, f64, bBase / 8 + g.offset, g.ld, ldb * n, g.width, n, c);
+    if (ldb !== nrhs && !packDense) {
+      const g = groups[groups.length - 1]!;
+      for (let t = 0; t < c; t++) {
+        for (let e = bBase / 8 + t * ldb * n + g.offset + g.width, last = e + n * g.ld; e < last; e += g.ld) f64[e] = pad;
+      }
+    }
+    if (s.pivots) {
+      const { ipiv, stride, first } = s.pivots;
+      const q0 = first + q;
+      if (stride === n) ints.set(ipiv.subarray(q0 * n, (q0 + c) * n), pivBase / 4);
+      else for (let t = 0; t < c; t++) ints.set(ipiv.subarray((q0 + t) * stride, (q0 + t) * stride + n), pivBase / 4 + t * n);
     }
     // groups of `mats` matrices fused, the rest one by one
     const fused = c - (c % mats);
-    if (fused > 0) fn(0, bBase, pivBase, fused / mats);
-    if (fused < c) fn1(fused * strideA * 8, bBase + fused * ldb * n * 8, pivBase + fused * n * 4, c - fused);
-    unpackB(f64, bBase / 8, ldb, ldb * n, B.data, B.offset, B.ld, B.stride, n, nrhs, c);
-    r.info.fill(0, q, q + c);
+    if (fused > 0) fn(0, bBase, pivBase, fused / mats, s.alpha);
+    if (fused < c) fn1(fused * strideA * 8, bBase + fused * ldb * n * 8, pivBase + fused * n * 4, c - fused, s.alpha);
+    if (unpackDense) {
+      unpackDense(bBase, stage, c);
+      B0.data.set(f64.subarray(stage / 8, stage / 8 + c * n * nrhs), bOff);
+    } else for (const g of groups) unpackB(f64, bBase / 8 + g.offset, g.ld, ldb * n, B0.data, bOff + g.col * B0.ld, B0.ld, B0.stride, n, g.width, c);
   }
+}
+
+/** potrs or getrs 'T' on `count` matrices from matrix p0 (a strided run, or one matrix). */
+function triSolve(
+  op: TriSolveOp, r: PotrsRequest<FloatArray, Int32Array> | GetrsRequest<FloatArray, Int32Array>,
+  first: MatrixView<FloatArray>, p0: number, count: number, pivots?: { ipiv: Int32Array; stride: number },
+): void {
+  const nrhs = matrixAt(r.b, p0).cols;
+  if (nrhs > 0) {
+    solveRuns({ op, n: first.rows, nrhs, alpha: 1, unit: false, ...(pivots ? { pivots: { ...pivots, first: p0 } } : {}) },
+      stridedView(r.a, p0), stridedView(r.b, p0), count);
+  }
+  r.info.fill(0, p0, p0 + count); // (no right-hand sides: nothing to solve)
 }
 
 export const potrsWasm = (r: PotrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number): void =>
@@ -83,3 +125,14 @@ export const potrsWasm = (r: PotrsRequest<FloatArray, Int32Array>, first: Matrix
 /** getrs 'T' (square; the API checked the pivots). */
 export const getrsTransWasm = (r: GetrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number): void =>
   triSolve('getrs-T', r, first, p0, count, { ipiv: r.ipiv, stride: r.pivotStride });
+
+/**
+ * trsm 'left' (A m x m, B m x nrhs, alpha not 0) on `count` matrices of the runs (count > 1:
+ * strided), B := alpha op(A)^-1 B in place; bitwise the reference (src/cpu/trsm.ts), float32
+ * rounded where the reference stores.
+ */
+export function trsmLeftWasm(uplo: Uplo, transA: Op, diag: Diag, A: Run, B: Run, m: number, nrhs: number, alpha: number, count: number): void {
+  if (m === 0 || nrhs === 0) return;
+  const op: TrsmLeftOp = `trsm-${uplo}-${transA}`;
+  solveRuns({ op, n: m, nrhs, alpha, unit: diag === 'unit' }, A, B, count);
+}

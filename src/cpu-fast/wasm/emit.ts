@@ -195,7 +195,7 @@ export const OP = {
 export const SIMD = {
   load: 0x00, v128Const: 0x0c, i8x16Shuffle: 0x0d, v128AnyTrue: 0x53, load32Splat: 0x09, load64Splat: 0x0a, store: 0x0b, f32x4Splat: 0x13, f64x2Splat: 0x14,
   load64Zero: 0x5d, load64Lane: 0x57, store64Lane: 0x5b, f32x4DemoteF64x2Zero: 0x5e, f64x2PromoteLowF32x4: 0x5f, i32x4ExtractLane: 0x1b, f64x2ExtractLane: 0x21, f64x2ReplaceLane: 0x22,
-  f64x2Gt: 0x4a, v128And: 0x4e, v128AndNot: 0x4f, v128Bitselect: 0x52, i64x2Eq: 0xd6, f64x2Sqrt: 0xef, f64x2Div: 0xf3,
+  f64x2Gt: 0x4a, v128And: 0x4e, v128AndNot: 0x4f, v128Or: 0x50, v128Bitselect: 0x52, i64x2Eq: 0xd6, f64x2Sqrt: 0xef, f64x2Div: 0xf3,
   f32x4Add: 0xe4, f32x4Sub: 0xe5, f32x4Mul: 0xe6, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2,
   /** Relaxed SIMD (used only where WebAssembly.validate accepts it). */
   f32x4RelaxedMadd: 0x105, f64x2RelaxedMadd: 0x107,

@@ -26,7 +26,7 @@ const poison: Fill = (_rng, v) => {
  * NaN then meet the zeros the reference skips); matrix 2, for `singular`, a zero diagonal element;
  * matrix 3 an Inf at the places of matrix 1's zeros (it meets B's zeros, see rhsFill).
  */
-const triangleFill = (singular: boolean): Fill => (_rng, v, p) => {
+export const triangleFill = (singular: boolean): Fill => (_rng, v, p) => {
   const n = v.rows;
   for (let i = 0; i < n; i++) v.data[v.offset + i + i * v.ld] = (n + 1) * (i % 2 === 0 ? 1 : -1) + 0.25 * i;
   if ((p === 1 || p === 3) && n >= 2) {
@@ -44,7 +44,7 @@ const diagonalFill: Fill = (_rng, v) => {
 };
 
 /** Matrix 3 of B has exact zeros at both ends of its first column and row (the left kernels' shortcut). */
-const rhsFill: Fill = (_rng, v, p) => {
+export const rhsFill: Fill = (_rng, v, p) => {
   if (p !== 3 || v.rows === 0 || v.cols === 0) return;
   for (const [i, j] of [[0, 0], [v.rows - 1, 0], [0, v.cols - 1]] as const) v.data[v.offset + i + j * v.ld] = 0;
 };
