@@ -1,4 +1,4 @@
-// Issue 13, session 6: getrf's blocked large-path driver (panels by the wide leaf or by the recursion's
+// Issue 13, session 6 (spread leaves: session 9): getrf's blocked large-path driver (panels by the wide leaf or by the recursion's
 // tall leaves, one swaps launch a panel, trsm and GEMM, lookahead on a side stream) against the recursion by halves and cuSOLVER's
 // dense getrf (cusolverDn?getrf), one matrix by default, CUDA events (ctx.time), median of 5 after 2
 // warm-ups, A reset from a pristine copy before each timed call (outside the timing).
@@ -34,11 +34,15 @@ const ALL_PATHS = [
   ['per-matrix kernels', { recursive: false }],
   ['recursion by halves', { recursive: true, panels: false }],
   ['blocked 64, tall leaves', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 0, lookahead: false }],
-  ['blocked 64, wide 64', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: false }],
-  ['blocked 64, wide 64, lookahead', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: true }],
+  ['blocked 64, wide 64', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: false, spreadLeaf: false }],
+  ['blocked 64, wide 64, lookahead', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: true, spreadLeaf: false }],
+  ['blocked 64, spread 64', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: false, spreadLeaf: true }],
+  ['blocked 64, spread 64, lookahead', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: true, spreadLeaf: true }],
   ['blocked 64, wide 32', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 32, lookahead: false }],
-  ['blocked 128, wide 64', { recursive: true, panels: true, panelWidth: 128, wideLeaf: 64, lookahead: false }],
-  ['blocked 128, wide 64, lookahead', { recursive: true, panels: true, panelWidth: 128, wideLeaf: 64, lookahead: true }],
+  ['blocked 128, wide 64', { recursive: true, panels: true, panelWidth: 128, wideLeaf: 64, lookahead: false, spreadLeaf: false }],
+  ['blocked 128, wide 64, lookahead', { recursive: true, panels: true, panelWidth: 128, wideLeaf: 64, lookahead: true, spreadLeaf: false }],
+  ['blocked 128, spread 64, lookahead', { recursive: true, panels: true, panelWidth: 128, wideLeaf: 64, lookahead: true, spreadLeaf: true }],
+  ['blocked 256, spread 64, lookahead', { recursive: true, panels: true, panelWidth: 256, wideLeaf: 64, lookahead: true, spreadLeaf: true }],
 ];
 const PATHS = process.env.PATHS ? ALL_PATHS.filter(([name]) => process.env.PATHS.split(',').some((p) => name.includes(p))) : ALL_PATHS;
 

@@ -15,7 +15,7 @@ import { strided } from '../../src/core/batch.js';
 import { cpuGemm } from '../../src/cpu/gemm.js';
 import { getrfMatrix } from '../../src/cpu/lapack/index.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
-import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfPanelWidth, getrfSwapsSource, getrfWideSource, tallShape, wideSharedBytes, wideSubBlock, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfPanelWidth, getrfSpreadSource, getrfSwapsSource, getrfWideSource, SPREAD_THREADS, SPREAD_WIDTH, spreadShape, spreadSharedBytes, tallShape, wideSharedBytes, wideSubBlock, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { Kernel, KernelSource } from '../../src/cuda/runtime/types.js';
 import { FakeDevice } from '../helpers/fake-gpus.js';
@@ -243,5 +243,39 @@ test('the swaps kernel and the wide leaf: pure, every parameter changes the sour
   const results = await compileForSm90([all[0]!, ...(FULL_COMPILE ? [all[2]!, ...shapes] : shapes.slice(0, 1))]);
   for (const r of results) if ('report' in r) console.log(`  ${r.src.entry}: ${r.report.registers} registers, ${r.report.spillStores} bytes spilled`);
   const failures = compileFailures(results, (r) => (r.spillStores > (r.log.includes('getrf_swaps') ? 0 : 64) ? `${r.spillStores} bytes spilled` : undefined));
+  assert.deepEqual(failures, [], failures.join('\n'));
+});
+
+// The spread leaf (generate-spread.ts): which panels take it, its shape, and its source.
+test('the spread leaf: one matrix from the table\'s rows, blocks within the SMs, rows within shared memory', () => {
+  const t = T.blocked.spreadLeaf;
+  assert.equal(spreadShape('float64', 2559, 1, 132, t), null, 'below the table\'s rows: the wide leaf');
+  assert.equal(spreadShape('float64', 4096, 2, 132, t), null, 'more matrices than the table takes');
+  assert.deepEqual(spreadShape('float64', 4096, 1, 132, t), { rowsPerBlock: 128, blocks: 32 });
+  assert.deepEqual(spreadShape('float64', 1000, 3, 132, t, true), { rowsPerBlock: 32, blocks: 32 }, 'forced: any rows and count');
+  assert.equal(spreadShape('float64', 4096, 1, 132, t, false), null, 'forced off');
+  // Blocks never above the SMs (a matrix's blocks wait for each other); rows a block within the
+  // shared bytes (float64: 256 rows of 64 columns), so the largest panels need more than maxBlocks.
+  for (const dtype of ['float64', 'float32'] as const) for (const m of [2560, 4097, 10240, 30720, 33000, 40000]) {
+    const s = spreadShape(dtype, m, 1, 132, t);
+    if (s === null) { assert.ok(dtype === 'float64' && m > 132 * 256, `${dtype} ${m}: the wide leaf only beyond 132 blocks of 256 rows`); continue; }
+    assert.ok(s.blocks <= 132 && s.blocks * s.rowsPerBlock >= m && (s.blocks - 1) * s.rowsPerBlock < m, `${dtype} ${m}: ${JSON.stringify(s)}`);
+    assert.ok(spreadSharedBytes({ dtype, width: SPREAD_WIDTH, rowsPerBlock: s.rowsPerBlock }) <= 160 * 1024);
+    assert.ok(s.blocks <= t.maxBlocks || s.rowsPerBlock * 2 * SPREAD_WIDTH * (dtype === 'float64' ? 8 : 4) > 160 * 1024, `${dtype} ${m}: more blocks only where rows would not fit`);
+  }
+  assert.equal(spreadShape('float64', 4096, 1, 4, t), null, 'a GPU of 4 SMs: 16 blocks of 256 rows do not fit at once');
+});
+
+test('the spread leaf: pure, every parameter changes the source, bad shapes refused, compiles without spills', { skip: NVCC_SKIP, timeout: 180_000 }, async () => {
+  const base = { dtype: 'float64', width: SPREAD_WIDTH, rowsPerBlock: 128, threads: SPREAD_THREADS, maxBlocks: 32 } as const;
+  const all = [base, { ...base, dtype: 'float32' as const }, { ...base, rowsPerBlock: 32 }, { ...base, threads: 128 }, { ...base, maxBlocks: 64 }].map(getrfSpreadSource);
+  assert.equal(new Set(all.map((k) => k.source)).size, all.length);
+  assert.equal(getrfSpreadSource(base).source, all[0]!.source);
+  assert.throws(() => getrfSpreadSource({ ...base, rowsPerBlock: 48 }), /not a supported shape/);
+  assert.throws(() => getrfSpreadSource({ ...base, threads: 16 }), /not a supported shape/);
+  const shapes = [all[0]!, getrfSpreadSource({ ...base, rowsPerBlock: 256, maxBlocks: 160 }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512 })];
+  const results = await compileForSm90(FULL_COMPILE ? shapes : shapes.slice(0, 1));
+  for (const r of results) if ('report' in r) console.log(`  ${r.src.entry}: ${r.report.registers} registers, ${r.report.spillStores} bytes spilled`);
+  const failures = compileFailures(results, (r) => (r.spillStores > 0 ? `${r.spillStores} bytes spilled` : undefined));
   assert.deepEqual(failures, [], failures.join('\n'));
 });

@@ -9,7 +9,8 @@
  * Used by the chained trsm (trsm/generate-chain.ts) and the large Cholesky's fused panel
  * (potrf/generate-fused-panel.ts).
  */
-export const FLAG_HELPERS = `static __device__ __forceinline__ int acquireFlag(const int* p) {
+export const FLAG_HELPERS = `#ifndef MYRIAD_HOST_EMULATION   // a host harness brings its own (test/helpers/getrf-spread-host-harness.cpp)
+static __device__ __forceinline__ int acquireFlag(const int* p) {
   int v;
   asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
@@ -17,6 +18,7 @@ export const FLAG_HELPERS = `static __device__ __forceinline__ int acquireFlag(c
 static __device__ __forceinline__ void releaseFlag(int* p) {
   asm volatile("st.release.gpu.global.s32 [%0], %1;" :: "l"(p), "r"(1) : "memory");
 }
+#endif
 // The block's ticket from *counter (one atomic by thread 0; every thread gets it).
 static __device__ __forceinline__ int takeTicket(int* counter) {
   __shared__ int ticket;

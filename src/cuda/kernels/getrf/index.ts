@@ -3,13 +3,14 @@
  * solves) use it only through this file: the launcher of one group, and the in-register LU
  * building blocks that the fused gesv kernel borders with its right-hand sides.
  */
-export type { GetrfForce, GetrfLaswpParams, GetrfSwapsParams, GetrfWideParams, GetrfPanelParams, GetrfTallParams, GetrfPlan, GetrfRegisterParams, GetrfSmallParams, GetrfVariant } from './params.js';
+export type { GetrfForce, GetrfSpreadParams, GetrfLaswpParams, GetrfSwapsParams, GetrfWideParams, GetrfPanelParams, GetrfTallParams, GetrfPlan, GetrfRegisterParams, GetrfSmallParams, GetrfVariant } from './params.js';
 export { getrfSmallSource, getrfSmallLayout, luPrelude } from './generate-small.js';
 export { getrfRegisterSource } from './generate-register.js';
 export { getrfPanelSource, getrfUpdateSource } from './generate-panel.js';
 export { getrfTallSource } from './generate-tall.js';
 export { getrfWideSource, WIDE_MAX, wideSharedBytes, wideSubBlock } from './generate-wide.js';
+export { getrfSpreadSource, SPREAD_THREADS, SPREAD_WIDTH, spreadSharedBytes, spreadSlotReals, spreadSyncInts } from './generate-spread.js';
 export { getrfLaswpSource } from './generate-laswp.js';
 export { getrfSwapsSource, SWAPS_MAX_PIVOTS, SWAPS_THREADS, SWAPS_TILE } from './generate-swaps.js';
-export { planGetrf, selectGetrf, getrfRecursive, getrfRecursionSteps, getrfBlocked, getrfBlockedSteps, getrfPanelWidth, tallShape, type GetrfBlockedStep, type GetrfProblem, type GetrfRecursionStep, type TallShape } from './plan.js';
+export { planGetrf, selectGetrf, getrfRecursive, getrfRecursionSteps, getrfBlocked, getrfBlockedSteps, getrfPanelWidth, spreadShape, tallShape, type GetrfBlockedStep, type SpreadShape, type GetrfProblem, type GetrfRecursionStep, type TallShape } from './plan.js';
 export { getrfCuda, getrfGroup, getrfLargePath, type GetrfOptions } from './launch.js';

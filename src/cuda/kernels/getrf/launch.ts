@@ -14,6 +14,7 @@ import { recursionForced, type FamilyOptions } from '../common/family-options.js
 import { cachedKernel, kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, stridedArgs, type LaunchGroup } from '../common/operands.js';
 import { block } from '../common/sub-blocks.js';
+import { Workspace } from '../../runtime/workspace.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { gemmRouted } from '../gemm/index.js';
 import { trsmCuda } from '../trsm/index.js';
@@ -23,9 +24,10 @@ import { getrfRegisterSource } from './generate-register.js';
 import { getrfSmallLayout, getrfSmallSource } from './generate-small.js';
 import { getrfSwapsSource, SWAPS_THREADS, SWAPS_TILE } from './generate-swaps.js';
 import { getrfTallSource } from './generate-tall.js';
+import { getrfSpreadSource, SPREAD_THREADS, SPREAD_WIDTH, spreadSharedBytes, spreadSlotReals, spreadSyncInts } from './generate-spread.js';
 import { getrfWideSource, WIDE_MAX, wideSubBlock } from './generate-wide.js';
-import type { GetrfForce, GetrfTallParams, GetrfWideParams } from './params.js';
-import { getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfRecursionSteps, getrfRecursive, planGetrf, tallShape, type TallShape } from './plan.js';
+import type { GetrfForce, GetrfSpreadParams, GetrfTallParams, GetrfWideParams } from './params.js';
+import { getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfRecursionSteps, getrfRecursive, planGetrf, spreadShape, tallShape, type TallShape } from './plan.js';
 
 export type GetrfOptions = FamilyOptions<GetrfForce, GetrfTuning>;
 
@@ -197,36 +199,61 @@ function getrfPanels(
   const go = largeLaunches(dev, dtype, a, ipiv, pivotStride, info, count, shape);
   // Leaves wider than the tall kernel holds for their rows: the wide leaf kernel, one launch.
   const leafWidth = (rows: number): number => Math.max(wide, shape(rows).nb);
-  const leaf = (off: number, width: number): void => {
-    const s = shape(m - off);
-    if (width <= s.nb) {
-      go.leaf(off, width);
-      return;
-    }
-    const fit = { dtype, width: wide, nb: s.nb, threads: s.threads };
-    const p: GetrfWideParams = { ...fit, kind: 'strided', nb: wideSubBlock(fit), rowsPerThread: s.rowsPerThread };
-    const k = kernelFor(dev, 'getrf-wide', p, () => getrfWideSource(p));
-    k.launch({ grid: [count, 1, 1], block: [s.threads, 1, 1] }, [
-      ...stridedArgs(go.sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info), ...indexArgs(null, count),
-      arg.i32(m - off), arg.i32(width), arg.i32(off)]);
-  };
+  const spread = (rows: number) => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, dev.info.smCount, tuning.blocked.spreadLeaf, force.spreadLeaf) : null);
   const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
   const swaps = (from: number, to: number, col: number, cols: number): void => {
     swapsKernel.launch({ grid: [count, Math.ceil(cols / SWAPS_TILE), 1], block: [SWAPS_THREADS, 1, 1] }, [
       ...stridedArgs(go.sub(0, col, m, cols)), arg.ptr(ipiv), arg.i32(pivotStride), ...indexArgs(null, count),
       arg.i32(from), arg.i32(to), arg.i32(col), arg.i32(cols), arg.i32(SWAPS_TILE)]);
   };
-  for (const step of getrfBlockedSteps(m, n, nb, leafWidth, side !== null)) {
-    switch (step.kind) {
-      case 'panel': leaf(step.off, step.width); break;
-      case 'swap': swaps(step.from, step.to, step.col, step.cols); break;
-      case 'interchange': swaps(step.from, step.to, 0, n); break;
-      case 'solve': go.solve(step.off, step.top, step.col, step.cols); break;
-      case 'update':
-        if (step.side && side !== null) side.fork(() => go.update(step.off, step.top, step.col, step.cols));
-        else go.update(step.off, step.top, step.col, step.cols);
-        break;
-      case 'join': side?.join(); break;
+  const steps = getrfBlockedSteps(m, n, nb, leafWidth, side !== null);
+  const frame = Workspace.of(dev).frame();
+  try {
+    // The spread leaves' tickets and tagged words (a fresh area a leaf, zeroed once for the call)
+    // and their candidate rows (reused: the leaves run one after another on the main stream).
+    const spreadBlocks = steps.flatMap((s) => (s.kind === 'panel' && s.width > shape(m - s.off).nb ? [spread(m - s.off)?.blocks ?? 0] : []))
+      .filter((blocks) => blocks > 0);
+    const widest = Math.max(0, ...spreadBlocks);
+    const syncInts = spreadSyncInts(count, widest);
+    const sync = widest > 0 ? frame.take('int32', spreadBlocks.length * syncInts, `the LU's spread leaves' tickets and pivot candidates (${spreadBlocks.length} leaves of ${count} matrices)`) : null;
+    const slots = widest > 0 ? frame.take(dtype, count * spreadSlotReals(SPREAD_WIDTH, widest), `the LU's spread leaves' candidate rows (${count} matrices)`) : null;
+    if (sync) dev.fill(sync, 0);
+    let spreadDone = 0;
+    const leaf = (off: number, width: number): void => {
+      const s = shape(m - off);
+      if (width <= s.nb) {
+        go.leaf(off, width);
+        return;
+      }
+      const args = [...stridedArgs(go.sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info)];
+      const sp = spread(m - off);
+      if (sp !== null && sync && slots) {
+        const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads: SPREAD_THREADS, maxBlocks: Math.ceil(sp.blocks / 32) * 32 };
+        const k = kernelFor(dev, 'getrf-spread', p, () => getrfSpreadSource(p));
+        const area = sync.ptr + BigInt(spreadDone++ * syncInts * 4);
+        k.launch({ grid: [count * sp.blocks, 1, 1], block: [SPREAD_THREADS, 1, 1], sharedBytes: spreadSharedBytes(p) }, [
+          ...args, arg.i32(count), arg.i32(m - off), arg.i32(width), arg.i32(off), arg.i32(sp.blocks), arg.ptr(slots), arg.ptr(area)]);
+        return;
+      }
+      const fit = { dtype, width: wide, nb: s.nb, threads: s.threads };
+      const p: GetrfWideParams = { ...fit, kind: 'strided', nb: wideSubBlock(fit), rowsPerThread: s.rowsPerThread };
+      const k = kernelFor(dev, 'getrf-wide', p, () => getrfWideSource(p));
+      k.launch({ grid: [count, 1, 1], block: [s.threads, 1, 1] }, [...args, ...indexArgs(null, count), arg.i32(m - off), arg.i32(width), arg.i32(off)]);
+    };
+    for (const step of steps) {
+      switch (step.kind) {
+        case 'panel': leaf(step.off, step.width); break;
+        case 'swap': swaps(step.from, step.to, step.col, step.cols); break;
+        case 'interchange': swaps(step.from, step.to, 0, n); break;
+        case 'solve': go.solve(step.off, step.top, step.col, step.cols); break;
+        case 'update':
+          if (step.side && side !== null) side.fork(() => go.update(step.off, step.top, step.col, step.cols));
+          else go.update(step.off, step.top, step.col, step.cols);
+          break;
+        case 'join': side?.join(); break;
+      }
     }
+  } finally {
+    frame.end();
   }
 }

@@ -68,6 +68,21 @@ export interface GetrfWideParams {
   readonly rowsPerThread: number;
 }
 
+/**
+ * The blocked driver's spread leaf (generate-spread.ts): an m x w panel (w <= width) of a few
+ * matrices, each over ceil(m / rowsPerBlock) blocks holding their rows in shared memory.
+ */
+export interface GetrfSpreadParams {
+  readonly dtype: DType;
+  /** Widest panel (compile-time: the slots hold this many values a row). */
+  readonly width: number;
+  /** Rows of the panel a block holds (a power of two from 32). */
+  readonly rowsPerBlock: number;
+  readonly threads: number;
+  /** Blocks a matrix the kernel can take (warp 0 polls maxBlocks / 32 of them a lane; a multiple of 32). */
+  readonly maxBlocks: number;
+}
+
 /** The recursive driver's row interchanges (generate-laswp.ts): dlaswp on a range of columns. */
 export interface GetrfLaswpParams {
   readonly dtype: DType;
@@ -101,6 +116,8 @@ export interface GetrfForce {
   readonly panelWidth?: number;
   /** The blocked driver's leaves: this wide by the wide leaf kernel (<= WIDE_MAX), or 0: the tall leaves only. */
   readonly wideLeaf?: number;
+  /** The blocked driver's leaves over many blocks (generate-spread.ts) wherever the shape allows (true), or never (false). */
+  readonly spreadLeaf?: boolean;
   /** The blocked driver's lookahead (the trailing update beyond the next panel on a side stream), or never. */
   readonly lookahead?: boolean;
 }

@@ -5,12 +5,13 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
-import { bandFor, type GetrfBlockedTuning, type GetrfRecursionTuning, type GetrfTuning } from '../../model/tuning/index.js';
+import { bandFor, type GetrfBlockedTuning, type GetrfRecursionTuning, type GetrfSpreadTuning, type GetrfTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
 import { SMALL_WARPS } from '../common/warp-slots.js';
 import { GETRF_SMALL_MAX } from './generate-small.js';
+import { SPREAD_SHARED_LIMIT, SPREAD_WIDTH, spreadSharedBytes } from './generate-spread.js';
 import { splitPoint } from '../trsm/index.js';
 import type { GetrfForce, GetrfPlan, GetrfVariant } from './params.js';
 
@@ -214,4 +215,30 @@ export function getrfBlockedSteps(m: number, n: number, nb: number, leafWidth: (
   }
   if (forked) steps.push({ kind: 'join' });
   return steps;
+}
+
+/** A spread leaf's launch: rows a block and blocks a matrix. */
+export interface SpreadShape {
+  readonly rowsPerBlock: number;
+  readonly blocks: number;
+}
+
+/**
+ * Whether a panel of m rows of `count` matrices takes the spread leaf (generate-spread.ts), and
+ * its shape: the fewest rows a block (32, 64, ...) that keep the blocks a matrix within the table's
+ * maxBlocks, more where a block's rows would not fit its shared memory; never more blocks a matrix
+ * than SMs (the leaf's blocks wait for each other: one matrix's blocks must fit the GPU at once).
+ * null: the wide leaf. `force` true: wherever the shape allows, false: never.
+ */
+export function spreadShape(
+  dtype: DType, m: number, count: number, smCount: number, t: GetrfSpreadTuning, force?: boolean,
+): SpreadShape | null {
+  if (force === false) return null;
+  if (force === undefined && (m < t.minRows[dtype] || count > t.maxCount)) return null;
+  const fits = (rowsPerBlock: number): boolean => spreadSharedBytes({ dtype, width: SPREAD_WIDTH, rowsPerBlock }) <= SPREAD_SHARED_LIMIT;
+  let rowsPerBlock = 32;
+  while (Math.ceil(m / rowsPerBlock) > Math.min(t.maxBlocks, smCount) && fits(rowsPerBlock * 2)) rowsPerBlock *= 2;
+  const blocks = Math.ceil(m / rowsPerBlock);
+  if (blocks > smCount) return null;
+  return { rowsPerBlock, blocks };
 }

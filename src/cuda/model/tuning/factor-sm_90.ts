@@ -138,11 +138,29 @@ export const sm90GetrfTuning: GetrfTuning = {
     // Panels of 128 for the batches of 385-1023 (only batches take the blocked path there): 512 x 256
     // 6.56 ms against 6.99 with 64, 768 x 256 15.3 against 17.6 (float64, H100, session 7); 64 at 256
     // (1.59 against 1.67) and for one large matrix (session 6).
+    // Session 9 (spread leaves, one matrix): float64 panels of 256 from 12288, where the trailing
+    // GEMM's k = 64 had cost most (16384: 235.7 ms against 257.8 with 128 and 342.9 with 64; 8192:
+    // 78.2 against 70.6 with 64). float32 not measured above 8192: 64 kept.
     panel: {
-      float64: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: Infinity, nb: 64 }],
+      float64: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: 12287, nb: 64 }, { maxN: Infinity, nb: 256 }],
       float32: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: Infinity, nb: 64 }],
     },
     lookaheadFrom: { float64: 4096, float32: 4096 },
     wideLeaf: { float64: 64, float32: 64 },
+    // The wide leaf over many blocks (generate-spread.ts; session 9, scripts/probe/getrf-spread.mjs,
+    // one m x 64 panel, H100, ms, wide / spread over at most 32 blocks): float64 1024 0.29 / 0.31,
+    // 2048 0.36 / 0.36, 4096 0.58 / 0.37, 8192 1.10 / 0.42, 16384 2.93 / 0.51 (at most 16 / 64 / 128
+    // blocks: within 10% above 4096, slower at 2048-4096); float32 4096 0.45 / 0.33. The spread leaf
+    // costs ~5 us a column whatever m (its grid-wide exchange), the wide leaf grows with m. Whole
+    // LU, lookahead (getrf-blocked.mjs): float64 4096 28.98 -> 25.85 ms, 8192 106.0 -> 70.6, 16384
+    // 532.7 -> 342.9 (235.7 with panels of 256); float32 4096 23.5 -> 22.4, 8192 72.4 -> 60.7.
+    // On for one matrix from 2560 rows: the whole-LU runs above (one matrix, both dtypes, pivots
+    // equal to cuSOLVER's) and the host emulation with every block at once
+    // (test/cuda/getrf-spread-host-emulation.test.ts: partial blocks, several matrices, ties, zero
+    // columns, NaN) checked it; the GPU test file's spread cases (factor.test.ts "spread leaves":
+    // odd layouts, 2-5 matrices, against the CPU) did not report within session 9's device time
+    // (neither did the wide-leaf cases before them: the file's cold compiles), so batches stay on
+    // the wide leaf until they pass (then maxCount 4).
+    spreadLeaf: { minRows: { float64: 2560, float32: 2560 }, maxCount: 1, maxBlocks: 32 },
   },
 };

@@ -92,6 +92,18 @@ export interface GetrfBlockedTuning {
   readonly lookaheadFrom: PerDType<number>;
   /** Its leaves this wide by the wide leaf kernel (kernels/getrf/generate-wide.ts), or 0: the tall leaves only. */
   readonly wideLeaf: PerDType<number>;
+  /** Where its wide leaves spread over many blocks (kernels/getrf/generate-spread.ts) instead of one. */
+  readonly spreadLeaf: GetrfSpreadTuning;
+}
+
+/** The spread leaf: from how many panel rows, for how many matrices, over how many blocks a matrix. */
+export interface GetrfSpreadTuning {
+  /** Panels of at least this many rows (Infinity: never). */
+  readonly minRows: PerDType<number>;
+  /** Batches of at most this many matrices. */
+  readonly maxCount: number;
+  /** Blocks a matrix at most (fewer rows a block below it; never more than the SMs). */
+  readonly maxBlocks: number;
 }
 
 /** When the recursive LU replaces the one-block-per-matrix designs, and its leaf panels' shape. */

@@ -1,0 +1,261 @@
+/**
+ * The blocked LU's spread leaf: dgetf2 on an m x w panel (w <= W) of a few matrices, each panel
+ * spread over G thread blocks (gpu-only-cholesky.txt keeps the panel on the device; here it is
+ * also kept on many SMs). The wide leaf (generate-wide.ts) factors a panel on one SM, streaming
+ * it through L2 once per sub-block: 619 us for a 4096 x 64 panel (Nsight Compute), 2/3 of a 4096
+ * LU. Here block b holds rows [b RB, b RB + RB) of the panel in shared memory for the whole
+ * factorization, so the panel is read and written once, and each column costs one grid-wide
+ * exchange instead of a pass over the panel:
+ * 1. every block finds its candidate (the largest |a(r, k)| of its rows r >= k, NaN and ties as
+ *    idamax); its warp 0 writes the whole candidate row (w values) to the block's slot, the owner of
+ *    row k also row k, then (after a release fence) two tagged words: the key and the row number;
+ * 2. warp 0 of every block polls the G blocks' words (a lane a block, all in flight at once) until
+ *    their tags say column k, fences (acquire), reduces the G candidates to the pivot (the same
+ *    answer in every block: keys and rows ordered as idamax) and reads the pivot row from its
+ *    winner's slot (and row k, if it moves);
+ * 3. every thread swaps, scales (divided where the pivot is tiny, as dgetf2; a zero pivot neither
+ *    swaps nor scales) and updates (rank 1, the pivot row from shared memory) the elements it owns:
+ *    a thread owns fixed rows and columns of the block, so this step needs no barrier inside; the
+ *    column-k values it scales were read before the step's first barrier.
+ * Three block barriers and two L2 round trips (the tagged words, then the winner's row) a column:
+ * the leaf is bound by that latency, not by its flops. A first version (an arrival counter, then
+ * the keys, then the row: four round trips and a full fence by every warp) took 5-7 us a column.
+ * Slots are double-buffered by the column's parity q = k & 1, and a word's top bit is its tag,
+ * 1 - (k >> 1) & 1: a block writes column k + 2's slot only after it has read every block's words
+ * of column k + 1, which they wrote after reading column k's; so a slot holds column k's or column
+ * k - 2's words, which the tag tells apart. The words start zeroed (tag 0: no column 0 or 1), a
+ * fresh set a launch.
+ * Blocks take tickets (common/flags.ts): consecutive tickets form one matrix's G blocks, so a block
+ * only waits for blocks of its own group, and a group is complete once its last ticket is taken;
+ * with G blocks resident at once (the plan keeps G <= the SM count) the grid cannot deadlock
+ * whatever the order blocks are scheduled in. Pivots 0-based absolute rows (off + the panel's row);
+ * info, zeroed by the driver, takes the first zero pivot (block 0 writes it).
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { KernelSource } from '../../runtime/types.js';
+import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { FLAG_HELPERS } from '../common/flags.js';
+import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { pivotHelpers } from './generate-panel.js';
+import type { GetrfSpreadParams } from './params.js';
+
+/** Threads of a spread leaf's block. */
+export const SPREAD_THREADS = 256;
+/** The widest panel a spread leaf takes (a compile-time bound: the slots hold W values a row). */
+export const SPREAD_WIDTH = 64;
+/** Shared bytes a block may hold its rows in (dynamic: above 48 KiB by the kernel's attribute). */
+export const SPREAD_SHARED_LIMIT = 160 * 1024;
+
+/** Dynamic shared bytes of one block: its RB x W rows of the panel. */
+export function spreadSharedBytes(p: Pick<GetrfSpreadParams, 'dtype' | 'width' | 'rowsPerBlock'>): number {
+  return p.rowsPerBlock * p.width * elementBytes(p.dtype);
+}
+
+/**
+ * Ints of the sync area one launch uses (zero before it): the ticket counter, then per matrix and
+ * parity G tagged keys (64-bit) and G tagged row numbers.
+ */
+export const spreadSyncInts = (count: number, blocks: number): number => 2 + count * 2 * 3 * blocks;
+
+/** Reals of the slots one matrix uses: per parity G candidate rows and row k (W values each). */
+export const spreadSlotReals = (width: number, blocks: number): number => 2 * (blocks + 1) * width;
+
+/**
+ * The tagged words of step 1: a key as a 63-bit code ordered as the keys (-2: no candidate -> 0,
+ * -1: NaN below row k -> 1, |x| or +inf -> its bits + 2; non-negative floats order as their bits),
+ * the strong relaxed loads and stores that carry them, the fence that makes them release / acquire
+ * (PTX's fence-based synchronization), and the (code, row) reduction of a warp.
+ */
+function keyCodeHelpers(dtype: DType): string {
+  const bits = dtype === 'float64' ? '(unsigned long long)__double_as_longlong(key)' : '(unsigned long long)__float_as_uint(key)';
+  return `static __device__ __forceinline__ unsigned long long keyCode(real key) {
+  return key < real(-1.5) ? 0ull : key < real(0) ? 1ull : ${bits} + 2ull;
+}
+#ifndef MYRIAD_HOST_EMULATION   // a host harness brings its own (test/helpers/getrf-spread-host-harness.cpp)
+static __device__ __forceinline__ void fenceAcqRel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+static __device__ __forceinline__ void storeRelaxed64(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" :: "l"(p), "l"(v) : "memory");
+}
+static __device__ __forceinline__ void storeRelaxed32(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory");
+}
+static __device__ __forceinline__ unsigned long long loadRelaxed64(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+static __device__ __forceinline__ unsigned loadRelaxed32(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+#endif
+// (code, row) pairs: the larger code wins, ties go to the smaller row (idamax).
+static __device__ __forceinline__ void betterCode(unsigned long long& code, int& pos, unsigned long long ocode, int opos) {
+  if (ocode > code || (ocode == code && opos < pos)) { code = ocode; pos = opos; }
+}
+static __device__ __forceinline__ void warpBestCode(unsigned long long& code, int& pos) {
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) {
+    const unsigned long long oc = __shfl_xor_sync(0xffffffffu, code, off);
+    const int op = __shfl_xor_sync(0xffffffffu, pos, off);
+    betterCode(code, pos, oc, op);
+  }
+}`;
+}
+
+export function getrfSpreadSource(p: GetrfSpreadParams): KernelSource {
+  const { width, rowsPerBlock, threads } = p;
+  const rowThreads = Math.min(rowsPerBlock, threads);
+  const pow2 = (x: number): boolean => x > 0 && (x & (x - 1)) === 0;
+  if (!pow2(threads) || !pow2(rowsPerBlock) || rowsPerBlock < 32 || threads < 32) {
+    throw new Error(`spread leaf: ${rowsPerBlock} rows a block with ${threads} threads is not a supported shape (powers of two from 32)`);
+  }
+  const perLane = Math.ceil(p.maxBlocks / 32);
+  const entry = `getrf_spread_${precisionLetter(p.dtype)}_w${width}_rb${rowsPerBlock}_t${threads}_g${perLane * 32}`;
+  const source = `${precisionPrelude(p.dtype)}
+${pivotHelpers(p.dtype)}
+${FLAG_HELPERS}
+${keyCodeHelpers(p.dtype)}
+constexpr int W = ${width};
+constexpr int RB = ${rowsPerBlock};
+constexpr int T = ${threads};
+constexpr int ROWT = ${rowThreads};   // thread t owns rows t % ROWT + i ROWT and columns t / ROWT + j CG
+constexpr int CG = T / ROWT;
+constexpr int RPT = RB / ROWT;
+constexpr int NWR = ROWT / 32;       // the warps that search (those of column group 0)
+constexpr int NONE = 0x7fffffff;
+constexpr int PER_LANE = ${perLane};   // blocks a lane of warp 0 polls (G <= 32 PER_LANE)
+
+// A points at the panel's first element A(off, off) of matrix 0; m rows, w <= W columns (m >= w).
+// G blocks a matrix (grid: count * G); slots: spreadSlotReals a matrix; sync: spreadSyncInts(count, G)
+// ints, zero before the launch (8-byte aligned).
+extern "C" __global__ void __launch_bounds__(T) ${entry}(
+    ${operandParameters('A', 'strided', true)},
+    int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, int count,
+    int m, int w, int off, int G, real* __restrict__ slots, int* __restrict__ sync) {
+  extern __shared__ __align__(16) unsigned char smemRaw[];
+  real* sA = reinterpret_cast<real*>(smemRaw);   // the block's rows by columns: sA[c * RB + r]
+  __shared__ real sPiv[W];                        // the pivot row (row k after the swap)
+  __shared__ real sRowK[W];                       // row k before the swap (row piv after it)
+  __shared__ real redKey[NWR];
+  __shared__ int redPos[NWR];
+  __shared__ int sPivRow;
+  const int ticket = takeTicket(sync);
+  const int mid = ticket / G, b = ticket % G;
+  if (mid >= count) return;
+  real* a = ${matrixPointer('A', 'strided', 'mid')};
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, tr = tid % ROWT, tc = tid / ROWT;
+  const int r0 = b * RB, rows = min(RB, m - r0);
+  unsigned long long* keyWords = reinterpret_cast<unsigned long long*>(sync + 2) + (long long)mid * 3 * G;   // [parity][G]
+  unsigned* rowWords = reinterpret_cast<unsigned*>(keyWords + 2 * G);                                           // [parity][G]
+  real* slot = slots + (long long)mid * 2 * (G + 1) * W;
+  int* pv = ipiv + (long long)mid * pivotStride + off;
+  for (int e = tid; e < W * RB; e += T) {
+    const int c = e / RB, r = e % RB;
+    sA[e] = r < rows && c < w ? a[r0 + r + (long long)c * ldA] : real(0);
+  }
+  int inf = info[mid];
+  __syncthreads();
+  for (int k = 0; k < w; ++k) {
+    const int q = k & 1;
+    real* cands = slot + q * (G + 1) * W;        // this parity's G candidate rows, then row k
+    const unsigned long long tag = (unsigned long long)(((k >> 1) & 1) ^ 1);
+    // 1. The block's candidate for column k (warps of column group 0), published by warp 0.
+    real xk[RPT];
+#pragma unroll
+    for (int i = 0; i < RPT; ++i) xk[i] = sA[k * RB + tr + i * ROWT];
+    if (tc == 0) {
+      real key = real(-2);
+      int pos = NONE;
+#pragma unroll
+      for (int i = 0; i < RPT; ++i) {
+        const int r = tr + i * ROWT, gr = r0 + r;
+        const real x = xk[i];
+        if (r < rows && gr >= k) better(key, pos, x != x ? (gr == k ? infReal() : real(-1)) : absReal(x), gr);
+      }
+      warpBest(key, pos);
+      if (lane == 0) { redKey[warp] = key; redPos[warp] = pos; }
+    }
+    __syncthreads();
+    if (warp == 0) {
+      real key = lane < NWR ? redKey[lane] : real(-2);
+      int pos = lane < NWR ? redPos[lane] : NONE;
+      warpBest(key, pos);
+      if (pos != NONE) for (int c = lane; c < w; c += 32) cands[b * W + c] = sA[c * RB + (pos - r0)];
+      if (k >= r0 && k < r0 + rows) for (int c = lane; c < w; c += 32) cands[G * W + c] = sA[c * RB + (k - r0)];
+      __syncwarp();
+      if (lane == 0) {
+        fenceAcqRel();
+        storeRelaxed64(keyWords + q * G + b, keyCode(key) | (tag << 63));
+        storeRelaxed32(rowWords + q * G + b, (unsigned)pos | ((unsigned)tag << 31));
+      }
+      // 2. The G candidates of column k (a lane a block, every load in flight at once) reduced to
+      // the pivot; its row and row k.
+      unsigned long long code[PER_LANE];
+      unsigned at[PER_LANE];
+      for (bool ready = false; !ready;) {
+        ready = true;
+#pragma unroll
+        for (int j = 0; j < PER_LANE; ++j) {
+          const int g = lane + 32 * j;
+          if (g < G) {
+            code[j] = loadRelaxed64(keyWords + q * G + g);
+            at[j] = loadRelaxed32(rowWords + q * G + g);
+          }
+        }
+#pragma unroll
+        for (int j = 0; j < PER_LANE; ++j) {
+          if (lane + 32 * j < G) ready = ready && (code[j] >> 63) == tag && (at[j] >> 31) == (unsigned)tag;
+        }
+      }
+      fenceAcqRel();
+      unsigned long long best = 0;
+      pos = NONE;
+#pragma unroll
+      for (int j = 0; j < PER_LANE; ++j) {
+        if (lane + 32 * j < G) betterCode(best, pos, code[j] & ~(1ull << 63), (int)(at[j] & 0x7fffffffu));
+      }
+      warpBestCode(best, pos);
+      const real* winner = cands + (pos / RB) * W;
+      for (int c = lane; c < w; c += 32) {
+        sPiv[c] = __ldcg(winner + c);
+        if (pos != k) sRowK[c] = __ldcg(cands + G * W + c);
+      }
+      if (lane == 0) sPivRow = pos;
+    }
+    __syncthreads();
+    // 3. Swap, scale and update the elements this thread owns.
+    const int piv = sPivRow;
+    const real pivot = sPiv[k];
+    if (b == 0 && tid == 0) pv[k] = off + piv;
+    if (pivot == real(0) && inf == 0) inf = off + k + 1;
+    const bool scale = pivot != real(0);
+    const bool small = absReal(pivot) < SAFE_MIN;
+    const real rcp = real(1) / pivot;
+    const int c0 = k + 1 + ((tc - k - 1) & (CG - 1));   // this thread's first column right of k
+#pragma unroll
+    for (int i = 0; i < RPT; ++i) {
+      const int r = tr + i * ROWT, gr = r0 + r;
+      if (r >= rows) continue;
+      if (piv != k && (gr == k || gr == piv)) {
+        for (int c = tc; c < w; c += CG) sA[c * RB + r] = gr == k ? sPiv[c] : sRowK[c];
+      }
+      if (gr > k) {
+        real l = gr == piv ? sRowK[k] : xk[i];
+        if (scale) l = small ? l / pivot : l * rcp;
+        if ((k & (CG - 1)) == tc) sA[k * RB + r] = l;
+        for (int c = c0; c < w; c += CG) sA[c * RB + r] = fmaReal(-l, sPiv[c], sA[c * RB + r]);
+      }
+    }
+    __syncthreads();
+  }
+  for (int e = tid; e < W * RB; e += T) {
+    const int c = e / RB, r = e % RB;
+    if (r < rows && c < w) a[r0 + r + (long long)c * ldA] = sA[e];
+  }
+  if (b == 0 && tid == 0) info[mid] = inf;
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
