@@ -1,0 +1,100 @@
+/**
+ * The blocked LU's spread leaf (kernels/getrf/generate-spread.ts) on a real GPU, alone and small, so
+ * that it reports within a minute (skipped with one line where no GPU is usable): single m x w
+ * panels (getrfCuda on an m x w matrix with w <= 64 is one leaf and its interchange launch), forced
+ * onto the spread leaf, against the CPU reference's dgetf2 (pivots and info exact, the factors to
+ * rounding, everything outside the matrices bit for bit, pivots poisoned before); partial last
+ * blocks, narrow panels, several matrices, a tie, a zero column, NaN, odd layouts; then one matrix
+ * of n = 2600 on the default path (the spread leaf from 2560 rows) by its residual. The blocked
+ * driver's cases with spread leaves are in factor.test.ts ("spread leaves").
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { strided } from '../../src/core/batch.js';
+import { DTYPE_EPS, type DType, type FloatArray } from '../../src/core/dtype.js';
+import { cpuGetrf } from '../../src/cpu/lapack/index.js';
+import { getrfCuda } from '../../src/cuda/kernels/getrf/index.js';
+import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { Rng } from '../helpers/random.js';
+import { layoutLength, oddLayout, randomBuffer } from '../helpers/trsm-data.js';
+
+const skip = gpuSkipReason();
+const FORCED = { force: { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, spreadLeaf: true, lookahead: false } };
+
+test('the spread leaf alone: m x w panels against dgetf2 (partial blocks, several matrices, ties, zero columns, NaN)', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(2091);
+  const cases: [DType, number, number, number][] = [
+    ['float64', 40, 40, 2], ['float64', 100, 20, 3], ['float64', 1000, 64, 1], ['float64', 4097, 64, 2], ['float64', 9000, 33, 1],
+    ['float32', 96, 33, 2], ['float32', 5000, 64, 1],
+  ];
+  for (const [dtype, m, w, count] of cases) {
+    const l = oddLayout(m, w, count);
+    const host = randomBuffer(rng, dtype, layoutLength(l));
+    const at = (mat: number, i: number, j: number): number => l.offset + mat * l.stride + i + j * l.ld;
+    host[at(0, 5, 0)] = 4; host[at(0, 9, 0)] = -4;   // a tie: row 5 wins
+    if (count > 1) for (let i = 0; i < m; i++) host[at(count - 1, i, 3)] = 0;   // a zero column: info 4
+    if (count > 2) host[at(1, m - 1, 2)] = NaN;
+    const want = host.slice(), wantPiv = new Int32Array(count * w), wantInfo = new Int32Array(count);
+    cpuGetrf({ a: strided(want, l), ipiv: wantPiv, pivotStride: w, info: wantInfo });
+    const dA = dev.upload(host), dPiv = dev.upload(new Int32Array(count * w).fill(-7)), dInfo = dev.upload(new Int32Array(count).fill(-7));
+    try {
+      getrfCuda(dev, { a: strided(dA, l), ipiv: dPiv, pivotStride: w, info: dInfo }, FORCED);
+      const got = dev.download(dA) as FloatArray, piv = dev.download(dPiv) as Int32Array, info = dev.download(dInfo) as Int32Array;
+      const what = `spread leaf ${dtype} ${m} x ${w} x ${count}`;
+      assert.deepEqual([...info], [...wantInfo], `${what}: info`);
+      assert.deepEqual([...piv], [...wantPiv], `${what}: pivots`);
+      assert.equal(wantPiv[0], 5, 'the first of two largest values');
+      const tol = 60 * m * DTYPE_EPS[dtype] * 4;
+      for (let e = 0; e < host.length; e++) {
+        const g = got[e]!, x = want[e]!;
+        if (g === x || (Number.isNaN(g) && Number.isNaN(x))) continue;
+        const q = e - l.offset, mat = Math.floor(q / l.stride), rest = q - mat * l.stride;
+        const inside = q >= 0 && mat < count && rest % l.ld < m && Math.floor(rest / l.ld) < w;
+        assert.ok(inside, `${what}: element ${e} outside the matrices changed (${x} -> ${g})`);
+        if (count > 2 && mat === 1) continue;   // NaN spreads as the order of the sums has it
+        assert.ok(Math.abs(g - x) <= tol, `${what}: element ${e} (matrix ${mat}) is ${g}, expected ${x}`);
+      }
+    } finally {
+      for (const d of [dA, dPiv, dInfo]) d.dispose();
+    }
+  }
+});
+
+test('getrf, one matrix of n = 2600 on the default path (spread leaves): pivots a permutation, ||PA - LU|| small', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(2092);
+  const n = 2600;
+  const l = oddLayout(n, n, 1);
+  const host = randomBuffer(rng, 'float64', layoutLength(l));
+  const dA = dev.upload(host), dPiv = dev.upload(new Int32Array(n).fill(-7)), dInfo = dev.upload(new Int32Array(1).fill(-7));
+  try {
+    getrfCuda(dev, { a: strided(dA, l), ipiv: dPiv, pivotStride: n, info: dInfo });
+    const lu = dev.download(dA) as Float64Array, piv = dev.download(dPiv) as Int32Array;
+    assert.equal((dev.download(dInfo) as Int32Array)[0], 0);
+    // Apply the interchanges to A's rows, then ||PA - LU||_1 / (n eps ||A||_1) on a sample of columns.
+    const a = (i: number, j: number): number => host[l.offset + i + j * l.ld]!;
+    const f = (i: number, j: number): number => lu[l.offset + i + j * l.ld]!;
+    const perm = Array.from({ length: n }, (_, i) => i);
+    for (let k = 0; k < n; k++) {
+      assert.ok(piv[k]! >= k && piv[k]! < n, `pivot ${k} is ${piv[k]}`);
+      [perm[k], perm[piv[k]!]] = [perm[piv[k]!]!, perm[k]!];
+    }
+    let normA = 0, worst = 0;
+    for (let j = 0; j < n; j++) { let s = 0; for (let i = 0; i < n; i++) s += Math.abs(a(i, j)); normA = Math.max(normA, s); }
+    for (const j of [0, 1, 63, 64, 65, 1299, 2559, 2560, n - 1]) {
+      let s = 0;
+      for (let i = 0; i < n; i++) {
+        let x = 0;
+        for (let p = 0; p <= Math.min(i, j); p++) x += (p === i ? 1 : f(i, p)) * f(p, j);
+        s += Math.abs(a(perm[i]!, j) - x);
+      }
+      worst = Math.max(worst, s);
+    }
+    const ratio = worst / (n * DTYPE_EPS.float64 * normA);
+    assert.ok(ratio < 30, `residual ratio ${ratio}`);
+  } finally {
+    for (const d of [dA, dPiv, dInfo]) d.dispose();
+  }
+});
