@@ -27,7 +27,7 @@ import { getrfTallSource } from './generate-tall.js';
 import { getrfSpreadSource, SPREAD_THREADS, SPREAD_WIDTH, spreadSharedBytes, spreadSlotReals, spreadSyncInts } from './generate-spread.js';
 import { getrfWideSource, WIDE_MAX, wideSubBlock } from './generate-wide.js';
 import type { GetrfForce, GetrfSpreadParams, GetrfTallParams, GetrfWideParams } from './params.js';
-import { getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfRecursionSteps, getrfRecursive, planGetrf, spreadShape, tallShape, type TallShape } from './plan.js';
+import { getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfRecursionSteps, getrfRecursive, planGetrf, spreadShape, tallShape, type SpreadShape, type TallShape } from './plan.js';
 
 export type GetrfOptions = FamilyOptions<GetrfForce, GetrfTuning>;
 
@@ -197,9 +197,10 @@ function getrfPanels(
   const wide = force.wideLeaf ?? tuning.blocked.wideLeaf[dtype];
   if (!(Number.isInteger(wide) && wide >= 0 && wide <= WIDE_MAX)) throw new MyriadError('INVALID_ARGUMENT', `getrf's wide leaf must be 0 ... ${WIDE_MAX} columns, got ${wide}`, 'wideLeaf');
   const go = largeLaunches(dev, dtype, a, ipiv, pivotStride, info, count, shape);
-  // Leaves wider than the tall kernel holds for their rows: the wide leaf kernel, one launch.
+  // Leaves wider than the tall kernel holds for their rows: the wide (or spread) leaf kernel, one launch.
   const leafWidth = (rows: number): number => Math.max(wide, shape(rows).nb);
-  const spread = (rows: number) => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, dev.info.smCount, tuning.blocked.spreadLeaf, force.spreadLeaf) : null);
+  // Leaves of many rows over many blocks (generate-spread.ts) where the table or `force` says so.
+  const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, dev.info.smCount, tuning.blocked.spreadLeaf, force.spreadLeaf) : null);
   const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
   const swaps = (from: number, to: number, col: number, cols: number): void => {
     swapsKernel.launch({ grid: [count, Math.ceil(cols / SWAPS_TILE), 1], block: [SWAPS_THREADS, 1, 1] }, [
@@ -213,10 +214,10 @@ function getrfPanels(
     // and their candidate rows (reused: the leaves run one after another on the main stream).
     const spreadBlocks = steps.flatMap((s) => (s.kind === 'panel' && s.width > shape(m - s.off).nb ? [spread(m - s.off)?.blocks ?? 0] : []))
       .filter((blocks) => blocks > 0);
-    const widest = Math.max(0, ...spreadBlocks);
-    const syncInts = spreadSyncInts(count, widest);
-    const sync = widest > 0 ? frame.take('int32', spreadBlocks.length * syncInts, `the LU's spread leaves' tickets and pivot candidates (${spreadBlocks.length} leaves of ${count} matrices)`) : null;
-    const slots = widest > 0 ? frame.take(dtype, count * spreadSlotReals(SPREAD_WIDTH, widest), `the LU's spread leaves' candidate rows (${count} matrices)`) : null;
+    const mostBlocks = Math.max(0, ...spreadBlocks);
+    const syncInts = spreadSyncInts(count, mostBlocks);
+    const sync = mostBlocks > 0 ? frame.take('int32', spreadBlocks.length * syncInts, `the LU's spread leaves' tickets and pivot candidates (${spreadBlocks.length} leaves of ${count} matrices)`) : null;
+    const slots = mostBlocks > 0 ? frame.take(dtype, count * spreadSlotReals(SPREAD_WIDTH, mostBlocks), `the LU's spread leaves' candidate rows (${count} matrices)`) : null;
     if (sync) dev.fill(sync, 0);
     let spreadDone = 0;
     const leaf = (off: number, width: number): void => {
