@@ -147,25 +147,57 @@ export const INVERSE_BLOCKED_MAX = 1024;
  * gathered from the caller's layout) for n in [min, max], per dtype, in place of the unrolled
  * JavaScript; strided runs of at least two matrices. Measured on the 2-core EPYC (Node 20, one
  * thread, BENCHMARKS.md): 1.1-1.6x the unrolled JavaScript from n = 4 to 8, 0.8-0.95x at 2 and 3
- * (the copy in and out and the gathers cost more than the halved arithmetic saves).
+ * (the copy in and out and the gathers cost more than the halved arithmetic saves). Since
+ * branch cpu10 also n = 9 ... 16 (the 'memory' form below; BENCHMARKS.md, issue 16).
  * MYRIAD_CPU_INTERLEAVED=1 forces it on for 1 ... INTERLEAVED_N_MAX, =0 off (comparisons,
- * tests), read once.
+ * tests); MYRIAD_CPU_INTERLEAVED_MAX=m caps every interleaved range at m (8: the ranges before
+ * branch cpu10); read once.
  */
-export const INTERLEAVED_N_MAX = 8;
-const INTERLEAVED_DEFAULT: SizeRange = Object.freeze({ min: 4, max: INTERLEAVED_N_MAX });
+export const INTERLEAVED_N_MAX = 16;
+const interleavedMaxEnv = Number(process.env.MYRIAD_CPU_INTERLEAVED_MAX);
+const interleavedCap = Number.isInteger(interleavedMaxEnv) && interleavedMaxEnv >= 0 ? Math.min(interleavedMaxEnv, INTERLEAVED_N_MAX) : INTERLEAVED_N_MAX;
 const interleavedEnv = process.env.MYRIAD_CPU_INTERLEAVED;
-const interleavedRange: SizeRange = interleavedEnv === '1' ? { min: 1, max: INTERLEAVED_N_MAX }
-  : interleavedEnv === '0' ? { min: 1, max: 0 } : INTERLEAVED_DEFAULT;
+const interleaved = (min: number, max: number, forcedMin: number): SizeRange => Object.freeze(
+  interleavedEnv === '0' ? { min: 1, max: 0 } : { min: interleavedEnv === '1' ? forcedMin : min, max: Math.min(max, interleavedCap) });
+const potrfInterleavedRange = interleaved(4, INTERLEAVED_N_MAX, 1);
 export const CHOLESKY_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRange>> = Object.freeze({
-  float64: interleavedRange, float32: interleavedRange,
+  float64: potrfInterleavedRange, float32: potrfInterleavedRange,
 });
 /**
  * posv the same way, the solve fused into the interleaved kernel (each pair solved while its
- * factor is in registers). The earlier form (the interleaved potrf, then the unrolled potrs in a
- * second pass that reloaded the factor) measured 0.4-1.6x the unrolled posv and was off by
- * default; the fused kernel: see BENCHMARKS.md (issue 16, branch cpu16).
+ * factor is in registers), for n = 4 ... 8 (forced: 1 ... 8). The earlier form (the interleaved
+ * potrf, then the unrolled potrs in a second pass that reloaded the factor) measured 0.4-1.6x
+ * the unrolled posv and was off by default; the fused kernel: see BENCHMARKS.md (issue 16,
+ * branch cpu16).
  */
-export const POSV_INTERLEAVED: SizeRange = interleavedRange;
+export const POSV_INTERLEAVED: SizeRange = interleaved(4, 8, 1);
+/**
+ * posv for n = 9 ... 16 composed (branch cpu10): the interleaved potrf, then the WebAssembly
+ * potrs (kernels/tri-solve-wasm.ts, four matrices' solves per trip) on each run of matrices that
+ * factored. The fused kernel loses there: its solve is two chains of divisions and dependent
+ * subtractions per pair that nothing overlaps (kernel alone, float64 n = 16: 557 ns a matrix
+ * with the solve, 208 without; end to end at 16 MiB: fused 1060-1740 ns, composed 630-670).
+ */
+export const POSV_COMPOSED: SizeRange = interleaved(9, INTERLEAVED_N_MAX, 9);
+
+/**
+ * How the interleaved kernel is generated for n (kernels/potrf-interleaved.ts): from
+ * INTERLEAVED_MEMORY_FORM_MIN the triangle lives in a scratch of the wasm memory ('memory' form,
+ * rowBlock rows per pass) rather than in v128 locals. Measured on the 2-core EPYC (kernel alone,
+ * float64, 32 matrices in cache, ns per matrix, potrf): n = 16 locals 370-380, memory rowBlock 1
+ * 204-208, 2 209, 4 322, 6 333; n = 12 locals 119-134, memory 127-129, two pairs per trip 100-108;
+ * n = 8 locals 39-46, memory 57 (two pairs 43). The fully unrolled kernel's machine code passes
+ * 40 KB from about n = 14 (two pairs per trip: 12) and then runs from L2: two pairs per trip lose
+ * there (n = 14 212 against 161, 16 312 against 208), and posv's solve (one more unrolled block)
+ * keeps one pair per trip. MYRIAD_CPU_INTERLEAVED_MEMORY=n overrides the first n of the memory
+ * form (measurements, tests), read once.
+ */
+const memoryFormEnv = Number(process.env.MYRIAD_CPU_INTERLEAVED_MEMORY);
+export const INTERLEAVED_MEMORY_FORM_MIN = Number.isInteger(memoryFormEnv) && memoryFormEnv > 0 ? memoryFormEnv : 9;
+export interface InterleavedShape { readonly form: 'locals' | 'memory'; readonly pairsPerTrip: 1 | 2; readonly rowBlock: number }
+export const interleavedShape = (n: number, solve: boolean): InterleavedShape =>
+  n < INTERLEAVED_MEMORY_FORM_MIN ? { form: 'locals', pairsPerTrip: INTERLEAVED_PAIRS_PER_TRIP, rowBlock: 1 }
+    : { form: 'memory', pairsPerTrip: !solve && n <= 12 ? 2 : 1, rowBlock: 1 };
 
 /** The caller's matrices copied into the wasm memory per interleaved chunk: well inside L2. */
 export const INTERLEAVED_CHUNK_BYTES = 64 << 10;

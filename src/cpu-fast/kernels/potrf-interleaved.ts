@@ -54,11 +54,24 @@ export interface PotrfInterleavedStridedParams {
   readonly pairsPerTrip: 1 | 2;
   /** posv: B's leading dimension (the kernel's `nrhs` argument counts its columns); absent for potrf. */
   readonly solve?: { readonly ldb: number };
+  /**
+   * Where a pair's triangle lives while it is factored: 'locals' (one v128 local per element:
+   * TurboFan spills them beyond ~15 and its code for n > 8 is barely faster than V8's baseline
+   * tier) or 'memory' (a scratch of 16-byte slots at the kernel's `scratch` argument, loaded
+   * and stored around each operation). Default 'locals'.
+   */
+  readonly form?: 'locals' | 'memory';
+  /** The 'memory' form's register blocking: rows of a column updated together (each L(j, k) loaded once for them). Default 4. */
+  readonly rowBlock?: number;
 }
+
+/** Bytes of the kernel's scratch per loop trip in the 'memory' form (the triangle, the diagonals to store, the sums of squares). */
+export const scratchBytes = (n: number, pairsPerTrip: number): number => pairsPerTrip * 16 * (triangleSize(n) + 2 * n);
 
 /**
  * The factorisation of a chunk of the caller's strided batch in the wasm memory. Exported
- * `potrf(a, strideBytes, info, pairs, b, bStrideBytes, nrhs)`: pair g is the matrices at
+ * `potrf(a, strideBytes, info, pairs, b, bStrideBytes, nrhs, scratch)` (scratch: 16-byte aligned,
+ * scratchBytes of it, used by the 'memory' form): pair g is the matrices at
  * a + 2g stride and a + (2g + 1) stride, int32 infos from `info`; a stride of 0 factors one
  * matrix in both lanes (the odd last one). With pairsPerTrip 2, `pairs` counts trips of two
  * pairs (four matrices). Each lane stores only what the reference writes for its info (columns,
@@ -70,7 +83,7 @@ export interface PotrfInterleavedStridedParams {
  * (src/cpu/lapack/triangular-solve.ts), operation for operation; a failed lane's B is not written.
  */
 export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams): Uint8Array<ArrayBuffer> {
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
   return encodeModule([{ name: 'potrf', params, results: [], code: stridedBody(p, p.pairsPerTrip) }]);
 }
 
@@ -85,12 +98,18 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   const f32 = p.dtype === 'float32';
   const es = f32 ? 4 : 8;
   const T = triangleSize(n);
-  const c = new Code(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
-  const [A, STRIDE, INFO, COUNT, BP, BSTRIDE, NRHS] = [0, 1, 2, 3, 4, 5, 6];
+  const c = new Code(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
+  const [A, STRIDE, INFO, COUNT, BP, BSTRIDE, NRHS, SCRATCH] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const inMemory = p.form === 'memory';
+  /** A value's home: a v128 local, or (the 'memory' form) a scratch slot, encoded as -1 - its byte offset. */
+  let slot = 0;
+  const home = (): number => (inMemory ? -1 - 16 * slot++ : c.local('v128'));
+  const tmp = c.local('v128');
   const G = Array.from({ length: groups }, () => ({
-    x: Array.from({ length: T }, () => c.local('v128')),
-    dg: Array.from({ length: n }, () => c.local('v128')),
-    d: c.local('v128'), ok: c.local('v128'), info: c.local('v128'), s: c.local('v128'),
+    x: Array.from({ length: T }, home),
+    dg: Array.from({ length: n }, home),
+    d: c.local('v128'), ok: c.local('v128'), info: c.local('v128'), s: c.local('v128'), s1: c.local('v128'),
+    ssq: Array.from({ length: upper && !inMemory ? 0 : n }, home),
     p0: c.local('i32'), p1: c.local('i32'), f: c.local('i32'),
     b0: c.local('i32'), b1: c.local('i32'), y: Array.from({ length: p.solve ? n : 0 }, () => c.local('v128')), r: c.local('i32'),
   }));
@@ -98,7 +117,10 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   const X = (g: Group, i: number, j: number): number => g.x[tri(i, j)]!;
   /** Byte offset of L(i, j) in a matrix: A(i, j) for 'lower', A(j, i) for 'upper'. */
   const offset = (i: number, j: number): number => (upper ? i * ld + j : j * ld + i) * es;
-  const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
+  /** Pushes the v128 at home v; pops one into it. */
+  const get = (v: number): void => { if (v >= 0) c.get(v); else c.get(SCRATCH).simdMem(SIMD.load, 4, -1 - v); };
+  const set = (v: number): void => { if (v >= 0) c.set(v); else c.set(tmp).get(SCRATCH).get(tmp).simdMem(SIMD.store, 4, -1 - v); };
+  const mul = (a: number, b: number): void => { get(a); get(b); c.simd(SIMD.f64x2Mul); };
   /** The triangle as runs of neighbours in memory: columns of L ('lower'), or of U, rows of L ('upper'). */
   const runs: [number, number][][] = Array.from({ length: n }, (_, j) =>
     upper ? Array.from({ length: j + 1 }, (_, k): [number, number] => [j, k]) : Array.from({ length: n - j }, (_, t): [number, number] => [j + t, j]));
@@ -108,8 +130,9 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   };
   /** Stores lane `lane` of local v at ptr + off. */
   const storeLane = (ptr: number, off: number, v: number, lane: number): void => {
-    if (f32) c.get(ptr).get(v).simd(SIMD.f64x2ExtractLane, lane).op(OP.f32DemoteF64).mem(OP.f32Store, 2, off);
-    else c.get(ptr).get(v).simdMem(SIMD.store64Lane, 3, off).op(lane);
+    c.get(ptr); get(v);
+    if (f32) c.simd(SIMD.f64x2ExtractLane, lane).op(OP.f32DemoteF64).mem(OP.f32Store, 2, off);
+    else c.simdMem(SIMD.store64Lane, 3, off).op(lane);
   };
 
   const gather = (g: Group): void => {
@@ -120,56 +143,146 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
       for (; !f32 && t + 1 < run.length; t += 2) {
         const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
         c.get(p0).simdMem(SIMD.load, 3, offset(i0, j0)).get(p1).simdMem(SIMD.load, 3, offset(i0, j0)).set(s);
-        c.tee(d).get(s).simd(SIMD.i8x16Shuffle, LOW_LANES).set(X(g, i0, j0));
-        c.get(d).get(s).simd(SIMD.i8x16Shuffle, HIGH_LANES).set(X(g, i1, j1));
+        c.tee(d).get(s).simd(SIMD.i8x16Shuffle, LOW_LANES);
+        set(X(g, i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, HIGH_LANES); set(X(g, i1, j1));
       }
       // float32: two neighbours of each matrix in one 8-byte load, shuffled to (a0, b0 | a1, b1), widened.
       for (; f32 && t + 1 < run.length; t += 2) {
         const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
         c.get(p0).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(d).get(p1).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(s);
-        c.simd(SIMD.i8x16Shuffle, F32_LOW).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i0, j0));
-        c.get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i1, j1));
+        c.simd(SIMD.i8x16Shuffle, F32_LOW).simd(SIMD.f64x2PromoteLowF32x4);
+        set(X(g, i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simd(SIMD.f64x2PromoteLowF32x4); set(X(g, i1, j1));
       }
       for (; t < run.length; t++) {
         const [i, j] = run[t]!;
         loadScalar(p0, offset(i, j)); c.simd(SIMD.f64x2Splat);
-        loadScalar(p1, offset(i, j)); c.simd(SIMD.f64x2ReplaceLane, 1).set(X(g, i, j));
+        loadScalar(p1, offset(i, j)); c.simd(SIMD.f64x2ReplaceLane, 1); set(X(g, i, j));
       }
     }
     c.i64x2(0).set(g.info);
   };
 
-  /** Step j's pivot: d, the lane mask, info, sqrt, the diagonal to store and 1 / L(j,j). */
+  /**
+   * Step j's pivot: d, the lane mask, info, sqrt, the diagonal to store and 1 / L(j,j) (in g.s, or
+   * for 'lower' in g.s / g.s1 by the parity of j: the eager order below needs two alive). 'lower'
+   * takes the sum of squares accumulated column by column (ssq), 'upper' sums it here.
+   */
   const pivot = (g: Group, j: number): void => {
-    const { d, ok, info, s } = g;
-    c.get(X(g, j, j)).f64x2(0);
-    for (let k = 0; k < j; k++) { mul(X(g, j, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
+    const { d, ok, info } = g;
+    const s = upper || inMemory || j % 2 === 0 ? g.s : g.s1;
+    get(X(g, j, j));
+    if ((upper && !inMemory) || j === 0) {
+      c.f64x2(0);
+      for (let k = 0; k < j; k++) { mul(X(g, j, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
+    } else get(g.ssq[j]!);
     c.simd(SIMD.f64x2Sub).set(d);
     c.get(d).f64x2(0).simd(SIMD.f64x2Gt).set(ok);
     c.i64x2(j + 1).get(info);
     c.get(info).i64x2(0).simd(SIMD.i64x2Eq).get(ok).simd(SIMD.v128AndNot);
     c.simd(SIMD.v128Bitselect).set(info);
-    c.get(d).simd(SIMD.f64x2Sqrt).set(X(g, j, j));
-    c.get(X(g, j, j)).get(d).get(ok).simd(SIMD.v128Bitselect).set(g.dg[j]!);
-    c.f64x2(1).get(X(g, j, j)).simd(SIMD.f64x2Div).set(s);
+    c.get(d).simd(SIMD.f64x2Sqrt).tee(tmp); set(X(g, j, j));
+    c.get(tmp).get(d).get(ok).simd(SIMD.v128Bitselect); set(g.dg[j]!);
+    c.f64x2(1).get(tmp).simd(SIMD.f64x2Div).set(s);
   };
 
-  /** L(i, j) of step j, in the reference's order of operations. */
-  const update = (g: Group, i: number, j: number): void => {
-    if (upper) {
-      c.get(X(g, i, j)).f64x2(0);
-      for (let k = 0; k < j; k++) { mul(X(g, i, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
-      c.simd(SIMD.f64x2Sub);
+  /**
+   * 'lower' in an eager order (the same operations on each element in the same order, emitted
+   * as soon as their operands are final, so that the chain from one pivot to the next is short:
+   * L(j+1, j), its square into ssq(j+1), pivot j+1, then the rest of column j and its
+   * contributions to the later columns). Column k's contribution to L(i, jj), i >= jj > k: on
+   * the diagonal the square added to ssq(jj); below it, within jj's groups of four columns, the
+   * group's four products summed and subtracted once k closes the group; past them, the product
+   * subtracted alone (kernels/cholesky.ts's order).
+   */
+  const contribute = (g: Group, k: number, i: number, jj: number): void => {
+    if (i === jj) {
+      if (k === 0) c.f64x2(0); else get(g.ssq[jj]!);
+      mul(X(g, jj, k), X(g, jj, k));
+      c.simd(SIMD.f64x2Add); set(g.ssq[jj]!);
+    } else if (k < 4 * Math.floor(jj / 4)) {
+      if (k % 4 !== 3) return;
+      get(X(g, i, jj));
+      for (let q = k - 3; q <= k; q++) { mul(X(g, jj, q), X(g, i, q)); if (q > k - 3) c.simd(SIMD.f64x2Add); }
+      c.simd(SIMD.f64x2Sub); set(X(g, i, jj));
     } else {
-      c.get(X(g, i, j));
-      let k = 0;
-      for (; k + 3 < j; k += 4) {
-        for (let q = k; q < k + 4; q++) { mul(X(g, j, q), X(g, i, q)); if (q > k) c.simd(SIMD.f64x2Add); }
-        c.simd(SIMD.f64x2Sub);
-      }
-      for (; k < j; k++) { mul(X(g, j, k), X(g, i, k)); c.simd(SIMD.f64x2Sub); }
+      get(X(g, i, jj));
+      mul(X(g, jj, k), X(g, i, k));
+      c.simd(SIMD.f64x2Sub); set(X(g, i, jj));
     }
-    c.get(g.s).simd(SIMD.f64x2Mul).set(X(g, i, j));
+  };
+  /** L(i, j) *= 1 / L(j, j) once every contribution is in. */
+  const scale = (g: Group, i: number, j: number): void => {
+    get(X(g, i, j)); c.get(j % 2 === 0 ? g.s : g.s1).simd(SIMD.f64x2Mul); set(X(g, i, j));
+  };
+  /** Step j after its pivot ('lower'): as `contribute` says, pivot j + 1 emitted early. */
+  const stepLowerHead = (g: Group, j: number): void => {
+    if (j + 1 >= n) return;
+    scale(g, j + 1, j);
+    contribute(g, j, j + 1, j + 1);
+    pivot(g, j + 1);
+  };
+  const stepLowerTail = (g: Group, j: number): void => {
+    for (let i = j + 2; i < n; i++) scale(g, i, j);
+    for (let jj = j + 1; jj < n; jj++) for (let i = jj; i < n; i++) if (i !== j + 1 || jj !== j + 1) contribute(g, j, i, jj);
+  };
+
+  /**
+   * The 'memory' form's step j after its pivot: the rows below j in blocks of R, each block's
+   * accumulators in locals, each L(j, k) loaded once per block (left-looking, dpotf2's order per
+   * element as `update` and `contribute`), then L(i, j) stored and its square added to ssq(i).
+   */
+  const R = Math.max(1, p.rowBlock ?? 4);
+  const acc = Array.from({ length: R }, () => c.local('v128'));
+  const part = Array.from({ length: R }, () => c.local('v128'));
+  const lj = c.local('v128');
+  const stepBlocked = (g: Group, j: number): void => {
+    for (let i0 = j + 1; i0 < n; i0 += R) {
+      const rows = Array.from({ length: Math.min(R, n - i0) }, (_, r) => i0 + r);
+      if (upper) {
+        // (a - (0 + sum_k L(i, k) L(j, k))) * rcp
+        rows.forEach((_, r) => c.f64x2(0).set(part[r]!));
+        for (let k = 0; k < j; k++) {
+          get(X(g, j, k)); c.set(lj);
+          rows.forEach((i, r) => { c.get(part[r]!); get(X(g, i, k)); c.get(lj).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(part[r]!); });
+        }
+        rows.forEach((i, r) => { get(X(g, i, j)); c.get(part[r]!).simd(SIMD.f64x2Sub).set(acc[r]!); });
+      } else {
+        // a -= the products of each group of four columns summed, then the rest one by one
+        rows.forEach((i, r) => { get(X(g, i, j)); c.set(acc[r]!); });
+        let k = 0;
+        for (; k + 3 < j; k += 4) {
+          for (let q = k; q < k + 4; q++) {
+            get(X(g, j, q)); c.set(lj);
+            rows.forEach((i, r) => {
+              if (q > k) c.get(part[r]!);
+              c.get(lj); get(X(g, i, q)); c.simd(SIMD.f64x2Mul);
+              if (q > k) c.simd(SIMD.f64x2Add);
+              c.set(part[r]!);
+            });
+          }
+          rows.forEach((_, r) => { c.get(acc[r]!).get(part[r]!).simd(SIMD.f64x2Sub).set(acc[r]!); });
+        }
+        for (; k < j; k++) {
+          get(X(g, j, k)); c.set(lj);
+          rows.forEach((i, r) => { c.get(acc[r]!).get(lj); get(X(g, i, k)); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(acc[r]!); });
+        }
+      }
+      rows.forEach((i, r) => {
+        c.get(acc[r]!).get(g.s).simd(SIMD.f64x2Mul).tee(acc[r]!); set(X(g, i, j));
+        if (j === 0) c.f64x2(0); else get(g.ssq[i]!);
+        c.get(acc[r]!).get(acc[r]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add); set(g.ssq[i]!);
+      });
+    }
+  };
+
+  /** 'upper': L(i, j) of step j (one sequential dot, then (a - s) * rcp), the reference's order. */
+  const update = (g: Group, i: number, j: number): void => {
+    get(X(g, i, j)); c.f64x2(0);
+    for (let k = 0; k < j; k++) { mul(X(g, i, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
+    c.simd(SIMD.f64x2Sub);
+    c.get(g.s).simd(SIMD.f64x2Mul); set(X(g, i, j));
   };
 
   /**
@@ -182,7 +295,7 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
     const { y, b0, b1, r } = g;
     /** The factor element X(i, j) as stored (float32 data: rounded). */
     const x = (i: number, j: number): void => {
-      c.get(X(g, i, j));
+      get(X(g, i, j));
       if (f32) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4);
     };
     c.get(NRHS).tee(r).if_(() => {
@@ -226,14 +339,15 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
         let t = 0;
         for (; !f32 && t + 1 < run.length; t += 2) {
           const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
-          c.get(p0).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, LOW_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
-          c.get(p1).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, HIGH_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+          get(X(g, i0, j0)); c.set(d); get(X(g, i1, j1)); c.set(s);
+          c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, LOW_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+          c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, HIGH_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
         }
         for (; f32 && t + 1 < run.length; t += 2) {
           // Rounded once to float32 (a, b, 0, 0) per vector, then (a_t, a_t+1) to the even matrix, (b_t, b_t+1) to the odd.
           const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
-          c.get(X(g, i0, j0)).simd(SIMD.f32x4DemoteF64x2Zero).set(d);
-          c.get(X(g, i1, j1)).simd(SIMD.f32x4DemoteF64x2Zero).set(s);
+          get(X(g, i0, j0)); c.simd(SIMD.f32x4DemoteF64x2Zero).set(d);
+          get(X(g, i1, j1)); c.simd(SIMD.f32x4DemoteF64x2Zero).set(s);
           c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_LOW).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
           c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
         }
@@ -273,9 +387,22 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
       }
     });
     for (const g of G) gather(g);
-    for (let j = 0; j < n; j++) {
-      for (const g of G) pivot(g, j);
-      for (let i = j + 1; i < n; i++) for (const g of G) update(g, i, j);
+    if (inMemory) {
+      for (let j = 0; j < n; j++) {
+        for (const g of G) pivot(g, j);
+        for (const g of G) stepBlocked(g, j);
+      }
+    } else if (upper) {
+      for (let j = 0; j < n; j++) {
+        for (const g of G) pivot(g, j);
+        for (let i = j + 1; i < n; i++) for (const g of G) update(g, i, j);
+      }
+    } else {
+      for (const g of G) pivot(g, 0);
+      for (let j = 0; j < n; j++) {
+        for (const g of G) stepLowerHead(g, j);
+        for (const g of G) stepLowerTail(g, j);
+      }
     }
     G.forEach((g, q) => scatter(g, 8 * q));
     c.get(A).get(STRIDE).i32(2 * groups).op(OP.i32Mul).op(OP.i32Add).set(A);
