@@ -199,6 +199,24 @@ export const interleavedShape = (n: number, solve: boolean): InterleavedShape =>
   n < INTERLEAVED_MEMORY_FORM_MIN ? { form: 'locals', pairsPerTrip: INTERLEAVED_PAIRS_PER_TRIP, rowBlock: 1 }
     : { form: 'memory', pairsPerTrip: !solve && n <= 12 ? 2 : 1, rowBlock: 1 };
 
+/**
+ * gesv on the interleaved layout (ops/lu-interleaved.ts: dgetf2 two matrices per f64x2 vector,
+ * the pivot per lane by compare and bitselect, the interchanges per lane in a wasm-memory
+ * scratch, the solve fused) for square n in [min, max], per dtype, strided runs of at least two
+ * matrices, in place of the unrolled JavaScript and the delayed-update kernel.
+ * MYRIAD_CPU_GESV_INTERLEAVED=min,max overrides both dtypes (0,0: off), read once.
+ */
+const gesvInterleavedEnv = process.env.MYRIAD_CPU_GESV_INTERLEAVED?.split(',').map(Number);
+const gesvInterleavedForced: SizeRange | undefined = gesvInterleavedEnv && gesvInterleavedEnv.length === 2 && gesvInterleavedEnv.every((x) => Number.isInteger(x) && x >= 0)
+  ? Object.freeze({ min: gesvInterleavedEnv[0]!, max: gesvInterleavedEnv[1]! }) : undefined;
+export const GESV_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRange>> = Object.freeze({
+  float64: gesvInterleavedForced ?? Object.freeze({ min: 4, max: 15 }),
+  float32: gesvInterleavedForced ?? Object.freeze({ min: 4, max: 15 }),
+});
+
+/** Pairs per loop trip of the interleaved gesv (MYRIAD_CPU_GESV_PAIRS=1 or 2 overrides, read once). */
+export const GESV_INTERLEAVED_PAIRS_PER_TRIP: 1 | 2 = process.env.MYRIAD_CPU_GESV_PAIRS === '2' ? 2 : 1;
+
 /** The caller's matrices copied into the wasm memory per interleaved chunk: well inside L2. */
 export const INTERLEAVED_CHUNK_BYTES = 64 << 10;
 

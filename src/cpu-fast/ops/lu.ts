@@ -11,7 +11,8 @@ import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
-import { LU_BLOCKED, LU_WASM_MAX, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { GESV_INTERLEAVED, LU_BLOCKED, LU_WASM_MAX, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { gesvInterleaved } from './lu-interleaved.js';
 import { getrfBlocked } from './lu-blocked.js';
 import { getrfWasm, getrsWasm } from './lu-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
@@ -29,6 +30,10 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
+      if (op === 'gesv' && count >= 2 && m.rows === m.cols) {
+        const range = GESV_INTERLEAVED[dtypeOf(m.data)];
+        if (m.rows >= range.min && m.rows <= range.max && gesvInterleaved(r, m, p0, count)) return true;
+      }
       if (op === 'getrs' && r.trans === 'T' && m.rows > UNROLL_MAX.getrsTrans && m.rows <= TRI_SOLVE_WASM_MAX) {
         getrsTransWasm(r, m, p0, count);
         return true;
