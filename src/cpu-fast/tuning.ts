@@ -182,22 +182,24 @@ export const POSV_COMPOSED: SizeRange = interleaved(9, INTERLEAVED_N_MAX, 9);
 
 /**
  * How the interleaved kernel is generated for n (kernels/potrf-interleaved.ts): from
- * INTERLEAVED_MEMORY_FORM_MIN the triangle lives in a scratch of the wasm memory ('memory' form,
- * rowBlock rows per pass) rather than in v128 locals. Measured on the 2-core EPYC (kernel alone,
- * float64, 32 matrices in cache, ns per matrix, potrf): n = 16 locals 370-380, memory rowBlock 1
- * 204-208, 2 209, 4 322, 6 333; n = 12 locals 119-134, memory 127-129, two pairs per trip 100-108;
- * n = 8 locals 39-46, memory 57 (two pairs 43). The fully unrolled kernel's machine code passes
- * 40 KB from about n = 14 (two pairs per trip: 12) and then runs from L2: two pairs per trip lose
- * there (n = 14 212 against 161, 16 312 against 208), and posv's solve (one more unrolled block)
- * keeps one pair per trip. MYRIAD_CPU_INTERLEAVED_MEMORY=n overrides the first n of the memory
+ * INTERLEAVED_MEMORY_FORM_MIN the triangle lives in a scratch of the wasm memory and each
+ * column's rows are a runtime loop ('loop' form) rather than v128 locals. Measured on the 2-core
+ * EPYC (kernel alone, 32 matrices in cache, ns per matrix, potrf float64): n = 16 locals 367-380,
+ * 'memory' (unrolled, rowBlock 1) 204-220 (rowBlock 2 209, 4 322, 6 333), loop 197, loop with
+ * two pairs per trip 296; n = 13 loop 162, two pairs 132; n = 12 locals 119-134, memory 127-164,
+ * loop 125 (two pairs 137); n = 11 loop 121 / two pairs 103; n = 10 106 / 62; n = 9 94 / 51
+ * (memory 75); float32 16: memory 578, loop 205. Past about 40 KB of machine code a kernel runs
+ * from L2 (two pairs per trip lose there), and a large module's optimised code comes late: V8
+ * compiles it in the background after a few calls, whose CPU time (and baseline-tier code) the
+ * bench's calls 2 ... 6 carry. MYRIAD_CPU_INTERLEAVED_MEMORY=n overrides the first n of the loop
  * form (measurements, tests), read once.
  */
 const memoryFormEnv = Number(process.env.MYRIAD_CPU_INTERLEAVED_MEMORY);
 export const INTERLEAVED_MEMORY_FORM_MIN = Number.isInteger(memoryFormEnv) && memoryFormEnv > 0 ? memoryFormEnv : 9;
-export interface InterleavedShape { readonly form: 'locals' | 'memory'; readonly pairsPerTrip: 1 | 2; readonly rowBlock: number }
+export interface InterleavedShape { readonly form: 'locals' | 'loop'; readonly pairsPerTrip: 1 | 2 }
 export const interleavedShape = (n: number, solve: boolean): InterleavedShape =>
-  n < INTERLEAVED_MEMORY_FORM_MIN ? { form: 'locals', pairsPerTrip: INTERLEAVED_PAIRS_PER_TRIP, rowBlock: 1 }
-    : { form: 'memory', pairsPerTrip: !solve && n <= 12 ? 2 : 1, rowBlock: 1 };
+  n < INTERLEAVED_MEMORY_FORM_MIN ? { form: 'locals', pairsPerTrip: INTERLEAVED_PAIRS_PER_TRIP }
+    : { form: 'loop', pairsPerTrip: !solve && n <= 13 ? 2 : 1 };
 
 /**
  * gesv on the interleaved layout (ops/lu-interleaved.ts: dgetf2 two matrices per f64x2 vector,
@@ -213,6 +215,16 @@ export const GESV_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRange>
   float64: gesvInterleavedForced ?? Object.freeze({ min: 4, max: 15 }),
   float32: gesvInterleavedForced ?? Object.freeze({ min: 4, max: 15 }),
 });
+
+/**
+ * From this n the interleaved gesv's rank-1 updates are runtime loops (kernels/getrf-interleaved.ts
+ * loopUpdate). Measured (one thread, 16 MiB of float64 matrices, ms a call once tiered up, and
+ * the calls until then): n = 8 unrolled 4.7-5.1 / loops 5.7-6.5; 12 7.0 from call 5 / 6.7 from
+ * call 3; 15 8.0 from call 6 / 8.6 from call 4 (the unrolled module is 77 KB there).
+ * MYRIAD_CPU_GESV_LOOP=n overrides, read once.
+ */
+const gesvLoopEnv = Number(process.env.MYRIAD_CPU_GESV_LOOP);
+export const GESV_INTERLEAVED_LOOP_MIN = Number.isInteger(gesvLoopEnv) && gesvLoopEnv > 0 ? gesvLoopEnv : 12;
 
 /** Pairs per loop trip of the interleaved gesv (MYRIAD_CPU_GESV_PAIRS=1 or 2 overrides, read once). */
 export const GESV_INTERLEAVED_PAIRS_PER_TRIP: 1 | 2 = process.env.MYRIAD_CPU_GESV_PAIRS === '2' ? 2 : 1;

@@ -50,6 +50,12 @@ export interface GetrfInterleavedParams {
    * overlaps one pair's chain (pivot search, reciprocal, update, next search) with the other's.
    */
   readonly pairsPerTrip: 1 | 2;
+  /**
+   * The rank-1 updates as runtime loops over columns and rows (the multipliers read back from
+   * the scratch) rather than unrolled with the multipliers in locals: a module a fraction of the
+   * size (n = 15: 77 KB unrolled), compiled and tiered up sooner. Default false.
+   */
+  readonly loopUpdate?: boolean;
 }
 
 /** Bytes of scratch the kernel needs per pair of a trip (the pair's matrix and one column of B, 16-byte slots). */
@@ -84,6 +90,7 @@ function body(p: GetrfInterleavedParams): Code {
   }));
   type Group = (typeof G)[number];
   const rr = i32();
+  const [cp, rp, cc, rc, q0] = [i32(), i32(), i32(), i32(), i32()];
   /** Byte offset of A(i, col) in a group's scratch, and of B's row i after the matrix. */
   const slot = (g: Group, i: number, col: number): number => g.base + (col * n + i) * 16;
   const ySlot = (g: Group, i: number): number => g.base + (n * n + i) * 16;
@@ -185,6 +192,32 @@ function body(p: GetrfInterleavedParams): Code {
       store(slot(g, i, col), () => { load(slot(g, i, col)); c.get(g.l[i]!).get(g.t).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); });
     }
   };
+  /**
+   * The same update as runtime loops: column pointer cp over columns j + 1 ... n - 1 (u = A(j, col)
+   * in g.t), row pointer rp over rows j + 1 ... n - 1 of that column, the multiplier L(i, j) loaded
+   * at the same row of column j (rp - (col - j) n 16, tracked as a fixed distance per column).
+   */
+  const updateLoop = (g: Group, j: number): void => {
+    c.get(S).i32(slot(g, j, j + 1)).op(OP.i32Add).set(cp);
+    c.i32(n - j - 1).set(cc);
+    c.loop_(() => {
+      c.get(cp).simdMem(SIMD.load, 4, 0).set(g.t);
+      // rp walks the rows below j of this column; the multiplier sits at rp - (cp - S - slot(j, j))
+      c.get(cp).i32(16).op(OP.i32Add).set(rp);
+      c.get(cp).get(S).op(OP.i32Sub).i32(slot(g, j, j)).op(OP.i32Sub).set(q0);
+      c.i32(n - j - 1).set(rc);
+      c.loop_(() => {
+        c.get(rp);
+        c.get(rp).simdMem(SIMD.load, 4, 0);
+        c.get(rp).get(q0).op(OP.i32Sub).simdMem(SIMD.load, 4, 0).get(g.t).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub);
+        c.simdMem(SIMD.store, 4, 0);
+        c.get(rp).i32(16).op(OP.i32Add).set(rp);
+        c.get(rc).i32(1).op(OP.i32Sub).tee(rc);
+      });
+      c.get(cp).i32(16 * n).op(OP.i32Add).set(cp);
+      c.get(cc).i32(1).op(OP.i32Sub).tee(cc);
+    });
+  };
   /** The factor back to both matrices (all of it), and the infos. */
   const scatter = (g: Group): void => {
     const { p0, p1, d, s } = g;
@@ -273,7 +306,8 @@ function body(p: GetrfInterleavedParams): Code {
       if (j + 1 >= n) continue;
       each((g) => interchange(g, j));
       each((g) => scale(g, j));
-      for (let col = j + 1; col < n; col++) each((g) => update(g, j, col));
+      if (p.loopUpdate) each((g) => updateLoop(g, j));
+      else for (let col = j + 1; col < n; col++) each((g) => update(g, j, col));
     }
     each(scatter);
     if (p.solve) solve(p.solve.ldb);

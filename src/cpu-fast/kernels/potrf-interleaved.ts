@@ -58,9 +58,11 @@ export interface PotrfInterleavedStridedParams {
    * Where a pair's triangle lives while it is factored: 'locals' (one v128 local per element:
    * TurboFan spills them beyond ~15 and its code for n > 8 is barely faster than V8's baseline
    * tier) or 'memory' (a scratch of 16-byte slots at the kernel's `scratch` argument, loaded
-   * and stored around each operation). Default 'locals'.
+   * and stored around each operation), or 'loop' (the same scratch, each column's rows a
+   * runtime loop rather than unrolled: a module a third the size, compiled and tiered up sooner).
+   * Default 'locals'.
    */
-  readonly form?: 'locals' | 'memory';
+  readonly form?: 'locals' | 'memory' | 'loop';
   /** The 'memory' form's register blocking: rows of a column updated together (each L(j, k) loaded once for them). Default 4. */
   readonly rowBlock?: number;
 }
@@ -100,7 +102,7 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   const T = triangleSize(n);
   const c = new Code(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
   const [A, STRIDE, INFO, COUNT, BP, BSTRIDE, NRHS, SCRATCH] = [0, 1, 2, 3, 4, 5, 6, 7];
-  const inMemory = p.form === 'memory';
+  const inMemory = p.form === 'memory' || p.form === 'loop';
   /** A value's home: a v128 local, or (the 'memory' form) a scratch slot, encoded as -1 - its byte offset. */
   let slot = 0;
   const home = (): number => (inMemory ? -1 - 16 * slot++ : c.local('v128'));
@@ -277,6 +279,51 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
     }
   };
 
+  /**
+   * The 'loop' form's step j after its pivot: stepBlocked with one row per trip of a runtime
+   * loop; the triangle's slots are its rows in turn (row i at tri(i, 0)), so a row pointer
+   * advances by i + 1 slots, ssq by one.
+   */
+  const [ri, si, inc, cnt] = [c.local('i32'), c.local('i32'), c.local('i32'), c.local('i32')];
+  const at = (v: number): number => -1 - v;
+  const stepLoop = (g: Group, j: number): void => {
+    if (j + 1 >= n) return;
+    const [a0, p0] = [acc[0]!, part[0]!];
+    c.get(SCRATCH).i32(at(X(g, j + 1, 0))).op(OP.i32Add).set(ri);
+    c.get(SCRATCH).i32(at(g.ssq[j + 1]!)).op(OP.i32Add).set(si);
+    c.i32(16 * (j + 2)).set(inc);
+    c.i32(n - j - 1).set(cnt);
+    const xi = (k: number): void => { c.get(ri).simdMem(SIMD.load, 4, 16 * k); };
+    c.loop_(() => {
+      if (upper) {
+        c.f64x2(0).set(p0);
+        for (let k = 0; k < j; k++) { c.get(p0); xi(k); get(X(g, j, k)); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(p0); }
+        xi(j); c.get(p0).simd(SIMD.f64x2Sub).set(a0);
+      } else {
+        xi(j); c.set(a0);
+        let k = 0;
+        for (; k + 3 < j; k += 4) {
+          for (let q = k; q < k + 4; q++) {
+            if (q > k) c.get(p0);
+            get(X(g, j, q)); xi(q); c.simd(SIMD.f64x2Mul);
+            if (q > k) c.simd(SIMD.f64x2Add);
+            c.set(p0);
+          }
+          c.get(a0).get(p0).simd(SIMD.f64x2Sub).set(a0);
+        }
+        for (; k < j; k++) { c.get(a0); get(X(g, j, k)); xi(k); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(a0); }
+      }
+      c.get(ri).get(a0).get(g.s).simd(SIMD.f64x2Mul).tee(a0).simdMem(SIMD.store, 4, 16 * j);
+      c.get(si);
+      if (j === 0) c.f64x2(0); else c.get(si).simdMem(SIMD.load, 4, 0);
+      c.get(a0).get(a0).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simdMem(SIMD.store, 4, 0);
+      c.get(ri).get(inc).op(OP.i32Add).set(ri);
+      c.get(inc).i32(16).op(OP.i32Add).set(inc);
+      c.get(si).i32(16).op(OP.i32Add).set(si);
+      c.get(cnt).i32(1).op(OP.i32Sub).tee(cnt);
+    });
+  };
+
   /** 'upper': L(i, j) of step j (one sequential dot, then (a - s) * rcp), the reference's order. */
   const update = (g: Group, i: number, j: number): void => {
     get(X(g, i, j)); c.f64x2(0);
@@ -390,7 +437,7 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
     if (inMemory) {
       for (let j = 0; j < n; j++) {
         for (const g of G) pivot(g, j);
-        for (const g of G) stepBlocked(g, j);
+        for (const g of G) (p.form === 'loop' ? stepLoop : stepBlocked)(g, j);
       }
     } else if (upper) {
       for (let j = 0; j < n; j++) {

@@ -60,7 +60,7 @@ export function potrfInterleaved(
   const views = heap(scratch + scratchBytes(n, 2));
   const view = f32 ? views.f32 : views.f64;
   const ints = heapInts();
-  const params = { n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld, form: shape.form, rowBlock: shape.rowBlock, ...(rb && b?.kind === 'strided' ? { solve: { ldb: b.ld } } : {}) } as const;
+  const params = { n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld, form: shape.form, ...(rb && b?.kind === 'strided' ? { solve: { ldb: b.ld } } : {}) } as const;
   const fn = kernel({ ...params, pairsPerTrip: 1 });
   const fn2 = ppt === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
   const data = first.data;

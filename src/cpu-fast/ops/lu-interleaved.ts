@@ -9,7 +9,7 @@ import type { FloatArray } from '../../core/dtype.js';
 import type { GesvRequest } from '../../core/ops.js';
 import { moduleFactory } from '../jit/compile.js';
 import { generateGetrfInterleaved, luScratchBytes, type GetrfInterleavedParams } from '../kernels/getrf-interleaved.js';
-import { GESV_INTERLEAVED_PAIRS_PER_TRIP, INTERLEAVED_CHUNK_BYTES } from '../tuning.js';
+import { GESV_INTERLEAVED_LOOP_MIN, GESV_INTERLEAVED_PAIRS_PER_TRIP, INTERLEAVED_CHUNK_BYTES } from '../tuning.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
 type WasmLu = (a: number, strideBytes: number, ipiv: number, info: number, pairs: number, b: number, bStrideBytes: number, nrhs: number, scratch: number) => void;
@@ -46,7 +46,7 @@ export function gesvInterleaved(r: GesvRequest<FloatArray, Int32Array>, first: M
   const views = heap(scratch + 2 * luScratchBytes(n));
   const view = f32 ? views.f32 : views.f64;
   const ints = heapInts();
-  const params = { n, dtype: f32 ? 'float32' : 'float64', ld: ra.ld, solve: { ldb: rb.ld } } as const;
+  const params = { n, dtype: f32 ? 'float32' : 'float64', ld: ra.ld, solve: { ldb: rb.ld }, loopUpdate: n >= GESV_INTERLEAVED_LOOP_MIN } as const;
   const fn = kernel({ ...params, pairsPerTrip: 1 });
   const fn2 = GESV_INTERLEAVED_PAIRS_PER_TRIP === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
   const as = ra.stride * es, bs = rb.stride * es;

@@ -158,7 +158,7 @@ describe('interleaved potrf matches the reference bit for bit', () => {
       }
     });
   }
-  test("the kernel's forms agree byte for byte (locals / memory, rows per block, pairs per trip, with and without the solve)", () => {
+  test("the kernel's forms agree byte for byte (locals / memory / loop, rows per block, pairs per trip, with and without the solve)", () => {
     const mem = new WebAssembly.Memory({ initial: 4 });
     const rng = new Rng(21);
     for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of [3, 8, 9, 13, 16]) for (const solve of [false, true]) {
@@ -179,7 +179,7 @@ describe('interleaved potrf matches the reference bit for bit', () => {
       };
       assert.ok(scratchBytes(n, 2) + scratch <= mem.buffer.byteLength);
       const base = run({ form: 'locals', pairsPerTrip: 1 });
-      for (const q of [{ form: 'locals', pairsPerTrip: 2 }, { form: 'memory', pairsPerTrip: 1 }, { form: 'memory', pairsPerTrip: 2, rowBlock: 3 }, { form: 'memory', pairsPerTrip: 1, rowBlock: 4 }] as const) {
+      for (const q of [{ form: 'locals', pairsPerTrip: 2 }, { form: 'memory', pairsPerTrip: 1 }, { form: 'memory', pairsPerTrip: 2, rowBlock: 3 }, { form: 'memory', pairsPerTrip: 1, rowBlock: 4 }, { form: 'loop', pairsPerTrip: 1 }, { form: 'loop', pairsPerTrip: 2 }] as const) {
         assert.deepEqual(run(q), base, `${dtype} ${uplo} n=${n} solve=${solve} ${JSON.stringify(q)}`);
       }
     }

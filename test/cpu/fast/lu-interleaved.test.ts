@@ -108,10 +108,10 @@ describe('interleaved gesv matches the reference bit for bit', () => {
       conform(serialKernels, { op: 'gesv', label: `shared array ${dtype}`, build }, 9, dtype);
     }
   });
-  test('two pairs per trip write the same bytes as one', () => {
+  test('two pairs per trip and the update as loops write the same bytes as the default', () => {
     const mem = new WebAssembly.Memory({ initial: 4 });
     const rng = new Rng(33);
-    for (const dtype of DTYPES) for (const n of [3, 8, 11]) {
+    for (const dtype of DTYPES) for (const n of [3, 8, 11, 14]) {
       const es = dtype === 'float32' ? 4 : 8, ld = n + 1, stride = ld * n + 1, count = 8, nrhs = 2;
       const a = randomArray(rng, dtype, count * stride + ld);
       a[2 * stride + 1] = NaN;
@@ -120,16 +120,19 @@ describe('interleaved gesv matches the reference bit for bit', () => {
       const bBase = 16 * Math.ceil(a.length * es / 16), ipivBase = bBase + 16 * Math.ceil(b.length * es / 16);
       const infoBase = ipivBase + count * n * 4, scratch = infoBase + 64;
       assert.ok(scratch + 2 * luScratchBytes(n) <= mem.buffer.byteLength);
-      const run = (pairsPerTrip: 1 | 2): Uint8Array => {
+      const run = (pairsPerTrip: 1 | 2, loopUpdate = false): Uint8Array => {
         const view = dtype === 'float32' ? new Float32Array(mem.buffer) : new Float64Array(mem.buffer);
         new Uint8Array(mem.buffer).fill(0);
         view.set(a); view.set(b, bBase / es);
-        const bytes = generateGetrfInterleaved({ n, dtype, ld, pairsPerTrip, solve: { ldb: n } });
+        const bytes = generateGetrfInterleaved({ n, dtype, ld, pairsPerTrip, loopUpdate, solve: { ldb: n } });
         const fn = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { mem } }).exports.getrf as (...args: number[]) => void;
         fn(0, stride * es, ipivBase, infoBase, count / (2 * pairsPerTrip), bBase, n * nrhs * es, nrhs, scratch);
         return new Uint8Array(mem.buffer).slice(0, scratch);
       };
-      assert.deepEqual(run(2), run(1), `${dtype} n=${n}`);
+      const base = run(1);
+      assert.deepEqual(run(2), base, `${dtype} n=${n} two pairs`);
+      assert.deepEqual(run(1, true), base, `${dtype} n=${n} update loops`);
+      assert.deepEqual(run(2, true), base, `${dtype} n=${n} two pairs, update loops`);
     }
   });
 });
