@@ -333,45 +333,59 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   };
 
   /**
-   * The solve of B's columns for both lanes (ops in the reference's order, on the factor as
-   * stored), each column stored to the lanes `store` picks (those whose info is 0).
+   * The solve of B's columns for every lane of the trip (ops in the reference's order, on the
+   * factor as stored), the groups' steps emitted in turn so that their chains of divisions and
+   * dependent subtractions overlap; each column stored to the lanes whose info is 0.
    */
-  const solve = (g: Group, store: (emitLane: (lane: 0 | 1) => void) => void): void => {
+  const solve = (): void => {
     if (!p.solve) return;
     const ldb = p.solve.ldb;
-    const { y, b0, b1, r } = g;
+    const r = G[0]!.r;
+    const each = (emit: (g: Group) => void): void => { for (const g of G) emit(g); };
     /** The factor element X(i, j) as stored (float32 data: rounded). */
-    const x = (i: number, j: number): void => {
+    const x = (g: Group, i: number, j: number): void => {
       get(X(g, i, j));
       if (f32) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4);
     };
     c.get(NRHS).tee(r).if_(() => {
       c.loop_(() => {
-        for (let i = 0; i < n; i++) { loadScalar(b0, i * es); c.simd(SIMD.f64x2Splat); loadScalar(b1, i * es); c.simd(SIMD.f64x2ReplaceLane, 1).set(y[i]!); }
+        each(({ y, b0, b1 }) => {
+          for (let i = 0; i < n; i++) { loadScalar(b0, i * es); c.simd(SIMD.f64x2Splat); loadScalar(b1, i * es); c.simd(SIMD.f64x2ReplaceLane, 1).set(y[i]!); }
+        });
         if (!upper) {
-          for (let j = 0; j < n; j++) {
-            c.get(y[j]!); x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
-            for (let i = j + 1; i < n; i++) { c.get(y[i]!).get(y[j]!); x(i, j); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(y[i]!); }
-          }
-          for (let j = n - 1; j >= 0; j--) {
+          for (let j = 0; j < n; j++) each((g) => {
+            const { y } = g;
+            c.get(y[j]!); x(g, j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+            for (let i = j + 1; i < n; i++) { c.get(y[i]!).get(y[j]!); x(g, i, j); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(y[i]!); }
+          });
+          for (let j = n - 1; j >= 0; j--) each((g) => {
+            const { y } = g;
             c.get(y[j]!);
-            for (let i = j + 1; i < n; i++) { x(i, j); c.get(y[i]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
-            x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
-          }
+            for (let i = j + 1; i < n; i++) { x(g, i, j); c.get(y[i]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+            x(g, j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+          });
         } else {
-          for (let j = 0; j < n; j++) {
+          for (let j = 0; j < n; j++) each((g) => {
+            const { y } = g;
             c.get(y[j]!);
-            for (let i = 0; i < j; i++) { x(j, i); c.get(y[i]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
-            x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
-          }
-          for (let j = n - 1; j >= 0; j--) {
-            c.get(y[j]!); x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
-            for (let i = 0; i < j; i++) { c.get(y[i]!).get(y[j]!); x(j, i); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(y[i]!); }
-          }
+            for (let i = 0; i < j; i++) { x(g, j, i); c.get(y[i]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+            x(g, j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+          });
+          for (let j = n - 1; j >= 0; j--) each((g) => {
+            const { y } = g;
+            c.get(y[j]!); x(g, j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+            for (let i = 0; i < j; i++) { c.get(y[i]!).get(y[j]!); x(g, j, i); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(y[i]!); }
+          });
         }
-        store((lane) => { for (let i = 0; i < n; i++) storeLane(lane === 0 ? b0 : b1, i * es, y[i]!, lane); });
-        c.get(b0).i32(ldb * es).op(OP.i32Add).set(b0);
-        c.get(b1).i32(ldb * es).op(OP.i32Add).set(b1);
+        each(({ info, y, b0, b1 }) => {
+          for (const lane of [0, 1] as const) {
+            c.get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).op(OP.i32Eqz).if_(() => {
+              for (let i = 0; i < n; i++) storeLane(lane === 0 ? b0 : b1, i * es, y[i]!, lane);
+            });
+          }
+          c.get(b0).i32(ldb * es).op(OP.i32Add).set(b0);
+          c.get(b1).i32(ldb * es).op(OP.i32Add).set(b1);
+        });
         c.get(r).i32(1).op(OP.i32Sub).tee(r);
       });
     });
@@ -416,10 +430,6 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
         }
       }
     });
-    // B of the lanes that factored (the solve emitted once, its stores per lane: the kernel stays small)
-    solve(g, (emitLane) => {
-      for (const lane of [0, 1] as const) c.get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).op(OP.i32Eqz).if_(() => emitLane(lane));
-    });
   };
 
   c.loop_(() => {
@@ -452,6 +462,8 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
       }
     }
     G.forEach((g, q) => scatter(g, 8 * q));
+    // B of the lanes that factored (the solve emitted once per group, its stores per lane: the kernel stays small)
+    solve();
     c.get(A).get(STRIDE).i32(2 * groups).op(OP.i32Mul).op(OP.i32Add).set(A);
     if (p.solve) c.get(BP).get(BSTRIDE).i32(2 * groups).op(OP.i32Mul).op(OP.i32Add).set(BP);
     c.get(INFO).i32(8 * groups).op(OP.i32Add).set(INFO);
