@@ -148,7 +148,7 @@ export const INVERSE_BLOCKED_MAX = 1024;
  * JavaScript; strided runs of at least two matrices. Measured on the 2-core EPYC (Node 20, one
  * thread, BENCHMARKS.md): 1.1-1.6x the unrolled JavaScript from n = 4 to 8, 0.8-0.95x at 2 and 3
  * (the copy in and out and the gathers cost more than the halved arithmetic saves). Since
- * branch cpu10 also n = 9 ... 16 (the 'memory' form below; BENCHMARKS.md, issue 16).
+ * branch cpu10 also n = 9 ... 16 (the 'loop' form below; BENCHMARKS.md, issue 16).
  * MYRIAD_CPU_INTERLEAVED=1 forces it on for 1 ... INTERLEAVED_N_MAX, =0 off (comparisons,
  * tests); MYRIAD_CPU_INTERLEAVED_MAX=m caps every interleaved range at m (8: the ranges before
  * branch cpu10); read once.
@@ -185,10 +185,10 @@ export const POSV_COMPOSED: SizeRange = interleaved(9, INTERLEAVED_N_MAX, 9);
  * INTERLEAVED_MEMORY_FORM_MIN the triangle lives in a scratch of the wasm memory and each
  * column's rows are a runtime loop ('loop' form) rather than v128 locals. Measured on the 2-core
  * EPYC (kernel alone, 32 matrices in cache, ns per matrix, potrf float64): n = 16 locals 367-380,
- * 'memory' (unrolled, rowBlock 1) 204-220 (rowBlock 2 209, 4 322, 6 333), loop 197, loop with
- * two pairs per trip 296; n = 13 loop 162, two pairs 132; n = 12 locals 119-134, memory 127-164,
- * loop 125 (two pairs 137); n = 11 loop 121 / two pairs 103; n = 10 106 / 62; n = 9 94 / 51
- * (memory 75); float32 16: memory 578, loop 205. Past about 40 KB of machine code a kernel runs
+ * unrolled over the scratch 204-220 (R rows a pass: R = 2 209, 4 322, 6 333; that form removed),
+ * loop 197, loop with two pairs per trip 296; n = 13 loop 162, two pairs 132; n = 12 locals
+ * 119-134, unrolled scratch 127-164, loop 125 (two pairs 137); n = 11 loop 121 / two pairs 103;
+ * n = 10 106 / 62; n = 9 94 / 51 (unrolled scratch 75); float32 16: unrolled scratch 578, loop 205. Past about 40 KB of machine code a kernel runs
  * from L2 (two pairs per trip lose there), and a large module's optimised code comes late: V8
  * compiles it in the background after a few calls, whose CPU time (and baseline-tier code) the
  * bench's calls 2 ... 6 carry. MYRIAD_CPU_INTERLEAVED_MEMORY=n overrides the first n of the loop

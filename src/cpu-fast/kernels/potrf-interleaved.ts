@@ -5,7 +5,8 @@
  * matrices shares one v128 (lane 0 the even matrix of the pair, lane 1 the odd one).
  *
  * The wasm kernel is generated per n, triangle, dtype and ld, fully unrolled with every vector of
- * the triangle in a local, and is kernels/cholesky.ts's unrolled JavaScript operation for
+ * the triangle in a local (to n = 8; beyond, the triangle in a scratch of the wasm memory and
+ * each column's rows a runtime loop: the 'loop' form), and is kernels/cholesky.ts's unrolled JavaScript operation for
  * operation with f64x2 in place of each float64 operation: IEEE sqrt, div, mul, add and sub
  * round each lane exactly as the scalar operation, so every lane is bitwise the reference
  * (src/cpu/lapack/potrf.ts). Two matrices per vector for float32 as well: the reference factors
@@ -57,23 +58,21 @@ export interface PotrfInterleavedStridedParams {
   /**
    * Where a pair's triangle lives while it is factored: 'locals' (one v128 local per element:
    * TurboFan spills them beyond ~15 and its code for n > 8 is barely faster than V8's baseline
-   * tier) or 'memory' (a scratch of 16-byte slots at the kernel's `scratch` argument, loaded
-   * and stored around each operation), or 'loop' (the same scratch, each column's rows a
-   * runtime loop rather than unrolled: a module a third the size, compiled and tiered up sooner).
-   * Default 'locals'.
+   * tier) or 'loop' (a scratch of 16-byte slots at the kernel's `scratch` argument, loaded and
+   * stored around each operation, each column's rows a runtime loop: a small module, TurboFan's
+   * code plain loads, operations and stores). Default 'locals'. (Unrolled over the scratch it ran
+   * as fast at n = 16 with a module twice the size; see docs/PERF-NOTES.md.)
    */
-  readonly form?: 'locals' | 'memory' | 'loop';
-  /** The 'memory' form's register blocking: rows of a column updated together (each L(j, k) loaded once for them). Default 4. */
-  readonly rowBlock?: number;
+  readonly form?: 'locals' | 'loop';
 }
 
-/** Bytes of the kernel's scratch per loop trip in the 'memory' form (the triangle, the diagonals to store, the sums of squares). */
+/** Bytes of the kernel's scratch per loop trip in the 'loop' form (the triangle, the diagonals to store, the sums of squares). */
 export const scratchBytes = (n: number, pairsPerTrip: number): number => pairsPerTrip * 16 * (triangleSize(n) + 2 * n);
 
 /**
  * The factorisation of a chunk of the caller's strided batch in the wasm memory. Exported
  * `potrf(a, strideBytes, info, pairs, b, bStrideBytes, nrhs, scratch)` (scratch: 16-byte aligned,
- * scratchBytes of it, used by the 'memory' form): pair g is the matrices at
+ * scratchBytes of it, used by the 'loop' form): pair g is the matrices at
  * a + 2g stride and a + (2g + 1) stride, int32 infos from `info`; a stride of 0 factors one
  * matrix in both lanes (the odd last one). With pairsPerTrip 2, `pairs` counts trips of two
  * pairs (four matrices). Each lane stores only what the reference writes for its info (columns,
@@ -102,8 +101,8 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   const T = triangleSize(n);
   const c = new Code(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
   const [A, STRIDE, INFO, COUNT, BP, BSTRIDE, NRHS, SCRATCH] = [0, 1, 2, 3, 4, 5, 6, 7];
-  const inMemory = p.form === 'memory' || p.form === 'loop';
-  /** A value's home: a v128 local, or (the 'memory' form) a scratch slot, encoded as -1 - its byte offset. */
+  const inMemory = p.form === 'loop';
+  /** A value's home: a v128 local, or (the 'loop' form) a scratch slot, encoded as -1 - its byte offset. */
   let slot = 0;
   const home = (): number => (inMemory ? -1 - 16 * slot++ : c.local('v128'));
   const tmp = c.local('v128');
@@ -230,65 +229,17 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
     for (let jj = j + 1; jj < n; jj++) for (let i = jj; i < n; i++) if (i !== j + 1 || jj !== j + 1) contribute(g, j, i, jj);
   };
 
+  const [a0, p0] = [c.local('v128'), c.local('v128')];
   /**
-   * The 'memory' form's step j after its pivot: the rows below j in blocks of R, each block's
-   * accumulators in locals, each L(j, k) loaded once per block (left-looking, dpotf2's order per
-   * element as `update` and `contribute`), then L(i, j) stored and its square added to ssq(i).
-   */
-  const R = Math.max(1, p.rowBlock ?? 4);
-  const acc = Array.from({ length: R }, () => c.local('v128'));
-  const part = Array.from({ length: R }, () => c.local('v128'));
-  const lj = c.local('v128');
-  const stepBlocked = (g: Group, j: number): void => {
-    for (let i0 = j + 1; i0 < n; i0 += R) {
-      const rows = Array.from({ length: Math.min(R, n - i0) }, (_, r) => i0 + r);
-      if (upper) {
-        // (a - (0 + sum_k L(i, k) L(j, k))) * rcp
-        rows.forEach((_, r) => c.f64x2(0).set(part[r]!));
-        for (let k = 0; k < j; k++) {
-          get(X(g, j, k)); c.set(lj);
-          rows.forEach((i, r) => { c.get(part[r]!); get(X(g, i, k)); c.get(lj).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(part[r]!); });
-        }
-        rows.forEach((i, r) => { get(X(g, i, j)); c.get(part[r]!).simd(SIMD.f64x2Sub).set(acc[r]!); });
-      } else {
-        // a -= the products of each group of four columns summed, then the rest one by one
-        rows.forEach((i, r) => { get(X(g, i, j)); c.set(acc[r]!); });
-        let k = 0;
-        for (; k + 3 < j; k += 4) {
-          for (let q = k; q < k + 4; q++) {
-            get(X(g, j, q)); c.set(lj);
-            rows.forEach((i, r) => {
-              if (q > k) c.get(part[r]!);
-              c.get(lj); get(X(g, i, q)); c.simd(SIMD.f64x2Mul);
-              if (q > k) c.simd(SIMD.f64x2Add);
-              c.set(part[r]!);
-            });
-          }
-          rows.forEach((_, r) => { c.get(acc[r]!).get(part[r]!).simd(SIMD.f64x2Sub).set(acc[r]!); });
-        }
-        for (; k < j; k++) {
-          get(X(g, j, k)); c.set(lj);
-          rows.forEach((i, r) => { c.get(acc[r]!).get(lj); get(X(g, i, k)); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(acc[r]!); });
-        }
-      }
-      rows.forEach((i, r) => {
-        c.get(acc[r]!).get(g.s).simd(SIMD.f64x2Mul).tee(acc[r]!); set(X(g, i, j));
-        if (j === 0) c.f64x2(0); else get(g.ssq[i]!);
-        c.get(acc[r]!).get(acc[r]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add); set(g.ssq[i]!);
-      });
-    }
-  };
-
-  /**
-   * The 'loop' form's step j after its pivot: stepBlocked with one row per trip of a runtime
-   * loop; the triangle's slots are its rows in turn (row i at tri(i, 0)), so a row pointer
-   * advances by i + 1 slots, ssq by one.
+   * The 'loop' form's step j after its pivot: the rows below j, one per trip of a runtime loop
+   * (left-looking, dpotf2's order per element as `update` and `contribute`), then L(i, j) stored
+   * and its square added to ssq(i). The triangle's slots are its rows in turn (row i at
+   * tri(i, 0)), so a row pointer advances by i + 1 slots, ssq by one.
    */
   const [ri, si, inc, cnt] = [c.local('i32'), c.local('i32'), c.local('i32'), c.local('i32')];
   const at = (v: number): number => -1 - v;
   const stepLoop = (g: Group, j: number): void => {
     if (j + 1 >= n) return;
-    const [a0, p0] = [acc[0]!, part[0]!];
     c.get(SCRATCH).i32(at(X(g, j + 1, 0))).op(OP.i32Add).set(ri);
     c.get(SCRATCH).i32(at(g.ssq[j + 1]!)).op(OP.i32Add).set(si);
     c.i32(16 * (j + 2)).set(inc);
@@ -447,7 +398,7 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
     if (inMemory) {
       for (let j = 0; j < n; j++) {
         for (const g of G) pivot(g, j);
-        for (const g of G) (p.form === 'loop' ? stepLoop : stepBlocked)(g, j);
+        for (const g of G) stepLoop(g, j);
       }
     } else if (upper) {
       for (let j = 0; j < n; j++) {

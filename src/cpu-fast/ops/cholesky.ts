@@ -4,9 +4,10 @@
  * to TRI_SOLVE_WASM_MAX, ops/tri-solve-wasm.ts); the reference for the rest. A blocked right-looking Cholesky in the caller's arrays (trsm and syrk
  * on the fast kernels, each call packing its operands) was tried and measured 1-2.5 GFLOP/s at
  * n = 128-512 against this unblocked kernel's 5.5-9.5: not kept.
- * potrf (and posv, when forced) of strided runs may take the interleaved layout at small n
+ * potrf and posv of strided runs may take the interleaved layout at small n
  * (ops/cholesky-interleaved.ts, where tuning.ts's CHOLESKY_INTERLEAVED / POSV_INTERLEAVED enable
- * it and the layout suits).
+ * it and the layout suits); posv n = 9 ... 16 as that potrf, then the WebAssembly potrs on the
+ * matrices that factored (POSV_COMPOSED).
  */
 import { matrixAt, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';

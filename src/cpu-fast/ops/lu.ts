@@ -4,7 +4,9 @@
  * kernel) up to LU_WASM_MAX and the recursive blocked one (ops/lu-blocked.ts) from
  * LU_BLOCKED.min, at any size; getrs ('N') above UNROLL_MAX up to LU_WASM_MAX on that kernel's
  * solve (ops/lu-wasm.ts getrsWasm); getrs 'T' above UNROLL_MAX.getrsTrans up to TRI_SOLVE_WASM_MAX
- * on the WebAssembly solves (ops/tri-solve-wasm.ts); empty shapes on the reference.
+ * on the WebAssembly solves (ops/tri-solve-wasm.ts); empty shapes on the reference. gesv of
+ * strided runs takes the interleaved LU (ops/lu-interleaved.ts) where tuning.ts's
+ * GESV_INTERLEAVED enables it and the layout suits.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
