@@ -147,25 +147,87 @@ export const INVERSE_BLOCKED_MAX = 1024;
  * gathered from the caller's layout) for n in [min, max], per dtype, in place of the unrolled
  * JavaScript; strided runs of at least two matrices. Measured on the 2-core EPYC (Node 20, one
  * thread, BENCHMARKS.md): 1.1-1.6x the unrolled JavaScript from n = 4 to 8, 0.8-0.95x at 2 and 3
- * (the copy in and out and the gathers cost more than the halved arithmetic saves).
+ * (the copy in and out and the gathers cost more than the halved arithmetic saves). Since
+ * branch cpu10 also n = 9 ... 16 (the 'loop' form below; BENCHMARKS.md, issue 16).
  * MYRIAD_CPU_INTERLEAVED=1 forces it on for 1 ... INTERLEAVED_N_MAX, =0 off (comparisons,
- * tests), read once.
+ * tests); MYRIAD_CPU_INTERLEAVED_MAX=m caps every interleaved range at m (8: the ranges before
+ * branch cpu10); read once.
  */
-export const INTERLEAVED_N_MAX = 8;
-const INTERLEAVED_DEFAULT: SizeRange = Object.freeze({ min: 4, max: INTERLEAVED_N_MAX });
+export const INTERLEAVED_N_MAX = 16;
+const interleavedMaxEnv = Number(process.env.MYRIAD_CPU_INTERLEAVED_MAX);
+const interleavedCap = Number.isInteger(interleavedMaxEnv) && interleavedMaxEnv >= 0 ? Math.min(interleavedMaxEnv, INTERLEAVED_N_MAX) : INTERLEAVED_N_MAX;
 const interleavedEnv = process.env.MYRIAD_CPU_INTERLEAVED;
-const interleavedRange: SizeRange = interleavedEnv === '1' ? { min: 1, max: INTERLEAVED_N_MAX }
-  : interleavedEnv === '0' ? { min: 1, max: 0 } : INTERLEAVED_DEFAULT;
+const interleaved = (min: number, max: number, forcedMin: number): SizeRange => Object.freeze(
+  interleavedEnv === '0' ? { min: 1, max: 0 } : { min: interleavedEnv === '1' ? forcedMin : min, max: Math.min(max, interleavedCap) });
+const potrfInterleavedRange = interleaved(4, INTERLEAVED_N_MAX, 1);
 export const CHOLESKY_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRange>> = Object.freeze({
-  float64: interleavedRange, float32: interleavedRange,
+  float64: potrfInterleavedRange, float32: potrfInterleavedRange,
 });
 /**
  * posv the same way, the solve fused into the interleaved kernel (each pair solved while its
- * factor is in registers). The earlier form (the interleaved potrf, then the unrolled potrs in a
- * second pass that reloaded the factor) measured 0.4-1.6x the unrolled posv and was off by
- * default; the fused kernel: see BENCHMARKS.md (issue 16, branch cpu16).
+ * factor is in registers), for n = 4 ... 8 (forced: 1 ... 8). The earlier form (the interleaved
+ * potrf, then the unrolled potrs in a second pass that reloaded the factor) measured 0.4-1.6x
+ * the unrolled posv and was off by default; the fused kernel: see BENCHMARKS.md (issue 16,
+ * branch cpu16).
  */
-export const POSV_INTERLEAVED: SizeRange = interleavedRange;
+export const POSV_INTERLEAVED: SizeRange = interleaved(4, 8, 1);
+/**
+ * posv for n = 9 ... 16 composed (branch cpu10): the interleaved potrf, then the WebAssembly
+ * potrs (kernels/tri-solve-wasm.ts, four matrices' solves per trip) on each run of matrices that
+ * factored. The fused kernel loses there: its solve is two chains of divisions and dependent
+ * subtractions per pair that nothing overlaps (kernel alone, float64 n = 16: 557 ns a matrix
+ * with the solve, 208 without; end to end at 16 MiB: fused 1060-1740 ns, composed 630-670).
+ */
+export const POSV_COMPOSED: SizeRange = interleaved(9, INTERLEAVED_N_MAX, 9);
+
+/**
+ * How the interleaved kernel is generated for n (kernels/potrf-interleaved.ts): from
+ * INTERLEAVED_MEMORY_FORM_MIN the triangle lives in a scratch of the wasm memory and each
+ * column's rows are a runtime loop ('loop' form) rather than v128 locals. Measured on the 2-core
+ * EPYC (kernel alone, 32 matrices in cache, ns per matrix, potrf float64): n = 16 locals 367-380,
+ * unrolled over the scratch 204-220 (R rows a pass: R = 2 209, 4 322, 6 333; that form removed),
+ * loop 197, loop with two pairs per trip 296; n = 13 loop 162, two pairs 132; n = 12 locals
+ * 119-134, unrolled scratch 127-164, loop 125 (two pairs 137); n = 11 loop 121 / two pairs 103;
+ * n = 10 106 / 62; n = 9 94 / 51 (unrolled scratch 75); float32 16: unrolled scratch 578, loop 205. Past about 40 KB of machine code a kernel runs
+ * from L2 (two pairs per trip lose there), and a large module's optimised code comes late: V8
+ * compiles it in the background after a few calls, whose CPU time (and baseline-tier code) the
+ * bench's calls 2 ... 6 carry. MYRIAD_CPU_INTERLEAVED_MEMORY=n overrides the first n of the loop
+ * form (measurements, tests), read once.
+ */
+const memoryFormEnv = Number(process.env.MYRIAD_CPU_INTERLEAVED_MEMORY);
+export const INTERLEAVED_MEMORY_FORM_MIN = Number.isInteger(memoryFormEnv) && memoryFormEnv > 0 ? memoryFormEnv : 9;
+export interface InterleavedShape { readonly form: 'locals' | 'loop'; readonly pairsPerTrip: 1 | 2 }
+export const interleavedShape = (n: number, solve: boolean): InterleavedShape =>
+  n < INTERLEAVED_MEMORY_FORM_MIN ? { form: 'locals', pairsPerTrip: INTERLEAVED_PAIRS_PER_TRIP }
+    : { form: 'loop', pairsPerTrip: !solve && n <= 13 ? 2 : 1 };
+
+/**
+ * gesv on the interleaved layout (ops/lu-interleaved.ts: dgetf2 two matrices per f64x2 vector,
+ * the pivot per lane by compare and bitselect, the interchanges per lane in a wasm-memory
+ * scratch, the solve fused) for square n in [min, max], per dtype, strided runs of at least two
+ * matrices, in place of the unrolled JavaScript and the delayed-update kernel.
+ * MYRIAD_CPU_GESV_INTERLEAVED=min,max overrides both dtypes (0,0: off), read once.
+ */
+const gesvInterleavedEnv = process.env.MYRIAD_CPU_GESV_INTERLEAVED?.split(',').map(Number);
+const gesvInterleavedForced: SizeRange | undefined = gesvInterleavedEnv && gesvInterleavedEnv.length === 2 && gesvInterleavedEnv.every((x) => Number.isInteger(x) && x >= 0)
+  ? Object.freeze({ min: gesvInterleavedEnv[0]!, max: gesvInterleavedEnv[1]! }) : undefined;
+export const GESV_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRange>> = Object.freeze({
+  float64: gesvInterleavedForced ?? Object.freeze({ min: 4, max: 15 }),
+  float32: gesvInterleavedForced ?? Object.freeze({ min: 4, max: 15 }),
+});
+
+/**
+ * From this n the interleaved gesv's rank-1 updates are runtime loops (kernels/getrf-interleaved.ts
+ * loopUpdate). Measured (one thread, 16 MiB of float64 matrices, ms a call once tiered up, and
+ * the calls until then): n = 8 unrolled 4.7-5.1 / loops 5.7-6.5; 12 7.0 from call 5 / 6.7 from
+ * call 3; 15 8.0 from call 6 / 8.6 from call 4 (the unrolled module is 77 KB there).
+ * MYRIAD_CPU_GESV_LOOP=n overrides, read once.
+ */
+const gesvLoopEnv = Number(process.env.MYRIAD_CPU_GESV_LOOP);
+export const GESV_INTERLEAVED_LOOP_MIN = Number.isInteger(gesvLoopEnv) && gesvLoopEnv > 0 ? gesvLoopEnv : 12;
+
+/** Pairs per loop trip of the interleaved gesv (MYRIAD_CPU_GESV_PAIRS=1 or 2 overrides, read once). */
+export const GESV_INTERLEAVED_PAIRS_PER_TRIP: 1 | 2 = process.env.MYRIAD_CPU_GESV_PAIRS === '2' ? 2 : 1;
 
 /** The caller's matrices copied into the wasm memory per interleaved chunk: well inside L2. */
 export const INTERLEAVED_CHUNK_BYTES = 64 << 10;

@@ -33,8 +33,9 @@ export function generatePack(p: PackParams): KernelSource {
   const read = p.trans === 'N' ? 'src[s + i + j * ld]' : 'src[s + j + i * ld]';
   const e = new Emitter();
   e.line(`// myriad pack ${p.direction} trans=${p.trans} dtype=${p.dtype} packed=${p.packed} lower=${p.lower === true}${p.upper ? ' upper=true' : ''}`);
-  if (p.trans === 'N' && p.dtype === p.packed && !p.lower && !p.upper) {
-    // Back-to-back matrices with no padding on either side: one block copy.
+  if (p.trans === 'N' && !p.lower && !p.upper) {
+    // Back-to-back matrices with no padding on either side: one block copy (float32 <-> float64
+    // converted natively: widening is exact, narrowing rounds to nearest as Math.fround).
     e.open('if (ld === rows && ldp === rows && sStride === rows * cols && dStride === rows * cols) {');
     e.line('dst.set(src.subarray(sOff, sOff + count * rows * cols), dOff);');
     e.line('return;');

@@ -5,7 +5,8 @@
  * matrices shares one v128 (lane 0 the even matrix of the pair, lane 1 the odd one).
  *
  * The wasm kernel is generated per n, triangle, dtype and ld, fully unrolled with every vector of
- * the triangle in a local, and is kernels/cholesky.ts's unrolled JavaScript operation for
+ * the triangle in a local (to n = 8; beyond, the triangle in a scratch of the wasm memory and
+ * each column's rows a runtime loop: the 'loop' form), and is kernels/cholesky.ts's unrolled JavaScript operation for
  * operation with f64x2 in place of each float64 operation: IEEE sqrt, div, mul, add and sub
  * round each lane exactly as the scalar operation, so every lane is bitwise the reference
  * (src/cpu/lapack/potrf.ts). Two matrices per vector for float32 as well: the reference factors
@@ -54,11 +55,24 @@ export interface PotrfInterleavedStridedParams {
   readonly pairsPerTrip: 1 | 2;
   /** posv: B's leading dimension (the kernel's `nrhs` argument counts its columns); absent for potrf. */
   readonly solve?: { readonly ldb: number };
+  /**
+   * Where a pair's triangle lives while it is factored: 'locals' (one v128 local per element:
+   * TurboFan spills them beyond ~15 and its code for n > 8 is barely faster than V8's baseline
+   * tier) or 'loop' (a scratch of 16-byte slots at the kernel's `scratch` argument, loaded and
+   * stored around each operation, each column's rows a runtime loop: a small module, TurboFan's
+   * code plain loads, operations and stores). Default 'locals'. (Unrolled over the scratch it ran
+   * as fast at n = 16 with a module twice the size; see docs/PERF-NOTES.md.)
+   */
+  readonly form?: 'locals' | 'loop';
 }
+
+/** Bytes of the kernel's scratch per loop trip in the 'loop' form (the triangle, the diagonals to store, the sums of squares). */
+export const scratchBytes = (n: number, pairsPerTrip: number): number => pairsPerTrip * 16 * (triangleSize(n) + 2 * n);
 
 /**
  * The factorisation of a chunk of the caller's strided batch in the wasm memory. Exported
- * `potrf(a, strideBytes, info, pairs, b, bStrideBytes, nrhs)`: pair g is the matrices at
+ * `potrf(a, strideBytes, info, pairs, b, bStrideBytes, nrhs, scratch)` (scratch: 16-byte aligned,
+ * scratchBytes of it, used by the 'loop' form): pair g is the matrices at
  * a + 2g stride and a + (2g + 1) stride, int32 infos from `info`; a stride of 0 factors one
  * matrix in both lanes (the odd last one). With pairsPerTrip 2, `pairs` counts trips of two
  * pairs (four matrices). Each lane stores only what the reference writes for its info (columns,
@@ -70,7 +84,7 @@ export interface PotrfInterleavedStridedParams {
  * (src/cpu/lapack/triangular-solve.ts), operation for operation; a failed lane's B is not written.
  */
 export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams): Uint8Array<ArrayBuffer> {
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
   return encodeModule([{ name: 'potrf', params, results: [], code: stridedBody(p, p.pairsPerTrip) }]);
 }
 
@@ -85,12 +99,18 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   const f32 = p.dtype === 'float32';
   const es = f32 ? 4 : 8;
   const T = triangleSize(n);
-  const c = new Code(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
-  const [A, STRIDE, INFO, COUNT, BP, BSTRIDE, NRHS] = [0, 1, 2, 3, 4, 5, 6];
+  const c = new Code(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
+  const [A, STRIDE, INFO, COUNT, BP, BSTRIDE, NRHS, SCRATCH] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const inMemory = p.form === 'loop';
+  /** A value's home: a v128 local, or (the 'loop' form) a scratch slot, encoded as -1 - its byte offset. */
+  let slot = 0;
+  const home = (): number => (inMemory ? -1 - 16 * slot++ : c.local('v128'));
+  const tmp = c.local('v128');
   const G = Array.from({ length: groups }, () => ({
-    x: Array.from({ length: T }, () => c.local('v128')),
-    dg: Array.from({ length: n }, () => c.local('v128')),
-    d: c.local('v128'), ok: c.local('v128'), info: c.local('v128'), s: c.local('v128'),
+    x: Array.from({ length: T }, home),
+    dg: Array.from({ length: n }, home),
+    d: c.local('v128'), ok: c.local('v128'), info: c.local('v128'), s: c.local('v128'), s1: c.local('v128'),
+    ssq: Array.from({ length: upper && !inMemory ? 0 : n }, home),
     p0: c.local('i32'), p1: c.local('i32'), f: c.local('i32'),
     b0: c.local('i32'), b1: c.local('i32'), y: Array.from({ length: p.solve ? n : 0 }, () => c.local('v128')), r: c.local('i32'),
   }));
@@ -98,7 +118,10 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   const X = (g: Group, i: number, j: number): number => g.x[tri(i, j)]!;
   /** Byte offset of L(i, j) in a matrix: A(i, j) for 'lower', A(j, i) for 'upper'. */
   const offset = (i: number, j: number): number => (upper ? i * ld + j : j * ld + i) * es;
-  const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
+  /** Pushes the v128 at home v; pops one into it. */
+  const get = (v: number): void => { if (v >= 0) c.get(v); else c.get(SCRATCH).simdMem(SIMD.load, 4, -1 - v); };
+  const set = (v: number): void => { if (v >= 0) c.set(v); else c.set(tmp).get(SCRATCH).get(tmp).simdMem(SIMD.store, 4, -1 - v); };
+  const mul = (a: number, b: number): void => { get(a); get(b); c.simd(SIMD.f64x2Mul); };
   /** The triangle as runs of neighbours in memory: columns of L ('lower'), or of U, rows of L ('upper'). */
   const runs: [number, number][][] = Array.from({ length: n }, (_, j) =>
     upper ? Array.from({ length: j + 1 }, (_, k): [number, number] => [j, k]) : Array.from({ length: n - j }, (_, t): [number, number] => [j + t, j]));
@@ -108,8 +131,9 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   };
   /** Stores lane `lane` of local v at ptr + off. */
   const storeLane = (ptr: number, off: number, v: number, lane: number): void => {
-    if (f32) c.get(ptr).get(v).simd(SIMD.f64x2ExtractLane, lane).op(OP.f32DemoteF64).mem(OP.f32Store, 2, off);
-    else c.get(ptr).get(v).simdMem(SIMD.store64Lane, 3, off).op(lane);
+    c.get(ptr); get(v);
+    if (f32) c.simd(SIMD.f64x2ExtractLane, lane).op(OP.f32DemoteF64).mem(OP.f32Store, 2, off);
+    else c.simdMem(SIMD.store64Lane, 3, off).op(lane);
   };
 
   const gather = (g: Group): void => {
@@ -120,98 +144,199 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
       for (; !f32 && t + 1 < run.length; t += 2) {
         const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
         c.get(p0).simdMem(SIMD.load, 3, offset(i0, j0)).get(p1).simdMem(SIMD.load, 3, offset(i0, j0)).set(s);
-        c.tee(d).get(s).simd(SIMD.i8x16Shuffle, LOW_LANES).set(X(g, i0, j0));
-        c.get(d).get(s).simd(SIMD.i8x16Shuffle, HIGH_LANES).set(X(g, i1, j1));
+        c.tee(d).get(s).simd(SIMD.i8x16Shuffle, LOW_LANES);
+        set(X(g, i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, HIGH_LANES); set(X(g, i1, j1));
       }
       // float32: two neighbours of each matrix in one 8-byte load, shuffled to (a0, b0 | a1, b1), widened.
       for (; f32 && t + 1 < run.length; t += 2) {
         const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
         c.get(p0).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(d).get(p1).simdMem(SIMD.load64Splat, 3, offset(i0, j0)).tee(s);
-        c.simd(SIMD.i8x16Shuffle, F32_LOW).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i0, j0));
-        c.get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simd(SIMD.f64x2PromoteLowF32x4).set(X(g, i1, j1));
+        c.simd(SIMD.i8x16Shuffle, F32_LOW).simd(SIMD.f64x2PromoteLowF32x4);
+        set(X(g, i0, j0));
+        c.get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simd(SIMD.f64x2PromoteLowF32x4); set(X(g, i1, j1));
       }
       for (; t < run.length; t++) {
         const [i, j] = run[t]!;
         loadScalar(p0, offset(i, j)); c.simd(SIMD.f64x2Splat);
-        loadScalar(p1, offset(i, j)); c.simd(SIMD.f64x2ReplaceLane, 1).set(X(g, i, j));
+        loadScalar(p1, offset(i, j)); c.simd(SIMD.f64x2ReplaceLane, 1); set(X(g, i, j));
       }
     }
     c.i64x2(0).set(g.info);
   };
 
-  /** Step j's pivot: d, the lane mask, info, sqrt, the diagonal to store and 1 / L(j,j). */
+  /**
+   * Step j's pivot: d, the lane mask, info, sqrt, the diagonal to store and 1 / L(j,j) (in g.s, or
+   * for 'lower' in g.s / g.s1 by the parity of j: the eager order below needs two alive). 'lower'
+   * takes the sum of squares accumulated column by column (ssq), 'upper' sums it here.
+   */
   const pivot = (g: Group, j: number): void => {
-    const { d, ok, info, s } = g;
-    c.get(X(g, j, j)).f64x2(0);
-    for (let k = 0; k < j; k++) { mul(X(g, j, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
+    const { d, ok, info } = g;
+    const s = upper || inMemory || j % 2 === 0 ? g.s : g.s1;
+    get(X(g, j, j));
+    if ((upper && !inMemory) || j === 0) {
+      c.f64x2(0);
+      for (let k = 0; k < j; k++) { mul(X(g, j, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
+    } else get(g.ssq[j]!);
     c.simd(SIMD.f64x2Sub).set(d);
     c.get(d).f64x2(0).simd(SIMD.f64x2Gt).set(ok);
     c.i64x2(j + 1).get(info);
     c.get(info).i64x2(0).simd(SIMD.i64x2Eq).get(ok).simd(SIMD.v128AndNot);
     c.simd(SIMD.v128Bitselect).set(info);
-    c.get(d).simd(SIMD.f64x2Sqrt).set(X(g, j, j));
-    c.get(X(g, j, j)).get(d).get(ok).simd(SIMD.v128Bitselect).set(g.dg[j]!);
-    c.f64x2(1).get(X(g, j, j)).simd(SIMD.f64x2Div).set(s);
-  };
-
-  /** L(i, j) of step j, in the reference's order of operations. */
-  const update = (g: Group, i: number, j: number): void => {
-    if (upper) {
-      c.get(X(g, i, j)).f64x2(0);
-      for (let k = 0; k < j; k++) { mul(X(g, i, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
-      c.simd(SIMD.f64x2Sub);
-    } else {
-      c.get(X(g, i, j));
-      let k = 0;
-      for (; k + 3 < j; k += 4) {
-        for (let q = k; q < k + 4; q++) { mul(X(g, j, q), X(g, i, q)); if (q > k) c.simd(SIMD.f64x2Add); }
-        c.simd(SIMD.f64x2Sub);
-      }
-      for (; k < j; k++) { mul(X(g, j, k), X(g, i, k)); c.simd(SIMD.f64x2Sub); }
-    }
-    c.get(g.s).simd(SIMD.f64x2Mul).set(X(g, i, j));
+    c.get(d).simd(SIMD.f64x2Sqrt).tee(tmp); set(X(g, j, j));
+    c.get(tmp).get(d).get(ok).simd(SIMD.v128Bitselect); set(g.dg[j]!);
+    c.f64x2(1).get(tmp).simd(SIMD.f64x2Div).set(s);
   };
 
   /**
-   * The solve of B's columns for both lanes (ops in the reference's order, on the factor as
-   * stored), each column stored to the lanes `store` picks (those whose info is 0).
+   * 'lower' in an eager order (the same operations on each element in the same order, emitted
+   * as soon as their operands are final, so that the chain from one pivot to the next is short:
+   * L(j+1, j), its square into ssq(j+1), pivot j+1, then the rest of column j and its
+   * contributions to the later columns). Column k's contribution to L(i, jj), i >= jj > k: on
+   * the diagonal the square added to ssq(jj); below it, within jj's groups of four columns, the
+   * group's four products summed and subtracted once k closes the group; past them, the product
+   * subtracted alone (kernels/cholesky.ts's order).
    */
-  const solve = (g: Group, store: (emitLane: (lane: 0 | 1) => void) => void): void => {
+  const contribute = (g: Group, k: number, i: number, jj: number): void => {
+    if (i === jj) {
+      if (k === 0) c.f64x2(0); else get(g.ssq[jj]!);
+      mul(X(g, jj, k), X(g, jj, k));
+      c.simd(SIMD.f64x2Add); set(g.ssq[jj]!);
+    } else if (k < 4 * Math.floor(jj / 4)) {
+      if (k % 4 !== 3) return;
+      get(X(g, i, jj));
+      for (let q = k - 3; q <= k; q++) { mul(X(g, jj, q), X(g, i, q)); if (q > k - 3) c.simd(SIMD.f64x2Add); }
+      c.simd(SIMD.f64x2Sub); set(X(g, i, jj));
+    } else {
+      get(X(g, i, jj));
+      mul(X(g, jj, k), X(g, i, k));
+      c.simd(SIMD.f64x2Sub); set(X(g, i, jj));
+    }
+  };
+  /** L(i, j) *= 1 / L(j, j) once every contribution is in. */
+  const scale = (g: Group, i: number, j: number): void => {
+    get(X(g, i, j)); c.get(j % 2 === 0 ? g.s : g.s1).simd(SIMD.f64x2Mul); set(X(g, i, j));
+  };
+  /** Step j after its pivot ('lower'): as `contribute` says, pivot j + 1 emitted early. */
+  const stepLowerHead = (g: Group, j: number): void => {
+    if (j + 1 >= n) return;
+    scale(g, j + 1, j);
+    contribute(g, j, j + 1, j + 1);
+    pivot(g, j + 1);
+  };
+  const stepLowerTail = (g: Group, j: number): void => {
+    for (let i = j + 2; i < n; i++) scale(g, i, j);
+    for (let jj = j + 1; jj < n; jj++) for (let i = jj; i < n; i++) if (i !== j + 1 || jj !== j + 1) contribute(g, j, i, jj);
+  };
+
+  const [a0, p0] = [c.local('v128'), c.local('v128')];
+  /**
+   * The 'loop' form's step j after its pivot: the rows below j, one per trip of a runtime loop
+   * (left-looking, dpotf2's order per element as `update` and `contribute`), then L(i, j) stored
+   * and its square added to ssq(i). The triangle's slots are its rows in turn (row i at
+   * tri(i, 0)), so a row pointer advances by i + 1 slots, ssq by one.
+   */
+  const [ri, si, inc, cnt] = [c.local('i32'), c.local('i32'), c.local('i32'), c.local('i32')];
+  const at = (v: number): number => -1 - v;
+  const stepLoop = (g: Group, j: number): void => {
+    if (j + 1 >= n) return;
+    c.get(SCRATCH).i32(at(X(g, j + 1, 0))).op(OP.i32Add).set(ri);
+    c.get(SCRATCH).i32(at(g.ssq[j + 1]!)).op(OP.i32Add).set(si);
+    c.i32(16 * (j + 2)).set(inc);
+    c.i32(n - j - 1).set(cnt);
+    const xi = (k: number): void => { c.get(ri).simdMem(SIMD.load, 4, 16 * k); };
+    c.loop_(() => {
+      if (upper) {
+        c.f64x2(0).set(p0);
+        for (let k = 0; k < j; k++) { c.get(p0); xi(k); get(X(g, j, k)); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(p0); }
+        xi(j); c.get(p0).simd(SIMD.f64x2Sub).set(a0);
+      } else {
+        xi(j); c.set(a0);
+        let k = 0;
+        for (; k + 3 < j; k += 4) {
+          for (let q = k; q < k + 4; q++) {
+            if (q > k) c.get(p0);
+            get(X(g, j, q)); xi(q); c.simd(SIMD.f64x2Mul);
+            if (q > k) c.simd(SIMD.f64x2Add);
+            c.set(p0);
+          }
+          c.get(a0).get(p0).simd(SIMD.f64x2Sub).set(a0);
+        }
+        for (; k < j; k++) { c.get(a0); get(X(g, j, k)); xi(k); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(a0); }
+      }
+      c.get(ri).get(a0).get(g.s).simd(SIMD.f64x2Mul).tee(a0).simdMem(SIMD.store, 4, 16 * j);
+      c.get(si);
+      if (j === 0) c.f64x2(0); else c.get(si).simdMem(SIMD.load, 4, 0);
+      c.get(a0).get(a0).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simdMem(SIMD.store, 4, 0);
+      c.get(ri).get(inc).op(OP.i32Add).set(ri);
+      c.get(inc).i32(16).op(OP.i32Add).set(inc);
+      c.get(si).i32(16).op(OP.i32Add).set(si);
+      c.get(cnt).i32(1).op(OP.i32Sub).tee(cnt);
+    });
+  };
+
+  /** 'upper': L(i, j) of step j (one sequential dot, then (a - s) * rcp), the reference's order. */
+  const update = (g: Group, i: number, j: number): void => {
+    get(X(g, i, j)); c.f64x2(0);
+    for (let k = 0; k < j; k++) { mul(X(g, i, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
+    c.simd(SIMD.f64x2Sub);
+    c.get(g.s).simd(SIMD.f64x2Mul); set(X(g, i, j));
+  };
+
+  /**
+   * The solve of B's columns for every lane of the trip (ops in the reference's order, on the
+   * factor as stored), the groups' steps emitted in turn so that their chains of divisions and
+   * dependent subtractions overlap; each column stored to the lanes whose info is 0.
+   */
+  const solve = (): void => {
     if (!p.solve) return;
     const ldb = p.solve.ldb;
-    const { y, b0, b1, r } = g;
+    const r = G[0]!.r;
+    const each = (emit: (g: Group) => void): void => { for (const g of G) emit(g); };
     /** The factor element X(i, j) as stored (float32 data: rounded). */
-    const x = (i: number, j: number): void => {
-      c.get(X(g, i, j));
+    const x = (g: Group, i: number, j: number): void => {
+      get(X(g, i, j));
       if (f32) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4);
     };
     c.get(NRHS).tee(r).if_(() => {
       c.loop_(() => {
-        for (let i = 0; i < n; i++) { loadScalar(b0, i * es); c.simd(SIMD.f64x2Splat); loadScalar(b1, i * es); c.simd(SIMD.f64x2ReplaceLane, 1).set(y[i]!); }
+        each(({ y, b0, b1 }) => {
+          for (let i = 0; i < n; i++) { loadScalar(b0, i * es); c.simd(SIMD.f64x2Splat); loadScalar(b1, i * es); c.simd(SIMD.f64x2ReplaceLane, 1).set(y[i]!); }
+        });
         if (!upper) {
-          for (let j = 0; j < n; j++) {
-            c.get(y[j]!); x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
-            for (let i = j + 1; i < n; i++) { c.get(y[i]!).get(y[j]!); x(i, j); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(y[i]!); }
-          }
-          for (let j = n - 1; j >= 0; j--) {
+          for (let j = 0; j < n; j++) each((g) => {
+            const { y } = g;
+            c.get(y[j]!); x(g, j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+            for (let i = j + 1; i < n; i++) { c.get(y[i]!).get(y[j]!); x(g, i, j); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(y[i]!); }
+          });
+          for (let j = n - 1; j >= 0; j--) each((g) => {
+            const { y } = g;
             c.get(y[j]!);
-            for (let i = j + 1; i < n; i++) { x(i, j); c.get(y[i]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
-            x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
-          }
+            for (let i = j + 1; i < n; i++) { x(g, i, j); c.get(y[i]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+            x(g, j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+          });
         } else {
-          for (let j = 0; j < n; j++) {
+          for (let j = 0; j < n; j++) each((g) => {
+            const { y } = g;
             c.get(y[j]!);
-            for (let i = 0; i < j; i++) { x(j, i); c.get(y[i]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
-            x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
-          }
-          for (let j = n - 1; j >= 0; j--) {
-            c.get(y[j]!); x(j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
-            for (let i = 0; i < j; i++) { c.get(y[i]!).get(y[j]!); x(j, i); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(y[i]!); }
-          }
+            for (let i = 0; i < j; i++) { x(g, j, i); c.get(y[i]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+            x(g, j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+          });
+          for (let j = n - 1; j >= 0; j--) each((g) => {
+            const { y } = g;
+            c.get(y[j]!); x(g, j, j); c.simd(SIMD.f64x2Div).set(y[j]!);
+            for (let i = 0; i < j; i++) { c.get(y[i]!).get(y[j]!); x(g, j, i); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(y[i]!); }
+          });
         }
-        store((lane) => { for (let i = 0; i < n; i++) storeLane(lane === 0 ? b0 : b1, i * es, y[i]!, lane); });
-        c.get(b0).i32(ldb * es).op(OP.i32Add).set(b0);
-        c.get(b1).i32(ldb * es).op(OP.i32Add).set(b1);
+        each(({ info, y, b0, b1 }) => {
+          for (const lane of [0, 1] as const) {
+            c.get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).op(OP.i32Eqz).if_(() => {
+              for (let i = 0; i < n; i++) storeLane(lane === 0 ? b0 : b1, i * es, y[i]!, lane);
+            });
+          }
+          c.get(b0).i32(ldb * es).op(OP.i32Add).set(b0);
+          c.get(b1).i32(ldb * es).op(OP.i32Add).set(b1);
+        });
         c.get(r).i32(1).op(OP.i32Sub).tee(r);
       });
     });
@@ -226,14 +351,15 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
         let t = 0;
         for (; !f32 && t + 1 < run.length; t += 2) {
           const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
-          c.get(p0).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, LOW_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
-          c.get(p1).get(X(g, i0, j0)).get(X(g, i1, j1)).simd(SIMD.i8x16Shuffle, HIGH_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+          get(X(g, i0, j0)); c.set(d); get(X(g, i1, j1)); c.set(s);
+          c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, LOW_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
+          c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, HIGH_LANES).simdMem(SIMD.store, 3, offset(i0, j0));
         }
         for (; f32 && t + 1 < run.length; t += 2) {
           // Rounded once to float32 (a, b, 0, 0) per vector, then (a_t, a_t+1) to the even matrix, (b_t, b_t+1) to the odd.
           const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
-          c.get(X(g, i0, j0)).simd(SIMD.f32x4DemoteF64x2Zero).set(d);
-          c.get(X(g, i1, j1)).simd(SIMD.f32x4DemoteF64x2Zero).set(s);
+          get(X(g, i0, j0)); c.simd(SIMD.f32x4DemoteF64x2Zero).set(d);
+          get(X(g, i1, j1)); c.simd(SIMD.f32x4DemoteF64x2Zero).set(s);
           c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_LOW).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
           c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
         }
@@ -255,10 +381,6 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
         }
       }
     });
-    // B of the lanes that factored (the solve emitted once, its stores per lane: the kernel stays small)
-    solve(g, (emitLane) => {
-      for (const lane of [0, 1] as const) c.get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).op(OP.i32Eqz).if_(() => emitLane(lane));
-    });
   };
 
   c.loop_(() => {
@@ -273,11 +395,26 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
       }
     });
     for (const g of G) gather(g);
-    for (let j = 0; j < n; j++) {
-      for (const g of G) pivot(g, j);
-      for (let i = j + 1; i < n; i++) for (const g of G) update(g, i, j);
+    if (inMemory) {
+      for (let j = 0; j < n; j++) {
+        for (const g of G) pivot(g, j);
+        for (const g of G) stepLoop(g, j);
+      }
+    } else if (upper) {
+      for (let j = 0; j < n; j++) {
+        for (const g of G) pivot(g, j);
+        for (let i = j + 1; i < n; i++) for (const g of G) update(g, i, j);
+      }
+    } else {
+      for (const g of G) pivot(g, 0);
+      for (let j = 0; j < n; j++) {
+        for (const g of G) stepLowerHead(g, j);
+        for (const g of G) stepLowerTail(g, j);
+      }
     }
     G.forEach((g, q) => scatter(g, 8 * q));
+    // B of the lanes that factored (the solve emitted once per group, its stores per lane: the kernel stays small)
+    solve();
     c.get(A).get(STRIDE).i32(2 * groups).op(OP.i32Mul).op(OP.i32Add).set(A);
     if (p.solve) c.get(BP).get(BSTRIDE).i32(2 * groups).op(OP.i32Mul).op(OP.i32Add).set(BP);
     c.get(INFO).i32(8 * groups).op(OP.i32Add).set(INFO);

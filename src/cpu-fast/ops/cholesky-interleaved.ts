@@ -9,11 +9,11 @@ import type { Batch, MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest } from '../../core/ops.js';
 import { moduleFactory } from '../jit/compile.js';
-import { generatePotrfInterleavedStrided, type PotrfInterleavedStridedParams } from '../kernels/potrf-interleaved.js';
-import { INTERLEAVED_CHUNK_BYTES, INTERLEAVED_PAIRS_PER_TRIP } from '../tuning.js';
+import { generatePotrfInterleavedStrided, scratchBytes, type PotrfInterleavedStridedParams } from '../kernels/potrf-interleaved.js';
+import { INTERLEAVED_CHUNK_BYTES, interleavedShape } from '../tuning.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
-type WasmPotrf = (a: number, strideBytes: number, info: number, pairs: number, b: number, bStrideBytes: number, nrhs: number) => void;
+type WasmPotrf = (a: number, strideBytes: number, info: number, pairs: number, b: number, bStrideBytes: number, nrhs: number, scratch: number) => void;
 const kernel = moduleFactory<PotrfInterleavedStridedParams, WasmPotrf>(generatePotrfInterleavedStrided, 'potrf', loadModule);
 
 /** A strided batch's chunk copied byte for byte: how its matrices lie, and whether this kernel takes them. */
@@ -35,9 +35,11 @@ function region(b: Batch<FloatArray>, rows: number, cols: number): Region | unde
  */
 export function potrfInterleaved(
   r: PotrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number,
-  pairsPerTrip: 1 | 2 = INTERLEAVED_PAIRS_PER_TRIP, b?: Batch<FloatArray>,
+  pairsPerTrip?: 1 | 2, b?: Batch<FloatArray>,
 ): boolean {
   const n = first.rows;
+  const shape = interleavedShape(n, b !== undefined);
+  const ppt = pairsPerTrip ?? shape.pairsPerTrip;
   const ra = region(r.a, n, n);
   if (!ra || r.a.kind !== 'strided') return false;
   const nrhs = b && b.kind === 'strided' ? b.cols : 0;
@@ -54,12 +56,13 @@ export function potrfInterleaved(
   const bBase = (regionBytes + 15) & ~15;
   const bBytes = rb ? ((per - 1) * bStride + rb.footprint) * es : 0;
   const infoBase = (bBase + bBytes + 15) & ~15;
-  const views = heap(infoBase + (per + 2) * 4);
+  const scratch = (infoBase + (per + 2) * 4 + 15) & ~15;
+  const views = heap(scratch + scratchBytes(n, 2));
   const view = f32 ? views.f32 : views.f64;
   const ints = heapInts();
-  const params = { n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld, ...(rb && b?.kind === 'strided' ? { solve: { ldb: b.ld } } : {}) } as const;
+  const params = { n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld, form: shape.form, ...(rb && b?.kind === 'strided' ? { solve: { ldb: b.ld } } : {}) } as const;
   const fn = kernel({ ...params, pairsPerTrip: 1 });
-  const fn2 = pairsPerTrip === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
+  const fn2 = ppt === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
   const data = first.data;
   const bs = bStride * es;
   for (let q = 0; q < count; q += per) {
@@ -70,12 +73,12 @@ export function potrfInterleaved(
     const bStart = rb ? rb.offset + (p0 + q) * bStride : 0;
     const bLen = rb ? (c - 1) * bStride + rb.footprint : 0;
     if (rb) view.set(rb.data.subarray(bStart, bStart + bLen), bBase / es);
-    if (pairsPerTrip === 2) {
+    if (ppt === 2) {
       const quads = c >> 2;
-      if (quads > 0) fn2(0, stride * es, infoBase, quads, bBase, bs, nrhs);
-      if (c & 2) fn(quads * 4 * stride * es, stride * es, infoBase + quads * 16, 1, bBase + quads * 4 * bs, bs, nrhs);
-    } else if (c >= 2) fn(0, stride * es, infoBase, c >> 1, bBase, bs, nrhs);
-    if (c & 1) fn((c - 1) * stride * es, 0, infoBase + (c - 1) * 4, 1, bBase + (c - 1) * bs, 0, nrhs);
+      if (quads > 0) fn2(0, stride * es, infoBase, quads, bBase, bs, nrhs, scratch);
+      if (c & 2) fn(quads * 4 * stride * es, stride * es, infoBase + quads * 16, 1, bBase + quads * 4 * bs, bs, nrhs, scratch);
+    } else if (c >= 2) fn(0, stride * es, infoBase, c >> 1, bBase, bs, nrhs, scratch);
+    if (c & 1) fn((c - 1) * stride * es, 0, infoBase + (c - 1) * 4, 1, bBase + (c - 1) * bs, 0, nrhs, scratch);
     data.set(view.subarray(0, len), start);
     if (rb) rb.data.set(view.subarray(bBase / es, bBase / es + bLen), bStart);
     // one block copy, not a loop (a first call's loop runs in V8's interpreter: 5 of 35 ms for posv 8 x 100,000)
@@ -91,5 +94,5 @@ export function potrfInterleaved(
  * where the layout does not suit (see potrfInterleaved).
  */
 export function posvInterleaved(r: PosvRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number): boolean {
-  return potrfInterleaved(r, first, p0, count, INTERLEAVED_PAIRS_PER_TRIP, r.b);
+  return potrfInterleaved(r, first, p0, count, undefined, r.b);
 }

@@ -4,17 +4,18 @@
  * to TRI_SOLVE_WASM_MAX, ops/tri-solve-wasm.ts); the reference for the rest. A blocked right-looking Cholesky in the caller's arrays (trsm and syrk
  * on the fast kernels, each call packing its operands) was tried and measured 1-2.5 GFLOP/s at
  * n = 128-512 against this unblocked kernel's 5.5-9.5: not kept.
- * potrf (and posv, when forced) of strided runs may take the interleaved layout at small n
+ * potrf and posv of strided runs may take the interleaved layout at small n
  * (ops/cholesky-interleaved.ts, where tuning.ts's CHOLESKY_INTERLEAVED / POSV_INTERLEAVED enable
- * it and the layout suits).
+ * it and the layout suits); posv n = 9 ... 16 as that potrf, then the WebAssembly potrs on the
+ * matrices that factored (POSV_COMPOSED).
  */
-import type { MatrixView } from '../../core/batch.js';
+import { matrixAt, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js';
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateCholesky, type CholeskyKernel, type CholeskyOp, type CholeskyParams } from '../kernels/cholesky.js';
-import { CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, POSV_INTERLEAVED, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, POSV_COMPOSED, POSV_INTERLEAVED, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
 import { posvInterleaved, potrfInterleaved } from './cholesky-interleaved.js';
 import { potrfWasm } from './cholesky-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
@@ -41,6 +42,7 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
         return true;
       }
       const dtype = dtypeOf(m.data);
+      if (op === 'posv' && count >= 2 && n >= POSV_COMPOSED.min && n <= POSV_COMPOSED.max && posvComposed(r, m, p0, count)) return true;
       const interleaved = op === 'potrf' ? CHOLESKY_INTERLEAVED[dtype] : op === 'posv' ? POSV_INTERLEAVED : null;
       if (interleaved && count >= 2 && n >= interleaved.min && n <= interleaved.max) {
         if (op === 'potrf' ? potrfInterleaved(r, m, p0, count) : posvInterleaved(r, m, p0, count)) return true;
@@ -57,6 +59,23 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
     },
     fallback,
   });
+}
+
+/**
+ * posv as the interleaved potrf, then the WebAssembly potrs on each run of matrices that
+ * factored (the reference's posv is potrf then potrs on the stored factor: bitwise the same); B
+ * of a failed matrix untouched. False (nothing done) where the interleaved layout does not suit.
+ */
+function posvComposed(r: Req, m: MatrixView<FloatArray>, p0: number, count: number): boolean {
+  if (m.rows > TRI_SOLVE_WASM_MAX || !potrfInterleaved(r, m, p0, count)) return false;
+  for (let q = p0, end = p0 + count; q < end;) {
+    if (r.info[q] !== 0) { q++; continue; }
+    let e = q + 1;
+    while (e < end && r.info[e] === 0) e++;
+    potrsWasm(r, q === p0 ? m : matrixAt(r.a, q), q, e - q);
+    q = e;
+  }
+  return true;
 }
 
 export const fastPotrf = (r: PotrfRequest<FloatArray, Int32Array>): void =>

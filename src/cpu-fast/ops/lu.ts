@@ -4,14 +4,17 @@
  * kernel) up to LU_WASM_MAX and the recursive blocked one (ops/lu-blocked.ts) from
  * LU_BLOCKED.min, at any size; getrs ('N') above UNROLL_MAX up to LU_WASM_MAX on that kernel's
  * solve (ops/lu-wasm.ts getrsWasm); getrs 'T' above UNROLL_MAX.getrsTrans up to TRI_SOLVE_WASM_MAX
- * on the WebAssembly solves (ops/tri-solve-wasm.ts); empty shapes on the reference.
+ * on the WebAssembly solves (ops/tri-solve-wasm.ts); empty shapes on the reference. gesv of
+ * strided runs takes the interleaved LU (ops/lu-interleaved.ts) where tuning.ts's
+ * GESV_INTERLEAVED enables it and the layout suits.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
-import { LU_BLOCKED, LU_WASM_MAX, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { GESV_INTERLEAVED, LU_BLOCKED, LU_WASM_MAX, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { gesvInterleaved } from './lu-interleaved.js';
 import { getrfBlocked } from './lu-blocked.js';
 import { getrfWasm, getrsWasm } from './lu-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
@@ -29,6 +32,10 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
+      if (op === 'gesv' && count >= 2 && m.rows === m.cols) {
+        const range = GESV_INTERLEAVED[dtypeOf(m.data)];
+        if (m.rows >= range.min && m.rows <= range.max && gesvInterleaved(r, m, p0, count)) return true;
+      }
       if (op === 'getrs' && r.trans === 'T' && m.rows > UNROLL_MAX.getrsTrans && m.rows <= TRI_SOLVE_WASM_MAX) {
         getrsTransWasm(r, m, p0, count);
         return true;

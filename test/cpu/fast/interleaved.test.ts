@@ -1,7 +1,8 @@
 /**
  * potrf on the interleaved layout (two matrices per f64x2 vector, ops/cholesky-interleaved.ts),
- * and posv (that potrf, then the unrolled potrs), forced whatever tuning.ts enables, against the
- * reference bit for bit: n = 1 ... 8, both dtypes
+ * and posv (the solve fused; and from n = 9 the default route, that potrf then the WebAssembly
+ * potrs), forced whatever tuning.ts enables, against the reference bit for bit: n = 1 ... 16
+ * (from 9 the kernel's 'loop' form), both dtypes
  * and triangles, batches of 1, 2, 3, 5 and 17 (odd counts leave a half-empty last pair), a
  * failing matrix (not positive definite at various columns, NaN on and off the diagonal) in
  * each lane position, odd ld / stride / offset, every element outside the factor compared.
@@ -13,9 +14,9 @@ import type { DType, FloatArray } from '../../../src/core/dtype.js';
 import type { Uplo } from '../../../src/core/enums.js';
 import type { PosvRequest, PotrfRequest } from '../../../src/core/ops.js';
 import { serialKernels } from '../../../src/cpu-fast/backend.js';
-import { generatePotrfInterleavedStrided } from '../../../src/cpu-fast/kernels/potrf-interleaved.js';
+import { generatePotrfInterleavedStrided, scratchBytes, type PotrfInterleavedStridedParams } from '../../../src/cpu-fast/kernels/potrf-interleaved.js';
 import { posvInterleaved, potrfInterleaved } from '../../../src/cpu-fast/ops/cholesky-interleaved.js';
-import { INTERLEAVED_N_MAX } from '../../../src/cpu-fast/tuning.js';
+import { INTERLEAVED_N_MAX, POSV_COMPOSED } from '../../../src/cpu-fast/tuning.js';
 import { Rng, randomArray } from '../../helpers/random.js';
 import { conform, info, type HostBackend } from './harness.js';
 
@@ -92,7 +93,7 @@ describe('interleaved potrf matches the reference bit for bit', () => {
     });
     test(`one failing matrix in each lane position, ${dtype}`, () => {
       let seed = 1000;
-      for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) for (const count of [1, 2, 3, 5]) {
+      for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) for (const count of n <= 8 ? [1, 2, 3, 5] : [3, 5]) {
         for (let bad = 0; bad < count; bad++) for (const how of ['negative', 'nanDiagonal', 'nanOffDiagonal'] as const) {
           const k = (bad * 3 + count) % n;
           const layout = { ld: n + 2, stride: (n + 2) * n + 1, offset: 3 };
@@ -142,7 +143,51 @@ describe('interleaved potrf matches the reference bit for bit', () => {
       }
     }
   });
+  for (const dtype of DTYPES) {
+    test(`posv n = 9 ... 16 on the backend's own route (interleaved potrf, then potrs on the runs that factored), ${dtype}`, () => {
+      assert.ok(POSV_COMPOSED.min <= 9 && POSV_COMPOSED.max >= 16, 'on by default for n = 9 ... 16');
+      let seed = 12000;
+      for (let n = 9; n <= 16; n++) for (const uplo of UPLOS) for (const count of [2, 3, 6, 17]) {
+        const layout = { ld: n + (n % 2), stride: (n + (n % 2)) * n + 1 + (count % 3), offset: 2 };
+        conform(serialKernels, potrfCase(dtype, n, uplo, count, () => ({ how: 'ok' }), layout, 'posv'), seed++, dtype);
+        // failures first, last, in runs and alone: B of each failed matrix untouched, the others solved
+        const hows = ['negative', 'nanDiagonal', 'nanOffDiagonal'] as const;
+        const spoil = (p: number): Spoil => (p === 0 || p === count - 1 || (p % 5 === 2) || (p % 5 === 3 && count > 6)
+          ? { how: hows[(p + n) % 3]!, k: (p * 7 + n) % n } : { how: 'ok' });
+        conform(serialKernels, potrfCase(dtype, n, uplo, count, spoil, layout, 'posv'), seed++, dtype);
+      }
+    });
+  }
+  test("the kernel's forms agree byte for byte (locals / loop, pairs per trip, with and without the solve)", () => {
+    const mem = new WebAssembly.Memory({ initial: 4 });
+    const rng = new Rng(21);
+    for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of [3, 8, 9, 13, 16]) for (const solve of [false, true]) {
+      const es = dtype === 'float32' ? 4 : 8, ld = n + 1, stride = ld * n + 1, count = 8, ldb = n + 1, nrhs = 2;
+      const a = randomArray(rng, dtype, count * stride + ld);
+      for (let p = 0; p < count; p++) for (let i = 0; i < n; i++) a[p * stride + i + i * ld] = n + 2;
+      a[3 * stride + 2 + 2 * ld] = -1; // matrix 3 fails at step 3
+      const b = randomArray(rng, dtype, count * ldb * nrhs);
+      const bBase = 16 * Math.ceil(a.length * es / 16), infoBase = bBase + 16 * Math.ceil(b.length * es / 16), scratch = infoBase + 64;
+      const run = (q: Partial<PotrfInterleavedStridedParams> & { pairsPerTrip: 1 | 2 }): Uint8Array => {
+        const view = dtype === 'float32' ? new Float32Array(mem.buffer) : new Float64Array(mem.buffer);
+        new Uint8Array(mem.buffer).fill(0);
+        view.set(a); view.set(b, bBase / es);
+        const bytes = generatePotrfInterleavedStrided({ n, uplo, dtype, ld, ...(solve ? { solve: { ldb } } : {}), ...q });
+        const fn = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { mem } }).exports.potrf as (...args: number[]) => void;
+        fn(0, stride * es, infoBase, count / (2 * q.pairsPerTrip), bBase, ldb * nrhs * es, solve ? nrhs : 0, scratch);
+        return new Uint8Array(mem.buffer).slice(0, scratch);
+      };
+      assert.ok(scratchBytes(n, 2) + scratch <= mem.buffer.byteLength);
+      const base = run({ form: 'locals', pairsPerTrip: 1 });
+      for (const q of [{ form: 'locals', pairsPerTrip: 2 }, { form: 'loop', pairsPerTrip: 1 }, { form: 'loop', pairsPerTrip: 2 }] as const) {
+        assert.deepEqual(run(q), base, `${dtype} ${uplo} n=${n} solve=${solve} ${JSON.stringify(q)}`);
+      }
+    }
+  });
   test('a batch larger than one chunk', () => {
     for (const dtype of DTYPES) conform(forced, potrfCase(dtype, 8, 'lower', 1001, (p) => (p % 7 === 3 ? { how: 'negative', k: p % 8 } : { how: 'ok' }), { ld: 9, stride: 75, offset: 1 }), 77, dtype);
+    for (const dtype of DTYPES) {
+      conform(serialKernels, potrfCase(dtype, 16, 'lower', 301, (p) => (p % 9 === 4 ? { how: 'nanOffDiagonal', k: p % 16 } : { how: 'ok' }), { ld: 16, stride: 256, offset: 0 }, 'posv'), 78, dtype);
+    }
   });
 });
