@@ -43,7 +43,8 @@ test('the spread leaf on the host, every block at once: dgetf2 of m x w panels',
       ['float64', 40, 40, 32, 64, 2],     // the last block holds rows 32-39, columns to 39
       ['float32', 96, 33, 32, 64, 2],
       ['float64', 64, 16, 32, 256, 1],    // the production thread count (8 column groups)
-      ['float64', 130, 24, 64, 64, 2],    // two rows a thread (RB 64, 32 rows of threads: CG 2)
+      ['float64', 130, 24, 64, 64, 2],    // RB = T: one row a thread, one column group
+      ['float32', 300, 40, 128, 64, 2],   // two rows a thread (RB 128, 64 threads), as float32's 512-row blocks
     ];
     for (const [dtype, m, w, rowsPerBlock, threads, count] of cases) {
       const G = Math.ceil(m / rowsPerBlock);
