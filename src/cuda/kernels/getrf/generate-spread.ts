@@ -8,7 +8,8 @@
  * exchange instead of a pass over the panel:
  * 1. every block finds its candidate (the largest |a(r, k)| of its rows r >= k, NaN and ties as
  *    idamax); its warp 0 writes the whole candidate row (w values) to the block's slot, the owner of
- *    row k also row k, then (after a release fence) two tagged words: the key and the row number;
+ *    row k also row k, then (after every lane's release fence) two tagged words: the key and the
+ *    row number;
  * 2. warp 0 of every block polls the G blocks' words (a lane a block, all in flight at once) until
  *    their tags say column k, fences (acquire), reduces the G candidates to the pivot (the same
  *    answer in every block: keys and rows ordered as idamax) and reads the pivot row from its
@@ -184,9 +185,9 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
       warpBest(key, pos);
       if (pos != NONE) for (int c = lane; c < w; c += 32) cands[b * W + c] = sA[c * RB + (pos - r0)];
       if (k >= r0 && k < r0 + rows) for (int c = lane; c < w; c += 32) cands[G * W + c] = sA[c * RB + (k - r0)];
+      fenceAcqRel();   // every writing lane's own release fence (not only lane 0's after the warp barrier)
       __syncwarp();
       if (lane == 0) {
-        fenceAcqRel();
         storeRelaxed64(keyWords + q * G + b, keyCode(key) | (tag << 63));
         storeRelaxed32(rowWords + q * G + b, (unsigned)pos | ((unsigned)tag << 31));
       }
