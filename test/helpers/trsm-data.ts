@@ -79,3 +79,20 @@ export function inStrided(l: Layout): (e: number) => boolean {
     return w < l.ld * l.cols && w % l.ld < l.rows;
   };
 }
+
+/**
+ * Compares a buffer laid out as `l` with the reference element by element: equal (NaN = NaN), or
+ * inside the matrices within `tol`; outside them (padding, gaps) bit for bit. `loose(mat)`: a
+ * matrix whose elements are only checked for staying inside (NaN spreads by the order of sums).
+ */
+export function assertLayoutClose(got: FloatArray, want: FloatArray, l: Layout, tol: number, what: string, loose: (mat: number) => boolean = () => false): void {
+  for (let e = 0; e < got.length; e++) {
+    const g = got[e]!, x = want[e]!;
+    if (g === x || (Number.isNaN(g) && Number.isNaN(x))) continue;
+    const q = e - l.offset, mat = Math.floor(q / l.stride), rest = q - mat * l.stride;
+    const inside = q >= 0 && mat < l.count && rest % l.ld < l.rows && Math.floor(rest / l.ld) < l.cols;
+    assert.ok(inside, `${what}: element ${e} outside the matrices changed (${x} -> ${g})`);
+    if (loose(mat)) continue;
+    assert.ok(Math.abs(g - x) <= tol, `${what}: element ${e} (matrix ${mat}, row ${rest % l.ld}, column ${Math.floor(rest / l.ld)}) is ${g}, expected ${x}`);
+  }
+}
