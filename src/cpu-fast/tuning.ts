@@ -231,7 +231,7 @@ export const GESV_INTERLEAVED_LOOP_MIN = Number.isInteger(gesvLoopEnv) && gesvLo
  * (kernels/getrf-interleaved-locals.ts, the interchanges as bitselects over the register rows)
  * rather than in the wasm scratch. Off: measured on the 2-core EPYC (branch cpu11, kernel alone,
  * float64, ns a matrix, scratch / locals) n = 4 27 / 25, 6 63-79 / 68-87, 8 113-145 / 133-172
- * (TurboFan spills the 94 v128 locals); gesv float64 8 end to end 5.5-5.8 / 6.2-6.5 ms a call.
+ * (TurboFan spills the 98 v128 locals); gesv float64 8 end to end 5.5-5.8 / 6.2-6.5 ms a call.
  * MYRIAD_CPU_GESV_LOCALS=n overrides (0: never), read once.
  */
 const gesvLocalsEnv = Number(process.env.MYRIAD_CPU_GESV_LOCALS);
