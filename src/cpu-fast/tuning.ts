@@ -226,6 +226,17 @@ export const GESV_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRange>
 const gesvLoopEnv = Number(process.env.MYRIAD_CPU_GESV_LOOP);
 export const GESV_INTERLEAVED_LOOP_MIN = Number.isInteger(gesvLoopEnv) && gesvLoopEnv > 0 ? gesvLoopEnv : 12;
 
+/**
+ * Up to this n the interleaved gesv holds each pair's matrix in v128 locals
+ * (kernels/getrf-interleaved-locals.ts, the interchanges as bitselects over the register rows)
+ * rather than in the wasm scratch. Off: measured on the 2-core EPYC (branch cpu11, kernel alone,
+ * float64, ns a matrix, scratch / locals) n = 4 27 / 25, 6 63-79 / 68-87, 8 113-145 / 133-172
+ * (TurboFan spills the 98 v128 locals); gesv float64 8 end to end 5.5-5.8 / 6.2-6.5 ms a call.
+ * MYRIAD_CPU_GESV_LOCALS=n overrides (0: never), read once.
+ */
+const gesvLocalsEnv = Number(process.env.MYRIAD_CPU_GESV_LOCALS);
+export const GESV_INTERLEAVED_LOCALS_MAX = process.env.MYRIAD_CPU_GESV_LOCALS !== undefined && Number.isInteger(gesvLocalsEnv) && gesvLocalsEnv >= 0 ? gesvLocalsEnv : 0;
+
 /** Pairs per loop trip of the interleaved gesv (MYRIAD_CPU_GESV_PAIRS=1 or 2 overrides, read once). */
 export const GESV_INTERLEAVED_PAIRS_PER_TRIP: 1 | 2 = process.env.MYRIAD_CPU_GESV_PAIRS === '2' ? 2 : 1;
 

@@ -9,11 +9,16 @@ import type { FloatArray } from '../../core/dtype.js';
 import type { GesvRequest } from '../../core/ops.js';
 import { moduleFactory } from '../jit/compile.js';
 import { generateGetrfInterleaved, luScratchBytes, type GetrfInterleavedParams } from '../kernels/getrf-interleaved.js';
-import { GESV_INTERLEAVED_LOOP_MIN, GESV_INTERLEAVED_PAIRS_PER_TRIP, INTERLEAVED_CHUNK_BYTES } from '../tuning.js';
+import { generateGetrfInterleavedLocals } from '../kernels/getrf-interleaved-locals.js';
+import { GESV_INTERLEAVED_LOCALS_MAX, GESV_INTERLEAVED_LOOP_MIN, GESV_INTERLEAVED_PAIRS_PER_TRIP, INTERLEAVED_CHUNK_BYTES } from '../tuning.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
 type WasmLu = (a: number, strideBytes: number, ipiv: number, info: number, pairs: number, b: number, bStrideBytes: number, nrhs: number, scratch: number) => void;
 const kernel = moduleFactory<GetrfInterleavedParams, WasmLu>(generateGetrfInterleaved, 'getrf', loadModule);
+const localsKernel = moduleFactory<GetrfInterleavedParams, WasmLu>(generateGetrfInterleavedLocals, 'getrf', loadModule);
+
+/** Where each pair's matrix lives in the kernel: v128 locals (n <= GESV_INTERLEAVED_LOCALS_MAX) or the wasm scratch. */
+export type LuInterleavedForm = 'locals' | 'scratch';
 
 /** A strided batch's chunk copied byte for byte: how its matrices lie, if this kernel takes them. */
 interface Region { readonly data: FloatArray; readonly offset: number; readonly stride: number; readonly ld: number; readonly footprint: number }
@@ -30,7 +35,9 @@ function region(b: Batch<FloatArray>, rows: number, cols: number): Region | unde
  * not suit (nothing done): A and B strided, neither overlapping nor far apart, not sharing an
  * array (B's chunk, copied back after A's, would restore A's old values in its gaps), one dtype.
  */
-export function gesvInterleaved(r: GesvRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number): boolean {
+export function gesvInterleaved(
+  r: GesvRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, form?: LuInterleavedForm,
+): boolean {
   const n = first.rows;
   if (first.cols !== n || r.b.kind !== 'strided' || r.b.cols === 0) return false;
   const ra = region(r.a, n, n), rb = region(r.b, n, r.b.cols);
@@ -47,8 +54,10 @@ export function gesvInterleaved(r: GesvRequest<FloatArray, Int32Array>, first: M
   const view = f32 ? views.f32 : views.f64;
   const ints = heapInts();
   const params = { n, dtype: f32 ? 'float32' : 'float64', ld: ra.ld, solve: { ldb: rb.ld }, loopUpdate: n >= GESV_INTERLEAVED_LOOP_MIN } as const;
-  const fn = kernel({ ...params, pairsPerTrip: 1 });
-  const fn2 = GESV_INTERLEAVED_PAIRS_PER_TRIP === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
+  const locals = (form ?? (n <= GESV_INTERLEAVED_LOCALS_MAX ? 'locals' : 'scratch')) === 'locals';
+  const fn = (locals ? localsKernel : kernel)({ ...params, pairsPerTrip: 1 });
+  const pairs = locals ? 1 : GESV_INTERLEAVED_PAIRS_PER_TRIP;
+  const fn2 = pairs === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
   const as = ra.stride * es, bs = rb.stride * es;
   for (let q = 0; q < count; q += per) {
     const c = Math.min(per, count - q);
@@ -56,7 +65,7 @@ export function gesvInterleaved(r: GesvRequest<FloatArray, Int32Array>, first: M
     const bStart = rb.offset + (p0 + q) * rb.stride, bLen = (c - 1) * rb.stride + rb.footprint;
     view.set(ra.data.subarray(start, start + len));
     view.set(rb.data.subarray(bStart, bStart + bLen), bBase / es);
-    const quads = GESV_INTERLEAVED_PAIRS_PER_TRIP === 2 ? c >> 2 : 0;
+    const quads = pairs === 2 ? c >> 2 : 0;
     if (quads > 0) fn2(0, as, ipivBase, infoBase, quads, bBase, bs, nrhs, scratch);
     if ((c - 4 * quads) >= 2) fn(4 * quads * as, as, ipivBase + 4 * quads * n * 4, infoBase + 16 * quads, (c - 4 * quads) >> 1, bBase + 4 * quads * bs, bs, nrhs, scratch);
     if (c & 1) fn((c - 1) * as, 0, ipivBase + (c - 1) * n * 4, infoBase + (c - 1) * 4, 1, bBase + (c - 1) * bs, 0, nrhs, scratch);

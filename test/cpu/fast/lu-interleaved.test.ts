@@ -5,7 +5,8 @@
  * row interchanges at most steps (general data) and none (a dominant diagonal), a singular
  * matrix (a zero column or a zero pivot at various steps), NaN and infinities, subnormal pivots
  * (divided, not scaled by the reciprocal) beside a normal lane partner, odd ld / stride / offset,
- * pivots and infos poisoned beforehand, B of each failed matrix untouched, every element compared.
+ * pivots and infos poisoned beforehand, B of each failed matrix untouched, every element compared;
+ * the same for the matrix-in-locals form (n <= 8) and byte for byte for the generator's options.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -13,7 +14,8 @@ import { matrixAt, strided, type Batch } from '../../../src/core/batch.js';
 import type { DType, FloatArray } from '../../../src/core/dtype.js';
 import type { GesvRequest } from '../../../src/core/ops.js';
 import { serialKernels } from '../../../src/cpu-fast/backend.js';
-import { generateGetrfInterleaved, luScratchBytes } from '../../../src/cpu-fast/kernels/getrf-interleaved.js';
+import { generateGetrfInterleaved, luScratchBytes, type GetrfInterleavedParams } from '../../../src/cpu-fast/kernels/getrf-interleaved.js';
+import { generateGetrfInterleavedLocals } from '../../../src/cpu-fast/kernels/getrf-interleaved-locals.js';
 import { gesvInterleaved } from '../../../src/cpu-fast/ops/lu-interleaved.js';
 import { GESV_INTERLEAVED } from '../../../src/cpu-fast/tuning.js';
 import { Rng, randomArray } from '../../helpers/random.js';
@@ -27,6 +29,15 @@ const forced: HostBackend = {
   gesv: (r: Req): void => {
     const a = r.a as Batch<FloatArray>;
     if (a.kind === 'strided' && a.count > 0) assert.ok(gesvInterleaved(r, matrixAt(a, 0), 0, a.count), 'layout accepted');
+  },
+};
+
+/** The same with each pair's matrix in v128 locals (kernels/getrf-interleaved-locals.ts), whatever tuning.ts says. */
+const forcedLocals: HostBackend = {
+  ...serialKernels,
+  gesv: (r: Req): void => {
+    const a = r.a as Batch<FloatArray>;
+    if (a.kind === 'strided' && a.count > 0) assert.ok(gesvInterleaved(r, matrixAt(a, 0), 0, a.count, 'locals'), 'layout accepted');
   },
 };
 
@@ -81,6 +92,15 @@ describe('interleaved gesv matches the reference bit for bit', () => {
         conform(forced, gesvCase(dtype, n, count, spoil, layout, dominant), seed++, dtype);
       }
     });
+    test(`the matrix in locals (n <= 8), failing matrices in every lane position, ${dtype}`, () => {
+      let seed = 300;
+      for (let n = 1; n <= 8; n++) for (const count of [3, 17]) {
+        const layout = { ld: n + 1 + (n % 2), stride: (n + 1 + (n % 2)) * n + 3, offset: 5 };
+        const spoil = (p: number): Spoil => (p % 3 === (n + count) % 3 ? SPOILS[(p + n) % SPOILS.length]! : 'ok');
+        conform(forcedLocals, gesvCase(dtype, n, count, spoil, layout, false), seed++, dtype);
+        conform(forcedLocals, gesvCase(dtype, n, count, () => 'ok', layout, true), seed++, dtype);
+      }
+    });
     test(`the backend's own route (GESV_INTERLEAVED), tight layouts and one larger than a chunk, ${dtype}`, () => {
       const range = GESV_INTERLEAVED[dtype];
       assert.ok(range.min <= 8 && range.max >= 8, 'on by default at n = 8');
@@ -108,7 +128,7 @@ describe('interleaved gesv matches the reference bit for bit', () => {
       conform(serialKernels, { op: 'gesv', label: `shared array ${dtype}`, build }, 9, dtype);
     }
   });
-  test('two pairs per trip and the update as loops write the same bytes as the default', () => {
+  test('two pairs per trip, the update as loops, the tree search and the matrix in locals write the same bytes as the default', () => {
     const mem = new WebAssembly.Memory({ initial: 4 });
     const rng = new Rng(33);
     for (const dtype of DTYPES) for (const n of [3, 8, 11, 14]) {
@@ -120,11 +140,12 @@ describe('interleaved gesv matches the reference bit for bit', () => {
       const bBase = 16 * Math.ceil(a.length * es / 16), ipivBase = bBase + 16 * Math.ceil(b.length * es / 16);
       const infoBase = ipivBase + count * n * 4, scratch = infoBase + 64;
       assert.ok(scratch + 2 * luScratchBytes(n) <= mem.buffer.byteLength);
-      const run = (pairsPerTrip: 1 | 2, loopUpdate = false): Uint8Array => {
+      const run = (pairsPerTrip: 1 | 2, loopUpdate = false, variant: 'tree' | 'locals' | undefined = undefined): Uint8Array => {
         const view = dtype === 'float32' ? new Float32Array(mem.buffer) : new Float64Array(mem.buffer);
         new Uint8Array(mem.buffer).fill(0);
         view.set(a); view.set(b, bBase / es);
-        const bytes = generateGetrfInterleaved({ n, dtype, ld, pairsPerTrip, loopUpdate, solve: { ldb: n } });
+        const params: GetrfInterleavedParams = { n, dtype, ld, pairsPerTrip, loopUpdate, solve: { ldb: n }, ...(variant === 'tree' ? { treeSearch: true } : {}) };
+        const bytes = variant === 'locals' ? generateGetrfInterleavedLocals(params) : generateGetrfInterleaved(params);
         const fn = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { mem } }).exports.getrf as (...args: number[]) => void;
         fn(0, stride * es, ipivBase, infoBase, count / (2 * pairsPerTrip), bBase, n * nrhs * es, nrhs, scratch);
         return new Uint8Array(mem.buffer).slice(0, scratch);
@@ -133,6 +154,9 @@ describe('interleaved gesv matches the reference bit for bit', () => {
       assert.deepEqual(run(2), base, `${dtype} n=${n} two pairs`);
       assert.deepEqual(run(1, true), base, `${dtype} n=${n} update loops`);
       assert.deepEqual(run(2, true), base, `${dtype} n=${n} two pairs, update loops`);
+      assert.deepEqual(run(1, false, 'tree'), base, `${dtype} n=${n} tree search`);
+      assert.deepEqual(run(2, true, 'tree'), base, `${dtype} n=${n} tree search, two pairs, update loops`);
+      if (n <= 8) assert.deepEqual(run(1, false, 'locals'), base, `${dtype} n=${n} in locals`);
     }
   });
 });
