@@ -19,8 +19,9 @@
  *    a thread owns fixed rows and columns of the block, so this step needs no barrier inside; the
  *    column-k values it scales were read before the step's first barrier.
  * Three block barriers and two L2 round trips (the tagged words, then the winner's row) a column:
- * the leaf is bound by that latency, not by its flops. A first version (an arrival counter, then
- * the keys, then the row: four round trips and a full fence by every warp) took 5-7 us a column.
+ * the leaf is bound by that latency, not by its flops: ~5 us a column on the H100 whatever m (a
+ * first version, an arrival counter, then the keys, then the row, measured the same within 10%;
+ * docs/PERF-NOTES.md "Large LU, session 9").
  * Slots are double-buffered by the column's parity q = k & 1, and a word's top bit is its tag,
  * 1 - (k >> 1) & 1: a block writes column k + 2's slot only after it has read every block's words
  * of column k + 1, which they wrote after reading column k's; so a slot holds column k's or column
