@@ -249,21 +249,24 @@ test('the swaps kernel and the wide leaf: pure, every parameter changes the sour
 // The spread leaf (generate-spread.ts): which panels take it, its shape, and its source.
 test('the spread leaf: one matrix from the table\'s rows, blocks within the SMs, rows within shared memory', () => {
   const t = T.blocked.spreadLeaf;
-  assert.equal(spreadShape('float64', 2559, 1, 132, t), null, 'below the table\'s rows: the wide leaf');
-  assert.equal(spreadShape('float64', 4096, 2, 132, t), null, 'more matrices than the table takes');
-  assert.deepEqual(spreadShape('float64', 4096, 1, 132, t), { rowsPerBlock: 128, blocks: 32 });
-  assert.deepEqual(spreadShape('float64', 1000, 3, 132, t, true), { rowsPerBlock: 32, blocks: 32 }, 'forced: any rows and count');
-  assert.equal(spreadShape('float64', 4096, 1, 132, t, false), null, 'forced off');
+  const h100 = { smCount: 132, sharedLimit: 227 * 1024 - 1024 };   // sharedPerBlockOptin less operands.ts's reserve
+  assert.equal(spreadShape('float64', 2559, 1, h100, t), null, 'below the table\'s rows: the wide leaf');
+  assert.equal(spreadShape('float64', 4096, 2, h100, t), null, 'more matrices than the table takes');
+  assert.deepEqual(spreadShape('float64', 4096, 1, h100, t), { rowsPerBlock: 128, blocks: 32 });
+  assert.deepEqual(spreadShape('float64', 1000, 3, h100, t, true), { rowsPerBlock: 32, blocks: 32 }, 'forced: any rows and count');
+  assert.equal(spreadShape('float64', 4096, 1, h100, t, false), null, 'forced off');
   // Blocks never above the SMs (a matrix's blocks wait for each other); rows a block within the
-  // shared bytes (float64: 256 rows of 64 columns), so the largest panels need more than maxBlocks.
+  // device's shared bytes (float64: 256 rows of 64 columns), so the largest panels need more than maxBlocks.
   for (const dtype of ['float64', 'float32'] as const) for (const m of [2560, 4097, 10240, 30720, 33000, 40000]) {
-    const s = spreadShape(dtype, m, 1, 132, t);
+    const s = spreadShape(dtype, m, 1, h100, t);
     if (s === null) { assert.ok(dtype === 'float64' && m > 132 * 256, `${dtype} ${m}: the wide leaf only beyond 132 blocks of 256 rows`); continue; }
     assert.ok(s.blocks <= 132 && s.blocks * s.rowsPerBlock >= m && (s.blocks - 1) * s.rowsPerBlock < m, `${dtype} ${m}: ${JSON.stringify(s)}`);
-    assert.ok(spreadSharedBytes({ dtype, width: SPREAD_WIDTH, rowsPerBlock: s.rowsPerBlock }) <= 160 * 1024);
-    assert.ok(s.blocks <= t.maxBlocks || s.rowsPerBlock * 2 * SPREAD_WIDTH * (dtype === 'float64' ? 8 : 4) > 160 * 1024, `${dtype} ${m}: more blocks only where rows would not fit`);
+    assert.ok(spreadSharedBytes({ dtype, width: SPREAD_WIDTH, rowsPerBlock: s.rowsPerBlock }) <= h100.sharedLimit);
+    assert.ok(s.blocks <= t.maxBlocks || s.rowsPerBlock * 2 * SPREAD_WIDTH * (dtype === 'float64' ? 8 : 4) + 2048 > h100.sharedLimit, `${dtype} ${m}: more blocks only where rows would not fit`);
   }
-  assert.equal(spreadShape('float64', 4096, 1, 4, t), null, 'a GPU of 4 SMs: 16 blocks of 256 rows do not fit at once');
+  assert.equal(spreadShape('float64', 4096, 1, { ...h100, smCount: 4 }, t), null, 'a GPU of 4 SMs: 16 blocks of 256 rows do not fit at once');
+  assert.deepEqual(spreadShape('float64', 4096, 1, { ...h100, sharedLimit: 99 * 1024 - 1024 }, t, true), { rowsPerBlock: 128, blocks: 32 }, 'an sm_89-sized shared memory: 64 KiB rows still fit');
+  assert.deepEqual(spreadShape('float64', 16384, 1, { ...h100, sharedLimit: 99 * 1024 - 1024 }, t, true), { rowsPerBlock: 128, blocks: 128 }, 'and 256 rows do not: more blocks');
 });
 
 test('the spread leaf: pure, every parameter changes the source, bad shapes refused, compiles without spills', { skip: NVCC_SKIP, timeout: 180_000 }, async () => {

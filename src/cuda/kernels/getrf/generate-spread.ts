@@ -45,10 +45,7 @@ import type { GetrfSpreadParams } from './params.js';
 export const SPREAD_THREADS = 256;
 /** The widest panel a spread leaf takes (a compile-time bound: the slots hold W values a row). */
 export const SPREAD_WIDTH = 64;
-/** Shared bytes a block may hold its rows in (dynamic: above 48 KiB by the kernel's attribute). */
-export const SPREAD_SHARED_LIMIT = 160 * 1024;
-
-/** Dynamic shared bytes of one block: its RB x W rows of the panel. */
+/** Dynamic shared bytes of one block: its RB x W rows of the panel (above 48 KiB by the kernel's attribute). */
 export function spreadSharedBytes(p: Pick<GetrfSpreadParams, 'dtype' | 'width' | 'rowsPerBlock'>): number {
   return p.rowsPerBlock * p.width * elementBytes(p.dtype);
 }

@@ -200,7 +200,8 @@ function getrfPanels(
   // Leaves wider than the tall kernel holds for their rows: the wide (or spread) leaf kernel, one launch.
   const leafWidth = (rows: number): number => Math.max(wide, shape(rows).nb);
   // Leaves of many rows over many blocks (generate-spread.ts) where the table or `force` says so.
-  const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, dev.info.smCount, tuning.blocked.spreadLeaf, force.spreadLeaf) : null);
+  const spreadDevice = { smCount: dev.info.smCount, sharedLimit: sharedLimit(dev) };
+  const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, spreadDevice, tuning.blocked.spreadLeaf, force.spreadLeaf) : null);
   const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
   const swaps = (from: number, to: number, col: number, cols: number): void => {
     swapsKernel.launch({ grid: [count, Math.ceil(cols / SWAPS_TILE), 1], block: [SWAPS_THREADS, 1, 1] }, [

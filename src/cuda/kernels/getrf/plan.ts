@@ -11,7 +11,7 @@ import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
 import { SMALL_WARPS } from '../common/warp-slots.js';
 import { GETRF_SMALL_MAX } from './generate-small.js';
-import { SPREAD_SHARED_LIMIT, SPREAD_WIDTH, spreadSharedBytes } from './generate-spread.js';
+import { SPREAD_WIDTH, spreadSharedBytes } from './generate-spread.js';
 import { splitPoint } from '../trsm/index.js';
 import type { GetrfForce, GetrfPlan, GetrfVariant } from './params.js';
 
@@ -217,6 +217,12 @@ export function getrfBlockedSteps(m: number, n: number, nb: number, leafWidth: (
   return steps;
 }
 
+/** What of the GPU a spread leaf's shape depends on: its SMs and the dynamic shared bytes a block may take (operands.ts sharedLimit). */
+export interface SpreadDevice {
+  readonly smCount: number;
+  readonly sharedLimit: number;
+}
+
 /** A spread leaf's launch: rows a block and blocks a matrix. */
 export interface SpreadShape {
   readonly rowsPerBlock: number;
@@ -231,11 +237,13 @@ export interface SpreadShape {
  * null: the wide leaf. `force` true: wherever the shape allows, false: never.
  */
 export function spreadShape(
-  dtype: DType, m: number, count: number, smCount: number, t: GetrfSpreadTuning, force?: boolean,
+  dtype: DType, m: number, count: number, device: SpreadDevice, t: GetrfSpreadTuning, force?: boolean,
 ): SpreadShape | null {
+  const { smCount } = device;
   if (force === false) return null;
   if (force === undefined && (m < t.minRows[dtype] || count > t.maxCount)) return null;
-  const fits = (rowsPerBlock: number): boolean => spreadSharedBytes({ dtype, width: SPREAD_WIDTH, rowsPerBlock }) <= SPREAD_SHARED_LIMIT;
+  // (the kernel's static arrays, ~1.1 KiB, beside the dynamic rows)
+  const fits = (rowsPerBlock: number): boolean => spreadSharedBytes({ dtype, width: SPREAD_WIDTH, rowsPerBlock }) + 2048 <= device.sharedLimit;
   let rowsPerBlock = 32;
   while (Math.ceil(m / rowsPerBlock) > Math.min(t.maxBlocks, smCount) && fits(rowsPerBlock * 2)) rowsPerBlock *= 2;
   const blocks = Math.ceil(m / rowsPerBlock);
