@@ -8,24 +8,23 @@
  * Same operations on the same values as the scratch form, so the same bits (the reference's);
  * same exported signature (the scratch argument is not used).
  */
-import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
+import { Code, OP, SIMD, encodeModule } from '../wasm/emit.js';
 import { F64, I32 } from '../wasm/structured.js';
-import { F32_HIGH, F32_LOW, HIGH_LANES, LOW_LANES, SAFE_MIN, V, type GetrfInterleavedParams } from './getrf-interleaved.js';
+import { F32_HIGH, F32_LOW, GETRF_INTERLEAVED_SIGNATURE, HIGH_LANES, LOW_LANES, SAFE_MIN, V, type GetrfInterleavedParams } from './getrf-interleaved.js';
 
 const I64X2_NE = 0xd7;
 
 /** As generateGetrfInterleaved, the matrix in locals; pairsPerTrip must be 1. */
 export function generateGetrfInterleavedLocals(p: GetrfInterleavedParams): Uint8Array<ArrayBuffer> {
   if (p.pairsPerTrip !== 1) throw new Error('generateGetrfInterleavedLocals: one pair per trip only');
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
-  return encodeModule([{ name: 'getrf', params, results: [], code: body(p) }]);
+  return encodeModule([{ name: 'getrf', params: [...GETRF_INTERLEAVED_SIGNATURE], results: [], code: body(p) }]);
 }
 
 function body(p: GetrfInterleavedParams): Code {
   const { n, ld } = p;
   const f32 = p.dtype === 'float32';
   const es = f32 ? 4 : 8;
-  const c = new Code(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
+  const c = new Code([...GETRF_INTERLEAVED_SIGNATURE]);
   const [A, STRIDE, IPIV, INFO, COUNT, BP, BSTRIDE, NRHS] = [0, 1, 2, 3, 4, 5, 6, 7];
   const v = (): number => c.local('v128');
   const i32 = (): number => c.local('i32');

@@ -34,7 +34,6 @@ export const HIGH_LANES = LOW_LANES.map((b) => b + 8);
 export const F32_LOW = [0, 1, 2, 3, 16, 17, 18, 19, 0, 1, 2, 3, 16, 17, 18, 19];
 export const F32_HIGH = F32_LOW.map((b) => b + 4);
 const I32_LOAD = 0x28;
-const F64X2_PMAX = 0xf7;
 /** LAPACK's dlamch('S'). */
 export const SAFE_MIN = 2.2250738585072014e-308;
 
@@ -57,8 +56,6 @@ export interface GetrfInterleavedParams {
    * size (n = 15: 77 KB unrolled), compiled and tiered up sooner. Default false.
    */
   readonly loopUpdate?: boolean;
-  /** The pivot search as a tree of compares (log depth) rather than a chain down the column. Default false. */
-  readonly treeSearch?: boolean;
 }
 
 /** Bytes of scratch the kernel needs per pair of a trip (the pair's matrix and one column of B, 16-byte slots). */
@@ -73,21 +70,22 @@ export const luScratchBytes = (n: number): number => 16 * (n * n + n);
  * factor), B only where that lane's info is 0.
  */
 export function generateGetrfInterleaved(p: GetrfInterleavedParams): Uint8Array<ArrayBuffer> {
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
-  return encodeModule([{ name: 'getrf', params, results: [], code: body(p) }]);
+  return encodeModule([{ name: 'getrf', params: [...GETRF_INTERLEAVED_SIGNATURE], results: [], code: body(p) }]);
 }
+
+/** The exported getrf's parameters (all i32 addresses and counts), shared by the locals form (getrf-interleaved-locals.ts). */
+export const GETRF_INTERLEAVED_SIGNATURE: readonly ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
 
 function body(p: GetrfInterleavedParams): Code {
   const { n, ld } = p;
   const f32 = p.dtype === 'float32';
   const es = f32 ? 4 : 8;
-  const c = new Code(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
+  const c = new Code([...GETRF_INTERLEAVED_SIGNATURE]);
   const [A, STRIDE, IPIV, INFO, COUNT, BP, BSTRIDE, NRHS, S] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
   const v = (): number => c.local('v128');
   const i32 = (): number => c.local('i32');
   const G = Array.from({ length: p.pairsPerTrip }, (_, g) => ({
     d: v(), s: v(), t: v(), t2: v(), pm: v(), pval: v(), piv: v(), gt: v(), nz: v(), info: v(), r: v(),
-    tree: Array.from({ length: p.treeSearch ? n : 0 }, () => ({ key: v(), val: v(), idx: v() })),
     l: Array.from({ length: n }, v), y: Array.from({ length: p.solve ? n : 0 }, v),
     p0: i32(), p1: i32(), b0: i32(), b1: i32(), k: i32(), q: i32(), tf: c.local('f64'),
     base: g * luScratchBytes(n), ipivOff: g * 2 * n * 4, infoOff: g * 8,
@@ -144,52 +142,16 @@ function body(p: GetrfInterleavedParams): Code {
     c.i32(4).op(I32.shl).get(S).op(OP.i32Add).set(g.q);
   };
 
-  /**
-   * The tree form of the search: adjacent groups combined pairwise (the right one wins only where
-   * its key is strictly larger: the first largest, as the chain), log2(n - j) compares deep
-   * rather than n - j - 1. Keys are the magnitudes, a NaN below row j keyed -1 (the chain never
-   * takes it), row j's own NaN kept (nothing beats it, as in the chain).
-   */
-  const treeSearch = (g: Group, j: number): void => {
-    type Node = { key: number; idx: number | undefined; row: number; val: number };
-    let nodes: Node[] = [];
-    for (let i = j; i < n; i++) {
-      const nd = g.tree[i - j]!;
-      load(slot(g, i, j)); c.tee(nd.val).simd(V.f64x2Abs);
-      if (i > j) { c.set(nd.key).f64x2(-1).get(nd.key).simd(F64X2_PMAX); }
-      c.set(nd.key);
-      nodes.push({ key: nd.key, idx: undefined, row: i, val: nd.val });
-    }
-    const idx = (x: Node): void => { if (x.idx === undefined) c.i64x2(x.row); else c.get(x.idx); };
-    while (nodes.length > 1) {
-      const next: Node[] = [];
-      for (let k = 0; k + 1 < nodes.length; k += 2) {
-        const L = nodes[k]!, R = nodes[k + 1]!;
-        const out = nodes.length === 2 ? { key: g.pm, idx: g.piv, val: g.pval } : { key: L.key, idx: L.idx ?? g.tree[L.row - j]!.idx, val: L.val };
-        c.get(R.key).get(L.key).simd(SIMD.f64x2Gt).set(g.gt);
-        c.get(R.key).get(L.key).get(g.gt).simd(SIMD.v128Bitselect).set(out.key);
-        idx(R); idx(L); c.get(g.gt).simd(SIMD.v128Bitselect).set(out.idx);
-        c.get(R.val).get(L.val).get(g.gt).simd(SIMD.v128Bitselect).set(out.val);
-        next.push({ key: out.key, idx: out.idx, row: L.row, val: out.val });
-      }
-      if (nodes.length & 1) next.push(nodes[nodes.length - 1]!);
-      nodes = next;
-    }
-    if (nodes[0]!.key !== g.pm) { c.get(nodes[0]!.val).set(g.pval); c.i64x2(j).set(g.piv); }
-  };
   /** Step j's pivot search: the first largest magnitude of column j from row j, per lane; pivots and infos. */
   const search = (g: Group, j: number): void => {
     const { t, t2, pm, pval, piv, gt, nz, info } = g;
-    if (p.treeSearch) treeSearch(g, j);
-    else {
-      load(slot(g, j, j)); c.tee(pval).simd(V.f64x2Abs).set(pm);
-      c.i64x2(j).set(piv);
-      for (let i = j + 1; i < n; i++) {
-        load(slot(g, i, j)); c.tee(t2).simd(V.f64x2Abs).tee(t).get(pm).simd(SIMD.f64x2Gt).set(gt);
-        c.get(t).get(pm).get(gt).simd(SIMD.v128Bitselect).set(pm);
-        c.i64x2(i).get(piv).get(gt).simd(SIMD.v128Bitselect).set(piv);
-        c.get(t2).get(pval).get(gt).simd(SIMD.v128Bitselect).set(pval);
-      }
+    load(slot(g, j, j)); c.tee(pval).simd(V.f64x2Abs).set(pm);
+    c.i64x2(j).set(piv);
+    for (let i = j + 1; i < n; i++) {
+      load(slot(g, i, j)); c.tee(t2).simd(V.f64x2Abs).tee(t).get(pm).simd(SIMD.f64x2Gt).set(gt);
+      c.get(t).get(pm).get(gt).simd(SIMD.v128Bitselect).set(pm);
+      c.i64x2(i).get(piv).get(gt).simd(SIMD.v128Bitselect).set(piv);
+      c.get(t2).get(pval).get(gt).simd(SIMD.v128Bitselect).set(pval);
     }
     for (const lane of [0, 1]) c.get(IPIV).get(piv).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(I32.store, 2, g.ipivOff + (lane * n + j) * 4);
     // info: the first zero pivot of each lane (NaN is not zero)
