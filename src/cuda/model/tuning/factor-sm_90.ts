@@ -154,8 +154,9 @@ export const sm90GetrfTuning: GetrfTuning = {
     // costs ~5 us a column whatever m (its grid-wide exchange), the wide leaf grows with m. Whole
     // LU, lookahead (getrf-blocked.mjs): float64 4096 28.98 -> 25.85 ms, 8192 106.0 -> 70.6, 16384
     // 532.7 -> 342.9 (235.7 with panels of 256); float32 4096 23.5 -> 22.4, 8192 72.4 -> 60.7.
-    // On for one matrix from 2560 rows: the whole-LU runs above (one matrix, both dtypes, pivots
-    // equal to cuSOLVER's) and the host emulation with every block at once
+    // On for one matrix from 2560 rows: the whole-LU runs above (one matrix; float64 pivots equal to
+    // cuSOLVER's, float32 as far from them as the wide leaf's: near ties), the one-panel probe (the
+    // spread leaf's output equal to the wide leaf's, both dtypes) and the host emulation with every block at once
     // (test/cuda/getrf-spread-host-emulation.test.ts: partial blocks, several matrices, ties, zero
     // columns, NaN) checked it; the GPU test file's spread cases (factor.test.ts "spread leaves":
     // odd layouts, 2-5 matrices, against the CPU) did not report within session 9's device time
