@@ -19,7 +19,7 @@
  *    a thread owns fixed rows and columns of the block, so this step needs no barrier inside; the
  *    column-k values it scales were read before the step's first barrier.
  * Three block barriers and two L2 round trips (the tagged words, then the winner's row) a column:
- * the leaf is bound by that latency, not by its flops: ~5 us a column on the H100 whatever m (a
+ * the leaf is bound by that latency, not by its flops: 5-8 us a column on the H100 whatever m, call included (a
  * first version, an arrival counter, then the keys, then the row, measured the same within 10%;
  * docs/PERF-NOTES.md "Large LU, session 9").
  * Slots are double-buffered by the column's parity q = k & 1, and a word's top bit is its tag,

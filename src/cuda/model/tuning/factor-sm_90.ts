@@ -150,8 +150,8 @@ export const sm90GetrfTuning: GetrfTuning = {
     // The wide leaf over many blocks (generate-spread.ts; session 9, scripts/probe/getrf-spread.mjs,
     // one m x 64 panel, H100, ms, wide / spread over at most 32 blocks): float64 1024 0.29 / 0.31,
     // 2048 0.36 / 0.36, 4096 0.58 / 0.37, 8192 1.10 / 0.42, 16384 2.93 / 0.51 (at most 16 / 64 / 128
-    // blocks: within 10% above 4096, slower at 2048-4096); float32 4096 0.45 / 0.33. The spread leaf
-    // costs ~5 us a column whatever m (its grid-wide exchange), the wide leaf grows with m. Whole
+    // blocks: 0.43 / 0.46 / 0.48 at 4096, 0.40 / 0.46 / 0.49 at 8192, within 6% at 16384); float32 4096
+    // 0.45 / 0.33. The spread leaf costs 5-8 us a column whatever m (its grid-wide exchange), the wide leaf grows with m. Whole
     // LU, lookahead (getrf-blocked.mjs): float64 4096 28.98 -> 25.85 ms, 8192 106.0 -> 70.6, 16384
     // 532.7 -> 342.9 (235.7 with panels of 256); float32 4096 23.5 -> 22.4, 8192 72.4 -> 60.7.
     // On for one matrix from 2560 rows: the whole-LU runs above (one matrix; float64 pivots equal to
