@@ -160,7 +160,7 @@ export const sm90GetrfTuning: GetrfTuning = {
     // (test/cuda/getrf-spread-host-emulation.test.ts: partial blocks, several matrices, ties, zero
     // columns, NaN) checked it; the GPU test file's spread cases (factor.test.ts "spread leaves":
     // odd layouts, 2-5 matrices, against the CPU) did not report within session 9's device time
-    // (neither did the wide-leaf cases before them: the file's cold compiles), so batches stay on
+    // (neither did the wide-leaf case before them; the cause was not found), so batches stay on
     // the wide leaf until they pass (then maxCount 4).
     spreadLeaf: { minRows: { float64: 2560, float32: 2560 }, maxCount: 1, maxBlocks: 32 },
   },
