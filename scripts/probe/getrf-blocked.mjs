@@ -38,6 +38,7 @@ const ALL_PATHS = [
   ['blocked 64, wide 64, lookahead', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: true, spreadLeaf: false }],
   ['blocked 64, spread 64', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: false, spreadLeaf: true }],
   ['blocked 64, spread 64, lookahead', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: true, spreadLeaf: true }],
+  ['blocked 64, grid-spread 64, lookahead', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: true, spreadLeaf: true, spreadCluster: false }],
   ['blocked 64, wide 32', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 32, lookahead: false }],
   ['blocked 128, wide 64', { recursive: true, panels: true, panelWidth: 128, wideLeaf: 64, lookahead: false, spreadLeaf: false }],
   ['blocked 128, wide 64, lookahead', { recursive: true, panels: true, panelWidth: 128, wideLeaf: 64, lookahead: true, spreadLeaf: false }],

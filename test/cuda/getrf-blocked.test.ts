@@ -159,10 +159,18 @@ test('when the blocked driver applies, its panel width and lookahead: the table,
   assert.equal(getrfBlocked('float64', 4096, 4096, T.blocked, false), false);
   assert.equal(getrfBlocked('float32', 10, 10, { ...T.blocked, minN: { float64: 0, float32: 2048 } }), false, 'per dtype');
   assert.equal(getrfBlocked('float32', 10, 3000, { ...T.blocked, minN: { float64: 0, float32: 2048 } }), true, 'by max(rows, cols)');
-  for (const n of [256, 1000, 2048, 4096, 10_000]) for (const dtype of ['float64', 'float32'] as const) {
-    const nb = getrfPanelWidth(dtype, n, n, T.blocked);
-    assert.ok(nb >= 32 && nb % 32 === 0, `${dtype} ${n}: panel ${nb}`);
+  for (const n of [256, 1000, 2048, 4096, 10_000]) for (const dtype of ['float64', 'float32'] as const) for (const count of [1, 2, 8]) {
+    const nb = getrfPanelWidth(dtype, n, n, count, T.blocked);
+    assert.ok(nb >= 32 && nb % 32 === 0, `${dtype} ${n} x ${count}: panel ${nb}`);
   }
+  const bands = { float64: [{ maxN: 100, nb: 32 }, { maxN: Infinity, nb: 64 }], float32: [{ maxN: Infinity, nb: 96 }] };
+  const batch = { float64: [{ maxN: Infinity, nb: 256 }], float32: [{ maxN: Infinity, nb: 128 }] };
+  const t = { ...T.blocked, panel: bands, panelBatch: batch };
+  assert.equal(getrfPanelWidth('float64', 50, 100, 1, t), 32, 'one matrix: the panel table, by max(rows, cols)');
+  assert.equal(getrfPanelWidth('float64', 101, 5, 1, t), 64);
+  assert.equal(getrfPanelWidth('float64', 50, 100, 2, t), 256, 'two or more: the batch table');
+  assert.equal(getrfPanelWidth('float32', 50, 100, 1, t), 96, 'per dtype');
+  assert.equal(getrfPanelWidth('float32', 50, 100, 3, t), 128);
 });
 
 class LaunchCounter extends FakeDevice {
@@ -247,14 +255,16 @@ test('the swaps kernel and the wide leaf: pure, every parameter changes the sour
 });
 
 // The spread leaf (generate-spread.ts): which panels take it, its shape, and its source.
-test('the spread leaf: one matrix from the table\'s rows, blocks within the SMs, rows within shared memory', () => {
+test('the spread leaf: batches up to the table\'s count from its rows, blocks within the SMs, rows within shared memory', () => {
   const t = T.blocked.spreadLeaf;
-  const h100 = { smCount: 132, sharedLimit: 227 * 1024 - 1024 };   // sharedPerBlockOptin less operands.ts's reserve
+  const h100 = { smCount: 132, sharedLimit: 227 * 1024 - 1024, clusters: false };   // sharedPerBlockOptin less operands.ts's reserve
   assert.equal(spreadShape('float64', 2559, 1, h100, t), null, 'below the table\'s rows: the wide leaf');
-  assert.equal(spreadShape('float64', 4096, 2, h100, t), null, 'more matrices than the table takes');
-  assert.deepEqual(spreadShape('float64', 4096, 1, h100, t), { rowsPerBlock: 128, blocks: 32 });
-  assert.deepEqual(spreadShape('float64', 1000, 3, h100, t, true), { rowsPerBlock: 32, blocks: 32 }, 'forced: any rows and count');
-  assert.equal(spreadShape('float64', 4096, 1, h100, t, false), null, 'forced off');
+  assert.equal(spreadShape('float64', 4096, t.maxCount + 1, h100, t), null, 'more matrices than the table takes');
+  assert.deepEqual(spreadShape('float64', 4096, t.maxCount, h100, t), { rowsPerBlock: 128, blocks: 32, cluster: 0 }, 'as many as it takes: the same blocks a matrix');
+  assert.deepEqual(spreadShape('float64', 4096, 1, h100, t), { rowsPerBlock: 128, blocks: 32, cluster: 0 });
+  assert.deepEqual(spreadShape('float64', 1000, 3, h100, t, { spread: true }), { rowsPerBlock: 32, blocks: 32, cluster: 0 }, 'forced: any rows and count');
+  assert.equal(spreadShape('float64', 4096, 1, h100, t, { spread: false }), null, 'forced off');
+  assert.deepEqual(spreadShape('float64', 4096, 1, h100, t, { cluster: true }), { rowsPerBlock: 128, blocks: 32, cluster: 0 }, 'no clusters on the device: the grid form whatever is forced');
   // Blocks never above the SMs (a matrix's blocks wait for each other); rows a block within the
   // device's shared bytes (float64: 256 rows of 64 columns), so the largest panels need more than maxBlocks.
   for (const dtype of ['float64', 'float32'] as const) for (const m of [2560, 4097, 10240, 30720, 33000, 40000]) {
@@ -265,18 +275,48 @@ test('the spread leaf: one matrix from the table\'s rows, blocks within the SMs,
     assert.ok(s.blocks <= t.maxBlocks || s.rowsPerBlock * 2 * SPREAD_WIDTH * (dtype === 'float64' ? 8 : 4) + 2048 > h100.sharedLimit, `${dtype} ${m}: more blocks only where rows would not fit`);
   }
   assert.equal(spreadShape('float64', 4096, 1, { ...h100, smCount: 4 }, t), null, 'a GPU of 4 SMs: 16 blocks of 256 rows do not fit at once');
-  assert.deepEqual(spreadShape('float64', 4096, 1, { ...h100, sharedLimit: 99 * 1024 - 1024 }, t, true), { rowsPerBlock: 128, blocks: 32 }, 'an sm_89-sized shared memory: 64 KiB rows still fit');
-  assert.deepEqual(spreadShape('float64', 16384, 1, { ...h100, sharedLimit: 99 * 1024 - 1024 }, t, true), { rowsPerBlock: 128, blocks: 128 }, 'and 256 rows do not: more blocks');
+  assert.deepEqual(spreadShape('float64', 4096, 1, { ...h100, sharedLimit: 99 * 1024 - 1024 }, t, { spread: true }), { rowsPerBlock: 128, blocks: 32, cluster: 0 }, 'an sm_89-sized shared memory: 64 KiB rows still fit');
+  assert.deepEqual(spreadShape('float64', 16384, 1, { ...h100, sharedLimit: 99 * 1024 - 1024 }, t, { spread: true }), { rowsPerBlock: 128, blocks: 128, cluster: 0 }, 'and 256 rows do not: more blocks');
+});
+
+test('the spread leaf\'s cluster form: where the device has clusters and the cluster holds the rows, any count; else the grid form', () => {
+  const t = { ...T.blocked.spreadLeaf, minRows: { float64: 2560, float32: 2560 }, maxCount: 4, cluster: { blocks: 16, minRows: { float64: 1024, float32: 1536 }, threads: 256 } };
+  const h100 = { smCount: 132, sharedLimit: 227 * 1024 - 1024, clusters: true };
+  assert.deepEqual(spreadShape('float64', 4096, 1, h100, t), { rowsPerBlock: 256, blocks: 16, cluster: 16 }, '16 blocks of 256 rows (128 KiB each)');
+  assert.deepEqual(spreadShape('float64', 4096, 4, h100, t), { rowsPerBlock: 256, blocks: 16, cluster: 16 }, 'batches up to the table\'s count');
+  assert.equal(spreadShape('float64', 4096, 5, h100, t), null, 'larger batches: the wide leaf (a block a matrix fills the GPU)');
+  assert.deepEqual(spreadShape('float64', 4096, 100, h100, t, { cluster: true }), { rowsPerBlock: 256, blocks: 16, cluster: 16 }, 'forced: any count (a cluster runs whole)');
+  assert.deepEqual(spreadShape('float64', 1024, 1, h100, t), { rowsPerBlock: 64, blocks: 16, cluster: 16 }, 'from its own rows');
+  assert.deepEqual(spreadShape('float64', 1100, 1, h100, t), { rowsPerBlock: 128, blocks: 16, cluster: 16 }, 'blocks past the rows hold none');
+  assert.equal(spreadShape('float64', 1023, 1, h100, t), null, 'below its rows and the grid form\'s: the wide leaf');
+  assert.equal(spreadShape('float32', 1100, 1, h100, t), null, 'per dtype');
+  assert.deepEqual(spreadShape('float32', 8192, 1, h100, t), { rowsPerBlock: 512, blocks: 16, cluster: 16 }, 'float32: 512 rows a block fit');
+  assert.deepEqual(spreadShape('float64', 4097, 1, h100, t), { rowsPerBlock: 256, blocks: 17, cluster: 0 }, 'taller than 16 blocks of 256 float64 rows: the grid form');
+  assert.equal(spreadShape('float64', 4097, 5, h100, t), null, 'and there the grid form\'s count');
+  assert.deepEqual(spreadShape('float64', 4096, 1, h100, t, { cluster: false }), { rowsPerBlock: 128, blocks: 32, cluster: 0 }, 'forced off: the grid form by its table');
+  assert.equal(spreadShape('float64', 2000, 1, h100, t, { cluster: false }), null, 'forced off below the grid form\'s rows: the wide leaf');
+  assert.deepEqual(spreadShape('float64', 40, 1, h100, t, { cluster: true }), { rowsPerBlock: 32, blocks: 16, cluster: 16 }, 'forced: any rows it holds');
+  assert.deepEqual(spreadShape('float64', 40, 1, h100, t, { spread: true }), { rowsPerBlock: 32, blocks: 16, cluster: 16 }, 'the spread leaf forced: its cluster form first');
+  assert.deepEqual(spreadShape('float64', 40, 1, h100, t, { spread: true, cluster: false }), { rowsPerBlock: 32, blocks: 2, cluster: 0 });
+  assert.equal(spreadShape('float64', 4096, 1, h100, { ...t, cluster: { ...t.cluster, blocks: 0 } }, { cluster: true })?.cluster, 0, 'a table without the form');
+  assert.equal(spreadShape('float64', 4096, 1, { ...h100, smCount: 8 }, t, { cluster: true }), null, 'more blocks a cluster than SMs: neither form');
+  const noFloat32 = { ...t, cluster: { ...t.cluster, minRows: { float64: 1024, float32: Infinity } } };
+  assert.deepEqual(spreadShape('float32', 4096, 1, h100, noFloat32, { cluster: true }), { rowsPerBlock: 128, blocks: 32, cluster: 0 }, 'a dtype the table keeps off the form: the grid form even forced');
+  assert.equal(spreadShape('float64', 4096, 1, h100, noFloat32)?.cluster, 16);
 });
 
 test('the spread leaf: pure, every parameter changes the source, bad shapes refused, compiles without spills', { skip: NVCC_SKIP, timeout: 180_000 }, async () => {
-  const base = { dtype: 'float64', width: SPREAD_WIDTH, rowsPerBlock: 128, threads: SPREAD_THREADS, maxBlocks: 32 } as const;
+  const base = { dtype: 'float64', width: SPREAD_WIDTH, rowsPerBlock: 128, threads: SPREAD_THREADS, maxBlocks: 32, cluster: 0 } as const;
   const all = [base, { ...base, dtype: 'float32' as const }, { ...base, rowsPerBlock: 32 }, { ...base, threads: 128 }, { ...base, maxBlocks: 64 }].map(getrfSpreadSource);
   assert.equal(new Set(all.map((k) => k.source)).size, all.length);
   assert.equal(getrfSpreadSource(base).source, all[0]!.source);
   assert.throws(() => getrfSpreadSource({ ...base, rowsPerBlock: 48 }), /not a supported shape/);
   assert.throws(() => getrfSpreadSource({ ...base, threads: 16 }), /not a supported shape/);
-  const shapes = [all[0]!, getrfSpreadSource({ ...base, rowsPerBlock: 256, maxBlocks: 160 }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512 })];
+  assert.notEqual(getrfSpreadSource({ ...base, cluster: 16 }).source, getrfSpreadSource({ ...base, cluster: 8 }).source);
+  assert.equal(getrfSpreadSource({ ...base, cluster: 16 }).source, getrfSpreadSource({ ...base, cluster: 16, maxBlocks: 64 }).source, 'the cluster form has no polled words');
+  assert.throws(() => getrfSpreadSource({ ...base, cluster: 17 }), /cluster of 17/);
+  const shapes = [all[0]!, getrfSpreadSource({ ...base, rowsPerBlock: 256, maxBlocks: 160 }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512 }),
+    getrfSpreadSource({ ...base, rowsPerBlock: 256, cluster: 16 }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512, cluster: 16 })];
   const results = await compileForSm90(FULL_COMPILE ? shapes : shapes.slice(0, 1));
   for (const r of results) if ('report' in r) console.log(`  ${r.src.entry}: ${r.report.registers} registers, ${r.report.spillStores} bytes spilled`);
   const failures = compileFailures(results, (r) => (r.spillStores > 0 ? `${r.spillStores} bytes spilled` : undefined));

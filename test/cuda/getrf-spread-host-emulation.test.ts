@@ -48,7 +48,7 @@ test('the spread leaf on the host, every block at once: dgetf2 of m x w panels',
     ];
     for (const [dtype, m, w, rowsPerBlock, threads, count] of cases) {
       const G = Math.ceil(m / rowsPerBlock);
-      const src = getrfSpreadSource({ dtype, width: WIDTH, rowsPerBlock, threads, maxBlocks: Math.ceil(G / 32) * 32 });
+      const src = getrfSpreadSource({ dtype, width: WIDTH, rowsPerBlock, threads, maxBlocks: Math.ceil(G / 32) * 32, cluster: 0 });
       const exe = join(dir, `${src.entry}`);
       if (!compiled.has(exe)) {
         const text = src.source.replace('extern __shared__ __align__(16) unsigned char smemRaw[];', 'alignas(16) static unsigned char smemRaw[1 << 17];');

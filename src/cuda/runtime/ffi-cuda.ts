@@ -63,6 +63,10 @@ export const CU_FUNC_ATTRIBUTE = {
   PTX_VERSION: 5,
   BINARY_VERSION: 6,
   MAX_DYNAMIC_SHARED_SIZE_BYTES: 8,
+  /** A kernel's compile-time cluster width (__cluster_dims__; sm_90), 0 where it has none. */
+  REQUIRED_CLUSTER_WIDTH: 11,
+  /** Whether it may be launched with clusters above the portable 8 blocks (H100: 16). */
+  NON_PORTABLE_CLUSTER_SIZE_ALLOWED: 14,
 } as const;
 
 export const CU_STREAM_NON_BLOCKING = 1;

@@ -56,6 +56,13 @@ export class CudaKernel implements Kernel {
     this.localBytes = attr(F.LOCAL_SIZE_BYTES, 'local bytes');
     this.maxThreadsPerBlock = attr(F.MAX_THREADS_PER_BLOCK, 'max threads per block');
     this.dynamicSharedLimit = attr(F.MAX_DYNAMIC_SHARED_SIZE_BYTES, 'max dynamic shared bytes');
+    // A compile-time cluster above the portable 8 blocks launches only once the kernel opts in
+    // (CUDA guide, "Thread Block Clusters"). Drivers or devices without clusters report an error or
+    // 0 for the width: nothing to do.
+    const clusterWidth: [number] = [0];
+    if (context.api.cuFuncGetAttribute(clusterWidth, F.REQUIRED_CLUSTER_WIDTH, fn) === 0 && clusterWidth[0] > 8) {
+      context.check(context.api.cuFuncSetAttribute(fn, F.NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1), 'cuFuncSetAttribute', `a cluster of ${clusterWidth[0]} blocks for ${name}`);
+    }
     this.layout = readParamLayout(context, fn);
     this.paramSizes = this.layout?.sizes;
     if (this.layout && process.env['MYRIAD_LAUNCH_PARAMS'] !== 'array') this.packed = allocatePacked(this.layout);

@@ -32,6 +32,12 @@
  * with G blocks resident at once (the plan keeps G <= the SM count) the grid cannot deadlock
  * whatever the order blocks are scheduled in. Pivots 0-based absolute rows (off + the panel's row);
  * info, zeroed by the driver, takes the first zero pivot (block 0 writes it).
+ * The cluster form (sm_90, `cluster` = G <= 16): a matrix's G blocks are one thread-block cluster,
+ * which the hardware runs at once, so no tickets; the exchange goes through distributed shared
+ * memory (each block's candidate row in its own shared memory, one cluster barrier, then loads
+ * from the winner's) instead of global memory and polled words: no L2 round trip on the
+ * column's critical path. It holds at most G blocks of rows (4096 float64 rows of 64 columns in
+ * 16 blocks of 128 KiB); the grid form takes the taller panels.
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
@@ -103,81 +109,32 @@ static __device__ __forceinline__ void warpBestCode(unsigned long long& code, in
 }`;
 }
 
-export function getrfSpreadSource(p: GetrfSpreadParams): KernelSource {
-  const { width, rowsPerBlock, threads } = p;
-  const rowThreads = Math.min(rowsPerBlock, threads);
-  const pow2 = (x: number): boolean => x > 0 && (x & (x - 1)) === 0;
-  if (!pow2(threads) || !pow2(rowsPerBlock) || rowsPerBlock < 32 || threads < 32) {
-    throw new Error(`spread leaf: ${rowsPerBlock} rows a block with ${threads} threads is not a supported shape (powers of two from 32)`);
-  }
-  const perLane = Math.ceil(p.maxBlocks / 32);
-  const entry = `getrf_spread_${precisionLetter(p.dtype)}_w${width}_rb${rowsPerBlock}_t${threads}_g${perLane * 32}`;
-  const source = `${precisionPrelude(p.dtype)}
-${pivotHelpers(p.dtype)}
-${FLAG_HELPERS}
-${keyCodeHelpers(p.dtype)}
-constexpr int W = ${width};
-constexpr int RB = ${rowsPerBlock};
-constexpr int T = ${threads};
-constexpr int ROWT = ${rowThreads};   // thread t owns rows t % ROWT + i ROWT and columns t / ROWT + j CG
-constexpr int CG = T / ROWT;
-constexpr int RPT = RB / ROWT;
-constexpr int NWR = ROWT / 32;       // the warps that search (those of column group 0)
-constexpr int NONE = 0x7fffffff;
-constexpr int PER_LANE = ${perLane};   // blocks a lane of warp 0 polls (G <= 32 PER_LANE)
+/**
+ * The cluster form's helpers (PTX ISA "Distributed shared memory", "barrier.cluster"): this block's
+ * rank and its matrix (the cluster's index), a cluster-wide barrier with release / acquire
+ * semantics (every thread of every block of the cluster), and another block's shared memory
+ * (mapa turns the generic address of a shared variable into the same variable of block `rank`).
+ */
+function clusterHelpers(): string {
+  return `static __device__ __forceinline__ unsigned clusterRank() { unsigned r; asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r)); return r; }
+static __device__ __forceinline__ unsigned clusterIndex() { unsigned r; asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(r)); return r; }
+static __device__ __forceinline__ void clusterSync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\\n\\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+// The same shared variable in block \`rank\` of the cluster, as a generic pointer (plain loads through
+// it: the compiler batches them; the barrier's memory clobber keeps them after it).
+template <typename T> static __device__ __forceinline__ const T* peer(const T* p, unsigned rank) {
+  unsigned long long r;
+  asm("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"(p), "r"(rank));
+  return reinterpret_cast<const T*>(r);
+}`;
+}
 
-// A points at the panel's first element A(off, off) of matrix 0; m rows, w <= W columns (m >= w).
-// G blocks a matrix (grid: count * G); slots: spreadSlotReals a matrix; sync: spreadSyncInts(count, G)
-// ints, zero before the launch (8-byte aligned).
-extern "C" __global__ void __launch_bounds__(T) ${entry}(
-    ${operandParameters('A', 'strided', true)},
-    int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, int count,
-    int m, int w, int off, int G, real* __restrict__ slots, int* __restrict__ sync) {
-  extern __shared__ __align__(16) unsigned char smemRaw[];
-  real* sA = reinterpret_cast<real*>(smemRaw);   // the block's rows by columns: sA[c * RB + r]
-  __shared__ real sPiv[W];                        // the pivot row (row k after the swap)
-  __shared__ real sRowK[W];                       // row k before the swap (row piv after it)
-  __shared__ real redKey[NWR];
-  __shared__ int redPos[NWR];
-  __shared__ int sPivRow;
-  const int ticket = takeTicket(sync);
-  const int mid = ticket / G, b = ticket % G;
-  if (mid >= count) return;
-  real* a = ${matrixPointer('A', 'strided', 'mid')};
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, tr = tid % ROWT, tc = tid / ROWT;
-  const int r0 = b * RB, rows = min(RB, m - r0);
-  unsigned long long* keyWords = reinterpret_cast<unsigned long long*>(sync + 2) + (long long)mid * 3 * G;   // [parity][G]
-  unsigned* rowWords = reinterpret_cast<unsigned*>(keyWords + 2 * G);                                           // [parity][G]
-  real* slot = slots + (long long)mid * 2 * (G + 1) * W;
-  int* pv = ipiv + (long long)mid * pivotStride + off;
-  for (int e = tid; e < W * RB; e += T) {
-    const int c = e / RB, r = e % RB;
-    sA[e] = r < rows && c < w ? a[r0 + r + (long long)c * ldA] : real(0);
-  }
-  int inf = info[mid];
-  __syncthreads();
-  for (int k = 0; k < w; ++k) {
-    const int q = k & 1;
-    real* cands = slot + q * (G + 1) * W;        // this parity's G candidate rows, then row k
-    const unsigned long long tag = (unsigned long long)(((k >> 1) & 1) ^ 1);
-    // 1. The block's candidate for column k (warps of column group 0), published by warp 0.
-    real xk[RPT];
-#pragma unroll
-    for (int i = 0; i < RPT; ++i) xk[i] = sA[k * RB + tr + i * ROWT];
-    if (tc == 0) {
-      real key = real(-2);
-      int pos = NONE;
-#pragma unroll
-      for (int i = 0; i < RPT; ++i) {
-        const int r = tr + i * ROWT, gr = r0 + r;
-        const real x = xk[i];
-        if (r < rows && gr >= k) better(key, pos, x != x ? (gr == k ? infReal() : real(-1)) : absReal(x), gr);
-      }
-      warpBest(key, pos);
-      if (lane == 0) { redKey[warp] = key; redPos[warp] = pos; }
-    }
-    __syncthreads();
-    if (warp == 0) {
+/**
+ * Steps 1-2 through global memory (the grid form): warp 0 publishes the block's candidate row (and
+ * row k) to its slot, then its tagged words; polls every block's words; reduces; reads the pivot row.
+ */
+const GRID_EXCHANGE = `    if (warp == 0) {
       real key = lane < NWR ? redKey[lane] : real(-2);
       int pos = lane < NWR ? redPos[lane] : NONE;
       warpBest(key, pos);
@@ -222,12 +179,159 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
         if (pos != k) sRowK[c] = __ldcg(cands + G * W + c);
       }
       if (lane == 0) sPivRow = pos;
+    }`;
+
+/**
+ * Steps 1-2 through distributed shared memory (the cluster form): warp 0 copies the block's
+ * candidate row (and row k) into this parity's exchange buffers, with the key and row number; one
+ * cluster barrier; warp 0 reads the G keys (a lane a block), reduces, and reads the pivot row and
+ * row k from their blocks' buffers. One barrier a column suffices: parity q's buffers are written
+ * again at column k + 2, after the barrier of column k + 1, which no block reaches before it has
+ * read column k's.
+ */
+const CLUSTER_EXCHANGE = `    if (warp == 0) {
+      real key = lane < NWR ? redKey[lane] : real(-2);
+      int pos = lane < NWR ? redPos[lane] : NONE;
+      warpBest(key, pos);
+      if (pos != NONE) for (int c = lane; c < w; c += 32) xRow[q][c] = sA[c * RB + (pos - r0)];
+      if (k >= r0 && k < r0 + rows) for (int c = lane; c < w; c += 32) xRowK[q][c] = sA[c * RB + (k - r0)];
+      if (lane == 0) { xKey[q] = keyCode(key); xPos[q] = pos; }
     }
+    clusterSync();
+    if (warp == 0) {
+      // 2. The G candidates of column k reduced to the pivot; its row and row k.
+      unsigned long long best = 0;
+      int pos = NONE;
+      if (lane < G) betterCode(best, pos, *peer(&xKey[q], lane), *peer(&xPos[q], lane));
+      warpBestCode(best, pos);
+      const unsigned winner = pos / RB, owner = k / RB;
+      const real* rowP = peer(xRow[q], winner);
+      const real* rowK = peer(xRowK[q], owner);
+      for (int c = lane; c < w; c += 32) {
+        sPiv[c] = rowP[c];
+        if (pos != k) sRowK[c] = rowK[c];
+      }
+      if (lane == 0) sPivRow = pos;
+    }`;
+
+export function getrfSpreadSource(p: GetrfSpreadParams): KernelSource {
+  const { width, rowsPerBlock, threads, cluster } = p;
+  const rowThreads = Math.min(rowsPerBlock, threads);
+  const pow2 = (x: number): boolean => x > 0 && (x & (x - 1)) === 0;
+  if (!pow2(threads) || !pow2(rowsPerBlock) || rowsPerBlock < 32 || threads < 32) {
+    throw new Error(`spread leaf: ${rowsPerBlock} rows a block with ${threads} threads is not a supported shape (powers of two from 32)`);
+  }
+  if (!(Number.isInteger(cluster) && cluster >= 0 && cluster <= 16)) {
+    throw new Error(`spread leaf: a cluster of ${cluster} blocks is not supported (0: the grid form, 1 ... 16)`);
+  }
+  const perLane = Math.ceil(p.maxBlocks / 32);
+  const form = cluster > 0 ? `c${cluster}` : `g${perLane * 32}`;
+  const entry = `getrf_spread_${precisionLetter(p.dtype)}_w${width}_rb${rowsPerBlock}_t${threads}_${form}`;
+  // The forms differ in how a block finds its matrix and its place in it, in the buffers of the
+  // exchange and in the exchange itself; the rest (steps 1 and 3) is one text.
+  const parts = cluster > 0 ? {
+    helpers: clusterHelpers(),
+    attributes: `__cluster_dims__(${cluster}, 1, 1) __launch_bounds__(T)`,
+    parameters: 'int m, int w, int off',
+    buffers: `  __shared__ real xRow[2][W];                    // the exchange buffers by parity: the block's candidate row,
+  __shared__ real xRowK[2][W];                   // row k (its owner's),
+  __shared__ unsigned long long xKey[2];         // the candidate's key code
+  __shared__ int xPos[2];                        // and row`,
+    place: `  const int mid = (int)clusterIndex(), b = (int)clusterRank();
+  if (mid >= count) return;   // (never: the grid is count clusters; every block of a cluster returns alike)`,
+    setup: '',
+    perColumn: '',
+    exchange: CLUSTER_EXCHANGE,
+    // No block leaves while another may still read its buffers of the last column.
+    end: '  clusterSync();\n',
+  } : {
+    helpers: `${FLAG_HELPERS}`,
+    attributes: '__launch_bounds__(T)',
+    parameters: 'int m, int w, int off, int G, real* __restrict__ slots, int* __restrict__ sync',
+    buffers: '',
+    place: `  const int ticket = takeTicket(sync);
+  const int mid = ticket / G, b = ticket % G;
+  if (mid >= count) return;`,
+    setup: `  unsigned long long* keyWords = reinterpret_cast<unsigned long long*>(sync + 2) + (long long)mid * 3 * G;   // [parity][G]
+  unsigned* rowWords = reinterpret_cast<unsigned*>(keyWords + 2 * G);                                           // [parity][G]
+  real* slot = slots + (long long)mid * 2 * (G + 1) * W;
+`,
+    perColumn: `    real* cands = slot + q * (G + 1) * W;        // this parity's G candidate rows, then row k
+    const unsigned long long tag = (unsigned long long)(((k >> 1) & 1) ^ 1);
+`,
+    exchange: GRID_EXCHANGE,
+    end: '',
+  };
+  const layout = cluster > 0
+    ? `// A points at the panel's first element A(off, off) of matrix 0; m rows, w <= W columns (m >= w).
+// G = ${cluster} blocks a matrix, one cluster (grid: count * G); blocks past the panel's rows hold none.`
+    : `// A points at the panel's first element A(off, off) of matrix 0; m rows, w <= W columns (m >= w).
+// G blocks a matrix (grid: count * G); slots: spreadSlotReals a matrix; sync: spreadSyncInts(count, G)
+// ints, zero before the launch (8-byte aligned).`;
+  const source = `${precisionPrelude(p.dtype)}
+${pivotHelpers(p.dtype)}
+${parts.helpers}
+${keyCodeHelpers(p.dtype)}
+constexpr int W = ${width};
+constexpr int RB = ${rowsPerBlock};
+constexpr int T = ${threads};
+constexpr int ROWT = ${rowThreads};   // thread t owns rows t % ROWT + i ROWT and columns t / ROWT + j CG
+constexpr int CG = T / ROWT;
+constexpr int RPT = RB / ROWT;
+constexpr int NWR = ROWT / 32;       // the warps that search (those of column group 0)
+constexpr int NONE = 0x7fffffff;
+${cluster > 0 ? `constexpr int G = ${cluster};   // blocks a matrix: the cluster` : `constexpr int PER_LANE = ${perLane};   // blocks a lane of warp 0 polls (G <= 32 PER_LANE)`}
+
+${layout}
+extern "C" __global__ void ${parts.attributes} ${entry}(
+    ${operandParameters('A', 'strided', true)},
+    int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, int count,
+    ${parts.parameters}) {
+  extern __shared__ __align__(16) unsigned char smemRaw[];
+  real* sA = reinterpret_cast<real*>(smemRaw);   // the block's rows by columns: sA[c * RB + r]
+  __shared__ real sPiv[W];                        // the pivot row (row k after the swap)
+  __shared__ real sRowK[W];                       // row k before the swap (row piv after it)
+  __shared__ real redKey[NWR];
+  __shared__ int redPos[NWR];
+  __shared__ int sPivRow;
+  __shared__ int sPivots[W];                      // the leaf's pivots
+${parts.buffers}
+${parts.place}
+  real* a = ${matrixPointer('A', 'strided', 'mid')};
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, tr = tid % ROWT, tc = tid / ROWT;
+  const int r0 = b * RB, rows = max(0, min(RB, m - r0));
+${parts.setup}  int* pv = ipiv + (long long)mid * pivotStride + off;
+  for (int e = tid; e < W * RB; e += T) {
+    const int c = e / RB, r = e % RB;
+    sA[e] = r < rows && c < w ? a[r0 + r + (long long)c * ldA] : real(0);
+  }
+  int inf = info[mid];
+  __syncthreads();
+  for (int k = 0; k < w; ++k) {
+    const int q = k & 1;
+${parts.perColumn}    // 1. The block's candidate for column k (warps of column group 0), published by warp 0.
+    real xk[RPT];
+#pragma unroll
+    for (int i = 0; i < RPT; ++i) xk[i] = sA[k * RB + tr + i * ROWT];
+    if (tc == 0) {
+      real key = real(-2);
+      int pos = NONE;
+#pragma unroll
+      for (int i = 0; i < RPT; ++i) {
+        const int r = tr + i * ROWT, gr = r0 + r;
+        const real x = xk[i];
+        if (r < rows && gr >= k) better(key, pos, x != x ? (gr == k ? infReal() : real(-1)) : absReal(x), gr);
+      }
+      warpBest(key, pos);
+      if (lane == 0) { redKey[warp] = key; redPos[warp] = pos; }
+    }
+    __syncthreads();
+${parts.exchange}
     __syncthreads();
     // 3. Swap, scale and update the elements this thread owns.
     const int piv = sPivRow;
     const real pivot = sPiv[k];
-    if (b == 0 && tid == 0) pv[k] = off + piv;
+    if (tid == 0) sPivots[k] = off + piv;   // written out at the end: no global store before the next exchange's release
     if (pivot == real(0) && inf == 0) inf = off + k + 1;
     const bool scale = pivot != real(0);
     const bool small = absReal(pivot) < SAFE_MIN;
@@ -244,15 +348,17 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(
         real l = gr == piv ? sRowK[k] : xk[i];
         if (scale) l = small ? l / pivot : l * rcp;
         if ((k & (CG - 1)) == tc) sA[k * RB + r] = l;
+#pragma unroll 4
         for (int c = c0; c < w; c += CG) sA[c * RB + r] = fmaReal(-l, sPiv[c], sA[c * RB + r]);
       }
     }
     __syncthreads();
   }
-  for (int e = tid; e < W * RB; e += T) {
+${parts.end}  for (int e = tid; e < W * RB; e += T) {
     const int c = e / RB, r = e % RB;
     if (r < rows && c < w) a[r0 + r + (long long)c * ldA] = sA[e];
   }
+  if (b == 0) for (int c = tid; c < w; c += T) pv[c] = sPivots[c];
   if (b == 0 && tid == 0) info[mid] = inf;
 }
 `;

@@ -187,7 +187,7 @@ function getrfPanels(
   count: number, tuning: GetrfTuning, force: GetrfForce,
 ): void {
   const { rows: m, cols: n } = a;
-  const nb = force.panelWidth ?? getrfPanelWidth(dtype, m, n, tuning.blocked);
+  const nb = force.panelWidth ?? getrfPanelWidth(dtype, m, n, count, tuning.blocked);
   if (!(Number.isInteger(nb) && nb >= 32 && nb % 32 === 0)) throw new MyriadError('INVALID_ARGUMENT', `getrf's panel width must be a positive multiple of 32, got ${nb}`, 'panelWidth');
   const side = (force.lookahead ?? Math.max(m, n) >= tuning.blocked.lookaheadFrom[dtype]) && dev.side !== undefined && dev.joinSide !== undefined
     ? { fork: dev.side.bind(dev), join: dev.joinSide.bind(dev) } : null;
@@ -200,8 +200,9 @@ function getrfPanels(
   // Leaves wider than the tall kernel holds for their rows: the wide (or spread) leaf kernel, one launch.
   const leafWidth = (rows: number): number => Math.max(wide, shape(rows).nb);
   // Leaves of many rows over many blocks (generate-spread.ts) where the table or `force` says so.
-  const spreadDevice = { smCount: dev.info.smCount, sharedLimit: sharedLimit(dev) };
-  const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, spreadDevice, tuning.blocked.spreadLeaf, force.spreadLeaf) : null);
+  const spreadDevice = { smCount: dev.info.smCount, sharedLimit: sharedLimit(dev), clusters: dev.info.major >= 9 };
+  const spreadForce = { spread: force.spreadLeaf, cluster: force.spreadCluster };
+  const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, spreadDevice, tuning.blocked.spreadLeaf, spreadForce) : null);
   const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
   const swaps = (from: number, to: number, col: number, cols: number): void => {
     swapsKernel.launch({ grid: [count, Math.ceil(cols / SWAPS_TILE), 1], block: [SWAPS_THREADS, 1, 1] }, [
@@ -211,10 +212,11 @@ function getrfPanels(
   const steps = getrfBlockedSteps(m, n, nb, leafWidth, side !== null);
   const frame = Workspace.of(dev).frame();
   try {
-    // The spread leaves' tickets and tagged words (a fresh area a leaf, zeroed once for the call)
-    // and their candidate rows (reused: the leaves run one after another on the main stream).
-    const spreadBlocks = steps.flatMap((s) => (s.kind === 'panel' && s.width > shape(m - s.off).nb ? [spread(m - s.off)?.blocks ?? 0] : []))
-      .filter((blocks) => blocks > 0);
+    // The grid-form spread leaves' tickets and tagged words (a fresh area a leaf, zeroed once for
+    // the call) and their candidate rows (reused: the leaves run one after another on the main
+    // stream). The cluster form needs neither.
+    const spreadBlocks = steps.flatMap((s) => (s.kind === 'panel' && s.width > shape(m - s.off).nb ? [spread(m - s.off)] : []))
+      .flatMap((sp) => (sp !== null && sp.cluster === 0 ? [sp.blocks] : []));
     const mostBlocks = Math.max(0, ...spreadBlocks);
     const syncInts = spreadSyncInts(count, mostBlocks);
     const sync = mostBlocks > 0 ? frame.take('int32', spreadBlocks.length * syncInts, `the LU's spread leaves' tickets and pivot candidates (${spreadBlocks.length} leaves of ${count} matrices)`) : null;
@@ -229,8 +231,16 @@ function getrfPanels(
       }
       const args = [...stridedArgs(go.sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info)];
       const sp = spread(m - off);
+      if (sp !== null && sp.cluster > 0) {
+        const threads = tuning.blocked.spreadLeaf.cluster.threads;
+        const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads, maxBlocks: 32, cluster: sp.cluster };
+        const k = kernelFor(dev, 'getrf-spread', p, () => getrfSpreadSource(p));
+        k.launch({ grid: [count * sp.blocks, 1, 1], block: [threads, 1, 1], sharedBytes: spreadSharedBytes(p) }, [
+          ...args, arg.i32(count), arg.i32(m - off), arg.i32(width), arg.i32(off)]);
+        return;
+      }
       if (sp !== null && sync && slots) {
-        const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads: SPREAD_THREADS, maxBlocks: Math.ceil(sp.blocks / 32) * 32 };
+        const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads: SPREAD_THREADS, maxBlocks: Math.ceil(sp.blocks / 32) * 32, cluster: 0 };
         const k = kernelFor(dev, 'getrf-spread', p, () => getrfSpreadSource(p));
         const area = sync.ptr + BigInt(spreadDone++ * syncInts * 4);
         k.launch({ grid: [count * sp.blocks, 1, 1], block: [SPREAD_THREADS, 1, 1], sharedBytes: spreadSharedBytes(p) }, [

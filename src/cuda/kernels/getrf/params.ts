@@ -81,6 +81,11 @@ export interface GetrfSpreadParams {
   readonly threads: number;
   /** Blocks a matrix the kernel can take (warp 0 polls maxBlocks / 32 of them a lane; a multiple of 32). */
   readonly maxBlocks: number;
+  /**
+   * 0: the grid-wide exchange through global memory (tickets, tagged words). G > 0: a matrix's blocks
+   * are one thread-block cluster of G (sm_90) and exchange through distributed shared memory.
+   */
+  readonly cluster: number;
 }
 
 /** The recursive driver's row interchanges (generate-laswp.ts): dlaswp on a range of columns. */
@@ -118,6 +123,8 @@ export interface GetrfForce {
   readonly wideLeaf?: number;
   /** The blocked driver's leaves over many blocks (generate-spread.ts) wherever the shape allows (true), or never (false). */
   readonly spreadLeaf?: boolean;
+  /** The spread leaves as thread-block clusters (sm_90) wherever the shape allows (true), or the grid-wide exchange (false). */
+  readonly spreadCluster?: boolean;
   /** The blocked driver's lookahead (the trailing update beyond the next panel on a side stream), or never. */
   readonly lookahead?: boolean;
 }

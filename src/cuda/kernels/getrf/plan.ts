@@ -150,9 +150,9 @@ export function getrfBlocked(dtype: DType, rows: number, cols: number, t: GetrfB
   return force ?? Math.max(rows, cols) >= t.minN[dtype];
 }
 
-/** The blocked driver's panel width for max(rows, cols): the table's band (a multiple of 32). */
-export function getrfPanelWidth(dtype: DType, rows: number, cols: number, t: GetrfBlockedTuning): number {
-  return bandFor(t.panel[dtype], Math.max(rows, cols))?.nb ?? 128;
+/** The blocked driver's panel width for max(rows, cols) and the batch's count: the table's band (a multiple of 32). */
+export function getrfPanelWidth(dtype: DType, rows: number, cols: number, count: number, t: GetrfBlockedTuning): number {
+  return bandFor((count > 1 ? t.panelBatch : t.panel)[dtype], Math.max(rows, cols))?.nb ?? 128;
 }
 
 /** One step of the blocked LU (getrfBlockedSteps), in launch order; 0-based columns, m rows. */
@@ -217,36 +217,55 @@ export function getrfBlockedSteps(m: number, n: number, nb: number, leafWidth: (
   return steps;
 }
 
-/** What of the GPU a spread leaf's shape depends on: its SMs and the dynamic shared bytes a block may take (operands.ts sharedLimit). */
-export interface SpreadDevice {
-  readonly smCount: number;
-  readonly sharedLimit: number;
-}
-
-/** A spread leaf's launch: rows a block and blocks a matrix. */
+/** A spread leaf's launch: rows a block, blocks a matrix, and the form (0: the grid form, else the cluster's blocks). */
 export interface SpreadShape {
   readonly rowsPerBlock: number;
   readonly blocks: number;
+  readonly cluster: number;
+}
+
+/** What of the GPU a spread leaf's shape depends on: its SMs, the dynamic shared bytes a block may take (operands.ts sharedLimit), thread-block clusters (sm_90). */
+export interface SpreadDevice {
+  readonly smCount: number;
+  readonly sharedLimit: number;
+  readonly clusters: boolean;
+}
+
+/** What a call may force: the spread leaf wherever the shape allows (true) or never (false); likewise its cluster form. */
+export interface SpreadForce {
+  readonly spread?: boolean | undefined;
+  readonly cluster?: boolean | undefined;
 }
 
 /**
  * Whether a panel of m rows of `count` matrices takes the spread leaf (generate-spread.ts), and
- * its shape: the fewest rows a block (32, 64, ...) that keep the blocks a matrix within the table's
- * maxBlocks, more where a block's rows would not fit its shared memory; never more blocks a matrix
- * than SMs (the leaf's blocks wait for each other: one matrix's blocks must fit the GPU at once).
- * null: the wide leaf. `force` true: wherever the shape allows, false: never.
+ * its shape. The cluster form first, where the device has clusters, the table has the form for the
+ * dtype (a finite minRows) and its cluster holds the rows (the fewest rows a block, 32, 64, ..., that fit its blocks; batches up to the table's
+ * maxCount as the grid form: beyond it the wide leaf's block a matrix fills the GPU better, though
+ * any count would run, a cluster running whole). Else the grid form: the fewest rows a block that keep the blocks a matrix within the
+ * table's maxBlocks, more where a block's rows would not fit its shared memory; never more blocks
+ * a matrix than SMs (the grid form's blocks wait for each other: one matrix's blocks must fit the
+ * GPU at once). null: the wide leaf.
  */
 export function spreadShape(
-  dtype: DType, m: number, count: number, device: SpreadDevice, t: GetrfSpreadTuning, force?: boolean,
+  dtype: DType, m: number, count: number, device: SpreadDevice, t: GetrfSpreadTuning, force: SpreadForce = {},
 ): SpreadShape | null {
   const { smCount } = device;
-  if (force === false) return null;
-  if (force === undefined && (m < t.minRows[dtype] || count > t.maxCount)) return null;
-  // (the kernel's static arrays, ~1.1 KiB, beside the dynamic rows)
-  const fits = (rowsPerBlock: number): boolean => spreadSharedBytes({ dtype, width: SPREAD_WIDTH, rowsPerBlock }) + 2048 <= device.sharedLimit;
+  if (force.spread === false) return null;
+  // (the kernel's static arrays, ~1.1 KiB in the grid form, ~3.2 KiB in the cluster form, beside the dynamic rows)
+  const fits = (rowsPerBlock: number, reserve: number): boolean => spreadSharedBytes({ dtype, width: SPREAD_WIDTH, rowsPerBlock }) + reserve <= device.sharedLimit;
+  const g = t.cluster.blocks;
+  // (a minRows of Infinity keeps a dtype off the cluster form even where it is forced)
+  if (device.clusters && g > 0 && g <= smCount && Number.isFinite(t.cluster.minRows[dtype]) && force.cluster !== false) {
+    let rowsPerBlock = 32;
+    while (rowsPerBlock * g < m) rowsPerBlock *= 2;
+    const wanted = force.cluster === true || force.spread === true || (m >= t.cluster.minRows[dtype] && count <= t.maxCount);
+    if (wanted && fits(rowsPerBlock, 4096)) return { rowsPerBlock, blocks: g, cluster: g };
+  }
+  if (force.spread === undefined && (m < t.minRows[dtype] || count > t.maxCount)) return null;
   let rowsPerBlock = 32;
-  while (Math.ceil(m / rowsPerBlock) > Math.min(t.maxBlocks, smCount) && fits(rowsPerBlock * 2)) rowsPerBlock *= 2;
+  while (Math.ceil(m / rowsPerBlock) > Math.min(t.maxBlocks, smCount) && fits(rowsPerBlock * 2, 2048)) rowsPerBlock *= 2;
   const blocks = Math.ceil(m / rowsPerBlock);
   if (blocks > smCount) return null;
-  return { rowsPerBlock, blocks };
+  return { rowsPerBlock, blocks, cluster: 0 };
 }

@@ -145,6 +145,15 @@ export const sm90GetrfTuning: GetrfTuning = {
       float64: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: 12287, nb: 64 }, { maxN: Infinity, nb: 256 }],
       float32: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: Infinity, nb: 64 }],
     },
+    // Session 10 (spread leaves on batches of 2 and 4, float64, lookahead, H100, ms, panels of 64 / 128
+    // / 256; cuSOLVER's getrf a matrix in turn): 4096 x 2 30.3 / 32.7 / 35.3 (28.1), 4096 x 4 38.1 /
+    // 38.7 / 41.1 (56.4), 8192 x 2 109.9 / 93.1 / 94.2 (78.8), 8192 x 4 188.5 / 145.7 / 128.9 (157.5):
+    // batches take panels of 256 from 8192 as one matrix does from 12288 (6144-8191 not measured:
+    // the boundary halfway). float32 batches not measured: the one-matrix table.
+    panelBatch: {
+      float64: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: 6143, nb: 64 }, { maxN: Infinity, nb: 256 }],
+      float32: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: Infinity, nb: 64 }],
+    },
     lookaheadFrom: { float64: 4096, float32: 4096 },
     wideLeaf: { float64: 64, float32: 64 },
     // The wide leaf over many blocks (generate-spread.ts; session 9, scripts/probe/getrf-spread.mjs,
@@ -158,10 +167,26 @@ export const sm90GetrfTuning: GetrfTuning = {
     // cuSOLVER's, float32 as far from them as the wide leaf's: near ties), the one-panel probe (the
     // spread leaf's output equal to the wide leaf's, both dtypes) and the host emulation with every block at once
     // (test/cuda/getrf-spread-host-emulation.test.ts: partial blocks, several matrices, ties, zero
-    // columns, NaN) checked it; the GPU test file's spread cases (factor.test.ts "spread leaves":
-    // odd layouts, 2-5 matrices, against the CPU) did not report within session 9's device time
-    // (neither did the wide-leaf case before them; the cause was not found), so batches stay on
-    // the wide leaf until they pass (then maxCount 4).
-    spreadLeaf: { minRows: { float64: 2560, float32: 2560 }, maxCount: 1, maxBlocks: 32 },
+    // columns, NaN) checked it; so did the GPU tests (session 10, H100: test/gpu/getrf-spread.test.ts,
+    // the leaf alone against dgetf2 and n = 2600 by residual; factor.test.ts "spread leaves", odd
+    // layouts, 1-5 matrices, singular and NaN, against the CPU; session 9's runs that printed nothing
+    // were the runner holding the report of a file that takes minutes). Batches of up to 4 (32 blocks
+    // a matrix: 128 of the 132 SMs), session 10, float64 lookahead, ms, wide / spread leaves (panels
+    // of 64): 4096 x 2 32.1 / 30.3, 4096 x 4 38.7 / 38.1, 8192 x 2 (panels of 128) 125.0 / 93.1,
+    // 8192 x 4 (panels of 256 spread, 128 wide) 155.7 / 128.9.
+    // The cluster form (session 10, generate-spread.ts; H100, scripts/probe/getrf-spread.mjs, one
+    // m x 64 panel, ms, wide / grid form / cluster of 16 blocks of 512 threads, final kernel):
+    // float64 1024 0.524 / 0.365 / 0.233, 2048 0.331 / 0.316 / 0.232, 4096 0.542 / 0.353 / 0.281
+    // (factors and pivots equal to the wide leaf's); 256 threads a block 5-30% slower, 1024 no
+    // faster; at 512 rows the wide leaf won (0.173 against 0.203). Whole LU, float64, default plan
+    // (getrf-blocked.mjs; cuSOLVER in the same run; each row from a fresh machine of the same
+    // type): 2048 9.89 (wide leaves) -> 8.86 ms (5.78), 4096 25.85 (session 9: the grid form from
+    // 2560 rows; 26.5-26.9 this session) -> 20.36 (14.06), 8192 68.6-70.6 -> 65.6 (39.3); pivots
+    // equal to cuSOLVER's. float32: the leaf alone is
+    // right and fast (1024 0.326 / 0.296, 4096 0.440 / 0.270, 8192 0.693 / 0.412), but the whole
+    // float32 LU at 2048 and 4096 with the cluster form did not finish on the GPU (two runs; cause
+    // not found: the same shapes finish in float64), so float32 stays off it (Infinity: even
+    // where forced) until that is found.
+    spreadLeaf: { minRows: { float64: 2560, float32: 2560 }, maxCount: 4, maxBlocks: 32, cluster: { blocks: 16, minRows: { float64: 1024, float32: Infinity }, threads: 512 } },
   },
 };

@@ -88,6 +88,8 @@ export interface GetrfBlockedTuning {
   readonly minN: PerDType<number>;
   /** Its panel width (a multiple of 32) by max(rows, cols): the first band with n <= maxN. */
   readonly panel: PerDType<readonly { readonly maxN: number; readonly nb: number }[]>;
+  /** The panel width for batches of two or more matrices, likewise (more GEMM work per panel, wider panels pay sooner). */
+  readonly panelBatch: PerDType<readonly { readonly maxN: number; readonly nb: number }[]>;
   /** max(rows, cols) from which it overlaps each panel with the trailing update (a side stream). */
   readonly lookaheadFrom: PerDType<number>;
   /** Its leaves this wide by the wide leaf kernel (kernels/getrf/generate-wide.ts), or 0: the tall leaves only. */
@@ -104,6 +106,12 @@ export interface GetrfSpreadTuning {
   readonly maxCount: number;
   /** Blocks a matrix at most (fewer rows a block below it; never more than the SMs). */
   readonly maxBlocks: number;
+  /**
+   * The cluster form (sm_90; a matrix's blocks one thread-block cluster, the exchange through
+   * distributed shared memory): blocks a cluster (0: never; above 8 a non-portable size), from
+   * how many panel rows (Infinity: never for that dtype, even forced), and threads a block. Batches up to maxCount, as the grid form; taller panels than its blocks hold take the grid form.
+   */
+  readonly cluster: { readonly blocks: number; readonly minRows: PerDType<number>; readonly threads: number };
 }
 
 /** When the recursive LU replaces the one-block-per-matrix designs, and its leaf panels' shape. */
