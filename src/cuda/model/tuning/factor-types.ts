@@ -109,7 +109,8 @@ export interface GetrfSpreadTuning {
   /**
    * The cluster form (sm_90; a matrix's blocks one thread-block cluster, the exchange through
    * distributed shared memory): blocks a cluster (0: never; above 8 a non-portable size), from
-   * how many panel rows (Infinity: never for that dtype, even forced), and threads a block. Batches up to maxCount, as the grid form; taller panels than its blocks hold take the grid form.
+   * how many panel rows (Infinity: never for that dtype, even forced), and threads a block.
+   * Batches up to maxCount, as the grid form; panels taller than its blocks hold take the grid form.
    */
   readonly cluster: { readonly blocks: number; readonly minRows: PerDType<number>; readonly threads: number };
 }
