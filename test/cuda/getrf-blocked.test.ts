@@ -316,7 +316,7 @@ test('the spread leaf: pure, every parameter changes the source, bad shapes refu
   assert.equal(getrfSpreadSource({ ...base, cluster: 16 }).source, getrfSpreadSource({ ...base, cluster: 16, maxBlocks: 64 }).source, 'the cluster form has no polled words');
   assert.throws(() => getrfSpreadSource({ ...base, cluster: 17 }), /cluster of 17/);
   const shapes = [all[0]!, getrfSpreadSource({ ...base, rowsPerBlock: 256, maxBlocks: 160 }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512 }),
-    getrfSpreadSource({ ...base, rowsPerBlock: 256, cluster: 16 }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512, cluster: 16 })];
+    getrfSpreadSource({ ...base, rowsPerBlock: 256, cluster: 16, threads: T.blocked.spreadLeaf.cluster.threads }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512, cluster: 16 })];
   const results = await compileForSm90(FULL_COMPILE ? shapes : shapes.slice(0, 1));
   for (const r of results) if ('report' in r) console.log(`  ${r.src.entry}: ${r.report.registers} registers, ${r.report.spillStores} bytes spilled`);
   const failures = compileFailures(results, (r) => (r.spillStores > 0 ? `${r.spillStores} bytes spilled` : undefined));
