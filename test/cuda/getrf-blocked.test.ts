@@ -17,6 +17,7 @@ import { getrfMatrix } from '../../src/cpu/lapack/index.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
 import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfPanelWidth, getrfSpreadSource, getrfSwapsSource, getrfWideSource, SPREAD_THREADS, SPREAD_WIDTH, spreadShape, spreadSharedBytes, tallShape, wideSharedBytes, wideSubBlock, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import { CudaError } from '../../src/cuda/runtime/errors.js';
 import type { Kernel, KernelSource } from '../../src/cuda/runtime/types.js';
 import { FakeDevice } from '../helpers/fake-gpus.js';
 import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
@@ -252,6 +253,37 @@ test('the swaps kernel and the wide leaf: pure, every parameter changes the sour
   for (const r of results) if ('report' in r) console.log(`  ${r.src.entry}: ${r.report.registers} registers, ${r.report.spillStores} bytes spilled`);
   const failures = compileFailures(results, (r) => (r.spillStores > (r.log.includes('getrf_swaps') ? 0 : 64) ? `${r.spillStores} bytes spilled` : undefined));
   assert.deepEqual(failures, [], failures.join('\n'));
+});
+
+// A driver that refuses the cluster launch (a MIG slice, a part without 16 SMs free in a GPC).
+class ClusterRefuser extends LaunchCounter {
+  attempts = 0;
+  constructor(private readonly status: string) {
+    super(0, []);
+    (this as { info: FakeDevice['info'] }).info = { ...this.info, smCount: 132 };
+  }
+  override kernel(src?: KernelSource): Kernel {
+    const k = super.kernel(src);
+    if (!src!.entry.includes('_c16')) return k;
+    return { ...k, launch: () => { this.attempts++; throw new CudaError(this.status, 912, 'cuLaunchKernel', src!.entry); } };
+  }
+}
+
+test('a refused cluster launch: the wide leaf for that leaf and every later one on the device; other errors thrown', () => {
+  const n = 2048;
+  const dev = new ClusterRefuser('CUDA_ERROR_INVALID_CLUSTER_SIZE');
+  const a = strided(dev.alloc('float64', n * n), { rows: n, count: 1 });
+  const req = { a, ipiv: dev.alloc('int32', n), pivotStride: n, info: dev.alloc('int32', 1) };
+  getrfCuda(dev, req);
+  assert.equal(dev.attempts, 1, 'one refusal');
+  assert.equal(dev.names.get('getrf_wide_d_w64_st'), n / 64, 'every leaf on the wide kernel');
+  dev.names.clear();
+  getrfCuda(dev, req);
+  assert.equal(dev.attempts, 1, 'not asked again');
+  assert.equal(dev.names.get('getrf_wide_d_w64_st'), n / 64);
+  const broken = new ClusterRefuser('CUDA_ERROR_ILLEGAL_ADDRESS');
+  const b = { ...req, a: strided(broken.alloc('float64', n * n), { rows: n, count: 1 }), ipiv: broken.alloc('int32', n), info: broken.alloc('int32', 1) };
+  assert.throws(() => getrfCuda(broken, b), /CUDA_ERROR_ILLEGAL_ADDRESS/);
 });
 
 // The spread leaf (generate-spread.ts): which panels take it, its shape, and its source.

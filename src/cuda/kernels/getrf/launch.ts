@@ -14,6 +14,7 @@ import { recursionForced, type FamilyOptions } from '../common/family-options.js
 import { cachedKernel, kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, stridedArgs, type LaunchGroup } from '../common/operands.js';
 import { block } from '../common/sub-blocks.js';
+import { CudaError } from '../../runtime/errors.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { gemmRouted } from '../gemm/index.js';
@@ -27,7 +28,7 @@ import { getrfTallSource } from './generate-tall.js';
 import { getrfSpreadSource, SPREAD_THREADS, SPREAD_WIDTH, spreadSharedBytes, spreadSlotReals, spreadSyncInts } from './generate-spread.js';
 import { getrfWideSource, WIDE_MAX, wideSubBlock } from './generate-wide.js';
 import type { GetrfForce, GetrfSpreadParams, GetrfTallParams, GetrfWideParams } from './params.js';
-import { getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfRecursionSteps, getrfRecursive, planGetrf, spreadShape, tallShape, type SpreadShape, type TallShape } from './plan.js';
+import { getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfRecursionSteps, getrfRecursive, planGetrf, spreadShape, tallShape, type SpreadDevice, type SpreadShape, type TallShape } from './plan.js';
 
 export type GetrfOptions = FamilyOptions<GetrfForce, GetrfTuning>;
 
@@ -182,6 +183,16 @@ function getrfRecursion(
  * after a fork). Only GEMMs go to the side: trsm takes workspace, which is reused in main-stream
  * order. Pivots and info as getrfRecursion (leaves in column order on the main stream).
  */
+/**
+ * Devices whose driver refused to launch the spread leaf's cluster (no 16 SMs with room in one GPC:
+ * a MIG slice, a smaller part, a cluster size the part does not take): the cluster form is not
+ * asked of them again. A refused launch is not a sticky error; inside a stream capture it still
+ * invalidates the capture.
+ */
+const clustersRefused = new WeakSet<GpuDevice>();
+const clusterRefusal = (e: unknown): boolean =>
+  e instanceof CudaError && (e.status === 'CUDA_ERROR_INVALID_CLUSTER_SIZE' || e.status === 'CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES');
+
 function getrfPanels(
   dev: GpuDevice, dtype: DType, a: StridedBatch<DeviceArray>, ipiv: DeviceArray, pivotStride: number, info: DeviceArray,
   count: number, tuning: GetrfTuning, force: GetrfForce,
@@ -200,9 +211,9 @@ function getrfPanels(
   // Leaves wider than the tall kernel holds for their rows: the wide (or spread) leaf kernel, one launch.
   const leafWidth = (rows: number): number => Math.max(wide, shape(rows).nb);
   // Leaves of many rows over many blocks (generate-spread.ts) where the table or `force` says so.
-  const spreadDevice = { smCount: dev.info.smCount, sharedLimit: sharedLimit(dev), clusters: dev.info.major >= 9 };
+  const spreadDevice = (): SpreadDevice => ({ smCount: dev.info.smCount, sharedLimit: sharedLimit(dev), clusters: dev.info.major >= 9 && !clustersRefused.has(dev) });
   const spreadForce = { spread: force.spreadLeaf, cluster: force.spreadCluster };
-  const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, spreadDevice, tuning.blocked.spreadLeaf, spreadForce) : null);
+  const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, spreadDevice(), tuning.blocked.spreadLeaf, spreadForce) : null);
   const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
   const swaps = (from: number, to: number, col: number, cols: number): void => {
     swapsKernel.launch({ grid: [count, Math.ceil(cols / SWAPS_TILE), 1], block: [SWAPS_THREADS, 1, 1] }, [
@@ -234,10 +245,15 @@ function getrfPanels(
       if (sp !== null && sp.cluster > 0) {
         const threads = tuning.blocked.spreadLeaf.cluster.threads;
         const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads, maxBlocks: 32, cluster: sp.cluster };
-        const k = kernelFor(dev, 'getrf-spread', p, () => getrfSpreadSource(p));
-        k.launch({ grid: [count * sp.blocks, 1, 1], block: [threads, 1, 1], sharedBytes: spreadSharedBytes(p) }, [
-          ...args, arg.i32(count), arg.i32(m - off), arg.i32(width), arg.i32(off)]);
-        return;
+        try {
+          const k = kernelFor(dev, 'getrf-spread', p, () => getrfSpreadSource(p));
+          k.launch({ grid: [count * sp.blocks, 1, 1], block: [threads, 1, 1], sharedBytes: spreadSharedBytes(p) }, [
+            ...args, arg.i32(count), arg.i32(m - off), arg.i32(width), arg.i32(off)]);
+          return;
+        } catch (e) {
+          if (!clusterRefusal(e)) throw e;
+          clustersRefused.add(dev);   // this leaf and every later one: the wide leaf (or the grid form where its workspace was taken)
+        }
       }
       if (sp !== null && sync && slots) {
         const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads: SPREAD_THREADS, maxBlocks: Math.ceil(sp.blocks / 32) * 32, cluster: 0 };
