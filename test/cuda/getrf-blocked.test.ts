@@ -281,6 +281,14 @@ test('a refused cluster launch: the wide leaf for that leaf and every later one 
   getrfCuda(dev, req);
   assert.equal(dev.attempts, 1, 'not asked again');
   assert.equal(dev.names.get('getrf_wide_d_w64_st'), n / 64);
+  // A call whose leaves mix the forms (4200 rows: the grid form for the first two leaves, taller than
+  // a cluster holds; the cluster form below 4096): the refusal leaves the grid-form leaves as planned.
+  const mixed = new ClusterRefuser('CUDA_ERROR_INVALID_CLUSTER_SIZE');
+  const tall = { a: strided(mixed.alloc('float64', 4200 * 256), { rows: 4200, cols: 256, count: 1 }), ipiv: mixed.alloc('int32', 256), pivotStride: 256, info: mixed.alloc('int32', 1) };
+  getrfCuda(mixed, tall);
+  assert.equal(mixed.attempts, 1);
+  assert.deepEqual([...mixed.names].filter(([k]) => k.startsWith('getrf_spread') || k.startsWith('getrf_wide')).sort(),
+    [['getrf_spread_d_w64_rb256_t256_g32', 2], ['getrf_wide_d_w64_st', 2]], 'two grid-form leaves, then the wide leaf where the cluster was refused');
   const broken = new ClusterRefuser('CUDA_ERROR_ILLEGAL_ADDRESS');
   const b = { ...req, a: strided(broken.alloc('float64', n * n), { rows: n, count: 1 }), ipiv: broken.alloc('int32', n), info: broken.alloc('int32', 1) };
   assert.throws(() => getrfCuda(broken, b), /CUDA_ERROR_ILLEGAL_ADDRESS/);

@@ -437,9 +437,11 @@ const BLOCKED_CASES: readonly [string, GetrfOptions['force'], (dev: GpuDevice, r
   ['float64 batch of 3 mixing singular and good, n = 1000', { panelWidth: 128, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1000, 1000, 3, (i) => (i === 1 ? 'singular' : 'general'))],
   ['float64 batch of 5 with NaN and singular matrices, n = 600', { panelWidth: 64 }, (dev, rng) =>
     checkGetrf(dev, rng, 'float64', 600, 600, 5, (i) => (['general', 'singular', 'nan', 'general', 'singular'] as const)[i]!)],
-  // The spread leaf (generate-spread.ts: a panel over many blocks), forced wherever its shape allows.
+  // The spread leaf (generate-spread.ts: a panel over many blocks), forced wherever its shape allows
+  // (float64: the cluster form first on sm_90), and once in the grid form alone.
   ['float64 n = 1000, spread leaves, lookahead', { panelWidth: 64, spreadLeaf: true, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1000, 1000, 1, () => 'general')],
   ['float64 n = 1536, panels of 128 (two spread leaves a panel)', { panelWidth: 128, spreadLeaf: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1536, 1536, 1, () => 'general')],
+  ['float64 n = 1100, spread leaves in the grid form, lookahead', { panelWidth: 64, spreadLeaf: true, spreadCluster: false, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1100, 1100, 2, () => 'general')],
   ['float32 n = 1025, spread leaves', { panelWidth: 64, spreadLeaf: true }, (dev, rng) => checkGetrf(dev, rng, 'float32', 1025, 1025, 1, () => 'general', true)],
   ['float64 tall 1300 x 700 and wide 700 x 1300, spread leaves', { panelWidth: 64, spreadLeaf: true, lookahead: true }, (dev, rng) => {
     checkGetrf(dev, rng, 'float64', 1300, 700, 1, () => 'general');

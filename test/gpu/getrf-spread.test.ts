@@ -23,15 +23,16 @@ import { assertLayoutClose, layoutLength, oddLayout, randomBuffer } from '../hel
 const skip = gpuSkipReason();
 const FORCED = { force: { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, spreadLeaf: true, lookahead: false } };
 
-test('the spread leaf alone, both forms: m x w panels against dgetf2 (partial blocks, several matrices, ties, zero columns, NaN)', { skip, timeout: 300_000 }, () => {
+test('the spread leaf alone, both forms (float64): m x w panels against dgetf2 (partial blocks, several matrices, ties, zero columns, NaN)', { skip, timeout: 300_000 }, () => {
   const dev = gpu();
   const rng = new Rng(2091);
   const cases: [DType, number, number, number][] = [
     ['float64', 40, 40, 2], ['float64', 100, 20, 3], ['float64', 1000, 64, 1], ['float64', 4097, 64, 2], ['float64', 9000, 33, 1],
     ['float32', 96, 33, 2], ['float32', 5000, 64, 1], ['float64', 4096, 64, 3], ['float32', 8192, 50, 2], ['float64', 2600, 64, 6],
   ];
-  // Both forms: the cluster form (sm_90) where it holds the rows (float64 to 4096, float32 to
-  // 8192), the grid form above; then the grid form everywhere.
+  // Both forms: the cluster form (sm_90) where the table has it (float64) and it holds the rows
+  // (to 4096), the grid form elsewhere (float32 always: the table keeps it off the cluster form);
+  // then the grid form everywhere.
   for (const cluster of [true, false]) for (const [dtype, m, w, count] of cases) {
     const l = oddLayout(m, w, count);
     const host = randomBuffer(rng, dtype, layoutLength(l));

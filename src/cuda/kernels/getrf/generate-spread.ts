@@ -66,17 +66,34 @@ export const spreadSyncInts = (count: number, blocks: number): number => 2 + cou
 export const spreadSlotReals = (width: number, blocks: number): number => 2 * (blocks + 1) * width;
 
 /**
- * The tagged words of step 1: a key as a 63-bit code ordered as the keys (-2: no candidate -> 0,
- * -1: NaN below row k -> 1, |x| or +inf -> its bits + 2; non-negative floats order as their bits),
- * the strong relaxed loads and stores that carry them, the fence that makes them release / acquire
- * (PTX's fence-based synchronization), and the (code, row) reduction of a warp.
+ * The pivot candidates' key codes, shared by both forms: a key as a 63-bit code ordered as the
+ * keys (-2: no candidate -> 0, -1: NaN below row k -> 1, |x| or +inf -> its bits + 2; non-negative
+ * floats order as their bits), and the (code, row) reduction of a warp.
  */
 function keyCodeHelpers(dtype: DType): string {
   const bits = dtype === 'float64' ? '(unsigned long long)__double_as_longlong(key)' : '(unsigned long long)__float_as_uint(key)';
   return `static __device__ __forceinline__ unsigned long long keyCode(real key) {
   return key < real(-1.5) ? 0ull : key < real(0) ? 1ull : ${bits} + 2ull;
 }
-#ifndef MYRIAD_HOST_EMULATION   // a host harness brings its own (test/helpers/getrf-spread-host-harness.cpp)
+// (code, row) pairs: the larger code wins, ties go to the smaller row (idamax).
+static __device__ __forceinline__ void betterCode(unsigned long long& code, int& pos, unsigned long long ocode, int opos) {
+  if (ocode > code || (ocode == code && opos < pos)) { code = ocode; pos = opos; }
+}
+static __device__ __forceinline__ void warpBestCode(unsigned long long& code, int& pos) {
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) {
+    const unsigned long long oc = __shfl_xor_sync(0xffffffffu, code, off);
+    const int op = __shfl_xor_sync(0xffffffffu, pos, off);
+    betterCode(code, pos, oc, op);
+  }
+}`;
+}
+
+/**
+ * The grid form's tagged words: the strong relaxed loads and stores that carry them and the fence
+ * that makes them release / acquire (PTX's fence-based synchronization).
+ */
+const GRID_WORD_HELPERS = `#ifndef MYRIAD_HOST_EMULATION   // a host harness brings its own (test/helpers/getrf-spread-host-harness.cpp)
 static __device__ __forceinline__ void fenceAcqRel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 static __device__ __forceinline__ void storeRelaxed64(unsigned long long* p, unsigned long long v) {
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" :: "l"(p), "l"(v) : "memory");
@@ -94,20 +111,7 @@ static __device__ __forceinline__ unsigned loadRelaxed32(const unsigned* p) {
   asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
-#endif
-// (code, row) pairs: the larger code wins, ties go to the smaller row (idamax).
-static __device__ __forceinline__ void betterCode(unsigned long long& code, int& pos, unsigned long long ocode, int opos) {
-  if (ocode > code || (ocode == code && opos < pos)) { code = ocode; pos = opos; }
-}
-static __device__ __forceinline__ void warpBestCode(unsigned long long& code, int& pos) {
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) {
-    const unsigned long long oc = __shfl_xor_sync(0xffffffffu, code, off);
-    const int op = __shfl_xor_sync(0xffffffffu, pos, off);
-    betterCode(code, pos, oc, op);
-  }
-}`;
-}
+#endif`;
 
 /**
  * The cluster form's helpers (PTX ISA "Distributed shared memory", "barrier.cluster"): this block's
@@ -237,15 +241,18 @@ export function getrfSpreadSource(p: GetrfSpreadParams): KernelSource {
   __shared__ real xRowK[2][W];                   // row k (its owner's),
   __shared__ unsigned long long xKey[2];         // the candidate's key code
   __shared__ int xPos[2];                        // and row`,
+    // (The grid is count clusters, so the return never runs; without it ptxas spills 4 bytes at
+    // 512 threads, CUDA 13.)
     place: `  const int mid = (int)clusterIndex(), b = (int)clusterRank();
-  if (mid >= count) return;   // (never: the grid is count clusters; every block of a cluster returns alike)`,
+  if (mid >= count) return;`,
     setup: '',
     perColumn: '',
     exchange: CLUSTER_EXCHANGE,
     // No block leaves while another may still read its buffers of the last column.
     end: '  clusterSync();\n',
   } : {
-    helpers: `${FLAG_HELPERS}`,
+    helpers: `${FLAG_HELPERS}
+${GRID_WORD_HELPERS}`,
     attributes: '__launch_bounds__(T)',
     parameters: 'int m, int w, int off, int G, real* __restrict__ slots, int* __restrict__ sync',
     buffers: '',

@@ -174,16 +174,6 @@ function getrfRecursion(
 }
 
 /**
- * The blocked driver of plan.ts (getrfBlockedSteps) over a strided batch: panels of nb columns,
- * each by the recursion's steps (leaves up to the table's wideLeaf columns by the wide leaf kernel,
- * narrower ones by the tall kernel; trsm and gemm as getrfRecursion; its swaps and
- * each panel's interchanges of all other columns by the swaps kernel, one launch each), then the
- * trailing trsm and GEMM; with lookahead, the GEMM beyond the next panel on the device's side
- * stream (as potrf's fused driver: nothing waits on the host, capture-safe, the side joined only
- * after a fork). Only GEMMs go to the side: trsm takes workspace, which is reused in main-stream
- * order. Pivots and info as getrfRecursion (leaves in column order on the main stream).
- */
-/**
  * Devices whose driver refused to launch the spread leaf's cluster (no 16 SMs with room in one GPC:
  * a MIG slice, a smaller part, a cluster size the part does not take): the cluster form is not
  * asked of them again. A refused launch is not a sticky error; inside a stream capture it still
@@ -193,6 +183,16 @@ const clustersRefused = new WeakSet<GpuDevice>();
 const clusterRefusal = (e: unknown): boolean =>
   e instanceof CudaError && (e.status === 'CUDA_ERROR_INVALID_CLUSTER_SIZE' || e.status === 'CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES');
 
+/**
+ * The blocked driver of plan.ts (getrfBlockedSteps) over a strided batch: panels of nb columns,
+ * each by the recursion's steps (leaves up to the table's wideLeaf columns by the wide leaf kernel,
+ * narrower ones by the tall kernel; trsm and gemm as getrfRecursion; its swaps and
+ * each panel's interchanges of all other columns by the swaps kernel, one launch each), then the
+ * trailing trsm and GEMM; with lookahead, the GEMM beyond the next panel on the device's side
+ * stream (as potrf's fused driver: nothing waits on the host, capture-safe, the side joined only
+ * after a fork). Only GEMMs go to the side: trsm takes workspace, which is reused in main-stream
+ * order. Pivots and info as getrfRecursion (leaves in column order on the main stream).
+ */
 function getrfPanels(
   dev: GpuDevice, dtype: DType, a: StridedBatch<DeviceArray>, ipiv: DeviceArray, pivotStride: number, info: DeviceArray,
   count: number, tuning: GetrfTuning, force: GetrfForce,
@@ -211,9 +211,9 @@ function getrfPanels(
   // Leaves wider than the tall kernel holds for their rows: the wide (or spread) leaf kernel, one launch.
   const leafWidth = (rows: number): number => Math.max(wide, shape(rows).nb);
   // Leaves of many rows over many blocks (generate-spread.ts) where the table or `force` says so.
-  const spreadDevice = (): SpreadDevice => ({ smCount: dev.info.smCount, sharedLimit: sharedLimit(dev), clusters: dev.info.major >= 9 && !clustersRefused.has(dev) });
+  const spreadDevice: SpreadDevice = { smCount: dev.info.smCount, sharedLimit: sharedLimit(dev), clusters: dev.info.major >= 9 && !clustersRefused.has(dev) };
   const spreadForce = { spread: force.spreadLeaf, cluster: force.spreadCluster };
-  const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, spreadDevice(), tuning.blocked.spreadLeaf, spreadForce) : null);
+  const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, spreadDevice, tuning.blocked.spreadLeaf, spreadForce) : null);
   const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
   const swaps = (from: number, to: number, col: number, cols: number): void => {
     swapsKernel.launch({ grid: [count, Math.ceil(cols / SWAPS_TILE), 1], block: [SWAPS_THREADS, 1, 1] }, [
@@ -223,14 +223,15 @@ function getrfPanels(
   const steps = getrfBlockedSteps(m, n, nb, leafWidth, side !== null);
   const frame = Workspace.of(dev).frame();
   try {
-    // The grid-form spread leaves' tickets and tagged words (a fresh area a leaf, zeroed once for
-    // the call) and their candidate rows (reused: the leaves run one after another on the main
-    // stream). The cluster form needs neither.
-    const spreadBlocks = steps.flatMap((s) => (s.kind === 'panel' && s.width > shape(m - s.off).nb ? [spread(m - s.off)] : []))
-      .flatMap((sp) => (sp !== null && sp.cluster === 0 ? [sp.blocks] : []));
-    const mostBlocks = Math.max(0, ...spreadBlocks);
+    // Each leaf's spread shape, planned once. The grid-form leaves' tickets and tagged words (a
+    // fresh area a leaf, zeroed once for the call) and their candidate rows (reused: the leaves run
+    // one after another on the main stream); the cluster form needs neither.
+    const spreads = new Map<number, SpreadShape | null>();
+    for (const st of steps) if (st.kind === 'panel' && st.width > shape(m - st.off).nb) spreads.set(st.off, spread(m - st.off));
+    const gridBlocks = [...spreads.values()].flatMap((sp) => (sp !== null && sp.cluster === 0 ? [sp.blocks] : []));
+    const mostBlocks = Math.max(0, ...gridBlocks);
     const syncInts = spreadSyncInts(count, mostBlocks);
-    const sync = mostBlocks > 0 ? frame.take('int32', spreadBlocks.length * syncInts, `the LU's spread leaves' tickets and pivot candidates (${spreadBlocks.length} leaves of ${count} matrices)`) : null;
+    const sync = mostBlocks > 0 ? frame.take('int32', gridBlocks.length * syncInts, `the LU's spread leaves' tickets and pivot candidates (${gridBlocks.length} leaves of ${count} matrices)`) : null;
     const slots = mostBlocks > 0 ? frame.take(dtype, count * spreadSlotReals(SPREAD_WIDTH, mostBlocks), `the LU's spread leaves' candidate rows (${count} matrices)`) : null;
     if (sync) dev.fill(sync, 0);
     let spreadDone = 0;
@@ -241,8 +242,9 @@ function getrfPanels(
         return;
       }
       const args = [...stridedArgs(go.sub(off, off, m - off, width)), arg.ptr(ipiv), arg.i32(pivotStride), arg.ptr(info)];
-      const sp = spread(m - off);
-      if (sp !== null && sp.cluster > 0) {
+      const sp = spreads.get(off) ?? null;
+      // A leaf planned for the cluster form on a device that has refused it: the wide leaf.
+      if (sp !== null && sp.cluster > 0 && !clustersRefused.has(dev)) {
         const threads = tuning.blocked.spreadLeaf.cluster.threads;
         const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads, maxBlocks: 32, cluster: sp.cluster };
         try {
@@ -252,10 +254,10 @@ function getrfPanels(
           return;
         } catch (e) {
           if (!clusterRefusal(e)) throw e;
-          clustersRefused.add(dev);   // this leaf and every later one: the wide leaf (or the grid form where its workspace was taken)
+          clustersRefused.add(dev);   // this leaf and this call's later cluster leaves: the wide leaf; later calls plan without the form
         }
       }
-      if (sp !== null && sync && slots) {
+      if (sp !== null && sp.cluster === 0 && sync && slots) {
         const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads: SPREAD_THREADS, maxBlocks: Math.ceil(sp.blocks / 32) * 32, cluster: 0 };
         const k = kernelFor(dev, 'getrf-spread', p, () => getrfSpreadSource(p));
         const area = sync.ptr + BigInt(spreadDone++ * syncInts * 4);

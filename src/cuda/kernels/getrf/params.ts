@@ -79,7 +79,7 @@ export interface GetrfSpreadParams {
   /** Rows of the panel a block holds (a power of two from 32). */
   readonly rowsPerBlock: number;
   readonly threads: number;
-  /** Blocks a matrix the kernel can take (warp 0 polls maxBlocks / 32 of them a lane; a multiple of 32). */
+  /** The grid form's blocks a matrix at most (warp 0 polls maxBlocks / 32 of them a lane; a multiple of 32); the cluster form ignores it. */
   readonly maxBlocks: number;
   /**
    * 0: the grid-wide exchange through global memory (tickets, tagged words). G > 0: a matrix's blocks

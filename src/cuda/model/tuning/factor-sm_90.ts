@@ -177,12 +177,13 @@ export const sm90GetrfTuning: GetrfTuning = {
     // The cluster form (session 10, generate-spread.ts; H100, scripts/probe/getrf-spread.mjs, one
     // m x 64 panel, ms, wide / grid form / cluster of 16 blocks of 512 threads, final kernel):
     // float64 1024 0.524 / 0.365 / 0.233, 2048 0.331 / 0.316 / 0.232, 4096 0.542 / 0.353 / 0.281
-    // (factors and pivots equal to the wide leaf's); 256 threads a block 5-30% slower, 1024 no
-    // faster; at 512 rows the wide leaf won (0.173 against 0.203). Whole LU, float64, default plan
+    // (factors and pivots equal to the wide leaf's; the wide leaf's 1024 row an outlier: 0.21-0.36
+    // in earlier runs); 256 threads a block 2-66% slower (mostly 3-12%), 1024 no faster; at 512
+    // rows the wide leaf won (0.173 against 0.203). Whole LU, float64, default plan
     // (getrf-blocked.mjs; cuSOLVER in the same run; each row from a fresh machine of the same
-    // type): 2048 9.89 (wide leaves) -> 8.86 ms (5.78), 4096 25.85 (session 9: the grid form from
-    // 2560 rows; 26.5-26.9 this session) -> 20.36 (14.06), 8192 68.6-70.6 -> 65.6 (39.3); pivots
-    // equal to cuSOLVER's. float32: the leaf alone is
+    // type): 2048 9.98-10.26 (wide leaves) -> 8.86 ms (5.78), 4096 25.85 (session 9: the grid form
+    // from 2560 rows; 26.5-26.9 this session) -> 20.36 (14.06), 8192 70.6 (71.0-73.2 this session)
+    // -> 65.6 (39.3); pivots equal to cuSOLVER's. float32: the leaf alone is
     // right and fast (1024 0.326 / 0.296, 4096 0.440 / 0.270, 8192 0.693 / 0.412), but the whole
     // float32 LU at 2048 and 4096 with the cluster form did not finish on the GPU (two runs; cause
     // not found: the same shapes finish in float64), so float32 stays off it (Infinity: even
