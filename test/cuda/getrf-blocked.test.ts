@@ -230,6 +230,30 @@ test('on a device: fewer launches than the recursion, one interchange launch a p
   }
 });
 
+test('the blocked driver\'s leaves take the blocked table\'s register sub-block, not the recursion\'s; force.tallWidest overrides', () => {
+  const entries: string[] = [];
+  class Recorder extends FakeDevice {
+    override kernel(src?: KernelSource): Kernel {
+      entries.push(src!.entry);
+      return { name: src!.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024, launch: () => {} };
+    }
+  }
+  const dev = new Recorder(0, []);
+  const n = 1100;
+  const a = strided(dev.alloc('float32', n * n), { rows: n, count: 1 });
+  const ipiv = dev.alloc('int32', n), info = dev.alloc('int32', 1);
+  const leafBlocks = (force: NonNullable<Parameters<typeof getrfCuda>[2]>['force']): Set<string> => {
+    entries.length = 0;
+    getrfCuda(dev, { a, ipiv, pivotStride: n, info }, { force });
+    return new Set(entries.filter((e) => e.startsWith('getrf_wide') || e.startsWith('getrf_tall')).map((e) => /_nb(\d+)_/.exec(e)![1]!));
+  };
+  const blocked = { recursive: true, panels: true, lookahead: false, spreadLeaf: false } as const;
+  assert.notEqual(T.blocked.widest.float32, T.recursion.widest.float32, 'the table\'s float32 sub-blocks differ (else this test proves nothing)');
+  assert.deepEqual(leafBlocks(blocked), new Set([String(T.blocked.widest.float32)]));
+  assert.deepEqual(leafBlocks({ ...blocked, tallWidest: 8 }), new Set(['8']));
+  assert.ok(leafBlocks({ recursive: true, panels: false }).has(String(T.recursion.widest.float32)), 'the recursion by halves keeps its own');
+});
+
 test('the swaps kernel and the wide leaf: pure, every parameter changes the source, they compile (swaps without spills)', { skip: NVCC_SKIP, timeout: 180_000 }, async () => {
   const all = (['float64', 'float32'] as const).flatMap((dtype) => (['strided', 'pointer'] as const).map((kind) => getrfSwapsSource({ dtype, kind })));
   assert.equal(new Set(all.map((k) => k.source)).size, all.length);

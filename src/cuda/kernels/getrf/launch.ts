@@ -203,7 +203,7 @@ function getrfPanels(
   const side = (force.lookahead ?? Math.max(m, n) >= tuning.blocked.lookaheadFrom[dtype]) && dev.side !== undefined && dev.joinSide !== undefined
     ? { fork: dev.side.bind(dev), join: dev.joinSide.bind(dev) } : null;
   zeroInfo(dev, info, null, count);
-  const widest = force.tallWidest ?? tuning.recursion.widest[dtype];
+  const widest = force.tallWidest ?? tuning.blocked.widest[dtype];
   const shape = (rows: number): TallShape => tallShape(dtype, rows, tuning.recursion, widest);
   const wide = force.wideLeaf ?? tuning.blocked.wideLeaf[dtype];
   if (!(Number.isInteger(wide) && wide >= 0 && wide <= WIDE_MAX)) throw new MyriadError('INVALID_ARGUMENT', `getrf's wide leaf must be 0 ... ${WIDE_MAX} columns, got ${wide}`, 'wideLeaf');

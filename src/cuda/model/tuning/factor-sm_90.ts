@@ -156,6 +156,13 @@ export const sm90GetrfTuning: GetrfTuning = {
     },
     lookaheadFrom: { float64: 4096, float32: 4096 },
     wideLeaf: { float64: 64, float32: 64 },
+    // Session 11 (H100, scripts/probe/getrf-cluster-f32.mjs, one float32 matrix, cluster leaves from
+    // 1024 rows, ms, sub-blocks of 16 / the recursion's 32; cuSOLVER in the same run): 1100 3.75 / 3.95
+    // (2.38), 2048 7.93 / 8.23 (4.87), 4096 18.89 / 19.14 (12.46). And a cold first call: NVRTC
+    // compiles a float32 wide leaf of 32-column sub-blocks in ~10 s (32 unrolled columns; one a
+    // thread count, five for n = 1100), one of 16 in ~3: the first float32 LU of n = 1100 took 63 s
+    // on a fresh machine, 14 s with 16. float64 keeps the recursion's 16.
+    widest: { float64: 16, float32: 16 },
     // The wide leaf over many blocks (generate-spread.ts; session 9, scripts/probe/getrf-spread.mjs,
     // one m x 64 panel, H100, ms, wide / spread over at most 32 blocks): float64 1024 0.29 / 0.31,
     // 2048 0.36 / 0.36, 4096 0.58 / 0.37, 8192 1.10 / 0.42, 16384 2.93 / 0.51 (at most 16 / 64 / 128
@@ -187,7 +194,13 @@ export const sm90GetrfTuning: GetrfTuning = {
     // right and fast (1024 0.326 / 0.296, 4096 0.440 / 0.270, 8192 0.693 / 0.412), but the whole
     // float32 LU at 2048 and 4096 with the cluster form did not finish on the GPU (two runs; cause
     // not found: the same shapes finish in float64), so float32 stays off it (Infinity: even
-    // where forced) until that is found.
-    spreadLeaf: { minRows: { float64: 2560, float32: 2560 }, maxCount: 4, maxBlocks: 32, cluster: { blocks: 16, minRows: { float64: 1024, float32: Infinity }, threads: 512 } },
+    // where forced) until that is found. Session 11 found it: not the GPU but the cold compiles of
+    // the float32 wide leaves (~10 s each, see `widest`), past the probe's time limit; every
+    // launch returned under CUDA_LAUNCH_BLOCKING and the main thread sat in NVRTC. Whole float32
+    // LU, cluster leaves from 1024 rows / the grid form from 2560 (H100, getrf-cluster-f32.mjs, ms,
+    // cuSOLVER in the same run): 1100 4.01 / 3.97 (2.39), 2048 8.28 / 8.75 (4.87), 4096 19.16 /
+    // 22.46 (12.43); pivots equal to cuSOLVER's at 1100 and 2048 (4096: near ties, 2584 rows
+    // equal on both paths, as session 9 found for the wide leaf).
+    spreadLeaf: { minRows: { float64: 2560, float32: 2560 }, maxCount: 4, maxBlocks: 32, cluster: { blocks: 16, minRows: { float64: 1024, float32: 1024 }, threads: 512 } },
   },
 };

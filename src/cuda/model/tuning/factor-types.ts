@@ -94,6 +94,11 @@ export interface GetrfBlockedTuning {
   readonly lookaheadFrom: PerDType<number>;
   /** Its leaves this wide by the wide leaf kernel (kernels/getrf/generate-wide.ts), or 0: the tall leaves only. */
   readonly wideLeaf: PerDType<number>;
+  /**
+   * The widest register sub-block of its leaves (the tall leaves and the wide leaf's sub-blocks; a
+   * power of two), in place of the recursion's `widest`; narrower where the rows do not fit the registers.
+   */
+  readonly widest: PerDType<number>;
   /** Where its wide leaves spread over many blocks (kernels/getrf/generate-spread.ts) instead of one. */
   readonly spreadLeaf: GetrfSpreadTuning;
 }
