@@ -4,7 +4,7 @@
 # nothing). On the GPU machine: bash scripts/probe/factor-spread-cases.sh  (prints a line a case).
 source .device/boot.sh
 for p in "n = 1000, spread leaves, lookahead" "two spread leaves a panel" "spread leaves in the grid form" "float32 n = 1025, spread leaves" \
-         "wide 700 x 1300, spread leaves" "n = 600, spread leaves" "three matrices, zero columns.*spread"; do
+         "wide 700 x 1300, spread leaves" "n = 600, spread leaves" "three matrices, zero columns.*spread" "signalling exchange"; do
   s=$(date +%s); log=${OUT:-/tmp}/case.txt
   timeout -s KILL 150 node --test-name-pattern="$p" dist/test/gpu/factor.test.js > "$log" 2>&1; rc=$?
   echo "[$p] rc $rc $(( $(date +%s) - s )) s: $(grep -E '^ok|^not ok' "$log" | grep -v SKIP | head -3)"

@@ -346,27 +346,35 @@ test('the spread leaf: batches up to the table\'s count from its rows, blocks wi
 test('the spread leaf\'s cluster form: where the device has clusters and the cluster holds the rows, any count; else the grid form', () => {
   const t = { ...T.blocked.spreadLeaf, minRows: { float64: 2560, float32: 2560 }, maxCount: 4, cluster: { blocks: 16, minRows: { float64: 1024, float32: 1536 }, threads: 256 } };
   const h100 = { smCount: 132, sharedLimit: 227 * 1024 - 1024, clusters: true };
-  assert.deepEqual(spreadShape('float64', 4096, 1, h100, t), { rowsPerBlock: 256, blocks: 16, cluster: 16 }, '16 blocks of 256 rows (128 KiB each)');
-  assert.deepEqual(spreadShape('float64', 4096, 4, h100, t), { rowsPerBlock: 256, blocks: 16, cluster: 16 }, 'batches up to the table\'s count');
+  assert.deepEqual(spreadShape('float64', 4096, 1, h100, t), { rowsPerBlock: 256, blocks: 16, cluster: 16, exchange: 'pull' }, '16 blocks of 256 rows (128 KiB each)');
+  assert.deepEqual(spreadShape('float64', 4096, 4, h100, t), { rowsPerBlock: 256, blocks: 16, cluster: 16, exchange: 'pull' }, 'batches up to the table\'s count');
   assert.equal(spreadShape('float64', 4096, 5, h100, t), null, 'larger batches: the wide leaf (a block a matrix fills the GPU)');
-  assert.deepEqual(spreadShape('float64', 4096, 100, h100, t, { cluster: true }), { rowsPerBlock: 256, blocks: 16, cluster: 16 }, 'forced: any count (a cluster runs whole)');
-  assert.deepEqual(spreadShape('float64', 1024, 1, h100, t), { rowsPerBlock: 64, blocks: 16, cluster: 16 }, 'from its own rows');
-  assert.deepEqual(spreadShape('float64', 1100, 1, h100, t), { rowsPerBlock: 128, blocks: 16, cluster: 16 }, 'blocks past the rows hold none');
+  assert.deepEqual(spreadShape('float64', 4096, 100, h100, t, { cluster: true }), { rowsPerBlock: 256, blocks: 16, cluster: 16, exchange: 'pull' }, 'forced: any count (a cluster runs whole)');
+  assert.deepEqual(spreadShape('float64', 1024, 1, h100, t), { rowsPerBlock: 64, blocks: 16, cluster: 16, exchange: 'pull' }, 'from its own rows');
+  assert.deepEqual(spreadShape('float64', 1100, 1, h100, t), { rowsPerBlock: 128, blocks: 16, cluster: 16, exchange: 'pull' }, 'blocks past the rows hold none');
   assert.equal(spreadShape('float64', 1023, 1, h100, t), null, 'below its rows and the grid form\'s: the wide leaf');
   assert.equal(spreadShape('float32', 1100, 1, h100, t), null, 'per dtype');
-  assert.deepEqual(spreadShape('float32', 8192, 1, h100, t), { rowsPerBlock: 512, blocks: 16, cluster: 16 }, 'float32: 512 rows a block fit');
+  assert.deepEqual(spreadShape('float32', 8192, 1, h100, t), { rowsPerBlock: 512, blocks: 16, cluster: 16, exchange: 'pull' }, 'float32: 512 rows a block fit');
   assert.deepEqual(spreadShape('float64', 4097, 1, h100, t), { rowsPerBlock: 256, blocks: 17, cluster: 0 }, 'taller than 16 blocks of 256 float64 rows: the grid form');
   assert.equal(spreadShape('float64', 4097, 5, h100, t), null, 'and there the grid form\'s count');
   assert.deepEqual(spreadShape('float64', 4096, 1, h100, t, { cluster: false }), { rowsPerBlock: 128, blocks: 32, cluster: 0 }, 'forced off: the grid form by its table');
   assert.equal(spreadShape('float64', 2000, 1, h100, t, { cluster: false }), null, 'forced off below the grid form\'s rows: the wide leaf');
-  assert.deepEqual(spreadShape('float64', 40, 1, h100, t, { cluster: true }), { rowsPerBlock: 32, blocks: 16, cluster: 16 }, 'forced: any rows it holds');
-  assert.deepEqual(spreadShape('float64', 40, 1, h100, t, { spread: true }), { rowsPerBlock: 32, blocks: 16, cluster: 16 }, 'the spread leaf forced: its cluster form first');
+  assert.deepEqual(spreadShape('float64', 40, 1, h100, t, { cluster: true }), { rowsPerBlock: 32, blocks: 16, cluster: 16, exchange: 'pull' }, 'forced: any rows it holds');
+  assert.deepEqual(spreadShape('float64', 40, 1, h100, t, { spread: true }), { rowsPerBlock: 32, blocks: 16, cluster: 16, exchange: 'pull' }, 'the spread leaf forced: its cluster form first');
   assert.deepEqual(spreadShape('float64', 40, 1, h100, t, { spread: true, cluster: false }), { rowsPerBlock: 32, blocks: 2, cluster: 0 });
   assert.equal(spreadShape('float64', 4096, 1, h100, { ...t, cluster: { ...t.cluster, blocks: 0 } }, { cluster: true })?.cluster, 0, 'a table without the form');
   assert.equal(spreadShape('float64', 4096, 1, { ...h100, smCount: 8 }, t, { cluster: true }), null, 'more blocks a cluster than SMs: neither form');
   const noFloat32 = { ...t, cluster: { ...t.cluster, minRows: { float64: 1024, float32: Infinity } } };
   assert.deepEqual(spreadShape('float32', 4096, 1, h100, noFloat32, { cluster: true }), { rowsPerBlock: 128, blocks: 32, cluster: 0 }, 'a dtype the table keeps off the form: the grid form even forced');
   assert.equal(spreadShape('float64', 4096, 1, h100, noFloat32)?.cluster, 16);
+  // The pushing exchanges: from the table or forced; their buffers (every block's candidate row by
+  // parity: 2 x 16 x 64 float64 = 16 KiB) count against the shared memory beside the rows.
+  const pushing = { ...t, cluster: { ...t.cluster, exchange: 'signal' as const } };
+  assert.equal(spreadShape('float64', 4096, 1, h100, pushing)?.exchange, 'signal');
+  assert.equal(spreadShape('float64', 4096, 1, h100, t, { exchange: 'push' })?.exchange, 'push');
+  const tight = { ...h100, sharedLimit: 256 * 64 * 8 + 8192 };
+  assert.equal(spreadShape('float64', 4096, 1, tight, t)?.cluster, 16, 'the pulling exchange fits beside 128 KiB of rows');
+  assert.equal(spreadShape('float64', 4096, 1, tight, pushing)?.cluster, 0, 'the pushing one does not: the grid form');
 });
 
 test('the spread leaf: pure, every parameter changes the source, bad shapes refused, compiles without spills', { skip: NVCC_SKIP, timeout: 180_000 }, async () => {
@@ -379,9 +387,20 @@ test('the spread leaf: pure, every parameter changes the source, bad shapes refu
   assert.notEqual(getrfSpreadSource({ ...base, cluster: 16 }).source, getrfSpreadSource({ ...base, cluster: 8 }).source);
   assert.equal(getrfSpreadSource({ ...base, cluster: 16 }).source, getrfSpreadSource({ ...base, cluster: 16, maxBlocks: 64 }).source, 'the cluster form has no polled words');
   assert.throws(() => getrfSpreadSource({ ...base, cluster: 17 }), /cluster of 17/);
+  // The cluster form's exchanges: 'pull' is the default (the same source), each other its own.
+  const clustered = { ...base, cluster: 16 };
+  assert.equal(getrfSpreadSource({ ...clustered, exchange: 'pull' }).source, getrfSpreadSource(clustered).source);
+  const exchanges = (['pull', 'push', 'signal'] as const).map((exchange) => getrfSpreadSource({ ...clustered, exchange }));
+  assert.equal(new Set(exchanges.map((k) => k.source)).size, 3);
+  assert.equal(new Set(exchanges.map((k) => k.entry)).size, 3);
+  assert.match(exchanges[1]!.source, /peerWrite/);
+  assert.doesNotMatch(exchanges[1]!.source, /mbarrier/, 'push: the cluster barrier');
+  assert.match(exchanges[2]!.source, /mbarrierWait/);
+  assert.throws(() => getrfSpreadSource({ ...base, exchange: 'push' }), /cluster form/);
   const shapes = [all[0]!, getrfSpreadSource({ ...base, rowsPerBlock: 256, maxBlocks: 160 }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512 }),
-    getrfSpreadSource({ ...base, rowsPerBlock: 256, cluster: 16, threads: T.blocked.spreadLeaf.cluster.threads }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512, cluster: 16 })];
-  const results = await compileForSm90(FULL_COMPILE ? shapes : shapes.slice(0, 1));
+    getrfSpreadSource({ ...base, rowsPerBlock: 256, cluster: 16, threads: T.blocked.spreadLeaf.cluster.threads }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512, cluster: 16 }),
+    ...(['push', 'signal'] as const).flatMap((exchange) => [getrfSpreadSource({ ...base, rowsPerBlock: 256, cluster: 16, threads: 512, exchange }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512, cluster: 16, threads: 512, exchange })])];
+  const results = await compileForSm90(FULL_COMPILE ? shapes : [shapes[0]!, shapes[shapes.length - 2]!]);
   for (const r of results) if ('report' in r) console.log(`  ${r.src.entry}: ${r.report.registers} registers, ${r.report.spillStores} bytes spilled`);
   const failures = compileFailures(results, (r) => (r.spillStores > 0 ? `${r.spillStores} bytes spilled` : undefined));
   assert.deepEqual(failures, [], failures.join('\n'));

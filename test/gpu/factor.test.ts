@@ -442,6 +442,7 @@ const BLOCKED_CASES: readonly [string, GetrfOptions['force'], (dev: GpuDevice, r
   ['float64 n = 1000, spread leaves, lookahead', { panelWidth: 64, spreadLeaf: true, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1000, 1000, 1, () => 'general')],
   ['float64 n = 1536, panels of 128 (two spread leaves a panel)', { panelWidth: 128, spreadLeaf: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1536, 1536, 1, () => 'general')],
   ['float64 n = 1100, spread leaves in the grid form, lookahead', { panelWidth: 64, spreadLeaf: true, spreadCluster: false, lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1100, 1100, 2, () => 'general')],
+  ['float64 n = 1100, spread leaves with the signalling exchange, lookahead', { panelWidth: 64, spreadLeaf: true, spreadExchange: 'signal', lookahead: true }, (dev, rng) => checkGetrf(dev, rng, 'float64', 1100, 1100, 2, () => 'general')],
   ['float32 n = 1025, spread leaves', { panelWidth: 64, spreadLeaf: true }, (dev, rng) => checkGetrf(dev, rng, 'float32', 1025, 1025, 1, () => 'general', true)],
   ['float64 tall 1300 x 700 and wide 700 x 1300, spread leaves', { panelWidth: 64, spreadLeaf: true, lookahead: true }, (dev, rng) => {
     checkGetrf(dev, rng, 'float64', 1300, 700, 1, () => 'general');

@@ -23,17 +23,17 @@ import { assertLayoutClose, layoutLength, oddLayout, randomBuffer } from '../hel
 const skip = gpuSkipReason();
 const FORCED = { force: { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, spreadLeaf: true, lookahead: false } };
 
-test('the spread leaf alone, both forms (float64): m x w panels against dgetf2 (partial blocks, several matrices, ties, zero columns, NaN)', { skip, timeout: 300_000 }, () => {
+test('the spread leaf alone, both forms and the cluster form\'s three exchanges: m x w panels against dgetf2 (partial blocks, several matrices, ties, zero columns, NaN)', { skip, timeout: 400_000 }, () => {
   const dev = gpu();
   const rng = new Rng(2091);
   const cases: [DType, number, number, number][] = [
     ['float64', 40, 40, 2], ['float64', 100, 20, 3], ['float64', 1000, 64, 1], ['float64', 4097, 64, 2], ['float64', 9000, 33, 1],
     ['float32', 96, 33, 2], ['float32', 5000, 64, 1], ['float64', 4096, 64, 3], ['float32', 8192, 50, 2], ['float64', 2600, 64, 6],
   ];
-  // Both forms: the cluster form (sm_90) where the table has it (float64) and it holds the rows
-  // (to 4096), the grid form elsewhere (float32 always: the table keeps it off the cluster form);
-  // then the grid form everywhere.
-  for (const cluster of [true, false]) for (const [dtype, m, w, count] of cases) {
+  // Both forms: the cluster form (sm_90) where it holds the rows (4096 float64, 8192 float32 rows),
+  // by each of its exchanges (pull, push, signal), the grid form elsewhere; then the grid form everywhere.
+  const forms = [{ cluster: true, exchange: 'pull' }, { cluster: true, exchange: 'push' }, { cluster: true, exchange: 'signal' }, { cluster: false, exchange: 'pull' }] as const;
+  for (const { cluster, exchange } of forms) for (const [dtype, m, w, count] of cases) {
     const l = oddLayout(m, w, count);
     const host = randomBuffer(rng, dtype, layoutLength(l));
     const at = (mat: number, i: number, j: number): number => l.offset + mat * l.stride + i + j * l.ld;
@@ -44,9 +44,9 @@ test('the spread leaf alone, both forms (float64): m x w panels against dgetf2 (
     cpuGetrf({ a: strided(want, l), ipiv: wantPiv, pivotStride: w, info: wantInfo });
     const dA = dev.upload(host), dPiv = dev.upload(new Int32Array(count * w).fill(-7)), dInfo = dev.upload(new Int32Array(count).fill(-7));
     try {
-      getrfCuda(dev, { a: strided(dA, l), ipiv: dPiv, pivotStride: w, info: dInfo }, { force: { ...FORCED.force, spreadCluster: cluster } });
+      getrfCuda(dev, { a: strided(dA, l), ipiv: dPiv, pivotStride: w, info: dInfo }, { force: { ...FORCED.force, spreadCluster: cluster, spreadExchange: exchange } });
       const got = dev.download(dA) as FloatArray, piv = dev.download(dPiv) as Int32Array, info = dev.download(dInfo) as Int32Array;
-      const what = `spread leaf${cluster ? ' (cluster form where it holds the rows)' : ''} ${dtype} ${m} x ${w} x ${count}`;
+      const what = `spread leaf${cluster ? ` (cluster form, ${exchange} exchange, where it holds the rows)` : ''} ${dtype} ${m} x ${w} x ${count}`;
       assert.deepEqual([...info], [...wantInfo], `${what}: info`);
       assert.deepEqual([...piv], [...wantPiv], `${what}: pivots`);
       assert.equal(wantPiv[0], 5, 'the first of two largest values');

@@ -37,7 +37,11 @@
  * memory (each block's candidate row in its own shared memory, one cluster barrier, then loads
  * from the winner's) instead of global memory and polled words: no L2 round trip on the
  * column's critical path. It holds at most G blocks of rows (4096 float64 rows of 64 columns in
- * 16 blocks of 128 KiB); the grid form takes the taller panels.
+ * 16 blocks of 128 KiB); the grid form takes the taller panels. Its exchange (params.ts
+ * `exchange`): 'pull' (measured, session 10), or, written in session 11 without a GPU to time
+ * them, 'push' (each block stores its candidate into every block, so nothing is loaded from
+ * another block after the barrier) and 'signal' (push, then mbarrier arrivals in place of the
+ * cluster barrier: only warp 0 of each block waits).
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
@@ -134,6 +138,39 @@ template <typename T> static __device__ __forceinline__ const T* peer(const T* p
 }`;
 }
 
+/** The pushing exchanges store into another block's shared memory: \`peer\` for writing. */
+const PEER_WRITE_HELPER = `template <typename T> static __device__ __forceinline__ T* peerWrite(T* p, unsigned rank) {
+  unsigned long long r;
+  asm("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"(p), "r"(rank));
+  return reinterpret_cast<T*>(r);
+}`;
+
+/**
+ * The 'signal' exchange's mbarriers (PTX ISA "Parallel Synchronization and Communication
+ * Instructions: mbarrier"): initialised by one thread with the arrivals a phase takes (made visible
+ * to the cluster before any remote arrival), arrived on from another block of the cluster with
+ * release semantics at cluster scope, and waited on locally for a phase's parity with acquire.
+ */
+const MBARRIER_HELPERS = `static __device__ __forceinline__ unsigned sharedAddress(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+static __device__ __forceinline__ void mbarrierInit(unsigned long long* bar, unsigned arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(sharedAddress(bar)), "r"(arrivals) : "memory");
+}
+static __device__ __forceinline__ void mbarrierInitFence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+static __device__ __forceinline__ void clusterFence() { asm volatile("fence.acq_rel.cluster;" ::: "memory"); }
+// One arrival on the same mbarrier of block \`rank\`: this thread's earlier writes (and, through the
+// warp barrier before it, its warp's) visible to whoever sees the phase complete.
+static __device__ __forceinline__ void mbarrierArriveRemote(unsigned long long* bar, unsigned rank) {
+  unsigned remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(sharedAddress(bar)), "r"(rank));
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" :: "r"(remote) : "memory");
+}
+// Until the phase of this parity has completed (every block's arrival for it).
+static __device__ __forceinline__ void mbarrierWait(unsigned long long* bar, unsigned parity) {
+  asm volatile("{\\n\\t.reg .pred done;\\n"
+               "WAIT:\\n\\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\\n"
+               "\\t@!done bra WAIT;\\n}" :: "r"(sharedAddress(bar)), "r"(parity) : "memory");
+}`;
+
 /**
  * Steps 1-2 through global memory (the grid form): warp 0 publishes the block's candidate row (and
  * row k) to its slot, then its tagged words; polls every block's words; reduces; reads the pivot row.
@@ -186,14 +223,14 @@ const GRID_EXCHANGE = `    if (warp == 0) {
     }`;
 
 /**
- * Steps 1-2 through distributed shared memory (the cluster form): warp 0 copies the block's
+ * Steps 1-2 through distributed shared memory (the cluster form, 'pull'): warp 0 copies the block's
  * candidate row (and row k) into this parity's exchange buffers, with the key and row number; one
  * cluster barrier; warp 0 reads the G keys (a lane a block), reduces, and reads the pivot row and
  * row k from their blocks' buffers. One barrier a column suffices: parity q's buffers are written
  * again at column k + 2, after the barrier of column k + 1, which no block reaches before it has
  * read column k's.
  */
-const CLUSTER_EXCHANGE = `    if (warp == 0) {
+const CLUSTER_PULL = `    if (warp == 0) {
       real key = lane < NWR ? redKey[lane] : real(-2);
       int pos = lane < NWR ? redPos[lane] : NONE;
       warpBest(key, pos);
@@ -218,6 +255,51 @@ const CLUSTER_EXCHANGE = `    if (warp == 0) {
       if (lane == 0) sPivRow = pos;
     }`;
 
+/**
+ * Steps 1-2 by pushing ('push', 'signal'): warp 0 stores the block's candidate row, key and row
+ * number into slot b of every block's buffers of this parity (the owner of row k also row k), so
+ * that after the synchronisation each block reduces the G keys and reads the pivot row from its
+ * own shared memory: no load from another block on the column's critical path (the stores go out
+ * before it, in flight together). The update then reads the pivot row and row k where they
+ * arrived (xRows[q][sWin], xRowK[q]). Reuse of parity q at column k + 2: as 'pull' ('push': the
+ * cluster barrier of k + 1; 'signal': a block stores column k + 2 only after every block's arrival
+ * for k + 1, which each makes after its update of column k, the last read of parity q).
+ * 'signal' replaces the cluster barrier by an mbarrier a parity in each block: warp 0's lanes fence
+ * their stores, then lane g arrives on block g's; only warp 0 waits (for the phase of this use of
+ * the buffer, parity (k >> 1) & 1); the other warps wait at the block barrier after it.
+ */
+function clusterPush(signal: boolean): string {
+  return `    if (warp == 0) {
+      real key = lane < NWR ? redKey[lane] : real(-2);
+      int pos = lane < NWR ? redPos[lane] : NONE;
+      warpBest(key, pos);
+      const bool ownsK = k >= r0 && k < r0 + rows;
+      for (int c = lane; c < w; c += 32) {
+        const real v = pos != NONE ? sA[c * RB + (pos - r0)] : real(0);
+        const real vk = ownsK ? sA[c * RB + (k - r0)] : real(0);
+#pragma unroll
+        for (int g = 0; g < G; ++g) {
+          *peerWrite(&xRows[q][b][c], g) = v;
+          if (ownsK) *peerWrite(&xRowK[q][c], g) = vk;
+        }
+      }
+      if (lane < G) { *peerWrite(&xKeys[q][b], lane) = keyCode(key); *peerWrite(&xPoss[q][b], lane) = pos; }
+${signal ? `      clusterFence();
+      __syncwarp();
+      if (lane < G) mbarrierArriveRemote(&xBar[q], lane);
+      mbarrierWait(&xBar[q], (k >> 1) & 1);
+    }` : `    }
+    clusterSync();`}
+    if (warp == 0) {
+      // 2. The G candidates of column k, here, reduced to the pivot.
+      unsigned long long best = 0;
+      int pos = NONE;
+      if (lane < G) betterCode(best, pos, xKeys[q][lane], xPoss[q][lane]);
+      warpBestCode(best, pos);
+      if (lane == 0) { sPivRow = pos; sWin = pos / RB; }
+    }`;
+}
+
 export function getrfSpreadSource(p: GetrfSpreadParams): KernelSource {
   const { width, rowsPerBlock, threads, cluster } = p;
   const rowThreads = Math.min(rowsPerBlock, threads);
@@ -228,16 +310,24 @@ export function getrfSpreadSource(p: GetrfSpreadParams): KernelSource {
   if (!(Number.isInteger(cluster) && cluster >= 0 && cluster <= 16)) {
     throw new Error(`spread leaf: a cluster of ${cluster} blocks is not supported (0: the grid form, 1 ... 16)`);
   }
+  const exchange = p.exchange ?? 'pull';
+  if (cluster === 0 && exchange !== 'pull') throw new Error(`spread leaf: the '${exchange}' exchange is the cluster form's (cluster > 0)`);
+  const pushed = exchange !== 'pull';
   const perLane = Math.ceil(p.maxBlocks / 32);
-  const form = cluster > 0 ? `c${cluster}` : `g${perLane * 32}`;
+  const form = cluster > 0 ? `c${cluster}${pushed ? `_${exchange}` : ''}` : `g${perLane * 32}`;
   const entry = `getrf_spread_${precisionLetter(p.dtype)}_w${width}_rb${rowsPerBlock}_t${threads}_${form}`;
   // The forms differ in how a block finds its matrix and its place in it, in the buffers of the
   // exchange and in the exchange itself; the rest (steps 1 and 3) is one text.
   const parts = cluster > 0 ? {
-    helpers: clusterHelpers(),
+    helpers: pushed ? [clusterHelpers(), PEER_WRITE_HELPER, ...(exchange === 'signal' ? [MBARRIER_HELPERS] : [])].join('\n') : clusterHelpers(),
     attributes: `__cluster_dims__(${cluster}, 1, 1) __launch_bounds__(T)`,
     parameters: 'int m, int w, int off',
-    buffers: `  __shared__ real xRow[2][W];                    // the exchange buffers by parity: the block's candidate row,
+    buffers: pushed ? `  __shared__ real xRows[2][G][W];                // the exchange buffers by parity: every block's candidate row,
+  __shared__ real xRowK[2][W];                   // row k (from its owner),
+  __shared__ unsigned long long xKeys[2][G];     // every block's key code
+  __shared__ int xPoss[2][G];                    // and row
+  __shared__ int sWin;                           // the block whose candidate won${exchange === 'signal' ? `
+  __shared__ unsigned long long xBar[2];         // an mbarrier a parity: G arrivals a phase` : ''}` : `  __shared__ real xRow[2][W];                    // the exchange buffers by parity: the block's candidate row,
   __shared__ real xRowK[2][W];                   // row k (its owner's),
   __shared__ unsigned long long xKey[2];         // the candidate's key code
   __shared__ int xPos[2];                        // and row`,
@@ -245,9 +335,12 @@ export function getrfSpreadSource(p: GetrfSpreadParams): KernelSource {
     // 512 threads, CUDA 13.)
     place: `  const int mid = (int)clusterIndex(), b = (int)clusterRank();
   if (mid >= count) return;`,
-    setup: '',
+    // ('signal': the mbarriers initialised, and the cluster past that, before any block arrives on another's.)
+    setup: exchange === 'signal' ? `  if (tid == 0) { mbarrierInit(&xBar[0], G); mbarrierInit(&xBar[1], G); mbarrierInitFence(); }
+  clusterSync();
+` : '',
     perColumn: '',
-    exchange: CLUSTER_EXCHANGE,
+    exchange: pushed ? clusterPush(exchange === 'signal') : CLUSTER_PULL,
     // No block leaves while another may still read its buffers of the last column.
     end: '  clusterSync();\n',
   } : {
@@ -269,6 +362,8 @@ ${GRID_WORD_HELPERS}`,
     exchange: GRID_EXCHANGE,
     end: '',
   };
+  // The pivot row and row k as step 3 reads them: copied into sPiv / sRowK, or where they were pushed.
+  const P = pushed ? 'pivRow' : 'sPiv', K = pushed ? 'rowK' : 'sRowK';
   const layout = cluster > 0
     ? `// A points at the panel's first element A(off, off) of matrix 0; m rows, w <= W columns (m >= w).
 // G = ${cluster} blocks a matrix, one cluster (grid: count * G); blocks past the panel's rows hold none.`
@@ -337,7 +432,9 @@ ${parts.exchange}
     __syncthreads();
     // 3. Swap, scale and update the elements this thread owns.
     const int piv = sPivRow;
-    const real pivot = sPiv[k];
+${pushed ? `    const real* pivRow = xRows[q][sWin];   // where the exchange left them
+    const real* rowK = xRowK[q];
+` : ''}    const real pivot = ${P}[k];
     if (tid == 0) sPivots[k] = off + piv;   // written out at the end: no global store before the next exchange's release
     if (pivot == real(0) && inf == 0) inf = off + k + 1;
     const bool scale = pivot != real(0);
@@ -349,14 +446,14 @@ ${parts.exchange}
       const int r = tr + i * ROWT, gr = r0 + r;
       if (r >= rows) continue;
       if (piv != k && (gr == k || gr == piv)) {
-        for (int c = tc; c < w; c += CG) sA[c * RB + r] = gr == k ? sPiv[c] : sRowK[c];
+        for (int c = tc; c < w; c += CG) sA[c * RB + r] = gr == k ? ${P}[c] : ${K}[c];
       }
       if (gr > k) {
-        real l = gr == piv ? sRowK[k] : xk[i];
+        real l = gr == piv ? ${K}[k] : xk[i];
         if (scale) l = small ? l / pivot : l * rcp;
         if ((k & (CG - 1)) == tc) sA[k * RB + r] = l;
 #pragma unroll 4
-        for (int c = c0; c < w; c += CG) sA[c * RB + r] = fmaReal(-l, sPiv[c], sA[c * RB + r]);
+        for (int c = c0; c < w; c += CG) sA[c * RB + r] = fmaReal(-l, ${P}[c], sA[c * RB + r]);
       }
     }
     __syncthreads();

@@ -212,7 +212,7 @@ function getrfPanels(
   const leafWidth = (rows: number): number => Math.max(wide, shape(rows).nb);
   // Leaves of many rows over many blocks (generate-spread.ts) where the table or `force` says so.
   const spreadDevice: SpreadDevice = { smCount: dev.info.smCount, sharedLimit: sharedLimit(dev), clusters: dev.info.major >= 9 && !clustersRefused.has(dev) };
-  const spreadForce = { spread: force.spreadLeaf, cluster: force.spreadCluster };
+  const spreadForce = { spread: force.spreadLeaf, cluster: force.spreadCluster, exchange: force.spreadExchange };
   const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, spreadDevice, tuning.blocked.spreadLeaf, spreadForce) : null);
   const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
   const swaps = (from: number, to: number, col: number, cols: number): void => {
@@ -246,7 +246,7 @@ function getrfPanels(
       // A leaf planned for the cluster form on a device that has refused it: the wide leaf.
       if (sp !== null && sp.cluster > 0 && !clustersRefused.has(dev)) {
         const threads = tuning.blocked.spreadLeaf.cluster.threads;
-        const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads, maxBlocks: 32, cluster: sp.cluster };
+        const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads, maxBlocks: 32, cluster: sp.cluster, ...(sp.exchange === undefined || sp.exchange === 'pull' ? {} : { exchange: sp.exchange }) };
         try {
           const k = kernelFor(dev, 'getrf-spread', p, () => getrfSpreadSource(p));
           k.launch({ grid: [count * sp.blocks, 1, 1], block: [threads, 1, 1], sharedBytes: spreadSharedBytes(p) }, [

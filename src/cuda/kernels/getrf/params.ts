@@ -3,7 +3,7 @@
  * A generator is a pure function of its parameter object.
  */
 import type { DType } from '../../../core/dtype.js';
-import type { RegisterShape } from '../../model/tuning/index.js';
+import type { RegisterShape, SpreadExchange } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 
 /** rows, cols <= 32: the warp design (generate-small.ts). */
@@ -86,6 +86,15 @@ export interface GetrfSpreadParams {
    * are one thread-block cluster of G (sm_90) and exchange through distributed shared memory.
    */
   readonly cluster: number;
+  /**
+   * The cluster form's exchange of a column (absent: 'pull'). 'pull': each block leaves its
+   * candidate in its own shared memory; one cluster barrier; warp 0 loads the G keys, then the
+   * winner's row, from the other blocks. 'push': each block stores its candidate (and row k, from
+   * its owner) into every block's shared memory before the barrier, so that after it every read is
+   * local. 'signal': as 'push', with a per-block mbarrier that the G blocks arrive on remotely in place
+   * of the cluster barrier (only warp 0 waits; no barrier of all the cluster's threads a column).
+   */
+  readonly exchange?: SpreadExchange;
 }
 
 /** The recursive driver's row interchanges (generate-laswp.ts): dlaswp on a range of columns. */
@@ -125,6 +134,8 @@ export interface GetrfForce {
   readonly spreadLeaf?: boolean;
   /** The spread leaves as thread-block clusters (sm_90) wherever the shape allows (true), or the grid-wide exchange (false). */
   readonly spreadCluster?: boolean;
+  /** The cluster form's exchange (in place of the table's). */
+  readonly spreadExchange?: SpreadExchange;
   /** The blocked driver's lookahead (the trailing update beyond the next panel on a side stream), or never. */
   readonly lookahead?: boolean;
 }

@@ -5,7 +5,7 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
-import { bandFor, type GetrfBlockedTuning, type GetrfRecursionTuning, type GetrfSpreadTuning, type GetrfTuning } from '../../model/tuning/index.js';
+import { bandFor, type GetrfBlockedTuning, type GetrfRecursionTuning, type GetrfSpreadTuning, type GetrfTuning, type SpreadExchange } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
@@ -222,6 +222,8 @@ export interface SpreadShape {
   readonly rowsPerBlock: number;
   readonly blocks: number;
   readonly cluster: number;
+  /** The cluster form's exchange (absent in the grid form). */
+  readonly exchange?: SpreadExchange;
 }
 
 /** What of the GPU a spread leaf's shape depends on: its SMs, the dynamic shared bytes a block may take (operands.ts sharedLimit), thread-block clusters (sm_90). */
@@ -235,6 +237,8 @@ export interface SpreadDevice {
 export interface SpreadForce {
   readonly spread?: boolean | undefined;
   readonly cluster?: boolean | undefined;
+  /** The cluster form's exchange, in place of the table's. */
+  readonly exchange?: SpreadExchange | undefined;
 }
 
 /**
@@ -260,7 +264,10 @@ export function spreadShape(
     let rowsPerBlock = 32;
     while (rowsPerBlock * g < m) rowsPerBlock *= 2;
     const wanted = force.cluster === true || force.spread === true || (m >= t.cluster.minRows[dtype] && count <= t.maxCount);
-    if (wanted && fits(rowsPerBlock, 4096)) return { rowsPerBlock, blocks: g, cluster: g };
+    const exchange = force.exchange ?? t.cluster.exchange ?? 'pull';
+    // (the pushing exchanges also hold every block's candidate row, key and row number by parity)
+    const pushed = exchange === 'pull' ? 0 : 2 * g * (SPREAD_WIDTH * elementBytes(dtype) + 12) + 32;
+    if (wanted && fits(rowsPerBlock, 4096 + pushed)) return { rowsPerBlock, blocks: g, cluster: g, exchange };
   }
   if (force.spread === undefined && (m < t.minRows[dtype] || count > t.maxCount)) return null;
   let rowsPerBlock = 32;

@@ -103,6 +103,9 @@ export interface GetrfBlockedTuning {
   readonly spreadLeaf: GetrfSpreadTuning;
 }
 
+/** The spread leaf's cluster exchange of a column's candidates (kernels/getrf/params.ts GetrfSpreadParams.exchange). */
+export type SpreadExchange = 'pull' | 'push' | 'signal';
+
 /** The spread leaf: from how many panel rows, for how many matrices, over how many blocks a matrix. */
 export interface GetrfSpreadTuning {
   /** Panels of at least this many rows (Infinity: never). */
@@ -117,7 +120,11 @@ export interface GetrfSpreadTuning {
    * how many panel rows (Infinity: never for that dtype, even forced), and threads a block.
    * Batches up to maxCount, as the grid form; panels taller than its blocks hold take the grid form.
    */
-  readonly cluster: { readonly blocks: number; readonly minRows: PerDType<number>; readonly threads: number };
+  readonly cluster: {
+    readonly blocks: number; readonly minRows: PerDType<number>; readonly threads: number;
+    /** How a column's candidates cross the cluster (kernels/getrf/params.ts GetrfSpreadParams.exchange; absent: 'pull'). */
+    readonly exchange?: SpreadExchange;
+  };
 }
 
 /** When the recursive LU replaces the one-block-per-matrix designs, and its leaf panels' shape. */

@@ -33,7 +33,7 @@ export type { TrtriTuning } from './trtri-types.js';
 export type { QrTuning } from './qr-types.js';
 export type { TsqrTuning } from './tsqr-types.js';
 export type { TridiagTuning } from './tridiag-types.js';
-export type { GetrfBlockedTuning, GetrfRecursionTuning, GetrfSpreadTuning, GetrfTuning, PanelBand, PerDType, PotrfBlockedTuning, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
+export type { SpreadExchange, GetrfBlockedTuning, GetrfRecursionTuning, GetrfSpreadTuning, GetrfTuning, PanelBand, PerDType, PotrfBlockedTuning, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
 
 /** Every family's table. A new family adds its entry here and its defaults below. */
 export interface FamilyTuning {
