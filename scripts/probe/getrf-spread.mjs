@@ -4,7 +4,8 @@
 // A reset before each call (outside the timing). Also the largest difference of the factors and
 // whether the pivots agree with the wide leaf's (random data: no ties).
 // Session 10: BLOCKS entries cN or cNtT take the cluster form (a matrix's blocks one cluster of N, sm_90; T threads a block);
-// session 11: a suffix pull / push / signal picks its exchange (c16t512signal).
+// session 11: a suffix pull / push / signal picks its exchange (c16t512signal); a final fs fuses the search
+// into the previous column's update (32fs, c16t512fs, c16t512signalfs).
 // Usage (after npx tsc -p .): M=1024,4096 DTYPE=float64 BLOCKS=32,64,128,c8,c16 node scripts/probe/getrf-spread.mjs
 import { open, strided } from '../../dist/src/index.js';
 import { Random, randomMatrices } from '../../dist/src/bench/data.js';
@@ -33,17 +34,18 @@ for (const m of sizes) {
   const [wa, wp] = run(wideOpts);
   const line = [`${dtype} ${m} x 64 x ${count}: wide ${wideMs.toFixed(3)} ms`];
   for (const entry of blocksList) {
-    const [, c, t, exchange] = /^c(\d+)(?:t(\d+))?(pull|push|signal)?$/.exec(entry) ?? [];
+    const fused = entry.endsWith('fs');
+    const [, c, t, exchange] = /^c(\d+)(?:t(\d+))?(pull|push|signal)?$/.exec(entry.replace(/fs$/, '')) ?? [];
     const cluster = Number(c ?? 0), threads = Number(t ?? base.blocked.spreadLeaf.cluster.threads);
-    const blocks = cluster > 0 ? base.blocked.spreadLeaf.maxBlocks : Number(entry);
+    const blocks = cluster > 0 ? base.blocked.spreadLeaf.maxBlocks : Number(entry.replace(/fs$/, ''));
     const spreadLeaf = { ...base.blocked.spreadLeaf, maxBlocks: blocks, cluster: { ...base.blocked.spreadLeaf.cluster, blocks: cluster, threads } };
-    const opts = { force: { ...force, spreadLeaf: true, spreadCluster: cluster > 0, ...(exchange ? { spreadExchange: exchange } : {}) }, tuning: { ...base, blocked: { ...base.blocked, spreadLeaf } } };
+    const opts = { force: { ...force, spreadLeaf: true, spreadCluster: cluster > 0, ...(exchange ? { spreadExchange: exchange } : {}), spreadFusedSearch: fused }, tuning: { ...base, blocked: { ...base.blocked, spreadLeaf } } };
     const ms = median(() => getrfCuda(dev, req, opts), reset);
     const [sa, sp, si] = run(opts);
     let diff = 0, same = true;
     for (let i = 0; i < sa.length; i++) diff = Math.max(diff, Number.isNaN(sa[i]) ? Infinity : Math.abs(sa[i] - wa[i]));
     for (let i = 0; i < sp.length; i++) if (sp[i] !== wp[i]) same = false;
-    line.push(`${cluster > 0 ? `cluster ${cluster} x ${threads}${exchange ? ` ${exchange}` : ''}` : `spread<=${blocks}`} ${ms.toFixed(3)} ms (${(wideMs / ms).toFixed(2)}x, diff ${diff.toExponential(1)}, pivots ${same ? 'equal' : 'DIFFER'}, info ${si[0]})`);
+    line.push(`${cluster > 0 ? `cluster ${cluster} x ${threads}${exchange ? ` ${exchange}` : ''}` : `spread<=${blocks}`}${fused ? ' fused' : ''} ${ms.toFixed(3)} ms (${(wideMs / ms).toFixed(2)}x, diff ${diff.toExponential(1)}, pivots ${same ? 'equal' : 'DIFFER'}, info ${si[0]})`);
   }
   console.log(line.join('  '));
   for (const x of [a0, a, ipiv, info]) x.dispose();

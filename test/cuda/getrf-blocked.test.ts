@@ -318,6 +318,28 @@ test('a refused cluster launch: the wide leaf for that leaf and every later one 
   assert.throws(() => getrfCuda(broken, b), /CUDA_ERROR_ILLEGAL_ADDRESS/);
 });
 
+test('the spread leaves\' options reach their kernels: the exchange and the fused search, by force or table; the defaults keep the verified kernels', () => {
+  const n = 4200;   // the first two leaves taller than a cluster holds (the grid form), the rest the cluster form
+  const spreads = (force: NonNullable<Parameters<typeof getrfCuda>[2]>['force'], tuning?: typeof T): string[] => {
+    const dev = new ClusterRefuser('unused');
+    const entries: string[] = [];
+    dev.kernel = (src?: KernelSource): Kernel => {
+      entries.push(src!.entry);
+      return { name: src!.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024, launch: () => {} };
+    };
+    (dev as { info: FakeDevice['info'] }).info = { ...dev.info, major: 9 };
+    const a = strided(dev.alloc('float64', n * 256), { rows: n, cols: 256, count: 1 });
+    getrfCuda(dev, { a, ipiv: dev.alloc('int32', 256), pivotStride: 256, info: dev.alloc('int32', 1) }, { force, ...(tuning ? { tuning } : {}) });
+    return [...new Set(entries.filter((e) => e.startsWith('getrf_spread')))].sort();
+  };
+  assert.deepEqual(spreads({}), ['getrf_spread_d_w64_rb256_t256_g32', 'getrf_spread_d_w64_rb256_t512_c16'], 'the table: both forms, pull, no fusion');
+  assert.deepEqual(spreads({ spreadExchange: 'signal', spreadFusedSearch: true }), ['getrf_spread_d_w64_rb256_t256_g32_fs', 'getrf_spread_d_w64_rb256_t512_c16_signal_fs']);
+  const sl = T.blocked.spreadLeaf;
+  const table = { ...T, blocked: { ...T.blocked, spreadLeaf: { ...sl, fusedSearch: true, cluster: { ...sl.cluster, exchange: 'push' as const } } } };
+  assert.deepEqual(spreads({}, table), ['getrf_spread_d_w64_rb256_t256_g32_fs', 'getrf_spread_d_w64_rb256_t512_c16_push_fs']);
+  assert.deepEqual(spreads({ spreadFusedSearch: false, spreadExchange: 'pull' }, table), ['getrf_spread_d_w64_rb256_t256_g32', 'getrf_spread_d_w64_rb256_t512_c16'], 'force over table');
+});
+
 // The spread leaf (generate-spread.ts): which panels take it, its shape, and its source.
 test('the spread leaf: batches up to the table\'s count from its rows, blocks within the SMs, rows within shared memory', () => {
   const t = T.blocked.spreadLeaf;
@@ -397,10 +419,19 @@ test('the spread leaf: pure, every parameter changes the source, bad shapes refu
   assert.doesNotMatch(exchanges[1]!.source, /mbarrier/, 'push: the cluster barrier');
   assert.match(exchanges[2]!.source, /mbarrierWait/);
   assert.throws(() => getrfSpreadSource({ ...base, exchange: 'push' }), /cluster form/);
+  // The fused search: off is the default (the same source), on its own source and entry in either form.
+  assert.equal(getrfSpreadSource({ ...base, fusedSearch: false }).source, all[0]!.source);
+  for (const form of [base, clustered, { ...clustered, exchange: 'signal' as const }]) {
+    const fused = getrfSpreadSource({ ...form, fusedSearch: true });
+    assert.notEqual(fused.source, getrfSpreadSource(form).source);
+    assert.match(fused.entry, /_fs$/);
+    assert.match(fused.source, /blockCandidate\(sA, k \+ 1/);
+  }
   const shapes = [all[0]!, getrfSpreadSource({ ...base, rowsPerBlock: 256, maxBlocks: 160 }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512 }),
     getrfSpreadSource({ ...base, rowsPerBlock: 256, cluster: 16, threads: T.blocked.spreadLeaf.cluster.threads }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512, cluster: 16 }),
-    ...(['push', 'signal'] as const).flatMap((exchange) => [getrfSpreadSource({ ...base, rowsPerBlock: 256, cluster: 16, threads: 512, exchange }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512, cluster: 16, threads: 512, exchange })])];
-  const results = await compileForSm90(FULL_COMPILE ? shapes : [shapes[0]!, shapes[shapes.length - 2]!]);
+    ...(['push', 'signal'] as const).flatMap((exchange) => [getrfSpreadSource({ ...base, rowsPerBlock: 256, cluster: 16, threads: 512, exchange }), getrfSpreadSource({ ...base, dtype: 'float32', rowsPerBlock: 512, cluster: 16, threads: 512, exchange })]),
+    getrfSpreadSource({ ...base, rowsPerBlock: 256, cluster: 16, threads: 512, fusedSearch: true }), getrfSpreadSource({ ...base, rowsPerBlock: 256, maxBlocks: 160, fusedSearch: true })];
+  const results = await compileForSm90(FULL_COMPILE ? shapes : [shapes[0]!, shapes[shapes.length - 3]!]);
   for (const r of results) if ('report' in r) console.log(`  ${r.src.entry}: ${r.report.registers} registers, ${r.report.spillStores} bytes spilled`);
   const failures = compileFailures(results, (r) => (r.spillStores > 0 ? `${r.spillStores} bytes spilled` : undefined));
   assert.deepEqual(failures, [], failures.join('\n'));

@@ -5,7 +5,8 @@
  * (test/helpers/getrf-spread-host-harness.cpp: a process per block, a thread per CUDA thread, the
  * global memory shared), against the CPU reference's getrf (dgetf2) on the same panel: pivots
  * (absolute: off + the panel's row) and info exact, the factors to rounding, everything outside
- * the panels bit for bit. Partial last blocks, panels narrower than the kernel's width, several
+ * the panels bit for bit; with the search in a phase of its own and fused into the previous
+ * column's update (params.ts fusedSearch). Partial last blocks, panels narrower than the kernel's width, several
  * matrices (consecutive tickets), a zero column (info), a tie (the first row wins), NaN; slots
  * start as NaN garbage that the tags must not accept. A check of the kernel's logic (the tickets,
  * the tagged words, the parity of the slots, the swaps and updates of the rows a block owns);
@@ -46,9 +47,10 @@ test('the spread leaf on the host, every block at once: dgetf2 of m x w panels',
       ['float64', 130, 24, 64, 64, 2],    // RB = T: one row a thread, one column group
       ['float32', 300, 40, 128, 64, 2],   // two rows a thread (RB 128, 64 threads), as float32's 512-row blocks
     ];
-    for (const [dtype, m, w, rowsPerBlock, threads, count] of cases) {
+    // Each case with the search in its own phase and fused into the previous column's update.
+    for (const fusedSearch of [false, true]) for (const [dtype, m, w, rowsPerBlock, threads, count] of cases) {
       const G = Math.ceil(m / rowsPerBlock);
-      const src = getrfSpreadSource({ dtype, width: WIDTH, rowsPerBlock, threads, maxBlocks: Math.ceil(G / 32) * 32, cluster: 0 });
+      const src = getrfSpreadSource({ dtype, width: WIDTH, rowsPerBlock, threads, maxBlocks: Math.ceil(G / 32) * 32, cluster: 0, fusedSearch });
       const exe = join(dir, `${src.entry}`);
       if (!compiled.has(exe)) {
         const text = src.source.replace('extern __shared__ __align__(16) unsigned char smemRaw[];', 'alignas(16) static unsigned char smemRaw[1 << 17];');
@@ -72,7 +74,7 @@ test('the spread leaf on the host, every block at once: dgetf2 of m x w panels',
       const text = (x: ArrayLike<number>): string => Array.from(x, (v) => (Number.isNaN(v) ? 'nan' : String(v))).join('\n');
       const head = [count, G, threads, a.length, piv.length, l.offset, l.stride, l.ld, pivotStride, m, w, off, lenSlots, lenSync];
       const r = spawnSync(exe, { input: `${head.join(' ')}\n${text(a)}\n${text(piv)}\n${text(info)}\n`, maxBuffer: 1 << 28, timeout: 300_000 });
-      const what = `spread ${dtype} ${m} x ${w}, ${rowsPerBlock} rows a block, ${threads} threads, ${count} matrices`;
+      const what = `spread${fusedSearch ? ' (fused search)' : ''} ${dtype} ${m} x ${w}, ${rowsPerBlock} rows a block, ${threads} threads, ${count} matrices`;
       assert.equal(r.status, 0, `${what}: the harness failed or hung (${r.status} ${r.signal}): ${r.stderr?.toString()}`);
       const lines = r.stdout.toString().trim().split('\n');
       const got: FloatArray = a.slice();

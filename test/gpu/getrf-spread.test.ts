@@ -32,8 +32,10 @@ test('the spread leaf alone, both forms and the cluster form\'s three exchanges:
   ];
   // Both forms: the cluster form (sm_90) where it holds the rows (4096 float64, 8192 float32 rows),
   // by each of its exchanges (pull, push, signal), the grid form elsewhere; then the grid form everywhere.
-  const forms = [{ cluster: true, exchange: 'pull' }, { cluster: true, exchange: 'push' }, { cluster: true, exchange: 'signal' }, { cluster: false, exchange: 'pull' }] as const;
-  for (const { cluster, exchange } of forms) for (const [dtype, m, w, count] of cases) {
+  // Each search in its own phase, and for the signalling exchange and the grid form also fused into the previous column's update.
+  const forms = [{ cluster: true, exchange: 'pull', fused: false }, { cluster: true, exchange: 'push', fused: false }, { cluster: true, exchange: 'signal', fused: false },
+    { cluster: true, exchange: 'signal', fused: true }, { cluster: false, exchange: 'pull', fused: false }, { cluster: false, exchange: 'pull', fused: true }] as const;
+  for (const { cluster, exchange, fused } of forms) for (const [dtype, m, w, count] of cases) {
     const l = oddLayout(m, w, count);
     const host = randomBuffer(rng, dtype, layoutLength(l));
     const at = (mat: number, i: number, j: number): number => l.offset + mat * l.stride + i + j * l.ld;
@@ -44,9 +46,9 @@ test('the spread leaf alone, both forms and the cluster form\'s three exchanges:
     cpuGetrf({ a: strided(want, l), ipiv: wantPiv, pivotStride: w, info: wantInfo });
     const dA = dev.upload(host), dPiv = dev.upload(new Int32Array(count * w).fill(-7)), dInfo = dev.upload(new Int32Array(count).fill(-7));
     try {
-      getrfCuda(dev, { a: strided(dA, l), ipiv: dPiv, pivotStride: w, info: dInfo }, { force: { ...FORCED.force, spreadCluster: cluster, spreadExchange: exchange } });
+      getrfCuda(dev, { a: strided(dA, l), ipiv: dPiv, pivotStride: w, info: dInfo }, { force: { ...FORCED.force, spreadCluster: cluster, spreadExchange: exchange, spreadFusedSearch: fused } });
       const got = dev.download(dA) as FloatArray, piv = dev.download(dPiv) as Int32Array, info = dev.download(dInfo) as Int32Array;
-      const what = `spread leaf${cluster ? ` (cluster form, ${exchange} exchange, where it holds the rows)` : ''} ${dtype} ${m} x ${w} x ${count}`;
+      const what = `spread leaf${cluster ? ` (cluster form, ${exchange} exchange, where it holds the rows)` : ''}${fused ? ', fused search' : ''} ${dtype} ${m} x ${w} x ${count}`;
       assert.deepEqual([...info], [...wantInfo], `${what}: info`);
       assert.deepEqual([...piv], [...wantPiv], `${what}: pivots`);
       assert.equal(wantPiv[0], 5, 'the first of two largest values');

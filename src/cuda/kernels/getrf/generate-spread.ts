@@ -300,6 +300,27 @@ ${signal ? `      clusterFence();
     }`;
 }
 
+/**
+ * The fused search (params.ts `fusedSearch`): a column group's candidate for column `col` among its
+ * rows r >= col (NaN and ties as idamax), reduced over each warp and left in redKey / redPos by
+ * warp (a column group's warps are NWR consecutive warps: index tr / 32). The caller is a whole
+ * column group (warps uniform); the values are the thread's own (it owns column `col` of its rows).
+ */
+const BLOCK_CANDIDATE = `static __device__ __forceinline__ void blockCandidate(const real* sA, int col, int tr, int r0, int rows, int lane, real* redKey, int* redPos) {
+  real key = real(-2);
+  int pos = NONE;
+#pragma unroll
+  for (int i = 0; i < RPT; ++i) {
+    const int r = tr + i * ROWT, gr = r0 + r;
+    if (r < rows && gr >= col) {
+      const real x = sA[col * RB + r];
+      better(key, pos, x != x ? (gr == col ? infReal() : real(-1)) : absReal(x), gr);
+    }
+  }
+  warpBest(key, pos);
+  if (lane == 0) { redKey[tr >> 5] = key; redPos[tr >> 5] = pos; }
+}`;
+
 export function getrfSpreadSource(p: GetrfSpreadParams): KernelSource {
   const { width, rowsPerBlock, threads, cluster } = p;
   const rowThreads = Math.min(rowsPerBlock, threads);
@@ -310,11 +331,11 @@ export function getrfSpreadSource(p: GetrfSpreadParams): KernelSource {
   if (!(Number.isInteger(cluster) && cluster >= 0 && cluster <= 16)) {
     throw new Error(`spread leaf: a cluster of ${cluster} blocks is not supported (0: the grid form, 1 ... 16)`);
   }
-  const exchange = p.exchange ?? 'pull';
+  const exchange = p.exchange ?? 'pull', fused = p.fusedSearch ?? false;
   if (cluster === 0 && exchange !== 'pull') throw new Error(`spread leaf: the '${exchange}' exchange is the cluster form's (cluster > 0)`);
   const pushed = exchange !== 'pull';
   const perLane = Math.ceil(p.maxBlocks / 32);
-  const form = cluster > 0 ? `c${cluster}${pushed ? `_${exchange}` : ''}` : `g${perLane * 32}`;
+  const form = `${cluster > 0 ? `c${cluster}${pushed ? `_${exchange}` : ''}` : `g${perLane * 32}`}${fused ? '_fs' : ''}`;
   const entry = `getrf_spread_${precisionLetter(p.dtype)}_w${width}_rb${rowsPerBlock}_t${threads}_${form}`;
   // The forms differ in how a block finds its matrix and its place in it, in the buffers of the
   // exchange and in the exchange itself; the rest (steps 1 and 3) is one text.
@@ -382,7 +403,7 @@ constexpr int CG = T / ROWT;
 constexpr int RPT = RB / ROWT;
 constexpr int NWR = ROWT / 32;       // the warps that search (those of column group 0)
 constexpr int NONE = 0x7fffffff;
-${cluster > 0 ? `constexpr int G = ${cluster};   // blocks a matrix: the cluster` : `constexpr int PER_LANE = ${perLane};   // blocks a lane of warp 0 polls (G <= 32 PER_LANE)`}
+${cluster > 0 ? `constexpr int G = ${cluster};   // blocks a matrix: the cluster` : `constexpr int PER_LANE = ${perLane};   // blocks a lane of warp 0 polls (G <= 32 PER_LANE)`}${fused ? `\n${BLOCK_CANDIDATE}` : ''}
 
 ${layout}
 extern "C" __global__ void ${parts.attributes} ${entry}(
@@ -409,9 +430,15 @@ ${parts.setup}  int* pv = ipiv + (long long)mid * pivotStride + off;
   }
   int inf = info[mid];
   __syncthreads();
-  for (int k = 0; k < w; ++k) {
+${fused ? `  // Column 0's candidate (each later column's is found in the update of the column before it).
+  if (tc == 0) blockCandidate(sA, 0, tr, r0, rows, lane, redKey, redPos);
+  __syncthreads();
+` : ''}  for (int k = 0; k < w; ++k) {
     const int q = k & 1;
-${parts.perColumn}    // 1. The block's candidate for column k (warps of column group 0), published by warp 0.
+${parts.perColumn}${fused ? `    real xk[RPT];   // column k of this thread's rows (its candidate was found before the last barrier)
+#pragma unroll
+    for (int i = 0; i < RPT; ++i) xk[i] = sA[k * RB + tr + i * ROWT];
+` : `    // 1. The block's candidate for column k (warps of column group 0), published by warp 0.
     real xk[RPT];
 #pragma unroll
     for (int i = 0; i < RPT; ++i) xk[i] = sA[k * RB + tr + i * ROWT];
@@ -428,7 +455,7 @@ ${parts.perColumn}    // 1. The block's candidate for column k (warps of column 
       if (lane == 0) { redKey[warp] = key; redPos[warp] = pos; }
     }
     __syncthreads();
-${parts.exchange}
+`}${parts.exchange}
     __syncthreads();
     // 3. Swap, scale and update the elements this thread owns.
     const int piv = sPivRow;
@@ -456,7 +483,10 @@ ${pushed ? `    const real* pivRow = xRows[q][sWin];   // where the exchange lef
         for (int c = c0; c < w; c += CG) sA[c * RB + r] = fmaReal(-l, ${P}[c], sA[c * RB + r]);
       }
     }
-    __syncthreads();
+${fused ? `    // 1. (fused) The next column's candidate, by the column group that owns it, from the values
+    // it has just updated (its own: no barrier between), published before the barrier below.
+    if (k + 1 < w && tc == ((k + 1) & (CG - 1))) blockCandidate(sA, k + 1, tr, r0, rows, lane, redKey, redPos);
+` : ''}    __syncthreads();
   }
 ${parts.end}  for (int e = tid; e < W * RB; e += T) {
     const int c = e / RB, r = e % RB;

@@ -95,6 +95,12 @@ export interface GetrfSpreadParams {
    * of the cluster barrier (only warp 0 waits; no barrier of all the cluster's threads a column).
    */
   readonly exchange?: SpreadExchange;
+  /**
+   * Each column's block candidate found during the previous column's update, by the column group
+   * that owns the column, instead of in a phase of its own after it: one block barrier fewer a
+   * column (absent: false).
+   */
+  readonly fusedSearch?: boolean;
 }
 
 /** The recursive driver's row interchanges (generate-laswp.ts): dlaswp on a range of columns. */
@@ -136,6 +142,8 @@ export interface GetrfForce {
   readonly spreadCluster?: boolean;
   /** The cluster form's exchange (in place of the table's). */
   readonly spreadExchange?: SpreadExchange;
+  /** The spread leaves' search fused into the previous column's update (true) or not (false), in place of the table's. */
+  readonly spreadFusedSearch?: boolean;
   /** The blocked driver's lookahead (the trailing update beyond the next panel on a side stream), or never. */
   readonly lookahead?: boolean;
 }

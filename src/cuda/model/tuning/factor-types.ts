@@ -120,6 +120,8 @@ export interface GetrfSpreadTuning {
    * how many panel rows (Infinity: never for that dtype, even forced), and threads a block.
    * Batches up to maxCount, as the grid form; panels taller than its blocks hold take the grid form.
    */
+  /** Each column's candidate found during the previous column's update (GetrfSpreadParams.fusedSearch; absent: false). */
+  readonly fusedSearch?: boolean;
   readonly cluster: {
     readonly blocks: number; readonly minRows: PerDType<number>; readonly threads: number;
     /** How a column's candidates cross the cluster (kernels/getrf/params.ts GetrfSpreadParams.exchange; absent: 'pull'). */
