@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Session 11 (written without device time): one device call that measures and checks the spread
+# leaf's cluster exchanges (pull, push, signal) and the fused search, in both dtypes, then runs the
+# GPU tests that force each of them. Every step under `timeout -s KILL` (a process inside NVRTC
+# ignores SIGTERM), its output kept under $OUT. On the GPU machine:
+#   bash scripts/probe/getrf-exchanges.sh
+source .device/boot.sh
+out=${OUT:-/tmp}
+step() { local name=$1 limit=$2; shift 2; local s=$(date +%s); timeout -s KILL "$limit" "$@" > "$out/$name.txt" 2>&1; echo "[$name] rc $? in $(( $(date +%s) - s )) s"; }
+VARIANTS=c16t512,c16t512push,c16t512signal,c16t512fs,c16t512pushfs,c16t512signalfs,32,32fs
+M=1024,2048,4096 DTYPE=float64 BLOCKS=$VARIANTS step leaf-f64 150 node scripts/probe/getrf-spread.mjs; cat "$out/leaf-f64.txt"
+M=1024,4096,8192 DTYPE=float32 BLOCKS=$VARIANTS step leaf-f32 150 node scripts/probe/getrf-spread.mjs; cat "$out/leaf-f32.txt"
+step spread-test 240 node dist/test/gpu/getrf-spread.test.js; grep -E "^(not )?ok|^# (pass|fail)" "$out/spread-test.txt"
