@@ -39,6 +39,11 @@ const ALL_PATHS = [
   ['blocked 64, spread 64', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: false, spreadLeaf: true }],
   ['blocked 64, spread 64, lookahead', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: true, spreadLeaf: true }],
   ['blocked 64, grid-spread 64, lookahead', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: true, spreadLeaf: true, spreadCluster: false }],
+  // Session 11: the cluster form's exchanges and the fused search (written without device time).
+  ['default, push', { spreadExchange: 'push' }],
+  ['default, signal', { spreadExchange: 'signal' }],
+  ['default, fused', { spreadFusedSearch: true }],
+  ['default, signal, fused', { spreadExchange: 'signal', spreadFusedSearch: true }],
   ['blocked 64, wide 32', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 32, lookahead: false }],
   ['blocked 128, wide 64', { recursive: true, panels: true, panelWidth: 128, wideLeaf: 64, lookahead: false, spreadLeaf: false }],
   ['blocked 128, wide 64, lookahead', { recursive: true, panels: true, panelWidth: 128, wideLeaf: 64, lookahead: true, spreadLeaf: false }],

@@ -11,3 +11,4 @@ VARIANTS=c16t512,c16t512push,c16t512signal,c16t512fs,c16t512pushfs,c16t512signal
 M=1024,2048,4096 DTYPE=float64 BLOCKS=$VARIANTS step leaf-f64 150 node scripts/probe/getrf-spread.mjs; cat "$out/leaf-f64.txt"
 M=1024,4096,8192 DTYPE=float32 BLOCKS=$VARIANTS step leaf-f32 150 node scripts/probe/getrf-spread.mjs; cat "$out/leaf-f32.txt"
 step spread-test 240 node dist/test/gpu/getrf-spread.test.js; grep -E "^(not )?ok|^# (pass|fail)" "$out/spread-test.txt"
+N=2048,4096,8192 DTYPE=float64 PATHS="default" step lu-f64 200 node scripts/probe/getrf-blocked.mjs; cat "$out/lu-f64.txt"
