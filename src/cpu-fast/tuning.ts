@@ -174,7 +174,9 @@ export const POSV_INTERLEAVED: SizeRange = interleaved(4, 8, 1);
 /**
  * posv for n = 9 ... 16 composed (branch cpu10): the interleaved potrf, then the WebAssembly
  * potrs (kernels/tri-solve-wasm.ts, four matrices' solves per trip) on each run of matrices that
- * factored. The fused kernel loses there: its solve is two chains of divisions and dependent
+ * factored; since branch cpusmall, float64 chunks that all factored are solved right after their
+ * potrf on the factors still in the wasm memory (one copy of A fewer: posv 16 3.74-3.81 against
+ * 4.06-6.1 ms, BENCHMARKS.md). The fused kernel loses there: its solve is two chains of divisions and dependent
  * subtractions per pair that nothing overlaps (kernel alone, float64 n = 16: 557 ns a matrix
  * with the solve, 208 without; end to end at 16 MiB: fused 1060-1740 ns, composed 630-670).
  */
