@@ -53,7 +53,7 @@ export function potrfInterleaved(
   const f32 = first.data instanceof Float32Array;
   const es = f32 ? 4 : 8;
   const bStride = rb ? rb.stride : 0;
-  const per = Math.max(2, Math.floor(INTERLEAVED_CHUNK_BYTES / ((stride + bStride) * es)) & ~1);
+  const per = Math.max(2, Math.floor(INTERLEAVED_CHUNK_BYTES[b || afterChunk ? 'posv' : 'potrf'] / ((stride + bStride) * es)) & ~1);
   const regionBytes = ((per - 1) * stride + footprint) * es;
   const bBase = (regionBytes + 15) & ~15;
   const bBytes = rb ? ((per - 1) * bStride + rb.footprint) * es : 0;
