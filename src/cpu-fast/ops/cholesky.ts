@@ -63,8 +63,9 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
 
 /**
  * posv as the interleaved potrf, then the WebAssembly potrs on each run of matrices that
- * factored (the reference's posv is potrf then potrs on the stored factor: bitwise the same); B
- * of a failed matrix untouched. False (nothing done) where the interleaved layout does not suit.
+ * factored (the reference's posv is potrf then potrs on the stored factor: bitwise the same),
+ * chunk by chunk, on the factors still in the wasm memory where it can; B of a failed matrix
+ * untouched. False (nothing done) where the interleaved layout does not suit.
  */
 function posvComposed(r: Req, m: MatrixView<FloatArray>, p0: number, count: number): boolean {
   if (m.rows > TRI_SOLVE_WASM_MAX) return false;
