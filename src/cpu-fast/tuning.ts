@@ -174,7 +174,9 @@ export const POSV_INTERLEAVED: SizeRange = interleaved(4, 8, 1);
 /**
  * posv for n = 9 ... 16 composed (branch cpu10): the interleaved potrf, then the WebAssembly
  * potrs (kernels/tri-solve-wasm.ts, four matrices' solves per trip) on each run of matrices that
- * factored. The fused kernel loses there: its solve is two chains of divisions and dependent
+ * factored; since branch cpusmall, float64 chunks that all factored are solved right after their
+ * potrf on the factors still in the wasm memory (one copy of A fewer: posv float64 16 at 16 MiB
+ * 3.90-4.11 against 4.36-4.82 ms a call, one core, BENCHMARKS.md). The fused kernel loses there: its solve is two chains of divisions and dependent
  * subtractions per pair that nothing overlaps (kernel alone, float64 n = 16: 557 ns a matrix
  * with the solve, 208 without; end to end at 16 MiB: fused 1060-1740 ns, composed 630-670).
  */
@@ -240,8 +242,14 @@ export const GESV_INTERLEAVED_LOCALS_MAX = process.env.MYRIAD_CPU_GESV_LOCALS !=
 /** Pairs per loop trip of the interleaved gesv (MYRIAD_CPU_GESV_PAIRS=1 or 2 overrides, read once). */
 export const GESV_INTERLEAVED_PAIRS_PER_TRIP: 1 | 2 = process.env.MYRIAD_CPU_GESV_PAIRS === '2' ? 2 : 1;
 
-/** The caller's matrices copied into the wasm memory per interleaved chunk: well inside L2. */
-export const INTERLEAVED_CHUNK_BYTES = 64 << 10;
+/**
+ * The caller's matrices copied into the wasm memory per interleaved chunk, inside L2 (1 MiB a
+ * core here): potrf and gesv 256 KiB (each chunk costs about a microsecond of JavaScript around
+ * its copies: potrf float64 16 at 16 MiB 2.29-2.49 ms a call against 2.44-2.59 at 64 KiB, gesv
+ * float64 8 5.8-6.3 against 5.9-6.0, on a loaded machine, branch cpusmall), posv 64 KiB (n <= 8 measured the same
+ * either way; from 9 each chunk must fit one chunk of the solve that follows it, ops/cholesky.ts).
+ */
+export const INTERLEAVED_CHUNK_BYTES = Object.freeze({ potrf: 256 << 10, posv: 64 << 10, gesv: 256 << 10 });
 
 /**
  * Pairs per loop trip of the interleaved potrf: 2 (four matrices, two dependency chains emitted

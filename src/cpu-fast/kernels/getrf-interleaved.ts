@@ -280,11 +280,15 @@ function body(p: GetrfInterleavedParams): Code {
           });
         }
         each((g) => {
-          for (const lane of [0, 1]) {
-            c.get(g.info).simd(SIMD.i32x4ExtractLane, 2 * lane).op(OP.i32Eqz).if_(() => {
-              for (let i = 0; i < n; i++) storeLane(lane === 0 ? g.b0 : g.b1, i * es, lane, () => c.get(g.y[i]!));
-            });
-          }
+          // Both lanes factored (the common case) in a branch of its own: with only the per-lane
+          // branches, TurboFan's scheduler split the solve's pure arithmetic into each branch that
+          // uses it, so a pair whose lanes both stored ran the solve twice (kernels/potrf-interleaved.ts).
+          const lanes = (which: readonly number[]): void => {
+            for (const lane of which) for (let i = 0; i < n; i++) storeLane(lane === 0 ? g.b0 : g.b1, i * es, lane, () => c.get(g.y[i]!));
+          };
+          c.get(g.info).simd(SIMD.v128AnyTrue).op(OP.i32Eqz).if_(() => lanes([0, 1]), () => {
+            for (const lane of [0, 1]) c.get(g.info).simd(SIMD.i32x4ExtractLane, 2 * lane).op(OP.i32Eqz).if_(() => lanes([lane]));
+          });
           c.get(g.b0).i32(ldb * es).op(OP.i32Add).set(g.b0);
           c.get(g.b1).i32(ldb * es).op(OP.i32Add).set(g.b1);
         });

@@ -36,6 +36,8 @@ function region(b: Batch<FloatArray>, rows: number, cols: number): Region | unde
 export function potrfInterleaved(
   r: PotrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number,
   pairsPerTrip?: 1 | 2, b?: Batch<FloatArray>,
+  /** Called after each chunk is factored and copied back, its factors still at byte 0 of the wasm memory: matrices p0 + q ... p0 + q + c - 1. */
+  afterChunk?: (q: number, c: number) => void,
 ): boolean {
   const n = first.rows;
   const shape = interleavedShape(n, b !== undefined);
@@ -51,15 +53,15 @@ export function potrfInterleaved(
   const f32 = first.data instanceof Float32Array;
   const es = f32 ? 4 : 8;
   const bStride = rb ? rb.stride : 0;
-  const per = Math.max(2, Math.floor(INTERLEAVED_CHUNK_BYTES / ((stride + bStride) * es)) & ~1);
+  const per = Math.max(2, Math.floor(INTERLEAVED_CHUNK_BYTES[b || afterChunk ? 'posv' : 'potrf'] / ((stride + bStride) * es)) & ~1);
   const regionBytes = ((per - 1) * stride + footprint) * es;
   const bBase = (regionBytes + 15) & ~15;
   const bBytes = rb ? ((per - 1) * bStride + rb.footprint) * es : 0;
   const infoBase = (bBase + bBytes + 15) & ~15;
   const scratch = (infoBase + (per + 2) * 4 + 15) & ~15;
   const views = heap(scratch + scratchBytes(n, 2));
-  const view = f32 ? views.f32 : views.f64;
-  const ints = heapInts();
+  let view = f32 ? views.f32 : views.f64;
+  let ints = heapInts();
   const params = { n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld, form: shape.form, ...(rb && b?.kind === 'strided' ? { solve: { ldb: b.ld } } : {}) } as const;
   const fn = kernel({ ...params, pairsPerTrip: 1 });
   const fn2 = ppt === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
@@ -83,6 +85,13 @@ export function potrfInterleaved(
     if (rb) rb.data.set(view.subarray(bBase / es, bBase / es + bLen), bStart);
     // one block copy, not a loop (a first call's loop runs in V8's interpreter: 5 of 35 ms for posv 8 x 100,000)
     r.info.set(ints.subarray(infoBase / 4, infoBase / 4 + c), p0 + q);
+    if (afterChunk) {
+      afterChunk(q, c);
+      // (it may have grown the memory, detaching these views)
+      const v = heap(0);
+      view = f32 ? v.f32 : v.f64;
+      ints = heapInts();
+    }
   }
   return true;
 }

@@ -19,7 +19,7 @@ import { CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, POSV_COMPOSED, POSV_INTERLEAVE
 import { posvInterleaved, potrfInterleaved } from './cholesky-interleaved.js';
 import { potrfWasm } from './cholesky-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
-import { potrsWasm } from './tri-solve-wasm.js';
+import { potrsInPlace, potrsWasm } from './tri-solve-wasm.js';
 
 type Req = PotrsRequest<FloatArray, Int32Array>;
 const kernelFor = kernelFactory<CholeskyParams, CholeskyKernel>(generateCholesky);
@@ -63,19 +63,34 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
 
 /**
  * posv as the interleaved potrf, then the WebAssembly potrs on each run of matrices that
- * factored (the reference's posv is potrf then potrs on the stored factor: bitwise the same); B
- * of a failed matrix untouched. False (nothing done) where the interleaved layout does not suit.
+ * factored (the reference's posv is potrf then potrs on the stored factor: bitwise the same),
+ * chunk by chunk, on the factors still in the wasm memory where it can; B of a failed matrix
+ * untouched. False (nothing done) where the interleaved layout does not suit.
  */
 function posvComposed(r: Req, m: MatrixView<FloatArray>, p0: number, count: number): boolean {
-  if (m.rows > TRI_SOLVE_WASM_MAX || !potrfInterleaved(r, m, p0, count)) return false;
-  for (let q = p0, end = p0 + count; q < end;) {
-    if (r.info[q] !== 0) { q++; continue; }
-    let e = q + 1;
-    while (e < end && r.info[e] === 0) e++;
-    potrsWasm(r, q === p0 ? m : matrixAt(r.a, q), q, e - q);
-    q = e;
-  }
-  return true;
+  if (m.rows > TRI_SOLVE_WASM_MAX) return false;
+  /** The matrices of [q, end) that factored, in runs, through the caller's arrays. */
+  const solveRuns = (q: number, end: number): void => {
+    while (q < end) {
+      if (r.info[q] !== 0) { q++; continue; }
+      let e = q + 1;
+      while (e < end && r.info[e] === 0) e++;
+      potrsWasm(r, q === p0 ? m : matrixAt(r.a, q), q, e - q);
+      q = e;
+    }
+  };
+  // Each chunk solved as soon as it is factored, on the factors the potrf kernel left in the
+  // wasm memory where every matrix of it factored (float64: one copy of A fewer than potrf then
+  // potrs); other chunks through the caller's arrays.
+  let plan: ReturnType<typeof potrsInPlace> | null = m.data instanceof Float64Array ? null : undefined;
+  return potrfInterleaved(r, m, p0, count, undefined, undefined, (q, c) => {
+    const q0 = p0 + q;
+    // (planned at the first chunk: after potrf has sized the memory)
+    if (plan === null) plan = potrsInPlace(r, m.rows, p0, count);
+    let ok = plan !== undefined && c <= plan.chunk;
+    for (let t = q0; ok && t < q0 + c; t++) ok = r.info[t] === 0;
+    if (ok) plan!.run(q, c); else solveRuns(q0, q0 + c);
+  });
 }
 
 export const fastPotrf = (r: PotrfRequest<FloatArray, Int32Array>): void =>

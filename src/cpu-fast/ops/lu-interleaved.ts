@@ -45,7 +45,7 @@ export function gesvInterleaved(
   const nrhs = r.b.cols;
   const f32 = first.data instanceof Float32Array;
   const es = f32 ? 4 : 8;
-  const per = Math.max(2, Math.floor(INTERLEAVED_CHUNK_BYTES / ((ra.stride + rb.stride) * es)) & ~1);
+  const per = Math.max(2, Math.floor(INTERLEAVED_CHUNK_BYTES.gesv / ((ra.stride + rb.stride) * es)) & ~1);
   const bBase = (((per - 1) * ra.stride + ra.footprint) * es + 15) & ~15;
   const ipivBase = (bBase + ((per - 1) * rb.stride + rb.footprint) * es + 15) & ~15;
   const infoBase = ipivBase + (per + 2) * n * 4;

@@ -8,6 +8,7 @@ import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GetrfRequest, GetrsRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
+import { generateConvertWasm } from '../kernels/convert-wasm.js';
 import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/getrf-block-wasm.js';
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
@@ -23,6 +24,29 @@ const blockKernel = moduleFactory<GetrfBlockWasmParams, WasmGetrfBlock>(generate
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
 const solveKernel = kernelFactory<{ dtype: DType }, LuSolveKernel>(generateLuSolve);
 let scratch = new Float64Array(64);
+type WasmConvert = (src: number, dst: number, count: number) => void;
+const widenKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'widen', loadModule);
+const narrowKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'narrow', loadModule);
+// looked up once (a factory lookup keys its parameters by JSON: about a microsecond)
+let widen: WasmConvert | undefined, narrow: WasmConvert | undefined;
+
+/**
+ * A chunk of `count` float32 elements lying back to back in the caller's array, crossing to and
+ * from float64 at byte `at` of the wasm memory through a float32 staging area at byte `stage`:
+ * a native byte copy and the widening or narrowing in WebAssembly (kernels/convert-wasm.ts; the
+ * native converting copy narrows at 0.6 ns an element).
+ */
+function widenIn(src: Float32Array, off: number, count: number, at: number, stage: number): void {
+  heap(0).f32.set(src.subarray(off, off + count), stage / 4);
+  (widen ??= widenKernel({}))(stage, at, count);
+}
+function narrowOut(at: number, count: number, stage: number, dst: Float32Array, off: number): void {
+  (narrow ??= narrowKernel({}))(at, stage, count);
+  dst.set(heap(0).f32.subarray(stage / 4, stage / 4 + count), off);
+}
+/** Whether a batch's chunk lies back to back as the packed chunk does (rows = ld = packed ld, stride rows x cols). */
+const backToBack = (v: { ld: number; stride: number }, rows: number, cols: number, ldp: number): boolean =>
+  v.ld === rows && ldp === rows && v.stride === rows * cols;
 
 const pack = (dtype: DType, direction: 'in' | 'out'): PackKernel => packKernel({ dtype, trans: 'N', direction, packed: 'float64' });
 
@@ -82,25 +106,35 @@ function getrfBlockWasm(
   const per = (ld * n + ld * nrhs) * 8 + steps * 4 + 4;
   const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
   const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8, infoBase = pivBase + chunk * steps * 4;
-  const { f64 } = heap(infoBase + chunk * 4 + 16);
+  // float32 staging (widenIn / narrowOut), as large as A's chunk or B's
+  const stage = (infoBase + chunk * 4 + 15) & ~15;
+  const { f64 } = heap(stage + chunk * ld * Math.max(n, nrhs) * 4 + 16);
   const ints = heapInts();
   const fn = blockKernel({ m, n, nb: LU_WASM_BLOCK.nb, nrhs, roundFactor: dtype === 'float32' });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
     const A = stridedView(r.a, q);
-    packIn(A.data, A.offset, A.ld, A.stride, f64, 0, ld, ld * n, m, n, c);
     const B = b ? stridedView(b, q) : undefined;
-    if (B) packIn(B.data, B.offset, B.ld, B.stride, f64, bBase / 8, ld, ld * nrhs, m, nrhs, c);
+    const aStaged = A.data instanceof Float32Array && backToBack(A, m, n, ld);
+    const bStaged = B !== undefined && B.data instanceof Float32Array && backToBack(B, m, nrhs, ld);
+    if (aStaged) widenIn(A.data as Float32Array, A.offset, c * m * n, 0, stage);
+    else packIn(A.data, A.offset, A.ld, A.stride, f64, 0, ld, ld * n, m, n, c);
+    if (bStaged) widenIn(B.data as Float32Array, B.offset, c * m * nrhs, bBase, stage);
+    else if (B) packIn(B.data, B.offset, B.ld, B.stride, f64, bBase / 8, ld, ld * nrhs, m, nrhs, c);
     fn(0, pivBase, infoBase, c, bBase);
-    packOut(f64, 0, ld, ld * n, A.data, A.offset, A.ld, A.stride, m, n, c);
+    if (aStaged) narrowOut(0, c * m * n, stage, A.data as Float32Array, A.offset);
+    else packOut(f64, 0, ld, ld * n, A.data, A.offset, A.ld, A.stride, m, n, c);
     // pivots and infos by block copies where they lie back to back (native copies: a first call's
     // per-element loops run interpreted), B likewise where every matrix of the chunk factored
     if (r.pivotStride === steps) r.ipiv.set(ints.subarray(pivBase / 4, pivBase / 4 + c * steps), q * steps);
     else for (let t = 0; t < c; t++) r.ipiv.set(ints.subarray(pivBase / 4 + t * steps, pivBase / 4 + (t + 1) * steps), (q + t) * r.pivotStride);
     r.info.set(ints.subarray(infoBase / 4, infoBase / 4 + c), q);
     if (!B) continue;
-    if (r.info.subarray(q, q + c).every((v) => v === 0)) packOut(f64, bBase / 8, ld, ld * nrhs, B.data, B.offset, B.ld, B.stride, m, nrhs, c);
+    if (r.info.subarray(q, q + c).every((v) => v === 0)) {
+      if (bStaged) narrowOut(bBase, c * m * nrhs, stage, B.data as Float32Array, B.offset);
+      else packOut(f64, bBase / 8, ld, ld * nrhs, B.data, B.offset, B.ld, B.stride, m, nrhs, c);
+    }
     else for (let t = 0; t < c; t++) if (r.info[q + t] === 0) packOut(f64, bBase / 8 + t * ld * nrhs, ld, 0, B.data, B.offset + t * B.stride, B.ld, 0, m, nrhs, 1);
   }
 }

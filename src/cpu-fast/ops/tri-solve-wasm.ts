@@ -39,6 +39,19 @@ interface Solve {
 
 /** Solves `count` matrices of the runs A and B (count > 1: strided runs). */
 function solveRuns(s: Solve, A0: Run, B0: Run, count: number): void {
+  const plan = solvePlan(s, A0, B0, count, false)!;
+  for (let q = 0; q < count; q += plan.chunk) plan.run(q, Math.min(plan.chunk, count - q));
+}
+
+/** One solve's kernels and layout, set up once (a few microseconds), and the chunk it runs: matrices q ... q + c - 1 of the runs, c <= chunk. */
+interface SolvePlan { readonly chunk: number; run(q: number, c: number): void }
+
+/**
+ * The plan of solveRuns. With `aInPlace` the factors already lie at byte 0 of this thread's
+ * WebAssembly memory, float64, as A0 lays them out (lda, stride), and are not copied in:
+ * undefined where that layout is not the one the solve takes.
+ */
+function solvePlan(s: Solve, A0: Run, B0: Run, count: number, aInPlace: boolean): SolvePlan | undefined {
   const { op, n, nrhs } = s;
   const dtype: DType = B0.data instanceof Float32Array ? 'float32' : 'float64';
   const trsm = op.startsWith('trsm');
@@ -57,10 +70,11 @@ function solveRuns(s: Solve, A0: Run, B0: Run, count: number): void {
   const mats = triSolveMats(nrhs);
   // at least one fused group a chunk, whatever the size (alone, one right-hand side runs at one chain's latency)
   const chunk = Math.max(Math.min(count, mats), Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  if (aInPlace && (!asLaid || dtype !== 'float64')) return undefined;
   const bBase = (((chunk - 1) * strideA + foot) * 8 + 15) & ~15, pivBase = bBase + chunk * ldb * n * 8;
   const stage = (pivBase + chunk * n * 4 + 15) & ~15;
-  const { f64 } = heap(stage + (dense ? chunk * n * nrhs * 8 : 0) + 16);
-  const ints = heapInts();
+  const heapBytes = stage + (dense ? chunk * n * nrhs * 8 : 0) + 16;
+  heap(heapBytes);
   const extra = trsm ? { unit: s.unit, float32: dtype === 'float32' } : {};
   const fn = kernel({ op, n, nrhs, mats, lda, strideA, ...extra });
   const fn1 = mats === 1 ? fn : kernel({ op, n, nrhs, mats: 1, lda, strideA, ...extra });
@@ -74,10 +88,11 @@ function solveRuns(s: Solve, A0: Run, B0: Run, count: number): void {
   // every operation); ones in trsm's axpy forms, whose zero test would otherwise fire at every k
   const pad = op === 'trsm-lower-N' || op === 'trsm-upper-N' ? 1 : 0;
   const packDense = dense ? packIn({ n, nrhs, pad }) : undefined, unpackDense = dense ? packOut({ n, nrhs, pad }) : undefined;
-  for (let q = 0; q < count; q += chunk) {
-    const c = Math.min(chunk, count - q);
+  const run = (q: number, c: number): void => {
+    const { f64 } = heap(heapBytes);
+    const ints = heapInts();
     const aOff = A0.offset + q * A0.stride, bOff = B0.offset + q * B0.stride;
-    if (asLaid) f64.set(A0.data.subarray(aOff, aOff + (c - 1) * strideA + footprint));
+    if (aInPlace) { /* the caller's kernel left them there */ } else if (asLaid) f64.set(A0.data.subarray(aOff, aOff + (c - 1) * strideA + footprint));
     else packA(A0.data, aOff, A0.ld, A0.stride, f64, 0, n, n * n, n, n, c);
     if (packDense) {
       f64.set(B0.data.subarray(bOff, bOff + c * n * nrhs), stage / 8);
@@ -103,7 +118,8 @@ function solveRuns(s: Solve, A0: Run, B0: Run, count: number): void {
       unpackDense(bBase, stage, c);
       B0.data.set(f64.subarray(stage / 8, stage / 8 + c * n * nrhs), bOff);
     } else for (const g of groups) unpackB(f64, bBase / 8 + g.offset, g.ld, ldb * n, B0.data, bOff + g.col * B0.ld, B0.ld, B0.stride, n, g.width, c);
-  }
+  };
+  return { chunk, run };
 }
 
 /** potrs or getrs 'T' on `count` matrices from matrix p0 (a strided run, or one matrix). */
@@ -121,6 +137,20 @@ function triSolve(
 
 export const potrsWasm = (r: PotrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number): void =>
   triSolve(r.uplo === 'upper' ? 'potrs-upper' : 'potrs-lower', r, first, p0, count);
+
+/**
+ * potrs of float64 matrices from matrix p0 (at most `count`) whose factors a kernel leaves at
+ * byte 0 of this thread's WebAssembly memory, laid out as r.a lays them (a strided run copied as
+ * it lies: ops/cholesky-interleaved.ts), so that posv does not copy each factor in a second
+ * time: `solve(q, c)` solves matrices p0 + q ... p0 + q + c - 1 (c at most `chunk`) from the
+ * factors at byte 0. Undefined where that layout is not the solve's (or no right-hand sides).
+ * Infos are the caller's.
+ */
+export function potrsInPlace(r: PotrsRequest<FloatArray, Int32Array>, n: number, p0: number, count: number): SolvePlan | undefined {
+  const nrhs = matrixAt(r.b, p0).cols;
+  if (nrhs === 0 || r.a.kind !== 'strided' || r.b.kind !== 'strided') return undefined;
+  return solvePlan({ op: r.uplo === 'upper' ? 'potrs-upper' : 'potrs-lower', n, nrhs, alpha: 1, unit: false }, stridedView(r.a, p0), stridedView(r.b, p0), count, true);
+}
 
 /** getrs 'T' (square; the API checked the pivots). */
 export const getrsTransWasm = (r: GetrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number): void =>
