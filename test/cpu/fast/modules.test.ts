@@ -45,11 +45,11 @@ describe('WebAssembly modules shared between threads', () => {
 
   test('a module received (or pulled in at a miss) is used, not generated again', () => {
     const k = rng.int(1, 1000);
-    const received = { source: `test-received:${k}:${rng.int(0, 1 << 30)}`, key: `received-${k}`, module: new WebAssembly.Module(addModule(k)) };
+    const received = { source: `test-received:${k}:${rng.int(0, 1 << 30)}`, key: `received-${k}`, module: new WebAssembly.Module(addModule(k)), shared: false };
     receiveModules([received]);
     const never = (): Uint8Array<ArrayBuffer> => assert.fail('generated a module that had been received');
     assert.equal((loadModule(received.source, never).f as Add)(1), 1 + k);
-    const late = { source: `test-pulled:${k}:${rng.int(0, 1 << 30)}`, key: `pulled-${k}`, module: new WebAssembly.Module(addModule(2 * k)) };
+    const late = { source: `test-pulled:${k}:${rng.int(0, 1 << 30)}`, key: `pulled-${k}`, module: new WebAssembly.Module(addModule(2 * k)), shared: false };
     let pulls = 0;
     shareModules({ pullModules: () => { pulls++; receiveModules([late]); } });
     try {
