@@ -8,8 +8,9 @@
 import type { Batch, MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest } from '../../core/ops.js';
+import { copyElements } from '../copy.js';
 import { INTERLEAVED_CHUNK_BYTES, interleavedShape } from '../tuning.js';
-import { runChunks, type ChunkPlan } from './chunks.js';
+import { runChunks, runnersOf, type ChunkPlan } from './chunks.js';
 import { interleavedFixedBytes, interleavedLayout, interleavedRunner, type InterleavedChunk } from './kernel-calls.js';
 
 /** A strided batch's chunk copied byte for byte: how its matrices lie, and whether this kernel takes them. */
@@ -52,8 +53,6 @@ export function interleavedPlan(
     pairsPerTrip: pairsPerTrip ?? shape.pairsPerTrip,
     stride: ra.stride, footprint: ra.footprint, bStride: rb ? rb.stride : 0, bFootprint: rb ? rb.footprint : 0, nrhs, es,
   };
-  // the kernels generated and compiled here, now: a worker given this plan's calls gets them compiled
-  const run = interleavedRunner(params);
   // matrix p of A starts at aOffset + p * stride, of B at bOffset + p * bStride
   const a = ra.data, aOffset = ra.offset, bOffset = rb ? rb.offset : 0;
   const view = f32 ? (h: { f32: Float32Array }) => h.f32 : (h: { f64: Float64Array }) => h.f64;
@@ -64,17 +63,17 @@ export function interleavedPlan(
     pack(heap, base, p, c): void {
       const v = view(heap), l = interleavedLayout(params, base, c);
       const start = aOffset + p * params.stride;
-      v.set(a.subarray(start, start + l.aLength), base / es);
-      if (rb) v.set(rb.data.subarray(bOffset + p * params.bStride, bOffset + p * params.bStride + l.bLength), l.b / es);
+      copyElements(v, base / es, a, start, l.aLength);
+      if (rb) copyElements(v, l.b / es, rb.data, bOffset + p * params.bStride, l.bLength);
     },
-    run,
+    runner: runnersOf((shared) => interleavedRunner(params, shared)),
     call: (base, count) => ({ kernel: 'potrf-interleaved', params, base, count }),
     unpack(heap, base, p, c): void {
       const v = view(heap), l = interleavedLayout(params, base, c);
-      a.set(v.subarray(base / es, base / es + l.aLength), aOffset + p * params.stride);
-      if (rb) rb.data.set(v.subarray(l.b / es, l.b / es + l.bLength), bOffset + p * params.bStride);
+      copyElements(a, aOffset + p * params.stride, v, base / es, l.aLength);
+      if (rb) copyElements(rb.data, bOffset + p * params.bStride, v, l.b / es, l.bLength);
       // one block copy, not a loop (a first call's loop runs in V8's interpreter: 5 of 35 ms for posv 8 x 100,000)
-      r.info.set(heap.i32.subarray(l.info / 4, l.info / 4 + c), p);
+      copyElements(r.info, p, heap.i32, l.info / 4, c);
     },
   };
 }

@@ -11,7 +11,7 @@ import type { DType } from '../../core/dtype.js';
 import { isBatch } from '../split.js';
 import { GEMM_WASM_CHUNK_BYTES } from '../tuning.js';
 import { ownHeap, type Heap } from '../wasm/runtime.js';
-import type { KernelCall } from './kernel-calls.js';
+import type { ChunkRunner, KernelCall } from './kernel-calls.js';
 
 export type { KernelCall } from './kernel-calls.js';
 
@@ -23,8 +23,8 @@ export interface ChunkPlan {
   readonly chunk?: number;
   /** Copies the inputs of matrices [p, p + count) of the request into `heap` from byte `base`. */
   pack(heap: Heap, base: number, p: number, count: number): void;
-  /** Runs the kernel on the chunk at `base` in this thread's memory. */
-  run(base: number, count: number): void;
+  /** Runs chunks (base, count) in this thread's own memory, or (`shared`) its shared one (made, and its module compiled, on first use). */
+  runner(shared: boolean): ChunkRunner;
   /** The same as data, for the thread that owns the memory the chunk was packed into. */
   call(base: number, count: number): KernelCall;
   /** Copies the chunk's outputs back into the request's arrays (matrices [p, p + count)). */
@@ -38,15 +38,22 @@ export const chunkBytes = (plan: ChunkPlan, count: number): number => (count * p
  * Runs matrices [p0, p0 + count) on this thread, in chunks of about `bytes` (in cache:
  * GEMM_WASM_CHUNK_BYTES) or of `plan.chunk` matrices where the plan names its own.
  */
-export function runChunks(plan: ChunkPlan, p0: number, count: number, bytes = GEMM_WASM_CHUNK_BYTES): void {
+export function runChunks(plan: ChunkPlan, p0: number, count: number, shared = false, bytes = GEMM_WASM_CHUNK_BYTES): void {
   const chunk = Math.max(1, Math.min(count, plan.chunk ?? Math.floor(bytes / plan.perMatrix)));
+  const run = plan.runner(shared);
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
-    const heap = ownHeap(chunkBytes(plan, c));
+    const heap = ownHeap(chunkBytes(plan, c), shared);
     plan.pack(heap, 0, q, c);
-    plan.run(0, c);
+    run(0, c);
     plan.unpack(heap, 0, q, c);
   }
+}
+
+/** A plan's runners per form, each made on first use (`make(shared)`). */
+export function runnersOf(make: (shared: boolean) => ChunkRunner): (shared: boolean) => ChunkRunner {
+  let own: ChunkRunner | undefined, shared: ChunkRunner | undefined;
+  return (s) => (s ? (shared ??= make(true)) : (own ??= make(false)));
 }
 
 /** Whether every batch of the request is strided (what a plan for a whole request needs). */

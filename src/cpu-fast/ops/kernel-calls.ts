@@ -51,8 +51,8 @@ export function luLayout(p: GetrfBlockWasmParams, base: number, c: number): { b:
   return { b, piv, info: piv + c * Math.min(p.m, p.n) * 4 };
 }
 
-export function luRunner(p: GetrfBlockWasmParams): ChunkRunner {
-  const fn = blockKernel(p);
+export function luRunner(p: GetrfBlockWasmParams, shared: boolean): ChunkRunner {
+  const fn = blockKernel(p, shared);
   return (base, c) => {
     const l = luLayout(p, base, c);
     fn(base, l.piv, p.solveOnly ? 0 : l.info, c, l.b); // getrs writes no infos
@@ -73,9 +73,9 @@ export function interleavedLayout(p: InterleavedChunk, base: number, c: number):
 /** Bytes an interleaved chunk needs besides its matrices (alignment and the scratch). */
 export const interleavedFixedBytes = (p: InterleavedChunk): number => 64 + scratchBytes(p.kernel.n, 2);
 
-export function interleavedRunner(p: InterleavedChunk): ChunkRunner {
-  const fn = interleavedKernel(p.kernel);
-  const fn2 = p.pairsPerTrip === 2 ? interleavedKernel({ ...p.kernel, pairsPerTrip: 2 }) : fn;
+export function interleavedRunner(p: InterleavedChunk, shared: boolean): ChunkRunner {
+  const fn = interleavedKernel(p.kernel, shared);
+  const fn2 = p.pairsPerTrip === 2 ? interleavedKernel({ ...p.kernel, pairsPerTrip: 2 }, shared) : fn;
   const s = p.stride * p.es, bs = p.bStride * p.es;
   return (base, c) => {
     const { b, info, scratch } = interleavedLayout(p, base, c);
@@ -89,14 +89,14 @@ export function interleavedRunner(p: InterleavedChunk): ChunkRunner {
   };
 }
 
-/** Runs a posted kernel call on this thread's memory. */
+/** Runs a posted kernel call on this thread's (a worker's: shared) memory. */
 export function runKernelCall(c: KernelCall): void {
   switch (c.kernel) {
     case 'getrf-block':
-      luRunner(c.params)(c.base, c.count);
+      luRunner(c.params, true)(c.base, c.count);
       return;
     case 'potrf-interleaved':
-      interleavedRunner(c.params)(c.base, c.count);
+      interleavedRunner(c.params, true)(c.base, c.count);
       return;
   }
 }

@@ -7,13 +7,14 @@
 import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GetrfRequest, GetrsRequest } from '../../core/ops.js';
+import { copyElements } from '../copy.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import type { GetrfBlockWasmParams } from '../kernels/getrf-block-wasm.js';
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
 import { GEMM_WASM_CHUNK_BYTES, LU_WASM_BLOCK } from '../tuning.js';
-import { dtypeOf, runChunks, type ChunkPlan } from './chunks.js';
+import { dtypeOf, runChunks, runnersOf, type ChunkPlan } from './chunks.js';
 import { luLayout, luRunner } from './kernel-calls.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
@@ -88,8 +89,6 @@ export function luBlockPlan(r: LuArrays, first: MatrixView<FloatArray>, b: Batch
   const params: GetrfBlockWasmParams = solveOnly
     ? { m, n, nb: LU_WASM_BLOCK.nb, nrhs, roundFactor: false, solveOnly: true }
     : { m, n, nb: LU_WASM_BLOCK.nb, nrhs, roundFactor: dtype === 'float32' };
-  // the kernel generated and compiled here, now: a worker given this plan's calls gets it compiled
-  const run = luRunner(params);
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   return {
     perMatrix: (ld * n + ld * nrhs) * 8 + steps * 4 + 4,
@@ -103,10 +102,10 @@ export function luBlockPlan(r: LuArrays, first: MatrixView<FloatArray>, b: Batch
         packIn(B.data, B.offset, B.ld, B.stride, heap.f64, bBase / 8, ld, ld * nrhs, m, nrhs, c);
       }
       if (!solveOnly) return;
-      if (r.pivotStride === n) heap.i32.set(r.ipiv.subarray(p * n, (p + c) * n), piv / 4);
-      else for (let t = 0; t < c; t++) heap.i32.set(r.ipiv.subarray((p + t) * r.pivotStride, (p + t) * r.pivotStride + n), piv / 4 + t * n);
+      if (r.pivotStride === n) copyElements(heap.i32, piv / 4, r.ipiv, p * n, c * n);
+      else for (let t = 0; t < c; t++) copyElements(heap.i32, piv / 4 + t * n, r.ipiv, (p + t) * r.pivotStride, n);
     },
-    run,
+    runner: runnersOf((shared) => luRunner(params, shared)),
     call: (base, count) => ({ kernel: 'getrf-block', params, base, count }),
     unpack(heap, base, p, c): void {
       const f64 = heap.f64, ints = heap.i32;
@@ -123,9 +122,9 @@ export function luBlockPlan(r: LuArrays, first: MatrixView<FloatArray>, b: Batch
       // pivots and infos by block copies where they lie back to back (native copies: a first call's
       // per-element loops run interpreted), B likewise where every matrix of the chunk factored
       const piv = l.piv / 4, info = l.info / 4;
-      if (r.pivotStride === steps) r.ipiv.set(ints.subarray(piv, piv + c * steps), p * steps);
-      else for (let t = 0; t < c; t++) r.ipiv.set(ints.subarray(piv + t * steps, piv + (t + 1) * steps), (p + t) * r.pivotStride);
-      r.info.set(ints.subarray(info, info + c), p);
+      if (r.pivotStride === steps) copyElements(r.ipiv, p * steps, ints, piv, c * steps);
+      else for (let t = 0; t < c; t++) copyElements(r.ipiv, (p + t) * r.pivotStride, ints, piv + t * steps, steps);
+      copyElements(r.info, p, ints, info, c);
       if (!b) return;
       const B = stridedView(b, p);
       if (r.info.subarray(p, p + c).every((v) => v === 0)) packOut(f64, bBase, ld, ld * nrhs, B.data, B.offset, B.ld, B.stride, m, nrhs, c);

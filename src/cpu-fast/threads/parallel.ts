@@ -32,7 +32,7 @@ export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
  * the share (a fresh arena costs about 3 ms per MiB of page faults on a first call).
  */
 export const THREADING = {
-  minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, packedMinSize: 32, streamBytes: 4 << 20, streamChunkBytes: STREAM_ARENA_BYTES >> 1,
+  minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, packedMinSize: Number(process.env.PMS ?? 32), streamBytes: 4 << 20, streamChunkBytes: STREAM_ARENA_BYTES >> 1,
 };
 
 type Op = (r: object) => void;
@@ -181,11 +181,15 @@ function stagedFor(op: OpName, r: object, serial: Op): Transport<Staged> {
 /**
  * An op with a chunk plan (ops/chunks.ts): the caller packs the chunk straight into the
  * worker's WebAssembly memory, the worker runs only the kernel there, the caller unpacks. The
- * plan compiled its kernel when it was made, so the workers start at once.
+ * caller runs its own chunks in its shared memory, on the kernel's shared-memory form, which it
+ * compiles before the first job goes out: the workers' compiles of that form then return the
+ * same code, whose tier-up (V8's baseline code runs the LU kernel 4-5x slower than its
+ * optimised code) happens once for all threads (wasm/runtime.ts).
  */
 function packedInto(plan: ChunkPlan, sub: number, threads: number): Transport<{ heap: Heap; base: number; p0: number; count: number }> {
   const region = chunkBytes(plan, sub);
   for (let t = 0; t < threads - 1; t++) slot(t).heap.reserve(STREAM_DEPTH * region);
+  plan.runner(true);
   return {
     send(s, k, p0, p1) {
       const base = k * region, count = p1 - p0;
@@ -194,7 +198,7 @@ function packedInto(plan: ChunkPlan, sub: number, threads: number): Transport<{ 
       return { heap: s.heap, base, p0, count };
     },
     receive: ({ heap, base, p0, count }) => plan.unpack(heap, base, p0, count),
-    own: (p0, p1) => runChunks(plan, p0, p1 - p0),
+    own: (p0, p1) => runChunks(plan, p0, p1 - p0, true),
     first: false,
   };
 }

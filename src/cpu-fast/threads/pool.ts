@@ -44,11 +44,11 @@ const slots: Slot[] = [];
 
 /** Worker `i` (0-based), started on first use. */
 export function slot(i: number): Slot {
-  // Each WebAssembly module the caller compiles goes to every worker at once (in its
-  // shared-memory form), on a port of its own that the worker reads before it would generate a
-  // module (wasm/runtime.ts): a worker then skips generating and compiling what the caller
-  // already has (10-30 ms per kernel on a first call).
-  if (slots.length === 0) shareModules({ onCompiled: (m) => { for (const s of slots) s.modules.postMessage(m); } });
+  // The bytes of each WebAssembly module the caller generates go to every worker at once, on a
+  // port of its own that the worker reads before it would generate a module (wasm/runtime.ts): a
+  // worker then skips generating what the caller already has (10-30 ms per kernel on a first
+  // call), and its compile returns the caller's compiled code where the caller compiled that form.
+  if (slots.length === 0) shareModules({ onGenerated: (m) => { for (const s of slots) s.modules.postMessage(m); } });
   while (slots.length <= i) {
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const done = new Int32Array(new SharedArrayBuffer(4));

@@ -5,11 +5,12 @@
  * one to a few matrices, counts that the threads and chunks do not divide, a failing (singular,
  * not SPD) matrix in every chunk, both triangles, both dtypes; which requests take the path; a
  * worker memory that the caller grows; and the pieces underneath (a module's shared-memory form,
- * views that follow a memory grown elsewhere).
+ * views that follow a memory grown elsewhere, block copies into and out of shared buffers).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastCpuBackend } from '../../../src/cpu-fast/backend.js';
+import { copyElements } from '../../../src/cpu-fast/copy.js';
 import { posvChunks, potrfChunks } from '../../../src/cpu-fast/ops/cholesky.js';
 import { gesvChunks, getrfChunks, getrsChunks } from '../../../src/cpu-fast/ops/lu.js';
 import { THREADING, threadsFor } from '../../../src/cpu-fast/threads/parallel.js';
@@ -79,6 +80,27 @@ describe('packed streams: chunks packed into the workers\' memories', () => {
     assert.ok(shared.buffer instanceof SharedArrayBuffer);
     assert.throws(() => new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { mem: shared } }), 'the unshared form is refused a shared memory');
     assert.throws(() => withSharedMemory(withSharedMemory(bytes)), /not an encodeModule module/);
+  });
+
+  test('copyElements: any pair of shared and unshared arrays, offsets, conversions, bounds', () => {
+    const rng = new Rng(9);
+    const make = (sharedBuffer: boolean, length: number): Float64Array =>
+      new Float64Array(sharedBuffer ? new SharedArrayBuffer(8 * (length + 3)) : new ArrayBuffer(8 * (length + 3)), 16, length);
+    for (const ds of [false, true]) for (const ss of [false, true]) {
+      const src = make(ss, 50), dst = make(ds, 40);
+      for (let i = 0; i < src.length; i++) src[i] = rng.uniform();
+      copyElements(dst, 3, src, 7, 30);
+      for (let i = 0; i < dst.length; i++) assert.equal(dst[i], i >= 3 && i < 33 ? src[i + 4] : 0, `shared ${ds}/${ss}: element ${i}`);
+      assert.throws(() => copyElements(dst, 11, src, 0, 30), RangeError);
+      assert.throws(() => copyElements(dst, 0, src, 25, 30), RangeError);
+      copyElements(dst, 0, src, 0, 0);
+    }
+    const f32 = new Float32Array(new SharedArrayBuffer(16));
+    copyElements(f32, 1, Float64Array.of(0.1, 0.2), 0, 2); // converted as set converts
+    assert.deepEqual([...f32], [0, Math.fround(0.1), Math.fround(0.2), 0]);
+    const ints = new Int32Array(new SharedArrayBuffer(16));
+    copyElements(ints, 0, Int32Array.of(-1, 2, -3, 4), 1, 3);
+    assert.deepEqual([...ints], [2, -3, 4, 0]);
   });
 
   test('views follow a shared memory grown through another handle', () => {
