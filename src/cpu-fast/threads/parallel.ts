@@ -29,10 +29,15 @@ export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
  * 1.2x warm and 3x slower on a first call, which pays the first touch of the arena). Copies of
  * more than streamBytes are streamed (streamed() below): chunks of about streamChunkBytes through
  * STREAM_DEPTH arenas per worker that it touched at start-up, instead of one arena the size of
- * the share (a fresh arena costs about 3 ms per MiB of page faults on a first call).
+ * the share (a fresh arena costs about 3 ms per MiB of page faults on a first call). A stream
+ * of an op with a chunk plan packs the workers' chunks straight into their memories
+ * (packedInto): matrices smaller than packedMinSize still stay on one thread (posv 8 x 100,000
+ * on two threads that way: 35.7-47.7 ms on a first call, median 40.8, against 28.9-41.3, median
+ * 37.3, on one; the second call faster, 14-26 against 21-29: the worker's first chunks run V8's
+ * baseline code while the kernel is compiled again for it; BENCHMARKS.md, branch cpustart).
  */
 export const THREADING = {
-  minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, packedMinSize: Number(process.env.PMS ?? 32), streamBytes: 4 << 20, streamChunkBytes: STREAM_ARENA_BYTES >> 1,
+  minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, packedMinSize: 32, streamBytes: 4 << 20, streamChunkBytes: STREAM_ARENA_BYTES >> 1,
 };
 
 type Op = (r: object) => void;
