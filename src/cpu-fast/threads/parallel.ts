@@ -32,9 +32,8 @@ export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
  * the share (a fresh arena costs about 3 ms per MiB of page faults on a first call). A stream
  * of an op with a chunk plan packs the workers' chunks straight into their memories
  * (packedInto): matrices smaller than packedMinSize still stay on one thread (posv 8 x 100,000
- * on two threads that way: 35.7-47.7 ms on a first call, median 40.8, against 28.9-41.3, median
- * 37.3, on one; the second call faster, 14-26 against 21-29: the worker's first chunks run V8's
- * baseline code while the kernel is compiled again for it; BENCHMARKS.md, branch cpustart).
+ * on two threads that way, first calls: median 40.8 ms against 37.3 on one thread, 12 runs each;
+ * second calls 26.0 against 29.4; docs/PERF-NOTES.md, branch cpustart).
  */
 export const THREADING = {
   minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, packedMinSize: 32, streamBytes: 4 << 20, streamChunkBytes: STREAM_ARENA_BYTES >> 1,
