@@ -8,11 +8,10 @@ import type { FloatArray } from '../core/dtype.js';
 import { OP_NAMES, type Backend, type OpName } from '../core/ops.js';
 import { cpuBackend, type HostBackend } from '../cpu/backend.js';
 import { fastSyrk, fastTrmm, fastTrsm } from './ops/blas3.js';
-import { fastPosv, fastPotrf, fastPotrs, posvChunks, potrfChunks } from './ops/cholesky.js';
+import { fastPosv, fastPotrf, fastPotrs } from './ops/cholesky.js';
 import { fastGemm } from './ops/gemm.js';
 import { fastLauum, fastPotri, fastTrtri } from './ops/inverse.js';
-import type { ChunkPlan } from './ops/chunks.js';
-import { fastGesv, fastGetrf, fastGetrs, gesvChunks, getrfChunks, getrsChunks } from './ops/lu.js';
+import { fastGesv, fastGetrf, fastGetrs } from './ops/lu.js';
 import { parallel } from './threads/parallel.js';
 import { cpuThreads } from './threads/pool.js';
 
@@ -42,18 +41,9 @@ export function serialOp(op: OpName): HostOp {
   return serialKernels[op] as HostOp;
 }
 
-/** The ops whose strided runs may go chunk by chunk through one kernel (ops/chunks.ts): their plans. */
-const chunkPlans: Partial<Record<OpName, (r: object) => ChunkPlan | undefined>> = {
-  potrf: potrfChunks as (r: object) => ChunkPlan | undefined,
-  posv: posvChunks as (r: object) => ChunkPlan | undefined,
-  getrf: getrfChunks as (r: object) => ChunkPlan | undefined,
-  gesv: gesvChunks as (r: object) => ChunkPlan | undefined,
-  getrs: getrsChunks as (r: object) => ChunkPlan | undefined,
-};
-
 /** The fast backend as the CPU context sees it: every op spread over the worker pool. */
 export const fastCpuBackend: HostBackend = Object.freeze({
-  ...Object.fromEntries(OP_NAMES.map((op) => [op, parallel(op, serialKernels[op] as (r: object) => void, chunkPlans[op])])),
+  ...Object.fromEntries(OP_NAMES.map((op) => [op, parallel(op, serialKernels[op] as (r: object) => void)])),
   name: 'cpu-fast',
 } as unknown as HostBackend);
 

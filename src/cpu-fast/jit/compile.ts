@@ -12,15 +12,12 @@ import { createHash } from 'node:crypto';
 export interface KernelSource {
   readonly params: readonly string[];
   readonly body: string;
-  /** Functions the body calls by these names (module-level constants: only their names enter the cache key). */
-  readonly helpers?: Readonly<Record<string, (...args: never[]) => unknown>>;
 }
 
 const cache = new Map<string, unknown>();
 
 export function sourceKey(src: KernelSource): string {
-  const helpers = Object.keys(src.helpers ?? {}).join(',');
-  return createHash('sha256').update(src.params.join(',')).update('\0').update(helpers).update('\0').update(src.body).digest('hex');
+  return createHash('sha256').update(src.params.join(',')).update('\0').update(src.body).digest('hex');
 }
 
 /** The function for this source, built on first use. */
@@ -29,10 +26,7 @@ export function compileKernel<F>(src: KernelSource): F {
   let fn = cache.get(key);
   if (fn === undefined) {
     if (process.env.MYRIAD_PRINT_SOURCE === '1') process.stderr.write(`// myriad kernel ${key}\n${src.body}\n`);
-    const helpers = Object.entries(src.helpers ?? {});
-    // helpers reach the body as the variables of an enclosing function (a generated body sees no module scope)
-    fn = helpers.length === 0 ? new Function(...src.params, src.body)
-      : new Function(...helpers.map(([name]) => name), `return function (${src.params.join(', ')}) {\n${src.body}\n};`)(...helpers.map(([, f]) => f));
+    fn = new Function(...src.params, src.body);
     cache.set(key, fn);
   }
   return fn as F;
@@ -92,16 +86,14 @@ export function kernelFactory<P extends object, F>(generate: (p: P) => KernelSou
  */
 export function moduleFactory<P extends object, F>(
   generate: (p: P) => Uint8Array<ArrayBuffer>, exportName: string,
-  load: (source: string, generate: () => Uint8Array<ArrayBuffer>, shared: boolean) => WebAssembly.Exports,
-): (p: P, shared?: boolean) => F {
+  load: (source: string, generate: () => Uint8Array<ArrayBuffer>) => WebAssembly.Exports,
+): (p: P) => F {
   if (!generate.name) throw new Error('moduleFactory: the generator needs a name (it names the module between threads)');
   const memo = new Map<string, F>();
-  // `shared`: the module's shared-memory form on the thread's shared memory (wasm/runtime.ts)
-  return (p: P, shared = false): F => {
+  return (p: P): F => {
     const key = JSON.stringify(p);
-    const at = shared ? `${key} shared` : key;
-    let fn = memo.get(at);
-    if (fn === undefined) memo.set(at, (fn = load(`${generate.name}:${key}`, () => generate(p), shared)[exportName] as F));
+    let fn = memo.get(key);
+    if (fn === undefined) memo.set(key, (fn = load(`${generate.name}:${key}`, () => generate(p))[exportName] as F));
     return fn;
   };
 }

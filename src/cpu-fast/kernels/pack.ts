@@ -5,7 +5,6 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Op } from '../../core/ops.js';
-import { copyElements } from '../copy.js';
 import { Emitter, type KernelSource } from '../jit/compile.js';
 
 export const PACK_PARAMS = ['src', 'sOff', 'ld', 'sStride', 'dst', 'dOff', 'ldp', 'dStride', 'rows', 'cols', 'count'] as const;
@@ -36,10 +35,9 @@ export function generatePack(p: PackParams): KernelSource {
   e.line(`// myriad pack ${p.direction} trans=${p.trans} dtype=${p.dtype} packed=${p.packed} lower=${p.lower === true}${p.upper ? ' upper=true' : ''}`);
   if (p.trans === 'N' && !p.lower && !p.upper) {
     // Back-to-back matrices with no padding on either side: one block copy (float32 <-> float64
-    // converted natively: widening is exact, narrowing rounds to nearest as Math.fround; at
-    // memcpy's speed into and out of shared memories: copy.ts).
+    // converted natively: widening is exact, narrowing rounds to nearest as Math.fround).
     e.open('if (ld === rows && ldp === rows && sStride === rows * cols && dStride === rows * cols) {');
-    e.line('copyElements(dst, dOff, src, sOff, count * rows * cols);');
+    e.line('dst.set(src.subarray(sOff, sOff + count * rows * cols), dOff);');
     e.line('return;');
     e.close();
   }
@@ -50,5 +48,5 @@ export function generatePack(p: PackParams): KernelSource {
   e.line(`for (let i = ${p.lower ? 'j' : '0'}; i < ${p.upper ? 'Math.min(j + 1, rows)' : 'rows'}; i++) dst[dj + i] = ${read};`);
   e.close();
   e.close();
-  return { params: PACK_PARAMS, body: e.toString(), helpers: { copyElements } };
+  return { params: PACK_PARAMS, body: e.toString() };
 }

@@ -8,10 +8,13 @@
 import type { Batch, MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest } from '../../core/ops.js';
-import { copyElements } from '../copy.js';
+import { moduleFactory } from '../jit/compile.js';
+import { generatePotrfInterleavedStrided, scratchBytes, type PotrfInterleavedStridedParams } from '../kernels/potrf-interleaved.js';
 import { INTERLEAVED_CHUNK_BYTES, interleavedShape } from '../tuning.js';
-import { runChunks, runnersOf, type ChunkPlan } from './chunks.js';
-import { interleavedFixedBytes, interleavedLayout, interleavedRunner, type InterleavedChunk } from './kernel-calls.js';
+import { heap, heapInts, loadModule } from '../wasm/runtime.js';
+
+type WasmPotrf = (a: number, strideBytes: number, info: number, pairs: number, b: number, bStrideBytes: number, nrhs: number, scratch: number) => void;
+const kernel = moduleFactory<PotrfInterleavedStridedParams, WasmPotrf>(generatePotrfInterleavedStrided, 'potrf', loadModule);
 
 /** A strided batch's chunk copied byte for byte: how its matrices lie, and whether this kernel takes them. */
 interface Region { readonly data: FloatArray; readonly offset: number; readonly stride: number; readonly footprint: number }
@@ -24,72 +27,63 @@ function region(b: Batch<FloatArray>, rows: number, cols: number): Region | unde
 }
 
 /**
- * The chunks of r.a's strided batch (first: any of its matrices), with `b` solving B of each matrix
- * that factored (ops/chunks.ts), or undefined where the layout does not suit: the chunks are
- * copied back whole, gaps and the other triangle included (unchanged bytes), so matrices must not
- * overlap nor lie far apart, and A and B must not share an array (B's chunk, copied back after
- * A's, would restore A's old values in its gaps). Chunks on this thread are of an even number of
- * matrices (pairs) of about INTERLEAVED_CHUNK_BYTES; any chunk's odd last matrix runs as a pair
- * with itself.
- */
-export function interleavedPlan(
-  r: PotrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, pairsPerTrip?: 1 | 2, b?: Batch<FloatArray>,
-): ChunkPlan | undefined {
-  const n = first.rows;
-  const shape = interleavedShape(n, b !== undefined);
-  const ra = region(r.a, n, n);
-  if (!ra || r.a.kind !== 'strided') return undefined;
-  const nrhs = b && b.kind === 'strided' ? b.cols : 0;
-  if (b && nrhs === 0) return undefined;
-  const rb = b ? region(b, n, nrhs) : undefined;
-  if (b && (!rb || b.kind !== 'strided' || rb.data.buffer === ra.data.buffer || rb.data.constructor !== ra.data.constructor)) return undefined;
-  const f32 = first.data instanceof Float32Array;
-  const es = f32 ? 4 : 8;
-  const params: InterleavedChunk = {
-    kernel: {
-      n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld: r.a.ld, form: shape.form,
-      ...(rb && b?.kind === 'strided' ? { solve: { ldb: b.ld } } : {}), pairsPerTrip: 1,
-    },
-    pairsPerTrip: pairsPerTrip ?? shape.pairsPerTrip,
-    stride: ra.stride, footprint: ra.footprint, bStride: rb ? rb.stride : 0, bFootprint: rb ? rb.footprint : 0, nrhs, es,
-  };
-  // matrix p of A starts at aOffset + p * stride, of B at bOffset + p * bStride
-  const a = ra.data, aOffset = ra.offset, bOffset = rb ? rb.offset : 0;
-  const view = f32 ? (h: { f32: Float32Array }) => h.f32 : (h: { f64: Float64Array }) => h.f64;
-  return {
-    perMatrix: (params.stride + params.bStride) * es + 4,
-    fixed: interleavedFixedBytes(params),
-    chunk: Math.max(2, Math.floor(INTERLEAVED_CHUNK_BYTES / ((params.stride + params.bStride) * es)) & ~1),
-    pack(heap, base, p, c): void {
-      const v = view(heap), l = interleavedLayout(params, base, c);
-      const start = aOffset + p * params.stride;
-      copyElements(v, base / es, a, start, l.aLength);
-      if (rb) copyElements(v, l.b / es, rb.data, bOffset + p * params.bStride, l.bLength);
-    },
-    runner: runnersOf((shared) => interleavedRunner(params, shared)),
-    call: (base, count) => ({ kernel: 'potrf-interleaved', params, base, count }),
-    unpack(heap, base, p, c): void {
-      const v = view(heap), l = interleavedLayout(params, base, c);
-      copyElements(a, aOffset + p * params.stride, v, base / es, l.aLength);
-      if (rb) copyElements(rb.data, bOffset + p * params.bStride, v, l.b / es, l.bLength);
-      // one block copy, not a loop (a first call's loop runs in V8's interpreter: 5 of 35 ms for posv 8 x 100,000)
-      copyElements(r.info, p, heap.i32, l.info / 4, c);
-    },
-  };
-}
-
-/**
  * Factors `count` matrices of r.a's strided batch from matrix p0 (first is matrix p0), and with
- * `b` solves B of each that factored, or returns false where the layout does not suit
- * (interleavedPlan).
+ * `b` solves B of each that factored, or returns false where the layout does not suit: the
+ * chunks are copied back whole, gaps and the other triangle included (unchanged bytes), so
+ * matrices must not overlap nor lie far apart, and A and B must not share an array (B's chunk,
+ * copied back after A's, would restore A's old values in its gaps).
  */
 export function potrfInterleaved(
   r: PotrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number,
   pairsPerTrip?: 1 | 2, b?: Batch<FloatArray>,
 ): boolean {
-  const plan = interleavedPlan(r, first, pairsPerTrip, b);
-  if (!plan) return false;
-  runChunks(plan, p0, count);
+  const n = first.rows;
+  const shape = interleavedShape(n, b !== undefined);
+  const ppt = pairsPerTrip ?? shape.pairsPerTrip;
+  const ra = region(r.a, n, n);
+  if (!ra || r.a.kind !== 'strided') return false;
+  const nrhs = b && b.kind === 'strided' ? b.cols : 0;
+  if (b && nrhs === 0) return false;
+  const rb = b ? region(b, n, nrhs) : undefined;
+  if (b && (!rb || b.kind !== 'strided' || rb.data.buffer === ra.data.buffer || rb.data.constructor !== ra.data.constructor)) return false;
+  const { ld, stride } = r.a;
+  const { footprint } = ra;
+  const f32 = first.data instanceof Float32Array;
+  const es = f32 ? 4 : 8;
+  const bStride = rb ? rb.stride : 0;
+  const per = Math.max(2, Math.floor(INTERLEAVED_CHUNK_BYTES / ((stride + bStride) * es)) & ~1);
+  const regionBytes = ((per - 1) * stride + footprint) * es;
+  const bBase = (regionBytes + 15) & ~15;
+  const bBytes = rb ? ((per - 1) * bStride + rb.footprint) * es : 0;
+  const infoBase = (bBase + bBytes + 15) & ~15;
+  const scratch = (infoBase + (per + 2) * 4 + 15) & ~15;
+  const views = heap(scratch + scratchBytes(n, 2));
+  const view = f32 ? views.f32 : views.f64;
+  const ints = heapInts();
+  const params = { n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld, form: shape.form, ...(rb && b?.kind === 'strided' ? { solve: { ldb: b.ld } } : {}) } as const;
+  const fn = kernel({ ...params, pairsPerTrip: 1 });
+  const fn2 = ppt === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
+  const data = first.data;
+  const bs = bStride * es;
+  for (let q = 0; q < count; q += per) {
+    const c = Math.min(per, count - q);
+    const start = first.offset + q * stride;
+    const len = (c - 1) * stride + footprint;
+    view.set(data.subarray(start, start + len));
+    const bStart = rb ? rb.offset + (p0 + q) * bStride : 0;
+    const bLen = rb ? (c - 1) * bStride + rb.footprint : 0;
+    if (rb) view.set(rb.data.subarray(bStart, bStart + bLen), bBase / es);
+    if (ppt === 2) {
+      const quads = c >> 2;
+      if (quads > 0) fn2(0, stride * es, infoBase, quads, bBase, bs, nrhs, scratch);
+      if (c & 2) fn(quads * 4 * stride * es, stride * es, infoBase + quads * 16, 1, bBase + quads * 4 * bs, bs, nrhs, scratch);
+    } else if (c >= 2) fn(0, stride * es, infoBase, c >> 1, bBase, bs, nrhs, scratch);
+    if (c & 1) fn((c - 1) * stride * es, 0, infoBase + (c - 1) * 4, 1, bBase + (c - 1) * bs, 0, nrhs, scratch);
+    data.set(view.subarray(0, len), start);
+    if (rb) rb.data.set(view.subarray(bBase / es, bBase / es + bLen), bStart);
+    // one block copy, not a loop (a first call's loop runs in V8's interpreter: 5 of 35 ms for posv 8 x 100,000)
+    r.info.set(ints.subarray(infoBase / 4, infoBase / 4 + c), p0 + q);
+  }
   return true;
 }
 

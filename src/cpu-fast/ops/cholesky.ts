@@ -9,15 +9,14 @@
  * it and the layout suits); posv n = 9 ... 16 as that potrf, then the WebAssembly potrs on the
  * matrices that factored (POSV_COMPOSED).
  */
-import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
+import { matrixAt, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js';
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateCholesky, type CholeskyKernel, type CholeskyOp, type CholeskyParams } from '../kernels/cholesky.js';
 import { CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, POSV_COMPOSED, POSV_INTERLEAVED, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
-import { allStrided, type ChunkPlan } from './chunks.js';
-import { interleavedPlan, posvInterleaved, potrfInterleaved } from './cholesky-interleaved.js';
+import { posvInterleaved, potrfInterleaved } from './cholesky-interleaved.js';
 import { potrfWasm } from './cholesky-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
 import { potrsWasm } from './tri-solve-wasm.js';
@@ -79,26 +78,7 @@ function posvComposed(r: Req, m: MatrixView<FloatArray>, p0: number, count: numb
   return true;
 }
 
-const asPotrf = (r: PotrfRequest<FloatArray, Int32Array>): Req => ({ ...r, b: r.a });
-
 export const fastPotrf = (r: PotrfRequest<FloatArray, Int32Array>): void =>
-  run('potrf', asPotrf(r), (s) => cpuPotrf({ uplo: s.uplo, a: s.a, info: s.info }));
+  run('potrf', { ...r, b: r.a }, (s) => cpuPotrf({ uplo: s.uplo, a: s.a, info: s.info }));
 export const fastPosv = (r: PosvRequest<FloatArray, Int32Array>): void => run('posv', r, cpuPosv);
 export const fastPotrs = (r: PotrsRequest<FloatArray, Int32Array>): void => run('potrs', r, cpuPotrs);
-
-/**
- * The plan that run() follows for a whole strided request of potrf or posv where it runs the
- * interleaved kernel chunk by chunk (threads/parallel.ts then packs the workers' chunks into their
- * memories): two or more matrices, the order in the interleaved range (posv: not the composed
- * one), a layout the kernel takes. Undefined elsewhere.
- */
-function chunkPlanOf(op: 'potrf' | 'posv', r: Req): ChunkPlan | undefined {
-  if (!allStrided(r) || batchCount(r.a) < 2) return undefined;
-  const m = matrixAt(r.a, 0), n = m.rows;
-  if (n > UNROLL_MAX.cholesky || (op === 'posv' && n >= POSV_COMPOSED.min && n <= POSV_COMPOSED.max)) return undefined;
-  const range = op === 'potrf' ? CHOLESKY_INTERLEAVED[dtypeOf(m.data)] : POSV_INTERLEAVED;
-  if (n < range.min || n > range.max) return undefined;
-  return interleavedPlan(r, m, undefined, op === 'posv' ? r.b : undefined);
-}
-export const potrfChunks = (r: PotrfRequest<FloatArray, Int32Array>): ChunkPlan | undefined => chunkPlanOf('potrf', asPotrf(r));
-export const posvChunks = (r: PosvRequest<FloatArray, Int32Array>): ChunkPlan | undefined => chunkPlanOf('posv', r);

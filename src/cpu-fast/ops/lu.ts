@@ -8,17 +8,15 @@
  * strided runs takes the interleaved LU (ops/lu-interleaved.ts) where tuning.ts's
  * GESV_INTERLEAVED enables it and the layout suits.
  */
-import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
-import { GESV_INTERLEAVED, LU_BLOCKED, LU_WASM_BLOCK, LU_WASM_MAX, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
-import { allStrided, runChunks, type ChunkPlan } from './chunks.js';
+import { GESV_INTERLEAVED, LU_BLOCKED, LU_WASM_MAX, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
 import { gesvInterleaved } from './lu-interleaved.js';
 import { getrfBlocked } from './lu-blocked.js';
-import { getrfWasm, getrsWasm, luBlockPlan } from './lu-wasm.js';
+import { getrfWasm, getrsWasm } from './lu-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
 import { getrsTransWasm } from './tri-solve-wasm.js';
 
@@ -40,11 +38,6 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
       }
       if (op === 'getrs' && r.trans === 'T' && m.rows > UNROLL_MAX.getrsTrans && m.rows <= TRI_SOLVE_WASM_MAX) {
         getrsTransWasm(r, m, p0, count);
-        return true;
-      }
-      const plan = blockPlan(op, r, m, p0);
-      if (plan) {
-        runChunks(plan, p0, count);
         return true;
       }
       if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) {
@@ -76,44 +69,8 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
   });
 }
 
-/**
- * The delayed-update kernel's plan (ops/lu-wasm.ts luBlockPlan) where run() takes that kernel for
- * matrix `m` (matrix p0 of the request): getrf and gesv from LU_WASM_BLOCK.min up to LU_WASM_MAX
- * (below LU_BLOCKED.min), getrs 'N' above the unrolled sizes with right-hand sides.
- */
-function blockPlan(op: LuOp, r: Req, m: MatrixView<FloatArray>, p0: number): ChunkPlan | undefined {
-  if (m.rows <= UNROLL_MAX.lu && m.cols <= UNROLL_MAX.lu) return undefined;
-  if (op === 'getrs') {
-    if (r.trans !== 'N' || m.rows > LU_WASM_MAX) return undefined;
-    const nrhs = matrixAt(r.b, p0).cols;
-    return nrhs > 0 ? luBlockPlan(r, m, r.b, nrhs, true) : undefined;
-  }
-  const small = Math.min(m.rows, m.cols);
-  if (small < LU_WASM_BLOCK.min || small >= LU_BLOCKED.min || Math.max(m.rows, m.cols) > LU_WASM_MAX) return undefined;
-  return op === 'gesv' ? luBlockPlan(r, m, r.b, matrixAt(r.b, p0).cols, false) : luBlockPlan(r, m, undefined, 0, false);
-}
-
-const asGetrf = (r: GetrfRequest<FloatArray, Int32Array>): Req => ({ ...r, trans: 'N', b: r.a });
-const asGesv = (r: GesvRequest<FloatArray, Int32Array>): Req => ({ ...r, trans: 'N' });
-
 export const fastGetrf = (r: GetrfRequest<FloatArray, Int32Array>): void =>
-  run('getrf', asGetrf(r), (s) => cpuGetrf({ a: s.a, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }));
+  run('getrf', { ...r, trans: 'N', b: r.a }, (s) => cpuGetrf({ a: s.a, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }));
 export const fastGesv = (r: GesvRequest<FloatArray, Int32Array>): void =>
-  run('gesv', asGesv(r), (s) => cpuGesv({ a: s.a, b: s.b, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }));
+  run('gesv', { ...r, trans: 'N' }, (s) => cpuGesv({ a: s.a, b: s.b, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }));
 export const fastGetrs = (r: GetrsRequest<FloatArray, Int32Array>): void => run('getrs', r, cpuGetrs);
-
-/**
- * The plan that run() follows for a whole strided request, where it runs one kernel chunk by
- * chunk (threads/parallel.ts then packs the workers' chunks into their memories): every batch
- * strided and the shape on the delayed-update kernel, outside the interleaved gesv's range
- * (whose kernel may decline a layout). Undefined elsewhere.
- */
-function chunkPlanOf(op: LuOp, r: Req): ChunkPlan | undefined {
-  if (!allStrided(r) || batchCount(r.a) === 0) return undefined;
-  const m = matrixAt(r.a, 0);
-  if (op === 'gesv' && m.rows === m.cols && m.rows >= GESV_INTERLEAVED[dtypeOf(m.data)].min && m.rows <= GESV_INTERLEAVED[dtypeOf(m.data)].max) return undefined;
-  return blockPlan(op, r, m, 0);
-}
-export const getrfChunks = (r: GetrfRequest<FloatArray, Int32Array>): ChunkPlan | undefined => chunkPlanOf('getrf', asGetrf(r));
-export const gesvChunks = (r: GesvRequest<FloatArray, Int32Array>): ChunkPlan | undefined => chunkPlanOf('gesv', asGesv(r));
-export const getrsChunks = (r: GetrsRequest<FloatArray, Int32Array>): ChunkPlan | undefined => chunkPlanOf('getrs', r);

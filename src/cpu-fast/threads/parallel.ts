@@ -9,9 +9,7 @@ import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { OpName } from '../../core/ops.js';
 import { isBatch, sliceRequest } from '../split.js';
-import { chunkBytes, runChunks, type ChunkPlan } from '../ops/chunks.js';
-import type { Heap } from '../wasm/runtime.js';
-import { STREAM_ARENA_BYTES, STREAM_DEPTH, cpuThreads, finished, post, postCall, postQueued, rethrow, slot, wait, type Slot } from './pool.js';
+import { STREAM_ARENA_BYTES, cpuThreads, finished, post, postQueued, rethrow, slot, wait } from './pool.js';
 import { isShared, stage, unstage, type Staged } from './staging.js';
 
 /** The outputs each operation writes (besides info and ipiv, which are always staged back). */
@@ -29,14 +27,10 @@ export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
  * 1.2x warm and 3x slower on a first call, which pays the first touch of the arena). Copies of
  * more than streamBytes are streamed (streamed() below): chunks of about streamChunkBytes through
  * STREAM_DEPTH arenas per worker that it touched at start-up, instead of one arena the size of
- * the share (a fresh arena costs about 3 ms per MiB of page faults on a first call). A stream
- * of an op with a chunk plan packs the workers' chunks straight into their memories
- * (packedInto): matrices smaller than packedMinSize still stay on one thread (posv 8 x 100,000
- * on two threads that way, first calls: median 40.8 ms against 37.3 on one thread, 12 runs each;
- * second calls 26.0 against 29.4; docs/PERF-NOTES.md, branch cpustart).
+ * the share (a fresh arena costs about 3 ms per MiB of page faults on a first call).
  */
 export const THREADING = {
-  minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, packedMinSize: 32, streamBytes: 4 << 20, streamChunkBytes: STREAM_ARENA_BYTES >> 1,
+  minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, streamBytes: 4 << 20, streamChunkBytes: STREAM_ARENA_BYTES >> 1,
 };
 
 type Op = (r: object) => void;
@@ -82,36 +76,23 @@ function unshared(r: object): { bytes: number; size: number } {
   return { bytes, size };
 }
 
-/**
- * Threads for this call: 1 when small, or when copies for the workers would cost more than they
- * give; `packed`: the workers' chunks are packed straight into their memories (a chunk plan).
- */
-export function threadsFor(op: OpName, r: object, threads = cpuThreads(), packed = false): number {
+/** Threads for this call: 1 when small, or when copies for the workers would cost more than they give. */
+export function threadsFor(op: OpName, r: object, threads = cpuThreads()): number {
   const b = mainBatch(op, r);
   const w = work(b);
   if (threads <= 1 || w < THREADING.minWork) return 1;
   const copies = unshared(r);
-  if (copies.bytes > 0 && copies.size < (packed ? THREADING.packedMinSize : THREADING.copyMinSize)) return 1;
+  if (copies.bytes > 0 && copies.size < THREADING.copyMinSize) return 1;
   return Math.max(1, Math.min(threads, batchCount(b), Math.floor(w / THREADING.minWorkPerThread)));
 }
 
-/**
- * `serial` on all cores. `chunks` gives, for a request that the serial op runs chunk by chunk
- * through one WebAssembly kernel, its plan (ops/chunks.ts): a streamed call then packs the
- * workers' chunks straight into their memories.
- */
-export function parallel(op: OpName, serial: Op, chunks?: (r: object) => ChunkPlan | undefined): Op {
+export function parallel(op: OpName, serial: Op): Op {
   return (r: object): void => {
-    const copies = unshared(r).bytes;
-    const plan = chunks && copies > THREADING.streamBytes && cpuThreads() > 1 ? chunks(r) : undefined;
-    const threads = threadsFor(op, r, cpuThreads(), plan !== undefined);
+    const threads = threadsFor(op, r);
     if (threads <= 1) return serial(r);
     const count = batchCount(mainBatch(op, r));
-    if (copies > THREADING.streamBytes) {
-      const sub = Math.max(1, Math.floor((THREADING.streamChunkBytes * count) / copies));
-      if (plan) return streamed(packedInto(plan, sub, threads), threads, count, sub);
-      return streamed(stagedFor(op, r, serial), threads, count, sub);
-    }
+    const copies = unshared(r).bytes;
+    if (copies > THREADING.streamBytes) return streamed(op, r, serial, threads, count, copies);
     const bound = (t: number): number => Math.round((t * count) / threads);
     const jobs: { s: ReturnType<typeof slot>; staged: Staged }[] = [];
     for (let t = 1; t < threads; t++) {
@@ -145,72 +126,9 @@ export function parallel(op: OpName, serial: Op, chunks?: (r: object) => ChunkPl
 }
 
 /**
- * How a stream moves chunks: `send` hands the worker matrices [p0, p1) through its `k`-th of
- * STREAM_DEPTH buffers and queues the job, `receive` copies a finished job's outputs back, `own`
- * runs [p0, p1) on the caller; `first` whether the workers wait for the caller's first chunk.
- */
-interface Transport<T> {
-  send(s: Slot, k: number, p0: number, p1: number): T;
-  receive(item: T): void;
-  own(p0: number, p1: number): void;
-  readonly first: boolean;
-}
-
-/**
- * Any op: the chunk staged (copied as it lies) into a shared arena of the worker, which runs the
- * serial op on it (packing it into its own WebAssembly memory and back, for the kernels), then
- * copied back.
- */
-function stagedFor(op: OpName, r: object, serial: Op): Transport<Staged> {
-  return {
-    send(s, k, p0, p1): Staged {
-      const arena = s.streams[k]!;
-      let staged: Staged | undefined;
-      do {
-        arena.reset();
-        staged = stage(sliceRequest(r, p0, p1), WRITES[op], arena);
-      } while (!staged);
-      postQueued(s, op, staged.request);
-      return staged;
-    },
-    receive: unstage,
-    own: (p0, p1) => serial(sliceRequest(r, p0, p1)),
-    // On the first streamed call of a shape, the caller runs its first chunk before the workers
-    // get theirs: it generates and compiles the kernels, which reach the workers with their first
-    // chunk (wasm/runtime.ts), instead of every thread generating its own at the same time.
-    first: firstCall(op, r),
-  };
-}
-
-/**
- * An op with a chunk plan (ops/chunks.ts): the caller packs the chunk straight into the
- * worker's WebAssembly memory, the worker runs only the kernel there, the caller unpacks. The
- * caller runs its own chunks in its shared memory, on the kernel's shared-memory form, which it
- * compiles before the first job goes out: the workers' compiles of that form then return the
- * same code, whose tier-up (V8's baseline code runs the LU kernel 4-5x slower than its
- * optimised code) happens once for all threads (wasm/runtime.ts).
- */
-function packedInto(plan: ChunkPlan, sub: number, threads: number): Transport<{ heap: Heap; base: number; p0: number; count: number }> {
-  const region = chunkBytes(plan, sub);
-  for (let t = 0; t < threads - 1; t++) slot(t).heap.reserve(STREAM_DEPTH * region);
-  plan.runner(true);
-  return {
-    send(s, k, p0, p1) {
-      const base = k * region, count = p1 - p0;
-      plan.pack(s.heap, base, p0, count);
-      postCall(s, plan.call(base, count));
-      return { heap: s.heap, base, p0, count };
-    },
-    receive: ({ heap, base, p0, count }) => plan.unpack(heap, base, p0, count),
-    own: (p0, p1) => runChunks(plan, p0, p1 - p0, true),
-    first: false,
-  };
-}
-
-/**
  * A call whose unshared data is large, as a stream of chunks: the caller runs chunks from the
  * front of the batch in place, the workers chunks from the back, each worker with up to
- * STREAM_DEPTH chunks in flight at a time (the caller copies one in, or a finished one back, while
+ * STREAM_DEPTH chunks staged at a time (the caller copies one in, or a finished one back, while
  * the worker runs the others), until the two ends meet. The caller copies between its own
  * chunks, so a faster or less loaded thread simply takes more chunks. Jobs queue in a worker and
  * finish in order.
@@ -226,20 +144,28 @@ function firstCall(op: OpName, r: object): boolean {
   return true;
 }
 
-function streamed<T>(transport: Transport<T>, threads: number, count: number, sub: number): void {
+function streamed(op: OpName, r: object, serial: Op, threads: number, count: number, copies: number): void {
+  const sub = Math.max(1, Math.floor((THREADING.streamChunkBytes * count) / copies));
   let front = 0, back = count;
   let failure: unknown;
   const workers = Array.from({ length: threads - 1 }, (_, t) => {
     const s = slot(t);
     Atomics.store(s.flag, 0, 0);
-    return { s, seen: finished(s, 0, false), queue: [] as T[], next: 0 };
+    return { s, seen: finished(s, 0, false), queue: [] as Staged[], next: 0 };
   });
   const refill = (w: (typeof workers)[number]): void => {
-    while (w.queue.length < STREAM_DEPTH && back > front) {
+    while (w.queue.length < w.s.streams.length && back > front) {
       const p1 = back, p0 = Math.max(front, back - sub);
       back = p0;
-      w.queue.push(transport.send(w.s, w.next, p0, p1));
-      w.next = (w.next + 1) % STREAM_DEPTH;
+      const arena = w.s.streams[w.next]!;
+      w.next = (w.next + 1) % w.s.streams.length;
+      let staged: Staged | undefined;
+      do {
+        arena.reset();
+        staged = stage(sliceRequest(r, p0, p1), WRITES[op], arena);
+      } while (!staged);
+      postQueued(w.s, op, staged.request);
+      w.queue.push(staged);
     }
   };
   /** Copies back every chunk the worker has finished (all of them, waiting, with `block`). */
@@ -247,15 +173,19 @@ function streamed<T>(transport: Transport<T>, threads: number, count: number, su
     while (w.queue.length > 0) {
       const d = finished(w.s, w.seen, block);
       if (d === w.seen) return;
-      for (; w.seen < d && w.queue.length > 0; w.seen++) transport.receive(w.queue.shift()!);
+      for (; w.seen < d && w.queue.length > 0; w.seen++) unstage(w.queue.shift()!);
     }
   };
-  if (!transport.first) for (const w of workers) refill(w);
+  // On the first streamed call of a shape, the caller runs its first chunk before the workers
+  // get theirs: it generates and compiles the kernels, which reach the workers with their first
+  // chunk (wasm/runtime.ts), instead of every thread generating its own at the same time.
+  const shape = firstCall(op, r);
+  if (!shape) for (const w of workers) refill(w);
   while (front < back) {
     const p0 = front, p1 = Math.min(back, front + sub);
     front = p1;
     try {
-      transport.own(p0, p1);
+      serial(sliceRequest(r, p0, p1));
     } catch (e) {
       failure ??= e;
     }

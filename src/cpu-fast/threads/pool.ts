@@ -5,9 +5,7 @@
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { OpName } from '../../core/ops.js';
-import type { KernelCall } from '../ops/chunks.js';
-import { sharedKernelMemory } from '../wasm/emit.js';
-import { Heap, shareModules, sharedModules } from '../wasm/runtime.js';
+import { shareModules, sharedModules } from '../wasm/runtime.js';
 import { Arena } from './staging.js';
 import { cpuThreads } from './count.js';
 
@@ -17,21 +15,12 @@ export { cpuThreads, setCpuThreads } from './count.js';
  * A worker and what the caller shares with it: `flag` (0 running, 1 done, 2 failed) and `text`
  * (the failure's message) for one-off jobs; `done` counts finished jobs of a stream (jobs queue
  * in the worker and finish in order); `arena` for one-off copies, `streams` the STREAM_DEPTH
- * arenas a stream goes round (the caller copies into one while the worker runs the others);
- * `heap` the caller's views of the worker's WebAssembly memory (shared: the caller packs chunks
- * of ops with a chunk plan straight into it, and the worker's kernel reads them there).
+ * arenas a stream goes round (the caller copies into one while the worker runs the others).
  */
-export interface Slot { worker: Worker; modules: MessagePort; flag: Int32Array; done: Int32Array; text: Uint16Array; arena: Arena; streams: readonly Arena[]; heap: Heap }
+interface Slot { worker: Worker; modules: MessagePort; flag: Int32Array; done: Int32Array; text: Uint16Array; arena: Arena; streams: readonly Arena[] }
 
 /** Bytes of each stream arena a worker starts with: the worker writes them once at start-up, so a first call does not pay their page faults. */
 export const STREAM_ARENA_BYTES = 3 << 20;
-/**
- * Bytes of a worker's WebAssembly memory at start-up, which the worker writes once then (as
- * the stream arenas): room for STREAM_DEPTH packed chunks of float64 data of about
- * THREADING.streamChunkBytes (1.5 MiB) each, so that a first streamed call pays no page faults
- * there; larger chunks (float32 data packed as float64) grow it.
- */
-export const WORKER_MEMORY_BYTES = 6 << 20;
 /**
  * Chunks of a stream queued in a worker at most (one arena each). With two, the worker of a
  * gesv 64 x 10,000 on the 2-core EPYC sat idle 11-26 ms of a 90-100 ms call, waiting for the
@@ -42,27 +31,26 @@ export const STREAM_DEPTH = 3;
 
 const slots: Slot[] = [];
 
+// Each WebAssembly module the caller compiles goes to every worker at once, on a port of its own
+// that the worker reads before it would generate a module (wasm/runtime.ts): a worker then skips
+// generating and compiling what the caller already has (10-30 ms per kernel on a first call).
+shareModules({ onCompiled: (m) => { for (const s of slots) s.modules.postMessage(m); } });
+
 /** Worker `i` (0-based), started on first use. */
 export function slot(i: number): Slot {
-  // The bytes of each WebAssembly module the caller generates go to every worker at once, on a
-  // port of its own that the worker reads before it would generate a module (wasm/runtime.ts): a
-  // worker then skips generating what the caller already has (10-30 ms per kernel on a first
-  // call), and its compile returns the caller's compiled code where the caller compiled that form.
-  if (slots.length === 0) shareModules({ onGenerated: (m) => { for (const s of slots) s.modules.postMessage(m); } });
   while (slots.length <= i) {
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const done = new Int32Array(new SharedArrayBuffer(4));
     const text = new Uint16Array(new SharedArrayBuffer(2048));
     const streams = Array.from({ length: STREAM_DEPTH }, () => new Arena(STREAM_ARENA_BYTES));
-    const memory = sharedKernelMemory(WORKER_MEMORY_BYTES >> 16);
     const { port1: modules, port2 } = new MessageChannel();
     modules.unref();
     const worker = new Worker(new URL('./worker.js', import.meta.url), {
-      workerData: { flag, done, text, touch: streams.map((a) => a.bytes()), memory, modules: sharedModules(), port: port2 },
+      workerData: { flag, done, text, touch: streams.map((a) => a.bytes()), modules: sharedModules(), port: port2 },
       transferList: [port2],
     });
     worker.unref();
-    slots.push({ worker, modules, flag, done, text, arena: new Arena(), streams, heap: new Heap(memory) });
+    slots.push({ worker, modules, flag, done, text, arena: new Arena(), streams });
   }
   return slots[i]!;
 }
@@ -76,11 +64,6 @@ export function post(s: Slot, op: OpName, request: object): void {
 /** Queues one job of a stream: jobs run in order, `done` counts each when finished (a failure sets the flag to 2, which stays). */
 export function postQueued(s: Slot, op: OpName, request: object): void {
   s.worker.postMessage({ op, request });
-}
-
-/** Queues a kernel call of a stream on a chunk the caller packed into the worker's memory (as postQueued). */
-export function postCall(s: Slot, call: KernelCall): void {
-  s.worker.postMessage({ call });
 }
 
 /** Finished jobs of the slot's stream so far; with `block`, waits until more than `seen` have finished. */

@@ -9,7 +9,6 @@
  * matrix, column by column, where one does (e.g. A and B interleaved in one array for gesv).
  */
 import { footprintOf } from './footprint.js';
-import { copyElements } from '../copy.js';
 import type { Batch, MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import { isBatch } from '../split.js';
@@ -65,7 +64,7 @@ export function stage(request: object, writes: readonly string[], arena: Arena):
       else {
         const copy = arena.alloc(value, value.length);
         if (!copy) return undefined;
-        copyElements(copy, 0, value, 0, value.length);
+        copy.set(value);
         out[key] = copy;
         copyBack.push({ from: copy, to: value, toOffset: 0, length: value.length });
       }
@@ -90,7 +89,7 @@ function stageBatch(
     const span = (b.count - 1) * b.stride + footprintOf(b.rows, b.cols, b.ld);
     const copy = arena.alloc(b.data, span);
     if (!copy) return undefined;
-    copyElements(copy, 0, b.data, b.offset, span);
+    copy.set(b.data.subarray(b.offset, b.offset + span));
     const staged: Batch<FloatArray> = { ...b, data: copy, offset: 0 };
     if (written) {
       if ((writtenStores.get(b.data) ?? 0) > 1) {
@@ -117,7 +116,7 @@ function stageBatch(
     const span = footprintOf(rows, cols, ld);
     const copy = arena.alloc(m.data, Math.max(span, 1));
     if (!copy) return undefined;
-    copyElements(copy, 0, m.data, m.offset, span);
+    copy.set(m.data.subarray(m.offset, m.offset + span));
     const view = { data: copy, offset: 0, ld, rows, cols };
     matrices.push(view);
     if (written) views.push({ from: view, to: { data: m.data, offset: m.offset, ld, rows, cols } });
@@ -131,13 +130,13 @@ function stageBatch(
 export function unstage(s: Staged): void {
   for (const c of s.copyBack) {
     if (!c.views) {
-      copyElements(c.to, c.toOffset, c.from, 0, c.length);
+      c.to.set(c.from.subarray(0, c.length), c.toOffset);
       continue;
     }
     for (const { from, to } of c.views) {
       for (let j = 0; j < from.cols; j++) {
         const f = from.offset + j * from.ld;
-        copyElements(to.data, to.offset + j * to.ld, from.data, f, from.rows);
+        to.data.set(from.data.subarray(f, f + from.rows), to.offset + j * to.ld);
       }
     }
   }

@@ -6,17 +6,10 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { OpName } from '../../core/ops.js';
 import { serialOp } from '../backend.js';
-import type { KernelCall } from '../ops/chunks.js';
-import { runKernelCall } from '../ops/kernel-calls.js';
-import { adoptMemory, receiveModules, shareModules, type SharedModule } from '../wasm/runtime.js';
+import { receiveModules, shareModules, type SharedModule } from '../wasm/runtime.js';
 
-interface Setup {
-  flag: Int32Array; done: Int32Array; text: Uint16Array; touch: SharedArrayBuffer[]; memory: WebAssembly.Memory; modules: SharedModule[]; port: MessagePort;
-}
-const { flag, done, text, touch, memory, modules, port } = workerData as Setup;
-
-// This thread's kernels run on the memory the caller created for it (and packs chunks into).
-adoptMemory(memory);
+interface Setup { flag: Int32Array; done: Int32Array; text: Uint16Array; touch: SharedArrayBuffer[]; modules: SharedModule[]; port: MessagePort }
+const { flag, done, text, touch, modules, port } = workerData as Setup;
 
 // The modules the caller had compiled when this worker started, then those it compiles later
 // (read synchronously, in the middle of a job, just before this thread would generate one).
@@ -28,19 +21,17 @@ shareModules({
 });
 port.unref();
 
-// The stream arenas' pages and the memory's, written once now (in the background of the
-// caller's first call) rather than on the caller's first copy: a compare-exchange of 0 with 0 per
-// page faults the page in for writing and never changes what the caller may already have copied
-// there.
-for (const b of [...touch, memory.buffer]) {
+// The stream arenas' pages, written once now (in the background of the caller's first call)
+// rather than on the caller's first copy: a compare-exchange of 0 with 0 per page faults the page
+// in for writing and never changes what the caller may already have copied there.
+for (const b of touch) {
   const words = new Int32Array(b);
   for (let i = 0; i < words.length; i += 1024) Atomics.compareExchange(words, i, 0, 0);
 }
 
-parentPort!.on('message', (job: { op: OpName; request: object } | { call: KernelCall }) => {
+parentPort!.on('message', (job: { op: OpName; request: object }) => {
   try {
-    if ('call' in job) runKernelCall(job.call);
-    else serialOp(job.op)(job.request as never);
+    serialOp(job.op)(job.request as never);
     Atomics.compareExchange(flag, 0, 0, 1); // a stream's earlier failure (2) stays
   } catch (e) {
     const message = String(e instanceof Error ? e.stack ?? e.message : e).slice(0, text.length - 1);

@@ -168,56 +168,13 @@ function name(s: string): number[] {
   return [...uleb(b.length), ...b];
 }
 
-/** Pages a shared kernel memory may grow to: wasm32's 4 GiB, as an unshared one may (V8 reserves the address space, not the pages). */
-export const MEMORY_MAX_PAGES = 65536;
-
-/**
- * A memory shared between threads, as a worker's: the caller packs the worker's chunks straight
- * into it and the worker's kernels read them in place (threads/parallel.ts). Kernels take it
- * in their withSharedMemory() form. The caller's own memory stays unshared: V8 copies into and
- * out of a shared buffer word by word (TypedArray.set: 1.3x memcpy's time on a 1.5 MiB chunk,
- * 1.8x on 64 KiB, measured on the 2-core EPYC), and most of the caller's copies go to its own.
- */
-export const sharedKernelMemory = (initialPages: number): WebAssembly.Memory =>
-  new WebAssembly.Memory({ initial: initialPages, maximum: MEMORY_MAX_PAGES, shared: true });
-
-/** The import section's one entry: memory "env"."mem", at least one page; shared ones name their maximum (limits flag 3). */
-function memoryImport(shared: boolean): number[] {
-  const limits = shared ? [0x03, ...uleb(1), ...uleb(MEMORY_MAX_PAGES)] : [0x00, ...uleb(1)];
-  return [...uleb(1), ...name('env'), ...name('mem'), 0x02, ...limits];
-}
-
-/**
- * The same module importing a shared memory (sharedKernelMemory) instead: only the import
- * section differs, the code is byte for byte the same (plain loads and stores compile alike on
- * either kind of memory; measured the same speed).
- */
-export function withSharedMemory(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-  const unshared = memoryImport(false);
-  for (let at = 8; at < bytes.length;) {
-    const id = bytes[at]!;
-    let length = 0, shift = 0, next = at + 1;
-    for (let b = 0x80; b & 0x80; shift += 7) {
-      b = bytes[next++]!;
-      length += (b & 0x7f) * 2 ** shift;
-    }
-    if (id === 2) {
-      const content = bytes.subarray(next, next + length);
-      if (content.length !== unshared.length || content.some((b, i) => b !== unshared[i])) throw new Error('withSharedMemory: not an encodeModule module');
-      return concat([bytes.subarray(0, at), section(2, [memoryImport(true)]), bytes.subarray(next + length)]);
-    }
-    at = next + length;
-  }
-  throw new Error('withSharedMemory: no import section');
-}
-
-/** A module importing memory "env"."mem" (unshared; withSharedMemory() gives the shared form) and exporting the functions by name. */
+/** A module importing memory "env"."mem" and exporting the functions by name. */
 export function encodeModule(functions: readonly FunctionDef[]): Uint8Array<ArrayBuffer> {
   const types: number[] = [...uleb(functions.length)];
   for (const f of functions) {
     types.push(0x60, ...uleb(f.params.length), ...f.params.map((t) => VALTYPE[t]), ...uleb(f.results.length), ...f.results.map((t) => VALTYPE[t]));
   }
-  const imports = memoryImport(false);
+  const imports = [...uleb(1), ...name('env'), ...name('mem'), 0x02, 0x00, ...uleb(1)];
   const funcs = [...uleb(functions.length), ...functions.flatMap((_, i) => uleb(i))];
   const exports = [...uleb(functions.length), ...functions.flatMap((f, i) => [...name(f.name), 0x00, ...uleb(i)])];
   const code = [uleb(functions.length), ...functions.map((f) => f.code.encode())];
