@@ -161,7 +161,8 @@ export const sm90GetrfTuning: GetrfTuning = {
     // (2.38), 2048 7.93 / 8.23 (4.87), 4096 18.89 / 19.14 (12.46). And a cold first call: NVRTC
     // compiles a float32 wide leaf of 32-column sub-blocks in ~10 s (32 unrolled columns; one a
     // thread count, five for n = 1100), one of 16 in ~3: the first float32 LU of n = 1100 took 63 s
-    // on a fresh machine, 14 s with 16. float64 keeps the recursion's 16.
+    // on a fresh machine; the leaves of 16 compiled in 14 s (the other kernels already compiled).
+    // float64 keeps the recursion's 16.
     widest: { float64: 16, float32: 16 },
     // The wide leaf over many blocks (generate-spread.ts; session 9, scripts/probe/getrf-spread.mjs,
     // one m x 64 panel, H100, ms, wide / spread over at most 32 blocks): float64 1024 0.29 / 0.31,
