@@ -28,7 +28,7 @@ import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
 import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
 import { getrfRegisterSource } from '../src/cuda/kernels/getrf/generate-register.js';
 import { getrfSmallSource } from '../src/cuda/kernels/getrf/generate-small.js';
-import { getrfLaswpSource, getrfSwapsSource, getrfTallSource, getrfWideSource, tallShape } from '../src/cuda/kernels/getrf/index.js';
+import { getrfLaswpSource, getrfSpreadSource, getrfSwapsSource, getrfTallSource, getrfWideSource, tallShape } from '../src/cuda/kernels/getrf/index.js';
 import { tuningFor } from '../src/cuda/model/tuning/index.js';
 import { getrfForced, potrfForced, potrfSmall, type GetrfForce, type PotrfForce } from './hash-kernels-access.js';
 import { potrfPanelSource } from '../src/cuda/kernels/potrf/generate-panel.js';
@@ -389,6 +389,13 @@ function factorsDirect(): void {
     for (const kind of ['strided', 'pointer'] as const) record(getrfSwapsSource({ dtype, kind }));
     // Its wide leaves at every panel height (the table's width, 64, and 32).
     for (let m = 1; m <= 8192; m += 31) for (const width of [64, 32]) record(getrfWideSource({ dtype, kind: 'strided', width, ...tallShape(dtype, m, recursion) }));
+    // The spread leaf's forced variants (session 11, off in the table: the cluster form's pushing
+    // exchanges and the fused search; the probes and GPU tests force them) at its production shapes.
+    for (const rowsPerBlock of [64, 128, 256, 512]) {
+      const spread = { dtype, width: 64, rowsPerBlock, threads: 512, maxBlocks: 32, cluster: 16 } as const;
+      for (const exchange of ['pull', 'push', 'signal'] as const) for (const fusedSearch of [false, true]) record(getrfSpreadSource({ ...spread, exchange, fusedSearch }));
+      record(getrfSpreadSource({ ...spread, threads: 256, cluster: 0, fusedSearch: true }));
+    }
   }
   const tall = { dtype: 'float64', kind: 'strided', nb: 16, threads: 512, rowsPerThread: 1 } as const;
   for (const p of [tall, { ...tall, dtype: 'float32' as const }, { ...tall, kind: 'pointer' as const }, { ...tall, nb: 8 },
