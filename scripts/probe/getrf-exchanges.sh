@@ -6,6 +6,11 @@
 #   bash scripts/probe/getrf-exchanges.sh
 source .device/boot.sh
 out=${OUT:-/tmp}
+# The compiled-module cache comes back with $OUT: copy it to .kcache here and carry it (run's
+# `carry`: [".device", "dist", ".kcache"]) so that the next call loads instead of compiling
+# (its keys hold the NVRTC and driver versions: a different machine recompiles, never misloads).
+if [ -d .kcache ]; then mkdir -p "$out/kcache" && cp -r .kcache/. "$out/kcache/"; fi
+export MYRIAD_CACHE_DIR="$out/kcache"
 step() { local name=$1 limit=$2; shift 2; local s=$(date +%s); timeout -s KILL "$limit" "$@" > "$out/$name.txt" 2>&1; echo "[$name] rc $? in $(( $(date +%s) - s )) s"; }
 VARIANTS=c16t512,c16t512push,c16t512signal,c16t512fs,c16t512pushfs,c16t512signalfs,32,32fs
 M=1024,2048,4096 DTYPE=float64 BLOCKS=$VARIANTS step leaf-f64 150 node scripts/probe/getrf-spread.mjs; cat "$out/leaf-f64.txt"
