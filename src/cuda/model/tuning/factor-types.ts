@@ -114,14 +114,14 @@ export interface GetrfSpreadTuning {
   readonly maxCount: number;
   /** Blocks a matrix at most (fewer rows a block below it; never more than the SMs). */
   readonly maxBlocks: number;
+  /** Each column's candidate found during the previous column's update (GetrfSpreadParams.fusedSearch; absent: false). */
+  readonly fusedSearch?: boolean;
   /**
    * The cluster form (sm_90; a matrix's blocks one thread-block cluster, the exchange through
    * distributed shared memory): blocks a cluster (0: never; above 8 a non-portable size), from
    * how many panel rows (Infinity: never for that dtype, even forced), and threads a block.
    * Batches up to maxCount, as the grid form; panels taller than its blocks hold take the grid form.
    */
-  /** Each column's candidate found during the previous column's update (GetrfSpreadParams.fusedSearch; absent: false). */
-  readonly fusedSearch?: boolean;
   readonly cluster: {
     readonly blocks: number; readonly minRows: PerDType<number>; readonly threads: number;
     /** How a column's candidates cross the cluster (kernels/getrf/params.ts GetrfSpreadParams.exchange; absent: 'pull'). */
