@@ -415,7 +415,7 @@ test('the spread leaf: pure, every parameter changes the source, bad shapes refu
   const exchanges = (['pull', 'push', 'signal'] as const).map((exchange) => getrfSpreadSource({ ...clustered, exchange }));
   assert.equal(new Set(exchanges.map((k) => k.source)).size, 3);
   assert.equal(new Set(exchanges.map((k) => k.entry)).size, 3);
-  assert.match(exchanges[1]!.source, /peerWrite/);
+  assert.match(exchanges[1]!.source, /\*peer\(&xRows/);
   assert.doesNotMatch(exchanges[1]!.source, /mbarrier/, 'push: the cluster barrier');
   assert.match(exchanges[2]!.source, /mbarrierWait/);
   assert.throws(() => getrfSpreadSource({ ...base, exchange: 'push' }), /cluster form/);

@@ -46,6 +46,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { CLUSTER_HELPERS, MBARRIER_HELPERS } from '../common/cluster.js';
 import { FLAG_HELPERS } from '../common/flags.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { pivotHelpers } from './generate-panel.js';
@@ -116,60 +117,6 @@ static __device__ __forceinline__ unsigned loadRelaxed32(const unsigned* p) {
   return v;
 }
 #endif`;
-
-/**
- * The cluster form's helpers (PTX ISA "Distributed shared memory", "barrier.cluster"): this block's
- * rank and its matrix (the cluster's index), a cluster-wide barrier with release / acquire
- * semantics (every thread of every block of the cluster), and another block's shared memory
- * (mapa turns the generic address of a shared variable into the same variable of block `rank`).
- */
-function clusterHelpers(): string {
-  return `static __device__ __forceinline__ unsigned clusterRank() { unsigned r; asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r)); return r; }
-static __device__ __forceinline__ unsigned clusterIndex() { unsigned r; asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(r)); return r; }
-static __device__ __forceinline__ void clusterSync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\\n\\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
-}
-// The same shared variable in block \`rank\` of the cluster, as a generic pointer (plain loads through
-// it: the compiler batches them; the barrier's memory clobber keeps them after it).
-template <typename T> static __device__ __forceinline__ const T* peer(const T* p, unsigned rank) {
-  unsigned long long r;
-  asm("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"(p), "r"(rank));
-  return reinterpret_cast<const T*>(r);
-}`;
-}
-
-/** The pushing exchanges store into another block's shared memory: \`peer\` for writing. */
-const PEER_WRITE_HELPER = `template <typename T> static __device__ __forceinline__ T* peerWrite(T* p, unsigned rank) {
-  unsigned long long r;
-  asm("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"(p), "r"(rank));
-  return reinterpret_cast<T*>(r);
-}`;
-
-/**
- * The 'signal' exchange's mbarriers (PTX ISA "Parallel Synchronization and Communication
- * Instructions: mbarrier"): initialised by one thread with the arrivals a phase takes (made visible
- * to the cluster before any remote arrival), arrived on from another block of the cluster with
- * release semantics at cluster scope, and waited on locally for a phase's parity with acquire.
- */
-const MBARRIER_HELPERS = `static __device__ __forceinline__ unsigned sharedAddress(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
-static __device__ __forceinline__ void mbarrierInit(unsigned long long* bar, unsigned arrivals) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(sharedAddress(bar)), "r"(arrivals) : "memory");
-}
-static __device__ __forceinline__ void mbarrierInitFence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
-static __device__ __forceinline__ void clusterFence() { asm volatile("fence.acq_rel.cluster;" ::: "memory"); }
-// One arrival on the same mbarrier of block \`rank\`: this thread's earlier writes (and, through the
-// warp barrier before it, its warp's) visible to whoever sees the phase complete.
-static __device__ __forceinline__ void mbarrierArriveRemote(unsigned long long* bar, unsigned rank) {
-  unsigned remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(sharedAddress(bar)), "r"(rank));
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" :: "r"(remote) : "memory");
-}
-// Until the phase of this parity has completed (every block's arrival for it).
-static __device__ __forceinline__ void mbarrierWait(unsigned long long* bar, unsigned parity) {
-  asm volatile("{\\n\\t.reg .pred done;\\n"
-               "WAIT:\\n\\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\\n"
-               "\\t@!done bra WAIT;\\n}" :: "r"(sharedAddress(bar)), "r"(parity) : "memory");
-}`;
 
 /**
  * Steps 1-2 through global memory (the grid form): warp 0 publishes the block's candidate row (and
@@ -279,11 +226,11 @@ function clusterPush(signal: boolean): string {
         const real vk = ownsK ? sA[c * RB + (k - r0)] : real(0);
 #pragma unroll
         for (int g = 0; g < G; ++g) {
-          *peerWrite(&xRows[q][b][c], g) = v;
-          if (ownsK) *peerWrite(&xRowK[q][c], g) = vk;
+          *peer(&xRows[q][b][c], g) = v;
+          if (ownsK) *peer(&xRowK[q][c], g) = vk;
         }
       }
-      if (lane < G) { *peerWrite(&xKeys[q][b], lane) = keyCode(key); *peerWrite(&xPoss[q][b], lane) = pos; }
+      if (lane < G) { *peer(&xKeys[q][b], lane) = keyCode(key); *peer(&xPoss[q][b], lane) = pos; }
 ${signal ? `      clusterFence();
       __syncwarp();
       if (lane < G) mbarrierArriveRemote(&xBar[q], lane);
@@ -340,7 +287,7 @@ export function getrfSpreadSource(p: GetrfSpreadParams): KernelSource {
   // The forms differ in how a block finds its matrix and its place in it, in the buffers of the
   // exchange and in the exchange itself; the rest (steps 1 and 3) is one text.
   const parts = cluster > 0 ? {
-    helpers: pushed ? [clusterHelpers(), PEER_WRITE_HELPER, ...(exchange === 'signal' ? [MBARRIER_HELPERS] : [])].join('\n') : clusterHelpers(),
+    helpers: exchange === 'signal' ? `${CLUSTER_HELPERS}\n${MBARRIER_HELPERS}` : CLUSTER_HELPERS,
     attributes: `__cluster_dims__(${cluster}, 1, 1) __launch_bounds__(T)`,
     parameters: 'int m, int w, int off',
     buffers: pushed ? `  __shared__ real xRows[2][G][W];                // the exchange buffers by parity: every block's candidate row,

@@ -3,6 +3,7 @@
  * thread-block-cluster primitives (inline PTX, so NVRTC needs no headers).
  */
 import type { DType } from '../../../core/dtype.js';
+import { CLUSTER_HELPERS } from '../common/cluster.js';
 import { cType, elementBytes } from '../common/precision.js';
 
 /** The CUDA vector type of `width` elements (1 = the scalar). */
@@ -46,14 +47,8 @@ template <int BYTES> static __device__ __forceinline__ void cpAsyncBytes(void* d
   if (BYTES == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\\n" :: "r"(s), "l"(src), "r"(valid) : "memory");
   else asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\\n" :: "r"(s), "l"(src), "n"(BYTES), "r"(valid) : "memory");
 }`;
-  const cluster = `// Thread-block clusters (sm_90): a barrier over all threads of the cluster, and loads from the
-// shared memory of block \`rank\` of this cluster.
-static __device__ __forceinline__ void clusterSync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\\nbarrier.cluster.wait.acquire.aligned;\\n" ::: "memory");
-}
-static __device__ __forceinline__ unsigned clusterRank() {
-  unsigned r; asm volatile("mov.u32 %0, %%cluster_ctarank;\\n" : "=r"(r)); return r;
-}
+  const cluster = `${CLUSTER_HELPERS}
+// A load from the shared memory of block \`rank\` of this cluster.
 static __device__ __forceinline__ real loadClusterShared(const real* local, unsigned rank) {
   const unsigned a = (unsigned)__cvta_generic_to_shared(local);
   unsigned remote; asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\\n" : "=r"(remote) : "r"(a), "r"(rank));
