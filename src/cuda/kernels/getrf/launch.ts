@@ -213,8 +213,7 @@ function getrfPanels(
   // Leaves of many rows over many blocks (generate-spread.ts) where the table or `force` says so.
   const spreadDevice: SpreadDevice = { smCount: dev.info.smCount, sharedLimit: sharedLimit(dev), clusters: dev.info.major >= 9 && !clustersRefused.has(dev) };
   const spreadForce = { spread: force.spreadLeaf, cluster: force.spreadCluster, exchange: force.spreadExchange };
-  // (absent unless on: the verified kernels' parameters, and so their sources, unchanged)
-  const fusedSearch = (force.spreadFusedSearch ?? tuning.blocked.spreadLeaf.fusedSearch ?? false) ? { fusedSearch: true } : {};
+  const fusedSearch = force.spreadFusedSearch ?? tuning.blocked.spreadLeaf.fusedSearch ?? false;
   const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, spreadDevice, tuning.blocked.spreadLeaf, spreadForce) : null);
   const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
   const swaps = (from: number, to: number, col: number, cols: number): void => {
@@ -248,7 +247,7 @@ function getrfPanels(
       // A leaf planned for the cluster form on a device that has refused it: the wide leaf.
       if (sp !== null && sp.cluster > 0 && !clustersRefused.has(dev)) {
         const threads = tuning.blocked.spreadLeaf.cluster.threads;
-        const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads, maxBlocks: 32, cluster: sp.cluster, ...(sp.exchange === undefined || sp.exchange === 'pull' ? {} : { exchange: sp.exchange }), ...fusedSearch };
+        const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads, maxBlocks: 32, cluster: sp.cluster, exchange: sp.exchange ?? 'pull', fusedSearch };
         try {
           const k = kernelFor(dev, 'getrf-spread', p, () => getrfSpreadSource(p));
           k.launch({ grid: [count * sp.blocks, 1, 1], block: [threads, 1, 1], sharedBytes: spreadSharedBytes(p) }, [
@@ -260,7 +259,7 @@ function getrfPanels(
         }
       }
       if (sp !== null && sp.cluster === 0 && sync && slots) {
-        const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads: SPREAD_THREADS, maxBlocks: Math.ceil(sp.blocks / 32) * 32, cluster: 0, ...fusedSearch };
+        const p: GetrfSpreadParams = { dtype, width: SPREAD_WIDTH, rowsPerBlock: sp.rowsPerBlock, threads: SPREAD_THREADS, maxBlocks: Math.ceil(sp.blocks / 32) * 32, cluster: 0, fusedSearch };
         const k = kernelFor(dev, 'getrf-spread', p, () => getrfSpreadSource(p));
         const area = sync.ptr + BigInt(spreadDone++ * syncInts * 4);
         k.launch({ grid: [count * sp.blocks, 1, 1], block: [SPREAD_THREADS, 1, 1], sharedBytes: spreadSharedBytes(p) }, [
