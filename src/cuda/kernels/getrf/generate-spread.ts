@@ -62,6 +62,15 @@ export function spreadSharedBytes(p: Pick<GetrfSpreadParams, 'dtype' | 'width' |
 }
 
 /**
+ * Static shared bytes the pushing exchanges add to a cluster-form block (xRows, xKeys, xPoss by
+ * parity, sWin and the mbarriers; see `buffers` below), 0 for 'pull': the planner counts them
+ * beside the rows.
+ */
+export function spreadPushedBytes(p: Pick<GetrfSpreadParams, 'dtype' | 'width' | 'cluster' | 'exchange'>): number {
+  return (p.exchange ?? 'pull') === 'pull' ? 0 : 2 * p.cluster * (p.width * elementBytes(p.dtype) + 8 + 4) + 32;
+}
+
+/**
  * Ints of the sync area one launch uses (zero before it): the ticket counter, then per matrix and
  * parity G tagged keys (64-bit) and G tagged row numbers.
  */

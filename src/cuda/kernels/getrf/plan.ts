@@ -11,7 +11,7 @@ import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
 import { SMALL_WARPS } from '../common/warp-slots.js';
 import { GETRF_SMALL_MAX } from './generate-small.js';
-import { SPREAD_WIDTH, spreadSharedBytes } from './generate-spread.js';
+import { SPREAD_WIDTH, spreadPushedBytes, spreadSharedBytes } from './generate-spread.js';
 import { splitPoint } from '../trsm/index.js';
 import type { GetrfForce, GetrfPlan, GetrfVariant } from './params.js';
 
@@ -265,8 +265,7 @@ export function spreadShape(
     while (rowsPerBlock * g < m) rowsPerBlock *= 2;
     const wanted = force.cluster === true || force.spread === true || (m >= t.cluster.minRows[dtype] && count <= t.maxCount);
     const exchange = force.exchange ?? t.cluster.exchange ?? 'pull';
-    // (the pushing exchanges also hold every block's candidate row, key and row number by parity)
-    const pushed = exchange === 'pull' ? 0 : 2 * g * (SPREAD_WIDTH * elementBytes(dtype) + 12) + 32;
+    const pushed = spreadPushedBytes({ dtype, width: SPREAD_WIDTH, cluster: g, exchange });
     if (wanted && fits(rowsPerBlock, 4096 + pushed)) return { rowsPerBlock, blocks: g, cluster: g, exchange };
   }
   if (force.spread === undefined && (m < t.minRows[dtype] || count > t.maxCount)) return null;
