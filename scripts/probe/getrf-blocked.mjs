@@ -44,6 +44,8 @@ const ALL_PATHS = [
   ['default, signal', { spreadExchange: 'signal' }],
   ['default, fused', { spreadFusedSearch: true }],
   ['default, signal, fused', { spreadExchange: 'signal', spreadFusedSearch: true }],
+  ['default, push, fused', { spreadExchange: 'push', spreadFusedSearch: true }],
+  ['default, pull', { spreadExchange: 'pull', spreadFusedSearch: false }],
   ['blocked 64, wide 32', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 32, lookahead: false }],
   ['blocked 128, wide 64', { recursive: true, panels: true, panelWidth: 128, wideLeaf: 64, lookahead: false, spreadLeaf: false }],
   ['blocked 128, wide 64, lookahead', { recursive: true, panels: true, panelWidth: 128, wideLeaf: 64, lookahead: true, spreadLeaf: false }],

@@ -31,6 +31,17 @@ for (const [dtype, uplo, n, count, force] of [
   getrfCuda(dev, { a: batch(a, n, n), ipiv, pivotStride: n, info }, { force: { recursive: true } });
   expectZero('getrf float64 600 (large path forced)', info);
 }
+// The spread leaf (session 12): the table's cluster form (float64 push, float32 push with the fused
+// search), the grid form, and the signalling exchange, each on a blocked LU of 1100 rows.
+for (const [dtype, force, what] of [
+  ['float64', {}, 'the table'], ['float32', {}, 'the table'],
+  ['float64', { spreadLeaf: true, spreadCluster: false, spreadFusedSearch: true }, 'grid form, fused search'],
+  ['float64', { spreadExchange: 'signal' }, 'signalling exchange'],
+]) {
+  const n = 1100, a = ctx.upload(randomGeneral(dtype, n, 1, rng)), info = ctx.alloc('int32', 1), ipiv = ctx.alloc('int32', n);
+  getrfCuda(dev, { a: batch(a, n, n), ipiv, pivotStride: n, info }, { force });
+  expectZero(`getrf ${dtype} 1100, spread leaves: ${what}`, info);
+}
 for (const uplo of ['lower', 'upper']) for (const transA of ['N', 'T']) for (const diag of ['unit', 'nonunit']) {
   const m = 300, n = 5, h = randomMatrices('float64', m, m, 1, rng);
   for (let j = 0; j < m; j++) h[j + j * m] = m;

@@ -332,10 +332,10 @@ test('the spread leaves\' options reach their kernels: the exchange and the fuse
     getrfCuda(dev, { a, ipiv: dev.alloc('int32', 256), pivotStride: 256, info: dev.alloc('int32', 1) }, { force, ...(tuning ? { tuning } : {}) });
     return [...new Set(entries.filter((e) => e.startsWith('getrf_spread')))].sort();
   };
-  assert.deepEqual(spreads({}), ['getrf_spread_d_w64_rb256_t256_g32', 'getrf_spread_d_w64_rb256_t512_c16'], 'the table: both forms, pull, no fusion');
+  assert.deepEqual(spreads({}), ['getrf_spread_d_w64_rb256_t256_g32', 'getrf_spread_d_w64_rb256_t512_c16_push'], 'the table (float64): the cluster form pushes, no fusion');
   assert.deepEqual(spreads({ spreadExchange: 'signal', spreadFusedSearch: true }), ['getrf_spread_d_w64_rb256_t256_g32_fs', 'getrf_spread_d_w64_rb256_t512_c16_signal_fs']);
   const sl = T.blocked.spreadLeaf;
-  const table = { ...T, blocked: { ...T.blocked, spreadLeaf: { ...sl, fusedSearch: true, cluster: { ...sl.cluster, exchange: 'push' as const } } } };
+  const table = { ...T, blocked: { ...T.blocked, spreadLeaf: { ...sl, fusedSearch: { float64: true, float32: true }, cluster: { ...sl.cluster, exchange: 'push' as const } } } };
   assert.deepEqual(spreads({}, table), ['getrf_spread_d_w64_rb256_t256_g32_fs', 'getrf_spread_d_w64_rb256_t512_c16_push_fs']);
   assert.deepEqual(spreads({ spreadFusedSearch: false, spreadExchange: 'pull' }, table), ['getrf_spread_d_w64_rb256_t256_g32', 'getrf_spread_d_w64_rb256_t512_c16'], 'force over table');
 });

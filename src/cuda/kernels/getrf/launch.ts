@@ -213,7 +213,7 @@ function getrfPanels(
   // Leaves of many rows over many blocks (generate-spread.ts) where the table or `force` says so.
   const spreadDevice: SpreadDevice = { smCount: dev.info.smCount, sharedLimit: sharedLimit(dev), clusters: dev.info.major >= 9 && !clustersRefused.has(dev) };
   const spreadForce = { spread: force.spreadLeaf, cluster: force.spreadCluster, exchange: force.spreadExchange };
-  const fusedSearch = force.spreadFusedSearch ?? tuning.blocked.spreadLeaf.fusedSearch ?? false;
+  const fusedSearch = force.spreadFusedSearch ?? tuning.blocked.spreadLeaf.fusedSearch?.[dtype] ?? false;
   const spread = (rows: number): SpreadShape | null => (wide === SPREAD_WIDTH ? spreadShape(dtype, rows, count, spreadDevice, tuning.blocked.spreadLeaf, spreadForce) : null);
   const swapsKernel = kernelFor(dev, 'getrf-swaps', { dtype, kind: 'strided' }, () => getrfSwapsSource({ dtype, kind: 'strided' }));
   const swaps = (from: number, to: number, col: number, cols: number): void => {

@@ -202,6 +202,22 @@ export const sm90GetrfTuning: GetrfTuning = {
     // cuSOLVER in the same run): 1100 4.01 / 3.97 (2.39), 2048 8.28 / 8.75 (4.87), 4096 19.16 /
     // 22.46 (12.43); pivots equal to cuSOLVER's at 1100 and 2048 (4096: near ties, 2584 rows
     // equal on both paths, as session 9 found for the wide leaf).
-    spreadLeaf: { minRows: { float64: 2560, float32: 2560 }, maxCount: 4, maxBlocks: 32, cluster: { blocks: 16, minRows: { float64: 1024, float32: 1024 }, threads: 512 } },
+    // Session 12 (H100; scripts/probe/getrf-exchanges.sh, leaf alone, ms, pull / push / signal /
+    // pull fused / push fused / signal fused; every output equal to the wide leaf's): float64 1024
+    // x 64 0.293 / 0.252 / 0.235 / 0.231 / 0.199 / 0.220, 2048 0.232 / 0.235 / 0.253 / 0.237 /
+    // 0.221 / 0.286, 4096 0.284 / 0.254 / 0.294 / 0.272 / 0.250 / 0.305; float32 1024 0.237 / 0.259
+    // / 0.212 / 0.213 / 0.193 / 0.223, 4096 0.249 / 0.241 / 0.252 / 0.253 / 0.229 / 0.254, 8192
+    // 0.322 / 0.293 / 0.320 / 0.316 / 0.312 / 0.305. Whole LU (getrf-blocked.mjs, one matrix, ms,
+    // pull / push / push fused, cuSOLVER in the same run): float64 1024 4.11 / 3.86 / 3.87 (2.41),
+    // 2048 8.96 / 8.56 / 8.72 (5.79), 4096 20.66 / 19.42 / 19.62 (14.07); float32 1024 3.47 / 3.48 /
+    // 3.46 (2.08), 2048 7.94 / 7.90 / 7.73 (4.89), 4096 18.94 / 18.70 / 17.88 (12.46); pivots equal
+    // to cuSOLVER's on every path. signal was slower than push in the whole LU (9.14 / 21.56 ms at
+    // 2048 / 4096). So push in both dtypes, the fused search in float32 only (float64: 1-2% slower
+    // whole, within the runs' spread; float32 2-4% faster). The grid form (float64 from 8192) is
+    // unchanged by the fused search (65.5 / 65.3 ms at 8192).
+    spreadLeaf: {
+      minRows: { float64: 2560, float32: 2560 }, maxCount: 4, maxBlocks: 32, fusedSearch: { float64: false, float32: true },
+      cluster: { blocks: 16, minRows: { float64: 1024, float32: 1024 }, threads: 512, exchange: 'push' },
+    },
   },
 };

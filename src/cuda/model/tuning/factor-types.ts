@@ -114,8 +114,8 @@ export interface GetrfSpreadTuning {
   readonly maxCount: number;
   /** Blocks a matrix at most (fewer rows a block below it; never more than the SMs). */
   readonly maxBlocks: number;
-  /** Each column's candidate found during the previous column's update (GetrfSpreadParams.fusedSearch; absent: false). */
-  readonly fusedSearch?: boolean;
+  /** Each column's candidate found during the previous column's update (GetrfSpreadParams.fusedSearch; absent: false), by dtype. */
+  readonly fusedSearch?: PerDType<boolean>;
   /**
    * The cluster form (sm_90; a matrix's blocks one thread-block cluster, the exchange through
    * distributed shared memory): blocks a cluster (0: never; above 8 a non-portable size), from
