@@ -43,13 +43,14 @@ for (const op of ops) for (const n of sizes) {
     const reset = () => { dev.copy(a0, 0, a, 0, n * n); dev.copy(b0, 0, b, 0, n * nrhs); };
     const vendor = solver.dense(dtype, op === 'posv' ? 'potrf' : 'getrf', n, a, 1, { B: b, nrhs });
     const vendorMs = median(() => vendor.run(), reset);
-    vendor.run();   // after the last reset: its solution
+    reset(); vendor.run();   // its solution, from the pristine A and B
     await ctx.synchronize();
     const vendorRes = residual(hostA, dev.download(b), hostB, n);
     vendor.dispose();
     const A = strided(a, { rows: n, cols: n, count: 1 }), B = strided(b, { rows: n, cols: nrhs, count: 1 });
     const mine = op === 'posv' ? () => ctx.posv({ a: A, b: B, uplo: 'lower', info }) : () => ctx.gesv({ a: A, b: B, info, ipiv });
-    mine(); reset();   // plan and compile outside the timing
+    for (let w = 0; w < 3; w++) { reset(); mine(); }   // plan, compile and warm the host's code outside the timing
+    await ctx.synchronize();
     const ms = median(mine, reset);
     reset(); mine();
     await ctx.synchronize();
