@@ -1,5 +1,6 @@
 /**
- * `myriad bench`: one row per size. Timing: a warm-up call (compiles, loads, first-touch), then
+ * `myriad bench`: one row per size. Timing: warm-up calls (compiles, loads, first touch, V8's
+ * optimised host code: BENCH_WARMUP, at least 3 calls and 200 ms), then
  * `repeats` timed calls on fresh data (in-place inputs restored, untimed, before each), median.
  * On CUDA the data stays on the device and each call is timed with CUDA events; the vendor
  * routine, where one exists, runs on the same data in the same process.
@@ -12,7 +13,7 @@ import type { Context } from '../api/context.js';
 import { DTYPE_BYTES, type DType } from '../core/dtype.js';
 import type { Storage } from '../core/storage.js';
 import { Random } from './data.js';
-import { WARMUP, median } from '../core/stats.js';
+import { BENCH_WARMUP, median } from '../core/stats.js';
 import type { Column } from './table.js';
 import { workloadFor, type BenchOp } from './workloads.js';
 import { progress, progressDone } from './progress.js';
@@ -96,7 +97,7 @@ function timed(ctx: Context, run: () => void): number {
 
 function timeRepeats(ctx: Context, run: () => void, reset: () => void, repeats: number): number {
   const start = performance.now();
-  for (let w = 0; w < WARMUP.calls || performance.now() - start < WARMUP.ms; w++) {
+  for (let w = 0; w < BENCH_WARMUP.calls || performance.now() - start < BENCH_WARMUP.ms; w++) {
     reset();
     timed(ctx, run);
   }
