@@ -26,7 +26,7 @@
  * Layout: matrices packed as float64 with ld = m rounded up to even, back to back; B n x nrhs
  * with the same ld, back to back. Padding rows compute garbage that is never read back.
  */
-import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
+import { Code, OP, SIMD, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { F64, I32, addr, constant, whileLess as loopLess } from '../wasm/structured.js';
 import { ldOf } from './getrf-wasm.js';
 
@@ -50,6 +50,9 @@ const SAFE_MIN = 2.2250738585072014e-308;
 /** Trailing-update tile: RV vectors of two rows by NR columns (8 accumulators: V8 keeps 15 xmm registers). */
 const RV = 2, NR = 4;
 const I32_LOAD = 0x28;
+const CALL = 0x10;
+/** Function indices of the module: the kernel, then the solves of two matrices and of one (solveFunctions). */
+const SOLVE_PAIR = 1, SOLVE_ONE = 2;
 
 /** Exported `getrf(a, ipiv, info, count, b)`: byte addresses of the packed matrices, int32 pivots (min(m, n) per matrix), int32 infos, packed B. */
 export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<ArrayBuffer> {
@@ -59,6 +62,8 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const ld = ldOf(m), LD = ld * 8;
   const rowsEnd = ld;
   const steps = Math.min(m, n);
+  // bytes from one matrix to the next, and from one B to the next
+  const MAT = ld * n * 8, BMAT = ld * nrhs * 8;
   const fullBlocks = Math.floor(steps / nb), tail = steps - fullBlocks * nb;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
   const c = new Code(params);
@@ -67,6 +72,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const i = c.local('i32'), pv = c.local('i32'), col = c.local('i32'), cc = c.local('i32'), info = c.local('i32');
   const end = c.local('i32'), uc = c.local('i32'), lp = c.local('i32'), cp = c.local('i32'), l = c.local('i32');
   const lp0 = c.local('i32'), uc0 = c.local('i32'), pend = c.local('i32'), pend1 = c.local('i32'), i0 = c.local('i32');
+  const pending = c.local('i32');
   const pm = c.local('f64'), v = c.local('f64'), s = c.local('f64'), t0 = c.local('f64'), t1 = c.local('f64');
   const tv0 = c.local('v128'), tv1 = c.local('v128'), lv = c.local('v128'), sv = c.local('v128');
   const acc = Array.from({ length: RV * NR }, () => c.local('v128'));
@@ -74,8 +80,6 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const u = Array.from({ length: nb }, () => c.local('f64'));
   const piv = Array.from({ length: nb }, () => c.local('i32'));
   const uv = Array.from({ length: nb }, () => c.local('v128'));
-  const ys = Array.from({ length: 4 }, () => c.local('f64'));
-  const ss = Array.from({ length: 4 }, () => c.local('v128'));
 
   const add = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
   const whileLess = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, bound), step, body);
@@ -275,104 +279,39 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     if (restCols > 0) columnBlock(restCols);
   };
 
-  /** The solve of one factored matrix: B's nrhs columns at cp, the factor at A. */
-  const solve = (): void => {
-    // a factor element (or two) from the address on the stack plus `off`, rounded as the caller's stored factor
-    const factorAt = (off: number): void => {
-      c.mem(F64.load, 3, off);
-      if (p.roundFactor) c.op(OP.f32DemoteF64).op(F64.promoteF32);
-    };
-    const factorVecAt = (off: number): void => {
-      c.simdMem(SIMD.load, 3, off);
-      if (p.roundFactor) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4);
-    };
-    /**
-     * Columns j .. j+w-1 of L (colj: column j) applied to B's column at cp, in the reference's
-     * order (each element's updates by column, ascending; each b(i) - y(q) L(i, q)): the
-     * triangle element by element, then the rows below from the padded row j + 4 (even) on.
-     */
-    const forwardBlock = (w: number): void => {
-      for (let r = 0; r < w; r++) {
-        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, r * 8);
-        for (let q = 0; q < r; q++) { c.get(ys[q]!); addr(c, colj, j); factorAt(q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
-        c.tee(ys[r]!).mem(F64.store, 3, r * 8);
-      }
-      if (w < 4) return; // the last columns: only the padding row lies below
-      for (let q = 0; q < w; q++) c.get(ys[q]!).simd(SIMD.f64x2Splat).set(ss[q]!);
-      c.get(j).i32(w).op(OP.i32Add).set(i);
-      whileLess(i, rowsEnd, 2, () => {
-        addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, 0);
-        for (let q = 0; q < w; q++) { c.get(ss[q]!); addr(c, colj, i); factorVecAt(q * LD); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
-        c.simdMem(SIMD.store, 3, 0);
-      });
-    };
-    /**
-     * Columns j+w-1 down to j of U (colj: column j) applied to B's column at cp, in the
-     * reference's order (each element's updates by column, descending, then its division): the
-     * triangle element by element, then the rows above, 0 .. j-1 (j is a multiple of 4).
-     */
-    const backwardBlock = (w: number): void => {
-      for (let r = w - 1; r >= 0; r--) {
-        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, r * 8);
-        for (let q = w - 1; q > r; q--) { c.get(ys[q]!); addr(c, colj, j); factorAt(q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
-        addr(c, colj, j); factorAt(r * LD + r * 8);
-        c.op(F64.div).tee(ys[r]!).mem(F64.store, 3, r * 8);
-      }
-      for (let q = 0; q < w; q++) c.get(ys[q]!).simd(SIMD.f64x2Splat).set(ss[q]!);
-      c.i32(0).set(i);
-      whileBelow(i, j, 2, () => {
-        addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, 0);
-        for (let q = w - 1; q >= 0; q--) { c.get(ss[q]!); addr(c, colj, i); factorVecAt(q * LD); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
-        c.simdMem(SIMD.store, 3, 0);
-      });
-    };
-    c.get(B).set(cp);
-    c.i32(nrhs).set(l);
-    c.loop_(() => {
-      // B's rows swapped in pivot order
-      c.i32(0).set(j);
-      whileLess(j, n, 1, () => {
-        c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).mem(I32_LOAD, 2, 0).tee(pv).get(j).op(OP.i32Ne).if_(() => {
-          addr(c, cp, j); c.mem(F64.load, 3, 0).set(s);
-          addr(c, cp, j); addr(c, cp, pv); c.mem(F64.load, 3, 0).mem(F64.store, 3, 0);
-          addr(c, cp, pv); c.get(s).mem(F64.store, 3, 0);
-        });
-      });
-      // L y = b, then U x = y: four columns of the factor at a time (y's four values splat in
-      // registers), so each vector of B is loaded and stored once per four columns, not per column
-      const fullBlocks4 = Math.floor(n / 4), tail4 = n % 4;
-      c.i32(0).set(j);
-      c.get(A).set(colj);
-      if (fullBlocks4 > 0) whileLess(j, 4 * fullBlocks4, 4, () => { forwardBlock(4); add(colj, 4 * LD); });
-      if (tail4 > 0) forwardBlock(tail4);
-      c.i32(4 * fullBlocks4).set(j);
-      c.get(A).i32(4 * fullBlocks4 * LD).op(OP.i32Add).set(colj);
-      if (tail4 > 0) backwardBlock(tail4);
-      if (fullBlocks4 > 0) {
-        c.loop_(() => {
-          c.get(j).i32(4).op(OP.i32Sub).set(j);
-          c.get(colj).i32(4 * LD).op(OP.i32Sub).set(colj);
-          backwardBlock(4);
-          c.get(j).i32(0).op(I32.gtS);
-        });
-      }
-      add(cp, LD);
-      c.get(l).i32(1).op(OP.i32Sub).tee(l);
-    });
+  // the solves are functions of their own (solveCode): `call` one or two matrices at (a, b, piv)
+  const callSolve = (fn: number, back: boolean): void => {
+    if (back) {
+      c.get(A).i32(MAT).op(OP.i32Sub).get(B).i32(BMAT).op(OP.i32Sub).get(PIV).i32(steps * 4).op(OP.i32Sub);
+    } else c.get(A).get(B).get(PIV);
+    c.op(CALL, fn);
+  };
+  const advance = (): void => {
+    add(A, MAT);
+    add(B, BMAT);
+    add(PIV, steps * 4);
   };
 
   if (p.solveOnly) {
     if (nrhs === 0) throw new Error('getrf-block: a solve-only kernel needs right-hand sides');
+    // two matrices a call while two are left, then the last one alone
+    c.op(OP.block, OP.void);
+    c.get(COUNT).i32(2).op(I32.ltS).op(OP.brIf, 0);
     c.loop_(() => {
-      solve();
-      add(B, ld * nrhs * 8);
-      add(A, ld * n * 8);
-      add(PIV, steps * 4);
-      c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+      callSolve(SOLVE_PAIR, false);
+      advance();
+      advance();
+      c.get(COUNT).i32(2).op(OP.i32Sub).tee(COUNT).i32(1).op(I32.gtS);
     });
-    return encodeModule([{ name: 'getrf', params, results: [], code: c }]);
+    c.op(OP.end);
+    c.get(COUNT).if_(() => callSolve(SOLVE_ONE, false));
+    return encodeModule([{ name: 'getrf', params, results: [], code: c }, ...solveFunctions(p)]);
   }
 
+  // gesv: a matrix that factored waits for the next one that does, and the two are solved
+  // together (their chains of dependent operations overlap: one alone is latency-bound); one
+  // that fails sends a waiting one to be solved alone, as does the end of the batch
+  c.i32(0).set(pending);
   c.loop_(() => {
     c.i32(0).set(info);
     c.i32(0).set(k0);
@@ -395,14 +334,154 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
       solveU12(tail);
     }
     c.get(INFO).get(info).mem(I32.store, 2, 0);
-    if (nrhs > 0) {
-      c.get(info).op(OP.i32Eqz).if_(solve);
-      add(B, ld * nrhs * 8);
-    }
-    add(A, ld * n * 8);
+    add(A, MAT);
     add(PIV, steps * 4);
     add(INFO, 4);
+    if (nrhs > 0) {
+      add(B, BMAT);
+      c.get(info).op(OP.i32Eqz).if_(() => {
+        c.get(pending).if_(() => {
+          c.get(A).i32(2 * MAT).op(OP.i32Sub).get(B).i32(2 * BMAT).op(OP.i32Sub).get(PIV).i32(2 * steps * 4).op(OP.i32Sub).op(CALL, SOLVE_PAIR);
+          c.i32(0).set(pending);
+        }, () => { c.i32(1).set(pending); });
+      }, () => {
+        c.get(pending).if_(() => {
+          c.get(A).i32(2 * MAT).op(OP.i32Sub).get(B).i32(2 * BMAT).op(OP.i32Sub).get(PIV).i32(2 * steps * 4).op(OP.i32Sub).op(CALL, SOLVE_ONE);
+          c.i32(0).set(pending);
+        });
+      });
+    }
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
   });
-  return encodeModule([{ name: 'getrf', params, results: [], code: c }]);
+  if (nrhs > 0) c.get(pending).if_(() => callSolve(SOLVE_ONE, true));
+  return encodeModule([{ name: 'getrf', params, results: [], code: c }, ...(nrhs > 0 ? solveFunctions(p) : [])]);
+}
+
+/** The two solve functions, `solve(a, b, piv)`: two matrices side by side (a + MAT, b + BMAT, piv + steps), then one. */
+function solveFunctions(p: GetrfBlockWasmParams): FunctionDef[] {
+  const params: ValType[] = ['i32', 'i32', 'i32'];
+  return [
+    { name: 'solvePair', params, results: [], code: solveCode(p, 2) },
+    { name: 'solveOne', params, results: [], code: solveCode(p, 1) },
+  ];
+}
+
+/**
+ * The solve of `count` factored matrices (1 or 2) at a, b (nrhs columns each) and piv: B's rows
+ * swapped, L y = b, U x = y, each element's updates in the reference's dgetrs order. With two,
+ * every step is emitted for the first matrix and then for the second (the same loop counters,
+ * their own values): each matrix's operations are exactly those it gets alone, and the two
+ * chains of dependent multiplies, subtractions and divisions (the backward substitution's 16
+ * divisions at n = 16) overlap.
+ */
+function solveCode(p: GetrfBlockWasmParams, count: 1 | 2): Code {
+  const { n, nrhs } = p;
+  const ld = ldOf(n), LD = ld * 8;
+  const rowsEnd = ld;
+  const c = new Code(['i32', 'i32', 'i32']);
+  const [A, B, PIV] = [0, 1, 2];
+  const j = c.local('i32'), colj = c.local('i32'), i = c.local('i32'), pv = c.local('i32'), cp = c.local('i32'), l = c.local('i32');
+  const s = c.local('f64');
+  // each matrix's byte offsets from the first one's (factor, B, pivots) and its own values
+  const mats = Array.from({ length: count }, (_, t) => ({
+    a: t * ld * n * 8, b: t * ld * nrhs * 8, piv: t * n * 4,
+    ys: Array.from({ length: 4 }, () => c.local('f64')),
+    ss: Array.from({ length: 4 }, () => c.local('v128')),
+  }));
+  const add = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
+  const whileLess = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, bound), step, body);
+  const whileBelow = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, () => { c.get(bound); }, step, body);
+  // a factor element (or two) from the address on the stack plus `off`, rounded as the caller's stored factor
+  const factorAt = (off: number): void => {
+    c.mem(F64.load, 3, off);
+    if (p.roundFactor) c.op(OP.f32DemoteF64).op(F64.promoteF32);
+  };
+  const factorVecAt = (off: number): void => {
+    c.simdMem(SIMD.load, 3, off);
+    if (p.roundFactor) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4);
+  };
+  /**
+   * Columns j .. j+w-1 of L (colj: column j) applied to B's column at cp, in the reference's
+   * order (each element's updates by column, ascending; each b(i) - y(q) L(i, q)): the
+   * triangle element by element, then the rows below from the padded row j + 4 (even) on.
+   */
+  const forwardBlock = (w: number): void => {
+    for (let r = 0; r < w; r++) {
+      for (const { a, b, ys } of mats) {
+        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, b + r * 8);
+        for (let q = 0; q < r; q++) { c.get(ys[q]!); addr(c, colj, j); factorAt(a + q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
+        c.tee(ys[r]!).mem(F64.store, 3, b + r * 8);
+      }
+    }
+    if (w < 4) return; // the last columns: only the padding row lies below
+    for (const { ys, ss } of mats) for (let q = 0; q < w; q++) c.get(ys[q]!).simd(SIMD.f64x2Splat).set(ss[q]!);
+    c.get(j).i32(w).op(OP.i32Add).set(i);
+    whileLess(i, rowsEnd, 2, () => {
+      for (const { a, b, ss } of mats) {
+        addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, b);
+        for (let q = 0; q < w; q++) { c.get(ss[q]!); addr(c, colj, i); factorVecAt(a + q * LD); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+        c.simdMem(SIMD.store, 3, b);
+      }
+    });
+  };
+  /**
+   * Columns j+w-1 down to j of U (colj: column j) applied to B's column at cp, in the
+   * reference's order (each element's updates by column, descending, then its division): the
+   * triangle element by element, then the rows above, 0 .. j-1 (j is a multiple of 4).
+   */
+  const backwardBlock = (w: number): void => {
+    for (let r = w - 1; r >= 0; r--) {
+      for (const { a, b, ys } of mats) {
+        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, b + r * 8);
+        for (let q = w - 1; q > r; q--) { c.get(ys[q]!); addr(c, colj, j); factorAt(a + q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
+        addr(c, colj, j); factorAt(a + r * LD + r * 8);
+        c.op(F64.div).tee(ys[r]!).mem(F64.store, 3, b + r * 8);
+      }
+    }
+    for (const { ys, ss } of mats) for (let q = 0; q < w; q++) c.get(ys[q]!).simd(SIMD.f64x2Splat).set(ss[q]!);
+    c.i32(0).set(i);
+    whileBelow(i, j, 2, () => {
+      for (const { a, b, ss } of mats) {
+        addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, b);
+        for (let q = w - 1; q >= 0; q--) { c.get(ss[q]!); addr(c, colj, i); factorVecAt(a + q * LD); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+        c.simdMem(SIMD.store, 3, b);
+      }
+    });
+  };
+  c.get(B).set(cp);
+  c.i32(nrhs).set(l);
+  c.loop_(() => {
+    // B's rows swapped in pivot order
+    c.i32(0).set(j);
+    whileLess(j, n, 1, () => {
+      for (const { b, piv } of mats) {
+        c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).mem(I32_LOAD, 2, piv).tee(pv).get(j).op(OP.i32Ne).if_(() => {
+          addr(c, cp, j); c.mem(F64.load, 3, b).set(s);
+          addr(c, cp, j); addr(c, cp, pv); c.mem(F64.load, 3, b).mem(F64.store, 3, b);
+          addr(c, cp, pv); c.get(s).mem(F64.store, 3, b);
+        });
+      }
+    });
+    // L y = b, then U x = y: four columns of the factor at a time (y's four values splat in
+    // registers), so each vector of B is loaded and stored once per four columns, not per column
+    const fullBlocks4 = Math.floor(n / 4), tail4 = n % 4;
+    c.i32(0).set(j);
+    c.get(A).set(colj);
+    if (fullBlocks4 > 0) whileLess(j, 4 * fullBlocks4, 4, () => { forwardBlock(4); add(colj, 4 * LD); });
+    if (tail4 > 0) forwardBlock(tail4);
+    c.i32(4 * fullBlocks4).set(j);
+    c.get(A).i32(4 * fullBlocks4 * LD).op(OP.i32Add).set(colj);
+    if (tail4 > 0) backwardBlock(tail4);
+    if (fullBlocks4 > 0) {
+      c.loop_(() => {
+        c.get(j).i32(4).op(OP.i32Sub).set(j);
+        c.get(colj).i32(4 * LD).op(OP.i32Sub).set(colj);
+        backwardBlock(4);
+        c.get(j).i32(0).op(I32.gtS);
+      });
+    }
+    add(cp, LD);
+    c.get(l).i32(1).op(OP.i32Sub).tee(l);
+  });
+  return c;
 }
