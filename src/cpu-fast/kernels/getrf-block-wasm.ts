@@ -16,8 +16,15 @@
  * multiply-add). The swaps commute with the delayed updates: both rows of a swap have received
  * the same steps in every column, and the L entries that later update them move with them.
  *
+ * Matrices go two at a time (a last odd one alone): the panels' steps of both emitted in turn in
+ * one loop (the same counters, each its own pivots, branches and values), the rest of each panel
+ * one matrix after the other. Each matrix gets exactly the operations it gets alone; the two
+ * chains of dependent operations (pivot search, division, scaling, update, next pivot; in the
+ * solve, the substitutions' multiplies, subtractions and divisions) overlap: at n = 16 one
+ * matrix alone leaves the core waiting on them.
+ *
  * With nrhs > 0 (gesv, square), each matrix that factored (info 0) is then solved in place from
- * its factor while it is in cache: B's rows swapped, L y = b, U x = y, each element's updates
+ * its factor while it is in cache (two together where both of a pair factored): B's rows swapped, L y = b, U x = y, each element's updates
  * in the reference's dgetrs order (src/cpu/lapack/solve.ts: axpy form, column by column), four
  * columns of the factor per pass over B (the updates of a vector of B in registers across the
  * four; the same operations on each element, so bitwise the same); `roundFactor` rounds each factor
@@ -69,17 +76,24 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const c = new Code(params);
   const [A, PIV, INFO, COUNT, B] = [0, 1, 2, 3, 4];
   const k0 = c.local('i32'), colk = c.local('i32'), j = c.local('i32'), colj = c.local('i32');
-  const i = c.local('i32'), pv = c.local('i32'), col = c.local('i32'), cc = c.local('i32'), info = c.local('i32');
+  const i = c.local('i32'), col = c.local('i32'), cc = c.local('i32');
   const end = c.local('i32'), uc = c.local('i32'), lp = c.local('i32'), cp = c.local('i32'), l = c.local('i32');
   const lp0 = c.local('i32'), uc0 = c.local('i32'), pend = c.local('i32'), pend1 = c.local('i32'), i0 = c.local('i32');
-  const pending = c.local('i32');
-  const pm = c.local('f64'), v = c.local('f64'), s = c.local('f64'), t0 = c.local('f64'), t1 = c.local('f64');
-  const tv0 = c.local('v128'), tv1 = c.local('v128'), lv = c.local('v128'), sv = c.local('v128');
+  const v = c.local('f64'), s = c.local('f64'), sv = c.local('v128');
   const acc = Array.from({ length: RV * NR }, () => c.local('v128'));
   const lvs = Array.from({ length: RV }, () => c.local('v128'));
   const u = Array.from({ length: nb }, () => c.local('f64'));
   const piv = Array.from({ length: nb }, () => c.local('i32'));
   const uv = Array.from({ length: nb }, () => c.local('v128'));
+  /**
+   * A matrix factored in a pass: its byte offsets from A (factor) and PIV (pivots), its pivot
+   * row and magnitude, its info, the panel update's elements of U (and their splats) and L.
+   */
+  const slot = (t: number): Slot => ({
+    o: t * MAT, po: t * steps * 4, pv: c.local('i32'), pm: c.local('f64'), info: c.local('i32'),
+    t0: c.local('f64'), t1: c.local('f64'), tv0: c.local('v128'), tv1: c.local('v128'), lv: c.local('v128'),
+  });
+  const first = slot(0), second = slot(1);
 
   const add = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
   const whileLess = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, bound), step, body);
@@ -87,71 +101,83 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const load = (ptr: number, off: number): void => { c.get(ptr).mem(F64.load, 3, off); };
 
   /**
-   * The panel of width w at column k0: for j = k0 .. k0+w-1 (a loop, so the kernel stays small
-   * and quick to compile: a first call runs while V8 still compiles it), pivot, swap, scale, and
-   * the rank-1 update of the panel's columns right of j.
+   * The panel of width w at column k0 of each matrix of `ms` (one, or two side by side): for
+   * j = k0 .. k0+w-1 (a loop, so the kernel stays small and quick to compile: a first call runs
+   * while V8 still compiles it), pivot, swap, scale, and the rank-1 update of the panel's columns
+   * right of j. With two matrices every step is emitted for the first and then the second (the
+   * same loop counters, their own values and branches): each gets exactly the operations it gets
+   * alone, and the chain of dependent operations from one pivot to the next (a search, a
+   * division, a scaling, an update) of one overlaps the other's.
    */
-  const panel = (w: number): void => {
+  const panel = (w: number, ms: readonly Slot[]): void => {
     c.get(k0).set(j);
     c.get(colk).set(colj);
     c.get(k0).i32(w).op(OP.i32Add).set(pend);
     c.get(k0).i32(w - 1).op(OP.i32Add).set(pend1);
     c.loop_(() => {
       // pivot search: first entry of largest magnitude (idamax)
-      c.get(j).set(pv);
-      addr(c, colj, j); c.mem(F64.load, 3, 0).op(F64.abs).set(pm);
+      for (const x of ms) {
+        c.get(j).set(x.pv);
+        addr(c, colj, j); c.mem(F64.load, 3, x.o).op(F64.abs).set(x.pm);
+      }
       c.get(j).i32(1).op(OP.i32Add).set(i);
       whileLess(i, m, 1, () => {
-        addr(c, colj, i); c.mem(F64.load, 3, 0).op(F64.abs).tee(v).get(pm).op(F64.gt).if_(() => { c.get(v).set(pm); c.get(i).set(pv); });
+        for (const x of ms) {
+          addr(c, colj, i); c.mem(F64.load, 3, x.o).op(F64.abs).tee(v).get(x.pm).op(F64.gt).if_(() => { c.get(v).set(x.pm); c.get(i).set(x.pv); });
+        }
       });
-      c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).get(pv).mem(I32.store, 2, 0);
-      addr(c, colj, pv); c.mem(F64.load, 3, 0).f64(0).op(F64.ne).if_(() => {
-        // swap rows j and pv across the panel's columns (the others after the panel: laswp)
-        c.get(pv).get(j).op(OP.i32Ne).if_(() => {
-          c.get(colk).set(col);
-          c.get(k0).set(cc);
-          whileBelow(cc, pend, 1, () => {
-            addr(c, col, j); c.mem(F64.load, 3, 0).set(s);
-            addr(c, col, j); addr(c, col, pv); c.mem(F64.load, 3, 0).mem(F64.store, 3, 0);
-            addr(c, col, pv); c.get(s).mem(F64.store, 3, 0);
-            add(col, LD);
+      for (const x of ms) {
+        c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).get(x.pv).mem(I32.store, 2, x.po);
+        addr(c, colj, x.pv); c.mem(F64.load, 3, x.o).f64(0).op(F64.ne).if_(() => {
+          // swap rows j and pv across the panel's columns (the others after the panel: laswp)
+          c.get(x.pv).get(j).op(OP.i32Ne).if_(() => {
+            c.get(colk).set(col);
+            c.get(k0).set(cc);
+            whileBelow(cc, pend, 1, () => {
+              addr(c, col, j); c.mem(F64.load, 3, x.o).set(s);
+              addr(c, col, j); addr(c, col, x.pv); c.mem(F64.load, 3, x.o).mem(F64.store, 3, x.o);
+              addr(c, col, x.pv); c.get(s).mem(F64.store, 3, x.o);
+              add(col, LD);
+            });
           });
-        });
-        // scale the column below the diagonal by 1 / pivot (or divide, below the safe minimum)
-        addr(c, colj, j); c.mem(F64.load, 3, 0).set(s);
-        c.get(j).i32(1).op(OP.i32Add).set(i);
-        c.get(s).op(F64.abs).f64(SAFE_MIN).op(F64.ge).if_(() => {
-          c.f64(1).get(s).op(F64.div).tee(s).simd(SIMD.f64x2Splat).set(sv);
-          // a scalar first row when j + 1 is odd, then two rows per multiply (the padding row's garbage is never read)
-          c.get(i).i32(1).op(I32.and).if_(() => {
-            addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.mul).mem(F64.store, 3, 0);
-            c.get(i).i32(1).op(OP.i32Add).set(i);
+          // scale the column below the diagonal by 1 / pivot (or divide, below the safe minimum)
+          addr(c, colj, j); c.mem(F64.load, 3, x.o).set(s);
+          c.get(j).i32(1).op(OP.i32Add).set(i);
+          c.get(s).op(F64.abs).f64(SAFE_MIN).op(F64.ge).if_(() => {
+            c.f64(1).get(s).op(F64.div).tee(s).simd(SIMD.f64x2Splat).set(sv);
+            // a scalar first row when j + 1 is odd, then two rows per multiply (the padding row's garbage is never read)
+            c.get(i).i32(1).op(I32.and).if_(() => {
+              addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, x.o).get(s).op(F64.mul).mem(F64.store, 3, x.o);
+              c.get(i).i32(1).op(OP.i32Add).set(i);
+            });
+            whileLess(i, rowsEnd, 2, () => { addr(c, colj, i); addr(c, colj, i); c.simdMem(SIMD.load, 3, x.o).get(sv).simd(SIMD.f64x2Mul).simdMem(SIMD.store, 3, x.o); });
+          }, () => {
+            whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, x.o).get(s).op(F64.div).mem(F64.store, 3, x.o); });
           });
-          whileLess(i, rowsEnd, 2, () => { addr(c, colj, i); addr(c, colj, i); c.simdMem(SIMD.load, 3, 0).get(sv).simd(SIMD.f64x2Mul).simdMem(SIMD.store, 3, 0); });
         }, () => {
-          whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.div).mem(F64.store, 3, 0); });
+          c.get(x.info).op(OP.i32Eqz).if_(() => { c.get(j).i32(1).op(OP.i32Add).set(x.info); });
         });
-      }, () => {
-        c.get(info).op(OP.i32Eqz).if_(() => { c.get(j).i32(1).op(OP.i32Add).set(info); });
-      });
+      }
       // rank-1 update of the panel's columns j+1 .. k0+w-1, rows j+1 .. : two columns per pass
       c.get(j).i32(1).op(OP.i32Add).set(i0);
       c.get(i0).set(cc);
       c.get(colj).i32(LD).op(OP.i32Add).set(col);
       const columns = (pair: boolean): void => {
-        const cols = pair ? [[t0, tv0, 0], [t1, tv1, LD]] as const : [[t0, tv0, 0]] as const;
-        for (const [t, tv, o] of cols) { addr(c, col, j); c.mem(F64.load, 3, o).tee(t).simd(SIMD.f64x2Splat).set(tv); }
+        const cols = (x: Slot) => (pair ? [[x.t0, x.tv0, x.o], [x.t1, x.tv1, x.o + LD]] as const : [[x.t0, x.tv0, x.o]] as const);
+        for (const x of ms) for (const [t, tv, o] of cols(x)) { addr(c, col, j); c.mem(F64.load, 3, o).tee(t).simd(SIMD.f64x2Splat).set(tv); }
         // a scalar first row when j + 1 is odd, so that the vectors start on an even row
         c.get(i0).i32(1).op(I32.and).if_(() => {
-          for (const [t, , o] of cols) {
-            addr(c, col, i0); addr(c, col, i0); c.mem(F64.load, 3, o); addr(c, colj, i0); c.mem(F64.load, 3, 0).get(t).op(F64.mul).op(F64.sub).mem(F64.store, 3, o);
+          for (const x of ms) for (const [t, , o] of cols(x)) {
+            addr(c, col, i0); addr(c, col, i0); c.mem(F64.load, 3, o); addr(c, colj, i0); c.mem(F64.load, 3, x.o).get(t).op(F64.mul).op(F64.sub).mem(F64.store, 3, o);
           }
         });
         c.get(i0).i32(1).op(OP.i32Add).i32(-2).op(I32.and).set(i);
         whileLess(i, rowsEnd, 2, () => {
-          addr(c, colj, i); c.simdMem(SIMD.load, 3, 0).set(lv);
-          for (const [, tv, o] of cols) {
-            addr(c, col, i); addr(c, col, i); c.simdMem(SIMD.load, 3, o).get(lv).get(tv).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
+          for (const x of ms) {
+            addr(c, colj, i); c.simdMem(SIMD.load, 3, x.o).set(x.lv);
+            for (const [, tv, o] of cols(x)) {
+              addr(c, col, i); addr(c, col, i); c.simdMem(SIMD.load, 3, o).get(x.lv).get(tv).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
+            }
           }
         });
       };
@@ -166,20 +192,21 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
    * The panel's row interchanges applied to the columns left and right of it (dlaswp), column by
    * column: swapping each row across all n columns at its step instead strode 8 * ld bytes per
    * column and ran at about a third of the rate (stores and later loads 4 KiB apart alias).
+   * Of the matrix x (its offsets from A and PIV).
    */
-  const laswp = (w: number): void => {
+  const laswp = (w: number, x: Slot): void => {
     // the pivots in locals, and whether any is an interchange (none: nothing to do, no pass over the columns)
     c.i32(0).set(cc);
     for (let q = 0; q < w; q++) {
-      c.get(PIV).get(k0).i32(2).op(I32.shl).op(OP.i32Add).mem(I32_LOAD, 2, q * 4).tee(piv[q]!);
+      c.get(PIV).get(k0).i32(2).op(I32.shl).op(OP.i32Add).mem(I32_LOAD, 2, x.po + q * 4).tee(piv[q]!);
       c.get(k0).i32(q).op(OP.i32Add).op(OP.i32Ne).get(cc).op(I32.or).set(cc);
     }
     const columns = (): void => {
       for (let q = 0; q < w; q++) {
         c.get(piv[q]!).get(k0).i32(q).op(OP.i32Add).tee(i).op(OP.i32Ne).if_(() => {
-          addr(c, col, i); c.mem(F64.load, 3, 0).set(s);
-          addr(c, col, i); addr(c, col, piv[q]!); c.mem(F64.load, 3, 0).mem(F64.store, 3, 0);
-          addr(c, col, piv[q]!); c.get(s).mem(F64.store, 3, 0);
+          addr(c, col, i); c.mem(F64.load, 3, x.o).set(s);
+          addr(c, col, i); addr(c, col, piv[q]!); c.mem(F64.load, 3, x.o).mem(F64.store, 3, x.o);
+          addr(c, col, piv[q]!); c.get(s).mem(F64.store, 3, x.o);
         });
       }
     };
@@ -198,8 +225,9 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
    * jj = 0, 1, ... in turn. Two columns per pass, one per f64x2 lane (each lane the scalar
    * operations of its column: bitwise the same), U's rows of the pair kept in w vectors; a last
    * odd column alone. Scalar, one column at a time, this was 10-12% of the kernel at n = 64.
+   * Of the matrix `o` bytes from A.
    */
-  const solveU12 = (w: number): void => {
+  const solveU12 = (w: number, o: number): void => {
     if (w < 2) return;
     // col: column c's element k0; lp: the panel's (k0, k0)
     c.get(colk).i32(w * LD).op(OP.i32Add).get(k0).i32(3).op(I32.shl).op(OP.i32Add).set(col);
@@ -208,36 +236,36 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     whileLess(cc, n - 1, 2, () => {
       for (let ii = 0; ii < w; ii++) {
         // lane 0 from column c, lane 1 from column c + 1
-        c.get(col).simdMem(SIMD.load64Zero, 3, ii * 8).set(sv);
-        c.get(col).get(sv).simdMem(SIMD.load64Lane, 3, LD + ii * 8).op(1);
-        for (let jj = 0; jj < ii; jj++) { c.get(lp).simdMem(SIMD.load64Splat, 3, jj * LD + ii * 8).get(uv[jj]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+        c.get(col).simdMem(SIMD.load64Zero, 3, o + ii * 8).set(sv);
+        c.get(col).get(sv).simdMem(SIMD.load64Lane, 3, o + LD + ii * 8).op(1);
+        for (let jj = 0; jj < ii; jj++) { c.get(lp).simdMem(SIMD.load64Splat, 3, o + jj * LD + ii * 8).get(uv[jj]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
         c.set(uv[ii]!);
         if (ii > 0) {
-          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, ii * 8).op(0);
-          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, LD + ii * 8).op(1);
+          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, o + ii * 8).op(0);
+          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, o + LD + ii * 8).op(1);
         }
       }
       add(col, 2 * LD);
     });
     c.get(cc).i32(n).op(I32.ltS).if_(() => {
-      load(col, 0); c.set(u[0]!);
+      load(col, o); c.set(u[0]!);
       for (let ii = 1; ii < w; ii++) {
         c.get(col);
-        load(col, ii * 8);
-        for (let jj = 0; jj < ii; jj++) { load(lp, jj * LD + ii * 8); c.get(u[jj]!).op(F64.mul).op(F64.sub); }
-        c.tee(u[ii]!).mem(F64.store, 3, ii * 8);
+        load(col, o + ii * 8);
+        for (let jj = 0; jj < ii; jj++) { load(lp, o + jj * LD + ii * 8); c.get(u[jj]!).op(F64.mul).op(F64.sub); }
+        c.tee(u[ii]!).mem(F64.store, 3, o + ii * 8);
       }
     });
   };
 
-  /** A tile of rv vectors x nc columns: C at cp, L(., k0 ..) at lp, U(k0 .., c) at uc. */
-  const tile = (rv: number, nc: number): void => {
+  /** A tile of rv vectors x nc columns: C at cp, L(., k0 ..) at lp, U(k0 .., c) at uc, each `o` bytes on (the matrix's offset from A). */
+  const tile = (rv: number, nc: number, o: number): void => {
     const a = (vv: number, q: number): number => acc[vv * NR + q]!;
-    for (let q = 0; q < nc; q++) for (let vv = 0; vv < rv; vv++) c.get(cp).simdMem(SIMD.load, 3, q * LD + vv * 16).set(a(vv, q));
+    for (let q = 0; q < nc; q++) for (let vv = 0; vv < rv; vv++) c.get(cp).simdMem(SIMD.load, 3, o + q * LD + vv * 16).set(a(vv, q));
     const stepAt = (lOff: number, uOff: number): void => {
-      for (let vv = 0; vv < rv; vv++) c.get(lp).simdMem(SIMD.load, 3, lOff + vv * 16).set(lvs[vv]!);
+      for (let vv = 0; vv < rv; vv++) c.get(lp).simdMem(SIMD.load, 3, o + lOff + vv * 16).set(lvs[vv]!);
       for (let q = 0; q < nc; q++) {
-        c.get(uc).simdMem(SIMD.load64Splat, 3, uOff + q * LD).set(sv);
+        c.get(uc).simdMem(SIMD.load64Splat, 3, o + uOff + q * LD).set(sv);
         for (let vv = 0; vv < rv; vv++) c.get(a(vv, q)).get(lvs[vv]!).get(sv).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(a(vv, q));
       }
     };
@@ -253,11 +281,11 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     });
     c.get(lp0).set(lp);
     c.get(uc0).set(uc);
-    for (let q = 0; q < nc; q++) for (let vv = 0; vv < rv; vv++) c.get(cp).get(a(vv, q)).simdMem(SIMD.store, 3, q * LD + vv * 16);
+    for (let q = 0; q < nc; q++) for (let vv = 0; vv < rv; vv++) c.get(cp).get(a(vv, q)).simdMem(SIMD.store, 3, o + q * LD + vv * 16);
   };
 
-  /** A22 -= L21 U12 for a full panel: rows k0+nb .. rowsEnd, columns k0+nb .. n-1, in tiles. */
-  const trailing = (): void => {
+  /** A22 -= L21 U12 for a full panel of the matrix `o` bytes from A: rows k0+nb .. rowsEnd, columns k0+nb .. n-1, in tiles. */
+  const trailing = (o: number): void => {
     const restRows = rowsEnd % (2 * RV), restCols = n % NR;
     // col: column c's first element; end: the last full column block's end
     c.get(colk).i32(nb * LD).op(OP.i32Add).set(col);
@@ -270,26 +298,23 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
       // rows in tiles of 2 RV up to rowsEnd - restRows
       c.get(col).i32((rowsEnd - restRows) * 8).op(OP.i32Add).set(j);
       whileBelow(cp, j, 2 * RV * 8, () => {
-        tile(RV, nc);
+        tile(RV, nc, o);
         add(lp, 2 * RV * 8);
       });
-      if (restRows > 0) tile(restRows / 2, nc);
+      if (restRows > 0) tile(restRows / 2, nc, o);
     };
     whileBelow(col, end, NR * LD, () => columnBlock(NR));
     if (restCols > 0) columnBlock(restCols);
   };
 
-  // the solves are functions of their own (solveCode): `call` one or two matrices at (a, b, piv)
-  const callSolve = (fn: number, back: boolean): void => {
-    if (back) {
-      c.get(A).i32(MAT).op(OP.i32Sub).get(B).i32(BMAT).op(OP.i32Sub).get(PIV).i32(steps * 4).op(OP.i32Sub);
-    } else c.get(A).get(B).get(PIV);
-    c.op(CALL, fn);
+  // the solves are functions of their own (solveCode): `call` one or two matrices at (A, B, PIV) plus `t` matrices
+  const callSolve = (fn: number, t = 0): void => {
+    c.get(A).i32(t * MAT).op(OP.i32Add).get(B).i32(t * BMAT).op(OP.i32Add).get(PIV).i32(t * steps * 4).op(OP.i32Add).op(CALL, fn);
   };
-  const advance = (): void => {
-    add(A, MAT);
-    add(B, BMAT);
-    add(PIV, steps * 4);
+  const advance = (t: number): void => {
+    add(A, t * MAT);
+    if (nrhs > 0) add(B, t * BMAT);
+    add(PIV, t * steps * 4);
   };
 
   if (p.solveOnly) {
@@ -298,30 +323,29 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     c.op(OP.block, OP.void);
     c.get(COUNT).i32(2).op(I32.ltS).op(OP.brIf, 0);
     c.loop_(() => {
-      callSolve(SOLVE_PAIR, false);
-      advance();
-      advance();
+      callSolve(SOLVE_PAIR);
+      advance(2);
       c.get(COUNT).i32(2).op(OP.i32Sub).tee(COUNT).i32(1).op(I32.gtS);
     });
     c.op(OP.end);
-    c.get(COUNT).if_(() => callSolve(SOLVE_ONE, false));
+    c.get(COUNT).if_(() => callSolve(SOLVE_ONE));
     return encodeModule([{ name: 'getrf', params, results: [], code: c }, ...solveFunctions(p)]);
   }
 
-  // gesv: a matrix that factored waits for the next one that does, and the two are solved
-  // together (their chains of dependent operations overlap: one alone is latency-bound); one
-  // that fails sends a waiting one to be solved alone, as does the end of the batch
-  c.i32(0).set(pending);
-  c.loop_(() => {
-    c.i32(0).set(info);
+  /** Factors the matrices of `ms` (one, or two side by side: the panels' steps interleaved), infos stored. */
+  const factor = (ms: readonly Slot[]): void => {
+    for (const x of ms) c.i32(0).set(x.info);
     c.i32(0).set(k0);
     c.get(A).set(colk);
+    const afterPanel = (w: number, trails: boolean): void => {
+      for (const x of ms) laswp(w, x);
+      for (const x of ms) solveU12(w, x.o);
+      if (trails) for (const x of ms) trailing(x.o);
+    };
     if (fullBlocks > 0) {
       c.loop_(() => {
-        panel(nb);
-        laswp(nb);
-        solveU12(nb);
-        trailing();
+        panel(nb, ms);
+        afterPanel(nb, true);
         c.get(k0).i32(nb).op(OP.i32Add).set(k0);
         add(colk, nb * LD);
         c.get(k0).i32(fullBlocks * nb).op(I32.ltS);
@@ -329,32 +353,40 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     }
     if (tail > 0) {
       // the last, narrower panel: nothing trails it (its columns end the matrix, or its rows do)
-      panel(tail);
-      laswp(tail);
-      solveU12(tail);
+      panel(tail, ms);
+      afterPanel(tail, false);
     }
-    c.get(INFO).get(info).mem(I32.store, 2, 0);
-    add(A, MAT);
-    add(PIV, steps * 4);
-    add(INFO, 4);
+    ms.forEach((x, t) => { c.get(INFO).get(x.info).mem(I32.store, 2, 4 * t); });
+  };
+
+  // two matrices at a time while two are left (gesv: both solved together where both factored,
+  // else each that did alone; B stays untouched where info > 0), then the last one alone
+  c.op(OP.block, OP.void);
+  c.get(COUNT).i32(2).op(I32.ltS).op(OP.brIf, 0);
+  c.loop_(() => {
+    factor([first, second]);
     if (nrhs > 0) {
-      add(B, BMAT);
-      c.get(info).op(OP.i32Eqz).if_(() => {
-        c.get(pending).if_(() => {
-          c.get(A).i32(2 * MAT).op(OP.i32Sub).get(B).i32(2 * BMAT).op(OP.i32Sub).get(PIV).i32(2 * steps * 4).op(OP.i32Sub).op(CALL, SOLVE_PAIR);
-          c.i32(0).set(pending);
-        }, () => { c.i32(1).set(pending); });
-      }, () => {
-        c.get(pending).if_(() => {
-          c.get(A).i32(2 * MAT).op(OP.i32Sub).get(B).i32(2 * BMAT).op(OP.i32Sub).get(PIV).i32(2 * steps * 4).op(OP.i32Sub).op(CALL, SOLVE_ONE);
-          c.i32(0).set(pending);
-        });
+      c.get(first.info).get(second.info).op(I32.or).op(OP.i32Eqz).if_(() => callSolve(SOLVE_PAIR), () => {
+        c.get(first.info).op(OP.i32Eqz).if_(() => callSolve(SOLVE_ONE));
+        c.get(second.info).op(OP.i32Eqz).if_(() => callSolve(SOLVE_ONE, 1));
       });
     }
-    c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+    advance(2);
+    add(INFO, 8);
+    c.get(COUNT).i32(2).op(OP.i32Sub).tee(COUNT).i32(1).op(I32.gtS);
   });
-  if (nrhs > 0) c.get(pending).if_(() => callSolve(SOLVE_ONE, true));
+  c.op(OP.end);
+  c.get(COUNT).if_(() => {
+    factor([first]);
+    if (nrhs > 0) c.get(first.info).op(OP.i32Eqz).if_(() => callSolve(SOLVE_ONE));
+  });
   return encodeModule([{ name: 'getrf', params, results: [], code: c }, ...(nrhs > 0 ? solveFunctions(p) : [])]);
+}
+
+interface Slot {
+  readonly o: number; readonly po: number;
+  readonly pv: number; readonly pm: number; readonly info: number;
+  readonly t0: number; readonly t1: number; readonly tv0: number; readonly tv1: number; readonly lv: number;
 }
 
 /** The two solve functions, `solve(a, b, piv)`: two matrices side by side (a + MAT, b + BMAT, piv + steps), then one. */

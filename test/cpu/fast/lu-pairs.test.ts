@@ -1,7 +1,7 @@
 /**
- * The delayed-update LU (kernels/getrf-block-wasm.ts) works on two matrices at a time: gesv's
- * solves run for two consecutive matrices that factored together (a failing one sends a waiting
- * one to be solved alone, as does the end of a chunk), getrs's in pairs with a last one alone.
+ * The delayed-update LU (kernels/getrf-block-wasm.ts) works on two matrices at a time: each
+ * pair's panels factored side by side (a last odd one alone), gesv's solves for both together
+ * where both factored (else each that did alone), getrs's in pairs with a last one alone.
  * Against the reference bit for bit, around n = 16 (where gesv takes this kernel), strided
  * batches of 1 ... 7 matrices with every pattern of failing ones up to 5 (a zero column at
  * various steps, the first and last included), NaNs in A or B of one matrix of a pair, general
