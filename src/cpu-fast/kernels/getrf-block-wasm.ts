@@ -57,6 +57,8 @@ const SAFE_MIN = 2.2250738585072014e-308;
 /** Trailing-update tile: RV vectors of two rows by NR columns (8 accumulators: V8 keeps 15 xmm registers). */
 const RV = 2, NR = 4;
 const I32_LOAD = 0x28;
+const I64_EXTEND_I32_U = 0xad, I32_WRAP_I64 = 0xa7, F64_EQ = 0x61;
+const I64X2_SPLAT = 0x12, I64X2_EXTRACT_LANE = 0x1d, I64X2_ADD = 0xce, F64X2_ABS = 0xec, F64X2_PMAX = 0xf7;
 const CALL = 0x10;
 /** Function indices of the module: the kernel, then the solves of two matrices and of one (solveFunctions). */
 const SOLVE_PAIR = 1, SOLVE_ONE = 2;
@@ -80,6 +82,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const end = c.local('i32'), uc = c.local('i32'), lp = c.local('i32'), cp = c.local('i32'), l = c.local('i32');
   const lp0 = c.local('i32'), uc0 = c.local('i32'), pend = c.local('i32'), pend1 = c.local('i32'), i0 = c.local('i32');
   const v = c.local('f64'), s = c.local('f64'), sv = c.local('v128');
+  const rows2 = c.local('v128'), vabs = c.local('v128'), gt = c.local('v128');
   const acc = Array.from({ length: RV * NR }, () => c.local('v128'));
   const lvs = Array.from({ length: RV }, () => c.local('v128'));
   const u = Array.from({ length: nb }, () => c.local('f64'));
@@ -92,6 +95,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const slot = (t: number): Slot => ({
     o: t * MAT, po: t * steps * 4, pv: c.local('i32'), pm: c.local('f64'), info: c.local('i32'),
     t0: c.local('f64'), t1: c.local('f64'), tv0: c.local('v128'), tv1: c.local('v128'), lv: c.local('v128'),
+    vmax: c.local('v128'), vidx: c.local('v128'),
   });
   const first = slot(0), second = slot(1);
 
@@ -99,6 +103,54 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const whileLess = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, bound), step, body);
   const whileBelow = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, () => { c.get(bound); }, step, body);
   const load = (ptr: number, off: number): void => { c.get(ptr).mem(F64.load, 3, off); };
+
+  /**
+   * Each matrix's pivot in column j (colj), rows j .. m-1: the first entry of largest magnitude
+   * (idamax: a later entry wins only if strictly larger, so a NaN never does, and a NaN on the
+   * diagonal keeps j). A scalar row to reach an even row, then two rows a vector: each lane keeps
+   * its own largest magnitude and first row (f64x2.pmax(a, b) is a < b ? b : a, the scalar
+   * test's choice), the lanes merged by larger, then earlier on a tie; a last scalar row where
+   * m is odd. The scalar scan (a compare and branch a row, two matrices side by side) was about
+   * a quarter of the kernel at n = 16.
+   */
+  const pivotSearch = (ms: readonly Slot[]): void => {
+    const row = (x: Slot): void => {
+      addr(c, colj, i); c.mem(F64.load, 3, x.o).op(F64.abs).tee(v).get(x.pm).op(F64.gt).if_(() => { c.get(v).set(x.pm); c.get(i).set(x.pv); });
+    };
+    for (const x of ms) {
+      c.get(j).set(x.pv);
+      addr(c, colj, j); c.mem(F64.load, 3, x.o).op(F64.abs).set(x.pm);
+    }
+    c.get(j).i32(1).op(OP.i32Add).tee(i).i32(1).op(I32.and).get(i).i32(m).op(I32.ltS).op(I32.and).if_(() => {
+      for (const x of ms) row(x);
+      c.get(i).i32(1).op(OP.i32Add).set(i);
+    });
+    const mEven = m & ~1;
+    c.get(i).i32(mEven).op(I32.ltS).if_(() => {
+      for (const x of ms) {
+        c.get(x.pm).simd(SIMD.f64x2Splat).set(x.vmax);
+        c.get(x.pv).op(I64_EXTEND_I32_U).simd(I64X2_SPLAT).set(x.vidx);
+      }
+      c.get(i).op(I64_EXTEND_I32_U).simd(I64X2_SPLAT).i64x2(0, 1).simd(I64X2_ADD).set(rows2);
+      whileLess(i, mEven, 2, () => {
+        for (const x of ms) {
+          addr(c, colj, i); c.simdMem(SIMD.load, 3, x.o).simd(F64X2_ABS).tee(vabs).get(x.vmax).simd(SIMD.f64x2Gt).set(gt);
+          c.get(rows2).get(x.vidx).get(gt).simd(SIMD.v128Bitselect).set(x.vidx);
+          c.get(x.vmax).get(vabs).simd(F64X2_PMAX).set(x.vmax);
+        }
+        c.get(rows2).i64x2(2).simd(I64X2_ADD).set(rows2);
+      });
+      // lane 1 wins if larger, or as large and earlier
+      for (const x of ms) {
+        c.get(x.vmax).simd(SIMD.f64x2ExtractLane, 0).set(x.pm);
+        c.get(x.vidx).simd(I64X2_EXTRACT_LANE, 0).op(I32_WRAP_I64).set(x.pv);
+        c.get(x.vmax).simd(SIMD.f64x2ExtractLane, 1).tee(v).get(x.pm).op(F64.gt)
+          .get(v).get(x.pm).op(F64_EQ).get(x.vidx).simd(I64X2_EXTRACT_LANE, 1).op(I32_WRAP_I64).tee(cc).get(x.pv).op(I32.ltS).op(I32.and)
+          .op(I32.or).if_(() => { c.get(v).set(x.pm); c.get(cc).set(x.pv); });
+      }
+    });
+    if (m % 2 === 1) c.get(i).i32(m).op(I32.ltS).if_(() => { for (const x of ms) row(x); });
+  };
 
   /**
    * The panel of width w at column k0 of each matrix of `ms` (one, or two side by side): for
@@ -115,17 +167,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     c.get(k0).i32(w).op(OP.i32Add).set(pend);
     c.get(k0).i32(w - 1).op(OP.i32Add).set(pend1);
     c.loop_(() => {
-      // pivot search: first entry of largest magnitude (idamax)
-      for (const x of ms) {
-        c.get(j).set(x.pv);
-        addr(c, colj, j); c.mem(F64.load, 3, x.o).op(F64.abs).set(x.pm);
-      }
-      c.get(j).i32(1).op(OP.i32Add).set(i);
-      whileLess(i, m, 1, () => {
-        for (const x of ms) {
-          addr(c, colj, i); c.mem(F64.load, 3, x.o).op(F64.abs).tee(v).get(x.pm).op(F64.gt).if_(() => { c.get(v).set(x.pm); c.get(i).set(x.pv); });
-        }
-      });
+      pivotSearch(ms);
       for (const x of ms) {
         c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).get(x.pv).mem(I32.store, 2, x.po);
         addr(c, colj, x.pv); c.mem(F64.load, 3, x.o).f64(0).op(F64.ne).if_(() => {
@@ -387,6 +429,8 @@ interface Slot {
   readonly o: number; readonly po: number;
   readonly pv: number; readonly pm: number; readonly info: number;
   readonly t0: number; readonly t1: number; readonly tv0: number; readonly tv1: number; readonly lv: number;
+  /** The pivot search's lanes: largest magnitudes, their rows (i64x2). */
+  readonly vmax: number; readonly vidx: number;
 }
 
 /** The two solve functions, `solve(a, b, piv)`: two matrices side by side (a + MAT, b + BMAT, piv + steps), then one. */
