@@ -16,7 +16,7 @@
  * multiply-add). The swaps commute with the delayed updates: both rows of a swap have received
  * the same steps in every column, and the L entries that later update them move with them.
  *
- * Matrices go two at a time (a last odd one alone): the panels' steps of both emitted in turn in
+ * With `pairs`, matrices go two at a time (a last odd one alone): the panels' steps of both emitted in turn in
  * one loop (the same counters, each its own pivots, branches and values), the rest of each panel
  * one matrix after the other. Each matrix gets exactly the operations it gets alone; the two
  * chains of dependent operations (pivot search, division, scaling, update, next pivot; in the
@@ -51,6 +51,12 @@ export interface GetrfBlockWasmParams {
    * on every matrix, and infos are not written. Absent for getrf/gesv.
    */
   readonly solveOnly?: boolean;
+  /**
+   * Factor two matrices at a time, their panels' steps interleaved (getrf/gesv; tuning.ts
+   * LU_WASM_PAIRS_MAX): twice the kernel's code, which V8 takes tens of milliseconds longer to
+   * optimise on a first call. Otherwise one at a time.
+   */
+  readonly pairs?: boolean;
 }
 
 const SAFE_MIN = 2.2250738585072014e-308;
@@ -111,7 +117,8 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
    * its own largest magnitude and first row (f64x2.pmax(a, b) is a < b ? b : a, the scalar
    * test's choice), the lanes merged by larger, then earlier on a tie; a last scalar row where
    * m is odd. The scalar scan (a compare and branch a row, two matrices side by side) was about
-   * a quarter of the kernel at n = 16.
+   * a quarter of the kernel at n = 16; without `pairs`, the scalar scan alone (less code to
+   * compile; a single-matrix vector scan measured 5-7% slower at n = 64, docs/PERF-NOTES.md).
    */
   const pivotSearch = (ms: readonly Slot[]): void => {
     const row = (x: Slot): void => {
@@ -125,6 +132,11 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
       for (const x of ms) row(x);
       c.get(i).i32(1).op(OP.i32Add).set(i);
     });
+    if (!p.pairs) {
+      // one matrix: the scalar scan (smaller code; its compare and branch is predicted)
+      whileLess(i, m, 1, () => row(ms[0]!));
+      return;
+    }
     const mEven = m & ~1;
     c.get(i).i32(mEven).op(I32.ltS).if_(() => {
       for (const x of ms) {
@@ -401,6 +413,17 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     ms.forEach((x, t) => { c.get(INFO).get(x.info).mem(I32.store, 2, 4 * t); });
   };
 
+  if (!p.pairs) {
+    // one matrix at a time (gesv: solved alone where it factored; B stays untouched where info > 0)
+    c.loop_(() => {
+      factor([first]);
+      if (nrhs > 0) c.get(first.info).op(OP.i32Eqz).if_(() => callSolve(SOLVE_ONE));
+      advance(1);
+      add(INFO, 4);
+      c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+    });
+    return encodeModule([{ name: 'getrf', params, results: [], code: c }, ...(nrhs > 0 ? solveFunctions(p) : [])]);
+  }
   // two matrices at a time while two are left (gesv: both solved together where both factored,
   // else each that did alone; B stays untouched where info > 0), then the last one alone
   c.op(OP.block, OP.void);
