@@ -88,11 +88,14 @@ export const LU_WASM_BLOCK: Readonly<{ min: number; nb: number }> = luBlockEnv &
  * to pivot overlaps the other's) up to max(m, n) = this; one at a time above. Measured on the
  * 2-core EPYC (branch gesv16, one thread, kernel alone in cache, ns a matrix, gesv float64 with
  * one right-hand side): n = 16 386-391 one at a time / 367-371 in pairs (getrf 300-308 / 292-300),
- * 32 1709-1818 / 1659-1766, 64 10362-10722 / 10115-10334; but the paired kernel is twice the
- * code and V8's optimising compile of it costs a first call 40-50 ms more (gesv float64 16 x 8192:
- * calls 2-3 17-23 ms against 5-6), and the demo's cold gesv 64 x 10,000 took 234-242 ms against
- * 182-188: kept to the small sizes, where it pays for itself within about fifty calls of 8192
- * matrices. MYRIAD_CPU_LU_PAIRS=n overrides (0: never), read once.
+ * 32 1709-1818 / 1659-1766, 64 10362-10722 / 10115-10334; but the paired kernel is more code
+ * for V8 to optimise on a first call: with everything emitted per matrix, calls 2-3 of gesv
+ * float64 16 x 8192 took 17-23 ms against 5-6 and the demo's cold gesv 64 x 10,000 234-242 ms
+ * against 182-188. Now laswp, U12 and the trailing update are emitted once for both and a last
+ * odd matrix calls the one-at-a-time kernel (a function of its own): the first call costs about
+ * 10 ms more, the second 2-4; and the pairs stay at the small sizes (the demo's gesv 64 on the
+ * one-at-a-time kernel: 173-176 ms against 170-172). MYRIAD_CPU_LU_PAIRS=n overrides (0: never),
+ * read once.
  */
 const luPairsEnv = Number(process.env.MYRIAD_CPU_LU_PAIRS);
 export const LU_WASM_PAIRS_MAX = process.env.MYRIAD_CPU_LU_PAIRS !== undefined && Number.isInteger(luPairsEnv) && luPairsEnv >= 0 ? luPairsEnv : 32;

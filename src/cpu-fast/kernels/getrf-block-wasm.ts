@@ -53,8 +53,7 @@ export interface GetrfBlockWasmParams {
   readonly solveOnly?: boolean;
   /**
    * Factor two matrices at a time, their panels' steps interleaved (getrf/gesv; tuning.ts
-   * LU_WASM_PAIRS_MAX): twice the kernel's code, which V8 takes tens of milliseconds longer to
-   * optimise on a first call. Otherwise one at a time.
+   * LU_WASM_PAIRS_MAX): more code for V8 to optimise on a first call. Otherwise one at a time.
    */
   readonly pairs?: boolean;
 }
@@ -66,7 +65,7 @@ const I32_LOAD = 0x28;
 const I64_EXTEND_I32_U = 0xad, I32_WRAP_I64 = 0xa7, F64_EQ = 0x61;
 const I64X2_SPLAT = 0x12, I64X2_EXTRACT_LANE = 0x1d, I64X2_ADD = 0xce, F64X2_ABS = 0xec, F64X2_PMAX = 0xf7;
 const CALL = 0x10;
-/** Function indices of the module: the kernel, then the solves of two matrices and of one (solveFunctions). */
+/** Function indices of the module: the kernel, then (nrhs > 0) the solves of two matrices and of one (solveFunctions), then (pairs) the one-at-a-time kernel. */
 const SOLVE_PAIR = 1, SOLVE_ONE = 2;
 
 /** Exported `getrf(a, ipiv, info, count, b)`: byte addresses of the packed matrices, int32 pivots (min(m, n) per matrix), int32 infos, packed B. */
@@ -74,14 +73,27 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const { m, n, nb, nrhs } = p;
   if (nb % (2 * RV) !== 0 || nb % NR !== 0 || nb < 4) throw new Error(`getrf-block: nb = ${nb} is not a multiple of 4`);
   if (nrhs > 0 && m !== n) throw new Error('getrf-block: a solve needs a square matrix');
+  if (p.solveOnly && nrhs === 0) throw new Error('getrf-block: a solve-only kernel needs right-hand sides');
+  const solves = nrhs > 0 ? solveFunctions(p) : [];
+  const pairs = p.pairs === true && !p.solveOnly;
+  // with pairs, a batch's last odd matrix goes to the one-at-a-time kernel, a function of its own
+  // (called once a chunk: V8 leaves it in its baseline code, and optimises the pairs' kernel sooner)
+  const one = pairs ? [{ name: 'getrfOne', params: KERNEL_PARAMS, results: [], code: kernelCode(p, false, -1) }] : [];
+  return encodeModule([{ name: 'getrf', params: KERNEL_PARAMS, results: [], code: kernelCode(p, pairs, 1 + solves.length) }, ...solves, ...one]);
+}
+
+const KERNEL_PARAMS: readonly ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
+
+/** The kernel `(a, ipiv, info, count, b)`: one matrix at a time, or with `pairs` two (a last odd one by a call of function `oneFn`). */
+function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Code {
+  const { m, n, nb, nrhs } = p;
   const ld = ldOf(m), LD = ld * 8;
   const rowsEnd = ld;
   const steps = Math.min(m, n);
   // bytes from one matrix to the next, and from one B to the next
   const MAT = ld * n * 8, BMAT = ld * nrhs * 8;
   const fullBlocks = Math.floor(steps / nb), tail = steps - fullBlocks * nb;
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
-  const c = new Code(params);
+  const c = new Code(KERNEL_PARAMS);
   const [A, PIV, INFO, COUNT, B] = [0, 1, 2, 3, 4];
   const k0 = c.local('i32'), colk = c.local('i32'), j = c.local('i32'), colj = c.local('i32');
   const i = c.local('i32'), col = c.local('i32'), cc = c.local('i32');
@@ -104,7 +116,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     t0: c.local('f64'), t1: c.local('f64'), tv0: c.local('v128'), tv1: c.local('v128'), lv: c.local('v128'),
     vmax: c.local('v128'), vidx: c.local('v128'),
   });
-  const first = slot(0), second = slot(1);
+  const first = slot(0), second = pairs ? slot(1) : first;
 
   const add = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
   const whileLess = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, bound), step, body);
@@ -133,7 +145,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
       for (const x of ms) row(x);
       c.get(i).i32(1).op(OP.i32Add).set(i);
     });
-    if (!p.pairs) {
+    if (!pairs) {
       // one matrix: the scalar scan (smaller code; its compare and branch is predicted)
       whileLess(i, m, 1, () => row(ms[0]!));
       return;
@@ -373,7 +385,6 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   };
 
   if (p.solveOnly) {
-    if (nrhs === 0) throw new Error('getrf-block: a solve-only kernel needs right-hand sides');
     // two matrices a call while two are left, then the last one alone
     c.op(OP.block, OP.void);
     c.get(COUNT).i32(2).op(I32.ltS).op(OP.brIf, 0);
@@ -384,7 +395,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     });
     c.op(OP.end);
     c.get(COUNT).if_(() => callSolve(SOLVE_ONE));
-    return encodeModule([{ name: 'getrf', params, results: [], code: c }, ...solveFunctions(p)]);
+    return c;
   }
 
   /** Factors the matrices of `ms` (one, or two side by side: the panels' steps interleaved), infos stored. */
@@ -430,7 +441,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     ms.forEach((x, t) => { c.get(INFO).get(x.info).mem(I32.store, 2, 4 * t); });
   };
 
-  if (!p.pairs) {
+  if (!pairs) {
     // one matrix at a time (gesv: solved alone where it factored; B stays untouched where info > 0)
     c.loop_(() => {
       factor([first]);
@@ -439,7 +450,7 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
       add(INFO, 4);
       c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
     });
-    return encodeModule([{ name: 'getrf', params, results: [], code: c }, ...(nrhs > 0 ? solveFunctions(p) : [])]);
+    return c;
   }
   // two matrices at a time while two are left (gesv: both solved together where both factored,
   // else each that did alone; B stays untouched where info > 0), then the last one alone
@@ -458,11 +469,8 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     c.get(COUNT).i32(2).op(OP.i32Sub).tee(COUNT).i32(1).op(I32.gtS);
   });
   c.op(OP.end);
-  c.get(COUNT).if_(() => {
-    factor([first]);
-    if (nrhs > 0) c.get(first.info).op(OP.i32Eqz).if_(() => callSolve(SOLVE_ONE));
-  });
-  return encodeModule([{ name: 'getrf', params, results: [], code: c }, ...(nrhs > 0 ? solveFunctions(p) : [])]);
+  c.get(COUNT).if_(() => { c.get(A).get(PIV).get(INFO).i32(1).get(B).op(CALL, oneFn); });
+  return c;
 }
 
 interface Slot {
