@@ -83,6 +83,24 @@ export const LU_WASM_BLOCK: Readonly<{ min: number; nb: number }> = luBlockEnv &
   ? Object.freeze({ min: luBlockEnv[0]!, nb: luBlockEnv[1]! }) : Object.freeze({ min: 16, nb: 8 });
 
 /**
+ * The delayed-update LU factors two matrices at a time (kernels/getrf-block-wasm.ts `pairs`:
+ * both panels' steps interleaved, so that one matrix's chain of dependent operations from pivot
+ * to pivot overlaps the other's) up to max(m, n) = this; one at a time above. Measured on the
+ * 2-core EPYC (branch gesv16, one thread, kernel alone in cache, ns a matrix, gesv float64 with
+ * one right-hand side): n = 16 386-391 one at a time / 367-371 in pairs (getrf 300-308 / 292-300),
+ * 32 1709-1818 / 1659-1766, 64 10362-10722 / 10115-10334; but the paired kernel is more code
+ * for V8 to optimise on a first call: with everything emitted per matrix, calls 2-3 of gesv
+ * float64 16 x 8192 took 17-23 ms against 5-6 and the demo's cold gesv 64 x 10,000 234-242 ms
+ * against 182-188. Now laswp, U12 and the trailing update are emitted once for both and a last
+ * odd matrix calls the one-at-a-time kernel (a function of its own): the first call costs about
+ * 10 ms more, the second 2-4; and the pairs stay at the small sizes (the demo's gesv 64 on the
+ * one-at-a-time kernel: 173-176 ms against 170-172). MYRIAD_CPU_LU_PAIRS=n overrides (0: never),
+ * read once.
+ */
+const luPairsEnv = Number(process.env.MYRIAD_CPU_LU_PAIRS);
+export const LU_WASM_PAIRS_MAX = process.env.MYRIAD_CPU_LU_PAIRS !== undefined && Number.isInteger(luPairsEnv) && luPairsEnv >= 0 ? luPairsEnv : 32;
+
+/**
  * Recursive blocked getrf/gesv (ops/lu-blocked.ts, dgetrf2's recursion on the packed float64
  * copy) from min(m, n) >= min, leaves of at most `leaf` columns on the unblocked WebAssembly LU
  * (and triangular solves of at most `leaf` rows on their kernel), everything else on the

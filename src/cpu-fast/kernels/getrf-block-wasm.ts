@@ -16,8 +16,15 @@
  * multiply-add). The swaps commute with the delayed updates: both rows of a swap have received
  * the same steps in every column, and the L entries that later update them move with them.
  *
+ * With `pairs`, matrices go two at a time (a last odd one alone): the panels' steps of both emitted in turn in
+ * one loop (the same counters, each its own pivots, branches and values), the rest of each panel
+ * one matrix after the other. Each matrix gets exactly the operations it gets alone; the two
+ * chains of dependent operations (pivot search, division, scaling, update, next pivot; in the
+ * solve, the substitutions' multiplies, subtractions and divisions) overlap: at n = 16 one
+ * matrix alone leaves the core waiting on them.
+ *
  * With nrhs > 0 (gesv, square), each matrix that factored (info 0) is then solved in place from
- * its factor while it is in cache: B's rows swapped, L y = b, U x = y, each element's updates
+ * its factor while it is in cache (two together where both of a pair factored): B's rows swapped, L y = b, U x = y, each element's updates
  * in the reference's dgetrs order (src/cpu/lapack/solve.ts: axpy form, column by column), four
  * columns of the factor per pass over B (the updates of a vector of B in registers across the
  * four; the same operations on each element, so bitwise the same); `roundFactor` rounds each factor
@@ -26,7 +33,7 @@
  * Layout: matrices packed as float64 with ld = m rounded up to even, back to back; B n x nrhs
  * with the same ld, back to back. Padding rows compute garbage that is never read back.
  */
-import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
+import { Code, OP, SIMD, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { F64, I32, addr, constant, whileLess as loopLess } from '../wasm/structured.js';
 import { ldOf } from './getrf-wasm.js';
 
@@ -44,38 +51,72 @@ export interface GetrfBlockWasmParams {
    * on every matrix, and infos are not written. Absent for getrf/gesv.
    */
   readonly solveOnly?: boolean;
+  /**
+   * Factor two matrices at a time, their panels' steps interleaved (getrf/gesv; tuning.ts
+   * LU_WASM_PAIRS_MAX): more code for V8 to optimise on a first call. Otherwise one at a time.
+   */
+  readonly pairs?: boolean;
 }
 
 const SAFE_MIN = 2.2250738585072014e-308;
 /** Trailing-update tile: RV vectors of two rows by NR columns (8 accumulators: V8 keeps 15 xmm registers). */
 const RV = 2, NR = 4;
 const I32_LOAD = 0x28;
+const I64_EXTEND_I32_U = 0xad, I32_WRAP_I64 = 0xa7, F64_EQ = 0x61;
+const I64X2_SPLAT = 0x12, I64X2_EXTRACT_LANE = 0x1d, I64X2_ADD = 0xce, F64X2_ABS = 0xec, F64X2_PMAX = 0xf7;
+const CALL = 0x10;
+/** Function indices of the module: the kernel, then (nrhs > 0) the solves of two matrices and of one (solveFunctions), then (pairs) the one-at-a-time kernel. */
+const SOLVE_PAIR = 1, SOLVE_ONE = 2;
 
 /** Exported `getrf(a, ipiv, info, count, b)`: byte addresses of the packed matrices, int32 pivots (min(m, n) per matrix), int32 infos, packed B. */
 export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<ArrayBuffer> {
   const { m, n, nb, nrhs } = p;
   if (nb % (2 * RV) !== 0 || nb % NR !== 0 || nb < 4) throw new Error(`getrf-block: nb = ${nb} is not a multiple of 4`);
   if (nrhs > 0 && m !== n) throw new Error('getrf-block: a solve needs a square matrix');
+  if (p.solveOnly && nrhs === 0) throw new Error('getrf-block: a solve-only kernel needs right-hand sides');
+  const solves = nrhs > 0 ? solveFunctions(p) : [];
+  const pairs = p.pairs === true && !p.solveOnly;
+  // with pairs, a batch's last odd matrix goes to the one-at-a-time kernel, a function of its own
+  // (called once a chunk: V8 leaves it in its baseline code, and optimises the pairs' kernel sooner)
+  const one = pairs ? [{ name: 'getrfOne', params: KERNEL_PARAMS, results: [], code: kernelCode(p, false, -1) }] : [];
+  return encodeModule([{ name: 'getrf', params: KERNEL_PARAMS, results: [], code: kernelCode(p, pairs, 1 + solves.length) }, ...solves, ...one]);
+}
+
+const KERNEL_PARAMS: readonly ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
+
+/** The kernel `(a, ipiv, info, count, b)`: one matrix at a time, or with `pairs` two (a last odd one by a call of function `oneFn`). */
+function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Code {
+  const { m, n, nb, nrhs } = p;
   const ld = ldOf(m), LD = ld * 8;
   const rowsEnd = ld;
   const steps = Math.min(m, n);
+  // bytes from one matrix to the next, and from one B to the next
+  const MAT = ld * n * 8, BMAT = ld * nrhs * 8;
   const fullBlocks = Math.floor(steps / nb), tail = steps - fullBlocks * nb;
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
-  const c = new Code(params);
+  const c = new Code(KERNEL_PARAMS);
   const [A, PIV, INFO, COUNT, B] = [0, 1, 2, 3, 4];
   const k0 = c.local('i32'), colk = c.local('i32'), j = c.local('i32'), colj = c.local('i32');
-  const i = c.local('i32'), pv = c.local('i32'), col = c.local('i32'), cc = c.local('i32'), info = c.local('i32');
+  const i = c.local('i32'), col = c.local('i32'), cc = c.local('i32');
   const end = c.local('i32'), uc = c.local('i32'), lp = c.local('i32'), cp = c.local('i32'), l = c.local('i32');
   const lp0 = c.local('i32'), uc0 = c.local('i32'), pend = c.local('i32'), pend1 = c.local('i32'), i0 = c.local('i32');
-  const pm = c.local('f64'), v = c.local('f64'), s = c.local('f64'), t0 = c.local('f64'), t1 = c.local('f64');
-  const tv0 = c.local('v128'), tv1 = c.local('v128'), lv = c.local('v128'), sv = c.local('v128');
+  const mt = c.local('i32');
+  const v = c.local('f64'), s = c.local('f64'), sv = c.local('v128');
+  const rows2 = c.local('v128'), vabs = c.local('v128'), gt = c.local('v128');
   const acc = Array.from({ length: RV * NR }, () => c.local('v128'));
   const lvs = Array.from({ length: RV }, () => c.local('v128'));
   const u = Array.from({ length: nb }, () => c.local('f64'));
   const piv = Array.from({ length: nb }, () => c.local('i32'));
   const uv = Array.from({ length: nb }, () => c.local('v128'));
-  const ys = Array.from({ length: 4 }, () => c.local('f64'));
-  const ss = Array.from({ length: 4 }, () => c.local('v128'));
+  /**
+   * A matrix factored in a pass: its byte offsets from A (factor) and PIV (pivots), its pivot
+   * row and magnitude, its info, the panel update's elements of U (and their splats) and L.
+   */
+  const slot = (t: number): Slot => ({
+    o: t * MAT, po: t * steps * 4, pv: c.local('i32'), pm: c.local('f64'), info: c.local('i32'),
+    t0: c.local('f64'), t1: c.local('f64'), tv0: c.local('v128'), tv1: c.local('v128'), lv: c.local('v128'),
+    vmax: c.local('v128'), vidx: c.local('v128'),
+  });
+  const first = slot(0), second = pairs ? slot(1) : first;
 
   const add = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
   const whileLess = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, bound), step, body);
@@ -83,71 +124,127 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
   const load = (ptr: number, off: number): void => { c.get(ptr).mem(F64.load, 3, off); };
 
   /**
-   * The panel of width w at column k0: for j = k0 .. k0+w-1 (a loop, so the kernel stays small
-   * and quick to compile: a first call runs while V8 still compiles it), pivot, swap, scale, and
-   * the rank-1 update of the panel's columns right of j.
+   * Each matrix's pivot in column j (colj), rows j .. m-1: the first entry of largest magnitude
+   * (idamax: a later entry wins only if strictly larger, so a NaN never does, and a NaN on the
+   * diagonal keeps j). A scalar row to reach an even row, then two rows a vector: each lane keeps
+   * its own largest magnitude and first row (f64x2.pmax(a, b) is a < b ? b : a, the scalar
+   * test's choice), the lanes merged by larger, then earlier on a tie; a last scalar row where
+   * m is odd. The scalar scan (a compare and branch a row, two matrices side by side) was about
+   * a quarter of the kernel at n = 16; without `pairs`, the scalar scan alone (less code to
+   * compile; a single-matrix vector scan measured 5-7% slower at n = 64, docs/PERF-NOTES.md).
    */
-  const panel = (w: number): void => {
+  const pivotSearch = (ms: readonly Slot[]): void => {
+    const row = (x: Slot): void => {
+      addr(c, colj, i); c.mem(F64.load, 3, x.o).op(F64.abs).tee(v).get(x.pm).op(F64.gt).if_(() => { c.get(v).set(x.pm); c.get(i).set(x.pv); });
+    };
+    for (const x of ms) {
+      c.get(j).set(x.pv);
+      addr(c, colj, j); c.mem(F64.load, 3, x.o).op(F64.abs).set(x.pm);
+    }
+    c.get(j).i32(1).op(OP.i32Add).tee(i).i32(1).op(I32.and).get(i).i32(m).op(I32.ltS).op(I32.and).if_(() => {
+      for (const x of ms) row(x);
+      c.get(i).i32(1).op(OP.i32Add).set(i);
+    });
+    if (!pairs) {
+      // one matrix: the scalar scan (smaller code; its compare and branch is predicted)
+      whileLess(i, m, 1, () => row(ms[0]!));
+      return;
+    }
+    const mEven = m & ~1;
+    c.get(i).i32(mEven).op(I32.ltS).if_(() => {
+      for (const x of ms) {
+        c.get(x.pm).simd(SIMD.f64x2Splat).set(x.vmax);
+        c.get(x.pv).op(I64_EXTEND_I32_U).simd(I64X2_SPLAT).set(x.vidx);
+      }
+      c.get(i).op(I64_EXTEND_I32_U).simd(I64X2_SPLAT).i64x2(0, 1).simd(I64X2_ADD).set(rows2);
+      whileLess(i, mEven, 2, () => {
+        for (const x of ms) {
+          addr(c, colj, i); c.simdMem(SIMD.load, 3, x.o).simd(F64X2_ABS).tee(vabs).get(x.vmax).simd(SIMD.f64x2Gt).set(gt);
+          c.get(rows2).get(x.vidx).get(gt).simd(SIMD.v128Bitselect).set(x.vidx);
+          c.get(x.vmax).get(vabs).simd(F64X2_PMAX).set(x.vmax);
+        }
+        c.get(rows2).i64x2(2).simd(I64X2_ADD).set(rows2);
+      });
+      // lane 1 wins if larger, or as large and earlier
+      for (const x of ms) {
+        c.get(x.vmax).simd(SIMD.f64x2ExtractLane, 0).set(x.pm);
+        c.get(x.vidx).simd(I64X2_EXTRACT_LANE, 0).op(I32_WRAP_I64).set(x.pv);
+        c.get(x.vmax).simd(SIMD.f64x2ExtractLane, 1).tee(v).get(x.pm).op(F64.gt)
+          .get(v).get(x.pm).op(F64_EQ).get(x.vidx).simd(I64X2_EXTRACT_LANE, 1).op(I32_WRAP_I64).tee(cc).get(x.pv).op(I32.ltS).op(I32.and)
+          .op(I32.or).if_(() => { c.get(v).set(x.pm); c.get(cc).set(x.pv); });
+      }
+    });
+    if (m % 2 === 1) c.get(i).i32(m).op(I32.ltS).if_(() => { for (const x of ms) row(x); });
+  };
+
+  /**
+   * The panel of width w at column k0 of each matrix of `ms` (one, or two side by side): for
+   * j = k0 .. k0+w-1 (a loop, so the kernel stays small and quick to compile: a first call runs
+   * while V8 still compiles it), pivot, swap, scale, and the rank-1 update of the panel's columns
+   * right of j. With two matrices every step is emitted for the first and then the second (the
+   * same loop counters, their own values and branches): each gets exactly the operations it gets
+   * alone, and the chain of dependent operations from one pivot to the next (a search, a
+   * division, a scaling, an update) of one overlaps the other's.
+   */
+  const panel = (w: number, ms: readonly Slot[]): void => {
     c.get(k0).set(j);
     c.get(colk).set(colj);
     c.get(k0).i32(w).op(OP.i32Add).set(pend);
     c.get(k0).i32(w - 1).op(OP.i32Add).set(pend1);
     c.loop_(() => {
-      // pivot search: first entry of largest magnitude (idamax)
-      c.get(j).set(pv);
-      addr(c, colj, j); c.mem(F64.load, 3, 0).op(F64.abs).set(pm);
-      c.get(j).i32(1).op(OP.i32Add).set(i);
-      whileLess(i, m, 1, () => {
-        addr(c, colj, i); c.mem(F64.load, 3, 0).op(F64.abs).tee(v).get(pm).op(F64.gt).if_(() => { c.get(v).set(pm); c.get(i).set(pv); });
-      });
-      c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).get(pv).mem(I32.store, 2, 0);
-      addr(c, colj, pv); c.mem(F64.load, 3, 0).f64(0).op(F64.ne).if_(() => {
-        // swap rows j and pv across the panel's columns (the others after the panel: laswp)
-        c.get(pv).get(j).op(OP.i32Ne).if_(() => {
-          c.get(colk).set(col);
-          c.get(k0).set(cc);
-          whileBelow(cc, pend, 1, () => {
-            addr(c, col, j); c.mem(F64.load, 3, 0).set(s);
-            addr(c, col, j); addr(c, col, pv); c.mem(F64.load, 3, 0).mem(F64.store, 3, 0);
-            addr(c, col, pv); c.get(s).mem(F64.store, 3, 0);
-            add(col, LD);
+      pivotSearch(ms);
+      for (const x of ms) {
+        c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).get(x.pv).mem(I32.store, 2, x.po);
+        addr(c, colj, x.pv); c.mem(F64.load, 3, x.o).f64(0).op(F64.ne).if_(() => {
+          // swap rows j and pv across the panel's columns (the others after the panel: laswp)
+          c.get(x.pv).get(j).op(OP.i32Ne).if_(() => {
+            c.get(colk).set(col);
+            c.get(k0).set(cc);
+            whileBelow(cc, pend, 1, () => {
+              addr(c, col, j); c.mem(F64.load, 3, x.o).set(s);
+              addr(c, col, j); addr(c, col, x.pv); c.mem(F64.load, 3, x.o).mem(F64.store, 3, x.o);
+              addr(c, col, x.pv); c.get(s).mem(F64.store, 3, x.o);
+              add(col, LD);
+            });
           });
-        });
-        // scale the column below the diagonal by 1 / pivot (or divide, below the safe minimum)
-        addr(c, colj, j); c.mem(F64.load, 3, 0).set(s);
-        c.get(j).i32(1).op(OP.i32Add).set(i);
-        c.get(s).op(F64.abs).f64(SAFE_MIN).op(F64.ge).if_(() => {
-          c.f64(1).get(s).op(F64.div).tee(s).simd(SIMD.f64x2Splat).set(sv);
-          // a scalar first row when j + 1 is odd, then two rows per multiply (the padding row's garbage is never read)
-          c.get(i).i32(1).op(I32.and).if_(() => {
-            addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.mul).mem(F64.store, 3, 0);
-            c.get(i).i32(1).op(OP.i32Add).set(i);
+          // scale the column below the diagonal by 1 / pivot (or divide, below the safe minimum)
+          addr(c, colj, j); c.mem(F64.load, 3, x.o).set(s);
+          c.get(j).i32(1).op(OP.i32Add).set(i);
+          c.get(s).op(F64.abs).f64(SAFE_MIN).op(F64.ge).if_(() => {
+            c.f64(1).get(s).op(F64.div).tee(s).simd(SIMD.f64x2Splat).set(sv);
+            // a scalar first row when j + 1 is odd, then two rows per multiply (the padding row's garbage is never read)
+            c.get(i).i32(1).op(I32.and).if_(() => {
+              addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, x.o).get(s).op(F64.mul).mem(F64.store, 3, x.o);
+              c.get(i).i32(1).op(OP.i32Add).set(i);
+            });
+            whileLess(i, rowsEnd, 2, () => { addr(c, colj, i); addr(c, colj, i); c.simdMem(SIMD.load, 3, x.o).get(sv).simd(SIMD.f64x2Mul).simdMem(SIMD.store, 3, x.o); });
+          }, () => {
+            whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, x.o).get(s).op(F64.div).mem(F64.store, 3, x.o); });
           });
-          whileLess(i, rowsEnd, 2, () => { addr(c, colj, i); addr(c, colj, i); c.simdMem(SIMD.load, 3, 0).get(sv).simd(SIMD.f64x2Mul).simdMem(SIMD.store, 3, 0); });
         }, () => {
-          whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.div).mem(F64.store, 3, 0); });
+          c.get(x.info).op(OP.i32Eqz).if_(() => { c.get(j).i32(1).op(OP.i32Add).set(x.info); });
         });
-      }, () => {
-        c.get(info).op(OP.i32Eqz).if_(() => { c.get(j).i32(1).op(OP.i32Add).set(info); });
-      });
+      }
       // rank-1 update of the panel's columns j+1 .. k0+w-1, rows j+1 .. : two columns per pass
       c.get(j).i32(1).op(OP.i32Add).set(i0);
       c.get(i0).set(cc);
       c.get(colj).i32(LD).op(OP.i32Add).set(col);
       const columns = (pair: boolean): void => {
-        const cols = pair ? [[t0, tv0, 0], [t1, tv1, LD]] as const : [[t0, tv0, 0]] as const;
-        for (const [t, tv, o] of cols) { addr(c, col, j); c.mem(F64.load, 3, o).tee(t).simd(SIMD.f64x2Splat).set(tv); }
+        const cols = (x: Slot) => (pair ? [[x.t0, x.tv0, x.o], [x.t1, x.tv1, x.o + LD]] as const : [[x.t0, x.tv0, x.o]] as const);
+        for (const x of ms) for (const [t, tv, o] of cols(x)) { addr(c, col, j); c.mem(F64.load, 3, o).tee(t).simd(SIMD.f64x2Splat).set(tv); }
         // a scalar first row when j + 1 is odd, so that the vectors start on an even row
         c.get(i0).i32(1).op(I32.and).if_(() => {
-          for (const [t, , o] of cols) {
-            addr(c, col, i0); addr(c, col, i0); c.mem(F64.load, 3, o); addr(c, colj, i0); c.mem(F64.load, 3, 0).get(t).op(F64.mul).op(F64.sub).mem(F64.store, 3, o);
+          for (const x of ms) for (const [t, , o] of cols(x)) {
+            addr(c, col, i0); addr(c, col, i0); c.mem(F64.load, 3, o); addr(c, colj, i0); c.mem(F64.load, 3, x.o).get(t).op(F64.mul).op(F64.sub).mem(F64.store, 3, o);
           }
         });
         c.get(i0).i32(1).op(OP.i32Add).i32(-2).op(I32.and).set(i);
         whileLess(i, rowsEnd, 2, () => {
-          addr(c, colj, i); c.simdMem(SIMD.load, 3, 0).set(lv);
-          for (const [, tv, o] of cols) {
-            addr(c, col, i); addr(c, col, i); c.simdMem(SIMD.load, 3, o).get(lv).get(tv).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
+          for (const x of ms) {
+            addr(c, colj, i); c.simdMem(SIMD.load, 3, x.o).set(x.lv);
+            for (const [, tv, o] of cols(x)) {
+              addr(c, col, i); addr(c, col, i); c.simdMem(SIMD.load, 3, o).get(x.lv).get(tv).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, o);
+            }
           }
         });
       };
@@ -162,20 +259,21 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
    * The panel's row interchanges applied to the columns left and right of it (dlaswp), column by
    * column: swapping each row across all n columns at its step instead strode 8 * ld bytes per
    * column and ran at about a third of the rate (stores and later loads 4 KiB apart alias).
+   * Of the matrix x (its offsets from A and PIV).
    */
-  const laswp = (w: number): void => {
+  const laswp = (w: number, x: Slot): void => {
     // the pivots in locals, and whether any is an interchange (none: nothing to do, no pass over the columns)
     c.i32(0).set(cc);
     for (let q = 0; q < w; q++) {
-      c.get(PIV).get(k0).i32(2).op(I32.shl).op(OP.i32Add).mem(I32_LOAD, 2, q * 4).tee(piv[q]!);
+      c.get(PIV).get(k0).i32(2).op(I32.shl).op(OP.i32Add).mem(I32_LOAD, 2, x.po + q * 4).tee(piv[q]!);
       c.get(k0).i32(q).op(OP.i32Add).op(OP.i32Ne).get(cc).op(I32.or).set(cc);
     }
     const columns = (): void => {
       for (let q = 0; q < w; q++) {
         c.get(piv[q]!).get(k0).i32(q).op(OP.i32Add).tee(i).op(OP.i32Ne).if_(() => {
-          addr(c, col, i); c.mem(F64.load, 3, 0).set(s);
-          addr(c, col, i); addr(c, col, piv[q]!); c.mem(F64.load, 3, 0).mem(F64.store, 3, 0);
-          addr(c, col, piv[q]!); c.get(s).mem(F64.store, 3, 0);
+          addr(c, col, i); c.mem(F64.load, 3, x.o).set(s);
+          addr(c, col, i); addr(c, col, piv[q]!); c.mem(F64.load, 3, x.o).mem(F64.store, 3, x.o);
+          addr(c, col, piv[q]!); c.get(s).mem(F64.store, 3, x.o);
         });
       }
     };
@@ -194,8 +292,9 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
    * jj = 0, 1, ... in turn. Two columns per pass, one per f64x2 lane (each lane the scalar
    * operations of its column: bitwise the same), U's rows of the pair kept in w vectors; a last
    * odd column alone. Scalar, one column at a time, this was 10-12% of the kernel at n = 64.
+   * Of the matrix `o` bytes from A.
    */
-  const solveU12 = (w: number): void => {
+  const solveU12 = (w: number, o: number): void => {
     if (w < 2) return;
     // col: column c's element k0; lp: the panel's (k0, k0)
     c.get(colk).i32(w * LD).op(OP.i32Add).get(k0).i32(3).op(I32.shl).op(OP.i32Add).set(col);
@@ -204,36 +303,36 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     whileLess(cc, n - 1, 2, () => {
       for (let ii = 0; ii < w; ii++) {
         // lane 0 from column c, lane 1 from column c + 1
-        c.get(col).simdMem(SIMD.load64Zero, 3, ii * 8).set(sv);
-        c.get(col).get(sv).simdMem(SIMD.load64Lane, 3, LD + ii * 8).op(1);
-        for (let jj = 0; jj < ii; jj++) { c.get(lp).simdMem(SIMD.load64Splat, 3, jj * LD + ii * 8).get(uv[jj]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+        c.get(col).simdMem(SIMD.load64Zero, 3, o + ii * 8).set(sv);
+        c.get(col).get(sv).simdMem(SIMD.load64Lane, 3, o + LD + ii * 8).op(1);
+        for (let jj = 0; jj < ii; jj++) { c.get(lp).simdMem(SIMD.load64Splat, 3, o + jj * LD + ii * 8).get(uv[jj]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
         c.set(uv[ii]!);
         if (ii > 0) {
-          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, ii * 8).op(0);
-          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, LD + ii * 8).op(1);
+          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, o + ii * 8).op(0);
+          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, o + LD + ii * 8).op(1);
         }
       }
       add(col, 2 * LD);
     });
     c.get(cc).i32(n).op(I32.ltS).if_(() => {
-      load(col, 0); c.set(u[0]!);
+      load(col, o); c.set(u[0]!);
       for (let ii = 1; ii < w; ii++) {
         c.get(col);
-        load(col, ii * 8);
-        for (let jj = 0; jj < ii; jj++) { load(lp, jj * LD + ii * 8); c.get(u[jj]!).op(F64.mul).op(F64.sub); }
-        c.tee(u[ii]!).mem(F64.store, 3, ii * 8);
+        load(col, o + ii * 8);
+        for (let jj = 0; jj < ii; jj++) { load(lp, o + jj * LD + ii * 8); c.get(u[jj]!).op(F64.mul).op(F64.sub); }
+        c.tee(u[ii]!).mem(F64.store, 3, o + ii * 8);
       }
     });
   };
 
-  /** A tile of rv vectors x nc columns: C at cp, L(., k0 ..) at lp, U(k0 .., c) at uc. */
-  const tile = (rv: number, nc: number): void => {
+  /** A tile of rv vectors x nc columns: C at cp, L(., k0 ..) at lp, U(k0 .., c) at uc, each `o` bytes on (the matrix's offset from A). */
+  const tile = (rv: number, nc: number, o: number): void => {
     const a = (vv: number, q: number): number => acc[vv * NR + q]!;
-    for (let q = 0; q < nc; q++) for (let vv = 0; vv < rv; vv++) c.get(cp).simdMem(SIMD.load, 3, q * LD + vv * 16).set(a(vv, q));
+    for (let q = 0; q < nc; q++) for (let vv = 0; vv < rv; vv++) c.get(cp).simdMem(SIMD.load, 3, o + q * LD + vv * 16).set(a(vv, q));
     const stepAt = (lOff: number, uOff: number): void => {
-      for (let vv = 0; vv < rv; vv++) c.get(lp).simdMem(SIMD.load, 3, lOff + vv * 16).set(lvs[vv]!);
+      for (let vv = 0; vv < rv; vv++) c.get(lp).simdMem(SIMD.load, 3, o + lOff + vv * 16).set(lvs[vv]!);
       for (let q = 0; q < nc; q++) {
-        c.get(uc).simdMem(SIMD.load64Splat, 3, uOff + q * LD).set(sv);
+        c.get(uc).simdMem(SIMD.load64Splat, 3, o + uOff + q * LD).set(sv);
         for (let vv = 0; vv < rv; vv++) c.get(a(vv, q)).get(lvs[vv]!).get(sv).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(a(vv, q));
       }
     };
@@ -249,11 +348,11 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     });
     c.get(lp0).set(lp);
     c.get(uc0).set(uc);
-    for (let q = 0; q < nc; q++) for (let vv = 0; vv < rv; vv++) c.get(cp).get(a(vv, q)).simdMem(SIMD.store, 3, q * LD + vv * 16);
+    for (let q = 0; q < nc; q++) for (let vv = 0; vv < rv; vv++) c.get(cp).get(a(vv, q)).simdMem(SIMD.store, 3, o + q * LD + vv * 16);
   };
 
-  /** A22 -= L21 U12 for a full panel: rows k0+nb .. rowsEnd, columns k0+nb .. n-1, in tiles. */
-  const trailing = (): void => {
+  /** A22 -= L21 U12 for a full panel of the matrix `o` bytes from A: rows k0+nb .. rowsEnd, columns k0+nb .. n-1, in tiles. */
+  const trailing = (o: number): void => {
     const restRows = rowsEnd % (2 * RV), restCols = n % NR;
     // col: column c's first element; end: the last full column block's end
     c.get(colk).i32(nb * LD).op(OP.i32Add).set(col);
@@ -266,123 +365,69 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
       // rows in tiles of 2 RV up to rowsEnd - restRows
       c.get(col).i32((rowsEnd - restRows) * 8).op(OP.i32Add).set(j);
       whileBelow(cp, j, 2 * RV * 8, () => {
-        tile(RV, nc);
+        tile(RV, nc, o);
         add(lp, 2 * RV * 8);
       });
-      if (restRows > 0) tile(restRows / 2, nc);
+      if (restRows > 0) tile(restRows / 2, nc, o);
     };
     whileBelow(col, end, NR * LD, () => columnBlock(NR));
     if (restCols > 0) columnBlock(restCols);
   };
 
-  /** The solve of one factored matrix: B's nrhs columns at cp, the factor at A. */
-  const solve = (): void => {
-    // a factor element (or two) from the address on the stack plus `off`, rounded as the caller's stored factor
-    const factorAt = (off: number): void => {
-      c.mem(F64.load, 3, off);
-      if (p.roundFactor) c.op(OP.f32DemoteF64).op(F64.promoteF32);
-    };
-    const factorVecAt = (off: number): void => {
-      c.simdMem(SIMD.load, 3, off);
-      if (p.roundFactor) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4);
-    };
-    /**
-     * Columns j .. j+w-1 of L (colj: column j) applied to B's column at cp, in the reference's
-     * order (each element's updates by column, ascending; each b(i) - y(q) L(i, q)): the
-     * triangle element by element, then the rows below from the padded row j + 4 (even) on.
-     */
-    const forwardBlock = (w: number): void => {
-      for (let r = 0; r < w; r++) {
-        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, r * 8);
-        for (let q = 0; q < r; q++) { c.get(ys[q]!); addr(c, colj, j); factorAt(q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
-        c.tee(ys[r]!).mem(F64.store, 3, r * 8);
-      }
-      if (w < 4) return; // the last columns: only the padding row lies below
-      for (let q = 0; q < w; q++) c.get(ys[q]!).simd(SIMD.f64x2Splat).set(ss[q]!);
-      c.get(j).i32(w).op(OP.i32Add).set(i);
-      whileLess(i, rowsEnd, 2, () => {
-        addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, 0);
-        for (let q = 0; q < w; q++) { c.get(ss[q]!); addr(c, colj, i); factorVecAt(q * LD); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
-        c.simdMem(SIMD.store, 3, 0);
-      });
-    };
-    /**
-     * Columns j+w-1 down to j of U (colj: column j) applied to B's column at cp, in the
-     * reference's order (each element's updates by column, descending, then its division): the
-     * triangle element by element, then the rows above, 0 .. j-1 (j is a multiple of 4).
-     */
-    const backwardBlock = (w: number): void => {
-      for (let r = w - 1; r >= 0; r--) {
-        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, r * 8);
-        for (let q = w - 1; q > r; q--) { c.get(ys[q]!); addr(c, colj, j); factorAt(q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
-        addr(c, colj, j); factorAt(r * LD + r * 8);
-        c.op(F64.div).tee(ys[r]!).mem(F64.store, 3, r * 8);
-      }
-      for (let q = 0; q < w; q++) c.get(ys[q]!).simd(SIMD.f64x2Splat).set(ss[q]!);
-      c.i32(0).set(i);
-      whileBelow(i, j, 2, () => {
-        addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, 0);
-        for (let q = w - 1; q >= 0; q--) { c.get(ss[q]!); addr(c, colj, i); factorVecAt(q * LD); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
-        c.simdMem(SIMD.store, 3, 0);
-      });
-    };
-    c.get(B).set(cp);
-    c.i32(nrhs).set(l);
-    c.loop_(() => {
-      // B's rows swapped in pivot order
-      c.i32(0).set(j);
-      whileLess(j, n, 1, () => {
-        c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).mem(I32_LOAD, 2, 0).tee(pv).get(j).op(OP.i32Ne).if_(() => {
-          addr(c, cp, j); c.mem(F64.load, 3, 0).set(s);
-          addr(c, cp, j); addr(c, cp, pv); c.mem(F64.load, 3, 0).mem(F64.store, 3, 0);
-          addr(c, cp, pv); c.get(s).mem(F64.store, 3, 0);
-        });
-      });
-      // L y = b, then U x = y: four columns of the factor at a time (y's four values splat in
-      // registers), so each vector of B is loaded and stored once per four columns, not per column
-      const fullBlocks4 = Math.floor(n / 4), tail4 = n % 4;
-      c.i32(0).set(j);
-      c.get(A).set(colj);
-      if (fullBlocks4 > 0) whileLess(j, 4 * fullBlocks4, 4, () => { forwardBlock(4); add(colj, 4 * LD); });
-      if (tail4 > 0) forwardBlock(tail4);
-      c.i32(4 * fullBlocks4).set(j);
-      c.get(A).i32(4 * fullBlocks4 * LD).op(OP.i32Add).set(colj);
-      if (tail4 > 0) backwardBlock(tail4);
-      if (fullBlocks4 > 0) {
-        c.loop_(() => {
-          c.get(j).i32(4).op(OP.i32Sub).set(j);
-          c.get(colj).i32(4 * LD).op(OP.i32Sub).set(colj);
-          backwardBlock(4);
-          c.get(j).i32(0).op(I32.gtS);
-        });
-      }
-      add(cp, LD);
-      c.get(l).i32(1).op(OP.i32Sub).tee(l);
-    });
+  // the solves are functions of their own (solveCode): `call` one or two matrices at (A, B, PIV) plus `t` matrices
+  const callSolve = (fn: number, t = 0): void => {
+    c.get(A).i32(t * MAT).op(OP.i32Add).get(B).i32(t * BMAT).op(OP.i32Add).get(PIV).i32(t * steps * 4).op(OP.i32Add).op(CALL, fn);
+  };
+  const advance = (t: number): void => {
+    add(A, t * MAT);
+    if (nrhs > 0) add(B, t * BMAT);
+    add(PIV, t * steps * 4);
   };
 
   if (p.solveOnly) {
-    if (nrhs === 0) throw new Error('getrf-block: a solve-only kernel needs right-hand sides');
+    // two matrices a call while two are left, then the last one alone
+    c.op(OP.block, OP.void);
+    c.get(COUNT).i32(2).op(I32.ltS).op(OP.brIf, 0);
     c.loop_(() => {
-      solve();
-      add(B, ld * nrhs * 8);
-      add(A, ld * n * 8);
-      add(PIV, steps * 4);
-      c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+      callSolve(SOLVE_PAIR);
+      advance(2);
+      c.get(COUNT).i32(2).op(OP.i32Sub).tee(COUNT).i32(1).op(I32.gtS);
     });
-    return encodeModule([{ name: 'getrf', params, results: [], code: c }]);
+    c.op(OP.end);
+    c.get(COUNT).if_(() => callSolve(SOLVE_ONE));
+    return c;
   }
 
-  c.loop_(() => {
-    c.i32(0).set(info);
+  /** Factors the matrices of `ms` (one, or two side by side: the panels' steps interleaved), infos stored. */
+  const factor = (ms: readonly Slot[]): void => {
+    for (const x of ms) c.i32(0).set(x.info);
     c.i32(0).set(k0);
     c.get(A).set(colk);
+    const afterPanel = (w: number, trails: boolean): void => {
+      const one = (): void => {
+        laswp(w, first);
+        solveU12(w, 0);
+        if (trails) trailing(0);
+      };
+      if (ms.length === 1) return one();
+      // a pair: the same code twice round, A, colk and PIV moved to the second matrix and back
+      // (emitted once: half the code for V8 to optimise on a first call)
+      c.i32(ms.length).set(mt);
+      c.loop_(() => {
+        one();
+        add(A, MAT);
+        add(colk, MAT);
+        add(PIV, steps * 4);
+        c.get(mt).i32(1).op(OP.i32Sub).tee(mt);
+      });
+      add(A, -ms.length * MAT);
+      add(colk, -ms.length * MAT);
+      add(PIV, -ms.length * steps * 4);
+    };
     if (fullBlocks > 0) {
       c.loop_(() => {
-        panel(nb);
-        laswp(nb);
-        solveU12(nb);
-        trailing();
+        panel(nb, ms);
+        afterPanel(nb, true);
         c.get(k0).i32(nb).op(OP.i32Add).set(k0);
         add(colk, nb * LD);
         c.get(k0).i32(fullBlocks * nb).op(I32.ltS);
@@ -390,19 +435,177 @@ export function generateGetrfBlockWasm(p: GetrfBlockWasmParams): Uint8Array<Arra
     }
     if (tail > 0) {
       // the last, narrower panel: nothing trails it (its columns end the matrix, or its rows do)
-      panel(tail);
-      laswp(tail);
-      solveU12(tail);
+      panel(tail, ms);
+      afterPanel(tail, false);
     }
-    c.get(INFO).get(info).mem(I32.store, 2, 0);
+    ms.forEach((x, t) => { c.get(INFO).get(x.info).mem(I32.store, 2, 4 * t); });
+  };
+
+  if (!pairs) {
+    // one matrix at a time (gesv: solved alone where it factored; B stays untouched where info > 0)
+    c.loop_(() => {
+      factor([first]);
+      if (nrhs > 0) c.get(first.info).op(OP.i32Eqz).if_(() => callSolve(SOLVE_ONE));
+      advance(1);
+      add(INFO, 4);
+      c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+    });
+    return c;
+  }
+  // two matrices at a time while two are left (gesv: both solved together where both factored,
+  // else each that did alone; B stays untouched where info > 0), then the last one alone
+  c.op(OP.block, OP.void);
+  c.get(COUNT).i32(2).op(I32.ltS).op(OP.brIf, 0);
+  c.loop_(() => {
+    factor([first, second]);
     if (nrhs > 0) {
-      c.get(info).op(OP.i32Eqz).if_(solve);
-      add(B, ld * nrhs * 8);
+      c.get(first.info).get(second.info).op(I32.or).op(OP.i32Eqz).if_(() => callSolve(SOLVE_PAIR), () => {
+        c.get(first.info).op(OP.i32Eqz).if_(() => callSolve(SOLVE_ONE));
+        c.get(second.info).op(OP.i32Eqz).if_(() => callSolve(SOLVE_ONE, 1));
+      });
     }
-    add(A, ld * n * 8);
-    add(PIV, steps * 4);
-    add(INFO, 4);
-    c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+    advance(2);
+    add(INFO, 8);
+    c.get(COUNT).i32(2).op(OP.i32Sub).tee(COUNT).i32(1).op(I32.gtS);
   });
-  return encodeModule([{ name: 'getrf', params, results: [], code: c }]);
+  c.op(OP.end);
+  c.get(COUNT).if_(() => { c.get(A).get(PIV).get(INFO).i32(1).get(B).op(CALL, oneFn); });
+  return c;
+}
+
+interface Slot {
+  readonly o: number; readonly po: number;
+  readonly pv: number; readonly pm: number; readonly info: number;
+  readonly t0: number; readonly t1: number; readonly tv0: number; readonly tv1: number; readonly lv: number;
+  /** The pivot search's lanes: largest magnitudes, their rows (i64x2). */
+  readonly vmax: number; readonly vidx: number;
+}
+
+/** The two solve functions, `solve(a, b, piv)`: two matrices side by side (a + MAT, b + BMAT, piv + steps), then one. */
+function solveFunctions(p: GetrfBlockWasmParams): FunctionDef[] {
+  const params: ValType[] = ['i32', 'i32', 'i32'];
+  return [
+    { name: 'solvePair', params, results: [], code: solveCode(p, 2) },
+    { name: 'solveOne', params, results: [], code: solveCode(p, 1) },
+  ];
+}
+
+/**
+ * The solve of `count` factored matrices (1 or 2) at a, b (nrhs columns each) and piv: B's rows
+ * swapped, L y = b, U x = y, each element's updates in the reference's dgetrs order. With two,
+ * every step is emitted for the first matrix and then for the second (the same loop counters,
+ * their own values): each matrix's operations are exactly those it gets alone, and the two
+ * chains of dependent multiplies, subtractions and divisions (the backward substitution's 16
+ * divisions at n = 16) overlap.
+ */
+function solveCode(p: GetrfBlockWasmParams, count: 1 | 2): Code {
+  const { n, nrhs } = p;
+  const ld = ldOf(n), LD = ld * 8;
+  const rowsEnd = ld;
+  const c = new Code(['i32', 'i32', 'i32']);
+  const [A, B, PIV] = [0, 1, 2];
+  const j = c.local('i32'), colj = c.local('i32'), i = c.local('i32'), pv = c.local('i32'), cp = c.local('i32'), l = c.local('i32');
+  const s = c.local('f64');
+  // each matrix's byte offsets from the first one's (factor, B, pivots) and its own values
+  const mats = Array.from({ length: count }, (_, t) => ({
+    a: t * ld * n * 8, b: t * ld * nrhs * 8, piv: t * n * 4,
+    ys: Array.from({ length: 4 }, () => c.local('f64')),
+    ss: Array.from({ length: 4 }, () => c.local('v128')),
+  }));
+  const add = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
+  const whileLess = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, bound), step, body);
+  const whileBelow = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, () => { c.get(bound); }, step, body);
+  // a factor element (or two) from the address on the stack plus `off`, rounded as the caller's stored factor
+  const factorAt = (off: number): void => {
+    c.mem(F64.load, 3, off);
+    if (p.roundFactor) c.op(OP.f32DemoteF64).op(F64.promoteF32);
+  };
+  const factorVecAt = (off: number): void => {
+    c.simdMem(SIMD.load, 3, off);
+    if (p.roundFactor) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4);
+  };
+  /**
+   * Columns j .. j+w-1 of L (colj: column j) applied to B's column at cp, in the reference's
+   * order (each element's updates by column, ascending; each b(i) - y(q) L(i, q)): the
+   * triangle element by element, then the rows below from the padded row j + 4 (even) on.
+   */
+  const forwardBlock = (w: number): void => {
+    for (let r = 0; r < w; r++) {
+      for (const { a, b, ys } of mats) {
+        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, b + r * 8);
+        for (let q = 0; q < r; q++) { c.get(ys[q]!); addr(c, colj, j); factorAt(a + q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
+        c.tee(ys[r]!).mem(F64.store, 3, b + r * 8);
+      }
+    }
+    if (w < 4) return; // the last columns: only the padding row lies below
+    for (const { ys, ss } of mats) for (let q = 0; q < w; q++) c.get(ys[q]!).simd(SIMD.f64x2Splat).set(ss[q]!);
+    c.get(j).i32(w).op(OP.i32Add).set(i);
+    whileLess(i, rowsEnd, 2, () => {
+      for (const { a, b, ss } of mats) {
+        addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, b);
+        for (let q = 0; q < w; q++) { c.get(ss[q]!); addr(c, colj, i); factorVecAt(a + q * LD); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+        c.simdMem(SIMD.store, 3, b);
+      }
+    });
+  };
+  /**
+   * Columns j+w-1 down to j of U (colj: column j) applied to B's column at cp, in the
+   * reference's order (each element's updates by column, descending, then its division): the
+   * triangle element by element, then the rows above, 0 .. j-1 (j is a multiple of 4).
+   */
+  const backwardBlock = (w: number): void => {
+    for (let r = w - 1; r >= 0; r--) {
+      for (const { a, b, ys } of mats) {
+        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, b + r * 8);
+        for (let q = w - 1; q > r; q--) { c.get(ys[q]!); addr(c, colj, j); factorAt(a + q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
+        addr(c, colj, j); factorAt(a + r * LD + r * 8);
+        c.op(F64.div).tee(ys[r]!).mem(F64.store, 3, b + r * 8);
+      }
+    }
+    for (const { ys, ss } of mats) for (let q = 0; q < w; q++) c.get(ys[q]!).simd(SIMD.f64x2Splat).set(ss[q]!);
+    c.i32(0).set(i);
+    whileBelow(i, j, 2, () => {
+      for (const { a, b, ss } of mats) {
+        addr(c, cp, i); addr(c, cp, i); c.simdMem(SIMD.load, 3, b);
+        for (let q = w - 1; q >= 0; q--) { c.get(ss[q]!); addr(c, colj, i); factorVecAt(a + q * LD); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
+        c.simdMem(SIMD.store, 3, b);
+      }
+    });
+  };
+  c.get(B).set(cp);
+  c.i32(nrhs).set(l);
+  c.loop_(() => {
+    // B's rows swapped in pivot order
+    c.i32(0).set(j);
+    whileLess(j, n, 1, () => {
+      for (const { b, piv } of mats) {
+        c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).mem(I32_LOAD, 2, piv).tee(pv).get(j).op(OP.i32Ne).if_(() => {
+          addr(c, cp, j); c.mem(F64.load, 3, b).set(s);
+          addr(c, cp, j); addr(c, cp, pv); c.mem(F64.load, 3, b).mem(F64.store, 3, b);
+          addr(c, cp, pv); c.get(s).mem(F64.store, 3, b);
+        });
+      }
+    });
+    // L y = b, then U x = y: four columns of the factor at a time (y's four values splat in
+    // registers), so each vector of B is loaded and stored once per four columns, not per column
+    const fullBlocks4 = Math.floor(n / 4), tail4 = n % 4;
+    c.i32(0).set(j);
+    c.get(A).set(colj);
+    if (fullBlocks4 > 0) whileLess(j, 4 * fullBlocks4, 4, () => { forwardBlock(4); add(colj, 4 * LD); });
+    if (tail4 > 0) forwardBlock(tail4);
+    c.i32(4 * fullBlocks4).set(j);
+    c.get(A).i32(4 * fullBlocks4 * LD).op(OP.i32Add).set(colj);
+    if (tail4 > 0) backwardBlock(tail4);
+    if (fullBlocks4 > 0) {
+      c.loop_(() => {
+        c.get(j).i32(4).op(OP.i32Sub).set(j);
+        c.get(colj).i32(4 * LD).op(OP.i32Sub).set(colj);
+        backwardBlock(4);
+        c.get(j).i32(0).op(I32.gtS);
+      });
+    }
+    add(cp, LD);
+    c.get(l).i32(1).op(OP.i32Sub).tee(l);
+  });
+  return c;
 }

@@ -92,10 +92,10 @@ export class Code {
     for (let k = 0; k < 16; k++) this.bytes.push(SCRATCH_BYTES[k]!);
     return this;
   }
-  /** v128.const of two int64 lanes holding the same small integer. */
-  i64x2(v: number): this {
-    SCRATCH_I64[0] = BigInt(v);
-    SCRATCH_I64[1] = BigInt(v);
+  /** v128.const of two int64 lanes holding small integers (`hi` defaults to `lo`). */
+  i64x2(lo: number, hi = lo): this {
+    SCRATCH_I64[0] = BigInt(lo);
+    SCRATCH_I64[1] = BigInt(hi);
     this.simd(SIMD.v128Const);
     for (let k = 0; k < 16; k++) this.bytes.push(SCRATCH_BYTES[k]!);
     return this;
