@@ -38,10 +38,11 @@
  * from the winner's) instead of global memory and polled words: no L2 round trip on the
  * column's critical path. It holds at most G blocks of rows (4096 float64 rows of 64 columns in
  * 16 blocks of 128 KiB); the grid form takes the taller panels. Its exchange (params.ts
- * `exchange`): 'pull' (measured, session 10), or, written in session 11 without a GPU to time
- * them, 'push' (each block stores its candidate into every block, so nothing is loaded from
- * another block after the barrier) and 'signal' (push, then mbarrier arrivals in place of the
- * cluster barrier: only warp 0 of each block waits).
+ * `exchange`): 'pull' (session 10), 'push' (each block stores its candidate into every block, so
+ * nothing is loaded from another block after the barrier; the table's since session 12: 4-6%
+ * faster whole LUs in float64 on an H100) and 'signal' (push, then mbarrier arrivals in place of
+ * the cluster barrier: only warp 0 of each block waits; faster alone at 1024 rows, slower at
+ * 2048-4096 and in the whole LU). All three measured and tested in session 12 (BENCHMARKS.md).
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
