@@ -61,10 +61,6 @@ export interface GetrfBlockWasmParams {
 const SAFE_MIN = 2.2250738585072014e-308;
 /** Trailing-update tile: RV vectors of two rows by NR columns (8 accumulators: V8 keeps 15 xmm registers). */
 const RV = 2, NR = 4;
-const I32_LOAD = 0x28;
-const I64_EXTEND_I32_U = 0xad, I32_WRAP_I64 = 0xa7, F64_EQ = 0x61;
-const I64X2_SPLAT = 0x12, I64X2_EXTRACT_LANE = 0x1d, I64X2_ADD = 0xce, F64X2_ABS = 0xec, F64X2_PMAX = 0xf7;
-const CALL = 0x10;
 /** Function indices of the module: the kernel, then (nrhs > 0) the solves of two matrices and of one (solveFunctions), then (pairs) the one-at-a-time kernel. */
 const SOLVE_PAIR = 1, SOLVE_ONE = 2;
 
@@ -118,9 +114,7 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
   });
   const first = slot(0), second = pairs ? slot(1) : first;
 
-  const add = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
-  const whileLess = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, bound), step, body);
-  const whileBelow = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, () => { c.get(bound); }, step, body);
+  const { add, whileLess, whileBelow } = loops(c);
   const load = (ptr: number, off: number): void => { c.get(ptr).mem(F64.load, 3, off); };
 
   /**
@@ -154,23 +148,23 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
     c.get(i).i32(mEven).op(I32.ltS).if_(() => {
       for (const x of ms) {
         c.get(x.pm).simd(SIMD.f64x2Splat).set(x.vmax);
-        c.get(x.pv).op(I64_EXTEND_I32_U).simd(I64X2_SPLAT).set(x.vidx);
+        c.get(x.pv).op(OP.i64ExtendI32U).simd(SIMD.i64x2Splat).set(x.vidx);
       }
-      c.get(i).op(I64_EXTEND_I32_U).simd(I64X2_SPLAT).i64x2(0, 1).simd(I64X2_ADD).set(rows2);
+      c.get(i).op(OP.i64ExtendI32U).simd(SIMD.i64x2Splat).i64x2(0, 1).simd(SIMD.i64x2Add).set(rows2);
       whileLess(i, mEven, 2, () => {
         for (const x of ms) {
-          addr(c, colj, i); c.simdMem(SIMD.load, 3, x.o).simd(F64X2_ABS).tee(vabs).get(x.vmax).simd(SIMD.f64x2Gt).set(gt);
+          addr(c, colj, i); c.simdMem(SIMD.load, 3, x.o).simd(SIMD.f64x2Abs).tee(vabs).get(x.vmax).simd(SIMD.f64x2Gt).set(gt);
           c.get(rows2).get(x.vidx).get(gt).simd(SIMD.v128Bitselect).set(x.vidx);
-          c.get(x.vmax).get(vabs).simd(F64X2_PMAX).set(x.vmax);
+          c.get(x.vmax).get(vabs).simd(SIMD.f64x2Pmax).set(x.vmax);
         }
-        c.get(rows2).i64x2(2).simd(I64X2_ADD).set(rows2);
+        c.get(rows2).i64x2(2).simd(SIMD.i64x2Add).set(rows2);
       });
       // lane 1 wins if larger, or as large and earlier
       for (const x of ms) {
         c.get(x.vmax).simd(SIMD.f64x2ExtractLane, 0).set(x.pm);
-        c.get(x.vidx).simd(I64X2_EXTRACT_LANE, 0).op(I32_WRAP_I64).set(x.pv);
+        c.get(x.vidx).simd(SIMD.i64x2ExtractLane, 0).op(OP.i32WrapI64).set(x.pv);
         c.get(x.vmax).simd(SIMD.f64x2ExtractLane, 1).tee(v).get(x.pm).op(F64.gt)
-          .get(v).get(x.pm).op(F64_EQ).get(x.vidx).simd(I64X2_EXTRACT_LANE, 1).op(I32_WRAP_I64).tee(cc).get(x.pv).op(I32.ltS).op(I32.and)
+          .get(v).get(x.pm).op(OP.f64Eq).get(x.vidx).simd(SIMD.i64x2ExtractLane, 1).op(OP.i32WrapI64).tee(cc).get(x.pv).op(I32.ltS).op(I32.and)
           .op(I32.or).if_(() => { c.get(v).set(x.pm); c.get(cc).set(x.pv); });
       }
     });
@@ -265,7 +259,7 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
     // the pivots in locals, and whether any is an interchange (none: nothing to do, no pass over the columns)
     c.i32(0).set(cc);
     for (let q = 0; q < w; q++) {
-      c.get(PIV).get(k0).i32(2).op(I32.shl).op(OP.i32Add).mem(I32_LOAD, 2, x.po + q * 4).tee(piv[q]!);
+      c.get(PIV).get(k0).i32(2).op(I32.shl).op(OP.i32Add).mem(OP.i32Load, 2, x.po + q * 4).tee(piv[q]!);
       c.get(k0).i32(q).op(OP.i32Add).op(OP.i32Ne).get(cc).op(I32.or).set(cc);
     }
     const columns = (): void => {
@@ -376,7 +370,7 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
 
   // the solves are functions of their own (solveCode): `call` one or two matrices at (A, B, PIV) plus `t` matrices
   const callSolve = (fn: number, t = 0): void => {
-    c.get(A).i32(t * MAT).op(OP.i32Add).get(B).i32(t * BMAT).op(OP.i32Add).get(PIV).i32(t * steps * 4).op(OP.i32Add).op(CALL, fn);
+    c.get(A).i32(t * MAT).op(OP.i32Add).get(B).i32(t * BMAT).op(OP.i32Add).get(PIV).i32(t * steps * 4).op(OP.i32Add).op(OP.call, fn);
   };
   const advance = (t: number): void => {
     add(A, t * MAT);
@@ -469,8 +463,17 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
     c.get(COUNT).i32(2).op(OP.i32Sub).tee(COUNT).i32(1).op(I32.gtS);
   });
   c.op(OP.end);
-  c.get(COUNT).if_(() => { c.get(A).get(PIV).get(INFO).i32(1).get(B).op(CALL, oneFn); });
+  c.get(COUNT).if_(() => { c.get(A).get(PIV).get(INFO).i32(1).get(B).op(OP.call, oneFn); });
   return c;
+}
+
+/** The generators' loop and pointer steps on `c`: add bytes to a local; loop while an i32 local is below a constant (whileLess) or another local (whileBelow). */
+function loops(c: Code) {
+  return {
+    add: (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); },
+    whileLess: (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, bound), step, body),
+    whileBelow: (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, () => { c.get(bound); }, step, body),
+  };
 }
 
 interface Slot {
@@ -512,9 +515,7 @@ function solveCode(p: GetrfBlockWasmParams, count: 1 | 2): Code {
     ys: Array.from({ length: 4 }, () => c.local('f64')),
     ss: Array.from({ length: 4 }, () => c.local('v128')),
   }));
-  const add = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
-  const whileLess = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, constant(c, bound), step, body);
-  const whileBelow = (iv: number, bound: number, step: number, body: () => void): void => loopLess(c, iv, () => { c.get(bound); }, step, body);
+  const { add, whileLess, whileBelow } = loops(c);
   // a factor element (or two) from the address on the stack plus `off`, rounded as the caller's stored factor
   const factorAt = (off: number): void => {
     c.mem(F64.load, 3, off);
@@ -579,7 +580,7 @@ function solveCode(p: GetrfBlockWasmParams, count: 1 | 2): Code {
     c.i32(0).set(j);
     whileLess(j, n, 1, () => {
       for (const { b, piv } of mats) {
-        c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).mem(I32_LOAD, 2, piv).tee(pv).get(j).op(OP.i32Ne).if_(() => {
+        c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).mem(OP.i32Load, 2, piv).tee(pv).get(j).op(OP.i32Ne).if_(() => {
           addr(c, cp, j); c.mem(F64.load, 3, b).set(s);
           addr(c, cp, j); addr(c, cp, pv); c.mem(F64.load, 3, b).mem(F64.store, 3, b);
           addr(c, cp, pv); c.get(s).mem(F64.store, 3, b);

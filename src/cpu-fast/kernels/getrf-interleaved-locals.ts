@@ -10,7 +10,7 @@
  */
 import { Code, OP, SIMD, encodeModule } from '../wasm/emit.js';
 import { F64, I32 } from '../wasm/structured.js';
-import { F32_HIGH, F32_LOW, GETRF_INTERLEAVED_SIGNATURE, HIGH_LANES, LOW_LANES, SAFE_MIN, V, type GetrfInterleavedParams } from './getrf-interleaved.js';
+import { F32_HIGH, F32_LOW, GETRF_INTERLEAVED_SIGNATURE, HIGH_LANES, LOW_LANES, SAFE_MIN, type GetrfInterleavedParams } from './getrf-interleaved.js';
 
 const I64X2_NE = 0xd7;
 
@@ -83,16 +83,16 @@ function body(p: GetrfInterleavedParams): Code {
 
   /** Step j's pivot search (first largest magnitude, NaN never chosen), pivots and infos; as the scratch form. */
   const search = (j: number): void => {
-    c.get(a[j]![j]!).tee(pval).simd(V.f64x2Abs).set(pm);
+    c.get(a[j]![j]!).tee(pval).simd(SIMD.f64x2Abs).set(pm);
     c.i64x2(j).set(piv[j]!);
     for (let i = j + 1; i < n; i++) {
-      c.get(a[i]![j]!).tee(t2).simd(V.f64x2Abs).tee(t).get(pm).simd(SIMD.f64x2Gt).set(gt);
+      c.get(a[i]![j]!).tee(t2).simd(SIMD.f64x2Abs).tee(t).get(pm).simd(SIMD.f64x2Gt).set(gt);
       c.get(t).get(pm).get(gt).simd(SIMD.v128Bitselect).set(pm);
       c.i64x2(i).get(piv[j]!).get(gt).simd(SIMD.v128Bitselect).set(piv[j]!);
       c.get(t2).get(pval).get(gt).simd(SIMD.v128Bitselect).set(pval);
     }
     for (const lane of [0, 1]) c.get(IPIV).get(piv[j]!).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(I32.store, 2, (lane * n + j) * 4);
-    c.get(pval).f64x2(0).simd(V.f64x2Ne).set(nz);
+    c.get(pval).f64x2(0).simd(SIMD.f64x2Ne).set(nz);
     c.i64x2(j + 1).get(info);
     c.get(info).i64x2(0).simd(SIMD.i64x2Eq).get(nz).simd(SIMD.v128AndNot);
     c.simd(SIMD.v128Bitselect).set(info);
@@ -100,7 +100,7 @@ function body(p: GetrfInterleavedParams): Code {
   /** Column j below the diagonal by the reciprocal where |pivot| >= safe min in both lanes; else per lane. */
   const scale = (j: number): void => {
     c.f64x2(1).get(pval).simd(SIMD.f64x2Div).set(r);
-    c.get(pval).simd(V.f64x2Abs).f64x2(SAFE_MIN).simd(V.f64x2Ge).tee(gt).simd(V.v128Not).simd(SIMD.v128AnyTrue).if_(() => {
+    c.get(pval).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).tee(gt).simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).if_(() => {
       for (let i = j + 1; i < n; i++) {
         c.get(a[i]![j]!).tee(t).get(r).simd(SIMD.f64x2Mul);
         c.get(t).get(pval).simd(SIMD.f64x2Div).get(t).get(nz).simd(SIMD.v128Bitselect);

@@ -25,15 +25,12 @@ import type { DType } from '../../core/dtype.js';
 import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
 import { F64, I32 } from '../wasm/structured.js';
 
-/** SIMD opcodes this generator needs beyond emit.ts's table. */
-export const V = { f64x2Abs: 0xec, f64x2Ne: 0x48, f64x2Ge: 0x4c, v128Not: 0x4d } as const;
 /** i8x16.shuffle lanes: the low float64 of each operand, and the high one of each. */
 export const LOW_LANES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
 export const HIGH_LANES = LOW_LANES.map((b) => b + 8);
 /** float32 (4-byte lanes): (a0, b0) from (a0, a1, ..) and (b0, b1, ..); F32_HIGH (a1, b1). */
 export const F32_LOW = [0, 1, 2, 3, 16, 17, 18, 19, 0, 1, 2, 3, 16, 17, 18, 19];
 export const F32_HIGH = F32_LOW.map((b) => b + 4);
-const I32_LOAD = 0x28;
 /** LAPACK's dlamch('S'). */
 export const SAFE_MIN = 2.2250738585072014e-308;
 
@@ -138,24 +135,24 @@ function body(p: GetrfInterleavedParams): Code {
   };
   /** g.k := lane `lane`'s pivot of step j (read back from ipiv), g.q := S + 16 g.k. */
   const pivotAddress = (g: Group, lane: number, j: number): void => {
-    c.get(IPIV).mem(I32_LOAD, 2, g.ipivOff + (lane * n + j) * 4).tee(g.k);
+    c.get(IPIV).mem(OP.i32Load, 2, g.ipivOff + (lane * n + j) * 4).tee(g.k);
     c.i32(4).op(I32.shl).get(S).op(OP.i32Add).set(g.q);
   };
 
   /** Step j's pivot search: the first largest magnitude of column j from row j, per lane; pivots and infos. */
   const search = (g: Group, j: number): void => {
     const { t, t2, pm, pval, piv, gt, nz, info } = g;
-    load(slot(g, j, j)); c.tee(pval).simd(V.f64x2Abs).set(pm);
+    load(slot(g, j, j)); c.tee(pval).simd(SIMD.f64x2Abs).set(pm);
     c.i64x2(j).set(piv);
     for (let i = j + 1; i < n; i++) {
-      load(slot(g, i, j)); c.tee(t2).simd(V.f64x2Abs).tee(t).get(pm).simd(SIMD.f64x2Gt).set(gt);
+      load(slot(g, i, j)); c.tee(t2).simd(SIMD.f64x2Abs).tee(t).get(pm).simd(SIMD.f64x2Gt).set(gt);
       c.get(t).get(pm).get(gt).simd(SIMD.v128Bitselect).set(pm);
       c.i64x2(i).get(piv).get(gt).simd(SIMD.v128Bitselect).set(piv);
       c.get(t2).get(pval).get(gt).simd(SIMD.v128Bitselect).set(pval);
     }
     for (const lane of [0, 1]) c.get(IPIV).get(piv).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(I32.store, 2, g.ipivOff + (lane * n + j) * 4);
     // info: the first zero pivot of each lane (NaN is not zero)
-    c.get(pval).f64x2(0).simd(V.f64x2Ne).set(nz);
+    c.get(pval).f64x2(0).simd(SIMD.f64x2Ne).set(nz);
     c.i64x2(j + 1).get(info);
     c.get(info).i64x2(0).simd(SIMD.i64x2Eq).get(nz).simd(SIMD.v128AndNot);
     c.simd(SIMD.v128Bitselect).set(info);
@@ -173,7 +170,7 @@ function body(p: GetrfInterleavedParams): Code {
   const scale = (g: Group, j: number): void => {
     const { t, pval, gt, nz, r, l } = g;
     c.f64x2(1).get(pval).simd(SIMD.f64x2Div).set(r);
-    c.get(pval).simd(V.f64x2Abs).f64x2(SAFE_MIN).simd(V.f64x2Ge).tee(gt).simd(V.v128Not).simd(SIMD.v128AnyTrue).if_(() => {
+    c.get(pval).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).tee(gt).simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).if_(() => {
       for (let i = j + 1; i < n; i++) {
         load(slot(g, i, j)); c.tee(t).get(r).simd(SIMD.f64x2Mul);
         c.get(t).get(pval).simd(SIMD.f64x2Div).get(t).get(nz).simd(SIMD.v128Bitselect);

@@ -63,7 +63,7 @@ export const triSolveMats = (nrhs: number): number => {
 };
 /** trsm's axpy forms two steps at a time where the fused vectors number at most this (two x's each, in 15 xmm registers). */
 const PAIR_REGISTERS = 4;
-const I32_LOAD = 0x28, I32_EQ = 0x46, I32_OR = 0x72, F64_NE = 0x62, F64X2_EQ = 0x47;
+const I32_EQ = 0x46, I32_OR = 0x72, F64_NE = 0x62, F64X2_EQ = 0x47;
 
 /** Elements of packed B^T per row of B, all groups together: nrhs rounded up to even (B^T of one matrix is n * triSolveLdb elements). */
 export const triSolveLdb = (nrhs: number): number => nrhs + (nrhs & 1);
@@ -429,7 +429,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
   const swapsBackward = (V: number): void => {
     overK(false, () => {
       for (let m = 0; m < M; m++) {
-        c.get(PIV).get(k).i32(2).op(0x74).op(OP.i32Add).mem(I32_LOAD, 2, m * n * 4).tee(pv).get(k).op(OP.i32Ne).if_(() => {
+        c.get(PIV).get(k).i32(2).op(0x74).op(OP.i32Add).mem(OP.i32Load, 2, m * n * 4).tee(pv).get(k).op(OP.i32Ne).if_(() => {
           c.get(B).get(gb).op(OP.i32Add).get(pv).i32(LDB).op(OP.i32Mul).op(OP.i32Add).set(rowi);
           for (let v = 0; v < V; v++) {
             const o = FB(m) + v * 16;

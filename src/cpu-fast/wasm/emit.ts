@@ -190,11 +190,14 @@ export const OP = {
   i32Eqz: 0x45, i32Ne: 0x47, i32LtU: 0x49, i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c,
   f32Load: 0x2a, f64Load: 0x2b, f32Store: 0x38, f64Store: 0x39,
   f64Eq: 0x61, f64Mul: 0xa2, f32DemoteF64: 0xb6,
+  call: 0x10, i32Load: 0x28, i32WrapI64: 0xa7, i64ExtendI32U: 0xad,
 } as const;
 
 export const SIMD = {
   load: 0x00, v128Const: 0x0c, i8x16Shuffle: 0x0d, v128AnyTrue: 0x53, load32Splat: 0x09, load64Splat: 0x0a, store: 0x0b, f32x4Splat: 0x13, f64x2Splat: 0x14,
   load64Zero: 0x5d, load64Lane: 0x57, store64Lane: 0x5b, f32x4DemoteF64x2Zero: 0x5e, f64x2PromoteLowF32x4: 0x5f, i32x4ExtractLane: 0x1b, f64x2ExtractLane: 0x21, f64x2ReplaceLane: 0x22,
+  i64x2Splat: 0x12, i64x2ExtractLane: 0x1d, i64x2Add: 0xce, f64x2Abs: 0xec, f64x2Pmax: 0xf7,
+  f64x2Ne: 0x48, f64x2Ge: 0x4c, v128Not: 0x4d,
   f64x2Gt: 0x4a, v128And: 0x4e, v128AndNot: 0x4f, v128Or: 0x50, v128Bitselect: 0x52, i64x2Eq: 0xd6, f64x2Sqrt: 0xef, f64x2Div: 0xf3,
   f32x4Add: 0xe4, f32x4Sub: 0xe5, f32x4Mul: 0xe6, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2,
   /** Relaxed SIMD (used only where WebAssembly.validate accepts it). */
