@@ -32,9 +32,10 @@ test('the spread leaf alone, both forms and the cluster form\'s three exchanges:
   ];
   // Both forms: the cluster form (sm_90) where it holds the rows (4096 float64, 8192 float32 rows),
   // by each of its exchanges (pull, push, signal), the grid form elsewhere; then the grid form everywhere.
-  // Each search in its own phase, and for the signalling exchange and the grid form also fused into the previous column's update.
+  // Each search in its own phase, and for the pushing exchanges (push with the fused search is the
+  // table's float32 form) and the grid form also fused into the previous column's update.
   const forms = [{ cluster: true, exchange: 'pull', fused: false }, { cluster: true, exchange: 'push', fused: false }, { cluster: true, exchange: 'signal', fused: false },
-    { cluster: true, exchange: 'signal', fused: true }, { cluster: false, exchange: 'pull', fused: false }, { cluster: false, exchange: 'pull', fused: true }] as const;
+    { cluster: true, exchange: 'push', fused: true }, { cluster: true, exchange: 'signal', fused: true }, { cluster: false, exchange: 'pull', fused: false }, { cluster: false, exchange: 'pull', fused: true }] as const;
   for (const { cluster, exchange, fused } of forms) for (const [dtype, m, w, count] of cases) {
     const l = oddLayout(m, w, count);
     const host = randomBuffer(rng, dtype, layoutLength(l));
