@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { strided, variable } from '../../src/core/batch.js';
 import {
   BLOCK_MAX, THREAD_LIMIT, THREAD_MAX, gesvdBlockLayout, gesvdBlockSource, gesvdGroup, gesvdWarpSharedBytes, gesvdWarpSource, jacobiCovers,
-  planGesvd, planGesvdBlock, planSyev, planSyevBlock, selectGesvd, selectSyev, syevBlockLayout, syevBlockSource, syevThreadSource,
+  planGesvd, planGesvdBlock, planSyev, planSyevBlock, rowsShape, selectGesvd, selectSyev, syevBlockLayout, syevBlockSource, syevRowsSource, syevThreadSource,
   syevWarpSharedBytes, syevWarpSource, type GesvdBlockParams, type GesvdWarpParams, type SyevBlockParams, type SyevThreadParams,
   type SyevWarpParams,
 } from '../../src/cuda/kernels/jacobi/index.js';
@@ -136,21 +136,24 @@ test('block plans: shared memory where A and V fit the sharedLimit, else a globa
   assert.throws(() => planSyevBlock({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, { force: { threads: 100 } }), /threads/);
 });
 
-test('design choice: thread to 8, warp to 32, block to 512 (or as forced)', () => {
+test('design choice: thread to 8, rows to 32, block to 512 (or as forced); gesvd warp to 32', () => {
   const pr = { dtype: 'float64', uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED } as const;
-  for (const [n, design] of [[8, 'thread'], [9, 'warp'], [32, 'warp'], [33, 'block'], [512, 'block']] as const) assert.equal(selectSyev({ ...pr, n }).design, design, `n = ${n}`);
+  for (const [n, design] of [[8, 'thread'], [9, 'rows'], [32, 'rows'], [33, 'block'], [512, 'block']] as const) assert.equal(selectSyev({ ...pr, n }).design, design, `n = ${n}`);
+  assert.equal(selectSyev({ ...pr, n: 16 }, { force: { design: 'warp' } }).design, 'warp');
+  assert.throws(() => selectSyev({ ...pr, n: 33 }, { force: { design: 'rows' } }), /n <= 32/);
+  assert.throws(() => selectGesvd({ dtype: 'float64', m: 8, n: 8, wantU: true, wantVt: true, kind: 'strided' }, { force: { design: 'rows' } }), /no rows design/);
   assert.equal(selectSyev({ ...pr, n: 8 }, { force: { design: 'block' } }).design, 'block');
   assert.throws(() => selectSyev({ ...pr, n: 33 }, { force: { design: 'warp' } }), /n <= 32/);
   const gp = { dtype: 'float32', wantU: true, wantVt: false, kind: 'pointer', sharedLimit: H100_SHARED } as const;
   for (const [m, n, design] of [[32, 32, 'warp'], [33, 4, 'block'], [4, 33, 'block'], [512, 512, 'block']] as const) assert.equal(selectGesvd({ ...gp, m, n }).design, design, `${m}x${n}`);
-  assert.throws(() => selectGesvd({ ...gp, m: 8, n: 8 }, { force: { design: 'thread' } }), /per-thread/);
+  assert.throws(() => selectGesvd({ ...gp, m: 8, n: 8 }, { force: { design: 'thread' } }), /no thread design/);
   // The warp plans do not carry the device's limit (their kernels use static shared memory).
   assert.equal('sharedLimit' in planSyev({ ...pr, n: 8 }), false);
 });
 
-test('syev: one thread per matrix up to THREAD_MAX, the warp design above (or where forced)', () => {
+test('syev: one thread per matrix up to THREAD_MAX, the rows design above (or where forced)', () => {
   const pr = { dtype: 'float64', uplo: 'lower', vectors: true, kind: 'strided' } as const;
-  for (let n = 1; n <= 12; n++) assert.equal(selectSyev({ ...pr, n }).design, n <= THREAD_MAX ? 'thread' : 'warp', `n = ${n}`);
+  for (let n = 1; n <= 12; n++) assert.equal(selectSyev({ ...pr, n }).design, n <= THREAD_MAX ? 'thread' : 'rows', `n = ${n}`);
   assert.equal(selectSyev({ ...pr, n: 3 }, { force: { design: 'warp' } }).design, 'warp');
   assert.throws(() => selectSyev({ ...pr, n: THREAD_LIMIT + 1 }, { force: { design: 'thread' } }), /n <= 8/);
   const base: SyevThreadParams = { ...pr, n: 4, maxSweeps: 30 };
@@ -165,6 +168,29 @@ test('syev: one thread per matrix up to THREAD_MAX, the warp design above (or wh
   assert.match(syevThreadSource(base).source, /real a03 = g\[3 \+ 0 \* \(long long\)ldA\]/);
 });
 
+test('the rows design: pure, every parameter in the source, lanes and matrices a warp by n, compile-time rounds', () => {
+  const base = { dtype: 'float64', n: 16, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30 } as const;
+  assert.equal(syevRowsSource(base).source, syevRowsSource({ ...base }).source);
+  const variants = [base, { ...base, n: 15 }, { ...base, dtype: 'float32' as const }, { ...base, uplo: 'upper' as const },
+    { ...base, vectors: false }, { ...base, kind: 'pointer' as const }, { ...base, maxSweeps: 5 }].map(syevRowsSource);
+  assert.equal(new Set(variants.map((v) => v.source)).size, variants.length, 'every parameter changes the source');
+  assert.equal(new Set(variants.map((v) => v.entry)).size, variants.length, 'and the entry name');
+  // Lanes: n rounded up to even (at least 2); whole matrices a warp; four warps a block.
+  assert.deepEqual([1, 2, 3, 8, 9, 16, 17, 24, 31, 32].map((n) => rowsShape(n)), [
+    { lanes: 2, perWarp: 16, perBlock: 64 }, { lanes: 2, perWarp: 16, perBlock: 64 }, { lanes: 4, perWarp: 8, perBlock: 32 },
+    { lanes: 8, perWarp: 4, perBlock: 16 }, { lanes: 10, perWarp: 3, perBlock: 12 }, { lanes: 16, perWarp: 2, perBlock: 8 },
+    { lanes: 18, perWarp: 1, perBlock: 4 }, { lanes: 24, perWarp: 1, perBlock: 4 }, { lanes: 32, perWarp: 1, perBlock: 4 },
+    { lanes: 32, perWarp: 1, perBlock: 4 }]);
+  // a_ij by a select tree: log2 levels (5 at N2 = 32, 4 at 10 with a zero leaf), not a chain.
+  assert.match(syevRowsSource({ ...base, n: 32 }).source, /const real s4_0 = \(partner & 16\)/);
+  assert.doesNotMatch(syevRowsSource({ ...base, n: 32 }).source, /s5_0/);
+  assert.match(syevRowsSource({ ...base, n: 9 }).source, /s0_4 = \(partner & 1\) \? a\[9\] : a\[8\]/);
+  assert.match(syevRowsSource({ ...base, n: 9 }).source, /s1_2 = \(partner & 2\) \? real\(0\) : s0_4/);
+  // Values only: V is neither kept nor written; the upper variant reads the upper triangle.
+  assert.doesNotMatch(syevRowsSource({ ...base, vectors: false }).source, /real v\[N2\]|g\[tid \+ \(long long\)rj/);
+  assert.match(syevRowsSource({ ...base, uplo: 'upper' }).source, /\(tid <= j\) \? g\[tid \+ \(long long\)j \* ldA\]/);
+});
+
 const noSpills = (r: { spillStores: number }): string | undefined =>
   !Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores !== 0 ? `${r.spillStores} bytes spill stores` : undefined;
 
@@ -177,7 +203,9 @@ test('Jacobi kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeo
     ? [...block, ...[1, 2, 3, 5, 8, 16, 31, 32].flatMap((n) => [syevWarpSource(syev(n)), syevWarpSource(syev(n, 'float32', false)), gesvdWarpSource(gesvd(32, n)), gesvdWarpSource(gesvd(n, 32, 'float32'))])]
     : [...block, syevWarpSource({ ...syev(5), uplo: 'upper' }), gesvdWarpSource({ ...gesvd(5, 12, 'float32'), kind: 'pointer' }),
       syevThreadSource({ dtype: 'float64', n: 4, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30 }),
-      syevThreadSource({ dtype: 'float32', n: 3, uplo: 'upper', vectors: false, kind: 'pointer', maxSweeps: 30 })];
+      syevThreadSource({ dtype: 'float32', n: 3, uplo: 'upper', vectors: false, kind: 'pointer', maxSweeps: 30 }),
+      syevRowsSource({ dtype: 'float64', n: 16, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30 }),
+      syevRowsSource({ dtype: 'float32', n: 9, uplo: 'upper', vectors: false, kind: 'pointer', maxSweeps: 30 })];
   // The full list: two wide float32 gesvd shapes (3 x 32, 8 x 32) spill 8 bytes (measured with nvcc 13).
   const failures = compileFailures(await compileForSm90(sources.filter((x) => !x.entry.startsWith('gesvd_block'))), FULL_COMPILE ? spillsOver(8) : noSpills);
   // The block gesvd's completion of U for zero singular values (a rare path) keeps its loop state

@@ -1,6 +1,7 @@
 /**
- * Batched syev and gesvd on a real GPU (skipped where none is usable): the Jacobi warp kernels
- * against the CPU reference (info, eigenvalues and singular values within 30 n eps ||A||) and by
+ * Batched syev and gesvd on a real GPU (skipped where none is usable): the Jacobi kernels (syev's
+ * per-thread design to 8 and rows design to 32 by default, the shared-memory warp design forced;
+ * gesvd's warp design) against the CPU reference (info, eigenvalues and singular values within 30 n eps ||A||) and by
  * residuals (||A V - V W||, ||V^T V - I||, ||A - U S VT||, ||U^T U - I||, ||VT VT^T - I|| over
  * n eps, < 30), both dtypes, n = 1..16 and sampled to 32, tall and wide, random, repeated, zero,
  * graded and rank-deficient matrices, NaN among good ones, odd ld and stride with NaN padding that
@@ -101,6 +102,19 @@ test('syev on the GPU: n = 1..16, 17 ... 32, both dtypes, vectors (and values fo
     for (const n of SIZES) {
       checkSyev(dev, rng, dtype, n, countFor(n), true, n % 2 === 0 ? 'lower' : 'upper');
       if ([1, 2, 3, 8, 17, 32].includes(n)) checkSyev(dev, rng, dtype, n, countFor(n), false, n % 2 === 0 ? 'upper' : 'lower');
+    }
+});
+
+test('syev, designs forced: the shared-memory warp design to 32, the rows design (a lane per row) to 8, both dtypes', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1706);
+  for (const dtype of ['float64', 'float32'] as const)
+    for (const n of SIZES) {
+      const designs = n <= 8 ? ['warp', 'rows'] as const : ['warp'] as const;
+      for (const design of designs) {
+        checkSyev(dev, rng, dtype, n, countFor(n), true, n % 2 === 0 ? 'upper' : 'lower', LIMIT, { force: { design } });
+        if ([1, 2, 7, 16, 31].includes(n)) checkSyev(dev, rng, dtype, n, countFor(n), false, n % 2 === 0 ? 'lower' : 'upper', LIMIT, { force: { design } });
+      }
     }
 });
 

@@ -15,6 +15,7 @@ import { BLOCK_COMPUTE, gesvdBlockLayout, gesvdBlockSource, syevBlockLayout, sye
 import { gesvdWarpSource, syevWarpSource } from './generate-warp.js';
 import type { JacobiForce } from './params.js';
 import { THREAD_BLOCK, syevThreadSource } from './generate-thread.js';
+import { ROWS_WARPS, rowsShape, syevRowsSource } from './generate-rows.js';
 import { BLOCK_MAX, selectGesvd, selectSyev } from './plan.js';
 import { syevTridiagGroup, tridiagServes, type TridiagForce } from '../tridiag/index.js';
 import { tuningFor } from '../../model/tuning/index.js';
@@ -80,6 +81,10 @@ export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray
         const k = kernelFor(dev, 'syev-block', p, () => syevBlockSource(p));
         launchBlocks(dev, k, p.threads, l.sharedBytes, l.work, g.count,
           [...operandArgs(a), ...operandArgs(w)], [arg.ptr(r.info), ...indexArgs(g.index, g.count)]);
+      } else if (choice.design === 'rows') {
+        const p = choice.params;
+        const k = kernelFor(dev, 'syev-rows', p, () => syevRowsSource(p));
+        k.launch({ grid: [Math.ceil(g.count / rowsShape(p.n).perBlock), 1, 1], block: [32 * ROWS_WARPS, 1, 1] }, args);
       } else if (choice.design === 'thread') {
         const p = choice.params;
         const k = kernelFor(dev, 'syev-thread', p, () => syevThreadSource(p));

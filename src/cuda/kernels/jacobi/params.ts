@@ -42,6 +42,9 @@ export interface GesvdWarpParams extends WarpShape, GesvdKernel {}
 /** syev for n <= THREAD_MAX: one thread per matrix, registers only (generate-thread.ts). */
 export type SyevThreadParams = SyevKernel;
 
+/** syev for n <= 32: a lane per row, A and V in registers, the rounds unrolled (generate-rows.ts; its shape follows from n). */
+export type SyevRowsParams = SyevKernel;
+
 /**
  * Layout of the one-block-per-matrix designs (n = 33 ... 512; generate-block.ts): `threads` per
  * block, and where the matrix (A for syev, G for gesvd) and V live: shared memory where they fit
@@ -63,7 +66,7 @@ export interface GesvdBlockParams extends BlockShape, GesvdKernel {}
 export interface JacobiForce {
   readonly perBlock?: number;
   /** syev: the warp design even where the per-thread one applies. */
-  readonly design?: 'warp' | 'thread' | 'block';
+  readonly design?: 'warp' | 'thread' | 'rows' | 'block';
   /** Block designs: threads per block (a multiple of 32, at most 1024). */
   readonly threads?: number;
   /** Block designs: keep A (G) and V in global memory even where they fit shared memory. */

@@ -1,6 +1,6 @@
 /**
- * Which Jacobi design and shape serve one group of equal-size matrices: per thread (syev, n <= 4),
- * the warp design (n <= 32 for syev, max(m, n) <= 32 for gesvd), one block per matrix to 512;
+ * Which Jacobi design and shape serve one group of equal-size matrices: per thread (syev, n <= 8),
+ * a lane per row (syev, n <= 32), the warp design (gesvd, max(m, n) <= 32), one block per matrix to 512;
  * larger sizes run on the CPU reference (`jacobiCovers` says which requests the GPU takes).
  * Warp design: lanes per matrix the smallest power of two >= n2 (n rounded up to even), at most
  * 32; matrices per block as many as keep the block within 256 threads and the static 48 KiB of
@@ -15,7 +15,7 @@ import type { OperandKind } from '../common/batch-pointer.js';
 import { gesvdBlockLayout, syevBlockLayout } from './generate-block.js';
 import { gesvdWarpSharedBytes, syevWarpSharedBytes } from './generate-warp.js';
 import type {
-  BlockShape, GesvdBlockParams, GesvdWarpParams, JacobiForce, SyevBlockParams, SyevThreadParams, SyevWarpParams, WarpShape,
+  BlockShape, GesvdBlockParams, GesvdWarpParams, JacobiForce, SyevBlockParams, SyevRowsParams, SyevThreadParams, SyevWarpParams, WarpShape,
 } from './params.js';
 
 /** The largest n (max(m, n) for gesvd) of the warp design. */
@@ -120,16 +120,26 @@ export const THREAD_LIMIT = 8;
 export const THREAD_MAX = THREAD_LIMIT;
 
 /**
- * syev's design: one thread per matrix for n <= THREAD_MAX, the warp design to WARP_MAX, one
- * block per matrix above (or as forced).
+ * syev's design: one thread per matrix for n <= THREAD_MAX, the rows design (a lane per row, A and
+ * V in registers: generate-rows.ts) to WARP_MAX, one block per matrix above (or as forced; the
+ * shared-memory warp design only where forced). Rows against warp (H100, 2026-11-27,
+ * scripts/probe/syev-rows.mjs, vectors, ms, float64 / float32): 12 x 100,000 2.44 / 3.38, 1.22 /
+ * 2.28; 16 x 20,000 1.03 / 1.41, 0.46 / 1.00; 24 x 20,000 5.69 / 5.75, 2.19 / 3.92; 32 x 10,000 4.50
+ * / 8.22, 2.40 / 4.28. At n = 8 (1,000,000) the per-thread design and rows tie (4.79 / 4.61, 2.08
+ * / 2.17), so the per-thread one keeps n <= 8.
  */
 export function selectSyev(pr: SyevProblem, options: { readonly force?: JacobiForce } = {}):
   | { readonly design: 'thread'; readonly params: SyevThreadParams }
+  | { readonly design: 'rows'; readonly params: SyevRowsParams }
   | { readonly design: 'warp'; readonly params: SyevWarpParams }
   | { readonly design: 'block'; readonly params: SyevBlockParams } {
-  const design = options.force?.design ?? (pr.n <= THREAD_MAX ? 'thread' : pr.n <= WARP_MAX ? 'warp' : 'block');
+  const design = options.force?.design ?? (pr.n <= THREAD_MAX ? 'thread' : pr.n <= WARP_MAX ? 'rows' : 'block');
   if (design === 'thread') {
     if (pr.n > THREAD_LIMIT) throw new MyriadError('UNSUPPORTED', `the per-thread Jacobi takes n <= ${THREAD_LIMIT}, got ${pr.n}`, 'a');
+    return { design, params: { ...syevFields(pr), maxSweeps: MAX_SWEEPS } };
+  }
+  if (design === 'rows') {
+    if (pr.n > WARP_MAX) throw new MyriadError('UNSUPPORTED', `the rows design takes n <= ${WARP_MAX}, got ${pr.n}`, 'a');
     return { design, params: { ...syevFields(pr), maxSweeps: MAX_SWEEPS } };
   }
   if (design === 'block') return { design, params: planSyevBlock(pr, options) };
@@ -141,7 +151,7 @@ export function selectGesvd(pr: GesvdProblem, options: { readonly force?: Jacobi
   | { readonly design: 'warp'; readonly params: GesvdWarpParams }
   | { readonly design: 'block'; readonly params: GesvdBlockParams } {
   const design = options.force?.design ?? (Math.max(pr.m, pr.n) <= WARP_MAX ? 'warp' : 'block');
-  if (design === 'thread') throw new MyriadError('UNSUPPORTED', 'gesvd has no per-thread design', 'force.design');
+  if (design === 'thread' || design === 'rows') throw new MyriadError('UNSUPPORTED', `gesvd has no ${design} design`, 'force.design');
   if (design === 'block') return { design, params: planGesvdBlock(pr, options) };
   return { design, params: planGesvd(pr, options) };
 }

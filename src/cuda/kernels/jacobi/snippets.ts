@@ -21,6 +21,7 @@ export function jacobiConstants(dtype: DType): string {
 constexpr real EPS = ${d ? '2.220446049250313e-16' : '1.1920928955078125e-7f'};
 constexpr real MAXR = ${d ? '1.7976931348623157e308' : '3.4028234663852886e38f'};
 constexpr real BIGZ = ${d ? '1e150' : '1e18f'};
+static __device__ __forceinline__ real rsqrtReal(real x) { return ${d ? 'rsqrt' : 'rsqrtf'}(x); }
 static __device__ __forceinline__ real nanReal() { return ${d ? '__longlong_as_double(0x7ff8000000000000LL)' : '__int_as_float(0x7fc00000)'}; }
 // tan of the rotation angle from cot(2 theta) = zeta: the smaller root (Rutishauser).
 static __device__ __forceinline__ real tangent(real zeta) {
@@ -92,12 +93,16 @@ export const GESVD_TEST = {
 /**
  * One pair's (c, s), identity unless `test` says it rotates: then also the lines `onRotate` (the
  * 2 x 2 block's exact result in syev) and `rotated = 1`; then the lines `stores`. Indented `by`.
+ * `cosine`: c = 1 / sqrt(1 + t^2) by a division and a square root (correctly rounded each), or by
+ * the reciprocal square root (one instruction sequence, within an ulp or two: the rows design,
+ * where the rotation's latency is on every round's critical path).
  */
-export function pairRotation(by: number, test: { readonly rotates: string; readonly zeta: string }, onRotate: readonly string[], stores: readonly string[]): string {
+export function pairRotation(by: number, test: { readonly rotates: string; readonly zeta: string }, onRotate: readonly string[], stores: readonly string[],
+  cosine: 'divide' | 'rsqrt' = 'divide'): string {
   return indent(`real c = real(1), s = real(0);
 if (${test.rotates}) {
   const real t = tangent(${test.zeta});
-  c = real(1) / sqrtReal(real(1) + t * t);
+  c = ${cosine === 'divide' ? 'real(1) / sqrtReal(real(1) + t * t)' : 'rsqrtReal(real(1) + t * t)'};
   s = t * c;
 ${onRotate.map((line) => `  ${line}\n`).join('')}  rotated = 1;
 }

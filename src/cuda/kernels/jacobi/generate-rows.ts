@@ -1,0 +1,200 @@
+/**
+ * Batched syev for n <= 32 with the matrix in registers: N2 lanes per matrix (n rounded up to
+ * even), lane i holding row i of A and row i of V; as many matrices a warp as fit (32 / N2).
+ *
+ * Why: the shared-memory warp design (generate-warp.ts) moves every rotated element through shared
+ * memory three times a round (A J, V J, J^T A), and that traffic bounds it (about 1 ms of its 1.4 ms
+ * at 20,000 16 x 16 float64 matrices). Here the parallel order's rounds are unrolled, so the pairs
+ * (p_k, q_k) of a round are compile-time indices: A J and V J rotate two registers of the lane's
+ * own rows, and only J^T A exchanges data: the partner's row, by shuffles. A round's rotations are
+ * disjoint (the circle tournament, as in the warp design), so all are applied at once.
+ *
+ * A lane's own diagonal entry a_ii and its coupling a_ij to this round's partner sit at the lane's
+ * own (run-time) columns, which registers cannot be indexed by: the diagonal is kept in a scalar
+ * (`dii`, set to its exact value after each rotation) and its slot in the row held at zero; a_ij is
+ * read by a select over the row, and zeroed the same way after a rotation. Both lanes of a pair use
+ * the lower lane's a_pq, so they compute the same (c, s); the lower lane publishes (c, s) in shared
+ * memory for the other rows' column steps.
+ *
+ * Same rules as the CPU reference (cpu/lapack/jacobi.ts) and the other designs: the `uplo`
+ * triangle read once, a pair rotates while |a_pq| > sqrt(n) eps sqrt(|a_pp|) sqrt(|a_qq|), the
+ * 2 x 2 block set to its exact result, `maxSweeps` sweeps at most (info n + 1), NaN or Inf in A:
+ * info n + 2 and NaN outputs; eigenvalues ascending (ties by index), eigenvector j in column j.
+ */
+import type { KernelSource } from '../../runtime/types.js';
+import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import type { SyevRowsParams } from './params.js';
+import { PAIR_OF, SYEV_TEST, jacobiPrelude, pairRotation, syevDims, syevTag } from './snippets.js';
+
+/**
+ * The reference's test (|a_pq| > tol sqrt(|a_pp|) sqrt(|a_qq|), in that order) with each lane's sqrt(|a_ii|) taken
+ * once and the partner's shuffled over, for a matrix still sweeping (a converged one publishes the
+ * identity).
+ */
+const ROWS_TEST = { ...SYEV_TEST, rotates: '!done && apq != real(0) && absReal(apq) > tol * rpp * rqq' } as const;
+
+/**
+ * a[partner] for a run-time `partner` < N2: a tree of selects on partner's bits (depth log2 N2,
+ * where a chain over j would be N2 dependent selects), the missing leaves of a non-power-of-two N2 zero.
+ */
+function selectByIndex(n2: number, index: string, out: string): string {
+  let level = Array.from({ length: n2 }, (_, j) => `a[${j}]`);
+  const lines: string[] = [];
+  for (let bit = 0; level.length > 1; bit++) {
+    const next: string[] = [];
+    for (let m = 0; m < level.length; m += 2) {
+      const name = `s${bit}_${m >> 1}`;
+      const hi = level[m + 1] ?? 'real(0)';
+      lines.push(`const real ${name} = (${index} & ${1 << bit}) ? ${hi} : ${level[m]};`);
+      next.push(name);
+    }
+    level = next;
+  }
+  lines.push(`const real ${out} = ${level[0]};`);
+  return lines.map((l) => `      ${l}`).join('\n');
+}
+
+/** Warps per block of the rows design. */
+export const ROWS_WARPS = 4;
+
+/** Lanes per matrix (N2) and matrices per warp and per block of the rows design for size n. */
+export function rowsShape(n: number): { readonly lanes: number; readonly perWarp: number; readonly perBlock: number } {
+  const lanes = Math.max(2, n + (n & 1));
+  const perWarp = Math.floor(32 / lanes);
+  return { lanes, perWarp, perBlock: perWarp * ROWS_WARPS };
+}
+
+export function syevRowsSource(p: SyevRowsParams): KernelSource {
+  const { dtype, n, uplo, vectors, kind, maxSweeps } = p;
+  const { lanes: n2, perWarp, perBlock } = rowsShape(n);
+  const entry = `syev_rows_${syevTag(p)}_s${maxSweeps}`;
+  const V = (line: string): string => (vectors ? line : '');
+  const lower = uplo === 'lower';
+  const source = `${jacobiPrelude(dtype)}
+${syevDims(n)}
+constexpr int MPW = ${perWarp};          // matrices a warp
+constexpr int MPB = ${perBlock};          // matrices a block
+constexpr int MAX_SWEEPS = ${maxSweeps};
+${PAIR_OF}
+struct __align__(2 * sizeof(real)) Rotation { real c, s; };
+
+extern "C" __global__ void __launch_bounds__(${32 * ROWS_WARPS}) ${entry}(
+    ${operandParameters('A', kind, true)},
+    ${operandParameters('W', kind, true)},
+    int* __restrict__ info, const int* __restrict__ index, int count) {
+  // (c, s) of each pair, by its lower index; slot MPB is the idle lanes' (never read for a matrix).
+  __shared__ Rotation sRot[(MPB + 1) * N2];
+  const int lane = threadIdx.x & 31;
+  const int inWarp = lane / N2;                 // MPW for the idle lanes past the last whole matrix
+  const bool idle = inWarp >= MPW;
+  const int tid = idle ? 0 : lane % N2;         // the lane's row
+  const int base = idle ? lane : lane - tid;    // the matrix's first lane
+  const int slot = idle ? MPB : (threadIdx.x >> 5) * MPW + inWarp;
+  const long long mat = (long long)blockIdx.x * MPB + slot;
+  const bool active = !idle && mat < count;
+  const unsigned group = idle ? 0u : (N2 == 32 ? FULL : ((1u << N2) - 1u) << base);
+  Rotation* rot = sRot + slot * N2;
+  const real tol = sqrtReal(real(N)) * EPS;
+
+  // Row tid of A from the ${uplo} triangle, its diagonal apart (the slot held at zero); V := I.
+  real a[N2];
+${V('  real v[N2];')}
+  real dii = real(0);
+  int bad = 0;
+  {
+    const real* g = ${matrixPointer('A', kind, 'mat')};
+    #pragma unroll
+    for (int j = 0; j < N2; ++j) {
+      real x = real(0);
+      if (active && tid < N && j < N) x = (${lower ? 'tid >= j' : 'tid <= j'}) ? g[tid + (long long)j * ldA] : g[j + (long long)tid * ldA];
+      if (!(absReal(x) <= MAXR)) bad = 1;
+      if (j == tid) { dii = x; x = real(0); }
+      a[j] = x;
+${V('      v[j] = j == tid ? real(1) : real(0);')}
+    }
+  }
+  const bool failed = (__ballot_sync(FULL, bad) & group) != 0u;
+  bool done = !active || failed || N < 2;
+  for (int sweep = 0; sweep < MAX_SWEEPS; ++sweep) {
+    if (__all_sync(FULL, done)) break;
+    int rotated = 0;
+    #pragma unroll
+    for (int r = 0; r < N2 - 1; ++r) {
+      // This round's partner (the circle tournament: pairOf's inverse), and the pair's a_pq as the lower lane holds it.
+      int partner = N2 - 1;
+      if (tid == N2 - 1) partner = r;
+      else {
+        int t = 2 * r - tid;
+        if (t < 0) t += N2 - 1;
+        if (t >= N2 - 1) t -= N2 - 1;
+        if (t != tid) partner = t;
+      }
+      const int src = idle ? lane : base + partner;
+${selectByIndex(n2, 'partner', 'aij')}
+      const bool low = tid < partner;
+      const real djj = __shfl_sync(FULL, dii, src);
+      const real rii = sqrtReal(absReal(dii));
+      const real rjj = __shfl_sync(FULL, rii, src);
+      const real apq = __shfl_sync(FULL, aij, low ? lane : src);
+      // Both lanes in the pair's order (p, q), so that they take the same decision and (c, s) to the bit.
+      const real app = low ? dii : djj, aqq = low ? djj : dii;
+      const real rpp = low ? rii : rjj, rqq = low ? rjj : rii;
+      bool turn = false;
+      real app2 = app, aqq2 = aqq;
+${pairRotation(6, ROWS_TEST, ['app2 = app - t * apq;', 'aqq2 = aqq + t * apq;', 'turn = true;'], ['if (low) rot[tid] = Rotation{c, s};', 'dii = low ? app2 : aqq2;'], 'rsqrt')}
+      __syncwarp();
+      // Nothing to apply where no pair of the warp rotates (the identity is exact): the last sweep, and
+      // late sweeps' rounds, cost the rotation tests alone.
+      if (!__any_sync(FULL, turn)) continue;
+      // A := A J and V := V J on the lane's rows: the round's pairs are compile-time indices.
+      #pragma unroll
+      for (int k = 0; k < HALF; ++k) {
+        int pk, qk;
+        pairOf(r, k, pk, qk);
+        const Rotation jk = rot[pk];
+        rot2(a[pk], a[qk], jk.c, jk.s);
+${V('        rot2(v[pk], v[qk], jk.c, jk.s);')}
+      }
+      __syncwarp();
+      // A := J^T A: row p := c row_p - s row_q, row q := s row_p + c row_q (the partner's row by shuffles).
+      const Rotation mine = rot[low ? tid : partner];
+      const real sy = low ? -mine.s : mine.s;
+      #pragma unroll
+      for (int j = 0; j < N2; ++j) {
+        const real y = __shfl_sync(FULL, a[j], src);
+        a[j] = fmaReal(sy, y, mine.c * a[j]);
+      }
+      // The 2 x 2 block's off-diagonal is exactly zero, the diagonal's slot stays zero (dii holds it).
+      if (turn) {
+        #pragma unroll
+        for (int j = 0; j < N2; ++j) if (j == partner || j == tid) a[j] = real(0);
+      }
+      __syncwarp();
+    }
+    if ((__ballot_sync(FULL, rotated) & group) == 0u) done = true;
+  }
+  // Ascending order by rank (ties by index); a failed matrix keeps its order (NaN outputs).
+  int rank = 0;
+  #pragma unroll
+  for (int k = 0; k < N; ++k) {
+    const real dk = __shfl_sync(FULL, dii, idle ? lane : base + k);
+    rank += (dk < dii || (dk == dii && k < tid)) ? 1 : 0;
+  }
+  if (failed) rank = tid;
+  if (!active) return;
+  if (tid == 0) info[index ? index[mat] : mat] = failed ? N + 2 : (done ? 0 : N + 1);
+  if (tid < N) {
+    real* w = ${matrixPointer('W', kind, 'mat')};
+    w[rank] = failed ? nanReal() : dii;
+  }
+${vectors ? `  // Eigenvector j (column j of V) to column rank(j) of A: the lane writes its row.
+  real* g = ${matrixPointer('A', kind, 'mat')};
+  #pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const int rj = __shfl_sync(group, rank, base + j);
+    if (tid < N) g[tid + (long long)rj * ldA] = failed ? nanReal() : v[j];
+  }` : ''}
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
