@@ -424,10 +424,11 @@ export class Cusolver {
   }
 
   /**
-   * cusolverDnXsyevBatched (eigenvalues and vectors, lower; any n) on `count` densely packed n x n
-   * matrices A: W (n per matrix), info (one per matrix); workspace sized once (not in the timed call).
+   * cusolverDnXsyevBatched (eigenvalues and, unless `vectors` is false, vectors; lower; any n) on
+   * `count` densely packed n x n matrices A: W (n per matrix), info (one per matrix); workspace sized
+   * once (not in the timed call).
    */
-  syevBatched(dtype: DType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+  syevBatched(dtype: DType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number, vectors = true): { run(): void; dispose(): void } {
     if (!this.hasSyevBatched) throw new VendorError('CUSOLVER_STATUS_NOT_SUPPORTED', 9, 'cusolverDnXsyevBatched (not in this cuSOLVER)');
     this.checkDense(dtype, A, n * n * count, 'A');
     this.checkDense(dtype, W, n * count, 'W');
@@ -439,8 +440,9 @@ export class Cusolver {
     check(this.api['cusolverDnCreateParams']!(params), 'cusolverDnCreateParams');
     const p = params[0]!;
     const device: [number | bigint] = [0], host: [number | bigint] = [0];
+    const jobz = vectors ? 1 : 0;   // CUSOLVER_EIG_MODE_VECTOR / NOVECTOR
     try {
-      this.call('cusolverDnXsyevBatched_bufferSize', p, 1, 0, n, type, A.ptr, n, type, W.ptr, type, device, host, count);
+      this.call('cusolverDnXsyevBatched_bufferSize', p, jobz, 0, n, type, A.ptr, n, type, W.ptr, type, device, host, count);
     } catch (e) {
       this.api['cusolverDnDestroyParams']!(p);
       throw e;
@@ -449,7 +451,7 @@ export class Cusolver {
     const work = this.dev.alloc('float64', Math.max(1, Math.ceil(deviceBytes / 8)));
     const hostWork = hostBytes > 0 ? Buffer.alloc(hostBytes) : null;
     return {
-      run: () => this.call('cusolverDnXsyevBatched', p, 1, 0, n, type, A.ptr, n, type, W.ptr, type, work.ptr, deviceBytes, hostWork, hostBytes, info.ptr, count),
+      run: () => this.call('cusolverDnXsyevBatched', p, jobz, 0, n, type, A.ptr, n, type, W.ptr, type, work.ptr, deviceBytes, hostWork, hostBytes, info.ptr, count),
       dispose: () => {
         work.dispose();
         if (this.dev.context.alive) { this.dev.activate(); this.api['cusolverDnDestroyParams']!(p); }
