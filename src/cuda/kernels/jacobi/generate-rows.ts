@@ -14,7 +14,8 @@
  * (`dii`, set to its exact value after each rotation) and its slot in the row held at zero; a_ij is
  * read by a select over the row, and zeroed the same way after a rotation. Both lanes of a pair use
  * the lower lane's a_pq, so they compute the same (c, s); the lower lane publishes (c, s) in shared
- * memory for the other rows' column steps.
+ * memory for the other rows' column steps. (Skipping a round's application where no pair of the warp
+ * rotates, by __any_sync, measured slower: 32 x 10,000 float64 8.3 ms against 4.4 on the H100.)
  *
  * Same rules as the CPU reference (cpu/lapack/jacobi.ts) and the other designs: the `uplo`
  * triangle read once, a pair rotates while |a_pq| > sqrt(n) eps sqrt(|a_pp|) sqrt(|a_qq|), the
@@ -143,9 +144,6 @@ ${selectByIndex(n2, 'partner', 'aij')}
       real app2 = app, aqq2 = aqq;
 ${pairRotation(6, ROWS_TEST, ['app2 = app - t * apq;', 'aqq2 = aqq + t * apq;', 'turn = true;'], ['if (low) rot[tid] = Rotation{c, s};', 'dii = low ? app2 : aqq2;'], 'rsqrt')}
       __syncwarp();
-      // Nothing to apply where no pair of the warp rotates (the identity is exact): the last sweep, and
-      // late sweeps' rounds, cost the rotation tests alone.
-      if (!__any_sync(FULL, turn)) continue;
       // A := A J and V := V J on the lane's rows: the round's pairs are compile-time indices.
       #pragma unroll
       for (int k = 0; k < HALF; ++k) {
