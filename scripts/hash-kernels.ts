@@ -503,7 +503,7 @@ function jacobiThroughLaunchers(): void {
   const ints = fakeArray('int32', 4);
   for (const dtype of DTYPES) for (const form of ['dense', 'padded', 'list'] as const) {
     for (let n = 0; n <= 32; n++) for (const uplo of UPLOS) for (const jobz of ['values', 'vectors'] as const)
-      for (const design of ['thread', 'warp'] as const) {
+      for (const design of ['thread', 'rows', 'warp'] as const) {
         if (design === 'thread' && n > THREAD_MAX) continue;
         syevCuda(dev, { jobz, uplo, a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints }, { force: { design } });
       }
