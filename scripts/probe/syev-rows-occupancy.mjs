@@ -3,7 +3,7 @@
 // changed, launched as syevCuda launches it. Vectors, lower, random symmetric; ms, median of 5.
 //   MIN=3,4 SIZES=16:20000,32:10000 node scripts/probe/syev-rows-occupancy.mjs
 import { open, strided } from '../../dist/src/index.js';
-import { Random, randomMatrices } from '../../dist/src/bench/data.js';
+import { Random, randomSymmetric } from '../../dist/src/bench/data.js';
 import { rowsShape, syevRowsSource } from '../../dist/src/cuda/kernels/jacobi/index.js';
 import { indexArgs, operandArgs, stridedArgs } from '../../dist/src/cuda/kernels/common/operands.js';
 import { arg } from '../../dist/src/cuda/runtime/types.js';
@@ -13,8 +13,7 @@ const dev = ctx.deviceBackend.device;
 const rng = new Random(17);
 const sizes = (process.env.SIZES ?? '16:20000,32:10000').split(',').map((s) => s.split(':').map(Number));
 for (const dtype of ['float64', 'float32']) for (const [n, count] of sizes) {
-  const host = randomMatrices(dtype, n, n, count, rng);
-  for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j + 1; i < n; i++) host[k * n * n + j + i * n] = host[k * n * n + i + j * n];
+  const host = randomSymmetric(dtype, n, count, rng);
   const a0 = ctx.upload(host), a = ctx.alloc(dtype, n * n * count), w = ctx.alloc(dtype, n * count), info = ctx.alloc('int32', count);
   const base = syevRowsSource({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: MAX_SWEEPS });
   const args = [...stridedArgs(strided(a, { rows: n, cols: n, count })), ...operandArgs({ pointer: w.ptr, offset: 0, stride: n, ld: n }), arg.ptr(info.ptr), ...indexArgs(null, count)];

@@ -4,15 +4,14 @@
 // info count, as a first check. SIZES=n:count,... DTYPES=float64,float32
 // DATA=spd: the bench's diagonally dominant SPD matrices (src/bench/data.ts randomSpd) instead.
 const { open, strided } = await import('../../dist/src/index.js');
-const { Random, randomMatrices, randomSpd } = await import('../../dist/src/bench/data.js');
+const { Random, randomSpd, randomSymmetric } = await import('../../dist/src/bench/data.js');
 const { syevCuda } = await import('../../dist/src/cuda/kernels/jacobi/index.js');
 const ctx = await open({ backend: 'cuda' });
 const dev = ctx.deviceBackend.device;
 const rng = new Random(17);
 const sizes = (process.env.SIZES ?? '4:1000000,8:1000000,16:20000,32:10000').split(',').map((s) => s.split(':').map(Number));
 for (const dtype of (process.env.DTYPES ?? 'float64,float32').split(',')) for (const [n, count] of sizes) {
-  const host = process.env.DATA === 'spd' ? randomSpd(dtype, n, count, rng) : randomMatrices(dtype, n, n, count, rng);
-  if (process.env.DATA !== 'spd') for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j + 1; i < n; i++) host[k * n * n + j + i * n] = host[k * n * n + i + j * n];
+  const host = (process.env.DATA === 'spd' ? randomSpd : randomSymmetric)(dtype, n, count, rng);
   const a0 = ctx.upload(host), a = ctx.alloc(dtype, n * n * count), w = ctx.alloc(dtype, n * count), info = ctx.alloc('int32', count);
   const eps = dtype === 'float64' ? 2 ** -52 : 2 ** -23;
   const row = [];

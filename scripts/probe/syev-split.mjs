@@ -10,7 +10,7 @@
 //   node scripts/probe/syev-split.mjs [float64|float32|both] [64:2000,128:500,...]
 import { strided } from '../../dist/src/index.js';
 import { syevProbe } from './syev-setup.mjs';
-import { randomMatrices } from '../../dist/src/bench/data.js';
+import { randomSymmetric } from '../../dist/src/bench/data.js';
 import { syevTridiagCuda, planSyevSplit, syevTridiagSource, tridiagApplySource, tridiagLayout, applySharedBytes, splitSlice } from '../../dist/src/cuda/kernels/tridiag/index.js';
 import { tuningFor } from '../../dist/src/cuda/model/tuning/index.js';
 import { arg } from '../../dist/src/cuda/runtime/types.js';
@@ -18,8 +18,7 @@ import { arg } from '../../dist/src/cuda/runtime/types.js';
 const { ctx, dev, solver, rng, dtypes, cases, median } = await syevProbe('64:2000,96:1000,128:500,192:200,256:100,384:40,512:20');
 const tuning = tuningFor(dev.info.arch, 'tridiag');
 for (const dtype of dtypes) for (const [n, count] of cases) {
-  const host = randomMatrices(dtype, n, n, count, rng);
-  for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j + 1; i < n; i++) host[k * n * n + j + i * n] = host[k * n * n + i + j * n];
+  const host = randomSymmetric(dtype, n, count, rng);
   const a0 = ctx.upload(host), a = ctx.alloc(dtype, n * n * count), w = ctx.alloc(dtype, n * count), info = ctx.alloc('int32', count);
   const timed = (f) => median(() => { dev.copy(a0, 0, a, 0, n * n * count); return ctx.time(f); });
   const req = { jobz: 'vectors', uplo: 'lower', a: strided(a, { rows: n, cols: n, count }), w: strided(w, { rows: n, cols: 1, count }), info };

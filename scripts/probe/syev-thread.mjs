@@ -1,15 +1,14 @@
 // syev n = 2 ... 8: the per-thread design (registers) against the warp design, by dtype and n
 // (vectors, lower; A reset from a pristine copy before each timed call, outside the timing).
 import { open, strided } from '../../dist/src/index.js';
-import { Random, randomMatrices } from '../../dist/src/bench/data.js';
+import { Random, randomSymmetric } from '../../dist/src/bench/data.js';
 import { syevCuda } from '../../dist/src/cuda/kernels/jacobi/index.js';
 const ctx = await open({ backend: 'cuda' });
 const dev = ctx.deviceBackend.device;
 const rng = new Random(9);
 const count = Number(process.env.COUNT ?? 100000);
 for (const dtype of ['float64', 'float32']) for (const n of [2, 3, 4, 5, 6, 7, 8]) {
-  const host = randomMatrices(dtype, n, n, count, rng);
-  for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j + 1; i < n; i++) host[k * n * n + j + i * n] = host[k * n * n + i + j * n];
+  const host = randomSymmetric(dtype, n, count, rng);
   const a0 = ctx.upload(host), a = ctx.alloc(dtype, n * n * count), w = ctx.alloc(dtype, n * count), info = ctx.alloc('int32', count);
   const row = [];
   for (const design of ['thread', 'warp']) {

@@ -4,13 +4,12 @@
 //   node scripts/probe/syev-values.mjs [float64|float32|both] [16:20000,32:10000,...]
 import { strided } from '../../dist/src/index.js';
 import { syevProbe } from './syev-setup.mjs';
-import { randomMatrices } from '../../dist/src/bench/data.js';
+import { randomSymmetric } from '../../dist/src/bench/data.js';
 import { syevCuda } from '../../dist/src/cuda/kernels/jacobi/index.js';
 
 const { ctx, dev, solver, rng, dtypes, cases, median } = await syevProbe('16:20000,32:10000,64:2000,128:500,256:100,512:20');
 for (const dtype of dtypes) for (const [n, count] of cases) {
-  const host = randomMatrices(dtype, n, n, count, rng);
-  for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j + 1; i < n; i++) host[k * n * n + j + i * n] = host[k * n * n + i + j * n];
+  const host = randomSymmetric(dtype, n, count, rng);
   const a0 = ctx.upload(host), a = ctx.alloc(dtype, n * n * count), w = ctx.alloc(dtype, n * count), info = ctx.alloc('int32', count);
   const timed = (f) => median(() => { dev.copy(a0, 0, a, 0, n * n * count); return ctx.time(f); });
   const req = { jobz: 'values', uplo: 'lower', a: strided(a, { rows: n, cols: n, count }), w: strided(w, { rows: n, cols: 1, count }), info };

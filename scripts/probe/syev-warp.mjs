@@ -1,14 +1,13 @@
 // syev and gesvd n = 16, 32: the warp design's matrices per block (force.perBlock), by dtype
 // (vectors; A reset from a pristine copy before each timed call, outside the timing).
 import { open, strided } from '../../dist/src/index.js';
-import { Random, randomMatrices } from '../../dist/src/bench/data.js';
+import { Random, randomSymmetric } from '../../dist/src/bench/data.js';
 import { gesvdCuda, syevCuda, planSyev, planGesvd } from '../../dist/src/cuda/kernels/jacobi/index.js';
 const ctx = await open({ backend: 'cuda' });
 const dev = ctx.deviceBackend.device;
 const rng = new Random(11);
 for (const dtype of ['float64', 'float32']) for (const [n, count] of [[16, 20000], [32, 10000]]) {
-  const host = randomMatrices(dtype, n, n, count, rng);
-  for (let k = 0; k < count; k++) for (let j = 0; j < n; j++) for (let i = j + 1; i < n; i++) host[k * n * n + j + i * n] = host[k * n * n + i + j * n];
+  const host = randomSymmetric(dtype, n, count, rng);
   const a0 = ctx.upload(host), a = ctx.alloc(dtype, n * n * count), w = ctx.alloc(dtype, n * count), info = ctx.alloc('int32', count);
   const u = ctx.alloc(dtype, n * n * count), vt = ctx.alloc(dtype, n * n * count);
   const pr = { dtype, n, uplo: 'lower', vectors: true, kind: 'strided' };

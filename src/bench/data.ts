@@ -48,6 +48,13 @@ export function randomSpd(dtype: DType, n: number, count: number, rng: Random): 
   return a;
 }
 
+/** count random symmetric n x n matrices: randomMatrices' data with each lower triangle mirrored over the upper. */
+export function randomSymmetric(dtype: DType, n: number, count: number, rng: Random): FloatArray {
+  const a = randomMatrices(dtype, n, n, count, rng);
+  for (let m = 0; m < count; m++) mirrorLower(a, m * n * n, n, n);
+  return a;
+}
+
 /** Copies the strict lower triangle of the n x n matrix at `offset` (leading dimension ld) over the upper one, in cache-sized tiles. */
 export function mirrorLower(a: FloatArray, offset: number, n: number, ld: number): void {
   const T = 64;
