@@ -85,7 +85,7 @@ test('the crossover: syev sends n >= syevFrom to the tridiagonal kernel, the Jac
   };
   const from = TUNING.syevFrom.float64;
   assert.match(run(from), /^syev_tridiag_d_st_n\d+_lv_t64_s_m30$/);
-  assert.match(run(from - 1), /^syev_(warp|block)_/);
+  assert.match(run(from - 1), /^syev_(rows|warp|block)_/);   // a Jacobi design (rows at 32)
   assert.match(run(512), /^syev_tridiag_d_st_n512_lv_t512_g_m30_rec393216,syev_tridiag_apply_n512_c393216_r16_k128_u8,syev_tridiag_d_st_n512_lv_t512_g_m30_fin393216$/);
   assert.match(run(TUNING.splitFrom - 1), /^syev_tridiag_d_st_n\d+_lv_t\d+_g_m30$/);
   assert.match(run(100, { route: 'jacobi' }), /^syev_block_/);
