@@ -105,7 +105,7 @@ test('syev on the GPU: n = 1..16, 17 ... 32, both dtypes, vectors (and values fo
     }
 });
 
-test('syev, designs forced: the shared-memory warp design to 32, the rows design (a lane per row) to 8, both dtypes', { skip, timeout: 600_000 }, () => {
+test('syev, designs forced: the shared-memory warp design to 32, the rows design (a lane per row) to 8, both dtypes; rows on list batches', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1706);
   for (const dtype of ['float64', 'float32'] as const)
@@ -116,6 +116,9 @@ test('syev, designs forced: the shared-memory warp design to 32, the rows design
         if ([1, 2, 7, 16, 31].includes(n)) checkSyev(dev, rng, dtype, n, countFor(n), false, n % 2 === 0 ? 'lower' : 'upper', LIMIT, { force: { design } });
       }
     }
+  // A list batch (pointer form) of 3 on the rows design: fewer matrices than a block's slots, whose
+  // lanes must not read the pointer array past its end.
+  for (const n of [9, 16, 32]) checkListSyev(dev, rng, LIMIT, (r) => syevCuda(dev, r), n);
 });
 
 test('gesvd on the GPU: tall, square and wide to 32, with and without U and VT', { skip, timeout: 300_000 }, () => {

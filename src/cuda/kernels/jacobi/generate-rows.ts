@@ -83,7 +83,8 @@ extern "C" __global__ void __launch_bounds__(${32 * ROWS_WARPS}) ${entry}(
     ${operandParameters('A', kind, true)},
     ${operandParameters('W', kind, true)},
     int* __restrict__ info, const int* __restrict__ index, int count) {
-  // (c, s) of each pair, by its lower index; slot MPB is the idle lanes' (never read for a matrix).
+  // (c, s) of each pair, by its lower index; slot MPB is the idle lanes' (read, never written: their
+  // values are never used, and lanes that write one slot would race).
   __shared__ Rotation sRot[(MPB + 1) * N2];
   const int lane = threadIdx.x & 31;
   const int inWarp = lane / N2;                 // MPW for the idle lanes past the last whole matrix
@@ -103,7 +104,8 @@ ${V('  real v[N2];')}
   real dii = real(0);
   int bad = 0;
   {
-    const real* g = ${matrixPointer('A', kind, 'mat')};
+    // Only a matrix's lanes form its pointer (a list batch's pointer array holds count entries).
+    const real* g = active ? ${matrixPointer('A', kind, 'mat')} : nullptr;
     #pragma unroll
     for (int j = 0; j < N2; ++j) {
       real x = real(0);
@@ -142,7 +144,7 @@ ${selectByIndex(n2, 'partner', 'aij')}
       const real rpp = low ? rii : rjj, rqq = low ? rjj : rii;
       bool turn = false;
       real app2 = app, aqq2 = aqq;
-${pairRotation(6, ROWS_TEST, ['app2 = app - t * apq;', 'aqq2 = aqq + t * apq;', 'turn = true;'], ['if (low) rot[tid] = Rotation{c, s};', 'dii = low ? app2 : aqq2;'], 'rsqrt')}
+${pairRotation(6, ROWS_TEST, ['app2 = app - t * apq;', 'aqq2 = aqq + t * apq;', 'turn = true;'], ['if (low && !idle) rot[tid] = Rotation{c, s};', 'dii = low ? app2 : aqq2;'], 'rsqrt')}
       __syncwarp();
       // A := A J and V := V J on the lane's rows: the round's pairs are compile-time indices.
       #pragma unroll
