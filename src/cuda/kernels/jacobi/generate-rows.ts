@@ -156,13 +156,13 @@ ${pairRotation(6, ROWS_TEST, ['app2 = app - t * apq;', 'aqq2 = aqq + t * apq;', 
 ${V('        rot2(v[pk], v[qk], jk.c, jk.s);')}
       }
       __syncwarp();
-      // A := J^T A: row p := c row_p - s row_q, row q := s row_p + c row_q (the partner's row by shuffles).
-      const Rotation mine = rot[low ? tid : partner];
-      const real sy = low ? -mine.s : mine.s;
+      // A := J^T A: row p := c row_p - s row_q, row q := s row_p + c row_q (the partner's row by
+      // shuffles; both lanes hold the pair's (c, s) from above, bit for bit the published one).
+      const real sy = low ? -s : s;
       #pragma unroll
       for (int j = 0; j < N2; ++j) {
         const real y = __shfl_sync(FULL, a[j], src);
-        a[j] = fmaReal(sy, y, mine.c * a[j]);
+        a[j] = fmaReal(sy, y, c * a[j]);
       }
       // The 2 x 2 block's off-diagonal is exactly zero, the diagonal's slot stays zero (dii holds it).
       if (turn) {
