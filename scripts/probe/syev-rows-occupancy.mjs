@@ -4,7 +4,7 @@
 //   MIN=3,4 SIZES=16:20000,32:10000 node scripts/probe/syev-rows-occupancy.mjs
 import { open, strided } from '../../dist/src/index.js';
 import { Random, randomSymmetric } from '../../dist/src/bench/data.js';
-import { rowsShape, syevRowsSource } from '../../dist/src/cuda/kernels/jacobi/index.js';
+import { ROWS_WARPS, rowsShape, syevRowsSource } from '../../dist/src/cuda/kernels/jacobi/index.js';
 import { indexArgs, operandArgs, stridedArgs } from '../../dist/src/cuda/kernels/common/operands.js';
 import { arg } from '../../dist/src/cuda/runtime/types.js';
 import { MAX_SWEEPS } from '../../dist/src/cpu/lapack/index.js';
@@ -19,9 +19,11 @@ for (const dtype of ['float64', 'float32']) for (const [n, count] of sizes) {
   const args = [...stridedArgs(strided(a, { rows: n, cols: n, count })), ...operandArgs({ pointer: w.ptr, offset: 0, stride: n, ld: n }), arg.ptr(info.ptr), ...indexArgs(null, count)];
   const row = [];
   for (const min of ['', ...(process.env.MIN ?? '3,4').split(',')]) {
-    const src = min === '' ? base : { ...base, name: `${base.entry}_m${min}.cu`, source: base.source.replace('__launch_bounds__(128)', `__launch_bounds__(128, ${min})`) };
+    const bounds = `__launch_bounds__(${32 * ROWS_WARPS})`;
+    if (!base.source.includes(bounds)) throw new Error(`the rows kernel no longer says ${bounds}`);
+    const src = min === '' ? base : { ...base, name: `${base.entry}_m${min}.cu`, source: base.source.replace(bounds, `__launch_bounds__(${32 * ROWS_WARPS}, ${min})`) };
     const k = dev.kernel(src);
-    const f = () => k.launch({ grid: [Math.ceil(count / rowsShape(n).perBlock), 1, 1], block: [128, 1, 1] }, args);
+    const f = () => k.launch({ grid: [Math.ceil(count / rowsShape(n).perBlock), 1, 1], block: [32 * ROWS_WARPS, 1, 1] }, args);
     const ms = [];
     for (let r = 0; r < 7; r++) { dev.copy(a0, 0, a, 0, n * n * count); const t = ctx.time(f); if (r >= 2) ms.push(t); }
     ms.sort((x, y) => x - y);

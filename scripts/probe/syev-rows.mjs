@@ -3,9 +3,9 @@
 // timing). Each design's eigenvalues against the first design's (max |dw| / (n eps max|w|)) and its
 // info count, as a first check. SIZES=n:count,... DTYPES=float64,float32
 // DATA=spd: the bench's diagonally dominant SPD matrices (src/bench/data.ts randomSpd) instead.
-const { open, strided } = await import('../../dist/src/index.js');
-const { Random, randomSpd, randomSymmetric } = await import('../../dist/src/bench/data.js');
-const { syevCuda } = await import('../../dist/src/cuda/kernels/jacobi/index.js');
+import { open, strided } from '../../dist/src/index.js';
+import { Random, randomSpd, randomSymmetric } from '../../dist/src/bench/data.js';
+import { syevCuda } from '../../dist/src/cuda/kernels/jacobi/index.js';
 const ctx = await open({ backend: 'cuda' });
 const dev = ctx.deviceBackend.device;
 const rng = new Random(17);
