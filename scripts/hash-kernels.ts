@@ -2,8 +2,8 @@
  * Every generated kernel source the tests and the tuning tables reach, as a sorted list of
  * `sha256  entry` lines: the proof that a refactor of the kernel wing changed no kernel.
  *
- *   npm run build && node dist/scripts/hash-kernels.js > docs/kernel-hashes.txt
- *   node dist/scripts/hash-kernels.js | diff - docs/kernel-hashes.txt
+ *   npm run build && node dist/scripts/hash-kernels.js > scripts/kernel-hashes.txt
+ *   node dist/scripts/hash-kernels.js | diff - scripts/kernel-hashes.txt
  *
  * Two ways in, both without a GPU:
  * - the launchers themselves (gemmCuda, tsm2Cuda, potrfCuda, ... as the registry calls them) on
