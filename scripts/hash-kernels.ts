@@ -389,7 +389,7 @@ function factorsDirect(): void {
     for (const kind of ['strided', 'pointer'] as const) record(getrfSwapsSource({ dtype, kind }));
     // Its wide leaves at every panel height (the table's width, 64, and 32).
     for (let m = 1; m <= 8192; m += 31) for (const width of [64, 32]) record(getrfWideSource({ dtype, kind: 'strided', width, ...tallShape(dtype, m, recursion) }));
-    // The spread leaf's forced variants (session 11, off in the table: the cluster form's pushing
+    // The spread leaf's forced variants (off in the table: the cluster form's pushing
     // exchanges and the fused search; the probes and GPU tests force them) at its production shapes.
     for (const rowsPerBlock of [64, 128, 256, 512]) {
       const spread = { dtype, width: 64, rowsPerBlock, threads: 512, maxBlocks: 32, cluster: 16 } as const;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Several GPUs behind one context (issue 6), in one call on the GPU machine:
+# Several GPUs behind one context, in one call on the GPU machine:
 #   source .device/boot.sh && scripts/multi-gpu-check.sh
 # 1. the multi-GPU tests: CPU split/engine tests, then test/gpu/multi.test.js (all visible GPUs,
 #    GPU 0 alone, and the two-GPU part, which skips with one line on a one-GPU machine);
@@ -7,7 +7,7 @@
 #    (one run per op: the one-device rows come first, so every row has its scaling efficiency).
 # Logs and JSON go to $OUT (or ./out): cards.txt, multi-tests.log, multi-bench.txt, multi-bench.err,
 # multi-bench-<op>-<devices>.json (one per op and device set). Exit status: that of the tests.
-# The device tool returns at most 8 files: run it with OUT=$OUT/r and tar $OUT/r afterwards.
+# Where the GPU machine returns only a few files, run it with OUT=$OUT/r and tar $OUT/r afterwards.
 set -uo pipefail
 out=${OUT:-out}; mkdir -p "$out"
 { nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm,pcie.link.gen.current,pcie.link.width.current --format=csv

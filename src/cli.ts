@@ -224,7 +224,7 @@ main(process.argv.slice(2)).then(
 );
 
 /**
- * Bytes of matrices per benchmark call: the issues' measuring conditions (about 1 GB per gemm call,
+ * Bytes of matrices per benchmark call: the measuring conditions of BENCHMARKS.md (about 1 GB per gemm call,
  * 0.5 GB for the factorisations and solves) on a GPU, 16 MiB on the CPU reference.
  */
 function benchTargetBytes(backend: string, op: BenchOp): number {

@@ -67,17 +67,17 @@ export interface BenchOptions {
 }
 
 /**
- * syev, gesvd and the QR ops at the sizes of the vendor tables of issues 17 and 18: their batch
- * counts, so that the rows compare with those tables (n = 2, 3: 262,144; 4, 8: 100,000;
+ * syev, gesvd and the QR ops at the batch counts of the published vendor tables
+ * (PyTorch / cuSOLVER), so that the rows compare with them (n = 2, 3: 262,144; 4, 8: 100,000;
  * 16: 20,000; 32: 10,000; 64: 2,000; 128: 500; 256: 100; 512: 20).
  */
-const ISSUE_TABLE_COUNTS: Readonly<Record<number, number>> = {
+const VENDOR_TABLE_COUNTS: Readonly<Record<number, number>> = {
   2: 262144, 3: 262144, 4: 100000, 8: 100000, 16: 20000, 32: 10000, 64: 2000, 128: 500, 256: 100, 512: 20,
 };
 const TABLE_OPS: ReadonlySet<BenchOp> = new Set<BenchOp>(['syev', 'gesvd', 'geqrf', 'orgqr', 'qr']);
 
 export function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: number): number {
-  const table = TABLE_OPS.has(op) ? ISSUE_TABLE_COUNTS[n] : undefined;
+  const table = TABLE_OPS.has(op) ? VENDOR_TABLE_COUNTS[n] : undefined;
   if (table !== undefined) return table;
   const perMatrix = Math.max(1, n * n * DTYPE_BYTES[dtype] * (op === 'gemm' ? 3 : 1));
   return Math.max(1, Math.floor(targetBytes / perMatrix));
@@ -129,8 +129,8 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
         row.roofline = (100 * gflops) / Math.min(peak, (cost.flops / cost.bytes) * options.limits.bandwidthGBs);
       }
       // A vendor library's own failure (a cuSOLVER status, its workspace out of memory) is written
-      // in the row as it happened, and the benchmark goes on (issue 17: the vendor's batched
-      // eigensolvers fail where ours run).
+      // in the row as it happened, and the benchmark goes on (the vendor's batched
+      // eigensolvers fail on shapes where ours run).
       const vendorFailed = (e: unknown): void => {
         if (!(e instanceof VendorError || (e instanceof Error && /OUT_OF_MEMORY/.test(e.message)))) throw e;
         row.vendor = `${options.vendor!.name}: ${e.message.replace(/\s+/g, ' ')}`;

@@ -37,7 +37,7 @@ interface Ints { info: IntStorage; ipiv: IntStorage }
 /** Right-hand sides per system in the solve benchmarks. */
 export const BENCH_NRHS = 1;
 
-/** Right-hand sides per system of posv-many / gesv-many: n / 4 (at least 1), the many-RHS case. */
+/** Right-hand sides per system of posv-many / gesv-many: n / 4 (at least 1), the many-RHS case of BENCHMARKS.md. */
 export const manyRhs = (n: number): number => Math.max(1, Math.floor(n / 4));
 
 /**

@@ -5,7 +5,7 @@ export const WARMUP = { calls: 3, ms: 20 } as const;
  * The benchmarks' warm-up (`myriad bench`): longer than the tuning sweeps', so that a row times
  * the host code V8 has optimised, as a caller of many calls gets it, not its first tiers. A
  * large-path GPU call's planning costs 130-350 us on calls 2-10 and tens of us from a few hundred
- * calls on (BENCHMARKS.md, sessions 8 and 12), and one-thread CPU rows timed by process CPU time
+ * calls on (H100, 2026-11-27, docs/host-path.md), and one-thread CPU rows timed by process CPU time
  * also count V8's background compiles of the first calls.
  */
 export const BENCH_WARMUP = { calls: 3, ms: 200 } as const;

@@ -3,7 +3,11 @@ export interface SizeRange { readonly min: number; readonly max: number }
 
 /**
  * Where one kernel family hands over to the next, as named data (measured on a 2-core AMD EPYC,
- * Node 20; see BENCHMARKS.md). V8 stops optimising generated functions of tens of kilobytes:
+ * Node 20, 2026-11-26 ... 2026-11-27; docs/cpu-backend.md). Re-measure with
+ * `scripts/bench-cpu.sh` (every benchmarked op, one thread and all cores, numpy beside it),
+ * `node scripts/bench-cpu-ops.mjs` (trsm, trmm, trtri, lauum, potri) or `MYRIAD_BENCH_CLOCK=cpu
+ * MYRIAD_THREADS=1 node dist/src/cli.js bench <op> --backend cpu --sizes ...`; the environment
+ * switches below force one side of a choice for such comparisons. V8 stops optimising generated functions of tens of kilobytes:
  * unrolled Cholesky holds up to n = 16, unrolled LU (its swaps a switch) to about 10; above,
  * the WebAssembly LU (kernels/getrf-wasm.ts) takes over up to LU_WASM_MAX.
  */
@@ -11,7 +15,7 @@ export const UNROLL_MAX = Object.freeze({
   /** potrf/posv: the triangle in locals. */
   cholesky: 16,
   /**
-   * potrs alone: the WebAssembly solves (kernels/tri-solve-wasm.ts) above. Measured (branch cpu8,
+   * potrs alone: the WebAssembly solves (kernels/tri-solve-wasm.ts) above. Measured (2026-11-26,
    * one thread, CPU time, one right-hand side, 8192 matrices, ms unrolled / WebAssembly, two runs
    * on a shared machine): float64 n = 7 0.59 / 0.97, 8 0.97-1.01 / 1.16-1.40, 9 1.60 / 0.92,
    * 10 1.27-1.53 / 1.03-1.04, 12 1.60 / 1.21; float32 8 1.06-1.26 / 0.74-1.13, 10 1.48-1.66 / 1.05-1.53.
@@ -86,7 +90,7 @@ export const LU_WASM_BLOCK: Readonly<{ min: number; nb: number }> = luBlockEnv &
  * The delayed-update LU factors two matrices at a time (kernels/getrf-block-wasm.ts `pairs`:
  * both panels' steps interleaved, so that one matrix's chain of dependent operations from pivot
  * to pivot overlaps the other's) up to max(m, n) = this; one at a time above. Measured on the
- * 2-core EPYC (branch gesv16, one thread, kernel alone in cache, ns a matrix, gesv float64 with
+ * 2-core EPYC (2026-11-27, one thread, kernel alone in cache, ns a matrix, gesv float64 with
  * one right-hand side): n = 16 386-391 one at a time / 367-371 in pairs (getrf 300-308 / 292-300),
  * 32 1709-1818 / 1659-1766, 64 10362-10722 / 10115-10334; but the paired kernel is more code
  * for V8 to optimise on a first call: with everything emitted per matrix, calls 2-3 of gesv
@@ -127,14 +131,14 @@ export const CHOLESKY_WASM_MAX = 512;
 /**
  * potrs above UNROLL_MAX.potrs and getrs 'T' above UNROLL_MAX.getrsTrans on the WebAssembly
  * solves (kernels/tri-solve-wasm.ts) up to this order; the reference above (not measured there:
- * 3-5x the reference's code at 512, BENCHMARKS.md, branch cpu8).
+ * 3-5x the reference's code at 512, 2-core EPYC, 2026-11-26).
  */
 export const TRI_SOLVE_WASM_MAX = 1024;
 
 /**
  * trsm 'left' on the WebAssembly solves (kernels/tri-solve-wasm.ts, bitwise the reference) for
  * A's order in [min, max], in place of the blocked trsm below; above max, the blocked trsm with
- * this solve as its leaf. Measured on the 2-core EPYC (branch trsm9, one thread, CPU time, bench
+ * this solve as its leaf. Measured on the 2-core EPYC (2026-11-27, one thread, CPU time, bench
  * trsm: left lower N, B n x n, GFLOP/s, this / blocked over 16-order leaves): float64 n = 17
  * 2.2 / 2.1, 20 2.9 / 2.4, 28 3.6 / 2.3; float32 17 2.4 / 1.8, 28 3.7 / 2.3. Before B's dense
  * transposition moved into WebAssembly, as the blocked trsm's leaf (max 32 / 64 / 128 / direct):
@@ -165,11 +169,11 @@ export const INVERSE_BLOCKED_MAX = 1024;
  * gathered from the caller's layout) for n in [min, max], per dtype, in place of the unrolled
  * JavaScript; strided runs of at least two matrices. Measured on the 2-core EPYC (Node 20, one
  * thread, BENCHMARKS.md): 1.1-1.6x the unrolled JavaScript from n = 4 to 8, 0.8-0.95x at 2 and 3
- * (the copy in and out and the gathers cost more than the halved arithmetic saves). Since
- * branch cpu10 also n = 9 ... 16 (the 'loop' form below; BENCHMARKS.md, issue 16).
+ * (the copy in and out and the gathers cost more than the halved arithmetic saves). Also
+ * n = 9 ... 16 (the 'loop' form below; measured 2026-11-27, docs/cpu-backend.md).
  * MYRIAD_CPU_INTERLEAVED=1 forces it on for 1 ... INTERLEAVED_N_MAX, =0 off (comparisons,
- * tests); MYRIAD_CPU_INTERLEAVED_MAX=m caps every interleaved range at m (8: the ranges before
- * branch cpu10); read once.
+ * tests); MYRIAD_CPU_INTERLEAVED_MAX=m caps every interleaved range at m (8: the earlier, narrower
+ * ranges); read once.
  */
 export const INTERLEAVED_N_MAX = 16;
 const interleavedMaxEnv = Number(process.env.MYRIAD_CPU_INTERLEAVED_MAX);
@@ -185,14 +189,14 @@ export const CHOLESKY_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRa
  * posv the same way, the solve fused into the interleaved kernel (each pair solved while its
  * factor is in registers), for n = 4 ... 8 (forced: 1 ... 8). The earlier form (the interleaved
  * potrf, then the unrolled potrs in a second pass that reloaded the factor) measured 0.4-1.6x
- * the unrolled posv and was off by default; the fused kernel: see BENCHMARKS.md (issue 16,
- * branch cpu16).
+ * the unrolled posv and was off by default; the fused kernel: see BENCHMARKS.md (CPU, posv;
+ * measured 2026-11-26).
  */
 export const POSV_INTERLEAVED: SizeRange = interleaved(4, 8, 1);
 /**
- * posv for n = 9 ... 16 composed (branch cpu10): the interleaved potrf, then the WebAssembly
+ * posv for n = 9 ... 16 composed: the interleaved potrf, then the WebAssembly
  * potrs (kernels/tri-solve-wasm.ts, four matrices' solves per trip) on each run of matrices that
- * factored; since branch cpusmall, float64 chunks that all factored are solved right after their
+ * factored; float64 chunks that all factored are solved right after their
  * potrf on the factors still in the wasm memory (one copy of A fewer: posv float64 16 at 16 MiB
  * 3.90-4.11 against 4.36-4.82 ms a call, one core, BENCHMARKS.md). The fused kernel loses there: its solve is two chains of divisions and dependent
  * subtractions per pair that nothing overlaps (kernel alone, float64 n = 16: 557 ns a matrix
@@ -249,7 +253,7 @@ export const GESV_INTERLEAVED_LOOP_MIN = Number.isInteger(gesvLoopEnv) && gesvLo
 /**
  * Up to this n the interleaved gesv holds each pair's matrix in v128 locals
  * (kernels/getrf-interleaved-locals.ts, the interchanges as bitselects over the register rows)
- * rather than in the wasm scratch. Off: measured on the 2-core EPYC (branch cpu11, kernel alone,
+ * rather than in the wasm scratch. Off: measured on the 2-core EPYC (2026-11-27, kernel alone,
  * float64, ns a matrix, scratch / locals) n = 4 27 / 25, 6 63-79 / 68-87, 8 113-145 / 133-172
  * (TurboFan spills the 98 v128 locals); gesv float64 8 end to end 5.5-5.8 / 6.2-6.5 ms a call.
  * MYRIAD_CPU_GESV_LOCALS=n overrides (0: never), read once.
@@ -264,7 +268,7 @@ export const GESV_INTERLEAVED_PAIRS_PER_TRIP: 1 | 2 = process.env.MYRIAD_CPU_GES
  * The caller's matrices copied into the wasm memory per interleaved chunk, inside L2 (1 MiB a
  * core here): potrf and gesv 256 KiB (each chunk costs about a microsecond of JavaScript around
  * its copies: potrf float64 16 at 16 MiB 2.29-2.49 ms a call against 2.44-2.59 at 64 KiB, gesv
- * float64 8 5.8-6.3 against 5.9-6.0, on a loaded machine, branch cpusmall), posv 64 KiB (n <= 8 measured the same
+ * float64 8 5.8-6.3 against 5.9-6.0, on a loaded machine, 2026-11-27), posv 64 KiB (n <= 8 measured the same
  * either way; from 9 each chunk must fit one chunk of the solve that follows it, ops/cholesky.ts).
  */
 export const INTERLEAVED_CHUNK_BYTES = Object.freeze({ potrf: 256 << 10, posv: 64 << 10, gesv: 256 << 10 });

@@ -125,7 +125,7 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
    * test's choice), the lanes merged by larger, then earlier on a tie; a last scalar row where
    * m is odd. The scalar scan (a compare and branch a row, two matrices side by side) was about
    * a quarter of the kernel at n = 16; without `pairs`, the scalar scan alone (less code to
-   * compile; a single-matrix vector scan measured 5-7% slower at n = 64, docs/PERF-NOTES.md).
+   * compile; a single-matrix vector scan measured 5-7% slower at n = 64, docs/cpu-backend.md).
    */
   const pivotSearch = (ms: readonly Slot[]): void => {
     const row = (x: Slot): void => {

@@ -1,7 +1,7 @@
 /**
  * The interleaved LU (kernels/getrf-interleaved.ts: two matrices per f64x2 vector, dgetf2 with
  * the pivot per lane by compare and bitselect, gesv's solve fused) with each pair's matrix held
- * in n^2 v128 locals instead of a scratch of the wasm memory (issue 16, for small n). A lane's
+ * in n^2 v128 locals instead of a scratch of the wasm memory (for small n). A lane's
  * row interchange is a bitselect over the register rows: with m_i = (pivot row == i) per lane,
  * the new row j gathers row i where m_i and row i takes the old row j there; the block runs only
  * when some lane's pivot row is not j (the common case on diagonally dominant data skips it).

@@ -1,5 +1,5 @@
 /**
- * gesv (and getrf) on the interleaved layout (issue 16): element A(i, c) of two matrices shares
+ * gesv (and getrf) on the interleaved layout: element A(i, c) of two matrices shares
  * one v128 (lane 0 the even matrix of the pair, lane 1 the odd one), the pair's matrix held in a
  * scratch of the wasm memory (slot (c n + i) of 16 bytes), so that each lane's row interchange
  * is two scalar 8-byte moves per column at an address computed from that lane's pivot.

@@ -1,5 +1,5 @@
 /**
- * The interleaved layout for the small Cholesky factorisations (issue 16; the small LU/Cholesky
+ * The interleaved layout for the small Cholesky factorisations (the small LU/Cholesky
  * paper, batched-lu-cholesky-very-small, on storing "the same element of several matrices side
  * by side" so one SIMD instruction advances several factorisations): element L(i, j) of two
  * matrices shares one v128 (lane 0 the even matrix of the pair, lane 1 the odd one).
@@ -24,7 +24,7 @@
  * pair of vectors is gathered from two neighbours of each matrix with one load per matrix and
  * two shuffles (float32: 8-byte loads, widened), so the interleaving costs no pass of its own.
  * A transposition into an interleaved scratch by generated JavaScript, tried first, cost more
- * than the halved arithmetic saved (docs/PERF-NOTES.md).
+ * than the halved arithmetic saved (docs/cpu-backend.md).
  */
 import type { DType } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
@@ -61,7 +61,7 @@ export interface PotrfInterleavedStridedParams {
    * tier) or 'loop' (a scratch of 16-byte slots at the kernel's `scratch` argument, loaded and
    * stored around each operation, each column's rows a runtime loop: a small module, TurboFan's
    * code plain loads, operations and stores). Default 'locals'. (Unrolled over the scratch it ran
-   * as fast at n = 16 with a module twice the size; see docs/PERF-NOTES.md.)
+   * as fast at n = 16 with a module twice the size; see docs/cpu-backend.md.)
    */
   readonly form?: 'locals' | 'loop';
 }

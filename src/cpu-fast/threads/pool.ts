@@ -25,7 +25,7 @@ export const STREAM_ARENA_BYTES = 3 << 20;
  * Chunks of a stream queued in a worker at most (one arena each). With two, the worker of a
  * gesv 64 x 10,000 on the 2-core EPYC sat idle 11-26 ms of a 90-100 ms call, waiting for the
  * caller to finish its own chunk and refill; with three, 1-7 ms, and the call took 86-93 ms
- * (BENCHMARKS.md, issue 16, branch cpu7).
+ * (2-core AMD EPYC, 2026-11-26; docs/cpu-backend.md).
  */
 export const STREAM_DEPTH = 3;
 

@@ -66,7 +66,7 @@ export class Code {
   // Bytes are appended one by one, never by spreading into push, and no method takes a rest
   // parameter: in V8's interpreter, where a first call's generator runs, each spread or rest
   // array cost 0.5-2 microseconds, and a kernel of a few thousand instructions took 15-30 ms to
-  // emit (most of a first call's overhead at small n: BENCHMARKS.md, issue 16).
+  // emit (most of a first call's overhead at small n on the 2-core EPYC, 2026-11-26: docs/cpu-backend.md).
   /** One to three bytes (opcodes and their small immediates). */
   op(b0: number, b1?: number, b2?: number): this {
     this.bytes.push(b0);

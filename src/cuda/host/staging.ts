@@ -1,6 +1,6 @@
 /**
  * One call on host data, on one GPU: the batch staged through the link in chunks, with the upload
- * of chunk k+1 overlapping the kernels of chunk k (issue "Host batches at link speed").
+ * of chunk k+1 overlapping the kernels of chunk k (docs/host-path.md).
  *
  *   copy stream   | up 0 | up 1 | up 2 | ...
  *   main stream          | run 0 | run 1 | run 2 | down (all outputs)

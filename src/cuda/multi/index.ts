@@ -1,4 +1,4 @@
-/** Several GPUs of one host behind one backend (issue 6); the context and open(): src/api/multi-*.ts. */
+/** Several GPUs of one host behind one backend; the context and open(): src/api/multi-*.ts. */
 export { MultiDeviceBackend, type MultiDeviceOptions } from './backend.js';
 export { DeviceFailure, type Lane, type LaneFailure } from './lane.js';
 export { parseDevices, resolveDevices, type DeviceSelection } from './open.js';

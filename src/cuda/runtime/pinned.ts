@@ -1,5 +1,5 @@
 /**
- * Page-locked host memory for the host path (issue "Host batches at link speed").
+ * Page-locked host memory for the host path (docs/host-path.md).
  *
  * A copy from pageable memory runs at 7-15 GB/s (the driver stages it through its own pinned
  * buffers, one chunk at a time); from page-locked memory the DMA engines read the caller's pages

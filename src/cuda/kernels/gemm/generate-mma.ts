@@ -257,7 +257,7 @@ ${mmaCall('')}
     ? doubleBuffered({ slices: p.bk / (8 * chunks), sliceK: 8 * chunks, chunks, loadSlice, mmaCall })
     : p.stages === 1 ? singleBuffer(multiply) : pipelined(multiply);
   // Where accumulator acc[mt][nt][h] of lane (g, q) lands in C. (Streaming hints on C, __ldcs /
-  // __stcs, were tried in session 7: no gain on one large C, 7-12% lost on batched squares, and the
+  // __stcs, were tried (H100, 2026-11-26): no gain on one large C, 7-12% lost on batched squares, and the
   // factorizations' next kernels read what this one wrote.)
   const colOf = l.bMajor === 'k' ? 'j0 + wj + 8 * nt + 2 * q + h' : 'j0 + wj + 16 * (nt / 2) + 4 * q + 2 * h + (nt % 2)';
   const update = (v: string, at: string): string => (p.betaZero ? `alpha * ${v}` : `alpha * ${v} + beta * ${at}`);

@@ -21,7 +21,7 @@
  * Three block barriers and two L2 round trips (the tagged words, then the winner's row) a column:
  * the leaf is bound by that latency, not by its flops: 5-8 us a column on the H100 whatever m, call included (a
  * first version, an arrival counter, then the keys, then the row, measured the same within 10%;
- * docs/PERF-NOTES.md "Large LU, session 9").
+ * docs/large-factorizations.md).
  * Slots are double-buffered by the column's parity q = k & 1, and a word's top bit is its tag,
  * 1 - (k >> 1) & 1: a block writes column k + 2's slot only after it has read every block's words
  * of column k + 1, which they wrote after reading column k's; so a slot holds column k's or column
@@ -38,11 +38,11 @@
  * from the winner's) instead of global memory and polled words: no L2 round trip on the
  * column's critical path. It holds at most G blocks of rows (4096 float64 rows of 64 columns in
  * 16 blocks of 128 KiB); the grid form takes the taller panels. Its exchange (params.ts
- * `exchange`): 'pull' (session 10), 'push' (each block stores its candidate into every block, so
- * nothing is loaded from another block after the barrier; the table's since session 12: 4-6%
- * faster whole LUs in float64 on an H100) and 'signal' (push, then mbarrier arrivals in place of
+ * `exchange`): 'pull', 'push' (each block stores its candidate into every block, so
+ * nothing is loaded from another block after the barrier; the table's choice: 4-6%
+ * faster whole LUs in float64 on an H100, 2026-11-27) and 'signal' (push, then mbarrier arrivals in place of
  * the cluster barrier: only warp 0 of each block waits; faster alone at 1024 rows, slower at
- * 2048-4096 and in the whole LU). All three measured and tested in session 12 (BENCHMARKS.md).
+ * 2048-4096 and in the whole LU). All three measured by scripts/probe/getrf-exchanges.sh and tested (test/gpu/getrf-spread.test.ts).
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';

@@ -58,13 +58,13 @@ export function planGetrf(problem: GetrfProblem, tuning: GetrfTuning, options: {
 }
 
 /**
- * The recursive LU over the whole batch (issue 13's mid-size batches and single large matrices;
+ * The recursive LU over the whole batch (mid-size batches and single large matrices;
  * gpu-only-cholesky.txt's blocked algorithm with pivoting, Toledo's/Gustavson's recursive LU):
  * split the columns near the half, factor the left part, apply its row interchanges to the right
  * part, U12 := L11^-1 A12 (trsm, unit lower), A22 -= A21 U12 (gemm), factor the lower right part,
  * apply its interchanges to the left part. Panels of at most the leaf width (tallShape) are the
  * tall panel kernel (generate-tall.ts); the rest is GEMM-rich work of the trsm and gemm families.
- * Applies to strided batches; thresholds from the tuning table (guesses until measured).
+ * Applies to strided batches; thresholds from the tuning table (tuning/factor-sm_90.ts, where they are measured).
  */
 export function getrfRecursive(dtype: DType, rows: number, cols: number, count: number, smCount: number, t: GetrfRecursionTuning, force?: boolean): boolean {
   const big = Math.max(rows, cols);

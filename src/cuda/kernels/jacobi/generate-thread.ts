@@ -1,6 +1,6 @@
 /**
  * Batched syev for n <= 8 (plan.ts THREAD_MAX): one thread per matrix, the matrix and V in registers, the cyclic
- * (row-order) Jacobi fully unrolled over the n (n - 1) / 2 pairs of a sweep (issue 17's design for
+ * (row-order) Jacobi fully unrolled over the n (n - 1) / 2 pairs of a sweep (the design for
  * the smallest sizes: the warp design of generate-warp.ts spends a lane group, shared memory and
  * warp barriers per rotation on matrices whose whole sweep is a few dozen FMAs).
  *

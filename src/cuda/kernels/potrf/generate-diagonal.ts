@@ -1,6 +1,6 @@
 /**
- * The large Cholesky's diagonal block, factored AND inverted by one thread block (issue 13;
- * gpu-only-cholesky.txt: the panel is the serial path, so it must be one short kernel; its
+ * The large Cholesky's diagonal block, factored AND inverted by one thread block
+ * (gpu-only-cholesky.txt: the panel is the serial path, so it must be one short kernel; its
  * triangular solve then needs only the inverse, as batched-triangular-kblas.txt's TRSM by inverted
  * diagonal blocks). The driver (launch.ts, potrfInvertedPanels) follows it with the panel solve
  * A21 := A21 W^T, W = L11^-1 (generate-panel-solve.ts), and the trailing SYRK.

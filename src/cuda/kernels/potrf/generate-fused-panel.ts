@@ -1,5 +1,5 @@
 /**
- * The large Cholesky's panel in ONE launch (issue 13): the diagonal block's factor-and-inverse
+ * The large Cholesky's panel in ONE launch: the diagonal block's factor-and-inverse
  * (generate-diagonal.ts) and the solve of the panel below it with that inverse
  * (generate-panel-solve.ts), which were two launches a panel, one after the other on the
  * factorization's critical path (gpu-only-cholesky.txt: the panel is the serial part; its cost is

@@ -1,5 +1,5 @@
 /**
- * The large Cholesky's panel solve with the inverted diagonal block (issue 13; after
+ * The large Cholesky's panel solve with the inverted diagonal block (after
  * generate-diagonal.ts): A21 := A21 W^T in place, W = L11^-1 lower triangular ('upper': A12 :=
  * W A12, the same product on the transposed view). One thread block takes ROWS rows of the
  * panel: the rows (all `size` columns) and W go to shared memory first, so the product can be

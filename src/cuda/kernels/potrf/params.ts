@@ -45,7 +45,7 @@ export interface PotrfPanelParams {
   /** Columns of the left part per shared-memory stage. */
   readonly kb: number;
   /**
-   * Loop-inclusive (the issue's comparison): one launch loops over all panels from i0, shared
+   * Loop-inclusive (the paper's alternative): one launch loops over all panels from i0, shared
    * memory sized for the first; default false: loop-exclusive, one launch per panel.
    */
   readonly loop?: boolean;

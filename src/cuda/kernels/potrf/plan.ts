@@ -61,11 +61,11 @@ export function planPotrf(problem: PotrfProblem, tuning: PotrfTuning, options: {
 }
 
 /**
- * The recursive (blocked) Cholesky over the whole batch for large n (issue 13's mid-size batches
+ * The recursive (blocked) Cholesky over the whole batch for large n (mid-size batches
  * and single large matrices; gpu-only-cholesky.txt, batched-triangular-kblas.txt POTRF): split A
  * into halves, factor A11, A21 := A21 L11^-T (trsm), A22 -= A21 A21^T (syrk), factor A22; diagonal
  * blocks of at most RECURSIVE_LEAF are the batched kernels above, the rest is GEMM-rich work of the
- * trsm and syrk families. Provisional thresholds, not yet measured against the panel design.
+ * trsm and syrk families. RECURSIVE_LEAF is not swept; RECURSIVE_MIN is measured (below).
  */
 export const RECURSIVE_LEAF = 128;
 /**
@@ -73,7 +73,7 @@ export const RECURSIVE_LEAF = 128;
  * matrix designs, whatever the count. First for fewer matrices than SMs (H100, 2026-11-26,
  * scripts/probe/potrf-blocked.mjs, ms recursion / panel design: float64 256 x 16 0.386 / 0.557,
  * 256 x 64 0.387 / 0.544, 256 x 120 0.360 / 0.559, 384 x 16 0.643 / 1.064, 384 x 64 0.677 / 1.120,
- * 384 x 120 0.791 / 1.514; float32 256 x 16 0.385 / 0.739); since session 7 for any count (float64,
+ * 384 x 120 0.791 / 1.514; float32 256 x 16 0.385 / 0.739); since 2026-11-26 (H100) for any count (float64,
  * 256 matrices, ms, the fused driver / the panel design / potrfBatched: 256 0.40 / 0.78 / 0.51, 384
  * 0.93 / 2.04 / 1.21, 512 1.73 / 3.66 / 2.41, 768 4.38 / 9.30 / 6.42).
  */

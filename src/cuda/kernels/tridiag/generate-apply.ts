@@ -1,5 +1,5 @@
 /**
- * The split design of syev with vectors for large n (issue 17): dsteqr's rotations applied to Z by
+ * The split design of syev with vectors for large n: dsteqr's rotations applied to Z by
  * all SMs instead of by one block per matrix.
  *
  * Three launches per chunk of matrices (launch.ts), the workspace slice of snippets.ts per matrix:

@@ -1,6 +1,6 @@
 /**
  * Batched syev for n = 33 ... 512 (any n >= 1 where forced) by LAPACK's route, one thread block
- * per matrix (issue 17): dsytd2 (Householder tridiagonalization, lower), dorgtr (Q formed in place
+ * per matrix: dsytd2 (Householder tridiagonalization, lower), dorgtr (Q formed in place
  * of the reflectors), dsteqr (implicit QL or QR with Wilkinson shifts on the tridiagonal, the
  * rotations applied to Q's rows), then the eigenvalues in ascending order with their columns.
  * Eigenvalues only: dsytd2, then bisection on the tridiagonal (dstebz's Sturm counts).

@@ -1,6 +1,9 @@
 /**
- * Hopper (H100/H200): the factorisations' measured choices (H100 80GB HBM3, 2026-11-25, ~0.5 GB
- * batches unless said). No other architecture has been measured: they inherit these (index.ts).
+ * Hopper (H100/H200): the factorisations' measured choices (H100 80GB HBM3, 2026-11-25 ...
+ * 2026-11-27, ~0.5 GB batches unless said). No other architecture has been measured: they inherit
+ * these (index.ts). Each entry names the probe that re-measures it (scripts/probe/, see
+ * scripts/README.md) or `node dist/src/cuda/tune/main.js potrf|getrf`; the figures are ms on the
+ * GPU, cuSOLVER from the same run in parentheses or named.
  */
 import type { GetrfTuning, PotrfTuning } from './factor-types.js';
 
@@ -28,16 +31,15 @@ export const sm90PotrfTuning: PotrfTuning = {
   // Loop-inclusive was slower in f64 (n = 128, 256, 512: 1.17x, 1.29x, 1.28x the time) and mixed
   // in f32 (1.00x, 0.94x, 0.88x): one launch per panel, each with shared memory sized to its panel.
   panelLoop: false,
-  // Issue 13, awaiting a measurement (scripts/probe/potrf-blocked.mjs: n = 1024, 2048, 4096, one
-  // matrix, the recursion against panels of 256 and 512, cuSOLVER in the same run). The recursion's
-  // top-level trsm and its 32 serial leaves were the measured cost (PERF-NOTES, session 3); panels
-  // of 256 keep every trsm at t = 256 and make the trailing update one triangle GEMM of k = 256.
-  // The panel's trsm by substitution leaves: by its inverted diagonal block (invertPanel) one n =
-  // 2048 matrix makes 482 launches against 321 (counted on a stub device: trtri of a 256 block is a
-  // chain of ~24 trmm leaves), in a latency-bound regime; the probe's rows with and without decide.
-  // Leaves of 128 by the register design for few matrices: 0.07 ms against the panel design's 0.2
-  // (H100, session 3, potrf-large-parts.mjs).
-  // Session 5: panels by the fused factor-and-inverse diagonal kernel (generate-diagonal.ts), its
+  // The blocked Cholesky for large n (re-measure: scripts/probe/potrf-blocked.mjs, one matrix and
+  // batches, cuSOLVER in the same run). The recursion it replaced spent its time in the top-level
+  // trsm and its 32 serial leaves (H100, 2026-11-26, docs/large-factorizations.md); panels of 256
+  // keep every trsm at t = 256 and make the trailing update one triangle GEMM of k = 256. The
+  // panel's trsm by its inverted diagonal block (invertPanel) makes 482 launches for one n = 2048
+  // matrix against 321 by substitution leaves (counted on a stub device: trtri of a 256 block is a
+  // chain of ~24 trmm leaves): off. Leaves of 128 by the register design for few matrices: 0.07 ms
+  // against the panel design's 0.2 (H100, 2026-11-26, scripts/probe/potrf-large-parts.mjs).
+  // Panels by the fused factor-and-inverse diagonal kernel (generate-diagonal.ts, H100, 2026-11-26), its
   // solve one GEMM with the inverse. One float64 matrix, H100, ms (potrf-blocked.mjs; cuSOLVER
   // 0.42 / 1.82 / 7.26): blocked 256 as above 2.07 / 10.5 / 26.6; fused 64 0.99 / 5.66 / 23.3;
   // fused 96 0.95 / 5.17 / 19.2; fused 128 1.09 / 5.53 / 18.2 at n = 1024 / 4096 / 8192 (before the
@@ -53,7 +55,7 @@ export const sm90PotrfTuning: PotrfTuning = {
   // waits on a host-bound path). float32 4096: 96 3.45 with, 3.28 without.
   blocked: {
     minN: 1024, panel: 256, invertPanel: false, registerLeavesFew: true,
-    // Two levels (session 6, scripts/probe/potrf-blocked.mjs, one matrix, H100, ms; cuSOLVER 1.83 / 7.27 /
+    // Two levels (H100, 2026-11-26, scripts/probe/potrf-blocked.mjs, one matrix, ms; cuSOLVER 1.83 / 7.27 /
     // 36.96 at 4096 / 8192 / 16384): float64 96 one level 3.87 at 4096 (outer 2 / 4 / 6: 4.03 / 4.03 /
     // 4.06); at 8192 96 outer 4 / 6 12.51 / 12.34, 128 outer 1 / 2 / 4 15.09 / 13.65 / 12.92; at 16384
     // 96 outer 4 / 6 60.95 / 60.03, 128 outer 1 / 2 / 4 84.5 / 66.4 / 60.6. The trailing SYRK is then
@@ -61,7 +63,7 @@ export const sm90PotrfTuning: PotrfTuning = {
     // (gemm-configs.mjs), cuBLAS 55. Lookahead with two levels: float64 96 12.58 vs 12.38 without at
     // 8192, 60.95 vs 60.83 at 16384 (kept from 4096, where one level gains by it); float32 128 10.98 vs
     // 10.59 at 8192, 48.39 vs 47.60 at 16384: off.
-    // float64 panels of 64 to 640 (session 7, H100, potrf-blocked.mjs, ms, 64 / 96, no lookahead):
+    // float64 panels of 64 to 640 (H100, 2026-11-26, potrf-blocked.mjs, ms, 64 / 96, no lookahead):
     // 256 x 16 0.166 / 0.179, 256 x 1024 1.43 / 2.07, 512 x 16 0.334 / 0.368, 512 x 1024 6.36 /
     // 6.83; 96 from 768 (768 x 256 4.38 against 4.71) and for one large matrix.
     diagonal: { float64: [{ maxN: 640, nb: 64 }, { maxN: Infinity, nb: 96 }], float32: [{ maxN: 6143, nb: 96 }, { maxN: Infinity, nb: 128 }] },
@@ -70,7 +72,7 @@ export const sm90PotrfTuning: PotrfTuning = {
     // The fused driver for every n on the large path (from 256 with fewer matrices than SMs): 256 x 16
     // 0.206 ms, 512 x 16 0.377 against the recursion's 0.413 and 0.980 (float64, no lookahead).
     diagonalMinN: 256,
-    // The panel in one launch (session 8, H100, potrf-blocked.mjs "default plan" rows, ms, one launch /
+    // The panel in one launch (H100, 2026-11-27, potrf-blocked.mjs "default plan" rows, ms, one launch /
     // two): one matrix float64 2048 1.280 / 1.344, 4096 3.557 / 3.580, 8192 10.40 / 10.67, but 12288
     // 25.41 / 24.79 and 16384 51.26 / 49.94 (the row blocks spin on SMs the side stream's trailing
     // update would use while the diagonal block is factored; 8192-12288 not measured); float32 2048
@@ -97,25 +99,24 @@ export const sm90GetrfTuning: GetrfTuning = {
   // The trailing update reads and writes the trailing matrix once per panel, so wider panels cut
   // its traffic: f32 32 vs 16 ran 1.13x (n = 256) and 1.31x (512) faster; f64 0.95x and 1.01x.
   panelWidest: { float64: 16, float32: 32 },
-  // The recursive driver (issue 13): GUESSES, not yet measured, to be swept on the H100 (n x count
-  // against the blocked design; the leaf widths and thread counts by ptxas spills and time). The
-  // thresholds follow the issue's numbers (512 x 500 at 28 ms vs the vendor's 19.5; one 4096 matrix
-  // on one SM); the leaf budget is what 1024 threads leave of the 64K registers less the reduction's.
+  // The recursive LU over the whole batch. Its leaf widths and thread counts were chosen by ptxas
+  // spills, not swept on a GPU; the leaf budget is what 1024 threads leave of the 64K registers less
+  // the reduction's.
   //
   // float64 from n = 2560 (H100, 2026-11-26, scripts/probe/getrf-recursion.mjs, one matrix, ms
   // default / recursion / cuSOLVER getrf: 1024 4.93 / 7.43 / 2.41, 2048 16.9 / 18.7 / 5.75, 3000
   // 43.4 / 32.3 / 9.62, 4096 146 / 48.8 / 14.1, 6144 367 / 97.3 / 25.1; its factors agree with
   // cuSOLVER's to 1e-10 max|A| at 1000 ... 6144 (CHECK=1), and its GPU tests against the CPU pass at
-  // 256 ... 512; those at 1000 ... 2048 spend their time in the host reference). float32 was off
-  // until the blocked driver (session 6; its GPU tests pass in float32, timings below).
+  // 256 ... 512; those at 1000 ... 2048 spend their time in the host reference). float32 likewise
+  // since the blocked driver (its GPU tests pass in float32, timings below).
   recursion: {
     minN: { float64: 2560, float32: 2560 },
-    // Few matrices from 1024 since the blocked driver (session 6, one matrix, H100,
-    // getrf-blocked.mjs): float64 1024 blocked 64 / wide 64 3.91 ms against 4.93 for the design it
-    // replaces (cuSOLVER 2.42); 4096 28.6 (the recursion 50.5, cuSOLVER 14.2). float32 (on since):
+    // Few matrices from 1024 on the blocked driver (H100, 2026-11-26, one matrix,
+    // scripts/probe/getrf-blocked.mjs): float64 1024 blocked 64 / wide 64 3.91 ms against 4.93 for
+    // the one-block design (cuSOLVER 2.42); 4096 28.6 (the recursion 50.5, cuSOLVER 14.2). float32:
     // 1024 3.53 against 4.66 (cuSOLVER 2.09), 4096 23.2 against 70.9 (cuSOLVER 12.5).
     minNFew: { float64: 1024, float32: 1024 },
-    // Batches of at least as many matrices as SMs, from 256 (session 7, H100, getrf-blocked.mjs,
+    // Batches of at least as many matrices as SMs, from 256 (H100, 2026-11-26, getrf-blocked.mjs,
     // float64, 256 matrices, ms; blocked driver / the one-block-per-matrix design / getrfBatched):
     // 256 1.59 (panels of 64) / 1.84 / 2.10; 512 6.56 (panels of 128) / 10.0 / 9.92; 768 15.3 /
     // 29.4 / 27.0.
@@ -124,8 +125,8 @@ export const sm90GetrfTuning: GetrfTuning = {
     maxThreads: 1024,
     valueRegisters: 40,
   },
-  // Issue 13, session 6: GUESSES, written without a GPU, to be measured with
-  // scripts/probe/getrf-blocked.mjs. The recursion was host-bound at 4096 (4,099 launches at 12-13
+  // The blocked LU (re-measure: scripts/probe/getrf-blocked.mjs, cuSOLVER in the same run; the
+  // entries below give the measured rows). The recursion was host-bound at 4096 (4,099 launches at 12-13
   // us each, laswp alone 1,406). Panel by panel with the recursion's tall leaves inside a panel it
   // is still ~3,600 (704 leaves of 4 columns: what one SM's registers hold of 3,000+ rows, four
   // launches around each); with the wide leaf (generate-wide.ts: the whole 64-column panel in one
@@ -136,16 +137,16 @@ export const sm90GetrfTuning: GetrfTuning = {
   blocked: {
     minN: { float64: 0, float32: 0 },
     // Panels of 128 for the batches of 385-1023 (only batches take the blocked path there): 512 x 256
-    // 6.56 ms against 6.99 with 64, 768 x 256 15.3 against 17.6 (float64, H100, session 7); 64 at 256
-    // (1.59 against 1.67) and for one large matrix (session 6).
-    // Session 9 (spread leaves, one matrix): float64 panels of 256 from 12288, where the trailing
+    // 6.56 ms against 6.99 with 64, 768 x 256 15.3 against 17.6 (float64, H100, 2026-11-26); 64 at 256
+    // (1.59 against 1.67) and for one large matrix.
+    // Spread leaves, one matrix (H100, 2026-11-27): float64 panels of 256 from 12288, where the trailing
     // GEMM's k = 64 had cost most (16384: 235.7 ms against 257.8 with 128 and 342.9 with 64; 8192:
     // 78.2 against 70.6 with 64). float32 not measured above 8192: 64 kept.
     panel: {
       float64: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: 12287, nb: 64 }, { maxN: Infinity, nb: 256 }],
       float32: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: Infinity, nb: 64 }],
     },
-    // Session 10 (spread leaves on batches of 2 and 4, float64, lookahead, H100, ms, panels of 64 / 128
+    // Spread leaves on batches of 2 and 4 (H100, 2026-11-27, getrf-blocked.mjs, float64, lookahead, ms, panels of 64 / 128
     // / 256; cuSOLVER's getrf a matrix in turn): 4096 x 2 30.3 / 32.7 / 35.3 (28.1), 4096 x 4 38.1 /
     // 38.7 / 41.1 (56.4), 8192 x 2 109.9 / 93.1 / 94.2 (78.8), 8192 x 4 188.5 / 145.7 / 128.9 (157.5):
     // batches take panels of 256 from 8192 as one matrix does from 12288 (6144-8191 not measured:
@@ -156,7 +157,7 @@ export const sm90GetrfTuning: GetrfTuning = {
     },
     lookaheadFrom: { float64: 4096, float32: 4096 },
     wideLeaf: { float64: 64, float32: 64 },
-    // Session 11 (H100, scripts/probe/getrf-cluster-f32.mjs, one float32 matrix, cluster leaves from
+    // Leaf sub-block width (H100, 2026-11-27, scripts/probe/getrf-cluster-f32.mjs, one float32 matrix, cluster leaves from
     // 1024 rows, ms, sub-blocks of 16 / the recursion's 32; cuSOLVER in the same run): 1100 3.75 / 3.95
     // (2.38), 2048 7.93 / 8.23 (4.87), 4096 18.89 / 19.14 (12.46). And a cold first call: NVRTC
     // compiles a float32 wide leaf of 32-column sub-blocks in ~10 s (32 unrolled columns; one a
@@ -164,7 +165,7 @@ export const sm90GetrfTuning: GetrfTuning = {
     // on a fresh machine; the leaves of 16 compiled in 14 s (the other kernels already compiled).
     // float64 keeps the recursion's 16.
     widest: { float64: 16, float32: 16 },
-    // The wide leaf over many blocks (generate-spread.ts; session 9, scripts/probe/getrf-spread.mjs,
+    // The wide leaf over many blocks (generate-spread.ts; H100, 2026-11-27, scripts/probe/getrf-spread.mjs,
     // one m x 64 panel, H100, ms, wide / spread over at most 32 blocks): float64 1024 0.29 / 0.31,
     // 2048 0.36 / 0.36, 4096 0.58 / 0.37, 8192 1.10 / 0.42, 16384 2.93 / 0.51 (at most 16 / 64 / 128
     // blocks: 0.43 / 0.46 / 0.48 at 4096, 0.40 / 0.46 / 0.49 at 8192, within 6% at 16384); float32 4096
@@ -175,34 +176,30 @@ export const sm90GetrfTuning: GetrfTuning = {
     // cuSOLVER's, float32 as far from them as the wide leaf's: near ties), the one-panel probe (the
     // spread leaf's output equal to the wide leaf's, both dtypes) and the host emulation with every block at once
     // (test/cuda/getrf-spread-host-emulation.test.ts: partial blocks, several matrices, ties, zero
-    // columns, NaN) checked it; so did the GPU tests (session 10, H100: test/gpu/getrf-spread.test.ts,
-    // the leaf alone against dgetf2 and n = 2600 by residual; factor.test.ts "spread leaves", odd
-    // layouts, 1-5 matrices, singular and NaN, against the CPU; session 9's runs that printed nothing
-    // were the runner holding the report of a file that takes minutes). Batches of up to 4 (32 blocks
-    // a matrix: 128 of the 132 SMs), session 10, float64 lookahead, ms, wide / spread leaves (panels
+    // columns, NaN) checked it; so do the GPU tests (test/gpu/getrf-spread.test.ts: the leaf alone
+    // against dgetf2 and n = 2600 by residual; factor.test.ts "spread leaves", odd layouts, 1-5
+    // matrices, singular and NaN, against the CPU). Batches of up to 4 (32 blocks
+    // a matrix: 128 of the 132 SMs; H100, 2026-11-27), float64 lookahead, ms, wide / spread leaves (panels
     // of 64): 4096 x 2 32.1 / 30.3, 4096 x 4 38.7 / 38.1, 8192 x 2 (panels of 128) 125.0 / 93.1,
     // 8192 x 4 (panels of 256 spread, 128 wide) 155.7 / 128.9.
-    // The cluster form (session 10, generate-spread.ts; H100, scripts/probe/getrf-spread.mjs, one
+    // The cluster form (generate-spread.ts; H100, 2026-11-27, scripts/probe/getrf-spread.mjs, one
     // m x 64 panel, ms, wide / grid form / cluster of 16 blocks of 512 threads, final kernel):
     // float64 1024 0.524 / 0.365 / 0.233, 2048 0.331 / 0.316 / 0.232, 4096 0.542 / 0.353 / 0.281
     // (factors and pivots equal to the wide leaf's; the wide leaf's 1024 row an outlier: 0.21-0.36
     // in earlier runs); 256 threads a block 2-66% slower (mostly 3-12%), 1024 no faster; at 512
     // rows the wide leaf won (0.173 against 0.203). Whole LU, float64, default plan
     // (getrf-blocked.mjs; cuSOLVER in the same run; each row from a fresh machine of the same
-    // type): 2048 9.98-10.26 (wide leaves) -> 8.86 ms (5.78), 4096 25.85 (session 9: the grid form
-    // from 2560 rows; 26.5-26.9 this session) -> 20.36 (14.06), 8192 70.6 (71.0-73.2 this session)
-    // -> 65.6 (39.3); pivots equal to cuSOLVER's. float32: the leaf alone is
-    // right and fast (1024 0.326 / 0.296, 4096 0.440 / 0.270, 8192 0.693 / 0.412), but the whole
-    // float32 LU at 2048 and 4096 with the cluster form did not finish on the GPU (two runs; cause
-    // not found: the same shapes finish in float64), so float32 stays off it (Infinity: even
-    // where forced) until that is found. Session 11 found it: not the GPU but the cold compiles of
-    // the float32 wide leaves (~10 s each, see `widest`), past the probe's time limit; every
-    // launch returned under CUDA_LAUNCH_BLOCKING and the main thread sat in NVRTC. Whole float32
+    // type): 2048 9.98-10.26 (wide leaves) -> 8.86 ms (5.78), 4096 25.85 (the grid form from 2560
+    // rows; 26.5-26.9 in the same runs) -> 20.36 (14.06), 8192 70.6 (71.0-73.2 in the same runs)
+    // -> 65.6 (39.3); pivots equal to cuSOLVER's. float32: the leaf alone (1024 0.326 / 0.296,
+    // 4096 0.440 / 0.270, 8192 0.693 / 0.412). A whole float32 LU's first call on a fresh machine
+    // spends its time in NVRTC compiling the float32 wide leaves (~10 s each, see `widest`), not on
+    // the GPU. Whole float32
     // LU, cluster leaves from 1024 rows / the grid form from 2560 (H100, getrf-cluster-f32.mjs, ms,
     // cuSOLVER in the same run): 1100 4.01 / 3.97 (2.39), 2048 8.28 / 8.75 (4.87), 4096 19.16 /
     // 22.46 (12.43); pivots equal to cuSOLVER's at 1100 and 2048 (4096: near ties, 2584 rows
-    // equal on both paths, as session 9 found for the wide leaf).
-    // Session 12 (H100; scripts/probe/getrf-exchanges.sh, leaf alone, ms, pull / push / signal /
+    // equal on both paths, as for the wide leaf).
+    // The exchange (H100, 2026-11-27; scripts/probe/getrf-exchanges.sh, leaf alone, ms, pull / push / signal /
     // pull fused / push fused / signal fused; every output equal to the wide leaf's): float64 1024
     // x 64 0.293 / 0.252 / 0.235 / 0.231 / 0.199 / 0.220, 2048 0.232 / 0.235 / 0.253 / 0.237 /
     // 0.221 / 0.286, 4096 0.284 / 0.254 / 0.294 / 0.272 / 0.250 / 0.305; float32 1024 0.237 / 0.259

@@ -29,7 +29,7 @@ export const sm90GemmTuning: GemmTuningOverrides = {
     { maxDim: 160, config: { bm: 128, bn: 128, bk: 16, wm: 2, wn: 4, stages: 3 } },
     { maxDim: 1024, config: { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 } },
     // One large C (the factorizations' trailing updates): tiles in groups of 16 tile rows, so the
-    // blocks resident at once share A's and B's panels in L2 (session 7, H100: C 8192^2 -= A A^T,
+    // blocks resident at once share A's and B's panels in L2 (H100, 2026-11-26: C 8192^2 -= A A^T,
     // k = 512, 34.2 -> 37.6 TFLOP/s; potrf 16384 57.2 -> 54.0 ms). Below, the plain order keeps
     // the 128 registers (4 blocks per SM) that batched squares need (the grouping's index
     // arithmetic took 146: 5-13% lost at n = 192 ... 1024).

@@ -11,7 +11,7 @@ import type { TridiagTuning } from './tridiag-types.js';
  * 20 171.8 / 17.5, 171.4 / 17.5, 748.0 / 341.2, 28.3.
  *
  * The split design (record, apply, finish; kernels/tridiag/generate-apply.ts): `splitFrom` 256,
- * measured on the H100 (session 7, scripts/probe/syev-split.mjs, float64 vectors, ms, one kernel /
+ * measured on the H100 (2026-11-26, scripts/probe/syev-split.mjs, float64 vectors, ms, one kernel /
  * split / XsyevBatched): 64 x 2000 9.28 / 10.80 / 6.95; 128 x 500 19.49 / 21.88 / 6.44; 256 x 100
  * 49.19 / 40.12 / 12.08; 512 x 20 170.2 / 128.5 / 29.4 (float32 alike). The crossover lies between
  * 128 and 256; at 512 record takes 94.6 ms (the one-thread chain ~75 of it) and apply 35.1 (rows of

@@ -15,8 +15,10 @@ export const defaultTrsmTuning: TrsmTuning = {
   blockThreads: 256,
   sharedTarget: 48 * 1024,
   splitAlign: 16,
-  // Inverted diagonal blocks (issue 13): awaiting a measurement (scripts/probe/potrf-blocked.mjs and
-  // `bench trsm` at t = 256 ... 2048, one matrix and batches). Guesses: from 512 the recursion's
+  // Inverted diagonal blocks: chosen by launch counts, not swept (re-measure with
+  // scripts/probe/potrf-blocked.mjs and `myriad bench trsm` at t = 256 ... 2048, one matrix and
+  // batches; inside the recursive potrf they measured 2.649 / 6.367 / 14.235 ms at n = 1024 / 2048 /
+  // 4096 against 2.419 / 6.233 / 15.538 without, H100, 2026-11-26). From 512 the recursion's
   // substitution leaves (64 launches of a thread per vector at t = 2048, 3 TFLOP/s on an H100) cost
   // more than one batched trtri of 256-blocks (a chain of ~35 small launches, once per call) and
   // a GEMM with k = 256 per block; 1 GiB bounds the workspace of large batches.
