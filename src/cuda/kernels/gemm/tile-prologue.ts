@@ -24,7 +24,7 @@ export function tileBlockPrologue(layouts: GemmOperandLayouts, triangle?: Uplo, 
     : `// Tiles in groups of ${tileGroup} tile rows, column by column within a group (rows fastest):
   // the blocks resident at once then share a few panels of A and B in L2. In plain column order
   // every wave of blocks walks all of A's panels, evicted by the time the next wave comes
-  // (C 8192^2 -= A A^T: 1.8 GB read from DRAM where 0.8 suffices; Nsight Compute, session 7).
+  // (C 8192^2 -= A A^T: 1.8 GB read from DRAM where 0.8 suffices; Nsight Compute, H100, 2026-11-26).
   const int tilesM = (m + BM - 1) / BM, tilesN = (n + BN - 1) / BN;
   const int group = blockIdx.x / (${tileGroup} * tilesN), first = group * ${tileGroup};
   const int groupRows = min(${tileGroup}, tilesM - first);
