@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The GPU machine's one-call check (see ../shared/device/README.md). Usage there:
+# The GPU machine's one-call check: the GPU tests, benchmarks and sanitizer runs in one go. Usage
+# on the GPU machine (after scripts/pack-device.sh and npm run build here):
 #   source .device/boot.sh && scripts/gpu-check.sh [steps...]
 # steps (default: all, in this order): api bench tsm2 tests sanitize; also: host (the host path:
-# its tests and the host-start benchmarks of the host-path issue on every GPU listed in HOST_DEVICES)
+# its tests and the host-start benchmarks of BENCHMARKS.md on every GPU listed in HOST_DEVICES)
 # Every step writes its log or JSON to $OUT (or ./out) as it goes, so a run cut short still
 # returns what it finished.
 set -uo pipefail
@@ -38,7 +39,7 @@ for step in $steps; do
       done
       cat "$out/host.txt" ;;
     sanitize)
-      # memcheck over the GEMM and factorisation suites (issues 3 and 4); kernels come from the
+      # memcheck over the GEMM and factorisation suites; kernels come from the
       # disk cache filled by the tests step, so run that first in the same call. API errors are not
       # reported: the launcher reads a kernel's parameter layout with cuFuncGetParamInfo until the
       # driver answers CUDA_ERROR_INVALID_VALUE (past the last parameter), which is by design.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Packs .device/ for the GPU machine (see ../shared/device/README.md), then drops koffi's builds
+# Packs .device/ (Node and the production dependencies) for the GPU machine with the workspace's
+# packer, then drops koffi's builds
 # for other platforms so that the working tree plus .device stays well under the 64 MiB limit.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)

@@ -1,4 +1,4 @@
-// Issue 13: the fused diagonal kernel alone (potrf/generate-diagonal.ts), one matrix, CUDA events
+// The large Cholesky's fused diagonal kernel alone (potrf/generate-diagonal.ts), one matrix, CUDA events
 // around 20 launches (median of 5 such), by nb and by `size` (steps run): the fixed cost (size 1)
 // against the cost per step.
 import { open } from '../../dist/src/index.js';

@@ -1,4 +1,4 @@
-// Issue 13: the FP64 tensor-core GEMM's configurations on the large Cholesky's trailing-update shape
+// The FP64 tensor-core GEMM's configurations on the large Cholesky's trailing-update shape
 // (C n x n -= A A^T, A n x k, 'N','T', beta = 1), the largest mma band of the tuning table replaced
 // by each, CUDA events, median of 5 after 2 warm-ups; cuBLAS's gemm of the same shape beside.
 // Usage: node scripts/probe/gemm-configs.mjs [n=8192] [ks=512] [dtype=float64]

@@ -1,4 +1,4 @@
-// Issue 13, session 6 (spread leaves: session 9): getrf's blocked large-path driver (panels by the wide leaf or by the recursion's
+// getrf's blocked large-path driver (panels by the wide leaf or by the recursion's
 // tall leaves, one swaps launch a panel, trsm and GEMM, lookahead on a side stream) against the recursion by halves and cuSOLVER's
 // dense getrf (cusolverDn?getrf), one matrix by default, CUDA events (ctx.time), median of 5 after 2
 // warm-ups, A reset from a pristine copy before each timed call (outside the timing).
@@ -39,7 +39,7 @@ const ALL_PATHS = [
   ['blocked 64, spread 64', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: false, spreadLeaf: true }],
   ['blocked 64, spread 64, lookahead', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: true, spreadLeaf: true }],
   ['blocked 64, grid-spread 64, lookahead', { recursive: true, panels: true, panelWidth: 64, wideLeaf: 64, lookahead: true, spreadLeaf: true, spreadCluster: false }],
-  // Session 11: the cluster form's exchanges and the fused search (written without device time).
+  // The cluster form's exchanges and the fused search.
   ['default, push', { spreadExchange: 'push' }],
   ['default, signal', { spreadExchange: 'signal' }],
   ['default, fused', { spreadFusedSearch: true }],

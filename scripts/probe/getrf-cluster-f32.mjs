@@ -1,7 +1,7 @@
-// Session 11: the whole LU with the spread leaf's cluster form from MINROWS rows (a table copy),
+// The whole LU with the spread leaf's cluster form from MINROWS rows (a table copy),
 // against the table's own plan and cuSOLVER, CUDA events, median of 5 after 2 warm-ups, A reset
-// before each call; pivots against cuSOLVER's. Session 10's "float32 LU does not finish" was the
-// cold compile of the float32 wide leaves (NVRTC, ~10 s each: 32 unrolled columns), not the GPU.
+// before each call; pivots against cuSOLVER's. A first float32 call on a cold kernel cache spends
+// its time compiling the float32 wide leaves (NVRTC, seconds each), not on the GPU: TRACE shows it.
 // Usage: N=1100,2048,4096 DTYPE=float32 MINROWS=1024,1e9 LOOKAHEAD=1 node scripts/probe/getrf-cluster-f32.mjs
 // [TRACE=file: every launch appended to the file, synchronously: the last line survives a kill].
 import { open, strided } from '../../dist/src/index.js';

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Session 11 (written without device time): one device call that measures and checks the spread
+# One call on the GPU machine that measures and checks the spread
 # leaf's cluster exchanges (pull, push, signal) and the fused search, in both dtypes, then runs the
 # GPU tests that force each of them. Every step under `timeout -s KILL` (a process inside NVRTC
 # ignores SIGTERM), its output kept under $OUT. On the GPU machine:
 #   bash scripts/probe/getrf-exchanges.sh
 source .device/boot.sh
 out=${OUT:-/tmp}
-# The compiled-module cache comes back with $OUT: copy it to .kcache here and carry it (run's
-# `carry`: [".device", "dist", ".kcache"]) so that the next call loads instead of compiling
-# (its keys hold the NVRTC and driver versions: a different machine recompiles, never misloads).
+# The compiled-module cache is written under $OUT: bring it back as .kcache in the working tree
+# (beside .device and dist) so that the next run loads instead of compiling (its keys hold the
+# NVRTC and driver versions: a different machine recompiles, never misloads).
 if [ -d .kcache ]; then mkdir -p "$out/kcache" && cp -r .kcache/. "$out/kcache/"; fi
 export MYRIAD_CACHE_DIR="$out/kcache"
 step() { local name=$1 limit=$2; shift 2; local s=$(date +%s); timeout -s KILL "$limit" "$@" > "$out/$name.txt" 2>&1; echo "[$name] rc $? in $(( $(date +%s) - s )) s"; }

@@ -1,10 +1,10 @@
-// Issue 13, session 9: one LU panel (m x 64, the blocked driver's leaf) by the wide leaf (one block,
+// One LU panel (m x 64, the blocked driver's leaf) by the wide leaf (one block,
 // generate-wide.ts) against the spread leaf (generate-spread.ts: the panel over G blocks) at several
 // blocks a matrix (the tuning's maxBlocks), CUDA events (ctx.time), median of 5 after 2 warm-ups,
 // A reset before each call (outside the timing). Also the largest difference of the factors and
 // whether the pivots agree with the wide leaf's (random data: no ties).
-// Session 10: BLOCKS entries cN or cNtT take the cluster form (a matrix's blocks one cluster of N, sm_90; T threads a block);
-// session 11: a suffix pull / push / signal picks its exchange (c16t512signal); a final fs fuses the search
+// BLOCKS entries cN or cNtT take the cluster form (a matrix's blocks one cluster of N, sm_90; T threads a block);
+// a suffix pull / push / signal picks its exchange (c16t512signal); a final fs fuses the search
 // into the previous column's update (32fs, c16t512fs, c16t512signalfs).
 // Usage (after npx tsc -p .): M=1024,4096 DTYPE=float64 BLOCKS=32,64,128,c8,c16 node scripts/probe/getrf-spread.mjs
 import { open, strided } from '../../dist/src/index.js';

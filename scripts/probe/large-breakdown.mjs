@@ -1,4 +1,4 @@
-// Issue 13: where a single large potrf/getrf spends its time. For each n: cuSOLVER's dense call;
+// Where a single large potrf/getrf spends its time. For each n: cuSOLVER's dense call;
 // ours as enqueued (CUDA events); the host time of the enqueue alone; ours replayed from a CUDA
 // graph (no host work between kernels: the bound of removing host cost); and the GPU time of each
 // kernel (events around every launch, summed by kernel name), so the gaps show.

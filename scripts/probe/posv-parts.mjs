@@ -1,5 +1,5 @@
-// Session 12: posv of one matrix with one right-hand side, in parts (issue 13: posv 1024 x 1 took
-// 3.3 ms where potrf alone took 0.7 and posv with 64 right-hand sides 1.15): the whole call, potrf
+// posv of one matrix with one right-hand side, in parts (where a posv's time goes beside its potrf:
+// docs/large-factorizations.md): the whole call, potrf
 // alone, the two triangular solves alone (on the factor), each by CUDA events (median of 5 after 2),
 // and the host's time to enqueue the whole call (performance.now, no synchronisation; median).
 // Usage: N=1024,2048,4096 DTYPE=float64 node scripts/probe/posv-parts.mjs

@@ -1,4 +1,4 @@
-// Issue 13: the large Cholesky's paths against each other and cuSOLVER, one matrix (float64 by
+// The large Cholesky's paths against each other and cuSOLVER, one matrix (float64 by
 // default), CUDA events, median of 7 after 2 warm-ups, all in one process on one device:
 //   recursion (the old path: by halves, leaves of 128 by the panel design, trsm by substitution
 //   leaves), with register leaves (the table's registerLeavesFew), with inverted trsm from t = 512
@@ -36,11 +36,11 @@ const ALL_PATHS = [
   ['recursion, register leaves', { recursive: true, blocked: false, trsm: { invertFrom: Infinity } }],
   ['recursion + inverted trsm', { recursive: true, blocked: false, trsm: { invertFrom: 512 } }],
   ['blocked 256, panel leaves', { recursive: true, blocked: true, panel: 256, variant: 'panel', trsm: { invertFrom: Infinity } }],
-  ['blocked 256 (session 4)', { recursive: true, blocked: true, panel: 256, diagonal: 0 }],
+  ['blocked 256, recursive diagonal blocks', { recursive: true, blocked: true, panel: 256, diagonal: 0 }],
   ['blocked 256, inverted panel', { recursive: true, blocked: true, panel: 256, trsm: { invertFrom: 256 } }],
   ['blocked 512', { recursive: true, blocked: true, panel: 512 }],
   ['blocked 512, inverted panel', { recursive: true, blocked: true, panel: 512, trsm: { invertFrom: 512 } }],
-  // Session 5: panels by the fused factor-and-inverse diagonal kernel (generate-diagonal.ts).
+  // Panels by the fused factor-and-inverse diagonal kernel (generate-diagonal.ts).
   ['fused diagonal 32', { recursive: true, blocked: true, diagonal: 32 }],
   ['fused diagonal 64', { recursive: true, blocked: true, diagonal: 64 }],
   ['fused diagonal 96', { recursive: true, blocked: true, diagonal: 96 }],
@@ -55,9 +55,9 @@ const ALL_PATHS = [
   ['fused 128 outer 1', { recursive: true, blocked: true, diagonal: 128, outerPanels: 1 }],
   ['fused 128 outer 2', { recursive: true, blocked: true, diagonal: 128, outerPanels: 2 }],
   ['fused 128 outer 4', { recursive: true, blocked: true, diagonal: 128, outerPanels: 4 }],
-  // Session 7: the one-block-per-matrix designs (the plan for batches of SMs or more below 1024 before).
+  // The one-block-per-matrix designs.
   ['per-matrix kernels', { recursive: false }],
-  // Session 8: the fused driver's panel in two launches (diagonal, then the solve) against one (generate-fused-panel.ts).
+  // The fused driver's panel in two launches (diagonal, then the solve) against one (generate-fused-panel.ts).
   ['default plan, two-launch panels', { fusedPanel: false }],
   ['default plan', undefined],
 ];

@@ -1,4 +1,4 @@
-// Session 13: syev's rows design (n = 9 ... 32) once each for compute-sanitizer (memcheck, racecheck):
+// syev's rows design (n = 9 ... 32) once each for compute-sanitizer (memcheck, racecheck):
 // strided batches whose count leaves a block's slots empty, idle lanes (n2 not dividing 32), both
 // dtypes, vectors and values, and list batches (the pointer array read only for live matrices).
 // Exits non-zero if any info is unexpected.

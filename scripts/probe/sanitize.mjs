@@ -1,4 +1,4 @@
-// Issue 13: the large paths at small sizes, once each, for compute-sanitizer (memcheck, racecheck):
+// The large paths at small sizes, once each, for compute-sanitizer (memcheck, racecheck):
 // potrf's fused-diagonal driver (one and two levels, lookahead, both uplo and dtypes), the getrf large
 // path (forced), the chained trsm (every left variant), posv and gesv through the trsm route. Exits
 // non-zero if any info is unexpected. Usage: compute-sanitizer --tool memcheck node scripts/probe/sanitize.mjs
@@ -31,7 +31,7 @@ for (const [dtype, uplo, n, count, force] of [
   getrfCuda(dev, { a: batch(a, n, n), ipiv, pivotStride: n, info }, { force: { recursive: true } });
   expectZero('getrf float64 600 (large path forced)', info);
 }
-// The spread leaf (session 12): the table's cluster form (float64 push, float32 push with the fused
+// The spread leaf: the table's cluster form (float64 push, float32 push with the fused
 // search), the grid form, and the signalling exchange, each on a blocked LU of 1100 rows.
 for (const [dtype, force, what] of [
   ['float64', {}, 'the table'], ['float32', {}, 'the table'],

@@ -1,4 +1,4 @@
-// Issue 13, session 12: posv / gesv of one large matrix with 1 ... 64 right-hand sides against
+// posv / gesv of one large matrix with 1 ... 64 right-hand sides against
 // cuSOLVER's dense factor + solve (cusolverDn?potrf + ?potrs, ?getrf + ?getrs) on the same data in
 // the same process. CUDA events (ctx.time), median of 5 after 2 warm-ups, A and B reset from
 // pristine copies before each timed call (outside the timing). Each path's solution is checked

@@ -1,4 +1,4 @@
-// Issue 17: syev with vectors, the tridiagonal family's split design (record the chain's
+// syev with vectors, the tridiagonal family's split design (record the chain's
 // rotations, apply them by blocks of rows over all SMs, finish: kernels/tridiag/generate-apply.ts)
 // against its one-kernel design and cusolverDnXsyevBatched, per dtype, ms (median of 5 after 2
 // warm-ups; A reset from a pristine copy before each timed call, outside the timing). Columns:

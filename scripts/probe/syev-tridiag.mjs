@@ -1,4 +1,4 @@
-// Issue 17: syev for n = 33 ... 512, the tridiagonal-QL kernel (kernels/tridiag) against the
+// syev for n = 33 ... 512, the tridiagonal-QL kernel (kernels/tridiag) against the
 // Jacobi block design and cusolverDnXsyevBatched, per dtype, vectors and values, ms (median of 5
 // after 2 warm-ups; A reset from a pristine copy before each timed call, outside the timing).
 // Tridiag shapes: the plan's, the working matrix forced into the global workspace, half the

@@ -1,4 +1,4 @@
-// Issue 17's eigvalsh column: syev with jobz 'values' on the default route (per-thread, rows,
+// syev with jobz 'values' (eigvalsh) on the default route (per-thread, rows,
 // tridiagonal + bisection by n) beside cusolverDnXsyevBatched with and without vectors, ms (median of
 // 5 after 2 warm-ups; A reset from a pristine copy before each timed call, outside the timing).
 //   node scripts/probe/syev-values.mjs [float64|float32|both] [16:20000,32:10000,...]

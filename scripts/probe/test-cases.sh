@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 12: the tests of one GPU test file whose names match each pattern, one after another,
+# The tests of one GPU test file whose names match each pattern, one after another,
 # each in a process of its own under a time limit (test-parallel.sh with SERIAL=1).
 # On the GPU machine: LIMIT=150 bash scripts/probe/test-cases.sh dist/test/gpu/factor.test.js "pattern" ...
 file=$1; shift

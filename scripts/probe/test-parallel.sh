@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU test cases, each "file.js::pattern" (or a whole "file.js") in a process of its own under a
 # time limit: a test file's report is written when its process ends, even run directly, so a
-# killed process reports nothing and keeps the loss to its own case. All at once (session 13),
+# killed process reports nothing and keeps the loss to its own case. All at once,
 # or one after another with SERIAL=1 (cases that each want the whole GPU: test-cases.sh).
 # Prints a line a case (rc, seconds, ok / not ok lines) and the failures; logs in $OUT/cases/.
 # On the GPU machine: LIMIT=480 bash scripts/probe/test-parallel.sh "dist/test/gpu/jacobi.test.js::syev on" ...

@@ -1,4 +1,4 @@
-// Issue 13: trsm side left with few right-hand sides on one large triangle (the solves after a large
+// trsm side left with few right-hand sides on one large triangle (the solves after a large
 // factorization): the flag-chained substitution against the other paths (inverted diagonal blocks,
 // the recursion) and cuBLAS's trsm on the same data, CUDA events, median of 7 after 2 warm-ups.
 // Usage: node scripts/probe/trsm-few.mjs [sizes=1024,4096,16384] [rhs=1,16,64] [dtype=float64]
