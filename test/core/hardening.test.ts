@@ -1,5 +1,5 @@
 /**
- * Issue 14: what a new user hit. One test per defect, each failing on the code before the fix:
+ * What a new user hit. One test per defect, each failing on the code before the fix:
  * overlapping outputs (with themselves and with any other argument), arguments that are not
  * objects, open() and dispose, devices/weights, huge and empty counts, value formatting,
  * cross-realm typed arrays, misspelled option keys, numpy 2 broadcasting in solve and matmul.

@@ -123,7 +123,7 @@ test('block plans: shared memory where A and V fit the sharedLimit, else a globa
         assert.ok(g >= 1 && g <= 32 && (g & (g - 1)) === 0);
       }
     }
-  // The issue's sizes: f64 n = 64 entirely in shared memory (A 32 KB + V 32 KB), 128 A only, 256 and 512 global.
+  // The benchmarked sizes: f64 n = 64 entirely in shared memory (A 32 KB + V 32 KB), 128 A only, 256 and 512 global.
   assert.deepEqual([64, 128, 256, 512].map((n) => { const p = syevB(n); return [p.aShared, p.vShared]; }),
     [[true, true], [true, false], [false, false], [false, false]]);
   // At the static 48 KiB: f64 n = 64 does not fit, n = 33 values do.

@@ -1,5 +1,5 @@
 /**
- * Issue 13's large-matrix paths without a GPU: the trsm by inverted diagonal blocks (when its plan
+ * The large-matrix paths without a GPU: the trsm by inverted diagonal blocks (when its plan
  * takes it, leaves exactly the blocks, and the whole plan run on the CPU: the diagonal-block kernel's
  * semantics, trtri, the copy and the GEMMs the launcher issues, against the CPU trsm for all 16
  * variants), the blocked (right-looking) Cholesky's steps run with the CPU's potrf, trsm and syrk
@@ -216,7 +216,7 @@ test('the inverted trsm\'s kernels compile for sm_90 without spills', { skip: NV
 test('the large Cholesky\'s panel kernels (diagonal, panel solve, the two fused) compile for sm_90 without spills at the table\'s widths', { skip: NVCC_SKIP, timeout: 120_000 }, async () => {
   // 64 and 96 (float64), 96 and 128 (float32); float64 128 is not in the table (its diagonal kernel
   // spills). The two-launch panel solve of float32 'upper' spills 8 bytes at 96 and 128 (40
-  // registers; so before this session too): the fused kernel, the default for fewer matrices than
+  // registers): the fused kernel, the default for fewer matrices than
   // SMs, does not, and is the one checked there.
   const params = [
     { dtype: 'float64', uplo: 'lower', nb: 64 }, { dtype: 'float64', uplo: 'upper', nb: 96 },

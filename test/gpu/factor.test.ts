@@ -238,7 +238,7 @@ function completedFactor(l: ReturnType<typeof layout>, count: number, info: Int3
   };
 }
 
-/** Issue 13's large Cholesky paths, forced one by one (the default plan is one of them). */
+/** The large Cholesky paths, forced one by one (the default plan is one of them). */
 const LARGE_PATHS: readonly [string, PotrfOptions][] = [
   ['recursion, panel leaves, substitution trsm', { force: { recursive: true, blocked: false, variant: 'panel', trsm: { invertFrom: Infinity } } }],
   ['recursion, inverted trsm', { force: { recursive: true, blocked: false, trsm: { invertFrom: 512 } } }],
@@ -411,7 +411,7 @@ function recursionCases(dev: GpuDevice, rng: Rng): void {
   try { checkGetrf(dev, rng, 'float64', 300, 300, 3, mixed); } finally { forced = saved; }
 }
 
-// getrf's blocked large-path driver (issue 13, session 6; kernels/getrf/launch.ts getrfPanels):
+// getrf's blocked large-path driver (kernels/getrf/launch.ts getrfPanels):
 // panels by the wide leaf (generate-wide.ts) or the recursion's tall leaves, one swaps launch a
 // panel for the other columns, trsm and GEMM; with and without lookahead (the side stream). Written without a GPU: one test() per case so that a slow
 // or stuck one shows. Against the CPU's dgetrf (A, pivots, info) where it is cheap enough here
@@ -645,7 +645,7 @@ test('getrf: every n, both precisions, rectangular, mixed regular/singular/NaN',
   }
 });
 
-// Session 7: batches of as many matrices as SMs or more take the blocked drivers from n = 256 (the
+// Batches of as many matrices as SMs or more take the blocked drivers from n = 256 (the
 // tables' crossovers; potrf panels of 64 to 640, getrf panels of 128 from 385): the default plan on
 // such batches, mixed with failing matrices, against the CPU.
 test('batches of SMs or more at n >= 256 (the blocked drivers by default): mixed failures, against the CPU', { skip, timeout: 600_000 }, () => {

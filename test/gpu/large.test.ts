@@ -1,5 +1,5 @@
 /**
- * Issue 13's large sizes on a real GPU (skipped where none is usable): one matrix of n = 4096 ...
+ * The large sizes on a real GPU (skipped where none is usable): one matrix of n = 4096 ...
  * 10240 is too large for the CPU reference in a test, so the factors are checked by LAPACK's
  * residual ratio computed with the GPU's GEMM (a family tested on its own against the CPU):
  *   potrf: ||A - L L^T||_1 / (n eps ||A||_1) < 30 (U^T U for upper),

@@ -1,7 +1,7 @@
 /**
  * The tridiagonal syev's split design (record the chain's rotations, apply them by blocks of rows
  * over all SMs, finish: kernels/tridiag/generate-apply.ts) on a real GPU (skipped where none is
- * usable), issue 17: against the CPU reference (info; eigenvalues within n eps ||A||), by the
+ * usable): against the CPU reference (info; eigenvalues within n eps ||A||), by the
  * residuals ||A V - V W|| / (n eps ||A||) and ||V^T V - I|| / (n eps) < 30 and against the one-kernel
  * design on the same data (the same chain: the same eigenvalues bit for bit; the same rotations in
  * the same order: vectors within n eps); n = 64, 100, 128, 200, 256, 384, 512, both dtypes, both

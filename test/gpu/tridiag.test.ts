@@ -1,6 +1,6 @@
 /**
  * Batched syev by tridiagonalization and implicit QL/QR on a real GPU (skipped where none is
- * usable), issue 17: against the CPU reference (info; eigenvalues within n eps ||A||) and by the
+ * usable): against the CPU reference (info; eigenvalues within n eps ||A||) and by the
  * residuals ||A V - V W|| / (n eps ||A||) and ||V^T V - I|| / (n eps) < 30; n = 33 ... 40, 47, 64,
  * 100, 128, 256, 512, both dtypes, both triangles, values and vectors, random, clustered, repeated,
  * diagonal, zero, graded and rank-deficient matrices, NaN among good ones, odd ld and stride with

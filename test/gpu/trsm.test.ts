@@ -106,7 +106,7 @@ test('trsm, every variant, n = 47 ... 512 (the recursion over GEMM); square B wh
   }
 });
 
-test('trsm by inverted diagonal blocks (issue 13): every variant at t = 1000, 1025 (the plan\'s choice) and forced at small t and blocks', { skip, timeout: 600_000 }, () => {
+test('trsm by inverted diagonal blocks: every variant at t = 1000, 1025 (the plan\'s choice) and forced at small t and blocks', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1213);
   for (const [v, c] of TRSM_VARIANTS.entries()) {

@@ -1,7 +1,7 @@
 /**
  * Test matrices and checks for syev and gesvd that do not depend on the Jacobi reference:
  * matrices with a known spectrum (Q diag(d) Q^T, Q a product of Householder reflectors), and the
- * residuals of issue 17: ||A V - V diag(w)||_F / (n eps ||A||_F), ||V^T V - I||_F / (n eps),
+ * residuals: ||A V - V diag(w)||_F / (n eps ||A||_F), ||V^T V - I||_F / (n eps),
  * ||A - U diag(s) VT||_F / (max(m, n) eps ||A||_F).
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Test matrices and checks for batched QR that need no second implementation (issue 18): the
+ * Test matrices and checks for batched QR that need no second implementation: the
  * Q of geqrf's reflectors (formed in float64 by the CPU reference's dorg2r), ||A - Q R||_F /
  * (max(m, n) eps ||A||_F) and ||Q^T Q - I||_F / (max(m, n) eps); random, graded (rows and columns
  * scaled over 12 decades), rank-deficient (rank about n / 2), zero-column and ill-conditioned

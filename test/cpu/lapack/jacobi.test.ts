@@ -1,6 +1,6 @@
 /**
  * syev and gesvd (cyclic Jacobi, src/cpu/lapack/jacobi.ts) against checks that do not depend on
- * it: residuals and orthogonality (issue 17's ratios, < 30), known spectra, trace and Frobenius
+ * it: residuals and orthogonality (LAPACK's test ratios, < 30), known spectra, trace and Frobenius
  * identities; NaN among good matrices; row-major, upper, padded layouts; the array level; and
  * validation errors that name the argument.
  */

@@ -1,5 +1,6 @@
 /**
- * trtri and poti defaults for any architecture (not yet swept): leaves and fused kernels of up to
+ * trtri and poti defaults for any architecture (not swept; `myriad bench trtri|potri|poti --backend
+ * cuda` times them against the vendor): leaves and fused kernels of up to
  * 32 (one column of the inverse per thread, 32 registers of it), 256 threads per block.
  */
 import type { TrtriTuning } from './trtri-types.js';

@@ -1,7 +1,8 @@
 import type { TsqrTuning } from './tsqr-types.js';
 
 /**
- * Not measured yet (written without a GPU, 2026-11-26): the routing rule follows the design
+ * Not swept (re-measure with `myriad bench tsqr --backend cuda`, which times the routed shapes
+ * against cuSOLVER; BENCHMARKS.md has its H100 rows): the routing rule follows the design
  * (TSQR reads A three times and writes Q once; the Householder kernels need the matrix in shared
  * memory), `fallbackRatio` the stability argument of tsqr-types.ts, `blocksPerSm` the occupancy
  * of the Gram kernel (about 33 KiB of shared memory per block).
