@@ -15,12 +15,14 @@ import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
 import * as arrays from './array.js';
 import * as qrArrays from './array-qr.js';
 import {
-  hostInts, prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareOrmqr, prepareGetrf, prepareGetrs,
+  checkFlag, hostInts, prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareOrmqr, prepareGetrf, prepareGetrs,
   prepareSyev, prepareSyrk, prepareTrsm, prepareTrtri,
   type CholeskySolveArgs, type FactorArgs, type GelsArgs, type GemmArgs, type GeqrfArgs, type OrgqrArgs, type OrmqrArgs, type GesvArgs, type GesvdArgs, type GetrfArgs, type GetrsArgs,
   type IntAllocator, type SyevArgs, type SyrkArgs, type TrmmArgs, type TrsmArgs, type TrtriArgs,
 } from './prepare.js';
 import { columnMajorCopy } from './rowmajor.js';
+import { checkCall } from './check.js';
+import type { InfoOp } from '../core/info.js';
 import { makePreparers, type PreparedCall } from './prepared.js';
 import { CaptureRecorder, deviceRecording, Recording, type Captured } from './capture.js';
 import type { DeviceBackend } from '../core/device-backend.js';
@@ -78,15 +80,15 @@ export class Context {
   }
   /** Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite. */
   potrf<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('potrf', prepareFactor(args, 'potrf', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('potrf', prepareFactor(args, 'potrf', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** Solves A X = B in place of B, with A's Cholesky factor from potrf. */
   potrs<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    return this.execute('potrs', prepareCholeskySolve(args, 'potrs', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('potrs', prepareCholeskySolve(args, 'potrs', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** Factors A (potrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
   posv<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    return this.execute('posv', prepareCholeskySolve(args, 'posv', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('posv', prepareCholeskySolve(args, 'posv', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /**
    * LU with partial pivoting, P A = L U, in place. ipiv is 0-based: row j was swapped with row
@@ -94,27 +96,27 @@ export class Context {
    * variable batch the largest min(m, n) in it. info[i] = k > 0: U(k,k) is exactly zero.
    */
   getrf<S extends Storage>(args: GetrfArgs<S>): PivotResult<S> {
-    return this.execute('getrf', prepareGetrf(args, this.intsFor(args))) as PivotResult<S>;
+    return this.execute('getrf', prepareGetrf(args, this.intsFor(args)), checkFlag(args)) as PivotResult<S>;
   }
   /** Solves op(A) X = B with the LU factors and pivots from getrf. */
   getrs<S extends Storage>(args: GetrsArgs<S>): InfoResult<S> {
-    return this.execute('getrs', prepareGetrs(args, this.intsFor(args))) as InfoResult<S>;
+    return this.execute('getrs', prepareGetrs(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
   gesv<S extends Storage>(args: GesvArgs<S>): PivotResult<S> {
-    return this.execute('gesv', prepareGesv(args, this.intsFor(args))) as PivotResult<S>;
+    return this.execute('gesv', prepareGesv(args, this.intsFor(args)), checkFlag(args)) as PivotResult<S>;
   }
   /** Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero. */
   trtri<S extends Storage>(args: TrtriArgs<S>): InfoResult<S> {
-    return this.execute('trtri', prepareTrtri(args, this.intsFor(args))) as InfoResult<S>;
+    return this.execute('trtri', prepareTrtri(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** U U^T ('upper') or L^T L ('lower') into the same triangle. */
   lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('lauum', prepareFactor(args, 'lauum', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('lauum', prepareFactor(args, 'lauum', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle. */
   potri<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('potri', prepareFactor(args, 'potri', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('potri', prepareFactor(args, 'potri', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /**
    * Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)
@@ -122,12 +124,14 @@ export class Context {
    * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.
    */
   syev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> {
+    const checked = checkFlag(args);
     const r = this.admit('syev', prepareSyev(args, this.intsFor(args)));
     const a = columnMajorCopy(r.a, 'a');
     const w = columnMajorCopy(r.w, 'w');
     this.run('syev', { ...r, a: a.batch, w: w.batch });
     if (r.jobz === 'vectors') this.afterDevice(() => a.writeBack());
     this.afterDevice(() => w.writeBack());
+    if (checked) this.afterDevice(() => checkCall('syev', this.hostInfo(r.info), r as unknown as Record<string, unknown>));
     return { info: r.info as IntsFor<S> };
   }
   /**
@@ -136,6 +140,7 @@ export class Context {
    * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.
    */
   gesvd<S extends Storage>(args: GesvdArgs<S>): InfoResult<S> {
+    const checked = checkFlag(args);
     const r = this.admit('gesvd', prepareGesvd(args, this.intsFor(args)));
     const a = columnMajorCopy(r.a, 'a');
     const s = columnMajorCopy(r.s, 's');
@@ -143,6 +148,7 @@ export class Context {
     const vt = r.vt === undefined ? undefined : columnMajorCopy(r.vt, 'vt');
     this.run('gesvd', { ...r, a: a.batch, s: s.batch, u: u?.batch, vt: vt?.batch });
     this.afterDevice(() => { s.writeBack(); u?.writeBack(); vt?.writeBack(); });
+    if (checked) this.afterDevice(() => checkCall('gesvd', this.hostInfo(r.info), r as unknown as Record<string, unknown>));
     return { info: r.info as IntsFor<S> };
   }
 
@@ -152,14 +158,14 @@ export class Context {
    * info), and the matrix is left as potrf leaves it.
    */
   poti<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('poti', prepareFactor(args, 'poti', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('poti', prepareFactor(args, 'poti', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /**
    * Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the
    * diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0.
    */
   geqrf<S extends Storage>(args: GeqrfArgs<S>): InfoResult<S> {
-    return this.execute('geqrf', prepareGeqrf(args, this.intsFor(args))) as InfoResult<S>;
+    return this.execute('geqrf', prepareGeqrf(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n). */
   orgqr<S extends Storage>(args: OrgqrArgs<S>): void {
@@ -178,7 +184,7 @@ export class Context {
    * info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed.
    */
   gels<S extends Storage>(args: GelsArgs<S>): InfoResult<S> {
-    return this.execute('gels', prepareGels(args, this.intsFor(args))) as InfoResult<S>;
+    return this.execute('gels', prepareGels(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
 
   /**
@@ -187,7 +193,7 @@ export class Context {
    */
   readonly prepare: Preparers = makePreparers({
     intsFor: (args) => this.intsFor(args),
-    execute: (op, request) => this.execute(op, request),
+    execute: (op, request, checked) => this.execute(op, request, checked),
   }) as Preparers;
 
   // -------------------------------------------------------------------------------------------
@@ -362,7 +368,7 @@ export class Context {
    * right-hand sides copied to column-major and written back after the device (COPIED), and the
    * call's integers returned where it has them.
    */
-  private execute(op: OpName, validated: object): unknown {
+  private execute(op: OpName, validated: object, checked = false): unknown {
     const request = validated as Record<string, unknown>;
     const copied = COPIED[op];
     if (copied === undefined) {
@@ -380,6 +386,7 @@ export class Context {
       copied.forEach((field, i) => { if (!read?.includes(field)) this.afterDevice(() => copies[i]!.writeBack()); });
     }
     if (request.info === undefined) return undefined;
+    if (checked) this.afterDevice(() => checkCall(op as InfoOp, this.hostInfo(request.info as IntStorage), request));
     return op === 'getrf' || op === 'gesv' ? { info: request.info, ipiv: request.ipiv } : { info: request.info };
   }
 
@@ -400,6 +407,11 @@ export class Context {
       freshInts.add(ints);
       return ints;
     };
+  }
+
+  /** A call's info on the host (read back, after the call, where it is device memory). */
+  private hostInfo(info: IntStorage): Int32Array {
+    return isDeviceStorage(info) ? this.needDevice('check').download(info) as Int32Array : info;
   }
 
   private needDevice(what: string): DeviceBackend {
