@@ -14,6 +14,8 @@ import { cpuBackend } from '../cpu/backend.js';
 import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
 import * as arrays from './array.js';
 import * as qrArrays from './array-qr.js';
+import * as elementwise from './elementwise.js';
+import type { NDArray } from './array.js';
 import {
   checkFlag, hostInts, prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareOrmqr, prepareGetrf, prepareGetrs,
   prepareSyev, prepareSyrk, prepareTrsm, prepareTrtri,
@@ -227,28 +229,58 @@ export class Context {
   // -------------------------------------------------------------------------------------------
   // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts).
 
-  matmul(a: arrays.NDArray, b: arrays.NDArray): arrays.NDArray { return arrays.matmul(this, a, b); }
-  cholesky(a: arrays.NDArray, options?: arrays.CholeskyOptions): arrays.NDArray { return arrays.cholesky(this, a, options); }
-  choleskyEx(a: arrays.NDArray, options?: arrays.CholeskyOptions): arrays.WithInfo<{ factor: arrays.NDArray }> { return arrays.choleskyEx(this, a, options); }
-  lu(a: arrays.NDArray): arrays.LuResult { return arrays.lu(this, a); }
-  luEx(a: arrays.NDArray): arrays.WithInfo<arrays.LuResult> { return arrays.luEx(this, a); }
-  solve(a: arrays.NDArray, b: arrays.NDArray): arrays.NDArray { return arrays.solve(this, a, b); }
-  solveEx(a: arrays.NDArray, b: arrays.NDArray): arrays.WithInfo<{ x: arrays.NDArray }> { return arrays.solveEx(this, a, b); }
-  choleskySolve(factor: arrays.NDArray, b: arrays.NDArray, options?: arrays.CholeskyOptions): arrays.NDArray { return arrays.choleskySolve(this, factor, b, options); }
-  inv(a: arrays.NDArray, options?: arrays.InvOptions): arrays.NDArray { return arrays.inv(this, a, options); }
-  invEx(a: arrays.NDArray, options?: arrays.InvOptions): arrays.WithInfo<{ inverse: arrays.NDArray }> { return arrays.invEx(this, a, options); }
-  triangularSolve(a: arrays.NDArray, b: arrays.NDArray, options?: arrays.TriangularSolveOptions): arrays.NDArray { return arrays.triangularSolve(this, a, b, options); }
-  eigh(a: arrays.NDArray, options?: arrays.EighOptions): arrays.EighResult { return arrays.eigh(this, a, options); }
-  eighEx(a: arrays.NDArray, options?: arrays.EighOptions): arrays.WithInfo<arrays.EighResult> { return arrays.eighEx(this, a, options); }
-  eigvalsh(a: arrays.NDArray, options?: arrays.EighOptions): arrays.NDArray { return arrays.eigvalsh(this, a, options); }
-  eigvalshEx(a: arrays.NDArray, options?: arrays.EighOptions): arrays.WithInfo<{ values: arrays.NDArray }> { return arrays.eigvalshEx(this, a, options); }
-  svd(a: arrays.NDArray): arrays.SvdResult { return arrays.svd(this, a); }
-  svdEx(a: arrays.NDArray): arrays.WithInfo<arrays.SvdResult> { return arrays.svdEx(this, a); }
-  svdvals(a: arrays.NDArray): arrays.NDArray { return arrays.svdvals(this, a); }
-  svdvalsEx(a: arrays.NDArray): arrays.WithInfo<{ values: arrays.NDArray }> { return arrays.svdvalsEx(this, a); }
-  qr(a: arrays.NDArray, options?: qrArrays.QrOptions): qrArrays.QrResult { return qrArrays.qr(this, a, options); }
-  lstsq(a: arrays.NDArray, b: arrays.NDArray): qrArrays.LstsqResult { return qrArrays.lstsq(this, a, b); }
-  lstsqEx(a: arrays.NDArray, b: arrays.NDArray): arrays.WithInfo<qrArrays.LstsqResult> { return qrArrays.lstsqEx(this, a, b); }
+  /** numpy's matmul: [..., m, k] x [..., k, n] -> [..., m, n], batch dimensions broadcast; a 1-D a is a row, a 1-D b a column. */
+  matmul<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return arrays.matmul(this, a, b); }
+  /** Cholesky factor L (lower, default) or U of SPD matrices [..., n, n]; throws NUMERICAL naming failed matrices. */
+  cholesky<T extends FloatArray>(a: NDArray<T>, options?: arrays.CholeskyOptions): NDArray<T> { return arrays.cholesky(this, a, options); }
+  /** cholesky with per-matrix info instead of throwing (failed factors are NaN). */
+  choleskyEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.CholeskyOptions): arrays.WithInfo<{ factor: NDArray<T> }> { return arrays.choleskyEx(this, a, options); }
+  /** LU with partial pivoting: packed factors [..., m, n] and 0-based pivots; throws NUMERICAL for exactly singular matrices. */
+  lu<T extends FloatArray>(a: NDArray<T>): arrays.LuResult<T> { return arrays.lu(this, a); }
+  /** lu with per-matrix info instead of throwing. */
+  luEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<arrays.LuResult<T>> { return arrays.luEx(this, a); }
+  /** X with A X = B (numpy 2's solve): b [..., n, k] broadcast against a, or one vector [n]; throws NUMERICAL for singular or NaN/Inf matrices. */
+  solve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return arrays.solve(this, a, b); }
+  /** solve with per-matrix info instead of throwing (failed solutions are NaN). */
+  solveEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): arrays.WithInfo<{ x: NDArray<T> }> { return arrays.solveEx(this, a, b); }
+  /** X with A X = B from A's Cholesky factor; b [..., n, k] or [..., n] (one vector per matrix). */
+  choleskySolve<T extends FloatArray>(factor: NDArray<T>, b: NDArray<T>, options?: arrays.CholeskyOptions): NDArray<T> { return arrays.choleskySolve(this, factor, b, options); }
+  /** Inverses [..., n, n]: general (LU), or { assume: 'spd' } (Cholesky); throws NUMERICAL for failed matrices. */
+  inv<T extends FloatArray>(a: NDArray<T>, options?: arrays.InvOptions): NDArray<T> { return arrays.inv(this, a, options); }
+  /** inv with per-matrix info instead of throwing. */
+  invEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.InvOptions): arrays.WithInfo<{ inverse: NDArray<T> }> { return arrays.invEx(this, a, options); }
+  /** X with op(A) X = B (left, default) or X op(A) = B, A triangular. */
+  triangularSolve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, options?: arrays.TriangularSolveOptions): NDArray<T> { return arrays.triangularSolve(this, a, b, options); }
+  /** Eigenvalues (ascending) and eigenvectors of symmetric matrices (numpy's eigh); throws NUMERICAL for NaN/Inf or no convergence. */
+  eigh<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.EighResult<T> { return arrays.eigh(this, a, options); }
+  /** eigh with per-matrix info instead of throwing. */
+  eighEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.WithInfo<arrays.EighResult<T>> { return arrays.eighEx(this, a, options); }
+  /** Eigenvalues only, ascending (numpy's eigvalsh). */
+  eigvalsh<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): NDArray<T> { return arrays.eigvalsh(this, a, options); }
+  /** eigvalsh with per-matrix info instead of throwing. */
+  eigvalshEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.WithInfo<{ values: NDArray<T> }> { return arrays.eigvalshEx(this, a, options); }
+  /** The thin SVD (numpy's svd(a, full_matrices=False)): u [..., m, k], s [..., k], vt [..., k, n]. */
+  svd<T extends FloatArray>(a: NDArray<T>): arrays.SvdResult<T> { return arrays.svd(this, a); }
+  /** svd with per-matrix info instead of throwing. */
+  svdEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<arrays.SvdResult<T>> { return arrays.svdEx(this, a); }
+  /** Singular values only, descending (numpy's svdvals). */
+  svdvals<T extends FloatArray>(a: NDArray<T>): NDArray<T> { return arrays.svdvals(this, a); }
+  /** svdvals with per-matrix info instead of throwing. */
+  svdvalsEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<{ values: NDArray<T> }> { return arrays.svdvalsEx(this, a); }
+  /** numpy's linalg.qr: mode 'reduced' (default), 'complete' or 'r'. */
+  qr<T extends FloatArray>(a: NDArray<T>, options?: qrArrays.QrOptions): qrArrays.QrResult<T> { return qrArrays.qr(this, a, options); }
+  /** Least squares (numpy's lstsq, full rank): a [..., m, n], b [..., m, nrhs] broadcast against a, or one vector [m]. */
+  lstsq<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): qrArrays.LstsqResult<T> { return qrArrays.lstsq(this, a, b); }
+  /** lstsq with per-matrix info instead of throwing. */
+  lstsqEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): arrays.WithInfo<qrArrays.LstsqResult<T>> { return qrArrays.lstsqEx(this, a, b); }
+  /** [..., m, n] -> [..., n, m] (numpy's matrix_transpose); on the host. */
+  transpose<T extends FloatArray>(a: NDArray<T>): NDArray<T> { return elementwise.transpose(a); }
+  /** a + b with numpy broadcasting (b may be a number); on the host. */
+  add<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number): NDArray<T> { return elementwise.add(a, b); }
+  /** a - b with numpy broadcasting (b may be a number); on the host. */
+  subtract<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number): NDArray<T> { return elementwise.subtract(a, b); }
+  /** alpha * a; on the host. */
+  scale<T extends FloatArray>(a: NDArray<T>, alpha: number): NDArray<T> { return elementwise.scale(a, alpha); }
 
   // -------------------------------------------------------------------------------------------
   // Device memory (CUDA contexts) and waiting
