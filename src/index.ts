@@ -38,9 +38,9 @@ export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptio
   type EighOptions, type EighResult, type SvdResult,
 } from './api/array.js';
 export type { QrMode, QrOptions, QrResult, LstsqResult } from './api/array-qr.js';
-export { batchOf, asArray, type ArrayView, type BatchArg } from './api/bridge.js';
+export { batchOf, asArray, type ArrayView, type BatchArg, type BatchOfOptions } from './api/bridge.js';
 export { assertInfo } from './api/check.js';
-export { transpose, add, subtract, scale } from './api/elementwise.js';
+export { transpose, add, subtract, scale, broadcastTo } from './api/elementwise.js';
 export type {
   InfoArgs, GemmArgs, TrsmArgs, TrmmArgs, SyrkArgs, FactorArgs, CholeskySolveArgs, TrtriArgs, GetrfArgs, GetrsArgs, GesvArgs,
   SyevArgs, GesvdArgs, GeqrfArgs, OrgqrArgs, OrmqrArgs, GelsArgs,

@@ -8,7 +8,7 @@
  */
 import { batchCount, isBatch, type Batch, type StridedBatch } from '../core/batch.js';
 import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
-import { MyriadError, check, describeValue } from '../core/errors.js';
+import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { isDeviceStorage, type Storage } from '../core/storage.js';
 
 /**
@@ -28,28 +28,63 @@ export function isArrayView(x: unknown): x is ArrayView {
   return typeof x === 'object' && x !== null && !isBatch(x) && 'shape' in x && 'data' in x;
 }
 
+/** Options of `batchOf`. */
+export interface BatchOfOptions {
+  /**
+   * Repeat a stack of one matrix (shape [rows, cols], or batch dimensions all 1) as `count`
+   * matrices with stride 0: one F for a whole bank of filters. Only for arguments the call reads.
+   */
+  count?: number;
+}
+
+/** The shapes `batchOf` read its batches from, for the errors of the call (a count that differs). */
+const viewShapes = new WeakMap<object, readonly number[]>();
+
+/**
+ * How a batch made by `batchOf` was read, for an error message ('' for other batches):
+ * " (shape [50000, 4] is read as 1 matrix of 50000x4; give [50000, 4, 1] for a vector per matrix)".
+ */
+export function viewHint(b: object): string {
+  const shape = viewShapes.get(b);
+  if (shape === undefined) return '';
+  const rows = shape.length === 1 ? shape[0]! : shape[shape.length - 2]!;
+  const cols = shape.length === 1 ? 1 : shape[shape.length - 1]!;
+  const count = shape.slice(0, -2).reduce((p, d) => p * d, 1);
+  const vectors = shape.length === 2 ? `; give [${shape.join(', ')}, 1] for a vector of ${cols} per matrix` : '';
+  return ` (shape [${shape.join(', ')}] is read as ${count} ${count === 1 ? 'matrix' : 'matrices'} of ${rows}x${cols}: [..., rows, cols]${vectors})`;
+}
+
 /**
  * The batch of a row-major stack: shape [..., rows, cols] is prod(...) matrices of rows x cols
  * (order 'row', ld = cols, stride = rows * cols); a 1-D shape [n] is one n x 1 column. No copy:
- * the call reads and writes the stack's own data.
+ * the call reads and writes the stack's own data. `{ count }` repeats a single matrix.
  */
-export function batchOf<S extends Storage>(a: ArrayView<S>, argument = 'array'): StridedBatch<S> {
+export function batchOf<S extends Storage>(a: ArrayView<S>, options: BatchOfOptions = {}, argument = 'array'): StridedBatch<S> {
   check(isArrayView(a), 'INVALID_ARGUMENT', argument, `expected { data, shape } (an NDArray), got ${describeValue(a)}`);
+  check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', 'options', `expected an object, got ${describeValue(options)}`);
+  checkKeys(options, ['count'], 'options');
   const shape = a.shape;
   check(Array.isArray(shape) && shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', `${argument}.shape`,
     `expected an array of non-negative integers, got ${JSON.stringify(shape)}`);
   check(shape.length >= 1, 'SHAPE', `${argument}.shape`, 'a 0-D array is not a matrix: give shape [n] (one n x 1 column) or [..., rows, cols]');
   const rows = shape.length === 1 ? shape[0]! : shape[shape.length - 2]!;
   const cols = shape.length === 1 ? 1 : shape[shape.length - 1]!;
-  const count = shape.slice(0, -2).reduce((p, d) => p * d, 1);
-  const size = count * rows * cols;
+  const held = shape.slice(0, -2).reduce((p, d) => p * d, 1);
+  const size = held * rows * cols;
   const length = isDeviceStorage(a.data) ? a.data.length : dtypeOfArray(a.data, `${argument}.data`) && (a.data as FloatArray).length;
   if (isDeviceStorage(a.data) ? length < size : length !== size)
     throw new MyriadError('BOUNDS', `holds ${length} elements but shape [${shape.join(', ')}] needs ${size}`, `${argument}.data`);
-  return {
-    kind: 'strided', data: a.data, rows, cols, count, order: 'row',
-    ld: Math.max(1, cols), stride: rows * cols, offset: 0,
-  };
+  let count = held;
+  let stride = rows * cols;
+  if (options.count !== undefined) {
+    check(Number.isSafeInteger(options.count) && options.count >= 0, 'INVALID_ARGUMENT', 'options.count', `expected a non-negative integer, got ${describeValue(options.count)}`);
+    check(held === 1, 'SHAPE', `${argument}.shape`, `{ count } repeats one matrix, but shape [${shape.join(', ')}] holds ${held}`);
+    count = options.count;
+    stride = 0;
+  }
+  const b: StridedBatch<S> = { kind: 'strided', data: a.data, rows, cols, count, order: 'row', ld: Math.max(1, cols), stride, offset: 0 };
+  viewShapes.set(b, [...shape]);
+  return b;
 }
 
 /** A call's arguments with every `{ data, shape }` among `keys` replaced by its batch (named by its key). */
@@ -58,7 +93,7 @@ export function bridgeArgs<A>(args: A, keys: readonly string[] = BATCH_KEYS): A 
   const record = args as Record<string, unknown>;
   if (!keys.some((k) => isArrayView(record[k]))) return args;
   const out: Record<string, unknown> = { ...record };
-  for (const k of keys) if (isArrayView(record[k])) out[k] = batchOf(record[k], k);
+  for (const k of keys) if (isArrayView(record[k])) out[k] = batchOf(record[k], {}, k);
   return out as A;
 }
 

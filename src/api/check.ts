@@ -33,7 +33,7 @@ export function assertInfo(info: Int32Array | { info: IntStorage }, op: InfoOp, 
   if (isDeviceStorage(codes)) throw new MyriadError('UNSUPPORTED', 'info is in device memory: ctx.download() it first, or pass check: true to the call', 'info');
   check(codes instanceof Int32Array, 'DTYPE', 'info', `expected an Int32Array or a result { info }, got ${describeValue(codes)}`);
   check(INFO_OPS.includes(op), 'ENUM', 'op', `expected one of ${INFO_OPS.join(', ')}, got ${describeValue(op)}`);
-  const batch = a === undefined ? undefined : isArrayView(a) ? batchOf(a, 'a') : a;
+  const batch = a === undefined ? undefined : isArrayView(a) ? batchOf(a, {}, 'a') : a;
   const outputs: Record<string, Batch<Storage> | undefined> = { a: batch };
   throwFailures(op, codes, batch === undefined ? codes.length : Math.min(codes.length, batchCount(batch)), batch, outputs, '');
 }
@@ -57,12 +57,13 @@ export function checkCall(op: InfoOp, codes: Int32Array, request: Record<string,
 }
 
 function throwFailures(op: InfoOp, codes: Int32Array, count: number, a: Batch<Storage> | undefined, outputs: Record<string, Batch<Storage> | undefined>, hint: string): void {
+  const flagged = nonFiniteFlags(Object.values(outputs), count);
   const failures: Failure[] = [];
   let total = 0;
   for (let i = 0; i < count; i++) {
     const code = codes[i]!;
     // Jacobi codes already say NaN/Inf (p + 2) apart from no convergence (p + 1).
-    const nonFinite = (code === 0 || !JACOBI.has(op)) && holdsNonFinite(outputs, i);
+    const nonFinite = (code === 0 || !JACOBI.has(op)) && flagged[i] === 1;
     if (code === 0 && !nonFinite) continue;
     total++;
     if (failures.length < 5) failures.push({ index: i, code, order: a === undefined ? 0 : orderOf(op, a, i), nonFinite });
@@ -77,20 +78,27 @@ function orderOf(op: InfoOp, a: Batch<Storage>, i: number): number {
   return WATCH[op]?.order === 'min' ? Math.min(m.rows, m.cols) : m.cols;
 }
 
-/** True when matrix i of any host output holds NaN or Inf (device outputs are not read). */
-function holdsNonFinite(outputs: Record<string, Batch<Storage> | undefined>, i: number): boolean {
-  for (const b of Object.values(outputs)) {
-    if (b === undefined || i >= batchCount(b)) continue;
-    const m = matrixAt(b, i);
-    if (!isFloatArray(m.data)) continue;
-    const data = m.data;
+/** flags[i] = 1 where matrix i of any host output holds NaN or Inf (device outputs are not read). */
+function nonFiniteFlags(outputs: readonly (Batch<Storage> | undefined)[], count: number): Uint8Array {
+  const flags = new Uint8Array(count);
+  for (const b of outputs) {
+    if (b === undefined) continue;
+    const n = Math.min(count, batchCount(b));
     const col = b.order === 'col';
-    const outer = col ? m.cols : m.rows;
-    const inner = col ? m.rows : m.cols;
-    for (let j = 0; j < outer; j++) {
-      const base = m.offset + j * m.ld;
-      for (let k = 0; k < inner; k++) if (!Number.isFinite(data[base + k]!)) return true;
+    for (let i = 0; i < n; i++) {
+      if (flags[i] === 1) continue;
+      // Strided batches read in place (no per-matrix object: this runs for 10^5 matrices).
+      const { data, offset, rows, cols, ld } = b.kind === 'strided'
+        ? { data: b.data, offset: b.offset + i * b.stride, rows: b.rows, cols: b.cols, ld: b.ld }
+        : matrixAt(b, i);
+      if (!isFloatArray(data)) break;
+      const outer = col ? cols : rows;
+      const inner = col ? rows : cols;
+      scan: for (let j = 0; j < outer; j++) {
+        const base = offset + j * ld;
+        for (let k = 0; k < inner; k++) if (!Number.isFinite(data[base + k]!)) { flags[i] = 1; break scan; }
+      }
     }
   }
-  return false;
+  return flags;
 }

@@ -59,7 +59,21 @@ export function scale<T extends FloatArray>(a: NDArray<T>, alpha: number): NDArr
   return { data: out, shape: [...a.shape] };
 }
 
-function combine<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, sign: 1 | -1, op: string): NDArray<T> {
+/**
+ * A new contiguous array of `a` broadcast to `shape` (numpy's broadcast_to, but a copy: the
+ * result can be written, e.g. as the in-place `a` of a LAPACK-level call).
+ */
+export function broadcastTo<T extends FloatArray>(a: NDArray<T>, shape: readonly number[]): NDArray<T> {
+  checked(a, 'a');
+  check(Array.isArray(shape) && shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', 'shape',
+    `expected an array of non-negative integers, got ${JSON.stringify(shape)}`);
+  const target = broadcastAll(a.shape, shape, 'broadcastTo');
+  check(sameShape(target, shape), 'SHAPE', 'shape', `[${a.shape.join(', ')}] cannot be broadcast to [${shape.join(', ')}] (numpy's rule)`);
+  const zero: NDArray<T> = { data: allocLike(a.data, 1), shape: [] };
+  return combine(a, zero, 1, 'broadcastTo', shape);
+}
+
+function combine<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, sign: 1 | -1, op: string, to?: readonly number[]): NDArray<T> {
   checked(a, 'a');
   if (typeof b === 'number') {
     const out = allocLike(a.data, a.data.length);
@@ -68,7 +82,7 @@ function combine<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, si
   }
   checked(b, 'b');
   sameDtype(a, b, 'b');
-  const shape = broadcastAll(a.shape, b.shape, op);
+  const shape = to === undefined ? broadcastAll(a.shape, b.shape, op) : [...to];
   const size = shape.reduce((p, d) => p * d, 1);
   const out = allocLike(a.data, size);
   const x = a.data;

@@ -28,7 +28,7 @@ import type {
   SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
-import { bridgeArgs, type BatchArg } from './bridge.js';
+import { bridgeArgs, viewHint, type BatchArg } from './bridge.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public argument types
@@ -123,7 +123,7 @@ function checkBatches(batches: readonly [Batch<Storage>, string][]): { dtype: DT
     const n = batchCount(b);
     if (n > 0 && count > 0 && d !== dtype)
       throw new MyriadError('DTYPE', `is ${d} but ${firstName} is ${dtype}: dtypes cannot be mixed`, name);
-    if (n !== count) throw new MyriadError('SHAPE', `holds ${n} matrices but ${firstName} holds ${count}`, name);
+    if (n !== count) throw new MyriadError('SHAPE', `holds ${n} matrices${viewHint(b)} but ${firstName} holds ${count}${viewHint(first)}`, name);
   }
   return { dtype, count };
 }
