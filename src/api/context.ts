@@ -38,6 +38,10 @@ export type IntsFor<S extends Storage> = S extends FloatArray ? Int32Array : Int
 export interface InfoResult<S extends Storage> { info: IntsFor<S> }
 export interface PivotResult<S extends Storage> extends InfoResult<S> { ipiv: IntsFor<S> }
 
+/**
+ * The API bound to one backend: every LAPACK-level call (and its *Async form), the array level,
+ * prepared calls, captures and device memory. From `open()`; the top-level functions use `cpuContext`.
+ */
 export class Context {
   #disposed = false;
   /** Inside an *Async call: host-side steps that must wait for the device (row-major write-backs). */

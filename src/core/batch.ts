@@ -201,6 +201,7 @@ export function isBatch(x: unknown): x is Batch<unknown> {
   return kind === 'strided' || kind === 'list' || kind === 'variable';
 }
 
+/** How many matrices a batch holds. */
 export function batchCount(b: Batch<unknown>): number {
   return b.kind === 'strided' ? b.count : b.matrices.length;
 }
@@ -249,6 +250,7 @@ export function batchDtype(b: Batch<Storage>, argument: string): DType {
   return [...dtypes][0]!;
 }
 
+/** The dtype of one storage (host array or device memory), else a DTYPE error naming `argument`. */
 export function storageDtype(s: Storage, argument: string, suffix = ''): DType {
   if (isDeviceStorage(s)) {
     if (s.dtype !== 'float64' && s.dtype !== 'float32')

@@ -34,6 +34,7 @@ const FAMILY: Readonly<Record<InfoOp, 'pd' | 'lu' | 'tri' | 'rank' | 'jacobi' | 
   potrs: 'none', getrs: 'none', lauum: 'none', geqrf: 'none',
 };
 
+/** Every operation `describeInfo` and `assertInfo` know. */
 export const INFO_OPS: readonly InfoOp[] = Object.keys(FAMILY) as InfoOp[];
 
 /**
