@@ -113,7 +113,7 @@ export function sameDtype(a: NDArray, b: NDArray, bName: string): void {
 }
 
 /** Throws NUMERICAL naming the first failed matrices and what failed (p: the matrices' order, see core/info.ts). */
-export function throwOnFailure(info: Int32Array, op: InfoOp, p: number): void {
+export function throwOnFailure(info: Int32Array, op: InfoOp, p: number, label: string = op): void {
   const failures: Failure[] = [];
   let total = 0;
   info.forEach((code, index) => {
@@ -121,7 +121,7 @@ export function throwOnFailure(info: Int32Array, op: InfoOp, p: number): void {
     total++;
     if (failures.length < 5) failures.push({ index, code, order: p, nonFinite: false });
   });
-  if (total > 0) throw failureError(op, failures, total, `; ${op}Ex returns per-matrix info instead of throwing`);
+  if (total > 0) throw failureError(op, failures, total, `; ${label}Ex returns per-matrix info instead of throwing`, label);
 }
 
 /**
@@ -368,7 +368,7 @@ export function invEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, options
 }
 export function inv<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: InvOptions = {}): NDArray<T> {
   const r = invEx(ctx, a, options);
-  throwOnFailure(r.info, options.assume === 'spd' ? 'cholesky' : 'inv', a.shape[a.shape.length - 1]!);
+  throwOnFailure(r.info, options.assume === 'spd' ? 'cholesky' : 'inv', a.shape[a.shape.length - 1]!, 'inv');
   return r.inverse;
 }
 

@@ -64,10 +64,10 @@ export interface Failure { index: number; code: number; order: number; nonFinite
  * The NUMERICAL error for a batch with failures: how many, and the first five by index and
  * meaning ("#3 not positive definite (the leading minor of order 2)"). `hint` ends the message.
  */
-export function failureError(op: InfoOp, failures: readonly Failure[], total: number, hint: string): MyriadError {
+export function failureError(op: InfoOp, failures: readonly Failure[], total: number, hint: string, label: string = op): MyriadError {
   const first = failures.slice(0, 5).map((f) => `#${f.index} ${describeInfo(op, f.code, f.order, f.nonFinite)} (info ${f.code})`);
   return new MyriadError('NUMERICAL',
-    `${op}: ${total} of the matrices failed: ${first.join('; ')}${total > first.length ? '; ...' : ''}${hint}`);
+    `${label}: ${total} of the matrices failed: ${first.join('; ')}${total > first.length ? '; ...' : ''}${hint}`);
 }
 
 /** True when data[offset .. offset + length) holds NaN or Inf. */

@@ -167,15 +167,18 @@ describe('5. NaN/Inf named the same way everywhere (info p + 2 at the array leve
     ['lu', () => m.lu(nan())],
     ['solve', () => m.solve(nan(), f64([1, 1], [2]))],
     ['inv', () => m.inv(nan())],
-    ['cholesky', () => m.inv(nan(), { assume: 'spd' })],
+    ['inv', () => m.inv(nan(), { assume: 'spd' })],
     ['eigh', () => m.eigh(nan())],
     ['eigvalsh', () => m.eigvalsh(nan())],
     ['svd', () => m.svd(nan())],
     ['lstsq', () => m.lstsq(nan(), f64([1, 1], [2]))],
   ];
   for (const [op, call] of cases) {
-    it(op, () => throwsMatch(call, 'NUMERICAL', new RegExp(`^${op}: 1 of the matrices failed: #1 NaN/Inf in the input \\(info 4\\)`)));
+    it(`${op}${op === 'inv' ? ' (general and spd)' : ''}`, () => throwsMatch(call, 'NUMERICAL', new RegExp(`^${op}: 1 of the matrices failed: #1 NaN/Inf in the input \\(info 4\\)`)));
   }
+  it('inv { assume: spd } names a non-SPD matrix as cholesky does, under its own name', () => {
+    throwsMatch(() => m.inv(f64([1, 2, 2, 1], [2, 2]), { assume: 'spd' }), 'NUMERICAL', /^inv: 1 of the matrices failed: #0 not positive definite \(the leading minor of order 2\).*invEx returns/);
+  });
   it('the Ex variants return info p + 2 and NaN results for that matrix only', () => {
     const r = m.solveEx(nan(), f64([1, 1], [2]));
     assert.deepEqual([...r.info], [0, 4]);
