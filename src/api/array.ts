@@ -5,9 +5,11 @@
  * only when it is 1-D (numpy 2). choleskySolve and triangularSolve, which numpy lacks, follow
  * jax.scipy.linalg: b is a stack of vectors when it has one dimension fewer than a.
  *
- * The plain functions throw MyriadError('NUMERICAL') naming the failing matrices; the `*Ex`
- * variants never throw for numerical failure and return per-matrix `info` instead (a failed
- * matrix's outputs are filled with NaN, so they cannot be mistaken for results).
+ * The plain functions throw MyriadError('NUMERICAL') naming the failing matrices and what failed;
+ * the `*Ex` variants never throw for numerical failure and return per-matrix `info` instead (a
+ * failed matrix's outputs are filled with NaN, so they cannot be mistaken for results). The codes
+ * are core/info.ts's table; a matrix (or right-hand side) holding NaN or Inf is p + 2 in every
+ * function. The elementwise companions (transpose, add, subtract, scale) are in elementwise.ts.
  */
 import { list, strided, type Batch, type StridedBatch } from '../core/batch.js';
 import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
@@ -129,6 +131,10 @@ export function throwOnFailure(info: Int32Array, op: InfoOp, p: number, label: s
  * (`per` elements each) that holds NaN or Inf. `index` maps a result matrix to its source.
  */
 export function markNonFinite(info: Int32Array, data: ArrayLike<number>, per: number, p: number, index?: readonly number[]): void {
+  // v - v is NaN exactly for NaN and +-Inf: one tight pass settles the common all-finite case.
+  let finite = true;
+  for (let k = 0; k < data.length; k++) { const v = data[k]!; if (v - v !== 0) { finite = false; break; } }
+  if (finite) return;
   const flagged = new Map<number, boolean>();
   for (let i = 0; i < info.length; i++) {
     const src = index === undefined ? i : index[i]!;

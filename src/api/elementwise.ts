@@ -91,6 +91,17 @@ function combine<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, si
     for (let i = 0; i < size; i++) out[i] = x[i]! + sign * y[i]!;
     return { data: out, shape };
   }
+  // One operand repeating over the other's leading dimensions (P + Q, Q one matrix): block loops.
+  const tailB = isTrailing(b.shape, shape, size);
+  if (tailB > 0 && y.length === tailB && x.length === size) {
+    for (let o = 0; o < size; o += tailB) for (let k = 0; k < tailB; k++) out[o + k] = x[o + k]! + sign * y[k]!;
+    return { data: out, shape };
+  }
+  const tailA = isTrailing(a.shape, shape, size);
+  if (tailA > 0 && x.length === tailA && y.length === size) {
+    for (let o = 0; o < size; o += tailA) for (let k = 0; k < tailA; k++) out[o + k] = x[k]! + sign * y[o + k]!;
+    return { data: out, shape };
+  }
   const sa = broadcastStrides(a.shape, shape);
   const sb = broadcastStrides(b.shape, shape);
   const rank = shape.length;
@@ -124,6 +135,19 @@ function broadcastAll(x: readonly number[], y: readonly number[], op: string): n
       throw new MyriadError('SHAPE', `${op}: shapes [${x.join(', ')}] and [${y.join(', ')}] do not broadcast (numpy's rule: aligned from the right, each pair of dimensions equal or one of them 1)`, 'b.shape');
     throw e;
   }
+}
+
+/**
+ * The element count of `from` when it equals the trailing dimensions of `to` (leading 1s aside),
+ * so that it repeats as one block over `to`'s leading dimensions; 0 otherwise.
+ */
+function isTrailing(from: readonly number[], to: readonly number[], size: number): number {
+  let k = 0;
+  while (k < from.length && from[k] === 1) k++;
+  const tail = from.slice(k);
+  if (tail.length > to.length || !tail.every((d, i) => d === to[to.length - tail.length + i])) return 0;
+  const n = tail.reduce((p, d) => p * d, 1);
+  return n > 0 && size % n === 0 ? n : 0;
 }
 
 /** Element strides of `from` read as shape `to` (0 along broadcast dimensions). */

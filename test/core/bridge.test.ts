@@ -137,6 +137,16 @@ describe('4. array level: transpose, add, subtract, scale, lstsq broadcasting, t
     assert.ok(b32.data instanceof Float32Array);
     assert.deepEqual([...b32.data], [1, 2, 1, 2, 1, 2]);
   });
+  it('add agrees with the general broadcast where one operand repeats as a block (either side, leading 1s)', () => {
+    const big = f64([1, 2, 3, 4, 5, 6, 7, 8], [2, 2, 2]);
+    const small = f64([10, 20, 30, 40], [1, 2, 2]);
+    assert.deepEqual([...m.add(big, small).data], [11, 22, 33, 44, 15, 26, 37, 48]);
+    assert.deepEqual([...m.subtract(small, big).data], [9, 18, 27, 36, 5, 14, 23, 32]);
+    assert.deepEqual([...m.broadcastTo(f64([1, 2], [2]), [2, 2, 2]).data], [1, 2, 1, 2, 1, 2, 1, 2]);
+    const col = m.add(f64([1, 2], [2, 1]), f64([10, 20, 30], [3]));
+    assert.deepEqual(col.shape, [2, 3]);
+    assert.deepEqual([...col.data], [11, 21, 31, 12, 22, 32]);
+  });
   it("lstsq broadcasts a [1, m, n] against b [k, m, 1] (the issue's shapes) as solve does", () => {
     const A = f64([1, 0, 1, 1, 1, 2, 1, 3], [1, 4, 2]);
     const b = f64([1, 3, 5, 7, 2, 2, 2, 2, 0, 1, 2, 3], [3, 4, 1]);
