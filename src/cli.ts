@@ -7,8 +7,9 @@
  *   myriad bench <op> [--backend B] [--dtype D] [--sizes 2,4,8] [--batch N] [--repeats R] [--json FILE]
  *                     [--format text|markdown]
  *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/bench/multi.ts)
+ *   myriad --version                the installed version
  */
-import { accessSync, closeSync, constants, openSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,7 +35,34 @@ const USAGE = `usage:
   myriad demo  [--backend auto|cpu|cuda|reference] [--dtype float64|float32]
   myriad bench <op> [--backend auto|cpu|cuda|reference] [--dtype float64|float32|both] [--sizes 2,4,8]
                [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
-  ops: ${[...BENCH_OPS, ...benchExtras.names].join(', ')}`;
+  myriad --version
+  ops: ${benchOps().join(', ')}`;
+
+/** Every op \`myriad bench\` takes: the workloads and the registered extras (tsm2, tsqr, latency, ...), one list everywhere. */
+function benchOps(): string[] {
+  return [...BENCH_OPS, ...benchExtras.names];
+}
+
+/** Array-level and numpy names of the LAPACK-level ops a benchmark measures. */
+const OP_ALIASES: Readonly<Record<string, string>> = {
+  eigh: 'syev', eigvalsh: 'syev', svd: 'gesvd', svdvals: 'gesvd', cholesky: 'potrf', lu: 'getrf', solve: 'gesv',
+  lstsq: 'gels', matmul: 'gemm', inv: 'poti', choleskysolve: 'potrs', triangularsolve: 'trsm',
+};
+
+/** The op, or an error that suggests the nearest one (by spelling, or the LAPACK name of an array-level one). */
+function benchOp(op: string): string {
+  const ops = benchOps();
+  if (ops.includes(op)) return op;
+  const near = OP_ALIASES[op.toLowerCase()] ?? nearestName(op, ops);
+  const why = OP_ALIASES[op.toLowerCase()] !== undefined ? ` (benchmarks use the LAPACK-level names: ${op} runs on ${near})` : '';
+  throw new MyriadError('ENUM', `unknown benchmark op '${op}'${near === undefined ? '' : `; did you mean '${near}'?${why}`} (one of ${ops.join(', ')})`, 'op');
+}
+
+/** The version in the package.json beside dist/ (the one npm installed). */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+}
 
 function info(): void {
   const status = probeBackends();
@@ -119,12 +147,12 @@ function checkHostMemory(sizes: readonly number[], batch: number | undefined, dt
 }
 
 async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "format"]?: string }): Promise<void> {
-  if (op === undefined) throw new MyriadError('INVALID_ARGUMENT', `which operation? one of ${[...BENCH_OPS, ...benchExtras.names].join(', ')}`, 'op');
+  if (op === undefined) throw new MyriadError('INVALID_ARGUMENT', `which operation? one of ${benchOps().join(', ')}`, 'op');
+  benchOp(op);
   const style = parseEnumValue(values.format ?? 'text', TABLE_STYLES, '--format') as TableStyle;
   checkOutputFile(values.json);
   if (values.devices !== undefined) return benchDevices(op, values, style);
   const extra = benchExtras.names.includes(op);
-  if (!extra) parseEnumValue(op, BENCH_OPS, 'op');
   const sizes = extra ? [] : parseSizes(values.sizes, [2, 4, 8, 16, 32]);
   const batch = parsePositive(values.batch, '--batch');
   const repeats = parsePositive(values.repeats, '--repeats');
@@ -159,7 +187,7 @@ function benchDevices(op: string, values: { [K in "dtype" | "sizes" | "batch" | 
   const batch = parsePositive(values.batch, '--batch');
   const repeats = parsePositive(values.repeats, '--repeats');
   const options = {
-    op: parseEnumValue(op, BENCH_OPS, 'op'), dtypes: dtypes(values.dtype), sizes: parseSizes(values.sizes, [8, 16, 32]),
+    op: parseEnumValue(benchOp(op), BENCH_OPS, 'op'), dtypes: dtypes(values.dtype), sizes: parseSizes(values.sizes, [8, 16, 32]),
     ...(batch ? { batch } : {}), ...(repeats ? { repeats } : {}),
   };
   const rows = runMultiBench(parseDevices(values.devices!), options);
@@ -170,6 +198,7 @@ function benchDevices(op: string, values: { [K in "dtype" | "sizes" | "batch" | 
 const OPTIONS = {
   backend: { type: 'string' }, dtype: { type: 'string' }, sizes: { type: 'string' },
   batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
 /** node:util's parseArgs, its errors (unknown option, missing value) turned into one-line usage errors. */
@@ -192,6 +221,10 @@ function parseCommandLine(argv: string[]): ReturnType<typeof parseArgs<{ args: s
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseCommandLine(argv);
   const [command, ...rest] = positionals;
+  if (values.version) {
+    console.log(version());
+    return;
+  }
   if (values.help || command === undefined || command === 'help') {
     console.log(USAGE);
     return;

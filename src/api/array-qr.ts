@@ -13,30 +13,33 @@
  *   rows (and Q in the signs of the matching columns); Q R is the same. A matrix TSQR cannot
  *   factor (NaN or Inf, or numerically rank-deficient) is done again by Householder.
  * - lstsq(a, b): numpy's linalg.lstsq for matrices of full rank, over stacks: a [..., m, n], b
- *   [..., m, nrhs] with the same batch shape, or b [m] where a is 2-D; x [..., n, nrhs] (or [n]);
- *   residuals [..., nrhs] (numpy's sums of squared residuals, [1] for a 1-D b) where m > n, else
- *   [..., 0]. Least squares for m >= n, minimum norm for m < n (gels). A matrix whose R has an
+ *   [..., m, nrhs] whose batch dimensions broadcast against a's (as in solve and matmul), or b [m]
+ *   (one vector for every matrix of a); x [..., n, nrhs] (or [..., n]); residuals [..., nrhs]
+ *   (numpy's sums of squared residuals) where m > n, else [..., 0]. NaN/Inf in a matrix or its
+ *   b fails it (info min(m, n) + 2). Least squares for m >= n, minimum norm for m < n (gels). A matrix whose R has an
  *   exactly zero diagonal entry (rank-deficient) fails: lstsq throws NUMERICAL, lstsqEx returns
  *   its info with x and residuals NaN. Unlike numpy (SVD), no rank or singular values are
  *   computed, and nearly rank-deficient matrices are solved as they come (no rcond).
  */
 import { strided } from '../core/batch.js';
 import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
-import { check } from '../core/errors.js';
+import { check, describeValue } from '../core/errors.js';
 import { parseEnumValue } from '../core/enums.js';
 import { CudaBackend } from '../cuda/backend.js';
 import { routesToTsqr, tsqrCuda } from '../cuda/kernels/tsqr/index.js';
 import { tuningFor } from '../cuda/model/tuning/index.js';
 import type { Context } from './context.js';
 import {
-  checkOptions, poisonFailed, sameDtype, stackOf, throwOnFailure, type NDArray, type WithInfo,
+  allocLike, broadcastShapes, checkOptions, countOf, markNonFinite, poisonFailed, sameDtype, sourceIndices, stackOf, throwOnFailure, vectorRule,
+  type NDArray, type WithInfo,
 } from './array.js';
 
 export type QrMode = 'reduced' | 'complete' | 'r';
 export interface QrOptions { mode?: QrMode }
 /** q is absent in mode 'r'. */
-export interface QrResult { q?: NDArray; r: NDArray }
-export interface LstsqResult { x: NDArray; residuals: NDArray }
+export interface QrResult<T extends FloatArray = FloatArray> { q?: NDArray<T>; r: NDArray<T> }
+/** x [..., n, nrhs] (or [..., n] for a 1-D b); residuals [..., nrhs] where m > n, else [..., 0]. */
+export interface LstsqResult<T extends FloatArray = FloatArray> { x: NDArray<T>; residuals: NDArray<T> }
 
 /** Column-major copies of the matrices of a row-major stack, `cols` columns each (the first n from a). */
 function columnMajor(data: FloatArray, count: number, m: number, n: number, cols: number): FloatArray {
@@ -45,14 +48,14 @@ function columnMajor(data: FloatArray, count: number, m: number, n: number, cols
   return out;
 }
 
-export function qr(ctx: Context, a: NDArray, options: QrOptions = {}): QrResult {
+export function qr<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: QrOptions = {}): QrResult<T> {
   checkOptions(options, ['mode']);
   const mode = parseEnumValue(options.mode ?? 'reduced', ['reduced', 'complete', 'r'] as const, 'options.mode');
   const { count, rows: m, cols: n } = stackOf(a, 'a');
   const backend = ctx.deviceBackend;
   if (mode !== 'complete' && backend instanceof CudaBackend && routesToTsqr(m, n, count, tuningFor(backend.device.info.arch, 'tsqr')))
-    return tsqrQr(ctx, backend, a, mode);
-  return householderQr(ctx, a, mode);
+    return tsqrQr(ctx, backend, a, mode) as QrResult<T>;
+  return householderQr(ctx, a, mode) as QrResult<T>;
 }
 
 /**
@@ -129,20 +132,37 @@ function householderQr(ctx: Context, a: NDArray, mode: QrMode): QrResult {
   return { q, r };
 }
 
-export function lstsqEx(ctx: Context, a: NDArray, b: NDArray): WithInfo<LstsqResult> {
+export function lstsqEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): WithInfo<LstsqResult<T>> {
   const sa = stackOf(a, 'a');
-  const { batchShape, count, rows: m, cols: n } = sa;
+  const { rows: m, cols: n } = sa;
   sameDtype(a, b, 'b');
-  const vector = a.shape.length === 2 && Array.isArray(b.shape) && b.shape.length === 1;
-  const sb = stackOf(vector ? { data: b.data, shape: [...b.shape, 1] } : b, 'b');
-  check(sb.batchShape.length === batchShape.length && sb.batchShape.every((d, i) => d === batchShape[i]) && sb.rows === m, 'SHAPE', 'b.shape',
-    `expected [${[...batchShape, m].join(', ')}, nrhs]${a.shape.length === 2 ? ` or [${m}]` : ''} for a of shape [${a.shape.join(', ')}], got [${b.shape.join(', ')}]`);
+  check(typeof b === 'object' && b !== null && Array.isArray(b.shape), 'INVALID_ARGUMENT', 'b', `expected { data, shape }, got ${describeValue(b)}`);
+  const vector = b.shape.length === 1;
+  const sb = stackOf(vector ? { data: b.data, shape: [b.shape[0]!, 1] } : b, 'b');
+  if (vector) check(sb.rows === m, 'SHAPE', 'b.shape', vectorRule(sb.rows, m, a.shape));
+  check(sb.rows === m, 'SHAPE', 'b.shape',
+    `b has ${sb.rows} rows but a is [..., ${m}, ${n}]: b is [..., ${m}, nrhs] (numpy 2 reads b as one vector only when 1-D: give b [..., ${m}, 1] for a vector per matrix)`);
+  // The batch dimensions broadcast as in solve and matmul.
+  const batchShape = broadcastShapes(sa.batchShape, sb.batchShape, 'b.shape');
+  const count = countOf(batchShape);
+  const aIndex = sourceIndices(sa.batchShape, batchShape);
+  const bIndex = sourceIndices(sb.batchShape, batchShape);
   const nrhs = sb.cols;
   const big = Math.max(m, n);
-  const dtype = dtypeOfArray(a.data, 'a.data');
-  const aw = columnMajor(a.data, count, m, n, n);
-  const bw = allocate(dtype, count * big * nrhs);
-  for (let c = 0; c < count; c++) for (let i = 0; i < m; i++) for (let j = 0; j < nrhs; j++) bw[c * big * nrhs + i + j * big] = b.data[c * m * nrhs + i * nrhs + j]!;
+  const aw = allocLike(a.data, count * m * n);
+  const bw = allocLike(a.data, count * big * nrhs);
+  for (let c = 0; c < count; c++) {
+    const ao = aIndex[c]! * m * n;
+    const bo = bIndex[c]! * m * nrhs;
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < n; j++) aw[c * m * n + i + j * m] = a.data[ao + i * n + j]!;
+      for (let j = 0; j < nrhs; j++) bw[c * big * nrhs + i + j * big] = b.data[bo + i * nrhs + j]!;
+    }
+  }
+  const p = Math.min(m, n);
+  const bad = new Int32Array(count);
+  markNonFinite(bad, aw, m * n, p);
+  markNonFinite(bad, bw, big * nrhs, p);
   let info: Int32Array = new Int32Array(count);
   if (count > 0 && m > 0 && n > 0 && nrhs > 0) {
     info = ctx.gels({
@@ -150,22 +170,23 @@ export function lstsqEx(ctx: Context, a: NDArray, b: NDArray): WithInfo<LstsqRes
       b: strided(bw, { rows: big, cols: nrhs, ld: big, stride: big * nrhs, count }, 'b'),
     }).info as Int32Array;
   }
-  const x: NDArray = { data: allocate(dtype, count * n * nrhs), shape: vector ? [n] : [...batchShape, n, nrhs] };
+  bad.forEach((v, c) => { if (v !== 0) info[c] = v; });
+  const x: NDArray<T> = { data: allocLike(a.data, count * n * nrhs), shape: vector ? [...batchShape, n] : [...batchShape, n, nrhs] };
   for (let c = 0; c < count; c++) for (let i = 0; i < (m > 0 ? n : 0); i++) for (let j = 0; j < nrhs; j++) x.data[c * n * nrhs + i * nrhs + j] = bw[c * big * nrhs + i + j * big]!;
   const rk = m > n ? nrhs : 0;
-  const residuals: NDArray = { data: allocate(dtype, count * rk), shape: vector ? [rk] : [...batchShape, rk] };
+  const residuals: NDArray<T> = { data: allocLike(a.data, count * rk), shape: [...batchShape, rk] };
   for (let c = 0; c < count; c++) for (let j = 0; j < rk; j++) {
-    let s = 0;
-    for (let i = n; i < m; i++) s += bw[c * big * nrhs + i + j * big]! ** 2;
-    residuals.data[c * rk + j] = s;
+    let sum = 0;
+    for (let i = n; i < m; i++) sum += bw[c * big * nrhs + i + j * big]! ** 2;
+    residuals.data[c * rk + j] = sum;
   }
   poisonFailed(x, info, n * nrhs);
   poisonFailed(residuals, info, rk);
   return { x, residuals, info };
 }
 
-export function lstsq(ctx: Context, a: NDArray, b: NDArray): LstsqResult {
+export function lstsq<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): LstsqResult<T> {
   const r = lstsqEx(ctx, a, b);
-  throwOnFailure(r.info, 'lstsq', 'are rank-deficient (R has an exactly zero diagonal entry)');
+  throwOnFailure(r.info, 'lstsq', Math.min(a.shape[a.shape.length - 2]!, a.shape[a.shape.length - 1]!));
   return { x: r.x, residuals: r.residuals };
 }

@@ -5,43 +5,47 @@
  * only when it is 1-D (numpy 2). choleskySolve and triangularSolve, which numpy lacks, follow
  * jax.scipy.linalg: b is a stack of vectors when it has one dimension fewer than a.
  *
- * The plain functions throw MyriadError('NUMERICAL') naming the failing matrices; the `*Ex`
- * variants never throw for numerical failure and return per-matrix `info` instead (a failed
- * matrix's outputs are filled with NaN, so they cannot be mistaken for results).
+ * The plain functions throw MyriadError('NUMERICAL') naming the failing matrices and what failed;
+ * the `*Ex` variants never throw for numerical failure and return per-matrix `info` instead (a
+ * failed matrix's outputs are filled with NaN, so they cannot be mistaken for results). The codes
+ * are core/info.ts's table; a matrix (or right-hand side) holding NaN or Inf is p + 2 in every
+ * function. The elementwise companions (transpose, add, subtract, scale) are in elementwise.ts.
  */
 import { list, strided, type Batch, type StridedBatch } from '../core/batch.js';
 import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
-import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
+import { check, checkKeys, describeValue } from '../core/errors.js';
+import { failureError, spanNonFinite, type Failure, type InfoOp } from '../core/info.js';
 import type { Context } from './context.js';
 
 export interface NDArray<T extends FloatArray = FloatArray> {
   readonly data: T;
   readonly shape: readonly number[];
 }
+/** A result with per-matrix status: info[i] = 0 where matrix i succeeded (codes: core/info.ts). */
 export type WithInfo<T> = T & { info: Int32Array };
-export interface LuResult {
+export interface LuResult<T extends FloatArray = FloatArray> {
   /** L (unit diagonal, not stored) and U packed in one [..., m, n] array, as LAPACK's getrf. */
-  lu: NDArray;
+  lu: NDArray<T>;
   /** [..., min(m, n)], 0-based: row j was swapped with row pivots[j]. */
   pivots: Int32Array;
 }
 export interface CholeskyOptions { upper?: boolean }
 /** Which triangle eigh reads: the lower (default, numpy's UPLO='L') or the upper. */
 export interface EighOptions { upper?: boolean }
-export interface EighResult {
+export interface EighResult<T extends FloatArray = FloatArray> {
   /** [..., n], ascending. */
-  values: NDArray;
+  values: NDArray<T>;
   /** [..., n, n]: column j (vectors[..., :, j]) is the unit eigenvector of values[..., j]. */
-  vectors: NDArray;
+  vectors: NDArray<T>;
 }
 /** The thin SVD, numpy's svd(a, full_matrices=False) with k = min(m, n): a = u diag(s) vt. */
-export interface SvdResult {
+export interface SvdResult<T extends FloatArray = FloatArray> {
   /** [..., m, k], orthonormal columns. */
-  u: NDArray;
+  u: NDArray<T>;
   /** [..., k], descending, non-negative. */
-  s: NDArray;
+  s: NDArray<T>;
   /** [..., k, n], orthonormal rows. */
-  vt: NDArray;
+  vt: NDArray<T>;
 }
 /**
  * What `inv` may assume of its matrices: 'general' (the default: LU, gesv against the identity) or
@@ -97,21 +101,47 @@ function rowBatch<T extends FloatArray>(data: T, s: Stack, argument: string, bro
   }, argument);
 }
 
-function copyOf(a: NDArray): NDArray {
-  return { data: a.data.slice() as FloatArray, shape: [...a.shape] };
+function copyOf<T extends FloatArray>(a: NDArray<T>): NDArray<T> {
+  return { data: a.data.slice() as T, shape: [...a.shape] };
+}
+
+/** A new zeroed array of `like`'s type. */
+export function allocLike<T extends FloatArray>(like: T, length: number): T {
+  return allocate(dtypeOfArray(like, 'data'), length) as T;
 }
 
 export function sameDtype(a: NDArray, b: NDArray, bName: string): void {
   check(dtypeOfArray(a.data, 'a.data') === dtypeOfArray(b.data, `${bName}.data`), 'DTYPE', bName, 'dtypes cannot be mixed');
 }
 
-export function throwOnFailure(info: Int32Array, op: string, what: string): void {
-  const bad: number[] = [];
-  info.forEach((v, i) => { if (v !== 0 && bad.length < 5) bad.push(i); });
-  if (bad.length === 0) return;
-  const total = info.reduce((n, v) => n + (v !== 0 ? 1 : 0), 0);
-  throw new MyriadError('NUMERICAL',
-    `${op}: ${total} matrix(es) ${what} (first: ${bad.map((i) => `#${i} info=${info[i]}`).join(', ')}); use ${op}Ex for per-matrix info`);
+/** Throws NUMERICAL naming the first failed matrices and what failed (p: the matrices' order, see core/info.ts). */
+export function throwOnFailure(info: Int32Array, op: InfoOp, p: number, label: string = op): void {
+  const failures: Failure[] = [];
+  let total = 0;
+  info.forEach((code, index) => {
+    if (code === 0) return;
+    total++;
+    if (failures.length < 5) failures.push({ index, code, order: p, nonFinite: false });
+  });
+  if (total > 0) throw failureError(op, failures, total, `; ${label}Ex returns per-matrix info instead of throwing`, label);
+}
+
+/**
+ * Marks info = p + 2 (NaN/Inf in the input, core/info.ts) for every matrix of a contiguous stack
+ * (`per` elements each) that holds NaN or Inf. `index` maps a result matrix to its source.
+ */
+export function markNonFinite(info: Int32Array, data: ArrayLike<number>, per: number, p: number, index?: readonly number[]): void {
+  // v - v is NaN exactly for NaN and +-Inf: one tight pass settles the common all-finite case.
+  let finite = true;
+  for (let k = 0; k < data.length; k++) { const v = data[k]!; if (v - v !== 0) { finite = false; break; } }
+  if (finite) return;
+  const flagged = new Map<number, boolean>();
+  for (let i = 0; i < info.length; i++) {
+    const src = index === undefined ? i : index[i]!;
+    let bad = flagged.get(src);
+    if (bad === undefined) { bad = spanNonFinite(data, src * per, per); flagged.set(src, bad); }
+    if (bad) info[i] = p + 2;
+  }
 }
 
 /** Fills matrix i of a contiguous stack with NaN for every i whose info is non-zero. */
@@ -171,16 +201,17 @@ function broadcastBatch<T extends FloatArray>(data: T, s: Stack, out: readonly n
 }
 
 /** A new contiguous stack holding `s`'s matrices broadcast to batch shape `out`. */
-function materialize(data: FloatArray, s: Stack, out: readonly number[]): FloatArray {
-  if (sameShape(s.batchShape, out)) return data.slice();
+export function materialize<T extends FloatArray>(data: T, s: Stack, out: readonly number[]): T {
+  if (sameShape(s.batchShape, out)) return data.slice() as T;
   const per = s.rows * s.cols;
   const src = sourceIndices(s.batchShape, out);
-  const copy = allocate(dtypeOfArray(data, 'data'), src.length * per);
+  const copy = allocLike(data, src.length * per);
   src.forEach((i, k) => copy.set(data.subarray(i * per, (i + 1) * per), k * per));
   return copy;
 }
 
-const countOf = (shape: readonly number[]): number => shape.reduce((p, d) => p * d, 1);
+export const countOf = (shape: readonly number[]): number => shape.reduce((p, d) => p * d, 1);
+export { broadcastShapes, sourceIndices };
 
 // ---------------------------------------------------------------------------------------------
 
@@ -188,7 +219,7 @@ const countOf = (shape: readonly number[]): number => shape.reduce((p, d) => p *
  * numpy's matmul: [..., m, k] x [..., k, n] -> [..., m, n], the batch dimensions broadcast; a 1-D
  * a is a row vector and a 1-D b a column vector, their dimension removed from the result.
  */
-export function matmul(ctx: Context, a: NDArray, b: NDArray): NDArray {
+export function matmul<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): NDArray<T> {
   const aVector = isVector(a, 'a');
   const bVector = isVector(b, 'b');
   const aa = aVector ? { data: a.data, shape: [1, a.shape[0]!] } : a;
@@ -199,7 +230,7 @@ export function matmul(ctx: Context, a: NDArray, b: NDArray): NDArray {
   check(sa.cols === sb.rows, 'SHAPE', 'b', `inner dimensions differ: a is [..., ${sa.rows}, ${sa.cols}], b is [..., ${sb.rows}, ${sb.cols}]`);
   const batchShape = broadcastShapes(sa.batchShape, sb.batchShape, 'b');
   const count = countOf(batchShape);
-  const out: NDArray = { data: allocate(dtypeOfArray(a.data, 'a'), count * sa.rows * sb.cols), shape: [...batchShape, sa.rows, sb.cols] };
+  const out: NDArray<T> = { data: allocLike(a.data, count * sa.rows * sb.cols), shape: [...batchShape, sa.rows, sb.cols] };
   ctx.gemm({
     a: broadcastBatch(aa.data, sa, batchShape, 'a'),
     b: broadcastBatch(bb.data, sb, batchShape, 'b'),
@@ -224,7 +255,7 @@ function squareStack(a: NDArray, argument: string): Stack {
 }
 
 /** Cholesky factor L (lower, default) or U; the other triangle is zero. */
-export function choleskyEx(ctx: Context, a: NDArray, options: CholeskyOptions = {}): WithInfo<{ factor: NDArray }> {
+export function choleskyEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: CholeskyOptions = {}): WithInfo<{ factor: NDArray<T> }> {
   checkOptions(options, ['upper']);
   const s = squareStack(a, 'a');
   const factor = copyOf(a);
@@ -236,36 +267,49 @@ export function choleskyEx(ctx: Context, a: NDArray, options: CholeskyOptions = 
     for (let i = 0; i < n; i++)
       for (let j = 0; j < n; j++) if (upper ? j < i : j > i) factor.data[base + i * n + j] = 0;
   }
+  markNonFinite(info, a.data, n * n, n);
   poisonFailed(factor, info, n * n);
   return { factor, info };
 }
-export function cholesky(ctx: Context, a: NDArray, options?: CholeskyOptions): NDArray {
+export function cholesky<T extends FloatArray>(ctx: Context, a: NDArray<T>, options?: CholeskyOptions): NDArray<T> {
   const r = choleskyEx(ctx, a, options);
-  throwOnFailure(r.info, 'cholesky', 'not positive definite');
+  throwOnFailure(r.info, 'cholesky', a.shape[a.shape.length - 1]!);
   return r.factor;
 }
 
 /** LU with partial pivoting: packed factors and 0-based pivots. */
-export function luEx(ctx: Context, a: NDArray): WithInfo<LuResult> {
+export function luEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInfo<LuResult<T>> {
   const s = stackOf(a, 'a');
   const lu = copyOf(a);
   const { info, ipiv } = ctx.getrf({ a: rowBatch(lu.data, s, 'a') });
+  markNonFinite(info, a.data, s.rows * s.cols, Math.min(s.rows, s.cols));
   return { lu, pivots: ipiv, info };
 }
-export function lu(ctx: Context, a: NDArray): LuResult {
+export function lu<T extends FloatArray>(ctx: Context, a: NDArray<T>): LuResult<T> {
   const r = luEx(ctx, a);
-  throwOnFailure(r.info, 'lu', 'singular (an exact zero pivot)');
+  throwOnFailure(r.info, 'lu', Math.min(a.shape[a.shape.length - 2]!, a.shape[a.shape.length - 1]!));
   return { lu: r.lu, pivots: r.pivots };
 }
 
-/** Right-hand sides (jax.scipy.linalg's rule): [..., n, k], or [..., n] for one vector per matrix; batch shapes equal. */
+/**
+ * Right-hand sides (jax.scipy.linalg's rule): [..., n, k], or [..., n] for one vector per matrix;
+ * batch shapes equal.
+ */
 function rhsStack(b: NDArray, s: Stack): { stack: Stack; vector: boolean } {
+  check(typeof b === 'object' && b !== null && Array.isArray(b.shape), 'INVALID_ARGUMENT', 'b', `expected { data, shape }, got ${describeValue(b)}`);
   const vector = b.shape.length === s.batchShape.length + 1;
   const shape = vector ? [...b.shape, 1] : b.shape;
   const sb = stackOf({ data: b.data, shape }, 'b');
-  check(sameShape(sb.batchShape, s.batchShape), 'SHAPE', 'b.shape', `batch shape [${sb.batchShape.join(', ')}] differs from a's [${s.batchShape.join(', ')}]`);
-  check(sb.rows === s.rows, 'SHAPE', 'b.shape', `b has ${sb.rows} rows but a is ${s.rows}x${s.rows}`);
+  const rule = `b is [..., n, k] (a matrix per matrix of a) or [..., n] (one vector per matrix of a, b with one dimension fewer than a); a is [${[...s.batchShape, s.rows, s.cols].join(', ')}]`;
+  check(sameShape(sb.batchShape, s.batchShape), 'SHAPE', 'b.shape', `batch shape [${sb.batchShape.join(', ')}] differs from a's [${s.batchShape.join(', ')}] (${rule})`);
+  check(sb.rows === s.rows, 'SHAPE', 'b.shape', `b has ${sb.rows} rows but a is ${s.rows}x${s.rows} (${rule})`);
   return { stack: sb, vector };
+}
+
+/** The 1-D rule, for error messages: how a b of shape [len] is read against a. */
+export function vectorRule(len: number, m: number, aShape: readonly number[]): string {
+  return `b is 1-D, so it is one vector of length ${m} used for every matrix of a (numpy 2's rule); it has length ${len} but a ` +
+    `[${aShape.join(', ')}] has ${m} rows. For a vector per matrix give b shape [..., ${m}, 1] (or [..., ${m}] with choleskySolve/triangularSolve)`;
 }
 
 /**
@@ -273,31 +317,37 @@ function rhsStack(b: NDArray, s: Stack): { stack: Stack; vector: boolean } {
  * (broadcast over a's batch; x is [..., n]), else a stack of matrices [..., n, k] whose batch
  * dimensions broadcast against a's.
  */
-export function solveEx(ctx: Context, a: NDArray, b: NDArray): WithInfo<{ x: NDArray }> {
+export function solveEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): WithInfo<{ x: NDArray<T> }> {
   const s = squareStack(a, 'a');
   sameDtype(a, b, 'b');
   const vector = isVector(b, 'b');
   const sb = stackOf(vector ? { data: b.data, shape: [b.shape[0]!, 1] } : b, 'b');
+  if (vector) check(sb.rows === s.rows, 'SHAPE', 'b.shape', vectorRule(sb.rows, s.rows, a.shape));
   check(sb.rows === s.rows, 'SHAPE', 'b.shape',
-    `b has ${sb.rows} rows but a is [..., ${s.rows}, ${s.rows}]${vector ? '' : ' (b is [..., n, k]; numpy 2 reads b as vectors only when 1-D)'}`);
+    `b has ${sb.rows} rows but a is [..., ${s.rows}, ${s.rows}] (b is [..., n, k]; numpy 2 reads b as vectors only when 1-D: give b [..., ${s.rows}, 1] for a vector per matrix)`);
   const batchShape = broadcastShapes(s.batchShape, sb.batchShape, 'b.shape');
   const count = countOf(batchShape);
-  const x: NDArray = { data: materialize(b.data, sb, batchShape), shape: [...batchShape, s.rows, ...(vector ? [] : [sb.cols])] };
+  const x: NDArray<T> = { data: materialize(b.data, sb, batchShape), shape: [...batchShape, s.rows, ...(vector ? [] : [sb.cols])] };
+  const aWork = materialize(a.data, s, batchShape);
+  const bad = new Int32Array(count);
+  markNonFinite(bad, aWork, s.rows * s.rows, s.rows);
+  markNonFinite(bad, x.data, sb.rows * sb.cols, s.rows);
   const { info } = ctx.gesv({
-    a: rowBatch(materialize(a.data, s, batchShape), { ...s, batchShape, count }, 'a'),
+    a: rowBatch(aWork, { ...s, batchShape, count }, 'a'),
     b: rowBatch(x.data, { ...sb, batchShape, count }, 'b'),
   });
+  bad.forEach((v, i) => { if (v !== 0) info[i] = v; });
   poisonFailed(x, info, sb.rows * sb.cols);
   return { x, info };
 }
-export function solve(ctx: Context, a: NDArray, b: NDArray): NDArray {
+export function solve<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): NDArray<T> {
   const r = solveEx(ctx, a, b);
-  throwOnFailure(r.info, 'solve', 'singular (an exact zero pivot)');
+  throwOnFailure(r.info, 'solve', a.shape[a.shape.length - 1]!);
   return r.x;
 }
 
 /** X with A X = B given A's Cholesky factor (from `cholesky`, lower unless options.upper). */
-export function choleskySolve(ctx: Context, factor: NDArray, b: NDArray, options: CholeskyOptions = {}): NDArray {
+export function choleskySolve<T extends FloatArray>(ctx: Context, factor: NDArray<T>, b: NDArray<T>, options: CholeskyOptions = {}): NDArray<T> {
   checkOptions(options, ['upper']);
   const s = squareStack(factor, 'factor');
   sameDtype(factor, b, 'b');
@@ -308,42 +358,44 @@ export function choleskySolve(ctx: Context, factor: NDArray, b: NDArray, options
 }
 
 /** Inverse of square matrices: general (gesv against the identity), or SPD with `{ assume: 'spd' }` (poti). */
-export function invEx(ctx: Context, a: NDArray, options: InvOptions = {}): WithInfo<{ inverse: NDArray }> {
+export function invEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: InvOptions = {}): WithInfo<{ inverse: NDArray<T> }> {
   checkOptions(options, ['assume']);
   const assume = options.assume ?? 'general';
   check(assume === 'general' || assume === 'spd', 'ENUM', 'options.assume', `expected 'general' or 'spd', got ${describeValue(assume)}`);
   if (assume === 'spd') return invSpd(ctx, a);
   const s = squareStack(a, 'a');
   const n = s.rows;
-  const inverse: NDArray = { data: allocate(dtypeOfArray(a.data, 'a'), s.count * n * n), shape: [...a.shape] };
+  const inverse: NDArray<T> = { data: allocLike(a.data, s.count * n * n), shape: [...a.shape] };
   for (let m = 0; m < s.count; m++) for (let i = 0; i < n; i++) inverse.data[m * n * n + i * n + i] = 1;
-  const { info } = ctx.gesv({ a: rowBatch(a.data.slice() as FloatArray, s, 'a'), b: rowBatch(inverse.data, s, 'b') });
+  const { info } = ctx.gesv({ a: rowBatch(a.data.slice() as T, s, 'a'), b: rowBatch(inverse.data, s, 'b') });
+  markNonFinite(info, a.data, n * n, n);
   poisonFailed(inverse, info, n * n);
   return { inverse, info };
 }
-export function inv(ctx: Context, a: NDArray, options: InvOptions = {}): NDArray {
+export function inv<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: InvOptions = {}): NDArray<T> {
   const r = invEx(ctx, a, options);
-  throwOnFailure(r.info, 'inv', options.assume === 'spd' ? 'not positive definite' : 'singular (an exact zero pivot)');
+  throwOnFailure(r.info, options.assume === 'spd' ? 'cholesky' : 'inv', a.shape[a.shape.length - 1]!, 'inv');
   return r.inverse;
 }
 
 /** poti on a copy (row-major lower = column-major upper), then the other triangle mirrored. */
-function invSpd(ctx: Context, a: NDArray): WithInfo<{ inverse: NDArray }> {
+function invSpd<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInfo<{ inverse: NDArray<T> }> {
   const s = squareStack(a, 'a');
   const n = s.rows;
-  const inverse: NDArray = { data: a.data.slice() as FloatArray, shape: [...a.shape] };
+  const inverse = copyOf(a);
   const { info } = ctx.poti({ a: rowBatch(inverse.data, s, 'a'), uplo: 'lower' });
   const d = inverse.data;
   for (let m = 0; m < s.count; m++) {
     const o = m * n * n;
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) d[o + i * n + j] = d[o + j * n + i]!;
   }
+  markNonFinite(info, a.data, n * n, n);
   poisonFailed(inverse, info, n * n);
   return { inverse, info };
 }
 
 /** X with op(A) X = B (left, default) or X op(A) = B, A triangular. */
-export function triangularSolve(ctx: Context, a: NDArray, b: NDArray, options: TriangularSolveOptions = {}): NDArray {
+export function triangularSolve<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>, options: TriangularSolveOptions = {}): NDArray<T> {
   checkOptions(options, ['upper', 'left', 'transpose', 'unitDiagonal']);
   const s = squareStack(a, 'a');
   sameDtype(a, b, 'b');
@@ -366,14 +418,15 @@ export function triangularSolve(ctx: Context, a: NDArray, b: NDArray, options: T
 
 // ---------------------------------------------------------------------------------------------
 // Eigenvalues and singular values (cyclic Jacobi: see cpu/lapack/jacobi.ts for the accuracy).
+// Their backends report NaN/Inf (p + 2) and no convergence (p + 1) themselves.
 
 /** A new [...batch, len] stack of vectors and its batch of len x 1 columns. */
-function vectorStack(like: FloatArray, batchShape: readonly number[], count: number, len: number, argument: string): { out: NDArray; batch: Batch<FloatArray> } {
-  const out: NDArray = { data: allocate(dtypeOfArray(like, "a"), count * len), shape: [...batchShape, len] };
+function vectorStack<T extends FloatArray>(like: T, batchShape: readonly number[], count: number, len: number, argument: string): { out: NDArray<T>; batch: Batch<T> } {
+  const out: NDArray<T> = { data: allocLike(like, count * len), shape: [...batchShape, len] };
   return { out, batch: strided(out.data, { rows: len, cols: 1, count, ld: Math.max(1, len), stride: len }, argument) };
 }
 
-function eigenEx(ctx: Context, a: NDArray, options: EighOptions, vectors: boolean): WithInfo<{ values: NDArray; vectors: NDArray | undefined }> {
+function eigenEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: EighOptions, vectors: boolean): WithInfo<{ values: NDArray<T>; vectors: NDArray<T> | undefined }> {
   checkOptions(options, ['upper']);
   const s = squareStack(a, 'a');
   const n = s.rows;
@@ -388,34 +441,33 @@ function eigenEx(ctx: Context, a: NDArray, options: EighOptions, vectors: boolea
 }
 
 /** Eigenvalues (ascending) and eigenvectors of symmetric matrices, from one triangle (numpy's eigh). */
-export function eighEx(ctx: Context, a: NDArray, options: EighOptions = {}): WithInfo<EighResult> {
+export function eighEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: EighOptions = {}): WithInfo<EighResult<T>> {
   const r = eigenEx(ctx, a, options, true);
   return { values: r.values, vectors: r.vectors!, info: r.info };
 }
-export function eigh(ctx: Context, a: NDArray, options?: EighOptions): EighResult {
+export function eigh<T extends FloatArray>(ctx: Context, a: NDArray<T>, options?: EighOptions): EighResult<T> {
   const r = eighEx(ctx, a, options);
-  throwOnFailure(r.info, 'eigh', 'did not converge or held NaN/Inf');
+  throwOnFailure(r.info, 'eigh', a.shape[a.shape.length - 1]!);
   return { values: r.values, vectors: r.vectors };
 }
 /** Eigenvalues only, ascending (numpy's eigvalsh). */
-export function eigvalshEx(ctx: Context, a: NDArray, options: EighOptions = {}): WithInfo<{ values: NDArray }> {
+export function eigvalshEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: EighOptions = {}): WithInfo<{ values: NDArray<T> }> {
   const r = eigenEx(ctx, a, options, false);
   return { values: r.values, info: r.info };
 }
-export function eigvalsh(ctx: Context, a: NDArray, options?: EighOptions): NDArray {
+export function eigvalsh<T extends FloatArray>(ctx: Context, a: NDArray<T>, options?: EighOptions): NDArray<T> {
   const r = eigvalshEx(ctx, a, options);
-  throwOnFailure(r.info, 'eigvalsh', 'did not converge or held NaN/Inf');
+  throwOnFailure(r.info, 'eigvalsh', a.shape[a.shape.length - 1]!);
   return r.values;
 }
 
-function singularEx(ctx: Context, a: NDArray, vectors: boolean): WithInfo<{ s: NDArray; u: NDArray | undefined; vt: NDArray | undefined }> {
+function singularEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, vectors: boolean): WithInfo<{ s: NDArray<T>; u: NDArray<T> | undefined; vt: NDArray<T> | undefined }> {
   const st = stackOf(a, 'a');
   const { rows: m, cols: n, batchShape, count } = st;
   const k = Math.min(m, n);
-  const dtype = dtypeOfArray(a.data, 'a');
   const s = vectorStack(a.data, batchShape, count, k, 's');
-  const u: NDArray | undefined = vectors ? { data: allocate(dtype, count * m * k), shape: [...batchShape, m, k] } : undefined;
-  const vt: NDArray | undefined = vectors ? { data: allocate(dtype, count * k * n), shape: [...batchShape, k, n] } : undefined;
+  const u: NDArray<T> | undefined = vectors ? { data: allocLike(a.data, count * m * k), shape: [...batchShape, m, k] } : undefined;
+  const vt: NDArray<T> | undefined = vectors ? { data: allocLike(a.data, count * k * n), shape: [...batchShape, k, n] } : undefined;
   const { info } = ctx.gesvd({
     a: rowBatch(a.data, st, 'a'), s: s.batch,
     jobu: vectors ? 'thin' : 'none', jobvt: vectors ? 'thin' : 'none',
@@ -428,23 +480,25 @@ function singularEx(ctx: Context, a: NDArray, vectors: boolean): WithInfo<{ s: N
   return { s: s.out, u, vt, info };
 }
 
+const minOrder = (a: NDArray): number => Math.min(a.shape[a.shape.length - 2]!, a.shape[a.shape.length - 1]!);
+
 /** The thin SVD (numpy's svd(a, full_matrices=False)), vt as numpy's vh. */
-export function svdEx(ctx: Context, a: NDArray): WithInfo<SvdResult> {
+export function svdEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInfo<SvdResult<T>> {
   const r = singularEx(ctx, a, true);
   return { u: r.u!, s: r.s, vt: r.vt!, info: r.info };
 }
-export function svd(ctx: Context, a: NDArray): SvdResult {
+export function svd<T extends FloatArray>(ctx: Context, a: NDArray<T>): SvdResult<T> {
   const r = svdEx(ctx, a);
-  throwOnFailure(r.info, 'svd', 'did not converge or held NaN/Inf');
+  throwOnFailure(r.info, 'svd', minOrder(a));
   return { u: r.u, s: r.s, vt: r.vt };
 }
 /** Singular values only, descending (numpy's svdvals). */
-export function svdvalsEx(ctx: Context, a: NDArray): WithInfo<{ values: NDArray }> {
+export function svdvalsEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInfo<{ values: NDArray<T> }> {
   const r = singularEx(ctx, a, false);
   return { values: r.s, info: r.info };
 }
-export function svdvals(ctx: Context, a: NDArray): NDArray {
+export function svdvals<T extends FloatArray>(ctx: Context, a: NDArray<T>): NDArray<T> {
   const r = svdvalsEx(ctx, a);
-  throwOnFailure(r.info, 'svdvals', 'did not converge or held NaN/Inf');
+  throwOnFailure(r.info, 'svdvals', minOrder(a));
   return r.values;
 }

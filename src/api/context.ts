@@ -14,13 +14,17 @@ import { cpuBackend } from '../cpu/backend.js';
 import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
 import * as arrays from './array.js';
 import * as qrArrays from './array-qr.js';
+import * as elementwise from './elementwise.js';
+import type { NDArray } from './array.js';
 import {
-  hostInts, prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareOrmqr, prepareGetrf, prepareGetrs,
+  checkFlag, hostInts, prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareOrmqr, prepareGetrf, prepareGetrs,
   prepareSyev, prepareSyrk, prepareTrsm, prepareTrtri,
   type CholeskySolveArgs, type FactorArgs, type GelsArgs, type GemmArgs, type GeqrfArgs, type OrgqrArgs, type OrmqrArgs, type GesvArgs, type GesvdArgs, type GetrfArgs, type GetrsArgs,
   type IntAllocator, type SyevArgs, type SyrkArgs, type TrmmArgs, type TrsmArgs, type TrtriArgs,
 } from './prepare.js';
 import { columnMajorCopy } from './rowmajor.js';
+import { checkCall } from './check.js';
+import type { InfoOp } from '../core/info.js';
 import { makePreparers, type PreparedCall } from './prepared.js';
 import { CaptureRecorder, deviceRecording, Recording, type Captured } from './capture.js';
 import type { DeviceBackend } from '../core/device-backend.js';
@@ -34,6 +38,10 @@ export type IntsFor<S extends Storage> = S extends FloatArray ? Int32Array : Int
 export interface InfoResult<S extends Storage> { info: IntsFor<S> }
 export interface PivotResult<S extends Storage> extends InfoResult<S> { ipiv: IntsFor<S> }
 
+/**
+ * The API bound to one backend: every LAPACK-level call (and its *Async form), the array level,
+ * prepared calls, captures and device memory. From `open()`; the top-level functions use `cpuContext`.
+ */
 export class Context {
   #disposed = false;
   /** Inside an *Async call: host-side steps that must wait for the device (row-major write-backs). */
@@ -78,15 +86,15 @@ export class Context {
   }
   /** Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite. */
   potrf<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('potrf', prepareFactor(args, 'potrf', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('potrf', prepareFactor(args, 'potrf', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** Solves A X = B in place of B, with A's Cholesky factor from potrf. */
   potrs<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    return this.execute('potrs', prepareCholeskySolve(args, 'potrs', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('potrs', prepareCholeskySolve(args, 'potrs', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** Factors A (potrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
   posv<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    return this.execute('posv', prepareCholeskySolve(args, 'posv', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('posv', prepareCholeskySolve(args, 'posv', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /**
    * LU with partial pivoting, P A = L U, in place. ipiv is 0-based: row j was swapped with row
@@ -94,27 +102,27 @@ export class Context {
    * variable batch the largest min(m, n) in it. info[i] = k > 0: U(k,k) is exactly zero.
    */
   getrf<S extends Storage>(args: GetrfArgs<S>): PivotResult<S> {
-    return this.execute('getrf', prepareGetrf(args, this.intsFor(args))) as PivotResult<S>;
+    return this.execute('getrf', prepareGetrf(args, this.intsFor(args)), checkFlag(args)) as PivotResult<S>;
   }
   /** Solves op(A) X = B with the LU factors and pivots from getrf. */
   getrs<S extends Storage>(args: GetrsArgs<S>): InfoResult<S> {
-    return this.execute('getrs', prepareGetrs(args, this.intsFor(args))) as InfoResult<S>;
+    return this.execute('getrs', prepareGetrs(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
   gesv<S extends Storage>(args: GesvArgs<S>): PivotResult<S> {
-    return this.execute('gesv', prepareGesv(args, this.intsFor(args))) as PivotResult<S>;
+    return this.execute('gesv', prepareGesv(args, this.intsFor(args)), checkFlag(args)) as PivotResult<S>;
   }
   /** Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero. */
   trtri<S extends Storage>(args: TrtriArgs<S>): InfoResult<S> {
-    return this.execute('trtri', prepareTrtri(args, this.intsFor(args))) as InfoResult<S>;
+    return this.execute('trtri', prepareTrtri(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** U U^T ('upper') or L^T L ('lower') into the same triangle. */
   lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('lauum', prepareFactor(args, 'lauum', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('lauum', prepareFactor(args, 'lauum', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle. */
   potri<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('potri', prepareFactor(args, 'potri', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('potri', prepareFactor(args, 'potri', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /**
    * Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)
@@ -122,12 +130,14 @@ export class Context {
    * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.
    */
   syev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> {
+    const checked = checkFlag(args);
     const r = this.admit('syev', prepareSyev(args, this.intsFor(args)));
     const a = columnMajorCopy(r.a, 'a');
     const w = columnMajorCopy(r.w, 'w');
     this.run('syev', { ...r, a: a.batch, w: w.batch });
     if (r.jobz === 'vectors') this.afterDevice(() => a.writeBack());
     this.afterDevice(() => w.writeBack());
+    if (checked) this.afterDevice(() => checkCall('syev', this.hostInfo(r.info), r as unknown as Record<string, unknown>));
     return { info: r.info as IntsFor<S> };
   }
   /**
@@ -136,6 +146,7 @@ export class Context {
    * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.
    */
   gesvd<S extends Storage>(args: GesvdArgs<S>): InfoResult<S> {
+    const checked = checkFlag(args);
     const r = this.admit('gesvd', prepareGesvd(args, this.intsFor(args)));
     const a = columnMajorCopy(r.a, 'a');
     const s = columnMajorCopy(r.s, 's');
@@ -143,6 +154,7 @@ export class Context {
     const vt = r.vt === undefined ? undefined : columnMajorCopy(r.vt, 'vt');
     this.run('gesvd', { ...r, a: a.batch, s: s.batch, u: u?.batch, vt: vt?.batch });
     this.afterDevice(() => { s.writeBack(); u?.writeBack(); vt?.writeBack(); });
+    if (checked) this.afterDevice(() => checkCall('gesvd', this.hostInfo(r.info), r as unknown as Record<string, unknown>));
     return { info: r.info as IntsFor<S> };
   }
 
@@ -152,14 +164,14 @@ export class Context {
    * info), and the matrix is left as potrf leaves it.
    */
   poti<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('poti', prepareFactor(args, 'poti', this.intsFor(args))) as InfoResult<S>;
+    return this.execute('poti', prepareFactor(args, 'poti', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /**
    * Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the
    * diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0.
    */
   geqrf<S extends Storage>(args: GeqrfArgs<S>): InfoResult<S> {
-    return this.execute('geqrf', prepareGeqrf(args, this.intsFor(args))) as InfoResult<S>;
+    return this.execute('geqrf', prepareGeqrf(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
   /** The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n). */
   orgqr<S extends Storage>(args: OrgqrArgs<S>): void {
@@ -178,7 +190,7 @@ export class Context {
    * info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed.
    */
   gels<S extends Storage>(args: GelsArgs<S>): InfoResult<S> {
-    return this.execute('gels', prepareGels(args, this.intsFor(args))) as InfoResult<S>;
+    return this.execute('gels', prepareGels(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
 
   /**
@@ -187,7 +199,7 @@ export class Context {
    */
   readonly prepare: Preparers = makePreparers({
     intsFor: (args) => this.intsFor(args),
-    execute: (op, request) => this.execute(op, request),
+    execute: (op, request, checked) => this.execute(op, request, checked),
   }) as Preparers;
 
   // -------------------------------------------------------------------------------------------
@@ -221,28 +233,58 @@ export class Context {
   // -------------------------------------------------------------------------------------------
   // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts).
 
-  matmul(a: arrays.NDArray, b: arrays.NDArray): arrays.NDArray { return arrays.matmul(this, a, b); }
-  cholesky(a: arrays.NDArray, options?: arrays.CholeskyOptions): arrays.NDArray { return arrays.cholesky(this, a, options); }
-  choleskyEx(a: arrays.NDArray, options?: arrays.CholeskyOptions): arrays.WithInfo<{ factor: arrays.NDArray }> { return arrays.choleskyEx(this, a, options); }
-  lu(a: arrays.NDArray): arrays.LuResult { return arrays.lu(this, a); }
-  luEx(a: arrays.NDArray): arrays.WithInfo<arrays.LuResult> { return arrays.luEx(this, a); }
-  solve(a: arrays.NDArray, b: arrays.NDArray): arrays.NDArray { return arrays.solve(this, a, b); }
-  solveEx(a: arrays.NDArray, b: arrays.NDArray): arrays.WithInfo<{ x: arrays.NDArray }> { return arrays.solveEx(this, a, b); }
-  choleskySolve(factor: arrays.NDArray, b: arrays.NDArray, options?: arrays.CholeskyOptions): arrays.NDArray { return arrays.choleskySolve(this, factor, b, options); }
-  inv(a: arrays.NDArray, options?: arrays.InvOptions): arrays.NDArray { return arrays.inv(this, a, options); }
-  invEx(a: arrays.NDArray, options?: arrays.InvOptions): arrays.WithInfo<{ inverse: arrays.NDArray }> { return arrays.invEx(this, a, options); }
-  triangularSolve(a: arrays.NDArray, b: arrays.NDArray, options?: arrays.TriangularSolveOptions): arrays.NDArray { return arrays.triangularSolve(this, a, b, options); }
-  eigh(a: arrays.NDArray, options?: arrays.EighOptions): arrays.EighResult { return arrays.eigh(this, a, options); }
-  eighEx(a: arrays.NDArray, options?: arrays.EighOptions): arrays.WithInfo<arrays.EighResult> { return arrays.eighEx(this, a, options); }
-  eigvalsh(a: arrays.NDArray, options?: arrays.EighOptions): arrays.NDArray { return arrays.eigvalsh(this, a, options); }
-  eigvalshEx(a: arrays.NDArray, options?: arrays.EighOptions): arrays.WithInfo<{ values: arrays.NDArray }> { return arrays.eigvalshEx(this, a, options); }
-  svd(a: arrays.NDArray): arrays.SvdResult { return arrays.svd(this, a); }
-  svdEx(a: arrays.NDArray): arrays.WithInfo<arrays.SvdResult> { return arrays.svdEx(this, a); }
-  svdvals(a: arrays.NDArray): arrays.NDArray { return arrays.svdvals(this, a); }
-  svdvalsEx(a: arrays.NDArray): arrays.WithInfo<{ values: arrays.NDArray }> { return arrays.svdvalsEx(this, a); }
-  qr(a: arrays.NDArray, options?: qrArrays.QrOptions): qrArrays.QrResult { return qrArrays.qr(this, a, options); }
-  lstsq(a: arrays.NDArray, b: arrays.NDArray): qrArrays.LstsqResult { return qrArrays.lstsq(this, a, b); }
-  lstsqEx(a: arrays.NDArray, b: arrays.NDArray): arrays.WithInfo<qrArrays.LstsqResult> { return qrArrays.lstsqEx(this, a, b); }
+  /** numpy's matmul: [..., m, k] x [..., k, n] -> [..., m, n], batch dimensions broadcast; a 1-D a is a row, a 1-D b a column. */
+  matmul<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return arrays.matmul(this, a, b); }
+  /** Cholesky factor L (lower, default) or U of SPD matrices [..., n, n]; throws NUMERICAL naming failed matrices. */
+  cholesky<T extends FloatArray>(a: NDArray<T>, options?: arrays.CholeskyOptions): NDArray<T> { return arrays.cholesky(this, a, options); }
+  /** cholesky with per-matrix info instead of throwing (failed factors are NaN). */
+  choleskyEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.CholeskyOptions): arrays.WithInfo<{ factor: NDArray<T> }> { return arrays.choleskyEx(this, a, options); }
+  /** LU with partial pivoting: packed factors [..., m, n] and 0-based pivots; throws NUMERICAL for exactly singular matrices. */
+  lu<T extends FloatArray>(a: NDArray<T>): arrays.LuResult<T> { return arrays.lu(this, a); }
+  /** lu with per-matrix info instead of throwing. */
+  luEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<arrays.LuResult<T>> { return arrays.luEx(this, a); }
+  /** X with A X = B (numpy 2's solve): b [..., n, k] broadcast against a, or one vector [n]; throws NUMERICAL for singular or NaN/Inf matrices. */
+  solve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return arrays.solve(this, a, b); }
+  /** solve with per-matrix info instead of throwing (failed solutions are NaN). */
+  solveEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): arrays.WithInfo<{ x: NDArray<T> }> { return arrays.solveEx(this, a, b); }
+  /** X with A X = B from A's Cholesky factor; b [..., n, k] or [..., n] (one vector per matrix). */
+  choleskySolve<T extends FloatArray>(factor: NDArray<T>, b: NDArray<T>, options?: arrays.CholeskyOptions): NDArray<T> { return arrays.choleskySolve(this, factor, b, options); }
+  /** Inverses [..., n, n]: general (LU), or { assume: 'spd' } (Cholesky); throws NUMERICAL for failed matrices. */
+  inv<T extends FloatArray>(a: NDArray<T>, options?: arrays.InvOptions): NDArray<T> { return arrays.inv(this, a, options); }
+  /** inv with per-matrix info instead of throwing. */
+  invEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.InvOptions): arrays.WithInfo<{ inverse: NDArray<T> }> { return arrays.invEx(this, a, options); }
+  /** X with op(A) X = B (left, default) or X op(A) = B, A triangular. */
+  triangularSolve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, options?: arrays.TriangularSolveOptions): NDArray<T> { return arrays.triangularSolve(this, a, b, options); }
+  /** Eigenvalues (ascending) and eigenvectors of symmetric matrices (numpy's eigh); throws NUMERICAL for NaN/Inf or no convergence. */
+  eigh<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.EighResult<T> { return arrays.eigh(this, a, options); }
+  /** eigh with per-matrix info instead of throwing. */
+  eighEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.WithInfo<arrays.EighResult<T>> { return arrays.eighEx(this, a, options); }
+  /** Eigenvalues only, ascending (numpy's eigvalsh). */
+  eigvalsh<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): NDArray<T> { return arrays.eigvalsh(this, a, options); }
+  /** eigvalsh with per-matrix info instead of throwing. */
+  eigvalshEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.WithInfo<{ values: NDArray<T> }> { return arrays.eigvalshEx(this, a, options); }
+  /** The thin SVD (numpy's svd(a, full_matrices=False)): u [..., m, k], s [..., k], vt [..., k, n]. */
+  svd<T extends FloatArray>(a: NDArray<T>): arrays.SvdResult<T> { return arrays.svd(this, a); }
+  /** svd with per-matrix info instead of throwing. */
+  svdEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<arrays.SvdResult<T>> { return arrays.svdEx(this, a); }
+  /** Singular values only, descending (numpy's svdvals). */
+  svdvals<T extends FloatArray>(a: NDArray<T>): NDArray<T> { return arrays.svdvals(this, a); }
+  /** svdvals with per-matrix info instead of throwing. */
+  svdvalsEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<{ values: NDArray<T> }> { return arrays.svdvalsEx(this, a); }
+  /** numpy's linalg.qr: mode 'reduced' (default), 'complete' or 'r'. */
+  qr<T extends FloatArray>(a: NDArray<T>, options?: qrArrays.QrOptions): qrArrays.QrResult<T> { return qrArrays.qr(this, a, options); }
+  /** Least squares (numpy's lstsq, full rank): a [..., m, n], b [..., m, nrhs] broadcast against a, or one vector [m]. */
+  lstsq<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): qrArrays.LstsqResult<T> { return qrArrays.lstsq(this, a, b); }
+  /** lstsq with per-matrix info instead of throwing. */
+  lstsqEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): arrays.WithInfo<qrArrays.LstsqResult<T>> { return qrArrays.lstsqEx(this, a, b); }
+  /** [..., m, n] -> [..., n, m] (numpy's matrix_transpose); on the host. */
+  transpose<T extends FloatArray>(a: NDArray<T>): NDArray<T> { return elementwise.transpose(a); }
+  /** a + b with numpy broadcasting (b may be a number); on the host. */
+  add<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number): NDArray<T> { return elementwise.add(a, b); }
+  /** a - b with numpy broadcasting (b may be a number); on the host. */
+  subtract<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number): NDArray<T> { return elementwise.subtract(a, b); }
+  /** alpha * a; on the host. */
+  scale<T extends FloatArray>(a: NDArray<T>, alpha: number): NDArray<T> { return elementwise.scale(a, alpha); }
 
   // -------------------------------------------------------------------------------------------
   // Device memory (CUDA contexts) and waiting
@@ -362,7 +404,7 @@ export class Context {
    * right-hand sides copied to column-major and written back after the device (COPIED), and the
    * call's integers returned where it has them.
    */
-  private execute(op: OpName, validated: object): unknown {
+  private execute(op: OpName, validated: object, checked = false): unknown {
     const request = validated as Record<string, unknown>;
     const copied = COPIED[op];
     if (copied === undefined) {
@@ -380,6 +422,7 @@ export class Context {
       copied.forEach((field, i) => { if (!read?.includes(field)) this.afterDevice(() => copies[i]!.writeBack()); });
     }
     if (request.info === undefined) return undefined;
+    if (checked) this.afterDevice(() => checkCall(op as InfoOp, this.hostInfo(request.info as IntStorage), request));
     return op === 'getrf' || op === 'gesv' ? { info: request.info, ipiv: request.ipiv } : { info: request.info };
   }
 
@@ -400,6 +443,11 @@ export class Context {
       freshInts.add(ints);
       return ints;
     };
+  }
+
+  /** A call's info on the host (read back, after the call, where it is device memory). */
+  private hostInfo(info: IntStorage): Int32Array {
+    return isDeviceStorage(info) ? this.needDevice('check').download(info) as Int32Array : info;
   }
 
   private needDevice(what: string): DeviceBackend {

@@ -17,6 +17,7 @@ import { MultiDeviceBackend } from '../cuda/multi/backend.js';
 import type { ShardLayout, ShardedArray } from '../cuda/multi/sharded.js';
 import { weightsFromTimes } from '../cuda/multi/split.js';
 
+/** A context over several GPUs of one host (from `openMultiDevice`): batches are split across them. */
 export class MultiDeviceContext extends Context {
   constructor(
     readonly multi: MultiDeviceBackend,

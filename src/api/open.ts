@@ -25,6 +25,10 @@ export interface OpenOptions {
   weights?: readonly number[];
 }
 
+/**
+ * A context on the best usable backend (CUDA where a GPU works, else the CPU), or the one asked
+ * for: `open({ backend: 'cpu' })`. Dispose it when done (`ctx.dispose()`).
+ */
 export function open(options: OpenOptions = {}): Context {
   check(typeof options === 'object' && options !== null && !Array.isArray(options), 'INVALID_ARGUMENT', 'options',
     `expected { backend?, device?, devices?, weights? }, got ${describeValue(options)}`);

@@ -28,44 +28,59 @@ import type {
   SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
+import { bridgeArgs, viewHint, type BatchArg } from './bridge.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public argument types
 
-export interface GemmArgs<S extends Storage = Storage> {
-  transA?: Trans; transB?: Trans; alpha?: number; a: Batch<S>; b: Batch<S>; beta?: number; c: Batch<S>;
+export interface GemmArgs<S extends Storage = Storage, B = BatchArg<S>> {
+  transA?: Trans; transB?: Trans; alpha?: number; a: B; b: B; beta?: number; c: B;
 }
-export interface TrsmArgs<S extends Storage = Storage> {
-  side?: Side; uplo?: Uplo; transA?: Trans; diag?: Diag; alpha?: number; a: Batch<S>; b: Batch<S>;
+export interface TrsmArgs<S extends Storage = Storage, B = BatchArg<S>> {
+  side?: Side; uplo?: Uplo; transA?: Trans; diag?: Diag; alpha?: number; a: B; b: B;
 }
-export type TrmmArgs<S extends Storage = Storage> = TrsmArgs<S>;
-export interface SyrkArgs<S extends Storage = Storage> {
-  uplo?: Uplo; trans?: Trans; alpha?: number; a: Batch<S>; beta?: number; c: Batch<S>;
+export type TrmmArgs<S extends Storage = Storage, B = BatchArg<S>> = TrsmArgs<S, B>;
+export interface SyrkArgs<S extends Storage = Storage, B = BatchArg<S>> {
+  uplo?: Uplo; trans?: Trans; alpha?: number; a: B; beta?: number; c: B;
 }
-/** `info` (optional): where to write per-matrix status; allocated when absent. */
-export interface FactorArgs<S extends Storage = Storage> { uplo?: Uplo; a: Batch<S>; info?: IntStorage }
-export interface CholeskySolveArgs<S extends Storage = Storage> extends FactorArgs<S> { b: Batch<S> }
-export interface TrtriArgs<S extends Storage = Storage> extends FactorArgs<S> { diag?: Diag }
-export interface GetrfArgs<S extends Storage = Storage> { a: Batch<S>; ipiv?: IntStorage; info?: IntStorage }
-export interface GetrsArgs<S extends Storage = Storage> extends GetrfArgs<S> { trans?: Trans; ipiv: IntStorage; b: Batch<S> }
-export interface GesvArgs<S extends Storage = Storage> extends GetrfArgs<S> { b: Batch<S> }
+/**
+ * Options of every call that reports per-matrix `info`: where to write it, and whether to throw
+ * for failed matrices.
+ */
+export interface InfoArgs {
+  /** Where to write per-matrix status (int32, one per matrix); allocated when absent. */
+  info?: IntStorage;
+  /**
+   * true: throw MyriadError('NUMERICAL') after the call when any matrix failed, naming the first
+   * ones and what failed (not positive definite at k, singular at k, NaN/Inf in the input, no
+   * convergence). Default false: failure is only reported in `info`. On device data this waits
+   * for the call and reads `info` back.
+   */
+  check?: boolean;
+}
+export interface FactorArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { uplo?: Uplo; a: B }
+export interface CholeskySolveArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { b: B }
+export interface TrtriArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { diag?: Diag }
+export interface GetrfArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { a: B; ipiv?: IntStorage }
+export interface GetrsArgs<S extends Storage = Storage, B = BatchArg<S>> extends GetrfArgs<S, B> { trans?: Trans; ipiv: IntStorage; b: B }
+export interface GesvArgs<S extends Storage = Storage, B = BatchArg<S>> extends GetrfArgs<S, B> { b: B }
 /** jobz 'vectors' (default) or 'values'; w: n x 1 per matrix. */
-export interface SyevArgs<S extends Storage = Storage> { jobz?: Job; uplo?: Uplo; a: Batch<S>; w: Batch<S>; info?: IntStorage }
+export interface SyevArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { jobz?: Job; uplo?: Uplo; a: B; w: B }
 /** jobu / jobvt 'thin' (default) or 'none'; s: k x 1, u: m x k, vt: k x n per matrix (k = min(m, n)). */
-export interface GesvdArgs<S extends Storage = Storage> {
-  jobu?: 'none' | 'thin'; jobvt?: 'none' | 'thin'; a: Batch<S>; s: Batch<S>; u?: Batch<S>; vt?: Batch<S>; info?: IntStorage;
+export interface GesvdArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs {
+  jobu?: 'none' | 'thin'; jobvt?: 'none' | 'thin'; a: B; s: B; u?: B; vt?: B;
 }
 /** tau: min(m, n) x 1 per matrix (geqrf writes it; orgqr reads k = its rows, k <= n). */
-export interface GeqrfArgs<S extends Storage = Storage> { a: Batch<S>; tau: Batch<S>; info?: IntStorage }
-export interface OrgqrArgs<S extends Storage = Storage> { a: Batch<S>; tau: Batch<S> }
+export interface GeqrfArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { a: B; tau: B }
+export interface OrgqrArgs<S extends Storage = Storage, B = BatchArg<S>> { a: B; tau: B }
 /**
  * side 'left' (default): C := op(Q) C; 'right': C := C op(Q); trans 'N' (default): op(Q) = Q, 'T'
  * (or 'C'): Q^T. Q = H(0) ... H(k-1) from geqrf's reflectors in A's first k columns (A has m rows
  * on the left, n on the right, for C m x n; geqrf's whole output can be passed), k = tau's rows.
  */
-export interface OrmqrArgs<S extends Storage = Storage> { side?: Side; trans?: Trans; a: Batch<S>; tau: Batch<S>; c: Batch<S> }
+export interface OrmqrArgs<S extends Storage = Storage, B = BatchArg<S>> { side?: Side; trans?: Trans; a: B; tau: B; c: B }
 /** b: max(m, n) x nrhs per matrix; X lands in its first n rows. */
-export interface GelsArgs<S extends Storage = Storage> { a: Batch<S>; b: Batch<S>; info?: IntStorage }
+export interface GelsArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { a: B; b: B }
 
 // ---------------------------------------------------------------------------------------------
 // Shared checks
@@ -76,6 +91,13 @@ function argsObject(args: unknown, op: string, keys: readonly string[]): void {
   if (typeof args !== 'object' || args === null || Array.isArray(args))
     throw new MyriadError('INVALID_ARGUMENT', `${op} expects one argument object { ${keys.join(', ')} }, got ${describeValue(args)}`, 'args');
   checkKeys(args, keys);
+}
+
+/** The `check` option of a call (validated before anything runs). */
+export function checkFlag(args: unknown): boolean {
+  const v = typeof args === 'object' && args !== null ? (args as { check?: unknown }).check : undefined;
+  if (v !== undefined && typeof v !== 'boolean') throw new MyriadError('INVALID_ARGUMENT', `expected true or false, got ${describeValue(v)}`, 'check');
+  return v === true;
 }
 
 function scalar(v: unknown, fallback: number, argument: string): number {
@@ -101,7 +123,7 @@ function checkBatches(batches: readonly [Batch<Storage>, string][]): { dtype: DT
     const n = batchCount(b);
     if (n > 0 && count > 0 && d !== dtype)
       throw new MyriadError('DTYPE', `is ${d} but ${firstName} is ${dtype}: dtypes cannot be mixed`, name);
-    if (n !== count) throw new MyriadError('SHAPE', `holds ${n} matrices but ${firstName} holds ${count}`, name);
+    if (n !== count) throw new MyriadError('SHAPE', `holds ${n} matrices${viewHint(b)} but ${firstName} holds ${count}${viewHint(first)}`, name);
   }
   return { dtype, count };
 }
@@ -175,7 +197,8 @@ const GEMM_KEYS = ['transA', 'transB', 'alpha', 'a', 'b', 'beta', 'c'] as const;
 const TRSM_KEYS = ['side', 'uplo', 'transA', 'diag', 'alpha', 'a', 'b'] as const;
 const SYRK_KEYS = ['uplo', 'trans', 'alpha', 'a', 'beta', 'c'] as const;
 
-export function prepareGemm<S extends Storage>(args: GemmArgs<S>): GemmRequest<S> {
+export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<S>  {
+  const args = bridgeArgs(input) as GemmArgs<S, Batch<S>>;
   argsObject(args, 'gemm', GEMM_KEYS);
   const transA = parseTrans(args.transA ?? 'N', 'transA');
   const transB = parseTrans(args.transB ?? 'N', 'transB');
@@ -207,7 +230,8 @@ function logical(b: Batch<Storage>, i: number, t: Op): [number, number] {
   return t === 'N' ? [r, c] : [c, r];
 }
 
-export function prepareTrsm<S extends Storage>(args: TrsmArgs<S>, name = 'trsm'): TrsmRequest<S> {
+export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'): TrsmRequest<S>  {
+  const args = bridgeArgs(input) as TrsmArgs<S, Batch<S>>;
   argsObject(args, name, TRSM_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
@@ -233,7 +257,8 @@ export function prepareTrsm<S extends Storage>(args: TrsmArgs<S>, name = 'trsm')
   return { side: flipSide(side), uplo: uploV, transA: flipTrans(eA), diag, alpha, a, b };
 }
 
-export function prepareSyrk<S extends Storage>(args: SyrkArgs<S>): SyrkRequest<S> {
+export function prepareSyrk<S extends Storage>(input: SyrkArgs<S>): SyrkRequest<S>  {
+  const args = bridgeArgs(input) as SyrkArgs<S, Batch<S>>;
   argsObject(args, 'syrk', SYRK_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
   const trans = parseTrans(args.trans ?? 'N', 'trans');
@@ -257,12 +282,12 @@ export function prepareSyrk<S extends Storage>(args: SyrkArgs<S>): SyrkRequest<S
 // ---------------------------------------------------------------------------------------------
 // LAPACK
 
-const FACTOR_KEYS = ['uplo', 'a', 'info'] as const;
-const TRTRI_KEYS = ['uplo', 'diag', 'a', 'info'] as const;
-const CHOLESKY_SOLVE_KEYS = ['uplo', 'a', 'b', 'info'] as const;
-const GETRF_KEYS = ['a', 'ipiv', 'info'] as const;
-const GETRS_KEYS = ['trans', 'a', 'ipiv', 'b', 'info'] as const;
-const GESV_KEYS = ['a', 'ipiv', 'b', 'info'] as const;
+const FACTOR_KEYS = ['uplo', 'a', 'info', 'check'] as const;
+const TRTRI_KEYS = ['uplo', 'diag', 'a', 'info', 'check'] as const;
+const CHOLESKY_SOLVE_KEYS = ['uplo', 'a', 'b', 'info', 'check'] as const;
+const GETRF_KEYS = ['a', 'ipiv', 'info', 'check'] as const;
+const GETRS_KEYS = ['trans', 'a', 'ipiv', 'b', 'info', 'check'] as const;
+const GESV_KEYS = ['a', 'ipiv', 'b', 'info', 'check'] as const;
 
 function checkSquare(a: Batch<Storage>, count: number, op: string): void {
   forEachShape([a], count, (i) => {
@@ -277,7 +302,7 @@ function givenInfo(info: unknown, count: number): IntStorage | undefined {
 }
 
 /** potrf, lauum, potri, trtri: one square batch, uplo flips for row-major. */
-function prepareSquare<S extends Storage>(args: FactorArgs<S>, op: string, keys: readonly string[], alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S> {
+function prepareSquare<S extends Storage>(args: FactorArgs<S, Batch<S>>, op: string, keys: readonly string[], alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S> {
   argsObject(args, op, keys);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
   const { count } = checkBatches([[args.a, 'a']]);
@@ -288,11 +313,13 @@ function prepareSquare<S extends Storage>(args: FactorArgs<S>, op: string, keys:
 }
 
 /** potrf, lauum, potri, poti. */
-export function prepareFactor<S extends Storage>(args: FactorArgs<S>, op: string, alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S> {
+export function prepareFactor<S extends Storage>(input: FactorArgs<S>, op: string, alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S>  {
+  const args = bridgeArgs(input) as FactorArgs<S, Batch<S>>;
   return prepareSquare(args, op, FACTOR_KEYS, alloc);
 }
 
-export function prepareTrtri<S extends Storage>(args: TrtriArgs<S>, alloc: IntAllocator): TrtriRequest<S> {
+export function prepareTrtri<S extends Storage>(input: TrtriArgs<S>, alloc: IntAllocator): TrtriRequest<S>  {
+  const args = bridgeArgs(input) as TrtriArgs<S, Batch<S>>;
   // diag is parsed before anything is allocated.
   const diag = typeof args === 'object' && args !== null ? parseDiag(args.diag ?? 'nonunit', 'diag') : 'nonunit';
   return { ...prepareSquare(args, 'trtri', TRTRI_KEYS, alloc), diag };
@@ -302,7 +329,8 @@ export function prepareTrtri<S extends Storage>(args: TrtriArgs<S>, alloc: IntAl
  * potrs / posv. A's row-major storage maps to the other triangle; B is returned as given (a
  * row-major host B is copied by the context after this validation).
  */
-export function prepareCholeskySolve<S extends Storage>(args: CholeskySolveArgs<S>, op: 'potrs' | 'posv', alloc: IntAllocator): PotrsRequest<S> {
+export function prepareCholeskySolve<S extends Storage>(input: CholeskySolveArgs<S>, op: 'potrs' | 'posv', alloc: IntAllocator): PotrsRequest<S>  {
+  const args = bridgeArgs(input) as CholeskySolveArgs<S, Batch<S>>;
   argsObject(args, op, CHOLESKY_SOLVE_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
@@ -325,7 +353,8 @@ function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
 }
 
 /** getrf: `a` is returned as given (a row-major host batch is copied by the context). */
-export function prepareGetrf<S extends Storage>(args: GetrfArgs<S>, alloc: IntAllocator): GetrfRequest<S> {
+export function prepareGetrf<S extends Storage>(input: GetrfArgs<S>, alloc: IntAllocator): GetrfRequest<S>  {
+  const args = bridgeArgs(input) as GetrfArgs<S, Batch<S>>;
   argsObject(args, 'getrf', GETRF_KEYS);
   const { count } = checkBatches([[args.a, 'a']]);
   copyableOrder(args.a, 'a');
@@ -342,7 +371,8 @@ export function prepareGetrf<S extends Storage>(args: GetrfArgs<S>, alloc: IntAl
 }
 
 /** getrs: `a` and `b` are returned as given (row-major host batches are copied by the context). */
-export function prepareGetrs<S extends Storage>(args: GetrsArgs<S>, alloc: IntAllocator): GetrsRequest<S> {
+export function prepareGetrs<S extends Storage>(input: GetrsArgs<S>, alloc: IntAllocator): GetrsRequest<S>  {
+  const args = bridgeArgs(input) as GetrsArgs<S, Batch<S>>;
   argsObject(args, 'getrs', GETRS_KEYS);
   const trans = parseTrans(args.trans ?? 'N', 'trans');
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
@@ -373,7 +403,8 @@ function checkPivots(a: Batch<Storage>, ipiv: Int32Array, count: number, pivotSt
 }
 
 /** gesv: `a` and `b` are returned as given (row-major host batches are copied by the context). */
-export function prepareGesv<S extends Storage>(args: GesvArgs<S>, alloc: IntAllocator): GetrsRequest<S> {
+export function prepareGesv<S extends Storage>(input: GesvArgs<S>, alloc: IntAllocator): GetrsRequest<S>  {
+  const args = bridgeArgs(input) as GesvArgs<S, Batch<S>>;
   argsObject(args, 'gesv', GESV_KEYS);
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
   copyableOrder(args.a, 'a');
@@ -396,8 +427,8 @@ export function prepareGesv<S extends Storage>(args: GesvArgs<S>, alloc: IntAllo
 // Eigenvalues and singular values. Every batch is returned as given: row-major host batches are
 // copied to column-major by the context (the outputs are not transposes of anything).
 
-const SYEV_KEYS = ['jobz', 'uplo', 'a', 'w', 'info'] as const;
-const GESVD_KEYS = ['jobu', 'jobvt', 'a', 's', 'u', 'vt', 'info'] as const;
+const SYEV_KEYS = ['jobz', 'uplo', 'a', 'w', 'info', 'check'] as const;
+const GESVD_KEYS = ['jobu', 'jobvt', 'a', 's', 'u', 'vt', 'info', 'check'] as const;
 
 /** A vector output: rows x 1 per matrix. */
 function checkVector(b: Batch<Storage>, i: number, rows: number, argument: string, what: string): void {
@@ -405,7 +436,8 @@ function checkVector(b: Batch<Storage>, i: number, rows: number, argument: strin
   check(r === rows && c === 1, 'SHAPE', argument, `matrix ${i}: ${argument} must be ${rows}x1 (${what}), got ${r}x${c}`);
 }
 
-export function prepareSyev<S extends Storage>(args: SyevArgs<S>, alloc: IntAllocator): SyevRequest<S> {
+export function prepareSyev<S extends Storage>(input: SyevArgs<S>, alloc: IntAllocator): SyevRequest<S>  {
+  const args = bridgeArgs(input) as SyevArgs<S, Batch<S>>;
   argsObject(args, 'syev', SYEV_KEYS);
   const jobz = parseEnumValue(args.jobz ?? 'vectors', ['values', 'vectors'] as const, 'jobz');
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
@@ -421,7 +453,8 @@ export function prepareSyev<S extends Storage>(args: SyevArgs<S>, alloc: IntAllo
   return { jobz, uplo, a: args.a, w: args.w, info: intsOrNew(info, count, alloc, 'info') };
 }
 
-export function prepareGesvd<S extends Storage>(args: GesvdArgs<S>, alloc: IntAllocator): GesvdRequest<S> {
+export function prepareGesvd<S extends Storage>(input: GesvdArgs<S>, alloc: IntAllocator): GesvdRequest<S>  {
+  const args = bridgeArgs(input) as GesvdArgs<S, Batch<S>>;
   argsObject(args, 'gesvd', GESVD_KEYS);
   const jobu = parseEnumValue(args.jobu ?? 'thin', ['none', 'thin'] as const, 'jobu');
   const jobvt = parseEnumValue(args.jobvt ?? 'thin', ['none', 'thin'] as const, 'jobvt');
@@ -461,12 +494,13 @@ export function prepareGesvd<S extends Storage>(args: GesvdArgs<S>, alloc: IntAl
 // QR and least squares. Every batch is returned as given: row-major host batches are copied to
 // column-major by the context (the factors are not transposes of anything).
 
-const GEQRF_KEYS = ['a', 'tau', 'info'] as const;
+const GEQRF_KEYS = ['a', 'tau', 'info', 'check'] as const;
 const ORGQR_KEYS = ['a', 'tau'] as const;
 const ORMQR_KEYS = ['side', 'trans', 'a', 'tau', 'c'] as const;
-const GELS_KEYS = ['a', 'b', 'info'] as const;
+const GELS_KEYS = ['a', 'b', 'info', 'check'] as const;
 
-export function prepareGeqrf<S extends Storage>(args: GeqrfArgs<S>, alloc: IntAllocator): GeqrfRequest<S> {
+export function prepareGeqrf<S extends Storage>(input: GeqrfArgs<S>, alloc: IntAllocator): GeqrfRequest<S>  {
+  const args = bridgeArgs(input) as GeqrfArgs<S, Batch<S>>;
   argsObject(args, 'geqrf', GEQRF_KEYS);
   const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau']]);
   copyableOrder(args.a, 'a');
@@ -480,7 +514,8 @@ export function prepareGeqrf<S extends Storage>(args: GeqrfArgs<S>, alloc: IntAl
   return { a: args.a, tau: args.tau, info: intsOrNew(info, count, alloc, 'info') };
 }
 
-export function prepareOrgqr<S extends Storage>(args: OrgqrArgs<S>): OrgqrRequest<S> {
+export function prepareOrgqr<S extends Storage>(input: OrgqrArgs<S>): OrgqrRequest<S>  {
+  const args = bridgeArgs(input) as OrgqrArgs<S, Batch<S>>;
   argsObject(args, 'orgqr', ORGQR_KEYS);
   const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau']]);
   copyableOrder(args.a, 'a');
@@ -500,7 +535,8 @@ export function prepareOrgqr<S extends Storage>(args: OrgqrArgs<S>): OrgqrReques
  * geqrf wrote them column-major); a row-major C maps to the transposed operation on its
  * column-major view: (op(Q) C)^T = C^T op(Q)^T, side and trans flip.
  */
-export function prepareOrmqr<S extends Storage>(args: OrmqrArgs<S>): OrmqrRequest<S> {
+export function prepareOrmqr<S extends Storage>(input: OrmqrArgs<S>): OrmqrRequest<S>  {
+  const args = bridgeArgs(input) as OrmqrArgs<S, Batch<S>>;
   argsObject(args, 'ormqr', ORMQR_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
   const trans = parseTrans(args.trans ?? 'N', 'trans');
@@ -522,7 +558,8 @@ export function prepareOrmqr<S extends Storage>(args: OrmqrArgs<S>): OrmqrReques
   return { side: flipSide(side), trans: flipTrans(trans), a: args.a, tau: args.tau, c };
 }
 
-export function prepareGels<S extends Storage>(args: GelsArgs<S>, alloc: IntAllocator): GelsRequest<S> {
+export function prepareGels<S extends Storage>(input: GelsArgs<S>, alloc: IntAllocator): GelsRequest<S>  {
+  const args = bridgeArgs(input) as GelsArgs<S, Batch<S>>;
   argsObject(args, 'gels', GELS_KEYS);
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
   copyableOrder(args.a, 'a');

@@ -23,8 +23,9 @@ import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import {
   prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareOrmqr, prepareGetrf, prepareGetrs, prepareSyev, prepareSyrk,
-  prepareTrsm, prepareTrtri, type IntAllocator,
+  prepareTrsm, prepareTrtri, checkFlag, type IntAllocator,
 } from './prepare.js';
+import { bridgeArgs } from './bridge.js';
 
 /** The storages a prepared call may be given anew, by argument name. */
 export interface PreparedStorages {
@@ -55,7 +56,7 @@ type Request = Record<string, unknown>;
 export interface PreparedHost {
   intsFor(args: unknown): IntAllocator;
   /** Runs one validated request as `ctx.<op>` does after its validation; returns the result of the call. */
-  execute(op: OpName, request: Request): unknown;
+  execute(op: OpName, request: Request, checked: boolean): unknown;
 }
 
 interface Preparer {
@@ -109,14 +110,16 @@ export function makePreparers(host: PreparedHost): { [K in OpName]: (args: unkno
 
 function prepareCall(host: PreparedHost, op: OpName, args: unknown): PreparedCall<unknown> {
   const preparer = PREPARERS[op];
+  const checked = checkFlag(args);
+  args = bridgeArgs(args);
   const request = preparer.validate(args as never, host.intsFor(args));
   const slots = slotPlans(args as Record<string, unknown>, request);
   const count = countOf(request);
   const run = (storages?: PreparedStorages): unknown => {
-    if (storages === undefined) return host.execute(op, request);
+    if (storages === undefined) return host.execute(op, request, checked);
     if (typeof storages !== 'object' || storages === null)
       throw new MyriadError('INVALID_ARGUMENT', `a prepared ${op} takes { ${slots.map((s) => s.slot).join(', ')} } or nothing`, 'storages');
-    return host.execute(op, substitute(op, request, slots, storages, count, preparer.outputs));
+    return host.execute(op, substitute(op, request, slots, storages, count, preparer.outputs), checked);
   };
   return Object.assign(run, { op });
 }

@@ -4,8 +4,8 @@
  * column-major scratch batch, runs the operation, and copies outputs back. Device batches must
  * be column-major for these operations (a copy there would hide a cost the user should see).
  */
-import { batchCount, batchDtype, matrixAt, strided, uniformShape, type Batch } from '../core/batch.js';
-import { allocate, type FloatArray } from '../core/dtype.js';
+import { batchCount, batchDtype, matrixAt, strided, uniformShape, type Batch, type StridedBatch } from '../core/batch.js';
+import { allocate, type DType, type FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import { isDeviceStorage, type Storage } from '../core/storage.js';
 
@@ -27,6 +27,7 @@ export function columnMajorCopy<S extends Storage>(b: Batch<S>, argument: string
   const src = b as Batch<FloatArray>;
   const count = batchCount(src);
   const dtype = batchDtype(src, argument);
+  if (src.kind === 'strided') return stridedColumnMajorCopy(src, dtype, argument) as unknown as ColumnMajorCopy<S>;
   // One column-major scratch matrix per source matrix, each with its own (rows, cols).
   const views = Array.from({ length: count }, (_, i) => matrixAt(src, i));
   const sizes = views.map((v) => v.rows * v.cols);
@@ -49,6 +50,34 @@ export function columnMajorCopy<S extends Storage>(b: Batch<S>, argument: string
       for (let c = 0; c < v.cols; c++)
         for (let r = 0; r < v.rows; r++) v.data[v.offset + r * v.ld + c] = scratch[offsets[i]! + r + c * v.rows]!;
     }),
+  };
+}
+
+/** The strided case in flat loops (no per-matrix objects: this runs for 10^5 small matrices per call). */
+function stridedColumnMajorCopy(src: StridedBatch<FloatArray>, dtype: DType, argument: string): ColumnMajorCopy<FloatArray> {
+  const { rows, cols, ld, stride, offset, count, data } = src;
+  const per = rows * cols;
+  const scratch = allocate(dtype, count * per);
+  for (let i = 0; i < count; i++) {
+    const from = offset + i * stride;
+    const to = i * per;
+    for (let r = 0; r < rows; r++) {
+      const row = from + r * ld;
+      for (let c = 0; c < cols; c++) scratch[to + r + c * rows] = data[row + c]!;
+    }
+  }
+  return {
+    batch: strided(scratch, { rows, cols, count, ld: Math.max(1, rows), stride: per }, argument),
+    writeBack: () => {
+      for (let i = 0; i < count; i++) {
+        const to = offset + i * stride;
+        const from = i * per;
+        for (let r = 0; r < rows; r++) {
+          const row = to + r * ld;
+          for (let c = 0; c < cols; c++) data[row + c] = scratch[from + r + c * rows]!;
+        }
+      }
+    },
   };
 }
 

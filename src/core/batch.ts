@@ -76,52 +76,90 @@ export interface StridedOptions {
   order?: Order;
 }
 
-/** A strided batch over one array: `strided(data, { rows: 8, count: 1000 })`. */
-export function strided<S extends Storage>(data: S, options: StridedOptions, argument = 'batch'): StridedBatch<S> {
-  check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', argument, 'options must be an object');
-  checkKeys(options, ['rows', 'cols', 'count', 'ld', 'stride', 'offset', 'order'], argument);
-  const order = parseOrder(options.order ?? 'col', `${argument}.order`);
-  const rows = nonNegativeInt(options.rows, `${argument}.rows`);
-  const cols = nonNegativeInt(options.cols ?? rows, `${argument}.cols`);
+/**
+ * Fields a constructor filled in for the user (`cols` from `rows`, `ld`, `stride`, `count`), by
+ * batch: a layout that does not fit its buffer names them, since a defaulted field is the usual
+ * cause (a right-hand side without `cols: 1` is read as square matrices).
+ */
+const defaulted = new WeakMap<object, string>();
+
+/** What the constructor filled in for `b`, as an error message's hint ('' when nothing was). */
+export function defaultedFields(b: object): string {
+  return defaulted.get(b) ?? '';
+}
+
+/**
+ * A strided batch over one array: `strided(data, { rows: 8, count: 1000 })`.
+ *
+ * The options are checked here (errors name `strided.<field>`); whether the layout fits the
+ * buffer is checked by the call the batch is given to, whose error names that argument (`b.data`)
+ * and any field that was defaulted (`cols` is `rows` unless given: give `cols: 1` for vectors).
+ * With an explicit `argument`, everything is checked here and errors name it.
+ */
+export function strided<S extends Storage>(data: S, options: StridedOptions, argument?: string): StridedBatch<S> {
+  const name = argument ?? 'strided';
+  check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', name, 'options must be an object');
+  checkKeys(options, ['rows', 'cols', 'count', 'ld', 'stride', 'offset', 'order'], name);
+  const order = parseOrder(options.order ?? 'col', `${name}.order`);
+  const rows = nonNegativeInt(options.rows, `${name}.rows`);
+  const cols = nonNegativeInt(options.cols ?? rows, `${name}.cols`);
   const inner = order === 'col' ? rows : cols;
   const outer = order === 'col' ? cols : rows;
-  const ld = nonNegativeInt(options.ld ?? Math.max(1, inner), `${argument}.ld`);
-  checkShape(rows, cols, ld, order, argument);
-  const stride = nonNegativeInt(options.stride ?? ld * outer, `${argument}.stride`);
-  const offset = nonNegativeInt(options.offset ?? 0, `${argument}.offset`);
-  const length = storageLength(data, `${argument}.data`);
+  const ld = nonNegativeInt(options.ld ?? Math.max(1, inner), `${name}.ld`);
+  checkShape(rows, cols, ld, order, name);
+  const stride = nonNegativeInt(options.stride ?? ld * outer, `${name}.stride`);
+  const offset = nonNegativeInt(options.offset ?? 0, `${name}.offset`);
+  const length = storageLength(data, `${name}.data`);
+  const filled: string[] = [];
+  if (options.cols === undefined) filled.push(`cols = rows = ${cols} (give cols: 1 for one vector per matrix)`);
+  if (options.ld === undefined) filled.push(`ld = ${order === 'col' ? 'rows' : 'cols'} = ${ld}`);
+  if (options.stride === undefined) filled.push(`stride = ld * ${order === 'col' ? 'cols' : 'rows'} = ${stride}`);
   let count: number;
   if (options.count === undefined) {
     const per = Math.max(stride, 1);
     const avail = Math.max(0, length - offset);
-    check(stride > 0 && avail % per === 0, 'LAYOUT', `${argument}.count`,
-      `cannot infer count: ${avail} elements after offset is not a whole number of matrices of stride ${stride}; give count`);
+    if (!(stride > 0 && avail % per === 0)) throw new MyriadError('LAYOUT',
+      `cannot infer count: ${avail} elements after offset is not a whole number of matrices of stride ${stride}; give count${hint(filled)}`, `${name}.count`);
     count = avail / per;
+    filled.push(`count = ${count} (inferred from the buffer)`);
   } else {
-    count = nonNegativeInt(options.count, `${argument}.count`);
+    count = nonNegativeInt(options.count, `${name}.count`);
   }
   const b: StridedBatch<S> = { kind: 'strided', data, rows, cols, count, ld, stride, offset, order };
-  validateBatch(b, argument);
+  if (filled.length > 0) defaulted.set(b, hint(filled));
+  if (argument !== undefined) validateBatch(b, argument);
   return b;
 }
 
-/** A batch of separate matrices of one shape (the pointer-array form). */
+const hint = (filled: readonly string[]): string => (filled.length === 0 ? '' : ` (not given, so defaulted: ${filled.join('; ')})`);
+
+/**
+ * A batch of separate matrices of one shape (the pointer-array form). As with `strided`, the
+ * fit of each matrix in its buffer is checked by the call (or here, given `argument`).
+ */
 export function list<S extends Storage>(
   matrices: readonly (S | ListEntry<S>)[],
   options: { rows: number; cols?: number; ld?: number; order?: Order },
-  argument = 'batch',
+  argument?: string,
 ): ListBatch<S> {
-  check(Array.isArray(matrices), 'INVALID_ARGUMENT', `${argument}.matrices`, 'expected an array');
-  check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', argument, 'options must be an object');
-  checkKeys(options, ['rows', 'cols', 'ld', 'order'], argument);
-  const order = parseOrder(options.order ?? 'col', `${argument}.order`);
-  const rows = nonNegativeInt(options.rows, `${argument}.rows`);
-  const cols = nonNegativeInt(options.cols ?? rows, `${argument}.cols`);
-  const ld = nonNegativeInt(options.ld ?? Math.max(1, order === 'col' ? rows : cols), `${argument}.ld`);
+  const name = argument ?? 'list';
+  check(Array.isArray(matrices), 'INVALID_ARGUMENT', `${name}.matrices`, 'expected an array');
+  check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', name, 'options must be an object');
+  checkKeys(options, ['rows', 'cols', 'ld', 'order'], name);
+  const order = parseOrder(options.order ?? 'col', `${name}.order`);
+  const rows = nonNegativeInt(options.rows, `${name}.rows`);
+  const cols = nonNegativeInt(options.cols ?? rows, `${name}.cols`);
+  const ld = nonNegativeInt(options.ld ?? Math.max(1, order === 'col' ? rows : cols), `${name}.ld`);
+  checkShape(rows, cols, ld, order, name);
   const entries = matrices.map((m): ListEntry<S> =>
     isEntry<S>(m) ? { data: m.data, offset: m.offset ?? 0 } : { data: m as S, offset: 0 });
+  entries.forEach((m, i) => { storageLength(m.data, `${name}.matrices[${i}].data`); nonNegativeInt(m.offset, `${name}.matrices[${i}].offset`); });
   const b: ListBatch<S> = { kind: 'list', matrices: entries, rows, cols, ld, order };
-  validateBatch(b, argument);
+  const filled: string[] = [];
+  if (options.cols === undefined) filled.push(`cols = rows = ${cols} (give cols: 1 for one vector per matrix)`);
+  if (options.ld === undefined) filled.push(`ld = ${ld}`);
+  if (filled.length > 0) defaulted.set(b, hint(filled));
+  if (argument !== undefined) validateBatch(b, argument);
   return b;
 }
 
@@ -129,7 +167,7 @@ export function list<S extends Storage>(
 export function variable<S extends Storage>(
   matrices: readonly { data: S; rows: number; cols?: number; ld?: number; offset?: number }[],
   options: { order?: Order } = {},
-  argument = 'batch',
+  argument = 'variable',
 ): VariableBatch<S> {
   check(Array.isArray(matrices), 'INVALID_ARGUMENT', `${argument}.matrices`, 'expected an array');
   check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', argument, 'options must be an object');
@@ -163,6 +201,7 @@ export function isBatch(x: unknown): x is Batch<unknown> {
   return kind === 'strided' || kind === 'list' || kind === 'variable';
 }
 
+/** How many matrices a batch holds. */
 export function batchCount(b: Batch<unknown>): number {
   return b.kind === 'strided' ? b.count : b.matrices.length;
 }
@@ -211,6 +250,7 @@ export function batchDtype(b: Batch<Storage>, argument: string): DType {
   return [...dtypes][0]!;
 }
 
+/** The dtype of one storage (host array or device memory), else a DTYPE error naming `argument`. */
 export function storageDtype(s: Storage, argument: string, suffix = ''): DType {
   if (isDeviceStorage(s)) {
     if (s.dtype !== 'float64' && s.dtype !== 'float32')
@@ -268,7 +308,7 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
       const last = lastElement(b.rows, b.cols, b.ld, b.order);
       const end = b.offset + (b.count - 1) * b.stride + last + 1;
       if (end > length) throw new MyriadError('BOUNDS',
-        `buffer of ${length} elements is too short: the batch (count ${b.count}, stride ${b.stride}, offset ${b.offset}, ld ${b.ld}) reaches element ${end - 1}`, `${argument}.data`);
+        `buffer of ${length} elements is too short: ${b.count} matrices of ${b.rows}x${b.cols} (stride ${b.stride}, offset ${b.offset}, ld ${b.ld}) reach element ${end - 1}${defaultedFields(b)}`, `${argument}.data`);
     }
     return;
   }
@@ -286,7 +326,7 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
     const len = storageLength(v.data, `${arg}.data`);
     if (v.rows > 0 && v.cols > 0) {
       const end = v.offset + lastElement(v.rows, v.cols, v.ld, b.order) + 1;
-      check(end <= len, 'BOUNDS', `${arg}.data`, `buffer of ${len} elements is too short: the matrix reaches element ${end - 1}`);
+      check(end <= len, 'BOUNDS', `${arg}.data`, `buffer of ${len} elements is too short: the ${v.rows}x${v.cols} matrix reaches element ${end - 1}${defaultedFields(b)}`);
     }
   }
 }

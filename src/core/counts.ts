@@ -10,6 +10,7 @@ export interface Cost { flops: number; bytes: number }
 
 const el = (dtype: DType, n: number): number => n * DTYPE_BYTES[dtype];
 
+/** Flop and byte counts of each operation (for benchmarks: GFLOP/s and GB/s). */
 export const counts = {
   /** C (m x n) = alpha op(A) (m x k) op(B) (k x n) + beta C; C read only when beta != 0. */
   gemm(dtype: DType, m: number, n: number, k: number, betaZero = true): Cost {

@@ -31,7 +31,9 @@ export function typedArrayName(x: unknown): string | undefined {
   return ArrayBuffer.isView(x) ? (typedArrayTag.call(x) as string | undefined) : undefined;
 }
 
+/** True for a Float64Array or Float32Array (from any realm). */
 export const isFloatArray = (x: unknown): x is FloatArray => dtypeOfArrayOrUndefined(x) !== undefined;
+/** True for an Int32Array (from any realm). */
 export const isInt32Array = (x: unknown): x is Int32Array => typedArrayName(x) === 'Int32Array';
 
 function dtypeOfArrayOrUndefined(x: unknown): DType | undefined {
@@ -39,6 +41,7 @@ function dtypeOfArrayOrUndefined(x: unknown): DType | undefined {
   return name === 'Float64Array' ? 'float64' : name === 'Float32Array' ? 'float32' : undefined;
 }
 
+/** A new zeroed Float64Array or Float32Array of `length` elements. */
 export function allocate(dtype: DType, length: number): FloatArray {
   return dtype === 'float64' ? new Float64Array(length) : new Float32Array(length);
 }

@@ -22,9 +22,13 @@ const SIDES = ['left', 'right'] as const;
 const DIAGS = ['unit', 'nonunit'] as const;
 const ORDERS = ['col', 'row'] as const;
 const TRANSES = ['N', 'T', 'C'] as const;
+/** 'lower' or 'upper', else an ENUM error naming `arg`. */
 export const parseUplo = (v: unknown, arg = 'uplo'): Uplo => parseEnumValue(v, UPLOS, arg);
+/** 'left' or 'right', else an ENUM error naming `arg`. */
 export const parseSide = (v: unknown, arg = 'side'): Side => parseEnumValue(v, SIDES, arg);
+/** 'unit' or 'nonunit', else an ENUM error naming `arg`. */
 export const parseDiag = (v: unknown, arg = 'diag'): Diag => parseEnumValue(v, DIAGS, arg);
+/** 'col' or 'row', else an ENUM error naming `arg`. */
 export const parseOrder = (v: unknown, arg = 'order'): Order => parseEnumValue(v, ORDERS, arg);
 /** Returns 'N' or 'T' ('C' folds to 'T' for real data). */
 export function parseTrans(v: unknown, arg = 'trans'): 'N' | 'T' {
@@ -32,6 +36,9 @@ export function parseTrans(v: unknown, arg = 'trans'): 'N' | 'T' {
   return t === 'N' ? 'N' : 'T';
 }
 
+/** The other triangle. */
 export const flipUplo = (u: Uplo): Uplo => (u === 'lower' ? 'upper' : 'lower');
+/** The other of N and T. */
 export const flipTrans = (t: 'N' | 'T'): 'N' | 'T' => (t === 'N' ? 'T' : 'N');
+/** The other side. */
 export const flipSide = (s: Side): Side => (s === 'left' ? 'right' : 'left');

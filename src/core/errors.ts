@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'NVRTC' // a kernel failed to compile
   | 'DISPOSED'; // a device buffer or context used after dispose()
 
+/** Every error myriad throws: `code` says which kind, `argument` names the argument at fault. */
 export class MyriadError extends Error {
   override readonly name = 'MyriadError';
   constructor(

@@ -5,3 +5,4 @@ export * from './storage.js';
 export * from './batch.js';
 export * from './ops.js';
 export * from './counts.js';
+export { describeInfo, INFO_OPS, type InfoOp } from './info.js';

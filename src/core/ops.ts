@@ -117,6 +117,7 @@ export interface Backend<S = Storage, I = IntStorage> {
 }
 
 export type OpName = keyof Omit<Backend, 'name'>;
+/** The LAPACK-level operations, by name. */
 export const OP_NAMES: readonly OpName[] = [
   'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'syev', 'gesvd',
   'geqrf', 'orgqr', 'ormqr', 'gels',

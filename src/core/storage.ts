@@ -19,6 +19,7 @@ export type Storage = FloatArray | DeviceStorage;
 /** Where per-matrix integers (info, pivots) live. */
 export type IntStorage = Int32Array | DeviceStorage;
 
+/** True for device memory (a DeviceArray or ShardedArray), false for host arrays. */
 export function isDeviceStorage(x: unknown): x is DeviceStorage {
   return typeof x === 'object' && x !== null && (x as { kind?: unknown }).kind === 'device';
 }

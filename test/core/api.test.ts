@@ -10,11 +10,12 @@ import { MyriadError, strided, list, variable, type ErrorCode } from '../../src/
 import { Random, randomGeneral, randomSpd } from '../../src/bench/data.js';
 import { maxSolveResidual } from '../../src/bench/residual.js';
 
-function throwsArg(fn: () => unknown, code: ErrorCode, argument: string): void {
+function throwsArg(fn: () => unknown, code: ErrorCode, argument: string, message?: RegExp): void {
   assert.throws(fn, (e: unknown) => {
     assert.ok(e instanceof MyriadError, `expected MyriadError, got ${String(e)}`);
     assert.equal(e.code, code, e.message);
     assert.equal(e.argument, argument, e.message);
+    if (message) assert.match(e.message, message);
     return true;
   });
 }
@@ -23,18 +24,25 @@ const f64 = (n: number): Float64Array => new Float64Array(n).fill(1);
 const sq = (n: number, count = 1): m.StridedBatch<Float64Array> => strided(f64(n * n * count), { rows: n, count });
 
 describe('validation errors name the argument', () => {
-  it('batch constructors', () => {
-    throwsArg(() => strided(f64(8), { rows: 3, count: 1 }), 'BOUNDS', 'batch.data');
-    throwsArg(() => strided(f64(9), { rows: 3, ld: 2 }), 'LAYOUT', 'batch.ld');
-    throwsArg(() => strided(f64(9), { rows: -1 }), 'INVALID_ARGUMENT', 'batch.rows');
-    throwsArg(() => strided(f64(9), { rows: 1.5 }), 'INVALID_ARGUMENT', 'batch.rows');
-    throwsArg(() => strided(f64(10), { rows: 3 }), 'LAYOUT', 'batch.count');
-    throwsArg(() => strided(new Int32Array(9) as unknown as Float64Array, { rows: 3 }), 'DTYPE', 'batch.data');
-    throwsArg(() => strided(f64(9), { rows: 3, order: 'x' as 'col' }), 'ENUM', 'batch.order');
-    throwsArg(() => strided(f64(20), { rows: 3, count: 2, stride: 9, offset: 3 }), 'BOUNDS', 'batch.data');
-    throwsArg(() => list([f64(9), f64(8)], { rows: 3 }), 'BOUNDS', 'batch.matrices[1].data');
-    throwsArg(() => variable([{ data: f64(4), rows: 2 }, { data: f64(4), rows: 3 }]), 'BOUNDS', 'batch.matrices[1].data');
-    throwsArg(() => variable([{ data: f64(9), rows: 3, ld: 1 }]), 'LAYOUT', 'batch.matrices[0].ld');
+  it('batch constructors: options named strided.<field>, the buffer fit named by the call\'s argument', () => {
+    throwsArg(() => strided(f64(9), { rows: 3, ld: 2 }), 'LAYOUT', 'strided.ld');
+    throwsArg(() => strided(f64(9), { rows: -1 }), 'INVALID_ARGUMENT', 'strided.rows');
+    throwsArg(() => strided(f64(9), { rows: 1.5 }), 'INVALID_ARGUMENT', 'strided.rows');
+    throwsArg(() => strided(f64(10), { rows: 3 }), 'LAYOUT', 'strided.count', /defaulted: cols = rows = 3/);
+    throwsArg(() => strided(new Int32Array(9) as unknown as Float64Array, { rows: 3 }), 'DTYPE', 'strided.data');
+    throwsArg(() => strided(f64(9), { rows: 3, order: 'x' as 'col' }), 'ENUM', 'strided.order');
+    // An explicit argument name checks the fit at once and names it.
+    throwsArg(() => strided(f64(8), { rows: 3, count: 1 }, 'batch'), 'BOUNDS', 'batch.data');
+    throwsArg(() => strided(f64(20), { rows: 3, count: 2, stride: 9, offset: 3 }, 'x'), 'BOUNDS', 'x.data');
+    // Without one, the call checks it and names its argument.
+    throwsArg(() => m.gemm({ a: sq(3), b: strided(f64(8), { rows: 3, count: 1 }), c: sq(3) }), 'BOUNDS', 'b.data');
+    throwsArg(() => m.potrf({ a: list([f64(9), f64(8)], { rows: 3 }) }), 'BOUNDS', 'a.matrices[1].data');
+    throwsArg(() => variable([{ data: f64(4), rows: 2 }, { data: f64(4), rows: 3 }]), 'BOUNDS', 'variable.matrices[1].data');
+    throwsArg(() => variable([{ data: f64(9), rows: 3, ld: 1 }]), 'LAYOUT', 'variable.matrices[0].ld');
+  });
+  it('the issue\'s right-hand side without cols: 1: the error names b and the defaulted cols', () => {
+    const a = strided(new Float64Array(4 * 16), { rows: 4, count: 4 });
+    throwsArg(() => m.posv({ a, b: strided(new Float64Array(16), { rows: 4, count: 4 }) }), 'BOUNDS', 'b.data', /defaulted: cols = rows = 4 \(give cols: 1/);
   });
   it('gemm', () => {
     throwsArg(() => m.gemm({ a: sq(3), b: sq(3), c: sq(3), transA: 'X' as 'N' }), 'ENUM', 'transA');

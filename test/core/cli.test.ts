@@ -63,6 +63,24 @@ describe('myriad command', () => {
     assert.equal(format.status, 2);
     assert.match(format.stderr, /--format: expected one of 'text', 'markdown'/);
   });
+  it('--version prints the package version; near-miss and array-level op names get a suggestion; one op list everywhere', async () => {
+    const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as { version: string };
+    const [version, short, eigh, typo, none] = await Promise.all([
+      run([cli, '--version']), run([cli, '-v']), run([cli, 'bench', 'eigh']), run([cli, 'bench', 'tsm']), run([cli, 'bench']),
+    ]);
+    assert.equal(version.status, 0, version.stderr);
+    assert.equal(version.stdout.trim(), pkg.version);
+    assert.equal(short.stdout.trim(), pkg.version);
+    assert.equal(eigh.status, 2);
+    assert.match(eigh.stderr, /unknown benchmark op 'eigh'; did you mean 'syev'\?/);
+    assert.match(typo.stderr, /did you mean 'trsm'\?/);
+    // The same list (workloads and extras) in the error, the missing-op message and the usage.
+    const list = (text: string): string => /(gemm, potrf[^)\n]*latency)/.exec(text)?.[1] ?? '';
+    const usage = execFileSync(process.execPath, [cli, 'help'], { encoding: 'utf8' });
+    assert.match(list(eigh.stderr), /tsm2, tsqr, latency$/);
+    assert.equal(list(eigh.stderr), list(none.stderr));
+    assert.equal(list(eigh.stderr), list(usage));
+  });
   it('every usage error is one line on stderr, exit 2, before any benchmark runs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'myriad-'));
     const file = join(dir, 'file.json');

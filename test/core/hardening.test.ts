@@ -184,13 +184,13 @@ describe('9. counts, value formatting, other realms, misspelled keys', () => {
     m.potrf({ a: strided(foreign, { rows: 2 }), info });
     assert.deepEqual([...foreign], [2, 1, 2, Math.sqrt(2)]);
     const ints = runInNewContext('new Int16Array(4)') as unknown as Float64Array;
-    throwsArg(() => strided(ints, { rows: 2 }), 'DTYPE', 'batch.data', /got a Int16Array|got an Int16Array/);
+    throwsArg(() => strided(ints, { rows: 2 }), 'DTYPE', 'strided.data', /got a Int16Array|got an Int16Array/);
   });
   it('unknown keys are rejected with the nearest valid name', () => {
     throwsArg(() => m.potrf({ a: strided(spd2(1), { rows: 2 }), Uplo: 'upper' } as unknown as m.FactorArgs), 'INVALID_ARGUMENT', 'Uplo', /did you mean 'uplo'\?/);
     throwsArg(() => m.gemm({ a: strided(spd2(1), { rows: 2 }), b: strided(spd2(1), { rows: 2 }), c: strided(new Float64Array(4), { rows: 2 }), transa: 'T' } as unknown as m.GemmArgs), 'INVALID_ARGUMENT', 'transa', /did you mean 'transA'/);
-    throwsArg(() => strided(spd2(1), { rows: 2, strid: 4 } as unknown as m.StridedOptions), 'INVALID_ARGUMENT', 'batch.strid', /did you mean 'stride'/);
-    throwsArg(() => variable([{ data: spd2(1), rows: 2, offest: 0 } as unknown as { data: Float64Array; rows: number }]), 'INVALID_ARGUMENT', 'batch.matrices[0].offest', /did you mean 'offset'/);
+    throwsArg(() => strided(spd2(1), { rows: 2, strid: 4 } as unknown as m.StridedOptions), 'INVALID_ARGUMENT', 'strided.strid', /did you mean 'stride'/);
+    throwsArg(() => variable([{ data: spd2(1), rows: 2, offest: 0 } as unknown as { data: Float64Array; rows: number }]), 'INVALID_ARGUMENT', 'variable.matrices[0].offest', /did you mean 'offset'/);
     throwsArg(() => m.cholesky(m.ndarray(spd2(1), [2, 2]), { uper: true } as unknown as m.CholeskyOptions), 'INVALID_ARGUMENT', 'options.uper', /did you mean 'upper'/);
   });
 });

@@ -64,4 +64,29 @@ describe('published package', () => {
     assert.ok(existsSync(join(root, 'LICENSE')));
     assert.match(readFileSync(join(root, 'LICENSE'), 'utf8'), /^MIT License/);
   });
+  it('the tarball holds what a user runs: no source maps, no tuning sweeps; the CLI and what it imports are there', () => {
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    assert.ok(files.length < 700, `${files.length} files`);
+    assert.deepEqual(files.filter((f) => f.endsWith('.map')), []);
+    assert.deepEqual(files.filter((f) => /cuda\/tune\/(main|gemm-sweep|factor-sweep|tsm2-main|tsm2-sweep)\./.test(f)), []);
+    for (const f of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli.js', 'dist/src/bench/run.js', 'dist/src/cuda/tune/tsm2-bench.js', 'LICENSE', 'README.md'])
+      assert.ok(files.includes(f), f);
+    // Every relative import of a shipped module is shipped too.
+    const shipped = new Set(files);
+    for (const f of files.filter((x) => x.endsWith('.js'))) {
+      for (const m of readFileSync(join(root, f), 'utf8').matchAll(/^(?:import|export)[^'"]*from '(\.[^']+)'/gm)) {
+        const target = join(f, '..', m[1]!);
+        assert.ok(shipped.has(target), `${f} imports ${target}, which is not shipped`);
+      }
+    }
+  });
+  it('installs run no script of ours (no prepare), and koffi\'s install script is approved', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; allowScripts?: Record<string, boolean> };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(pkg.scripts[hook], undefined, hook);
+    assert.match(pkg.scripts.start!, /^tsc -p \. && /, 'npm start builds dist/ first on a fresh clone');
+    assert.match(pkg.scripts.test!, /^tsc -p \. && /, 'npm test builds dist/ first on a fresh clone');
+    assert.equal(pkg.scripts.prepack, 'tsc -p .');
+    assert.equal(pkg.allowScripts?.koffi, true);
+  });
 });

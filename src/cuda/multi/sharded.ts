@@ -24,6 +24,7 @@ export interface Shard {
   readonly array: DeviceArray;
 }
 
+/** Device memory spread over several GPUs (one shard each), for a MultiDeviceContext. */
 export class ShardedArray implements DeviceStorage {
   readonly kind = 'device' as const;
   /** -1: the array is spread over several GPUs (see `shards`). */

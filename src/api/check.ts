@@ -1,0 +1,104 @@
+/**
+ * Opt-in checking at the LAPACK level: `posv({ a, b, check: true })` or `assertInfo(info, 'posv', a)`
+ * throws MyriadError('NUMERICAL') naming the first failed matrices and what failed (see
+ * core/info.ts for the codes). Without it, failure stays per matrix in `info`, never thrown.
+ *
+ * A matrix counts as failed when its info is non-zero, or (host data) when its output holds
+ * NaN or Inf: gesv, gels and getrs run through NaN without a non-zero info.
+ */
+import { batchCount, isBatch, matrixAt, type Batch } from '../core/batch.js';
+import { isFloatArray } from '../core/dtype.js';
+import { MyriadError, check, describeValue } from '../core/errors.js';
+import { INFO_OPS, failureError, type Failure, type InfoOp } from '../core/info.js';
+import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
+import { batchOf, isArrayView, type BatchArg } from './bridge.js';
+
+/** The matrix whose order p an op's codes count in, and the outputs where NaN/Inf shows. */
+const WATCH: Partial<Record<InfoOp, { order: 'square' | 'min'; outputs: readonly string[] }>> = {
+  potrf: { order: 'square', outputs: ['a'] }, posv: { order: 'square', outputs: ['a', 'b'] }, potrs: { order: 'square', outputs: ['b'] },
+  poti: { order: 'square', outputs: ['a'] }, potri: { order: 'square', outputs: ['a'] }, lauum: { order: 'square', outputs: ['a'] },
+  trtri: { order: 'square', outputs: ['a'] }, getrf: { order: 'square', outputs: ['a'] }, getrs: { order: 'square', outputs: ['b'] },
+  gesv: { order: 'square', outputs: ['a', 'b'] }, syev: { order: 'square', outputs: ['w'] }, gesvd: { order: 'min', outputs: ['s'] },
+  geqrf: { order: 'min', outputs: ['a'] }, gels: { order: 'min', outputs: ['a', 'b'] },
+};
+
+/**
+ * Throws MyriadError('NUMERICAL') when any matrix failed, naming the first five and what failed
+ * ("#3 not positive definite (the leading minor of order 2)", "#0 NaN/Inf in the input").
+ * `info`: the call's result or its info array (host); `a`: the call's `a` (to read each matrix's
+ * order, and to tell NaN/Inf apart). Returns quietly when every info is 0.
+ */
+export function assertInfo(info: Int32Array | { info: IntStorage }, op: InfoOp, a?: BatchArg): void {
+  const codes = isBatchResult(info) ? info.info : info;
+  if (isDeviceStorage(codes)) throw new MyriadError('UNSUPPORTED', 'info is in device memory: ctx.download() it first, or pass check: true to the call', 'info');
+  check(codes instanceof Int32Array, 'DTYPE', 'info', `expected an Int32Array or a result { info }, got ${describeValue(codes)}`);
+  check(INFO_OPS.includes(op), 'ENUM', 'op', `expected one of ${INFO_OPS.join(', ')}, got ${describeValue(op)}`);
+  const batch = a === undefined ? undefined : isArrayView(a) ? batchOf(a, {}, 'a') : a;
+  const outputs: Record<string, Batch<Storage> | undefined> = { a: batch };
+  throwFailures(op, codes, batch === undefined ? codes.length : Math.min(codes.length, batchCount(batch)), batch, outputs, '');
+}
+
+function isBatchResult(x: unknown): x is { info: IntStorage } {
+  return typeof x === 'object' && x !== null && !ArrayBuffer.isView(x) && 'info' in x;
+}
+
+/**
+ * `check: true` of a call: `request` holds the call's column-major batches after the call (host
+ * data already written back), `codes` its info on the host.
+ */
+export function checkCall(op: InfoOp, codes: Int32Array, request: Record<string, unknown>): void {
+  const a = request.a as Batch<Storage>;
+  const outputs: Record<string, Batch<Storage> | undefined> = {};
+  for (const name of WATCH[op]?.outputs ?? []) {
+    const v = request[name];
+    if (isBatch(v)) outputs[name] = v as Batch<Storage>;
+  }
+  throwFailures(op, codes, batchCount(a), a, outputs, ' (check: true)');
+}
+
+function throwFailures(op: InfoOp, codes: Int32Array, count: number, a: Batch<Storage> | undefined, outputs: Record<string, Batch<Storage> | undefined>, hint: string): void {
+  const flagged = nonFiniteFlags(Object.values(outputs), count);
+  const failures: Failure[] = [];
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const code = codes[i]!;
+    // Jacobi codes already say NaN/Inf (p + 2) apart from no convergence (p + 1).
+    const nonFinite = (code === 0 || !JACOBI.has(op)) && flagged[i] === 1;
+    if (code === 0 && !nonFinite) continue;
+    total++;
+    if (failures.length < 5) failures.push({ index: i, code, order: a === undefined ? 0 : orderOf(op, a, i), nonFinite });
+  }
+  if (total > 0) throw failureError(op, failures, total, hint);
+}
+
+const JACOBI: ReadonlySet<InfoOp> = new Set(['syev', 'gesvd', 'eigh', 'eigvalsh', 'svd', 'svdvals']);
+
+function orderOf(op: InfoOp, a: Batch<Storage>, i: number): number {
+  const m = matrixAt(a, i);
+  return WATCH[op]?.order === 'min' ? Math.min(m.rows, m.cols) : m.cols;
+}
+
+/** flags[i] = 1 where matrix i of any host output holds NaN or Inf (device outputs are not read). */
+function nonFiniteFlags(outputs: readonly (Batch<Storage> | undefined)[], count: number): Uint8Array {
+  const flags = new Uint8Array(count);
+  for (const b of outputs) {
+    if (b === undefined) continue;
+    const n = Math.min(count, batchCount(b));
+    const col = b.order === 'col';
+    for (let i = 0; i < n; i++) {
+      if (flags[i] === 1) continue;
+      // Strided batches read in place (no per-matrix object: this runs for 10^5 matrices).
+      const { data, offset, rows, cols, ld } = b.kind === 'strided'
+        ? { data: b.data, offset: b.offset + i * b.stride, rows: b.rows, cols: b.cols, ld: b.ld }
+        : matrixAt(b, i);
+      if (!isFloatArray(data)) break;
+      const outer = col ? cols : rows;
+      const inner = col ? rows : cols;
+      scan: for (let j = 0; j < outer; j++) {
+        const base = offset + j * ld;
+        for (let k = 0; k < inner; k++) if (!Number.isFinite(data[base + k]!)) { flags[i] = 1; break scan; }
+      }
+    }
+  }
+  return flags;
+}

@@ -1,0 +1,77 @@
+/**
+ * Per-matrix `info` codes, one table for every operation, and the words a failure is named with.
+ *
+ * p is the matrix's order (n for square matrices; min(m, n) for gesvd, gels and lstsq).
+ *
+ * | info        | operations                                   | meaning                                                     |
+ * |-------------|----------------------------------------------|-------------------------------------------------------------|
+ * | 0           | all                                          | success                                                     |
+ * | k in 1..p   | potrf, posv, poti, cholesky, inv (spd)       | not positive definite: the leading minor of order k        |
+ * | k in 1..p   | getrf, gesv, lu, solve, inv                  | singular: U(k, k) is exactly zero                           |
+ * | k in 1..p   | trtri, potri                                 | singular: A(k, k) is exactly zero                           |
+ * | k in 1..p   | gels, lstsq                                  | rank-deficient: R(k, k) is exactly zero                     |
+ * | p + 1       | syev, gesvd, eigh, eigvalsh, svd, svdvals    | the Jacobi sweeps did not converge                          |
+ * | p + 2       | syev, gesvd, and every array-level function  | NaN or Inf in the input                                     |
+ *
+ * The LAPACK-level factorizations keep LAPACK's codes (potrf reports a NaN where it meets it, as
+ * column k); `{ check: true }` and `assertInfo` tell NaN/Inf apart by looking at the matrix. The
+ * array level reports NaN/Inf inputs as p + 2 in every function.
+ */
+import { MyriadError } from './errors.js';
+
+/** Operations whose `info` this table describes (LAPACK level and array level). */
+export type InfoOp =
+  | 'potrf' | 'posv' | 'potrs' | 'poti' | 'potri' | 'lauum' | 'trtri' | 'getrf' | 'getrs' | 'gesv'
+  | 'syev' | 'gesvd' | 'geqrf' | 'gels'
+  | 'cholesky' | 'lu' | 'solve' | 'inv' | 'eigh' | 'eigvalsh' | 'svd' | 'svdvals' | 'lstsq';
+
+const FAMILY: Readonly<Record<InfoOp, 'pd' | 'lu' | 'tri' | 'rank' | 'jacobi' | 'none'>> = {
+  potrf: 'pd', posv: 'pd', poti: 'pd', cholesky: 'pd',
+  getrf: 'lu', gesv: 'lu', lu: 'lu', solve: 'lu', inv: 'lu',
+  trtri: 'tri', potri: 'tri',
+  gels: 'rank', lstsq: 'rank',
+  syev: 'jacobi', gesvd: 'jacobi', eigh: 'jacobi', eigvalsh: 'jacobi', svd: 'jacobi', svdvals: 'jacobi',
+  potrs: 'none', getrs: 'none', lauum: 'none', geqrf: 'none',
+};
+
+/** Every operation `describeInfo` and `assertInfo` know. */
+export const INFO_OPS: readonly InfoOp[] = Object.keys(FAMILY) as InfoOp[];
+
+/**
+ * What one non-zero info code means, in words: `code` for a matrix of order `p`; `nonFinite`
+ * when the matrix is known to hold NaN or Inf (which then names the failure, whatever the code).
+ */
+export function describeInfo(op: InfoOp, code: number, p: number, nonFinite = false): string {
+  if (nonFinite || (code === p + 2 && code > 0 && (FAMILY[op] === 'jacobi' || isArrayLevel(op)))) return 'NaN/Inf in the input';
+  if (code < 0) return `argument ${-code} was illegal`;
+  switch (FAMILY[op]) {
+    case 'pd': return `not positive definite (the leading minor of order ${code})`;
+    case 'lu': return `singular (U(${code}, ${code}) is exactly zero)`;
+    case 'tri': return `singular (A(${code}, ${code}) is exactly zero)`;
+    case 'rank': return `rank-deficient (R(${code}, ${code}) is exactly zero)`;
+    case 'jacobi': return code === p + 1 ? 'no convergence (the Jacobi sweeps did not converge)' : `info ${code}`;
+    case 'none': return `info ${code}`;
+  }
+}
+
+const ARRAY_LEVEL: ReadonlySet<InfoOp> = new Set(['cholesky', 'lu', 'solve', 'inv', 'eigh', 'eigvalsh', 'svd', 'svdvals', 'lstsq']);
+const isArrayLevel = (op: InfoOp): boolean => ARRAY_LEVEL.has(op);
+
+/** One failed matrix: its index, code and whether it holds NaN/Inf. */
+export interface Failure { index: number; code: number; order: number; nonFinite: boolean }
+
+/**
+ * The NUMERICAL error for a batch with failures: how many, and the first five by index and
+ * meaning ("#3 not positive definite (the leading minor of order 2)"). `hint` ends the message.
+ */
+export function failureError(op: InfoOp, failures: readonly Failure[], total: number, hint: string, label: string = op): MyriadError {
+  const first = failures.slice(0, 5).map((f) => `#${f.index} ${describeInfo(op, f.code, f.order, f.nonFinite)} (info ${f.code})`);
+  return new MyriadError('NUMERICAL',
+    `${label}: ${total} of the matrices failed: ${first.join('; ')}${total > first.length ? '; ...' : ''}${hint}`);
+}
+
+/** True when data[offset .. offset + length) holds NaN or Inf. */
+export function spanNonFinite(data: ArrayLike<number>, offset: number, length: number): boolean {
+  for (let i = offset; i < offset + length; i++) if (!Number.isFinite(data[i]!)) return true;
+  return false;
+}

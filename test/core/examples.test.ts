@@ -1,0 +1,131 @@
+/**
+ * The examples/ programs at small sizes (full size by hand: node dist/examples/<name>.js), their
+ * results checked against what they compute; and the examples compiled as a new user's project
+ * would compile them (strict, NodeNext, noUncheckedIndexedAccess, against the shipped .d.ts).
+ * Also: every value export carries a doc comment in the declarations (what an editor shows).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import * as myriad from '../../src/index.js';
+import { runFits } from '../../examples/fits.js';
+import { runKalman } from '../../examples/kalman.js';
+import { runStresses } from '../../examples/stresses.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The covariance every filter of the bank reaches (the Riccati recursion does not depend on the data). */
+function referenceCovariance(steps: number): number[] {
+  const dt = 0.1;
+  const F = [[1, 0, dt, 0], [0, 1, 0, dt], [0, 0, 1, 0], [0, 0, 0, 1]];
+  const mul = (A: number[][], B: number[][]): number[][] => A.map((r) => B[0]!.map((_, j) => r.reduce((s, v, k) => s + v * B[k]![j]!, 0)));
+  const T = (A: number[][]): number[][] => A[0]!.map((_, j) => A.map((r) => r[j]!));
+  let P: number[][] = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 10 : 0)));
+  for (let s = 0; s < steps; s++) {
+    P = mul(mul(F, P), T(F)).map((r, i) => r.map((v, j) => v + (i === j ? 1e-3 : 0)));
+    // H selects the positions: S = P[0..1][0..1] + R, K = P[:, 0..1] S^-1.
+    const S = [[P[0]![0]! + 0.0025, P[0]![1]!], [P[1]![0]!, P[1]![1]! + 0.0025]];
+    const det = S[0]![0]! * S[1]![1]! - S[0]![1]! * S[1]![0]!;
+    const Si = [[S[1]![1]! / det, -S[0]![1]! / det], [-S[1]![0]! / det, S[0]![0]! / det]];
+    const K = mul(P.map((r) => [r[0]!, r[1]!]), Si);
+    const HP = [P[0]!, P[1]!];
+    const KHP = mul(K, HP);
+    P = P.map((r, i) => r.map((v, j) => v - KHP[i]![j]!));
+  }
+  return P.flat();
+}
+
+describe('examples', () => {
+  it('kalman: every filter reaches the Riccati covariance, and the estimates track the truth', () => {
+    const steps = 15;
+    const r = runKalman(300, steps);
+    const ref = referenceCovariance(steps);
+    for (let f = 0; f < 300; f++)
+      for (let k = 0; k < 16; k++) assert.ok(Math.abs(r.P.data[f * 16 + k]! - ref[k]!) < 1e-9 * (1 + Math.abs(ref[k]!)), `filter ${f} P[${k}]`);
+    const err = myriad.subtract(r.x, r.truth);
+    const rms = Math.sqrt(err.data.reduce((s, v) => s + v * v, 0) / err.data.length);
+    assert.ok(rms < 0.1, `rms ${rms}`);
+    assert.ok(r.msPerStep > 0);
+  });
+  it('stresses: eigh and syev agree; values ascending, summing to the trace; A v = lambda v', () => {
+    const r = runStresses(400);
+    for (let t = 0; t < 400; t++) {
+      const a = r.sigma.data.subarray(t * 9, t * 9 + 9);
+      const w = r.values.data.subarray(t * 3, t * 3 + 3);
+      assert.ok(w[0]! <= w[1]! && w[1]! <= w[2]!);
+      assert.ok(Math.abs(w[0]! + w[1]! + w[2]! - (a[0]! + a[4]! + a[8]!)) < 1e-9 * 300);
+      for (let j = 0; j < 3; j++) {
+        assert.ok(Math.abs(r.syevValues.data[t * 3 + j]! - w[j]!) < 1e-9 * 300);
+        for (let i = 0; i < 3; i++) {
+          let av = 0;
+          for (let k = 0; k < 3; k++) av += a[i * 3 + k]! * r.vectors.data[t * 9 + k * 3 + j]!;
+          assert.ok(Math.abs(av - w[j]! * r.vectors.data[t * 9 + i * 3 + j]!) < 1e-9 * 300);
+        }
+      }
+    }
+  });
+  it('fits: lstsq, gels and the column form agree and recover the coefficients', () => {
+    const fits = 200;
+    const r = runFits(fits);
+    assert.deepEqual(r.lstsq.shape, [fits, 4, 1]);
+    assert.deepEqual(r.gels.shape, [fits, 4, 1]);
+    assert.deepEqual(r.columns.shape, [4, fits]);
+    for (let f = 0; f < fits; f++) {
+      for (let k = 0; k < 4; k++) {
+        const x = r.lstsq.data[f * 4 + k]!;
+        assert.ok(Math.abs(x - r.coefficients.data[f * 4 + k]!) < 0.05, `fit ${f} c${k}`);
+        assert.ok(Math.abs(x - r.gels.data[f * 4 + k]!) < 1e-10);
+        assert.ok(Math.abs(x - r.columns.data[k * fits + f]!) < 1e-10);
+      }
+    }
+  });
+  it("compile as a new user's strict project (NodeNext, noUncheckedIndexedAccess) against the shipped declarations", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'myriad-examples-'));
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(root, join(dir, 'node_modules', 'myriad'), 'dir');
+    symlinkSync(join(root, 'node_modules', '@types'), join(dir, 'node_modules', '@types'), 'dir');
+    const files = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.ts'));
+    for (const f of files)
+      writeFileSync(join(dir, f), readFileSync(join(root, 'examples', f), 'utf8').replaceAll("'../src/index.js'", "'myriad'"));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noUncheckedIndexedAccess: true,
+        noEmit: true, skipLibCheck: true, types: ['node'],
+      },
+      files,
+    }));
+    try {
+      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (e) {
+      assert.fail(`tsc failed:\n${(e as { stdout?: string }).stdout ?? String(e)}`);
+    }
+  });
+  it('the examples use no index arithmetic (no i + j * ld, no ld or stride but through the bridge)', () => {
+    for (const f of ['kalman.ts', 'stresses.ts', 'fits.ts']) {
+      const code = readFileSync(join(root, 'examples', f), 'utf8').replace(/\/\*\*[\s\S]*?\*\//g, '');
+      assert.doesNotMatch(code, /\bld\b|\[[^\]]*[a-z]\s*\*\s*[a-z0-9]+\s*\+/i, f);
+    }
+  });
+});
+
+describe('hover docs', () => {
+  it('every value export has a doc comment in the declarations', () => {
+    const dist = join(root, 'dist', 'src');
+    const text = readdirSync(dist, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.d.ts'))
+      .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8')).join('\n');
+    const missing = Object.keys(myriad).filter((name) =>
+      !new RegExp(`\\*/\\s*export (declare )?(function|const|class|abstract class) ${name}\\b`).test(text));
+    assert.deepEqual(missing, []);
+  });
+  it('the top-level functions are declared functions with the Context doc, not inline import types', () => {
+    const dts = readFileSync(join(root, 'dist', 'src', 'index.d.ts'), 'utf8');
+    assert.doesNotMatch(dts, /export declare const \w+: <S extends import\(/);
+    assert.match(dts, /\/\*\* Factors A \(potrf\) and solves A X = B[^*]*\*\/\nexport declare function posv<S extends Storage>\(args: CholeskySolveArgs<S>\): InfoResult<S>;/);
+  });
+});
