@@ -21,7 +21,7 @@ function readmeExamples(): string[] {
 describe('README examples', () => {
   it('test/readme/ holds every ts block of the README verbatim', () => {
     const blocks = readmeExamples();
-    assert.equal(blocks.length, 4);
+    assert.equal(blocks.length, 5);
     blocks.forEach((block, i) => {
       const file = readFileSync(join(root, 'test', 'readme', `example-${i + 1}.ts`), 'utf8');
       assert.equal(file.slice(file.indexOf('\n') + 1), block, `example-${i + 1}.ts differs from the README's block ${i + 1}`);
@@ -35,5 +35,9 @@ describe('README examples', () => {
   it('the host-path example runs its three steps', () => {
     const out = execFileSync(process.execPath, [join(root, 'dist', 'test', 'readme', 'example-2.js')], { encoding: 'utf8' });
     assert.match(out, /^1 0\.25 true\n2 0\.0625 true\n3 0\.015625 true$/m);
+  });
+  it('the bridge example runs and prints what its comments say', () => {
+    const out = execFileSync(process.execPath, [join(root, 'dist', 'test', 'readme', 'example-5.js')], { encoding: 'utf8' });
+    assert.match(out, /^Float64Array\(4\) \[ 3, 1, 2, 2 \]\nFloat64Array\(4\) \[ 4, 1, 4, 2 \]\nFloat64Array\(4\) \[ 1, 2, 3, 4 \]$/m);
   });
 });
