@@ -1,5 +1,31 @@
+import { relaxedSimdSupported } from './wasm/features.js';
+
 /** An inclusive range of sizes. */
 export interface SizeRange { readonly min: number; readonly max: number }
+
+/** Kernel families with a fused multiply-add form (relaxed SIMD's relaxed_madd / relaxed_nmadd in their updates). */
+export type FmaKernel = 'gemm' | 'potrf' | 'potrfInterleaved' | 'getrfBlock';
+
+/**
+ * Where the kernels use relaxed SIMD's fused multiply-add, when the engine validates it
+ * (wasm/features.ts): per family, the sizes n (gemm: any shape) where it is on by default.
+ * Fused, each update rounds once instead of twice (a product then an add or subtract), so results
+ * differ from the reference's in the last bits (within the tests' tolerances), and may differ
+ * between machines (relaxed_madd is fused on x86 with FMA3 and on Arm, not on older x86): the
+ * factorisations are bitwise the reference only without it. MEASUREMENTS: RELAXED-SIMD-NOTES
+ * (branch relaxed). MYRIAD_CPU_FMA=0 turns it off everywhere (bitwise the FMA-less kernels, module
+ * for module), =1 on in every family at every size (tests, measurements); read once.
+ */
+const FMA_DEFAULT: Readonly<Record<FmaKernel, SizeRange>> = Object.freeze({
+  gemm: Object.freeze({ min: 0, max: Infinity }),
+  potrf: Object.freeze({ min: 1, max: 0 }),
+  potrfInterleaved: Object.freeze({ min: 1, max: 0 }),
+  getrfBlock: Object.freeze({ min: 1, max: 0 }),
+});
+const fmaEnv = process.env.MYRIAD_CPU_FMA;
+/** Whether kernels of this family for size n use the fused multiply-add. */
+export const fmaFor = (kernel: FmaKernel, n: number): boolean =>
+  relaxedSimdSupported && fmaEnv !== '0' && (fmaEnv === '1' || (n >= FMA_DEFAULT[kernel].min && n <= FMA_DEFAULT[kernel].max));
 
 /**
  * Where one kernel family hands over to the next, as named data (measured on a 2-core AMD EPYC,
