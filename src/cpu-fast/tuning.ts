@@ -22,10 +22,14 @@ const FMA_DEFAULT: Readonly<Record<FmaKernel, SizeRange>> = Object.freeze({
   potrfInterleaved: Object.freeze({ min: 1, max: 0 }),
   getrfBlock: Object.freeze({ min: 1, max: 0 }),
 });
+/** The decision, from what it depends on: the engine's support, MYRIAD_CPU_FMA, the family and n. */
+export function fmaDecision(supported: boolean, env: string | undefined, kernel: FmaKernel, n: number): boolean {
+  if (!supported || env === '0') return false;
+  return env === '1' || (n >= FMA_DEFAULT[kernel].min && n <= FMA_DEFAULT[kernel].max);
+}
 const fmaEnv = process.env.MYRIAD_CPU_FMA;
-/** Whether kernels of this family for size n use the fused multiply-add. */
-export const fmaFor = (kernel: FmaKernel, n: number): boolean =>
-  relaxedSimdSupported && fmaEnv !== '0' && (fmaEnv === '1' || (n >= FMA_DEFAULT[kernel].min && n <= FMA_DEFAULT[kernel].max));
+/** Whether kernels of this family for size n use the fused multiply-add here. */
+export const fmaFor = (kernel: FmaKernel, n: number): boolean => fmaDecision(relaxedSimdSupported(), fmaEnv, kernel, n);
 
 /**
  * Where one kernel family hands over to the next, as named data (measured on a 2-core AMD EPYC,

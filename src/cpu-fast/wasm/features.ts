@@ -14,5 +14,12 @@ export const RELAXED_PROBE = new Uint8Array([
   0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x00, 0x20, 0x00, 0xfd, 0x87, 0x02, 0x0b, // local.get 0 x3, f64x2.relaxed_madd (0x107), end
 ]);
 
-/** Whether this engine validates relaxed SIMD. */
-export const relaxedSimdSupported: boolean = WebAssembly.validate(RELAXED_PROBE);
+let relaxed: boolean | undefined;
+/**
+ * Whether this engine validates relaxed SIMD: probed on the first call, remembered after (so a
+ * test process may turn Node 20's V8 flag on before the backend first asks).
+ */
+export function relaxedSimdSupported(): boolean {
+  relaxed ??= WebAssembly.validate(RELAXED_PROBE);
+  return relaxed;
+}

@@ -22,7 +22,7 @@ const GUARD = 8;
 
 /** Whether fused kernels can be compiled here (Node 20 needs the flag, which V8 accepts at run time before the first such module). */
 const fmaAvailable = ((): boolean => {
-  if (relaxedSimdSupported) return true;
+  if (relaxedSimdSupported()) return true;
   setFlagsFromString('--experimental-wasm-relaxed-simd');
   return WebAssembly.validate(RELAXED_PROBE);
 })();
