@@ -37,7 +37,8 @@ const FORCED = process.env.MYRIAD_CPU_GEMM;
 export function gemmWasmParams(m: number, n: number, k: number, dtype: DType, transB: Op, fma = fmaFor('gemm', Math.max(m, n, k))): GemmWasmParams {
   const t = GEMM_WASM[dtype];
   const E = dtype === 'float64' ? 8 : 4;
-  const tile = fma ? t.fmaTile : Math.ceil(m / lanes(dtype)) === 3 ? t.threeVectorTile : t.tile;
+  const vectors = Math.ceil(m / lanes(dtype));
+  const tile = fma && vectors % 3 === 0 ? t.fmaTile : vectors === 3 ? t.threeVectorTile : t.tile;
   // An A whose columns are a multiple of 256 bytes and which outgrows the L2 block gets one cache
   // line more per column, or its columns alias onto a few cache sets (float64 512 ran at half the 256 rate).
   const lda = m * k * E > t.blockBytes && (m * E) % 256 === 0 ? m + 64 / E : m;
