@@ -8,19 +8,26 @@ export type FmaKernel = 'gemm' | 'potrf' | 'potrfInterleaved' | 'getrfBlock';
 
 /**
  * Where the kernels use relaxed SIMD's fused multiply-add, when the engine validates it
- * (wasm/features.ts): per family, the sizes n (gemm: any shape) where it is on by default.
- * Fused, each update rounds once instead of twice (a product then an add or subtract), so results
- * differ from the reference's in the last bits (within the tests' tolerances), and may differ
- * between machines (relaxed_madd is fused on x86 with FMA3 and on Arm, not on older x86): the
- * factorisations are bitwise the reference only without it. MEASUREMENTS: RELAXED-SIMD-NOTES
- * (branch relaxed). MYRIAD_CPU_FMA=0 turns it off everywhere (bitwise the FMA-less kernels, module
- * for module), =1 on in every family at every size (tests, measurements); read once.
+ * (wasm/features.ts): per family, the sizes n where it is on by default (gemm: the largest of m,
+ * n, k). Fused, each update rounds once instead of twice (a product, then an add or subtract), so
+ * the factorisations are no longer bitwise the reference's but within rounding of it (a few ulps
+ * per update; info and pivots the same on the tests' data, though a near-tie between pivot
+ * candidates may now go the other way), and results may differ between machines in the last
+ * bits: relaxed_madd is fused on x86 with FMA3 and on Arm, two roundings elsewhere.
+ * Measured on the 2-core EPYC (Zen 3/4 class, FMA3; Node 24 against itself with
+ * MYRIAD_CPU_FMA=0, one thread, process CPU time, bench ms a call, median of 9 interleaved
+ * rounds, ratio fused / plain; RELAXED-SIMD-NOTES.md of branch relaxed): getrf float64 16 0.98,
+ * 32 0.92, 64 0.89, 128 0.88, 256 0.83; potrf 4 0.97, 8 0.96, 16 0.95, 32 0.95, 64 0.93, 128
+ * 0.92, 256 0.89 (float32 alike); gemm float64 4 1.03-1.06 (off there), 6-64 0.85-0.99. The
+ * solves (potrs, getrs, trsm) have no fused form: bitwise the reference as before.
+ * MYRIAD_CPU_FMA=0 turns it off everywhere (every module byte for byte the FMA-less one, results
+ * bitwise as documented), =1 on in every family at every size (tests, measurements); read once.
  */
 const FMA_DEFAULT: Readonly<Record<FmaKernel, SizeRange>> = Object.freeze({
-  gemm: Object.freeze({ min: 0, max: Infinity }),
-  potrf: Object.freeze({ min: 1, max: 0 }),
-  potrfInterleaved: Object.freeze({ min: 1, max: 0 }),
-  getrfBlock: Object.freeze({ min: 1, max: 0 }),
+  gemm: Object.freeze({ min: 6, max: Infinity }),
+  potrf: Object.freeze({ min: 1, max: Infinity }),
+  potrfInterleaved: Object.freeze({ min: 1, max: Infinity }),
+  getrfBlock: Object.freeze({ min: 1, max: Infinity }),
 });
 /** The decision, from what it depends on: the engine's support, MYRIAD_CPU_FMA, the family and n. */
 export function fmaDecision(supported: boolean, env: string | undefined, kernel: FmaKernel, n: number): boolean {
