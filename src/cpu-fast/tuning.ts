@@ -14,12 +14,12 @@ export type FmaKernel = 'gemm' | 'potrf' | 'potrfInterleaved' | 'getrfBlock';
  * per update; info and pivots the same on the tests' data, though a near-tie between pivot
  * candidates may now go the other way), and results may differ between machines in the last
  * bits: relaxed_madd is fused on x86 with FMA3 and on Arm, two roundings elsewhere.
- * Measured on the 2-core EPYC (Zen 3/4 class, FMA3; Node 24 against itself with
- * MYRIAD_CPU_FMA=0, one thread, process CPU time, bench ms a call, median of 9 interleaved
- * rounds, ratio fused / plain; RELAXED-SIMD-NOTES.md of branch relaxed): getrf float64 16 0.98,
- * 32 0.92, 64 0.89, 128 0.88, 256 0.83; potrf 4 0.97, 8 0.96, 16 0.95, 32 0.95, 64 0.93, 128
- * 0.92, 256 0.89 (float32 alike); gemm float64 4 1.03-1.06 (off there), 6-64 0.85-0.99. The
- * solves (potrs, getrs, trsm) have no fused form: bitwise the reference as before.
+ * Measured on the 2-core EPYC (Zen 4, FMA3; Node 24 against itself with MYRIAD_CPU_FMA=0, one
+ * thread, process CPU time, bench ms a call, median of 9 interleaved rounds, ratio fused /
+ * plain, two runs; branch relaxed, BENCHMARKS.md): getrf 16 0.95-1.00, 32 0.92-0.95, 64
+ * 0.89-0.95, float64 128 0.88, 256 0.83; potrf 4 0.97-1.01, 6-64 0.93-0.97, float64 128 0.92,
+ * 256 0.89; gemm 16-64 0.84-0.91, 6-8 0.93-1.03 (its noise: about 10%), float64 4 1.03-1.06
+ * (off there). The solves (potrs, getrs, trsm) have no fused form: bitwise the reference.
  * MYRIAD_CPU_FMA=0 turns it off everywhere (every module byte for byte the FMA-less one, results
  * bitwise as documented), =1 on in every family at every size (tests, measurements); read once.
  */
