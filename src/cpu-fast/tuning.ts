@@ -1,5 +1,42 @@
+import { relaxedSimdSupported } from './wasm/features.js';
+
 /** An inclusive range of sizes. */
 export interface SizeRange { readonly min: number; readonly max: number }
+
+/** Kernel families with a fused multiply-add form (relaxed SIMD's relaxed_madd / relaxed_nmadd in their updates). */
+export type FmaKernel = 'gemm' | 'potrf' | 'potrfInterleaved' | 'getrfBlock';
+
+/**
+ * Where the kernels use relaxed SIMD's fused multiply-add, when the engine validates it
+ * (wasm/features.ts): per family, the sizes n where it is on by default (gemm: the largest of m,
+ * n, k). Fused, each update rounds once instead of twice (a product, then an add or subtract), so
+ * the factorisations are no longer bitwise the reference's but within rounding of it (a few ulps
+ * per update; info and pivots the same on the tests' data, though a near-tie between pivot
+ * candidates may now go the other way), and results may differ between machines in the last
+ * bits: relaxed_madd is fused on x86 with FMA3 and on Arm, two roundings elsewhere.
+ * Measured on the 2-core EPYC (Zen 4, FMA3; Node 24 against itself with MYRIAD_CPU_FMA=0, one
+ * thread, process CPU time, bench ms a call, median of 9 interleaved rounds, ratio fused /
+ * plain, two runs; branch relaxed, BENCHMARKS.md): getrf 16 0.95-1.00, 32 0.92-0.95, 64
+ * 0.89-0.95, float64 128 0.88, 256 0.83; potrf 4 0.97-1.01, 6-64 0.93-0.97, float64 128 0.92,
+ * 256 0.89; gemm 16-64 0.84-0.91, 6-8 0.93-1.03 (its noise: about 10%), float64 4 1.03-1.06
+ * (off there). The solves (potrs, getrs, trsm) have no fused form: bitwise the reference.
+ * MYRIAD_CPU_FMA=0 turns it off everywhere (every module byte for byte the FMA-less one, results
+ * bitwise as documented), =1 on in every family at every size (tests, measurements); read once.
+ */
+const FMA_DEFAULT: Readonly<Record<FmaKernel, SizeRange>> = Object.freeze({
+  gemm: Object.freeze({ min: 6, max: Infinity }),
+  potrf: Object.freeze({ min: 1, max: Infinity }),
+  potrfInterleaved: Object.freeze({ min: 1, max: Infinity }),
+  getrfBlock: Object.freeze({ min: 1, max: Infinity }),
+});
+/** The decision, from what it depends on: the engine's support, MYRIAD_CPU_FMA, the family and n. */
+export function fmaDecision(supported: boolean, env: string | undefined, kernel: FmaKernel, n: number): boolean {
+  if (!supported || env === '0') return false;
+  return env === '1' || (n >= FMA_DEFAULT[kernel].min && n <= FMA_DEFAULT[kernel].max);
+}
+const fmaEnv = process.env.MYRIAD_CPU_FMA;
+/** Whether kernels of this family for size n use the fused multiply-add here. */
+export const fmaFor = (kernel: FmaKernel, n: number): boolean => fmaDecision(relaxedSimdSupported(), fmaEnv, kernel, n);
 
 /**
  * Where one kernel family hands over to the next, as named data (measured on a 2-core AMD EPYC,
@@ -59,6 +96,12 @@ const GEMM_TILES = Object.freeze({
   tile: Object.freeze({ rv: 2, nr: 4 }),
   /** Where m is exactly 3 vectors (float64 m = 5, 6; float32 9 ... 12): one 3 x 2 tile per column pair, 7-15% over 2x4 and its 1-vector edge. */
   threeVectorTile: Object.freeze({ rv: 3, nr: 2 }),
+  /**
+   * With relaxed_madd, where m is a multiple of 3 vectors (no partial tile); elsewhere the fused
+   * kernel keeps the tiles above. Measured (Node 24, one thread, bench gemm ms a call, 9 rounds,
+   * fused 3x3 everywhere / fused on the plain tiles): float64 6 1.43 / 1.60, 12 1.72 / 1.85, 8
+   * 1.67 / 1.59, 64 4.96 / 4.82; float32 4 1.68 / 1.45, 16 2.34 / 2.01, 64 4.97 / 4.69.
+   */
   fmaTile: Object.freeze({ rv: 3, nr: 3 }),
   unroll: 1,
   blockBytes: 256 << 10,

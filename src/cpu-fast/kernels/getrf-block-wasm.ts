@@ -13,7 +13,7 @@
  * Bitwise the reference (src/cpu/lapack/getrf.ts): every element still receives the updates
  * A(i, c) -= L(i, j) U(j, c) of steps j = 0, 1, ... in order, each a multiply then a subtract on
  * the same float64 values (the tile subtracts step by step from the loaded element; no fused
- * multiply-add). The swaps commute with the delayed updates: both rows of a swap have received
+ * multiply-add unless `fma`). The swaps commute with the delayed updates: both rows of a swap have received
  * the same steps in every column, and the L entries that later update them move with them.
  *
  * With `pairs`, matrices go two at a time (a last odd one alone): the panels' steps of both emitted in turn in
@@ -56,6 +56,12 @@ export interface GetrfBlockWasmParams {
    * LU_WASM_PAIRS_MAX): more code for V8 to optimise on a first call. Otherwise one at a time.
    */
   readonly pairs?: boolean;
+  /**
+   * The trailing update's multiply-subtracts fused (f64x2.relaxed_nmadd: A22 -= L21 U12 rounded
+   * once per step where the hardware fuses): no longer bitwise the reference, within rounding of
+   * it; only where wasm/features.ts validates relaxed SIMD (tuning.ts fmaFor). Absent: false.
+   */
+  readonly fma?: boolean;
 }
 
 const SAFE_MIN = 2.2250738585072014e-308;
@@ -327,7 +333,10 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
       for (let vv = 0; vv < rv; vv++) c.get(lp).simdMem(SIMD.load, 3, o + lOff + vv * 16).set(lvs[vv]!);
       for (let q = 0; q < nc; q++) {
         c.get(uc).simdMem(SIMD.load64Splat, 3, o + uOff + q * LD).set(sv);
-        for (let vv = 0; vv < rv; vv++) c.get(a(vv, q)).get(lvs[vv]!).get(sv).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(a(vv, q));
+        for (let vv = 0; vv < rv; vv++) {
+          if (p.fma) c.get(lvs[vv]!).get(sv).get(a(vv, q)).simd(SIMD.f64x2RelaxedNmadd).set(a(vv, q));
+          else c.get(a(vv, q)).get(lvs[vv]!).get(sv).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(a(vv, q));
+        }
       }
     };
     // one step per loop trip, the pointers walking along L's columns and U's rows (tuning.ts: TurboFan spills unrolled k loops)

@@ -64,6 +64,14 @@ export interface PotrfInterleavedStridedParams {
    * as fast at n = 16 with a module twice the size; see docs/cpu-backend.md.)
    */
   readonly form?: 'locals' | 'loop';
+  /**
+   * The factorisation's updates fused (f64x2.relaxed_madd / relaxed_nmadd: each element's
+   * products subtracted from it in turn, each rounded once where the hardware fuses, in place of
+   * a multiply, the group's sum and one subtract): within rounding of the reference, no longer
+   * bitwise; only where wasm/features.ts validates relaxed SIMD (tuning.ts fmaFor). The solve
+   * (posv) stays the reference's operations. Absent: false.
+   */
+  readonly fma?: boolean;
 }
 
 /** Bytes of the kernel's scratch per loop trip in the 'loop' form (the triangle, the diagonals to store, the sums of squares). */
@@ -122,6 +130,14 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   const get = (v: number): void => { if (v >= 0) c.get(v); else c.get(SCRATCH).simdMem(SIMD.load, 4, -1 - v); };
   const set = (v: number): void => { if (v >= 0) c.set(v); else c.set(tmp).get(SCRATCH).get(tmp).simdMem(SIMD.store, 4, -1 - v); };
   const mul = (a: number, b: number): void => { get(a); get(b); c.simd(SIMD.f64x2Mul); };
+  const fma = p.fma === true;
+  /** (fma) acc - x0 y0 - x1 y1 - ... as nested relaxed_nmadd, the first product subtracted first: every pair pushed, then acc. */
+  const fusedSubtract = (acc: () => void, products: readonly (readonly [number, number])[]): void => {
+    for (let q = products.length - 1; q >= 0; q--) { get(products[q]![0]); get(products[q]![1]); }
+    acc();
+    for (let q = 0; q < products.length; q++) c.simd(SIMD.f64x2RelaxedNmadd);
+  };
+  const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from) }, (_, q) => from + q);
   /** The triangle as runs of neighbours in memory: columns of L ('lower'), or of U, rows of L ('upper'). */
   const runs: [number, number][][] = Array.from({ length: n }, (_, j) =>
     upper ? Array.from({ length: j + 1 }, (_, k): [number, number] => [j, k]) : Array.from({ length: n - j }, (_, t): [number, number] => [j + t, j]));
@@ -173,12 +189,16 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   const pivot = (g: Group, j: number): void => {
     const { d, ok, info } = g;
     const s = upper || inMemory || j % 2 === 0 ? g.s : g.s1;
-    get(X(g, j, j));
-    if ((upper && !inMemory) || j === 0) {
-      c.f64x2(0);
-      for (let k = 0; k < j; k++) { mul(X(g, j, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
-    } else get(g.ssq[j]!);
-    c.simd(SIMD.f64x2Sub).set(d);
+    if (fma && upper && !inMemory && j > 0) fusedSubtract(() => get(X(g, j, j)), range(0, j).map((k) => [X(g, j, k), X(g, j, k)] as const));
+    else {
+      get(X(g, j, j));
+      if ((upper && !inMemory) || j === 0) {
+        c.f64x2(0);
+        for (let k = 0; k < j; k++) { mul(X(g, j, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
+      } else get(g.ssq[j]!);
+      c.simd(SIMD.f64x2Sub);
+    }
+    c.set(d);
     c.get(d).f64x2(0).simd(SIMD.f64x2Gt).set(ok);
     c.i64x2(j + 1).get(info);
     c.get(info).i64x2(0).simd(SIMD.i64x2Eq).get(ok).simd(SIMD.v128AndNot);
@@ -198,10 +218,16 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
    * subtracted alone (kernels/cholesky.ts's order).
    */
   const contribute = (g: Group, k: number, i: number, jj: number): void => {
-    if (i === jj) {
+    if (i === jj && fma && k > 0) {
+      get(X(g, jj, k)); get(X(g, jj, k)); get(g.ssq[jj]!); c.simd(SIMD.f64x2RelaxedMadd); set(g.ssq[jj]!);
+    } else if (i === jj) {
       if (k === 0) c.f64x2(0); else get(g.ssq[jj]!);
       mul(X(g, jj, k), X(g, jj, k));
       c.simd(SIMD.f64x2Add); set(g.ssq[jj]!);
+    } else if (fma) {
+      // the same contributions as below, each subtracted fused as soon as it is emitted
+      fusedSubtract(() => get(X(g, i, jj)), [[X(g, jj, k), X(g, i, k)]]);
+      set(X(g, i, jj));
     } else if (k < 4 * Math.floor(jj / 4)) {
       if (k % 4 !== 3) return;
       get(X(g, i, jj));
@@ -246,7 +272,11 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
     c.i32(n - j - 1).set(cnt);
     const xi = (k: number): void => { c.get(ri).simdMem(SIMD.load, 4, 16 * k); };
     c.loop_(() => {
-      if (upper) {
+      if (fma) {
+        // a0 = L(i, j) - L(j, 0) L(i, 0) - L(j, 1) L(i, 1) - ..., one fused step per product
+        xi(j); c.set(a0);
+        for (let k = 0; k < j; k++) { get(X(g, j, k)); xi(k); c.get(a0).simd(SIMD.f64x2RelaxedNmadd).set(a0); }
+      } else if (upper) {
         c.f64x2(0).set(p0);
         for (let k = 0; k < j; k++) { c.get(p0); xi(k); get(X(g, j, k)); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(p0); }
         xi(j); c.get(p0).simd(SIMD.f64x2Sub).set(a0);
@@ -266,8 +296,11 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
       }
       c.get(ri).get(a0).get(g.s).simd(SIMD.f64x2Mul).tee(a0).simdMem(SIMD.store, 4, 16 * j);
       c.get(si);
-      if (j === 0) c.f64x2(0); else c.get(si).simdMem(SIMD.load, 4, 0);
-      c.get(a0).get(a0).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simdMem(SIMD.store, 4, 0);
+      if (fma && j > 0) c.get(a0).get(a0).get(si).simdMem(SIMD.load, 4, 0).simd(SIMD.f64x2RelaxedMadd).simdMem(SIMD.store, 4, 0);
+      else {
+        if (j === 0) c.f64x2(0); else c.get(si).simdMem(SIMD.load, 4, 0);
+        c.get(a0).get(a0).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simdMem(SIMD.store, 4, 0);
+      }
       c.get(ri).get(inc).op(OP.i32Add).set(ri);
       c.get(inc).i32(16).op(OP.i32Add).set(inc);
       c.get(si).i32(16).op(OP.i32Add).set(si);
@@ -277,9 +310,12 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
 
   /** 'upper': L(i, j) of step j (one sequential dot, then (a - s) * rcp), the reference's order. */
   const update = (g: Group, i: number, j: number): void => {
-    get(X(g, i, j)); c.f64x2(0);
-    for (let k = 0; k < j; k++) { mul(X(g, i, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
-    c.simd(SIMD.f64x2Sub);
+    if (fma && j > 0) fusedSubtract(() => get(X(g, i, j)), range(0, j).map((k) => [X(g, i, k), X(g, j, k)] as const));
+    else {
+      get(X(g, i, j)); c.f64x2(0);
+      for (let k = 0; k < j; k++) { mul(X(g, i, k), X(g, j, k)); c.simd(SIMD.f64x2Add); }
+      c.simd(SIMD.f64x2Sub);
+    }
     c.get(g.s).simd(SIMD.f64x2Mul); set(X(g, i, j));
   };
 

@@ -4,12 +4,21 @@
  * back). The column update (all of the O(n^3) work) runs two rows per f64x2 instruction and four
  * columns of L per pass, exactly as the reference groups them: A(i,j) -= t0 L(i,k) + t1 L(i,k+1)
  * + t2 L(i,k+2) + t3 L(i,k+3), added left to right, so results and info are bitwise the
- * reference's (src/cpu/lapack/potrf.ts). A failing matrix stops at its step, as the reference.
+ * reference's (src/cpu/lapack/potrf.ts), unless `fma`. A failing matrix stops at its step, as the reference.
  */
 import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
 import { F64, I32, addr as address, constant as bound, whileLess as loopLess } from '../wasm/structured.js';
 
-export interface PotrfWasmParams { readonly n: number }
+export interface PotrfWasmParams {
+  readonly n: number;
+  /**
+   * The column update's vector rows fused (f64x2.relaxed_nmadd: A(i,j) - t0 L(i,k) - t1 L(i,k+1)
+   * - ..., each step rounded once where the hardware fuses): within rounding of the reference,
+   * no longer bitwise; only where wasm/features.ts validates relaxed SIMD (tuning.ts fmaFor).
+   * The scalar row and the diagonal's sum of squares stay as the reference's. Absent: false.
+   */
+  readonly fma?: boolean;
+}
 
 export const cholLd = (n: number): number => n + (n % 2);
 
@@ -44,6 +53,7 @@ export function generatePotrfWasm(p: PotrfWasmParams): Uint8Array<ArrayBuffer> {
    * two in a vector, the products added left to right as the reference's expression does.
    */
   const update = (scalar: boolean, w: number): void => {
+    if (p.fma && !scalar) return fusedUpdate(w);
     const load = (): void => { if (scalar) c.mem(F64.load, 3, 0); else c.simdMem(SIMD.load, 3, 0); };
     const arith = (f: number, v: number): void => { if (scalar) c.op(f); else c.simd(v); };
     addr(colj, i);
@@ -54,6 +64,15 @@ export function generatePotrfWasm(p: PotrfWasmParams): Uint8Array<ArrayBuffer> {
     }
     arith(F64.sub, SIMD.f64x2Sub);
     if (scalar) c.mem(F64.store, 3, 0); else c.simdMem(SIMD.store, 3, 0);
+  };
+
+  /** The vector rows' update fused: nmadd(t(w-1), L(i,k+w-1), ... nmadd(t0, L(i,k), A(i,j))), the products subtracted in turn. */
+  const fusedUpdate = (w: number): void => {
+    addr(colj, i);
+    for (let q = w - 1; q >= 0; q--) { c.get(tv[q]!); addr(colk, i, q * ld * 8); c.simdMem(SIMD.load, 3, 0); }
+    addr(colj, i); c.simdMem(SIMD.load, 3, 0);
+    for (let q = 0; q < w; q++) c.simd(SIMD.f64x2RelaxedNmadd);
+    c.simdMem(SIMD.store, 3, 0);
   };
 
   c.loop_(() => {

@@ -10,7 +10,7 @@ import type { FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest } from '../../core/ops.js';
 import { moduleFactory } from '../jit/compile.js';
 import { generatePotrfInterleavedStrided, scratchBytes, type PotrfInterleavedStridedParams } from '../kernels/potrf-interleaved.js';
-import { INTERLEAVED_CHUNK_BYTES, interleavedShape } from '../tuning.js';
+import { INTERLEAVED_CHUNK_BYTES, fmaFor, interleavedShape } from '../tuning.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
 type WasmPotrf = (a: number, strideBytes: number, info: number, pairs: number, b: number, bStrideBytes: number, nrhs: number, scratch: number) => void;
@@ -62,7 +62,7 @@ export function potrfInterleaved(
   const views = heap(scratch + scratchBytes(n, 2));
   let view = f32 ? views.f32 : views.f64;
   let ints = heapInts();
-  const params = { n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld, form: shape.form, ...(rb && b?.kind === 'strided' ? { solve: { ldb: b.ld } } : {}) } as const;
+  const params = { n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld, form: shape.form, fma: fmaFor('potrfInterleaved', n), ...(rb && b?.kind === 'strided' ? { solve: { ldb: b.ld } } : {}) } as const;
   const fn = kernel({ ...params, pairsPerTrip: 1 });
   const fn2 = ppt === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
   const data = first.data;

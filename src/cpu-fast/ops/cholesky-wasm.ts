@@ -11,7 +11,7 @@ import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateCholSolve, type CholSolveKernel } from '../kernels/chol-solve.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { cholLd, generatePotrfWasm, type PotrfWasmParams } from '../kernels/potrf-wasm.js';
-import { GEMM_WASM_CHUNK_BYTES } from '../tuning.js';
+import { GEMM_WASM_CHUNK_BYTES, fmaFor } from '../tuning.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
@@ -34,7 +34,7 @@ export function potrfWasm(r: PotrfRequest<FloatArray, Int32Array>, first: Matrix
   const infoBase = chunk * ld * n * 8;
   const { f64 } = heap(infoBase + chunk * 4 + 16);
   const ints = heapInts();
-  const fn = kernel({ n });
+  const fn = kernel({ n, fma: fmaFor('potrf', n) });
   const solve = solveKernel({ dtype });
   // 'upper': the kernel factors the packed transpose (A = U^T U, U^T = L), written back transposed
   const upper = r.uplo === 'upper';

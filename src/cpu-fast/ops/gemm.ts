@@ -17,8 +17,7 @@ import { generateGemmJs, type GemmJsKernel, type GemmJsParams } from '../kernels
 import { generateGemmWasm, lanes, type GemmWasmParams } from '../kernels/gemm-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { sliceRequest } from '../split.js';
-import { GEMM_WASM, GEMM_WASM_CHUNK_BYTES, UNROLL_MAX } from '../tuning.js';
-import { useFma } from '../wasm/features.js';
+import { GEMM_WASM, GEMM_WASM_CHUNK_BYTES, UNROLL_MAX, fmaFor } from '../tuning.js';
 import { heap, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 
@@ -35,10 +34,11 @@ const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32'
 const FORCED = process.env.MYRIAD_CPU_GEMM;
 
 /** The WebAssembly kernel's parameters for a shape (tile and blocking from the tuning table). */
-export function gemmWasmParams(m: number, n: number, k: number, dtype: DType, transB: Op, fma = useFma()): GemmWasmParams {
+export function gemmWasmParams(m: number, n: number, k: number, dtype: DType, transB: Op, fma = fmaFor('gemm', Math.max(m, n, k))): GemmWasmParams {
   const t = GEMM_WASM[dtype];
   const E = dtype === 'float64' ? 8 : 4;
-  const tile = fma ? t.fmaTile : Math.ceil(m / lanes(dtype)) === 3 ? t.threeVectorTile : t.tile;
+  const vectors = Math.ceil(m / lanes(dtype));
+  const tile = fma && vectors % 3 === 0 ? t.fmaTile : vectors === 3 ? t.threeVectorTile : t.tile;
   // An A whose columns are a multiple of 256 bytes and which outgrows the L2 block gets one cache
   // line more per column, or its columns alias onto a few cache sets (float64 512 ran at half the 256 rate).
   const lda = m * k * E > t.blockBytes && (m * E) % 256 === 0 ? m + 64 / E : m;

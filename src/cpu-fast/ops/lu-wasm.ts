@@ -13,7 +13,7 @@ import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/ge
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
-import { GEMM_WASM_CHUNK_BYTES, LU_WASM_BLOCK, LU_WASM_PAIRS_MAX } from '../tuning.js';
+import { GEMM_WASM_CHUNK_BYTES, LU_WASM_BLOCK, LU_WASM_PAIRS_MAX, fmaFor } from '../tuning.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
@@ -110,7 +110,7 @@ function getrfBlockWasm(
   const stage = (infoBase + chunk * 4 + 15) & ~15;
   const { f64 } = heap(stage + chunk * ld * Math.max(n, nrhs) * 4 + 16);
   const ints = heapInts();
-  const fn = blockKernel({ m, n, nb: LU_WASM_BLOCK.nb, nrhs, roundFactor: dtype === 'float32', pairs: Math.max(m, n) <= LU_WASM_PAIRS_MAX });
+  const fn = blockKernel({ m, n, nb: LU_WASM_BLOCK.nb, nrhs, roundFactor: dtype === 'float32', pairs: Math.max(m, n) <= LU_WASM_PAIRS_MAX, fma: fmaFor('getrfBlock', Math.min(m, n)) });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);

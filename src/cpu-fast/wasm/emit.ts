@@ -200,6 +200,10 @@ export const SIMD = {
   f64x2Ne: 0x48, f64x2Ge: 0x4c, v128Not: 0x4d,
   f64x2Gt: 0x4a, v128And: 0x4e, v128AndNot: 0x4f, v128Or: 0x50, v128Bitselect: 0x52, i64x2Eq: 0xd6, f64x2Sqrt: 0xef, f64x2Div: 0xf3,
   f32x4Add: 0xe4, f32x4Sub: 0xe5, f32x4Mul: 0xe6, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2,
-  /** Relaxed SIMD (used only where WebAssembly.validate accepts it). */
-  f32x4RelaxedMadd: 0x105, f64x2RelaxedMadd: 0x107,
+  /**
+   * Relaxed SIMD (relaxed-simd proposal, Wasm 3.0; used only where wasm/features.ts's probe
+   * validates): madd(a, b, c) = a b + c, nmadd(a, b, c) = -(a b) + c, each rounded once where the
+   * hardware fuses (x86 FMA3, Arm) and twice where it does not.
+   */
+  f32x4RelaxedMadd: 0x105, f32x4RelaxedNmadd: 0x106, f64x2RelaxedMadd: 0x107, f64x2RelaxedNmadd: 0x108,
 } as const;

@@ -22,7 +22,7 @@ const GUARD = 8;
 
 /** Whether fused kernels can be compiled here (Node 20 needs the flag, which V8 accepts at run time before the first such module). */
 const fmaAvailable = ((): boolean => {
-  if (relaxedSimdSupported) return true;
+  if (relaxedSimdSupported()) return true;
   setFlagsFromString('--experimental-wasm-relaxed-simd');
   return WebAssembly.validate(RELAXED_PROBE);
 })();
@@ -95,7 +95,10 @@ describe('cpu-fast WebAssembly gemm kernel', () => {
       assert.equal(selectGemm(2, 2, 2, dtype, false), 'js');
       assert.equal(selectGemm(9, 9, 9, dtype, false), 'wasm');
       assert.deepEqual(gemmWasmParams(3 * lanes(dtype), 4, 4, dtype, 'N', false).tile, GEMM_WASM[dtype].threeVectorTile);
-      assert.deepEqual(gemmWasmParams(8, 8, 8, dtype, 'N', true).tile, GEMM_WASM[dtype].fmaTile);
+      // fused: the 3 x 3 tile where m is a multiple of 3 vectors, the plain tiles elsewhere
+      assert.deepEqual(gemmWasmParams(6 * lanes(dtype), 8, 8, dtype, 'N', true).tile, GEMM_WASM[dtype].fmaTile);
+      assert.deepEqual(gemmWasmParams(3 * lanes(dtype), 8, 8, dtype, 'N', true).tile, GEMM_WASM[dtype].fmaTile);
+      assert.deepEqual(gemmWasmParams(4 * lanes(dtype), 8, 8, dtype, 'N', true).tile, GEMM_WASM[dtype].tile);
       // a large A of 256-byte columns gets a cache line more per column; small ones none
       const E = dtype === 'float64' ? 8 : 4;
       assert.equal(gemmWasmParams(512, 512, 512, dtype, 'N', false).lda, 512 + 64 / E);
