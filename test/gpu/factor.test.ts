@@ -345,7 +345,7 @@ test('potrf with lookahead (a side stream): inside a graph capture, bitwise the 
 
 // The recursive getrf is off by default (model/tuning/factor-sm_90.ts): this test did not finish
 // within 250 s on an H100 (2026-11-26), so it runs only when asked, with the recursion forced.
-const recursionSkip = skip ?? (process.env['MYRIAD_GETRF_RECURSION'] === '1' ? undefined : 'the recursive getrf is off until this passes on a GPU: MYRIAD_GETRF_RECURSION=1 runs it');
+const recursionSkip = skip ?? (process.env['MYRIAD_GETRF_RECURSION'] === '1' ? undefined : 'opt-in: MYRIAD_GETRF_RECURSION=1 runs the recursive getrf (off until it passes on a GPU)');
 
 /** Runs `body` with the recursive getrf forced on (by halves: not the blocked driver). */
 function withRecursion(body: () => void): void {
@@ -794,7 +794,7 @@ test('list and variable batches (pointer form, grouping by size) for potrf, getr
 // Timing (opt-in): ours vs cuSOLVER potrfBatched / cuBLAS getrfBatched, f64, ~0.5 GB of matrices.
 
 const timing = process.env['MYRIAD_FACTOR_TIMING'] === '1';
-test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing ? undefined : 'set MYRIAD_FACTOR_TIMING=1') }, () => {
+test('timing: potrf and getrf f64 vs cuSOLVER / cuBLAS', { skip: skip ?? (timing ? undefined : 'opt-in: MYRIAD_FACTOR_TIMING=1 prints the timing table') }, () => {
   const dev = gpu();
   const rows: Record<string, string | number>[] = [];
   const timeIt = (restore: () => void, run: () => void, reps = 7): number => timeMs(dev, run, reps, restore);

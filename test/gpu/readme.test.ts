@@ -7,14 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { probeBackends } from '../../src/api/backends.js';
 import { probeCuda } from '../../src/cuda/runtime/index.js';
+import { gpuSkipReason } from '../helpers/gpu.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const cuda = probeBackends().cuda;
 const probe = probeCuda();
 const gpus = probe.usable ? probe.devices.length : 0;
-const skip = cuda.usable ? undefined : `no usable GPU: ${cuda.reason}`;
+const skip = gpuSkipReason();
 const skip2 = skip ?? (gpus < 2 ? `needs 2 GPUs; this machine has ${gpus}` : undefined);
 const run = (n: number): string => execFileSync(process.execPath, [join(root, 'dist', 'test', 'readme', `example-${n}.js`)], { encoding: 'utf8' });
 
