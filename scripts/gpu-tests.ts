@@ -4,7 +4,7 @@
  *
  *   node dist/scripts/gpu-tests.js [--json FILE] [--logs DIR] [--jobs N] [--file-timeout S]
  *                                  [--require-gpu] [--plan] [files or folders...]
- *   (default: dist/test/gpu/)
+ *   (default: dist/test/gpu/; --plan: print the machine, the order and each file's needs, run nothing)
  *
  * - No GPU on the machine (CI): one line, "GPU tests not run: no usable GPU (reason)", exit 0
  *   (exit 1 with --require-gpu). A GPU that is there but unusable (driver error, no NVRTC): exit 1.
@@ -142,6 +142,7 @@ async function main(argv: readonly string[]): Promise<number> {
       const n = needsOf(f), rule = FILE_RULES[basename(f).replace(/\.test\.js$/, '')];
       console.log(`  ${basename(f)}: ${n.allGpus ? 'every GPU, alone' : n.exclusive ? 'alone on its GPU' : `${gib(n.memory)} GiB`}, limit ${timeoutOf(f, o.fileTimeoutS ?? DEFAULT_TIMEOUT_S)} s${rule ? ` (${rule.why})` : ''}`);
     }
+    return 0;
   }
 
   const machineJson = { gpus: devices, cores, slots: machine.slots, reserveBytes: machine.reserveBytes, node: process.version };

@@ -29,11 +29,13 @@ export interface FileResult {
   readonly failures: readonly FailureEntry[];
   /** Where the file's full output was written. */
   readonly log?: string;
+  /** The last lines of its output, for a file that did not pass (the JSON travels without the logs). */
+  readonly outputTail?: readonly string[];
 }
 
 export function judge(
   file: string, report: FileReport, end: Ending, seconds: number, device: number | 'all' | null,
-  allowed: (reason: string) => boolean, log?: string,
+  allowed: (reason: string) => boolean, log?: string, tailLines = 60,
 ): FileResult {
   const skips = report.skips.map((s) => ({ ...s, allowed: allowed(s.reason) }));
   const failures: FailureEntry[] = [...report.failures];
@@ -51,7 +53,11 @@ export function judge(
     status = 'failed';
     failures.push({ test: '(file)', message: 'reported no tests' });
   } else status = 'passed';
-  return { file, status, pass: report.pass, fail: report.fail, skip: report.skip, todo: report.todo, seconds, device, skips, failures, ...(log !== undefined ? { log } : {}) };
+  return {
+    file, status, pass: report.pass, fail: report.fail, skip: report.skip, todo: report.todo, seconds, device, skips, failures,
+    ...(log !== undefined ? { log } : {}),
+    ...(status !== 'passed' && report.output.length > 0 ? { outputTail: report.output.slice(-tailLines) } : {}),
+  };
 }
 
 export function notRun(file: string, why: string): FileResult {

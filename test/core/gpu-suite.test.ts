@@ -125,7 +125,10 @@ describe('summary: verdicts and the table', () => {
     assert.equal(judge('f', report({ pass: 0 }), ok, 1, 0, never).status, 'failed');
     assert.equal(judge('f', report(), { code: null, signal: 'SIGSEGV', timedOut: false }, 1, 0, never).status, 'crashed');
     assert.equal(judge('f', report(), { code: null, signal: 'SIGKILL', timedOut: true }, 9, 0, never).status, 'timed out');
-    assert.equal(judge('f', report({ fail: 1, failures: [{ test: 't', message: 'x' }] }), { code: 1, signal: null, timedOut: false }, 1, 0, never).status, 'failed');
+    const failed = judge('f', report({ fail: 1, failures: [{ test: 't', message: 'x' }], output: ['a', 'b', 'c'] }), { code: 1, signal: null, timedOut: false }, 1, 0, never, undefined, 2);
+    assert.equal(failed.status, 'failed');
+    assert.deepEqual(failed.outputTail, ['b', 'c'], 'the end of its output travels with a failure');
+    assert.equal(judge('f', report({ output: ['a'] }), ok, 1, 0, never).outputTail, undefined, 'not with a pass');
   });
   it('the table has a row per file and a total line; any file not passed fails the suite', () => {
     const rs = [judge('a.test.js', report(), ok, 1.25, 0, never), judge('b.test.js', report({ pass: 0 }), ok, 2, 'all', never)];
