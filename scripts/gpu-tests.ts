@@ -133,10 +133,9 @@ async function main(argv: readonly string[]): Promise<number> {
     reserveBytes: Math.max(4 * GiB, 0.1 * maxFree),
   };
   const gpus = devices.length;
-  const logDir = o.logs ? (mkdirSync(o.logs, { recursive: true }), o.logs) : mkdtempSync(join(tmpdir(), 'myriad-gpu-tests-'));
   const gib = (b: number): string => (b / GiB).toFixed(1);
   console.log(`GPU tests: ${files.length} files on ${gpus} GPU(s): ${devices.map((d) => `${d.ordinal}: ${d.name}, ${gib(d.freeBytes)} of ${gib(d.totalBytes)} GiB free${d.error ? ` (${d.error})` : ''}`).join('; ')}`);
-  console.log(`  up to ${machine.slots} at once (${cores} CPU cores${o.jobs ? ', --jobs' : ''}), ${gib(machine.reserveBytes)} GiB kept free per GPU; logs in ${logDir}`);
+  console.log(`  up to ${machine.slots} at once (${cores} CPU cores${o.jobs ? ', --jobs' : ''}), ${gib(machine.reserveBytes)} GiB kept free per GPU`);
   if (o.plan) {
     for (const f of files) {
       const n = needsOf(f), rule = FILE_RULES[basename(f).replace(/\.test\.js$/, '')];
@@ -144,6 +143,8 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return 0;
   }
+  const logDir = o.logs ? (mkdirSync(o.logs, { recursive: true }), o.logs) : mkdtempSync(join(tmpdir(), 'myriad-gpu-tests-'));
+  console.log(`  logs in ${logDir}`);
 
   const machineJson = { gpus: devices, cores, slots: machine.slots, reserveBytes: machine.reserveBytes, node: process.version };
   const snapshot = (results: ReadonlyMap<string, FileResult>, final: boolean): void => {
