@@ -168,7 +168,7 @@ describe('run: the pipeline on tiny test files', () => {
         files, logDir: dir,
         machine: { freeBytes: [8 * GiB], slots: 2, reserveBytes: 0 },
         needsOf: () => ({ memory: GiB, exclusive: false, allGpus: false }),
-        timeoutSOf: (f) => (f.endsWith('hang.test.mjs') ? 3 : 50),
+        timeoutSOf: (f) => (f.endsWith('hang.test.mjs') ? 1.5 : 50),
         skipAllowed: (_f, reason) => reason.startsWith('opt-in:'),
       });
       const by = Object.fromEntries(results.map((r) => [r.file.replace(/^.*[\\/]/, ''), r]));

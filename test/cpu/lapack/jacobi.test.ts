@@ -190,9 +190,9 @@ describe('syev on graded matrices: eigenvalues to high relative accuracy (README
     return { w, info: info[0]! };
   };
   for (const dtype of ['float64', 'float32'] as const) {
-    it(`${dtype}: n = 2 ... 24, values and vectors`, () => {
+    it(`${dtype}: n = 1 ... 16, values and vectors (to 32 in test/gpu/jacobi.test.ts)`, () => {
       const rng = new Rng(dtype === 'float64' ? 1964 : 1992);
-      for (const n of dtype === 'float64' ? [1, 2, 3, 5, 9, 16, 24] : [2, 5, 9, 16]) {
+      for (const n of dtype === 'float64' ? [1, 2, 3, 5, 9, 16] : [2, 5, 12]) {
         const a = allocate(dtype, n * n);
         a.set(gradedSpd(rng, n, 16));
         const { w, info } = values(a, n, dtype, n % 2 === 0 ? 'vectors' : 'values');
