@@ -17,6 +17,13 @@ import { Rng } from './random.js';
 export const GRADED_ROW_SUM = 0.5;
 export const GRADED_COND_BOUND = (1 + GRADED_ROW_SUM) / (1 - GRADED_ROW_SUM);
 
+/**
+ * Orders of magnitude D spans per dtype: A's entries go down to 10^(-2 orders), and a Jacobi
+ * sweep forms products of two of them (a_pp a_qq in the convergence test), so float32 stays at 8
+ * (products near 1e-32, inside its range; 16 would underflow) and float64 takes 16.
+ */
+export const GRADED_ORDERS = { float64: 16, float32: 8 } as const;
+
 /** An n x n graded SPD matrix, column-major, float64: D = diag(10^(-orders t)), t over [0, 1] in a random order. */
 export function gradedSpd(rng: Rng, n: number, orders: number): Float64Array {
   const h = new Float64Array(n * n);

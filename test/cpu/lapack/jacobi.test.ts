@@ -13,7 +13,7 @@ import { allocate, type DType, type FloatArray } from '../../../src/core/dtype.j
 import {
   SVD_KINDS, SYM_KINDS, eigenResidual, frob, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat,
 } from '../../helpers/jacobi-checks.js';
-import { GRADED_COND_BOUND, eigenvaluesBelow, gradedSpd, relativeEigenvalueErrors } from '../../helpers/graded.js';
+import { GRADED_COND_BOUND, GRADED_ORDERS, eigenvaluesBelow, gradedSpd, relativeEigenvalueErrors } from '../../helpers/graded.js';
 import { Rng } from '../../helpers/random.js';
 import { cpuSyev } from '../../../src/cpu/lapack/index.js';
 
@@ -180,7 +180,7 @@ describe('syev (reference)', () => {
 });
 
 describe('syev on graded matrices: eigenvalues to high relative accuracy (README, Demmel and Veselic)', () => {
-  // A = D H D, D over 16 orders (eigenvalues from about 1 down to 1e-32), cond(H) <= 3; each
+  // A = D H D, D over 16 orders (eigenvalues from about 1 down to 1e-32; 8 in float32), cond(H) <= 3; each
   // eigenvalue checked against the exact count of eigenvalues of the stored A below w (1 -+ delta)
   // (test/helpers/graded.ts: Sylvester's inertia in BigInt, no eigensolver involved).
   const delta = (dtype: DType, n: number): number => 64 * n * EPS[dtype] * GRADED_COND_BOUND;
@@ -194,7 +194,7 @@ describe('syev on graded matrices: eigenvalues to high relative accuracy (README
       const rng = new Rng(dtype === 'float64' ? 1964 : 1992);
       for (const n of dtype === 'float64' ? [1, 2, 3, 5, 9, 16] : [2, 5, 12]) {
         const a = allocate(dtype, n * n);
-        a.set(gradedSpd(rng, n, 16));
+        a.set(gradedSpd(rng, n, GRADED_ORDERS[dtype]));
         const { w, info } = values(a, n, dtype, n % 2 === 0 ? 'vectors' : 'values');
         assert.equal(info, 0, `n=${n}: info`);
         assert.deepEqual(relativeEigenvalueErrors(a, n, w, delta(dtype, n)), [], `${dtype} n=${n}`);
