@@ -2,7 +2,7 @@
  * `npm run test:gpu` (or plain `node dist/scripts/gpu-tests.js` where npm is missing): every GPU
  * test file in a process of its own, as many at once as the machine takes, then one table.
  *
- *   node dist/scripts/gpu-tests.js [--json FILE] [--logs DIR] [--jobs N] [--file-timeout S]
+ *   node dist/scripts/gpu-tests.js [--json FILE] [--logs DIR] [--jobs N] [--file-timeout S] [--order-from JSON]
  *                                  [--require-gpu] [--plan] [files or folders...]
  *   (default: dist/test/gpu/; --plan: print the machine, the order and each file's needs, run nothing)
  *
@@ -16,16 +16,17 @@
  *   a skip fails the file unless plan.ts allows it (opt-ins, a second GPU that is not there).
  * - Each file has a time limit (plan.ts, --file-timeout); a file that crashes, times out or
  *   reports no tests fails. Exit 1 on any failure.
+ * - --order-from JSON: an earlier run's --json; within each class, the files that took longest start first.
  * - --json FILE: the table as JSON, rewritten as each file finishes (a run cut short leaves what
  *   it finished). --logs DIR: each file's full output (default: a folder under the OS's tmpdir).
  */
-import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDevice } from '../src/cuda/runtime/index.js';
 import { gpuPresence } from '../test/helpers/gpu-presence.js';
-import { FILE_RULES, needsOf, queueOrder, skipAllowed, timeoutOf, DEFAULT_TIMEOUT_S } from './gpu-suite/plan.js';
+import { FILE_RULES, needsOf, queueOrder, secondsFromJson, skipAllowed, timeoutOf, DEFAULT_TIMEOUT_S } from './gpu-suite/plan.js';
 import { displayName, runSuite } from './gpu-suite/run.js';
 import { GiB, slotsFromCores, type Machine } from './gpu-suite/schedule.js';
 import { formatDetails, formatTable, notRun, totals, type FileResult } from './gpu-suite/summary.js';
@@ -34,6 +35,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 interface Options {
   json?: string;
+  orderFrom?: string;
   logs?: string;
   jobs?: number;
   fileTimeoutS?: number;
@@ -58,6 +60,7 @@ function parseArgs(argv: readonly string[]): Options {
     const a = argv[i]!;
     if (a === '--json') o.json = value(++i, a);
     else if (a === '--logs') o.logs = value(++i, a);
+    else if (a === '--order-from') o.orderFrom = value(++i, a);
     else if (a === '--jobs') o.jobs = Math.floor(positive(value(++i, a), a));
     else if (a === '--file-timeout') o.fileTimeoutS = positive(value(++i, a), a);
     else if (a === '--require-gpu') o.requireGpu = true;
@@ -121,7 +124,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return fail ? 1 : 0;
   }
 
-  const files = queueOrder(targets.flatMap(testFiles));
+  const files = queueOrder(targets.flatMap(testFiles), o.orderFrom ? secondsFromJson(JSON.parse(readFileSync(o.orderFrom, 'utf8'))) : undefined);
   if (files.length === 0) throw new Error(`no *.test.js under ${targets.join(', ')} (built? run tsc first)`);
   const devices = readDevices(presence.devices);
   const cores = typeof availableParallelism === 'function' ? availableParallelism() : cpus().length;

@@ -65,8 +65,24 @@ export function skipAllowed(path: string, reason: string, gpus: number, table: r
   return table.some((s) => s.file === key && s.reason.test(reason) && (s.when?.(gpus) ?? true));
 }
 
-/** Queue order: files that need every GPU, then exclusive ones, then the rest; by name within each. */
-export function queueOrder(paths: readonly string[]): string[] {
+/**
+ * Queue order: files that need every GPU, then exclusive ones, then the rest; within each, the
+ * longest first where an earlier run's seconds are known (by file key: --order-from), then by name.
+ */
+export function queueOrder(paths: readonly string[], seconds: ReadonlyMap<string, number> = new Map()): string[] {
   const rank = (p: string): number => { const n = needsOf(p); return n.allGpus ? 0 : n.exclusive ? 1 : 2; };
-  return [...paths].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const took = (p: string): number => seconds.get(fileKey(p)) ?? 0;
+  return [...paths].sort((a, b) => rank(a) - rank(b) || took(b) - took(a) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Seconds per file key from an earlier run's --json output (files that finished). */
+export function secondsFromJson(json: unknown): Map<string, number> {
+  const out = new Map<string, number>();
+  const files = (json as { files?: unknown }).files;
+  if (!Array.isArray(files)) return out;
+  for (const f of files as unknown[]) {
+    const r = f as { file?: unknown; seconds?: unknown; status?: unknown };
+    if (typeof r.file === 'string' && typeof r.seconds === 'number' && r.status !== 'not run') out.set(fileKey(r.file), r.seconds);
+  }
+  return out;
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { MyriadError } from '../../src/core/errors.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
-import { ALLOWED_SKIPS, fileKey, needsOf, queueOrder, skipAllowed } from '../../scripts/gpu-suite/plan.js';
+import { ALLOWED_SKIPS, fileKey, needsOf, queueOrder, secondsFromJson, skipAllowed } from '../../scripts/gpu-suite/plan.js';
 import { REPORT_MARK, formatRecord, parseRun, splitOutput, tally, type ResultRecord } from '../../scripts/gpu-suite/report.js';
 import { recordOf } from '../../scripts/gpu-suite/reporter.js';
 import { runSuite } from '../../scripts/gpu-suite/run.js';
@@ -100,6 +100,9 @@ describe('plan: the table of GPU test files', () => {
     assert.ok(needsOf('dist/test/gpu/multi.test.js').allGpus);
     assert.ok(needsOf('dist/test/gpu/large.test.js').memory > needsOf('dist/test/gpu/lauum.test.js').memory);
     assert.deepEqual(queueOrder(['x/lauum.test.js', 'x/host-path.test.js', 'x/multi.test.js']), ['x/multi.test.js', 'x/host-path.test.js', 'x/lauum.test.js']);
+    const earlier = secondsFromJson({ files: [{ file: 'dist/test/gpu/qr.test.js', seconds: 300, status: 'passed' }, { file: 'dist/test/gpu/api.test.js', seconds: 5, status: 'failed' }, { file: 'dist/test/gpu/zz.test.js', seconds: 900, status: 'not run' }] });
+    assert.deepEqual([...earlier], [['qr', 300], ['api', 5]]);
+    assert.deepEqual(queueOrder(['x/api.test.js', 'x/lauum.test.js', 'x/qr.test.js', 'x/prepared.test.js'], earlier), ['x/prepared.test.js', 'x/qr.test.js', 'x/api.test.js', 'x/lauum.test.js'], 'longest first after the exclusive ones');
   });
   it('allowed skips: declared opt-ins, and a second GPU only where there is none', () => {
     assert.ok(skipAllowed('d/factor.test.js', 'opt-in: MYRIAD_FACTOR_TIMING=1 prints the timing table', 1));
