@@ -30,7 +30,10 @@ for step in $steps; do
       done
       cat "$out/bench.txt" ;;
     tsm2) node dist/src/cli.js bench tsm2 --backend cuda --dtype both --format markdown --json "$out/bench-tsm2.json" > "$out/tsm2.txt" 2>>"$out/bench.err" || status=1; cat "$out/tsm2.txt" ;;
-    tests) run_tests gpu-tests.log dist/test/gpu/ ;;
+    tests)
+      # Every GPU test file, in parallel as the card takes them; one table, JSON beside it.
+      node dist/scripts/gpu-tests.js --require-gpu --json "$out/gpu-tests.json" --logs "$out/gpu-tests-logs" > "$out/gpu-tests.log" 2>&1 || status=1
+      sed -n '/^file /,$p' "$out/gpu-tests.log" | head -60 ;;
     host)
       run_tests host-path.log dist/test/gpu/host-path.test.js
       for spec in "gemm 8" "potrf 16" "getrf 16,128" "gesv 32"; do

@@ -1,14 +1,16 @@
 /**
  * The README's TypeScript examples: test/readme/example-N.ts hold them verbatim (checked here, so
  * the two cannot drift), the build type-checks them against the package's own name ('myriad'),
- * and this runs the first one (on the CPU here; test/gpu/readme.test.ts runs both on GPUs).
+ * and this runs the first two with their printed values captured whole and compared with the CPU
+ * backend's (test/helpers/readme-checks.ts; test/gpu/readme.test.ts runs all four on GPUs).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { checkExample1, checkExample2 } from '../helpers/readme-checks.js';
+import { runExample } from '../helpers/readme-run.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -27,14 +29,15 @@ describe('README examples', () => {
       assert.equal(file.slice(file.indexOf('\n') + 1), block, `example-${i + 1}.ts differs from the README's block ${i + 1}`);
     });
   });
-  it('the first example runs and prints what its comments say', () => {
-    const out = execFileSync(process.execPath, [join(root, 'dist', 'test', 'readme', 'example-1.js')], { encoding: 'utf8' });
-    assert.match(out, /\[ 2, 0, 1, 1\.414\d* \].*\[ -0\.125, 0\.75 \]/);
-    assert.match(out, /^0 of 100000 matrices not positive definite$/m);
+  it('the first example runs and prints what its comments say: values, against the CPU backend (and its CUDA branch where \'auto\' picks CUDA)', () => {
+    const run = runExample(1);
+    assert.match(run.stdout, /\[ 2, 0, 1, 1\.414\d* \].*\[ -0\.125, 0\.75 \]/);
+    checkExample1(run, 'either');
   });
-  it('the host-path example runs its three steps', () => {
-    const out = execFileSync(process.execPath, [join(root, 'dist', 'test', 'readme', 'example-2.js')], { encoding: 'utf8' });
-    assert.match(out, /^1 0\.25 true\n2 0\.0625 true\n3 0\.015625 true$/m);
+  it('the host-path example runs its three steps: B[0] and info as the CPU backend computes them', () => {
+    const run = runExample(2);
+    assert.match(run.stdout, /^1 0\.25 true\n2 0\.0625 true\n3 0\.015625 true$/m);
+    checkExample2(run);
   });
   it('the bridge example runs and prints what its comments say', () => {
     const out = execFileSync(process.execPath, [join(root, 'dist', 'test', 'readme', 'example-5.js')], { encoding: 'utf8' });

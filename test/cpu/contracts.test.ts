@@ -5,15 +5,20 @@
  * offset, order, list and variable batches, the row-major mapping and copies), what a call may
  * write, and argument checking. test/gpu/contracts.test.ts runs the same on CUDA.
  */
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { open } from '../../src/api/open.js';
 import { referenceContext } from '../../src/api/context.js';
+import { OP_NAMES } from '../../src/core/ops.js';
 import { BREAKAGES, CONTRACT_OPS, callArb, checkInvalidCall, checkOverlapCall, checkValidCall, runs } from '../helpers/contracts.js';
 
 const subject = open({ backend: 'cpu' });
 
 describe('contracts on the CPU context (fast-check, fixed seed)', () => {
+  it('cover every operation of the API', () => {
+    assert.deepEqual([...CONTRACT_OPS].sort(), [...OP_NAMES].sort());
+  });
   for (const op of CONTRACT_OPS) {
     it(`${op}: valid calls agree with the reference and write nothing else`, () => {
       fc.assert(fc.property(callArb([op]), (spec) => checkValidCall(subject, referenceContext, spec)), runs(60, 1400 + CONTRACT_OPS.indexOf(op)));

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cpuContext, open, probeBackends, strided, type Context, type DeviceStorage, type FloatArray } from '../../src/index.js';
+import { cpuContext, open, strided, type Context, type DeviceStorage, type FloatArray } from '../../src/index.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from '../../src/bench/data.js';
+import { gpuSkipReason } from '../helpers/gpu.js';
 
-const usable = probeBackends().cuda;
-const skip = usable.usable ? undefined : `no usable GPU: ${usable.reason}`;
+const skip = gpuSkipReason();
 
 function close(got: FloatArray, want: FloatArray, tol: number, what: string): void {
   assert.equal(got.length, want.length, what);

@@ -10,11 +10,10 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { referenceContext } from '../../src/api/context.js';
 import { open } from '../../src/api/open.js';
-import { probeBackends } from '../../src/api/backends.js';
 import { BREAKAGES, CONTRACT_OPS, callArb, checkInvalidCall, checkOverlapCall, checkValidCall, runs } from '../helpers/contracts.js';
+import { gpuSkipReason } from '../helpers/gpu.js';
 
-const cuda = probeBackends().cuda;
-const skip = cuda.usable ? undefined : `no usable GPU: ${cuda.reason}`;
+const skip = gpuSkipReason();
 
 describe('contracts on the CUDA context (fast-check, fixed seed)', { skip }, () => {
   for (const op of CONTRACT_OPS) {

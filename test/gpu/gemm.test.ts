@@ -1,25 +1,20 @@
 /**
  * Batched GEMM on the GPU against the CPU reference (cpuGemm), on fresh random data, with C
  * poisoned (NaN where beta = 0, a sentinel elsewhere) and every element outside the matrices
- * checked unchanged. Then a timing table against cuBLAS (reported, never asserted).
- * Skips with one line where no GPU is usable.
+ * checked unchanged. Skips with one line where no GPU is usable. Timings against cuBLAS belong to
+ * the benchmark (`myriad bench gemm --backend cuda`: ours and cuBLAS strided batched, %copy), not here.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { matrixAt, type Batch, type MatrixView } from '../../src/core/batch.js';
-import { counts } from '../../src/core/counts.js';
 import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { GemmRequest, Op } from '../../src/core/ops.js';
 import { cpuGemm } from '../../src/cpu/blas3.js';
 import { gemmCuda, type GemmCudaOptions } from '../../src/cuda/kernels/gemm/launch.js';
 import { tuningFor, type GemmTuning, type MmaConfig, type TiledConfig } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/types.js';
-import { Cublas } from '../../src/cuda/baselines/cublas.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
-import { timeMs } from '../../src/cuda/tune/measure.js';
 
 const OPS: readonly (readonly [Op, Op])[] = [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']];
 const DTYPES: readonly DType[] = ['float64', 'float32'];
@@ -279,47 +274,6 @@ test('variable batches run as groups of one shape', { skip: gpuSkipReason() }, (
     });
     for (const d of [...dv.a, ...dv.b, ...dv.c]) d.data.dispose();
   }
-});
-
-const time = (dev: GpuDevice, call: () => void, repeats = 9): number => timeMs(dev, call, repeats);
-
-test('timing: ours vs cuBLAS strided batched, about 1 GB of matrices, beta = 0', { skip: gpuSkipReason() }, () => {
-  const dev = gpu();
-  const cublas = new Cublas(dev);
-  const rows: string[] = [];
-  // The copy bandwidth of this card: 512 MiB each way, device to device.
-  const elems = 2 ** 26;
-  const src = dev.alloc('float64', elems);
-  const dst = dev.alloc('float64', elems);
-  const copyMs = time(dev, () => dev.copy(src, 0, dst, 0, elems));
-  const copyGBs = (2 * elems * 8) / (copyMs * 1e6);
-  src.dispose();
-  dst.dispose();
-  rows.push(`card: ${dev.info.name} (${dev.info.arch}, ${dev.info.smCount} SMs); device-to-device copy ${copyGBs.toFixed(0)} GB/s`);
-  rows.push('| dtype | n | count | ours ms | ours GFLOP/s | ours GB/s | % copy | cuBLAS ms | cuBLAS GFLOP/s | speed-up |');
-  rows.push('|---|---|---|---|---|---|---|---|---|---|');
-  for (const dtype of DTYPES) {
-    const bytes = dtype === 'float64' ? 8 : 4;
-    for (const n of [2, 4, 8, 16, 32, 64, 128, 256]) {
-      const count = Math.floor(1e9 / (3 * n * n * bytes));
-      const arrays = [0, 1, 2].map(() => dev.alloc(dtype, count * n * n));
-      for (const x of arrays) dev.fill(x, 0x3f);
-      const [A, B, C] = [arrays[0]!, arrays[1]!, arrays[2]!];
-      const sb = (data: DeviceArray): Batch<DeviceArray> => ({ kind: 'strided', data, rows: n, cols: n, count, ld: n, stride: n * n, offset: 0, order: 'col' });
-      const req: GemmRequest<DeviceArray> = { transA: 'N', transB: 'N', alpha: 1, beta: 0, a: sb(A), b: sb(B), c: sb(C) };
-      const ours = time(dev, () => gemmCuda(dev, req));
-      const theirs = time(dev, () => cublas.gemmStridedBatched(dtype, 'N', 'N', n, n, n, 1, A, n, n * n, B, n, n * n, 0, C, n, n * n, count));
-      const cost = counts.gemm(dtype, n, n, n, true);
-      const gflops = (ms: number): number => (cost.flops * count) / (ms * 1e6);
-      const gbs = (cost.bytes * count) / (ours * 1e6);
-      rows.push(`| ${dtype} | ${n} | ${count} | ${ours.toFixed(3)} | ${gflops(ours).toFixed(0)} | ${gbs.toFixed(0)} | ${((100 * gbs) / copyGBs).toFixed(0)} | ${theirs.toFixed(3)} | ${gflops(theirs).toFixed(0)} | ${(theirs / ours).toFixed(2)} |`);
-      for (const x of arrays) x.dispose();
-    }
-  }
-  cublas.dispose();
-  const table = rows.join('\n');
-  console.log(table);
-  if (process.env['OUT']) writeFileSync(join(process.env['OUT'], 'gemm-timing.md'), `${table}\n`);
 });
 
 // The parameter sweep behind the tuning table: node dist/src/cuda/tune/main.js gemm (src/cuda/tune/gemm-sweep.ts).

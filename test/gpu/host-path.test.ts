@@ -7,14 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { open, probeBackends, strided, type Context, type DeviceStorage, type FloatArray } from '../../src/index.js';
+import { open, strided, type Context, type DeviceStorage, type FloatArray } from '../../src/index.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from '../../src/bench/data.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { cudaRuntime } from '../../src/cuda/runtime/runtime.js';
 import type { CudaDevice } from '../../src/cuda/runtime/device.js';
+import { gpuSkipReason } from '../helpers/gpu.js';
 
-const usable = probeBackends().cuda;
-const skip = usable.usable ? undefined : `no usable GPU: ${usable.reason}`;
+const skip = gpuSkipReason();
 
 const bits = (x: ArrayBufferView): Uint8Array => new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
 function identical(got: ArrayBufferView, want: ArrayBufferView, what: string): void {

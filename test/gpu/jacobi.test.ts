@@ -28,6 +28,7 @@ import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import {
   checkListSyev, eigenResidual, frob, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat,
 } from '../helpers/jacobi-checks.js';
+import { GRADED_COND_BOUND, GRADED_ORDERS, gradedSpd, relativeEigenvalueErrors } from '../helpers/graded.js';
 import { Rng } from '../helpers/random.js';
 import { EPS, LIMIT, checkSyevOnGpu, place, randomSymmetricBatch, read, rounded } from '../helpers/syev-gpu-checks.js';
 
@@ -119,6 +120,37 @@ test('syev, designs forced: the shared-memory warp design to 32, the rows design
   // A list batch (pointer form) of 3 on the rows design: fewer matrices than a block's slots, whose
   // lanes must not read the pointer array past its end.
   for (const n of [9, 16, 32]) checkListSyev(dev, rng, LIMIT, (r) => syevCuda(dev, r), n);
+});
+
+test('syev on graded matrices (A = D H D, D over 16 orders, 8 in float32): every eigenvalue to relative 64 n eps cond(H), by exact inertia counts; default and forced designs, both dtypes', { skip, timeout: 300_000 }, () => {
+  // README: Jacobi (n <= 32 on the GPU) finds the small eigenvalues of graded positive definite
+  // matrices to high relative accuracy. The reference is exact for the matrix as stored
+  // (test/helpers/graded.ts: Sylvester's inertia in BigInt), not another eigensolver.
+  const dev = gpu();
+  const rng = new Rng(1964);
+  for (const dtype of ['float64', 'float32'] as const)
+    for (const n of [3, 8, 16, 32]) {
+      const designs: JacobiOptions[] = [{}, { force: { design: 'warp' } }, ...(n <= 8 ? [{ force: { design: 'rows' } } as const] : [])];
+      for (const opts of designs) {
+        const count = 3;
+        const host = allocate(dtype, n * n * count);
+        for (let i = 0; i < count; i++) host.set(gradedSpd(rng, n, GRADED_ORDERS[dtype]), i * n * n);
+        const dA = dev.upload(host), dW = dev.upload(allocate(dtype, n * count).fill(NaN)), dInfo = dev.upload(new Int32Array(count).fill(-7));
+        try {
+          syevCuda(dev, { jobz: n % 2 === 0 ? 'vectors' : 'values', uplo: 'lower', a: strided(dA, { rows: n, count }), w: strided(dW, { rows: n, cols: 1, count }), info: dInfo }, opts);
+          const w = dev.download(dW) as FloatArray, info = dev.download(dInfo) as Int32Array;
+          const what = `graded syev ${dtype} n=${n} ${opts.force?.design ?? 'default design'}`;
+          assert.deepEqual([...info], new Array(count).fill(0), `${what}: info`);
+          // Every matrix up to 16; at 32 the first (an exact count there takes seconds in BigInt).
+          for (let i = 0; i < (n < 32 ? count : 1); i++) {
+            const off = relativeEigenvalueErrors(host.subarray(i * n * n, (i + 1) * n * n), n, w.subarray(i * n, (i + 1) * n), 64 * n * EPS[dtype] * GRADED_COND_BOUND);
+            assert.deepEqual(off, [], `${what} matrix ${i}`);
+          }
+        } finally {
+          dA.dispose(); dW.dispose(); dInfo.dispose();
+        }
+      }
+    }
 });
 
 test('gesvd on the GPU: tall, square and wide to 32, with and without U and VT', { skip, timeout: 300_000 }, () => {

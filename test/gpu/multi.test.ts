@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cpuContext, type Context } from '../../src/api/context.js';
-import { probeBackends } from '../../src/api/backends.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from '../../src/bench/data.js';
 import { strided } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
@@ -18,11 +17,11 @@ import { cudaRuntime } from '../../src/cuda/runtime/runtime.js';
 import { DeviceFailure, isSharded, type ShardedArray } from '../../src/cuda/multi/index.js';
 import type { MultiDeviceContext } from '../../src/api/multi-context.js';
 import { openMultiDevice } from '../../src/api/multi-open.js';
+import { gpuSkipReason } from '../helpers/gpu.js';
 
-const cuda = probeBackends().cuda;
 const probe = probeCuda();
 const gpus = probe.usable ? probe.devices.length : 0;
-const skip = cuda.usable ? undefined : `no usable GPU: ${cuda.reason}`;
+const skip = gpuSkipReason();
 const skip2 = skip ?? (gpus < 2 ? `needs 2 GPUs; this machine has ${gpus}` : undefined);
 
 const rng = new Random(606);

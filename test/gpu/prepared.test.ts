@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MyriadError, open, probeBackends, strided, type Context, type DeviceStorage } from '../../src/index.js';
+import { MyriadError, open, strided, type Context, type DeviceStorage } from '../../src/index.js';
 import { Random, randomMatrices, randomSpd } from '../../src/bench/data.js';
 import type { CudaBackend } from '../../src/cuda/backend.js';
+import { gpuSkipReason } from '../helpers/gpu.js';
 
-const usable = probeBackends().cuda;
-const skip = usable.usable ? undefined : `no usable GPU: ${usable.reason}`;
+const skip = gpuSkipReason();
 
 const n = 8;
 const count = 100;

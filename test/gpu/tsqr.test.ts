@@ -105,7 +105,7 @@ const CASES: Case[] = [
 
 test('tsqrCuda: Q R = A and Q^T Q = I at the eps level, routes and info as designed', { skip, timeout: 900_000 }, () => {
   const dev = gpu();
-  const rng = new Rng(Date.now() >>> 0);
+  const rng = new Rng(1108);
   for (const c of CASES) check(dev, rng, c);
 });
 
@@ -113,7 +113,7 @@ test('qr on a CUDA context routes tall-and-skinny stacks to TSQR: same |R| as Ho
   const dev = gpu();
   const backend = new CudaBackend(dev, 'test');
   const ctx = new Context('cuda', backend, backend);
-  const rng = new Rng(Date.now() >>> 0);
+  const rng = new Rng(1116);
   for (const dtype of ['float64', 'float32'] as const) {
     const m = 20_000, n = 8, count = 3;
     const data = alloc(dtype, count * m * n);

@@ -12,10 +12,15 @@ import type { Order } from '../../src/core/enums.js';
 import { Rng } from './random.js';
 
 export type ContractOp =
-  | 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti';
+  | 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti'
+  | 'syev' | 'gesvd' | 'geqrf' | 'orgqr' | 'ormqr' | 'gels';
+/** Every operation of the API (test/core checks this list against OP_NAMES). */
 export const CONTRACT_OPS: readonly ContractOp[] = [
   'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti',
+  'syev', 'gesvd', 'geqrf', 'orgqr', 'ormqr', 'gels',
 ];
+/** The batch arguments any op takes, each with a layout of its own in a CallSpec. */
+export const BATCH_NAMES = ['a', 'b', 'c', 'tau', 'w', 's', 'u', 'vt'] as const;
 
 /** How one batch argument is laid out. */
 export interface LayoutSpec {
@@ -43,6 +48,8 @@ export interface CallSpec {
   transB: 'N' | 'T';
   side: 'left' | 'right';
   diag: 'unit' | 'nonunit';
+  /** syev: jobz; gesvd: 'vectors' passes u and vt (jobu = jobvt = 'thin'), 'values' neither ('none'). */
+  jobz: 'values' | 'vectors';
   alpha: number;
   beta: number;
   layouts: Record<string, LayoutSpec>;
@@ -53,7 +60,7 @@ export interface CallSpec {
 
 /** Which batches an op takes, which it writes, and each one's logical (rows, cols) for given dims. */
 interface ArgShape { name: string; output: boolean; rows: number; cols: number; data: DataKind }
-type DataKind = 'general' | 'spd' | 'triangular' | 'lu' | 'diagonal-heavy';
+type DataKind = 'general' | 'spd' | 'triangular' | 'lu' | 'diagonal-heavy' | 'reflectors' | 'tau';
 
 function shapesOf(s: CallSpec, d: Dims): ArgShape[] {
   const { m, n, k } = d;
@@ -98,17 +105,71 @@ function shapesOf(s: CallSpec, d: Dims): ArgShape[] {
         { name: 'a', output: s.op === 'gesv', rows: n, cols: n, data: s.op === 'gesv' ? 'diagonal-heavy' : 'lu' },
         { name: 'b', output: true, rows: n, cols: k, data: 'general' },
       ];
+    case 'syev':
+      return [
+        // 'a' is written only with vectors (undefined jobz: treated as written, so never broadcast).
+        { name: 'a', output: s.jobz !== 'values', rows: n, cols: n, data: 'spd' },
+        { name: 'w', output: true, rows: n, cols: 1, data: 'general' },
+      ];
+    case 'gesvd': {
+      const q = Math.min(m, n);
+      return [
+        { name: 'a', output: false, rows: m, cols: n, data: 'diagonal-heavy' },
+        { name: 's', output: true, rows: q, cols: 1, data: 'general' },
+        ...(s.jobz === 'vectors' ? [
+          { name: 'u', output: true, rows: m, cols: q, data: 'general' as const },
+          { name: 'vt', output: true, rows: q, cols: n, data: 'general' as const },
+        ] : []),
+      ];
+    }
+    case 'geqrf':
+      return [
+        { name: 'a', output: true, rows: m, cols: n, data: 'diagonal-heavy' },
+        { name: 'tau', output: true, rows: Math.min(m, n), cols: 1, data: 'general' },
+      ];
+    case 'orgqr': {
+      // m >= n >= k: the first n columns of Q from k reflectors.
+      const rows = Math.max(m, n), cols = Math.min(m, n);
+      return [
+        { name: 'a', output: true, rows, cols, data: 'reflectors' },
+        { name: 'tau', output: false, rows: Math.min(k, cols), cols: 1, data: 'tau' },
+      ];
+    }
+    case 'ormqr': {
+      // C is m x n; Q of order r (m for side 'left', n for 'right') from k <= r reflectors in A (r x k).
+      const r = s.side === 'left' ? m : n;
+      const kk = Math.min(k, r);
+      return [
+        { name: 'a', output: false, rows: r, cols: kk, data: 'reflectors' },
+        { name: 'tau', output: false, rows: kk, cols: 1, data: 'tau' },
+        { name: 'c', output: true, rows: m, cols: n, data: 'general' },
+      ];
+    }
+    case 'gels':
+      return [
+        { name: 'a', output: true, rows: m, cols: n, data: 'diagonal-heavy' },
+        { name: 'b', output: true, rows: Math.max(m, n), cols: k, data: 'general' },
+      ];
   }
 }
 
-export const HAS_INFO: ReadonlySet<ContractOp> = new Set(['potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti']);
+export const HAS_INFO: ReadonlySet<ContractOp> = new Set(['potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'syev', 'gesvd', 'geqrf', 'gels']);
 export const HAS_IPIV: ReadonlySet<ContractOp> = new Set(['getrf', 'getrs', 'gesv']);
 /** The enum and scalar keys each op takes. */
 export const OPTION_KEYS: Readonly<Record<ContractOp, readonly string[]>> = {
   gemm: ['transA', 'transB', 'alpha', 'beta'], trsm: ['side', 'uplo', 'transA', 'diag', 'alpha'], trmm: ['side', 'uplo', 'transA', 'diag', 'alpha'],
   syrk: ['uplo', 'trans', 'alpha', 'beta'], potrf: ['uplo'], potrs: ['uplo'], posv: ['uplo'], getrf: [], getrs: ['trans'], gesv: [],
   trtri: ['uplo', 'diag'], lauum: ['uplo'], potri: ['uplo'], poti: ['uplo'],
+  syev: ['jobz', 'uplo'], gesvd: ['jobu', 'jobvt'], geqrf: [], orgqr: [], ormqr: ['side', 'trans'], gels: [],
 };
+
+/**
+ * Outputs whose values are defined only up to signs (eigen- and singular vectors): compared by
+ * their properties (orthonormal, A V = V W, A = U S VT), not element by element.
+ */
+export function vectorOutput(s: CallSpec, name: string): boolean {
+  return (s.op === 'syev' && name === 'a') || (s.op === 'gesvd' && (name === 'u' || name === 'vt'));
+}
 
 /** May element (i, j) of output `name` be written by this call? (Everything else must stay bit-identical.) */
 export function writable(s: CallSpec, name: string, i: number, j: number): boolean {
@@ -124,6 +185,8 @@ export function writable(s: CallSpec, name: string, i: number, j: number): boole
       return tri && (s.diag === 'nonunit' || i !== j);
     case 'posv':
       return name === 'b' || tri;
+    case 'syev':
+      return name === 'w' || s.jobz === 'vectors';
     default:
       return true;
   }
@@ -155,13 +218,14 @@ export function callArb(ops: readonly ContractOp[] = CONTRACT_OPS, maxDim = 5, m
     transB: fc.constantFrom('N' as const, 'T' as const),
     side: fc.constantFrom('left' as const, 'right' as const),
     diag: fc.constantFrom('unit' as const, 'nonunit' as const),
+    jobz: fc.constantFrom('values' as const, 'vectors' as const),
     alpha: fc.constantFrom(1, -1, 0.5, 2, 0),
     beta: fc.constantFrom(0, 1, -0.5),
     giveInts: fc.boolean(),
     seed: fc.nat(),
   }).chain((r) => {
     const dims = r.varying ? fc.array(dimsArb(maxDim), { minLength: r.count, maxLength: r.count }) : dimsArb(maxDim).map((d) => Array.from({ length: r.count }, () => d));
-    const names = ['a', 'b', 'c'];
+    const names = BATCH_NAMES;
     return fc.tuple(dims, fc.tuple(...names.map((nm) => layoutArb(isOutput(r.op, nm), r.varying)))).map(([d, ls]): CallSpec => {
       const { varying: _v, count: _c, ...rest } = r;
       const layouts: Record<string, LayoutSpec> = {};
@@ -172,7 +236,7 @@ export function callArb(ops: readonly ContractOp[] = CONTRACT_OPS, maxDim = 5, m
 }
 
 function isOutput(op: ContractOp, name: string): boolean {
-  return shapesOf({ op, transA: 'N', transB: 'N', side: 'left' } as CallSpec, { m: 1, n: 1, k: 1 }).find((a) => a.name === name)?.output ?? true;
+  return shapesOf({ op, transA: 'N', transB: 'N', side: 'left', jobz: 'vectors' } as CallSpec, { m: 1, n: 1, k: 1 }).find((a) => a.name === name)?.output ?? true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,6 +276,12 @@ function logicalValue(kind: DataKind, rng: Rng, i: number, j: number, n: number)
       return i === j ? n + 1 + Math.abs(r) : i > j ? r / (n + 1) : r;
     case 'spd':
       return r; // symmetrised below
+    case 'reflectors':
+      // geqrf's layout: R on and above the diagonal, the vectors below (small: |v|^2 < 2).
+      return i > j ? r / (n + 1) : r;
+    case 'tau':
+      // With |v|^2 < 2, tau in [0.5, 1] keeps every I - tau v v^T of norm at most 1: no growth.
+      return 0.75 + r / 4;
   }
 }
 
@@ -308,6 +378,9 @@ export function buildCall(spec: CallSpec): BuiltCall {
   if (keys.includes('transA')) args['transA'] = spec.transA;
   if (keys.includes('transB')) args['transB'] = spec.transB;
   if (keys.includes('trans')) args['trans'] = spec.transA;
+  if (keys.includes('jobz')) args['jobz'] = spec.jobz;
+  if (keys.includes('jobu')) args['jobu'] = spec.jobz === 'vectors' ? 'thin' : 'none';
+  if (keys.includes('jobvt')) args['jobvt'] = spec.jobz === 'vectors' ? 'thin' : 'none';
   if (keys.includes('alpha')) args['alpha'] = spec.alpha;
   if (keys.includes('beta')) args['beta'] = spec.beta;
   const built: BuiltCall = { spec, args, placed, before: new Map() };

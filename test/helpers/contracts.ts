@@ -5,7 +5,8 @@
  * - valid calls on random shapes, layouts (ld, stride, offset, order; strided, list, variable
  *   batches), dtypes and enums agree with the CPU reference run on packed column-major copies,
  *   and leave every element they may not write bit-identical (padding, gaps, the other
- *   triangle, info entries past the count);
+ *   triangle, info entries past the count); eigen- and singular vectors (syev, gesvd), defined
+ *   up to signs, by their properties instead: orthonormal, A V = V W, A = U S VT;
  * - invalid calls throw a MyriadError naming an argument of the call and change no buffer;
  * - an output sharing a byte with another argument is rejected, and the same placement without
  *   a shared byte is accepted.
@@ -22,7 +23,7 @@ import type { Order } from '../../src/core/enums.js';
 import { MyriadError } from '../../src/core/errors.js';
 import { isDeviceStorage, type DeviceStorage } from '../../src/core/storage.js';
 import {
-  HAS_INFO, OPTION_KEYS, at, buildCall, bytesOf, footprint, writable,
+  HAS_INFO, OPTION_KEYS, at, buildCall, bytesOf, footprint, vectorOutput, writable,
   type BuiltCall, type CallSpec, type ContractOp, type Placed,
 } from './contract-calls.js';
 
@@ -70,6 +71,9 @@ const EPS: Readonly<Record<DType, number>> = { float64: 2.220446049250313e-16, f
  */
 export function checkValidCall(subject: Context, reference: Context, spec: CallSpec, where: 'host' | 'device' = 'host'): void {
   const c = buildCall(where === 'device' ? columnMajorWhereCopied(spec) : spec);
+  // The input A as logical matrices, for the checks of eigen- and singular vectors (A may be overwritten).
+  const inputA = c.placed.find((p) => p.name === 'a');
+  const a0 = inputA ? inputA.views.map((v) => logical(v, inputA.order)) : [];
   const ref = referenceRun(reference, c);
   const got = where === 'device' ? runOnDevice(subject, c) : runOp(subject, spec.op, c.args);
   const count = spec.dims.length;
@@ -103,11 +107,13 @@ export function checkValidCall(subject: Context, reference: Context, spec: CallS
         if (!writable(spec, p.name, i, j)) continue;
         const e = at(v, p.order, i, j);
         set.add(e);
+        if (vectorOutput(spec, p.name)) continue;   // checkVectors below
         const x = v.data[e]!;
         assert.ok(Math.abs(x - want[m]![i]![j]!) <= tol, `${p.name} matrix ${m} (${i}, ${j}): got ${x}, reference ${want[m]![i]![j]} (tol ${tol})`);
       }
     });
   }
+  checkVectors(spec, c, a0);
   for (const p of c.placed) for (const buf of p.buffers) {
     const before = c.before.get(buf)!;
     const now = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -122,12 +128,70 @@ export function checkValidCall(subject: Context, reference: Context, spec: CallS
   if (spec.op === 'getrs' && c.ipiv) assert.deepEqual(bytesOf(c.ipiv), c.before.get(c.ipiv), 'getrs changed ipiv');
 }
 
+/** A view's logical matrix, rows of numbers. */
+function logical(v: MatrixView<FloatArray>, order: Order): number[][] {
+  return Array.from({ length: v.rows }, (_, i) => Array.from({ length: v.cols }, (_, j) => v.data[at(v, order, i, j)]!));
+}
+
+/**
+ * Eigen- and singular vectors, defined up to signs (and the CPU and GPU Jacobi sweeps may pick
+ * either): orthonormal columns (rows of VT), and A V = V diag(w) (syev) or A = U diag(s) VT
+ * (gesvd) with the values as computed (those are compared with the reference element by element).
+ */
+function checkVectors(spec: CallSpec, c: ReturnType<typeof buildCall>, a0: readonly number[][][]): void {
+  if (!(spec.op === 'syev' && spec.jobz === 'vectors') && !(spec.op === 'gesvd' && spec.jobz === 'vectors')) return;
+  const get = (name: string, m: number): number[][] => {
+    const p = c.placed.find((q) => q.name === name)!;
+    return logical(p.views[m]!, p.order);
+  };
+  const eps = EPS[spec.dtype];
+  spec.dims.forEach((_, m) => {
+    const a = a0[m]!;
+    const rows = a.length, cols = a[0]?.length ?? 0;
+    const tolO = 64 * Math.max(4, rows + cols) * eps;
+    const tolR = tolO * (1 + Math.max(0, ...a.flat().map(Math.abs)));
+    const orthonormal = (q: number[][], byColumns: boolean, what: string): void => {
+      const k = byColumns ? (q[0]?.length ?? 0) : q.length;
+      const len = byColumns ? q.length : (q[0]?.length ?? 0);
+      const x = (i: number, j: number): number => (byColumns ? q[j]![i]! : q[i]![j]!);   // vector i, entry j
+      for (let i = 0; i < k; i++) for (let j = 0; j <= i; j++) {
+        let d = 0;
+        for (let t = 0; t < len; t++) d += x(i, t) * x(j, t);
+        assert.ok(Math.abs(d - (i === j ? 1 : 0)) <= tolO, `${what} of matrix ${m}: vectors ${i} and ${j}: dot product ${d} (tol ${tolO})`);
+      }
+    };
+    if (spec.op === 'syev') {
+      const v = get('a', m), w = get('w', m).map((r) => r[0]!);
+      orthonormal(v, true, 'eigenvectors');
+      for (let i = 0; i < rows; i++) for (let j = 0; j < rows; j++) {
+        let av = 0;
+        for (let t = 0; t < rows; t++) av += a[i]![t]! * v[t]![j]!;
+        const r = av - v[i]![j]! * w[j]!;
+        assert.ok(Math.abs(r) <= tolR, `syev matrix ${m}: (A V - V W)(${i}, ${j}) = ${r} (tol ${tolR})`);
+      }
+    } else {
+      const u = get('u', m), vt = get('vt', m), sv = get('s', m).map((r) => r[0]!);
+      orthonormal(u, true, 'left singular vectors');
+      orthonormal(vt, false, 'right singular vectors');
+      for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) {
+        let usv = 0;
+        for (let t = 0; t < sv.length; t++) usv += u[i]![t]! * sv[t]! * vt[t]![j]!;
+        const r = a[i]![j]! - usv;
+        assert.ok(Math.abs(r) <= tolR, `gesvd matrix ${m}: (A - U S VT)(${i}, ${j}) = ${r} (tol ${tolR})`);
+      }
+    }
+  });
+}
+
 /**
  * Device batches must be column-major where the API would otherwise copy (the LU family's a,
- * the solves' b): the spec with those layouts turned to 'col'.
+ * the solves' b, the QR family, syev and gesvd): the spec with those layouts turned to 'col'.
  */
 function columnMajorWhereCopied(spec: CallSpec): CallSpec {
-  const copied = { getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'], potrs: ['b'], posv: ['b'] }[spec.op as string] ?? [];
+  const copied = ({
+    getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'], potrs: ['b'], posv: ['b'],
+    geqrf: ['a', 'tau'], orgqr: ['a', 'tau'], ormqr: ['a', 'tau'], gels: ['a', 'b'], syev: ['a', 'w'], gesvd: ['a', 's', 'u', 'vt'],
+  } as Record<string, string[]>)[spec.op] ?? [];
   const layouts = { ...spec.layouts };
   for (const name of copied) layouts[name] = { ...layouts[name]!, order: 'col' };
   return { ...spec, layouts };
@@ -197,12 +261,14 @@ function breakCall(c: BuiltCall, how: Breakage, pick: number): Record<string, un
       return args;
     }
     case 'missing':
+      if (c.spec.op === 'gesvd' && (target.name === 'u' || target.name === 'vt')) return undefined;   // optional (with jobu/jobvt 'none')
       delete args[target.name];
       return args;
     case 'rows': {
       // A shape the call cannot take, in a buffer big enough (so the error is SHAPE): one more
       // row (a single square batch), or one more row and column (against the other batches).
-      if (c.spec.op === 'getrf' || b.kind === 'variable' || target.views.length === 0) return undefined;
+      // getrf takes any m x n, orgqr any a with one more row and column (m >= n >= k still holds).
+      if (c.spec.op === 'getrf' || (c.spec.op === 'orgqr' && target.name === 'a') || b.kind === 'variable' || target.views.length === 0) return undefined;
       const rows = b.rows + 1;
       const cols = batches.length > 1 ? b.cols + 1 : b.cols;
       const big = allocate(c.spec.dtype, (rows + 2) * (cols + 2) * target.views.length + 8);

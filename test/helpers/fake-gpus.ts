@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Batch } from '../../src/core/batch.js';
-import type { Backend, OpName } from '../../src/core/ops.js';
+import { OP_NAMES, type Backend, type OpName } from '../../src/core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../../src/core/storage.js';
 import { cpuBackend } from '../../src/cpu/backend.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
@@ -117,8 +117,7 @@ export function fakeBackend(dev: FakeDevice, counts: number[]): Backend<Storage,
     counts.push(count);
     (cpuBackend[op] as unknown as (x: unknown) => void)(mapped);
   };
-  const ops = ['gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'ormqr'] as const;
-  return Object.fromEntries([['name', 'fake'], ...ops.map((op) => [op, run(op)])]) as unknown as Backend<Storage, IntStorage>;
+  return Object.fromEntries([['name', 'fake'], ...OP_NAMES.map((op) => [op, run(op)])]) as unknown as Backend<Storage, IntStorage>;
 }
 
 export interface Rig { ctx: MultiDeviceContext; devices: FakeDevice[]; log: string[]; counts: number[][] }

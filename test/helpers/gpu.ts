@@ -1,51 +1,49 @@
 /**
- * The GPU of a test process: one shared device, opened on first use; where no GPU is usable,
- * GPU tests skip with one line saying why (CI has no GPU and stays green).
+ * The GPU of a test process: one shared device, opened on first use.
+ *
+ * Skipping is for machines without a GPU only (CI: GPU tests skip with one line saying why). On a
+ * machine that has one, a GPU test never skips: where the device cannot be used (a driver error,
+ * out of memory, busy, NVRTC missing) `gpu()` throws the reason and the test fails. The suite's
+ * runner (scripts/gpu-tests.ts) sets MYRIAD_REQUIRE_GPU=1 once it has found a GPU, so that no
+ * test of its run can skip for want of one either.
  *
  *   test('...', { skip: gpuSkipReason() }, () => { const dev = gpu(); ... });
- *   test('...', (t) => { const dev = gpuOrSkip(t); if (!dev) return; ... });
  */
-import type { TestContext } from 'node:test';
 import { Context } from '../../src/api/context.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { openDevice, probeCuda, type CudaDevice } from '../../src/cuda/runtime/index.js';
+import { openDevice, type CudaDevice } from '../../src/cuda/runtime/index.js';
+import { gpuPresence } from './gpu-presence.js';
 
 let device: CudaDevice | undefined;
-let reason: string | undefined;
-let probed = false;
+let openError: Error | undefined;
 
-function probeOnce(): void {
-  if (probed) return;
-  probed = true;
-  const p = probeCuda();
-  if (!p.usable) {
-    reason = `no usable GPU: ${p.reason}`;
-    return;
+/** MYRIAD_REQUIRE_GPU=1: a missing GPU fails the tests instead of skipping them. */
+export const GPU_REQUIRED = process.env['MYRIAD_REQUIRE_GPU'] === '1';
+
+/**
+ * The one-line reason to skip GPU tests: set only where this machine has no GPU at all (and
+ * MYRIAD_REQUIRE_GPU is not set). Undefined wherever a GPU is present, usable or not.
+ */
+export function gpuSkipReason(): string | undefined {
+  const p = gpuPresence();
+  return p.state === 'absent' && !GPU_REQUIRED ? `no usable GPU: ${p.reason}` : undefined;
+}
+
+/** The shared device (device 0); throws the reason where it cannot be opened (the test then fails). */
+export function gpu(): CudaDevice {
+  if (device) return device;
+  if (openError) throw openError;
+  const p = gpuPresence();
+  if (p.state !== 'usable') {
+    openError = new Error(p.state === 'absent' ? `no GPU (and MYRIAD_REQUIRE_GPU=1): ${p.reason}` : `a GPU is present but unusable: ${p.reason}`);
+    throw openError;
   }
   try {
     device = openDevice(0);
   } catch (e) {
-    reason = `no usable GPU: ${(e as Error).message}`;
+    openError = new Error(`a GPU is present but device 0 could not be opened: ${(e as Error).message}`, { cause: e });
+    throw openError;
   }
-}
-
-/** Undefined where a GPU is usable, else the one-line reason (for `{ skip: gpuSkipReason() }`). */
-export function gpuSkipReason(): string | undefined {
-  probeOnce();
-  return reason;
-}
-
-/** The shared device; throws where none is usable (use inside tests guarded by gpuSkipReason). */
-export function gpu(): CudaDevice {
-  probeOnce();
-  if (!device) throw new Error(reason ?? 'no GPU');
-  return device;
-}
-
-/** The shared device, or undefined after marking the test skipped with the reason. */
-export function gpuOrSkip(t: TestContext): CudaDevice | undefined {
-  probeOnce();
-  if (!device) t.skip(reason);
   return device;
 }
 

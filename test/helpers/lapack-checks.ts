@@ -119,6 +119,59 @@ export function choleskyResidual(a: Dense, factor: Dense, uplo: Uplo, eps: numbe
   return ratio(norm1(subtract(a, product)), a.rows, norm1(a), eps);
 }
 
+/**
+ * Two ratios of a Cholesky factor (lower: A = L L^T; upper: A = U^T U), from one pass over the
+ * lower triangle of the product (n^3 / 6 multiply-adds):
+ * - normwise: dpot01's ||A - L L^T||_1 / (n ||A||_1 eps), as choleskyResidual;
+ * - componentwise: max over (i, j) of |A - L L^T|_ij / ((n + 1) eps (|L| |L^T|)_ij). Every
+ *   Cholesky that forms its entries from inner products, in any order and blocking, keeps this
+ *   at most about 1 (|A - L L^T| <= gamma_{n+1} |L| |L^T|, Higham, Accuracy and Stability of
+ *   Numerical Algorithms, Thm 10.3), so it holds each entry to its own scale: in float32 at
+ *   n = 512 (the CPU's factor: both ratios about 0.002), one off-diagonal entry moved by about
+ *   1e-5 left the normwise ratio at 0.008 (LAPACK's threshold is 30) and took the componentwise
+ *   one to 9 ... 40; at n = 128, to 20. Entries with a zero residual count 0; NaN anywhere gives NaN.
+ */
+export function choleskyRatios(a: Dense, factor: Dense, uplo: Uplo, eps: number): { normwise: number; componentwise: number } {
+  const n = a.rows;
+  // Rows of the lower factor G (G = L, or U^T), row-major, so the inner products run over contiguous memory.
+  const g = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let p = 0; p <= i; p++) g[i * n + p] = uplo === 'lower' ? at(factor, i, p) : at(factor, p, i);
+  const colSums = new Float64Array(n);
+  let worst = 0;
+  let nan = false;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = 0, t = 0;
+      const ri = i * n, rj = j * n;
+      for (let p = 0; p <= j; p++) {
+        const x = g[ri + p]! * g[rj + p]!;
+        s += x;
+        t += Math.abs(x);
+      }
+      const r = Math.abs(at(a, i, j) - s);
+      if (Number.isNaN(r)) { nan = true; continue; }
+      colSums[j] += r;
+      if (i !== j) colSums[i] += r;
+      if (r !== 0) worst = Math.max(worst, r / ((n + 1) * eps * t));
+    }
+  }
+  if (nan) return { normwise: NaN, componentwise: NaN };
+  return { normwise: ratio(Math.max(0, ...colSums), n, norm1(a), eps), componentwise: worst };
+}
+
+/**
+ * dpot01's ratio through products with the columns of X, O(n^2) per column instead of O(n^3):
+ * ||(A - L L^T) X||_1 / (||X||_1 n ||A||_1 eps). At most choleskyResidual (||E X||_1 <=
+ * ||E||_1 ||X||_1) plus the rounding of its own products (float64: about 0.01 in these units),
+ * so the same threshold holds; a wrong factor shows unless E X = 0 for the random X, which a
+ * wrong factor almost never gives. For factors too large for the full product.
+ */
+export function choleskyResidualByProducts(a: Dense, factor: Dense, uplo: Uplo, eps: number, x: Dense): number {
+  const f = uplo === 'lower' ? factor : transpose(factor);
+  const lx = multiply(f, multiply(transpose(f), x));
+  return ratio(norm1(subtract(multiply(a, x), lx)), a.rows, norm1(a) * norm1(x), eps);
+}
+
 /** Applies the 0-based row interchanges ipiv[pivOff + j], j = 0..k-1, in order, to a copy of A. */
 export function permuteRows(a: Dense, ipiv: Int32Array, pivOff: number, k: number): Dense {
   const p = { rows: a.rows, cols: a.cols, data: a.data.slice() };

@@ -13,7 +13,9 @@ import { allocate, type DType, type FloatArray } from '../../../src/core/dtype.j
 import {
   SVD_KINDS, SYM_KINDS, eigenResidual, frob, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat,
 } from '../../helpers/jacobi-checks.js';
+import { GRADED_COND_BOUND, GRADED_ORDERS, eigenvaluesBelow, gradedSpd, relativeEigenvalueErrors } from '../../helpers/graded.js';
 import { Rng } from '../../helpers/random.js';
+import { cpuSyev } from '../../../src/cpu/lapack/index.js';
 
 const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
 const LIMIT = 30;
@@ -174,6 +176,40 @@ describe('syev (reference)', () => {
     const rng = new Rng(4);
     const cases = Array.from({ length: 40 }, () => symmetricCase(rng, 'random', 12));
     checkSyev(cases.map((c) => c.a), 'float64', [], 'cpu-fast', my.cpuContext);
+  });
+});
+
+describe('syev on graded matrices: eigenvalues to high relative accuracy (README, Demmel and Veselic)', () => {
+  // A = D H D, D over 16 orders (eigenvalues from about 1 down to 1e-32; 8 in float32), cond(H) <= 3; each
+  // eigenvalue checked against the exact count of eigenvalues of the stored A below w (1 -+ delta)
+  // (test/helpers/graded.ts: Sylvester's inertia in BigInt, no eigensolver involved).
+  const delta = (dtype: DType, n: number): number => 64 * n * EPS[dtype] * GRADED_COND_BOUND;
+  const values = (a: FloatArray, n: number, dtype: DType, jobz: 'values' | 'vectors'): { w: FloatArray; info: number } => {
+    const w = allocate(dtype, n), info = new Int32Array(1);
+    cpuSyev({ jobz, uplo: 'lower', a: strided(a.slice(), { rows: n }), w: strided(w, { rows: n, cols: 1 }), info });
+    return { w, info: info[0]! };
+  };
+  for (const dtype of ['float64', 'float32'] as const) {
+    it(`${dtype}: n = 1 ... 16, values and vectors (to 32 in test/gpu/jacobi.test.ts)`, () => {
+      const rng = new Rng(dtype === 'float64' ? 1964 : 1992);
+      for (const n of dtype === 'float64' ? [1, 2, 3, 5, 9, 16] : [2, 5, 12]) {
+        const a = allocate(dtype, n * n);
+        a.set(gradedSpd(rng, n, GRADED_ORDERS[dtype]));
+        const { w, info } = values(a, n, dtype, n % 2 === 0 ? 'vectors' : 'values');
+        assert.equal(info, 0, `n=${n}: info`);
+        assert.deepEqual(relativeEigenvalueErrors(a, n, w, delta(dtype, n)), [], `${dtype} n=${n}`);
+      }
+    });
+  }
+  it('the check can fail: an answer accurate to n eps ||A|| only (as QR-based LAPACK promises) misses the small eigenvalues', () => {
+    const n = 9, a = gradedSpd(new Rng(7), n, 16);
+    const { w } = values(a, n, 'float64', 'values');
+    const absolute = Float64Array.from(w);
+    absolute[0] = absolute[0]! + n * EPS.float64 * w[n - 1]!;
+    assert.equal(relativeEigenvalueErrors(a, n, absolute, delta('float64', n)).length, 1);
+    // and the exact counts bracket the spectrum: none below 0 (positive definite), all below 2.
+    assert.equal(eigenvaluesBelow(a, n, 0), 0);
+    assert.equal(eigenvaluesBelow(a, n, 2), n);
   });
 });
 

@@ -4,7 +4,7 @@ import { matrixAt } from '../../../src/core/batch.js';
 import type { DType } from '../../../src/core/dtype.js';
 import type { Uplo } from '../../../src/core/enums.js';
 import { cpuPotrf } from '../../../src/cpu/lapack/index.js';
-import { at, choleskyResidual, readDense, readTriangle, type Dense } from '../../helpers/lapack-checks.js';
+import { at, choleskyRatios, choleskyResidual, choleskyResidualByProducts, readDense, readTriangle, type Dense } from '../../helpers/lapack-checks.js';
 import {
   DTYPES, PADDED, Rng, SIZES, THRESHOLD, UPLOS, assertOnlyRegionWritten, eps, info, place, randomSpd, sameBits,
   snapshot, type Layout,
@@ -135,4 +135,41 @@ describe('cpuPotrf', () => {
       }
     });
   });
+});
+
+describe('the Cholesky residual checks the GPU tests use (test/helpers/lapack-checks.ts)', () => {
+  // SPD, diagonally dominant as the GPU tests make them: entries in [0, 1), diagonal n + [0.5, 1).
+  const spdDense = (rng: Rng, n: number, round: (x: number) => number): Dense => {
+    const d = new Float64Array(n * n);
+    for (let j = 0; j < n; j++) for (let i = j + 1; i < n; i++) d[i + j * n] = d[j + i * n] = round(rng.uniform(0, 1));
+    for (let j = 0; j < n; j++) d[j + j * n] = round(n + rng.uniform(0.5, 1));
+    return { rows: n, cols: n, data: d };
+  };
+  for (const dtype of DTYPES) for (const uplo of UPLOS) {
+    it(`${dtype} ${uplo}, n = 96: the CPU's factor passes both ratios; one entry off by 1e-4 (float32) or 1e-12 fails the componentwise ratio, and not the normwise one in float32`, () => {
+      const n = 96, rng = new Rng(96);
+      const round = dtype === 'float32' ? Math.fround : (x: number) => x;
+      const a = spdDense(rng, n, round);
+      const p = place([a], dtype, uplo, { kind: 'strided' });
+      const inf = info(1);
+      cpuPotrf({ uplo, a: p.batch, info: inf });
+      assert.equal(inf[0], 0);
+      const f = readTriangle(matrixAt(p.batch, 0), uplo);
+      const good = choleskyRatios(a, f, uplo, eps(dtype));
+      assert.ok(good.normwise < 1 && good.componentwise < 1, `good factor: ${JSON.stringify(good)}`);
+      assert.ok(Math.abs(good.normwise - choleskyResidual(a, f, uplo, eps(dtype))) < 1e-9, 'normwise = dpot01');
+      const x: Dense = { rows: n, cols: 3, data: Float64Array.from({ length: 3 * n }, () => rng.uniform(-1, 1)) };
+      const probe = choleskyResidualByProducts(a, f, uplo, eps(dtype), x);
+      assert.ok(probe <= good.normwise + 0.1, `by products: at most the full ratio and its own rounding (${probe} vs ${good.normwise})`);
+      const badProbe = { ...f, data: f.data.slice() };
+      badProbe.data[(uplo === 'lower' ? 50 + 40 * n : 40 + 50 * n)] += dtype === 'float32' ? 1 : 1e-6;   // about 0.1 of L(40, 40)
+      assert.ok(choleskyResidualByProducts(a, badProbe, uplo, eps(dtype), x) > THRESHOLD, 'by products: a wrong entry shows');
+      const bad = { ...f, data: f.data.slice() };
+      const [i, j] = uplo === 'lower' ? [70, 30] : [30, 70];
+      bad.data[i + j * n] += dtype === 'float32' ? 1e-4 : 1e-12;
+      const worse = choleskyRatios(a, bad, uplo, eps(dtype));
+      assert.ok(worse.componentwise > THRESHOLD, `a wrong entry: componentwise ${worse.componentwise}`);
+      if (dtype === 'float32') assert.ok(worse.normwise < THRESHOLD, `(the normwise ratio lets it pass: ${worse.normwise})`);
+    });
+  }
 });
