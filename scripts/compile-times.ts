@@ -8,7 +8,7 @@
  *
  * A shape is op:n[:dtype[:count]] (dtype default float64, count default the bench's).
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,25 +39,28 @@ export function planShape(shape: string, info: DeviceInfo = H200): KernelSource[
   return device.sources;
 }
 
-export interface NvccTime { shape: string; name: string; entry: string; bytes: number; ms: number; registers: number; spillStores: number; spillLoads: number; stackFrame: number }
+export interface NvccTime {
+  shape: string; name: string; entry: string; bytes: number;
+  /** Wall milliseconds (noisy on a shared machine) and CPU milliseconds of nvcc and its children (cicc, ptxas): the proxy. */
+  ms: number; cpuMs: number;
+  registers: number; spillStores: number; spillLoads: number; stackFrame: number;
+}
 
-/** nvcc -arch=sm_90 -cubin -Xptxas -v on one source: wall milliseconds and ptxas's figures. */
+/** nvcc -arch=sm_90 -cubin -Xptxas -v on one source: its time (wall and CPU, children included) and ptxas's figures. */
 export function nvccTime(src: KernelSource, dir: string, shape = ''): NvccTime {
   const file = join(dir, src.name.endsWith('.cu') ? src.name : `${src.name}.cu`);
   writeFileSync(file, src.source);
   const t0 = performance.now();
-  const out = execFileSync('nvcc', ['-arch=sm_90', '-std=c++17', '-cubin', '-Xptxas', '-v', ...(src.options ?? []), '-o', `${file}.cubin`, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync('/usr/bin/time', ['-f', 'CPU %U %S', 'nvcc', '-arch=sm_90', '-std=c++17', '-cubin', '-Xptxas', '-v', ...(src.options ?? []), '-o', `${file}.cubin`, file], { encoding: 'utf8' });
   const ms = performance.now() - t0;
-  void out;
-  return { shape, name: src.name, entry: src.entry, bytes: src.source.length, ms, ...ptxasFigures(file) };
-}
-
-function ptxasFigures(file: string): { registers: number; spillStores: number; spillLoads: number; stackFrame: number } {
-  // Re-run ptxas's report from the cubin's compile log: nvcc prints it on stderr, which execFileSync
-  // returns only on failure, so compile once more with the log captured (cheap next to the timing).
-  const log = execFileSync('bash', ['-c', `nvcc -arch=sm_90 -std=c++17 -cubin -Xptxas -v -o /dev/null '${file}' 2>&1`], { encoding: 'utf8' });
+  const log = `${r.stdout}${r.stderr}`;
+  if (r.status !== 0) throw new Error(`nvcc failed on ${src.name}:\n${log}`);
   const num = (re: RegExp): number => Number(re.exec(log)?.[1] ?? NaN);
-  return { registers: num(/Used (\d+) registers/), spillStores: num(/(\d+) bytes spill stores/), spillLoads: num(/(\d+) bytes spill loads/), stackFrame: num(/(\d+) bytes stack frame/) };
+  const cpu = /CPU ([\d.]+) ([\d.]+)/.exec(log);
+  return {
+    shape, name: src.name, entry: src.entry, bytes: src.source.length, ms, cpuMs: cpu ? 1000 * (Number(cpu[1]) + Number(cpu[2])) : NaN,
+    registers: num(/Used (\d+) registers/), spillStores: num(/(\d+) bytes spill stores/), spillLoads: num(/(\d+) bytes spill loads/), stackFrame: num(/(\d+) bytes stack frame/),
+  };
 }
 
 function main(argv: readonly string[]): void {
@@ -79,7 +82,7 @@ function main(argv: readonly string[]): void {
       }
       const r = nvccTime(src, dir, shape);
       rows.push(r);
-      console.log(`  ${r.ms.toFixed(0).padStart(6)} ms  ${String(r.registers).padStart(3)} regs  spill ${r.spillStores}/${r.spillLoads}  ${r.name}`);
+      console.log(`  cpu ${r.cpuMs.toFixed(0).padStart(6)} ms  wall ${r.ms.toFixed(0).padStart(6)} ms  ${String(r.registers).padStart(3)} regs  spill ${r.spillStores}/${r.spillLoads}  ${r.name}`);
     }
   }
   const json = flag('--json');

@@ -16,6 +16,7 @@ import type { Trans, Uplo } from '../core/enums.js';
 import { MyriadError } from '../core/errors.js';
 import type { DeviceStorage, Storage } from '../core/storage.js';
 import type { Context } from './context.js';
+import { gpuBenchBatch } from '../bench/run.js';
 
 export const WARM_OPS = [
   'gemm', 'potrf', 'getrf', 'posv', 'gesv', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti',
@@ -30,7 +31,7 @@ export interface WarmOptions {
   readonly dtype?: DType;
   /**
    * Matrices per call: some plans depend on it (a batch of large matrices takes other panels
-   * than one). Default: the count `myriad bench` takes for that size (64 MiB of matrices).
+   * than one). Default: the count `myriad bench` takes for that size on a GPU (bench/run.ts).
    */
   readonly count?: number | ((n: number) => number);
   /** Default 'lower'. */
@@ -101,12 +102,6 @@ export function parseWarmOp(op: unknown): WarmOp {
   return op as WarmOp;
 }
 
-/** The count `myriad bench` takes for an n x n problem: enough matrices for 64 MiB (gemm: of its three operands). */
-export function benchCount(op: string, dtype: DType, n: number, targetBytes = 64 << 20): number {
-  const perMatrix = Math.max(1, n * n * (dtype === 'float64' ? 8 : 4) * (op === 'gemm' ? 3 : 1));
-  return Math.max(1, Math.floor(targetBytes / perMatrix));
-}
-
 /** The sizes and counts warm plans, validated. */
 export function warmShapes(op: WarmOp, options: WarmOptions): { dtype: DType; shapes: { n: number; count: number }[] } {
   if (typeof options !== 'object' || options === null || !Array.isArray(options.sizes))
@@ -115,7 +110,7 @@ export function warmShapes(op: WarmOp, options: WarmOptions): { dtype: DType; sh
   if (dtype !== 'float64' && dtype !== 'float32') throw new MyriadError('DTYPE', `float64 or float32, got ${String(dtype)}`, 'dtype');
   const shapes = options.sizes.map((n) => {
     if (!Number.isInteger(n) || n < 1) throw new MyriadError('INVALID_ARGUMENT', `sizes are positive integers, got ${n}`, 'sizes');
-    const count = typeof options.count === 'function' ? options.count(n) : options.count ?? benchCount(op, dtype, n);
+    const count = typeof options.count === 'function' ? options.count(n) : options.count ?? gpuBenchBatch(op, dtype, n);
     if (!Number.isInteger(count) || count < 1) throw new MyriadError('INVALID_ARGUMENT', `count is a positive integer, got ${count}`, 'count');
     return { n, count };
   });

@@ -83,6 +83,11 @@ export function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: 
   return Math.max(1, Math.floor(targetBytes / perMatrix));
 }
 
+/** Matrices per call in `myriad bench` on a GPU: defaultBatch for cli.ts's GPU target (1 GiB per gemm call, 512 MiB otherwise). */
+export function gpuBenchBatch(op: BenchOp, dtype: DType, n: number): number {
+  return defaultBatch(op, dtype, n, op === 'gemm' ? 1 << 30 : 512 << 20);
+}
+
 /**
  * MYRIAD_BENCH_CLOCK=cpu times CPU backend calls by the process's CPU time instead of the wall
  * clock: for one-thread comparisons on a machine that other jobs share (numpy does the same).

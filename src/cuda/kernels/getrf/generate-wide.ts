@@ -43,15 +43,30 @@ export function wideSubBlock(p: Pick<GetrfWideParams, 'dtype' | 'width' | 'nb' |
   return nb;
 }
 
-/** The wide leaf's pivot step also swaps the panel's columns outside the register sub-block (global memory, a thread per column, pivots in order). */
-const WIDE_OTHER_COLUMNS = `      // The panel's other columns in global memory: a thread per column, pivots in order.
-      for (int cc = tid; cc < w - gw; cc += T) {
-        real* col = a + (long long)(cc < g0 ? cc : cc + gw) * ldA;
+/**
+ * The wide leaf's pivot step also swaps the panel's columns outside the register sub-block (global
+ * memory, a thread per column, pivots in order). At most W - 1 such columns: where the block has
+ * that many threads, each thread has at most one, and the step is an 'if' rather than a loop
+ * (same work; the compiler unrolled the loop form in each of the NB copies of the column step,
+ * about a fifth of the kernel's compile time).
+ */
+function wideOtherColumns(threads: number, width: number): string {
+  const swap = `        real* col = a + (long long)(cc < g0 ? cc : cc + gw) * ldA;
         const real t = col[k];
         col[k] = col[piv];
         col[piv] = t;
-      }
 `;
+  return threads >= width - 1
+    ? `      // The panel's other columns in global memory: a thread per column (T >= W - 1: one at most), pivots in order.
+      if (tid < w - gw) {
+        const int cc = tid;
+${swap}      }
+`
+    : `      // The panel's other columns in global memory: a thread per column, pivots in order.
+      for (int cc = tid; cc < w - gw; cc += T) {
+${swap}      }
+`;
+}
 
 export function getrfWideSource(p: GetrfWideParams): KernelSource {
   const { width, nb, threads, rowsPerThread } = p;
@@ -127,7 +142,7 @@ ${REGISTER_COLUMN_SHARED}  __shared__ real sL[W * W];     // L11 by columns: sL[
     for (int kk = 0; kk < NB; ++kk) {
       if (kk >= gw) break;
       const int k = g0 + kk;
-${registerColumnStep('kk', WIDE_OTHER_COLUMNS)}    }
+${registerColumnStep('kk', wideOtherColumns(threads, width))}    }
     // 4. Store the sub-block; its rows g0 ... g0+gw-1 of L (now final) into sL.
 #pragma unroll
     for (int i = 0; i < R; ++i) {
