@@ -78,11 +78,17 @@ export class CompilePool {
     if (requests.length === 0) return [];
     const batch = this.start(requests);
     const deadline = performance.now() + timeoutMs;
-    for (;;) {
-      const done = Atomics.load(batch.control, 1);
-      if (done >= requests.length || this.stalled(batch, deadline)) break;
-      const wait = waitAsync(batch.control, 1, done, 500);
-      if (wait.async) await wait.value;
+    // A pending Atomics.waitAsync does not keep the event loop alive: the workers do, while awaited.
+    for (const w of batch.workers) w.worker.ref();
+    try {
+      for (;;) {
+        const done = Atomics.load(batch.control, 1);
+        if (done >= requests.length || this.stalled(batch, deadline)) break;
+        const wait = waitAsync(batch.control, 1, done, 500);
+        if (wait.async) await wait.value;
+      }
+    } finally {
+      for (const w of batch.workers) w.worker.unref();
     }
     return this.finish(batch);
   }
