@@ -61,4 +61,15 @@ export interface DeviceBackend extends Backend<Storage, IntStorage> {
    * calls asked for into the module cache (on the compile workers, all at once); loads nothing.
    */
   warm?(record: (planning: DeviceBackend) => void): Promise<WarmKernels>;
+  /** The module cache's counters so far (compiled, loaded from disk, compile milliseconds); absent without one. */
+  moduleStats?(): ModuleStats | undefined;
+}
+
+/** Counters of a module cache, for a first call's account (bench's `first ms`, scripts/cold-start.ts). */
+export interface ModuleStats {
+  readonly compiles: number;
+  readonly diskHits: number;
+  readonly memoryHits: number;
+  /** Milliseconds compiling on the caller's thread (the workers' compiles are counted in `compiles`, not here). */
+  readonly compileMs: number;
 }

@@ -12,7 +12,7 @@ import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
-import type { DeviceBackend, WarmKernels } from '../core/device-backend.js';
+import type { DeviceBackend, ModuleStats, WarmKernels } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
 import { gpuCovers, hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
 import { HostDeferral } from './host/deferral.js';
@@ -191,6 +191,10 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     record(planning);
     const report = this.device.prefetchAsync ? await this.device.prefetchAsync(device.sources) : undefined;
     return { sources: device.sources.map((s) => s.name), report };
+  }
+
+  moduleStats(): ModuleStats | undefined {
+    return this.device.moduleStats?.();
   }
 
   /**

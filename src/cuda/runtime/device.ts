@@ -16,7 +16,7 @@ import { cudaRuntime, unusableReason, type CudaRuntime } from './runtime.js';
 import { Workspace } from './workspace.js';
 import type { CompilePool, PoolOutcome } from './compile-pool.js';
 import type { ModuleCache, ModuleRequest } from './module-cache.js';
-import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource, PrefetchReport } from './types.js';
+import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource, ModuleStats, PrefetchReport } from './types.js';
 
 export class CudaDevice implements GpuDevice {
   readonly info: DeviceInfo;
@@ -90,6 +90,15 @@ export class CudaDevice implements GpuDevice {
     const compiler = this.runtime.compiler();
     const options = compileOptions(targetOption(this.info.arch, compiler.supportedArchs), src.options ?? []);
     return { name: src.name, source: src.source, options, arch: this.info.arch };
+  }
+
+  moduleStats(): ModuleStats | undefined {
+    try {
+      const cache = this.runtime.cache();
+      return { compiles: cache.stats.compiles, diskHits: cache.stats.diskHits, memoryHits: cache.stats.memoryHits, compileMs: cache.timing.compileMs };
+    } catch {
+      return undefined;
+    }
   }
 
   prefetch(sources: readonly KernelSource[]): PrefetchReport {

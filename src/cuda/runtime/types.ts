@@ -4,9 +4,9 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { DeviceStorage } from '../../core/storage.js';
-import type { PrefetchReport } from '../../core/device-backend.js';
+import type { ModuleStats, PrefetchReport } from '../../core/device-backend.js';
 
-export type { PrefetchReport } from '../../core/device-backend.js';
+export type { ModuleStats, PrefetchReport } from '../../core/device-backend.js';
 
 /** What a kernel planner needs to know about a GPU (read once from cuDeviceGetAttribute). */
 export interface DeviceInfo {
@@ -176,6 +176,8 @@ export interface GpuDevice {
    */
   prefetch?(sources: readonly KernelSource[]): PrefetchReport;
   prefetchAsync?(sources: readonly KernelSource[]): Promise<PrefetchReport>;
+  /** The module cache's counters (undefined where NVRTC cannot be loaded). Absent: no module cache. */
+  moduleStats?(): ModuleStats | undefined;
   /** The CUstream handle, for vendor libraries (cublasSetStream). */
   readonly streamHandle: unknown;
   dispose(): void;
