@@ -5,11 +5,14 @@
  * same front end and ptxas), one at a time, with ptxas's register and spill report.
  *
  *   node dist/scripts/compile-times.js getrf:512 getrf:10240:float32 syev:32 posv:256 [--keep DIR] [--json FILE] [--plan-only]
+ *   node dist/scripts/compile-times.js --nvrtc getrf:10240:float32 [--files DIR]   (on a machine with NVRTC: its compile
+ *     time per kernel, one at a time on this thread; --files: also every .cu file of DIR, e.g. the sources before a change)
  *
  * A shape is op:n[:dtype[:count]] (dtype default float64, count default the bench's).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { compileOptions, openNvrtc, targetOption } from '../src/cuda/runtime/compiler.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Context } from '../src/api/context.js';
@@ -63,7 +66,31 @@ export function nvccTime(src: KernelSource, dir: string, shape = ''): NvccTime {
   };
 }
 
+/** NVRTC (sm_90 CUBIN, the runtime's options) on each source, one at a time: milliseconds each. */
+function nvrtcTimes(sources: readonly KernelSource[], label: string): { label: string; name: string; ms: number }[] {
+  const compiler = openNvrtc();
+  const target = targetOption('sm_90', compiler.supportedArchs);
+  return sources.map((src) => {
+    const t0 = performance.now();
+    compiler.compile({ name: src.name, source: src.source, options: compileOptions(target, src.options ?? []) });
+    const ms = performance.now() - t0;
+    console.log(`  nvrtc ${ms.toFixed(0).padStart(6)} ms  ${label}  ${src.name}`);
+    return { label, name: src.name, ms };
+  });
+}
+
 function main(argv: readonly string[]): void {
+  if (argv.includes('--nvrtc')) {
+    const files = argv.indexOf('--files') >= 0 ? argv[argv.indexOf('--files') + 1] : undefined;
+    const shapes = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--files' && argv[i - 1] !== '--json');
+    const rows = [
+      ...shapes.flatMap((shape) => nvrtcTimes(planShape(shape), shape)),
+      ...(files ? nvrtcTimes(readdirSync(files).filter((f) => f.endsWith('.cu')).sort().map((f) => ({ name: f, entry: f, source: readFileSync(join(files, f), 'utf8') })), files) : []),
+    ];
+    const json = argv.indexOf('--json') >= 0 ? argv[argv.indexOf('--json') + 1] : undefined;
+    if (json) writeFileSync(json, JSON.stringify(rows, null, 1));
+    return;
+  }
   const shapes = argv.filter((a) => !a.startsWith('--') && !/^(\/|\.)/.test(a));
   const flag = (name: string): string | undefined => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
   const keep = flag('--keep');
