@@ -19,7 +19,7 @@ import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
 import { IntPool } from './runtime/int-pool.js';
 import { PlanningDevice } from './runtime/planning-device.js';
-import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';
+import type { DeviceArray, GpuDevice, HostArray, KernelSource } from './runtime/types.js';
 
 type Request = Record<string, unknown>;
 
@@ -186,11 +186,21 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
    * runs nothing) into the module cache, all at once on the compile workers; loads nothing.
    */
   async warm(record: (planning: DeviceBackend) => void): Promise<WarmKernels> {
+    const sources = this.plan(record);
+    const report = this.device.prefetchAsync ? await this.device.prefetchAsync(sources) : undefined;
+    return { sources: sources.map((s) => s.name), report };
+  }
+
+  warmSync(record: (planning: DeviceBackend) => void): WarmKernels {
+    const sources = this.plan(record);
+    return { sources: sources.map((s) => s.name), report: this.device.prefetch?.(sources) };
+  }
+
+  /** The kernels the calls `record` makes would ask this device for, in order. */
+  private plan(record: (planning: DeviceBackend) => void): KernelSource[] {
     const device = new PlanningDevice(this.device.info);
-    const planning = new CudaBackend(device, 'planning');
-    record(planning);
-    const report = this.device.prefetchAsync ? await this.device.prefetchAsync(device.sources) : undefined;
-    return { sources: device.sources.map((s) => s.name), report };
+    record(new CudaBackend(device, 'planning'));
+    return device.sources;
   }
 
   moduleStats(): ModuleStats | undefined {

@@ -15,6 +15,7 @@ import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 import { CompilePool, compileThreads } from '../../src/cuda/runtime/compile-pool.js';
 import type { Kernel, KernelSource, PrefetchReport } from '../../src/cuda/runtime/types.js';
 import { FakeDevice } from '../helpers/fake-gpus.js';
+import { runDemo } from '../../src/bench/demo.js';
 import { H100 } from '../helpers/devices.js';
 
 /** A fake GPU (an H100's attributes) whose kernels record the sources asked for and run nothing; prefetches recorded too. */
@@ -155,4 +156,14 @@ test('the compile pool: workers answer every job (here NVRTC is made unloadable:
     if (saved === undefined) delete process.env['MYRIAD_LIBNVRTC'];
     else process.env['MYRIAD_LIBNVRTC'] = saved;
   }
+});
+
+test('the demo (npm start) compiles every case\'s kernels in one prefetch, before its first call', () => {
+  const recorder = new Recorder();
+  const backend = new CudaBackend(recorder, 'recording');
+  const ctx = new Context('cuda', backend, backend, () => {});
+  runDemo(ctx, 'float64', [{ name: 'posv', n: 8, batch: 100, nrhs: 1 }, { name: 'gesv', n: 64, batch: 10, nrhs: 1 }]);
+  assert.equal(recorder.prefetchAt[0], 0, 'before any kernel was loaded');
+  assert.deepEqual(ids(recorder.prefetched[0]!), ids(recorder.loaded), 'the demo\'s prefetch is exactly what its calls load');
+  assert.ok(ids(recorder.loaded).length >= 2);
 });

@@ -13,7 +13,8 @@
  *
  * A failed or missing result is not an error here: the caller compiles that source itself, on
  * its own thread, and reports the failure as a single compile would (NvrtcError with the log).
- * MYRIAD_COMPILE_THREADS sets the most workers (default: the cores, at most 8; 0 or 1: none).
+ * MYRIAD_COMPILE_THREADS sets the most workers (default: the cores, at most 16: a cold large getrf
+ * needs 15 kernels, and each compiles on one core; 0 or 1: none).
  */
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -28,11 +29,11 @@ export interface PoolOutcome {
   readonly ms: number;
 }
 
-/** The most compile workers: MYRIAD_COMPILE_THREADS, else the cores (at most 8). */
+/** The most compile workers: MYRIAD_COMPILE_THREADS, else the cores (at most 16). */
 export function compileThreads(env: Env = process.env): number {
   const set = env['MYRIAD_COMPILE_THREADS'];
   if (set !== undefined && /^\d+$/.test(set)) return Number(set);
-  return Math.max(1, Math.min(8, availableParallelism()));
+  return Math.max(1, Math.min(16, availableParallelism()));
 }
 
 /** Atomics.waitAsync (V8, Node 16+; not in this TypeScript's lib). */
