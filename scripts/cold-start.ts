@@ -17,6 +17,12 @@
  * module cache's counters over the first call. The demo (`node dist/src/cli.js demo`) is timed
  * as a whole process, with an empty folder and again with the filled one.
  * Targets (issue): `npm start` on a GPU with an empty cache under 3 s; any single new shape under 1 s.
+ *
+ * Run it first on a fresh machine: NVRTC (CUDA 12.9+) keeps a compile cache of its own, so a source
+ * NVRTC has compiled before on that machine (by any process: compile-times.js, a test, an earlier
+ * run of this script) compiles again in milliseconds, whatever MYRIAD_CACHE_DIR says. So the demo
+ * runs first, and each shape's cold child before its other modes; a shape whose kernels an earlier
+ * shape compiled (gemm kernels shared by the getrf drivers) shows it in `compiled` but not in time.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
