@@ -16,7 +16,7 @@ import type { Trans, Uplo } from '../core/enums.js';
 import { MyriadError } from '../core/errors.js';
 import type { DeviceStorage, Storage } from '../core/storage.js';
 import type { Context } from './context.js';
-import { gpuBenchBatch } from '../bench/run.js';
+import { gpuBenchBatch } from '../core/bench-batch.js';
 
 export const WARM_OPS = [
   'gemm', 'potrf', 'getrf', 'posv', 'gesv', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti',
