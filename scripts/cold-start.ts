@@ -10,7 +10,8 @@
  * - disk: a second process on the folder the cold run filled: the first call loads from disk;
  * - warm: an empty folder, `ctx.warm` for the shape first (timed), then the first call;
  * - seq: as cold with MYRIAD_COMPILE_THREADS=1 (one kernel after the other: the state before the
- *   compile workers), for comparison.
+ *   compile workers), for comparison; meaningful only where NVRTC has not compiled those sources
+ *   before on the machine (see below): on a fresh machine, run `--modes seq` alone.
  * The first call's time is the wall clock around ctx.time (so the GPU work is waited for), the
  * data made and uploaded before it; `runMs` is the second call's (the kernels' own time), so
  * firstMs - runMs is what the first call spent compiling or loading. `compiled` and `fromDisk` are the
