@@ -7,6 +7,8 @@
  *   myriad bench <op> [--backend B] [--dtype D] [--sizes 2,4,8] [--batch N] [--repeats R] [--json FILE]
  *                     [--format text|markdown]
  *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/bench/multi.ts)
+ *   myriad warm <op> --sizes 8,16,128 [--dtype D] [--batch N] [--json FILE]
+ *                                   compiles those shapes' kernels into the disk cache, in parallel (api/warm.ts)
  *   myriad --version                the installed version
  */
 import { accessSync, closeSync, constants, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -29,12 +31,14 @@ import './bench/latency.js'; // myriad bench latency (CUDA)
 import './bench/cpu.js'; // the CPU's roofline and numpy baseline
 import { MULTI_COLUMNS, runMultiBench } from './bench/multi.js';
 import { parseDevices } from './cuda/multi/open.js';
+import { parseWarmOp, type WarmResult } from './api/warm.js';
 
 const USAGE = `usage:
   myriad info
   myriad demo  [--backend auto|cpu|cuda|reference] [--dtype float64|float32]
   myriad bench <op> [--backend auto|cpu|cuda|reference] [--dtype float64|float32|both] [--sizes 2,4,8]
                [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
+  myriad warm  <op> --sizes 8,16,128 [--dtype float64|float32|both] [--batch N] [--json FILE]
   myriad --version
   ops: ${benchOps().join(', ')}`;
 
@@ -195,6 +199,24 @@ function benchDevices(op: string, values: { [K in "dtype" | "sizes" | "batch" | 
   if (values.json) writeJson(values.json, rows);
 }
 
+/** `myriad warm`: one line per dtype (kernels needed, found cached, compiled, seconds), and --json the reports. */
+async function warm(op: string | undefined, values: { [K in 'backend' | 'dtype' | 'sizes' | 'batch' | 'json']?: string }): Promise<void> {
+  const which = parseWarmOp(op);
+  if (values.sizes === undefined) throw new MyriadError('INVALID_ARGUMENT', 'which sizes? --sizes 8,16,128', '--sizes');
+  const sizes = parseSizes(values.sizes, []);
+  const batch = parsePositive(values.batch, '--batch');
+  checkOutputFile(values.json);
+  const ctx = openFor(values.backend);
+  console.error(`backend: ${ctx.describe()}`);
+  const results: WarmResult[] = [];
+  for (const dtype of dtypes(values.dtype)) {
+    const r = await ctx.warm(which, { sizes, dtype, ...(batch ? { count: batch } : {}) });
+    results.push(r);
+    console.log(r.note ?? `warm ${which} ${dtype} n=${sizes.join(',')}: ${r.kernels} kernels, ${r.cached} cached, ${r.compiled} compiled${r.failed ? `, ${r.failed} failed (the call compiles and reports them)` : ''} in ${(r.ms / 1000).toFixed(2)} s (compile ${(r.compileMs / 1000).toFixed(2)} s summed over the workers)`);
+  }
+  if (values.json) writeJson(values.json, results);
+}
+
 const OPTIONS = {
   backend: { type: 'string' }, dtype: { type: 'string' }, sizes: { type: 'string' },
   batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' },
@@ -242,8 +264,11 @@ async function main(argv: string[]): Promise<void> {
     case 'bench':
       await bench(rest[0], values);
       return;
+    case 'warm':
+      await warm(rest[0], values);
+      return;
     default:
-      throw new MyriadError('INVALID_ARGUMENT', `unknown command '${command}': one of info, demo, bench, help`, 'command');
+      throw new MyriadError('INVALID_ARGUMENT', `unknown command '${command}': one of info, demo, bench, warm, help`, 'command');
   }
 }
 

@@ -28,6 +28,7 @@ import type { InfoOp } from '../core/info.js';
 import { makePreparers, type PreparedCall } from './prepared.js';
 import { CaptureRecorder, deviceRecording, Recording, type Captured } from './capture.js';
 import type { DeviceBackend } from '../core/device-backend.js';
+import { parseWarmOp, planWarmCalls, warmShapes, type WarmOp, type WarmOptions, type WarmResult } from './warm.js';
 
 export type BackendName = 'cpu' | 'cuda';
 
@@ -351,6 +352,29 @@ export class Context {
   private async synchronizeAll(): Promise<void> {
     this.checkAlive();
     if (this.device) await this.device.synchronize();
+  }
+  /**
+   * Compiles, ahead of the first call, the kernels of `op` for each of `options.sizes` (n x n; the
+   * calls `myriad bench` makes, api/warm.ts) into the module cache on disk, all at once on worker
+   * threads; the first real call of such a shape (in this process or a later one) then loads them.
+   * The kernels are planned by making the calls on a device that runs nothing, so they are
+   * exactly the call's. On the CPU it does nothing and says so (`note`).
+   */
+  async warm(op: WarmOp, options: WarmOptions): Promise<WarmResult> {
+    this.checkAlive();
+    const t0 = performance.now();
+    const which = parseWarmOp(op);
+    const { dtype, shapes } = warmShapes(which, options);
+    const base = { backend: this.backend, op: which, dtype, shapes, kernels: 0, cached: 0, compiled: 0, failed: 0, compileMs: 0, compiles: [] };
+    if (!this.device?.warm) return { ...base, ms: performance.now() - t0, note: `the ${this.ops.name} backend compiles no kernels: nothing to warm` };
+    const planned = await this.device.warm((planning) => {
+      planWarmCalls(new Context(this.backend, planning, planning, () => {}), which, dtype, shapes, options);
+    });
+    const r = planned.report;
+    return {
+      ...base, kernels: r?.kernels ?? planned.sources.length, cached: r?.cached ?? 0, compiled: r?.compiled ?? 0, failed: r?.failed ?? 0,
+      compileMs: r?.compileMs ?? 0, compiles: r?.compiles ?? [], ms: performance.now() - t0,
+    };
   }
   /** The accelerator behind a CUDA context (for benchmarks and vendor baselines); undefined on the CPU. */
   get deviceBackend(): DeviceBackend | undefined {

@@ -10,8 +10,9 @@
  * at start-up as (bytes read + bytes written) / time of one large device-to-device copy.
  */
 import type { Context } from '../api/context.js';
-import { DTYPE_BYTES, type DType } from '../core/dtype.js';
+import type { DType } from '../core/dtype.js';
 import type { Storage } from '../core/storage.js';
+import type { ModuleStats } from '../core/device-backend.js';
 import { Random } from './data.js';
 import { BENCH_WARMUP, median } from '../core/stats.js';
 import type { Column } from './table.js';
@@ -26,6 +27,13 @@ export interface BenchRow {
   batch: number;
   backend: string;
   ms: number;
+  /**
+   * The row's first call (wall clock, waited for): compile or load of its kernels included. Each
+   * row's first call finds the kernels of earlier rows in memory; `firstFrom` says what it did.
+   */
+  firstMs?: number;
+  /** 'N compiled', 'N from disk', both, or 'memory' (every kernel already loaded). */
+  firstFrom?: string;
   gflops: number;
   gbs: number;
   /** Percent of the roofline, where the machine's limits are known. */
@@ -66,22 +74,9 @@ export interface BenchOptions {
   vendor?: VendorBaseline;
 }
 
-/**
- * syev, gesvd and the QR ops at the batch counts of the published vendor tables
- * (PyTorch / cuSOLVER), so that the rows compare with them (n = 2, 3: 262,144; 4, 8: 100,000;
- * 16: 20,000; 32: 10,000; 64: 2,000; 128: 500; 256: 100; 512: 20).
- */
-const VENDOR_TABLE_COUNTS: Readonly<Record<number, number>> = {
-  2: 262144, 3: 262144, 4: 100000, 8: 100000, 16: 20000, 32: 10000, 64: 2000, 128: 500, 256: 100, 512: 20,
-};
-const TABLE_OPS: ReadonlySet<BenchOp> = new Set<BenchOp>(['syev', 'gesvd', 'geqrf', 'orgqr', 'qr']);
+import { defaultBatch } from '../core/bench-batch.js';
 
-export function defaultBatch(op: BenchOp, dtype: DType, n: number, targetBytes: number): number {
-  const table = TABLE_OPS.has(op) ? VENDOR_TABLE_COUNTS[n] : undefined;
-  if (table !== undefined) return table;
-  const perMatrix = Math.max(1, n * n * DTYPE_BYTES[dtype] * (op === 'gemm' ? 3 : 1));
-  return Math.max(1, Math.floor(targetBytes / perMatrix));
-}
+export { defaultBatch, gpuBenchBatch } from '../core/bench-batch.js';
 
 /**
  * MYRIAD_BENCH_CLOCK=cpu times CPU backend calls by the process's CPU time instead of the wall
@@ -109,6 +104,20 @@ function timeRepeats(ctx: Context, run: () => void, reset: () => void, repeats: 
   return median(times);
 }
 
+/** The first call's wall time (waited for: ctx.time) and, on a device, what its kernels came from. */
+function firstCall(ctx: Context, run: () => void): { ms: number; from?: string } {
+  const stats = (): ModuleStats | undefined => ctx.deviceBackend?.moduleStats?.();
+  const before = stats();
+  const t0 = performance.now();
+  ctx.time(run);
+  const ms = performance.now() - t0;
+  const after = stats();
+  if (!before || !after) return { ms };
+  const compiled = after.compiles - before.compiles, disk = after.diskHits - before.diskHits;
+  const parts = [...(compiled > 0 ? [`${compiled} compiled`] : []), ...(disk > 0 ? [`${disk} from disk`] : [])];
+  return { ms, from: parts.length > 0 ? parts.join(', ') : 'memory' };
+}
+
 export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
   const { op, dtype } = options;
   const workload = workloadFor(op);
@@ -121,9 +130,10 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
     const cost = workload.cost(dtype, n);
     const prepared = workload.prepare(ctx, dtype, n, batch, rng);
     try {
+      const first = firstCall(ctx, prepared.run);
       const ms = timeRepeats(ctx, prepared.run, prepared.reset, repeats);
       const gflops = (cost.flops * batch) / (ms * 1e6);
-      const row: BenchRow = { op, dtype, n, batch, backend: ctx.backend, ms, gflops, gbs: (cost.bytes * batch) / (ms * 1e6) };
+      const row: BenchRow = { op, dtype, n, batch, backend: ctx.backend, ms, firstMs: first.ms, ...(first.from ? { firstFrom: first.from } : {}), gflops, gbs: (cost.bytes * batch) / (ms * 1e6) };
       if (options.limits) {
         const peak = options.limits.peakGflops?.[dtype] ?? Infinity;
         row.roofline = (100 * gflops) / Math.min(peak, (cost.flops / cost.bytes) * options.limits.bandwidthGBs);
@@ -171,6 +181,8 @@ export const BENCH_COLUMNS: readonly Column<BenchRow>[] = [
   { header: 'batch', value: (r) => r.batch },
   { header: 'backend', value: (r) => r.backend },
   { header: 'ms', value: (r) => r.ms, digits: 3 },
+  { header: 'first ms', value: (r) => r.firstMs, digits: 1, optional: true },
+  { header: 'first from', value: (r) => r.firstFrom, optional: true },
   { header: 'GFLOP/s', value: (r) => r.gflops, digits: 1 },
   { header: 'GB/s', value: (r) => r.gbs, digits: 1 },
   { header: '%roof', value: (r) => r.roofline, digits: 1, optional: true },

@@ -12,15 +12,43 @@ import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
-import type { DeviceBackend } from '../core/device-backend.js';
+import type { DeviceBackend, ModuleStats, WarmKernels } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
 import { gpuCovers, hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
 import { IntPool } from './runtime/int-pool.js';
-import type { DeviceArray, GpuDevice, HostArray } from './runtime/types.js';
+import { PlanningDevice } from './runtime/planning-device.js';
+import type { DeviceArray, GpuDevice, HostArray, KernelSource } from './runtime/types.js';
 
 type Request = Record<string, unknown>;
+
+/** Signatures remembered by prefetch; past this many a process stops prefetching (calls still compile). */
+const PLANNED_MAX = 4096;
+
+/**
+ * The part of a request the kernels of a call depend on: the op, each strided batch's dtype,
+ * shape, layout and count, the dtypes of the other arrays, the scalars and enums. Undefined (no
+ * prefetch) for list and variable batches, whose shapes would cost a pass over every matrix.
+ */
+export function planSignature(op: OpName, request: Request): string | undefined {
+  let s = op;
+  for (const key in request) {
+    const v = request[key];
+    if (isBatch(v)) {
+      if (v.kind !== 'strided') return undefined;
+      const data = v.data as Storage;
+      s += `|${key}:${isDeviceStorage(data) ? data.dtype : data.constructor.name}:${v.rows}x${v.cols}:${v.ld}:${v.stride}:${v.offset}:${v.count}:${v.order}`;
+    } else if (ArrayBuffer.isView(v) || isDeviceStorage(v)) {
+      s += `|${key}:${isDeviceStorage(v) ? v.dtype : v.constructor.name}`;
+    } else if (v === undefined || v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
+      s += `|${key}=${String(v)}`;
+    } else {
+      return undefined;
+    }
+  }
+  return s;
+}
 type Mapper = (s: Storage | IntStorage) => Storage | IntStorage;
 
 /** Maps every storage of a request (batches, info, ipiv) through `f`, keeping the rest. */
@@ -78,6 +106,8 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   stagingTuning: StagingTuning | undefined;
   /** Small int32 arrays (info) without a device allocation per call; freed by dispose(). */
   readonly ints: IntPool;
+  /** Signatures of the calls whose kernels were prefetched (prefetch). */
+  private readonly planned = new Set<string>();
 
   constructor(readonly device: GpuDevice, private readonly versions: string) {
     super();
@@ -104,12 +134,17 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       }
     }
     if (count <= 0) return;
-    if (!hasGpuOp(op) || !gpuCovers(op, request, this.device)) return this.runOnCpu(op, request);
+    if (!hasGpuOp(op) || !gpuCovers(op, request, this.device)) {
+      // Planning (warm, prefetch): the CPU reference compiles nothing, so there is nothing to plan.
+      if (this.device instanceof PlanningDevice) return;
+      return this.runOnCpu(op, request);
+    }
     if (!onHost) {
+      this.prefetch(op, request);
       runGpuOp(op, this.device, request);
       return;
     }
-    const kernel = (r: Request): void => { runGpuOp(op, this.device, r); };
+    const kernel = (r: Request): void => { this.prefetch(op, r); runGpuOp(op, this.device, r); };
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
     const call = new HostCall(this.device, op, request, kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {});
     if (this.deferral.active) {
@@ -123,6 +158,53 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     } finally {
       call.dispose();
     }
+  }
+
+  /**
+   * A call's first time (by its shape: planSignature): the kernels it will need are planned on a
+   * device that runs nothing (the same launcher, so the same planners and generators), and those
+   * neither in memory nor on disk are compiled together on the compile workers (where two or more
+   * are missing). The call itself then finds every kernel in the cache. Only a head start: any
+   * failure here is left for the call to meet and report.
+   */
+  private prefetch(op: OpName, request: Request): void {
+    if (this.device.prefetch === undefined || this.planned.size >= PLANNED_MAX) return;
+    const signature = planSignature(op, request);
+    if (signature === undefined || this.planned.has(signature)) return;
+    this.planned.add(signature);
+    try {
+      const planning = new PlanningDevice(this.device.info);
+      runGpuOp(op, planning, request);
+      if (planning.sources.length >= 2) this.device.prefetch(planning.sources);
+    } catch {
+      // The call compiles what it needs itself, and throws what it meets.
+    }
+  }
+
+  /**
+   * Compiles the kernels of the calls `record` makes on `planning` (a backend over a device that
+   * runs nothing) into the module cache, all at once on the compile workers; loads nothing.
+   */
+  async warm(record: (planning: DeviceBackend) => void): Promise<WarmKernels> {
+    const sources = this.plan(record);
+    const report = this.device.prefetchAsync ? await this.device.prefetchAsync(sources) : undefined;
+    return { sources: sources.map((s) => s.name), report };
+  }
+
+  warmSync(record: (planning: DeviceBackend) => void): WarmKernels {
+    const sources = this.plan(record);
+    return { sources: sources.map((s) => s.name), report: this.device.prefetch?.(sources) };
+  }
+
+  /** The kernels the calls `record` makes would ask this device for, in order. */
+  private plan(record: (planning: DeviceBackend) => void): KernelSource[] {
+    const device = new PlanningDevice(this.device.info);
+    record(new CudaBackend(device, 'planning'));
+    return device.sources;
+  }
+
+  moduleStats(): ModuleStats | undefined {
+    return this.device.moduleStats?.();
   }
 
   /**

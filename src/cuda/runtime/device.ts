@@ -14,7 +14,9 @@ import { captureGraph } from './graph.js';
 import { allocateHost, checkLength, CudaDeviceArray, ELEMENT_BYTES, hostDType, ownArray } from './memory.js';
 import { cudaRuntime, unusableReason, type CudaRuntime } from './runtime.js';
 import { Workspace } from './workspace.js';
-import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource } from './types.js';
+import type { CompilePool, PoolOutcome } from './compile-pool.js';
+import type { ModuleCache, ModuleRequest } from './module-cache.js';
+import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource, ModuleStats, PrefetchReport } from './types.js';
 
 export class CudaDevice implements GpuDevice {
   readonly info: DeviceInfo;
@@ -83,11 +85,72 @@ export class CudaDevice implements GpuDevice {
     return kernel;
   }
 
-  private lookup(src: KernelSource): Kernel {
+  /** The module cache's request for `src` on this device (its full option list and arch). */
+  private moduleRequest(src: KernelSource): ModuleRequest {
     const compiler = this.runtime.compiler();
     const options = compileOptions(targetOption(this.info.arch, compiler.supportedArchs), src.options ?? []);
+    return { name: src.name, source: src.source, options, arch: this.info.arch };
+  }
+
+  moduleStats(): ModuleStats | undefined {
+    try {
+      const cache = this.runtime.cache();
+      return { compiles: cache.stats.compiles, diskHits: cache.stats.diskHits, memoryHits: cache.stats.memoryHits, compileMs: cache.timing.compileMs };
+    } catch {
+      return undefined;
+    }
+  }
+
+  prefetch(sources: readonly KernelSource[]): PrefetchReport {
+    return this.prefetchWith(sources, (pool, requests) => (pool.worthIt(requests.length) ? pool.compileSync(requests) : undefined));
+  }
+
+  async prefetchAsync(sources: readonly KernelSource[]): Promise<PrefetchReport> {
+    const t0 = performance.now();
+    const { cache, missing, kernels } = this.missing(sources);
+    const outcomes = missing.length === 0 ? [] : await this.runtime.compilePool().compile(missing);
+    return this.store(cache, missing, outcomes, kernels, t0);
+  }
+
+  private prefetchWith(sources: readonly KernelSource[], run: (pool: CompilePool, requests: ModuleRequest[]) => PoolOutcome[] | undefined): PrefetchReport {
+    const t0 = performance.now();
+    const { cache, missing, kernels } = this.missing(sources);
+    const outcomes = missing.length === 0 ? [] : run(this.runtime.compilePool(), missing);
+    if (outcomes === undefined) return { kernels, cached: kernels - missing.length, compiled: 0, failed: 0, ms: performance.now() - t0, compileMs: 0, compiles: [] };
+    return this.store(cache, missing, outcomes, kernels, t0);
+  }
+
+  /** The distinct requests of `sources` that are neither in memory nor on disk. */
+  private missing(sources: readonly KernelSource[]): { cache: ModuleCache; missing: ModuleRequest[]; kernels: number } {
     const cache = this.runtime.cache();
-    const request = { name: src.name, source: src.source, options, arch: this.info.arch };
+    const keys = new Set<string>();
+    const missing: ModuleRequest[] = [];
+    for (const src of sources) {
+      const request = this.moduleRequest(src);
+      const key = cache.keyOf(request);
+      if (keys.has(key)) continue;
+      keys.add(key);
+      if (!cache.has(request)) missing.push(request);
+    }
+    return { cache, missing, kernels: keys.size };
+  }
+
+  private store(cache: ModuleCache, missing: readonly ModuleRequest[], outcomes: readonly PoolOutcome[], kernels: number, t0: number): PrefetchReport {
+    const compiles: { name: string; ms: number }[] = [];
+    let failed = 0;
+    missing.forEach((request, i) => {
+      const o = outcomes[i];
+      if (o?.binary) {
+        cache.put(request, o.binary);
+        compiles.push({ name: request.name, ms: o.ms });
+      } else failed++;
+    });
+    return { kernels, cached: kernels - missing.length, compiled: compiles.length, failed, ms: performance.now() - t0, compileMs: compiles.reduce((s, c) => s + c.ms, 0), compiles };
+  }
+
+  private lookup(src: KernelSource): Kernel {
+    const cache = this.runtime.cache();
+    const request = this.moduleRequest(src);
     const key = cache.keyOf(request);
     const kernelKey = `${key}:${src.entry}`;
     const known = this.kernels.get(kernelKey);

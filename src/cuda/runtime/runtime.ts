@@ -6,6 +6,7 @@ import { MyriadError } from '../../core/errors.js';
 import { openNvrtc, type NvrtcCompiler } from './compiler.js';
 import { checkCuda, CudaError } from './errors.js';
 import { loadCudaDriver, type CudaDriverApi } from './ffi-cuda.js';
+import { CompilePool } from './compile-pool.js';
 import { ModuleCache } from './module-cache.js';
 import { PinnedRegistry } from './pinned.js';
 
@@ -18,6 +19,8 @@ export interface CudaRuntime {
   compiler(): NvrtcCompiler;
   /** The module cache, created with the first compiler. */
   cache(): ModuleCache;
+  /** The compile workers of the process (started on first use). */
+  compilePool(): CompilePool;
   /** Page-locked host buffers of the process (registrations are PORTABLE: every GPU sees them). */
   pinned(): PinnedRegistry;
 }
@@ -45,6 +48,7 @@ export function cudaRuntime(): CudaRuntime {
   let compiler: NvrtcCompiler | undefined;
   let cache: ModuleCache | undefined;
   let pinned: PinnedRegistry | undefined;
+  let pool: CompilePool | undefined;
   const rt: CudaRuntime = {
     api,
     driverVersion,
@@ -58,6 +62,7 @@ export function cudaRuntime(): CudaRuntime {
       return cache;
     },
     pinned: () => (pinned ??= new PinnedRegistry(api)),
+    compilePool: () => (pool ??= new CompilePool()),
   };
   runtime = rt;
   return rt;

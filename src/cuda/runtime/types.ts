@@ -4,6 +4,9 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { DeviceStorage } from '../../core/storage.js';
+import type { ModuleStats, PrefetchReport } from '../../core/device-backend.js';
+
+export type { ModuleStats, PrefetchReport } from '../../core/device-backend.js';
 
 /** What a kernel planner needs to know about a GPU (read once from cuDeviceGetAttribute). */
 export interface DeviceInfo {
@@ -166,6 +169,15 @@ export interface GpuDevice {
    */
   side?(fn: () => void): void;
   joinSide?(): void;
+  /**
+   * Puts the binaries of `sources` into the module cache (memory and disk) without loading them,
+   * compiling those missing on worker threads, all at once: `prefetch` blocks this thread (a call in
+   * progress: only where two or more are missing), `prefetchAsync` does not. Absent: nothing to do.
+   */
+  prefetch?(sources: readonly KernelSource[]): PrefetchReport;
+  prefetchAsync?(sources: readonly KernelSource[]): Promise<PrefetchReport>;
+  /** The module cache's counters (undefined where NVRTC cannot be loaded). Absent: no module cache. */
+  moduleStats?(): ModuleStats | undefined;
   /** The CUstream handle, for vendor libraries (cublasSetStream). */
   readonly streamHandle: unknown;
   dispose(): void;

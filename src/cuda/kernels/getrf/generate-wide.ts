@@ -43,15 +43,35 @@ export function wideSubBlock(p: Pick<GetrfWideParams, 'dtype' | 'width' | 'nb' |
   return nb;
 }
 
-/** The wide leaf's pivot step also swaps the panel's columns outside the register sub-block (global memory, a thread per column, pivots in order). */
-const WIDE_OTHER_COLUMNS = `      // The panel's other columns in global memory: a thread per column, pivots in order.
-      for (int cc = tid; cc < w - gw; cc += T) {
-        real* col = a + (long long)(cc < g0 ? cc : cc + gw) * ldA;
+/**
+ * The wide leaf's pivot step also swaps the panel's columns outside the register sub-block (global
+ * memory, a thread per column, pivots in order). At most W - 1 such columns: where the block has
+ * that many threads, each thread has at most one, and the step can be an 'if' rather than a loop
+ * (the same work; the compiler unrolled the loop form in each of the NB copies of the column step).
+ * Taken where measured to pay and to cost nothing (nvcc sm_90 CPU time, ptxas -v): float32 with the
+ * tables' 16-column sub-blocks and one or two rows a thread, 1.9-2.3 s -> 1.5-1.8 s (t1024 r2 4.1 ->
+ * 2.8 s), registers equal (t256: 63 -> 64, the same allocation in units of 8) or fewer (t64: 94 -> 80),
+ * spills none where there were none. Elsewhere ptxas's allocation moved the other way (float64
+ * t1024 and t128, float32 32-column sub-blocks at t512, the 4- and 8-column ones at three or more
+ * rows a thread gained spills), so those keep the loop.
+ */
+function wideOtherColumns(p: GetrfWideParams): string {
+  const swap = `        real* col = a + (long long)(cc < g0 ? cc : cc + gw) * ldA;
         const real t = col[k];
         col[k] = col[piv];
         col[piv] = t;
-      }
 `;
+  return p.dtype === 'float32' && p.nb === 16 && p.rowsPerThread <= 2 && p.threads >= p.width - 1
+    ? `      // The panel's other columns in global memory: a thread per column (T >= W - 1: one at most), pivots in order.
+      if (tid < w - gw) {
+        const int cc = tid;
+${swap}      }
+`
+    : `      // The panel's other columns in global memory: a thread per column, pivots in order.
+      for (int cc = tid; cc < w - gw; cc += T) {
+${swap}      }
+`;
+}
 
 export function getrfWideSource(p: GetrfWideParams): KernelSource {
   const { width, nb, threads, rowsPerThread } = p;
@@ -127,7 +147,7 @@ ${REGISTER_COLUMN_SHARED}  __shared__ real sL[W * W];     // L11 by columns: sL[
     for (int kk = 0; kk < NB; ++kk) {
       if (kk >= gw) break;
       const int k = g0 + kk;
-${registerColumnStep('kk', WIDE_OTHER_COLUMNS)}    }
+${registerColumnStep('kk', wideOtherColumns(p))}    }
     // 4. Store the sub-block; its rows g0 ... g0+gw-1 of L (now final) into sL.
 #pragma unroll
     for (int i = 0; i < R; ++i) {

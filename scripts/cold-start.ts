@@ -1,0 +1,156 @@
+/**
+ * Cold start on a GPU: the first call of each shape, each in a fresh process (nothing in memory),
+ * and `npm start` (the demo) as a whole process. Plain node, no dev dependencies:
+ *
+ *   npm run build && node dist/scripts/cold-start.js [--out cold.json] [--shapes getrf:512,syev:32] [--modes cold,disk,warm,seq]
+ *
+ * Modes, each shape in its own child process:
+ * - cold: an empty cache folder (MYRIAD_CACHE_DIR, a new temporary folder): the first call compiles
+ *   every kernel it needs (several at once on the compile workers, backend.ts's prefetch);
+ * - disk: a second process on the folder the cold run filled: the first call loads from disk;
+ * - warm: an empty folder, `ctx.warm` for the shape first (timed), then the first call;
+ * - seq: as cold with MYRIAD_COMPILE_THREADS=1 (one kernel after the other: the state before the
+ *   compile workers), for comparison; meaningful only where NVRTC has not compiled those sources
+ *   before on the machine (see below): on a fresh machine, run `--modes seq` alone.
+ * The first call's time is the wall clock around ctx.time (so the GPU work is waited for), the
+ * data made and uploaded before it; `runMs` is the second call's (the kernels' own time), so
+ * firstMs - runMs is what the first call spent compiling or loading. `compiled` and `fromDisk` are the
+ * module cache's counters over the first call. The demo (`node dist/src/cli.js demo`) is timed
+ * as a whole process, with an empty folder and again with the filled one.
+ * Targets (issue): `npm start` on a GPU with an empty cache under 3 s; any single new shape under 1 s.
+ *
+ * Run it first on a fresh machine: NVRTC (CUDA 12.9+) keeps a compile cache of its own, so a source
+ * NVRTC has compiled before on that machine (by any process: compile-times.js, a test, an earlier
+ * run of this script) compiles again in milliseconds, whatever MYRIAD_CACHE_DIR says. So the demo
+ * runs first, and each shape's cold child before its other modes; a shape whose kernels an earlier
+ * shape compiled (gemm kernels shared by the getrf drivers) shows it in `compiled` but not in time.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { open } from '../src/api/open.js';
+import { parseWarmOp, warmShapes } from '../src/api/warm.js';
+import type { DType } from '../src/core/dtype.js';
+import { Random } from '../src/bench/data.js';
+import { workloadFor, type BenchOp } from '../src/bench/workloads.js';
+import '../src/bench/cuda.js';
+
+/** The issue's shapes (op:n[:dtype[:count]]; count default: the bench's) and the demo's two calls. */
+export const DEFAULT_SHAPES = [
+  'gemm:8', 'gemm:32', 'gemm:128', 'potrf:8', 'potrf:128', 'getrf:128', 'getrf:512', 'getrf:4096', 'getrf:10240:float32',
+  'posv:256', 'syev:32', 'posv:8:float64:100000', 'gesv:64:float64:10000',
+];
+
+const MODES = ['cold', 'disk', 'warm', 'seq'] as const;
+type Mode = (typeof MODES)[number];
+
+interface ChildResult {
+  shape: string; mode: Mode; count: number;
+  /** Opening the CUDA context (driver, NVRTC on first use is in the first call). */
+  openMs: number;
+  warmMs?: number; warmCompiled?: number;
+  firstMs: number; runMs: number; compiled: number; fromDisk: number;
+  /** Compile time on the caller's thread (the workers' compiles are not in it). */
+  callerCompileMs: number;
+  error?: string;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const self = join(here, 'cold-start.js');
+const cli = resolve(here, '..', 'src', 'cli.js');
+
+function parseShape(shape: string): { op: BenchOp; n: number; dtype: DType; count: number } {
+  const [opText, nText, dtypeText, countText] = shape.split(':');
+  const op: BenchOp = parseWarmOp(opText); // every op warm takes is a bench workload
+  const n = Number(nText);
+  const dtype = (dtypeText ?? 'float64') as DType;
+  const { shapes } = warmShapes(op, { sizes: [n], dtype, ...(countText ? { count: Number(countText) } : {}) });
+  return { op, n, dtype, count: shapes[0]!.count };
+}
+
+/** In the child: one shape, one mode; prints one JSON line. */
+async function child(shape: string, mode: Mode): Promise<void> {
+  const { op, n, dtype, count } = parseShape(shape);
+  const t0 = performance.now();
+  const ctx = open({ backend: 'cuda' });
+  const openMs = performance.now() - t0;
+  const result: ChildResult = { shape, mode, count, openMs, firstMs: NaN, runMs: NaN, compiled: 0, fromDisk: 0, callerCompileMs: 0 };
+  if (mode === 'warm') {
+    const w0 = performance.now();
+    const r = await ctx.warm(op as Parameters<typeof ctx.warm>[0], { sizes: [n], dtype, count });
+    result.warmMs = performance.now() - w0;
+    result.warmCompiled = r.compiled;
+  }
+  const prepared = workloadFor(op).prepare(ctx, dtype, n, count, new Random(1));
+  const stats = () => ctx.deviceBackend?.moduleStats?.();
+  const before = stats();
+  const f0 = performance.now();
+  ctx.time(prepared.run);
+  result.firstMs = performance.now() - f0;
+  const after = stats();
+  if (before && after) {
+    result.compiled = after.compiles - before.compiles;
+    result.fromDisk = after.diskHits - before.diskHits;
+    result.callerCompileMs = after.compileMs - before.compileMs;
+  }
+  prepared.reset();
+  result.runMs = ctx.time(prepared.run);
+  prepared.dispose();
+  console.log(`COLD-START ${JSON.stringify(result)}`);
+}
+
+function runChild(shape: string, mode: Mode, cacheDir: string, extraEnv: Record<string, string> = {}): ChildResult {
+  const r = spawnSync(process.execPath, [self, '--child', shape, mode], {
+    env: { ...process.env, MYRIAD_CACHE_DIR: cacheDir, ...extraEnv }, encoding: 'utf8', timeout: 300_000, maxBuffer: 1 << 24,
+  });
+  const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('COLD-START '));
+  if (line) return JSON.parse(line.slice('COLD-START '.length)) as ChildResult;
+  const error = `${r.error?.message ?? ''} status ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`;
+  return { shape, mode, count: 0, openMs: NaN, firstMs: NaN, runMs: NaN, compiled: 0, fromDisk: 0, callerCompileMs: 0, error };
+}
+
+function timeDemo(cacheDir: string): { ms: number; status: number | null; tail: string } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [cli, 'demo'], { env: { ...process.env, MYRIAD_CACHE_DIR: cacheDir }, encoding: 'utf8', timeout: 300_000 });
+  return { ms: performance.now() - t0, status: r.status, tail: `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-4).join('\n') };
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  if (argv[0] === '--child') return child(argv[1]!, argv[2] as Mode);
+  const flag = (name: string): string | undefined => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
+  const shapes = flag('--shapes')?.split(',') ?? DEFAULT_SHAPES;
+  const modes = (flag('--modes')?.split(',') ?? ['cold', 'disk', 'warm']) as Mode[];
+  for (const m of modes) if (!MODES.includes(m)) throw new Error(`--modes: one of ${MODES.join(', ')}, got ${m}`);
+  const out = flag('--out');
+  const dirs: string[] = [];
+  const fresh = (): string => { const d = mkdtempSync(join(tmpdir(), 'myriad-cold-')); dirs.push(d); return d; };
+  const rows: ChildResult[] = [];
+  const demo: Record<string, { ms: number; status: number | null; tail: string }> = {};
+  try {
+    const demoDir = fresh();
+    demo['cold'] = timeDemo(demoDir);
+    demo['disk'] = timeDemo(demoDir);
+    console.error(`npm start (demo) as a process: empty cache ${demo['cold'].ms.toFixed(0)} ms, filled cache ${demo['disk'].ms.toFixed(0)} ms`);
+    for (const shape of shapes) {
+      const dir = fresh();
+      for (const mode of modes) {
+        const r = runChild(shape, mode, mode === 'disk' ? dir : mode === 'cold' ? dir : fresh(), mode === 'seq' ? { MYRIAD_COMPILE_THREADS: '1' } : {});
+        rows.push(r);
+        console.error(r.error ? `${shape} ${mode}: FAILED ${r.error}`
+          : `${shape.padEnd(24)} ${mode.padEnd(4)} first ${r.firstMs.toFixed(0).padStart(6)} ms (run ${r.runMs.toFixed(1)} ms; ${r.compiled} compiled, ${r.fromDisk} from disk${r.warmMs !== undefined ? `; warm ${r.warmMs.toFixed(0)} ms, ${r.warmCompiled} compiled` : ''}; open ${r.openMs.toFixed(0)} ms)`);
+      }
+    }
+  } finally {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+  const report = { date: new Date().toISOString(), node: process.version, demo, rows };
+  if (out) writeFileSync(out, JSON.stringify(report, null, 1) + '\n');
+  console.log(JSON.stringify(report));
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

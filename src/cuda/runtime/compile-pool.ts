@@ -1,0 +1,157 @@
+/**
+ * Compiles several sources at once on worker threads (compile-worker.ts), each of which loads
+ * NVRTC itself. Used where one call, or `ctx.warm`, needs several kernels that are neither in
+ * memory nor on disk: a cold getrf of a large matrix compiles a dozen, one after the other
+ * without this.
+ *
+ * The workers start on first use, stay for later batches and do not keep the process alive
+ * (unref). A batch is handed to every worker used; each takes the next job from a shared counter,
+ * so a long compile never holds the short ones behind it (jobs go longest source first). Results
+ * come back on a port per worker and are read with receiveMessageOnPort, so the synchronous form
+ * (a call in progress: the API is synchronous) blocks on Atomics.wait without needing the event
+ * loop, and the asynchronous form (warm) awaits Atomics.waitAsync.
+ *
+ * A failed or missing result is not an error here: the caller compiles that source itself, on
+ * its own thread, and reports the failure as a single compile would (NvrtcError with the log).
+ * MYRIAD_COMPILE_THREADS sets the most workers (default: the cores, at most 16: a cold large getrf
+ * needs 15 kernels, and each compiles on one core; 0 or 1: none).
+ */
+import { availableParallelism } from 'node:os';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { CompileRequest } from './compiler.js';
+import type { WorkerBatch, WorkerResult } from './compile-worker.js';
+import type { Env } from './libraries.js';
+
+export interface PoolOutcome {
+  readonly binary?: Uint8Array;
+  readonly error?: string;
+  /** The worker's compile time (0 where none came back). */
+  readonly ms: number;
+}
+
+/** The most compile workers: MYRIAD_COMPILE_THREADS, else the cores (at most 16). */
+export function compileThreads(env: Env = process.env): number {
+  const set = env['MYRIAD_COMPILE_THREADS'];
+  if (set !== undefined && /^\d+$/.test(set)) return Number(set);
+  return Math.max(1, Math.min(16, availableParallelism()));
+}
+
+/** Atomics.waitAsync (V8, Node 16+; not in this TypeScript's lib). */
+const waitAsync = (Atomics as unknown as {
+  waitAsync(array: Int32Array, index: number, value: number, timeoutMs: number): { async: false; value: string } | { async: true; value: Promise<string> };
+}).waitAsync.bind(Atomics);
+
+/** Give up on a batch no worker has started within this long (a worker that failed to load). */
+const START_LIMIT_MS = 20_000;
+
+interface PoolWorker {
+  readonly worker: Worker;
+  readonly port: MessagePort;
+  failed: boolean;
+}
+
+export class CompilePool {
+  private readonly workers: PoolWorker[] = [];
+  private batches = 0;
+
+  constructor(readonly limit: number = compileThreads()) {}
+
+  /** Whether a batch of `jobs` would run in parallel (two jobs or more and two workers allowed). */
+  worthIt(jobs: number): boolean {
+    return jobs >= 2 && this.limit >= 2;
+  }
+
+  /** Compiles `requests`, blocking this thread until all are done (or `timeoutMs` passed). */
+  compileSync(requests: readonly CompileRequest[], timeoutMs = 600_000): PoolOutcome[] {
+    if (requests.length === 0) return [];
+    const batch = this.start(requests);
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const done = Atomics.load(batch.control, 1);
+      if (done >= requests.length || this.stalled(batch, deadline)) break;
+      Atomics.wait(batch.control, 1, done, 500);
+    }
+    return this.finish(batch);
+  }
+
+  /** As compileSync, awaiting instead of blocking. */
+  async compile(requests: readonly CompileRequest[], timeoutMs = 600_000): Promise<PoolOutcome[]> {
+    if (requests.length === 0) return [];
+    const batch = this.start(requests);
+    const deadline = performance.now() + timeoutMs;
+    // A pending Atomics.waitAsync does not keep the event loop alive: the workers do, while awaited.
+    for (const w of batch.workers) w.worker.ref();
+    try {
+      for (;;) {
+        const done = Atomics.load(batch.control, 1);
+        if (done >= requests.length || this.stalled(batch, deadline)) break;
+        const wait = waitAsync(batch.control, 1, done, 500);
+        if (wait.async) await wait.value;
+      }
+    } finally {
+      for (const w of batch.workers) w.worker.unref();
+    }
+    return this.finish(batch);
+  }
+
+  /** Ends the workers (they never keep the process alive; this is for tests and dispose). */
+  async close(): Promise<void> {
+    const all = this.workers.splice(0);
+    await Promise.all(all.map((w) => w.worker.terminate()));
+  }
+
+  private start(requests: readonly CompileRequest[]): Batch {
+    const used = Math.max(1, Math.min(requests.length, this.limit));
+    this.grow(used);
+    // Longest source first: the long compiles start at once and the short ones fill in around them.
+    const order = requests.map((_, i) => i).sort((x, y) => (requests[y] as CompileRequest).source.length - (requests[x] as CompileRequest).source.length);
+    const sorted = order.map((i) => requests[i] as CompileRequest);
+    const control = new Int32Array(new SharedArrayBuffer(8));
+    const id = ++this.batches;
+    const workers = this.workers.filter((w) => !w.failed).slice(0, used);
+    for (const w of workers) w.worker.postMessage({ id, requests: sorted, control: control.buffer } satisfies WorkerBatch);
+    return { id, control, order, workers, started: performance.now() };
+  }
+
+  private stalled(batch: Batch, deadline: number): boolean {
+    const now = performance.now();
+    if (batch.workers.length === 0 || now >= deadline) return true;
+    return Atomics.load(batch.control, 0) === 0 && now - batch.started > START_LIMIT_MS;
+  }
+
+  private finish(batch: Batch): PoolOutcome[] {
+    // No more jobs handed out (a batch given up on); a job in progress finishes and is dropped.
+    Atomics.store(batch.control, 0, batch.order.length);
+    const outcomes: PoolOutcome[] = batch.order.map(() => ({ error: 'not compiled by a worker', ms: 0 }));
+    for (const w of batch.workers) {
+      for (let m = receiveMessageOnPort(w.port); m !== undefined; m = receiveMessageOnPort(w.port)) {
+        const r = m.message as WorkerResult;
+        if (r.batch !== batch.id) continue; // a late result of a batch given up on
+        const original = batch.order[r.index] as number;
+        outcomes[original] = r.binary ? { binary: r.binary, ms: r.ms } : { error: r.error ?? 'no binary', ms: r.ms };
+      }
+    }
+    return outcomes;
+  }
+
+  private grow(n: number): void {
+    while (this.workers.filter((w) => !w.failed).length < n) {
+      const { port1, port2 } = new MessageChannel();
+      const worker = new Worker(new URL('./compile-worker.js', import.meta.url), { workerData: { port: port2 }, transferList: [port2] });
+      const entry: PoolWorker = { worker, port: port1, failed: false };
+      worker.on('error', () => { entry.failed = true; });
+      worker.on('exit', () => { entry.failed = true; });
+      worker.unref();
+      this.workers.push(entry);
+    }
+  }
+}
+
+interface Batch {
+  readonly id: number;
+  readonly control: Int32Array;
+  /** order[k] = the caller's index of the k-th job handed out. */
+  readonly order: readonly number[];
+  readonly workers: readonly PoolWorker[];
+  readonly started: number;
+}
