@@ -17,7 +17,7 @@
  * firstMs - runMs is what the first call spent compiling or loading. `compiled` and `fromDisk` are the
  * module cache's counters over the first call. The demo (`node dist/src/cli.js demo`) is timed
  * as a whole process, with an empty folder and again with the filled one.
- * Targets (issue): `npm start` on a GPU with an empty cache under 3 s; any single new shape under 1 s.
+ * Targets: `npm start` on a GPU with an empty cache under 3 s; any single new shape under 1 s.
  *
  * Run it first on a fresh machine: NVRTC (CUDA 12.9+) keeps a compile cache of its own, so a source
  * NVRTC has compiled before on that machine (by any process: compile-times.js, a test, an earlier
@@ -37,7 +37,7 @@ import { Random } from '../src/bench/data.js';
 import { workloadFor, type BenchOp } from '../src/bench/workloads.js';
 import '../src/bench/cuda.js';
 
-/** The issue's shapes (op:n[:dtype[:count]]; count default: the bench's) and the demo's two calls. */
+/** The measured shapes (op:n[:dtype[:count]]; count default: the bench's) and the demo's two calls. */
 export const DEFAULT_SHAPES = [
   'gemm:8', 'gemm:32', 'gemm:128', 'potrf:8', 'potrf:128', 'getrf:128', 'getrf:512', 'getrf:4096', 'getrf:10240:float32',
   'posv:256', 'syev:32', 'posv:8:float64:100000', 'gesv:64:float64:10000',

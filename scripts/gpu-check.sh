@@ -46,7 +46,7 @@ for step in $steps; do
       # disk cache filled by the tests step, so run that first in the same call. API errors are not
       # reported: the launcher reads a kernel's parameter layout with cuFuncGetParamInfo until the
       # driver answers CUDA_ERROR_INVALID_VALUE (past the last parameter), which is by design.
-      for t in ${SANITIZE_SUITES:-gemm factor}; do
+      for t in ${SANITIZE_SUITES:-gemm factor-potrf}; do
         timeout ${SANITIZE_TIMEOUT:-280} compute-sanitizer --tool memcheck --leak-check no --report-api-errors no --print-limit 20 \
           node --test dist/test/gpu/$t.test.js > "$out/memcheck-$t.log" 2>&1
         echo "memcheck $t exit $?"; grep -E 'ERROR SUMMARY|^ℹ (pass|fail)' "$out/memcheck-$t.log"

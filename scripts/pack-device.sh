@@ -7,4 +7,6 @@ root=$(git rev-parse --show-toplevel)
 "$root/../shared/device/pack"
 find "$root/.device/node_modules/koffi/build/koffi" -mindepth 1 -maxdepth 1 ! -name linux_x64 -exec rm -rf {} +
 rm -rf "$root/.device/node_modules/koffi/src" "$root/.device/node_modules/koffi/doc" 2>/dev/null || true
+# The GPU tests' one dependency beyond production (the contract property tests): fast-check and its own.
+for dep in fast-check pure-rand; do cp -r "$root/node_modules/$dep" "$root/.device/node_modules/$dep"; done
 du -sh "$root/.device" >&2

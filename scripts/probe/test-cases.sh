@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The tests of one GPU test file whose names match each pattern, one after another,
 # each in a process of its own under a time limit (test-parallel.sh with SERIAL=1).
-# On the GPU machine: LIMIT=150 bash scripts/probe/test-cases.sh dist/test/gpu/factor.test.js "pattern" ...
+# On the GPU machine: LIMIT=150 bash scripts/probe/test-cases.sh dist/test/gpu/factor-potrf.test.js "pattern" ...
 file=$1; shift
 specs=()
 for p in "$@"; do specs+=("$file::$p"); done

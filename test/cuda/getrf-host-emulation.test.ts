@@ -15,7 +15,7 @@
  *   on the host and the solves and updates by the CPU trsm and gemm on the same sub-blocks: square,
  *   tall and wide matrices, a zero column planted (info as LAPACK), NaN, both precisions.
  * Buffers have odd ld, gaps and offsets; everything outside the matrices must come back bit for bit.
- * A check of the CUDA source and of the driver's steps without a GPU; test/gpu/factor.test.ts
+ * A check of the CUDA source and of the driver's steps without a GPU; test/gpu/factor-cases.ts
  * ("getrf on large matrices") is the real one.
  */
 import assert from 'node:assert/strict';

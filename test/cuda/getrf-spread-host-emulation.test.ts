@@ -10,7 +10,7 @@
  * matrices (consecutive tickets), a zero column (info), a tie (the first row wins), NaN; slots
  * start as NaN garbage that the tags must not accept. A check of the kernel's logic (the tickets,
  * the tagged words, the parity of the slots, the swaps and updates of the rows a block owns);
- * test/gpu/factor.test.ts ("spread leaves") is the real one.
+ * test/gpu/factor-cases.ts ("spread leaves") is the real one.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -7,7 +7,7 @@
  * blocks, narrow panels, several matrices, a tie, a zero column, NaN, odd layouts; then batches of
  * one and three matrices of n = 2600 on the default path (the spread leaf from 2560 rows, batches up
  * to the table's count) by their residuals and a planted zero column's info. The blocked
- * driver's cases with spread leaves are in factor.test.ts ("spread leaves").
+ * driver's cases with spread leaves are in test/gpu/factor-cases.ts ("spread leaves").
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

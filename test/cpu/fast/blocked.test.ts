@@ -231,7 +231,7 @@ describe('cpu-fast blocked LU and Cholesky match the reference', () => {
       }
     });
     test(`potrf/posv ${dtype}`, () => {
-      // 'upper' runs the WebAssembly kernel on the transpose; 128 and 256 are in factor.test.ts
+      // 'upper' runs the WebAssembly kernel on the transpose; 128 and 256 are in test/gpu/factor-cases.ts
       for (const n of SIZES.filter((s) => s <= 100)) for (const uplo of ['lower', 'upper'] as const) for (const op of ['potrf', 'posv'] as const)
         checkChol(dtype, n, uplo, op, n * 11 + (uplo === 'upper' ? 2 : 0) + (op === 'posv' ? 1 : 0));
     });

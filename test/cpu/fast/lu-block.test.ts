@@ -7,7 +7,7 @@
  * columns; wide: U's columns right of the square part), strided/list/variable batches with
  * padding and gaps, a singular matrix among good ones (exactly zero column: info, and B kept),
  * general random data (real row interchanges at almost every step), info and pivots poisoned.
- * factor.test.ts covers the default (panels of 8 from n = 16).
+ * test/gpu/factor-cases.ts covers the default (panels of 8 from n = 16).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
