@@ -23,7 +23,7 @@ import type { Tsm2rParams } from './params.js';
 import { bIndex, clusterReduceAndStore, tsm2rSignature, component, tsm2Prelude, vectorType, widestVector } from './snippets.js';
 
 /** The element type of the dmma engine (FP64 tensor cores, mma.sync m16n8k16 .f64). */
-const DMMA_DTYPE: DType = 'float64';
+export const DMMA_DTYPE: DType = 'float64';
 
 /** Columns of a B tile row as stored: t2 (fma) or t2 rounded up to whole n8 tiles (dmma). */
 function stagedTileWidth(p: Tsm2rParams): number {
