@@ -1,10 +1,11 @@
 /**
  * The batched triangular solve and multiply of device batches (trmmCuda here, trsmCuda in
  * launch-trsm.ts over the same `triangularCuda`). Strided A and B run as one group; list and
- * variable batches are grouped by shape and leading dimensions into list batches (pointer arrays for the leaf, the same lists for the GEMM). Per group, the
- * plan's launches run in order over the whole group: leaves (generate-leaf.ts) and GEMM updates
- * through the gemm family's public face on sub-blocks (offsets moved, rows and cols cut; the
- * coefficients in blocks.ts). alpha = 0: B := 0 (generate-zero.ts), A never read.
+ * variable batches are grouped by shape and leading dimensions into list batches (pointer arrays
+ * for the leaf, the same lists for the GEMM). Per group, the plan's launches run in order over the
+ * whole group: leaves (generate-leaf.ts) and GEMM updates through the gemm family's public face on
+ * sub-blocks (offsets moved, rows and cols cut; the coefficients in blocks.ts). alpha = 0: B := 0
+ * (generate-zero.ts), A never read.
  * trsmCuda's path by inverted diagonal blocks runs trtri, whose recursion runs trmmCuda, so it
  * lives in launch-trsm.ts: this file imports no other family that could import it back.
  */
