@@ -21,6 +21,7 @@ import type { Context } from './api/context.js';
 import { parseEnumValue } from './core/enums.js';
 import { MyriadError, nearestName } from './core/errors.js';
 import type { DType } from './core/dtype.js';
+import { dtypeInfo, isDType } from './core/dtype-table.js';
 import { DEMO_COLUMNS, runDemo } from './bench/demo.js';
 import { BENCH_COLUMNS, runBench, type BenchRow } from './bench/run.js';
 import { formatTable, TABLE_STYLES, type TableStyle } from './bench/table.js';
@@ -145,7 +146,7 @@ function openFor(backend: string | undefined): Context {
 function checkHostMemory(sizes: readonly number[], batch: number | undefined, dtype: string | undefined): void {
   if (sizes.length === 0) return;
   const n = Math.max(...sizes);
-  const bytes = 3 * n * n * (batch ?? 1) * (dtype === 'float32' ? 4 : 8);
+  const bytes = 3 * n * n * (batch ?? 1) * (isDType(dtype) ? dtypeInfo(dtype).bytes : 8);
   if (bytes > totalmem())
     throw new MyriadError('INVALID_ARGUMENT', `${batch ?? 1} ${(batch ?? 1) === 1 ? 'matrix' : 'matrices'} of ${n}x${n} need${(batch ?? 1) === 1 ? 's' : ''} about ${(bytes / 2 ** 30).toFixed(1)} GiB of host memory (the data, a pristine copy and the output), more than this machine's ${(totalmem() / 2 ** 30).toFixed(1)} GiB`, '--sizes');
 }

@@ -6,7 +6,7 @@
  */
 import { strided, type StridedBatch } from '../core/batch.js';
 import { counts, type Cost } from '../core/counts.js';
-import { allocate, type DType, type FloatArray } from '../core/dtype.js';
+import { allocate, dtypeOfArray, type DType, type FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
@@ -328,7 +328,7 @@ function qrWorkload(kind: 'geqrf' | 'orgqr' | 'qr'): Workload {
  * every H(j) = I - tau_j v_j v_j^T is then orthogonal, so repeated runs keep C's size.
  */
 function householderScalars(a: FloatArray, n: number, count: number): FloatArray {
-  const tau = allocate(a instanceof Float32Array ? 'float32' : 'float64', n * count);
+  const tau = allocate(dtypeOfArray(a, 'a'), n * count);
   for (let i = 0; i < count; i++) for (let j = 0; j < n; j++) {
     let s = 1;
     for (let p = j + 1; p < n; p++) s += a[i * n * n + p + j * n]! ** 2;

@@ -12,6 +12,7 @@
  * operation instead of copying (see `asColumnMajor`).
  */
 import { DTYPE_BYTES, dtypeOfArray, isFloatArray, type DType } from './dtype.js';
+import { isDType } from './dtype-table.js';
 import { parseOrder, type Order } from './enums.js';
 import { MyriadError, check, checkKeys, describeValue } from './errors.js';
 import { isDeviceStorage, type Storage } from './storage.js';
@@ -253,12 +254,10 @@ export function batchDtype(b: Batch<Storage>, argument: string): DType {
 /** The dtype of one storage (host array or device memory), else a DTYPE error naming `argument`. */
 export function storageDtype(s: Storage, argument: string, suffix = ''): DType {
   if (isDeviceStorage(s)) {
-    if (s.dtype !== 'float64' && s.dtype !== 'float32')
+    if (!isDType(s.dtype))
       throw new MyriadError('DTYPE', `expected float64 or float32 device memory, got ${s.dtype}`, argument + suffix);
     return s.dtype;
   }
-  if (s instanceof Float64Array) return 'float64';
-  if (s instanceof Float32Array) return 'float32';
   return dtypeOfArray(s, argument + suffix);
 }
 

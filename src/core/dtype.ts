@@ -1,22 +1,19 @@
+import { dtypeInfo, dtypeOfArrayName } from './dtype-table.js';
 import { MyriadError, describeValue } from './errors.js';
 
 export type DType = 'float64' | 'float32';
 export type FloatArray = Float64Array | Float32Array;
 
-/** Bytes per element. */
-export const DTYPE_BYTES: Readonly<Record<DType, number>> = { float64: 8, float32: 4 };
+/** Bytes per element (the element types' table, core/dtype-table.ts, has the rest). */
+export const DTYPE_BYTES: Readonly<Record<DType, number>> = { float64: dtypeInfo('float64').bytes, float32: dtypeInfo('float32').bytes };
 
 /** Machine epsilon as LAPACK's dlamch('E') * 2 (the spacing of numbers near 1). */
-export const DTYPE_EPS: Readonly<Record<DType, number>> = {
-  float64: 2.220446049250313e-16,
-  float32: 1.1920928955078125e-7,
-};
+export const DTYPE_EPS: Readonly<Record<DType, number>> = { float64: dtypeInfo('float64').eps, float32: dtypeInfo('float32').eps };
 
 /** The dtype of a host array, or a DTYPE error naming `argument`. */
 export function dtypeOfArray(data: unknown, argument: string): DType {
-  const name = typedArrayName(data);
-  if (name === 'Float64Array') return 'float64';
-  if (name === 'Float32Array') return 'float32';
+  const dtype = dtypeOfArrayName(typedArrayName(data));
+  if (dtype !== undefined) return dtype;
   throw new MyriadError('DTYPE', `expected a Float64Array or Float32Array (or a device array), got ${describeValue(data)}`, argument);
 }
 
@@ -32,16 +29,11 @@ export function typedArrayName(x: unknown): string | undefined {
 }
 
 /** True for a Float64Array or Float32Array (from any realm). */
-export const isFloatArray = (x: unknown): x is FloatArray => dtypeOfArrayOrUndefined(x) !== undefined;
+export const isFloatArray = (x: unknown): x is FloatArray => dtypeOfArrayName(typedArrayName(x)) !== undefined;
 /** True for an Int32Array (from any realm). */
 export const isInt32Array = (x: unknown): x is Int32Array => typedArrayName(x) === 'Int32Array';
 
-function dtypeOfArrayOrUndefined(x: unknown): DType | undefined {
-  const name = typedArrayName(x);
-  return name === 'Float64Array' ? 'float64' : name === 'Float32Array' ? 'float32' : undefined;
-}
-
 /** A new zeroed Float64Array or Float32Array of `length` elements. */
 export function allocate(dtype: DType, length: number): FloatArray {
-  return dtype === 'float64' ? new Float64Array(length) : new Float32Array(length);
+  return dtypeInfo(dtype).array.create(length);
 }

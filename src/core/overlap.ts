@@ -12,6 +12,7 @@
  * case); otherwise a sweep over the matrices sorted by address, exact per candidate pair.
  */
 import { batchCount, matrixAt, type Batch } from './batch.js';
+import { storageInfo } from './dtype-table.js';
 import type { Order } from './enums.js';
 import { MyriadError } from './errors.js';
 import { isDeviceStorage, type IntStorage, type Storage } from './storage.js';
@@ -33,10 +34,8 @@ interface Span {
   index: number;
 }
 
-const DEVICE_BYTES: Readonly<Record<string, number>> = { float64: 8, float32: 4, int32: 4, int64: 8 };
-
 function placeOf(s: Storage | IntStorage): { key: object; base: number; elem: number } {
-  if (isDeviceStorage(s)) return { key: s, base: 0, elem: DEVICE_BYTES[s.dtype] ?? 8 };
+  if (isDeviceStorage(s)) return { key: s, base: 0, elem: storageInfo(s.dtype)?.bytes ?? 8 };
   return { key: s.buffer, base: s.byteOffset, elem: s.BYTES_PER_ELEMENT };
 }
 

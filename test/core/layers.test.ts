@@ -3,6 +3,8 @@
  * layers, and a kernel family uses another only through its public face.
  *   core  <-  cpu  <-  cpu-fast  <-  cuda  <-  api  <-  bench  <-  cli.ts, index.ts
  *   inside cuda: runtime <- model <- kernels, baselines <- registry <- host <- backend <- multi <- tune
+ * And the compiled modules (dist/src, where type-only imports are gone) import one another in no
+ * circle: a module in a circle can run before its imports are initialised.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,6 +13,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+/** The compiled src/ beside this compiled test (dist/src). */
+const DIST_SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -70,4 +74,64 @@ test('the layers test sees the imports', () => {
   const all = edges();
   assert.ok(all.length > 200, `only ${all.length} imports found`);
   assert.ok(all.some(([from, to]) => from === 'cuda/registry.ts' && to === 'cuda/kernels/potrf/index.ts'));
+});
+
+/** The static imports and re-exports of every compiled module of dist/src: paths relative to it. */
+function runtimeGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []);
+  for (const file of files(DIST_SRC)) {
+    const text = readFileSync(file, 'utf8');
+    const to = [...text.matchAll(/^(?:import|export)\b[^;]*?from\s*'(\.[^']+)'|^import\s*'(\.[^']+)'/gm)]
+      .map((m) => relative(DIST_SRC, normalize(join(dirname(file), (m[1] ?? m[2])!))));
+    graph.set(relative(DIST_SRC, file), to);
+  }
+  return graph;
+}
+
+/** The strongly connected components of more than one module, or of one that imports itself (Tarjan). */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+test('no circle among the runtime imports of the compiled modules', () => {
+  const graph = runtimeGraph();
+  assert.ok(graph.size > 200 && [...graph.values()].some((to) => to.includes('cuda/kernels/trsm/launch.js')), 'the runtime graph reads the imports');
+  assert.deepEqual(circles(graph).map((c) => c.join(' <-> ')), []);
+});
+
+test('the circle finder finds a circle', () => {
+  const graph = new Map([['a.js', ['b.js']], ['b.js', ['c.js']], ['c.js', ['a.js', 'd.js']], ['d.js', []], ['e.js', ['e.js']]]);
+  assert.deepEqual(circles(graph), [['a.js', 'b.js', 'c.js'], ['e.js']]);
 });

@@ -15,8 +15,9 @@ import type { TrsmRequest } from '../../src/core/ops.js';
 import { cpuGemm } from '../../src/cpu/gemm.js';
 import { cpuTrmm } from '../../src/cpu/trmm.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
+import { splitPoint } from '../../src/cuda/kernels/common/split.js';
 import {
-  chainRhs, leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, splitPoint, solvesForward, trsmChainSource, trsmLeafSource, trsmZeroSource, updateRequest,
+  chainRhs, leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, solvesForward, trsmChainSource, trsmLeafSource, trsmZeroSource, updateRequest,
   type TriangularOp, type TrsmVariant,
 } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';

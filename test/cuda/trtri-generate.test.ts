@@ -14,8 +14,8 @@ import { DTYPE_EPS, type DType, type FloatArray } from '../../src/core/dtype.js'
 import type { Diag, Uplo } from '../../src/core/enums.js';
 import { cpuTrtri } from '../../src/cpu/lapack/index.js';
 import { cpuTrmm } from '../../src/cpu/trmm.js';
+import { block } from '../../src/cuda/kernels/common/sub-blocks.js';
 import { leafSize, planTrtri, trtriLeafSource, trtriScanSource, trtriSteps, LEAF_SIZES } from '../../src/cuda/kernels/trtri/index.js';
-import { block } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { NVCC_SKIP, compileFailures, compileForSm90, compileSet } from '../helpers/nvcc.js';

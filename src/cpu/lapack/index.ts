@@ -2,6 +2,6 @@
 export { cpuPotrf, potrfMatrix } from './potrf.js';
 export { cpuGetrf, getrfMatrix } from './getrf.js';
 export { cpuPotrs, cpuPosv, cpuGetrs, cpuGesv } from './solve.js';
-export { cpuSyev, cpuGesvd, syevMatrix, gesvdMatrix, MAX_SWEEPS, REORTHOGONALIZE_ABOVE } from './jacobi.js';
+export { cpuSyev, cpuGesvd, syevMatrix, gesvdMatrix } from './jacobi.js';
 export { cpuTrtri, cpuLauum, cpuPotri, cpuPoti, trtriMatrix, lauumMatrix } from './inverse.js';
 export { cpuGeqrf, cpuOrgqr, cpuOrmqr, cpuGels, geqr2, org2r, orm2r } from './qr.js';

@@ -23,14 +23,12 @@
  * n = 512 here and past 30 n eps on the GPU's parallel order. One pass over so nearly orthogonal a
  * V brings it to O(eps); it moves V by no more than that growth, so A V - V W stays as small.
  */
+import { MAX_SWEEPS, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
 import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { GesvdRequest, SyevRequest } from '../../core/ops.js';
 import { Workspace } from './workspace.js';
 
-export const MAX_SWEEPS = 30;
-/** Sizes above which V is reorthogonalised (the GPU's block designs, n > 32, do the same). */
-export const REORTHOGONALIZE_ABOVE = 32;
 const EPS = 2 ** -52;
 
 const work = new Workspace();

@@ -6,7 +6,8 @@
  */
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
-import type { DType } from '../../core/dtype.js';
+import { allocate, type DType, type FloatArray } from '../../core/dtype.js';
+import { dtypeInfo } from '../../core/dtype-table.js';
 import type { Diag, Side, Trans, Uplo } from '../../core/enums.js';
 import { CudaDevice } from '../runtime/device.js';
 import { VendorError } from '../runtime/errors.js';
@@ -86,8 +87,14 @@ function check(status: number, call: string): void {
 }
 
 const OP = (t: Trans): number => (t === 'N' ? 0 : 1);
-const PREFIX = (dtype: DType): 'D' | 'S' => (dtype === 'float64' ? 'D' : 'S');
-const scalar = (dtype: DType, v: number): Float64Array | Float32Array => (dtype === 'float64' ? Float64Array.of(v) : Float32Array.of(v));
+/** The routine's precision letter (cublasDgemm, cublasSgemm). */
+const PREFIX = (dtype: DType): string => dtypeInfo(dtype).letter.toUpperCase();
+/** A host scalar of `dtype` (alpha, beta: cuBLAS reads them through a pointer). */
+function scalar(dtype: DType, v: number): FloatArray {
+  const s = allocate(dtype, 1);
+  s[0] = v;
+  return s;
+}
 
 /** The device as the runtime implements it: vendor calls need its context current. */
 export function cudaDevice(dev: GpuDevice): CudaDevice {

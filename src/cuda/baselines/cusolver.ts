@@ -14,6 +14,7 @@
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
 import type { DType } from '../../core/dtype.js';
+import { dtypeInfo } from '../../core/dtype-table.js';
 import type { Side, Uplo } from '../../core/enums.js';
 import type { Op } from '../../core/ops.js';
 import type { CudaDevice } from '../runtime/device.js';
@@ -142,7 +143,8 @@ function check(status: number, call: string): void {
 
 /** cublasFillMode_t: LOWER = 0, UPPER = 1. */
 const FILL = (u: Uplo): number => (u === 'lower' ? 0 : 1);
-const PREFIX = (dtype: DType): 'D' | 'S' => (dtype === 'float64' ? 'D' : 'S');
+/** The routine's precision letter (cusolverDnDpotrfBatched, cusolverDnSpotrfBatched). */
+const PREFIX = (dtype: DType): string => dtypeInfo(dtype).letter.toUpperCase();
 /** cublasSideMode_t: LEFT = 0, RIGHT = 1; cublasOperation_t: N = 0, T = 1. */
 const SIDE = (s: Side): number => (s === 'left' ? 0 : 1);
 const OPERATION = (t: Op): number => (t === 'N' ? 0 : 1);
@@ -236,7 +238,7 @@ export class Cusolver {
     this.checkDense(dtype, C, m * n * count, 'C');
     checkInts(info, 1, 'info');
     const t = PREFIX(dtype);
-    const bytes = BigInt(dtype === 'float64' ? 8 : 4);
+    const bytes = BigInt(dtypeInfo(dtype).bytes);
     const lwork: [number] = [0];
     this.call(`cusolverDn${t}ormqr_bufferSize`, SIDE(side), OPERATION(trans), m, n, k, A.ptr, r, tau.ptr, C.ptr, m, lwork);
     const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
@@ -284,7 +286,7 @@ export class Cusolver {
     this.checkDense(dtype, A, n * n * count, 'A');
     if (solve) this.checkDense(dtype, solve.B, n * solve.nrhs * count, 'B');
     const t = PREFIX(dtype);
-    const bytes = dtype === 'float64' ? 8 : 4;
+    const bytes = dtypeInfo(dtype).bytes;
     const lwork: [number] = [0];
     if (op === 'potrf') this.call(`cusolverDn${t}potrf_bufferSize`, FILL('lower'), n, A.ptr, n, lwork);
     else this.call(`cusolverDn${t}getrf_bufferSize`, n, n, A.ptr, n, lwork);
@@ -325,7 +327,7 @@ export class Cusolver {
     this.checkDense(dtype, A, count === 0 ? 0 : (count - 1) * strideA + m * n, 'A');
     this.checkDense(dtype, tau, count === 0 ? 0 : (count - 1) * strideTau + k, 'tau');
     const t = PREFIX(dtype);
-    const bytes = BigInt(dtype === 'float64' ? 8 : 4);
+    const bytes = BigInt(dtypeInfo(dtype).bytes);
     const lwork: [number] = [0];
     if (count > 0 && n > 0) this.call(`cusolverDn${t}orgqr_bufferSize`, m, n, k, A.ptr, Math.max(1, m), tau.ptr, lwork);
     const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
@@ -404,7 +406,7 @@ export class Cusolver {
     this.checkDense(dtype, W, n * count, 'W');
     checkInts(info, count, 'info');
     const t = PREFIX(dtype);
-    const el = BigInt(dtype === 'float64' ? 8 : 4);
+    const el = BigInt(dtypeInfo(dtype).bytes);
     const lwork: [number] = [0];
     this.call(`cusolverDn${t}syevd_bufferSize`, 1, 0, n, A.ptr, n, W.ptr, lwork);
     const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
@@ -433,8 +435,7 @@ export class Cusolver {
     this.checkDense(dtype, A, n * n * count, 'A');
     this.checkDense(dtype, W, n * count, 'W');
     checkInts(info, count, 'info');
-    // cudaDataType: CUDA_R_64F = 1, CUDA_R_32F = 0.
-    const type = dtype === 'float64' ? 1 : 0;
+    const type = dtypeInfo(dtype).cuda.dataType;
     const params: [DnParams | null] = [null];
     this.dev.activate();
     check(this.api['cusolverDnCreateParams']!(params), 'cusolverDnCreateParams');

@@ -4,6 +4,7 @@
  * Attribute-derived peaks are theoretical; `copyEfficiency` scales them to what a copy reaches.
  */
 import type { DType } from '../../core/dtype.js';
+import { byPrecision } from '../../core/dtype-table.js';
 import type { DeviceInfo } from '../runtime/types.js';
 
 /** DRAM bytes per second from the memory clock and bus width (double data rate). */
@@ -18,8 +19,7 @@ export function peakBandwidth(info: DeviceInfo): number {
  */
 export function fmaLanesPerSM(info: DeviceInfo, dtype: DType): number {
   const fp32 = info.major === 7 || (info.minor === 0 && (info.major === 6 || info.major === 8)) ? 64 : 128;
-  if (dtype === 'float32') return fp32;
-  return info.minor === 0 && info.major >= 6 ? fp32 / 2 : 2;
+  return byPrecision(dtype, { single: fp32, double: info.minor === 0 && info.major >= 6 ? fp32 / 2 : 2 });
 }
 
 /** Flops per second of fused multiply-adds on the CUDA cores (no tensor cores). */

@@ -4,11 +4,14 @@
  * length through FFI corrupts memory or kills the process instead of throwing.
  */
 import { typedArrayName } from '../../core/dtype.js';
+import { storageInfo, storageOfArrayName } from '../../core/dtype-table.js';
 import { MyriadError } from '../../core/errors.js';
 import type { Allocation, DeviceContext } from './context.js';
 import type { DeviceArray, DeviceDType, HostArray } from './types.js';
 
-export const ELEMENT_BYTES: Readonly<Record<DeviceDType, number>> = { float64: 8, float32: 4, int32: 4, int64: 8 };
+export const ELEMENT_BYTES: Readonly<Record<DeviceDType, number>> = {
+  float64: storageInfo('float64').bytes, float32: storageInfo('float32').bytes, int32: storageInfo('int32').bytes, int64: storageInfo('int64').bytes,
+};
 
 export class CudaDeviceArray implements DeviceArray {
   readonly kind = 'device' as const;
@@ -76,27 +79,14 @@ export function checkLength(n: number, argument: string): void {
 /** The device dtype of a host typed array (DTYPE error for anything else). */
 export function hostDType(host: HostArray): DeviceDType {
   // By the array's internal type, so arrays from another realm (vm, worker) are recognised.
-  switch (typedArrayName(host)) {
-    case 'Float64Array': return 'float64';
-    case 'Float32Array': return 'float32';
-    case 'Int32Array': return 'int32';
-    case 'BigInt64Array': return 'int64';
-  }
+  const dtype = storageOfArrayName(typedArrayName(host));
+  if (dtype !== undefined) return dtype;
   throw new MyriadError('DTYPE', 'expected a Float64Array, Float32Array, Int32Array or BigInt64Array', 'host');
 }
 
 /** A new host array of `dtype` and `length`. */
 export function allocateHost(dtype: DeviceDType, length: number): HostArray {
-  switch (dtype) {
-    case 'float64':
-      return new Float64Array(length);
-    case 'float32':
-      return new Float32Array(length);
-    case 'int32':
-      return new Int32Array(length);
-    case 'int64':
-      return new BigInt64Array(length);
-  }
+  return storageInfo(dtype).create(length);
 }
 
 /** Checks that `array` is live memory of `context`'s device (not another device's, not a foreign implementation). */

@@ -3,6 +3,7 @@
  * (src/cuda/kernels/<op>/). Kernel launchers see only these types.
  */
 import type { DType } from '../../core/dtype.js';
+import { dtypeInfo } from '../../core/dtype-table.js';
 import type { DeviceStorage } from '../../core/storage.js';
 import type { ModuleStats, PrefetchReport } from '../../core/device-backend.js';
 
@@ -59,7 +60,7 @@ export const arg = {
   f32: (value: number): KernelArg => ({ type: 'f32', value }),
   f64: (value: number): KernelArg => ({ type: 'f64', value }),
   /** A scalar of the kernel's precision. */
-  real: (dtype: DType, value: number): KernelArg => (dtype === 'float64' ? { type: 'f64', value } : { type: 'f32', value }),
+  real: (dtype: DType, value: number): KernelArg => ({ type: dtypeInfo(dtype).cuda.ptx.type, value }),
 };
 
 export type Dim3 = readonly [number, number, number];

@@ -6,7 +6,7 @@
  * only `timeFactorPoint` needs a GPU.
  */
 import { strided } from '../../core/batch.js';
-import type { DType } from '../../core/dtype.js';
+import { allocate, DTYPE_BYTES, type DType } from '../../core/dtype.js';
 import { getrfCuda, type GetrfForce } from '../kernels/getrf/index.js';
 import { potrfCuda, type PotrfForce } from '../kernels/potrf/index.js';
 import { REGISTER_DESIGN_MAX } from '../kernels/common/register-tile.js';
@@ -63,7 +63,7 @@ export function factorGrid(c: FactorCase): FactorPoint[] {
 }
 
 /** Matrices per timing: about 0.5 GB, as the measurements in the tables. */
-const factorBatchCount = (c: FactorCase): number => Math.max(64, Math.floor(0.5e9 / (c.n * c.n * (c.dtype === 'float64' ? 8 : 4))));
+const factorBatchCount = (c: FactorCase): number => Math.max(64, Math.floor(0.5e9 / (c.n * c.n * DTYPE_BYTES[c.dtype])));
 
 /** One case's device data: diagonally dominant symmetric matrices, kept pristine for every run. */
 export interface FactorData {
@@ -78,7 +78,7 @@ export interface FactorData {
 export function factorData(dev: GpuDevice, c: FactorCase): FactorData {
   const count = factorBatchCount(c);
   const n = c.n;
-  const host = c.dtype === 'float64' ? new Float64Array(count * n * n) : new Float32Array(count * n * n);
+  const host = allocate(c.dtype, count * n * n);
   for (let i = 0; i < n * n; i++) host[i] = Math.random() - 0.5;
   for (let j = 0; j < n; j++) for (let i = 0; i < j; i++) host[j + i * n] = host[i + j * n]!; // symmetric
   for (let j = 0; j < n; j++) host[j + j * n] = n;

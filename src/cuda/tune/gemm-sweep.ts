@@ -7,10 +7,10 @@
  */
 import { counts } from '../../core/counts.js';
 import type { Batch } from '../../core/batch.js';
-import type { DType } from '../../core/dtype.js';
+import { DTYPE_BYTES, type DType } from '../../core/dtype.js';
 import type { GemmRequest, Op } from '../../core/ops.js';
 import { Cublas } from '../baselines/cublas.js';
-import { gemmCuda, planGemm, type GemmParams, type GemmProblem } from '../kernels/gemm/index.js';
+import { gemmCuda, MMA_DTYPE, planGemm, type GemmParams, type GemmProblem } from '../kernels/gemm/index.js';
 import { tuningFor, type MmaConfig, type TiledConfig } from '../model/tuning/index.js';
 import type { DeviceArray, DeviceInfo, GpuDevice } from '../runtime/types.js';
 import { timeMs } from './measure.js';
@@ -37,7 +37,7 @@ export const gemmLabel = (p: GemmParams): string => p.variant === 'small'
   : p.variant === 'tiled' ? `tiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}` : `mma ${p.bm}x${p.bn}x${p.bk} w${p.wm}x${p.wn} s${p.stages} k${p.mmaK ?? 8}`;
 
 /** Matrices of n x n per call: about 1 GB of A, B and C. */
-const squareCount = (dtype: DType, n: number): number => Math.floor(1e9 / (3 * n * n * (dtype === 'float64' ? 8 : 4)));
+const squareCount = (dtype: DType, n: number): number => Math.floor(1e9 / (3 * n * n * DTYPE_BYTES[dtype]));
 
 /** The parameter sets timed for a square size: the planned one first, then the grid (distinct). */
 export function gemmCandidates(info: DeviceInfo, dtype: DType, n: number): GemmParams[] {
@@ -54,8 +54,8 @@ export function gemmCandidates(info: DeviceInfo, dtype: DType, n: number): GemmP
   const common = { dtype, transA: 'N' as const, transB: 'N' as const, betaZero: true, layouts: { a: plain, b: plain, c: plain } };
   const fits = (bm: number, bn: number): boolean => bm <= 2 * n && bn <= 2 * n && (n < 128 || bm * bn >= 64 * 64);
   if (n >= 32) {
-    if (dtype === 'float32') for (const cfg of TILED_CONFIGS) if (fits(cfg.bm, cfg.bn)) add({ variant: 'tiled', ...common, ...cfg });
-    if (dtype === 'float64') for (const cfg of MMA_CONFIGS) if (fits(cfg.bm, cfg.bn)) add({ variant: 'mma', ...common, ...cfg });
+    if (dtype !== MMA_DTYPE) for (const cfg of TILED_CONFIGS) if (fits(cfg.bm, cfg.bn)) add({ variant: 'tiled', ...common, ...cfg });
+    if (dtype === MMA_DTYPE) for (const cfg of MMA_CONFIGS) if (fits(cfg.bm, cfg.bn)) add({ variant: 'mma', ...common, ...cfg });
   }
   return candidates;
 }
@@ -94,7 +94,7 @@ export function sweepGemm(dev: GpuDevice, o: GemmSweepOptions): string[] {
     }
     rows.push('', '| dtype | op | m x n x k | count | params | ms | GFLOP/s | GB/s |', '|---|---|---|---|---|---|---|---|');
     for (const dtype of o.dtypes) for (const n of o.shapeSizes) {
-      const bytes = dtype === 'float64' ? 8 : 4;
+      const bytes = DTYPE_BYTES[dtype];
       const shapes: [Op, Op, number, number, number][] = [
         ['N', 'N', n, n, n], ['N', 'T', n, n, n], ['T', 'N', n, n, n], ['T', 'T', n, n, n],
         ['N', 'N', 2 * n, n / 2, n], ['N', 'N', n / 2, n / 2, 2 * n], ['T', 'N', n, n / 2, 2 * n], ['N', 'N', n - 1, n - 1, n - 1],

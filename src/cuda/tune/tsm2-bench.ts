@@ -4,11 +4,12 @@
  * once (beta = 0), the roofline's denominator; `pctCopy` is that over the copy bandwidth.
  */
 import type { DType } from '../../core/dtype.js';
+import { isDType } from '../../core/dtype-table.js';
 import type { GemmRequest, Op } from '../../core/ops.js';
 import { strided } from '../../core/batch.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelSource } from '../runtime/types.js';
 import { Cublas } from '../baselines/cublas.js';
-import { cType } from '../kernels/common/precision.js';
+import { cType, precisionLetter } from '../kernels/common/precision.js';
 import { minimumBytes } from '../kernels/tsm2/model.js';
 import { setMeasuredBandwidth, tsm2Cuda, type Tsm2Options } from '../kernels/tsm2/launch.js';
 import type { Tsm2Kind, Tsm2lPlan, Tsm2rPlan } from '../kernels/tsm2/plan.js';
@@ -67,7 +68,7 @@ export function defaultTsm2Cases(dtypes: readonly DType[] = ['float64', 'float32
 /** Device-side uniform [-1, 1) fill (splitmix64 of the index): no host copy of gigabytes. */
 function fillSource(dtype: DType): KernelSource {
   const t = cType(dtype);
-  const name = `tsm2_bench_fill_${dtype === 'float64' ? 'd' : 's'}`;
+  const name = `tsm2_bench_fill_${precisionLetter(dtype)}`;
   return {
     name: `${name}.cu`, entry: name,
     source: `extern "C" __global__ void ${name}(long long n, ${t}* x, unsigned long long seed) {
@@ -82,7 +83,7 @@ function fillSource(dtype: DType): KernelSource {
 }
 
 export function fillUniform(dev: GpuDevice, x: DeviceArray, seed: number): void {
-  const dtype = x.dtype === 'float32' ? 'float32' : 'float64';
+  const dtype = isDType(x.dtype) ? x.dtype : 'float64';
   dev.kernel(fillSource(dtype)).launch({ grid: [dev.info.smCount * 8, 1, 1], block: [256, 1, 1] },
     [arg.i64(x.length), arg.ptr(x), arg.i64(BigInt(seed))]);
 }

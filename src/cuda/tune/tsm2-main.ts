@@ -7,6 +7,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DType } from '../../core/dtype.js';
+import { dtypeInfo } from '../../core/dtype-table.js';
 import { openDevice } from '../runtime/index.js';
 import { benchTsm2, defaultTsm2Cases, measureCopyBandwidth, type Tsm2BenchRow, type Tsm2Case } from './tsm2-bench.js';
 import { sweepTsm2, sweepWinners, type SweepWinner } from './tsm2-sweep.js';
@@ -14,10 +16,12 @@ import type { Tsm2Options } from '../kernels/tsm2/launch.js';
 
 const args = process.argv.slice(2);
 const outDir = args.includes('--out') ? args[args.indexOf('--out') + 1]! : '.';
+/** The short name of a dtype in the rows and in --only (f64, f32). */
+const dtypeLabel = (dtype: DType): string => dtypeInfo(dtype).cuda.ptx.type;
 const fmt = (x: number | undefined, d = 1): string => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
 
 function line(r: Tsm2BenchRow): string {
-  return [r.op, r.dtype === 'float64' ? 'f64' : 'f32', r.m, r.n, r.k, fmt(r.ms, 4), fmt(r.gflops, 0), fmt(r.gbs, 0), fmt(r.pctCopy),
+  return [r.op, dtypeLabel(r.dtype), r.m, r.n, r.k, fmt(r.ms, 4), fmt(r.gflops, 0), fmt(r.gbs, 0), fmt(r.pctCopy),
     fmt(r.vendorMs, 4), fmt(r.vendorGbs, 0), fmt(r.speedup, 2), r.relDiff === undefined ? '-' : r.relDiff.toExponential(1), r.plan ?? '']
     .map(String).join(' | ');
 }
@@ -35,7 +39,7 @@ async function main(): Promise<void> {
     const seconds = args.includes('--seconds') ? Number(args[args.indexOf('--seconds') + 1]) : Infinity;
     const wanted = (c: Tsm2Case): boolean => {
       if (only === undefined) return true;
-      const part = only.split(';').find((q) => q.startsWith(c.dtype === 'float64' ? 'f64:' : 'f32:'));
+      const part = only.split(';').find((q) => q.startsWith(`${dtypeLabel(c.dtype)}:`));
       return part !== undefined && part.slice(4).split(',').map(Number).includes(c.n);
     };
     const cases = defaultTsm2Cases().filter((c) => (c.op === 'tsm2r' ? ms.includes(c.m) && wanted(c) : c.m === 1e6 && !args.includes('--no-l')));

@@ -3,6 +3,8 @@
  * sets (the model's pick first) on the same data and report them all, fastest first. The winners
  * are copied by hand into the architecture's table (measured data, checked in).
  */
+import { dtypeInfo } from '../../core/dtype-table.js';
+import { DMMA_DTYPE } from '../kernels/tsm2/index.js';
 import type { GpuDevice } from '../runtime/types.js';
 import { benchTsm2Case, measureCopyBandwidth, tsm2Operands, type Tsm2BenchRow, type Tsm2Case } from './tsm2-bench.js';
 import { setMeasuredBandwidth } from '../kernels/tsm2/launch.js';
@@ -12,7 +14,7 @@ export function tsm2rGrid(c: Tsm2Case): Tsm2rOverrides[] {
   // First the table's pick as it stands ({} forces nothing), then staged kernels: the ring depth,
   // the slot size t3 and (float64) the tensor-core engine matter most.
   const grid: Tsm2rOverrides[] = [{}];
-  if (c.dtype === 'float64') {
+  if (c.dtype === DMMA_DTYPE) {
     for (const [t1, vec, t3, stages, tileK] of [[128, 1, 16, 3, 32], [128, 1, 16, 4, 64], [256, 1, 16, 3, 32], [128, 2, 16, 3, 32], [128, 1, 32, 2, 32]] as const)
       if (c.n >= 4) grid.push({ engine: 'dmma', t1, vec, t3, stages, tileK });
     if (c.n <= 16) for (const [t3, stages] of [[4, 4], [8, 3], [8, 5]] as const) grid.push({ engine: 'fma', t1: 128, vec: 2, t3, stages, tileK: 64 });
@@ -25,7 +27,7 @@ export function tsm2rGrid(c: Tsm2Case): Tsm2rOverrides[] {
 
 export function tsm2lGrid(c: Tsm2Case): Tsm2lOverrides[] {
   const grid: Tsm2lOverrides[] = [];
-  const vecs = c.dtype === 'float64' ? [1, 2] : [1, 2, 4];
+  const vecs = [1, 2, 4].filter((v) => v <= dtypeInfo(c.dtype).vectorLanes);
   // blocksPerSM only changes the grid (0: tcf = 1): one compile per (variant, vec).
   for (const variant of ['opt1', 'opt2'] as const) for (const vec of vecs) for (const blocksPerSM of [0, 8])
     grid.push({ variant, vec, t1: 128, blocksPerSM });

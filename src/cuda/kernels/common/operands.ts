@@ -7,10 +7,10 @@
  *   ipiv) when the group is not the whole batch in order.
  */
 import { batchCount, matrixAt, type Batch, type StridedBatch } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
+import { isDType, storageInfo } from '../../../core/dtype-table.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
 import type { OperandKind } from './batch-pointer.js';
-import { elementBytes } from './precision.js';
-import type { DType } from '../../../core/dtype.js';
 
 export interface OperandArgs {
   readonly kind: OperandKind;
@@ -39,7 +39,7 @@ export interface Grouping {
 /** The dtype of a device batch (the request is validated, so every matrix shares it). */
 export function deviceDtype(b: Batch<DeviceArray>): DType {
   const data = b.kind === 'strided' ? b.data : b.matrices[0]?.data;
-  return data !== undefined && data.dtype === 'float32' ? 'float32' : 'float64';
+  return data !== undefined && isDType(data.dtype) ? data.dtype : 'float64';
 }
 
 /** Groups the matrices of `batches` (all of one count) into launches. */
@@ -83,7 +83,7 @@ export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArra
 export function uploadPointers(dev: GpuDevice, views: readonly { readonly data: DeviceArray; readonly offset: number }[]): DeviceArray {
   const pointers = new BigInt64Array(views.length);
   views.forEach((m, q) => {
-    pointers[q] = m.data.ptr + BigInt(m.offset * elementBytes(m.data.dtype === 'float32' ? 'float32' : 'float64'));
+    pointers[q] = m.data.ptr + BigInt(m.offset * storageInfo(m.data.dtype).bytes);
   });
   return dev.upload(pointers);
 }

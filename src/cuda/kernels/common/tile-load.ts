@@ -12,6 +12,7 @@
  * constants (multiply-shift).
  */
 import type { DType } from '../../../core/dtype.js';
+import { dtypeInfo } from '../../../core/dtype-table.js';
 import { matrixPointer, spanPointer, type OperandLayout, type OperandName } from './batch-pointer.js';
 
 export interface TileCopy {
@@ -45,7 +46,7 @@ function sharedRef(copy: TileCopy): string {
 /** The 16-byte path of a dense span: whole vectors, unpacked into shared memory component by component. */
 function vectorLoop(copy: TileCopy, dir: Direction): string {
   const X = copy.operand;
-  const [vecType, parts] = copy.dtype === 'float64' ? ['double2', ['x', 'y']] : ['float4', ['x', 'y', 'z', 'w']];
+  const { type: vecType, members: parts } = dtypeInfo(copy.dtype).cuda.vector;
   const moves = parts.map((comp, u) => `{
         ${slot(copy, `(v * VEC + ${u})`)}
         ${dir === 'load' ? `${sharedRef(copy)} = x.${comp};` : `x.${comp} = ${sharedRef(copy)};`}

@@ -6,7 +6,8 @@
  * (smallPrelude), the per-thread slot setup (slotSetup) and the launch grid (smallGrid).
  */
 import type { DType } from '../../../core/dtype.js';
-import { mathHelpers, precisionPrelude } from './precision.js';
+import { cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
+import { elementBytes, mathHelpers, precisionPrelude } from './precision.js';
 
 export const SMALL_MAX_N = 32;
 
@@ -33,7 +34,7 @@ function matricesPerWarp(lanes: number): number {
 }
 
 /** Elements per 16-byte vector. */
-export const vectorWidth = (dtype: DType): number => (dtype === 'float64' ? 2 : 4);
+export const vectorWidth = (dtype: DType): number => dtypeInfo(dtype).vectorLanes;
 
 /** Odd leading dimension >= n of the shared tile (odd: conflict-free row and column access). */
 const tileLd = (n: number): number => (n % 2 === 1 ? n : n + 1);
@@ -46,7 +47,7 @@ const tileLd = (n: number): number => (n % 2 === 1 ? n : n + 1);
 export function historyStride(dtype: DType, n: number, extra: number): number {
   const vw = vectorWidth(dtype);
   let cs = Math.ceil((n + extra) / vw) * vw;
-  if (((cs * (dtype === 'float64' ? 2 : 1)) % 32) === 0) cs += vw;
+  if (((cs * (elementBytes(dtype) / 4)) % 32) === 0) cs += vw;
   return cs;
 }
 
@@ -69,7 +70,7 @@ export function smallGrid(l: SmallLayout, count: number): number {
  */
 export function smallPrelude(l: SmallLayout): string {
   const vw = vectorWidth(l.dtype);
-  const vec = l.dtype === 'float64' ? 'double2' : 'float4';
+  const vec = dtypeInfo(l.dtype).cuda.vector.type;
   const comps = ['x', 'y', 'z', 'w'].slice(0, vw);
   return `${precisionPrelude(l.dtype)}
 constexpr int N = ${l.n};
@@ -83,7 +84,7 @@ constexpr int SLOT = ${slotElements(l)};        // shared elements per matrix
 constexpr int CS = ${l.history ?? 0};            // stride of the kept column buffers (0: two alternating buffers)
 typedef ${vec} vec;
 ${mathHelpers(l.dtype)}
-static __device__ __forceinline__ real rsqrtReal(real x) { return ${l.dtype === 'float64' ? 'rsqrt' : 'rsqrtf'}(x); }
+static __device__ __forceinline__ real rsqrtReal(real x) { return ${cudaMath(l.dtype, 'rsqrt')}(x); }
 static __device__ __forceinline__ real vget(const vec& v, int e) {
   return ${comps.slice(0, -1).map((c, i) => `e == ${i} ? v.${c} : `).join('')}v.${comps[vw - 1]};
 }`;

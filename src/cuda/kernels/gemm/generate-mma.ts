@@ -24,6 +24,7 @@
  * Shared tiles mirror global memory in both cases, so every global -> shared copy is a plain
  * cp.async of 16 (or 2 x 8) bytes; out-of-range elements are zero-filled by the copy itself.
  */
+import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { precisionPrelude } from '../common/precision.js';
@@ -58,6 +59,9 @@ function sharedLayout(p: MmaGemmParams): MmaLayout {
   };
 }
 
+/** The element type of the design: FP64 tensor cores (DMMA, mma.sync m16n8k8 .f64). */
+export const MMA_DTYPE: DType = 'float64';
+
 export function mmaGemmShape(p: MmaGemmParams): GemmKernelShape {
   const l = sharedLayout(p);
   return { threads: 32 * p.wm * p.wn, sharedBytes: p.stages * (l.sizeA + l.sizeB) * 8 };
@@ -71,7 +75,7 @@ const mmaK = (p: MmaGemmParams): 4 | 8 | 16 => p.mmaK ?? 8;
 
 function validateMmaParams(p: MmaGemmParams): void {
   const bad = (why: string): never => { throw new Error(`invalid mma gemm params (${why}): ${JSON.stringify(p)}`); };
-  if (p.dtype !== 'float64') bad('the mma kernel is float64 only');
+  if (p.dtype !== MMA_DTYPE) bad('the mma kernel is float64 only');
   if (![p.bm, p.bn, p.bk, p.wm, p.wn].every((x) => Number.isInteger(x) && x >= 1)) bad('sizes must be positive integers');
   if (p.bm % (16 * p.wm) !== 0 || p.bn % (16 * p.wn) !== 0) bad('each warp tile must be a multiple of 16 x 16');
   if (p.bk !== 8 && p.bk % 16 !== 0) bad('bk must be 8 or a multiple of 16');

@@ -18,6 +18,7 @@
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
+import { byPrecision, dtypeInfo } from '../../../core/dtype-table.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
 import { tileBlockPrologue, triangleGuard, triangleTag } from './tile-prologue.js';
@@ -138,7 +139,7 @@ function stashCode(f: Fetch): string {
  */
 function minBlocks(p: TiledGemmParams): number {
   // Smaller blocks keep their registers (a 64-thread 8 x 8 block spills under a 128 cap).
-  return p.dtype === 'float32' && tiledGemmShape(p).threads >= 256 ? Math.max(1, Math.floor(65536 / (tiledGemmShape(p).threads * 128))) : 1;
+  return byPrecision(p.dtype, { double: false, single: true }) && tiledGemmShape(p).threads >= 256 ? Math.max(1, Math.floor(65536 / (tiledGemmShape(p).threads * 128))) : 1;
 }
 
 /** Pure: the same parameters always give the same source. */
@@ -148,7 +149,7 @@ export function generateTiledGemm(p: TiledGemmParams): KernelSource {
   const { threads } = tiledGemmShape(p);
   const entry = tiledGemmEntry(p);
   const v = vectorWidth(p);
-  const vecType = p.dtype === 'float64' ? 'double2' : 'float4';
+  const vecType = dtypeInfo(p.dtype).cuda.vector.type;
   const fetchA = fetchOf('A', p.transA === 'T');
   const fetchB = fetchOf('B', p.transB === 'N');
   const update = (x: string, at: string): string => (p.betaZero ? `alpha * ${x}` : `alpha * ${x} + beta * ${at}`);

@@ -2,6 +2,6 @@
 export type { GemmParams, SmallGemmParams, TiledGemmParams, MmaGemmParams, GemmVariant, GemmOperandLayouts, OperandLayout } from './params.js';
 export { generateSmallGemm, smallGemmShape } from './generate-small.js';
 export { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
-export { generateMmaGemm, mmaGemmShape } from './generate-mma.js';
+export { generateMmaGemm, mmaGemmShape, MMA_DTYPE } from './generate-mma.js';
 export { planGemm, defaultLayouts, type GemmProblem, type PlanOptions } from './plan.js';
 export { gemmCuda, gemmRouted, gemmSource, type GemmCudaOptions } from './launch.js';

@@ -7,6 +7,7 @@
  */
 import { batchCount, matrixAt, type Batch, type MatrixView } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
+import { dtypeInfo, isDType } from '../../../core/dtype-table.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GemmRequest, Op } from '../../../core/ops.js';
@@ -64,7 +65,7 @@ export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Gemm
   const count = batchCount(r.c);
   if (count === 0) return;
   const dtype = r.c.kind === 'strided' ? r.c.data.dtype : r.c.matrices[0]!.data.dtype;
-  if (dtype !== 'float64' && dtype !== 'float32') throw new MyriadError('DTYPE', `gemm needs float64 or float32, got ${dtype}`, 'c');
+  if (!isDType(dtype)) throw new MyriadError('DTYPE', `gemm needs float64 or float32, got ${dtype}`, 'c');
   if (r.a.kind === 'variable' || r.b.kind === 'variable' || r.c.kind === 'variable') {
     for (const group of groupByShape(r, count)) launchPointerGroup(dev, r, dtype, group, opts);
     return;
@@ -88,9 +89,9 @@ function plannedFor(dev: GpuDevice, p: GemmProblem): GemmParams {
   const l = p.layouts!;
   // Everything but the sizes in one small integer: a short key, cheap to build and hash.
   const layout = (o: OperandLayout, at: number): number => ((o.kind === 'strided' ? 1 : 0) | (o.dense ? 2 : 0)) << at;
-  const flags = (p.dtype === 'float64' ? 1 : 0) | (p.transA === 'T' ? 2 : 0) | (p.transB === 'T' ? 4 : 0) | (p.betaZero ? 8 : 0) |
+  const flags = (p.transA === 'T' ? 2 : 0) | (p.transB === 'T' ? 4 : 0) | (p.betaZero ? 8 : 0) |
     (p.batchKind === 'strided' ? 16 : p.batchKind === 'list' ? 32 : 48) | layout(l.a, 6) | layout(l.b, 8) | layout(l.c, 10);
-  const key = `gemm${flags}/${p.m},${p.n},${p.k},${p.count}`;
+  const key = `gemm${dtypeInfo(p.dtype).letter}${flags}/${p.m},${p.n},${p.k},${p.count}`;
   return plannedOnce(dev, key, () => planGemm(dev.info, p, {}));
 }
 

@@ -11,6 +11,7 @@ import { blocksPerSM } from '../../model/occupancy.js';
 import { tuningFor, type GemmTuning, type MmaConfig } from '../../model/tuning/index.js';
 import type { DeviceInfo } from '../../runtime/types.js';
 import { elementBytes } from '../common/precision.js';
+import { MMA_DTYPE } from './generate-mma.js';
 import { smallGemmShape, smallGemmWork } from './generate-small.js';
 import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, SmallGemmParams, TiledGemmParams } from './params.js';
 
@@ -57,7 +58,7 @@ export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOp
   if (options.variant === 'small' && !smallApplies(problem, 32)) {
     throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
   }
-  const mmaUsable = problem.dtype === 'float64' && info.major >= tuning.mmaMinMajor;
+  const mmaUsable = problem.dtype === MMA_DTYPE && info.major >= tuning.mmaMinMajor;
   const variant = options.variant
     ?? (smallApplies(problem, tuning.smallMaxDim[problem.dtype]) ? 'small' : mmaUsable ? 'mma' : 'tiled');
   if (variant === 'small') {
@@ -155,6 +156,6 @@ function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
 /** Blocks per SM the model expects for a small plan (registers estimated before compiling). */
 function smallPlanOccupancy(info: DeviceInfo, p: SmallGemmParams): number {
   const shape = smallGemmShape(p);
-  const registersPerThread = 32 + 2 * p.rn * (p.dtype === 'float64' ? 2 : 1);
+  const registersPerThread = 32 + 2 * p.rn * (elementBytes(p.dtype) / 4);
   return blocksPerSM(info, { threads: shape.threads, registersPerThread, sharedBytes: shape.sharedBytes });
 }

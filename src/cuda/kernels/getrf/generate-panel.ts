@@ -10,6 +10,7 @@
  *    U12 = L11^-1 A12 (one thread per column) and update A22 -= L21 U12 (threads over rows).
  */
 import type { DType } from '../../../core/dtype.js';
+import { dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
@@ -27,7 +28,7 @@ export function getrfPanelSharedBytes(p: GetrfPanelParams, m: number): number {
 /** |x| with LAPACK's tie rule for the block-wide pivot search, and the safe minimum of dgetf2's scaling. */
 export function pivotHelpers(dtype: DType): string {
   return `${mathHelpers(dtype)}
-constexpr real SAFE_MIN = ${dtype === 'float64' ? '2.2250738585072014e-308' : '1.1754943508222875e-38f'};
+constexpr real SAFE_MIN = ${dtypeInfo(dtype).cuda.safeMin};
 // (key, position) pairs: the larger key wins, ties go to the smaller position (idamax).
 static __device__ __forceinline__ void better(real& key, int& pos, real okey, int opos) {
   if (okey > key || (okey == key && opos < pos)) { key = okey; pos = opos; }

@@ -28,15 +28,16 @@
  * An exactly zero pivot sets info, is not scaled, and the factorisation goes on (dgetf2).
  */
 import type { DType } from '../../../core/dtype.js';
+import { dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
-import { precisionLetter } from '../common/precision.js';
+import { elementBytes, precisionLetter } from '../common/precision.js';
 import { forEachTileElement, registerPrelude } from '../common/register-tile.js';
 import type { GetrfRegisterParams } from './params.js';
 
 /** The pivot search key (an unsigned integer, larger wins): see pivotKey in the source. */
 function pivotKeyHelpers(dtype: DType): string {
-  if (dtype === 'float64') {
+  if (elementBytes(dtype) === 8) {
     return `typedef unsigned long long ukey;
 // |x| as ordered bits + 2; a NaN: 1 (loses to everything), or inf + 2 at position k (wins, as
 // LAPACK's idamax, whose first NaN wins; ties go to the smaller position); not a candidate: 0.
@@ -63,8 +64,8 @@ export function getrfRegisterSource(p: GetrfRegisterParams): KernelSource {
   const entry = `getrf_reg_${precisionLetter(p.dtype)}_${p.rows}x${p.cols}_${kindTag(p.kind)}_w${p.warps}${nb === 1 ? '' : `_nb${nb}`}${(p.minBlocks ?? 1) === 1 ? '' : `_b${p.minBlocks}`}`;
   const source = `${registerPrelude(p.dtype, p.rows, p.cols, p.warps, nb)}
 constexpr int STEPS = M < N ? M : N;
-constexpr real SAFE_MIN = ${p.dtype === 'float64' ? '2.2250738585072014e-308' : '1.1754943508222875e-38f'};
-#define RCP(x) ${p.dtype === 'float64' ? '__drcp_rn' : '__frcp_rn'}(x)
+constexpr real SAFE_MIN = ${dtypeInfo(p.dtype).cuda.safeMin};
+#define RCP(x) __${dtypeInfo(p.dtype).cuda.intrinsic}rcp_rn(x)
 ${pivotKeyHelpers(p.dtype)}
 
 extern "C" __global__ void __launch_bounds__(TC * 32, ${p.minBlocks ?? 1}) ${entry}(

@@ -17,6 +17,7 @@
  * sets info (first one only), is neither swapped nor scaled, and the factorisation goes on.
  */
 import type { DType } from '../../../core/dtype.js';
+import { byPrecision, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter } from '../common/precision.js';
@@ -42,13 +43,13 @@ export function getrfSmallLayout(dtype: DType, rows: number, cols: number, warps
  * % of the bandwidth bound, shuffle vs shared): f32 n = 4 78.4 vs 74.6, n = 8 70.7 vs 63.7, but
  * n = 16 48.3 vs 64.5 (not understood), f64 n = 8 90.5 vs 92.0, n = 32 49.9 vs 50.6.
  */
-const pivotByShuffle = (dtype: DType, n: number): boolean => dtype === 'float32' && n <= 8;
+const pivotByShuffle = (dtype: DType, n: number): boolean => n <= byPrecision(dtype, { double: 0, single: 8 });
 
 export function luPrelude(dtype: DType, rows: number, cols: number, shuffle = pivotByShuffle(dtype, rows)): string {
   return `constexpr int ROWS = ${rows};
 constexpr int COLS = ${cols};
 constexpr int STEPS = ROWS < COLS ? ROWS : COLS;
-constexpr real SAFE_MIN = ${dtype === 'float64' ? '2.2250738585072014e-308' : '1.1754943508222875e-38f'};
+constexpr real SAFE_MIN = ${dtypeInfo(dtype).cuda.safeMin};
 
 // Key of a pivot candidate: larger wins, ties go to the smaller position (LAPACK's idamax).${shuffle ? `
 // The position is packed with the lane (pos * 32 + lane: same order, positions are distinct), so

@@ -45,6 +45,7 @@
  * 2048-4096 and in the whole LU). All three measured by scripts/probe/getrf-exchanges.sh and tested (test/gpu/getrf-spread.test.ts).
  */
 import type { DType } from '../../../core/dtype.js';
+import { dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { CLUSTER_HELPERS, MBARRIER_HELPERS } from '../common/cluster.js';
@@ -86,7 +87,7 @@ export const spreadSlotReals = (width: number, blocks: number): number => 2 * (b
  * floats order as their bits), and the (code, row) reduction of a warp.
  */
 function keyCodeHelpers(dtype: DType): string {
-  const bits = dtype === 'float64' ? '(unsigned long long)__double_as_longlong(key)' : '(unsigned long long)__float_as_uint(key)';
+  const bits = `(unsigned long long)${dtypeInfo(dtype).cuda.toBits}(key)`;
   return `static __device__ __forceinline__ unsigned long long keyCode(real key) {
   return key < real(-1.5) ? 0ull : key < real(0) ? 1ull : ${bits} + 2ull;
 }

@@ -9,10 +9,10 @@ import { bandFor, type GetrfBlockedTuning, type GetrfRecursionTuning, type Getrf
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
+import { splitPoint } from '../common/split.js';
 import { SMALL_WARPS } from '../common/warp-slots.js';
 import { GETRF_SMALL_MAX } from './generate-small.js';
 import { SPREAD_WIDTH, spreadPushedBytes, spreadSharedBytes } from './generate-spread.js';
-import { splitPoint } from '../trsm/index.js';
 import type { GetrfForce, GetrfPlan, GetrfVariant } from './params.js';
 
 export interface GetrfProblem {

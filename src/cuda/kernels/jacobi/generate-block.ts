@@ -31,11 +31,11 @@
  * V then gets the reference's one pass of modified Gram-Schmidt after the sweeps (the same growth
  * in float64 failed that limit at 512 x 512; cpu/lapack/jacobi.ts says why one pass suffices).
  */
+import { REORTHOGONALIZE_ABOVE } from '../../../core/algorithms.js';
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { blockReduceSource } from '../common/block-reduce.js';
-import { REORTHOGONALIZE_ABOVE } from '../../../cpu/lapack/index.js';
 import { cType, elementBytes } from '../common/precision.js';
 import type { GesvdBlockParams, SyevBlockParams } from './params.js';
 import {

@@ -21,6 +21,7 @@
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { elementBytes } from '../common/precision.js';
 import type { GesvdWarpParams, SyevWarpParams } from './params.js';
 import {
   GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, gesvdTag, identityV,
@@ -30,7 +31,7 @@ import {
 /** Shared bytes of one block (static shared memory: at most 48 KiB). */
 export function syevWarpSharedBytes(p: Pick<SyevWarpParams, 'dtype' | 'n' | 'vectors' | 'perBlock'>): number {
   const n2 = p.n + (p.n & 1);
-  const el = p.dtype === 'float64' ? 8 : 4;
+  const el = elementBytes(p.dtype);
   return p.perBlock * ((n2 * (n2 + 1) * (p.vectors ? 2 : 1) + n2) * el + n2 * 4);
 }
 
@@ -38,7 +39,7 @@ export function gesvdWarpSharedBytes(p: Pick<GesvdWarpParams, 'dtype' | 'm' | 'n
   const big = Math.max(p.m, p.n);
   const k = Math.min(p.m, p.n);
   const k2 = k + (k & 1);
-  const el = p.dtype === 'float64' ? 8 : 4;
+  const el = elementBytes(p.dtype);
   return p.perBlock * ((big * k2 + k2 * (k2 + 1) + 2 * k2) * el + k2 * 4);
 }
 

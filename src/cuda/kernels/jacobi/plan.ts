@@ -7,10 +7,10 @@
  * shared memory. Block design: threads by size (blockThreads), A and V in shared memory within the
  * problem's sharedLimit, else in a global workspace (no measured table yet).
  */
+import { MAX_SWEEPS } from '../../../core/algorithms.js';
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
-import { MAX_SWEEPS } from '../../../cpu/lapack/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { gesvdBlockLayout, syevBlockLayout } from './generate-block.js';
 import { gesvdWarpSharedBytes, syevWarpSharedBytes } from './generate-warp.js';

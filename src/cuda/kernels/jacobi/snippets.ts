@@ -6,6 +6,7 @@
  * hold no matrix), a leading dimension's name or the indentation, the caller passes it.
  */
 import type { DType } from '../../../core/dtype.js';
+import { byPrecision, cudaLiteral, cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { Uplo } from '../../../core/enums.js';
 import { kindTag, matrixPointer, type OperandKind } from '../common/batch-pointer.js';
 import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
@@ -16,13 +17,13 @@ const indent = (text: string, by: number): string => text.split('\n').map((line)
 
 /** Constants and helpers all Jacobi designs use. */
 export function jacobiConstants(dtype: DType): string {
-  const d = dtype === 'float64';
+  const { cuda } = dtypeInfo(dtype);
   return `#define FULL 0xffffffffu
-constexpr real EPS = ${d ? '2.220446049250313e-16' : '1.1920928955078125e-7f'};
-constexpr real MAXR = ${d ? '1.7976931348623157e308' : '3.4028234663852886e38f'};
-constexpr real BIGZ = ${d ? '1e150' : '1e18f'};
-static __device__ __forceinline__ real rsqrtReal(real x) { return ${d ? 'rsqrt' : 'rsqrtf'}(x); }
-static __device__ __forceinline__ real nanReal() { return ${d ? '__longlong_as_double(0x7ff8000000000000LL)' : '__int_as_float(0x7fc00000)'}; }
+constexpr real EPS = ${cuda.eps};
+constexpr real MAXR = ${cuda.max};
+constexpr real BIGZ = ${cudaLiteral(dtype, byPrecision(dtype, { double: '1e150', single: '1e18' }))};
+static __device__ __forceinline__ real rsqrtReal(real x) { return ${cudaMath(dtype, 'rsqrt')}(x); }
+static __device__ __forceinline__ real nanReal() { return ${cuda.nan}; }
 // tan of the rotation angle from cot(2 theta) = zeta: the smaller root (Rutishauser).
 static __device__ __forceinline__ real tangent(real zeta) {
   const real sg = zeta >= real(0) ? real(1) : real(-1);
@@ -77,7 +78,7 @@ constexpr int HALF = N2 / 2;`;
 /** gesvd's scaling range (see gesvdScale). */
 export function gesvdRange(dtype: DType): string {
   return `// Squares of entries of magnitude in [2^-RANGE, 2^RANGE] (after scaling) stay normal and finite.
-constexpr int RANGE = ${dtype === 'float64' ? 500 : 40};`;
+constexpr int RANGE = ${byPrecision(dtype, { double: 500, single: 40 })};`;
 }
 
 /** The reference's rotation test and cot(2 theta) of the two-sided (syev) and one-sided (gesvd) methods. */
@@ -142,15 +143,14 @@ export function identityV(by: number): string {
 
 /** gesvd's power-of-two scaling of G by 2^-e (exact), applied where `applies`; `e` is multiplied back into the singular values. */
 export function gesvdScale(dtype: DType, applies: string): string {
-  const d = dtype === 'float64';
   return `  // Scale G by 2^-e where its largest entry lies outside [2^-RANGE, 2^RANGE] (exact).
   int e = 0;
   if (!failed && amax > real(0)) {
-    const int lg = ${d ? 'ilogb' : 'ilogbf'}(amax);
+    const int lg = ${cudaMath(dtype, 'ilogb')}(amax);
     if (lg > RANGE || lg < -RANGE) e = lg;
   }
   if (${applies})
-    for (int idx = tid; idx < M * N2; idx += T) g[idx] = ${d ? 'ldexp' : 'ldexpf'}(g[idx], -e);`;
+    for (int idx = tid; idx < M * N2; idx += T) g[idx] = ${cudaMath(dtype, 'ldexp')}(g[idx], -e);`;
 }
 
 /** syev's order: perm[rank] = j over the diagonal of a (leading dimension `ld`), ascending, ties by index. */
@@ -211,7 +211,7 @@ export function gesvdOutputs(p: { readonly dtype: DType; readonly m: number; rea
   const gOut = (row: string, col: string): string => `g[${row} + perm[${col}] * M]${gPad}`;
   return `  if (tid == 0) info[index ? index[mat] : mat] = failed ? K + 2 : (done ? 0 : K + 1);
   ${io}* so = ${matrixPointer('S', kind, 'mat')};
-  for (int r = tid; r < K; r += T) so[r] = failed ? nanReal() : ${dtype === 'float64' ? 'ldexp' : 'ldexpf'}(sig[perm[r]], e);
+  for (int r = tid; r < K; r += T) so[r] = failed ? nanReal() : ${cudaMath(dtype, 'ldexp')}(sig[perm[r]], e);
 ${wantU ? `  ${io}* uo = ${matrixPointer('U', kind, 'mat')};
   for (int idx = tid; idx < ${m} * K; idx += T) {
     const int i = idx % ${m}, r = idx / ${m};

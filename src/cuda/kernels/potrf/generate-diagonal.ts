@@ -31,6 +31,7 @@
  * above the diagonal inside the diagonal tiles); the tiles above it are left as they were.
  */
 import type { DType } from '../../../core/dtype.js';
+import { cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
@@ -62,7 +63,7 @@ export function potrfDiagonalFits(nb: number): boolean {
  * family's large-path kernels.
  */
 export function load4Source(dtype: DType): string {
-  return dtype === 'float64'
+  return dtypeInfo(dtype).vectorLanes === 2
     ? `#ifndef MYRIAD_LOAD4
 #define MYRIAD_LOAD4
 static __device__ __forceinline__ void load4(real (&dst)[${TILE}], const real* src) {
@@ -81,7 +82,7 @@ static __device__ __forceinline__ void load4(real (&dst)[${TILE}], const real* s
 
 /** store4(dst, src): the mirror of load4 (four consecutive elements, 16-byte aligned, any memory). */
 function store4Source(dtype: DType): string {
-  return dtype === 'float64'
+  return dtypeInfo(dtype).vectorLanes === 2
     ? `static __device__ __forceinline__ void store4(real* dst, const real (&src)[${TILE}]) {
   *reinterpret_cast<double2*>(dst) = make_double2(src[0], src[1]);
   *reinterpret_cast<double2*>(dst + 2) = make_double2(src[2], src[3]);
@@ -96,7 +97,6 @@ function store4Source(dtype: DType): string {
  * undefined after it, so that another kernel's source can follow: generate-fused-panel.ts).
  */
 export function potrfDiagonalDevice(p: PotrfDiagonalParams): string {
-  const d = p.dtype === 'float64';
   const split = p.nb <= SPLIT_MAX;
   const at = p.uplo === 'lower' ? 'a[(i) + (long long)(k) * ldA]' : 'a[(k) + (long long)(i) * ldA]';
   // Unrolled loops (compile-time register indices): over a tile's rows r, columns c, and the
@@ -117,7 +117,7 @@ export function potrfDiagonalDevice(p: PotrfDiagonalParams): string {
 #define TILES (TB * (TB + 1) / 2)
 // Element (i, k) of the lower factor's storage: A itself ('lower') or A^T ('upper').
 #define AT(i, k) ${at}
-static __device__ __forceinline__ real rsqrtReal(real x) { return ${d ? 'rsqrt' : 'rsqrtf'}(x); }
+static __device__ __forceinline__ real rsqrtReal(real x) { return ${cudaMath(p.dtype, 'rsqrt')}(x); }
 ${load4Source(p.dtype)}
 ${store4Source(p.dtype)}
 
@@ -154,7 +154,7 @@ ${split ? `  real (&v)[${TILE}][${TILE}] = x;
 ` : ''}  // A tile wholly inside the block, in 16-byte aligned memory, moves by 16-byte accesses along its
   // stored direction (columns of L: ${p.uplo === 'lower' ? 'rows r of a column c are consecutive' : 'the stored rows are L\'s columns'}): the
   // scattered 8-byte accesses of a tile per thread were most of the kernel's fixed cost.
-  const bool vec = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && (ldA % ${16 / (d ? 8 : 4)} == 0);
+  const bool vec = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && (ldA % ${dtypeInfo(p.dtype).vectorLanes} == 0);
   const bool wholeA = aOwner && vec && ai0 + ${TILE} <= size && ak0 + ${TILE} <= size;
   if (wholeA) {
     ${p.uplo === 'lower'

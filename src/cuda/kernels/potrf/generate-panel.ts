@@ -16,6 +16,7 @@
  *
  * 'upper' is the same algorithm on L = U^T: element (i, j) of L is read at A[j + i * ld].
  */
+import { cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
@@ -30,8 +31,7 @@ export function potrfPanelSharedBytes(p: PotrfPanelParams, m: number): number {
 
 export function potrfPanelSource(p: PotrfPanelParams): KernelSource {
   const entry = `potrf_panel_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_ib${p.ib}_kb${p.kb}_${kindTag(p.kind)}${p.loop === true ? '_loop' : ''}`;
-  const vw = p.dtype === 'float64' ? 2 : 4;
-  const vec = p.dtype === 'float64' ? 'double2' : 'float4';
+  const { vectorLanes: vw, cuda: { vector: { type: vec } } } = dtypeInfo(p.dtype);
   const comps = ['x', 'y', 'z', 'w'].slice(0, vw);
   const upper = p.uplo === 'upper';
   const source = `${precisionPrelude(p.dtype)}
@@ -109,7 +109,7 @@ ${p.loop === true ? `  for (int i0 = iStart; i0 < n; i0 += IB) {
     if (k >= ib) break;
     const real d = sP[k + k * m];
     if (!(d > real(0))) { fail = k + 1; break; }   // block-uniform
-    const real piv = ${p.dtype === 'float64' ? 'sqrt' : 'sqrtf'}(d);
+    const real piv = ${cudaMath(p.dtype, 'sqrt')}(d);
     const real rcp = real(1) / piv;
     __syncthreads();                               // every thread has read d
     for (int r = k + tid; r < m; r += nt) sP[r + k * m] = (r == k) ? piv : sP[r + k * m] * rcp;

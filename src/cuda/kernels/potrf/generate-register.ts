@@ -30,6 +30,7 @@
  * (i, j) of L at A[j + i * ld]: lanes then touch 32 different columns (each sector is shared by
  * the neighbouring warps, so L1 catches most of it); a staged transpose would make it coalesced.
  */
+import { cudaMath } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter } from '../common/precision.js';
@@ -38,7 +39,6 @@ import { forEachTileElement, registerPrelude } from '../common/register-tile.js'
 
 export function potrfRegisterSource(p: PotrfRegisterParams): KernelSource {
   const nb = p.nb ?? 1;
-  const d = p.dtype === 'float64';
   const entry = `potrf_reg_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_n${p.n}_${kindTag(p.kind)}_w${p.warps}${nb === 1 ? '' : `_nb${nb}`}${(p.minBlocks ?? 1) === 1 ? '' : `_b${p.minBlocks}`}`;
   // Element (i, j) of L at leading dimension `ld`: A itself ('lower') or A^T ('upper').
   const at = (ld: string): string => (p.uplo === 'lower' ? `(i) + (long long)(j) * ${ld}` : `(j) + (long long)(i) * ${ld}`);
@@ -48,7 +48,7 @@ export function potrfRegisterSource(p: PotrfRegisterParams): KernelSource {
 #define ST(i, j) a[${at('ldStore')}]
 // Whether register v[r][b] can be on or below the diagonal for some warp (else never allocated).
 static __device__ __forceinline__ constexpr bool live(int r, int b) { return colOf(b, 0) <= 32 * r + 31; }
-static __device__ __forceinline__ real rsqrtReal(real x) { return ${d ? 'rsqrt' : 'rsqrtf'}(x); }
+static __device__ __forceinline__ real rsqrtReal(real x) { return ${cudaMath(p.dtype, 'rsqrt')}(x); }
 
 extern "C" __global__ void __launch_bounds__(TC * 32, ${p.minBlocks ?? 1}) ${entry}(
     ${operandParameters('A', p.kind, true)},

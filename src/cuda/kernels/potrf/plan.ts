@@ -10,9 +10,9 @@ import { bandFor, type PotrfBlockedTuning, type PotrfTuning } from '../../model/
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
+import { splitPoint } from '../common/split.js';
 import { SMALL_MAX_N, smallWarps } from '../common/warp-slots.js';
 import type { PotrfForce, PotrfPlan, PotrfVariant } from './params.js';
-import { splitPoint } from '../trsm/index.js';
 
 export interface PotrfProblem {
   readonly dtype: DType;

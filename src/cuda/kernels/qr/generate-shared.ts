@@ -24,6 +24,7 @@
  * columns j+1..N-1 (as B), then column j := H(j) e_j (-tau v below the diagonal, 1 - tau on it, zeros
  * above).
  */
+import { cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
@@ -71,13 +72,12 @@ function check(p: QrSharedParams): void {
 
 /** The head every QR kernel shares: constants, helpers, the slot of this thread's matrix. */
 function head(p: QrSharedParams, entry: string, extraParameters: string): string {
-  const d = p.dtype === 'float64';
   const sync = p.scope === 'warp' ? '__syncwarp()' : '__syncthreads()';
   return `${precisionPrelude(p.dtype)}
 ${mathHelpers(p.dtype)}
 ${groupReduceSource()}
-static __device__ __forceinline__ real hypotReal(real x, real y) { return ${d ? 'hypot' : 'hypotf'}(x, y); }
-constexpr real MAXR = ${d ? '1.7976931348623157e308' : '3.4028234663852886e38f'};
+static __device__ __forceinline__ real hypotReal(real x, real y) { return ${cudaMath(p.dtype, 'hypot')}(x, y); }
+constexpr real MAXR = ${dtypeInfo(p.dtype).cuda.max};
 constexpr int M = ${p.m};
 constexpr int N = ${p.n};
 constexpr int K = ${p.k};

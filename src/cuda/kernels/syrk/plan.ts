@@ -12,7 +12,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { SyrkTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
-import { splitPoint } from '../trsm/index.js';
+import { splitPoint } from '../common/split.js';
 import { SYRK_LEAF_MAX_THREADS } from './generate-leaf.js';
 import type { Span, SyrkForce, SyrkLeafParams, SyrkLeafShape, SyrkPlan, SyrkStep, SyrkVariant } from './params.js';
 

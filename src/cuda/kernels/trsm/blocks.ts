@@ -9,8 +9,6 @@ import type { GemmRequest, TrsmRequest } from '../../../core/ops.js';
 import { block, type BlockBatch } from '../common/sub-blocks.js';
 import type { TriangularOp, TrsmInverted, TrsmStep } from './params.js';
 
-export { block, type BlockBatch };
-
 /**
  * The GEMM of an update step (B is m x n): left: B(T, :) := beta B(T, :) + g op(A)(T, S) B(S, :);
  * right: B(:, T) := beta B(:, T) + g B(:, S) op(A)(S, T); op(A)(T, S) is the block A(T, S) (transA N)

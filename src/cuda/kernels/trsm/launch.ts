@@ -1,29 +1,30 @@
 /**
- * trsmCuda and trmmCuda: the batched triangular solve and multiply of device batches. Strided A
- * and B run as one group; list and variable batches are grouped by shape and leading dimensions
- * into list batches (pointer arrays for the leaf, the same lists for the GEMM). Per group, the
- * plan's launches run in order over the whole group: leaves (generate-leaf.ts) and GEMM updates
- * through the gemm family's public face on sub-blocks (offsets moved, rows and cols cut; the
- * coefficients in blocks.ts). alpha = 0: B := 0 (generate-zero.ts), A never read.
+ * The batched triangular solve and multiply of device batches (trmmCuda here, trsmCuda in
+ * launch-trsm.ts over the same `triangularCuda`). Strided A and B run as one group; list and
+ * variable batches are grouped by shape and leading dimensions into list batches (pointer arrays
+ * for the leaf, the same lists for the GEMM). Per group, the plan's launches run in order over the
+ * whole group: leaves (generate-leaf.ts) and GEMM updates through the gemm family's public face on
+ * sub-blocks (offsets moved, rows and cols cut; the coefficients in blocks.ts). alpha = 0: B := 0
+ * (generate-zero.ts), A never read.
+ * trsmCuda's path by inverted diagonal blocks runs trtri, whose recursion runs trmmCuda, so it
+ * lives in launch-trsm.ts: this file imports no other family that could import it back.
  */
-import { batchCount, strided } from '../../../core/batch.js';
+import { batchCount } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { TrmmRequest, TrsmRequest } from '../../../core/ops.js';
 import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { cachedKernel, kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { deviceDtype, operandArgs, sharedLimit, stridedArgs, type OperandArgs } from '../common/operands.js';
-import { groupBlocks } from '../common/sub-blocks.js';
+import { deviceDtype, operandArgs, sharedLimit, type OperandArgs } from '../common/operands.js';
+import { groupBlocks, type BlockBatch } from '../common/sub-blocks.js';
 import { gemmCuda } from '../gemm/index.js';
-import { trtriUnchecked } from '../trtri/index.js';
-import { BLOCKS_THREADS, trsmCopySource, trsmDiagonalSource } from './generate-blocks.js';
-import { invertedLeaf, updateRequest, leafOffsets, type BlockBatch } from './blocks.js';
+import { updateRequest, leafOffsets } from './blocks.js';
 import { CHAIN_NB, CHAIN_THREADS, chainSyncInts, trsmChainSharedBytes, trsmChainSource } from './generate-chain.js';
 import { trsmLeafSource } from './generate-leaf.js';
 import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
 import type { Span, TriangularOp, TrsmChainParams, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
-import { chainRhs, invertedElements, planTrsm } from './plan.js';
+import { chainRhs, planTrsm } from './plan.js';
 
 export interface TrsmOptions {
   /** A leaf size or shape to use instead of the table's (tests, benchmarks). */
@@ -35,7 +36,7 @@ export interface TrsmOptions {
 type Sub = BlockBatch<DeviceArray>;
 
 /** Matrices of one shape: the batches as the GEMM takes them, and the leaf's operand arguments. */
-interface TrsmGroup {
+export interface TrsmGroup {
   readonly count: number;
   readonly m: number;
   readonly n: number;
@@ -45,22 +46,25 @@ interface TrsmGroup {
   readonly argsB: OperandArgs;
 }
 
-export function trsmCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, opts: TrsmOptions = {}): void {
-  triangularCuda(dev, 'trsm', r, opts);
-}
+/** Runs one group's plan by inverted diagonal blocks (launch-trsm.ts). */
+export type InvertedSolve = (dev: GpuDevice, plan: TrsmPlan, inv: TrsmInverted, r: TrsmRequest<DeviceArray>, g: TrsmGroup) => void;
 
 /** trmm (B := alpha op(A) B, or alpha B op(A)): the same launches, multiplying. */
 export function trmmCuda(dev: GpuDevice, r: TrmmRequest<DeviceArray>, opts: TrsmOptions = {}): void {
   triangularCuda(dev, 'trmm', r, opts);
 }
 
-function triangularCuda(dev: GpuDevice, op: TriangularOp, r: TrsmRequest<DeviceArray>, opts: TrsmOptions): void {
+/**
+ * The solve or multiply of a device batch, group by group; a plan by inverted diagonal blocks
+ * (trsm only, plan.ts `inverted`) runs on `inverted`, which trsmCuda gives (launch-trsm.ts).
+ */
+export function triangularCuda(dev: GpuDevice, op: TriangularOp, r: TrsmRequest<DeviceArray>, opts: TrsmOptions, inverted?: InvertedSolve): void {
   const count = batchCount(r.b);
   if (count === 0) return;
   const dtype = deviceDtype(r.b);
   const temporaries: DeviceArray[] = [];
   try {
-    for (const g of groups(dev, r, temporaries)) triangularGroup(dev, op, dtype, r, g, opts);
+    for (const g of groups(dev, r, temporaries)) triangularGroup(dev, op, dtype, r, g, opts, inverted);
   } finally {
     if (temporaries.length > 0) {
       dev.synchronize();
@@ -70,7 +74,9 @@ function triangularCuda(dev: GpuDevice, op: TriangularOp, r: TrsmRequest<DeviceA
 }
 
 /** One group's launches: B := 0 where alpha = 0, else the plan's leaves and updates in order. */
-function triangularGroup(dev: GpuDevice, op: TriangularOp, dtype: DType, r: TrsmRequest<DeviceArray>, g: TrsmGroup, opts: TrsmOptions): void {
+function triangularGroup(
+  dev: GpuDevice, op: TriangularOp, dtype: DType, r: TrsmRequest<DeviceArray>, g: TrsmGroup, opts: TrsmOptions, inverted: InvertedSolve | undefined,
+): void {
   if (g.m === 0 || g.n === 0) return;
   const kind = g.argsB.kind;
   if (r.alpha === 0) {
@@ -92,7 +98,8 @@ function triangularGroup(dev: GpuDevice, op: TriangularOp, dtype: DType, r: Trsm
     ? plannedOnce(dev, `${op}/${r.side}${r.uplo}${r.transA}${r.diag}/${dtype}/${g.m},${g.n},${g.count}/${kind}`, planNow)
     : planNow();
   if (plan.inverted !== undefined) {
-    invertedSolve(dev, plan, plan.inverted, r, g);
+    if (inverted === undefined) throw new Error(`unreachable: ${op} planned by inverted blocks without their launcher`);
+    inverted(dev, plan, plan.inverted, r, g);
     return;
   }
   for (const step of plan.steps) {
@@ -137,54 +144,6 @@ function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, al
     ...operandArgs(a), ...operandArgs(b),
     arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.i32(shape.ldx), arg.real(p.dtype, alpha),
   ]);
-}
-
-/**
- * TRSM by inverted diagonal blocks (plan.ts `inverted`; strided A and B): the diagonal blocks into
- * the workspace (generate-blocks.ts) and inverted there by one batched trtri (the trtri family's
- * face, no info: a singular block gives a meaningless solve, as any trsm with a singular A); then
- * the plan's steps in order, each leaf j as X := B_j (a copy into the workspace) and
- * B_j := alpha op(inv A_jj) X (left) or alpha X op(inv A_jj) (right), one GEMM each; the updates
- * are the recursion's GEMMs. Nothing waits: the workspace is reused in stream order.
- */
-function invertedSolve(dev: GpuDevice, plan: TrsmPlan, inv: TrsmInverted, r: TrsmRequest<DeviceArray>, g: TrsmGroup): void {
-  const { a, b } = g;
-  if (a.kind !== 'strided' || b.kind !== 'strided') throw new Error('unreachable: the inverted trsm plans strided batches only');
-  const p = plan.leaf;
-  const left = p.side === 'left';
-  const t = left ? g.m : g.n;
-  const nvec = left ? g.n : g.m;
-  const { nb, slots } = inv;
-  const sizes = invertedElements(t, nvec, g.count, nb);
-  const frame = Workspace.of(dev).frame();
-  try {
-    const w = frame.take(p.dtype, sizes.inverses, `trsm's inverted diagonal blocks (${g.count} x ${slots} of ${nb} x ${nb})`);
-    const x = frame.take(p.dtype, sizes.block, `trsm's copy of a block of B (${g.count} x ${Math.min(nb, t)} x ${nvec})`);
-    const diagonal = { dtype: p.dtype, uplo: p.uplo, diag: p.diag };
-    const kd = cachedKernel(dev, `trsm-diagonal/${p.dtype}/${p.uplo}/${p.diag}`, () => trsmDiagonalSource(diagonal));
-    kd.launch({ grid: [gridFor(sizes.inverses), 1, 1], block: [BLOCKS_THREADS, 1, 1] },
-      [...operandArgs(g.argsA), arg.ptr(w), arg.i32(g.count), arg.i32(t), arg.i32(nb), arg.i32(slots)]);
-    trtriUnchecked(dev, p.dtype, p.uplo, 'nonunit', strided(w, { rows: nb, cols: nb, ld: nb, stride: nb * nb, count: g.count * slots }, 'w'));
-    const copy = cachedKernel(dev, `trsm-copy/${p.dtype}`, () => trsmCopySource({ dtype: p.dtype }));
-    for (const step of plan.steps) {
-      if (step.kind === 'update') {
-        gemmCuda(dev, updateRequest('trsm', r, a, b, g.m, g.n, step));
-        continue;
-      }
-      const leaf = invertedLeaf(r, b, w, x, inv, step, g.m, g.n);
-      const bj = leaf.block;
-      copy.launch({ grid: [gridFor(g.count * bj.rows * bj.cols), 1, 1], block: [BLOCKS_THREADS, 1, 1] },
-        [...stridedArgs(bj), arg.ptr(x), arg.i32(g.count), arg.i32(bj.rows), arg.i32(bj.cols)]);
-      gemmCuda(dev, leaf.gemm);
-    }
-  } finally {
-    frame.end();
-  }
-}
-
-/** Blocks of a grid-stride kernel over `elements`: enough to fill the device, at most 65535 x 32. */
-function gridFor(elements: number): number {
-  return Math.max(1, Math.min(Math.ceil(elements / BLOCKS_THREADS), 65535 * 32));
 }
 
 /** Strided A and B: one group as they are; otherwise list batches by (m, n, lda, ldb). */

@@ -11,6 +11,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { TrsmTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
+import { splitPoint } from '../common/split.js';
 import { CHAIN_RHS_MAX } from './generate-chain.js';
 import { LEAF_MAX_THREADS } from './generate-leaf.js';
 import type { Span, TriangularOp, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
@@ -32,12 +33,6 @@ export function solvesForward(v: TrsmVariant): boolean {
   const opLower = (v.uplo === 'lower') !== (v.transA === 'T');
   // left: op(A) X = B, lower: forward; right: X op(A) = B, lower: the last column first.
   return v.side === 'left' ? opLower : !opLower;
-}
-
-/** Where a triangle of t > 1 splits: near the half, at a multiple of `align` where one fits. */
-export function splitPoint(t: number, align: number): number {
-  const h = Math.max(align, Math.round(t / 2 / align) * align);
-  return h < t ? h : Math.floor(t / 2);
 }
 
 /**

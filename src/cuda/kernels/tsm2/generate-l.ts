@@ -12,6 +12,7 @@
  * paper's per-tile B reloads vanish; k and n are compile-time constants and every loop over them
  * is unrolled. The thread-count factor tcf is the launch's grid size, chosen by the planner.
  */
+import { dtypeInfo } from '../../../core/dtype-table.js';
 import { precisionLetter } from '../common/precision.js';
 import type { KernelSource } from '../../runtime/types.js';
 import type { Tsm2lParams } from './params.js';
@@ -28,7 +29,7 @@ export function checkTsm2lParams(p: Tsm2lParams): void {
   if (![p.k, p.n, p.t1, p.vec].every(int)) fail('every size must be a positive integer');
   if (p.k > TSM2L_MAX_K || p.n > TSM2L_MAX_N) fail(`k and n must be at most ${TSM2L_MAX_K} and ${TSM2L_MAX_N}`);
   if (p.t1 % 32 !== 0 || p.t1 > 1024) fail('t1 must be a multiple of 32, at most 1024');
-  if (![1, 2, 4].includes(p.vec) || (p.dtype === 'float64' && p.vec > 2)) fail('vec must be 1, 2 (or 4 for float32)');
+  if (![1, 2, 4].includes(p.vec) || p.vec > dtypeInfo(p.dtype).vectorLanes) fail('vec must be 1, 2 (or 4 for float32)');
   if (p.transA === 'T' && p.vec !== 1) fail('vec must be 1 when op(A) = T');
   if (p.variant !== 'opt1' && p.variant !== 'opt2') fail("variant must be 'opt1' or 'opt2'");
 }

@@ -16,10 +16,14 @@
  * 16-byte cp.async, the A fragment's rows g and g+8) of column 4q + t, and B's tile is stored in
  * fragment order, so every fragment is one 16-byte shared load with no bank conflict.
  */
+import type { DType } from '../../../core/dtype.js';
 import { elementBytes } from '../common/precision.js';
 import type { KernelSource } from '../../runtime/types.js';
 import type { Tsm2rParams } from './params.js';
 import { bIndex, clusterReduceAndStore, tsm2rSignature, component, tsm2Prelude, vectorType, widestVector } from './snippets.js';
+
+/** The element type of the dmma engine (FP64 tensor cores, mma.sync m16n8k16 .f64). */
+export const DMMA_DTYPE: DType = 'float64';
 
 /** Columns of a B tile row as stored: t2 (fma) or t2 rounded up to whole n8 tiles (dmma). */
 function stagedTileWidth(p: Tsm2rParams): number {
@@ -41,7 +45,7 @@ export function stagedProblems(p: Tsm2rParams): string[] {
   if (p.stages - 1 > p.tileK / p.t3) out.push('stages - 1 must not exceed tileK / t3');
   if ((2 * p.tileK * stagedTileWidth(p) * elementBytes(p.dtype)) % 16 !== 0) out.push('the A ring must start 16-byte aligned');
   if (p.engine === 'dmma') {
-    if (p.dtype !== 'float64') out.push('dmma is float64 only');
+    if (p.dtype !== DMMA_DTYPE) out.push('dmma is float64 only');
     if (p.t3 % 16 !== 0 || p.tileK % 16 !== 0) out.push('dmma needs t3 and tileK multiples of 16');
     if (p.vec > 2) out.push('dmma takes vec 1 or 2 (32 or 64 rows per warp)');
   }

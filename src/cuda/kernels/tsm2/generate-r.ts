@@ -17,6 +17,7 @@
  * - beta = 0 never reads C; rows past m and k past the block's range are guarded, so m and k
  *   need not be multiples of anything.
  */
+import { dtypeInfo } from '../../../core/dtype-table.js';
 import { elementBytes, precisionLetter } from '../common/precision.js';
 import type { KernelSource } from '../../runtime/types.js';
 import type { Tsm2rParams } from './params.js';
@@ -47,7 +48,7 @@ export function checkTsm2rParams(p: Tsm2rParams): void {
   if (p.t1 % 32 !== 0 || p.t1 > 1024) fail('t1 must be a multiple of 32, at most 1024');
   if (p.t2 > p.n) fail('t2 must not exceed n');
   if (p.tileK % p.t3 !== 0) fail('tileK must be a multiple of t3');
-  if (![1, 2, 4].includes(p.vec) || (p.dtype === 'float64' && p.vec > 2)) fail('vec must be 1, 2 (or 4 for float32)');
+  if (![1, 2, 4].includes(p.vec) || p.vec > dtypeInfo(p.dtype).vectorLanes) fail('vec must be 1, 2 (or 4 for float32)');
   if (p.transA === 'T' && p.vec !== 1) fail('vec must be 1 when op(A) = T');
   if (![1, 2, 4, 8].includes(p.split) || p.split > TSM2R_MAX_SPLIT) fail('split must be 1, 2, 4 or 8');
   if (!Number.isInteger(p.stages) || p.stages < 0 || p.stages === 1 || p.stages > 8) fail('stages must be 0 (registers) or 2 ... 8');

@@ -3,6 +3,7 @@ export type { Tsm2rParams, Tsm2lParams, ScaleParams } from './params.js';
 export { TSM2L_MAX_K, TSM2L_MAX_N, TSM2R_MAX_SPLIT } from './params.js';
 export { generateTsm2r, tsm2rName, tsm2rSharedBytes, checkTsm2rParams } from './generate-r.js';
 export { generateTsm2l, tsm2lName, checkTsm2lParams } from './generate-l.js';
+export { DMMA_DTYPE } from './generate-r-staged.js';
 export { generateScale } from './generate-scale.js';
 export * from './model.js';
 export {

@@ -5,6 +5,7 @@
  */
 import { batchCount, matrixAt, type MatrixView } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
+import { isDType } from '../../../core/dtype-table.js';
 import type { GemmRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
 import { peakBandwidth } from '../../model/roofline.js';
@@ -78,7 +79,7 @@ export function tsm2Cuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Tsm2
   const b = matrixAt(r.b, 0);
   const c = matrixAt(r.c, 0);
   const dtype = c.data.dtype;
-  if (dtype !== 'float64' && dtype !== 'float32') return false;
+  if (!isDType(dtype)) return false;
   if (a.data.dtype !== dtype || b.data.dtype !== dtype) return false;
   const m = c.rows;
   const n = c.cols;

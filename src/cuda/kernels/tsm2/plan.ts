@@ -5,6 +5,7 @@
  * entry, replaces the model's code parameters; the model still sizes the k-split and the grid.
  */
 import type { DType } from '../../../core/dtype.js';
+import { dtypeInfo } from '../../../core/dtype-table.js';
 import type { DeviceInfo, Dim3 } from '../../runtime/types.js';
 import { checkTsm2rParams, tsm2rSharedBytes } from './generate-r.js';
 import { checkTsm2lParams } from './generate-l.js';
@@ -65,7 +66,7 @@ export type Tsm2lOverrides = Partial<Omit<Tsm2lParams, 'dtype' | 'transA' | 'tra
 };
 
 const maxRegisters = 255;
-const vecLimit = (dtype: DType): number => (dtype === 'float64' ? 2 : 4);
+const vecLimit = (dtype: DType): number => dtypeInfo(dtype).vectorLanes;
 const pow2Upto = (max: number): number[] => [1, 2, 4, 8, 16, 32, 64, 128, 256, 512].filter((x) => x <= max);
 
 /** The smallest cluster split (power of two, <= 8) that gives every SM a full set of resident blocks. */

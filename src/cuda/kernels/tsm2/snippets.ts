@@ -3,6 +3,7 @@
  * thread-block-cluster primitives (inline PTX, so NVRTC needs no headers).
  */
 import type { DType } from '../../../core/dtype.js';
+import { cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import { CLUSTER_HELPERS } from '../common/cluster.js';
 import { cType, elementBytes } from '../common/precision.js';
 
@@ -28,9 +29,8 @@ export function component(value: string, width: number, i: number): string {
 export function tsm2Prelude(dtype: DType, use: { fma?: boolean; cpAsync?: boolean; cluster?: boolean } = {}): string {
   const bytes = elementBytes(dtype);
   const t = cType(dtype);
-  const ptx = dtype === 'float64' ? 'f64' : 'f32';
-  const reg = dtype === 'float64' ? 'd' : 'f';
-  const fma = `static __device__ __forceinline__ real fmaReal(real a, real b, real c) { return ${dtype === 'float64' ? 'fma' : 'fmaf'}(a, b, c); }`;
+  const { type: ptx, register: reg } = dtypeInfo(dtype).cuda.ptx;
+  const fma = `static __device__ __forceinline__ real fmaReal(real a, real b, real c) { return ${cudaMath(dtype, 'fma')}(a, b, c); }`;
   const cpAsync = `// Asynchronous global -> shared copy of one element (sm_80+); src-size 0 writes a zero and
 // reads nothing, which is how rows past the end of B are padded.
 static __device__ __forceinline__ void cpAsyncReal(real* dst, const real* src, bool valid) {

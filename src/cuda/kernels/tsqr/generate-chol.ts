@@ -18,11 +18,11 @@
  * R's diagonal is positive (a product of Cholesky factors).
  */
 import type { KernelSource } from '../../runtime/types.js';
-import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { TSQR_MAX_N, type TsqrCholParams } from './params.js';
 
 /** Dynamic shared bytes: four n x n matrices and 2 n column sums. */
-export const cholSharedBytes = (p: TsqrCholParams): number => (4 * p.n * p.n + 2 * p.n) * (p.dtype === 'float64' ? 8 : 4);
+export const cholSharedBytes = (p: TsqrCholParams): number => (4 * p.n * p.n + 2 * p.n) * elementBytes(p.dtype);
 
 export function cholName(p: TsqrCholParams): string {
   return `tsqr_chol_${precisionLetter(p.dtype)}_n${p.n}`;

@@ -5,7 +5,7 @@
  * partials y, y + slices, ...; the slices' sums are added by a fixed tree in shared memory.
  */
 import type { KernelSource } from '../../runtime/types.js';
-import { precisionLetter, precisionPrelude } from '../common/precision.js';
+import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import type { TsqrReduceParams } from './params.js';
 
 /** Slices of one block (blockDim.y) the planner picks. */
@@ -16,7 +16,7 @@ export function reduceName(p: TsqrReduceParams): string {
 }
 
 /** Dynamic shared bytes: one sum per thread. */
-export const reduceSharedBytes = (p: TsqrReduceParams): number => 32 * p.slices * (p.dtype === 'float64' ? 8 : 4);
+export const reduceSharedBytes = (p: TsqrReduceParams): number => 32 * p.slices * elementBytes(p.dtype);
 
 export function generateReduce(p: TsqrReduceParams): KernelSource {
   if (![1, 2, 4, 8, 16, 32].includes(p.slices)) throw new Error(`tsqr reduce: slices must be a power of two <= 32 (${JSON.stringify(p)})`);

@@ -24,7 +24,7 @@
  * Rows past m load as zeros (a zero row adds nothing to the Gram matrix).
  */
 import type { KernelSource } from '../../runtime/types.js';
-import { precisionLetter, precisionPrelude } from '../common/precision.js';
+import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import type { TsqrRowsParams } from './params.js';
 import { TSQR_MAX_N } from './params.js';
 import { factorHelpers, packedTriangle } from './snippets.js';
@@ -43,7 +43,7 @@ export const factorSlots = (mode: TsqrRowsParams['mode']): number => (mode === '
 
 /** Dynamic shared bytes of one block: the packed factors, and in 'gram' the tile. */
 export function rowsSharedBytes(p: TsqrRowsParams): number {
-  const bytes = p.dtype === 'float64' ? 8 : 4;
+  const bytes = elementBytes(p.dtype);
   const tile = p.mode === 'gram' ? paddedColumns(p) * (p.threads + 1) : 0;
   return (factorSlots(p.mode) * packedTriangle(p.n) + tile) * bytes;
 }

@@ -22,12 +22,13 @@
  * (Q in the signs of the matching columns); Q R is the same.
  */
 import { batchCount, type Batch } from '../../../core/batch.js';
+import { isDType } from '../../../core/dtype-table.js';
 import { MyriadError } from '../../../core/errors.js';
 import { tuningFor } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { stridedArgs } from '../common/operands.js';
+import { deviceDtype, stridedArgs } from '../common/operands.js';
 import { cholSharedBytes, generateChol } from './generate-chol.js';
 import { generateReduce, reduceSharedBytes } from './generate-reduce.js';
 import { generateRows, rowsSharedBytes } from './generate-rows.js';
@@ -65,7 +66,7 @@ function validate(r: TsqrRequest): { m: number; n: number; count: number } {
   const { rows: m, cols: n } = r.a;
   const count = batchCount(r.a);
   const dtype = r.a.data.dtype;
-  if (dtype !== 'float64' && dtype !== 'float32') bad('a.data', `takes float64 or float32, got ${dtype}`);
+  if (!isDType(dtype)) bad('a.data', `takes float64 or float32, got ${dtype}`);
   if (r.a.order !== 'col') bad('a.order', 'takes column-major batches');
   if (r.r.order !== 'col') bad('r.order', 'takes column-major batches');
   if (n > TSQR_MAX_N) bad('a.cols', `takes n <= ${TSQR_MAX_N}, got ${n}`);
@@ -83,7 +84,7 @@ export function tsqrCuda(dev: GpuDevice, request: TsqrRequest, opts: TsqrOptions
   if (count === 0 || n === 0) return { routes: new Int32Array(count) };
   const a = request.a, r = request.r;
   if (a.kind !== 'strided' || r.kind !== 'strided') throw new Error('unreachable');
-  const dtype = a.data.dtype === 'float32' ? 'float32' : 'float64';
+  const dtype = deviceDtype(a);
   const tuning = tuningFor(dev.info.arch, 'tsqr');
   const problem = { dtype, m, n, count, smCount: dev.info.smCount } as const;
   const plan = opts.force === undefined

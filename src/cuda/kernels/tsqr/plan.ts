@@ -11,13 +11,14 @@
  *   matrix has tiles (grid-stride loops cover the rest).
  */
 import { DTYPE_BYTES, type DType } from '../../../core/dtype.js';
+import { dtypeInfo } from '../../../core/dtype-table.js';
 import type { TsqrTuning } from '../../model/tuning/tsqr-types.js';
 import { REDUCE_SLICES } from './generate-reduce.js';
 import { groupThreads, paddedColumns } from './generate-rows.js';
 import { TSQR_MAX_N, type TsqrForce, type TsqrPlan, type TsqrProblem } from './params.js';
 
 /** Unit roundoff u (half the machine epsilon). */
-export const unitRoundoff = (dtype: DType): number => (dtype === 'float64' ? 2 ** -53 : 2 ** -24);
+export const unitRoundoff = (dtype: DType): number => dtypeInfo(dtype).unitRoundoff;
 
 /** The shared bytes above which the Gram tile halves its rows. */
 const GRAM_TILE_BYTES = 40 * 1024;
