@@ -9,6 +9,7 @@
  * would (same validation, same planners and generators), and nothing here knows any routing.
  * The calls are the ones `myriad bench` makes (same defaults), with the options below.
  */
+import { ALL_DTYPES, isDType } from '../core/dtype-table.js';
 import { strided, type StridedBatch } from '../core/batch.js';
 import type { DType } from '../core/dtype.js';
 import type { PrefetchReport } from '../core/device-backend.js';
@@ -107,7 +108,7 @@ export function warmShapes(op: WarmOp, options: WarmOptions): { dtype: DType; sh
   if (typeof options !== 'object' || options === null || !Array.isArray(options.sizes))
     throw new MyriadError('INVALID_ARGUMENT', 'warm takes { sizes: number[], dtype?, count?, ... }', 'options');
   const dtype = options.dtype ?? 'float64';
-  if (dtype !== 'float64' && dtype !== 'float32') throw new MyriadError('DTYPE', `float64 or float32, got ${String(dtype)}`, 'dtype');
+  if (!isDType(dtype)) throw new MyriadError('DTYPE', `one of ${ALL_DTYPES.join(', ')}, got ${String(dtype)}`, 'dtype');
   const shapes = options.sizes.map((n) => {
     if (!Number.isInteger(n) || n < 1) throw new MyriadError('INVALID_ARGUMENT', `sizes are positive integers, got ${n}`, 'sizes');
     const count = typeof options.count === 'function' ? options.count(n) : options.count ?? gpuBenchBatch(op, dtype, n);

@@ -10,25 +10,19 @@
  * zeros (an info of 0 for every matrix: the path of a call whose matrices all succeed). Arrays
  * of another device (the real one's, in the in-call plan) are accepted as they are.
  */
+import { storageInfo } from '../../core/dtype-table.js';
 import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource, LaunchConfig, KernelArg } from './types.js';
-
-const BYTES: Readonly<Record<DeviceDType, number>> = { float64: 8, float32: 4, int32: 4, int64: 8 };
 
 class PlannedArray implements DeviceArray {
   readonly kind = 'device' as const;
   disposed = false;
   constructor(readonly dtype: DeviceDType, readonly length: number, readonly ptr: bigint, readonly device: number) {}
-  get byteLength(): number { return this.length * BYTES[this.dtype]; }
+  get byteLength(): number { return this.length * storageInfo(this.dtype).bytes; }
   dispose(): void { this.disposed = true; }
 }
 
 function zeros(dtype: DeviceDType, length: number): HostArray {
-  switch (dtype) {
-    case 'float64': return new Float64Array(length);
-    case 'float32': return new Float32Array(length);
-    case 'int32': return new Int32Array(length);
-    default: return new BigInt64Array(length);
-  }
+  return storageInfo(dtype).create(length);
 }
 
 function clear(h: HostArray): void {
@@ -70,7 +64,7 @@ export class PlanningDevice implements GpuDevice {
   alloc(dtype: DeviceDType, length: number): DeviceArray {
     const ptr = this.next;
     // 256-byte aligned, distinct addresses (planners may look at alignment, never at contents).
-    this.next += BigInt(Math.ceil((length * BYTES[dtype] + 1) / 256) * 256);
+    this.next += BigInt(Math.ceil((length * storageInfo(dtype).bytes + 1) / 256) * 256);
     return new PlannedArray(dtype, length, ptr, this.info.ordinal);
   }
   upload(host: HostArray, dst?: DeviceArray): DeviceArray {
@@ -84,7 +78,7 @@ export class PlanningDevice implements GpuDevice {
   copy(): void {}
   fill(): void {}
   view(array: DeviceArray, start: number, length: number, dtype?: DeviceDType): DeviceArray {
-    return new PlannedArray(dtype ?? array.dtype, length, array.ptr + BigInt(start * BYTES[array.dtype]), this.info.ordinal);
+    return new PlannedArray(dtype ?? array.dtype, length, array.ptr + BigInt(start * storageInfo(array.dtype).bytes), this.info.ordinal);
   }
   pin(): boolean { return false; }
   uploadRange(): void {}

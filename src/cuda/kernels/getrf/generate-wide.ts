@@ -20,6 +20,7 @@
  * zero pivot; a singular matrix goes on being factored as dgetf2 does (a zero pivot neither swaps
  * nor scales).
  */
+import { byPrecision } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
@@ -61,7 +62,8 @@ function wideOtherColumns(p: GetrfWideParams): string {
         col[k] = col[piv];
         col[piv] = t;
 `;
-  return p.dtype === 'float32' && p.nb === 16 && p.rowsPerThread <= 2 && p.threads >= p.width - 1
+  const measuredSafe = byPrecision(p.dtype, { double: false, single: true });
+  return measuredSafe && p.nb === 16 && p.rowsPerThread <= 2 && p.threads >= p.width - 1
     ? `      // The panel's other columns in global memory: a thread per column (T >= W - 1: one at most), pivots in order.
       if (tid < w - gw) {
         const int cc = tid;
