@@ -20,7 +20,7 @@
  * - --json FILE: the table as JSON, rewritten as each file finishes (a run cut short leaves what
  *   it finished). --logs DIR: each file's full output (default: a folder under the OS's tmpdir).
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,8 +75,20 @@ function testFiles(target: string): string[] {
   if (!statSync(target).isDirectory()) return [target];
   return readdirSync(target).sort().flatMap((name) => {
     const path = join(target, name);
-    return statSync(path).isDirectory() ? testFiles(path) : name.endsWith('.test.js') ? [path] : [];
+    return statSync(path).isDirectory() ? testFiles(path) : name.endsWith('.test.js') && !isStale(path) ? [path] : [];
   });
+}
+
+/**
+ * A compiled test whose TypeScript source is gone (tsc never deletes its old outputs): where the
+ * source folder is there and the file is not, the .js is left over from an earlier build and would
+ * run tests that no longer exist. Said once, then left out.
+ */
+function isStale(path: string): boolean {
+  const source = path.replace(/(^|[\\/])dist[\\/]/, '$1').replace(/\.js$/, '.ts');
+  if (source === path || !existsSync(dirname(source)) || existsSync(source)) return false;
+  console.log(`left out ${path}: its source ${source} is gone (a stale build output; rebuild dist/ from clean)`);
+  return true;
 }
 
 interface DeviceState { readonly ordinal: number; readonly name: string; readonly freeBytes: number; readonly totalBytes: number; readonly error?: string }
