@@ -9,6 +9,7 @@ import { batchCount, storagesOf, uniformShape, type Batch } from '../core/batch.
 import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import type { Backend, OpName } from '../core/ops.js';
+import { OP_SPECS } from '../core/op-specs.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { cpuBackend } from '../cpu/backend.js';
 import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
@@ -401,12 +402,13 @@ export class Context {
 
   /**
    * Runs one validated request: row-major host batches of the LU family and of the solves'
-   * right-hand sides copied to column-major and written back after the device (COPIED), and the
-   * call's integers returned where it has them.
+   * right-hand sides copied to column-major and written back after the device (the op spec's
+   * `copies`), and the call's integers returned where it has them.
    */
   private execute(op: OpName, validated: object, checked = false): unknown {
     const request = validated as Record<string, unknown>;
-    const copied = COPIED[op];
+    const spec = OP_SPECS[op];
+    const copied = spec.copies;
     if (copied === undefined) {
       this.run(op, request as never);
     } else {
@@ -418,12 +420,12 @@ export class Context {
         return copy;
       });
       this.run(op, r as never);
-      const read = READ_ONLY_COPIES[op];
+      const read = spec.readOnly;
       copied.forEach((field, i) => { if (!read?.includes(field)) this.afterDevice(() => copies[i]!.writeBack()); });
     }
     if (request.info === undefined) return undefined;
     if (checked) this.afterDevice(() => checkCall(op as InfoOp, this.hostInfo(request.info as IntStorage), request));
-    return op === 'getrf' || op === 'gesv' ? { info: request.info, ipiv: request.ipiv } : { info: request.info };
+    return spec.returns === 'pivots' ? { info: request.info, ipiv: request.ipiv } : { info: request.info };
   }
 
   private run<K extends OpName>(op: K, request: Parameters<Backend<Storage, IntStorage>[K]>[0]): void {
@@ -466,14 +468,6 @@ export class Context {
   }
 }
 
-/** Batches copied to column-major where row-major (host only); written back unless READ_ONLY_COPIES lists them. */
-const COPIED: Partial<Record<OpName, readonly string[]>> = {
-  potrs: ['b'], posv: ['b'], getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'],
-  geqrf: ['a', 'tau'], orgqr: ['a', 'tau'], ormqr: ['a', 'tau'], gels: ['a', 'b'],
-};
-/** The copies of COPIED that the operation only reads. */
-const READ_ONLY_COPIES: Partial<Record<OpName, readonly string[]>> = { getrs: ['a'], orgqr: ['tau'], ormqr: ['a', 'tau'] };
-
 /** `ctx.prepare`: one preparer per operation, taking the arguments of that operation. */
 export type Preparers = {
   readonly [K in OpName]: (args: Parameters<Context[K]>[0]) => PreparedCall<ReturnType<Context[K]>>;
@@ -499,7 +493,7 @@ function checkHostOnly(request: object, op: string): void {
 const freshInts = new WeakSet<object>();
 
 function writesNothing(op: OpName, r: Record<string, unknown>): boolean {
-  const written = (op === 'gemm' || op === 'syrk' || op === 'ormqr' ? r.c : op === 'trsm' || op === 'trmm' ? r.b : r.a) as Batch<Storage>;
+  const written = r[OP_SPECS[op].main] as Batch<Storage>;
   const info = r.info as IntStorage | undefined;
   if (info !== undefined && isDeviceStorage(info)) return false;
   let empty: boolean;

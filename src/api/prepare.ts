@@ -24,7 +24,7 @@ import {
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import type {
-  GelsRequest, GemmRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, OrmqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
+  OpName, Requests, GelsRequest, GemmRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, OrmqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
   SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
@@ -573,3 +573,42 @@ export function prepareGels<S extends Storage>(input: GelsArgs<S>, alloc: IntAll
   checkNoOverlaps([batchOperand('a', args.a, true), batchOperand('b', args.b, true), ...intOperand('info', info, count, true)]);
   return { a: args.a, b: args.b, info: intsOrNew(info, count, alloc, 'info') };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The table: one validator per operation (the compiler asks for a new operation's entry).
+
+/** A validator: the public arguments of one call -> its request (integers allocated by `alloc` where not given). */
+export type Validator<K extends OpName> = (args: Parameters<PublicCalls[K]>[0], alloc: IntAllocator) => Requests[K];
+
+/** The public argument object of each operation. */
+interface PublicCalls {
+  gemm(a: GemmArgs): void; trsm(a: TrsmArgs): void; trmm(a: TrmmArgs): void; syrk(a: SyrkArgs): void;
+  potrf(a: FactorArgs): void; potrs(a: CholeskySolveArgs): void; posv(a: CholeskySolveArgs): void;
+  getrf(a: GetrfArgs): void; getrs(a: GetrsArgs): void; gesv(a: GesvArgs): void;
+  trtri(a: TrtriArgs): void; lauum(a: FactorArgs): void; potri(a: FactorArgs): void; poti(a: FactorArgs): void;
+  syev(a: SyevArgs): void; gesvd(a: GesvdArgs): void;
+  geqrf(a: GeqrfArgs): void; orgqr(a: OrgqrArgs): void; ormqr(a: OrmqrArgs): void; gels(a: GelsArgs): void;
+}
+
+export const VALIDATORS: { readonly [K in OpName]: Validator<K> } = {
+  gemm: (a) => prepareGemm(a),
+  trsm: (a) => prepareTrsm(a, 'trsm'),
+  trmm: (a) => prepareTrsm(a, 'trmm'),
+  syrk: (a) => prepareSyrk(a),
+  potrf: (a, alloc) => prepareFactor(a, 'potrf', alloc),
+  potrs: (a, alloc) => prepareCholeskySolve(a, 'potrs', alloc),
+  posv: (a, alloc) => prepareCholeskySolve(a, 'posv', alloc),
+  getrf: (a, alloc) => prepareGetrf(a, alloc),
+  getrs: (a, alloc) => prepareGetrs(a, alloc),
+  gesv: (a, alloc) => prepareGesv(a, alloc),
+  trtri: (a, alloc) => prepareTrtri(a, alloc),
+  lauum: (a, alloc) => prepareFactor(a, 'lauum', alloc),
+  potri: (a, alloc) => prepareFactor(a, 'potri', alloc),
+  poti: (a, alloc) => prepareFactor(a, 'poti', alloc),
+  syev: (a, alloc) => prepareSyev(a, alloc),
+  gesvd: (a, alloc) => prepareGesvd(a, alloc),
+  geqrf: (a, alloc) => prepareGeqrf(a, alloc),
+  orgqr: (a) => prepareOrgqr(a),
+  ormqr: (a) => prepareOrmqr(a),
+  gels: (a, alloc) => prepareGels(a, alloc),
+};

@@ -17,6 +17,7 @@
 import type { Batch } from './batch.js';
 import type { Diag, Side, Uplo } from './enums.js';
 import type { IntStorage, Storage } from './storage.js';
+import { OP_NAMES } from './op-specs.js';
 
 export type Op = 'N' | 'T';
 
@@ -89,70 +90,57 @@ export type Job = 'values' | 'vectors';
 export type PotiRequest<S = Storage, I = IntStorage> = LauumRequest<S, I>;
 
 /**
+ * Every operation's request, by name: the one list the operation names come from (OpName), and
+ * what a backend implements. A new operation adds its request here and its entry in op-specs.ts.
+ */
+export interface Requests<S = Storage, I = IntStorage> {
+  gemm: GemmRequest<S>;
+  trsm: TrsmRequest<S>;
+  trmm: TrmmRequest<S>;
+  syrk: SyrkRequest<S>;
+  potrf: PotrfRequest<S, I>;
+  potrs: PotrsRequest<S, I>;
+  posv: PosvRequest<S, I>;
+  getrf: GetrfRequest<S, I>;
+  getrs: GetrsRequest<S, I>;
+  gesv: GesvRequest<S, I>;
+  trtri: TrtriRequest<S, I>;
+  lauum: LauumRequest<S, I>;
+  potri: PotriRequest<S, I>;
+  syev: SyevRequest<S, I>;
+  gesvd: GesvdRequest<S, I>;
+  poti: PotiRequest<S, I>;
+  geqrf: GeqrfRequest<S, I>;
+  orgqr: OrgqrRequest<S>;
+  ormqr: OrmqrRequest<S>;
+  gels: GelsRequest<S, I>;
+}
+
+/** The operations of a backend, one method per request. */
+export type Operations<S = Storage, I = IntStorage> = { readonly [K in keyof Requests]: (r: Requests<S, I>[K]) => void };
+
+/**
  * One backend: every operation, synchronous from the caller's point of view on the host (CPU),
  * or enqueued in stream order (CUDA: the context waits where the user asks it to).
  */
-export interface Backend<S = Storage, I = IntStorage> {
-  readonly name: string;
-  gemm(r: GemmRequest<S>): void;
-  trsm(r: TrsmRequest<S>): void;
-  trmm(r: TrmmRequest<S>): void;
-  syrk(r: SyrkRequest<S>): void;
-  potrf(r: PotrfRequest<S, I>): void;
-  potrs(r: PotrsRequest<S, I>): void;
-  posv(r: PosvRequest<S, I>): void;
-  getrf(r: GetrfRequest<S, I>): void;
-  getrs(r: GetrsRequest<S, I>): void;
-  gesv(r: GesvRequest<S, I>): void;
-  trtri(r: TrtriRequest<S, I>): void;
-  lauum(r: LauumRequest<S, I>): void;
-  potri(r: PotriRequest<S, I>): void;
-  syev(r: SyevRequest<S, I>): void;
-  gesvd(r: GesvdRequest<S, I>): void;
-  poti(r: PotiRequest<S, I>): void;
-  geqrf(r: GeqrfRequest<S, I>): void;
-  orgqr(r: OrgqrRequest<S>): void;
-  ormqr(r: OrmqrRequest<S>): void;
-  gels(r: GelsRequest<S, I>): void;
-}
+export type Backend<S = Storage, I = IntStorage> = Operations<S, I> & { readonly name: string };
 
-export type OpName = keyof Omit<Backend, 'name'>;
-/** The LAPACK-level operations, by name. */
-export const OP_NAMES: readonly OpName[] = [
-  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'syev', 'gesvd',
-  'geqrf', 'orgqr', 'ormqr', 'gels',
-];
+export type OpName = keyof Requests;
+export { OP_NAMES, OP_SPECS } from './op-specs.js';
 
 /**
  * A backend that dispatches every operation by name to one `run(op, request)`: the CUDA backends
  * (one GPU, several GPUs) stage, split or fall back the same way for every operation.
  */
-export abstract class DispatchingBackend<S = Storage, I = IntStorage> implements Backend<S, I> {
+export abstract class DispatchingBackend<S = Storage, I = IntStorage> {
   abstract readonly name: string;
   protected abstract run(op: OpName, request: Record<string, unknown>): void;
 
-  private op<K extends OpName>(name: K): Backend<S, I>[K] {
-    return ((request: Record<string, unknown>) => this.run(name, request)) as unknown as Backend<S, I>[K];
+  constructor() {
+    const self = this as unknown as Record<OpName, (request: Record<string, unknown>) => void>;
+    for (const name of OP_NAMES) self[name] = (request) => this.run(name, request);
   }
-
-  readonly gemm = this.op('gemm');
-  readonly trsm = this.op('trsm');
-  readonly trmm = this.op('trmm');
-  readonly syrk = this.op('syrk');
-  readonly potrf = this.op('potrf');
-  readonly potrs = this.op('potrs');
-  readonly posv = this.op('posv');
-  readonly getrf = this.op('getrf');
-  readonly getrs = this.op('getrs');
-  readonly gesv = this.op('gesv');
-  readonly trtri = this.op('trtri');
-  readonly lauum = this.op('lauum');
-  readonly potri = this.op('potri');
-  readonly syev = this.op('syev');
-  readonly gesvd = this.op('gesvd');
-  readonly poti = this.op('poti');
-  readonly geqrf = this.op('geqrf');
-  readonly orgqr = this.op('orgqr');
-  readonly ormqr = this.op('ormqr');
-  readonly gels = this.op('gels');
 }
+// The methods the constructor installs, one per operation.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface DispatchingBackend<S = Storage, I = IntStorage> extends Operations<S, I> {}

@@ -26,15 +26,8 @@ export type DeviceRequest<K extends OpName> = Parameters<Backend<DeviceArray, De
 /** A launcher of operation K. */
 export type GpuOp<K extends OpName> = (dev: GpuDevice, request: DeviceRequest<K>) => void;
 
-/** The request fields an operation writes (downloaded back into host arrays after the call). */
-export const OUTPUTS: Readonly<Record<OpName, readonly string[]>> = {
-  gemm: ['c'], trsm: ['b'], trmm: ['b'], syrk: ['c'],
-  potrf: ['a', 'info'], potrs: ['b', 'info'], posv: ['a', 'b', 'info'],
-  getrf: ['a', 'ipiv', 'info'], getrs: ['b', 'info'], gesv: ['a', 'ipiv', 'b', 'info'],
-  trtri: ['a', 'info'], lauum: ['a', 'info'], potri: ['a', 'info'], poti: ['a', 'info'],
-  syev: ['a', 'w', 'info'], gesvd: ['s', 'u', 'vt', 'info'],
-  geqrf: ['a', 'tau', 'info'], orgqr: ['a'], ormqr: ['c'], gels: ['a', 'b', 'info'],
-};
+/** The request fields an operation writes (downloaded back into host arrays after the call): from the op specs. */
+export { OUTPUTS } from '../core/op-specs.js';
 
 const registry: { [K in OpName]?: GpuOp<K> } = {};
 /** Requests a launcher takes, where it does not take every size (the rest run on the CPU reference). */

@@ -8,7 +8,7 @@
  * Integer arrays have no offset field in a request, so a slice of one stays an `IntSlice`
  * until it is mapped onto memory that begins exactly at its first element.
  */
-import { batchCount, isBatch as isCoreBatch, matrixAt, type Batch } from '../../core/batch.js';
+import { batchCount, isBatch as isCoreBatch, matrixAt, sliceBatch, type Batch } from '../../core/batch.js';
 import { MyriadError } from '../../core/errors.js';
 import type { IntStorage, Storage } from '../../core/storage.js';
 
@@ -61,17 +61,6 @@ export function requestCount(request: Request): number {
 /** Elements one column-major matrix spans from its first element (0 for an empty matrix). */
 export function footprint(rows: number, cols: number, ld: number): number {
   return rows === 0 || cols === 0 ? 0 : (cols - 1) * ld + rows;
-}
-
-export function sliceBatch<S>(b: Batch<S>, start: number, end: number): Batch<S> {
-  switch (b.kind) {
-    case 'strided':
-      return { ...b, offset: b.offset + start * b.stride, count: end - start };
-    case 'list':
-      return { ...b, matrices: b.matrices.slice(start, end) };
-    case 'variable':
-      return { ...b, matrices: b.matrices.slice(start, end) };
-  }
 }
 
 /** The request (or a sub-request) restricted to its matrices [start, end); storages are unchanged (offsets still global). */
