@@ -20,7 +20,7 @@ import type {
 import type { LstsqResult, QrOptions, QrResult } from './api/array-qr.js';
 import type {
   CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetrsArgs, OrgqrArgs, OrmqrArgs,
-  SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
+  SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs, GetriArgs,
 } from './api/prepare.js';
 
 export * from './core/index.js';
@@ -43,7 +43,7 @@ export { assertInfo } from './api/check.js';
 export { transpose, add, subtract, scale, broadcastTo } from './api/elementwise.js';
 export type {
   InfoArgs, GemmArgs, TrsmArgs, TrmmArgs, SyrkArgs, FactorArgs, CholeskySolveArgs, TrtriArgs, GetrfArgs, GetrsArgs, GesvArgs,
-  SyevArgs, GesvdArgs, GeqrfArgs, OrgqrArgs, OrmqrArgs, GelsArgs,
+  SyevArgs, GesvdArgs, GeqrfArgs, OrgqrArgs, OrmqrArgs, GelsArgs, GetriArgs,
 } from './api/prepare.js';
 
 // LAPACK level on the CPU (the same calls as on a Context: see Context for CUDA).
@@ -72,6 +72,8 @@ export function getrf<S extends Storage>(args: GetrfArgs<S>): PivotResult<S> { r
 export function getrs<S extends Storage>(args: GetrsArgs<S>): InfoResult<S> { return cpuContext.getrs(args); }
 /** Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
 export function gesv<S extends Storage>(args: GesvArgs<S>): PivotResult<S> { return cpuContext.gesv(args); }
+/** Inverse of A from getrf's LU factors and 0-based pivots, in place (LAPACK's getri). info[i] = k > 0: U(k,k) is exactly zero. */
+export function getri<S extends Storage>(args: GetriArgs<S>): InfoResult<S> { return cpuContext.getri(args); }
 /** Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero. */
 export function trtri<S extends Storage>(args: TrtriArgs<S>): InfoResult<S> { return cpuContext.trtri(args); }
 /** U U^T ('upper') or L^T L ('lower') into the same triangle. */

@@ -19,7 +19,7 @@ import * as elementwise from './elementwise.js';
 import type { NDArray } from './array.js';
 import {
   checkFlag, hostInts, prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareOrmqr, prepareGetrf, prepareGetrs,
-  prepareSyev, prepareSyrk, prepareTrsm, prepareTrtri,
+  prepareSyev, prepareSyrk, prepareTrsm, prepareTrtri, VALIDATORS, type GetriArgs,
   type CholeskySolveArgs, type FactorArgs, type GelsArgs, type GemmArgs, type GeqrfArgs, type OrgqrArgs, type OrmqrArgs, type GesvArgs, type GesvdArgs, type GetrfArgs, type GetrsArgs,
   type IntAllocator, type SyevArgs, type SyrkArgs, type TrmmArgs, type TrsmArgs, type TrtriArgs,
 } from './prepare.js';
@@ -195,6 +195,14 @@ export class Context {
   }
 
   /**
+   * Inverse of A from getrf's LU factors and 0-based pivots, in place (LAPACK's getri).
+   * info[i] = k > 0: U(k,k) is exactly zero (A singular), the matrix left unchanged.
+   */
+  getri<S extends Storage>(args: GetriArgs<S>): InfoResult<S> {
+    return this.execute('getri', VALIDATORS.getri(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
+  }
+
+  /**
    * Prepared calls (see prepared.ts): `const f = ctx.prepare.gemm(args)` validates once; `f()`
    * runs the call again, `f({ a, b, c })` on new storages that fit the prepared ones.
    */
@@ -230,6 +238,7 @@ export class Context {
   orgqrAsync<S extends Storage>(args: OrgqrArgs<S>): Promise<void> { return this.deferred(() => this.orgqr(args)); }
   ormqrAsync<S extends Storage>(args: OrmqrArgs<S>): Promise<void> { return this.deferred(() => this.ormqr(args)); }
   gelsAsync<S extends Storage>(args: GelsArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.gels(args)); }
+  getriAsync<S extends Storage>(args: GetriArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.getri(args)); }
 
   // -------------------------------------------------------------------------------------------
   // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts).

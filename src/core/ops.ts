@@ -43,6 +43,11 @@ export interface GetrfRequest<S = Storage, I = IntStorage> extends InfoTarget<I>
 export interface GetrsRequest<S = Storage, I = IntStorage> extends InfoTarget<I> {
   trans: Op; a: Batch<S>; ipiv: I; pivotStride: number; b: Batch<S>;
 }
+/**
+ * The inverse of A from its LU factors and pivots (getrf's output), as LAPACK's dgetri: A (n x n)
+ * is overwritten by inv(A). info = k > 0 where U(k,k) is exactly zero (A then left unchanged).
+ */
+export interface GetriRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { a: Batch<S>; ipiv: I; pivotStride: number }
 export interface GesvRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { a: Batch<S>; ipiv: I; pivotStride: number; b: Batch<S> }
 export interface TrtriRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; diag: Diag; a: Batch<S> }
 export interface LauumRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; a: Batch<S> }
@@ -114,6 +119,7 @@ export interface Requests<S = Storage, I = IntStorage> {
   orgqr: OrgqrRequest<S>;
   ormqr: OrmqrRequest<S>;
   gels: GelsRequest<S, I>;
+  getri: GetriRequest<S, I>;
 }
 
 /** The operations of a backend, one method per request. */
