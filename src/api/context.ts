@@ -28,7 +28,7 @@ import { checkCall } from './check.js';
 import type { InfoOp } from '../core/info.js';
 import { makePreparers, type PreparedCall } from './prepared.js';
 import { CaptureRecorder, deviceRecording, Recording, type Captured } from './capture.js';
-import type { DeviceBackend } from '../core/device-backend.js';
+import type { DeviceBackend, RouteTaken } from '../core/device-backend.js';
 
 export type BackendName = 'cpu' | 'cuda';
 
@@ -361,6 +361,14 @@ export class Context {
   private async synchronizeAll(): Promise<void> {
     this.checkAlive();
     if (this.device) await this.device.synchronize();
+  }
+  /**
+   * The route the last call with matrices took on this context's device: its operation, the
+   * candidate that ran it (src/cuda/router.ts) and whether that was on the GPU (`route: 'cpu'`,
+   * `gpu: false`: the CPU reference, with copies). undefined on the CPU and before the first call.
+   */
+  get lastRoute(): RouteTaken | undefined {
+    return this.device?.lastRoute;
   }
   /** The accelerator behind a CUDA context (for benchmarks and vendor baselines); undefined on the CPU. */
   get deviceBackend(): DeviceBackend | undefined {

@@ -6,6 +6,19 @@ import type { DType, FloatArray } from './dtype.js';
 import type { Backend, OpName } from './ops.js';
 import type { DeviceStorage, IntStorage, Storage } from './storage.js';
 
+/** The route one call took: its operation (or array-level function), the candidate's name (router.ts), and whether that ran on the GPU. */
+export interface RouteTaken {
+  readonly op: OpName | ArrayRouted;
+  readonly route: string;
+  readonly gpu: boolean;
+}
+
+/** The array-level functions a backend's router chooses a design for. */
+export type ArrayRouted = 'qr';
+
+/** The array-level qr's tall-and-skinny route: column-major Q (empty where not wanted), R (n x n per matrix) and info (> 0: redo by Householder). */
+export interface TallSkinnyQrResult { q: FloatArray; r: FloatArray; info: Int32Array }
+
 /** What a context needs of an accelerator backend beyond the operations themselves. */
 export interface DeviceBackend extends Backend<Storage, IntStorage> {
   /** Device int32 memory for info/pivots of device-resident batches. */
@@ -31,4 +44,13 @@ export interface DeviceBackend extends Backend<Storage, IntStorage> {
    */
   capture?(fn: () => void): { launch(): void; dispose(): void };
   capturable?(op: OpName): boolean;
+  /**
+   * The array-level qr of `count` column-major m x n host matrices (m >= n, modes 'reduced' and
+   * 'r') by the backend's tall-and-skinny design, where its router takes the stack; undefined
+   * where it does not (geqrf + orgqr then). `takesQrTallSkinny` asks before the copies are made.
+   */
+  takesQrTallSkinny?(m: number, n: number, count: number): boolean;
+  qrTallSkinny?(a: FloatArray, m: number, n: number, count: number, wantQ: boolean): TallSkinnyQrResult;
+  /** The route of the last call with matrices (absent: the backend does not route). */
+  readonly lastRoute?: RouteTaken | undefined;
 }

@@ -4,17 +4,19 @@
  * - host arrays are uploaded (once per distinct array), the GPU kernel runs, and the outputs are
  *   downloaded back into the caller's arrays before the call returns;
  * - device arrays are used in place and the call only enqueues work (the fast path).
- * Operations (or sizes) without a GPU kernel yet (see registry.ts) run on the CPU reference with copies:
- * correct everywhere, and `hasGpuOp` says which ones are fast.
+ * Each call takes the route router.ts chooses for it; where that is the CPU reference (an operation
+ * or a size no GPU design takes yet) it runs there with copies, and `lastRoute` says so.
  */
 import { batchCount, isBatch, type Batch } from '../core/batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
-import type { DeviceBackend } from '../core/device-backend.js';
+import type { DeviceBackend, RouteTaken, TallSkinnyQrResult } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
-import { gpuCovers, hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
+import { OUTPUTS } from '../core/op-specs.js';
+import { capturableOp, choose, chooseArray, runCandidate, type RouteForce } from './router.js';
+import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
 import { IntPool } from './runtime/int-pool.js';
@@ -78,6 +80,10 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   stagingTuning: StagingTuning | undefined;
   /** Small int32 arrays (info) without a device allocation per call; freed by dispose(). */
   readonly ints: IntPool;
+  /** Candidates pinned by name per operation (tests, benchmarks): see router.ts. */
+  force: RouteForce = {};
+  /** The route of the last call that had matrices: its operation and candidate ('cpu': the CPU reference, with copies). */
+  lastRoute: RouteTaken | undefined;
 
   constructor(readonly device: GpuDevice, private readonly versions: string) {
     super();
@@ -104,12 +110,21 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       }
     }
     if (count <= 0) return;
-    if (!hasGpuOp(op) || !gpuCovers(op, request, this.device)) return this.runOnCpu(op, request);
+    const candidate = choose(op, request, this.device, this.force[op]);
+    this.lastRoute = { op, route: candidate.name, gpu: candidate.run !== undefined };
+    if (candidate.run === undefined) return this.runOnCpu(op, request);
     if (!onHost) {
-      runGpuOp(op, this.device, request);
+      runCandidate(candidate, this.device, request);
       return;
     }
-    const kernel = (r: Request): void => { runGpuOp(op, this.device, r); };
+    // Host arrays: the candidate is chosen again on each staged device request, so that a choice
+    // that reads the device operands (TSM2's alignment and dtype) sees them.
+    const kernel = (r: Request): void => {
+      const staged = choose(op, r, this.device, this.force[op]);
+      this.lastRoute = { op, route: staged.name, gpu: staged.run !== undefined };
+      if (staged.run === undefined) throw new MyriadError('UNSUPPORTED', `${op}: no GPU route for a staged request that had one on the host`, 'op');
+      runCandidate(staged, this.device, r);
+    };
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
     const call = new HostCall(this.device, op, request, kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {});
     if (this.deferral.active) {
@@ -123,6 +138,15 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     } finally {
       call.dispose();
     }
+  }
+
+  /** Whether the router sends the array-level qr of this stack to TSQR (router.ts ARRAY_ROUTES). */
+  takesQrTallSkinny(m: number, n: number, count: number): boolean {
+    return chooseArray('qr', { m, n, count }, this.device, this.force.qr).name === 'tsqr';
+  }
+  qrTallSkinny(a: FloatArray, m: number, n: number, count: number, wantQ: boolean): TallSkinnyQrResult {
+    this.lastRoute = { op: 'qr', route: 'tsqr', gpu: true };
+    return qrTallSkinnyOn(this.device, a, m, n, count, wantQ);
   }
 
   /**
@@ -203,9 +227,9 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     if (!this.device.capture) throw new MyriadError('UNSUPPORTED', `${this.device.info.name} cannot record a capture`, 'capture');
     return this.device.capture(fn);
   }
-  /** Operations with a GPU kernel: the others run on the CPU with copies, which a graph cannot record. */
+  /** Operations with a GPU route whose work a graph can record (the CPU route's copies it cannot). */
   capturable(op: OpName): boolean {
-    return hasGpuOp(op);
+    return capturableOp(op);
   }
   dispose(): void {
     this.ints.dispose();

@@ -2,7 +2,7 @@
  * The import graph of src/ (read from the import statements): every arrow points down the
  * layers, and a kernel family uses another only through its public face.
  *   core  <-  cpu  <-  cpu-fast  <-  cuda  <-  api  <-  bench  <-  cli.ts, index.ts
- *   inside cuda: runtime <- model <- kernels, baselines <- registry <- host <- backend <- multi <- tune
+ *   inside cuda: runtime <- model <- kernels, baselines <- router <- host <- backend <- multi <- tune
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ function edges(): [string, string][] {
 
 const TOP: Readonly<Record<string, number>> = { core: 0, cpu: 1, 'cpu-fast': 2, cuda: 3, api: 4, bench: 5, 'cli.ts': 6, 'index.ts': 6 };
 const CUDA: Readonly<Record<string, number>> = {
-  runtime: 0, model: 1, kernels: 2, baselines: 2, 'registry.ts': 3, host: 4, 'backend.ts': 5, multi: 6, tune: 7,
+  runtime: 0, model: 1, kernels: 2, baselines: 2, 'router.ts': 3, host: 4, 'backend.ts': 5, multi: 6, tune: 7,
 };
 
 function rank(path: string): [number, number] {
@@ -69,5 +69,5 @@ test('kernel families share code through common/ and use each other only through
 test('the layers test sees the imports', () => {
   const all = edges();
   assert.ok(all.length > 200, `only ${all.length} imports found`);
-  assert.ok(all.some(([from, to]) => from === 'cuda/registry.ts' && to === 'cuda/kernels/potrf/index.ts'));
+  assert.ok(all.some(([from, to]) => from === 'cuda/router.ts' && to === 'cuda/kernels/potrf/index.ts'));
 });

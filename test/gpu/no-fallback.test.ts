@@ -17,7 +17,7 @@ import { strided } from '../../src/core/batch.js';
 import type { FloatArray } from '../../src/core/dtype.js';
 import { OP_NAMES, type OpName } from '../../src/core/ops.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { hasGpuOp } from '../../src/cuda/registry.js';
+import { hasGpuOp } from '../../src/cuda/router.js';
 import type { CudaDevice, DeviceArray } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 

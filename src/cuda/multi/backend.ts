@@ -19,7 +19,7 @@ import { DispatchingBackend, type OpName } from '../../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../../core/storage.js';
 import type { DeviceBackend } from '../../core/device-backend.js';
 import { cpuBackend } from '../../cpu/backend.js';
-import { OUTPUTS } from '../registry.js';
+import { OUTPUTS } from '../../core/op-specs.js';
 import { allocateHost, hostDType } from '../runtime/memory.js';
 import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
 import { HostDeferral } from '../host/deferral.js';
