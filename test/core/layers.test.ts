@@ -71,3 +71,49 @@ test('the layers test sees the imports', () => {
   assert.ok(all.length > 200, `only ${all.length} imports found`);
   assert.ok(all.some(([from, to]) => from === 'cuda/router.ts' && to === 'cuda/kernels/potrf/index.ts'));
 });
+
+/** [importer, imported] for the imports that load a module at run time (not `import type` / `export type`). */
+function runtimeEdges(): [string, string][] {
+  const out: [string, string][] = [];
+  for (const file of sources(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/^(import|export)(\s+type\b)?[^'";]*?from '(\.[^']+)'|^import '(\.[^']+)'/gm)) {
+      if (m[2] !== undefined) continue;
+      const spec = (m[3] ?? m[4])!.replace(/\.js$/, '.ts');
+      out.push([relative(SRC, file), relative(SRC, normalize(join(dirname(file), spec)))]);
+    }
+  }
+  return out;
+}
+
+test('no import circle among the run-time imports', () => {
+  const next = new Map<string, string[]>();
+  for (const [from, to] of runtimeEdges()) next.set(from, [...(next.get(from) ?? []), to]);
+  const state = new Map<string, 'open' | 'done'>();
+  const circles: string[] = [];
+  const visit = (node: string, path: string[]): void => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'open') { circles.push([...path.slice(path.indexOf(node)), node].join(' -> ')); return; }
+    state.set(node, 'open');
+    for (const to of next.get(node) ?? []) visit(to, [...path, node]);
+    state.set(node, 'done');
+  };
+  for (const node of next.keys()) visit(node, []);
+  // trsm inverts its diagonal blocks with trtri, whose recursion runs on trsm's trmm: one circle
+  // between two families' public faces, to be cut by moving the shared recursion (trmm) out of trsm.
+  const KNOWN = ['cuda/kernels/trsm/index.ts -> cuda/kernels/trsm/launch.ts -> cuda/kernels/trtri/index.ts -> cuda/kernels/trtri/launch.ts -> cuda/kernels/trsm/index.ts'];
+  assert.deepEqual(circles.filter((c) => !KNOWN.includes(c)), []);
+});
+
+test('the API reaches the GPU only through the backend and its router: no import of cuda/kernels or cuda/model', () => {
+  const bad = edges().filter(([from, to]) => from.startsWith('api/') && /^cuda\/(kernels|model)\//.test(to));
+  assert.deepEqual(bad.map(([from, to]) => `${from} -> ${to}`), []);
+});
+
+test('routing lives in the router: the families that the router chooses between do not import each other', () => {
+  const family = (p: string): string | undefined => /^cuda\/kernels\/([^/]+)\//.exec(p)?.[1];
+  // Pairs that are alternatives in one route of cuda/router.ts (a composition through a public face is fine).
+  const ALTERNATIVES: readonly [string, string][] = [['jacobi', 'tridiag'], ['tridiag', 'jacobi'], ['qr', 'tsqr'], ['tsqr', 'qr']];
+  const bad = edges().filter(([from, to]) => ALTERNATIVES.some(([f, g]) => family(from) === f && family(to) === g));
+  assert.deepEqual(bad.map(([from, to]) => `${from} -> ${to}`), []);
+});
