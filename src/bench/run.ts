@@ -25,6 +25,8 @@ export interface BenchRow {
   n: number;
   batch: number;
   backend: string;
+  /** The route the router took on a device (router.ts candidate names); 'cpu (fallback)' where a GPU context ran the CPU reference. */
+  route?: string;
   ms: number;
   gflops: number;
   gbs: number;
@@ -124,6 +126,8 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
       const ms = timeRepeats(ctx, prepared.run, prepared.reset, repeats);
       const gflops = (cost.flops * batch) / (ms * 1e6);
       const row: BenchRow = { op, dtype, n, batch, backend: ctx.backend, ms, gflops, gbs: (cost.bytes * batch) / (ms * 1e6) };
+      const taken = ctx.lastRoute;
+      if (taken !== undefined) row.route = `${taken.op === op ? '' : `${taken.op}: `}${taken.gpu ? taken.route : 'cpu (fallback)'}`;
       if (options.limits) {
         const peak = options.limits.peakGflops?.[dtype] ?? Infinity;
         row.roofline = (100 * gflops) / Math.min(peak, (cost.flops / cost.bytes) * options.limits.bandwidthGBs);
@@ -170,6 +174,7 @@ export const BENCH_COLUMNS: readonly Column<BenchRow>[] = [
   { header: 'n', value: (r) => r.n },
   { header: 'batch', value: (r) => r.batch },
   { header: 'backend', value: (r) => r.backend },
+  { header: 'route', value: (r) => r.route, optional: true },
   { header: 'ms', value: (r) => r.ms, digits: 3 },
   { header: 'GFLOP/s', value: (r) => r.gflops, digits: 1 },
   { header: 'GB/s', value: (r) => r.gbs, digits: 1 },
