@@ -244,10 +244,44 @@ const SPECS = {
   },
 } satisfies { readonly [K in OpName]: OpSpec };
 
+/** Every operation's spec, by name. */
 export const OP_SPECS: { readonly [K in OpName]: OpSpec } = SPECS;
 
 /** The operations with per-matrix info (their spec has `info`). */
 export type LapackInfoOp = { [K in OpName]: (typeof SPECS)[K] extends { info: InfoSpec } ? K : never }[OpName];
+
+/** How the public API presents an operation: its argument type (api/prepare.ts) and its documentation. */
+export interface OpFace {
+  /** The name of its argument object's type in api/prepare.ts. */
+  readonly args: string;
+  /** Its documentation, one string a line (the Context method, its *Async form and the top-level function carry it). */
+  readonly doc: readonly string[];
+}
+
+/** The public face of every operation: scripts/generate-api.ts writes the Context methods, their *Async forms and the top-level functions from it. */
+export const OP_FACES: { readonly [K in OpName]: OpFace } = {
+  gemm: { args: 'GemmArgs', doc: ['C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C.'] },
+  trsm: { args: 'TrsmArgs', doc: ["B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular."] },
+  trmm: { args: 'TrmmArgs', doc: ["B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular."] },
+  syrk: { args: 'SyrkArgs', doc: ["C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written."] },
+  potrf: { args: 'FactorArgs', doc: ["Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite."] },
+  potrs: { args: 'CholeskySolveArgs', doc: ["Solves A X = B in place of B, with A's Cholesky factor from potrf."] },
+  posv: { args: 'CholeskySolveArgs', doc: ['Factors A (potrf) and solves A X = B; B is left unchanged for a matrix with info > 0.'] },
+  getrf: { args: 'GetrfArgs', doc: ['LU with partial pivoting, P A = L U, in place. ipiv is 0-based: row j was swapped with row', "ipiv[i * pivotStride + j] (LAPACK's ipiv minus one); pivotStride is min(m, n), or for a", 'variable batch the largest min(m, n) in it. info[i] = k > 0: U(k,k) is exactly zero.'] },
+  getrs: { args: 'GetrsArgs', doc: ['Solves op(A) X = B with the LU factors and pivots from getrf.'] },
+  gesv: { args: 'GesvArgs', doc: ['Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0.'] },
+  trtri: { args: 'TrtriArgs', doc: ['Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero.'] },
+  lauum: { args: 'FactorArgs', doc: ["U U^T ('upper') or L^T L ('lower') into the same triangle."] },
+  potri: { args: 'FactorArgs', doc: ['Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle.'] },
+  poti: { args: 'FactorArgs', doc: ['Inverse of an SPD matrix in one call (potrf, trtri, lauum), into the `uplo` triangle as potri', "leaves it. info[i] = k > 0: the leading minor of order k is not positive definite (potrf's", 'info), and the matrix is left as potrf leaves it.'] },
+  syev: { args: 'SyevArgs', doc: ['Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)', "ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.", 'info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.'] },
+  gesvd: { args: 'GesvdArgs', doc: ['Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u', "(m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.", 'info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.'] },
+  geqrf: { args: 'GeqrfArgs', doc: ["Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the", 'diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0.'] },
+  orgqr: { args: 'OrgqrArgs', doc: ["The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n)."] },
+  ormqr: { args: 'OrmqrArgs', doc: ["C := op(Q) C (side 'left', default) or C op(Q) ('right') with op(Q) = Q ('N', default) or Q^T", "('T'), Q from geqrf's reflectors (A's first k columns, k = tau's rows), as LAPACK's ormqr."] },
+  gels: { args: 'GelsArgs', doc: ["Least squares (m >= n) or minimum norm (m < n) solutions of A X = B (LAPACK's gels, trans 'N'):", 'B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its factors.', 'info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed.'] },
+  getri: { args: 'GetriArgs', doc: ["Inverse of A from getrf's LU factors and 0-based pivots, in place (LAPACK's getri).", 'info[i] = k > 0: U(k,k) is exactly zero (A singular), the matrix left unchanged.'] },
+};
 
 /** The LAPACK-level operations, by name (the order of OP_SPECS). */
 export const OP_NAMES: readonly OpName[] = Object.keys(OP_SPECS) as OpName[];

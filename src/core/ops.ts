@@ -7,7 +7,7 @@ import { OP_NAMES } from './op-specs.js';
 import type { OpName, Requests } from './op-specs.js';
 
 export type * from './op-specs.js';
-export { OP_NAMES, OP_SPECS } from './op-specs.js';
+export { OP_NAMES } from './op-specs.js';
 
 /** The operations of a backend, one method per request. */
 export type Operations<S = Storage, I = IntStorage> = { readonly [K in keyof Requests]: (r: Requests<S, I>[K]) => void };
