@@ -23,7 +23,7 @@ import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 
 const skip = gpuSkipReason();
 /** Operations with no GPU kernel yet (a CUDA context runs them on the CPU reference with copies). */
-const CPU_ONLY: readonly OpName[] = [];
+const CPU_ONLY: readonly OpName[] = ['getri'];
 
 interface Copy { readonly what: 'upload' | 'download'; readonly dtype: string }
 
