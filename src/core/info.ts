@@ -7,7 +7,7 @@
  * |-------------|----------------------------------------------|-------------------------------------------------------------|
  * | 0           | all                                          | success                                                     |
  * | k in 1..p   | potrf, posv, poti, cholesky, inv (spd)       | not positive definite: the leading minor of order k        |
- * | k in 1..p   | getrf, gesv, lu, solve, inv                  | singular: U(k, k) is exactly zero                           |
+ * | k in 1..p   | getrf, gesv, getri, lu, solve, inv           | singular: U(k, k) is exactly zero                           |
  * | k in 1..p   | trtri, potri                                 | singular: A(k, k) is exactly zero                           |
  * | k in 1..p   | gels, lstsq                                  | rank-deficient: R(k, k) is exactly zero                     |
  * | p + 1       | syev, gesvd, eigh, eigvalsh, svd, svdvals    | the Jacobi sweeps did not converge                          |
