@@ -5,7 +5,7 @@
  * src/core/op-specs.ts. The output is checked in; test/core/generated-api.test.ts fails where it
  * differs from what this script writes.
  *
- *   npm run build && node dist/scripts/generate-api.js
+ *   npm run generate   (tsc, then node dist/scripts/generate-api.js)
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
