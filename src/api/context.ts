@@ -127,8 +127,7 @@ export class Context extends ContextOperations {
   // place. Host inputs must stay unchanged until then (pinned copies read them asynchronously).
   // Device data: the promise resolves once the work is enqueued, as the synchronous call returns.
   // On the CPU (and on several GPUs) the call runs synchronously and the promise is already settled.
-
-  // (the *Async forms of the other operations are generated: operations.generated.ts)
+  // Every operation's *Async form is generated (operations.generated.ts) over deferredCall.
 
   // -------------------------------------------------------------------------------------------
   // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts).
