@@ -23,6 +23,7 @@ import { generateMmaGemm } from '../src/cuda/kernels/gemm/generate-mma.js';
 import { generateSmallGemm, smallGemmWork } from '../src/cuda/kernels/gemm/generate-small.js';
 import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
 import { gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
+import { runRouted } from '../src/cuda/router.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
 import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
@@ -517,7 +518,7 @@ function jacobiThroughLaunchers(): void {
       }
     // The block designs (n = 33 ... 512), the GPU test's sizes and shapes.
     for (const n of [33, 40, 41, 47, 64, 100, 128, 256, 512]) for (const jobz of ['values', 'vectors'] as const)
-      syevCuda(dev, { jobz, uplo: n % 2 === 0 ? 'lower' : 'upper', a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints }, { route: 'jacobi' });
+      syevCuda(dev, { jobz, uplo: n % 2 === 0 ? 'lower' : 'upper', a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints });
     for (const [m, n] of [[33, 33], [40, 40], [47, 47], [64, 64], [100, 100], [128, 128], [256, 256], [512, 512], [100, 40], [40, 100], [64, 33], [33, 64], [300, 20], [20, 300], [70, 45], [45, 70], [90, 34]] as const)
       for (const [wantU, wantVt] of [[true, true], [false, false], [true, false], [false, true]] as const) {
         const k = Math.min(m, n);
@@ -558,14 +559,14 @@ function jacobiDirect(): void {
   }
 }
 
-// The tridiagonal syev: syevCuda's default route over sizes, jobs and forms; then the tests' parameter sets.
+// The tridiagonal syev: the router's syev route over sizes, jobs and forms; then the tests' parameter sets.
 
 function tridiagThroughLaunchers(): void {
   const dev = fakeDevice(H100);
   const ints = fakeArray('int32', 4);
   for (const dtype of DTYPES) for (const form of ['dense', 'padded', 'list'] as const)
     for (const n of [33, 34, 35, 36, 37, 38, 39, 40, 41, 47, 48, 64, 72, 96, 100, 128, 160, 192, 256, 384, 512]) for (const jobz of ['values', 'vectors'] as const)
-      for (const uplo of UPLOS) syevCuda(dev, { jobz, uplo, a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints });
+      for (const uplo of UPLOS) runRouted('syev', dev, { jobz, uplo, a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints });
 }
 
 /** test/cuda/tridiag-generate.test.ts, the host emulation and test/gpu/tridiag.test.ts's forced shapes. */

@@ -11,17 +11,12 @@
  * it takes a batch, and `asArray(batch)` turns a batch back into a stack (see api/bridge.ts).
  * Failure is per matrix in `info` (codes: core/info.ts); `{ check: true }` or `assertInfo` throws.
  */
-import { cpuContext, type InfoResult, type PivotResult } from './api/context.js';
-import type { Storage } from './core/storage.js';
+import { cpuContext } from './api/context.js';
 import type { FloatArray } from './core/dtype.js';
 import type {
   CholeskyOptions, EighOptions, EighResult, InvOptions, LuResult, NDArray, SvdResult, TriangularSolveOptions, WithInfo,
 } from './api/array.js';
 import type { LstsqResult, QrOptions, QrResult } from './api/array-qr.js';
-import type {
-  CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetrsArgs, OrgqrArgs, OrmqrArgs,
-  SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
-} from './api/prepare.js';
 
 export * from './core/index.js';
 export { Context, cpuContext, type BackendName, type InfoResult, type PivotResult, type IntsFor, type Preparers } from './api/context.js';
@@ -41,79 +36,10 @@ export type { QrMode, QrOptions, QrResult, LstsqResult } from './api/array-qr.js
 export { batchOf, asArray, type ArrayView, type BatchArg, type BatchOfOptions } from './api/bridge.js';
 export { assertInfo } from './api/check.js';
 export { transpose, add, subtract, scale, broadcastTo } from './api/elementwise.js';
-export type {
-  InfoArgs, GemmArgs, TrsmArgs, TrmmArgs, SyrkArgs, FactorArgs, CholeskySolveArgs, TrtriArgs, GetrfArgs, GetrsArgs, GesvArgs,
-  SyevArgs, GesvdArgs, GeqrfArgs, OrgqrArgs, OrmqrArgs, GelsArgs,
-} from './api/prepare.js';
+export type { InfoArgs } from './api/prepare.js';
 
-// LAPACK level on the CPU (the same calls as on a Context: see Context for CUDA).
-
-/** C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. */
-export function gemm<S extends Storage>(args: GemmArgs<S>): void { cpuContext.gemm(args); }
-/** B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. */
-export function trsm<S extends Storage>(args: TrsmArgs<S>): void { cpuContext.trsm(args); }
-/** B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. */
-export function trmm<S extends Storage>(args: TrmmArgs<S>): void { cpuContext.trmm(args); }
-/** C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written. */
-export function syrk<S extends Storage>(args: SyrkArgs<S>): void { cpuContext.syrk(args); }
-/** Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite. */
-export function potrf<S extends Storage>(args: FactorArgs<S>): InfoResult<S> { return cpuContext.potrf(args); }
-/** Solves A X = B in place of B, with A's Cholesky factor from potrf. */
-export function potrs<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> { return cpuContext.potrs(args); }
-/** Factors A (potrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
-export function posv<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> { return cpuContext.posv(args); }
-/**
- * LU with partial pivoting, P A = L U, in place. ipiv is 0-based: row j was swapped with row
- * ipiv[i * pivotStride + j] (LAPACK's ipiv minus one); pivotStride is min(m, n), or for a
- * variable batch the largest min(m, n) in it. info[i] = k > 0: U(k,k) is exactly zero.
- */
-export function getrf<S extends Storage>(args: GetrfArgs<S>): PivotResult<S> { return cpuContext.getrf(args); }
-/** Solves op(A) X = B with the LU factors and pivots from getrf. */
-export function getrs<S extends Storage>(args: GetrsArgs<S>): InfoResult<S> { return cpuContext.getrs(args); }
-/** Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
-export function gesv<S extends Storage>(args: GesvArgs<S>): PivotResult<S> { return cpuContext.gesv(args); }
-/** Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero. */
-export function trtri<S extends Storage>(args: TrtriArgs<S>): InfoResult<S> { return cpuContext.trtri(args); }
-/** U U^T ('upper') or L^T L ('lower') into the same triangle. */
-export function lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> { return cpuContext.lauum(args); }
-/** Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle. */
-export function potri<S extends Storage>(args: FactorArgs<S>): InfoResult<S> { return cpuContext.potri(args); }
-/**
- * Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)
- * ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.
- * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.
- */
-export function syev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> { return cpuContext.syev(args); }
-/**
- * Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u
- * (m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.
- * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.
- */
-export function gesvd<S extends Storage>(args: GesvdArgs<S>): InfoResult<S> { return cpuContext.gesvd(args); }
-/**
- * Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the
- * diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0.
- */
-export function geqrf<S extends Storage>(args: GeqrfArgs<S>): InfoResult<S> { return cpuContext.geqrf(args); }
-/** The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n). */
-export function orgqr<S extends Storage>(args: OrgqrArgs<S>): void { cpuContext.orgqr(args); }
-/**
- * C := op(Q) C (side 'left', default) or C op(Q) ('right') with op(Q) = Q ('N', default) or Q^T
- * ('T'), Q from geqrf's reflectors (A's first k columns, k = tau's rows), as LAPACK's ormqr.
- */
-export function ormqr<S extends Storage>(args: OrmqrArgs<S>): void { cpuContext.ormqr(args); }
-/**
- * Least squares (m >= n) or minimum norm (m < n) solutions of A X = B (LAPACK's gels, trans 'N'):
- * B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its factors.
- * info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed.
- */
-export function gels<S extends Storage>(args: GelsArgs<S>): InfoResult<S> { return cpuContext.gels(args); }
-/**
- * Inverse of an SPD matrix in one call (potrf, trtri, lauum), into the `uplo` triangle as potri
- * leaves it. info[i] = k > 0: the leading minor of order k is not positive definite (potrf's
- * info), and the matrix is left as potrf leaves it.
- */
-export function poti<S extends Storage>(args: FactorArgs<S>): InfoResult<S> { return cpuContext.poti(args); }
+// LAPACK level on the CPU (the same calls as on a Context: see Context for CUDA), generated from the op specs.
+export * from './api/top-level.generated.js';
 
 // Array level on the CPU.
 

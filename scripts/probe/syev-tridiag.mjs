@@ -8,6 +8,7 @@ import { strided } from '../../dist/src/index.js';
 import { syevProbe } from './syev-setup.mjs';
 import { randomSymmetric } from '../../dist/src/bench/data.js';
 import { syevCuda } from '../../dist/src/cuda/kernels/jacobi/index.js';
+import { syevTridiagCuda } from '../../dist/src/cuda/kernels/tridiag/index.js';
 
 const { ctx, dev, solver, rng, dtypes, cases, median } = await syevProbe('33:4000,40:4000,48:3000,64:2000,96:1000,128:500,192:200,256:100,384:40,512:20');
 for (const dtype of dtypes) for (const [n, count] of cases) {
@@ -17,9 +18,10 @@ for (const dtype of dtypes) for (const [n, count] of cases) {
   const row = [];
   for (const jobz of ['vectors', 'values']) {
     const req = { jobz, uplo: 'lower', a: strided(a, { rows: n, cols: n, count }), w: strided(w, { rows: n, cols: 1, count }), info };
-    const t = (opts) => { try { return timed(() => syevCuda(dev, req, opts)).toFixed(3); } catch (e) { return `(${e.message.slice(0, 40)})`; } };
+    const t = (f) => { try { return timed(f).toFixed(3); } catch (e) { return `(${e.message.slice(0, 40)})`; } };
+    const tridiag = (force) => () => syevTridiagCuda(dev, req, { force });
     const half = Math.max(32, 32 * Math.ceil(Math.min(512, n) / 64));   // about half the plan's threads
-    row.push(`${jobz}: tridiag ${t({ route: 'tridiag' })}, global ${t({ route: 'tridiag', tridiag: { global: true } })}, t${half} ${t({ route: 'tridiag', tridiag: { threads: half } })}, jacobi ${t({ route: 'jacobi' })}`);
+    row.push(`${jobz}: tridiag ${t(tridiag(undefined))}, global ${t(tridiag({ global: true }))}, t${half} ${t(tridiag({ threads: half }))}, jacobi ${t(() => syevCuda(dev, req))}`);
   }
   if (solver.hasSyevBatched) {
     const b = solver.syevBatched(dtype, n, a, w, info, count);

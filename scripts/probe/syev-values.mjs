@@ -5,7 +5,7 @@
 import { strided } from '../../dist/src/index.js';
 import { syevProbe } from './syev-setup.mjs';
 import { randomSymmetric } from '../../dist/src/bench/data.js';
-import { syevCuda } from '../../dist/src/cuda/kernels/jacobi/index.js';
+import { runRouted } from '../../dist/src/cuda/router.js';
 
 const { ctx, dev, solver, rng, dtypes, cases, median } = await syevProbe('16:20000,32:10000,64:2000,128:500,256:100,512:20');
 for (const dtype of dtypes) for (const [n, count] of cases) {
@@ -13,7 +13,7 @@ for (const dtype of dtypes) for (const [n, count] of cases) {
   const a0 = ctx.upload(host), a = ctx.alloc(dtype, n * n * count), w = ctx.alloc(dtype, n * count), info = ctx.alloc('int32', count);
   const timed = (f) => median(() => { dev.copy(a0, 0, a, 0, n * n * count); return ctx.time(f); });
   const req = { jobz: 'values', uplo: 'lower', a: strided(a, { rows: n, cols: n, count }), w: strided(w, { rows: n, cols: 1, count }), info };
-  const row = [`values ${timed(() => syevCuda(dev, req)).toFixed(3)}`];
+  const row = [`values ${timed(() => runRouted('syev', dev, req)).toFixed(3)}`];
   for (const vectors of [false, true]) {
     try {
       const b = solver.syevBatched(dtype, n, a, w, info, count, vectors);

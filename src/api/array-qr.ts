@@ -25,9 +25,7 @@ import { strided } from '../core/batch.js';
 import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
 import { check, describeValue } from '../core/errors.js';
 import { parseEnumValue } from '../core/enums.js';
-import { CudaBackend } from '../cuda/backend.js';
-import { routesToTsqr, tsqrCuda } from '../cuda/kernels/tsqr/index.js';
-import { tuningFor } from '../cuda/model/tuning/index.js';
+import type { DeviceBackend } from '../core/device-backend.js';
 import type { Context } from './context.js';
 import {
   allocLike, broadcastShapes, checkOptions, countOf, markNonFinite, poisonFailed, sameDtype, sourceIndices, stackOf, throwOnFailure, vectorRule,
@@ -53,7 +51,7 @@ export function qr<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: Q
   const mode = parseEnumValue(options.mode ?? 'reduced', ['reduced', 'complete', 'r'] as const, 'options.mode');
   const { count, rows: m, cols: n } = stackOf(a, 'a');
   const backend = ctx.deviceBackend;
-  if (mode !== 'complete' && backend instanceof CudaBackend && routesToTsqr(m, n, count, tuningFor(backend.device.info.arch, 'tsqr')))
+  if (mode !== 'complete' && backend?.qrTallSkinny !== undefined && backend.takesQrTallSkinny?.(m, n, count) === true)
     return tsqrQr(ctx, backend, a, mode) as QrResult<T>;
   return householderQr(ctx, a, mode) as QrResult<T>;
 }
@@ -62,28 +60,10 @@ export function qr<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: Q
  * TSQR on the context's GPU for modes 'reduced' and 'r' (k = n: m >= n); the matrices TSQR reports
  * failed (info > 0) go through Householder, one stack of them.
  */
-function tsqrQr(ctx: Context, backend: CudaBackend, a: NDArray, mode: 'reduced' | 'r'): QrResult {
+function tsqrQr(ctx: Context, backend: DeviceBackend, a: NDArray, mode: 'reduced' | 'r'): QrResult {
   const { batchShape, count, rows: m, cols: n } = stackOf(a, 'a');
   const dtype = dtypeOfArray(a.data, 'a.data');
-  const dev = backend.device;
-  const work = dev.upload(columnMajor(a.data, count, m, n, n));
-  const rWork = dev.alloc(dtype, count * n * n);
-  const infoWork = dev.alloc('int32', count);
-  let qcol: FloatArray, rcol: FloatArray, info: Int32Array;
-  try {
-    tsqrCuda(dev, {
-      a: strided(work, { rows: m, cols: n, ld: m, stride: m * n, count }, 'a'),
-      r: strided(rWork, { rows: n, cols: n, ld: n, stride: n * n, count }, 'r'),
-      info: infoWork,
-    });
-    qcol = mode === 'r' ? allocate(dtype, 0) : dev.download(work) as FloatArray;
-    rcol = dev.download(rWork) as FloatArray;
-    info = dev.download(infoWork) as Int32Array;
-  } finally {
-    work.dispose();
-    rWork.dispose();
-    infoWork.dispose();
-  }
+  const { q: qcol, r: rcol, info } = backend.qrTallSkinny!(columnMajor(a.data, count, m, n, n), m, n, count, mode !== 'r');
   const r: NDArray = { data: allocate(dtype, count * n * n), shape: [...batchShape, n, n] };
   for (let c = 0; c < count; c++) for (let i = 0; i < n; i++) for (let j = i; j < n; j++) r.data[c * n * n + i * n + j] = rcol[c * n * n + i + j * n]!;
   const q: NDArray | undefined = mode === 'r' ? undefined : { data: allocate(dtype, count * m * n), shape: [...batchShape, m, n] };

@@ -9,18 +9,14 @@
 import { batchCount, isBatch, matrixAt, type Batch } from '../core/batch.js';
 import { isFloatArray } from '../core/dtype.js';
 import { MyriadError, check, describeValue } from '../core/errors.js';
+import { INFO_OP_NAMES, OP_SPECS } from '../core/op-specs.js';
 import { INFO_OPS, failureError, type Failure, type InfoOp } from '../core/info.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { batchOf, isArrayView, type BatchArg } from './bridge.js';
 
-/** The matrix whose order p an op's codes count in, and the outputs where NaN/Inf shows. */
-const WATCH: Partial<Record<InfoOp, { order: 'square' | 'min'; outputs: readonly string[] }>> = {
-  potrf: { order: 'square', outputs: ['a'] }, posv: { order: 'square', outputs: ['a', 'b'] }, potrs: { order: 'square', outputs: ['b'] },
-  poti: { order: 'square', outputs: ['a'] }, potri: { order: 'square', outputs: ['a'] }, lauum: { order: 'square', outputs: ['a'] },
-  trtri: { order: 'square', outputs: ['a'] }, getrf: { order: 'square', outputs: ['a'] }, getrs: { order: 'square', outputs: ['b'] },
-  gesv: { order: 'square', outputs: ['a', 'b'] }, syev: { order: 'square', outputs: ['w'] }, gesvd: { order: 'min', outputs: ['s'] },
-  geqrf: { order: 'min', outputs: ['a'] }, gels: { order: 'min', outputs: ['a', 'b'] },
-};
+/** The matrix whose order p an op's codes count in, and the outputs where NaN/Inf shows (the op spec's `info`). */
+const WATCH: Partial<Record<InfoOp, { order: 'square' | 'min'; outputs: readonly string[] }>> =
+  Object.fromEntries(INFO_OP_NAMES.map((op) => [op, { order: OP_SPECS[op].info!.order, outputs: OP_SPECS[op].info!.watch }]));
 
 /**
  * Throws MyriadError('NUMERICAL') when any matrix failed, naming the first five and what failed

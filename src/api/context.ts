@@ -9,6 +9,7 @@ import { batchCount, storagesOf, uniformShape, type Batch } from '../core/batch.
 import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import type { Backend, OpName } from '../core/ops.js';
+import { OP_SPECS } from '../core/op-specs.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { cpuBackend } from '../cpu/backend.js';
 import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
@@ -17,17 +18,15 @@ import * as qrArrays from './array-qr.js';
 import * as elementwise from './elementwise.js';
 import type { NDArray } from './array.js';
 import {
-  checkFlag, hostInts, prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareOrmqr, prepareGetrf, prepareGetrs,
-  prepareSyev, prepareSyrk, prepareTrsm, prepareTrtri,
-  type CholeskySolveArgs, type FactorArgs, type GelsArgs, type GemmArgs, type GeqrfArgs, type OrgqrArgs, type OrmqrArgs, type GesvArgs, type GesvdArgs, type GetrfArgs, type GetrsArgs,
-  type IntAllocator, type SyevArgs, type SyrkArgs, type TrmmArgs, type TrsmArgs, type TrtriArgs,
+  VALIDATORS, checkFlag, hostInts, prepareGesvd, prepareSyev, type GesvdArgs, type IntAllocator, type SyevArgs,
 } from './prepare.js';
+import { ContextOperations } from './operations.generated.js';
 import { columnMajorCopy } from './rowmajor.js';
 import { checkCall } from './check.js';
 import type { InfoOp } from '../core/info.js';
 import { makePreparers, type PreparedCall } from './prepared.js';
 import { CaptureRecorder, deviceRecording, Recording, type Captured } from './capture.js';
-import type { DeviceBackend } from '../core/device-backend.js';
+import type { DeviceBackend, RouteTaken } from '../core/device-backend.js';
 import { parseWarmOp, planWarmCalls, warmShapes, type WarmOp, type WarmOptions, type WarmResult } from './warm.js';
 
 export type BackendName = 'cpu' | 'cuda';
@@ -43,7 +42,7 @@ export interface PivotResult<S extends Storage> extends InfoResult<S> { ipiv: In
  * The API bound to one backend: every LAPACK-level call (and its *Async form), the array level,
  * prepared calls, captures and device memory. From `open()`; the top-level functions use `cpuContext`.
  */
-export class Context {
+export class Context extends ContextOperations {
   #disposed = false;
   /** Inside an *Async call: host-side steps that must wait for the device (row-major write-backs). */
   #afterDevice: (() => void)[] | undefined;
@@ -59,7 +58,9 @@ export class Context {
     private readonly device?: DeviceBackend,
     /** What dispose() does to the device (default: dispose it); shared devices count their holders. */
     private readonly release: () => void = () => device?.dispose(),
-  ) {}
+  ) {
+    super();
+  }
 
   /** One line: the backend and, for CUDA, the GPU. */
   describe(): string {
@@ -67,70 +68,23 @@ export class Context {
   }
 
   // -------------------------------------------------------------------------------------------
-  // LAPACK level: BLAS/LAPACK names and semantics, in place, info per matrix.
+  // LAPACK level: BLAS/LAPACK names and semantics, in place, info per matrix. One method per
+  // operation and its *Async form, generated from the op specs (operations.generated.ts), each
+  // `call(op, args)`: the operation's validator (prepare.ts VALIDATORS), then `execute`. syev and
+  // gesvd copy their row-major outputs themselves.
 
-  /** C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. */
-  gemm<S extends Storage>(args: GemmArgs<S>): void {
-    this.execute('gemm', prepareGemm(args));
+  /** Validates one call (the operation's VALIDATORS entry) and runs it. */
+  protected call(op: OpName, args: unknown): unknown {
+    const validate = VALIDATORS[op] as (args: unknown, alloc: IntAllocator) => object;
+    return this.execute(op, validate(args, this.intsFor(args)), checkFlag(args));
   }
-  /** B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. */
-  trsm<S extends Storage>(args: TrsmArgs<S>): void {
-    this.execute('trsm', prepareTrsm(args, 'trsm'));
-  }
-  /** B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. */
-  trmm<S extends Storage>(args: TrmmArgs<S>): void {
-    this.execute('trmm', prepareTrsm(args, 'trmm'));
-  }
-  /** C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written. */
-  syrk<S extends Storage>(args: SyrkArgs<S>): void {
-    this.execute('syrk', prepareSyrk(args));
-  }
-  /** Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite. */
-  potrf<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('potrf', prepareFactor(args, 'potrf', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
-  }
-  /** Solves A X = B in place of B, with A's Cholesky factor from potrf. */
-  potrs<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    return this.execute('potrs', prepareCholeskySolve(args, 'potrs', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
-  }
-  /** Factors A (potrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
-  posv<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<S> {
-    return this.execute('posv', prepareCholeskySolve(args, 'posv', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
-  }
-  /**
-   * LU with partial pivoting, P A = L U, in place. ipiv is 0-based: row j was swapped with row
-   * ipiv[i * pivotStride + j] (LAPACK's ipiv minus one); pivotStride is min(m, n), or for a
-   * variable batch the largest min(m, n) in it. info[i] = k > 0: U(k,k) is exactly zero.
-   */
-  getrf<S extends Storage>(args: GetrfArgs<S>): PivotResult<S> {
-    return this.execute('getrf', prepareGetrf(args, this.intsFor(args)), checkFlag(args)) as PivotResult<S>;
-  }
-  /** Solves op(A) X = B with the LU factors and pivots from getrf. */
-  getrs<S extends Storage>(args: GetrsArgs<S>): InfoResult<S> {
-    return this.execute('getrs', prepareGetrs(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
-  }
-  /** Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
-  gesv<S extends Storage>(args: GesvArgs<S>): PivotResult<S> {
-    return this.execute('gesv', prepareGesv(args, this.intsFor(args)), checkFlag(args)) as PivotResult<S>;
-  }
-  /** Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero. */
-  trtri<S extends Storage>(args: TrtriArgs<S>): InfoResult<S> {
-    return this.execute('trtri', prepareTrtri(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
-  }
-  /** U U^T ('upper') or L^T L ('lower') into the same triangle. */
-  lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('lauum', prepareFactor(args, 'lauum', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
-  }
-  /** Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle. */
-  potri<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('potri', prepareFactor(args, 'potri', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
-  }
+
   /**
    * Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)
    * ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.
    * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.
    */
-  syev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> {
+  override syev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> {
     const checked = checkFlag(args);
     const r = this.admit('syev', prepareSyev(args, this.intsFor(args)));
     const a = columnMajorCopy(r.a, 'a');
@@ -146,7 +100,7 @@ export class Context {
    * (m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.
    * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.
    */
-  gesvd<S extends Storage>(args: GesvdArgs<S>): InfoResult<S> {
+  override gesvd<S extends Storage>(args: GesvdArgs<S>): InfoResult<S> {
     const checked = checkFlag(args);
     const r = this.admit('gesvd', prepareGesvd(args, this.intsFor(args)));
     const a = columnMajorCopy(r.a, 'a');
@@ -157,41 +111,6 @@ export class Context {
     this.afterDevice(() => { s.writeBack(); u?.writeBack(); vt?.writeBack(); });
     if (checked) this.afterDevice(() => checkCall('gesvd', this.hostInfo(r.info), r as unknown as Record<string, unknown>));
     return { info: r.info as IntsFor<S> };
-  }
-
-  /**
-   * Inverse of an SPD matrix in one call (potrf, trtri, lauum), into the `uplo` triangle as potri
-   * leaves it. info[i] = k > 0: the leading minor of order k is not positive definite (potrf's
-   * info), and the matrix is left as potrf leaves it.
-   */
-  poti<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
-    return this.execute('poti', prepareFactor(args, 'poti', this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
-  }
-  /**
-   * Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the
-   * diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0.
-   */
-  geqrf<S extends Storage>(args: GeqrfArgs<S>): InfoResult<S> {
-    return this.execute('geqrf', prepareGeqrf(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
-  }
-  /** The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n). */
-  orgqr<S extends Storage>(args: OrgqrArgs<S>): void {
-    this.execute('orgqr', prepareOrgqr(args));
-  }
-  /**
-   * C := op(Q) C (side 'left', default) or C op(Q) ('right') with op(Q) = Q ('N', default) or Q^T
-   * ('T'), Q from geqrf's reflectors (A's first k columns, k = tau's rows), as LAPACK's ormqr.
-   */
-  ormqr<S extends Storage>(args: OrmqrArgs<S>): void {
-    this.execute('ormqr', prepareOrmqr(args));
-  }
-  /**
-   * Least squares (m >= n) or minimum norm (m < n) solutions of A X = B (LAPACK's gels, trans 'N'):
-   * B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its factors.
-   * info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed.
-   */
-  gels<S extends Storage>(args: GelsArgs<S>): InfoResult<S> {
-    return this.execute('gels', prepareGels(args, this.intsFor(args)), checkFlag(args)) as InfoResult<S>;
   }
 
   /**
@@ -209,27 +128,7 @@ export class Context {
   // place. Host inputs must stay unchanged until then (pinned copies read them asynchronously).
   // Device data: the promise resolves once the work is enqueued, as the synchronous call returns.
   // On the CPU (and on several GPUs) the call runs synchronously and the promise is already settled.
-
-  gemmAsync<S extends Storage>(args: GemmArgs<S>): Promise<void> { return this.deferred(() => this.gemm(args)); }
-  trsmAsync<S extends Storage>(args: TrsmArgs<S>): Promise<void> { return this.deferred(() => this.trsm(args)); }
-  trmmAsync<S extends Storage>(args: TrmmArgs<S>): Promise<void> { return this.deferred(() => this.trmm(args)); }
-  syrkAsync<S extends Storage>(args: SyrkArgs<S>): Promise<void> { return this.deferred(() => this.syrk(args)); }
-  potrfAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.potrf(args)); }
-  potrsAsync<S extends Storage>(args: CholeskySolveArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.potrs(args)); }
-  posvAsync<S extends Storage>(args: CholeskySolveArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.posv(args)); }
-  getrfAsync<S extends Storage>(args: GetrfArgs<S>): Promise<PivotResult<S>> { return this.deferred(() => this.getrf(args)); }
-  getrsAsync<S extends Storage>(args: GetrsArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.getrs(args)); }
-  gesvAsync<S extends Storage>(args: GesvArgs<S>): Promise<PivotResult<S>> { return this.deferred(() => this.gesv(args)); }
-  trtriAsync<S extends Storage>(args: TrtriArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.trtri(args)); }
-  lauumAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.lauum(args)); }
-  potriAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.potri(args)); }
-  syevAsync<S extends Storage>(args: SyevArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.syev(args)); }
-  gesvdAsync<S extends Storage>(args: GesvdArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.gesvd(args)); }
-  potiAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.poti(args)); }
-  geqrfAsync<S extends Storage>(args: GeqrfArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.geqrf(args)); }
-  orgqrAsync<S extends Storage>(args: OrgqrArgs<S>): Promise<void> { return this.deferred(() => this.orgqr(args)); }
-  ormqrAsync<S extends Storage>(args: OrmqrArgs<S>): Promise<void> { return this.deferred(() => this.ormqr(args)); }
-  gelsAsync<S extends Storage>(args: GelsArgs<S>): Promise<InfoResult<S>> { return this.deferred(() => this.gels(args)); }
+  // Every operation's *Async form is generated (operations.generated.ts) over deferredCall.
 
   // -------------------------------------------------------------------------------------------
   // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts).
@@ -376,6 +275,15 @@ export class Context {
       compileMs: r?.compileMs ?? 0, compiles: r?.compiles ?? [], ms: performance.now() - t0,
     };
   }
+
+  /**
+   * The route the last call with matrices took on this context's device: its operation, the
+   * candidate that ran it (src/cuda/router.ts) and whether that was on the GPU (`route: 'cpu'`,
+   * `gpu: false`: the CPU reference, with copies). undefined on the CPU and before the first call.
+   */
+  get lastRoute(): RouteTaken | undefined {
+    return this.device?.lastRoute;
+  }
   /** The accelerator behind a CUDA context (for benchmarks and vendor baselines); undefined on the CPU. */
   get deviceBackend(): DeviceBackend | undefined {
     return this.device;
@@ -394,7 +302,7 @@ export class Context {
   // -------------------------------------------------------------------------------------------
 
   /** Runs one synchronous call with its host completion deferred (see the *Async methods). */
-  private async deferred<T>(call: () => T): Promise<T> {
+  protected async deferredCall<T>(call: () => T): Promise<T> {
     const device = this.device;
     if (!device?.deferHost || this.#afterDevice) return call();
     const after: (() => void)[] = [];
@@ -425,12 +333,13 @@ export class Context {
 
   /**
    * Runs one validated request: row-major host batches of the LU family and of the solves'
-   * right-hand sides copied to column-major and written back after the device (COPIED), and the
-   * call's integers returned where it has them.
+   * right-hand sides copied to column-major and written back after the device (the op spec's
+   * `copies`), and the call's integers returned where it has them.
    */
   private execute(op: OpName, validated: object, checked = false): unknown {
     const request = validated as Record<string, unknown>;
-    const copied = COPIED[op];
+    const spec = OP_SPECS[op];
+    const copied = spec.copies;
     if (copied === undefined) {
       this.run(op, request as never);
     } else {
@@ -442,12 +351,12 @@ export class Context {
         return copy;
       });
       this.run(op, r as never);
-      const read = READ_ONLY_COPIES[op];
+      const read = spec.readOnly;
       copied.forEach((field, i) => { if (!read?.includes(field)) this.afterDevice(() => copies[i]!.writeBack()); });
     }
     if (request.info === undefined) return undefined;
     if (checked) this.afterDevice(() => checkCall(op as InfoOp, this.hostInfo(request.info as IntStorage), request));
-    return op === 'getrf' || op === 'gesv' ? { info: request.info, ipiv: request.ipiv } : { info: request.info };
+    return spec.returns === 'pivots' ? { info: request.info, ipiv: request.ipiv } : { info: request.info };
   }
 
   private run<K extends OpName>(op: K, request: Parameters<Backend<Storage, IntStorage>[K]>[0]): void {
@@ -490,14 +399,6 @@ export class Context {
   }
 }
 
-/** Batches copied to column-major where row-major (host only); written back unless READ_ONLY_COPIES lists them. */
-const COPIED: Partial<Record<OpName, readonly string[]>> = {
-  potrs: ['b'], posv: ['b'], getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'],
-  geqrf: ['a', 'tau'], orgqr: ['a', 'tau'], ormqr: ['a', 'tau'], gels: ['a', 'b'],
-};
-/** The copies of COPIED that the operation only reads. */
-const READ_ONLY_COPIES: Partial<Record<OpName, readonly string[]>> = { getrs: ['a'], orgqr: ['tau'], ormqr: ['a', 'tau'] };
-
 /** `ctx.prepare`: one preparer per operation, taking the arguments of that operation. */
 export type Preparers = {
   readonly [K in OpName]: (args: Parameters<Context[K]>[0]) => PreparedCall<ReturnType<Context[K]>>;
@@ -523,7 +424,7 @@ function checkHostOnly(request: object, op: string): void {
 const freshInts = new WeakSet<object>();
 
 function writesNothing(op: OpName, r: Record<string, unknown>): boolean {
-  const written = (op === 'gemm' || op === 'syrk' || op === 'ormqr' ? r.c : op === 'trsm' || op === 'trmm' ? r.b : r.a) as Batch<Storage>;
+  const written = r[OP_SPECS[op].main] as Batch<Storage>;
   const info = r.info as IntStorage | undefined;
   if (info !== undefined && isDeviceStorage(info)) return false;
   let empty: boolean;

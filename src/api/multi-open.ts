@@ -11,7 +11,7 @@ import { CudaBackend } from '../cuda/backend.js';
 import { MultiDeviceBackend, type MultiDeviceOptions } from '../cuda/multi/backend.js';
 import type { Lane } from '../cuda/multi/lane.js';
 import { resolveDevices, type DeviceSelection } from '../cuda/multi/open.js';
-import { hasGpuOp } from '../cuda/registry.js';
+import { hasGpuOp } from '../cuda/router.js';
 import { openDevice, probeCuda } from '../cuda/runtime/index.js';
 import { MultiDeviceContext } from './multi-context.js';
 

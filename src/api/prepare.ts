@@ -24,7 +24,7 @@ import {
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import type {
-  GelsRequest, GemmRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, OrmqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
+  OpName, Requests, GelsRequest, GemmRequest, GetriRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, OrmqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
   SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
@@ -64,6 +64,8 @@ export interface TrtriArgs<S extends Storage = Storage, B = BatchArg<S>> extends
 export interface GetrfArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { a: B; ipiv?: IntStorage }
 export interface GetrsArgs<S extends Storage = Storage, B = BatchArg<S>> extends GetrfArgs<S, B> { trans?: Trans; ipiv: IntStorage; b: B }
 export interface GesvArgs<S extends Storage = Storage, B = BatchArg<S>> extends GetrfArgs<S, B> { b: B }
+/** getri: A holds getrf's LU factors, ipiv its 0-based pivots; A is overwritten by inv(A). */
+export interface GetriArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { a: B; ipiv: IntStorage }
 /** jobz 'vectors' (default) or 'values'; w: n x 1 per matrix. */
 export interface SyevArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { jobz?: Job; uplo?: Uplo; a: B; w: B }
 /** jobu / jobvt 'thin' (default) or 'none'; s: k x 1, u: m x k, vt: k x n per matrix (k = min(m, n)). */
@@ -288,6 +290,7 @@ const CHOLESKY_SOLVE_KEYS = ['uplo', 'a', 'b', 'info', 'check'] as const;
 const GETRF_KEYS = ['a', 'ipiv', 'info', 'check'] as const;
 const GETRS_KEYS = ['trans', 'a', 'ipiv', 'b', 'info', 'check'] as const;
 const GESV_KEYS = ['a', 'ipiv', 'b', 'info', 'check'] as const;
+const GETRI_KEYS = ['a', 'ipiv', 'info', 'check'] as const;
 
 function checkSquare(a: Batch<Storage>, count: number, op: string): void {
   forEachShape([a], count, (i) => {
@@ -389,6 +392,24 @@ export function prepareGetrs<S extends Storage>(input: GetrsArgs<S>, alloc: IntA
     batchOperand('b', args.b, true), ...intOperand('info', info, count, true),
   ]);
   return { trans, a: args.a, ipiv, pivotStride, b: args.b, info: intsOrNew(info, count, alloc, 'info') };
+}
+
+/** getri: `a` is returned as given (a row-major host batch is copied by the context). */
+export function prepareGetri<S extends Storage>(input: GetriArgs<S>, alloc: IntAllocator): GetriRequest<S>  {
+  const args = bridgeArgs(input) as GetriArgs<S, Batch<S>>;
+  argsObject(args, 'getri', GETRI_KEYS);
+  const { count } = checkBatches([[args.a, 'a']]);
+  copyableOrder(args.a, 'a');
+  checkSquare(args.a, count, 'getri');
+  const pivotStride = pivotStrideOf(args.a);
+  check(args.ipiv !== undefined, 'INVALID_ARGUMENT', 'ipiv', 'is required (the pivots from getrf)');
+  const ipiv = checkIntStorage(args.ipiv, count * pivotStride, 'ipiv');
+  if (isInt32Array(ipiv)) checkPivots(args.a, ipiv, count, pivotStride);
+  const info = givenInfo(args.info, count);
+  checkNoOverlaps([
+    batchOperand('a', args.a, true), ...intOperand('ipiv', ipiv, count * pivotStride, false), ...intOperand('info', info, count, true),
+  ]);
+  return { a: args.a, ipiv, pivotStride, info: intsOrNew(info, count, alloc, 'info') };
 }
 
 function checkPivots(a: Batch<Storage>, ipiv: Int32Array, count: number, pivotStride: number): void {
@@ -573,3 +594,44 @@ export function prepareGels<S extends Storage>(input: GelsArgs<S>, alloc: IntAll
   checkNoOverlaps([batchOperand('a', args.a, true), batchOperand('b', args.b, true), ...intOperand('info', info, count, true)]);
   return { a: args.a, b: args.b, info: intsOrNew(info, count, alloc, 'info') };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The table: one validator per operation (the compiler asks for a new operation's entry).
+
+/** A validator: the public arguments of one call -> its request (integers allocated by `alloc` where not given). */
+export type Validator<K extends OpName> = (args: Parameters<PublicCalls[K]>[0], alloc: IntAllocator) => Requests[K];
+
+/** The public argument object of each operation. */
+interface PublicCalls {
+  gemm(a: GemmArgs): void; trsm(a: TrsmArgs): void; trmm(a: TrmmArgs): void; syrk(a: SyrkArgs): void;
+  potrf(a: FactorArgs): void; potrs(a: CholeskySolveArgs): void; posv(a: CholeskySolveArgs): void;
+  getrf(a: GetrfArgs): void; getrs(a: GetrsArgs): void; gesv(a: GesvArgs): void;
+  trtri(a: TrtriArgs): void; lauum(a: FactorArgs): void; potri(a: FactorArgs): void; poti(a: FactorArgs): void;
+  syev(a: SyevArgs): void; gesvd(a: GesvdArgs): void;
+  geqrf(a: GeqrfArgs): void; orgqr(a: OrgqrArgs): void; ormqr(a: OrmqrArgs): void; gels(a: GelsArgs): void;
+  getri(a: GetriArgs): void;
+}
+
+export const VALIDATORS: { readonly [K in OpName]: Validator<K> } = {
+  gemm: (a) => prepareGemm(a),
+  trsm: (a) => prepareTrsm(a, 'trsm'),
+  trmm: (a) => prepareTrsm(a, 'trmm'),
+  syrk: (a) => prepareSyrk(a),
+  potrf: (a, alloc) => prepareFactor(a, 'potrf', alloc),
+  potrs: (a, alloc) => prepareCholeskySolve(a, 'potrs', alloc),
+  posv: (a, alloc) => prepareCholeskySolve(a, 'posv', alloc),
+  getrf: (a, alloc) => prepareGetrf(a, alloc),
+  getrs: (a, alloc) => prepareGetrs(a, alloc),
+  gesv: (a, alloc) => prepareGesv(a, alloc),
+  trtri: (a, alloc) => prepareTrtri(a, alloc),
+  lauum: (a, alloc) => prepareFactor(a, 'lauum', alloc),
+  potri: (a, alloc) => prepareFactor(a, 'potri', alloc),
+  poti: (a, alloc) => prepareFactor(a, 'poti', alloc),
+  syev: (a, alloc) => prepareSyev(a, alloc),
+  gesvd: (a, alloc) => prepareGesvd(a, alloc),
+  geqrf: (a, alloc) => prepareGeqrf(a, alloc),
+  orgqr: (a) => prepareOrgqr(a),
+  ormqr: (a) => prepareOrmqr(a),
+  gels: (a, alloc) => prepareGels(a, alloc),
+  getri: (a, alloc) => prepareGetri(a, alloc),
+};

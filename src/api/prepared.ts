@@ -13,18 +13,16 @@
  * and the launch. Where the preparation allocated `info` (or `ipiv`) because none was given,
  * every run writes that same array unless the run is given one.
  *
- * Generic over the operation table: one entry per operation names its validation, its outputs
- * and what it returns (a new operation adds one line to PREPARERS; the compiler asks for it).
+ * Generic over the operation table: the validation of each operation is its VALIDATORS entry
+ * (prepare.ts), its outputs its op spec's `writes` (core/op-specs.ts).
  */
 import { batchCount, type Batch } from '../core/batch.js';
 import { MyriadError } from '../core/errors.js';
 import type { OpName } from '../core/ops.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
-import {
-  prepareCholeskySolve, prepareFactor, prepareGels, prepareGemm, prepareGeqrf, prepareGesv, prepareGesvd, prepareOrgqr, prepareOrmqr, prepareGetrf, prepareGetrs, prepareSyev, prepareSyrk,
-  prepareTrsm, prepareTrtri, checkFlag, type IntAllocator,
-} from './prepare.js';
+import { OP_NAMES, OUTPUTS } from '../core/op-specs.js';
+import { VALIDATORS, checkFlag, type IntAllocator } from './prepare.js';
 import { bridgeArgs } from './bridge.js';
 
 /** The storages a prepared call may be given anew, by argument name. */
@@ -59,35 +57,6 @@ export interface PreparedHost {
   execute(op: OpName, request: Request, checked: boolean): unknown;
 }
 
-interface Preparer {
-  validate(args: never, alloc: IntAllocator): Request;
-  /** Request fields the operation writes (for the overlap check of new storages). */
-  outputs: readonly string[];
-}
-
-const PREPARERS: { readonly [K in OpName]: Preparer } = {
-  gemm: { validate: (a) => prepareGemm(a) as unknown as Request, outputs: ['c'] },
-  trsm: { validate: (a) => prepareTrsm(a, 'trsm') as unknown as Request, outputs: ['b'] },
-  trmm: { validate: (a) => prepareTrsm(a, 'trmm') as unknown as Request, outputs: ['b'] },
-  syrk: { validate: (a) => prepareSyrk(a) as unknown as Request, outputs: ['c'] },
-  potrf: { validate: (a, alloc) => prepareFactor(a, 'potrf', alloc) as unknown as Request, outputs: ['a', 'info'] },
-  potrs: { validate: (a, alloc) => prepareCholeskySolve(a, 'potrs', alloc) as unknown as Request, outputs: ['b', 'info'] },
-  posv: { validate: (a, alloc) => prepareCholeskySolve(a, 'posv', alloc) as unknown as Request, outputs: ['a', 'b', 'info'] },
-  getrf: { validate: (a, alloc) => prepareGetrf(a, alloc) as unknown as Request, outputs: ['a', 'ipiv', 'info'] },
-  getrs: { validate: (a, alloc) => prepareGetrs(a, alloc) as unknown as Request, outputs: ['b', 'info'] },
-  gesv: { validate: (a, alloc) => prepareGesv(a, alloc) as unknown as Request, outputs: ['a', 'ipiv', 'b', 'info'] },
-  trtri: { validate: (a, alloc) => prepareTrtri(a, alloc) as unknown as Request, outputs: ['a', 'info'] },
-  lauum: { validate: (a, alloc) => prepareFactor(a, 'lauum', alloc) as unknown as Request, outputs: ['a', 'info'] },
-  potri: { validate: (a, alloc) => prepareFactor(a, 'potri', alloc) as unknown as Request, outputs: ['a', 'info'] },
-  poti: { validate: (a, alloc) => prepareFactor(a, 'poti', alloc) as unknown as Request, outputs: ['a', 'info'] },
-  syev: { validate: (a, alloc) => prepareSyev(a, alloc) as unknown as Request, outputs: ['a', 'w', 'info'] },
-  gesvd: { validate: (a, alloc) => prepareGesvd(a, alloc) as unknown as Request, outputs: ['s', 'u', 'vt', 'info'] },
-  geqrf: { validate: (a, alloc) => prepareGeqrf(a, alloc) as unknown as Request, outputs: ['a', 'tau', 'info'] },
-  orgqr: { validate: (a) => prepareOrgqr(a) as unknown as Request, outputs: ['a'] },
-  ormqr: { validate: (a) => prepareOrmqr(a) as unknown as Request, outputs: ['c'] },
-  gels: { validate: (a, alloc) => prepareGels(a, alloc) as unknown as Request, outputs: ['a', 'b', 'info'] },
-};
-
 const SLOTS = ['a', 'b', 'c', 'w', 's', 'u', 'vt', 'tau', 'info', 'ipiv'] as const;
 type Slot = (typeof SLOTS)[number];
 
@@ -104,22 +73,22 @@ interface SlotPlan {
 /** Builds `ctx.prepare`: one preparer per operation of the table. */
 export function makePreparers(host: PreparedHost): { [K in OpName]: (args: unknown) => PreparedCall<unknown> } {
   const out = {} as { [K in OpName]: (args: unknown) => PreparedCall<unknown> };
-  for (const op of Object.keys(PREPARERS) as OpName[]) out[op] = (args) => prepareCall(host, op, args);
+  for (const op of OP_NAMES) out[op] = (args) => prepareCall(host, op, args);
   return out;
 }
 
 function prepareCall(host: PreparedHost, op: OpName, args: unknown): PreparedCall<unknown> {
-  const preparer = PREPARERS[op];
+  const validate = VALIDATORS[op] as (args: unknown, alloc: IntAllocator) => object;
   const checked = checkFlag(args);
   args = bridgeArgs(args);
-  const request = preparer.validate(args as never, host.intsFor(args));
+  const request = validate(args, host.intsFor(args)) as Request;
   const slots = slotPlans(args as Record<string, unknown>, request);
   const count = countOf(request);
   const run = (storages?: PreparedStorages): unknown => {
     if (storages === undefined) return host.execute(op, request, checked);
     if (typeof storages !== 'object' || storages === null)
       throw new MyriadError('INVALID_ARGUMENT', `a prepared ${op} takes { ${slots.map((s) => s.slot).join(', ')} } or nothing`, 'storages');
-    return host.execute(op, substitute(op, request, slots, storages, count, preparer.outputs), checked);
+    return host.execute(op, substitute(op, request, slots, storages, count, OUTPUTS[op]), checked);
   };
   return Object.assign(run, { op });
 }

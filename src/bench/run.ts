@@ -26,6 +26,8 @@ export interface BenchRow {
   n: number;
   batch: number;
   backend: string;
+  /** The route the router took on a device (router.ts candidate names); 'cpu (fallback)' where a GPU context ran the CPU reference. */
+  route?: string;
   ms: number;
   /**
    * The row's first call (wall clock, waited for): compile or load of its kernels included. Each
@@ -134,6 +136,8 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
       const ms = timeRepeats(ctx, prepared.run, prepared.reset, repeats);
       const gflops = (cost.flops * batch) / (ms * 1e6);
       const row: BenchRow = { op, dtype, n, batch, backend: ctx.backend, ms, firstMs: first.ms, ...(first.from ? { firstFrom: first.from } : {}), gflops, gbs: (cost.bytes * batch) / (ms * 1e6) };
+      const taken = ctx.lastRoute;
+      if (taken !== undefined) row.route = `${taken.op === op ? '' : `${taken.op}: `}${taken.gpu ? taken.route : 'cpu (fallback)'}`;
       if (options.limits) {
         const peak = options.limits.peakGflops?.[dtype] ?? Infinity;
         row.roofline = (100 * gflops) / Math.min(peak, (cost.flops / cost.bytes) * options.limits.bandwidthGBs);
@@ -180,6 +184,7 @@ export const BENCH_COLUMNS: readonly Column<BenchRow>[] = [
   { header: 'n', value: (r) => r.n },
   { header: 'batch', value: (r) => r.batch },
   { header: 'backend', value: (r) => r.backend },
+  { header: 'route', value: (r) => r.route, optional: true },
   { header: 'ms', value: (r) => r.ms, digits: 3 },
   { header: 'first ms', value: (r) => r.firstMs, digits: 1, optional: true },
   { header: 'first from', value: (r) => r.firstFrom, optional: true },

@@ -202,6 +202,13 @@ export function isBatch(x: unknown): x is Batch<unknown> {
   return kind === 'strided' || kind === 'list' || kind === 'variable';
 }
 
+/** The batch restricted to its matrices [start, end): a strided batch moves its offset, a list or variable batch slices its matrices. */
+export function sliceBatch<S>(b: Batch<S>, start: number, end: number): Batch<S> {
+  if (b.kind === 'strided') return { ...b, offset: b.offset + start * b.stride, count: end - start };
+  if (b.kind === 'list') return { ...b, matrices: b.matrices.slice(start, end) };
+  return { ...b, matrices: b.matrices.slice(start, end) };
+}
+
 /** How many matrices a batch holds. */
 export function batchCount(b: Batch<unknown>): number {
   return b.kind === 'strided' ? b.count : b.matrices.length;

@@ -31,6 +31,19 @@ export interface WarmKernels {
   readonly report: PrefetchReport | undefined;
 }
 
+/** The route one call took: its operation (or array-level function), the candidate's name (router.ts), and whether that ran on the GPU. */
+export interface RouteTaken {
+  readonly op: OpName | ArrayRouted;
+  readonly route: string;
+  readonly gpu: boolean;
+}
+
+/** The array-level functions a backend's router chooses a design for. */
+export type ArrayRouted = 'qr';
+
+/** The array-level qr's tall-and-skinny route: column-major Q (empty where not wanted), R (n x n per matrix) and info (> 0: redo by Householder). */
+export interface TallSkinnyQrResult { q: FloatArray; r: FloatArray; info: Int32Array }
+
 /** What a context needs of an accelerator backend beyond the operations themselves. */
 export interface DeviceBackend extends Backend<Storage, IntStorage> {
   /** Device int32 memory for info/pivots of device-resident batches. */
@@ -65,6 +78,15 @@ export interface DeviceBackend extends Backend<Storage, IntStorage> {
   warmSync?(record: (planning: DeviceBackend) => void): WarmKernels;
   /** The module cache's counters so far (compiled, loaded from disk, compile milliseconds); absent without one. */
   moduleStats?(): ModuleStats | undefined;
+  /**
+   * The array-level qr of `count` column-major m x n host matrices (m >= n, modes 'reduced' and
+   * 'r') by the backend's tall-and-skinny design, where its router takes the stack; undefined
+   * where it does not (geqrf + orgqr then). `takesQrTallSkinny` asks before the copies are made.
+   */
+  takesQrTallSkinny?(m: number, n: number, count: number): boolean;
+  qrTallSkinny?(a: FloatArray, m: number, n: number, count: number, wantQ: boolean): TallSkinnyQrResult;
+  /** The route of the last call with matrices (absent: the backend does not route). */
+  readonly lastRoute?: RouteTaken | undefined;
 }
 
 /** Counters of a module cache, for a first call's account (bench's `first ms`, scripts/cold-start.ts). */

@@ -7,7 +7,7 @@
  * |-------------|----------------------------------------------|-------------------------------------------------------------|
  * | 0           | all                                          | success                                                     |
  * | k in 1..p   | potrf, posv, poti, cholesky, inv (spd)       | not positive definite: the leading minor of order k        |
- * | k in 1..p   | getrf, gesv, lu, solve, inv                  | singular: U(k, k) is exactly zero                           |
+ * | k in 1..p   | getrf, gesv, getri, lu, solve, inv           | singular: U(k, k) is exactly zero                           |
  * | k in 1..p   | trtri, potri                                 | singular: A(k, k) is exactly zero                           |
  * | k in 1..p   | gels, lstsq                                  | rank-deficient: R(k, k) is exactly zero                     |
  * | p + 1       | syev, gesvd, eigh, eigvalsh, svd, svdvals    | the Jacobi sweeps did not converge                          |
@@ -18,20 +18,20 @@
  * array level reports NaN/Inf inputs as p + 2 in every function.
  */
 import { MyriadError } from './errors.js';
+import { INFO_OP_NAMES, OP_SPECS, type InfoMeaning, type LapackInfoOp } from './op-specs.js';
 
-/** Operations whose `info` this table describes (LAPACK level and array level). */
-export type InfoOp =
-  | 'potrf' | 'posv' | 'potrs' | 'poti' | 'potri' | 'lauum' | 'trtri' | 'getrf' | 'getrs' | 'gesv'
-  | 'syev' | 'gesvd' | 'geqrf' | 'gels'
-  | 'cholesky' | 'lu' | 'solve' | 'inv' | 'eigh' | 'eigvalsh' | 'svd' | 'svdvals' | 'lstsq';
+/** The array-level functions that report info. */
+export type ArrayInfoOp = 'cholesky' | 'lu' | 'solve' | 'inv' | 'eigh' | 'eigvalsh' | 'svd' | 'svdvals' | 'lstsq';
+/** Operations whose `info` this table describes: the LAPACK level's (their op spec's `info`) and the array level's. */
+export type InfoOp = LapackInfoOp | ArrayInfoOp;
 
-const FAMILY: Readonly<Record<InfoOp, 'pd' | 'lu' | 'tri' | 'rank' | 'jacobi' | 'none'>> = {
-  potrf: 'pd', posv: 'pd', poti: 'pd', cholesky: 'pd',
-  getrf: 'lu', gesv: 'lu', lu: 'lu', solve: 'lu', inv: 'lu',
-  trtri: 'tri', potri: 'tri',
-  gels: 'rank', lstsq: 'rank',
-  syev: 'jacobi', gesvd: 'jacobi', eigh: 'jacobi', eigvalsh: 'jacobi', svd: 'jacobi', svdvals: 'jacobi',
-  potrs: 'none', getrs: 'none', lauum: 'none', geqrf: 'none',
+const ARRAY_FAMILY: Readonly<Record<ArrayInfoOp, InfoMeaning>> = {
+  cholesky: 'pd', lu: 'lu', solve: 'lu', inv: 'lu', lstsq: 'rank',
+  eigh: 'jacobi', eigvalsh: 'jacobi', svd: 'jacobi', svdvals: 'jacobi',
+};
+const FAMILY: Readonly<Record<InfoOp, InfoMeaning>> = {
+  ...Object.fromEntries(INFO_OP_NAMES.map((op) => [op, OP_SPECS[op].info!.meaning])) as Record<LapackInfoOp, InfoMeaning>,
+  ...ARRAY_FAMILY,
 };
 
 /** Every operation `describeInfo` and `assertInfo` know. */

@@ -4,32 +4,17 @@
  * subarrays. The workers and the per-matrix fallbacks both run on such slices, so a request
  * never needs an op-specific splitter.
  */
-import type { Batch } from '../core/batch.js';
+import { isBatch as isCoreBatch, type Batch } from '../core/batch.js';
+import { sliceRequest as sliceCore } from '../core/slice.js';
 import type { FloatArray } from '../core/dtype.js';
 
 export type HostRequest = object;
 
+/** core's isBatch, typed for host requests. */
 export function isBatch(v: unknown): v is Batch<FloatArray> {
-  if (typeof v !== 'object' || v === null || !('kind' in v)) return false;
-  const k = (v as { kind: unknown }).kind;
-  return k === 'strided' || k === 'list' || k === 'variable';
-}
-
-export function sliceBatch<S>(b: Batch<S>, p0: number, p1: number): Batch<S> {
-  if (b.kind === 'strided') return { ...b, offset: b.offset + p0 * b.stride, count: p1 - p0 };
-  if (b.kind === 'list') return { ...b, matrices: b.matrices.slice(p0, p1) };
-  return { ...b, matrices: b.matrices.slice(p0, p1) };
+  return isCoreBatch(v);
 }
 
 export function sliceRequest<R extends HostRequest>(r: R, p0: number, p1: number): R {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(r)) {
-    if (isBatch(value)) out[key] = sliceBatch(value, p0, p1);
-    else if (key === 'info' && value instanceof Int32Array) out[key] = value.subarray(p0, p1);
-    else if (key === 'ipiv' && value instanceof Int32Array) {
-      const ps = (r as { pivotStride?: number }).pivotStride ?? 0;
-      out[key] = value.subarray(p0 * ps, p1 * ps);
-    } else out[key] = value;
-  }
-  return out as R;
+  return sliceCore(r, p0, p1, (v, lo, hi) => (v instanceof Int32Array ? v.subarray(lo, hi) : v));
 }

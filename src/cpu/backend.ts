@@ -8,6 +8,7 @@ import { cpuGemm, cpuSyrk, cpuTrmm, cpuTrsm } from './blas3.js';
 import {
   cpuGels, cpuGeqrf, cpuGesv, cpuGesvd, cpuGetrf, cpuGetrs, cpuLauum, cpuOrgqr, cpuOrmqr, cpuPosv, cpuPotrf, cpuPoti, cpuPotri, cpuPotrs, cpuSyev, cpuTrtri,
 } from './lapack/index.js';
+import { cpuGetri } from './lapack/getri.js';
 
 export type HostBackend = Backend<FloatArray, Int32Array>;
 
@@ -33,4 +34,5 @@ export const cpuBackend: HostBackend = Object.freeze({
   orgqr: cpuOrgqr,
   ormqr: cpuOrmqr,
   gels: cpuGels,
+  getri: cpuGetri,
 });

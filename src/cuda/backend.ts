@@ -4,17 +4,19 @@
  * - host arrays are uploaded (once per distinct array), the GPU kernel runs, and the outputs are
  *   downloaded back into the caller's arrays before the call returns;
  * - device arrays are used in place and the call only enqueues work (the fast path).
- * Operations (or sizes) without a GPU kernel yet (see registry.ts) run on the CPU reference with copies:
- * correct everywhere, and `hasGpuOp` says which ones are fast.
+ * Each call takes the route router.ts chooses for it; where that is the CPU reference (an operation
+ * or a size no GPU design takes yet) it runs there with copies, and `lastRoute` says so.
  */
 import { batchCount, isBatch, type Batch } from '../core/batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
-import type { DeviceBackend, ModuleStats, WarmKernels } from '../core/device-backend.js';
+import type { DeviceBackend, ModuleStats, RouteTaken, TallSkinnyQrResult, WarmKernels } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
-import { gpuCovers, hasGpuOp, OUTPUTS, runGpuOp } from './registry.js';
+import { OUTPUTS } from '../core/op-specs.js';
+import { capturableOp, choose, chooseArray, runCandidate, type RouteForce } from './router.js';
+import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
 import { IntPool } from './runtime/int-pool.js';
@@ -108,6 +110,10 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   readonly ints: IntPool;
   /** Signatures of the calls whose kernels were prefetched (prefetch). */
   private readonly planned = new Set<string>();
+  /** Candidates pinned by name per operation (tests, benchmarks): see router.ts. */
+  force: RouteForce = {};
+  /** The route of the last call that had matrices: its operation and candidate ('cpu': the CPU reference, with copies). */
+  lastRoute: RouteTaken | undefined;
 
   constructor(readonly device: GpuDevice, private readonly versions: string) {
     super();
@@ -134,17 +140,27 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       }
     }
     if (count <= 0) return;
-    if (!hasGpuOp(op) || !gpuCovers(op, request, this.device)) {
+    const candidate = choose(op, request, this.device, this.force[op]);
+    this.lastRoute = { op, route: candidate.name, gpu: candidate.run !== undefined };
+    if (candidate.run === undefined) {
       // Planning (warm, prefetch): the CPU reference compiles nothing, so there is nothing to plan.
       if (this.device instanceof PlanningDevice) return;
       return this.runOnCpu(op, request);
     }
     if (!onHost) {
       this.prefetch(op, request);
-      runGpuOp(op, this.device, request);
+      runCandidate(candidate, this.device, request);
       return;
     }
-    const kernel = (r: Request): void => { this.prefetch(op, r); runGpuOp(op, this.device, r); };
+    // Host arrays: the candidate is chosen again on each staged device request, so that a choice
+    // that reads the device operands (TSM2's alignment and dtype) sees them.
+    const kernel = (r: Request): void => {
+      const staged = choose(op, r, this.device, this.force[op]);
+      this.lastRoute = { op, route: staged.name, gpu: staged.run !== undefined };
+      if (staged.run === undefined) throw new MyriadError('UNSUPPORTED', `${op}: no GPU route for a staged request that had one on the host`, 'op');
+      this.prefetch(op, r);
+      runCandidate(staged, this.device, r);
+    };
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
     const call = new HostCall(this.device, op, request, kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {});
     if (this.deferral.active) {
@@ -158,6 +174,15 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     } finally {
       call.dispose();
     }
+  }
+
+  /** Whether the router sends the array-level qr of this stack to TSQR (router.ts ARRAY_ROUTES). */
+  takesQrTallSkinny(m: number, n: number, count: number): boolean {
+    return chooseArray('qr', { m, n, count }, this.device, this.force.qr).name === 'tsqr';
+  }
+  qrTallSkinny(a: FloatArray, m: number, n: number, count: number, wantQ: boolean): TallSkinnyQrResult {
+    this.lastRoute = { op: 'qr', route: 'tsqr', gpu: true };
+    return qrTallSkinnyOn(this.device, a, m, n, count, wantQ);
   }
 
   /**
@@ -174,7 +199,9 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     this.planned.add(signature);
     try {
       const planning = new PlanningDevice(this.device.info);
-      runGpuOp(op, planning, request);
+      const candidate = choose(op, request, planning, this.force[op]);
+      if (candidate.run === undefined) return;
+      runCandidate(candidate, planning, request);
       if (planning.sources.length >= 2) this.device.prefetch(planning.sources);
     } catch {
       // The call compiles what it needs itself, and throws what it meets.
@@ -285,9 +312,9 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     if (!this.device.capture) throw new MyriadError('UNSUPPORTED', `${this.device.info.name} cannot record a capture`, 'capture');
     return this.device.capture(fn);
   }
-  /** Operations with a GPU kernel: the others run on the CPU with copies, which a graph cannot record. */
+  /** Operations with a GPU route whose work a graph can record (the CPU route's copies it cannot). */
   capturable(op: OpName): boolean {
-    return hasGpuOp(op);
+    return capturableOp(op);
   }
   dispose(): void {
     this.ints.dispose();

@@ -2,7 +2,7 @@
  * The import graph of src/ (read from the import statements): every arrow points down the
  * layers, and a kernel family uses another only through its public face.
  *   core  <-  cpu  <-  cpu-fast  <-  cuda  <-  api  <-  bench  <-  cli.ts, index.ts
- *   inside cuda: runtime <- model <- kernels, baselines <- registry <- host <- backend <- multi <- tune
+ *   inside cuda: runtime <- model <- kernels, baselines <- router <- host <- backend <- multi <- tune
  * And the compiled modules (dist/src, where type-only imports are gone) import one another in no
  * circle: a module in a circle can run before its imports are initialised.
  */
@@ -36,7 +36,7 @@ function edges(): [string, string][] {
 
 const TOP: Readonly<Record<string, number>> = { core: 0, cpu: 1, 'cpu-fast': 2, cuda: 3, api: 4, bench: 5, 'cli.ts': 6, 'index.ts': 6 };
 const CUDA: Readonly<Record<string, number>> = {
-  runtime: 0, model: 1, kernels: 2, baselines: 2, 'registry.ts': 3, host: 4, 'backend.ts': 5, multi: 6, tune: 7,
+  runtime: 0, model: 1, kernels: 2, baselines: 2, 'router.ts': 3, host: 4, 'backend.ts': 5, multi: 6, tune: 7,
 };
 
 function rank(path: string): [number, number] {
@@ -73,7 +73,21 @@ test('kernel families share code through common/ and use each other only through
 test('the layers test sees the imports', () => {
   const all = edges();
   assert.ok(all.length > 200, `only ${all.length} imports found`);
-  assert.ok(all.some(([from, to]) => from === 'cuda/registry.ts' && to === 'cuda/kernels/potrf/index.ts'));
+  assert.ok(all.some(([from, to]) => from === 'cuda/router.ts' && to === 'cuda/kernels/potrf/index.ts'));
+});
+
+/** [importer, imported] for the imports that load a module at run time (not `import type` / `export type`). */
+test('the API reaches the GPU only through the backend and its router: no import of cuda/kernels or cuda/model', () => {
+  const bad = edges().filter(([from, to]) => from.startsWith('api/') && /^cuda\/(kernels|model)\//.test(to));
+  assert.deepEqual(bad.map(([from, to]) => `${from} -> ${to}`), []);
+});
+
+test('routing lives in the router: the families that the router chooses between do not import each other', () => {
+  const family = (p: string): string | undefined => /^cuda\/kernels\/([^/]+)\//.exec(p)?.[1];
+  // Pairs that are alternatives in one route of cuda/router.ts (a composition through a public face is fine).
+  const ALTERNATIVES: readonly [string, string][] = [['jacobi', 'tridiag'], ['tridiag', 'jacobi'], ['qr', 'tsqr'], ['tsqr', 'qr']];
+  const bad = edges().filter(([from, to]) => ALTERNATIVES.some(([f, g]) => family(from) === f && family(to) === g));
+  assert.deepEqual(bad.map(([from, to]) => `${from} -> ${to}`), []);
 });
 
 /** The static imports and re-exports of every compiled module of dist/src: paths relative to it. */

@@ -19,7 +19,7 @@ import { DeviceFailure, type Lane } from '../../src/cuda/multi/lane.js';
 import { isSharded, ShardedArray } from '../../src/cuda/multi/sharded.js';
 import { runMultiBench } from '../../src/bench/multi.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { hasGpuOp } from '../../src/cuda/registry.js';
+import { hasGpuOp } from '../../src/cuda/router.js';
 import { HostCall, StagingArena } from '../../src/cuda/host/staging.js';
 
 

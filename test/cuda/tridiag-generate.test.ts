@@ -8,13 +8,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { list, strided, type Batch } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
-import { syevCuda, type JacobiOptions } from '../../src/cuda/kernels/jacobi/index.js';
+import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
+import { runRouted } from '../../src/cuda/router.js';
+import type { SyevRequest } from '../../src/core/ops.js';
 import {
   TRIDIAG_MAX, TRIDIAG_MAXIT, applySharedBytes, planSyevSplit, planSyevTridiag, splitSlice, syevTridiagCuda, syevTridiagSource, tridiagApplySource,
   tridiagLayout, tridiagServes, tridiagSplits, tridiagThreads, type SyevTridiagParams, type TridiagApplyParams, type TridiagForce,
 } from '../../src/cuda/kernels/tridiag/index.js';
 import { tuningFor, type TridiagTuning } from '../../src/cuda/model/tuning/index.js';
-import type { DeviceArray } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/types.js';
 import { recordingDevice } from '../helpers/fake-gpus.js';
 import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 
@@ -73,14 +75,16 @@ test('plans: a thread per row (whole warps, to maxThreads), shared memory where 
   assert.throws(() => plan(64, 'float64', true, { threads: 2048 }), /threads/);
 });
 
-test('the crossover: syev sends n >= syevFrom to the tridiagonal kernel, the Jacobi designs below (or as routed)', () => {
+test('the crossover: the router sends syev with n >= syevFrom to the tridiagonal kernel, the Jacobi designs below (or as forced)', () => {
   assert.deepEqual([32, 33, 64, 512, 513].map((n) => tridiagServes(n, 'float64', TUNING)), [false, true, true, true, false]);
   assert.equal(tridiagServes(40, 'float32', { ...TUNING, syevFrom: { float64: 33, float32: 64 } }), false);
   const { dev, launches } = recordingDevice();
-  const run = (n: number, opts: JacobiOptions = {}): string => {
+  type Launch = (dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>) => void;
+  const routed: Launch = (d, r) => { runRouted('syev', d, r as unknown as Record<string, unknown>); };
+  const run = (n: number, launch: Launch = routed): string => {
     const a = dev.alloc('float64', n * n * 3), w = dev.alloc('float64', n * 3), info = dev.alloc('int32', 3);
     launches.length = 0;
-    syevCuda(dev, { jobz: 'vectors', uplo: 'lower', a: strided(a, { rows: n, count: 3 }), w: strided(w, { rows: n, cols: 1, count: 3 }), info }, opts);
+    launch(dev, { jobz: 'vectors', uplo: 'lower', a: strided(a, { rows: n, count: 3 }), w: strided(w, { rows: n, cols: 1, count: 3 }), info });
     return launches.map((l) => l.entry).join(',');
   };
   const from = TUNING.syevFrom.float64;
@@ -88,10 +92,11 @@ test('the crossover: syev sends n >= syevFrom to the tridiagonal kernel, the Jac
   assert.match(run(from - 1), /^syev_(rows|warp|block)_/);   // a Jacobi design (rows at 32)
   assert.match(run(512), /^syev_tridiag_d_st_n512_lv_t512_g_m30_rec393216,syev_tridiag_apply_n512_c393216_r16_k128_u8,syev_tridiag_d_st_n512_lv_t512_g_m30_fin393216$/);
   assert.match(run(TUNING.splitFrom - 1), /^syev_tridiag_d_st_n\d+_lv_t\d+_g_m30$/);
-  assert.match(run(100, { route: 'jacobi' }), /^syev_block_/);
-  assert.match(run(100, { force: { design: 'block' } }), /^syev_block_/);
-  assert.match(run(8, { route: 'tridiag' }), /^syev_tridiag_d_st_n8_/);
-  assert.match(run(100, { tridiag: { global: true, threads: 64 } }), /^syev_tridiag_d_st_n100_lv_t64_g_m30$/);
+  assert.match(run(100, (d, r) => { runRouted('syev', d, r as unknown as Record<string, unknown>, 'jacobi'); }), /^syev_block_/);
+  assert.match(run(100, (d, r) => syevCuda(d, r, { force: { design: 'block' } })), /^syev_block_/);
+  assert.match(run(8, (d, r) => { runRouted('syev', d, r as unknown as Record<string, unknown>, 'tridiag'); }), /^syev_tridiag_d_st_n8_/);
+  assert.match(run(100, (d, r) => syevTridiagCuda(d, r, { force: { global: true, threads: 64 } })), /^syev_tridiag_d_st_n100_lv_t64_g_m30$/);
+  assert.throws(() => run(100, (d, r) => { runRouted('syev', d, r as unknown as Record<string, unknown>, 'nope'); }), /routes: tridiag, jacobi, cpu/);
   // One block per matrix, the plan's threads and shared bytes.
   run(100);
   assert.deepEqual([launches[0]!.config.grid, launches[0]!.config.block], [[3, 1, 1], [128, 1, 1]]);

@@ -25,7 +25,7 @@ import { cpuGels, geqr2, org2r } from '../../src/cpu/lapack/qr.js';
 import { Cublas, batchPointers } from '../../src/cuda/baselines/index.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { gelsCovers, gelsCuda } from '../../src/cuda/kernels/gels/index.js';
-import { gpuCovers } from '../../src/cuda/registry.js';
+import { gpuCovers } from '../../src/cuda/router.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';

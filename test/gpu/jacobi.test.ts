@@ -22,7 +22,7 @@ import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
 import { Cusolver } from '../../src/cuda/baselines/index.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { BLOCK_MAX, gesvdCuda, syevCuda, type JacobiOptions } from '../../src/cuda/kernels/jacobi/index.js';
-import { gpuCovers } from '../../src/cuda/registry.js';
+import { gpuCovers } from '../../src/cuda/router.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import {
@@ -218,9 +218,9 @@ test('syev, block design: n = 33 ... 512 (float32 to its GPU limit), every kind,
     for (const n of [33, 40, 47, 64, 100, 128, 256, 512].filter((size) => size <= BLOCK_MAX)) {
       // 512: three matrices (the NaN one is #2).
       const count = n === 512 ? 3 : blockCount(n);
-      // route 'jacobi': these sizes go to the tridiagonal kernel by default (test/gpu/tridiag.test.ts).
-      checkSyev(dev, rng, dtype, n, count, true, n % 2 === 0 ? 'lower' : 'upper', 1, { route: 'jacobi' });
-      if (n === 47 || n === 128) checkSyev(dev, rng, dtype, n, count, false, n % 2 === 0 ? 'upper' : 'lower', 1, { route: 'jacobi' });
+      // syevCuda is the Jacobi family alone: the router sends these sizes to the tridiagonal kernel (test/gpu/tridiag.test.ts).
+      checkSyev(dev, rng, dtype, n, count, true, n % 2 === 0 ? 'lower' : 'upper', 1);
+      if (n === 47 || n === 128) checkSyev(dev, rng, dtype, n, count, false, n % 2 === 0 ? 'upper' : 'lower', 1);
     }
 });
 
@@ -233,7 +233,7 @@ test('syev, block design forced: A and V in the global workspace, fewer threads,
     checkSyev(dev, rng, dtype, 12, 9, true, 'lower', 1, { force: { design: 'block', threads: 32 } });
   }
   // A list batch of 100 x 100 matrices (pointer form) through the block design.
-  checkListSyev(dev, rng, LIMIT, (r) => syevCuda(dev, r, { route: 'jacobi' }));
+  checkListSyev(dev, rng, LIMIT, (r) => syevCuda(dev, r));
 });
 
 test('gesvd, block design: square, tall and wide to the GPU limit (BLOCK_MAX), both dtypes, with and without U and VT', { skip, timeout: 900_000 }, () => {

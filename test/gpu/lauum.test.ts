@@ -15,7 +15,7 @@ import type { DType, FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { cpuLauum } from '../../src/cpu/lapack/index.js';
 import { lauumCuda, type LauumOptions } from '../../src/cuda/kernels/lauum/index.js';
-import { hasGpuOp } from '../../src/cuda/registry.js';
+import { hasGpuOp } from '../../src/cuda/router.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { countingContext, gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';

@@ -17,11 +17,13 @@ import { strided } from '../../src/core/batch.js';
 import type { FloatArray } from '../../src/core/dtype.js';
 import { OP_NAMES, type OpName } from '../../src/core/ops.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { hasGpuOp } from '../../src/cuda/registry.js';
+import { hasGpuOp } from '../../src/cuda/router.js';
 import type { CudaDevice, DeviceArray } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 
 const skip = gpuSkipReason();
+/** Operations with no GPU kernel yet (a CUDA context runs them on the CPU reference with copies). */
+const CPU_ONLY: readonly OpName[] = ['getri'];
 
 interface Copy { readonly what: 'upload' | 'download'; readonly dtype: string }
 
@@ -92,5 +94,6 @@ test('every operation on device data runs on the GPU: no copy but info', { skip,
     info.dispose();
     ipiv.dispose();
   }
-  assert.deepEqual(OP_NAMES.filter((op) => !covered.has(op)), [], 'every operation is checked');
+  assert.deepEqual(OP_NAMES.filter((op) => !covered.has(op) && !CPU_ONLY.includes(op)), [], 'every operation is checked');
+  for (const op of CPU_ONLY) assert.ok(!hasGpuOp(op), `${op} has a GPU kernel now: check it here`);
 });

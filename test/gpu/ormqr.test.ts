@@ -20,7 +20,7 @@ import type { Op } from '../../src/core/ops.js';
 import { cpuOrmqr } from '../../src/cpu/lapack/index.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { ormqrCuda, ormqrFits, type OrmqrForce } from '../../src/cuda/kernels/ormqr/index.js';
-import { gpuCovers } from '../../src/cuda/registry.js';
+import { gpuCovers } from '../../src/cuda/router.js';
 import type { GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { SIDES, TRANSES, ormqrTolerance, reflectors } from '../helpers/ormqr-data.js';

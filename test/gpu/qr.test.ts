@@ -22,7 +22,7 @@ import { org2r } from '../../src/cpu/lapack/qr.js';
 import { Cublas, Cusolver, batchPointers } from '../../src/cuda/baselines/index.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { geqrfCuda, orgqrCuda, type QrOptions } from '../../src/cuda/kernels/qr/index.js';
-import { gpuCovers } from '../../src/cuda/registry.js';
+import { gpuCovers } from '../../src/cuda/router.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { QR_KINDS, qrCase, qrRatios, referenceQr, relativeGap } from '../helpers/qr-checks.js';

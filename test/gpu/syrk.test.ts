@@ -17,7 +17,7 @@ import type { DType, FloatArray } from '../../src/core/dtype.js';
 import type { SyrkRequest } from '../../src/core/ops.js';
 import { cpuSyrk } from '../../src/cpu/syrk.js';
 import { syrkCuda, type SyrkOptions, type SyrkVariant } from '../../src/cuda/kernels/syrk/index.js';
-import { hasGpuOp } from '../../src/cuda/registry.js';
+import { hasGpuOp } from '../../src/cuda/router.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { countingContext, gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';

@@ -8,7 +8,7 @@
  * triangles, every kind of test matrix, NaN among good ones (info n + 2, NaN outputs, neighbours
  * untouched), odd ld and stride with NaN padding; tiny rotation buffers (the finish kernel resumes
  * the chains), batches in several workspace chunks (with a NaN matrix and tiny buffers among them),
- * a list batch, and the route through syevCuda.
+ * a list batch, and the route through the router.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -17,7 +17,7 @@ import { strided } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import type { SyevRequest } from '../../src/core/ops.js';
-import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
+import { runRouted } from '../../src/cuda/router.js';
 import { planSyevSplit, splitSlice, syevTridiagCuda, type TridiagForce } from '../../src/cuda/kernels/tridiag/index.js';
 import { BLOCK_WORKSPACE_BYTES } from '../../src/cuda/kernels/common/block-launch.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -144,12 +144,12 @@ test('split syev: batches in three or more workspace chunks (a NaN matrix in the
   }
 });
 
-test('split syev through syevCuda (the table\'s route) and a list batch', { skip, timeout: 600_000 }, () => {
+test('split syev through the router (the table\'s route) and a list batch', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1725);
   const from = tuningFor(dev.info.arch, 'tridiag').splitFrom;
-  check(dev, rng, 'float64', Math.max(from, 130), 4, 'upper', (r) => syevCuda(dev, r), 'syevCuda');
-  check(dev, rng, 'float32', 256, 4, 'lower', (r) => syevCuda(dev, r), 'syevCuda');
+  check(dev, rng, 'float64', Math.max(from, 130), 4, 'upper', (r) => { runRouted('syev', dev, r as unknown as Record<string, unknown>); }, 'router');
+  check(dev, rng, 'float32', 256, 4, 'lower', (r) => { runRouted('syev', dev, r as unknown as Record<string, unknown>); }, 'router');
   // A list batch (pointer form) of matrices the table splits.
   checkListSyev(dev, rng, LIMIT, (r) => syevTridiagCuda(dev, r), Math.max(from, 200));
 });

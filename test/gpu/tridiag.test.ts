@@ -6,7 +6,7 @@
  * diagonal, zero, graded and rank-deficient matrices, NaN among good ones, odd ld and stride with
  * NaN padding that must come back untouched (and the unread triangle NaN); the working matrix in
  * shared memory and (forced) in the global workspace, fewer threads than rows, a list batch, the
- * route through syevCuda, and large batches (the workspace in chunks).
+ * route through the router, and large batches (the workspace in chunks).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import { strided } from '../../src/core/batch.js';
 import { type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
-import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
+import { runRouted } from '../../src/cuda/router.js';
 import { syevTridiagCuda, type TridiagOptions } from '../../src/cuda/kernels/tridiag/index.js';
 import type { GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
@@ -45,7 +45,7 @@ test('tridiagonal syev: n = 33 ... 40, 47, 64, 100, 128, 256, 512, both dtypes a
     }
 });
 
-test('tridiagonal syev forced: the global workspace, fewer threads than rows, a list batch, the route through syevCuda', { skip, timeout: 600_000 }, () => {
+test('tridiagonal syev forced: the global workspace, fewer threads than rows, a list batch, the route through the router', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1718);
   for (const dtype of ['float64', 'float32'] as const) {
@@ -53,8 +53,8 @@ test('tridiagonal syev forced: the global workspace, fewer threads than rows, a 
     checkSyev(dev, rng, dtype, 100, 8, false, 'upper', direct(dev, { force: { global: true } }));
     checkSyev(dev, rng, dtype, 128, 8, true, 'upper', direct(dev, { force: { threads: 64 } }));
     checkSyev(dev, rng, dtype, 47, 8, true, 'lower', direct(dev, { force: { global: true, threads: 32 } }));
-    checkSyev(dev, rng, dtype, 12, 8, true, 'upper', (r) => syevCuda(dev, r, { route: 'tridiag' }));
-    checkSyev(dev, rng, dtype, 72, 8, true, 'lower', (r) => syevCuda(dev, r, { route: 'tridiag', tridiag: { global: true, threads: 96 } }));
+    checkSyev(dev, rng, dtype, 12, 8, true, 'upper', (r) => { runRouted('syev', dev, r as unknown as Record<string, unknown>, 'tridiag'); });
+    checkSyev(dev, rng, dtype, 72, 8, true, 'lower', (r) => syevTridiagCuda(dev, r, { force: { global: true, threads: 96 } }));
   }
   // A list batch of 100 x 100 matrices (pointer form).
   checkListSyev(dev, rng, LIMIT, (r) => syevTridiagCuda(dev, r));

@@ -18,7 +18,7 @@ import type { TrsmRequest } from '../../src/core/ops.js';
 import { cpuTrmm } from '../../src/cpu/trmm.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
 import { trmmCuda, trsmCuda, type TriangularOp, type TrsmOptions } from '../../src/cuda/kernels/trsm/index.js';
-import { hasGpuOp } from '../../src/cuda/registry.js';
+import { hasGpuOp } from '../../src/cuda/router.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { countingContext, gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';

@@ -8,17 +8,10 @@
 import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { OpName } from '../../core/ops.js';
+import { OP_SPECS, WRITTEN_BATCHES } from '../../core/op-specs.js';
 import { isBatch, sliceRequest } from '../split.js';
 import { STREAM_ARENA_BYTES, cpuThreads, finished, post, postQueued, rethrow, slot, wait } from './pool.js';
 import { isShared, stage, unstage, type Staged } from './staging.js';
-
-/** The outputs each operation writes (besides info and ipiv, which are always staged back). */
-export const WRITES: Readonly<Record<OpName, readonly string[]>> = {
-  gemm: ['c'], trsm: ['b'], trmm: ['b'], syrk: ['c'],
-  potrf: ['a'], potrs: ['b'], posv: ['a', 'b'], getrf: ['a'], getrs: ['b'], gesv: ['a', 'b'],
-  trtri: ['a'], lauum: ['a'], potri: ['a'], poti: ['a'], syev: ['a', 'w'], gesvd: ['s', 'u', 'vt'],
-  geqrf: ['a', 'tau'], orgqr: ['a'], ormqr: ['c'], gels: ['a', 'b'],
-};
 
 /**
  * Below this estimate of a call's work (about flops plus element traffic) one thread is faster.
@@ -35,10 +28,9 @@ export const THREADING = {
 
 type Op = (r: object) => void;
 
-/** The batch whose count and shapes define the call (C for gemm, syrk and ormqr, B for trsm/trmm, else A). */
+/** The batch whose count and shapes define the call (its op spec's `main`). */
 function mainBatch(op: OpName, r: object): Batch<FloatArray> {
-  const key = op === 'gemm' || op === 'syrk' || op === 'ormqr' ? 'c' : op === 'trsm' || op === 'trmm' ? 'b' : 'a';
-  return (r as Record<string, Batch<FloatArray>>)[key]!;
+  return (r as Record<string, Batch<FloatArray>>)[OP_SPECS[op].main]!;
 }
 
 /** Rough work: sum over matrices of size^3 + 8 size^2 (flops and per-element costs). */
@@ -102,7 +94,7 @@ export function parallel(op: OpName, serial: Op): Op {
       let staged: Staged | undefined;
       do {
         s.arena.reset();
-        staged = stage(share, WRITES[op], s.arena);
+        staged = stage(share, WRITTEN_BATCHES[op], s.arena);
       } while (!staged);
       post(s, op, staged.request);
       jobs.push({ s, staged });
@@ -162,7 +154,7 @@ function streamed(op: OpName, r: object, serial: Op, threads: number, count: num
       let staged: Staged | undefined;
       do {
         arena.reset();
-        staged = stage(sliceRequest(r, p0, p1), WRITES[op], arena);
+        staged = stage(sliceRequest(r, p0, p1), WRITTEN_BATCHES[op], arena);
       } while (!staged);
       postQueued(w.s, op, staged.request);
       w.queue.push(staged);

@@ -9,6 +9,7 @@
  * until it is mapped onto memory that begins exactly at its first element.
  */
 import { batchCount, isBatch as isCoreBatch, matrixAt, type Batch } from '../../core/batch.js';
+import { sliceRequest as sliceCore } from '../../core/slice.js';
 import { MyriadError } from '../../core/errors.js';
 import type { IntStorage, Storage } from '../../core/storage.js';
 
@@ -35,8 +36,7 @@ export interface Placement {
   readonly base: number;
 }
 
-/** The per-matrix integer fields of the requests of core/ops.ts. */
-export const INT_FIELDS: readonly string[] = ['info', 'ipiv'];
+export { INT_FIELDS, intsPerMatrix } from '../../core/slice.js';
 
 /** core's isBatch, typed for the storages a multi-GPU request holds. */
 export function isBatch(v: unknown): v is Batch<AnyStorage> {
@@ -45,11 +45,6 @@ export function isBatch(v: unknown): v is Batch<AnyStorage> {
 
 export function isIntSlice(v: unknown): v is IntSlice {
   return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'int-slice';
-}
-
-/** Integers per matrix of an int field: pivotStride for ipiv, 1 for info. */
-export function intsPerMatrix(request: Request, field: string): number {
-  return field === 'ipiv' ? (request['pivotStride'] as number) : 1;
 }
 
 /** The number of matrices of a request (of its first batch; every batch holds the same). */
@@ -63,31 +58,14 @@ export function footprint(rows: number, cols: number, ld: number): number {
   return rows === 0 || cols === 0 ? 0 : (cols - 1) * ld + rows;
 }
 
-export function sliceBatch<S>(b: Batch<S>, start: number, end: number): Batch<S> {
-  switch (b.kind) {
-    case 'strided':
-      return { ...b, offset: b.offset + start * b.stride, count: end - start };
-    case 'list':
-      return { ...b, matrices: b.matrices.slice(start, end) };
-    case 'variable':
-      return { ...b, matrices: b.matrices.slice(start, end) };
-  }
-}
-
 /** The request (or a sub-request) restricted to its matrices [start, end); storages are unchanged (offsets still global). */
 export function sliceRequest(request: Request, start: number, end: number): Request {
-  const out: Request = {};
-  for (const [key, value] of Object.entries(request)) {
-    if (isBatch(value)) out[key] = sliceBatch(value, start, end);
-    else if (INT_FIELDS.includes(key) && value !== undefined && value !== null) {
-      const per = intsPerMatrix(request, key);
-      // A slice of a slice counts from the outer slice's first element.
-      const outer = isIntSlice(value) ? value : { data: value as IntStorage, start: 0 };
-      const slice: IntSlice = { kind: 'int-slice', data: outer.data, start: outer.start + start * per, end: outer.start + end * per };
-      out[key] = slice;
-    } else out[key] = value;
-  }
-  return out;
+  return sliceCore(request, start, end, (value, lo, hi) => {
+    // A slice of a slice counts from the outer slice's first element.
+    const outer = isIntSlice(value) ? value : { data: value as IntStorage, start: 0 };
+    const slice: IntSlice = { kind: 'int-slice', data: outer.data, start: outer.start + lo, end: outer.start + hi };
+    return slice;
+  });
 }
 
 /** Calls `visit` for every matrix span and int slice of the named fields (all fields when omitted). */

@@ -25,7 +25,7 @@ import {
   forEachReference, INT_FIELDS, isBatch, isIntSlice, rebaseRequest, requestCount, sliceRequest, storageRanges,
   type AnyStorage, type Placement, type Range, type Request,
 } from './request.js';
-import { OUTPUTS } from '../registry.js';
+import { OUTPUTS } from '../../core/op-specs.js';
 import type { DeviceArray, GpuDevice, HostArray } from '../runtime/types.js';
 import { hostDType } from '../runtime/memory.js';
 

@@ -17,9 +17,9 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import { MyriadError } from '../../core/errors.js';
 import { DispatchingBackend, type OpName } from '../../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../../core/storage.js';
-import type { DeviceBackend } from '../../core/device-backend.js';
+import type { DeviceBackend, RouteTaken } from '../../core/device-backend.js';
 import { cpuBackend } from '../../cpu/backend.js';
-import { OUTPUTS } from '../registry.js';
+import { OUTPUTS } from '../../core/op-specs.js';
 import { allocateHost, hostDType } from '../runtime/memory.js';
 import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
 import { HostDeferral } from '../host/deferral.js';
@@ -41,6 +41,8 @@ export interface MultiDeviceOptions {
 }
 
 export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> implements DeviceBackend {
+  /** The route of the last call: the CPU reference where no lane holds its data, else the first lane's route (every lane routes its share alike). */
+  lastRoute: RouteTaken | undefined;
   readonly name = 'cuda';
   /** Bytes copied host -> device and device -> host by this backend (staging, scatter, gather). */
   readonly transfers = { hostToDevice: 0, deviceToHost: 0 };
@@ -93,6 +95,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     if (count === 0) return;
     const parts = this.plan(op, request, count);
     if (parts === undefined) {
+      this.lastRoute = { op, route: 'cpu', gpu: false };
       (cpuBackend[op] as unknown as (r: Request) => void)(request);
       return;
     }
@@ -118,6 +121,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
         failures.push(failureOf(lane, e));
       }
     }
+    this.lastRoute = (this.lanes[parts[0]!.lane]!.backend as { lastRoute?: RouteTaken }).lastRoute;
     const completion = this.completion(op, request, count, subs, calls, touched, failures);
     if (this.deferral.active) this.deferral.defer(finishAsync(completion));
     else finishSync(completion);

@@ -17,19 +17,9 @@ import type { JacobiForce } from './params.js';
 import { THREAD_BLOCK, syevThreadSource } from './generate-thread.js';
 import { ROWS_WARPS, rowsShape, syevRowsSource } from './generate-rows.js';
 import { BLOCK_MAX, selectGesvd, selectSyev } from './plan.js';
-import { syevTridiagGroup, tridiagServes, type TridiagForce } from '../tridiag/index.js';
-import { tuningFor } from '../../model/tuning/index.js';
 
 export interface JacobiOptions {
   readonly force?: JacobiForce;
-  /**
-   * syev: 'tridiag' sends every group to the tridiagonal-QL kernel (kernels/tridiag), 'jacobi' none;
-   * absent: groups with n at or above the tridiag table's crossover go there (unless `force` is
-   * given: a forced Jacobi design or shape means 'jacobi').
-   */
-  readonly route?: 'jacobi' | 'tridiag';
-  /** syev's tridiagonal kernel: a forced shape (tests, sweeps). */
-  readonly tridiag?: TridiagForce;
 }
 
 /**
@@ -65,12 +55,6 @@ export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray
     for (const g of grouping.groups) {
       const [a, w] = g.operands as [typeof g.operands[0], typeof g.operands[0]];
       if (a.rows === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
-      const route = opts.route ?? (opts.force !== undefined ? 'jacobi'
-        : tridiagServes(a.rows, dtype, tuningFor(dev.info.arch, 'tridiag')) ? 'tridiag' : 'jacobi');
-      if (route === 'tridiag') {
-        syevTridiagGroup(dev, { dtype, uplo: r.uplo, vectors: r.jobz === 'vectors', a, w, info: r.info, index: g.index, count: g.count }, { force: opts.tridiag });
-        continue;
-      }
       // A repeated problem gets the same plan object back, so its kernel is found by identity (no serialising per call).
       const choice = plannedOnce(dev, `syev/${dtype}/${a.rows}/${r.uplo}/${r.jobz}/${a.kind}/${forceKey(opts)}`,
         () => selectSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind, sharedLimit: sharedLimit(dev) }, opts));

@@ -10,4 +10,4 @@ export {
   classifyTallSkinny, isTallSkinny, planTsm2r, planTsm2l,
   type Tsm2Kind, type Tsm2Problem, type Tsm2rPlan, type Tsm2lPlan, type Tsm2rOverrides, type Tsm2lOverrides,
 } from './plan.js';
-export { tsm2Cuda, setMeasuredBandwidth, modelBandwidth, type Tsm2Options } from './launch.js';
+export { tsm2Cuda, tsm2Serves, setMeasuredBandwidth, modelBandwidth, type Tsm2Options } from './launch.js';

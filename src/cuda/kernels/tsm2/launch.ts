@@ -69,12 +69,41 @@ function vectorAlignment(view: MatrixView<DeviceArray>, bytes: number): number {
 const pointer = (view: MatrixView<DeviceArray>, bytes: number): KernelArg => arg.ptr(view.data.ptr + BigInt(view.offset * bytes));
 
 /**
+ * Whether TSM2 takes this gemm (the router's `covers`): a single product of one float dtype whose
+ * shape the sm table's routing rule calls tall-and-skinny, within TSM2L's limits.
+ */
+export function tsm2Serves(dev: GpuDevice, r: GemmRequest<DeviceArray>): boolean {
+  return tsm2Kind(dev, r) !== undefined;
+}
+
+/** The TSM2 design for a request, or undefined where it is not a TSM2 problem. */
+function tsm2Kind(dev: GpuDevice, r: GemmRequest<DeviceArray>, force?: Tsm2Options['force']): 'tsm2r' | 'tsm2l' | undefined {
+  if (batchCount(r.c) !== 1 || batchCount(r.a) !== 1 || batchCount(r.b) !== 1) return undefined;
+  const a = matrixAt(r.a, 0);
+  const b = matrixAt(r.b, 0);
+  const c = matrixAt(r.c, 0);
+  const dtype = c.data.dtype;
+  if (!isDType(dtype)) return undefined;
+  if (a.data.dtype !== dtype || b.data.dtype !== dtype) return undefined;
+  const n = c.cols;
+  const k = r.transA === 'N' ? a.cols : a.rows;
+  const kind = force ?? classifyTallSkinny(c.rows, n, k, dev.info.arch);
+  if (kind === undefined) return undefined;
+  if (kind === 'tsm2l' && (k > TSM2L_MAX_K || n > TSM2L_MAX_N)) {
+    if (force) throw new Error(`TSM2L takes k <= ${TSM2L_MAX_K} and n <= ${TSM2L_MAX_N}, got k = ${k}, n = ${n}`);
+    return undefined;
+  }
+  return kind;
+}
+
+/**
  * C = alpha op(A) op(B) + beta C on the device with TSM2R or TSM2L, for a request holding one
  * matrix per operand. Returns false (nothing enqueued) where the request is not a TSM2 shape
  * (see `isTallSkinny`) or not a single gemm; true once the work is enqueued.
  */
 export function tsm2Cuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Tsm2Options = {}): boolean {
-  if (batchCount(r.c) !== 1 || batchCount(r.a) !== 1 || batchCount(r.b) !== 1) return false;
+  const kind = tsm2Kind(dev, r, opts.force);
+  if (kind === undefined) return false;
   const a = matrixAt(r.a, 0);
   const b = matrixAt(r.b, 0);
   const c = matrixAt(r.c, 0);
@@ -84,12 +113,6 @@ export function tsm2Cuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Tsm2
   const m = c.rows;
   const n = c.cols;
   const k = r.transA === 'N' ? a.cols : a.rows;
-  const kind = opts.force ?? classifyTallSkinny(m, n, k, dev.info.arch);
-  if (kind === undefined) return false;
-  if (kind === 'tsm2l' && (k > TSM2L_MAX_K || n > TSM2L_MAX_N)) {
-    if (opts.force) throw new Error(`TSM2L takes k <= ${TSM2L_MAX_K} and n <= ${TSM2L_MAX_N}, got k = ${k}, n = ${n}`);
-    return false;
-  }
   if (m === 0 || n === 0) return true;
   if (r.alpha === 0 || k === 0) {
     if (r.beta !== 1) scaleC(dev, dtype, c, r.beta);

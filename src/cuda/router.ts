@@ -1,0 +1,182 @@
+/**
+ * The CUDA backend's router: for each operation, the ordered list of its candidates (the first
+ * whose `covers` takes the request runs it; the order is the measured preference, and the
+ * thresholds a `covers` reads are the tuning tables' measured crossovers). The last candidate of
+ * every list is the CPU reference (with copies), so a request no GPU design takes still runs, and
+ * the route taken says so (`CudaBackend.lastRoute`, `ctx.lastRoute`, the bench's route column).
+ * Kernel families never route to each other: a new design, or a vendor routine, is one more
+ * candidate here. `force` pins a candidate by name (tests, benchmarks, sweeps).
+ */
+import type { OpName } from '../core/ops.js';
+import { MyriadError } from '../core/errors.js';
+import { OP_SPECS } from '../core/op-specs.js';
+import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../core/batch.js';
+import type { Storage } from '../core/storage.js';
+import { gelsCovers, gelsCuda } from './kernels/gels/index.js';
+import { gemmCuda } from './kernels/gemm/index.js';
+import { getrfCuda } from './kernels/getrf/index.js';
+import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
+import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
+import { potiCuda, potriCuda } from './kernels/poti/index.js';
+import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
+import { potrfCuda } from './kernels/potrf/index.js';
+import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
+import { lauumCuda } from './kernels/lauum/index.js';
+import { syrkCuda } from './kernels/syrk/index.js';
+import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
+import { trmmCuda, trsmCuda } from './kernels/trsm/index.js';
+import { trtriCuda } from './kernels/trtri/index.js';
+import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
+import { routesToTsqr } from './kernels/tsqr/index.js';
+import type { ArrayRouted } from '../core/device-backend.js';
+import { tuningFor } from './model/tuning/index.js';
+import type { Backend } from '../core/ops.js';
+import type { DeviceArray, GpuDevice } from './runtime/types.js';
+
+export { OUTPUTS } from '../core/op-specs.js';
+
+/** The validated, column-major request of operation K whose storages are all device arrays. */
+export type DeviceRequest<K extends OpName> = Parameters<Backend<DeviceArray, DeviceArray>[K]>[0];
+
+/** A launcher of operation K. */
+export type GpuOp<K extends OpName> = (dev: GpuDevice, request: DeviceRequest<K>) => void;
+
+/** One way to run operation K. */
+export interface Candidate<K extends OpName> {
+  /** Its name in routes, forces and the bench's route column. */
+  readonly name: string;
+  /** Which requests it takes (shape, dtype, device, count); absent: every request. */
+  readonly covers?: (request: DeviceRequest<K>, dev: GpuDevice) => boolean;
+  /** Runs it on the device; absent for the CPU reference, which the backend runs with copies. */
+  readonly run?: GpuOp<K>;
+}
+
+/** The CPU reference: last in every list. */
+const CPU = { name: 'cpu' } as const;
+
+/** syev's tridiagonal design takes a batch whose every order lies in its band of the table (n >= syevFrom, <= TRIDIAG_MAX). */
+function tridiagCovers(r: DeviceRequest<'syev'>, dev: GpuDevice): boolean {
+  if (batchCount(r.a) === 0) return false;
+  const dtype = batchDtype(r.a as Batch<Storage>, 'a');
+  const tuning = tuningFor(dev.info.arch, 'tridiag');
+  const uniform = uniformShape(r.a);
+  if (uniform !== undefined) return tridiagServes(uniform.rows, dtype, tuning);
+  for (let i = 0; i < batchCount(r.a); i++) if (!tridiagServes(shapeAt(r.a, i).rows, dtype, tuning)) return false;
+  return true;
+}
+
+/** TSM2 where it was chosen (or forced): a request it does not take is an error, never a silent no-op. */
+function runTsm2(dev: GpuDevice, r: DeviceRequest<'gemm'>): void {
+  if (!tsm2Cuda(dev, r)) throw new MyriadError('UNSUPPORTED', 'tsm2 takes one tall-and-skinny float product; this gemm is not one', 'force');
+}
+
+/** Every operation's candidates, in order of preference. */
+export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
+  gemm: [
+    { name: 'tsm2', covers: (r, dev) => tsm2Serves(dev, r), run: runTsm2 },
+    { name: 'gemm', run: gemmCuda },
+    CPU,
+  ],
+  trsm: [{ name: 'trsm', run: trsmCuda }, CPU],
+  trmm: [{ name: 'trmm', run: trmmCuda }, CPU],
+  syrk: [{ name: 'syrk', run: syrkCuda }, CPU],
+  potrf: [{ name: 'potrf', run: potrfCuda }, CPU],
+  potrs: [{ name: 'potrs', run: potrsCuda }, CPU],
+  posv: [{ name: 'posv', run: posvCuda }, CPU],
+  getrf: [{ name: 'getrf', run: getrfCuda }, CPU],
+  getrs: [{ name: 'getrs', run: getrsCuda }, CPU],
+  gesv: [{ name: 'gesv', run: gesvCuda }, CPU],
+  trtri: [{ name: 'trtri', run: trtriCuda }, CPU],
+  lauum: [{ name: 'lauum', run: lauumCuda }, CPU],
+  potri: [{ name: 'potri', run: potriCuda }, CPU],
+  poti: [{ name: 'poti', run: potiCuda }, CPU],
+  syev: [
+    { name: 'tridiag', covers: tridiagCovers, run: syevTridiagCuda },
+    { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: syevCuda },
+    CPU,
+  ],
+  gesvd: [{ name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: gesvdCuda }, CPU],
+  geqrf: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: geqrfCuda }, CPU],
+  orgqr: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: orgqrCuda }, CPU],
+  ormqr: [{ name: 'ormqr', covers: ormqrCovers, run: ormqrCuda }, CPU],
+  gels: [{ name: 'gels', covers: gelsCovers, run: gelsCuda }, CPU],
+  getri: [CPU],
+};
+
+/** One design of an array-level function, for a stack of `count` m x n matrices. */
+export interface ArrayCandidate {
+  readonly name: string;
+  readonly covers?: (p: { m: number; n: number; count: number }, dev: GpuDevice) => boolean;
+}
+
+/** The array-level functions whose design the router chooses (the rest are compositions of the operations above). */
+export const ARRAY_ROUTES: { readonly [K in ArrayRouted]: readonly ArrayCandidate[] } = {
+  qr: [
+    { name: 'tsqr', covers: (p, dev) => routesToTsqr(p.m, p.n, p.count, tuningFor(dev.info.arch, 'tsqr')) },
+    { name: 'geqrf+orgqr' },
+  ],
+};
+
+/** The design of array-level function `fn` for a stack (forced by name where `force` gives one). */
+export function chooseArray(fn: ArrayRouted, p: { m: number; n: number; count: number }, dev: GpuDevice, force?: string): ArrayCandidate {
+  const list = ARRAY_ROUTES[fn];
+  if (force !== undefined) {
+    const pinned = list.find((c) => c.name === force);
+    if (pinned === undefined) throw new MyriadError('ENUM', `${fn} has no route '${force}' (routes: ${list.map((c) => c.name).join(', ')})`, 'force');
+    return pinned;
+  }
+  for (const c of list) if (c.covers === undefined || c.covers(p, dev)) return c;
+  return list[list.length - 1]!;
+}
+
+/** Candidates pinned by name, per operation (tests, benchmarks, sweeps). */
+export type RouteForce = { readonly [K in OpName | ArrayRouted]?: string };
+
+/**
+ * The candidate that serves `request`: the forced one where `force` names one (an unknown name is
+ * an error naming the choices), else the first that covers it.
+ */
+export function choose<K extends OpName>(op: K, request: Record<string, unknown>, dev: GpuDevice, force?: string): Candidate<K> {
+  const list = ROUTES[op] as readonly Candidate<K>[];
+  const r = request as unknown as DeviceRequest<K>;
+  if (force !== undefined) {
+    const pinned = list.find((c) => c.name === force);
+    if (pinned === undefined) throw new MyriadError('ENUM', `${op} has no route '${force}' (routes: ${list.map((c) => c.name).join(', ')})`, 'force');
+    return pinned;
+  }
+  for (const c of list) if (c.covers === undefined || c.covers(r, dev)) return c;
+  return list[list.length - 1]!;
+}
+
+/** Runs a chosen GPU candidate on a request the backends assembled by field name (validated for `op` by the API: the one place that trusts it). */
+export function runCandidate<K extends OpName>(c: Candidate<K>, dev: GpuDevice, request: Record<string, unknown>): void {
+  c.run!(dev, request as unknown as DeviceRequest<K>);
+}
+
+/** Runs `op` through its route on device data (tools, scripts); false where the route is the CPU reference. */
+export function runRouted(op: OpName, dev: GpuDevice, request: Record<string, unknown>, force?: string): boolean {
+  const c = choose(op, request, dev, force);
+  if (c.run === undefined) return false;
+  runCandidate(c, dev, request);
+  return true;
+}
+
+/** Whether `op` has any GPU candidate. */
+export function hasGpuOp(op: OpName): boolean {
+  return (ROUTES[op] as readonly Candidate<OpName>[]).some((c) => c.run !== undefined);
+}
+
+/** Whether a GPU candidate takes this request on `dev` (false: the CPU reference would run it). */
+export function gpuCovers(op: OpName, request: Record<string, unknown>, dev: GpuDevice): boolean {
+  return choose(op, request, dev).run !== undefined;
+}
+
+/** Whether `op`'s GPU work can be recorded in a graph: it has a GPU route, and its spec says its work is capturable. */
+export function capturableOp(op: OpName): boolean {
+  return hasGpuOp(op) && OP_SPECS[op].capturable;
+}
+
+/** The candidates' names of `op`, in order (for errors, docs and the bench). */
+export function routeNames(op: OpName): readonly string[] {
+  return (ROUTES[op] as readonly Candidate<OpName>[]).map((c) => c.name);
+}
