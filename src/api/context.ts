@@ -415,25 +415,37 @@ function checkHostOnly(request: object, op: string): void {
   }
 }
 
-/**
- * A call whose written matrices are all empty (0 x n, m x 0, any count): nothing to compute but
- * info, which is 0 for every matrix. Host info is set here at memset speed; device info goes to
- * the backend as usual.
- */
 /** Host integer arrays this module allocated for a call: already all zero. */
 const freshInts = new WeakSet<object>();
 
+/**
+ * The matrices an operation writes (its spec's written batches; info and ipiv aside): every one
+ * must be empty for a call to write nothing. gels writes B as well as A: B is max(m, n) x nrhs, so
+ * an empty A (m or n = 0) can come with a non-empty B, which LAPACK's dgels sets to zero.
+ */
+function writtenBatches(op: OpName): readonly string[] {
+  const spec = OP_SPECS[op];
+  return spec.writes.filter((name) => (spec.args as Readonly<Record<string, string>>)[name] === 'batch');
+}
+
+/** Whether every matrix of a batch is empty (0 x n or m x 0); false for a variable batch of mixed shapes. */
+function allEmpty(b: Batch<Storage>): boolean {
+  if (b.kind !== 'variable') return b.rows * b.cols === 0;
+  const shape = uniformShape(b);
+  return shape !== undefined && shape.rows * shape.cols === 0;
+}
+
+/**
+ * A call whose written matrices are all empty (0 x n, m x 0, any count; writtenBatches): nothing to
+ * compute but info, which is 0 for every matrix. Host info is set here at memset speed; device
+ * info goes to the backend as usual.
+ */
 function writesNothing(op: OpName, r: Record<string, unknown>): boolean {
-  const written = r[OP_SPECS[op].main] as Batch<Storage>;
   const info = r.info as IntStorage | undefined;
   if (info !== undefined && isDeviceStorage(info)) return false;
-  let empty: boolean;
-  if (written.kind !== 'variable') empty = written.rows * written.cols === 0;
-  else {
-    const shape = uniformShape(written);
-    empty = shape !== undefined ? shape.rows * shape.cols === 0 : false;
-  }
-  if (empty && info !== undefined && !freshInts.has(info)) info.fill(0, 0, batchCount(written));
+  const written = writtenBatches(op).map((name) => r[name] as Batch<Storage>);
+  const empty = written.every(allEmpty);
+  if (empty && info !== undefined && !freshInts.has(info)) info.fill(0, 0, batchCount(written[0]!));
   return empty;
 }
 
