@@ -382,16 +382,22 @@ export function prepareGetrs<S extends Storage>(input: GetrsArgs<S>, alloc: IntA
   copyableOrder(args.a, 'a');
   checkSquare(args.a, count, 'getrs');
   checkRhs(args.a, args.b, count);
-  const pivotStride = pivotStrideOf(args.a);
-  check(args.ipiv !== undefined, 'INVALID_ARGUMENT', 'ipiv', 'is required (the pivots from getrf)');
-  const ipiv = checkIntStorage(args.ipiv, count * pivotStride, 'ipiv');
-  if (isInt32Array(ipiv)) checkPivots(args.a, ipiv, count, pivotStride);
+  const { ipiv, pivotStride } = givenPivots(args.a, args.ipiv, count);
   const info = givenInfo(args.info, count);
   checkNoOverlaps([
     batchOperand('a', args.a, false), ...intOperand('ipiv', ipiv, count * pivotStride, false),
     batchOperand('b', args.b, true), ...intOperand('info', info, count, true),
   ]);
   return { trans, a: args.a, ipiv, pivotStride, b: args.b, info: intsOrNew(info, count, alloc, 'info') };
+}
+
+/** getrf's pivots handed to a solve or an inverse: required, long enough, and in range where on the host. */
+function givenPivots<S extends Storage>(a: Batch<S>, given: IntStorage | undefined, count: number): { ipiv: IntStorage; pivotStride: number } {
+  const pivotStride = pivotStrideOf(a);
+  check(given !== undefined, 'INVALID_ARGUMENT', 'ipiv', 'is required (the pivots from getrf)');
+  const ipiv = checkIntStorage(given, count * pivotStride, 'ipiv');
+  if (isInt32Array(ipiv)) checkPivots(a, ipiv, count, pivotStride);
+  return { ipiv, pivotStride };
 }
 
 /** getri: `a` is returned as given (a row-major host batch is copied by the context). */
@@ -401,10 +407,7 @@ export function prepareGetri<S extends Storage>(input: GetriArgs<S>, alloc: IntA
   const { count } = checkBatches([[args.a, 'a']]);
   copyableOrder(args.a, 'a');
   checkSquare(args.a, count, 'getri');
-  const pivotStride = pivotStrideOf(args.a);
-  check(args.ipiv !== undefined, 'INVALID_ARGUMENT', 'ipiv', 'is required (the pivots from getrf)');
-  const ipiv = checkIntStorage(args.ipiv, count * pivotStride, 'ipiv');
-  if (isInt32Array(ipiv)) checkPivots(args.a, ipiv, count, pivotStride);
+  const { ipiv, pivotStride } = givenPivots(args.a, args.ipiv, count);
   const info = givenInfo(args.info, count);
   checkNoOverlaps([
     batchOperand('a', args.a, true), ...intOperand('ipiv', ipiv, count * pivotStride, false), ...intOperand('info', info, count, true),

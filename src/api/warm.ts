@@ -44,24 +44,12 @@ export interface WarmOptions {
   readonly transB?: Trans;
 }
 
-export interface WarmResult {
+/** What warm did: the prefetch's account (its `ms` here is warm's whole wall time, planning included). */
+export interface WarmResult extends PrefetchReport {
   readonly backend: string;
   readonly op: WarmOp;
   readonly dtype: DType;
   readonly shapes: readonly { readonly n: number; readonly count: number }[];
-  /** Distinct modules the calls need. */
-  readonly kernels: number;
-  /** Of those, already in memory or on disk. */
-  readonly cached: number;
-  /** Compiled now. */
-  readonly compiled: number;
-  /** Not compiled (the first real call compiles them and reports the error). */
-  readonly failed: number;
-  /** Wall time of warm, planning included. */
-  readonly ms: number;
-  /** Compile time summed over the workers. */
-  readonly compileMs: number;
-  readonly compiles: PrefetchReport['compiles'];
   /** Why nothing was done, where nothing was (the CPU backend: it compiles nothing). */
   readonly note?: string;
 }
