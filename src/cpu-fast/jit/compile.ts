@@ -7,6 +7,7 @@
  * MYRIAD_PRINT_SOURCE=1 prints each new source to stderr (as tfjs's WEBGPU_PRINT_SHADER).
  */
 import { createHash } from 'node:crypto';
+import { printSourceOn } from '../context.js';
 
 /** A generated kernel: its parameter names and body, from a pure generator. */
 export interface KernelSource {
@@ -25,7 +26,7 @@ export function compileKernel<F>(src: KernelSource): F {
   const key = sourceKey(src);
   let fn = cache.get(key);
   if (fn === undefined) {
-    if (process.env.MYRIAD_PRINT_SOURCE === '1') process.stderr.write(`// myriad kernel ${key}\n${src.body}\n`);
+    if (printSourceOn()) process.stderr.write(`// myriad kernel ${key}\n${src.body}\n`);
     fn = new Function(...src.params, src.body);
     cache.set(key, fn);
   }

@@ -1,5 +1,5 @@
 /**
- * Generated gemm for tiny sizes (m, n, k <= UNROLL_MAX.gemm), unrolled JavaScript: op(A) is held
+ * Generated gemm for tiny sizes (m, n, k <= unrollMax.gemm), unrolled JavaScript: op(A) is held
  * in locals for the whole matrix and every loaded element of op(B) is used for a whole column of
  * C (the seed paper's register blocking, section 4.1, with A rather than B resident because
  * our matrices are column-major). The batch loop is inside.

@@ -54,7 +54,7 @@ export interface GetrfBlockWasmParams {
   readonly solveOnly?: boolean;
   /**
    * Factor two matrices at a time, their panels' steps interleaved (getrf/gesv; tuning.ts
-   * LU_WASM_PAIRS_MAX): more code for V8 to optimise on a first call. Otherwise one at a time.
+   * luWasmPairsMax): more code for V8 to optimise on a first call. Otherwise one at a time.
    */
   readonly pairs?: boolean;
   /**

@@ -1,8 +1,8 @@
 /**
  * trsm, trmm and syrk: generated kernels (kernels/triangular.ts, kernels/syrk.ts) where the
- * triangle's order is at most UNROLL_MAX.triangular / UNROLL_MAX.syrk (bitwise the reference's
- * results); trsm/trmm above, up to TRIANGULAR_BLOCKED_MAX, blocked over the fast gemm
- * (ops/triangular-blocked.ts), and syrk up to SYRK_BLOCKED_MAX likewise (syrkBlocked); the
+ * triangle's order is at most unrollMax.triangular / unrollMax.syrk (bitwise the reference's
+ * results); trsm/trmm above, up to triangularBlockedMax, blocked over the fast gemm
+ * (ops/triangular-blocked.ts), and syrk up to syrkBlockedMax likewise (syrkBlocked); the
  * reference for the rest, alpha = 0 and empty shapes.
  */
 import type { StridedBatch } from '../../core/batch.js';
@@ -12,7 +12,7 @@ import { cpuSyrk, cpuTrmm, cpuTrsm, trmm1, trsm1 } from '../../cpu/blas3.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateSyrk, type SyrkKernel, type SyrkParams } from '../kernels/syrk.js';
 import { generateTriangular, type TriangularKernelFn, type TriangularParams } from '../kernels/triangular.js';
-import { SYRK_BLOCKED_MAX, TRIANGULAR_BLOCKED_MAX, TRSM_LEFT_WASM, UNROLL_MAX } from '../tuning.js';
+import { cpuTuning } from '../context.js';
 import { runBatch, stridedView } from './run-batch.js';
 import { fastGemm } from './gemm.js';
 import { triangularBlocked, type Leaf, type Run } from './triangular-blocked.js';
@@ -33,21 +33,21 @@ function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (
       A.data, A.offset + p * A.stride, A.ld, B.data, B.offset + p * B.stride, B.ld);
     fn(A.data, A.offset, A.ld, A.stride, B.data, B.offset, B.ld, B.stride, left ? n : m, alpha, count, slow);
   };
-  const wasmLeaf: Leaf = (A, B, m, n, alpha, count) => (m > UNROLL_MAX.triangular
+  const wasmLeaf: Leaf = (A, B, m, n, alpha, count) => (m > cpuTuning().unrollMax.triangular
     ? trsmLeftWasm(r.uplo, r.transA, r.diag, A, B, m, n, alpha, count) : leaf(A, B, m, n, alpha, count));
   runBatch(r, {
     shapeOf: r.b,
     kernel(b, p0, count): boolean {
       const s = left ? b.rows : b.cols;
-      if (r.alpha === 0 || b.rows === 0 || b.cols === 0 || s > TRIANGULAR_BLOCKED_MAX) return false;
-      const wasm = TRSM_LEFT_WASM[dtypeOf(b.data)];
+      if (r.alpha === 0 || b.rows === 0 || b.cols === 0 || s > cpuTuning().triangularBlockedMax) return false;
+      const wasm = cpuTuning().trsmLeftWasm[dtypeOf(b.data)];
       if (op === 'trsm' && left && s >= wasm.min) {
-        // the WebAssembly solve up to TRSM_LEFT_WASM.max (bitwise the reference), above it the
+        // the WebAssembly solve up to trsmLeftWasm.max (bitwise the reference), above it the
         // blocked trsm with the WebAssembly solve as its leaf
         triangularBlocked(shape, stridedView(r.a, p0), stridedView(r.b, p0), b.rows, b.cols, r.alpha, count, wasm.max, wasmLeaf);
         return true;
       }
-      triangularBlocked(shape, stridedView(r.a, p0), stridedView(r.b, p0), b.rows, b.cols, r.alpha, count, UNROLL_MAX.triangular, leaf);
+      triangularBlocked(shape, stridedView(r.a, p0), stridedView(r.b, p0), b.rows, b.cols, r.alpha, count, cpuTuning().unrollMax.triangular, leaf);
       return true;
     },
     fallback,
@@ -63,7 +63,7 @@ export function fastSyrk(r: SyrkRequest<FloatArray>): void {
     kernel(c, p0, count): boolean {
       const A = stridedView(r.a, p0);
       const k = r.trans === 'N' ? A.cols : A.rows;
-      if (r.alpha === 0 || k === 0 || c.rows === 0 || c.rows > SYRK_BLOCKED_MAX) return false;
+      if (r.alpha === 0 || k === 0 || c.rows === 0 || c.rows > cpuTuning().syrkBlockedMax) return false;
       syrkBlocked(r, A, stridedView(r.c, p0), c.rows, k, count);
       return true;
     },
@@ -74,10 +74,10 @@ export function fastSyrk(r: SyrkRequest<FloatArray>): void {
 /**
  * C's triangle halved recursively down to the unrolled kernel; the off-diagonal block is one
  * batched gemm on the fast gemm: C21 := alpha op(A)_2 op(A)_1^T + beta C21 ('lower'; C12 for
- * 'upper'). Not bitwise the reference above UNROLL_MAX.syrk (gemm's order of additions).
+ * 'upper'). Not bitwise the reference above unrollMax.syrk (gemm's order of additions).
  */
 function syrkBlocked(r: SyrkRequest<FloatArray>, A: Run, C: Run, n: number, k: number, count: number): void {
-  if (n <= UNROLL_MAX.syrk) {
+  if (n <= cpuTuning().unrollMax.syrk) {
     const fn = syrkKernel({ uplo: r.uplo, trans: r.trans, n, dtype: dtypeOf(C.data) });
     fn(A.data, A.offset, A.ld, A.stride, C.data, C.offset, C.ld, C.stride, k, r.alpha, r.beta, count);
     return;

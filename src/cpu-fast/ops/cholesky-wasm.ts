@@ -11,7 +11,7 @@ import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateCholSolve, type CholSolveKernel } from '../kernels/chol-solve.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { cholLd, generatePotrfWasm, type PotrfWasmParams } from '../kernels/potrf-wasm.js';
-import { GEMM_WASM_CHUNK_BYTES, fmaFor } from '../tuning.js';
+import { cpuTuning, fmaFor } from '../context.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
@@ -30,7 +30,7 @@ export function potrfWasm(r: PotrfRequest<FloatArray, Int32Array>, first: Matrix
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
   const ld = cholLd(n);
   const per = ld * n * 8 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
   const infoBase = chunk * ld * n * 8;
   const { f64 } = heap(infoBase + chunk * 4 + 16);
   const ints = heapInts();

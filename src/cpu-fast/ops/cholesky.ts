@@ -1,13 +1,13 @@
 /**
- * potrf, posv, potrs: generated unrolled kernels up to UNROLL_MAX; above, WebAssembly (either
- * triangle: 'upper' through its transpose) up to CHOLESKY_WASM_MAX (ops/cholesky-wasm.ts; potrs
- * to TRI_SOLVE_WASM_MAX, ops/tri-solve-wasm.ts); the reference for the rest. A blocked right-looking Cholesky in the caller's arrays (trsm and syrk
+ * potrf, posv, potrs: generated unrolled kernels up to unrollMax; above, WebAssembly (either
+ * triangle: 'upper' through its transpose) up to choleskyWasmMax (ops/cholesky-wasm.ts; potrs
+ * to triSolveWasmMax, ops/tri-solve-wasm.ts); the reference for the rest. A blocked right-looking Cholesky in the caller's arrays (trsm and syrk
  * on the fast kernels, each call packing its operands) was tried and measured 1-2.5 GFLOP/s at
  * n = 128-512 against this unblocked kernel's 5.5-9.5: not kept.
  * potrf and posv of strided runs may take the interleaved layout at small n
- * (ops/cholesky-interleaved.ts, where tuning.ts's CHOLESKY_INTERLEAVED / POSV_INTERLEAVED enable
+ * (ops/cholesky-interleaved.ts, where tuning.ts's choleskyInterleaved / posvInterleaved enable
  * it and the layout suits); posv n = 9 ... 16 as that potrf, then the WebAssembly potrs on the
- * matrices that factored (POSV_COMPOSED).
+ * matrices that factored (posvComposed).
  */
 import { matrixAt, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -15,7 +15,7 @@ import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js'
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateCholesky, type CholeskyKernel, type CholeskyOp, type CholeskyParams } from '../kernels/cholesky.js';
-import { CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, POSV_COMPOSED, POSV_INTERLEAVED, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { cpuTuning } from '../context.js';
 import { posvInterleaved, potrfInterleaved } from './cholesky-interleaved.js';
 import { potrfWasm } from './cholesky-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
@@ -31,19 +31,19 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
     shapeOf: r.a,
     kernel(m: MatrixView<FloatArray>, p0: number, count: number): boolean {
       const n = m.rows;
-      if (op === 'potrs' && n > UNROLL_MAX.potrs) {
-        if (n > TRI_SOLVE_WASM_MAX) return false;
+      if (op === 'potrs' && n > cpuTuning().unrollMax.potrs) {
+        if (n > cpuTuning().triSolveWasmMax) return false;
         potrsWasm(r, m, p0, count);
         return true;
       }
-      if (n > UNROLL_MAX.cholesky) {
-        if (n > CHOLESKY_WASM_MAX) return false;
+      if (n > cpuTuning().unrollMax.cholesky) {
+        if (n > cpuTuning().choleskyWasmMax) return false;
         potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined);
         return true;
       }
       const dtype = dtypeOf(m.data);
-      if (op === 'posv' && count >= 2 && n >= POSV_COMPOSED.min && n <= POSV_COMPOSED.max && posvComposed(r, m, p0, count)) return true;
-      const interleaved = op === 'potrf' ? CHOLESKY_INTERLEAVED[dtype] : op === 'posv' ? POSV_INTERLEAVED : null;
+      if (op === 'posv' && count >= 2 && n >= cpuTuning().posvComposed.min && n <= cpuTuning().posvComposed.max && posvComposed(r, m, p0, count)) return true;
+      const interleaved = op === 'potrf' ? cpuTuning().choleskyInterleaved[dtype] : op === 'posv' ? cpuTuning().posvInterleaved : null;
       if (interleaved && count >= 2 && n >= interleaved.min && n <= interleaved.max) {
         if (op === 'potrf' ? potrfInterleaved(r, m, p0, count) : posvInterleaved(r, m, p0, count)) return true;
       }
@@ -68,7 +68,7 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
  * untouched. False (nothing done) where the interleaved layout does not suit.
  */
 function posvComposed(r: Req, m: MatrixView<FloatArray>, p0: number, count: number): boolean {
-  if (m.rows > TRI_SOLVE_WASM_MAX) return false;
+  if (m.rows > cpuTuning().triSolveWasmMax) return false;
   /** The matrices of [q, end) that factored, in runs, through the caller's arrays. */
   const solveRuns = (q: number, end: number): void => {
     while (q < end) {

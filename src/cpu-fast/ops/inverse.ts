@@ -1,6 +1,6 @@
 /**
- * trtri, lauum, potri: generated kernels (kernels/inverse.ts) up to UNROLL_MAX.inverse (bitwise
- * the reference's results and infos); above, up to INVERSE_BLOCKED_MAX, blocked over the fast
+ * trtri, lauum, potri: generated kernels (kernels/inverse.ts) up to unrollMax.inverse (bitwise
+ * the reference's results and infos); above, up to inverseBlockedMax, blocked over the fast
  * trmm, trsm and syrk (ops/inverse-blocked.ts: the same infos, results within rounding); the
  * reference above that.
  */
@@ -9,7 +9,7 @@ import type { LauumRequest, TrtriRequest } from '../../core/ops.js';
 import { cpuLauum, cpuPotri, cpuTrtri } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateInverse, type InverseKernel, type InverseParams } from '../kernels/inverse.js';
-import { INVERSE_BLOCKED_MAX, UNROLL_MAX } from '../tuning.js';
+import { cpuTuning } from '../context.js';
 import { inverseBlocked, type InverseLeaf } from './inverse-blocked.js';
 import { runBatch } from './run-batch.js';
 
@@ -25,8 +25,8 @@ function run(op: InverseParams['op'], r: Req, fallback: (r: Req) => void): void 
     kernel(m, p0, count): boolean {
       const unit = op === 'trtri' && r.diag === 'unit';
       const stride = r.a.kind === 'strided' ? r.a.stride : 0;
-      if (m.rows === 0 || m.rows > INVERSE_BLOCKED_MAX) return false;
-      if (m.rows <= UNROLL_MAX.inverse) {
+      if (m.rows === 0 || m.rows > cpuTuning().inverseBlockedMax) return false;
+      if (m.rows <= cpuTuning().unrollMax.inverse) {
         kernelFor({ op, n: m.rows, uplo: r.uplo, unit, dtype: dtypeOf(m.data) })(m.data, m.offset, m.ld, stride, r.info, p0, count);
         return true;
       }
@@ -34,7 +34,7 @@ function run(op: InverseParams['op'], r: Req, fallback: (r: Req) => void): void 
         if (scratch.length < c) scratch = new Int32Array(c);
         kernelFor({ op: o, n, uplo: r.uplo, unit: o === 'trtri' && unit, dtype: dtypeOf(A.data) })(A.data, A.offset, A.ld, A.stride, scratch, 0, c);
       };
-      inverseBlocked(op, r.uplo, unit, { data: m.data, offset: m.offset, ld: m.ld, stride }, m.rows, count, r.info, p0, UNROLL_MAX.inverse, leaf);
+      inverseBlocked(op, r.uplo, unit, { data: m.data, offset: m.offset, ld: m.ld, stride }, m.rows, count, r.info, p0, cpuTuning().unrollMax.inverse, leaf);
       return true;
     },
     fallback,

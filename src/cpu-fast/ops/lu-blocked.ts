@@ -1,8 +1,8 @@
 /**
- * getrf/gesv from min(m, n) >= LU_BLOCKED.min: LAPACK's recursive dgetrf2 on chunks of matrices
+ * getrf/gesv from min(m, n) >= luBlocked.min: LAPACK's recursive dgetrf2 on chunks of matrices
  * packed as float64 into the WebAssembly memory, every step one kernel call over the whole chunk
  * on the packed matrices in place (no copies between steps). The columns are halved; the left
- * half is factored (recursively, down to leaves of LU_BLOCKED.leaf columns on the unblocked
+ * half is factored (recursively, down to leaves of luBlocked.leaf columns on the unblocked
  * WebAssembly LU, kernels/getrf-wasm.ts: dgetf2, pivot search over all rows below); its row
  * interchanges are applied to the right half (dlaswp), then A12 := L11^-1 A12
  * (kernels/trsm-lower-unit-wasm.ts, itself halved down to the leaf size with a gemm between),
@@ -26,7 +26,7 @@ import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-
 import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateTrsmLowerUnitWasm, type TrsmLowerUnitWasmParams } from '../kernels/trsm-lower-unit-wasm.js';
-import { GEMM_WASM_CHUNK_BYTES, LU_BLOCKED } from '../tuning.js';
+import { cpuTuning } from '../context.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { gemmWasmParams } from './gemm.js';
 import { stridedView } from './run-batch.js';
@@ -145,10 +145,10 @@ export function getrfBlocked(
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
   const ld = ldBlocked(m);
   const steps = Math.min(m, n);
-  const leaf = LU_BLOCKED.leaf;
+  const leaf = cpuTuning().luBlocked.leaf;
   const size = ld * n;
   const per = size * 8 + leaf * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
   // the leaves' pivots (relative to their first row) and infos after the matrices, then a vector
   // of slack: the gemm reads a partial vector past a column's end
   const pivBase = chunk * size * 8, infoBase = pivBase + chunk * leaf * 4;

@@ -1,6 +1,6 @@
 /**
  * getrf above the unrolled sizes: chunks of matrices packed as float64 into the WebAssembly
- * memory, factored by the generated kernel (kernels/getrf-wasm.ts, or from LU_WASM_BLOCK.min
+ * memory, factored by the generated kernel (kernels/getrf-wasm.ts, or from luWasmBlock.min
  * kernels/getrf-block-wasm.ts, which also solves gesv's B), unpacked with their pivots and
  * infos. Bitwise the reference's results (same float64 operations, same order).
  */
@@ -13,7 +13,7 @@ import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/ge
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
-import { GEMM_WASM_CHUNK_BYTES, LU_WASM_BLOCK, LU_WASM_PAIRS_MAX, fmaFor } from '../tuning.js';
+import { cpuTuning, fmaFor } from '../context.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
@@ -59,11 +59,11 @@ export function getrfWasm(
 ): void {
   const { rows: m, cols: n } = first;
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
-  if (Math.min(m, n) >= LU_WASM_BLOCK.min) return getrfBlockWasm(r, first, p0, count, dtype, b);
+  if (Math.min(m, n) >= cpuTuning().luWasmBlock.min) return getrfBlockWasm(r, first, p0, count, dtype, b);
   const ld = ldOf(m);
   const steps = Math.min(m, n);
   const per = ld * n * 8 + steps * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
   const aBytes = chunk * ld * n * 8;
   const pivBase = aBytes, infoBase = pivBase + chunk * steps * 4;
   const { f64 } = heap(infoBase + chunk * 4 + 16);
@@ -104,13 +104,13 @@ function getrfBlockWasm(
   const steps = Math.min(m, n);
   const nrhs = b ? matrixAt(b, p0).cols : 0;
   const per = (ld * n + ld * nrhs) * 8 + steps * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
   const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8, infoBase = pivBase + chunk * steps * 4;
   // float32 staging (widenIn / narrowOut), as large as A's chunk or B's
   const stage = (infoBase + chunk * 4 + 15) & ~15;
   const { f64 } = heap(stage + chunk * ld * Math.max(n, nrhs) * 4 + 16);
   const ints = heapInts();
-  const fn = blockKernel({ m, n, nb: LU_WASM_BLOCK.nb, nrhs, roundFactor: dtype === 'float32', pairs: Math.max(m, n) <= LU_WASM_PAIRS_MAX, fma: fmaFor('getrfBlock', Math.min(m, n)) });
+  const fn = blockKernel({ m, n, nb: cpuTuning().luWasmBlock.nb, nrhs, roundFactor: dtype === 'float32', pairs: Math.max(m, n) <= cpuTuning().luWasmPairsMax, fma: fmaFor('getrfBlock', Math.min(m, n)) });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
@@ -156,11 +156,11 @@ export function getrsWasm(r: GetrsRequest<FloatArray, Int32Array>, first: Matrix
     return;
   }
   const per = (ld * n + ld * nrhs) * 8 + n * 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
   const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8;
   const { f64 } = heap(pivBase + chunk * n * 4 + 16);
   const ints = heapInts();
-  const fn = blockKernel({ m: n, n, nb: LU_WASM_BLOCK.nb, nrhs, roundFactor: false, solveOnly: true });
+  const fn = blockKernel({ m: n, n, nb: cpuTuning().luWasmBlock.nb, nrhs, roundFactor: false, solveOnly: true });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);

@@ -1,19 +1,20 @@
 /**
- * getrf, gesv, getrs: generated unrolled kernels up to UNROLL_MAX; getrf/gesv above, the
- * WebAssembly LU (ops/lu-wasm.ts: unblocked, then from LU_WASM_BLOCK.min the delayed-update
- * kernel) up to LU_WASM_MAX and the recursive blocked one (ops/lu-blocked.ts) from
- * LU_BLOCKED.min, at any size; getrs ('N') above UNROLL_MAX up to LU_WASM_MAX on that kernel's
- * solve (ops/lu-wasm.ts getrsWasm); getrs 'T' above UNROLL_MAX.getrsTrans up to TRI_SOLVE_WASM_MAX
+ * getrf, gesv, getrs: generated unrolled kernels up to unrollMax; getrf/gesv above, the
+ * WebAssembly LU (ops/lu-wasm.ts: unblocked, then from luWasmBlock.min the delayed-update
+ * kernel) up to luWasmMax and the recursive blocked one (ops/lu-blocked.ts) from
+ * luBlocked.min, at any size; getrs ('N') above unrollMax up to luWasmMax on that kernel's
+ * solve (ops/lu-wasm.ts getrsWasm); getrs 'T' above unrollMax.getrsTrans up to triSolveWasmMax
  * on the WebAssembly solves (ops/tri-solve-wasm.ts); empty shapes on the reference. gesv of
  * strided runs takes the interleaved LU (ops/lu-interleaved.ts) where tuning.ts's
- * GESV_INTERLEAVED enables it and the layout suits.
+ * gesvInterleaved enables it and the layout suits.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
-import { GESV_INTERLEAVED, LU_BLOCKED, LU_WASM_MAX, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
+import { cpuTuning } from '../context.js';
+import { DEFAULT_CPU_TUNING } from '../tuning.js';
 import { gesvInterleaved } from './lu-interleaved.js';
 import { getrfBlocked } from './lu-blocked.js';
 import { getrfWasm, getrsWasm } from './lu-wasm.js';
@@ -21,8 +22,8 @@ import { runBatch, stridedView } from './run-batch.js';
 import { getrsTransWasm } from './tri-solve-wasm.js';
 
 type Req = GetrsRequest<FloatArray, Int32Array>;
-let scratch = new Float64Array(UNROLL_MAX.lu * UNROLL_MAX.lu);
-let rhs = new Float64Array(UNROLL_MAX.lu);
+let scratch = new Float64Array(DEFAULT_CPU_TUNING.unrollMax.lu * DEFAULT_CPU_TUNING.unrollMax.lu);
+let rhs = new Float64Array(DEFAULT_CPU_TUNING.unrollMax.lu);
 
 const kernelFor = kernelFactory<LuParams, LuKernel>(generateLu);
 
@@ -33,25 +34,25 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
       if (op === 'gesv' && count >= 2 && m.rows === m.cols) {
-        const range = GESV_INTERLEAVED[dtypeOf(m.data)];
+        const range = cpuTuning().gesvInterleaved[dtypeOf(m.data)];
         if (m.rows >= range.min && m.rows <= range.max && gesvInterleaved(r, m, p0, count)) return true;
       }
-      if (op === 'getrs' && r.trans === 'T' && m.rows > UNROLL_MAX.getrsTrans && m.rows <= TRI_SOLVE_WASM_MAX) {
+      if (op === 'getrs' && r.trans === 'T' && m.rows > cpuTuning().unrollMax.getrsTrans && m.rows <= cpuTuning().triSolveWasmMax) {
         getrsTransWasm(r, m, p0, count);
         return true;
       }
-      if (m.rows > UNROLL_MAX.lu || m.cols > UNROLL_MAX.lu) {
+      if (m.rows > cpuTuning().unrollMax.lu || m.cols > cpuTuning().unrollMax.lu) {
         if (m.rows === 0 || m.cols === 0) return false;
         if (op === 'getrs') {
-          if (r.trans !== 'N' || m.rows > LU_WASM_MAX) return false;
+          if (r.trans !== 'N' || m.rows > cpuTuning().luWasmMax) return false;
           getrsWasm(r, m, p0, count);
           return true;
         }
-        if (Math.min(m.rows, m.cols) >= LU_BLOCKED.min) {
+        if (Math.min(m.rows, m.cols) >= cpuTuning().luBlocked.min) {
           getrfBlocked(r, m, p0, count, op === 'gesv' ? r.b : undefined);
           return true;
         }
-        if (Math.max(m.rows, m.cols) > LU_WASM_MAX) return false;
+        if (Math.max(m.rows, m.cols) > cpuTuning().luWasmMax) return false;
         getrfWasm(r, m, p0, count, op === 'gesv' ? r.b : undefined);
         return true;
       }

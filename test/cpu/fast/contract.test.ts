@@ -29,3 +29,12 @@ test('no WebAssembly opcode is written as a number outside wasm/opcodes.ts', () 
   }
   assert.deepEqual(found, []);
 });
+
+test('the environment is read in one place (context.ts), never at import time elsewhere', () => {
+  const found: string[] = [];
+  for (const file of sources(ROOT)) {
+    if (where(file) === 'context.ts') continue;
+    for (const line of text(file).split('\n')) if (/process\.env\b/.test(line) && !/^\s*(\*|\/\/)/.test(line)) found.push(`${where(file)}: ${line.trim()}`);
+  }
+  assert.deepEqual(found, []);
+});

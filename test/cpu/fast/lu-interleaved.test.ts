@@ -17,7 +17,7 @@ import { serialKernels } from '../../../src/cpu-fast/backend.js';
 import { generateGetrfInterleaved, luScratchBytes, type GetrfInterleavedParams } from '../../../src/cpu-fast/kernels/getrf-interleaved.js';
 import { generateGetrfInterleavedLocals } from '../../../src/cpu-fast/kernels/getrf-interleaved-locals.js';
 import { gesvInterleaved } from '../../../src/cpu-fast/ops/lu-interleaved.js';
-import { GESV_INTERLEAVED } from '../../../src/cpu-fast/tuning.js';
+import { cpuTuning } from '../../../src/cpu-fast/context.js';
 import { Rng, randomArray } from '../../helpers/random.js';
 import { conform, info, pivots, type HostBackend } from './harness.js';
 
@@ -101,8 +101,8 @@ describe('interleaved gesv matches the reference bit for bit', () => {
         conform(forcedLocals, gesvCase(dtype, n, count, () => 'ok', layout, true), seed++, dtype);
       }
     });
-    test(`the backend's own route (GESV_INTERLEAVED), tight layouts and one larger than a chunk, ${dtype}`, () => {
-      const range = GESV_INTERLEAVED[dtype];
+    test(`the backend's own route (cpuTuning().gesvInterleaved), tight layouts and one larger than a chunk, ${dtype}`, () => {
+      const range = cpuTuning().gesvInterleaved[dtype];
       assert.ok(range.min <= 8 && range.max >= 8, 'on by default at n = 8');
       let seed = 500;
       for (let n = range.min; n <= range.max; n++) {
