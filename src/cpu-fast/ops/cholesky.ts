@@ -14,7 +14,9 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js';
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateCholesky, type CholeskyKernel, type CholeskyOp, type CholeskyParams } from '../kernels/cholesky.js';
+import { generateCholesky, type CholeskyKernel, type CholeskyParams } from '../kernels/cholesky.js';
+import { planCholesky, type CholeskyForce, type CholeskyOp } from '../plan/potrf.js';
+import type { CpuTuning } from '../tuning.js';
 import { cpuTuning } from '../context.js';
 import { posvInterleaved, potrfInterleaved } from './cholesky-interleaved.js';
 import { potrfWasm } from './cholesky-wasm.js';
@@ -26,26 +28,25 @@ const kernelFor = kernelFactory<CholeskyParams, CholeskyKernel>(generateCholesky
 
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
-function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
+/** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
+export interface CholeskyOptions { readonly force?: CholeskyForce; readonly tuning?: CpuTuning }
+
+function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void, options: CholeskyOptions = {}): void {
   runBatch(r, {
     shapeOf: r.a,
     kernel(m: MatrixView<FloatArray>, p0: number, count: number): boolean {
       const n = m.rows;
-      if (op === 'potrs' && n > cpuTuning().unrollMax.potrs) {
-        if (n > cpuTuning().triSolveWasmMax) return false;
-        potrsWasm(r, m, p0, count);
-        return true;
-      }
-      if (n > cpuTuning().unrollMax.cholesky) {
-        if (n > cpuTuning().choleskyWasmMax) return false;
-        potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined);
-        return true;
-      }
       const dtype = dtypeOf(m.data);
-      if (op === 'posv' && count >= 2 && n >= cpuTuning().posvComposed.min && n <= cpuTuning().posvComposed.max && posvComposed(r, m, p0, count)) return true;
-      const interleaved = op === 'potrf' ? cpuTuning().choleskyInterleaved[dtype] : op === 'posv' ? cpuTuning().posvInterleaved : null;
-      if (interleaved && count >= 2 && n >= interleaved.min && n <= interleaved.max) {
-        if (op === 'potrf' ? potrfInterleaved(r, m, p0, count) : posvInterleaved(r, m, p0, count)) return true;
+      const plan = planCholesky({ op, n, dtype, count }, options.tuning ?? cpuTuning(), options.force);
+      let variant = plan.variant;
+      if (variant === 'composed' && !posvComposed(r, m, p0, count)) variant = plan.otherwise;
+      if (variant === 'interleaved' && !(op === 'potrf' ? potrfInterleaved(r, m, p0, count) : posvInterleaved(r, m, p0, count))) variant = plan.otherwise;
+      switch (variant) {
+        case 'reference': return false;
+        case 'composed': case 'interleaved': return true;
+        case 'solveWasm': potrsWasm(r, m, p0, count); return true;
+        case 'wasm': potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined); return true;
+        case 'unrolled': break;
       }
       const k = kernelFor({ op, n, uplo: r.uplo, dtype });
       const aStride = r.a.kind === 'strided' ? r.a.stride : 0;
@@ -93,7 +94,7 @@ function posvComposed(r: Req, m: MatrixView<FloatArray>, p0: number, count: numb
   });
 }
 
-export const fastPotrf = (r: PotrfRequest<FloatArray, Int32Array>): void =>
-  run('potrf', { ...r, b: r.a }, (s) => cpuPotrf({ uplo: s.uplo, a: s.a, info: s.info }));
-export const fastPosv = (r: PosvRequest<FloatArray, Int32Array>): void => run('posv', r, cpuPosv);
-export const fastPotrs = (r: PotrsRequest<FloatArray, Int32Array>): void => run('potrs', r, cpuPotrs);
+export const fastPotrf = (r: PotrfRequest<FloatArray, Int32Array>, options?: CholeskyOptions): void =>
+  run('potrf', { ...r, b: r.a }, (s) => cpuPotrf({ uplo: s.uplo, a: s.a, info: s.info }), options);
+export const fastPosv = (r: PosvRequest<FloatArray, Int32Array>, options?: CholeskyOptions): void => run('posv', r, cpuPosv, options);
+export const fastPotrs = (r: PotrsRequest<FloatArray, Int32Array>, options?: CholeskyOptions): void => run('potrs', r, cpuPotrs, options);

@@ -12,9 +12,10 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateLu, type LuKernel, type LuOp, type LuParams } from '../kernels/lu.js';
+import { generateLu, type LuKernel, type LuParams } from '../kernels/lu.js';
+import { planLu, type LuForce, type LuOp } from '../plan/getrf.js';
 import { cpuTuning } from '../context.js';
-import { DEFAULT_CPU_TUNING } from '../tuning.js';
+import { DEFAULT_CPU_TUNING, type CpuTuning } from '../tuning.js';
 import { gesvInterleaved } from './lu-interleaved.js';
 import { getrfBlocked } from './lu-blocked.js';
 import { getrfWasm, getrsWasm } from './lu-wasm.js';
@@ -29,37 +30,30 @@ const kernelFor = kernelFactory<LuParams, LuKernel>(generateLu);
 
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
-function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
+/** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
+export interface LuOptions { readonly force?: LuForce; readonly tuning?: CpuTuning }
+
+function run(op: LuOp, r: Req, fallback: (r: Req) => void, options: LuOptions = {}): void {
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
-      if (op === 'gesv' && count >= 2 && m.rows === m.cols) {
-        const range = cpuTuning().gesvInterleaved[dtypeOf(m.data)];
-        if (m.rows >= range.min && m.rows <= range.max && gesvInterleaved(r, m, p0, count)) return true;
-      }
-      if (op === 'getrs' && r.trans === 'T' && m.rows > cpuTuning().unrollMax.getrsTrans && m.rows <= cpuTuning().triSolveWasmMax) {
-        getrsTransWasm(r, m, p0, count);
-        return true;
-      }
-      if (m.rows > cpuTuning().unrollMax.lu || m.cols > cpuTuning().unrollMax.lu) {
-        if (m.rows === 0 || m.cols === 0) return false;
-        if (op === 'getrs') {
-          if (r.trans !== 'N' || m.rows > cpuTuning().luWasmMax) return false;
-          getrsWasm(r, m, p0, count);
-          return true;
-        }
-        if (Math.min(m.rows, m.cols) >= cpuTuning().luBlocked.min) {
-          getrfBlocked(r, m, p0, count, op === 'gesv' ? r.b : undefined);
-          return true;
-        }
-        if (Math.max(m.rows, m.cols) > cpuTuning().luWasmMax) return false;
-        getrfWasm(r, m, p0, count, op === 'gesv' ? r.b : undefined);
-        return true;
+      const dtype = dtypeOf(m.data);
+      const plan = planLu({ op, m: m.rows, n: m.cols, trans: r.trans, dtype, count }, options.tuning ?? cpuTuning(), options.force);
+      let variant = plan.variant;
+      if (variant === 'interleaved' && !gesvInterleaved(r, m, p0, count)) variant = plan.otherwise;
+      switch (variant) {
+        case 'reference': return false;
+        case 'interleaved': return true;
+        case 'solveTransWasm': getrsTransWasm(r, m, p0, count); return true;
+        case 'solveWasm': getrsWasm(r, m, p0, count); return true;
+        case 'blocked': getrfBlocked(r, m, p0, count, op === 'gesv' ? r.b : undefined); return true;
+        case 'wasm': getrfWasm(r, m, p0, count, op === 'gesv' ? r.b : undefined); return true;
+        case 'unrolled': break;
       }
       if (scratch.length < m.rows * m.cols) scratch = new Float64Array(m.rows * m.cols);
       if (rhs.length < m.rows) rhs = new Float64Array(m.rows);
       const trans: Op = op === 'getrs' ? r.trans : 'N';
-      const k = kernelFor({ op, m: m.rows, n: m.cols, trans, dtype: dtypeOf(m.data) });
+      const k = kernelFor({ op, m: m.rows, n: m.cols, trans, dtype });
       const aStride = r.a.kind === 'strided' ? r.a.stride : 0;
       const b = op === 'getrf' ? null : stridedView(r.b, p0);
       k(m.data, m.offset, m.ld, aStride, b ? b.data : null, b ? b.offset : 0, b ? b.ld : 1, b ? b.stride : 0, b ? b.cols : 0,
@@ -70,8 +64,8 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void): void {
   });
 }
 
-export const fastGetrf = (r: GetrfRequest<FloatArray, Int32Array>): void =>
-  run('getrf', { ...r, trans: 'N', b: r.a }, (s) => cpuGetrf({ a: s.a, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }));
-export const fastGesv = (r: GesvRequest<FloatArray, Int32Array>): void =>
-  run('gesv', { ...r, trans: 'N' }, (s) => cpuGesv({ a: s.a, b: s.b, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }));
-export const fastGetrs = (r: GetrsRequest<FloatArray, Int32Array>): void => run('getrs', r, cpuGetrs);
+export const fastGetrf = (r: GetrfRequest<FloatArray, Int32Array>, options?: LuOptions): void =>
+  run('getrf', { ...r, trans: 'N', b: r.a }, (s) => cpuGetrf({ a: s.a, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }), options);
+export const fastGesv = (r: GesvRequest<FloatArray, Int32Array>, options?: LuOptions): void =>
+  run('gesv', { ...r, trans: 'N' }, (s) => cpuGesv({ a: s.a, b: s.b, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }), options);
+export const fastGetrs = (r: GetrsRequest<FloatArray, Int32Array>, options?: LuOptions): void => run('getrs', r, cpuGetrs, options);

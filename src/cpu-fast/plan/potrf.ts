@@ -1,0 +1,40 @@
+/**
+ * The Cholesky family's plan (potrf, posv, potrs): which design serves a run of matrices of
+ * order n. Pure: the tuning table and `force` decide. 'interleaved' and 'composed' need a strided
+ * layout that suits (checked by their runners); where it does not, the run takes `otherwise`.
+ */
+import type { DType } from '../../core/dtype.js';
+import type { CholeskyOp } from '../kernels/cholesky.js';
+import type { CpuTuning } from '../tuning.js';
+
+export type { CholeskyOp };
+/**
+ * reference: src/cpu's code; unrolled: generated JavaScript, the triangle in locals; wasm: the
+ * WebAssembly Cholesky ('upper' through its transpose; posv solves after it); solveWasm: potrs on
+ * the WebAssembly triangular solves; interleaved: two matrices per f64x2 vector (posv's solve
+ * fused); composed: posv as the interleaved potrf, then the WebAssembly potrs.
+ */
+export type CholeskyVariant = 'reference' | 'unrolled' | 'wasm' | 'solveWasm' | 'interleaved' | 'composed';
+export interface CholeskyProblem { readonly op: CholeskyOp; readonly n: number; readonly dtype: DType; readonly count: number }
+export interface CholeskyForce { readonly variant?: CholeskyVariant }
+export interface CholeskyPlan { readonly variant: CholeskyVariant; readonly otherwise: CholeskyVariant }
+
+const inRange = (n: number, r: { readonly min: number; readonly max: number }): boolean => n >= r.min && n <= r.max;
+
+export function planCholesky(p: CholeskyProblem, tuning: CpuTuning, force: CholeskyForce = {}): CholeskyPlan {
+  const { op, n, dtype, count } = p;
+  if (force.variant) return { variant: force.variant, otherwise: 'unrolled' };
+  // (the plans are shared constants: planned per run, in list batches per matrix, so nothing is allocated)
+  if (op === 'potrs' && n > tuning.unrollMax.potrs) return plain(n > tuning.triSolveWasmMax ? 'reference' : 'solveWasm');
+  if (n > tuning.unrollMax.cholesky) return plain(n > tuning.choleskyWasmMax ? 'reference' : 'wasm');
+  if (op === 'posv' && count >= 2 && inRange(n, tuning.posvComposed)) return PLANS.composed;
+  const interleaved = op === 'potrf' ? tuning.choleskyInterleaved[dtype] : op === 'posv' ? tuning.posvInterleaved : undefined;
+  if (interleaved && count >= 2 && inRange(n, interleaved)) return PLANS.interleaved;
+  return plain('unrolled');
+}
+
+const VARIANTS: readonly CholeskyVariant[] = ['reference', 'unrolled', 'wasm', 'solveWasm', 'interleaved', 'composed'];
+/** Each variant's plan: the layout-dependent ones fall back to the unrolled kernel. */
+const PLANS = Object.freeze(Object.fromEntries(VARIANTS.map((v) =>
+  [v, Object.freeze({ variant: v, otherwise: v === 'interleaved' || v === 'composed' ? 'unrolled' : v })])) as Record<CholeskyVariant, CholeskyPlan>);
+const plain = (variant: CholeskyVariant): CholeskyPlan => PLANS[variant];
