@@ -13,6 +13,9 @@ import { kernelFactory } from '../jit/compile.js';
 import { generateSyrk, type SyrkKernel, type SyrkParams } from '../kernels/syrk.js';
 import { generateTriangular, type TriangularKernelFn, type TriangularParams } from '../kernels/triangular.js';
 import { cpuTuning } from '../context.js';
+import { planSyrk, type SyrkForce } from '../plan/syrk.js';
+import { planTriangular, triangularLeafMax, type TriangularForce } from '../plan/trsm.js';
+import type { CpuTuning } from '../tuning.js';
 import { runBatch, stridedView } from './run-batch.js';
 import { fastGemm } from './gemm.js';
 import { triangularBlocked, type Leaf, type Run } from './triangular-blocked.js';
@@ -22,7 +25,12 @@ const triangularKernel = kernelFactory<TriangularParams, TriangularKernelFn>(gen
 const syrkKernel = kernelFactory<SyrkParams, SyrkKernel>(generateSyrk);
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
-function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (r: TrsmRequest<FloatArray>) => void): void {
+/** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
+export interface TriangularOptions { readonly force?: TriangularForce; readonly tuning?: CpuTuning }
+export interface SyrkOptions { readonly force?: SyrkForce; readonly tuning?: CpuTuning }
+
+function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (r: TrsmRequest<FloatArray>) => void, options: TriangularOptions = {}): void {
+  const tuning = options.tuning ?? cpuTuning();
   const one = op === 'trsm' ? trsm1 : trmm1;
   const shape = { op, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
   const left = r.side === 'left';
@@ -33,38 +41,36 @@ function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (
       A.data, A.offset + p * A.stride, A.ld, B.data, B.offset + p * B.stride, B.ld);
     fn(A.data, A.offset, A.ld, A.stride, B.data, B.offset, B.ld, B.stride, left ? n : m, alpha, count, slow);
   };
-  const wasmLeaf: Leaf = (A, B, m, n, alpha, count) => (m > cpuTuning().unrollMax.triangular
+  const wasmLeaf: Leaf = (A, B, m, n, alpha, count) => (m > tuning.unrollMax.triangular
     ? trsmLeftWasm(r.uplo, r.transA, r.diag, A, B, m, n, alpha, count) : leaf(A, B, m, n, alpha, count));
   runBatch(r, {
     shapeOf: r.b,
     kernel(b, p0, count): boolean {
-      const s = left ? b.rows : b.cols;
-      if (r.alpha === 0 || b.rows === 0 || b.cols === 0 || s > cpuTuning().triangularBlockedMax) return false;
-      const wasm = cpuTuning().trsmLeftWasm[dtypeOf(b.data)];
-      if (op === 'trsm' && left && s >= wasm.min) {
-        // the WebAssembly solve up to trsmLeftWasm.max (bitwise the reference), above it the
-        // blocked trsm with the WebAssembly solve as its leaf
-        triangularBlocked(shape, stridedView(r.a, p0), stridedView(r.b, p0), b.rows, b.cols, r.alpha, count, wasm.max, wasmLeaf);
-        return true;
-      }
-      triangularBlocked(shape, stridedView(r.a, p0), stridedView(r.b, p0), b.rows, b.cols, r.alpha, count, cpuTuning().unrollMax.triangular, leaf);
+      const dtype = dtypeOf(b.data);
+      const variant = planTriangular({ op, side: r.side, rows: b.rows, cols: b.cols, alpha: r.alpha, dtype }, tuning, options.force);
+      if (variant === 'reference') return false;
+      // blockedWasm: the WebAssembly solve up to trsmLeftWasm.max (bitwise the reference), above
+      // it the blocked trsm with the WebAssembly solve as its leaf
+      triangularBlocked(shape, stridedView(r.a, p0), stridedView(r.b, p0), b.rows, b.cols, r.alpha, count,
+        triangularLeafMax(variant, tuning, dtype), variant === 'blockedWasm' ? wasmLeaf : leaf);
       return true;
     },
     fallback,
   });
 }
 
-export const fastTrsm = (r: TrsmRequest<FloatArray>): void => triangular('trsm', r, cpuTrsm);
-export const fastTrmm = (r: TrsmRequest<FloatArray>): void => triangular('trmm', r, cpuTrmm);
+export const fastTrsm = (r: TrsmRequest<FloatArray>, options?: TriangularOptions): void => triangular('trsm', r, cpuTrsm, options);
+export const fastTrmm = (r: TrsmRequest<FloatArray>, options?: TriangularOptions): void => triangular('trmm', r, cpuTrmm, options);
 
-export function fastSyrk(r: SyrkRequest<FloatArray>): void {
+export function fastSyrk(r: SyrkRequest<FloatArray>, options: SyrkOptions = {}): void {
+  const tuning = options.tuning ?? cpuTuning();
   runBatch(r, {
     shapeOf: r.c,
     kernel(c, p0, count): boolean {
       const A = stridedView(r.a, p0);
       const k = r.trans === 'N' ? A.cols : A.rows;
-      if (r.alpha === 0 || k === 0 || c.rows === 0 || c.rows > cpuTuning().syrkBlockedMax) return false;
-      syrkBlocked(r, A, stridedView(r.c, p0), c.rows, k, count);
+      if (planSyrk({ n: c.rows, k, alpha: r.alpha }, tuning, options.force) === 'reference') return false;
+      syrkBlocked(r, A, stridedView(r.c, p0), c.rows, k, count, tuning.unrollMax.syrk);
       return true;
     },
     fallback: cpuSyrk,
@@ -76,8 +82,8 @@ export function fastSyrk(r: SyrkRequest<FloatArray>): void {
  * batched gemm on the fast gemm: C21 := alpha op(A)_2 op(A)_1^T + beta C21 ('lower'; C12 for
  * 'upper'). Not bitwise the reference above unrollMax.syrk (gemm's order of additions).
  */
-function syrkBlocked(r: SyrkRequest<FloatArray>, A: Run, C: Run, n: number, k: number, count: number): void {
-  if (n <= cpuTuning().unrollMax.syrk) {
+function syrkBlocked(r: SyrkRequest<FloatArray>, A: Run, C: Run, n: number, k: number, count: number, leafMax: number): void {
+  if (n <= leafMax) {
     const fn = syrkKernel({ uplo: r.uplo, trans: r.trans, n, dtype: dtypeOf(C.data) });
     fn(A.data, A.offset, A.ld, A.stride, C.data, C.offset, C.ld, C.stride, k, r.alpha, r.beta, count);
     return;
@@ -89,7 +95,7 @@ function syrkBlocked(r: SyrkRequest<FloatArray>, A: Run, C: Run, n: number, k: n
   const view = (x: Run, rows: number, cols: number): StridedBatch<FloatArray> =>
     ({ kind: 'strided', data: x.data, offset: x.offset, ld: x.ld, stride: x.stride, rows, cols, count, order: 'col' });
   const aShape = (m: number): [number, number] => (r.trans === 'N' ? [m, k] : [k, m]);
-  syrkBlocked(r, part(0), C, n1, k, count);
+  syrkBlocked(r, part(0), C, n1, k, count, leafMax);
   const lower = r.uplo === 'lower';
   // lower: C21 (n2 x n1) from op(A)_2 op(A)_1^T; upper: C12 (n1 x n2) from op(A)_1 op(A)_2^T.
   const [first, second, m1, m2] = lower ? [part(n1), part(0), n2, n1] : [part(0), part(n1), n1, n2];
@@ -97,5 +103,5 @@ function syrkBlocked(r: SyrkRequest<FloatArray>, A: Run, C: Run, n: number, k: n
     transA: r.trans, transB: r.trans === 'N' ? 'T' : 'N', alpha: r.alpha, beta: r.beta,
     a: view(first, ...aShape(m1)), b: view(second, ...aShape(m2)), c: view(lower ? at(n1, 0) : at(0, n1), m1, m2),
   });
-  syrkBlocked(r, part(n1), at(n1, n1), n2, k, count);
+  syrkBlocked(r, part(n1), at(n1, n1), n2, k, count, leafMax);
 }

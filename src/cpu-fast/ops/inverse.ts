@@ -10,6 +10,8 @@ import { cpuLauum, cpuPotri, cpuTrtri } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateInverse, type InverseKernel, type InverseParams } from '../kernels/inverse.js';
 import { cpuTuning } from '../context.js';
+import { planInverse, type InverseForce } from '../plan/trtri.js';
+import type { CpuTuning } from '../tuning.js';
 import { inverseBlocked, type InverseLeaf } from './inverse-blocked.js';
 import { runBatch } from './run-batch.js';
 
@@ -19,14 +21,19 @@ const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32'
 
 type Req = TrtriRequest<FloatArray, Int32Array>;
 
-function run(op: InverseParams['op'], r: Req, fallback: (r: Req) => void): void {
+/** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
+export interface InverseOptions { readonly force?: InverseForce; readonly tuning?: CpuTuning }
+
+function run(op: InverseParams['op'], r: Req, fallback: (r: Req) => void, options: InverseOptions = {}): void {
+  const tuning = options.tuning ?? cpuTuning();
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
       const unit = op === 'trtri' && r.diag === 'unit';
       const stride = r.a.kind === 'strided' ? r.a.stride : 0;
-      if (m.rows === 0 || m.rows > cpuTuning().inverseBlockedMax) return false;
-      if (m.rows <= cpuTuning().unrollMax.inverse) {
+      const variant = planInverse({ n: m.rows }, tuning, options.force);
+      if (variant === 'reference') return false;
+      if (variant === 'unrolled') {
         kernelFor({ op, n: m.rows, uplo: r.uplo, unit, dtype: dtypeOf(m.data) })(m.data, m.offset, m.ld, stride, r.info, p0, count);
         return true;
       }
@@ -34,15 +41,15 @@ function run(op: InverseParams['op'], r: Req, fallback: (r: Req) => void): void 
         if (scratch.length < c) scratch = new Int32Array(c);
         kernelFor({ op: o, n, uplo: r.uplo, unit: o === 'trtri' && unit, dtype: dtypeOf(A.data) })(A.data, A.offset, A.ld, A.stride, scratch, 0, c);
       };
-      inverseBlocked(op, r.uplo, unit, { data: m.data, offset: m.offset, ld: m.ld, stride }, m.rows, count, r.info, p0, cpuTuning().unrollMax.inverse, leaf);
+      inverseBlocked(op, r.uplo, unit, { data: m.data, offset: m.offset, ld: m.ld, stride }, m.rows, count, r.info, p0, tuning.unrollMax.inverse, leaf);
       return true;
     },
     fallback,
   });
 }
 
-export const fastTrtri = (r: Req): void => run('trtri', r, cpuTrtri);
-export const fastLauum = (r: LauumRequest<FloatArray, Int32Array>): void =>
-  run('lauum', { ...r, diag: 'nonunit' }, (s) => cpuLauum({ uplo: s.uplo, a: s.a, info: s.info }));
-export const fastPotri = (r: LauumRequest<FloatArray, Int32Array>): void =>
-  run('potri', { ...r, diag: 'nonunit' }, (s) => cpuPotri({ uplo: s.uplo, a: s.a, info: s.info }));
+export const fastTrtri = (r: Req, options?: InverseOptions): void => run('trtri', r, cpuTrtri, options);
+export const fastLauum = (r: LauumRequest<FloatArray, Int32Array>, options?: InverseOptions): void =>
+  run('lauum', { ...r, diag: 'nonunit' }, (s) => cpuLauum({ uplo: s.uplo, a: s.a, info: s.info }), options);
+export const fastPotri = (r: LauumRequest<FloatArray, Int32Array>, options?: InverseOptions): void =>
+  run('potri', { ...r, diag: 'nonunit' }, (s) => cpuPotri({ uplo: s.uplo, a: s.a, info: s.info }), options);

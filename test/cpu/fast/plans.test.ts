@@ -5,6 +5,9 @@ import { tuningFromEnvironment } from '../../../src/cpu-fast/environment.js';
 import { planGemm, gemmWasmParamsFor } from '../../../src/cpu-fast/plan/gemm.js';
 import { planLu } from '../../../src/cpu-fast/plan/getrf.js';
 import { planCholesky } from '../../../src/cpu-fast/plan/potrf.js';
+import { planSyrk } from '../../../src/cpu-fast/plan/syrk.js';
+import { planTriangular, triangularLeafMax } from '../../../src/cpu-fast/plan/trsm.js';
+import { planInverse } from '../../../src/cpu-fast/plan/trtri.js';
 import { DEFAULT_CPU_TUNING as T } from '../../../src/cpu-fast/tuning.js';
 
 test('gemm: JavaScript only for small matrices one at a time; force and MYRIAD_CPU_GEMM win', () => {
@@ -58,4 +61,57 @@ test('LU: unrolled, interleaved gesv, wasm, blocked, solves and the reference by
   assert.equal(plan('getrf', 0, 20).variant, 'reference');
   assert.equal(planLu({ op: 'getrf', m: 64, n: 64, trans: 'N', dtype: 'float64', count: 1 }, T, { variant: 'blocked' }).variant, 'blocked');
   assert.equal(planLu({ op: 'getrf', m: 64, n: 64, trans: 'N', dtype: 'float64', count: 1 }, { ...T, luBlocked: { min: 48, leaf: 32 } }).variant, 'blocked');
+});
+
+test('trsm and trmm: blocked over unrolled leaves, trsm left over the WebAssembly solves, the reference', () => {
+  const plan = (op: 'trsm' | 'trmm', side: 'left' | 'right', n: number, alpha = 1) =>
+    planTriangular({ op, side, rows: n, cols: n, alpha, dtype: 'float64' }, T);
+  assert.equal(plan('trsm', 'left', 16), 'blocked');
+  assert.equal(plan('trsm', 'left', 17), 'blockedWasm');
+  assert.equal(plan('trsm', 'right', 17), 'blocked');
+  assert.equal(plan('trmm', 'left', 64), 'blocked');
+  assert.equal(plan('trsm', 'left', 1025), 'reference');
+  assert.equal(plan('trsm', 'left', 8, 0), 'reference', 'alpha = 0');
+  assert.equal(triangularLeafMax('blockedWasm', T, 'float64'), T.trsmLeftWasm.float64.max);
+  assert.equal(triangularLeafMax('blocked', T, 'float32'), T.unrollMax.triangular);
+  assert.equal(planTriangular({ op: 'trsm', side: 'left', rows: 64, cols: 4, alpha: 1, dtype: 'float32' }, T, { variant: 'blocked' }), 'blocked');
+});
+
+test('syrk and the inverses: unrolled or blocked to 1024, the reference beyond', () => {
+  assert.equal(planSyrk({ n: 64, k: 8, alpha: 1 }, T), 'blocked');
+  assert.equal(planSyrk({ n: 64, k: 0, alpha: 1 }, T), 'reference');
+  assert.equal(planSyrk({ n: 2048, k: 8, alpha: 1 }, T), 'reference');
+  assert.equal(planSyrk({ n: 2048, k: 8, alpha: 1 }, T, { variant: 'blocked' }), 'blocked');
+  assert.equal(planInverse({ n: 16 }, T), 'unrolled');
+  assert.equal(planInverse({ n: 17 }, T), 'blocked');
+  assert.equal(planInverse({ n: 0 }, T), 'reference');
+  assert.equal(planInverse({ n: 1025 }, T), 'reference');
+  assert.equal(planInverse({ n: 8 }, T, { variant: 'blocked' }), 'blocked');
+});
+
+test('force reaches the kernels: getrf and potrf on forced designs agree with the planned ones bit for bit', async () => {
+  const { fastGetrf } = await import('../../../src/cpu-fast/ops/lu.js');
+  const { fastPotrf } = await import('../../../src/cpu-fast/ops/cholesky.js');
+  const n = 8, count = 6;
+  const strided = (data: Float64Array) => ({ kind: 'strided', data, offset: 0, ld: n, stride: n * n, rows: n, cols: n, count, order: 'col' }) as const;
+  const spd = new Float64Array(n * n * count);
+  for (let p = 0; p < count; p++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) spd[p * n * n + j * n + i] = i === j ? n + 1 + p : 1 / (1 + i + j + p);
+  const lu = (variant?: 'unrolled' | 'wasm') => {
+    const a = spd.slice(), ipiv = new Int32Array(n * count), info = new Int32Array(count);
+    fastGetrf({ a: strided(a), ipiv, pivotStride: n, info }, variant ? { force: { variant } } : undefined);
+    return [a, ipiv, info];
+  };
+  assert.deepEqual(lu('wasm'), lu());
+  assert.deepEqual(lu('unrolled'), lu());
+  const chol = (variant?: 'unrolled' | 'interleaved') => {
+    const a = spd.slice(), info = new Int32Array(count);
+    fastPotrf({ uplo: 'lower', a: strided(a), info }, variant ? { force: { variant } } : undefined);
+    return [a, info];
+  };
+  const [x, xi] = chol('unrolled'), [y, yi] = chol('interleaved');
+  assert.deepEqual(xi, yi);
+  // bitwise unless the interleaved kernel fuses its updates (relaxed SIMD, MYRIAD_CPU_FMA)
+  const { fmaFor } = await import('../../../src/cpu-fast/context.js');
+  if (!fmaFor('potrfInterleaved', n)) assert.deepEqual(x, y);
+  else for (let i = 0; i < x!.length; i++) assert.ok(Math.abs(x![i]! - y![i]!) <= 1e-12 * Math.abs(x![i]!) + 1e-300, `element ${i}`);
 });

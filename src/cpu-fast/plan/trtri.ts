@@ -1,0 +1,17 @@
+/**
+ * The triangular-inverse family's plan (trtri, lauum, potri): the unrolled JavaScript up to
+ * unrollMax.inverse, above it the recursive halving over the fast trmm, trsm and syrk
+ * (ops/inverse-blocked.ts) up to inverseBlockedMax; the reference beyond and for n = 0. Pure:
+ * the tuning table and `force` decide.
+ */
+import type { CpuTuning } from '../tuning.js';
+
+export type InverseVariant = 'reference' | 'unrolled' | 'blocked';
+export interface InverseProblem { readonly n: number }
+export interface InverseForce { readonly variant?: InverseVariant }
+
+export function planInverse(p: InverseProblem, tuning: CpuTuning, force: InverseForce = {}): InverseVariant {
+  if (force.variant) return force.variant;
+  if (p.n === 0 || p.n > tuning.inverseBlockedMax) return 'reference';
+  return p.n <= tuning.unrollMax.inverse ? 'unrolled' : 'blocked';
+}
