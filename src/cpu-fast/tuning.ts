@@ -132,7 +132,7 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
     /** potrf/posv: the triangle in locals. */
     cholesky: 16,
     /**
-     * potrs alone: the WebAssembly solves (kernels/tri-solve-wasm.ts) above. Measured (2026-11-26,
+     * potrs alone: the WebAssembly solves (kernels/trsm-wasm.ts) above. Measured (2026-11-26,
      * one thread, CPU time, one right-hand side, 8192 matrices, ms unrolled / WebAssembly, two runs
      * on a shared machine): float64 n = 7 0.59 / 0.97, 8 0.97-1.01 / 1.16-1.40, 9 1.60 / 0.92,
      * 10 1.27-1.53 / 1.03-1.04, 12 1.60 / 1.21; float32 8 1.06-1.26 / 0.74-1.13, 10 1.48-1.66 / 1.05-1.53.
@@ -174,7 +174,7 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * n = 16 3-4 / 2.4-3, 24 7.3-7.7 / 6-6.9, 32 9.4-9.9 / 7.6-8.2, 48 12-13 / 8-9.6, 64 14-14.6 /
    * 10.4, 128 17.7 / 10.9; against the recursive LU (luBlocked, leaf 32): 384 20.2 / 13.2, 512
    * 18.9 / 15.0. nb = 16 was no faster at 64-256 and slower at 512 (10.8); padding the columns
-   * against cache-set aliasing (as lu-blocked.ts does) did not help at nb = 8. MYRIAD_CPU_LU_BLOCK=min,nb
+   * against cache-set aliasing (as getrf-blocked.ts does) did not help at nb = 8. MYRIAD_CPU_LU_BLOCK=min,nb
    * overrides (measurements, tests).
    */
   luWasmBlock: Object.freeze({ min: 16, nb: 8 }),
@@ -194,7 +194,7 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    */
   luWasmPairsMax: 32,
   /**
-   * Recursive blocked getrf/gesv (ops/lu-blocked.ts, dgetrf2's recursion on the packed float64
+   * Recursive blocked getrf/gesv (ops/getrf-blocked.ts, dgetrf2's recursion on the packed float64
    * copy) from min(m, n) >= min, leaves of at most `leaf` columns on the unblocked WebAssembly LU
    * (and triangular solves of at most `leaf` rows on their kernel), everything else on the
    * WebAssembly gemm. Measured on the 2-core EPYC under heavy load from other jobs (one thread,
@@ -212,12 +212,12 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
   choleskyWasmMax: 512,
   /**
    * potrs above unrollMax.potrs and getrs 'T' above unrollMax.getrsTrans on the WebAssembly
-   * solves (kernels/tri-solve-wasm.ts) up to this order; the reference above (not measured there:
+   * solves (kernels/trsm-wasm.ts) up to this order; the reference above (not measured there:
    * 3-5x the reference's code at 512, 2-core EPYC, 2026-11-26).
    */
   triSolveWasmMax: 1024,
   /**
-   * trsm 'left' on the WebAssembly solves (kernels/tri-solve-wasm.ts, bitwise the reference) for
+   * trsm 'left' on the WebAssembly solves (kernels/trsm-wasm.ts, bitwise the reference) for
    * A's order in [min, max], in place of the blocked trsm below; above max, the blocked trsm with
    * this solve as its leaf. Measured on the 2-core EPYC (2026-11-27, one thread, CPU time, bench
    * trsm: left lower N, B n x n, GFLOP/s, this / blocked over 16-order leaves): float64 n = 17
@@ -239,7 +239,7 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
   /** trtri/lauum/potri blocked over the fast trmm, trsm and syrk down to unrollMax.inverse, up to this order; the reference above. */
   inverseBlockedMax: 1024,
   /**
-   * potrf on the interleaved layout (ops/cholesky-interleaved.ts: two matrices per f64x2 vector,
+   * potrf on the interleaved layout (ops/potrf-interleaved.ts: two matrices per f64x2 vector,
    * gathered from the caller's layout) for n in [min, max], per dtype, in place of the unrolled
    * JavaScript; strided runs of at least two matrices. Measured on the 2-core EPYC (Node 20, one
    * thread, BENCHMARKS.md): 1.1-1.6x the unrolled JavaScript from n = 4 to 8, 0.8-0.95x at 2 and 3
@@ -261,7 +261,7 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
   posvInterleaved: Object.freeze({ min: 4, max: 8 }),
   /**
    * posv for n = 9 ... 16 composed: the interleaved potrf, then the WebAssembly
-   * potrs (kernels/tri-solve-wasm.ts, four matrices' solves per trip) on each run of matrices that
+   * potrs (kernels/trsm-wasm.ts, four matrices' solves per trip) on each run of matrices that
    * factored; float64 chunks that all factored are solved right after their
    * potrf on the factors still in the wasm memory (one copy of A fewer: posv float64 16 at 16 MiB
    * 3.90-4.11 against 4.36-4.82 ms a call, one core, BENCHMARKS.md). The fused kernel loses there: its solve is two chains of divisions and dependent
@@ -285,7 +285,7 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    */
   interleavedMemoryFormMin: 9,
   /**
-   * gesv on the interleaved layout (ops/lu-interleaved.ts: dgetf2 two matrices per f64x2 vector,
+   * gesv on the interleaved layout (ops/gesv-interleaved.ts: dgetf2 two matrices per f64x2 vector,
    * the pivot per lane by compare and bitselect, the interchanges per lane in a wasm-memory
    * scratch, the solve fused) for square n in [min, max], per dtype, strided runs of at least two
    * matrices, in place of the unrolled JavaScript and the delayed-update kernel.
@@ -316,7 +316,7 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * core here): potrf and gesv 256 KiB (each chunk costs about a microsecond of JavaScript around
    * its copies: potrf float64 16 at 16 MiB 2.29-2.49 ms a call against 2.44-2.59 at 64 KiB, gesv
    * float64 8 5.8-6.3 against 5.9-6.0, on a loaded machine, 2026-11-27), posv 64 KiB (n <= 8 measured the same
-   * either way; from 9 each chunk must fit one chunk of the solve that follows it, ops/cholesky.ts).
+   * either way; from 9 each chunk must fit one chunk of the solve that follows it, ops/potrf.ts).
    */
   interleavedChunkBytes: Object.freeze({ potrf: 256 << 10, posv: 64 << 10, gesv: 256 << 10 }),
   /**

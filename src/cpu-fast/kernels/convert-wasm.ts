@@ -1,7 +1,7 @@
 /**
  * Generated WebAssembly that widens float32 to float64 and narrows back inside the module's
  * memory, for float32 batches crossing into the float64 working copy of the factorisations
- * (ops/lu-wasm.ts): the caller's float32 chunk is copied in byte for byte (a native copy) and
+ * (ops/getrf-wasm.ts): the caller's float32 chunk is copied in byte for byte (a native copy) and
  * widened here, and narrowed here before it is copied out. The native converting copies cost
  * 0.15 ns an element widening (Float64Array.set of a Float32Array) and 0.6 narrowing (the other
  * way; about 150 ns a 16 x 16 matrix, a fifth of gesv float32 16); these loops move four

@@ -41,7 +41,7 @@ export interface GemmWasmParams {
   readonly fma: boolean;
   /**
    * Operands in place inside larger packed matrices (the blocked LU's trailing update,
-   * ops/lu-blocked.ts): B's and C's leading dimensions (default k, or n for transB 'T', and m)
+   * ops/getrf-blocked.ts): B's and C's leading dimensions (default k, or n for transB 'T', and m)
    * and the elements from one matrix to the next (default lda k, k n, m n).
    */
   readonly ldb?: number;

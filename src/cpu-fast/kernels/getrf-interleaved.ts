@@ -4,7 +4,7 @@
  * scratch of the wasm memory (slot (c n + i) of 16 bytes), so that each lane's row interchange
  * is two scalar 8-byte moves per column at an address computed from that lane's pivot.
  *
- * The arithmetic is kernels/lu.ts's unrolled JavaScript (dgetf2, src/cpu/lapack/getrf.ts) with
+ * The arithmetic is kernels/getrf-js.ts's unrolled JavaScript (dgetf2, src/cpu/lapack/getrf.ts) with
  * f64x2 in place of each float64 operation, so every lane is bitwise the reference:
  * - the pivot search keeps, per lane, the first row of largest magnitude (`t > pm` only, so a
  *   NaN never wins and ties keep the earlier row), its value and its index, by compare and

@@ -16,7 +16,7 @@ import { addr as address, constant, whileLess as loopLess } from '../wasm/struct
 export interface GetrfWasmParams {
   readonly m: number;
   readonly n: number;
-  /** Column stride in elements (default ldOf(m)): a panel of a larger packed matrix (ops/lu-blocked.ts) has its matrix's. */
+  /** Column stride in elements (default ldOf(m)): a panel of a larger packed matrix (ops/getrf-blocked.ts) has its matrix's. */
   readonly ld?: number;
   /** Bytes from one matrix to the next (default ld * n * 8). */
   readonly stride?: number;

@@ -6,7 +6,7 @@
  *
  * The wasm kernel is generated per n, triangle, dtype and ld, fully unrolled with every vector of
  * the triangle in a local (to n = 8; beyond, the triangle in a scratch of the wasm memory and
- * each column's rows a runtime loop: the 'loop' form), and is kernels/cholesky.ts's unrolled JavaScript operation for
+ * each column's rows a runtime loop: the 'loop' form), and is kernels/potrf-js.ts's unrolled JavaScript operation for
  * operation with f64x2 in place of each float64 operation: IEEE sqrt, div, mul, add and sub
  * round each lane exactly as the scalar operation, so every lane is bitwise the reference
  * (src/cpu/lapack/potrf.ts). Two matrices per vector for float32 as well: the reference factors
@@ -20,7 +20,7 @@
  * Each lane then stores only what the reference writes for its info.
  *
  * The matrices are read and written in the caller's column-major layout (a chunk of the strided
- * batch copied byte for byte into the wasm memory and back, ops/cholesky-interleaved.ts): each
+ * batch copied byte for byte into the wasm memory and back, ops/potrf-interleaved.ts): each
  * pair of vectors is gathered from two neighbours of each matrix with one load per matrix and
  * two shuffles (float32: 8-byte loads, widened), so the interleaving costs no pass of its own.
  * A transposition into an interleaved scratch by generated JavaScript, tried first, cost more
@@ -215,7 +215,7 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
    * contributions to the later columns). Column k's contribution to L(i, jj), i >= jj > k: on
    * the diagonal the square added to ssq(jj); below it, within jj's groups of four columns, the
    * group's four products summed and subtracted once k closes the group; past them, the product
-   * subtracted alone (kernels/cholesky.ts's order).
+   * subtracted alone (kernels/potrf-js.ts's order).
    */
   const contribute = (g: Group, k: number, i: number, jj: number): void => {
     if (i === jj && fma && k > 0) {

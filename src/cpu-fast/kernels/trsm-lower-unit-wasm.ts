@@ -1,7 +1,7 @@
 /**
  * Generated WebAssembly B := L^-1 B for a unit lower triangular kb x kb L and a kb x cols B, both
  * in place inside float64 matrices packed in the module's memory (the blocked LU's block row
- * U12 := L11^-1 A12, ops/lu-blocked.ts). Column by column of B, dtrsm's axpy order (LAPACK's
+ * U12 := L11^-1 A12, ops/getrf-blocked.ts). Column by column of B, dtrsm's axpy order (LAPACK's
  * 'Left', 'Lower', 'No transpose', 'Unit'): for j, B(j+1:kb, c) -= L(j+1:kb, j) B(j, c), two rows
  * per f64x2 multiply then subtract (no fused multiply-add), an odd first row and an odd last row
  * scalar, so nothing outside the kb rows is written.

@@ -5,7 +5,7 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Op } from '../../core/ops.js';
-import type { LuOp } from '../kernels/lu.js';
+import type { LuOp } from '../kernels/getrf-js.js';
 import type { CpuTuning } from '../tuning.js';
 
 export type { LuOp };

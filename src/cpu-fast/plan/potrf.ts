@@ -4,7 +4,7 @@
  * layout that suits (checked by their runners); where it does not, the run takes `otherwise`.
  */
 import type { DType } from '../../core/dtype.js';
-import type { CholeskyOp } from '../kernels/cholesky.js';
+import type { CholeskyOp } from '../kernels/potrf-js.js';
 import type { CpuTuning } from '../tuning.js';
 
 export type { CholeskyOp };

@@ -1,5 +1,5 @@
 /**
- * trsm's and trmm's plan: the recursive halving over the fast gemm (ops/triangular-blocked.ts)
+ * trsm's and trmm's plan: the recursive halving over the fast gemm (ops/trsm-blocked.ts)
  * down to the unrolled JavaScript leaves, or for trsm 'left' from trsmLeftWasm.min down to the
  * WebAssembly solves (whole up to trsmLeftWasm.max); the reference beyond
  * triangularBlockedMax, for alpha = 0 and for empty B. Pure: the tuning table and `force` decide.

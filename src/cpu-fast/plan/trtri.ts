@@ -1,7 +1,7 @@
 /**
  * The triangular-inverse family's plan (trtri, lauum, potri): the unrolled JavaScript up to
  * unrollMax.inverse, above it the recursive halving over the fast trmm, trsm and syrk
- * (ops/inverse-blocked.ts) up to inverseBlockedMax; the reference beyond and for n = 0. Pure:
+ * (ops/trtri-blocked.ts) up to inverseBlockedMax; the reference beyond and for n = 0. Pure:
  * the tuning table and `force` decide.
  */
 import type { CpuTuning } from '../tuning.js';

@@ -1,5 +1,5 @@
 /**
- * The recursive blocked getrf/gesv of the fast CPU backend (ops/lu-blocked.ts, forced on from
+ * The recursive blocked getrf/gesv of the fast CPU backend (ops/getrf-blocked.ts, forced on from
  * n = 48 here) and its WebAssembly potrf/posv of either triangle ('upper' through the transpose)
  * against the reference at n = 47 (still unblocked), 64, 65, 100, 128, 256 (Cholesky to 100),
  * plus rectangular getrf, both dtypes: a strided batch with

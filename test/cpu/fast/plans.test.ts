@@ -90,8 +90,8 @@ test('syrk and the inverses: unrolled or blocked to 1024, the reference beyond',
 });
 
 test('force reaches the kernels: getrf and potrf on forced designs agree with the planned ones bit for bit', async () => {
-  const { fastGetrf } = await import('../../../src/cpu-fast/ops/lu.js');
-  const { fastPotrf } = await import('../../../src/cpu-fast/ops/cholesky.js');
+  const { fastGetrf } = await import('../../../src/cpu-fast/ops/getrf.js');
+  const { fastPotrf } = await import('../../../src/cpu-fast/ops/potrf.js');
   const n = 8, count = 6;
   const strided = (data: Float64Array) => ({ kind: 'strided', data, offset: 0, ld: n, stride: n * n, rows: n, cols: n, count, order: 'col' }) as const;
   const spd = new Float64Array(n * n * count);

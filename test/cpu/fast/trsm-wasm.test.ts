@@ -1,5 +1,5 @@
 /**
- * trsm 'left' on the WebAssembly solves (ops/tri-solve-wasm.ts trsmLeftWasm, tuning.ts
+ * trsm 'left' on the WebAssembly solves (ops/trsm-wasm.ts trsmLeftWasm, tuning.ts
  * trsmLeftWasm) against the reference bit for bit: every left variant (uplo x transA x diag),
  * orders on both sides of the crossover to the blocked trsm and up to 100, right-hand sides 1, 3
  * (a padding lane), 8 (one full group) and 17 (groups, a tail, a padding lane), alpha 1 and -2.5,

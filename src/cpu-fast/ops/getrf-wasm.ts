@@ -12,7 +12,7 @@ import { generateConvertWasm } from '../kernels/convert-wasm.js';
 import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/getrf-block-wasm.js';
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
-import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
+import { generateLuSolve, type LuSolveKernel } from '../kernels/getrs-js.js';
 import { cpuTuning, fmaFor } from '../context.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';

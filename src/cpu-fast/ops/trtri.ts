@@ -1,18 +1,18 @@
 /**
- * trtri, lauum, potri: generated kernels (kernels/inverse.ts) up to unrollMax.inverse (bitwise
+ * trtri, lauum, potri: generated kernels (kernels/trtri-js.ts) up to unrollMax.inverse (bitwise
  * the reference's results and infos); above, up to inverseBlockedMax, blocked over the fast
- * trmm, trsm and syrk (ops/inverse-blocked.ts: the same infos, results within rounding); the
+ * trmm, trsm and syrk (ops/trtri-blocked.ts: the same infos, results within rounding); the
  * reference above that.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { LauumRequest, TrtriRequest } from '../../core/ops.js';
 import { cpuLauum, cpuPotri, cpuTrtri } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateInverse, type InverseKernel, type InverseParams } from '../kernels/inverse.js';
+import { generateInverse, type InverseKernel, type InverseParams } from '../kernels/trtri-js.js';
 import { cpuTuning } from '../context.js';
 import { planInverse, type InverseForce } from '../plan/trtri.js';
 import type { CpuTuning } from '../tuning.js';
-import { inverseBlocked, type InverseLeaf } from './inverse-blocked.js';
+import { inverseBlocked, type InverseLeaf } from './trtri-blocked.js';
 import { runBatch } from './run-batch.js';
 
 let scratch = new Int32Array(64);

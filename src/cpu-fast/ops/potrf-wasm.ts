@@ -8,7 +8,7 @@ import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { PotrfRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
-import { generateCholSolve, type CholSolveKernel } from '../kernels/chol-solve.js';
+import { generateCholSolve, type CholSolveKernel } from '../kernels/potrs-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { cholLd, generatePotrfWasm, type PotrfWasmParams } from '../kernels/potrf-wasm.js';
 import { cpuTuning, fmaFor } from '../context.js';

@@ -1,11 +1,11 @@
 /**
  * potrf, posv, potrs: generated unrolled kernels up to unrollMax; above, WebAssembly (either
- * triangle: 'upper' through its transpose) up to choleskyWasmMax (ops/cholesky-wasm.ts; potrs
- * to triSolveWasmMax, ops/tri-solve-wasm.ts); the reference for the rest. A blocked right-looking Cholesky in the caller's arrays (trsm and syrk
+ * triangle: 'upper' through its transpose) up to choleskyWasmMax (ops/potrf-wasm.ts; potrs
+ * to triSolveWasmMax, ops/trsm-wasm.ts); the reference for the rest. A blocked right-looking Cholesky in the caller's arrays (trsm and syrk
  * on the fast kernels, each call packing its operands) was tried and measured 1-2.5 GFLOP/s at
  * n = 128-512 against this unblocked kernel's 5.5-9.5: not kept.
  * potrf and posv of strided runs may take the interleaved layout at small n
- * (ops/cholesky-interleaved.ts, where tuning.ts's choleskyInterleaved / posvInterleaved enable
+ * (ops/potrf-interleaved.ts, where tuning.ts's choleskyInterleaved / posvInterleaved enable
  * it and the layout suits); posv n = 9 ... 16 as that potrf, then the WebAssembly potrs on the
  * matrices that factored (posvComposed).
  */
@@ -14,14 +14,14 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js';
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateCholesky, type CholeskyKernel, type CholeskyParams } from '../kernels/cholesky.js';
+import { generateCholesky, type CholeskyKernel, type CholeskyParams } from '../kernels/potrf-js.js';
 import { planCholesky, type CholeskyForce, type CholeskyOp } from '../plan/potrf.js';
 import type { CpuTuning } from '../tuning.js';
 import { cpuTuning } from '../context.js';
-import { posvInterleaved, potrfInterleaved } from './cholesky-interleaved.js';
-import { potrfWasm } from './cholesky-wasm.js';
+import { posvInterleaved, potrfInterleaved } from './potrf-interleaved.js';
+import { potrfWasm } from './potrf-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
-import { potrsInPlace, potrsWasm } from './tri-solve-wasm.js';
+import { potrsInPlace, potrsWasm } from './trsm-wasm.js';
 
 type Req = PotrsRequest<FloatArray, Int32Array>;
 const kernelFor = kernelFactory<CholeskyParams, CholeskyKernel>(generateCholesky);

@@ -1,5 +1,5 @@
 /**
- * potrf on the interleaved layout (two matrices per f64x2 vector, ops/cholesky-interleaved.ts),
+ * potrf on the interleaved layout (two matrices per f64x2 vector, ops/potrf-interleaved.ts),
  * and posv (the solve fused; and from n = 9 the default route, that potrf then the WebAssembly
  * potrs), forced whatever tuning.ts enables, against the reference bit for bit: n = 1 ... 16
  * (from 9 the kernel's 'loop' form), both dtypes
@@ -15,7 +15,7 @@ import type { Uplo } from '../../../src/core/enums.js';
 import type { PosvRequest, PotrfRequest } from '../../../src/core/ops.js';
 import { serialKernels } from '../../../src/cpu-fast/backend.js';
 import { generatePotrfInterleavedStrided, scratchBytes, type PotrfInterleavedStridedParams } from '../../../src/cpu-fast/kernels/potrf-interleaved.js';
-import { posvInterleaved, potrfInterleaved } from '../../../src/cpu-fast/ops/cholesky-interleaved.js';
+import { posvInterleaved, potrfInterleaved } from '../../../src/cpu-fast/ops/potrf-interleaved.js';
 import { cpuTuning } from '../../../src/cpu-fast/context.js';
 import { Rng, randomArray } from '../../helpers/random.js';
 import { conform, info, type HostBackend } from './harness.js';

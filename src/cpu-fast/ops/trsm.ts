@@ -1,8 +1,8 @@
 /**
- * trsm, trmm and syrk: generated kernels (kernels/triangular.ts, kernels/syrk.ts) where the
+ * trsm, trmm and syrk: generated kernels (kernels/trsm-js.ts, kernels/syrk-js.ts) where the
  * triangle's order is at most unrollMax.triangular / unrollMax.syrk (bitwise the reference's
  * results); trsm/trmm above, up to triangularBlockedMax, blocked over the fast gemm
- * (ops/triangular-blocked.ts), and syrk up to syrkBlockedMax likewise (syrkBlocked); the
+ * (ops/trsm-blocked.ts), and syrk up to syrkBlockedMax likewise (syrkBlocked); the
  * reference for the rest, alpha = 0 and empty shapes.
  */
 import type { StridedBatch } from '../../core/batch.js';
@@ -10,16 +10,16 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import type { SyrkRequest, TrsmRequest } from '../../core/ops.js';
 import { cpuSyrk, cpuTrmm, cpuTrsm, trmm1, trsm1 } from '../../cpu/blas3.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateSyrk, type SyrkKernel, type SyrkParams } from '../kernels/syrk.js';
-import { generateTriangular, type TriangularKernelFn, type TriangularParams } from '../kernels/triangular.js';
+import { generateSyrk, type SyrkKernel, type SyrkParams } from '../kernels/syrk-js.js';
+import { generateTriangular, type TriangularKernelFn, type TriangularParams } from '../kernels/trsm-js.js';
 import { cpuTuning } from '../context.js';
 import { planSyrk, type SyrkForce } from '../plan/syrk.js';
 import { planTriangular, triangularLeafMax, type TriangularForce } from '../plan/trsm.js';
 import type { CpuTuning } from '../tuning.js';
 import { runBatch, stridedView } from './run-batch.js';
 import { fastGemm } from './gemm.js';
-import { triangularBlocked, type Leaf, type Run } from './triangular-blocked.js';
-import { trsmLeftWasm } from './tri-solve-wasm.js';
+import { triangularBlocked, type Leaf, type Run } from './trsm-blocked.js';
+import { trsmLeftWasm } from './trsm-wasm.js';
 
 const triangularKernel = kernelFactory<TriangularParams, TriangularKernelFn>(generateTriangular);
 const syrkKernel = kernelFactory<SyrkParams, SyrkKernel>(generateSyrk);

@@ -10,7 +10,7 @@
  * dimension); the right half's trailing rows are factored, and their interchanges applied back
  * to the left half. The gemms carry all but O(n^2 leaf) of the work.
  * Then the chunk is unpacked with its pivots and infos, and gesv solves each matrix with info = 0
- * from the packed factor (kernels/lu-solve.ts); B stays untouched where info > 0, as in LAPACK.
+ * from the packed factor (kernels/getrs-js.ts); B stays untouched where info > 0, as in LAPACK.
  *
  * Pivots and info are LAPACK's (a zero pivot does not stop the factorisation: info is the first
  * exactly-zero U(k,k), 1-based). Works in float64 for both dtypes, as the reference does; not
@@ -23,7 +23,7 @@ import type { GetrfRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateGemmWasm, type GemmWasmParams } from '../kernels/gemm-wasm.js';
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
-import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
+import { generateLuSolve, type LuSolveKernel } from '../kernels/getrs-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateTrsmLowerUnitWasm, type TrsmLowerUnitWasmParams } from '../kernels/trsm-lower-unit-wasm.js';
 import { cpuTuning } from '../context.js';

@@ -1,26 +1,26 @@
 /**
  * getrf, gesv, getrs: generated unrolled kernels up to unrollMax; getrf/gesv above, the
- * WebAssembly LU (ops/lu-wasm.ts: unblocked, then from luWasmBlock.min the delayed-update
- * kernel) up to luWasmMax and the recursive blocked one (ops/lu-blocked.ts) from
+ * WebAssembly LU (ops/getrf-wasm.ts: unblocked, then from luWasmBlock.min the delayed-update
+ * kernel) up to luWasmMax and the recursive blocked one (ops/getrf-blocked.ts) from
  * luBlocked.min, at any size; getrs ('N') above unrollMax up to luWasmMax on that kernel's
- * solve (ops/lu-wasm.ts getrsWasm); getrs 'T' above unrollMax.getrsTrans up to triSolveWasmMax
- * on the WebAssembly solves (ops/tri-solve-wasm.ts); empty shapes on the reference. gesv of
- * strided runs takes the interleaved LU (ops/lu-interleaved.ts) where tuning.ts's
+ * solve (ops/getrf-wasm.ts getrsWasm); getrs 'T' above unrollMax.getrsTrans up to triSolveWasmMax
+ * on the WebAssembly solves (ops/trsm-wasm.ts); empty shapes on the reference. gesv of
+ * strided runs takes the interleaved LU (ops/gesv-interleaved.ts) where tuning.ts's
  * gesvInterleaved enables it and the layout suits.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateLu, type LuKernel, type LuParams } from '../kernels/lu.js';
+import { generateLu, type LuKernel, type LuParams } from '../kernels/getrf-js.js';
 import { planLu, type LuForce, type LuOp } from '../plan/getrf.js';
 import { cpuTuning } from '../context.js';
 import { DEFAULT_CPU_TUNING, type CpuTuning } from '../tuning.js';
-import { gesvInterleaved } from './lu-interleaved.js';
-import { getrfBlocked } from './lu-blocked.js';
-import { getrfWasm, getrsWasm } from './lu-wasm.js';
+import { gesvInterleaved } from './gesv-interleaved.js';
+import { getrfBlocked } from './getrf-blocked.js';
+import { getrfWasm, getrsWasm } from './getrf-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
-import { getrsTransWasm } from './tri-solve-wasm.js';
+import { getrsTransWasm } from './trsm-wasm.js';
 
 type Req = GetrsRequest<FloatArray, Int32Array>;
 let scratch = new Float64Array(DEFAULT_CPU_TUNING.unrollMax.lu * DEFAULT_CPU_TUNING.unrollMax.lu);
