@@ -7,7 +7,8 @@
 import type { FloatArray } from '../core/dtype.js';
 import { OP_NAMES, type Backend, type OpName } from '../core/ops.js';
 import { cpuBackend, type HostBackend } from '../cpu/backend.js';
-import { fastSyrk, fastTrmm, fastTrsm } from './ops/trsm.js';
+import { fastSyrk } from './ops/syrk.js';
+import { fastTrmm, fastTrsm } from './ops/trsm.js';
 import { fastPosv, fastPotrf, fastPotrs } from './ops/potrf.js';
 import { fastGemm } from './ops/gemm.js';
 import { fastLauum, fastPotri, fastTrtri } from './ops/trtri.js';

@@ -14,7 +14,8 @@
 import type { StridedBatch } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
-import { fastSyrk, fastTrmm, fastTrsm } from './trsm.js';
+import { fastSyrk } from './syrk.js';
+import { fastTrmm, fastTrsm } from './trsm.js';
 import type { Run } from './trsm-blocked.js';
 
 export type InverseOp = 'trtri' | 'lauum' | 'potri';
