@@ -26,7 +26,7 @@ import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-
 import { generateLuSolve, type LuSolveKernel } from '../kernels/getrs-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateTrsmLowerUnitWasm, type TrsmLowerUnitWasmParams } from '../kernels/trsm-lower-unit-wasm.js';
-import { cpuTuning } from '../context.js';
+import { cpuScratch, cpuTuning } from '../context.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { gemmWasmParams } from './gemm.js';
 import { stridedView } from './run-batch.js';
@@ -39,8 +39,6 @@ const trsmKernel = moduleFactory<TrsmLowerUnitWasmParams, WasmTrsm>(generateTrsm
 const gemmKernel = moduleFactory<GemmWasmParams, WasmGemm>(generateGemmWasm, 'gemm', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
 const solveKernel = kernelFactory<{ dtype: DType }, LuSolveKernel>(generateLuSolve);
-let scratch = new Float64Array(64);
-let pivots = new Int32Array(64);
 
 const pack = (dtype: DType, direction: 'in' | 'out'): PackKernel => packKernel({ dtype, trans: 'N', direction, packed: 'float64' });
 
@@ -158,7 +156,7 @@ export function getrfBlocked(
   const solve = solveKernel({ dtype });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   // absolute pivots of the chunk (the caller's ipiv may have another stride)
-  if (pivots.length < chunk * steps) pivots = new Int32Array(chunk * steps);
+  const pivots = cpuScratch().i32('getrfBlockedPivots', chunk * steps);
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
     const A = stridedView(r.a, q);
@@ -182,7 +180,7 @@ export function getrfBlocked(
     packOut(f64, 0, ld, size, A.data, A.offset, A.ld, A.stride, m, n, c);
     for (let t = 0; t < c; t++) r.ipiv.set(pivots.subarray(t * steps, (t + 1) * steps), (q + t) * r.pivotStride);
     if (!b) continue;
-    if (scratch.length < m) scratch = new Float64Array(m);
+    const scratch = cpuScratch().f64('getrfBlockedSolve', m);
     for (let t = 0; t < c; t++) {
       if (r.info[q + t] !== 0) continue;
       const B = matrixAt(b, q + t);

@@ -13,7 +13,7 @@ import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/ge
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateLuSolve, type LuSolveKernel } from '../kernels/getrs-js.js';
-import { cpuTuning, fmaFor } from '../context.js';
+import { cpuScratch, cpuTuning, fmaFor } from '../context.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
@@ -23,7 +23,6 @@ const kernel = moduleFactory<GetrfWasmParams, WasmGetrf>(generateGetrfWasm, 'get
 const blockKernel = moduleFactory<GetrfBlockWasmParams, WasmGetrfBlock>(generateGetrfBlockWasm, 'getrf', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
 const solveKernel = kernelFactory<{ dtype: DType }, LuSolveKernel>(generateLuSolve);
-let scratch = new Float64Array(64);
 type WasmConvert = (src: number, dst: number, count: number) => void;
 const widenKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'widen', loadModule);
 const narrowKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'narrow', loadModule);
@@ -84,8 +83,7 @@ export function getrfWasm(
       r.info[q + t] = ints[infoBase / 4 + t]!;
       if (b && r.info[q + t] === 0) {
         const B = matrixAt(b, q + t);
-        if (scratch.length < m) scratch = new Float64Array(m);
-        solve(f64, t * ld * n, ld, m, r.ipiv, pv, B.data, B.offset, B.ld, B.cols, scratch);
+        solve(f64, t * ld * n, ld, m, r.ipiv, pv, B.data, B.offset, B.ld, B.cols, cpuScratch().f64('getrfWasmSolve', m));
       }
     }
   }

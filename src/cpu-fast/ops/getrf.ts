@@ -14,8 +14,8 @@ import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateLu, type LuKernel, type LuParams } from '../kernels/getrf-js.js';
 import { planLu, type LuForce, type LuOp } from '../plan/getrf.js';
-import { cpuTuning } from '../context.js';
-import { DEFAULT_CPU_TUNING, type CpuTuning } from '../tuning.js';
+import { cpuScratch, cpuTuning } from '../context.js';
+import type { CpuTuning } from '../tuning.js';
 import { gesvInterleaved } from './gesv-interleaved.js';
 import { getrfBlocked } from './getrf-blocked.js';
 import { getrfWasm, getrsWasm } from './getrf-wasm.js';
@@ -23,8 +23,6 @@ import { runBatch, stridedView } from './run-batch.js';
 import { getrsTransWasm } from './trsm-wasm.js';
 
 type Req = GetrsRequest<FloatArray, Int32Array>;
-let scratch = new Float64Array(DEFAULT_CPU_TUNING.unrollMax.lu * DEFAULT_CPU_TUNING.unrollMax.lu);
-let rhs = new Float64Array(DEFAULT_CPU_TUNING.unrollMax.lu);
 
 const kernelFor = kernelFactory<LuParams, LuKernel>(generateLu);
 
@@ -50,8 +48,8 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void, options: LuOptions = 
         case 'wasm': getrfWasm(r, m, p0, count, op === 'gesv' ? r.b : undefined); return true;
         case 'unrolled': break;
       }
-      if (scratch.length < m.rows * m.cols) scratch = new Float64Array(m.rows * m.cols);
-      if (rhs.length < m.rows) rhs = new Float64Array(m.rows);
+      const scratch = cpuScratch().f64('getrfJs', m.rows * m.cols);
+      const rhs = cpuScratch().f64('getrfJsRhs', m.rows);
       const trans: Op = op === 'getrs' ? r.trans : 'N';
       const k = kernelFor({ op, m: m.rows, n: m.cols, trans, dtype });
       const aStride = r.a.kind === 'strided' ? r.a.stride : 0;

@@ -9,13 +9,12 @@ import type { LauumRequest, TrtriRequest } from '../../core/ops.js';
 import { cpuLauum, cpuPotri, cpuTrtri } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateInverse, type InverseKernel, type InverseParams } from '../kernels/trtri-js.js';
-import { cpuTuning } from '../context.js';
+import { cpuScratch, cpuTuning } from '../context.js';
 import { planInverse, type InverseForce } from '../plan/trtri.js';
 import type { CpuTuning } from '../tuning.js';
 import { inverseBlocked, type InverseLeaf } from './trtri-blocked.js';
 import { runBatch } from './run-batch.js';
 
-let scratch = new Int32Array(64);
 const kernelFor = kernelFactory<InverseParams, InverseKernel>(generateInverse);
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
@@ -38,7 +37,7 @@ function run(op: InverseParams['op'], r: Req, fallback: (r: Req) => void, option
         return true;
       }
       const leaf: InverseLeaf = (o, A, n, c) => {
-        if (scratch.length < c) scratch = new Int32Array(c);
+        const scratch = cpuScratch().i32('trtriLeafInfo', c);
         kernelFor({ op: o, n, uplo: r.uplo, unit: o === 'trtri' && unit, dtype: dtypeOf(A.data) })(A.data, A.offset, A.ld, A.stride, scratch, 0, c);
       };
       inverseBlocked(op, r.uplo, unit, { data: m.data, offset: m.offset, ld: m.ld, stride }, m.rows, count, r.info, p0, tuning.unrollMax.inverse, leaf);
