@@ -10,7 +10,7 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Op } from '../../core/ops.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export interface GemmJsParams {
   readonly transA: Op;
@@ -32,7 +32,7 @@ export type GemmJsKernel = (
   alpha: number, beta: number, count: number,
 ) => void;
 
-export function generateGemmJs(p: GemmJsParams): KernelSource {
+export function generateGemmJs(p: GemmJsParams): JsKernelSource {
   const { m, n, k } = p;
   // Rounding where the reference stores an intermediate into a Float32Array C.
   const store = (v: string): string => (p.dtype === 'float32' ? `Math.fround(${v})` : v);

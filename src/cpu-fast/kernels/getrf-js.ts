@@ -8,7 +8,7 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Op } from '../../core/ops.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export type LuOp = 'getrf' | 'gesv' | 'getrs';
 
@@ -37,7 +37,7 @@ export type LuKernel = (
 /** LAPACK's dlamch('S'): below it dgetf2 divides by the pivot instead of scaling by its reciprocal. */
 const SAFE_MIN = '2.2250738585072014e-308';
 
-export function generateLu(p: LuParams): KernelSource {
+export function generateLu(p: LuParams): JsKernelSource {
   const { m, n, op } = p;
   const e = new Emitter();
   e.line(`// myriad ${op} m=${m} n=${n} trans=${p.trans} dtype=${p.dtype}`);

@@ -5,7 +5,7 @@
  * float32: the factor is rounded as the reference's stored factor is, so results are bitwise.
  */
 import type { DType } from '../../core/dtype.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export const LU_SOLVE_PARAMS = ['F', 'fOff', 'ldf', 'n', 'ipiv', 'pOff', 'B', 'bOff', 'ldb', 'nrhs', 'v'] as const;
 
@@ -14,7 +14,7 @@ export type LuSolveKernel = (
   B: Float64Array | Float32Array, bOff: number, ldb: number, nrhs: number, v: Float64Array,
 ) => void;
 
-export function generateLuSolve(p: { dtype: DType }): KernelSource {
+export function generateLuSolve(p: { dtype: DType }): JsKernelSource {
   const f = (index: string): string => (p.dtype === 'float32' ? `Math.fround(F[${index}])` : `F[${index}]`);
   const e = new Emitter();
   e.line(`// myriad getrs-loop dtype=${p.dtype}`);

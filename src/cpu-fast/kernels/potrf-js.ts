@@ -14,7 +14,7 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export type CholeskyOp = 'potrf' | 'posv' | 'potrs';
 
@@ -37,7 +37,7 @@ export type CholeskyKernel = (
 const x = (i: number, j: number): string => `x_${i}_${j}`;
 const r = (i: number, j: number): string => `r_${i}_${j}`;
 
-export function generateCholesky(p: CholeskyParams): KernelSource {
+export function generateCholesky(p: CholeskyParams): JsKernelSource {
   const { n, op } = p;
   const upper = p.uplo === 'upper';
   // Element L(i, j) of the matrix whose column offsets are c0, c1, ...

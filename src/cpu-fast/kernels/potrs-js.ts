@@ -6,7 +6,7 @@
  * stored factor is, so results are bitwise.
  */
 import type { DType } from '../../core/dtype.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export const CHOL_SOLVE_PARAMS = ['F', 'fOff', 'ldf', 'n', 'B', 'bOff', 'ldb', 'nrhs', 'v'] as const;
 
@@ -15,7 +15,7 @@ export type CholSolveKernel = (
   B: Float64Array | Float32Array, bOff: number, ldb: number, nrhs: number, v: Float64Array,
 ) => void;
 
-export function generateCholSolve(p: { dtype: DType }): KernelSource {
+export function generateCholSolve(p: { dtype: DType }): JsKernelSource {
   const f = (index: string): string => (p.dtype === 'float32' ? `Math.fround(F[${index}])` : `F[${index}]`);
   const e = new Emitter();
   e.line(`// myriad potrs-loop lower dtype=${p.dtype}`);

@@ -12,7 +12,7 @@
 import type { DType } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
 import type { Op } from '../../core/ops.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export interface SyrkParams {
   readonly uplo: Uplo;
@@ -31,7 +31,7 @@ export type SyrkKernel = (
 
 const c = (i: number, j: number): string => `c_${i}_${j}`;
 
-export function generateSyrk(p: SyrkParams): KernelSource {
+export function generateSyrk(p: SyrkParams): JsKernelSource {
   const { n } = p;
   const upper = p.uplo === 'upper';
   const st = (v: string): string => (p.dtype === 'float32' ? `Math.fround(${v})` : v);

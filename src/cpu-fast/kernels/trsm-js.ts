@@ -14,7 +14,7 @@
 import type { DType } from '../../core/dtype.js';
 import type { Diag, Side, Uplo } from '../../core/enums.js';
 import type { Op } from '../../core/ops.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export interface TriangularParams {
   readonly op: 'trsm' | 'trmm';
@@ -40,7 +40,7 @@ const a = (i: number, j: number): string => `a_${i}_${j}`;
 const x = (i: number): string => `x_${i}`;
 const range = (lo: number, hi: number): number[] => Array.from({ length: Math.max(0, hi - lo) }, (_, t) => lo + t);
 
-export function generateTriangular(p: TriangularParams): KernelSource {
+export function generateTriangular(p: TriangularParams): JsKernelSource {
   const { s, side } = p;
   const upper = p.uplo === 'upper';
   const nonunit = p.diag === 'nonunit';

@@ -9,7 +9,7 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export interface InverseParams {
   readonly op: 'trtri' | 'lauum' | 'potri';
@@ -29,7 +29,7 @@ export type InverseKernel = (
 const a = (i: number, j: number): string => `a_${i}_${j}`;
 const range = (lo: number, hi: number): number[] => Array.from({ length: Math.max(0, hi - lo) }, (_, t) => lo + t);
 
-export function generateInverse(p: InverseParams): KernelSource {
+export function generateInverse(p: InverseParams): JsKernelSource {
   const { n, op } = p;
   const upper = p.uplo === 'upper';
   const unit = op === 'trtri' && p.unit;
