@@ -7,14 +7,14 @@
 import type { DType } from '../../core/dtype.js';
 import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
-export const LU_SOLVE_PARAMS = ['F', 'fOff', 'ldf', 'n', 'ipiv', 'pOff', 'B', 'bOff', 'ldb', 'nrhs', 'v'] as const;
+export const GETRS_JS_PARAMS = ['F', 'fOff', 'ldf', 'n', 'ipiv', 'pOff', 'B', 'bOff', 'ldb', 'nrhs', 'v'] as const;
 
-export type LuSolveKernel = (
+export type GetrsJsKernel = (
   F: Float64Array, fOff: number, ldf: number, n: number, ipiv: Int32Array, pOff: number,
   B: Float64Array | Float32Array, bOff: number, ldb: number, nrhs: number, v: Float64Array,
 ) => void;
 
-export function generateLuSolve(p: { dtype: DType }): JsKernelSource {
+export function generateGetrsJs(p: { dtype: DType }): JsKernelSource {
   const f = (index: string): string => (p.dtype === 'float32' ? `Math.fround(F[${index}])` : `F[${index}]`);
   const e = new Emitter();
   e.line(`// myriad getrs-loop dtype=${p.dtype}`);
@@ -37,5 +37,5 @@ export function generateLuSolve(p: { dtype: DType }): JsKernelSource {
   e.close();
   e.line('for (let i = 0; i < n; i++) B[q + i] = v[i];');
   e.close();
-  return { params: LU_SOLVE_PARAMS, body: e.toString() };
+  return { params: GETRS_JS_PARAMS, body: e.toString() };
 }

@@ -23,7 +23,7 @@ import type { GetrfRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateGemmWasm, type GemmWasmParams } from '../kernels/gemm-wasm.js';
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
-import { generateLuSolve, type LuSolveKernel } from '../kernels/getrs-js.js';
+import { generateGetrsJs, type GetrsJsKernel } from '../kernels/getrs-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateTrsmLowerUnitWasm, type TrsmLowerUnitWasmParams } from '../kernels/trsm-lower-unit-wasm.js';
 import { cpuScratch, cpuTuning } from '../context.js';
@@ -38,7 +38,7 @@ const panelKernel = moduleFactory<GetrfWasmParams, WasmGetrf>(generateGetrfWasm,
 const trsmKernel = moduleFactory<TrsmLowerUnitWasmParams, WasmTrsm>(generateTrsmLowerUnitWasm, 'trsm', loadModule);
 const gemmKernel = moduleFactory<GemmWasmParams, WasmGemm>(generateGemmWasm, 'gemm', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
-const solveKernel = kernelFactory<{ dtype: DType }, LuSolveKernel>(generateLuSolve);
+const solveKernel = kernelFactory<{ dtype: DType }, GetrsJsKernel>(generateGetrsJs);
 
 const pack = (dtype: DType, direction: 'in' | 'out'): PackKernel => packKernel({ dtype, trans: 'N', direction, packed: 'float64' });
 

@@ -12,7 +12,7 @@ import { generateConvertWasm } from '../kernels/convert-wasm.js';
 import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/getrf-block-wasm.js';
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
-import { generateLuSolve, type LuSolveKernel } from '../kernels/getrs-js.js';
+import { generateGetrsJs, type GetrsJsKernel } from '../kernels/getrs-js.js';
 import { cpuScratch, cpuTuning, fmaFor } from '../context.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
@@ -22,7 +22,7 @@ type WasmGetrfBlock = (a: number, ipiv: number, info: number, count: number, b: 
 const kernel = moduleFactory<GetrfWasmParams, WasmGetrf>(generateGetrfWasm, 'getrf', loadModule);
 const blockKernel = moduleFactory<GetrfBlockWasmParams, WasmGetrfBlock>(generateGetrfBlockWasm, 'getrf', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
-const solveKernel = kernelFactory<{ dtype: DType }, LuSolveKernel>(generateLuSolve);
+const solveKernel = kernelFactory<{ dtype: DType }, GetrsJsKernel>(generateGetrsJs);
 type WasmConvert = (src: number, dst: number, count: number) => void;
 const widenKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'widen', loadModule);
 const narrowKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'narrow', loadModule);

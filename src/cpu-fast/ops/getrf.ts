@@ -12,7 +12,7 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateLu, type LuKernel, type LuParams } from '../kernels/getrf-js.js';
+import { generateGetrfJs, type GetrfJsKernel, type GetrfJsParams } from '../kernels/getrf-js.js';
 import { planLu, type LuForce, type LuOp } from '../plan/getrf.js';
 import { cpuScratch, cpuTuning } from '../context.js';
 import type { CpuTuning } from '../tuning.js';
@@ -24,7 +24,7 @@ import { getrsTransWasm } from './trsm-wasm.js';
 
 type Req = GetrsRequest<FloatArray, Int32Array>;
 
-const kernelFor = kernelFactory<LuParams, LuKernel>(generateLu);
+const kernelFor = kernelFactory<GetrfJsParams, GetrfJsKernel>(generateGetrfJs);
 
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 

@@ -8,7 +8,7 @@ import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { PotrfRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
-import { generateCholSolve, type CholSolveKernel } from '../kernels/potrs-js.js';
+import { generatePotrsJs, type PotrsJsKernel } from '../kernels/potrs-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { cholLd, generatePotrfWasm, type PotrfWasmParams } from '../kernels/potrf-wasm.js';
 import { cpuScratch, cpuTuning, fmaFor } from '../context.js';
@@ -18,7 +18,7 @@ import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 type WasmPotrf = (a: number, info: number, count: number) => void;
 const kernel = moduleFactory<PotrfWasmParams, WasmPotrf>(generatePotrfWasm, 'potrf', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
-const solveKernel = kernelFactory<{ dtype: DType }, CholSolveKernel>(generateCholSolve);
+const solveKernel = kernelFactory<{ dtype: DType }, PotrsJsKernel>(generatePotrsJs);
 
 /**
  * Factors `count` matrices from matrix p0 (an 'upper' one through its transpose: the packed copy

@@ -14,7 +14,7 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js';
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateCholesky, type CholeskyKernel, type CholeskyParams } from '../kernels/potrf-js.js';
+import { generatePotrfJs, type PotrfJsKernel, type PotrfJsParams } from '../kernels/potrf-js.js';
 import { planCholesky, type CholeskyForce, type CholeskyOp } from '../plan/potrf.js';
 import type { CpuTuning } from '../tuning.js';
 import { cpuTuning } from '../context.js';
@@ -24,7 +24,7 @@ import { runBatch, stridedView } from './run-batch.js';
 import { potrsInPlace, potrsWasm } from './trsm-wasm.js';
 
 type Req = PotrsRequest<FloatArray, Int32Array>;
-const kernelFor = kernelFactory<CholeskyParams, CholeskyKernel>(generateCholesky);
+const kernelFor = kernelFactory<PotrfJsParams, PotrfJsKernel>(generatePotrfJs);
 
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 

@@ -9,14 +9,14 @@ import type { SyrkRequest } from '../../core/ops.js';
 import { cpuSyrk } from '../../cpu/blas3.js';
 import { cpuTuning } from '../context.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateSyrk, type SyrkKernel, type SyrkParams } from '../kernels/syrk-js.js';
+import { generateSyrkJs, type SyrkJsKernel, type SyrkJsParams } from '../kernels/syrk-js.js';
 import { planSyrk, type SyrkForce } from '../plan/syrk.js';
 import type { CpuTuning } from '../tuning.js';
 import { fastGemm } from './gemm.js';
 import { runBatch, stridedView } from './run-batch.js';
 import type { Run } from './trsm-blocked.js';
 
-const syrkKernel = kernelFactory<SyrkParams, SyrkKernel>(generateSyrk);
+const syrkKernel = kernelFactory<SyrkJsParams, SyrkJsKernel>(generateSyrkJs);
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */

@@ -9,7 +9,7 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import type { TrsmRequest } from '../../core/ops.js';
 import { cpuTrmm, cpuTrsm, trmm1, trsm1 } from '../../cpu/blas3.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateTriangular, type TriangularKernelFn, type TriangularParams } from '../kernels/trsm-js.js';
+import { generateTrsmJs, type TrsmJsKernel, type TrsmJsParams } from '../kernels/trsm-js.js';
 import { cpuTuning } from '../context.js';
 import { planTriangular, triangularLeafMax, type TriangularForce } from '../plan/trsm.js';
 import type { CpuTuning } from '../tuning.js';
@@ -17,7 +17,7 @@ import { runBatch, stridedView } from './run-batch.js';
 import { triangularBlocked, type Leaf } from './trsm-blocked.js';
 import { trsmLeftWasm } from './trsm-wasm.js';
 
-const triangularKernel = kernelFactory<TriangularParams, TriangularKernelFn>(generateTriangular);
+const triangularKernel = kernelFactory<TrsmJsParams, TrsmJsKernel>(generateTrsmJs);
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */

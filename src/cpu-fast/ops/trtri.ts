@@ -8,14 +8,14 @@ import type { DType, FloatArray } from '../../core/dtype.js';
 import type { LauumRequest, TrtriRequest } from '../../core/ops.js';
 import { cpuLauum, cpuPotri, cpuTrtri } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateInverse, type InverseKernel, type InverseParams } from '../kernels/trtri-js.js';
+import { generateTrtriJs, type TrtriJsKernel, type TrtriJsParams } from '../kernels/trtri-js.js';
 import { cpuScratch, cpuTuning } from '../context.js';
 import { planInverse, type InverseForce } from '../plan/trtri.js';
 import type { CpuTuning } from '../tuning.js';
 import { inverseBlocked, type InverseLeaf } from './trtri-blocked.js';
 import { runBatch } from './run-batch.js';
 
-const kernelFor = kernelFactory<InverseParams, InverseKernel>(generateInverse);
+const kernelFor = kernelFactory<TrtriJsParams, TrtriJsKernel>(generateTrtriJs);
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 type Req = TrtriRequest<FloatArray, Int32Array>;
@@ -23,7 +23,7 @@ type Req = TrtriRequest<FloatArray, Int32Array>;
 /** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
 export interface InverseOptions { readonly force?: InverseForce; readonly tuning?: CpuTuning }
 
-function run(op: InverseParams['op'], r: Req, fallback: (r: Req) => void, options: InverseOptions = {}): void {
+function run(op: TrtriJsParams['op'], r: Req, fallback: (r: Req) => void, options: InverseOptions = {}): void {
   const tuning = options.tuning ?? cpuTuning();
   runBatch(r, {
     shapeOf: r.a,
