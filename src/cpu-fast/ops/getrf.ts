@@ -13,7 +13,7 @@ import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateGetrfJs, type GetrfJsKernel, type GetrfJsParams } from '../kernels/getrf-js.js';
-import { planLu, type LuForce, type LuOp } from '../plan/getrf.js';
+import { planGetrf, type GetrfForce, type LuOp } from '../plan/getrf.js';
 import { cpuScratch, cpuTuning } from '../context.js';
 import type { CpuTuning } from '../tuning.js';
 import { gesvInterleaved } from './gesv-interleaved.js';
@@ -29,14 +29,14 @@ const kernelFor = kernelFactory<GetrfJsParams, GetrfJsKernel>(generateGetrfJs);
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
-export interface LuOptions { readonly force?: LuForce; readonly tuning?: CpuTuning }
+export interface GetrfOptions { readonly force?: GetrfForce; readonly tuning?: CpuTuning }
 
-function run(op: LuOp, r: Req, fallback: (r: Req) => void, options: LuOptions = {}): void {
+function run(op: LuOp, r: Req, fallback: (r: Req) => void, options: GetrfOptions = {}): void {
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
       const dtype = dtypeOf(m.data);
-      const plan = planLu({ op, m: m.rows, n: m.cols, trans: r.trans, dtype, count }, options.tuning ?? cpuTuning(), options.force);
+      const plan = planGetrf({ op, m: m.rows, n: m.cols, trans: r.trans, dtype, count }, options.tuning ?? cpuTuning(), options.force);
       let variant = plan.variant;
       if (variant === 'interleaved' && !gesvInterleaved(r, m, p0, count)) variant = plan.otherwise;
       switch (variant) {
@@ -62,8 +62,8 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void, options: LuOptions = 
   });
 }
 
-export const fastGetrf = (r: GetrfRequest<FloatArray, Int32Array>, options?: LuOptions): void =>
+export const fastGetrf = (r: GetrfRequest<FloatArray, Int32Array>, options?: GetrfOptions): void =>
   run('getrf', { ...r, trans: 'N', b: r.a }, (s) => cpuGetrf({ a: s.a, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }), options);
-export const fastGesv = (r: GesvRequest<FloatArray, Int32Array>, options?: LuOptions): void =>
+export const fastGesv = (r: GesvRequest<FloatArray, Int32Array>, options?: GetrfOptions): void =>
   run('gesv', { ...r, trans: 'N' }, (s) => cpuGesv({ a: s.a, b: s.b, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }), options);
-export const fastGetrs = (r: GetrsRequest<FloatArray, Int32Array>, options?: LuOptions): void => run('getrs', r, cpuGetrs, options);
+export const fastGetrs = (r: GetrsRequest<FloatArray, Int32Array>, options?: GetrfOptions): void => run('getrs', r, cpuGetrs, options);

@@ -15,7 +15,7 @@ import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js'
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generatePotrfJs, type PotrfJsKernel, type PotrfJsParams } from '../kernels/potrf-js.js';
-import { planCholesky, type CholeskyForce, type CholeskyOp } from '../plan/potrf.js';
+import { planPotrf, type PotrfForce, type CholeskyOp } from '../plan/potrf.js';
 import type { CpuTuning } from '../tuning.js';
 import { cpuTuning } from '../context.js';
 import { posvInterleaved, potrfInterleaved } from './potrf-interleaved.js';
@@ -29,15 +29,15 @@ const kernelFor = kernelFactory<PotrfJsParams, PotrfJsKernel>(generatePotrfJs);
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
-export interface CholeskyOptions { readonly force?: CholeskyForce; readonly tuning?: CpuTuning }
+export interface PotrfOptions { readonly force?: PotrfForce; readonly tuning?: CpuTuning }
 
-function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void, options: CholeskyOptions = {}): void {
+function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void, options: PotrfOptions = {}): void {
   runBatch(r, {
     shapeOf: r.a,
     kernel(m: MatrixView<FloatArray>, p0: number, count: number): boolean {
       const n = m.rows;
       const dtype = dtypeOf(m.data);
-      const plan = planCholesky({ op, n, dtype, count }, options.tuning ?? cpuTuning(), options.force);
+      const plan = planPotrf({ op, n, dtype, count }, options.tuning ?? cpuTuning(), options.force);
       let variant = plan.variant;
       if (variant === 'composed' && !posvComposed(r, m, p0, count)) variant = plan.otherwise;
       if (variant === 'interleaved' && !(op === 'potrf' ? potrfInterleaved(r, m, p0, count) : posvInterleaved(r, m, p0, count))) variant = plan.otherwise;
@@ -94,7 +94,7 @@ function posvComposed(r: Req, m: MatrixView<FloatArray>, p0: number, count: numb
   });
 }
 
-export const fastPotrf = (r: PotrfRequest<FloatArray, Int32Array>, options?: CholeskyOptions): void =>
+export const fastPotrf = (r: PotrfRequest<FloatArray, Int32Array>, options?: PotrfOptions): void =>
   run('potrf', { ...r, b: r.a }, (s) => cpuPotrf({ uplo: s.uplo, a: s.a, info: s.info }), options);
-export const fastPosv = (r: PosvRequest<FloatArray, Int32Array>, options?: CholeskyOptions): void => run('posv', r, cpuPosv, options);
-export const fastPotrs = (r: PotrsRequest<FloatArray, Int32Array>, options?: CholeskyOptions): void => run('potrs', r, cpuPotrs, options);
+export const fastPosv = (r: PosvRequest<FloatArray, Int32Array>, options?: PotrfOptions): void => run('posv', r, cpuPosv, options);
+export const fastPotrs = (r: PotrsRequest<FloatArray, Int32Array>, options?: PotrfOptions): void => run('potrs', r, cpuPotrs, options);

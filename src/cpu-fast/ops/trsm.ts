@@ -11,7 +11,7 @@ import { cpuTrmm, cpuTrsm, trmm1, trsm1 } from '../../cpu/blas3.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateTrsmJs, type TrsmJsKernel, type TrsmJsParams } from '../kernels/trsm-js.js';
 import { cpuTuning } from '../context.js';
-import { planTriangular, triangularLeafMax, type TriangularForce } from '../plan/trsm.js';
+import { planTrsm, trsmLeafMax, type TrsmForce } from '../plan/trsm.js';
 import type { CpuTuning } from '../tuning.js';
 import { runBatch, stridedView } from './run-batch.js';
 import { triangularBlocked, type Leaf } from './trsm-blocked.js';
@@ -21,9 +21,9 @@ const triangularKernel = kernelFactory<TrsmJsParams, TrsmJsKernel>(generateTrsmJ
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
-export interface TriangularOptions { readonly force?: TriangularForce; readonly tuning?: CpuTuning }
+export interface TrsmOptions { readonly force?: TrsmForce; readonly tuning?: CpuTuning }
 
-function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (r: TrsmRequest<FloatArray>) => void, options: TriangularOptions = {}): void {
+function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (r: TrsmRequest<FloatArray>) => void, options: TrsmOptions = {}): void {
   const tuning = options.tuning ?? cpuTuning();
   const one = op === 'trsm' ? trsm1 : trmm1;
   const shape = { op, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
@@ -41,17 +41,17 @@ function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (
     shapeOf: r.b,
     kernel(b, p0, count): boolean {
       const dtype = dtypeOf(b.data);
-      const variant = planTriangular({ op, side: r.side, rows: b.rows, cols: b.cols, alpha: r.alpha, dtype }, tuning, options.force);
+      const variant = planTrsm({ op, side: r.side, rows: b.rows, cols: b.cols, alpha: r.alpha, dtype }, tuning, options.force);
       if (variant === 'reference') return false;
       // blockedWasm: the WebAssembly solve up to trsmLeftWasm.max (bitwise the reference), above
       // it the blocked trsm with the WebAssembly solve as its leaf
       triangularBlocked(shape, stridedView(r.a, p0), stridedView(r.b, p0), b.rows, b.cols, r.alpha, count,
-        triangularLeafMax(variant, tuning, dtype), variant === 'blockedWasm' ? wasmLeaf : leaf);
+        trsmLeafMax(variant, tuning, dtype), variant === 'blockedWasm' ? wasmLeaf : leaf);
       return true;
     },
     fallback,
   });
 }
 
-export const fastTrsm = (r: TrsmRequest<FloatArray>, options?: TriangularOptions): void => triangular('trsm', r, cpuTrsm, options);
-export const fastTrmm = (r: TrsmRequest<FloatArray>, options?: TriangularOptions): void => triangular('trmm', r, cpuTrmm, options);
+export const fastTrsm = (r: TrsmRequest<FloatArray>, options?: TrsmOptions): void => triangular('trsm', r, cpuTrsm, options);
+export const fastTrmm = (r: TrsmRequest<FloatArray>, options?: TrsmOptions): void => triangular('trmm', r, cpuTrmm, options);

@@ -10,7 +10,7 @@ import { cpuLauum, cpuPotri, cpuTrtri } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateTrtriJs, type TrtriJsKernel, type TrtriJsParams } from '../kernels/trtri-js.js';
 import { cpuScratch, cpuTuning } from '../context.js';
-import { planInverse, type InverseForce } from '../plan/trtri.js';
+import { planTrtri, type TrtriForce } from '../plan/trtri.js';
 import type { CpuTuning } from '../tuning.js';
 import { inverseBlocked, type InverseLeaf } from './trtri-blocked.js';
 import { runBatch } from './run-batch.js';
@@ -21,16 +21,16 @@ const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32'
 type Req = TrtriRequest<FloatArray, Int32Array>;
 
 /** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
-export interface InverseOptions { readonly force?: InverseForce; readonly tuning?: CpuTuning }
+export interface TrtriOptions { readonly force?: TrtriForce; readonly tuning?: CpuTuning }
 
-function run(op: TrtriJsParams['op'], r: Req, fallback: (r: Req) => void, options: InverseOptions = {}): void {
+function run(op: TrtriJsParams['op'], r: Req, fallback: (r: Req) => void, options: TrtriOptions = {}): void {
   const tuning = options.tuning ?? cpuTuning();
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
       const unit = op === 'trtri' && r.diag === 'unit';
       const stride = r.a.kind === 'strided' ? r.a.stride : 0;
-      const variant = planInverse({ n: m.rows }, tuning, options.force);
+      const variant = planTrtri({ n: m.rows }, tuning, options.force);
       if (variant === 'reference') return false;
       if (variant === 'unrolled') {
         kernelFor({ op, n: m.rows, uplo: r.uplo, unit, dtype: dtypeOf(m.data) })(m.data, m.offset, m.ld, stride, r.info, p0, count);
@@ -47,8 +47,8 @@ function run(op: TrtriJsParams['op'], r: Req, fallback: (r: Req) => void, option
   });
 }
 
-export const fastTrtri = (r: Req, options?: InverseOptions): void => run('trtri', r, cpuTrtri, options);
-export const fastLauum = (r: LauumRequest<FloatArray, Int32Array>, options?: InverseOptions): void =>
+export const fastTrtri = (r: Req, options?: TrtriOptions): void => run('trtri', r, cpuTrtri, options);
+export const fastLauum = (r: LauumRequest<FloatArray, Int32Array>, options?: TrtriOptions): void =>
   run('lauum', { ...r, diag: 'nonunit' }, (s) => cpuLauum({ uplo: s.uplo, a: s.a, info: s.info }), options);
-export const fastPotri = (r: LauumRequest<FloatArray, Int32Array>, options?: InverseOptions): void =>
+export const fastPotri = (r: LauumRequest<FloatArray, Int32Array>, options?: TrtriOptions): void =>
   run('potri', { ...r, diag: 'nonunit' }, (s) => cpuPotri({ uplo: s.uplo, a: s.a, info: s.info }), options);

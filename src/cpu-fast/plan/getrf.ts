@@ -15,12 +15,12 @@ export type { LuOp };
  * kernel from luWasmBlock.min); blocked: the recursive LU over the fast gemm; solveWasm: getrs
  * 'N' on the delayed-update kernel's solve; solveTransWasm: getrs 'T' on the triangular solves.
  */
-export type LuVariant = 'reference' | 'unrolled' | 'interleaved' | 'wasm' | 'blocked' | 'solveWasm' | 'solveTransWasm';
-export interface LuProblem { readonly op: LuOp; readonly m: number; readonly n: number; readonly trans: Op; readonly dtype: DType; readonly count: number }
-export interface LuForce { readonly variant?: LuVariant }
-export interface LuPlan { readonly variant: LuVariant; readonly otherwise: LuVariant }
+export type GetrfVariant = 'reference' | 'unrolled' | 'interleaved' | 'wasm' | 'blocked' | 'solveWasm' | 'solveTransWasm';
+export interface GetrfProblem { readonly op: LuOp; readonly m: number; readonly n: number; readonly trans: Op; readonly dtype: DType; readonly count: number }
+export interface GetrfForce { readonly variant?: GetrfVariant }
+export interface GetrfPlan { readonly variant: GetrfVariant; readonly otherwise: GetrfVariant }
 
-export function planLu(p: LuProblem, tuning: CpuTuning, force: LuForce = {}): LuPlan {
+export function planGetrf(p: GetrfProblem, tuning: CpuTuning, force: GetrfForce = {}): GetrfPlan {
   if (force.variant) return { variant: force.variant, otherwise: planLayoutFree(p, tuning) };
   const { op, m, n, dtype, count } = p;
   if (op === 'gesv' && count >= 2 && m === n) {
@@ -31,15 +31,15 @@ export function planLu(p: LuProblem, tuning: CpuTuning, force: LuForce = {}): Lu
 }
 
 // The plans are shared constants: planned per run, in list batches per matrix, so nothing is allocated.
-const VARIANTS: readonly LuVariant[] = ['reference', 'unrolled', 'interleaved', 'wasm', 'blocked', 'solveWasm', 'solveTransWasm'];
-const table = (variant: (v: LuVariant) => LuVariant): Record<LuVariant, LuPlan> =>
-  Object.freeze(Object.fromEntries(VARIANTS.map((v) => [v, Object.freeze({ variant: variant(v), otherwise: v })])) as Record<LuVariant, LuPlan>);
+const VARIANTS: readonly GetrfVariant[] = ['reference', 'unrolled', 'interleaved', 'wasm', 'blocked', 'solveWasm', 'solveTransWasm'];
+const table = (variant: (v: GetrfVariant) => GetrfVariant): Record<GetrfVariant, GetrfPlan> =>
+  Object.freeze(Object.fromEntries(VARIANTS.map((v) => [v, Object.freeze({ variant: variant(v), otherwise: v })])) as Record<GetrfVariant, GetrfPlan>);
 /** PLANS[v]: v; INTERLEAVED[v]: the interleaved kernel, else v. */
 const PLANS = table((v) => v);
 const INTERLEAVED = table(() => 'interleaved');
 
 /** The plan among the designs that take any layout. */
-function planLayoutFree(p: LuProblem, tuning: CpuTuning): LuVariant {
+function planLayoutFree(p: GetrfProblem, tuning: CpuTuning): GetrfVariant {
   const { op, m, n, trans } = p;
   if (op === 'getrs' && trans === 'T' && m > tuning.unrollMax.getrsTrans && m <= tuning.triSolveWasmMax) return 'solveTransWasm';
   if (m > tuning.unrollMax.lu || n > tuning.unrollMax.lu) {

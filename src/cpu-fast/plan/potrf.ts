@@ -14,14 +14,14 @@ export type { CholeskyOp };
  * the WebAssembly triangular solves; interleaved: two matrices per f64x2 vector (posv's solve
  * fused); composed: posv as the interleaved potrf, then the WebAssembly potrs.
  */
-export type CholeskyVariant = 'reference' | 'unrolled' | 'wasm' | 'solveWasm' | 'interleaved' | 'composed';
-export interface CholeskyProblem { readonly op: CholeskyOp; readonly n: number; readonly dtype: DType; readonly count: number }
-export interface CholeskyForce { readonly variant?: CholeskyVariant }
-export interface CholeskyPlan { readonly variant: CholeskyVariant; readonly otherwise: CholeskyVariant }
+export type PotrfVariant = 'reference' | 'unrolled' | 'wasm' | 'solveWasm' | 'interleaved' | 'composed';
+export interface PotrfProblem { readonly op: CholeskyOp; readonly n: number; readonly dtype: DType; readonly count: number }
+export interface PotrfForce { readonly variant?: PotrfVariant }
+export interface PotrfPlan { readonly variant: PotrfVariant; readonly otherwise: PotrfVariant }
 
 const inRange = (n: number, r: { readonly min: number; readonly max: number }): boolean => n >= r.min && n <= r.max;
 
-export function planCholesky(p: CholeskyProblem, tuning: CpuTuning, force: CholeskyForce = {}): CholeskyPlan {
+export function planPotrf(p: PotrfProblem, tuning: CpuTuning, force: PotrfForce = {}): PotrfPlan {
   const { op, n, dtype, count } = p;
   if (force.variant) return { variant: force.variant, otherwise: 'unrolled' };
   // (the plans are shared constants: planned per run, in list batches per matrix, so nothing is allocated)
@@ -33,8 +33,8 @@ export function planCholesky(p: CholeskyProblem, tuning: CpuTuning, force: Chole
   return plain('unrolled');
 }
 
-const VARIANTS: readonly CholeskyVariant[] = ['reference', 'unrolled', 'wasm', 'solveWasm', 'interleaved', 'composed'];
+const VARIANTS: readonly PotrfVariant[] = ['reference', 'unrolled', 'wasm', 'solveWasm', 'interleaved', 'composed'];
 /** Each variant's plan: the layout-dependent ones fall back to the unrolled kernel. */
 const PLANS = Object.freeze(Object.fromEntries(VARIANTS.map((v) =>
-  [v, Object.freeze({ variant: v, otherwise: v === 'interleaved' || v === 'composed' ? 'unrolled' : v })])) as Record<CholeskyVariant, CholeskyPlan>);
-const plain = (variant: CholeskyVariant): CholeskyPlan => PLANS[variant];
+  [v, Object.freeze({ variant: v, otherwise: v === 'interleaved' || v === 'composed' ? 'unrolled' : v })])) as Record<PotrfVariant, PotrfPlan>);
+const plain = (variant: PotrfVariant): PotrfPlan => PLANS[variant];

@@ -9,8 +9,8 @@ import type { Side } from '../../core/enums.js';
 import type { CpuTuning } from '../tuning.js';
 
 /** blocked: leaves of at most unrollMax.triangular on the unrolled kernels; blockedWasm: leaves of at most trsmLeftWasm.max on the WebAssembly solves. */
-export type TriangularVariant = 'reference' | 'blocked' | 'blockedWasm';
-export interface TriangularProblem {
+export type TrsmVariant = 'reference' | 'blocked' | 'blockedWasm';
+export interface TrsmProblem {
   readonly op: 'trsm' | 'trmm';
   readonly side: Side;
   /** B's rows and columns. */
@@ -19,9 +19,9 @@ export interface TriangularProblem {
   readonly alpha: number;
   readonly dtype: DType;
 }
-export interface TriangularForce { readonly variant?: TriangularVariant }
+export interface TrsmForce { readonly variant?: TrsmVariant }
 
-export function planTriangular(p: TriangularProblem, tuning: CpuTuning, force: TriangularForce = {}): TriangularVariant {
+export function planTrsm(p: TrsmProblem, tuning: CpuTuning, force: TrsmForce = {}): TrsmVariant {
   if (force.variant) return force.variant;
   const left = p.side === 'left';
   const s = left ? p.rows : p.cols;
@@ -30,5 +30,5 @@ export function planTriangular(p: TriangularProblem, tuning: CpuTuning, force: T
 }
 
 /** The largest triangle a variant's leaves take. */
-export const triangularLeafMax = (variant: TriangularVariant, tuning: CpuTuning, dtype: DType): number =>
+export const trsmLeafMax = (variant: TrsmVariant, tuning: CpuTuning, dtype: DType): number =>
   variant === 'blockedWasm' ? tuning.trsmLeftWasm[dtype].max : tuning.unrollMax.triangular;

@@ -6,11 +6,11 @@
  */
 import type { CpuTuning } from '../tuning.js';
 
-export type InverseVariant = 'reference' | 'unrolled' | 'blocked';
-export interface InverseProblem { readonly n: number }
-export interface InverseForce { readonly variant?: InverseVariant }
+export type TrtriVariant = 'reference' | 'unrolled' | 'blocked';
+export interface TrtriProblem { readonly n: number }
+export interface TrtriForce { readonly variant?: TrtriVariant }
 
-export function planInverse(p: InverseProblem, tuning: CpuTuning, force: InverseForce = {}): InverseVariant {
+export function planTrtri(p: TrtriProblem, tuning: CpuTuning, force: TrtriForce = {}): TrtriVariant {
   if (force.variant) return force.variant;
   if (p.n === 0 || p.n > tuning.inverseBlockedMax) return 'reference';
   return p.n <= tuning.unrollMax.inverse ? 'unrolled' : 'blocked';

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tuningFromEnvironment } from '../../../src/cpu-fast/environment.js';
 import { planGemm, gemmWasmParamsFor } from '../../../src/cpu-fast/plan/gemm.js';
-import { planLu } from '../../../src/cpu-fast/plan/getrf.js';
-import { planCholesky } from '../../../src/cpu-fast/plan/potrf.js';
+import { planGetrf } from '../../../src/cpu-fast/plan/getrf.js';
+import { planPotrf } from '../../../src/cpu-fast/plan/potrf.js';
 import { planSyrk } from '../../../src/cpu-fast/plan/syrk.js';
-import { planTriangular, triangularLeafMax } from '../../../src/cpu-fast/plan/trsm.js';
-import { planInverse } from '../../../src/cpu-fast/plan/trtri.js';
+import { planTrsm, trsmLeafMax } from '../../../src/cpu-fast/plan/trsm.js';
+import { planTrtri } from '../../../src/cpu-fast/plan/trtri.js';
 import { DEFAULT_CPU_TUNING as T } from '../../../src/cpu-fast/tuning.js';
 
 test('gemm: JavaScript only for small matrices one at a time; force and MYRIAD_CPU_GEMM win', () => {
@@ -24,7 +24,7 @@ test('gemm: JavaScript only for small matrices one at a time; force and MYRIAD_C
 });
 
 test('Cholesky: unrolled, interleaved, composed, wasm, solves and the reference by n', () => {
-  const plan = (op: 'potrf' | 'posv' | 'potrs', n: number, count = 100) => planCholesky({ op, n, dtype: 'float64', count }, T);
+  const plan = (op: 'potrf' | 'posv' | 'potrs', n: number, count = 100) => planPotrf({ op, n, dtype: 'float64', count }, T);
   assert.deepEqual(plan('potrf', 3), { variant: 'unrolled', otherwise: 'unrolled' });
   assert.deepEqual(plan('potrf', 4), { variant: 'interleaved', otherwise: 'unrolled' });
   assert.deepEqual(plan('potrf', 4, 1), { variant: 'unrolled', otherwise: 'unrolled' }, 'one matrix: no pairs');
@@ -38,14 +38,14 @@ test('Cholesky: unrolled, interleaved, composed, wasm, solves and the reference 
   assert.equal(plan('potrs', 8).variant, 'unrolled');
   assert.equal(plan('potrs', 9).variant, 'solveWasm');
   assert.equal(plan('potrs', 1025).variant, 'reference');
-  assert.equal(planCholesky({ op: 'potrf', n: 8, dtype: 'float64', count: 100 }, T, { variant: 'unrolled' }).variant, 'unrolled');
+  assert.equal(planPotrf({ op: 'potrf', n: 8, dtype: 'float64', count: 100 }, T, { variant: 'unrolled' }).variant, 'unrolled');
   const off = tuningFromEnvironment(T, { MYRIAD_CPU_INTERLEAVED: '0' });
-  assert.equal(planCholesky({ op: 'potrf', n: 8, dtype: 'float32', count: 100 }, off).variant, 'unrolled');
+  assert.equal(planPotrf({ op: 'potrf', n: 8, dtype: 'float32', count: 100 }, off).variant, 'unrolled');
 });
 
 test('LU: unrolled, interleaved gesv, wasm, blocked, solves and the reference by shape', () => {
   const plan = (op: 'getrf' | 'gesv' | 'getrs', m: number, n = m, trans: 'N' | 'T' = 'N', count = 100) =>
-    planLu({ op, m, n, trans, dtype: 'float64', count }, T);
+    planGetrf({ op, m, n, trans, dtype: 'float64', count }, T);
   assert.deepEqual(plan('getrf', 10), { variant: 'unrolled', otherwise: 'unrolled' });
   assert.deepEqual(plan('gesv', 8), { variant: 'interleaved', otherwise: 'unrolled' });
   assert.deepEqual(plan('gesv', 12), { variant: 'interleaved', otherwise: 'wasm' });
@@ -59,22 +59,22 @@ test('LU: unrolled, interleaved gesv, wasm, blocked, solves and the reference by
   assert.equal(plan('getrs', 8, 8, 'T').variant, 'unrolled');
   assert.equal(plan('getrs', 2000, 2000, 'T').variant, 'reference');
   assert.equal(plan('getrf', 0, 20).variant, 'reference');
-  assert.equal(planLu({ op: 'getrf', m: 64, n: 64, trans: 'N', dtype: 'float64', count: 1 }, T, { variant: 'blocked' }).variant, 'blocked');
-  assert.equal(planLu({ op: 'getrf', m: 64, n: 64, trans: 'N', dtype: 'float64', count: 1 }, { ...T, luBlocked: { min: 48, leaf: 32 } }).variant, 'blocked');
+  assert.equal(planGetrf({ op: 'getrf', m: 64, n: 64, trans: 'N', dtype: 'float64', count: 1 }, T, { variant: 'blocked' }).variant, 'blocked');
+  assert.equal(planGetrf({ op: 'getrf', m: 64, n: 64, trans: 'N', dtype: 'float64', count: 1 }, { ...T, luBlocked: { min: 48, leaf: 32 } }).variant, 'blocked');
 });
 
 test('trsm and trmm: blocked over unrolled leaves, trsm left over the WebAssembly solves, the reference', () => {
   const plan = (op: 'trsm' | 'trmm', side: 'left' | 'right', n: number, alpha = 1) =>
-    planTriangular({ op, side, rows: n, cols: n, alpha, dtype: 'float64' }, T);
+    planTrsm({ op, side, rows: n, cols: n, alpha, dtype: 'float64' }, T);
   assert.equal(plan('trsm', 'left', 16), 'blocked');
   assert.equal(plan('trsm', 'left', 17), 'blockedWasm');
   assert.equal(plan('trsm', 'right', 17), 'blocked');
   assert.equal(plan('trmm', 'left', 64), 'blocked');
   assert.equal(plan('trsm', 'left', 1025), 'reference');
   assert.equal(plan('trsm', 'left', 8, 0), 'reference', 'alpha = 0');
-  assert.equal(triangularLeafMax('blockedWasm', T, 'float64'), T.trsmLeftWasm.float64.max);
-  assert.equal(triangularLeafMax('blocked', T, 'float32'), T.unrollMax.triangular);
-  assert.equal(planTriangular({ op: 'trsm', side: 'left', rows: 64, cols: 4, alpha: 1, dtype: 'float32' }, T, { variant: 'blocked' }), 'blocked');
+  assert.equal(trsmLeafMax('blockedWasm', T, 'float64'), T.trsmLeftWasm.float64.max);
+  assert.equal(trsmLeafMax('blocked', T, 'float32'), T.unrollMax.triangular);
+  assert.equal(planTrsm({ op: 'trsm', side: 'left', rows: 64, cols: 4, alpha: 1, dtype: 'float32' }, T, { variant: 'blocked' }), 'blocked');
 });
 
 test('syrk and the inverses: unrolled or blocked to 1024, the reference beyond', () => {
@@ -82,11 +82,11 @@ test('syrk and the inverses: unrolled or blocked to 1024, the reference beyond',
   assert.equal(planSyrk({ n: 64, k: 0, alpha: 1 }, T), 'reference');
   assert.equal(planSyrk({ n: 2048, k: 8, alpha: 1 }, T), 'reference');
   assert.equal(planSyrk({ n: 2048, k: 8, alpha: 1 }, T, { variant: 'blocked' }), 'blocked');
-  assert.equal(planInverse({ n: 16 }, T), 'unrolled');
-  assert.equal(planInverse({ n: 17 }, T), 'blocked');
-  assert.equal(planInverse({ n: 0 }, T), 'reference');
-  assert.equal(planInverse({ n: 1025 }, T), 'reference');
-  assert.equal(planInverse({ n: 8 }, T, { variant: 'blocked' }), 'blocked');
+  assert.equal(planTrtri({ n: 16 }, T), 'unrolled');
+  assert.equal(planTrtri({ n: 17 }, T), 'blocked');
+  assert.equal(planTrtri({ n: 0 }, T), 'reference');
+  assert.equal(planTrtri({ n: 1025 }, T), 'reference');
+  assert.equal(planTrtri({ n: 8 }, T, { variant: 'blocked' }), 'blocked');
 });
 
 test('force reaches the kernels: getrf and potrf on forced designs agree with the planned ones bit for bit', async () => {
