@@ -24,7 +24,6 @@ const inRange = (n: number, r: { readonly min: number; readonly max: number }): 
 export function planPotrf(p: PotrfProblem, tuning: CpuTuning, force: PotrfForce = {}): PotrfPlan {
   const { op, n, dtype, count } = p;
   if (force.variant) return { variant: force.variant, otherwise: 'unrolled' };
-  // (the plans are shared constants: planned per run, in list batches per matrix, so nothing is allocated)
   if (op === 'potrs' && n > tuning.unrollMax.potrs) return plain(n > tuning.triSolveWasmMax ? 'reference' : 'solveWasm');
   if (n > tuning.unrollMax.cholesky) return plain(n > tuning.choleskyWasmMax ? 'reference' : 'wasm');
   if (op === 'posv' && count >= 2 && inRange(n, tuning.posvComposed)) return PLANS.composed;
@@ -33,6 +32,7 @@ export function planPotrf(p: PotrfProblem, tuning: CpuTuning, force: PotrfForce 
   return plain('unrolled');
 }
 
+// The plans are shared constants: planned per run, in list batches per matrix, so nothing is allocated.
 const VARIANTS: readonly PotrfVariant[] = ['reference', 'unrolled', 'wasm', 'solveWasm', 'interleaved', 'composed'];
 /** Each variant's plan: the layout-dependent ones fall back to the unrolled kernel. */
 const PLANS = Object.freeze(Object.fromEntries(VARIANTS.map((v) =>
