@@ -1,8 +1,8 @@
 /**
  * getrf above the unrolled sizes: chunks of matrices packed as float64 into the WebAssembly
- * memory, factored by the generated kernel (kernels/getrf-wasm.ts, or from luWasmBlock.min
- * kernels/getrf-block-wasm.ts, which also solves gesv's B), unpacked with their pivots and
- * infos. Bitwise the reference's results (same float64 operations, same order).
+ * memory, factored by the generated kernel (getrfWasm: kernels/getrf-wasm.ts; getrfBlockWasm:
+ * kernels/getrf-block-wasm.ts, which also solves gesv's B; plan/getrf.ts chooses), unpacked with
+ * their pivots and infos. Bitwise the reference's results (same float64 operations, same order).
  */
 import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -58,7 +58,6 @@ export function getrfWasm(
 ): void {
   const { rows: m, cols: n } = first;
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
-  if (Math.min(m, n) >= cpuTuning().luWasmBlock.min) return getrfBlockWasm(r, first, p0, count, dtype, b);
   const ld = ldOf(m);
   const steps = Math.min(m, n);
   const per = ld * n * 8 + steps * 4 + 4;
@@ -94,10 +93,11 @@ export function getrfWasm(
  * solves each matrix that factored while its factor is in cache: B is packed beside A and only
  * the solved matrices' B copied back (B stays untouched where info > 0).
  */
-function getrfBlockWasm(
-  r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, dtype: DType, b?: Batch<FloatArray>,
+export function getrfBlockWasm(
+  r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>,
 ): void {
   const { rows: m, cols: n } = first;
+  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
   const ld = ldOf(m);
   const steps = Math.min(m, n);
   const nrhs = b ? matrixAt(b, p0).cols : 0;

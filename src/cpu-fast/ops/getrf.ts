@@ -18,7 +18,7 @@ import { cpuScratch, cpuTuning } from '../context.js';
 import type { CpuTuning } from '../tuning.js';
 import { gesvInterleaved } from './gesv-interleaved.js';
 import { getrfBlocked } from './getrf-blocked.js';
-import { getrfWasm, getrsWasm } from './getrf-wasm.js';
+import { getrfBlockWasm, getrfWasm, getrsWasm } from './getrf-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
 import { getrsTransWasm } from './trsm-wasm.js';
 
@@ -46,6 +46,7 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void, options: GetrfOptions
         case 'solveWasm': getrsWasm(r, m, p0, count); return true;
         case 'blocked': getrfBlocked(r, m, p0, count, op === 'gesv' ? r.b : undefined); return true;
         case 'wasm': getrfWasm(r, m, p0, count, op === 'gesv' ? r.b : undefined); return true;
+        case 'wasmBlock': getrfBlockWasm(r, m, p0, count, op === 'gesv' ? r.b : undefined); return true;
         case 'unrolled': break;
       }
       const scratch = cpuScratch().f64('getrfJs', m.rows * m.cols);

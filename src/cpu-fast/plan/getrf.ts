@@ -11,11 +11,11 @@ import type { CpuTuning } from '../tuning.js';
 export type { LuOp };
 /**
  * reference: src/cpu's code; unrolled: generated JavaScript, the matrix in locals; interleaved:
- * gesv two matrices per f64x2 vector; wasm: the WebAssembly LU (unblocked, or the delayed-update
- * kernel from luWasmBlock.min); blocked: the recursive LU over the fast gemm; solveWasm: getrs
+ * gesv two matrices per f64x2 vector; wasm: the unblocked WebAssembly LU; wasmBlock: the
+ * delayed-update WebAssembly LU (from luWasmBlock.min); blocked: the recursive LU over the fast gemm; solveWasm: getrs
  * 'N' on the delayed-update kernel's solve; solveTransWasm: getrs 'T' on the triangular solves.
  */
-export type GetrfVariant = 'reference' | 'unrolled' | 'interleaved' | 'wasm' | 'blocked' | 'solveWasm' | 'solveTransWasm';
+export type GetrfVariant = 'reference' | 'unrolled' | 'interleaved' | 'wasm' | 'wasmBlock' | 'blocked' | 'solveWasm' | 'solveTransWasm';
 export interface GetrfProblem { readonly op: LuOp; readonly m: number; readonly n: number; readonly trans: Op; readonly dtype: DType; readonly count: number }
 export interface GetrfForce { readonly variant?: GetrfVariant }
 export interface GetrfPlan { readonly variant: GetrfVariant; readonly otherwise: GetrfVariant }
@@ -31,7 +31,7 @@ export function planGetrf(p: GetrfProblem, tuning: CpuTuning, force: GetrfForce 
 }
 
 // The plans are shared constants: planned per run, in list batches per matrix, so nothing is allocated.
-const VARIANTS: readonly GetrfVariant[] = ['reference', 'unrolled', 'interleaved', 'wasm', 'blocked', 'solveWasm', 'solveTransWasm'];
+const VARIANTS: readonly GetrfVariant[] = ['reference', 'unrolled', 'interleaved', 'wasm', 'wasmBlock', 'blocked', 'solveWasm', 'solveTransWasm'];
 const table = (variant: (v: GetrfVariant) => GetrfVariant): Record<GetrfVariant, GetrfPlan> =>
   Object.freeze(Object.fromEntries(VARIANTS.map((v) => [v, Object.freeze({ variant: variant(v), otherwise: v })])) as Record<GetrfVariant, GetrfPlan>);
 /** PLANS[v]: v; INTERLEAVED[v]: the interleaved kernel, else v. */
@@ -46,7 +46,8 @@ function planLayoutFree(p: GetrfProblem, tuning: CpuTuning): GetrfVariant {
     if (m === 0 || n === 0) return 'reference';
     if (op === 'getrs') return trans !== 'N' || m > tuning.luWasmMax ? 'reference' : 'solveWasm';
     if (Math.min(m, n) >= tuning.luBlocked.min) return 'blocked';
-    return Math.max(m, n) > tuning.luWasmMax ? 'reference' : 'wasm';
+    if (Math.max(m, n) > tuning.luWasmMax) return 'reference';
+    return Math.min(m, n) >= tuning.luWasmBlock.min ? 'wasmBlock' : 'wasm';
   }
   return 'unrolled';
 }

@@ -51,7 +51,10 @@ test('LU: unrolled, interleaved gesv, wasm, blocked, solves and the reference by
   assert.deepEqual(plan('gesv', 12), { variant: 'interleaved', otherwise: 'wasm' });
   assert.equal(plan('gesv', 8, 8, 'N', 1).variant, 'unrolled');
   assert.equal(plan('getrf', 11).variant, 'wasm');
-  assert.equal(plan('getrf', 512).variant, 'wasm');
+  assert.equal(plan('getrf', 15).variant, 'wasm');
+  assert.equal(plan('getrf', 16).variant, 'wasmBlock');
+  assert.equal(plan('getrf', 512).variant, 'wasmBlock');
+  assert.equal(planGetrf({ op: 'getrf', m: 20, n: 20, trans: 'N', dtype: 'float64', count: 1 }, { ...T, luWasmBlock: { min: 24, nb: 8 } }).variant, 'wasm', 'the table decides');
   assert.equal(plan('getrf', 513).variant, 'blocked');
   assert.equal(plan('getrf', 600, 20).variant, 'reference', 'tall beyond the kernels');
   assert.equal(plan('getrs', 64).variant, 'solveWasm');
