@@ -7,11 +7,12 @@
 import type { FloatArray } from '../core/dtype.js';
 import { OP_NAMES, type Backend, type OpName } from '../core/ops.js';
 import { cpuBackend, type HostBackend } from '../cpu/backend.js';
-import { fastSyrk, fastTrmm, fastTrsm } from './ops/blas3.js';
-import { fastPosv, fastPotrf, fastPotrs } from './ops/cholesky.js';
+import { fastSyrk } from './ops/syrk.js';
+import { fastTrmm, fastTrsm } from './ops/trsm.js';
+import { fastPosv, fastPotrf, fastPotrs } from './ops/potrf.js';
 import { fastGemm } from './ops/gemm.js';
-import { fastLauum, fastPotri, fastTrtri } from './ops/inverse.js';
-import { fastGesv, fastGetrf, fastGetrs } from './ops/lu.js';
+import { fastLauum, fastPotri, fastTrtri } from './ops/trtri.js';
+import { fastGesv, fastGetrf, fastGetrs } from './ops/getrf.js';
 import { parallel } from './threads/parallel.js';
 import { cpuThreads } from './threads/pool.js';
 

@@ -1,85 +1,63 @@
-import { relaxedSimdSupported } from './wasm/features.js';
+/**
+ * The cpu-fast backend's tuning as data: where one kernel family hands over to the next and the
+ * shapes of its designs, each entry with the measurement that chose it. Nothing here reads the
+ * environment: environment.ts turns the MYRIAD_CPU_* switches into overrides of this table, and
+ * context.ts reads them once, when the backend first asks (cpuTuning()).
+ */
 
 /** An inclusive range of sizes. */
 export interface SizeRange { readonly min: number; readonly max: number }
+/** Per dtype. */
+export type PerDType<T> = Readonly<Record<'float64' | 'float32', T>>;
 
 /** Kernel families with a fused multiply-add form (relaxed SIMD's relaxed_madd / relaxed_nmadd in their updates). */
 export type FmaKernel = 'gemm' | 'potrf' | 'potrfInterleaved' | 'getrfBlock';
+/** 'auto': the table's ranges where the engine validates relaxed SIMD; 'off': never; 'on': every family at every size. */
+export type FmaMode = 'auto' | 'off' | 'on';
 
-/**
- * Where the kernels use relaxed SIMD's fused multiply-add, when the engine validates it
- * (wasm/features.ts): per family, the sizes n where it is on by default (gemm: the largest of m,
- * n, k). Fused, each update rounds once instead of twice (a product, then an add or subtract), so
- * the factorisations are no longer bitwise the reference's but within rounding of it (a few ulps
- * per update; info and pivots the same on the tests' data, though a near-tie between pivot
- * candidates may now go the other way), and results may differ between machines in the last
- * bits: relaxed_madd is fused on x86 with FMA3 and on Arm, two roundings elsewhere.
- * Measured on the 2-core EPYC (Zen 4, FMA3; Node 24 against itself with MYRIAD_CPU_FMA=0, one
- * thread, process CPU time, bench ms a call, median of 9 interleaved rounds, ratio fused /
- * plain, two runs; branch relaxed, BENCHMARKS.md): getrf 16 0.95-1.00, 32 0.92-0.95, 64
- * 0.89-0.95, float64 128 0.88, 256 0.83; potrf 4 0.97-1.01, 6-64 0.93-0.97, float64 128 0.92,
- * 256 0.89; gemm 16-64 0.84-0.91, 6-8 0.93-1.03 (its noise: about 10%), float64 4 1.03-1.06
- * (off there). The solves (potrs, getrs, trsm) have no fused form: bitwise the reference.
- * MYRIAD_CPU_FMA=0 turns it off everywhere (every module byte for byte the FMA-less one, results
- * bitwise as documented), =1 on in every family at every size (tests, measurements); read once.
- */
-const FMA_DEFAULT: Readonly<Record<FmaKernel, SizeRange>> = Object.freeze({
-  gemm: Object.freeze({ min: 6, max: Infinity }),
-  potrf: Object.freeze({ min: 1, max: Infinity }),
-  potrfInterleaved: Object.freeze({ min: 1, max: Infinity }),
-  getrfBlock: Object.freeze({ min: 1, max: Infinity }),
-});
-/** The decision, from what it depends on: the engine's support, MYRIAD_CPU_FMA, the family and n. */
-export function fmaDecision(supported: boolean, env: string | undefined, kernel: FmaKernel, n: number): boolean {
-  if (!supported || env === '0') return false;
-  return env === '1' || (n >= FMA_DEFAULT[kernel].min && n <= FMA_DEFAULT[kernel].max);
+/** The WebAssembly gemm's register and cache blocking (kernels/gemm-wasm.ts). */
+export interface GemmTiles {
+  readonly tile: Readonly<{ rv: number; nr: number }>;
+  readonly threeVectorTile: Readonly<{ rv: number; nr: number }>;
+  readonly fmaTile: Readonly<{ rv: number; nr: number }>;
+  readonly unroll: number;
+  readonly blockBytes: number;
 }
-const fmaEnv = process.env.MYRIAD_CPU_FMA;
-/** Whether kernels of this family for size n use the fused multiply-add here. */
-export const fmaFor = (kernel: FmaKernel, n: number): boolean => fmaDecision(relaxedSimdSupported(), fmaEnv, kernel, n);
 
-/**
- * Where one kernel family hands over to the next, as named data (measured on a 2-core AMD EPYC,
- * Node 20, 2026-11-26 ... 2026-11-27; docs/cpu-backend.md). Re-measure with
- * `scripts/bench-cpu.sh` (every benchmarked op, one thread and all cores, numpy beside it),
- * `node scripts/bench-cpu-ops.mjs` (trsm, trmm, trtri, lauum, potri) or `MYRIAD_BENCH_CLOCK=cpu
- * MYRIAD_THREADS=1 node dist/src/cli.js bench <op> --backend cpu --sizes ...`; the environment
- * switches below force one side of a choice for such comparisons. V8 stops optimising generated functions of tens of kilobytes:
- * unrolled Cholesky holds up to n = 16, unrolled LU (its swaps a switch) to about 10; above,
- * the WebAssembly LU (kernels/getrf-wasm.ts) takes over up to LU_WASM_MAX.
- */
-export const UNROLL_MAX = Object.freeze({
-  /** potrf/posv: the triangle in locals. */
-  cholesky: 16,
-  /**
-   * potrs alone: the WebAssembly solves (kernels/tri-solve-wasm.ts) above. Measured (2026-11-26,
-   * one thread, CPU time, one right-hand side, 8192 matrices, ms unrolled / WebAssembly, two runs
-   * on a shared machine): float64 n = 7 0.59 / 0.97, 8 0.97-1.01 / 1.16-1.40, 9 1.60 / 0.92,
-   * 10 1.27-1.53 / 1.03-1.04, 12 1.60 / 1.21; float32 8 1.06-1.26 / 0.74-1.13, 10 1.48-1.66 / 1.05-1.53.
-   */
-  potrs: 8,
-  /** getrf/gesv/getrs: the matrix in locals. */
-  lu: 10,
-  /**
-   * getrs 'T' alone: the WebAssembly solves above (same runs: float64 n = 8 0.96-1.12 / 0.68-1.15,
-   * 9 1.49 / 0.84, 10 1.34-2.60 / 0.93-1.27; float32 8-10 within noise of each other).
-   */
-  getrsTrans: 8,
-  /**
-   * gemm matrices that come one at a time (list and variable batches): A in locals, one column of
-   * C at a time; WebAssembly above (float64 JS wins to n = 6 and loses 5x at 8; float32 pays a
-   * Math.fround per update and wins only to 3). Strided batches run WebAssembly at every size
-   * (one call per chunk beat this JavaScript from n = 2: 1.00 against 1.55 ms for 174,762 2x2).
-   */
-  gemm: Object.freeze({ float64: 6, float32: 3 }),
-  /** trsm/trmm: A's triangle in locals, one vector of B at a time (the triangle's order). */
-  triangular: 16,
-  /** syrk: C's triangle in locals. */
-  syrk: 16,
-  /** trtri/lauum/potri: the triangle in locals. */
-  inverse: 16,
-});
+export interface Blocking { readonly min: number; readonly leaf: number }
+export interface InterleavedShape { readonly form: 'locals' | 'loop'; readonly pairsPerTrip: 1 | 2 }
 
+/** The whole table (every field documented with its measurement in DEFAULT_CPU_TUNING). */
+export interface CpuTuning {
+  readonly fmaMode: FmaMode;
+  readonly fma: Readonly<Record<FmaKernel, SizeRange>>;
+  readonly unrollMax: Readonly<{ cholesky: number; potrs: number; lu: number; getrsTrans: number; gemm: PerDType<number>; triangular: number; syrk: number; inverse: number }>;
+  /** gemm's variant forced for tests and benchmarks (MYRIAD_CPU_GEMM); undefined: the table decides. */
+  readonly gemmForce: 'js' | 'wasm' | undefined;
+  readonly gemmWasm: PerDType<GemmTiles>;
+  readonly gemmWasmChunkBytes: number;
+  readonly luWasmMax: number;
+  readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
+  readonly luWasmPairsMax: number;
+  readonly luBlocked: Blocking;
+  readonly choleskyWasmMax: number;
+  readonly triSolveWasmMax: number;
+  readonly trsmLeftWasm: PerDType<SizeRange>;
+  readonly triangularBlockedMax: number;
+  readonly syrkBlockedMax: number;
+  readonly inverseBlockedMax: number;
+  readonly interleavedNMax: number;
+  readonly choleskyInterleaved: PerDType<SizeRange>;
+  readonly posvInterleaved: SizeRange;
+  readonly posvComposed: SizeRange;
+  readonly interleavedMemoryFormMin: number;
+  readonly gesvInterleaved: PerDType<SizeRange>;
+  readonly gesvInterleavedLoopMin: number;
+  readonly gesvInterleavedLocalsMax: number;
+  readonly gesvInterleavedPairsPerTrip: 1 | 2;
+  readonly interleavedChunkBytes: Readonly<{ potrf: number; posv: number; gesv: number }>;
+  readonly interleavedPairsPerTrip: 1 | 2;
+}
 /**
  * The WebAssembly gemm's register and cache blocking (kernels/gemm-wasm.ts): the micro-tile
  * (rv vectors of rows x nr columns of accumulators) with a multiply then an add, and with
@@ -92,7 +70,7 @@ export const UNROLL_MAX = Object.freeze({
  * TurboFan hoist every load of the unrolled trip to its top and spill (15 GFLOP/s); one step per
  * trip, it unrolls the loop itself without spilling.
  */
-const GEMM_TILES = Object.freeze({
+const GEMM_TILES: GemmTiles = Object.freeze({
   tile: Object.freeze({ rv: 2, nr: 4 }),
   /** Where m is exactly 3 vectors (float64 m = 5, 6; float32 9 ... 12): one 3 x 2 tile per column pair, 7-15% over 2x4 and its 1-vector edge. */
   threeVectorTile: Object.freeze({ rv: 3, nr: 2 }),
@@ -106,218 +84,255 @@ const GEMM_TILES = Object.freeze({
   unroll: 1,
   blockBytes: 256 << 10,
 });
-export const GEMM_WASM = Object.freeze({ float64: GEMM_TILES, float32: GEMM_TILES });
-
-/** Packed A, B and C of one wasm gemm chunk: about half of a 512 KiB L2. */
-export const GEMM_WASM_CHUNK_BYTES = 256 << 10;
-
-/** getrf/gesv in WebAssembly (float64 working copy) up to this size; the reference above. */
-export const LU_WASM_MAX = 512;
 
 /**
- * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
- * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to LU_WASM_MAX, in
- * place of the unblocked kernel and (to 512) the recursive one. Measured on the 2-core EPYC (one
- * thread, CPU time, float64 GFLOP/s, diagonally dominant data as the bench's, this / unblocked):
- * n = 16 3-4 / 2.4-3, 24 7.3-7.7 / 6-6.9, 32 9.4-9.9 / 7.6-8.2, 48 12-13 / 8-9.6, 64 14-14.6 /
- * 10.4, 128 17.7 / 10.9; against the recursive LU (LU_BLOCKED, leaf 32): 384 20.2 / 13.2, 512
- * 18.9 / 15.0. nb = 16 was no faster at 64-256 and slower at 512 (10.8); padding the columns
- * against cache-set aliasing (as lu-blocked.ts does) did not help at nb = 8. MYRIAD_CPU_LU_BLOCK=min,nb
- * overrides (measurements, tests), read once.
+ * The table, measured on a 2-core AMD EPYC (Node 20, 2026-11-26 ... 2026-11-27;
+ * docs/cpu-backend.md). Re-measure with `scripts/bench-cpu.sh` (every benchmarked op, one thread
+ * and all cores, numpy beside it), `node scripts/bench-cpu-ops.mjs` (trsm, trmm, trtri, lauum,
+ * potri) or `MYRIAD_BENCH_CLOCK=cpu MYRIAD_THREADS=1 node dist/src/cli.js bench <op> --backend
+ * cpu --sizes ...`; the environment switches (environment.ts) force one side of a choice for such
+ * comparisons, and each family's plan takes a `force` for tests.
  */
-const luBlockEnv = process.env.MYRIAD_CPU_LU_BLOCK?.split(',').map(Number);
-export const LU_WASM_BLOCK: Readonly<{ min: number; nb: number }> = luBlockEnv && luBlockEnv.length === 2 && luBlockEnv.every((x) => Number.isInteger(x) && x > 0)
-  ? Object.freeze({ min: luBlockEnv[0]!, nb: luBlockEnv[1]! }) : Object.freeze({ min: 16, nb: 8 });
-
-/**
- * The delayed-update LU factors two matrices at a time (kernels/getrf-block-wasm.ts `pairs`:
- * both panels' steps interleaved, so that one matrix's chain of dependent operations from pivot
- * to pivot overlaps the other's) up to max(m, n) = this; one at a time above. Measured on the
- * 2-core EPYC (2026-11-27, one thread, kernel alone in cache, ns a matrix, gesv float64 with
- * one right-hand side): n = 16 386-391 one at a time / 367-371 in pairs (getrf 300-308 / 292-300),
- * 32 1709-1818 / 1659-1766, 64 10362-10722 / 10115-10334; but the paired kernel is more code
- * for V8 to optimise on a first call: with everything emitted per matrix, calls 2-3 of gesv
- * float64 16 x 8192 took 17-23 ms against 5-6 and the demo's cold gesv 64 x 10,000 234-242 ms
- * against 182-188. Now laswp, U12 and the trailing update are emitted once for both and a last
- * odd matrix calls the one-at-a-time kernel (a function of its own): the first call costs about
- * 10 ms more, the second 2-4; and the pairs stay at the small sizes (the demo's gesv 64 on the
- * one-at-a-time kernel: 173-176 ms against 170-172). MYRIAD_CPU_LU_PAIRS=n overrides (0: never),
- * read once.
- */
-const luPairsEnv = Number(process.env.MYRIAD_CPU_LU_PAIRS);
-export const LU_WASM_PAIRS_MAX = process.env.MYRIAD_CPU_LU_PAIRS !== undefined && Number.isInteger(luPairsEnv) && luPairsEnv >= 0 ? luPairsEnv : 32;
-
-/**
- * Recursive blocked getrf/gesv (ops/lu-blocked.ts, dgetrf2's recursion on the packed float64
- * copy) from min(m, n) >= min, leaves of at most `leaf` columns on the unblocked WebAssembly LU
- * (and triangular solves of at most `leaf` rows on their kernel), everything else on the
- * WebAssembly gemm. Measured on the 2-core EPYC under heavy load from other jobs (one thread,
- * CPU time, float64 GFLOP/s, blocked with leaf 32 / unblocked, several runs each): n = 64
- * 4.3-4.6 / 6.1-6.6, 96 5.6-6.1 / 7.5-8.9, 128 6.7-6.9 / 5.5-8.4, 192 5.7-8.6 / 9.3-9.5, 256
- * 4.0-11.0 / 5.4-11.3 (no consistent winner), 320 8.7 / 7.5-9.6, 384 10.0-10.9 / 6.4-8.6, 512
- * 9.6-12.8 / 6.2-10.7 (float32 512: 10.3-14.2 / 6.4-9.5). The unblocked kernel wins while the
- * matrix stays in L2 (512 KiB: n <= ~200); the crossovers 48, 64 and 96 that were suggested lose
- * 15-35%. Since then the delayed-update kernel (LU_WASM_BLOCK) beats it to LU_WASM_MAX, so it
- * runs only above (where the unblocked kernels stop). MYRIAD_CPU_LU_BLOCKED=min,leaf overrides
- * (measurements, tests), read once.
- */
-export interface Blocking { readonly min: number; readonly leaf: number }
-const blockingEnv = (name: string, fallback: Blocking): Blocking => {
-  const v = process.env[name]?.split(',').map(Number);
-  return v && v.length === 2 && v.every((x) => Number.isInteger(x) && x > 0) ? Object.freeze({ min: v[0]!, leaf: v[1]! }) : fallback;
-};
-export const LU_BLOCKED: Blocking = blockingEnv('MYRIAD_CPU_LU_BLOCKED', Object.freeze({ min: LU_WASM_MAX + 1, leaf: 32 }));
-
-/** potrf/posv in WebAssembly (float64 working copy; 'upper' through its transpose) up to this size; the reference above. */
-export const CHOLESKY_WASM_MAX = 512;
-
-/**
- * potrs above UNROLL_MAX.potrs and getrs 'T' above UNROLL_MAX.getrsTrans on the WebAssembly
- * solves (kernels/tri-solve-wasm.ts) up to this order; the reference above (not measured there:
- * 3-5x the reference's code at 512, 2-core EPYC, 2026-11-26).
- */
-export const TRI_SOLVE_WASM_MAX = 1024;
-
-/**
- * trsm 'left' on the WebAssembly solves (kernels/tri-solve-wasm.ts, bitwise the reference) for
- * A's order in [min, max], in place of the blocked trsm below; above max, the blocked trsm with
- * this solve as its leaf. Measured on the 2-core EPYC (2026-11-27, one thread, CPU time, bench
- * trsm: left lower N, B n x n, GFLOP/s, this / blocked over 16-order leaves): float64 n = 17
- * 2.2 / 2.1, 20 2.9 / 2.4, 28 3.6 / 2.3; float32 17 2.4 / 1.8, 28 3.7 / 2.3. Before B's dense
- * transposition moved into WebAssembly, as the blocked trsm's leaf (max 32 / 64 / 128 / direct):
- * float64 256 8.5 / 9.1 / 9.2 / 11.0, float32 256 10.3 / 11.2 / 10.0 / 7.5; after it, float64
- * 128 13.2 direct / 8.4 leaf 64, 256 14.6 / 7.5; float32 128 6.9 / 6.1, 256 10.1 / 9.0; float64
- * 512 13.0 direct or leaf 256, 12.3 leaf 128.
- * MYRIAD_CPU_TRSM_WASM=min,max overrides (measurements, tests), read once.
- */
-const trsmWasmEnv = process.env.MYRIAD_CPU_TRSM_WASM?.split(',').map(Number);
-const trsmWasmForced: SizeRange | undefined = trsmWasmEnv && trsmWasmEnv.length === 2 && trsmWasmEnv.every((x) => Number.isInteger(x) && x >= 0)
-  ? Object.freeze({ min: trsmWasmEnv[0]!, max: trsmWasmEnv[1]! }) : undefined;
-export const TRSM_LEFT_WASM: Readonly<Record<'float64' | 'float32', SizeRange>> = Object.freeze({
-  float64: trsmWasmForced ?? Object.freeze({ min: UNROLL_MAX.triangular + 1, max: 256 }),
-  float32: trsmWasmForced ?? Object.freeze({ min: UNROLL_MAX.triangular + 1, max: 256 }),
+export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
+  /**
+   * Where the kernels use relaxed SIMD's fused multiply-add, when the engine validates it
+   * (wasm/features.ts): per family, the sizes n where it is on by default (gemm: the largest of m,
+   * n, k). Fused, each update rounds once instead of twice (a product, then an add or subtract), so
+   * the factorisations are no longer bitwise the reference's but within rounding of it (a few ulps
+   * per update; info and pivots the same on the tests' data, though a near-tie between pivot
+   * candidates may now go the other way), and results may differ between machines in the last
+   * bits: relaxed_madd is fused on x86 with FMA3 and on Arm, two roundings elsewhere.
+   * Measured on the 2-core EPYC (Zen 4, FMA3; Node 24 against itself with MYRIAD_CPU_FMA=0, one
+   * thread, process CPU time, bench ms a call, median of 9 interleaved rounds, ratio fused /
+   * plain, two runs; branch relaxed, BENCHMARKS.md): getrf 16 0.95-1.00, 32 0.92-0.95, 64
+   * 0.89-0.95, float64 128 0.88, 256 0.83; potrf 4 0.97-1.01, 6-64 0.93-0.97, float64 128 0.92,
+   * 256 0.89; gemm 16-64 0.84-0.91, 6-8 0.93-1.03 (its noise: about 10%), float64 4 1.03-1.06
+   * (off there). The solves (potrs, getrs, trsm) have no fused form: bitwise the reference.
+   * MYRIAD_CPU_FMA=0 turns it off everywhere (fmaMode 'off': every module byte for byte the
+   * FMA-less one, results bitwise as documented), =1 on in every family at every size ('on').
+   */
+  fmaMode: 'auto',
+  fma: Object.freeze({
+    gemm: Object.freeze({ min: 6, max: Infinity }),
+    potrf: Object.freeze({ min: 1, max: Infinity }),
+    potrfInterleaved: Object.freeze({ min: 1, max: Infinity }),
+    getrfBlock: Object.freeze({ min: 1, max: Infinity }),
+  }),
+  /**
+   * Where one kernel family hands over to the next, as named data (measured on a 2-core AMD EPYC,
+   * Node 20, 2026-11-26 ... 2026-11-27; docs/cpu-backend.md). Re-measure with
+   * `scripts/bench-cpu.sh` (every benchmarked op, one thread and all cores, numpy beside it),
+   * `node scripts/bench-cpu-ops.mjs` (trsm, trmm, trtri, lauum, potri) or `MYRIAD_BENCH_CLOCK=cpu
+   * MYRIAD_THREADS=1 node dist/src/cli.js bench <op> --backend cpu --sizes ...`; the environment
+   * switches below force one side of a choice for such comparisons. V8 stops optimising generated functions of tens of kilobytes:
+   * unrolled Cholesky holds up to n = 16, unrolled LU (its swaps a switch) to about 10; above,
+   * the WebAssembly LU (kernels/getrf-wasm.ts) takes over up to luWasmMax.
+   */
+  unrollMax: Object.freeze({
+    /** potrf/posv: the triangle in locals. */
+    cholesky: 16,
+    /**
+     * potrs alone: the WebAssembly solves (kernels/trsm-wasm.ts) above. Measured (2026-11-26,
+     * one thread, CPU time, one right-hand side, 8192 matrices, ms unrolled / WebAssembly, two runs
+     * on a shared machine): float64 n = 7 0.59 / 0.97, 8 0.97-1.01 / 1.16-1.40, 9 1.60 / 0.92,
+     * 10 1.27-1.53 / 1.03-1.04, 12 1.60 / 1.21; float32 8 1.06-1.26 / 0.74-1.13, 10 1.48-1.66 / 1.05-1.53.
+     */
+    potrs: 8,
+    /** getrf/gesv/getrs: the matrix in locals. */
+    lu: 10,
+    /**
+     * getrs 'T' alone: the WebAssembly solves above (same runs: float64 n = 8 0.96-1.12 / 0.68-1.15,
+     * 9 1.49 / 0.84, 10 1.34-2.60 / 0.93-1.27; float32 8-10 within noise of each other).
+     */
+    getrsTrans: 8,
+    /**
+     * gemm matrices that come one at a time (list and variable batches): A in locals, one column of
+     * C at a time; WebAssembly above (float64 JS wins to n = 6 and loses 5x at 8; float32 pays a
+     * Math.fround per update and wins only to 3). Strided batches run WebAssembly at every size
+     * (one call per chunk beat this JavaScript from n = 2: 1.00 against 1.55 ms for 174,762 2x2).
+     */
+    gemm: Object.freeze({ float64: 6, float32: 3 }),
+    /** trsm/trmm: A's triangle in locals, one vector of B at a time (the triangle's order). */
+    triangular: 16,
+    /** syrk: C's triangle in locals. */
+    syrk: 16,
+    /** trtri/lauum/potri: the triangle in locals. */
+    inverse: 16,
+  }),
+  /** MYRIAD_CPU_GEMM=js|wasm forces a variant (tests, benchmarks). */
+  gemmForce: undefined,
+  gemmWasm: Object.freeze({ float64: GEMM_TILES, float32: GEMM_TILES }),
+  /** Packed A, B and C of one wasm gemm chunk: about half of a 512 KiB L2. */
+  gemmWasmChunkBytes: 256 << 10,
+  /** getrf/gesv in WebAssembly (float64 working copy) up to this size; the reference above. */
+  luWasmMax: 512,
+  /**
+   * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
+   * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in
+   * place of the unblocked kernel and (to 512) the recursive one. Measured on the 2-core EPYC (one
+   * thread, CPU time, float64 GFLOP/s, diagonally dominant data as the bench's, this / unblocked):
+   * n = 16 3-4 / 2.4-3, 24 7.3-7.7 / 6-6.9, 32 9.4-9.9 / 7.6-8.2, 48 12-13 / 8-9.6, 64 14-14.6 /
+   * 10.4, 128 17.7 / 10.9; against the recursive LU (luBlocked, leaf 32): 384 20.2 / 13.2, 512
+   * 18.9 / 15.0. nb = 16 was no faster at 64-256 and slower at 512 (10.8); padding the columns
+   * against cache-set aliasing (as getrf-blocked.ts does) did not help at nb = 8. MYRIAD_CPU_LU_BLOCK=min,nb
+   * overrides (measurements, tests).
+   */
+  luWasmBlock: Object.freeze({ min: 16, nb: 8 }),
+  /**
+   * The delayed-update LU factors two matrices at a time (kernels/getrf-block-wasm.ts `pairs`:
+   * both panels' steps interleaved, so that one matrix's chain of dependent operations from pivot
+   * to pivot overlaps the other's) up to max(m, n) = this; one at a time above. Measured on the
+   * 2-core EPYC (2026-11-27, one thread, kernel alone in cache, ns a matrix, gesv float64 with
+   * one right-hand side): n = 16 386-391 one at a time / 367-371 in pairs (getrf 300-308 / 292-300),
+   * 32 1709-1818 / 1659-1766, 64 10362-10722 / 10115-10334; but the paired kernel is more code
+   * for V8 to optimise on a first call: with everything emitted per matrix, calls 2-3 of gesv
+   * float64 16 x 8192 took 17-23 ms against 5-6 and the demo's cold gesv 64 x 10,000 234-242 ms
+   * against 182-188. Now laswp, U12 and the trailing update are emitted once for both and a last
+   * odd matrix calls the one-at-a-time kernel (a function of its own): the first call costs about
+   * 10 ms more, the second 2-4; and the pairs stay at the small sizes (the demo's gesv 64 on the
+   * one-at-a-time kernel: 173-176 ms against 170-172). MYRIAD_CPU_LU_PAIRS=n overrides (0: never).
+   */
+  luWasmPairsMax: 32,
+  /**
+   * Recursive blocked getrf/gesv (ops/getrf-blocked.ts, dgetrf2's recursion on the packed float64
+   * copy) from min(m, n) >= min, leaves of at most `leaf` columns on the unblocked WebAssembly LU
+   * (and triangular solves of at most `leaf` rows on their kernel), everything else on the
+   * WebAssembly gemm. Measured on the 2-core EPYC under heavy load from other jobs (one thread,
+   * CPU time, float64 GFLOP/s, blocked with leaf 32 / unblocked, several runs each): n = 64
+   * 4.3-4.6 / 6.1-6.6, 96 5.6-6.1 / 7.5-8.9, 128 6.7-6.9 / 5.5-8.4, 192 5.7-8.6 / 9.3-9.5, 256
+   * 4.0-11.0 / 5.4-11.3 (no consistent winner), 320 8.7 / 7.5-9.6, 384 10.0-10.9 / 6.4-8.6, 512
+   * 9.6-12.8 / 6.2-10.7 (float32 512: 10.3-14.2 / 6.4-9.5). The unblocked kernel wins while the
+   * matrix stays in L2 (512 KiB: n <= ~200); the crossovers 48, 64 and 96 that were suggested lose
+   * 15-35%. Since then the delayed-update kernel (luWasmBlock) beats it to luWasmMax, so it
+   * runs only above (where the unblocked kernels stop). MYRIAD_CPU_LU_BLOCKED=min,leaf overrides
+   * (measurements, tests).
+   */
+  luBlocked: Object.freeze({ min: 512 + 1, leaf: 32 }),
+  /** potrf/posv in WebAssembly (float64 working copy; 'upper' through its transpose) up to this size; the reference above. */
+  choleskyWasmMax: 512,
+  /**
+   * potrs above unrollMax.potrs and getrs 'T' above unrollMax.getrsTrans on the WebAssembly
+   * solves (kernels/trsm-wasm.ts) up to this order; the reference above (not measured there:
+   * 3-5x the reference's code at 512, 2-core EPYC, 2026-11-26).
+   */
+  triSolveWasmMax: 1024,
+  /**
+   * trsm 'left' on the WebAssembly solves (kernels/trsm-wasm.ts, bitwise the reference) for
+   * A's order in [min, max], in place of the blocked trsm below; above max, the blocked trsm with
+   * this solve as its leaf. Measured on the 2-core EPYC (2026-11-27, one thread, CPU time, bench
+   * trsm: left lower N, B n x n, GFLOP/s, this / blocked over 16-order leaves): float64 n = 17
+   * 2.2 / 2.1, 20 2.9 / 2.4, 28 3.6 / 2.3; float32 17 2.4 / 1.8, 28 3.7 / 2.3. Before B's dense
+   * transposition moved into WebAssembly, as the blocked trsm's leaf (max 32 / 64 / 128 / direct):
+   * float64 256 8.5 / 9.1 / 9.2 / 11.0, float32 256 10.3 / 11.2 / 10.0 / 7.5; after it, float64
+   * 128 13.2 direct / 8.4 leaf 64, 256 14.6 / 7.5; float32 128 6.9 / 6.1, 256 10.1 / 9.0; float64
+   * 512 13.0 direct or leaf 256, 12.3 leaf 128.
+   * MYRIAD_CPU_TRSM_WASM=min,max overrides (measurements, tests).
+   */
+  trsmLeftWasm: Object.freeze({
+    float64: Object.freeze({ min: 16 + 1, max: 256 }),
+    float32: Object.freeze({ min: 16 + 1, max: 256 }),
+  }),
+  /** trsm/trmm blocked over the fast gemm (recursive halving down to unrollMax.triangular) up to this order; the reference above. */
+  triangularBlockedMax: 1024,
+  /** syrk blocked over the fast gemm (recursive halving down to unrollMax.syrk) up to this order; the reference above. */
+  syrkBlockedMax: 1024,
+  /** trtri/lauum/potri blocked over the fast trmm, trsm and syrk down to unrollMax.inverse, up to this order; the reference above. */
+  inverseBlockedMax: 1024,
+  /**
+   * potrf on the interleaved layout (ops/potrf-interleaved.ts: two matrices per f64x2 vector,
+   * gathered from the caller's layout) for n in [min, max], per dtype, in place of the unrolled
+   * JavaScript; strided runs of at least two matrices. Measured on the 2-core EPYC (Node 20, one
+   * thread, BENCHMARKS.md): 1.1-1.6x the unrolled JavaScript from n = 4 to 8, 0.8-0.95x at 2 and 3
+   * (the copy in and out and the gathers cost more than the halved arithmetic saves). Also
+   * n = 9 ... 16 (the 'loop' form below; measured 2026-11-27, docs/cpu-backend.md).
+   * MYRIAD_CPU_INTERLEAVED=1 forces it on for 1 ... interleavedNMax, =0 off (comparisons,
+   * tests); MYRIAD_CPU_INTERLEAVED_MAX=m caps every interleaved range at m (8: the earlier, narrower
+   * ranges).
+   */
+  interleavedNMax: 16,
+  choleskyInterleaved: Object.freeze({ float64: Object.freeze({ min: 4, max: 16 }), float32: Object.freeze({ min: 4, max: 16 }) }),
+  /**
+   * posv the same way, the solve fused into the interleaved kernel (each pair solved while its
+   * factor is in registers), for n = 4 ... 8 (forced: 1 ... 8). The earlier form (the interleaved
+   * potrf, then the unrolled potrs in a second pass that reloaded the factor) measured 0.4-1.6x
+   * the unrolled posv and was off by default; the fused kernel: see BENCHMARKS.md (CPU, posv;
+   * measured 2026-11-26).
+   */
+  posvInterleaved: Object.freeze({ min: 4, max: 8 }),
+  /**
+   * posv for n = 9 ... 16 composed: the interleaved potrf, then the WebAssembly
+   * potrs (kernels/trsm-wasm.ts, four matrices' solves per trip) on each run of matrices that
+   * factored; float64 chunks that all factored are solved right after their
+   * potrf on the factors still in the wasm memory (one copy of A fewer: posv float64 16 at 16 MiB
+   * 3.90-4.11 against 4.36-4.82 ms a call, one core, BENCHMARKS.md). The fused kernel loses there: its solve is two chains of divisions and dependent
+   * subtractions per pair that nothing overlaps (kernel alone, float64 n = 16: 557 ns a matrix
+   * with the solve, 208 without; end to end at 16 MiB: fused 1060-1740 ns, composed 630-670).
+   */
+  posvComposed: Object.freeze({ min: 9, max: 16 }),
+  /**
+   * How the interleaved kernel is generated for n (kernels/potrf-interleaved.ts): from
+   * interleavedMemoryFormMin the triangle lives in a scratch of the wasm memory and each
+   * column's rows are a runtime loop ('loop' form) rather than v128 locals. Measured on the 2-core
+   * EPYC (kernel alone, 32 matrices in cache, ns per matrix, potrf float64): n = 16 locals 367-380,
+   * unrolled over the scratch 204-220 (R rows a pass: R = 2 209, 4 322, 6 333; that form removed),
+   * loop 197, loop with two pairs per trip 296; n = 13 loop 162, two pairs 132; n = 12 locals
+   * 119-134, unrolled scratch 127-164, loop 125 (two pairs 137); n = 11 loop 121 / two pairs 103;
+   * n = 10 106 / 62; n = 9 94 / 51 (unrolled scratch 75); float32 16: unrolled scratch 578, loop 205. Past about 40 KB of machine code a kernel runs
+   * from L2 (two pairs per trip lose there), and a large module's optimised code comes late: V8
+   * compiles it in the background after a few calls, whose CPU time (and baseline-tier code) the
+   * bench's calls 2 ... 6 carry. MYRIAD_CPU_INTERLEAVED_MEMORY=n overrides the first n of the loop
+   * form (measurements, tests).
+   */
+  interleavedMemoryFormMin: 9,
+  /**
+   * gesv on the interleaved layout (ops/gesv-interleaved.ts: dgetf2 two matrices per f64x2 vector,
+   * the pivot per lane by compare and bitselect, the interchanges per lane in a wasm-memory
+   * scratch, the solve fused) for square n in [min, max], per dtype, strided runs of at least two
+   * matrices, in place of the unrolled JavaScript and the delayed-update kernel.
+   * MYRIAD_CPU_GESV_INTERLEAVED=min,max overrides both dtypes (0,0: off).
+   */
+  gesvInterleaved: Object.freeze({ float64: Object.freeze({ min: 4, max: 15 }), float32: Object.freeze({ min: 4, max: 15 }) }),
+  /**
+   * From this n the interleaved gesv's rank-1 updates are runtime loops (kernels/getrf-interleaved.ts
+   * loopUpdate). Measured (one thread, 16 MiB of float64 matrices, ms a call once tiered up, and
+   * the calls until then): n = 8 unrolled 4.7-5.1 / loops 5.7-6.5; 12 7.0 from call 5 / 6.7 from
+   * call 3; 15 8.0 from call 6 / 8.6 from call 4 (the unrolled module is 77 KB there).
+   * MYRIAD_CPU_GESV_LOOP=n overrides.
+   */
+  gesvInterleavedLoopMin: 12,
+  /**
+   * Up to this n the interleaved gesv holds each pair's matrix in v128 locals
+   * (kernels/getrf-interleaved-locals.ts, the interchanges as bitselects over the register rows)
+   * rather than in the wasm scratch. Off: measured on the 2-core EPYC (2026-11-27, kernel alone,
+   * float64, ns a matrix, scratch / locals) n = 4 27 / 25, 6 63-79 / 68-87, 8 113-145 / 133-172
+   * (TurboFan spills the 98 v128 locals); gesv float64 8 end to end 5.5-5.8 / 6.2-6.5 ms a call.
+   * MYRIAD_CPU_GESV_LOCALS=n overrides (0: never).
+   */
+  gesvInterleavedLocalsMax: 0,
+  /** Pairs per loop trip of the interleaved gesv (MYRIAD_CPU_GESV_PAIRS=1 or 2 overrides). */
+  gesvInterleavedPairsPerTrip: 1,
+  /**
+   * The caller's matrices copied into the wasm memory per interleaved chunk, inside L2 (1 MiB a
+   * core here): potrf and gesv 256 KiB (each chunk costs about a microsecond of JavaScript around
+   * its copies: potrf float64 16 at 16 MiB 2.29-2.49 ms a call against 2.44-2.59 at 64 KiB, gesv
+   * float64 8 5.8-6.3 against 5.9-6.0, on a loaded machine, 2026-11-27), posv 64 KiB (n <= 8 measured the same
+   * either way; from 9 each chunk must fit one chunk of the solve that follows it, ops/potrf.ts).
+   */
+  interleavedChunkBytes: Object.freeze({ potrf: 256 << 10, posv: 64 << 10, gesv: 256 << 10 }),
+  /**
+   * Pairs per loop trip of the interleaved potrf: 2 (four matrices, two dependency chains emitted
+   * column by column in turn) measured no faster than 1 in cache (0.84-1.0x at n = 4 ... 8).
+   */
+  interleavedPairsPerTrip: 1,
 });
 
-/** trsm/trmm blocked over the fast gemm (recursive halving down to UNROLL_MAX.triangular) up to this order; the reference above. */
-export const TRIANGULAR_BLOCKED_MAX = 1024;
+/** Whether kernels of this family for size n fuse multiply-adds, from the engine's support and the table. */
+export function fmaDecision(supported: boolean, tuning: Pick<CpuTuning, 'fmaMode' | 'fma'>, kernel: FmaKernel, n: number): boolean {
+  if (!supported || tuning.fmaMode === 'off') return false;
+  return tuning.fmaMode === 'on' || (n >= tuning.fma[kernel].min && n <= tuning.fma[kernel].max);
+}
 
-/** syrk blocked over the fast gemm (recursive halving down to UNROLL_MAX.syrk) up to this order; the reference above. */
-export const SYRK_BLOCKED_MAX = 1024;
-
-/** trtri/lauum/potri blocked over the fast trmm, trsm and syrk down to UNROLL_MAX.inverse, up to this order; the reference above. */
-export const INVERSE_BLOCKED_MAX = 1024;
-
-/**
- * potrf on the interleaved layout (ops/cholesky-interleaved.ts: two matrices per f64x2 vector,
- * gathered from the caller's layout) for n in [min, max], per dtype, in place of the unrolled
- * JavaScript; strided runs of at least two matrices. Measured on the 2-core EPYC (Node 20, one
- * thread, BENCHMARKS.md): 1.1-1.6x the unrolled JavaScript from n = 4 to 8, 0.8-0.95x at 2 and 3
- * (the copy in and out and the gathers cost more than the halved arithmetic saves). Also
- * n = 9 ... 16 (the 'loop' form below; measured 2026-11-27, docs/cpu-backend.md).
- * MYRIAD_CPU_INTERLEAVED=1 forces it on for 1 ... INTERLEAVED_N_MAX, =0 off (comparisons,
- * tests); MYRIAD_CPU_INTERLEAVED_MAX=m caps every interleaved range at m (8: the earlier, narrower
- * ranges); read once.
- */
-export const INTERLEAVED_N_MAX = 16;
-const interleavedMaxEnv = Number(process.env.MYRIAD_CPU_INTERLEAVED_MAX);
-const interleavedCap = Number.isInteger(interleavedMaxEnv) && interleavedMaxEnv >= 0 ? Math.min(interleavedMaxEnv, INTERLEAVED_N_MAX) : INTERLEAVED_N_MAX;
-const interleavedEnv = process.env.MYRIAD_CPU_INTERLEAVED;
-const interleaved = (min: number, max: number, forcedMin: number): SizeRange => Object.freeze(
-  interleavedEnv === '0' ? { min: 1, max: 0 } : { min: interleavedEnv === '1' ? forcedMin : min, max: Math.min(max, interleavedCap) });
-const potrfInterleavedRange = interleaved(4, INTERLEAVED_N_MAX, 1);
-export const CHOLESKY_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRange>> = Object.freeze({
-  float64: potrfInterleavedRange, float32: potrfInterleavedRange,
-});
-/**
- * posv the same way, the solve fused into the interleaved kernel (each pair solved while its
- * factor is in registers), for n = 4 ... 8 (forced: 1 ... 8). The earlier form (the interleaved
- * potrf, then the unrolled potrs in a second pass that reloaded the factor) measured 0.4-1.6x
- * the unrolled posv and was off by default; the fused kernel: see BENCHMARKS.md (CPU, posv;
- * measured 2026-11-26).
- */
-export const POSV_INTERLEAVED: SizeRange = interleaved(4, 8, 1);
-/**
- * posv for n = 9 ... 16 composed: the interleaved potrf, then the WebAssembly
- * potrs (kernels/tri-solve-wasm.ts, four matrices' solves per trip) on each run of matrices that
- * factored; float64 chunks that all factored are solved right after their
- * potrf on the factors still in the wasm memory (one copy of A fewer: posv float64 16 at 16 MiB
- * 3.90-4.11 against 4.36-4.82 ms a call, one core, BENCHMARKS.md). The fused kernel loses there: its solve is two chains of divisions and dependent
- * subtractions per pair that nothing overlaps (kernel alone, float64 n = 16: 557 ns a matrix
- * with the solve, 208 without; end to end at 16 MiB: fused 1060-1740 ns, composed 630-670).
- */
-export const POSV_COMPOSED: SizeRange = interleaved(9, INTERLEAVED_N_MAX, 9);
-
-/**
- * How the interleaved kernel is generated for n (kernels/potrf-interleaved.ts): from
- * INTERLEAVED_MEMORY_FORM_MIN the triangle lives in a scratch of the wasm memory and each
- * column's rows are a runtime loop ('loop' form) rather than v128 locals. Measured on the 2-core
- * EPYC (kernel alone, 32 matrices in cache, ns per matrix, potrf float64): n = 16 locals 367-380,
- * unrolled over the scratch 204-220 (R rows a pass: R = 2 209, 4 322, 6 333; that form removed),
- * loop 197, loop with two pairs per trip 296; n = 13 loop 162, two pairs 132; n = 12 locals
- * 119-134, unrolled scratch 127-164, loop 125 (two pairs 137); n = 11 loop 121 / two pairs 103;
- * n = 10 106 / 62; n = 9 94 / 51 (unrolled scratch 75); float32 16: unrolled scratch 578, loop 205. Past about 40 KB of machine code a kernel runs
- * from L2 (two pairs per trip lose there), and a large module's optimised code comes late: V8
- * compiles it in the background after a few calls, whose CPU time (and baseline-tier code) the
- * bench's calls 2 ... 6 carry. MYRIAD_CPU_INTERLEAVED_MEMORY=n overrides the first n of the loop
- * form (measurements, tests), read once.
- */
-const memoryFormEnv = Number(process.env.MYRIAD_CPU_INTERLEAVED_MEMORY);
-export const INTERLEAVED_MEMORY_FORM_MIN = Number.isInteger(memoryFormEnv) && memoryFormEnv > 0 ? memoryFormEnv : 9;
-export interface InterleavedShape { readonly form: 'locals' | 'loop'; readonly pairsPerTrip: 1 | 2 }
-export const interleavedShape = (n: number, solve: boolean): InterleavedShape =>
-  n < INTERLEAVED_MEMORY_FORM_MIN ? { form: 'locals', pairsPerTrip: INTERLEAVED_PAIRS_PER_TRIP }
+/** How the interleaved potrf kernel is generated for n (the 'loop' form from interleavedMemoryFormMin). */
+export const interleavedShape = (tuning: CpuTuning, n: number, solve: boolean): InterleavedShape =>
+  n < tuning.interleavedMemoryFormMin ? { form: 'locals', pairsPerTrip: tuning.interleavedPairsPerTrip }
     : { form: 'loop', pairsPerTrip: !solve && n <= 13 ? 2 : 1 };
-
-/**
- * gesv on the interleaved layout (ops/lu-interleaved.ts: dgetf2 two matrices per f64x2 vector,
- * the pivot per lane by compare and bitselect, the interchanges per lane in a wasm-memory
- * scratch, the solve fused) for square n in [min, max], per dtype, strided runs of at least two
- * matrices, in place of the unrolled JavaScript and the delayed-update kernel.
- * MYRIAD_CPU_GESV_INTERLEAVED=min,max overrides both dtypes (0,0: off), read once.
- */
-const gesvInterleavedEnv = process.env.MYRIAD_CPU_GESV_INTERLEAVED?.split(',').map(Number);
-const gesvInterleavedForced: SizeRange | undefined = gesvInterleavedEnv && gesvInterleavedEnv.length === 2 && gesvInterleavedEnv.every((x) => Number.isInteger(x) && x >= 0)
-  ? Object.freeze({ min: gesvInterleavedEnv[0]!, max: gesvInterleavedEnv[1]! }) : undefined;
-export const GESV_INTERLEAVED: Readonly<Record<'float64' | 'float32', SizeRange>> = Object.freeze({
-  float64: gesvInterleavedForced ?? Object.freeze({ min: 4, max: 15 }),
-  float32: gesvInterleavedForced ?? Object.freeze({ min: 4, max: 15 }),
-});
-
-/**
- * From this n the interleaved gesv's rank-1 updates are runtime loops (kernels/getrf-interleaved.ts
- * loopUpdate). Measured (one thread, 16 MiB of float64 matrices, ms a call once tiered up, and
- * the calls until then): n = 8 unrolled 4.7-5.1 / loops 5.7-6.5; 12 7.0 from call 5 / 6.7 from
- * call 3; 15 8.0 from call 6 / 8.6 from call 4 (the unrolled module is 77 KB there).
- * MYRIAD_CPU_GESV_LOOP=n overrides, read once.
- */
-const gesvLoopEnv = Number(process.env.MYRIAD_CPU_GESV_LOOP);
-export const GESV_INTERLEAVED_LOOP_MIN = Number.isInteger(gesvLoopEnv) && gesvLoopEnv > 0 ? gesvLoopEnv : 12;
-
-/**
- * Up to this n the interleaved gesv holds each pair's matrix in v128 locals
- * (kernels/getrf-interleaved-locals.ts, the interchanges as bitselects over the register rows)
- * rather than in the wasm scratch. Off: measured on the 2-core EPYC (2026-11-27, kernel alone,
- * float64, ns a matrix, scratch / locals) n = 4 27 / 25, 6 63-79 / 68-87, 8 113-145 / 133-172
- * (TurboFan spills the 98 v128 locals); gesv float64 8 end to end 5.5-5.8 / 6.2-6.5 ms a call.
- * MYRIAD_CPU_GESV_LOCALS=n overrides (0: never), read once.
- */
-const gesvLocalsEnv = Number(process.env.MYRIAD_CPU_GESV_LOCALS);
-export const GESV_INTERLEAVED_LOCALS_MAX = process.env.MYRIAD_CPU_GESV_LOCALS !== undefined && Number.isInteger(gesvLocalsEnv) && gesvLocalsEnv >= 0 ? gesvLocalsEnv : 0;
-
-/** Pairs per loop trip of the interleaved gesv (MYRIAD_CPU_GESV_PAIRS=1 or 2 overrides, read once). */
-export const GESV_INTERLEAVED_PAIRS_PER_TRIP: 1 | 2 = process.env.MYRIAD_CPU_GESV_PAIRS === '2' ? 2 : 1;
-
-/**
- * The caller's matrices copied into the wasm memory per interleaved chunk, inside L2 (1 MiB a
- * core here): potrf and gesv 256 KiB (each chunk costs about a microsecond of JavaScript around
- * its copies: potrf float64 16 at 16 MiB 2.29-2.49 ms a call against 2.44-2.59 at 64 KiB, gesv
- * float64 8 5.8-6.3 against 5.9-6.0, on a loaded machine, 2026-11-27), posv 64 KiB (n <= 8 measured the same
- * either way; from 9 each chunk must fit one chunk of the solve that follows it, ops/cholesky.ts).
- */
-export const INTERLEAVED_CHUNK_BYTES = Object.freeze({ potrf: 256 << 10, posv: 64 << 10, gesv: 256 << 10 });
-
-/**
- * Pairs per loop trip of the interleaved potrf: 2 (four matrices, two dependency chains emitted
- * column by column in turn) measured no faster than 1 in cache (0.84-1.0x at n = 4 ... 8).
- */
-export const INTERLEAVED_PAIRS_PER_TRIP: 1 | 2 = 1;

@@ -7,25 +7,26 @@
  * MYRIAD_PRINT_SOURCE=1 prints each new source to stderr (as tfjs's WEBGPU_PRINT_SHADER).
  */
 import { createHash } from 'node:crypto';
+import { printSourceOn } from '../context.js';
 
-/** A generated kernel: its parameter names and body, from a pure generator. */
-export interface KernelSource {
+/** A generated JavaScript kernel: its parameter names and body, from a pure generator (the CUDA wing's KernelSource, src/cuda/runtime/types.ts, is CUDA text). */
+export interface JsKernelSource {
   readonly params: readonly string[];
   readonly body: string;
 }
 
 const cache = new Map<string, unknown>();
 
-export function sourceKey(src: KernelSource): string {
+export function sourceKey(src: JsKernelSource): string {
   return createHash('sha256').update(src.params.join(',')).update('\0').update(src.body).digest('hex');
 }
 
 /** The function for this source, built on first use. */
-export function compileKernel<F>(src: KernelSource): F {
+export function compileKernel<F>(src: JsKernelSource): F {
   const key = sourceKey(src);
   let fn = cache.get(key);
   if (fn === undefined) {
-    if (process.env.MYRIAD_PRINT_SOURCE === '1') process.stderr.write(`// myriad kernel ${key}\n${src.body}\n`);
+    if (printSourceOn()) process.stderr.write(`// myriad kernel ${key}\n${src.body}\n`);
     fn = new Function(...src.params, src.body);
     cache.set(key, fn);
   }
@@ -69,7 +70,7 @@ export class Emitter {
  * object's JSON: derived from the parameters, so a new field can never be left out), so a hot
  * path pays neither generation nor hashing after the first call.
  */
-export function kernelFactory<P extends object, F>(generate: (p: P) => KernelSource): (p: P) => F {
+export function kernelFactory<P extends object, F>(generate: (p: P) => JsKernelSource): (p: P) => F {
   const memo = new Map<string, F>();
   return (p: P): F => {
     const key = JSON.stringify(p);

@@ -1,16 +1,16 @@
 /**
  * Generated WebAssembly that widens float32 to float64 and narrows back inside the module's
  * memory, for float32 batches crossing into the float64 working copy of the factorisations
- * (ops/lu-wasm.ts): the caller's float32 chunk is copied in byte for byte (a native copy) and
+ * (ops/getrf-wasm.ts): the caller's float32 chunk is copied in byte for byte (a native copy) and
  * widened here, and narrowed here before it is copied out. The native converting copies cost
  * 0.15 ns an element widening (Float64Array.set of a Float32Array) and 0.6 narrowing (the other
  * way; about 150 ns a 16 x 16 matrix, a fifth of gesv float32 16); these loops move four
  * elements per trip with f64x2.promote_low_f32x4 and f32x4.demote_f64x2_zero, which round as the
  * native copy does (IEEE round to nearest even: Math.fround).
  */
-import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
+import { Code, encodeModule, type ValType } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
 
-const F64_PROMOTE_F32 = 0xbb;
 /** i8x16.shuffle lanes: bytes 8 ... 15 of the first operand into the low half (the other half unused). */
 const HIGH_PAIR = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
 /** The low 8 bytes of each operand side by side. */
@@ -36,7 +36,7 @@ function body(widen: boolean): Code {
   const [inStep, outStep] = widen ? [16, 32] : [32, 16];
   // four elements a trip while at least four are left
   c.op(OP.block, OP.void);
-  c.get(COUNT).i32(4).op(0x48 /* i32.lt_s */).op(OP.brIf, 0);
+  c.get(COUNT).i32(4).op(OP.i32LtS).op(OP.brIf, 0);
   c.loop_(() => {
     if (widen) {
       c.get(SRC).simdMem(SIMD.load, 2, 0).set(v);
@@ -50,7 +50,7 @@ function body(widen: boolean): Code {
     }
     c.get(SRC).i32(inStep).op(OP.i32Add).set(SRC);
     c.get(DST).i32(outStep).op(OP.i32Add).set(DST);
-    c.get(COUNT).i32(4).op(OP.i32Sub).tee(COUNT).i32(4).op(0x4e /* i32.ge_s */);
+    c.get(COUNT).i32(4).op(OP.i32Sub).tee(COUNT).i32(4).op(OP.i32GeS);
   });
   c.op(OP.end);
   // the rest one by one
@@ -58,7 +58,7 @@ function body(widen: boolean): Code {
   c.get(COUNT).op(OP.i32Eqz).op(OP.brIf, 0);
   c.loop_(() => {
     c.get(DST).get(SRC);
-    if (widen) c.mem(OP.f32Load, 2, 0).op(F64_PROMOTE_F32).mem(OP.f64Store, 3, 0);
+    if (widen) c.mem(OP.f32Load, 2, 0).op(OP.f64PromoteF32).mem(OP.f64Store, 3, 0);
     else c.mem(OP.f64Load, 3, 0).op(OP.f32DemoteF64).mem(OP.f32Store, 2, 0);
     c.get(SRC).i32(widen ? 4 : 8).op(OP.i32Add).set(SRC);
     c.get(DST).i32(widen ? 8 : 4).op(OP.i32Add).set(DST);

@@ -1,5 +1,5 @@
 /**
- * Generated gemm for tiny sizes (m, n, k <= UNROLL_MAX.gemm), unrolled JavaScript: op(A) is held
+ * Generated gemm for tiny sizes (m, n, k <= unrollMax.gemm), unrolled JavaScript: op(A) is held
  * in locals for the whole matrix and every loaded element of op(B) is used for a whole column of
  * C (the seed paper's register blocking, section 4.1, with A rather than B resident because
  * our matrices are column-major). The batch loop is inside.
@@ -10,7 +10,7 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Op } from '../../core/ops.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export interface GemmJsParams {
   readonly transA: Op;
@@ -32,7 +32,7 @@ export type GemmJsKernel = (
   alpha: number, beta: number, count: number,
 ) => void;
 
-export function generateGemmJs(p: GemmJsParams): KernelSource {
+export function generateGemmJs(p: GemmJsParams): JsKernelSource {
   const { m, n, k } = p;
   // Rounding where the reference stores an intermediate into a Float32Array C.
   const store = (v: string): string => (p.dtype === 'float32' ? `Math.fround(${v})` : v);

@@ -20,7 +20,8 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Op } from '../../core/ops.js';
-import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
+import { Code, encodeModule, type ValType } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
 
 export interface GemmWasmParams {
   readonly m: number;
@@ -40,7 +41,7 @@ export interface GemmWasmParams {
   readonly fma: boolean;
   /**
    * Operands in place inside larger packed matrices (the blocked LU's trailing update,
-   * ops/lu-blocked.ts): B's and C's leading dimensions (default k, or n for transB 'T', and m)
+   * ops/getrf-blocked.ts): B's and C's leading dimensions (default k, or n for transB 'T', and m)
    * and the elements from one matrix to the next (default lda k, k n, m n).
    */
   readonly ldb?: number;
@@ -49,9 +50,6 @@ export interface GemmWasmParams {
 }
 
 export const lanes = (dtype: DType): number => (dtype === 'float64' ? 2 : 4);
-
-/** Lane stores (SIMD 0x5a, 0x5b: memarg, then the lane index). */
-const STORE32_LANE = 0x5a, STORE64_LANE = 0x5b;
 
 /** Exported `gemm(a, b, c, count, alpha, beta)`: byte addresses of the first A, B, C; alpha, beta as float64. */
 export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
@@ -124,9 +122,9 @@ export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
     if (live === VL) return void c.set(tmp).get(ci).get(tmp).simdMem(SIMD.store, 0, off);
     c.set(tmp);
     const bytes = live * E;
-    if (bytes >= 8) c.get(ci).get(tmp).simdMem(STORE64_LANE, 0, off).op(0);
-    if (bytes === 4) c.get(ci).get(tmp).simdMem(STORE32_LANE, 0, off).op(0);
-    if (bytes === 12) c.get(ci).get(tmp).simdMem(STORE32_LANE, 0, off + 8).op(2);
+    if (bytes >= 8) c.get(ci).get(tmp).simdMemLane(SIMD.store64Lane, 0, off, 0);
+    if (bytes === 4) c.get(ci).get(tmp).simdMemLane(SIMD.store32Lane, 0, off, 0);
+    if (bytes === 12) c.get(ci).get(tmp).simdMemLane(SIMD.store32Lane, 0, off + 8, 2);
   };
 
   /** One micro-tile: `rows` rows (rv vectors, the last maybe partial) x nc columns at ai / bj / ci. */

@@ -33,8 +33,9 @@
  * Layout: matrices packed as float64 with ld = m rounded up to even, back to back; B n x nrhs
  * with the same ld, back to back. Padding rows compute garbage that is never read back.
  */
-import { Code, OP, SIMD, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
-import { F64, I32, addr, constant, whileLess as loopLess } from '../wasm/structured.js';
+import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
+import { addr, constant, whileLess as loopLess } from '../wasm/structured.js';
 import { ldOf } from './getrf-wasm.js';
 
 export interface GetrfBlockWasmParams {
@@ -53,7 +54,7 @@ export interface GetrfBlockWasmParams {
   readonly solveOnly?: boolean;
   /**
    * Factor two matrices at a time, their panels' steps interleaved (getrf/gesv; tuning.ts
-   * LU_WASM_PAIRS_MAX): more code for V8 to optimise on a first call. Otherwise one at a time.
+   * luWasmPairsMax): more code for V8 to optimise on a first call. Otherwise one at a time.
    */
   readonly pairs?: boolean;
   /**
@@ -121,7 +122,7 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
   const first = slot(0), second = pairs ? slot(1) : first;
 
   const { add, whileLess, whileBelow } = loops(c);
-  const load = (ptr: number, off: number): void => { c.get(ptr).mem(F64.load, 3, off); };
+  const load = (ptr: number, off: number): void => { c.get(ptr).mem(OP.f64Load, 3, off); };
 
   /**
    * Each matrix's pivot in column j (colj), rows j .. m-1: the first entry of largest magnitude
@@ -135,13 +136,13 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
    */
   const pivotSearch = (ms: readonly Slot[]): void => {
     const row = (x: Slot): void => {
-      addr(c, colj, i); c.mem(F64.load, 3, x.o).op(F64.abs).tee(v).get(x.pm).op(F64.gt).if_(() => { c.get(v).set(x.pm); c.get(i).set(x.pv); });
+      addr(c, colj, i); c.mem(OP.f64Load, 3, x.o).op(OP.f64Abs).tee(v).get(x.pm).op(OP.f64Gt).if_(() => { c.get(v).set(x.pm); c.get(i).set(x.pv); });
     };
     for (const x of ms) {
       c.get(j).set(x.pv);
-      addr(c, colj, j); c.mem(F64.load, 3, x.o).op(F64.abs).set(x.pm);
+      addr(c, colj, j); c.mem(OP.f64Load, 3, x.o).op(OP.f64Abs).set(x.pm);
     }
-    c.get(j).i32(1).op(OP.i32Add).tee(i).i32(1).op(I32.and).get(i).i32(m).op(I32.ltS).op(I32.and).if_(() => {
+    c.get(j).i32(1).op(OP.i32Add).tee(i).i32(1).op(OP.i32And).get(i).i32(m).op(OP.i32LtS).op(OP.i32And).if_(() => {
       for (const x of ms) row(x);
       c.get(i).i32(1).op(OP.i32Add).set(i);
     });
@@ -151,7 +152,7 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
       return;
     }
     const mEven = m & ~1;
-    c.get(i).i32(mEven).op(I32.ltS).if_(() => {
+    c.get(i).i32(mEven).op(OP.i32LtS).if_(() => {
       for (const x of ms) {
         c.get(x.pm).simd(SIMD.f64x2Splat).set(x.vmax);
         c.get(x.pv).op(OP.i64ExtendI32U).simd(SIMD.i64x2Splat).set(x.vidx);
@@ -169,12 +170,12 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
       for (const x of ms) {
         c.get(x.vmax).simd(SIMD.f64x2ExtractLane, 0).set(x.pm);
         c.get(x.vidx).simd(SIMD.i64x2ExtractLane, 0).op(OP.i32WrapI64).set(x.pv);
-        c.get(x.vmax).simd(SIMD.f64x2ExtractLane, 1).tee(v).get(x.pm).op(F64.gt)
-          .get(v).get(x.pm).op(OP.f64Eq).get(x.vidx).simd(SIMD.i64x2ExtractLane, 1).op(OP.i32WrapI64).tee(cc).get(x.pv).op(I32.ltS).op(I32.and)
-          .op(I32.or).if_(() => { c.get(v).set(x.pm); c.get(cc).set(x.pv); });
+        c.get(x.vmax).simd(SIMD.f64x2ExtractLane, 1).tee(v).get(x.pm).op(OP.f64Gt)
+          .get(v).get(x.pm).op(OP.f64Eq).get(x.vidx).simd(SIMD.i64x2ExtractLane, 1).op(OP.i32WrapI64).tee(cc).get(x.pv).op(OP.i32LtS).op(OP.i32And)
+          .op(OP.i32Or).if_(() => { c.get(v).set(x.pm); c.get(cc).set(x.pv); });
       }
     });
-    if (m % 2 === 1) c.get(i).i32(m).op(I32.ltS).if_(() => { for (const x of ms) row(x); });
+    if (m % 2 === 1) c.get(i).i32(m).op(OP.i32LtS).if_(() => { for (const x of ms) row(x); });
   };
 
   /**
@@ -194,32 +195,32 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
     c.loop_(() => {
       pivotSearch(ms);
       for (const x of ms) {
-        c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).get(x.pv).mem(I32.store, 2, x.po);
-        addr(c, colj, x.pv); c.mem(F64.load, 3, x.o).f64(0).op(F64.ne).if_(() => {
+        c.get(PIV).get(j).i32(2).op(OP.i32Shl).op(OP.i32Add).get(x.pv).mem(OP.i32Store, 2, x.po);
+        addr(c, colj, x.pv); c.mem(OP.f64Load, 3, x.o).f64(0).op(OP.f64Ne).if_(() => {
           // swap rows j and pv across the panel's columns (the others after the panel: laswp)
           c.get(x.pv).get(j).op(OP.i32Ne).if_(() => {
             c.get(colk).set(col);
             c.get(k0).set(cc);
             whileBelow(cc, pend, 1, () => {
-              addr(c, col, j); c.mem(F64.load, 3, x.o).set(s);
-              addr(c, col, j); addr(c, col, x.pv); c.mem(F64.load, 3, x.o).mem(F64.store, 3, x.o);
-              addr(c, col, x.pv); c.get(s).mem(F64.store, 3, x.o);
+              addr(c, col, j); c.mem(OP.f64Load, 3, x.o).set(s);
+              addr(c, col, j); addr(c, col, x.pv); c.mem(OP.f64Load, 3, x.o).mem(OP.f64Store, 3, x.o);
+              addr(c, col, x.pv); c.get(s).mem(OP.f64Store, 3, x.o);
               add(col, LD);
             });
           });
           // scale the column below the diagonal by 1 / pivot (or divide, below the safe minimum)
-          addr(c, colj, j); c.mem(F64.load, 3, x.o).set(s);
+          addr(c, colj, j); c.mem(OP.f64Load, 3, x.o).set(s);
           c.get(j).i32(1).op(OP.i32Add).set(i);
-          c.get(s).op(F64.abs).f64(SAFE_MIN).op(F64.ge).if_(() => {
-            c.f64(1).get(s).op(F64.div).tee(s).simd(SIMD.f64x2Splat).set(sv);
+          c.get(s).op(OP.f64Abs).f64(SAFE_MIN).op(OP.f64Ge).if_(() => {
+            c.f64(1).get(s).op(OP.f64Div).tee(s).simd(SIMD.f64x2Splat).set(sv);
             // a scalar first row when j + 1 is odd, then two rows per multiply (the padding row's garbage is never read)
-            c.get(i).i32(1).op(I32.and).if_(() => {
-              addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, x.o).get(s).op(F64.mul).mem(F64.store, 3, x.o);
+            c.get(i).i32(1).op(OP.i32And).if_(() => {
+              addr(c, colj, i); addr(c, colj, i); c.mem(OP.f64Load, 3, x.o).get(s).op(OP.f64Mul).mem(OP.f64Store, 3, x.o);
               c.get(i).i32(1).op(OP.i32Add).set(i);
             });
             whileLess(i, rowsEnd, 2, () => { addr(c, colj, i); addr(c, colj, i); c.simdMem(SIMD.load, 3, x.o).get(sv).simd(SIMD.f64x2Mul).simdMem(SIMD.store, 3, x.o); });
           }, () => {
-            whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(F64.load, 3, x.o).get(s).op(F64.div).mem(F64.store, 3, x.o); });
+            whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(OP.f64Load, 3, x.o).get(s).op(OP.f64Div).mem(OP.f64Store, 3, x.o); });
           });
         }, () => {
           c.get(x.info).op(OP.i32Eqz).if_(() => { c.get(j).i32(1).op(OP.i32Add).set(x.info); });
@@ -231,14 +232,14 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
       c.get(colj).i32(LD).op(OP.i32Add).set(col);
       const columns = (pair: boolean): void => {
         const cols = (x: Slot) => (pair ? [[x.t0, x.tv0, x.o], [x.t1, x.tv1, x.o + LD]] as const : [[x.t0, x.tv0, x.o]] as const);
-        for (const x of ms) for (const [t, tv, o] of cols(x)) { addr(c, col, j); c.mem(F64.load, 3, o).tee(t).simd(SIMD.f64x2Splat).set(tv); }
+        for (const x of ms) for (const [t, tv, o] of cols(x)) { addr(c, col, j); c.mem(OP.f64Load, 3, o).tee(t).simd(SIMD.f64x2Splat).set(tv); }
         // a scalar first row when j + 1 is odd, so that the vectors start on an even row
-        c.get(i0).i32(1).op(I32.and).if_(() => {
+        c.get(i0).i32(1).op(OP.i32And).if_(() => {
           for (const x of ms) for (const [t, , o] of cols(x)) {
-            addr(c, col, i0); addr(c, col, i0); c.mem(F64.load, 3, o); addr(c, colj, i0); c.mem(F64.load, 3, x.o).get(t).op(F64.mul).op(F64.sub).mem(F64.store, 3, o);
+            addr(c, col, i0); addr(c, col, i0); c.mem(OP.f64Load, 3, o); addr(c, colj, i0); c.mem(OP.f64Load, 3, x.o).get(t).op(OP.f64Mul).op(OP.f64Sub).mem(OP.f64Store, 3, o);
           }
         });
-        c.get(i0).i32(1).op(OP.i32Add).i32(-2).op(I32.and).set(i);
+        c.get(i0).i32(1).op(OP.i32Add).i32(-2).op(OP.i32And).set(i);
         whileLess(i, rowsEnd, 2, () => {
           for (const x of ms) {
             addr(c, colj, i); c.simdMem(SIMD.load, 3, x.o).set(x.lv);
@@ -249,9 +250,9 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
         });
       };
       whileBelow(cc, pend1, 2, () => { columns(true); add(col, 2 * LD); });
-      c.get(cc).get(pend).op(I32.ltS).if_(() => columns(false));
+      c.get(cc).get(pend).op(OP.i32LtS).if_(() => columns(false));
       add(colj, LD);
-      c.get(j).i32(1).op(OP.i32Add).tee(j).get(pend).op(I32.ltS);
+      c.get(j).i32(1).op(OP.i32Add).tee(j).get(pend).op(OP.i32LtS);
     });
   };
 
@@ -265,15 +266,15 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
     // the pivots in locals, and whether any is an interchange (none: nothing to do, no pass over the columns)
     c.i32(0).set(cc);
     for (let q = 0; q < w; q++) {
-      c.get(PIV).get(k0).i32(2).op(I32.shl).op(OP.i32Add).mem(OP.i32Load, 2, x.po + q * 4).tee(piv[q]!);
-      c.get(k0).i32(q).op(OP.i32Add).op(OP.i32Ne).get(cc).op(I32.or).set(cc);
+      c.get(PIV).get(k0).i32(2).op(OP.i32Shl).op(OP.i32Add).mem(OP.i32Load, 2, x.po + q * 4).tee(piv[q]!);
+      c.get(k0).i32(q).op(OP.i32Add).op(OP.i32Ne).get(cc).op(OP.i32Or).set(cc);
     }
     const columns = (): void => {
       for (let q = 0; q < w; q++) {
         c.get(piv[q]!).get(k0).i32(q).op(OP.i32Add).tee(i).op(OP.i32Ne).if_(() => {
-          addr(c, col, i); c.mem(F64.load, 3, x.o).set(s);
-          addr(c, col, i); addr(c, col, piv[q]!); c.mem(F64.load, 3, x.o).mem(F64.store, 3, x.o);
-          addr(c, col, piv[q]!); c.get(s).mem(F64.store, 3, x.o);
+          addr(c, col, i); c.mem(OP.f64Load, 3, x.o).set(s);
+          addr(c, col, i); addr(c, col, piv[q]!); c.mem(OP.f64Load, 3, x.o).mem(OP.f64Store, 3, x.o);
+          addr(c, col, piv[q]!); c.get(s).mem(OP.f64Store, 3, x.o);
         });
       }
     };
@@ -297,30 +298,30 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
   const solveU12 = (w: number, o: number): void => {
     if (w < 2) return;
     // col: column c's element k0; lp: the panel's (k0, k0)
-    c.get(colk).i32(w * LD).op(OP.i32Add).get(k0).i32(3).op(I32.shl).op(OP.i32Add).set(col);
-    c.get(colk).get(k0).i32(3).op(I32.shl).op(OP.i32Add).set(lp);
+    c.get(colk).i32(w * LD).op(OP.i32Add).get(k0).i32(3).op(OP.i32Shl).op(OP.i32Add).set(col);
+    c.get(colk).get(k0).i32(3).op(OP.i32Shl).op(OP.i32Add).set(lp);
     c.get(k0).i32(w).op(OP.i32Add).set(cc);
     whileLess(cc, n - 1, 2, () => {
       for (let ii = 0; ii < w; ii++) {
         // lane 0 from column c, lane 1 from column c + 1
         c.get(col).simdMem(SIMD.load64Zero, 3, o + ii * 8).set(sv);
-        c.get(col).get(sv).simdMem(SIMD.load64Lane, 3, o + LD + ii * 8).op(1);
+        c.get(col).get(sv).simdMemLane(SIMD.load64Lane, 3, o + LD + ii * 8, 1);
         for (let jj = 0; jj < ii; jj++) { c.get(lp).simdMem(SIMD.load64Splat, 3, o + jj * LD + ii * 8).get(uv[jj]!).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); }
         c.set(uv[ii]!);
         if (ii > 0) {
-          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, o + ii * 8).op(0);
-          c.get(col).get(uv[ii]!).simdMem(SIMD.store64Lane, 3, o + LD + ii * 8).op(1);
+          c.get(col).get(uv[ii]!).simdMemLane(SIMD.store64Lane, 3, o + ii * 8, 0);
+          c.get(col).get(uv[ii]!).simdMemLane(SIMD.store64Lane, 3, o + LD + ii * 8, 1);
         }
       }
       add(col, 2 * LD);
     });
-    c.get(cc).i32(n).op(I32.ltS).if_(() => {
+    c.get(cc).i32(n).op(OP.i32LtS).if_(() => {
       load(col, o); c.set(u[0]!);
       for (let ii = 1; ii < w; ii++) {
         c.get(col);
         load(col, o + ii * 8);
-        for (let jj = 0; jj < ii; jj++) { load(lp, o + jj * LD + ii * 8); c.get(u[jj]!).op(F64.mul).op(F64.sub); }
-        c.tee(u[ii]!).mem(F64.store, 3, o + ii * 8);
+        for (let jj = 0; jj < ii; jj++) { load(lp, o + jj * LD + ii * 8); c.get(u[jj]!).op(OP.f64Mul).op(OP.f64Sub); }
+        c.tee(u[ii]!).mem(OP.f64Store, 3, o + ii * 8);
       }
     });
   };
@@ -361,8 +362,8 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
     c.get(colk).i32(nb * LD).op(OP.i32Add).set(col);
     c.get(A).i32((n - restCols) * LD).op(OP.i32Add).set(end);
     const columnBlock = (nc: number): void => {
-      c.get(col).get(k0).i32(3).op(I32.shl).op(OP.i32Add).set(uc);
-      c.get(k0).i32(nb).op(OP.i32Add).i32(3).op(I32.shl).set(cc);
+      c.get(col).get(k0).i32(3).op(OP.i32Shl).op(OP.i32Add).set(uc);
+      c.get(k0).i32(nb).op(OP.i32Add).i32(3).op(OP.i32Shl).set(cc);
       c.get(colk).get(cc).op(OP.i32Add).set(lp);
       c.get(col).get(cc).op(OP.i32Add).set(cp);
       // rows in tiles of 2 RV up to rowsEnd - restRows
@@ -390,11 +391,11 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
   if (p.solveOnly) {
     // two matrices a call while two are left, then the last one alone
     c.op(OP.block, OP.void);
-    c.get(COUNT).i32(2).op(I32.ltS).op(OP.brIf, 0);
+    c.get(COUNT).i32(2).op(OP.i32LtS).op(OP.brIf, 0);
     c.loop_(() => {
       callSolve(SOLVE_PAIR);
       advance(2);
-      c.get(COUNT).i32(2).op(OP.i32Sub).tee(COUNT).i32(1).op(I32.gtS);
+      c.get(COUNT).i32(2).op(OP.i32Sub).tee(COUNT).i32(1).op(OP.i32GtS);
     });
     c.op(OP.end);
     c.get(COUNT).if_(() => callSolve(SOLVE_ONE));
@@ -433,7 +434,7 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
         afterPanel(nb, true);
         c.get(k0).i32(nb).op(OP.i32Add).set(k0);
         add(colk, nb * LD);
-        c.get(k0).i32(fullBlocks * nb).op(I32.ltS);
+        c.get(k0).i32(fullBlocks * nb).op(OP.i32LtS);
       });
     }
     if (tail > 0) {
@@ -441,7 +442,7 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
       panel(tail, ms);
       afterPanel(tail, false);
     }
-    ms.forEach((x, t) => { c.get(INFO).get(x.info).mem(I32.store, 2, 4 * t); });
+    ms.forEach((x, t) => { c.get(INFO).get(x.info).mem(OP.i32Store, 2, 4 * t); });
   };
 
   if (!pairs) {
@@ -458,18 +459,18 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
   // two matrices at a time while two are left (gesv: both solved together where both factored,
   // else each that did alone; B stays untouched where info > 0), then the last one alone
   c.op(OP.block, OP.void);
-  c.get(COUNT).i32(2).op(I32.ltS).op(OP.brIf, 0);
+  c.get(COUNT).i32(2).op(OP.i32LtS).op(OP.brIf, 0);
   c.loop_(() => {
     factor([first, second]);
     if (nrhs > 0) {
-      c.get(first.info).get(second.info).op(I32.or).op(OP.i32Eqz).if_(() => callSolve(SOLVE_PAIR), () => {
+      c.get(first.info).get(second.info).op(OP.i32Or).op(OP.i32Eqz).if_(() => callSolve(SOLVE_PAIR), () => {
         c.get(first.info).op(OP.i32Eqz).if_(() => callSolve(SOLVE_ONE));
         c.get(second.info).op(OP.i32Eqz).if_(() => callSolve(SOLVE_ONE, 1));
       });
     }
     advance(2);
     add(INFO, 8);
-    c.get(COUNT).i32(2).op(OP.i32Sub).tee(COUNT).i32(1).op(I32.gtS);
+    c.get(COUNT).i32(2).op(OP.i32Sub).tee(COUNT).i32(1).op(OP.i32GtS);
   });
   c.op(OP.end);
   c.get(COUNT).if_(() => { c.get(A).get(PIV).get(INFO).i32(1).get(B).op(OP.call, oneFn); });
@@ -527,8 +528,8 @@ function solveCode(p: GetrfBlockWasmParams, count: 1 | 2): Code {
   const { add, whileLess, whileBelow } = loops(c);
   // a factor element (or two) from the address on the stack plus `off`, rounded as the caller's stored factor
   const factorAt = (off: number): void => {
-    c.mem(F64.load, 3, off);
-    if (p.roundFactor) c.op(OP.f32DemoteF64).op(F64.promoteF32);
+    c.mem(OP.f64Load, 3, off);
+    if (p.roundFactor) c.op(OP.f32DemoteF64).op(OP.f64PromoteF32);
   };
   const factorVecAt = (off: number): void => {
     c.simdMem(SIMD.load, 3, off);
@@ -542,9 +543,9 @@ function solveCode(p: GetrfBlockWasmParams, count: 1 | 2): Code {
   const forwardBlock = (w: number): void => {
     for (let r = 0; r < w; r++) {
       for (const { a, b, ys } of mats) {
-        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, b + r * 8);
-        for (let q = 0; q < r; q++) { c.get(ys[q]!); addr(c, colj, j); factorAt(a + q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
-        c.tee(ys[r]!).mem(F64.store, 3, b + r * 8);
+        addr(c, cp, j); addr(c, cp, j); c.mem(OP.f64Load, 3, b + r * 8);
+        for (let q = 0; q < r; q++) { c.get(ys[q]!); addr(c, colj, j); factorAt(a + q * LD + r * 8); c.op(OP.f64Mul).op(OP.f64Sub); }
+        c.tee(ys[r]!).mem(OP.f64Store, 3, b + r * 8);
       }
     }
     if (w < 4) return; // the last columns: only the padding row lies below
@@ -566,10 +567,10 @@ function solveCode(p: GetrfBlockWasmParams, count: 1 | 2): Code {
   const backwardBlock = (w: number): void => {
     for (let r = w - 1; r >= 0; r--) {
       for (const { a, b, ys } of mats) {
-        addr(c, cp, j); addr(c, cp, j); c.mem(F64.load, 3, b + r * 8);
-        for (let q = w - 1; q > r; q--) { c.get(ys[q]!); addr(c, colj, j); factorAt(a + q * LD + r * 8); c.op(F64.mul).op(F64.sub); }
+        addr(c, cp, j); addr(c, cp, j); c.mem(OP.f64Load, 3, b + r * 8);
+        for (let q = w - 1; q > r; q--) { c.get(ys[q]!); addr(c, colj, j); factorAt(a + q * LD + r * 8); c.op(OP.f64Mul).op(OP.f64Sub); }
         addr(c, colj, j); factorAt(a + r * LD + r * 8);
-        c.op(F64.div).tee(ys[r]!).mem(F64.store, 3, b + r * 8);
+        c.op(OP.f64Div).tee(ys[r]!).mem(OP.f64Store, 3, b + r * 8);
       }
     }
     for (const { ys, ss } of mats) for (let q = 0; q < w; q++) c.get(ys[q]!).simd(SIMD.f64x2Splat).set(ss[q]!);
@@ -589,10 +590,10 @@ function solveCode(p: GetrfBlockWasmParams, count: 1 | 2): Code {
     c.i32(0).set(j);
     whileLess(j, n, 1, () => {
       for (const { b, piv } of mats) {
-        c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).mem(OP.i32Load, 2, piv).tee(pv).get(j).op(OP.i32Ne).if_(() => {
-          addr(c, cp, j); c.mem(F64.load, 3, b).set(s);
-          addr(c, cp, j); addr(c, cp, pv); c.mem(F64.load, 3, b).mem(F64.store, 3, b);
-          addr(c, cp, pv); c.get(s).mem(F64.store, 3, b);
+        c.get(PIV).get(j).i32(2).op(OP.i32Shl).op(OP.i32Add).mem(OP.i32Load, 2, piv).tee(pv).get(j).op(OP.i32Ne).if_(() => {
+          addr(c, cp, j); c.mem(OP.f64Load, 3, b).set(s);
+          addr(c, cp, j); addr(c, cp, pv); c.mem(OP.f64Load, 3, b).mem(OP.f64Store, 3, b);
+          addr(c, cp, pv); c.get(s).mem(OP.f64Store, 3, b);
         });
       }
     });
@@ -611,7 +612,7 @@ function solveCode(p: GetrfBlockWasmParams, count: 1 | 2): Code {
         c.get(j).i32(4).op(OP.i32Sub).set(j);
         c.get(colj).i32(4 * LD).op(OP.i32Sub).set(colj);
         backwardBlock(4);
-        c.get(j).i32(0).op(I32.gtS);
+        c.get(j).i32(0).op(OP.i32GtS);
       });
     }
     add(cp, LD);

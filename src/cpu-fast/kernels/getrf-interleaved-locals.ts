@@ -8,11 +8,10 @@
  * Same operations on the same values as the scratch form, so the same bits (the reference's);
  * same exported signature (the scratch argument is not used).
  */
-import { Code, OP, SIMD, encodeModule } from '../wasm/emit.js';
-import { F64, I32 } from '../wasm/structured.js';
+import { Code, encodeModule } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
 import { F32_HIGH, F32_LOW, GETRF_INTERLEAVED_SIGNATURE, HIGH_LANES, LOW_LANES, SAFE_MIN, type GetrfInterleavedParams } from './getrf-interleaved.js';
 
-const I64X2_NE = 0xd7;
 
 /** As generateGetrfInterleaved, the matrix in locals; pairsPerTrip must be 1. */
 export function generateGetrfInterleavedLocals(p: GetrfInterleavedParams): Uint8Array<ArrayBuffer> {
@@ -39,7 +38,7 @@ function body(p: GetrfInterleavedParams): Code {
 
   const loadScalar = (ptr: number, off: number): void => {
     c.get(ptr);
-    if (f32) c.mem(OP.f32Load, 2, off).op(F64.promoteF32); else c.mem(OP.f64Load, 3, off);
+    if (f32) c.mem(OP.f32Load, 2, off).op(OP.f64PromoteF32); else c.mem(OP.f64Load, 3, off);
   };
   /** A column of `rows` elements of each lane's matrix (at ptr0 + off0, ptr1 + off0) into locals dst(i). */
   const gather = (ptr0: number, ptr1: number, off0: number, rows: number, dst: (i: number) => number): void => {
@@ -64,14 +63,14 @@ function body(p: GetrfInterleavedParams): Code {
   const storeLane = (ptr: number, off: number, lane: number, value: () => void): void => {
     c.get(ptr); value();
     if (f32) c.simd(SIMD.f64x2ExtractLane, lane).op(OP.f32DemoteF64).mem(OP.f32Store, 2, off);
-    else c.simdMem(SIMD.store64Lane, 3, off).op(lane);
+    else c.simdMemLane(SIMD.store64Lane, 3, off, lane);
   };
   /**
    * Where some lane's pivot row of step j is not j: rows j and piv[j] of the locals `row(i)[col]`
    * exchanged per lane by bitselect, for every col of `cols`.
    */
   const interchange = (j: number, cols: number, cell: (i: number, col: number) => number): void => {
-    c.get(piv[j]!).i64x2(j).simd(I64X2_NE).simd(SIMD.v128AnyTrue).if_(() => {
+    c.get(piv[j]!).i64x2(j).simd(SIMD.i64x2Ne).simd(SIMD.v128AnyTrue).if_(() => {
       for (let i = j + 1; i < n; i++) c.get(piv[j]!).i64x2(i).simd(SIMD.i64x2Eq).set(mk[i]!);
       for (let col = 0; col < cols; col++) {
         c.get(cell(j, col)).set(t);
@@ -91,7 +90,7 @@ function body(p: GetrfInterleavedParams): Code {
       c.i64x2(i).get(piv[j]!).get(gt).simd(SIMD.v128Bitselect).set(piv[j]!);
       c.get(t2).get(pval).get(gt).simd(SIMD.v128Bitselect).set(pval);
     }
-    for (const lane of [0, 1]) c.get(IPIV).get(piv[j]!).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(I32.store, 2, (lane * n + j) * 4);
+    for (const lane of [0, 1]) c.get(IPIV).get(piv[j]!).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(OP.i32Store, 2, (lane * n + j) * 4);
     c.get(pval).f64x2(0).simd(SIMD.f64x2Ne).set(nz);
     c.i64x2(j + 1).get(info);
     c.get(info).i64x2(0).simd(SIMD.i64x2Eq).get(nz).simd(SIMD.v128AndNot);
@@ -127,12 +126,12 @@ function body(p: GetrfInterleavedParams): Code {
       for (; f32 && i + 1 < n; i += 2) {
         c.get(a[i]![col]!).simd(SIMD.f32x4DemoteF64x2Zero).set(d);
         c.get(a[i + 1]![col]!).simd(SIMD.f32x4DemoteF64x2Zero).set(s);
-        c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_LOW).simdMem(SIMD.store64Lane, 2, (col * ld + i) * es).op(0);
-        c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simdMem(SIMD.store64Lane, 2, (col * ld + i) * es).op(0);
+        c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_LOW).simdMemLane(SIMD.store64Lane, 2, (col * ld + i) * es, 0);
+        c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simdMemLane(SIMD.store64Lane, 2, (col * ld + i) * es, 0);
       }
       for (; i < n; i++) for (const lane of [0, 1]) storeLane(lane === 0 ? p0 : p1, (col * ld + i) * es, lane, () => c.get(a[i]![col]!));
     }
-    for (const lane of [0, 1]) c.get(INFO).get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(I32.store, 2, 4 * lane);
+    for (const lane of [0, 1]) c.get(INFO).get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(OP.i32Store, 2, 4 * lane);
   };
   /** dgetrs 'N' on each column of both lanes' B; stored where the lane's info is 0. */
   const solve = (ldb: number): void => {

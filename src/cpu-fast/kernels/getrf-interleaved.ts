@@ -4,7 +4,7 @@
  * scratch of the wasm memory (slot (c n + i) of 16 bytes), so that each lane's row interchange
  * is two scalar 8-byte moves per column at an address computed from that lane's pivot.
  *
- * The arithmetic is kernels/lu.ts's unrolled JavaScript (dgetf2, src/cpu/lapack/getrf.ts) with
+ * The arithmetic is kernels/getrf-js.ts's unrolled JavaScript (dgetf2, src/cpu/lapack/getrf.ts) with
  * f64x2 in place of each float64 operation, so every lane is bitwise the reference:
  * - the pivot search keeps, per lane, the first row of largest magnitude (`t > pm` only, so a
  *   NaN never wins and ties keep the earlier row), its value and its index, by compare and
@@ -22,8 +22,8 @@
  * from the last column, the reference's order); a failed lane's B is not written.
  */
 import type { DType } from '../../core/dtype.js';
-import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
-import { F64, I32 } from '../wasm/structured.js';
+import { Code, encodeModule, type ValType } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
 
 /** i8x16.shuffle lanes: the low float64 of each operand, and the high one of each. */
 export const LOW_LANES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
@@ -99,7 +99,7 @@ function body(p: GetrfInterleavedParams): Code {
 
   const loadScalar = (ptr: number, off: number): void => {
     c.get(ptr);
-    if (f32) c.mem(OP.f32Load, 2, off).op(F64.promoteF32); else c.mem(OP.f64Load, 3, off);
+    if (f32) c.mem(OP.f32Load, 2, off).op(OP.f64PromoteF32); else c.mem(OP.f64Load, 3, off);
   };
   /** A column of `rows` elements of each lane's matrix (at ptr0 + off0, ptr1 + off0) into scratch slots at `dst(i)`. */
   const gatherRun = (g: Group, ptr0: number, ptr1: number, off0: number, rows: number, dst: (i: number) => number): void => {
@@ -125,18 +125,18 @@ function body(p: GetrfInterleavedParams): Code {
   const storeLane = (ptr: number, off: number, lane: number, value: () => void): void => {
     c.get(ptr); value();
     if (f32) c.simd(SIMD.f64x2ExtractLane, lane).op(OP.f32DemoteF64).mem(OP.f32Store, 2, off);
-    else c.simdMem(SIMD.store64Lane, 3, off).op(lane);
+    else c.simdMemLane(SIMD.store64Lane, 3, off, lane);
   };
   /** Swaps lane `lane` (8 bytes) of scratch slot `a` (a constant offset from S) and g.q + `b`. */
   const swapLane = (g: Group, a: number, b: number, lane: number): void => {
-    c.get(S).mem(F64.load, 3, a + 8 * lane).set(g.tf);
-    c.get(S).get(g.q).mem(F64.load, 3, b + 8 * lane).mem(F64.store, 3, a + 8 * lane);
-    c.get(g.q).get(g.tf).mem(F64.store, 3, b + 8 * lane);
+    c.get(S).mem(OP.f64Load, 3, a + 8 * lane).set(g.tf);
+    c.get(S).get(g.q).mem(OP.f64Load, 3, b + 8 * lane).mem(OP.f64Store, 3, a + 8 * lane);
+    c.get(g.q).get(g.tf).mem(OP.f64Store, 3, b + 8 * lane);
   };
   /** g.k := lane `lane`'s pivot of step j (read back from ipiv), g.q := S + 16 g.k. */
   const pivotAddress = (g: Group, lane: number, j: number): void => {
     c.get(IPIV).mem(OP.i32Load, 2, g.ipivOff + (lane * n + j) * 4).tee(g.k);
-    c.i32(4).op(I32.shl).get(S).op(OP.i32Add).set(g.q);
+    c.i32(4).op(OP.i32Shl).get(S).op(OP.i32Add).set(g.q);
   };
 
   /** Step j's pivot search: the first largest magnitude of column j from row j, per lane; pivots and infos. */
@@ -150,7 +150,7 @@ function body(p: GetrfInterleavedParams): Code {
       c.i64x2(i).get(piv).get(gt).simd(SIMD.v128Bitselect).set(piv);
       c.get(t2).get(pval).get(gt).simd(SIMD.v128Bitselect).set(pval);
     }
-    for (const lane of [0, 1]) c.get(IPIV).get(piv).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(I32.store, 2, g.ipivOff + (lane * n + j) * 4);
+    for (const lane of [0, 1]) c.get(IPIV).get(piv).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(OP.i32Store, 2, g.ipivOff + (lane * n + j) * 4);
     // info: the first zero pivot of each lane (NaN is not zero)
     c.get(pval).f64x2(0).simd(SIMD.f64x2Ne).set(nz);
     c.i64x2(j + 1).get(info);
@@ -230,12 +230,12 @@ function body(p: GetrfInterleavedParams): Code {
       for (; f32 && i + 1 < n; i += 2) {
         load(slot(g, i, col)); c.simd(SIMD.f32x4DemoteF64x2Zero).set(d);
         load(slot(g, i + 1, col)); c.simd(SIMD.f32x4DemoteF64x2Zero).set(s);
-        c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_LOW).simdMem(SIMD.store64Lane, 2, (col * ld + i) * es).op(0);
-        c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simdMem(SIMD.store64Lane, 2, (col * ld + i) * es).op(0);
+        c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_LOW).simdMemLane(SIMD.store64Lane, 2, (col * ld + i) * es, 0);
+        c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simdMemLane(SIMD.store64Lane, 2, (col * ld + i) * es, 0);
       }
       for (; i < n; i++) for (const lane of [0, 1]) storeLane(lane === 0 ? p0 : p1, (col * ld + i) * es, lane, () => load(slot(g, i, col)));
     }
-    for (const lane of [0, 1]) c.get(INFO).get(g.info).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(I32.store, 2, g.infoOff + 4 * lane);
+    for (const lane of [0, 1]) c.get(INFO).get(g.info).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(OP.i32Store, 2, g.infoOff + 4 * lane);
   };
 
   /** dgetrs 'N' on each column of every lane's B (the groups in turn); stored where the lane's info is 0. */

@@ -9,13 +9,14 @@
  * (a multiply then a subtract, no fused multiply-add), so factors, pivots and info are bitwise
  * the reference's. Padding rows compute garbage that is never read back.
  */
-import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
-import { F64, I32, addr as address, constant, whileLess as loopLess } from '../wasm/structured.js';
+import { Code, encodeModule, type ValType } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
+import { addr as address, constant, whileLess as loopLess } from '../wasm/structured.js';
 
 export interface GetrfWasmParams {
   readonly m: number;
   readonly n: number;
-  /** Column stride in elements (default ldOf(m)): a panel of a larger packed matrix (ops/lu-blocked.ts) has its matrix's. */
+  /** Column stride in elements (default ldOf(m)): a panel of a larger packed matrix (ops/getrf-blocked.ts) has its matrix's. */
   readonly ld?: number;
   /** Bytes from one matrix to the next (default ld * n * 8). */
   readonly stride?: number;
@@ -49,32 +50,32 @@ export function generateGetrfWasm(p: GetrfWasmParams): Uint8Array<ArrayBuffer> {
     c.loop_(() => {
       // pivot search: first entry of largest magnitude (idamax)
       c.get(j).set(pv);
-      addr(colj, j); c.mem(F64.load, 3, 0).op(F64.abs).set(pm);
+      addr(colj, j); c.mem(OP.f64Load, 3, 0).op(OP.f64Abs).set(pm);
       c.get(j).i32(1).op(OP.i32Add).set(i);
       whileLess(i, m, 1, () => {
-        addr(colj, i); c.mem(F64.load, 3, 0).op(F64.abs).tee(v).get(pm).op(F64.gt).if_(() => { c.get(v).set(pm); c.get(i).set(pv); });
+        addr(colj, i); c.mem(OP.f64Load, 3, 0).op(OP.f64Abs).tee(v).get(pm).op(OP.f64Gt).if_(() => { c.get(v).set(pm); c.get(i).set(pv); });
       });
-      c.get(PIV).get(j).i32(2).op(I32.shl).op(OP.i32Add).get(pv).mem(I32.store, 2, 0);
-      addr(colj, pv); c.mem(F64.load, 3, 0).f64(0).op(F64.ne).if_(() => {
+      c.get(PIV).get(j).i32(2).op(OP.i32Shl).op(OP.i32Add).get(pv).mem(OP.i32Store, 2, 0);
+      addr(colj, pv); c.mem(OP.f64Load, 3, 0).f64(0).op(OP.f64Ne).if_(() => {
         // swap rows j and pv across all n columns
         c.get(pv).get(j).op(OP.i32Ne).if_(() => {
           c.get(A).set(col);
           c.i32(0).set(cc);
           whileLess(cc, n, 1, () => {
-            addr(col, j); c.mem(F64.load, 3, 0).set(s);
-            addr(col, j); addr(col, pv); c.mem(F64.load, 3, 0).mem(F64.store, 3, 0);
-            addr(col, pv); c.get(s).mem(F64.store, 3, 0);
+            addr(col, j); c.mem(OP.f64Load, 3, 0).set(s);
+            addr(col, j); addr(col, pv); c.mem(OP.f64Load, 3, 0).mem(OP.f64Store, 3, 0);
+            addr(col, pv); c.get(s).mem(OP.f64Store, 3, 0);
             c.get(col).i32(ld * 8).op(OP.i32Add).set(col);
           });
         });
         // scale the column below the diagonal by 1 / pivot (or divide, below the safe minimum)
-        addr(colj, j); c.mem(F64.load, 3, 0).set(s);
+        addr(colj, j); c.mem(OP.f64Load, 3, 0).set(s);
         c.get(j).i32(1).op(OP.i32Add).set(i);
-        c.get(s).op(F64.abs).f64(SAFE_MIN).op(F64.ge).if_(() => {
-          c.f64(1).get(s).op(F64.div).set(s);
-          whileLess(i, m, 1, () => { addr(colj, i); addr(colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.mul).mem(F64.store, 3, 0); });
+        c.get(s).op(OP.f64Abs).f64(SAFE_MIN).op(OP.f64Ge).if_(() => {
+          c.f64(1).get(s).op(OP.f64Div).set(s);
+          whileLess(i, m, 1, () => { addr(colj, i); addr(colj, i); c.mem(OP.f64Load, 3, 0).get(s).op(OP.f64Mul).mem(OP.f64Store, 3, 0); });
         }, () => {
-          whileLess(i, m, 1, () => { addr(colj, i); addr(colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.div).mem(F64.store, 3, 0); });
+          whileLess(i, m, 1, () => { addr(colj, i); addr(colj, i); c.mem(OP.f64Load, 3, 0).get(s).op(OP.f64Div).mem(OP.f64Store, 3, 0); });
         });
       }, () => {
         c.get(info).op(OP.i32Eqz).if_(() => { c.get(j).i32(1).op(OP.i32Add).set(info); });
@@ -85,16 +86,16 @@ export function generateGetrfWasm(p: GetrfWasmParams): Uint8Array<ArrayBuffer> {
       c.get(colj).i32(ld * 8).op(OP.i32Add).set(col);
       const scalarHead = (t: number, off: number): void => {
         // the first row when j + 1 is odd, so that the vectors start on an even row
-        c.get(i0).i32(1).op(I32.and).get(i0).i32(m).op(I32.ltS).op(I32.and).if_(() => {
+        c.get(i0).i32(1).op(OP.i32And).get(i0).i32(m).op(OP.i32LtS).op(OP.i32And).if_(() => {
           addr(col, i0);
-          addr(col, i0); c.mem(F64.load, 3, off);
-          addr(colj, i0); c.mem(F64.load, 3, 0).get(t).op(F64.mul);
-          c.op(F64.sub).mem(F64.store, 3, off);
+          addr(col, i0); c.mem(OP.f64Load, 3, off);
+          addr(colj, i0); c.mem(OP.f64Load, 3, 0).get(t).op(OP.f64Mul);
+          c.op(OP.f64Sub).mem(OP.f64Store, 3, off);
         });
       };
       const vectorRows = (pairs: number): void => {
         // i from the even row at or after j + 1 to the padded end, two rows per vector
-        c.get(i0).i32(1).op(OP.i32Add).i32(-2).op(I32.and).set(i);
+        c.get(i0).i32(1).op(OP.i32Add).i32(-2).op(OP.i32And).set(i);
         whileLess(i, rowsEnd, 2, () => {
           addr(colj, i); c.simdMem(SIMD.load, 3, 0).set(lv);
           for (let q = 0; q < pairs; q++) {
@@ -106,23 +107,23 @@ export function generateGetrfWasm(p: GetrfWasmParams): Uint8Array<ArrayBuffer> {
       };
       // two columns per pass
       whileLess(cc, n - 1, 2, () => {
-        addr(col, j); c.mem(F64.load, 3, 0).tee(t0).simd(SIMD.f64x2Splat).set(tv0);
-        addr(col, j); c.mem(F64.load, 3, ld * 8).tee(t1).simd(SIMD.f64x2Splat).set(tv1);
+        addr(col, j); c.mem(OP.f64Load, 3, 0).tee(t0).simd(SIMD.f64x2Splat).set(tv0);
+        addr(col, j); c.mem(OP.f64Load, 3, ld * 8).tee(t1).simd(SIMD.f64x2Splat).set(tv1);
         scalarHead(t0, 0);
         scalarHead(t1, ld * 8);
         vectorRows(2);
         c.get(col).i32(2 * ld * 8).op(OP.i32Add).set(col);
       });
       // the last column when an odd number remain
-      c.get(cc).i32(n).op(I32.ltS).if_(() => {
-        addr(col, j); c.mem(F64.load, 3, 0).tee(t0).simd(SIMD.f64x2Splat).set(tv0);
+      c.get(cc).i32(n).op(OP.i32LtS).if_(() => {
+        addr(col, j); c.mem(OP.f64Load, 3, 0).tee(t0).simd(SIMD.f64x2Splat).set(tv0);
         scalarHead(t0, 0);
         vectorRows(1);
       });
       c.get(colj).i32(ld * 8).op(OP.i32Add).set(colj);
-      c.get(j).i32(1).op(OP.i32Add).tee(j).i32(steps).op(I32.ltS);
+      c.get(j).i32(1).op(OP.i32Add).tee(j).i32(steps).op(OP.i32LtS);
     });
-    c.get(INFO).get(info).mem(I32.store, 2, 0);
+    c.get(INFO).get(info).mem(OP.i32Store, 2, 0);
     c.get(A).i32(p.stride ?? ld * n * 8).op(OP.i32Add).set(A);
     c.get(PIV).i32(steps * 4).op(OP.i32Add).set(PIV);
     c.get(INFO).i32(4).op(OP.i32Add).set(INFO);

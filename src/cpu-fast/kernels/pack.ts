@@ -5,7 +5,7 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Op } from '../../core/ops.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export const PACK_PARAMS = ['src', 'sOff', 'ld', 'sStride', 'dst', 'dOff', 'ldp', 'dStride', 'rows', 'cols', 'count'] as const;
 
@@ -29,7 +29,7 @@ export interface PackParams {
   readonly upper?: boolean;
 }
 
-export function generatePack(p: PackParams): KernelSource {
+export function generatePack(p: PackParams): JsKernelSource {
   const read = p.trans === 'N' ? 'src[s + i + j * ld]' : 'src[s + j + i * ld]';
   const e = new Emitter();
   e.line(`// myriad pack ${p.direction} trans=${p.trans} dtype=${p.dtype} packed=${p.packed} lower=${p.lower === true}${p.upper ? ' upper=true' : ''}`);

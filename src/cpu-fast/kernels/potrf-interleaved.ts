@@ -6,7 +6,7 @@
  *
  * The wasm kernel is generated per n, triangle, dtype and ld, fully unrolled with every vector of
  * the triangle in a local (to n = 8; beyond, the triangle in a scratch of the wasm memory and
- * each column's rows a runtime loop: the 'loop' form), and is kernels/cholesky.ts's unrolled JavaScript operation for
+ * each column's rows a runtime loop: the 'loop' form), and is kernels/potrf-js.ts's unrolled JavaScript operation for
  * operation with f64x2 in place of each float64 operation: IEEE sqrt, div, mul, add and sub
  * round each lane exactly as the scalar operation, so every lane is bitwise the reference
  * (src/cpu/lapack/potrf.ts). Two matrices per vector for float32 as well: the reference factors
@@ -20,7 +20,7 @@
  * Each lane then stores only what the reference writes for its info.
  *
  * The matrices are read and written in the caller's column-major layout (a chunk of the strided
- * batch copied byte for byte into the wasm memory and back, ops/cholesky-interleaved.ts): each
+ * batch copied byte for byte into the wasm memory and back, ops/potrf-interleaved.ts): each
  * pair of vectors is gathered from two neighbours of each matrix with one load per matrix and
  * two shuffles (float32: 8-byte loads, widened), so the interleaving costs no pass of its own.
  * A transposition into an interleaved scratch by generated JavaScript, tried first, cost more
@@ -28,8 +28,8 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
-import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
-import { F64, I32 } from '../wasm/structured.js';
+import { Code, encodeModule, type ValType } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
 
 /** Which of the triangle's vector locals holds L(i, j), i >= j (rows of the lower triangle in turn). */
 export const tri = (i: number, j: number): number => (i * (i + 1)) / 2 + j;
@@ -143,13 +143,13 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
     upper ? Array.from({ length: j + 1 }, (_, k): [number, number] => [j, k]) : Array.from({ length: n - j }, (_, t): [number, number] => [j + t, j]));
   const loadScalar = (ptr: number, off: number): void => {
     c.get(ptr);
-    if (f32) c.mem(OP.f32Load, 2, off).op(F64.promoteF32); else c.mem(OP.f64Load, 3, off);
+    if (f32) c.mem(OP.f32Load, 2, off).op(OP.f64PromoteF32); else c.mem(OP.f64Load, 3, off);
   };
   /** Stores lane `lane` of local v at ptr + off. */
   const storeLane = (ptr: number, off: number, v: number, lane: number): void => {
     c.get(ptr); get(v);
     if (f32) c.simd(SIMD.f64x2ExtractLane, lane).op(OP.f32DemoteF64).mem(OP.f32Store, 2, off);
-    else c.simdMem(SIMD.store64Lane, 3, off).op(lane);
+    else c.simdMemLane(SIMD.store64Lane, 3, off, lane);
   };
 
   const gather = (g: Group): void => {
@@ -215,7 +215,7 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
    * contributions to the later columns). Column k's contribution to L(i, jj), i >= jj > k: on
    * the diagonal the square added to ssq(jj); below it, within jj's groups of four columns, the
    * group's four products summed and subtracted once k closes the group; past them, the product
-   * subtracted alone (kernels/cholesky.ts's order).
+   * subtracted alone (kernels/potrf-js.ts's order).
    */
   const contribute = (g: Group, k: number, i: number, jj: number): void => {
     if (i === jj && fma && k > 0) {
@@ -387,7 +387,7 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
     const { p0, p1, d, s, info, f } = g;
     // Every lane factored (the common case): each run stored two elements per v128 store and matrix.
     c.get(info).simd(SIMD.v128AnyTrue).op(OP.i32Eqz).if_(() => {
-      c.get(INFO).i64x2(0).simdMem(SIMD.store64Lane, 3, infoOffset).op(0);
+      c.get(INFO).i64x2(0).simdMemLane(SIMD.store64Lane, 3, infoOffset, 0);
       for (const run of runs) {
         let t = 0;
         for (; !f32 && t + 1 < run.length; t += 2) {
@@ -401,8 +401,8 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
           const [i0, j0] = run[t]!, [i1, j1] = run[t + 1]!;
           get(X(g, i0, j0)); c.simd(SIMD.f32x4DemoteF64x2Zero).set(d);
           get(X(g, i1, j1)); c.simd(SIMD.f32x4DemoteF64x2Zero).set(s);
-          c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_LOW).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
-          c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simdMem(SIMD.store64Lane, 2, offset(i0, j0)).op(0);
+          c.get(p0).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_LOW).simdMemLane(SIMD.store64Lane, 2, offset(i0, j0), 0);
+          c.get(p1).get(d).get(s).simd(SIMD.i8x16Shuffle, F32_HIGH).simdMemLane(SIMD.store64Lane, 2, offset(i0, j0), 0);
         }
         for (; t < run.length; t++) for (const lane of [0, 1]) storeLane(lane === 0 ? p0 : p1, offset(run[t]![0], run[t]![1]), X(g, run[t]![0], run[t]![1]), lane);
       }
@@ -411,11 +411,11 @@ function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
       for (const lane of [0, 1]) {
         const ptr = lane === 0 ? p0 : p1;
         c.get(info).simd(SIMD.i32x4ExtractLane, 2 * lane).set(f);
-        c.get(INFO).get(f).mem(I32.store, 2, infoOffset + 4 * lane);
+        c.get(INFO).get(f).mem(OP.i32Store, 2, infoOffset + 4 * lane);
         for (let j = 0; j < n; j++) {
-          c.get(f).op(OP.i32Eqz).get(f).i32(j + 1).op(I32.geS).op(I32.or).if_(() => {
+          c.get(f).op(OP.i32Eqz).get(f).i32(j + 1).op(OP.i32GeS).op(OP.i32Or).if_(() => {
             storeLane(ptr, offset(j, j), g.dg[j]!, lane);
-            c.get(f).op(OP.i32Eqz).get(f).i32(j + 1).op(I32.gtS).op(I32.or).if_(() => {
+            c.get(f).op(OP.i32Eqz).get(f).i32(j + 1).op(OP.i32GtS).op(OP.i32Or).if_(() => {
               for (let i = j + 1; i < n; i++) storeLane(ptr, offset(i, j), X(g, i, j), lane);
             });
           });

@@ -6,8 +6,9 @@
  * + t2 L(i,k+2) + t3 L(i,k+3), added left to right, so results and info are bitwise the
  * reference's (src/cpu/lapack/potrf.ts), unless `fma`. A failing matrix stops at its step, as the reference.
  */
-import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
-import { F64, I32, addr as address, constant as bound, whileLess as loopLess } from '../wasm/structured.js';
+import { Code, encodeModule, type ValType } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
+import { addr as address, constant as bound, whileLess as loopLess } from '../wasm/structured.js';
 
 export interface PotrfWasmParams {
   readonly n: number;
@@ -43,8 +44,8 @@ export function generatePotrfWasm(p: PotrfWasmParams): Uint8Array<ArrayBuffer> {
   /** The first row below the diagonal when j + 1 is odd (scalar), then two rows per vector to the padded end. */
   const rows = (scalar: () => void, vector: () => void): void => {
     c.get(j).i32(1).op(OP.i32Add).set(i0);
-    c.get(i0).i32(1).op(I32.and).get(i0).i32(n).op(I32.ltS).op(I32.and).if_(() => { c.get(i0).set(i); scalar(); });
-    c.get(i0).i32(1).op(OP.i32Add).i32(-2).op(I32.and).set(i);
+    c.get(i0).i32(1).op(OP.i32And).get(i0).i32(n).op(OP.i32LtS).op(OP.i32And).if_(() => { c.get(i0).set(i); scalar(); });
+    c.get(i0).i32(1).op(OP.i32Add).i32(-2).op(OP.i32And).set(i);
     whileLess(i, constant(ld), 2, vector);
   };
 
@@ -54,16 +55,16 @@ export function generatePotrfWasm(p: PotrfWasmParams): Uint8Array<ArrayBuffer> {
    */
   const update = (scalar: boolean, w: number): void => {
     if (p.fma && !scalar) return fusedUpdate(w);
-    const load = (): void => { if (scalar) c.mem(F64.load, 3, 0); else c.simdMem(SIMD.load, 3, 0); };
+    const load = (): void => { if (scalar) c.mem(OP.f64Load, 3, 0); else c.simdMem(SIMD.load, 3, 0); };
     const arith = (f: number, v: number): void => { if (scalar) c.op(f); else c.simd(v); };
     addr(colj, i);
     addr(colj, i); load();
     for (let q = 0; q < w; q++) {
-      c.get(scalar ? t[q]! : tv[q]!); addr(colk, i, q * ld * 8); load(); arith(F64.mul, SIMD.f64x2Mul);
-      if (q > 0) arith(F64.add, SIMD.f64x2Add);
+      c.get(scalar ? t[q]! : tv[q]!); addr(colk, i, q * ld * 8); load(); arith(OP.f64Mul, SIMD.f64x2Mul);
+      if (q > 0) arith(OP.f64Add, SIMD.f64x2Add);
     }
-    arith(F64.sub, SIMD.f64x2Sub);
-    if (scalar) c.mem(F64.store, 3, 0); else c.simdMem(SIMD.store, 3, 0);
+    arith(OP.f64Sub, SIMD.f64x2Sub);
+    if (scalar) c.mem(OP.f64Store, 3, 0); else c.simdMem(SIMD.store, 3, 0);
   };
 
   /** The vector rows' update fused: nmadd(t(w-1), L(i,k+w-1), ... nmadd(t0, L(i,k), A(i,j))), the products subtracted in turn. */
@@ -86,41 +87,41 @@ export function generatePotrfWasm(p: PotrfWasmParams): Uint8Array<ArrayBuffer> {
       c.i32(0).set(k);
       c.get(A).set(colk);
       whileLess(k, () => c.get(j), 1, () => {
-        addr(colk, j); c.mem(F64.load, 3, 0).tee(d).get(d).op(F64.mul).get(s).op(F64.add).set(s);
+        addr(colk, j); c.mem(OP.f64Load, 3, 0).tee(d).get(d).op(OP.f64Mul).get(s).op(OP.f64Add).set(s);
         c.get(colk).i32(ld * 8).op(OP.i32Add).set(colk);
       });
-      addr(colj, j); c.mem(F64.load, 3, 0).get(s).op(F64.sub).set(d);
-      c.get(d).f64(0).op(F64.gt).op(OP.i32Eqz).if_(() => {
-        addr(colj, j); c.get(d).mem(F64.store, 3, 0);
+      addr(colj, j); c.mem(OP.f64Load, 3, 0).get(s).op(OP.f64Sub).set(d);
+      c.get(d).f64(0).op(OP.f64Gt).op(OP.i32Eqz).if_(() => {
+        addr(colj, j); c.get(d).mem(OP.f64Store, 3, 0);
         c.get(j).i32(1).op(OP.i32Add).set(info);
         c.op(OP.br, 2); // out of the column loop's block
       });
-      addr(colj, j); c.get(d).op(F64.sqrt).tee(d).mem(F64.store, 3, 0);
+      addr(colj, j); c.get(d).op(OP.f64Sqrt).tee(d).mem(OP.f64Store, 3, 0);
       // four columns of L per pass, then the rest one by one
       c.i32(0).set(k);
       c.get(A).set(colk);
       whileLess(k, () => { c.get(j).i32(3).op(OP.i32Sub); }, 4, () => {
-        for (let q = 0; q < 4; q++) { addr(colk, j, q * ld * 8); c.mem(F64.load, 3, 0).tee(t[q]!).simd(SIMD.f64x2Splat).set(tv[q]!); }
+        for (let q = 0; q < 4; q++) { addr(colk, j, q * ld * 8); c.mem(OP.f64Load, 3, 0).tee(t[q]!).simd(SIMD.f64x2Splat).set(tv[q]!); }
         rows(() => update(true, 4), () => update(false, 4));
         c.get(colk).i32(4 * ld * 8).op(OP.i32Add).set(colk);
       });
       whileLess(k, () => c.get(j), 1, () => {
-        addr(colk, j); c.mem(F64.load, 3, 0).tee(t[0]!).simd(SIMD.f64x2Splat).set(tv[0]!);
+        addr(colk, j); c.mem(OP.f64Load, 3, 0).tee(t[0]!).simd(SIMD.f64x2Splat).set(tv[0]!);
         rows(() => update(true, 1), () => update(false, 1));
         c.get(colk).i32(ld * 8).op(OP.i32Add).set(colk);
       });
       // scale by 1 / L(j,j), as dpotf2's dscal
-      c.f64(1).get(d).op(F64.div).tee(s).simd(SIMD.f64x2Splat).set(acc);
+      c.f64(1).get(d).op(OP.f64Div).tee(s).simd(SIMD.f64x2Splat).set(acc);
       rows(() => {
-        addr(colj, i); addr(colj, i); c.mem(F64.load, 3, 0).get(s).op(F64.mul).mem(F64.store, 3, 0);
+        addr(colj, i); addr(colj, i); c.mem(OP.f64Load, 3, 0).get(s).op(OP.f64Mul).mem(OP.f64Store, 3, 0);
       }, () => {
         addr(colj, i); addr(colj, i); c.simdMem(SIMD.load, 3, 0).get(acc).simd(SIMD.f64x2Mul).simdMem(SIMD.store, 3, 0);
       });
       c.get(colj).i32(ld * 8).op(OP.i32Add).set(colj);
-      c.get(j).i32(1).op(OP.i32Add).tee(j).i32(n).op(I32.ltS);
+      c.get(j).i32(1).op(OP.i32Add).tee(j).i32(n).op(OP.i32LtS);
     });
     c.op(OP.end);
-    c.get(INFO).get(info).mem(I32.store, 2, 0);
+    c.get(INFO).get(info).mem(OP.i32Store, 2, 0);
     c.get(A).i32(ld * n * 8).op(OP.i32Add).set(A);
     c.get(INFO).i32(4).op(OP.i32Add).set(INFO);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);

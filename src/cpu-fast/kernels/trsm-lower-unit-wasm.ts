@@ -1,13 +1,14 @@
 /**
  * Generated WebAssembly B := L^-1 B for a unit lower triangular kb x kb L and a kb x cols B, both
  * in place inside float64 matrices packed in the module's memory (the blocked LU's block row
- * U12 := L11^-1 A12, ops/lu-blocked.ts). Column by column of B, dtrsm's axpy order (LAPACK's
+ * U12 := L11^-1 A12, ops/getrf-blocked.ts). Column by column of B, dtrsm's axpy order (LAPACK's
  * 'Left', 'Lower', 'No transpose', 'Unit'): for j, B(j+1:kb, c) -= L(j+1:kb, j) B(j, c), two rows
  * per f64x2 multiply then subtract (no fused multiply-add), an odd first row and an odd last row
  * scalar, so nothing outside the kb rows is written.
  */
-import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
-import { F64, I32, addr as address, constant, whileLess as loopLess } from '../wasm/structured.js';
+import { Code, encodeModule, type ValType } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
+import { addr as address, constant, whileLess as loopLess } from '../wasm/structured.js';
 
 export interface TrsmLowerUnitWasmParams {
   /** L's order and B's rows. */
@@ -33,9 +34,9 @@ export function generateTrsmLowerUnitWasm(p: TrsmLowerUnitWasmParams): Uint8Arra
   /** B(row, c) -= L(row, j) t, scalar. */
   const scalarRow = (): void => {
     addr(col, i);
-    addr(col, i); c.mem(F64.load, 3, 0);
-    addr(lcol, i); c.mem(F64.load, 3, 0).get(t).op(F64.mul);
-    c.op(F64.sub).mem(F64.store, 3, 0);
+    addr(col, i); c.mem(OP.f64Load, 3, 0);
+    addr(lcol, i); c.mem(OP.f64Load, 3, 0).get(t).op(OP.f64Mul);
+    c.op(OP.f64Sub).mem(OP.f64Store, 3, 0);
   };
 
   if (kb > 1 && cols > 0) c.loop_(() => {
@@ -45,10 +46,10 @@ export function generateTrsmLowerUnitWasm(p: TrsmLowerUnitWasmParams): Uint8Arra
       c.get(L).set(lcol);
       c.i32(0).set(j);
       whileLess(j, kb - 1, 1, () => {
-        addr(col, j); c.mem(F64.load, 3, 0).tee(t).simd(SIMD.f64x2Splat).set(tv);
+        addr(col, j); c.mem(OP.f64Load, 3, 0).tee(t).simd(SIMD.f64x2Splat).set(tv);
         c.get(j).i32(1).op(OP.i32Add).tee(i0).set(i);
         // an odd first row alone, so that the vectors start on even rows
-        c.get(i0).i32(1).op(I32.and).if_(() => {
+        c.get(i0).i32(1).op(OP.i32And).if_(() => {
           scalarRow();
           c.get(i).i32(1).op(OP.i32Add).set(i);
         });
@@ -59,7 +60,7 @@ export function generateTrsmLowerUnitWasm(p: TrsmLowerUnitWasmParams): Uint8Arra
           c.simd(SIMD.f64x2Sub).simdMem(SIMD.store, 3, 0);
         });
         // the last row when one is left
-        c.get(i).i32(kb).op(I32.ltS).if_(() => scalarRow());
+        c.get(i).i32(kb).op(OP.i32LtS).if_(() => scalarRow());
         c.get(lcol).i32(ld * 8).op(OP.i32Add).set(lcol);
       });
       c.get(col).i32(ld * 8).op(OP.i32Add).set(col);

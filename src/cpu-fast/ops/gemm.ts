@@ -14,10 +14,11 @@ import type { GemmRequest, Op } from '../../core/ops.js';
 import { cpuGemm } from '../../cpu/blas3.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateGemmJs, type GemmJsKernel, type GemmJsParams } from '../kernels/gemm-js.js';
-import { generateGemmWasm, lanes, type GemmWasmParams } from '../kernels/gemm-wasm.js';
+import { generateGemmWasm, type GemmWasmParams } from '../kernels/gemm-wasm.js';
+import { gemmWasmParamsFor, planGemm, type GemmForce, type GemmVariant } from '../plan/gemm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { sliceRequest } from '../split.js';
-import { GEMM_WASM, GEMM_WASM_CHUNK_BYTES, UNROLL_MAX, fmaFor } from '../tuning.js';
+import { cpuTuning, fmaFor } from '../context.js';
 import { heap, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 
@@ -30,27 +31,13 @@ const pack = (dtype: DType, trans: Op, direction: 'in' | 'out' = 'in'): PackKern
   packKernel({ dtype, trans, direction, packed: dtype });
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
-/** MYRIAD_CPU_GEMM=js|wasm forces a variant (tests, benchmarks); read once, as environment reads cost microseconds. */
-const FORCED = process.env.MYRIAD_CPU_GEMM;
-
 /** The WebAssembly kernel's parameters for a shape (tile and blocking from the tuning table). */
-export function gemmWasmParams(m: number, n: number, k: number, dtype: DType, transB: Op, fma = fmaFor('gemm', Math.max(m, n, k))): GemmWasmParams {
-  const t = GEMM_WASM[dtype];
-  const E = dtype === 'float64' ? 8 : 4;
-  const vectors = Math.ceil(m / lanes(dtype));
-  const tile = fma && vectors % 3 === 0 ? t.fmaTile : vectors === 3 ? t.threeVectorTile : t.tile;
-  // An A whose columns are a multiple of 256 bytes and which outgrows the L2 block gets one cache
-  // line more per column, or its columns alias onto a few cache sets (float64 512 ran at half the 256 rate).
-  const lda = m * k * E > t.blockBytes && (m * E) % 256 === 0 ? m + 64 / E : m;
-  return { m, n, k, dtype, transB, tile, unroll: t.unroll, lda, rowBlock: Math.floor(t.blockBytes / (k * E)), fma };
-}
+export const gemmWasmParams = (m: number, n: number, k: number, dtype: DType, transB: Op, fma = fmaFor('gemm', Math.max(m, n, k))): GemmWasmParams =>
+  gemmWasmParamsFor(cpuTuning(), m, n, k, dtype, transB, fma);
 
 /** The variant for a run: the tuning table's JavaScript sizes only for matrices called one at a time. */
-export function selectGemm(m: number, n: number, k: number, dtype: DType, strided: boolean): 'js' | 'wasm' {
-  if (FORCED === 'wasm' || (FORCED === 'js' && Math.max(m, n, k) <= 16)) return FORCED;
-  const max = UNROLL_MAX.gemm[dtype];
-  return !strided && m <= max && n <= max && k <= max ? 'js' : 'wasm';
-}
+export const selectGemm = (m: number, n: number, k: number, dtype: DType, strided: boolean, force?: GemmForce): GemmVariant =>
+  planGemm({ m, n, k, dtype, strided }, cpuTuning(), force);
 
 interface Run { p0: number; count: number; m: number; n: number; k: number; strided: boolean }
 
@@ -67,7 +54,7 @@ function gemmWasm(r: GemmRequest<FloatArray>, run: Run): void {
   const params = gemmWasmParams(m, n, k, dtype, r.transB);
   const { lda } = params;
   const per = lda * k + k * n + m * n;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / (per * E))));
+  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / (per * E))));
   // a vector of slack after C: the last column's partial vector is read whole
   const views = heap((chunk * per + 4) * E + 64);
   const mem = dtype === 'float64' ? views.f64 : views.f32;

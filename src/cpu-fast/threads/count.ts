@@ -5,21 +5,15 @@
  */
 import { availableParallelism } from 'node:os';
 import { MyriadError } from '../../core/errors.js';
+import { threadsFromProcess } from '../context.js';
 
-let threads = defaultThreads();
+let threads: number | undefined;
 
-function defaultThreads(): number {
-  const env = process.env.MYRIAD_THREADS;
-  if (env !== undefined && env !== '') {
-    const n = Number(env);
-    if (!Number.isSafeInteger(n) || n < 1) throw new MyriadError('INVALID_ARGUMENT', `expected a positive integer, got '${env}'`, 'MYRIAD_THREADS');
-    return n;
-  }
-  return availableParallelism();
+/** Threads the CPU backend uses per call, the caller's included (MYRIAD_THREADS read on the first call). */
+export function cpuThreads(): number {
+  threads ??= threadsFromProcess() ?? availableParallelism();
+  return threads;
 }
-
-/** Threads the CPU backend uses per call, the caller's included. */
-export const cpuThreads = (): number => threads;
 
 /** Sets the thread count (1: everything on the caller's thread). */
 export function setCpuThreads(n: number): void {

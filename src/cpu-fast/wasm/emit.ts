@@ -5,6 +5,8 @@
  * user's end. Opcodes and encodings from the WebAssembly core spec 2.0 (sections 5.3-5.5).
  */
 
+import { OP, SIMD } from './opcodes.js';
+
 export type ValType = 'i32' | 'f32' | 'f64' | 'v128';
 const VALTYPE: Readonly<Record<ValType, number>> = { i32: 0x7f, f32: 0x7d, f64: 0x7c, v128: 0x7b };
 
@@ -74,13 +76,13 @@ export class Code {
     if (b2 !== undefined) this.bytes.push(b2);
     return this;
   }
-  get(i: number): this { this.bytes.push(0x20); uleb(i, this.bytes); return this; }
-  set(i: number): this { this.bytes.push(0x21); uleb(i, this.bytes); return this; }
-  tee(i: number): this { this.bytes.push(0x22); uleb(i, this.bytes); return this; }
-  i32(v: number): this { this.bytes.push(0x41); sleb(v | 0, this.bytes); return this; }
+  get(i: number): this { this.bytes.push(OP.localGet); uleb(i, this.bytes); return this; }
+  set(i: number): this { this.bytes.push(OP.localSet); uleb(i, this.bytes); return this; }
+  tee(i: number): this { this.bytes.push(OP.localTee); uleb(i, this.bytes); return this; }
+  i32(v: number): this { this.bytes.push(OP.i32Const); sleb(v | 0, this.bytes); return this; }
   f64(v: number): this {
     SCRATCH_F64[0] = v;
-    this.bytes.push(0x44);
+    this.bytes.push(OP.f64Const);
     for (let k = 0; k < 8; k++) this.bytes.push(SCRATCH_BYTES[k]!);
     return this;
   }
@@ -102,7 +104,7 @@ export class Code {
   }
   /** SIMD instruction (prefix 0xfd, LEB opcode), with its immediate bytes (a lane index, or a shuffle's 16 lanes). */
   simd(opcode: number, imm?: number | readonly number[]): this {
-    this.bytes.push(0xfd);
+    this.bytes.push(OP.simdPrefix);
     uleb(opcode, this.bytes);
     if (typeof imm === 'number') this.bytes.push(imm);
     else if (imm) for (let k = 0; k < imm.length; k++) this.bytes.push(imm[k]!);
@@ -119,6 +121,12 @@ export class Code {
     this.simd(opcode);
     uleb(align, this.bytes);
     uleb(offset, this.bytes);
+    return this;
+  }
+  /** A SIMD lane load or store: memarg, then the lane index. */
+  simdMemLane(opcode: number, align: number, offset: number, lane: number): this {
+    this.simdMem(opcode, align, offset);
+    this.bytes.push(lane);
     return this;
   }
 
@@ -152,7 +160,7 @@ export class Code {
       uleb(count, locals);
       locals.push(VALTYPE[t]);
     }
-    return concat([uleb(locals.length + this.bytes.length + 1), locals, this.bytes, [0x0b]]);
+    return concat([uleb(locals.length + this.bytes.length + 1), locals, this.bytes, [OP.end]]);
   }
 }
 
@@ -183,27 +191,3 @@ export function encodeModule(functions: readonly FunctionDef[]): Uint8Array<Arra
     section(1, [types]), section(2, [imports]), section(3, [funcs]), section(7, [exports]), section(10, code),
   ]);
 }
-
-/** Opcodes used by the generators (core spec 5.4; SIMD opcodes after the 0xfd prefix). */
-export const OP = {
-  block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, void: 0x40,
-  i32Eqz: 0x45, i32Ne: 0x47, i32LtU: 0x49, i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c,
-  f32Load: 0x2a, f64Load: 0x2b, f32Store: 0x38, f64Store: 0x39,
-  f64Eq: 0x61, f64Mul: 0xa2, f32DemoteF64: 0xb6,
-  call: 0x10, i32Load: 0x28, i32WrapI64: 0xa7, i64ExtendI32U: 0xad,
-} as const;
-
-export const SIMD = {
-  load: 0x00, v128Const: 0x0c, i8x16Shuffle: 0x0d, v128AnyTrue: 0x53, load32Splat: 0x09, load64Splat: 0x0a, store: 0x0b, f32x4Splat: 0x13, f64x2Splat: 0x14,
-  load64Zero: 0x5d, load64Lane: 0x57, store64Lane: 0x5b, f32x4DemoteF64x2Zero: 0x5e, f64x2PromoteLowF32x4: 0x5f, i32x4ExtractLane: 0x1b, f64x2ExtractLane: 0x21, f64x2ReplaceLane: 0x22,
-  i64x2Splat: 0x12, i64x2ExtractLane: 0x1d, i64x2Add: 0xce, f64x2Abs: 0xec, f64x2Pmax: 0xf7,
-  f64x2Ne: 0x48, f64x2Ge: 0x4c, v128Not: 0x4d,
-  f64x2Gt: 0x4a, v128And: 0x4e, v128AndNot: 0x4f, v128Or: 0x50, v128Bitselect: 0x52, i64x2Eq: 0xd6, f64x2Sqrt: 0xef, f64x2Div: 0xf3,
-  f32x4Add: 0xe4, f32x4Sub: 0xe5, f32x4Mul: 0xe6, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2,
-  /**
-   * Relaxed SIMD (relaxed-simd proposal, Wasm 3.0; used only where wasm/features.ts's probe
-   * validates): madd(a, b, c) = a b + c, nmadd(a, b, c) = -(a b) + c, each rounded once where the
-   * hardware fuses (x86 FMA3, Arm) and twice where it does not.
-   */
-  f32x4RelaxedMadd: 0x105, f32x4RelaxedNmadd: 0x106, f64x2RelaxedMadd: 0x107, f64x2RelaxedNmadd: 0x108,
-} as const;

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpuContext, open, posv, probeBackends, strided } from '../../../src/index.js';
-import { fmaFor } from '../../../src/cpu-fast/tuning.js';
+import { fmaFor } from '../../../src/cpu-fast/context.js';
 
 describe('CPU backend selection', () => {
   test("'cpu' and the top-level functions use the fast backend, 'reference' the reference", () => {

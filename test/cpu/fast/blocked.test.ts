@@ -1,5 +1,5 @@
 /**
- * The recursive blocked getrf/gesv of the fast CPU backend (ops/lu-blocked.ts, forced on from
+ * The recursive blocked getrf/gesv of the fast CPU backend (ops/getrf-blocked.ts, forced on from
  * n = 48 here) and its WebAssembly potrf/posv of either triangle ('upper' through the transpose)
  * against the reference at n = 47 (still unblocked), 64, 65, 100, 128, 256 (Cholesky to 100),
  * plus rectangular getrf, both dtypes: a strided batch with
@@ -23,13 +23,13 @@ import { cpuBackend } from '../../../src/cpu/backend.js';
 import { Rng, randomArray } from '../../helpers/random.js';
 
 // The blocked LU from n = 48 here (leaves of 32, as by default; odd splits at 65 and 100),
-// whatever the default crossover (tuning.ts): read once, when the backend is first imported.
+// whatever the default crossover (tuning.ts): read once, when the backend first asks (context.ts).
 process.env.MYRIAD_CPU_LU_BLOCKED = '48,32';
 const { serialKernels } = await import('../../../src/cpu-fast/backend.js');
-const { LU_BLOCKED } = await import('../../../src/cpu-fast/tuning.js');
+const { cpuTuning } = await import('../../../src/cpu-fast/context.js');
 const { conform } = await import('./harness.js');
 const { lu } = await import('./cases.js');
-assert.deepEqual(LU_BLOCKED, { min: 48, leaf: 32 });
+assert.deepEqual(cpuTuning().luBlocked, { min: 48, leaf: 32 });
 
 const SIZES = [47, 64, 65, 100, 128, 256] as const;
 const DTYPES: readonly DType[] = ['float64', 'float32'];

@@ -8,7 +8,7 @@ import type { DType } from '../../../src/core/dtype.js';
 import type { Diag, Side, Uplo } from '../../../src/core/enums.js';
 import type { Op } from '../../../src/core/ops.js';
 import type { Rng } from '../../helpers/random.js';
-import { UNROLL_MAX } from '../../../src/cpu-fast/tuning.js';
+import { cpuTuning } from '../../../src/cpu-fast/context.js';
 import { info, makeBatch, type Fill, type Kind, type Shape } from './harness.js';
 
 const countFor = (n: number): number => (n <= 16 ? 5 : n <= 64 ? 2 : 1);
@@ -60,7 +60,7 @@ export function triangularCase(op: 'trsm' | 'trmm', kind: Kind, dtype: DType, s:
   // Above the unrolled sizes (and for variable batches, whose sizes reach above) the blocked
   // kernels add in another order: B's elements within a tolerance (|X| <= about 3 |alpha| for
   // these triangles' solves, |alpha| (s + 3) for their products), on finite data only.
-  const blocked = s + 2 > UNROLL_MAX.triangular;
+  const blocked = s + 2 > cpuTuning().unrollMax.triangular;
   const tolerance = blocked ? { keys: ['b'], eps: 4 * (s + 4), scale: Math.max(1, Math.abs(alpha)) * (op === 'trsm' ? 3 : s + 3) } : undefined;
   return {
     op, label: `${op} ${kind} ${dtype} s=${s} other=${other} ${v.side} ${v.uplo} ${v.transA} ${v.diag} alpha=${alpha}`, tolerance,
@@ -78,7 +78,7 @@ export function triangularCase(op: 'trsm' | 'trmm', kind: Kind, dtype: DType, s:
 /** syrk with C n x n and A n x k ('N') or k x n ('T'); beta = 0 poisons C. */
 export function syrkCase(kind: Kind, dtype: DType, n: number, k: number, uplo: Uplo, trans: Op, alpha: number, beta: number) {
   // Above the unrolled sizes (variable batches reach 2 above n) the blocked syrk adds in gemm's order: C within a tolerance, finite data.
-  const blocked = n + 2 > UNROLL_MAX.syrk;
+  const blocked = n + 2 > cpuTuning().unrollMax.syrk;
   const tolerance = blocked ? { keys: ['c'], eps: 4 * (k + 2), scale: Math.max(1, Math.abs(alpha)) * k + Math.abs(beta) } : undefined;
   return {
     op: 'syrk' as const, label: `syrk ${kind} ${dtype} n=${n} k=${k} ${uplo} ${trans} alpha=${alpha} beta=${beta}`, tolerance,
@@ -105,7 +105,7 @@ export function inverseCase(op: 'trtri' | 'lauum' | 'potri', kind: Kind, dtype: 
   // Above the unrolled sizes the blocked kernels: A within a tolerance of its magnitude for these
   // triangles (inverse about 1 / n, unit 1; U U^T about (n + 1)^2; potri about 1 / n^2), info
   // exact, failing matrices untouched.
-  const blocked = n + 2 > UNROLL_MAX.inverse;
+  const blocked = n + 2 > cpuTuning().unrollMax.inverse;
   const scale = op === 'lauum' ? (n + 2) * (n + 2) : op === 'potri' ? 4 / ((n + 1) * (n + 1)) : diag === 'unit' ? 2 : 2 / (n + 1);
   const tolerance = blocked ? { keys: ['a'], eps: 8 * (n + 4), scale } : undefined;
   const fill: Fill = blocked ? (rng, v, p) => {

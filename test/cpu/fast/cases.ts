@@ -3,7 +3,7 @@ import type { DType } from '../../../src/core/dtype.js';
 import type { Op } from '../../../src/core/ops.js';
 import type { Uplo } from '../../../src/core/enums.js';
 import type { Rng } from '../../helpers/random.js';
-import { UNROLL_MAX } from '../../../src/cpu-fast/tuning.js';
+import { cpuTuning } from '../../../src/cpu-fast/context.js';
 import { generalFill, info, makeBatch, pivots, spdFill, type Kind, type Shape } from './harness.js';
 
 export const SIZES: readonly number[] = [...Array.from({ length: 40 }, (_, i) => i + 1), 47, 64, 100, 128, 256];
@@ -24,7 +24,7 @@ function shapes(kind: Kind, n: number, cols: number | 'square', count: number): 
 export function cholesky(kind: Kind, dtype: DType, n: number, uplo: Uplo, op: 'potrf' | 'posv' | 'potrs') {
   // 'upper' above the unrolled sizes (variable batches reach n + 2) factors the transpose in
   // WebAssembly, whose order of additions is the lower triangle's: equal to rounding, not bitwise
-  const transposed = uplo === 'upper' && op !== 'potrs' && n + 2 > UNROLL_MAX.cholesky;
+  const transposed = uplo === 'upper' && op !== 'potrs' && n + 2 > cpuTuning().unrollMax.cholesky;
   return {
     op, label: `${op} ${kind} ${dtype} n=${n} ${uplo}`,
     ...(transposed ? { tolerance: { keys: ['a', 'b'], eps: 8 * (n + 2), scale: n + 5 } } : {}),

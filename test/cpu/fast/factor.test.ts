@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { serialKernels } from '../../../src/cpu-fast/backend.js';
 import { strided } from '../../../src/core/batch.js';
 import type { DType } from '../../../src/core/dtype.js';
-import { LU_BLOCKED } from '../../../src/cpu-fast/tuning.js';
+import { cpuTuning } from '../../../src/cpu-fast/context.js';
 import { conform, info, makeBatch, pivots, type Kind } from './harness.js';
 import type { Rng } from '../../helpers/random.js';
 import { SIZES, cholesky, lu } from './cases.js';
@@ -25,7 +25,7 @@ describe('cpu-fast factorisations match the reference bit for bit', () => {
     test(`LU ${dtype}`, () => {
       for (const n of SIZES) for (const kind of KINDS) {
         // the blocked sizes (variable batches reach n + 2) are in blocked.test.ts, to rounding
-        if (n + 2 < LU_BLOCKED.min) for (const op of ['getrf', 'gesv'] as const) conform(serialKernels, lu(kind, dtype, n, op), n, dtype);
+        if (n + 2 < cpuTuning().luBlocked.min) for (const op of ['getrf', 'gesv'] as const) conform(serialKernels, lu(kind, dtype, n, op), n, dtype);
         for (const trans of ['N', 'T'] as const) conform(serialKernels, lu(kind, dtype, n, 'getrs', trans), n, dtype);
       }
     });

@@ -21,9 +21,10 @@ if (!WebAssembly.validate(PROBE)) setFlagsFromString('--experimental-wasm-relaxe
 const available = WebAssembly.validate(PROBE);
 
 const { serialKernels } = await import('../../../src/cpu-fast/backend.js');
-const { fmaDecision, fmaFor } = await import('../../../src/cpu-fast/tuning.js');
+const { DEFAULT_CPU_TUNING, fmaDecision } = await import('../../../src/cpu-fast/tuning.js');
+const { fmaFor } = await import('../../../src/cpu-fast/context.js');
 const { RELAXED_PROBE, relaxedSimdSupported } = await import('../../../src/cpu-fast/wasm/features.js');
-const { SIMD } = await import('../../../src/cpu-fast/wasm/emit.js');
+const { SIMD } = await import('../../../src/cpu-fast/wasm/opcodes.js');
 const { generateGetrfBlockWasm } = await import('../../../src/cpu-fast/kernels/getrf-block-wasm.js');
 const { generatePotrfWasm } = await import('../../../src/cpu-fast/kernels/potrf-wasm.js');
 const { generatePotrfInterleavedStrided } = await import('../../../src/cpu-fast/kernels/potrf-interleaved.js');
@@ -59,11 +60,11 @@ describe('relaxed SIMD fused multiply-add in the factorisations', () => {
 
   test('detection false, or MYRIAD_CPU_FMA=0: never fused; unset: the tuning table', () => {
     for (const kernel of ['gemm', 'potrf', 'potrfInterleaved', 'getrfBlock'] as const) for (const n of [1, 4, 8, 16, 32, 64, 512]) {
-      for (const env of [undefined, '0', '1']) assert.equal(fmaDecision(false, env, kernel, n), false, `${kernel} ${n} env=${env}`);
-      assert.equal(fmaDecision(true, '0', kernel, n), false);
-      assert.equal(fmaDecision(true, '1', kernel, n), true);
+      for (const fmaMode of ['auto', 'off', 'on'] as const) assert.equal(fmaDecision(false, { ...DEFAULT_CPU_TUNING, fmaMode }, kernel, n), false, `${kernel} ${n} ${fmaMode}`);
+      assert.equal(fmaDecision(true, { ...DEFAULT_CPU_TUNING, fmaMode: 'off' }, kernel, n), false);
+      assert.equal(fmaDecision(true, { ...DEFAULT_CPU_TUNING, fmaMode: 'on' }, kernel, n), true);
     }
-    assert.equal(fmaDecision(true, undefined, 'gemm', 8), true, 'gemm fused by default where supported');
+    assert.equal(fmaDecision(true, DEFAULT_CPU_TUNING, 'gemm', 8), true, 'gemm fused by default where supported');
   });
 
   test('fused kernels hold relaxed_madd / relaxed_nmadd, plain ones none, and both validate', () => {

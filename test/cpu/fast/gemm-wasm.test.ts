@@ -13,7 +13,7 @@ import { DTYPE_EPS, type DType } from '../../../src/core/dtype.js';
 import type { Op } from '../../../src/core/ops.js';
 import { generateGemmWasm, lanes, type GemmWasmParams } from '../../../src/cpu-fast/kernels/gemm-wasm.js';
 import { gemmWasmParams, selectGemm } from '../../../src/cpu-fast/ops/gemm.js';
-import { GEMM_WASM } from '../../../src/cpu-fast/tuning.js';
+import { cpuTuning } from '../../../src/cpu-fast/context.js';
 import { RELAXED_PROBE, relaxedSimdSupported } from '../../../src/cpu-fast/wasm/features.js';
 import { Rng } from '../../helpers/random.js';
 
@@ -84,7 +84,7 @@ describe('cpu-fast WebAssembly gemm kernel', () => {
       }
     });
     test(`fused multiply-add (relaxed SIMD) ${dtype}`, { skip: fmaAvailable ? false : 'this engine does not validate relaxed SIMD' }, () => {
-      for (const n of [1, 2, 3, 5, 8, 9, 16, 17, 31, 64]) for (const transB of ['N', 'T'] as const) for (const tile of [GEMM_WASM[dtype].fmaTile, GEMM_WASM[dtype].tile]) {
+      for (const n of [1, 2, 3, 5, 8, 9, 16, 17, 31, 64]) for (const transB of ['N', 'T'] as const) for (const tile of [cpuTuning().gemmWasm[dtype].fmaTile, cpuTuning().gemmWasm[dtype].tile]) {
         check({ ...params(n, n + 1, n + 2, dtype, transB, true), tile }, 2, 0.75, n % 2 === 0 ? 0 : 1, n);
       }
     });
@@ -94,11 +94,11 @@ describe('cpu-fast WebAssembly gemm kernel', () => {
       assert.equal(selectGemm(2, 2, 2, dtype, true), 'wasm');
       assert.equal(selectGemm(2, 2, 2, dtype, false), 'js');
       assert.equal(selectGemm(9, 9, 9, dtype, false), 'wasm');
-      assert.deepEqual(gemmWasmParams(3 * lanes(dtype), 4, 4, dtype, 'N', false).tile, GEMM_WASM[dtype].threeVectorTile);
+      assert.deepEqual(gemmWasmParams(3 * lanes(dtype), 4, 4, dtype, 'N', false).tile, cpuTuning().gemmWasm[dtype].threeVectorTile);
       // fused: the 3 x 3 tile where m is a multiple of 3 vectors, the plain tiles elsewhere
-      assert.deepEqual(gemmWasmParams(6 * lanes(dtype), 8, 8, dtype, 'N', true).tile, GEMM_WASM[dtype].fmaTile);
-      assert.deepEqual(gemmWasmParams(3 * lanes(dtype), 8, 8, dtype, 'N', true).tile, GEMM_WASM[dtype].fmaTile);
-      assert.deepEqual(gemmWasmParams(4 * lanes(dtype), 8, 8, dtype, 'N', true).tile, GEMM_WASM[dtype].tile);
+      assert.deepEqual(gemmWasmParams(6 * lanes(dtype), 8, 8, dtype, 'N', true).tile, cpuTuning().gemmWasm[dtype].fmaTile);
+      assert.deepEqual(gemmWasmParams(3 * lanes(dtype), 8, 8, dtype, 'N', true).tile, cpuTuning().gemmWasm[dtype].fmaTile);
+      assert.deepEqual(gemmWasmParams(4 * lanes(dtype), 8, 8, dtype, 'N', true).tile, cpuTuning().gemmWasm[dtype].tile);
       // a large A of 256-byte columns gets a cache line more per column; small ones none
       const E = dtype === 'float64' ? 8 : 4;
       assert.equal(gemmWasmParams(512, 512, 512, dtype, 'N', false).lda, 512 + 64 / E);

@@ -15,7 +15,8 @@ import { cpuBackend } from '../../../src/cpu/backend.js';
 import { after, before } from 'node:test';
 import { cpuThreads, setCpuThreads } from '../../../src/cpu-fast/index.js';
 import { THREADING } from '../../../src/cpu-fast/threads/parallel.js';
-import { fmaFor, type FmaKernel } from '../../../src/cpu-fast/tuning.js';
+import { fmaFor } from '../../../src/cpu-fast/context.js';
+import { type FmaKernel } from '../../../src/cpu-fast/tuning.js';
 import { Rng, randomArray } from '../../helpers/random.js';
 
 export type Kind = 'strided' | 'list' | 'variable';

@@ -9,7 +9,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { moduleFactory } from '../../../src/cpu-fast/jit/compile.js';
-import { Code, OP, encodeModule } from '../../../src/cpu-fast/wasm/emit.js';
+import { Code, encodeModule } from '../../../src/cpu-fast/wasm/emit.js';
+import { OP } from '../../../src/cpu-fast/wasm/opcodes.js';
 import { loadModule, receiveModules, shareModules, sharedModules, type SharedModule } from '../../../src/cpu-fast/wasm/runtime.js';
 import { Rng } from '../../helpers/random.js';
 

@@ -15,7 +15,7 @@ import { Rng } from '../../helpers/random.js';
 import { conform, generalFill, info, makeBatch, pivots, spdFill, splitAcrossThreads, type Kind } from './harness.js';
 import { gemmCase, lu } from './cases.js';
 import { TRIANGULAR_VARIANTS, inverseCase, syrkCase, triangularCase } from './cases-blas3.js';
-import { UNROLL_MAX } from '../../../src/cpu-fast/tuning.js';
+import { cpuTuning } from '../../../src/cpu-fast/context.js';
 
 splitAcrossThreads(3);
 
@@ -38,11 +38,11 @@ function cases(kind: Kind, dtype: DType, n: number, count: number, onShared: boo
   return [
     { op: 'posv' as const, label: `posv ${label}`, build: (rng: Rng) => ({ uplo: 'lower', a: wrap(makeBatch(rng, dtype, kind, shapes, spdFill(fails))), b: wrap(makeBatch(rng, dtype, kind, rhs)), info: info(count) }) },
     // 'upper' above the unrolled sizes factors the transpose (the lower order of additions): A within a tolerance
-    { op: 'potrf' as const, label: `potrf ${label}`, tolerance: n > UNROLL_MAX.cholesky ? { keys: ['a'], eps: 8 * (n + 2), scale: n + 5 } : undefined, build: (rng: Rng) => ({ uplo: 'upper', a: wrap(makeBatch(rng, dtype, kind, shapes, spdFill(fails))), info: info(count) }) },
+    { op: 'potrf' as const, label: `potrf ${label}`, tolerance: n > cpuTuning().unrollMax.cholesky ? { keys: ['a'], eps: 8 * (n + 2), scale: n + 5 } : undefined, build: (rng: Rng) => ({ uplo: 'upper', a: wrap(makeBatch(rng, dtype, kind, shapes, spdFill(fails))), info: info(count) }) },
     { op: 'gesv' as const, label: `gesv ${label}`, build: (rng: Rng) => ({ a: wrap(makeBatch(rng, dtype, kind, shapes, generalFill(fails))), b: wrap(makeBatch(rng, dtype, kind, rhs)), ipiv: pivots(count * n), pivotStride: n, info: info(count) }) },
     { op: 'getrf' as const, label: `getrf ${label}`, build: (rng: Rng) => ({ a: wrap(makeBatch(rng, dtype, kind, shapes, generalFill(fails))), ipiv: pivots(count * n), pivotStride: n, info: info(count) }) },
     // above the unrolled sizes trsm is blocked (another order of additions): B within a tolerance
-    { op: 'trsm' as const, label: `trsm ${label}`, tolerance: n > UNROLL_MAX.triangular ? { keys: ['b'], eps: 4 * (n + 4), scale: 3 } : undefined,
+    { op: 'trsm' as const, label: `trsm ${label}`, tolerance: n > cpuTuning().unrollMax.triangular ? { keys: ['b'], eps: 4 * (n + 4), scale: 3 } : undefined,
       build: (rng: Rng) => ({ side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 1, a: wrap(makeBatch(rng, dtype, kind, shapes, spdFill(() => -1))), b: wrap(makeBatch(rng, dtype, kind, rhs)) }) },
   ];
 }

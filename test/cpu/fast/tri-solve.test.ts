@@ -1,5 +1,5 @@
 /**
- * The WebAssembly triangular solves (kernels/tri-solve-wasm.ts: potrs either triangle, getrs 'T';
+ * The WebAssembly triangular solves (kernels/trsm-wasm.ts: potrs either triangle, getrs 'T';
  * getrs 'N' on the LU kernel's solve beside them) against the reference bit for bit, on one
  * thread and on three: every size of cases.ts's list, nrhs 1, 2, 3, 5, 8, 17 (a padding lane,
  * one and several groups of eight columns, a group and a tail), padded ld, gaps and offsets

@@ -1,6 +1,6 @@
 /**
- * trsm 'left' on the WebAssembly solves (ops/tri-solve-wasm.ts trsmLeftWasm, tuning.ts
- * TRSM_LEFT_WASM) against the reference bit for bit: every left variant (uplo x transA x diag),
+ * trsm 'left' on the WebAssembly solves (ops/trsm-wasm.ts trsmLeftWasm, tuning.ts
+ * trsmLeftWasm) against the reference bit for bit: every left variant (uplo x transA x diag),
  * orders on both sides of the crossover to the blocked trsm and up to 100, right-hand sides 1, 3
  * (a padding lane), 8 (one full group) and 17 (groups, a tail, a padding lane), alpha 1 and -2.5,
  * padded ld, strided and list batches, both dtypes; the data the reference's shortcuts meet
@@ -13,7 +13,7 @@ import { strided, type StridedBatch } from '../../../src/core/batch.js';
 import type { DType, FloatArray } from '../../../src/core/dtype.js';
 import type { Diag, Uplo } from '../../../src/core/enums.js';
 import type { Op } from '../../../src/core/ops.js';
-import { TRSM_LEFT_WASM } from '../../../src/cpu-fast/tuning.js';
+import { cpuTuning } from '../../../src/cpu-fast/context.js';
 import type { Rng } from '../../helpers/random.js';
 import { conform, makeBatch, splitAcrossThreads, type HostBackend, type Kind } from './harness.js';
 import { rhsFill, triangleFill } from './cases-blas3.js';
@@ -35,7 +35,7 @@ function trsmCase(kind: Kind, dtype: DType, m: number, nrhs: number, v: { uplo: 
 
 /** Orders around the crossover (below it the blocked trsm, within a tolerance, is not this file's) and inside the range. */
 const ordersFor = (dtype: DType): number[] => {
-  const { min, max } = TRSM_LEFT_WASM[dtype];
+  const { min, max } = cpuTuning().trsmLeftWasm[dtype];
   return [...new Set([min, min + 1, 32, 33, 64, 100, max])].filter((m) => m >= min && m <= Math.min(max, 100));
 };
 

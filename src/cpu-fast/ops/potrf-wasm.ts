@@ -8,18 +8,17 @@ import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { PotrfRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
-import { generateCholSolve, type CholSolveKernel } from '../kernels/chol-solve.js';
+import { generatePotrsJs, type PotrsJsKernel } from '../kernels/potrs-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { cholLd, generatePotrfWasm, type PotrfWasmParams } from '../kernels/potrf-wasm.js';
-import { GEMM_WASM_CHUNK_BYTES, fmaFor } from '../tuning.js';
+import { cpuScratch, cpuTuning, fmaFor } from '../context.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
 type WasmPotrf = (a: number, info: number, count: number) => void;
 const kernel = moduleFactory<PotrfWasmParams, WasmPotrf>(generatePotrfWasm, 'potrf', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
-const solveKernel = kernelFactory<{ dtype: DType }, CholSolveKernel>(generateCholSolve);
-let scratch = new Float64Array(64);
+const solveKernel = kernelFactory<{ dtype: DType }, PotrsJsKernel>(generatePotrsJs);
 
 /**
  * Factors `count` matrices from matrix p0 (an 'upper' one through its transpose: the packed copy
@@ -30,7 +29,7 @@ export function potrfWasm(r: PotrfRequest<FloatArray, Int32Array>, first: Matrix
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
   const ld = cholLd(n);
   const per = ld * n * 8 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
   const infoBase = chunk * ld * n * 8;
   const { f64 } = heap(infoBase + chunk * 4 + 16);
   const ints = heapInts();
@@ -41,7 +40,7 @@ export function potrfWasm(r: PotrfRequest<FloatArray, Int32Array>, first: Matrix
   const packIn = packKernel({ dtype, trans: upper ? 'T' : 'N', direction: 'in', packed: 'float64' });
   const packOut = packKernel(upper ? { dtype, trans: 'T', direction: 'out', packed: 'float64', upper: true }
     : { dtype, trans: 'N', direction: 'out', packed: 'float64', lower: true });
-  if (scratch.length < n) scratch = new Float64Array(n);
+  const scratch = cpuScratch().f64('potrfWasmSolve', n);
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
     const A = stridedView(r.a, q);

@@ -6,16 +6,16 @@
  * stored factor is, so results are bitwise.
  */
 import type { DType } from '../../core/dtype.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
-export const CHOL_SOLVE_PARAMS = ['F', 'fOff', 'ldf', 'n', 'B', 'bOff', 'ldb', 'nrhs', 'v'] as const;
+export const POTRS_JS_PARAMS = ['F', 'fOff', 'ldf', 'n', 'B', 'bOff', 'ldb', 'nrhs', 'v'] as const;
 
-export type CholSolveKernel = (
+export type PotrsJsKernel = (
   F: Float64Array, fOff: number, ldf: number, n: number,
   B: Float64Array | Float32Array, bOff: number, ldb: number, nrhs: number, v: Float64Array,
 ) => void;
 
-export function generateCholSolve(p: { dtype: DType }): KernelSource {
+export function generatePotrsJs(p: { dtype: DType }): JsKernelSource {
   const f = (index: string): string => (p.dtype === 'float32' ? `Math.fround(F[${index}])` : `F[${index}]`);
   const e = new Emitter();
   e.line(`// myriad potrs-loop lower dtype=${p.dtype}`);
@@ -36,5 +36,5 @@ export function generateCholSolve(p: { dtype: DType }): KernelSource {
   e.close();
   e.line('for (let i = 0; i < n; i++) B[q + i] = v[i];');
   e.close();
-  return { params: CHOL_SOLVE_PARAMS, body: e.toString() };
+  return { params: POTRS_JS_PARAMS, body: e.toString() };
 }

@@ -1,6 +1,6 @@
 /**
  * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts) with another panel width than
- * the default and from n = 4 (MYRIAD_CPU_LU_BLOCK=4,12, read once when the backend is first
+ * the default and from n = 4 (MYRIAD_CPU_LU_BLOCK=4,12, read once when the backend first asks
  * imported), against the reference bit for bit: square getrf/gesv at sizes that leave every
  * kind of edge (a tail panel of 1 ... 11 columns, a trailing block of 0 ... 3 columns and of 2
  * rows, odd m with its padding row), rectangular getrf (tall: the last panel has no trailing
@@ -17,10 +17,10 @@ import type { Rng } from '../../helpers/random.js';
 
 process.env.MYRIAD_CPU_LU_BLOCK = '4,12';
 const { serialKernels } = await import('../../../src/cpu-fast/backend.js');
-const { LU_WASM_BLOCK } = await import('../../../src/cpu-fast/tuning.js');
+const { cpuTuning } = await import('../../../src/cpu-fast/context.js');
 const { conform, info, pivots } = await import('./harness.js');
 const { lu } = await import('./cases.js');
-assert.deepEqual(LU_WASM_BLOCK, { min: 4, nb: 12 });
+assert.deepEqual(cpuTuning().luWasmBlock, { min: 4, nb: 12 });
 
 const DTYPES: readonly DType[] = ['float64', 'float32'];
 const KINDS = ['strided', 'list', 'variable'] as const;

@@ -1,7 +1,7 @@
 /**
  * trtri, lauum and potri above the unrolled sizes: recursive halving over a strided run of
  * matrices, the off-diagonal work on the fast trmm, trsm and syrk (each itself blocked over the
- * fast gemm), the diagonal blocks down to the unrolled kernels (kernels/inverse.ts).
+ * fast gemm), the diagonal blocks down to the unrolled kernels (kernels/trtri-js.ts).
  *
  * trtri, lower: inv(A11), then A21 := -A21 inv(A11) (trmm), A21 := inv(A22) A21 (trsm with the
  * original A22), then inv(A22); upper the mirror image. lauum, upper: lauum(U11), U11 +=
@@ -14,8 +14,9 @@
 import type { StridedBatch } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
-import { fastSyrk, fastTrmm, fastTrsm } from './blas3.js';
-import type { Run } from './triangular-blocked.js';
+import { fastSyrk } from './syrk.js';
+import { fastTrmm, fastTrsm } from './trsm.js';
+import type { Run } from './trsm-blocked.js';
 
 export type InverseOp = 'trtri' | 'lauum' | 'potri';
 /** The unrolled kernel on a run of count matrices of order n (infos to a scratch array: they are all 0 here). */

@@ -1,8 +1,8 @@
 /**
  * getrf above the unrolled sizes: chunks of matrices packed as float64 into the WebAssembly
- * memory, factored by the generated kernel (kernels/getrf-wasm.ts, or from LU_WASM_BLOCK.min
- * kernels/getrf-block-wasm.ts, which also solves gesv's B), unpacked with their pivots and
- * infos. Bitwise the reference's results (same float64 operations, same order).
+ * memory, factored by the generated kernel (getrfWasm: kernels/getrf-wasm.ts; getrfBlockWasm:
+ * kernels/getrf-block-wasm.ts, which also solves gesv's B; plan/getrf.ts chooses), unpacked with
+ * their pivots and infos. Bitwise the reference's results (same float64 operations, same order).
  */
 import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -12,8 +12,8 @@ import { generateConvertWasm } from '../kernels/convert-wasm.js';
 import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/getrf-block-wasm.js';
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
-import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
-import { GEMM_WASM_CHUNK_BYTES, LU_WASM_BLOCK, LU_WASM_PAIRS_MAX, fmaFor } from '../tuning.js';
+import { generateGetrsJs, type GetrsJsKernel } from '../kernels/getrs-js.js';
+import { cpuScratch, cpuTuning, fmaFor } from '../context.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
@@ -22,8 +22,7 @@ type WasmGetrfBlock = (a: number, ipiv: number, info: number, count: number, b: 
 const kernel = moduleFactory<GetrfWasmParams, WasmGetrf>(generateGetrfWasm, 'getrf', loadModule);
 const blockKernel = moduleFactory<GetrfBlockWasmParams, WasmGetrfBlock>(generateGetrfBlockWasm, 'getrf', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
-const solveKernel = kernelFactory<{ dtype: DType }, LuSolveKernel>(generateLuSolve);
-let scratch = new Float64Array(64);
+const solveKernel = kernelFactory<{ dtype: DType }, GetrsJsKernel>(generateGetrsJs);
 type WasmConvert = (src: number, dst: number, count: number) => void;
 const widenKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'widen', loadModule);
 const narrowKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'narrow', loadModule);
@@ -59,11 +58,10 @@ export function getrfWasm(
 ): void {
   const { rows: m, cols: n } = first;
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
-  if (Math.min(m, n) >= LU_WASM_BLOCK.min) return getrfBlockWasm(r, first, p0, count, dtype, b);
   const ld = ldOf(m);
   const steps = Math.min(m, n);
   const per = ld * n * 8 + steps * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
   const aBytes = chunk * ld * n * 8;
   const pivBase = aBytes, infoBase = pivBase + chunk * steps * 4;
   const { f64 } = heap(infoBase + chunk * 4 + 16);
@@ -84,8 +82,7 @@ export function getrfWasm(
       r.info[q + t] = ints[infoBase / 4 + t]!;
       if (b && r.info[q + t] === 0) {
         const B = matrixAt(b, q + t);
-        if (scratch.length < m) scratch = new Float64Array(m);
-        solve(f64, t * ld * n, ld, m, r.ipiv, pv, B.data, B.offset, B.ld, B.cols, scratch);
+        solve(f64, t * ld * n, ld, m, r.ipiv, pv, B.data, B.offset, B.ld, B.cols, cpuScratch().f64('getrfWasmSolve', m));
       }
     }
   }
@@ -96,21 +93,22 @@ export function getrfWasm(
  * solves each matrix that factored while its factor is in cache: B is packed beside A and only
  * the solved matrices' B copied back (B stays untouched where info > 0).
  */
-function getrfBlockWasm(
-  r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, dtype: DType, b?: Batch<FloatArray>,
+export function getrfBlockWasm(
+  r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>,
 ): void {
   const { rows: m, cols: n } = first;
+  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
   const ld = ldOf(m);
   const steps = Math.min(m, n);
   const nrhs = b ? matrixAt(b, p0).cols : 0;
   const per = (ld * n + ld * nrhs) * 8 + steps * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
   const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8, infoBase = pivBase + chunk * steps * 4;
   // float32 staging (widenIn / narrowOut), as large as A's chunk or B's
   const stage = (infoBase + chunk * 4 + 15) & ~15;
   const { f64 } = heap(stage + chunk * ld * Math.max(n, nrhs) * 4 + 16);
   const ints = heapInts();
-  const fn = blockKernel({ m, n, nb: LU_WASM_BLOCK.nb, nrhs, roundFactor: dtype === 'float32', pairs: Math.max(m, n) <= LU_WASM_PAIRS_MAX, fma: fmaFor('getrfBlock', Math.min(m, n)) });
+  const fn = blockKernel({ m, n, nb: cpuTuning().luWasmBlock.nb, nrhs, roundFactor: dtype === 'float32', pairs: Math.max(m, n) <= cpuTuning().luWasmPairsMax, fma: fmaFor('getrfBlock', Math.min(m, n)) });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
@@ -156,11 +154,11 @@ export function getrsWasm(r: GetrsRequest<FloatArray, Int32Array>, first: Matrix
     return;
   }
   const per = (ld * n + ld * nrhs) * 8 + n * 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
   const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8;
   const { f64 } = heap(pivBase + chunk * n * 4 + 16);
   const ints = heapInts();
-  const fn = blockKernel({ m: n, n, nb: LU_WASM_BLOCK.nb, nrhs, roundFactor: false, solveOnly: true });
+  const fn = blockKernel({ m: n, n, nb: cpuTuning().luWasmBlock.nb, nrhs, roundFactor: false, solveOnly: true });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);

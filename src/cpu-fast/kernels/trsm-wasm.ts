@@ -26,7 +26,8 @@
  * The dot forms carry each element's sum in one dependence chain (the order leaves no other
  * choice): with one right-hand side they run at the subtraction's latency.
  */
-import { Code, OP, SIMD, encodeModule, type ValType } from '../wasm/emit.js';
+import { Code, encodeModule, type ValType } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
 
 export type TriSolveOp = 'potrs-lower' | 'potrs-upper' | 'getrs-T' | TrsmLeftOp;
 /** trsm 'left' (B := alpha op(A)^-1 B), by op(A)'s triangle and transA: the reference's four loops (src/cpu/trsm.ts). */
@@ -63,7 +64,6 @@ export const triSolveMats = (nrhs: number): number => {
 };
 /** trsm's axpy forms two steps at a time where the fused vectors number at most this (two x's each, in 15 xmm registers). */
 const PAIR_REGISTERS = 4;
-const I32_EQ = 0x46, I32_OR = 0x72, F64_NE = 0x62, F64X2_EQ = 0x47;
 
 /** Elements of packed B^T per row of B, all groups together: nrhs rounded up to even (B^T of one matrix is n * triSolveLdb elements). */
 export const triSolveLdb = (nrhs: number): number => nrhs + (nrhs & 1);
@@ -135,7 +135,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
   /** `while (tp != end) { body; tp += tStep; rowi += rStep }` */
   const walk = (tStep: number, rStep: number, body: () => void): void => {
     c.op(OP.block, OP.void);
-    c.get(tp).get(end).op(I32_EQ).op(OP.brIf, 0);
+    c.get(tp).get(end).op(OP.i32Eq).op(OP.brIf, 0);
     c.loop_(() => {
       body();
       addTo(tp, tStep);
@@ -145,7 +145,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
     c.op(OP.end);
   };
   /** The factor's (k, k) splat onto the stack. */
-  const diagonal = (m: number): void => { c.get(colk).get(k).i32(3).op(0x74).op(OP.i32Add).simdMem(SIMD.load64Splat, 3, FA(m)); };
+  const diagonal = (m: number): void => { c.get(colk).get(k).i32(3).op(OP.i32Shl).op(OP.i32Add).simdMem(SIMD.load64Splat, 3, FA(m)); };
   /** rowk and colk for row/column k (k set): B^T's row k in this group, the factor's column k. */
   const pointers = (): void => {
     c.get(B).get(gb).op(OP.i32Add).get(k).i32(LDB).op(OP.i32Mul).op(OP.i32Add).set(rowk);
@@ -157,8 +157,8 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
     c.loop_(() => {
       pointers();
       body();
-      if (ascending) c.get(k).i32(1).op(OP.i32Add).tee(k).i32(n).op(0x48);
-      else c.get(k).i32(1).op(OP.i32Sub).tee(k).i32(0).op(0x4e);
+      if (ascending) c.get(k).i32(1).op(OP.i32Add).tee(k).i32(n).op(OP.i32LtS);
+      else c.get(k).i32(1).op(OP.i32Sub).tee(k).i32(0).op(OP.i32GeS);
     });
   };
 
@@ -185,7 +185,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
       if (!unit) { diagonal(m); c.set(t); }
       for (let v = 0; v < V; v++) {
         const o = FB(m) + v * 16, x = xs[R(m, v)]!, mask = acc[R(m, v)]!;
-        c.get(rowk).simdMem(SIMD.load, 3, o).tee(x).f64x2(0).simd(F64X2_EQ).set(mask);
+        c.get(rowk).simdMem(SIMD.load, 3, o).tee(x).f64x2(0).simd(SIMD.f64x2Eq).set(mask);
         if (unit) continue;
         c.get(rowk).get(x).get(x).get(t).simd(SIMD.f64x2Div).get(mask).simd(SIMD.v128Bitselect).tee(x);
         round();
@@ -198,7 +198,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
   const anyZero = (V: number): void => {
     c.i32(0);
     for (let m = 0; m < M; m++) for (let v = 0; v < V; v++) {
-      c.get(rowk).simdMem(SIMD.load, 3, FB(m) + v * 16).f64x2(0).simd(F64X2_EQ).simd(SIMD.v128AnyTrue).op(I32_OR);
+      c.get(rowk).simdMem(SIMD.load, 3, FB(m) + v * 16).f64x2(0).simd(SIMD.f64x2Eq).simd(SIMD.v128AnyTrue).op(OP.i32Or);
     }
   };
 
@@ -239,7 +239,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
    * in its order, with half the loads and stores of B. A last single step where n is odd.
    */
   const axpyPairs = (V: number, lower: boolean): void => {
-    const zeroMask = (x: number, mask: number): void => { c.get(x).f64x2(0).simd(F64X2_EQ).set(mask); };
+    const zeroMask = (x: number, mask: number): void => { c.get(x).f64x2(0).simd(SIMD.f64x2Eq).set(mask); };
     /** b := bitselect(old, round(old - s x), mask) (masked) or round(b - s x), `old` holding b, the result on the stack. */
     const update = (s: number, x: number, mask: number, masked: boolean): void => {
       if (masked) c.tee(old).get(old);
@@ -248,7 +248,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
       if (masked) c.get(mask).simd(SIMD.v128Bitselect);
     };
     /** The address of row k2 of the column at `col`. */
-    const k2At = (col: number): void => { c.get(col).get(k).i32(3).op(0x74).op(OP.i32Add).i32(lower ? 8 : -8).op(OP.i32Add); };
+    const k2At = (col: number): void => { c.get(col).get(k).i32(3).op(OP.i32Shl).op(OP.i32Add).i32(lower ? 8 : -8).op(OP.i32Add); };
     const head = (): void => {
       for (let m = 0; m < M; m++) {
         if (!unit) {
@@ -295,7 +295,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
     const anyMask = (): void => {
       c.i32(0);
       for (let m = 0; m < M; m++) for (let v = 0; v < V; v++) {
-        c.get(acc[R(m, v)]!).get(masks2[R(m, v)]!).simd(SIMD.v128Or).simd(SIMD.v128AnyTrue).op(I32_OR);
+        c.get(acc[R(m, v)]!).get(masks2[R(m, v)]!).simd(SIMD.v128Or).simd(SIMD.v128AnyTrue).op(OP.i32Or);
       }
     };
     const pairStep = (): void => {
@@ -305,13 +305,13 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
       head();
       if (lower) {
         // rows k + 2 ... n - 1, columns k (tp) and k + 1 (tp + LDA)
-        c.get(colk).get(k).i32(2).op(OP.i32Add).i32(3).op(0x74).op(OP.i32Add).set(tp);
+        c.get(colk).get(k).i32(2).op(OP.i32Add).i32(3).op(OP.i32Shl).op(OP.i32Add).set(tp);
         c.get(colk).i32(n * 8).op(OP.i32Add).set(end);
         c.get(rowk2).i32(LDB).op(OP.i32Add).set(rowi);
       } else {
         // rows 0 ... k - 2, columns k (tp + LDA) and k - 1 (tp)
         c.get(colk2).set(tp);
-        c.get(colk2).get(k).i32(1).op(OP.i32Sub).i32(3).op(0x74).op(OP.i32Add).set(end);
+        c.get(colk2).get(k).i32(1).op(OP.i32Sub).i32(3).op(OP.i32Shl).op(OP.i32Add).set(end);
         c.get(B).get(gb).op(OP.i32Add).set(rowi);
       }
       const [o1, o2] = lower ? [0, LDA] : [LDA, 0];
@@ -322,8 +322,8 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
       c.i32(lower ? 0 : n - 1).set(k);
       c.loop_(() => {
         pairStep();
-        if (lower) c.get(k).i32(2).op(OP.i32Add).tee(k).i32(n - 1).op(0x48); // k < n - 1
-        else c.get(k).i32(2).op(OP.i32Sub).tee(k).i32(1).op(0x4e); // k >= 1
+        if (lower) c.get(k).i32(2).op(OP.i32Add).tee(k).i32(n - 1).op(OP.i32LtS); // k < n - 1
+        else c.get(k).i32(2).op(OP.i32Sub).tee(k).i32(1).op(OP.i32GeS); // k >= 1
       });
     }
     if (n % 2 === 1) {
@@ -338,7 +338,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
   const axpyForward = (V: number): void => {
     overK(true, () => {
       axpyStep(V, () => {
-        c.get(colk).get(k).i32(1).op(OP.i32Add).i32(3).op(0x74).op(OP.i32Add).set(tp);
+        c.get(colk).get(k).i32(1).op(OP.i32Add).i32(3).op(OP.i32Shl).op(OP.i32Add).set(tp);
         c.get(colk).i32(n * 8).op(OP.i32Add).set(end);
         c.get(rowk).i32(LDB).op(OP.i32Add).set(rowi);
       });
@@ -350,7 +350,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
     overK(false, () => {
       axpyStep(V, () => {
         c.get(colk).set(tp);
-        c.get(colk).get(k).i32(3).op(0x74).op(OP.i32Add).set(end);
+        c.get(colk).get(k).i32(3).op(OP.i32Shl).op(OP.i32Add).set(end);
         c.get(B).get(gb).op(OP.i32Add).set(rowi);
       });
     });
@@ -358,7 +358,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
 
   /** trsm 'N': B := alpha B (rounded for float32), unless alpha is 1 (the reference's scaleColumn touches nothing then). */
   const scaleByAlpha = (V: number): void => {
-    c.get(ALPHA).f64(1).op(F64_NE).if_(() => {
+    c.get(ALPHA).f64(1).op(OP.f64Ne).if_(() => {
       c.get(B).get(gb).op(OP.i32Add).set(rowi);
       c.get(rowi).i32(n * LDB).op(OP.i32Add).set(end);
       c.loop_(() => {
@@ -389,19 +389,19 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
       if (!below) {
         // i = 0 .. k-1
         c.get(colk).set(tp);
-        c.get(colk).get(k).i32(3).op(0x74).op(OP.i32Add).set(end);
+        c.get(colk).get(k).i32(3).op(OP.i32Shl).op(OP.i32Add).set(end);
         c.get(B).get(gb).op(OP.i32Add).set(rowi);
         walk(8, LDB, () => step(V));
       } else if (iAscending) {
         // i = k+1 .. n-1
-        c.get(colk).get(k).i32(1).op(OP.i32Add).i32(3).op(0x74).op(OP.i32Add).set(tp);
+        c.get(colk).get(k).i32(1).op(OP.i32Add).i32(3).op(OP.i32Shl).op(OP.i32Add).set(tp);
         c.get(colk).i32(n * 8).op(OP.i32Add).set(end);
         c.get(rowk).i32(LDB).op(OP.i32Add).set(rowi);
         walk(8, LDB, () => step(V));
       } else {
         // i = n-1 .. k+1
         c.get(colk).i32((n - 1) * 8).op(OP.i32Add).set(tp);
-        c.get(colk).get(k).i32(3).op(0x74).op(OP.i32Add).set(end);
+        c.get(colk).get(k).i32(3).op(OP.i32Shl).op(OP.i32Add).set(end);
         c.get(B).get(gb).op(OP.i32Add).i32((n - 1) * LDB).op(OP.i32Add).set(rowi);
         walk(-8, -LDB, () => step(V));
       }
@@ -429,7 +429,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
   const swapsBackward = (V: number): void => {
     overK(false, () => {
       for (let m = 0; m < M; m++) {
-        c.get(PIV).get(k).i32(2).op(0x74).op(OP.i32Add).mem(OP.i32Load, 2, m * n * 4).tee(pv).get(k).op(OP.i32Ne).if_(() => {
+        c.get(PIV).get(k).i32(2).op(OP.i32Shl).op(OP.i32Add).mem(OP.i32Load, 2, m * n * 4).tee(pv).get(k).op(OP.i32Ne).if_(() => {
           c.get(B).get(gb).op(OP.i32Add).get(pv).i32(LDB).op(OP.i32Mul).op(OP.i32Add).set(rowi);
           for (let v = 0; v < V; v++) {
             const o = FB(m) + v * 16;
@@ -473,7 +473,7 @@ export function generateTriSolveWasm(p: TriSolveWasmParams): Uint8Array<ArrayBuf
     if (fullGroups > 0) {
       c.loop_(() => {
         group(TRI_SOLVE_VECTORS);
-        c.get(gb).i32(n * TRI_SOLVE_VECTORS * 16).op(OP.i32Add).tee(gb).i32(fullGroups * n * TRI_SOLVE_VECTORS * 16).op(0x48);
+        c.get(gb).i32(n * TRI_SOLVE_VECTORS * 16).op(OP.i32Add).tee(gb).i32(fullGroups * n * TRI_SOLVE_VECTORS * 16).op(OP.i32LtS);
       });
     }
     if (tailVectors > 0) group(tailVectors);
@@ -518,12 +518,12 @@ export function generateTriSolvePack(p: TriSolvePackParams): Uint8Array<ArrayBuf
           const j = 2 * v, two = j + 1 < g.width;
           if (!out) {
             c.get(row);
-            if (two) c.get(col).get(col).simdMem(SIMD.load64Zero, 3, j * n * 8).simdMem(SIMD.load64Lane, 3, (j + 1) * n * 8).op(1);
-            else c.get(col).f64x2(pad).simdMem(SIMD.load64Lane, 3, j * n * 8).op(0);
+            if (two) c.get(col).get(col).simdMem(SIMD.load64Zero, 3, j * n * 8).simdMemLane(SIMD.load64Lane, 3, (j + 1) * n * 8, 1);
+            else c.get(col).f64x2(pad).simdMemLane(SIMD.load64Lane, 3, j * n * 8, 0);
             c.simdMem(SIMD.store, 3, v * 16);
           } else {
-            c.get(col).get(row).simdMem(SIMD.load, 3, v * 16).tee(TMP).simdMem(SIMD.store64Lane, 3, j * n * 8).op(0);
-            if (two) c.get(col).get(TMP).simdMem(SIMD.store64Lane, 3, (j + 1) * n * 8).op(1);
+            c.get(col).get(row).simdMem(SIMD.load, 3, v * 16).tee(TMP).simdMemLane(SIMD.store64Lane, 3, j * n * 8, 0);
+            if (two) c.get(col).get(TMP).simdMemLane(SIMD.store64Lane, 3, (j + 1) * n * 8, 1);
           }
         }
         c.get(col).i32(8).op(OP.i32Add).set(col);

@@ -1,51 +1,52 @@
 /**
- * potrf, posv, potrs: generated unrolled kernels up to UNROLL_MAX; above, WebAssembly (either
- * triangle: 'upper' through its transpose) up to CHOLESKY_WASM_MAX (ops/cholesky-wasm.ts; potrs
- * to TRI_SOLVE_WASM_MAX, ops/tri-solve-wasm.ts); the reference for the rest. A blocked right-looking Cholesky in the caller's arrays (trsm and syrk
+ * potrf, posv, potrs: generated unrolled kernels up to unrollMax; above, WebAssembly (either
+ * triangle: 'upper' through its transpose) up to choleskyWasmMax (ops/potrf-wasm.ts; potrs
+ * to triSolveWasmMax, ops/trsm-wasm.ts); the reference for the rest. A blocked right-looking Cholesky in the caller's arrays (trsm and syrk
  * on the fast kernels, each call packing its operands) was tried and measured 1-2.5 GFLOP/s at
  * n = 128-512 against this unblocked kernel's 5.5-9.5: not kept.
  * potrf and posv of strided runs may take the interleaved layout at small n
- * (ops/cholesky-interleaved.ts, where tuning.ts's CHOLESKY_INTERLEAVED / POSV_INTERLEAVED enable
+ * (ops/potrf-interleaved.ts, where tuning.ts's choleskyInterleaved / posvInterleaved enable
  * it and the layout suits); posv n = 9 ... 16 as that potrf, then the WebAssembly potrs on the
- * matrices that factored (POSV_COMPOSED).
+ * matrices that factored (posvComposed).
  */
 import { matrixAt, type MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js';
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
-import { generateCholesky, type CholeskyKernel, type CholeskyOp, type CholeskyParams } from '../kernels/cholesky.js';
-import { CHOLESKY_INTERLEAVED, CHOLESKY_WASM_MAX, POSV_COMPOSED, POSV_INTERLEAVED, TRI_SOLVE_WASM_MAX, UNROLL_MAX } from '../tuning.js';
-import { posvInterleaved, potrfInterleaved } from './cholesky-interleaved.js';
-import { potrfWasm } from './cholesky-wasm.js';
+import { generatePotrfJs, type PotrfJsKernel, type PotrfJsParams } from '../kernels/potrf-js.js';
+import { planPotrf, type PotrfForce, type CholeskyOp } from '../plan/potrf.js';
+import type { CpuTuning } from '../tuning.js';
+import { cpuTuning } from '../context.js';
+import { posvInterleaved, potrfInterleaved } from './potrf-interleaved.js';
+import { potrfWasm } from './potrf-wasm.js';
 import { runBatch, stridedView } from './run-batch.js';
-import { potrsInPlace, potrsWasm } from './tri-solve-wasm.js';
+import { potrsInPlace, potrsWasm } from './trsm-wasm.js';
 
 type Req = PotrsRequest<FloatArray, Int32Array>;
-const kernelFor = kernelFactory<CholeskyParams, CholeskyKernel>(generateCholesky);
+const kernelFor = kernelFactory<PotrfJsParams, PotrfJsKernel>(generatePotrfJs);
 
 const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
-function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
+/** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
+export interface PotrfOptions { readonly force?: PotrfForce; readonly tuning?: CpuTuning }
+
+function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void, options: PotrfOptions = {}): void {
   runBatch(r, {
     shapeOf: r.a,
     kernel(m: MatrixView<FloatArray>, p0: number, count: number): boolean {
       const n = m.rows;
-      if (op === 'potrs' && n > UNROLL_MAX.potrs) {
-        if (n > TRI_SOLVE_WASM_MAX) return false;
-        potrsWasm(r, m, p0, count);
-        return true;
-      }
-      if (n > UNROLL_MAX.cholesky) {
-        if (n > CHOLESKY_WASM_MAX) return false;
-        potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined);
-        return true;
-      }
       const dtype = dtypeOf(m.data);
-      if (op === 'posv' && count >= 2 && n >= POSV_COMPOSED.min && n <= POSV_COMPOSED.max && posvComposed(r, m, p0, count)) return true;
-      const interleaved = op === 'potrf' ? CHOLESKY_INTERLEAVED[dtype] : op === 'posv' ? POSV_INTERLEAVED : null;
-      if (interleaved && count >= 2 && n >= interleaved.min && n <= interleaved.max) {
-        if (op === 'potrf' ? potrfInterleaved(r, m, p0, count) : posvInterleaved(r, m, p0, count)) return true;
+      const plan = planPotrf({ op, n, dtype, count }, options.tuning ?? cpuTuning(), options.force);
+      let variant = plan.variant;
+      if (variant === 'composed' && !posvComposed(r, m, p0, count)) variant = plan.otherwise;
+      if (variant === 'interleaved' && !(op === 'potrf' ? potrfInterleaved(r, m, p0, count) : posvInterleaved(r, m, p0, count))) variant = plan.otherwise;
+      switch (variant) {
+        case 'reference': return false;
+        case 'composed': case 'interleaved': return true;
+        case 'solveWasm': potrsWasm(r, m, p0, count); return true;
+        case 'wasm': potrfWasm(r, m, p0, count, op === 'posv' ? r.b : undefined); return true;
+        case 'unrolled': break;
       }
       const k = kernelFor({ op, n, uplo: r.uplo, dtype });
       const aStride = r.a.kind === 'strided' ? r.a.stride : 0;
@@ -68,7 +69,7 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void): void {
  * untouched. False (nothing done) where the interleaved layout does not suit.
  */
 function posvComposed(r: Req, m: MatrixView<FloatArray>, p0: number, count: number): boolean {
-  if (m.rows > TRI_SOLVE_WASM_MAX) return false;
+  if (m.rows > cpuTuning().triSolveWasmMax) return false;
   /** The matrices of [q, end) that factored, in runs, through the caller's arrays. */
   const solveRuns = (q: number, end: number): void => {
     while (q < end) {
@@ -93,7 +94,7 @@ function posvComposed(r: Req, m: MatrixView<FloatArray>, p0: number, count: numb
   });
 }
 
-export const fastPotrf = (r: PotrfRequest<FloatArray, Int32Array>): void =>
-  run('potrf', { ...r, b: r.a }, (s) => cpuPotrf({ uplo: s.uplo, a: s.a, info: s.info }));
-export const fastPosv = (r: PosvRequest<FloatArray, Int32Array>): void => run('posv', r, cpuPosv);
-export const fastPotrs = (r: PotrsRequest<FloatArray, Int32Array>): void => run('potrs', r, cpuPotrs);
+export const fastPotrf = (r: PotrfRequest<FloatArray, Int32Array>, options?: PotrfOptions): void =>
+  run('potrf', { ...r, b: r.a }, (s) => cpuPotrf({ uplo: s.uplo, a: s.a, info: s.info }), options);
+export const fastPosv = (r: PosvRequest<FloatArray, Int32Array>, options?: PotrfOptions): void => run('posv', r, cpuPosv, options);
+export const fastPotrs = (r: PotrsRequest<FloatArray, Int32Array>, options?: PotrfOptions): void => run('potrs', r, cpuPotrs, options);

@@ -10,14 +10,14 @@ import type { GesvRequest } from '../../core/ops.js';
 import { moduleFactory } from '../jit/compile.js';
 import { generateGetrfInterleaved, luScratchBytes, type GetrfInterleavedParams } from '../kernels/getrf-interleaved.js';
 import { generateGetrfInterleavedLocals } from '../kernels/getrf-interleaved-locals.js';
-import { GESV_INTERLEAVED_LOCALS_MAX, GESV_INTERLEAVED_LOOP_MIN, GESV_INTERLEAVED_PAIRS_PER_TRIP, INTERLEAVED_CHUNK_BYTES } from '../tuning.js';
+import { cpuTuning } from '../context.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
 type WasmLu = (a: number, strideBytes: number, ipiv: number, info: number, pairs: number, b: number, bStrideBytes: number, nrhs: number, scratch: number) => void;
 const kernel = moduleFactory<GetrfInterleavedParams, WasmLu>(generateGetrfInterleaved, 'getrf', loadModule);
 const localsKernel = moduleFactory<GetrfInterleavedParams, WasmLu>(generateGetrfInterleavedLocals, 'getrf', loadModule);
 
-/** Where each pair's matrix lives in the kernel: v128 locals (n <= GESV_INTERLEAVED_LOCALS_MAX) or the wasm scratch. */
+/** Where each pair's matrix lives in the kernel: v128 locals (n <= gesvInterleavedLocalsMax) or the wasm scratch. */
 export type LuInterleavedForm = 'locals' | 'scratch';
 
 /** A strided batch's chunk copied byte for byte: how its matrices lie, if this kernel takes them. */
@@ -45,7 +45,7 @@ export function gesvInterleaved(
   const nrhs = r.b.cols;
   const f32 = first.data instanceof Float32Array;
   const es = f32 ? 4 : 8;
-  const per = Math.max(2, Math.floor(INTERLEAVED_CHUNK_BYTES.gesv / ((ra.stride + rb.stride) * es)) & ~1);
+  const per = Math.max(2, Math.floor(cpuTuning().interleavedChunkBytes.gesv / ((ra.stride + rb.stride) * es)) & ~1);
   const bBase = (((per - 1) * ra.stride + ra.footprint) * es + 15) & ~15;
   const ipivBase = (bBase + ((per - 1) * rb.stride + rb.footprint) * es + 15) & ~15;
   const infoBase = ipivBase + (per + 2) * n * 4;
@@ -53,10 +53,10 @@ export function gesvInterleaved(
   const views = heap(scratch + 2 * luScratchBytes(n));
   const view = f32 ? views.f32 : views.f64;
   const ints = heapInts();
-  const params = { n, dtype: f32 ? 'float32' : 'float64', ld: ra.ld, solve: { ldb: rb.ld }, loopUpdate: n >= GESV_INTERLEAVED_LOOP_MIN } as const;
-  const locals = (form ?? (n <= GESV_INTERLEAVED_LOCALS_MAX ? 'locals' : 'scratch')) === 'locals';
+  const params = { n, dtype: f32 ? 'float32' : 'float64', ld: ra.ld, solve: { ldb: rb.ld }, loopUpdate: n >= cpuTuning().gesvInterleavedLoopMin } as const;
+  const locals = (form ?? (n <= cpuTuning().gesvInterleavedLocalsMax ? 'locals' : 'scratch')) === 'locals';
   const fn = (locals ? localsKernel : kernel)({ ...params, pairsPerTrip: 1 });
-  const pairs = locals ? 1 : GESV_INTERLEAVED_PAIRS_PER_TRIP;
+  const pairs = locals ? 1 : cpuTuning().gesvInterleavedPairsPerTrip;
   const fn2 = pairs === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
   const as = ra.stride * es, bs = rb.stride * es;
   for (let q = 0; q < count; q += per) {

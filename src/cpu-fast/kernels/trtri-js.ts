@@ -9,9 +9,9 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
-export interface InverseParams {
+export interface TrtriJsParams {
   readonly op: 'trtri' | 'lauum' | 'potri';
   readonly n: number;
   readonly uplo: Uplo;
@@ -22,14 +22,14 @@ export interface InverseParams {
 
 export const INVERSE_PARAMS = ['A', 'aOff', 'lda', 'aStride', 'info', 'infoOff', 'count'] as const;
 
-export type InverseKernel = (
+export type TrtriJsKernel = (
   A: Float64Array | Float32Array, aOff: number, lda: number, aStride: number, info: Int32Array, infoOff: number, count: number,
 ) => void;
 
 const a = (i: number, j: number): string => `a_${i}_${j}`;
 const range = (lo: number, hi: number): number[] => Array.from({ length: Math.max(0, hi - lo) }, (_, t) => lo + t);
 
-export function generateInverse(p: InverseParams): KernelSource {
+export function generateTrtriJs(p: TrtriJsParams): JsKernelSource {
   const { n, op } = p;
   const upper = p.uplo === 'upper';
   const unit = op === 'trtri' && p.unit;

@@ -10,7 +10,8 @@ import type { FloatArray } from '../../core/dtype.js';
 import type { PosvRequest, PotrfRequest } from '../../core/ops.js';
 import { moduleFactory } from '../jit/compile.js';
 import { generatePotrfInterleavedStrided, scratchBytes, type PotrfInterleavedStridedParams } from '../kernels/potrf-interleaved.js';
-import { INTERLEAVED_CHUNK_BYTES, fmaFor, interleavedShape } from '../tuning.js';
+import { cpuTuning, fmaFor } from '../context.js';
+import { interleavedShape } from '../tuning.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
 type WasmPotrf = (a: number, strideBytes: number, info: number, pairs: number, b: number, bStrideBytes: number, nrhs: number, scratch: number) => void;
@@ -40,7 +41,7 @@ export function potrfInterleaved(
   afterChunk?: (q: number, c: number) => void,
 ): boolean {
   const n = first.rows;
-  const shape = interleavedShape(n, b !== undefined);
+  const shape = interleavedShape(cpuTuning(), n, b !== undefined);
   const ppt = pairsPerTrip ?? shape.pairsPerTrip;
   const ra = region(r.a, n, n);
   if (!ra || r.a.kind !== 'strided') return false;
@@ -53,7 +54,7 @@ export function potrfInterleaved(
   const f32 = first.data instanceof Float32Array;
   const es = f32 ? 4 : 8;
   const bStride = rb ? rb.stride : 0;
-  const per = Math.max(2, Math.floor(INTERLEAVED_CHUNK_BYTES[b || afterChunk ? 'posv' : 'potrf'] / ((stride + bStride) * es)) & ~1);
+  const per = Math.max(2, Math.floor(cpuTuning().interleavedChunkBytes[b || afterChunk ? 'posv' : 'potrf'] / ((stride + bStride) * es)) & ~1);
   const regionBytes = ((per - 1) * stride + footprint) * es;
   const bBase = (regionBytes + 15) & ~15;
   const bBytes = rb ? ((per - 1) * bStride + rb.footprint) * es : 0;

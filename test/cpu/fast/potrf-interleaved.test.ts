@@ -1,5 +1,5 @@
 /**
- * potrf on the interleaved layout (two matrices per f64x2 vector, ops/cholesky-interleaved.ts),
+ * potrf on the interleaved layout (two matrices per f64x2 vector, ops/potrf-interleaved.ts),
  * and posv (the solve fused; and from n = 9 the default route, that potrf then the WebAssembly
  * potrs), forced whatever tuning.ts enables, against the reference bit for bit: n = 1 ... 16
  * (from 9 the kernel's 'loop' form), both dtypes
@@ -15,8 +15,8 @@ import type { Uplo } from '../../../src/core/enums.js';
 import type { PosvRequest, PotrfRequest } from '../../../src/core/ops.js';
 import { serialKernels } from '../../../src/cpu-fast/backend.js';
 import { generatePotrfInterleavedStrided, scratchBytes, type PotrfInterleavedStridedParams } from '../../../src/cpu-fast/kernels/potrf-interleaved.js';
-import { posvInterleaved, potrfInterleaved } from '../../../src/cpu-fast/ops/cholesky-interleaved.js';
-import { INTERLEAVED_N_MAX, POSV_COMPOSED } from '../../../src/cpu-fast/tuning.js';
+import { posvInterleaved, potrfInterleaved } from '../../../src/cpu-fast/ops/potrf-interleaved.js';
+import { cpuTuning } from '../../../src/cpu-fast/context.js';
 import { Rng, randomArray } from '../../helpers/random.js';
 import { conform, info, type HostBackend } from './harness.js';
 
@@ -81,19 +81,19 @@ const COUNTS = [1, 2, 3, 5, 17];
 
 describe('interleaved potrf matches the reference bit for bit', () => {
   test('the kernel validates for every n and triangle', () => {
-    for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) assert.ok(WebAssembly.validate(generatePotrfInterleavedStrided({ n, uplo, dtype: 'float64', ld: n + 1, pairsPerTrip: 1 })) && WebAssembly.validate(generatePotrfInterleavedStrided({ n, uplo, dtype: 'float32', ld: n, pairsPerTrip: 2 })), `n=${n} ${uplo}`);
+    for (let n = 1; n <= cpuTuning().interleavedNMax; n++) for (const uplo of UPLOS) assert.ok(WebAssembly.validate(generatePotrfInterleavedStrided({ n, uplo, dtype: 'float64', ld: n + 1, pairsPerTrip: 1 })) && WebAssembly.validate(generatePotrfInterleavedStrided({ n, uplo, dtype: 'float32', ld: n, pairsPerTrip: 2 })), `n=${n} ${uplo}`);
   });
   for (const dtype of DTYPES) {
     test(`all good, odd ld / stride / offset, ${dtype}`, () => {
       let seed = 1;
-      for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) for (const count of COUNTS) {
+      for (let n = 1; n <= cpuTuning().interleavedNMax; n++) for (const uplo of UPLOS) for (const count of COUNTS) {
         const layout = { ld: n + 1 + (n % 2), stride: (n + 1 + (n % 2)) * n + 3, offset: 5 };
         conform(forced, potrfCase(dtype, n, uplo, count, () => ({ how: 'ok' }), layout), seed++, dtype);
       }
     });
     test(`one failing matrix in each lane position, ${dtype}`, () => {
       let seed = 1000;
-      for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) for (const count of n <= 8 ? [1, 2, 3, 5] : [3, 5]) {
+      for (let n = 1; n <= cpuTuning().interleavedNMax; n++) for (const uplo of UPLOS) for (const count of n <= 8 ? [1, 2, 3, 5] : [3, 5]) {
         for (let bad = 0; bad < count; bad++) for (const how of ['negative', 'nanDiagonal', 'nanOffDiagonal'] as const) {
           const k = (bad * 3 + count) % n;
           const layout = { ld: n + 2, stride: (n + 2) * n + 1, offset: 3 };
@@ -104,7 +104,7 @@ describe('interleaved potrf matches the reference bit for bit', () => {
     test(`17 matrices, a mix of failures at every column, lane partners failing together, ${dtype}`, () => {
       let seed = 5000;
       const hows = ['ok', 'negative', 'nanDiagonal', 'ok', 'nanOffDiagonal'] as const;
-      for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) for (let shift = 0; shift < 3; shift++) {
+      for (let n = 1; n <= cpuTuning().interleavedNMax; n++) for (const uplo of UPLOS) for (let shift = 0; shift < 3; shift++) {
         const spoil = (p: number): Spoil => {
           const how = hows[(p + shift) % hows.length]!;
           return how === 'ok' ? { how } : { how, k: (p * 5 + shift) % n };
@@ -119,7 +119,7 @@ describe('interleaved potrf matches the reference bit for bit', () => {
   for (const dtype of DTYPES) {
     test(`posv: the interleaved potrf then potrs on the matrices that factored, ${dtype}`, () => {
       let seed = 9000;
-      for (let n = 1; n <= INTERLEAVED_N_MAX; n++) for (const uplo of UPLOS) for (const count of COUNTS) {
+      for (let n = 1; n <= cpuTuning().interleavedNMax; n++) for (const uplo of UPLOS) for (const count of COUNTS) {
         const layout = { ld: n + 1, stride: (n + 1) * n + 1, offset: 1 };
         conform(forced, potrfCase(dtype, n, uplo, count, () => ({ how: 'ok' }), layout, 'posv'), seed++, dtype);
         for (let bad = 0; bad < Math.min(count, 5); bad++) {
@@ -145,7 +145,7 @@ describe('interleaved potrf matches the reference bit for bit', () => {
   });
   for (const dtype of DTYPES) {
     test(`posv n = 9 ... 16 on the backend's own route (interleaved potrf, then potrs on the runs that factored), ${dtype}`, () => {
-      assert.ok(POSV_COMPOSED.min <= 9 && POSV_COMPOSED.max >= 16, 'on by default for n = 9 ... 16');
+      assert.ok(cpuTuning().posvComposed.min <= 9 && cpuTuning().posvComposed.max >= 16, 'on by default for n = 9 ... 16');
       let seed = 12000;
       for (let n = 9; n <= 16; n++) for (const uplo of UPLOS) for (const count of [2, 3, 6, 17]) {
         const layout = { ld: n + (n % 2), stride: (n + (n % 2)) * n + 1 + (count % 3), offset: 2 };

@@ -1,5 +1,5 @@
 /**
- * gesv on the interleaved layout (two matrices per f64x2 vector, ops/lu-interleaved.ts), forced
+ * gesv on the interleaved layout (two matrices per f64x2 vector, ops/gesv-interleaved.ts), forced
  * whatever tuning.ts enables and on the backend's own route, against the reference bit for bit:
  * n = 1 ... 16, both dtypes, batches of 2, 3, 5 and 17 (odd counts leave a single last matrix),
  * row interchanges at most steps (general data) and none (a dominant diagonal), a singular
@@ -16,8 +16,8 @@ import type { GesvRequest } from '../../../src/core/ops.js';
 import { serialKernels } from '../../../src/cpu-fast/backend.js';
 import { generateGetrfInterleaved, luScratchBytes, type GetrfInterleavedParams } from '../../../src/cpu-fast/kernels/getrf-interleaved.js';
 import { generateGetrfInterleavedLocals } from '../../../src/cpu-fast/kernels/getrf-interleaved-locals.js';
-import { gesvInterleaved } from '../../../src/cpu-fast/ops/lu-interleaved.js';
-import { GESV_INTERLEAVED } from '../../../src/cpu-fast/tuning.js';
+import { gesvInterleaved } from '../../../src/cpu-fast/ops/gesv-interleaved.js';
+import { cpuTuning } from '../../../src/cpu-fast/context.js';
 import { Rng, randomArray } from '../../helpers/random.js';
 import { conform, info, pivots, type HostBackend } from './harness.js';
 
@@ -101,8 +101,8 @@ describe('interleaved gesv matches the reference bit for bit', () => {
         conform(forcedLocals, gesvCase(dtype, n, count, () => 'ok', layout, true), seed++, dtype);
       }
     });
-    test(`the backend's own route (GESV_INTERLEAVED), tight layouts and one larger than a chunk, ${dtype}`, () => {
-      const range = GESV_INTERLEAVED[dtype];
+    test(`the backend's own route (cpuTuning().gesvInterleaved), tight layouts and one larger than a chunk, ${dtype}`, () => {
+      const range = cpuTuning().gesvInterleaved[dtype];
       assert.ok(range.min <= 8 && range.max >= 8, 'on by default at n = 8');
       let seed = 500;
       for (let n = range.min; n <= range.max; n++) {

@@ -5,16 +5,16 @@
  * float32: the factor is rounded as the reference's stored factor is, so results are bitwise.
  */
 import type { DType } from '../../core/dtype.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
-export const LU_SOLVE_PARAMS = ['F', 'fOff', 'ldf', 'n', 'ipiv', 'pOff', 'B', 'bOff', 'ldb', 'nrhs', 'v'] as const;
+export const GETRS_JS_PARAMS = ['F', 'fOff', 'ldf', 'n', 'ipiv', 'pOff', 'B', 'bOff', 'ldb', 'nrhs', 'v'] as const;
 
-export type LuSolveKernel = (
+export type GetrsJsKernel = (
   F: Float64Array, fOff: number, ldf: number, n: number, ipiv: Int32Array, pOff: number,
   B: Float64Array | Float32Array, bOff: number, ldb: number, nrhs: number, v: Float64Array,
 ) => void;
 
-export function generateLuSolve(p: { dtype: DType }): KernelSource {
+export function generateGetrsJs(p: { dtype: DType }): JsKernelSource {
   const f = (index: string): string => (p.dtype === 'float32' ? `Math.fround(F[${index}])` : `F[${index}]`);
   const e = new Emitter();
   e.line(`// myriad getrs-loop dtype=${p.dtype}`);
@@ -37,5 +37,5 @@ export function generateLuSolve(p: { dtype: DType }): KernelSource {
   e.close();
   e.line('for (let i = 0; i < n; i++) B[q + i] = v[i];');
   e.close();
-  return { params: LU_SOLVE_PARAMS, body: e.toString() };
+  return { params: GETRS_JS_PARAMS, body: e.toString() };
 }

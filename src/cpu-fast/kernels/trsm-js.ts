@@ -14,9 +14,9 @@
 import type { DType } from '../../core/dtype.js';
 import type { Diag, Side, Uplo } from '../../core/enums.js';
 import type { Op } from '../../core/ops.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
-export interface TriangularParams {
+export interface TrsmJsParams {
   readonly op: 'trsm' | 'trmm';
   readonly side: Side;
   readonly uplo: Uplo;
@@ -30,7 +30,7 @@ export interface TriangularParams {
 /** `other`: B's columns ('left') or rows ('right'). */
 export const TRIANGULAR_PARAMS = ['A', 'aOff', 'lda', 'aStride', 'B', 'bOff', 'ldb', 'bStride', 'other', 'alpha', 'count', 'slow'] as const;
 
-export type TriangularKernelFn = (
+export type TrsmJsKernel = (
   A: Float64Array | Float32Array, aOff: number, lda: number, aStride: number,
   B: Float64Array | Float32Array, bOff: number, ldb: number, bStride: number,
   other: number, alpha: number, count: number, slow: (p: number) => void,
@@ -40,7 +40,7 @@ const a = (i: number, j: number): string => `a_${i}_${j}`;
 const x = (i: number): string => `x_${i}`;
 const range = (lo: number, hi: number): number[] => Array.from({ length: Math.max(0, hi - lo) }, (_, t) => lo + t);
 
-export function generateTriangular(p: TriangularParams): KernelSource {
+export function generateTrsmJs(p: TrsmJsParams): JsKernelSource {
   const { s, side } = p;
   const upper = p.uplo === 'upper';
   const nonunit = p.diag === 'nonunit';
@@ -77,7 +77,7 @@ interface Variant { s: number; upper: boolean; nonunit: boolean; transA: Op }
 type Body = (e: Emitter, v: Variant, st: (v: string) => string) => void;
 
 /** Per-matrix scalars of the 'right' variants: 1 / A(j, j) (trsm), alpha A(k, j) (trmm). */
-function constantsRight(e: Emitter, p: TriangularParams): void {
+function constantsRight(e: Emitter, p: TrsmJsParams): void {
   const upper = p.uplo === 'upper';
   for (let j = 0; j < p.s; j++) {
     if (p.op === 'trsm') {

@@ -12,9 +12,9 @@
 import type { DType } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
 import type { Op } from '../../core/ops.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
-export interface SyrkParams {
+export interface SyrkJsParams {
   readonly uplo: Uplo;
   readonly trans: Op;
   readonly n: number;
@@ -23,7 +23,7 @@ export interface SyrkParams {
 
 export const SYRK_PARAMS = ['A', 'aOff', 'lda', 'aStride', 'C', 'cOff', 'ldc', 'cStride', 'k', 'alpha', 'beta', 'count'] as const;
 
-export type SyrkKernel = (
+export type SyrkJsKernel = (
   A: Float64Array | Float32Array, aOff: number, lda: number, aStride: number,
   C: Float64Array | Float32Array, cOff: number, ldc: number, cStride: number,
   k: number, alpha: number, beta: number, count: number,
@@ -31,7 +31,7 @@ export type SyrkKernel = (
 
 const c = (i: number, j: number): string => `c_${i}_${j}`;
 
-export function generateSyrk(p: SyrkParams): KernelSource {
+export function generateSyrkJs(p: SyrkJsParams): JsKernelSource {
   const { n } = p;
   const upper = p.uplo === 'upper';
   const st = (v: string): string => (p.dtype === 'float32' ? `Math.fround(${v})` : v);

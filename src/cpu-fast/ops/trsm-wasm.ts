@@ -1,9 +1,9 @@
 /**
  * potrs (either triangle), getrs 'T' above the unrolled sizes, and trsm 'left' (tuning.ts
- * TRSM_LEFT_WASM) on the generated WebAssembly solves (kernels/tri-solve-wasm.ts): each chunk's factors copied as float64 as they lie (one
+ * trsmLeftWasm) on the generated WebAssembly solves (kernels/trsm-wasm.ts): each chunk's factors copied as float64 as they lie (one
  * native copy: a packing loop cost twice the solve with one right-hand side) or, where the
  * batch's gaps are large, packed; B packed transposed (the right-hand sides of a row side by
- * side, in groups of eight columns: kernels/tri-solve-wasm.ts triSolveGroups), getrs's pivots copied beside them; B unpacked (rounded for float32). The factor is not
+ * side, in groups of eight columns: kernels/trsm-wasm.ts triSolveGroups), getrs's pivots copied beside them; B unpacked (rounded for float32). The factor is not
  * written back. Bitwise the reference's results.
  */
 import { matrixAt, type MatrixView } from '../../core/batch.js';
@@ -12,8 +12,8 @@ import type { Diag, Uplo } from '../../core/enums.js';
 import type { GetrsRequest, Op, PotrsRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
-import { generateTriSolvePack, generateTriSolveWasm, triSolveGroups, triSolveLdb, triSolveMats, type TriSolveOp, type TriSolvePackParams, type TriSolveWasmParams, type TrsmLeftOp } from '../kernels/tri-solve-wasm.js';
-import { GEMM_WASM_CHUNK_BYTES } from '../tuning.js';
+import { generateTriSolvePack, generateTriSolveWasm, triSolveGroups, triSolveLdb, triSolveMats, type TriSolveOp, type TriSolvePackParams, type TriSolveWasmParams, type TrsmLeftOp } from '../kernels/trsm-wasm.js';
+import { cpuTuning } from '../context.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
@@ -69,7 +69,7 @@ function solvePlan(s: Solve, A0: Run, B0: Run, count: number, aInPlace: boolean)
   const per = (Math.max(strideA, foot) + ldb * n + (dense ? n * nrhs : 0)) * 8 + n * 4;
   const mats = triSolveMats(nrhs);
   // at least one fused group a chunk, whatever the size (alone, one right-hand side runs at one chain's latency)
-  const chunk = Math.max(Math.min(count, mats), Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const chunk = Math.max(Math.min(count, mats), Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
   if (aInPlace && (!asLaid || dtype !== 'float64')) return undefined;
   const bBase = (((chunk - 1) * strideA + foot) * 8 + 15) & ~15, pivBase = bBase + chunk * ldb * n * 8;
   const stage = (pivBase + chunk * n * 4 + 15) & ~15;
@@ -141,7 +141,7 @@ export const potrsWasm = (r: PotrsRequest<FloatArray, Int32Array>, first: Matrix
 /**
  * potrs of float64 matrices from matrix p0 (at most `count`) whose factors a kernel leaves at
  * byte 0 of this thread's WebAssembly memory, laid out as r.a lays them (a strided run copied as
- * it lies: ops/cholesky-interleaved.ts), so that posv does not copy each factor in a second
+ * it lies: ops/potrf-interleaved.ts), so that posv does not copy each factor in a second
  * time: `solve(q, c)` solves matrices p0 + q ... p0 + q + c - 1 (c at most `chunk`) from the
  * factors at byte 0. Undefined where that layout is not the solve's (or no right-hand sides).
  * Infos are the caller's.

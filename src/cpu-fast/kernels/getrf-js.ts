@@ -8,11 +8,11 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Op } from '../../core/ops.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export type LuOp = 'getrf' | 'gesv' | 'getrs';
 
-export interface LuParams {
+export interface GetrfJsParams {
   readonly op: LuOp;
   /** Rows and columns of A (square for gesv and getrs). */
   readonly m: number;
@@ -27,7 +27,7 @@ export const LU_PARAMS = [
   'info', 'infoOff', 'ipiv', 'pivOff', 'pivStride', 'count', 'w', 'v',
 ] as const;
 
-export type LuKernel = (
+export type GetrfJsKernel = (
   A: Float64Array | Float32Array, aOff: number, lda: number, aStride: number,
   B: Float64Array | Float32Array | null, bOff: number, ldb: number, bStride: number, nrhs: number,
   info: Int32Array, infoOff: number, ipiv: Int32Array, pivOff: number, pivStride: number, count: number,
@@ -37,7 +37,7 @@ export type LuKernel = (
 /** LAPACK's dlamch('S'): below it dgetf2 divides by the pivot instead of scaling by its reciprocal. */
 const SAFE_MIN = '2.2250738585072014e-308';
 
-export function generateLu(p: LuParams): KernelSource {
+export function generateGetrfJs(p: GetrfJsParams): JsKernelSource {
   const { m, n, op } = p;
   const e = new Emitter();
   e.line(`// myriad ${op} m=${m} n=${n} trans=${p.trans} dtype=${p.dtype}`);

@@ -1,8 +1,8 @@
 /**
- * getrf/gesv from min(m, n) >= LU_BLOCKED.min: LAPACK's recursive dgetrf2 on chunks of matrices
+ * getrf/gesv from min(m, n) >= luBlocked.min: LAPACK's recursive dgetrf2 on chunks of matrices
  * packed as float64 into the WebAssembly memory, every step one kernel call over the whole chunk
  * on the packed matrices in place (no copies between steps). The columns are halved; the left
- * half is factored (recursively, down to leaves of LU_BLOCKED.leaf columns on the unblocked
+ * half is factored (recursively, down to leaves of luBlocked.leaf columns on the unblocked
  * WebAssembly LU, kernels/getrf-wasm.ts: dgetf2, pivot search over all rows below); its row
  * interchanges are applied to the right half (dlaswp), then A12 := L11^-1 A12
  * (kernels/trsm-lower-unit-wasm.ts, itself halved down to the leaf size with a gemm between),
@@ -10,7 +10,7 @@
  * dimension); the right half's trailing rows are factored, and their interchanges applied back
  * to the left half. The gemms carry all but O(n^2 leaf) of the work.
  * Then the chunk is unpacked with its pivots and infos, and gesv solves each matrix with info = 0
- * from the packed factor (kernels/lu-solve.ts); B stays untouched where info > 0, as in LAPACK.
+ * from the packed factor (kernels/getrs-js.ts); B stays untouched where info > 0, as in LAPACK.
  *
  * Pivots and info are LAPACK's (a zero pivot does not stop the factorisation: info is the first
  * exactly-zero U(k,k), 1-based). Works in float64 for both dtypes, as the reference does; not
@@ -23,10 +23,10 @@ import type { GetrfRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateGemmWasm, type GemmWasmParams } from '../kernels/gemm-wasm.js';
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
-import { generateLuSolve, type LuSolveKernel } from '../kernels/lu-solve.js';
+import { generateGetrsJs, type GetrsJsKernel } from '../kernels/getrs-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateTrsmLowerUnitWasm, type TrsmLowerUnitWasmParams } from '../kernels/trsm-lower-unit-wasm.js';
-import { GEMM_WASM_CHUNK_BYTES, LU_BLOCKED } from '../tuning.js';
+import { cpuScratch, cpuTuning } from '../context.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { gemmWasmParams } from './gemm.js';
 import { stridedView } from './run-batch.js';
@@ -38,9 +38,7 @@ const panelKernel = moduleFactory<GetrfWasmParams, WasmGetrf>(generateGetrfWasm,
 const trsmKernel = moduleFactory<TrsmLowerUnitWasmParams, WasmTrsm>(generateTrsmLowerUnitWasm, 'trsm', loadModule);
 const gemmKernel = moduleFactory<GemmWasmParams, WasmGemm>(generateGemmWasm, 'gemm', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
-const solveKernel = kernelFactory<{ dtype: DType }, LuSolveKernel>(generateLuSolve);
-let scratch = new Float64Array(64);
-let pivots = new Int32Array(64);
+const solveKernel = kernelFactory<{ dtype: DType }, GetrsJsKernel>(generateGetrsJs);
 
 const pack = (dtype: DType, direction: 'in' | 'out'): PackKernel => packKernel({ dtype, trans: 'N', direction, packed: 'float64' });
 
@@ -145,10 +143,10 @@ export function getrfBlocked(
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
   const ld = ldBlocked(m);
   const steps = Math.min(m, n);
-  const leaf = LU_BLOCKED.leaf;
+  const leaf = cpuTuning().luBlocked.leaf;
   const size = ld * n;
   const per = size * 8 + leaf * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(GEMM_WASM_CHUNK_BYTES / per)));
+  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
   // the leaves' pivots (relative to their first row) and infos after the matrices, then a vector
   // of slack: the gemm reads a partial vector past a column's end
   const pivBase = chunk * size * 8, infoBase = pivBase + chunk * leaf * 4;
@@ -158,7 +156,7 @@ export function getrfBlocked(
   const solve = solveKernel({ dtype });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   // absolute pivots of the chunk (the caller's ipiv may have another stride)
-  if (pivots.length < chunk * steps) pivots = new Int32Array(chunk * steps);
+  const pivots = cpuScratch().i32('getrfBlockedPivots', chunk * steps);
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
     const A = stridedView(r.a, q);
@@ -182,7 +180,7 @@ export function getrfBlocked(
     packOut(f64, 0, ld, size, A.data, A.offset, A.ld, A.stride, m, n, c);
     for (let t = 0; t < c; t++) r.ipiv.set(pivots.subarray(t * steps, (t + 1) * steps), (q + t) * r.pivotStride);
     if (!b) continue;
-    if (scratch.length < m) scratch = new Float64Array(m);
+    const scratch = cpuScratch().f64('getrfBlockedSolve', m);
     for (let t = 0; t < c; t++) {
       if (r.info[q + t] !== 0) continue;
       const B = matrixAt(b, q + t);

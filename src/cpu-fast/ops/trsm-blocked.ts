@@ -2,7 +2,7 @@
  * trsm and trmm above the unrolled sizes: recursive halving of the triangle over a strided run
  * of matrices (every block of every matrix of the run is itself a strided batch: same ld and
  * stride, shifted offset), with the off-diagonal block as one batched gemm on the fast gemm
- * (ops/gemm.ts) and the diagonal blocks down to the unrolled kernels (kernels/triangular.ts).
+ * (ops/gemm.ts) and the diagonal blocks down to the unrolled kernels (kernels/trsm-js.ts).
  *
  * With op(A) = [T11 0; T21 T22] (or its upper mirror), 'left' trsm solves the block that needs
  * nothing first, then B_other := alpha B_other - T_off X_first (gemm, beta = alpha), then the

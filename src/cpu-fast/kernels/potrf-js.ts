@@ -14,11 +14,11 @@
  */
 import type { DType } from '../../core/dtype.js';
 import type { Uplo } from '../../core/enums.js';
-import { Emitter, type KernelSource } from '../jit/compile.js';
+import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export type CholeskyOp = 'potrf' | 'posv' | 'potrs';
 
-export interface CholeskyParams {
+export interface PotrfJsParams {
   readonly op: CholeskyOp;
   readonly n: number;
   readonly uplo: Uplo;
@@ -28,7 +28,7 @@ export interface CholeskyParams {
 /** A(off..), B(off..), strides of the strided batch, nrhs, info (one per matrix), count. */
 export const CHOLESKY_PARAMS = ['A', 'aOff', 'lda', 'aStride', 'B', 'bOff', 'ldb', 'bStride', 'nrhs', 'info', 'infoOff', 'count'] as const;
 
-export type CholeskyKernel = (
+export type PotrfJsKernel = (
   A: Float64Array | Float32Array, aOff: number, lda: number, aStride: number,
   B: Float64Array | Float32Array | null, bOff: number, ldb: number, bStride: number, nrhs: number,
   info: Int32Array, infoOff: number, count: number,
@@ -37,7 +37,7 @@ export type CholeskyKernel = (
 const x = (i: number, j: number): string => `x_${i}_${j}`;
 const r = (i: number, j: number): string => `r_${i}_${j}`;
 
-export function generateCholesky(p: CholeskyParams): KernelSource {
+export function generatePotrfJs(p: PotrfJsParams): JsKernelSource {
   const { n, op } = p;
   const upper = p.uplo === 'upper';
   // Element L(i, j) of the matrix whose column offsets are c0, c1, ...
