@@ -3,6 +3,7 @@
  * variable batches), the WebAssembly register blocks otherwise; and the WebAssembly design's
  * parameters for a shape. Pure: the tuning table and `force` decide.
  */
+import { dtypeInfo } from '../../core/dtype-table.js';
 import type { DType } from '../../core/dtype.js';
 import type { Op } from '../../core/ops.js';
 import { lanes, type GemmWasmParams } from '../kernels/gemm-wasm.js';
@@ -24,7 +25,7 @@ export function planGemm(p: GemmProblem, tuning: CpuTuning, force: GemmForce = {
 /** The WebAssembly design's parameters for a shape (tile and blocking from the table). */
 export function gemmWasmParamsFor(tuning: CpuTuning, m: number, n: number, k: number, dtype: DType, transB: Op, fma: boolean): GemmWasmParams {
   const t = tuning.gemmWasm[dtype];
-  const E = dtype === 'float64' ? 8 : 4;
+  const E = dtypeInfo(dtype).bytes;
   const vectors = Math.ceil(m / lanes(dtype));
   const tile = fma && vectors % 3 === 0 ? t.fmaTile : vectors === 3 ? t.threeVectorTile : t.tile;
   // An A whose columns are a multiple of 256 bytes and which outgrows the L2 block gets one cache
