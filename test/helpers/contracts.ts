@@ -237,8 +237,8 @@ function toHostInts(x: unknown): Int32Array {
 // ---------------------------------------------------------------------------------------------
 // Invalid calls
 
-export type Breakage = 'enum' | 'unknown-key' | 'rows' | 'count' | 'dtype' | 'bounds' | 'ld' | 'info' | 'missing' | 'scalar';
-export const BREAKAGES: readonly Breakage[] = ['enum', 'unknown-key', 'rows', 'count', 'dtype', 'bounds', 'ld', 'info', 'missing', 'scalar'];
+export type Breakage = 'enum' | 'unknown-key' | 'rows' | 'count' | 'dtype' | 'bounds' | 'ld' | 'info' | 'missing' | 'scalar' | 'ipiv';
+export const BREAKAGES: readonly Breakage[] = ['enum', 'unknown-key', 'rows', 'count', 'dtype', 'bounds', 'ld', 'info', 'missing', 'scalar', 'ipiv'];
 
 /** Breaks one thing about a valid call; undefined where this breakage does not apply to it. */
 function breakCall(c: BuiltCall, how: Breakage, pick: number): Record<string, unknown> | undefined {
@@ -304,6 +304,30 @@ function breakCall(c: BuiltCall, how: Breakage, pick: number): Record<string, un
       args['info'] = pick % 2 === 0 ? new Int32Array(c.spec.dims.length - 1) : new Float64Array(c.spec.dims.length);
       return args;
     }
+    case 'ipiv': {
+      // The pivots an op reads (getrs, getri): missing, one entry short, or one outside [j, n).
+      if (!READS_IPIV.has(c.spec.op) || !c.ipiv) return undefined;
+      const need = c.ipiv.length - (c.spec.giveInts ? 2 : 0);
+      switch (pick % 3) {
+        case 0:
+          delete args['ipiv'];
+          return args;
+        case 1:
+          if (need === 0) return undefined;
+          args['ipiv'] = c.ipiv.slice(0, need - 1);
+          return args;
+        default: {
+          const m = c.spec.dims.findIndex((d) => d.n > 0);
+          if (m < 0) return undefined;
+          const n = c.spec.dims[m]!.n;
+          const j = Math.floor(pick / 3) % n;
+          const ipiv = c.ipiv.slice();
+          ipiv[m * (need / c.spec.dims.length) + j] = pick % 2 === 0 ? n : j - 1;
+          args['ipiv'] = ipiv;
+          return args;
+        }
+      }
+    }
   }
 }
 
@@ -321,6 +345,7 @@ export function checkInvalidCall(subject: Context, spec: CallSpec, how: Breakage
     assert.ok(e.argument !== undefined, `${how}: the error names no argument: ${e.message}`);
     const head = e.argument.split(/[.[]/)[0]!;
     assert.ok(names.has(head), `${how}: '${e.argument}' is not an argument of the call (${e.message})`);
+    if (how === 'ipiv') assert.equal(head, 'ipiv', `ipiv: the error names ${e.argument} (${e.message})`);
     return true;
   });
   for (const [buf, before] of c.before) assert.deepEqual(bytesOf(buf), before, `${how}: a buffer changed`);
