@@ -29,6 +29,13 @@ describe('contracts on the CPU context (fast-check, fixed seed)', () => {
       checkInvalidCall(subject, spec, how, pick);
     }), runs(400, 1414));
   });
+  it('pivots that getrs and getri read: missing, short or out of [j, n) are rejected naming ipiv', () => {
+    let applied = 0;
+    fc.assert(fc.property(callArb(['getrs', 'getri']), fc.nat(11), (spec, pick) => {
+      if (checkInvalidCall(subject, spec, 'ipiv', pick)) applied++;
+    }), runs(100, 1416));
+    assert.ok(applied >= 50, `only ${applied} of 100 calls could be broken`);
+  });
   it('an output sharing a byte with another argument is rejected; the same placement without one is not', () => {
     fc.assert(fc.property(callArb(CONTRACT_OPS, 4, 3), fc.nat(11), fc.nat(40), (spec, pick, shift) => {
       checkOverlapCall(subject, spec, pick, shift);

@@ -6,6 +6,7 @@
  * kernels) many times, sizes up to 40 (the blocked paths) a few times. Skips with one line
  * where no GPU is usable.
  */
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { referenceContext } from '../../src/api/context.js';
@@ -35,6 +36,14 @@ describe('contracts on the CUDA context (fast-check, fixed seed)', { skip }, () 
     fc.assert(fc.property(callArb(), fc.constantFrom(...BREAKAGES), fc.nat(11), (spec, how, pick) => {
       checkInvalidCall(gpu, spec, how, pick);
     }), runs(200, 2414));
+  });
+  it('pivots that getrs and getri read: missing, short or out of [j, n) are rejected naming ipiv', () => {
+    const gpu = open({ backend: 'cuda' });
+    let applied = 0;
+    fc.assert(fc.property(callArb(['getrs', 'getri']), fc.nat(11), (spec, pick) => {
+      if (checkInvalidCall(gpu, spec, 'ipiv', pick)) applied++;
+    }), runs(100, 2416));
+    assert.ok(applied >= 50, `only ${applied} of 100 calls could be broken`);
   });
   it('an output sharing a byte with another argument is rejected; the same placement without one is not', () => {
     const gpu = open({ backend: 'cuda' });

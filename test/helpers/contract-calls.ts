@@ -13,11 +13,11 @@ import { Rng } from './random.js';
 
 export type ContractOp =
   | 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti'
-  | 'syev' | 'gesvd' | 'geqrf' | 'orgqr' | 'ormqr' | 'gels';
+  | 'syev' | 'gesvd' | 'geqrf' | 'orgqr' | 'ormqr' | 'gels' | 'getri';
 /** Every operation of the API (test/core checks this list against OP_NAMES). */
 export const CONTRACT_OPS: readonly ContractOp[] = [
   'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti',
-  'syev', 'gesvd', 'geqrf', 'orgqr', 'ormqr', 'gels',
+  'syev', 'gesvd', 'geqrf', 'orgqr', 'ormqr', 'gels', 'getri',
 ];
 /** The batch arguments any op takes, each with a layout of its own in a CallSpec. */
 export const BATCH_NAMES = ['a', 'b', 'c', 'tau', 'w', 's', 'u', 'vt'] as const;
@@ -99,6 +99,9 @@ function shapesOf(s: CallSpec, d: Dims): ArgShape[] {
         { name: 'a', output: s.op === 'posv', rows: n, cols: n, data: s.op === 'posv' ? 'spd' : 'triangular' },
         { name: 'b', output: true, rows: n, cols: k, data: 'general' },
       ];
+    case 'getri':
+      // getrf's output: a unit lower L under a well-conditioned U, with pivots from buildCall.
+      return [{ name: 'a', output: true, rows: n, cols: n, data: 'lu' }];
     case 'getrs':
     case 'gesv':
       return [
@@ -153,14 +156,16 @@ function shapesOf(s: CallSpec, d: Dims): ArgShape[] {
   }
 }
 
-export const HAS_INFO: ReadonlySet<ContractOp> = new Set(['potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'syev', 'gesvd', 'geqrf', 'gels']);
-export const HAS_IPIV: ReadonlySet<ContractOp> = new Set(['getrf', 'getrs', 'gesv']);
+export const HAS_INFO: ReadonlySet<ContractOp> = new Set(['potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'syev', 'gesvd', 'geqrf', 'gels', 'getri']);
+export const HAS_IPIV: ReadonlySet<ContractOp> = new Set(['getrf', 'getrs', 'gesv', 'getri']);
+/** The ops that read pivots (getrf's, 0-based: p[j] in [j, n)) and may not write them. */
+export const READS_IPIV: ReadonlySet<ContractOp> = new Set(['getrs', 'getri']);
 /** The enum and scalar keys each op takes. */
 export const OPTION_KEYS: Readonly<Record<ContractOp, readonly string[]>> = {
   gemm: ['transA', 'transB', 'alpha', 'beta'], trsm: ['side', 'uplo', 'transA', 'diag', 'alpha'], trmm: ['side', 'uplo', 'transA', 'diag', 'alpha'],
   syrk: ['uplo', 'trans', 'alpha', 'beta'], potrf: ['uplo'], potrs: ['uplo'], posv: ['uplo'], getrf: [], getrs: ['trans'], gesv: [],
   trtri: ['uplo', 'diag'], lauum: ['uplo'], potri: ['uplo'], poti: ['uplo'],
-  syev: ['jobz', 'uplo'], gesvd: ['jobu', 'jobvt'], geqrf: [], orgqr: [], ormqr: ['side', 'trans'], gels: [],
+  syev: ['jobz', 'uplo'], gesvd: ['jobu', 'jobvt'], geqrf: [], orgqr: [], ormqr: ['side', 'trans'], gels: [], getri: [],
 };
 
 /**
@@ -386,11 +391,12 @@ export function buildCall(spec: CallSpec): BuiltCall {
   const built: BuiltCall = { spec, args, placed, before: new Map() };
   const pivotStride = spec.op === 'getrf' ? Math.max(0, ...spec.dims.map((d) => Math.min(d.m, d.n)))
     : Math.max(0, ...spec.dims.map((d) => d.n));
-  if (spec.op === 'getrs') {
+  if (READS_IPIV.has(spec.op)) {
     const ipiv = new Int32Array(count * pivotStride + (spec.giveInts ? 2 : 0)).fill(-7);
     spec.dims.forEach((d, i) => { for (let j = 0; j < d.n; j++) ipiv[i * pivotStride + j] = rng.int(j, d.n - 1); });
     built.ipiv = ipiv;
     args['ipiv'] = ipiv;
+    if (spec.op === 'getri') makeSingular(spec, placed[0]!, rng);
   } else if (HAS_IPIV.has(spec.op) && spec.giveInts) {
     built.ipiv = new Int32Array(count * pivotStride + 2).fill(-7);
     args['ipiv'] = built.ipiv;
@@ -401,6 +407,19 @@ export function buildCall(spec: CallSpec): BuiltCall {
   }
   for (const buf of allBuffers(built)) built.before.set(buf, bytesOf(buf));
   return built;
+}
+
+/**
+ * getri: about one matrix in four (n > 0) gets an exactly zero U(k, k), so info = k + 1 and the
+ * matrix must be left as it was. (A is an output, so never a stride-0 broadcast.)
+ */
+function makeSingular(spec: CallSpec, a: Placed, rng: Rng): void {
+  spec.dims.forEach((d, i) => {
+    if (d.n === 0 || rng.int(0, 3) !== 0) return;
+    const k = rng.int(0, d.n - 1);
+    const v = a.views[i]!;
+    v.data[at(v, a.order, k, k)] = 0;
+  });
 }
 
 function allBuffers(c: BuiltCall): ArrayBufferView[] {

@@ -23,7 +23,7 @@ import type { Order } from '../../src/core/enums.js';
 import { MyriadError } from '../../src/core/errors.js';
 import { isDeviceStorage, type DeviceStorage } from '../../src/core/storage.js';
 import {
-  HAS_INFO, OPTION_KEYS, at, buildCall, bytesOf, footprint, vectorOutput, writable,
+  HAS_INFO, OPTION_KEYS, READS_IPIV, at, buildCall, bytesOf, footprint, vectorOutput, writable,
   type BuiltCall, type CallSpec, type ContractOp, type Placed,
 } from './contract-calls.js';
 
@@ -52,7 +52,7 @@ function referenceRun(ref: Context, c: BuiltCall): { outputs: Map<string, number
     args[p.name] = variable(arrays.map((data, i) => ({ data, rows: p.views[i]!.rows, cols: p.views[i]!.cols })));
   }
   delete args['info'];
-  if (c.spec.op !== 'getrs') delete args['ipiv'];
+  if (!READS_IPIV.has(c.spec.op)) delete args['ipiv'];
   else args['ipiv'] = c.ipiv!.slice();
   const r = runOp(ref, c.spec.op, args);
   const outputs = new Map<string, number[][][]>();
@@ -103,6 +103,8 @@ export function checkValidCall(subject: Context, reference: Context, spec: CallS
       const tol = 64 * Math.max(4, v.rows + v.cols) * EPS[spec.dtype] * scale;
       const set = mayWrite.get(v.data) ?? new Set<number>();
       mayWrite.set(v.data, set);
+      // getri leaves a singular matrix (info > 0) as it was: none of its elements may change.
+      if (spec.op === 'getri' && ref.info![m]! > 0) return;
       for (let i = 0; i < v.rows; i++) for (let j = 0; j < v.cols; j++) {
         if (!writable(spec, p.name, i, j)) continue;
         const e = at(v, p.order, i, j);
@@ -125,7 +127,7 @@ export function checkValidCall(subject: Context, reference: Context, spec: CallS
         if (now[e * w + q] !== before[e * w + q]) assert.fail(`${p.name}: element ${e} changed (${buf[e]}), outside what ${spec.op} may write`);
     }
   }
-  if (spec.op === 'getrs' && c.ipiv) assert.deepEqual(bytesOf(c.ipiv), c.before.get(c.ipiv), 'getrs changed ipiv');
+  if (READS_IPIV.has(spec.op) && c.ipiv) assert.deepEqual(bytesOf(c.ipiv), c.before.get(c.ipiv), `${spec.op} changed ipiv`);
 }
 
 /** A view's logical matrix, rows of numbers. */
@@ -189,7 +191,7 @@ function checkVectors(spec: CallSpec, c: ReturnType<typeof buildCall>, a0: reado
  */
 function columnMajorWhereCopied(spec: CallSpec): CallSpec {
   const copied = ({
-    getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'], potrs: ['b'], posv: ['b'],
+    getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'], getri: ['a'], potrs: ['b'], posv: ['b'],
     geqrf: ['a', 'tau'], orgqr: ['a', 'tau'], ormqr: ['a', 'tau'], gels: ['a', 'b'], syev: ['a', 'w'], gesvd: ['a', 's', 'u', 'vt'],
   } as Record<string, string[]>)[spec.op] ?? [];
   const layouts = { ...spec.layouts };
@@ -235,8 +237,8 @@ function toHostInts(x: unknown): Int32Array {
 // ---------------------------------------------------------------------------------------------
 // Invalid calls
 
-export type Breakage = 'enum' | 'unknown-key' | 'rows' | 'count' | 'dtype' | 'bounds' | 'ld' | 'info' | 'missing' | 'scalar';
-export const BREAKAGES: readonly Breakage[] = ['enum', 'unknown-key', 'rows', 'count', 'dtype', 'bounds', 'ld', 'info', 'missing', 'scalar'];
+export type Breakage = 'enum' | 'unknown-key' | 'rows' | 'count' | 'dtype' | 'bounds' | 'ld' | 'info' | 'missing' | 'scalar' | 'ipiv';
+export const BREAKAGES: readonly Breakage[] = ['enum', 'unknown-key', 'rows', 'count', 'dtype', 'bounds', 'ld', 'info', 'missing', 'scalar', 'ipiv'];
 
 /** Breaks one thing about a valid call; undefined where this breakage does not apply to it. */
 function breakCall(c: BuiltCall, how: Breakage, pick: number): Record<string, unknown> | undefined {
@@ -302,6 +304,30 @@ function breakCall(c: BuiltCall, how: Breakage, pick: number): Record<string, un
       args['info'] = pick % 2 === 0 ? new Int32Array(c.spec.dims.length - 1) : new Float64Array(c.spec.dims.length);
       return args;
     }
+    case 'ipiv': {
+      // The pivots an op reads (getrs, getri): missing, one entry short, or one outside [j, n).
+      if (!READS_IPIV.has(c.spec.op) || !c.ipiv) return undefined;
+      const need = c.ipiv.length - (c.spec.giveInts ? 2 : 0);
+      switch (pick % 3) {
+        case 0:
+          delete args['ipiv'];
+          return args;
+        case 1:
+          if (need === 0) return undefined;
+          args['ipiv'] = c.ipiv.slice(0, need - 1);
+          return args;
+        default: {
+          const m = c.spec.dims.findIndex((d) => d.n > 0);
+          if (m < 0) return undefined;
+          const n = c.spec.dims[m]!.n;
+          const j = Math.floor(pick / 3) % n;
+          const ipiv = c.ipiv.slice();
+          ipiv[m * (need / c.spec.dims.length) + j] = pick % 2 === 0 ? n : j - 1;
+          args['ipiv'] = ipiv;
+          return args;
+        }
+      }
+    }
   }
 }
 
@@ -319,6 +345,7 @@ export function checkInvalidCall(subject: Context, spec: CallSpec, how: Breakage
     assert.ok(e.argument !== undefined, `${how}: the error names no argument: ${e.message}`);
     const head = e.argument.split(/[.[]/)[0]!;
     assert.ok(names.has(head), `${how}: '${e.argument}' is not an argument of the call (${e.message})`);
+    if (how === 'ipiv') assert.equal(head, 'ipiv', `ipiv: the error names ${e.argument} (${e.message})`);
     return true;
   });
   for (const [buf, before] of c.before) assert.deepEqual(bytesOf(buf), before, `${how}: a buffer changed`);
