@@ -20,7 +20,8 @@
  * - --json FILE: the table as JSON, rewritten as each file finishes (a run cut short leaves what
  *   it finished). --logs DIR: each file's full output (default: a folder under the OS's tmpdir).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { sourceOf, testFiles } from './gpu-suite/files.js';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,25 +72,6 @@ function parseArgs(argv: readonly string[]): Options {
   return o;
 }
 
-function testFiles(target: string): string[] {
-  if (!statSync(target).isDirectory()) return [target];
-  return readdirSync(target).sort().flatMap((name) => {
-    const path = join(target, name);
-    return statSync(path).isDirectory() ? testFiles(path) : name.endsWith('.test.js') && !isStale(path) ? [path] : [];
-  });
-}
-
-/**
- * A compiled test whose TypeScript source is gone (tsc never deletes its old outputs): where the
- * source folder is there and the file is not, the .js is left over from an earlier build and would
- * run tests that no longer exist. Said once, then left out.
- */
-function isStale(path: string): boolean {
-  const source = path.replace(/(^|[\\/])dist[\\/]/, '$1').replace(/\.js$/, '.ts');
-  if (source === path || !existsSync(dirname(source)) || existsSync(source)) return false;
-  console.log(`left out ${path}: its source ${source} is gone (a stale build output; rebuild dist/ from clean)`);
-  return true;
-}
 
 interface DeviceState { readonly ordinal: number; readonly name: string; readonly freeBytes: number; readonly totalBytes: number; readonly error?: string }
 
@@ -136,7 +118,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return fail ? 1 : 0;
   }
 
-  const files = queueOrder(targets.flatMap(testFiles), o.orderFrom ? secondsFromJson(JSON.parse(readFileSync(o.orderFrom, 'utf8'))) : undefined);
+  const files = queueOrder(targets.flatMap((t) => testFiles(t, (path) => console.log(`left out ${path}: its source ${sourceOf(path)} is gone (a stale build output; rebuild dist/ from clean)`))), o.orderFrom ? secondsFromJson(JSON.parse(readFileSync(o.orderFrom, 'utf8'))) : undefined);
   if (files.length === 0) throw new Error(`no *.test.js under ${targets.join(', ')} (built? run tsc first)`);
   const devices = readDevices(presence.devices);
   const cores = typeof availableParallelism === 'function' ? availableParallelism() : cpus().length;

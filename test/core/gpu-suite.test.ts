@@ -6,12 +6,13 @@
  * tiny test files that pass, fail, skip, crash and hang.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { MyriadError } from '../../src/core/errors.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
+import { isStale, sourceOf, testFiles } from '../../scripts/gpu-suite/files.js';
 import { ALLOWED_SKIPS, fileKey, needsOf, queueOrder, secondsFromJson, skipAllowed } from '../../scripts/gpu-suite/plan.js';
 import { REPORT_MARK, formatRecord, parseRun, splitOutput, tally, type ResultRecord } from '../../scripts/gpu-suite/report.js';
 import { recordOf } from '../../scripts/gpu-suite/reporter.js';
@@ -186,6 +187,33 @@ describe('run: the pipeline on tiny test files', () => {
       assert.match(readFileSync(by['pass.test.mjs']!.log!, 'utf8'), /hello/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('which compiled test files run (scripts/gpu-suite/files.ts)', () => {
+  it('a compiled test whose source is gone is left out; one with its source, or outside dist/, runs', () => {
+    const have = new Set(['test/gpu', 'test/gpu/factor-potrf.test.ts']);
+    const exists = (p: string): boolean => have.has(p.replace(/\\/g, '/'));
+    assert.equal(sourceOf('dist/test/gpu/factor.test.js'), 'test/gpu/factor.test.ts');
+    assert.equal(isStale('dist/test/gpu/factor.test.js', exists), true);
+    assert.equal(isStale('dist/test/gpu/factor-potrf.test.js', exists), false);
+    assert.equal(isStale('elsewhere/x.test.js', exists), false);
+    assert.equal(isStale('dist/other/x.test.js', exists), false, 'no source folder to judge by: runs');
+  });
+  it('testFiles lists a folder depth first and reports the stale ones', () => {
+    const root = mkdtempSync(join(tmpdir(), 'myriad-files-'));
+    try {
+      for (const dir of ['dist/test/gpu/sub', 'test/gpu/sub']) mkdirSync(join(root, dir), { recursive: true });
+      for (const f of ['dist/test/gpu/a.test.js', 'dist/test/gpu/gone.test.js', 'dist/test/gpu/sub/b.test.js', 'dist/test/gpu/helper.js', 'test/gpu/a.test.ts', 'test/gpu/sub/b.test.ts']) {
+        writeFileSync(join(root, f), '');
+      }
+      const left: string[] = [];
+      const files = testFiles(join(root, 'dist/test/gpu'), (p) => left.push(p));
+      assert.deepEqual(files.map((f) => f.slice(root.length + 1)), ['dist/test/gpu/a.test.js', 'dist/test/gpu/sub/b.test.js']);
+      assert.deepEqual(left.map((f) => f.slice(root.length + 1)), ['dist/test/gpu/gone.test.js']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
