@@ -21,16 +21,11 @@ const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 const ALLOWED = new Set(['core/dtype-table.ts']);
 
 /**
- * Files that still compare (the cpu-fast kernels and operations): each is to ask the table
+ * Files that still compare (cpu-fast operations): each is to ask the table
  * instead and leave this list; an entry that no longer compares fails the test, so the list
  * only shrinks.
  */
-const NOT_YET = new Set([
-  'cpu-fast/kernels/gemm-js.ts', 'cpu-fast/kernels/gemm-wasm.ts', 'cpu-fast/kernels/getrf-interleaved-locals.ts',
-  'cpu-fast/kernels/getrf-interleaved.ts', 'cpu-fast/kernels/getrs-js.ts', 'cpu-fast/kernels/potrf-interleaved.ts',
-  'cpu-fast/kernels/potrf-js.ts', 'cpu-fast/kernels/potrs-js.ts', 'cpu-fast/kernels/syrk-js.ts', 'cpu-fast/kernels/trsm-js.ts',
-  'cpu-fast/ops/gemm.ts', 'cpu-fast/ops/getrf-wasm.ts', 'cpu-fast/ops/trsm-wasm.ts',
-]);
+const NOT_YET = new Set(['cpu-fast/ops/gemm.ts', 'cpu-fast/ops/getrf-wasm.ts', 'cpu-fast/ops/trsm-wasm.ts']);
 
 /**
  * A comparison with a dtype's name: `=== 'float64'`, `'float32' !==`, `case 'float64'`, or a

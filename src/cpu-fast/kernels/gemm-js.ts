@@ -9,6 +9,7 @@
  * reference's. alpha = 0 and k = 0 are left to the reference; beta = 0 never reads C.
  */
 import type { DType } from '../../core/dtype.js';
+import { jsRound } from '../../core/dtype-table.js';
 import type { Op } from '../../core/ops.js';
 import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
@@ -35,7 +36,7 @@ export type GemmJsKernel = (
 export function generateGemmJs(p: GemmJsParams): JsKernelSource {
   const { m, n, k } = p;
   // Rounding where the reference stores an intermediate into a Float32Array C.
-  const store = (v: string): string => (p.dtype === 'float32' ? `Math.fround(${v})` : v);
+  const store = (v: string): string => jsRound(p.dtype, v);
   const opA = (i: number, l: number): string => (p.transA === 'N' ? `A[ao + ${i} + ${l} * lda]` : `A[ao + ${l} + ${i} * lda]`);
   const opB = (l: number, j: number): string => (p.transB === 'N' ? `B[bo + ${l} + ${j} * ldb]` : `B[bo + ${j} + ${l} * ldb]`);
   const e = new Emitter();

@@ -19,6 +19,7 @@
  * results agree to rounding, not bitwise. beta = 0 never reads C.
  */
 import type { DType } from '../../core/dtype.js';
+import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import type { Op } from '../../core/ops.js';
 import { Code, encodeModule, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
@@ -49,13 +50,12 @@ export interface GemmWasmParams {
   readonly strides?: { readonly a: number; readonly b: number; readonly c: number };
 }
 
-export const lanes = (dtype: DType): number => (dtype === 'float64' ? 2 : 4);
+export const lanes = (dtype: DType): number => dtypeInfo(dtype).vectorLanes;
 
 /** Exported `gemm(a, b, c, count, alpha, beta)`: byte addresses of the first A, B, C; alpha, beta as float64. */
 export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
   const { m, n, k, dtype, lda } = p;
-  const f64 = dtype === 'float64';
-  const E = f64 ? 8 : 4;
+  const E = dtypeInfo(dtype).bytes;
   const VL = lanes(dtype);
   const { rv: RV, nr: NR } = p.tile;
   const MR = RV * VL;
@@ -63,9 +63,11 @@ export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
   const bRow = p.transB === 'N' ? E : (p.ldb ?? n) * E;
   const bCol = p.transB === 'N' ? (p.ldb ?? k) * E : E;
   const ldc = p.ldc ?? m;
-  const V = f64
-    ? { mul: SIMD.f64x2Mul, add: SIMD.f64x2Add, splat: SIMD.f64x2Splat, loadSplat: SIMD.load64Splat, madd: SIMD.f64x2RelaxedMadd }
-    : { mul: SIMD.f32x4Mul, add: SIMD.f32x4Add, splat: SIMD.f32x4Splat, loadSplat: SIMD.load32Splat, madd: SIMD.f32x4RelaxedMadd };
+  // demote: the opcode that takes a float64 scalar (alpha, beta) to the element type, if any
+  const V = byPrecision(dtype, {
+    double: { mul: SIMD.f64x2Mul, add: SIMD.f64x2Add, splat: SIMD.f64x2Splat, loadSplat: SIMD.load64Splat, madd: SIMD.f64x2RelaxedMadd, demote: undefined },
+    single: { mul: SIMD.f32x4Mul, add: SIMD.f32x4Add, splat: SIMD.f32x4Splat, loadSplat: SIMD.load32Splat, madd: SIMD.f32x4RelaxedMadd, demote: OP.f32DemoteF64 },
+  });
 
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'f64', 'f64'];
   const c = new Code(params);
@@ -85,7 +87,7 @@ export function generateGemmWasm(p: GemmWasmParams): Uint8Array<ArrayBuffer> {
   const addTo = (local: number, bytes: number): void => { c.get(local).i32(bytes).op(OP.i32Add).set(local); };
   const splatScalar = (local: number): void => {
     c.get(local);
-    if (!f64) c.op(OP.f32DemoteF64);
+    if (V.demote !== undefined) c.op(V.demote);
     c.simd(V.splat);
   };
   /** A counted loop (count > 0 known at generation time). */

@@ -8,6 +8,7 @@
  * Same operations on the same values as the scratch form, so the same bits (the reference's);
  * same exported signature (the scratch argument is not used).
  */
+import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import { Code, encodeModule } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
 import { F32_HIGH, F32_LOW, GETRF_INTERLEAVED_SIGNATURE, HIGH_LANES, LOW_LANES, SAFE_MIN, type GetrfInterleavedParams } from './getrf-interleaved.js';
@@ -21,8 +22,9 @@ export function generateGetrfInterleavedLocals(p: GetrfInterleavedParams): Uint8
 
 function body(p: GetrfInterleavedParams): Code {
   const { n, ld } = p;
-  const f32 = p.dtype === 'float32';
-  const es = f32 ? 4 : 8;
+  // single precision: held in float64 lanes, rounded to float32 on store
+  const f32 = byPrecision(p.dtype, { double: false, single: true });
+  const es = dtypeInfo(p.dtype).bytes;
   const c = new Code([...GETRF_INTERLEAVED_SIGNATURE]);
   const [A, STRIDE, IPIV, INFO, COUNT, BP, BSTRIDE, NRHS] = [0, 1, 2, 3, 4, 5, 6, 7];
   const v = (): number => c.local('v128');

@@ -22,6 +22,7 @@
  * from the last column, the reference's order); a failed lane's B is not written.
  */
 import type { DType } from '../../core/dtype.js';
+import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import { Code, encodeModule, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
 
@@ -75,8 +76,9 @@ export const GETRF_INTERLEAVED_SIGNATURE: readonly ValType[] = ['i32', 'i32', 'i
 
 function body(p: GetrfInterleavedParams): Code {
   const { n, ld } = p;
-  const f32 = p.dtype === 'float32';
-  const es = f32 ? 4 : 8;
+  // single precision: held in float64 lanes, rounded to float32 on store
+  const f32 = byPrecision(p.dtype, { double: false, single: true });
+  const es = dtypeInfo(p.dtype).bytes;
   const c = new Code([...GETRF_INTERLEAVED_SIGNATURE]);
   const [A, STRIDE, IPIV, INFO, COUNT, BP, BSTRIDE, NRHS, S] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
   const v = (): number => c.local('v128');

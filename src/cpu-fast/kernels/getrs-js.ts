@@ -5,6 +5,7 @@
  * float32: the factor is rounded as the reference's stored factor is, so results are bitwise.
  */
 import type { DType } from '../../core/dtype.js';
+import { jsRound } from '../../core/dtype-table.js';
 import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export const GETRS_JS_PARAMS = ['F', 'fOff', 'ldf', 'n', 'ipiv', 'pOff', 'B', 'bOff', 'ldb', 'nrhs', 'v'] as const;
@@ -15,7 +16,7 @@ export type GetrsJsKernel = (
 ) => void;
 
 export function generateGetrsJs(p: { dtype: DType }): JsKernelSource {
-  const f = (index: string): string => (p.dtype === 'float32' ? `Math.fround(F[${index}])` : `F[${index}]`);
+  const f = (index: string): string => jsRound(p.dtype, `F[${index}]`);
   const e = new Emitter();
   e.line(`// myriad getrs-loop dtype=${p.dtype}`);
   e.open('for (let c = 0; c < nrhs; c++) {');

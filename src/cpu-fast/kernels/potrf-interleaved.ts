@@ -27,6 +27,7 @@
  * than the halved arithmetic saved (docs/cpu-backend.md).
  */
 import type { DType } from '../../core/dtype.js';
+import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import type { Uplo } from '../../core/enums.js';
 import { Code, encodeModule, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
@@ -104,8 +105,9 @@ export function generatePotrfInterleavedStrided(p: PotrfInterleavedStridedParams
 function stridedBody(p: PotrfInterleavedStridedParams, groups: number): Code {
   const { n, ld } = p;
   const upper = p.uplo === 'upper';
-  const f32 = p.dtype === 'float32';
-  const es = f32 ? 4 : 8;
+  // single precision: held in float64 lanes, rounded to float32 on store
+  const f32 = byPrecision(p.dtype, { double: false, single: true });
+  const es = dtypeInfo(p.dtype).bytes;
   const T = triangleSize(n);
   const c = new Code(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
   const [A, STRIDE, INFO, COUNT, BP, BSTRIDE, NRHS, SCRATCH] = [0, 1, 2, 3, 4, 5, 6, 7];

@@ -13,6 +13,7 @@
  * additions differ.
  */
 import type { DType } from '../../core/dtype.js';
+import { jsRound } from '../../core/dtype-table.js';
 import type { Uplo } from '../../core/enums.js';
 import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
@@ -52,7 +53,7 @@ export function generatePotrfJs(p: PotrfJsParams): JsKernelSource {
     for (let j = 0; j < n; j++) {
       for (let i = j; i < n; i++) {
         // The solve uses the factor as stored (rounded to float32 for float32 data), as the reference.
-        const value = op === 'potrs' ? at(i, j) : p.dtype === 'float32' ? `Math.fround(${x(i, j)})` : x(i, j);
+        const value = op === 'potrs' ? at(i, j) : jsRound(p.dtype, x(i, j));
         e.line(`const ${r(i, j)} = ${value};`);
       }
     }

@@ -6,6 +6,7 @@
  * stored factor is, so results are bitwise.
  */
 import type { DType } from '../../core/dtype.js';
+import { jsRound } from '../../core/dtype-table.js';
 import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export const POTRS_JS_PARAMS = ['F', 'fOff', 'ldf', 'n', 'B', 'bOff', 'ldb', 'nrhs', 'v'] as const;
@@ -16,7 +17,7 @@ export type PotrsJsKernel = (
 ) => void;
 
 export function generatePotrsJs(p: { dtype: DType }): JsKernelSource {
-  const f = (index: string): string => (p.dtype === 'float32' ? `Math.fround(F[${index}])` : `F[${index}]`);
+  const f = (index: string): string => jsRound(p.dtype, `F[${index}]`);
   const e = new Emitter();
   e.line(`// myriad potrs-loop lower dtype=${p.dtype}`);
   e.open('for (let c = 0; c < nrhs; c++) {');

@@ -10,6 +10,7 @@
  * reference's. beta = 0 never reads C; alpha = 0 and k = 0 are left to the reference.
  */
 import type { DType } from '../../core/dtype.js';
+import { jsRound } from '../../core/dtype-table.js';
 import type { Uplo } from '../../core/enums.js';
 import type { Op } from '../../core/ops.js';
 import { Emitter, type JsKernelSource } from '../jit/compile.js';
@@ -34,7 +35,7 @@ const c = (i: number, j: number): string => `c_${i}_${j}`;
 export function generateSyrkJs(p: SyrkJsParams): JsKernelSource {
   const { n } = p;
   const upper = p.uplo === 'upper';
-  const st = (v: string): string => (p.dtype === 'float32' ? `Math.fround(${v})` : v);
+  const st = (v: string): string => jsRound(p.dtype, v);
   /** The rows of column j in the triangle. */
   const rows = (j: number): number[] => Array.from({ length: upper ? j + 1 : n - j }, (_, t) => (upper ? t : j + t));
   const cell = (i: number, j: number): string => `C[co + ${i} + ${j} * ldc]`;

@@ -12,6 +12,7 @@
  * an exact zero off the diagonal, which the reference skips. alpha = 0 is left to the reference.
  */
 import type { DType } from '../../core/dtype.js';
+import { jsRound } from '../../core/dtype-table.js';
 import type { Diag, Side, Uplo } from '../../core/enums.js';
 import type { Op } from '../../core/ops.js';
 import { Emitter, type JsKernelSource } from '../jit/compile.js';
@@ -46,7 +47,7 @@ export function generateTrsmJs(p: TrsmJsParams): JsKernelSource {
   const nonunit = p.diag === 'nonunit';
   const left = side === 'left';
   // A value the reference stores into B (float32 data: rounded there).
-  const st = (v: string): string => (p.dtype === 'float32' ? `Math.fround(${v})` : v);
+  const st = (v: string): string => jsRound(p.dtype, v);
   const e = new Emitter();
   e.line(`// myriad ${p.op} side=${side} uplo=${p.uplo} trans=${p.transA} diag=${p.diag} s=${s} dtype=${p.dtype}`);
   e.line('let t = 0;');
