@@ -21,13 +21,6 @@ const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 const ALLOWED = new Set(['core/dtype-table.ts']);
 
 /**
- * Files that still compare (cpu-fast operations): each is to ask the table
- * instead and leave this list; an entry that no longer compares fails the test, so the list
- * only shrinks.
- */
-const NOT_YET = new Set(['cpu-fast/ops/gemm.ts', 'cpu-fast/ops/getrf-wasm.ts', 'cpu-fast/ops/trsm-wasm.ts']);
-
-/**
  * A comparison with a dtype's name: `=== 'float64'`, `'float32' !==`, `case 'float64'`, or a
  * `dtype` compared with any string but the integer types of info and pivot arrays.
  */
@@ -58,10 +51,8 @@ function comparisons(): Map<string, string[]> {
 
 test('only the table compares dtypes with strings', () => {
   const found = comparisons();
-  const outside = [...found].filter(([path]) => !ALLOWED.has(path) && !NOT_YET.has(path)).flatMap(([, lines]) => lines);
+  const outside = [...found].filter(([path]) => !ALLOWED.has(path)).flatMap(([, lines]) => lines);
   assert.deepEqual(outside, [], 'ask the element types\' table (src/core/dtype-table.ts) instead');
-  const done = [...NOT_YET].filter((path) => !found.has(path));
-  assert.deepEqual(done, [], 'these files no longer compare dtype strings: take them off NOT_YET');
 });
 
 test('the comparison finder sees the forms it looks for', () => {

@@ -9,7 +9,8 @@
  * into the chunk matrix by matrix, so it too costs one kernel call per chunk.
  */
 import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type DType, type FloatArray } from '../../core/dtype.js';
+import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import type { GemmRequest, Op } from '../../core/ops.js';
 import { cpuGemm } from '../../cpu/blas3.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
@@ -29,7 +30,6 @@ const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
 
 const pack = (dtype: DType, trans: Op, direction: 'in' | 'out' = 'in'): PackKernel =>
   packKernel({ dtype, trans, direction, packed: dtype });
-const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** The WebAssembly kernel's parameters for a shape (tile and blocking from the tuning table). */
 export const gemmWasmParams = (m: number, n: number, k: number, dtype: DType, transB: Op, fma = fmaFor('gemm', Math.max(m, n, k))): GemmWasmParams =>
@@ -48,8 +48,8 @@ interface Run { p0: number; count: number; m: number; n: number; k: number; stri
  */
 function gemmWasm(r: GemmRequest<FloatArray>, run: Run): void {
   const { m, n, k, p0, count } = run;
-  const dtype = dtypeOf(matrixAt(r.c, p0).data);
-  const E = dtype === 'float64' ? 8 : 4;
+  const dtype = dtypeOfArray(matrixAt(r.c, p0).data, 'c.data');
+  const E = dtypeInfo(dtype).bytes;
   const [bRows, bCols] = r.transB === 'N' ? [k, n] : [n, k];
   const params = gemmWasmParams(m, n, k, dtype, r.transB);
   const { lda } = params;
@@ -57,7 +57,7 @@ function gemmWasm(r: GemmRequest<FloatArray>, run: Run): void {
   const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / (per * E))));
   // a vector of slack after C: the last column's partial vector is read whole
   const views = heap((chunk * per + 4) * E + 64);
-  const mem = dtype === 'float64' ? views.f64 : views.f32;
+  const mem = byPrecision<FloatArray>(dtype, { double: views.f64, single: views.f32 });
   const aBase = 0, bBase = chunk * lda * k, cBase = bBase + chunk * k * n;
   const fn = wasmKernel(params);
   const packA = pack(dtype, r.transA), copyIn = pack(dtype, 'N'), copyOut = pack(dtype, 'N', 'out');
@@ -95,7 +95,7 @@ function gemmWasm(r: GemmRequest<FloatArray>, run: Run): void {
 /** Unrolled JavaScript on the caller's arrays: the whole run in one call where strided, else matrix by matrix. */
 function gemmJs(r: GemmRequest<FloatArray>, run: Run): void {
   const { m, n, k, p0, count } = run;
-  const fn = jsKernel({ transA: r.transA, transB: r.transB, m, n, k, dtype: dtypeOf(matrixAt(r.c, p0).data) });
+  const fn = jsKernel({ transA: r.transA, transB: r.transB, m, n, k, dtype: dtypeOfArray(matrixAt(r.c, p0).data, 'c.data') });
   for (let p = p0; p < p0 + (run.strided ? 1 : count); p++) {
     const A = stridedView(r.a, p), B = stridedView(r.b, p), C = stridedView(r.c, p);
     fn(A.data, A.offset, A.ld, A.stride, B.data, B.offset, B.ld, B.stride, C.data, C.offset, C.ld, C.stride, r.alpha, r.beta, run.strided ? count : 1);
@@ -129,7 +129,7 @@ export function fastGemm(r: GemmRequest<FloatArray>): void {
     }
     const run: Run = { p0, count: p1 - p0, ...s, strided };
     if (s.k === 0 || s.m === 0 || s.n === 0) cpuGemm(sliceRequest(r, p0, p1));
-    else if (selectGemm(s.m, s.n, s.k, dtypeOf(matrixAt(r.c, p0).data), strided) === 'js') gemmJs(r, run);
+    else if (selectGemm(s.m, s.n, s.k, dtypeOfArray(matrixAt(r.c, p0).data, 'c.data'), strided) === 'js') gemmJs(r, run);
     else gemmWasm(r, run);
     p0 = p1;
   }

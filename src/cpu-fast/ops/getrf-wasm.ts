@@ -5,7 +5,8 @@
  * their pivots and infos. Bitwise the reference's results (same float64 operations, same order).
  */
 import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type DType, type FloatArray } from '../../core/dtype.js';
+import { byPrecision } from '../../core/dtype-table.js';
 import type { GetrfRequest, GetrsRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateConvertWasm } from '../kernels/convert-wasm.js';
@@ -57,7 +58,7 @@ export function getrfWasm(
   r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>,
 ): void {
   const { rows: m, cols: n } = first;
-  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const dtype = dtypeOfArray(first.data, 'a.data');
   const ld = ldOf(m);
   const steps = Math.min(m, n);
   const per = ld * n * 8 + steps * 4 + 4;
@@ -97,7 +98,7 @@ export function getrfBlockWasm(
   r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>,
 ): void {
   const { rows: m, cols: n } = first;
-  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const dtype = dtypeOfArray(first.data, 'a.data');
   const ld = ldOf(m);
   const steps = Math.min(m, n);
   const nrhs = b ? matrixAt(b, p0).cols : 0;
@@ -108,14 +109,16 @@ export function getrfBlockWasm(
   const stage = (infoBase + chunk * 4 + 15) & ~15;
   const { f64 } = heap(stage + chunk * ld * Math.max(n, nrhs) * 4 + 16);
   const ints = heapInts();
-  const fn = blockKernel({ m, n, nb: cpuTuning().luWasmBlock.nb, nrhs, roundFactor: dtype === 'float32', pairs: Math.max(m, n) <= cpuTuning().luWasmPairsMax, fma: fmaFor('getrfBlock', Math.min(m, n)) });
+  // single precision: staged through float64, the factor rounded to float32
+  const single = byPrecision(dtype, { double: false, single: true });
+  const fn = blockKernel({ m, n, nb: cpuTuning().luWasmBlock.nb, nrhs, roundFactor: single, pairs: Math.max(m, n) <= cpuTuning().luWasmPairsMax, fma: fmaFor('getrfBlock', Math.min(m, n)) });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
     const A = stridedView(r.a, q);
     const B = b ? stridedView(b, q) : undefined;
-    const aStaged = A.data instanceof Float32Array && backToBack(A, m, n, ld);
-    const bStaged = B !== undefined && B.data instanceof Float32Array && backToBack(B, m, nrhs, ld);
+    const aStaged = single && backToBack(A, m, n, ld);
+    const bStaged = single && B !== undefined && backToBack(B, m, nrhs, ld);
     if (aStaged) widenIn(A.data as Float32Array, A.offset, c * m * n, 0, stage);
     else packIn(A.data, A.offset, A.ld, A.stride, f64, 0, ld, ld * n, m, n, c);
     if (bStaged) widenIn(B.data as Float32Array, B.offset, c * m * nrhs, bBase, stage);
@@ -146,7 +149,7 @@ export function getrfBlockWasm(
  */
 export function getrsWasm(r: GetrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number): void {
   const n = first.rows;
-  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const dtype = dtypeOfArray(first.data, 'a.data');
   const ld = ldOf(n);
   const nrhs = matrixAt(r.b, p0).cols;
   if (nrhs === 0) {

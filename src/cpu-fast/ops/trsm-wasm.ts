@@ -7,7 +7,8 @@
  * written back. Bitwise the reference's results.
  */
 import { matrixAt, type MatrixView } from '../../core/batch.js';
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
+import { byPrecision } from '../../core/dtype-table.js';
 import type { Diag, Uplo } from '../../core/enums.js';
 import type { GetrsRequest, Op, PotrsRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
@@ -53,8 +54,9 @@ interface SolvePlan { readonly chunk: number; run(q: number, c: number): void }
  */
 function solvePlan(s: Solve, A0: Run, B0: Run, count: number, aInPlace: boolean): SolvePlan | undefined {
   const { op, n, nrhs } = s;
-  const dtype: DType = B0.data instanceof Float32Array ? 'float32' : 'float64';
+  const dtype = dtypeOfArray(B0.data, 'b.data');
   const trsm = op.startsWith('trsm');
+  const single = byPrecision(dtype, { double: false, single: true });
   const ldb = triSolveLdb(nrhs), groups = triSolveGroups(n, nrhs);
   // the factors copied as they lie (one native copy per chunk, converting float32) where the
   // batch is strided and its gaps small; else packed, ld = n, back to back
@@ -70,12 +72,12 @@ function solvePlan(s: Solve, A0: Run, B0: Run, count: number, aInPlace: boolean)
   const mats = triSolveMats(nrhs);
   // at least one fused group a chunk, whatever the size (alone, one right-hand side runs at one chain's latency)
   const chunk = Math.max(Math.min(count, mats), Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
-  if (aInPlace && (!asLaid || dtype !== 'float64')) return undefined;
+  if (aInPlace && (!asLaid || single)) return undefined;
   const bBase = (((chunk - 1) * strideA + foot) * 8 + 15) & ~15, pivBase = bBase + chunk * ldb * n * 8;
   const stage = (pivBase + chunk * n * 4 + 15) & ~15;
   const heapBytes = stage + (dense ? chunk * n * nrhs * 8 : 0) + 16;
   heap(heapBytes);
-  const extra = trsm ? { unit: s.unit, float32: dtype === 'float32' } : {};
+  const extra = trsm ? { unit: s.unit, float32: single } : {};
   const fn = kernel({ op, n, nrhs, mats, lda, strideA, ...extra });
   const fn1 = mats === 1 ? fn : kernel({ op, n, nrhs, mats: 1, lda, strideA, ...extra });
   // packed: the triangle the solve reads (getrs: both)
