@@ -5,7 +5,8 @@
  * reference's factors, pivots, infos and solutions. Where tuning.ts enables it, see there.
  */
 import type { Batch, MatrixView } from '../../core/batch.js';
-import type { FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
+import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import type { GesvRequest } from '../../core/ops.js';
 import { moduleFactory } from '../jit/compile.js';
 import { generateGetrfInterleaved, luScratchBytes, type GetrfInterleavedParams } from '../kernels/getrf-interleaved.js';
@@ -43,17 +44,17 @@ export function gesvInterleaved(
   const ra = region(r.a, n, n), rb = region(r.b, n, r.b.cols);
   if (!ra || !rb || rb.data.buffer === ra.data.buffer || rb.data.constructor !== ra.data.constructor) return false;
   const nrhs = r.b.cols;
-  const f32 = first.data instanceof Float32Array;
-  const es = f32 ? 4 : 8;
+  const dtype = dtypeOfArray(first.data, 'a.data');
+  const es = dtypeInfo(dtype).bytes;
   const per = Math.max(2, Math.floor(cpuTuning().interleavedChunkBytes.gesv / ((ra.stride + rb.stride) * es)) & ~1);
   const bBase = (((per - 1) * ra.stride + ra.footprint) * es + 15) & ~15;
   const ipivBase = (bBase + ((per - 1) * rb.stride + rb.footprint) * es + 15) & ~15;
   const infoBase = ipivBase + (per + 2) * n * 4;
   const scratch = (infoBase + (per + 2) * 4 + 15) & ~15;
   const views = heap(scratch + 2 * luScratchBytes(n));
-  const view = f32 ? views.f32 : views.f64;
+  const view = byPrecision<FloatArray>(dtype, { double: views.f64, single: views.f32 });
   const ints = heapInts();
-  const params = { n, dtype: f32 ? 'float32' : 'float64', ld: ra.ld, solve: { ldb: rb.ld }, loopUpdate: n >= cpuTuning().gesvInterleavedLoopMin } as const;
+  const params = { n, dtype, ld: ra.ld, solve: { ldb: rb.ld }, loopUpdate: n >= cpuTuning().gesvInterleavedLoopMin } as const;
   const locals = (form ?? (n <= cpuTuning().gesvInterleavedLocalsMax ? 'locals' : 'scratch')) === 'locals';
   const fn = (locals ? localsKernel : kernel)({ ...params, pairsPerTrip: 1 });
   const pairs = locals ? 1 : cpuTuning().gesvInterleavedPairsPerTrip;

@@ -18,7 +18,7 @@
  * pivots wherever the choice is not a near tie.
  */
 import { matrixAt, type Batch } from '../../core/batch.js';
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type DType, type FloatArray } from '../../core/dtype.js';
 import type { GetrfRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateGemmWasm, type GemmWasmParams } from '../kernels/gemm-wasm.js';
@@ -140,7 +140,7 @@ export function getrfBlocked(
   r: GetrfRequest<FloatArray, Int32Array>, first: { rows: number; cols: number; data: FloatArray }, p0: number, count: number, b?: Batch<FloatArray>,
 ): void {
   const { rows: m, cols: n } = first;
-  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const dtype = dtypeOfArray(first.data, 'a.data');
   const ld = ldBlocked(m);
   const steps = Math.min(m, n);
   const leaf = cpuTuning().luBlocked.leaf;

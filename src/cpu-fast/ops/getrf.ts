@@ -8,7 +8,7 @@
  * strided runs takes the interleaved LU (ops/gesv-interleaved.ts) where tuning.ts's
  * gesvInterleaved enables it and the layout suits.
  */
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
 import type { GesvRequest, GetrfRequest, GetrsRequest, Op } from '../../core/ops.js';
 import { cpuGesv, cpuGetrf, cpuGetrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
@@ -26,7 +26,6 @@ type Req = GetrsRequest<FloatArray, Int32Array>;
 
 const kernelFor = kernelFactory<GetrfJsParams, GetrfJsKernel>(generateGetrfJs);
 
-const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
 export interface GetrfOptions { readonly force?: GetrfForce; readonly tuning?: CpuTuning }
@@ -35,7 +34,7 @@ function run(op: LuOp, r: Req, fallback: (r: Req) => void, options: GetrfOptions
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
-      const dtype = dtypeOf(m.data);
+      const dtype = dtypeOfArray(m.data, 'a.data');
       const plan = planGetrf({ op, m: m.rows, n: m.cols, trans: r.trans, dtype, count }, options.tuning ?? cpuTuning(), options.force);
       let variant = plan.variant;
       if (variant === 'interleaved' && !gesvInterleaved(r, m, p0, count)) variant = plan.otherwise;

@@ -6,7 +6,8 @@
  * Where tuning.ts enables them, see there.
  */
 import type { Batch, MatrixView } from '../../core/batch.js';
-import type { FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
+import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import type { PosvRequest, PotrfRequest } from '../../core/ops.js';
 import { moduleFactory } from '../jit/compile.js';
 import { generatePotrfInterleavedStrided, scratchBytes, type PotrfInterleavedStridedParams } from '../kernels/potrf-interleaved.js';
@@ -51,8 +52,8 @@ export function potrfInterleaved(
   if (b && (!rb || b.kind !== 'strided' || rb.data.buffer === ra.data.buffer || rb.data.constructor !== ra.data.constructor)) return false;
   const { ld, stride } = r.a;
   const { footprint } = ra;
-  const f32 = first.data instanceof Float32Array;
-  const es = f32 ? 4 : 8;
+  const dtype = dtypeOfArray(first.data, 'a.data');
+  const es = dtypeInfo(dtype).bytes;
   const bStride = rb ? rb.stride : 0;
   const per = Math.max(2, Math.floor(cpuTuning().interleavedChunkBytes[b || afterChunk ? 'posv' : 'potrf'] / ((stride + bStride) * es)) & ~1);
   const regionBytes = ((per - 1) * stride + footprint) * es;
@@ -61,9 +62,9 @@ export function potrfInterleaved(
   const infoBase = (bBase + bBytes + 15) & ~15;
   const scratch = (infoBase + (per + 2) * 4 + 15) & ~15;
   const views = heap(scratch + scratchBytes(n, 2));
-  let view = f32 ? views.f32 : views.f64;
+  let view = byPrecision<FloatArray>(dtype, { double: views.f64, single: views.f32 });
   let ints = heapInts();
-  const params = { n, uplo: r.uplo, dtype: f32 ? 'float32' : 'float64', ld, form: shape.form, fma: fmaFor('potrfInterleaved', n), ...(rb && b?.kind === 'strided' ? { solve: { ldb: b.ld } } : {}) } as const;
+  const params = { n, uplo: r.uplo, dtype, ld, form: shape.form, fma: fmaFor('potrfInterleaved', n), ...(rb && b?.kind === 'strided' ? { solve: { ldb: b.ld } } : {}) } as const;
   const fn = kernel({ ...params, pairsPerTrip: 1 });
   const fn2 = ppt === 2 ? kernel({ ...params, pairsPerTrip: 2 }) : fn;
   const data = first.data;
@@ -90,7 +91,7 @@ export function potrfInterleaved(
       afterChunk(q, c);
       // (it may have grown the memory, detaching these views)
       const v = heap(0);
-      view = f32 ? v.f32 : v.f64;
+      view = byPrecision<FloatArray>(dtype, { double: v.f64, single: v.f32 });
       ints = heapInts();
     }
   }

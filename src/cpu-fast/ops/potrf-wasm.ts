@@ -5,7 +5,7 @@
  * Bitwise the reference's results.
  */
 import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type DType, type FloatArray } from '../../core/dtype.js';
 import type { PotrfRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generatePotrsJs, type PotrsJsKernel } from '../kernels/potrs-js.js';
@@ -26,7 +26,7 @@ const solveKernel = kernelFactory<{ dtype: DType }, PotrsJsKernel>(generatePotrs
  */
 export function potrfWasm(r: PotrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>): void {
   const n = first.rows;
-  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const dtype = dtypeOfArray(first.data, 'a.data');
   const ld = cholLd(n);
   const per = ld * n * 8 + 4;
   const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));

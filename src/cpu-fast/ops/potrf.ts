@@ -10,7 +10,8 @@
  * matrices that factored (posvComposed).
  */
 import { matrixAt, type MatrixView } from '../../core/batch.js';
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
+import { byPrecision } from '../../core/dtype-table.js';
 import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../core/ops.js';
 import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
@@ -26,7 +27,6 @@ import { potrsInPlace, potrsWasm } from './trsm-wasm.js';
 type Req = PotrsRequest<FloatArray, Int32Array>;
 const kernelFor = kernelFactory<PotrfJsParams, PotrfJsKernel>(generatePotrfJs);
 
-const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
 export interface PotrfOptions { readonly force?: PotrfForce; readonly tuning?: CpuTuning }
@@ -36,7 +36,7 @@ function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void, options: PotrfO
     shapeOf: r.a,
     kernel(m: MatrixView<FloatArray>, p0: number, count: number): boolean {
       const n = m.rows;
-      const dtype = dtypeOf(m.data);
+      const dtype = dtypeOfArray(m.data, 'a.data');
       const plan = planPotrf({ op, n, dtype, count }, options.tuning ?? cpuTuning(), options.force);
       let variant = plan.variant;
       if (variant === 'composed' && !posvComposed(r, m, p0, count)) variant = plan.otherwise;
@@ -83,7 +83,7 @@ function posvComposed(r: Req, m: MatrixView<FloatArray>, p0: number, count: numb
   // Each chunk solved as soon as it is factored, on the factors the potrf kernel left in the
   // wasm memory where every matrix of it factored (float64: one copy of A fewer than potrf then
   // potrs); other chunks through the caller's arrays.
-  let plan: ReturnType<typeof potrsInPlace> | null = m.data instanceof Float64Array ? null : undefined;
+  let plan: ReturnType<typeof potrsInPlace> | null = byPrecision<null | undefined>(dtypeOfArray(m.data, 'a.data'), { double: null, single: undefined });
   return potrfInterleaved(r, m, p0, count, undefined, undefined, (q, c) => {
     const q0 = p0 + q;
     // (planned at the first chunk: after potrf has sized the memory)

@@ -4,7 +4,7 @@
  * the reference for the rest, alpha = 0, k = 0 and empty C (plan/syrk.ts).
  */
 import type { StridedBatch } from '../../core/batch.js';
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
 import type { SyrkRequest } from '../../core/ops.js';
 import { cpuSyrk } from '../../cpu/blas3.js';
 import { cpuTuning } from '../context.js';
@@ -17,7 +17,6 @@ import { runBatch, stridedView } from './run-batch.js';
 import type { Run } from './trsm-blocked.js';
 
 const syrkKernel = kernelFactory<SyrkJsParams, SyrkJsKernel>(generateSyrkJs);
-const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
 export interface SyrkOptions { readonly force?: SyrkForce; readonly tuning?: CpuTuning }
@@ -44,7 +43,7 @@ export function fastSyrk(r: SyrkRequest<FloatArray>, options: SyrkOptions = {}):
  */
 function syrkBlocked(r: SyrkRequest<FloatArray>, A: Run, C: Run, n: number, k: number, count: number, leafMax: number): void {
   if (n <= leafMax) {
-    const fn = syrkKernel({ uplo: r.uplo, trans: r.trans, n, dtype: dtypeOf(C.data) });
+    const fn = syrkKernel({ uplo: r.uplo, trans: r.trans, n, dtype: dtypeOfArray(C.data, 'c.data') });
     fn(A.data, A.offset, A.ld, A.stride, C.data, C.offset, C.ld, C.stride, k, r.alpha, r.beta, count);
     return;
   }

@@ -5,7 +5,7 @@
  * its leaves (ops/trsm-wasm.ts); the reference for the rest, alpha = 0 and empty shapes
  * (plan/trsm.ts).
  */
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
 import type { TrsmRequest } from '../../core/ops.js';
 import { cpuTrmm, cpuTrsm, trmm1, trsm1 } from '../../cpu/blas3.js';
 import { kernelFactory } from '../jit/compile.js';
@@ -18,7 +18,6 @@ import { triangularBlocked, type Leaf } from './trsm-blocked.js';
 import { trsmLeftWasm } from './trsm-wasm.js';
 
 const triangularKernel = kernelFactory<TrsmJsParams, TrsmJsKernel>(generateTrsmJs);
-const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 /** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
 export interface TrsmOptions { readonly force?: TrsmForce; readonly tuning?: CpuTuning }
@@ -29,7 +28,7 @@ function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (
   const shape = { op, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
   const left = r.side === 'left';
   const leaf: Leaf = (A, B, m, n, alpha, count) => {
-    const fn = triangularKernel({ ...shape, s: left ? m : n, dtype: dtypeOf(B.data) });
+    const fn = triangularKernel({ ...shape, s: left ? m : n, dtype: dtypeOfArray(B.data, 'b.data') });
     // The reference on one matrix of this run (one whose triangle holds an exact zero, 'right').
     const slow = (p: number): void => one(r.side, r.uplo, r.transA, r.diag, m, n, alpha,
       A.data, A.offset + p * A.stride, A.ld, B.data, B.offset + p * B.stride, B.ld);
@@ -40,7 +39,7 @@ function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (
   runBatch(r, {
     shapeOf: r.b,
     kernel(b, p0, count): boolean {
-      const dtype = dtypeOf(b.data);
+      const dtype = dtypeOfArray(b.data, 'b.data');
       const variant = planTrsm({ op, side: r.side, rows: b.rows, cols: b.cols, alpha: r.alpha, dtype }, tuning, options.force);
       if (variant === 'reference') return false;
       // blockedWasm: the WebAssembly solve up to trsmLeftWasm.max (bitwise the reference), above

@@ -4,7 +4,7 @@
  * trmm, trsm and syrk (ops/trtri-blocked.ts: the same infos, results within rounding); the
  * reference above that.
  */
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
 import type { LauumRequest, TrtriRequest } from '../../core/ops.js';
 import { cpuLauum, cpuPotri, cpuTrtri } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
@@ -16,7 +16,6 @@ import { inverseBlocked, type InverseLeaf } from './trtri-blocked.js';
 import { runBatch } from './run-batch.js';
 
 const kernelFor = kernelFactory<TrtriJsParams, TrtriJsKernel>(generateTrtriJs);
-const dtypeOf = (a: FloatArray): DType => (a instanceof Float32Array ? 'float32' : 'float64');
 
 type Req = TrtriRequest<FloatArray, Int32Array>;
 
@@ -33,12 +32,12 @@ function run(op: TrtriJsParams['op'], r: Req, fallback: (r: Req) => void, option
       const variant = planTrtri({ n: m.rows }, tuning, options.force);
       if (variant === 'reference') return false;
       if (variant === 'unrolled') {
-        kernelFor({ op, n: m.rows, uplo: r.uplo, unit, dtype: dtypeOf(m.data) })(m.data, m.offset, m.ld, stride, r.info, p0, count);
+        kernelFor({ op, n: m.rows, uplo: r.uplo, unit, dtype: dtypeOfArray(m.data, 'a.data') })(m.data, m.offset, m.ld, stride, r.info, p0, count);
         return true;
       }
       const leaf: InverseLeaf = (o, A, n, c) => {
         const scratch = cpuScratch().i32('trtriLeafInfo', c);
-        kernelFor({ op: o, n, uplo: r.uplo, unit: o === 'trtri' && unit, dtype: dtypeOf(A.data) })(A.data, A.offset, A.ld, A.stride, scratch, 0, c);
+        kernelFor({ op: o, n, uplo: r.uplo, unit: o === 'trtri' && unit, dtype: dtypeOfArray(A.data, 'a.data') })(A.data, A.offset, A.ld, A.stride, scratch, 0, c);
       };
       inverseBlocked(op, r.uplo, unit, { data: m.data, offset: m.offset, ld: m.ld, stride }, m.rows, count, r.info, p0, tuning.unrollMax.inverse, leaf);
       return true;
