@@ -161,21 +161,21 @@ describe('overlap check against brute force', () => {
     assert.ok(huge < 20 * small + 5, `${huge.toFixed(2)} ms for 200 checks of 10^6 matrices, ${small.toFixed(2)} ms for 10`);
   });
   it('a list output of many separate arrays is checked in about linear time', () => {
-    // A ratio of two sizes, best of seven each (not a wall-clock bound; a garbage-collection pause
-    // under a loaded machine's parallel test files once made the best of three 60x): linear gives
-    // 10x for 10x the arrays (about 22x measured: sorting, allocation), a pairwise check 100x.
+    // A ratio of two sizes 30x apart, best of five each (not a wall-clock bound): n log n with
+    // allocation measures 35-70x (up to 60x for 10x sizes under a loaded machine's parallel test
+    // files), a pairwise check would be 900x; the bound sits between them.
     const time = (n: number): number => {
       const c = list(Array.from({ length: n }, () => new Float64Array(4)), { rows: 2 });
       const a = list(Array.from({ length: n }, () => new Float64Array(4)), { rows: 2 });
       let best = Infinity;
-      for (let r = 0; r < 7; r++) {
+      for (let r = 0; r < 5; r++) {
         const t0 = performance.now();
         checkNoOverlaps([{ name: 'a', output: false, batch: a }, { name: 'c', output: true, batch: c }]);
         best = Math.min(best, performance.now() - t0);
       }
       return best;
     };
-    const small = time(2_000), large = time(20_000);
-    assert.ok(large < 50 * small + 5, `${large.toFixed(2)} ms for 20,000 arrays, ${small.toFixed(2)} ms for 2,000`);
+    const small = time(1_000), large = time(30_000);
+    assert.ok(large < 300 * small + 5, `${large.toFixed(2)} ms for 30,000 arrays, ${small.toFixed(2)} ms for 1,000`);
   });
 });
