@@ -73,11 +73,23 @@ const pointer = (view: MatrixView<DeviceArray>, bytes: number): KernelArg => arg
  * shape the sm table's routing rule calls tall-and-skinny, within TSM2L's limits.
  */
 export function tsm2Serves(dev: GpuDevice, r: GemmRequest<DeviceArray>): boolean {
-  return tsm2Kind(dev, r) !== undefined;
+  return tsm2Call(dev, r) !== undefined;
 }
 
-/** The TSM2 design for a request, or undefined where it is not a TSM2 problem. */
-function tsm2Kind(dev: GpuDevice, r: GemmRequest<DeviceArray>, force?: Tsm2Options['force']): 'tsm2r' | 'tsm2l' | undefined {
+/** A TSM2 problem as the request gives it: its design, dtype, operands and sizes. */
+interface Tsm2Call {
+  readonly kind: Tsm2Kind;
+  readonly dtype: DType;
+  readonly a: MatrixView<DeviceArray>;
+  readonly b: MatrixView<DeviceArray>;
+  readonly c: MatrixView<DeviceArray>;
+  readonly m: number;
+  readonly n: number;
+  readonly k: number;
+}
+
+/** The TSM2 design for a request, with its operands, or undefined where it is not a TSM2 problem. */
+function tsm2Call(dev: GpuDevice, r: GemmRequest<DeviceArray>, force?: Tsm2Options['force']): Tsm2Call | undefined {
   if (batchCount(r.c) !== 1 || batchCount(r.a) !== 1 || batchCount(r.b) !== 1) return undefined;
   const a = matrixAt(r.a, 0);
   const b = matrixAt(r.b, 0);
@@ -85,15 +97,16 @@ function tsm2Kind(dev: GpuDevice, r: GemmRequest<DeviceArray>, force?: Tsm2Optio
   const dtype = c.data.dtype;
   if (!isDType(dtype)) return undefined;
   if (a.data.dtype !== dtype || b.data.dtype !== dtype) return undefined;
+  const m = c.rows;
   const n = c.cols;
   const k = r.transA === 'N' ? a.cols : a.rows;
-  const kind = force ?? classifyTallSkinny(c.rows, n, k, dev.info.arch);
+  const kind = force ?? classifyTallSkinny(m, n, k, dev.info.arch);
   if (kind === undefined) return undefined;
   if (kind === 'tsm2l' && (k > TSM2L_MAX_K || n > TSM2L_MAX_N)) {
     if (force) throw new Error(`TSM2L takes k <= ${TSM2L_MAX_K} and n <= ${TSM2L_MAX_N}, got k = ${k}, n = ${n}`);
     return undefined;
   }
-  return kind;
+  return { kind, dtype, a, b, c, m, n, k };
 }
 
 /**
@@ -102,17 +115,9 @@ function tsm2Kind(dev: GpuDevice, r: GemmRequest<DeviceArray>, force?: Tsm2Optio
  * (see `isTallSkinny`) or not a single gemm; true once the work is enqueued.
  */
 export function tsm2Cuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Tsm2Options = {}): boolean {
-  const kind = tsm2Kind(dev, r, opts.force);
-  if (kind === undefined) return false;
-  const a = matrixAt(r.a, 0);
-  const b = matrixAt(r.b, 0);
-  const c = matrixAt(r.c, 0);
-  const dtype = c.data.dtype;
-  if (!isDType(dtype)) return false;
-  if (a.data.dtype !== dtype || b.data.dtype !== dtype) return false;
-  const m = c.rows;
-  const n = c.cols;
-  const k = r.transA === 'N' ? a.cols : a.rows;
+  const call = tsm2Call(dev, r, opts.force);
+  if (call === undefined) return false;
+  const { kind, dtype, a, b, c, m, n, k } = call;
   if (m === 0 || n === 0) return true;
   if (r.alpha === 0 || k === 0) {
     if (r.beta !== 1) scaleC(dev, dtype, c, r.beta);
