@@ -5,22 +5,11 @@
  *   node dist/scripts/run-tests.js [--concurrency N] <folder under dist/test> ...
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceOf, testFiles } from './gpu-suite/files.js';
 
 const testRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test');
-
-/** The test files under a folder, depth first, sorted so runs are repeatable. */
-export function testFiles(folder: string): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync(folder).sort()) {
-    const path = join(folder, name);
-    if (statSync(path).isDirectory()) found.push(...testFiles(path));
-    else if (name.endsWith('.test.js')) found.push(path);
-  }
-  return found;
-}
 
 function main(argv: string[]): number {
   let concurrency = 2;
@@ -35,7 +24,7 @@ function main(argv: string[]): number {
   if (folders.length === 0) throw new Error('run-tests: name at least one folder under dist/test (core, cpu, cuda, ...)');
   const files = folders.flatMap((folder) => {
     const path = join(testRoot, folder);
-    const list = testFiles(path);
+    const list = testFiles(path, (stale) => console.log(`left out ${relative(process.cwd(), stale)}: its source ${sourceOf(stale)} is gone (a stale build output)`));
     if (list.length === 0) throw new Error(`run-tests: no *.test.js under ${relative(process.cwd(), path)} (built? run tsc first)`);
     return list;
   });
