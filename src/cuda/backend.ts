@@ -15,7 +15,7 @@ import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } fr
 import type { DeviceBackend, ModuleStats, RouteTaken, TallSkinnyQrResult, WarmKernels } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
 import { OUTPUTS } from '../core/op-specs.js';
-import { capturableOp, choose, chooseArray, runCandidate, type RouteForce } from './router.js';
+import { capturableOp, choose, chooseArray, routeTaken, runCandidate, type RouteForce } from './router.js';
 import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
@@ -141,7 +141,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     }
     if (count <= 0) return;
     const candidate = choose(op, request, this.device, this.force[op]);
-    this.lastRoute = { op, route: candidate.name, gpu: candidate.run !== undefined };
+    this.lastRoute = routeTaken(op, candidate);
     if (candidate.run === undefined) {
       // Planning (warm, prefetch): the CPU reference compiles nothing, so there is nothing to plan.
       if (this.device instanceof PlanningDevice) return;
@@ -156,7 +156,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     // that reads the device operands (TSM2's alignment and dtype) sees them.
     const kernel = (r: Request): void => {
       const staged = choose(op, r, this.device, this.force[op]);
-      this.lastRoute = { op, route: staged.name, gpu: staged.run !== undefined };
+      this.lastRoute = routeTaken(op, staged);
       if (staged.run === undefined) throw new MyriadError('UNSUPPORTED', `${op}: no GPU route for a staged request that had one on the host`, 'op');
       this.prefetch(op, r);
       runCandidate(staged, this.device, r);

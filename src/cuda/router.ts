@@ -28,7 +28,7 @@ import { trmmCuda, trsmCuda } from './kernels/trsm/index.js';
 import { trtriCuda } from './kernels/trtri/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
-import type { ArrayRouted } from '../core/device-backend.js';
+import type { ArrayRouted, RouteTaken } from '../core/device-backend.js';
 import { tuningFor } from './model/tuning/index.js';
 import type { Backend } from '../core/ops.js';
 import type { DeviceArray, GpuDevice } from './runtime/types.js';
@@ -146,6 +146,16 @@ export function choose<K extends OpName>(op: K, request: Record<string, unknown>
   }
   for (const c of list) if (c.covers === undefined || c.covers(r, dev)) return c;
   return list[list.length - 1]!;
+}
+
+/** Each operation's routes as `lastRoute` reports them, made once (no object per call). */
+const TAKEN = Object.fromEntries(Object.entries(ROUTES).map(([op, list]) => [op, new Map(
+  (list as readonly Candidate<OpName>[]).map((c) => [c, Object.freeze({ op: op as OpName, route: c.name, gpu: c.run !== undefined })]),
+)])) as Record<OpName, Map<Candidate<OpName>, RouteTaken>>;
+
+/** The route taken when `op` runs candidate `c` (one shared, frozen object per candidate). */
+export function routeTaken<K extends OpName>(op: K, c: Candidate<K>): RouteTaken {
+  return TAKEN[op].get(c as unknown as Candidate<OpName>)!;
 }
 
 /** Runs a chosen GPU candidate on a request the backends assembled by field name (validated for `op` by the API: the one place that trusts it). */
