@@ -15,7 +15,7 @@ import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } fr
 import type { DeviceBackend, ModuleStats, RouteTaken, TallSkinnyQrResult, WarmKernels } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
 import { OUTPUTS } from '../core/op-specs.js';
-import { capturableOp, choose, chooseArray, routeTaken, runCandidate, type RouteForce } from './router.js';
+import { capturableOp, choose, chooseArray, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
 import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
@@ -148,7 +148,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       return this.runOnCpu(op, request);
     }
     if (!onHost) {
-      this.prefetch(op, request);
+      this.prefetch(op, candidate, request);
       runCandidate(candidate, this.device, request);
       return;
     }
@@ -158,7 +158,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       const staged = choose(op, r, this.device, this.force[op]);
       this.lastRoute = routeTaken(op, staged);
       if (staged.run === undefined) throw new MyriadError('UNSUPPORTED', `${op}: no GPU route for a staged request that had one on the host`, 'op');
-      this.prefetch(op, r);
+      this.prefetch(op, staged, r);
       runCandidate(staged, this.device, r);
     };
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
@@ -192,15 +192,14 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
    * are missing). The call itself then finds every kernel in the cache. Only a head start: any
    * failure here is left for the call to meet and report.
    */
-  private prefetch(op: OpName, request: Request): void {
+  private prefetch<K extends OpName>(op: K, candidate: Candidate<K>, request: Request): void {
     if (this.device.prefetch === undefined || this.planned.size >= PLANNED_MAX) return;
     const signature = planSignature(op, request);
     if (signature === undefined || this.planned.has(signature)) return;
     this.planned.add(signature);
     try {
+      // The candidate the call chose (the planning device has the same info, so choose() again would agree).
       const planning = new PlanningDevice(this.device.info);
-      const candidate = choose(op, request, planning, this.force[op]);
-      if (candidate.run === undefined) return;
       runCandidate(candidate, planning, request);
       if (planning.sources.length >= 2) this.device.prefetch(planning.sources);
     } catch {
