@@ -14,7 +14,7 @@ import { captureGraph } from './graph.js';
 import { allocateHost, checkLength, CudaDeviceArray, ELEMENT_BYTES, hostDType, ownArray } from './memory.js';
 import { cudaRuntime, unusableReason, type CudaRuntime } from './runtime.js';
 import { Workspace } from './workspace.js';
-import type { CompilePool, PoolOutcome } from './compile-pool.js';
+import type { PoolOutcome } from './compile-pool.js';
 import type { ModuleCache, ModuleRequest } from './module-cache.js';
 import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource, ModuleStats, PrefetchReport } from './types.js';
 
@@ -102,21 +102,19 @@ export class CudaDevice implements GpuDevice {
   }
 
   prefetch(sources: readonly KernelSource[]): PrefetchReport {
-    return this.prefetchWith(sources, (pool, requests) => (pool.worthIt(requests.length) ? pool.compileSync(requests) : undefined));
+    const t0 = performance.now();
+    const { cache, missing, kernels } = this.missing(sources);
+    if (missing.length === 0) return this.store(cache, missing, [], kernels, t0);
+    const pool = this.runtime.compilePool();
+    // One missing kernel (or one worker allowed): the call compiles it itself, as without a pool.
+    if (!pool.worthIt(missing.length)) return { kernels, cached: kernels - missing.length, compiled: 0, failed: 0, ms: performance.now() - t0, compileMs: 0, compiles: [] };
+    return this.store(cache, missing, pool.compileSync(missing), kernels, t0);
   }
 
   async prefetchAsync(sources: readonly KernelSource[]): Promise<PrefetchReport> {
     const t0 = performance.now();
     const { cache, missing, kernels } = this.missing(sources);
     const outcomes = missing.length === 0 ? [] : await this.runtime.compilePool().compile(missing);
-    return this.store(cache, missing, outcomes, kernels, t0);
-  }
-
-  private prefetchWith(sources: readonly KernelSource[], run: (pool: CompilePool, requests: ModuleRequest[]) => PoolOutcome[] | undefined): PrefetchReport {
-    const t0 = performance.now();
-    const { cache, missing, kernels } = this.missing(sources);
-    const outcomes = missing.length === 0 ? [] : run(this.runtime.compilePool(), missing);
-    if (outcomes === undefined) return { kernels, cached: kernels - missing.length, compiled: 0, failed: 0, ms: performance.now() - t0, compileMs: 0, compiles: [] };
     return this.store(cache, missing, outcomes, kernels, t0);
   }
 

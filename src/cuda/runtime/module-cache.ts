@@ -129,8 +129,8 @@ export interface ModuleCacheStats {
 export class ModuleCache {
   readonly dir: string | null;
   readonly stats: ModuleCacheStats = { memoryHits: 0, diskHits: 0, compiles: 0, discarded: 0, writeFailures: 0 };
-  /** Milliseconds spent compiling on this thread (`get`'s misses) and compiles stored by `put` (compiled elsewhere). */
-  readonly timing = { compileMs: 0, puts: 0 };
+  /** Milliseconds spent compiling on this thread (`get`'s misses). */
+  readonly timing = { compileMs: 0 };
   private readonly memory = new Map<string, Uint8Array>();
   private readonly env: Env;
 
@@ -191,7 +191,6 @@ export class ModuleCache {
   put(request: ModuleRequest, binary: Uint8Array): void {
     const key = this.keyOf(request);
     this.stats.compiles++;
-    this.timing.puts++;
     this.writeDisk(key, binary, request.source);
     this.memory.set(key, binary);
   }
