@@ -11,6 +11,7 @@
  * of another device (the real one's, in the in-call plan) are accepted as they are.
  */
 import { storageInfo } from '../../core/dtype-table.js';
+import { allocateHost, hostDType } from './memory.js';
 import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource, LaunchConfig, KernelArg } from './types.js';
 
 class PlannedArray implements DeviceArray {
@@ -21,17 +22,10 @@ class PlannedArray implements DeviceArray {
   dispose(): void { this.disposed = true; }
 }
 
-function zeros(dtype: DeviceDType, length: number): HostArray {
-  return storageInfo(dtype).create(length);
-}
-
 function clear(h: HostArray): void {
   if (h instanceof BigInt64Array) h.fill(0n);
   else h.fill(0);
 }
-
-const hostDType = (h: HostArray): DeviceDType =>
-  h instanceof Float64Array ? 'float64' : h instanceof Float32Array ? 'float32' : h instanceof Int32Array ? 'int32' : 'int64';
 
 class PlannedEvent implements GpuEvent {
   record(): void {}
@@ -71,7 +65,7 @@ export class PlanningDevice implements GpuDevice {
     return dst ?? this.alloc(hostDType(host), host.length);
   }
   download(src: DeviceArray, dst?: HostArray): HostArray {
-    if (!dst) return zeros(src.dtype, src.length);
+    if (!dst) return allocateHost(src.dtype, src.length);
     clear(dst);
     return dst;
   }
