@@ -31,7 +31,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { open } from '../src/api/open.js';
-import { parseWarmOp, warmShapes } from '../src/api/warm.js';
+import { warmShapes } from '../src/api/warm.js';
+import { parseShape as warmCall } from './compile-times.js';
 import type { DType } from '../src/core/dtype.js';
 import { Random } from '../src/bench/data.js';
 import { workloadFor, type BenchOp } from '../src/bench/workloads.js';
@@ -62,12 +63,10 @@ const self = join(here, 'cold-start.js');
 const cli = resolve(here, '..', 'src', 'cli.js');
 
 function parseShape(shape: string): { op: BenchOp; n: number; dtype: DType; count: number } {
-  const [opText, nText, dtypeText, countText] = shape.split(':');
-  const op: BenchOp = parseWarmOp(opText); // every op warm takes is a bench workload
-  const n = Number(nText);
-  const dtype = (dtypeText ?? 'float64') as DType;
-  const { shapes } = warmShapes(op, { sizes: [n], dtype, ...(countText ? { count: Number(countText) } : {}) });
-  return { op, n, dtype, count: shapes[0]!.count };
+  const { op: warmOp, options } = warmCall(shape);
+  const op: BenchOp = warmOp; // every op warm takes is a bench workload
+  const { dtype, shapes } = warmShapes(op, options);
+  return { op, n: options.sizes[0]!, dtype, count: shapes[0]!.count };
 }
 
 /** In the child: one shape, one mode; prints one JSON line. */

@@ -16,7 +16,7 @@ import { compileOptions, openNvrtc, targetOption } from '../src/cuda/runtime/com
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Context } from '../src/api/context.js';
-import { parseWarmOp, planWarmCalls, warmShapes } from '../src/api/warm.js';
+import { parseWarmOp, planWarmCalls, warmShapes, type WarmOp, type WarmOptions } from '../src/api/warm.js';
 import type { DType } from '../src/core/dtype.js';
 import { CudaBackend } from '../src/cuda/backend.js';
 import { PlanningDevice } from '../src/cuda/runtime/planning-device.js';
@@ -30,11 +30,15 @@ export const H200: DeviceInfo = {
   memoryClockKHz: 3201000, memoryBusWidthBits: 6144, l2Bytes: 52428800, totalMemoryBytes: 150e9,
 };
 
+/** A shape `op:n[:dtype[:count]]` (dtype default float64, count default the bench's) as `ctx.warm`'s op and options. */
+export function parseShape(shape: string): { op: WarmOp; options: WarmOptions } {
+  const [opText, nText, dtypeText, countText] = shape.split(':');
+  return { op: parseWarmOp(opText), options: { sizes: [Number(nText)], dtype: (dtypeText ?? 'float64') as DType, ...(countText ? { count: Number(countText) } : {}) } };
+}
+
 /** The distinct kernels of one shape's call (`op:n[:dtype[:count]]`), in the order the call asks for them. */
 export function planShape(shape: string, info: DeviceInfo = H200): KernelSource[] {
-  const [opText, nText, dtypeText, countText] = shape.split(':');
-  const op = parseWarmOp(opText);
-  const options = { sizes: [Number(nText)], dtype: (dtypeText ?? 'float64') as DType, ...(countText ? { count: Number(countText) } : {}) };
+  const { op, options } = parseShape(shape);
   const { dtype, shapes } = warmShapes(op, options);
   const device = new PlanningDevice(info);
   const backend = new CudaBackend(device, 'planning');
