@@ -33,8 +33,6 @@ import { tuningFor } from './model/tuning/index.js';
 import type { Backend } from '../core/ops.js';
 import type { DeviceArray, GpuDevice } from './runtime/types.js';
 
-export { OUTPUTS } from '../core/op-specs.js';
-
 /** The validated, column-major request of operation K whose storages are all device arrays. */
 export type DeviceRequest<K extends OpName> = Parameters<Backend<DeviceArray, DeviceArray>[K]>[0];
 
