@@ -68,6 +68,11 @@ function runTsm2(dev: GpuDevice, r: DeviceRequest<'gemm'>): void {
   if (!tsm2Cuda(dev, r)) throw new MyriadError('UNSUPPORTED', 'tsm2 takes one tall-and-skinny float product; this gemm is not one', 'force');
 }
 
+/** An operation with one GPU design, named as the operation, that takes every request: it, then the CPU reference. */
+function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[] {
+  return [{ name: op, run }, CPU];
+}
+
 /** Every operation's candidates, in order of preference. */
 export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   gemm: [
@@ -75,19 +80,19 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'gemm', run: gemmCuda },
     CPU,
   ],
-  trsm: [{ name: 'trsm', run: trsmCuda }, CPU],
-  trmm: [{ name: 'trmm', run: trmmCuda }, CPU],
-  syrk: [{ name: 'syrk', run: syrkCuda }, CPU],
-  potrf: [{ name: 'potrf', run: potrfCuda }, CPU],
-  potrs: [{ name: 'potrs', run: potrsCuda }, CPU],
-  posv: [{ name: 'posv', run: posvCuda }, CPU],
-  getrf: [{ name: 'getrf', run: getrfCuda }, CPU],
-  getrs: [{ name: 'getrs', run: getrsCuda }, CPU],
-  gesv: [{ name: 'gesv', run: gesvCuda }, CPU],
-  trtri: [{ name: 'trtri', run: trtriCuda }, CPU],
-  lauum: [{ name: 'lauum', run: lauumCuda }, CPU],
-  potri: [{ name: 'potri', run: potriCuda }, CPU],
-  poti: [{ name: 'poti', run: potiCuda }, CPU],
+  trsm: single('trsm', trsmCuda),
+  trmm: single('trmm', trmmCuda),
+  syrk: single('syrk', syrkCuda),
+  potrf: single('potrf', potrfCuda),
+  potrs: single('potrs', potrsCuda),
+  posv: single('posv', posvCuda),
+  getrf: single('getrf', getrfCuda),
+  getrs: single('getrs', getrsCuda),
+  gesv: single('gesv', gesvCuda),
+  trtri: single('trtri', trtriCuda),
+  lauum: single('lauum', lauumCuda),
+  potri: single('potri', potriCuda),
+  poti: single('poti', potiCuda),
   syev: [
     { name: 'tridiag', covers: tridiagCovers, run: syevTridiagCuda },
     { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: syevCuda },
