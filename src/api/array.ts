@@ -79,13 +79,18 @@ export interface Stack {
   cols: number;
 }
 
+/** Checks that `shape` is an array of non-negative integers (a SHAPE error naming `argument`). */
+export function checkShape(shape: unknown, argument: string): asserts shape is readonly number[] {
+  check(Array.isArray(shape) && shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', argument,
+    `expected an array of non-negative integers, got ${JSON.stringify(shape)}`);
+}
+
 export function stackOf(a: NDArray, argument: string, minDims = 2): Stack {
-  check(typeof a === 'object' && a !== null, 'INVALID_ARGUMENT', argument, 'expected { data, shape }');
+  check(typeof a === 'object' && a !== null, 'INVALID_ARGUMENT', argument, `expected { data, shape }, got ${describeValue(a)}`);
   dtypeOfArray(a.data, `${argument}.data`);
-  check(Array.isArray(a.shape) && a.shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', `${argument}.shape`,
-    `expected an array of non-negative integers, got ${JSON.stringify(a.shape)}`);
+  checkShape(a.shape, `${argument}.shape`);
   check(a.shape.length >= minDims, 'SHAPE', `${argument}.shape`, `expected at least ${minDims} dimensions [..., rows, cols], got [${a.shape.join(', ')}]`);
-  const size = a.shape.reduce((p, d) => p * d, 1);
+  const size = countOf(a.shape);
   check(a.data.length === size, 'BOUNDS', `${argument}.data`, `holds ${a.data.length} elements but shape [${a.shape.join(', ')}] needs ${size}`);
   const batchShape = a.shape.slice(0, -2);
   return {
@@ -246,7 +251,7 @@ function isVector(a: NDArray, argument: string): boolean {
   return Array.isArray(a.shape) && a.shape.length === 1;
 }
 
-const sameShape = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((d, i) => d === y[i]);
+export const sameShape = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((d, i) => d === y[i]);
 
 function squareStack(a: NDArray, argument: string): Stack {
   const s = stackOf(a, argument);
