@@ -318,6 +318,21 @@ export function vectorRule(len: number, m: number, aShape: readonly number[]): s
 }
 
 /**
+ * numpy 2's right-hand sides (solve, lstsq): b is one vector [m] when 1-D (used for every matrix
+ * of a), else a stack [..., m, k] whose batch dimensions broadcast against a's (m = s.rows).
+ * `mismatch(rows)` is the error of a stack of `rows` rows.
+ */
+export function numpyRhs(s: Stack, aShape: readonly number[], b: NDArray, mismatch: (rows: number) => string):
+  { sb: Stack; vector: boolean; batchShape: number[]; count: number } {
+  const vector = isVector(b, 'b');
+  const sb = stackOf(vector ? { data: b.data, shape: [b.shape[0]!, 1] } : b, 'b');
+  if (vector) check(sb.rows === s.rows, 'SHAPE', 'b.shape', vectorRule(sb.rows, s.rows, aShape));
+  check(sb.rows === s.rows, 'SHAPE', 'b.shape', mismatch(sb.rows));
+  const batchShape = broadcastShapes(s.batchShape, sb.batchShape, 'b.shape');
+  return { sb, vector, batchShape, count: countOf(batchShape) };
+}
+
+/**
  * X with A X = B, for general square A (gesv), by numpy 2's rule: b is one vector [n] when 1-D
  * (broadcast over a's batch; x is [..., n]), else a stack of matrices [..., n, k] whose batch
  * dimensions broadcast against a's.
@@ -325,13 +340,8 @@ export function vectorRule(len: number, m: number, aShape: readonly number[]): s
 export function solveEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): WithInfo<{ x: NDArray<T> }> {
   const s = squareStack(a, 'a');
   sameDtype(a, b, 'b');
-  const vector = isVector(b, 'b');
-  const sb = stackOf(vector ? { data: b.data, shape: [b.shape[0]!, 1] } : b, 'b');
-  if (vector) check(sb.rows === s.rows, 'SHAPE', 'b.shape', vectorRule(sb.rows, s.rows, a.shape));
-  check(sb.rows === s.rows, 'SHAPE', 'b.shape',
-    `b has ${sb.rows} rows but a is [..., ${s.rows}, ${s.rows}] (b is [..., n, k]; numpy 2 reads b as vectors only when 1-D: give b [..., ${s.rows}, 1] for a vector per matrix)`);
-  const batchShape = broadcastShapes(s.batchShape, sb.batchShape, 'b.shape');
-  const count = countOf(batchShape);
+  const { sb, vector, batchShape, count } = numpyRhs(s, a.shape, b, (rows) =>
+    `b has ${rows} rows but a is [..., ${s.rows}, ${s.rows}] (b is [..., n, k]; numpy 2 reads b as vectors only when 1-D: give b [..., ${s.rows}, 1] for a vector per matrix)`);
   const x: NDArray<T> = { data: materialize(b.data, sb, batchShape), shape: [...batchShape, s.rows, ...(vector ? [] : [sb.cols])] };
   const aWork = materialize(a.data, s, batchShape);
   const bad = new Int32Array(count);
