@@ -28,7 +28,7 @@ import { parseEnumValue } from '../core/enums.js';
 import type { DeviceBackend } from '../core/device-backend.js';
 import type { Context } from './context.js';
 import {
-  allocLike, broadcastShapes, checkOptions, countOf, markNonFinite, poisonFailed, sameDtype, sourceIndices, stackOf, throwOnFailure, vectorRule,
+  allocLike, checkOptions, markNonFinite, numpyRhs, poisonFailed, sameDtype, sourceIndices, stackOf, throwOnFailure,
   type NDArray, type WithInfo,
 } from './array.js';
 
@@ -117,14 +117,9 @@ export function lstsqEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: ND
   const { rows: m, cols: n } = sa;
   sameDtype(a, b, 'b');
   check(typeof b === 'object' && b !== null && Array.isArray(b.shape), 'INVALID_ARGUMENT', 'b', `expected { data, shape }, got ${describeValue(b)}`);
-  const vector = b.shape.length === 1;
-  const sb = stackOf(vector ? { data: b.data, shape: [b.shape[0]!, 1] } : b, 'b');
-  if (vector) check(sb.rows === m, 'SHAPE', 'b.shape', vectorRule(sb.rows, m, a.shape));
-  check(sb.rows === m, 'SHAPE', 'b.shape',
-    `b has ${sb.rows} rows but a is [..., ${m}, ${n}]: b is [..., ${m}, nrhs] (numpy 2 reads b as one vector only when 1-D: give b [..., ${m}, 1] for a vector per matrix)`);
   // The batch dimensions broadcast as in solve and matmul.
-  const batchShape = broadcastShapes(sa.batchShape, sb.batchShape, 'b.shape');
-  const count = countOf(batchShape);
+  const { sb, vector, batchShape, count } = numpyRhs(sa, a.shape, b, (rows) =>
+    `b has ${rows} rows but a is [..., ${m}, ${n}]: b is [..., ${m}, nrhs] (numpy 2 reads b as one vector only when 1-D: give b [..., ${m}, 1] for a vector per matrix)`);
   const aIndex = sourceIndices(sa.batchShape, batchShape);
   const bIndex = sourceIndices(sb.batchShape, batchShape);
   const nrhs = sb.cols;

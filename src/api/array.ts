@@ -79,13 +79,18 @@ export interface Stack {
   cols: number;
 }
 
+/** Checks that `shape` is an array of non-negative integers (a SHAPE error naming `argument`). */
+export function checkShape(shape: unknown, argument: string): asserts shape is readonly number[] {
+  check(Array.isArray(shape) && shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', argument,
+    `expected an array of non-negative integers, got ${JSON.stringify(shape)}`);
+}
+
 export function stackOf(a: NDArray, argument: string, minDims = 2): Stack {
-  check(typeof a === 'object' && a !== null, 'INVALID_ARGUMENT', argument, 'expected { data, shape }');
+  check(typeof a === 'object' && a !== null, 'INVALID_ARGUMENT', argument, `expected { data, shape }, got ${describeValue(a)}`);
   dtypeOfArray(a.data, `${argument}.data`);
-  check(Array.isArray(a.shape) && a.shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', `${argument}.shape`,
-    `expected an array of non-negative integers, got ${JSON.stringify(a.shape)}`);
+  checkShape(a.shape, `${argument}.shape`);
   check(a.shape.length >= minDims, 'SHAPE', `${argument}.shape`, `expected at least ${minDims} dimensions [..., rows, cols], got [${a.shape.join(', ')}]`);
-  const size = a.shape.reduce((p, d) => p * d, 1);
+  const size = countOf(a.shape);
   check(a.data.length === size, 'BOUNDS', `${argument}.data`, `holds ${a.data.length} elements but shape [${a.shape.join(', ')}] needs ${size}`);
   const batchShape = a.shape.slice(0, -2);
   return {
@@ -246,7 +251,7 @@ function isVector(a: NDArray, argument: string): boolean {
   return Array.isArray(a.shape) && a.shape.length === 1;
 }
 
-const sameShape = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((d, i) => d === y[i]);
+export const sameShape = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((d, i) => d === y[i]);
 
 function squareStack(a: NDArray, argument: string): Stack {
   const s = stackOf(a, argument);
@@ -313,6 +318,21 @@ export function vectorRule(len: number, m: number, aShape: readonly number[]): s
 }
 
 /**
+ * numpy 2's right-hand sides (solve, lstsq): b is one vector [m] when 1-D (used for every matrix
+ * of a), else a stack [..., m, k] whose batch dimensions broadcast against a's (m = s.rows).
+ * `mismatch(rows)` is the error of a stack of `rows` rows.
+ */
+export function numpyRhs(s: Stack, aShape: readonly number[], b: NDArray, mismatch: (rows: number) => string):
+  { sb: Stack; vector: boolean; batchShape: number[]; count: number } {
+  const vector = isVector(b, 'b');
+  const sb = stackOf(vector ? { data: b.data, shape: [b.shape[0]!, 1] } : b, 'b');
+  if (vector) check(sb.rows === s.rows, 'SHAPE', 'b.shape', vectorRule(sb.rows, s.rows, aShape));
+  check(sb.rows === s.rows, 'SHAPE', 'b.shape', mismatch(sb.rows));
+  const batchShape = broadcastShapes(s.batchShape, sb.batchShape, 'b.shape');
+  return { sb, vector, batchShape, count: countOf(batchShape) };
+}
+
+/**
  * X with A X = B, for general square A (gesv), by numpy 2's rule: b is one vector [n] when 1-D
  * (broadcast over a's batch; x is [..., n]), else a stack of matrices [..., n, k] whose batch
  * dimensions broadcast against a's.
@@ -320,13 +340,8 @@ export function vectorRule(len: number, m: number, aShape: readonly number[]): s
 export function solveEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): WithInfo<{ x: NDArray<T> }> {
   const s = squareStack(a, 'a');
   sameDtype(a, b, 'b');
-  const vector = isVector(b, 'b');
-  const sb = stackOf(vector ? { data: b.data, shape: [b.shape[0]!, 1] } : b, 'b');
-  if (vector) check(sb.rows === s.rows, 'SHAPE', 'b.shape', vectorRule(sb.rows, s.rows, a.shape));
-  check(sb.rows === s.rows, 'SHAPE', 'b.shape',
-    `b has ${sb.rows} rows but a is [..., ${s.rows}, ${s.rows}] (b is [..., n, k]; numpy 2 reads b as vectors only when 1-D: give b [..., ${s.rows}, 1] for a vector per matrix)`);
-  const batchShape = broadcastShapes(s.batchShape, sb.batchShape, 'b.shape');
-  const count = countOf(batchShape);
+  const { sb, vector, batchShape, count } = numpyRhs(s, a.shape, b, (rows) =>
+    `b has ${rows} rows but a is [..., ${s.rows}, ${s.rows}] (b is [..., n, k]; numpy 2 reads b as vectors only when 1-D: give b [..., ${s.rows}, 1] for a vector per matrix)`);
   const x: NDArray<T> = { data: materialize(b.data, sb, batchShape), shape: [...batchShape, s.rows, ...(vector ? [] : [sb.cols])] };
   const aWork = materialize(a.data, s, batchShape);
   const bad = new Int32Array(count);

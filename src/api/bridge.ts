@@ -10,6 +10,7 @@ import { batchCount, isBatch, type Batch, type StridedBatch } from '../core/batc
 import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { isDeviceStorage, type Storage } from '../core/storage.js';
+import { checkShape, countOf } from './array.js';
 
 /**
  * A row-major stack over any storage: `{ data, shape }`. An `NDArray` is one (host data); device
@@ -49,7 +50,7 @@ export function viewHint(b: object): string {
   if (shape === undefined) return '';
   const rows = shape.length === 1 ? shape[0]! : shape[shape.length - 2]!;
   const cols = shape.length === 1 ? 1 : shape[shape.length - 1]!;
-  const count = shape.slice(0, -2).reduce((p, d) => p * d, 1);
+  const count = countOf(shape.slice(0, -2));
   const vectors = shape.length === 2 ? `; give [${shape.join(', ')}, 1] for a vector of ${cols} per matrix` : '';
   return ` (shape [${shape.join(', ')}] is read as ${count} ${count === 1 ? 'matrix' : 'matrices'} of ${rows}x${cols}: [..., rows, cols]${vectors})`;
 }
@@ -64,12 +65,11 @@ export function batchOf<S extends Storage>(a: ArrayView<S>, options: BatchOfOpti
   check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', 'options', `expected an object, got ${describeValue(options)}`);
   checkKeys(options, ['count'], 'options');
   const shape = a.shape;
-  check(Array.isArray(shape) && shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', `${argument}.shape`,
-    `expected an array of non-negative integers, got ${JSON.stringify(shape)}`);
+  checkShape(shape, `${argument}.shape`);
   check(shape.length >= 1, 'SHAPE', `${argument}.shape`, 'a 0-D array is not a matrix: give shape [n] (one n x 1 column) or [..., rows, cols]');
   const rows = shape.length === 1 ? shape[0]! : shape[shape.length - 2]!;
   const cols = shape.length === 1 ? 1 : shape[shape.length - 1]!;
-  const held = shape.slice(0, -2).reduce((p, d) => p * d, 1);
+  const held = countOf(shape.slice(0, -2));
   const size = held * rows * cols;
   const length = isDeviceStorage(a.data) ? a.data.length : dtypeOfArray(a.data, `${argument}.data`) && (a.data as FloatArray).length;
   if (isDeviceStorage(a.data) ? length < size : length !== size)

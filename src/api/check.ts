@@ -10,7 +10,7 @@ import { batchCount, isBatch, matrixAt, type Batch } from '../core/batch.js';
 import { isFloatArray } from '../core/dtype.js';
 import { MyriadError, check, describeValue } from '../core/errors.js';
 import { INFO_OP_NAMES, OP_SPECS } from '../core/op-specs.js';
-import { INFO_OPS, failureError, type Failure, type InfoOp } from '../core/info.js';
+import { INFO_OPS, failureError, isJacobi, type Failure, type InfoOp } from '../core/info.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { batchOf, isArrayView, type BatchArg } from './bridge.js';
 
@@ -59,15 +59,13 @@ function throwFailures(op: InfoOp, codes: Int32Array, count: number, a: Batch<St
   for (let i = 0; i < count; i++) {
     const code = codes[i]!;
     // Jacobi codes already say NaN/Inf (p + 2) apart from no convergence (p + 1).
-    const nonFinite = (code === 0 || !JACOBI.has(op)) && flagged[i] === 1;
+    const nonFinite = (code === 0 || !isJacobi(op)) && flagged[i] === 1;
     if (code === 0 && !nonFinite) continue;
     total++;
     if (failures.length < 5) failures.push({ index: i, code, order: a === undefined ? 0 : orderOf(op, a, i), nonFinite });
   }
   if (total > 0) throw failureError(op, failures, total, hint);
 }
-
-const JACOBI: ReadonlySet<InfoOp> = new Set(['syev', 'gesvd', 'eigh', 'eigvalsh', 'svd', 'svdvals']);
 
 function orderOf(op: InfoOp, a: Batch<Storage>, i: number): number {
   const m = matrixAt(a, i);

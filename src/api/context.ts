@@ -23,6 +23,7 @@ import {
 import { ContextOperations } from './operations.generated.js';
 import { columnMajorCopy } from './rowmajor.js';
 import { checkCall } from './check.js';
+import { bridgeArgs } from './bridge.js';
 import type { InfoOp } from '../core/info.js';
 import { makePreparers, type PreparedCall } from './prepared.js';
 import { CaptureRecorder, deviceRecording, Recording, type Captured } from './capture.js';
@@ -74,8 +75,9 @@ export class Context extends ContextOperations {
   // gesvd copy their row-major outputs themselves.
 
   /** Validates one call (the operation's VALIDATORS entry) and runs it. */
-  protected call(op: OpName, args: unknown): unknown {
+  protected call(op: OpName, input: unknown): unknown {
     const validate = VALIDATORS[op] as (args: unknown, alloc: IntAllocator) => object;
+    const args = bridgeArgs(input);
     return this.execute(op, validate(args, this.intsFor(args)), checkFlag(args));
   }
 
@@ -84,7 +86,8 @@ export class Context extends ContextOperations {
    * ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.
    * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.
    */
-  override syev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> {
+  override syev<S extends Storage>(input: SyevArgs<S>): InfoResult<S> {
+    const args = bridgeArgs(input);
     const checked = checkFlag(args);
     const r = this.admit('syev', prepareSyev(args, this.intsFor(args)));
     const a = columnMajorCopy(r.a, 'a');
@@ -100,7 +103,8 @@ export class Context extends ContextOperations {
    * (m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.
    * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.
    */
-  override gesvd<S extends Storage>(args: GesvdArgs<S>): InfoResult<S> {
+  override gesvd<S extends Storage>(input: GesvdArgs<S>): InfoResult<S> {
+    const args = bridgeArgs(input);
     const checked = checkFlag(args);
     const r = this.admit('gesvd', prepareGesvd(args, this.intsFor(args)));
     const a = columnMajorCopy(r.a, 'a');

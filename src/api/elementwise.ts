@@ -4,20 +4,12 @@
  * subtract (numpy broadcasting over every dimension; a number is a scalar) and scale. New arrays
  * out, of the inputs' array type; host memory, no context needed.
  */
-import { dtypeOfArray, type FloatArray } from '../core/dtype.js';
+import type { FloatArray } from '../core/dtype.js';
 import { MyriadError, check, describeValue } from '../core/errors.js';
-import { allocLike, broadcastShapes, sameDtype, type NDArray } from './array.js';
+import { allocLike, broadcastShapes, checkShape, countOf, sameDtype, sameShape, stackOf, type NDArray } from './array.js';
 
 /** Checks `{ data, shape }` with any number of dimensions (0-D is a scalar). */
-function checked(a: NDArray, argument: string): number {
-  check(typeof a === 'object' && a !== null, 'INVALID_ARGUMENT', argument, `expected { data, shape }, got ${describeValue(a)}`);
-  dtypeOfArray(a.data, `${argument}.data`);
-  check(Array.isArray(a.shape) && a.shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', `${argument}.shape`,
-    `expected an array of non-negative integers, got ${JSON.stringify(a.shape)}`);
-  const size = a.shape.reduce((p, d) => p * d, 1);
-  check(a.data.length === size, 'BOUNDS', `${argument}.data`, `holds ${a.data.length} elements but shape [${a.shape.join(', ')}] needs ${size}`);
-  return size;
-}
+const checked = (a: NDArray, argument: string): void => void stackOf(a, argument, 0);
 
 /**
  * The matrix transpose of a stack: [..., m, n] -> [..., n, m] (numpy's `np.linalg.matrix_transpose`,
@@ -65,8 +57,7 @@ export function scale<T extends FloatArray>(a: NDArray<T>, alpha: number): NDArr
  */
 export function broadcastTo<T extends FloatArray>(a: NDArray<T>, shape: readonly number[]): NDArray<T> {
   checked(a, 'a');
-  check(Array.isArray(shape) && shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', 'shape',
-    `expected an array of non-negative integers, got ${JSON.stringify(shape)}`);
+  checkShape(shape, 'shape');
   const target = broadcastAll(a.shape, shape, 'broadcastTo');
   check(sameShape(target, shape), 'SHAPE', 'shape', `[${a.shape.join(', ')}] cannot be broadcast to [${shape.join(', ')}] (numpy's rule)`);
   const zero: NDArray<T> = { data: allocLike(a.data, 1), shape: [] };
@@ -83,7 +74,7 @@ function combine<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, si
   checked(b, 'b');
   sameDtype(a, b, 'b');
   const shape = to === undefined ? broadcastAll(a.shape, b.shape, op) : [...to];
-  const size = shape.reduce((p, d) => p * d, 1);
+  const size = countOf(shape);
   const out = allocLike(a.data, size);
   const x = a.data;
   const y = b.data;
@@ -146,7 +137,7 @@ function isTrailing(from: readonly number[], to: readonly number[], size: number
   while (k < from.length && from[k] === 1) k++;
   const tail = from.slice(k);
   if (tail.length > to.length || !tail.every((d, i) => d === to[to.length - tail.length + i])) return 0;
-  const n = tail.reduce((p, d) => p * d, 1);
+  const n = countOf(tail);
   return n > 0 && size % n === 0 ? n : 0;
 }
 
@@ -161,5 +152,3 @@ function broadcastStrides(from: readonly number[], to: readonly number[]): numbe
   }
   return strides;
 }
-
-const sameShape = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((d, i) => d === y[i]);

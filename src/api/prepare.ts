@@ -11,6 +11,9 @@
  * potrf, trtri, lauum, potri). Where no such mapping exists (the LU family, and the right-hand
  * sides of the solves), the request keeps the row-major host batch and the context copies it
  * to column-major after validation (see rowmajor.ts); row-major device batches are rejected.
+ *
+ * `{ data, shape }` arguments are already batches here: the callers (Context.call, its syev and
+ * gesvd, prepared.ts) apply bridge.ts's `bridgeArgs` once, before anything reads the arguments.
  */
 import {
   asColumnMajor, batchCount, batchDtype, matrixAt, storagesOf, validateBatch,
@@ -28,7 +31,7 @@ import type {
   SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
-import { bridgeArgs, viewHint, type BatchArg } from './bridge.js';
+import { viewHint, type BatchArg } from './bridge.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public argument types
@@ -200,7 +203,7 @@ const TRSM_KEYS = ['side', 'uplo', 'transA', 'diag', 'alpha', 'a', 'b'] as const
 const SYRK_KEYS = ['uplo', 'trans', 'alpha', 'a', 'beta', 'c'] as const;
 
 export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<S>  {
-  const args = bridgeArgs(input) as GemmArgs<S, Batch<S>>;
+  const args = input as GemmArgs<S, Batch<S>>;
   argsObject(args, 'gemm', GEMM_KEYS);
   const transA = parseTrans(args.transA ?? 'N', 'transA');
   const transB = parseTrans(args.transB ?? 'N', 'transB');
@@ -233,7 +236,7 @@ function logical(b: Batch<Storage>, i: number, t: Op): [number, number] {
 }
 
 export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'): TrsmRequest<S>  {
-  const args = bridgeArgs(input) as TrsmArgs<S, Batch<S>>;
+  const args = input as TrsmArgs<S, Batch<S>>;
   argsObject(args, name, TRSM_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
@@ -260,7 +263,7 @@ export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'
 }
 
 export function prepareSyrk<S extends Storage>(input: SyrkArgs<S>): SyrkRequest<S>  {
-  const args = bridgeArgs(input) as SyrkArgs<S, Batch<S>>;
+  const args = input as SyrkArgs<S, Batch<S>>;
   argsObject(args, 'syrk', SYRK_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
   const trans = parseTrans(args.trans ?? 'N', 'trans');
@@ -317,12 +320,12 @@ function prepareSquare<S extends Storage>(args: FactorArgs<S, Batch<S>>, op: str
 
 /** potrf, lauum, potri, poti. */
 export function prepareFactor<S extends Storage>(input: FactorArgs<S>, op: string, alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S>  {
-  const args = bridgeArgs(input) as FactorArgs<S, Batch<S>>;
+  const args = input as FactorArgs<S, Batch<S>>;
   return prepareSquare(args, op, FACTOR_KEYS, alloc);
 }
 
 export function prepareTrtri<S extends Storage>(input: TrtriArgs<S>, alloc: IntAllocator): TrtriRequest<S>  {
-  const args = bridgeArgs(input) as TrtriArgs<S, Batch<S>>;
+  const args = input as TrtriArgs<S, Batch<S>>;
   // diag is parsed before anything is allocated.
   const diag = typeof args === 'object' && args !== null ? parseDiag(args.diag ?? 'nonunit', 'diag') : 'nonunit';
   return { ...prepareSquare(args, 'trtri', TRTRI_KEYS, alloc), diag };
@@ -333,7 +336,7 @@ export function prepareTrtri<S extends Storage>(input: TrtriArgs<S>, alloc: IntA
  * row-major host B is copied by the context after this validation).
  */
 export function prepareCholeskySolve<S extends Storage>(input: CholeskySolveArgs<S>, op: 'potrs' | 'posv', alloc: IntAllocator): PotrsRequest<S>  {
-  const args = bridgeArgs(input) as CholeskySolveArgs<S, Batch<S>>;
+  const args = input as CholeskySolveArgs<S, Batch<S>>;
   argsObject(args, op, CHOLESKY_SOLVE_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
@@ -357,7 +360,7 @@ function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
 
 /** getrf: `a` is returned as given (a row-major host batch is copied by the context). */
 export function prepareGetrf<S extends Storage>(input: GetrfArgs<S>, alloc: IntAllocator): GetrfRequest<S>  {
-  const args = bridgeArgs(input) as GetrfArgs<S, Batch<S>>;
+  const args = input as GetrfArgs<S, Batch<S>>;
   argsObject(args, 'getrf', GETRF_KEYS);
   const { count } = checkBatches([[args.a, 'a']]);
   copyableOrder(args.a, 'a');
@@ -375,7 +378,7 @@ export function prepareGetrf<S extends Storage>(input: GetrfArgs<S>, alloc: IntA
 
 /** getrs: `a` and `b` are returned as given (row-major host batches are copied by the context). */
 export function prepareGetrs<S extends Storage>(input: GetrsArgs<S>, alloc: IntAllocator): GetrsRequest<S>  {
-  const args = bridgeArgs(input) as GetrsArgs<S, Batch<S>>;
+  const args = input as GetrsArgs<S, Batch<S>>;
   argsObject(args, 'getrs', GETRS_KEYS);
   const trans = parseTrans(args.trans ?? 'N', 'trans');
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
@@ -402,7 +405,7 @@ function givenPivots<S extends Storage>(a: Batch<S>, given: IntStorage | undefin
 
 /** getri: `a` is returned as given (a row-major host batch is copied by the context). */
 export function prepareGetri<S extends Storage>(input: GetriArgs<S>, alloc: IntAllocator): GetriRequest<S>  {
-  const args = bridgeArgs(input) as GetriArgs<S, Batch<S>>;
+  const args = input as GetriArgs<S, Batch<S>>;
   argsObject(args, 'getri', GETRI_KEYS);
   const { count } = checkBatches([[args.a, 'a']]);
   copyableOrder(args.a, 'a');
@@ -428,7 +431,7 @@ function checkPivots(a: Batch<Storage>, ipiv: Int32Array, count: number, pivotSt
 
 /** gesv: `a` and `b` are returned as given (row-major host batches are copied by the context). */
 export function prepareGesv<S extends Storage>(input: GesvArgs<S>, alloc: IntAllocator): GetrsRequest<S>  {
-  const args = bridgeArgs(input) as GesvArgs<S, Batch<S>>;
+  const args = input as GesvArgs<S, Batch<S>>;
   argsObject(args, 'gesv', GESV_KEYS);
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
   copyableOrder(args.a, 'a');
@@ -461,7 +464,7 @@ function checkVector(b: Batch<Storage>, i: number, rows: number, argument: strin
 }
 
 export function prepareSyev<S extends Storage>(input: SyevArgs<S>, alloc: IntAllocator): SyevRequest<S>  {
-  const args = bridgeArgs(input) as SyevArgs<S, Batch<S>>;
+  const args = input as SyevArgs<S, Batch<S>>;
   argsObject(args, 'syev', SYEV_KEYS);
   const jobz = parseEnumValue(args.jobz ?? 'vectors', ['values', 'vectors'] as const, 'jobz');
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
@@ -478,7 +481,7 @@ export function prepareSyev<S extends Storage>(input: SyevArgs<S>, alloc: IntAll
 }
 
 export function prepareGesvd<S extends Storage>(input: GesvdArgs<S>, alloc: IntAllocator): GesvdRequest<S>  {
-  const args = bridgeArgs(input) as GesvdArgs<S, Batch<S>>;
+  const args = input as GesvdArgs<S, Batch<S>>;
   argsObject(args, 'gesvd', GESVD_KEYS);
   const jobu = parseEnumValue(args.jobu ?? 'thin', ['none', 'thin'] as const, 'jobu');
   const jobvt = parseEnumValue(args.jobvt ?? 'thin', ['none', 'thin'] as const, 'jobvt');
@@ -524,7 +527,7 @@ const ORMQR_KEYS = ['side', 'trans', 'a', 'tau', 'c'] as const;
 const GELS_KEYS = ['a', 'b', 'info', 'check'] as const;
 
 export function prepareGeqrf<S extends Storage>(input: GeqrfArgs<S>, alloc: IntAllocator): GeqrfRequest<S>  {
-  const args = bridgeArgs(input) as GeqrfArgs<S, Batch<S>>;
+  const args = input as GeqrfArgs<S, Batch<S>>;
   argsObject(args, 'geqrf', GEQRF_KEYS);
   const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau']]);
   copyableOrder(args.a, 'a');
@@ -539,7 +542,7 @@ export function prepareGeqrf<S extends Storage>(input: GeqrfArgs<S>, alloc: IntA
 }
 
 export function prepareOrgqr<S extends Storage>(input: OrgqrArgs<S>): OrgqrRequest<S>  {
-  const args = bridgeArgs(input) as OrgqrArgs<S, Batch<S>>;
+  const args = input as OrgqrArgs<S, Batch<S>>;
   argsObject(args, 'orgqr', ORGQR_KEYS);
   const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau']]);
   copyableOrder(args.a, 'a');
@@ -560,7 +563,7 @@ export function prepareOrgqr<S extends Storage>(input: OrgqrArgs<S>): OrgqrReque
  * column-major view: (op(Q) C)^T = C^T op(Q)^T, side and trans flip.
  */
 export function prepareOrmqr<S extends Storage>(input: OrmqrArgs<S>): OrmqrRequest<S>  {
-  const args = bridgeArgs(input) as OrmqrArgs<S, Batch<S>>;
+  const args = input as OrmqrArgs<S, Batch<S>>;
   argsObject(args, 'ormqr', ORMQR_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
   const trans = parseTrans(args.trans ?? 'N', 'trans');
@@ -583,7 +586,7 @@ export function prepareOrmqr<S extends Storage>(input: OrmqrArgs<S>): OrmqrReque
 }
 
 export function prepareGels<S extends Storage>(input: GelsArgs<S>, alloc: IntAllocator): GelsRequest<S>  {
-  const args = bridgeArgs(input) as GelsArgs<S, Batch<S>>;
+  const args = input as GelsArgs<S, Batch<S>>;
   argsObject(args, 'gels', GELS_KEYS);
   const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
   copyableOrder(args.a, 'a');

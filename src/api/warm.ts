@@ -14,16 +14,14 @@ import { strided, type StridedBatch } from '../core/batch.js';
 import type { DType } from '../core/dtype.js';
 import type { PrefetchReport } from '../core/device-backend.js';
 import type { Trans, Uplo } from '../core/enums.js';
+import type { OpName } from '../core/op-specs.js';
 import { MyriadError } from '../core/errors.js';
 import type { DeviceStorage, Storage } from '../core/storage.js';
 import type { Context } from './context.js';
 import { gpuBenchBatch } from '../core/bench-batch.js';
 
-export const WARM_OPS = [
-  'gemm', 'potrf', 'getrf', 'posv', 'gesv', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti',
-  'syev', 'gesvd', 'geqrf', 'orgqr', 'ormqr', 'gels',
-] as const;
-export type WarmOp = (typeof WARM_OPS)[number];
+/** The operations warm plans: every LAPACK-level one but getri (no `myriad bench` workload); CALLS below has their calls. */
+export type WarmOp = Exclude<OpName, 'getri'>;
 
 export interface WarmOptions {
   /** Matrix orders n (each call on n x n matrices; gels: n x n A). */
@@ -84,6 +82,9 @@ const CALLS: Readonly<Record<WarmOp, WarmCall>> = {
   ormqr: (ctx, d, n, c) => ctx.ormqr({ side: 'left', trans: 'T', a: batch(ctx, d, n, n, c), tau: batch(ctx, d, n, 1, c), c: batch(ctx, d, n, n, c) }),
   gels: (ctx, d, n, c, o) => void ctx.gels({ a: batch(ctx, d, n, n, c), b: batch(ctx, d, n, o.nrhs ?? 1, c) }),
 };
+
+/** The operations warm plans, in the table's order (the keys of CALLS). */
+export const WARM_OPS: readonly WarmOp[] = Object.keys(CALLS) as WarmOp[];
 
 export function parseWarmOp(op: unknown): WarmOp {
   if (typeof op !== 'string' || !(WARM_OPS as readonly string[]).includes(op))

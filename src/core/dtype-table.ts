@@ -63,37 +63,46 @@ export interface DTypeInfo {
   readonly cuda: CudaSpelling;
 }
 
+/**
+ * A real type's entry from its facts: the unit roundoff (eps / 2) and the CUDA literals of eps and
+ * safeMin are derived from the numbers rather than written a second time.
+ */
+function realType(e: Omit<DTypeInfo, 'unitRoundoff' | 'cuda'> & { cuda: Omit<CudaSpelling, 'eps' | 'safeMin'> }): DTypeInfo {
+  const literal = (x: number): string => String(x) + e.cuda.literalSuffix;
+  return { ...e, unitRoundoff: e.eps / 2, cuda: { ...e.cuda, safeMin: literal(e.safeMin), eps: literal(e.eps) } };
+}
+
 const DTYPES: Readonly<Record<DType, DTypeInfo>> = {
-  float64: {
+  float64: realType({
     name: 'float64', bytes: 8, field: 'real', real: 'float64', precision: 'double', letter: 'd',
-    eps: 2.220446049250313e-16, unitRoundoff: 2 ** -53, safeMin: 2.2250738585072014e-308, vectorLanes: 2,
+    eps: 2.220446049250313e-16, safeMin: 2.2250738585072014e-308, vectorLanes: 2,
     array: { name: 'Float64Array', create: (length) => new Float64Array(length) },
     jsRounds: false,
     cuda: {
       type: 'double', mathSuffix: '', intrinsic: 'd', literalSuffix: '',
       vector: { type: 'double2', members: ['x', 'y'] },
       toBits: '__double_as_longlong',
-      max: '1.7976931348623157e308', safeMin: '2.2250738585072014e-308', eps: '2.220446049250313e-16',
+      max: '1.7976931348623157e308',
       infinity: '__longlong_as_double(0x7ff0000000000000LL)', nan: '__longlong_as_double(0x7ff8000000000000LL)',
       ptx: { type: 'f64', register: 'd' },
       dataType: 1,
     },
-  },
-  float32: {
+  }),
+  float32: realType({
     name: 'float32', bytes: 4, field: 'real', real: 'float32', precision: 'single', letter: 's',
-    eps: 1.1920928955078125e-7, unitRoundoff: 2 ** -24, safeMin: 1.1754943508222875e-38, vectorLanes: 4,
+    eps: 1.1920928955078125e-7, safeMin: 1.1754943508222875e-38, vectorLanes: 4,
     array: { name: 'Float32Array', create: (length) => new Float32Array(length) },
     jsRounds: true,
     cuda: {
       type: 'float', mathSuffix: 'f', intrinsic: 'f', literalSuffix: 'f',
       vector: { type: 'float4', members: ['x', 'y', 'z', 'w'] },
       toBits: '__float_as_uint',
-      max: '3.4028234663852886e38f', safeMin: '1.1754943508222875e-38f', eps: '1.1920928955078125e-7f',
+      max: '3.4028234663852886e38f',
       infinity: '__int_as_float(0x7f800000)', nan: '__int_as_float(0x7fc00000)',
       ptx: { type: 'f32', register: 'f' },
       dataType: 0,
     },
-  },
+  }),
 };
 
 /** The table's entry of `dtype`. */
@@ -148,8 +157,7 @@ export interface StorageInfo {
 }
 
 const STORAGE: Readonly<Record<StorageDType, StorageInfo>> = {
-  float64: { bytes: DTYPES.float64.bytes, arrayName: DTYPES.float64.array.name, create: DTYPES.float64.array.create },
-  float32: { bytes: DTYPES.float32.bytes, arrayName: DTYPES.float32.array.name, create: DTYPES.float32.array.create },
+  ...Object.fromEntries(ALL_DTYPES.map((d) => [d, { bytes: DTYPES[d].bytes, arrayName: DTYPES[d].array.name, create: DTYPES[d].array.create }])) as Record<DType, StorageInfo>,
   int32: { bytes: 4, arrayName: 'Int32Array', create: (length) => new Int32Array(length) },
   int64: { bytes: 8, arrayName: 'BigInt64Array', create: (length) => new BigInt64Array(length) },
 };

@@ -54,8 +54,10 @@ export function describeInfo(op: InfoOp, code: number, p: number, nonFinite = fa
   }
 }
 
-const ARRAY_LEVEL: ReadonlySet<InfoOp> = new Set(['cholesky', 'lu', 'solve', 'inv', 'eigh', 'eigvalsh', 'svd', 'svdvals', 'lstsq']);
-const isArrayLevel = (op: InfoOp): boolean => ARRAY_LEVEL.has(op);
+const isArrayLevel = (op: InfoOp): boolean => Object.hasOwn(ARRAY_FAMILY, op);
+
+/** Whether `op`'s codes are the Jacobi ones (p + 1 no convergence, p + 2 NaN/Inf already told apart). */
+export const isJacobi = (op: InfoOp): boolean => FAMILY[op] === 'jacobi';
 
 /** One failed matrix: its index, code and whether it holds NaN/Inf. */
 export interface Failure { index: number; code: number; order: number; nonFinite: boolean }
