@@ -157,6 +157,7 @@ export function getrfBlocked(
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   // absolute pivots of the chunk (the caller's ipiv may have another stride)
   const pivots = cpuScratch().i32('getrfBlockedPivots', chunk * steps);
+  const scratch = cpuScratch().f64('getrfBlockedSolve', m);
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
     const A = stridedView(r.a, q);
@@ -180,7 +181,6 @@ export function getrfBlocked(
     packOut(f64, 0, ld, size, A.data, A.offset, A.ld, A.stride, m, n, c);
     for (let t = 0; t < c; t++) r.ipiv.set(pivots.subarray(t * steps, (t + 1) * steps), (q + t) * r.pivotStride);
     if (!b) continue;
-    const scratch = cpuScratch().f64('getrfBlockedSolve', m);
     for (let t = 0; t < c; t++) {
       if (r.info[q + t] !== 0) continue;
       const B = matrixAt(b, q + t);

@@ -70,6 +70,7 @@ export function getrfWasm(
   const fn = kernel({ m, n });
   const solve = solveKernel({ dtype });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
+  const scratch = cpuScratch().f64('getrfWasmSolve', m);
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
     const A = stridedView(r.a, q);
@@ -83,7 +84,7 @@ export function getrfWasm(
       r.info[q + t] = ints[infoBase / 4 + t]!;
       if (b && r.info[q + t] === 0) {
         const B = matrixAt(b, q + t);
-        solve(f64, t * ld * n, ld, m, r.ipiv, pv, B.data, B.offset, B.ld, B.cols, cpuScratch().f64('getrfWasmSolve', m));
+        solve(f64, t * ld * n, ld, m, r.ipiv, pv, B.data, B.offset, B.ld, B.cols, scratch);
       }
     }
   }
