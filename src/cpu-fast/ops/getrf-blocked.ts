@@ -26,7 +26,7 @@ import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-
 import { generateGetrsJs, type GetrsJsKernel } from '../kernels/getrs-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateTrsmLowerUnitWasm, type TrsmLowerUnitWasmParams } from '../kernels/trsm-lower-unit-wasm.js';
-import { cpuScratch, cpuTuning } from '../context.js';
+import { cpuScratch, cpuTuning, wasmChunk } from '../context.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { gemmWasmParams } from './gemm.js';
 import { stridedView } from './run-batch.js';
@@ -146,7 +146,7 @@ export function getrfBlocked(
   const leaf = cpuTuning().luBlocked.leaf;
   const size = ld * n;
   const per = size * 8 + leaf * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
+  const chunk = wasmChunk(count, per);
   // the leaves' pivots (relative to their first row) and infos after the matrices, then a vector
   // of slack: the gemm reads a partial vector past a column's end
   const pivBase = chunk * size * 8, infoBase = pivBase + chunk * leaf * 4;

@@ -14,7 +14,7 @@ import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/ge
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateGetrsJs, type GetrsJsKernel } from '../kernels/getrs-js.js';
-import { cpuScratch, cpuTuning, fmaFor } from '../context.js';
+import { cpuScratch, cpuTuning, fmaFor, wasmChunk } from '../context.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
@@ -62,7 +62,7 @@ export function getrfWasm(
   const ld = ldOf(m);
   const steps = Math.min(m, n);
   const per = ld * n * 8 + steps * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
+  const chunk = wasmChunk(count, per);
   const aBytes = chunk * ld * n * 8;
   const pivBase = aBytes, infoBase = pivBase + chunk * steps * 4;
   const { f64 } = heap(infoBase + chunk * 4 + 16);
@@ -104,7 +104,7 @@ export function getrfBlockWasm(
   const steps = Math.min(m, n);
   const nrhs = b ? matrixAt(b, p0).cols : 0;
   const per = (ld * n + ld * nrhs) * 8 + steps * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
+  const chunk = wasmChunk(count, per);
   const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8, infoBase = pivBase + chunk * steps * 4;
   // float32 staging (widenIn / narrowOut), as large as A's chunk or B's
   const stage = (infoBase + chunk * 4 + 15) & ~15;
@@ -158,7 +158,7 @@ export function getrsWasm(r: GetrsRequest<FloatArray, Int32Array>, first: Matrix
     return;
   }
   const per = (ld * n + ld * nrhs) * 8 + n * 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
+  const chunk = wasmChunk(count, per);
   const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8;
   const { f64 } = heap(pivBase + chunk * n * 4 + 16);
   const ints = heapInts();
