@@ -9,6 +9,9 @@ import type { PerDType } from '../core/dtype.js';
 /** An inclusive range of sizes. */
 export interface SizeRange { readonly min: number; readonly max: number }
 
+/** What a caller of an op may fix for tests, benchmarks and sweeps: the design, or the whole table. */
+export interface OpOptions<Force> { readonly force?: Force; readonly tuning?: CpuTuning }
+
 /** Kernel families with a fused multiply-add form (relaxed SIMD's relaxed_madd / relaxed_nmadd in their updates). */
 export type FmaKernel = 'gemm' | 'potrf' | 'potrfInterleaved' | 'getrfBlock';
 /** 'auto': the table's ranges where the engine validates relaxed SIMD; 'off': never; 'on': every family at every size. */
