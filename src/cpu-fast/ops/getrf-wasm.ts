@@ -48,6 +48,21 @@ function narrowOut(at: number, count: number, stage: number, dst: Float32Array, 
 const backToBack = (v: { ld: number; stride: number }, rows: number, cols: number, ldp: number): boolean =>
   v.ld === rows && ldp === rows && v.stride === rows * cols;
 
+/**
+ * The wasm memory of getrfWasm's and getrfBlockWasm's chunks: `chunk` packed float64 matrices
+ * (ld x n each) from byte 0, then `nrhs` columns of B per matrix (bBase), the pivots (pivBase)
+ * and one info per matrix (infoBase).
+ */
+function chunkLayout(first: MatrixView<FloatArray>, count: number, nrhs: number) {
+  const { rows: m, cols: n } = first;
+  const dtype = dtypeOfArray(first.data, 'a.data');
+  const ld = ldOf(m);
+  const steps = Math.min(m, n);
+  const chunk = wasmChunk(count, (ld * n + ld * nrhs) * 8 + steps * 4 + 4);
+  const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8, infoBase = pivBase + chunk * steps * 4;
+  return { m, n, dtype, ld, steps, chunk, bBase, pivBase, infoBase };
+}
+
 const pack = (dtype: DType, direction: 'in' | 'out'): PackKernel => packKernel({ dtype, trans: 'N', direction, packed: 'float64' });
 
 /**
@@ -57,14 +72,7 @@ const pack = (dtype: DType, direction: 'in' | 'out'): PackKernel => packKernel({
 export function getrfWasm(
   r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>,
 ): void {
-  const { rows: m, cols: n } = first;
-  const dtype = dtypeOfArray(first.data, 'a.data');
-  const ld = ldOf(m);
-  const steps = Math.min(m, n);
-  const per = ld * n * 8 + steps * 4 + 4;
-  const chunk = wasmChunk(count, per);
-  const aBytes = chunk * ld * n * 8;
-  const pivBase = aBytes, infoBase = pivBase + chunk * steps * 4;
+  const { m, n, dtype, ld, steps, chunk, pivBase, infoBase } = chunkLayout(first, count, 0);
   const { f64 } = heap(infoBase + chunk * 4 + 16);
   const ints = heapInts();
   const fn = kernel({ m, n });
@@ -98,14 +106,8 @@ export function getrfWasm(
 export function getrfBlockWasm(
   r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>,
 ): void {
-  const { rows: m, cols: n } = first;
-  const dtype = dtypeOfArray(first.data, 'a.data');
-  const ld = ldOf(m);
-  const steps = Math.min(m, n);
   const nrhs = b ? matrixAt(b, p0).cols : 0;
-  const per = (ld * n + ld * nrhs) * 8 + steps * 4 + 4;
-  const chunk = wasmChunk(count, per);
-  const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8, infoBase = pivBase + chunk * steps * 4;
+  const { m, n, dtype, ld, steps, chunk, bBase, pivBase, infoBase } = chunkLayout(first, count, nrhs);
   // float32 staging (widenIn / narrowOut), as large as A's chunk or B's
   const stage = (infoBase + chunk * 4 + 15) & ~15;
   const { f64 } = heap(stage + chunk * ld * Math.max(n, nrhs) * 4 + 16);
