@@ -3,6 +3,8 @@ import { MyriadError, describeValue } from './errors.js';
 
 export type DType = 'float64' | 'float32';
 export type FloatArray = Float64Array | Float32Array;
+/** One value per dtype (the tuning tables' per-precision entries, CUDA's and cpu-fast's). */
+export type PerDType<T> = { readonly [D in DType]: T };
 
 /** Bytes per element (the element types' table, core/dtype-table.ts, has the rest). */
 export const DTYPE_BYTES: Readonly<Record<DType, number>> = { float64: dtypeInfo('float64').bytes, float32: dtypeInfo('float32').bytes };

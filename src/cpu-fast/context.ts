@@ -24,6 +24,10 @@ export function cpuScratch(): Scratch {
   return scratch;
 }
 
+/** Matrices of `bytes` each per chunk of the wasm memory (gemmWasmChunkBytes): at least one, at most `count`. */
+export const wasmChunk = (count: number, bytes: number): number =>
+  Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / bytes)));
+
 /** Whether kernels of this family for size n use the fused multiply-add here. */
 export const fmaFor = (kernel: FmaKernel, n: number): boolean => fmaDecision(relaxedSimdSupported(), cpuTuning(), kernel, n);
 

@@ -4,11 +4,13 @@
  * environment: environment.ts turns the MYRIAD_CPU_* switches into overrides of this table, and
  * context.ts reads them once, when the backend first asks (cpuTuning()).
  */
+import type { PerDType } from '../core/dtype.js';
 
 /** An inclusive range of sizes. */
 export interface SizeRange { readonly min: number; readonly max: number }
-/** Per dtype. */
-export type PerDType<T> = Readonly<Record<'float64' | 'float32', T>>;
+
+/** What a caller of an op may fix for tests, benchmarks and sweeps: the design, or the whole table. */
+export interface OpOptions<Force> { readonly force?: Force; readonly tuning?: CpuTuning }
 
 /** Kernel families with a fused multiply-add form (relaxed SIMD's relaxed_madd / relaxed_nmadd in their updates). */
 export type FmaKernel = 'gemm' | 'potrf' | 'potrfInterleaved' | 'getrfBlock';

@@ -6,9 +6,8 @@ import type { FloatArray } from '../core/dtype.js';
 import type { Backend } from '../core/ops.js';
 import { cpuGemm, cpuSyrk, cpuTrmm, cpuTrsm } from './blas3.js';
 import {
-  cpuGels, cpuGeqrf, cpuGesv, cpuGesvd, cpuGetrf, cpuGetrs, cpuLauum, cpuOrgqr, cpuOrmqr, cpuPosv, cpuPotrf, cpuPoti, cpuPotri, cpuPotrs, cpuSyev, cpuTrtri,
+  cpuGels, cpuGeqrf, cpuGesv, cpuGesvd, cpuGetrf, cpuGetri, cpuGetrs, cpuLauum, cpuOrgqr, cpuOrmqr, cpuPosv, cpuPotrf, cpuPoti, cpuPotri, cpuPotrs, cpuSyev, cpuTrtri,
 } from './lapack/index.js';
-import { cpuGetri } from './lapack/getri.js';
 
 export type HostBackend = Backend<FloatArray, Int32Array>;
 

@@ -60,7 +60,7 @@ export interface GetrfBlockWasmParams {
   /**
    * The trailing update's multiply-subtracts fused (f64x2.relaxed_nmadd: A22 -= L21 U12 rounded
    * once per step where the hardware fuses): no longer bitwise the reference, within rounding of
-   * it; only where wasm/features.ts validates relaxed SIMD (tuning.ts fmaFor). Absent: false.
+   * it; only where wasm/features.ts validates relaxed SIMD (context.ts fmaFor). Absent: false.
    */
   readonly fma?: boolean;
 }

@@ -69,7 +69,7 @@ export interface PotrfInterleavedStridedParams {
    * The factorisation's updates fused (f64x2.relaxed_madd / relaxed_nmadd: each element's
    * products subtracted from it in turn, each rounded once where the hardware fuses, in place of
    * a multiply, the group's sum and one subtract): within rounding of the reference, no longer
-   * bitwise; only where wasm/features.ts validates relaxed SIMD (tuning.ts fmaFor). The solve
+   * bitwise; only where wasm/features.ts validates relaxed SIMD (context.ts fmaFor). The solve
    * (posv) stays the reference's operations. Absent: false.
    */
   readonly fma?: boolean;

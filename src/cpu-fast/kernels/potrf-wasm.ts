@@ -15,7 +15,7 @@ export interface PotrfWasmParams {
   /**
    * The column update's vector rows fused (f64x2.relaxed_nmadd: A(i,j) - t0 L(i,k) - t1 L(i,k+1)
    * - ..., each step rounded once where the hardware fuses): within rounding of the reference,
-   * no longer bitwise; only where wasm/features.ts validates relaxed SIMD (tuning.ts fmaFor).
+   * no longer bitwise; only where wasm/features.ts validates relaxed SIMD (context.ts fmaFor).
    * The scalar row and the diagonal's sum of squares stay as the reference's. Absent: false.
    */
   readonly fma?: boolean;

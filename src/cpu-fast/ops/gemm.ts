@@ -19,7 +19,7 @@ import { generateGemmWasm, type GemmWasmParams } from '../kernels/gemm-wasm.js';
 import { gemmWasmParamsFor, planGemm, type GemmForce, type GemmVariant } from '../plan/gemm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { sliceRequest } from '../split.js';
-import { cpuTuning, fmaFor } from '../context.js';
+import { cpuTuning, fmaFor, wasmChunk } from '../context.js';
 import { heap, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 
@@ -54,7 +54,7 @@ function gemmWasm(r: GemmRequest<FloatArray>, run: Run): void {
   const params = gemmWasmParams(m, n, k, dtype, r.transB);
   const { lda } = params;
   const per = lda * k + k * n + m * n;
-  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / (per * E))));
+  const chunk = wasmChunk(count, per * E);
   // a vector of slack after C: the last column's partial vector is read whole
   const views = heap((chunk * per + 4) * E + 64);
   const mem = byPrecision<FloatArray>(dtype, { double: views.f64, single: views.f32 });

@@ -26,7 +26,7 @@ import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-
 import { generateGetrsJs, type GetrsJsKernel } from '../kernels/getrs-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateTrsmLowerUnitWasm, type TrsmLowerUnitWasmParams } from '../kernels/trsm-lower-unit-wasm.js';
-import { cpuScratch, cpuTuning } from '../context.js';
+import { cpuScratch, cpuTuning, wasmChunk } from '../context.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { gemmWasmParams } from './gemm.js';
 import { stridedView } from './run-batch.js';
@@ -146,7 +146,7 @@ export function getrfBlocked(
   const leaf = cpuTuning().luBlocked.leaf;
   const size = ld * n;
   const per = size * 8 + leaf * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
+  const chunk = wasmChunk(count, per);
   // the leaves' pivots (relative to their first row) and infos after the matrices, then a vector
   // of slack: the gemm reads a partial vector past a column's end
   const pivBase = chunk * size * 8, infoBase = pivBase + chunk * leaf * 4;
@@ -157,6 +157,7 @@ export function getrfBlocked(
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   // absolute pivots of the chunk (the caller's ipiv may have another stride)
   const pivots = cpuScratch().i32('getrfBlockedPivots', chunk * steps);
+  const scratch = cpuScratch().f64('getrfBlockedSolve', m);
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
     const A = stridedView(r.a, q);
@@ -180,7 +181,6 @@ export function getrfBlocked(
     packOut(f64, 0, ld, size, A.data, A.offset, A.ld, A.stride, m, n, c);
     for (let t = 0; t < c; t++) r.ipiv.set(pivots.subarray(t * steps, (t + 1) * steps), (q + t) * r.pivotStride);
     if (!b) continue;
-    const scratch = cpuScratch().f64('getrfBlockedSolve', m);
     for (let t = 0; t < c; t++) {
       if (r.info[q + t] !== 0) continue;
       const B = matrixAt(b, q + t);

@@ -14,7 +14,7 @@ import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/ge
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateGetrsJs, type GetrsJsKernel } from '../kernels/getrs-js.js';
-import { cpuScratch, cpuTuning, fmaFor } from '../context.js';
+import { cpuScratch, cpuTuning, fmaFor, wasmChunk } from '../context.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
@@ -48,6 +48,21 @@ function narrowOut(at: number, count: number, stage: number, dst: Float32Array, 
 const backToBack = (v: { ld: number; stride: number }, rows: number, cols: number, ldp: number): boolean =>
   v.ld === rows && ldp === rows && v.stride === rows * cols;
 
+/**
+ * The wasm memory of getrfWasm's and getrfBlockWasm's chunks: `chunk` packed float64 matrices
+ * (ld x n each) from byte 0, then `nrhs` columns of B per matrix (bBase), the pivots (pivBase)
+ * and one info per matrix (infoBase).
+ */
+function chunkLayout(first: MatrixView<FloatArray>, count: number, nrhs: number) {
+  const { rows: m, cols: n } = first;
+  const dtype = dtypeOfArray(first.data, 'a.data');
+  const ld = ldOf(m);
+  const steps = Math.min(m, n);
+  const chunk = wasmChunk(count, (ld * n + ld * nrhs) * 8 + steps * 4 + 4);
+  const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8, infoBase = pivBase + chunk * steps * 4;
+  return { m, n, dtype, ld, steps, chunk, bBase, pivBase, infoBase };
+}
+
 const pack = (dtype: DType, direction: 'in' | 'out'): PackKernel => packKernel({ dtype, trans: 'N', direction, packed: 'float64' });
 
 /**
@@ -57,19 +72,13 @@ const pack = (dtype: DType, direction: 'in' | 'out'): PackKernel => packKernel({
 export function getrfWasm(
   r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>,
 ): void {
-  const { rows: m, cols: n } = first;
-  const dtype = dtypeOfArray(first.data, 'a.data');
-  const ld = ldOf(m);
-  const steps = Math.min(m, n);
-  const per = ld * n * 8 + steps * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
-  const aBytes = chunk * ld * n * 8;
-  const pivBase = aBytes, infoBase = pivBase + chunk * steps * 4;
+  const { m, n, dtype, ld, steps, chunk, pivBase, infoBase } = chunkLayout(first, count, 0);
   const { f64 } = heap(infoBase + chunk * 4 + 16);
   const ints = heapInts();
   const fn = kernel({ m, n });
   const solve = solveKernel({ dtype });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
+  const scratch = cpuScratch().f64('getrfWasmSolve', m);
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
     const A = stridedView(r.a, q);
@@ -83,7 +92,7 @@ export function getrfWasm(
       r.info[q + t] = ints[infoBase / 4 + t]!;
       if (b && r.info[q + t] === 0) {
         const B = matrixAt(b, q + t);
-        solve(f64, t * ld * n, ld, m, r.ipiv, pv, B.data, B.offset, B.ld, B.cols, cpuScratch().f64('getrfWasmSolve', m));
+        solve(f64, t * ld * n, ld, m, r.ipiv, pv, B.data, B.offset, B.ld, B.cols, scratch);
       }
     }
   }
@@ -97,14 +106,8 @@ export function getrfWasm(
 export function getrfBlockWasm(
   r: GetrfRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, b?: Batch<FloatArray>,
 ): void {
-  const { rows: m, cols: n } = first;
-  const dtype = dtypeOfArray(first.data, 'a.data');
-  const ld = ldOf(m);
-  const steps = Math.min(m, n);
   const nrhs = b ? matrixAt(b, p0).cols : 0;
-  const per = (ld * n + ld * nrhs) * 8 + steps * 4 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
-  const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8, infoBase = pivBase + chunk * steps * 4;
+  const { m, n, dtype, ld, steps, chunk, bBase, pivBase, infoBase } = chunkLayout(first, count, nrhs);
   // float32 staging (widenIn / narrowOut), as large as A's chunk or B's
   const stage = (infoBase + chunk * 4 + 15) & ~15;
   const { f64 } = heap(stage + chunk * ld * Math.max(n, nrhs) * 4 + 16);
@@ -157,7 +160,7 @@ export function getrsWasm(r: GetrsRequest<FloatArray, Int32Array>, first: Matrix
     return;
   }
   const per = (ld * n + ld * nrhs) * 8 + n * 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
+  const chunk = wasmChunk(count, per);
   const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8;
   const { f64 } = heap(pivBase + chunk * n * 4 + 16);
   const ints = heapInts();

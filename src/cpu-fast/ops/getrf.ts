@@ -15,7 +15,7 @@ import { kernelFactory } from '../jit/compile.js';
 import { generateGetrfJs, type GetrfJsKernel, type GetrfJsParams } from '../kernels/getrf-js.js';
 import { planGetrf, type GetrfForce, type LuOp } from '../plan/getrf.js';
 import { cpuScratch, cpuTuning } from '../context.js';
-import type { CpuTuning } from '../tuning.js';
+import type { OpOptions } from '../tuning.js';
 import { gesvInterleaved } from './gesv-interleaved.js';
 import { getrfBlocked } from './getrf-blocked.js';
 import { getrfBlockWasm, getrfWasm, getrsWasm } from './getrf-wasm.js';
@@ -27,8 +27,7 @@ type Req = GetrsRequest<FloatArray, Int32Array>;
 const kernelFor = kernelFactory<GetrfJsParams, GetrfJsKernel>(generateGetrfJs);
 
 
-/** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
-export interface GetrfOptions { readonly force?: GetrfForce; readonly tuning?: CpuTuning }
+export type GetrfOptions = OpOptions<GetrfForce>;
 
 function run(op: LuOp, r: Req, fallback: (r: Req) => void, options: GetrfOptions = {}): void {
   runBatch(r, {

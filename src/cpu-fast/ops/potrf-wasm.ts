@@ -11,7 +11,7 @@ import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generatePotrsJs, type PotrsJsKernel } from '../kernels/potrs-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { cholLd, generatePotrfWasm, type PotrfWasmParams } from '../kernels/potrf-wasm.js';
-import { cpuScratch, cpuTuning, fmaFor } from '../context.js';
+import { cpuScratch, fmaFor, wasmChunk } from '../context.js';
 import { stridedView } from './run-batch.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
@@ -29,7 +29,7 @@ export function potrfWasm(r: PotrfRequest<FloatArray, Int32Array>, first: Matrix
   const dtype = dtypeOfArray(first.data, 'a.data');
   const ld = cholLd(n);
   const per = ld * n * 8 + 4;
-  const chunk = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / per)));
+  const chunk = wasmChunk(count, per);
   const infoBase = chunk * ld * n * 8;
   const { f64 } = heap(infoBase + chunk * 4 + 16);
   const ints = heapInts();

@@ -17,7 +17,7 @@ import { cpuPosv, cpuPotrf, cpuPotrs } from '../../cpu/lapack/index.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generatePotrfJs, type PotrfJsKernel, type PotrfJsParams } from '../kernels/potrf-js.js';
 import { planPotrf, type PotrfForce, type CholeskyOp } from '../plan/potrf.js';
-import type { CpuTuning } from '../tuning.js';
+import type { OpOptions } from '../tuning.js';
 import { cpuTuning } from '../context.js';
 import { posvInterleaved, potrfInterleaved } from './potrf-interleaved.js';
 import { potrfWasm } from './potrf-wasm.js';
@@ -28,8 +28,7 @@ type Req = PotrsRequest<FloatArray, Int32Array>;
 const kernelFor = kernelFactory<PotrfJsParams, PotrfJsKernel>(generatePotrfJs);
 
 
-/** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
-export interface PotrfOptions { readonly force?: PotrfForce; readonly tuning?: CpuTuning }
+export type PotrfOptions = OpOptions<PotrfForce>;
 
 function run(op: CholeskyOp, r: Req, fallback: (r: Req) => void, options: PotrfOptions = {}): void {
   runBatch(r, {

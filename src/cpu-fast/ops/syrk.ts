@@ -11,15 +11,14 @@ import { cpuTuning } from '../context.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateSyrkJs, type SyrkJsKernel, type SyrkJsParams } from '../kernels/syrk-js.js';
 import { planSyrk, type SyrkForce } from '../plan/syrk.js';
-import type { CpuTuning } from '../tuning.js';
+import type { OpOptions } from '../tuning.js';
 import { fastGemm } from './gemm.js';
 import { runBatch, stridedView } from './run-batch.js';
 import type { Run } from './trsm-blocked.js';
 
 const syrkKernel = kernelFactory<SyrkJsParams, SyrkJsKernel>(generateSyrkJs);
 
-/** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
-export interface SyrkOptions { readonly force?: SyrkForce; readonly tuning?: CpuTuning }
+export type SyrkOptions = OpOptions<SyrkForce>;
 
 export function fastSyrk(r: SyrkRequest<FloatArray>, options: SyrkOptions = {}): void {
   const tuning = options.tuning ?? cpuTuning();

@@ -12,15 +12,14 @@ import { kernelFactory } from '../jit/compile.js';
 import { generateTrsmJs, type TrsmJsKernel, type TrsmJsParams } from '../kernels/trsm-js.js';
 import { cpuTuning } from '../context.js';
 import { planTrsm, trsmLeafMax, type TrsmForce } from '../plan/trsm.js';
-import type { CpuTuning } from '../tuning.js';
+import type { OpOptions } from '../tuning.js';
 import { runBatch, stridedView } from './run-batch.js';
 import { triangularBlocked, type Leaf } from './trsm-blocked.js';
 import { trsmLeftWasm } from './trsm-wasm.js';
 
 const triangularKernel = kernelFactory<TrsmJsParams, TrsmJsKernel>(generateTrsmJs);
 
-/** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
-export interface TrsmOptions { readonly force?: TrsmForce; readonly tuning?: CpuTuning }
+export type TrsmOptions = OpOptions<TrsmForce>;
 
 function triangular(op: 'trsm' | 'trmm', r: TrsmRequest<FloatArray>, fallback: (r: TrsmRequest<FloatArray>) => void, options: TrsmOptions = {}): void {
   const tuning = options.tuning ?? cpuTuning();

@@ -11,7 +11,7 @@ import { kernelFactory } from '../jit/compile.js';
 import { generateTrtriJs, type TrtriJsKernel, type TrtriJsParams } from '../kernels/trtri-js.js';
 import { cpuScratch, cpuTuning } from '../context.js';
 import { planTrtri, type TrtriForce } from '../plan/trtri.js';
-import type { CpuTuning } from '../tuning.js';
+import type { OpOptions } from '../tuning.js';
 import { inverseBlocked, type InverseLeaf } from './trtri-blocked.js';
 import { runBatch } from './run-batch.js';
 
@@ -19,8 +19,7 @@ const kernelFor = kernelFactory<TrtriJsParams, TrtriJsKernel>(generateTrtriJs);
 
 type Req = TrtriRequest<FloatArray, Int32Array>;
 
-/** What a caller may fix for tests, benchmarks and sweeps: the design, or the whole table. */
-export interface TrtriOptions { readonly force?: TrtriForce; readonly tuning?: CpuTuning }
+export type TrtriOptions = OpOptions<TrtriForce>;
 
 function run(op: TrtriJsParams['op'], r: Req, fallback: (r: Req) => void, options: TrtriOptions = {}): void {
   const tuning = options.tuning ?? cpuTuning();

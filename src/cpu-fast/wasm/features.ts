@@ -3,7 +3,7 @@
  * WebAssembly.validate (feature detection, never the Node version). Relaxed SIMD (its fused
  * multiply-add) validates by default from V8 11.4 (Node 22; Node 24 measured); Node 20 accepts
  * it only with --experimental-wasm-relaxed-simd. Which kernels use it, and MYRIAD_CPU_FMA, are
- * tuning.ts's (fmaFor).
+ * tuning.ts's (fmaDecision; context.ts fmaFor asks it).
  */
 
 /** A module of one function (v128) -> v128 whose body is f64x2.relaxed_madd of its argument three times. */

@@ -2,9 +2,9 @@
  * The tuning tables' shape for the factorisations (kernels/potrf/, kernels/getrf/): which design
  * serves which size, and each design's block shape, per precision.
  */
-import type { DType } from '../../../core/dtype.js';
+import type { PerDType } from '../../../core/dtype.js';
 
-export type PerDType<T> = { readonly [D in DType]: T };
+export type { PerDType };
 
 /** Shape of a register-design launch: warps (column groups), panel width, blocks per SM asked. */
 export interface RegisterShape {
