@@ -34,6 +34,8 @@ describe('1. the bridge', () => {
     const P = f64([1, 0, 2, 0, 1, 0, 2, 0, 5, 3, 1, 1, 1, 3, 1, 1, 1, 3], [2, 3, 3]);
     const c = ndarray(new Float64Array(12), [2, 2, 3]);
     m.gemm({ a: m.batchOf(H, { count: 2 }), b: P, c });
+    // By hand (matmul itself calls gemm, so it alone would compare gemm with gemm).
+    assert.deepEqual([...c.data], [7, 2, 17, 16, 5, 38, 8, 10, 12, 23, 25, 27]);
     assert.deepEqual([...c.data], [...m.matmul(H, P).data]);
   });
   it('batchOf reads [..., rows, cols]; [n] is one column; { count } repeats one matrix with stride 0', () => {
