@@ -160,6 +160,8 @@ describe('4. array level: transpose, add, subtract, scale, lstsq broadcasting, t
     const A = f64([1, 0, 1, 1, 1, 2, 1, 0, 1, 1, 1, 2], [2, 3, 2]);
     const { x } = m.lstsq(A, f64([1, 2, 3], [3]));
     assert.deepEqual(x.shape, [2, 2]);
+    // Both matrices are [1 t] at t = 0, 1, 2: the line through (t, t + 1) is x = [1, 1] for each.
+    assert.deepEqual([...x.data].map((v) => Math.round(v * 1e9) / 1e9 + 0), [1, 1, 1, 1]);
     throwsMatch(() => m.lstsq(A, f64([1, 2], [2])), 'SHAPE', /b is 1-D, so it is one vector of length 3 .* give b shape \[\.\.\., 3, 1\]/, 'b.shape');
     throwsMatch(() => m.solve(f64([1, 0, 0, 1], [1, 2, 2]), f64([1, 2, 3], [3])), 'SHAPE', /b is 1-D, so it is one vector of length 2/);
   });
