@@ -34,6 +34,8 @@ describe('1. the bridge', () => {
     const P = f64([1, 0, 2, 0, 1, 0, 2, 0, 5, 3, 1, 1, 1, 3, 1, 1, 1, 3], [2, 3, 3]);
     const c = ndarray(new Float64Array(12), [2, 2, 3]);
     m.gemm({ a: m.batchOf(H, { count: 2 }), b: P, c });
+    // By hand (matmul itself calls gemm, so it alone would compare gemm with gemm).
+    assert.deepEqual([...c.data], [7, 2, 17, 16, 5, 38, 8, 10, 12, 23, 25, 27]);
     assert.deepEqual([...c.data], [...m.matmul(H, P).data]);
   });
   it('batchOf reads [..., rows, cols]; [n] is one column; { count } repeats one matrix with stride 0', () => {
@@ -158,6 +160,8 @@ describe('4. array level: transpose, add, subtract, scale, lstsq broadcasting, t
     const A = f64([1, 0, 1, 1, 1, 2, 1, 0, 1, 1, 1, 2], [2, 3, 2]);
     const { x } = m.lstsq(A, f64([1, 2, 3], [3]));
     assert.deepEqual(x.shape, [2, 2]);
+    // Both matrices are [1 t] at t = 0, 1, 2: the line through (t, t + 1) is x = [1, 1] for each.
+    assert.deepEqual([...x.data].map((v) => Math.round(v * 1e9) / 1e9 + 0), [1, 1, 1, 1]);
     throwsMatch(() => m.lstsq(A, f64([1, 2], [2])), 'SHAPE', /b is 1-D, so it is one vector of length 3 .* give b shape \[\.\.\., 3, 1\]/, 'b.shape');
     throwsMatch(() => m.solve(f64([1, 0, 0, 1], [1, 2, 2]), f64([1, 2, 3], [3])), 'SHAPE', /b is 1-D, so it is one vector of length 2/);
   });

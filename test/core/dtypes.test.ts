@@ -94,6 +94,8 @@ test('the table is consistent', () => {
   assert.equal(new Set(ALL_DTYPES.map((d) => dtypeInfo(d).letter)).size, ALL_DTYPES.length, 'precision letters are distinct');
   assert.equal(Math.fround(dtypeInfo('float32').eps), dtypeInfo('float32').eps);
   assert.equal(Math.fround(dtypeInfo('float32').safeMin), dtypeInfo('float32').safeMin);
+  // The facts themselves, not only their agreement with each other.
+  assert.deepEqual(ALL_DTYPES.map((d) => [d, dtypeInfo(d).bytes, dtypeInfo(d).eps, dtypeInfo(d).vectorLanes]), [['float64', 8, 2 ** -52, 2], ['float32', 4, 2 ** -23, 4]]);
   assert.equal(dtypeInfo('float64').safeMin, 2 ** -1022);
   assert.equal(dtypeInfo('float32').safeMin, 2 ** -126);
   for (const bad of ['int32', 'int64', 'complex64', 'toString', '__proto__', undefined, 8]) assert.ok(!isDType(bad), String(bad));

@@ -51,7 +51,7 @@ describe('examples', () => {
     assert.ok(rms < 0.1, `rms ${rms}`);
     assert.ok(r.msPerStep > 0);
   });
-  it('stresses: eigh and syev agree; values ascending, summing to the trace; A v = lambda v', () => {
+  it('stresses: eigh and syev agree; values ascending, summing to the trace; A v = lambda v, |v| = 1', () => {
     const r = runStresses(400);
     for (let t = 0; t < 400; t++) {
       const a = r.sigma.data.subarray(t * 9, t * 9 + 9);
@@ -60,6 +60,10 @@ describe('examples', () => {
       assert.ok(Math.abs(w[0]! + w[1]! + w[2]! - (a[0]! + a[4]! + a[8]!)) < 1e-9 * 300);
       for (let j = 0; j < 3; j++) {
         assert.ok(Math.abs(r.syevValues.data[t * 3 + j]! - w[j]!) < 1e-9 * 300);
+        // A unit vector (without this, zero vectors would satisfy A v = lambda v).
+        let norm2 = 0;
+        for (let i = 0; i < 3; i++) norm2 += r.vectors.data[t * 9 + i * 3 + j]! ** 2;
+        assert.ok(Math.abs(norm2 - 1) < 1e-12, `tensor ${t} vector ${j}: |v|^2 = ${norm2}`);
         for (let i = 0; i < 3; i++) {
           let av = 0;
           for (let k = 0; k < 3; k++) av += a[i * 3 + k]! * r.vectors.data[t * 9 + k * 3 + j]!;

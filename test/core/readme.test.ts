@@ -2,7 +2,8 @@
  * The README's TypeScript examples: test/readme/example-N.ts hold them verbatim (checked here, so
  * the two cannot drift), the build type-checks them against the package's own name ('myriad'),
  * and this runs the first two with their printed values captured whole and compared with the CPU
- * backend's (test/helpers/readme-checks.ts; test/gpu/readme.test.ts runs all four on GPUs).
+ * backend's and with values by hand (test/helpers/readme-checks.ts), and the bridge example (5)
+ * against its printed values; test/gpu/readme.test.ts runs the first four on GPUs.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

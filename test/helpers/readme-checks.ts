@@ -41,7 +41,10 @@ export function checkExample1(run: ExampleRun, gpuBranch: 'required' | 'either')
   const d = example1Data();
   const first = cpuContext.posv({ uplo: 'lower', a: strided(d.A, { rows: d.n, count: d.count }), b: strided(d.B, { rows: d.n, cols: 1, count: d.count }) });
   const failed = (first.info as Int32Array).filter((k) => k !== 0).length;
-  assert.deepEqual(c[1], [`${failed} of ${d.count} matrices not positive definite`]);
+  // By hand too: the identity is positive definite, so none fails (where 'auto' picks the CPU,
+  // the CPU's count alone would be the example's own code path compared with itself).
+  assert.equal(failed, 0, 'the CPU posv fails none of the identity matrices');
+  assert.deepEqual(c[1], [`0 of ${d.count} matrices not positive definite`]);
   if (gpuBranch === 'either' && c.length === 2) return;   // 'auto' chose the CPU: no device branch
   assert.equal(c.length, 3, 'the CUDA branch printed X and info');
   const second = cpuContext.posv({ a: strided(d.A, { rows: d.n, count: d.count }), b: strided(d.B, { rows: d.n, cols: 1, count: d.count }) });
@@ -50,7 +53,7 @@ export function checkExample1(run: ExampleRun, gpuBranch: 'required' | 'either')
   assert.deepEqual([...info], [...(second.info as Int32Array)], 'info downloaded from the device = the CPU posv\'s');
 }
 
-/** Example 2: the three steps' B[0] and "every info 0" as the CPU backend computes them. */
+/** Example 2: the three steps' B[0] and "every info 0" as the CPU backend computes them and by hand. */
 export function checkExample2(run: ExampleRun): void {
   const n = 16, count = 1000;
   const want = [1, 2, 3].map((step) => {
@@ -59,6 +62,9 @@ export function checkExample2(run: ExampleRun): void {
     cpuContext.posv({ a: strided(A, { rows: n, count }), b: strided(B, { rows: n, cols: 1, count }), info });
     return [step, B[0]!, info.every((k) => k === 0)];
   });
+  // By hand as well (4^step I x = 1: x = 4^-step, exact): on a CPU run the CPU's values alone
+  // would compare the example's code path with itself.
+  assert.deepEqual(want, [[1, 0.25, true], [2, 0.0625, true], [3, 0.015625, true]]);
   assert.deepEqual(run.calls, want);
 }
 

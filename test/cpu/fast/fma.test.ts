@@ -30,6 +30,8 @@ const { generatePotrfWasm } = await import('../../../src/cpu-fast/kernels/potrf-
 const { generatePotrfInterleavedStrided } = await import('../../../src/cpu-fast/kernels/potrf-interleaved.js');
 const { conform } = await import('./harness.js');
 const { cholesky, lu } = await import('./cases.js');
+const { cpuBackend } = await import('../../../src/cpu/backend.js');
+const { Rng } = await import('../../helpers/random.js');
 
 /** Occurrences of the SIMD instruction (0xfd, then the opcode as LEB128) in a module's bytes. */
 function countSimd(bytes: Uint8Array, opcode: number): number {
@@ -74,6 +76,17 @@ describe('relaxed SIMD fused multiply-add in the factorisations', () => {
       assert.equal(fused(off), 0, `${k.name}: plain form with relaxed_(n)madd`);
       assert.ok(WebAssembly.validate(on), `${k.name}: fused module does not validate`);
       assert.ok(WebAssembly.validate(off), `${k.name}: plain module does not validate`);
+    }
+  });
+
+  test('the fused kernels are what ran: potrf and getrf n = 64 differ from the reference somewhere (within rounding above)', () => {
+    // Without this, the comparisons below would pass just the same if the plain kernels had run.
+    for (const c of [cholesky('strided', 'float64', 64, 'lower', 'potrf'), lu('strided', 'float64', 64, 'getrf')]) {
+      const mine = c.build(new Rng(11)) as { a: { data: Float64Array } }, theirs = c.build(new Rng(11)) as { a: { data: Float64Array } };
+      (serialKernels[c.op] as (r: object) => void)(mine);
+      (cpuBackend[c.op] as (r: object) => void)(theirs);
+      const differ = mine.a.data.filter((x, i) => !Object.is(x, theirs.a.data[i])).length;
+      assert.ok(differ > 0, `${c.label}: bitwise the reference's, so not fused`);
     }
   });
 
