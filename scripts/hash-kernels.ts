@@ -545,7 +545,7 @@ function jacobiDirect(): void {
   const p = planSyev({ dtype: 'float32', n: 32, uplo: 'upper', vectors: false, kind: 'pointer' });
   record(syevWarpSource(p));
   record(gesvdWarpSource({ ...planGesvd({ dtype: 'float32', m: 5, n: 32, wantU: true, wantVt: true, kind: 'strided' }), kind: 'pointer' }));
-  // The block designs' forced variants (test/cuda/jacobi-generate.test.ts, the host emulation, test/gpu/jacobi.test.ts).
+  // The block designs' forced variants (test/cuda/jacobi-generate.test.ts, the host emulation, test/gpu/jacobi-block.test.ts).
   const shared = H100.sharedPerBlockOptin - 1024;
   for (const dtype of DTYPES) {
     for (const n of [12, 33, 35, 40, 41, 47, 63, 64, 100, 128, 512]) for (const vectors of [true, false]) for (const uplo of UPLOS)

@@ -66,10 +66,22 @@ export function skipAllowed(path: string, reason: string, gpus: number, table: r
 }
 
 /**
- * Queue order: files that need every GPU, then exclusive ones, then the rest; within each, the
- * longest first where an earlier run's seconds are known (by file key: --order-from), then by name.
+ * Seconds each long file took on one H200 with an empty kernel cache (the suite's last recorded
+ * run, BENCHMARKS.md), so that without --order-from the longest still start first: a long file
+ * started last sets the suite's wall time. Files not named here are short (under a minute).
  */
-export function queueOrder(paths: readonly string[], seconds: ReadonlyMap<string, number> = new Map()): string[] {
+export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
+  ['tridiag', 160], ['tridiag-split', 120], ['tridiag-split-resume', 120], ['jacobi-block', 120],
+  ['jacobi-block-gesvd', 100], ['jacobi-syev', 90], ['qr-blocked', 80], ['factor-large-potrf', 80],
+  ['factor-large-getrf', 80], ['factor-getrf', 70], ['factor-potrf', 70], ['qr', 60],
+]);
+
+/**
+ * Queue order: files that need every GPU, then exclusive ones, then the rest; within each, the
+ * longest first (by file key: an earlier run's seconds with --order-from, else TYPICAL_SECONDS),
+ * then by name.
+ */
+export function queueOrder(paths: readonly string[], seconds: ReadonlyMap<string, number> = TYPICAL_SECONDS): string[] {
   const rank = (p: string): number => { const n = needsOf(p); return n.allGpus ? 0 : n.exclusive ? 1 : 2; };
   const took = (p: string): number => seconds.get(fileKey(p)) ?? 0;
   return [...paths].sort((a, b) => rank(a) - rank(b) || took(b) - took(a) || (a < b ? -1 : a > b ? 1 : 0));

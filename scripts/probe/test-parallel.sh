@@ -4,7 +4,7 @@
 # killed process reports nothing and keeps the loss to its own case. All at once,
 # or one after another with SERIAL=1 (cases that each want the whole GPU: test-cases.sh).
 # Prints a line a case (rc, seconds, ok / not ok lines) and the failures; logs in $OUT/cases/.
-# On the GPU machine: LIMIT=480 bash scripts/probe/test-parallel.sh "dist/test/gpu/jacobi.test.js::syev on" ...
+# On the GPU machine: LIMIT=480 bash scripts/probe/test-parallel.sh "dist/test/gpu/jacobi-syev.test.js::syev on" ...
 source .device/boot.sh
 dir=${OUT:-/tmp}/cases; mkdir -p "$dir"
 one() {   # one() spec log

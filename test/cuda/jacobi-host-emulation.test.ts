@@ -6,7 +6,7 @@
  * and even sizes, tall and wide, zero and rank-deficient matrices, NaN in a batch of good ones.
  * The block kernels (n = 33 ... 64, -DBLOCK: __syncthreads from a block barrier) likewise, with A
  * and V in shared memory and in the global workspace, and fewer threads than the plan's.
- * A check of the CUDA source without a GPU; test/gpu/jacobi.test.ts is the real one.
+ * A check of the CUDA source without a GPU; test/gpu/jacobi-*.test.ts are the real ones.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * The GPU syev check both designs' tests share (test/gpu/jacobi.test.ts, test/gpu/tridiag.test.ts):
+ * The GPU syev check both designs' tests share (test/gpu/jacobi-*.test.ts, test/gpu/tridiag.test.ts):
  * matrices placed with ld = rows + 1, a gap of 3 between them and NaN everywhere else (the triangle
  * syev must not read included), syev through the caller's launcher, then info and w against the
  * CPU reference, nothing written outside A's matrices and w, and the residual and orthogonality

@@ -190,7 +190,7 @@ describe('syev on graded matrices: eigenvalues to high relative accuracy (README
     return { w, info: info[0]! };
   };
   for (const dtype of ['float64', 'float32'] as const) {
-    it(`${dtype}: n = 1 ... 16, values and vectors (to 32 in test/gpu/jacobi.test.ts)`, () => {
+    it(`${dtype}: n = 1 ... 16, values and vectors (to 32 in test/gpu/jacobi-syev.test.ts)`, () => {
       const rng = new Rng(dtype === 'float64' ? 1964 : 1992);
       for (const n of dtype === 'float64' ? [1, 2, 3, 5, 9, 16] : [2, 5, 12]) {
         const a = allocate(dtype, n * n);
