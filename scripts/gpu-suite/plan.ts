@@ -66,14 +66,16 @@ export function skipAllowed(path: string, reason: string, gpus: number, table: r
 }
 
 /**
- * Seconds each long file took on one H200 with an empty kernel cache (the suite's last recorded
- * run, BENCHMARKS.md), so that without --order-from the longest still start first: a long file
- * started last sets the suite's wall time. Files not named here are short (under a minute).
+ * Seconds each long file takes on one H200 with an empty kernel cache (the suite's last recorded
+ * run, BENCHMARKS.md; the factor files' from their cases before they were split), so that without
+ * --order-from the longest still start first: a long file started last sets the suite's wall time.
+ * Files not named here are short (under a minute).
  */
 export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
-  ['tridiag', 160], ['tridiag-split', 120], ['tridiag-split-resume', 120], ['jacobi-block', 120],
-  ['jacobi-block-gesvd', 100], ['jacobi-syev', 90], ['qr-blocked', 80], ['factor-large-potrf', 80],
-  ['factor-large-getrf', 80], ['factor-getrf', 70], ['factor-potrf', 70], ['qr', 60],
+  ['factor-blocked-getrf', 300], ['factor-spread-getrf', 250], ['tridiag', 142], ['factor-large-potrf', 120],
+  ['factor-potrf', 120], ['jacobi-syev', 103], ['contracts', 100], ['tridiag-split', 99], ['jacobi-block-gesvd', 98],
+  ['tsm2', 93], ['trsm', 91], ['tridiag-split-resume', 83], ['poti', 82], ['jacobi-block', 76], ['large', 73],
+  ['gemm', 72], ['qr-blocked', 71], ['factor-large-getrf', 60], ['factor-getrf', 60], ['factor-batches', 60], ['factor-solve', 60],
 ]);
 
 /**

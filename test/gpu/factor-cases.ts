@@ -34,8 +34,9 @@ import { timeMs } from '../../src/cuda/tune/measure.js';
  * The cases run from five files (factor-*.test.ts), so that the GPU suite's runner takes them in
  * parallel processes: each file registers one part.
  */
-export type FactorPart = 'potrf' | 'getrf' | 'large-potrf' | 'large-getrf' | 'batches' | 'solve';
+export type FactorPart = 'potrf' | 'getrf' | 'large-potrf' | 'large-getrf' | 'blocked-getrf' | 'spread-getrf' | 'batches' | 'solve';
 const CASES: { part: FactorPart; name: string; options: TestOptions; body: () => void | Promise<void> }[] = [];
+/** A case of one part. Never call node:test's test() at this module's top level: every factor-*.test file imports it, so such a test would run in all of them. */
 function partTest(part: FactorPart, name: string, options: TestOptions, body: () => void | Promise<void>): void {
   CASES.push({ part, name, options, body });
 }
@@ -428,7 +429,7 @@ function withRecursion(body: () => void): void {
 // A and ipiv as the CPU's dgetf2 (no ties in random data), info 0, and the residual
 // ||PA - LU|| / (n eps ||A||) < 30 (checkGetrf: one matrix).
 for (const n of [256, 300, 512, 1000, 1025, 2048]) {
-  test(`getrf on one large matrix, the recursion forced: n = ${n}`, { skip: recursionSkip, timeout: 600_000 }, () => {
+  partTest('large-getrf', `getrf on one large matrix, the recursion forced: n = ${n}`, { skip: recursionSkip, timeout: 600_000 }, () => {
     withRecursion(() => checkGetrf(gpu(), new Rng(14 + n), 'float64', n, n, 1, () => 'general'));
   });
 }
@@ -524,7 +525,8 @@ const BLOCKED_CASES: readonly [string, GetrfOptions['force'], (dev: GpuDevice, r
     checkGetrf(dev, rng, 'float64', 1025, 1025, 3, (i) => (i === 1 ? 'general' : 'singular'))],
 ];
 for (const [name, extra, body] of BLOCKED_CASES) {
-  test(`getrf's blocked driver: ${name}`, { skip, timeout: 600_000 }, () => withBlocked(extra, () => body(gpu(), new Rng(1300 + name.length))));
+  // Two files: the spread-leaf cases in one, the rest in the other (each case's CPU reference takes seconds).
+  partTest(extra?.spreadLeaf === true ? 'spread-getrf' : 'blocked-getrf', `getrf's blocked driver: ${name}`, { skip, timeout: 600_000 }, () => withBlocked(extra, () => body(gpu(), new Rng(1300 + name.length))));
 }
 
 // A planted zero column exactly at a panel boundary and inside a later panel, the pivots and info
