@@ -67,15 +67,16 @@ export function skipAllowed(path: string, reason: string, gpus: number, table: r
 
 /**
  * Seconds each long file takes on one H200 with an empty kernel cache (the suite's last recorded
- * run, BENCHMARKS.md; the factor files' from their cases before they were split), so that without
+ * run, BENCHMARKS.md; a file split in two: half its time), so that without
  * --order-from the longest still start first: a long file started last sets the suite's wall time.
  * Files not named here are short (under a minute).
  */
 export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
-  ['factor-blocked-getrf', 300], ['factor-spread-getrf', 250], ['tridiag', 142], ['factor-large-potrf', 120],
-  ['factor-potrf', 120], ['jacobi-syev', 103], ['contracts', 100], ['tridiag-split', 99], ['jacobi-block-gesvd', 98],
-  ['tsm2', 93], ['trsm', 91], ['tridiag-split-resume', 83], ['poti', 82], ['jacobi-block', 76], ['large', 73],
-  ['gemm', 72], ['qr-blocked', 71], ['factor-large-getrf', 60], ['factor-getrf', 60], ['factor-batches', 60], ['factor-solve', 60],
+  ['factor-blocked-getrf-a', 215], ['factor-blocked-getrf-b', 215], ['factor-batches', 230], ['factor-large-potrf', 180],
+  ['factor-spread-getrf-a', 160], ['factor-spread-getrf-b', 160], ['factor-potrf', 154], ['factor-solve', 145],
+  ['tridiag', 142], ['factor-getrf', 118], ['jacobi-syev', 103], ['contracts', 100], ['tridiag-split', 99],
+  ['jacobi-block-gesvd', 98], ['tsm2', 93], ['trsm', 91], ['tridiag-split-resume', 83], ['poti', 82],
+  ['jacobi-block', 76], ['large', 73], ['gemm', 72], ['qr-blocked', 71], ['factor-large-getrf', 46],
 ]);
 
 /**

@@ -34,7 +34,7 @@ import { timeMs } from '../../src/cuda/tune/measure.js';
  * The cases run from five files (factor-*.test.ts), so that the GPU suite's runner takes them in
  * parallel processes: each file registers one part.
  */
-export type FactorPart = 'potrf' | 'getrf' | 'large-potrf' | 'large-getrf' | 'blocked-getrf' | 'spread-getrf' | 'batches' | 'solve';
+export type FactorPart = 'potrf' | 'getrf' | 'large-potrf' | 'large-getrf' | 'blocked-getrf-a' | 'blocked-getrf-b' | 'spread-getrf-a' | 'spread-getrf-b' | 'batches' | 'solve';
 const CASES: { part: FactorPart; name: string; options: TestOptions; body: () => void | Promise<void> }[] = [];
 /** A case of one part. Never call node:test's test() at this module's top level: every factor-*.test file imports it, so such a test would run in all of them. */
 function partTest(part: FactorPart, name: string, options: TestOptions, body: () => void | Promise<void>): void {
@@ -524,10 +524,11 @@ const BLOCKED_CASES: readonly [string, GetrfOptions['force'], (dev: GpuDevice, r
   ['float64 singular n = 1025 (three matrices, zero columns), spread leaves', { panelWidth: 64, spreadLeaf: true, lookahead: true }, (dev, rng) =>
     checkGetrf(dev, rng, 'float64', 1025, 1025, 3, (i) => (i === 1 ? 'general' : 'singular'))],
 ];
-for (const [name, extra, body] of BLOCKED_CASES) {
-  // Two files: the spread-leaf cases in one, the rest in the other (each case's CPU reference takes seconds).
-  partTest(extra?.spreadLeaf === true ? 'spread-getrf' : 'blocked-getrf', `getrf's blocked driver: ${name}`, { skip, timeout: 600_000 }, () => withBlocked(extra, () => body(gpu(), new Rng(1300 + name.length))));
-}
+BLOCKED_CASES.forEach(([name, extra, body], i) => {
+  // Four files, the spread-leaf cases in two of them (each case's CPU reference takes seconds).
+  const half = i % 2 === 0 ? 'a' : 'b';
+  partTest(extra?.spreadLeaf === true ? `spread-getrf-${half}` : `blocked-getrf-${half}`, `getrf's blocked driver: ${name}`, { skip, timeout: 600_000 }, () => withBlocked(extra, () => body(gpu(), new Rng(1300 + name.length))));
+});
 
 // A planted zero column exactly at a panel boundary and inside a later panel, the pivots and info
 // as dgetrf; and the factors of a large matrix (no CPU reference: residual) with the default table.

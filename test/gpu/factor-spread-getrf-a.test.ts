@@ -1,0 +1,4 @@
+/** The GPU factorization cases of part 'spread-getrf-a' (test/gpu/factor-cases.ts). */
+import { registerFactorTests } from './factor-cases.js';
+
+registerFactorTests('spread-getrf-a');

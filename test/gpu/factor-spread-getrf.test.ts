@@ -1,4 +1,0 @@
-/** The GPU factorization cases of part 'spread-getrf' (test/gpu/factor-cases.ts). */
-import { registerFactorTests } from './factor-cases.js';
-
-registerFactorTests('spread-getrf');
