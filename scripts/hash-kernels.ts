@@ -57,6 +57,7 @@ import { geqrfCuda, geqrfSharedSource, orgqrCuda, orgqrSharedSource, planQr, qrC
 import { lasetSource, wyFactorSource } from '../src/cuda/kernels/common/wy.js';
 import { ormqrBlockSource, ormqrCuda } from '../src/cuda/kernels/ormqr/index.js';
 import { gelsCheckSource, gelsCovers, gelsCuda, gelsFinishSource } from '../src/cuda/kernels/gels/index.js';
+import { getriCuda, getriFinishSource, getriPrepareSource } from '../src/cuda/kernels/getri/index.js';
 import { transposeSource } from '../src/cuda/kernels/common/transpose.js';
 import { generateChol, generateReduce, generateRows, planTsqr, tsqrCuda } from '../src/cuda/kernels/tsqr/index.js';
 
@@ -751,6 +752,26 @@ function gelsDirect(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// getri: the launcher over orders, forms and devices (its prepare and finish kernels, and the trtri
+// and trsm kernels it reaches, 520 on trsm's inverted diagonal blocks); then test/cuda/getri-generate.test.ts's set.
+
+function getriThroughLauncher(): void {
+  for (const info of [H100, A100]) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (const form of FORMS) for (const n of [0, 1, 2, 3, 5, 8, 9, 17, 32, 33, 47, 64, 100, 128, 200, 256, 300, 512, 520]) {
+      getriCuda(dev, { a: batch(dtype, n, n, 4, form), ipiv: fakeArray('int32', 4 * Math.max(1, n)), pivotStride: Math.max(1, n), info: fakeArray('int32', 4) });
+    }
+  }
+}
+
+function getriDirect(): void {
+  for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) {
+    record(getriPrepareSource({ dtype, kind }));
+    record(getriFinishSource({ dtype, kind }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 gemmThroughLauncher();
 tsm2ThroughLauncher();
@@ -763,6 +784,7 @@ inversesThroughLaunchers();
 qrThroughLaunchers();
 ormqrThroughLauncher();
 gelsThroughLauncher();
+getriThroughLauncher();
 tsqrThroughLauncher();
 const launched = seen.size;
 gemmDirect();
@@ -776,6 +798,7 @@ inversesDirect();
 qrDirect();
 ormqrDirect();
 gelsDirect();
+getriDirect();
 tsqrDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);

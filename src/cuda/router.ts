@@ -15,6 +15,7 @@ import type { Storage } from '../core/storage.js';
 import { gelsCovers, gelsCuda } from './kernels/gels/index.js';
 import { gemmCuda } from './kernels/gemm/index.js';
 import { getrfCuda } from './kernels/getrf/index.js';
+import { getriCovers, getriCuda } from './kernels/getri/index.js';
 import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
 import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
@@ -103,7 +104,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   orgqr: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: orgqrCuda }, CPU],
   ormqr: [{ name: 'ormqr', covers: ormqrCovers, run: ormqrCuda }, CPU],
   gels: [{ name: 'gels', covers: gelsCovers, run: gelsCuda }, CPU],
-  getri: [CPU],
+  getri: [{ name: 'getri', covers: getriCovers, run: getriCuda }, CPU],
 };
 
 /** One design of an array-level function, for a stack of `count` m x n matrices. */

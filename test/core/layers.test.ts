@@ -1,6 +1,8 @@
 /**
  * The import graph of src/ (read from the import statements): every arrow points down the
- * layers, and a kernel family uses another only through its public face.
+ * layers, a kernel family uses another only through its public face (its index.ts), and the
+ * families that are alternatives in one route of the router neither import each other nor are
+ * both imported by a third family (routing is the router's).
  *   core  <-  cpu  <-  cpu-fast  <-  cuda  <-  api  <-  bench  <-  cli.ts, index.ts
  *   inside cuda: runtime <- model <- kernels, baselines <- router <- host <- backend <- multi <- tune
  * And the compiled modules (dist/src, where type-only imports are gone) import one another in no
@@ -11,6 +13,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
+import { ARRAY_ROUTES, ROUTES } from '../../src/cuda/router.js';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 /** The compiled src/ beside this compiled test (dist/src). */
@@ -57,17 +61,29 @@ test('every import points down the layers', () => {
   assert.deepEqual(up.map(([from, to]) => `${from} -> ${to}`), []);
 });
 
-const PUBLIC_FACE = new Set(['index.ts', 'plan.ts', 'launch.ts']);
+const family = (p: string): string | undefined => /^cuda\/kernels\/([^/]+)\//.exec(p)?.[1];
 
-test('kernel families share code through common/ and use each other only through index, plan or launch', () => {
-  const family = (p: string): string | undefined => /^cuda\/kernels\/([^/]+)\//.exec(p)?.[1];
+/**
+ * The imports of another family's module other than its index.ts, each with its reason: two
+ * families that run each other keep the runtime circle open by importing the launcher module.
+ */
+const BESIDE_THE_FACE: ReadonlyMap<string, string> = new Map([
+  ['cuda/kernels/trtri/launch.ts -> cuda/kernels/trsm/launch.ts', 'trtri runs trmm; trsm/index.ts loads launch-trsm.ts, which runs trtri'],
+]);
+
+test('kernel families share code through common/ and use each other only through index.ts', () => {
   const bad = edges().filter(([from, to]) => {
     const [f, g] = [family(from), family(to)];
     if (f === undefined || g === undefined || f === g) return false;
     if (f === 'common') return true; // common/ serves the families, never the reverse
-    return g !== 'common' && !PUBLIC_FACE.has(to.split('/').pop()!);
+    return g !== 'common' && to.split('/').pop() !== 'index.ts' && !BESIDE_THE_FACE.has(`${from} -> ${to}`);
   });
   assert.deepEqual(bad.map(([from, to]) => `${from} -> ${to}`), []);
+});
+
+test('the exceptions to the public-face rule are imports that exist', () => {
+  const all = new Set(edges().map(([from, to]) => `${from} -> ${to}`));
+  assert.deepEqual([...BESIDE_THE_FACE.keys()].filter((e) => !all.has(e)), []);
 });
 
 test('the layers test sees the imports', () => {
@@ -82,12 +98,52 @@ test('the API reaches the GPU only through the backend and its router: no import
   assert.deepEqual(bad.map(([from, to]) => `${from} -> ${to}`), []);
 });
 
-test('routing lives in the router: the families that the router chooses between do not import each other', () => {
-  const family = (p: string): string | undefined => /^cuda\/kernels\/([^/]+)\//.exec(p)?.[1];
-  // Pairs that are alternatives in one route of cuda/router.ts (a composition through a public face is fine).
-  const ALTERNATIVES: readonly [string, string][] = [['jacobi', 'tridiag'], ['tridiag', 'jacobi'], ['qr', 'tsqr'], ['tsqr', 'qr']];
-  const bad = edges().filter(([from, to]) => ALTERNATIVES.some(([f, g]) => family(from) === f && family(to) === g));
-  assert.deepEqual(bad.map(([from, to]) => `${from} -> ${to}`), []);
+/** The family folders under src/cuda/kernels (common/ left out). */
+function familyFolders(): Set<string> {
+  return new Set(readdirSync(join(SRC, 'cuda/kernels'), { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'common').map((e) => e.name));
+}
+
+/**
+ * The pairs of families that are alternatives in one route of cuda/router.ts: GPU candidates of one
+ * operation named as a family folder; and the array-level qr's tsqr against the qr family.
+ */
+function alternatives(): [string, string][] {
+  const folders = familyFolders();
+  const pairs: [string, string][] = [['qr', 'tsqr']];
+  assert.ok(ARRAY_ROUTES.qr.some((c) => c.name === 'tsqr'), 'the array-level qr still routes to tsqr');
+  for (const list of Object.values(ROUTES) as readonly (readonly { name: string; run?: unknown }[])[]) {
+    const names = list.filter((c) => c.run !== undefined && folders.has(c.name)).map((c) => c.name);
+    for (let i = 0; i < names.length; i++) for (let j = i + 1; j < names.length; j++) pairs.push([names[i]!, names[j]!]);
+  }
+  return pairs;
+}
+
+test('the alternatives of the routes are read from the router', () => {
+  const pairs = alternatives().map((p) => [...p].sort().join('/'));
+  for (const p of ['gemm/tsm2', 'jacobi/tridiag', 'qr/tsqr']) assert.ok(pairs.includes(p), `${p} among ${pairs.join(', ')}`);
+});
+
+test('routing lives in the router: alternatives of one route do not import each other, and no third family imports both', () => {
+  // At run time (dist/src): routing takes a call; a shared type is no route.
+  const graph = runtimeGraph();
+  const imports = new Map<string, Set<string>>();
+  for (const [from, list] of graph) {
+    const f = family(from);
+    if (f === undefined || f === 'common') continue;
+    const set = imports.get(f) ?? new Set<string>();
+    for (const to of list) {
+      const g = family(to);
+      if (g !== undefined && g !== f && g !== 'common') set.add(g);
+    }
+    imports.set(f, set);
+  }
+  const bad: string[] = [];
+  for (const [x, y] of alternatives()) {
+    if (imports.get(x)?.has(y)) bad.push(`${x} imports ${y}`);
+    if (imports.get(y)?.has(x)) bad.push(`${y} imports ${x}`);
+    for (const [z, set] of imports) if (z !== x && z !== y && set.has(x) && set.has(y)) bad.push(`${z} imports both ${x} and ${y}`);
+  }
+  assert.deepEqual(bad, []);
 });
 
 /** The static imports and re-exports of every compiled module of dist/src: paths relative to it. */

@@ -2,8 +2,8 @@
  * The CUDA router without a GPU (a recording device): every operation's route ends in the CPU
  * reference; the route a call takes is visible in ctx.lastRoute (a CPU fallback too); `force` pins
  * a candidate and an unknown name is an error naming the routes; syev's and gemm's crossovers
- * are the router's, not a family's; getri, which has no GPU design, runs on the CPU reference
- * inside a CUDA context, visibly, and cannot be captured.
+ * are the router's, not a family's; getri takes its GPU route and can be captured, and forced to
+ * the CPU reference inside a CUDA context it runs there, visibly.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -66,8 +66,8 @@ test('gemm: a batch goes to the batched kernels (TSM2 takes single tall-and-skin
   assert.deepEqual(ctx.lastRoute, { op: 'gemm', route: 'tsm2', gpu: true });
 });
 
-test('getri on a CUDA context: the CPU reference, visible as such, with the reference\'s result; not capturable', () => {
-  const { ctx, backend } = cudaContext();
+test('getri on a CUDA context: the GPU route, capturable; forced to the CPU reference, visible as such, with the reference\'s result', () => {
+  const { ctx, backend, launches } = cudaContext();
   const n = 4;
   const host = Float64Array.from({ length: n * n * 3 }, (_, i) => ((i * 7) % 11) - 5 + (i % (n + 1) === 0 ? 9 : 0));
   const want = host.slice();
@@ -77,12 +77,18 @@ test('getri on a CUDA context: the CPU reference, visible as such, with the refe
   const lu = host.slice();
   const ipiv = referenceContext.getrf({ a: strided(lu, { rows: n, count: 3 }) }).ipiv;
   const da = ctx.upload(lu);
-  const { info } = ctx.getri({ a: strided(da, { rows: n, count: 3 }), ipiv: ctx.upload(ipiv) });
+  launches.length = 0;
+  ctx.getri({ a: strided(da, { rows: n, count: 3 }), ipiv: ctx.upload(ipiv) });
+  assert.deepEqual(ctx.lastRoute, { op: 'getri', route: 'getri', gpu: true });
+  assert.equal(launches[0]!.entry, 'getri_prepare_d_st');
+  assert.equal(launches.at(-1)!.entry, 'getri_finish_d_st');
+  assert.equal(backend.capturable('getri'), true);
+  backend.force = { getri: 'cpu' };
+  const db = ctx.upload(lu);
+  const { info } = ctx.getri({ a: strided(db, { rows: n, count: 3 }), ipiv: ctx.upload(ipiv) });
   assert.deepEqual(ctx.lastRoute, { op: 'getri', route: 'cpu', gpu: false });
   assert.deepEqual([...ctx.download(info as never)], [0, 0, 0]);
-  assert.deepEqual([...ctx.download(da)], [...want]);
-  assert.equal(backend.capturable('getri'), false);
-  assert.equal(backend.capturable('potrf'), true);
+  assert.deepEqual([...ctx.download(db)], [...want]);
 });
 
 test('the array-level qr: TSQR for a few tall-and-skinny matrices, geqrf + orgqr otherwise, by the router', () => {

@@ -3,8 +3,8 @@
  * host batches (staged to the GPU and back) and device-resident ones, against the CPU
  * reference: random shapes, layouts, dtypes and enums; agreement, nothing written outside what
  * a call may write, invalid calls named and harmless, overlaps rejected. Fixed seeds and bounded runs: small sizes (the unrolled
- * kernels) many times, sizes up to 40 (the blocked paths) a few times. Skips with one line
- * where no GPU is usable.
+ * kernels) many times, where every operation with a GPU design must take it (ctx.lastRoute), sizes
+ * up to 40 (the blocked paths) a few times. Skips with one line where no GPU is usable.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -12,15 +12,22 @@ import fc from 'fast-check';
 import { referenceContext } from '../../src/api/context.js';
 import { open } from '../../src/api/open.js';
 import { BREAKAGES, CONTRACT_OPS, callArb, checkInvalidCall, checkOverlapCall, checkValidCall, runs } from '../helpers/contracts.js';
+import { hasGpuOp } from '../../src/cuda/router.js';
 import { gpuSkipReason } from '../helpers/gpu.js';
 
 const skip = gpuSkipReason();
 
 describe('contracts on the CUDA context (fast-check, fixed seed)', { skip }, () => {
   for (const op of CONTRACT_OPS) {
-    it(`${op}: small sizes agree with the CPU reference and write nothing else`, () => {
+    it(`${op}: small sizes agree with the CPU reference and write nothing else, on the GPU route`, () => {
       const gpu = open({ backend: 'cuda' });
-      fc.assert(fc.property(callArb([op], 6, 5), (spec) => checkValidCall(gpu, referenceContext, spec)), runs(40, 2400 + CONTRACT_OPS.indexOf(op)));
+      let onGpu = 0;
+      fc.assert(fc.property(callArb([op], 6, 5), (spec) => {
+        checkValidCall(gpu, referenceContext, spec);
+        if (gpu.lastRoute?.op === op && gpu.lastRoute.gpu) onGpu++;
+      }), runs(40, 2400 + CONTRACT_OPS.indexOf(op)));
+      // Every operation with a GPU design takes it at these sizes: the suite checks that design, not the CPU fallback.
+      if (hasGpuOp(op)) assert.ok(onGpu > 0, `${op}: no call took a GPU route`);
     });
     it(`${op}: device-resident batches (upload, run, download)`, () => {
       const gpu = open({ backend: 'cuda' });

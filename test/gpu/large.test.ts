@@ -16,7 +16,7 @@ import { strided, type StridedBatch } from '../../src/core/batch.js';
 import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { mirrorLower } from '../../src/bench/data.js';
-import { gemmRouted } from '../../src/cuda/kernels/gemm/index.js';
+import { gemmCuda } from '../../src/cuda/kernels/gemm/index.js';
 import { getrfCuda } from '../../src/cuda/kernels/getrf/index.js';
 import { potrfCuda } from '../../src/cuda/kernels/potrf/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
@@ -75,7 +75,7 @@ function batchOf<T extends FloatArray | DeviceArray>(data: T, s: { n: number; ld
 function residualRatio(dev: GpuDevice, dtype: DType, target: Square, left: Square, transLeft: 'N' | 'T', right: Square, transRight: 'N' | 'T', size: number): number {
   const dC = dev.upload(target.data), dL = dev.upload(left.data), dR = dev.upload(right.data);
   try {
-    gemmRouted(dev, { transA: transLeft, transB: transRight, alpha: -1, beta: 1, a: batchOf(dL, left, size), b: batchOf(dR, right, size), c: batchOf(dC, target, size) });
+    gemmCuda(dev, { transA: transLeft, transB: transRight, alpha: -1, beta: 1, a: batchOf(dL, left, size), b: batchOf(dR, right, size), c: batchOf(dC, target, size) });
     const diff: Square = { ...target, data: dev.download(dC) as FloatArray };
     return norm1(diff, size) / (size * DTYPE_EPS[dtype] * norm1(target, size));
   } finally {

@@ -23,7 +23,7 @@ import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 
 const skip = gpuSkipReason();
 /** Operations with no GPU kernel yet (a CUDA context runs them on the CPU reference with copies). */
-const CPU_ONLY: readonly OpName[] = ['getri'];
+const CPU_ONLY: readonly OpName[] = [];
 
 interface Copy { readonly what: 'upload' | 'download'; readonly dtype: string }
 
@@ -67,6 +67,7 @@ test('every operation on device data runs on the GPU: no copy but info', { skip,
       ['getrf', (c) => c.getrf({ a: general(), ipiv, info })],
       ['gesv', (c) => c.gesv({ a: general(), b: rhs(), ipiv, info })],
       ['getrs', (c) => { const a = general(); c.getrf({ a, ipiv, info }); return c.getrs({ a, b: rhs(), ipiv, info }); }],
+      ['getri', (c) => { const a = general(); c.getrf({ a, ipiv, info }); return c.getri({ a, ipiv, info }); }],
       ['trtri', (c) => c.trtri({ a: spd(), uplo: 'lower', info })],
       ['lauum', (c) => c.lauum({ a: spd(), uplo: 'upper', info })],
       ['potri', (c) => { const a = spd(); c.potrf({ a, info }); return c.potri({ a, info }); }],

@@ -3,5 +3,5 @@ export type { GemmParams, SmallGemmParams, TiledGemmParams, MmaGemmParams, GemmV
 export { generateSmallGemm, smallGemmShape } from './generate-small.js';
 export { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 export { generateMmaGemm, mmaGemmShape, MMA_DTYPE } from './generate-mma.js';
-export { planGemm, defaultLayouts, type GemmProblem, type PlanOptions } from './plan.js';
-export { gemmCuda, gemmRouted, gemmSource, type GemmCudaOptions } from './launch.js';
+export { planGemm, defaultLayouts, type GemmProblem, type GemmShape, type PlanOptions } from './plan.js';
+export { gemmCuda, gemmSource, type GemmCudaOptions } from './launch.js';

@@ -21,7 +21,6 @@ import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout } from './params.js';
 import { planGemm, type GemmProblem } from './plan.js';
 import type { GemmTuning } from '../../model/tuning/index.js';
-import { tsm2Cuda } from '../tsm2/launch.js';
 
 export interface GemmCudaOptions {
   /** Force a variant ('small' | 'tiled' | 'mma', parameters planned) or exact parameters. */
@@ -50,15 +49,6 @@ const GRID_YZ_MAX = 65535;
 /** The generated source for a parameter object. */
 export function gemmSource(p: GemmParams): KernelSource {
   return p.variant === 'small' ? generateSmallGemm(p) : p.variant === 'tiled' ? generateTiledGemm(p) : generateMmaGemm(p);
-}
-
-/**
- * The gemm operation as the registry runs it: a batch of one tall-and-skinny product goes to TSM2
- * (whose planner's routing rule, a tuning entry, declines every other shape), the rest to the
- * batched kernels.
- */
-export function gemmRouted(dev: GpuDevice, r: GemmRequest<DeviceArray>): void {
-  if (!tsm2Cuda(dev, r)) gemmCuda(dev, r);
 }
 
 export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: GemmCudaOptions = {}): void {

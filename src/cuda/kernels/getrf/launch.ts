@@ -17,7 +17,7 @@ import { block } from '../common/sub-blocks.js';
 import { CudaError } from '../../runtime/errors.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { smallGrid } from '../common/warp-slots.js';
-import { gemmRouted } from '../gemm/index.js';
+import { gemmCuda } from '../gemm/index.js';
 import { trsmCuda } from '../trsm/index.js';
 import { GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelSource, getrfUpdateSource, UPDATE_COLUMNS, UPDATE_THREADS } from './generate-panel.js';
 import { getrfLaswpSource, LASWP_THREADS } from './generate-laswp.js';
@@ -136,7 +136,7 @@ function largeLaunches(
     update: (off, top, col, cols) => {
       const below = m - off - top;
       if (below > 0) {
-        gemmRouted(dev, { transA: 'N', transB: 'N', alpha: -1, beta: 1,
+        gemmCuda(dev, { transA: 'N', transB: 'N', alpha: -1, beta: 1,
           a: sub(off + top, off, below, top), b: sub(off, col, top, cols), c: sub(off + top, col, below, cols) });
       }
     },
