@@ -193,3 +193,26 @@ test('the kernels around the vendor calls compile for sm_90', { skip: NVCC_SKIP 
     syevUnpackSource('float32', 'strided', 'pointer')];
   for (const r of await compileForSm90(sources)) assert.ok('report' in r, `${r.src.entry}: ${'error' in r ? r.error : ''}`);
 });
+
+test('the sweep: its grid, the rules its rows imply, and the table source (which compiles and reads back)', async () => {
+  const { vendorGrid, rulesFromRows, tableSource, tableNames } = await import('../../src/bench/vendor-sweep.js');
+  const ts = (await import('typescript')).default;
+  const grid = vendorGrid(['gemm', 'potrf', 'getrf', 'syev'], ['float64', 'float32']);
+  assert.ok(grid.length > 40 && grid.length < 80, `${grid.length} cases`);
+  assert.ok(grid.every((c) => ROUTES[c.op].some((r) => r.name === c.route) && c.count >= 1));
+  const row = (n: number, count: number, ratio: number, series: 'single' | 'batched') =>
+    ({ op: 'gemm' as const, route: 'cublas' as const, dtype: 'float64' as const, series, n, count, own: 'gemm', ownMs: 1, vendorMs: ratio, ratio });
+  const rules = rulesFromRows([
+    row(16, 90000, 1.05, 'batched'), row(32, 40000, 0.84, 'batched'), row(64, 9000, 0.9, 'batched'), row(128, 2000, 0.83, 'batched'),
+    row(256, 500, 0.87, 'batched'), row(512, 100, 1.1, 'batched'),
+    row(1024, 1, 1.0, 'single'), row(2048, 1, 0.9, 'single'), row(4096, 1, 0.7, 'single'), row(8192, 1, 0.8, 'single'),
+    { ...row(16, 1, NaN, 'single'), op: 'potrf' as const, route: 'cusolver' as const, error: 'failed' },
+  ]);
+  assert.deepEqual(rules.map((r) => [r.n, r.count, r.measured.length]), [[[32, 256], [500, Infinity], 4], [[2048, Infinity], [1, 1], 3]]);
+  assert.deepEqual(tableNames('NVIDIA H200'), { constant: 'h200VendorTable', file: 'vendor-h200.ts' });
+  const source = tableSource('NVIDIA H200', 'test', 'node dist/scripts/vendor-sweep.js', rules);
+  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const table = (await import(`data:text/javascript,${encodeURIComponent(js)}`) as { h200VendorTable: VendorTable }).h200VendorTable;
+  assert.equal(table.card, 'NVIDIA H200');
+  assert.deepEqual(table.rules, rules);
+});
