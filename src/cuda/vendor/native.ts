@@ -64,6 +64,8 @@ export class VendorSolver extends Cusolver {
   private readonly sizes = new Map<string, number>();
   private params: unknown = null;
   private hostWork: Buffer | null = null;
+  /** Host workspaces grown out of, kept while the handle lives (a call enqueued earlier may still read one). */
+  private readonly retiredHostWork: Buffer[] = [];
 
   /** Elements of workspace cusolverDn?potrf needs for an n x n matrix with leading dimension lda. */
   potrfWorkAt(dtype: DType, uplo: Uplo, n: number, a: bigint, lda: number): number {
@@ -95,7 +97,10 @@ export class VendorSolver extends Cusolver {
       this.call('cusolverDnXsyevBatched_bufferSize', this.dnParams(), vectors ? 1 : 0, 0, n, type, a, n, type, w, type, device, host, count);
       bytes = Number(device[0]);
       const hostBytes = Number(host[0]);
-      if (hostBytes > (this.hostWork?.length ?? 0)) this.hostWork = Buffer.alloc(hostBytes);
+      if (hostBytes > (this.hostWork?.length ?? 0)) {
+        if (this.hostWork !== null) this.retiredHostWork.push(this.hostWork);
+        this.hostWork = Buffer.alloc(hostBytes);
+      }
       this.sizes.set(key, bytes);
     }
     return bytes;
