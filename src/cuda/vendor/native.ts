@@ -7,7 +7,7 @@
  *
  * A missing library costs nothing but its routes: `vendorUsable` says false, nothing throws.
  */
-import type { DType } from '../../core/dtype.js';
+import { allocate, type DType, type FloatArray } from '../../core/dtype.js';
 import { dtypeInfo } from '../../core/dtype-table.js';
 import type { Uplo } from '../../core/enums.js';
 import type { Op } from '../../core/ops.js';
@@ -25,8 +25,8 @@ const FILL = (u: Uplo): number => (u === 'lower' ? 0 : 1);
 const LETTER = (dtype: DType): string => dtypeInfo(dtype).letter.toUpperCase();
 
 /** A host scalar of `dtype` (alpha, beta: pointer mode host). */
-function scalar(dtype: DType, v: number): Float64Array | Float32Array {
-  const s = dtype === 'float64' ? new Float64Array(1) : new Float32Array(1);
+function scalar(dtype: DType, v: number): FloatArray {
+  const s = allocate(dtype, 1);
   s[0] = v;
   return s;
 }

@@ -3,7 +3,6 @@
  * and the facts of a request it is asked about. Pure but for the device's name and libraries.
  */
 import { batchCount, matrixAt, uniformShape, type Batch } from '../../core/batch.js';
-import type { DType } from '../../core/dtype.js';
 import { vendorRuleFor, vendorTableFor, type VendorQuery } from '../model/tuning/vendor-tables.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { vendorUsable, type VendorLibrary } from './native.js';
@@ -13,11 +12,7 @@ export function vendorServes(dev: GpuDevice, q: VendorQuery, library: VendorLibr
   return vendorRuleFor(vendorTableFor(dev.info.name), q) !== undefined && vendorUsable(dev, library);
 }
 
-/** The dtype of a device batch (validated: every matrix shares it). */
-export function deviceDtype(b: Batch<DeviceArray>): DType {
-  const data = b.kind === 'strided' ? b.data : b.matrices[0]?.data;
-  return data?.dtype === 'float32' ? 'float32' : 'float64';
-}
+export { deviceDtype } from '../kernels/common/operands.js';
 
 /** The order of a batch of square matrices of one order, or undefined (empty, mixed or rectangular). */
 export function squareOrder(b: Batch<DeviceArray>): number | undefined {
