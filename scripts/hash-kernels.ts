@@ -60,6 +60,7 @@ import { gelsCheckSource, gelsCovers, gelsCuda, gelsFinishSource } from '../src/
 import { getriCuda, getriFinishSource, getriPrepareSource } from '../src/cuda/kernels/getri/index.js';
 import { transposeSource } from '../src/cuda/kernels/common/transpose.js';
 import { generateChol, generateReduce, generateRows, planTsqr, tsqrCuda } from '../src/cuda/kernels/tsqr/index.js';
+import { getrfScatterSource, potrfInfoSource, potrfScanSource, syevPackSource, syevUnpackSource } from '../src/cuda/vendor/kernels.js';
 
 // ---------------------------------------------------------------------------------------------
 // Devices (as test/helpers/devices.ts) and the recording fake.
@@ -772,6 +773,19 @@ function getriDirect(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The vendor routes' kernels around cuBLAS/cuSOLVER (cuda/vendor/kernels.ts): every variant.
+
+function vendorDirect(): void {
+  const kinds = ['strided', 'pointer'] as const;
+  for (const dtype of DTYPES) {
+    for (const uplo of UPLOS) for (const kind of kinds) { record(potrfScanSource(dtype, uplo, kind)); record(syevPackSource(dtype, uplo, kind)); }
+    for (const a of kinds) for (const w of kinds) record(syevUnpackSource(dtype, a, w));
+  }
+  record(potrfInfoSource());
+  record(getrfScatterSource());
+}
+
+// ---------------------------------------------------------------------------------------------
 
 gemmThroughLauncher();
 tsm2ThroughLauncher();
@@ -800,6 +814,7 @@ ormqrDirect();
 gelsDirect();
 getriDirect();
 tsqrDirect();
+vendorDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);
 process.stderr.write(`${lines.length} distinct kernel sources (${launched} through the launchers, ${lines.length - launched} more from direct parameter sets)\n`);

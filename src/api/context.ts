@@ -237,9 +237,12 @@ export class Context extends ContextOperations {
     let captured: Captured;
     this.#capture = device ? recorder : undefined;
     try {
-      fn();
       const alive = (): void => this.checkAlive();
-      captured = device ? deviceRecording(device.capture!(fn), recorder.arrays, alive) : new Recording(fn, () => {}, alive);
+      const record = (): Captured => {
+        fn();
+        return device ? deviceRecording(device.capture!(fn), recorder.arrays, alive) : new Recording(fn, () => {}, alive);
+      };
+      captured = device?.captureScope ? device.captureScope(record) : record();
     } finally {
       this.#capture = undefined;
     }

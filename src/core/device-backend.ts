@@ -69,6 +69,8 @@ export interface DeviceBackend extends Backend<Storage, IntStorage> {
    */
   capture?(fn: () => void): { launch(): void; dispose(): void };
   capturable?(op: OpName): boolean;
+  /** Runs `fn` (a capture's calls, its run and its recording) on routes a graph can record. Absent: every route can be. */
+  captureScope?<T>(fn: () => T): T;
   /**
    * Runs `record` on a backend over a device that runs nothing, then compiles every kernel those
    * calls asked for into the module cache (on the compile workers, all at once); loads nothing.

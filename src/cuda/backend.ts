@@ -114,6 +114,8 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   force: RouteForce = {};
   /** The route of the last call that had matrices: its operation and candidate ('cpu': the CPU reference, with copies). */
   lastRoute: RouteTaken | undefined;
+  /** Inside captureScope(): only routes a graph can record. */
+  private recording = false;
 
   constructor(readonly device: GpuDevice, private readonly versions: string) {
     super();
@@ -140,7 +142,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       }
     }
     if (count <= 0) return;
-    const candidate = choose(op, request, this.device, this.force[op]);
+    const candidate = choose(op, request, this.device, this.force[op], this.recording);
     this.lastRoute = routeTaken(op, candidate);
     if (candidate.run === undefined) {
       // Planning (warm, prefetch): the CPU reference compiles nothing, so there is nothing to plan.
@@ -155,7 +157,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     // Host arrays: the candidate is chosen again on each staged device request, so that a choice
     // that reads the device operands (TSM2's alignment and dtype) sees them.
     const kernel = (r: Request): void => {
-      const staged = choose(op, r, this.device, this.force[op]);
+      const staged = choose(op, r, this.device, this.force[op], this.recording);
       this.lastRoute = routeTaken(op, staged);
       if (staged.run === undefined) throw new MyriadError('UNSUPPORTED', `${op}: no GPU route for a staged request that had one on the host`, 'op');
       this.prefetch(op, staged, r);
@@ -310,6 +312,19 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   capture(fn: () => void): { launch(): void; dispose(): void } {
     if (!this.device.capture) throw new MyriadError('UNSUPPORTED', `${this.device.info.name} cannot record a capture`, 'capture');
     return this.device.capture(fn);
+  }
+  /**
+   * Runs `fn` (a capture's calls: its first run and its recording, so that both take the same
+   * routes) with only the routes a graph can record: the vendor candidates are passed over.
+   */
+  captureScope<T>(fn: () => T): T {
+    const was = this.recording;
+    this.recording = true;
+    try {
+      return fn();
+    } finally {
+      this.recording = was;
+    }
   }
   /** Operations with a GPU route whose work a graph can record (the CPU route's copies it cannot). */
   capturable(op: OpName): boolean {

@@ -29,6 +29,10 @@ import { trmmCuda, trsmCuda } from './kernels/trsm/index.js';
 import { trtriCuda } from './kernels/trtri/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
+import {
+  cublasGemm, cublasGemmCovers, cublasGetrf, cublasGetrfCovers, cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers,
+  cusolverSyev, cusolverSyevCovers,
+} from './vendor/index.js';
 import type { ArrayRouted, RouteTaken } from '../core/device-backend.js';
 import { tuningFor } from './model/tuning/index.js';
 import type { Backend } from '../core/ops.js';
@@ -48,6 +52,8 @@ export interface Candidate<K extends OpName> {
   readonly covers?: (request: DeviceRequest<K>, dev: GpuDevice) => boolean;
   /** Runs it on the device; absent for the CPU reference, which the backend runs with copies. */
   readonly run?: GpuOp<K>;
+  /** False where a graph cannot record its work (a vendor library's): a capture passes over it. Absent: true. */
+  readonly capturable?: boolean;
 }
 
 /** The CPU reference: last in every list. */
@@ -69,6 +75,14 @@ function runTsm2(dev: GpuDevice, r: DeviceRequest<'gemm'>): void {
   if (!tsm2Cuda(dev, r)) throw new MyriadError('UNSUPPORTED', 'tsm2 takes one tall-and-skinny float product; this gemm is not one', 'force');
 }
 
+/**
+ * The vendor candidates (cuda/vendor/): a cuBLAS or cuSOLVER routine, taken where the crossover
+ * table of the device's card (model/tuning/vendor-*.ts) measured it faster than the own route and
+ * the library loads; never recorded in a graph.
+ */
+const vendor = <K extends OpName>(name: 'cublas' | 'cusolver', covers: (r: DeviceRequest<K>, dev: GpuDevice) => boolean, run: GpuOp<K>): Candidate<K> =>
+  ({ name, covers, run, capturable: false });
+
 /** An operation with one GPU design, named as the operation, that takes every request: it, then the CPU reference. */
 function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[] {
   return [{ name: op, run }, CPU];
@@ -78,16 +92,22 @@ function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[]
 export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   gemm: [
     { name: 'tsm2', covers: (r, dev) => tsm2Serves(dev, r), run: runTsm2 },
+    vendor('cublas', cublasGemmCovers, cublasGemm),
     { name: 'gemm', run: gemmCuda },
     CPU,
   ],
   trsm: single('trsm', trsmCuda),
   trmm: single('trmm', trmmCuda),
   syrk: single('syrk', syrkCuda),
-  potrf: single('potrf', potrfCuda),
+  potrf: [vendor('cusolver', cusolverPotrfCovers, cusolverPotrf), { name: 'potrf', run: potrfCuda }, CPU],
   potrs: single('potrs', potrsCuda),
   posv: single('posv', posvCuda),
-  getrf: single('getrf', getrfCuda),
+  getrf: [
+    vendor('cusolver', cusolverGetrfCovers, cusolverGetrf),
+    vendor('cublas', cublasGetrfCovers, cublasGetrf),
+    { name: 'getrf', run: getrfCuda },
+    CPU,
+  ],
   getrs: single('getrs', getrsCuda),
   gesv: single('gesv', gesvCuda),
   trtri: single('trtri', trtriCuda),
@@ -95,6 +115,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   potri: single('potri', potriCuda),
   poti: single('poti', potiCuda),
   syev: [
+    vendor('cusolver', cusolverSyevCovers, cusolverSyev),
     { name: 'tridiag', covers: tridiagCovers, run: syevTridiagCuda },
     { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: syevCuda },
     CPU,
@@ -138,18 +159,29 @@ export type RouteForce = { readonly [K in OpName | ArrayRouted]?: string };
 
 /**
  * The candidate that serves `request`: the forced one where `force` names one (an unknown name is
- * an error naming the choices), else the first that covers it.
+ * an error naming the choices), else the first that covers it. `recording` (inside ctx.capture(),
+ * its run and its recording alike): only candidates a graph can record.
  */
-export function choose<K extends OpName>(op: K, request: Record<string, unknown>, dev: GpuDevice, force?: string): Candidate<K> {
+export function choose<K extends OpName>(op: K, request: Record<string, unknown>, dev: GpuDevice, force?: string, recording = false): Candidate<K> {
   const list = ROUTES[op] as readonly Candidate<K>[];
   const r = request as unknown as DeviceRequest<K>;
   if (force !== undefined) {
     const pinned = list.find((c) => c.name === force);
     if (pinned === undefined) throw new MyriadError('ENUM', `${op} has no route '${force}' (routes: ${list.map((c) => c.name).join(', ')})`, 'force');
+    if (recording && pinned.capturable === false)
+      throw new MyriadError('UNSUPPORTED', `${op}'s route '${force}' cannot be recorded in ctx.capture() (a vendor library's work)`, 'force');
     return pinned;
   }
-  for (const c of list) if (c.covers === undefined || c.covers(r, dev)) return c;
+  for (const c of list) if ((!recording || c.capturable !== false) && (c.covers === undefined || c.covers(r, dev))) return c;
   return list[list.length - 1]!;
+}
+
+/**
+ * The first candidate of `op` that covers `request` among those a graph can record: the own route,
+ * passing over the vendor candidates (what the vendor is measured against, and what a capture runs).
+ */
+export function ownRoute<K extends OpName>(op: K, request: Record<string, unknown>, dev: GpuDevice): Candidate<K> {
+  return choose(op, request, dev, undefined, true);
 }
 
 /** Each operation's routes as `lastRoute` reports them, made once (no object per call). */

@@ -26,8 +26,10 @@ function cudaContext(): { ctx: Context; backend: CudaBackend; launches: { entry:
 test('every operation has a route, and every route ends in the CPU reference', () => {
   assert.deepEqual(Object.keys(ROUTES).sort(), [...OP_NAMES].sort());
   for (const op of OP_NAMES) assert.equal(routeNames(op).at(-1), 'cpu', op);
-  assert.deepEqual(routeNames('syev'), ['tridiag', 'jacobi', 'cpu']);
-  assert.deepEqual(routeNames('gemm'), ['tsm2', 'gemm', 'cpu']);
+  assert.deepEqual(routeNames('syev'), ['cusolver', 'tridiag', 'jacobi', 'cpu']);
+  assert.deepEqual(routeNames('gemm'), ['tsm2', 'cublas', 'gemm', 'cpu']);
+  assert.deepEqual(routeNames('potrf'), ['cusolver', 'potrf', 'cpu']);
+  assert.deepEqual(routeNames('getrf'), ['cusolver', 'cublas', 'getrf', 'cpu']);
 });
 
 test('syev: the tridiagonal design from the table\'s crossover, Jacobi below, the CPU above 512; force pins one', () => {
@@ -48,7 +50,7 @@ test('syev: the tridiagonal design from the table\'s crossover, Jacobi below, th
   assert.deepEqual(ctx.lastRoute, { op: 'syev', route: 'jacobi', gpu: true });
   assert.match(launches[0]!.entry, /^syev_(block|rows|warp)_/);
   backend.force = { syev: 'lapack' };
-  assert.throws(() => call(8), /syev has no route 'lapack' \(routes: tridiag, jacobi, cpu\)/);
+  assert.throws(() => call(8), /syev has no route 'lapack' \(routes: cusolver, tridiag, jacobi, cpu\)/);
   backend.force = {};
   call(513);
   assert.deepEqual(ctx.lastRoute, { op: 'syev', route: 'cpu', gpu: false });

@@ -4,16 +4,19 @@
  * reference: random shapes, layouts, dtypes and enums; agreement, nothing written outside what
  * a call may write, invalid calls named and harmless, overlaps rejected. Fixed seeds and bounded runs: small sizes (the unrolled
  * kernels) many times, where every operation with a GPU design must take it (ctx.lastRoute), sizes
- * up to 40 (the blocked paths) a few times. Skips with one line where no GPU is usable.
+ * up to 40 (the blocked paths) a few times. The same properties on each vendor route (cuBLAS,
+ * cuSOLVER), forced, over the calls it takes. Skips with one line where no GPU is usable.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { referenceContext } from '../../src/api/context.js';
+import { Context, referenceContext } from '../../src/api/context.js';
 import { open } from '../../src/api/open.js';
-import { BREAKAGES, CONTRACT_OPS, callArb, checkInvalidCall, checkOverlapCall, checkValidCall, runs } from '../helpers/contracts.js';
+import { CudaBackend } from '../../src/cuda/backend.js';
 import { hasGpuOp } from '../../src/cuda/router.js';
-import { gpuSkipReason } from '../helpers/gpu.js';
+import { vendorUsable, type VendorLibrary } from '../../src/cuda/vendor/index.js';
+import { BREAKAGES, CONTRACT_OPS, callArb, checkInvalidCall, checkOverlapCall, checkValidCall, runs, type CallSpec, type ContractOp } from '../helpers/contracts.js';
+import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 
 const skip = gpuSkipReason();
 
@@ -57,5 +60,37 @@ describe('contracts on the CUDA context (fast-check, fixed seed)', { skip }, () 
     fc.assert(fc.property(callArb(CONTRACT_OPS, 4, 3), fc.nat(11), fc.nat(40), (spec, pick, shift) => {
       checkOverlapCall(gpu, spec, pick, shift);
     }), runs(200, 2415));
+  });
+});
+
+/** The vendor routes, each with the library it needs and the calls it takes when forced (cuBLAS gemm: alpha != 0, k > 0; cuBLAS getrf: square). */
+const VENDOR_ROUTES: readonly { op: ContractOp; route: string; library: VendorLibrary; takes: (s: CallSpec) => boolean }[] = [
+  { op: 'gemm', route: 'cublas', library: 'cublas', takes: (s) => s.alpha !== 0 && s.dims.every((d) => d.k > 0) },
+  { op: 'potrf', route: 'cusolver', library: 'cusolver', takes: () => true },
+  { op: 'getrf', route: 'cusolver', library: 'cusolver', takes: () => true },
+  { op: 'getrf', route: 'cublas', library: 'cublas', takes: (s) => s.dims.every((d) => d.m === d.n) },
+  { op: 'syev', route: 'cusolver', library: 'syevBatched', takes: () => true },
+];
+
+describe('contracts on the vendor routes, each forced (fast-check, fixed seed)', { skip }, () => {
+  VENDOR_ROUTES.forEach(({ op, route, library, takes }, v) => {
+    const forced = (): Context | undefined => {
+      const dev = gpu();
+      if (!vendorUsable(dev, library)) return undefined;
+      const backend = new CudaBackend(dev, 'test');
+      backend.force = { [op]: route };
+      return new Context('cuda', backend, backend);
+    };
+    it(`${op} on '${route}': small sizes agree with the CPU reference and write nothing else`, (t) => {
+      const ctx = forced();
+      if (ctx === undefined) { t.skip(`${library} does not load on this machine`); return; }
+      fc.assert(fc.property(callArb([op], 6, 5), (spec) => { fc.pre(takes(spec)); checkValidCall(ctx, referenceContext, spec); }), runs(40, 2700 + v));
+    });
+    it(`${op} on '${route}': device-resident batches, sizes up to 40`, (t) => {
+      const ctx = forced();
+      if (ctx === undefined) { t.skip(`${library} does not load on this machine`); return; }
+      fc.assert(fc.property(callArb([op], 6, 5), (spec) => { fc.pre(takes(spec)); checkValidCall(ctx, referenceContext, spec, 'device'); }), runs(20, 2800 + v));
+      fc.assert(fc.property(callArb([op], 40, 3), (spec) => { fc.pre(takes(spec)); checkValidCall(ctx, referenceContext, spec); }), runs(6, 2900 + v));
+    });
   });
 });

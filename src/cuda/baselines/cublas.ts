@@ -28,6 +28,9 @@ const GEMM_STRIDED = (t: string, s: string) =>
   `int cublas${t}gemmStridedBatched(cublasHandle_t handle, int transa, int transb, int m, int n, int k, const ${s} *alpha, ` +
   `CUdeviceptr A, int lda, long long strideA, CUdeviceptr B, int ldb, long long strideB, const ${s} *beta, ` +
   `CUdeviceptr C, int ldc, long long strideC, int batchCount)`;
+const GEMM_BATCHED = (t: string, s: string) =>
+  `int cublas${t}gemmBatched(cublasHandle_t handle, int transa, int transb, int m, int n, int k, const ${s} *alpha, ` +
+  `CUdeviceptr Aarray, int lda, CUdeviceptr Barray, int ldb, const ${s} *beta, CUdeviceptr Carray, int ldc, int batchCount)`;
 const GETRF = (t: string) =>
   `int cublas${t}getrfBatched(cublasHandle_t handle, int n, CUdeviceptr Aarray, int lda, CUdeviceptr PivotArray, CUdeviceptr infoArray, int batchSize)`;
 const GETRS = (t: string) =>
@@ -57,7 +60,7 @@ const PROTOTYPES = [
   'int cublasSetStream_v2(cublasHandle_t handle, CUstream streamId)',
   'int cublasGetVersion_v2(cublasHandle_t handle, _Out_ int *version)',
   GEMM('D', 'double'), GEMM('S', 'float'),
-  GEMM_STRIDED('D', 'double'), GEMM_STRIDED('S', 'float'),
+  GEMM_STRIDED('D', 'double'), GEMM_STRIDED('S', 'float'), GEMM_BATCHED('D', 'double'), GEMM_BATCHED('S', 'float'),
   GETRF('D'), GETRF('S'), GETRS('D'), GETRS('S'), GETRI('D'), GETRI('S'), MATINV('D'), MATINV('S'),
   TRSM('D', 'double'), TRSM('S', 'float'), GEQRF('D'), GEQRF('S'), GELS('D'), GELS('S'),
 ];
@@ -78,6 +81,19 @@ function cublasApi(): NonNullable<typeof api> {
   const statusName = optionalFunc(lib, 'const char *cublasGetStatusName(int status)') as ((s: number) => string) | undefined;
   api = Object.assign(fns, { path, statusName });
   return api;
+}
+
+/** Why libcublas cannot be used here (not found, or a routine missing), or undefined where it loads; tried once. */
+let missing: string | undefined;
+export function cublasMissing(): string | undefined {
+  if (api || missing !== undefined) return api ? undefined : missing;
+  try {
+    cublasApi();
+    return undefined;
+  } catch (e) {
+    missing = (e as Error).message;
+    return missing;
+  }
 }
 
 function check(status: number, call: string): void {
@@ -106,8 +122,10 @@ export class Cublas {
   readonly path: string;
   readonly version: number;
   private handle: Handle | null;
-  private readonly dev: CudaDevice;
+  protected readonly dev: CudaDevice;
   private readonly api: NonNullable<typeof api>;
+  /** The stream the handle is bound to (the device's stream when it was last called). */
+  private stream: unknown;
 
   /** Creates a handle on `dev`'s context, bound to `dev`'s stream. */
   constructor(dev: GpuDevice) {
@@ -119,14 +137,24 @@ export class Cublas {
     check(this.api['cublasCreate_v2']!(out), 'cublasCreate_v2');
     this.handle = out[0];
     check(this.api['cublasSetStream_v2']!(this.handle, this.dev.streamHandle), 'cublasSetStream_v2');
+    this.stream = this.dev.streamHandle;
     const v: [number] = [0];
     check(this.api['cublasGetVersion_v2']!(this.handle, v), 'cublasGetVersion_v2');
     this.version = v[0];
   }
 
-  private call(name: string, ...args: unknown[]): void {
+  /**
+   * Calls routine `name` with the handle first, on the device's stream (the handle follows it
+   * where it changed: cublasSetStream also returns the handle to cuBLAS's own workspace).
+   */
+  protected call(name: string, ...args: unknown[]): void {
     if (!this.handle) throw new MyriadError('DISPOSED', 'cuBLAS handle used after dispose()');
     this.dev.activate();
+    const stream = this.dev.streamHandle;
+    if (stream !== this.stream) {
+      check(this.api['cublasSetStream_v2']!(this.handle, stream), 'cublasSetStream_v2');
+      this.stream = stream;
+    }
     check(this.api[name]!(this.handle, ...args), name);
   }
 

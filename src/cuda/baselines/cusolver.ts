@@ -137,6 +137,24 @@ function cusolverApi(): NonNullable<typeof api> {
   return api;
 }
 
+/** Why libcusolver cannot be used here (not found, or a routine missing), or undefined where it loads; tried once. */
+let missing: string | undefined;
+export function cusolverMissing(): string | undefined {
+  if (api || missing !== undefined) return api ? undefined : missing;
+  try {
+    cusolverApi();
+    return undefined;
+  } catch (e) {
+    missing = (e as Error).message;
+    return missing;
+  }
+}
+
+/** Whether the cuSOLVER here has cusolverDnXsyevBatched (false where it does not load). */
+export function cusolverHasSyevBatched(): boolean {
+  return cusolverMissing() === undefined && cusolverApi()['cusolverDnXsyevBatched'] !== undefined;
+}
+
 function check(status: number, call: string): void {
   if (status !== 0) throw new VendorError(STATUS[status] ?? `CUSOLVER_STATUS_${status}`, status, call);
 }
@@ -153,8 +171,10 @@ export class Cusolver {
   readonly path: string;
   readonly version: number;
   private handle: Handle | null;
-  private readonly dev: CudaDevice;
-  private readonly api: NonNullable<typeof api>;
+  protected readonly dev: CudaDevice;
+  protected readonly api: NonNullable<typeof api>;
+  /** The stream the handle is bound to (the device's stream when it was last called). */
+  private stream: unknown;
 
   /** Creates a handle on `dev`'s context, bound to `dev`'s stream. */
   constructor(dev: GpuDevice) {
@@ -167,12 +187,25 @@ export class Cusolver {
     check(this.api['cusolverDnCreate']!(out), 'cusolverDnCreate');
     this.handle = out[0];
     check(this.api['cusolverDnSetStream']!(this.handle, this.dev.streamHandle), 'cusolverDnSetStream');
+    this.stream = this.dev.streamHandle;
   }
 
-  private call(name: string, ...args: unknown[]): void {
+  /** Calls routine `name` with the handle first, on the device's stream (the handle follows it where it changed). */
+  protected call(name: string, ...args: unknown[]): void {
     if (!this.handle) throw new MyriadError('DISPOSED', 'cuSOLVER handle used after dispose()');
     this.dev.activate();
+    const stream = this.dev.streamHandle;
+    if (stream !== this.stream) {
+      check(this.api['cusolverDnSetStream']!(this.handle, stream), 'cusolverDnSetStream');
+      this.stream = stream;
+    }
     check(this.api[name]!(this.handle, ...args), name);
+  }
+
+  /** Calls routine `name`, which takes no handle (cusolverDnCreateParams ...), in the device's context. */
+  protected callPlain(name: string, ...args: unknown[]): void {
+    this.dev.activate();
+    check(this.api[name]!(...args), name);
   }
 
   /** Cholesky of `count` n x n SPD matrices in place; `info` (int32, one per matrix) as LAPACK's. */

@@ -33,6 +33,8 @@ export class CudaDevice implements GpuDevice {
   private readonly priorities: { main: number; side: number };
   /** Inside capture(): calls that cannot be recorded throw. */
   private capturing = false;
+  /** What libraries bound to this device release before its context goes (vendor handles). */
+  private readonly disposers: (() => void)[] = [];
 
   private constructor(private readonly runtime: CudaRuntime, ordinal: number) {
     const api = runtime.api;
@@ -401,6 +403,11 @@ export class CudaDevice implements GpuDevice {
     return { free: Number(free[0]), total: Number(total[0]) };
   }
 
+  /** Runs `release` in dispose(), after the streams are idle and while the context is still current. */
+  onDispose(release: () => void): void {
+    this.disposers.push(release);
+  }
+
   /** Waits for the stream, frees every live array, unloads modules, releases the context. Idempotent. */
   dispose(): void {
     if (!this.context.alive) return;
@@ -409,6 +416,13 @@ export class CudaDevice implements GpuDevice {
     const sync = api.cuStreamSynchronize(this.context.mainStream);
     if (this.copyStream) api.cuStreamSynchronize(this.copyStream);
     if (this.lookahead) api.cuStreamSynchronize(this.lookahead.stream);
+    for (const release of this.disposers.splice(0)) {
+      try {
+        release();
+      } catch {
+        // A library that cannot release its state leaks it; the device still goes.
+      }
+    }
     // Registrations go with the context that made them: forget them all while it is current.
     this.runtime.pinned().clear();
     this.context.close();

@@ -1,0 +1,66 @@
+/**
+ * Measures the vendor crossovers of the card it runs on and writes its table (src/bench/vendor-sweep.ts):
+ *
+ *   npm run build && node dist/scripts/vendor-sweep.js [--ops gemm,potrf,getrf,syev] [--dtype float64,float32]
+ *     [--repeats 5] [--out FILE] [--rows FILE] [--dry-run]
+ *
+ * --out: the table's TypeScript source (src/cuda/model/tuning/vendor-<card>.ts, registered in
+ * vendor-tables.ts), printed to stdout without it; --rows: every measured row as a markdown table;
+ * --dry-run: the grid alone, no GPU. Progress goes to stderr, one line a case.
+ */
+import { writeFileSync } from 'node:fs';
+import { Context } from '../src/api/context.js';
+import { CudaBackend } from '../src/cuda/backend.js';
+import { openDevice } from '../src/cuda/runtime/index.js';
+import type { DType } from '../src/core/dtype.js';
+import type { VendorOp } from '../src/cuda/model/tuning/vendor-tables.js';
+import { measureCase, rowsMarkdown, rulesFromRows, tableNames, tableSource, vendorGrid, type SweepRow } from '../src/bench/vendor-sweep.js';
+
+const OPS: readonly VendorOp[] = ['gemm', 'potrf', 'getrf', 'syev'];
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const ops = (option('ops') ?? OPS.join(',')).split(',').map((s) => s.trim()) as VendorOp[];
+for (const op of ops) if (!OPS.includes(op)) throw new Error(`--ops: unknown operation '${op}' (${OPS.join(', ')})`);
+const dtypes = (option('dtype') ?? 'float64,float32').split(',').map((s) => s.trim()) as DType[];
+for (const d of dtypes) if (d !== 'float64' && d !== 'float32') throw new Error(`--dtype: float64 or float32, got '${d}'`);
+const repeats = Number(option('repeats') ?? 5);
+const grid = vendorGrid(ops, dtypes);
+
+if (process.argv.includes('--dry-run')) {
+  for (const c of grid) process.stdout.write(`${c.op} ${c.route} ${c.dtype} ${c.series} n=${c.n} count=${c.count}\n`);
+  process.exit(0);
+}
+
+const dev = openDevice(0);
+const backend = new CudaBackend(dev, 'vendor sweep');
+const ctx = new Context('cuda', backend, backend);
+const rows: SweepRow[] = [];
+const t0 = performance.now();
+for (const c of grid) {
+  // Large single matrices: fewer repeats (each call is tens to hundreds of milliseconds).
+  const row = measureCase(ctx, backend, dev, c, c.series === 'single' && c.n >= 8192 ? Math.min(3, repeats) : repeats);
+  rows.push(row);
+  const ratio = row.error ? `failed: ${row.error}` : row.own === 'cpu' ? 'own is the CPU reference' : row.ratio.toFixed(2);
+  process.stderr.write(`${((performance.now() - t0) / 1000).toFixed(0)} s  ${c.op} ${c.route} ${c.dtype} n=${c.n} x ${c.count}: own ${row.own} ${row.ownMs.toFixed(3)} ms, vendor ${row.vendorMs.toFixed(3)} ms, ${ratio}\n`);
+}
+
+const card = dev.info.name;
+const date = new Date().toISOString().slice(0, 10);
+const provenance = `${card} (${dev.info.arch}, ${dev.info.smCount} SMs), ${date}`;
+const command = `node dist/scripts/vendor-sweep.js --ops ${ops.join(',')} --dtype ${dtypes.join(',')} --repeats ${repeats}`;
+const source = tableSource(card, provenance, command, rulesFromRows(rows));
+const out = option('out');
+if (out !== undefined) {
+  writeFileSync(out, source);
+  process.stderr.write(`wrote ${out}: put it at src/cuda/model/tuning/${tableNames(card).file} (export ${tableNames(card).constant}) and list it in vendor-tables.ts\n`);
+} else {
+  process.stdout.write(source);
+}
+const rowsOut = option('rows');
+if (rowsOut !== undefined) writeFileSync(rowsOut, `${rowsMarkdown(rows)}\n`);
+process.stderr.write(`${rows.length} cases in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+backend.dispose();

@@ -1,0 +1,180 @@
+/**
+ * The vendor crossover sweep: on the card it runs on, each vendor route (cuda/vendor/) against the
+ * own route the router takes where there is no vendor (what a capture runs), over a grid of
+ * (operation, dtype, order, count), timed on the same device-resident data (the bench's workloads:
+ * CUDA events, warm-up excluded, the median of repeats); then the card's crossover table
+ * (model/tuning/vendor-<card>.ts) in its source form. The grid, the rules and the source are pure;
+ * only `measureCase` needs a GPU.
+ *
+ * A rule spans consecutive orders of one series where the vendor took less than VENDOR_RATIO_MAX
+ * of the own time, from the smallest to the largest (to Infinity where the run reaches the series'
+ * largest order), counts from the smallest measured in it up (single-matrix series: one matrix).
+ * The grid stays where the own routes are GPU kernels (syev up to 512): a rule that reaches the
+ * largest order measured goes on to Infinity, beyond which syev's own route is the CPU reference.
+ */
+import type { Context } from '../api/context.js';
+import type { CudaBackend } from '../cuda/backend.js';
+import { VENDOR_RATIO_MAX, type VendorOp, type VendorPoint, type VendorRoute, type VendorRule } from '../cuda/model/tuning/vendor-tables.js';
+import { timeMs } from '../cuda/tune/measure.js';
+import type { GpuDevice } from '../cuda/runtime/types.js';
+import { DTYPE_BYTES, type DType } from '../core/dtype.js';
+import { Random } from './data.js';
+import { WORKLOADS } from './workloads.js';
+
+/** One timed point. `series`: 'single' (one matrix) or 'batched'. */
+export interface SweepCase {
+  readonly op: VendorOp;
+  readonly route: VendorRoute;
+  readonly dtype: DType;
+  readonly series: 'single' | 'batched';
+  readonly n: number;
+  readonly count: number;
+  readonly jobz?: 'vectors';
+}
+
+export interface SweepRow extends SweepCase {
+  /** The own route it was timed against ('cpu': not timed). */
+  readonly own: string;
+  readonly ownMs: number;
+  readonly vendorMs: number;
+  /** vendor ms / own ms (0 where the own route is the CPU reference); NaN where the case failed. */
+  readonly ratio: number;
+  readonly error?: string;
+}
+
+/** About this many bytes of matrices per batched call. */
+const BATCH_BYTES = 256 * 2 ** 20;
+const batchCount = (dtype: DType, n: number, matrices = 1): number => Math.max(1, Math.min(200000, Math.floor(BATCH_BYTES / (matrices * n * n * DTYPE_BYTES[dtype]))));
+/** syev's counts: the published vendor tables' (BENCHMARKS.md). */
+const SYEV_COUNTS: Readonly<Record<number, number>> = { 32: 10000, 64: 2000, 128: 500, 256: 100, 512: 20 };
+
+interface Series {
+  readonly op: VendorOp;
+  readonly route: VendorRoute;
+  readonly series: 'single' | 'batched';
+  readonly sizes: readonly number[];
+  readonly count: (dtype: DType, n: number) => number;
+  readonly jobz?: 'vectors';
+}
+
+const SERIES: readonly Series[] = [
+  { op: 'gemm', route: 'cublas', series: 'batched', sizes: [16, 32, 64, 128, 256, 512], count: (d, n) => batchCount(d, n, 3) },
+  { op: 'gemm', route: 'cublas', series: 'single', sizes: [1024, 2048, 4096, 8192], count: () => 1 },
+  { op: 'potrf', route: 'cusolver', series: 'batched', sizes: [256, 512, 1024], count: (d, n) => batchCount(d, n) },
+  { op: 'potrf', route: 'cusolver', series: 'single', sizes: [1024, 2048, 4096, 8192, 12288], count: () => 1 },
+  { op: 'getrf', route: 'cublas', series: 'batched', sizes: [16, 32, 64, 128, 256], count: (d, n) => batchCount(d, n) },
+  { op: 'getrf', route: 'cusolver', series: 'single', sizes: [1024, 2048, 4096, 8192, 12288], count: () => 1 },
+  { op: 'syev', route: 'cusolver', series: 'batched', jobz: 'vectors', sizes: [32, 64, 128, 256, 512], count: (_d, n) => SYEV_COUNTS[n] ?? 1 },
+];
+
+/** The sweep's cases for `ops` and `dtypes`, in order. */
+export function vendorGrid(ops: readonly VendorOp[], dtypes: readonly DType[]): SweepCase[] {
+  const out: SweepCase[] = [];
+  for (const s of SERIES) {
+    if (!ops.includes(s.op)) continue;
+    for (const dtype of dtypes) for (const n of s.sizes) {
+      out.push({ op: s.op, route: s.route, dtype, series: s.series, n, count: s.count(dtype, n), ...(s.jobz ? { jobz: s.jobz } : {}) });
+    }
+  }
+  return out;
+}
+
+/** Times one case: the own route (found as a capture would take it) and the vendor route, each forced. */
+export function measureCase(ctx: Context, backend: CudaBackend, dev: GpuDevice, c: SweepCase, repeats: number, seed = 1): SweepRow {
+  const prepared = WORKLOADS[c.op].prepare(ctx, c.dtype, c.n, c.count, new Random(seed));
+  try {
+    backend.force = {};
+    prepared.reset();
+    backend.captureScope(() => prepared.run());
+    const own = ctx.lastRoute?.route ?? '?';
+    const time = (route: string): number => {
+      backend.force = { [c.op]: route };
+      return timeMs(dev, () => prepared.run(), repeats, () => prepared.reset());
+    };
+    const vendorMs = time(c.route);
+    if (own === 'cpu') return { ...c, own, ownMs: NaN, vendorMs, ratio: 0 };
+    const ownMs = time(own);
+    return { ...c, own, ownMs, vendorMs, ratio: vendorMs / ownMs };
+  } catch (e) {
+    return { ...c, own: '?', ownMs: NaN, vendorMs: NaN, ratio: NaN, error: (e as Error).message };
+  } finally {
+    backend.force = {};
+    prepared.dispose();
+  }
+}
+
+/** The rules the rows imply (see the header). */
+export function rulesFromRows(rows: readonly SweepRow[]): VendorRule[] {
+  const key = (r: SweepRow): string => `${r.op}|${r.route}|${r.dtype}|${r.series}|${r.jobz ?? ''}`;
+  const series = new Map<string, SweepRow[]>();
+  for (const r of rows) {
+    const list = series.get(key(r));
+    if (list === undefined) series.set(key(r), [r]); else list.push(r);
+  }
+  const rules: VendorRule[] = [];
+  for (const list of series.values()) {
+    const sorted = [...list].sort((x, y) => x.n - y.n);
+    const largest = sorted[sorted.length - 1]!.n;
+    let run: SweepRow[] = [];
+    const close = (): void => {
+      if (run.length === 0) return;
+      const first = run[0]!, last = run[run.length - 1]!;
+      const measured: VendorPoint[] = run.map((r) => ({ n: r.n, count: r.count, ratio: round(r.ratio) }));
+      const count: [number, number] = first.series === 'single' ? [1, 1] : [Math.min(...run.map((r) => r.count)), Infinity];
+      rules.push({
+        op: first.op, route: first.route, dtype: first.dtype, ...(first.jobz ? { jobz: first.jobz } : {}),
+        n: [first.n, last.n === largest ? Infinity : last.n], count, measured,
+      });
+      run = [];
+    };
+    for (const r of sorted) {
+      if (Number.isFinite(r.ratio) && r.ratio < VENDOR_RATIO_MAX) run.push(r);
+      else close();
+    }
+    close();
+  }
+  return rules;
+}
+
+const round = (x: number): number => Math.round(x * 100) / 100;
+
+/** The export's name and the file's for a card: 'NVIDIA H200' -> h200VendorTable in vendor-h200.ts. */
+export function tableNames(card: string): { constant: string; file: string } {
+  const words = card.replace(/^NVIDIA\s+/i, '').split(/[^A-Za-z0-9]+/).filter((w) => w.length > 0).map((w) => w.toLowerCase());
+  const camel = words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
+  return { constant: `${camel || 'card'}VendorTable`, file: `vendor-${words.join('-') || 'card'}.ts` };
+}
+
+/** The table as the source of model/tuning/vendor-<card>.ts. */
+export function tableSource(card: string, provenance: string, command: string, rules: readonly VendorRule[]): string {
+  const num = (x: number): string => (x === Infinity ? 'Infinity' : String(x));
+  const lines = rules.map((r) => {
+    const points = r.measured.map((p) => `{ n: ${p.n}, count: ${p.count}, ratio: ${p.ratio} }`).join(', ');
+    return `    { op: '${r.op}', route: '${r.route}', dtype: '${r.dtype}', ${r.jobz ? `jobz: '${r.jobz}', ` : ''}n: [${num(r.n[0])}, ${num(r.n[1])}], ` +
+      `count: [${num(r.count[0])}, ${num(r.count[1])}],\n      measured: [${points}] },`;
+  });
+  return `import type { VendorTable } from './vendor-types.js';
+
+/**
+ * ${provenance}. Measured with \`${command}\`: each vendor route against the own route on the same
+ * device-resident data (CUDA events, the median after a warm-up). A rule spans the measured orders
+ * of one series where the vendor took less than ${VENDOR_RATIO_MAX} of the own time (to Infinity where
+ * it won at the largest order measured), counts from the smallest measured up; single-matrix rules
+ * take one matrix. Elsewhere the own routes run.
+ */
+export const ${tableNames(card).constant}: VendorTable = {
+  card: ${JSON.stringify(card)},
+  provenance: ${JSON.stringify(`${provenance}; ${command}`)},
+  rules: [
+${lines.join('\n')}
+  ],
+};
+`;
+}
+
+/** The rows as a markdown table (for BENCHMARKS.md). */
+export function rowsMarkdown(rows: readonly SweepRow[]): string {
+  const head = '| op | route | dtype | n | count | own route | own ms | vendor ms | vendor / own |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |';
+  const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '-');
+  return [head, ...rows.map((r) => `| ${r.op}${r.jobz ? ` (${r.jobz})` : ''} | ${r.route} | ${r.dtype} | ${r.n} | ${r.count} | ${r.own} | ${f(r.ownMs)} | ${f(r.vendorMs)} | ${r.error ? `failed: ${r.error}` : r.own === 'cpu' ? 'own is the CPU reference' : r.ratio.toFixed(2)} |`)].join('\n');
+}

@@ -1,0 +1,66 @@
+/**
+ * The vendor crossover tables' shape: per card (DeviceInfo.name, not the architecture: an H100 and
+ * an H200 are both sm_90 and cross over at different sizes), the regions where a cuBLAS or cuSOLVER
+ * routine was measured faster than the project's own route. A request inside a rule goes to that
+ * vendor route; everywhere else (and on a card without a table) the own routes run. A rule is
+ * measured data: it keeps the points behind it, each with its ratio vendor ms / own ms, and exists
+ * only where every one of them is below VENDOR_RATIO_MAX.
+ */
+import type { DType } from '../../../core/dtype.js';
+
+/** The operations with a vendor candidate. */
+export type VendorOp = 'gemm' | 'potrf' | 'getrf' | 'syev';
+/** The vendor candidates' names in the routes. */
+export type VendorRoute = 'cublas' | 'cusolver';
+
+/** A rule exists only where the vendor took at most this share of the own route's time. */
+export const VENDOR_RATIO_MAX = 0.97;
+
+/** One measured point: order n, batch count, and vendor ms / own ms. */
+export interface VendorPoint {
+  readonly n: number;
+  readonly count: number;
+  readonly ratio: number;
+}
+
+/** A region where `route` serves `op` on this card. */
+export interface VendorRule {
+  readonly op: VendorOp;
+  readonly route: VendorRoute;
+  readonly dtype: DType;
+  /** syev: the job measured ('vectors' or 'values'); the other job keeps the own routes. */
+  readonly jobz?: 'vectors' | 'values';
+  /** Inclusive bounds of the order: n of a square matrix; gemm: the cube root of m n k. */
+  readonly n: readonly [number, number];
+  /** Inclusive bounds of the batch count. */
+  readonly count: readonly [number, number];
+  /** The points behind the rule. */
+  readonly measured: readonly VendorPoint[];
+}
+
+export interface VendorTable {
+  /** The card it was measured on, as cuDeviceGetName spells it. */
+  readonly card: string;
+  /** Date, driver and CUDA, and the command that measures it again. */
+  readonly provenance: string;
+  readonly rules: readonly VendorRule[];
+}
+
+/** What a vendor candidate asks the table. */
+export interface VendorQuery {
+  readonly op: VendorOp;
+  readonly route: VendorRoute;
+  readonly dtype: DType;
+  readonly n: number;
+  readonly count: number;
+  readonly jobz?: 'vectors' | 'values';
+}
+
+const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => x >= lo && x <= hi;
+
+/** The rule of `table` that sends `q` to its vendor route, or undefined (the own routes then). */
+export function vendorRuleFor(table: VendorTable | undefined, q: VendorQuery): VendorRule | undefined {
+  if (table === undefined) return undefined;
+  return table.rules.find((r) => r.op === q.op && r.route === q.route && r.dtype === q.dtype
+    && (r.jobz === undefined || r.jobz === q.jobz) && inside(q.n, r.n) && inside(q.count, r.count));
+}

@@ -1,0 +1,76 @@
+/**
+ * gemm on cuBLAS: one product with cublas?gemm, a strided batch with cublas?gemmStridedBatched
+ * (ld, stride and offset passed through: the layout needs no conversion), list and variable
+ * batches with cublas?gemmBatched over arrays of matrix addresses, one call per shape. cuBLAS
+ * reads no C where beta = 0, as the API promises, and writes each C's m x n block alone.
+ * alpha = 0 and k = 0 stay with the own routes (BLAS then reads neither A nor B; cuBLAS does not
+ * promise that).
+ */
+import { batchCount, uniformShape } from '../../core/batch.js';
+import { MyriadError } from '../../core/errors.js';
+import type { Requests } from '../../core/op-specs.js';
+import { storageInfo } from '../../core/dtype-table.js';
+import { Workspace } from '../runtime/workspace.js';
+import type { DeviceArray, GpuDevice } from '../runtime/types.js';
+import { launchGroups, matrixAddress } from './groups.js';
+import { vendorBlas } from './native.js';
+import { deviceDtype, fitsInt32, vendorServes } from './rules.js';
+
+type GemmRequest = Requests<DeviceArray, DeviceArray>['gemm'];
+
+/** m, n, k of a batch of one shape, or undefined. */
+function gemmShape(r: GemmRequest): { m: number; n: number; k: number } | undefined {
+  const c = uniformShape(r.c), a = uniformShape(r.a);
+  if (c === undefined || a === undefined) return undefined;
+  return { m: c.rows, n: c.cols, k: r.transA === 'N' ? a.cols : a.rows };
+}
+
+/** The table's size of a product: the cube root of m n k (n for a square one). */
+export const gemmSize = (m: number, n: number, k: number): number => Math.round(Math.cbrt(m * n * k));
+
+export function cublasGemmCovers(r: GemmRequest, dev: GpuDevice): boolean {
+  const count = batchCount(r.c);
+  const s = gemmShape(r);
+  if (count === 0 || s === undefined || s.m === 0 || s.n === 0 || s.k === 0 || r.alpha === 0) return false;
+  if (![r.a, r.b, r.c].every(fitsInt32)) return false;
+  return vendorServes(dev, { op: 'gemm', route: 'cublas', dtype: deviceDtype(r.c), n: gemmSize(s.m, s.n, s.k), count }, 'cublas');
+}
+
+export function cublasGemm(dev: GpuDevice, r: GemmRequest): void {
+  const count = batchCount(r.c);
+  if (count === 0) return;
+  if (r.alpha === 0) throw new MyriadError('UNSUPPORTED', 'the cublas route takes alpha != 0 (with alpha = 0 BLAS reads neither A nor B; the own routes keep that)', 'force');
+  const blas = vendorBlas(dev);
+  if (blas === undefined) return;
+  const dtype = deviceDtype(r.c);
+  const { transA, transB, alpha, beta } = r;
+  if (r.a.kind === 'strided' && r.b.kind === 'strided' && r.c.kind === 'strided') {
+    const { a, b, c } = { a: r.a, b: r.b, c: r.c };
+    const m = c.rows, n = c.cols, k = transA === 'N' ? a.cols : a.rows;
+    if (m === 0 || n === 0) return;
+    if (k === 0) throw new MyriadError('UNSUPPORTED', 'the cublas route takes k > 0 (the own routes scale C by beta)', 'force');
+    for (const i of [0, count - 1]) { matrixAddress(a, i, 'a'); matrixAddress(b, i, 'b'); matrixAddress(c, i, 'c'); }
+    const at = (x: typeof a): bigint => x.data.ptr + BigInt(x.offset * storageInfo(dtype).bytes);
+    if (count === 1) blas.gemmAt(dtype, transA, transB, m, n, k, alpha, at(a), a.ld, at(b), b.ld, beta, at(c), c.ld);
+    else blas.gemmStridedAt(dtype, transA, transB, m, n, k, alpha, at(a), a.ld, a.stride, at(b), b.ld, b.stride, beta, at(c), c.ld, c.stride, count);
+    return;
+  }
+  const frame = Workspace.of(dev).frame();
+  try {
+    const groups = launchGroups(dev, frame, [r.a, r.b, r.c], ['a', 'b', 'c']);
+    for (const g of groups) {
+      const [sa, , sc] = g.shapes;
+      if (sc!.rows > 0 && sc!.cols > 0 && (transA === 'N' ? sa!.cols : sa!.rows) === 0)
+        throw new MyriadError('UNSUPPORTED', 'the cublas route takes k > 0 (the own routes scale C by beta)', 'force');
+    }
+    for (const g of groups) {
+      const [sa, sb, sc] = g.shapes;
+      const m = sc!.rows, n = sc!.cols, k = transA === 'N' ? sa!.cols : sa!.rows;
+      if (m === 0 || n === 0) continue;
+      const [pa, pb, pc] = g.operands;
+      blas.gemmPointersAt(dtype, transA, transB, m, n, k, alpha, pa!.pointer, sa!.ld, pb!.pointer, sb!.ld, beta, pc!.pointer, sc!.ld, g.members.length);
+    }
+  } finally {
+    frame.end();
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * A request's batches as the vendor routes use them: the address of every matrix (the API's
+ * column-major batches with their ld, stride and offset; list and variable batches one matrix at
+ * a time), and launch groups for the small kernels and the vendor's batched calls: a strided
+ * request is one group as it is; otherwise the matrices are grouped by shape and leading
+ * dimension, each group with an array of int64 addresses per operand and, where it is not the whole
+ * batch in order, an int32 map to the batch's places. Those arrays live in the call's workspace
+ * frame (stream-ordered, no allocation and no wait per call).
+ */
+import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
+import { MyriadError } from '../../core/errors.js';
+import { storageInfo } from '../../core/dtype-table.js';
+import type { WorkspaceFrame } from '../runtime/workspace.js';
+import type { DeviceArray, GpuDevice } from '../runtime/types.js';
+import type { GroupOperand } from './kernels.js';
+
+/** One matrix: its first element's address, its shape and leading dimension. */
+export interface MatrixAddress {
+  readonly address: bigint;
+  readonly rows: number;
+  readonly cols: number;
+  readonly ld: number;
+}
+
+/** Matrix i of a device batch, checked against its buffer (a vendor routine reading outside it would poison the context). */
+export function matrixAddress(b: Batch<DeviceArray>, i: number, argument: string): MatrixAddress {
+  const m = matrixAt(b, i);
+  const end = m.rows === 0 || m.cols === 0 ? m.offset : m.offset + m.ld * (m.cols - 1) + m.rows;
+  if (end > m.data.length || m.ld < Math.max(1, m.rows)) {
+    throw new MyriadError('BOUNDS', `matrix ${i} (${m.rows} x ${m.cols}, ld ${m.ld}, offset ${m.offset}) does not fit its ${m.data.length} elements`, argument);
+  }
+  return { address: m.data.ptr + BigInt(m.offset * storageInfo(m.data.dtype).bytes), rows: m.rows, cols: m.cols, ld: m.ld };
+}
+
+export interface LaunchGroup {
+  /** The batch places of the group's matrices, in group order. */
+  readonly members: readonly number[];
+  /** Per operand: rows, cols and ld shared by the group, and how the kernels find its matrices. */
+  readonly shapes: readonly { readonly rows: number; readonly cols: number; readonly ld: number }[];
+  readonly operands: readonly GroupOperand[];
+  /** Group place -> batch place, or null where the group is the batch in order. */
+  readonly index: DeviceArray | null;
+}
+
+/** The launch groups of `batches` (one count); pointer and index arrays taken from `frame`. */
+export function launchGroups(dev: GpuDevice, frame: WorkspaceFrame, batches: readonly Batch<DeviceArray>[], names: readonly string[]): LaunchGroup[] {
+  const count = batchCount(batches[0]!);
+  if (count === 0) return [];
+  if (batches.every((b) => b.kind === 'strided')) {
+    const members = Array.from({ length: count }, (_, i) => i);
+    const shapes = batches.map((b) => ({ rows: b.kind === 'strided' ? b.rows : 0, cols: b.kind === 'strided' ? b.cols : 0, ld: b.kind === 'strided' ? b.ld : 1 }));
+    const operands = batches.map((b): GroupOperand => {
+      if (b.kind !== 'strided') throw new Error('unreachable');
+      for (const i of [0, count - 1]) matrixAddress(b, i, names[batches.indexOf(b)]!);
+      return { kind: 'strided', pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld };
+    });
+    return [{ members, shapes, operands, index: null }];
+  }
+  const byKey = new Map<string, number[]>();
+  for (let i = 0; i < count; i++) {
+    const key = batches.map((b) => { const m = matrixAt(b, i); return `${m.rows}x${m.cols}/${m.ld}`; }).join(';');
+    const members = byKey.get(key);
+    if (members === undefined) byKey.set(key, [i]); else members.push(i);
+  }
+  const groups: LaunchGroup[] = [];
+  for (const members of byKey.values()) {
+    const shapes = batches.map((b) => { const m = matrixAt(b, members[0]!); return { rows: m.rows, cols: m.cols, ld: m.ld }; });
+    const operands = batches.map((b, o): GroupOperand => {
+      const addresses = BigInt64Array.from(members, (i) => matrixAddress(b, i, names[o]!).address);
+      const pointers = frame.take('int64', members.length, `${names[o]} matrix pointers`);
+      dev.upload(addresses, pointers);
+      return { kind: 'pointer', pointer: pointers.ptr, offset: 0, stride: 0, ld: shapes[o]!.ld };
+    });
+    let index: DeviceArray | null = null;
+    if (members.length !== count) {
+      index = frame.take('int32', members.length, 'batch places');
+      dev.upload(Int32Array.from(members), index);
+    }
+    groups.push({ members, shapes, operands, index });
+  }
+  return groups;
+}

@@ -1,0 +1,13 @@
+/**
+ * The vendor routes: cuBLAS and cuSOLVER routines as router candidates where a card's measured
+ * crossover table (model/tuning/vendor-*.ts) says they are faster than the own kernels. Each keeps
+ * this API's semantics: layouts (ld, stride, offset, list and variable batches) passed through or
+ * packed, 0-based pivots, info per matrix as core/info.ts defines it (NaN and Inf too), nothing
+ * written beyond what the operation writes. Their work runs on the device's stream; a graph does
+ * not record it (the router passes over these candidates inside ctx.capture()).
+ */
+export { cublasGemm, cublasGemmCovers, gemmSize } from './gemm.js';
+export { cublasGetrf, cublasGetrfCovers, cusolverGetrf, cusolverGetrfCovers } from './getrf.js';
+export { cusolverPotrf, cusolverPotrfCovers } from './potrf.js';
+export { cusolverSyev, cusolverSyevCovers } from './syev.js';
+export { vendorUsable, type VendorLibrary } from './native.js';

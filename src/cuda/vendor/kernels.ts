@@ -1,0 +1,200 @@
+/**
+ * The small kernels around the vendor calls, which carry this API's semantics over what the vendor
+ * returns (pure generators, then their launchers). Matrices are addressed by their place q in a
+ * launch group (vendor/groups.ts); `index[q]` (or q where index is null) is the matrix's place in
+ * the batch, for info and pivots.
+ *
+ * - potrf_scan: per matrix, the first row (lower; column for upper) of the referenced triangle
+ *   holding a value at which the CPU reference stops: NaN, an infinity off the diagonal, or -Inf on
+ *   it (atomicMin over the matrix; the scratch starts at SENTINEL). Run before the vendor's potrf.
+ * - potrf_info: info = the vendor's, or r + 1 where that row r comes first (the minor of order r + 1
+ *   is where the reference fails), so NaN and Inf report as the own routes report them, whatever
+ *   the vendor does with them.
+ * - getrf_scatter: the vendor's 1-based pivots, minus one, and its info, to the batch's places.
+ * - syev_pack: the referenced triangle mirrored into a dense scratch matrix (what
+ *   cusolverDnXsyevBatched takes); a NaN or Inf is written as 0 and flags the matrix.
+ * - syev_unpack: eigenvectors (jobz 'vectors') and eigenvalues back to the batch's layout, NaN for a
+ *   flagged matrix; info 0, n + 1 (the vendor did not converge) or n + 2 (NaN or Inf in A).
+ */
+import type { DType } from '../../core/dtype.js';
+import { dtypeInfo } from '../../core/dtype-table.js';
+import type { Uplo } from '../../core/enums.js';
+import { kindTag, matrixPointer, operandParameters, type OperandKind } from '../kernels/common/batch-pointer.js';
+import { cachedKernel } from '../kernels/common/kernel-cache.js';
+import { cType, precisionLetter } from '../kernels/common/precision.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource } from '../runtime/types.js';
+
+/** The potrf scan's "no such row" (0x7f in every byte: what a byte fill writes). */
+export const SCAN_SENTINEL = 0x7f7f7f7f;
+/** The byte that fills the scan's scratch with SCAN_SENTINEL. */
+export const SCAN_FILL = 0x7f;
+
+/** The block decomposition of the per-matrix kernels: `parts` blocks per matrix, columns strided over them. */
+export function blockShape(n: number): { readonly parts: number; readonly threads: number } {
+  return { parts: Math.max(1, Math.min(1024, Math.ceil(n / 8))), threads: Math.min(256, Math.max(32, Math.ceil(n / 32) * 32)) };
+}
+
+const head = (dtype: DType): string => `typedef ${cType(dtype)} real;\n#define MAXR (${dtypeInfo(dtype).cuda.max})\n`;
+/** The matrix q and part of a per-matrix block (the grid is count x parts blocks). */
+const BLOCK = `  const long long block = blockIdx.x;
+  const int q = (int)(block / parts);
+  const int part = (int)(block - (long long)q * parts);
+  if (q >= count) return;
+`;
+
+export function potrfScanSource(dtype: DType, uplo: Uplo, kind: OperandKind): KernelSource {
+  const lower = uplo === 'lower';
+  const entry = `vendor_potrf_scan_${precisionLetter(dtype)}_${lower ? 'l' : 'u'}_${kindTag(kind)}`;
+  const source = `${head(dtype)}
+extern "C" __global__ void ${entry}(${operandParameters('A', kind, false)}, int n, int* __restrict__ first, int count, int parts) {
+${BLOCK}  const real* a = ${matrixPointer('A', kind, 'q')};
+  int best = ${SCAN_SENTINEL};
+  for (int j = part; j < n; j += parts) {
+    for (int i = ${lower ? 'j + ' : ''}threadIdx.x; i < ${lower ? 'n' : 'j + 1'}; i += blockDim.x) {
+      const real v = a[i + (long long)j * ldA];
+      const bool finite = v >= -MAXR && v <= MAXR;
+      if (!finite && !(i == j && v > MAXR)) best = min(best, ${lower ? 'i' : 'j'});
+    }
+  }
+  for (int o = 16; o > 0; o >>= 1) best = min(best, __shfl_down_sync(0xffffffffu, best, o));
+  if ((threadIdx.x & 31) == 0 && best != ${SCAN_SENTINEL}) atomicMin(first + q, best);
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+export function potrfInfoSource(): KernelSource {
+  const entry = 'vendor_potrf_info';
+  const source = `extern "C" __global__ void ${entry}(int* __restrict__ info, const int* __restrict__ index, const int* __restrict__ vendor,
+    const int* __restrict__ first, int count) {
+  const long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (q >= count) return;
+  int v = vendor[q];
+  const int r = first[q];
+  if (r != ${SCAN_SENTINEL} && !(v > 0 && v <= r)) v = r + 1;
+  info[index ? index[q] : q] = v;
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+export function getrfScatterSource(): KernelSource {
+  const entry = 'vendor_getrf_scatter';
+  const source = `extern "C" __global__ void ${entry}(int* __restrict__ ipiv, int* __restrict__ info, const int* __restrict__ index,
+    const int* __restrict__ pivots, const int* __restrict__ vendor, int count, int k, long long pivotStride) {
+  const int per = k > 0 ? k : 1;
+  const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (long long)count * per) return;
+  const int q = (int)(t / per);
+  const int j = (int)(t - (long long)q * per);
+  const long long b = index ? index[q] : q;
+  if (j < k) ipiv[b * pivotStride + j] = pivots[(long long)q * k + j] - 1;
+  if (j == 0) info[b] = vendor[q];
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+export function syevPackSource(dtype: DType, uplo: Uplo, kind: OperandKind): KernelSource {
+  const lower = uplo === 'lower';
+  const entry = `vendor_syev_pack_${precisionLetter(dtype)}_${lower ? 'l' : 'u'}_${kindTag(kind)}`;
+  const source = `${head(dtype)}
+extern "C" __global__ void ${entry}(${operandParameters('A', kind, false)}, int n, real* __restrict__ dst, int* __restrict__ flags, int count, int parts) {
+${BLOCK}  const real* a = ${matrixPointer('A', kind, 'q')};
+  real* d = dst + (long long)q * n * n;
+  for (int j = part; j < n; j += parts) {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      const int r = ${lower ? 'max(i, j)' : 'min(i, j)'}, c = ${lower ? 'min(i, j)' : 'max(i, j)'};
+      real v = a[r + (long long)c * ldA];
+      if (!(v >= -MAXR && v <= MAXR)) { flags[q] = 1; v = 0; }
+      d[i + (long long)j * n] = v;
+    }
+  }
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+export function syevUnpackSource(dtype: DType, kindA: OperandKind, kindW: OperandKind): KernelSource {
+  const entry = `vendor_syev_unpack_${precisionLetter(dtype)}_${kindTag(kindA)}_${kindTag(kindW)}`;
+  const source = `${head(dtype)}
+extern "C" __global__ void ${entry}(${operandParameters('A', kindA, true)}, ${operandParameters('W', kindW, true)},
+    const real* __restrict__ srcA, const real* __restrict__ srcW, const int* __restrict__ flags, const int* __restrict__ vendor,
+    int* __restrict__ info, const int* __restrict__ index, int n, int count, int vectors, int parts) {
+${BLOCK}  const bool failed = flags[q] != 0;
+  const real nan = ${dtypeInfo(dtype).cuda.nan};
+  if (vectors) {
+    real* a = ${matrixPointer('A', kindA, 'q')};
+    const real* s = srcA + (long long)q * n * n;
+    for (int j = part; j < n; j += parts)
+      for (int i = threadIdx.x; i < n; i += blockDim.x) a[i + (long long)j * ldA] = failed ? nan : s[i + (long long)j * n];
+  }
+  if (part != 0) return;
+  real* w = ${matrixPointer('W', kindW, 'q')};
+  for (int i = threadIdx.x; i < n; i += blockDim.x) w[i] = failed ? nan : srcW[(long long)q * n + i];
+  if (threadIdx.x == 0) {
+    const int v = vendor[q];
+    info[index ? index[q] : q] = failed ? n + 2 : v > 0 ? n + 1 : v;
+  }
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+/** One operand of a launch group, as the kernels take it (common/batch-pointer.ts). */
+export interface GroupOperand {
+  readonly kind: OperandKind;
+  /** Strided: the data's address; pointer form: the device array of int64 addresses. */
+  readonly pointer: bigint;
+  readonly offset: number;
+  readonly stride: number;
+  readonly ld: number;
+}
+
+const operand = (o: GroupOperand): KernelArg[] => [arg.ptr(o.pointer), arg.i64(o.offset), arg.i64(o.stride), arg.i32(o.ld)];
+const ptrOrNull = (a: DeviceArray | null): KernelArg => arg.ptr(a === null ? 0n : a.ptr);
+
+function perMatrix(n: number, count: number): { grid: [number, number, number]; block: [number, number, number]; parts: number } {
+  const { parts, threads } = blockShape(n);
+  return { grid: [count * parts, 1, 1], block: [threads, 1, 1], parts };
+}
+
+export function launchPotrfScan(dev: GpuDevice, dtype: DType, uplo: Uplo, a: GroupOperand, n: number, first: DeviceArray, count: number): void {
+  if (count === 0 || n === 0) return;
+  const src = potrfScanSource(dtype, uplo, a.kind);
+  const shape = perMatrix(n, count);
+  cachedKernel(dev, src.entry, () => src).launch({ grid: shape.grid, block: shape.block },
+    [...operand(a), arg.i32(n), arg.ptr(first), arg.i32(count), arg.i32(shape.parts)]);
+}
+
+export function launchPotrfInfo(dev: GpuDevice, info: DeviceArray, index: DeviceArray | null, vendor: DeviceArray, first: DeviceArray, count: number): void {
+  if (count === 0) return;
+  cachedKernel(dev, 'vendor_potrf_info', potrfInfoSource).launch({ grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1] },
+    [arg.ptr(info), ptrOrNull(index), arg.ptr(vendor), arg.ptr(first), arg.i32(count)]);
+}
+
+export function launchGetrfScatter(dev: GpuDevice, ipiv: DeviceArray, info: DeviceArray, index: DeviceArray | null, pivots: DeviceArray,
+  vendor: DeviceArray, count: number, k: number, pivotStride: number): void {
+  if (count === 0) return;
+  const threads = count * Math.max(1, k);
+  cachedKernel(dev, 'vendor_getrf_scatter', getrfScatterSource).launch({ grid: [Math.ceil(threads / 256), 1, 1], block: [256, 1, 1] },
+    [arg.ptr(ipiv), arg.ptr(info), ptrOrNull(index), arg.ptr(pivots), arg.ptr(vendor), arg.i32(count), arg.i32(k), arg.i64(pivotStride)]);
+}
+
+export function launchSyevPack(dev: GpuDevice, dtype: DType, uplo: Uplo, a: GroupOperand, n: number, dst: DeviceArray, flags: DeviceArray, count: number): void {
+  if (count === 0 || n === 0) return;
+  const src = syevPackSource(dtype, uplo, a.kind);
+  const shape = perMatrix(n, count);
+  cachedKernel(dev, src.entry, () => src).launch({ grid: shape.grid, block: shape.block },
+    [...operand(a), arg.i32(n), arg.ptr(dst), arg.ptr(flags), arg.i32(count), arg.i32(shape.parts)]);
+}
+
+export function launchSyevUnpack(dev: GpuDevice, dtype: DType, a: GroupOperand, w: GroupOperand, srcA: DeviceArray, srcW: DeviceArray,
+  flags: DeviceArray, vendor: DeviceArray, info: DeviceArray, index: DeviceArray | null, n: number, count: number, vectors: boolean): void {
+  if (count === 0 || n === 0) return;
+  const src = syevUnpackSource(dtype, a.kind, w.kind);
+  const shape = perMatrix(n, count);
+  cachedKernel(dev, src.entry, () => src).launch({ grid: shape.grid, block: shape.block },
+    [...operand(a), ...operand(w), arg.ptr(srcA), arg.ptr(srcW), arg.ptr(flags), arg.ptr(vendor), arg.ptr(info), ptrOrNull(index),
+      arg.i32(n), arg.i32(count), arg.i32(vectors ? 1 : 0), arg.i32(shape.parts)]);
+}

@@ -1,0 +1,67 @@
+/**
+ * potrf on cuSOLVER's single-matrix Cholesky (cusolverDn?potrf), one call per matrix: the route of
+ * one large matrix or a few, where the vendor's whole-GPU factorisation wins. Each matrix is
+ * factored where it lies (its ld and offset passed through); only its `uplo` triangle is touched.
+ *
+ * info is the API's (core/info.ts: k, the order of the leading minor that is not positive
+ * definite). A scan before the call finds each matrix's first row holding NaN or an infinity at
+ * which the CPU reference stops; the info written is the vendor's where it failed before that row,
+ * that row's order otherwise, so NaN and Inf come out as on the own routes whatever the vendor's
+ * own test does with them. As on the own blocked drivers, a failed matrix's factor is defined on
+ * its leading (k - 1) x (k - 1) block.
+ */
+import { batchCount } from '../../core/batch.js';
+import type { Requests } from '../../core/op-specs.js';
+import { Workspace } from '../runtime/workspace.js';
+import type { DeviceArray, GpuDevice } from '../runtime/types.js';
+import { launchGroups, matrixAddress } from './groups.js';
+import { launchPotrfInfo, launchPotrfScan, SCAN_FILL } from './kernels.js';
+import { vendorSolver } from './native.js';
+import { deviceDtype, fitsInt32, squareOrder, vendorServes } from './rules.js';
+
+type PotrfRequest = Requests<DeviceArray, DeviceArray>['potrf'];
+
+export function cusolverPotrfCovers(r: PotrfRequest, dev: GpuDevice): boolean {
+  const n = squareOrder(r.a);
+  if (n === undefined || n === 0 || !fitsInt32(r.a)) return false;
+  return vendorServes(dev, { op: 'potrf', route: 'cusolver', dtype: deviceDtype(r.a), n, count: batchCount(r.a) }, 'cusolver');
+}
+
+export function cusolverPotrf(dev: GpuDevice, r: PotrfRequest): void {
+  const count = batchCount(r.a);
+  if (count === 0) return;
+  const dtype = deviceDtype(r.a);
+  const solver = vendorSolver(dev);
+  const frame = Workspace.of(dev).frame();
+  try {
+    const groups = launchGroups(dev, frame, [r.a], ['a']);
+    const first = frame.take('int32', count, 'potrf: first non-finite row per matrix');
+    const vendor = frame.take('int32', count, 'potrf: the vendor info');
+    dev.fill(first, SCAN_FILL);
+    dev.fill(vendor, 0);
+    // Group g's matrices have places [base, base + members) in the scratch.
+    const bases: number[] = [];
+    let base = 0;
+    for (const g of groups) {
+      bases.push(base);
+      launchPotrfScan(dev, dtype, r.uplo, g.operands[0]!, g.shapes[0]!.rows, dev.view(first, base, g.members.length), g.members.length);
+      base += g.members.length;
+    }
+    if (solver !== undefined) {
+      const matrices = groups.flatMap((g, gi) => g.members.map((i, q) => ({ place: bases[gi]! + q, m: matrixAddress(r.a, i, 'a') })));
+      let lwork = 1;
+      for (const { m } of matrices) if (m.rows > 0) lwork = Math.max(lwork, solver.potrfWorkAt(dtype, r.uplo, m.rows, m.address, m.ld));
+      const work = frame.take(dtype, lwork, 'potrf: the vendor workspace');
+      for (const { place, m } of matrices) {
+        if (m.rows === 0) continue;
+        solver.potrfAt(dtype, r.uplo, m.rows, m.address, m.ld, work.ptr, solver.potrfWorkAt(dtype, r.uplo, m.rows, m.address, m.ld), vendor.ptr + BigInt(4 * place));
+      }
+    }
+    groups.forEach((g, gi) => {
+      const n = g.members.length;
+      launchPotrfInfo(dev, r.info, g.index, dev.view(vendor, bases[gi]!, n), dev.view(first, bases[gi]!, n), n);
+    });
+  } finally {
+    frame.end();
+  }
+}

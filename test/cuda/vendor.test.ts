@@ -1,0 +1,218 @@
+/**
+ * The vendor routes without a GPU:
+ * - the crossover tables: a rule takes exactly its ranges, dtype, route and job; every rule's
+ *   measured points lie inside it and are below VENDOR_RATIO_MAX; a card without a table gets none;
+ * - `covers` on a device with the H200's name: false where the library does not load (here it is
+ *   pointed at a path that does not exist), with nothing thrown; false on devices that are not
+ *   CUDA devices; the own routes then, as the router shows;
+ * - a capture passes over the vendor candidates, and a forced vendor route inside one is an error;
+ * - the rule the potrf scan and info kernels implement, checked against the CPU reference on
+ *   matrices holding NaN and infinities wherever the vendor's own result agrees with the reference
+ *   on the finite leading block (which is all the rule assumes of it);
+ * - the kernels around the vendor calls compile (nvcc, where it is on PATH).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+process.env['MYRIAD_LIBCUBLAS'] = '/nonexistent/libcublas.so';
+process.env['MYRIAD_LIBCUSOLVER'] = '/nonexistent/libcusolver.so';
+
+const { strided } = await import('../../src/core/batch.js');
+const { cpuPotrf } = await import('../../src/cpu/lapack/index.js');
+const { choose, ownRoute, ROUTES } = await import('../../src/cuda/router.js');
+const { PlanningDevice } = await import('../../src/cuda/runtime/planning-device.js');
+const { VENDOR_RATIO_MAX, vendorRuleFor, vendorTableFor, vendorTables } = await import('../../src/cuda/model/tuning/vendor-tables.js');
+const vendor = await import('../../src/cuda/vendor/index.js');
+const { SCAN_SENTINEL, getrfScatterSource, potrfInfoSource, potrfScanSource, syevPackSource, syevUnpackSource } = await import('../../src/cuda/vendor/kernels.js');
+const { H100 } = await import('../helpers/devices.js');
+const { recordingDevice } = await import('../helpers/fake-gpus.js');
+const { Rng } = await import('../helpers/random.js');
+const { NVCC_SKIP, compileForSm90 } = await import('../helpers/nvcc.js');
+
+import type { VendorTable } from '../../src/cuda/model/tuning/vendor-tables.js';
+import type { Uplo } from '../../src/core/enums.js';
+
+const H200 = { ...H100, name: 'NVIDIA H200', totalMemoryBytes: 150e9 };
+
+const TABLE: VendorTable = {
+  card: 'Test card', provenance: 'made up',
+  rules: [
+    { op: 'potrf', route: 'cusolver', dtype: 'float64', n: [100, 200], count: [1, 4], measured: [{ n: 100, count: 1, ratio: 0.5 }] },
+    { op: 'syev', route: 'cusolver', dtype: 'float64', jobz: 'vectors', n: [64, Infinity], count: [10, Infinity], measured: [{ n: 64, count: 10, ratio: 0.5 }] },
+  ],
+};
+
+test('a rule takes its ranges (inclusive), its dtype, route and job, and nothing else', () => {
+  const q = { op: 'potrf', route: 'cusolver', dtype: 'float64', n: 100, count: 1 } as const;
+  assert.ok(vendorRuleFor(TABLE, q));
+  assert.ok(vendorRuleFor(TABLE, { ...q, n: 200, count: 4 }));
+  assert.equal(vendorRuleFor(TABLE, { ...q, n: 99 }), undefined);
+  assert.equal(vendorRuleFor(TABLE, { ...q, n: 201 }), undefined);
+  assert.equal(vendorRuleFor(TABLE, { ...q, count: 5 }), undefined);
+  assert.equal(vendorRuleFor(TABLE, { ...q, dtype: 'float32' }), undefined);
+  assert.equal(vendorRuleFor(TABLE, { ...q, route: 'cublas' }), undefined);
+  assert.equal(vendorRuleFor(undefined, q), undefined);
+  const s = { op: 'syev', route: 'cusolver', dtype: 'float64', n: 4096, count: 10, jobz: 'vectors' } as const;
+  assert.ok(vendorRuleFor(TABLE, s));
+  assert.equal(vendorRuleFor(TABLE, { ...s, jobz: 'values' }), undefined);
+});
+
+test('the tables: one per card, every measured point inside its rule and below the ratio bound', () => {
+  assert.ok(vendorTableFor('NVIDIA H200'));
+  assert.equal(vendorTableFor(H100.name), undefined);
+  const cards = vendorTables().map((t) => t.card);
+  assert.equal(new Set(cards).size, cards.length);
+  for (const t of vendorTables()) {
+    assert.ok(t.provenance.length > 0);
+    for (const r of t.rules) {
+      const what = `${t.card} ${r.op} ${r.route} ${r.dtype} [${r.n.join(', ')}]`;
+      assert.ok(r.n[0] <= r.n[1] && r.count[0] <= r.count[1] && r.n[0] >= 1 && r.count[0] >= 1, what);
+      assert.ok(r.measured.length > 0, what);
+      for (const p of r.measured) {
+        assert.ok(p.ratio < VENDOR_RATIO_MAX, `${what}: ratio ${p.ratio}`);
+        assert.ok(p.n >= r.n[0] && p.n <= r.n[1] && p.count >= r.count[0] && p.count <= r.count[1], `${what}: point ${p.n} x ${p.count} outside`);
+      }
+      assert.ok(ROUTES[r.op].some((c) => c.name === r.route), `${what}: no such route`);
+    }
+  }
+});
+
+/** Device requests on a device that runs nothing (PlanningDevice: what warm and prefetch use). */
+function requests(dev: InstanceType<typeof PlanningDevice>) {
+  const square = (dtype: 'float64' | 'float32', n: number, count: number) => strided(dev.alloc(dtype, n * n * count), { rows: n, count });
+  return {
+    potrf: (n: number) => ({ uplo: 'lower' as const, a: square('float64', n, 1), info: dev.alloc('int32', 1) }),
+    getrf: (n: number, count: number) => ({ a: square('float64', n, count), ipiv: dev.alloc('int32', n * count), pivotStride: n, info: dev.alloc('int32', count) }),
+    gemm: (n: number, count: number) => ({ transA: 'N' as const, transB: 'N' as const, alpha: 1, beta: 0, a: square('float64', n, count), b: square('float64', n, count), c: square('float64', n, count) }),
+    syev: (n: number, count: number) => ({ jobz: 'vectors' as const, uplo: 'lower' as const, a: square('float64', n, count),
+      w: strided(dev.alloc('float64', n * count), { rows: n, cols: 1, count }), info: dev.alloc('int32', count) }),
+  };
+}
+
+test('a missing library costs its routes alone: covers is false, nothing throws, the own routes run', () => {
+  const dev = new PlanningDevice(H200);
+  const r = requests(dev);
+  const table = vendorTableFor(H200.name);
+  // Inside the H200's rules ...
+  assert.ok(vendorRuleFor(table, { op: 'potrf', route: 'cusolver', dtype: 'float64', n: 8192, count: 1 }));
+  assert.ok(vendorRuleFor(table, { op: 'gemm', route: 'cublas', dtype: 'float64', n: 128, count: 4000 }));
+  // ... but the libraries do not load here.
+  assert.equal(vendor.vendorUsable(dev, 'cublas'), false);
+  assert.equal(vendor.vendorUsable(dev, 'cusolver'), false);
+  assert.equal(vendor.vendorUsable(dev, 'syevBatched'), false);
+  assert.equal(vendor.cusolverPotrfCovers(r.potrf(8192) as never, dev), false);
+  assert.equal(vendor.cublasGemmCovers(r.gemm(128, 4000) as never, dev), false);
+  assert.equal(choose('potrf', r.potrf(8192), dev).name, 'potrf');
+  assert.equal(choose('getrf', r.getrf(128, 10000), dev).name, 'getrf');
+  assert.equal(choose('gemm', r.gemm(128, 4000), dev).name, 'gemm');
+  assert.equal(choose('syev', r.syev(128, 500), dev).name, 'tridiag');
+});
+
+test('devices that are not CUDA devices (the fakes) never take a vendor route', () => {
+  const { dev } = recordingDevice();
+  assert.equal(vendor.vendorUsable(dev, 'cublas'), false);
+  assert.equal(vendor.vendorUsable({ ...dev, info: H200 } as typeof dev, 'cusolver'), false);
+});
+
+test('inside a capture the router passes over the vendor candidates; a forced one is an error there', () => {
+  const dev = new PlanningDevice(H200);
+  const r = requests(dev);
+  for (const op of ['gemm', 'potrf', 'getrf', 'syev'] as const) {
+    const vendors = ROUTES[op].filter((c) => c.capturable === false).map((c) => c.name);
+    assert.ok(vendors.length > 0, op);
+    for (const name of vendors) assert.ok(name === 'cublas' || name === 'cusolver');
+  }
+  assert.equal(ownRoute('potrf', r.potrf(8192), dev).name, 'potrf');
+  assert.equal(choose('potrf', r.potrf(8192), dev, 'cusolver').name, 'cusolver');
+  assert.throws(() => choose('potrf', r.potrf(8192), dev, 'cusolver', true), /cannot be recorded in ctx.capture\(\)/);
+  assert.equal(choose('potrf', r.potrf(8192), dev, 'potrf', true).name, 'potrf');
+});
+
+test('forced on a device that runs nothing, the vendor routes plan their kernels and call no library', () => {
+  const dev = new PlanningDevice(H200);
+  const r = requests(dev);
+  vendor.cusolverPotrf(dev, r.potrf(64) as never);
+  vendor.cusolverGetrf(dev, r.getrf(64, 2) as never);
+  vendor.cublasGetrf(dev, r.getrf(32, 3) as never);
+  vendor.cusolverSyev(dev, r.syev(16, 3) as never);
+  vendor.cublasGemm(dev, r.gemm(16, 3) as never);
+  assert.deepEqual(dev.sources.map((s) => s.entry).sort(), [
+    'vendor_getrf_scatter', 'vendor_potrf_info', 'vendor_potrf_scan_d_l_st', 'vendor_syev_pack_d_l_st', 'vendor_syev_unpack_d_st_st',
+  ]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The potrf info rule (kernels.ts: potrf_scan, then potrf_info), in JavaScript.
+
+/** potrf_scan: the first row (lower; column for upper) of the triangle with NaN, an infinity off the diagonal, or -Inf on it. */
+function firstStop(a: Float64Array, n: number, uplo: Uplo): number {
+  let best = SCAN_SENTINEL;
+  for (let j = 0; j < n; j++) for (let i = uplo === 'lower' ? j : 0; i < (uplo === 'lower' ? n : j + 1); i++) {
+    const v = a[i + j * n]!;
+    if (!Number.isFinite(v) && !(i === j && v === Infinity)) best = Math.min(best, uplo === 'lower' ? i : j);
+  }
+  return best;
+}
+/** potrf_info: the vendor's info where it failed before that row, else that row's order. */
+const combine = (v: number, r: number): number => (r !== SCAN_SENTINEL && !(v > 0 && v <= r) ? r + 1 : v);
+
+test('the potrf info rule gives the CPU reference\'s info for NaN and infinities, whatever the vendor does past them', () => {
+  const rng = new Rng(7);
+  const specials = [NaN, Infinity, -Infinity];
+  let checked = 0, nonFinite = 0;
+  for (let trial = 0; trial < 3000; trial++) {
+    const n = rng.int(1, 9);
+    const uplo: Uplo = rng.next() < 0.5 ? 'lower' : 'upper';
+    const a = new Float64Array(n * n);
+    for (let j = 0; j < n; j++) for (let i = 0; i <= j; i++) { const v = rng.uniform(); a[i + j * n] = v; a[j + i * n] = v; }
+    for (let j = 0; j < n; j++) a[j + j * n] = rng.next() < 0.15 ? -rng.uniform(0, 1) : n + rng.uniform(0, 1);
+    for (let s = rng.int(0, 2); s > 0; s--) {
+      const i = rng.int(0, n - 1), j = rng.int(0, n - 1), v = specials[rng.int(0, 2)]!;
+      a[i + j * n] = v; a[j + i * n] = v;
+    }
+    const want = new Int32Array(1);
+    cpuPotrf({ uplo, a: strided(a.slice(), { rows: n }), info: want });
+    const r = firstStop(a, n, uplo);
+    // A vendor that agrees with the reference before row r: the reference's info on the matrix with
+    // every entry from row r on made finite, then anything at all past row r.
+    const repaired = a.slice();
+    for (let e = 0; e < repaired.length; e++) if (!Number.isFinite(repaired[e]!) && !(e % (n + 1) === 0 && repaired[e] === Infinity)) repaired[e] = 0.5;
+    const clean = new Int32Array(1);
+    cpuPotrf({ uplo, a: strided(repaired, { rows: n }), info: clean });
+    const agreeing = clean[0]! > 0 && clean[0]! <= r ? [clean[0]!] : [0, r + 1, r + 2, n, clean[0]!].filter((k) => r === SCAN_SENTINEL ? k === clean[0] : true);
+    for (const v of agreeing) assert.equal(combine(v, r), want[0], `n ${n} ${uplo} [${[...a].join(', ')}] vendor ${v}: info`);
+    checked++;
+    if (r !== SCAN_SENTINEL) nonFinite++;
+  }
+  assert.ok(nonFinite > 500, `only ${nonFinite} of ${checked} matrices held NaN or an infinity in the triangle`);
+});
+
+test('the kernels around the vendor calls compile for sm_90', { skip: NVCC_SKIP }, async () => {
+  const sources = [potrfScanSource('float64', 'lower', 'strided'), potrfScanSource('float32', 'upper', 'pointer'), potrfInfoSource(), getrfScatterSource(),
+    syevPackSource('float64', 'upper', 'pointer'), syevPackSource('float32', 'lower', 'strided'), syevUnpackSource('float64', 'pointer', 'strided'),
+    syevUnpackSource('float32', 'strided', 'pointer')];
+  for (const r of await compileForSm90(sources)) assert.ok('report' in r, `${r.src.entry}: ${'error' in r ? r.error : ''}`);
+});
+
+test('the sweep: its grid, the rules its rows imply, and the table source (which compiles and reads back)', async () => {
+  const { vendorGrid, rulesFromRows, tableSource, tableNames } = await import('../../src/bench/vendor-sweep.js');
+  const ts = (await import('typescript')).default;
+  const grid = vendorGrid(['gemm', 'potrf', 'getrf', 'syev'], ['float64', 'float32']);
+  assert.ok(grid.length > 40 && grid.length < 80, `${grid.length} cases`);
+  assert.ok(grid.every((c) => ROUTES[c.op].some((r) => r.name === c.route) && c.count >= 1));
+  const row = (n: number, count: number, ratio: number, series: 'single' | 'batched') =>
+    ({ op: 'gemm' as const, route: 'cublas' as const, dtype: 'float64' as const, series, n, count, own: 'gemm', ownMs: 1, vendorMs: ratio, ratio });
+  const rules = rulesFromRows([
+    row(16, 90000, 1.05, 'batched'), row(32, 40000, 0.84, 'batched'), row(64, 9000, 0.9, 'batched'), row(128, 2000, 0.83, 'batched'),
+    row(256, 500, 0.87, 'batched'), row(512, 100, 1.1, 'batched'),
+    row(1024, 1, 1.0, 'single'), row(2048, 1, 0.9, 'single'), row(4096, 1, 0.7, 'single'), row(8192, 1, 0.8, 'single'),
+    { ...row(16, 1, NaN, 'single'), op: 'potrf' as const, route: 'cusolver' as const, error: 'failed' },
+  ]);
+  assert.deepEqual(rules.map((r) => [r.n, r.count, r.measured.length]), [[[32, 256], [500, Infinity], 4], [[2048, Infinity], [1, 1], 3]]);
+  assert.deepEqual(tableNames('NVIDIA H200'), { constant: 'h200VendorTable', file: 'vendor-h200.ts' });
+  const source = tableSource('NVIDIA H200', 'test', 'node dist/scripts/vendor-sweep.js', rules);
+  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const table = (await import(`data:text/javascript,${encodeURIComponent(js)}`) as { h200VendorTable: VendorTable }).h200VendorTable;
+  assert.equal(table.card, 'NVIDIA H200');
+  assert.deepEqual(table.rules, rules);
+});
