@@ -12,7 +12,7 @@ import type { Diag, Side, Trans, Uplo } from '../../core/enums.js';
 import { CudaDevice } from '../runtime/device.js';
 import { VendorError } from '../runtime/errors.js';
 import { bindAll, optionalFunc } from '../runtime/ffi-cuda.js';
-import { loadLibrary, LIBCUBLAS } from '../runtime/libraries.js';
+import { loadLibrary, missingOnce, LIBCUBLAS } from '../runtime/libraries.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { checkInts, checkStrided, type BatchPointers } from './pointers.js';
 
@@ -84,17 +84,7 @@ function cublasApi(): NonNullable<typeof api> {
 }
 
 /** Why libcublas cannot be used here (not found, or a routine missing), or undefined where it loads; tried once. */
-let missing: string | undefined;
-export function cublasMissing(): string | undefined {
-  if (api || missing !== undefined) return api ? undefined : missing;
-  try {
-    cublasApi();
-    return undefined;
-  } catch (e) {
-    missing = (e as Error).message;
-    return missing;
-  }
-}
+export const cublasMissing = missingOnce(() => cublasApi());
 
 function check(status: number, call: string): void {
   if (status === 0) return;

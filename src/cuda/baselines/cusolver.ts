@@ -20,7 +20,7 @@ import type { Op } from '../../core/ops.js';
 import type { CudaDevice } from '../runtime/device.js';
 import { VendorError } from '../runtime/errors.js';
 import { bindAll, bindOptional, optionalFunc } from '../runtime/ffi-cuda.js';
-import { loadLibrary, LIBCUSOLVER } from '../runtime/libraries.js';
+import { loadLibrary, missingOnce, LIBCUSOLVER } from '../runtime/libraries.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { cudaDevice } from './cublas.js';
 import { checkInts, type BatchPointers } from './pointers.js';
@@ -138,17 +138,7 @@ function cusolverApi(): NonNullable<typeof api> {
 }
 
 /** Why libcusolver cannot be used here (not found, or a routine missing), or undefined where it loads; tried once. */
-let missing: string | undefined;
-export function cusolverMissing(): string | undefined {
-  if (api || missing !== undefined) return api ? undefined : missing;
-  try {
-    cusolverApi();
-    return undefined;
-  } catch (e) {
-    missing = (e as Error).message;
-    return missing;
-  }
-}
+export const cusolverMissing = missingOnce(() => cusolverApi());
 
 /** Whether the cuSOLVER here has cusolverDnXsyevBatched (false where it does not load). */
 export function cusolverHasSyevBatched(): boolean {

@@ -124,3 +124,22 @@ export function loadLibrary(spec: LibrarySpec, env: Env = process.env): LoadedLi
   const hint = spec === LIBCUDA ? ' (no NVIDIA driver)' : ` (install the CUDA toolkit or set ${spec.envVar} to its full path)`;
   throw new MyriadError('BACKEND_UNAVAILABLE', `${spec.label} not found${hint}; tried ${failures.join(', ')}`);
 }
+
+/**
+ * Why a library cannot be used (its loader's error message), or undefined where `load` succeeds:
+ * tried once, the answer kept (a library that is missing stays missing for the process).
+ */
+export function missingOnce(load: () => unknown): () => string | undefined {
+  let answer: { missing: string | undefined } | undefined;
+  return () => {
+    if (answer === undefined) {
+      try {
+        load();
+        answer = { missing: undefined };
+      } catch (e) {
+        answer = { missing: (e as Error).message };
+      }
+    }
+    return answer.missing;
+  };
+}
