@@ -259,7 +259,7 @@ async function main(argv: string[]): Promise<void> {
     case 'demo': {
       const ctx = openFor(values.backend);
       console.error(`backend: ${ctx.describe()}`);
-      for (const dtype of dtypes(values.dtype)) console.log(formatTable(runDemo(ctx, dtype), DEMO_COLUMNS));
+      for (const dtype of dtypes(values.dtype)) console.log(formatTable(await runDemo(ctx, dtype), DEMO_COLUMNS));
       return;
     }
     case 'bench':

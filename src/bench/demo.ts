@@ -36,23 +36,29 @@ export const DEMO_CASES: readonly DemoCase[] = [
 
 /**
  * On a GPU, the kernels of every case compiled up front, all at once on the compile workers (api/warm.ts
- * plans them from the cases' own calls): a first run with an empty cache then waits for the slowest
- * kernel, not for the sum (`npm start`'s cold start), and each case's time is its kernels' alone.
+ * plans them from the cases' own calls), while this thread makes the cases' data: a first run with an
+ * empty cache then waits for the slowest kernel less the time the data took, not for the sum of the
+ * compiles (`npm start`'s cold start), and each case's time is its kernels' alone.
  */
-function warmCases(ctx: Context, dtype: DType, cases: readonly DemoCase[]): void {
-  ctx.deviceBackend?.warmSync?.((planning) => {
+async function warmCases(ctx: Context, dtype: DType, cases: readonly DemoCase[]): Promise<void> {
+  await ctx.deviceBackend?.warm?.((planning) => {
     const planned = new Context(ctx.backend, planning, planning, () => {});
     for (const c of cases) planWarmCalls(planned, c.name, dtype, [{ n: c.n, count: c.batch }], { sizes: [c.n], nrhs: c.nrhs });
   });
 }
 
-export function runDemo(ctx: Context, dtype: DType = 'float64', cases: readonly DemoCase[] = DEMO_CASES): DemoRow[] {
+export async function runDemo(ctx: Context, dtype: DType = 'float64', cases: readonly DemoCase[] = DEMO_CASES): Promise<DemoRow[]> {
   const rng = new Random(7);
-  warmCases(ctx, dtype, cases);
-  const rows = cases.map((c): DemoRow => {
-    progress(`demo: ${c.batch} ${c.name} ${c.n}x${c.n} ${dtype} on ${ctx.backend} ...`);
+  const warming = warmCases(ctx, dtype, cases);
+  progress(`demo: making ${cases.map((c) => `${c.batch} ${c.name} ${c.n}x${c.n}`).join(', ')} ${dtype} ...`);
+  const data = cases.map((c) => {
     const a = c.name === 'posv' ? randomSpd(dtype, c.n, c.batch, rng) : randomGeneral(dtype, c.n, c.batch, rng);
-    const b = randomMatrices(dtype, c.n, c.nrhs, c.batch, rng);
+    return { a, b: randomMatrices(dtype, c.n, c.nrhs, c.batch, rng) };
+  });
+  await warming;
+  const rows = cases.map((c, i): DemoRow => {
+    progress(`demo: ${c.batch} ${c.name} ${c.n}x${c.n} ${dtype} on ${ctx.backend} ...`);
+    const { a, b } = data[i]!;
     const onDevice = ctx.backend !== 'cpu';
     const place = (h: FloatArray): Storage => (onDevice ? ctx.upload(h) : h.slice() as FloatArray);
     const aWork = place(a);

@@ -76,8 +76,6 @@ export interface DeviceBackend extends Backend<Storage, IntStorage> {
    * calls asked for into the module cache (on the compile workers, all at once); loads nothing.
    */
   warm?(record: (planning: DeviceBackend) => void): Promise<WarmKernels>;
-  /** warm's blocking form (for a synchronous caller about to make those calls: the demo). */
-  warmSync?(record: (planning: DeviceBackend) => void): WarmKernels;
   /** The module cache's counters so far (compiled, loaded from disk, compile milliseconds); absent without one. */
   moduleStats?(): ModuleStats | undefined;
   /**

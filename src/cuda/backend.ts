@@ -219,11 +219,6 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     return { sources: sources.map((s) => s.name), report };
   }
 
-  warmSync(record: (planning: DeviceBackend) => void): WarmKernels {
-    const sources = this.plan(record);
-    return { sources: sources.map((s) => s.name), report: this.device.prefetch?.(sources) };
-  }
-
   /** The kernels the calls `record` makes would ask this device for, in order. */
   private plan(record: (planning: DeviceBackend) => void): KernelSource[] {
     const device = new PlanningDevice(this.device.info);

@@ -263,6 +263,20 @@ test('the swaps kernel and the wide leaf: pure, every parameter changes the sour
   const wides = [base, { ...base, dtype: 'float32' as const }, { ...base, kind: 'pointer' as const }, { ...base, width: 32 }, { ...base, nb: 8 },
     { ...base, threads: 512 }, { ...base, rowsPerThread: 2 }].map(getrfWideSource);
   assert.equal(new Set(wides.map((k) => k.source)).size, wides.length);
+  // The column steps: rolled (one copy of the step, a dispatch to columnUpdate<kk>) for 16-column sub-blocks or
+  // wider in float32 and in float64 up to 512 threads; unrolled at float64 1024 threads and for narrower sub-blocks.
+  const rolled = (p: Parameters<typeof getrfWideSource>[0]): boolean => {
+    const src = getrfWideSource(p).source;
+    const yes = /#pragma unroll 1\n\s*for \(int kk = 0; kk < gw; \+\+kk\)/.test(src);
+    assert.equal(yes, src.includes(`case ${p.nb - 1}: columnUpdate<${p.nb - 1}>`), 'a case for every column where rolled');
+    return yes;
+  };
+  const d16 = { dtype: 'float64', kind: 'strided', width: 64, nb: 16, rowsPerThread: 1 } as const;
+  assert.deepEqual([64, 128, 256, 512, 1024].map((threads) => rolled({ ...d16, threads })), [true, true, true, true, false]);
+  assert.deepEqual([1024, 64].map((threads) => rolled({ ...d16, dtype: 'float32', nb: 32, threads })), [true, true]);
+  assert.equal(rolled({ ...d16, dtype: 'float32', threads: 1024, rowsPerThread: 2 }), true);
+  assert.equal(rolled({ ...d16, nb: 8, threads: 1024, rowsPerThread: 2 }), false);
+  assert.equal(rolled({ ...d16, dtype: 'float32', nb: 4, threads: 1024, rowsPerThread: 6 }), false);
   // Static shared memory within 48 KiB: the table's shapes keep their sub-block, a forced 32-wide float64 one halves.
   for (const m of [8192, 4096, 2048, 1024, 512, 100]) for (const dtype of ['float64', 'float32'] as const) {
     const s = tallShape(dtype, m, T.recursion);

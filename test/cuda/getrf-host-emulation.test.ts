@@ -201,7 +201,8 @@ test('the wide leaf on the host: dgetrf of m x w panels in register sub-blocks, 
   try {
     // [dtype, m, w, width (compile-time), sub-block, threads]
     for (const [dtype, m, w, width, nb, threads] of [['float64', 300, 64, 64, 4, 128], ['float64', 200, 37, 64, 8, 64], ['float32', 257, 48, 64, 16, 128],
-      ['float64', 64, 64, 64, 16, 64], ['float64', 150, 20, 32, 8, 64], ['float32', 120, 64, 64, 16, 64]] as const) {
+      ['float64', 64, 64, 64, 16, 64], ['float64', 150, 20, 32, 8, 64], ['float32', 120, 64, 64, 16, 64],
+      ['float64', 300, 40, 64, 16, 256], ['float32', 200, 50, 64, 32, 128]] as const) {
       const rowsPerThread = Math.ceil(m / threads);
       const count = 3;
       const l = oddLayout(m, w, count);

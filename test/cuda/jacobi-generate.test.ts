@@ -168,7 +168,7 @@ test('syev: one thread per matrix up to THREAD_MAX, the rows design above (or wh
   assert.match(syevThreadSource(base).source, /real a03 = g\[3 \+ 0 \* \(long long\)ldA\]/);
 });
 
-test('the rows design: pure, every parameter in the source, lanes and matrices a warp by n, compile-time rounds', () => {
+test('the rows design: pure, every parameter in the source, lanes and matrices a warp by n, compile-time slots', () => {
   const base = { dtype: 'float64', n: 16, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30 } as const;
   assert.equal(syevRowsSource(base).source, syevRowsSource({ ...base }).source);
   const variants = [base, { ...base, n: 15 }, { ...base, dtype: 'float32' as const }, { ...base, uplo: 'upper' as const },
@@ -182,13 +182,48 @@ test('the rows design: pure, every parameter in the source, lanes and matrices a
     { lanes: 18, perWarp: 1, perBlock: 4 }, { lanes: 24, perWarp: 1, perBlock: 4 }, { lanes: 32, perWarp: 1, perBlock: 4 },
     { lanes: 32, perWarp: 1, perBlock: 4 }]);
   // a_ij by a select tree: log2 levels (5 at N2 = 32, 4 at 10 with a zero leaf), not a chain.
-  assert.match(syevRowsSource({ ...base, n: 32 }).source, /const real s4_0 = \(partner & 16\)/);
+  assert.match(syevRowsSource({ ...base, n: 32 }).source, /const real s4_0 = \(other & 16\)/);
   assert.doesNotMatch(syevRowsSource({ ...base, n: 32 }).source, /s5_0/);
-  assert.match(syevRowsSource({ ...base, n: 9 }).source, /s0_4 = \(partner & 1\) \? a\[9\] : a\[8\]/);
-  assert.match(syevRowsSource({ ...base, n: 9 }).source, /s1_2 = \(partner & 2\) \? real\(0\) : s0_4/);
+  assert.match(syevRowsSource({ ...base, n: 9 }).source, /s0_4 = \(other & 1\) \? a\[9\] : a\[8\]/);
+  assert.match(syevRowsSource({ ...base, n: 9 }).source, /s1_2 = \(other & 2\) \? real\(0\) : s0_4/);
+  // The rounds stay a loop (one copy of a round's code); the pairs are fixed register slots.
+  assert.match(syevRowsSource(base).source, /#pragma unroll 1\n\s*for \(int r = 0; r < N2 - 1; \+\+r\)/);
+  assert.match(syevRowsSource(base).source, /rotSlots\(a\[k\], a\[N2 - 1 - k\], jk\.c, jk\.s\)/);
   // Values only: V is neither kept nor written; the upper variant reads the upper triangle.
   assert.doesNotMatch(syevRowsSource({ ...base, vectors: false }).source, /real v\[N2\]|g\[tid \+ \(long long\)rj/);
   assert.match(syevRowsSource({ ...base, uplo: 'upper' }).source, /\(tid <= j\) \? g\[tid \+ \(long long\)j \* ldA\]/);
+});
+
+test("the rows design's frame: fixed slot pairs are the circle tournament's pairs, the partner its inverse", () => {
+  // The kernel's arithmetic: round r's frame puts column (j + r) mod F in slot j < F (F = N2 - 1) and column F in slot F;
+  // pair k is the slots (k, F - k); a lane of row t finds its own slot and its partner's row as below.
+  const pairOf = (n2: number, r: number, k: number): [number, number] => {
+    const p = k === 0 ? r : (r + k) % (n2 - 1), q = k === 0 ? n2 - 1 : (r - k + n2 - 1) % (n2 - 1);
+    return p < q ? [p, q] : [q, p];
+  };
+  for (const n2 of [2, 4, 6, 10, 18, 24, 32]) {
+    const f = n2 - 1;
+    for (let r = 0; r < f; r++) {
+      const column = (j: number): number => (j === f ? f : (j + r) % f);
+      const slotPairs = Array.from({ length: n2 / 2 }, (_, k) => [column(k), column(f - k)].sort((x, y) => x - y).join(','));
+      const tournament = Array.from({ length: n2 / 2 }, (_, k) => pairOf(n2, r, k).join(','));
+      assert.deepEqual(slotPairs, tournament, `N2 ${n2} round ${r}: the same pairs, pair k in slot k`);
+      for (let t = 0; t < n2; t++) {
+        let own = f;
+        if (t !== f) { own = t - r; if (own < 0) own += f; }
+        const other = f - own;
+        let partner = f;
+        if (other !== f) { partner = other + r; if (partner >= f) partner -= f; }
+        assert.equal(column(own), t, `N2 ${n2} round ${r} row ${t}: its own slot`);
+        assert.equal(column(other), partner, 'the partner in the other slot');
+        const k = Math.min(own, other);
+        assert.deepEqual(pairOf(n2, r, k), [Math.min(t, partner), Math.max(t, partner)], 'pair k is the lane and its partner');
+      }
+      // The next frame: slot j of round r + 1 holds what slot j + 1 holds in round r (j < F - 1), slot F - 1 slot 0's.
+      const next = (j: number): number => (j === f ? f : (j + r + 1) % f);
+      for (let j = 0; j < f; j++) assert.equal(next(j), column(j === f - 1 ? 0 : j + 1));
+    }
+  }
 });
 
 const noSpills = (r: { spillStores: number }): string | undefined =>

@@ -37,6 +37,9 @@ class Recorder extends FakeDevice {
     this.prefetchAt.push(this.loaded.length);
     return { kernels: sources.length, cached: 0, compiled: sources.length, failed: 0, ms: 0, compileMs: 0, compiles: [] };
   }
+  async prefetchAsync(sources: readonly KernelSource[]): Promise<PrefetchReport> {
+    return this.prefetch(sources);
+  }
   side(fn: () => void): void { fn(); }
   joinSide(): void {}
 }
@@ -158,11 +161,11 @@ test('the compile pool: workers answer every job (here NVRTC is made unloadable:
   }
 });
 
-test('the demo (npm start) compiles every case\'s kernels in one prefetch, before its first call', () => {
+test('the demo (npm start) compiles every case\'s kernels in one prefetch, before its first call', async () => {
   const recorder = new Recorder();
   const backend = new CudaBackend(recorder, 'recording');
   const ctx = new Context('cuda', backend, backend, () => {});
-  runDemo(ctx, 'float64', [{ name: 'posv', n: 8, batch: 100, nrhs: 1 }, { name: 'gesv', n: 64, batch: 10, nrhs: 1 }]);
+  await runDemo(ctx, 'float64', [{ name: 'posv', n: 8, batch: 100, nrhs: 1 }, { name: 'gesv', n: 64, batch: 10, nrhs: 1 }]);
   assert.equal(recorder.prefetchAt[0], 0, 'before any kernel was loaded');
   assert.deepEqual(ids(recorder.prefetched[0]!), ids(recorder.loaded), 'the demo\'s prefetch is exactly what its calls load');
   assert.ok(ids(recorder.loaded).length >= 2);

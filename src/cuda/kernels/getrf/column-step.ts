@@ -17,17 +17,26 @@ export const REGISTER_COLUMN_SHARED = `  __shared__ real redKey[2][NW];
   __shared__ real sRow[2][NB];   // row k before the swap (row piv after it)
 `;
 
-export function registerColumnStep(col: string, otherColumns = ''): string {
-  return `    const int q = k & 1;
-    real key = real(-2);
-    int pos = 0x7fffffff;
-#pragma unroll
-    for (int i = 0; i < R; ++i) {
-      const int r = tid + i * T;
-      const real x = v[i][${col}];
-      if (r >= k && r < m) better(key, pos, x != x ? (r == k ? infReal() : real(-1)) : absReal(x), r);
-    }
-    warpBest(key, pos);
+/** Indents every line of `text` by `by` spaces (lines starting with '#' stay at column 0). */
+function indent(text: string, by: number): string {
+  return text.split('\n').map((l) => (l.startsWith('#') || l === '' ? l : ' '.repeat(by) + l)).join('\n');
+}
+
+/**
+ * The thread's best pivot candidate in register column `col` at or below row `k` into (key, pos),
+ * by idamax's rules: a NaN at row k wins, elsewhere it loses; ties go to the smaller row.
+ */
+function threadCandidates(col: string, k: string, by: number): string {
+  return indent(`#pragma unroll
+for (int i = 0; i < R; ++i) {
+  const int r = tid + i * T;
+  const real x = v[i][${col}];
+  if (r >= ${k} && r < m) better(key, pos, x != x ? (r == ${k} ? infReal() : real(-1)) : absReal(x), r);
+}`, by);
+}
+
+/** The block's pivot from every thread's (key, pos), and rows piv and k published to shared memory. */
+const PIVOT_AND_PUBLISH = `    warpBest(key, pos);
     if (lane == 0) { redKey[q][warp] = key; redPos[q][warp] = pos; }
     __syncthreads();
     key = lane < NW ? redKey[q][lane] : real(-2);
@@ -50,7 +59,11 @@ export function registerColumnStep(col: string, otherColumns = ''): string {
       }
     }
     __syncthreads();
-    const real pivot = sPiv[q][${col}];
+`;
+
+/** The pivot recorded, rows piv and k swapped in registers (and `otherColumns` run) where piv != k. */
+function recordAndSwap(col: string, otherColumns: string): string {
+  return `    const real pivot = sPiv[q][${col}];
     if (tid == 0) pv[k] = off + piv;
     if (pivot == real(0) && inf == 0) inf = off + k + 1;
     if (piv != k) {
@@ -69,16 +82,75 @@ ${otherColumns}    }
     const bool scale = pivot != real(0);
     const bool small = absReal(pivot) < SAFE_MIN;
     const real rcp = real(1) / pivot;
+`;
+}
+
+/** The column below the pivot scaled and the register columns right of `col` updated (rank 1, row u of the pivot). */
+function scaleAndUpdate(col: string, u: string, by: number): string {
+  return indent(`#pragma unroll
+for (int i = 0; i < R; ++i) {
+  const int r = tid + i * T;
+  if (r > k && r < m) {
+    real l = v[i][${col}];
+    if (scale) l = small ? l / pivot : l * rcp;
+    v[i][${col}] = l;
 #pragma unroll
-    for (int i = 0; i < R; ++i) {
-      const int r = tid + i * T;
-      if (r > k && r < m) {
-        real l = v[i][${col}];
-        if (scale) l = small ? l / pivot : l * rcp;
-        v[i][${col}] = l;
-#pragma unroll
-        for (int c = ${col} + 1; c < NB; ++c) v[i][c] = fmaReal(-l, sPiv[q][c], v[i][c]);
-      }
+    for (int c = ${col} + 1; c < NB; ++c) v[i][c] = fmaReal(-l, ${u}[c], v[i][c]);
+  }
+}`, by);
+}
+
+/** One column's step with `col` a compile-time column (a loop over the columns unrolled around it). */
+export function registerColumnStep(col: string, otherColumns = ''): string {
+  return `    const int q = k & 1;
+    real key = real(-2);
+    int pos = 0x7fffffff;
+${threadCandidates(col, 'k', 4)}
+${PIVOT_AND_PUBLISH}${recordAndSwap(col, otherColumns)}${scaleAndUpdate(col, 'sPiv[q]', 4)}
+`;
+}
+
+/**
+ * For the rolled form (rolledColumnStep): a column step's scaling and rank-1 update for compile-time
+ * column KK, then the thread's pivot candidate of the next column (KK + 1, from row k + 1) into
+ * (key, pos). Expects R, T, NB and the pivot helpers in scope.
+ */
+export const COLUMN_UPDATE = `template <int KK>
+static __device__ __forceinline__ void columnUpdate(real (&v)[R][NB], real& key, int& pos, const real* __restrict__ u,
+    int tid, int k, int m, bool scale, bool small, real pivot, real rcp) {
+${scaleAndUpdate('KK', 'u', 2)}
+  if constexpr (KK + 1 < NB) {
+    key = real(-2);
+    pos = 0x7fffffff;
+${threadCandidates('KK + 1', 'k + 1', 4)}
+  }
+}
+`;
+
+/**
+ * The column steps of register columns kk = 0 ... gw - 1 (gw <= nb; k = first + kk) as a rolled
+ * loop: the block's pivot search, the publishing and the swap touch every register column or none
+ * by index, so they are one copy of code for every kk; the scaling and the update right of column kk,
+ * and the next column's candidates, index registers by kk and dispatch on it to columnUpdate<kk>
+ * (COLUMN_UPDATE). The instructions of a step are the unrolled form's (registerColumnStep) plus the
+ * dispatch, in a fraction of the code and of the compile time; between steps only (key, pos) is
+ * carried. Expects COLUMN_UPDATE's template, registerColumnStep's names and gw in scope.
+ */
+export function rolledColumnStep(nb: number, first: string, otherColumns = ''): string {
+  const cases = Array.from({ length: nb }, (_, kk) =>
+    `      case ${kk}: columnUpdate<${kk}>(v, key, pos, sPiv[q], tid, k, m, scale, small, pivot, rcp); break;\n`).join('');
+  return `    real key = real(-2);
+    int pos = 0x7fffffff;
+    {
+      const int k = ${first};
+${threadCandidates('0', 'k', 6)}
+    }
+#pragma unroll 1
+    for (int kk = 0; kk < gw; ++kk) {
+    const int k = ${first} + kk;
+    const int q = k & 1;
+${PIVOT_AND_PUBLISH}${recordAndSwap('kk', otherColumns)}    switch (kk) {
+${cases}    }
     }
 `;
 }

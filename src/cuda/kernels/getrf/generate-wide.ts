@@ -25,7 +25,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { pivotHelpers } from './generate-panel.js';
-import { REGISTER_COLUMN_SHARED, registerColumnStep } from './column-step.js';
+import { COLUMN_UPDATE, REGISTER_COLUMN_SHARED, registerColumnStep, rolledColumnStep } from './column-step.js';
 import type { GetrfWideParams } from './params.js';
 
 /** The widest panel the wide leaf takes (its L11 in shared memory: W^2 values). */
@@ -45,16 +45,33 @@ export function wideSubBlock(p: Pick<GetrfWideParams, 'dtype' | 'width' | 'nb' |
 }
 
 /**
+ * Whether the sub-block's column steps run as a rolled loop (column-step.ts rolledColumnStep: one copy
+ * of the step's common code, a dispatch on the column to its scaling and update) rather than unrolled
+ * (NB copies of the whole step). Compile time (nvcc 13, sm_90, CPU) is about proportional to the
+ * copies: float64 16-column sub-blocks 1.8-2.5 s unrolled, 0.6 s rolled; float32 16-column 1.6-1.9 s
+ * (two rows a thread 3.5 s) against 0.6 s (1.0 s), 32-column 9-11 s against 0.9-1.1 s. Rolled where
+ * measured to add no local memory inside a loop (ptxas -v, and the SASS's local loads and stores by
+ * the loop that holds them): sub-blocks of 16 columns or more, in float32 at any block size and in
+ * float64 up to 512 threads (registers equal or fewer: float64 t512 106 -> 78, t64 164 -> 120; at
+ * t128 and float32 t256 one 4-byte value is stored and reloaded once a sub-block, outside its loops).
+ * Not at float64 with 1024 threads (64 registers a thread): the rolled steps spill in the L21 U loop
+ * (5 local accesses an iteration); nor for the narrower sub-blocks at several rows a thread, where
+ * ptxas's allocation at 64 registers moved both ways and the unrolled steps compile in 0.7-2.8 s.
+ */
+function rolledSteps(p: GetrfWideParams): boolean {
+  return p.nb >= 16 && (byPrecision(p.dtype, { double: false, single: true }) || p.threads <= 512);
+}
+
+/**
  * The wide leaf's pivot step also swaps the panel's columns outside the register sub-block (global
  * memory, a thread per column, pivots in order). At most W - 1 such columns: where the block has
  * that many threads, each thread has at most one, and the step can be an 'if' rather than a loop
- * (the same work; the compiler unrolled the loop form in each of the NB copies of the column step).
- * Taken where measured to pay and to cost nothing (nvcc sm_90 CPU time, ptxas -v): float32 with the
- * tables' 16-column sub-blocks and one or two rows a thread, 1.9-2.3 s -> 1.5-1.8 s (t1024 r2 4.1 ->
- * 2.8 s), registers equal (t256: 63 -> 64, the same allocation in units of 8) or fewer (t64: 94 -> 80),
- * spills none where there were none. Elsewhere ptxas's allocation moved the other way (float64
- * t1024 and t128, float32 32-column sub-blocks at t512, the 4- and 8-column ones at three or more
- * rows a thread gained spills), so those keep the loop.
+ * (the same work). Taken with the rolled steps (registers equal or fewer than the loop form's: float32
+ * 32-column sub-blocks 72-82 -> 64), and, as measured with the steps unrolled, for float32 16-column
+ * sub-blocks at one or two rows a thread. The loop form is not unrolled where the steps are unrolled
+ * with 16 columns (float64 at 1024 threads: the unrolled copies of the loop spilled, 4 / 64 bytes, and
+ * none without them); the narrower sub-blocks keep the loop as the compiler unrolls it (measured both
+ * ways at 64 registers).
  */
 function wideOtherColumns(p: GetrfWideParams): string {
   const swap = `        real* col = a + (long long)(cc < g0 ? cc : cc + gw) * ldA;
@@ -62,15 +79,17 @@ function wideOtherColumns(p: GetrfWideParams): string {
         col[k] = col[piv];
         col[piv] = t;
 `;
-  const measuredSafe = byPrecision(p.dtype, { double: false, single: true });
-  return measuredSafe && p.nb === 16 && p.rowsPerThread <= 2 && p.threads >= p.width - 1
-    ? `      // The panel's other columns in global memory: a thread per column (T >= W - 1: one at most), pivots in order.
+  const single = byPrecision(p.dtype, { double: false, single: true });
+  const oneEach = p.threads >= p.width - 1;
+  if (oneEach && (rolledSteps(p) || (single && p.nb === 16 && p.rowsPerThread <= 2))) {
+    return `      // The panel's other columns in global memory: a thread per column (T >= W - 1: one at most), pivots in order.
       if (tid < w - gw) {
         const int cc = tid;
 ${swap}      }
-`
-    : `      // The panel's other columns in global memory: a thread per column, pivots in order.
-      for (int cc = tid; cc < w - gw; cc += T) {
+`;
+  }
+  return `      // The panel's other columns in global memory: a thread per column, pivots in order.
+${p.nb >= 16 ? '#pragma unroll 1\n' : ''}      for (int cc = tid; cc < w - gw; cc += T) {
 ${swap}      }
 `;
 }
@@ -85,7 +104,7 @@ constexpr int NB = ${nb};
 constexpr int T = ${threads};
 constexpr int R = ${rowsPerThread};
 constexpr int NW = T / 32;
-
+${rolledSteps(p) ? COLUMN_UPDATE : ''}
 // A points at the panel's first element A(off, off); m rows, w <= W columns (m >= w).
 extern "C" __global__ void __launch_bounds__(T) ${entry}(
     ${operandParameters('A', p.kind, true)},
@@ -145,12 +164,12 @@ ${REGISTER_COLUMN_SHARED}  __shared__ real sL[W * W];     // L11 by columns: sL[
       }
     }
     // 3. The sub-block's columns, as the tall leaf (k: the panel's column, kk: the sub-block's).
-#pragma unroll
+${rolledSteps(p) ? rolledColumnStep(nb, 'g0', wideOtherColumns(p)) : `#pragma unroll
     for (int kk = 0; kk < NB; ++kk) {
       if (kk >= gw) break;
       const int k = g0 + kk;
 ${registerColumnStep('kk', wideOtherColumns(p))}    }
-    // 4. Store the sub-block; its rows g0 ... g0+gw-1 of L (now final) into sL.
+`}    // 4. Store the sub-block; its rows g0 ... g0+gw-1 of L (now final) into sL.
 #pragma unroll
     for (int i = 0; i < R; ++i) {
       const int r = tid + i * T;

@@ -4,17 +4,21 @@
  *
  * Why: the shared-memory warp design (generate-warp.ts) moves every rotated element through shared
  * memory three times a round (A J, V J, J^T A), and that traffic bounds it (about 1 ms of its 1.4 ms
- * at 20,000 16 x 16 float64 matrices). Here the parallel order's rounds are unrolled, so the pairs
- * (p_k, q_k) of a round are compile-time indices: A J and V J rotate two registers of the lane's
- * own rows, and only J^T A exchanges data: the partner's row, by shuffles. A round's rotations are
- * disjoint (the circle tournament, as in the warp design), so all are applied at once.
+ * at 20,000 16 x 16 float64 matrices). Here the pairs (p_k, q_k) of a round are compile-time register
+ * slots: the rounds run in a frame that turns with them (slot j holds column (j + r) mod (N2 - 1) in
+ * round r, the last slot the last column), in which the circle tournament pairs the fixed slots
+ * (k, N2 - 1 - k), and the frame's turn after a round renames registers without moving data. A J and
+ * V J rotate two registers of the lane's own rows, and only J^T A exchanges data: the partner's row,
+ * by shuffles. A round's rotations are disjoint, so all are applied at once. The loop over rounds stays
+ * rolled: unrolled, its N2 - 1 copies of the same instructions took 4.4 s of ptxas and front end at
+ * n = 32 (0.5 s rolled) for no fewer instructions a round.
  *
  * A lane's own diagonal entry a_ii and its coupling a_ij to this round's partner sit at the lane's
  * own (run-time) columns, which registers cannot be indexed by: the diagonal is kept in a scalar
  * (`dii`, set to its exact value after each rotation) and its slot in the row held at zero; a_ij is
  * read by a select over the row, and zeroed the same way after a rotation. Both lanes of a pair use
- * the lower lane's a_pq, so they compute the same (c, s); the lower lane publishes (c, s) in shared
- * memory for the other rows' column steps. (Skipping a round's application where no pair of the warp
+ * the lower lane's a_pq, so they compute the same (c, s); the lane whose slot is the pair's first
+ * publishes (c, s) in shared memory for the other rows' column steps. (Skipping a round's application where no pair of the warp
  * rotates, by __any_sync, measured slower: 32 x 10,000 float64 8.3 ms against 4.4 on the H100.)
  *
  * Same rules as the CPU reference (cpu/lapack/jacobi.ts) and the other designs: the `uplo`
@@ -25,7 +29,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import type { SyevRowsParams } from './params.js';
-import { PAIR_OF, SYEV_TEST, jacobiPrelude, pairRotation, syevDims, syevTag } from './snippets.js';
+import { SYEV_TEST, jacobiPrelude, pairRotation, syevDims, syevTag } from './snippets.js';
 
 /**
  * The reference's test (|a_pq| > tol sqrt(|a_pp|) sqrt(|a_qq|), in that order) with each lane's sqrt(|a_ii|) taken
@@ -35,7 +39,7 @@ import { PAIR_OF, SYEV_TEST, jacobiPrelude, pairRotation, syevDims, syevTag } fr
 const ROWS_TEST = { ...SYEV_TEST, rotates: '!done && apq != real(0) && absReal(apq) > tol * rpp * rqq' } as const;
 
 /**
- * a[partner] for a run-time `partner` < N2: a tree of selects on partner's bits (depth log2 N2,
+ * a[index] for a run-time `index` < N2: a tree of selects on the index's bits (depth log2 N2,
  * where a chain over j would be N2 dependent selects), the missing leaves of a non-power-of-two N2 zero.
  */
 function selectByIndex(n2: number, index: string, out: string): string {
@@ -76,15 +80,21 @@ ${syevDims(n)}
 constexpr int MPW = ${perWarp};          // matrices a warp
 constexpr int MPB = ${perBlock};          // matrices a block
 constexpr int MAX_SWEEPS = ${maxSweeps};
-${PAIR_OF}
+// [x y] := [c x - s y, s x + c y] in a form symmetric to the bit: rotSlots(y, x, c, -s) computes the same
+// two values, so a pair's slots may hold (p, q) or (q, p) with s signed to match.
+static __device__ __forceinline__ void rotSlots(real& x, real& y, real c, real s) {
+  const real a = x, b = y;
+  x = fmaReal(c, a, -(s * b));
+  y = fmaReal(c, b, s * a);
+}
 struct __align__(2 * sizeof(real)) Rotation { real c, s; };
 
 extern "C" __global__ void __launch_bounds__(${32 * ROWS_WARPS}) ${entry}(
     ${operandParameters('A', kind, true)},
     ${operandParameters('W', kind, true)},
     int* __restrict__ info, const int* __restrict__ index, int count) {
-  // (c, s) of each pair, by its lower index; slot MPB is the idle lanes' (read, never written: their
-  // values are never used, and lanes that write one slot would race).
+  // (c, s) of each pair by its first slot (k < HALF, s signed for the slot order (k, N2 - 1 - k)); slot MPB
+  // is the idle lanes' (read, never written: their values are never used, and lanes that write one slot would race).
   __shared__ Rotation sRot[(MPB + 1) * N2];
   const int lane = threadIdx.x & 31;
   const int inWarp = lane / N2;                 // MPW for the idle lanes past the last whole matrix
@@ -121,19 +131,19 @@ ${V('      v[j] = j == tid ? real(1) : real(0);')}
   for (int sweep = 0; sweep < MAX_SWEEPS; ++sweep) {
     if (__all_sync(FULL, done)) break;
     int rotated = 0;
-    #pragma unroll
+    #pragma unroll 1
     for (int r = 0; r < N2 - 1; ++r) {
-      // This round's partner (the circle tournament: pairOf's inverse), and the pair's a_pq as the lower lane holds it.
+      // The round's frame: register slot j < N2 - 1 holds column (j + r) mod (N2 - 1), slot N2 - 1 column
+      // N2 - 1, so that the round's pairs (the circle tournament's) are the fixed slots (k, N2 - 1 - k).
+      // own: the slot of the lane's column (its diagonal); other: its partner's.
+      int own = N2 - 1;
+      if (tid != N2 - 1) { own = tid - r; if (own < 0) own += N2 - 1; }
+      const int other = N2 - 1 - own;
       int partner = N2 - 1;
-      if (tid == N2 - 1) partner = r;
-      else {
-        int t = 2 * r - tid;
-        if (t < 0) t += N2 - 1;
-        if (t >= N2 - 1) t -= N2 - 1;
-        if (t != tid) partner = t;
-      }
+      if (other != N2 - 1) { partner = other + r; if (partner >= N2 - 1) partner -= N2 - 1; }
       const int src = idle ? lane : base + partner;
-${selectByIndex(n2, 'partner', 'aij')}
+      // The pair's a_pq as the lower lane holds it.
+${selectByIndex(n2, 'other', 'aij')}
       const bool low = tid < partner;
       const real djj = __shfl_sync(FULL, dii, src);
       const real rii = sqrtReal(absReal(dii));
@@ -144,16 +154,14 @@ ${selectByIndex(n2, 'partner', 'aij')}
       const real rpp = low ? rii : rjj, rqq = low ? rjj : rii;
       bool turn = false;
       real app2 = app, aqq2 = aqq;
-${pairRotation(6, ROWS_TEST, ['app2 = app - t * apq;', 'aqq2 = aqq + t * apq;', 'turn = true;'], ['if (low && !idle) rot[tid] = Rotation{c, s};', 'dii = low ? app2 : aqq2;'], 'rsqrt')}
+${pairRotation(6, ROWS_TEST, ['app2 = app - t * apq;', 'aqq2 = aqq + t * apq;', 'turn = true;'], ['if (own < HALF && !idle) rot[own] = Rotation{c, low ? s : -s};', 'dii = low ? app2 : aqq2;'], 'rsqrt')}
       __syncwarp();
-      // A := A J and V := V J on the lane's rows: the round's pairs are compile-time indices.
+      // A := A J and V := V J on the lane's rows, pair k on the slots (k, N2 - 1 - k).
       #pragma unroll
       for (int k = 0; k < HALF; ++k) {
-        int pk, qk;
-        pairOf(r, k, pk, qk);
-        const Rotation jk = rot[pk];
-        rot2(a[pk], a[qk], jk.c, jk.s);
-${V('        rot2(v[pk], v[qk], jk.c, jk.s);')}
+        const Rotation jk = rot[k];
+        rotSlots(a[k], a[N2 - 1 - k], jk.c, jk.s);
+${V('        rotSlots(v[k], v[N2 - 1 - k], jk.c, jk.s);')}
       }
       __syncwarp();
       // A := J^T A: row p := c row_p - s row_q, row q := s row_p + c row_q (the partner's row by
@@ -167,7 +175,20 @@ ${V('        rot2(v[pk], v[qk], jk.c, jk.s);')}
       // The 2 x 2 block's off-diagonal is exactly zero, the diagonal's slot stays zero (dii holds it).
       if (turn) {
         #pragma unroll
-        for (int j = 0; j < N2; ++j) if (j == partner || j == tid) a[j] = real(0);
+        for (int j = 0; j < N2; ++j) if (j == other || j == own) a[j] = real(0);
+      }
+      // The next round's frame: slot j takes slot j + 1's column, slot N2 - 2 slot 0's (a renaming of
+      // registers, no data moves). After N2 - 1 rounds, at the sweep's end, slot j holds column j.
+      {
+        const real a0 = a[0];
+${V('        const real v0 = v[0];')}
+        #pragma unroll
+        for (int j = 0; j < N2 - 2; ++j) {
+          a[j] = a[j + 1];
+${V('          v[j] = v[j + 1];')}
+        }
+        a[N2 - 2] = a0;
+${V('        v[N2 - 2] = v0;')}
       }
       __syncwarp();
     }

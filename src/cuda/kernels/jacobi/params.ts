@@ -42,7 +42,7 @@ export interface GesvdWarpParams extends WarpShape, GesvdKernel {}
 /** syev for n <= THREAD_MAX: one thread per matrix, registers only (generate-thread.ts). */
 export type SyevThreadParams = SyevKernel;
 
-/** syev for n <= 32: a lane per row, A and V in registers, the rounds unrolled (generate-rows.ts; its shape follows from n). */
+/** syev for n <= 32: a lane per row, A and V in registers, each round's pairs fixed register slots (generate-rows.ts; its shape follows from n). */
 export type SyevRowsParams = SyevKernel;
 
 /**
