@@ -1,6 +1,6 @@
 /**
  * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the generated Jacobi warp kernels
- * themselves, compiled as C++ for the host (test/helpers/jacobi-host-harness.cpp: a thread per
+ * (the shared-memory warp design, the thread design, the rows design) themselves, compiled as C++ for the host (test/helpers/jacobi-host-harness.cpp: a thread per
  * CUDA thread, warp intrinsics from a barrier per warp) and launched with the planner's shapes,
  * checked by residuals and against the CPU reference's values: syev and gesvd, both dtypes, odd
  * and even sizes, tall and wide, zero and rank-deficient matrices, NaN in a batch of good ones.
@@ -19,8 +19,8 @@ import type { DType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
 import {
-  BLOCK_COMPUTE, THREAD_BLOCK, THREAD_MAX, gesvdBlockSource, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource,
-  syevThreadSource, syevWarpSource,
+  BLOCK_COMPUTE, ROWS_WARPS, THREAD_BLOCK, THREAD_MAX, gesvdBlockSource, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, rowsShape,
+  syevBlockSource, syevRowsSource, syevThreadSource, syevWarpSource,
 } from '../../src/cuda/kernels/jacobi/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { eigenResidual, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
@@ -74,14 +74,17 @@ test('Jacobi warp kernels on the host: residuals and the reference values', { sk
   try {
     for (const dtype of ['float64', 'float32'] as const) {
       const eps = EPS[dtype];
-      for (const n of [1, 2, 3, 4, 5, 8, 13, 32]) for (const vectors of [true, false]) for (const design of ['warp', 'thread'] as const) {
+      for (const n of [1, 2, 3, 4, 5, 8, 13, 32]) for (const vectors of [true, false]) for (const design of ['warp', 'thread', 'rows'] as const) {
         if (design === 'thread' && n > THREAD_MAX) continue;
         const uplo = n % 2 === 0 ? 'upper' : 'lower';
         const p = planSyev({ dtype, n, uplo, vectors, kind: 'strided' });
-        const count = design === 'warp' ? p.perBlock + 1 : 37;
+        const rows = rowsShape(n);
+        const count = design === 'warp' ? p.perBlock + 1 : design === 'rows' ? rows.perBlock + 1 : 37;
         const launch = design === 'warp'
           ? { src: syevWarpSource(p), grid: Math.ceil(count / p.perBlock), block: p.threads * p.perBlock }
-          : { src: syevThreadSource({ dtype, n, uplo, vectors, kind: 'strided', maxSweeps: p.maxSweeps }), grid: 1, block: THREAD_BLOCK };
+          : design === 'rows'
+            ? { src: syevRowsSource({ dtype, n, uplo, vectors, kind: 'strided', maxSweeps: p.maxSweeps }), grid: Math.ceil(count / rows.perBlock), block: 32 * ROWS_WARPS }
+            : { src: syevThreadSource({ dtype, n, uplo, vectors, kind: 'strided', maxSweeps: p.maxSweeps }), grid: 1, block: THREAD_BLOCK };
         const kinds = ['random', 'repeated', 'zero', 'graded', 'rank-deficient'] as const;
         const mats: Mat[] = Array.from({ length: count }, (_, i) => symmetricCase(rng, kinds[i % kinds.length]!, n).a)
           .map((a) => ({ ...a, d: a.d.map((x) => round(x, dtype)) }));

@@ -1,7 +1,7 @@
 // The CUDA built-ins of kernels that use warp intrinsics, for running them on the CPU (getrf-, qr-
 // and jacobi-host-harness.cpp): one std::thread per CUDA thread, one block at a time (launch_block).
 // __syncthreads and __syncthreads_or are a std::barrier over the block; __syncwarp, __ballot_sync,
-// __all_sync and __shfl_xor_sync a std::barrier per warp, the lanes exchanging through a slot array.
+// __all_sync, __shfl_xor_sync and __shfl_sync a std::barrier per warp, the lanes exchanging through a slot array.
 // A harness defines __shared__ (static arrays, or nothing over its own dynamic buffer), __align__
 // where its kernels use it, and its `using std::` math, then includes the kernel.
 // (cuda-host-shim.h is the simpler model of the kernels without warp intrinsics.)
@@ -55,6 +55,15 @@ template <typename R> R __shfl_xor_sync(unsigned, R v, int off) {
   g_warp[w]->arrive_and_wait();
   return r;
 }
+template <typename R> R __shfl_sync(unsigned, R v, int src) {
+  const int w = warpOf(), l = threadIdx.x % 32;
+  g_warp[w]->arrive_and_wait();
+  g_slot[w][l] = (double)v;
+  g_warp[w]->arrive_and_wait();
+  const R r = (R)g_slot[w][src & 31];
+  g_warp[w]->arrive_and_wait();
+  return r;
+}
 inline double __longlong_as_double(long long x) { double d; std::memcpy(&d, &x, 8); return d; }
 inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; }
 #define __global__
@@ -66,13 +75,21 @@ inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; 
 /**
  * Runs block (x, y) of bx threads (blockDim and gridDim set by the caller): fresh barriers, then
  * `body()` on a thread per CUDA thread with threadIdx and blockIdx set. A warp barrier waits for 32
- * lanes: a partial last warp must not use the warp intrinsics (none of the kernels' does).
+ * lanes, less those that have returned: a partial last warp must not use the warp intrinsics (none
+ * of the kernels' does).
  */
 template <typename F> void launch_block(unsigned x, unsigned y, unsigned bx, const F& body) {
   for (unsigned w = 0; w < (bx + 31) / 32; ++w) g_warp[w] = std::make_unique<std::barrier<>>(32);
   g_block = std::make_unique<std::barrier<>>(bx);
   std::vector<std::thread> th;
   for (unsigned tx = 0; tx < bx; ++tx)
-    th.emplace_back([&, tx] { threadIdx.x = tx; blockIdx.x = x; blockIdx.y = y; body(); });
+    th.emplace_back([&, tx] {
+      threadIdx.x = tx; blockIdx.x = x; blockIdx.y = y;
+      body();
+      // An exited thread no longer takes part in its warp's or block's barriers (as on the GPU,
+      // where a shuffle whose mask leaves out exited lanes goes on without them).
+      g_warp[tx / 32]->arrive_and_drop();
+      g_block->arrive_and_drop();
+    });
   for (auto& h : th) h.join();
 }

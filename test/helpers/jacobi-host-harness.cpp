@@ -1,7 +1,7 @@
 // Runs one generated Jacobi kernel (kernel.cu, entry ENTRY; -DGESVD for gesvd) on the CPU: one
 // std::thread per CUDA thread, one block at a time; __shared__ arrays become statics (one block
 // lives at a time), and the warp intrinsics (__syncwarp, __ballot_sync, __all_sync,
-// __shfl_xor_sync) are built from a std::barrier per warp. Strided operands only.
+// __shfl_xor_sync, __shfl_sync) are built from a std::barrier per warp; rsqrt is 1 / sqrt. Strided operands only.
 // -DBLOCK: a one-block-per-matrix kernel (generate-block.ts): its extern __shared__ buffer is one
 // static array, __syncthreads and __syncthreads_or a std::barrier over the block, and it gets a
 // workspace of WORK elements per block (the kernel's own constant) and first = 0; -DIO=float: the
@@ -11,9 +11,11 @@
 // test/cuda/jacobi-host-emulation.test.ts.
 #include "cuda-host-warp.h"
 using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp;
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+#define __align__(x) __attribute__((aligned(x)))
 #ifdef BLOCK
 #define __shared__
-#define __align__(x) __attribute__((aligned(x)))
 #else
 #define __shared__ static
 #endif
