@@ -62,7 +62,6 @@ const SERIES: readonly Series[] = [
   { op: 'gemm', route: 'cublas', series: 'single', sizes: [1024, 2048, 4096, 8192], count: () => 1 },
   { op: 'potrf', route: 'cusolver', series: 'batched', sizes: [256, 512, 1024], count: (d, n) => batchCount(d, n) },
   { op: 'potrf', route: 'cusolver', series: 'single', sizes: [1024, 2048, 4096, 8192, 12288], count: () => 1 },
-  { op: 'getrf', route: 'cublas', series: 'batched', sizes: [16, 32, 64, 128, 256], count: (d, n) => batchCount(d, n) },
   { op: 'getrf', route: 'cusolver', series: 'single', sizes: [1024, 2048, 4096, 8192, 12288], count: () => 1 },
   { op: 'syev', route: 'cusolver', series: 'batched', jobz: 'vectors', sizes: [32, 64, 128, 256, 512], count: (_d, n) => SYEV_COUNTS[n] ?? 1 },
 ];

@@ -155,9 +155,13 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       return;
     }
     // Host arrays: the candidate is chosen again on each staged device request, so that a choice
-    // that reads the device operands (TSM2's alignment and dtype) sees them.
+    // that reads the device operands (TSM2's alignment and dtype) sees them. A vendor route's table
+    // reads the call's count, so it is chosen once, on the whole call: where it was, every chunk runs
+    // it; where it was not, no chunk may take one (`choose` with `true` passes over the routes a graph
+    // cannot record, which are the vendor's). So a host call runs what its device-resident twin runs.
+    const vendorRoute = candidate.capturable === false;
     const kernel = (r: Request): void => {
-      const staged = choose(op, r, this.device, this.force[op], this.recording);
+      const staged = vendorRoute ? candidate : choose(op, r, this.device, this.force[op], true);
       this.lastRoute = routeTaken(op, staged);
       if (staged.run === undefined) throw new MyriadError('UNSUPPORTED', `${op}: no GPU route for a staged request that had one on the host`, 'op');
       this.prefetch(op, staged, r);

@@ -30,7 +30,7 @@ import { trtriCuda } from './kernels/trtri/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
-  cublasGemm, cublasGemmCovers, cublasGetrf, cublasGetrfCovers, cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers,
+  cublasGemm, cublasGemmCovers, cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers,
   cusolverSyev, cusolverSyevCovers,
 } from './vendor/index.js';
 import type { ArrayRouted, RouteTaken } from '../core/device-backend.js';
@@ -104,7 +104,6 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   posv: single('posv', posvCuda),
   getrf: [
     vendor('cusolver', cusolverGetrfCovers, cusolverGetrf),
-    vendor('cublas', cublasGetrfCovers, cublasGetrf),
     { name: 'getrf', run: getrfCuda },
     CPU,
   ],

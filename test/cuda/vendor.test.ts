@@ -133,7 +133,6 @@ test('forced on a device that runs nothing, the vendor routes plan their kernels
   const r = requests(dev);
   vendor.cusolverPotrf(dev, r.potrf(64) as never);
   vendor.cusolverGetrf(dev, r.getrf(64, 2) as never);
-  vendor.cublasGetrf(dev, r.getrf(32, 3) as never);
   vendor.cusolverSyev(dev, r.syev(16, 3) as never);
   vendor.cublasGemm(dev, r.gemm(16, 3) as never);
   assert.deepEqual(dev.sources.map((s) => s.entry).sort(), [

@@ -68,7 +68,6 @@ const VENDOR_ROUTES: readonly { op: ContractOp; route: string; library: VendorLi
   { op: 'gemm', route: 'cublas', library: 'cublas', takes: (s) => s.alpha !== 0 && s.dims.every((d) => d.k > 0) },
   { op: 'potrf', route: 'cusolver', library: 'cusolver', takes: () => true },
   { op: 'getrf', route: 'cusolver', library: 'cusolver', takes: () => true },
-  { op: 'getrf', route: 'cublas', library: 'cublas', takes: (s) => s.dims.every((d) => d.m === d.n) },
   { op: 'syev', route: 'cusolver', library: 'syevBatched', takes: () => true },
 ];
 

@@ -21,7 +21,7 @@ import { CudaBackend } from '../../src/cuda/backend.js';
 import { vendorRuleFor, vendorTableFor } from '../../src/cuda/model/tuning/vendor-tables.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/types.js';
 import {
-  cublasGemm, cublasGetrf, cusolverGetrf, cusolverPotrf, cusolverSyev, vendorUsable, type VendorLibrary,
+  cublasGemm, cusolverGetrf, cusolverPotrf, cusolverSyev, vendorUsable, type VendorLibrary,
 } from '../../src/cuda/vendor/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { choleskyResidualByProducts, luResidual, readDense, readSymmetric, readTriangle, zeros } from '../helpers/lapack-checks.js';
@@ -214,13 +214,6 @@ test('cusolver getrf: both precisions, ragged and rectangular, odd layouts, regu
   }
 });
 
-test('cublas getrf (batched): both precisions, ragged orders, odd layouts, regular / singular / NaN', { skip, timeout: 600_000 }, (t) => {
-  const dev = needs(t, 'cublas');
-  if (!dev) return;
-  const rng = new Rng(22);
-  for (const dtype of DTYPES) for (const n of SIZES) checkGetrf(dev, cublasGetrf, 'cublas', rng, dtype, n, n, n === 1 ? ['general', 'singular'] : [...LU_KINDS, ...LU_KINDS]);
-});
-
 test('cusolver getrf: one large matrix (n = 4096, float64), by products', { skip, timeout: 600_000 }, (t) => {
   const dev = needs(t, 'cusolver');
   if (!dev) return;
@@ -328,20 +321,20 @@ test('list batches through a context, each vendor route forced: the CPU referenc
   const devs = hosts.map((h) => ctx.upload(h.slice()));
   const lst = (arrays: readonly Storage[]) => list([...arrays], { rows: n });
   // potrf
-  backend.force = { potrf: 'cusolver', getrf: 'cublas', gemm: 'cublas', syev: 'cusolver' };
+  backend.force = { potrf: 'cusolver', getrf: 'cusolver', gemm: 'cublas', syev: 'cusolver' };
   const wantPotrf = hosts.map((h) => h.slice());
   const refInfo = referenceInfo((info) => cpuPotrf({ uplo: 'lower', a: lst(wantPotrf) as never, info }), count);
   const { info } = ctx.potrf({ a: lst(devs) as never });
   assert.equal(ctx.lastRoute?.route, 'cusolver');
   assert.deepEqual([...ctx.download(info as never)], [...refInfo]);
   devs.forEach((d, m) => close(ctx.download(d) as Float64Array, wantPotrf[m]!, (i) => i % n >= Math.floor(i / n), `potrf list #${m}`));
-  // getrf (cuBLAS batched)
+  // getrf (cuSOLVER, one matrix per call)
   const gen = hosts.map(() => Float64Array.from({ length: n * n }, () => rng.uniform()));
   const gdev = gen.map((h) => ctx.upload(h.slice()));
   const wantLu = gen.map((h) => h.slice()), refPiv = new Int32Array(n * count);
   const refLuInfo = referenceInfo((info) => cpuGetrf({ a: lst(wantLu) as never, ipiv: refPiv, pivotStride: n, info }), count);
   const lu = ctx.getrf({ a: lst(gdev) as never });
-  assert.equal(ctx.lastRoute?.route, 'cublas');
+  assert.equal(ctx.lastRoute?.route, 'cusolver');
   assert.deepEqual([...ctx.download(lu.info as never)], [...refLuInfo]);
   assert.deepEqual([...ctx.download(lu.ipiv as never)], [...refPiv]);
   gdev.forEach((d, m) => close(ctx.download(d) as Float64Array, wantLu[m]!, () => true, `getrf list #${m}`));

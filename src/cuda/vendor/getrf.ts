@@ -1,7 +1,8 @@
 /**
  * getrf on the vendor's LU with partial pivoting: cusolverDn?getrf one matrix per call (any m x n:
- * the route of one large matrix or a few), and cublas?getrfBatched for a batch of square matrices
- * of one order (over an array of their addresses). Each matrix is factored where it lies.
+ * the route of one large matrix or a few). Each matrix is factored where it lies. (cuBLAS's
+ * getrfBatched is not a route: on an H200 it gave wrong factors for a 7 x 7 batch in the route's
+ * test, and it won only at n = 128, by 10%.)
  *
  * The vendor's pivots are LAPACK's (1-based) and land in a scratch array; a small kernel writes
  * them 0-based to the API's places (`ipiv[i * pivotStride + j]`, j < min(m, n)) with each matrix's
@@ -9,14 +10,13 @@
  * matrix; after it meets a NaN the vendor's pivot search may choose other rows than the reference's
  * (which never picks a NaN over a number).
  */
-import { batchCount, uniformShape } from '../../core/batch.js';
-import { MyriadError } from '../../core/errors.js';
+import { batchCount } from '../../core/batch.js';
 import type { Requests } from '../../core/op-specs.js';
 import { Workspace } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { launchGroups, matrixAddress, type LaunchGroup } from './groups.js';
 import { launchGetrfScatter } from './kernels.js';
-import { vendorBlas, vendorSolver } from './native.js';
+import { vendorSolver } from './native.js';
 import { deviceDtype, fitsInt32, squareOrder, vendorServes } from './rules.js';
 
 type GetrfRequest = Requests<DeviceArray, DeviceArray>['getrf'];
@@ -25,12 +25,6 @@ export function cusolverGetrfCovers(r: GetrfRequest, dev: GpuDevice): boolean {
   const n = squareOrder(r.a);
   if (n === undefined || n === 0 || !fitsInt32(r.a)) return false;
   return vendorServes(dev, { op: 'getrf', route: 'cusolver', dtype: deviceDtype(r.a), n, count: batchCount(r.a) }, 'cusolver');
-}
-
-export function cublasGetrfCovers(r: GetrfRequest, dev: GpuDevice): boolean {
-  const n = squareOrder(r.a);
-  if (n === undefined || n === 0 || !fitsInt32(r.a)) return false;
-  return vendorServes(dev, { op: 'getrf', route: 'cublas', dtype: deviceDtype(r.a), n, count: batchCount(r.a) }, 'cublas');
 }
 
 /** Scratch for the vendor's pivots and infos, per group; then the scatter to the API's places. */
@@ -96,36 +90,3 @@ export function cusolverGetrf(dev: GpuDevice, r: GetrfRequest): void {
   }
 }
 
-export function cublasGetrf(dev: GpuDevice, r: GetrfRequest): void {
-  const count = batchCount(r.a);
-  if (count === 0) return;
-  const shape = r.a.kind === 'variable' ? undefined : uniformShape(r.a);
-  const groupsSquare = r.a.kind !== 'variable' ? shape!.rows === shape!.cols : r.a.matrices.every((m) => m.rows === m.cols);
-  if (!groupsSquare) throw new MyriadError('UNSUPPORTED', 'the cublas route (cublas?getrfBatched) takes square matrices', 'force');
-  const dtype = deviceDtype(r.a);
-  const blas = vendorBlas(dev);
-  const frame = Workspace.of(dev).frame();
-  try {
-    const groups = launchGroups(dev, frame, [r.a], ['a']);
-    const s = scratch(dev, frame, groups, count);
-    if (blas !== undefined) {
-      groups.forEach((g, gi) => {
-        const n = g.shapes[0]!.rows;
-        if (n === 0) return;
-        // cublas?getrfBatched takes an array of addresses; a strided group has none yet.
-        let pointers = g.operands[0]!.pointer;
-        if (g.operands[0]!.kind === 'strided') {
-          const addresses = BigInt64Array.from(g.members, (i) => matrixAddress(r.a, i, 'a').address);
-          const array = frame.take('int64', addresses.length, 'a matrix pointers');
-          dev.upload(addresses, array);
-          pointers = array.ptr;
-        }
-        const vendor = s.vendor.ptr + BigInt(4 * s.bases[gi]!), pivots = s.pivots.ptr + BigInt(4 * pivotBase(groups, gi));
-        blas.getrfBatchedAt(dtype, n, pointers, g.shapes[0]!.ld, pivots, vendor, g.members.length);
-      });
-    }
-    scatter(dev, r, groups, s);
-  } finally {
-    frame.end();
-  }
-}

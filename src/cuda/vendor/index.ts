@@ -7,7 +7,7 @@
  * not record it (the router passes over these candidates inside ctx.capture()).
  */
 export { cublasGemm, cublasGemmCovers, gemmSize } from './gemm.js';
-export { cublasGetrf, cublasGetrfCovers, cusolverGetrf, cusolverGetrfCovers } from './getrf.js';
+export { cusolverGetrf, cusolverGetrfCovers } from './getrf.js';
 export { cusolverPotrf, cusolverPotrfCovers } from './potrf.js';
 export { cusolverSyev, cusolverSyevCovers } from './syev.js';
 export { vendorUsable, type VendorLibrary } from './native.js';

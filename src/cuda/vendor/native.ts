@@ -53,10 +53,6 @@ export class VendorBlas extends Cublas {
     this.call(`cublas${LETTER(dtype)}gemmBatched`, OP(transA), OP(transB), m, n, k, scalar(dtype, alpha), a, lda, b, ldb, scalar(dtype, beta), c, ldc, count);
   }
 
-  /** LU of `count` n x n matrices given by a device array of pointers: n 1-based pivots per matrix, one info each (cublas?getrfBatched). */
-  getrfBatchedAt(dtype: DType, n: number, pointers: bigint, lda: number, pivots: bigint, info: bigint, count: number): void {
-    this.call(`cublas${LETTER(dtype)}getrfBatched`, n, pointers, lda, pivots, info, count);
-  }
 }
 
 /** cuSOLVER dense on raw addresses; workspace sizes asked once per shape. */

@@ -33,9 +33,6 @@ export const h200VendorTable: VendorTable = {
       measured: [{ n: 4096, count: 1, ratio: 0.74 }, { n: 10240, count: 1, ratio: 0.57 }, { n: 20480, count: 1, ratio: 0.66 }] },
     { op: 'getrf', route: 'cusolver', dtype: 'float32', n: [10240, 10240], count: [1, 1],
       measured: [{ n: 10240, count: 1, ratio: 0.75 }] },
-    // cublasDgetrfBatched.
-    { op: 'getrf', route: 'cublas', dtype: 'float64', n: [128, 128], count: [10000, Infinity],
-      measured: [{ n: 128, count: 10000, ratio: 0.90 }] },
     // cusolverDnXsyevBatched with vectors (values only: the own routes are 2-4x faster), each order
     // band from the count measured there up; beyond 512 (the CPU reference) unmeasured.
     { op: 'syev', route: 'cusolver', dtype: 'float64', jobz: 'vectors', n: [64, 127], count: [2000, Infinity],
