@@ -59,6 +59,21 @@ static __device__ __forceinline__ ukey pivotKey(real x, bool atK) {
 static __device__ __forceinline__ ukey warpMaxKey(ukey key) { return __reduce_max_sync(FULL, key); }`;
 }
 
+/**
+ * Whether the update of the columns right of a panel loops over the panel's columns kk at run time
+ * (one copy of the update) rather than unrolled (NB copies). Registers are indexed by b and r only;
+ * column k's pivot row and multipliers come from shared memory by kk, so the loop's instructions are
+ * the unrolled ones plus its counter. Compile time (nvcc 13, sm_90, CPU): float64 64 x 64 at NB = 8
+ * 1.7 -> 1.0 s, 40 x 40 2.0 -> 1.0 s, 128 x 128 at NB = 4 0.9 -> 0.7 s, float32 64 x 64 1.5 -> 0.9 s,
+ * registers equal or more within the same blocks an SM (96 x 96: 110 -> 118), no local memory. Not where
+ * the launch bounds cap a thread at 64 registers (float32 100 and 128 at two blocks an SM): there the
+ * rolled loop's state spilled inside it. An earlier rolled form that masked the update by column
+ * measured slower on the H100 (2026-11-25).
+ */
+function rolledUpdate(p: GetrfRegisterParams): boolean {
+  return 65536 / (32 * p.warps * (p.minBlocks ?? 1)) > 64;
+}
+
 export function getrfRegisterSource(p: GetrfRegisterParams): KernelSource {
   const nb = p.nb ?? 1;
   const entry = `getrf_reg_${precisionLetter(p.dtype)}_${p.rows}x${p.cols}_${kindTag(p.kind)}_w${p.warps}${nb === 1 ? '' : `_nb${nb}`}${(p.minBlocks ?? 1) === 1 ? '' : `_b${p.minBlocks}`}`;
@@ -180,9 +195,11 @@ extern "C" __global__ void __launch_bounds__(TC * 32, ${p.minBlocks ?? 1}) ${ent
     }
     __syncthreads();
     // Every warp: replay the panel's position changes, update its columns right of the panel.
-    // (kk unrolled: a rolled kk loop with one copy of the update masked by column measured slower
+${rolledUpdate(p) ? `    // (kk rolled: registers are indexed by b and r only, column k's pivot row and multipliers come
+    // from shared memory)
+#pragma unroll 1` : `    // (kk unrolled: a rolled kk loop with one copy of the update masked by column measured slower
     // on the H100, 2026-11-25)
-#pragma unroll
+#pragma unroll`}
     for (int kk = 0; kk < NB; ++kk) {
       const int k = k0 + kk;
       if (k >= STEPS) break;                   // block-uniform
