@@ -5,25 +5,16 @@
  * the architecture's tuning table; tbc and rn from the occupancy model (threads, registers and
  * shared memory per SM from DeviceInfo).
  */
-import type { DType } from '../../../core/dtype.js';
-import type { Op } from '../../../core/ops.js';
 import { blocksPerSM } from '../../model/occupancy.js';
 import { tuningFor, type GemmTuning, type MmaConfig } from '../../model/tuning/index.js';
 import type { DeviceInfo } from '../../runtime/types.js';
+import type { GemmShape } from '../common/gemm-shape.js';
 import { elementBytes } from '../common/precision.js';
 import { MMA_DTYPE } from './generate-mma.js';
 import { smallGemmShape, smallGemmWork } from './generate-small.js';
 import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, SmallGemmParams, TiledGemmParams } from './params.js';
 
-/** One GEMM's shape: C (m x n) = op(A) (m x k) op(B) (k x n). Shared by the batched and TSM2 planners. */
-export interface GemmShape {
-  readonly dtype: DType;
-  readonly transA: Op;
-  readonly transB: Op;
-  readonly m: number;
-  readonly n: number;
-  readonly k: number;
-}
+export type { GemmShape };
 
 export interface GemmProblem extends GemmShape {
   readonly count: number;

@@ -12,7 +12,7 @@ import { checkTsm2lParams } from './generate-l.js';
 import { estimateTsm2l, estimateTsm2r, occupancy, tsm2lRegisters, tsm2rRegisters, type Estimate } from './model.js';
 import { TSM2L_MAX_K, TSM2L_MAX_N, TSM2R_MAX_SPLIT, type Tsm2lParams, type Tsm2rParams } from './params.js';
 import { tuningFor, type Tsm2Tuning } from '../../model/tuning/index.js';
-import type { GemmShape } from '../gemm/index.js';
+import type { GemmShape } from '../common/gemm-shape.js';
 
 export type Tsm2Kind = 'tsm2r' | 'tsm2l';
 
