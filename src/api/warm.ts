@@ -20,8 +20,8 @@ import type { DeviceStorage, Storage } from '../core/storage.js';
 import type { Context } from './context.js';
 import { gpuBenchBatch } from '../core/bench-batch.js';
 
-/** The operations warm plans: every LAPACK-level one but getri (no `myriad bench` workload); CALLS below has their calls. */
-export type WarmOp = Exclude<OpName, 'getri'>;
+/** The operations warm plans: every LAPACK-level one; CALLS below has their calls. */
+export type WarmOp = OpName;
 
 export interface WarmOptions {
   /** Matrix orders n (each call on n x n matrices; gels: n x n A). */
@@ -59,7 +59,7 @@ function batch(ctx: Context, dtype: DType, rows: number, cols: number, count: nu
 
 type WarmCall = (ctx: Context, dtype: DType, n: number, count: number, o: WarmOptions) => void;
 
-/** The call warm plans for each op: the call `myriad bench` makes (bench/workloads.ts), with the options. */
+/** The call warm plans for each op: the call `myriad bench` makes (bench/workloads.ts; getri, which has no bench workload: inverting getrf's factors), with the options. */
 const CALLS: Readonly<Record<WarmOp, WarmCall>> = {
   gemm: (ctx, d, n, c, o) => ctx.gemm({ a: batch(ctx, d, n, n, c), b: batch(ctx, d, n, n, c), c: batch(ctx, d, n, n, c), alpha: 1, beta: 0, transA: o.transA ?? 'N', transB: o.transB ?? 'N' }),
   potrf: (ctx, d, n, c, o) => void ctx.potrf({ a: batch(ctx, d, n, n, c), uplo: o.uplo ?? 'lower' }),
@@ -81,6 +81,7 @@ const CALLS: Readonly<Record<WarmOp, WarmCall>> = {
   orgqr: (ctx, d, n, c) => ctx.orgqr({ a: batch(ctx, d, n, n, c), tau: batch(ctx, d, n, 1, c) }),
   ormqr: (ctx, d, n, c) => ctx.ormqr({ side: 'left', trans: 'T', a: batch(ctx, d, n, n, c), tau: batch(ctx, d, n, 1, c), c: batch(ctx, d, n, n, c) }),
   gels: (ctx, d, n, c, o) => void ctx.gels({ a: batch(ctx, d, n, n, c), b: batch(ctx, d, n, o.nrhs ?? 1, c) }),
+  getri: (ctx, d, n, c) => void ctx.getri({ a: batch(ctx, d, n, n, c), ipiv: ctx.alloc('int32', n * c) }),
 };
 
 /** The operations warm plans, in the table's order (the keys of CALLS). */

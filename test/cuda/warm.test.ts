@@ -82,6 +82,7 @@ const CASES: [WarmOp, WarmOptions][] = [
   ['gesv', { sizes: [64], count: 100 }],
   ['syev', { sizes: [32], count: 10 }],
   ['trsm', { sizes: [40], count: 5 }],
+  ['getri', { sizes: [8, 100], count: 4 }],
 ];
 
 for (const [op, options] of CASES) {
