@@ -3,13 +3,16 @@
  * column-major batches with their ld, stride and offset; list and variable batches one matrix at
  * a time), and launch groups for the small kernels and the vendor's batched calls: a strided
  * request is one group as it is; otherwise the matrices are grouped by shape and leading
- * dimension, each group with an array of int64 addresses per operand and, where it is not the whole
- * batch in order, an int32 map to the batch's places. Those arrays live in the call's workspace
- * frame (stream-ordered, no allocation and no wait per call).
+ * dimension (kernels/common/operands.ts's `groupByShape`, as the own launchers group), each group
+ * with an array of int64 addresses per operand and, where it is not the whole batch in order, an
+ * int32 map to the batch's places. Those arrays live in the call's workspace frame
+ * (stream-ordered, no allocation and no wait per call), and every address is checked against its
+ * buffer first (a vendor routine reading outside it would poison the context).
  */
 import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
 import { MyriadError } from '../../core/errors.js';
 import { storageInfo } from '../../core/dtype-table.js';
+import { groupByShape } from '../kernels/common/operands.js';
 import type { WorkspaceFrame } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import type { GroupOperand } from './kernels.js';
@@ -56,14 +59,8 @@ export function launchGroups(dev: GpuDevice, frame: WorkspaceFrame, batches: rea
     });
     return [{ members, shapes, operands, index: null }];
   }
-  const byKey = new Map<string, number[]>();
-  for (let i = 0; i < count; i++) {
-    const key = batches.map((b) => { const m = matrixAt(b, i); return `${m.rows}x${m.cols}/${m.ld}`; }).join(';');
-    const members = byKey.get(key);
-    if (members === undefined) byKey.set(key, [i]); else members.push(i);
-  }
   const groups: LaunchGroup[] = [];
-  for (const members of byKey.values()) {
+  for (const members of groupByShape(batches, count)) {
     const shapes = batches.map((b) => { const m = matrixAt(b, members[0]!); return { rows: m.rows, cols: m.cols, ld: m.ld }; });
     const operands = batches.map((b, o): GroupOperand => {
       const addresses = BigInt64Array.from(members, (i) => matrixAddress(b, i, names[o]!).address);

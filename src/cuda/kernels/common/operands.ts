@@ -42,6 +42,17 @@ export function deviceDtype(b: Batch<DeviceArray>): DType {
   return data !== undefined && isDType(data.dtype) ? data.dtype : 'float64';
 }
 
+/** The batch places of `batches`' matrices (all of one count) grouped by every operand's shape and leading dimension, in order of first appearance. */
+export function groupByShape(batches: readonly Batch<DeviceArray>[], count: number): number[][] {
+  const byKey = new Map<string, number[]>();
+  for (let i = 0; i < count; i++) {
+    const key = batches.map((b) => { const m = matrixAt(b, i); return `${m.rows}x${m.cols}/${m.ld}`; }).join(';');
+    const members = byKey.get(key);
+    if (members === undefined) byKey.set(key, [i]); else members.push(i);
+  }
+  return [...byKey.values()];
+}
+
 /** Groups the matrices of `batches` (all of one count) into launches. */
 export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArray>[]): Grouping {
   const count = batchCount(batches[0]!);
@@ -53,15 +64,9 @@ export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArra
     });
     return { groups: [{ count, operands, index: null }], temporaries: [] };
   }
-  const byKey = new Map<string, number[]>();
-  for (let i = 0; i < count; i++) {
-    const key = batches.map((b) => { const m = matrixAt(b, i); return `${m.rows}x${m.cols}/${m.ld}`; }).join(';');
-    const members = byKey.get(key);
-    if (members === undefined) byKey.set(key, [i]); else members.push(i);
-  }
   const temporaries: DeviceArray[] = [];
   const groups: LaunchGroup[] = [];
-  for (const members of byKey.values()) {
+  for (const members of groupByShape(batches, count)) {
     const operands = batches.map((b): OperandArgs => {
       const first = matrixAt(b, members[0]!);
       const uploaded = uploadPointers(dev, members.map((i) => matrixAt(b, i)));
