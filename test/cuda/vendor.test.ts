@@ -23,6 +23,7 @@ const { choose, ownRoute, ROUTES } = await import('../../src/cuda/router.js');
 const { PlanningDevice } = await import('../../src/cuda/runtime/planning-device.js');
 const { VENDOR_RATIO_MAX, vendorRuleFor, vendorTableFor, vendorTables } = await import('../../src/cuda/model/tuning/vendor-tables.js');
 const vendor = await import('../../src/cuda/vendor/index.js');
+const { vendorCard } = await import('../../src/cuda/vendor/rules.js');
 const { SCAN_SENTINEL, getrfScatterSource, potrfInfoSource, potrfScanSource, syevPackSource, syevUnpackSource } = await import('../../src/cuda/vendor/kernels.js');
 const { H100 } = await import('../helpers/devices.js');
 const { recordingDevice } = await import('../helpers/fake-gpus.js');
@@ -60,6 +61,8 @@ test('a rule takes its ranges (inclusive), its dtype, route and job, and nothing
 test('the tables: one per card, every measured point inside its rule and below the ratio bound', () => {
   assert.ok(vendorTableFor('NVIDIA H200'));
   assert.equal(vendorTableFor(H100.name), undefined);
+  assert.equal(vendorCard(new PlanningDevice(H100)), false, 'a card without a table: covers stop at the first question');
+  assert.equal(vendorCard(new PlanningDevice(H200)), true);
   const cards = vendorTables().map((t) => t.card);
   assert.equal(new Set(cards).size, cards.length);
   for (const t of vendorTables()) {

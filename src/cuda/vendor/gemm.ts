@@ -14,7 +14,7 @@ import { Workspace } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { launchGroups, matrixAddress } from './groups.js';
 import { vendorBlas } from './native.js';
-import { deviceDtype, fitsInt32, vendorServes } from './rules.js';
+import { deviceDtype, fitsInt32, vendorCard, vendorServes } from './rules.js';
 
 type GemmRequest = Requests<DeviceArray, DeviceArray>['gemm'];
 
@@ -29,11 +29,11 @@ function gemmShape(r: GemmRequest): { m: number; n: number; k: number } | undefi
 export const gemmSize = (m: number, n: number, k: number): number => Math.round(Math.cbrt(m * n * k));
 
 export function cublasGemmCovers(r: GemmRequest, dev: GpuDevice): boolean {
+  if (!vendorCard(dev)) return false;
   const count = batchCount(r.c);
   const s = gemmShape(r);
   if (count === 0 || s === undefined || s.m === 0 || s.n === 0 || s.k === 0 || r.alpha === 0) return false;
-  if (![r.a, r.b, r.c].every(fitsInt32)) return false;
-  return vendorServes(dev, { op: 'gemm', route: 'cublas', dtype: deviceDtype(r.c), n: gemmSize(s.m, s.n, s.k), count }, 'cublas');
+  return vendorServes(dev, { op: 'gemm', route: 'cublas', dtype: deviceDtype(r.c), n: gemmSize(s.m, s.n, s.k), count }, 'cublas') && [r.a, r.b, r.c].every(fitsInt32);
 }
 
 export function cublasGemm(dev: GpuDevice, r: GemmRequest): void {

@@ -17,14 +17,15 @@ import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { launchGroups, matrixAddress, type LaunchGroup } from './groups.js';
 import { launchGetrfScatter } from './kernels.js';
 import { vendorSolver } from './native.js';
-import { deviceDtype, fitsInt32, squareOrder, vendorServes } from './rules.js';
+import { deviceDtype, fitsInt32, squareOrder, vendorCard, vendorServes } from './rules.js';
 
 type GetrfRequest = Requests<DeviceArray, DeviceArray>['getrf'];
 
 export function cusolverGetrfCovers(r: GetrfRequest, dev: GpuDevice): boolean {
+  if (!vendorCard(dev)) return false;
   const n = squareOrder(r.a);
-  if (n === undefined || n === 0 || !fitsInt32(r.a)) return false;
-  return vendorServes(dev, { op: 'getrf', route: 'cusolver', dtype: deviceDtype(r.a), n, count: batchCount(r.a) }, 'cusolver');
+  if (n === undefined || n === 0) return false;
+  return vendorServes(dev, { op: 'getrf', route: 'cusolver', dtype: deviceDtype(r.a), n, count: batchCount(r.a) }, 'cusolver') && fitsInt32(r.a);
 }
 
 /** Scratch for the vendor's pivots and infos, per group; then the scatter to the API's places. */

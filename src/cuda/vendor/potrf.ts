@@ -17,14 +17,15 @@ import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { launchGroups, matrixAddress } from './groups.js';
 import { launchPotrfInfo, launchPotrfScan, SCAN_FILL } from './kernels.js';
 import { vendorSolver } from './native.js';
-import { deviceDtype, fitsInt32, squareOrder, vendorServes } from './rules.js';
+import { deviceDtype, fitsInt32, squareOrder, vendorCard, vendorServes } from './rules.js';
 
 type PotrfRequest = Requests<DeviceArray, DeviceArray>['potrf'];
 
 export function cusolverPotrfCovers(r: PotrfRequest, dev: GpuDevice): boolean {
+  if (!vendorCard(dev)) return false;
   const n = squareOrder(r.a);
-  if (n === undefined || n === 0 || !fitsInt32(r.a)) return false;
-  return vendorServes(dev, { op: 'potrf', route: 'cusolver', dtype: deviceDtype(r.a), n, count: batchCount(r.a) }, 'cusolver');
+  if (n === undefined || n === 0) return false;
+  return vendorServes(dev, { op: 'potrf', route: 'cusolver', dtype: deviceDtype(r.a), n, count: batchCount(r.a) }, 'cusolver') && fitsInt32(r.a);
 }
 
 export function cusolverPotrf(dev: GpuDevice, r: PotrfRequest): void {

@@ -7,6 +7,11 @@ import { vendorRuleFor, vendorTableFor, type VendorQuery } from '../model/tuning
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { vendorUsable, type VendorLibrary } from './native.js';
 
+/** Whether `dev`'s card has a crossover table at all: the first, cheapest question of every vendor `covers` (a card without one asks nothing more). */
+export function vendorCard(dev: GpuDevice): boolean {
+  return vendorTableFor(dev.info.name) !== undefined;
+}
+
 /** Whether the table of `dev`'s card sends `q` to its vendor route, and the library it needs loads here. */
 export function vendorServes(dev: GpuDevice, q: VendorQuery, library: VendorLibrary): boolean {
   return vendorRuleFor(vendorTableFor(dev.info.name), q) !== undefined && vendorUsable(dev, library);

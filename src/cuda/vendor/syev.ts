@@ -14,14 +14,15 @@ import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { launchGroups } from './groups.js';
 import { launchGetrfScatter, launchSyevPack, launchSyevUnpack } from './kernels.js';
 import { vendorSolver } from './native.js';
-import { deviceDtype, fitsInt32, squareOrder, vendorServes } from './rules.js';
+import { deviceDtype, fitsInt32, squareOrder, vendorCard, vendorServes } from './rules.js';
 
 type SyevRequest = Requests<DeviceArray, DeviceArray>['syev'];
 
 export function cusolverSyevCovers(r: SyevRequest, dev: GpuDevice): boolean {
+  if (!vendorCard(dev)) return false;
   const n = squareOrder(r.a);
-  if (n === undefined || n === 0 || !fitsInt32(r.a)) return false;
-  return vendorServes(dev, { op: 'syev', route: 'cusolver', dtype: deviceDtype(r.a), n, count: batchCount(r.a), jobz: r.jobz }, 'syevBatched');
+  if (n === undefined || n === 0) return false;
+  return vendorServes(dev, { op: 'syev', route: 'cusolver', dtype: deviceDtype(r.a), n, count: batchCount(r.a), jobz: r.jobz }, 'syevBatched') && fitsInt32(r.a);
 }
 
 export function cusolverSyev(dev: GpuDevice, r: SyevRequest): void {
