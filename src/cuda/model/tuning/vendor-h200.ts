@@ -1,9 +1,11 @@
 import type { VendorTable } from './vendor-types.js';
 
 /**
- * NVIDIA H200 (one card, 143,771 MiB), driver 580.159.04, CUDA 13.0; 2026-11-28. Measured with
- * `myriad bench` (device-resident batches, CUDA events, the median after a warm-up), the vendor
- * in the same process on the same data. Re-measure and rewrite with
+ * NVIDIA H200 (one card), driver 580, CUDA 13.0; 2026-11-28. Not yet a sweep: the ratios (vendor
+ * time / own time) of device-resident runs of this project's code beside the vendor's routines in
+ * the same run: PyTorch 2.11 for cuBLAS and cuSOLVER (gemm, potrf, getrf), JAX for
+ * cusolverDnXsyevBatched (syev). Re-measure and rewrite with the sweep, which times both routes
+ * in one process on the same data:
  * `node dist/scripts/vendor-sweep.js --ops gemm,potrf,getrf,syev --out <file>`.
  *
  * A rule spans the measured orders from the smallest to the largest where the vendor won (between
@@ -13,7 +15,7 @@ import type { VendorTable } from './vendor-types.js';
  */
 export const h200VendorTable: VendorTable = {
   card: 'NVIDIA H200',
-  provenance: 'NVIDIA H200, driver 580.159.04, CUDA 13.0, 2026-11-28; myriad bench, vendor in the same process',
+  provenance: 'NVIDIA H200, driver 580, CUDA 13.0, 2026-11-28; own runs beside PyTorch 2.11 (cuBLAS/cuSOLVER) and JAX (XsyevBatched) in the same run; not yet a sweep',
   rules: [
     // cublasDgemmStridedBatched, about 1 GiB of matrices per call.
     { op: 'gemm', route: 'cublas', dtype: 'float64', n: [32, 256], count: [1000, Infinity],
