@@ -52,10 +52,11 @@ export function cusolverPotrf(dev: GpuDevice, r: PotrfRequest): void {
       const matrices = groups.flatMap((g, gi) => g.members.map((i, q) => ({ place: bases[gi]! + q, m: matrixAddress(r.a, i, 'a') })));
       let lwork = 1;
       for (const { m } of matrices) if (m.rows > 0) lwork = Math.max(lwork, solver.potrfWorkAt(dtype, r.uplo, m.rows, m.address, m.ld));
+      // One workspace of the largest size asked, passed whole to every call (lwork may exceed a matrix's need).
       const work = frame.take(dtype, lwork, 'potrf: the vendor workspace');
       for (const { place, m } of matrices) {
         if (m.rows === 0) continue;
-        solver.potrfAt(dtype, r.uplo, m.rows, m.address, m.ld, work.ptr, solver.potrfWorkAt(dtype, r.uplo, m.rows, m.address, m.ld), vendor.ptr + BigInt(4 * place));
+        solver.potrfAt(dtype, r.uplo, m.rows, m.address, m.ld, work.ptr, lwork, vendor.ptr + BigInt(4 * place));
       }
     }
     groups.forEach((g, gi) => {
