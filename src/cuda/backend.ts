@@ -15,7 +15,7 @@ import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } fr
 import type { DeviceBackend, ModuleStats, RouteTaken, TallSkinnyQrResult, WarmKernels } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
 import { OUTPUTS } from '../core/op-specs.js';
-import { capturableOp, choose, chooseArray, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
+import { capturableOp, choose, chooseArray, ownRoute, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
 import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
@@ -157,11 +157,11 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     // Host arrays: the candidate is chosen again on each staged device request, so that a choice
     // that reads the device operands (TSM2's alignment and dtype) sees them. A vendor route's table
     // reads the call's count, so it is chosen once, on the whole call: where it was, every chunk runs
-    // it; where it was not, no chunk may take one (`choose` with `true` passes over the routes a graph
-    // cannot record, which are the vendor's). So a host call runs what its device-resident twin runs.
+    // it; where it was not, no chunk may take one (`ownRoute`). So a host call runs what its
+    // device-resident twin runs.
     const vendorRoute = candidate.capturable === false;
     const kernel = (r: Request): void => {
-      const staged = vendorRoute ? candidate : choose(op, r, this.device, this.force[op], true);
+      const staged = vendorRoute ? candidate : ownRoute(op, r, this.device, this.force[op]);
       this.lastRoute = routeTaken(op, staged);
       if (staged.run === undefined) throw new MyriadError('UNSUPPORTED', `${op}: no GPU route for a staged request that had one on the host`, 'op');
       this.prefetch(op, staged, r);

@@ -177,10 +177,11 @@ export function choose<K extends OpName>(op: K, request: Record<string, unknown>
 
 /**
  * The first candidate of `op` that covers `request` among those a graph can record: the own route,
- * passing over the vendor candidates (what the vendor is measured against, and what a capture runs).
+ * passing over the vendor candidates (what the vendor is measured against, what a capture runs, and
+ * what a host call's chunks run where the whole call did not take the vendor). `force` as in `choose`.
  */
-export function ownRoute<K extends OpName>(op: K, request: Record<string, unknown>, dev: GpuDevice): Candidate<K> {
-  return choose(op, request, dev, undefined, true);
+export function ownRoute<K extends OpName>(op: K, request: Record<string, unknown>, dev: GpuDevice, force?: string): Candidate<K> {
+  return choose(op, request, dev, force, true);
 }
 
 /** Each operation's routes as `lastRoute` reports them, made once (no object per call). */
