@@ -19,8 +19,8 @@ import { Rng } from '../helpers/random.js';
 import { EPS, LIMIT, checkSyevOnGpu, place, read, rounded } from '../helpers/syev-gpu-checks.js';
 
 export const skip = gpuSkipReason();
-export const SYM = ['random', 'repeated', 'zero', 'graded', 'rank-deficient', 'diagonal', 'clustered'] as const;
-export const GEN = ['random', 'repeated', 'zero', 'graded', 'rank-deficient'] as const;
+const SYM = ['random', 'repeated', 'zero', 'graded', 'rank-deficient', 'diagonal', 'clustered'] as const;
+const GEN = ['random', 'repeated', 'zero', 'graded', 'rank-deficient'] as const;
 
 /** syev through syevCuda with `opts` (forced plans, routes), checked as test/helpers/syev-gpu-checks.ts does. */
 export function checkSyev(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count: number, vectors: boolean, uplo: 'lower' | 'upper', valueLimit = LIMIT, opts: JacobiOptions = {}): void {

@@ -19,9 +19,9 @@ export const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23
 export const LIMIT = 30;
 
 export const fro = (a: ArrayLike<number>): number => { let s = 0; for (let q = 0; q < a.length; q++) s += a[q]! * a[q]!; return Math.sqrt(s); };
-export const upper = (f: ArrayLike<number>, m: number): number[] => Array.from(f).filter((_, e) => e % m <= Math.floor(e / m));
-export const lower = (f: ArrayLike<number>, m: number): number[] => Array.from(f).filter((_, e) => e % m > Math.floor(e / m));
-export const round = (dtype: DType) => (v: number): number => (dtype === 'float32' ? Math.fround(v) : v);
+const upper = (f: ArrayLike<number>, m: number): number[] => Array.from(f).filter((_, e) => e % m <= Math.floor(e / m));
+const lower = (f: ArrayLike<number>, m: number): number[] => Array.from(f).filter((_, e) => e % m > Math.floor(e / m));
+const round = (dtype: DType) => (v: number): number => (dtype === 'float32' ? Math.fround(v) : v);
 
 /** geqrf of `count` m x n matrices in a padded strided batch (ld m + 1 or m + 2, odd gaps), then orgqr on the reference's factors. */
 export function check(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number, count: number, opts: QrOptions = {}): void {

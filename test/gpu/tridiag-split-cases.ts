@@ -18,11 +18,11 @@ import { EPS, LIMIT, checkSyevOnGpu, rounded } from '../helpers/syev-gpu-checks.
 
 
 export const skip = gpuSkipReason();
-export const SYM = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient'] as const;
-export type Run = (r: SyevRequest<DeviceArray, DeviceArray>) => void;
+const SYM = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient'] as const;
+type Run = (r: SyevRequest<DeviceArray, DeviceArray>) => void;
 export const split = (dev: GpuDevice, force: TridiagForce = {}): Run => (r) => syevTridiagCuda(dev, r, { force: { split: true, ...force } });
 /** The one-kernel design with the same threads (the block sums' order, so the same bits). */
-export const oneKernel = (dev: GpuDevice, threads?: number): Run => (r) => syevTridiagCuda(dev, r, { force: threads === undefined ? { split: false } : { split: false, threads } });
+const oneKernel = (dev: GpuDevice, threads?: number): Run => (r) => syevTridiagCuda(dev, r, { force: threads === undefined ? { split: false } : { split: false, threads } });
 
 export function check(dev: GpuDevice, rng: Rng, dtype: DType, n: number, count: number, uplo: Uplo, run: Run, label: string): void {
   checkSyevOnGpu(dev, rng, dtype, n, count, true, uplo, run, { kinds: SYM, valueLimit: 1, nanVectors: true, label });
