@@ -98,16 +98,16 @@ test('a missing library costs its routes alone: covers is false, nothing throws,
   const table = vendorTableFor(H200.name);
   // Inside the H200's rules ...
   assert.ok(vendorRuleFor(table, { op: 'potrf', route: 'cusolver', dtype: 'float64', n: 8192, count: 1 }));
-  assert.ok(vendorRuleFor(table, { op: 'gemm', route: 'cublas', dtype: 'float64', n: 128, count: 4000 }));
+  assert.ok(vendorRuleFor(table, { op: 'gemm', route: 'cublas', dtype: 'float64', n: 512, count: 1000 }));
   // ... but the libraries do not load here.
   assert.equal(vendor.vendorUsable(dev, 'cublas'), false);
   assert.equal(vendor.vendorUsable(dev, 'cusolver'), false);
   assert.equal(vendor.vendorUsable(dev, 'syevBatched'), false);
   assert.equal(vendor.cusolverPotrfCovers(r.potrf(8192) as never, dev), false);
-  assert.equal(vendor.cublasGemmCovers(r.gemm(128, 4000) as never, dev), false);
+  assert.equal(vendor.cublasGemmCovers(r.gemm(512, 1000) as never, dev), false);
   assert.equal(choose('potrf', r.potrf(8192), dev).name, 'potrf');
   assert.equal(choose('getrf', r.getrf(128, 10000), dev).name, 'getrf');
-  assert.equal(choose('gemm', r.gemm(128, 4000), dev).name, 'gemm');
+  assert.equal(choose('gemm', r.gemm(512, 1000), dev).name, 'gemm');
   assert.equal(choose('syev', r.syev(128, 500), dev).name, 'tridiag');
 });
 
