@@ -212,9 +212,13 @@ export const sm90GetrfTuning: GetrfTuning = {
     // 2048 / 4096). So push in both dtypes, the fused search in float32 only (float64: 1-2% slower
     // whole, within the runs' spread; float32 2-4% faster). The grid form (float64 from 8192) is
     // unchanged by the fused search (65.5 / 65.3 ms at 8192).
+    // float64 cluster leaves from 513 rows (H200, 2026-11-28, `bench getrf`, two runs each, ms, from 1024 / from
+    // 513 rows): 600 x 1 2.09-2.15 / 2.07-2.12, 1024 x 1 3.31 / 3.25-3.32, 1024 x 4 3.40-3.46 / 3.44-3.49, 4096 x 4
+    // 25.99-26.10 / 25.94-26.07: the same time, and the 513-1023-row panels no longer need the wide leaf of
+    // 1024 threads, the slowest kernel to compile (1.5 s of nvcc; a cold getrf 4096 x 4 waited for it).
     spreadLeaf: {
       minRows: { float64: 2560, float32: 2560 }, maxCount: 4, maxBlocks: 32, fusedSearch: { float64: false, float32: true },
-      cluster: { blocks: 16, minRows: { float64: 1024, float32: 1024 }, threads: 512, exchange: 'push' },
+      cluster: { blocks: 16, minRows: { float64: 513, float32: 1024 }, threads: 512, exchange: 'push' },
     },
   },
 };
