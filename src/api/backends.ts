@@ -1,7 +1,7 @@
 /** Which backends this machine can use, and why not (for open() and `myriad info`). */
 import { parseEnumValue } from '../core/enums.js';
 import { CudaBackend } from '../cuda/backend.js';
-import { openDevice, probeCuda, type CudaProbe } from '../cuda/runtime/index.js';
+import { openDevice, prestartCompiles, probeCuda, type CudaProbe } from '../cuda/runtime/index.js';
 import { Context } from './context.js';
 
 export type BackendChoice = 'cpu' | 'reference' | 'cuda' | 'auto';
@@ -35,6 +35,7 @@ export function openCudaContext(ordinal: number): Context {
     const versions = p.usable ? `driver CUDA ${p.driverVersion}, NVRTC ${p.nvrtcVersion}` : '';
     shared = { backend: new CudaBackend(openDevice(ordinal), versions), holders: 0 };
     cudaDevices.set(ordinal, shared);
+    prestartCompiles();
   }
   const device = shared;
   device.holders++;

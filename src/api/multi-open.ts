@@ -12,7 +12,7 @@ import { MultiDeviceBackend, type MultiDeviceOptions } from '../cuda/multi/backe
 import type { Lane } from '../cuda/multi/lane.js';
 import { resolveDevices, type DeviceSelection } from '../cuda/multi/open.js';
 import { hasGpuOp } from '../cuda/router.js';
-import { openDevice, probeCuda } from '../cuda/runtime/index.js';
+import { openDevice, prestartCompiles, probeCuda } from '../cuda/runtime/index.js';
 import { MultiDeviceContext } from './multi-context.js';
 
 const contexts = new Map<string, MultiDeviceContext>();
@@ -41,6 +41,7 @@ export function openMultiDevice(selection: DeviceSelection = 'all', options: Mul
     }
     ctx = new MultiDeviceContext(new MultiDeviceBackend(lanes, versions, options));
     contexts.set(key, ctx);
+    prestartCompiles();
   } else if (options.weights) {
     ctx.weights = options.weights;
   }

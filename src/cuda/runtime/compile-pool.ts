@@ -11,6 +11,11 @@
  * (a call in progress: the API is synchronous) blocks on Atomics.wait without needing the event
  * loop, and the asynchronous form (warm) awaits Atomics.waitAsync.
  *
+ * `prestart` starts the workers ahead of any batch (a CUDA context does so when it opens, unless
+ * MYRIAD_COMPILE_PRESTART=0): each loads NVRTC at once, so a first call's compiles do not also wait
+ * for threads to boot and libraries to load (scripts/probe/compile-pool-start.mjs measures what that
+ * costs).
+ *
  * A failed or missing result is not an error here: the caller compiles that source itself, on
  * its own thread, and reports the failure as a single compile would (NvrtcError with the log).
  * MYRIAD_COMPILE_THREADS sets the most workers (default: the cores, at most 16: a cold large getrf
@@ -27,6 +32,11 @@ export interface PoolOutcome {
   readonly error?: string;
   /** The worker's compile time (0 where none came back). */
   readonly ms: number;
+}
+
+/** Whether a CUDA context starts the compile workers when it opens (MYRIAD_COMPILE_PRESTART=0: on first use). */
+export function prestartWorkers(env: Env = process.env): boolean {
+  return env['MYRIAD_COMPILE_PRESTART'] !== '0';
 }
 
 /** The most compile workers: MYRIAD_COMPILE_THREADS, else the cores (at most 16). */
@@ -55,6 +65,11 @@ export class CompilePool {
   private batches = 0;
 
   constructor(readonly limit: number = compileThreads()) {}
+
+  /** Starts every worker now (each loads NVRTC on its own thread); nothing waits for them. */
+  prestart(): void {
+    if (this.limit >= 2) this.grow(this.limit);
+  }
 
   /** Whether a batch of `jobs` would run in parallel (two jobs or more and two workers allowed). */
   worthIt(jobs: number): boolean {

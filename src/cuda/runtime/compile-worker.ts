@@ -24,6 +24,12 @@ export interface WorkerResult {
 
 const port = (workerData as { port: MessagePort }).port;
 let compiler: NvrtcCompiler | undefined;
+// NVRTC loaded as the worker starts, before any job; where it cannot load, each job reports why.
+try {
+  compiler = openNvrtc();
+} catch {
+  compiler = undefined;
+}
 
 parentPort?.on('message', (batch: WorkerBatch) => {
   const control = new Int32Array(batch.control);

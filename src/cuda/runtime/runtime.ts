@@ -6,7 +6,7 @@ import { MyriadError } from '../../core/errors.js';
 import { openNvrtc, type NvrtcCompiler } from './compiler.js';
 import { checkCuda, CudaError } from './errors.js';
 import { loadCudaDriver, type CudaDriverApi } from './ffi-cuda.js';
-import { CompilePool } from './compile-pool.js';
+import { CompilePool, prestartWorkers } from './compile-pool.js';
 import { ModuleCache } from './module-cache.js';
 import { PinnedRegistry } from './pinned.js';
 
@@ -66,6 +66,11 @@ export function cudaRuntime(): CudaRuntime {
   };
   runtime = rt;
   return rt;
+}
+
+/** Starts the process's compile workers (a context opening), unless MYRIAD_COMPILE_PRESTART=0. */
+export function prestartCompiles(): void {
+  if (prestartWorkers()) cudaRuntime().compilePool().prestart();
 }
 
 /** The one-line reason the CUDA backend is unusable, from what `cudaRuntime` or NVRTC threw. */
