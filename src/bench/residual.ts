@@ -8,25 +8,32 @@ import { DTYPE_EPS, type DType, type FloatArray } from '../core/dtype.js';
 export function maxSolveResidual(dtype: DType, a: FloatArray, x: FloatArray, b: FloatArray, n: number, nrhs: number, count: number): number {
   let worst = 0;
   const eps = DTYPE_EPS[dtype];
-  const row = new Float64Array(nrhs);
+  // By columns (the storage order), each sum in the same order as by rows: j ascending.
+  const rowSum = new Float64Array(n);
+  const ax = new Float64Array(n * nrhs);
   for (let m = 0; m < count; m++) {
     const A = m * n * n;
     const X = m * n * nrhs;
+    rowSum.fill(0);
+    ax.fill(0);
+    for (let j = 0; j < n; j++) {
+      const col = A + j * n;
+      for (let i = 0; i < n; i++) rowSum[i]! += Math.abs(a[col + i]!);
+      for (let k = 0; k < nrhs; k++) {
+        const xj = x[X + j + k * n]!;
+        const out = k * n;
+        for (let i = 0; i < n; i++) ax[out + i]! += a[col + i]! * xj;
+      }
+    }
     let normA = 0, normX = 0, normR = 0;
     for (let i = 0; i < n; i++) {
-      let s = 0;
-      for (let j = 0; j < n; j++) s += Math.abs(a[A + i + j * n]!);
-      normA = Math.max(normA, s);
-      let sx = 0;
-      for (let k = 0; k < nrhs; k++) sx += Math.abs(x[X + i + k * n]!);
-      normX = Math.max(normX, sx);
-      row.fill(0);
-      for (let j = 0; j < n; j++) {
-        const aij = a[A + i + j * n]!;
-        for (let k = 0; k < nrhs; k++) row[k]! += aij * x[X + j + k * n]!;
+      normA = Math.max(normA, rowSum[i]!);
+      let sx = 0, sr = 0;
+      for (let k = 0; k < nrhs; k++) {
+        sx += Math.abs(x[X + i + k * n]!);
+        sr += Math.abs(ax[i + k * n]! - b[X + i + k * n]!);
       }
-      let sr = 0;
-      for (let k = 0; k < nrhs; k++) sr += Math.abs(row[k]! - b[X + i + k * n]!);
+      normX = Math.max(normX, sx);
       normR = Math.max(normR, sr);
     }
     const r = normR / (Math.max(normA * normX, Number.MIN_VALUE) * n * eps);
