@@ -46,7 +46,7 @@ export interface SweepRow extends SweepCase {
 const BATCH_BYTES = 256 * 2 ** 20;
 const batchCount = (dtype: DType, n: number, matrices = 1): number => Math.max(1, Math.min(200000, Math.floor(BATCH_BYTES / (matrices * n * n * DTYPE_BYTES[dtype]))));
 /** syev's counts: the published vendor tables' (BENCHMARKS.md). */
-const SYEV_COUNTS: Readonly<Record<number, number>> = { 32: 10000, 64: 2000, 128: 500, 256: 100, 512: 20 };
+const SYEV_COUNTS: Readonly<Record<number, number>> = { 32: 10000, 40: 8000, 48: 5000, 56: 3000, 64: 2000, 128: 500, 256: 100, 512: 20 };
 
 interface Series {
   readonly op: VendorOp;
@@ -57,13 +57,16 @@ interface Series {
   readonly jobz?: 'vectors';
 }
 
+/** One-matrix orders: dense where the crossovers fell (512-2048), sparse above. */
+const SINGLE_SIZES = [128, 256, 384, 512, 768, 1024, 1536, 2048, 4096, 8192, 12288];
+
 const SERIES: readonly Series[] = [
-  { op: 'gemm', route: 'cublas', series: 'batched', sizes: [16, 32, 64, 128, 256, 512], count: (d, n) => batchCount(d, n, 3) },
-  { op: 'gemm', route: 'cublas', series: 'single', sizes: [1024, 2048, 4096, 8192], count: () => 1 },
+  { op: 'gemm', route: 'cublas', series: 'batched', sizes: [16, 32, 64, 96, 128, 192, 256, 384, 512], count: (d, n) => batchCount(d, n, 3) },
+  { op: 'gemm', route: 'cublas', series: 'single', sizes: [256, 512, 768, 1024, 1536, 2048, 4096, 8192], count: () => 1 },
   { op: 'potrf', route: 'cusolver', series: 'batched', sizes: [256, 512, 1024], count: (d, n) => batchCount(d, n) },
-  { op: 'potrf', route: 'cusolver', series: 'single', sizes: [1024, 2048, 4096, 8192, 12288], count: () => 1 },
-  { op: 'getrf', route: 'cusolver', series: 'single', sizes: [1024, 2048, 4096, 8192, 12288], count: () => 1 },
-  { op: 'syev', route: 'cusolver', series: 'batched', jobz: 'vectors', sizes: [32, 64, 128, 256, 512], count: (_d, n) => SYEV_COUNTS[n] ?? 1 },
+  { op: 'potrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
+  { op: 'getrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
+  { op: 'syev', route: 'cusolver', series: 'batched', jobz: 'vectors', sizes: [32, 40, 48, 56, 64, 128, 256, 512], count: (_d, n) => SYEV_COUNTS[n] ?? 1 },
 ];
 
 /** The sweep's cases for `ops` and `dtypes`, in order. */
