@@ -16,7 +16,7 @@
  * gesvd, prepared.ts) apply bridge.ts's `bridgeArgs` once, before anything reads the arguments.
  */
 import {
-  asColumnMajor, batchCount, batchDtype, matrixAt, storagesOf, validateBatch,
+  asColumnMajor, batchComplex, batchCount, batchDtype, matrixAt, storagesOf, validateBatch,
   type Batch,
 } from '../core/batch.js';
 import { isInt32Array, type DType } from '../core/dtype.js';
@@ -111,13 +111,21 @@ function scalar(v: unknown, fallback: number, argument: string): number {
   return v;
 }
 
-/** Validates the batches of one call and returns their common dtype and count. */
-function checkBatches(batches: readonly [Batch<Storage>, string][]): { dtype: DType; count: number } {
+/**
+ * Validates the batches of one call and returns their common dtype and count. A complex batch is
+ * an UNSUPPORTED error naming `op` and the argument, before anything reaches a backend: no
+ * operation takes complex batches through this path yet.
+ */
+function checkBatches(op: string, batches: readonly [Batch<Storage>, string][]): { dtype: DType; count: number } {
   check(batches.length > 0, 'INVALID_ARGUMENT', 'a', 'missing');
   for (let i = 0; i < batches.length; i++) {
     const [b, name] = batches[i]!;
     if (b === undefined || b === null) throw new MyriadError('INVALID_ARGUMENT', 'is required', name);
     validateBatch(b, name);
+  }
+  for (const [b, name] of batches) {
+    const complex = batchComplex(b, name);
+    if (complex !== undefined) throw new MyriadError('UNSUPPORTED', `${op} does not support complex batches yet (got ${complex})`, name);
   }
   const [first, firstName] = batches[0]!;
   const dtype = batchDtype(first, firstName);
@@ -209,7 +217,7 @@ export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<
   const transB = parseTrans(args.transB ?? 'N', 'transB');
   const alpha = scalar(args.alpha, 1, 'alpha');
   const beta = scalar(args.beta, 0, 'beta');
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b'], [args.c, 'c']]);
+  const { count } = checkBatches('gemm', [[args.a, 'a'], [args.b, 'b'], [args.c, 'c']]);
   // Logical shapes (as the user sees them, whatever the order).
   forEachShape([args.a, args.b, args.c], count, (i) => {
     const [am, ak] = logical(args.a, i, transA);
@@ -243,7 +251,7 @@ export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'
   const transA = parseTrans(args.transA ?? 'N', 'transA');
   const diag = parseDiag(args.diag ?? 'nonunit', 'diag');
   const alpha = scalar(args.alpha, 1, 'alpha');
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
+  const { count } = checkBatches(name, [[args.a, 'a'], [args.b, 'b']]);
   forEachShape([args.a, args.b], count, (i) => {
     const [ar, ac] = dims(args.a, i);
     const [br, bc] = dims(args.b, i);
@@ -269,7 +277,7 @@ export function prepareSyrk<S extends Storage>(input: SyrkArgs<S>): SyrkRequest<
   const trans = parseTrans(args.trans ?? 'N', 'trans');
   const alpha = scalar(args.alpha, 1, 'alpha');
   const beta = scalar(args.beta, 0, 'beta');
-  const { count } = checkBatches([[args.a, 'a'], [args.c, 'c']]);
+  const { count } = checkBatches('syrk', [[args.a, 'a'], [args.c, 'c']]);
   forEachShape([args.a, args.c], count, (i) => {
     const [n, k] = logical(args.a, i, trans);
     const [cr, cc] = dims(args.c, i);
@@ -311,7 +319,7 @@ function givenInfo(info: unknown, count: number): IntStorage | undefined {
 function prepareSquare<S extends Storage>(args: FactorArgs<S, Batch<S>>, op: string, keys: readonly string[], alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S> {
   argsObject(args, op, keys);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
-  const { count } = checkBatches([[args.a, 'a']]);
+  const { count } = checkBatches(op, [[args.a, 'a']]);
   checkSquare(args.a, count, op);
   const info = givenInfo(args.info, count);
   checkNoOverlaps([batchOperand('a', args.a, true), ...intOperand('info', info, count, true)]);
@@ -339,7 +347,7 @@ export function prepareCholeskySolve<S extends Storage>(input: CholeskySolveArgs
   const args = input as CholeskySolveArgs<S, Batch<S>>;
   argsObject(args, op, CHOLESKY_SOLVE_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
+  const { count } = checkBatches(op, [[args.a, 'a'], [args.b, 'b']]);
   checkSquare(args.a, count, op);
   checkRhs(args.a, args.b, count);
   const info = givenInfo(args.info, count);
@@ -362,7 +370,7 @@ function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
 export function prepareGetrf<S extends Storage>(input: GetrfArgs<S>, alloc: IntAllocator): GetrfRequest<S>  {
   const args = input as GetrfArgs<S, Batch<S>>;
   argsObject(args, 'getrf', GETRF_KEYS);
-  const { count } = checkBatches([[args.a, 'a']]);
+  const { count } = checkBatches('getrf', [[args.a, 'a']]);
   copyableOrder(args.a, 'a');
   const pivotStride = pivotStrideOf(args.a);
   const ipiv = args.ipiv === undefined ? undefined : checkIntStorage(args.ipiv, count * pivotStride, 'ipiv');
@@ -381,7 +389,7 @@ export function prepareGetrs<S extends Storage>(input: GetrsArgs<S>, alloc: IntA
   const args = input as GetrsArgs<S, Batch<S>>;
   argsObject(args, 'getrs', GETRS_KEYS);
   const trans = parseTrans(args.trans ?? 'N', 'trans');
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
+  const { count } = checkBatches('getrs', [[args.a, 'a'], [args.b, 'b']]);
   copyableOrder(args.a, 'a');
   checkSquare(args.a, count, 'getrs');
   checkRhs(args.a, args.b, count);
@@ -407,7 +415,7 @@ function givenPivots<S extends Storage>(a: Batch<S>, given: IntStorage | undefin
 export function prepareGetri<S extends Storage>(input: GetriArgs<S>, alloc: IntAllocator): GetriRequest<S>  {
   const args = input as GetriArgs<S, Batch<S>>;
   argsObject(args, 'getri', GETRI_KEYS);
-  const { count } = checkBatches([[args.a, 'a']]);
+  const { count } = checkBatches('getri', [[args.a, 'a']]);
   copyableOrder(args.a, 'a');
   checkSquare(args.a, count, 'getri');
   const { ipiv, pivotStride } = givenPivots(args.a, args.ipiv, count);
@@ -433,7 +441,7 @@ function checkPivots(a: Batch<Storage>, ipiv: Int32Array, count: number, pivotSt
 export function prepareGesv<S extends Storage>(input: GesvArgs<S>, alloc: IntAllocator): GetrsRequest<S>  {
   const args = input as GesvArgs<S, Batch<S>>;
   argsObject(args, 'gesv', GESV_KEYS);
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
+  const { count } = checkBatches('gesv', [[args.a, 'a'], [args.b, 'b']]);
   copyableOrder(args.a, 'a');
   checkSquare(args.a, count, 'gesv');
   checkRhs(args.a, args.b, count);
@@ -468,7 +476,7 @@ export function prepareSyev<S extends Storage>(input: SyevArgs<S>, alloc: IntAll
   argsObject(args, 'syev', SYEV_KEYS);
   const jobz = parseEnumValue(args.jobz ?? 'vectors', ['values', 'vectors'] as const, 'jobz');
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
-  const { count } = checkBatches([[args.a, 'a'], [args.w, 'w']]);
+  const { count } = checkBatches('syev', [[args.a, 'a'], [args.w, 'w']]);
   copyableOrder(args.a, 'a');
   copyableOrder(args.w, 'w');
   checkSquare(args.a, count, 'syev');
@@ -492,7 +500,7 @@ export function prepareGesvd<S extends Storage>(input: GesvdArgs<S>, alloc: IntA
   const batches: [Batch<S>, string][] = [[args.a, 'a'], [args.s, 's']];
   if (args.u !== undefined) batches.push([args.u, 'u']);
   if (args.vt !== undefined) batches.push([args.vt, 'vt']);
-  const { count } = checkBatches(batches);
+  const { count } = checkBatches('gesvd', batches);
   for (const [b, name] of batches) copyableOrder(b, name);
   forEachShape(batches.map(([b]) => b), count, (i) => {
     const [m, n] = dims(args.a, i);
@@ -529,7 +537,7 @@ const GELS_KEYS = ['a', 'b', 'info', 'check'] as const;
 export function prepareGeqrf<S extends Storage>(input: GeqrfArgs<S>, alloc: IntAllocator): GeqrfRequest<S>  {
   const args = input as GeqrfArgs<S, Batch<S>>;
   argsObject(args, 'geqrf', GEQRF_KEYS);
-  const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau']]);
+  const { count } = checkBatches('geqrf', [[args.a, 'a'], [args.tau, 'tau']]);
   copyableOrder(args.a, 'a');
   copyableOrder(args.tau, 'tau');
   forEachShape([args.a, args.tau], count, (i) => {
@@ -544,7 +552,7 @@ export function prepareGeqrf<S extends Storage>(input: GeqrfArgs<S>, alloc: IntA
 export function prepareOrgqr<S extends Storage>(input: OrgqrArgs<S>): OrgqrRequest<S>  {
   const args = input as OrgqrArgs<S, Batch<S>>;
   argsObject(args, 'orgqr', ORGQR_KEYS);
-  const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau']]);
+  const { count } = checkBatches('orgqr', [[args.a, 'a'], [args.tau, 'tau']]);
   copyableOrder(args.a, 'a');
   copyableOrder(args.tau, 'tau');
   forEachShape([args.a, args.tau], count, (i) => {
@@ -567,7 +575,7 @@ export function prepareOrmqr<S extends Storage>(input: OrmqrArgs<S>): OrmqrReque
   argsObject(args, 'ormqr', ORMQR_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
   const trans = parseTrans(args.trans ?? 'N', 'trans');
-  const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau'], [args.c, 'c']]);
+  const { count } = checkBatches('ormqr', [[args.a, 'a'], [args.tau, 'tau'], [args.c, 'c']]);
   copyableOrder(args.a, 'a');
   copyableOrder(args.tau, 'tau');
   forEachShape([args.a, args.tau, args.c], count, (i) => {
@@ -588,7 +596,7 @@ export function prepareOrmqr<S extends Storage>(input: OrmqrArgs<S>): OrmqrReque
 export function prepareGels<S extends Storage>(input: GelsArgs<S>, alloc: IntAllocator): GelsRequest<S>  {
   const args = input as GelsArgs<S, Batch<S>>;
   argsObject(args, 'gels', GELS_KEYS);
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
+  const { count } = checkBatches('gels', [[args.a, 'a'], [args.b, 'b']]);
   copyableOrder(args.a, 'a');
   copyableOrder(args.b, 'b');
   forEachShape([args.a, args.b], count, (i) => {
