@@ -26,6 +26,7 @@ import {
 } from '../core/enums.js';
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
+import type { ComplexScalar } from '../core/op-specs.js';
 import type {
   OpName, Requests, GelsRequest, GemmRequest, GetriRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, OrmqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
   SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
@@ -139,6 +140,17 @@ function checkBatches(op: string, batches: readonly [Batch<Storage>, string][]):
     if (n !== count) throw new MyriadError('SHAPE', `holds ${n} matrices${viewHint(b)} but ${firstName} holds ${count}${viewHint(first)}`, name);
   }
   return { dtype, count };
+}
+
+/**
+ * A complex scalar argument (alpha, beta of a complex call): a number x is (x, 0), a pair
+ * [re, im] is itself; NaN parts and anything else are INVALID_ARGUMENT naming `argument`.
+ */
+export function complexScalar(v: unknown, fallback: ComplexScalar, argument: string): ComplexScalar {
+  if (v === undefined) return fallback;
+  if (typeof v === 'number' && !Number.isNaN(v)) return [v, 0];
+  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && !Number.isNaN(x))) return [v[0] as number, v[1] as number];
+  throw new MyriadError('INVALID_ARGUMENT', `expected a number or a pair [re, im] of numbers, got ${describeValue(v)}`, argument);
 }
 
 /** Checks one integer output/input array: an Int32Array (or int32 device memory) of at least `length`. */

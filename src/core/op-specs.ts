@@ -36,6 +36,18 @@ export type Op = 'N' | 'T';
 export interface GemmRequest<S = Storage> {
   transA: Op; transB: Op; alpha: number; a: Batch<S>; b: Batch<S>; beta: number; c: Batch<S>;
 }
+/** op(X) of a complex matrix: X, its transpose ('T'), or its conjugate transpose ('C'). */
+export type ComplexOp = 'N' | 'T' | 'C';
+/** A complex scalar as (re, im). The public API takes `number | [re, im]`; a number is (x, 0). */
+export type ComplexScalar = readonly [re: number, im: number];
+/**
+ * gemm on complex batches (complex128 or complex64, every batch of one type): C := alpha op(A)
+ * op(B) + beta C, as BLAS zgemm / cgemm. beta = 0 never reads C; alpha = 0 never reads A or B.
+ * So far only the CPU reference implements it (cpu/zgemm.ts); it is not one of `Requests`.
+ */
+export interface ComplexGemmRequest<S = Storage> {
+  transA: ComplexOp; transB: ComplexOp; alpha: ComplexScalar; a: Batch<S>; b: Batch<S>; beta: ComplexScalar; c: Batch<S>;
+}
 /** side 'left': B := alpha op(A)^-1 B; 'right': B := alpha B op(A)^-1. A is triangular. */
 export interface TrsmRequest<S = Storage> {
   side: Side; uplo: Uplo; transA: Op; diag: Diag; alpha: number; a: Batch<S>; b: Batch<S>;
