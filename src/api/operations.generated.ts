@@ -15,7 +15,10 @@ export abstract class ContextOperations {
   /** Runs one synchronous call with its host completion deferred (the *Async forms). */
   protected abstract deferredCall<T>(call: () => T): Promise<T>;
 
-  /** C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. */
+  /**
+   * C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. Complex batches
+   * (complex128, complex64, column-major) take transA/transB 'C' and alpha/beta as [re, im]; they run on the CPU reference.
+   */
   gemm<S extends Storage>(args: GemmArgs<S>): void {
     this.call('gemm', args);
   }

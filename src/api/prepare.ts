@@ -16,17 +16,17 @@
  * gesvd, prepared.ts) apply bridge.ts's `bridgeArgs` once, before anything reads the arguments.
  */
 import {
-  asColumnMajor, batchComplex, batchCount, batchDtype, matrixAt, storagesOf, validateBatch,
+  asColumnMajor, batchComplex, batchCount, batchDtype, batchElementType, matrixAt, storagesOf, validateBatch,
   type Batch,
 } from '../core/batch.js';
-import { isInt32Array, type DType } from '../core/dtype.js';
+import { isInt32Array, type ElementType } from '../core/dtype.js';
 import {
   flipSide, flipTrans, flipUplo, parseDiag, parseEnumValue, parseSide, parseTrans, parseUplo,
   type Diag, type Side, type Trans, type Uplo,
 } from '../core/enums.js';
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
-import type { ComplexScalar } from '../core/op-specs.js';
+import { OP_SPECS, type ComplexGemmRequest, type ComplexOp, type ComplexScalar, type OpSpec } from '../core/op-specs.js';
 import type {
   OpName, Requests, GelsRequest, GemmRequest, GetriRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, OrmqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
   SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
@@ -37,8 +37,12 @@ import { viewHint, type BatchArg } from './bridge.js';
 // ---------------------------------------------------------------------------------------------
 // Public argument types
 
+/**
+ * transA / transB 'C' is the conjugate transpose of complex data and 'T' of real data (as BLAS).
+ * alpha / beta as [re, im] only for complex batches (a number x is (x, 0)).
+ */
 export interface GemmArgs<S extends Storage = Storage, B = BatchArg<S>> {
-  transA?: Trans; transB?: Trans; alpha?: number; a: B; b: B; beta?: number; c: B;
+  transA?: Trans; transB?: Trans; alpha?: number | ComplexScalar; a: B; b: B; beta?: number | ComplexScalar; c: B;
 }
 export interface TrsmArgs<S extends Storage = Storage, B = BatchArg<S>> {
   side?: Side; uplo?: Uplo; transA?: Trans; diag?: Diag; alpha?: number; a: B; b: B;
@@ -108,38 +112,48 @@ export function checkFlag(args: unknown): boolean {
 
 function scalar(v: unknown, fallback: number, argument: string): number {
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || Number.isNaN(v)) throw new MyriadError('INVALID_ARGUMENT', `expected a number, got ${describeValue(v)}`, argument);
+  if (typeof v !== 'number' || Number.isNaN(v)) {
+    if (Array.isArray(v)) throw new MyriadError('INVALID_ARGUMENT', `expected a number: a pair [re, im] needs complex batches, got ${describeValue(v)}`, argument);
+    throw new MyriadError('INVALID_ARGUMENT', `expected a number, got ${describeValue(v)}`, argument);
+  }
   return v;
 }
 
 /**
- * Validates the batches of one call and returns their common dtype and count. A complex batch is
- * an UNSUPPORTED error naming `op` and the argument, before anything reaches a backend: no
- * operation takes complex batches through this path yet.
+ * Validates the batches of one call and returns their common element type and count. A complex
+ * batch is an UNSUPPORTED error naming `op` and the argument, before anything reaches a backend,
+ * unless `op`'s spec has `complex` (core/op-specs.ts); then every batch of the call must be of one
+ * element type (a DTYPE error naming the first that differs). `complex` is true for a complex call.
  */
-function checkBatches(op: string, batches: readonly [Batch<Storage>, string][]): { dtype: DType; count: number } {
+function checkBatches(op: string, batches: readonly [Batch<Storage>, string][]): { dtype: ElementType; count: number; complex: boolean } {
   check(batches.length > 0, 'INVALID_ARGUMENT', 'a', 'missing');
   for (let i = 0; i < batches.length; i++) {
     const [b, name] = batches[i]!;
     if (b === undefined || b === null) throw new MyriadError('INVALID_ARGUMENT', 'is required', name);
     validateBatch(b, name);
   }
+  const takesComplex = (OP_SPECS as Readonly<Record<string, OpSpec>>)[op]?.complex === true;
+  let anyComplex = false;
   for (const [b, name] of batches) {
     const complex = batchComplex(b, name);
-    if (complex !== undefined) throw new MyriadError('UNSUPPORTED', `${op} does not support complex batches yet (got ${complex})`, name);
+    if (complex === undefined) continue;
+    if (!takesComplex) throw new MyriadError('UNSUPPORTED', `${op} does not support complex batches yet (got ${complex})`, name);
+    anyComplex = true;
   }
+  const typeOf = anyComplex ? batchElementType : batchDtype;
   const [first, firstName] = batches[0]!;
-  const dtype = batchDtype(first, firstName);
+  const dtype: ElementType = typeOf(first, firstName);
   const count = batchCount(first);
   for (let i = 1; i < batches.length; i++) {
     const [b, name] = batches[i]!;
-    const d = batchDtype(b, name);
+    const d = typeOf(b, name);
     const n = batchCount(b);
-    if (n > 0 && count > 0 && d !== dtype)
-      throw new MyriadError('DTYPE', `is ${d} but ${firstName} is ${dtype}: dtypes cannot be mixed`, name);
+    // A real/complex mix is an error whatever the counts; real dtypes only matter where there are matrices.
+    if (d !== dtype && (anyComplex || (n > 0 && count > 0)))
+      throw new MyriadError('DTYPE', `is ${d} but ${firstName} is ${dtype}: element types cannot be mixed`, name);
     if (n !== count) throw new MyriadError('SHAPE', `holds ${n} matrices${viewHint(b)} but ${firstName} holds ${count}${viewHint(first)}`, name);
   }
-  return { dtype, count };
+  return { dtype, count, complex: anyComplex };
 }
 
 /**
@@ -222,14 +236,20 @@ const GEMM_KEYS = ['transA', 'transB', 'alpha', 'a', 'b', 'beta', 'c'] as const;
 const TRSM_KEYS = ['side', 'uplo', 'transA', 'diag', 'alpha', 'a', 'b'] as const;
 const SYRK_KEYS = ['uplo', 'trans', 'alpha', 'a', 'beta', 'c'] as const;
 
+/**
+ * gemm: a GemmRequest for real batches; for complex ones a ComplexGemmRequest (`isComplexGemm`),
+ * which the context runs on the CPU reference (cpu/zgemm.ts). Its static type stays GemmRequest so
+ * that the validators' table and every real backend are unchanged.
+ */
 export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<S>  {
   const args = input as GemmArgs<S, Batch<S>>;
   argsObject(args, 'gemm', GEMM_KEYS);
   const transA = parseTrans(args.transA ?? 'N', 'transA');
   const transB = parseTrans(args.transB ?? 'N', 'transB');
+  const { count, complex } = checkBatches('gemm', [[args.a, 'a'], [args.b, 'b'], [args.c, 'c']]);
+  if (complex) return prepareComplexGemm(args, count) as unknown as GemmRequest<S>;
   const alpha = scalar(args.alpha, 1, 'alpha');
   const beta = scalar(args.beta, 0, 'beta');
-  const { count } = checkBatches('gemm', [[args.a, 'a'], [args.b, 'b'], [args.c, 'c']]);
   // Logical shapes (as the user sees them, whatever the order).
   forEachShape([args.a, args.b, args.c], count, (i) => {
     const [am, ak] = logical(args.a, i, transA);
@@ -247,6 +267,34 @@ export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<
   if (!isRow(args.c)) return { transA: eA, transB: eB, alpha, a, b, beta, c };
   // C row-major: its column-major view is C^T = op(B)^T op(A)^T.
   return { transA: flipTrans(eB), transB: flipTrans(eA), alpha, a: b, b: a, beta, c };
+}
+
+/** True for the request `prepareGemm` returns for complex batches. */
+export function isComplexGemm<S>(r: GemmRequest<S> | ComplexGemmRequest<S>): r is ComplexGemmRequest<S> {
+  return (r.c as { dtype?: unknown }).dtype !== undefined;
+}
+
+/**
+ * The complex gemm (batches already checked: one complex element type, one count). Column-major
+ * only: a row-major complex batch would need conj(X) without a transpose where op is 'C', which no
+ * op expresses, so it is UNSUPPORTED for now.
+ */
+function prepareComplexGemm<S extends Storage>(args: GemmArgs<S, Batch<S>>, count: number): ComplexGemmRequest<S> {
+  const transA = parseEnumValue(args.transA ?? 'N', ['N', 'T', 'C'] as const, 'transA') as ComplexOp;
+  const transB = parseEnumValue(args.transB ?? 'N', ['N', 'T', 'C'] as const, 'transB') as ComplexOp;
+  const alpha = complexScalar(args.alpha, [1, 0], 'alpha');
+  const beta = complexScalar(args.beta, [0, 0], 'beta');
+  for (const [b, name] of [[args.a, 'a'], [args.b, 'b'], [args.c, 'c']] as const)
+    if (isRow(b)) throw new MyriadError('UNSUPPORTED', "complex gemm takes column-major batches only so far (order 'col'): copy row-major complex data to column-major", `${name}.order`);
+  forEachShape([args.a, args.b, args.c], count, (i) => {
+    const [am, ak] = logical(args.a, i, transA === 'N' ? 'N' : 'T');
+    const [bk, bn] = logical(args.b, i, transB === 'N' ? 'N' : 'T');
+    const [cm, cn] = dims(args.c, i);
+    if (ak !== bk) throw new MyriadError('SHAPE', `matrix ${i}: op(A) is ${am}x${ak} but op(B) is ${bk}x${bn} (inner dimensions differ)`, 'b');
+    if (am !== cm || bn !== cn) throw new MyriadError('SHAPE', `matrix ${i}: C is ${cm}x${cn} but op(A) op(B) is ${am}x${bn}`, 'c');
+  });
+  checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('b', args.b, false), batchOperand('c', args.c, true)]);
+  return { transA, transB, alpha, a: args.a, b: args.b, beta, c: args.c };
 }
 
 /** Logical (rows, cols) of op(X) for matrix i. */

@@ -11,7 +11,10 @@ export type {
   CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetriArgs, GetrsArgs, OrgqrArgs, OrmqrArgs, SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
 } from './prepare.js';
 
-/** C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. */
+/**
+ * C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. Complex batches
+ * (complex128, complex64, column-major) take transA/transB 'C' and alpha/beta as [re, im]; they run on the CPU reference.
+ */
 export function gemm<S extends Storage>(args: GemmArgs<S>): void { cpuContext.gemm(args); }
 
 /** B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. */

@@ -43,7 +43,9 @@ export type ComplexScalar = readonly [re: number, im: number];
 /**
  * gemm on complex batches (complex128 or complex64, every batch of one type): C := alpha op(A)
  * op(B) + beta C, as BLAS zgemm / cgemm. beta = 0 never reads C; alpha = 0 never reads A or B.
- * So far only the CPU reference implements it (cpu/zgemm.ts); it is not one of `Requests`.
+ * So far only the CPU reference implements it (cpu/zgemm.ts); it is not one of `Requests`: the
+ * public gemm validates it (api/prepare.ts `prepareGemm`, `isComplexGemm`) and every context runs
+ * it on the CPU reference (a CUDA context with copies of device data, route 'cpu').
  */
 export interface ComplexGemmRequest<S = Storage> {
   transA: ComplexOp; transB: ComplexOp; alpha: ComplexScalar; a: Batch<S>; b: Batch<S>; beta: ComplexScalar; c: Batch<S>;
@@ -185,6 +187,11 @@ export interface OpSpec {
   readonly capturable: boolean;
   /** What its non-zero info codes mean (core/info.ts), absent where it has no info. */
   readonly info?: InfoSpec;
+  /**
+   * Whether it takes complex batches (complex128, complex64; every batch of a call of one element
+   * type). Absent: a complex batch is an UNSUPPORTED error naming the operation and the argument.
+   */
+  readonly complex?: true;
 }
 
 /** What a failure code k in 1..p means: not positive definite, singular U(k,k), singular A(k,k), rank-deficient R(k,k), the Jacobi codes, or nothing. */
@@ -205,7 +212,7 @@ const CHOLESKY_SOLVE = { args: { uplo: 'enum', a: 'batch', b: 'batch', info: 'in
 const SPECS = {
   gemm: {
     args: { transA: 'enum', transB: 'enum', alpha: 'scalar', a: 'batch', b: 'batch', beta: 'scalar', c: 'batch' },
-    writes: ['c'], main: 'c', returns: 'none', capturable: true,
+    writes: ['c'], main: 'c', returns: 'none', capturable: true, complex: true,
   },
   trsm: TRIANGULAR,
   trmm: TRIANGULAR,
@@ -272,7 +279,7 @@ export interface OpFace {
 
 /** The public face of every operation: scripts/generate-api.ts writes the Context methods, their *Async forms and the top-level functions from it. */
 export const OP_FACES: { readonly [K in OpName]: OpFace } = {
-  gemm: { args: 'GemmArgs', doc: ['C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C.'] },
+  gemm: { args: 'GemmArgs', doc: ['C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. Complex batches', "(complex128, complex64, column-major) take transA/transB 'C' and alpha/beta as [re, im]; they run on the CPU reference."] },
   trsm: { args: 'TrsmArgs', doc: ["B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular."] },
   trmm: { args: 'TrmmArgs', doc: ["B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular."] },
   syrk: { args: 'SyrkArgs', doc: ["C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written."] },

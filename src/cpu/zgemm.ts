@@ -8,6 +8,12 @@ import { batchCount, matrixAt } from '../core/batch.js';
 import type { FloatArray } from '../core/dtype.js';
 import type { ComplexGemmRequest, ComplexOp, ComplexScalar } from '../core/op-specs.js';
 
+/** True for a gemm request on complex batches (its batches carry `dtype`; a real batch has none). */
+export function isComplexGemmRequest(r: object): boolean {
+  const c = (r as { c?: unknown }).c;
+  return typeof c === 'object' && c !== null && (c as { dtype?: unknown }).dtype !== undefined;
+}
+
 /** Runs `zgemm1` on every matrix of the batch (strided or list). */
 export function cpuGemmComplex(r: ComplexGemmRequest<FloatArray>): void {
   const count = batchCount(r.c);

@@ -14,6 +14,7 @@ import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import type { DeviceBackend, ModuleStats, RouteTaken, TallSkinnyQrResult, WarmKernels } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
+import { cpuGemmComplex, isComplexGemmRequest } from '../cpu/zgemm.js';
 import { OUTPUTS } from '../core/op-specs.js';
 import { capturableOp, choose, chooseArray, ownRoute, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
 import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
@@ -100,6 +101,9 @@ function storagesIn(r: Request, fields: readonly string[]): Set<Storage | IntSto
   return found;
 }
 
+/** The route of a complex gemm: the CPU reference, with copies of device data. */
+const COMPLEX_GEMM_ROUTE: RouteTaken = Object.freeze({ op: 'gemm', route: 'cpu', gpu: false });
+
 export class CudaBackend extends DispatchingBackend<Storage, IntStorage> implements DeviceBackend {
   readonly name = 'cuda';
   /** Inside deferHost(): host calls' completions, not waited for. */
@@ -142,6 +146,14 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       }
     }
     if (count <= 0) return;
+    if (op === 'gemm' && isComplexGemmRequest(request)) {
+      // Complex gemm has no GPU kernel yet: the CPU reference on host copies (whole arrays, so the
+      // interleaved pairs travel as they are), outputs uploaded back; the route says 'cpu'.
+      if (this.recording) throw new MyriadError('UNSUPPORTED', 'complex gemm runs on the CPU reference and cannot be captured in a graph', 'c');
+      this.lastRoute = COMPLEX_GEMM_ROUTE;
+      if (this.device instanceof PlanningDevice) return;
+      return this.runOnCpu(op, request, (r) => cpuGemmComplex(r as never));
+    }
     const candidate = choose(op, request, this.device, this.force[op], this.recording);
     this.lastRoute = routeTaken(op, candidate);
     if (candidate.run === undefined) {
@@ -243,7 +255,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   }
 
   /** The CPU reference on host copies of device data; outputs are uploaded back in place. */
-  private runOnCpu(op: OpName, request: Request): void {
+  private runOnCpu(op: OpName, request: Request, reference = cpuBackend[op] as unknown as (r: Request) => void): void {
     const copies = new Map<DeviceArray, FloatArray | Int32Array>();
     const toHost: Mapper = (s) => {
       if (!isDeviceStorage(s)) return s;
@@ -253,7 +265,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       return h;
     };
     const hostRequest = mapRequest(request, toHost);
-    (cpuBackend[op] as unknown as (r: Request) => void)(hostRequest);
+    reference(hostRequest);
     for (const s of storagesIn(request, OUTPUTS[op])) {
       if (isDeviceStorage(s)) this.device.upload(copies.get(s as DeviceArray)! as HostArray, s as DeviceArray);
     }
