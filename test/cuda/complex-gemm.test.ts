@@ -11,7 +11,7 @@ import { MyriadError } from '../../src/core/errors.js';
 import type { Backend } from '../../src/core/ops.js';
 import type { IntStorage, Storage } from '../../src/core/storage.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { FakeDevice } from '../helpers/fake-gpus.js';
+import { FakeDevice, rig } from '../helpers/fake-gpus.js';
 import { Rng } from '../helpers/random.js';
 
 function fakeCuda(): Context {
@@ -77,6 +77,31 @@ describe('complex gemm on a CUDA context (fake device): the CPU reference with c
       dc.forEach((d, i) => assert.deepEqual([...ctx.download(d)], [...want[i]!]));
       assert.throws(() => ctx.capture(() => ctx.gemm({ a: strided(dx[0]!, { rows: 2, dtype: 'complex128' }), b: strided(dy[0]!, { rows: 2, dtype: 'complex128' }), c: strided(dc[0]!, { rows: 2, dtype: 'complex128' }) })),
         (e: unknown) => e instanceof MyriadError && e.code === 'UNSUPPORTED' && /cannot be captured/.test(e.message));
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('a multi-GPU context runs host batches on the CPU reference and refuses device batches', () => {
+    const rng = new Rng(9);
+    const [A, B] = [randomArray(rng, 2 * 4 * 5, false), randomArray(rng, 2 * 4 * 5, false)];
+    const want = new Float64Array(2 * 4 * 5);
+    const args = (a: Storage, b: Storage, c: Storage) => ({
+      transA: 'C' as const, alpha: [1, -1] as [number, number],
+      a: strided(a, { rows: 2, count: 5, dtype: 'complex128' }), b: strided(b, { rows: 2, count: 5, dtype: 'complex128' }), c: strided(c, { rows: 2, count: 5, dtype: 'complex128' }),
+    });
+    const ref = newReferenceContext();
+    ref.gemm(args(A, B, want));
+    ref.dispose();
+    const { ctx } = rig(2);
+    try {
+      const c = new Float64Array(2 * 4 * 5);
+      ctx.gemm(args(A, B, c));
+      assert.deepEqual([...c], [...want]);
+      assert.deepEqual(ctx.lastRoute, { op: 'gemm', route: 'cpu', gpu: false });
+      const dA = ctx.upload(A);
+      assert.throws(() => ctx.gemm(args(dA, B, new Float64Array(40))),
+        (e: unknown) => e instanceof MyriadError && e.code === 'UNSUPPORTED' && e.argument === 'a');
     } finally {
       ctx.dispose();
     }
