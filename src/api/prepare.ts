@@ -26,7 +26,9 @@ import {
 } from '../core/enums.js';
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
-import { OP_SPECS, type ComplexGemmRequest, type ComplexOp, type ComplexScalar, type OpSpec } from '../core/op-specs.js';
+import {
+  OP_SPECS, type ComplexGemmRequest, type ComplexHerkRequest, type ComplexOp, type ComplexScalar, type ComplexSyrkRequest, type ComplexTrsmRequest, type OpSpec,
+} from '../core/op-specs.js';
 import type {
   OpName, Requests, GelsRequest, GemmRequest, GetriRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, OrmqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
   SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
@@ -44,11 +46,17 @@ import { viewHint, type BatchArg } from './bridge.js';
 export interface GemmArgs<S extends Storage = Storage, B = BatchArg<S>> {
   transA?: Trans; transB?: Trans; alpha?: number | ComplexScalar; a: B; b: B; beta?: number | ComplexScalar; c: B;
 }
+/** transA 'C': A^H on complex data, A^T on real data; alpha as [re, im] only for complex batches. */
 export interface TrsmArgs<S extends Storage = Storage, B = BatchArg<S>> {
-  side?: Side; uplo?: Uplo; transA?: Trans; diag?: Diag; alpha?: number; a: B; b: B;
+  side?: Side; uplo?: Uplo; transA?: Trans; diag?: Diag; alpha?: number | ComplexScalar; a: B; b: B;
 }
 export type TrmmArgs<S extends Storage = Storage, B = BatchArg<S>> = TrsmArgs<S, B>;
+/** Complex batches (zsyrk): trans 'N' or 'T', alpha and beta a number or [re, im]. */
 export interface SyrkArgs<S extends Storage = Storage, B = BatchArg<S>> {
+  uplo?: Uplo; trans?: Trans; alpha?: number | ComplexScalar; a: B; beta?: number | ComplexScalar; c: B;
+}
+/** trans 'N' (A A^H) or 'C' (A^H A; on real data 'T' too); alpha and beta real. */
+export interface HerkArgs<S extends Storage = Storage, B = BatchArg<S>> {
   uplo?: Uplo; trans?: Trans; alpha?: number; a: B; beta?: number; c: B;
 }
 /**
@@ -153,6 +161,10 @@ function checkBatches(op: string, batches: readonly [Batch<Storage>, string][]):
       throw new MyriadError('DTYPE', `is ${d} but ${firstName} is ${dtype}: element types cannot be mixed`, name);
     if (n !== count) throw new MyriadError('SHAPE', `holds ${n} matrices${viewHint(b)} but ${firstName} holds ${count}${viewHint(first)}`, name);
   }
+  // Row-major complex: with 'C' a transposed operation would need conj(X) without a transpose,
+  // and the context's row-major copies count real elements.
+  if (anyComplex) for (const [b, name] of batches)
+    if (isRow(b)) throw new MyriadError('UNSUPPORTED', `complex ${op} takes column-major batches only so far (order 'col'): copy row-major complex data to column-major`, `${name}.order`);
   return { dtype, count, complex: anyComplex };
 }
 
@@ -274,18 +286,12 @@ export function isComplexGemm<S>(r: GemmRequest<S> | ComplexGemmRequest<S>): r i
   return (r.c as { dtype?: unknown }).dtype !== undefined;
 }
 
-/**
- * The complex gemm (batches already checked: one complex element type, one count). Column-major
- * only: a row-major complex batch would need conj(X) without a transpose where op is 'C', which no
- * op expresses, so it is UNSUPPORTED for now.
- */
+/** The complex gemm (batches already checked: one complex element type, one count, column-major). */
 function prepareComplexGemm<S extends Storage>(args: GemmArgs<S, Batch<S>>, count: number): ComplexGemmRequest<S> {
   const transA = parseEnumValue(args.transA ?? 'N', ['N', 'T', 'C'] as const, 'transA') as ComplexOp;
   const transB = parseEnumValue(args.transB ?? 'N', ['N', 'T', 'C'] as const, 'transB') as ComplexOp;
   const alpha = complexScalar(args.alpha, [1, 0], 'alpha');
   const beta = complexScalar(args.beta, [0, 0], 'beta');
-  for (const [b, name] of [[args.a, 'a'], [args.b, 'b'], [args.c, 'c']] as const)
-    if (isRow(b)) throw new MyriadError('UNSUPPORTED', "complex gemm takes column-major batches only so far (order 'col'): copy row-major complex data to column-major", `${name}.order`);
   forEachShape([args.a, args.b, args.c], count, (i) => {
     const [am, ak] = logical(args.a, i, transA === 'N' ? 'N' : 'T');
     const [bk, bn] = logical(args.b, i, transB === 'N' ? 'N' : 'T');
@@ -303,22 +309,38 @@ function logical(b: Batch<Storage>, i: number, t: Op): [number, number] {
   return t === 'N' ? [r, c] : [c, r];
 }
 
+/** op(X) of a complex call: 'N', 'T' or 'C' (on real data 'C' folds to 'T', as BLAS). */
+const COMPLEX_OPS = ['N', 'T', 'C'] as const;
+
+/** trsm / trmm: A square, of B's rows (side 'left') or columns ('right'). */
+function checkTriangularShapes(a: Batch<Storage>, b: Batch<Storage>, count: number, side: Side, name: string): void {
+  forEachShape([a, b], count, (i) => {
+    const [ar, ac] = dims(a, i);
+    const [br, bc] = dims(b, i);
+    if (ar !== ac) throw new MyriadError('SHAPE', `matrix ${i}: ${name} needs square A, got ${ar}x${ac}`, 'a');
+    const need = side === 'left' ? br : bc;
+    if (ar !== need) throw new MyriadError('SHAPE', `matrix ${i}: A is ${ar}x${ac} but B is ${br}x${bc} (side '${side}' needs A ${need}x${need})`, 'a');
+  });
+}
+
 export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'): TrsmRequest<S>  {
   const args = input as TrsmArgs<S, Batch<S>>;
   argsObject(args, name, TRSM_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
-  const transA = parseTrans(args.transA ?? 'N', 'transA');
+  const op = parseEnumValue(args.transA ?? 'N', COMPLEX_OPS, 'transA');
   const diag = parseDiag(args.diag ?? 'nonunit', 'diag');
+  const { count, complex } = checkBatches(name, [[args.a, 'a'], [args.b, 'b']]);
+  if (complex) {
+    const alpha = complexScalar(args.alpha, [1, 0], 'alpha');
+    checkTriangularShapes(args.a, args.b, count, side, name);
+    checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('b', args.b, true)]);
+    const request: ComplexTrsmRequest<S> = { side, uplo, transA: op, diag, alpha, a: args.a, b: args.b };
+    return request as unknown as TrsmRequest<S>;
+  }
+  const transA = op === 'N' ? 'N' : 'T';
   const alpha = scalar(args.alpha, 1, 'alpha');
-  const { count } = checkBatches(name, [[args.a, 'a'], [args.b, 'b']]);
-  forEachShape([args.a, args.b], count, (i) => {
-    const [ar, ac] = dims(args.a, i);
-    const [br, bc] = dims(args.b, i);
-    if (ar !== ac) throw new MyriadError('SHAPE', `matrix ${i}: ${name} needs square A, got ${ar}x${ac}`, 'a');
-    const need = side === 'left' ? br : bc;
-    if (ar !== need) throw new MyriadError('SHAPE', `matrix ${i}: A is ${ar}x${ac} but B is ${br}x${bc} (side '${side}' needs A ${need}x${need})`, 'a');
-  });
+  checkTriangularShapes(args.a, args.b, count, side, name);
   checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('b', args.b, true)]);
   // A row-major: its column-major view is A^T, whose stored triangle is the other one.
   const uploV = isRow(args.a) ? flipUplo(uplo) : uplo;
@@ -330,26 +352,74 @@ export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'
   return { side: flipSide(side), uplo: uploV, transA: flipTrans(eA), diag, alpha, a, b };
 }
 
+/** syrk / herk: C square, of op(A)'s rows. */
+function checkRankKShapes(a: Batch<Storage>, c: Batch<Storage>, count: number, trans: Op): void {
+  forEachShape([a, c], count, (i) => {
+    const [n, k] = logical(a, i, trans);
+    const [cr, cc] = dims(c, i);
+    check(cr === cc, 'SHAPE', 'c', `matrix ${i}: C must be square, got ${cr}x${cc}`);
+    check(cr === n, 'SHAPE', 'a', `matrix ${i}: op(A) is ${n}x${k} but C is ${cr}x${cc}`);
+  });
+}
+
 export function prepareSyrk<S extends Storage>(input: SyrkArgs<S>): SyrkRequest<S>  {
   const args = input as SyrkArgs<S, Batch<S>>;
   argsObject(args, 'syrk', SYRK_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
-  const trans = parseTrans(args.trans ?? 'N', 'trans');
+  const t = parseEnumValue(args.trans ?? 'N', COMPLEX_OPS, 'trans');
+  const { count, complex } = checkBatches('syrk', [[args.a, 'a'], [args.c, 'c']]);
+  const trans = t === 'N' ? 'N' : 'T';
+  checkRankKShapes(args.a, args.c, count, trans);
+  if (complex) {
+    // zsyrk: no conjugation, so 'C' has no meaning there (LAPACK's zsyrk rejects it).
+    if (t === 'C') throw new MyriadError('ENUM', "complex syrk (zsyrk, C := alpha A A^T + beta C) takes trans 'N' or 'T'; herk is the Hermitian update with A^H", 'trans');
+    const alpha = complexScalar(args.alpha, [1, 0], 'alpha');
+    const beta = complexScalar(args.beta, [0, 0], 'beta');
+    checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('c', args.c, true)]);
+    const request: ComplexSyrkRequest<S> = { uplo, trans, alpha, beta, a: args.a, c: args.c };
+    return request as unknown as SyrkRequest<S>;
+  }
   const alpha = scalar(args.alpha, 1, 'alpha');
   const beta = scalar(args.beta, 0, 'beta');
-  const { count } = checkBatches('syrk', [[args.a, 'a'], [args.c, 'c']]);
-  forEachShape([args.a, args.c], count, (i) => {
-    const [n, k] = logical(args.a, i, trans);
-    const [cr, cc] = dims(args.c, i);
-    check(cr === cc, 'SHAPE', 'c', `matrix ${i}: C must be square, got ${cr}x${cc}`);
-    check(cr === n, 'SHAPE', 'a', `matrix ${i}: op(A) is ${n}x${k} but C is ${cr}x${cc}`);
-  });
   checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('c', args.c, true)]);
   return {
     uplo: isRow(args.c) ? flipUplo(uplo) : uplo,
     trans: effective(trans, args.a),
     alpha, beta, a: asColumnMajor(args.a), c: asColumnMajor(args.c),
   };
+}
+
+/**
+ * herk: on complex batches C := alpha A A^H + beta C ('N') or alpha A^H A + beta C ('C'), as
+ * zherk (trans 'T' is an error there, as in LAPACK); on real data the syrk request it equals.
+ */
+export function prepareHerk<S extends Storage>(input: HerkArgs<S>): SyrkRequest<S> {
+  const args = input as HerkArgs<S, Batch<S>>;
+  argsObject(args, 'herk', SYRK_KEYS);
+  const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
+  const t = parseEnumValue(args.trans ?? 'N', COMPLEX_OPS, 'trans');
+  const { count, complex } = checkBatches('herk', [[args.a, 'a'], [args.c, 'c']]);
+  if (complex && t === 'T') throw new MyriadError('ENUM', "complex herk (zherk, C := alpha A A^H + beta C) takes trans 'N' or 'C'; syrk is the update with A^T", 'trans');
+  const trans = t === 'N' ? 'N' : 'T';
+  checkRankKShapes(args.a, args.c, count, trans);
+  const alpha = realScalar(args.alpha, 1, 'alpha', 'herk');
+  const beta = realScalar(args.beta, 0, 'beta', 'herk');
+  checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('c', args.c, true)]);
+  if (complex) {
+    const request: ComplexHerkRequest<S> = { uplo, trans: trans === 'N' ? 'N' : 'C', alpha, beta, a: args.a, c: args.c };
+    return request as unknown as SyrkRequest<S>;
+  }
+  return {
+    uplo: isRow(args.c) ? flipUplo(uplo) : uplo,
+    trans: effective(trans, args.a),
+    alpha, beta, a: asColumnMajor(args.a), c: asColumnMajor(args.c),
+  };
+}
+
+/** A scalar that is real whatever the element type (herk's alpha and beta). */
+function realScalar(v: unknown, fallback: number, argument: string, op: string): number {
+  if (Array.isArray(v)) throw new MyriadError('INVALID_ARGUMENT', `${op} takes a real ${argument} (a number), got ${describeValue(v)}`, argument);
+  return scalar(v, fallback, argument);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -677,7 +747,7 @@ export type Validator<K extends OpName> = (args: Parameters<PublicCalls[K]>[0], 
 
 /** The public argument object of each operation. */
 interface PublicCalls {
-  gemm(a: GemmArgs): void; trsm(a: TrsmArgs): void; trmm(a: TrmmArgs): void; syrk(a: SyrkArgs): void;
+  gemm(a: GemmArgs): void; trsm(a: TrsmArgs): void; trmm(a: TrmmArgs): void; syrk(a: SyrkArgs): void; herk(a: HerkArgs): void;
   potrf(a: FactorArgs): void; potrs(a: CholeskySolveArgs): void; posv(a: CholeskySolveArgs): void;
   getrf(a: GetrfArgs): void; getrs(a: GetrsArgs): void; gesv(a: GesvArgs): void;
   trtri(a: TrtriArgs): void; lauum(a: FactorArgs): void; potri(a: FactorArgs): void; poti(a: FactorArgs): void;
@@ -691,6 +761,7 @@ export const VALIDATORS: { readonly [K in OpName]: Validator<K> } = {
   trsm: (a) => prepareTrsm(a, 'trsm'),
   trmm: (a) => prepareTrsm(a, 'trmm'),
   syrk: (a) => prepareSyrk(a),
+  herk: (a) => prepareHerk(a),
   potrf: (a, alloc) => prepareFactor(a, 'potrf', alloc),
   potrs: (a, alloc) => prepareCholeskySolve(a, 'potrs', alloc),
   posv: (a, alloc) => prepareCholeskySolve(a, 'posv', alloc),

@@ -4,11 +4,11 @@
 import type { Storage } from '../core/storage.js';
 import { cpuContext, type InfoResult, type PivotResult } from './context.js';
 import type {
-  CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetriArgs, GetrsArgs, OrgqrArgs, OrmqrArgs, SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
+  CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetriArgs, GetrsArgs, HerkArgs, OrgqrArgs, OrmqrArgs, SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
 } from './prepare.js';
 
 export type {
-  CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetriArgs, GetrsArgs, OrgqrArgs, OrmqrArgs, SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
+  CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetriArgs, GetrsArgs, HerkArgs, OrgqrArgs, OrmqrArgs, SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
 } from './prepare.js';
 
 /**
@@ -17,14 +17,29 @@ export type {
  */
 export function gemm<S extends Storage>(args: GemmArgs<S>): void { cpuContext.gemm(args); }
 
-/** B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. */
+/**
+ * B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. Complex batches
+ * take transA 'C' (A^H) and alpha as [re, im].
+ */
 export function trsm<S extends Storage>(args: TrsmArgs<S>): void { cpuContext.trsm(args); }
 
-/** B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. */
+/**
+ * B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. Complex batches
+ * take transA 'C' (A^H) and alpha as [re, im].
+ */
 export function trmm<S extends Storage>(args: TrmmArgs<S>): void { cpuContext.trmm(args); }
 
-/** C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written. */
+/**
+ * C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written.
+ * Complex batches: complex alpha and beta, no conjugation (zsyrk).
+ */
 export function syrk<S extends Storage>(args: SyrkArgs<S>): void { cpuContext.syrk(args); }
+
+/**
+ * C := alpha A A^H + beta C (trans 'N') or alpha A^H A + beta C ('C'), alpha and beta real; only `uplo`
+ * of C is written, the imaginary parts of its diagonal set to zero (zherk). On real data it is syrk.
+ */
+export function herk<S extends Storage>(args: HerkArgs<S>): void { cpuContext.herk(args); }
 
 /** Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite. */
 export function potrf<S extends Storage>(args: FactorArgs<S>): InfoResult<S> { return cpuContext.potrf(args); }

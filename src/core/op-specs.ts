@@ -43,13 +43,47 @@ export type ComplexScalar = readonly [re: number, im: number];
 /**
  * gemm on complex batches (complex128 or complex64, every batch of one type): C := alpha op(A)
  * op(B) + beta C, as BLAS zgemm / cgemm. beta = 0 never reads C; alpha = 0 never reads A or B.
- * So far only the CPU reference implements it (cpu/zgemm.ts); it is not one of `Requests`: the
- * public gemm validates it (api/prepare.ts `prepareGemm`, `isComplexGemm`) and every context runs
- * it on the CPU reference (a CUDA context with copies of device data, route 'cpu').
  */
 export interface ComplexGemmRequest<S = Storage> {
   transA: ComplexOp; transB: ComplexOp; alpha: ComplexScalar; a: Batch<S>; b: Batch<S>; beta: ComplexScalar; c: Batch<S>;
 }
+/** trsm / trmm on complex batches (ztrsm, ztrmm): op(A) may be A^H ('C'), alpha is complex. */
+export interface ComplexTrsmRequest<S = Storage> {
+  side: Side; uplo: Uplo; transA: ComplexOp; diag: Diag; alpha: ComplexScalar; a: Batch<S>; b: Batch<S>;
+}
+/** syrk on complex batches (zsyrk): C := alpha A A^T + beta C ('N') or alpha A^T A + beta C ('T'), no conjugation. */
+export interface ComplexSyrkRequest<S = Storage> {
+  uplo: Uplo; trans: Op; alpha: ComplexScalar; a: Batch<S>; beta: ComplexScalar; c: Batch<S>;
+}
+/**
+ * herk on complex batches (zherk): C := alpha A A^H + beta C ('N', A n x k) or alpha A^H A + beta C
+ * ('C', A k x n), alpha and beta real; only `uplo` of C is written, the imaginary parts of its
+ * diagonal set to zero.
+ */
+export interface ComplexHerkRequest<S = Storage> {
+  uplo: Uplo; trans: 'N' | 'C'; alpha: number; a: Batch<S>; beta: number; c: Batch<S>;
+}
+/** getrs on complex batches: op(A) X = B with op 'N', 'T' or 'C' (zgetrs). */
+export interface ComplexGetrsRequest<S = Storage, I = IntStorage> extends InfoTarget<I> {
+  trans: ComplexOp; a: Batch<S>; ipiv: I; pivotStride: number; b: Batch<S>;
+}
+
+/**
+ * The operations that take complex batches, by name, with their complex requests (the same
+ * validation as the real ones: column-major, one element type per call). They run on the CPU
+ * reference (cpu/complex/) on every backend: a CUDA context with copies of device data, route
+ * 'cpu'. An operation lists here exactly when its OP_SPECS entry has `complex: true`.
+ */
+export interface ComplexRequests<S = Storage, I = IntStorage> {
+  gemm: ComplexGemmRequest<S>;
+  trsm: ComplexTrsmRequest<S>;
+  trmm: ComplexTrsmRequest<S>;
+  syrk: ComplexSyrkRequest<S>;
+  herk: ComplexHerkRequest<S>;
+}
+/** The operations that take complex batches. */
+export type ComplexOpName = keyof ComplexRequests;
+
 /** side 'left': B := alpha op(A)^-1 B; 'right': B := alpha B op(A)^-1. A is triangular. */
 export interface TrsmRequest<S = Storage> {
   side: Side; uplo: Uplo; transA: Op; diag: Diag; alpha: number; a: Batch<S>; b: Batch<S>;
@@ -60,6 +94,8 @@ export type TrmmRequest<S = Storage> = TrsmRequest<S>;
 export interface SyrkRequest<S = Storage> {
   uplo: Uplo; trans: Op; alpha: number; a: Batch<S>; beta: number; c: Batch<S>;
 }
+/** herk on real data is syrk: C := alpha A A^T + beta C ('N') or alpha A^T A + beta C ('T' or 'C'). */
+export type HerkRequest<S = Storage> = SyrkRequest<S>;
 export interface InfoTarget<I = IntStorage> { info: I }
 export interface PotrfRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; a: Batch<S> }
 /** Solves A X = B with A's Cholesky factor from potrf. info is 0 (LAPACK's potrs has no failure). */
@@ -129,6 +165,7 @@ export interface Requests<S = Storage, I = IntStorage> {
   trsm: TrsmRequest<S>;
   trmm: TrmmRequest<S>;
   syrk: SyrkRequest<S>;
+  herk: HerkRequest<S>;
   potrf: PotrfRequest<S, I>;
   potrs: PotrsRequest<S, I>;
   posv: PosvRequest<S, I>;
@@ -207,6 +244,7 @@ const info = (meaning: InfoMeaning, order: 'square' | 'min', ...watch: string[])
 
 const SQUARE_INFO = { args: { uplo: 'enum', a: 'batch', info: 'ints' }, writes: ['a', 'info'], main: 'a', returns: 'info', capturable: true } as const;
 const TRIANGULAR = { args: { side: 'enum', uplo: 'enum', transA: 'enum', diag: 'enum', alpha: 'scalar', a: 'batch', b: 'batch' }, writes: ['b'], main: 'b', returns: 'none', capturable: true } as const;
+const RANK_K = { args: { uplo: 'enum', trans: 'enum', alpha: 'scalar', a: 'batch', beta: 'scalar', c: 'batch' }, writes: ['c'], main: 'c', returns: 'none', capturable: true } as const;
 const CHOLESKY_SOLVE = { args: { uplo: 'enum', a: 'batch', b: 'batch', info: 'ints' }, main: 'a', copies: ['b'], returns: 'info', capturable: true } as const;
 
 const SPECS = {
@@ -214,9 +252,10 @@ const SPECS = {
     args: { transA: 'enum', transB: 'enum', alpha: 'scalar', a: 'batch', b: 'batch', beta: 'scalar', c: 'batch' },
     writes: ['c'], main: 'c', returns: 'none', capturable: true, complex: true,
   },
-  trsm: TRIANGULAR,
-  trmm: TRIANGULAR,
-  syrk: { args: { uplo: 'enum', trans: 'enum', alpha: 'scalar', a: 'batch', beta: 'scalar', c: 'batch' }, writes: ['c'], main: 'c', returns: 'none', capturable: true },
+  trsm: { ...TRIANGULAR, complex: true },
+  trmm: { ...TRIANGULAR, complex: true },
+  syrk: { ...RANK_K, complex: true },
+  herk: { ...RANK_K, complex: true },
   potrf: { ...SQUARE_INFO, info: info('pd', 'square', 'a') },
   potrs: { ...CHOLESKY_SOLVE, writes: ['b', 'info'], info: info('none', 'square', 'b') },
   posv: { ...CHOLESKY_SOLVE, writes: ['a', 'b', 'info'], info: info('pd', 'square', 'a', 'b') },
@@ -280,9 +319,10 @@ export interface OpFace {
 /** The public face of every operation: scripts/generate-api.ts writes the Context methods, their *Async forms and the top-level functions from it. */
 export const OP_FACES: { readonly [K in OpName]: OpFace } = {
   gemm: { args: 'GemmArgs', doc: ['C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. Complex batches', "(complex128, complex64, column-major) take transA/transB 'C' and alpha/beta as [re, im]; they run on the CPU reference."] },
-  trsm: { args: 'TrsmArgs', doc: ["B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular."] },
-  trmm: { args: 'TrmmArgs', doc: ["B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular."] },
-  syrk: { args: 'SyrkArgs', doc: ["C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written."] },
+  trsm: { args: 'TrsmArgs', doc: ["B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. Complex batches", "take transA 'C' (A^H) and alpha as [re, im]."] },
+  trmm: { args: 'TrmmArgs', doc: ["B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. Complex batches", "take transA 'C' (A^H) and alpha as [re, im]."] },
+  syrk: { args: 'SyrkArgs', doc: ["C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written.", 'Complex batches: complex alpha and beta, no conjugation (zsyrk).'] },
+  herk: { args: 'HerkArgs', doc: ["C := alpha A A^H + beta C (trans 'N') or alpha A^H A + beta C ('C'), alpha and beta real; only `uplo`", 'of C is written, the imaginary parts of its diagonal set to zero (zherk). On real data it is syrk.'] },
   potrf: { args: 'FactorArgs', doc: ["Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite."] },
   potrs: { args: 'CholeskySolveArgs', doc: ["Solves A X = B in place of B, with A's Cholesky factor from potrf."] },
   posv: { args: 'CholeskySolveArgs', doc: ['Factors A (potrf) and solves A X = B; B is left unchanged for a matrix with info > 0.'] },
@@ -319,4 +359,13 @@ function mapSpecs<T>(f: (s: OpSpec) => T): { readonly [K in OpName]: T } {
   const out = {} as { [K in OpName]: T };
   for (const op of Object.keys(OP_SPECS) as OpName[]) out[op] = f(OP_SPECS[op]);
   return out;
+}
+
+/**
+ * True for a request on complex batches: its `main` batch names a complex element type (a real
+ * batch has no `dtype` field; validation has made every batch of a call one element type).
+ */
+export function isComplexRequest(op: OpName, request: object): boolean {
+  const main = (request as Record<string, unknown>)[OP_SPECS[op].main];
+  return typeof main === 'object' && main !== null && (main as { dtype?: unknown }).dtype !== undefined;
 }

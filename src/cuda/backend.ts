@@ -14,8 +14,8 @@ import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import type { DeviceBackend, ModuleStats, RouteTaken, TallSkinnyQrResult, WarmKernels } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
-import { cpuGemmComplex, isComplexGemmRequest } from '../cpu/zgemm.js';
-import { OUTPUTS } from '../core/op-specs.js';
+import { complexReferenceOf } from '../cpu/complex/backend.js';
+import { OP_SPECS, OUTPUTS, isComplexRequest } from '../core/op-specs.js';
 import { capturableOp, choose, chooseArray, ownRoute, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
 import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
 import { HostDeferral } from './host/deferral.js';
@@ -101,9 +101,6 @@ function storagesIn(r: Request, fields: readonly string[]): Set<Storage | IntSto
   return found;
 }
 
-/** The route of a complex gemm: the CPU reference, with copies of device data. */
-const COMPLEX_GEMM_ROUTE: RouteTaken = Object.freeze({ op: 'gemm', route: 'cpu', gpu: false });
-
 export class CudaBackend extends DispatchingBackend<Storage, IntStorage> implements DeviceBackend {
   readonly name = 'cuda';
   /** Inside deferHost(): host calls' completions, not waited for. */
@@ -146,13 +143,13 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       }
     }
     if (count <= 0) return;
-    if (op === 'gemm' && isComplexGemmRequest(request)) {
-      // Complex gemm has no GPU kernel yet: the CPU reference on host copies (whole arrays, so the
-      // interleaved pairs travel as they are), outputs uploaded back; the route says 'cpu'.
-      if (this.recording) throw new MyriadError('UNSUPPORTED', 'complex gemm runs on the CPU reference and cannot be captured in a graph', 'c');
-      this.lastRoute = COMPLEX_GEMM_ROUTE;
+    if (isComplexRequest(op, request)) {
+      // Complex requests have no GPU kernel yet: the CPU reference on host copies (whole arrays,
+      // so the interleaved pairs travel as they are), outputs uploaded back; the route says 'cpu'.
+      if (this.recording) throw new MyriadError('UNSUPPORTED', `complex ${op} runs on the CPU reference and cannot be captured in a graph`, OP_SPECS[op].main);
+      this.lastRoute = { op, route: 'cpu', gpu: false };
       if (this.device instanceof PlanningDevice) return;
-      return this.runOnCpu(op, request, (r) => cpuGemmComplex(r as never));
+      return this.runOnCpu(op, request, complexReferenceOf(op));
     }
     const candidate = choose(op, request, this.device, this.force[op], this.recording);
     this.lastRoute = routeTaken(op, candidate);

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { list, strided, type Batch } from '../../src/core/batch.js';
 import type { ComplexOp, ComplexScalar } from '../../src/core/op-specs.js';
 import { complexScalar } from '../../src/api/prepare.js';
-import { cpuGemmComplex } from '../../src/cpu/zgemm.js';
+import { cpuGemmComplex } from '../../src/cpu/complex/zgemm.js';
 import { MyriadError } from '../../src/core/errors.js';
 import { Rng } from '../helpers/random.js';
 

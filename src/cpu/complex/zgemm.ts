@@ -4,15 +4,9 @@
  * 'N', 'T' (transpose) and 'C' (conjugate transpose). Element (i, j) of X is the pair
  * X[2 (xOff + i + j ldx)] (re), X[2 (xOff + i + j ldx) + 1] (im).
  */
-import { batchCount, matrixAt } from '../core/batch.js';
-import type { FloatArray } from '../core/dtype.js';
-import type { ComplexGemmRequest, ComplexOp, ComplexScalar } from '../core/op-specs.js';
-
-/** True for a gemm request on complex batches (its batches carry `dtype`; a real batch has none). */
-export function isComplexGemmRequest(r: object): boolean {
-  const c = (r as { c?: unknown }).c;
-  return typeof c === 'object' && c !== null && (c as { dtype?: unknown }).dtype !== undefined;
-}
+import { batchCount, matrixAt } from '../../core/batch.js';
+import type { FloatArray } from '../../core/dtype.js';
+import type { ComplexGemmRequest, ComplexOp, ComplexScalar } from '../../core/op-specs.js';
 
 /** Runs `zgemm1` on every matrix of the batch (strided or list). */
 export function cpuGemmComplex(r: ComplexGemmRequest<FloatArray>): void {
