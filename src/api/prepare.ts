@@ -518,8 +518,10 @@ export function prepareGetrf<S extends Storage>(input: GetrfArgs<S>, alloc: IntA
 export function prepareGetrs<S extends Storage>(input: GetrsArgs<S>, alloc: IntAllocator): GetrsRequest<S>  {
   const args = input as GetrsArgs<S, Batch<S>>;
   argsObject(args, 'getrs', GETRS_KEYS);
-  const trans = parseTrans(args.trans ?? 'N', 'trans');
-  const { count } = checkBatches('getrs', [[args.a, 'a'], [args.b, 'b']]);
+  const t = parseEnumValue(args.trans ?? 'N', COMPLEX_OPS, 'trans');
+  const { count, complex } = checkBatches('getrs', [[args.a, 'a'], [args.b, 'b']]);
+  // 'C' solves with A^H on complex data (zgetrs) and folds to 'T' on real data.
+  const trans = (complex ? t : t === 'N' ? 'N' : 'T') as Op;
   copyableOrder(args.a, 'a');
   checkSquare(args.a, count, 'getrs');
   checkRhs(args.a, args.b, count);

@@ -80,6 +80,12 @@ export interface ComplexRequests<S = Storage, I = IntStorage> {
   trmm: ComplexTrsmRequest<S>;
   syrk: ComplexSyrkRequest<S>;
   herk: ComplexHerkRequest<S>;
+  potrf: PotrfRequest<S, I>;
+  potrs: PotrsRequest<S, I>;
+  posv: PosvRequest<S, I>;
+  getrf: GetrfRequest<S, I>;
+  getrs: ComplexGetrsRequest<S, I>;
+  gesv: GesvRequest<S, I>;
 }
 /** The operations that take complex batches. */
 export type ComplexOpName = keyof ComplexRequests;
@@ -256,20 +262,20 @@ const SPECS = {
   trmm: { ...TRIANGULAR, complex: true },
   syrk: { ...RANK_K, complex: true },
   herk: { ...RANK_K, complex: true },
-  potrf: { ...SQUARE_INFO, info: info('pd', 'square', 'a') },
-  potrs: { ...CHOLESKY_SOLVE, writes: ['b', 'info'], info: info('none', 'square', 'b') },
-  posv: { ...CHOLESKY_SOLVE, writes: ['a', 'b', 'info'], info: info('pd', 'square', 'a', 'b') },
+  potrf: { ...SQUARE_INFO, info: info('pd', 'square', 'a'), complex: true },
+  potrs: { ...CHOLESKY_SOLVE, writes: ['b', 'info'], info: info('none', 'square', 'b'), complex: true },
+  posv: { ...CHOLESKY_SOLVE, writes: ['a', 'b', 'info'], info: info('pd', 'square', 'a', 'b'), complex: true },
   getrf: {
     args: { a: 'batch', ipiv: 'ints', pivotStride: 'int', info: 'ints' },
-    writes: ['a', 'ipiv', 'info'], main: 'a', copies: ['a'], returns: 'pivots', capturable: true, info: info('lu', 'square', 'a'),
+    writes: ['a', 'ipiv', 'info'], main: 'a', copies: ['a'], returns: 'pivots', capturable: true, info: info('lu', 'square', 'a'), complex: true,
   },
   getrs: {
     args: { trans: 'enum', a: 'batch', ipiv: 'ints', pivotStride: 'int', b: 'batch', info: 'ints' },
-    writes: ['b', 'info'], main: 'a', copies: ['a', 'b'], readOnly: ['a'], returns: 'info', capturable: true, info: info('none', 'square', 'b'),
+    writes: ['b', 'info'], main: 'a', copies: ['a', 'b'], readOnly: ['a'], returns: 'info', capturable: true, info: info('none', 'square', 'b'), complex: true,
   },
   gesv: {
     args: { trans: 'enum', a: 'batch', ipiv: 'ints', pivotStride: 'int', b: 'batch', info: 'ints' },
-    writes: ['a', 'ipiv', 'b', 'info'], main: 'a', copies: ['a', 'b'], returns: 'pivots', capturable: true, info: info('lu', 'square', 'a', 'b'),
+    writes: ['a', 'ipiv', 'b', 'info'], main: 'a', copies: ['a', 'b'], returns: 'pivots', capturable: true, info: info('lu', 'square', 'a', 'b'), complex: true,
   },
   trtri: { ...SQUARE_INFO, args: { uplo: 'enum', diag: 'enum', a: 'batch', info: 'ints' }, info: info('tri', 'square', 'a') },
   lauum: { ...SQUARE_INFO, info: info('none', 'square', 'a') },

@@ -7,6 +7,9 @@ import type { FloatArray } from '../../core/dtype.js';
 import { MyriadError } from '../../core/errors.js';
 import type { ComplexOpName, ComplexRequests, OpName } from '../../core/op-specs.js';
 import { cpuGemmComplex } from './zgemm.js';
+import { cpuGetrfComplex } from './zgetrf.js';
+import { cpuPotrfComplex } from './zpotrf.js';
+import { cpuGesvComplex, cpuGetrsComplex, cpuPosvComplex, cpuPotrsComplex } from './zsolve.js';
 import { cpuHerkComplex, cpuSyrkComplex } from './zrankk.js';
 import { cpuTrmmComplex } from './ztrmm.js';
 import { cpuTrsmComplex } from './ztrsm.js';
@@ -19,6 +22,12 @@ export const complexReference: ComplexHostOps = Object.freeze({
   trmm: cpuTrmmComplex,
   syrk: cpuSyrkComplex,
   herk: cpuHerkComplex,
+  potrf: cpuPotrfComplex,
+  potrs: cpuPotrsComplex,
+  posv: cpuPosvComplex,
+  getrf: cpuGetrfComplex,
+  getrs: cpuGetrsComplex,
+  gesv: cpuGesvComplex,
 });
 
 /** The complex reference of `op`; UNSUPPORTED where it has none (validation rejects those first). */
