@@ -86,6 +86,10 @@ export interface ComplexRequests<S = Storage, I = IntStorage> {
   getrf: GetrfRequest<S, I>;
   getrs: ComplexGetrsRequest<S, I>;
   gesv: GesvRequest<S, I>;
+  trtri: TrtriRequest<S, I>;
+  lauum: LauumRequest<S, I>;
+  potri: PotriRequest<S, I>;
+  poti: PotiRequest<S, I>;
 }
 /** The operations that take complex batches. */
 export type ComplexOpName = keyof ComplexRequests;
@@ -277,10 +281,10 @@ const SPECS = {
     args: { trans: 'enum', a: 'batch', ipiv: 'ints', pivotStride: 'int', b: 'batch', info: 'ints' },
     writes: ['a', 'ipiv', 'b', 'info'], main: 'a', copies: ['a', 'b'], returns: 'pivots', capturable: true, info: info('lu', 'square', 'a', 'b'), complex: true,
   },
-  trtri: { ...SQUARE_INFO, args: { uplo: 'enum', diag: 'enum', a: 'batch', info: 'ints' }, info: info('tri', 'square', 'a') },
-  lauum: { ...SQUARE_INFO, info: info('none', 'square', 'a') },
-  potri: { ...SQUARE_INFO, info: info('tri', 'square', 'a') },
-  poti: { ...SQUARE_INFO, info: info('pd', 'square', 'a') },
+  trtri: { ...SQUARE_INFO, args: { uplo: 'enum', diag: 'enum', a: 'batch', info: 'ints' }, info: info('tri', 'square', 'a'), complex: true },
+  lauum: { ...SQUARE_INFO, info: info('none', 'square', 'a'), complex: true },
+  potri: { ...SQUARE_INFO, info: info('tri', 'square', 'a'), complex: true },
+  poti: { ...SQUARE_INFO, info: info('pd', 'square', 'a'), complex: true },
   syev: {
     args: { jobz: 'enum', uplo: 'enum', a: 'batch', w: 'batch', info: 'ints' },
     writes: ['a', 'w', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'square', 'w'),

@@ -47,6 +47,10 @@ const CALLS: Record<string, Call> = {
   posv: (ctx, A, B) => [ctx.posv({ uplo: 'upper', a: square(A), b: rhs(B) }).info],
   getrf: (ctx, A) => { const r = ctx.getrf({ a: square(A) }); return [r.info, r.ipiv]; },
   gesv: (ctx, A, B) => { const r = ctx.gesv({ a: square(A), b: rhs(B) }); return [r.info, r.ipiv]; },
+  trtri: (ctx, A) => [ctx.trtri({ uplo: 'upper', a: square(A) }).info],
+  lauum: (ctx, A) => [ctx.lauum({ a: square(A) }).info],
+  potri: (ctx, A) => [ctx.potri({ uplo: 'upper', a: square(A) }).info],
+  poti: (ctx, A) => [ctx.poti({ a: square(A) }).info],
 };
 
 describe('complex operations on a CUDA context (fake device): the CPU reference with copies', () => {

@@ -8,6 +8,7 @@ import { MyriadError } from '../../core/errors.js';
 import type { ComplexOpName, ComplexRequests, OpName } from '../../core/op-specs.js';
 import { cpuGemmComplex } from './zgemm.js';
 import { cpuGetrfComplex } from './zgetrf.js';
+import { cpuLauumComplex, cpuPotiComplex, cpuPotriComplex, cpuTrtriComplex } from './zinverse.js';
 import { cpuPotrfComplex } from './zpotrf.js';
 import { cpuGesvComplex, cpuGetrsComplex, cpuPosvComplex, cpuPotrsComplex } from './zsolve.js';
 import { cpuHerkComplex, cpuSyrkComplex } from './zrankk.js';
@@ -28,6 +29,10 @@ export const complexReference: ComplexHostOps = Object.freeze({
   getrf: cpuGetrfComplex,
   getrs: cpuGetrsComplex,
   gesv: cpuGesvComplex,
+  trtri: cpuTrtriComplex,
+  lauum: cpuLauumComplex,
+  potri: cpuPotriComplex,
+  poti: cpuPotiComplex,
 });
 
 /** The complex reference of `op`; UNSUPPORTED where it has none (validation rejects those first). */
