@@ -17,7 +17,7 @@ export abstract class ContextOperations {
 
   /**
    * C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. Complex batches
-   * (complex128, complex64, column-major) take transA/transB 'C' and alpha/beta as [re, im]; they run on the CPU reference.
+   * (complex128, complex64, column-major) take transA/transB 'C' and alpha/beta as [re, im].
    */
   gemm<S extends Storage>(args: GemmArgs<S>): void {
     this.call('gemm', args);
@@ -55,7 +55,10 @@ export abstract class ContextOperations {
     this.call('herk', args);
   }
 
-  /** Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite. */
+  /**
+   * Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite.
+   * Complex batches: A Hermitian, L L^H or U^H U; only the real parts of the diagonal are read (zpotrf).
+   */
   potrf<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
     return this.call('potrf', args) as InfoResult<S>;
   }
@@ -79,7 +82,7 @@ export abstract class ContextOperations {
     return this.call('getrf', args) as PivotResult<S>;
   }
 
-  /** Solves op(A) X = B with the LU factors and pivots from getrf. */
+  /** Solves op(A) X = B with the LU factors and pivots from getrf; trans 'C' is A^H on complex batches. */
   getrs<S extends Storage>(args: GetrsArgs<S>): InfoResult<S> {
     return this.call('getrs', args) as InfoResult<S>;
   }
@@ -94,12 +97,15 @@ export abstract class ContextOperations {
     return this.call('trtri', args) as InfoResult<S>;
   }
 
-  /** U U^T ('upper') or L^T L ('lower') into the same triangle. */
+  /** U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches). */
   lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
     return this.call('lauum', args) as InfoResult<S>;
   }
 
-  /** Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle. */
+  /**
+   * Inverse of an SPD (complex: Hermitian positive definite) matrix from its Cholesky factor (trtri
+   * then lauum), into the `uplo` triangle.
+   */
   potri<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
     return this.call('potri', args) as InfoResult<S>;
   }
