@@ -90,6 +90,7 @@ export interface ComplexRequests<S = Storage, I = IntStorage> {
   lauum: LauumRequest<S, I>;
   potri: PotriRequest<S, I>;
   poti: PotiRequest<S, I>;
+  getri: GetriRequest<S, I>;
 }
 /** The operations that take complex batches. */
 export type ComplexOpName = keyof ComplexRequests;
@@ -308,7 +309,7 @@ const SPECS = {
   },
   getri: {
     args: { a: 'batch', ipiv: 'ints', pivotStride: 'int', info: 'ints' },
-    writes: ['a', 'info'], main: 'a', copies: ['a'], returns: 'info', capturable: true, info: info('lu', 'square', 'a'),
+    writes: ['a', 'info'], main: 'a', copies: ['a'], returns: 'info', capturable: true, info: info('lu', 'square', 'a'), complex: true,
   },
 } satisfies { readonly [K in OpName]: OpSpec };
 

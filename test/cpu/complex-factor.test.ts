@@ -1,7 +1,7 @@
 /**
- * Complex Cholesky (potrf, potrs, posv) and LU (getrf, getrs 'N' | 'T' | 'C', gesv) through the
+ * Complex Cholesky (potrf, potrs, posv) and LU (getrf, getri, getrs 'N' | 'T' | 'C', gesv) through the
  * reference and cpu contexts, against residuals computed in the test: ||L L^H - A||, ||P A - L U||,
- * ||op(A) X - B||, on n = 1..12, 17 and 33 with odd ld, strides and offsets. Each batch mixes good
+ * ||A inv(A) - I||, ||op(A) X - B||, on n = 1..12, 17 and 33 with odd ld, strides and offsets. Each batch mixes good
  * matrices with failing ones (not positive definite at a known minor, exactly singular at a known
  * column) and one holding NaN: info is per matrix, a failing matrix's B is untouched, and nothing
  * spreads to the neighbours. Then the argument errors.
@@ -16,7 +16,7 @@ import type { ComplexOp } from '../../src/core/op-specs.js';
 import { open } from '../../src/api/open.js';
 import type { Context } from '../../src/api/context.js';
 import {
-  LIST, ODD, Rng, epsOf, get, hermitianFrom, multiply, norm, op, place, random, randomHpd, ratio, set, subtract, triangle, zeros, type Z,
+  LIST, ODD, Rng, epsOf, get, hermitianFrom, identity, multiply, norm, op, place, random, randomHpd, ratio, set, subtract, triangle, zeros, type Z,
 } from '../helpers/complex.js';
 
 const SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 17, 33];
@@ -154,7 +154,7 @@ for (const backend of ['reference', 'cpu'] as const) {
         }
       }));
 
-      it(`getrf, getrs ('N', 'T', 'C'), gesv ${dtype}: P A = L U, op(A) X = B, singular and NaN members`, withCtx((ctx) => {
+      it(`getrf, getri, getrs ('N', 'T', 'C'), gesv ${dtype}: P A = L U, A inv(A) = I, op(A) X = B, singular and NaN members`, withCtx((ctx) => {
         const rng = new Rng(23);
         const shapes: [number, number][] = [...SIZES.map((n): [number, number] => [n, n]), [5, 3], [3, 5], [12, 7]];
         for (const [m, n] of shapes) {
@@ -172,6 +172,16 @@ for (const backend of ['reference', 'cpu'] as const) {
             assert.ok(r < 30, `getrf ${m}x${n} #${p}: ratio ${r}`);
           }
           if (m !== n) continue;
+          // getri on copies of the factors: A inv(A) = I; the singular matrix reported and left as it is.
+          const I = place(as.map((_, p) => A.read(p)), n, n, dtype, LIST);
+          const gi = ctx.getri({ a: I.batch, ipiv });
+          assert.deepEqual([0, 1, 2, 4].map((p) => gi.info[p]), [0, singularAt, 0, 0], `getri n=${n}`);
+          assert.deepEqual([...I.read(1).d], [...A.read(1).d], 'getri: the singular matrix untouched');
+          for (const p of [0, 2, 4]) {
+            const inv = I.read(p);
+            const r = ratio(norm(subtract(multiply(as[p]!, inv), identity(n))), n, norm(as[p]!) * norm(inv), eps);
+            assert.ok(r < 30, `getri n=${n} #${p}: ratio ${r}`);
+          }
           const good = [0, 2, 4];
           const lu = place(good.map((p) => A.read(p)), n, n, dtype, ODD);
           const piv = Int32Array.from(good.flatMap((p) => [...ipiv.subarray(p * n, p * n + n)]));

@@ -51,6 +51,7 @@ const CALLS: Record<string, Call> = {
   lauum: (ctx, A) => [ctx.lauum({ a: square(A) }).info],
   potri: (ctx, A) => [ctx.potri({ uplo: 'upper', a: square(A) }).info],
   poti: (ctx, A) => [ctx.poti({ a: square(A) }).info],
+  getri: (ctx, A) => [ctx.getri({ a: square(A), ipiv: Int32Array.from({ length: n * count }, (_, k) => Math.max(k % n, (3 * k) % n)) }).info],
 };
 
 describe('complex operations on a CUDA context (fake device): the CPU reference with copies', () => {

@@ -8,6 +8,7 @@ import { MyriadError } from '../../core/errors.js';
 import type { ComplexOpName, ComplexRequests, OpName } from '../../core/op-specs.js';
 import { cpuGemmComplex } from './zgemm.js';
 import { cpuGetrfComplex } from './zgetrf.js';
+import { cpuGetriComplex } from './zgetri.js';
 import { cpuLauumComplex, cpuPotiComplex, cpuPotriComplex, cpuTrtriComplex } from './zinverse.js';
 import { cpuPotrfComplex } from './zpotrf.js';
 import { cpuGesvComplex, cpuGetrsComplex, cpuPosvComplex, cpuPotrsComplex } from './zsolve.js';
@@ -33,6 +34,7 @@ export const complexReference: ComplexHostOps = Object.freeze({
   lauum: cpuLauumComplex,
   potri: cpuPotriComplex,
   poti: cpuPotiComplex,
+  getri: cpuGetriComplex,
 });
 
 /** The complex reference of `op`; UNSUPPORTED where it has none (validation rejects those first). */
