@@ -79,6 +79,8 @@ function nonFiniteFlags(outputs: readonly (Batch<Storage> | undefined)[], count:
     if (b === undefined) continue;
     const n = Math.min(count, batchCount(b));
     const col = b.order === 'col';
+    // A complex batch holds interleaved (re, im) pairs: its counts are in pairs of floats.
+    const parts = (b as { dtype?: unknown }).dtype === undefined ? 1 : 2;
     for (let i = 0; i < n; i++) {
       if (flags[i] === 1) continue;
       // Strided batches read in place (no per-matrix object: this runs for 10^5 matrices).
@@ -89,8 +91,8 @@ function nonFiniteFlags(outputs: readonly (Batch<Storage> | undefined)[], count:
       const outer = col ? cols : rows;
       const inner = col ? rows : cols;
       scan: for (let j = 0; j < outer; j++) {
-        const base = offset + j * ld;
-        for (let k = 0; k < inner; k++) if (!Number.isFinite(data[base + k]!)) { flags[i] = 1; break scan; }
+        const base = parts * (offset + j * ld);
+        for (let k = 0; k < parts * inner; k++) if (!Number.isFinite(data[base + k]!)) { flags[i] = 1; break scan; }
       }
     }
   }

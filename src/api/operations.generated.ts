@@ -5,7 +5,7 @@ import type { OpName } from '../core/op-specs.js';
 import type { Storage } from '../core/storage.js';
 import type { InfoResult, PivotResult } from './context.js';
 import type {
-  CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetriArgs, GetrsArgs, OrgqrArgs, OrmqrArgs, SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
+  CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetriArgs, GetrsArgs, HerkArgs, OrgqrArgs, OrmqrArgs, SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
 } from './prepare.js';
 
 /** Each call validates its arguments and runs on the context's backend (Context.call). */
@@ -15,27 +15,50 @@ export abstract class ContextOperations {
   /** Runs one synchronous call with its host completion deferred (the *Async forms). */
   protected abstract deferredCall<T>(call: () => T): Promise<T>;
 
-  /** C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. */
+  /**
+   * C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. Complex batches
+   * (complex128, complex64, column-major) take transA/transB 'C' and alpha/beta as [re, im].
+   */
   gemm<S extends Storage>(args: GemmArgs<S>): void {
     this.call('gemm', args);
   }
 
-  /** B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. */
+  /**
+   * B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. Complex batches
+   * take transA 'C' (A^H) and alpha as [re, im].
+   */
   trsm<S extends Storage>(args: TrsmArgs<S>): void {
     this.call('trsm', args);
   }
 
-  /** B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. */
+  /**
+   * B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. Complex batches
+   * take transA 'C' (A^H) and alpha as [re, im].
+   */
   trmm<S extends Storage>(args: TrmmArgs<S>): void {
     this.call('trmm', args);
   }
 
-  /** C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written. */
+  /**
+   * C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written.
+   * Complex batches: complex alpha and beta, no conjugation (zsyrk).
+   */
   syrk<S extends Storage>(args: SyrkArgs<S>): void {
     this.call('syrk', args);
   }
 
-  /** Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite. */
+  /**
+   * C := alpha A A^H + beta C (trans 'N') or alpha A^H A + beta C ('C'), alpha and beta real; only `uplo`
+   * of C is written, the imaginary parts of its diagonal set to zero (zherk). On real data it is syrk.
+   */
+  herk<S extends Storage>(args: HerkArgs<S>): void {
+    this.call('herk', args);
+  }
+
+  /**
+   * Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite.
+   * Complex batches: A Hermitian, L L^H or U^H U; only the real parts of the diagonal are read (zpotrf).
+   */
   potrf<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
     return this.call('potrf', args) as InfoResult<S>;
   }
@@ -59,7 +82,7 @@ export abstract class ContextOperations {
     return this.call('getrf', args) as PivotResult<S>;
   }
 
-  /** Solves op(A) X = B with the LU factors and pivots from getrf. */
+  /** Solves op(A) X = B with the LU factors and pivots from getrf; trans 'C' is A^H on complex batches. */
   getrs<S extends Storage>(args: GetrsArgs<S>): InfoResult<S> {
     return this.call('getrs', args) as InfoResult<S>;
   }
@@ -74,12 +97,15 @@ export abstract class ContextOperations {
     return this.call('trtri', args) as InfoResult<S>;
   }
 
-  /** U U^T ('upper') or L^T L ('lower') into the same triangle. */
+  /** U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches). */
   lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
     return this.call('lauum', args) as InfoResult<S>;
   }
 
-  /** Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle. */
+  /**
+   * Inverse of an SPD (complex: Hermitian positive definite) matrix from its Cholesky factor (trtri
+   * then lauum), into the `uplo` triangle.
+   */
   potri<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
     return this.call('potri', args) as InfoResult<S>;
   }
@@ -155,6 +181,7 @@ export abstract class ContextOperations {
   trsmAsync<S extends Storage>(args: TrsmArgs<S>): Promise<void> { return this.deferredCall(() => this.trsm(args)); }
   trmmAsync<S extends Storage>(args: TrmmArgs<S>): Promise<void> { return this.deferredCall(() => this.trmm(args)); }
   syrkAsync<S extends Storage>(args: SyrkArgs<S>): Promise<void> { return this.deferredCall(() => this.syrk(args)); }
+  herkAsync<S extends Storage>(args: HerkArgs<S>): Promise<void> { return this.deferredCall(() => this.herk(args)); }
   potrfAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.potrf(args)); }
   potrsAsync<S extends Storage>(args: CholeskySolveArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.potrs(args)); }
   posvAsync<S extends Storage>(args: CholeskySolveArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.posv(args)); }

@@ -16,16 +16,19 @@
  * gesvd, prepared.ts) apply bridge.ts's `bridgeArgs` once, before anything reads the arguments.
  */
 import {
-  asColumnMajor, batchCount, batchDtype, matrixAt, storagesOf, validateBatch,
+  asColumnMajor, batchComplex, batchCount, batchDtype, batchElementType, matrixAt, storagesOf, validateBatch,
   type Batch,
 } from '../core/batch.js';
-import { isInt32Array, type DType } from '../core/dtype.js';
+import { isInt32Array, type ElementType } from '../core/dtype.js';
 import {
   flipSide, flipTrans, flipUplo, parseDiag, parseEnumValue, parseSide, parseTrans, parseUplo,
   type Diag, type Side, type Trans, type Uplo,
 } from '../core/enums.js';
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
+import {
+  OP_SPECS, type ComplexGemmRequest, type ComplexHerkRequest, type ComplexOp, type ComplexScalar, type ComplexSyrkRequest, type ComplexTrsmRequest, type OpSpec,
+} from '../core/op-specs.js';
 import type {
   OpName, Requests, GelsRequest, GemmRequest, GetriRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, OrmqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
   SyevRequest, SyrkRequest, TrsmRequest, TrtriRequest,
@@ -36,14 +39,24 @@ import { viewHint, type BatchArg } from './bridge.js';
 // ---------------------------------------------------------------------------------------------
 // Public argument types
 
+/**
+ * transA / transB 'C' is the conjugate transpose of complex data and 'T' of real data (as BLAS).
+ * alpha / beta as [re, im] only for complex batches (a number x is (x, 0)).
+ */
 export interface GemmArgs<S extends Storage = Storage, B = BatchArg<S>> {
-  transA?: Trans; transB?: Trans; alpha?: number; a: B; b: B; beta?: number; c: B;
+  transA?: Trans; transB?: Trans; alpha?: number | ComplexScalar; a: B; b: B; beta?: number | ComplexScalar; c: B;
 }
+/** transA 'C': A^H on complex data, A^T on real data; alpha as [re, im] only for complex batches. */
 export interface TrsmArgs<S extends Storage = Storage, B = BatchArg<S>> {
-  side?: Side; uplo?: Uplo; transA?: Trans; diag?: Diag; alpha?: number; a: B; b: B;
+  side?: Side; uplo?: Uplo; transA?: Trans; diag?: Diag; alpha?: number | ComplexScalar; a: B; b: B;
 }
 export type TrmmArgs<S extends Storage = Storage, B = BatchArg<S>> = TrsmArgs<S, B>;
+/** Complex batches (zsyrk): trans 'N' or 'T', alpha and beta a number or [re, im]. */
 export interface SyrkArgs<S extends Storage = Storage, B = BatchArg<S>> {
+  uplo?: Uplo; trans?: Trans; alpha?: number | ComplexScalar; a: B; beta?: number | ComplexScalar; c: B;
+}
+/** trans 'N' (A A^H) or 'C' (A^H A; on real data 'T' too); alpha and beta real. */
+export interface HerkArgs<S extends Storage = Storage, B = BatchArg<S>> {
   uplo?: Uplo; trans?: Trans; alpha?: number; a: B; beta?: number; c: B;
 }
 /**
@@ -107,30 +120,63 @@ export function checkFlag(args: unknown): boolean {
 
 function scalar(v: unknown, fallback: number, argument: string): number {
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || Number.isNaN(v)) throw new MyriadError('INVALID_ARGUMENT', `expected a number, got ${describeValue(v)}`, argument);
+  if (typeof v !== 'number' || Number.isNaN(v)) {
+    if (Array.isArray(v)) throw new MyriadError('INVALID_ARGUMENT', `expected a number: a pair [re, im] needs complex batches, got ${describeValue(v)}`, argument);
+    throw new MyriadError('INVALID_ARGUMENT', `expected a number, got ${describeValue(v)}`, argument);
+  }
   return v;
 }
 
-/** Validates the batches of one call and returns their common dtype and count. */
-function checkBatches(batches: readonly [Batch<Storage>, string][]): { dtype: DType; count: number } {
+/**
+ * Validates the batches of one call and returns their common element type and count. A complex
+ * batch is an UNSUPPORTED error naming `op` and the argument, before anything reaches a backend,
+ * unless `op`'s spec has `complex` (core/op-specs.ts); then every batch of the call must be of one
+ * element type (a DTYPE error naming the first that differs). `complex` is true for a complex call.
+ */
+function checkBatches(op: string, batches: readonly [Batch<Storage>, string][]): { dtype: ElementType; count: number; complex: boolean } {
   check(batches.length > 0, 'INVALID_ARGUMENT', 'a', 'missing');
   for (let i = 0; i < batches.length; i++) {
     const [b, name] = batches[i]!;
     if (b === undefined || b === null) throw new MyriadError('INVALID_ARGUMENT', 'is required', name);
     validateBatch(b, name);
   }
+  const takesComplex = (OP_SPECS as Readonly<Record<string, OpSpec>>)[op]?.complex === true;
+  let anyComplex = false;
+  for (const [b, name] of batches) {
+    const complex = batchComplex(b, name);
+    if (complex === undefined) continue;
+    if (!takesComplex) throw new MyriadError('UNSUPPORTED', `${op} does not support complex batches yet (got ${complex})`, name);
+    anyComplex = true;
+  }
+  const typeOf = anyComplex ? batchElementType : batchDtype;
   const [first, firstName] = batches[0]!;
-  const dtype = batchDtype(first, firstName);
+  const dtype: ElementType = typeOf(first, firstName);
   const count = batchCount(first);
   for (let i = 1; i < batches.length; i++) {
     const [b, name] = batches[i]!;
-    const d = batchDtype(b, name);
+    const d = typeOf(b, name);
     const n = batchCount(b);
-    if (n > 0 && count > 0 && d !== dtype)
-      throw new MyriadError('DTYPE', `is ${d} but ${firstName} is ${dtype}: dtypes cannot be mixed`, name);
+    // A real/complex mix is an error whatever the counts; real dtypes only matter where there are matrices.
+    if (d !== dtype && (anyComplex || (n > 0 && count > 0)))
+      throw new MyriadError('DTYPE', `is ${d} but ${firstName} is ${dtype}: element types cannot be mixed`, name);
     if (n !== count) throw new MyriadError('SHAPE', `holds ${n} matrices${viewHint(b)} but ${firstName} holds ${count}${viewHint(first)}`, name);
   }
-  return { dtype, count };
+  // Row-major complex: with 'C' a transposed operation would need conj(X) without a transpose,
+  // and the context's row-major copies count real elements.
+  if (anyComplex) for (const [b, name] of batches)
+    if (isRow(b)) throw new MyriadError('UNSUPPORTED', `complex ${op} takes column-major batches only so far (order 'col'): copy row-major complex data to column-major`, `${name}.order`);
+  return { dtype, count, complex: anyComplex };
+}
+
+/**
+ * A complex scalar argument (alpha, beta of a complex call): a number x is (x, 0), a pair
+ * [re, im] is itself; NaN parts and anything else are INVALID_ARGUMENT naming `argument`.
+ */
+export function complexScalar(v: unknown, fallback: ComplexScalar, argument: string): ComplexScalar {
+  if (v === undefined) return fallback;
+  if (typeof v === 'number' && !Number.isNaN(v)) return [v, 0];
+  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && !Number.isNaN(x))) return [v[0] as number, v[1] as number];
+  throw new MyriadError('INVALID_ARGUMENT', `expected a number or a pair [re, im] of numbers, got ${describeValue(v)}`, argument);
 }
 
 /** Checks one integer output/input array: an Int32Array (or int32 device memory) of at least `length`. */
@@ -202,14 +248,20 @@ const GEMM_KEYS = ['transA', 'transB', 'alpha', 'a', 'b', 'beta', 'c'] as const;
 const TRSM_KEYS = ['side', 'uplo', 'transA', 'diag', 'alpha', 'a', 'b'] as const;
 const SYRK_KEYS = ['uplo', 'trans', 'alpha', 'a', 'beta', 'c'] as const;
 
+/**
+ * gemm: a GemmRequest for real batches; for complex ones a ComplexGemmRequest (`isComplexGemm`),
+ * which the context runs on the CPU reference (cpu/zgemm.ts). Its static type stays GemmRequest so
+ * that the validators' table and every real backend are unchanged.
+ */
 export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<S>  {
   const args = input as GemmArgs<S, Batch<S>>;
   argsObject(args, 'gemm', GEMM_KEYS);
   const transA = parseTrans(args.transA ?? 'N', 'transA');
   const transB = parseTrans(args.transB ?? 'N', 'transB');
+  const { count, complex } = checkBatches('gemm', [[args.a, 'a'], [args.b, 'b'], [args.c, 'c']]);
+  if (complex) return prepareComplexGemm(args, count) as unknown as GemmRequest<S>;
   const alpha = scalar(args.alpha, 1, 'alpha');
   const beta = scalar(args.beta, 0, 'beta');
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b'], [args.c, 'c']]);
   // Logical shapes (as the user sees them, whatever the order).
   forEachShape([args.a, args.b, args.c], count, (i) => {
     const [am, ak] = logical(args.a, i, transA);
@@ -229,10 +281,46 @@ export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<
   return { transA: flipTrans(eB), transB: flipTrans(eA), alpha, a: b, b: a, beta, c };
 }
 
+/** True for the request `prepareGemm` returns for complex batches. */
+export function isComplexGemm<S>(r: GemmRequest<S> | ComplexGemmRequest<S>): r is ComplexGemmRequest<S> {
+  return (r.c as { dtype?: unknown }).dtype !== undefined;
+}
+
+/** The complex gemm (batches already checked: one complex element type, one count, column-major). */
+function prepareComplexGemm<S extends Storage>(args: GemmArgs<S, Batch<S>>, count: number): ComplexGemmRequest<S> {
+  const transA = parseEnumValue(args.transA ?? 'N', ['N', 'T', 'C'] as const, 'transA') as ComplexOp;
+  const transB = parseEnumValue(args.transB ?? 'N', ['N', 'T', 'C'] as const, 'transB') as ComplexOp;
+  const alpha = complexScalar(args.alpha, [1, 0], 'alpha');
+  const beta = complexScalar(args.beta, [0, 0], 'beta');
+  forEachShape([args.a, args.b, args.c], count, (i) => {
+    const [am, ak] = logical(args.a, i, transA === 'N' ? 'N' : 'T');
+    const [bk, bn] = logical(args.b, i, transB === 'N' ? 'N' : 'T');
+    const [cm, cn] = dims(args.c, i);
+    if (ak !== bk) throw new MyriadError('SHAPE', `matrix ${i}: op(A) is ${am}x${ak} but op(B) is ${bk}x${bn} (inner dimensions differ)`, 'b');
+    if (am !== cm || bn !== cn) throw new MyriadError('SHAPE', `matrix ${i}: C is ${cm}x${cn} but op(A) op(B) is ${am}x${bn}`, 'c');
+  });
+  checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('b', args.b, false), batchOperand('c', args.c, true)]);
+  return { transA, transB, alpha, a: args.a, b: args.b, beta, c: args.c };
+}
+
 /** Logical (rows, cols) of op(X) for matrix i. */
 function logical(b: Batch<Storage>, i: number, t: Op): [number, number] {
   const [r, c] = dims(b, i);
   return t === 'N' ? [r, c] : [c, r];
+}
+
+/** op(X) of a complex call: 'N', 'T' or 'C' (on real data 'C' folds to 'T', as BLAS). */
+const COMPLEX_OPS = ['N', 'T', 'C'] as const;
+
+/** trsm / trmm: A square, of B's rows (side 'left') or columns ('right'). */
+function checkTriangularShapes(a: Batch<Storage>, b: Batch<Storage>, count: number, side: Side, name: string): void {
+  forEachShape([a, b], count, (i) => {
+    const [ar, ac] = dims(a, i);
+    const [br, bc] = dims(b, i);
+    if (ar !== ac) throw new MyriadError('SHAPE', `matrix ${i}: ${name} needs square A, got ${ar}x${ac}`, 'a');
+    const need = side === 'left' ? br : bc;
+    if (ar !== need) throw new MyriadError('SHAPE', `matrix ${i}: A is ${ar}x${ac} but B is ${br}x${bc} (side '${side}' needs A ${need}x${need})`, 'a');
+  });
 }
 
 export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'): TrsmRequest<S>  {
@@ -240,17 +328,19 @@ export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'
   argsObject(args, name, TRSM_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
-  const transA = parseTrans(args.transA ?? 'N', 'transA');
+  const op = parseEnumValue(args.transA ?? 'N', COMPLEX_OPS, 'transA');
   const diag = parseDiag(args.diag ?? 'nonunit', 'diag');
+  const { count, complex } = checkBatches(name, [[args.a, 'a'], [args.b, 'b']]);
+  if (complex) {
+    const alpha = complexScalar(args.alpha, [1, 0], 'alpha');
+    checkTriangularShapes(args.a, args.b, count, side, name);
+    checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('b', args.b, true)]);
+    const request: ComplexTrsmRequest<S> = { side, uplo, transA: op, diag, alpha, a: args.a, b: args.b };
+    return request as unknown as TrsmRequest<S>;
+  }
+  const transA = op === 'N' ? 'N' : 'T';
   const alpha = scalar(args.alpha, 1, 'alpha');
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
-  forEachShape([args.a, args.b], count, (i) => {
-    const [ar, ac] = dims(args.a, i);
-    const [br, bc] = dims(args.b, i);
-    if (ar !== ac) throw new MyriadError('SHAPE', `matrix ${i}: ${name} needs square A, got ${ar}x${ac}`, 'a');
-    const need = side === 'left' ? br : bc;
-    if (ar !== need) throw new MyriadError('SHAPE', `matrix ${i}: A is ${ar}x${ac} but B is ${br}x${bc} (side '${side}' needs A ${need}x${need})`, 'a');
-  });
+  checkTriangularShapes(args.a, args.b, count, side, name);
   checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('b', args.b, true)]);
   // A row-major: its column-major view is A^T, whose stored triangle is the other one.
   const uploV = isRow(args.a) ? flipUplo(uplo) : uplo;
@@ -262,26 +352,74 @@ export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'
   return { side: flipSide(side), uplo: uploV, transA: flipTrans(eA), diag, alpha, a, b };
 }
 
+/** syrk / herk: C square, of op(A)'s rows. */
+function checkRankKShapes(a: Batch<Storage>, c: Batch<Storage>, count: number, trans: Op): void {
+  forEachShape([a, c], count, (i) => {
+    const [n, k] = logical(a, i, trans);
+    const [cr, cc] = dims(c, i);
+    check(cr === cc, 'SHAPE', 'c', `matrix ${i}: C must be square, got ${cr}x${cc}`);
+    check(cr === n, 'SHAPE', 'a', `matrix ${i}: op(A) is ${n}x${k} but C is ${cr}x${cc}`);
+  });
+}
+
 export function prepareSyrk<S extends Storage>(input: SyrkArgs<S>): SyrkRequest<S>  {
   const args = input as SyrkArgs<S, Batch<S>>;
   argsObject(args, 'syrk', SYRK_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
-  const trans = parseTrans(args.trans ?? 'N', 'trans');
+  const t = parseEnumValue(args.trans ?? 'N', COMPLEX_OPS, 'trans');
+  const { count, complex } = checkBatches('syrk', [[args.a, 'a'], [args.c, 'c']]);
+  const trans = t === 'N' ? 'N' : 'T';
+  checkRankKShapes(args.a, args.c, count, trans);
+  if (complex) {
+    // zsyrk: no conjugation, so 'C' has no meaning there (LAPACK's zsyrk rejects it).
+    if (t === 'C') throw new MyriadError('ENUM', "complex syrk (zsyrk, C := alpha A A^T + beta C) takes trans 'N' or 'T'; herk is the Hermitian update with A^H", 'trans');
+    const alpha = complexScalar(args.alpha, [1, 0], 'alpha');
+    const beta = complexScalar(args.beta, [0, 0], 'beta');
+    checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('c', args.c, true)]);
+    const request: ComplexSyrkRequest<S> = { uplo, trans, alpha, beta, a: args.a, c: args.c };
+    return request as unknown as SyrkRequest<S>;
+  }
   const alpha = scalar(args.alpha, 1, 'alpha');
   const beta = scalar(args.beta, 0, 'beta');
-  const { count } = checkBatches([[args.a, 'a'], [args.c, 'c']]);
-  forEachShape([args.a, args.c], count, (i) => {
-    const [n, k] = logical(args.a, i, trans);
-    const [cr, cc] = dims(args.c, i);
-    check(cr === cc, 'SHAPE', 'c', `matrix ${i}: C must be square, got ${cr}x${cc}`);
-    check(cr === n, 'SHAPE', 'a', `matrix ${i}: op(A) is ${n}x${k} but C is ${cr}x${cc}`);
-  });
   checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('c', args.c, true)]);
   return {
     uplo: isRow(args.c) ? flipUplo(uplo) : uplo,
     trans: effective(trans, args.a),
     alpha, beta, a: asColumnMajor(args.a), c: asColumnMajor(args.c),
   };
+}
+
+/**
+ * herk: on complex batches C := alpha A A^H + beta C ('N') or alpha A^H A + beta C ('C'), as
+ * zherk (trans 'T' is an error there, as in LAPACK); on real data the syrk request it equals.
+ */
+export function prepareHerk<S extends Storage>(input: HerkArgs<S>): SyrkRequest<S> {
+  const args = input as HerkArgs<S, Batch<S>>;
+  argsObject(args, 'herk', SYRK_KEYS);
+  const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
+  const t = parseEnumValue(args.trans ?? 'N', COMPLEX_OPS, 'trans');
+  const { count, complex } = checkBatches('herk', [[args.a, 'a'], [args.c, 'c']]);
+  if (complex && t === 'T') throw new MyriadError('ENUM', "complex herk (zherk, C := alpha A A^H + beta C) takes trans 'N' or 'C'; syrk is the update with A^T", 'trans');
+  const trans = t === 'N' ? 'N' : 'T';
+  checkRankKShapes(args.a, args.c, count, trans);
+  const alpha = realScalar(args.alpha, 1, 'alpha', 'herk');
+  const beta = realScalar(args.beta, 0, 'beta', 'herk');
+  checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('c', args.c, true)]);
+  if (complex) {
+    const request: ComplexHerkRequest<S> = { uplo, trans: trans === 'N' ? 'N' : 'C', alpha, beta, a: args.a, c: args.c };
+    return request as unknown as SyrkRequest<S>;
+  }
+  return {
+    uplo: isRow(args.c) ? flipUplo(uplo) : uplo,
+    trans: effective(trans, args.a),
+    alpha, beta, a: asColumnMajor(args.a), c: asColumnMajor(args.c),
+  };
+}
+
+/** A scalar that is real whatever the element type (herk's alpha and beta). */
+function realScalar(v: unknown, fallback: number, argument: string, op: string): number {
+  if (Array.isArray(v)) throw new MyriadError('INVALID_ARGUMENT', `${op} takes a real ${argument} (a number), got ${describeValue(v)}`, argument);
+  return scalar(v, fallback, argument);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,7 +449,7 @@ function givenInfo(info: unknown, count: number): IntStorage | undefined {
 function prepareSquare<S extends Storage>(args: FactorArgs<S, Batch<S>>, op: string, keys: readonly string[], alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S> {
   argsObject(args, op, keys);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
-  const { count } = checkBatches([[args.a, 'a']]);
+  const { count } = checkBatches(op, [[args.a, 'a']]);
   checkSquare(args.a, count, op);
   const info = givenInfo(args.info, count);
   checkNoOverlaps([batchOperand('a', args.a, true), ...intOperand('info', info, count, true)]);
@@ -339,7 +477,7 @@ export function prepareCholeskySolve<S extends Storage>(input: CholeskySolveArgs
   const args = input as CholeskySolveArgs<S, Batch<S>>;
   argsObject(args, op, CHOLESKY_SOLVE_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
+  const { count } = checkBatches(op, [[args.a, 'a'], [args.b, 'b']]);
   checkSquare(args.a, count, op);
   checkRhs(args.a, args.b, count);
   const info = givenInfo(args.info, count);
@@ -362,7 +500,7 @@ function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
 export function prepareGetrf<S extends Storage>(input: GetrfArgs<S>, alloc: IntAllocator): GetrfRequest<S>  {
   const args = input as GetrfArgs<S, Batch<S>>;
   argsObject(args, 'getrf', GETRF_KEYS);
-  const { count } = checkBatches([[args.a, 'a']]);
+  const { count } = checkBatches('getrf', [[args.a, 'a']]);
   copyableOrder(args.a, 'a');
   const pivotStride = pivotStrideOf(args.a);
   const ipiv = args.ipiv === undefined ? undefined : checkIntStorage(args.ipiv, count * pivotStride, 'ipiv');
@@ -380,8 +518,10 @@ export function prepareGetrf<S extends Storage>(input: GetrfArgs<S>, alloc: IntA
 export function prepareGetrs<S extends Storage>(input: GetrsArgs<S>, alloc: IntAllocator): GetrsRequest<S>  {
   const args = input as GetrsArgs<S, Batch<S>>;
   argsObject(args, 'getrs', GETRS_KEYS);
-  const trans = parseTrans(args.trans ?? 'N', 'trans');
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
+  const t = parseEnumValue(args.trans ?? 'N', COMPLEX_OPS, 'trans');
+  const { count, complex } = checkBatches('getrs', [[args.a, 'a'], [args.b, 'b']]);
+  // 'C' solves with A^H on complex data (zgetrs) and folds to 'T' on real data.
+  const trans = (complex ? t : t === 'N' ? 'N' : 'T') as Op;
   copyableOrder(args.a, 'a');
   checkSquare(args.a, count, 'getrs');
   checkRhs(args.a, args.b, count);
@@ -407,7 +547,7 @@ function givenPivots<S extends Storage>(a: Batch<S>, given: IntStorage | undefin
 export function prepareGetri<S extends Storage>(input: GetriArgs<S>, alloc: IntAllocator): GetriRequest<S>  {
   const args = input as GetriArgs<S, Batch<S>>;
   argsObject(args, 'getri', GETRI_KEYS);
-  const { count } = checkBatches([[args.a, 'a']]);
+  const { count } = checkBatches('getri', [[args.a, 'a']]);
   copyableOrder(args.a, 'a');
   checkSquare(args.a, count, 'getri');
   const { ipiv, pivotStride } = givenPivots(args.a, args.ipiv, count);
@@ -433,7 +573,7 @@ function checkPivots(a: Batch<Storage>, ipiv: Int32Array, count: number, pivotSt
 export function prepareGesv<S extends Storage>(input: GesvArgs<S>, alloc: IntAllocator): GetrsRequest<S>  {
   const args = input as GesvArgs<S, Batch<S>>;
   argsObject(args, 'gesv', GESV_KEYS);
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
+  const { count } = checkBatches('gesv', [[args.a, 'a'], [args.b, 'b']]);
   copyableOrder(args.a, 'a');
   checkSquare(args.a, count, 'gesv');
   checkRhs(args.a, args.b, count);
@@ -468,7 +608,7 @@ export function prepareSyev<S extends Storage>(input: SyevArgs<S>, alloc: IntAll
   argsObject(args, 'syev', SYEV_KEYS);
   const jobz = parseEnumValue(args.jobz ?? 'vectors', ['values', 'vectors'] as const, 'jobz');
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
-  const { count } = checkBatches([[args.a, 'a'], [args.w, 'w']]);
+  const { count } = checkBatches('syev', [[args.a, 'a'], [args.w, 'w']]);
   copyableOrder(args.a, 'a');
   copyableOrder(args.w, 'w');
   checkSquare(args.a, count, 'syev');
@@ -492,7 +632,7 @@ export function prepareGesvd<S extends Storage>(input: GesvdArgs<S>, alloc: IntA
   const batches: [Batch<S>, string][] = [[args.a, 'a'], [args.s, 's']];
   if (args.u !== undefined) batches.push([args.u, 'u']);
   if (args.vt !== undefined) batches.push([args.vt, 'vt']);
-  const { count } = checkBatches(batches);
+  const { count } = checkBatches('gesvd', batches);
   for (const [b, name] of batches) copyableOrder(b, name);
   forEachShape(batches.map(([b]) => b), count, (i) => {
     const [m, n] = dims(args.a, i);
@@ -529,7 +669,7 @@ const GELS_KEYS = ['a', 'b', 'info', 'check'] as const;
 export function prepareGeqrf<S extends Storage>(input: GeqrfArgs<S>, alloc: IntAllocator): GeqrfRequest<S>  {
   const args = input as GeqrfArgs<S, Batch<S>>;
   argsObject(args, 'geqrf', GEQRF_KEYS);
-  const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau']]);
+  const { count } = checkBatches('geqrf', [[args.a, 'a'], [args.tau, 'tau']]);
   copyableOrder(args.a, 'a');
   copyableOrder(args.tau, 'tau');
   forEachShape([args.a, args.tau], count, (i) => {
@@ -544,7 +684,7 @@ export function prepareGeqrf<S extends Storage>(input: GeqrfArgs<S>, alloc: IntA
 export function prepareOrgqr<S extends Storage>(input: OrgqrArgs<S>): OrgqrRequest<S>  {
   const args = input as OrgqrArgs<S, Batch<S>>;
   argsObject(args, 'orgqr', ORGQR_KEYS);
-  const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau']]);
+  const { count } = checkBatches('orgqr', [[args.a, 'a'], [args.tau, 'tau']]);
   copyableOrder(args.a, 'a');
   copyableOrder(args.tau, 'tau');
   forEachShape([args.a, args.tau], count, (i) => {
@@ -567,7 +707,7 @@ export function prepareOrmqr<S extends Storage>(input: OrmqrArgs<S>): OrmqrReque
   argsObject(args, 'ormqr', ORMQR_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
   const trans = parseTrans(args.trans ?? 'N', 'trans');
-  const { count } = checkBatches([[args.a, 'a'], [args.tau, 'tau'], [args.c, 'c']]);
+  const { count } = checkBatches('ormqr', [[args.a, 'a'], [args.tau, 'tau'], [args.c, 'c']]);
   copyableOrder(args.a, 'a');
   copyableOrder(args.tau, 'tau');
   forEachShape([args.a, args.tau, args.c], count, (i) => {
@@ -588,7 +728,7 @@ export function prepareOrmqr<S extends Storage>(input: OrmqrArgs<S>): OrmqrReque
 export function prepareGels<S extends Storage>(input: GelsArgs<S>, alloc: IntAllocator): GelsRequest<S>  {
   const args = input as GelsArgs<S, Batch<S>>;
   argsObject(args, 'gels', GELS_KEYS);
-  const { count } = checkBatches([[args.a, 'a'], [args.b, 'b']]);
+  const { count } = checkBatches('gels', [[args.a, 'a'], [args.b, 'b']]);
   copyableOrder(args.a, 'a');
   copyableOrder(args.b, 'b');
   forEachShape([args.a, args.b], count, (i) => {
@@ -609,7 +749,7 @@ export type Validator<K extends OpName> = (args: Parameters<PublicCalls[K]>[0], 
 
 /** The public argument object of each operation. */
 interface PublicCalls {
-  gemm(a: GemmArgs): void; trsm(a: TrsmArgs): void; trmm(a: TrmmArgs): void; syrk(a: SyrkArgs): void;
+  gemm(a: GemmArgs): void; trsm(a: TrsmArgs): void; trmm(a: TrmmArgs): void; syrk(a: SyrkArgs): void; herk(a: HerkArgs): void;
   potrf(a: FactorArgs): void; potrs(a: CholeskySolveArgs): void; posv(a: CholeskySolveArgs): void;
   getrf(a: GetrfArgs): void; getrs(a: GetrsArgs): void; gesv(a: GesvArgs): void;
   trtri(a: TrtriArgs): void; lauum(a: FactorArgs): void; potri(a: FactorArgs): void; poti(a: FactorArgs): void;
@@ -623,6 +763,7 @@ export const VALIDATORS: { readonly [K in OpName]: Validator<K> } = {
   trsm: (a) => prepareTrsm(a, 'trsm'),
   trmm: (a) => prepareTrsm(a, 'trmm'),
   syrk: (a) => prepareSyrk(a),
+  herk: (a) => prepareHerk(a),
   potrf: (a, alloc) => prepareFactor(a, 'potrf', alloc),
   potrs: (a, alloc) => prepareCholeskySolve(a, 'potrs', alloc),
   posv: (a, alloc) => prepareCholeskySolve(a, 'posv', alloc),

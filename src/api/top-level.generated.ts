@@ -4,26 +4,47 @@
 import type { Storage } from '../core/storage.js';
 import { cpuContext, type InfoResult, type PivotResult } from './context.js';
 import type {
-  CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetriArgs, GetrsArgs, OrgqrArgs, OrmqrArgs, SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
+  CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetriArgs, GetrsArgs, HerkArgs, OrgqrArgs, OrmqrArgs, SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
 } from './prepare.js';
 
 export type {
-  CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetriArgs, GetrsArgs, OrgqrArgs, OrmqrArgs, SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
+  CholeskySolveArgs, FactorArgs, GelsArgs, GemmArgs, GeqrfArgs, GesvArgs, GesvdArgs, GetrfArgs, GetriArgs, GetrsArgs, HerkArgs, OrgqrArgs, OrmqrArgs, SyevArgs, SyrkArgs, TrmmArgs, TrsmArgs, TrtriArgs,
 } from './prepare.js';
 
-/** C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. */
+/**
+ * C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. Complex batches
+ * (complex128, complex64, column-major) take transA/transB 'C' and alpha/beta as [re, im].
+ */
 export function gemm<S extends Storage>(args: GemmArgs<S>): void { cpuContext.gemm(args); }
 
-/** B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. */
+/**
+ * B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. Complex batches
+ * take transA 'C' (A^H) and alpha as [re, im].
+ */
 export function trsm<S extends Storage>(args: TrsmArgs<S>): void { cpuContext.trsm(args); }
 
-/** B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. */
+/**
+ * B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. Complex batches
+ * take transA 'C' (A^H) and alpha as [re, im].
+ */
 export function trmm<S extends Storage>(args: TrmmArgs<S>): void { cpuContext.trmm(args); }
 
-/** C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written. */
+/**
+ * C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written.
+ * Complex batches: complex alpha and beta, no conjugation (zsyrk).
+ */
 export function syrk<S extends Storage>(args: SyrkArgs<S>): void { cpuContext.syrk(args); }
 
-/** Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite. */
+/**
+ * C := alpha A A^H + beta C (trans 'N') or alpha A^H A + beta C ('C'), alpha and beta real; only `uplo`
+ * of C is written, the imaginary parts of its diagonal set to zero (zherk). On real data it is syrk.
+ */
+export function herk<S extends Storage>(args: HerkArgs<S>): void { cpuContext.herk(args); }
+
+/**
+ * Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite.
+ * Complex batches: A Hermitian, L L^H or U^H U; only the real parts of the diagonal are read (zpotrf).
+ */
 export function potrf<S extends Storage>(args: FactorArgs<S>): InfoResult<S> { return cpuContext.potrf(args); }
 
 /** Solves A X = B in place of B, with A's Cholesky factor from potrf. */
@@ -39,7 +60,7 @@ export function posv<S extends Storage>(args: CholeskySolveArgs<S>): InfoResult<
  */
 export function getrf<S extends Storage>(args: GetrfArgs<S>): PivotResult<S> { return cpuContext.getrf(args); }
 
-/** Solves op(A) X = B with the LU factors and pivots from getrf. */
+/** Solves op(A) X = B with the LU factors and pivots from getrf; trans 'C' is A^H on complex batches. */
 export function getrs<S extends Storage>(args: GetrsArgs<S>): InfoResult<S> { return cpuContext.getrs(args); }
 
 /** Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0. */
@@ -48,10 +69,13 @@ export function gesv<S extends Storage>(args: GesvArgs<S>): PivotResult<S> { ret
 /** Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero. */
 export function trtri<S extends Storage>(args: TrtriArgs<S>): InfoResult<S> { return cpuContext.trtri(args); }
 
-/** U U^T ('upper') or L^T L ('lower') into the same triangle. */
+/** U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches). */
 export function lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> { return cpuContext.lauum(args); }
 
-/** Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle. */
+/**
+ * Inverse of an SPD (complex: Hermitian positive definite) matrix from its Cholesky factor (trtri
+ * then lauum), into the `uplo` triangle.
+ */
 export function potri<S extends Storage>(args: FactorArgs<S>): InfoResult<S> { return cpuContext.potri(args); }
 
 /**

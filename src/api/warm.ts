@@ -71,6 +71,7 @@ const CALLS: Readonly<Record<WarmOp, WarmCall>> = {
   trsm: (ctx, d, n, c, o) => ctx.trsm({ a: batch(ctx, d, n, n, c), b: batch(ctx, d, n, n, c), side: 'left', uplo: o.uplo ?? 'lower' }),
   trmm: (ctx, d, n, c, o) => ctx.trmm({ a: batch(ctx, d, n, n, c), b: batch(ctx, d, n, n, c), side: 'left', uplo: o.uplo ?? 'lower' }),
   syrk: (ctx, d, n, c, o) => ctx.syrk({ a: batch(ctx, d, n, n, c), c: batch(ctx, d, n, n, c), uplo: o.uplo ?? 'lower', beta: 0 }),
+  herk: (ctx, d, n, c, o) => ctx.herk({ a: batch(ctx, d, n, n, c), c: batch(ctx, d, n, n, c), uplo: o.uplo ?? 'lower', beta: 0 }),
   lauum: (ctx, d, n, c, o) => void ctx.lauum({ a: batch(ctx, d, n, n, c), uplo: o.uplo ?? 'lower' }),
   trtri: (ctx, d, n, c, o) => void ctx.trtri({ a: batch(ctx, d, n, n, c), uplo: o.uplo ?? 'lower' }),
   potri: (ctx, d, n, c, o) => void ctx.potri({ a: batch(ctx, d, n, n, c), uplo: o.uplo ?? 'lower' }),

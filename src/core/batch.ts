@@ -10,9 +10,15 @@
  * `ld >= rows`; row-major ('row') puts it at `i * ld + j` with `ld >= cols`. A row-major matrix is
  * read as the column-major storage of its transpose: the API maps it to the transposed
  * operation instead of copying (see `asColumnMajor`).
+ *
+ * A complex batch (strided or list) names its type: `dtype: 'complex128'` over a Float64Array,
+ * `'complex64'` over a Float32Array, the (re, im) pairs interleaved. Its rows, cols, ld, stride and
+ * offset count complex elements (two floats each); a real batch has no `dtype` field (its type is
+ * its array's). `batchDtype` answers for real batches only and rejects a complex one, so that no
+ * real path reads a complex batch as real; `batchElementType` answers for both.
  */
-import { DTYPE_BYTES, dtypeOfArray, isFloatArray, type DType } from './dtype.js';
-import { isDType } from './dtype-table.js';
+import { DTYPE_BYTES, dtypeOfArray, isFloatArray, type ComplexDType, type DType, type ElementType } from './dtype.js';
+import { complexInfo, isComplexDType, isDType, isElementType } from './dtype-table.js';
 import { parseOrder, type Order } from './enums.js';
 import { MyriadError, check, checkKeys, describeValue } from './errors.js';
 import { isDeviceStorage, type Storage } from './storage.js';
@@ -27,6 +33,8 @@ export interface StridedBatch<S = Storage> {
   readonly stride: number;
   readonly offset: number;
   readonly order: Order;
+  /** Present on a complex batch only: its element type (the array holds interleaved pairs). */
+  readonly dtype?: ComplexDType;
 }
 
 export interface ListEntry<S = Storage> {
@@ -41,6 +49,8 @@ export interface ListBatch<S = Storage> {
   readonly cols: number;
   readonly ld: number;
   readonly order: Order;
+  /** Present on a complex batch only: its element type (every array holds interleaved pairs). */
+  readonly dtype?: ComplexDType;
 }
 
 /** One matrix anywhere in memory. Also the per-matrix view that `matrixAt` returns. */
@@ -75,6 +85,12 @@ export interface StridedOptions {
   stride?: number;
   offset?: number;
   order?: Order;
+  /**
+   * The element type. Default: the array's real type. 'complex128' (over a Float64Array) or
+   * 'complex64' (over a Float32Array) reads the array as interleaved (re, im) pairs, and every
+   * count above is in complex elements.
+   */
+  dtype?: ElementType;
 }
 
 /**
@@ -100,7 +116,8 @@ export function defaultedFields(b: object): string {
 export function strided<S extends Storage>(data: S, options: StridedOptions, argument?: string): StridedBatch<S> {
   const name = argument ?? 'strided';
   check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', name, 'options must be an object');
-  checkKeys(options, ['rows', 'cols', 'count', 'ld', 'stride', 'offset', 'order'], name);
+  checkKeys(options, ['rows', 'cols', 'count', 'ld', 'stride', 'offset', 'order', 'dtype'], name);
+  const complex = elementOption(options.dtype, [data], name);
   const order = parseOrder(options.order ?? 'col', `${name}.order`);
   const rows = nonNegativeInt(options.rows, `${name}.rows`);
   const cols = nonNegativeInt(options.cols ?? rows, `${name}.cols`);
@@ -110,7 +127,7 @@ export function strided<S extends Storage>(data: S, options: StridedOptions, arg
   checkShape(rows, cols, ld, order, name);
   const stride = nonNegativeInt(options.stride ?? ld * outer, `${name}.stride`);
   const offset = nonNegativeInt(options.offset ?? 0, `${name}.offset`);
-  const length = storageLength(data, `${name}.data`);
+  const length = storageLength(data, `${name}.data`, '', complex);
   const filled: string[] = [];
   if (options.cols === undefined) filled.push(`cols = rows = ${cols} (give cols: 1 for one vector per matrix)`);
   if (options.ld === undefined) filled.push(`ld = ${order === 'col' ? 'rows' : 'cols'} = ${ld}`);
@@ -120,13 +137,15 @@ export function strided<S extends Storage>(data: S, options: StridedOptions, arg
     const per = Math.max(stride, 1);
     const avail = Math.max(0, length - offset);
     if (!(stride > 0 && avail % per === 0)) throw new MyriadError('LAYOUT',
-      `cannot infer count: ${avail} elements after offset is not a whole number of matrices of stride ${stride}; give count${hint(filled)}`, `${name}.count`);
+      `cannot infer count: ${avail} ${complex === undefined ? '' : `${complex} `}elements after offset is not a whole number of matrices of stride ${stride}; give count${hint(filled)}`, `${name}.count`);
     count = avail / per;
     filled.push(`count = ${count} (inferred from the buffer)`);
   } else {
     count = nonNegativeInt(options.count, `${name}.count`);
   }
-  const b: StridedBatch<S> = { kind: 'strided', data, rows, cols, count, ld, stride, offset, order };
+  const b: StridedBatch<S> = complex === undefined
+    ? { kind: 'strided', data, rows, cols, count, ld, stride, offset, order }
+    : { kind: 'strided', data, rows, cols, count, ld, stride, offset, order, dtype: complex };
   if (filled.length > 0) defaulted.set(b, hint(filled));
   if (argument !== undefined) validateBatch(b, argument);
   return b;
@@ -140,13 +159,13 @@ const hint = (filled: readonly string[]): string => (filled.length === 0 ? '' : 
  */
 export function list<S extends Storage>(
   matrices: readonly (S | ListEntry<S>)[],
-  options: { rows: number; cols?: number; ld?: number; order?: Order },
+  options: { rows: number; cols?: number; ld?: number; order?: Order; dtype?: ElementType },
   argument?: string,
 ): ListBatch<S> {
   const name = argument ?? 'list';
   check(Array.isArray(matrices), 'INVALID_ARGUMENT', `${name}.matrices`, 'expected an array');
   check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', name, 'options must be an object');
-  checkKeys(options, ['rows', 'cols', 'ld', 'order'], name);
+  checkKeys(options, ['rows', 'cols', 'ld', 'order', 'dtype'], name);
   const order = parseOrder(options.order ?? 'col', `${name}.order`);
   const rows = nonNegativeInt(options.rows, `${name}.rows`);
   const cols = nonNegativeInt(options.cols ?? rows, `${name}.cols`);
@@ -154,8 +173,11 @@ export function list<S extends Storage>(
   checkShape(rows, cols, ld, order, name);
   const entries = matrices.map((m): ListEntry<S> =>
     isEntry<S>(m) ? { data: m.data, offset: m.offset ?? 0 } : { data: m as S, offset: 0 });
-  entries.forEach((m, i) => { storageLength(m.data, `${name}.matrices[${i}].data`); nonNegativeInt(m.offset, `${name}.matrices[${i}].offset`); });
-  const b: ListBatch<S> = { kind: 'list', matrices: entries, rows, cols, ld, order };
+  const complex = elementOption(options.dtype, entries.map((m) => m.data), name);
+  entries.forEach((m, i) => { storageLength(m.data, `${name}.matrices[${i}].data`, '', complex); nonNegativeInt(m.offset, `${name}.matrices[${i}].offset`); });
+  const b: ListBatch<S> = complex === undefined
+    ? { kind: 'list', matrices: entries, rows, cols, ld, order }
+    : { kind: 'list', matrices: entries, rows, cols, ld, order, dtype: complex };
   const filled: string[] = [];
   if (options.cols === undefined) filled.push(`cols = rows = ${cols} (give cols: 1 for one vector per matrix)`);
   if (options.ld === undefined) filled.push(`ld = ${ld}`);
@@ -248,8 +270,55 @@ export function storagesOf<S>(b: Batch<S>): S[] {
   return [...new Set(b.matrices.map((m) => m.data))];
 }
 
-/** The dtype of a batch; throws DTYPE if its matrices mix dtypes or are not float arrays. */
+/**
+ * The `dtype` option of a constructor: undefined for a real batch (the default, or a real type
+ * that matches every array), the complex type otherwise (every array must hold its parts' type).
+ */
+function elementOption(dtype: unknown, stores: readonly unknown[], name: string): ComplexDType | undefined {
+  if (dtype === undefined) return undefined;
+  if (!isElementType(dtype))
+    throw new MyriadError('DTYPE', `expected 'float64', 'float32', 'complex128' or 'complex64', got ${describeValue(dtype)}`, `${name}.dtype`);
+  const real = isComplexDType(dtype) ? complexInfo(dtype).real : dtype;
+  stores.forEach((s, i) => {
+    if (!isDeviceStorage(s) && !isFloatArray(s)) return; // the data check names it
+    const got = storageDtype(s, `${name}.dtype`);
+    const where = stores.length === 1 ? `${name}.data` : `${name}.matrices[${i}].data`;
+    if (got !== real) throw new MyriadError('DTYPE', `dtype ${dtype} needs ${real} storage${isComplexDType(dtype) ? ' (interleaved re, im)' : ''}, got ${got}`, where);
+  });
+  return isComplexDType(dtype) ? dtype : undefined;
+}
+
+/** The complex type of a batch, or undefined for a real one (a bad `dtype` field is a DTYPE error). */
+export function batchComplex(b: Batch<unknown>, argument: string): ComplexDType | undefined {
+  const d: unknown = (b as { dtype?: unknown }).dtype;
+  if (d === undefined) return undefined;
+  if (b.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'variable batches are real only so far: give a complex batch as strided() or list()', `${argument}.dtype`);
+  if (!isComplexDType(d))
+    throw new MyriadError('DTYPE', `expected 'complex128' or 'complex64' (a real batch has no dtype field), got ${describeValue(d)}`, `${argument}.dtype`);
+  return d;
+}
+
+/** The element type of a batch, real or complex; throws DTYPE as `batchDtype` does. */
+export function batchElementType(b: Batch<Storage>, argument: string): ElementType {
+  const complex = batchComplex(b, argument);
+  if (complex === undefined) return batchDtype(b, argument);
+  const real = realDtype(b, argument);
+  check(real === complexInfo(complex).real, 'DTYPE', `${argument}.data`, `dtype ${complex} needs ${complexInfo(complex).real} storage (interleaved re, im), got ${real}`);
+  return complex;
+}
+
+/**
+ * The (real) dtype of a batch; throws DTYPE if its matrices mix dtypes or are not float arrays,
+ * and for a complex batch (a real path must not read one: see `batchElementType`).
+ */
 export function batchDtype(b: Batch<Storage>, argument: string): DType {
+  const complex = batchComplex(b, argument);
+  if (complex !== undefined) throw new MyriadError('DTYPE', `is ${complex}, where a real batch (float64 or float32) is expected`, argument);
+  return realDtype(b, argument);
+}
+
+/** The dtype of a batch's arrays (the component type of a complex batch). */
+function realDtype(b: Batch<Storage>, argument: string): DType {
   if (b.kind === 'strided') return storageDtype(b.data, argument, '.data');
   const stores = storagesOf(b);
   if (stores.length === 0) return 'float64';
@@ -268,9 +337,11 @@ export function storageDtype(s: Storage, argument: string, suffix = ''): DType {
   return dtypeOfArray(s, argument + suffix);
 }
 
-function storageLength(s: unknown, argument: string, suffix = ''): number {
-  if (isDeviceStorage(s)) return s.length;
-  if (isFloatArray(s)) return s.length;
+/** Elements a storage holds: its length, or half of it (rounded down) for a complex batch. */
+function storageLength(s: unknown, argument: string, suffix = '', complex?: ComplexDType): number {
+  const parts = complex === undefined ? 1 : complexInfo(complex).parts;
+  if (isDeviceStorage(s)) return Math.floor(s.length / parts);
+  if (isFloatArray(s)) return Math.floor(s.length / parts);
   dtypeOfArray(s, argument + suffix); // throws with the right message
   return 0;
 }
@@ -303,18 +374,20 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
   if (b.kind !== 'strided' && b.kind !== 'list' && b.kind !== 'variable')
     throw new MyriadError('INVALID_ARGUMENT', `expected 'strided', 'list' or 'variable', got ${JSON.stringify((b as { kind?: unknown }).kind)}`, `${argument}.kind`);
   if (b.order !== 'col' && b.order !== 'row') parseOrder(b.order, `${argument}.order`);
+  const complex = batchComplex(b, argument);
+  const unit = complex === undefined ? '' : ` ${complex}`;
   const views: { v: MatrixView<Storage>; arg: string }[] = [];
   if (b.kind === 'strided') {
     nonNegativeInt(b.count, argument, 'count');
     nonNegativeInt(b.stride, argument, 'stride');
     nonNegativeInt(b.offset, argument, 'offset');
     checkShape(b.rows, b.cols, b.ld, b.order, argument);
-    const length = storageLength(b.data, argument, '.data');
+    const length = storageLength(b.data, argument, '.data', complex);
     if (b.count > 0 && b.rows > 0 && b.cols > 0) {
       const last = lastElement(b.rows, b.cols, b.ld, b.order);
       const end = b.offset + (b.count - 1) * b.stride + last + 1;
       if (end > length) throw new MyriadError('BOUNDS',
-        `buffer of ${length} elements is too short: ${b.count} matrices of ${b.rows}x${b.cols} (stride ${b.stride}, offset ${b.offset}, ld ${b.ld}) reach element ${end - 1}${defaultedFields(b)}`, `${argument}.data`);
+        `buffer of ${length}${unit} elements is too short: ${b.count} matrices of ${b.rows}x${b.cols} (stride ${b.stride}, offset ${b.offset}, ld ${b.ld}) reach element ${end - 1}${defaultedFields(b)}`, `${argument}.data`);
     }
     return;
   }
@@ -329,10 +402,10 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
   }
   for (const { v, arg } of views) {
     nonNegativeInt(v.offset, `${arg}.offset`);
-    const len = storageLength(v.data, `${arg}.data`);
+    const len = storageLength(v.data, `${arg}.data`, '', complex);
     if (v.rows > 0 && v.cols > 0) {
       const end = v.offset + lastElement(v.rows, v.cols, v.ld, b.order) + 1;
-      check(end <= len, 'BOUNDS', `${arg}.data`, `buffer of ${len} elements is too short: the ${v.rows}x${v.cols} matrix reaches element ${end - 1}${defaultedFields(b)}`);
+      check(end <= len, 'BOUNDS', `${arg}.data`, `buffer of ${len}${unit} elements is too short: the ${v.rows}x${v.cols} matrix reaches element ${end - 1}${defaultedFields(b)}`);
     }
   }
 }

@@ -3,11 +3,13 @@
  * (size, real or complex, precision, the generators' spellings), so that a generator, a planner or
  * an allocator asks the table for the fact it needs and a new element type is one entry here.
  *
- * Only real types so far. A complex type (complex64, complex128) becomes an entry with `field`
- * 'complex' and `real` naming the dtype of its parts; the entries are `Record`s over the types,
- * so the compiler lists every table that still lacks it.
+ * The real types (`DType`) have the full entry every kernel generator reads. The complex types
+ * (`ComplexDType`: complex128, complex64) have an entry of their own (`ComplexInfo`): a complex
+ * element is a pair of its real component type, stored interleaved in that type's host array, so
+ * most facts (eps, safeMin, the array) are the component's, and the table names the rest (size,
+ * LAPACK letter, the generators' spellings). `elementInfo` answers for either kind.
  */
-import type { DType, FloatArray } from './dtype.js';
+import type { ComplexDType, DType, ElementType, FloatArray } from './dtype.js';
 
 /** How generated CUDA C++ spells a type and its helpers. */
 export interface CudaSpelling {
@@ -104,6 +106,87 @@ const DTYPES: Readonly<Record<DType, DTypeInfo>> = {
     },
   }),
 };
+
+/** How generators will spell a complex type (no kernel emits these yet). */
+export interface ComplexSpelling {
+  /** CUDA C++: the cuComplex.h type. */
+  readonly cuda: 'cuDoubleComplex' | 'cuFloatComplex';
+  /** C99 / C++ std: the complex type of the component precision. */
+  readonly c: 'double _Complex' | 'float _Complex';
+  /** The vendor libraries' `cudaDataType` (CUDA_C_64F = 5, CUDA_C_32F = 4). */
+  readonly dataType: number;
+}
+
+/** What the library knows of one complex element type. */
+export interface ComplexInfo {
+  readonly name: ComplexDType;
+  /** Bytes per element: both parts. */
+  readonly bytes: number;
+  readonly field: 'complex';
+  /** The real dtype of each part (and of the host array that holds the pairs). */
+  readonly real: DType;
+  /** Floats of `real` per element (re, im interleaved). */
+  readonly parts: 2;
+  /** IEEE precision of a part. */
+  readonly precision: 'double' | 'single';
+  /** The BLAS/LAPACK precision letter (zgemm, cgemm). */
+  readonly letter: 'z' | 'c';
+  readonly spelling: ComplexSpelling;
+}
+
+const COMPLEX: Readonly<Record<ComplexDType, ComplexInfo>> = {
+  complex128: {
+    name: 'complex128', bytes: 16, field: 'complex', real: 'float64', parts: 2, precision: 'double', letter: 'z',
+    spelling: { cuda: 'cuDoubleComplex', c: 'double _Complex', dataType: 5 },
+  },
+  complex64: {
+    name: 'complex64', bytes: 8, field: 'complex', real: 'float32', parts: 2, precision: 'single', letter: 'c',
+    spelling: { cuda: 'cuFloatComplex', c: 'float _Complex', dataType: 4 },
+  },
+};
+
+/** Every complex element type, in the table's order. */
+export const ALL_COMPLEX_DTYPES: readonly ComplexDType[] = Object.keys(COMPLEX) as ComplexDType[];
+
+/** True for the name of a complex element type. */
+export function isComplexDType(x: unknown): x is ComplexDType {
+  return typeof x === 'string' && Object.hasOwn(COMPLEX, x);
+}
+
+/** True for the name of any element type a batch may hold (real or complex). */
+export function isElementType(x: unknown): x is ElementType {
+  return isDType(x) || isComplexDType(x);
+}
+
+/** The complex table's entry of `dtype`. */
+export function complexInfo(dtype: ComplexDType): ComplexInfo {
+  return COMPLEX[dtype];
+}
+
+/** The facts every element type has, real or complex. */
+export interface ElementInfo {
+  readonly name: ElementType;
+  readonly bytes: number;
+  readonly field: 'real' | 'complex';
+  /** The real dtype of a part (and of the host array); the type itself for a real type. */
+  readonly real: DType;
+  /** Floats of `real` per element: 1 or 2. */
+  readonly parts: 1 | 2;
+  readonly precision: 'double' | 'single';
+  readonly letter: 'd' | 's' | 'z' | 'c';
+}
+
+/** The entry of any element type. */
+export function elementInfo(type: ElementType): ElementInfo {
+  if (isComplexDType(type)) return COMPLEX[type];
+  const t = DTYPES[type];
+  return { name: t.name, bytes: t.bytes, field: t.field, real: t.real, parts: 1, precision: t.precision, letter: t.letter };
+}
+
+/** The complex type whose parts are the real `dtype` (float64 -> complex128). */
+export function complexOf(dtype: DType): ComplexDType {
+  return ALL_COMPLEX_DTYPES.find((c) => COMPLEX[c].real === dtype)!;
+}
 
 /** The table's entry of `dtype`. */
 export function dtypeInfo(dtype: DType): DTypeInfo {

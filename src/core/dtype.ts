@@ -1,7 +1,16 @@
 import { dtypeInfo, dtypeOfArrayName } from './dtype-table.js';
 import { MyriadError, describeValue } from './errors.js';
 
+/** A real element type: what every kernel, tuning table and backend path is written for. */
 export type DType = 'float64' | 'float32';
+/**
+ * A complex element type: interleaved (re, im) pairs of its real component type in a Float64Array
+ * (complex128) or Float32Array (complex64), numpy's and cuBLAS's layout. Rows, cols, ld, stride
+ * and offset of a complex batch count complex elements (two floats each).
+ */
+export type ComplexDType = 'complex128' | 'complex64';
+/** Any element type a batch may hold: a real one, or a complex one (named on the batch). */
+export type ElementType = DType | ComplexDType;
 export type FloatArray = Float64Array | Float32Array;
 /** One value per dtype (the tuning tables' per-precision entries, CUDA's and cpu-fast's). */
 export type PerDType<T> = { readonly [D in DType]: T };

@@ -36,6 +36,65 @@ export type Op = 'N' | 'T';
 export interface GemmRequest<S = Storage> {
   transA: Op; transB: Op; alpha: number; a: Batch<S>; b: Batch<S>; beta: number; c: Batch<S>;
 }
+/** op(X) of a complex matrix: X, its transpose ('T'), or its conjugate transpose ('C'). */
+export type ComplexOp = 'N' | 'T' | 'C';
+/** A complex scalar as (re, im). The public API takes `number | [re, im]`; a number is (x, 0). */
+export type ComplexScalar = readonly [re: number, im: number];
+/**
+ * gemm on complex batches (complex128 or complex64, every batch of one type): C := alpha op(A)
+ * op(B) + beta C, as BLAS zgemm / cgemm. beta = 0 never reads C; alpha = 0 never reads A or B.
+ */
+export interface ComplexGemmRequest<S = Storage> {
+  transA: ComplexOp; transB: ComplexOp; alpha: ComplexScalar; a: Batch<S>; b: Batch<S>; beta: ComplexScalar; c: Batch<S>;
+}
+/** trsm / trmm on complex batches (ztrsm, ztrmm): op(A) may be A^H ('C'), alpha is complex. */
+export interface ComplexTrsmRequest<S = Storage> {
+  side: Side; uplo: Uplo; transA: ComplexOp; diag: Diag; alpha: ComplexScalar; a: Batch<S>; b: Batch<S>;
+}
+/** syrk on complex batches (zsyrk): C := alpha A A^T + beta C ('N') or alpha A^T A + beta C ('T'), no conjugation. */
+export interface ComplexSyrkRequest<S = Storage> {
+  uplo: Uplo; trans: Op; alpha: ComplexScalar; a: Batch<S>; beta: ComplexScalar; c: Batch<S>;
+}
+/**
+ * herk on complex batches (zherk): C := alpha A A^H + beta C ('N', A n x k) or alpha A^H A + beta C
+ * ('C', A k x n), alpha and beta real; only `uplo` of C is written, the imaginary parts of its
+ * diagonal set to zero.
+ */
+export interface ComplexHerkRequest<S = Storage> {
+  uplo: Uplo; trans: 'N' | 'C'; alpha: number; a: Batch<S>; beta: number; c: Batch<S>;
+}
+/** getrs on complex batches: op(A) X = B with op 'N', 'T' or 'C' (zgetrs). */
+export interface ComplexGetrsRequest<S = Storage, I = IntStorage> extends InfoTarget<I> {
+  trans: ComplexOp; a: Batch<S>; ipiv: I; pivotStride: number; b: Batch<S>;
+}
+
+/**
+ * The operations that take complex batches, by name, with their complex requests (the same
+ * validation as the real ones: column-major, one element type per call). They run on the CPU
+ * reference (cpu/complex/) on every backend: a CUDA context with copies of device data, route
+ * 'cpu'. An operation lists here exactly when its OP_SPECS entry has `complex: true`.
+ */
+export interface ComplexRequests<S = Storage, I = IntStorage> {
+  gemm: ComplexGemmRequest<S>;
+  trsm: ComplexTrsmRequest<S>;
+  trmm: ComplexTrsmRequest<S>;
+  syrk: ComplexSyrkRequest<S>;
+  herk: ComplexHerkRequest<S>;
+  potrf: PotrfRequest<S, I>;
+  potrs: PotrsRequest<S, I>;
+  posv: PosvRequest<S, I>;
+  getrf: GetrfRequest<S, I>;
+  getrs: ComplexGetrsRequest<S, I>;
+  gesv: GesvRequest<S, I>;
+  trtri: TrtriRequest<S, I>;
+  lauum: LauumRequest<S, I>;
+  potri: PotriRequest<S, I>;
+  poti: PotiRequest<S, I>;
+  getri: GetriRequest<S, I>;
+}
+/** The operations that take complex batches. */
+export type ComplexOpName = keyof ComplexRequests;
+
 /** side 'left': B := alpha op(A)^-1 B; 'right': B := alpha B op(A)^-1. A is triangular. */
 export interface TrsmRequest<S = Storage> {
   side: Side; uplo: Uplo; transA: Op; diag: Diag; alpha: number; a: Batch<S>; b: Batch<S>;
@@ -46,6 +105,8 @@ export type TrmmRequest<S = Storage> = TrsmRequest<S>;
 export interface SyrkRequest<S = Storage> {
   uplo: Uplo; trans: Op; alpha: number; a: Batch<S>; beta: number; c: Batch<S>;
 }
+/** herk on real data is syrk: C := alpha A A^T + beta C ('N') or alpha A^T A + beta C ('T' or 'C'). */
+export type HerkRequest<S = Storage> = SyrkRequest<S>;
 export interface InfoTarget<I = IntStorage> { info: I }
 export interface PotrfRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { uplo: Uplo; a: Batch<S> }
 /** Solves A X = B with A's Cholesky factor from potrf. info is 0 (LAPACK's potrs has no failure). */
@@ -115,6 +176,7 @@ export interface Requests<S = Storage, I = IntStorage> {
   trsm: TrsmRequest<S>;
   trmm: TrmmRequest<S>;
   syrk: SyrkRequest<S>;
+  herk: HerkRequest<S>;
   potrf: PotrfRequest<S, I>;
   potrs: PotrsRequest<S, I>;
   posv: PosvRequest<S, I>;
@@ -173,6 +235,11 @@ export interface OpSpec {
   readonly capturable: boolean;
   /** What its non-zero info codes mean (core/info.ts), absent where it has no info. */
   readonly info?: InfoSpec;
+  /**
+   * Whether it takes complex batches (complex128, complex64; every batch of a call of one element
+   * type). Absent: a complex batch is an UNSUPPORTED error naming the operation and the argument.
+   */
+  readonly complex?: true;
 }
 
 /** What a failure code k in 1..p means: not positive definite, singular U(k,k), singular A(k,k), rank-deficient R(k,k), the Jacobi codes, or nothing. */
@@ -188,35 +255,37 @@ const info = (meaning: InfoMeaning, order: 'square' | 'min', ...watch: string[])
 
 const SQUARE_INFO = { args: { uplo: 'enum', a: 'batch', info: 'ints' }, writes: ['a', 'info'], main: 'a', returns: 'info', capturable: true } as const;
 const TRIANGULAR = { args: { side: 'enum', uplo: 'enum', transA: 'enum', diag: 'enum', alpha: 'scalar', a: 'batch', b: 'batch' }, writes: ['b'], main: 'b', returns: 'none', capturable: true } as const;
+const RANK_K = { args: { uplo: 'enum', trans: 'enum', alpha: 'scalar', a: 'batch', beta: 'scalar', c: 'batch' }, writes: ['c'], main: 'c', returns: 'none', capturable: true } as const;
 const CHOLESKY_SOLVE = { args: { uplo: 'enum', a: 'batch', b: 'batch', info: 'ints' }, main: 'a', copies: ['b'], returns: 'info', capturable: true } as const;
 
 const SPECS = {
   gemm: {
     args: { transA: 'enum', transB: 'enum', alpha: 'scalar', a: 'batch', b: 'batch', beta: 'scalar', c: 'batch' },
-    writes: ['c'], main: 'c', returns: 'none', capturable: true,
+    writes: ['c'], main: 'c', returns: 'none', capturable: true, complex: true,
   },
-  trsm: TRIANGULAR,
-  trmm: TRIANGULAR,
-  syrk: { args: { uplo: 'enum', trans: 'enum', alpha: 'scalar', a: 'batch', beta: 'scalar', c: 'batch' }, writes: ['c'], main: 'c', returns: 'none', capturable: true },
-  potrf: { ...SQUARE_INFO, info: info('pd', 'square', 'a') },
-  potrs: { ...CHOLESKY_SOLVE, writes: ['b', 'info'], info: info('none', 'square', 'b') },
-  posv: { ...CHOLESKY_SOLVE, writes: ['a', 'b', 'info'], info: info('pd', 'square', 'a', 'b') },
+  trsm: { ...TRIANGULAR, complex: true },
+  trmm: { ...TRIANGULAR, complex: true },
+  syrk: { ...RANK_K, complex: true },
+  herk: { ...RANK_K, complex: true },
+  potrf: { ...SQUARE_INFO, info: info('pd', 'square', 'a'), complex: true },
+  potrs: { ...CHOLESKY_SOLVE, writes: ['b', 'info'], info: info('none', 'square', 'b'), complex: true },
+  posv: { ...CHOLESKY_SOLVE, writes: ['a', 'b', 'info'], info: info('pd', 'square', 'a', 'b'), complex: true },
   getrf: {
     args: { a: 'batch', ipiv: 'ints', pivotStride: 'int', info: 'ints' },
-    writes: ['a', 'ipiv', 'info'], main: 'a', copies: ['a'], returns: 'pivots', capturable: true, info: info('lu', 'square', 'a'),
+    writes: ['a', 'ipiv', 'info'], main: 'a', copies: ['a'], returns: 'pivots', capturable: true, info: info('lu', 'square', 'a'), complex: true,
   },
   getrs: {
     args: { trans: 'enum', a: 'batch', ipiv: 'ints', pivotStride: 'int', b: 'batch', info: 'ints' },
-    writes: ['b', 'info'], main: 'a', copies: ['a', 'b'], readOnly: ['a'], returns: 'info', capturable: true, info: info('none', 'square', 'b'),
+    writes: ['b', 'info'], main: 'a', copies: ['a', 'b'], readOnly: ['a'], returns: 'info', capturable: true, info: info('none', 'square', 'b'), complex: true,
   },
   gesv: {
     args: { trans: 'enum', a: 'batch', ipiv: 'ints', pivotStride: 'int', b: 'batch', info: 'ints' },
-    writes: ['a', 'ipiv', 'b', 'info'], main: 'a', copies: ['a', 'b'], returns: 'pivots', capturable: true, info: info('lu', 'square', 'a', 'b'),
+    writes: ['a', 'ipiv', 'b', 'info'], main: 'a', copies: ['a', 'b'], returns: 'pivots', capturable: true, info: info('lu', 'square', 'a', 'b'), complex: true,
   },
-  trtri: { ...SQUARE_INFO, args: { uplo: 'enum', diag: 'enum', a: 'batch', info: 'ints' }, info: info('tri', 'square', 'a') },
-  lauum: { ...SQUARE_INFO, info: info('none', 'square', 'a') },
-  potri: { ...SQUARE_INFO, info: info('tri', 'square', 'a') },
-  poti: { ...SQUARE_INFO, info: info('pd', 'square', 'a') },
+  trtri: { ...SQUARE_INFO, args: { uplo: 'enum', diag: 'enum', a: 'batch', info: 'ints' }, info: info('tri', 'square', 'a'), complex: true },
+  lauum: { ...SQUARE_INFO, info: info('none', 'square', 'a'), complex: true },
+  potri: { ...SQUARE_INFO, info: info('tri', 'square', 'a'), complex: true },
+  poti: { ...SQUARE_INFO, info: info('pd', 'square', 'a'), complex: true },
   syev: {
     args: { jobz: 'enum', uplo: 'enum', a: 'batch', w: 'batch', info: 'ints' },
     writes: ['a', 'w', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'square', 'w'),
@@ -240,7 +309,7 @@ const SPECS = {
   },
   getri: {
     args: { a: 'batch', ipiv: 'ints', pivotStride: 'int', info: 'ints' },
-    writes: ['a', 'info'], main: 'a', copies: ['a'], returns: 'info', capturable: true, info: info('lu', 'square', 'a'),
+    writes: ['a', 'info'], main: 'a', copies: ['a'], returns: 'info', capturable: true, info: info('lu', 'square', 'a'), complex: true,
   },
 } satisfies { readonly [K in OpName]: OpSpec };
 
@@ -260,19 +329,20 @@ export interface OpFace {
 
 /** The public face of every operation: scripts/generate-api.ts writes the Context methods, their *Async forms and the top-level functions from it. */
 export const OP_FACES: { readonly [K in OpName]: OpFace } = {
-  gemm: { args: 'GemmArgs', doc: ['C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C.'] },
-  trsm: { args: 'TrsmArgs', doc: ["B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular."] },
-  trmm: { args: 'TrmmArgs', doc: ["B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular."] },
-  syrk: { args: 'SyrkArgs', doc: ["C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written."] },
-  potrf: { args: 'FactorArgs', doc: ["Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite."] },
+  gemm: { args: 'GemmArgs', doc: ['C := alpha op(A) op(B) + beta C for every matrix. beta = 0 never reads C. Complex batches', "(complex128, complex64, column-major) take transA/transB 'C' and alpha/beta as [re, im]."] },
+  trsm: { args: 'TrsmArgs', doc: ["B := alpha op(A)^-1 B (side 'left') or alpha B op(A)^-1 ('right'), A triangular. Complex batches", "take transA 'C' (A^H) and alpha as [re, im]."] },
+  trmm: { args: 'TrmmArgs', doc: ["B := alpha op(A) B (side 'left') or alpha B op(A) ('right'), A triangular. Complex batches", "take transA 'C' (A^H) and alpha as [re, im]."] },
+  syrk: { args: 'SyrkArgs', doc: ["C := alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T'); only `uplo` of C is written.", 'Complex batches: complex alpha and beta, no conjugation (zsyrk).'] },
+  herk: { args: 'HerkArgs', doc: ["C := alpha A A^H + beta C (trans 'N') or alpha A^H A + beta C ('C'), alpha and beta real; only `uplo`", 'of C is written, the imaginary parts of its diagonal set to zero (zherk). On real data it is syrk.'] },
+  potrf: { args: 'FactorArgs', doc: ["Cholesky A = L L^T ('lower') or U^T U ('upper') in place. info[i] = k > 0: minor k not positive definite.", 'Complex batches: A Hermitian, L L^H or U^H U; only the real parts of the diagonal are read (zpotrf).'] },
   potrs: { args: 'CholeskySolveArgs', doc: ["Solves A X = B in place of B, with A's Cholesky factor from potrf."] },
   posv: { args: 'CholeskySolveArgs', doc: ['Factors A (potrf) and solves A X = B; B is left unchanged for a matrix with info > 0.'] },
   getrf: { args: 'GetrfArgs', doc: ['LU with partial pivoting, P A = L U, in place. ipiv is 0-based: row j was swapped with row', "ipiv[i * pivotStride + j] (LAPACK's ipiv minus one); pivotStride is min(m, n), or for a", 'variable batch the largest min(m, n) in it. info[i] = k > 0: U(k,k) is exactly zero.'] },
-  getrs: { args: 'GetrsArgs', doc: ['Solves op(A) X = B with the LU factors and pivots from getrf.'] },
+  getrs: { args: 'GetrsArgs', doc: ["Solves op(A) X = B with the LU factors and pivots from getrf; trans 'C' is A^H on complex batches."] },
   gesv: { args: 'GesvArgs', doc: ['Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0.'] },
   trtri: { args: 'TrtriArgs', doc: ['Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero.'] },
-  lauum: { args: 'FactorArgs', doc: ["U U^T ('upper') or L^T L ('lower') into the same triangle."] },
-  potri: { args: 'FactorArgs', doc: ['Inverse of an SPD matrix from its Cholesky factor (trtri then lauum), into the `uplo` triangle.'] },
+  lauum: { args: 'FactorArgs', doc: ["U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches)."] },
+  potri: { args: 'FactorArgs', doc: ['Inverse of an SPD (complex: Hermitian positive definite) matrix from its Cholesky factor (trtri', 'then lauum), into the `uplo` triangle.'] },
   poti: { args: 'FactorArgs', doc: ['Inverse of an SPD matrix in one call (potrf, trtri, lauum), into the `uplo` triangle as potri', "leaves it. info[i] = k > 0: the leading minor of order k is not positive definite (potrf's", 'info), and the matrix is left as potrf leaves it.'] },
   syev: { args: 'SyevArgs', doc: ['Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)', "ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.", 'info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.'] },
   gesvd: { args: 'GesvdArgs', doc: ['Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u', "(m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.", 'info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.'] },
@@ -300,4 +370,13 @@ function mapSpecs<T>(f: (s: OpSpec) => T): { readonly [K in OpName]: T } {
   const out = {} as { [K in OpName]: T };
   for (const op of Object.keys(OP_SPECS) as OpName[]) out[op] = f(OP_SPECS[op]);
   return out;
+}
+
+/**
+ * True for a request on complex batches: its `main` batch names a complex element type (a real
+ * batch has no `dtype` field; validation has made every batch of a call one element type).
+ */
+export function isComplexRequest(op: OpName, request: object): boolean {
+  const main = (request as Record<string, unknown>)[OP_SPECS[op].main];
+  return typeof main === 'object' && main !== null && (main as { dtype?: unknown }).dtype !== undefined;
 }

@@ -30,6 +30,7 @@ export const serialKernels: HostBackend = Object.freeze({
   trsm: fastTrsm,
   trmm: fastTrmm,
   syrk: fastSyrk,
+  herk: fastSyrk,
   trtri: fastTrtri,
   lauum: fastLauum,
   potri: fastPotri,

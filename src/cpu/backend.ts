@@ -17,6 +17,7 @@ export const cpuBackend: HostBackend = Object.freeze({
   trsm: cpuTrsm,
   trmm: cpuTrmm,
   syrk: cpuSyrk,
+  herk: cpuSyrk,
   potrf: cpuPotrf,
   potrs: cpuPotrs,
   posv: cpuPosv,

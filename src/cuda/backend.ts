@@ -14,7 +14,8 @@ import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import type { DeviceBackend, ModuleStats, RouteTaken, TallSkinnyQrResult, WarmKernels } from '../core/device-backend.js';
 import { cpuBackend } from '../cpu/backend.js';
-import { OUTPUTS } from '../core/op-specs.js';
+import { complexReferenceOf } from '../cpu/complex/backend.js';
+import { OP_SPECS, OUTPUTS, isComplexRequest } from '../core/op-specs.js';
 import { capturableOp, choose, chooseArray, ownRoute, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
 import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
 import { HostDeferral } from './host/deferral.js';
@@ -142,6 +143,14 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       }
     }
     if (count <= 0) return;
+    if (isComplexRequest(op, request)) {
+      // Complex requests have no GPU kernel yet: the CPU reference on host copies (whole arrays,
+      // so the interleaved pairs travel as they are), outputs uploaded back; the route says 'cpu'.
+      if (this.recording) throw new MyriadError('UNSUPPORTED', `complex ${op} runs on the CPU reference and cannot be captured in a graph`, OP_SPECS[op].main);
+      this.lastRoute = { op, route: 'cpu', gpu: false };
+      if (this.device instanceof PlanningDevice) return;
+      return this.runOnCpu(op, request, complexReferenceOf(op));
+    }
     const candidate = choose(op, request, this.device, this.force[op], this.recording);
     this.lastRoute = routeTaken(op, candidate);
     if (candidate.run === undefined) {
@@ -243,7 +252,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   }
 
   /** The CPU reference on host copies of device data; outputs are uploaded back in place. */
-  private runOnCpu(op: OpName, request: Request): void {
+  private runOnCpu(op: OpName, request: Request, reference = cpuBackend[op] as unknown as (r: Request) => void): void {
     const copies = new Map<DeviceArray, FloatArray | Int32Array>();
     const toHost: Mapper = (s) => {
       if (!isDeviceStorage(s)) return s;
@@ -253,7 +262,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       return h;
     };
     const hostRequest = mapRequest(request, toHost);
-    (cpuBackend[op] as unknown as (r: Request) => void)(hostRequest);
+    reference(hostRequest);
     for (const s of storagesIn(request, OUTPUTS[op])) {
       if (isDeviceStorage(s)) this.device.upload(copies.get(s as DeviceArray)! as HostArray, s as DeviceArray);
     }

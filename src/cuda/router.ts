@@ -99,6 +99,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   trsm: single('trsm', trsmCuda),
   trmm: single('trmm', trmmCuda),
   syrk: single('syrk', syrkCuda),
+  herk: single('syrk', syrkCuda),
   potrf: [vendor('cusolver', cusolverPotrfCovers, cusolverPotrf), { name: 'potrf', run: potrfCuda }, CPU],
   potrs: single('potrs', potrsCuda),
   posv: single('posv', posvCuda),

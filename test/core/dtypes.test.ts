@@ -11,7 +11,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { allocate, dtypeOfArray, DTYPE_BYTES, DTYPE_EPS } from '../../src/core/dtype.js';
 import {
-  ALL_DTYPES, byPrecision, cudaLiteral, cudaMath, dtypeInfo, dtypeOfArrayName, isDType, jsRound, storageInfo, storageOfArrayName,
+  ALL_COMPLEX_DTYPES, ALL_DTYPES, byPrecision, complexInfo, complexOf, cudaLiteral, cudaMath, dtypeInfo, dtypeOfArrayName, elementInfo,
+  isComplexDType, isDType, isElementType, jsRound, storageInfo, storageOfArrayName,
 } from '../../src/core/dtype-table.js';
 import { cType, elementBytes, precisionLetter } from '../../src/cuda/kernels/common/precision.js';
 
@@ -117,4 +118,30 @@ test('the helpers spell each precision', () => {
   assert.equal(jsRound('float32', 'x'), 'Math.fround(x)');
   assert.equal(dtypeInfo('float32').cuda.eps, cudaLiteral('float32', String(dtypeInfo('float32').eps)));
   assert.equal(dtypeInfo('float64').cuda.eps, String(dtypeInfo('float64').eps));
+});
+
+test('the complex entries', () => {
+  assert.deepEqual(ALL_COMPLEX_DTYPES, ['complex128', 'complex64']);
+  assert.deepEqual(ALL_COMPLEX_DTYPES.map((c) => [c, complexInfo(c).bytes, complexInfo(c).real, complexInfo(c).letter]),
+    [['complex128', 16, 'float64', 'z'], ['complex64', 8, 'float32', 'c']]);
+  for (const c of ALL_COMPLEX_DTYPES) {
+    const t = complexInfo(c);
+    assert.equal(t.name, c);
+    assert.equal(t.field, 'complex');
+    assert.equal(t.bytes, t.parts * dtypeInfo(t.real).bytes, 'a complex element is two parts');
+    assert.equal(t.precision, dtypeInfo(t.real).precision);
+    assert.equal(complexOf(t.real), c);
+    assert.ok(isComplexDType(c) && isElementType(c) && !isDType(c));
+    assert.deepEqual(elementInfo(c), { ...t, spelling: t.spelling });
+  }
+  assert.deepEqual([complexInfo('complex128').spelling.cuda, complexInfo('complex64').spelling.cuda], ['cuDoubleComplex', 'cuFloatComplex']);
+  assert.deepEqual([complexInfo('complex128').spelling.dataType, complexInfo('complex64').spelling.dataType], [5, 4]);
+  for (const d of ALL_DTYPES) {
+    const e = elementInfo(d);
+    assert.deepEqual([e.name, e.bytes, e.field, e.real, e.parts, e.letter], [d, dtypeInfo(d).bytes, 'real', d, 1, dtypeInfo(d).letter]);
+    assert.ok(isElementType(d) && !isComplexDType(d));
+  }
+  const letters = [...ALL_DTYPES, ...ALL_COMPLEX_DTYPES].map((d) => elementInfo(d).letter);
+  assert.equal(new Set(letters).size, letters.length, 'letters are distinct');
+  for (const bad of ['complex', 'complex32', 'float64', 'toString', undefined]) assert.ok(!isComplexDType(bad), String(bad));
 });

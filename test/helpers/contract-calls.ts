@@ -12,11 +12,11 @@ import type { Order } from '../../src/core/enums.js';
 import { Rng } from './random.js';
 
 export type ContractOp =
-  | 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti'
+  | 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti'
   | 'syev' | 'gesvd' | 'geqrf' | 'orgqr' | 'ormqr' | 'gels' | 'getri';
 /** Every operation of the API (test/core checks this list against OP_NAMES). */
 export const CONTRACT_OPS: readonly ContractOp[] = [
-  'gemm', 'trsm', 'trmm', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti',
+  'gemm', 'trsm', 'trmm', 'syrk', 'herk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti',
   'syev', 'gesvd', 'geqrf', 'orgqr', 'ormqr', 'gels', 'getri',
 ];
 /** The batch arguments any op takes, each with a layout of its own in a CallSpec. */
@@ -80,6 +80,7 @@ function shapesOf(s: CallSpec, d: Dims): ArgShape[] {
       ];
     }
     case 'syrk':
+    case 'herk':
       return [
         { name: 'a', output: false, ...(s.transA === 'N' ? { rows: n, cols: k } : { rows: k, cols: n }), data: 'general' },
         { name: 'c', output: true, rows: n, cols: n, data: 'general' },
@@ -163,7 +164,7 @@ export const READS_IPIV: ReadonlySet<ContractOp> = new Set(['getrs', 'getri']);
 /** The enum and scalar keys each op takes. */
 export const OPTION_KEYS: Readonly<Record<ContractOp, readonly string[]>> = {
   gemm: ['transA', 'transB', 'alpha', 'beta'], trsm: ['side', 'uplo', 'transA', 'diag', 'alpha'], trmm: ['side', 'uplo', 'transA', 'diag', 'alpha'],
-  syrk: ['uplo', 'trans', 'alpha', 'beta'], potrf: ['uplo'], potrs: ['uplo'], posv: ['uplo'], getrf: [], getrs: ['trans'], gesv: [],
+  syrk: ['uplo', 'trans', 'alpha', 'beta'], herk: ['uplo', 'trans', 'alpha', 'beta'], potrf: ['uplo'], potrs: ['uplo'], posv: ['uplo'], getrf: [], getrs: ['trans'], gesv: [],
   trtri: ['uplo', 'diag'], lauum: ['uplo'], potri: ['uplo'], poti: ['uplo'],
   syev: ['jobz', 'uplo'], gesvd: ['jobu', 'jobvt'], geqrf: [], orgqr: [], ormqr: ['side', 'trans'], gels: [], getri: [],
 };
@@ -181,6 +182,7 @@ export function writable(s: CallSpec, name: string, i: number, j: number): boole
   const tri = s.uplo === 'lower' ? i >= j : i <= j;
   switch (s.op) {
     case 'syrk':
+    case 'herk':
     case 'potrf':
     case 'lauum':
     case 'potri':

@@ -19,7 +19,8 @@ import { DispatchingBackend, type OpName } from '../../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../../core/storage.js';
 import type { DeviceBackend, RouteTaken } from '../../core/device-backend.js';
 import { cpuBackend } from '../../cpu/backend.js';
-import { OUTPUTS } from '../../core/op-specs.js';
+import { complexReferenceOf } from '../../cpu/complex/backend.js';
+import { OP_SPECS, OUTPUTS, isComplexRequest } from '../../core/op-specs.js';
 import { allocateHost, hostDType } from '../runtime/memory.js';
 import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
 import { HostDeferral } from '../host/deferral.js';
@@ -93,6 +94,20 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   protected run(op: OpName, request: Request): void {
     const count = requestCount(request);
     if (count === 0) return;
+    if (isComplexRequest(op, request)) {
+      // Complex requests have no GPU kernel, and the staging and sharding count real elements:
+      // host batches run on the CPU reference here, device batches are refused.
+      for (const [name, kind] of Object.entries(OP_SPECS[op].args)) {
+        const b = request[name] as Batch<Storage> | undefined;
+        if ((kind === 'batch' || kind === 'batch?') && b !== undefined && storagesOf(b).some((s) => isDeviceStorage(s)))
+          throw new MyriadError('UNSUPPORTED', `complex ${op} on device memory of a multi-GPU context is not supported yet: download it, or use a one-GPU context`, name);
+        if (kind === 'ints' && isDeviceStorage(request[name]))
+          throw new MyriadError('UNSUPPORTED', `complex ${op} on device memory of a multi-GPU context is not supported yet: download it, or use a one-GPU context`, name);
+      }
+      this.lastRoute = { op, route: 'cpu', gpu: false };
+      complexReferenceOf(op)(request);
+      return;
+    }
     const parts = this.plan(op, request, count);
     if (parts === undefined) {
       this.lastRoute = { op, route: 'cpu', gpu: false };

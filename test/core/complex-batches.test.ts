@@ -1,0 +1,99 @@
+/**
+ * Complex batches: the constructors' `dtype` option, buffer fit in complex elements, real/complex
+ * mismatches, and every operation's rejection of complex batches before any backend.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { batchDtype, batchElementType, list, strided, validateBatch, variable, type Batch } from '../../src/core/batch.js';
+import { MyriadError, type ErrorCode } from '../../src/core/errors.js';
+import { OP_NAMES, OP_SPECS } from '../../src/core/op-specs.js';
+import type { Storage } from '../../src/core/storage.js';
+import { hostInts, VALIDATORS } from '../../src/api/prepare.js';
+import { open } from '../../src/api/open.js';
+import { complexReference } from '../../src/cpu/complex/backend.js';
+
+function throwsArg(fn: () => unknown, code: ErrorCode, argument: string, message?: RegExp): void {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof MyriadError, String(e));
+    assert.equal(e.code, code, e.message);
+    assert.equal(e.argument, argument, e.message);
+    if (message !== undefined) assert.match(e.message, message);
+    return true;
+  });
+}
+
+describe('complex batches', () => {
+  it('strided counts complex elements: two floats each', () => {
+    const b = strided(new Float64Array(2 * 2 * 3 * 5), { rows: 2, cols: 3, dtype: 'complex128' });
+    assert.equal(b.count, 5);
+    assert.equal(b.dtype, 'complex128');
+    assert.equal(b.stride, 6);
+    assert.equal(batchElementType(b, 'a'), 'complex128');
+    const c = strided(new Float32Array(2 * 4 * 4 * 2), { rows: 4, count: 2, dtype: 'complex64' }, 'a');
+    assert.equal(batchElementType(c, 'a'), 'complex64');
+    // One complex element short: 4 x 4 x 2 complex64 need 64 floats.
+    throwsArg(() => strided(new Float32Array(63), { rows: 4, count: 2, dtype: 'complex64' }, 'a'), 'BOUNDS', 'a.data', /31 complex64 elements/);
+    throwsArg(() => strided(new Float64Array(7), { rows: 2, dtype: 'complex128' }), 'LAYOUT', 'strided.count', /3 complex128 elements/);
+  });
+
+  it('a real batch is unchanged by the option', () => {
+    const data = new Float64Array(8);
+    const plain = strided(data, { rows: 2 });
+    const named = strided(data, { rows: 2, dtype: 'float64' });
+    assert.deepEqual(named, plain);
+    assert.ok(!('dtype' in plain));
+    assert.equal(batchDtype(plain, 'a'), 'float64');
+    assert.equal(batchElementType(plain, 'a'), 'float64');
+  });
+
+  it('real/complex mismatches are DTYPE errors naming the argument', () => {
+    throwsArg(() => strided(new Float32Array(8), { rows: 2, dtype: 'complex128' }, 'a'), 'DTYPE', 'a.data', /complex128 needs float64/);
+    throwsArg(() => strided(new Float64Array(8), { rows: 2, dtype: 'complex64' }), 'DTYPE', 'strided.data', /complex64 needs float32/);
+    throwsArg(() => strided(new Float64Array(8), { rows: 2, dtype: 'float32' }), 'DTYPE', 'strided.data');
+    throwsArg(() => strided(new Float64Array(8), { rows: 2, dtype: 'complex' as 'complex128' }), 'DTYPE', 'strided.dtype');
+    throwsArg(() => list([new Float64Array(8), new Float32Array(8)], { rows: 2, dtype: 'complex128' }, 'b'), 'DTYPE', 'b.matrices[1].data');
+    const z = strided(new Float64Array(8), { rows: 2, dtype: 'complex128' });
+    throwsArg(() => batchDtype(z, 'a'), 'DTYPE', 'a', /complex128, where a real batch/);
+    // A hand-written batch: its dtype field is checked too.
+    const bad = { ...z, dtype: 'float64' } as unknown as Batch<Storage>;
+    throwsArg(() => validateBatch(bad, 'c'), 'DTYPE', 'c.dtype');
+    const wrongArray = { ...z, data: new Float32Array(8) } as Batch<Storage>;
+    throwsArg(() => batchElementType(wrongArray, 'c'), 'DTYPE', 'c.data');
+    const v = { ...variable([{ data: new Float64Array(4), rows: 2 }]), dtype: 'complex128' } as Batch<Storage>;
+    throwsArg(() => validateBatch(v, 'a'), 'UNSUPPORTED', 'a.dtype');
+  });
+
+  it('list batches of complex matrices', () => {
+    const b = list([new Float64Array(8), { data: new Float64Array(10), offset: 1 }], { rows: 2, dtype: 'complex128' }, 'a');
+    assert.equal(b.dtype, 'complex128');
+    throwsArg(() => list([{ data: new Float64Array(9), offset: 1 }], { rows: 2, dtype: 'complex128' }, 'a'), 'BOUNDS', 'a.matrices[0].data');
+  });
+
+  it('every operation without complex in its spec rejects a complex batch before any backend, naming the operation and the argument', () => {
+    const z = (): Batch<Float64Array> => strided(new Float64Array(2 * 2 * 2), { rows: 2, count: 1, dtype: 'complex128' });
+    // An operation takes complex batches exactly where the complex reference implements it.
+    assert.deepEqual(OP_NAMES.filter((op) => OP_SPECS[op].complex === true).sort(), Object.keys(complexReference).sort());
+    for (const op of OP_NAMES) {
+      if (OP_SPECS[op].complex === true) continue;
+      const args: Record<string, unknown> = {};
+      for (const [field, kind] of Object.entries(OP_SPECS[op].args)) if (kind === 'batch' || kind === 'batch?') args[field] = z();
+      if ('ipiv' in OP_SPECS[op].args && op !== 'getrf' && op !== 'gesv') args.ipiv = new Int32Array(2);
+      const first = Object.keys(args)[0]!;
+      throwsArg(() => (VALIDATORS[op] as (a: unknown, alloc: typeof hostInts) => unknown)(args, hostInts), 'UNSUPPORTED', first,
+        new RegExp(`: ${op} does not support complex batches yet \\(got complex128\\)`));
+    }
+  });
+
+  it('a complex argument beside real ones is rejected through a context', () => {
+    const ctx = open({ backend: 'cpu' });
+    try {
+      const c = new Float64Array(8);
+      const before = [...c];
+      throwsArg(() => ctx.gemm({ a: strided(new Float64Array(4), { rows: 2 }), b: strided(new Float64Array(8), { rows: 2, dtype: 'complex128' }), c: strided(c, { rows: 2 }) }),
+        'DTYPE', 'b', /is complex128 but a is float64: element types cannot be mixed/);
+      assert.deepEqual([...c], before);
+    } finally {
+      ctx.dispose();
+    }
+  });
+});
