@@ -42,17 +42,21 @@ export class Workspace {
 
 /** Copies the region of `m` into w (ld = m.rows). */
 export function load(m: MatrixView<FloatArray>, region: Region, w: Float64Array): void {
-  copy(m.data, m.offset, m.ld, w, 0, m.rows, m.rows, m.cols, region);
+  copyRegion(m.data, m.offset, m.ld, w, 0, m.rows, m.rows, m.cols, region);
 }
 
 /** Copies the region of w (ld = m.rows) back into `m`, rounding to its dtype. */
 export function store(w: Float64Array, region: Region, m: MatrixView<FloatArray>): void {
-  copy(w, 0, m.rows, m.data, m.offset, m.ld, m.rows, m.cols, region);
+  copyRegion(w, 0, m.rows, m.data, m.offset, m.ld, m.rows, m.cols, region);
 }
 
-function copy(
+/**
+ * Copies a region of a matrix between two arrays; `parts` floats an element (1 real, 2 complex:
+ * offsets and ld count elements).
+ */
+export function copyRegion(
   src: FloatArray, srcOff: number, srcLd: number, dst: FloatArray, dstOff: number, dstLd: number,
-  rows: number, cols: number, region: Region,
+  rows: number, cols: number, region: Region, parts = 1,
 ): void {
   const skip = region.diagonal ? 0 : 1;
   for (let j = 0; j < cols; j++) {
@@ -60,8 +64,8 @@ function copy(
     let end = rows;
     if (region.triangle === 'lower') first = Math.min(j + skip, rows);
     else if (region.triangle === 'upper') end = Math.min(j + 1 - skip, rows);
-    const s = srcOff + j * srcLd;
-    const d = dstOff + j * dstLd;
-    for (let i = first; i < end; i++) dst[d + i] = src[s + i]!;
+    const s = parts * (srcOff + j * srcLd);
+    const d = parts * (dstOff + j * dstLd);
+    for (let i = parts * first; i < parts * end; i++) dst[d + i] = src[s + i]!;
   }
 }
