@@ -122,10 +122,20 @@ export abstract class ContextOperations {
   /**
    * Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)
    * ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.
-   * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.
+   * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf. Real data only: heev
+   * takes complex Hermitian matrices.
    */
   syev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> {
     return this.call('syev', args) as InfoResult<S>;
+  }
+
+  /**
+   * Hermitian eigendecomposition (zheev / cheev; cyclic Jacobi) of the `uplo` triangle of complex A: w
+   * (n x 1 per matrix, a real batch of A's component type) ascending; jobz 'vectors' (default) overwrites A
+   * with orthonormal complex eigenvectors, 'values' leaves A. info as syev's. On real data it is syev.
+   */
+  heev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> {
+    return this.call('heev', args) as InfoResult<S>;
   }
 
   /**
@@ -193,6 +203,7 @@ export abstract class ContextOperations {
   potriAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.potri(args)); }
   potiAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.poti(args)); }
   syevAsync<S extends Storage>(args: SyevArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.syev(args)); }
+  heevAsync<S extends Storage>(args: SyevArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.heev(args)); }
   gesvdAsync<S extends Storage>(args: GesvdArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.gesvd(args)); }
   geqrfAsync<S extends Storage>(args: GeqrfArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.geqrf(args)); }
   orgqrAsync<S extends Storage>(args: OrgqrArgs<S>): Promise<void> { return this.deferredCall(() => this.orgqr(args)); }

@@ -88,9 +88,17 @@ export function poti<S extends Storage>(args: FactorArgs<S>): InfoResult<S> { re
 /**
  * Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)
  * ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.
- * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.
+ * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf. Real data only: heev
+ * takes complex Hermitian matrices.
  */
 export function syev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> { return cpuContext.syev(args); }
+
+/**
+ * Hermitian eigendecomposition (zheev / cheev; cyclic Jacobi) of the `uplo` triangle of complex A: w
+ * (n x 1 per matrix, a real batch of A's component type) ascending; jobz 'vectors' (default) overwrites A
+ * with orthonormal complex eigenvectors, 'values' leaves A. info as syev's. On real data it is syev.
+ */
+export function heev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> { return cpuContext.heev(args); }
 
 /**
  * Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u

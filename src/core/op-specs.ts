@@ -91,6 +91,7 @@ export interface ComplexRequests<S = Storage, I = IntStorage> {
   potri: PotriRequest<S, I>;
   poti: PotiRequest<S, I>;
   getri: GetriRequest<S, I>;
+  heev: HeevRequest<S, I>;
 }
 /** The operations that take complex batches. */
 export type ComplexOpName = keyof ComplexRequests;
@@ -133,6 +134,14 @@ export type PotriRequest<S = Storage, I = IntStorage> = LauumRequest<S, I>;
  * (w, and A with 'vectors', then hold NaN).
  */
 export interface SyevRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { jobz: Job; uplo: Uplo; a: Batch<S>; w: Batch<S> }
+/**
+ * Hermitian eigendecomposition (LAPACK's zheev / cheev): A complex n x n, only its `uplo`
+ * triangle read (the diagonal's imaginary parts ignored); w a real batch (float64 for complex128,
+ * float32 for complex64) of n x 1 columns, the eigenvalues ascending; jobz 'vectors' overwrites
+ * all of A with orthonormal eigenvectors (column j belongs to w[j]), 'values' leaves A unchanged.
+ * info as syev's. On real data it is syev (the same request, every backend runs syev's code).
+ */
+export type HeevRequest<S = Storage, I = IntStorage> = SyevRequest<S, I>;
 /**
  * Thin SVD A = U diag(s) VT of A (m x n), k = min(m, n): s (k x 1 per matrix) descending, u
  * (m x k) when present, vt (k x n) when present. A is read only. info: 0, k + 1 where the sweeps
@@ -187,6 +196,7 @@ export interface Requests<S = Storage, I = IntStorage> {
   lauum: LauumRequest<S, I>;
   potri: PotriRequest<S, I>;
   syev: SyevRequest<S, I>;
+  heev: HeevRequest<S, I>;
   gesvd: GesvdRequest<S, I>;
   poti: PotiRequest<S, I>;
   geqrf: GeqrfRequest<S, I>;
@@ -290,6 +300,10 @@ const SPECS = {
     args: { jobz: 'enum', uplo: 'enum', a: 'batch', w: 'batch', info: 'ints' },
     writes: ['a', 'w', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'square', 'w'),
   },
+  heev: {
+    args: { jobz: 'enum', uplo: 'enum', a: 'batch', w: 'batch', info: 'ints' },
+    writes: ['a', 'w', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'square', 'w'), complex: true,
+  },
   gesvd: {
     args: { a: 'batch', s: 'batch', u: 'batch?', vt: 'batch?', info: 'ints' },
     writes: ['s', 'u', 'vt', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'min', 's'),
@@ -344,7 +358,8 @@ export const OP_FACES: { readonly [K in OpName]: OpFace } = {
   lauum: { args: 'FactorArgs', doc: ["U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches)."] },
   potri: { args: 'FactorArgs', doc: ['Inverse of an SPD (complex: Hermitian positive definite) matrix from its Cholesky factor (trtri', 'then lauum), into the `uplo` triangle.'] },
   poti: { args: 'FactorArgs', doc: ['Inverse of an SPD matrix in one call (potrf, trtri, lauum), into the `uplo` triangle as potri', "leaves it. info[i] = k > 0: the leading minor of order k is not positive definite (potrf's", 'info), and the matrix is left as potrf leaves it.'] },
-  syev: { args: 'SyevArgs', doc: ['Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)', "ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.", 'info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.'] },
+  syev: { args: 'SyevArgs', doc: ['Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)', "ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.", 'info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf. Real data only: heev', 'takes complex Hermitian matrices.'] },
+  heev: { args: 'SyevArgs', doc: ['Hermitian eigendecomposition (zheev / cheev; cyclic Jacobi) of the `uplo` triangle of complex A: w', "(n x 1 per matrix, a real batch of A's component type) ascending; jobz 'vectors' (default) overwrites A", "with orthonormal complex eigenvectors, 'values' leaves A. info as syev's. On real data it is syev."] },
   gesvd: { args: 'GesvdArgs', doc: ['Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u', "(m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.", 'info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.'] },
   geqrf: { args: 'GeqrfArgs', doc: ["Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the", 'diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0.'] },
   orgqr: { args: 'OrgqrArgs', doc: ["The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n)."] },

@@ -51,6 +51,7 @@ const CALLS: Record<string, Call> = {
   lauum: (ctx, A) => [ctx.lauum({ a: square(A) }).info],
   potri: (ctx, A) => [ctx.potri({ uplo: 'upper', a: square(A) }).info],
   poti: (ctx, A) => [ctx.poti({ a: square(A) }).info],
+  heev: (ctx, A, B) => [ctx.heev({ uplo: 'upper', a: square(A), w: strided(B, { rows: n, cols: 1, count, stride: n + 1 }) }).info],
   getri: (ctx, A) => [ctx.getri({ a: square(A), ipiv: Int32Array.from({ length: n * count }, (_, k) => Math.max(k % n, (3 * k) % n)) }).info],
 };
 

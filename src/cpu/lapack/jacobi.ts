@@ -238,9 +238,10 @@ function rotateColumns(x: Float64Array, px: number, py: number, len: number, c: 
 
 /**
  * Selection sort of d[0..n) (ascending, or descending), swapping columns j and best of each
- * (array, column length) alongside (n is small; the order of ties is the reference's own).
+ * (array, column length) alongside (n is small; the order of ties is the reference's own). A
+ * complex column of interleaved pairs is one of length 2 rows.
  */
-function sortWithColumns(d: Float64Array, n: number, descending: boolean, columns: readonly (readonly [Float64Array, number])[]): void {
+export function sortWithColumns(d: Float64Array, n: number, descending: boolean, columns: readonly (readonly [Float64Array, number])[]): void {
   for (let j = 0; j < n - 1; j++) {
     let best = j;
     for (let k = j + 1; k < n; k++) if (descending ? d[k]! > d[best]! : d[k]! < d[best]!) best = k;
@@ -259,8 +260,11 @@ function identity(v: Float64Array, n: number): void {
   for (let j = 0; j < n; j++) v[j * n + j] = 1;
 }
 
-/** NaN where x[0..len) holds NaN or Inf; else the power of two bringing the largest |entry| near 1, or 1. */
-function scaleOf(x: Float64Array, len: number): number {
+/**
+ * NaN where x[0..len) holds NaN or Inf; else the power of two bringing the largest |entry| near 1,
+ * or 1 (over the floats of interleaved complex pairs too: an exact scaling of both parts).
+ */
+export function scaleOf(x: Float64Array, len: number): number {
   let amax = 0;
   for (let k = 0; k < len; k++) {
     const e = Math.abs(x[k]!);
