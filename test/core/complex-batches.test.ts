@@ -85,6 +85,22 @@ describe('complex batches', () => {
     }
   });
 
+  it('the overlap check counts a complex element as two floats', () => {
+    const ctx = open({ backend: 'reference' });
+    try {
+      // A 2 x 2 complex128 A is floats 0..7; a real w on floats 5..6 overlaps it, on floats 8..9 it does not.
+      const data = new Float64Array(10);
+      const a = strided(data, { rows: 2, count: 1, dtype: 'complex128' });
+      throwsArg(() => ctx.heev({ a, w: strided(new Float64Array(data.buffer, 8 * 5, 2), { rows: 2, cols: 1 }) }), 'LAYOUT', 'w', /share memory/);
+      assert.deepEqual([...ctx.heev({ a, w: strided(new Float64Array(data.buffer, 8 * 8, 2), { rows: 2, cols: 1 }) }).info], [0]);
+      // Two complex matrices at complex offsets 0 and 3 (floats 0..7 and 6..13) overlap.
+      const z = new Float64Array(14);
+      throwsArg(() => ctx.gemm({ a: strided(z, { rows: 2, count: 1, dtype: 'complex128' }), b: strided(z, { rows: 2, count: 1, dtype: 'complex128' }), c: strided(z, { rows: 2, count: 1, offset: 3, dtype: 'complex128' }) }), 'LAYOUT', 'c');
+    } finally {
+      ctx.dispose();
+    }
+  });
+
   it('a complex argument beside real ones is rejected through a context', () => {
     const ctx = open({ backend: 'cpu' });
     try {
