@@ -28,7 +28,7 @@ import {
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import {
-  OP_SPECS, type ComplexGemmRequest, type ComplexHerkRequest, type ComplexOp, type ComplexScalar, type ComplexSyrkRequest, type ComplexTrsmRequest, type OpSpec,
+  OP_SPECS, type ComplexGemmRequest, type ComplexHerkRequest, type ComplexOrmqrRequest, type ComplexOp, type ComplexScalar, type ComplexSyrkRequest, type ComplexTrsmRequest, type OpSpec,
 } from '../core/op-specs.js';
 import type {
   OpName, Requests, GelsRequest, GemmRequest, GetriRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, OrmqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
@@ -752,8 +752,11 @@ export function prepareOrmqr<S extends Storage>(input: OrmqrArgs<S>): OrmqrReque
   const args = input as OrmqrArgs<S, Batch<S>>;
   argsObject(args, 'ormqr', ORMQR_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
-  const trans = parseTrans(args.trans ?? 'N', 'trans');
-  const { count } = checkBatches('ormqr', [[args.a, 'a'], [args.tau, 'tau'], [args.c, 'c']]);
+  const t = parseEnumValue(args.trans ?? 'N', COMPLEX_OPS, 'trans');
+  const { count, complex } = checkBatches('ormqr', [[args.a, 'a'], [args.tau, 'tau'], [args.c, 'c']]);
+  // zunmqr applies Q or Q^H ('C'); Q^T has no meaning there. On real data 'C' is 'T'.
+  if (complex && t === 'T') throw new MyriadError('ENUM', "complex ormqr (zunmqr) takes trans 'N' or 'C' (Q^H)", 'trans');
+  const trans: Op = t === 'N' ? 'N' : 'T';
   copyableOrder(args.a, 'a');
   copyableOrder(args.tau, 'tau');
   forEachShape([args.a, args.tau, args.c], count, (i) => {
@@ -766,6 +769,10 @@ export function prepareOrmqr<S extends Storage>(input: OrmqrArgs<S>): OrmqrReque
     check(k <= ac && k <= ar, 'SHAPE', 'tau', `matrix ${i}: tau has ${k} rows but the ${ar}x${ac} A holds at most ${Math.min(ar, ac)} reflectors`);
   });
   checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('tau', args.tau, false), batchOperand('c', args.c, true)]);
+  if (complex) {
+    const request: ComplexOrmqrRequest<S> = { side, trans: t === 'N' ? 'N' : 'C', a: args.a, tau: args.tau, c: args.c };
+    return request as unknown as OrmqrRequest<S>;
+  }
   const c = asColumnMajor(args.c);
   if (!isRow(args.c)) return { side, trans, a: args.a, tau: args.tau, c };
   return { side: flipSide(side), trans: flipTrans(trans), a: args.a, tau: args.tau, c };

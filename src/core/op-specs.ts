@@ -63,6 +63,8 @@ export interface ComplexSyrkRequest<S = Storage> {
 export interface ComplexHerkRequest<S = Storage> {
   uplo: Uplo; trans: 'N' | 'C'; alpha: number; a: Batch<S>; beta: number; c: Batch<S>;
 }
+/** ormqr on complex batches (zunmqr): op(Q) = Q ('N') or Q^H ('C'). */
+export interface ComplexOrmqrRequest<S = Storage> { side: Side; trans: 'N' | 'C'; a: Batch<S>; tau: Batch<S>; c: Batch<S> }
 /** getrs on complex batches: op(A) X = B with op 'N', 'T' or 'C' (zgetrs). */
 export interface ComplexGetrsRequest<S = Storage, I = IntStorage> extends InfoTarget<I> {
   trans: ComplexOp; a: Batch<S>; ipiv: I; pivotStride: number; b: Batch<S>;
@@ -92,6 +94,10 @@ export interface ComplexRequests<S = Storage, I = IntStorage> {
   poti: PotiRequest<S, I>;
   getri: GetriRequest<S, I>;
   heev: HeevRequest<S, I>;
+  geqrf: GeqrfRequest<S, I>;
+  orgqr: OrgqrRequest<S>;
+  ormqr: ComplexOrmqrRequest<S>;
+  gels: GelsRequest<S, I>;
 }
 /** The operations that take complex batches. */
 export type ComplexOpName = keyof ComplexRequests;
@@ -310,16 +316,16 @@ const SPECS = {
   },
   geqrf: {
     args: { a: 'batch', tau: 'batch', info: 'ints' },
-    writes: ['a', 'tau', 'info'], main: 'a', copies: ['a', 'tau'], returns: 'info', capturable: true, info: info('none', 'min', 'a'),
+    writes: ['a', 'tau', 'info'], main: 'a', copies: ['a', 'tau'], returns: 'info', capturable: true, info: info('none', 'min', 'a'), complex: true,
   },
-  orgqr: { args: { a: 'batch', tau: 'batch' }, writes: ['a'], main: 'a', copies: ['a', 'tau'], readOnly: ['tau'], returns: 'none', capturable: true },
+  orgqr: { args: { a: 'batch', tau: 'batch' }, writes: ['a'], main: 'a', copies: ['a', 'tau'], readOnly: ['tau'], returns: 'none', capturable: true, complex: true },
   ormqr: {
     args: { side: 'enum', trans: 'enum', a: 'batch', tau: 'batch', c: 'batch' },
-    writes: ['c'], main: 'c', copies: ['a', 'tau'], readOnly: ['a', 'tau'], returns: 'none', capturable: true,
+    writes: ['c'], main: 'c', copies: ['a', 'tau'], readOnly: ['a', 'tau'], returns: 'none', capturable: true, complex: true,
   },
   gels: {
     args: { a: 'batch', b: 'batch', info: 'ints' },
-    writes: ['a', 'b', 'info'], main: 'a', copies: ['a', 'b'], returns: 'info', capturable: true, info: info('rank', 'min', 'a', 'b'),
+    writes: ['a', 'b', 'info'], main: 'a', copies: ['a', 'b'], returns: 'info', capturable: true, info: info('rank', 'min', 'a', 'b'), complex: true,
   },
   getri: {
     args: { a: 'batch', ipiv: 'ints', pivotStride: 'int', info: 'ints' },
@@ -361,10 +367,10 @@ export const OP_FACES: { readonly [K in OpName]: OpFace } = {
   syev: { args: 'SyevArgs', doc: ['Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)', "ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.", 'info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf. Real data only: heev', 'takes complex Hermitian matrices.'] },
   heev: { args: 'SyevArgs', doc: ['Hermitian eigendecomposition (zheev / cheev; cyclic Jacobi) of the `uplo` triangle of complex A: w', "(n x 1 per matrix, a real batch of A's component type) ascending; jobz 'vectors' (default) overwrites A", "with orthonormal complex eigenvectors, 'values' leaves A. info as syev's. On real data it is syev."] },
   gesvd: { args: 'GesvdArgs', doc: ['Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u', "(m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.", 'info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.'] },
-  geqrf: { args: 'GeqrfArgs', doc: ["Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the", 'diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0.'] },
-  orgqr: { args: 'OrgqrArgs', doc: ["The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n)."] },
-  ormqr: { args: 'OrmqrArgs', doc: ["C := op(Q) C (side 'left', default) or C op(Q) ('right') with op(Q) = Q ('N', default) or Q^T", "('T'), Q from geqrf's reflectors (A's first k columns, k = tau's rows), as LAPACK's ormqr."] },
-  gels: { args: 'GelsArgs', doc: ["Least squares (m >= n) or minimum norm (m < n) solutions of A X = B (LAPACK's gels, trans 'N'):", 'B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its factors.', 'info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed.'] },
+  geqrf: { args: 'GeqrfArgs', doc: ["Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the", 'diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0. Complex batches: zgeqrf', '(H = I - tau v v^H, tau complex, R with a real diagonal).'] },
+  orgqr: { args: 'OrgqrArgs', doc: ["The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n). Complex batches: zungqr."] },
+  ormqr: { args: 'OrmqrArgs', doc: ["C := op(Q) C (side 'left', default) or C op(Q) ('right') with op(Q) = Q ('N', default) or Q^T", "('T'), Q from geqrf's reflectors (A's first k columns, k = tau's rows), as LAPACK's ormqr.", "Complex batches: zunmqr, trans 'N' or 'C' (Q^H)."] },
+  gels: { args: 'GelsArgs', doc: ["Least squares (m >= n) or minimum norm (m < n) solutions of A X = B (LAPACK's gels, trans 'N'):", 'B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its factors.', 'info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed. Complex batches: zgels.'] },
   getri: { args: 'GetriArgs', doc: ["Inverse of A from getrf's LU factors and 0-based pivots, in place (LAPACK's getri).", 'info[i] = k > 0: U(k,k) is exactly zero (A singular), the matrix left unchanged.'] },
 };
 
