@@ -85,7 +85,8 @@ export class Context extends ContextOperations {
   /**
    * Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)
    * ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.
-   * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.
+   * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf. Real data only: heev
+   * takes complex Hermitian matrices.
    */
   override syev<S extends Storage>(input: SyevArgs<S>): InfoResult<S> {
     return this.eigen('syev', input, prepareSyev);
@@ -114,7 +115,8 @@ export class Context extends ContextOperations {
   /**
    * Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u
    * (m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.
-   * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.
+   * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf. Complex batches: complex
+   * u and vt (vt = V^H), s a real batch of A's component type.
    */
   override gesvd<S extends Storage>(input: GesvdArgs<S>): InfoResult<S> {
     const args = bridgeArgs(input);

@@ -678,7 +678,8 @@ export function prepareGesvd<S extends Storage>(input: GesvdArgs<S>, alloc: IntA
   const batches: [Batch<S>, string][] = [[args.a, 'a'], [args.s, 's']];
   if (args.u !== undefined) batches.push([args.u, 'u']);
   if (args.vt !== undefined) batches.push([args.vt, 'vt']);
-  const { count } = checkBatches('gesvd', batches);
+  // Complex A: u and vt complex, s real of A's component type.
+  const { count } = checkMixedBatches('gesvd', batches.filter(([, name]) => name !== 's'), [[args.s, 's', 'the singular values']]);
   for (const [b, name] of batches) copyableOrder(b, name);
   forEachShape(batches.map(([b]) => b), count, (i) => {
     const [m, n] = dims(args.a, i);

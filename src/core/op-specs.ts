@@ -98,6 +98,7 @@ export interface ComplexRequests<S = Storage, I = IntStorage> {
   orgqr: OrgqrRequest<S>;
   ormqr: ComplexOrmqrRequest<S>;
   gels: GelsRequest<S, I>;
+  gesvd: GesvdRequest<S, I>;
 }
 /** The operations that take complex batches. */
 export type ComplexOpName = keyof ComplexRequests;
@@ -312,7 +313,7 @@ const SPECS = {
   },
   gesvd: {
     args: { a: 'batch', s: 'batch', u: 'batch?', vt: 'batch?', info: 'ints' },
-    writes: ['s', 'u', 'vt', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'min', 's'),
+    writes: ['s', 'u', 'vt', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'min', 's'), complex: true,
   },
   geqrf: {
     args: { a: 'batch', tau: 'batch', info: 'ints' },
@@ -366,7 +367,7 @@ export const OP_FACES: { readonly [K in OpName]: OpFace } = {
   poti: { args: 'FactorArgs', doc: ['Inverse of an SPD matrix in one call (potrf, trtri, lauum), into the `uplo` triangle as potri', "leaves it. info[i] = k > 0: the leading minor of order k is not positive definite (potrf's", 'info), and the matrix is left as potrf leaves it.'] },
   syev: { args: 'SyevArgs', doc: ['Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)', "ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.", 'info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf. Real data only: heev', 'takes complex Hermitian matrices.'] },
   heev: { args: 'SyevArgs', doc: ['Hermitian eigendecomposition (zheev / cheev; cyclic Jacobi) of the `uplo` triangle of complex A: w', "(n x 1 per matrix, a real batch of A's component type) ascending; jobz 'vectors' (default) overwrites A", "with orthonormal complex eigenvectors, 'values' leaves A. info as syev's. On real data it is syev."] },
-  gesvd: { args: 'GesvdArgs', doc: ['Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u', "(m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.", 'info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.'] },
+  gesvd: { args: 'GesvdArgs', doc: ['Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u', "(m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.", 'info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf. Complex batches: complex', "u and vt (vt = V^H), s a real batch of A's component type."] },
   geqrf: { args: 'GeqrfArgs', doc: ["Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the", 'diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0. Complex batches: zgeqrf', '(H = I - tau v v^H, tau complex, R with a real diagonal).'] },
   orgqr: { args: 'OrgqrArgs', doc: ["The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n). Complex batches: zungqr."] },
   ormqr: { args: 'OrmqrArgs', doc: ["C := op(Q) C (side 'left', default) or C op(Q) ('right') with op(Q) = Q ('N', default) or Q^T", "('T'), Q from geqrf's reflectors (A's first k columns, k = tau's rows), as LAPACK's ormqr.", "Complex batches: zunmqr, trans 'N' or 'C' (Q^H)."] },

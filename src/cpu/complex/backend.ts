@@ -10,6 +10,7 @@ import { cpuGemmComplex } from './zgemm.js';
 import { cpuGetrfComplex } from './zgetrf.js';
 import { cpuGetriComplex } from './zgetri.js';
 import { cpuGelsComplex } from './zgels.js';
+import { cpuGesvdComplex } from './zgesvd.js';
 import { cpuHeevComplex } from './zheev.js';
 import { cpuGeqrfComplex, cpuOrgqrComplex, cpuOrmqrComplex } from './zqr.js';
 import { cpuLauumComplex, cpuPotiComplex, cpuPotriComplex, cpuTrtriComplex } from './zinverse.js';
@@ -43,6 +44,7 @@ export const complexReference: ComplexHostOps = Object.freeze({
   orgqr: cpuOrgqrComplex,
   ormqr: cpuOrmqrComplex,
   gels: cpuGelsComplex,
+  gesvd: cpuGesvdComplex,
 });
 
 /** The complex reference of `op`; UNSUPPORTED where it has none (validation rejects those first). */

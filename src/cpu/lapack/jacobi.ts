@@ -197,11 +197,16 @@ export function reorthogonalize(v: Float64Array, n: number): void {
 
 /**
  * Column j of U where the singular value is exactly zero (sorted last): the first unit vector
- * that stays long after two Gram-Schmidt passes against columns 0..j-1, normalised.
+ * that stays longer than 1/2 after two Gram-Schmidt passes against columns 0..j-1, normalised; where
+ * none does (the space left is small and spread evenly), the one that stays longest.
  */
 function completeColumn(g: Float64Array, m: number, j: number): void {
-  for (let e = 0; e < m; e++) {
-    for (let r = 0; r < m; r++) g[r + j * m] = r === e ? 1 : 0;
+  let best = 0;
+  let bestNorm = -1;
+  for (let e = 0; e <= m; e++) {
+    // e = m: the best candidate again, kept whatever its length.
+    const unit = e < m ? e : best;
+    for (let r = 0; r < m; r++) g[r + j * m] = r === unit ? 1 : 0;
     for (let pass = 0; pass < 2; pass++) {
       for (let c = 0; c < j; c++) {
         let d = 0;
@@ -212,9 +217,13 @@ function completeColumn(g: Float64Array, m: number, j: number): void {
     let nrm = 0;
     for (let r = 0; r < m; r++) nrm += g[r + j * m]! ** 2;
     nrm = Math.sqrt(nrm);
-    if (nrm > 0.5) {
+    if (nrm > 0.5 || e === m) {
       for (let r = 0; r < m; r++) g[r + j * m] /= nrm;
       return;
+    }
+    if (nrm > bestNorm) {
+      bestNorm = nrm;
+      best = e;
     }
   }
 }
