@@ -122,16 +122,27 @@ export abstract class ContextOperations {
   /**
    * Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)
    * ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.
-   * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.
+   * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf. Real data only: heev
+   * takes complex Hermitian matrices.
    */
   syev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> {
     return this.call('syev', args) as InfoResult<S>;
   }
 
   /**
+   * Hermitian eigendecomposition (zheev / cheev; cyclic Jacobi) of the `uplo` triangle of complex A: w
+   * (n x 1 per matrix, a real batch of A's component type) ascending; jobz 'vectors' (default) overwrites A
+   * with orthonormal complex eigenvectors, 'values' leaves A. info as syev's. On real data it is syev.
+   */
+  heev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> {
+    return this.call('heev', args) as InfoResult<S>;
+  }
+
+  /**
    * Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u
    * (m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.
-   * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.
+   * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf. Complex batches: complex
+   * u and vt (vt = V^H), s a real batch of A's component type.
    */
   gesvd<S extends Storage>(args: GesvdArgs<S>): InfoResult<S> {
     return this.call('gesvd', args) as InfoResult<S>;
@@ -139,13 +150,14 @@ export abstract class ContextOperations {
 
   /**
    * Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the
-   * diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0.
+   * diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0. Complex batches: zgeqrf
+   * (H = I - tau v v^H, tau complex, R with a real diagonal).
    */
   geqrf<S extends Storage>(args: GeqrfArgs<S>): InfoResult<S> {
     return this.call('geqrf', args) as InfoResult<S>;
   }
 
-  /** The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n). */
+  /** The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n). Complex batches: zungqr. */
   orgqr<S extends Storage>(args: OrgqrArgs<S>): void {
     this.call('orgqr', args);
   }
@@ -153,6 +165,7 @@ export abstract class ContextOperations {
   /**
    * C := op(Q) C (side 'left', default) or C op(Q) ('right') with op(Q) = Q ('N', default) or Q^T
    * ('T'), Q from geqrf's reflectors (A's first k columns, k = tau's rows), as LAPACK's ormqr.
+   * Complex batches: zunmqr, trans 'N' or 'C' (Q^H).
    */
   ormqr<S extends Storage>(args: OrmqrArgs<S>): void {
     this.call('ormqr', args);
@@ -161,7 +174,7 @@ export abstract class ContextOperations {
   /**
    * Least squares (m >= n) or minimum norm (m < n) solutions of A X = B (LAPACK's gels, trans 'N'):
    * B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its factors.
-   * info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed.
+   * info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed. Complex batches: zgels.
    */
   gels<S extends Storage>(args: GelsArgs<S>): InfoResult<S> {
     return this.call('gels', args) as InfoResult<S>;
@@ -193,6 +206,7 @@ export abstract class ContextOperations {
   potriAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.potri(args)); }
   potiAsync<S extends Storage>(args: FactorArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.poti(args)); }
   syevAsync<S extends Storage>(args: SyevArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.syev(args)); }
+  heevAsync<S extends Storage>(args: SyevArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.heev(args)); }
   gesvdAsync<S extends Storage>(args: GesvdArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.gesvd(args)); }
   geqrfAsync<S extends Storage>(args: GeqrfArgs<S>): Promise<InfoResult<S>> { return this.deferredCall(() => this.geqrf(args)); }
   orgqrAsync<S extends Storage>(args: OrgqrArgs<S>): Promise<void> { return this.deferredCall(() => this.orgqr(args)); }

@@ -19,7 +19,8 @@ import {
   asColumnMajor, batchComplex, batchCount, batchDtype, batchElementType, matrixAt, storagesOf, validateBatch,
   type Batch,
 } from '../core/batch.js';
-import { isInt32Array, type ElementType } from '../core/dtype.js';
+import { isInt32Array, type ComplexDType, type ElementType } from '../core/dtype.js';
+import { complexInfo, isComplexDType } from '../core/dtype-table.js';
 import {
   flipSide, flipTrans, flipUplo, parseDiag, parseEnumValue, parseSide, parseTrans, parseUplo,
   type Diag, type Side, type Trans, type Uplo,
@@ -27,7 +28,7 @@ import {
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import {
-  OP_SPECS, type ComplexGemmRequest, type ComplexHerkRequest, type ComplexOp, type ComplexScalar, type ComplexSyrkRequest, type ComplexTrsmRequest, type OpSpec,
+  OP_SPECS, type ComplexGemmRequest, type ComplexHerkRequest, type ComplexOrmqrRequest, type ComplexOp, type ComplexScalar, type ComplexSyrkRequest, type ComplexTrsmRequest, type OpSpec,
 } from '../core/op-specs.js';
 import type {
   OpName, Requests, GelsRequest, GemmRequest, GetriRequest, GeqrfRequest, GesvdRequest, OrgqrRequest, OrmqrRequest, GetrfRequest, GetrsRequest, Job, LauumRequest, Op, PotrfRequest, PotrsRequest,
@@ -82,7 +83,10 @@ export interface GetrsArgs<S extends Storage = Storage, B = BatchArg<S>> extends
 export interface GesvArgs<S extends Storage = Storage, B = BatchArg<S>> extends GetrfArgs<S, B> { b: B }
 /** getri: A holds getrf's LU factors, ipiv its 0-based pivots; A is overwritten by inv(A). */
 export interface GetriArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { a: B; ipiv: IntStorage }
-/** jobz 'vectors' (default) or 'values'; w: n x 1 per matrix. */
+/**
+ * jobz 'vectors' (default) or 'values'; w: n x 1 per matrix (syev, heev). heev on complex A: w is
+ * real, of A's component type (float64 for complex128, float32 for complex64).
+ */
 export interface SyevArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { jobz?: Job; uplo?: Uplo; a: B; w: B }
 /** jobu / jobvt 'thin' (default) or 'none'; s: k x 1, u: m x k, vt: k x n per matrix (k = min(m, n)). */
 export interface GesvdArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs {
@@ -603,15 +607,57 @@ function checkVector(b: Batch<Storage>, i: number, rows: number, argument: strin
   check(r === rows && c === 1, 'SHAPE', argument, `matrix ${i}: ${argument} must be ${rows}x1 (${what}), got ${r}x${c}`);
 }
 
+/**
+ * A real output of a complex call (heev's eigenvalues, gesvd's singular values): a real batch of
+ * the complex type's component type (float64 for complex128, float32 for complex64), of `count`
+ * matrices; errors name `argument` and say what it holds.
+ */
+function checkRealOutput(b: Batch<Storage>, argument: string, complex: ComplexDType, count: number, what: string): void {
+  if (b === undefined || b === null) throw new MyriadError('INVALID_ARGUMENT', `is required (${what})`, argument);
+  validateBatch(b, argument);
+  const want = complexInfo(complex).real;
+  if (batchComplex(b, argument) !== undefined)
+    throw new MyriadError('DTYPE', `holds ${what}, which are real: expected a ${want} batch for ${complex} data, got ${batchElementType(b, argument)}`, argument);
+  const got = batchDtype(b, argument);
+  if (got !== want) throw new MyriadError('DTYPE', `holds ${what}: expected a ${want} batch for ${complex} data, got ${got}`, argument);
+  const n = batchCount(b);
+  if (n !== count) throw new MyriadError('SHAPE', `holds ${n} matrices${viewHint(b)} but a holds ${count}`, argument);
+}
+
+/** The batches of a call on complex `a` with real outputs (heev's w, gesvd's s): the complex ones as usual, then the real ones. */
+function checkMixedBatches(
+  op: string, complexOnes: readonly [Batch<Storage>, string][], realOnes: readonly [Batch<Storage>, string, string][],
+): { count: number; complex: boolean } {
+  const first = complexOnes[0]![0];
+  const isComplex = typeof first === 'object' && first !== null && batchComplex(first, complexOnes[0]![1]) !== undefined;
+  if (!isComplex) return checkBatches(op, [...complexOnes, ...realOnes.map(([b, name]): [Batch<Storage>, string] => [b, name])]);
+  const { count, dtype } = checkBatches(op, complexOnes);
+  for (const [b, name, what] of realOnes) checkRealOutput(b, name, dtype as ComplexDType, count, what);
+  return { count, complex: true };
+}
+
+/** syev (real symmetric; complex data is an error that points to heev). */
 export function prepareSyev<S extends Storage>(input: SyevArgs<S>, alloc: IntAllocator): SyevRequest<S>  {
   const args = input as SyevArgs<S, Batch<S>>;
-  argsObject(args, 'syev', SYEV_KEYS);
+  const a = typeof args === 'object' && args !== null ? (args.a as unknown) : undefined;
+  if (typeof a === 'object' && a !== null && (a as { dtype?: unknown }).dtype !== undefined && isComplexDType((a as { dtype?: unknown }).dtype))
+    throw new MyriadError('UNSUPPORTED', `syev takes real symmetric matrices; a is ${String((a as { dtype?: unknown }).dtype)}: use heev for complex Hermitian matrices (real eigenvalues in a real w)`, 'a');
+  return prepareEigen(args, 'syev', alloc);
+}
+
+/** heev: complex Hermitian A with real w of its component type; on real data syev's request. */
+export function prepareHeev<S extends Storage>(input: SyevArgs<S>, alloc: IntAllocator): SyevRequest<S>  {
+  return prepareEigen(input as SyevArgs<S, Batch<S>>, 'heev', alloc);
+}
+
+function prepareEigen<S extends Storage>(args: SyevArgs<S, Batch<S>>, op: 'syev' | 'heev', alloc: IntAllocator): SyevRequest<S> {
+  argsObject(args, op, SYEV_KEYS);
   const jobz = parseEnumValue(args.jobz ?? 'vectors', ['values', 'vectors'] as const, 'jobz');
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
-  const { count } = checkBatches('syev', [[args.a, 'a'], [args.w, 'w']]);
+  const { count } = checkMixedBatches(op, [[args.a, 'a']], [[args.w, 'w', 'the eigenvalues']]);
   copyableOrder(args.a, 'a');
   copyableOrder(args.w, 'w');
-  checkSquare(args.a, count, 'syev');
+  checkSquare(args.a, count, op);
   forEachShape([args.a, args.w], count, (i) => checkVector(args.w, i, dims(args.a, i)[0], 'w', 'one eigenvalue per row of A'));
   const info = givenInfo(args.info, count);
   checkNoOverlaps([
@@ -632,7 +678,8 @@ export function prepareGesvd<S extends Storage>(input: GesvdArgs<S>, alloc: IntA
   const batches: [Batch<S>, string][] = [[args.a, 'a'], [args.s, 's']];
   if (args.u !== undefined) batches.push([args.u, 'u']);
   if (args.vt !== undefined) batches.push([args.vt, 'vt']);
-  const { count } = checkBatches('gesvd', batches);
+  // Complex A: u and vt complex, s real of A's component type.
+  const { count } = checkMixedBatches('gesvd', batches.filter(([, name]) => name !== 's'), [[args.s, 's', 'the singular values']]);
   for (const [b, name] of batches) copyableOrder(b, name);
   forEachShape(batches.map(([b]) => b), count, (i) => {
     const [m, n] = dims(args.a, i);
@@ -706,8 +753,11 @@ export function prepareOrmqr<S extends Storage>(input: OrmqrArgs<S>): OrmqrReque
   const args = input as OrmqrArgs<S, Batch<S>>;
   argsObject(args, 'ormqr', ORMQR_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
-  const trans = parseTrans(args.trans ?? 'N', 'trans');
-  const { count } = checkBatches('ormqr', [[args.a, 'a'], [args.tau, 'tau'], [args.c, 'c']]);
+  const t = parseEnumValue(args.trans ?? 'N', COMPLEX_OPS, 'trans');
+  const { count, complex } = checkBatches('ormqr', [[args.a, 'a'], [args.tau, 'tau'], [args.c, 'c']]);
+  // zunmqr applies Q or Q^H ('C'); Q^T has no meaning there. On real data 'C' is 'T'.
+  if (complex && t === 'T') throw new MyriadError('ENUM', "complex ormqr (zunmqr) takes trans 'N' or 'C' (Q^H)", 'trans');
+  const trans: Op = t === 'N' ? 'N' : 'T';
   copyableOrder(args.a, 'a');
   copyableOrder(args.tau, 'tau');
   forEachShape([args.a, args.tau, args.c], count, (i) => {
@@ -720,6 +770,10 @@ export function prepareOrmqr<S extends Storage>(input: OrmqrArgs<S>): OrmqrReque
     check(k <= ac && k <= ar, 'SHAPE', 'tau', `matrix ${i}: tau has ${k} rows but the ${ar}x${ac} A holds at most ${Math.min(ar, ac)} reflectors`);
   });
   checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('tau', args.tau, false), batchOperand('c', args.c, true)]);
+  if (complex) {
+    const request: ComplexOrmqrRequest<S> = { side, trans: t === 'N' ? 'N' : 'C', a: args.a, tau: args.tau, c: args.c };
+    return request as unknown as OrmqrRequest<S>;
+  }
   const c = asColumnMajor(args.c);
   if (!isRow(args.c)) return { side, trans, a: args.a, tau: args.tau, c };
   return { side: flipSide(side), trans: flipTrans(trans), a: args.a, tau: args.tau, c };
@@ -753,7 +807,7 @@ interface PublicCalls {
   potrf(a: FactorArgs): void; potrs(a: CholeskySolveArgs): void; posv(a: CholeskySolveArgs): void;
   getrf(a: GetrfArgs): void; getrs(a: GetrsArgs): void; gesv(a: GesvArgs): void;
   trtri(a: TrtriArgs): void; lauum(a: FactorArgs): void; potri(a: FactorArgs): void; poti(a: FactorArgs): void;
-  syev(a: SyevArgs): void; gesvd(a: GesvdArgs): void;
+  syev(a: SyevArgs): void; heev(a: SyevArgs): void; gesvd(a: GesvdArgs): void;
   geqrf(a: GeqrfArgs): void; orgqr(a: OrgqrArgs): void; ormqr(a: OrmqrArgs): void; gels(a: GelsArgs): void;
   getri(a: GetriArgs): void;
 }
@@ -775,6 +829,7 @@ export const VALIDATORS: { readonly [K in OpName]: Validator<K> } = {
   potri: (a, alloc) => prepareFactor(a, 'potri', alloc),
   poti: (a, alloc) => prepareFactor(a, 'poti', alloc),
   syev: (a, alloc) => prepareSyev(a, alloc),
+  heev: (a, alloc) => prepareHeev(a, alloc),
   gesvd: (a, alloc) => prepareGesvd(a, alloc),
   geqrf: (a, alloc) => prepareGeqrf(a, alloc),
   orgqr: (a) => prepareOrgqr(a),

@@ -77,6 +77,7 @@ const CALLS: Readonly<Record<WarmOp, WarmCall>> = {
   potri: (ctx, d, n, c, o) => void ctx.potri({ a: batch(ctx, d, n, n, c), uplo: o.uplo ?? 'lower' }),
   poti: (ctx, d, n, c, o) => void ctx.poti({ a: batch(ctx, d, n, n, c), uplo: o.uplo ?? 'lower' }),
   syev: (ctx, d, n, c, o) => void ctx.syev({ a: batch(ctx, d, n, n, c), w: batch(ctx, d, n, 1, c), jobz: 'vectors', uplo: o.uplo ?? 'lower' }),
+  heev: (ctx, d, n, c, o) => void ctx.heev({ a: batch(ctx, d, n, n, c), w: batch(ctx, d, n, 1, c), jobz: 'vectors', uplo: o.uplo ?? 'lower' }),
   gesvd: (ctx, d, n, c) => void ctx.gesvd({ a: batch(ctx, d, n, n, c), s: batch(ctx, d, n, 1, c), u: batch(ctx, d, n, n, c), vt: batch(ctx, d, n, n, c) }),
   geqrf: (ctx, d, n, c) => void ctx.geqrf({ a: batch(ctx, d, n, n, c), tau: batch(ctx, d, n, 1, c) }),
   orgqr: (ctx, d, n, c) => ctx.orgqr({ a: batch(ctx, d, n, n, c), tau: batch(ctx, d, n, 1, c) }),

@@ -10,8 +10,8 @@
  * | k in 1..p   | getrf, gesv, getri, lu, solve, inv           | singular: U(k, k) is exactly zero                           |
  * | k in 1..p   | trtri, potri                                 | singular: A(k, k) is exactly zero                           |
  * | k in 1..p   | gels, lstsq                                  | rank-deficient: R(k, k) is exactly zero                     |
- * | p + 1       | syev, gesvd, eigh, eigvalsh, svd, svdvals    | the Jacobi sweeps did not converge                          |
- * | p + 2       | syev, gesvd, and every array-level function  | NaN or Inf in the input                                     |
+ * | p + 1       | syev, heev, gesvd, eigh, eigvalsh, svd, svdvals | the Jacobi sweeps did not converge                       |
+ * | p + 2       | syev, heev, gesvd, every array-level function   | NaN or Inf in the input                                  |
  *
  * The LAPACK-level factorizations keep LAPACK's codes (potrf reports a NaN where it meets it, as
  * column k); `{ check: true }` and `assertInfo` tell NaN/Inf apart by looking at the matrix. The

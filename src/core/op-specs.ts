@@ -63,6 +63,8 @@ export interface ComplexSyrkRequest<S = Storage> {
 export interface ComplexHerkRequest<S = Storage> {
   uplo: Uplo; trans: 'N' | 'C'; alpha: number; a: Batch<S>; beta: number; c: Batch<S>;
 }
+/** ormqr on complex batches (zunmqr): op(Q) = Q ('N') or Q^H ('C'). */
+export interface ComplexOrmqrRequest<S = Storage> { side: Side; trans: 'N' | 'C'; a: Batch<S>; tau: Batch<S>; c: Batch<S> }
 /** getrs on complex batches: op(A) X = B with op 'N', 'T' or 'C' (zgetrs). */
 export interface ComplexGetrsRequest<S = Storage, I = IntStorage> extends InfoTarget<I> {
   trans: ComplexOp; a: Batch<S>; ipiv: I; pivotStride: number; b: Batch<S>;
@@ -91,6 +93,12 @@ export interface ComplexRequests<S = Storage, I = IntStorage> {
   potri: PotriRequest<S, I>;
   poti: PotiRequest<S, I>;
   getri: GetriRequest<S, I>;
+  heev: HeevRequest<S, I>;
+  geqrf: GeqrfRequest<S, I>;
+  orgqr: OrgqrRequest<S>;
+  ormqr: ComplexOrmqrRequest<S>;
+  gels: GelsRequest<S, I>;
+  gesvd: GesvdRequest<S, I>;
 }
 /** The operations that take complex batches. */
 export type ComplexOpName = keyof ComplexRequests;
@@ -133,6 +141,14 @@ export type PotriRequest<S = Storage, I = IntStorage> = LauumRequest<S, I>;
  * (w, and A with 'vectors', then hold NaN).
  */
 export interface SyevRequest<S = Storage, I = IntStorage> extends InfoTarget<I> { jobz: Job; uplo: Uplo; a: Batch<S>; w: Batch<S> }
+/**
+ * Hermitian eigendecomposition (LAPACK's zheev / cheev): A complex n x n, only its `uplo`
+ * triangle read (the diagonal's imaginary parts ignored); w a real batch (float64 for complex128,
+ * float32 for complex64) of n x 1 columns, the eigenvalues ascending; jobz 'vectors' overwrites
+ * all of A with orthonormal eigenvectors (column j belongs to w[j]), 'values' leaves A unchanged.
+ * info as syev's. On real data it is syev (the same request, every backend runs syev's code).
+ */
+export type HeevRequest<S = Storage, I = IntStorage> = SyevRequest<S, I>;
 /**
  * Thin SVD A = U diag(s) VT of A (m x n), k = min(m, n): s (k x 1 per matrix) descending, u
  * (m x k) when present, vt (k x n) when present. A is read only. info: 0, k + 1 where the sweeps
@@ -187,6 +203,7 @@ export interface Requests<S = Storage, I = IntStorage> {
   lauum: LauumRequest<S, I>;
   potri: PotriRequest<S, I>;
   syev: SyevRequest<S, I>;
+  heev: HeevRequest<S, I>;
   gesvd: GesvdRequest<S, I>;
   poti: PotiRequest<S, I>;
   geqrf: GeqrfRequest<S, I>;
@@ -290,22 +307,26 @@ const SPECS = {
     args: { jobz: 'enum', uplo: 'enum', a: 'batch', w: 'batch', info: 'ints' },
     writes: ['a', 'w', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'square', 'w'),
   },
+  heev: {
+    args: { jobz: 'enum', uplo: 'enum', a: 'batch', w: 'batch', info: 'ints' },
+    writes: ['a', 'w', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'square', 'w'), complex: true,
+  },
   gesvd: {
     args: { a: 'batch', s: 'batch', u: 'batch?', vt: 'batch?', info: 'ints' },
-    writes: ['s', 'u', 'vt', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'min', 's'),
+    writes: ['s', 'u', 'vt', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'min', 's'), complex: true,
   },
   geqrf: {
     args: { a: 'batch', tau: 'batch', info: 'ints' },
-    writes: ['a', 'tau', 'info'], main: 'a', copies: ['a', 'tau'], returns: 'info', capturable: true, info: info('none', 'min', 'a'),
+    writes: ['a', 'tau', 'info'], main: 'a', copies: ['a', 'tau'], returns: 'info', capturable: true, info: info('none', 'min', 'a'), complex: true,
   },
-  orgqr: { args: { a: 'batch', tau: 'batch' }, writes: ['a'], main: 'a', copies: ['a', 'tau'], readOnly: ['tau'], returns: 'none', capturable: true },
+  orgqr: { args: { a: 'batch', tau: 'batch' }, writes: ['a'], main: 'a', copies: ['a', 'tau'], readOnly: ['tau'], returns: 'none', capturable: true, complex: true },
   ormqr: {
     args: { side: 'enum', trans: 'enum', a: 'batch', tau: 'batch', c: 'batch' },
-    writes: ['c'], main: 'c', copies: ['a', 'tau'], readOnly: ['a', 'tau'], returns: 'none', capturable: true,
+    writes: ['c'], main: 'c', copies: ['a', 'tau'], readOnly: ['a', 'tau'], returns: 'none', capturable: true, complex: true,
   },
   gels: {
     args: { a: 'batch', b: 'batch', info: 'ints' },
-    writes: ['a', 'b', 'info'], main: 'a', copies: ['a', 'b'], returns: 'info', capturable: true, info: info('rank', 'min', 'a', 'b'),
+    writes: ['a', 'b', 'info'], main: 'a', copies: ['a', 'b'], returns: 'info', capturable: true, info: info('rank', 'min', 'a', 'b'), complex: true,
   },
   getri: {
     args: { a: 'batch', ipiv: 'ints', pivotStride: 'int', info: 'ints' },
@@ -344,12 +365,13 @@ export const OP_FACES: { readonly [K in OpName]: OpFace } = {
   lauum: { args: 'FactorArgs', doc: ["U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches)."] },
   potri: { args: 'FactorArgs', doc: ['Inverse of an SPD (complex: Hermitian positive definite) matrix from its Cholesky factor (trtri', 'then lauum), into the `uplo` triangle.'] },
   poti: { args: 'FactorArgs', doc: ['Inverse of an SPD matrix in one call (potrf, trtri, lauum), into the `uplo` triangle as potri', "leaves it. info[i] = k > 0: the leading minor of order k is not positive definite (potrf's", 'info), and the matrix is left as potrf leaves it.'] },
-  syev: { args: 'SyevArgs', doc: ['Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)', "ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.", 'info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf.'] },
-  gesvd: { args: 'GesvdArgs', doc: ['Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u', "(m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.", 'info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf.'] },
-  geqrf: { args: 'GeqrfArgs', doc: ["Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the", 'diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0.'] },
-  orgqr: { args: 'OrgqrArgs', doc: ["The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n)."] },
-  ormqr: { args: 'OrmqrArgs', doc: ["C := op(Q) C (side 'left', default) or C op(Q) ('right') with op(Q) = Q ('N', default) or Q^T", "('T'), Q from geqrf's reflectors (A's first k columns, k = tau's rows), as LAPACK's ormqr."] },
-  gels: { args: 'GelsArgs', doc: ["Least squares (m >= n) or minimum norm (m < n) solutions of A X = B (LAPACK's gels, trans 'N'):", 'B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its factors.', 'info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed.'] },
+  syev: { args: 'SyevArgs', doc: ['Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)', "ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.", 'info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf. Real data only: heev', 'takes complex Hermitian matrices.'] },
+  heev: { args: 'SyevArgs', doc: ['Hermitian eigendecomposition (zheev / cheev; cyclic Jacobi) of the `uplo` triangle of complex A: w', "(n x 1 per matrix, a real batch of A's component type) ascending; jobz 'vectors' (default) overwrites A", "with orthonormal complex eigenvectors, 'values' leaves A. info as syev's. On real data it is syev."] },
+  gesvd: { args: 'GesvdArgs', doc: ['Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u', "(m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.", 'info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf. Complex batches: complex', "u and vt (vt = V^H), s a real batch of A's component type."] },
+  geqrf: { args: 'GeqrfArgs', doc: ["Householder QR in place (LAPACK's geqrf): R over the upper triangle, the reflectors below the", 'diagonal, their scalars in tau (min(m, n) x 1 per matrix). info is always 0. Complex batches: zgeqrf', '(H = I - tau v v^H, tau complex, R with a real diagonal).'] },
+  orgqr: { args: 'OrgqrArgs', doc: ["The m x n Q (m >= n) over A from geqrf's reflectors; k = tau's rows (k <= n). Complex batches: zungqr."] },
+  ormqr: { args: 'OrmqrArgs', doc: ["C := op(Q) C (side 'left', default) or C op(Q) ('right') with op(Q) = Q ('N', default) or Q^T", "('T'), Q from geqrf's reflectors (A's first k columns, k = tau's rows), as LAPACK's ormqr.", "Complex batches: zunmqr, trans 'N' or 'C' (Q^H)."] },
+  gels: { args: 'GelsArgs', doc: ["Least squares (m >= n) or minimum norm (m < n) solutions of A X = B (LAPACK's gels, trans 'N'):", 'B is max(m, n) x nrhs, X lands in its first n rows; A is overwritten by its factors.', 'info[i] = j > 0: R(j, j) is exactly zero (A not of full rank), X not computed. Complex batches: zgels.'] },
   getri: { args: 'GetriArgs', doc: ["Inverse of A from getrf's LU factors and 0-based pivots, in place (LAPACK's getri).", 'info[i] = k > 0: U(k,k) is exactly zero (A singular), the matrix left unchanged.'] },
 };
 

@@ -39,9 +39,12 @@ function placeOf(s: Storage | IntStorage): { key: object; base: number; elem: nu
   return { key: s.buffer, base: s.byteOffset, elem: s.BYTES_PER_ELEMENT };
 }
 
-function span(data: Storage, offset: number, rows: number, cols: number, ld: number, order: Order, index: number): Span | undefined {
+/** `parts`: 2 for a complex batch (offset, rows and ld count (re, im) pairs), else 1. */
+function span(data: Storage, offset: number, rows: number, cols: number, ld: number, order: Order, index: number, parts: number): Span | undefined {
   if (rows === 0 || cols === 0) return undefined;
-  const { key, base, elem } = placeOf(data);
+  const place = placeOf(data);
+  const { key, base } = place;
+  const elem = place.elem * parts;
   const inner = order === 'col' ? rows : cols;
   const outer = order === 'col' ? cols : rows;
   const start = base + offset * elem;
@@ -56,8 +59,11 @@ function span(data: Storage, offset: number, rows: number, cols: number, ld: num
 
 function matrixSpan(b: Batch<Storage>, i: number): Span | undefined {
   const m = matrixAt(b, i);
-  return span(m.data, m.offset, m.rows, m.cols, m.ld, b.order, i);
+  return span(m.data, m.offset, m.rows, m.cols, m.ld, b.order, i, partsOf(b));
 }
+
+/** Floats per element: 2 for a complex batch (interleaved (re, im) pairs), else 1. */
+const partsOf = (b: Batch<Storage>): number => ((b as { dtype?: unknown }).dtype === undefined ? 1 : 2);
 
 /** Every non-empty matrix of an operand (a stride-0 batch is one matrix repeated: one span). */
 function spansOf(op: Operand): Span[] {
@@ -82,7 +88,7 @@ function boundsOf(op: Operand): Map<object, [number, number]> {
   if ('batch' in op && op.batch.kind === 'strided') {
     const b = op.batch;
     const first = b.count > 0 ? matrixSpan(b, 0) : undefined;
-    if (first) out.set(first.key, [first.lo, first.hi + (b.count - 1) * b.stride * placeOf(b.data).elem]);
+    if (first) out.set(first.key, [first.lo, first.hi + (b.count - 1) * b.stride * placeOf(b.data).elem * partsOf(b)]);
     return out;
   }
   for (const s of spansOf(op)) {
@@ -168,7 +174,7 @@ function checkSelf(op: Operand): void {
   if (b.kind === 'strided') {
     const first = matrixSpan(b, 0);
     if (!first) return;
-    const elem = placeOf(b.data).elem;
+    const elem = placeOf(b.data).elem * partsOf(b);
     const footprint = first.hi - first.lo;
     const stride = b.stride * elem;
     // Matrix i against i + d is matrix 0 against d (same shape, shifted): d up to the footprint.

@@ -29,6 +29,7 @@ export const cpuBackend: HostBackend = Object.freeze({
   potri: cpuPotri,
   poti: cpuPoti,
   syev: cpuSyev,
+  heev: cpuSyev,
   gesvd: cpuGesvd,
   geqrf: cpuGeqrf,
   orgqr: cpuOrgqr,

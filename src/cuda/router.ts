@@ -88,6 +88,14 @@ function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[]
   return [{ name: op, run }, CPU];
 }
 
+/** syev's candidates; heev's too (on real data heev is syev; complex heev runs on the CPU reference). */
+const SYEV_ROUTES: readonly Candidate<'syev'>[] = [
+  vendor('cusolver', cusolverSyevCovers, cusolverSyev),
+  { name: 'tridiag', covers: tridiagCovers, run: syevTridiagCuda },
+  { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: syevCuda },
+  CPU,
+];
+
 /** Every operation's candidates, in order of preference. */
 export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   gemm: [
@@ -114,12 +122,8 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   lauum: single('lauum', lauumCuda),
   potri: single('potri', potriCuda),
   poti: single('poti', potiCuda),
-  syev: [
-    vendor('cusolver', cusolverSyevCovers, cusolverSyev),
-    { name: 'tridiag', covers: tridiagCovers, run: syevTridiagCuda },
-    { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: syevCuda },
-    CPU,
-  ],
+  syev: SYEV_ROUTES,
+  heev: SYEV_ROUTES,
   gesvd: [{ name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: gesvdCuda }, CPU],
   geqrf: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: geqrfCuda }, CPU],
   orgqr: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: orgqrCuda }, CPU],

@@ -79,8 +79,25 @@ describe('complex batches', () => {
       for (const [field, kind] of Object.entries(OP_SPECS[op].args)) if (kind === 'batch' || kind === 'batch?') args[field] = z();
       if ('ipiv' in OP_SPECS[op].args && op !== 'getrf' && op !== 'gesv') args.ipiv = new Int32Array(2);
       const first = Object.keys(args)[0]!;
+      // syev names the operation that takes complex Hermitian matrices.
       throwsArg(() => (VALIDATORS[op] as (a: unknown, alloc: typeof hostInts) => unknown)(args, hostInts), 'UNSUPPORTED', first,
-        new RegExp(`: ${op} does not support complex batches yet \\(got complex128\\)`));
+        op === 'syev' ? /use heev/ : new RegExp(`: ${op} does not support complex batches yet \\(got complex128\\)`));
+    }
+  });
+
+  it('the overlap check counts a complex element as two floats', () => {
+    const ctx = open({ backend: 'reference' });
+    try {
+      // A 2 x 2 complex128 A is floats 0..7; a real w on floats 5..6 overlaps it, on floats 8..9 it does not.
+      const data = new Float64Array(10);
+      const a = strided(data, { rows: 2, count: 1, dtype: 'complex128' });
+      throwsArg(() => ctx.heev({ a, w: strided(new Float64Array(data.buffer, 8 * 5, 2), { rows: 2, cols: 1 }) }), 'LAYOUT', 'w', /share memory/);
+      assert.deepEqual([...ctx.heev({ a, w: strided(new Float64Array(data.buffer, 8 * 8, 2), { rows: 2, cols: 1 }) }).info], [0]);
+      // Two complex matrices at complex offsets 0 and 3 (floats 0..7 and 6..13) overlap.
+      const z = new Float64Array(14);
+      throwsArg(() => ctx.gemm({ a: strided(z, { rows: 2, count: 1, dtype: 'complex128' }), b: strided(z, { rows: 2, count: 1, dtype: 'complex128' }), c: strided(z, { rows: 2, count: 1, offset: 3, dtype: 'complex128' }) }), 'LAYOUT', 'c');
+    } finally {
+      ctx.dispose();
     }
   });
 

@@ -146,8 +146,7 @@ for (const backend of ['reference', 'cpu'] as const) {
       throwsArg(() => ctx.gemm({ beta: [0, 1], a: r(), b: r(), c: r() }), 'INVALID_ARGUMENT', 'beta', /needs complex batches/);
       throwsArg(() => ctx.gemm({ alpha: [1, NaN], a: z(), b: z(), c: z() }), 'INVALID_ARGUMENT', 'alpha');
       throwsArg(() => ctx.gemm({ transA: 'X' as 'N', a: z(), b: z(), c: z() }), 'ENUM', 'transA');
-      throwsArg(() => ctx.geqrf({ a: z(), tau: strided(new Float64Array(4), { rows: 2, cols: 1, dtype: 'complex128' }) }), 'UNSUPPORTED', 'a', /geqrf does not support complex/);
-      throwsArg(() => ctx.gels({ a: z(), b: z() }), 'UNSUPPORTED', 'a', /gels does not support complex/);
+      throwsArg(() => ctx.syev({ a: z(), w: strided(new Float64Array(2), { rows: 2, cols: 1 }) }), 'UNSUPPORTED', 'a', /use heev/);
       const rowC = strided(new Float64Array(8), { rows: 2, order: 'row', dtype: 'complex128' });
       throwsArg(() => ctx.gemm({ a: z(), b: z(), c: rowC }), 'UNSUPPORTED', 'c.order', /column-major batches only/);
       throwsArg(() => ctx.gemm({ a: z(), b: strided(new Float64Array(12), { rows: 2, cols: 3, dtype: 'complex128' }), c: z() }), 'SHAPE', 'c');

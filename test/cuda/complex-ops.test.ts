@@ -51,6 +51,12 @@ const CALLS: Record<string, Call> = {
   lauum: (ctx, A) => [ctx.lauum({ a: square(A) }).info],
   potri: (ctx, A) => [ctx.potri({ uplo: 'upper', a: square(A) }).info],
   poti: (ctx, A) => [ctx.poti({ a: square(A) }).info],
+  heev: (ctx, A, B) => [ctx.heev({ uplo: 'upper', a: square(A), w: strided(B, { rows: n, cols: 1, count, stride: n + 1 }) }).info],
+  geqrf: (ctx, A, B) => [ctx.geqrf({ a: square(A), tau: strided(B, { rows: n, cols: 1, count, dtype }) }).info],
+  orgqr: (ctx, A, B) => { ctx.orgqr({ a: square(A), tau: strided(B, { rows: 2, cols: 1, count, stride: 2 * n, dtype }) }); return []; },
+  ormqr: (ctx, A, B) => { ctx.ormqr({ side: 'right', trans: 'C', a: strided(A, { rows: 2, count, stride: n * n, dtype }), tau: strided(A, { rows: 2, cols: 1, count, stride: n * n, dtype }), c: strided(B, { rows: 5, cols: 2, count, dtype }) }); return []; },
+  gels: (ctx, A, B) => [ctx.gels({ a: square(A), b: rhs(B) }).info],
+  gesvd: (ctx, A, B) => [ctx.gesvd({ jobu: 'none', jobvt: 'none', a: square(A), s: strided(B, { rows: n, cols: 1, count, stride: n + 2 }) }).info],
   getri: (ctx, A) => [ctx.getri({ a: square(A), ipiv: Int32Array.from({ length: n * count }, (_, k) => Math.max(k % n, (3 * k) % n)) }).info],
 };
 

@@ -27,6 +27,7 @@ test('every operation has a route, and every route ends in the CPU reference', (
   assert.deepEqual(Object.keys(ROUTES).sort(), [...OP_NAMES].sort());
   for (const op of OP_NAMES) assert.equal(routeNames(op).at(-1), 'cpu', op);
   assert.deepEqual(routeNames('syev'), ['cusolver', 'tridiag', 'jacobi', 'cpu']);
+  assert.deepEqual(routeNames('heev'), routeNames('syev'), 'heev on real data is syev');
   assert.deepEqual(routeNames('gemm'), ['tsm2', 'cublas', 'gemm', 'cpu']);
   assert.deepEqual(routeNames('potrf'), ['cusolver', 'potrf', 'cpu']);
   assert.deepEqual(routeNames('getrf'), ['cusolver', 'getrf', 'cpu']);

@@ -78,6 +78,7 @@ test('every operation on device data runs on the GPU: no copy but info', { skip,
       ['ormqr', (c) => { const a = general(); const tau = strided(dev.alloc('float64', n * count), { rows: n, cols: 1, count }); c.geqrf({ a, tau, info }); return c.ormqr({ side: 'left', trans: 'T', a, tau, c: general() }); }],
       ['gels', (c) => c.gels({ a: general(), b: rhs(), info })],
       ['syev', (c) => c.syev({ a: spd(), w: strided(dev.alloc('float64', n * count), { rows: n, cols: 1, count }), info })],
+      ['heev', (c) => c.heev({ a: spd(), w: strided(dev.alloc('float64', n * count), { rows: n, cols: 1, count }), info })],
       ['gesvd', (c) => c.gesvd({
         a: general(), s: strided(dev.alloc('float64', n * count), { rows: n, cols: 1, count }),
         u: sq(dev.alloc('float64', n * n * count)), vt: sq(dev.alloc('float64', n * n * count)), info,

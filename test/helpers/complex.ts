@@ -106,6 +106,36 @@ export function randomHpd(rng: Rng, n: number): Z {
   return a;
 }
 
+/** A random Hermitian matrix: (B + B^H) / 2, entries of B uniform in the unit square. */
+export function randomHermitian(rng: Rng, n: number): Z {
+  const b = random(rng, n, n);
+  const h = op(b, 'C');
+  return { rows: n, cols: n, d: b.d.map((x, k) => (x + h.d[k]!) / 2) };
+}
+
+/** A diag(d): column j scaled by the real d[j]. */
+export function scaleColumns(a: Z, d: ArrayLike<number>): Z {
+  const out = zeros(a.rows, a.cols);
+  for (let j = 0; j < a.cols; j++) for (let i = 0; i < a.rows; i++) {
+    const [re, im] = get(a, i, j);
+    set(out, i, j, re * d[j]!, im * d[j]!);
+  }
+  return out;
+}
+
+/**
+ * A real batch of `count` rows x 1 columns (eigenvalues, singular values) of the component type of
+ * `dtype`, at an odd offset and stride, filled with `fill`; `read(p)` gives column p.
+ */
+export function realColumns(count: number, rows: number, dtype: ComplexDType, fill = -777): { batch: Batch<Float64Array | Float32Array>; read(p: number): number[] } {
+  const stride = rows + 2;
+  const data = (dtype === 'complex64' ? new Float32Array(3 + stride * count) : new Float64Array(3 + stride * count)).fill(fill);
+  return {
+    batch: strided(data, { rows, cols: 1, count, stride, offset: 3 }),
+    read: (p) => [...data.subarray(3 + p * stride, 3 + p * stride + rows)],
+  };
+}
+
 /** ||num|| / (n ||den|| eps), LAPACK's testers' ratio (0 / 0 is 0, x / 0 is 1 / eps). */
 export function ratio(num: number, n: number, den: number, eps: number): number {
   if (den === 0) return num === 0 ? 0 : 1 / eps;

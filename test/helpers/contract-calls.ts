@@ -13,11 +13,11 @@ import { Rng } from './random.js';
 
 export type ContractOp =
   | 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti'
-  | 'syev' | 'gesvd' | 'geqrf' | 'orgqr' | 'ormqr' | 'gels' | 'getri';
+  | 'syev' | 'heev' | 'gesvd' | 'geqrf' | 'orgqr' | 'ormqr' | 'gels' | 'getri';
 /** Every operation of the API (test/core checks this list against OP_NAMES). */
 export const CONTRACT_OPS: readonly ContractOp[] = [
   'gemm', 'trsm', 'trmm', 'syrk', 'herk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti',
-  'syev', 'gesvd', 'geqrf', 'orgqr', 'ormqr', 'gels', 'getri',
+  'syev', 'heev', 'gesvd', 'geqrf', 'orgqr', 'ormqr', 'gels', 'getri',
 ];
 /** The batch arguments any op takes, each with a layout of its own in a CallSpec. */
 export const BATCH_NAMES = ['a', 'b', 'c', 'tau', 'w', 's', 'u', 'vt'] as const;
@@ -110,6 +110,7 @@ function shapesOf(s: CallSpec, d: Dims): ArgShape[] {
         { name: 'b', output: true, rows: n, cols: k, data: 'general' },
       ];
     case 'syev':
+    case 'heev':
       return [
         // 'a' is written only with vectors (undefined jobz: treated as written, so never broadcast).
         { name: 'a', output: s.jobz !== 'values', rows: n, cols: n, data: 'spd' },
@@ -157,7 +158,7 @@ function shapesOf(s: CallSpec, d: Dims): ArgShape[] {
   }
 }
 
-export const HAS_INFO: ReadonlySet<ContractOp> = new Set(['potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'syev', 'gesvd', 'geqrf', 'gels', 'getri']);
+export const HAS_INFO: ReadonlySet<ContractOp> = new Set(['potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'syev', 'heev', 'gesvd', 'geqrf', 'gels', 'getri']);
 export const HAS_IPIV: ReadonlySet<ContractOp> = new Set(['getrf', 'getrs', 'gesv', 'getri']);
 /** The ops that read pivots (getrf's, 0-based: p[j] in [j, n)) and may not write them. */
 export const READS_IPIV: ReadonlySet<ContractOp> = new Set(['getrs', 'getri']);
@@ -166,7 +167,7 @@ export const OPTION_KEYS: Readonly<Record<ContractOp, readonly string[]>> = {
   gemm: ['transA', 'transB', 'alpha', 'beta'], trsm: ['side', 'uplo', 'transA', 'diag', 'alpha'], trmm: ['side', 'uplo', 'transA', 'diag', 'alpha'],
   syrk: ['uplo', 'trans', 'alpha', 'beta'], herk: ['uplo', 'trans', 'alpha', 'beta'], potrf: ['uplo'], potrs: ['uplo'], posv: ['uplo'], getrf: [], getrs: ['trans'], gesv: [],
   trtri: ['uplo', 'diag'], lauum: ['uplo'], potri: ['uplo'], poti: ['uplo'],
-  syev: ['jobz', 'uplo'], gesvd: ['jobu', 'jobvt'], geqrf: [], orgqr: [], ormqr: ['side', 'trans'], gels: [], getri: [],
+  syev: ['jobz', 'uplo'], heev: ['jobz', 'uplo'], gesvd: ['jobu', 'jobvt'], geqrf: [], orgqr: [], ormqr: ['side', 'trans'], gels: [], getri: [],
 };
 
 /**
@@ -174,7 +175,7 @@ export const OPTION_KEYS: Readonly<Record<ContractOp, readonly string[]>> = {
  * their properties (orthonormal, A V = V W, A = U S VT), not element by element.
  */
 export function vectorOutput(s: CallSpec, name: string): boolean {
-  return (s.op === 'syev' && name === 'a') || (s.op === 'gesvd' && (name === 'u' || name === 'vt'));
+  return ((s.op === 'syev' || s.op === 'heev') && name === 'a') || (s.op === 'gesvd' && (name === 'u' || name === 'vt'));
 }
 
 /** May element (i, j) of output `name` be written by this call? (Everything else must stay bit-identical.) */
@@ -193,6 +194,7 @@ export function writable(s: CallSpec, name: string, i: number, j: number): boole
     case 'posv':
       return name === 'b' || tri;
     case 'syev':
+    case 'heev':
       return name === 'w' || s.jobz === 'vectors';
     default:
       return true;

@@ -141,7 +141,7 @@ function logical(v: MatrixView<FloatArray>, order: Order): number[][] {
  * (gesvd) with the values as computed (those are compared with the reference element by element).
  */
 function checkVectors(spec: CallSpec, c: ReturnType<typeof buildCall>, a0: readonly number[][][]): void {
-  if (!(spec.op === 'syev' && spec.jobz === 'vectors') && !(spec.op === 'gesvd' && spec.jobz === 'vectors')) return;
+  if (!((spec.op === 'syev' || spec.op === 'heev') && spec.jobz === 'vectors') && !(spec.op === 'gesvd' && spec.jobz === 'vectors')) return;
   const get = (name: string, m: number): number[][] => {
     const p = c.placed.find((q) => q.name === name)!;
     return logical(p.views[m]!, p.order);
@@ -162,7 +162,7 @@ function checkVectors(spec: CallSpec, c: ReturnType<typeof buildCall>, a0: reado
         assert.ok(Math.abs(d - (i === j ? 1 : 0)) <= tolO, `${what} of matrix ${m}: vectors ${i} and ${j}: dot product ${d} (tol ${tolO})`);
       }
     };
-    if (spec.op === 'syev') {
+    if (spec.op === 'syev' || spec.op === 'heev') {
       const v = get('a', m), w = get('w', m).map((r) => r[0]!);
       orthonormal(v, true, 'eigenvectors');
       for (let i = 0; i < rows; i++) for (let j = 0; j < rows; j++) {
@@ -192,7 +192,7 @@ function checkVectors(spec: CallSpec, c: ReturnType<typeof buildCall>, a0: reado
 function columnMajorWhereCopied(spec: CallSpec): CallSpec {
   const copied = ({
     getrf: ['a'], getrs: ['a', 'b'], gesv: ['a', 'b'], getri: ['a'], potrs: ['b'], posv: ['b'],
-    geqrf: ['a', 'tau'], orgqr: ['a', 'tau'], ormqr: ['a', 'tau'], gels: ['a', 'b'], syev: ['a', 'w'], gesvd: ['a', 's', 'u', 'vt'],
+    geqrf: ['a', 'tau'], orgqr: ['a', 'tau'], ormqr: ['a', 'tau'], gels: ['a', 'b'], syev: ['a', 'w'], heev: ['a', 'w'], gesvd: ['a', 's', 'u', 'vt'],
   } as Record<string, string[]>)[spec.op] ?? [];
   const layouts = { ...spec.layouts };
   for (const name of copied) layouts[name] = { ...layouts[name]!, order: 'col' };

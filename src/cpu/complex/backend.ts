@@ -9,6 +9,10 @@ import type { ComplexOpName, ComplexRequests, OpName } from '../../core/op-specs
 import { cpuGemmComplex } from './zgemm.js';
 import { cpuGetrfComplex } from './zgetrf.js';
 import { cpuGetriComplex } from './zgetri.js';
+import { cpuGelsComplex } from './zgels.js';
+import { cpuGesvdComplex } from './zgesvd.js';
+import { cpuHeevComplex } from './zheev.js';
+import { cpuGeqrfComplex, cpuOrgqrComplex, cpuOrmqrComplex } from './zqr.js';
 import { cpuLauumComplex, cpuPotiComplex, cpuPotriComplex, cpuTrtriComplex } from './zinverse.js';
 import { cpuPotrfComplex } from './zpotrf.js';
 import { cpuGesvComplex, cpuGetrsComplex, cpuPosvComplex, cpuPotrsComplex } from './zsolve.js';
@@ -35,6 +39,12 @@ export const complexReference: ComplexHostOps = Object.freeze({
   potri: cpuPotriComplex,
   poti: cpuPotiComplex,
   getri: cpuGetriComplex,
+  heev: cpuHeevComplex,
+  geqrf: cpuGeqrfComplex,
+  orgqr: cpuOrgqrComplex,
+  ormqr: cpuOrmqrComplex,
+  gels: cpuGelsComplex,
+  gesvd: cpuGesvdComplex,
 });
 
 /** The complex reference of `op`; UNSUPPORTED where it has none (validation rejects those first). */

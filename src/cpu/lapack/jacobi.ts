@@ -197,11 +197,16 @@ export function reorthogonalize(v: Float64Array, n: number): void {
 
 /**
  * Column j of U where the singular value is exactly zero (sorted last): the first unit vector
- * that stays long after two Gram-Schmidt passes against columns 0..j-1, normalised.
+ * that stays longer than 1/2 after two Gram-Schmidt passes against columns 0..j-1, normalised; where
+ * none does (the space left is small and spread evenly), the one that stays longest.
  */
 function completeColumn(g: Float64Array, m: number, j: number): void {
-  for (let e = 0; e < m; e++) {
-    for (let r = 0; r < m; r++) g[r + j * m] = r === e ? 1 : 0;
+  let best = 0;
+  let bestNorm = -1;
+  for (let e = 0; e <= m; e++) {
+    // e = m: the best candidate again, kept whatever its length.
+    const unit = e < m ? e : best;
+    for (let r = 0; r < m; r++) g[r + j * m] = r === unit ? 1 : 0;
     for (let pass = 0; pass < 2; pass++) {
       for (let c = 0; c < j; c++) {
         let d = 0;
@@ -212,9 +217,13 @@ function completeColumn(g: Float64Array, m: number, j: number): void {
     let nrm = 0;
     for (let r = 0; r < m; r++) nrm += g[r + j * m]! ** 2;
     nrm = Math.sqrt(nrm);
-    if (nrm > 0.5) {
+    if (nrm > 0.5 || e === m) {
       for (let r = 0; r < m; r++) g[r + j * m] /= nrm;
       return;
+    }
+    if (nrm > bestNorm) {
+      bestNorm = nrm;
+      best = e;
     }
   }
 }
@@ -238,9 +247,10 @@ function rotateColumns(x: Float64Array, px: number, py: number, len: number, c: 
 
 /**
  * Selection sort of d[0..n) (ascending, or descending), swapping columns j and best of each
- * (array, column length) alongside (n is small; the order of ties is the reference's own).
+ * (array, column length) alongside (n is small; the order of ties is the reference's own). A
+ * complex column of interleaved pairs is one of length 2 rows.
  */
-function sortWithColumns(d: Float64Array, n: number, descending: boolean, columns: readonly (readonly [Float64Array, number])[]): void {
+export function sortWithColumns(d: Float64Array, n: number, descending: boolean, columns: readonly (readonly [Float64Array, number])[]): void {
   for (let j = 0; j < n - 1; j++) {
     let best = j;
     for (let k = j + 1; k < n; k++) if (descending ? d[k]! > d[best]! : d[k]! < d[best]!) best = k;
@@ -259,8 +269,11 @@ function identity(v: Float64Array, n: number): void {
   for (let j = 0; j < n; j++) v[j * n + j] = 1;
 }
 
-/** NaN where x[0..len) holds NaN or Inf; else the power of two bringing the largest |entry| near 1, or 1. */
-function scaleOf(x: Float64Array, len: number): number {
+/**
+ * NaN where x[0..len) holds NaN or Inf; else the power of two bringing the largest |entry| near 1,
+ * or 1 (over the floats of interleaved complex pairs too: an exact scaling of both parts).
+ */
+export function scaleOf(x: Float64Array, len: number): number {
   let amax = 0;
   for (let k = 0; k < len; k++) {
     const e = Math.abs(x[k]!);
