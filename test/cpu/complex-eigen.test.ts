@@ -12,26 +12,13 @@ import { describe, it } from 'node:test';
 import { strided } from '../../src/core/batch.js';
 import type { ComplexDType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
-import { MyriadError, type ErrorCode } from '../../src/core/errors.js';
+import { MyriadError } from '../../src/core/errors.js';
 import { open } from '../../src/api/open.js';
 import type { Context } from '../../src/api/context.js';
 import {
   LIST, ODD, Rng, epsOf, get, hermitianFrom, identity, multiply, norm, op, place, randomHermitian, randomHpd, ratio, realColumns, scaleColumns, set,
-  subtract, type Z,
+  subtract, type Z, throwsArg, SIZES, TYPES
 } from '../helpers/complex.js';
-
-const SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 17, 33];
-const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
-
-function throwsArg(fn: () => unknown, code: ErrorCode, argument: string, message?: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof MyriadError, String(e));
-    assert.equal(e.code, code, e.message);
-    assert.equal(e.argument, argument, e.message);
-    if (message !== undefined) assert.match(e.message, message);
-    return true;
-  });
-}
 
 /** A as heev sees it stored: junk imaginary parts on the diagonal, NaN in the triangle not referenced. */
 function stored(a: Z, uplo: Uplo): Z {

@@ -7,16 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ComplexDType } from '../../src/core/dtype.js';
 import type { Diag, Uplo } from '../../src/core/enums.js';
 import { open } from '../../src/api/open.js';
 import type { Context } from '../../src/api/context.js';
 import {
-  LIST, ODD, Rng, epsOf, get, hermitianFrom, identity, multiply, norm, op, place, random, randomHpd, ratio, set, subtract, triangle, type Z,
+  LIST, ODD, Rng, epsOf, get, hermitianFrom, identity, multiply, norm, op, place, random, randomHpd, ratio, set, subtract, triangle, type Z, SIZES, TYPES
 } from '../helpers/complex.js';
 
-const SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 17, 33];
-const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
 const other = (uplo: Uplo, i: number, j: number): boolean => (uplo === 'lower' ? i < j : i > j);
 
 /** A well-conditioned triangle, NaN in the other one (and on the diagonal where unit). */

@@ -11,26 +11,14 @@ import { describe, it } from 'node:test';
 import { strided } from '../../src/core/batch.js';
 import type { ComplexDType } from '../../src/core/dtype.js';
 import type { Side } from '../../src/core/enums.js';
-import { MyriadError, type ErrorCode } from '../../src/core/errors.js';
 import { open } from '../../src/api/open.js';
 import type { Context } from '../../src/api/context.js';
 import {
-  LIST, ODD, Rng, epsOf, get, identity, multiply, norm, op, place, random, ratio, set, subtract, triangle, zeros, type Z,
+  LIST, ODD, Rng, epsOf, get, identity, multiply, norm, op, place, random, ratio, set, subtract, triangle, zeros, type Z, throwsArg, TYPES
 } from '../helpers/complex.js';
 
 const SQUARE = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 17, 33];
 const SHAPES: [number, number][] = [...SQUARE.map((n): [number, number] => [n, n]), [5, 3], [3, 5], [12, 7], [7, 12], [33, 17], [17, 33]];
-const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
-
-function throwsArg(fn: () => unknown, code: ErrorCode, argument: string, message?: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof MyriadError, String(e));
-    assert.equal(e.code, code, e.message);
-    assert.equal(e.argument, argument, e.message);
-    if (message !== undefined) assert.match(e.message, message);
-    return true;
-  });
-}
 
 /** The first `cols` columns of a (a copy). */
 function columns(a: Z, cols: number): Z {

@@ -4,7 +4,9 @@
  * transposes and norms, LAPACK-style residual ratios, and their placement in (and reading back
  * from) strided and list batches with odd leading dimensions, strides and offsets.
  */
+import assert from 'node:assert/strict';
 import { list, strided, type Batch } from '../../src/core/batch.js';
+import { MyriadError, type ErrorCode } from '../../src/core/errors.js';
 import type { ComplexDType } from '../../src/core/dtype.js';
 import type { ComplexOp } from '../../src/core/op-specs.js';
 import type { Uplo } from '../../src/core/enums.js';
@@ -212,3 +214,18 @@ export function place(ms: readonly Z[], rows: number, cols: number, dtype: Compl
 }
 
 export { Rng };
+
+/** The orders the complex tests run: every n to 12, then 17 and 33 (past the unrolled sizes). */
+export const SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 17, 33];
+export const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
+
+/** Asserts `fn` throws a MyriadError of `code` naming `argument` (and matching `message`). */
+export function throwsArg(fn: () => unknown, code: ErrorCode, argument: string, message?: RegExp): void {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof MyriadError, String(e));
+    assert.equal(e.code, code, e.message);
+    assert.equal(e.argument, argument, e.message);
+    if (message !== undefined) assert.match(e.message, message);
+    return true;
+  });
+}
