@@ -39,6 +39,7 @@ export interface CpuTuning {
   readonly gemmWasm: PerDType<GemmTiles>;
   readonly gemmWasmChunkBytes: number;
   readonly luWasmMax: number;
+  readonly complexUnrollMax: Readonly<{ cholesky: number; lu: number }>;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -168,6 +169,15 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
   gemmWasmChunkBytes: 256 << 10,
   /** getrf/gesv in WebAssembly (float64 working copy) up to this size; the reference above. */
   luWasmMax: 512,
+  /**
+   * Complex (complex128, complex64) potrf/posv/potrs (the triangle in locals) and square
+   * getrf/gesv/getrs (a float64 scratch with constant indices) as generated JavaScript up to these
+   * orders; the complex reference above (docs/cpu-backend.md, "Complex kernels"). Measured on the
+   * 2-core EPYC (one thread, CPU time, ns a matrix, complex128, reference / generated): potrf
+   * 16 3118 / see BENCHMARKS.md; the generated kernels stay ahead of the reference at every order
+   * to 16 and V8 still optimises them there.
+   */
+  complexUnrollMax: Object.freeze({ cholesky: 16, lu: 16 }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in
