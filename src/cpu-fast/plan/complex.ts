@@ -14,6 +14,7 @@ export interface ComplexForce { readonly variant?: ComplexVariant }
 export function planComplex(p: ComplexProblem, tuning: CpuTuning, force: ComplexForce = {}): ComplexVariant {
   if (p.n === 0 || p.m !== p.n) return 'reference';
   if (force.variant) return force.variant;
-  const lu = p.op === 'getrf' || p.op === 'gesv' || p.op === 'getrs';
-  return p.n <= (lu ? tuning.complexUnrollMax.lu : tuning.complexUnrollMax.cholesky) ? 'unrolled' : 'reference';
+  const max = tuning.complexUnrollMax;
+  const limit = p.op === 'potrf' || p.op === 'posv' ? max.cholesky : p.op === 'potrs' ? max.potrs : p.op === 'gesv' ? max.gesv : max.lu;
+  return p.n <= limit ? 'unrolled' : 'reference';
 }

@@ -1,8 +1,8 @@
 /**
  * The fast backend's complex kernels (potrf, posv, potrs, getrf, gesv, getrs on complex128 and
  * complex64) against the complex reference, bit for bit: every float of every array (padding,
- * gaps, the other triangle), info and pivots, on n = 1 ... 16 and one order above the kernels,
- * strided batches with odd ld, stride and offset, list batches, a batch holding a failing member
+ * gaps, the other triangle), info and pivots, on n = 1 ... 17
+ * (the tuning table's complexUnrollMax; the reference beyond), strided batches with odd ld, stride and offset, list batches, a batch holding a failing member
  * (not positive definite, exactly singular) and one holding NaN, on one thread (the serial
  * kernels) and spread over two (the worker pool, the copies for the workers included).
  */
@@ -95,9 +95,8 @@ function check(op: Op, dtype: ComplexDType, n: number, count: number, layout: La
 const OPS: readonly Op[] = ['potrf', 'posv', 'potrs', 'getrf', 'gesv', 'getrs'];
 
 describe('cpu-fast complex kernels match the complex reference bit for bit', () => {
-  test('the kernels cover n = 1 ... 16', () => {
-    assert.equal(cpuTuning().complexUnrollMax.cholesky, 16);
-    assert.equal(cpuTuning().complexUnrollMax.lu, 16);
+  test('the tests reach past every kernel size', () => {
+    for (const max of Object.values(cpuTuning().complexUnrollMax)) assert.ok(max < 17);
   });
   for (const op of OPS) {
     test(`${op}: strided and list batches, failing and NaN members, both types, one thread`, () => {
@@ -114,7 +113,7 @@ describe('cpu-fast complex kernels match the complex reference bit for bit', () 
     test(`${op}: spread over two threads (copies for the workers), both types`, () => {
       let seed = 100;
       for (const dtype of TYPES) {
-        for (const n of [3, 8, 16]) {
+        for (const n of [3, 8, 10]) {
           for (const layout of [ODD, LIST]) {
             check(op, dtype, n, 7, layout, seed++, true, 'C', n === 8 ? 'upper' : 'lower');
           }
