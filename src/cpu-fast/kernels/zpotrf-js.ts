@@ -15,6 +15,7 @@
  * (upper, where the stored value is conj(F(i, j)) for the factor F the reference reads).
  */
 import type { ComplexDType } from '../../core/dtype.js';
+import { complexInfo, jsRound } from '../../core/dtype-table.js';
 import type { Uplo } from '../../core/enums.js';
 import { Emitter, type JsKernelSource } from '../jit/compile.js';
 import { CHOLESKY_PARAMS, type CholeskyOp, type PotrfJsKernel } from './potrf-js.js';
@@ -37,7 +38,7 @@ export function generateZpotrfJs(p: ZpotrfJsParams): JsKernelSource {
   const upper = p.uplo === 'upper';
   // The float index of the real part of S(i, j) (i >= j) in the caller's matrix.
   const at = (i: number, j: number): string => (upper ? `c${i} + ${2 * j}` : `c${j} + ${2 * i}`);
-  const round = (v: string): string => (p.dtype === 'complex64' ? `Math.fround(${v})` : v);
+  const round = (v: string): string => jsRound(complexInfo(p.dtype).real, v);
   const e = new Emitter();
   e.line(`// myriad complex ${op} n=${n} uplo=${p.uplo} dtype=${p.dtype}`);
   e.open('outer: for (let p = 0; p < count; p++) {');
