@@ -12,8 +12,7 @@ import type { Backend, OpName } from '../core/ops.js';
 import { OP_SPECS, isComplexRequest } from '../core/op-specs.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { cpuBackend } from '../cpu/backend.js';
-import { complexReferenceOf } from '../cpu/complex/backend.js';
-import { describeHostBackend, fastCpuBackend } from '../cpu-fast/backend.js';
+import { describeHostBackend, fastCpuBackend, hostComplexOp } from '../cpu-fast/backend.js';
 import * as arrays from './array.js';
 import * as qrArrays from './array-qr.js';
 import * as elementwise from './elementwise.js';
@@ -383,13 +382,14 @@ export class Context extends ContextOperations {
 
   private run<K extends OpName>(op: K, request: Parameters<Backend<Storage, IntStorage>[K]>[0]): void {
     this.admit(op, request);
-    // Complex requests: the CPU reference on every backend (cpu/complex/). A CUDA context runs
-    // them through its backend (copies of device data, lastRoute 'cpu'); no capture can record them.
+    // Complex requests: on the CPU the host backend's complex code (the fast backend's kernels where
+    // it has them, else the complex reference, cpu/complex/). A CUDA context runs them through its
+    // backend (the reference on copies of device data, lastRoute 'cpu'); no capture can record them.
     const complex = isComplexRequest(op, request);
     if (complex && this.#capture) throw new MyriadError('UNSUPPORTED', `complex ${op} runs on the CPU reference and cannot be captured`, OP_SPECS[op].main);
     if (this.#capture) this.#capture.admit(op, request as unknown as Record<string, unknown>, this.device!.capturable!(op));
     if (writesNothing(op, request as unknown as Record<string, unknown>)) return;
-    if (complex && !this.device) return complexReferenceOf(op)(request);
+    if (complex && !this.device) return hostComplexOp(this.ops.name, op)(request);
     (this.ops[op] as (r: typeof request) => void)(request);
   }
 

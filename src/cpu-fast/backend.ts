@@ -13,6 +13,10 @@ import { fastPosv, fastPotrf, fastPotrs } from './ops/potrf.js';
 import { fastGemm } from './ops/gemm.js';
 import { fastLauum, fastPotri, fastTrtri } from './ops/trtri.js';
 import { fastGesv, fastGetrf, fastGetrs } from './ops/getrf.js';
+import { isComplexRequest } from '../core/op-specs.js';
+import { complexReferenceOf } from '../cpu/complex/backend.js';
+import { FAST_COMPLEX } from './ops/zfactor.js';
+import type { ComplexFactorOp } from './plan/complex.js';
 import { parallel } from './threads/parallel.js';
 import { cpuThreads } from './threads/pool.js';
 
@@ -38,9 +42,30 @@ export const serialKernels: HostBackend = Object.freeze({
 
 export type HostOp = (r: Parameters<Backend<FloatArray, Int32Array>[OpName]>[0]) => void;
 
-/** The function a worker or the caller runs for an op. */
+/** The complex kernels of the ops that have them (ops/zfactor.ts); the others' complex requests run the complex reference. */
+const complexSerial = (op: OpName): HostOp | undefined =>
+  Object.hasOwn(FAST_COMPLEX, op) ? (FAST_COMPLEX[op as ComplexFactorOp] as HostOp) : undefined;
+
+/** The function a worker or the caller runs for an op: its complex kernel for a complex request. */
 export function serialOp(op: OpName): HostOp {
-  return serialKernels[op] as HostOp;
+  const real = serialKernels[op] as HostOp;
+  const complex = complexSerial(op);
+  return complex ? (r) => (isComplexRequest(op, r) ? complex(r) : real(r)) : real;
+}
+
+const fastComplexOps = new Map<OpName, (r: object) => void>();
+
+/**
+ * What a CPU context runs for a complex request of `op` on the backend named `backend`: on the
+ * fast backend the complex kernels spread over the worker pool where the op has them, else the
+ * complex reference (single-threaded).
+ */
+export function hostComplexOp(backend: string, op: OpName): (r: object) => void {
+  const complex = backend === fastCpuBackend.name ? complexSerial(op) : undefined;
+  if (!complex) return complexReferenceOf(op);
+  let run = fastComplexOps.get(op);
+  if (!run) fastComplexOps.set(op, (run = parallel(op, complex as (r: object) => void)));
+  return run;
 }
 
 /** The fast backend as the CPU context sees it: every op spread over the worker pool. */

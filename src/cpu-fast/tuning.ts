@@ -39,6 +39,7 @@ export interface CpuTuning {
   readonly gemmWasm: PerDType<GemmTiles>;
   readonly gemmWasmChunkBytes: number;
   readonly luWasmMax: number;
+  readonly complexUnrollMax: Readonly<{ cholesky: number; potrs: number; lu: number; gesv: number }>;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -168,6 +169,18 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
   gemmWasmChunkBytes: 256 << 10,
   /** getrf/gesv in WebAssembly (float64 working copy) up to this size; the reference above. */
   luWasmMax: 512,
+  /**
+   * Complex (complex128, complex64) potrf/posv/potrs (the triangle in locals) and square
+   * getrf/getrs, gesv (a float64 scratch with constant indices) as generated JavaScript up to these
+   * orders; the complex reference above (docs/cpu-backend.md, "Complex kernels"). Above them V8
+   * no longer optimises the generated function and it runs 20-100x slower than the reference.
+   * Measured on the 2-core EPYC (one thread, CPU time, ns a matrix, complex128, generated;
+   * reference potrf 66 / 161 / 609 / 3118 and getrf 174 / 398 / 1525 / 7658 at n = 2 / 4 / 8 / 16):
+   * potrf 16 / 38 / 172 / 313 / 655 at n = 2 / 4 / 8 / 10 / 12, ~58,000 at 16; potrs 1049 at 16;
+   * getrf 36 / 137 / 429 / 905 / 1278 at 2 / 4 / 8 / 10 / 12, ~111,000 at 16; gesv 54 / 336 /
+   * 1304 / 1275 at 2 / 4 / 8 / 10, ~72,000 at 12.
+   */
+  complexUnrollMax: Object.freeze({ cholesky: 12, potrs: 16, lu: 12, gesv: 10 }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

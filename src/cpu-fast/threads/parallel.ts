@@ -11,7 +11,7 @@ import type { OpName } from '../../core/ops.js';
 import { OP_SPECS, WRITTEN_BATCHES } from '../../core/op-specs.js';
 import { isBatch, sliceRequest } from '../split.js';
 import { STREAM_ARENA_BYTES, cpuThreads, finished, post, postQueued, rethrow, slot, wait } from './pool.js';
-import { isShared, stage, unstage, type Staged } from './staging.js';
+import { floatsPer, isShared, stage, unstage, type Staged } from './staging.js';
 
 /**
  * Below this estimate of a call's work (about flops plus element traffic) one thread is faster.
@@ -56,13 +56,13 @@ function unshared(r: object): { bytes: number; size: number } {
     if (!isBatch(v)) continue;
     if (v.kind === 'strided') {
       size = Math.max(size, v.rows, v.cols);
-      if (!isShared(v.data)) bytes += v.count * v.rows * v.cols * v.data.BYTES_PER_ELEMENT;
+      if (!isShared(v.data)) bytes += v.count * v.rows * v.cols * floatsPer(v) * v.data.BYTES_PER_ELEMENT;
       continue;
     }
     for (let p = 0; p < v.matrices.length; p++) {
       const m = matrixAt(v, p);
       size = Math.max(size, m.rows, m.cols);
-      if (!isShared(m.data)) bytes += m.rows * m.cols * m.data.BYTES_PER_ELEMENT;
+      if (!isShared(m.data)) bytes += m.rows * m.cols * floatsPer(v) * m.data.BYTES_PER_ELEMENT;
     }
   }
   return { bytes, size };

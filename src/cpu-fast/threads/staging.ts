@@ -77,6 +77,9 @@ export function stage(request: object, writes: readonly string[], arena: Arena):
   return { request: out, copyBack };
 }
 
+/** Floats per element: 2 for a complex batch (interleaved pairs; its counts are in complex elements). */
+export const floatsPer = (b: Batch<FloatArray>): number => (b.kind !== 'variable' && b.dtype !== undefined ? 2 : 1);
+
 function storesOf(b: Batch<FloatArray>): FloatArray[] {
   return b.kind === 'strided' ? [b.data] : b.matrices.map((m) => m.data);
 }
@@ -86,22 +89,24 @@ function stageBatch(
 ): Batch<FloatArray> | undefined {
   if (b.kind === 'strided') {
     if (isShared(b.data) || b.count === 0) return b;
-    const span = (b.count - 1) * b.stride + footprintOf(b.rows, b.cols, b.ld);
+    const f = floatsPer(b);
+    const span = f * ((b.count - 1) * b.stride + footprintOf(b.rows, b.cols, b.ld));
     const copy = arena.alloc(b.data, span);
     if (!copy) return undefined;
-    copy.set(b.data.subarray(b.offset, b.offset + span));
+    copy.set(b.data.subarray(f * b.offset, f * b.offset + span));
     const staged: Batch<FloatArray> = { ...b, data: copy, offset: 0 };
     if (written) {
       if ((writtenStores.get(b.data) ?? 0) > 1) {
         const views = Array.from({ length: b.count }, (_, p) => ({
-          from: { data: copy, offset: p * b.stride, ld: b.ld, rows: b.rows, cols: b.cols },
-          to: { data: b.data, offset: b.offset + p * b.stride, ld: b.ld, rows: b.rows, cols: b.cols },
+          from: { data: copy, offset: f * p * b.stride, ld: f * b.ld, rows: f * b.rows, cols: b.cols },
+          to: { data: b.data, offset: f * (b.offset + p * b.stride), ld: f * b.ld, rows: f * b.rows, cols: b.cols },
         }));
         copyBack.push({ from: copy, to: b.data, toOffset: 0, length: 0, views });
-      } else copyBack.push({ from: copy, to: b.data, toOffset: b.offset, length: span });
+      } else copyBack.push({ from: copy, to: b.data, toOffset: f * b.offset, length: span });
     }
     return staged;
   }
+  const f = floatsPer(b);
   const matrices: MatrixView<FloatArray>[] = [];
   const views: { from: MatrixView<FloatArray>; to: MatrixView<FloatArray> }[] = [];
   for (let p = 0; p < b.matrices.length; p++) {
@@ -113,13 +118,13 @@ function stageBatch(
       matrices.push({ data: m.data, offset: m.offset, ld, rows, cols });
       continue;
     }
-    const span = footprintOf(rows, cols, ld);
+    const span = f * footprintOf(rows, cols, ld);
     const copy = arena.alloc(m.data, Math.max(span, 1));
     if (!copy) return undefined;
-    copy.set(m.data.subarray(m.offset, m.offset + span));
-    const view = { data: copy, offset: 0, ld, rows, cols };
-    matrices.push(view);
-    if (written) views.push({ from: view, to: { data: m.data, offset: m.offset, ld, rows, cols } });
+    copy.set(m.data.subarray(f * m.offset, f * m.offset + span));
+    matrices.push({ data: copy, offset: 0, ld, rows, cols });
+    // The copy-back views count floats (a complex element is two).
+    if (written) views.push({ from: { data: copy, offset: 0, ld: f * ld, rows: f * rows, cols }, to: { data: m.data, offset: f * m.offset, ld: f * ld, rows: f * rows, cols } });
   }
   if (views.length > 0) copyBack.push({ from: views[0]!.from.data, to: views[0]!.to.data, toOffset: 0, length: 0, views });
   if (b.kind === 'list') return { ...b, matrices: matrices.map((m) => ({ data: m.data, offset: m.offset })) };

@@ -1,0 +1,78 @@
+// The fast CPU backend's complex kernels (potrf, posv, gesv, getrf) on one thread against the
+// complex reference and numpy's stacked complex calls (np.linalg.cholesky, np.linalg.solve with
+// one right-hand side; getrf against scipy's lu_factor per matrix where scipy is importable),
+// process CPU time, the median of 9 calls, ns a matrix. Run pinned on a shared machine:
+//   npm run build && MYRIAD_THREADS=1 taskset -c 1 node scripts/bench-cpu-complex.mjs [ops] [sizes] [dtypes]
+import { spawnSync } from 'node:child_process';
+import { FAST_COMPLEX } from '../dist/src/cpu-fast/ops/zfactor.js';
+import { complexReference } from '../dist/src/cpu/complex/backend.js';
+
+const ops = (process.argv[2] ?? 'potrf,posv,gesv,getrf').split(',');
+const sizes = (process.argv[3] ?? '2,4,8,12,16').split(',').map(Number);
+const dtypes = (process.argv[4] ?? 'complex128,complex64').split(',');
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+
+const NUMPY = String.raw`
+import sys, time, json
+import numpy as np
+op, dt, n, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+dt = np.complex128 if dt == 'complex128' else np.complex64
+rng = np.random.default_rng(1)
+z = lambda *s: rng.uniform(-1, 1, s) + 1j * rng.uniform(-1, 1, s)
+g = z(count, n, n)
+a = (g @ g.conj().transpose(0, 2, 1) + n * np.eye(n)).astype(dt) if op in ('potrf', 'posv') else (g + 2 * n * np.eye(n)).astype(dt)
+b = z(count, n, 1).astype(dt)
+if op == 'potrf': fn = lambda: np.linalg.cholesky(a)
+elif op in ('posv', 'gesv'): fn = lambda: np.linalg.solve(a, b)
+else:
+    import scipy.linalg as sl
+    fn = lambda: [sl.lu_factor(a[i], check_finite=False) for i in range(count)]
+fn(); fn()
+ts = []
+for _ in range(9):
+    t0 = time.process_time(); fn(); ts.append(time.process_time() - t0)
+print(json.dumps(sorted(ts)[4] / count * 1e9))
+`;
+
+function numpyNs(op, dtype, n, count) {
+  const env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
+  const r = spawnSync('python3', ['-c', NUMPY, op, dtype, String(n), String(op === 'getrf' ? Math.min(count, 5000) : count)], { encoding: 'utf8', env });
+  return r.status === 0 ? JSON.parse(r.stdout) : NaN;
+}
+
+/** A diagonally weighted batch (Hermitian positive definite for the Cholesky ops: B B^H-like weight on a Hermitian matrix). */
+function data(op, dtype, n, count) {
+  const A = dtype === 'complex64' ? Float32Array : Float64Array;
+  const a = new A(2 * n * n * count).map((_, i) => Math.sin(i * 0.37));
+  for (let p = 0; p < count; p++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+    const x = 2 * (p * n * n + i + j * n), y = 2 * (p * n * n + j + i * n);
+    if (i === j) { a[x] = 2 * n; a[x + 1] = 0; } else if (op !== 'gesv' && op !== 'getrf' && i > j) { a[y] = a[x]; a[y + 1] = -a[x + 1]; }
+  }
+  return { a, b: new A(2 * n * count).map((_, i) => Math.cos(i)) };
+}
+
+function time(run, op, dtype, n, count, d) {
+  const ts = [];
+  for (let rep = 0; rep < 9; rep++) {
+    const a = { kind: 'strided', data: d.a.slice(), offset: 0, ld: n, stride: n * n, rows: n, cols: n, count, dtype };
+    const b = { kind: 'strided', data: d.b.slice(), offset: 0, ld: n, stride: n, rows: n, cols: 1, count, dtype };
+    const r = { uplo: 'lower', a, b, info: new Int32Array(count), ipiv: new Int32Array(n * count), pivotStride: n };
+    const t0 = cpuMs();
+    run(op === 'potrf' ? { uplo: r.uplo, a, info: r.info } : op === 'getrf' ? { a, ipiv: r.ipiv, pivotStride: n, info: r.info } : r);
+    ts.push(cpuMs() - t0);
+  }
+  return (ts.sort((x, y) => x - y)[4] / count) * 1e6;
+}
+
+console.log('| op | dtype | n | batch | myriad cpu ns | reference ns | numpy ns | numpy / myriad |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const op of ops) for (const dtype of dtypes) for (const n of sizes) {
+  const count = Math.max(1000, Math.min(20000, Math.floor(2e6 / (n * n))));
+  const d = data(op, dtype, n, count);
+  const fast = time(FAST_COMPLEX[op], op, dtype, n, count, d);
+  const ref = time(complexReference[op], op, dtype, n, count, d);
+  const np = numpyNs(op, dtype, n, count);
+  console.log(`| ${op} | ${dtype} | ${n} | ${count} | ${fast.toFixed(0)} | ${ref.toFixed(0)} | ${np.toFixed(0)} | ${(np / fast).toFixed(2)} |`);
+}

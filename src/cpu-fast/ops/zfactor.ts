@@ -1,0 +1,89 @@
+/**
+ * potrf, posv, potrs, getrf, gesv and getrs on complex batches: the generated JavaScript kernels
+ * (kernels/zpotrf-js.ts, zgetrf-js.ts) where plan/complex.ts says so, the complex reference
+ * (src/cpu/complex/) for the rest. Strided runs go to a kernel in one call; list batches one
+ * matrix at a time (ops/run-batch.ts). The kernels take offsets in floats: twice the complex counts.
+ */
+import type { Batch } from '../../core/batch.js';
+import type { ComplexDType, FloatArray } from '../../core/dtype.js';
+import type { ComplexGetrsRequest, GesvRequest, GetrfRequest, PosvRequest, PotrfRequest, PotrsRequest } from '../../core/op-specs.js';
+import { complexReference } from '../../cpu/complex/backend.js';
+import { cpuScratch, cpuTuning } from '../context.js';
+import { kernelFactory } from '../jit/compile.js';
+import { generateZgetrfJs, type ZgetrfJsKernel, type ZgetrfJsParams } from '../kernels/zgetrf-js.js';
+import { generateZpotrfJs, type ZpotrfJsKernel, type ZpotrfJsParams } from '../kernels/zpotrf-js.js';
+import { planComplex, type ComplexFactorOp, type ComplexForce } from '../plan/complex.js';
+import type { OpOptions } from '../tuning.js';
+import { runBatch, stridedView } from './run-batch.js';
+
+const choleskyFor = kernelFactory<ZpotrfJsParams, ZpotrfJsKernel>(generateZpotrfJs);
+const luFor = kernelFactory<ZgetrfJsParams, ZgetrfJsKernel>(generateZgetrfJs);
+
+export type ComplexOptions = OpOptions<ComplexForce>;
+
+type CholeskyReq = PotrsRequest<FloatArray, Int32Array>;
+type LuReq = ComplexGetrsRequest<FloatArray, Int32Array>;
+
+/** The element type of a complex request (variable batches are real only). */
+function dtypeOf(r: { a: Batch<FloatArray> }): ComplexDType {
+  return (r.a.kind !== 'variable' ? r.a.dtype : undefined) ?? 'complex128';
+}
+
+function runCholesky(op: 'potrf' | 'posv' | 'potrs', r: CholeskyReq, fallback: (r: CholeskyReq) => void, options: ComplexOptions = {}): void {
+  const dtype = dtypeOf(r);
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      if (planComplex({ op, m: m.rows, n: m.cols }, options.tuning ?? cpuTuning(), options.force) === 'reference') return false;
+      const k = choleskyFor({ op, n: m.rows, uplo: r.uplo, dtype });
+      const aStride = r.a.kind === 'strided' ? 2 * r.a.stride : 0;
+      if (op === 'potrf') {
+        k(m.data, 2 * m.offset, 2 * m.ld, aStride, null, 0, 2, 0, 0, r.info, p0, count);
+        return true;
+      }
+      const b = stridedView(r.b, p0);
+      k(m.data, 2 * m.offset, 2 * m.ld, aStride, b.data, 2 * b.offset, 2 * b.ld, 2 * b.stride, b.cols, r.info, p0, count);
+      return true;
+    },
+    fallback,
+  });
+}
+
+function runLu(op: 'getrf' | 'gesv' | 'getrs', r: LuReq, fallback: (r: LuReq) => void, options: ComplexOptions = {}): void {
+  const dtype = dtypeOf(r);
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      if (planComplex({ op, m: m.rows, n: m.cols }, options.tuning ?? cpuTuning(), options.force) === 'reference') return false;
+      const n = m.rows;
+      const k = luFor({ op, n, dtype, trans: op === 'getrs' ? r.trans : 'N' });
+      const aStride = r.a.kind === 'strided' ? 2 * r.a.stride : 0;
+      const b = op === 'getrf' ? null : stridedView(r.b, p0);
+      k(m.data, 2 * m.offset, 2 * m.ld, aStride, b ? b.data : null, b ? 2 * b.offset : 0, b ? 2 * b.ld : 2, b ? 2 * b.stride : 0, b ? b.cols : 0,
+        r.info, p0, r.ipiv, p0 * r.pivotStride, r.pivotStride, count, cpuScratch().f64('zgetrfJs', 2 * n * n), cpuScratch().f64('zgetrfJsRhs', 2 * n));
+      return true;
+    },
+    fallback,
+  });
+}
+
+const ref = complexReference;
+
+export const fastPotrfComplex = (r: PotrfRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+  runCholesky('potrf', { ...r, b: r.a }, (s) => ref.potrf({ uplo: s.uplo, a: s.a, info: s.info }), options);
+export const fastPosvComplex = (r: PosvRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+  runCholesky('posv', r, ref.posv, options);
+export const fastPotrsComplex = (r: PotrsRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+  runCholesky('potrs', r, ref.potrs, options);
+export const fastGetrfComplex = (r: GetrfRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+  runLu('getrf', { ...r, trans: 'N', b: r.a }, (s) => ref.getrf({ a: s.a, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }), options);
+export const fastGesvComplex = (r: GesvRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+  runLu('gesv', { ...r, trans: 'N' }, (s) => ref.gesv({ a: s.a, b: s.b, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }), options);
+export const fastGetrsComplex = (r: ComplexGetrsRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+  runLu('getrs', r, ref.getrs, options);
+
+/** The complex ops with fast kernels, by name. */
+export const FAST_COMPLEX: { readonly [K in ComplexFactorOp]: (r: never) => void } = Object.freeze({
+  potrf: fastPotrfComplex, posv: fastPosvComplex, potrs: fastPotrsComplex,
+  getrf: fastGetrfComplex, gesv: fastGesvComplex, getrs: fastGetrsComplex,
+});
