@@ -29,7 +29,7 @@ export { MultiDeviceContext } from './api/multi-context.js';
 export { openMultiDevice } from './api/multi-open.js';
 export { cpuThreads, setCpuThreads } from './cpu-fast/index.js';
 export { CudaError, NvrtcError, VendorError } from './cuda/runtime/index.js';
-export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type InvOptions, type TriangularSolveOptions,
+export { ndarray, type NDArray, type NDArrayOptions, type LuResult, type WithInfo, type CholeskyOptions, type InvOptions, type TriangularSolveOptions,
   type EighOptions, type EighResult, type SvdResult,
 } from './api/array.js';
 export type { QrMode, QrOptions, QrResult, LstsqResult } from './api/array-qr.js';
