@@ -315,6 +315,21 @@ for (const backend of ['reference', 'cpu'] as const) {
       }));
     }
 
+    it('empty stacks and matrices of order 0 give numpy\'s shapes; qr of 3 x 0 completes Q to the identity', withCtx((ctx) => {
+      const z = (shape: number[]): NDArray => ndarray(new Float64Array(2 * countOf(shape)), shape, { dtype: 'complex128' });
+      assert.deepEqual(ctx.cholesky(z([0, 3, 3])).shape, [0, 3, 3]);
+      assert.deepEqual(ctx.eigh(z([2, 0, 0])).values.shape, [2, 0]);
+      assert.deepEqual(ctx.svd(z([2, 3, 0])).vt.shape, [2, 0, 0]);
+      assert.deepEqual(ctx.matmul(z([2, 3, 0]), z([0, 2])).data, new Float64Array(24));
+      assert.deepEqual(ctx.lstsq(z([2, 0, 3]), z([2, 0, 1])).x.shape, [2, 3, 1]);
+      const { q } = ctx.qr(z([1, 3, 0]), { mode: 'complete' });
+      assert.deepEqual(q!.shape, [1, 3, 3]);
+      assert.deepEqual(member(q!, 0, 3, 3).d, eye(3).d);
+      // On real arrays adjoint is the transpose.
+      const r = ndarray(new Float64Array([2, 0, 1, 4]), [2, 2]), b = ndarray(new Float64Array([1, 2]), [2, 1]);
+      assert.deepEqual(ctx.triangularSolve(r, b, { adjoint: true }).data, ctx.triangularSolve(r, b, { transpose: true }).data);
+    }));
+
     it('errors name the argument: mixed element types, real where complex is expected and the reverse', withCtx((ctx) => {
       const z = (n = 2, dtype: ComplexDType = 'complex128'): NDArray => ndarray<FloatArray>(
         dtype === 'complex128' ? new Float64Array(2 * n * n) : new Float32Array(2 * n * n), [n, n], { dtype });
