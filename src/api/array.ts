@@ -13,7 +13,7 @@
  */
 import { list, strided, type Batch, type StridedBatch } from '../core/batch.js';
 import { allocate, dtypeOfArray, type ComplexDType, type ElementType, type FloatArray } from '../core/dtype.js';
-import { complexInfo, isComplexDType, isElementType } from '../core/dtype-table.js';
+import { complexInfo, dtypeInfo, isComplexDType, isElementType } from '../core/dtype-table.js';
 import { check, checkKeys, describeValue } from '../core/errors.js';
 import { failureError, spanNonFinite, type Failure, type InfoOp } from '../core/info.js';
 import type { Context } from './context.js';
@@ -88,7 +88,7 @@ export function ndarray<T extends FloatArray>(data: T, shape: readonly number[],
     check(isElementType(dtype), 'DTYPE', 'options.dtype', `expected 'float64', 'float32', 'complex128' or 'complex64', got ${describeValue(dtype)}`);
     const real = isComplexDType(dtype) ? complexInfo(dtype).real : dtype;
     const got = dtypeOfArray(data, 'data');
-    check(got === real, 'DTYPE', 'options.dtype', `${dtype} needs a ${real === 'float64' ? 'Float64Array' : 'Float32Array'}${isComplexDType(dtype) ? ' of interleaved (re, im) pairs' : ''}, got a ${got} array`);
+    check(got === real, 'DTYPE', 'options.dtype', `${dtype} needs a ${dtypeInfo(real).array.name}${isComplexDType(dtype) ? ' of interleaved (re, im) pairs' : ''}, got a ${got} array`);
   }
   const a: NDArray<T> = dtype !== undefined && isComplexDType(dtype) ? { data, shape: [...shape], dtype } : { data, shape: [...shape] };
   stackOf(a, 'array', 1, true);
@@ -107,7 +107,7 @@ export function elementTypeOf(a: NDArray, argument: string): ElementType {
   if (dtype === undefined) return real;
   check(isComplexDType(dtype), 'DTYPE', `${argument}.dtype`, `expected 'complex128' or 'complex64' (a real array has no dtype field), got ${describeValue(dtype)}`);
   const part = complexInfo(dtype).real;
-  check(part === real, 'DTYPE', `${argument}.dtype`, `${dtype} needs a ${part === 'float64' ? 'Float64Array' : 'Float32Array'} of interleaved (re, im) pairs, got a ${real} array`);
+  check(part === real, 'DTYPE', `${argument}.dtype`, `${dtype} needs a ${dtypeInfo(part).array.name} of interleaved (re, im) pairs, got a ${real} array`);
   return dtype;
 }
 
