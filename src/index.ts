@@ -4,7 +4,8 @@
  * Two levels:
  * - LAPACK level (`gemm`, `potrf`, `getrf`, ...): BLAS/LAPACK names and semantics on batches
  *   described by `strided`, `list` or `variable`; in place; per-matrix `info`.
- * - Array level (`matmul`, `cholesky`, `solve`, ...): row-major stacks [..., m, n], new arrays.
+ * - Array level (`matmul`, `cholesky`, `solve`, ...): row-major stacks [..., m, n], new arrays;
+ *   real, or complex with `ndarray(data, shape, { dtype: 'complex128' })` (interleaved pairs).
  * The top-level functions run on the CPU; `open()` returns a context for the best backend.
  *
  * The bridge: every LAPACK-level call takes an `NDArray` (row-major [..., rows, cols]) wherever

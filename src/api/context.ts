@@ -151,7 +151,8 @@ export class Context extends ContextOperations {
   // Every operation's *Async form is generated (operations.generated.ts) over deferredCall.
 
   // -------------------------------------------------------------------------------------------
-  // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts).
+  // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts); an array whose
+  // dtype is complex goes to array-complex.ts (qr, lstsq: array-complex-qr.ts).
 
   /** numpy's matmul: [..., m, k] x [..., k, n] -> [..., m, n], batch dimensions broadcast; a 1-D a is a row, a 1-D b a column. */
   matmul<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return isComplexArray(a) ? complexArrays.matmul(this, a, b) : arrays.matmul(this, a, b); }
@@ -175,7 +176,7 @@ export class Context extends ContextOperations {
   invEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.InvOptions): arrays.WithInfo<{ inverse: NDArray<T> }> { return isComplexArray(a) ? complexArrays.invEx(this, a, options) : arrays.invEx(this, a, options); }
   /** X with op(A) X = B (left, default) or X op(A) = B, A triangular. */
   triangularSolve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, options?: arrays.TriangularSolveOptions): NDArray<T> { return isComplexArray(a) ? complexArrays.triangularSolve(this, a, b, options) : arrays.triangularSolve(this, a, b, options); }
-  /** Eigenvalues (ascending) and eigenvectors of symmetric matrices (numpy's eigh); throws NUMERICAL for NaN/Inf or no convergence. */
+  /** Eigenvalues (ascending, real) and eigenvectors of symmetric or Hermitian matrices (numpy's eigh); throws NUMERICAL for NaN/Inf or no convergence. */
   eigh<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.EighResult<T> { return isComplexArray(a) ? complexArrays.eigh(this, a, options) : arrays.eigh(this, a, options); }
   /** eigh with per-matrix info instead of throwing. */
   eighEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.WithInfo<arrays.EighResult<T>> { return isComplexArray(a) ? complexArrays.eighEx(this, a, options) : arrays.eighEx(this, a, options); }
