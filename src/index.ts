@@ -4,7 +4,8 @@
  * Two levels:
  * - LAPACK level (`gemm`, `potrf`, `getrf`, ...): BLAS/LAPACK names and semantics on batches
  *   described by `strided`, `list` or `variable`; in place; per-matrix `info`.
- * - Array level (`matmul`, `cholesky`, `solve`, ...): row-major stacks [..., m, n], new arrays.
+ * - Array level (`matmul`, `cholesky`, `solve`, ...): row-major stacks [..., m, n], new arrays;
+ *   real, or complex with `ndarray(data, shape, { dtype: 'complex128' })` (interleaved pairs).
  * The top-level functions run on the CPU; `open()` returns a context for the best backend.
  *
  * The bridge: every LAPACK-level call takes an `NDArray` (row-major [..., rows, cols]) wherever
@@ -29,7 +30,7 @@ export { MultiDeviceContext } from './api/multi-context.js';
 export { openMultiDevice } from './api/multi-open.js';
 export { cpuThreads, setCpuThreads } from './cpu-fast/index.js';
 export { CudaError, NvrtcError, VendorError } from './cuda/runtime/index.js';
-export { ndarray, type NDArray, type LuResult, type WithInfo, type CholeskyOptions, type InvOptions, type TriangularSolveOptions,
+export { ndarray, type NDArray, type NDArrayOptions, type LuResult, type WithInfo, type CholeskyOptions, type InvOptions, type TriangularSolveOptions,
   type EighOptions, type EighResult, type SvdResult,
 } from './api/array.js';
 export type { QrMode, QrOptions, QrResult, LstsqResult } from './api/array-qr.js';

@@ -12,7 +12,8 @@
  * function. The elementwise companions (transpose, add, subtract, scale) are in elementwise.ts.
  */
 import { list, strided, type Batch, type StridedBatch } from '../core/batch.js';
-import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
+import { allocate, dtypeOfArray, type ComplexDType, type ElementType, type FloatArray } from '../core/dtype.js';
+import { complexInfo, dtypeInfo, isComplexDType, isElementType } from '../core/dtype-table.js';
 import { check, checkKeys, describeValue } from '../core/errors.js';
 import { failureError, spanNonFinite, type Failure, type InfoOp } from '../core/info.js';
 import type { Context } from './context.js';
@@ -20,6 +21,15 @@ import type { Context } from './context.js';
 export interface NDArray<T extends FloatArray = FloatArray> {
   readonly data: T;
   readonly shape: readonly number[];
+  /**
+   * Present on a complex array only: 'complex128' over a Float64Array, 'complex64' over a
+   * Float32Array, the (re, im) pairs interleaved (numpy's layout); the shape counts complex elements.
+   */
+  readonly dtype?: ComplexDType;
+}
+export interface NDArrayOptions {
+  /** The element type: default the array's real type; a complex type reads it as interleaved (re, im) pairs. */
+  dtype?: ElementType;
 }
 /** A result with per-matrix status: info[i] = 0 where matrix i succeeded (codes: core/info.ts). */
 export type WithInfo<T> = T & { info: Int32Array };
@@ -61,18 +71,49 @@ export interface TriangularSolveOptions {
   left?: boolean;
   /** Use A^T instead of A. */
   transpose?: boolean;
+  /** Use A^H (the conjugate transpose) instead of A; on real arrays the same as transpose. */
+  adjoint?: boolean;
   /** Take A's diagonal as ones. */
   unitDiagonal?: boolean;
 }
 
-/** Wraps a typed array as an NDArray, checking that the shape fits. */
-export function ndarray<T extends FloatArray>(data: T, shape: readonly number[]): NDArray<T> {
-  const a = { data, shape: [...shape] };
-  stackOf(a, 'array', 1);
+/**
+ * Wraps a typed array as an NDArray, checking that the shape fits. `{ dtype: 'complex128' }` (over a
+ * Float64Array) or `'complex64'` (over a Float32Array) makes a complex array of interleaved pairs.
+ */
+export function ndarray<T extends FloatArray>(data: T, shape: readonly number[], options: NDArrayOptions = {}): NDArray<T> {
+  checkOptions(options, ['dtype']);
+  const { dtype } = options;
+  if (dtype !== undefined) {
+    check(isElementType(dtype), 'DTYPE', 'options.dtype', `expected 'float64', 'float32', 'complex128' or 'complex64', got ${describeValue(dtype)}`);
+    const real = isComplexDType(dtype) ? complexInfo(dtype).real : dtype;
+    const got = dtypeOfArray(data, 'data');
+    check(got === real, 'DTYPE', 'options.dtype', `${dtype} needs a ${dtypeInfo(real).array.name}${isComplexDType(dtype) ? ' of interleaved (re, im) pairs' : ''}, got a ${got} array`);
+  }
+  const a: NDArray<T> = dtype !== undefined && isComplexDType(dtype) ? { data, shape: [...shape], dtype } : { data, shape: [...shape] };
+  stackOf(a, 'array', 1, true);
   return a;
 }
 
+/** True for an object whose `dtype` is a complex type (the array-level functions' dispatch). */
+export function isComplexArray(a: unknown): boolean {
+  return typeof a === 'object' && a !== null && isComplexDType((a as { dtype?: unknown }).dtype);
+}
+
+/** An array's element type: its `dtype` field (complex), else its data's real type. */
+export function elementTypeOf(a: NDArray, argument: string): ElementType {
+  const real = dtypeOfArray(a.data, `${argument}.data`);
+  const dtype: unknown = (a as { dtype?: unknown }).dtype;
+  if (dtype === undefined) return real;
+  check(isComplexDType(dtype), 'DTYPE', `${argument}.dtype`, `expected 'complex128' or 'complex64' (a real array has no dtype field), got ${describeValue(dtype)}`);
+  const part = complexInfo(dtype).real;
+  check(part === real, 'DTYPE', `${argument}.dtype`, `${dtype} needs a ${dtypeInfo(part).array.name} of interleaved (re, im) pairs, got a ${real} array`);
+  return dtype;
+}
+
 export interface Stack {
+  /** The complex type of a complex stack (its data holds 2 floats per element). */
+  complex?: ComplexDType;
   batchShape: number[];
   count: number;
   rows: number;
@@ -85,15 +126,23 @@ export function checkShape(shape: unknown, argument: string): asserts shape is r
     `expected an array of non-negative integers, got ${JSON.stringify(shape)}`);
 }
 
-export function stackOf(a: NDArray, argument: string, minDims = 2): Stack {
+/**
+ * The stack of an array, checked: data, shape, the fit. A complex array is an error (DTYPE naming
+ * the argument) unless `complex` allows it: the real functions take real arrays only.
+ */
+export function stackOf(a: NDArray, argument: string, minDims = 2, complex = false): Stack {
   check(typeof a === 'object' && a !== null, 'INVALID_ARGUMENT', argument, `expected { data, shape }, got ${describeValue(a)}`);
-  dtypeOfArray(a.data, `${argument}.data`);
+  const type = elementTypeOf(a, argument);
+  const z = isComplexDType(type) ? type : undefined;
+  check(z === undefined || complex, 'DTYPE', argument, `a ${type} array where this function takes real arrays (dtypes cannot be mixed)`);
   checkShape(a.shape, `${argument}.shape`);
   check(a.shape.length >= minDims, 'SHAPE', `${argument}.shape`, `expected at least ${minDims} dimensions [..., rows, cols], got [${a.shape.join(', ')}]`);
   const size = countOf(a.shape);
-  check(a.data.length === size, 'BOUNDS', `${argument}.data`, `holds ${a.data.length} elements but shape [${a.shape.join(', ')}] needs ${size}`);
+  if (z === undefined) check(a.data.length === size, 'BOUNDS', `${argument}.data`, `holds ${a.data.length} elements but shape [${a.shape.join(', ')}] needs ${size}`);
+  else check(a.data.length === 2 * size, 'BOUNDS', `${argument}.data`, `holds ${a.data.length} floats but ${z} shape [${a.shape.join(', ')}] needs ${2 * size} (interleaved re, im)`);
   const batchShape = a.shape.slice(0, -2);
   return {
+    ...(z === undefined ? {} : { complex: z }),
     batchShape, count: batchShape.reduce((p, d) => p * d, 1),
     rows: a.shape[a.shape.length - 2] ?? 1, cols: a.shape[a.shape.length - 1] ?? 1,
   };
@@ -115,8 +164,11 @@ export function allocLike<T extends FloatArray>(like: T, length: number): T {
   return allocate(dtypeOfArray(like, 'data'), length) as T;
 }
 
-export function sameDtype(a: NDArray, b: NDArray, bName: string): void {
-  check(dtypeOfArray(a.data, 'a.data') === dtypeOfArray(b.data, `${bName}.data`), 'DTYPE', bName, 'dtypes cannot be mixed');
+export function sameDtype(a: NDArray, b: NDArray, bName: string, aName = 'a'): void {
+  check(typeof b === 'object' && b !== null, 'INVALID_ARGUMENT', bName, `expected { data, shape }, got ${describeValue(b)}`);
+  const x = elementTypeOf(a, aName);
+  const y = elementTypeOf(b, bName);
+  check(x === y, 'DTYPE', bName, `dtypes cannot be mixed: ${aName} is ${x}, ${bName} is ${y}`);
 }
 
 /** Throws NUMERICAL naming the first failed matrices and what failed (p: the matrices' order, see core/info.ts). */
@@ -227,11 +279,11 @@ export { broadcastShapes, sourceIndices };
 export function matmul<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): NDArray<T> {
   const aVector = isVector(a, 'a');
   const bVector = isVector(b, 'b');
+  sameDtype(a, b, 'b');
   const aa = aVector ? { data: a.data, shape: [1, a.shape[0]!] } : a;
   const bb = bVector ? { data: b.data, shape: [b.shape[0]!, 1] } : b;
   const sa = stackOf(aa, 'a');
   const sb = stackOf(bb, 'b');
-  sameDtype(a, b, 'b');
   check(sa.cols === sb.rows, 'SHAPE', 'b', `inner dimensions differ: a is [..., ${sa.rows}, ${sa.cols}], b is [..., ${sb.rows}, ${sb.cols}]`);
   const batchShape = broadcastShapes(sa.batchShape, sb.batchShape, 'b');
   const count = countOf(batchShape);
@@ -246,15 +298,21 @@ export function matmul<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDA
   return { data: out.data, shape };
 }
 
-function isVector(a: NDArray, argument: string): boolean {
+export function isVector(a: NDArray, argument: string): boolean {
   check(typeof a === 'object' && a !== null, 'INVALID_ARGUMENT', argument, `expected { data, shape }, got ${describeValue(a)}`);
   return Array.isArray(a.shape) && a.shape.length === 1;
 }
 
+/** The same data (and element type) under another shape. */
+export function withShape<T extends FloatArray>(a: NDArray<T>, shape: readonly number[]): NDArray<T> {
+  const dtype: unknown = (a as { dtype?: unknown }).dtype;
+  return isComplexDType(dtype) ? { data: a.data, shape, dtype } : { data: a.data, shape };
+}
+
 export const sameShape = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((d, i) => d === y[i]);
 
-function squareStack(a: NDArray, argument: string): Stack {
-  const s = stackOf(a, argument);
+export function squareStack(a: NDArray, argument: string, complex = false): Stack {
+  const s = stackOf(a, argument, 2, complex);
   check(s.rows === s.cols, 'SHAPE', `${argument}.shape`, `expected square matrices [..., n, n], got [..., ${s.rows}, ${s.cols}]`);
   return s;
 }
@@ -300,11 +358,11 @@ export function lu<T extends FloatArray>(ctx: Context, a: NDArray<T>): LuResult<
  * Right-hand sides (jax.scipy.linalg's rule): [..., n, k], or [..., n] for one vector per matrix;
  * batch shapes equal.
  */
-function rhsStack(b: NDArray, s: Stack): { stack: Stack; vector: boolean } {
+export function rhsStack(b: NDArray, s: Stack): { stack: Stack; vector: boolean } {
   check(typeof b === 'object' && b !== null && Array.isArray(b.shape), 'INVALID_ARGUMENT', 'b', `expected { data, shape }, got ${describeValue(b)}`);
   const vector = b.shape.length === s.batchShape.length + 1;
   const shape = vector ? [...b.shape, 1] : b.shape;
-  const sb = stackOf({ data: b.data, shape }, 'b');
+  const sb = stackOf(withShape(b, shape), 'b', 2, s.complex !== undefined);
   const rule = `b is [..., n, k] (a matrix per matrix of a) or [..., n] (one vector per matrix of a, b with one dimension fewer than a); a is [${[...s.batchShape, s.rows, s.cols].join(', ')}]`;
   check(sameShape(sb.batchShape, s.batchShape), 'SHAPE', 'b.shape', `batch shape [${sb.batchShape.join(', ')}] differs from a's [${s.batchShape.join(', ')}] (${rule})`);
   check(sb.rows === s.rows, 'SHAPE', 'b.shape', `b has ${sb.rows} rows but a is ${s.rows}x${s.rows} (${rule})`);
@@ -325,7 +383,7 @@ export function vectorRule(len: number, m: number, aShape: readonly number[]): s
 export function numpyRhs(s: Stack, aShape: readonly number[], b: NDArray, mismatch: (rows: number) => string):
   { sb: Stack; vector: boolean; batchShape: number[]; count: number } {
   const vector = isVector(b, 'b');
-  const sb = stackOf(vector ? { data: b.data, shape: [b.shape[0]!, 1] } : b, 'b');
+  const sb = stackOf(vector ? withShape(b, [b.shape[0]!, 1]) : b, 'b', 2, s.complex !== undefined);
   if (vector) check(sb.rows === s.rows, 'SHAPE', 'b.shape', vectorRule(sb.rows, s.rows, aShape));
   check(sb.rows === s.rows, 'SHAPE', 'b.shape', mismatch(sb.rows));
   const batchShape = broadcastShapes(s.batchShape, sb.batchShape, 'b.shape');
@@ -365,7 +423,7 @@ export function solve<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDAr
 export function choleskySolve<T extends FloatArray>(ctx: Context, factor: NDArray<T>, b: NDArray<T>, options: CholeskyOptions = {}): NDArray<T> {
   checkOptions(options, ['upper']);
   const s = squareStack(factor, 'factor');
-  sameDtype(factor, b, 'b');
+  sameDtype(factor, b, 'b', 'factor');
   const { stack } = rhsStack(b, s);
   const x = copyOf(b);
   ctx.potrs({ a: rowBatch(factor.data, s, 'factor'), b: rowBatch(x.data, stack, 'b'), uplo: options.upper ? 'upper' : 'lower' });
@@ -409,9 +467,17 @@ function invSpd<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInfo<{ i
   return { inverse, info };
 }
 
+/** triangularSolve's op(A) from its options: 'N', 'T' (transpose) or 'C' (adjoint); not both. */
+export function describeTrans(options: TriangularSolveOptions): 'N' | 'T' | 'C' {
+  check(!(options.transpose === true && options.adjoint === true), 'INVALID_ARGUMENT', 'options.adjoint',
+    'give transpose (A^T) or adjoint (A^H), not both');
+  return options.adjoint === true ? 'C' : options.transpose === true ? 'T' : 'N';
+}
+
 /** X with op(A) X = B (left, default) or X op(A) = B, A triangular. */
 export function triangularSolve<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>, options: TriangularSolveOptions = {}): NDArray<T> {
-  checkOptions(options, ['upper', 'left', 'transpose', 'unitDiagonal']);
+  checkOptions(options, ['upper', 'left', 'transpose', 'adjoint', 'unitDiagonal']);
+  const transA = describeTrans(options);
   const s = squareStack(a, 'a');
   sameDtype(a, b, 'b');
   const left = options.left !== false;
@@ -426,7 +492,7 @@ export function triangularSolve<T extends FloatArray>(ctx: Context, a: NDArray<T
   ctx.trsm({
     a: rowBatch(a.data, s, 'a'), b: rowBatch(x.data, stack, 'b'),
     side: left ? 'left' : 'right', uplo: options.upper ? 'upper' : 'lower',
-    transA: options.transpose ? 'T' : 'N', diag: options.unitDiagonal ? 'unit' : 'nonunit',
+    transA: transA === 'N' ? 'N' : 'T', diag: options.unitDiagonal ? 'unit' : 'nonunit',
   });
   return x;
 }
@@ -436,7 +502,7 @@ export function triangularSolve<T extends FloatArray>(ctx: Context, a: NDArray<T
 // Their backends report NaN/Inf (p + 2) and no convergence (p + 1) themselves.
 
 /** A new [...batch, len] stack of vectors and its batch of len x 1 columns. */
-function vectorStack<T extends FloatArray>(like: T, batchShape: readonly number[], count: number, len: number, argument: string): { out: NDArray<T>; batch: Batch<T> } {
+export function vectorStack<T extends FloatArray>(like: T, batchShape: readonly number[], count: number, len: number, argument: string): { out: NDArray<T>; batch: Batch<T> } {
   const out: NDArray<T> = { data: allocLike(like, count * len), shape: [...batchShape, len] };
   return { out, batch: strided(out.data, { rows: len, cols: 1, count, ld: Math.max(1, len), stride: len }, argument) };
 }
@@ -495,7 +561,7 @@ function singularEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, vectors: 
   return { s: s.out, u, vt, info };
 }
 
-const minOrder = (a: NDArray): number => Math.min(a.shape[a.shape.length - 2]!, a.shape[a.shape.length - 1]!);
+export const minOrder = (a: NDArray): number => Math.min(a.shape[a.shape.length - 2]!, a.shape[a.shape.length - 1]!);
 
 /** The thin SVD (numpy's svd(a, full_matrices=False)), vt as numpy's vh. */
 export function svdEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInfo<SvdResult<T>> {

@@ -65,6 +65,10 @@ export function batchOf<S extends Storage>(a: ArrayView<S>, options: BatchOfOpti
   check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', 'options', `expected an object, got ${describeValue(options)}`);
   checkKeys(options, ['count'], 'options');
   const shape = a.shape;
+  const dtype: unknown = (a as { dtype?: unknown }).dtype;
+  if (dtype !== undefined)
+    throw new MyriadError('UNSUPPORTED', `a ${describeValue(dtype)} array is row-major, and complex batches are column-major only: ` +
+      "use the array-level functions, or strided(data, { rows, cols, count, dtype }) over column-major data", `${argument}.dtype`);
   checkShape(shape, `${argument}.shape`);
   check(shape.length >= 1, 'SHAPE', `${argument}.shape`, 'a 0-D array is not a matrix: give shape [n] (one n x 1 column) or [..., rows, cols]');
   const rows = shape.length === 1 ? shape[0]! : shape[shape.length - 2]!;

@@ -38,17 +38,20 @@ export function checkExample1(run: ExampleRun, gpuBranch: 'required' | 'either')
   const l = floats(c[0]?.[0], 'l.data'), x = floats(c[0]?.[1], 'x.data');
   assert.ok(maxRelativeDifference(l, [2, 0, 1, Math.SQRT2]) <= 4 * EPS, `cholesky: ${l}`);
   assert.ok(maxRelativeDifference(x, [-0.125, 0.75]) <= 4 * EPS, `solve: ${x}`);
+  const w = floats(c[1]?.[0], 'values.data');
+  assert.ok(maxRelativeDifference(w, [1, 3]) <= 8 * EPS, `eigh: ${w}`);
+  assert.deepEqual(c[1]?.[1], 'complex128');
   const d = example1Data();
   const first = cpuContext.posv({ uplo: 'lower', a: strided(d.A, { rows: d.n, count: d.count }), b: strided(d.B, { rows: d.n, cols: 1, count: d.count }) });
   const failed = (first.info as Int32Array).filter((k) => k !== 0).length;
   // By hand too: the identity is positive definite, so none fails (where 'auto' picks the CPU,
   // the CPU's count alone would be the example's own code path compared with itself).
   assert.equal(failed, 0, 'the CPU posv fails none of the identity matrices');
-  assert.deepEqual(c[1], [`0 of ${d.count} matrices not positive definite`]);
-  if (gpuBranch === 'either' && c.length === 2) return;   // 'auto' chose the CPU: no device branch
-  assert.equal(c.length, 3, 'the CUDA branch printed X and info');
+  assert.deepEqual(c[2], [`0 of ${d.count} matrices not positive definite`]);
+  if (gpuBranch === 'either' && c.length === 3) return;   // 'auto' chose the CPU: no device branch
+  assert.equal(c.length, 4, 'the CUDA branch printed X and info');
   const second = cpuContext.posv({ a: strided(d.A, { rows: d.n, count: d.count }), b: strided(d.B, { rows: d.n, cols: 1, count: d.count }) });
-  const X = floats(c[2]![0], 'X'), info = ints(c[2]![1], 'info');
+  const X = floats(c[3]![0], 'X'), info = ints(c[3]![1], 'info');
   assert.ok(maxRelativeDifference(X, d.B) <= 30 * d.n * EPS, 'X downloaded from the device = the CPU posv\'s');
   assert.deepEqual([...info], [...(second.info as Int32Array)], 'info downloaded from the device = the CPU posv\'s');
 }

@@ -1,11 +1,16 @@
 // The first example of README.md, verbatim (test/core/readme.test.ts checks that it stays so).
-import { open, strided, ndarray, cholesky, solve, type DeviceStorage } from 'myriad';
+import { open, strided, ndarray, cholesky, solve, eigh, type DeviceStorage } from 'myriad';
 
 // Array level (numpy 2 conventions): row-major stacks [..., n, n], new arrays out.
 const a = ndarray(new Float64Array([4, 2, 2, 3]), [1, 2, 2]);
 const l = cholesky(a);                          // throws MyriadError('NUMERICAL') if not SPD
 const x = solve(a, ndarray(new Float64Array([1, 2]), [2]));   // a 1-D b is one vector: x is [2]
 console.log(l.data, x.data);                    // [2, 0, 1, 1.414...] and [-0.125, 0.75]
+
+// Complex arrays: interleaved (re, im) pairs, numpy's layout; here [[2, -i], [i, 2]].
+const h = ndarray(new Float64Array([2, 0, 0, -1, 0, 1, 2, 0]), [2, 2], { dtype: 'complex128' });
+const { values, vectors } = eigh(h);            // real values, ascending; complex vectors
+console.log(values.data, vectors.dtype);        // [1, 3] complex128
 
 // LAPACK level: BLAS/LAPACK names and semantics, in place, column-major, info per matrix.
 const n = 8, count = 100_000;
