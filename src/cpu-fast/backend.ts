@@ -15,8 +15,7 @@ import { fastLauum, fastPotri, fastTrtri } from './ops/trtri.js';
 import { fastGesv, fastGetrf, fastGetrs } from './ops/getrf.js';
 import { isComplexRequest } from '../core/op-specs.js';
 import { complexReferenceOf } from '../cpu/complex/backend.js';
-import { FAST_COMPLEX } from './ops/zfactor.js';
-import type { ComplexFactorOp } from './plan/complex.js';
+import { FAST_COMPLEX, type ComplexFastOp } from './ops/zfactor.js';
 import { parallel } from './threads/parallel.js';
 import { cpuThreads } from './threads/pool.js';
 
@@ -44,7 +43,7 @@ export type HostOp = (r: Parameters<Backend<FloatArray, Int32Array>[OpName]>[0])
 
 /** The complex kernels of the ops that have them (ops/zfactor.ts); the others' complex requests run the complex reference. */
 const complexSerial = (op: OpName): HostOp | undefined =>
-  Object.hasOwn(FAST_COMPLEX, op) ? (FAST_COMPLEX[op as ComplexFactorOp] as HostOp) : undefined;
+  Object.hasOwn(FAST_COMPLEX, op) ? (FAST_COMPLEX[op as ComplexFastOp] as HostOp) : undefined;
 
 /** The function a worker or the caller runs for an op: its complex kernel for a complex request. */
 export function serialOp(op: OpName): HostOp {

@@ -13,6 +13,7 @@ import { kernelFactory } from '../jit/compile.js';
 import { generateZgetrfJs, type ZgetrfJsKernel, type ZgetrfJsParams } from '../kernels/zgetrf-js.js';
 import { generateZpotrfJs, type ZpotrfJsKernel, type ZpotrfJsParams } from '../kernels/zpotrf-js.js';
 import { planComplex, type ComplexFactorOp, type ComplexForce } from '../plan/complex.js';
+import { fastGemmComplex } from './zgemm.js';
 import type { OpOptions } from '../tuning.js';
 import { runBatch, stridedView } from './run-batch.js';
 
@@ -82,8 +83,12 @@ export const fastGesvComplex = (r: GesvRequest<FloatArray, Int32Array>, options?
 export const fastGetrsComplex = (r: ComplexGetrsRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
   runLu('getrs', r, ref.getrs, options);
 
+/** The complex ops with fast kernels. */
+export type ComplexFastOp = ComplexFactorOp | 'gemm';
+
 /** The complex ops with fast kernels, by name. */
-export const FAST_COMPLEX: { readonly [K in ComplexFactorOp]: (r: never) => void } = Object.freeze({
+export const FAST_COMPLEX: { readonly [K in ComplexFastOp]: (r: never) => void } = Object.freeze({
   potrf: fastPotrfComplex, posv: fastPosvComplex, potrs: fastPotrsComplex,
   getrf: fastGetrfComplex, gesv: fastGesvComplex, getrs: fastGetrsComplex,
+  gemm: fastGemmComplex,
 });

@@ -1,0 +1,106 @@
+/**
+ * The fast backend's complex gemm kernels (kernels/zgemm-js.ts) against the complex reference, bit
+ * for bit: every float of C (padding and gaps included) on shapes to one past the tuning table's
+ * complexUnrollMax.gemm (the reference beyond), every pair of transposes, both types, strided
+ * batches with odd ld, stride and offset, list batches, alpha = 0 (A and B hold NaN: never read),
+ * beta = 0 (C holds NaN: never read), alpha = 0 with beta = 1 and k = 0, on one thread (the serial
+ * kernels) and spread over two (the worker pool, the copies for the workers included).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { hostComplexOp } from '../../../src/cpu-fast/backend.js';
+import { cpuTuning } from '../../../src/cpu-fast/context.js';
+import { fastGemmComplex } from '../../../src/cpu-fast/ops/zgemm.js';
+import type { ComplexDType, FloatArray } from '../../../src/core/dtype.js';
+import type { ComplexGemmRequest, ComplexOp, ComplexScalar } from '../../../src/core/op-specs.js';
+import { complexReference } from '../../../src/cpu/complex/backend.js';
+import { LIST, ODD, Rng, place, random, type Layout, type Z } from '../../helpers/complex.js';
+import { splitAcrossThreads } from './harness.js';
+
+splitAcrossThreads(2);
+
+const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
+const OPS: readonly ComplexOp[] = ['N', 'T', 'C'];
+const LAYOUTS: readonly Layout[] = [ODD, LIST, { kind: 'strided', pad: 0, gap: 0, offset: 1 }];
+
+interface GemmCase {
+  readonly m: number; readonly n: number; readonly k: number;
+  readonly transA: ComplexOp; readonly transB: ComplexOp;
+  readonly alpha: ComplexScalar; readonly beta: ComplexScalar;
+  readonly dtype: ComplexDType; readonly layout: Layout; readonly count: number;
+  /** NaN in A and B (alpha = 0) or in C (beta = 0): values the operation must not read. */
+  readonly poison?: 'ab' | 'c';
+}
+
+const filled = (rows: number, cols: number, value: number): Z => ({ rows, cols, d: new Float64Array(2 * rows * cols).fill(value) });
+
+/** The request of one case, built afresh from its seed (so the fast run and the reference see equal data). */
+function build(c: GemmCase, seed: number): { r: ComplexGemmRequest<FloatArray>; c: FloatArray[] } {
+  const rng = new Rng(seed);
+  const [ar, ac] = c.transA === 'N' ? [c.m, c.k] : [c.k, c.m];
+  const [br, bc] = c.transB === 'N' ? [c.k, c.n] : [c.n, c.k];
+  const batch = (rows: number, cols: number, nan: boolean): ComplexGemmRequest<FloatArray>['a'] =>
+    place(Array.from({ length: c.count }, () => (nan ? filled(rows, cols, NaN) : random(rng, rows, cols))), rows, cols, c.dtype, c.layout, rng.uniform()).batch;
+  const a = batch(ar, ac, c.poison === 'ab');
+  const b = batch(br, bc, c.poison === 'ab');
+  const cb = batch(c.m, c.n, c.poison === 'c');
+  const r: ComplexGemmRequest<FloatArray> = { transA: c.transA, transB: c.transB, alpha: c.alpha, beta: c.beta, a, b, c: cb };
+  return { r, c: cb.kind === 'strided' ? [cb.data] : cb.kind === 'list' ? cb.matrices.map((x) => x.data) : [] };
+}
+
+function check(c: GemmCase, seed: number, threaded: boolean): void {
+  const label = `gemm ${c.dtype} ${c.m}x${c.n}x${c.k} ${c.transA}${c.transB} alpha=${c.alpha} beta=${c.beta} ${c.layout.kind} threads=${threaded}`;
+  const want = build(c, seed);
+  complexReference.gemm(want.r);
+  const got = build(c, seed);
+  if (threaded) hostComplexOp('cpu-fast', 'gemm')(got.r);
+  else fastGemmComplex(got.r);
+  assert.equal(got.c.length, want.c.length, label);
+  got.c.forEach((x, q) => {
+    const y = want.c[q]!;
+    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) assert.fail(`${label}: C ${q} [${i}] ${x[i]} != ${y[i]}`);
+  });
+}
+
+const ALPHA: ComplexScalar = [0.75, -1.25];
+const BETA: ComplexScalar = [-0.5, 0.375];
+
+describe('cpu-fast complex gemm matches the complex reference bit for bit', () => {
+  const max = cpuTuning().complexUnrollMax.gemm;
+  test('the tests reach past the kernel sizes', () => assert.ok(max < 13));
+  test('every pair of transposes, both types, strided and list batches, one thread', () => {
+    let seed = 1;
+    for (const dtype of TYPES) for (const transA of OPS) for (const transB of OPS) {
+      for (const [m, n, k] of [[1, 1, 1], [2, 2, 2], [3, 5, 4], [4, 4, 4], [7, 2, 6], [8, 8, 8]] as const) {
+        const layout = LAYOUTS[seed % LAYOUTS.length]!;
+        check({ m, n, k, transA, transB, alpha: ALPHA, beta: BETA, dtype, layout, count: 3 }, seed++, false);
+      }
+    }
+  });
+  test('shapes to one past the kernels, rectangular and k = 0', () => {
+    let seed = 200;
+    const shapes = [[max, max, max], [max + 1, max, max], [max, max + 1, 2], [3, 2, max + 1], [5, 9, 11], [1, 12, 3], [4, 3, 0]] as const;
+    for (const dtype of TYPES) for (const [m, n, k] of shapes) {
+      check({ m, n, k, transA: 'C', transB: 'T', alpha: ALPHA, beta: BETA, dtype, layout: ODD, count: 2 }, seed++, false);
+      check({ m, n, k, transA: 'N', transB: 'C', alpha: ALPHA, beta: [0, 0], dtype, layout: LIST, count: 2 }, seed++, false);
+    }
+  });
+  test('alpha and beta: zero (never reading NaN), one, real and complex', () => {
+    let seed = 300;
+    const pairs: [ComplexScalar, ComplexScalar, GemmCase['poison']][] = [
+      [[0, 0], BETA, 'ab'], [[0, 0], [0, 0], 'ab'], [[0, 0], [1, 0], 'ab'], [ALPHA, [0, 0], 'c'], [[1, 0], [0, 0], 'c'],
+      [[1, 0], [1, 0], undefined], [[-2, 0], [0, 1], undefined], [[-0, 0], [1, -0], 'ab'],
+    ];
+    for (const dtype of TYPES) for (const [alpha, beta, poison] of pairs) for (const [m, n, k] of [[2, 3, 2], [6, 6, 6]] as const) {
+      const c: GemmCase = { m, n, k, transA: 'T', transB: 'N', alpha, beta, dtype, layout: seed % 2 ? ODD : LIST, count: 3, ...(poison ? { poison } : {}) };
+      check(c, seed++, false);
+    }
+  });
+  test('spread over two threads (copies for the workers), both types', () => {
+    let seed = 400;
+    for (const dtype of TYPES) for (const n of [2, 5, 8]) for (const layout of [ODD, LIST]) {
+      check({ m: n, n, k: n, transA: 'C', transB: 'N', alpha: ALPHA, beta: BETA, dtype, layout, count: 9 }, seed++, true);
+      check({ m: n, n, k: n, transA: 'N', transB: 'T', alpha: ALPHA, beta: [0, 0], dtype, layout, count: 9, poison: 'c' }, seed++, true);
+    }
+  });
+});
