@@ -1,6 +1,7 @@
-// The fast CPU backend's complex kernels (potrf, posv, gesv, getrf) on one thread against the
+// The fast CPU backend's complex kernels (potrf, posv, gesv, getrf, gemm) on one thread against the
 // complex reference and numpy's stacked complex calls (np.linalg.cholesky, np.linalg.solve with
-// one right-hand side; getrf against scipy's lu_factor per matrix where scipy is importable),
+// one right-hand side, np.matmul for gemm: C := A B, beta = 0; getrf against scipy's lu_factor
+// per matrix where scipy is importable),
 // process CPU time, the median of 9 calls, ns a matrix. Run pinned on a shared machine:
 //   npm run build && MYRIAD_THREADS=1 taskset -c 1 node scripts/bench-cpu-complex.mjs [ops] [sizes] [dtypes]
 import { spawnSync } from 'node:child_process';
@@ -24,6 +25,9 @@ a = (g @ g.conj().transpose(0, 2, 1) + n * np.eye(n)).astype(dt) if op in ('potr
 b = z(count, n, 1).astype(dt)
 if op == 'potrf': fn = lambda: np.linalg.cholesky(a)
 elif op in ('posv', 'gesv'): fn = lambda: np.linalg.solve(a, b)
+elif op == 'gemm':
+    b = z(count, n, n).astype(dt)
+    fn = lambda: np.matmul(a, b)
 else:
     import scipy.linalg as sl
     fn = lambda: [sl.lu_factor(a[i], check_finite=False) for i in range(count)]
@@ -50,26 +54,37 @@ function data(op, dtype, n, count) {
     const x = 2 * (p * n * n + i + j * n), y = 2 * (p * n * n + j + i * n);
     if (i === j) { a[x] = 2 * n; a[x + 1] = 0; } else if (op !== 'gesv' && op !== 'getrf' && i > j) { a[y] = a[x]; a[y + 1] = -a[x + 1]; }
   }
-  return { a, b: new A(2 * n * count).map((_, i) => Math.cos(i)) };
+  return { a, b: new A(2 * n * (op === 'gemm' ? n : 1) * count).map((_, i) => Math.cos(i)) };
 }
 
 function time(run, op, dtype, n, count, d) {
   const ts = [];
-  for (let rep = 0; rep < 9; rep++) {
+  // Untimed calls first, as the numpy side makes: V8 optimises a kernel during its first calls.
+  for (let rep = -10; rep < 9; rep++) {
     const a = { kind: 'strided', data: d.a.slice(), offset: 0, ld: n, stride: n * n, rows: n, cols: n, count, dtype };
-    const b = { kind: 'strided', data: d.b.slice(), offset: 0, ld: n, stride: n, rows: n, cols: 1, count, dtype };
+    const nb = op === 'gemm' ? n : 1;
+    const b = { kind: 'strided', data: d.b.slice(), offset: 0, ld: n, stride: n * nb, rows: n, cols: nb, count, dtype };
     const r = { uplo: 'lower', a, b, info: new Int32Array(count), ipiv: new Int32Array(n * count), pivotStride: n };
+    const c = op === 'gemm' ? { ...b, data: new (d.b.constructor)(d.b.length) } : undefined;
     const t0 = cpuMs();
-    run(op === 'potrf' ? { uplo: r.uplo, a, info: r.info } : op === 'getrf' ? { a, ipiv: r.ipiv, pivotStride: n, info: r.info } : r);
-    ts.push(cpuMs() - t0);
+    run(op === 'potrf' ? { uplo: r.uplo, a, info: r.info } : op === 'getrf' ? { a, ipiv: r.ipiv, pivotStride: n, info: r.info }
+      : op === 'gemm' ? { transA: 'N', transB: 'N', alpha: [1, 0], a, b, beta: [0, 0], c } : r);
+    if (rep >= 0) ts.push(cpuMs() - t0);
   }
   return (ts.sort((x, y) => x - y)[4] / count) * 1e6;
 }
 
+const countFor = (n) => Math.max(1000, Math.min(20000, Math.floor(2e6 / (n * n))));
+// One untimed row first: the first row of a process otherwise came out up to 2x slow (n = 2 gemm;
+// process CPU time counts the garbage collector's threads, busiest while the heap first grows).
+{
+  const n = sizes[0], count = countFor(n);
+  time(FAST_COMPLEX[ops[0]], ops[0], dtypes[0], n, count, data(ops[0], dtypes[0], n, count));
+}
 console.log('| op | dtype | n | batch | myriad cpu ns | reference ns | numpy ns | numpy / myriad |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const op of ops) for (const dtype of dtypes) for (const n of sizes) {
-  const count = Math.max(1000, Math.min(20000, Math.floor(2e6 / (n * n))));
+  const count = countFor(n);
   const d = data(op, dtype, n, count);
   const fast = time(FAST_COMPLEX[op], op, dtype, n, count, d);
   const ref = time(complexReference[op], op, dtype, n, count, d);
