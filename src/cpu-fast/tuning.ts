@@ -39,7 +39,7 @@ export interface CpuTuning {
   readonly gemmWasm: PerDType<GemmTiles>;
   readonly gemmWasmChunkBytes: number;
   readonly luWasmMax: number;
-  readonly complexUnrollMax: Readonly<{ cholesky: number; potrs: number; lu: number; gesv: number; gemm: number }>;
+  readonly complexUnrollMax: Readonly<{ cholesky: number; potrs: number; lu: number; gesv: number; gemm: number; trsm: number }>;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -180,9 +180,12 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * getrf 36 / 137 / 429 / 905 / 1278 at 2 / 4 / 8 / 10 / 12, ~111,000 at 16; gesv 54 / 336 /
    * 1304 / 1275 at 2 / 4 / 8 / 10, ~72,000 at 12. gemm (kernels/zgemm-js.ts, while none of m, n,
    * k exceeds it; N C, alpha complex, beta 0): 15 / 94 / 713 / 2707 at 2 / 4 / 8 / 12 against the
-   * reference's 74 / 299 / 1861 / 5781, 11,400 against 13,500 at 16.
+   * reference's 74 / 299 / 1861 / 5781, 11,400 against 13,500 at 16. trsm (kernels/ztrsm-js.ts, T's
+   * order; left, lower, C, nonunit, n right-hand sides, alpha complex): 36 / 111 / 687 / 1978 / 4105 /
+   * 7167 at 2 / 4 / 8 / 12 / 16 / 20 against the reference's 94 / 282 / 1742 / 4423 / 9096 / 16,186;
+   * 23,000 against 26,000 at 24.
    */
-  complexUnrollMax: Object.freeze({ cholesky: 12, potrs: 16, lu: 12, gesv: 10, gemm: 12 }),
+  complexUnrollMax: Object.freeze({ cholesky: 12, potrs: 16, lu: 12, gesv: 10, gemm: 12, trsm: 20 }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

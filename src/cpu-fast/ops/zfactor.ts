@@ -14,6 +14,7 @@ import { generateZgetrfJs, type ZgetrfJsKernel, type ZgetrfJsParams } from '../k
 import { generateZpotrfJs, type ZpotrfJsKernel, type ZpotrfJsParams } from '../kernels/zpotrf-js.js';
 import { planComplex, type ComplexFactorOp, type ComplexForce } from '../plan/complex.js';
 import { fastGemmComplex } from './zgemm.js';
+import { fastTrsmComplex } from './ztrsm.js';
 import type { OpOptions } from '../tuning.js';
 import { runBatch, stridedView } from './run-batch.js';
 
@@ -84,11 +85,11 @@ export const fastGetrsComplex = (r: ComplexGetrsRequest<FloatArray, Int32Array>,
   runLu('getrs', r, ref.getrs, options);
 
 /** The complex ops with fast kernels. */
-export type ComplexFastOp = ComplexFactorOp | 'gemm';
+export type ComplexFastOp = ComplexFactorOp | 'gemm' | 'trsm';
 
 /** The complex ops with fast kernels, by name. */
 export const FAST_COMPLEX: { readonly [K in ComplexFastOp]: (r: never) => void } = Object.freeze({
   potrf: fastPotrfComplex, posv: fastPosvComplex, potrs: fastPotrsComplex,
   getrf: fastGetrfComplex, gesv: fastGesvComplex, getrs: fastGetrsComplex,
-  gemm: fastGemmComplex,
+  gemm: fastGemmComplex, trsm: fastTrsmComplex,
 });

@@ -1,7 +1,8 @@
 /**
- * The fast backend's complex gemm kernels (kernels/zgemm-js.ts) against the complex reference, bit
- * for bit: every float of C (padding and gaps included) on shapes to one past the tuning table's
- * complexUnrollMax.gemm (the reference beyond), every pair of transposes, both types, strided
+ * The fast backend's complex gemm and trsm kernels (kernels/zgemm-js.ts, ztrsm-js.ts) against the
+ * complex reference, bit for bit: every float of C or B (padding and gaps included) on shapes to one
+ * past the tuning table's complexUnrollMax.gemm and .trsm (the reference beyond), every pair of
+ * transposes (gemm) and every side, triangle, operation and diagonal (trsm), both types, strided
  * batches with odd ld, stride and offset, list batches, alpha = 0 (A and B hold NaN: never read),
  * beta = 0 (C holds NaN: never read), alpha = 0 with beta = 1 and k = 0, on one thread (the serial
  * kernels) and spread over two (the worker pool, the copies for the workers included).
@@ -11,8 +12,10 @@ import { describe, test } from 'node:test';
 import { hostComplexOp } from '../../../src/cpu-fast/backend.js';
 import { cpuTuning } from '../../../src/cpu-fast/context.js';
 import { fastGemmComplex } from '../../../src/cpu-fast/ops/zgemm.js';
+import { fastTrsmComplex } from '../../../src/cpu-fast/ops/ztrsm.js';
 import type { ComplexDType, FloatArray } from '../../../src/core/dtype.js';
-import type { ComplexGemmRequest, ComplexOp, ComplexScalar } from '../../../src/core/op-specs.js';
+import type { ComplexGemmRequest, ComplexOp, ComplexScalar, ComplexTrsmRequest } from '../../../src/core/op-specs.js';
+import type { Diag, Side, Uplo } from '../../../src/core/enums.js';
 import { complexReference } from '../../../src/cpu/complex/backend.js';
 import { LIST, ODD, Rng, place, random, type Layout, type Z } from '../../helpers/complex.js';
 import { splitAcrossThreads } from './harness.js';
@@ -48,6 +51,15 @@ function build(c: GemmCase, seed: number): { r: ComplexGemmRequest<FloatArray>; 
   return { r, c: cb.kind === 'strided' ? [cb.data] : cb.kind === 'list' ? cb.matrices.map((x) => x.data) : [] };
 }
 
+/** Every float of two sets of arrays, bit for bit. */
+function sameBits(label: string, got: FloatArray[], want: FloatArray[]): void {
+  assert.equal(got.length, want.length, label);
+  got.forEach((x, q) => {
+    const y = want[q]!;
+    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) assert.fail(`${label}: array ${q} [${i}] ${x[i]} != ${y[i]}`);
+  });
+}
+
 function check(c: GemmCase, seed: number, threaded: boolean): void {
   const label = `gemm ${c.dtype} ${c.m}x${c.n}x${c.k} ${c.transA}${c.transB} alpha=${c.alpha} beta=${c.beta} ${c.layout.kind} threads=${threaded}`;
   const want = build(c, seed);
@@ -55,11 +67,7 @@ function check(c: GemmCase, seed: number, threaded: boolean): void {
   const got = build(c, seed);
   if (threaded) hostComplexOp('cpu-fast', 'gemm')(got.r);
   else fastGemmComplex(got.r);
-  assert.equal(got.c.length, want.c.length, label);
-  got.c.forEach((x, q) => {
-    const y = want.c[q]!;
-    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) assert.fail(`${label}: C ${q} [${i}] ${x[i]} != ${y[i]}`);
-  });
+  sameBits(label, got.c, want.c);
 }
 
 const ALPHA: ComplexScalar = [0.75, -1.25];
@@ -101,6 +109,79 @@ describe('cpu-fast complex gemm matches the complex reference bit for bit', () =
     for (const dtype of TYPES) for (const n of [2, 5, 8]) for (const layout of [ODD, LIST]) {
       check({ m: n, n, k: n, transA: 'C', transB: 'N', alpha: ALPHA, beta: BETA, dtype, layout, count: 9 }, seed++, true);
       check({ m: n, n, k: n, transA: 'N', transB: 'T', alpha: ALPHA, beta: [0, 0], dtype, layout, count: 9, poison: 'c' }, seed++, true);
+    }
+  });
+});
+
+interface TrsmCase {
+  readonly m: number; readonly n: number;
+  readonly side: Side; readonly uplo: Uplo; readonly transA: ComplexOp; readonly diag: Diag;
+  readonly alpha: ComplexScalar; readonly dtype: ComplexDType; readonly layout: Layout; readonly count: number;
+}
+
+/** A: random, its diagonal weighted (nonunit) or NaN (unit: never read); the other triangle NaN (never read). */
+function buildTrsm(c: TrsmCase, seed: number): { r: ComplexTrsmRequest<FloatArray>; b: FloatArray[] } {
+  const rng = new Rng(seed);
+  const na = c.side === 'left' ? c.m : c.n;
+  const zero = c.alpha[0] === 0 && c.alpha[1] === 0;
+  const as = Array.from({ length: c.count }, () => {
+    const t = random(rng, na, na);
+    for (let j = 0; j < na; j++) for (let i = 0; i < na; i++) {
+      const outside = c.uplo === 'lower' ? i < j : i > j;
+      if (zero || outside || (i === j && c.diag === 'unit')) t.d[2 * (i + j * na)] = t.d[2 * (i + j * na) + 1] = NaN;
+      else if (i === j) t.d[2 * (i + j * na)]! += 2;
+    }
+    return t;
+  });
+  const a = place(as, na, na, c.dtype, c.layout, rng.uniform()).batch;
+  const bs = Array.from({ length: c.count }, () => (zero ? filled(c.m, c.n, NaN) : random(rng, c.m, c.n)));
+  const b = place(bs, c.m, c.n, c.dtype, c.layout, rng.uniform()).batch;
+  const r: ComplexTrsmRequest<FloatArray> = { side: c.side, uplo: c.uplo, transA: c.transA, diag: c.diag, alpha: c.alpha, a, b };
+  return { r, b: b.kind === 'strided' ? [b.data] : b.kind === 'list' ? b.matrices.map((x) => x.data) : [] };
+}
+
+function checkTrsm(c: TrsmCase, seed: number, threaded: boolean): void {
+  const label = `trsm ${c.dtype} ${c.m}x${c.n} ${c.side} ${c.uplo} ${c.transA} ${c.diag} alpha=${c.alpha} ${c.layout.kind} threads=${threaded}`;
+  const want = buildTrsm(c, seed);
+  complexReference.trsm(want.r);
+  const got = buildTrsm(c, seed);
+  if (threaded) hostComplexOp('cpu-fast', 'trsm')(got.r);
+  else fastTrsmComplex(got.r);
+  sameBits(label, got.b, want.b);
+}
+
+describe('cpu-fast complex trsm matches the complex reference bit for bit', () => {
+  const max = cpuTuning().complexUnrollMax.trsm;
+  test('the tests reach past the kernel sizes', () => assert.ok(max < 21));
+  test('every side, triangle, operation and diagonal, both types, strided and list batches, one thread', () => {
+    let seed = 500;
+    for (const dtype of TYPES) for (const side of ['left', 'right'] as const) for (const uplo of ['lower', 'upper'] as const) {
+      for (const transA of OPS) for (const diag of ['unit', 'nonunit'] as const) {
+        for (const [m, n] of [[1, 2], [3, 2], [5, 4]] as const) {
+          const layout = LAYOUTS[seed % LAYOUTS.length]!;
+          checkTrsm({ m, n, side, uplo, transA, diag, alpha: seed % 2 ? ALPHA : [1, 0], dtype, layout, count: 3 }, seed++, false);
+        }
+      }
+    }
+  });
+  test('orders to one past the kernels; alpha zero (nothing read), one, real and complex', () => {
+    let seed = 700;
+    for (const dtype of TYPES) {
+      for (const [m, n] of [[max, 3], [max + 1, 2], [2, max], [3, max + 1], [8, 8]] as const) {
+        checkTrsm({ m, n, side: 'left', uplo: 'upper', transA: 'C', diag: 'nonunit', alpha: ALPHA, dtype, layout: ODD, count: 2 }, seed++, false);
+        checkTrsm({ m, n, side: 'right', uplo: 'lower', transA: 'T', diag: 'unit', alpha: ALPHA, dtype, layout: LIST, count: 2 }, seed++, false);
+      }
+      for (const alpha of [[0, 0], [-0, 0], [1, 0], [-2, 0], [0, 1]] as ComplexScalar[]) {
+        checkTrsm({ m: 6, n: 3, side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha, dtype, layout: ODD, count: 3 }, seed++, false);
+        checkTrsm({ m: 3, n: 6, side: 'right', uplo: 'upper', transA: 'C', diag: 'unit', alpha, dtype, layout: LIST, count: 3 }, seed++, false);
+      }
+    }
+  });
+  test('spread over two threads (copies for the workers), both types', () => {
+    let seed = 900;
+    for (const dtype of TYPES) for (const n of [2, 5, 12]) for (const layout of [ODD, LIST]) {
+      checkTrsm({ m: n, n: 3, side: 'left', uplo: 'lower', transA: 'C', diag: 'nonunit', alpha: ALPHA, dtype, layout, count: 9 }, seed++, true);
+      checkTrsm({ m: 2, n, side: 'right', uplo: 'upper', transA: 'N', diag: 'unit', alpha: [1, 0], dtype, layout, count: 9 }, seed++, true);
     }
   });
 });

@@ -96,7 +96,8 @@ const OPS: readonly Op[] = ['potrf', 'posv', 'potrs', 'getrf', 'gesv', 'getrs'];
 
 describe('cpu-fast complex kernels match the complex reference bit for bit', () => {
   test('the tests reach past every kernel size', () => {
-    for (const max of Object.values(cpuTuning().complexUnrollMax)) assert.ok(max < 17);
+    const { cholesky, potrs, lu, gesv } = cpuTuning().complexUnrollMax;
+    for (const max of [cholesky, potrs, lu, gesv]) assert.ok(max < 17);
   });
   for (const op of OPS) {
     test(`${op}: strided and list batches, failing and NaN members, both types, one thread`, () => {
