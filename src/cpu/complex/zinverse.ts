@@ -11,11 +11,10 @@
  * poti: potrf, then potri; info > 0 from potrf, the matrix then left as potrf leaves it.
  * The other triangle is never read or written.
  */
-import { batchCount, matrixAt } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { LauumRequest, PotriRequest, TrtriRequest } from '../../core/op-specs.js';
 import { divideInto, scaleElements } from './scalar.js';
-import { Workspace, triangleRegion, zload, zstore } from './workspace.js';
+import { Workspace, eachMatrix, triangleRegion } from './workspace.js';
 import { multiplyVector } from './ztrmm.js';
 import { potrfMatrixComplex } from './zpotrf.js';
 
@@ -24,30 +23,13 @@ const workspace = new Workspace();
 export function cpuTrtriComplex(r: TrtriRequest<FloatArray, Int32Array>): void {
   const upper = r.uplo === 'upper';
   const unit = r.diag === 'unit';
-  const region = triangleRegion(upper, !unit); // a unit diagonal is neither read nor written
-  const count = batchCount(r.a);
-  for (let p = 0; p < count; p++) {
-    const m = matrixAt(r.a, p);
-    const w = workspace.get(2 * m.rows * m.rows);
-    zload(m, region, w);
-    const info = trtriMatrixComplex(w, m.rows, upper, unit);
-    if (info === 0) zstore(w, region, m);
-    r.info[p] = info;
-  }
+  // a unit diagonal is neither read nor written; a singular T is left untouched
+  eachMatrix(r.a, triangleRegion(upper, !unit), workspace, r.info, (w, n) => trtriMatrixComplex(w, n, upper, unit), (info) => info === 0);
 }
 
 export function cpuLauumComplex(r: LauumRequest<FloatArray, Int32Array>): void {
   const upper = r.uplo === 'upper';
-  const region = triangleRegion(upper);
-  const count = batchCount(r.a);
-  for (let p = 0; p < count; p++) {
-    const m = matrixAt(r.a, p);
-    const w = workspace.get(2 * m.rows * m.rows);
-    zload(m, region, w);
-    lauumMatrixComplex(w, m.rows, upper);
-    zstore(w, region, m);
-    r.info[p] = 0;
-  }
+  eachMatrix(r.a, triangleRegion(upper), workspace, r.info, (w, n) => { lauumMatrixComplex(w, n, upper); return 0; });
 }
 
 export function cpuPotriComplex(r: PotriRequest<FloatArray, Int32Array>): void {
@@ -61,18 +43,16 @@ export function cpuPotiComplex(r: PotriRequest<FloatArray, Int32Array>): void {
 /** potri (A holds the Cholesky factor) or poti (A itself, factored first). */
 function hpdInverse(r: PotriRequest<FloatArray, Int32Array>, factorFirst: boolean): void {
   const upper = r.uplo === 'upper';
-  const region = triangleRegion(upper);
-  const count = batchCount(r.a);
-  for (let p = 0; p < count; p++) {
-    const m = matrixAt(r.a, p);
-    const w = workspace.get(2 * m.rows * m.rows);
-    zload(m, region, w);
-    const factored = factorFirst ? potrfMatrixComplex(w, m.rows, upper) : 0;
-    const info = factored !== 0 ? factored : trtriMatrixComplex(w, m.rows, upper, false);
-    if (info === 0) lauumMatrixComplex(w, m.rows, upper);
-    if (info === 0 || factored !== 0) zstore(w, region, m);
-    r.info[p] = info;
-  }
+  // stored where it succeeds, and where potrf failed (left as potrf leaves it); trtri's failure leaves A untouched
+  let potrfFailed = false;
+  eachMatrix(r.a, triangleRegion(upper), workspace, r.info, (w, n) => {
+    const factored = factorFirst ? potrfMatrixComplex(w, n, upper) : 0;
+    potrfFailed = factored !== 0;
+    if (potrfFailed) return factored;
+    const info = trtriMatrixComplex(w, n, upper, false);
+    if (info === 0) lauumMatrixComplex(w, n, upper);
+    return info;
+  }, (info) => info === 0 || potrfFailed);
 }
 
 /** Inverts one triangle of a workspace (ld = n, interleaved) in place; returns info. */

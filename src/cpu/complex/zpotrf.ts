@@ -9,24 +9,15 @@
  * triangle is "not positive definite" at the first diagonal it reaches; on failure at step k the
  * matrix is left as zpotf2 leaves it (A(k, k) holds the real non-positive or NaN ajj).
  */
-import { batchCount, matrixAt } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { PotrfRequest } from '../../core/op-specs.js';
-import { Workspace, triangleRegion, zload, zstore } from './workspace.js';
+import { Workspace, eachMatrix, triangleRegion } from './workspace.js';
 
 const workspace = new Workspace();
 
 export function cpuPotrfComplex(r: PotrfRequest<FloatArray, Int32Array>): void {
   const upper = r.uplo === 'upper';
-  const region = triangleRegion(upper);
-  const count = batchCount(r.a);
-  for (let p = 0; p < count; p++) {
-    const m = matrixAt(r.a, p);
-    const w = workspace.get(2 * m.rows * m.rows);
-    zload(m, region, w);
-    r.info[p] = potrfMatrixComplex(w, m.rows, upper);
-    zstore(w, region, m);
-  }
+  eachMatrix(r.a, triangleRegion(upper), workspace, r.info, (w, n) => potrfMatrixComplex(w, n, upper));
 }
 
 /**
