@@ -5,26 +5,28 @@
 import { allocate, type DType, type FloatArray } from '../core/dtype.js';
 
 /** A small seeded generator (xorshift32), uniform in [-1, 1). */
+/** One xorshift32 step (13, 17, 5). */
+function xorshift32(x: number): number {
+  x ^= x << 13; x >>>= 0;
+  x ^= x >>> 17;
+  x ^= x << 5;
+  return x >>> 0;
+}
+
 export class Random {
   private s: number;
   constructor(seed = 12345) {
     this.s = (seed >>> 0) || 0x9e3779b9;
   }
   next(): number {
-    let x = this.s;
-    x ^= x << 13; x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
-    this.s = x;
-    return x / 2147483648 - 1;
+    this.s = xorshift32(this.s);
+    return this.s / 2147483648 - 1;
   }
-  /** a[from:to] := the next values, as `next` would give them (the state kept in a local: 3-4x faster). */
+  /** a[from:to] := the next values, as `next` would give them (the state kept in a local: about 2x faster). */
   fill<T extends FloatArray>(a: T, from = 0, to = a.length): T {
     let x = this.s;
     for (let i = from; i < to; i++) {
-      x ^= x << 13; x >>>= 0;
-      x ^= x >>> 17;
-      x ^= x << 5; x >>>= 0;
+      x = xorshift32(x);
       a[i] = x / 2147483648 - 1;
     }
     this.s = x;
