@@ -9,7 +9,7 @@ import { check, describeValue } from '../core/errors.js';
 import { parseEnumValue } from '../core/enums.js';
 import type { Context } from './context.js';
 import type { LstsqResult, QrOptions, QrResult } from './array-qr.js';
-import { allocLike, checkOptions, markNonFinite, numpyRhs, poisonFailed, sameDtype, sourceIndices, stackOf, throwOnFailure, type NDArray, type WithInfo } from './array.js';
+import { allocLike, checkOptions, markNonFinite, numpyRhs, poisonFailed, sameDtype, sourceIndices, stackOf, type NDArray, type WithInfo } from './array.js';
 import { own, toCol, toRow, zbatch } from './array-complex.js';
 
 export function qr<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: QrOptions = {}): QrResult<T> {
@@ -79,8 +79,3 @@ export function lstsqEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: ND
   return { x, residuals, info };
 }
 
-export function lstsq<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): LstsqResult<T> {
-  const r = lstsqEx(ctx, a, b);
-  throwOnFailure(r.info, 'lstsq', Math.min(a.shape[a.shape.length - 2]!, a.shape[a.shape.length - 1]!));
-  return { x: r.x, residuals: r.residuals };
-}

@@ -16,8 +16,8 @@ import type { ComplexDType, FloatArray } from '../core/dtype.js';
 import { check } from '../core/errors.js';
 import type { Context } from './context.js';
 import {
-  allocLike, broadcastShapes, checkOptions, countOf, describeTrans, isVector, markNonFinite, minOrder, numpyRhs, poisonFailed, rhsStack,
-  sameDtype, sameShape, sourceIndices, squareStack, stackOf, throwOnFailure, vectorStack, withShape,
+  allocLike, broadcastShapes, checkOptions, countOf, describeTrans, isVector, markNonFinite, numpyRhs, poisonFailed, rhsStack,
+  sameDtype, sameShape, sourceIndices, squareStack, stackOf, vectorStack, withShape,
   type CholeskyOptions, type EighOptions, type EighResult, type InvOptions, type LuResult, type NDArray, type Stack, type SvdResult,
   type TriangularSolveOptions, type WithInfo,
 } from './array.js';
@@ -108,11 +108,6 @@ export function choleskyEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, op
   poisonFailed(factor, info, 2 * n * n);
   return { factor, info };
 }
-export function cholesky<T extends FloatArray>(ctx: Context, a: NDArray<T>, options?: CholeskyOptions): NDArray<T> {
-  const r = choleskyEx(ctx, a, options);
-  throwOnFailure(r.info, 'cholesky', a.shape[a.shape.length - 1]!);
-  return r.factor;
-}
 
 export function luEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInfo<LuResult<T>> {
   const s = stackOf(a, 'a', 2, true);
@@ -121,11 +116,6 @@ export function luEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInf
   const { info, ipiv } = ctx.getrf({ a: zbatch(work, complexOf(s), m, n, count, 'a') });
   markNonFinite(info, a.data, 2 * m * n, Math.min(m, n));
   return { lu: out(toRow(work, count, m, n), a.shape, complexOf(s)), pivots: ipiv, info };
-}
-export function lu<T extends FloatArray>(ctx: Context, a: NDArray<T>): LuResult<T> {
-  const r = luEx(ctx, a);
-  throwOnFailure(r.info, 'lu', minOrder(a));
-  return { lu: r.lu, pivots: r.pivots };
 }
 
 export function solveEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): WithInfo<{ x: NDArray<T> }> {
@@ -146,11 +136,6 @@ export function solveEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: ND
   const x = out(toRow(bw, count, n, k), [...batchShape, n, ...(vector ? [] : [k])], z);
   poisonFailed(x, info, 2 * n * k);
   return { x, info };
-}
-export function solve<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): NDArray<T> {
-  const r = solveEx(ctx, a, b);
-  throwOnFailure(r.info, 'solve', a.shape[a.shape.length - 1]!);
-  return r.x;
 }
 
 export function choleskySolve<T extends FloatArray>(ctx: Context, factor: NDArray<T>, b: NDArray<T>, options: CholeskyOptions = {}): NDArray<T> {
@@ -197,11 +182,6 @@ export function invEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, options
   poisonFailed(inverse, info, 2 * n * n);
   return { inverse, info };
 }
-export function inv<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: InvOptions = {}): NDArray<T> {
-  const r = invEx(ctx, a, options);
-  throwOnFailure(r.info, options.assume === 'spd' ? 'cholesky' : 'inv', a.shape[a.shape.length - 1]!, 'inv');
-  return r.inverse;
-}
 
 export function triangularSolve<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>, options: TriangularSolveOptions = {}): NDArray<T> {
   checkOptions(options, ['upper', 'left', 'transpose', 'adjoint', 'unitDiagonal']);
@@ -246,19 +226,9 @@ export function eighEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, option
   const r = eigenEx(ctx, a, options, true);
   return { values: r.values, vectors: r.vectors!, info: r.info };
 }
-export function eigh<T extends FloatArray>(ctx: Context, a: NDArray<T>, options?: EighOptions): EighResult<T> {
-  const r = eighEx(ctx, a, options);
-  throwOnFailure(r.info, 'eigh', a.shape[a.shape.length - 1]!);
-  return { values: r.values, vectors: r.vectors };
-}
 export function eigvalshEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: EighOptions = {}): WithInfo<{ values: NDArray<T> }> {
   const r = eigenEx(ctx, a, options, false);
   return { values: r.values, info: r.info };
-}
-export function eigvalsh<T extends FloatArray>(ctx: Context, a: NDArray<T>, options?: EighOptions): NDArray<T> {
-  const r = eigvalshEx(ctx, a, options);
-  throwOnFailure(r.info, 'eigvalsh', a.shape[a.shape.length - 1]!);
-  return r.values;
 }
 
 function singularEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, vectors: boolean): WithInfo<{ s: NDArray<T>; u: NDArray<T> | undefined; vt: NDArray<T> | undefined }> {
@@ -286,17 +256,7 @@ export function svdEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithIn
   const r = singularEx(ctx, a, true);
   return { u: r.u!, s: r.s, vt: r.vt!, info: r.info };
 }
-export function svd<T extends FloatArray>(ctx: Context, a: NDArray<T>): SvdResult<T> {
-  const r = svdEx(ctx, a);
-  throwOnFailure(r.info, 'svd', minOrder(a));
-  return { u: r.u, s: r.s, vt: r.vt };
-}
 export function svdvalsEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInfo<{ values: NDArray<T> }> {
   const r = singularEx(ctx, a, false);
   return { values: r.s, info: r.info };
-}
-export function svdvals<T extends FloatArray>(ctx: Context, a: NDArray<T>): NDArray<T> {
-  const r = svdvalsEx(ctx, a);
-  throwOnFailure(r.info, 'svdvals', minOrder(a));
-  return r.values;
 }

@@ -28,7 +28,7 @@ import { parseEnumValue } from '../core/enums.js';
 import type { DeviceBackend } from '../core/device-backend.js';
 import type { Context } from './context.js';
 import {
-  allocLike, checkOptions, markNonFinite, numpyRhs, poisonFailed, sameDtype, sourceIndices, stackOf, throwOnFailure,
+  allocLike, checkOptions, markNonFinite, numpyRhs, poisonFailed, sameDtype, sourceIndices, stackOf,
   type NDArray, type WithInfo,
 } from './array.js';
 
@@ -160,8 +160,3 @@ export function lstsqEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: ND
   return { x, residuals, info };
 }
 
-export function lstsq<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): LstsqResult<T> {
-  const r = lstsqEx(ctx, a, b);
-  throwOnFailure(r.info, 'lstsq', Math.min(a.shape[a.shape.length - 2]!, a.shape[a.shape.length - 1]!));
-  return { x: r.x, residuals: r.residuals };
-}

@@ -334,11 +334,6 @@ export function choleskyEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, op
   poisonFailed(factor, info, n * n);
   return { factor, info };
 }
-export function cholesky<T extends FloatArray>(ctx: Context, a: NDArray<T>, options?: CholeskyOptions): NDArray<T> {
-  const r = choleskyEx(ctx, a, options);
-  throwOnFailure(r.info, 'cholesky', a.shape[a.shape.length - 1]!);
-  return r.factor;
-}
 
 /** LU with partial pivoting: packed factors and 0-based pivots. */
 export function luEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInfo<LuResult<T>> {
@@ -347,11 +342,6 @@ export function luEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInf
   const { info, ipiv } = ctx.getrf({ a: rowBatch(lu.data, s, 'a') });
   markNonFinite(info, a.data, s.rows * s.cols, Math.min(s.rows, s.cols));
   return { lu, pivots: ipiv, info };
-}
-export function lu<T extends FloatArray>(ctx: Context, a: NDArray<T>): LuResult<T> {
-  const r = luEx(ctx, a);
-  throwOnFailure(r.info, 'lu', Math.min(a.shape[a.shape.length - 2]!, a.shape[a.shape.length - 1]!));
-  return { lu: r.lu, pivots: r.pivots };
 }
 
 /**
@@ -413,11 +403,6 @@ export function solveEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: ND
   poisonFailed(x, info, sb.rows * sb.cols);
   return { x, info };
 }
-export function solve<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): NDArray<T> {
-  const r = solveEx(ctx, a, b);
-  throwOnFailure(r.info, 'solve', a.shape[a.shape.length - 1]!);
-  return r.x;
-}
 
 /** X with A X = B given A's Cholesky factor (from `cholesky`, lower unless options.upper). */
 export function choleskySolve<T extends FloatArray>(ctx: Context, factor: NDArray<T>, b: NDArray<T>, options: CholeskyOptions = {}): NDArray<T> {
@@ -444,11 +429,6 @@ export function invEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, options
   markNonFinite(info, a.data, n * n, n);
   poisonFailed(inverse, info, n * n);
   return { inverse, info };
-}
-export function inv<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: InvOptions = {}): NDArray<T> {
-  const r = invEx(ctx, a, options);
-  throwOnFailure(r.info, options.assume === 'spd' ? 'cholesky' : 'inv', a.shape[a.shape.length - 1]!, 'inv');
-  return r.inverse;
 }
 
 /** poti on a copy (row-major lower = column-major upper), then the other triangle mirrored. */
@@ -526,20 +506,10 @@ export function eighEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, option
   const r = eigenEx(ctx, a, options, true);
   return { values: r.values, vectors: r.vectors!, info: r.info };
 }
-export function eigh<T extends FloatArray>(ctx: Context, a: NDArray<T>, options?: EighOptions): EighResult<T> {
-  const r = eighEx(ctx, a, options);
-  throwOnFailure(r.info, 'eigh', a.shape[a.shape.length - 1]!);
-  return { values: r.values, vectors: r.vectors };
-}
 /** Eigenvalues only, ascending (numpy's eigvalsh). */
 export function eigvalshEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: EighOptions = {}): WithInfo<{ values: NDArray<T> }> {
   const r = eigenEx(ctx, a, options, false);
   return { values: r.values, info: r.info };
-}
-export function eigvalsh<T extends FloatArray>(ctx: Context, a: NDArray<T>, options?: EighOptions): NDArray<T> {
-  const r = eigvalshEx(ctx, a, options);
-  throwOnFailure(r.info, 'eigvalsh', a.shape[a.shape.length - 1]!);
-  return r.values;
 }
 
 function singularEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, vectors: boolean): WithInfo<{ s: NDArray<T>; u: NDArray<T> | undefined; vt: NDArray<T> | undefined }> {
@@ -568,18 +538,8 @@ export function svdEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithIn
   const r = singularEx(ctx, a, true);
   return { u: r.u!, s: r.s, vt: r.vt!, info: r.info };
 }
-export function svd<T extends FloatArray>(ctx: Context, a: NDArray<T>): SvdResult<T> {
-  const r = svdEx(ctx, a);
-  throwOnFailure(r.info, 'svd', minOrder(a));
-  return { u: r.u, s: r.s, vt: r.vt };
-}
 /** Singular values only, descending (numpy's svdvals). */
 export function svdvalsEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInfo<{ values: NDArray<T> }> {
   const r = singularEx(ctx, a, false);
   return { values: r.s, info: r.info };
-}
-export function svdvals<T extends FloatArray>(ctx: Context, a: NDArray<T>): NDArray<T> {
-  const r = svdvalsEx(ctx, a);
-  throwOnFailure(r.info, 'svdvals', minOrder(a));
-  return r.values;
 }

@@ -14,11 +14,10 @@ import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } fr
 import { cpuBackend } from '../cpu/backend.js';
 import { describeHostBackend, fastCpuBackend, hostComplexOp } from '../cpu-fast/backend.js';
 import * as arrays from './array.js';
+import * as ops from './array-ops.js';
 import * as qrArrays from './array-qr.js';
-import * as complexArrays from './array-complex.js';
-import * as complexQr from './array-complex-qr.js';
 import * as elementwise from './elementwise.js';
-import { isComplexArray, type NDArray } from './array.js';
+import type { NDArray } from './array.js';
 import {
   VALIDATORS, checkFlag, hostInts, prepareGesvd, prepareHeev, prepareSyev, type GesvdArgs, type IntAllocator, type SyevArgs,
 } from './prepare.js';
@@ -152,52 +151,52 @@ export class Context extends ContextOperations {
 
   // -------------------------------------------------------------------------------------------
   // Array level: stacks [..., m, n] in row-major order, new arrays out (see array.ts); an array whose
-  // dtype is complex goes to array-complex.ts (qr, lstsq: array-complex-qr.ts).
+  // dtype is complex goes to array-complex.ts, a real one to array.ts (array-ops.ts chooses).
 
   /** numpy's matmul: [..., m, k] x [..., k, n] -> [..., m, n], batch dimensions broadcast; a 1-D a is a row, a 1-D b a column. */
-  matmul<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return isComplexArray(a) ? complexArrays.matmul(this, a, b) : arrays.matmul(this, a, b); }
+  matmul<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return ops.matmul(this, a, b); }
   /** Cholesky factor L (lower, default) or U of SPD matrices [..., n, n]; throws NUMERICAL naming failed matrices. */
-  cholesky<T extends FloatArray>(a: NDArray<T>, options?: arrays.CholeskyOptions): NDArray<T> { return isComplexArray(a) ? complexArrays.cholesky(this, a, options) : arrays.cholesky(this, a, options); }
+  cholesky<T extends FloatArray>(a: NDArray<T>, options?: arrays.CholeskyOptions): NDArray<T> { return ops.cholesky(this, a, options); }
   /** cholesky with per-matrix info instead of throwing (failed factors are NaN). */
-  choleskyEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.CholeskyOptions): arrays.WithInfo<{ factor: NDArray<T> }> { return isComplexArray(a) ? complexArrays.choleskyEx(this, a, options) : arrays.choleskyEx(this, a, options); }
+  choleskyEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.CholeskyOptions): arrays.WithInfo<{ factor: NDArray<T> }> { return ops.choleskyEx(this, a, options); }
   /** LU with partial pivoting: packed factors [..., m, n] and 0-based pivots; throws NUMERICAL for exactly singular matrices. */
-  lu<T extends FloatArray>(a: NDArray<T>): arrays.LuResult<T> { return isComplexArray(a) ? complexArrays.lu(this, a) : arrays.lu(this, a); }
+  lu<T extends FloatArray>(a: NDArray<T>): arrays.LuResult<T> { return ops.lu(this, a); }
   /** lu with per-matrix info instead of throwing. */
-  luEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<arrays.LuResult<T>> { return isComplexArray(a) ? complexArrays.luEx(this, a) : arrays.luEx(this, a); }
+  luEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<arrays.LuResult<T>> { return ops.luEx(this, a); }
   /** X with A X = B (numpy 2's solve): b [..., n, k] broadcast against a, or one vector [n]; throws NUMERICAL for singular or NaN/Inf matrices. */
-  solve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return isComplexArray(a) ? complexArrays.solve(this, a, b) : arrays.solve(this, a, b); }
+  solve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return ops.solve(this, a, b); }
   /** solve with per-matrix info instead of throwing (failed solutions are NaN). */
-  solveEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): arrays.WithInfo<{ x: NDArray<T> }> { return isComplexArray(a) ? complexArrays.solveEx(this, a, b) : arrays.solveEx(this, a, b); }
+  solveEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): arrays.WithInfo<{ x: NDArray<T> }> { return ops.solveEx(this, a, b); }
   /** X with A X = B from A's Cholesky factor; b [..., n, k] or [..., n] (one vector per matrix). */
-  choleskySolve<T extends FloatArray>(factor: NDArray<T>, b: NDArray<T>, options?: arrays.CholeskyOptions): NDArray<T> { return isComplexArray(factor) ? complexArrays.choleskySolve(this, factor, b, options) : arrays.choleskySolve(this, factor, b, options); }
+  choleskySolve<T extends FloatArray>(factor: NDArray<T>, b: NDArray<T>, options?: arrays.CholeskyOptions): NDArray<T> { return ops.choleskySolve(this, factor, b, options); }
   /** Inverses [..., n, n]: general (LU), or { assume: 'spd' } (Cholesky); throws NUMERICAL for failed matrices. */
-  inv<T extends FloatArray>(a: NDArray<T>, options?: arrays.InvOptions): NDArray<T> { return isComplexArray(a) ? complexArrays.inv(this, a, options) : arrays.inv(this, a, options); }
+  inv<T extends FloatArray>(a: NDArray<T>, options?: arrays.InvOptions): NDArray<T> { return ops.inv(this, a, options); }
   /** inv with per-matrix info instead of throwing. */
-  invEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.InvOptions): arrays.WithInfo<{ inverse: NDArray<T> }> { return isComplexArray(a) ? complexArrays.invEx(this, a, options) : arrays.invEx(this, a, options); }
+  invEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.InvOptions): arrays.WithInfo<{ inverse: NDArray<T> }> { return ops.invEx(this, a, options); }
   /** X with op(A) X = B (left, default) or X op(A) = B, A triangular. */
-  triangularSolve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, options?: arrays.TriangularSolveOptions): NDArray<T> { return isComplexArray(a) ? complexArrays.triangularSolve(this, a, b, options) : arrays.triangularSolve(this, a, b, options); }
+  triangularSolve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, options?: arrays.TriangularSolveOptions): NDArray<T> { return ops.triangularSolve(this, a, b, options); }
   /** Eigenvalues (ascending, real) and eigenvectors of symmetric or Hermitian matrices (numpy's eigh); throws NUMERICAL for NaN/Inf or no convergence. */
-  eigh<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.EighResult<T> { return isComplexArray(a) ? complexArrays.eigh(this, a, options) : arrays.eigh(this, a, options); }
+  eigh<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.EighResult<T> { return ops.eigh(this, a, options); }
   /** eigh with per-matrix info instead of throwing. */
-  eighEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.WithInfo<arrays.EighResult<T>> { return isComplexArray(a) ? complexArrays.eighEx(this, a, options) : arrays.eighEx(this, a, options); }
+  eighEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.WithInfo<arrays.EighResult<T>> { return ops.eighEx(this, a, options); }
   /** Eigenvalues only, ascending (numpy's eigvalsh). */
-  eigvalsh<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): NDArray<T> { return isComplexArray(a) ? complexArrays.eigvalsh(this, a, options) : arrays.eigvalsh(this, a, options); }
+  eigvalsh<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): NDArray<T> { return ops.eigvalsh(this, a, options); }
   /** eigvalsh with per-matrix info instead of throwing. */
-  eigvalshEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.WithInfo<{ values: NDArray<T> }> { return isComplexArray(a) ? complexArrays.eigvalshEx(this, a, options) : arrays.eigvalshEx(this, a, options); }
+  eigvalshEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.WithInfo<{ values: NDArray<T> }> { return ops.eigvalshEx(this, a, options); }
   /** The thin SVD (numpy's svd(a, full_matrices=False)): u [..., m, k], s [..., k], vt [..., k, n]. */
-  svd<T extends FloatArray>(a: NDArray<T>): arrays.SvdResult<T> { return isComplexArray(a) ? complexArrays.svd(this, a) : arrays.svd(this, a); }
+  svd<T extends FloatArray>(a: NDArray<T>): arrays.SvdResult<T> { return ops.svd(this, a); }
   /** svd with per-matrix info instead of throwing. */
-  svdEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<arrays.SvdResult<T>> { return isComplexArray(a) ? complexArrays.svdEx(this, a) : arrays.svdEx(this, a); }
+  svdEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<arrays.SvdResult<T>> { return ops.svdEx(this, a); }
   /** Singular values only, descending (numpy's svdvals). */
-  svdvals<T extends FloatArray>(a: NDArray<T>): NDArray<T> { return isComplexArray(a) ? complexArrays.svdvals(this, a) : arrays.svdvals(this, a); }
+  svdvals<T extends FloatArray>(a: NDArray<T>): NDArray<T> { return ops.svdvals(this, a); }
   /** svdvals with per-matrix info instead of throwing. */
-  svdvalsEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<{ values: NDArray<T> }> { return isComplexArray(a) ? complexArrays.svdvalsEx(this, a) : arrays.svdvalsEx(this, a); }
+  svdvalsEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<{ values: NDArray<T> }> { return ops.svdvalsEx(this, a); }
   /** numpy's linalg.qr: mode 'reduced' (default), 'complete' or 'r'. */
-  qr<T extends FloatArray>(a: NDArray<T>, options?: qrArrays.QrOptions): qrArrays.QrResult<T> { return isComplexArray(a) ? complexQr.qr(this, a, options) : qrArrays.qr(this, a, options); }
+  qr<T extends FloatArray>(a: NDArray<T>, options?: qrArrays.QrOptions): qrArrays.QrResult<T> { return ops.qr(this, a, options); }
   /** Least squares (numpy's lstsq, full rank): a [..., m, n], b [..., m, nrhs] broadcast against a, or one vector [m]. */
-  lstsq<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): qrArrays.LstsqResult<T> { return isComplexArray(a) ? complexQr.lstsq(this, a, b) : qrArrays.lstsq(this, a, b); }
+  lstsq<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): qrArrays.LstsqResult<T> { return ops.lstsq(this, a, b); }
   /** lstsq with per-matrix info instead of throwing. */
-  lstsqEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): arrays.WithInfo<qrArrays.LstsqResult<T>> { return isComplexArray(a) ? complexQr.lstsqEx(this, a, b) : qrArrays.lstsqEx(this, a, b); }
+  lstsqEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): arrays.WithInfo<qrArrays.LstsqResult<T>> { return ops.lstsqEx(this, a, b); }
   /** [..., m, n] -> [..., n, m] (numpy's matrix_transpose); on the host. */
   transpose<T extends FloatArray>(a: NDArray<T>): NDArray<T> { return elementwise.transpose(a); }
   /** a + b with numpy broadcasting (b may be a number); on the host. */
