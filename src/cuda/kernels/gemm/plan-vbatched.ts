@@ -6,6 +6,7 @@
  * bands, keyed by the bound instead of the size; float32 at most the band of 96, see below). Members beyond VBATCH_MAX: the per-size path.
  */
 import type { DType } from '../../../core/dtype.js';
+import { byPrecision } from '../../../core/dtype-table.js';
 import type { Op } from '../../../core/ops.js';
 import type { GemmTuning } from '../../model/tuning/index.js';
 import { planClasses, type SizeClass } from '../common/vbatch.js';
@@ -63,7 +64,7 @@ export function planVbatchedGemm(p: VbatchedGemmProblem, tuning: GemmTuning): Vb
   const launches = classes.map((c): VbatchedGemmLaunch => {
     const small = VSMALL_SHAPE[c.bound];
     if (small !== undefined) return { ...c, params: { variant: 'vsmall', ...common, bound: c.bound, ...small } };
-    const key = p.dtype === 'float32' ? Math.min(c.bound, FLOAT32_BAND_MAX) : c.bound;
+    const key = byPrecision(p.dtype, { double: c.bound, single: Math.min(c.bound, FLOAT32_BAND_MAX) });
     const band = bands.find((b) => key <= b.maxDim) ?? bands[bands.length - 1]!;
     return { ...c, params: { variant: 'vtiled', ...common, bound: c.bound, ...band.config } };
   });
