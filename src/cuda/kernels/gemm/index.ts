@@ -8,4 +8,4 @@ export { gemmCuda, gemmSource, type GemmCudaOptions } from './launch.js';
 export type { VbatchedGemmParams, VsmallGemmParams, VtiledGemmParams } from './params.js';
 export { generateVsmallGemm, generateVtiledGemm, vsmallGemmShape, vtiledGemmShape, vtiledTiles, GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS } from './generate-vbatched.js';
 export { planVbatchedGemm, gemmMemberSize, effectiveK, type VbatchedGemmPlan, type VbatchedGemmLaunch, type VbatchedGemmProblem } from './plan-vbatched.js';
-export { gemmVbatchedCuda, gemmVbatchedCovers, vbatchedGemmSource, type GemmVbatchedOptions } from './launch-vbatched.js';
+export { gemmVbatchedCuda, gemmVbatchedCovers, vbatchedGemmLaunch, vbatchedGemmSource, type GemmVbatchedOptions } from './launch-vbatched.js';

@@ -8,7 +8,7 @@ import { isDType } from '../../../core/dtype-table.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GemmRequest } from '../../../core/ops.js';
 import { tuningFor, type GemmTuning } from '../../model/tuning/index.js';
-import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelArg, type LaunchConfig } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
@@ -33,6 +33,14 @@ export interface GemmVbatchedOptions {
 /** The generated source of a class kernel. */
 export function vbatchedGemmSource(p: VbatchedGemmParams): ReturnType<typeof generateVsmallGemm> {
   return p.variant === 'vsmall' ? generateVsmallGemm(p) : generateVtiledGemm(p);
+}
+
+/** The launch of a class kernel over `n` members (grid x: the members' blocks or the class's tiles; y, z: members). */
+export function vbatchedGemmLaunch(p: VbatchedGemmParams, n: number): LaunchConfig {
+  if (p.variant === 'vsmall') return { grid: [Math.ceil(n / p.tbc), 1, 1], block: [vsmallGemmShape(p).threads, 1, 1] };
+  const shape = vtiledGemmShape(p);
+  const y = Math.min(n, GRID_YZ_MAX);
+  return { grid: [vtiledTiles(p), y, Math.ceil(n / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes };
 }
 
 export function gemmVbatchedCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: GemmVbatchedOptions = {}): void {
@@ -71,13 +79,7 @@ export function gemmVbatchedCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, op
         const kernel = kernelFor(dev, `gemm-${p.variant}`, p, () => vbatchedGemmSource(p));
         const n = l.members.length;
         const args: KernelArg[] = [arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(n), arg.real(dtype, r.alpha), arg.real(dtype, r.beta)];
-        if (p.variant === 'vsmall') {
-          kernel.launch({ grid: [Math.ceil(n / p.tbc), 1, 1], block: [vsmallGemmShape(p).threads, 1, 1] }, args);
-        } else {
-          const shape = vtiledGemmShape(p);
-          const y = Math.min(n, GRID_YZ_MAX);
-          kernel.launch({ grid: [vtiledTiles(p), y, Math.ceil(n / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes }, args);
-        }
+        kernel.launch(vbatchedGemmLaunch(p, n), args);
       }
     } finally {
       releaseMemberTables(dev, tables);

@@ -14,4 +14,4 @@ export { potrfSmallVbatchedSource, POTRF_VBATCH_INTS } from './generate-vbatched
 export { potrfRegisterVbatchedSource } from './generate-register.js';
 export { potrfPanelVbatchedSource } from './generate-panel.js';
 export { planVbatchedPotrf, potrfClassParams, type VbatchedPotrfPlan, type VbatchedPotrfLaunch, type VbatchedPotrfProblem } from './plan-vbatched.js';
-export { potrfVbatchedCuda, potrfVbatchedCovers, vbatchedPotrfSource, type PotrfVbatchedOptions } from './launch-vbatched.js';
+export { potrfVbatchedCuda, potrfVbatchedCovers, vbatchedPotrfLaunch, vbatchedPotrfSource, type PotrfVbatchedOptions } from './launch-vbatched.js';

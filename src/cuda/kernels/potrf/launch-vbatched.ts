@@ -7,7 +7,7 @@
 import { batchCount, matrixAt, type MatrixView } from '../../../core/batch.js';
 import type { PotrfRequest } from '../../../core/ops.js';
 import { tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
-import { arg, type DeviceArray, type GpuDevice, type KernelSource } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
@@ -29,6 +29,17 @@ export interface PotrfVbatchedOptions {
 /** The generated source of a class kernel. */
 export function vbatchedPotrfSource(c: PotrfVbatchedParams): KernelSource {
   return c.variant === 'vsmall' ? potrfSmallVbatchedSource(c.params) : c.variant === 'vregister' ? potrfRegisterVbatchedSource(c.params) : potrfPanelVbatchedSource(c.params);
+}
+
+/** The launch of a class kernel over `n` members (warp design: several per block; the others: a block each). */
+export function vbatchedPotrfLaunch(c: PotrfVbatchedParams, n: number): LaunchConfig {
+  if (c.variant === 'vsmall') {
+    const p = c.params;
+    return { grid: [smallGrid({ dtype: p.dtype, n: p.n, warps: p.warps, tile: p.uplo === 'upper', lanes: p.n }, n), 1, 1], block: [p.warps * 32, 1, 1] };
+  }
+  if (c.variant === 'vregister') return { grid: [n, 1, 1], block: [c.params.warps * 32, 1, 1] };
+  const threads = Math.min(PANEL_MAX_THREADS, Math.ceil(c.bound / 32) * 32);
+  return { grid: [n, 1, 1], block: [threads, 1, 1], sharedBytes: potrfPanelSharedBytes(c.params, c.bound) };
 }
 
 export function potrfVbatchedCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>, opts: PotrfVbatchedOptions = {}): void {
@@ -61,16 +72,7 @@ export function potrfVbatchedCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, D
         const c = l.params;
         const kernel = kernelFor(dev, `potrf-${c.variant}`, c.params, () => vbatchedPotrfSource(c));
         const n = l.members.length;
-        const args = [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(r.info), arg.i32(n)];
-        if (c.variant === 'vsmall') {
-          const p = c.params;
-          kernel.launch({ grid: [smallGrid({ dtype, n: p.n, warps: p.warps, tile: p.uplo === 'upper', lanes: p.n }, n), 1, 1], block: [p.warps * 32, 1, 1] }, args);
-        } else if (c.variant === 'vregister') {
-          kernel.launch({ grid: [n, 1, 1], block: [c.params.warps * 32, 1, 1] }, args);
-        } else {
-          const threads = Math.min(PANEL_MAX_THREADS, Math.ceil(c.bound / 32) * 32);
-          kernel.launch({ grid: [n, 1, 1], block: [threads, 1, 1], sharedBytes: potrfPanelSharedBytes(c.params, c.bound) }, args);
-        }
+        kernel.launch(vbatchedPotrfLaunch(c, n), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(r.info), arg.i32(n)]);
       }
     } finally {
       releaseMemberTables(dev, tables);
