@@ -17,6 +17,10 @@ import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { LaunchCounter, logUniformSizes, parseVbatchedOp, parseVbatchedWorkload, VBATCHED_WORKLOADS, vbatchedRequest } from '../../src/bench/vbatched.js';
 import { H100 } from '../helpers/devices.js';
 import { compileForSm90, compileFailures, compileSet, NVCC_SKIP } from '../helpers/nvcc.js';
+import { recordVbatchedCalls, VBATCHED_GPU_KERNELS } from '../helpers/vbatched-cases.js';
+import { Context } from '../../src/api/context.js';
+import { CudaBackend } from '../../src/cuda/backend.js';
+import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 
 test('size classes: multiples of 8 to 32, of 16 to 64, powers of two to 512', () => {
   const want: [number, number | undefined][] = [[0, 8], [1, 8], [8, 8], [9, 16], [24, 24], [25, 32], [32, 32], [33, 48], [48, 48], [49, 64], [64, 64], [65, 128], [128, 128], [129, 256], [257, 512], [512, 512], [513, undefined]];
@@ -113,4 +117,13 @@ test('the class kernels compile for sm_90 without spills', { skip: NVCC_SKIP, ti
   const sources = compileSet(vbatchedSources(), (e) => picks.has(e));
   const results = await compileForSm90(sources, 2);
   assert.deepEqual(compileFailures(results, (r) => (r.spillStores > 0 ? `${r.spillStores} bytes of spill stores` : undefined)), []);
+});
+
+test('the GPU file test/gpu/vbatched.test.ts compiles at most VBATCHED_GPU_KERNELS kernels (its calls planned here)', () => {
+  // 378 on sm_90: gemm 144 class kernels and 144 per size (the compared members, those beyond 512), potrf 32 and 58.
+  const dev = new PlanningDevice(H100);
+  const backend = new CudaBackend(dev, 'planning');
+  const ctx = new Context('cuda', backend, backend, () => {});
+  recordVbatchedCalls(ctx, (op, force) => { backend.force = force === undefined ? {} : { [op]: force }; }, H100.arch);
+  assert.ok(dev.sources.length <= VBATCHED_GPU_KERNELS, `${dev.sources.length} kernels`);
 });
