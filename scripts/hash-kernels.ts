@@ -24,6 +24,8 @@ import { generateSmallGemm, smallGemmWork } from '../src/cuda/kernels/gemm/gener
 import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
 import { gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
 import { runRouted } from '../src/cuda/router.js';
+import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
+import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
 import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
@@ -786,8 +788,26 @@ function vendorDirect(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Variable-size batches by size class: every class (orders 0 .. 600, the last beyond the classes)
+// through both launchers, on every device.
+
+function vbatchedThroughLaunchers(): void {
+  const orders = [0, 5, 12, 20, 30, 40, 60, 100, 200, 400, 600];
+  const members = (dtype: DType, shape: (n: number) => readonly [number, number]): Batch<DeviceArray> =>
+    variable(orders.map((n) => { const [r, c] = shape(n); return { data: fakeArray(dtype, Math.max(1, r * c)), rows: r, cols: c }; }));
+  for (const info of DEVICES) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) {
+      for (const [transA, transB] of OPS) for (const beta of [0, 1]) {
+        gemmVbatchedCuda(dev, { transA, transB, alpha: 1, beta, a: members(dtype, (n) => [n, n]), b: members(dtype, (n) => [n, n]), c: members(dtype, (n) => [n, n]) });
+      }
+      for (const uplo of UPLOS) potrfVbatchedCuda(dev, { uplo, a: members(dtype, (n) => [n, n]), info: fakeArray('int32', orders.length) });
+    }
+  }
+}
 
 gemmThroughLauncher();
+vbatchedThroughLaunchers();
 tsm2ThroughLauncher();
 factorsThroughLaunchers();
 trsmThroughLauncher();

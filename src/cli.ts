@@ -7,6 +7,8 @@
  *   myriad bench <op> [--backend B] [--dtype D] [--sizes 2,4,8] [--batch N] [--repeats R] [--json FILE]
  *                     [--format text|markdown]
  *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/bench/multi.ts)
+ *   myriad bench gemm|potrf --vbatched a|b [--dtype D]
+ *                                   one variable-size batch: class kernels beside the per-size path (src/bench/vbatched.ts)
  *   myriad warm <op> --sizes 8,16,128 [--dtype D] [--batch N] [--json FILE]
  *                                   compiles those shapes' kernels into the disk cache, in parallel (api/warm.ts)
  *   myriad --version                the installed version
@@ -39,6 +41,8 @@ const USAGE = `usage:
   myriad demo  [--backend auto|cpu|cuda|reference] [--dtype float64|float32]
   myriad bench <op> [--backend auto|cpu|cuda|reference] [--dtype float64|float32|both] [--sizes 2,4,8]
                [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
+  myriad bench gemm|potrf --vbatched a|b [--dtype float64|float32|both]
+               (a: 200,000 matrices of sizes log-uniform in 1-64; b: 20,000 in 1-512)
   myriad warm  <op> --sizes 8,16,128 [--dtype float64|float32|both] [--batch N] [--json FILE]
   myriad --version
   ops: ${benchOps().join(', ')}`;
@@ -151,11 +155,18 @@ function checkHostMemory(sizes: readonly number[], batch: number | undefined, dt
     throw new MyriadError('INVALID_ARGUMENT', `${batch ?? 1} ${(batch ?? 1) === 1 ? 'matrix' : 'matrices'} of ${n}x${n} need${(batch ?? 1) === 1 ? 's' : ''} about ${(bytes / 2 ** 30).toFixed(1)} GiB of host memory (the data, a pristine copy and the output), more than this machine's ${(totalmem() / 2 ** 30).toFixed(1)} GiB`, '--sizes');
 }
 
-async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "format"]?: string }): Promise<void> {
+async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "format" | "vbatched"]?: string }): Promise<void> {
   if (op === undefined) throw new MyriadError('INVALID_ARGUMENT', `which operation? one of ${benchOps().join(', ')}`, 'op');
   benchOp(op);
   const style = parseEnumValue(values.format ?? 'text', TABLE_STYLES, '--format') as TableStyle;
   checkOutputFile(values.json);
+  if (values.vbatched !== undefined) {
+    const ctx = openFor(values.backend);
+    console.error(`backend: ${ctx.describe()}`);
+    const rows = await benchExtras.vbatched(op, values.vbatched, ctx, { dtypes: dtypes(values.dtype), sizes: undefined, json: values.json, style });
+    if (values.json) writeJson(values.json, rows);
+    return;
+  }
   if (values.devices !== undefined) return benchDevices(op, values, style);
   const extra = benchExtras.names.includes(op);
   const sizes = extra ? [] : parseSizes(values.sizes, [2, 4, 8, 16, 32]);
@@ -220,7 +231,7 @@ async function warm(op: string | undefined, values: { [K in 'backend' | 'dtype' 
 
 const OPTIONS = {
   backend: { type: 'string' }, dtype: { type: 'string' }, sizes: { type: 'string' },
-  batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, format: { type: 'string' }, vbatched: { type: 'string' }, help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
 

@@ -32,6 +32,7 @@ import { VendorError } from '../cuda/runtime/errors.js';
 import { Cublas, Cusolver, batchPointers, type BatchPointers } from '../cuda/baselines/index.js';
 import { progress, progressDone } from './progress.js';
 import { benchTsqr, TSQR_COLS, TSQR_COLUMNS } from './tsqr.js';
+import { benchVbatched, parseVbatchedOp, parseVbatchedWorkload, VBATCHED_COLUMNS } from './vbatched.js';
 
 function deviceOf(ctx: Context): GpuDevice | undefined {
   const backend = ctx.deviceBackend;
@@ -242,6 +243,15 @@ registerBenchExtras({
     const rows = await benchTsm2(dev, { cases: defaultTsm2Cases(options.dtypes), vendor: true, onRow: (r) => progress(`tsm2 ${r.op} ${r.dtype} m=${r.m} n=${r.n} k=${r.k}: ${r.gbs.toFixed(0)} GB/s`) });
     progressDone();
     console.log(formatTable(rows, TSM2_COLUMNS, options.style));
+    return rows as unknown as Record<string, unknown>[];
+  },
+  async vbatched(op, workload, ctx, options) {
+    const which = parseVbatchedWorkload(workload);
+    const family = parseVbatchedOp(op);
+    const dev = deviceOf(ctx);
+    if (!dev) throw new MyriadError('BACKEND_UNAVAILABLE', '--vbatched needs a CUDA context (--backend cuda)', '--backend');
+    const rows = benchVbatched(dev, family, which, options.dtypes);
+    console.log(formatTable(rows, VBATCHED_COLUMNS, options.style));
     return rows as unknown as Record<string, unknown>[];
   },
 });

@@ -18,6 +18,8 @@ export interface BenchExtras {
   /** Names of benchmarks that only this backend runs (e.g. 'tsm2'). */
   names: string[];
   run(name: string, ctx: Context, options: ExtraOptions): Promise<Record<string, unknown>[]>;
+  /** `--vbatched <workload>` for `op` (a backend with class kernels registers it). */
+  vbatched(op: string, workload: string, ctx: Context, options: ExtraOptions): Promise<Record<string, unknown>[]>;
 }
 
 const registered: Partial<BenchExtras>[] = [];
@@ -36,5 +38,10 @@ export const benchExtras: BenchExtras = {
     const owner = registered.find((r) => r.names?.includes(name));
     if (!owner?.run) throw new MyriadError('ENUM', `unknown benchmark '${name}'`, 'op');
     return owner.run(name, ctx, options);
+  },
+  async vbatched(op, workload, ctx, options) {
+    const owner = registered.find((r) => r.vbatched !== undefined);
+    if (!owner?.vbatched) throw new MyriadError('UNSUPPORTED', `--vbatched needs a CUDA context (backend: ${ctx.backend})`, '--vbatched');
+    return owner.vbatched(op, workload, ctx, options);
   },
 };

@@ -13,14 +13,14 @@ import { OP_SPECS } from '../core/op-specs.js';
 import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../core/batch.js';
 import type { Storage } from '../core/storage.js';
 import { gelsCovers, gelsCuda } from './kernels/gels/index.js';
-import { gemmCuda } from './kernels/gemm/index.js';
+import { gemmCuda, gemmVbatchedCovers, gemmVbatchedCuda } from './kernels/gemm/index.js';
 import { getrfCuda } from './kernels/getrf/index.js';
 import { getriCovers, getriCuda } from './kernels/getri/index.js';
 import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
 import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
 import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
-import { potrfCuda } from './kernels/potrf/index.js';
+import { potrfCuda, potrfVbatchedCovers, potrfVbatchedCuda } from './kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
 import { syrkCuda } from './kernels/syrk/index.js';
@@ -101,6 +101,8 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   gemm: [
     { name: 'tsm2', covers: (r, dev) => tsm2Serves(dev, r), run: runTsm2 },
     vendor('cublas', cublasGemmCovers, cublasGemm),
+    // A variable batch of several shapes: one launch per size class (force 'gemm': one per shape).
+    { name: 'vbatched', covers: (r) => gemmVbatchedCovers(r), run: (dev, r) => gemmVbatchedCuda(dev, r) },
     { name: 'gemm', run: gemmCuda },
     CPU,
   ],
@@ -108,7 +110,12 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   trmm: single('trmm', trmmCuda),
   syrk: single('syrk', syrkCuda),
   herk: single('syrk', syrkCuda),
-  potrf: [vendor('cusolver', cusolverPotrfCovers, cusolverPotrf), { name: 'potrf', run: potrfCuda }, CPU],
+  potrf: [
+    vendor('cusolver', cusolverPotrfCovers, cusolverPotrf),
+    { name: 'vbatched', covers: (r) => potrfVbatchedCovers(r), run: (dev, r) => potrfVbatchedCuda(dev, r) },
+    { name: 'potrf', run: potrfCuda },
+    CPU,
+  ],
   potrs: single('potrs', potrsCuda),
   posv: single('posv', posvCuda),
   getrf: [

@@ -142,12 +142,38 @@ function minBlocks(p: TiledGemmParams): number {
   return byPrecision(p.dtype, { double: false, single: true }) && tiledGemmShape(p).threads >= 256 ? Math.max(1, Math.floor(65536 / (tiledGemmShape(p).threads * 128))) : 1;
 }
 
+/**
+ * What differs between the uniform kernel and a variable batch's class kernel: the entry name,
+ * the parameters after the precision's operands, and the opening that finds the block's matrix,
+ * its tile and its sizes (m, n, k, ldA, ldB, ldC, a, b, c, i0, j0 in scope after it).
+ */
+export interface TiledFrame {
+  readonly entry: string;
+  readonly parameters: string;
+  /** Casts to void of parameters the body does not use. */
+  readonly unused: string;
+  readonly prologue: string;
+}
+
 /** Pure: the same parameters always give the same source. */
 export function generateTiledGemm(p: TiledGemmParams): KernelSource {
+  return tiledGemmSource(p, {
+    entry: tiledGemmEntry(p),
+    parameters: `${operandParameters('A', p.layouts.a.kind, false)},
+    ${operandParameters('B', p.layouts.b.kind, false)},
+    ${operandParameters('C', p.layouts.c.kind, true)},
+    int count, real alpha, real beta, int m, int n, int k`,
+    unused: '(void)strideA; (void)strideB; (void)strideC;',
+    prologue: tileBlockPrologue(p.layouts, p.triangle),
+  });
+}
+
+/** The tiled kernel inside a frame (the uniform one above, or a variable batch's class kernel). */
+export function tiledGemmSource(p: TiledGemmParams, frame: TiledFrame): KernelSource {
   validateTiledParams(p);
   const l = sharedLayout(p);
   const { threads } = tiledGemmShape(p);
-  const entry = tiledGemmEntry(p);
+  const entry = frame.entry;
   const v = vectorWidth(p);
   const vecType = dtypeInfo(p.dtype).cuda.vector.type;
   const fetchA = fetchOf('A', p.transA === 'T');
@@ -163,10 +189,7 @@ static __device__ __forceinline__ real comp(const vec& v, int u) { ${v === 4 ? '
 static __device__ __forceinline__ void setComp(vec& v, int u, real x) { ${v === 4 ? 'if (u == 0) v.x = x; else if (u == 1) v.y = x; else if (u == 2) v.z = x; else v.w = x;' : 'if (u == 0) v.x = x; else v.y = x;'} }
 
 extern "C" __global__ void __launch_bounds__(${threads}, ${minBlocks(p)}) ${entry}(
-    ${operandParameters('A', p.layouts.a.kind, false)},
-    ${operandParameters('B', p.layouts.b.kind, false)},
-    ${operandParameters('C', p.layouts.c.kind, true)},
-    int count, real alpha, real beta, int m, int n, int k)
+    ${frame.parameters})
 {
   constexpr int BM = ${p.bm}, BN = ${p.bn}, BK = ${p.bk};   // tile of C, depth of one k-step
   constexpr int TM = ${p.tm}, TN = ${p.tn};                 // register block per thread
@@ -179,10 +202,10 @@ extern "C" __global__ void __launch_bounds__(${threads}, ${minBlocks(p)}) ${entr
   extern __shared__ __align__(16) unsigned char smem[];
   real* sA = reinterpret_cast<real*>(smem);                 // 2 buffers of BK x LDSA
   real* sB = sA + 2 * BK * LDSA;                            // 2 buffers of BK x LDSB
-  (void)strideA; (void)strideB; (void)strideC;
+  ${frame.unused}
   ${p.betaZero ? '(void)beta;' : ''}
 
-  ${tileBlockPrologue(p.layouts, p.triangle)}
+  ${frame.prologue}
   // Vector loads need aligned vectors: an aligned first element and ld a multiple of V.
   const bool vecA = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && (ldA % V == 0);
   const bool vecB = ((reinterpret_cast<unsigned long long>(b) & 15) == 0) && (ldB % V == 0);

@@ -80,3 +80,32 @@ export interface GemmKernelShape {
   readonly threads: number;
   readonly sharedBytes: number;
 }
+
+/**
+ * One size class of a variable batch (generate-vbatched.ts, common/vbatch.ts): members whose
+ * m, n, k are at most `bound`, their pointers and sizes read from device tables. `vsmall` (bound
+ * <= 32): `team` threads per member, `tbc` members per block, one thread per element of C in turn,
+ * A and B read straight from memory; `vtiled`: the tiled kernel (generate-tiled.ts) over the
+ * class's tiles, the tiles outside a member's C leaving at once.
+ */
+export interface VsmallGemmParams {
+  readonly variant: 'vsmall';
+  readonly dtype: DType;
+  readonly transA: Op;
+  readonly transB: Op;
+  readonly betaZero: boolean;
+  readonly bound: number;
+  readonly team: number;
+  readonly tbc: number;
+}
+
+export interface VtiledGemmParams extends TiledConfig {
+  readonly variant: 'vtiled';
+  readonly dtype: DType;
+  readonly transA: Op;
+  readonly transB: Op;
+  readonly betaZero: boolean;
+  readonly bound: number;
+}
+
+export type VbatchedGemmParams = VsmallGemmParams | VtiledGemmParams;

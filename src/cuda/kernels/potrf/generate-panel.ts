@@ -30,7 +30,43 @@ export function potrfPanelSharedBytes(p: PotrfPanelParams, m: number): number {
 }
 
 export function potrfPanelSource(p: PotrfPanelParams): KernelSource {
-  const entry = `potrf_panel_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_ib${p.ib}_kb${p.kb}_${kindTag(p.kind)}${p.loop === true ? '_loop' : ''}`;
+  return panelSource(p, {
+    tag: 'panel',
+    parameters: `${operandParameters('A', p.kind, true)},
+    int* __restrict__ info, const int* __restrict__ index, int count, int n, int iStart`,
+    opening: `const long long id = index ? (long long)index[mid] : mid;
+  if (iStart > 0 && info[id] != 0) return;       // failed in an earlier panel: leave it as it is
+  real* a = ${matrixPointer('A', p.kind, 'mid')};`,
+  });
+}
+
+/**
+ * A size class of a variable batch (common/vbatch.ts), loop-inclusive (one launch for every
+ * panel; `p.loop` must be true): each member's pointer, order n, ld and batch index from device
+ * tables (ints: n, ld, index per member); shared memory sized for the class's largest order.
+ * n is a run-time value in this design anyway, so a member sees exactly the uniform kernel's
+ * operations. Members of order 0 are not given to it (it would not write their info).
+ */
+export function potrfPanelVbatchedSource(p: PotrfPanelParams): KernelSource {
+  if (p.loop !== true) throw new Error('the vbatched panel kernel is loop-inclusive: loop must be true');
+  return panelSource(p, {
+    tag: 'vpanel',
+    parameters: 'real* const* __restrict__ A, const int* __restrict__ dims, int* __restrict__ info, int count',
+    opening: `const int n = dims[3 * mid], ldA = dims[3 * mid + 1], iStart = 0;
+  const long long id = dims[3 * mid + 2];
+  real* a = A[mid];`,
+  });
+}
+
+/** What the uniform and the class kernels differ in: parameters and the block's matrix. */
+interface PanelFrame {
+  readonly tag: string;
+  readonly parameters: string;
+  readonly opening: string;
+}
+
+function panelSource(p: PotrfPanelParams, f: PanelFrame): KernelSource {
+  const entry = `potrf_${f.tag}_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_ib${p.ib}_kb${p.kb}_${kindTag(p.kind)}${p.loop === true ? '_loop' : ''}`;
   const { vectorLanes: vw, cuda: { vector: { type: vec } } } = dtypeInfo(p.dtype);
   const comps = ['x', 'y', 'z', 'w'].slice(0, vw);
   const upper = p.uplo === 'upper';
@@ -46,16 +82,13 @@ static __device__ __forceinline__ real vget(const vec& v, int e) {
 #define AT(i, j) a[${upper ? '(j) + (long long)(i) * ldA' : '(i) + (long long)(j) * ldA'}]
 
 extern "C" __global__ void __launch_bounds__(${PANEL_MAX_THREADS}) ${entry}(
-    ${operandParameters('A', p.kind, true)},
-    int* __restrict__ info, const int* __restrict__ index, int count, int n, int iStart) {
+    ${f.parameters}) {
   extern __shared__ __align__(16) unsigned char smemRaw[];
   real* sB = reinterpret_cast<real*>(smemRaw);   // KB x IB: sB[kk * IB + c] = L(i0 + c, k0 + kk)
   real* sP = sB + IB * KB;                       // the panel, m x IB, column-major (ld m)
   const long long mid = blockIdx.x;
   if (mid >= count) return;
-  const long long id = index ? (long long)index[mid] : mid;
-  if (iStart > 0 && info[id] != 0) return;       // failed in an earlier panel: leave it as it is
-  real* a = ${matrixPointer('A', p.kind, 'mid')};
+  ${f.opening}
 ${p.loop === true ? `  for (int i0 = iStart; i0 < n; i0 += IB) {
   __syncthreads();                               // the previous panel's shared memory is consumed` : '  for (int i0 = iStart; i0 == iStart; i0 += IB) {   // one panel'}
   const int m = n - i0;

@@ -38,8 +38,46 @@ import type { PotrfRegisterParams } from './params.js';
 import { forEachTileElement, registerPrelude } from '../common/register-tile.js';
 
 export function potrfRegisterSource(p: PotrfRegisterParams): KernelSource {
+  return registerSource(p, {
+    tag: 'reg',
+    parameters: `${operandParameters('A', p.kind, true)},
+    int* __restrict__ info, const int* __restrict__ index, int count`,
+    opening: `const long long id = index ? (long long)index[mid] : mid;
+  real* a = ${matrixPointer('A', p.kind, 'mid')};`,
+    limit: 'N',
+  });
+}
+
+/**
+ * A size class of a variable batch (common/vbatch.ts): members of order nm <= N, each matrix's
+ * pointer, nm, ld and batch index from device tables (ints: nm, ld, index per member). The tile is
+ * loaded with zeros outside the member's matrix and the column loops stop at nm, so the member's
+ * elements see the operations of the uniform kernel of order nm, in the same order.
+ */
+export function potrfRegisterVbatchedSource(p: PotrfRegisterParams): KernelSource {
+  return registerSource(p, {
+    tag: 'vreg',
+    parameters: 'real* const* __restrict__ A, const int* __restrict__ dims, int* __restrict__ info, int count',
+    opening: `const int nm = dims[3 * mid], ldA = dims[3 * mid + 1];
+  const long long id = dims[3 * mid + 2];
+  real* a = A[mid];`,
+    limit: 'nm',
+  });
+}
+
+/** What the uniform and the class kernels differ in: parameters, the block's matrix, and the order the loops stop at. */
+interface RegisterFrame {
+  readonly tag: string;
+  readonly parameters: string;
+  readonly opening: string;
+  /** The matrix order as the kernel sees it ('N', or the member's 'nm'). */
+  readonly limit: string;
+}
+
+function registerSource(p: PotrfRegisterParams, f: RegisterFrame): KernelSource {
   const nb = p.nb ?? 1;
-  const entry = `potrf_reg_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_n${p.n}_${kindTag(p.kind)}_w${p.warps}${nb === 1 ? '' : `_nb${nb}`}${(p.minBlocks ?? 1) === 1 ? '' : `_b${p.minBlocks}`}`;
+  const lim = f.limit;
+  const entry = `potrf_${f.tag}_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_n${p.n}_${kindTag(p.kind)}_w${p.warps}${nb === 1 ? '' : `_nb${nb}`}${(p.minBlocks ?? 1) === 1 ? '' : `_b${p.minBlocks}`}`;
   // Element (i, j) of L at leading dimension `ld`: A itself ('lower') or A^T ('upper').
   const at = (ld: string): string => (p.uplo === 'lower' ? `(i) + (long long)(j) * ${ld}` : `(j) + (long long)(i) * ${ld}`);
   const source = `${registerPrelude(p.dtype, p.n, p.n, p.warps, nb)}
@@ -51,18 +89,16 @@ static __device__ __forceinline__ constexpr bool live(int r, int b) { return col
 static __device__ __forceinline__ real rsqrtReal(real x) { return ${cudaMath(p.dtype, 'rsqrt')}(x); }
 
 extern "C" __global__ void __launch_bounds__(TC * 32, ${p.minBlocks ?? 1}) ${entry}(
-    ${operandParameters('A', p.kind, true)},
-    int* __restrict__ info, const int* __restrict__ index, int count) {
+    ${f.parameters}) {
   __shared__ real sL[2][NB][RB * 32];         // L(i, k) of the panel's columns, by row
   __shared__ int sFail[2];                    // 0, or k + 1 for a failing pivot in the panel
   const long long mid = blockIdx.x;
   if (mid >= count) return;
-  const long long id = index ? (long long)index[mid] : mid;
-  real* a = ${matrixPointer('A', p.kind, 'mid')};
+  ${f.opening}
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   real v[RB][CB];
-${forEachTileElement('if (live(r, b)) v[r][b] = (i < N && j <= i) ? AT(i, j) : real(0);')}
+${forEachTileElement(`if (live(r, b)) v[r][b] = (i < ${lim} && j <= i) ? AT(i, j) : real(0);`)}
 
   int fail = 0;
   // Panel p = TC bk + w: bk (the owner's register block) is a compile-time index (see getrf/register.ts).
@@ -71,14 +107,14 @@ ${forEachTileElement('if (live(r, b)) v[r][b] = (i < N && j <= i) ? AT(i, j) : r
 #pragma unroll 1
   for (int w = 0; w < TC; ++w) {
     const int k0 = (TC * bk + w) * NB;
-    if (k0 >= N || fail) break;               // block-uniform
+    if (k0 >= ${lim} || fail) break;               // block-uniform
     const int par = (TC * bk + w) & 1;
     if (warp == w) {
       int f = 0;
 #pragma unroll
       for (int kk = 0; kk < NB; ++kk) {
         const int k = k0 + kk;
-        if (k >= N) break;                     // warp-uniform
+        if (k >= ${lim}) break;                     // warp-uniform
         const int c = bk * NB + kk;
         // (a select keyed by the lane's own row: keyed by k >> 5 alone, NVVM makes v a local array)
         real t = real(0);
@@ -114,7 +150,7 @@ ${forEachTileElement('if (live(r, b)) v[r][b] = (i < N && j <= i) ? AT(i, j) : r
     // the update masked by column)
 #pragma unroll
     for (int kk = 0; kk < NB; ++kk) {
-      if (k0 + kk >= N) break;                 // block-uniform
+      if (k0 + kk >= ${lim}) break;                 // block-uniform
       real li[RB];
 #pragma unroll
       for (int r = 0; r < RB; ++r) li[r] = sL[par][kk][lane + 32 * r];
@@ -131,12 +167,12 @@ ${forEachTileElement('if (live(r, b)) v[r][b] = (i < N && j <= i) ? AT(i, j) : r
   }
   }
 
-  const int kf = fail ? fail - 1 : N;
+  const int kf = fail ? fail - 1 : ${lim};
   // ld through a volatile move, so the load addresses are not kept live through the loop (see
   // getrf/register.ts).
   int ldStore;
   asm volatile("mov.b32 %0, %1;" : "=r"(ldStore) : "r"(ldA));
-${forEachTileElement('if (live(r, b) && i < N && j <= i && (j < kf || (j == kf && i == kf))) ST(i, j) = v[r][b];')}
+${forEachTileElement(`if (live(r, b) && i < ${lim} && j <= i && (j < kf || (j == kf && i == kf))) ST(i, j) = v[r][b];`)}
   if (threadIdx.x == 0) info[id] = fail;
 }
 `;

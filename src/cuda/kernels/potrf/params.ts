@@ -103,3 +103,14 @@ export type PotrfPlan =
   | { readonly variant: 'register'; readonly params: PotrfRegisterParams }
   /** ib 0: no panel fits the device's shared memory. */
   | { readonly variant: 'panel'; readonly params: PotrfPanelParams };
+
+/**
+ * One size class of a variable batch (common/vbatch.ts; generate-vbatched.ts): members of order
+ * at most `bound`, pointers and (n, ld, batch index) from device tables. Classes up to 32 the warp
+ * design (`vsmall`), up to 128 the register design (`vregister`), larger the loop-inclusive panel
+ * design (`vpanel`), each masked to the member's order.
+ */
+export type PotrfVbatchedParams =
+  | { readonly variant: 'vsmall'; readonly bound: number; readonly params: PotrfSmallParams }
+  | { readonly variant: 'vregister'; readonly bound: number; readonly params: PotrfRegisterParams }
+  | { readonly variant: 'vpanel'; readonly bound: number; readonly params: PotrfPanelParams };

@@ -1,0 +1,141 @@
+/**
+ * `myriad bench gemm|potrf --vbatched a|b [--dtype D]` (CUDA): one variable-size batch, square
+ * members of log-uniform sizes (a: 200,000 in 1..64; b: 20,000 in 1..512; seeded, so every run
+ * times the same batch), on device data filled on the device. Timed through the router, both ways
+ * on the same data: the class kernels (route 'vbatched') and the per-size path (route forced to
+ * the family's: one launch per distinct shape), with CUDA events after a warm-up, median of
+ * repeats, the input reset from a pristine copy outside the timed region. Launches per call are
+ * counted by running the same launcher on a planning device (nothing runs there).
+ */
+import { variable, type VariableBatch } from '../core/batch.js';
+import type { DType } from '../core/dtype.js';
+import { MyriadError } from '../core/errors.js';
+import { runRouted } from '../cuda/router.js';
+import { PlanningDevice } from '../cuda/runtime/planning-device.js';
+import type { DeviceArray, GpuDevice, Kernel, KernelSource } from '../cuda/runtime/types.js';
+import { fillUniform } from '../cuda/tune/tsm2-bench.js';
+import { timeMs } from '../cuda/tune/measure.js';
+import { progress, progressDone } from './progress.js';
+import type { Column } from './table.js';
+
+export type VbatchedWorkload = 'a' | 'b';
+export const VBATCHED_WORKLOADS: Readonly<Record<VbatchedWorkload, { count: number; max: number }>> = {
+  a: { count: 200_000, max: 64 },
+  b: { count: 20_000, max: 512 },
+};
+export const VBATCHED_OPS = ['gemm', 'potrf'] as const;
+export type VbatchedOp = (typeof VBATCHED_OPS)[number];
+
+/** The workload named by `--vbatched` (an unknown one names the option). */
+export function parseVbatchedWorkload(value: string): VbatchedWorkload {
+  if (value === 'a' || value === 'b') return value;
+  throw new MyriadError('ENUM', `--vbatched takes a (200,000 matrices, sizes log-uniform in 1-64) or b (20,000, 1-512), got '${value}'`, '--vbatched');
+}
+
+/** The op a --vbatched benchmark runs (only gemm and potrf have class kernels). */
+export function parseVbatchedOp(op: string): VbatchedOp {
+  const found = VBATCHED_OPS.find((o) => o === op);
+  if (found === undefined) throw new MyriadError('INVALID_ARGUMENT', `--vbatched runs ${VBATCHED_OPS.join(' or ')}, not '${op}'`, 'op');
+  return found;
+}
+
+/** Sizes log-uniform in 1..max: floor(exp(u ln(max + 1))), u uniform in [0, 1) from a fixed-seed generator. */
+export function logUniformSizes(count: number, max: number, seed = 1): number[] {
+  let s = seed >>> 0 || 1;
+  const next = (): number => {   // xorshift32
+    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    return s / 2 ** 32;
+  };
+  return Array.from({ length: count }, () => Math.min(max, Math.max(1, Math.floor(Math.exp(next() * Math.log(max + 1))))));
+}
+
+/** A planning device that counts the launches of the calls run on it. */
+export class LaunchCounter extends PlanningDevice {
+  launches = 0;
+  override kernel(src: KernelSource): Kernel {
+    const k = super.kernel(src);
+    return { ...k, launch: () => { this.launches++; } };
+  }
+}
+
+/** The request of `op` over square members of `sizes` in `data` (one array, members packed), and info. */
+export function vbatchedRequest(op: VbatchedOp, sizes: readonly number[], data: readonly DeviceArray[], info: DeviceArray): Record<string, unknown> {
+  const batch = (d: DeviceArray): VariableBatch<DeviceArray> => {
+    let at = 0;
+    return variable(sizes.map((n) => { const m = { data: d, rows: n, offset: at }; at += n * n; return m; }), {}, 'a');
+  };
+  return op === 'gemm'
+    ? { transA: 'N', transB: 'N', alpha: 1, beta: 1, a: batch(data[0]!), b: batch(data[1]!), c: batch(data[2]!) }
+    : { uplo: 'lower', a: batch(data[0]!), info };
+}
+
+export interface VbatchedRow {
+  op: string; dtype: DType; workload: string; count: number; shapes: number; launches: number; ms: number;
+  loopLaunches: number; loopMs: number; speedup: number;
+}
+
+export const VBATCHED_COLUMNS: readonly Column<VbatchedRow>[] = [
+  { header: 'op', value: (r) => r.op },
+  { header: 'dtype', value: (r) => r.dtype },
+  { header: 'workload', value: (r) => r.workload },
+  { header: 'matrices', value: (r) => String(r.count) },
+  { header: 'sizes', value: (r) => String(r.shapes) },
+  { header: 'launches', value: (r) => String(r.launches) },
+  { header: 'ms', value: (r) => r.ms.toFixed(3) },
+  { header: 'per-size launches', value: (r) => String(r.loopLaunches) },
+  { header: 'per-size ms', value: (r) => r.loopMs.toFixed(3) },
+  { header: 'speed-up', value: (r) => `${r.speedup.toFixed(2)}x` },
+];
+
+const REPEATS = 5;
+
+export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: VbatchedWorkload, dtypes: readonly DType[]): VbatchedRow[] {
+  const { count, max } = VBATCHED_WORKLOADS[workload];
+  const sizes = logUniformSizes(count, max, workload === 'a' ? 1 : 2);
+  const elements = sizes.reduce((s, n) => s + n * n, 0);
+  const rows: VbatchedRow[] = [];
+  for (const dtype of dtypes) {
+    progress(`vbatched ${op} ${dtype} workload ${workload} ...`);
+    const arrays: DeviceArray[] = [];
+    try {
+      const operands = op === 'gemm' ? 3 : 1;
+      const data = Array.from({ length: operands }, () => { const a = dev.alloc(dtype, elements); arrays.push(a); return a; });
+      const pristine = dev.alloc(dtype, elements);
+      arrays.push(pristine);
+      const info = dev.alloc('int32', count);
+      arrays.push(info);
+      data.forEach((d, i) => fillUniform(dev, d, 11 + i));
+      // potrf: SPD members, A + n I (uniform entries in [0, 1), the lower triangle read).
+      if (op === 'potrf') addDiagonal(dev, dtype, data[0]!, sizes);
+      const target = data[operands - 1]!;
+      dev.copy(target, 0, pristine, 0, elements);
+      const reset = (): void => dev.copy(pristine, 0, target, 0, elements);
+      const request = vbatchedRequest(op, sizes, data, info);
+      const launches = (force?: string): number => { const c = new LaunchCounter(dev.info); runRouted(op, c, request, force); return c.launches; };
+      const time = (force?: string): number => timeMs(dev, () => { runRouted(op, dev, request, force); }, REPEATS, reset);
+      const ms = time('vbatched');
+      const loopMs = time(op);
+      rows.push({
+        op, dtype, workload, count, shapes: new Set(sizes).size, launches: launches('vbatched'), ms,
+        loopLaunches: launches(op), loopMs, speedup: loopMs / ms,
+      });
+    } finally {
+      dev.synchronize();
+      for (const a of arrays) a.dispose();
+    }
+  }
+  progressDone();
+  return rows;
+}
+
+/** Adds n to each member's diagonal (on the host: downloaded, changed, uploaded once, untimed). */
+function addDiagonal(dev: GpuDevice, dtype: DType, a: DeviceArray, sizes: readonly number[]): void {
+  const host = dev.download(a) as Float64Array | Float32Array;
+  let at = 0;
+  for (const n of sizes) {
+    for (let j = 0; j < n; j++) host[at + j * (n + 1)] = host[at + j * (n + 1)]! + n;
+    at += n * n;
+  }
+  void dtype;
+  dev.upload(host, a);
+}

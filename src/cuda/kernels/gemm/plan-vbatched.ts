@@ -1,0 +1,72 @@
+/**
+ * Pure: the launches of a variable-size batched GEMM. A member's size is max(m, n, k) (k = 0 where
+ * alpha = 0); members with nothing to do (m = 0, n = 0, or k = 0 with beta = 1) are left out; the
+ * rest go to the classes of common/vbatch.ts: classes up to 32 the `vsmall` kernel, larger ones
+ * the tiled kernel with the tuning table's block sizes for the class bound (the uniform planner's
+ * bands, keyed by the bound instead of the size; float32 at most the band of 96, see below). Members beyond VBATCH_MAX: the per-size path.
+ */
+import type { DType } from '../../../core/dtype.js';
+import { byPrecision } from '../../../core/dtype-table.js';
+import type { Op } from '../../../core/ops.js';
+import type { GemmTuning } from '../../model/tuning/index.js';
+import { planClasses, type SizeClass } from '../common/vbatch.js';
+import type { VbatchedGemmParams } from './params.js';
+
+export interface VbatchedGemmProblem {
+  readonly dtype: DType;
+  readonly transA: Op;
+  readonly transB: Op;
+  readonly alpha: number;
+  readonly beta: number;
+  /** Per member: m, n and k (the batch's own k; alpha = 0 is applied here). */
+  readonly shapes: readonly { readonly m: number; readonly n: number; readonly k: number }[];
+}
+
+export interface VbatchedGemmLaunch extends SizeClass {
+  readonly params: VbatchedGemmParams;
+}
+
+export interface VbatchedGemmPlan {
+  readonly launches: readonly VbatchedGemmLaunch[];
+  /** Batch indices of members beyond the largest class (the per-size path takes them). */
+  readonly large: readonly number[];
+}
+
+/** Threads per member and members per block of the vsmall classes (about 2 to 8 elements of C per thread). */
+const VSMALL_SHAPE: Readonly<Record<number, { team: number; tbc: number }>> = {
+  8: { team: 32, tbc: 8 },
+  16: { team: 64, tbc: 4 },
+  24: { team: 128, tbc: 2 },
+  32: { team: 128, tbc: 2 },
+};
+
+/**
+ * float32 classes take the table's band for at most this size: the larger band's 256-thread
+ * blocks are held to 128 registers (generate-tiled.ts, minBlocks), and with the class prologue's
+ * extra live values they spill (28-44 bytes, ptxas sm_90); the 64 x 64 tile of 8 x 8 does not.
+ */
+const FLOAT32_BAND_MAX = 96;
+
+/** The k the kernel runs for a member: 0 where alpha = 0 (BLAS then reads neither A nor B). */
+export const effectiveK = (k: number, alpha: number): number => (alpha === 0 ? 0 : k);
+
+/** A member's size, or undefined where it has nothing to do. */
+export function gemmMemberSize(m: number, n: number, k: number, beta: number): number | undefined {
+  if (m === 0 || n === 0 || (k === 0 && beta === 1)) return undefined;
+  return Math.max(m, n, k);
+}
+
+export function planVbatchedGemm(p: VbatchedGemmProblem, tuning: GemmTuning): VbatchedGemmPlan {
+  const sizes = p.shapes.map((s) => gemmMemberSize(s.m, s.n, effectiveK(s.k, p.alpha), p.beta));
+  const { classes, large } = planClasses(sizes);
+  const common = { dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.beta === 0 };
+  const bands = tuning.tiled[p.dtype];
+  const launches = classes.map((c): VbatchedGemmLaunch => {
+    const small = VSMALL_SHAPE[c.bound];
+    if (small !== undefined) return { ...c, params: { variant: 'vsmall', ...common, bound: c.bound, ...small } };
+    const key = byPrecision(p.dtype, { double: c.bound, single: Math.min(c.bound, FLOAT32_BAND_MAX) });
+    const band = bands.find((b) => key <= b.maxDim) ?? bands[bands.length - 1]!;
+    return { ...c, params: { variant: 'vtiled', ...common, bound: c.bound, ...band.config } };
+  });
+  return { launches, large };
+}

@@ -1,0 +1,207 @@
+/**
+ * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the class kernels of variable-size
+ * batches (gemm/generate-vbatched.ts; potrf's warp, register and panel class kernels) compiled as
+ * C++ for the host (test/helpers/vbatched-host-harness.cpp) and launched as the launchers launch
+ * them (vbatchedGemmLaunch, vbatchedPotrfLaunch), on members of sizes 0 or 1, class - 1 and the
+ * class bound beside others, ragged ld, gaps between members, and (potrf) a failing and a NaN
+ * member. Checked against the CPU reference: C or the factor within rounding, info exactly,
+ * every element outside the members' outputs unchanged. A block whose threads took different
+ * barriers would never finish here (a std::barrier per block and per warp), so the run also
+ * checks that every loop and barrier of these kernels ends for these sizes. A check of the CUDA
+ * source without a GPU.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { DTYPE_EPS, type DType } from '../../src/core/dtype.js';
+import type { Op } from '../../src/core/ops.js';
+import type { Uplo } from '../../src/core/enums.js';
+import { potrfMatrix } from '../../src/cpu/lapack/potrf.js';
+import { planVbatchedGemm, vbatchedGemmLaunch, vbatchedGemmSource, type VbatchedGemmParams } from '../../src/cuda/kernels/gemm/index.js';
+import { potrfClassParams, vbatchedPotrfLaunch, vbatchedPotrfSource } from '../../src/cuda/kernels/potrf/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import type { KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
+import { H100 } from '../helpers/devices.js';
+import { Rng } from '../helpers/random.js';
+
+const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
+  ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
+  : 'opt-in: MYRIAD_HOST_EMULATION=1';
+
+const HARNESS = resolve('test/helpers/vbatched-host-harness.cpp');
+const SENTINEL = 12345.5;
+
+/** The source as the host compiles it: dynamic shared memory from the harness's buffer, the volatile ld move a copy. */
+function hostSource(src: KernelSource): string {
+  return src.source
+    .replace(/extern __shared__ __align__\(16\) unsigned char (\w+)\[\];/, 'unsigned char* $1 = g_smem;')
+    .replace(/asm volatile\("mov\.b32 %0, %1;" : "=r"\((\w+)\) : "r"\((\w+)\)\);/, '$1 = $2;');
+}
+
+/** Compiles `src` with the harness and runs it on `input`; the output's numbers. */
+function runHost(dir: string, src: KernelSource, gemm: boolean, input: string): number[] {
+  writeFileSync(join(dir, 'kernel.cu'), hostSource(src));
+  const exe = join(dir, 'h');
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(gemm ? ['-DGEMM'] : []), `-I${dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', exe]);
+  const r = spawnSync(exe, { input, maxBuffer: 1 << 28, timeout: 300_000 });
+  assert.equal(r.status, 0, `${src.entry}: status ${r.status} ${r.signal ?? ''} ${r.stderr.toString()}`);
+  return r.stdout.toString().trim().split('\n').map(Number);
+}
+
+const launchLine = (count: number, l: LaunchConfig, len: number): string => {
+  assert.equal(l.grid[2], 1);
+  assert.equal(l.block[1] * l.block[2], 1);
+  return `${count} ${l.grid[0]} ${l.grid[1]} ${l.block[0]} ${len}`;
+};
+
+const round = (dtype: DType, x: number): number => (dtype === 'float32' ? Math.fround(x) : x);
+
+/** Places members one after another in one buffer: ld = rows + 0..2 (at least 1), gaps of 1..3. */
+function place(rng: Rng, at: { next: number }, rows: number, cols: number): { off: number; ld: number } {
+  const ld = Math.max(1, rows + rng.int(0, 2));
+  const off = at.next;
+  at.next += ld * cols + rng.int(1, 3);
+  return { off, ld };
+}
+
+interface GemmCase { dtype: DType; transA: Op; transB: Op; beta: number; bound: number; shapes: [number, number, number][] }
+
+const GEMM_CASES: readonly GemmCase[] = [
+  // vsmall: k = 0 (C := beta C), 1, class - 1, the bound; rectangular members.
+  { dtype: 'float64', transA: 'N', transB: 'T', beta: 0.5, bound: 8, shapes: [[1, 1, 1], [7, 8, 8], [8, 8, 8], [8, 3, 0], [2, 8, 5]] },
+  { dtype: 'float32', transA: 'T', transB: 'N', beta: 0, bound: 16, shapes: [[16, 16, 16], [15, 15, 15], [1, 16, 9], [9, 1, 16], [12, 13, 0]] },
+  // vtiled: one tile or several, partial tiles, k not a multiple of BK, k = 0.
+  { dtype: 'float64', transA: 'T', transB: 'T', beta: 0.5, bound: 48, shapes: [[48, 48, 48], [47, 47, 47], [1, 1, 33], [33, 48, 1], [40, 2, 0]] },
+  { dtype: 'float32', transA: 'N', transB: 'N', beta: 0, bound: 64, shapes: [[64, 64, 64], [63, 63, 63], [1, 64, 49], [64, 1, 17]] },
+];
+
+for (const c of GEMM_CASES) {
+  test(`vbatched gemm class ${c.bound} (${c.dtype} ${c.transA}${c.transB} beta ${c.beta}) run on the host`, { skip, timeout: 900_000 }, () => {
+    const rng = new Rng(c.bound);
+    const dir = mkdtempSync(join(tmpdir(), 'myriad-vbatch-'));
+    try {
+      const alpha = -1.25;
+      const plan = planVbatchedGemm({ dtype: c.dtype, transA: c.transA, transB: c.transB, alpha, beta: c.beta, shapes: c.shapes.map(([m, n, k]) => ({ m, n, k })) }, tuningFor('sm_90', 'gemm'));
+      const launch = plan.launches.find((l) => l.bound === c.bound);
+      assert.ok(launch !== undefined, `a launch of class ${c.bound}`);
+      const p: VbatchedGemmParams = launch.params;
+      const at = { next: 2 };
+      const members = c.shapes.map(([m, n, k]) => ({
+        m, n, k,
+        a: place(rng, at, c.transA === 'N' ? m : k, c.transA === 'N' ? k : m),
+        b: place(rng, at, c.transB === 'N' ? k : n, c.transB === 'N' ? n : k),
+        c: place(rng, at, m, n),
+      }));
+      const len = at.next + 2;
+      const buf = new Float64Array(len).fill(SENTINEL);
+      const inC = new Uint8Array(len);
+      for (const q of members) {
+        const fillMatrix = (pl: { off: number; ld: number }, rows: number, cols: number, value: () => number, mark: boolean): void => {
+          for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) { buf[pl.off + i + j * pl.ld] = value(); if (mark) inC[pl.off + i + j * pl.ld] = 1; }
+        };
+        fillMatrix(q.a, c.transA === 'N' ? q.m : q.k, c.transA === 'N' ? q.k : q.m, () => round(c.dtype, rng.uniform()), false);
+        fillMatrix(q.b, c.transB === 'N' ? q.k : q.n, c.transB === 'N' ? q.n : q.k, () => round(c.dtype, rng.uniform()), false);
+        fillMatrix(q.c, q.m, q.n, () => (c.beta === 0 ? NaN : round(c.dtype, rng.uniform())), true);
+      }
+      const src = vbatchedGemmSource(p);
+      const input = [
+        launchLine(members.length, vbatchedGemmLaunch(p, members.length), len), `${alpha} ${c.beta}`,
+        ...members.map((q) => `${q.a.off} ${q.b.off} ${q.c.off} ${q.m} ${q.n} ${q.k} ${q.a.ld} ${q.b.ld} ${q.c.ld}`),
+        ...[...buf].map(String),
+      ].join('\n');
+      const got = runHost(dir, src, true, `${input}\n`);
+      const eps = DTYPE_EPS[c.dtype];
+      for (let e = 0; e < len; e++) if (inC[e] === 0) assert.ok(Object.is(got[e], buf[e]), `${src.entry}: element ${e} outside the members' C changed`);
+      for (const q of members) {
+        const A = (i: number, l: number): number => buf[q.a.off + (c.transA === 'N' ? i + l * q.a.ld : l + i * q.a.ld)]!;
+        const B = (l: number, j: number): number => buf[q.b.off + (c.transB === 'N' ? l + j * q.b.ld : j + l * q.b.ld)]!;
+        for (let j = 0; j < q.n; j++) for (let i = 0; i < q.m; i++) {
+          let s = 0, abs = 0;
+          for (let l = 0; l < q.k; l++) { s += A(i, l) * B(l, j); abs += Math.abs(A(i, l) * B(l, j)); }
+          const c0 = buf[q.c.off + i + j * q.c.ld]!;
+          const want = alpha * s + (c.beta === 0 ? 0 : c.beta * c0);
+          const g = got[q.c.off + i + j * q.c.ld]!;
+          const bound = 4 * (q.k + 2) * eps * (Math.abs(alpha) * abs + (c.beta === 0 ? 0 : Math.abs(c.beta * c0))) + 1e-300;
+          assert.ok(Math.abs(g - want) <= bound, `${src.entry}: member ${q.m} x ${q.n} x ${q.k} C(${i}, ${j}) = ${g}, want ${want}`);
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+interface PotrfCase { dtype: DType; uplo: Uplo; bound: number; orders: number[] }
+
+const POTRF_CASES: readonly PotrfCase[] = [
+  // The warp design (order 0 writes info 0), float32 class 8 its classic step.
+  { dtype: 'float64', uplo: 'lower', bound: 8, orders: [0, 1, 7, 8, 5, 8, 6] },
+  { dtype: 'float32', uplo: 'upper', bound: 8, orders: [8, 0, 1, 7, 6, 4] },
+  { dtype: 'float64', uplo: 'upper', bound: 16, orders: [16, 15, 1, 9, 12, 13] },
+  { dtype: 'float32', uplo: 'lower', bound: 32, orders: [32, 31, 1, 25, 30, 28] },
+  // The register design: nm below the class's panels, stops inside a panel.
+  { dtype: 'float64', uplo: 'lower', bound: 48, orders: [48, 47, 1, 33, 40, 41] },
+  { dtype: 'float32', uplo: 'upper', bound: 64, orders: [64, 63, 1, 49, 60, 57] },
+  // The panel design, loop-inclusive, shared memory for the bound.
+  { dtype: 'float64', uplo: 'upper', bound: 128, orders: [128, 127, 1, 65, 100, 90] },
+  { dtype: 'float32', uplo: 'lower', bound: 256, orders: [256, 255, 1, 129, 200, 150] },
+];
+
+for (const c of POTRF_CASES) {
+  test(`vbatched potrf class ${c.bound} (${c.dtype} ${c.uplo}) run on the host`, { skip, timeout: 900_000 }, () => {
+    const rng = new Rng(100 + c.bound);
+    const dir = mkdtempSync(join(tmpdir(), 'myriad-vbatch-'));
+    try {
+      const upper = c.uplo === 'upper';
+      const p = potrfClassParams(c.dtype, c.uplo, c.bound, H100.sharedPerBlockOptin - 1024, tuningFor('sm_90', 'potrf'));
+      const at = { next: 3 };
+      const members = c.orders.map((n) => ({ n, ...place(rng, at, n, n) }));
+      const len = at.next + 2;
+      const buf = new Float64Array(len).fill(SENTINEL);
+      // The last two members: one fails at a planted pivot, one has a NaN in its triangle.
+      const failAt = members.length - 2, nanAt = members.length - 1;
+      members.forEach((q, idx) => {
+        // Symmetric, diagonally dominant: positive definite.
+        for (let j = 0; j < q.n; j++) for (let i = 0; i < q.n; i++) {
+          const inTri = upper ? i <= j : i >= j;
+          buf[q.off + i + j * q.ld] = round(c.dtype, inTri ? (i === j ? q.n + 1 + rng.uniform() : rng.uniform()) : rng.uniform());
+        }
+        const e = (i: number, j: number): number => q.off + (upper ? j + i * q.ld : i + j * q.ld);
+        if (idx === failAt) { const f = rng.int(1, q.n - 1); buf[e(f, f)] = -4; }
+        if (idx === nanAt) { const r = rng.int(1, q.n - 1); buf[e(r, rng.int(0, r))] = NaN; }
+      });
+      const src = vbatchedPotrfSource(p);
+      const input = [
+        launchLine(members.length, vbatchedPotrfLaunch(p, members.length), len),
+        ...members.map((q, idx) => `${q.off} ${q.n} ${q.ld} ${members.length - 1 - idx}`),
+        ...[...buf].map(String),
+      ].join('\n');
+      const out = runHost(dir, src, false, `${input}\n`);
+      const got = out.slice(0, len), info = out.slice(len);
+      const eps = DTYPE_EPS[c.dtype];
+      const inside = new Uint8Array(len);
+      members.forEach((q, idx) => {
+        const ref = new Float64Array(Math.max(1, q.n * q.n));
+        for (let j = 0; j < q.n; j++) for (let i = 0; i < q.n; i++) { ref[i + j * q.n] = buf[q.off + i + j * q.ld]!; inside[q.off + i + j * q.ld] = 1; }
+        const want = potrfMatrix(ref, 0, q.n, q.n, upper);
+        const where = `${src.entry}: member ${idx} (n = ${q.n})`;
+        assert.equal(info[members.length - 1 - idx], want, `${where}: info`);
+        if (idx === failAt) assert.ok(want > 0, `${where} was planted to fail`);
+        for (let j = 0; j < q.n; j++) for (let i = 0; i < q.n; i++) {
+          const e = q.off + i + j * q.ld;
+          if (!(upper ? i <= j : i >= j)) { assert.ok(Object.is(got[e], buf[e]), `${where} (${i}, ${j}) outside the triangle changed`); continue; }
+          const w = ref[i + j * q.n]!, g = got[e]!;
+          const ok = Object.is(g, w) || (Number.isNaN(g) && Number.isNaN(w)) || Math.abs(g - w) <= 64 * Math.max(1, q.n) * eps * (1 + Math.abs(w));
+          assert.ok(ok, `${where} (${i}, ${j}) = ${g}, want ${w}`);
+        }
+      });
+      for (let e = 0; e < len; e++) if (inside[e] === 0) assert.ok(Object.is(got[e], buf[e]), `${src.entry}: element ${e} outside the members changed`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
