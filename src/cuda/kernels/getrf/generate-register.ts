@@ -75,8 +75,55 @@ function rolledUpdate(p: GetrfRegisterParams): boolean {
 }
 
 export function getrfRegisterSource(p: GetrfRegisterParams): KernelSource {
+  return registerSource(p, {
+    tag: 'reg',
+    parameters: `${operandParameters('A', p.kind, true)},
+    int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, const int* __restrict__ index, int count`,
+    opening: `const long long id = index ? (long long)index[mid] : mid;
+  real* a = ${matrixPointer('A', p.kind, 'mid')};`,
+    rows: 'M', cols: 'N', steps: 'STEPS',
+  });
+}
+
+/**
+ * A size class of a variable batch (common/vbatch.ts): members m x n with m, n <= the class bound
+ * (p.rows = p.cols), each member's pointer, m, n, ld and batch index from device tables (ints: m, n,
+ * ld, index per member, GETRF_VBATCH_INTS). Rows i >= m get no position (as the uniform kernel's
+ * rows past M), columns j >= n are skipped by the warp-uniform column tests, and the panel loops
+ * stop at min(m, n): a block is one member, so every bound is block-uniform, and the member's
+ * elements see the operations of the uniform m x n kernel in the same order (the pivot search's
+ * winner does not depend on the number of warps or rows a thread holds: the first of the largest
+ * magnitudes).
+ */
+export function getrfRegisterVbatchedSource(p: GetrfRegisterParams): KernelSource {
+  if (p.kind !== 'pointer') throw new Error('the vbatched register kernel reads a pointer table: kind must be pointer');
+  return registerSource(p, {
+    tag: 'vreg',
+    parameters: `real* const* __restrict__ A, const int* __restrict__ dims,
+    int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, int count`,
+    opening: `const int mm = dims[4 * mid], nm = dims[4 * mid + 1], ldA = dims[4 * mid + 2];
+  const long long id = dims[4 * mid + 3];
+  const int steps = mm < nm ? mm : nm;
+  real* a = A[mid];`,
+    rows: 'mm', cols: 'nm', steps: 'steps',
+  });
+}
+
+/** What the uniform and the class kernels differ in: parameters, the block's matrix, and the bounds the loops stop at. */
+interface RegisterFrame {
+  readonly tag: string;
+  readonly parameters: string;
+  /** Declares `id` (the batch index), `a` and, for the class kernel, ldA and the member's bounds. */
+  readonly opening: string;
+  /** The rows, columns and steps as the kernel sees them (the constants, or the member's run-time values). */
+  readonly rows: string;
+  readonly cols: string;
+  readonly steps: string;
+}
+
+function registerSource(p: GetrfRegisterParams, f: RegisterFrame): KernelSource {
   const nb = p.nb ?? 1;
-  const entry = `getrf_reg_${precisionLetter(p.dtype)}_${p.rows}x${p.cols}_${kindTag(p.kind)}_w${p.warps}${nb === 1 ? '' : `_nb${nb}`}${(p.minBlocks ?? 1) === 1 ? '' : `_b${p.minBlocks}`}`;
+  const entry = `getrf_${f.tag}_${precisionLetter(p.dtype)}_${p.rows}x${p.cols}_${kindTag(p.kind)}_w${p.warps}${nb === 1 ? '' : `_nb${nb}`}${(p.minBlocks ?? 1) === 1 ? '' : `_b${p.minBlocks}`}`;
   const source = `${registerPrelude(p.dtype, p.rows, p.cols, p.warps, nb)}
 constexpr int STEPS = M < N ? M : N;
 constexpr real SAFE_MIN = ${dtypeInfo(p.dtype).cuda.safeMin};
@@ -84,15 +131,13 @@ constexpr real SAFE_MIN = ${dtypeInfo(p.dtype).cuda.safeMin};
 ${pivotKeyHelpers(p.dtype)}
 
 extern "C" __global__ void __launch_bounds__(TC * 32, ${p.minBlocks ?? 1}) ${entry}(
-    ${operandParameters('A', p.kind, true)},
-    int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, const int* __restrict__ index, int count) {
+    ${f.parameters}) {
   __shared__ real sL[2][NB][RB * 32];         // multipliers of the panel's columns, by row
   __shared__ int sRow[2][NB], sPos[2][NB];    // each column's pivot row and position
   __shared__ int sInfo;
   const long long mid = blockIdx.x;
   if (mid >= count) return;
-  const long long id = index ? (long long)index[mid] : mid;
-  real* a = ${matrixPointer('A', p.kind, 'mid')};
+  ${f.opening}
   int* pv = ipiv + id * (long long)pivotStride;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
@@ -104,11 +149,11 @@ extern "C" __global__ void __launch_bounds__(TC * 32, ${p.minBlocks ?? 1}) ${ent
 #pragma unroll
   for (int r = 0; r < RB; ++r) {
     const int i = lane + 32 * r;
-    pos[r] = i < M ? i : -1;
+    pos[r] = i < ${f.rows} ? i : -1;
 #pragma unroll
     for (int b = 0; b < CB; ++b) {
       const int j = colOf(b, warp);
-      v[r][b] = (i < M && j < N) ? a[i + (long long)j * ldA] : real(0);
+      v[r][b] = (i < ${f.rows} && j < ${f.cols}) ? a[i + (long long)j * ldA] : real(0);
     }
   }
   if (threadIdx.x == 0) sInfo = 0;            // thread 0 is also the first panel's owner
@@ -120,7 +165,7 @@ extern "C" __global__ void __launch_bounds__(TC * 32, ${p.minBlocks ?? 1}) ${ent
 #pragma unroll 1
   for (int w = 0; w < TC; ++w) {
     const int k0 = (TC * bk + w) * NB;
-    if (k0 >= STEPS) break;                   // block-uniform
+    if (k0 >= ${f.steps}) break;                   // block-uniform
     const int par = (TC * bk + w) & 1;
     if (warp == w) {
       int pw[RB];                              // positions during the panel (pos is replayed below)
@@ -129,7 +174,7 @@ extern "C" __global__ void __launch_bounds__(TC * 32, ${p.minBlocks ?? 1}) ${ent
 #pragma unroll
       for (int kk = 0; kk < NB; ++kk) {
         const int k = k0 + kk;
-        if (k >= STEPS) break;                 // warp-uniform
+        if (k >= ${f.steps}) break;                 // warp-uniform
         const int c = bk * NB + kk;
         // idamax: the lane's best row, then the warp's largest key, then its smallest position.
         ukey key = 0;
@@ -202,7 +247,7 @@ ${rolledUpdate(p) ? `    // (kk rolled: registers are indexed by b and r only, c
 #pragma unroll`}
     for (int kk = 0; kk < NB; ++kk) {
       const int k = k0 + kk;
-      if (k >= STEPS) break;                   // block-uniform
+      if (k >= ${f.steps}) break;                   // block-uniform
       const int prow = sRow[par][kk], pp = sPos[par][kk];
       real l[RB];
 #pragma unroll
@@ -218,7 +263,7 @@ ${rolledUpdate(p) ? `    // (kk rolled: registers are indexed by b and r only, c
       for (int b = bk * NB; b < CB; ++b) {
         if (b < (bk + 1) * NB && warp <= w) continue;   // the panel itself, or columns left of it
         const int j = colOf(b, warp);
-        if (j >= N) continue;                           // warp-uniform
+        if (j >= ${f.cols}) continue;                           // warp-uniform
         // (a select keyed by the lane's own row: keyed by prow >> 5 alone, NVVM makes v a local array)
         real t = real(0);
 #pragma unroll
@@ -235,7 +280,7 @@ ${rolledUpdate(p) ? `    // (kk rolled: registers are indexed by b and r only, c
   // live through the whole factorisation (16 registers at CB = 8) and spills at 128 x 128.
   int ldStore;
   asm volatile("mov.b32 %0, %1;" : "=r"(ldStore) : "r"(ldA));
-${forEachTileElement('if (i < M && j < N) a[pos[r] + (long long)j * ldStore] = v[r][b];')}
+${forEachTileElement(`if (i < ${f.rows} && j < ${f.cols}) a[pos[r] + (long long)j * ldStore] = v[r][b];`)}
   if (threadIdx.x == 0) info[id] = sInfo;
 }
 `;

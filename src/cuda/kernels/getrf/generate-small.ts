@@ -45,7 +45,14 @@ export function getrfSmallLayout(dtype: DType, rows: number, cols: number, warps
  */
 const pivotByShuffle = (dtype: DType, n: number): boolean => n <= byPrecision(dtype, { double: 0, single: 8 });
 
-export function luPrelude(dtype: DType, rows: number, cols: number, shuffle = pivotByShuffle(dtype, rows)): string {
+/**
+ * `masked`: the size classes of a variable batch (generate-vbatched.ts). luRows takes the member's
+ * `steps` (min(m, n) <= STEPS) as a run-time bound: from step `steps` on no row is a candidate, no
+ * row is updated and no info is set, while every lane still runs the unrolled steps (the warp's
+ * shuffles and barriers need all of them, and members of different sizes share a warp).
+ */
+export function luPrelude(dtype: DType, rows: number, cols: number, shuffle = pivotByShuffle(dtype, rows), masked = false): string {
+  const inSteps = masked ? ' && k < steps' : '';
   return `constexpr int ROWS = ${rows};
 constexpr int COLS = ${cols};
 constexpr int STEPS = ROWS < COLS ? ROWS : COLS;
@@ -62,7 +69,7 @@ static __device__ __forceinline__ void pivotKey(real x, bool candidate, int pos,
 
 /* In-place LU of the rows of one matrix; returns info. Rows move only in 'pos'. */
 static __device__ __forceinline__ int luRows(real (&rA)[COLS], int r, int& pos, real* c0, real* c1,
-                                             int* __restrict__ piv) {
+                                             int* __restrict__ piv${masked ? ', int steps' : ''}) {
   int info = 0;
   bool done = false;
   const int lane = threadIdx.x & 31;
@@ -71,7 +78,7 @@ static __device__ __forceinline__ int luRows(real (&rA)[COLS], int r, int& pos, 
   for (int k = 0; k < STEPS; ++k) {
     real* sr = (k & 1) ? c1 : c0;
     real key; int kpos;
-    pivotKey(rA[k], r >= 0 && !done, pos, k, lane, key, kpos);
+    pivotKey(rA[k], r >= 0 && !done${inSteps}, pos, k, lane, key, kpos);
 #pragma unroll
     for (int off = LANES / 2; off > 0; off >>= 1) {
       const real ok = __shfl_xor_sync(0xffffffffu, key, off);
@@ -91,9 +98,9 @@ ${shuffle ? `    // The pivot value straight from the winner's lane: its recipro
     }
     __syncwarp();${shuffle ? '' : `
     const real pivot = sr[k];`}
-    if (pivot == real(0) && info == 0) info = k + 1;
+    if (pivot == real(0) && info == 0${inSteps}) info = k + 1;
     if (winner) { done = true; pos = k; }
-    else if (r >= 0 && !done) {
+    else if (r >= 0 && !done${inSteps}) {
       if (pos == k) pos = p;                       // the row that was at k takes the pivot's place
       real l = rA[k];
       if (pivot != real(0)) l = absReal(pivot) >= SAFE_MIN ? l * ${shuffle ? 'rp' : '(real(1) / pivot)'} : l / pivot;
