@@ -14,7 +14,7 @@ import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../co
 import type { Storage } from '../core/storage.js';
 import { gelsCovers, gelsCuda } from './kernels/gels/index.js';
 import { gemmCuda, gemmVbatchedCovers, gemmVbatchedCuda } from './kernels/gemm/index.js';
-import { getrfCuda } from './kernels/getrf/index.js';
+import { getrfCuda, getrfVbatchedCovers, getrfVbatchedCuda } from './kernels/getrf/index.js';
 import { getriCovers, getriCuda } from './kernels/getri/index.js';
 import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
 import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
@@ -120,6 +120,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   posv: single('posv', posvCuda),
   getrf: [
     vendor('cusolver', cusolverGetrfCovers, cusolverGetrf),
+    { name: 'vbatched', covers: (r) => getrfVbatchedCovers(r), run: (dev, r) => getrfVbatchedCuda(dev, r) },
     { name: 'getrf', run: getrfCuda },
     CPU,
   ],

@@ -14,3 +14,8 @@ export { getrfLaswpSource } from './generate-laswp.js';
 export { getrfSwapsSource, SWAPS_MAX_PIVOTS, SWAPS_THREADS, SWAPS_TILE } from './generate-swaps.js';
 export { planGetrf, selectGetrf, getrfRecursive, getrfRecursionSteps, getrfBlocked, getrfBlockedSteps, getrfPanelWidth, spreadShape, tallShape, type GetrfBlockedStep, type SpreadShape, type GetrfProblem, type GetrfRecursionStep, type TallShape } from './plan.js';
 export { getrfCuda, getrfGroup, getrfLargePath, type GetrfOptions } from './launch.js';
+export type { GetrfVbatchedParams } from './params.js';
+export { getrfSmallVbatchedSource, GETRF_VBATCH_INTS } from './generate-vbatched.js';
+export { getrfRegisterVbatchedSource } from './generate-register.js';
+export { planVbatchedGetrf, getrfClassParams, getrfClassMax, getrfMemberSize, type VbatchedGetrfPlan, type VbatchedGetrfLaunch, type VbatchedGetrfProblem } from './plan-vbatched.js';
+export { getrfVbatchedCuda, getrfVbatchedCovers, vbatchedGetrfLaunch, vbatchedGetrfSource, type GetrfVbatchedOptions } from './launch-vbatched.js';

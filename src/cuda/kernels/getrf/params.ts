@@ -153,3 +153,13 @@ export type GetrfPlan =
   | { readonly variant: 'register'; readonly params: GetrfRegisterParams }
   /** ib 0: no panel fits the device's shared memory. */
   | { readonly variant: 'blocked'; readonly params: GetrfPanelParams };
+
+/**
+ * One size class of a variable batch (common/vbatch.ts; generate-vbatched.ts): members m x n with
+ * max(m, n) at most `bound`, pointers and (m, n, ld, batch index) from device tables. Classes up to
+ * 32 the warp design (`vsmall`), up to the table's registerMax the register design (`vregister`),
+ * each compiled for bound x bound and masked to the member; larger members keep the per-size path.
+ */
+export type GetrfVbatchedParams =
+  | { readonly variant: 'vsmall'; readonly bound: number; readonly params: GetrfSmallParams }
+  | { readonly variant: 'vregister'; readonly bound: number; readonly params: GetrfRegisterParams };

@@ -1,0 +1,113 @@
+/**
+ * The variable-size batched LU launcher: one launch per size class (plan-vbatched.ts), the
+ * members' pointers and (m, n, ld, batch index) in two device tables uploaded once per call; ipiv
+ * and info as the per-size path takes them (member i's pivots at ipiv[i * pivotStride ...], its
+ * info at info[i]). Members beyond the largest class go to the per-size path (getrfGroup per
+ * distinct shape and ld, the matrices' batch indices passed as its index map).
+ */
+import { batchCount, matrixAt, type MatrixView } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
+import type { GetrfRequest } from '../../../core/ops.js';
+import { tuningFor, type GetrfTuning } from '../../model/tuning/index.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
+import { kernelFor } from '../common/kernel-cache.js';
+import { deviceDtype, release, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
+import { elementBytes } from '../common/precision.js';
+import { elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { smallGrid } from '../common/warp-slots.js';
+import { getrfRegisterVbatchedSource } from './generate-register.js';
+import { getrfSmallLayout } from './generate-small.js';
+import { GETRF_VBATCH_INTS, getrfSmallVbatchedSource } from './generate-vbatched.js';
+import { getrfGroup } from './launch.js';
+import type { GetrfVbatchedParams } from './params.js';
+import { planVbatchedGetrf, type VbatchedGetrfPlan } from './plan-vbatched.js';
+
+export interface GetrfVbatchedOptions {
+  readonly tuning?: GetrfTuning;
+  /** Called with the plan before anything is launched (tests, benchmarks). */
+  readonly onPlan?: (plan: VbatchedGetrfPlan) => void;
+}
+
+/** The generated source of a class kernel. */
+export function vbatchedGetrfSource(c: GetrfVbatchedParams): KernelSource {
+  return c.variant === 'vsmall' ? getrfSmallVbatchedSource(c.params) : getrfRegisterVbatchedSource(c.params);
+}
+
+/** The launch of a class kernel over `n` members (warp design: several per block; register design: a block each). */
+export function vbatchedGetrfLaunch(c: GetrfVbatchedParams, n: number): LaunchConfig {
+  const p = c.params;
+  if (c.variant === 'vsmall') return { grid: [smallGrid(getrfSmallLayout(p.dtype, p.rows, p.cols, p.warps), n), 1, 1], block: [p.warps * 32, 1, 1] };
+  return { grid: [n, 1, 1], block: [p.warps * 32, 1, 1] };
+}
+
+export function getrfVbatchedCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>, opts: GetrfVbatchedOptions = {}): void {
+  const count = batchCount(r.a);
+  if (count === 0) return;
+  const dtype = deviceDtype(r.a);
+  const views: MatrixView<DeviceArray>[] = [];
+  for (let i = 0; i < count; i++) views.push(matrixAt(r.a, i));
+  const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
+  const plan = planVbatchedGetrf({ dtype, shapes: views }, tuning);
+  opts.onPlan?.(plan);
+  if (plan.launches.length > 0) {
+    const members = plan.launches.reduce((s, l) => s + l.members.length, 0);
+    const pointers = new BigInt64Array(members);
+    const ints = new Int32Array(members * GETRF_VBATCH_INTS);
+    const bytes = elementBytes(dtype);
+    let q = 0;
+    for (const l of plan.launches) for (const i of l.members) {
+      const v = views[i]!;
+      pointers[q] = elementAddress(v.data, v.offset, bytes);
+      ints.set([v.rows, v.cols, v.ld, i], q * GETRF_VBATCH_INTS);
+      q++;
+    }
+    const tables = uploadMemberTables(dev, pointers, 1, ints, GETRF_VBATCH_INTS);
+    try {
+      let first = 0;
+      for (const l of plan.launches) {
+        const at = tables.at(first);
+        first += l.members.length;
+        const c = l.params;
+        const kernel = kernelFor(dev, `getrf-${c.variant}`, c.params, () => vbatchedGetrfSource(c));
+        const n = l.members.length;
+        kernel.launch(vbatchedGetrfLaunch(c, n), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), arg.i32(n)]);
+      }
+    } finally {
+      releaseMemberTables(dev, tables);
+    }
+  }
+  if (plan.large.length > 0) largeMembers(dev, dtype, r, views, plan.large);
+}
+
+/** Members beyond the largest class: one group per distinct (rows, cols, ld), as the per-size path runs them. */
+function largeMembers(dev: GpuDevice, dtype: DType, r: GetrfRequest<DeviceArray, DeviceArray>, views: readonly MatrixView<DeviceArray>[], large: readonly number[]): void {
+  const byShape = new Map<string, number[]>();
+  for (const i of large) {
+    const v = views[i]!;
+    const key = `${v.rows}/${v.cols}/${v.ld}`;
+    const g = byShape.get(key);
+    if (g === undefined) byShape.set(key, [i]); else g.push(i);
+  }
+  const grouping: { groups: LaunchGroup[]; temporaries: DeviceArray[] } = { groups: [], temporaries: [] };
+  try {
+    for (const members of byShape.values()) {
+      const first = views[members[0]!]!;
+      const table = uploadPointers(dev, members.map((i) => views[i]!));
+      grouping.temporaries.push(table);
+      const index = dev.upload(Int32Array.from(members));
+      grouping.temporaries.push(index);
+      grouping.groups.push({ count: members.length, index, operands: [{ kind: 'pointer', pointer: table.ptr, offset: 0, stride: 0, ld: first.ld, rows: first.rows, cols: first.cols }] });
+    }
+    for (const g of grouping.groups) getrfGroup(dev, dtype, g, r.ipiv, r.pivotStride, r.info);
+  } finally {
+    release(dev, grouping as Grouping);
+  }
+}
+
+/** Whether a request is a variable batch of more than one (rows, cols, ld) (the class kernels' case). */
+export function getrfVbatchedCovers(r: GetrfRequest<DeviceArray, DeviceArray>): boolean {
+  if (r.a.kind !== 'variable') return false;
+  const m = r.a.matrices;
+  if (m.length < 2) return false;
+  return m.some((x) => x.rows !== m[0]!.rows || x.cols !== m[0]!.cols || x.ld !== m[0]!.ld);
+}

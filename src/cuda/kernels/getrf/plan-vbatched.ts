@@ -1,0 +1,67 @@
+/**
+ * Pure: the launches of a variable-size batched LU. A member's size is max(m, n), or 0 where
+ * min(m, n) = 0 (nothing to factor: class 8 writes its info 0); classes from common/vbatch.ts,
+ * each with the design the uniform planner uses for its bound: up to 32 the warp design, up to the
+ * table's registerMax (at most 128) the register design (the table's register shape for the
+ * bound). Members of a larger class keep the per-size path (the blocked design, one panel and one
+ * update launch per panel per distinct shape), as do members beyond VBATCH_MAX.
+ */
+import type { DType } from '../../../core/dtype.js';
+import { bandFor, type GetrfTuning } from '../../model/tuning/index.js';
+import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
+import { planClasses, sizeClass, type SizeClass } from '../common/vbatch.js';
+import { SMALL_WARPS } from '../common/warp-slots.js';
+import { GETRF_SMALL_MAX } from './generate-small.js';
+import type { GetrfVbatchedParams } from './params.js';
+
+export interface VbatchedGetrfProblem {
+  readonly dtype: DType;
+  /** Per member: its rows and columns. */
+  readonly shapes: readonly { readonly rows: number; readonly cols: number }[];
+}
+
+export interface VbatchedGetrfLaunch extends SizeClass {
+  readonly params: GetrfVbatchedParams;
+}
+
+export interface VbatchedGetrfPlan {
+  readonly launches: readonly VbatchedGetrfLaunch[];
+  /** Batch indices (batch order) of the members on the per-size path. */
+  readonly large: readonly number[];
+}
+
+/** A member's size for its class: max(m, n), or 0 where there is nothing to factor. */
+export const getrfMemberSize = (rows: number, cols: number): number => (Math.min(rows, cols) === 0 ? 0 : Math.max(rows, cols));
+
+/** The largest class bound a class kernel serves for `dtype` (the register design's limit). */
+export function getrfClassMax(dtype: DType, tuning: GetrfTuning): number {
+  return Math.max(GETRF_SMALL_MAX, Math.min(tuning.registerMax[dtype], REGISTER_DESIGN_MAX));
+}
+
+/** The design of one class (bound <= getrfClassMax). */
+export function getrfClassParams(dtype: DType, bound: number, tuning: GetrfTuning): GetrfVbatchedParams {
+  const kind = 'pointer' as const;
+  if (bound <= GETRF_SMALL_MAX) return { variant: 'vsmall', bound, params: { dtype, rows: bound, cols: bound, kind, warps: SMALL_WARPS } };
+  if (bound > getrfClassMax(dtype, tuning)) throw new Error(`no getrf class kernel for class ${bound}: its members take the per-size path`);
+  const shape = bandFor(tuning.registerShapes[dtype], bound)!.shape;
+  return { variant: 'vregister', bound, params: { dtype, rows: bound, cols: bound, kind, warps: shape.warps, nb: shape.nb, minBlocks: classMinBlocks(shape.warps, shape.minBlocks ?? 1) } };
+}
+
+/**
+ * The blocks an SM the class kernel asks for: the table's, except where that caps a thread at 64
+ * registers (float32 65-128 on sm_90: 16 warps, 2 blocks): there one. The member's run-time bounds
+ * stay live through the loops, and under the cap of 64 the class kernel of 128 spilled 160 bytes
+ * (the uniform kernel 12); at one block an SM it takes 108 registers and spills none (ptxas, sm_90).
+ */
+function classMinBlocks(warps: number, minBlocks: number): number {
+  return 65536 / (32 * warps * minBlocks) <= 64 ? 1 : minBlocks;
+}
+
+export function planVbatchedGetrf(p: VbatchedGetrfProblem, tuning: GetrfTuning): VbatchedGetrfPlan {
+  const most = getrfClassMax(p.dtype, tuning);
+  const sizes = p.shapes.map((s) => getrfMemberSize(s.rows, s.cols));
+  const inClass = (d: number): boolean => { const bound = sizeClass(d); return bound !== undefined && bound <= most; };
+  const { classes } = planClasses(sizes.map((d) => (inClass(d) ? d : undefined)));
+  const large = sizes.flatMap((d, i) => (inClass(d) ? [] : [i]));
+  return { launches: classes.map((c) => ({ ...c, params: getrfClassParams(p.dtype, c.bound, tuning) })), large };
+}
