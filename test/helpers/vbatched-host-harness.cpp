@@ -1,12 +1,14 @@
-// Runs one class kernel of a variable-size batch (kernel.cu, entry ENTRY: gemm with -DGEMM, else
-// potrf) on the CPU: one std::thread per CUDA thread, one block at a time (cuda-host-warp.h), the
-// dynamic shared memory a NaN-filled buffer (the test rewrites the extern declaration to use it and
-// the register design's volatile ld move to a plain copy). Every member lives in one buffer; the
-// pointer table holds host addresses into it, the int table the member's sizes as the launcher
-// writes them (gemm: m n k ldA ldB ldC; potrf: n ld index).
+// Runs one class kernel of a variable-size batch (kernel.cu, entry ENTRY: gemm with -DGEMM, getrf
+// with -DGETRF, else potrf) on the CPU: one std::thread per CUDA thread, one block at a time
+// (cuda-host-warp.h), the dynamic shared memory a NaN-filled buffer (the test rewrites the extern
+// declaration to use it and the register design's volatile ld move to a plain copy). Every member
+// lives in one buffer; the pointer table holds host addresses into it, the int table the member's
+// sizes as the launcher writes them (gemm: m n k ldA ldB ldC; potrf: n ld index; getrf: m n ld index).
 // stdin: count gx gy bx len, then (gemm) alpha beta and per member offA offB offC m n k ldA ldB ldC,
-// (potrf) per member off n ld index; then len elements. stdout: the buffer, then (potrf) count infos.
-// Used by test/cuda/vbatched-host-emulation.test.ts.
+// (potrf) per member off n ld index, (getrf) pivotStride and per member off m n ld index; then len
+// elements. stdout: the buffer, then (potrf, getrf) count infos, then (getrf) count * pivotStride
+// pivots (those no kernel writes come back as -7).
+// Used by test/cuda/vbatched-host-emulation.test.ts and test/cuda/vbatched-getrf-host-emulation.test.ts.
 #include "cuda-host-warp.h"
 struct alignas(16) double2 { double x, y; };
 struct alignas(8) float2 { float x, y; };
@@ -19,6 +21,25 @@ inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 #define __shared__ static
 #define __align__(n) __attribute__((aligned(n)))
 alignas(16) unsigned char g_smem[256 * 1024];
+#ifdef GETRF
+// The register LU's pivot keys and warp reductions (generate-register.ts).
+inline long long __double_as_longlong(double x) { long long v; std::memcpy(&v, &x, 8); return v; }
+inline unsigned __float_as_uint(float x) { unsigned v; std::memcpy(&v, &x, 4); return v; }
+inline double __drcp_rn(double x) { return 1.0 / x; }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+template <typename T, typename F> T warp_reduce(T v, F pick) {
+  const int w = warpOf(), l = threadIdx.x % 32;
+  g_warp[w]->arrive_and_wait();
+  g_slot[w][l] = (double)v;   // 32-bit integers: exact in a double
+  g_warp[w]->arrive_and_wait();
+  T r = (T)g_slot[w][0];
+  for (int i = 1; i < 32; ++i) r = pick(r, (T)g_slot[w][i]);
+  g_warp[w]->arrive_and_wait();
+  return r;
+}
+template <typename T> T __reduce_max_sync(unsigned, T v) { return warp_reduce(v, [](T x, T y) { return x > y ? x : y; }); }
+template <typename T> T __reduce_min_sync(unsigned, T v) { return warp_reduce(v, [](T x, T y) { return x < y ? x : y; }); }
+#endif
 #include "kernel.cu"   // from -I<dir>
 int main() {
   long long count, gx, gy, bx, len;
@@ -32,6 +53,14 @@ int main() {
     if (scanf("%lld %lld %lld", &off[3 * q], &off[3 * q + 1], &off[3 * q + 2]) != 3) return 2;
     for (int e = 0; e < 6; ++e) if (scanf("%d", &dims[6 * q + e]) != 1) return 2;
   }
+#elif defined(GETRF)
+  long long pivotStride;
+  if (scanf("%lld", &pivotStride) != 1) return 2;
+  std::vector<long long> off(count);
+  std::vector<int> dims(4 * count);
+  for (long long q = 0; q < count; ++q)
+    if (scanf("%lld %d %d %d %d", &off[q], &dims[4 * q], &dims[4 * q + 1], &dims[4 * q + 2], &dims[4 * q + 3]) != 5) return 2;
+  std::vector<int> ipiv(count * pivotStride + 1, -7);
 #else
   std::vector<long long> off(count);
   std::vector<int> dims(3 * count);
@@ -47,8 +76,10 @@ int main() {
     memset(g_smem, 0xff, sizeof(g_smem));
     launch_block(x, y, bx, [&] {
       blockIdx.z = 0;
-#ifdef GEMM
+#if defined(GEMM)
       ENTRY(ptrs.data(), dims.data(), (int)count, (real)alpha, (real)beta);
+#elif defined(GETRF)
+      ENTRY(ptrs.data(), dims.data(), ipiv.data(), (int)pivotStride, info.data(), (int)count);
 #else
       ENTRY(ptrs.data(), dims.data(), info.data(), (int)count);
 #endif
@@ -57,6 +88,9 @@ int main() {
   for (long long i = 0; i < len; ++i) printf("%.17g\n", (double)A[i]);
 #ifndef GEMM
   for (long long q = 0; q < count; ++q) printf("%d\n", info[q]);
+#endif
+#ifdef GETRF
+  for (long long q = 0; q < count * pivotStride; ++q) printf("%d\n", ipiv[q]);
 #endif
   return 0;
 }
