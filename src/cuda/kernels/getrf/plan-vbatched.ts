@@ -9,7 +9,7 @@
 import type { DType } from '../../../core/dtype.js';
 import { bandFor, type GetrfTuning } from '../../model/tuning/index.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
-import { planClasses, sizeClass, type SizeClass } from '../common/vbatch.js';
+import { planClasses, sizeClass, VBATCH_CLASSES, type SizeClass } from '../common/vbatch.js';
 import { SMALL_WARPS } from '../common/warp-slots.js';
 import { GETRF_SMALL_MAX } from './generate-small.js';
 import type { GetrfVbatchedParams } from './params.js';
@@ -33,9 +33,10 @@ export interface VbatchedGetrfPlan {
 /** A member's size for its class: max(m, n), or 0 where there is nothing to factor. */
 export const getrfMemberSize = (rows: number, cols: number): number => (Math.min(rows, cols) === 0 ? 0 : Math.max(rows, cols));
 
-/** The largest class bound a class kernel serves for `dtype` (the register design's limit). */
+/** The largest class bound a class kernel serves for `dtype`: the largest class within the register design's limit (at least 32). */
 export function getrfClassMax(dtype: DType, tuning: GetrfTuning): number {
-  return Math.max(GETRF_SMALL_MAX, Math.min(tuning.registerMax[dtype], REGISTER_DESIGN_MAX));
+  const limit = Math.min(tuning.registerMax[dtype], REGISTER_DESIGN_MAX);
+  return VBATCH_CLASSES.reduce((most, bound) => (bound <= limit ? Math.max(most, bound) : most), GETRF_SMALL_MAX);
 }
 
 /** The design of one class (bound <= getrfClassMax). */
