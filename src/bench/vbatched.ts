@@ -1,5 +1,5 @@
 /**
- * `myriad bench gemm|potrf --vbatched a|b [--dtype D]` (CUDA): one variable-size batch, square
+ * `myriad bench gemm|potrf|getrf --vbatched a|b [--dtype D]` (CUDA): one variable-size batch, square
  * members of log-uniform sizes (a: 200,000 in 1..64; b: 20,000 in 1..512; seeded, so every run
  * times the same batch), on device data filled on the device. Timed through the router, both ways
  * on the same data: the class kernels (route 'vbatched') and the per-size path (route forced to
@@ -23,7 +23,7 @@ export const VBATCHED_WORKLOADS: Readonly<Record<VbatchedWorkload, { count: numb
   a: { count: 200_000, max: 64 },
   b: { count: 20_000, max: 512 },
 };
-export const VBATCHED_OPS = ['gemm', 'potrf'] as const;
+export const VBATCHED_OPS = ['gemm', 'potrf', 'getrf'] as const;
 export type VbatchedOp = (typeof VBATCHED_OPS)[number];
 
 /** The workload named by `--vbatched` (an unknown one names the option). */
@@ -32,7 +32,7 @@ export function parseVbatchedWorkload(value: string): VbatchedWorkload {
   throw new MyriadError('ENUM', `--vbatched takes a (200,000 matrices, sizes log-uniform in 1-64) or b (20,000, 1-512), got '${value}'`, '--vbatched');
 }
 
-/** The op a --vbatched benchmark runs (only gemm and potrf have class kernels). */
+/** The op a --vbatched benchmark runs (the families with class kernels). */
 export function parseVbatchedOp(op: string): VbatchedOp {
   const found = VBATCHED_OPS.find((o) => o === op);
   if (found === undefined) throw new MyriadError('INVALID_ARGUMENT', `--vbatched runs ${VBATCHED_OPS.join(' or ')}, not '${op}'`, 'op');
@@ -58,15 +58,15 @@ export class LaunchCounter extends PlanningDevice {
   }
 }
 
-/** The request of `op` over square members of `sizes` in `data` (one array, members packed), and info. */
-export function vbatchedRequest(op: VbatchedOp, sizes: readonly number[], data: readonly DeviceArray[], info: DeviceArray): Record<string, unknown> {
+/** The request of `op` over square members of `sizes` in `data` (one array, members packed), and info (getrf: ipiv, max(sizes) a member). */
+export function vbatchedRequest(op: VbatchedOp, sizes: readonly number[], data: readonly DeviceArray[], info: DeviceArray, ipiv?: DeviceArray): Record<string, unknown> {
   const batch = (d: DeviceArray): VariableBatch<DeviceArray> => {
     let at = 0;
     return variable(sizes.map((n) => { const m = { data: d, rows: n, offset: at }; at += n * n; return m; }), {}, 'a');
   };
   return op === 'gemm'
     ? { transA: 'N', transB: 'N', alpha: 1, beta: 1, a: batch(data[0]!), b: batch(data[1]!), c: batch(data[2]!) }
-    : { uplo: 'lower', a: batch(data[0]!), info };
+    : op === 'getrf' ? { a: batch(data[0]!), ipiv, pivotStride: sizes.reduce((x, n) => Math.max(x, n), 0), info } : { uplo: 'lower', a: batch(data[0]!), info };
 }
 
 export interface VbatchedRow {
@@ -110,7 +110,10 @@ export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: Vbatched
       const target = data[operands - 1]!;
       dev.copy(target, 0, pristine, 0, elements);
       const reset = (): void => dev.copy(pristine, 0, target, 0, elements);
-      const request = vbatchedRequest(op, sizes, data, info);
+      // getrf: the uniform random members as they are (partial pivoting), pivots max(sizes) a member.
+      const ipiv = op === 'getrf' ? dev.alloc('int32', count * sizes.reduce((x, n) => Math.max(x, n), 1)) : undefined;
+      if (ipiv !== undefined) arrays.push(ipiv);
+      const request = vbatchedRequest(op, sizes, data, info, ipiv);
       const launches = (force?: string): number => { const c = new LaunchCounter(dev.info); runRouted(op, c, request, force); return c.launches; };
       const time = (force?: string): number => timeMs(dev, () => { runRouted(op, dev, request, force); }, REPEATS, reset);
       const ms = time('vbatched');

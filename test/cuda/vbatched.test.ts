@@ -42,7 +42,7 @@ test('argument errors name the argument', () => {
   named(() => sizeClass(-1), 'size');
   named(() => sizeClass(2.5), 'size');
   named(() => parseVbatchedWorkload('c'), '--vbatched');
-  named(() => parseVbatchedOp('getrf'), 'op');
+  named(() => parseVbatchedOp('getrs'), 'op');
 });
 
 /** A variable batch of square members of `sizes` on a launch-counting planning device. */
