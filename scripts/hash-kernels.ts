@@ -26,6 +26,7 @@ import { gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
 import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
 import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
+import { getrfVbatchedCuda } from '../src/cuda/kernels/getrf/launch-vbatched.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
 import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
@@ -789,7 +790,7 @@ function vendorDirect(): void {
 
 // ---------------------------------------------------------------------------------------------
 // Variable-size batches by size class: every class (orders 0 .. 600, the last beyond the classes)
-// through both launchers, on every device.
+// through the gemm, potrf and getrf launchers, on every device.
 
 function vbatchedThroughLaunchers(): void {
   const orders = [0, 5, 12, 20, 30, 40, 60, 100, 200, 400, 600];
@@ -802,6 +803,10 @@ function vbatchedThroughLaunchers(): void {
         gemmVbatchedCuda(dev, { transA, transB, alpha: 1, beta, a: members(dtype, (n) => [n, n]), b: members(dtype, (n) => [n, n]), c: members(dtype, (n) => [n, n]) });
       }
       for (const uplo of UPLOS) potrfVbatchedCuda(dev, { uplo, a: members(dtype, (n) => [n, n]), info: fakeArray('int32', orders.length) });
+      // getrf: square, tall and wide members (a class is by max(m, n)).
+      for (const shape of [(n: number): [number, number] => [n, n], (n: number): [number, number] => [n, Math.ceil(n / 2)], (n: number): [number, number] => [Math.ceil(n / 2), n]]) {
+        getrfVbatchedCuda(dev, { a: members(dtype, shape), ipiv: fakeArray('int32', orders.length * 600), pivotStride: 600, info: fakeArray('int32', orders.length) });
+      }
     }
   }
 }
