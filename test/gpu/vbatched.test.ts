@@ -1,23 +1,26 @@
 /**
- * Variable-size batches by size class (route 'vbatched': gemm and potrf) on the GPU against the
+ * Variable-size batches by size class (route 'vbatched': gemm, potrf and getrf) on the GPU against the
  * CPU reference, on fresh random data: one batch per case mixes orders 0 .. 600 (zeros, ones, every
  * order 1-40, members of every class and beyond the last), ragged leading dimensions and gaps, in
  * shuffled order; outputs are poisoned (NaN in C where beta = 0) and every element outside the
  * members checked unchanged. gemm: both dtypes, all transposes, beta 0 and not; potrf: both
  * dtypes and triangles, a member failing at a planted column and one with a NaN in every class,
- * info against the reference's. Then a few members of every class (at most BIT_PER_CLASS sizes:
+ * info against the reference's; getrf: both dtypes, square, tall and wide members, a singular and a
+ * NaN member in every class, info and pivots exactly (pivot slots past a member's min(m, n) and
+ * info poisoned, checked unwritten or written). Then a few members of every class (at most BIT_PER_CLASS sizes:
  * test/helpers/vbatched-cases.ts) through the per-size path (force: the family's route), bit for
  * bit where both run the same arithmetic (docs/kernel-families.md, "Variable-size batches").
  *
  * Compile time: the per-size path compiles a kernel per distinct shape, so comparing every member
  * would compile hundreds per case (the earlier form of this file ran past 480 s). Here the file
- * compiles 378 kernels in all on sm_90 (counted on a planning device by test/cuda/vbatched.test.ts,
+ * compiles 424 kernels in all on sm_90 (counted on a planning device by test/cuda/vbatched.test.ts,
  * at most VBATCHED_GPU_KERNELS): gemm 144 class kernels (16 cases x 9 classes) and 144 per size
- * (the compared members and those beyond 512), potrf 32 class kernels and 58 per size. They are
+ * (the compared members and those beyond 512), potrf 32 class kernels and 58 per size, getrf 14
+ * class kernels and 32 per size (members above 128 share the blocked design's two kernels). They are
  * compiled at once on the compile workers before the first case (the backend's warm, from the
  * calls planned on a device that runs nothing), each case then loads them. Estimate on an H200:
  * 0.3-1 s of NVRTC a kernel (the register Cholesky up to 4 s), so 15-25 s on 16 workers; the CPU
- * reference a few seconds (members from 300 up are thin in one of m, n, k); about 35 s in all.
+ * reference a few seconds (members from 300 up are thin in one of m, n, k); about 40 s in all.
  * Skips with one line where no GPU is usable.
  */
 import assert from 'node:assert/strict';
@@ -29,7 +32,8 @@ import { potrfMatrix } from '../../src/cpu/lapack/potrf.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
-import { batchOf, classOf, GEMM_CASES, gemmLayout, POTRF_CASES, potrfLayout, recordVbatchedCalls, type Layout } from '../helpers/vbatched-cases.js';
+import { batchOf, classOf, GEMM_CASES, gemmLayout, GETRF_CASES, getrfLayout, pivotStrideFor, POTRF_CASES, potrfLayout, recordVbatchedCalls, type Layout } from '../helpers/vbatched-cases.js';
+import { checkGetrfMember, fillGetrfMember } from '../helpers/vbatched-getrf.js';
 
 const skip = gpuSkipReason();
 const SENTINEL = 12345.5;
@@ -171,6 +175,54 @@ for (const c of POTRF_CASES) {
       for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
         const e = p.offset + i + j * p.ld;
         if (!same(got.a[e]!, loop.a[e]!)) assert.fail(`member ${q} (n = ${n}) (${i}, ${j}): ${got.a[e]} by class, ${loop.a[e]} per size`);
+      }
+    });
+  });
+}
+
+/** The value of every pivot and info slot before a call (a slot the call should not write keeps it). */
+const POISON = -7;
+
+for (const c of GETRF_CASES) {
+  test(`vbatched getrf ${c.dtype}: shapes 0-600 (square, tall, wide) with singular and NaN members in every class`, { skip, timeout: 300_000 }, async () => {
+    const { ctx, backend } = context();
+    const l = getrfLayout(c, gpu().info.arch);
+    const rng = new Rng(c.seed + 7);
+    const L = l.layout;
+    const h = allocate(c.dtype, L.length);
+    h.fill(SENTINEL);
+    l.shapes.forEach(([m, n], q) => { const p = L.places[q]!; fillGetrfMember(rng, c.dtype, h, p.offset, p.ld, m, n, l.kinds[q]!); });
+    const run = (which: readonly number[] | undefined): { a: FloatArray; ipiv: Int32Array; info: Int32Array; stride: number } => {
+      backend.force = which === undefined ? {} : { getrf: 'getrf' };
+      const count = which?.length ?? l.shapes.length;
+      const stride = pivotStrideFor(l.shapes, which);
+      const d = ctx.upload(h) as DeviceStorage;
+      const ipiv = ctx.upload(new Int32Array(Math.max(1, count * stride)).fill(POISON)) as DeviceStorage;
+      const info = ctx.upload(new Int32Array(count).fill(POISON)) as DeviceStorage;
+      ctx.getrf({ a: batchOf(d, L, which), ipiv, info });
+      assert.equal(ctx.lastRoute?.route, which === undefined ? 'vbatched' : 'getrf');
+      return { a: ctx.download(d) as FloatArray, ipiv: ctx.download(ipiv) as Int32Array, info: ctx.download(info) as Int32Array, stride };
+    };
+    const got = run(undefined);
+    await ctx.synchronize();
+    for (let e = 0; e < L.length; e++) if (L.inside[e] === 0) assert.ok(Object.is(got.a[e], h[e]), `element ${e} outside the members changed`);
+    l.shapes.forEach(([m, n], q) => {
+      const p = L.places[q]!;
+      const what = `member ${q} (${m} x ${n}, ${l.kinds[q]})`;
+      const info = checkGetrfMember(what, c.dtype, h, { a: got.a, info: got.info[q]!, pivots: got.ipiv.subarray(q * got.stride, (q + 1) * got.stride) }, p.offset, p.ld, m, n, POISON);
+      if (l.kinds[q] === 'singular') assert.ok(info > 0, `${what} was planted to be singular`);
+    });
+    // A few members of every class (the singular and NaN ones first) through the per-size path: the
+    // same design, bit for bit, pivots and info alike (getrfLayout).
+    const loop = run(l.compare);
+    l.compare.forEach((q, at) => {
+      const [m, n] = l.shapes[q]!, p = L.places[q]!;
+      const what = `member ${q} (${m} x ${n}, ${l.kinds[q]})`;
+      assert.equal(loop.info[at], got.info[q], `${what}: info per size`);
+      for (let j = 0; j < Math.min(m, n); j++) assert.equal(loop.ipiv[at * loop.stride + j], got.ipiv[q * got.stride + j], `${what}: pivot ${j} per size`);
+      for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) {
+        const e = p.offset + i + j * p.ld;
+        if (!same(got.a[e]!, loop.a[e]!)) assert.fail(`${what} (${i}, ${j}): ${got.a[e]} by class, ${loop.a[e]} per size`);
       }
     });
   });

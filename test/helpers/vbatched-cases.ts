@@ -1,5 +1,5 @@
 /**
- * The cases of test/gpu/vbatched.test.ts (variable-size gemm and potrf by size class): each case's
+ * The cases of test/gpu/vbatched.test.ts (variable-size gemm, potrf and getrf by size class): each case's
  * shapes and layout (seeded, so the same on every run and on a planning device), the members whose
  * results are compared bit for bit with the per-size path, and `recordVbatchedCalls`, which makes
  * every call the GPU file makes on a context (the GPU file runs it on a planning backend to compile
@@ -13,7 +13,9 @@ import type { DeviceStorage } from '../../src/core/storage.js';
 import { sizeClass } from '../../src/cuda/kernels/common/vbatch.js';
 import { REGISTER_DESIGN_MAX } from '../../src/cuda/kernels/common/register-tile.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import { getrfClassMax, getrfMemberSize } from '../../src/cuda/kernels/getrf/index.js';
 import { Rng } from './random.js';
+import type { GetrfMemberKind } from './vbatched-getrf.js';
 
 export const VBATCHED_DTYPES: readonly DType[] = ['float64', 'float32'];
 export const VBATCHED_OPS: readonly (readonly [Op, Op])[] = [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']];
@@ -85,7 +87,7 @@ function pickPerClass(sizes: readonly number[], eligible: (q: number) => boolean
 }
 
 /** Members compared bit for bit with the per-size path: at most this many (of distinct sizes) per class. */
-export const BIT_PER_CLASS = { gemm: 2, potrf: 2 } as const;
+export const BIT_PER_CLASS = { gemm: 2, potrf: 2, getrf: 2 } as const;
 
 export interface GemmLayout {
   readonly shapes: readonly { readonly m: number; readonly n: number; readonly k: number }[];
@@ -154,8 +156,58 @@ export function potrfLayout(c: PotrfCase, arch: string): PotrfLayout {
   return { orders, layout, failing, nan, compare };
 }
 
-/** The most kernels the GPU file may compile (test/cuda/vbatched.test.ts counts them on a planning device: 378 for sm_90). */
-export const VBATCHED_GPU_KERNELS = 390;
+export interface GetrfCase { readonly dtype: DType; readonly seed: number }
+
+/** One batch per dtype. */
+export const GETRF_CASES: readonly GetrfCase[] = VBATCHED_DTYPES.map((dtype, d): GetrfCase => ({ dtype, seed: 3000 + d }));
+
+export interface GetrfLayout {
+  readonly shapes: readonly (readonly [number, number])[];
+  readonly layout: Layout;
+  /** Per class (its bound; beyond the classes the size): a singular member, then a NaN member; the others plain. */
+  readonly kinds: readonly GetrfMemberKind[];
+  /** Members compared bit for bit with the per-size path (batch order). */
+  readonly compare: readonly number[];
+}
+
+/**
+ * A getrf case's members: vbatchedOrders's sizes as max(m, n), square, tall and wide in turn (the
+ * other side down to half), m or n = 0 for the zeros, one side 1-8 from 300 up (the per-size path's
+ * blocked design on tall and wide members; the reference stays cheap). The singular and NaN member
+ * of every class, and a few members of every class (up to getrfClassMax) compared bit for bit with
+ * the per-size path: both run the same design there (the warp design to 32, the register design
+ * above, whose results depend on neither its shape nor the class bound), the singular and NaN first.
+ */
+export function getrfLayout(c: GetrfCase, arch: string): GetrfLayout {
+  const rng = new Rng(c.seed);
+  const shapes = vbatchedOrders(rng).map((s, q): [number, number] => {
+    if (s === 0) return q % 2 === 0 ? [0, rng.int(0, 5)] : [rng.int(0, 5), 0];
+    if (s >= 300) return q % 2 === 0 ? [s, 1 + rng.int(0, 7)] : [1 + rng.int(0, 7), s];
+    const other = Math.max(1, s - rng.int(0, Math.floor(s / 2)));
+    return q % 3 === 0 ? [s, s] : q % 3 === 1 ? [s, other] : [other, s];
+  });
+  const layout = vbatchedLayout(rng, shapes);
+  const size = shapes.map(([m, n]) => getrfMemberSize(m, n));
+  const singular = new Map<number, number>(), nan = new Map<number, number>();
+  shapes.forEach(([m, n], q) => {
+    const k = classOf(size[q]!);
+    if (Math.min(m, n) >= 2 && !singular.has(k)) singular.set(k, q);
+    else if (Math.min(m, n) >= 1 && !nan.has(k)) nan.set(k, q);
+  });
+  const kinds = shapes.map((_, q): GetrfMemberKind => (singular.get(classOf(size[q]!)) === q ? 'singular' : nan.get(classOf(size[q]!)) === q ? 'nan' : 'plain'));
+  const most = getrfClassMax(c.dtype, tuningFor(arch, 'getrf'));
+  const eligible = (q: number): boolean => size[q]! > 0 && size[q]! <= most;
+  const compare = pickPerClass(size, eligible, [...singular.values(), ...nan.values()], BIT_PER_CLASS.getrf);
+  return { shapes, layout, kinds, compare };
+}
+
+/** The largest min(m, n) of the members `which` (all where undefined): the API's pivot stride for their batch. */
+export function pivotStrideFor(shapes: readonly (readonly [number, number])[], which?: readonly number[]): number {
+  return (which ?? shapes.map((_, q) => q)).reduce((s, q) => Math.max(s, Math.min(shapes[q]![0], shapes[q]![1])), 0);
+}
+
+/** The most kernels the GPU file may compile (test/cuda/vbatched.test.ts counts them on a planning device). */
+export const VBATCHED_GPU_KERNELS = 440;
 
 /** A variable batch over `d` of the members `which` (all where undefined). */
 export function batchOf(d: DeviceStorage, l: Layout, which?: readonly number[]): ReturnType<typeof variable> {
@@ -167,7 +219,7 @@ export function batchOf(d: DeviceStorage, l: Layout, which?: readonly number[]):
  * Every call test/gpu/vbatched.test.ts makes, on zeros: per case the whole batch by class
  * (`route(op, undefined)`) and the compared members on the per-size path (`route(op, op)`).
  */
-export function recordVbatchedCalls(ctx: Context, route: (op: 'gemm' | 'potrf', force: string | undefined) => void, arch: string): void {
+export function recordVbatchedCalls(ctx: Context, route: (op: 'gemm' | 'potrf' | 'getrf', force: string | undefined) => void, arch: string): void {
   for (const c of GEMM_CASES) {
     const l = gemmLayout(c, arch);
     const up = (x: Layout): DeviceStorage => ctx.upload(allocate(c.dtype, x.length)) as DeviceStorage;
@@ -183,6 +235,14 @@ export function recordVbatchedCalls(ctx: Context, route: (op: 'gemm' | 'potrf', 
     for (const which of [undefined, l.compare]) {
       route('potrf', which === undefined ? undefined : 'potrf');
       ctx.potrf({ uplo: c.uplo, a: batchOf(d, l.layout, which) });
+    }
+  }
+  for (const c of GETRF_CASES) {
+    const l = getrfLayout(c, arch);
+    const d = ctx.upload(allocate(c.dtype, l.layout.length)) as DeviceStorage;
+    for (const which of [undefined, l.compare]) {
+      route('getrf', which === undefined ? undefined : 'getrf');
+      ctx.getrf({ a: batchOf(d, l.layout, which) });
     }
   }
 }
