@@ -44,15 +44,54 @@ static __device__ __forceinline__ void warpBest(real& key, int& pos) {
 }
 
 export function getrfPanelSource(p: GetrfPanelParams): KernelSource {
-  const entry = `getrf_panel_${precisionLetter(p.dtype)}_ib${p.ib}_${kindTag(p.kind)}`;
+  return panelSource(p, {
+    tag: 'panel',
+    parameters: `${operandParameters('A', p.kind, true)},
+    int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, const int* __restrict__ index, int count,
+    int M, int NCOLS, int i0`,
+    opening: `const long long id = index ? (long long)index[mid] : mid;
+  real* a = ${matrixPointer('A', p.kind, 'mid')};`,
+  });
+}
+
+/** The class kernels' opening: the member's M, NCOLS, ldA and batch index from the int table (getrf/generate-vbatched.ts). */
+const MEMBER_OPENING = `const int M = dims[4 * mid], NCOLS = dims[4 * mid + 1], ldA = dims[4 * mid + 2];
+  const long long id = dims[4 * mid + 3];`;
+
+/**
+ * A size class of a variable batch (common/vbatch.ts): the panel at column i0 of every member of
+ * the class, each member's pointer, m, n, ld and batch index from device tables (ints: m, n, ld,
+ * index, GETRF_VBATCH_INTS); a member whose min(m, n) <= i0 leaves at once (before any barrier: a
+ * block is one member). m and n are run-time values in this design anyway, so a member sees
+ * exactly the uniform kernel's operations for the same IB.
+ */
+export function getrfPanelVbatchedSource(p: GetrfPanelParams): KernelSource {
+  if (p.kind !== 'pointer') throw new Error('the vbatched panel kernel reads a pointer table: kind must be pointer');
+  return panelSource(p, {
+    tag: 'vpanel',
+    parameters: `real* const* __restrict__ A, const int* __restrict__ dims,
+    int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, int count, int i0`,
+    opening: `${MEMBER_OPENING}
+  if (i0 >= min(M, NCOLS)) return;                // the member's panels are done
+  real* a = A[mid];`,
+  });
+}
+
+/** What the uniform and the class kernels differ in: parameters and the block's matrix (id, a; the class kernel also M, NCOLS, ldA). */
+interface PanelFrame {
+  readonly tag: string;
+  readonly parameters: string;
+  readonly opening: string;
+}
+
+function panelSource(p: GetrfPanelParams, f: PanelFrame): KernelSource {
+  const entry = `getrf_${f.tag}_${precisionLetter(p.dtype)}_ib${p.ib}_${kindTag(p.kind)}`;
   const source = `${precisionPrelude(p.dtype)}
 ${pivotHelpers(p.dtype)}
 constexpr int IB = ${p.ib};
 
 extern "C" __global__ void __launch_bounds__(${GETRF_PANEL_THREADS}) ${entry}(
-    ${operandParameters('A', p.kind, true)},
-    int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, const int* __restrict__ index, int count,
-    int M, int NCOLS, int i0) {
+    ${f.parameters}) {
   extern __shared__ __align__(16) unsigned char smemRaw[];
   real* sP = reinterpret_cast<real*>(smemRaw);   // panel, m x ib, column-major (ld m)
   __shared__ real redKey[32];
@@ -60,8 +99,7 @@ extern "C" __global__ void __launch_bounds__(${GETRF_PANEL_THREADS}) ${entry}(
   __shared__ int sPiv;
   const long long mid = blockIdx.x;
   if (mid >= count) return;
-  const long long id = index ? (long long)index[mid] : mid;
-  real* a = ${matrixPointer('A', p.kind, 'mid')};
+  ${f.opening}
   const int K = min(M, NCOLS);
   const int m = M - i0;
   const int ib = min(IB, K - i0);
@@ -130,21 +168,47 @@ extern "C" __global__ void __launch_bounds__(${GETRF_PANEL_THREADS}) ${entry}(
 }
 
 export function getrfUpdateSource(p: GetrfPanelParams): KernelSource {
-  const entry = `getrf_update_${precisionLetter(p.dtype)}_ib${p.ib}_${kindTag(p.kind)}`;
+  return updateSource(p, {
+    tag: 'update',
+    parameters: `${operandParameters('A', p.kind, true)},
+    const int* __restrict__ ipiv, int pivotStride, const int* __restrict__ index, int count,
+    int M, int NCOLS, int i0, int ib`,
+    opening: `const long long id = index ? (long long)index[mid] : mid;
+  real* a = ${matrixPointer('A', p.kind, 'mid')};`,
+  });
+}
+
+/**
+ * The update after the class panel kernel's launch at column i0 (getrfPanelVbatchedSource): the
+ * member's panel width ib = min(IB, min(m, n) - i0) from its table entry; a member with nothing
+ * left (ib <= 0), or a tile past its columns, leaves at once.
+ */
+export function getrfUpdateVbatchedSource(p: GetrfPanelParams): KernelSource {
+  if (p.kind !== 'pointer') throw new Error('the vbatched update kernel reads a pointer table: kind must be pointer');
+  return updateSource(p, {
+    tag: 'vupdate',
+    parameters: `real* const* __restrict__ A, const int* __restrict__ dims,
+    const int* __restrict__ ipiv, int pivotStride, int count, int i0`,
+    opening: `${MEMBER_OPENING}
+  const int ib = min(IB, min(M, NCOLS) - i0);
+  if (ib <= 0) return;                            // the member's panels are done
+  real* a = A[mid];`,
+  });
+}
+
+function updateSource(p: GetrfPanelParams, f: PanelFrame): KernelSource {
+  const entry = `getrf_${f.tag}_${precisionLetter(p.dtype)}_ib${p.ib}_${kindTag(p.kind)}`;
   const source = `${precisionPrelude(p.dtype)}
 constexpr int IB = ${p.ib};
 constexpr int JT = ${UPDATE_COLUMNS};
 
 extern "C" __global__ void __launch_bounds__(${UPDATE_THREADS}) ${entry}(
-    ${operandParameters('A', p.kind, true)},
-    const int* __restrict__ ipiv, int pivotStride, const int* __restrict__ index, int count,
-    int M, int NCOLS, int i0, int ib) {
+    ${f.parameters}) {
   __shared__ real sL[IB * IB];
   __shared__ real sX[IB * JT];
   const long long mid = blockIdx.x;
   if (mid >= count) return;
-  const long long id = index ? (long long)index[mid] : mid;
-  real* a = ${matrixPointer('A', p.kind, 'mid')};
+  ${f.opening}
   const int tid = threadIdx.x, nt = blockDim.x;
   const int leftTiles = (i0 + JT - 1) / JT;
   const int tile = blockIdx.y;
