@@ -17,5 +17,6 @@ export { getrfCuda, getrfGroup, getrfLargePath, type GetrfOptions } from './laun
 export type { GetrfVbatchedParams } from './params.js';
 export { getrfSmallVbatchedSource, GETRF_VBATCH_INTS } from './generate-vbatched.js';
 export { getrfRegisterVbatchedSource } from './generate-register.js';
-export { planVbatchedGetrf, getrfClassParams, getrfClassMax, getrfMemberSize, type VbatchedGetrfPlan, type VbatchedGetrfLaunch, type VbatchedGetrfProblem } from './plan-vbatched.js';
-export { getrfVbatchedCuda, getrfVbatchedCovers, vbatchedGetrfLaunch, vbatchedGetrfSource, type GetrfVbatchedOptions } from './launch-vbatched.js';
+export { planVbatchedGetrf, getrfClassParams, getrfRegisterClassMax, getrfMemberSize, type VbatchedGetrfPlan, type VbatchedGetrfLaunch, type VbatchedGetrfProblem } from './plan-vbatched.js';
+export { getrfVbatchedCuda, getrfVbatchedCovers, vbatchedGetrfLaunch, vbatchedGetrfPanelSteps, vbatchedGetrfSource, type GetrfVbatchedOptions, type PanelStep } from './launch-vbatched.js';
+export { getrfPanelVbatchedSource, getrfUpdateVbatchedSource } from './generate-panel.js';

@@ -1,5 +1,6 @@
 /**
- * The variable-size batched LU launcher: one launch per size class (plan-vbatched.ts), the
+ * The variable-size batched LU launcher: one launch per size class up to the register design's
+ * classes, a panel and an update launch per panel of a blocked class (plan-vbatched.ts), the
  * members' pointers and (m, n, ld, batch index) in two device tables uploaded once per call; ipiv
  * and info as the per-size path takes them (member i's pivots at ipiv[i * pivotStride ...], its
  * info at info[i]). Members beyond the largest class go to the per-size path (getrfGroup per
@@ -11,15 +12,16 @@ import type { GetrfRequest } from '../../../core/ops.js';
 import { tuningFor, type GetrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
-import { deviceDtype, release, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
+import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { smallGrid } from '../common/warp-slots.js';
+import { GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelVbatchedSource, getrfUpdateVbatchedSource, UPDATE_COLUMNS, UPDATE_THREADS } from './generate-panel.js';
 import { getrfRegisterVbatchedSource } from './generate-register.js';
 import { getrfSmallLayout } from './generate-small.js';
 import { GETRF_VBATCH_INTS, getrfSmallVbatchedSource } from './generate-vbatched.js';
 import { getrfGroup } from './launch.js';
-import type { GetrfVbatchedParams } from './params.js';
+import type { GetrfPanelParams, GetrfVbatchedParams } from './params.js';
 import { planVbatchedGetrf, type VbatchedGetrfPlan } from './plan-vbatched.js';
 
 export interface GetrfVbatchedOptions {
@@ -28,16 +30,48 @@ export interface GetrfVbatchedOptions {
   readonly onPlan?: (plan: VbatchedGetrfPlan) => void;
 }
 
-/** The generated source of a class kernel. */
+/** The generated source of a class kernel (the blocked design: its panel kernel; vbatchedGetrfUpdateSource its update). */
 export function vbatchedGetrfSource(c: GetrfVbatchedParams): KernelSource {
-  return c.variant === 'vsmall' ? getrfSmallVbatchedSource(c.params) : getrfRegisterVbatchedSource(c.params);
+  return c.variant === 'vsmall' ? getrfSmallVbatchedSource(c.params) : c.variant === 'vregister' ? getrfRegisterVbatchedSource(c.params) : getrfPanelVbatchedSource(c.params);
 }
 
-/** The launch of a class kernel over `n` members (warp design: several per block; register design: a block each). */
-export function vbatchedGetrfLaunch(c: GetrfVbatchedParams, n: number): LaunchConfig {
-  const p = c.params;
-  if (c.variant === 'vsmall') return { grid: [smallGrid(getrfSmallLayout(p.dtype, p.rows, p.cols, p.warps), n), 1, 1], block: [p.warps * 32, 1, 1] };
-  return { grid: [n, 1, 1], block: [p.warps * 32, 1, 1] };
+/** The launch of a warp or register class kernel over `n` members (warp design: several per block; register design: a block each). */
+export function vbatchedGetrfLaunch(c: Exclude<GetrfVbatchedParams, { variant: 'vpanel' }>, n: number): LaunchConfig {
+  if (c.variant === 'vsmall') {
+    const p = c.params;
+    return { grid: [smallGrid(getrfSmallLayout(p.dtype, p.rows, p.cols, p.warps), n), 1, 1], block: [p.warps * 32, 1, 1] };
+  }
+  return { grid: [n, 1, 1], block: [c.params.warps * 32, 1, 1] };
+}
+
+/** One panel of a blocked class: the panel kernel's launch at column i0, then the update's (null: no columns outside the panel). */
+export interface PanelStep {
+  readonly i0: number;
+  readonly panel: LaunchConfig;
+  readonly update: LaunchConfig | null;
+}
+
+/**
+ * The launches of a blocked class over its members (`shapes`, launch order): panels at i0 = 0, ib,
+ * ... up to the members' largest min(m, n), a block per member in each (a member whose panels are
+ * done leaves at once), threads and shared memory for the largest m - i0 of the members still at
+ * work, the update's column tiles for the widest of them (as getrfGroup sizes them for one shape).
+ */
+export function vbatchedGetrfPanelSteps(p: GetrfPanelParams, shapes: readonly { readonly rows: number; readonly cols: number }[]): PanelStep[] {
+  const steps: PanelStep[] = [];
+  const depth = shapes.reduce((s, x) => Math.max(s, Math.min(x.rows, x.cols)), 0);
+  for (let i0 = 0; i0 < depth; i0 += p.ib) {
+    const live = shapes.filter((x) => Math.min(x.rows, x.cols) > i0);
+    const m = live.reduce((s, x) => Math.max(s, x.rows - i0), 0);
+    const right = live.reduce((s, x) => Math.max(s, x.cols - i0 - Math.min(p.ib, Math.min(x.rows, x.cols) - i0)), 0);
+    const tiles = Math.ceil(i0 / UPDATE_COLUMNS) + Math.ceil(right / UPDATE_COLUMNS);
+    steps.push({
+      i0,
+      panel: { grid: [shapes.length, 1, 1], block: [Math.min(GETRF_PANEL_THREADS, Math.ceil(m / 32) * 32), 1, 1], sharedBytes: getrfPanelSharedBytes(p, m) },
+      update: tiles > 0 ? { grid: [shapes.length, tiles, 1], block: [UPDATE_THREADS, 1, 1] } : null,
+    });
+  }
+  return steps;
 }
 
 export function getrfVbatchedCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>, opts: GetrfVbatchedOptions = {}): void {
@@ -47,7 +81,7 @@ export function getrfVbatchedCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, D
   const views: MatrixView<DeviceArray>[] = [];
   for (let i = 0; i < count; i++) views.push(matrixAt(r.a, i));
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
-  const plan = planVbatchedGetrf({ dtype, shapes: views }, tuning);
+  const plan = planVbatchedGetrf({ dtype, shapes: views, sharedLimit: sharedLimit(dev) }, tuning);
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
     const members = plan.launches.reduce((s, l) => s + l.members.length, 0);
@@ -68,9 +102,19 @@ export function getrfVbatchedCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, D
         const at = tables.at(first);
         first += l.members.length;
         const c = l.params;
-        const kernel = kernelFor(dev, `getrf-${c.variant}`, c.params, () => vbatchedGetrfSource(c));
         const n = l.members.length;
-        kernel.launch(vbatchedGetrfLaunch(c, n), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), arg.i32(n)]);
+        const member = [arg.ptr(at.pointers), arg.ptr(at.ints)];
+        if (c.variant === 'vpanel') {
+          const panel = kernelFor(dev, 'getrf-vpanel', c.params, () => getrfPanelVbatchedSource(c.params));
+          const update = kernelFor(dev, 'getrf-vupdate', c.params, () => getrfUpdateVbatchedSource(c.params));
+          for (const st of vbatchedGetrfPanelSteps(c.params, l.members.map((i) => views[i]!))) {
+            panel.launch(st.panel, [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), arg.i32(n), arg.i32(st.i0)]);
+            if (st.update !== null) update.launch(st.update, [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.i32(n), arg.i32(st.i0)]);
+          }
+          continue;
+        }
+        const kernel = kernelFor(dev, `getrf-${c.variant}`, c.params, () => vbatchedGetrfSource(c));
+        kernel.launch(vbatchedGetrfLaunch(c, n), [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), arg.i32(n)]);
       }
     } finally {
       releaseMemberTables(dev, tables);

@@ -158,8 +158,10 @@ export type GetrfPlan =
  * One size class of a variable batch (common/vbatch.ts; generate-vbatched.ts): members m x n with
  * max(m, n) at most `bound`, pointers and (m, n, ld, batch index) from device tables. Classes up to
  * 32 the warp design (`vsmall`), up to the table's registerMax the register design (`vregister`),
- * each compiled for bound x bound and masked to the member; larger members keep the per-size path.
+ * each compiled for bound x bound and masked to the member; larger classes the blocked design
+ * (`vpanel`: a panel and an update launch per panel of the class, m and n read at run time).
  */
 export type GetrfVbatchedParams =
   | { readonly variant: 'vsmall'; readonly bound: number; readonly params: GetrfSmallParams }
-  | { readonly variant: 'vregister'; readonly bound: number; readonly params: GetrfRegisterParams };
+  | { readonly variant: 'vregister'; readonly bound: number; readonly params: GetrfRegisterParams }
+  | { readonly variant: 'vpanel'; readonly bound: number; readonly params: GetrfPanelParams };

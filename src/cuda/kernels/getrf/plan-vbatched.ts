@@ -3,8 +3,9 @@
  * min(m, n) = 0 (nothing to factor: class 8 writes its info 0); classes from common/vbatch.ts,
  * each with the design the uniform planner uses for its bound: up to 32 the warp design, up to the
  * table's registerMax (at most 128) the register design (the table's register shape for the
- * bound). Members of a larger class keep the per-size path (the blocked design, one panel and one
- * update launch per panel per distinct shape), as do members beyond VBATCH_MAX.
+ * bound), above the blocked design with the panel width the uniform planner gives the bound (a
+ * panel and an update launch per panel of the class). Members beyond VBATCH_MAX, and those of a
+ * class whose panel does not fit the shared memory, keep the per-size path.
  */
 import type { DType } from '../../../core/dtype.js';
 import { bandFor, type GetrfTuning } from '../../model/tuning/index.js';
@@ -13,11 +14,14 @@ import { planClasses, sizeClass, VBATCH_CLASSES, type SizeClass } from '../commo
 import { SMALL_WARPS } from '../common/warp-slots.js';
 import { GETRF_SMALL_MAX } from './generate-small.js';
 import type { GetrfVbatchedParams } from './params.js';
+import { chooseLuPanelWidth } from './plan.js';
 
 export interface VbatchedGetrfProblem {
   readonly dtype: DType;
   /** Per member: its rows and columns. */
   readonly shapes: readonly { readonly rows: number; readonly cols: number }[];
+  /** Dynamic shared bytes one block may use. */
+  readonly sharedLimit: number;
 }
 
 export interface VbatchedGetrfLaunch extends SizeClass {
@@ -33,19 +37,22 @@ export interface VbatchedGetrfPlan {
 /** A member's size for its class: max(m, n), or 0 where there is nothing to factor. */
 export const getrfMemberSize = (rows: number, cols: number): number => (Math.min(rows, cols) === 0 ? 0 : Math.max(rows, cols));
 
-/** The largest class bound a class kernel serves for `dtype`: the largest class within the register design's limit (at least 32). */
-export function getrfClassMax(dtype: DType, tuning: GetrfTuning): number {
+/** The largest class of the register design for `dtype`: the largest class within its limit (at least 32); above, the blocked design. */
+export function getrfRegisterClassMax(dtype: DType, tuning: GetrfTuning): number {
   const limit = Math.min(tuning.registerMax[dtype], REGISTER_DESIGN_MAX);
   return VBATCH_CLASSES.reduce((most, bound) => (bound <= limit ? Math.max(most, bound) : most), GETRF_SMALL_MAX);
 }
 
-/** The design of one class (bound <= getrfClassMax). */
-export function getrfClassParams(dtype: DType, bound: number, tuning: GetrfTuning): GetrfVbatchedParams {
+/** The design of one class; undefined where the blocked design's panel of `bound` rows does not fit `sharedLimit`. */
+export function getrfClassParams(dtype: DType, bound: number, tuning: GetrfTuning, sharedLimit: number): GetrfVbatchedParams | undefined {
   const kind = 'pointer' as const;
   if (bound <= GETRF_SMALL_MAX) return { variant: 'vsmall', bound, params: { dtype, rows: bound, cols: bound, kind, warps: SMALL_WARPS } };
-  if (bound > getrfClassMax(dtype, tuning)) throw new Error(`no getrf class kernel for class ${bound}: its members take the per-size path`);
-  const shape = bandFor(tuning.registerShapes[dtype], bound)!.shape;
-  return { variant: 'vregister', bound, params: { dtype, rows: bound, cols: bound, kind, warps: shape.warps, nb: shape.nb, minBlocks: classMinBlocks(shape.warps, shape.minBlocks ?? 1) } };
+  if (bound <= getrfRegisterClassMax(dtype, tuning)) {
+    const shape = bandFor(tuning.registerShapes[dtype], bound)!.shape;
+    return { variant: 'vregister', bound, params: { dtype, rows: bound, cols: bound, kind, warps: shape.warps, nb: shape.nb, minBlocks: classMinBlocks(shape.warps, shape.minBlocks ?? 1) } };
+  }
+  const ib = chooseLuPanelWidth(dtype, bound, sharedLimit, tuning.panelWidest[dtype]);
+  return ib === 0 ? undefined : { variant: 'vpanel', bound, params: { dtype, kind, ib } };
 }
 
 /**
@@ -59,10 +66,14 @@ function classMinBlocks(warps: number, minBlocks: number): number {
 }
 
 export function planVbatchedGetrf(p: VbatchedGetrfProblem, tuning: GetrfTuning): VbatchedGetrfPlan {
-  const most = getrfClassMax(p.dtype, tuning);
   const sizes = p.shapes.map((s) => getrfMemberSize(s.rows, s.cols));
-  const inClass = (d: number): boolean => { const bound = sizeClass(d); return bound !== undefined && bound <= most; };
+  const designs = new Map<number, GetrfVbatchedParams | undefined>();
+  const design = (bound: number): GetrfVbatchedParams | undefined => {
+    if (!designs.has(bound)) designs.set(bound, getrfClassParams(p.dtype, bound, tuning, p.sharedLimit));
+    return designs.get(bound);
+  };
+  const inClass = (d: number): boolean => { const bound = sizeClass(d); return bound !== undefined && design(bound) !== undefined; };
   const { classes } = planClasses(sizes.map((d) => (inClass(d) ? d : undefined)));
   const large = sizes.flatMap((d, i) => (inClass(d) ? [] : [i]));
-  return { launches: classes.map((c) => ({ ...c, params: getrfClassParams(p.dtype, c.bound, tuning) })), large };
+  return { launches: classes.map((c) => ({ ...c, params: design(c.bound)! })), large };
 }
