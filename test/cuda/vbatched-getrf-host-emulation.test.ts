@@ -2,8 +2,10 @@
  * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the class kernels of the variable-size
  * batched LU (getrf/generate-vbatched.ts, the warp design; generate-register.ts's class frame)
  * compiled as C++ for the host (test/helpers/vbatched-host-harness.cpp with -DGETRF: a thread per
- * CUDA thread, real barriers, the warp intrinsics from a barrier per warp) and launched as the
- * launcher launches them (vbatchedGetrfLaunch), on members of every class design: sizes 0 (m or n),
+ * CUDA thread, real barriers, the warp intrinsics from a barrier per warp; the blocked design's
+ * panel and update kernels by test/helpers/vbatched-getrf-panel-harness.cpp, step after step) and
+ * launched as the launcher launches them (vbatchedGetrfLaunch, vbatchedGetrfPanelSteps), on
+ * members of every class design: sizes 0 (m or n),
  * 1, class - 1 and the bound, tall and wide members, ragged ld, gaps between members, batch indices
  * out of launch order, a singular member (two zero columns: info the first) and a NaN member.
  * Checked against the CPU reference (test/helpers/vbatched-getrf.ts): info and pivots exactly, the
@@ -18,9 +20,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import type { DType } from '../../src/core/dtype.js';
-import { getrfClassParams, vbatchedGetrfLaunch, vbatchedGetrfSource } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfClassParams, getrfUpdateVbatchedSource, vbatchedGetrfLaunch, vbatchedGetrfPanelSteps, vbatchedGetrfSource } from '../../src/cuda/kernels/getrf/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
+import { H100 } from '../helpers/devices.js';
 import { Rng } from '../helpers/random.js';
 import { checkGetrfMember, fillGetrfMember, type GetrfMemberKind } from '../helpers/vbatched-getrf.js';
 
@@ -29,12 +32,15 @@ const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
   : 'opt-in: MYRIAD_HOST_EMULATION=1';
 
 const HARNESS = resolve('test/helpers/vbatched-host-harness.cpp');
+const PANEL_HARNESS = resolve('test/helpers/vbatched-getrf-panel-harness.cpp');
+const SHARED_LIMIT = H100.sharedPerBlockOptin - 1024;
 const SENTINEL = 12345.5;
 const UNTOUCHED = -7;   // the harness's value of a pivot slot no kernel wrote
 
-/** The source as the host compiles it: the register design's volatile ld move a copy. */
-const hostSource = (src: KernelSource): string =>
-  src.source.replace(/asm volatile\("mov\.b32 %0, %1;" : "=r"\((\w+)\) : "r"\((\w+)\)\);/, '$1 = $2;');
+/** The source as the host compiles it: dynamic shared memory from the harness's buffer, the register design's volatile ld move a copy. */
+const hostSource = (src: KernelSource): string => src.source
+  .replace(/extern __shared__ __align__\(16\) unsigned char (\w+)\[\];/, 'unsigned char* $1 = g_smem;')
+  .replace(/asm volatile\("mov\.b32 %0, %1;" : "=r"\((\w+)\) : "r"\((\w+)\)\);/, '$1 = $2;');
 
 /** printf's %g of a double back to a number ('nan', 'inf' included). */
 function parse(s: string): number {
@@ -57,6 +63,10 @@ const CASES: readonly Case[] = [
   { dtype: 'float32', bound: 64, shapes: [[64, 64], [63, 63], [49, 64], [64, 50], [60, 60, 'singular'], [57, 57, 'nan']] },
   { dtype: 'float64', bound: 128, shapes: [[128, 128], [127, 127], [65, 128], [128, 70], [100, 100, 'singular'], [90, 90, 'nan']] },
   { dtype: 'float32', bound: 128, shapes: [[128, 128], [97, 100, 'singular'], [128, 65, 'nan']] },
+  // The blocked design: a panel and an update launch per panel, members done in earlier panels
+  // leaving at once, the last panel partial, update tiles past a member's columns.
+  { dtype: 'float64', bound: 256, shapes: [[256, 256], [255, 255], [129, 256], [256, 140], [1, 1], [200, 200, 'singular'], [150, 150, 'nan'], [3, 130]] },
+  { dtype: 'float32', bound: 512, shapes: [[512, 512], [300, 511, 'singular'], [511, 257, 'nan']] },
 ];
 
 for (const c of CASES) {
@@ -64,7 +74,8 @@ for (const c of CASES) {
     const rng = new Rng(300 + c.bound + (c.dtype === 'float32' ? 1 : 0));
     const dir = mkdtempSync(join(tmpdir(), 'myriad-vbgetrf-'));
     try {
-      const p = getrfClassParams(c.dtype, c.bound, tuningFor('sm_90', 'getrf'));
+      const p = getrfClassParams(c.dtype, c.bound, tuningFor('sm_90', 'getrf'), SHARED_LIMIT);
+      assert.ok(p !== undefined, `a design for class ${c.bound}`);
       const count = c.shapes.length;
       let at = 3;
       const members = c.shapes.map(([m, n, kind], idx) => {
@@ -83,15 +94,26 @@ for (const c of CASES) {
       }
       const pivotStride = Math.max(...members.map((q) => Math.min(q.m, q.n)));
       const src = vbatchedGetrfSource(p);
-      const l = vbatchedGetrfLaunch(p, count);
-      const input = [
-        `${count} ${l.grid[0]} ${l.grid[1]} ${l.block[0]} ${len}`, String(pivotStride),
-        ...members.map((q) => `${q.off} ${q.m} ${q.n} ${q.ld} ${q.index}`),
-        ...[...buf].map(String),
-      ].join('\n');
-      writeFileSync(join(dir, 'kernel.cu'), hostSource(src));
+      const memberLines = members.map((q) => `${q.off} ${q.m} ${q.n} ${q.ld} ${q.index}`);
       const exe = join(dir, 'h');
-      execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, '-DGETRF', `-I${dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', exe]);
+      let head: string[];
+      if (p.variant === 'vpanel') {
+        // The launcher's steps: the panel kernel, then the update, at every i0.
+        const steps = vbatchedGetrfPanelSteps(p.params, members.map((q) => ({ rows: q.m, cols: q.n })));
+        const update = getrfUpdateVbatchedSource(p.params);
+        head = [`${count} ${len} ${pivotStride} ${steps.length}`, ...steps.map((st) => [
+          st.i0, st.panel.grid[0], st.panel.block[0], st.panel.sharedBytes ?? 0, st.update?.grid[0] ?? 0, st.update?.grid[1] ?? 0, st.update?.block[0] ?? 0,
+        ].join(' '))];
+        writeFileSync(join(dir, 'panel.cu'), hostSource(src));
+        writeFileSync(join(dir, 'update.cu'), hostSource(update));
+        execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DPANEL=${src.entry}`, `-DUPDATE=${update.entry}`, `-I${dir}`, `-I${resolve('test/helpers')}`, PANEL_HARNESS, '-o', exe]);
+      } else {
+        const l = vbatchedGetrfLaunch(p, count);
+        head = [`${count} ${l.grid[0]} ${l.grid[1]} ${l.block[0]} ${len}`, String(pivotStride)];
+        writeFileSync(join(dir, 'kernel.cu'), hostSource(src));
+        execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, '-DGETRF', `-I${dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', exe]);
+      }
+      const input = [...head, ...memberLines, ...[...buf].map(String)].join('\n');
       const r = spawnSync(exe, { input: `${input}\n`, maxBuffer: 1 << 28, timeout: 600_000 });
       assert.equal(r.status, 0, `${src.entry}: status ${r.status} ${r.signal ?? ''} ${r.stderr.toString()}`);
       const out = r.stdout.toString().trim().split('\n').map(parse);
