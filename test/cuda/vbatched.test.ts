@@ -120,8 +120,8 @@ test('the class kernels compile for sm_90 without spills', { skip: NVCC_SKIP, ti
 });
 
 test('the GPU file test/gpu/vbatched.test.ts compiles at most VBATCHED_GPU_KERNELS kernels (its calls planned here)', () => {
-  // 424 on sm_90: gemm 144 class kernels and 144 per size (the compared members, those beyond 512), potrf 32 and 58,
-  // getrf 14 and 32 (28 compared shapes, the blocked design's panel and update kernels of both dtypes).
+  // 428 on sm_90: gemm 144 class kernels and 144 per size (the compared members, those beyond 512), potrf 32 and 58,
+  // getrf 18 (the blocked classes a panel and an update kernel) and 32 (28 compared shapes, the blocked design's two kernels of both dtypes).
   const dev = new PlanningDevice(H100);
   const backend = new CudaBackend(dev, 'planning');
   const ctx = new Context('cuda', backend, backend, () => {});

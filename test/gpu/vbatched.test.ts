@@ -13,10 +13,11 @@
  *
  * Compile time: the per-size path compiles a kernel per distinct shape, so comparing every member
  * would compile hundreds per case (the earlier form of this file ran past 480 s). Here the file
- * compiles 424 kernels in all on sm_90 (counted on a planning device by test/cuda/vbatched.test.ts,
+ * compiles 428 kernels in all on sm_90 (counted on a planning device by test/cuda/vbatched.test.ts,
  * at most VBATCHED_GPU_KERNELS): gemm 144 class kernels (16 cases x 9 classes) and 144 per size
- * (the compared members and those beyond 512), potrf 32 class kernels and 58 per size, getrf 14
- * class kernels and 32 per size (members above 128 share the blocked design's two kernels). They are
+ * (the compared members and those beyond 512), potrf 32 class kernels and 58 per size, getrf 18
+ * class kernels and 32 per size (the compared members above 128 and those beyond 512 share the
+ * blocked design's two kernels). They are
  * compiled at once on the compile workers before the first case (the backend's warm, from the
  * calls planned on a device that runs nothing), each case then loads them. Estimate on an H200:
  * 0.3-1 s of NVRTC a kernel (the register Cholesky up to 4 s), so 15-25 s on 16 workers; the CPU

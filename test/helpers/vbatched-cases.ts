@@ -13,7 +13,7 @@ import type { DeviceStorage } from '../../src/core/storage.js';
 import { sizeClass } from '../../src/cuda/kernels/common/vbatch.js';
 import { REGISTER_DESIGN_MAX } from '../../src/cuda/kernels/common/register-tile.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
-import { getrfClassMax, getrfMemberSize } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfMemberSize, getrfRegisterClassMax } from '../../src/cuda/kernels/getrf/index.js';
 import { Rng } from './random.js';
 import type { GetrfMemberKind } from './vbatched-getrf.js';
 
@@ -174,9 +174,11 @@ export interface GetrfLayout {
  * A getrf case's members: vbatchedOrders's sizes as max(m, n), square, tall and wide in turn (the
  * other side down to half), m or n = 0 for the zeros, one side 1-8 from 300 up (the per-size path's
  * blocked design on tall and wide members; the reference stays cheap). The singular and NaN member
- * of every class, and a few members of every class (up to getrfClassMax) compared bit for bit with
- * the per-size path: both run the same design there (the warp design to 32, the register design
- * above, whose results depend on neither its shape nor the class bound), the singular and NaN first.
+ * of every class, and a few members of every class compared bit for bit with the per-size path
+ * where both run the same design (the warp design to 32, the register design, whose results depend
+ * on neither its shape nor the class bound, the blocked design, whose panel width is the same for
+ * the member's rows and for the class bound while the widest panel fits the shared memory: to 512
+ * on sm_90), the singular and NaN members first.
  */
 export function getrfLayout(c: GetrfCase, arch: string): GetrfLayout {
   const rng = new Rng(c.seed);
@@ -195,8 +197,11 @@ export function getrfLayout(c: GetrfCase, arch: string): GetrfLayout {
     else if (Math.min(m, n) >= 1 && !nan.has(k)) nan.set(k, q);
   });
   const kinds = shapes.map((_, q): GetrfMemberKind => (singular.get(classOf(size[q]!)) === q ? 'singular' : nan.get(classOf(size[q]!)) === q ? 'nan' : 'plain'));
-  const most = getrfClassMax(c.dtype, tuningFor(arch, 'getrf'));
-  const eligible = (q: number): boolean => size[q]! > 0 && size[q]! <= most;
+  const t = tuningFor(arch, 'getrf');
+  const registerMax = Math.min(t.registerMax[c.dtype], REGISTER_DESIGN_MAX), registerClasses = getrfRegisterClassMax(c.dtype, t);
+  const perSize = (s: number): string => (s <= 32 ? 'small' : s <= registerMax ? 'register' : 'blocked');
+  const byClass = (bound: number): string => (bound <= 32 ? 'small' : bound <= registerClasses ? 'register' : 'blocked');
+  const eligible = (q: number): boolean => size[q]! > 0 && size[q]! <= 512 && perSize(size[q]!) === byClass(classOf(size[q]!));
   const compare = pickPerClass(size, eligible, [...singular.values(), ...nan.values()], BIT_PER_CLASS.getrf);
   return { shapes, layout, kinds, compare };
 }
