@@ -33,11 +33,6 @@ export function getrfSmallLayout(dtype: DType, rows: number, cols: number, warps
 }
 
 /**
- * Constants and the in-register LU (shared with the fused gesv kernel). Needs smallPrelude and
- * slotSetup in scope; ROWS <= N lanes hold rows, COLS registers per row. After it, thread r holds
- * in rA the final row at position `pos`: L(pos, 0..pos) (unit diagonal implied) and U(pos, pos..).
- */
-/**
  * Whether the pivot value goes to all rows by a shuffle from the winner's lane (its reciprocal then
  * starts before the barrier) rather than from shared memory after it. Measured on an H100 (getrf,
  * % of the bandwidth bound, shuffle vs shared): f32 n = 4 78.4 vs 74.6, n = 8 70.7 vs 63.7, but
@@ -46,6 +41,10 @@ export function getrfSmallLayout(dtype: DType, rows: number, cols: number, warps
 const pivotByShuffle = (dtype: DType, n: number): boolean => n <= byPrecision(dtype, { double: 0, single: 8 });
 
 /**
+ * Constants and the in-register LU (shared with the fused gesv kernel). Needs smallPrelude and
+ * slotSetup in scope; ROWS <= N lanes hold rows, COLS registers per row. After it, thread r holds
+ * in rA the final row at position `pos`: L(pos, 0..pos) (unit diagonal implied) and U(pos, pos..).
+ *
  * `masked`: the size classes of a variable batch (generate-vbatched.ts). luRows takes the member's
  * `steps` (min(m, n) <= STEPS) as a run-time bound: from step `steps` on no row is a candidate, no
  * row is updated and no info is set, while every lane still runs the unrolled steps (the warp's
