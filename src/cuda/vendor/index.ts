@@ -6,7 +6,7 @@
  * written beyond what the operation writes. Their work runs on the device's stream; a graph does
  * not record it (the router passes over these candidates inside ctx.capture()).
  */
-export { cublasGemm, cublasGemmCovers, gemmSize } from './gemm.js';
+export { cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, gemmSize } from './gemm.js';
 export { cusolverGetrf, cusolverGetrfCovers } from './getrf.js';
 export { cusolverPotrf, cusolverPotrfCovers } from './potrf.js';
 export { cusolverSyev, cusolverSyevCovers } from './syev.js';

@@ -8,9 +8,10 @@
  * A missing library costs nothing but its routes: `vendorUsable` says false, nothing throws.
  */
 import { allocate, type DType, type FloatArray } from '../../core/dtype.js';
-import { dtypeInfo } from '../../core/dtype-table.js';
+import { complexInfo, complexOf, dtypeInfo } from '../../core/dtype-table.js';
 import type { Uplo } from '../../core/enums.js';
 import type { Op } from '../../core/ops.js';
+import type { ComplexOp, ComplexScalar } from '../../core/op-specs.js';
 import { Cublas, cublasMissing } from '../baselines/cublas.js';
 import { Cusolver, cusolverHasSyevBatched, cusolverMissing } from '../baselines/cusolver.js';
 import { CudaDevice } from '../runtime/device.js';
@@ -31,8 +32,34 @@ function scalar(dtype: DType, v: number): FloatArray {
   return s;
 }
 
+/** cublasOperation_t with the conjugate transpose: N = 0, T = 1, C = 2. */
+const COMPLEX_OP = (t: ComplexOp): number => (t === 'N' ? 0 : t === 'T' ? 1 : 2);
+/** The complex routine's letter (cublasZgemm, cublasCgemm) by the parts' dtype. */
+const COMPLEX_LETTER = (dtype: DType): string => complexInfo(complexOf(dtype)).letter.toUpperCase();
+/** A host complex scalar: the pair (re, im) of `dtype` that cuBLAS reads through a pointer. */
+function pair(dtype: DType, v: ComplexScalar): FloatArray {
+  const s = allocate(dtype, 2);
+  s[0] = v[0];
+  s[1] = v[1];
+  return s;
+}
+
 /** cuBLAS on raw addresses. */
 export class VendorBlas extends Cublas {
+  /**
+   * Complex C = alpha op(A) op(B) + beta C (cublas{Z,C}gemm_v2, StridedBatched, Batched by `form`):
+   * `dtype` the parts' type, ld and strides in complex elements, addresses of pairs.
+   */
+  complexGemmAt(form: 'one' | 'strided' | 'pointers', dtype: DType, transA: ComplexOp, transB: ComplexOp, m: number, n: number, k: number,
+    alpha: ComplexScalar, a: bigint, lda: number, strideA: number, b: bigint, ldb: number, strideB: number,
+    beta: ComplexScalar, c: bigint, ldc: number, strideC: number, count: number): void {
+    const name = `cublas${COMPLEX_LETTER(dtype)}gemm${form === 'one' ? '_v2' : form === 'strided' ? 'StridedBatched' : 'Batched'}`;
+    const [ta, tb, al, be] = [COMPLEX_OP(transA), COMPLEX_OP(transB), pair(dtype, alpha), pair(dtype, beta)];
+    if (form === 'strided') this.call(name, ta, tb, m, n, k, al, a, lda, strideA, b, ldb, strideB, be, c, ldc, strideC, count);
+    else if (form === 'one') this.call(name, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc);
+    else this.call(name, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc, count);
+  }
+
   /** C = alpha op(A) op(B) + beta C, one matrix (cublas?gemm_v2). */
   gemmAt(dtype: DType, transA: Op, transB: Op, m: number, n: number, k: number, alpha: number, a: bigint, lda: number,
     b: bigint, ldb: number, beta: number, c: bigint, ldc: number): void {
