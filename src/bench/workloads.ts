@@ -6,7 +6,8 @@
  */
 import { strided, type StridedBatch } from '../core/batch.js';
 import { counts, type Cost } from '../core/counts.js';
-import { allocate, dtypeOfArray, type DType, type FloatArray } from '../core/dtype.js';
+import { allocate, dtypeOfArray, type ComplexDType, type DType, type ElementType, type FloatArray } from '../core/dtype.js';
+import { complexInfo, isComplexDType } from '../core/dtype-table.js';
 import { MyriadError } from '../core/errors.js';
 import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
@@ -335,6 +336,41 @@ function householderScalars(a: FloatArray, n: number, count: number): FloatArray
     tau[i * n + j] = 2 / s;
   }
   return tau;
+}
+
+/**
+ * The complex workloads (complex128, complex64), by op: gemm, C = A B on interleaved pairs (beta 0),
+ * as the real gemm workload. Other ops have no complex benchmark.
+ */
+const COMPLEX_WORKLOADS: Partial<Record<BenchOp, { cost(dtype: ComplexDType, n: number): Cost; prepare(ctx: Context, dtype: ComplexDType, n: number, count: number, rng: Random): Prepared }>> = {
+  gemm: {
+    cost: (dtype, n) => counts.zgemm(dtype, n, n, n),
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const real = complexInfo(dtype).real;
+      // 2 n x n floats a matrix: the pairs, interleaved.
+      const [a, b, c] = [0, 1, 2].map(() => place.put(randomMatrices(real, 2 * n, n, count, rng)));
+      const pairs = (d: Storage): StridedBatch<Storage> => strided(d, { rows: n, cols: n, count, dtype });
+      const [A, B, C] = [pairs(a!), pairs(b!), pairs(c!)];
+      return { run: () => ctx.gemm({ a: A, b: B, c: C, alpha: 1, beta: 0 }), reset: () => {}, dispose: () => place.dispose(), arrays: { a: a!, b: b!, c: c! } };
+    },
+  },
+};
+
+/** A benchmark's workload for one element type: its cost and data for order n (real or complex). */
+export interface TypedWorkload {
+  cost(n: number): Cost;
+  prepare(ctx: Context, n: number, count: number, rng: Random): Prepared;
+}
+
+export function benchWorkload(op: string, dtype: ElementType): TypedWorkload {
+  if (isComplexDType(dtype)) {
+    const w = COMPLEX_WORKLOADS[op as BenchOp];
+    if (w === undefined) throw new MyriadError('UNSUPPORTED', `${op} has no complex benchmark (complex: ${Object.keys(COMPLEX_WORKLOADS).join(', ')})`, '--dtype');
+    return { cost: (n) => w.cost(dtype, n), prepare: (ctx, n, count, rng) => w.prepare(ctx, dtype, n, count, rng) };
+  }
+  const w = workloadFor(op);
+  return { cost: (n) => w.cost(dtype, n), prepare: (ctx, n, count, rng) => w.prepare(ctx, dtype, n, count, rng) };
 }
 
 export function workloadFor(op: string): Workload {
