@@ -103,8 +103,7 @@ export function cublasComplexGemm(dev: GpuDevice, r: ComplexGemm): void {
     throw new MyriadError('UNSUPPORTED', 'the cublas route takes alpha != 0 and k > 0 (the own routes scale C by beta)', 'force');
   const blas = vendorBlas(dev);
   if (blas === undefined) return;
-  const data = r.c.kind === 'strided' ? r.c.data : r.c.matrices[0]!.data;
-  const dtype = data.dtype === 'float32' ? 'float32' : 'float64';
+  const dtype = deviceDtype(r.c);
   const bytes = complexInfo(complexOf(dtype)).bytes;
   // Matrix i's first pair, checked against its buffer (which holds two parts a pair).
   const address = (b: Batch<DeviceArray>, i: number, argument: string): bigint => {
