@@ -123,8 +123,9 @@ for (const c of cases()) {
     const A = make(() => rng.uniform() - 0.5), B = make(() => rng.uniform() - 0.5);
     const C = make(() => (betaZero ? NaN : rng.uniform() - 0.5), inC);
     const want = Float64Array.from(C);
+    const [wA, wB] = [Float64Array.from(A), Float64Array.from(B)];
     for (let q = 0; q < c.count; q++) {
-      zgemm1(c.transA, c.transB, c.n, c.n, c.n, c.alpha, Float64Array.from(A), l.offsets[q]!, l.ld, Float64Array.from(B), l.offsets[q]!, l.ld, c.beta, want, l.offsets[q]!, l.ld);
+      zgemm1(c.transA, c.transB, c.n, c.n, c.n, c.alpha, wA, l.offsets[q]!, l.ld, wB, l.offsets[q]!, l.ld, c.beta, want, l.offsets[q]!, l.ld);
     }
     let got: Float64Array | Float32Array;
     backend.force = c.route === 'cublas' ? { gemm: 'cublas' } : {};
