@@ -125,6 +125,27 @@ describe('complex gemm on a CUDA context: the GPU route', () => {
     }
   });
 
+  it("host data staged in chunks: each chunk's launch sees its matrices, offsets in pairs from the staged range", () => {
+    const { ctx, dev, backend } = recordingContext();
+    try {
+      backend.stagingTuning = { chunkBytes: 1, maxChunks: 4 };
+      const [n, count, offset] = [3, 8, 5];
+      const stride = n * n + 2;
+      const A = new Float64Array(2 * (offset + count * stride)).fill(1);
+      ctx.gemm({
+        a: strided(A, { rows: n, stride, offset, count, dtype: 'complex128' }), b: strided(A.slice(), { rows: n, stride, offset, count, dtype: 'complex128' }),
+        c: strided(new Float64Array(A.length), { rows: n, stride, offset, count, dtype: 'complex128' }), beta: [0.5, 0],
+      });
+      assert.equal(dev.launches.length, 4);
+      dev.launches.forEach(({ args }, k) => {
+        // A's staged range starts at its first pair (offset): chunk k's first matrix is 2k matrices on.
+        assert.deepEqual([num(args[1]), num(args[2]), num(args[3]), num(args[12])], [2 * k * stride, stride, n, 2], `chunk ${k}`);
+      });
+    } finally {
+      ctx.dispose();
+    }
+  });
+
   it('list batches reach the kernel as a pointer table; force cpu keeps the reference', () => {
     const { ctx, dev, backend } = recordingContext();
     try {
