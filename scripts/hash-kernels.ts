@@ -264,6 +264,10 @@ function gemmTestParams(): GemmParams[] {
         for (const n of [64, 128, 256]) out.push(planGemm(H100, problem({ dtype, transA, transB, m: n, n, k: n, betaZero: o % 2 === 1 })));
       });
     }
+    for (const conjA of [false, true]) for (const conjB of [false, true]) OPS.forEach(([transA, transB], o) => {
+      if ((conjA && transA === 'N') || (conjB && transB === 'N')) return;
+      for (const n of [16, 64]) out.push(planGemm(H100, problem({ dtype, transA, transB, m: n, n, k: n, betaZero: o % 2 === 0, complex: { conjA, conjB } })));
+    });
   }
   // The planner over the test's shape grid, every layout set.
   for (const info of DEVICES) for (const dtype of DTYPES) for (let n = 1; n <= 40; n++) for (const [m, k] of [[n, n], [Math.max(1, n - 3), n + 1], [n, 1]] as const) {
