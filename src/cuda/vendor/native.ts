@@ -9,7 +9,8 @@
  */
 import { allocate, type DType, type FloatArray } from '../../core/dtype.js';
 import { dtypeInfo } from '../../core/dtype-table.js';
-import type { Uplo } from '../../core/enums.js';
+import type { Diag, Side, Uplo } from '../../core/enums.js';
+import { MyriadError } from '../../core/errors.js';
 import type { Op } from '../../core/ops.js';
 import { Cublas, cublasMissing } from '../baselines/cublas.js';
 import { Cusolver, cusolverHasSyevBatched, cusolverMissing } from '../baselines/cusolver.js';
@@ -23,6 +24,30 @@ const OP = (t: Op): number => (t === 'N' ? 0 : 1);
 const FILL = (u: Uplo): number => (u === 'lower' ? 0 : 1);
 /** The routine's precision letter (cublasDgemm, cusolverDnSpotrf). */
 const LETTER = (dtype: DType): string => dtypeInfo(dtype).letter.toUpperCase();
+/** cublasSideMode_t: LEFT = 0, RIGHT = 1. */
+const SIDE = (s: Side): number => (s === 'left' ? 0 : 1);
+/** cublasDiagType_t: NON_UNIT = 0, UNIT = 1. */
+const DIAG = (d: Diag): number => (d === 'unit' ? 1 : 0);
+
+/**
+ * The checks of the batched solves' arguments before the native call (a wrong one there can take
+ * the process down, or poison the context): a real dtype, sizes that are int32s of at least 1
+ * (the routes make no call for an empty problem), leading dimensions of at least max(1, rows) in
+ * int32, non-null device addresses. Exported for the tests.
+ */
+export function checkVendorArguments(
+  call: string, dtype: DType, sizes: Readonly<Record<string, number>>, lds: readonly (readonly [string, number, number])[],
+  pointers: Readonly<Record<string, bigint>>,
+): void {
+  if (dtype !== 'float64' && dtype !== 'float32') throw new MyriadError('DTYPE', `${call} takes float64 or float32, got ${dtype}`, 'dtype');
+  for (const [name, v] of Object.entries(sizes)) {
+    if (!Number.isSafeInteger(v) || v < 1 || v >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `${call}: ${name} must be an int32 >= 1, got ${v}`, name);
+  }
+  for (const [name, ld, rows] of lds) {
+    if (!Number.isSafeInteger(ld) || ld < Math.max(1, rows) || ld >= 2 ** 31) throw new MyriadError('LAYOUT', `${call}: ${name} = ${ld} with ${rows} rows`, name);
+  }
+  for (const [name, p] of Object.entries(pointers)) if (p === 0n) throw new MyriadError('INVALID_ARGUMENT', `${call}: ${name} is a null device address`, name);
+}
 
 /** A host scalar of `dtype` (alpha, beta: pointer mode host). */
 function scalar(dtype: DType, v: number): FloatArray {
@@ -53,6 +78,32 @@ export class VendorBlas extends Cublas {
     this.call(`cublas${LETTER(dtype)}gemmBatched`, OP(transA), OP(transB), m, n, k, scalar(dtype, alpha), a, lda, b, ldb, scalar(dtype, beta), c, ldc, count);
   }
 
+  /**
+   * B_i := alpha op(A_i)^-1 B_i (side left, A_i m x m) or alpha B_i op(A_i)^-1 (right, A_i n x n),
+   * B_i m x n, on `count` matrices given by device arrays of pointers `a` and `b`
+   * (cublas?trsmBatched: handle, side, uplo, trans, diag, m, n, const T *alpha, const T *const A[],
+   * lda, T *const B[], ldb, batchCount).
+   */
+  trsmPointersAt(dtype: DType, side: Side, uplo: Uplo, trans: Op, diag: Diag, m: number, n: number, alpha: number,
+    a: bigint, lda: number, b: bigint, ldb: number, count: number): void {
+    const call = `cublas${LETTER(dtype)}trsmBatched`;
+    checkVendorArguments(call, dtype, { m, n, count }, [['lda', lda, side === 'left' ? m : n], ['ldb', ldb, m]], { a, b });
+    this.call(call, SIDE(side), FILL(uplo), OP(trans), DIAG(diag), m, n, scalar(dtype, alpha), a, lda, b, ldb, count);
+  }
+
+  /**
+   * Solves op(A_i) X_i = B_i in place of B_i (n x nrhs) with getrf's factors over A_i and LAPACK's
+   * 1-based pivots, n per matrix packed in `pivots` (cublas?getrsBatched: handle, trans, n, nrhs,
+   * const T *const Aarray[], lda, const int *devIpiv, T *const Barray[], ldb, int *info (host),
+   * batchSize). cuBLAS's info is one host int, < 0 for a wrong argument: an error here.
+   */
+  getrsPointersAt(dtype: DType, trans: Op, n: number, nrhs: number, a: bigint, lda: number, pivots: bigint, b: bigint, ldb: number, count: number): void {
+    const call = `cublas${LETTER(dtype)}getrsBatched`;
+    checkVendorArguments(call, dtype, { n, nrhs, count }, [['lda', lda, n], ['ldb', ldb, n]], { a, pivots, b });
+    const info: [number] = [0];
+    this.call(call, OP(trans), n, nrhs, a, lda, pivots, b, ldb, info, count);
+    if (info[0] !== 0) throw new MyriadError('INVALID_ARGUMENT', `${call} rejected argument ${-info[0]} (info ${info[0]})`, 'vendor');
+  }
 }
 
 /** cuSOLVER dense on raw addresses; workspace sizes asked once per shape. */
@@ -81,6 +132,19 @@ export class VendorSolver extends Cusolver {
   /** LU with partial pivoting of one m x n matrix in place: min(m, n) 1-based pivots, LAPACK's info (cusolverDn?getrf). */
   getrfAt(dtype: DType, m: number, n: number, a: bigint, lda: number, work: bigint, pivots: bigint, info: bigint): void {
     this.call(`cusolverDn${LETTER(dtype)}getrf`, m, n, a, lda, work, pivots, info);
+  }
+
+  /**
+   * Solves A_i x_i = b_i in place of b_i (n x 1) with potrf's factor over A_i (its `uplo`
+   * triangle), `count` matrices given by device arrays of pointers (cusolverDn?potrsBatched:
+   * handle, uplo, n, nrhs, T *Aarray[], lda, T *Barray[], ldb, int *info (device), batchSize;
+   * the routine takes nrhs = 1 only). Its one info, on the device, reports a wrong argument: the
+   * arguments are checked here first, so it is not read (reading it would wait for the stream).
+   */
+  potrsPointersAt(dtype: DType, uplo: Uplo, n: number, a: bigint, lda: number, b: bigint, ldb: number, info: bigint, count: number): void {
+    const call = `cusolverDn${LETTER(dtype)}potrsBatched`;
+    checkVendorArguments(call, dtype, { n, count }, [['lda', lda, n], ['ldb', ldb, n]], { a, b, info });
+    this.call(call, FILL(uplo), n, 1, a, lda, b, ldb, info, count);
   }
 
   /** Bytes of device workspace cusolverDnXsyevBatched needs for `count` densely packed n x n matrices (lower). */
