@@ -12,9 +12,10 @@
  *
  * The table's order is n, its right-hand sides B's columns.
  */
-import { batchCount } from '../../core/batch.js';
+import { batchCount, matrixAt } from '../../core/batch.js';
 import { MyriadError } from '../../core/errors.js';
 import type { Requests } from '../../core/op-specs.js';
+import type { VendorQuery } from '../model/tuning/vendor-tables.js';
 import { zeroInfo } from '../kernels/common/info-zero.js';
 import { Workspace, type WorkspaceFrame } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
@@ -29,12 +30,18 @@ type GetrfRequest = Requests<DeviceArray, DeviceArray>['getrf'];
 /** getrf on the route the router takes for it. */
 export type RoutedGetrf = (dev: GpuDevice, r: GetrfRequest) => void;
 
-function covers(op: 'getrs' | 'gesv', r: GetrsRequest | GesvRequest, dev: GpuDevice): boolean {
-  if (!vendorCard(dev)) return false;
+/** What the route asks the card's table about `r`; undefined where it does not take it (mixed shapes, empty). */
+export function luSolveQuery(op: 'getrs' | 'gesv', r: GetrsRequest | GesvRequest): VendorQuery | undefined {
   const count = batchCount(r.a);
   const s = solveShape(r.a, r.b);
-  if (count === 0 || s === undefined || s.n === 0 || s.nrhs === 0) return false;
-  return vendorServes(dev, { op, route: 'cublas', dtype: deviceDtype(r.a), n: s.n, nrhs: s.nrhs, count }, 'cublas') && fitsInt32(r.a) && fitsInt32(r.b);
+  if (count === 0 || s === undefined || s.n === 0 || s.nrhs === 0) return undefined;
+  return { op, route: 'cublas', dtype: deviceDtype(r.a), n: s.n, nrhs: s.nrhs, count };
+}
+
+function covers(op: 'getrs' | 'gesv', r: GetrsRequest | GesvRequest, dev: GpuDevice): boolean {
+  if (!vendorCard(dev)) return false;
+  const q = luSolveQuery(op, r);
+  return q !== undefined && vendorServes(dev, q, 'cublas') && fitsInt32(r.a) && fitsInt32(r.b);
 }
 
 export const cublasGetrsCovers = (r: GetrsRequest, dev: GpuDevice): boolean => covers('getrs', r, dev);
@@ -47,6 +54,16 @@ function groupShape(g: LaunchGroup): { n: number; nrhs: number } {
   return { n: sa!.rows, nrhs: sb!.cols };
 }
 
+/** Throws unless every matrix's n pivots lie in `ipiv` (int32): checked before anything is written (the kernel reads them all). */
+function checkPivots(r: GetrsRequest | GesvRequest): void {
+  if (r.ipiv.dtype !== 'int32') throw new MyriadError('DTYPE', `pivots must be int32, got ${r.ipiv.dtype}`, 'ipiv');
+  const count = batchCount(r.a);
+  for (let i = r.a.kind === 'strided' ? count - 1 : 0; i < count; i++) {
+    const n = matrixAt(r.a, i).rows;
+    if (n > 0 && i * r.pivotStride + n > r.ipiv.length) throw new MyriadError('BOUNDS', `matrix ${i}'s pivots end at ${i * r.pivotStride + n}, ipiv holds ${r.ipiv.length}`, 'ipiv');
+  }
+}
+
 /**
  * The getrs calls of every group: pivots packed 1-based, then (with `info`) failed matrices' B
  * pointed at scratch, then cublas?getrsBatched.
@@ -54,14 +71,10 @@ function groupShape(g: LaunchGroup): { n: number; nrhs: number } {
 function solveGroups(dev: GpuDevice, frame: WorkspaceFrame, r: GetrsRequest | GesvRequest, trans: 'N' | 'T', info: DeviceArray | null): void {
   const blas = vendorBlas(dev);
   const dtype = deviceDtype(r.a);
-  if (r.ipiv.dtype !== 'int32') throw new MyriadError('DTYPE', `pivots must be int32, got ${r.ipiv.dtype}`, 'ipiv');
   for (const g of pointerGroups(dev, frame, [r.a, r.b], ['a', 'b'])) {
     const { n, nrhs } = groupShape(g);
     if (n === 0 || nrhs === 0) continue;
     const size = g.members.length;
-    let last = 0;
-    for (const i of g.members) last = Math.max(last, i);
-    if (last * r.pivotStride + n > r.ipiv.length) throw new MyriadError('BOUNDS', `matrix ${last}'s pivots end at ${last * r.pivotStride + n}, ipiv holds ${r.ipiv.length}`, 'ipiv');
     const packed = frame.take('int32', size * n, 'getrs: 1-based pivots');
     launchGetrsPivots(dev, packed, r.ipiv, g.index, size, n, r.pivotStride);
     const [pa, pb] = g.operands;
@@ -78,6 +91,7 @@ function solveGroups(dev: GpuDevice, frame: WorkspaceFrame, r: GetrsRequest | Ge
 export function cublasGetrs(dev: GpuDevice, r: GetrsRequest): void {
   const count = batchCount(r.b);
   if (count === 0) return;
+  checkPivots(r);
   zeroInfo(dev, r.info, null, count);
   const frame = Workspace.of(dev).frame();
   try {
@@ -90,6 +104,7 @@ export function cublasGetrs(dev: GpuDevice, r: GetrsRequest): void {
 export function cublasGesv(dev: GpuDevice, r: GesvRequest, getrf: RoutedGetrf): void {
   const count = batchCount(r.a);
   if (count === 0) return;
+  checkPivots(r);
   getrf(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info });
   const frame = Workspace.of(dev).frame();
   try {

@@ -15,7 +15,7 @@ import { storageInfo } from '../../core/dtype-table.js';
 import { groupByShape } from '../kernels/common/operands.js';
 import type { WorkspaceFrame } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
-import type { GroupOperand } from './kernels.js';
+import { launchStridedPointers, type GroupOperand } from './kernels.js';
 
 /** One matrix: its first element's address, its shape and leading dimension. */
 export interface MatrixAddress {
@@ -79,36 +79,13 @@ export function launchGroups(dev: GpuDevice, frame: WorkspaceFrame, batches: rea
 }
 
 /**
- * The addresses of matrices 0 .. count - 1 of a strided batch (`first` the address of matrix 0,
- * `strideBytes` apart) as int64s. Where every address counts exactly in a double (below 2^53: any
- * device address in practice) they are written as two 32-bit words each, with no BigInt per
- * matrix (a batch of 200000 matrices costs a millisecond, not tens); otherwise with BigInt.
- */
-export function stridedAddresses(first: bigint, strideBytes: number, count: number): BigInt64Array {
-  const out = new BigInt64Array(count);
-  if (count === 0) return out;
-  const last = first + BigInt(strideBytes) * BigInt(count - 1);
-  if (first >= 0n && last < 2n ** 53n && Number.isSafeInteger(strideBytes)) {
-    const words = new Uint32Array(out.buffer);
-    const base = Number(first);
-    for (let i = 0; i < count; i++) {
-      const address = base + i * strideBytes;
-      const high = Math.floor(address / 2 ** 32);
-      words[2 * i] = address - high * 2 ** 32;   // little-endian: the low word first
-      words[2 * i + 1] = high;
-    }
-    return out;
-  }
-  for (let i = 0; i < count; i++) out[i] = first + BigInt(strideBytes) * BigInt(i);
-  return out;
-}
-
-/**
  * Launch groups whose operands are all in the pointer form, for the vendor routines that take
  * only arrays of matrix addresses (cublas?trsmBatched, cublas?getrsBatched,
- * cusolverDn?potrsBatched): a strided request is one group, its address arrays computed here;
- * otherwise `launchGroups`' groups (already in that form). Each array is the frame's, so a route
- * may rewrite it (the solves point failed matrices' B at scratch).
+ * cusolverDn?potrsBatched): a strided request is one group, its address arrays written by a
+ * kernel (no host loop and no upload per call: a batch of 100000 matrices would cost milliseconds
+ * on the host); otherwise `launchGroups`' groups (already in that form, their addresses uploaded).
+ * Each array is the frame's, so a route may rewrite it (the solves point failed matrices' B at
+ * scratch).
  */
 export function pointerGroups(dev: GpuDevice, frame: WorkspaceFrame, batches: readonly Batch<DeviceArray>[], names: readonly string[]): LaunchGroup[] {
   const count = batchCount(batches[0]!);
@@ -122,7 +99,7 @@ export function pointerGroups(dev: GpuDevice, frame: WorkspaceFrame, batches: re
     matrixAddress(b, count - 1, names[o]!);
     shapes.push({ rows: b.rows, cols: b.cols, ld: b.ld });
     const pointers = frame.take('int64', count, `${names[o]} matrix pointers`);
-    dev.upload(stridedAddresses(first.address, b.stride * storageInfo(b.data.dtype).bytes, count), pointers);
+    launchStridedPointers(dev, pointers, first.address, b.stride * storageInfo(b.data.dtype).bytes, count);
     return { kind: 'pointer', pointer: pointers.ptr, offset: 0, stride: 0, ld: b.ld };
   });
   return [{ members, shapes, operands, index: null }];

@@ -19,6 +19,8 @@
  *   n per matrix packed in group order (what cublas?getrsBatched reads). A pivot outside [0, n)
  *   (not getrf's output) is read as no interchange, so the vendor never addresses a row outside
  *   the matrix.
+ * - strided_pointers: the addresses of a strided batch's matrices (the pointer arrays the batched
+ *   vendor routines take).
  * - solve_mask: the B pointer of every matrix whose info is not 0 replaced by a scratch matrix's,
  *   so that posv and gesv leave B as it was where the factorisation failed (LAPACK's posv, gesv).
  */
@@ -112,6 +114,16 @@ export function getrsPivotsSource(): KernelSource {
   const long long b = index ? index[q] : q;
   const int p = ipiv[b * pivotStride + j];
   packed[t] = (p >= 0 && p < n ? p : j) + 1;
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+export function stridedPointersSource(): KernelSource {
+  const entry = 'vendor_strided_pointers';
+  const source = `extern "C" __global__ void ${entry}(unsigned long long* __restrict__ pointers, unsigned long long first, long long strideBytes, int count) {
+  const long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < count) pointers[q] = first + (unsigned long long)(q * strideBytes);
 }
 `;
   return { name: `${entry}.cu`, source, entry };
@@ -246,4 +258,11 @@ export function launchSolveMask(dev: GpuDevice, pointers: bigint, info: DeviceAr
   if (count === 0) return;
   cachedKernel(dev, 'vendor_solve_mask', solveMaskSource).launch({ grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1] },
     [arg.ptr(pointers), arg.ptr(info.ptr), ptrOrNull(index), arg.ptr(scratch.ptr), arg.i32(count)]);
+}
+
+/** pointers[q] = first + q * strideBytes for q < count (int64 addresses). */
+export function launchStridedPointers(dev: GpuDevice, pointers: DeviceArray, first: bigint, strideBytes: number, count: number): void {
+  if (count === 0) return;
+  cachedKernel(dev, 'vendor_strided_pointers', stridedPointersSource).launch({ grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1] },
+    [arg.ptr(pointers.ptr), arg.ptr(first), arg.i64(strideBytes), arg.i32(count)]);
 }

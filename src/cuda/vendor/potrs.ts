@@ -15,6 +15,7 @@
 import { batchCount, matrixAt } from '../../core/batch.js';
 import { MyriadError } from '../../core/errors.js';
 import type { Requests } from '../../core/op-specs.js';
+import type { VendorQuery } from '../model/tuning/vendor-tables.js';
 import { zeroInfo } from '../kernels/common/info-zero.js';
 import { Workspace, type WorkspaceFrame } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
@@ -28,12 +29,18 @@ type PotrfRequest = Requests<DeviceArray, DeviceArray>['potrf'];
 /** potrf on the route the router takes for it. */
 export type RoutedPotrf = (dev: GpuDevice, r: PotrfRequest) => void;
 
-function covers(op: 'potrs' | 'posv', r: PotrsRequest, dev: GpuDevice): boolean {
-  if (!vendorCard(dev)) return false;
+/** What the route asks the card's table about `r`; undefined where it does not take it (mixed shapes, empty, nrhs != 1). */
+export function choleskySolveQuery(op: 'potrs' | 'posv', r: PotrsRequest): VendorQuery | undefined {
   const count = batchCount(r.a);
   const s = solveShape(r.a, r.b);
-  if (count === 0 || s === undefined || s.n === 0 || s.nrhs !== 1) return false;
-  return vendorServes(dev, { op, route: 'cusolver', dtype: deviceDtype(r.a), n: s.n, nrhs: 1, count }, 'cusolver') && fitsInt32(r.a) && fitsInt32(r.b);
+  if (count === 0 || s === undefined || s.n === 0 || s.nrhs !== 1) return undefined;
+  return { op, route: 'cusolver', dtype: deviceDtype(r.a), n: s.n, nrhs: 1, count };
+}
+
+function covers(op: 'potrs' | 'posv', r: PotrsRequest, dev: GpuDevice): boolean {
+  if (!vendorCard(dev)) return false;
+  const q = choleskySolveQuery(op, r);
+  return q !== undefined && vendorServes(dev, q, 'cusolver') && fitsInt32(r.a) && fitsInt32(r.b);
 }
 
 export const cusolverPotrsCovers = (r: PotrsRequest, dev: GpuDevice): boolean => covers('potrs', r, dev);

@@ -11,6 +11,7 @@
 import { batchCount, uniformShape } from '../../core/batch.js';
 import { MyriadError } from '../../core/errors.js';
 import type { Requests } from '../../core/op-specs.js';
+import type { VendorQuery } from '../model/tuning/vendor-tables.js';
 import { Workspace } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { pointerGroups } from './groups.js';
@@ -26,13 +27,18 @@ export function trsmShape(r: TrsmRequest): { n: number; nrhs: number } | undefin
   return r.side === 'left' ? { n: b.rows, nrhs: b.cols } : { n: b.cols, nrhs: b.rows };
 }
 
-export function cublasTrsmCovers(r: TrsmRequest, dev: GpuDevice): boolean {
-  if (!vendorCard(dev)) return false;
+/** What the route asks the card's table about `r`; undefined where it does not take it (mixed shapes, empty, alpha = 0). */
+export function trsmQuery(r: TrsmRequest): VendorQuery | undefined {
   const count = batchCount(r.b);
   const s = trsmShape(r);
-  if (count === 0 || s === undefined || s.n === 0 || s.nrhs === 0 || r.alpha === 0) return false;
-  return vendorServes(dev, { op: 'trsm', route: 'cublas', dtype: deviceDtype(r.b), side: r.side, n: s.n, nrhs: s.nrhs, count }, 'cublas')
-    && fitsInt32(r.a) && fitsInt32(r.b);
+  if (count === 0 || s === undefined || s.n === 0 || s.nrhs === 0 || r.alpha === 0) return undefined;
+  return { op: 'trsm', route: 'cublas', dtype: deviceDtype(r.b), side: r.side, n: s.n, nrhs: s.nrhs, count };
+}
+
+export function cublasTrsmCovers(r: TrsmRequest, dev: GpuDevice): boolean {
+  if (!vendorCard(dev)) return false;
+  const q = trsmQuery(r);
+  return q !== undefined && vendorServes(dev, q, 'cublas') && fitsInt32(r.a) && fitsInt32(r.b);
 }
 
 export function cublasTrsm(dev: GpuDevice, r: TrsmRequest): void {
