@@ -8,7 +8,7 @@
  * A missing library costs nothing but its routes: `vendorUsable` says false, nothing throws.
  */
 import { allocate, type DType, type FloatArray } from '../../core/dtype.js';
-import { dtypeInfo } from '../../core/dtype-table.js';
+import { dtypeInfo, isDType } from '../../core/dtype-table.js';
 import type { Diag, Side, Uplo } from '../../core/enums.js';
 import { MyriadError } from '../../core/errors.js';
 import type { Op } from '../../core/ops.js';
@@ -39,7 +39,7 @@ export function checkVendorArguments(
   call: string, dtype: DType, sizes: Readonly<Record<string, number>>, lds: readonly (readonly [string, number, number])[],
   pointers: Readonly<Record<string, bigint>>,
 ): void {
-  if (dtype !== 'float64' && dtype !== 'float32') throw new MyriadError('DTYPE', `${call} takes float64 or float32, got ${dtype}`, 'dtype');
+  if (!isDType(dtype)) throw new MyriadError('DTYPE', `${call} takes a real dtype, got ${String(dtype)}`, 'dtype');
   for (const [name, v] of Object.entries(sizes)) {
     if (!Number.isSafeInteger(v) || v < 1 || v >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `${call}: ${name} must be an int32 >= 1, got ${v}`, name);
   }
@@ -86,8 +86,8 @@ export class VendorBlas extends Cublas {
    */
   trsmPointersAt(dtype: DType, side: Side, uplo: Uplo, trans: Op, diag: Diag, m: number, n: number, alpha: number,
     a: bigint, lda: number, b: bigint, ldb: number, count: number): void {
+    checkVendorArguments('cublas?trsmBatched', dtype, { m, n, count }, [['lda', lda, side === 'left' ? m : n], ['ldb', ldb, m]], { a, b });
     const call = `cublas${LETTER(dtype)}trsmBatched`;
-    checkVendorArguments(call, dtype, { m, n, count }, [['lda', lda, side === 'left' ? m : n], ['ldb', ldb, m]], { a, b });
     this.call(call, SIDE(side), FILL(uplo), OP(trans), DIAG(diag), m, n, scalar(dtype, alpha), a, lda, b, ldb, count);
   }
 
@@ -98,8 +98,8 @@ export class VendorBlas extends Cublas {
    * batchSize). cuBLAS's info is one host int, < 0 for a wrong argument: an error here.
    */
   getrsPointersAt(dtype: DType, trans: Op, n: number, nrhs: number, a: bigint, lda: number, pivots: bigint, b: bigint, ldb: number, count: number): void {
+    checkVendorArguments('cublas?getrsBatched', dtype, { n, nrhs, count }, [['lda', lda, n], ['ldb', ldb, n]], { a, pivots, b });
     const call = `cublas${LETTER(dtype)}getrsBatched`;
-    checkVendorArguments(call, dtype, { n, nrhs, count }, [['lda', lda, n], ['ldb', ldb, n]], { a, pivots, b });
     const info: [number] = [0];
     this.call(call, OP(trans), n, nrhs, a, lda, pivots, b, ldb, info, count);
     if (info[0] !== 0) throw new MyriadError('INVALID_ARGUMENT', `${call} rejected argument ${-info[0]} (info ${info[0]})`, 'vendor');
@@ -142,8 +142,8 @@ export class VendorSolver extends Cusolver {
    * arguments are checked here first, so it is not read (reading it would wait for the stream).
    */
   potrsPointersAt(dtype: DType, uplo: Uplo, n: number, a: bigint, lda: number, b: bigint, ldb: number, info: bigint, count: number): void {
+    checkVendorArguments('cusolverDn?potrsBatched', dtype, { n, count }, [['lda', lda, n], ['ldb', ldb, n]], { a, b, info });
     const call = `cusolverDn${LETTER(dtype)}potrsBatched`;
-    checkVendorArguments(call, dtype, { n, count }, [['lda', lda, n], ['ldb', ldb, n]], { a, b, info });
     this.call(call, FILL(uplo), n, 1, a, lda, b, ldb, info, count);
   }
 
