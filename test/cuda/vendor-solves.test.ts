@@ -24,10 +24,10 @@ const { choose, ownRoute, ROUTES } = await import('../../src/cuda/router.js');
 const { PlanningDevice } = await import('../../src/cuda/runtime/planning-device.js');
 const { vendorRuleFor, vendorTables } = await import('../../src/cuda/model/tuning/vendor-tables.js');
 const vendor = await import('../../src/cuda/vendor/index.js');
-const { trsmQuery } = await import('../../src/cuda/vendor/trsm.js');
+const { TRSM_RHS_MAX, trsmQuery } = await import('../../src/cuda/vendor/trsm.js');
 const { luSolveQuery } = await import('../../src/cuda/vendor/getrs.js');
 const { choleskySolveQuery } = await import('../../src/cuda/vendor/potrs.js');
-const { checkVendorArguments } = await import('../../src/cuda/vendor/native.js');
+const { checkVendorArguments, vendorChunks, VENDOR_BATCH_MAX } = await import('../../src/cuda/vendor/native.js');
 const { getrsPivotsSource, solveMaskSource, stridedPointersSource } = await import('../../src/cuda/vendor/kernels.js');
 const { H100 } = await import('../helpers/devices.js');
 const { NVCC_SKIP, compileForSm90 } = await import('../helpers/nvcc.js');
@@ -91,6 +91,9 @@ test('what each route asks the table: order, right-hand sides, side and count; n
   assert.equal(trsmQuery(r.trsm('left', 33, 5, 7, 0)), undefined, 'alpha = 0 stays with the own routes');
   assert.equal(trsmQuery(r.trsm('left', 0, 5, 7)), undefined);
   assert.equal(trsmQuery(r.trsm('left', 33, 5, 0)), undefined);
+  assert.equal(trsmQuery(r.trsm('left', 2, TRSM_RHS_MAX + 1, 1)), undefined, 'more right-hand sides than cuBLAS\'s grid takes');
+  assert.equal(trsmQuery(r.trsm('right', TRSM_RHS_MAX + 1, 2, 1)), undefined);
+  assert.equal(trsmQuery(r.trsm('left', 2, TRSM_RHS_MAX, 1))?.nrhs, TRSM_RHS_MAX);
   const mixed = variable([8, 9].map((n) => ({ data: dev.alloc('float64', n * n), rows: n, cols: n })));
   assert.equal(trsmQuery({ ...r.trsm('left', 8, 8, 2), a: mixed, b: mixed }), undefined, 'mixed shapes');
   assert.deepEqual(luSolveQuery('getrs', r.getrs(64, 16, 10)), { op: 'getrs', route: 'cublas', dtype: 'float64', n: 64, nrhs: 16, count: 10 });
@@ -154,6 +157,7 @@ test('forced, a route refuses what it does not take before anything is written o
   const dev = new PlanningDevice(H200);
   const r = requests(dev);
   assert.throws(() => vendor.cublasTrsm(dev, r.trsm('left', 9, 4, 3, 0) as never), /alpha != 0/);
+  assert.throws(() => vendor.cublasTrsm(dev, r.trsm('right', TRSM_RHS_MAX + 1, 2, 1) as never), /at most 65536 right-hand sides/);
   let factored = 0;
   assert.throws(() => vendor.cusolverPosv(dev, r.potrs(9, 2, 3) as never, () => { factored++; }), /one right-hand side/);
   assert.throws(() => vendor.cusolverPotrs(dev, r.potrs(9, 2, 3) as never), /one right-hand side/);
@@ -167,6 +171,13 @@ test('forced, a route refuses what it does not take before anything is written o
   vendor.cublasTrsm(empty, requests(empty).trsm('left', 9, 4, 0) as never);
   vendor.cublasGetrs(empty, requests(empty).getrs(9, 1, 0) as never);
   assert.equal(empty.sources.length, 0);
+});
+
+test('a batch beyond one grid dimension is split into vendor calls of at most 65535 matrices', () => {
+  assert.equal(VENDOR_BATCH_MAX, 65535);
+  assert.deepEqual(vendorChunks(0), []);
+  assert.deepEqual(vendorChunks(65535), [[0, 65535]]);
+  assert.deepEqual(vendorChunks(200000), [[0, 65535], [65535, 65535], [131070, 65535], [196605, 3395]]);
 });
 
 test('the native calls\' arguments are checked before they reach the library', () => {

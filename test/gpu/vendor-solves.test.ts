@@ -8,7 +8,8 @@
  * getrs's pivots, only read; info poisoned before the call, nothing written past it; singular,
  * not-SPD, NaN and Inf matrices among good ones: info per matrix as the reference's, B left as it
  * was where gesv or posv failed, and nothing spread to the other matrices; batches beyond one
- * kernel block (the pointer and mask kernels' grids), a variable batch of two orders interleaved
+ * kernel block (the pointer and mask kernels' grids) and beyond one vendor call (65535 matrices,
+ * split by the routes), a variable batch of two orders interleaved
  * (groups with a map to the batch's places), and list batches through a context. A route whose
  * library does not load here skips with the reason.
  */
@@ -155,8 +156,9 @@ test('cublas trsm: both precisions, every side, uplo, transpose and diagonal, od
     }
   checkTrsm(dev, rng, 'float64', 'left', 'lower', 'N', 'nonunit', 257, 16, 2, null);
   checkTrsm(dev, rng, 'float32', 'right', 'upper', 'T', 'nonunit', 16, 129, 2, null);
-  // More matrices than one block of the pointer kernel.
+  // More matrices than one block of the pointer kernel; more than one vendor call takes (65535).
   checkTrsm(dev, rng, 'float64', 'left', 'upper', 'N', 'nonunit', 8, 3, 700, 350);
+  checkTrsm(dev, rng, 'float32', 'right', 'lower', 'T', 'nonunit', 2, 3, 70000, 69999);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -193,6 +195,7 @@ test('cublas getrs: both precisions and transposes, ragged orders, odd layouts, 
     checkGetrs(dev, rng, dtype, trans, n, nrhs, 3);
   }
   checkGetrs(dev, rng, 'float64', 'N', 8, 16, 600);
+  checkGetrs(dev, rng, 'float32', 'T', 3, 2, 70000);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -240,6 +243,7 @@ test('cublas gesv: both precisions, ragged orders, singular and NaN matrices amo
   }
   // More matrices than one block of the mask kernel, every seventh singular.
   checkGesv(dev, rng, 'float64', 8, 2, Array.from({ length: 600 }, (_, q) => (q % 7 === 3 ? 'singular' : 'general')));
+  checkGesv(dev, rng, 'float64', 2, 1, Array.from({ length: 70000 }, (_, q) => (q % 9973 === 5 ? 'singular' : 'general')));
 });
 
 test('cublas gesv on a variable batch of two orders interleaved: groups mapped to the batch\'s places', { skip, timeout: 600_000 }, (t) => {
@@ -316,6 +320,7 @@ test('cusolver potrs: both precisions and uplo, ragged orders, odd layouts', { s
   const rng = new Rng(141);
   for (const dtype of DTYPES) for (const uplo of ['lower', 'upper'] as const) for (const n of [1, 7, 33, 65, 129, 257]) checkPotrs(dev, rng, dtype, uplo, n, 3);
   checkPotrs(dev, rng, 'float32', 'lower', 8, 600);
+  checkPotrs(dev, rng, 'float64', 'upper', 2, 70000);
 });
 
 function checkPosv(dev: GpuDevice, rng: Rng, dtype: DType, uplo: Uplo, n: number, kinds: readonly SpdKind[]): void {
@@ -359,6 +364,7 @@ test('cusolver posv: both precisions and uplo, ragged orders, not-SPD / NaN / In
     checkPosv(dev, rng, dtype, uplo, n, n === 1 ? ['spd', 'notSpd', 'nan'] : kinds);
   }
   checkPosv(dev, rng, 'float64', 'lower', 8, Array.from({ length: 600 }, (_, q) => (q % 5 === 1 ? 'notSpd' : 'spd')));
+  checkPosv(dev, rng, 'float32', 'upper', 2, Array.from({ length: 70000 }, (_, q) => (q % 9973 === 5 ? 'notSpd' : 'spd')));
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -427,5 +433,4 @@ test('list batches through a context, each solve\'s vendor route forced: the CPU
   ctx.potrs({ uplo: 'upper', a: lst(dSpd) as never, b: lst(dW, 1) as never });
   assert.equal(ctx.lastRoute?.route, 'cusolver');
   dW.forEach((d, q) => close(ctx.download(d) as Float64Array, wantW[q]!, `potrs list #${q}`));
-  backend.dispose();
 });

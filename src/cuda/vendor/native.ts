@@ -30,6 +30,22 @@ const SIDE = (s: Side): number => (s === 'left' ? 0 : 1);
 const DIAG = (d: Diag): number => (d === 'unit' ? 1 : 0);
 
 /**
+ * The most matrices one batched solve call is given: larger batches are split into calls of this
+ * many (a grid dimension of 65535 blocks is the hardware's limit, and the vendor's kernels are not
+ * documented to split a batch beyond it themselves; the split costs a call per 65535 matrices).
+ */
+export const VENDOR_BATCH_MAX = 65535;
+
+/** [start, size) of each call of a batch of `count` split into calls of at most VENDOR_BATCH_MAX (exported for the tests). */
+export function vendorChunks(count: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let start = 0; start < count; start += VENDOR_BATCH_MAX) out.push([start, Math.min(VENDOR_BATCH_MAX, count - start)]);
+  return out;
+}
+/** The address of entry `start` of an array of 8-byte matrix addresses. */
+const entry = (pointers: bigint, start: number): bigint => pointers + BigInt(8 * start);
+
+/**
  * The checks of the batched solves' arguments before the native call (a wrong one there can take
  * the process down, or poison the context): a real dtype, sizes that are int32s of at least 1
  * (the routes make no call for an empty problem), leading dimensions of at least max(1, rows) in
@@ -88,7 +104,8 @@ export class VendorBlas extends Cublas {
     a: bigint, lda: number, b: bigint, ldb: number, count: number): void {
     checkVendorArguments('cublas?trsmBatched', dtype, { m, n, count }, [['lda', lda, side === 'left' ? m : n], ['ldb', ldb, m]], { a, b });
     const call = `cublas${LETTER(dtype)}trsmBatched`;
-    this.call(call, SIDE(side), FILL(uplo), OP(trans), DIAG(diag), m, n, scalar(dtype, alpha), a, lda, b, ldb, count);
+    const s = scalar(dtype, alpha);
+    for (const [start, size] of vendorChunks(count)) this.call(call, SIDE(side), FILL(uplo), OP(trans), DIAG(diag), m, n, s, entry(a, start), lda, entry(b, start), ldb, size);
   }
 
   /**
@@ -100,9 +117,11 @@ export class VendorBlas extends Cublas {
   getrsPointersAt(dtype: DType, trans: Op, n: number, nrhs: number, a: bigint, lda: number, pivots: bigint, b: bigint, ldb: number, count: number): void {
     checkVendorArguments('cublas?getrsBatched', dtype, { n, nrhs, count }, [['lda', lda, n], ['ldb', ldb, n]], { a, pivots, b });
     const call = `cublas${LETTER(dtype)}getrsBatched`;
-    const info: [number] = [0];
-    this.call(call, OP(trans), n, nrhs, a, lda, pivots, b, ldb, info, count);
-    if (info[0] !== 0) throw new MyriadError('INVALID_ARGUMENT', `${call} rejected argument ${-info[0]} (info ${info[0]})`, 'vendor');
+    for (const [start, size] of vendorChunks(count)) {
+      const info: [number] = [0];
+      this.call(call, OP(trans), n, nrhs, entry(a, start), lda, pivots + BigInt(4 * n * start), entry(b, start), ldb, info, size);
+      if (info[0] !== 0) throw new MyriadError('INVALID_ARGUMENT', `${call} rejected argument ${-info[0]} (info ${info[0]})`, 'vendor');
+    }
   }
 }
 
@@ -144,7 +163,7 @@ export class VendorSolver extends Cusolver {
   potrsPointersAt(dtype: DType, uplo: Uplo, n: number, a: bigint, lda: number, b: bigint, ldb: number, info: bigint, count: number): void {
     checkVendorArguments('cusolverDn?potrsBatched', dtype, { n, count }, [['lda', lda, n], ['ldb', ldb, n]], { a, b, info });
     const call = `cusolverDn${LETTER(dtype)}potrsBatched`;
-    this.call(call, FILL(uplo), n, 1, a, lda, b, ldb, info, count);
+    for (const [start, size] of vendorChunks(count)) this.call(call, FILL(uplo), n, 1, entry(a, start), lda, entry(b, start), ldb, info, size);
   }
 
   /** Bytes of device workspace cusolverDnXsyevBatched needs for `count` densely packed n x n matrices (lower). */

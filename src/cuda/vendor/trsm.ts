@@ -6,9 +6,10 @@
  * with the own routes (BLAS then sets B to zero without reading A; cuBLAS does not promise that).
  *
  * The table's order of a trsm is A's (m on the left, n on the right); its right-hand sides are B's
- * other dimension.
+ * other dimension, at most TRSM_RHS_MAX here: cuBLAS's batched trsm spreads them over a grid
+ * dimension and fails (CUBLAS_STATUS_EXECUTION_FAILED) beyond 65535 blocks of 8.
  */
-import { batchCount, uniformShape } from '../../core/batch.js';
+import { batchCount, matrixAt, uniformShape } from '../../core/batch.js';
 import { MyriadError } from '../../core/errors.js';
 import type { Requests } from '../../core/op-specs.js';
 import type { VendorQuery } from '../model/tuning/vendor-tables.js';
@@ -19,6 +20,9 @@ import { vendorBlas } from './native.js';
 import { deviceDtype, fitsInt32, vendorCard, vendorServes } from './rules.js';
 
 type TrsmRequest = Requests<DeviceArray, DeviceArray>['trsm'];
+
+/** The most right-hand sides (B's dimension that is not A's order) the route takes. */
+export const TRSM_RHS_MAX = 65536;
 
 /** A's order and B's other dimension, of a batch of one shape; undefined otherwise. */
 export function trsmShape(r: TrsmRequest): { n: number; nrhs: number } | undefined {
@@ -31,7 +35,7 @@ export function trsmShape(r: TrsmRequest): { n: number; nrhs: number } | undefin
 export function trsmQuery(r: TrsmRequest): VendorQuery | undefined {
   const count = batchCount(r.b);
   const s = trsmShape(r);
-  if (count === 0 || s === undefined || s.n === 0 || s.nrhs === 0 || r.alpha === 0) return undefined;
+  if (count === 0 || s === undefined || s.n === 0 || s.nrhs === 0 || s.nrhs > TRSM_RHS_MAX || r.alpha === 0) return undefined;
   return { op: 'trsm', route: 'cublas', dtype: deviceDtype(r.b), side: r.side, n: s.n, nrhs: s.nrhs, count };
 }
 
@@ -47,6 +51,11 @@ export function cublasTrsm(dev: GpuDevice, r: TrsmRequest): void {
   if (r.alpha === 0) throw new MyriadError('UNSUPPORTED', 'the cublas route takes alpha != 0 (with alpha = 0 BLAS sets B to zero without reading A; the own routes keep that)', 'force');
   const blas = vendorBlas(dev);
   const dtype = deviceDtype(r.b);
+  // Every matrix checked before anything runs (a refusal leaves B as it was).
+  for (let i = r.b.kind === 'strided' ? count - 1 : 0; i < count; i++) {
+    const b = matrixAt(r.b, i), rhs = r.side === 'left' ? b.cols : b.rows;
+    if (rhs > TRSM_RHS_MAX) throw new MyriadError('UNSUPPORTED', `the cublas route takes at most ${TRSM_RHS_MAX} right-hand sides, matrix ${i} of B has ${rhs}`, 'force');
+  }
   const frame = Workspace.of(dev).frame();
   try {
     for (const g of pointerGroups(dev, frame, [r.a, r.b], ['a', 'b'])) {
