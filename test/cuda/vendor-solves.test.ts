@@ -10,8 +10,9 @@
  *   gesv and posv through the factorisation it is given, and refuses what it does not take before
  *   anything is written;
  * - the checks of the native calls' arguments;
- * - the new kernels compile (nvcc, where it is on PATH);
- * - the sweep's cases for the solves and the rules and source their rows give.
+ * - the new kernels compile (nvcc, where it is on PATH).
+ * The sweep's cases for the solves, and the rules and source their rows give, are tested in
+ * vendor.test.ts beside the other operations' (one TypeScript compiler loaded per file).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -196,31 +197,3 @@ test('the native calls\' arguments are checked before they reach the library', (
 test('the solves\' kernels around the vendor calls compile for sm_90', { skip: NVCC_SKIP }, async () => {
   for (const r of await compileForSm90([getrsPivotsSource(), solveMaskSource(), stridedPointersSource()])) assert.ok('report' in r, `${r.src.entry}: ${'error' in r ? r.error : ''}`);
 });
-
-test('the sweep: the solves\' cases, and the rules and source their rows give', async () => {
-  const { vendorGrid, rulesFromRows, tableSource, rowsMarkdown, SOLVE_MANY } = await import('../../src/bench/vendor-sweep.js');
-  const ts = (await import('typescript')).default;
-  const grid = vendorGrid(['trsm', 'getrs', 'gesv', 'potrs', 'posv'], ['float64', 'float32']);
-  assert.equal(grid.length, 112);
-  assert.ok(grid.every((c) => ROUTES[c.op].some((r) => r.name === c.route) && c.count >= 1 && c.nrhs !== undefined && c.n >= 8 && c.n <= 512));
-  assert.deepEqual([...new Set(grid.filter((c) => c.op === 'potrs' || c.op === 'posv').map((c) => c.nrhs))], [1]);
-  assert.deepEqual([...new Set(grid.filter((c) => c.op === 'trsm').map((c) => `${c.nrhs} ${c.side}`))], ['1 left', `${SOLVE_MANY} left`]);
-  assert.ok(vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv', 'potrs', 'posv'], ['float64', 'float32']).length <= 220, 'the whole sweep stays near 200 cases');
-  const row = (op: 'trsm' | 'getrs', n: number, nrhs: number, ratio: number) => ({
-    op, route: 'cublas' as const, dtype: 'float64' as const, series: 'batched' as const, n, count: 1000, nrhs,
-    ...(op === 'trsm' ? { side: 'left' as const } : {}), own: op, ownMs: 1, vendorMs: ratio, ratio,
-  });
-  const rows = [row('trsm', 8, 1, 1.2), row('trsm', 64, 1, 0.9), row('trsm', 512, 1, 0.8), row('trsm', 8, 16, 0.5), row('trsm', 512, 16, 1.5), row('getrs', 8, 16, 0.9)];
-  const rules = rulesFromRows(rows);
-  assert.deepEqual(rules.map((r) => [r.op, r.side, r.n, r.nrhs]), [
-    ['trsm', 'left', [64, Infinity], [1, 1]], ['trsm', 'left', [8, 8], [16, Infinity]], ['getrs', undefined, [8, Infinity], [16, Infinity]],
-  ]);
-  assert.match(rowsMarkdown(rows), /\| trsm \(nrhs 16, left\) \|/);
-  const source = tableSource('NVIDIA H200', 'test', 'node dist/scripts/vendor-sweep.js', rules);
-  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-  const table = (await import(`data:text/javascript,${encodeURIComponent(js)}`) as { h200VendorTable: VendorTable }).h200VendorTable;
-  assert.deepEqual(table.rules, rules);
-});
-
-
-
