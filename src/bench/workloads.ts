@@ -122,12 +122,13 @@ function inPlace(
   };
 }
 
-/** Factors once (untimed) so that the solve alone is timed. */
+/** Factors once (untimed) so that the solve alone is timed; B has `nrhs` columns. */
 function solveOnly(
   cost: Workload['cost'],
   makeA: (dtype: DType, n: number, count: number, rng: Random) => FloatArray,
   factor: (ctx: Context, a: StridedBatch<Storage>, ints: Ints) => void,
   solve: (ctx: Context, a: StridedBatch<Storage>, b: StridedBatch<Storage>, ints: Ints) => void,
+  nrhs = BENCH_NRHS,
 ): Workload {
   return {
     cost,
@@ -137,9 +138,9 @@ function solveOnly(
       const A = square(a, n, count);
       const ints: Ints = { info: place.ints(count), ipiv: place.ints(count * n) };
       factor(ctx, A, ints);
-      const b0 = place.put(randomMatrices(dtype, n, BENCH_NRHS, count, rng));
+      const b0 = place.put(randomMatrices(dtype, n, nrhs, count, rng));
       const b = place.working(b0);
-      const B = strided(b, { rows: n, cols: BENCH_NRHS, count });
+      const B = strided(b, { rows: n, cols: nrhs, count });
       return {
         run: () => solve(ctx, A, B, ints),
         reset: () => place.restore(b0, b),
@@ -377,4 +378,34 @@ export function workloadFor(op: string): Workload {
   if (!(BENCH_OPS as readonly string[]).includes(op))
     throw new MyriadError('ENUM', `unknown benchmark op '${op}'; one of ${BENCH_OPS.join(', ')}`, 'op');
   return WORKLOADS[op as BenchOp];
+}
+
+/** The solves of the vendor sweep (bench/vendor-sweep.ts). */
+export type SolveOp = 'trsm' | 'getrs' | 'gesv' | 'potrs' | 'posv';
+
+/**
+ * A solve's workload with B of `nrhs` columns (the others above fix them): trsm left, lower, no
+ * transpose, non-unit, as the trsm workload; getrs and potrs after an untimed factorisation; gesv
+ * and posv factoring in the timed call, as theirs.
+ */
+export function solveWorkload(op: SolveOp, nrhs: number): Workload {
+  switch (op) {
+    case 'trsm':
+      return inPlace((d, n) => counts.trsm(d, 'left', n, nrhs), randomGeneral,
+        (ctx, a, b) => ctx.trsm({ a, b: b!, side: 'left', uplo: 'lower' }), () => nrhs);
+    case 'getrs':
+      return solveOnly((d, n) => counts.getrs(d, n, nrhs), randomGeneral,
+        (ctx, a, { info, ipiv }) => { ctx.getrf({ a, info, ipiv }); },
+        (ctx, a, b, { info, ipiv }) => { ctx.getrs({ a, b, ipiv, info }); }, nrhs);
+    case 'potrs':
+      return solveOnly((d, n) => counts.potrs(d, n, nrhs), randomSpd,
+        (ctx, a, { info }) => { ctx.potrf({ a, uplo: 'lower', info }); },
+        (ctx, a, b, { info }) => { ctx.potrs({ a, b, uplo: 'lower', info }); }, nrhs);
+    case 'gesv':
+      return inPlace((d, n) => counts.gesv(d, n, nrhs), randomGeneral,
+        (ctx, a, b, { info, ipiv }) => { ctx.gesv({ a, b: b!, info, ipiv }); }, () => nrhs);
+    case 'posv':
+      return inPlace((d, n) => counts.posv(d, n, nrhs), randomSpd,
+        (ctx, a, b, { info }) => { ctx.posv({ a, b: b!, uplo: 'lower', info }); }, () => nrhs);
+  }
 }

@@ -30,8 +30,9 @@ import { trtriCuda } from './kernels/trtri/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
-  cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers,
-  cusolverSyev, cusolverSyevCovers,
+  cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasTrsm, cublasTrsmCovers,
+  cusolverGetrf, cusolverGetrfCovers, cusolverPosv, cusolverPosvCovers, cusolverPotrf, cusolverPotrfCovers, cusolverPotrs,
+  cusolverPotrsCovers, cusolverSyev, cusolverSyevCovers,
 } from './vendor/index.js';
 import type { ArrayRouted, RouteTaken } from '../core/device-backend.js';
 import { tuningFor } from './model/tuning/index.js';
@@ -83,6 +84,18 @@ function runTsm2(dev: GpuDevice, r: DeviceRequest<'gemm'>): void {
 const vendor = <K extends OpName>(name: 'cublas' | 'cusolver', covers: (r: DeviceRequest<K>, dev: GpuDevice) => boolean, run: GpuOp<K>): Candidate<K> =>
   ({ name, covers, run, capturable: false });
 
+/**
+ * The factorisation of a vendor gesv or posv: whichever route the router takes for getrf or potrf
+ * on that request (never the CPU reference: their own GPU routes take every request).
+ */
+function routed<K extends 'getrf' | 'potrf'>(op: K): GpuOp<K> {
+  return (dev, r) => {
+    if (!runRouted(op, dev, r as unknown as Record<string, unknown>)) throw new MyriadError('UNSUPPORTED', `no GPU route takes this ${op}`, 'a');
+  };
+}
+const ROUTED_GETRF = routed('getrf');
+const ROUTED_POTRF = routed('potrf');
+
 /** An operation with one GPU design, named as the operation, that takes every request: it, then the CPU reference. */
 function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[] {
   return [{ name: op, run }, CPU];
@@ -106,7 +119,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'gemm', run: gemmCuda },
     CPU,
   ],
-  trsm: single('trsm', trsmCuda),
+  trsm: [vendor('cublas', cublasTrsmCovers, cublasTrsm), { name: 'trsm', run: trsmCuda }, CPU],
   trmm: single('trmm', trmmCuda),
   syrk: single('syrk', syrkCuda),
   herk: single('syrk', syrkCuda),
@@ -116,15 +129,15 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'potrf', run: potrfCuda },
     CPU,
   ],
-  potrs: single('potrs', potrsCuda),
-  posv: single('posv', posvCuda),
+  potrs: [vendor('cusolver', cusolverPotrsCovers, cusolverPotrs), { name: 'potrs', run: potrsCuda }, CPU],
+  posv: [vendor('cusolver', cusolverPosvCovers, (dev, r) => cusolverPosv(dev, r, ROUTED_POTRF)), { name: 'posv', run: posvCuda }, CPU],
   getrf: [
     vendor('cusolver', cusolverGetrfCovers, cusolverGetrf),
     { name: 'getrf', run: getrfCuda },
     CPU,
   ],
-  getrs: single('getrs', getrsCuda),
-  gesv: single('gesv', gesvCuda),
+  getrs: [vendor('cublas', cublasGetrsCovers, cublasGetrs), { name: 'getrs', run: getrsCuda }, CPU],
+  gesv: [vendor('cublas', cublasGesvCovers, (dev, r) => cublasGesv(dev, r, ROUTED_GETRF)), { name: 'gesv', run: gesvCuda }, CPU],
   trtri: single('trtri', trtriCuda),
   lauum: single('lauum', lauumCuda),
   potri: single('potri', potriCuda),
