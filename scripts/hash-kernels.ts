@@ -22,7 +22,8 @@ import type { DeviceArray, DeviceInfo, GpuDevice, HostArray, Kernel, KernelSourc
 import { generateMmaGemm } from '../src/cuda/kernels/gemm/generate-mma.js';
 import { generateSmallGemm, smallGemmWork } from '../src/cuda/kernels/gemm/generate-small.js';
 import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
-import { gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
+import { complexGemmCuda, gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
+import type { ComplexOp } from '../src/core/op-specs.js';
 import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
 import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
@@ -177,6 +178,33 @@ function gemmThroughLauncher(): void {
   }
 }
 
+/** Complex gemm (complex128, complex64; ops N, T, C) through its launcher: strided (dense, padded) and list batches. */
+function complexGemmThroughLauncher(): void {
+  const sizes = [1, 2, 3, 5, 8, 13, 16, 17, 24, 32, 33, 48, 64, 65, 128];
+  const ops: readonly ComplexOp[] = ['N', 'T', 'C'];
+  for (const info of DEVICES) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) for (const transA of ops) for (const transB of ops) for (const n of sizes) {
+      const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+      for (const form of ['dense', 'padded', 'list'] as const) for (const count of [3, 100000]) for (const beta of [0, 1]) {
+        if (form === 'list' && count > 3) continue;
+        const [m, k] = [n, n];
+        const one = (rows: number, cols: number): Batch<DeviceArray> => {
+          const ld = Math.max(1, form === 'padded' ? rows + 1 : rows);
+          const size = Math.max(1, ld * cols);
+          return form === 'list'
+            ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
+            : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
+        };
+        complexGemmCuda(dev, {
+          transA, transB, alpha: [1, 0.5], beta: [beta, 0],
+          a: one(transA === 'N' ? m : k, transA === 'N' ? k : m), b: one(transB === 'N' ? k : n, transB === 'N' ? n : k), c: one(m, n),
+        });
+      }
+    }
+  }
+}
+
 const stridedLayout = (dense: boolean) => ({ kind: 'strided' as const, dense });
 const pointer = { kind: 'pointer' as const, dense: false };
 const DENSE: GemmOperandLayouts = { a: stridedLayout(true), b: stridedLayout(true), c: stridedLayout(true) };
@@ -237,6 +265,10 @@ function gemmTestParams(): GemmParams[] {
         for (const n of [64, 128, 256]) out.push(planGemm(H100, problem({ dtype, transA, transB, m: n, n, k: n, betaZero: o % 2 === 1 })));
       });
     }
+    for (const conjA of [false, true]) for (const conjB of [false, true]) OPS.forEach(([transA, transB], o) => {
+      if ((conjA && transA === 'N') || (conjB && transB === 'N')) return;
+      for (const n of [16, 64]) out.push(planGemm(H100, problem({ dtype, transA, transB, m: n, n, k: n, betaZero: o % 2 === 0, complex: { conjA, conjB } })));
+    });
   }
   // The planner over the test's shape grid, every layout set.
   for (const info of DEVICES) for (const dtype of DTYPES) for (let n = 1; n <= 40; n++) for (const [m, k] of [[n, n], [Math.max(1, n - 3), n + 1], [n, 1]] as const) {
@@ -812,6 +844,7 @@ function vbatchedThroughLaunchers(): void {
 }
 
 gemmThroughLauncher();
+complexGemmThroughLauncher();
 vbatchedThroughLaunchers();
 tsm2ThroughLauncher();
 factorsThroughLaunchers();

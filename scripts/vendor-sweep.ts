@@ -1,12 +1,13 @@
 /**
  * Measures the vendor crossovers of the card it runs on and writes its table (src/bench/vendor-sweep.ts):
  *
- *   npm run build && node dist/scripts/vendor-sweep.js [--ops gemm,potrf,getrf,syev] [--dtype float64,float32]
+ *   npm run build && node dist/scripts/vendor-sweep.js [--ops gemm,potrf,getrf,syev,trsm,getrs,gesv,potrs,posv] [--dtype float64,float32]
  *     [--repeats 5] [--out FILE] [--rows FILE] [--dry-run]
  *
  * --out: the table's TypeScript source (src/cuda/model/tuning/vendor-<card>.ts, registered in
  * vendor-tables.ts), printed to stdout without it; --rows: every measured row as a markdown table;
- * --dry-run: the grid alone, no GPU. Progress goes to stderr, one line a case.
+ * --dry-run: the grid alone, no GPU. Progress goes to stderr, one line a case. The table holds the
+ * rules of the operations measured in the run: measure them all in one run (the default).
  */
 import { writeFileSync } from 'node:fs';
 import { Context } from '../src/api/context.js';
@@ -16,7 +17,7 @@ import type { DType } from '../src/core/dtype.js';
 import type { VendorOp } from '../src/cuda/model/tuning/vendor-tables.js';
 import { measureCase, rowsMarkdown, rulesFromRows, tableNames, tableSource, vendorGrid, type SweepRow } from '../src/bench/vendor-sweep.js';
 
-const OPS: readonly VendorOp[] = ['gemm', 'potrf', 'getrf', 'syev'];
+const OPS: readonly VendorOp[] = ['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv', 'potrs', 'posv'];
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,7 +32,7 @@ const repeats = Number(option('repeats') ?? 5);
 const grid = vendorGrid(ops, dtypes);
 
 if (process.argv.includes('--dry-run')) {
-  for (const c of grid) process.stdout.write(`${c.op} ${c.route} ${c.dtype} ${c.series} n=${c.n} count=${c.count}\n`);
+  for (const c of grid) process.stdout.write(`${c.op} ${c.route} ${c.dtype} ${c.series} n=${c.n}${c.nrhs !== undefined ? ` nrhs=${c.nrhs}` : ''}${c.side ? ` ${c.side}` : ''} count=${c.count}\n`);
   process.exit(0);
 }
 
@@ -45,7 +46,7 @@ for (const c of grid) {
   const row = measureCase(ctx, backend, dev, c, c.series === 'single' && c.n >= 8192 ? Math.min(3, repeats) : repeats);
   rows.push(row);
   const ratio = row.error ? `failed: ${row.error}` : row.own === 'cpu' ? 'own is the CPU reference' : row.ratio.toFixed(2);
-  process.stderr.write(`${((performance.now() - t0) / 1000).toFixed(0)} s  ${c.op} ${c.route} ${c.dtype} n=${c.n} x ${c.count}: own ${row.own} ${row.ownMs.toFixed(3)} ms, vendor ${row.vendorMs.toFixed(3)} ms, ${ratio}\n`);
+  process.stderr.write(`${((performance.now() - t0) / 1000).toFixed(0)} s  ${c.op} ${c.route} ${c.dtype} n=${c.n}${c.nrhs !== undefined ? ` nrhs=${c.nrhs}` : ''} x ${c.count}: own ${row.own} ${row.ownMs.toFixed(3)} ms, vendor ${row.vendorMs.toFixed(3)} ms, ${ratio}\n`);
 }
 
 const card = dev.info.name;

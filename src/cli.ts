@@ -22,8 +22,8 @@ import { open } from './api/open.js';
 import type { Context } from './api/context.js';
 import { parseEnumValue } from './core/enums.js';
 import { MyriadError, nearestName } from './core/errors.js';
-import type { DType } from './core/dtype.js';
-import { dtypeInfo, isDType } from './core/dtype-table.js';
+import type { DType, ElementType } from './core/dtype.js';
+import { elementInfo, isElementType } from './core/dtype-table.js';
 import { DEMO_COLUMNS, runDemo } from './bench/demo.js';
 import { BENCH_COLUMNS, runBench, type BenchRow } from './bench/run.js';
 import { formatTable, TABLE_STYLES, type TableStyle } from './bench/table.js';
@@ -39,8 +39,8 @@ import { parseWarmOp, type WarmResult } from './api/warm.js';
 const USAGE = `usage:
   myriad info
   myriad demo  [--backend auto|cpu|cuda|reference] [--dtype float64|float32]
-  myriad bench <op> [--backend auto|cpu|cuda|reference] [--dtype float64|float32|both] [--sizes 2,4,8]
-               [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
+  myriad bench <op> [--backend auto|cpu|cuda|reference] [--dtype float64|float32|both|complex128|complex64] [--sizes 2,4,8]
+               (complex128, complex64: gemm) [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
   myriad bench gemm|potrf|getrf --vbatched a|b [--dtype float64|float32|both]
                (a: 200,000 matrices of sizes log-uniform in 1-64; b: 20,000 in 1-512)
   myriad warm  <op> --sizes 8,16,128 [--dtype float64|float32|both] [--batch N] [--json FILE]
@@ -138,6 +138,12 @@ function dtypes(text: string | undefined): DType[] {
   return d === 'both' ? ['float64', 'float32'] : [d];
 }
 
+/** The dtypes of `myriad bench <op>`: the real ones, or a complex type (interleaved pairs; workloads.ts says which ops have one). */
+function benchDtypes(text: string | undefined): ElementType[] {
+  const d = parseEnumValue(text ?? 'float64', ['float64', 'float32', 'both', 'complex128', 'complex64'] as const, '--dtype');
+  return d === 'both' ? ['float64', 'float32'] : [d];
+}
+
 function openFor(backend: string | undefined): Context {
   return open({ backend: parseEnumValue(backend ?? 'auto', ['auto', 'cpu', 'cuda', 'reference'] as const, '--backend') as BackendChoice });
 }
@@ -150,7 +156,7 @@ function openFor(backend: string | undefined): Context {
 function checkHostMemory(sizes: readonly number[], batch: number | undefined, dtype: string | undefined): void {
   if (sizes.length === 0) return;
   const n = Math.max(...sizes);
-  const bytes = 3 * n * n * (batch ?? 1) * (isDType(dtype) ? dtypeInfo(dtype).bytes : 8);
+  const bytes = 3 * n * n * (batch ?? 1) * (isElementType(dtype) ? elementInfo(dtype).bytes : 8);
   if (bytes > totalmem())
     throw new MyriadError('INVALID_ARGUMENT', `${batch ?? 1} ${(batch ?? 1) === 1 ? 'matrix' : 'matrices'} of ${n}x${n} need${(batch ?? 1) === 1 ? 's' : ''} about ${(bytes / 2 ** 30).toFixed(1)} GiB of host memory (the data, a pristine copy and the output), more than this machine's ${(totalmem() / 2 ** 30).toFixed(1)} GiB`, '--sizes');
 }
@@ -185,7 +191,7 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
     const limits = benchExtras.limits(ctx);
     const vendor = benchExtras.vendor(ctx);
     const benchRows: BenchRow[] = [];
-    for (const dtype of dtypes(values.dtype)) {
+    for (const dtype of benchDtypes(values.dtype)) {
       benchRows.push(...runBench(ctx, {
         op: op as BenchOp, dtype, sizes, ...(batch ? { batch } : {}), ...(repeats ? { repeats } : {}),
         ...(limits ? { limits } : {}), ...(vendor ? { vendor } : {}),

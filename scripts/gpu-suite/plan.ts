@@ -79,6 +79,8 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['jacobi-block', 76], ['large', 73], ['gemm', 72], ['qr-blocked', 71], ['factor-large-getrf', 46],
   // An estimate (not yet timed): 428 kernels compiled at once, then 22 cases.
   ['vbatched', 40],
+  // An estimate (not yet timed): 72 complex gemm kernels compiled at once (planned on sm_90), then 76 small cases.
+  ['zgemm', 25],
 ]);
 
 /**

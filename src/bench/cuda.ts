@@ -21,7 +21,9 @@ import type { MachineLimits, VendorBaseline, VendorRun } from './run.js';
 import type { Column } from './table.js';
 import { MyriadError } from '../core/errors.js';
 import { BENCH_NRHS, gelsShape, manyRhs, type BenchOp } from './workloads.js';
-import type { DType } from '../core/dtype.js';
+import type { ElementType } from '../core/dtype.js';
+import { complexInfo, isComplexDType } from '../core/dtype-table.js';
+import { vendorBlas } from '../cuda/vendor/native.js';
 import type { Storage } from '../core/storage.js';
 import { CudaBackend } from '../cuda/backend.js';
 import { benchTsm2, defaultTsm2Cases, type Tsm2BenchRow } from '../cuda/tune/tsm2-bench.js';
@@ -64,9 +66,18 @@ class VendorOnDevice implements VendorBaseline {
   private blas(): Cublas { return (this.cublas ??= new Cublas(this.dev)); }
   private solver(): Cusolver { return (this.cusolver ??= new Cusolver(this.dev)); }
 
-  prepare(op: BenchOp, dtype: DType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | undefined {
+  prepare(op: BenchOp, dtype: ElementType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | undefined {
     const a = arrays.a as DeviceArray;
     const b = arrays.b as DeviceArray | undefined;
+    if (isComplexDType(dtype)) {
+      // cublas{Z,C}gemmStridedBatched on the same pairs (ld and strides in pairs).
+      if (op !== 'gemm') return undefined;
+      const blas = vendorBlas(this.dev);
+      const c = arrays.c as DeviceArray;
+      if (blas === undefined) return undefined;
+      const real = complexInfo(dtype).real;
+      return { run: () => blas.complexGemmAt('strided', real, 'N', 'N', n, n, n, [1, 0], a.ptr, n, n * n, b!.ptr, n, n * n, [0, 0], c.ptr, n, n * n, count), dispose: () => {} };
+    }
     // Pointer arrays and info/pivots, made once per row (untimed) and freed by dispose().
     const owned: { dispose(): void }[] = [];
     const keep = <T extends { dispose(): void }>(x: T): T => { owned.push(x); return x; };

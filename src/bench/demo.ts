@@ -35,10 +35,11 @@ export const DEMO_CASES: readonly DemoCase[] = [
 ];
 
 /**
- * On a GPU, the kernels of every case compiled up front, all at once on the compile workers (api/warm.ts
- * plans them from the cases' own calls), while this thread makes the cases' data: a first run with an
- * empty cache then waits for the slowest kernel less the time the data took, not for the sum of the
- * compiles (`npm start`'s cold start), and each case's time is its kernels' alone.
+ * On a GPU, the kernels of every case compiled up front, each case's on the compile workers at once
+ * (api/warm.ts plans them from the cases' own calls), while this thread makes the data and runs the
+ * cases whose kernels are ready: a first run with an empty cache waits for a case's slowest kernel
+ * less the time the earlier cases took (data, run, residual check), not for the sum of the compiles
+ * (`npm start`'s cold start), and each case's time is its kernels' alone.
  */
 async function warmCases(ctx: Context, dtype: DType, cases: readonly DemoCase[]): Promise<void> {
   await ctx.deviceBackend?.warm?.((planning) => {
@@ -49,16 +50,16 @@ async function warmCases(ctx: Context, dtype: DType, cases: readonly DemoCase[])
 
 export async function runDemo(ctx: Context, dtype: DType = 'float64', cases: readonly DemoCase[] = DEMO_CASES): Promise<DemoRow[]> {
   const rng = new Random(7);
-  const warming = warmCases(ctx, dtype, cases);
-  progress(`demo: making ${cases.map((c) => `${c.batch} ${c.name} ${c.n}x${c.n}`).join(', ')} ${dtype} ...`);
-  const data = cases.map((c) => {
+  const warming = cases.map((c) => warmCases(ctx, dtype, [c]));
+  // Awaited case by case below; a later case's failure must not go unhandled while an earlier one runs.
+  for (const w of warming) w.catch(() => {});
+  const rows: DemoRow[] = [];
+  for (const [i, c] of cases.entries()) {
+    progress(`demo: making ${c.batch} ${c.name} ${c.n}x${c.n} ${dtype} ...`);
     const a = c.name === 'posv' ? randomSpd(dtype, c.n, c.batch, rng) : randomGeneral(dtype, c.n, c.batch, rng);
-    return { a, b: randomMatrices(dtype, c.n, c.nrhs, c.batch, rng) };
-  });
-  await warming;
-  const rows = cases.map((c, i): DemoRow => {
+    const b = randomMatrices(dtype, c.n, c.nrhs, c.batch, rng);
+    await warming[i];
     progress(`demo: ${c.batch} ${c.name} ${c.n}x${c.n} ${dtype} on ${ctx.backend} ...`);
-    const { a, b } = data[i]!;
     const onDevice = ctx.backend !== 'cpu';
     const place = (h: FloatArray): Storage => (onDevice ? ctx.upload(h) : h.slice() as FloatArray);
     const aWork = place(a);
@@ -73,13 +74,13 @@ export async function runDemo(ctx: Context, dtype: DType = 'float64', cases: rea
     const x = onDevice ? (ctx.download(bWork as DeviceStorage) as FloatArray) : (bWork as FloatArray);
     if (onDevice) for (const d of [aWork, bWork]) (d as DeviceStorage & { dispose(): void }).dispose();
     const cost = c.name === 'posv' ? counts.posv(dtype, c.n, c.nrhs) : counts.gesv(dtype, c.n, c.nrhs);
-    return {
+    rows.push({
       workload: `${c.name} ${c.n}x${c.n}`, dtype, n: c.n, batch: c.batch, backend: ctx.backend, ms,
       gflops: (cost.flops * c.batch) / (ms * 1e6),
       residual: maxSolveResidual(dtype, a, x, b, c.n, c.nrhs, c.batch),
       failed: info ? info.reduce((s, v) => s + (v !== 0 ? 1 : 0), 0) : 0,
-    };
-  });
+    });
+  }
   progressDone();
   return rows;
 }

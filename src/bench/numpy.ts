@@ -18,7 +18,8 @@
  * matrices and scaled to the batch (they are loops of independent calls).
  */
 import { spawnSync } from 'node:child_process';
-import type { DType } from '../core/dtype.js';
+import type { ElementType } from '../core/dtype.js';
+import { isComplexDType } from '../core/dtype-table.js';
 import type { VendorBaseline, VendorRun } from './run.js';
 import type { BenchOp } from './workloads.js';
 
@@ -109,7 +110,8 @@ export function numpyBaseline(threads: number, repeats = 5): VendorBaseline | un
   const name = `numpy ${probe.stdout.trim()} (${threads} thr)`;
   return {
     name,
-    prepare(op: BenchOp, dtype: DType, n: number, count: number): VendorRun | undefined {
+    prepare(op: BenchOp, dtype: ElementType, n: number, count: number): VendorRun | undefined {
+      if (isComplexDType(dtype)) return undefined;
       if (op === 'orgqr') return undefined;
       // numpy has no routine that applies Q from its reflectors.
       if (op === 'ormqr') return undefined;

@@ -10,19 +10,20 @@
  * at start-up as (bytes read + bytes written) / time of one large device-to-device copy.
  */
 import type { Context } from '../api/context.js';
-import type { DType } from '../core/dtype.js';
+import type { ElementType } from '../core/dtype.js';
+import { elementInfo } from '../core/dtype-table.js';
 import type { Storage } from '../core/storage.js';
 import type { ModuleStats } from '../core/device-backend.js';
 import { Random } from './data.js';
 import { BENCH_WARMUP, median } from '../core/stats.js';
 import type { Column } from './table.js';
-import { workloadFor, type BenchOp } from './workloads.js';
+import { benchWorkload, type BenchOp } from './workloads.js';
 import { progress, progressDone } from './progress.js';
 import { VendorError } from '../cuda/runtime/errors.js';
 
 export interface BenchRow {
   op: string;
-  dtype: DType;
+  dtype: ElementType;
   n: number;
   batch: number;
   backend: string;
@@ -53,19 +54,20 @@ export interface VendorRun { run(): void; dispose(): void; measuredMs?: number }
 export interface VendorBaseline {
   readonly name: string;
   /** The vendor routine on these arrays and a dispose of what it allocated, or undefined where it has none. */
-  prepare(op: BenchOp, dtype: DType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | undefined;
+  prepare(op: BenchOp, dtype: ElementType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | undefined;
 }
 
 export interface MachineLimits {
   /** Copy bandwidth in GB/s (read + write). */
   bandwidthGBs: number;
-  /** Peak GFLOP/s per dtype, where known. */
-  peakGflops?: Partial<Record<DType, number>>;
+  /** Peak GFLOP/s per dtype, where known (a complex type's is its parts'). */
+  peakGflops?: Partial<Record<ElementType, number>>;
 }
 
 export interface BenchOptions {
   op: BenchOp;
-  dtype: DType;
+  /** A real dtype, or complex128 / complex64 (interleaved pairs; gemm). */
+  dtype: ElementType;
   sizes: readonly number[];
   /** Matrices per call; default: enough for `targetBytes` of matrices. */
   batch?: number;
@@ -122,15 +124,15 @@ function firstCall(ctx: Context, run: () => void): { ms: number; from?: string }
 
 export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
   const { op, dtype } = options;
-  const workload = workloadFor(op);
+  const workload = benchWorkload(op, dtype);
   const repeats = options.repeats ?? 5;
   const rows: BenchRow[] = [];
   const rng = new Random(options.seed ?? 2026);
   for (const n of options.sizes) {
     const batch = options.batch ?? defaultBatch(op, dtype, n, options.targetBytes ?? 64 << 20);
     progress(`bench ${op} ${dtype} n=${n} batch=${batch} on ${ctx.backend} ...`);
-    const cost = workload.cost(dtype, n);
-    const prepared = workload.prepare(ctx, dtype, n, batch, rng);
+    const cost = workload.cost(n);
+    const prepared = workload.prepare(ctx, n, batch, rng);
     try {
       const first = firstCall(ctx, prepared.run);
       const ms = timeRepeats(ctx, prepared.run, prepared.reset, repeats);
@@ -139,7 +141,7 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
       const taken = ctx.lastRoute;
       if (taken !== undefined) row.route = `${taken.op === op ? '' : `${taken.op}: `}${taken.gpu ? taken.route : 'cpu (fallback)'}`;
       if (options.limits) {
-        const peak = options.limits.peakGflops?.[dtype] ?? Infinity;
+        const peak = options.limits.peakGflops?.[elementInfo(dtype).real] ?? Infinity;
         row.roofline = (100 * gflops) / Math.min(peak, (cost.flops / cost.bytes) * options.limits.bandwidthGBs);
       }
       // A vendor library's own failure (a cuSOLVER status, its workspace out of memory) is written

@@ -12,6 +12,11 @@
  * largest order), counts from the smallest measured in it up (single-matrix series: one matrix).
  * The grid stays where the own routes are GPU kernels (syev up to 512): a rule that reaches the
  * largest order measured goes on to Infinity, beyond which syev's own route is the CPU reference.
+ *
+ * The solves (trsm, getrs, gesv, potrs, posv) are measured with one right-hand side and with
+ * SOLVE_MANY (trsm: left side only): a rule from the one-column series takes nrhs = 1, one from the
+ * other series nrhs >= SOLVE_MANY (right-hand sides in between keep the own routes), and a trsm rule
+ * its side alone.
  */
 import type { Context } from '../api/context.js';
 import type { CudaBackend } from '../cuda/backend.js';
@@ -20,7 +25,7 @@ import { timeMs } from '../cuda/tune/measure.js';
 import type { GpuDevice } from '../cuda/runtime/types.js';
 import { DTYPE_BYTES, type DType } from '../core/dtype.js';
 import { Random } from './data.js';
-import { WORKLOADS } from './workloads.js';
+import { solveWorkload, WORKLOADS, type SolveOp, type Workload } from './workloads.js';
 
 /** One timed point. `series`: 'single' (one matrix) or 'batched'. */
 export interface SweepCase {
@@ -31,6 +36,10 @@ export interface SweepCase {
   readonly n: number;
   readonly count: number;
   readonly jobz?: 'vectors';
+  /** The solves: right-hand sides per matrix. */
+  readonly nrhs?: number;
+  /** trsm: the side measured. */
+  readonly side?: 'left';
 }
 
 export interface SweepRow extends SweepCase {
@@ -56,10 +65,21 @@ interface Series {
   readonly sizes: readonly number[];
   readonly count: (dtype: DType, n: number) => number;
   readonly jobz?: 'vectors';
+  readonly nrhs?: number;
+  readonly side?: 'left';
 }
 
 /** One-matrix orders: dense where the crossovers fell (512-2048), sparse above. */
 const SINGLE_SIZES = [128, 256, 384, 512, 768, 1024, 1536, 2048, 4096, 8192, 12288];
+
+/** The solves' orders, and their right-hand sides beside one. */
+const SOLVE_SIZES = [8, 16, 32, 64, 128, 256, 512];
+export const SOLVE_MANY = 16;
+/** About this many bytes of A per batched solve (a quarter of gemm's: 112 cases to time, each in a few seconds). */
+const SOLVE_BYTES = 64 * 2 ** 20;
+const solveCount = (dtype: DType, n: number): number => Math.max(1, Math.min(200000, Math.floor(SOLVE_BYTES / (n * n * DTYPE_BYTES[dtype]))));
+const solves = (op: SolveOp, route: VendorRoute, many: boolean): Series[] => [1, ...(many ? [SOLVE_MANY] : [])].map((nrhs) =>
+  ({ op, route, series: 'batched', sizes: SOLVE_SIZES, count: solveCount, nrhs, ...(op === 'trsm' ? { side: 'left' as const } : {}) }));
 
 const SERIES: readonly Series[] = [
   { op: 'gemm', route: 'cublas', series: 'batched', sizes: [16, 32, 64, 96, 128, 192, 256, 384, 512], count: (d, n) => batchCount(d, n, 3) },
@@ -68,6 +88,12 @@ const SERIES: readonly Series[] = [
   { op: 'potrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
   { op: 'getrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
   { op: 'syev', route: 'cusolver', series: 'batched', jobz: 'vectors', sizes: [32, 40, 48, 56, 64, 128, 256, 512], count: (_d, n) => SYEV_COUNTS[n] ?? 1 },
+  ...solves('trsm', 'cublas', true),
+  ...solves('getrs', 'cublas', true),
+  ...solves('gesv', 'cublas', true),
+  // cusolverDn?potrsBatched solves one right-hand side per matrix.
+  ...solves('potrs', 'cusolver', false),
+  ...solves('posv', 'cusolver', false),
 ];
 
 /** The sweep's cases for `ops` and `dtypes`, in order. */
@@ -76,15 +102,26 @@ export function vendorGrid(ops: readonly VendorOp[], dtypes: readonly DType[]): 
   for (const s of SERIES) {
     if (!ops.includes(s.op)) continue;
     for (const dtype of dtypes) for (const n of s.sizes) {
-      out.push({ op: s.op, route: s.route, dtype, series: s.series, n, count: s.count(dtype, n), ...(s.jobz ? { jobz: s.jobz } : {}) });
+      out.push({
+        op: s.op, route: s.route, dtype, series: s.series, n, count: s.count(dtype, n),
+        ...(s.jobz ? { jobz: s.jobz } : {}), ...(s.nrhs !== undefined ? { nrhs: s.nrhs } : {}), ...(s.side ? { side: s.side } : {}),
+      });
     }
   }
   return out;
 }
 
+const SOLVES: readonly VendorOp[] = ['trsm', 'getrs', 'gesv', 'potrs', 'posv'];
+
+/** A case's workload: the bench's, with B of the case's right-hand sides for the solves. */
+function workloadOf(c: SweepCase): Workload {
+  if (SOLVES.includes(c.op)) return solveWorkload(c.op as SolveOp, c.nrhs ?? 1);
+  return WORKLOADS[c.op as 'gemm' | 'potrf' | 'getrf' | 'syev'];
+}
+
 /** Times one case: the own route (found as a capture would take it) and the vendor route, each forced. */
 export function measureCase(ctx: Context, backend: CudaBackend, dev: GpuDevice, c: SweepCase, repeats: number, seed = 1): SweepRow {
-  const prepared = WORKLOADS[c.op].prepare(ctx, c.dtype, c.n, c.count, new Random(seed));
+  const prepared = workloadOf(c).prepare(ctx, c.dtype, c.n, c.count, new Random(seed));
   try {
     backend.force = {};
     prepared.reset();
@@ -115,7 +152,7 @@ export function measureCase(ctx: Context, backend: CudaBackend, dev: GpuDevice, 
 
 /** The rules the rows imply (see the header). */
 export function rulesFromRows(rows: readonly SweepRow[]): VendorRule[] {
-  const key = (r: SweepRow): string => `${r.op}|${r.route}|${r.dtype}|${r.series}|${r.jobz ?? ''}`;
+  const key = (r: SweepRow): string => `${r.op}|${r.route}|${r.dtype}|${r.series}|${r.jobz ?? ''}|${r.nrhs ?? ''}|${r.side ?? ''}`;
   const series = new Map<string, SweepRow[]>();
   for (const r of rows) {
     const list = series.get(key(r));
@@ -132,8 +169,10 @@ export function rulesFromRows(rows: readonly SweepRow[]): VendorRule[] {
       const measured: VendorPoint[] = run.map((r) => ({ n: r.n, count: r.count, ratio: round(r.ratio) }));
       const count: [number, number] = first.series === 'single' ? [1, 1] : [Math.min(...run.map((r) => r.count)), Infinity];
       rules.push({
-        op: first.op, route: first.route, dtype: first.dtype, ...(first.jobz ? { jobz: first.jobz } : {}),
-        n: [first.n, last.n === largest ? Infinity : last.n], count, measured,
+        op: first.op, route: first.route, dtype: first.dtype, ...(first.jobz ? { jobz: first.jobz } : {}), ...(first.side ? { side: first.side } : {}),
+        n: [first.n, last.n === largest ? Infinity : last.n],
+        ...(first.nrhs !== undefined ? { nrhs: [first.nrhs, first.nrhs === 1 ? 1 : Infinity] as [number, number] } : {}),
+        count, measured,
       });
       run = [];
     };
@@ -160,7 +199,8 @@ export function tableSource(card: string, provenance: string, command: string, r
   const num = (x: number): string => (x === Infinity ? 'Infinity' : String(x));
   const lines = rules.map((r) => {
     const points = r.measured.map((p) => `{ n: ${p.n}, count: ${p.count}, ratio: ${p.ratio} }`).join(', ');
-    return `    { op: '${r.op}', route: '${r.route}', dtype: '${r.dtype}', ${r.jobz ? `jobz: '${r.jobz}', ` : ''}n: [${num(r.n[0])}, ${num(r.n[1])}], ` +
+    return `    { op: '${r.op}', route: '${r.route}', dtype: '${r.dtype}', ${r.jobz ? `jobz: '${r.jobz}', ` : ''}${r.side ? `side: '${r.side}', ` : ''}` +
+      `n: [${num(r.n[0])}, ${num(r.n[1])}], ${r.nrhs ? `nrhs: [${num(r.nrhs[0])}, ${num(r.nrhs[1])}], ` : ''}` +
       `count: [${num(r.count[0])}, ${num(r.count[1])}],\n      measured: [${points}] },`;
   });
   return `import type { VendorTable } from './vendor-types.js';
@@ -170,7 +210,8 @@ export function tableSource(card: string, provenance: string, command: string, r
  * device-resident data (CUDA events, the median after a warm-up). A rule spans the measured orders
  * of one series where the vendor took less than ${VENDOR_RATIO_MAX} of the own time (to Infinity where
  * it won at the largest order measured), counts from the smallest measured up; single-matrix rules
- * take one matrix. Elsewhere the own routes run.
+ * take one matrix; the solves' rules one right-hand side, or ${SOLVE_MANY} and more (trsm: the side
+ * measured). Elsewhere the own routes run.
  */
 export const ${tableNames(card).constant}: VendorTable = {
   card: ${JSON.stringify(card)},
@@ -186,5 +227,6 @@ ${lines.join('\n')}
 export function rowsMarkdown(rows: readonly SweepRow[]): string {
   const head = '| op | route | dtype | n | count | own route | own ms | vendor ms | vendor / own |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |';
   const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '-');
-  return [head, ...rows.map((r) => `| ${r.op}${r.jobz ? ` (${r.jobz})` : ''} | ${r.route} | ${r.dtype} | ${r.n} | ${r.count} | ${r.own} | ${f(r.ownMs)} | ${f(r.vendorMs)} | ${r.error ? `failed: ${r.error}` : r.own === 'cpu' ? 'own is the CPU reference' : r.ratio.toFixed(2)} |`)].join('\n');
+  const label = (r: SweepRow): string => `${r.op}${r.jobz ? ` (${r.jobz})` : ''}${r.nrhs !== undefined ? ` (nrhs ${r.nrhs}${r.side ? `, ${r.side}` : ''})` : ''}`;
+  return [head, ...rows.map((r) => `| ${label(r)} | ${r.route} | ${r.dtype} | ${r.n} | ${r.count} | ${r.own} | ${f(r.ownMs)} | ${f(r.vendorMs)} | ${r.error ? `failed: ${r.error}` : r.own === 'cpu' ? 'own is the CPU reference' : r.ratio.toFixed(2)} |`)].join('\n');
 }

@@ -6,7 +6,8 @@
  */
 import { strided, type StridedBatch } from '../core/batch.js';
 import { counts, type Cost } from '../core/counts.js';
-import { allocate, dtypeOfArray, type DType, type FloatArray } from '../core/dtype.js';
+import { allocate, dtypeOfArray, type ComplexDType, type DType, type ElementType, type FloatArray } from '../core/dtype.js';
+import { complexInfo, isComplexDType } from '../core/dtype-table.js';
 import { MyriadError } from '../core/errors.js';
 import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
@@ -121,12 +122,13 @@ function inPlace(
   };
 }
 
-/** Factors once (untimed) so that the solve alone is timed. */
+/** Factors once (untimed) so that the solve alone is timed; B has `nrhs` columns. */
 function solveOnly(
   cost: Workload['cost'],
   makeA: (dtype: DType, n: number, count: number, rng: Random) => FloatArray,
   factor: (ctx: Context, a: StridedBatch<Storage>, ints: Ints) => void,
   solve: (ctx: Context, a: StridedBatch<Storage>, b: StridedBatch<Storage>, ints: Ints) => void,
+  nrhs = BENCH_NRHS,
 ): Workload {
   return {
     cost,
@@ -136,9 +138,9 @@ function solveOnly(
       const A = square(a, n, count);
       const ints: Ints = { info: place.ints(count), ipiv: place.ints(count * n) };
       factor(ctx, A, ints);
-      const b0 = place.put(randomMatrices(dtype, n, BENCH_NRHS, count, rng));
+      const b0 = place.put(randomMatrices(dtype, n, nrhs, count, rng));
       const b = place.working(b0);
-      const B = strided(b, { rows: n, cols: BENCH_NRHS, count });
+      const B = strided(b, { rows: n, cols: nrhs, count });
       return {
         run: () => solve(ctx, A, B, ints),
         reset: () => place.restore(b0, b),
@@ -337,8 +339,73 @@ function householderScalars(a: FloatArray, n: number, count: number): FloatArray
   return tau;
 }
 
+/**
+ * The complex workloads (complex128, complex64), by op: gemm, C = A B on interleaved pairs (beta 0),
+ * as the real gemm workload. Other ops have no complex benchmark.
+ */
+const COMPLEX_WORKLOADS: Partial<Record<BenchOp, { cost(dtype: ComplexDType, n: number): Cost; prepare(ctx: Context, dtype: ComplexDType, n: number, count: number, rng: Random): Prepared }>> = {
+  gemm: {
+    cost: (dtype, n) => counts.zgemm(dtype, n, n, n),
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const real = complexInfo(dtype).real;
+      // 2 n x n floats a matrix: the pairs, interleaved.
+      const [a, b, c] = [0, 1, 2].map(() => place.put(randomMatrices(real, 2 * n, n, count, rng)));
+      const pairs = (d: Storage): StridedBatch<Storage> => strided(d, { rows: n, cols: n, count, dtype });
+      const [A, B, C] = [pairs(a!), pairs(b!), pairs(c!)];
+      return { run: () => ctx.gemm({ a: A, b: B, c: C, alpha: 1, beta: 0 }), reset: () => {}, dispose: () => place.dispose(), arrays: { a: a!, b: b!, c: c! } };
+    },
+  },
+};
+
+/** A benchmark's workload for one element type: its cost and data for order n (real or complex). */
+export interface TypedWorkload {
+  cost(n: number): Cost;
+  prepare(ctx: Context, n: number, count: number, rng: Random): Prepared;
+}
+
+export function benchWorkload(op: string, dtype: ElementType): TypedWorkload {
+  if (isComplexDType(dtype)) {
+    const w = COMPLEX_WORKLOADS[op as BenchOp];
+    if (w === undefined) throw new MyriadError('UNSUPPORTED', `${op} has no complex benchmark (complex: ${Object.keys(COMPLEX_WORKLOADS).join(', ')})`, '--dtype');
+    return { cost: (n) => w.cost(dtype, n), prepare: (ctx, n, count, rng) => w.prepare(ctx, dtype, n, count, rng) };
+  }
+  const w = workloadFor(op);
+  return { cost: (n) => w.cost(dtype, n), prepare: (ctx, n, count, rng) => w.prepare(ctx, dtype, n, count, rng) };
+}
+
 export function workloadFor(op: string): Workload {
   if (!(BENCH_OPS as readonly string[]).includes(op))
     throw new MyriadError('ENUM', `unknown benchmark op '${op}'; one of ${BENCH_OPS.join(', ')}`, 'op');
   return WORKLOADS[op as BenchOp];
+}
+
+/** The solves of the vendor sweep (bench/vendor-sweep.ts). */
+export type SolveOp = 'trsm' | 'getrs' | 'gesv' | 'potrs' | 'posv';
+
+/**
+ * A solve's workload with B of `nrhs` columns (the others above fix them): trsm left, lower, no
+ * transpose, non-unit, as the trsm workload; getrs and potrs after an untimed factorisation; gesv
+ * and posv factoring in the timed call, as theirs.
+ */
+export function solveWorkload(op: SolveOp, nrhs: number): Workload {
+  switch (op) {
+    case 'trsm':
+      return inPlace((d, n) => counts.trsm(d, 'left', n, nrhs), randomGeneral,
+        (ctx, a, b) => ctx.trsm({ a, b: b!, side: 'left', uplo: 'lower' }), () => nrhs);
+    case 'getrs':
+      return solveOnly((d, n) => counts.getrs(d, n, nrhs), randomGeneral,
+        (ctx, a, { info, ipiv }) => { ctx.getrf({ a, info, ipiv }); },
+        (ctx, a, b, { info, ipiv }) => { ctx.getrs({ a, b, ipiv, info }); }, nrhs);
+    case 'potrs':
+      return solveOnly((d, n) => counts.potrs(d, n, nrhs), randomSpd,
+        (ctx, a, { info }) => { ctx.potrf({ a, uplo: 'lower', info }); },
+        (ctx, a, b, { info }) => { ctx.potrs({ a, b, uplo: 'lower', info }); }, nrhs);
+    case 'gesv':
+      return inPlace((d, n) => counts.gesv(d, n, nrhs), randomGeneral,
+        (ctx, a, b, { info, ipiv }) => { ctx.gesv({ a, b: b!, info, ipiv }); }, () => nrhs);
+    case 'posv':
+      return inPlace((d, n) => counts.posv(d, n, nrhs), randomSpd,
+        (ctx, a, b, { info }) => { ctx.posv({ a, b: b!, uplo: 'lower', info }); }, () => nrhs);
+  }
 }

@@ -2,7 +2,8 @@
  * How many matrices one `myriad bench` call takes for an n x n problem (bench/run.ts), here below
  * the layers so that `ctx.warm` (api/warm.ts) plans, by default, the calls the benchmark makes.
  */
-import { DTYPE_BYTES, type DType } from './dtype.js';
+import type { ElementType } from './dtype.js';
+import { elementInfo } from './dtype-table.js';
 
 /**
  * syev (and heev), gesvd and the QR ops at the batch counts of the published vendor tables
@@ -14,15 +15,15 @@ const VENDOR_TABLE_COUNTS: Readonly<Record<number, number>> = {
 };
 const TABLE_OPS: ReadonlySet<string> = new Set(['syev', 'heev', 'gesvd', 'geqrf', 'orgqr', 'qr']);
 
-export function defaultBatch(op: string, dtype: DType, n: number, targetBytes: number): number {
+export function defaultBatch(op: string, dtype: ElementType, n: number, targetBytes: number): number {
   const table = TABLE_OPS.has(op) ? VENDOR_TABLE_COUNTS[n] : undefined;
   if (table !== undefined) return table;
-  const perMatrix = Math.max(1, n * n * DTYPE_BYTES[dtype] * (op === 'gemm' ? 3 : 1));
+  const perMatrix = Math.max(1, n * n * elementInfo(dtype).bytes * (op === 'gemm' ? 3 : 1));
   return Math.max(1, Math.floor(targetBytes / perMatrix));
 }
 
 /** Matrices per call in `myriad bench` on a GPU: defaultBatch for cli.ts's GPU target (its benchTargetBytes: 1 GiB per gemm call, 512 MiB otherwise). */
-export function gpuBenchBatch(op: string, dtype: DType, n: number): number {
+export function gpuBenchBatch(op: string, dtype: ElementType, n: number): number {
   return defaultBatch(op, dtype, n, op === 'gemm' ? 1 << 30 : 512 << 20);
 }
 

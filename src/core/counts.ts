@@ -4,7 +4,8 @@
  * getrf 2n^3/3 (square), gemm 2mnk. Bytes are the fewest a kernel must move through memory:
  * each input read once, each output written once (the roofline's denominator).
  */
-import { DTYPE_BYTES, type DType } from './dtype.js';
+import { DTYPE_BYTES, type ComplexDType, type DType } from './dtype.js';
+import { complexInfo } from './dtype-table.js';
 
 export interface Cost { flops: number; bytes: number }
 
@@ -15,6 +16,13 @@ export const counts = {
   /** C (m x n) = alpha op(A) (m x k) op(B) (k x n) + beta C; C read only when beta != 0. */
   gemm(dtype: DType, m: number, n: number, k: number, betaZero = true): Cost {
     return { flops: 2 * m * n * k, bytes: el(dtype, m * k + k * n + m * n * (betaZero ? 1 : 2)) };
+  },
+  /**
+   * Complex gemm (zgemm, cgemm): 8 mnk real flops (a complex multiply-add is four real
+   * multiply-adds), bytes of whole pairs (16 for complex128, 8 for complex64).
+   */
+  zgemm(dtype: ComplexDType, m: number, n: number, k: number, betaZero = true): Cost {
+    return { flops: 8 * m * n * k, bytes: complexInfo(dtype).bytes * (m * k + k * n + m * n * (betaZero ? 1 : 2)) };
   },
   /** B (m x n) := op(A)^-1 B with A m x m (left) or n x n (right), triangle only read. */
   trsm(dtype: DType, side: 'left' | 'right', m: number, n: number): Cost {

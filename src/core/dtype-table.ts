@@ -107,7 +107,7 @@ const DTYPES: Readonly<Record<DType, DTypeInfo>> = {
   }),
 };
 
-/** How generators will spell a complex type (no kernel emits these yet). */
+/** How C and CUDA libraries spell a complex type (the generated kernels' own pair, `real2` of kernels/common/complex.ts, has its layout). */
 export interface ComplexSpelling {
   /** CUDA C++: the cuComplex.h type. */
   readonly cuda: 'cuDoubleComplex' | 'cuFloatComplex';

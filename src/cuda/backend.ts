@@ -16,10 +16,11 @@ import type { DeviceBackend, ModuleStats, RouteTaken, TallSkinnyQrResult, WarmKe
 import { cpuBackend } from '../cpu/backend.js';
 import { complexReferenceOf } from '../cpu/complex/backend.js';
 import { OP_SPECS, OUTPUTS, isComplexRequest } from '../core/op-specs.js';
-import { capturableOp, choose, chooseArray, ownRoute, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
+import { capturableOp, choose, chooseArray, chooseComplex, ownRoute, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
 import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
+import { complexView, realView } from './host/complex-view.js';
 import { IntPool } from './runtime/int-pool.js';
 import { PlanningDevice } from './runtime/planning-device.js';
 import type { DeviceArray, GpuDevice, HostArray, KernelSource } from './runtime/types.js';
@@ -143,14 +144,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       }
     }
     if (count <= 0) return;
-    if (isComplexRequest(op, request)) {
-      // Complex requests have no GPU kernel yet: the CPU reference on host copies (whole arrays,
-      // so the interleaved pairs travel as they are), outputs uploaded back; the route says 'cpu'.
-      if (this.recording) throw new MyriadError('UNSUPPORTED', `complex ${op} runs on the CPU reference and cannot be captured in a graph`, OP_SPECS[op].main);
-      this.lastRoute = { op, route: 'cpu', gpu: false };
-      if (this.device instanceof PlanningDevice) return;
-      return this.runOnCpu(op, request, complexReferenceOf(op));
-    }
+    if (isComplexRequest(op, request)) return this.runComplex(op, request, onHost);
     const candidate = choose(op, request, this.device, this.force[op], this.recording);
     this.lastRoute = routeTaken(op, candidate);
     if (candidate.run === undefined) {
@@ -177,7 +171,31 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       runCandidate(staged, this.device, r);
     };
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
-    const call = new HostCall(this.device, op, request, kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {});
+    this.stage(new HostCall(this.device, op, request, kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {}));
+  }
+
+  /**
+   * A complex request: its complex candidate (router.ts COMPLEX_ROUTES) on the device, host data
+   * staged as a real call's (seen as real batches of twice the rows: host/complex-view.ts); where
+   * the candidate is the CPU reference, that on host copies (whole arrays, so the interleaved pairs
+   * travel as they are), outputs uploaded back, the route 'cpu'.
+   */
+  private runComplex(op: OpName, request: Request, onHost: boolean): void {
+    const { candidate, taken } = chooseComplex(op, request, this.device, this.force[op], this.recording);
+    this.lastRoute = taken;
+    if (candidate.run === undefined) {
+      if (this.recording) throw new MyriadError('UNSUPPORTED', `complex ${op} runs on the CPU reference and cannot be captured in a graph`, OP_SPECS[op].main);
+      if (this.device instanceof PlanningDevice) return;
+      return this.runOnCpu(op, request, complexReferenceOf(op));
+    }
+    const run = candidate.run as unknown as (dev: GpuDevice, r: Request) => void;
+    if (!onHost) return run(this.device, request);
+    const kernel = (staged: Request): void => run(this.device, complexView(staged, request));
+    this.stage(new HostCall(this.device, op, realView(request), kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {}));
+  }
+
+  /** Runs a staged host call: now, or deferred inside deferHost(). */
+  private stage(call: HostCall): void {
     if (this.deferral.active) {
       this.deferral.defer(finishLater(this.device, call));
       return;

@@ -9,11 +9,11 @@
  */
 import type { OpName } from '../core/ops.js';
 import { MyriadError } from '../core/errors.js';
-import { OP_SPECS } from '../core/op-specs.js';
+import { OP_SPECS, type ComplexRequests } from '../core/op-specs.js';
 import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../core/batch.js';
 import type { Storage } from '../core/storage.js';
 import { gelsCovers, gelsCuda } from './kernels/gels/index.js';
-import { gemmCuda, gemmVbatchedCovers, gemmVbatchedCuda } from './kernels/gemm/index.js';
+import { complexGemmCuda, gemmCuda, gemmVbatchedCovers, gemmVbatchedCuda } from './kernels/gemm/index.js';
 import { getrfCuda, getrfVbatchedCovers, getrfVbatchedCuda } from './kernels/getrf/index.js';
 import { getriCovers, getriCuda } from './kernels/getri/index.js';
 import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
@@ -30,8 +30,9 @@ import { trtriCuda } from './kernels/trtri/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
-  cublasGemm, cublasGemmCovers, cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers,
-  cusolverSyev, cusolverSyevCovers,
+  cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasTrsm, cublasTrsmCovers,
+  cusolverGetrf, cusolverGetrfCovers, cusolverPosv, cusolverPosvCovers, cusolverPotrf, cusolverPotrfCovers, cusolverPotrs,
+  cusolverPotrsCovers, cusolverSyev, cusolverSyevCovers,
 } from './vendor/index.js';
 import type { ArrayRouted, RouteTaken } from '../core/device-backend.js';
 import { tuningFor } from './model/tuning/index.js';
@@ -83,6 +84,18 @@ function runTsm2(dev: GpuDevice, r: DeviceRequest<'gemm'>): void {
 const vendor = <K extends OpName>(name: 'cublas' | 'cusolver', covers: (r: DeviceRequest<K>, dev: GpuDevice) => boolean, run: GpuOp<K>): Candidate<K> =>
   ({ name, covers, run, capturable: false });
 
+/**
+ * The factorisation of a vendor gesv or posv: whichever route the router takes for getrf or potrf
+ * on that request (never the CPU reference: their own GPU routes take every request).
+ */
+function routed<K extends 'getrf' | 'potrf'>(op: K): GpuOp<K> {
+  return (dev, r) => {
+    if (!runRouted(op, dev, r as unknown as Record<string, unknown>)) throw new MyriadError('UNSUPPORTED', `no GPU route takes this ${op}`, 'a');
+  };
+}
+const ROUTED_GETRF = routed('getrf');
+const ROUTED_POTRF = routed('potrf');
+
 /** An operation with one GPU design, named as the operation, that takes every request: it, then the CPU reference. */
 function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[] {
   return [{ name: op, run }, CPU];
@@ -106,7 +119,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'gemm', run: gemmCuda },
     CPU,
   ],
-  trsm: single('trsm', trsmCuda),
+  trsm: [vendor('cublas', cublasTrsmCovers, cublasTrsm), { name: 'trsm', run: trsmCuda }, CPU],
   trmm: single('trmm', trmmCuda),
   syrk: single('syrk', syrkCuda),
   herk: single('syrk', syrkCuda),
@@ -116,16 +129,16 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'potrf', run: potrfCuda },
     CPU,
   ],
-  potrs: single('potrs', potrsCuda),
-  posv: single('posv', posvCuda),
+  potrs: [vendor('cusolver', cusolverPotrsCovers, cusolverPotrs), { name: 'potrs', run: potrsCuda }, CPU],
+  posv: [vendor('cusolver', cusolverPosvCovers, (dev, r) => cusolverPosv(dev, r, ROUTED_POTRF)), { name: 'posv', run: posvCuda }, CPU],
   getrf: [
     vendor('cusolver', cusolverGetrfCovers, cusolverGetrf),
     { name: 'vbatched', covers: (r) => getrfVbatchedCovers(r), run: (dev, r) => getrfVbatchedCuda(dev, r) },
     { name: 'getrf', run: getrfCuda },
     CPU,
   ],
-  getrs: single('getrs', getrsCuda),
-  gesv: single('gesv', gesvCuda),
+  getrs: [vendor('cublas', cublasGetrsCovers, cublasGetrs), { name: 'getrs', run: getrsCuda }, CPU],
+  gesv: [vendor('cublas', cublasGesvCovers, (dev, r) => cublasGesv(dev, r, ROUTED_GETRF)), { name: 'gesv', run: gesvCuda }, CPU],
   trtri: single('trtri', trtriCuda),
   lauum: single('lauum', lauumCuda),
   potri: single('potri', potriCuda),
@@ -139,6 +152,62 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   gels: [{ name: 'gels', covers: gelsCovers, run: gelsCuda }, CPU],
   getri: [{ name: 'getri', covers: getriCovers, run: getriCuda }, CPU],
 };
+
+/** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
+export type ComplexRouted = 'gemm';
+
+/** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
+export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
+
+/** One way to run a complex request of K: as `Candidate`, on the complex request. */
+export interface ComplexCandidate<K extends ComplexRouted> {
+  readonly name: string;
+  readonly covers?: (request: ComplexDeviceRequest<K>, dev: GpuDevice) => boolean;
+  readonly run?: (dev: GpuDevice, request: ComplexDeviceRequest<K>) => void;
+  readonly capturable?: boolean;
+}
+
+/**
+ * The candidates of complex requests, in order of preference, named as the real ones ('gemm' the
+ * own kernels, 'cublas' the vendor's, 'cpu' the reference). The own kernels take strided and list
+ * batches of any size (the very-small design to the table's bound, the tiled one above); cuBLAS's
+ * z/cgemm has no measured crossover yet, so it follows them (forced by name it runs). Variable
+ * batches of several shapes run on the CPU reference.
+ */
+export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCandidate<K>[] } = {
+  gemm: [
+    { name: 'gemm', covers: (r) => r.a.kind !== 'variable' && r.b.kind !== 'variable' && r.c.kind !== 'variable', run: complexGemmCuda },
+    { name: 'cublas', covers: cublasComplexGemmCovers, run: cublasComplexGemm, capturable: false },
+    CPU,
+  ],
+};
+
+const COMPLEX_TAKEN = new Map((Object.entries(COMPLEX_ROUTES) as [ComplexRouted, readonly ComplexCandidate<ComplexRouted>[]][]).flatMap(([op, list]) =>
+  list.map((c) => [c, Object.freeze({ op: op as OpName, route: c.name, gpu: c.run !== undefined })] as const)));
+
+/**
+ * The candidate for a complex request of `op` (chosen as `choose` does, `force` naming one of the
+ * complex list), and the route it reports. An operation without complex GPU candidates: the CPU
+ * reference.
+ */
+export function chooseComplex(op: OpName, request: Record<string, unknown>, dev: GpuDevice, force?: string, recording = false): { candidate: ComplexCandidate<ComplexRouted>; taken: RouteTaken } {
+  if (!Object.hasOwn(COMPLEX_ROUTES, op)) {
+    if (force !== undefined && force !== CPU.name) throw new MyriadError('ENUM', `${op} on complex data has no route '${force}' (routes: ${CPU.name})`, 'force');
+    return { candidate: CPU, taken: { op, route: CPU.name, gpu: false } };
+  }
+  const list = COMPLEX_ROUTES[op as ComplexRouted];
+  const r = request as unknown as ComplexDeviceRequest<ComplexRouted>;
+  let chosen: ComplexCandidate<ComplexRouted> | undefined;
+  if (force !== undefined) {
+    chosen = list.find((c) => c.name === force);
+    if (chosen === undefined) throw new MyriadError('ENUM', `${op} on complex data has no route '${force}' (routes: ${list.map((c) => c.name).join(', ')})`, 'force');
+    if (recording && chosen.capturable === false)
+      throw new MyriadError('UNSUPPORTED', `${op}'s route '${force}' cannot be recorded in ctx.capture() (a vendor library's work)`, 'force');
+  } else {
+    chosen = list.find((c) => (!recording || c.capturable !== false) && (c.covers === undefined || c.covers(r, dev))) ?? list[list.length - 1]!;
+  }
+  return { candidate: chosen, taken: COMPLEX_TAKEN.get(chosen)! };
+}
 
 /** One design of an array-level function, for a stack of `count` m x n matrices. */
 export interface ArrayCandidate {

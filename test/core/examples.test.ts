@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import * as myriad from '../../src/index.js';
 import { runFits } from '../../examples/fits.js';
 import { runKalman } from '../../examples/kalman.js';
+import { denseFactor, matrixOfTree, runMultifrontal, syntheticTree } from '../../examples/multifrontal.js';
 import { runStresses } from '../../examples/stresses.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -86,6 +87,41 @@ describe('examples', () => {
         assert.ok(Math.abs(x - r.columns.data[k * fits + f]!) < 1e-10);
       }
     }
+  });
+  it('multifrontal: the tree fits its matrix, and the fronts\' factor columns are the dense Cholesky factor of A', () => {
+    const tree = syntheticTree(80, 6, 10, 5);
+    const { n, fronts } = tree;
+    // Every front's update set lies in its parent's structure, above its own pivots; levels below parents.
+    fronts.forEach((f, i) => {
+      if (f.parent < 0) { assert.equal(f.update.length, 0); return; }
+      const parent = fronts[f.parent]!;
+      const structure = new Set([...parent.pivots, ...parent.update]);
+      assert.ok(f.update.every((g) => structure.has(g) && g > f.pivots[f.pivots.length - 1]!), `front ${i}`);
+      assert.ok(f.update.some((g) => parent.pivots.includes(g)), `front ${i} reaches its parent`);
+      assert.ok(parent.level > f.level);
+    });
+    const matrix = matrixOfTree(tree, 3);
+    const r = runMultifrontal(tree, matrix);
+    assert.ok(r.info.every((v) => v === 0));
+    assert.equal(r.levels.reduce((s, l) => s + l.fronts, 0), fronts.length);
+    // The dense reference: A from its lower triangle, factored by potrf as one matrix.
+    const A = new Float64Array(n * n);
+    for (let e = 0; e < matrix.values.length; e++) A[matrix.cols[e]! * n + matrix.rows[e]!] = matrix.values[e]!;
+    const ref = A.slice();
+    myriad.potrf({ uplo: 'lower', a: myriad.strided(ref, { rows: n, count: 1 }) });
+    const L = denseFactor(r);
+    let worst = 0;
+    for (let j = 0; j < n; j++) for (let i = j; i < n; i++) worst = Math.max(worst, Math.abs(L[j * n + i]! - ref[j * n + i]!));
+    assert.ok(worst < 1e-12 * n, `max |L - L_dense| ${worst}`);
+    // And L L^T = A on the lower triangle, independently of the reference.
+    let residual = 0;
+    for (let j = 0; j < n; j++)
+      for (let i = j; i < n; i++) {
+        let s = 0;
+        for (let k = 0; k <= j; k++) s += L[k * n + i]! * L[k * n + j]!;
+        residual = Math.max(residual, Math.abs(s - A[j * n + i]!));
+      }
+    assert.ok(residual < 1e-12 * n * 10, `max |L L^T - A| ${residual}`);
   });
   it("compile as a new user's strict project (NodeNext, noUncheckedIndexedAccess) against the shipped declarations", () => {
     const dir = mkdtempSync(join(tmpdir(), 'myriad-examples-'));

@@ -1,7 +1,8 @@
 /**
- * Complex gemm on a CUDA context (a fake device): it runs the CPU reference with copies of device
- * data (whole arrays, so the interleaved pairs travel as they are), ctx.lastRoute says 'cpu', and
- * the results match the reference context's, for device-resident and host batches.
+ * Complex gemm on a CUDA context (a fake device) on its CPU route (`force: { gemm: 'cpu' }`; the GPU
+ * routes are test/cuda/zgemm.test.ts's): the CPU reference with copies of device data (whole
+ * arrays, so the interleaved pairs travel as they are), ctx.lastRoute says 'cpu', and the results
+ * match the reference context's, for device-resident and host batches.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -16,6 +17,7 @@ import { Rng } from '../helpers/random.js';
 
 function fakeCuda(): Context {
   const backend = new CudaBackend(new FakeDevice(0, []), 'fake');
+  backend.force = { gemm: 'cpu' };
   return new Context('cuda', backend as unknown as Backend<Storage, IntStorage>, backend);
 }
 const randomArray = (rng: Rng, n: number, single: boolean): Float64Array | Float32Array => {
@@ -24,7 +26,7 @@ const randomArray = (rng: Rng, n: number, single: boolean): Float64Array | Float
   return x;
 };
 
-describe('complex gemm on a CUDA context (fake device): the CPU reference with copies', () => {
+describe('complex gemm on a CUDA context (fake device), route cpu: the CPU reference with copies', () => {
   for (const single of [false, true]) {
     const dtype = single ? 'complex64' : 'complex128';
     it(`device-resident and host ${dtype} batches match the reference context; lastRoute is 'cpu'`, () => {

@@ -187,6 +187,11 @@ function representativeKernels(): GemmParams[] {
         for (const n of [64, 128, 256]) out.push(planGemm(H100, problem({ dtype, transA, transB, m: n, n, k: n, betaZero: o % 2 === 1 })));
       });
     }
+    // Complex pairs (complex128, complex64): the planned small (16) and tiled (64) kernels of every op pair.
+    for (const conjA of [false, true]) for (const conjB of [false, true]) OPS.forEach(([transA, transB], o) => {
+      if ((conjA && transA === 'N') || (conjB && transB === 'N')) return;
+      for (const n of [16, 64]) out.push(planGemm(H100, problem({ dtype, transA, transB, m: n, n, k: n, betaZero: o % 2 === 0, complex: { conjA, conjB } })));
+    });
   });
   return out;
 }
@@ -194,7 +199,7 @@ function representativeKernels(): GemmParams[] {
 test('generated kernels compile for sm_90 with nvcc, without spills or local arrays', { skip: NVCC_SKIP }, async () => {
   // Representative: the small, tiled and mma designs once each (every transpose, layout and tile
   // size under MYRIAD_FULL_COMPILE=1).
-  const quick = (e: string): boolean => /^(gemm_small_dNN_2x2x2_.*_ddd|gemm_tiled_sNN_128x128x8_|gemm_mma_dTT_64x64x16_w4x2_s3_k8_sss_b0$)|_t[lu]$/.test(e);
+  const quick = (e: string): boolean => /^(gemm_small_dNN_2x2x2_.*_ddd|gemm_tiled_sNN_128x128x8_|gemm_mma_dTT_64x64x16_w4x2_s3_k8_sss_b0$|gemm_small_zCC_16x16x16_|gemm_tiled_zCC_64x64x8_)|_t[lu]$/.test(e);
   const results = await compileForSm90(compileSet(representativeKernels().map(gemmSource), quick));
   const failures = compileFailures(results, (r) =>
     !Number.isFinite(r.registers) ? 'no ptxas report'

@@ -9,7 +9,9 @@
  * - the rule the potrf scan and info kernels implement, checked against the CPU reference on
  *   matrices holding NaN and infinities wherever the vendor's own result agrees with the reference
  *   on the finite leading block (which is all the rule assumes of it);
- * - the kernels around the vendor calls compile (nvcc, where it is on PATH).
+ * - the kernels around the vendor calls compile (nvcc, where it is on PATH);
+ * - the sweep: its grid, the rules its rows give (the solves' by right-hand sides and side) and the
+ *   table's source. The solves' vendor routes are tested in vendor-solves.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -216,5 +218,30 @@ test('the sweep: its grid, the rules its rows imply, and the table source (which
   const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
   const table = (await import(`data:text/javascript,${encodeURIComponent(js)}`) as { h200VendorTable: VendorTable }).h200VendorTable;
   assert.equal(table.card, 'NVIDIA H200');
+  assert.deepEqual(table.rules, rules);
+});
+
+test('the sweep: the solves\' cases, and the rules and source their rows give', async () => {
+  const { vendorGrid, rulesFromRows, tableSource, rowsMarkdown, SOLVE_MANY } = await import('../../src/bench/vendor-sweep.js');
+  const ts = (await import('typescript')).default;
+  const grid = vendorGrid(['trsm', 'getrs', 'gesv', 'potrs', 'posv'], ['float64', 'float32']);
+  assert.equal(grid.length, 112);
+  assert.ok(grid.every((c) => ROUTES[c.op].some((r) => r.name === c.route) && c.count >= 1 && c.nrhs !== undefined && c.n >= 8 && c.n <= 512));
+  assert.deepEqual([...new Set(grid.filter((c) => c.op === 'potrs' || c.op === 'posv').map((c) => c.nrhs))], [1]);
+  assert.deepEqual([...new Set(grid.filter((c) => c.op === 'trsm').map((c) => `${c.nrhs} ${c.side}`))], ['1 left', `${SOLVE_MANY} left`]);
+  assert.ok(vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv', 'potrs', 'posv'], ['float64', 'float32']).length <= 220, 'the whole sweep stays near 200 cases');
+  const row = (op: 'trsm' | 'getrs', n: number, nrhs: number, ratio: number) => ({
+    op, route: 'cublas' as const, dtype: 'float64' as const, series: 'batched' as const, n, count: 1000, nrhs,
+    ...(op === 'trsm' ? { side: 'left' as const } : {}), own: op, ownMs: 1, vendorMs: ratio, ratio,
+  });
+  const rows = [row('trsm', 8, 1, 1.2), row('trsm', 64, 1, 0.9), row('trsm', 512, 1, 0.8), row('trsm', 8, 16, 0.5), row('trsm', 512, 16, 1.5), row('getrs', 8, 16, 0.9)];
+  const rules = rulesFromRows(rows);
+  assert.deepEqual(rules.map((r) => [r.op, r.side, r.n, r.nrhs]), [
+    ['trsm', 'left', [64, Infinity], [1, 1]], ['trsm', 'left', [8, 8], [16, Infinity]], ['getrs', undefined, [8, Infinity], [16, Infinity]],
+  ]);
+  assert.match(rowsMarkdown(rows), /\| trsm \(nrhs 16, left\) \|/);
+  const source = tableSource('NVIDIA H200', 'test', 'node dist/scripts/vendor-sweep.js', rules);
+  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const table = (await import(`data:text/javascript,${encodeURIComponent(js)}`) as { h200VendorTable: VendorTable }).h200VendorTable;
   assert.deepEqual(table.rules, rules);
 });

@@ -54,6 +54,9 @@ const GELS = (t: string) =>
   `int cublas${t}gelsBatched(cublasHandle_t handle, int trans, int m, int n, int nrhs, CUdeviceptr Aarray, int lda, ` +
   `CUdeviceptr Carray, int ldc, _Out_ int *info, CUdeviceptr devInfoArray, int batchSize)`;
 
+// Complex (cuDoubleComplex / cuFloatComplex, interleaved pairs): alpha and beta point at a pair of the part type.
+const COMPLEX_GEMMS = (t: string, s: string): string[] => [GEMM(t, s), GEMM_STRIDED(t, s), GEMM_BATCHED(t, s)];
+
 const PROTOTYPES = [
   'int cublasCreate_v2(_Out_ cublasHandle_t *handle)',
   'int cublasDestroy_v2(cublasHandle_t handle)',
@@ -63,6 +66,7 @@ const PROTOTYPES = [
   GEMM_STRIDED('D', 'double'), GEMM_STRIDED('S', 'float'), GEMM_BATCHED('D', 'double'), GEMM_BATCHED('S', 'float'),
   GETRF('D'), GETRF('S'), GETRS('D'), GETRS('S'), GETRI('D'), GETRI('S'), MATINV('D'), MATINV('S'),
   TRSM('D', 'double'), TRSM('S', 'float'), GEQRF('D'), GEQRF('S'), GELS('D'), GELS('S'),
+  ...COMPLEX_GEMMS('Z', 'double'), ...COMPLEX_GEMMS('C', 'float'),
 ];
 
 const STATUS: Readonly<Record<number, string>> = {

@@ -6,14 +6,14 @@
  * alpha = 0 and k = 0 stay with the own routes (BLAS then reads neither A nor B; cuBLAS does not
  * promise that).
  */
-import { batchCount, uniformShape } from '../../core/batch.js';
+import { batchCount, matrixAt, uniformShape, type Batch } from '../../core/batch.js';
 import { MyriadError } from '../../core/errors.js';
-import type { Requests } from '../../core/op-specs.js';
-import { storageInfo } from '../../core/dtype-table.js';
+import type { ComplexGemmRequest, Requests } from '../../core/op-specs.js';
+import { complexInfo, complexOf, storageInfo } from '../../core/dtype-table.js';
 import { Workspace } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { launchGroups, matrixAddress } from './groups.js';
-import { vendorBlas } from './native.js';
+import { vendorBlas, vendorUsable } from './native.js';
 import { deviceDtype, fitsInt32, vendorCard, vendorServes } from './rules.js';
 
 type GemmRequest = Requests<DeviceArray, DeviceArray>['gemm'];
@@ -70,6 +70,69 @@ export function cublasGemm(dev: GpuDevice, r: GemmRequest): void {
       const [pa, pb, pc] = g.operands;
       blas.gemmPointersAt(dtype, transA, transB, m, n, k, alpha, pa!.pointer, sa!.ld, pb!.pointer, sb!.ld, beta, pc!.pointer, sc!.ld, g.members.length);
     }
+  } finally {
+    frame.end();
+  }
+}
+
+type ComplexGemm = ComplexGemmRequest<DeviceArray>;
+
+/** m, n, k of a complex request of one shape (strided or list batches), or undefined. */
+function complexShape(r: ComplexGemm): { m: number; n: number; k: number } | undefined {
+  if (r.a.kind === 'variable' || r.b.kind === 'variable' || r.c.kind === 'variable') return undefined;
+  return { m: r.c.rows, n: r.c.cols, k: r.transA === 'N' ? r.a.cols : r.a.rows };
+}
+
+/**
+ * Complex gemm on cuBLAS (cublas{Z,C}gemm, StridedBatched, Batched): strided and list batches
+ * where the library loads, alpha != 0 and k > 0 (as the real route). Not in any card's table yet:
+ * the router lists it after the own kernels, so it runs where forced (`force: { gemm: 'cublas' }`).
+ */
+export function cublasComplexGemmCovers(r: ComplexGemm, dev: GpuDevice): boolean {
+  const s = complexShape(r);
+  if (s === undefined || batchCount(r.c) === 0 || s.m === 0 || s.n === 0 || s.k === 0) return false;
+  if (r.alpha[0] === 0 && r.alpha[1] === 0) return false;
+  return vendorUsable(dev, 'cublas') && [r.a, r.b, r.c].every(fitsInt32);
+}
+
+export function cublasComplexGemm(dev: GpuDevice, r: ComplexGemm): void {
+  const count = batchCount(r.c);
+  const s = complexShape(r);
+  if (count === 0 || s === undefined || s.m === 0 || s.n === 0) return;
+  if (s.k === 0 || (r.alpha[0] === 0 && r.alpha[1] === 0))
+    throw new MyriadError('UNSUPPORTED', 'the cublas route takes alpha != 0 and k > 0 (the own routes scale C by beta)', 'force');
+  const blas = vendorBlas(dev);
+  if (blas === undefined) return;
+  const dtype = deviceDtype(r.c);
+  const bytes = complexInfo(complexOf(dtype)).bytes;
+  // Matrix i's first pair, checked against its buffer (which holds two parts a pair).
+  const address = (b: Batch<DeviceArray>, i: number, argument: string): bigint => {
+    const m = matrixAt(b, i);
+    const end = m.rows === 0 || m.cols === 0 ? m.offset : m.offset + m.ld * (m.cols - 1) + m.rows;
+    if (2 * end > m.data.length || m.ld < Math.max(1, m.rows))
+      throw new MyriadError('BOUNDS', `matrix ${i} (${m.rows} x ${m.cols}, ld ${m.ld}, offset ${m.offset}) does not fit its ${m.data.length / 2} pairs`, argument);
+    return m.data.ptr + BigInt(m.offset * bytes);
+  };
+  const { m, n, k } = s;
+  const { transA, transB, alpha, beta } = r;
+  if (r.a.kind === 'strided' && r.b.kind === 'strided' && r.c.kind === 'strided') {
+    const [a, b, c] = [r.a, r.b, r.c];
+    // The last matrices must fit too (cuBLAS reads and writes count of them, stride apart).
+    address(a, count - 1, 'a'); address(b, count - 1, 'b'); address(c, count - 1, 'c');
+    blas.complexGemmAt(count === 1 ? 'one' : 'strided', dtype, transA, transB, m, n, k, alpha, address(a, 0, 'a'), a.ld, a.stride,
+      address(b, 0, 'b'), b.ld, b.stride, beta, address(c, 0, 'c'), c.ld, c.stride, count);
+    return;
+  }
+  const frame = Workspace.of(dev).frame();
+  try {
+    const table = (b: Batch<DeviceArray>, argument: string): bigint => {
+      const pointers = frame.take('int64', count, `${argument} matrix pointers`);
+      dev.upload(BigInt64Array.from({ length: count }, (_, i) => address(b, i, argument)), pointers);
+      return pointers.ptr;
+    };
+    const lds = [r.a, r.b, r.c].map((b) => matrixAt(b, 0).ld);
+    blas.complexGemmAt('pointers', dtype, transA, transB, m, n, k, alpha, table(r.a, 'a'), lds[0]!, 0, table(r.b, 'b'), lds[1]!, 0,
+      beta, table(r.c, 'c'), lds[2]!, 0, count);
   } finally {
     frame.end();
   }

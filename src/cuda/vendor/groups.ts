@@ -15,7 +15,7 @@ import { storageInfo } from '../../core/dtype-table.js';
 import { groupByShape } from '../kernels/common/operands.js';
 import type { WorkspaceFrame } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
-import type { GroupOperand } from './kernels.js';
+import { launchStridedPointers, type GroupOperand } from './kernels.js';
 
 /** One matrix: its first element's address, its shape and leading dimension. */
 export interface MatrixAddress {
@@ -76,4 +76,31 @@ export function launchGroups(dev: GpuDevice, frame: WorkspaceFrame, batches: rea
     groups.push({ members, shapes, operands, index });
   }
   return groups;
+}
+
+/**
+ * Launch groups whose operands are all in the pointer form, for the vendor routines that take
+ * only arrays of matrix addresses (cublas?trsmBatched, cublas?getrsBatched,
+ * cusolverDn?potrsBatched): a strided request is one group, its address arrays written by a
+ * kernel (no host loop and no upload per call: a batch of 100000 matrices would cost milliseconds
+ * on the host); otherwise `launchGroups`' groups (already in that form, their addresses uploaded).
+ * Each array is the frame's, so a route may rewrite it (the solves point failed matrices' B at
+ * scratch).
+ */
+export function pointerGroups(dev: GpuDevice, frame: WorkspaceFrame, batches: readonly Batch<DeviceArray>[], names: readonly string[]): LaunchGroup[] {
+  const count = batchCount(batches[0]!);
+  if (count === 0 || !batches.every((b) => b.kind === 'strided')) return launchGroups(dev, frame, batches, names);
+  const members = Array.from({ length: count }, (_, i) => i);
+  const shapes: { rows: number; cols: number; ld: number }[] = [];
+  const operands = batches.map((b, o): GroupOperand => {
+    if (b.kind !== 'strided') throw new Error('unreachable');
+    // The first and the last matrix inside the buffer: those between them are too (stride >= 0).
+    const first = matrixAddress(b, 0, names[o]!);
+    matrixAddress(b, count - 1, names[o]!);
+    shapes.push({ rows: b.rows, cols: b.cols, ld: b.ld });
+    const pointers = frame.take('int64', count, `${names[o]} matrix pointers`);
+    launchStridedPointers(dev, pointers, first.address, b.stride * storageInfo(b.data.dtype).bytes, count);
+    return { kind: 'pointer', pointer: pointers.ptr, offset: 0, stride: 0, ld: b.ld };
+  });
+  return [{ members, shapes, operands, index: null }];
 }

@@ -6,8 +6,11 @@
  * written beyond what the operation writes. Their work runs on the device's stream; a graph does
  * not record it (the router passes over these candidates inside ctx.capture()).
  */
-export { cublasGemm, cublasGemmCovers, gemmSize } from './gemm.js';
+export { cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, gemmSize } from './gemm.js';
 export { cusolverGetrf, cusolverGetrfCovers } from './getrf.js';
+export { cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, type RoutedGetrf } from './getrs.js';
 export { cusolverPotrf, cusolverPotrfCovers } from './potrf.js';
+export { cusolverPosv, cusolverPosvCovers, cusolverPotrs, cusolverPotrsCovers, type RoutedPotrf } from './potrs.js';
 export { cusolverSyev, cusolverSyevCovers } from './syev.js';
+export { cublasTrsm, cublasTrsmCovers } from './trsm.js';
 export { vendorUsable, type VendorLibrary } from './native.js';

@@ -15,6 +15,14 @@
  *   cusolverDnXsyevBatched takes); a NaN or Inf is written as 0 and flags the matrix.
  * - syev_unpack: eigenvectors (jobz 'vectors') and eigenvalues back to the batch's layout, NaN for a
  *   flagged matrix; info 0, n + 1 (the vendor did not converge) or n + 2 (NaN or Inf in A).
+ * - getrs_pivots: the API's 0-based pivots (`ipiv[b * pivotStride + j]`) as LAPACK's 1-based ones,
+ *   n per matrix packed in group order (what cublas?getrsBatched reads). A pivot outside [0, n)
+ *   (not getrf's output) is read as no interchange, so the vendor never addresses a row outside
+ *   the matrix.
+ * - strided_pointers: the addresses of a strided batch's matrices (the pointer arrays the batched
+ *   vendor routines take).
+ * - solve_mask: the B pointer of every matrix whose info is not 0 replaced by a scratch matrix's,
+ *   so that posv and gesv leave B as it was where the factorisation failed (LAPACK's posv, gesv).
  */
 import type { DType } from '../../core/dtype.js';
 import { dtypeInfo } from '../../core/dtype-table.js';
@@ -90,6 +98,44 @@ export function getrfScatterSource(): KernelSource {
   const long long b = index ? index[q] : q;
   if (j < k) ipiv[b * pivotStride + j] = pivots[(long long)q * k + j] - 1;
   if (j == 0) info[b] = vendor[q];
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+export function getrsPivotsSource(): KernelSource {
+  const entry = 'vendor_getrs_pivots';
+  const source = `extern "C" __global__ void ${entry}(int* __restrict__ packed, const int* __restrict__ ipiv, const int* __restrict__ index,
+    int count, int n, long long pivotStride) {
+  const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (long long)count * n) return;
+  const int q = (int)(t / n);
+  const int j = (int)(t - (long long)q * n);
+  const long long b = index ? index[q] : q;
+  const int p = ipiv[b * pivotStride + j];
+  packed[t] = (p >= 0 && p < n ? p : j) + 1;
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+export function stridedPointersSource(): KernelSource {
+  const entry = 'vendor_strided_pointers';
+  const source = `extern "C" __global__ void ${entry}(unsigned long long* __restrict__ pointers, unsigned long long first, long long strideBytes, int count) {
+  const long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < count) pointers[q] = first + (unsigned long long)(q * strideBytes);
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+export function solveMaskSource(): KernelSource {
+  const entry = 'vendor_solve_mask';
+  const source = `extern "C" __global__ void ${entry}(unsigned long long* __restrict__ pointers, const int* __restrict__ info,
+    const int* __restrict__ index, const void* scratch, int count) {
+  const long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (q >= count) return;
+  if (info[index ? index[q] : q] != 0) pointers[q] = (unsigned long long)scratch;
 }
 `;
   return { name: `${entry}.cu`, source, entry };
@@ -197,4 +243,26 @@ export function launchSyevUnpack(dev: GpuDevice, dtype: DType, a: GroupOperand, 
   cachedKernel(dev, src.entry, () => src).launch({ grid: shape.grid, block: shape.block },
     [...operand(a), ...operand(w), arg.ptr(srcA), arg.ptr(srcW), arg.ptr(flags), arg.ptr(vendor), arg.ptr(info), ptrOrNull(index),
       arg.i32(n), arg.i32(count), arg.i32(vectors ? 1 : 0), arg.i32(shape.parts)]);
+}
+
+/** The 1-based pivots of a group's `count` matrices (n each) from the API's `ipiv` into `packed` (int32, count x n). */
+export function launchGetrsPivots(dev: GpuDevice, packed: DeviceArray, ipiv: DeviceArray, index: DeviceArray | null, count: number, n: number, pivotStride: number): void {
+  if (count === 0 || n === 0) return;
+  const threads = count * n;
+  cachedKernel(dev, 'vendor_getrs_pivots', getrsPivotsSource).launch({ grid: [Math.ceil(threads / 256), 1, 1], block: [256, 1, 1] },
+    [arg.ptr(packed.ptr), arg.ptr(ipiv.ptr), ptrOrNull(index), arg.i32(count), arg.i32(n), arg.i64(pivotStride)]);
+}
+
+/** Points `pointers[q]` (a group's B addresses) at `scratch` wherever matrix q's info is not 0. */
+export function launchSolveMask(dev: GpuDevice, pointers: bigint, info: DeviceArray, index: DeviceArray | null, scratch: DeviceArray, count: number): void {
+  if (count === 0) return;
+  cachedKernel(dev, 'vendor_solve_mask', solveMaskSource).launch({ grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1] },
+    [arg.ptr(pointers), arg.ptr(info.ptr), ptrOrNull(index), arg.ptr(scratch.ptr), arg.i32(count)]);
+}
+
+/** pointers[q] = first + q * strideBytes for q < count (int64 addresses). */
+export function launchStridedPointers(dev: GpuDevice, pointers: DeviceArray, first: bigint, strideBytes: number, count: number): void {
+  if (count === 0) return;
+  cachedKernel(dev, 'vendor_strided_pointers', stridedPointersSource).launch({ grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1] },
+    [arg.ptr(pointers.ptr), arg.ptr(first), arg.i64(strideBytes), arg.i32(count)]);
 }

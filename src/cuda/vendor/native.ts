@@ -8,9 +8,11 @@
  * A missing library costs nothing but its routes: `vendorUsable` says false, nothing throws.
  */
 import { allocate, type DType, type FloatArray } from '../../core/dtype.js';
-import { dtypeInfo } from '../../core/dtype-table.js';
-import type { Uplo } from '../../core/enums.js';
+import { complexInfo, complexOf, dtypeInfo, isDType } from '../../core/dtype-table.js';
+import type { Diag, Side, Uplo } from '../../core/enums.js';
+import { MyriadError } from '../../core/errors.js';
 import type { Op } from '../../core/ops.js';
+import type { ComplexOp, ComplexScalar } from '../../core/op-specs.js';
 import { Cublas, cublasMissing } from '../baselines/cublas.js';
 import { Cusolver, cusolverHasSyevBatched, cusolverMissing } from '../baselines/cusolver.js';
 import { CudaDevice } from '../runtime/device.js';
@@ -23,6 +25,46 @@ const OP = (t: Op): number => (t === 'N' ? 0 : 1);
 const FILL = (u: Uplo): number => (u === 'lower' ? 0 : 1);
 /** The routine's precision letter (cublasDgemm, cusolverDnSpotrf). */
 const LETTER = (dtype: DType): string => dtypeInfo(dtype).letter.toUpperCase();
+/** cublasSideMode_t: LEFT = 0, RIGHT = 1. */
+const SIDE = (s: Side): number => (s === 'left' ? 0 : 1);
+/** cublasDiagType_t: NON_UNIT = 0, UNIT = 1. */
+const DIAG = (d: Diag): number => (d === 'unit' ? 1 : 0);
+
+/**
+ * The most matrices one batched solve call is given: larger batches are split into calls of this
+ * many (a grid dimension of 65535 blocks is the hardware's limit, and the vendor's kernels are not
+ * documented to split a batch beyond it themselves; the split costs a call per 65535 matrices).
+ */
+export const VENDOR_BATCH_MAX = 65535;
+
+/** [start, size) of each call of a batch of `count` split into calls of at most VENDOR_BATCH_MAX (exported for the tests). */
+export function vendorChunks(count: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let start = 0; start < count; start += VENDOR_BATCH_MAX) out.push([start, Math.min(VENDOR_BATCH_MAX, count - start)]);
+  return out;
+}
+/** The address of entry `start` of an array of 8-byte matrix addresses. */
+const entry = (pointers: bigint, start: number): bigint => pointers + BigInt(8 * start);
+
+/**
+ * The checks of the batched solves' arguments before the native call (a wrong one there can take
+ * the process down, or poison the context): a real dtype, sizes that are int32s of at least 1
+ * (the routes make no call for an empty problem), leading dimensions of at least max(1, rows) in
+ * int32, non-null device addresses. Exported for the tests.
+ */
+export function checkVendorArguments(
+  call: string, dtype: DType, sizes: Readonly<Record<string, number>>, lds: readonly (readonly [string, number, number])[],
+  pointers: Readonly<Record<string, bigint>>,
+): void {
+  if (!isDType(dtype)) throw new MyriadError('DTYPE', `${call} takes a real dtype, got ${String(dtype)}`, 'dtype');
+  for (const [name, v] of Object.entries(sizes)) {
+    if (!Number.isSafeInteger(v) || v < 1 || v >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `${call}: ${name} must be an int32 >= 1, got ${v}`, name);
+  }
+  for (const [name, ld, rows] of lds) {
+    if (!Number.isSafeInteger(ld) || ld < Math.max(1, rows) || ld >= 2 ** 31) throw new MyriadError('LAYOUT', `${call}: ${name} = ${ld} with ${rows} rows`, name);
+  }
+  for (const [name, p] of Object.entries(pointers)) if (p === 0n) throw new MyriadError('INVALID_ARGUMENT', `${call}: ${name} is a null device address`, name);
+}
 
 /** A host scalar of `dtype` (alpha, beta: pointer mode host). */
 function scalar(dtype: DType, v: number): FloatArray {
@@ -31,8 +73,34 @@ function scalar(dtype: DType, v: number): FloatArray {
   return s;
 }
 
+/** cublasOperation_t with the conjugate transpose: N = 0, T = 1, C = 2. */
+const COMPLEX_OP = (t: ComplexOp): number => (t === 'N' ? 0 : t === 'T' ? 1 : 2);
+/** The complex routine's letter (cublasZgemm, cublasCgemm) by the parts' dtype. */
+const COMPLEX_LETTER = (dtype: DType): string => complexInfo(complexOf(dtype)).letter.toUpperCase();
+/** A host complex scalar: the pair (re, im) of `dtype` that cuBLAS reads through a pointer. */
+function pair(dtype: DType, v: ComplexScalar): FloatArray {
+  const s = allocate(dtype, 2);
+  s[0] = v[0];
+  s[1] = v[1];
+  return s;
+}
+
 /** cuBLAS on raw addresses. */
 export class VendorBlas extends Cublas {
+  /**
+   * Complex C = alpha op(A) op(B) + beta C (cublas{Z,C}gemm_v2, StridedBatched, Batched by `form`):
+   * `dtype` the parts' type, ld and strides in complex elements, addresses of pairs.
+   */
+  complexGemmAt(form: 'one' | 'strided' | 'pointers', dtype: DType, transA: ComplexOp, transB: ComplexOp, m: number, n: number, k: number,
+    alpha: ComplexScalar, a: bigint, lda: number, strideA: number, b: bigint, ldb: number, strideB: number,
+    beta: ComplexScalar, c: bigint, ldc: number, strideC: number, count: number): void {
+    const name = `cublas${COMPLEX_LETTER(dtype)}gemm${form === 'one' ? '_v2' : form === 'strided' ? 'StridedBatched' : 'Batched'}`;
+    const [ta, tb, al, be] = [COMPLEX_OP(transA), COMPLEX_OP(transB), pair(dtype, alpha), pair(dtype, beta)];
+    if (form === 'strided') this.call(name, ta, tb, m, n, k, al, a, lda, strideA, b, ldb, strideB, be, c, ldc, strideC, count);
+    else if (form === 'one') this.call(name, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc);
+    else this.call(name, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc, count);
+  }
+
   /** C = alpha op(A) op(B) + beta C, one matrix (cublas?gemm_v2). */
   gemmAt(dtype: DType, transA: Op, transB: Op, m: number, n: number, k: number, alpha: number, a: bigint, lda: number,
     b: bigint, ldb: number, beta: number, c: bigint, ldc: number): void {
@@ -53,6 +121,35 @@ export class VendorBlas extends Cublas {
     this.call(`cublas${LETTER(dtype)}gemmBatched`, OP(transA), OP(transB), m, n, k, scalar(dtype, alpha), a, lda, b, ldb, scalar(dtype, beta), c, ldc, count);
   }
 
+  /**
+   * B_i := alpha op(A_i)^-1 B_i (side left, A_i m x m) or alpha B_i op(A_i)^-1 (right, A_i n x n),
+   * B_i m x n, on `count` matrices given by device arrays of pointers `a` and `b`
+   * (cublas?trsmBatched: handle, side, uplo, trans, diag, m, n, const T *alpha, const T *const A[],
+   * lda, T *const B[], ldb, batchCount).
+   */
+  trsmPointersAt(dtype: DType, side: Side, uplo: Uplo, trans: Op, diag: Diag, m: number, n: number, alpha: number,
+    a: bigint, lda: number, b: bigint, ldb: number, count: number): void {
+    checkVendorArguments('cublas?trsmBatched', dtype, { m, n, count }, [['lda', lda, side === 'left' ? m : n], ['ldb', ldb, m]], { a, b });
+    const call = `cublas${LETTER(dtype)}trsmBatched`;
+    const s = scalar(dtype, alpha);
+    for (const [start, size] of vendorChunks(count)) this.call(call, SIDE(side), FILL(uplo), OP(trans), DIAG(diag), m, n, s, entry(a, start), lda, entry(b, start), ldb, size);
+  }
+
+  /**
+   * Solves op(A_i) X_i = B_i in place of B_i (n x nrhs) with getrf's factors over A_i and LAPACK's
+   * 1-based pivots, n per matrix packed in `pivots` (cublas?getrsBatched: handle, trans, n, nrhs,
+   * const T *const Aarray[], lda, const int *devIpiv, T *const Barray[], ldb, int *info (host),
+   * batchSize). cuBLAS's info is one host int, < 0 for a wrong argument: an error here.
+   */
+  getrsPointersAt(dtype: DType, trans: Op, n: number, nrhs: number, a: bigint, lda: number, pivots: bigint, b: bigint, ldb: number, count: number): void {
+    checkVendorArguments('cublas?getrsBatched', dtype, { n, nrhs, count }, [['lda', lda, n], ['ldb', ldb, n]], { a, pivots, b });
+    const call = `cublas${LETTER(dtype)}getrsBatched`;
+    for (const [start, size] of vendorChunks(count)) {
+      const info: [number] = [0];
+      this.call(call, OP(trans), n, nrhs, entry(a, start), lda, pivots + BigInt(4 * n * start), entry(b, start), ldb, info, size);
+      if (info[0] !== 0) throw new MyriadError('INVALID_ARGUMENT', `${call} rejected argument ${-info[0]} (info ${info[0]})`, 'vendor');
+    }
+  }
 }
 
 /** cuSOLVER dense on raw addresses; workspace sizes asked once per shape. */
@@ -81,6 +178,19 @@ export class VendorSolver extends Cusolver {
   /** LU with partial pivoting of one m x n matrix in place: min(m, n) 1-based pivots, LAPACK's info (cusolverDn?getrf). */
   getrfAt(dtype: DType, m: number, n: number, a: bigint, lda: number, work: bigint, pivots: bigint, info: bigint): void {
     this.call(`cusolverDn${LETTER(dtype)}getrf`, m, n, a, lda, work, pivots, info);
+  }
+
+  /**
+   * Solves A_i x_i = b_i in place of b_i (n x 1) with potrf's factor over A_i (its `uplo`
+   * triangle), `count` matrices given by device arrays of pointers (cusolverDn?potrsBatched:
+   * handle, uplo, n, nrhs, T *Aarray[], lda, T *Barray[], ldb, int *info (device), batchSize;
+   * the routine takes nrhs = 1 only). Its one info, on the device, reports a wrong argument: the
+   * arguments are checked here first, so it is not read (reading it would wait for the stream).
+   */
+  potrsPointersAt(dtype: DType, uplo: Uplo, n: number, a: bigint, lda: number, b: bigint, ldb: number, info: bigint, count: number): void {
+    checkVendorArguments('cusolverDn?potrsBatched', dtype, { n, count }, [['lda', lda, n], ['ldb', ldb, n]], { a, b, info });
+    const call = `cusolverDn${LETTER(dtype)}potrsBatched`;
+    for (const [start, size] of vendorChunks(count)) this.call(call, FILL(uplo), n, 1, entry(a, start), lda, entry(b, start), ldb, info, size);
   }
 
   /** Bytes of device workspace cusolverDnXsyevBatched needs for `count` densely packed n x n matrices (lower). */

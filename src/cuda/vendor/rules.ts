@@ -26,6 +26,14 @@ export function squareOrder(b: Batch<DeviceArray>): number | undefined {
   return s !== undefined && s.rows === s.cols ? s.rows : undefined;
 }
 
+/** n and nrhs of a solve whose A and B are each of one shape, A square with B's rows; undefined otherwise. */
+export function solveShape(a: Batch<DeviceArray>, b: Batch<DeviceArray>): { n: number; nrhs: number } | undefined {
+  if (batchCount(a) === 0) return undefined;
+  const sa = uniformShape(a), sb = uniformShape(b);
+  if (sa === undefined || sb === undefined || sa.rows !== sa.cols || sb.rows !== sa.rows) return undefined;
+  return { n: sa.rows, nrhs: sb.cols };
+}
+
 /** Whether every matrix's span (ld x cols) counts in 32-bit integers, as the vendor's int leading dimensions and sizes do. */
 export function fitsInt32(b: Batch<DeviceArray>): boolean {
   const count = batchCount(b);

@@ -19,6 +19,11 @@ export interface TileCopy {
   readonly operand: OperandName;
   readonly layout: OperandLayout;
   readonly dtype: DType;
+  /**
+   * The C++ element type where it is not `real`: 'real2' (complex pairs, common/complex.ts) moves
+   * one pair per access (a 16- or 8-byte load), so the 16-byte vector path is not used.
+   */
+  readonly element?: 'real' | 'real2';
   /** Rows and columns of one matrix as stored in global memory. */
   readonly rows: number;
   readonly cols: number;
@@ -84,6 +89,13 @@ function blockCopy(copy: TileCopy, dir: Direction): string {
   if (!copy.layout.dense) {
     return `{
     ${header}
+    ${scalarLoop(copy, dir)}
+  }`;
+  }
+  if (copy.element === 'real2') {
+    return `{
+    ${header}
+    ${dir === 'load' ? 'const real2' : 'real2'}* span${X} = ${spanPointer(X, 'first')};
     ${scalarLoop(copy, dir)}
   }`;
   }

@@ -19,7 +19,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { byPrecision, dtypeInfo } from '../../../core/dtype-table.js';
-import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { elementType, gemmElementBytes, gemmLetter, gemmPrelude, multiplyAdd, opLetters, scalarParameters, scalarSetup, updateElement, zeroElement } from './element.js';
 import { layoutTag } from './generate-small.js';
 import { tileBlockPrologue, triangleGuard, triangleTag } from './tile-prologue.js';
 import type { GemmKernelShape, TiledGemmParams } from './params.js';
@@ -31,7 +31,7 @@ interface TiledLayout {
 }
 
 /** Elements per 16-byte vector. */
-const vectorWidth = (p: TiledGemmParams): number => 16 / elementBytes(p.dtype);
+const vectorWidth = (p: TiledGemmParams): number => 16 / gemmElementBytes(p);
 
 function sharedLayout(p: TiledGemmParams): TiledLayout {
   // Transposing stores: pad by one vector (4 mod 8 words for float32 tiles of 8k elements).
@@ -43,12 +43,13 @@ export function tiledGemmShape(p: TiledGemmParams): GemmKernelShape {
   const l = sharedLayout(p);
   return {
     threads: (p.bm / p.tm) * (p.bn / p.tn),
-    sharedBytes: 2 * p.bk * (l.ldsA + l.ldsB) * elementBytes(p.dtype),
+    sharedBytes: 2 * p.bk * (l.ldsA + l.ldsB) * gemmElementBytes(p),
   };
 }
 
 function tiledGemmEntry(p: TiledGemmParams): string {
-  return `gemm_tiled_${precisionLetter(p.dtype)}${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}`
+  const ops = opLetters(p);
+  return `gemm_tiled_${gemmLetter(p)}${ops.a}${ops.b}_${p.bm}x${p.bn}x${p.bk}`
     + `_t${p.tm}x${p.tn}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}`;
 }
 
@@ -93,8 +94,8 @@ function fetchOf(name: 'A' | 'B', alongK: boolean): Fetch {
     : { name, rowsV: `${mn} / V`, total: `${mn} * BK / V`, x0: isA ? 'i0' : 'j0', y0: 'p0', xLimit: isA ? 'm' : 'n', yLimit: 'k', alongK, lds: `LDS${name}` };
 }
 
-/** Global -> registers r<name>[l] (vectors; zeros outside the matrix). */
-function fetchCode(f: Fetch): string {
+/** Global -> registers r<name>[l] (vectors; zeros outside the matrix). `E`: the element type, `zero` its zero. */
+function fetchCode(f: Fetch, E: string, zero: string): string {
   const X = f.name;
   const ptr = X.toLowerCase();
   return `    #pragma unroll
@@ -103,12 +104,12 @@ function fetchCode(f: Fetch): string {
       if ((${f.total}) % THREADS == 0 || e < ${f.total}) {
         const int r4 = e % (${f.rowsV}), c = e / (${f.rowsV});
         const int x = ${f.x0} + V * r4, y = ${f.y0} + c;
-        const real* src = ${ptr} + x + (long long)y * ld${X};
+        const ${E}* src = ${ptr} + x + (long long)y * ld${X};
         if (vec${X} && y < ${f.yLimit} && x + V <= ${f.xLimit}) {
           r${X}[l] = *reinterpret_cast<const vec*>(src);
         } else {
           #pragma unroll
-          for (int u = 0; u < V; ++u) setComp(r${X}[l], u, (y < ${f.yLimit} && x + u < ${f.xLimit}) ? src[u] : real(0));
+          for (int u = 0; u < V; ++u) setComp(r${X}[l], u, (y < ${f.yLimit} && x + u < ${f.xLimit}) ? src[u] : ${zero});
         }
       }
     }`;
@@ -138,6 +139,8 @@ function stashCode(f: Fetch): string {
  * one block per SM, 25% slower). float64 accumulators take twice the registers: no cap.
  */
 function minBlocks(p: TiledGemmParams): number {
+  // Complex accumulators are pairs: their registers are left to ptxas, as float64's are.
+  if (p.complex !== undefined) return 1;
   // Smaller blocks keep their registers (a 64-thread 8 x 8 block spills under a 128 cap).
   return byPrecision(p.dtype, { double: false, single: true }) && tiledGemmShape(p).threads >= 256 ? Math.max(1, Math.floor(65536 / (tiledGemmShape(p).threads * 128))) : 1;
 }
@@ -157,14 +160,15 @@ export interface TiledFrame {
 
 /** Pure: the same parameters always give the same source. */
 export function generateTiledGemm(p: TiledGemmParams): KernelSource {
+  const E = elementType(p);
   return tiledGemmSource(p, {
     entry: tiledGemmEntry(p),
-    parameters: `${operandParameters('A', p.layouts.a.kind, false)},
-    ${operandParameters('B', p.layouts.b.kind, false)},
-    ${operandParameters('C', p.layouts.c.kind, true)},
-    int count, real alpha, real beta, int m, int n, int k`,
+    parameters: `${operandParameters('A', p.layouts.a.kind, false, E)},
+    ${operandParameters('B', p.layouts.b.kind, false, E)},
+    ${operandParameters('C', p.layouts.c.kind, true, E)},
+    int count, ${scalarParameters(p)}, int m, int n, int k`,
     unused: '(void)strideA; (void)strideB; (void)strideC;',
-    prologue: tileBlockPrologue(p.layouts, p.triangle),
+    prologue: tileBlockPrologue(p.layouts, p.triangle, undefined, E),
   });
 }
 
@@ -175,18 +179,27 @@ export function tiledGemmSource(p: TiledGemmParams, frame: TiledFrame): KernelSo
   const { threads } = tiledGemmShape(p);
   const entry = frame.entry;
   const v = vectorWidth(p);
-  const vecType = dtypeInfo(p.dtype).cuda.vector.type;
+  const E = elementType(p);
+  const ops = opLetters(p);
+  const zero = p.complex === undefined ? 'real(0)' : zeroElement(p);
   const fetchA = fetchOf('A', p.transA === 'T');
   const fetchB = fetchOf('B', p.transB === 'N');
-  const update = (x: string, at: string): string => (p.betaZero ? `alpha * ${x}` : `alpha * ${x} + beta * ${at}`);
-
-  const source = `// Tiled batched GEMM: C = alpha op(A) op(B) + beta C, op(A) ${p.transA}, op(B) ${p.transB}; runtime m, n, k.
-// Generated by src/cuda/kernels/gemm/generate-tiled.ts.
-${precisionPrelude(p.dtype)}
-typedef ${vecType} vec;
+  const update = (x: string, at: string): string => updateElement(p, x, at);
+  // A 16-byte vector: of V reals (the built-in double2 / float4), or of V complex pairs.
+  const vector = p.complex === undefined
+    ? `typedef ${dtypeInfo(p.dtype).cuda.vector.type} vec;
 // Component u of a vector (u a constant after unrolling: the vector stays in registers).
 static __device__ __forceinline__ real comp(const vec& v, int u) { ${v === 4 ? 'return u == 0 ? v.x : u == 1 ? v.y : u == 2 ? v.z : v.w;' : 'return u == 0 ? v.x : v.y;'} }
-static __device__ __forceinline__ void setComp(vec& v, int u, real x) { ${v === 4 ? 'if (u == 0) v.x = x; else if (u == 1) v.y = x; else if (u == 2) v.z = x; else v.w = x;' : 'if (u == 0) v.x = x; else v.y = x;'} }
+static __device__ __forceinline__ void setComp(vec& v, int u, real x) { ${v === 4 ? 'if (u == 0) v.x = x; else if (u == 1) v.y = x; else if (u == 2) v.z = x; else v.w = x;' : 'if (u == 0) v.x = x; else v.y = x;'} }`
+    : `struct __align__(16) vec { real2 e[${v}]; };
+// Element u of a vector (u a constant after unrolling: the vector stays in registers).
+static __device__ __forceinline__ real2 comp(const vec& v, int u) { return v.e[u]; }
+static __device__ __forceinline__ void setComp(vec& v, int u, real2 x) { v.e[u] = x; }`;
+
+  const source = `// Tiled batched GEMM: C = alpha op(A) op(B) + beta C, op(A) ${ops.a}, op(B) ${ops.b}; runtime m, n, k.
+// Generated by src/cuda/kernels/gemm/generate-tiled.ts.
+${gemmPrelude(p)}
+${vector}
 
 extern "C" __global__ void __launch_bounds__(${threads}, ${minBlocks(p)}) ${entry}(
     ${frame.parameters})
@@ -200,10 +213,10 @@ extern "C" __global__ void __launch_bounds__(${threads}, ${minBlocks(p)}) ${entr
   constexpr int LB = (BK * BN / V + THREADS - 1) / THREADS;
   static_assert(THREADS == ${threads}, "thread count");
   extern __shared__ __align__(16) unsigned char smem[];
-  real* sA = reinterpret_cast<real*>(smem);                 // 2 buffers of BK x LDSA
-  real* sB = sA + 2 * BK * LDSA;                            // 2 buffers of BK x LDSB
+  ${E}* sA = reinterpret_cast<${E}*>(smem);                 // 2 buffers of BK x LDSA
+  ${E}* sB = sA + 2 * BK * LDSA;                            // 2 buffers of BK x LDSB
   ${frame.unused}
-  ${p.betaZero ? '(void)beta;' : ''}
+  ${scalarSetup(p)}${p.betaZero ? '(void)beta;' : ''}
 
   ${frame.prologue}
   // Vector loads need aligned vectors: an aligned first element and ld a multiple of V.
@@ -215,22 +228,22 @@ extern "C" __global__ void __launch_bounds__(${threads}, ${minBlocks(p)}) ${entr
   vec rA[LA], rB[LB];
   // Global -> registers: the op(A) and op(B) tiles of k-step p0 (zeros outside the matrices).
   auto fetch = [&](int p0) {
-${fetchCode(fetchA)}
-${fetchCode(fetchB)}
+${fetchCode(fetchA, E, zero)}
+${fetchCode(fetchB, E, zero)}
   };
   // Registers -> shared buffer 'buf'.
   auto stash = [&](int buf) {
-    real* tA = sA + buf * BK * LDSA;
-    real* tB = sB + buf * BK * LDSB;
+    ${E}* tA = sA + buf * BK * LDSA;
+    ${E}* tB = sB + buf * BK * LDSB;
 ${stashCode(fetchA)}
 ${stashCode(fetchB)}
   };
 
-  real acc[TM][TN];
+  ${E} acc[TM][TN];
   #pragma unroll
   for (int ii = 0; ii < TM; ++ii)
     #pragma unroll
-    for (int jj = 0; jj < TN; ++jj) acc[ii][jj] = 0;
+    for (int jj = 0; jj < TN; ++jj) acc[ii][jj] = ${zeroElement(p)};
 
   const int steps = (k + BK - 1) / BK;
   if (steps > 0) {
@@ -241,11 +254,11 @@ ${stashCode(fetchB)}
   for (int s = 0; s < steps; ++s) {
     const int buf = s & 1;
     if (s + 1 < steps) fetch((s + 1) * BK);   // in flight while this step computes
-    const real* tA = sA + buf * BK * LDSA + V * tx;
-    const real* tB = sB + buf * BK * LDSB + V * ty;
+    const ${E}* tA = sA + buf * BK * LDSA + V * tx;
+    const ${E}* tB = sB + buf * BK * LDSB + V * ty;
     #pragma unroll
     for (int q = 0; q < BK; ++q) {
-      real fa[TM], fb[TN];
+      ${E} fa[TM], fb[TN];
       #pragma unroll
       for (int ii = 0; ii < TM / V; ++ii) {
         const vec x = *reinterpret_cast<const vec*>(&tA[q * LDSA + ii * V * TX]);
@@ -261,7 +274,7 @@ ${stashCode(fetchB)}
       #pragma unroll
       for (int ii = 0; ii < TM; ++ii)
         #pragma unroll
-        for (int jj = 0; jj < TN; ++jj) acc[ii][jj] = fmaReal(fa[ii], fb[jj], acc[ii][jj]);
+        for (int jj = 0; jj < TN; ++jj) acc[ii][jj] = ${multiplyAdd(p, 'fa[ii]', 'fb[jj]', 'acc[ii][jj]')};
     }
     if (s + 1 < steps) stash(buf ^ 1);        // the other buffer: last read before the previous barrier
     __syncthreads();
@@ -276,7 +289,7 @@ ${stashCode(fetchB)}
     for (int ii = 0; ii < TM / V; ++ii) {
       const int i = i0 + V * tx + ii * V * TX;
       if (j < n && i < m) {
-        real* cij = c + i + (long long)j * ldC;
+        ${E}* cij = c + i + (long long)j * ldC;
         if (vecC && i + V <= m${triangleGuard(p.triangle, p.triangle === 'upper' ? 'i + V - 1' : 'i', 'j')}) {
           vec x;
           ${p.betaZero ? '' : 'const vec old = *reinterpret_cast<const vec*>(cij);'}

@@ -4,7 +4,7 @@ export { generateSmallGemm, smallGemmShape } from './generate-small.js';
 export { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 export { generateMmaGemm, mmaGemmShape, MMA_DTYPE } from './generate-mma.js';
 export { planGemm, defaultLayouts, type GemmProblem, type GemmShape, type PlanOptions } from './plan.js';
-export { gemmCuda, gemmSource, type GemmCudaOptions } from './launch.js';
+export { complexGemmCuda, gemmCuda, gemmSource, type GemmCudaOptions } from './launch.js';
 export type { VbatchedGemmParams, VsmallGemmParams, VtiledGemmParams } from './params.js';
 export { generateVsmallGemm, generateVtiledGemm, vsmallGemmShape, vtiledGemmShape, vtiledTiles, GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS } from './generate-vbatched.js';
 export { planVbatchedGemm, gemmMemberSize, effectiveK, type VbatchedGemmPlan, type VbatchedGemmLaunch, type VbatchedGemmProblem } from './plan-vbatched.js';

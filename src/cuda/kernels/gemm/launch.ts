@@ -11,10 +11,12 @@ import { dtypeInfo, isDType } from '../../../core/dtype-table.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GemmRequest, Op } from '../../../core/ops.js';
+import type { ComplexGemmRequest, ComplexOp } from '../../../core/op-specs.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { operandArgs } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
+import { complexBytes, type Conjugations } from '../common/complex.js';
 import { generateSmallGemm, smallGemmShape } from './generate-small.js';
 import { generateMmaGemm, mmaGemmShape } from './generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
@@ -65,10 +67,43 @@ export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Gemm
   const k = r.transA === 'N' ? r.a.cols : r.a.rows;
   const uploads: DeviceArray[] = [];
   try {
-    const a = operandOf(dev, r.a, count, dtype, uploads);
-    const b = operandOf(dev, r.b, count, dtype, uploads);
-    const c = operandOf(dev, r.c, count, dtype, uploads);
+    const a = operandOf(dev, r.a, count, elementBytes(dtype), uploads);
+    const b = operandOf(dev, r.b, count, elementBytes(dtype), uploads);
+    const c = operandOf(dev, r.c, count, elementBytes(dtype), uploads);
     launchGemm(dev, { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, m, n, k, count }, a, b, c, opts);
+  } finally {
+    releaseUploads(dev, uploads);
+  }
+}
+
+/**
+ * Complex gemm (zgemm / cgemm) on interleaved pairs: the same designs over `real2` elements. The
+ * device arrays hold the parts' dtype; the batches' rows, ld, stride and offset count pairs, as the
+ * kernels' `real2` pointers do. op 'C' is the transpose with the operand conjugated in the
+ * multiply-add. Variable batches are not taken (the router's `covers` leaves them to other routes).
+ */
+export function complexGemmCuda(dev: GpuDevice, r: ComplexGemmRequest<DeviceArray>, opts: GemmCudaOptions = {}): void {
+  const count = batchCount(r.c);
+  if (count === 0) return;
+  if (r.a.kind === 'variable' || r.b.kind === 'variable' || r.c.kind === 'variable')
+    throw new MyriadError('UNSUPPORTED', 'the complex gemm kernels take strided and list batches', 'c');
+  const data = r.c.kind === 'strided' ? r.c.data : r.c.matrices[0]!.data;
+  const dtype = data.dtype;
+  if (!isDType(dtype)) throw new MyriadError('DTYPE', `complex gemm needs float64 or float32 device memory, got ${dtype}`, 'c');
+  const transposed = (t: ComplexOp): Op => (t === 'N' ? 'N' : 'T');
+  const complex: Conjugations = { conjA: r.transA === 'C', conjB: r.transB === 'C' };
+  const m = r.c.rows;
+  const n = r.c.cols;
+  const k = r.transA === 'N' ? r.a.cols : r.a.rows;
+  const bytes = complexBytes(dtype);
+  const uploads: DeviceArray[] = [];
+  try {
+    const a = operandOf(dev, r.a, count, bytes, uploads);
+    const b = operandOf(dev, r.b, count, bytes, uploads);
+    const c = operandOf(dev, r.c, count, bytes, uploads);
+    const [alpha, alphaIm] = r.alpha;
+    const [beta, betaIm] = r.beta;
+    launchGemm(dev, { dtype, transA: transposed(r.transA), transB: transposed(r.transB), alpha, beta, alphaIm, betaIm, complex, m, n, k, count }, a, b, c, opts);
   } finally {
     releaseUploads(dev, uploads);
   }
@@ -81,23 +116,29 @@ function plannedFor(dev: GpuDevice, p: GemmProblem): GemmParams {
   const layout = (o: OperandLayout, at: number): number => ((o.kind === 'strided' ? 1 : 0) | (o.dense ? 2 : 0)) << at;
   const flags = (p.transA === 'T' ? 2 : 0) | (p.transB === 'T' ? 4 : 0) | (p.betaZero ? 8 : 0) |
     (p.batchKind === 'strided' ? 16 : p.batchKind === 'list' ? 32 : 48) | layout(l.a, 6) | layout(l.b, 8) | layout(l.c, 10);
-  const key = `gemm${dtypeInfo(p.dtype).letter}${flags}/${p.m},${p.n},${p.k},${p.count}`;
+  const conj = p.complex === undefined ? '' : `c${(p.complex.conjA ? 1 : 0) | (p.complex.conjB ? 2 : 0)}`;
+  const key = `gemm${dtypeInfo(p.dtype).letter}${conj}${flags}/${p.m},${p.n},${p.k},${p.count}`;
   return plannedOnce(dev, key, () => planGemm(dev.info, p, {}));
 }
 
 interface GemmScalars {
   dtype: DType; transA: Op; transB: Op; alpha: number; beta: number; m: number; n: number; k: number; count: number;
+  /** Complex data: the imaginary parts of alpha and beta, and the conjugated operands. */
+  alphaIm?: number; betaIm?: number; complex?: Conjugations;
 }
 
 function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOperand, c: GemmOperand, opts: GemmCudaOptions): void {
   if (s.m === 0 || s.n === 0) return;
+  const alphaIm = s.alphaIm ?? 0;
+  const betaIm = s.betaIm ?? 0;
   // BLAS: alpha = 0 (or k = 0) never reads A or B; with beta = 1 nothing changes at all.
-  const k = s.alpha === 0 ? 0 : s.k;
-  if (k === 0 && s.beta === 1) return;
+  const k = s.alpha === 0 && alphaIm === 0 ? 0 : s.k;
+  if (k === 0 && s.beta === 1 && betaIm === 0) return;
   const layouts: GemmOperandLayouts = { a: a.layout, b: b.layout, c: c.layout };
   const problem: GemmProblem = {
     dtype: s.dtype, transA: s.transA, transB: s.transB, m: s.m, n: s.n, k, count: s.count,
-    batchKind: a.layout.kind === 'strided' ? 'strided' : 'list', betaZero: s.beta === 0, layouts,
+    batchKind: a.layout.kind === 'strided' ? 'strided' : 'list', betaZero: s.beta === 0 && betaIm === 0, layouts,
+    ...(s.complex === undefined ? {} : { complex: s.complex }),
   };
   const forced = opts.variant;
   const planned: GemmParams = typeof forced === 'object'
@@ -109,7 +150,10 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
   const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
   const args: KernelArg[] = [
     ...operandArgs(a), ...operandArgs(b), ...operandArgs(c),
-    arg.i32(s.count), arg.real(s.dtype, s.alpha), arg.real(s.dtype, s.beta),
+    arg.i32(s.count),
+    ...(s.complex === undefined
+      ? [arg.real(s.dtype, s.alpha), arg.real(s.dtype, s.beta)]
+      : [arg.real(s.dtype, s.alpha), arg.real(s.dtype, alphaIm), arg.real(s.dtype, s.beta), arg.real(s.dtype, betaIm)]),
   ];
   let config: LaunchConfig;
   if (params.variant === 'small') {
@@ -143,7 +187,8 @@ function triangleParams(dev: GpuDevice, problem: GemmProblem, planned: GemmParam
 }
 
 /** Strided batches pass through; list batches become a pointer array (offsets folded in). */
-function operandOf(dev: GpuDevice, b: Batch<DeviceArray>, count: number, dtype: DType, uploads: DeviceArray[]): GemmOperand {
+/** `elementBytes`: of one element as the batch counts them (a complex pair: both parts). */
+function operandOf(dev: GpuDevice, b: Batch<DeviceArray>, count: number, elementBytes: number, uploads: DeviceArray[]): GemmOperand {
   if (b.kind === 'strided') {
     // Dense: consecutive matrices are one contiguous span (a single matrix always is).
     const dense = b.ld === b.rows && (b.stride === b.rows * b.cols || count === 1);
@@ -151,11 +196,11 @@ function operandOf(dev: GpuDevice, b: Batch<DeviceArray>, count: number, dtype: 
   }
   const views: MatrixView<DeviceArray>[] = [];
   for (let i = 0; i < count; i++) views.push(matrixAt(b, i));
-  return pointerOperand(dev, views, dtype, uploads);
+  return pointerOperand(dev, views, elementBytes, uploads);
 }
 
-function pointerOperand(dev: GpuDevice, views: readonly MatrixView<DeviceArray>[], dtype: DType, uploads: DeviceArray[]): GemmOperand {
-  const bytes = BigInt(elementBytes(dtype));
+function pointerOperand(dev: GpuDevice, views: readonly MatrixView<DeviceArray>[], elementBytes: number, uploads: DeviceArray[]): GemmOperand {
+  const bytes = BigInt(elementBytes);
   const pointers = new BigInt64Array(views.length);
   views.forEach((v, i) => { pointers[i] = BigInt.asIntN(64, v.data.ptr + BigInt(v.offset) * bytes); });
   const table = dev.upload(pointers);
@@ -200,9 +245,9 @@ function launchPointerGroup(dev: GpuDevice, r: GemmRequest<DeviceArray>, dtype: 
   if (g.m === 0 || g.n === 0) return;
   const uploads: DeviceArray[] = [];
   try {
-    const a = pointerOperand(dev, g.a, dtype, uploads);
-    const b = pointerOperand(dev, g.b, dtype, uploads);
-    const c = pointerOperand(dev, g.c, dtype, uploads);
+    const a = pointerOperand(dev, g.a, elementBytes(dtype), uploads);
+    const b = pointerOperand(dev, g.b, elementBytes(dtype), uploads);
+    const c = pointerOperand(dev, g.c, elementBytes(dtype), uploads);
     const s = { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, m: g.m, n: g.n, k: g.k, count: g.c.length };
     // A forced parameter object fixes m, n, k for the small kernel: only a variant name carries over.
     launchGemm(dev, s, a, b, c, typeof opts.variant === 'object' ? { tuning: opts.tuning } : opts);

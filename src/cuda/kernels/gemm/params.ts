@@ -6,6 +6,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { Op } from '../../../core/ops.js';
 import type { OperandLayout } from '../common/batch-pointer.js';
+import type { Conjugations } from '../common/complex.js';
 import type { MmaConfig, TiledConfig } from '../../model/tuning/index.js';
 
 export type { OperandLayout } from '../common/batch-pointer.js';
@@ -28,6 +29,12 @@ interface GemmCommon {
    * outside it exit at once: syrk's update of a large C as one launch (tiled and mma designs).
    */
   readonly triangle?: Uplo;
+  /**
+   * Complex data (common/complex.ts): elements are `real2` pairs of `dtype`, alpha and beta
+   * complex, and op 'C' is transA / transB 'T' with the operand conjugated. Absent: real data
+   * (the real kernels' parameters, and so their sources, carry no trace of it).
+   */
+  readonly complex?: Conjugations;
 }
 
 /**

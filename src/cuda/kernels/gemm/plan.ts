@@ -9,7 +9,8 @@ import { blocksPerSM } from '../../model/occupancy.js';
 import { tuningFor, type GemmTuning, type MmaConfig } from '../../model/tuning/index.js';
 import type { DeviceInfo } from '../../runtime/types.js';
 import type { GemmShape } from '../common/gemm-shape.js';
-import { elementBytes } from '../common/precision.js';
+import type { Conjugations } from '../common/complex.js';
+import { gemmElementBytes } from './element.js';
 import { MMA_DTYPE } from './generate-mma.js';
 import { smallGemmShape, smallGemmWork } from './generate-small.js';
 import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, SmallGemmParams, TiledGemmParams } from './params.js';
@@ -23,6 +24,8 @@ export interface GemmProblem extends GemmShape {
   readonly betaZero: boolean;
   /** Per-operand layouts where they differ from `batchKind` (strided ones densely packed). */
   readonly layouts?: GemmOperandLayouts;
+  /** Complex data (pairs of `dtype`), with the operands that enter conjugated; absent for real data. */
+  readonly complex?: Conjugations;
 }
 
 export interface PlanOptions {
@@ -46,6 +49,7 @@ function smallApplies(p: GemmProblem, maxDim: number): boolean {
 
 export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOptions = {}): GemmParams {
   const tuning = options.tuning ?? tuningFor(info.arch, 'gemm');
+  if (problem.complex !== undefined) return planComplex(info, problem, options, tuning);
   if (options.variant === 'small' && !smallApplies(problem, 32)) {
     throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
   }
@@ -63,9 +67,24 @@ export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOp
   return planTiled(problem, tuning);
 }
 
+/**
+ * Complex data: the very-small kernel to the complex bound, the tiled kernel above (no tensor-core
+ * design takes pairs); the same planners, with the pairs' bytes and the complex bands.
+ */
+function planComplex(info: DeviceInfo, problem: GemmProblem, options: PlanOptions, tuning: GemmTuning): GemmParams {
+  const variant = options.variant ?? (smallApplies(problem, tuning.complex.smallMaxDim[problem.dtype]) ? 'small' : 'tiled');
+  if (variant === 'mma') throw new Error('the mma gemm kernel takes real float64 data only');
+  if (variant === 'small') {
+    if (!smallApplies(problem, 32)) throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
+    return planSmall(info, problem, tuning);
+  }
+  return { ...planTiled(problem, { ...tuning, tiled: tuning.complex.tiled }), complex: problem.complex! };
+}
+
 function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallGemmParams {
   const dim = Math.max(p.m, p.n, p.k);
-  const winner = tuning.smallWinners.find((w) => w.dtype === p.dtype && w.minDim <= dim && dim <= w.maxDim);
+  // The measured winners are real kernels' (a complex element is twice the bytes and four times the flops).
+  const winner = p.complex === undefined ? tuning.smallWinners.find((w) => w.dtype === p.dtype && w.minDim <= dim && dim <= w.maxDim) : undefined;
   const maxThreadsPerMatrix = winner?.maxThreadsPerMatrix ?? tuning.smallMaxThreadsPerMatrix;
   const threadsPerBlock = winner?.threadsPerBlock ?? tuning.smallThreadsPerBlock;
   // rn: the fewest columns per thread (most threads, most loads in flight) that keeps the
@@ -77,10 +96,10 @@ function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallG
   rn = Math.ceil(p.n / groups);
   const itemsPerMatrix = p.m * groups;
   const itemsPerThread = winner?.itemsPerThread ?? tuning.smallItemsPerThread;
-  const stageC = winner?.stageC ?? p.m * elementBytes(p.dtype) < tuning.smallStageCBelowBytes;
+  const stageC = winner?.stageC ?? p.m * gemmElementBytes(p) < tuning.smallStageCBelowBytes;
   const base = {
     variant: 'small' as const, dtype: p.dtype, transA: p.transA, transB: p.transB, m: p.m, n: p.n, k: p.k,
-    rn, stageC, betaZero: p.betaZero, layouts: smallLayouts(p),
+    rn, stageC, betaZero: p.betaZero, layouts: smallLayouts(p), ...(p.complex === undefined ? {} : { complex: p.complex }),
   };
   // Threads for tbc matrices: itemsPerThread work items each, whole warps where possible.
   const threadsFor = (tbc: number): number => {
@@ -147,6 +166,6 @@ function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
 /** Blocks per SM the model expects for a small plan (registers estimated before compiling). */
 function smallPlanOccupancy(info: DeviceInfo, p: SmallGemmParams): number {
   const shape = smallGemmShape(p);
-  const registersPerThread = 32 + 2 * p.rn * (elementBytes(p.dtype) / 4);
+  const registersPerThread = 32 + 2 * p.rn * (gemmElementBytes(p) / 4);
   return blocksPerSM(info, { threads: shape.threads, registersPerThread, sharedBytes: shape.sharedBytes });
 }

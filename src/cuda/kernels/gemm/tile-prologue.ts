@@ -1,7 +1,8 @@
 /**
  * The opening of the tiled and tensor-core batched GEMM kernels: which matrix of the batch this
  * block works on (grid y and z together, each limited to 65535), which BM x BN tile of its C
- * (grid x runs over the tiles, m fastest, or in groups of tile rows), and the pointers to its A, B and C. With a `triangle`,
+ * (grid x runs over the tiles, m fastest, or in groups of tile rows), and the pointers to its A, B and C
+ * (of `element`: real, or the complex kernels' real2). With a `triangle`,
  * a tile wholly outside it returns here, and `triangleGuard` is the test of one element of C.
  */
 import type { Uplo } from '../../../core/enums.js';
@@ -12,7 +13,7 @@ import type { GemmOperandLayouts } from './params.js';
  * `tileGroup`: the tiles in groups of that many tile rows (for one large C; the extra index
  * arithmetic costs registers, which small batched tiles feel), else column by column.
  */
-export function tileBlockPrologue(layouts: GemmOperandLayouts, triangle?: Uplo, tileGroup?: number): string {
+export function tileBlockPrologue(layouts: GemmOperandLayouts, triangle?: Uplo, tileGroup?: number, element: 'real' | 'real2' = 'real'): string {
   const skip = triangle === undefined ? ''
     : triangle === 'lower'
       ? '\n  if (i0 + BM <= j0) return;                // every row of the tile is above the diagonal'
@@ -34,9 +35,9 @@ export function tileBlockPrologue(layouts: GemmOperandLayouts, triangle?: Uplo, 
   return `const int batch = blockIdx.z * gridDim.y + blockIdx.y;
   if (batch >= count) return;
   ${order}${skip}
-  const real* a = ${matrixPointer('A', layouts.a.kind, 'batch')};
-  const real* b = ${matrixPointer('B', layouts.b.kind, 'batch')};
-  real* c = ${matrixPointer('C', layouts.c.kind, 'batch')};`;
+  const ${element}* a = ${matrixPointer('A', layouts.a.kind, 'batch')};
+  const ${element}* b = ${matrixPointer('B', layouts.b.kind, 'batch')};
+  ${element}* c = ${matrixPointer('C', layouts.c.kind, 'batch')};`;
 }
 
 /** ` && <C(row, col) is in the triangle>`, or nothing without one (the text is then unchanged). */

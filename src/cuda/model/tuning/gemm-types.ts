@@ -88,6 +88,19 @@ export interface GemmTuning {
   readonly mma: readonly MmaBand[];
   /** Tiled bands per precision, ascending maxDim; the last should have maxDim Infinity. */
   readonly tiled: { readonly [D in DType]: readonly TiledBand[] };
+  /** Complex data, by the dtype of its parts (complex128: float64, complex64: float32). */
+  readonly complex: ComplexGemmTuning;
+}
+
+/**
+ * The complex gemm's choices: the very-small kernel up to `smallMaxDim` (its acc, A and B hold
+ * pairs, so it runs out of shared memory and registers at half the real bound), the tiled kernel
+ * above (no tensor-core design: mma.sync has no complex form). tm, tn and bk are multiples of the
+ * 16-byte vector: 1 complex128 pair, 2 complex64 pairs.
+ */
+export interface ComplexGemmTuning {
+  readonly smallMaxDim: { readonly [D in DType]: number };
+  readonly tiled: { readonly [D in DType]: readonly TiledBand[] };
 }
 
 export type GemmTuningOverrides = Partial<GemmTuning>;

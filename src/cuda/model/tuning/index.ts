@@ -25,7 +25,7 @@ import type { TsqrTuning } from './tsqr-types.js';
 import { defaultTridiagTuning } from './tridiag-default.js';
 import type { TridiagTuning } from './tridiag-types.js';
 
-export type { GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner } from './gemm-types.js';
+export type { ComplexGemmTuning, GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner } from './gemm-types.js';
 export type { RoutingThresholds, Tsm2Tuning, Tsm2rTuning, Tsm2lTuning } from './tsm2-types.js';
 export type { TrsmTuning } from './trsm-types.js';
 export type { LauumTuning, SyrkTuning } from './syrk-types.js';

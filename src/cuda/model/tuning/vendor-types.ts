@@ -7,9 +7,10 @@
  * only where every one of them is below VENDOR_RATIO_MAX.
  */
 import type { DType } from '../../../core/dtype.js';
+import type { Side } from '../../../core/enums.js';
 
 /** The operations with a vendor candidate. */
-export type VendorOp = 'gemm' | 'potrf' | 'getrf' | 'syev';
+export type VendorOp = 'gemm' | 'potrf' | 'getrf' | 'syev' | 'trsm' | 'getrs' | 'gesv' | 'potrs' | 'posv';
 /** The vendor candidates' names in the routes. */
 export type VendorRoute = 'cublas' | 'cusolver';
 
@@ -30,8 +31,16 @@ export interface VendorRule {
   readonly dtype: DType;
   /** syev: the job measured ('vectors' or 'values'); the other job keeps the own routes. */
   readonly jobz?: 'vectors' | 'values';
-  /** Inclusive bounds of the order: n of a square matrix; gemm: the cube root of m n k. */
+  /** trsm: the side measured; the other side keeps the own routes. */
+  readonly side?: Side;
+  /** Inclusive bounds of the order: n of a square matrix; gemm: the cube root of m n k; trsm: A's order. */
   readonly n: readonly [number, number];
+  /**
+   * The solves (trsm, getrs, gesv, potrs, posv): inclusive bounds of the right-hand sides per
+   * matrix (B's columns; trsm: B's dimension that is not A's order). A query without nrhs never
+   * meets a rule with them.
+   */
+  readonly nrhs?: readonly [number, number];
   /** Inclusive bounds of the batch count. */
   readonly count: readonly [number, number];
   /** The points behind the rule. */
@@ -54,6 +63,8 @@ export interface VendorQuery {
   readonly n: number;
   readonly count: number;
   readonly jobz?: 'vectors' | 'values';
+  readonly side?: Side;
+  readonly nrhs?: number;
 }
 
 const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => x >= lo && x <= hi;
@@ -62,5 +73,6 @@ const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => x >=
 export function vendorRuleFor(table: VendorTable | undefined, q: VendorQuery): VendorRule | undefined {
   if (table === undefined) return undefined;
   return table.rules.find((r) => r.op === q.op && r.route === q.route && r.dtype === q.dtype
-    && (r.jobz === undefined || r.jobz === q.jobz) && inside(q.n, r.n) && inside(q.count, r.count));
+    && (r.jobz === undefined || r.jobz === q.jobz) && (r.side === undefined || r.side === q.side)
+    && (r.nrhs === undefined || (q.nrhs !== undefined && inside(q.nrhs, r.nrhs))) && inside(q.n, r.n) && inside(q.count, r.count));
 }

@@ -1,0 +1,67 @@
+/**
+ * Complex elements in generated kernels: `real2`, a pair (x = re, y = im) of the kernel's `real`,
+ * laid out as the API's interleaved arrays (and cuBLAS's cuDoubleComplex / cuFloatComplex), with
+ * the arithmetic spelled out as fused multiply-adds on the parts. A generator that takes complex
+ * data keeps `real` as the component type (precisionPrelude) and adds these lines after it.
+ *
+ * Conjugation is folded into the multiply-add (`complexMultiplyAdd`): conj(a) b differs from a b
+ * only in the signs of the a.y terms, which an FFMA/DFMA negates for free, so op(X) = X^H costs no
+ * instruction and the operands travel as stored.
+ */
+import type { DType } from '../../../core/dtype.js';
+import { complexInfo, complexOf, dtypeInfo } from '../../../core/dtype-table.js';
+
+/** Which operands of a complex product enter conjugated (op 'C'). */
+export interface Conjugations {
+  readonly conjA: boolean;
+  readonly conjB: boolean;
+}
+
+/** Bytes of one complex element whose parts are `dtype` (16 for complex128, 8 for complex64). */
+export function complexBytes(dtype: DType): number {
+  return complexInfo(complexOf(dtype)).bytes;
+}
+
+/** The BLAS letter of the complex type whose parts are `dtype` (z, c). */
+export function complexLetter(dtype: DType): 'z' | 'c' {
+  return complexInfo(complexOf(dtype)).letter;
+}
+
+/**
+ * The `real2` type and its helpers (after precisionPrelude, which defines `real` and `fmaReal`):
+ * aligned to its size so that one element is one 16-byte (complex128) or 8-byte load.
+ */
+export function complexPrelude(dtype: DType): string {
+  const align = 2 * dtypeInfo(dtype).bytes;
+  return `// A complex element: (x, y) = (re, im), interleaved as in memory.
+struct __align__(${align}) real2 { real x, y; };
+static __device__ __forceinline__ real2 makeReal2(real x, real y) { real2 z; z.x = x; z.y = y; return z; }
+// a * b (each part one multiply and one fused multiply-add).
+static __device__ __forceinline__ real2 mulReal2(real2 a, real2 b) {
+  return makeReal2(fmaReal(a.x, b.x, -(a.y * b.y)), fmaReal(a.x, b.y, a.y * b.x));
+}
+// alpha * x + beta * y.
+static __device__ __forceinline__ real2 axpbyReal2(real2 alpha, real2 x, real2 beta, real2 y) {
+  real2 z = mulReal2(alpha, x);
+  z.x = fmaReal(beta.x, y.x, z.x); z.x = fmaReal(-beta.y, y.y, z.x);
+  z.y = fmaReal(beta.x, y.y, z.y); z.y = fmaReal(beta.y, y.x, z.y);
+  return z;
+}`;
+}
+
+/**
+ * `static real2 fmaOp(real2 a, real2 b, real2 c)`: c + op(a) op(b) with op a conjugation where
+ * `c` says, as four fused multiply-adds (8 flops). With sa, sb the signs of the imaginary parts:
+ * re += a.x b.x - sa sb a.y b.y, im += sb a.x b.y + sa a.y b.x.
+ */
+export function complexMultiplyAdd(c: Conjugations): string {
+  const sa = c.conjA ? -1 : 1;
+  const sb = c.conjB ? -1 : 1;
+  const neg = (s: number): string => (s < 0 ? '-' : '');
+  return `// c + ${c.conjA ? 'conj(a)' : 'a'} * ${c.conjB ? 'conj(b)' : 'b'}: four fused multiply-adds.
+static __device__ __forceinline__ real2 fmaOp(real2 a, real2 b, real2 c) {
+  c.x = fmaReal(a.x, b.x, c.x); c.x = fmaReal(${neg(-sa * sb)}a.y, b.y, c.x);
+  c.y = fmaReal(${neg(sb)}a.x, b.y, c.y); c.y = fmaReal(${neg(sa)}a.y, b.x, c.y);
+  return c;
+}`;
+}

@@ -1,0 +1,244 @@
+/**
+ * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the complex gemm kernels (the very-small
+ * and tiled designs over `real2` pairs) as the launcher plans and launches them (complexGemmCuda on
+ * a device that records the kernel, its launch and the pointer tables it uploads), compiled as C++
+ * for the host (test/helpers/zgemm-host-harness.cpp) and run a thread per CUDA thread. Checked
+ * against the complex reference (cpu/complex/zgemm.ts) for n in {1, 2, 3, 5, 8, 13, 16, 33, 64},
+ * every pair of ops (N, T, C), beta = 0 over NaN-poisoned C (C must not be read), ragged leading
+ * dimensions, gaps between matrices, strided and list batches: C within rounding, and every element
+ * outside the C matrices unchanged. A check of the CUDA source without a GPU.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { list, strided, type Batch } from '../../src/core/batch.js';
+import { DTYPE_EPS, type DType } from '../../src/core/dtype.js';
+import type { ComplexOp, ComplexScalar } from '../../src/core/op-specs.js';
+import { zgemm1 } from '../../src/cpu/complex/zgemm.js';
+import { complexGemmCuda } from '../../src/cuda/kernels/gemm/index.js';
+import type { DeviceArray, DeviceDType, GpuDevice, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
+import { H100 } from '../helpers/devices.js';
+import { Rng } from '../helpers/random.js';
+
+const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
+  ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
+  : 'opt-in: MYRIAD_HOST_EMULATION=1';
+
+const HARNESS = resolve('test/helpers/zgemm-host-harness.cpp');
+const SENTINEL = 12345.5;
+const BASE = 0x1000000n;
+
+/** What the launcher did on the recording device: the kernel, its launch, and the pointer tables it uploaded. */
+interface Recorded { src: KernelSource; config: LaunchConfig; args: KernelArg[]; tables: Map<bigint, BigInt64Array> }
+
+/** A device that runs nothing: one buffer at BASE holds every matrix; uploads (pointer tables) are kept by address. */
+function recordingDevice(out: Recorded[]): GpuDevice {
+  let next = 0x40000000n;
+  const tables = new Map<bigint, BigInt64Array>();
+  const fake = (dtype: DeviceDType, length: number, ptr: bigint): DeviceArray => ({ kind: 'device', dtype, length, device: 0, ptr, byteLength: length * 8, disposed: false, dispose() {} });
+  return {
+    info: H100,
+    kernel: (src: KernelSource): Kernel => ({
+      name: src.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
+      launch: (config: LaunchConfig, args: KernelArg[]) => { out.push({ src, config, args, tables }); },
+    }),
+    alloc: (dtype, length) => fake(dtype, length, (next += 0x100000n)),
+    upload: (host: HostArray) => {
+      const d = fake('int64', host.length, (next += 0x100000n));
+      tables.set(d.ptr, (host as BigInt64Array).slice());
+      return d;
+    },
+    download: () => new Float64Array(0),
+    copy() {}, fill() {}, synchronize() {},
+    view: (a) => a,
+    pin: () => false, uploadRange() {}, awaitUploads() {}, downloadRange() {}, idle: async () => {},
+    event: () => { throw new Error('no events'); },
+    streamHandle: null,
+    dispose() {},
+  };
+}
+
+interface Case {
+  dtype: DType; transA: ComplexOp; transB: ComplexOp; m: number; n: number; k: number; count: number;
+  alpha: ComplexScalar; beta: ComplexScalar; form: 'strided' | 'list';
+}
+
+const SIZES = [1, 2, 3, 5, 8, 13, 16, 33, 64];
+const OPS: readonly ComplexOp[] = ['N', 'T', 'C'];
+
+function cases(): Case[] {
+  const out: Case[] = [];
+  let i = 0;
+  for (const n of SIZES) for (const transA of OPS) for (const transB of OPS) {
+    const zero = i % 2 === 0;
+    out.push({
+      dtype: 'float64', transA, transB, m: n, n, k: n, count: n >= 33 ? 2 : 3,
+      alpha: [0.75, -1.25], beta: zero ? [0, 0] : [-0.5, 0.25], form: i % 3 === 2 ? 'list' : 'strided',
+    });
+    i++;
+  }
+  // complex64, rectangular shapes (m, n, k apart: the tiled kernel's edges), alpha = 0 (C := beta C).
+  for (const [m, n, k] of [[3, 5, 2], [16, 16, 16], [33, 2, 17], [64, 40, 9]] as const) for (const [transA, transB] of [['C', 'N'], ['T', 'C'], ['N', 'T']] as const) {
+    out.push({ dtype: 'float32', transA, transB, m, n, k, count: 3, alpha: [1.5, 0.5], beta: i % 2 === 0 ? [0, 0] : [0.25, -1], form: i % 3 === 0 ? 'list' : 'strided' });
+    i++;
+  }
+  out.push({ dtype: 'float64', transA: 'C', transB: 'C', m: 7, n: 9, k: 4, count: 3, alpha: [0, 0], beta: [2, -1], form: 'strided' });
+  out.push({ dtype: 'float64', transA: 'N', transB: 'C', m: 40, n: 24, k: 70, count: 2, alpha: [-1, 2], beta: [1, 0], form: 'list' });
+  return out;
+}
+
+/** Where each matrix of the case lives in the buffer (complex elements), ld = rows + 0..2, gaps of 1..3. */
+interface Layout { ld: number; offsets: number[] }
+
+function place(rng: Rng, at: { next: number }, rows: number, cols: number, count: number): Layout {
+  const ld = Math.max(1, rows + rng.int(0, 2));
+  const offsets: number[] = [];
+  for (let q = 0; q < count; q++) { offsets.push(at.next); at.next += ld * cols + rng.int(1, 3); }
+  return { ld, offsets };
+}
+
+/** A batch over the buffer: strided where the matrices are evenly spaced (they are placed so for 'strided'), else a list. */
+function batchOf(buffer: DeviceArray, l: Layout, rows: number, cols: number, form: Case['form'], dtype: 'complex128' | 'complex64'): Batch<DeviceArray> {
+  if (form === 'list') return list(l.offsets.map((offset) => ({ data: buffer, offset })), { rows, cols, ld: l.ld, dtype });
+  const stride = l.offsets.length > 1 ? l.offsets[1]! - l.offsets[0]! : l.ld * cols;
+  return strided(buffer, { rows, cols, ld: l.ld, stride, offset: l.offsets[0]!, count: l.offsets.length, dtype });
+}
+
+/** Evenly spaced offsets for a strided batch (one gap for all). */
+function placeStrided(rng: Rng, at: { next: number }, rows: number, cols: number, count: number): Layout {
+  const ld = Math.max(1, rows + rng.int(0, 2));
+  const stride = ld * cols + rng.int(1, 3);
+  const offsets = Array.from({ length: count }, (_, q) => at.next + q * stride);
+  at.next += stride * count;
+  return { ld, offsets };
+}
+
+const round = (dtype: DType, x: number): number => (dtype === 'float32' ? Math.fround(x) : x);
+
+interface Prepared {
+  c: Case; dir: string; exe: string; input: string; buf: Float64Array; inC: Uint8Array; len: number;
+  layouts: { a: Layout; b: Layout; c: Layout }; entry: string; defines: string[];
+}
+
+function prepare(c: Case, index: number, root: string): Prepared {
+  const rng = new Rng(1000 + index);
+  const at = { next: 2 };
+  const pl = c.form === 'list' ? place : placeStrided;
+  const [ar, ac] = c.transA === 'N' ? [c.m, c.k] : [c.k, c.m];
+  const [br, bc] = c.transB === 'N' ? [c.k, c.n] : [c.n, c.k];
+  const layouts = { a: pl(rng, at, ar, ac, c.count), b: pl(rng, at, br, bc, c.count), c: pl(rng, at, c.m, c.n, c.count) };
+  const len = at.next + 2;
+  const buf = new Float64Array(2 * len).fill(SENTINEL);
+  const inC = new Uint8Array(len);
+  const fill = (l: Layout, rows: number, cols: number, value: () => number, mark: boolean): void => {
+    for (const off of l.offsets) for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) {
+      const e = off + i + j * l.ld;
+      buf[2 * e] = value();
+      buf[2 * e + 1] = value();
+      if (mark) inC[e] = 1;
+    }
+  };
+  const betaZero = c.beta[0] === 0 && c.beta[1] === 0;
+  fill(layouts.a, ar, ac, () => round(c.dtype, rng.uniform() - 0.5), false);
+  fill(layouts.b, br, bc, () => round(c.dtype, rng.uniform() - 0.5), false);
+  fill(layouts.c, c.m, c.n, () => (betaZero ? NaN : round(c.dtype, rng.uniform() - 0.5)), true);
+
+  // The launcher, on the recording device.
+  const recorded: Recorded[] = [];
+  const dev = recordingDevice(recorded);
+  const elementBytes = c.dtype === 'float64' ? 16 : 8;
+  const buffer: DeviceArray = { kind: 'device', dtype: c.dtype, length: 2 * len, device: 0, ptr: BASE, byteLength: len * elementBytes, disposed: false, dispose() {} };
+  const ctype = c.dtype === 'float64' ? 'complex128' : 'complex64';
+  complexGemmCuda(dev, {
+    transA: c.transA, transB: c.transB, alpha: c.alpha, beta: c.beta,
+    a: batchOf(buffer, layouts.a, ar, ac, c.form, ctype), b: batchOf(buffer, layouts.b, br, bc, c.form, ctype), c: batchOf(buffer, layouts.c, c.m, c.n, c.form, ctype),
+  });
+  assert.equal(recorded.length, 1, 'one launch');
+  const { src, config, args, tables } = recorded[0]!;
+  const tiled = /gemm_tiled_/.test(src.entry);
+  const num = (a: KernelArg): number => Number(a.value);
+  // Operand o's arguments: pointer, offset, stride, ld.
+  const operandLine = (o: number): { line: string; pointer: boolean } => {
+    const [p, off, stride, ld] = args.slice(4 * o, 4 * o + 4) as [KernelArg, KernelArg, KernelArg, KernelArg];
+    const ptr = BigInt(p.value);
+    const table = tables.get(ptr);
+    if (table === undefined) {
+      assert.equal(ptr, BASE, 'a strided operand points at the buffer');
+      return { line: `${num(off)} ${num(stride)} ${num(ld)}`, pointer: false };
+    }
+    const elements = [...table].map((addr) => { const d = addr - BASE; assert.equal(d % BigInt(elementBytes), 0n); return Number(d / BigInt(elementBytes)); });
+    return { line: `${num(off)} ${num(stride)} ${num(ld)} ${elements.join(' ')}`, pointer: true };
+  };
+  const ops = [0, 1, 2].map(operandLine);
+  const scalars = args.slice(13, 17).map(num);
+  const [gx, gy, gz] = config.grid;
+  const [m, n, k] = tiled ? args.slice(17, 20).map(num) : [c.m, c.n, c.k];
+  const input = [
+    `${gx} ${gy} ${gz} ${config.block[0]} ${num(args[12]!)} ${m} ${n} ${k} ${len}`,
+    scalars.join(' '),
+    ...ops.map((o) => o.line),
+    ...Array.from({ length: len }, (_, e) => `${buf[2 * e]} ${buf[2 * e + 1]}`),
+  ].join('\n') + '\n';
+  const dir = join(root, `case${index}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'kernel.cu'), src.source.replace(/extern __shared__ __align__\(16\) unsigned char (\w+)\[\];/, 'unsigned char* $1 = g_smem;'));
+  const defines = [`-DENTRY=${src.entry}`, ...(tiled ? ['-DTILED'] : []), ...ops.flatMap((o, i) => (o.pointer ? [`-DP${'ABC'[i]}`] : []))];
+  return { c, dir, exe: join(dir, 'h'), input, buf, inC, len, layouts, entry: src.entry, defines };
+}
+
+function check(p: Prepared, out: string): void {
+  const { c, buf, inC, len, layouts } = p;
+  const nums = out.trim().split(/\s+/).map(Number);
+  assert.equal(nums.length, 2 * len, `${p.entry}: the buffer back`);
+  for (let e = 0; e < len; e++) {
+    if (inC[e] === 1) continue;
+    assert.ok(Object.is(nums[2 * e], buf[2 * e]) && Object.is(nums[2 * e + 1], buf[2 * e + 1]), `${p.entry}: element ${e} outside every C changed`);
+  }
+  // The reference on a copy (NaN in C where beta = 0 must not show).
+  const want = buf.slice();
+  for (let q = 0; q < c.count; q++) {
+    zgemm1(c.transA, c.transB, c.m, c.n, c.k, c.alpha, buf, layouts.a.offsets[q]!, layouts.a.ld, buf, layouts.b.offsets[q]!, layouts.b.ld, c.beta, want, layouts.c.offsets[q]!, layouts.c.ld);
+  }
+  const eps = DTYPE_EPS[c.dtype];
+  const scale = (Math.hypot(...c.alpha) * c.k + Math.hypot(...c.beta)) * 2;
+  for (let q = 0; q < c.count; q++) for (let j = 0; j < c.n; j++) for (let i = 0; i < c.m; i++) {
+    const e = layouts.c.offsets[q]! + i + j * layouts.c.ld;
+    for (const part of [0, 1]) {
+      const g = nums[2 * e + part]!, w = want[2 * e + part]!;
+      assert.ok(Number.isFinite(g), `${p.entry}: matrix ${q} C(${i}, ${j}) part ${part} = ${g}`);
+      assert.ok(Math.abs(g - w) <= 8 * eps * scale + 1e-300, `${p.entry}: matrix ${q} C(${i}, ${j}) part ${part} = ${g}, want ${w}`);
+    }
+  }
+}
+
+const run = promisify(execFile);
+
+describe('complex gemm kernels run on the host', { skip, timeout: 1_800_000 }, () => {
+  const root = skip === undefined ? mkdtempSync(join(tmpdir(), 'myriad-zgemm-')) : '';
+  const prepared = skip === undefined ? cases().map((c, i) => prepare(c, i, root)) : [];
+  before(async () => {
+    // Compile every case's executable, as many at once as there are cores.
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < prepared.length) {
+        const p = prepared[next++]!;
+        await run('g++', ['-std=c++20', '-O1', '-pthread', ...p.defines, `-I${p.dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', p.exe]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, cpus().length) }, worker));
+  });
+  after(() => { if (root !== '') rmSync(root, { recursive: true, force: true }); });
+  for (const [i, c] of cases().entries()) {
+    it(`${c.dtype === 'float64' ? 'complex128' : 'complex64'} ${c.transA}${c.transB} ${c.m}x${c.n}x${c.k} ${c.form} beta [${c.beta}]`, () => {
+      const p = prepared[i]!;
+      const r = spawnSync(p.exe, { input: p.input, maxBuffer: 1 << 28, timeout: 300_000 });
+      assert.equal(r.status, 0, `${p.entry}: status ${r.status} ${r.signal ?? ''} ${r.stderr.toString()}`);
+      check(p, r.stdout.toString());
+    });
+  }
+});

@@ -1,0 +1,185 @@
+/**
+ * Complex gemm on the GPU without one: the planner's choices (very-small kernel to the complex
+ * bound, tiled above, never the real-only tensor-core design), the generated kernels' names and
+ * the real kernels' parameters untouched, the router's complex list, what the launcher passes a
+ * kernel (pairs counted as the batch counts them, alpha and beta as parts) for device and host
+ * data, and the argument checks a complex call meets before anything reaches a device.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Context } from '../../src/api/context.js';
+import { list, strided } from '../../src/core/batch.js';
+import { MyriadError } from '../../src/core/errors.js';
+import type { Backend } from '../../src/core/ops.js';
+import type { IntStorage, Storage } from '../../src/core/storage.js';
+import { CudaBackend } from '../../src/cuda/backend.js';
+import { gemmSource, planGemm, smallGemmShape, type GemmProblem } from '../../src/cuda/kernels/gemm/index.js';
+import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
+import type { Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
+import { H100 } from '../helpers/devices.js';
+import { FakeDevice } from '../helpers/fake-gpus.js';
+
+const problem = (over: Partial<GemmProblem>): GemmProblem => ({
+  dtype: 'float64', transA: 'N', transB: 'N', m: 8, n: 8, k: 8, count: 10000, batchKind: 'strided', betaZero: true,
+  complex: { conjA: false, conjB: false }, ...over,
+});
+
+describe('complex gemm: the plan', () => {
+  it('the very-small kernel to the complex bound (16), the tiled one above, never mma', () => {
+    for (const dtype of ['float64', 'float32'] as const) {
+      for (const n of [1, 2, 8, 13, 16]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, 'small', `${dtype} ${n}`);
+      for (const n of [17, 32, 33, 64, 200]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, 'tiled', `${dtype} ${n}`);
+      assert.throws(() => planGemm(H100, problem({ dtype }), { variant: 'mma' }), /real float64/);
+    }
+  });
+
+  it('complex parameters name z / c kernels with the ops as given; real parameters carry no complex field', () => {
+    const z = planGemm(H100, problem({ transA: 'T', transB: 'T', complex: { conjA: true, conjB: false } }));
+    assert.deepEqual(z.complex, { conjA: true, conjB: false });
+    assert.match(gemmSource(z).entry, /^gemm_small_zCT_8x8x8_/);
+    const c = planGemm(H100, problem({ dtype: 'float32', m: 24, n: 24, k: 24, transB: 'T', complex: { conjA: false, conjB: true } }));
+    assert.match(gemmSource(c).entry, /^gemm_tiled_cNC_32x32x8_/);
+    assert.match(gemmSource(c).source, /struct __align__\(8\) real2/);
+    const { complex: _, ...real } = problem({});
+    for (const n of [8, 40]) assert.ok(!('complex' in planGemm(H100, { ...real, m: n, n, k: n })));
+  });
+
+  it('a complex element is twice the bytes: the shared memory counts pairs and stays within the static limit', () => {
+    for (const dtype of ['float64', 'float32'] as const) for (const n of [2, 5, 16]) {
+      const p = planGemm(H100, problem({ dtype, m: n, n, k: n, betaZero: false }));
+      assert.ok(p.variant === 'small');
+      const { complex: _, ...real } = p;
+      assert.equal(smallGemmShape(p).sharedBytes, 2 * smallGemmShape(real).sharedBytes);
+      assert.ok(smallGemmShape(p).sharedBytes <= 48 * 1024);
+    }
+  });
+});
+
+describe('complex gemm: the router', () => {
+  it("lists the own kernels, cuBLAS, then the CPU reference, named as the real routes", () => {
+    assert.deepEqual(COMPLEX_ROUTES.gemm.map((c) => c.name), ['gemm', 'cublas', 'cpu']);
+  });
+});
+
+/** A fake device whose kernels record their launches (and run nothing). */
+class RecordingDevice extends FakeDevice {
+  readonly launches: { src: KernelSource; config: LaunchConfig; args: KernelArg[] }[] = [];
+  override kernel(src?: KernelSource): Kernel {
+    const launches = this.launches;
+    return { name: src!.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024, launch: (config, args) => { launches.push({ src: src!, config, args: [...args] }); } };
+  }
+}
+
+function recordingContext(): { ctx: Context; dev: RecordingDevice; backend: CudaBackend } {
+  const dev = new RecordingDevice(0, []);
+  const backend = new CudaBackend(dev, 'fake');
+  return { ctx: new Context('cuda', backend as unknown as Backend<Storage, IntStorage>, backend), dev, backend };
+}
+
+const num = (a: KernelArg | undefined): number => Number(a!.value);
+
+describe('complex gemm on a CUDA context: the GPU route', () => {
+  it('device data: route gemm, one launch, ld / stride / offset in pairs, alpha and beta as parts', () => {
+    const { ctx, dev } = recordingContext();
+    try {
+      const [m, n, k, count] = [3, 4, 5, 6];
+      const a = ctx.alloc('float64', 2 * (m + 1) * k * count + 8);
+      const b = ctx.alloc('float64', 2 * k * n * count);
+      const c = ctx.alloc('float64', 2 * m * n * count);
+      ctx.gemm({
+        transA: 'N', transB: 'C', alpha: [2, -1], beta: [0.5, 0.25],
+        a: strided(a, { rows: m, cols: k, ld: m + 1, offset: 3, count, dtype: 'complex128' }),
+        b: strided(b, { rows: n, cols: k, count, dtype: 'complex128' }),
+        c: strided(c, { rows: m, cols: n, count, dtype: 'complex128' }),
+      });
+      assert.deepEqual(ctx.lastRoute, { op: 'gemm', route: 'gemm', gpu: true });
+      assert.equal(dev.launches.length, 1);
+      const { src, args } = dev.launches[0]!;
+      assert.match(src.entry, /^gemm_small_zNC_3x4x5_/);
+      assert.deepEqual([num(args[1]), num(args[2]), num(args[3])], [3, (m + 1) * k, m + 1], 'A: offset, stride, ld in pairs');
+      assert.deepEqual([num(args[12]), ...args.slice(13, 17).map(num)], [count, 2, -1, 0.5, 0.25]);
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('host data is staged as real arrays and reaches the kernel counted in pairs again', () => {
+    const { ctx, dev } = recordingContext();
+    try {
+      const [n, count] = [40, 3];
+      const A = new Float32Array(2 * n * n * count).fill(1);
+      const C = new Float32Array(2 * (n + 2) * n * count + 4).fill(1);
+      ctx.gemm({
+        transA: 'C', alpha: [1, 0], beta: [0, 0],
+        a: strided(A, { rows: n, count, dtype: 'complex64' }), b: strided(A.slice(), { rows: n, count, dtype: 'complex64' }),
+        c: strided(C, { rows: n, ld: n + 2, offset: 2, count, dtype: 'complex64' }),
+      });
+      assert.deepEqual(ctx.lastRoute, { op: 'gemm', route: 'gemm', gpu: true });
+      const { src, args } = dev.launches.at(-1)!;
+      assert.match(src.entry, /^gemm_tiled_cCN_64x64x8_t4x4_sss_b0$/);
+      // C staged from its first pair: offset 0 on the device, ld and stride in pairs.
+      assert.deepEqual([num(args[9]), num(args[10]), num(args[11])], [0, (n + 2) * n, n + 2]);
+      assert.deepEqual(args.slice(17, 20).map(num), [n, n, n]);
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it("host data staged in chunks: each chunk's launch sees its matrices, offsets in pairs from the staged range", () => {
+    const { ctx, dev, backend } = recordingContext();
+    try {
+      backend.stagingTuning = { chunkBytes: 1, maxChunks: 4 };
+      const [n, count, offset] = [3, 8, 5];
+      const stride = n * n + 2;
+      const A = new Float64Array(2 * (offset + count * stride)).fill(1);
+      ctx.gemm({
+        a: strided(A, { rows: n, stride, offset, count, dtype: 'complex128' }), b: strided(A.slice(), { rows: n, stride, offset, count, dtype: 'complex128' }),
+        c: strided(new Float64Array(A.length), { rows: n, stride, offset, count, dtype: 'complex128' }), beta: [0.5, 0],
+      });
+      assert.equal(dev.launches.length, 4);
+      dev.launches.forEach(({ args }, k) => {
+        // A's staged range starts at its first pair (offset): chunk k's first matrix is 2k matrices on.
+        assert.deepEqual([num(args[1]), num(args[2]), num(args[3]), num(args[12])], [2 * k * stride, stride, n, 2], `chunk ${k}`);
+      });
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('list batches reach the kernel as a pointer table; force cpu keeps the reference', () => {
+    const { ctx, dev, backend } = recordingContext();
+    try {
+      const xs = [0, 1].map(() => ctx.alloc('float64', 8));
+      ctx.gemm({ a: list(xs, { rows: 2, dtype: 'complex128' }), b: list(xs, { rows: 2, dtype: 'complex128' }), c: list([ctx.alloc('float64', 8), ctx.alloc('float64', 8)], { rows: 2, dtype: 'complex128' }) });
+      assert.match(dev.launches.at(-1)!.src.entry, /_ppp_b0$/);
+      backend.force = { gemm: 'cpu' };
+      ctx.gemm({ a: list(xs, { rows: 2, dtype: 'complex128' }), b: list(xs, { rows: 2, dtype: 'complex128' }), c: list([ctx.alloc('float64', 8), ctx.alloc('float64', 8)], { rows: 2, dtype: 'complex128' }) });
+      assert.deepEqual(ctx.lastRoute, { op: 'gemm', route: 'cpu', gpu: false });
+      backend.force = { gemm: 'tsm2' };
+      assert.throws(() => ctx.gemm({ a: list(xs, { rows: 2, dtype: 'complex128' }), b: list(xs, { rows: 2, dtype: 'complex128' }), c: list([ctx.alloc('float64', 8), ctx.alloc('float64', 8)], { rows: 2, dtype: 'complex128' }) }),
+        (e: unknown) => e instanceof MyriadError && e.code === 'ENUM' && e.argument === 'force' && /gemm, cublas, cpu/.test(e.message));
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('argument checks name the argument: real data beside complex, a pair alpha on real data, storage of the wrong part type', () => {
+    const { ctx, dev } = recordingContext();
+    try {
+      const d = (len: number) => ctx.alloc('float64', len);
+      const cx = (rows: number) => strided(d(2 * rows * rows), { rows, dtype: 'complex128' });
+      const fails = (f: () => void, code: string, argument: string): void => assert.throws(f, (e: unknown) => e instanceof MyriadError && e.code === code && e.argument === argument);
+      fails(() => ctx.gemm({ a: cx(2), b: cx(2), c: strided(d(4), { rows: 2 }) }), 'DTYPE', 'c');
+      fails(() => ctx.gemm({ alpha: [1, 2], a: strided(d(4), { rows: 2 }), b: strided(d(4), { rows: 2 }), c: strided(d(4), { rows: 2 }) }), 'INVALID_ARGUMENT', 'alpha');
+      fails(() => ctx.gemm({ beta: [1, 2, 3] as unknown as [number, number], a: cx(2), b: cx(2), c: cx(2) }), 'INVALID_ARGUMENT', 'beta');
+      fails(() => strided(ctx.alloc('float32', 8), { rows: 2, dtype: 'complex128' }, 'a'), 'DTYPE', 'a.data');
+      fails(() => ctx.gemm({ a: cx(2), b: strided(ctx.alloc('float32', 8), { rows: 2, dtype: 'complex64' }), c: cx(2) }), 'DTYPE', 'b');
+      assert.equal(dev.launches.length, 0, 'nothing launched');
+      // A number is (x, 0): accepted on complex batches.
+      ctx.gemm({ alpha: 2, beta: 1, a: cx(2), b: cx(2), c: cx(2) });
+      assert.deepEqual(dev.launches[0]!.args.slice(13, 17).map(num), [2, 0, 1, 0]);
+    } finally {
+      ctx.dispose();
+    }
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * Complex gemm (complex128, complex64) on the GPU against the complex reference (zgemm1), on fresh
+ * random data: every pair of ops (N, T, C), sizes of the very-small kernel (3, 16) and of both
+ * tiled bands (33, 64), strided and list batches, host and device data, ragged leading dimensions,
+ * gaps and an offset; C poisoned (NaN where beta = 0, so a read of C shows) and every element
+ * outside the C matrices checked unchanged; ctx.lastRoute 'gemm'. Then cuBLAS's z/cgemm (route
+ * 'cublas', forced) on a few of the same cases. The file's kernels are compiled at once before the
+ * first case (the backend's warm over the same calls on a device that runs nothing). Skips with
+ * one line where no GPU is usable.
+ */
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { Context } from '../../src/api/context.js';
+import { list, strided, type Batch } from '../../src/core/batch.js';
+import { DTYPE_EPS, type DType } from '../../src/core/dtype.js';
+import type { ComplexOp, ComplexScalar } from '../../src/core/op-specs.js';
+import type { DeviceBackend } from '../../src/core/device-backend.js';
+import type { Storage } from '../../src/core/storage.js';
+import { zgemm1 } from '../../src/cpu/complex/zgemm.js';
+import { CudaBackend } from '../../src/cuda/backend.js';
+import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { Rng } from '../helpers/random.js';
+
+const skip = gpuSkipReason();
+const SENTINEL = 12345.5;
+const OPS: readonly ComplexOp[] = ['N', 'T', 'C'];
+
+interface Case {
+  dtype: DType; transA: ComplexOp; transB: ComplexOp; n: number; count: number;
+  alpha: ComplexScalar; beta: ComplexScalar; form: 'strided' | 'list'; where: 'host' | 'device'; route: 'gemm' | 'cublas';
+}
+
+function cases(): Case[] {
+  const out: Case[] = [];
+  let i = 0;
+  for (const dtype of ['float64', 'float32'] as const) for (const transA of OPS) for (const transB of OPS) for (const n of [3, 16, 33, 64]) {
+    out.push({
+      dtype, transA, transB, n, count: n <= 16 ? 300 : 20, alpha: [0.75, -1.25], beta: i % 2 === 0 ? [0, 0] : [-0.5, 0.25],
+      form: i % 3 === 1 ? 'list' : 'strided', where: i % 4 < 2 ? 'device' : 'host', route: 'gemm',
+    });
+    i++;
+  }
+  for (const dtype of ['float64', 'float32'] as const) for (const [transA, transB, n, form] of [['C', 'T', 8, 'strided'], ['N', 'C', 33, 'list']] as const) {
+    out.push({ dtype, transA, transB, n, count: 50, alpha: [1, 0.5], beta: [0.5, -1], form, where: 'device', route: 'cublas' });
+  }
+  return out;
+}
+
+/** Each matrix's first pair (complex elements) in one buffer: ld = rows + 1, gaps of 3, offset 5. */
+interface Layout { ld: number; offsets: number[]; pairs: number }
+function layout(rows: number, cols: number, count: number): Layout {
+  const ld = rows + 1;
+  const stride = ld * cols + 3;
+  return { ld, offsets: Array.from({ length: count }, (_, q) => 5 + q * stride), pairs: 5 + count * stride + 2 };
+}
+
+let shared: { ctx: Context; backend: CudaBackend } | undefined;
+function context(): { ctx: Context; backend: CudaBackend } {
+  if (shared === undefined) {
+    const backend = new CudaBackend(gpu(), 'test');
+    shared = { ctx: new Context('cuda', backend, backend), backend };
+  }
+  return shared;
+}
+
+const complexType = (dtype: DType): 'complex128' | 'complex64' => (dtype === 'float64' ? 'complex128' : 'complex64');
+
+function batchOf(data: Storage, l: Layout, rows: number, cols: number, c: Case, pieces?: Storage[]): Batch<Storage> {
+  const dtype = complexType(c.dtype);
+  if (c.form === 'list') return list(l.offsets.map((offset, q) => ({ data: pieces?.[q] ?? data, offset })), { rows, cols, ld: l.ld, dtype });
+  return strided(data, { rows, cols, ld: l.ld, stride: l.offsets.length > 1 ? l.offsets[1]! - l.offsets[0]! : l.ld * cols, offset: l.offsets[0]!, count: l.offsets.length, dtype });
+}
+
+/** The case's call on `ctx` over arrays made by `make` (host arrays, device arrays, or a planning device's). */
+function call(ctx: Context | DeviceBackend, c: Case, arrays: { a: Storage; b: Storage; c: Storage }): void {
+  const { n } = c;
+  const la = layout(n, n, c.count), lb = layout(n, n, c.count), lc = layout(n, n, c.count);
+  const args = {
+    transA: c.transA, transB: c.transB, alpha: c.alpha, beta: c.beta,
+    a: batchOf(arrays.a, la, n, n, c), b: batchOf(arrays.b, lb, n, n, c), c: batchOf(arrays.c, lc, n, n, c),
+  };
+  if (ctx instanceof Context) ctx.gemm(args);
+  else (ctx as unknown as { gemm(r: object): void }).gemm(args);
+}
+
+/** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
+before(async () => {
+  if (skip !== undefined) return;
+  const { backend } = context();
+  const t0 = performance.now();
+  const warmed = await backend.warm((planning) => {
+    const ctx = new Context('cuda', planning, planning, () => {});
+    for (const c of cases()) {
+      if (c.route !== 'gemm') continue;
+      const pairs = layout(c.n, c.n, c.count).pairs;
+      const arrays = { a: planning.alloc(c.dtype, 2 * pairs), b: planning.alloc(c.dtype, 2 * pairs), c: planning.alloc(c.dtype, 2 * pairs) };
+      call(ctx, c, arrays);
+    }
+  });
+  const r = warmed.report;
+  console.log(`zgemm: ${warmed.sources.length} kernels planned, ${r?.compiled ?? '?'} compiled, ${r?.cached ?? '?'} cached, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+});
+
+for (const c of cases()) {
+  const name = `${complexType(c.dtype)} ${c.transA}${c.transB} n = ${c.n}, ${c.count} ${c.form} on the ${c.where}, beta [${c.beta}]${c.route === 'cublas' ? ', route cublas' : ''}`;
+  test(name, { skip, timeout: 120_000 }, () => {
+    const { ctx, backend } = context();
+    const rng = new Rng(c.n * 31 + c.count + (c.route === 'cublas' ? 7 : 0));
+    const l = layout(c.n, c.n, c.count);
+    const make = (value: () => number, mark?: Uint8Array): Float64Array | Float32Array => {
+      const h = c.dtype === 'float64' ? new Float64Array(2 * l.pairs) : new Float32Array(2 * l.pairs);
+      h.fill(SENTINEL);
+      for (const off of l.offsets) for (let j = 0; j < c.n; j++) for (let i = 0; i < c.n; i++) {
+        const e = off + i + j * l.ld;
+        h[2 * e] = value();
+        h[2 * e + 1] = value();
+        if (mark) mark[e] = 1;
+      }
+      return h;
+    };
+    const betaZero = c.beta[0] === 0 && c.beta[1] === 0;
+    const inC = new Uint8Array(l.pairs);
+    const A = make(() => rng.uniform() - 0.5), B = make(() => rng.uniform() - 0.5);
+    const C = make(() => (betaZero ? NaN : rng.uniform() - 0.5), inC);
+    const want = Float64Array.from(C);
+    const [wA, wB] = [Float64Array.from(A), Float64Array.from(B)];
+    for (let q = 0; q < c.count; q++) {
+      zgemm1(c.transA, c.transB, c.n, c.n, c.n, c.alpha, wA, l.offsets[q]!, l.ld, wB, l.offsets[q]!, l.ld, c.beta, want, l.offsets[q]!, l.ld);
+    }
+    let got: Float64Array | Float32Array;
+    backend.force = c.route === 'cublas' ? { gemm: 'cublas' } : {};
+    try {
+      if (c.where === 'host') {
+        got = C.slice();
+        call(ctx, c, { a: A, b: B, c: got });
+      } else {
+        const [dA, dB, dC] = [ctx.upload(A), ctx.upload(B), ctx.upload(C)];
+        try {
+          call(ctx, c, { a: dA, b: dB, c: dC });
+          got = ctx.download(dC) as Float64Array | Float32Array;
+        } finally {
+          for (const d of [dA, dB, dC]) (d as { dispose?: () => void }).dispose?.();
+        }
+      }
+    } finally {
+      backend.force = {};
+    }
+    assert.deepEqual(ctx.lastRoute, { op: 'gemm', route: c.route, gpu: true });
+    const eps = DTYPE_EPS[c.dtype];
+    const bound = 8 * eps * (Math.hypot(...c.alpha) * c.n + Math.hypot(...c.beta)) * 2;
+    for (let e = 0; e < l.pairs; e++) for (const part of [0, 1]) {
+      const g = got[2 * e + part]!, w = want[2 * e + part]!;
+      if (inC[e] === 0) { assert.ok(Object.is(g, C[2 * e + part]), `pair ${e} outside every C changed`); continue; }
+      assert.ok(Number.isFinite(g) && Math.abs(g - w) <= bound, `pair ${e} part ${part}: ${g}, want ${w}`);
+    }
+  });
+}
