@@ -15,7 +15,6 @@
  * members by size, largest first, ties in batch order, so the blocks of one launch that start
  * together have about the same work and finish together.
  */
-import { batchCount, type Batch, type MatrixView } from '../../../core/batch.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { DeviceArray, GpuDevice } from '../../runtime/types.js';
 
@@ -103,99 +102,6 @@ export function planClasses(sizes: ArrayLike<number | undefined>): ClassPlan {
     end -= n;
   }
   return { classes: classes.reverse(), order, place, large };
-}
-
-/**
- * The per-member fields of a device batch in flat arrays, read once (for a variable batch: one
- * pass over its member objects; no object per member is made). A member's array is a slot in
- * `arrays` (a batch usually lies in one or a few), with that array's address split into two
- * 32-bit words, so that the tables' addresses are written without a BigInt per member.
- */
-export interface MemberFields {
-  readonly count: number;
-  readonly rows: Int32Array;
-  readonly cols: Int32Array;
-  readonly ld: Int32Array;
-  /** Elements from the start of the member's array (an offset may exceed 2^31). */
-  readonly offset: Float64Array;
-  /** The member's array: `arrays[slot[i]]`. */
-  readonly slot: Int32Array;
-  readonly arrays: readonly DeviceArray[];
-  /** Low and high 32 bits of each array's address. */
-  readonly baseLo: Float64Array;
-  readonly baseHi: Float64Array;
-}
-
-export function memberFields(b: Batch<DeviceArray>): MemberFields {
-  const count = batchCount(b);
-  const rows = new Int32Array(count), cols = new Int32Array(count), ld = new Int32Array(count);
-  const offset = new Float64Array(count);
-  const slot = new Int32Array(count);
-  const arrays: DeviceArray[] = [];
-  if (b.kind === 'strided') {
-    rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld);
-    for (let i = 0; i < count; i++) offset[i] = b.offset + i * b.stride;
-    arrays.push(b.data);
-  } else {
-    const slots = new Map<DeviceArray, number>();
-    let last: DeviceArray | undefined, lastSlot = -1;
-    const slotOf = (d: DeviceArray): number => {
-      if (d === last) return lastSlot;
-      let s = slots.get(d);
-      if (s === undefined) { s = arrays.length; arrays.push(d); slots.set(d, s); }
-      last = d;
-      return (lastSlot = s);
-    };
-    if (b.kind === 'variable') {
-      const m = b.matrices;
-      for (let i = 0; i < count; i++) {
-        const v = m[i]!;
-        rows[i] = v.rows; cols[i] = v.cols; ld[i] = v.ld; offset[i] = v.offset; slot[i] = slotOf(v.data);
-      }
-    } else {
-      rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld);
-      const m = b.matrices;
-      for (let i = 0; i < count; i++) { offset[i] = m[i]!.offset; slot[i] = slotOf(m[i]!.data); }
-    }
-  }
-  const baseLo = new Float64Array(arrays.length), baseHi = new Float64Array(arrays.length);
-  arrays.forEach((d, s) => {
-    const p = BigInt.asUintN(64, d.ptr);
-    baseLo[s] = Number(p & 0xffffffffn);
-    baseHi[s] = Number(p >> 32n);
-  });
-  return { count, rows, cols, ld, offset, slot, arrays, baseLo, baseHi };
-}
-
-/** Member i as a view (for the few members a launcher hands on to another path). */
-export function memberView(f: MemberFields, i: number): MatrixView<DeviceArray> {
-  return { data: f.arrays[f.slot[i]!]!, offset: f.offset[i]!, ld: f.ld[i]!, rows: f.rows[i]!, cols: f.cols[i]! };
-}
-
-const TWO_32 = 4294967296;
-/** Whether int64 entries can be written as two uint32 words, low first (every platform CUDA runs on). */
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** The 32-bit words of an int64 table (`putAddress` writes through them). */
-export function addressWords(table: BigInt64Array): Uint32Array {
-  return new Uint32Array(table.buffer, table.byteOffset, table.length * 2);
-}
-
-/**
- * Entry q of `table` := the address of member i of `f` (`bytes` per element), the value
- * `elementAddress` gives, without a BigInt: x = low word + byte offset is exact in a double (below
- * 2^53), its low 32 bits are the entry's low word and its carry goes to the high word, whose
- * `>>> 0` keeps its low 32 bits: the int64 wrap of BigInt.asIntN(64). No branch either: a carry taken for the first time in optimised code would
- * throw that code away mid-loop. On a big-endian platform the entry is written as a BigInt.
- */
-export function putAddress(table: BigInt64Array, words: Uint32Array, q: number, f: MemberFields, i: number, bytes: number): void {
-  const s = f.slot[i]!;
-  if (!LITTLE_ENDIAN) { table[q] = elementAddress(f.arrays[s]!, f.offset[i]!, bytes); return; }
-  const x = f.baseLo[s]! + f.offset[i]! * bytes;
-  const carry = Math.floor(x / TWO_32);
-  // Subtraction and `>>> 0`, not `%`: a double remainder is a call to fmod, several times slower.
-  words[2 * q] = x - carry * TWO_32;
-  words[2 * q + 1] = (f.baseHi[s]! + carry) >>> 0;
 }
 
 /**

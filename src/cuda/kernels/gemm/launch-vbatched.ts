@@ -12,7 +12,8 @@ import { arg, type DeviceArray, type GpuDevice, type KernelArg, type LaunchConfi
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, putAddress, memberView, NO_WORK, releaseMemberTables, uploadMemberTables, type MemberFields } from '../common/vbatch.js';
+import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
+import { NO_WORK, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import {
   GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, generateVsmallGemm, generateVtiledGemm, vsmallGemmShape, vtiledGemmShape, vtiledTiles,
 } from './generate-vbatched.js';

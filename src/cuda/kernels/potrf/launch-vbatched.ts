@@ -11,7 +11,8 @@ import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchCo
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, putAddress, memberView, releaseMemberTables, uploadMemberTables, type MemberFields } from '../common/vbatch.js';
+import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
+import { releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelVbatchedSource } from './generate-panel.js';
 import { potrfRegisterVbatchedSource } from './generate-register.js';
