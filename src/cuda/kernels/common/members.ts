@@ -38,25 +38,27 @@ export function memberFields(b: Batch<DeviceArray>): MemberFields {
     for (let i = 0; i < count; i++) offset[i] = b.offset + i * b.stride;
     arrays.push(b.data);
   } else {
+    // A member's array is usually the previous member's: a comparison, the Map only on a change.
     const slots = new Map<DeviceArray, number>();
     let last: DeviceArray | undefined, lastSlot = -1;
-    const slotOf = (d: DeviceArray): number => {
-      if (d === last) return lastSlot;
-      let s = slots.get(d);
-      if (s === undefined) { s = arrays.length; arrays.push(d); slots.set(d, s); }
-      last = d;
-      return (lastSlot = s);
-    };
-    if (b.kind === 'variable') {
-      const m = b.matrices;
-      for (let i = 0; i < count; i++) {
-        const v = m[i]!;
-        rows[i] = v.rows; cols[i] = v.cols; ld[i] = v.ld; offset[i] = v.offset; slot[i] = slotOf(v.data);
+    const m = b.matrices;
+    const variable = b.kind === 'variable';
+    if (!variable) { rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld); }
+    for (let i = 0; i < count; i++) {
+      const v = m[i]!;
+      if (variable) {
+        const w = v as MatrixView<DeviceArray>;
+        rows[i] = w.rows; cols[i] = w.cols; ld[i] = w.ld;
       }
-    } else {
-      rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld);
-      const m = b.matrices;
-      for (let i = 0; i < count; i++) { offset[i] = m[i]!.offset; slot[i] = slotOf(m[i]!.data); }
+      offset[i] = v.offset;
+      const d = v.data;
+      if (d !== last) {
+        let s = slots.get(d);
+        if (s === undefined) { s = arrays.length; arrays.push(d); slots.set(d, s); }
+        last = d;
+        lastSlot = s;
+      }
+      slot[i] = lastSlot;
     }
   }
   const baseLo = new Float64Array(arrays.length), baseHi = new Float64Array(arrays.length);
