@@ -6,7 +6,9 @@
  *   kernels), route 'vbatched' (the class kernels) and the family's (the per-size path);
  * - api: `ctx.gemm` / `ctx.potrf` through a Context over CudaBackend on the planning device: the
  *   validation of every member, the overlap check, the router and the launcher.
- * Each is called `--calls` times (default 10) after one untimed call; min and median ms.
+ * Each is called `--calls` times (default 10) after one untimed call: min and median wall ms, and the
+ * median of the process's CPU ms per call (user + system, all threads: steadier than wall time on a
+ * shared machine).
  *
  * Usage: node dist/scripts/vbatched-host.js [--workloads a,b] [--ops gemm,potrf] [--dtypes float64,float32] [--calls N] [--json file]
  */
@@ -22,19 +24,23 @@ import type { DeviceArray } from '../src/cuda/runtime/types.js';
 import { H200 } from './compile-times.js';
 
 export interface HostRow {
-  workload: string; op: string; dtype: DType; level: 'router' | 'api'; route: string; minMs: number; medianMs: number;
+  workload: string; op: string; dtype: DType; level: 'router' | 'api'; route: string; minMs: number; medianMs: number; cpuMs: number;
 }
 
-function timed(calls: number, fn: () => void): { minMs: number; medianMs: number } {
+const median = (xs: number[]): number => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+
+function timed(calls: number, fn: () => void): { minMs: number; medianMs: number; cpuMs: number } {
   fn();
-  const ms: number[] = [];
+  const ms: number[] = [], cpu: number[] = [];
   for (let i = 0; i < calls; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     fn();
     ms.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
-  ms.sort((x, y) => x - y);
-  return { minMs: ms[0]!, medianMs: ms[Math.floor(ms.length / 2)]! };
+  return { minMs: Math.min(...ms), medianMs: median(ms), cpuMs: median(cpu) };
 }
 
 export function measureHost(workload: VbatchedWorkload, op: VbatchedOp, dtype: DType, calls: number): HostRow[] {
@@ -70,7 +76,7 @@ function main(argv: readonly string[]): void {
   for (const w of list('--workloads', 'a,b')) for (const op of list('--ops', 'gemm,potrf')) for (const dtype of list('--dtypes', 'float64,float32')) {
     for (const r of measureHost(w as VbatchedWorkload, op as VbatchedOp, dtype as DType, calls)) {
       rows.push(r);
-      console.log(`${r.workload} ${r.op.padEnd(5)} ${r.dtype} ${r.level.padEnd(6)} ${r.route.padEnd(8)} min ${r.minMs.toFixed(1).padStart(7)} ms  median ${r.medianMs.toFixed(1).padStart(7)} ms`);
+      console.log(`${r.workload} ${r.op.padEnd(5)} ${r.dtype} ${r.level.padEnd(6)} ${r.route.padEnd(8)} min ${r.minMs.toFixed(1).padStart(7)} ms  median ${r.medianMs.toFixed(1).padStart(7)} ms  cpu ${r.cpuMs.toFixed(1).padStart(7)} ms`);
     }
   }
   const json = flag('--json');
