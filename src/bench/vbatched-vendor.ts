@@ -19,7 +19,11 @@ import { groupMembers, memberAddresses, memberFields, type MemberFields } from '
 import { deviceDtype } from '../cuda/kernels/common/operands.js';
 import { elementBytes } from '../cuda/kernels/common/precision.js';
 import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
-import { vendorBlas, vendorSolver, vendorUsable, type GemmGroups } from '../cuda/vendor/native.js';
+import { vendorBlas, vendorSolver, vendorUsable, type GemmGroups, type VendorBlas, type VendorSolver } from '../cuda/vendor/native.js';
+
+/** The cuBLAS and cuSOLVER calls a run makes (native.ts's VendorBlas, VendorSolver; a recording fake in the tests). */
+export type GemmCalls = Pick<VendorBlas, 'gemmPointersAt' | 'gemmGroupedAt'>;
+export type PotrfCalls = Pick<VendorSolver, 'potrfBatchedAt'>;
 
 /** A vendor run of one request, its device arrays made: `run` enqueues the calls on the device's stream. */
 export interface VendorRun {
@@ -63,11 +67,11 @@ function disposeAll(dev: GpuDevice, arrays: readonly DeviceArray[]): void {
 /**
  * gemm the vendor's way: `grouped` false, cublas?gemmBatched once per distinct (m, n, k, lda, ldb,
  * ldc); true, one cublas?gemmGroupedBatched call. Undefined where cuBLAS (or the grouped call) is
- * not here.
+ * not here; `calls` replaces the library (tests).
  */
-export function vendorGemm(dev: GpuDevice, r: GemmRequest<DeviceArray>, grouped: boolean): VendorRun | undefined {
-  const blas = vendorBlas(dev);
-  if (blas === undefined || !vendorUsable(dev, 'cublas') || (grouped && !cublasHasGrouped())) return undefined;
+export function vendorGemm(dev: GpuDevice, r: GemmRequest<DeviceArray>, grouped: boolean, calls?: GemmCalls): VendorRun | undefined {
+  const blas = calls ?? (vendorUsable(dev, 'cublas') && (!grouped || cublasHasGrouped()) ? vendorBlas(dev) : undefined);
+  if (blas === undefined) return undefined;
   const count = batchCount(r.c);
   const dtype = deviceDtype(r.c);
   const a = memberFields(r.a), b = memberFields(r.b), c = memberFields(r.c);
@@ -128,11 +132,11 @@ export function vendorGemm(dev: GpuDevice, r: GemmRequest<DeviceArray>, grouped:
 /**
  * potrf the vendor's way: cusolverDn?potrfBatched once per distinct (n, lda), info into scratch
  * of the run's own (the vendor writes one per member of a call; the request's info is by batch
- * place). Undefined where cuSOLVER is not here.
+ * place). Undefined where cuSOLVER is not here; `calls` replaces the library (tests).
  */
-export function vendorPotrf(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>): VendorRun | undefined {
-  const solver = vendorSolver(dev);
-  if (solver === undefined || !vendorUsable(dev, 'cusolver')) return undefined;
+export function vendorPotrf(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>, calls?: PotrfCalls): VendorRun | undefined {
+  const solver = calls ?? (vendorUsable(dev, 'cusolver') ? vendorSolver(dev) : undefined);
+  if (solver === undefined) return undefined;
   const count = batchCount(r.a);
   const dtype = deviceDtype(r.a);
   const a = memberFields(r.a);
