@@ -1,7 +1,8 @@
 /**
  * A device batch's members as flat typed arrays, and int64 address tables written from them:
- * the launchers of variable batches (the class kernels, the per-size groups, the vendor's pointer
- * arrays) handle 200,000 members without an object, a string or a BigInt per member.
+ * the launchers of variable batches (the class kernels' tables, the per-size groups and their
+ * pointer arrays; the --vbatched bench's vendor runs too) handle 200,000 members without an
+ * object, a string or a BigInt per member.
  */
 import { batchCount, type Batch, type MatrixView } from '../../../core/batch.js';
 import type { DeviceArray } from '../../runtime/types.js';
