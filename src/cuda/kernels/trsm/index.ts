@@ -12,3 +12,9 @@ export { planTrsm, chainRhs, invertsBlocks, invertedElements, recursionSteps, le
 export { updateRequest, invertedLeaf, leafOffsets } from './blocks.js';
 export { trmmCuda, type TrsmOptions } from './launch.js';
 export { trsmCuda } from './launch-trsm.js';
+export type { TrsmVbatchedLeafParams } from './params.js';
+export { trsmVbatchedLeafSource, TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS } from './generate-vbatched.js';
+export { planVbatchedTrsm, cutSpan, memberUpdate, viewBlock, type VbatchedTrsmLaunch, type VbatchedTrsmPlan, type VbatchedTrsmProblem } from './plan-vbatched.js';
+export { trsmVbatchedCuda, trsmVbatchedCovers, vbatchedTrsmLaunch, type TrsmVbatchedOptions } from './launch-vbatched.js';
+export { leafBody, leafHeader, type TrsmLeafVariant } from './generate-leaf.js';
+export { updateOf } from './blocks.js';
