@@ -21,11 +21,11 @@ import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
 import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
 import { potrfCuda, potrfVbatchedCovers, potrfVbatchedCuda } from './kernels/potrf/index.js';
-import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
+import { gesvCuda, getrsCuda, posvCuda, posvVbatchedCuda, potrsCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
 import { syrkCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
-import { trmmCuda, trsmCuda } from './kernels/trsm/index.js';
+import { trmmCuda, trsmCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
 import { trtriCuda } from './kernels/trtri/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
@@ -106,7 +106,12 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'gemm', run: gemmCuda },
     CPU,
   ],
-  trsm: single('trsm', trsmCuda),
+  trsm: [
+    // A variable batch of several shapes: per size class of the triangle, the recursion over the class (force 'trsm': per shape).
+    { name: 'vbatched', covers: (r) => trsmVbatchedCovers(r), run: (dev, r) => trsmVbatchedCuda(dev, r) },
+    { name: 'trsm', run: trsmCuda },
+    CPU,
+  ],
   trmm: single('trmm', trmmCuda),
   syrk: single('syrk', syrkCuda),
   herk: single('syrk', syrkCuda),
@@ -116,8 +121,9 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'potrf', run: potrfCuda },
     CPU,
   ],
-  potrs: single('potrs', potrsCuda),
-  posv: single('posv', posvCuda),
+  // Variable batches of several shapes: trsm's class launches (posv: potrf's first); force 'potrs' / 'posv': per shape.
+  potrs: [{ name: 'vbatched', covers: solveVbatchedCovers, run: potrsVbatchedCuda }, { name: 'potrs', run: potrsCuda }, CPU],
+  posv: [{ name: 'vbatched', covers: solveVbatchedCovers, run: posvVbatchedCuda }, { name: 'posv', run: posvCuda }, CPU],
   getrf: [
     vendor('cusolver', cusolverGetrfCovers, cusolverGetrf),
     { name: 'getrf', run: getrfCuda },
