@@ -1,5 +1,5 @@
 /**
- * `myriad bench gemm|potrf --vbatched a|b [--dtype D]` (CUDA): one variable-size batch, square
+ * `myriad bench gemm|potrf|trsm|posv --vbatched a|b [--dtype D]` (CUDA): one variable-size batch, square
  * members of log-uniform sizes (a: 200,000 in 1..64; b: 20,000 in 1..512; seeded, so every run
  * times the same batch), on device data filled on the device. Timed through the router, both ways
  * on the same data: the class kernels (route 'vbatched') and the per-size path (route forced to
@@ -23,8 +23,10 @@ export const VBATCHED_WORKLOADS: Readonly<Record<VbatchedWorkload, { count: numb
   a: { count: 200_000, max: 64 },
   b: { count: 20_000, max: 512 },
 };
-export const VBATCHED_OPS = ['gemm', 'potrf'] as const;
+export const VBATCHED_OPS = ['gemm', 'potrf', 'trsm', 'posv'] as const;
 export type VbatchedOp = (typeof VBATCHED_OPS)[number];
+/** Device arrays of members per op (gemm A, B, C; potrf A; trsm and posv A, B), the last the one each call writes. */
+export const VBATCHED_OPERANDS: Readonly<Record<VbatchedOp, number>> = { gemm: 3, potrf: 1, trsm: 2, posv: 2 };
 
 /** The workload named by `--vbatched` (an unknown one names the option). */
 export function parseVbatchedWorkload(value: string): VbatchedWorkload {
@@ -64,9 +66,13 @@ export function vbatchedRequest(op: VbatchedOp, sizes: readonly number[], data: 
     let at = 0;
     return variable(sizes.map((n) => { const m = { data: d, rows: n, offset: at }; at += n * n; return m; }), {}, 'a');
   };
-  return op === 'gemm'
-    ? { transA: 'N', transB: 'N', alpha: 1, beta: 1, a: batch(data[0]!), b: batch(data[1]!), c: batch(data[2]!) }
-    : { uplo: 'lower', a: batch(data[0]!), info };
+  switch (op) {
+    case 'gemm': return { transA: 'N', transB: 'N', alpha: 1, beta: 1, a: batch(data[0]!), b: batch(data[1]!), c: batch(data[2]!) };
+    case 'potrf': return { uplo: 'lower', a: batch(data[0]!), info };
+    // B n x n per member (n right-hand sides); A's lower triangle with n added to its diagonal.
+    case 'trsm': return { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 1, a: batch(data[0]!), b: batch(data[1]!) };
+    case 'posv': return { uplo: 'lower', a: batch(data[0]!), b: batch(data[1]!), info };
+  }
 }
 
 export interface VbatchedRow {
@@ -98,15 +104,15 @@ export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: Vbatched
     progress(`vbatched ${op} ${dtype} workload ${workload} ...`);
     const arrays: DeviceArray[] = [];
     try {
-      const operands = op === 'gemm' ? 3 : 1;
+      const operands = VBATCHED_OPERANDS[op];
       const data = Array.from({ length: operands }, () => { const a = dev.alloc(dtype, elements); arrays.push(a); return a; });
       const pristine = dev.alloc(dtype, elements);
       arrays.push(pristine);
       const info = dev.alloc('int32', count);
       arrays.push(info);
       data.forEach((d, i) => fillUniform(dev, d, 11 + i));
-      // potrf: SPD members, A + n I (uniform entries in [0, 1), the lower triangle read).
-      if (op === 'potrf') addDiagonal(dev, dtype, data[0]!, sizes);
+      // potrf, posv: SPD members, A + n I (uniform entries in [0, 1), the lower triangle read); trsm: that triangle.
+      if (op !== 'gemm') addDiagonal(dev, dtype, data[0]!, sizes);
       const target = data[operands - 1]!;
       dev.copy(target, 0, pristine, 0, elements);
       const reset = (): void => dev.copy(pristine, 0, target, 0, elements);
