@@ -160,13 +160,15 @@ function workload(dev: LaunchCounter, op: 'trsm' | 'posv', dtype: DType, sizes: 
 /**
  * Launches of the bench's workloads: trsm per class one leaf per block of the class's recursion and
  * one variable-size GEMM per update (each a launch per class of its members' sizes); posv adds
- * potrf's one launch per class, info zeroing (none: potrf writes it) and two copies of B.
+ * potrf's one launch per class and two copies of B. Workload a's sizes are drawn 20,000 times here
+ * instead of 200,000 (the same classes and sizes; the host's time per member is the bench's
+ * business, not this file's).
  */
 for (const op of ['trsm', 'posv'] as const) {
   test(`${op}: the bench's workloads in a bounded number of launches, far fewer than per shape`, () => {
     for (const w of ['a', 'b'] as const) {
-      const { count, max } = VBATCHED_WORKLOADS[w];
-      const sizes = logUniformSizes(count, max, w === 'a' ? 1 : 2);
+      const { max } = VBATCHED_WORKLOADS[w];
+      const sizes = logUniformSizes(20_000, max, w === 'a' ? 1 : 2);
       const dev = new LaunchCounter(H100);
       const request = workload(dev, op, 'float64', sizes);
       assert.equal(choose(op, request, dev).name, 'vbatched');
@@ -177,13 +179,11 @@ for (const op of ['trsm', 'posv'] as const) {
       const bound = [...new Set(sizes.map((n) => sizeClass(n)!))].reduce((s, c) => s + perClass(c), 0);
       const most = (op === 'trsm' ? 1 : 2) * bound + (op === 'posv' ? classes + 2 : 0);
       assert.ok(dev.launches <= most, `workload ${w}: ${dev.launches} launches (at most ${most})`);
-      console.log(`${op} workload ${w}: ${dev.launches} launches, ${classes} classes, ${new Set(sizes).size} sizes`);
       if (w === 'a') {
         const loop = new LaunchCounter(H100);
         runRouted(op, loop, workload(loop, op, 'float64', sizes), op);
         assert.ok(loop.launches >= new Set(sizes).size, `per-size path: ${loop.launches} launches`);
         assert.ok(dev.launches * 3 < loop.launches, `${dev.launches} against ${loop.launches} per shape`);
-        console.log(`${op} workload a per shape: ${loop.launches} launches`);
       }
     }
   });
