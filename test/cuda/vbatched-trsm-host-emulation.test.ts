@@ -9,7 +9,9 @@
  * classes above the leaf cut at members' orders (blocks of a member partly or wholly beyond its
  * triangle), ragged ld, gaps between members. The other triangle of A (and a unit diagonal) is
  * NaN, so a read of it shows. Checked against the CPU reference (cpuTrsm) on the whole buffer:
- * B within the solve's tolerance, every other element unchanged bit for bit.
+ * B within the solve's tolerance, every other element unchanged bit for bit. Then posv's copies
+ * (solve/generate-copy-vbatched.ts): B into the packed copy for every member, and back only where
+ * info is non-zero, with fewer blocks than members (the walk over members).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import { cpuGemm } from '../../src/cpu/gemm.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
 import { memberUpdate, planVbatchedTrsm, trsmVbatchedLeafSource, vbatchedTrsmLaunch } from '../../src/cuda/kernels/trsm/index.js';
+import { copyVbatchedSource, vbatchedCopyLaunch } from '../../src/cuda/kernels/solve/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
@@ -62,10 +65,10 @@ const CASES: Case[] = TRSM_VARIANTS.map((variant, i) => {
 });
 
 /** Compiles the kernel once; `run` launches it on the buffer. */
-function harness(dir: string, src: KernelSource): (input: string) => number[] {
+function harness(dir: string, src: KernelSource, copy = false): (input: string) => number[] {
   writeFileSync(join(dir, 'kernel.cu'), hostSource(src));
   const exe = join(dir, 'h');
-  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, `-I${dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', exe]);
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(copy ? ['-DCOPY'] : []), `-I${dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', exe]);
   return (input) => {
     const r = spawnSync(exe, { input, maxBuffer: 1 << 28, timeout: 300_000 });
     assert.equal(r.status, 0, `${src.entry}: status ${r.status} ${r.signal ?? ''} ${r.stderr.toString()}`);
@@ -137,6 +140,53 @@ for (const c of CASES) {
         got = next;
       }
       compareOutput(got, want, (e) => inB[e] === 1, trsmTolerance(c.dtype, c.bound), `${src.entry} class ${c.bound}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+for (const dtype of ['float64', 'float32'] as DType[]) {
+  test(`posv's copies of B (${dtype}): every member aside, the failed members back, nothing else touched`, { skip, timeout: 900_000 }, () => {
+    const rng = new Rng(dtype === 'float64' ? 41 : 42);
+    const dir = mkdtempSync(join(tmpdir(), 'myriad-vbcopy-'));
+    try {
+      const shapes: [number, number][] = [[1, 1], [7, 3], [40, 1], [3, 70], [16, 16], [2, 5]];
+      // Batch indices as the launcher writes them (members with an empty B are not in the tables).
+      const index = [0, 2, 3, 5, 6, 8];
+      const info = [0, 0, 3, 1, 0, 0, 2, 0, 5];   // members at 3, 5 and 8 failed (2 and 6 are not in the launch)
+      let next = 2;
+      const members = shapes.map(([rows, cols], q) => {
+        const ld = rows + rng.int(0, 2);
+        const b = next; next += ld * cols + rng.int(1, 3);
+        return { rows, cols, ld, b, index: index[q]! };
+      });
+      let copyAt = next + 1;
+      const placed = members.map((q) => { const c = copyAt; copyAt += q.rows * q.cols; return { ...q, copy: c }; });
+      const len = copyAt + 2;
+      const buf = allocate(dtype, len).fill(SENTINEL);
+      for (const q of placed) for (let j = 0; j < q.cols; j++) for (let i = 0; i < q.rows; i++) buf[q.b + i + j * q.ld] = rng.uniform();
+      const run = harness(dir, copyVbatchedSource(dtype), true);
+      const l = vbatchedCopyLaunch(placed.length, 4);
+      assert.equal(l.grid[0], 4);
+      const input = (back: number, data: FloatArray): string => [
+        `${placed.length} ${l.grid[0]} ${l.grid[1]} ${l.block[0]} ${l.block[1]} 0 ${len}`,
+        `${back} ${info.length}`, info.join(' '),
+        ...placed.map((q) => `${q.b} ${q.copy} ${q.rows} ${q.cols} ${q.ld} ${q.index}`),
+        ...[...data].map(String),
+      ].join('\n') + '\n';
+      const aside = run(input(0, buf));
+      const want = buf.slice();
+      for (const q of placed) for (let j = 0; j < q.cols; j++) for (let i = 0; i < q.rows; i++) want[q.copy + i + j * q.rows] = buf[q.b + i + j * q.ld]!;
+      for (let e = 0; e < len; e++) assert.ok(Object.is(aside[e], want[e]), `aside: element ${e} is ${aside[e]}, want ${want[e]}`);
+      // The solves' result stands in B (-1 everywhere in it); back: the failed members' input returns.
+      const solved = allocate(dtype, len);
+      for (let e = 0; e < len; e++) solved[e] = aside[e]!;
+      for (const q of placed) for (let j = 0; j < q.cols; j++) for (let i = 0; i < q.rows; i++) solved[q.b + i + j * q.ld] = -1;
+      const got = run(input(1, solved));
+      const final = solved.slice();
+      for (const q of placed) if (info[q.index] !== 0) for (let j = 0; j < q.cols; j++) for (let i = 0; i < q.rows; i++) final[q.b + i + j * q.ld] = buf[q.b + i + j * q.ld]!;
+      for (let e = 0; e < len; e++) assert.ok(Object.is(got[e], final[e]), `back: element ${e} is ${got[e]}, want ${final[e]}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -10,7 +10,7 @@
 import { batchCount, matrixAt, type Batch, type MatrixView } from '../../../core/batch.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
-import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
@@ -23,6 +23,11 @@ import { COPY_VBATCH_INTS, COPY_VBATCH_POINTERS, COPY_VBATCH_THREADS, copyVbatch
 
 /** Most blocks of the copy's launch (each walks further members in steps of the grid). */
 const COPY_GRID_MAX = 65535;
+
+/** The launch of the copy over `n` members: a block each, at most `gridMax` blocks. */
+export function vbatchedCopyLaunch(n: number, gridMax = COPY_GRID_MAX): LaunchConfig {
+  return { grid: [Math.max(1, Math.min(n, gridMax)), 1, 1], block: [COPY_VBATCH_THREADS, 1, 1] };
+}
 
 /** Both triangular solves with a Cholesky factor on a variable batch: L L^T X = B (lower) or U^T U X = B (upper). */
 function choleskySolves(dev: GpuDevice, uplo: Uplo, a: Batch<DeviceArray>, b: Batch<DeviceArray>): void {
@@ -69,7 +74,7 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
     const tables = uploadMemberTables(dev, pointers, COPY_VBATCH_POINTERS, ints, COPY_VBATCH_INTS);
     try {
       const k = cachedKernel(dev, `copy-vbatched/${dtype}`, () => copyVbatchedSource(dtype));
-      const copy = (back: boolean): void => k.launch({ grid: [Math.min(kept.length, COPY_GRID_MAX), 1, 1], block: [COPY_VBATCH_THREADS, 1, 1] },
+      const copy = (back: boolean): void => k.launch(vbatchedCopyLaunch(kept.length),
         [arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(r.info), arg.i32(kept.length), arg.i32(back ? 1 : 0)]);
       copy(false);
       choleskySolves(dev, r.uplo, r.a, r.b);
