@@ -89,6 +89,7 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
           const ga: MatrixView<DeviceArray>[] = [], gb: MatrixView<DeviceArray>[] = [], gc: MatrixView<DeviceArray>[] = [];
           let gemm: ReturnType<typeof memberUpdate<DeviceArray>> | undefined;
           for (const i of l.members) {
+            if (step.target.off >= members[i]!.t) continue;   // the target lies beyond its triangle
             const u = memberUpdate(r, a[i]!, b[i]!, step);
             if (u.c.rows === 0 || u.c.cols === 0) continue;
             gemm = u;
