@@ -1,7 +1,8 @@
 /**
  * Batched triangular solve (trsm) and multiply (trmm) on the GPU: the family's public face. A shared-memory leaf for
  * triangles up to the table's leafMax, and above it the paper's recursion planned on the host into
- * leaves and GEMM updates (the gemm family's launcher).
+ * leaves and GEMM updates (the gemm family's launcher); variable-size batches by size class of the
+ * triangle (the same recursion over the class bound, a class leaf, variable-size GEMM updates).
  */
 export type { TriangularOp, Span, TrsmChainParams, TrsmCopyParams, TrsmDiagonalParams, TrsmInverted, TrsmForce, TrsmLeafParams, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant, TrsmZeroParams } from './params.js';
 export { trsmLeafSource, leafMapping, variantTag, LEAF_MAX_THREADS } from './generate-leaf.js';
@@ -16,5 +17,3 @@ export type { TrsmVbatchedLeafParams } from './params.js';
 export { trsmVbatchedLeafSource, TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS } from './generate-vbatched.js';
 export { planVbatchedTrsm, cutSpan, memberUpdate, viewBlock, type VbatchedTrsmLaunch, type VbatchedTrsmPlan, type VbatchedTrsmProblem } from './plan-vbatched.js';
 export { trsmVbatchedCuda, trsmVbatchedCovers, vbatchedTrsmLaunch, type TrsmVbatchedOptions } from './launch-vbatched.js';
-export { leafBody, leafHeader, type TrsmLeafVariant } from './generate-leaf.js';
-export { updateOf } from './blocks.js';
