@@ -79,7 +79,7 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['jacobi-block', 76], ['large', 73], ['gemm', 72], ['qr-blocked', 71], ['factor-large-getrf', 46],
   // An estimate (not yet timed): 378 kernels compiled at once, then 20 cases.
   ['vbatched', 35],
-  // An estimate (not yet timed): 236 kernels compiled at once, then 40 cases.
+  // An estimate (not yet timed): 252 kernels compiled at once, then 40 cases.
   ['vbatched-solve', 30],
 ]);
 

@@ -5,15 +5,18 @@
  * few small members (the leaf's column tiling) and 1-8 from 200 up, ragged leading dimensions and
  * gaps, in shuffled order (test/helpers/vbatched-solve-cases.ts); every element outside the
  * members' B (and A's other triangle, NaN for trsm) checked unchanged. trsm: both dtypes, every
- * side, uplo, trans and diag. potrs: A a Cholesky factor (the reference's), X against two
- * reference solves. posv: a member failing at a planted column in every class: info against the
- * reference's, its B unchanged bit for bit, A against the reference factor.
+ * side, uplo, trans and diag; then members of the classes up to 32 (two per class) through the
+ * per-size path (force 'trsm'), bit for bit: both run one leaf of the same arithmetic. potrs: A a
+ * Cholesky factor (the reference's), X against two reference solves. posv: a member failing at a
+ * planted column in every class: info against the reference's, its B unchanged bit for bit, A
+ * against the reference factor.
  *
- * Compile time: the file's kernels (236 on sm_90, counted on a planning device by
+ * Compile time: the file's kernels (252 on sm_90, counted on a planning device by
  * test/cuda/vbatched-trsm.test.ts, at most VBATCHED_SOLVE_GPU_KERNELS) are compiled at once on
  * the compile workers before the first case: the 32 trsm class leaves, the variable-size GEMM's
- * class kernels of the updates, potrf's class kernels, and the per-size kernels of the members
- * beyond 512. Estimate on an H200: 10-20 s of NVRTC on 16 workers, the CPU reference a few
+ * class kernels of the updates, potrf's class kernels, the 32 per-size leaves of the compared
+ * members, and the per-size kernels of the members beyond 512. Estimate on an H200: 10-20 s of
+ * NVRTC on 16 workers, the CPU reference a few
  * seconds; about 30 s in all. Skips with one line where no GPU is usable.
  */
 import assert from 'node:assert/strict';
@@ -48,7 +51,8 @@ before(async () => {
   if (skip !== undefined) return;
   const { backend } = context();
   const t0 = performance.now();
-  const warmed = await backend.warm((planning) => recordVbatchedSolveCalls(new Context('cuda', planning, planning, () => {})));
+  const warmed = await backend.warm((planning) => recordVbatchedSolveCalls(new Context('cuda', planning, planning, () => {}),
+    (force) => { if (planning instanceof CudaBackend) planning.force = force === undefined ? {} : { trsm: force }; }));
   const r = warmed.report;
   console.log(`vbatched-solve: ${warmed.sources.length} kernels planned, ${r?.compiled ?? '?'} compiled, ${r?.cached ?? '?'} cached, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 });
@@ -61,7 +65,7 @@ const wide = (h: FloatArray): Float64Array => Float64Array.from(h);
 
 for (const c of TRSM_VB_CASES) {
   test(`vbatched trsm ${c.dtype} ${caseName(c.variant)}: orders 0-600 in one batch against the reference`, { skip, timeout: 300_000 }, async () => {
-    const { ctx } = context();
+    const { ctx, backend } = context();
     const l = trsmVbLayout(c);
     const rng = new Rng(c.seed + 7);
     const alpha = -1.5;
@@ -69,17 +73,30 @@ for (const c of TRSM_VB_CASES) {
     l.shapes.forEach((s, q) => fillTriangle(rng, hA, l.a.places[q]!.offset, l.a.places[q]!.ld, s.t, c.variant.uplo, c.variant.diag));
     const hB = allocate(c.dtype, l.b.length);
     for (let e = 0; e < l.b.length; e++) hB[e] = l.b.inside[e] === 1 ? rng.uniform() : SENTINEL;
-    const dA = ctx.upload(hA) as DeviceStorage, dB = ctx.upload(hB) as DeviceStorage;
-    ctx.trsm({ ...c.variant, alpha, a: batchOf(dA, l.a), b: batchOf(dB, l.b) });
-    assert.equal(ctx.lastRoute?.route, 'vbatched');
-    const got = ctx.download(dB) as FloatArray;
-    const gotA = ctx.download(dA) as FloatArray;
+    const run = (which: readonly number[] | undefined): { a: FloatArray; b: FloatArray } => {
+      backend.force = which === undefined ? {} : { trsm: 'trsm' };
+      const dA = ctx.upload(hA) as DeviceStorage, dB = ctx.upload(hB) as DeviceStorage;
+      ctx.trsm({ ...c.variant, alpha, a: batchOf(dA, l.a, which), b: batchOf(dB, l.b, which) });
+      assert.equal(ctx.lastRoute?.route, which === undefined ? 'vbatched' : 'trsm');
+      return { a: ctx.download(dA) as FloatArray, b: ctx.download(dB) as FloatArray };
+    };
+    const { a: gotA, b: got } = run(undefined);
     await ctx.synchronize();
     const want = wide(hB);
     const refA = wide(hA);
     cpuTrsm({ ...c.variant, alpha, a: variable(hostViews(refA, l.a)), b: variable(hostViews(want, l.b)) });
     compareOutput(gotA, hA, () => false, 0, 'A');
     compareOutput(got, c.dtype === 'float64' ? want : Float32Array.from(want), (e) => l.b.inside[e] === 1, trsmTolerance(c.dtype, 600), `B (${c.dtype} ${caseName(c.variant)})`);
+    // Members of the classes up to 32 through the per-size path: one leaf of the same arithmetic, bit for bit.
+    const loop = run(l.compare).b;
+    await ctx.synchronize();
+    for (const q of l.compare) {
+      const p = l.b.places[q]!;
+      for (let j = 0; j < p.cols; j++) for (let i = 0; i < p.rows; i++) {
+        const e = p.offset + i + j * p.ld;
+        if (!Object.is(got[e], loop[e])) assert.fail(`member ${q} (t = ${l.shapes[q]!.t}) B(${i}, ${j}): ${got[e]} by class, ${loop[e]} per size`);
+      }
+    }
   });
 }
 
@@ -103,7 +120,8 @@ function referenceSolve(a: Float64Array, b: Float64Array, l: { a: Layout; b: Lay
 
 for (const c of SOLVE_VB_CASES) {
   test(`vbatched ${c.op} ${c.dtype} ${c.uplo}: orders 0-600${c.op === 'posv' ? ', a failing member in every class,' : ''} against the reference`, { skip, timeout: 300_000 }, async () => {
-    const { ctx } = context();
+    const { ctx, backend } = context();
+    backend.force = {};
     const l = solveVbLayout(c);
     const rng = new Rng(c.seed + 7);
     const upper = c.uplo === 'upper';

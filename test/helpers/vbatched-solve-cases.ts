@@ -40,6 +40,12 @@ export interface TrsmVbLayout {
   readonly shapes: readonly { readonly t: number; readonly nvec: number }[];
   readonly a: Layout;
   readonly b: Layout;
+  /**
+   * Members compared bit for bit with the per-size path (batch order): in each class up to 32,
+   * the largest and the smallest order with vectors. There both run one leaf of the same
+   * arithmetic (the per-size leaf takes every triangle up to the table's leafMax, 32, whole).
+   */
+  readonly compare: readonly number[];
 }
 
 /** A trsm case's members: the orders 0-600 of the variable-size gemm and potrf cases, B beside each. */
@@ -49,7 +55,19 @@ export function trsmVbLayout(c: TrsmVbCase): TrsmVbLayout {
   const left = c.variant.side === 'left';
   const a = vbatchedLayout(rng, shapes.map((s): [number, number] => [s.t, s.t]));
   const b = vbatchedLayout(rng, shapes.map((s): [number, number] => (left ? [s.t, s.nvec] : [s.nvec, s.t])));
-  return { shapes, a, b };
+  const byClass = new Map<number, number[]>();
+  shapes.forEach((s, q) => {
+    if (s.t < 1 || s.t > 32 || s.nvec < 1) return;
+    const list = byClass.get(classOf(s.t));
+    if (list === undefined) byClass.set(classOf(s.t), [q]); else list.push(q);
+  });
+  const compare = new Set<number>();
+  for (const list of byClass.values()) {
+    list.sort((x, y) => shapes[y]!.t - shapes[x]!.t || x - y);
+    compare.add(list[0]!);
+    compare.add(list[list.length - 1]!);
+  }
+  return { shapes, a, b, compare: [...compare].sort((x, y) => x - y) };
 }
 
 export interface SolveVbLayout {
@@ -74,15 +92,22 @@ export function solveVbLayout(c: SolveVbCase): SolveVbLayout {
 }
 
 /** The most kernels the GPU file may compile (test/cuda/vbatched-trsm.test.ts counts them on a planning device). */
-export const VBATCHED_SOLVE_GPU_KERNELS = 250;
+export const VBATCHED_SOLVE_GPU_KERNELS = 260;
 
-/** Every call test/gpu/vbatched-solve.test.ts makes, on zeros, by the routes it takes (route 'vbatched'). */
-export function recordVbatchedSolveCalls(ctx: Context): void {
+/**
+ * Every call test/gpu/vbatched-solve.test.ts makes, on zeros: per case the whole batch by class
+ * (`route(undefined)`), and for trsm the compared members on the per-size path (`route('trsm')`).
+ */
+export function recordVbatchedSolveCalls(ctx: Context, route: (force: string | undefined) => void): void {
   for (const c of TRSM_VB_CASES) {
     const l = trsmVbLayout(c);
     const dA = ctx.upload(allocate(c.dtype, l.a.length)) as DeviceStorage, dB = ctx.upload(allocate(c.dtype, l.b.length)) as DeviceStorage;
-    ctx.trsm({ ...c.variant, alpha: -1.5, a: batchOf(dA, l.a), b: batchOf(dB, l.b) });
+    for (const which of [undefined, l.compare]) {
+      route(which === undefined ? undefined : 'trsm');
+      ctx.trsm({ ...c.variant, alpha: -1.5, a: batchOf(dA, l.a, which), b: batchOf(dB, l.b, which) });
+    }
   }
+  route(undefined);
   for (const c of SOLVE_VB_CASES) {
     const l = solveVbLayout(c);
     const dA = ctx.upload(allocate(c.dtype, l.a.length)) as DeviceStorage, dB = ctx.upload(allocate(c.dtype, l.b.length)) as DeviceStorage;
