@@ -12,7 +12,7 @@ import { variable, type MatrixView, type VariableBatch } from '../../src/core/ba
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import { cpuGemm } from '../../src/cpu/gemm.js';
 import { cpuTrsm, trsm1 } from '../../src/cpu/trsm.js';
-import { sizeClass, VBATCH_CLASSES } from '../../src/cuda/kernels/common/vbatch.js';
+import { sizeClass } from '../../src/cuda/kernels/common/vbatch.js';
 import { copyVbatchedSource } from '../../src/cuda/kernels/solve/index.js';
 import { cutSpan, memberUpdate, planVbatchedTrsm, TRSM_VBATCH_INTS, trsmVbatchedLeafSource, viewBlock } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -217,5 +217,4 @@ test('the GPU file test/gpu/vbatched-solve.test.ts compiles at most VBATCHED_SOL
   for (const src of dev.sources) { const k = src.entry.split('_').slice(0, 2).join('_'); kinds.set(k, (kinds.get(k) ?? 0) + 1); }
   console.log(`test/gpu/vbatched-solve.test.ts: ${dev.sources.length} kernels (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')})`);
   assert.ok(dev.sources.length <= VBATCHED_SOLVE_GPU_KERNELS, `${dev.sources.length} kernels`);
-  assert.ok(VBATCH_CLASSES.length === 9);
 });
