@@ -27,6 +27,8 @@ import type { ComplexOp } from '../src/core/op-specs.js';
 import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
 import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
+import { trsmVbatchedCuda } from '../src/cuda/kernels/trsm/launch-vbatched.js';
+import { posvVbatchedCuda, potrsVbatchedCuda } from '../src/cuda/kernels/solve/launch-vbatched.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
 import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
@@ -821,7 +823,7 @@ function vendorDirect(): void {
 
 // ---------------------------------------------------------------------------------------------
 // Variable-size batches by size class: every class (orders 0 .. 600, the last beyond the classes)
-// through both launchers, on every device.
+// through the launchers (gemm, potrf, trsm, potrs, posv), on every device.
 
 function vbatchedThroughLaunchers(): void {
   const orders = [0, 5, 12, 20, 30, 40, 60, 100, 200, 400, 600];
@@ -834,6 +836,16 @@ function vbatchedThroughLaunchers(): void {
         gemmVbatchedCuda(dev, { transA, transB, alpha: 1, beta, a: members(dtype, (n) => [n, n]), b: members(dtype, (n) => [n, n]), c: members(dtype, (n) => [n, n]) });
       }
       for (const uplo of UPLOS) potrfVbatchedCuda(dev, { uplo, a: members(dtype, (n) => [n, n]), info: fakeArray('int32', orders.length) });
+      // trsm by the triangle's class, B's other dimension 1, 3, 40 or 70 in turn; potrs and posv on it.
+      const other = (i: number): number => [1, 3, 40, 70][i % 4]!;
+      const rhs = (dtype: DType): Batch<DeviceArray> => members(dtype, (n) => [n, other(orders.indexOf(n))]);
+      for (const v of TRSM_VARIANTS) {
+        trsmVbatchedCuda(dev, { ...v, alpha: 1, a: members(dtype, (n) => [n, n]), b: members(dtype, (n) => (v.side === 'left' ? [n, other(orders.indexOf(n))] : [other(orders.indexOf(n)), n])) });
+      }
+      for (const uplo of UPLOS) {
+        potrsVbatchedCuda(dev, { uplo, a: members(dtype, (n) => [n, n]), b: rhs(dtype), info: fakeArray('int32', orders.length) });
+        posvVbatchedCuda(dev, { uplo, a: members(dtype, (n) => [n, n]), b: rhs(dtype), info: fakeArray('int32', orders.length) });
+      }
     }
   }
 }

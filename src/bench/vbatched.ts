@@ -1,13 +1,14 @@
 /**
- * `myriad bench gemm|potrf --vbatched a|b [--dtype D]` (CUDA): one variable-size batch, square
+ * `myriad bench gemm|potrf|trsm|posv --vbatched a|b [--dtype D]` (CUDA): one variable-size batch, square
  * members of log-uniform sizes (a: 200,000 in 1..64; b: 20,000 in 1..512; seeded, so every run
  * times the same batch), on device data filled on the device. Timed on the same data: the class
  * kernels (route 'vbatched') and the per-size path (route forced to the family's: one launch per
  * distinct shape), through the router, each call building its tables; then the vendor's way
  * (bench/vbatched-vendor.ts: one cuBLAS or cuSOLVER batched call per distinct shape, and cuBLAS's
  * grouped GEMM where it has it, over address arrays built before the timing). CUDA events after a
- * warm-up, median of 5 repeats (3 for calls of 50 ms or more); potrf's input reset from a pristine
- * copy outside the timed region (gemm's C += A B needs none). Launches per call are counted by
+ * warm-up, median of 5 repeats (3 for calls of 50 ms or more); the operands a call overwrites
+ * (potrf's A, trsm's B, posv's both) reset from pristine copies outside the timed region (gemm's
+ * C += A B needs none). Launches per call are counted by
  * running the same launcher on a planning device (nothing runs there), whose kernels are then
  * compiled at once on the compile workers before the timing.
  */
@@ -29,8 +30,12 @@ export const VBATCHED_WORKLOADS: Readonly<Record<VbatchedWorkload, { count: numb
   a: { count: 200_000, max: 64 },
   b: { count: 20_000, max: 512 },
 };
-export const VBATCHED_OPS = ['gemm', 'potrf'] as const;
+export const VBATCHED_OPS = ['gemm', 'potrf', 'trsm', 'posv'] as const;
 export type VbatchedOp = (typeof VBATCHED_OPS)[number];
+/** Device arrays of members per op (gemm A, B, C; potrf A; trsm and posv A, B), the last the one each call writes. */
+export const VBATCHED_OPERANDS: Readonly<Record<VbatchedOp, number>> = { gemm: 3, potrf: 1, trsm: 2, posv: 2 };
+/** The operands (indices into the request's data) each op overwrites. */
+const VBATCHED_OVERWRITTEN: Readonly<Record<VbatchedOp, readonly number[]>> = { gemm: [], potrf: [0], trsm: [1], posv: [0, 1] };
 
 /** The workload named by `--vbatched` (an unknown one names the option). */
 export function parseVbatchedWorkload(value: string): VbatchedWorkload {
@@ -70,9 +75,13 @@ export function vbatchedRequest(op: VbatchedOp, sizes: readonly number[], data: 
     let at = 0;
     return variable(sizes.map((n) => { const m = { data: d, rows: n, offset: at }; at += n * n; return m; }), {}, 'a');
   };
-  return op === 'gemm'
-    ? { transA: 'N', transB: 'N', alpha: 1, beta: 1, a: batch(data[0]!), b: batch(data[1]!), c: batch(data[2]!) }
-    : { uplo: 'lower', a: batch(data[0]!), info };
+  switch (op) {
+    case 'gemm': return { transA: 'N', transB: 'N', alpha: 1, beta: 1, a: batch(data[0]!), b: batch(data[1]!), c: batch(data[2]!) };
+    case 'potrf': return { uplo: 'lower', a: batch(data[0]!), info };
+    // B n x n per member (n right-hand sides); A's lower triangle with n added to its diagonal.
+    case 'trsm': return { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 1, a: batch(data[0]!), b: batch(data[1]!) };
+    case 'posv': return { uplo: 'lower', a: batch(data[0]!), b: batch(data[1]!), info };
+  }
 }
 
 export interface VbatchedRow {
@@ -118,22 +127,19 @@ export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: Vbatched
     const arrays: DeviceArray[] = [];
     const vendors: VendorRun[] = [];
     try {
-      const operands = op === 'gemm' ? 3 : 1;
+      const operands = VBATCHED_OPERANDS[op];
       const data = Array.from({ length: operands }, () => { const a = dev.alloc(dtype, elements); arrays.push(a); return a; });
       const info = dev.alloc('int32', count);
       arrays.push(info);
       data.forEach((d, i) => fillUniform(dev, d, 11 + i));
-      // potrf: SPD members, A + n I (uniform entries in [0, 1), the lower triangle read).
-      if (op === 'potrf') addDiagonal(dev, dtype, data[0]!, sizes);
-      // Only potrf overwrites its input with something the next call cannot take (a factor); gemm's
+      // potrf, posv: SPD members, A + n I (uniform entries in [0, 1), the lower triangle read); trsm: that triangle.
+      if (op !== 'gemm') addDiagonal(dev, dtype, data[0]!, sizes);
+      // The operands a call overwrites with what the next call cannot take as it was (a factor; a
+      // solution, which would shrink call after call) are reset from pristine copies, untimed; gemm's
       // C += A B changes values but not the work, so it runs without a reset (and without a copy).
-      let reset: (() => void) | undefined;
-      if (op === 'potrf') {
-        const pristine = dev.alloc(dtype, elements);
-        arrays.push(pristine);
-        dev.copy(data[0]!, 0, pristine, 0, elements);
-        reset = () => dev.copy(pristine, 0, data[0]!, 0, elements);
-      }
+      const overwritten = VBATCHED_OVERWRITTEN[op].map((i) => data[i]!);
+      const pristine = overwritten.map((d) => { const p = dev.alloc(dtype, elements); arrays.push(p); dev.copy(d, 0, p, 0, elements); return p; });
+      const reset = overwritten.length === 0 ? undefined : (): void => overwritten.forEach((d, i) => dev.copy(pristine[i]!, 0, d, 0, elements));
       const request = vbatchedRequest(op, sizes, data, info);
       // Launches counted on a planning device, whose recorded sources are then compiled at once on
       // the compile workers: the per-size path of workload b needs hundreds of kernels.
@@ -149,7 +155,8 @@ export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: Vbatched
       const loopLaunches = plan(op);
       const loopMs = time(() => { runRouted(op, dev, request, op); });
       const row: VbatchedRow = { op, dtype, workload, count, shapes: new Set(sizes).size, launches, ms, loopLaunches, loopMs, speedup: loopMs / ms };
-      const vendor = op === 'gemm' ? vendorGemm(dev, request as unknown as GemmRequest<DeviceArray>, false) : vendorPotrf(dev, request as unknown as PotrfRequest<DeviceArray, DeviceArray>);
+      const vendor = op === 'gemm' ? vendorGemm(dev, request as unknown as GemmRequest<DeviceArray>, false)
+        : op === 'potrf' ? vendorPotrf(dev, request as unknown as PotrfRequest<DeviceArray, DeviceArray>) : undefined;
       if (vendor !== undefined) {
         vendors.push(vendor);
         row.vendorCalls = vendor.calls;
