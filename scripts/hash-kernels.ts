@@ -28,6 +28,8 @@ import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
 import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
 import { getrfVbatchedCuda } from '../src/cuda/kernels/getrf/launch-vbatched.js';
+import { trsmVbatchedCuda } from '../src/cuda/kernels/trsm/launch-vbatched.js';
+import { posvVbatchedCuda, potrsVbatchedCuda } from '../src/cuda/kernels/solve/launch-vbatched.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
 import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
@@ -822,7 +824,7 @@ function vendorDirect(): void {
 
 // ---------------------------------------------------------------------------------------------
 // Variable-size batches by size class: every class (orders 0 .. 600, the last beyond the classes)
-// through the gemm, potrf and getrf launchers, on every device.
+// through the launchers (gemm, potrf, trsm, potrs, posv, getrf), on every device.
 
 function vbatchedThroughLaunchers(): void {
   const orders = [0, 5, 12, 20, 30, 40, 60, 100, 200, 400, 600];
@@ -835,6 +837,16 @@ function vbatchedThroughLaunchers(): void {
         gemmVbatchedCuda(dev, { transA, transB, alpha: 1, beta, a: members(dtype, (n) => [n, n]), b: members(dtype, (n) => [n, n]), c: members(dtype, (n) => [n, n]) });
       }
       for (const uplo of UPLOS) potrfVbatchedCuda(dev, { uplo, a: members(dtype, (n) => [n, n]), info: fakeArray('int32', orders.length) });
+      // trsm by the triangle's class, B's other dimension 1, 3, 40 or 70 in turn; potrs and posv on it.
+      const other = (i: number): number => [1, 3, 40, 70][i % 4]!;
+      const rhs = (dtype: DType): Batch<DeviceArray> => members(dtype, (n) => [n, other(orders.indexOf(n))]);
+      for (const v of TRSM_VARIANTS) {
+        trsmVbatchedCuda(dev, { ...v, alpha: 1, a: members(dtype, (n) => [n, n]), b: members(dtype, (n) => (v.side === 'left' ? [n, other(orders.indexOf(n))] : [other(orders.indexOf(n)), n])) });
+      }
+      for (const uplo of UPLOS) {
+        potrsVbatchedCuda(dev, { uplo, a: members(dtype, (n) => [n, n]), b: rhs(dtype), info: fakeArray('int32', orders.length) });
+        posvVbatchedCuda(dev, { uplo, a: members(dtype, (n) => [n, n]), b: rhs(dtype), info: fakeArray('int32', orders.length) });
+      }
       // getrf: square, tall and wide members (a class is by max(m, n)).
       for (const shape of [(n: number): [number, number] => [n, n], (n: number): [number, number] => [n, Math.ceil(n / 2)], (n: number): [number, number] => [Math.ceil(n / 2), n]]) {
         getrfVbatchedCuda(dev, { a: members(dtype, shape), ipiv: fakeArray('int32', orders.length * 600), pivotStride: 600, info: fakeArray('int32', orders.length) });

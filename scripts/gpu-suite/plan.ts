@@ -81,6 +81,8 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['vbatched', 40],
   // An estimate (not yet timed): 72 complex gemm kernels compiled at once (planned on sm_90), then 76 small cases.
   ['zgemm', 25],
+  // An estimate (not yet timed): 252 kernels compiled at once, then 40 cases.
+  ['vbatched-solve', 30],
 ]);
 
 /**

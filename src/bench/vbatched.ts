@@ -1,15 +1,21 @@
 /**
- * `myriad bench gemm|potrf|getrf --vbatched a|b [--dtype D]` (CUDA): one variable-size batch, square
+ * `myriad bench gemm|potrf|trsm|posv|getrf --vbatched a|b [--dtype D]` (CUDA): one variable-size batch, square
  * members of log-uniform sizes (a: 200,000 in 1..64; b: 20,000 in 1..512; seeded, so every run
- * times the same batch), on device data filled on the device. Timed through the router, both ways
- * on the same data: the class kernels (route 'vbatched') and the per-size path (route forced to
- * the family's: one launch per distinct shape), with CUDA events after a warm-up, median of
- * repeats, the input reset from a pristine copy outside the timed region. Launches per call are
- * counted by running the same launcher on a planning device (nothing runs there).
+ * times the same batch), on device data filled on the device. Timed on the same data: the class
+ * kernels (route 'vbatched') and the per-size path (route forced to the family's: one launch per
+ * distinct shape), through the router, each call building its tables; then the vendor's way
+ * (bench/vbatched-vendor.ts: one cuBLAS or cuSOLVER batched call per distinct shape, and cuBLAS's
+ * grouped GEMM where it has it, over address arrays built before the timing). CUDA events after a
+ * warm-up, median of 5 repeats (3 for calls of 50 ms or more); the operands a call overwrites
+ * (potrf's A, trsm's B, posv's both) reset from pristine copies outside the timed region (gemm's
+ * C += A B needs none). Launches per call are counted by
+ * running the same launcher on a planning device (nothing runs there), whose kernels are then
+ * compiled at once on the compile workers before the timing.
  */
 import { variable, type VariableBatch } from '../core/batch.js';
 import type { DType } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
+import type { GemmRequest, PotrfRequest } from '../core/ops.js';
 import { runRouted } from '../cuda/router.js';
 import { PlanningDevice } from '../cuda/runtime/planning-device.js';
 import type { DeviceArray, GpuDevice, Kernel, KernelSource } from '../cuda/runtime/types.js';
@@ -17,14 +23,19 @@ import { fillUniform } from '../cuda/tune/tsm2-bench.js';
 import { timeMs } from '../cuda/tune/measure.js';
 import { progress, progressDone } from './progress.js';
 import type { Column } from './table.js';
+import { vendorGemm, vendorPotrf, type VendorRun } from './vbatched-vendor.js';
 
 export type VbatchedWorkload = 'a' | 'b';
 export const VBATCHED_WORKLOADS: Readonly<Record<VbatchedWorkload, { count: number; max: number }>> = {
   a: { count: 200_000, max: 64 },
   b: { count: 20_000, max: 512 },
 };
-export const VBATCHED_OPS = ['gemm', 'potrf', 'getrf'] as const;
+export const VBATCHED_OPS = ['gemm', 'potrf', 'trsm', 'posv', 'getrf'] as const;
 export type VbatchedOp = (typeof VBATCHED_OPS)[number];
+/** Device arrays of members per op (gemm A, B, C; potrf A; trsm and posv A, B), the last the one each call writes. */
+export const VBATCHED_OPERANDS: Readonly<Record<VbatchedOp, number>> = { gemm: 3, potrf: 1, trsm: 2, posv: 2, getrf: 1 };
+/** The operands (indices into the request's data) each op overwrites. */
+const VBATCHED_OVERWRITTEN: Readonly<Record<VbatchedOp, readonly number[]>> = { gemm: [], potrf: [0], trsm: [1], posv: [0, 1], getrf: [0] };
 
 /** The workload named by `--vbatched` (an unknown one names the option). */
 export function parseVbatchedWorkload(value: string): VbatchedWorkload {
@@ -64,15 +75,24 @@ export function vbatchedRequest(op: VbatchedOp, sizes: readonly number[], data: 
     let at = 0;
     return variable(sizes.map((n) => { const m = { data: d, rows: n, offset: at }; at += n * n; return m; }), {}, 'a');
   };
-  return op === 'gemm'
-    ? { transA: 'N', transB: 'N', alpha: 1, beta: 1, a: batch(data[0]!), b: batch(data[1]!), c: batch(data[2]!) }
-    : op === 'getrf' ? { a: batch(data[0]!), ipiv, pivotStride: sizes.reduce((x, n) => Math.max(x, n), 0), info } : { uplo: 'lower', a: batch(data[0]!), info };
+  switch (op) {
+    case 'gemm': return { transA: 'N', transB: 'N', alpha: 1, beta: 1, a: batch(data[0]!), b: batch(data[1]!), c: batch(data[2]!) };
+    case 'potrf': return { uplo: 'lower', a: batch(data[0]!), info };
+    // B n x n per member (n right-hand sides); A's lower triangle with n added to its diagonal.
+    case 'trsm': return { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 1, a: batch(data[0]!), b: batch(data[1]!) };
+    case 'posv': return { uplo: 'lower', a: batch(data[0]!), b: batch(data[1]!), info };
+    case 'getrf': return { a: batch(data[0]!), ipiv, pivotStride: sizes.reduce((x, n) => Math.max(x, n), 0), info };
+  }
 }
 
 export interface VbatchedRow {
   op: string; dtype: DType; workload: string; count: number; shapes: number; launches: number; ms: number;
   loopLaunches: number; loopMs: number; speedup: number;
+  /** The vendor's loop (one batched call per shape) and, for gemm where cuBLAS has it, its grouped call; undefined where absent. */
+  vendorCalls?: number; vendorMs?: number; vendorSpeedup?: number; groupedMs?: number; groupedSpeedup?: number;
 }
+
+const optional = (v: number | undefined, f: (x: number) => string): string => (v === undefined ? '-' : f(v));
 
 export const VBATCHED_COLUMNS: readonly Column<VbatchedRow>[] = [
   { header: 'op', value: (r) => r.op },
@@ -85,9 +105,18 @@ export const VBATCHED_COLUMNS: readonly Column<VbatchedRow>[] = [
   { header: 'per-size launches', value: (r) => String(r.loopLaunches) },
   { header: 'per-size ms', value: (r) => r.loopMs.toFixed(3) },
   { header: 'speed-up', value: (r) => `${r.speedup.toFixed(2)}x` },
+  { header: 'vendor calls', value: (r) => optional(r.vendorCalls, String) },
+  { header: 'vendor ms', value: (r) => optional(r.vendorMs, (x) => x.toFixed(3)) },
+  { header: 'vs vendor', value: (r) => optional(r.vendorSpeedup, (x) => `${x.toFixed(2)}x`) },
+  { header: 'grouped ms', value: (r) => optional(r.groupedMs, (x) => x.toFixed(3)) },
+  { header: 'vs grouped', value: (r) => optional(r.groupedSpeedup, (x) => `${x.toFixed(2)}x`) },
 ];
 
+/** Timed calls per row after the warm-up; rows whose calls take SLOW_MS or more take SLOW_REPEATS (their spread is small beside them). */
 const REPEATS = 5;
+const SLOW_MS = 50;
+const SLOW_REPEATS = 3;
+const repeatsFor = (warmMs: number): number => (warmMs >= SLOW_MS ? SLOW_REPEATS : REPEATS);
 
 export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: VbatchedWorkload, dtypes: readonly DType[]): VbatchedRow[] {
   const { count, max } = VBATCHED_WORKLOADS[workload];
@@ -97,33 +126,57 @@ export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: Vbatched
   for (const dtype of dtypes) {
     progress(`vbatched ${op} ${dtype} workload ${workload} ...`);
     const arrays: DeviceArray[] = [];
+    const vendors: VendorRun[] = [];
     try {
-      const operands = op === 'gemm' ? 3 : 1;
+      const operands = VBATCHED_OPERANDS[op];
       const data = Array.from({ length: operands }, () => { const a = dev.alloc(dtype, elements); arrays.push(a); return a; });
-      const pristine = dev.alloc(dtype, elements);
-      arrays.push(pristine);
       const info = dev.alloc('int32', count);
       arrays.push(info);
       data.forEach((d, i) => fillUniform(dev, d, 11 + i));
-      // potrf: SPD members, A + n I (uniform entries in [0, 1), the lower triangle read).
-      if (op === 'potrf') addDiagonal(dev, dtype, data[0]!, sizes);
-      const target = data[operands - 1]!;
-      dev.copy(target, 0, pristine, 0, elements);
-      const reset = (): void => dev.copy(pristine, 0, target, 0, elements);
-      // getrf: the uniform random members as they are (partial pivoting), pivots max(sizes) a member.
+      // potrf, posv: SPD members, A + n I (uniform entries in [0, 1), the lower triangle read); trsm: that triangle.
+      if (op !== 'gemm') addDiagonal(dev, dtype, data[0]!, sizes);
+      // The operands a call overwrites with what the next call cannot take as it was (a factor; a
+      // solution, which would shrink call after call) are reset from pristine copies, untimed; gemm's
+      // C += A B changes values but not the work, so it runs without a reset (and without a copy).
+      const overwritten = VBATCHED_OVERWRITTEN[op].map((i) => data[i]!);
+      const pristine = overwritten.map((d) => { const p = dev.alloc(dtype, elements); arrays.push(p); dev.copy(d, 0, p, 0, elements); return p; });
+      const reset = overwritten.length === 0 ? undefined : (): void => overwritten.forEach((d, i) => dev.copy(pristine[i]!, 0, d, 0, elements));
+      // getrf: A + n I (partial pivoting on it), pivots max(sizes) a member.
       const ipiv = op === 'getrf' ? dev.alloc('int32', count * sizes.reduce((x, n) => Math.max(x, n), 1)) : undefined;
       if (ipiv !== undefined) arrays.push(ipiv);
       const request = vbatchedRequest(op, sizes, data, info, ipiv);
-      const launches = (force?: string): number => { const c = new LaunchCounter(dev.info); runRouted(op, c, request, force); return c.launches; };
-      const time = (force?: string): number => timeMs(dev, () => { runRouted(op, dev, request, force); }, REPEATS, reset);
-      const ms = time('vbatched');
-      const loopMs = time(op);
-      rows.push({
-        op, dtype, workload, count, shapes: new Set(sizes).size, launches: launches('vbatched'), ms,
-        loopLaunches: launches(op), loopMs, speedup: loopMs / ms,
-      });
+      // Launches counted on a planning device, whose recorded sources are then compiled at once on
+      // the compile workers: the per-size path of workload b needs hundreds of kernels.
+      const plan = (force: string): number => {
+        const c = new LaunchCounter(dev.info);
+        runRouted(op, c, request, force);
+        dev.prefetch?.(c.sources);
+        return c.launches;
+      };
+      const time = (run: () => void): number => timeMs(dev, run, repeatsFor, reset);
+      const launches = plan('vbatched');
+      const ms = time(() => { runRouted(op, dev, request, 'vbatched'); });
+      const loopLaunches = plan(op);
+      const loopMs = time(() => { runRouted(op, dev, request, op); });
+      const row: VbatchedRow = { op, dtype, workload, count, shapes: new Set(sizes).size, launches, ms, loopLaunches, loopMs, speedup: loopMs / ms };
+      const vendor = op === 'gemm' ? vendorGemm(dev, request as unknown as GemmRequest<DeviceArray>, false)
+        : op === 'potrf' ? vendorPotrf(dev, request as unknown as PotrfRequest<DeviceArray, DeviceArray>) : undefined;
+      if (vendor !== undefined) {
+        vendors.push(vendor);
+        row.vendorCalls = vendor.calls;
+        row.vendorMs = time(() => vendor.run());
+        row.vendorSpeedup = row.vendorMs / ms;
+      }
+      const grouped = op === 'gemm' ? vendorGemm(dev, request as unknown as GemmRequest<DeviceArray>, true) : undefined;
+      if (grouped !== undefined) {
+        vendors.push(grouped);
+        row.groupedMs = time(() => grouped.run());
+        row.groupedSpeedup = row.groupedMs / ms;
+      }
+      rows.push(row);
     } finally {
       dev.synchronize();
+      for (const v of vendors) v.dispose();
       for (const a of arrays) a.dispose();
     }
   }

@@ -197,9 +197,16 @@ export function variable<S extends Storage>(
   checkKeys(options, ['order'], argument);
   const order = parseOrder(options.order ?? 'col', `${argument}.order`);
   const views = matrices.map((m, i): MatrixView<S> => {
+    // The common case without a string per member: every field present and valid, no other key.
+    // Anything else takes the checks below, which name the member and the field at fault.
+    if (typeof m === 'object' && m !== null && hasOnlyKeys(m, MEMBER_KEYS)) {
+      const { rows, cols = rows, offset = 0 } = m;
+      const ld = m.ld ?? Math.max(1, order === 'col' ? rows : cols);
+      if (isCount(rows) && isCount(cols) && isCount(ld) && isCount(offset)) return { data: m.data, rows, cols, ld, offset };
+    }
     const arg = `${argument}.matrices[${i}]`;
     check(typeof m === 'object' && m !== null, 'INVALID_ARGUMENT', arg, 'expected { data, rows, cols?, ld?, offset? }');
-    checkKeys(m, ['data', 'rows', 'cols', 'ld', 'offset'], arg);
+    checkKeys(m, MEMBER_KEYS, arg);
     const rows = nonNegativeInt(m.rows, `${arg}.rows`);
     const cols = nonNegativeInt(m.cols ?? rows, `${arg}.cols`);
     const ld = nonNegativeInt(m.ld ?? Math.max(1, order === 'col' ? rows : cols), `${arg}.ld`);
@@ -209,6 +216,17 @@ export function variable<S extends Storage>(
   validateBatch(b, argument);
   return b;
 }
+
+const MEMBER_KEYS: readonly string[] = ['data', 'rows', 'cols', 'ld', 'offset'];
+
+/** Whether every own enumerable key of `o` is one of `allowed` (checkKeys without its message). */
+function hasOnlyKeys(o: object, allowed: readonly string[]): boolean {
+  for (const key in o) if (Object.prototype.hasOwnProperty.call(o, key) && !allowed.includes(key)) return false;
+  return true;
+}
+
+/** A non-negative safe integer: what nonNegativeInt accepts. */
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 function isEntry<S>(m: unknown): m is { data: S; offset?: number } {
   return typeof m === 'object' && m !== null && !ArrayBuffer.isView(m) && !isDeviceStorage(m) && 'data' in m;
@@ -267,7 +285,14 @@ export function matrixAt<S>(b: Batch<S>, i: number): MatrixView<S> {
 /** Every storage object a batch touches (one for strided, several for list/variable). */
 export function storagesOf<S>(b: Batch<S>): S[] {
   if (b.kind === 'strided') return [b.data];
-  return [...new Set(b.matrices.map((m) => m.data))];
+  // Members usually share one or a few arrays: a run of one array costs a comparison, not a Set lookup.
+  const out = new Set<S>();
+  const ms = b.matrices;
+  for (let i = 0; i < ms.length; i++) {
+    const d = ms[i]!.data;
+    if (i === 0 || d !== ms[i - 1]!.data) out.add(d);
+  }
+  return [...out];
 }
 
 /**
@@ -376,7 +401,6 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
   if (b.order !== 'col' && b.order !== 'row') parseOrder(b.order, `${argument}.order`);
   const complex = batchComplex(b, argument);
   const unit = complex === undefined ? '' : ` ${complex}`;
-  const views: { v: MatrixView<Storage>; arg: string }[] = [];
   if (b.kind === 'strided') {
     nonNegativeInt(b.count, argument, 'count');
     nonNegativeInt(b.stride, argument, 'stride');
@@ -393,21 +417,43 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
   }
   if (b.kind === 'list') {
     checkShape(b.rows, b.cols, b.ld, b.order, argument);
-    b.matrices.forEach((m, i) => views.push({ v: { data: m.data, offset: m.offset, ld: b.ld, rows: b.rows, cols: b.cols }, arg: `${argument}.matrices[${i}]` }));
-  } else {
-    b.matrices.forEach((m, i) => {
-      checkShape(m.rows, m.cols, m.ld, b.order, `${argument}.matrices[${i}]`);
-      views.push({ v: m, arg: `${argument}.matrices[${i}]` });
-    });
+    const last = b.rows > 0 && b.cols > 0 ? lastElement(b.rows, b.cols, b.ld, b.order) : -1;
+    b.matrices.forEach((m, i) => checkPlace(b, m.data, m.offset, last, complex, argument, i));
+    return;
   }
-  for (const { v, arg } of views) {
-    nonNegativeInt(v.offset, `${arg}.offset`);
-    const len = storageLength(v.data, `${arg}.data`, '', complex);
-    if (v.rows > 0 && v.cols > 0) {
-      const end = v.offset + lastElement(v.rows, v.cols, v.ld, b.order) + 1;
-      check(end <= len, 'BOUNDS', `${arg}.data`, `buffer of ${len}${unit} elements is too short: the ${v.rows}x${v.cols} matrix reaches element ${end - 1}${defaultedFields(b)}`);
-    }
+  // Variable: every shape first, then every member's place in its buffer (the order errors come
+  // in). Fast predicates per member; a member that fails one is checked again by the functions
+  // that build the message naming it, so no string is made for a valid member.
+  const ms = b.matrices;
+  for (let i = 0; i < ms.length; i++) {
+    const m = ms[i]!;
+    if (!shapeOk(m.rows, m.cols, m.ld, b.order)) checkShape(m.rows, m.cols, m.ld, b.order, `${argument}.matrices[${i}]`);
   }
+  for (let i = 0; i < ms.length; i++) {
+    const m = ms[i]!;
+    checkPlace(b, m.data, m.offset, m.rows > 0 && m.cols > 0 ? lastElement(m.rows, m.cols, m.ld, b.order) : -1, complex, argument, i);
+  }
+}
+
+/** The offset of matrix i of a list or variable batch and its fit in its buffer (`last`: its last element, -1 for an empty matrix). */
+function checkPlace(b: ListBatch<Storage> | VariableBatch<Storage>, data: Storage, offset: number, last: number, complex: ComplexDType | undefined, argument: string, i: number): void {
+  if (isCount(offset) && (isDeviceStorage(data) || isFloatArray(data))) {
+    const len = complex === undefined ? data.length : Math.floor(data.length / complexInfo(complex).parts);
+    if (last < 0 || offset + last + 1 <= len) return;
+  }
+  const arg = `${argument}.matrices[${i}]`;
+  nonNegativeInt(offset, `${arg}.offset`);
+  const len = storageLength(data, `${arg}.data`, '', complex);
+  if (last < 0) return;
+  const v = b.kind === 'variable' ? b.matrices[i]! : { rows: b.rows, cols: b.cols };
+  const end = offset + last + 1;
+  const unit = complex === undefined ? '' : ` ${complex}`;
+  check(end <= len, 'BOUNDS', `${arg}.data`, `buffer of ${len}${unit} elements is too short: the ${v.rows}x${v.cols} matrix reaches element ${end - 1}${defaultedFields(b)}`);
+}
+
+/** checkShape's conditions, without building its messages. */
+function shapeOk(rows: number, cols: number, ld: number, order: Order): boolean {
+  return isCount(rows) && isCount(cols) && isCount(ld) && ld >= Math.max(1, order === 'col' ? rows : cols);
 }
 
 function checkShape(rows: number, cols: number, ld: number, order: Order, argument: string): void {

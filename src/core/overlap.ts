@@ -11,7 +11,7 @@
  * Cost: O(1) per pair of strided arguments in different buffers or disjoint ranges (the common
  * case); otherwise a sweep over the matrices sorted by address, exact per candidate pair.
  */
-import { batchCount, matrixAt, type Batch } from './batch.js';
+import { batchCount, matrixAt, type Batch, type ListBatch, type VariableBatch } from './batch.js';
 import { storageInfo } from './dtype-table.js';
 import type { Order } from './enums.js';
 import { MyriadError } from './errors.js';
@@ -34,15 +34,17 @@ interface Span {
   index: number;
 }
 
-function placeOf(s: Storage | IntStorage): { key: object; base: number; elem: number } {
+type Place = { key: object; base: number; elem: number };
+
+function placeOf(s: Storage | IntStorage): Place {
   if (isDeviceStorage(s)) return { key: s, base: 0, elem: storageInfo(s.dtype)?.bytes ?? 8 };
   return { key: s.buffer, base: s.byteOffset, elem: s.BYTES_PER_ELEMENT };
 }
 
 /** `parts`: 2 for a complex batch (offset, rows and ld count (re, im) pairs), else 1. */
-function span(data: Storage, offset: number, rows: number, cols: number, ld: number, order: Order, index: number, parts: number): Span | undefined {
+function span(data: Storage, offset: number, rows: number, cols: number, ld: number, order: Order, index: number, parts: number, known?: Place): Span | undefined {
   if (rows === 0 || cols === 0) return undefined;
-  const place = placeOf(data);
+  const place = known ?? placeOf(data);
   const { key, base } = place;
   const elem = place.elem * parts;
   const inner = order === 'col' ? rows : cols;
@@ -73,13 +75,89 @@ function spansOf(op: Operand): Span[] {
     return [{ key, start: base, step: op.used * elem, len: op.used * elem, n: 1, lo: base, hi: base + op.used * elem, index: 0 }];
   }
   const b = op.batch;
-  const count = b.kind === 'strided' && b.stride === 0 ? Math.min(b.count, 1) : batchCount(b);
+  const known = spanCache.get(b);
+  if (known !== undefined) return known;
   const out: Span[] = [];
-  for (let i = 0; i < count; i++) {
-    const s = matrixSpan(b, i);
-    if (s) out.push(s);
+  if (b.kind === 'strided') {
+    const count = b.stride === 0 ? Math.min(b.count, 1) : b.count;
+    for (let i = 0; i < count; i++) {
+      const s = matrixSpan(b, i);
+      if (s) out.push(s);
+    }
+  } else {
+    // The place of a member's array is worked out once per run of members in one array.
+    const parts = partsOf(b);
+    let data: Storage | undefined, place: Place | undefined;
+    for (let i = 0; i < b.matrices.length; i++) {
+      const m = matrixAt(b, i);
+      if (m.data !== data || place === undefined) { data = m.data; place = placeOf(m.data); }
+      const s = span(m.data, m.offset, m.rows, m.cols, m.ld, b.order, i, parts, place);
+      if (s) out.push(s);
+    }
   }
+  spanCache.set(b, out);
   return out;
+}
+
+/**
+ * The spans of each batch while one check runs (checkNoOverlaps asks for an operand's spans up
+ * to three times: itself, its bounds, a pair): made once, dropped when the check returns.
+ */
+let spanCache = new Map<Batch<Storage>, Span[]>();
+
+interface Scan {
+  /** Byte range [lo, hi) per buffer, as boundsOf gives it. */
+  readonly bounds: Map<object, [number, number]>;
+  /** In each buffer, every member starts at or after the end of the one before it: no two share a byte. */
+  readonly disjoint: boolean;
+}
+let scanCache = new Map<Batch<Storage>, Scan>();
+
+/**
+ * One pass over the members of a list or variable batch that makes no object per member: each
+ * buffer's byte range (each member's [lo, hi) computed as its span's), and whether the members
+ * lie one after another in address order in each buffer (packed members, the usual variable
+ * batch). Where they do, no two share a byte, and the exact sweep is not needed.
+ */
+function scanOf(b: ListBatch<Storage> | VariableBatch<Storage>): Scan {
+  const known = scanCache.get(b);
+  if (known !== undefined) return known;
+  const bounds = new Map<object, [number, number]>();
+  const lastHi = new Map<object, number>();
+  const parts = partsOf(b);
+  let disjoint = true;
+  let data: Storage | undefined, place: Place | undefined, range: [number, number] | undefined;
+  let prevHi = -Infinity;
+  for (let i = 0; i < b.matrices.length; i++) {
+    const m = b.matrices[i]!;
+    const rows = b.kind === 'variable' ? b.matrices[i]!.rows : b.rows;
+    const cols = b.kind === 'variable' ? b.matrices[i]!.cols : b.cols;
+    const ld = b.kind === 'variable' ? b.matrices[i]!.ld : b.ld;
+    if (rows === 0 || cols === 0) continue;
+    if (m.data !== data || place === undefined) {
+      const next = placeOf(m.data);
+      if (place === undefined || next.key !== place.key) {
+        if (place !== undefined) lastHi.set(place.key, prevHi);
+        prevHi = lastHi.get(next.key) ?? -Infinity;
+        range = bounds.get(next.key);
+      }
+      data = m.data;
+      place = next;
+    }
+    // As span(): its first byte and the end of its last segment.
+    const elem = place.elem * parts;
+    const inner = b.order === 'col' ? rows : cols;
+    const outer = b.order === 'col' ? cols : rows;
+    const lo = place.base + m.offset * elem;
+    const hi = ld === inner || outer === 1 ? lo + inner * outer * elem : lo + (outer - 1) * ld * elem + inner * elem;
+    if (lo < prevHi) disjoint = false;
+    prevHi = Math.max(prevHi, hi);
+    if (range === undefined) bounds.set(place.key, (range = [lo, hi]));
+    else { range[0] = Math.min(range[0], lo); range[1] = Math.max(range[1], hi); }
+  }
+  const scan = { bounds, disjoint };
+  scanCache.set(b, scan);
+  return scan;
 }
 
 /** Byte range [lo, hi) per buffer: O(1) for a strided batch. */
@@ -91,6 +169,7 @@ function boundsOf(op: Operand): Map<object, [number, number]> {
     if (first) out.set(first.key, [first.lo, first.hi + (b.count - 1) * b.stride * placeOf(b.data).elem * partsOf(b)]);
     return out;
   }
+  if ('batch' in op && op.batch.kind !== 'strided') return scanOf(op.batch).bounds;
   for (const s of spansOf(op)) {
     const r = out.get(s.key);
     out.set(s.key, r ? [Math.min(r[0], s.lo), Math.max(r[1], s.hi)] : [s.lo, s.hi]);
@@ -151,20 +230,38 @@ function byBuffer(spans: Span[]): Map<object, Span[]> {
   return out;
 }
 
-/** The sweep of `firstCrossing` over the spans of one buffer. */
+/**
+ * The sweep of `firstCrossing` over the spans of one buffer: in address order (a stable sort,
+ * skipped where the spans already are in order, as packed members are), each span against the
+ * live spans of the other side (of its own where `ys` is undefined), those that end before it
+ * starts dropped first.
+ */
 function sweep(xs: Span[], ys?: Span[]): [Span, Span] | undefined {
-  const tagged = [...xs.map((s) => ({ s, side: 0 })), ...(ys ?? []).map((s) => ({ s, side: 1 }))];
-  tagged.sort((p, q) => p.s.lo - q.s.lo);
-  const active: (typeof tagged)[] = [[], []];
-  for (const t of tagged) {
-    const other = ys === undefined ? 0 : 1 - t.side;
-    const live = active[other]!.filter((o) => o.s.hi > t.s.lo);
-    active[other] = live;
-    for (const o of live) if (spansIntersect(t.s, o.s)) return t.side === 0 ? [t.s, o.s] : [o.s, t.s];
-    if (ys !== undefined) active[t.side] = active[t.side]!.filter((o) => o.s.hi > t.s.lo);
-    active[t.side]!.push(t);
+  const all = ys === undefined ? xs : xs.concat(ys);
+  const n = all.length;
+  let inOrder = true;
+  for (let i = 1; i < n && inOrder; i++) inOrder = all[i]!.lo >= all[i - 1]!.lo;
+  const order = inOrder ? undefined : Array.from({ length: n }, (_, i) => i).sort((p, q) => all[p]!.lo - all[q]!.lo || p - q);
+  const active: [Span[], Span[]] = [[], []];
+  for (let k = 0; k < n; k++) {
+    const at = order === undefined ? k : order[k]!;
+    const t = all[at]!;
+    const side = at < xs.length ? 0 : 1;
+    const other = ys === undefined ? 0 : 1 - side;
+    const live = prune(active[other], t.lo);
+    for (const o of live) if (spansIntersect(t, o)) return side === 0 ? [t, o] : [o, t];
+    if (ys !== undefined) prune(active[side], t.lo);
+    active[side].push(t);
   }
   return undefined;
+}
+
+/** Drops, in place and keeping their order, the spans that end at or before `lo`. */
+function prune(list: Span[], lo: number): Span[] {
+  let kept = 0;
+  for (let i = 0; i < list.length; i++) if (list[i]!.hi > lo) list[kept++] = list[i]!;
+  list.length = kept;
+  return list;
 }
 
 /** Rejects an output whose matrices share memory with each other. */
@@ -186,6 +283,7 @@ function checkSelf(op: Operand): void {
     }
     return;
   }
+  if (scanOf(b).disjoint) return;
   const hit = firstCrossing(spansOf(op));
   if (hit) {
     const [i, j] = [Math.min(hit[0].index, hit[1].index), Math.max(hit[0].index, hit[1].index)];
@@ -200,6 +298,15 @@ const describe = (op: Operand, s: Span): string => ('batch' in op ? `${op.name} 
  * with itself. `operands` in argument order: the error names the later output of a pair.
  */
 export function checkNoOverlaps(operands: readonly Operand[]): void {
+  try {
+    checkAll(operands);
+  } finally {
+    if (spanCache.size > 0) spanCache = new Map();
+    if (scanCache.size > 0) scanCache = new Map();
+  }
+}
+
+function checkAll(operands: readonly Operand[]): void {
   for (const op of operands) checkSelf(op);
   if (distinctBuffers(operands)) return;
   const bounds = operands.map(boundsOf);

@@ -138,7 +138,15 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       if (isBatch(v)) {
         if (count < 0) count = batchCount(v);
         if (v.kind === 'strided') onHost = this.isHost(v.data as Storage) || onHost;
-        else for (const m of v.matrices) onHost = this.isHost(m.data as Storage) || onHost;
+        else {
+          // A member's array is usually the one before's: asked once per run of members in one array.
+          let last: unknown;
+          for (const m of v.matrices) {
+            if (m.data === last) continue;
+            last = m.data;
+            onHost = this.isHost(m.data as Storage) || onHost;
+          }
+        }
       } else if (ArrayBuffer.isView(v) || isDeviceStorage(v)) {
         onHost = this.isHost(v as Storage) || onHost;
       }

@@ -21,11 +21,11 @@ import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
 import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
 import { potrfCuda, potrfVbatchedCovers, potrfVbatchedCuda } from './kernels/potrf/index.js';
-import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './kernels/solve/index.js';
+import { gesvCuda, getrsCuda, posvCuda, posvVbatchedCuda, potrsCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
 import { syrkCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
-import { trmmCuda, trsmCuda } from './kernels/trsm/index.js';
+import { trmmCuda, trsmCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
 import { trtriCuda } from './kernels/trtri/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
@@ -119,7 +119,13 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'gemm', run: gemmCuda },
     CPU,
   ],
-  trsm: [vendor('cublas', cublasTrsmCovers, cublasTrsm), { name: 'trsm', run: trsmCuda }, CPU],
+  trsm: [
+    vendor('cublas', cublasTrsmCovers, cublasTrsm),
+    // A variable batch of several shapes: per size class of the triangle, the recursion over the class (force 'trsm': per shape).
+    { name: 'vbatched', covers: (r) => trsmVbatchedCovers(r), run: (dev, r) => trsmVbatchedCuda(dev, r) },
+    { name: 'trsm', run: trsmCuda },
+    CPU,
+  ],
   trmm: single('trmm', trmmCuda),
   syrk: single('syrk', syrkCuda),
   herk: single('syrk', syrkCuda),
@@ -129,8 +135,19 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'potrf', run: potrfCuda },
     CPU,
   ],
-  potrs: [vendor('cusolver', cusolverPotrsCovers, cusolverPotrs), { name: 'potrs', run: potrsCuda }, CPU],
-  posv: [vendor('cusolver', cusolverPosvCovers, (dev, r) => cusolverPosv(dev, r, ROUTED_POTRF)), { name: 'posv', run: posvCuda }, CPU],
+  // Variable batches of several shapes: trsm's class launches (posv: potrf's first); force 'potrs' / 'posv': per shape.
+  potrs: [
+    vendor('cusolver', cusolverPotrsCovers, cusolverPotrs),
+    { name: 'vbatched', covers: solveVbatchedCovers, run: potrsVbatchedCuda },
+    { name: 'potrs', run: potrsCuda },
+    CPU,
+  ],
+  posv: [
+    vendor('cusolver', cusolverPosvCovers, (dev, r) => cusolverPosv(dev, r, ROUTED_POTRF)),
+    { name: 'vbatched', covers: solveVbatchedCovers, run: posvVbatchedCuda },
+    { name: 'posv', run: posvCuda },
+    CPU,
+  ],
   getrf: [
     vendor('cusolver', cusolverGetrfCovers, cusolverGetrf),
     { name: 'vbatched', covers: (r) => getrfVbatchedCovers(r), run: (dev, r) => getrfVbatchedCuda(dev, r) },

@@ -1,5 +1,5 @@
 /**
- * core/overlap.ts against brute force: random batches (strided, list; both orders; float64,
+ * core/overlap.ts against brute force: random batches (strided, list, variable; both orders; float64,
  * float32 and int32 views at any byte offset of one buffer) are rejected exactly when an output
  * shares a byte with another argument or with another of its own matrices. Then the edge cases
  * the property relies on, as regular tests (the run found no counterexample to shrink).
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { list, matrixAt, type Batch } from '../../src/core/batch.js';
+import { list, matrixAt, variable, type Batch } from '../../src/core/batch.js';
 import type { FloatArray } from '../../src/core/dtype.js';
 import type { Order } from '../../src/core/enums.js';
 import { MyriadError } from '../../src/core/errors.js';
@@ -16,13 +16,13 @@ import { checkNoOverlaps, type Operand } from '../../src/core/overlap.js';
 const BYTES = 192;
 
 interface BatchSpec {
-  f32: boolean; byteOffset: number; kind: 'strided' | 'list'; order: Order;
+  f32: boolean; byteOffset: number; kind: 'strided' | 'list' | 'variable'; order: Order;
   rows: number; cols: number; ldPad: number; stride: number; offsets: number[]; output: boolean; ownBuffer: boolean;
 }
 interface IntSpec { byteOffset: number; used: number; output: boolean }
 
 const batchArb: fc.Arbitrary<BatchSpec> = fc.record({
-  f32: fc.boolean(), byteOffset: fc.nat(6).map((q) => q * 8), kind: fc.constantFrom('strided' as const, 'list' as const),
+  f32: fc.boolean(), byteOffset: fc.nat(6).map((q) => q * 8), kind: fc.constantFrom('strided' as const, 'list' as const, 'variable' as const),
   order: fc.constantFrom('col' as const, 'row' as const), rows: fc.nat(3), cols: fc.nat(3), ldPad: fc.nat(2),
   stride: fc.nat(12), offsets: fc.array(fc.nat(14), { maxLength: 4 }), output: fc.boolean(), ownBuffer: fc.boolean(),
 });
@@ -40,6 +40,15 @@ function build(s: BatchSpec, shared: ArrayBuffer, name: string): Operand | undef
     const offset = s.offsets[0] ?? 0;
     if (count > 0 && offset + (count - 1) * s.stride + foot > data.length) return undefined;
     batch = { kind: 'strided', data, rows: s.rows, cols: s.cols, count, ld, stride: s.stride, offset, order: s.order };
+  } else if (s.kind === 'variable') {
+    // Every other member one row (or column) short: shapes differ, ld stays valid.
+    const members = s.offsets.map((offset, i) => {
+      const rows = s.order === 'col' ? s.rows : Math.max(0, s.rows - (i % 2));
+      const cols = s.order === 'col' ? Math.max(0, s.cols - (i % 2)) : s.cols;
+      return { data, offset, rows, cols, ld };
+    });
+    if (s.offsets.some((o) => o + foot > data.length)) return undefined;
+    batch = variable(members, { order: s.order });
   } else {
     if (s.offsets.some((o) => o + foot > data.length)) return undefined;
     batch = list(s.offsets.map((offset) => ({ data, offset })), { rows: s.rows, cols: s.cols, ld, order: s.order });

@@ -153,7 +153,7 @@ test('getrf: the router takes the vbatched route for several shapes; workload a 
     const classes = new Set(sizes.filter((n) => n <= 128).map((n) => sizeClass(n))).size;
     const plan = planVbatchedGetrf({ dtype, shapes: sizes.map((n) => ({ rows: n, cols: n })), sharedLimit: SHARED }, tuning);
     const panels = plan.launches.flatMap((l) => (l.params.variant === 'vpanel'
-      ? vbatchedGetrfPanelSteps(l.params.params, l.members.map((i) => ({ rows: sizes[i]!, cols: sizes[i]! }))).map((st) => (st.update === null ? 1 : 2)) : []));
+      ? vbatchedGetrfPanelSteps(l.params.params, Array.from(l.members, (i) => ({ rows: sizes[i]!, cols: sizes[i]! }))).map((st) => (st.update === null ? 1 : 2)) : []));
     assert.equal(dev.launches, classes + panels.reduce((x, y) => x + y, 0), `${dtype} workload ${w}`);
     if (w === 'a') assert.equal(dev.launches, classes, `${dtype} workload a: one launch per class`);
     else assert.ok(dev.launches <= 7 + 2 * (256 + 512) / (dtype === 'float64' ? 16 : 32), `${dtype} workload b: ${dev.launches} launches`);

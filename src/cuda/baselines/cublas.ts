@@ -11,7 +11,7 @@ import { dtypeInfo } from '../../core/dtype-table.js';
 import type { Diag, Side, Trans, Uplo } from '../../core/enums.js';
 import { CudaDevice } from '../runtime/device.js';
 import { VendorError } from '../runtime/errors.js';
-import { bindAll, optionalFunc } from '../runtime/ffi-cuda.js';
+import { bindAll, bindOptional, optionalFunc } from '../runtime/ffi-cuda.js';
 import { loadLibrary, missingOnce, LIBCUBLAS } from '../runtime/libraries.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { checkInts, checkStrided, type BatchPointers } from './pointers.js';
@@ -57,6 +57,17 @@ const GELS = (t: string) =>
 // Complex (cuDoubleComplex / cuFloatComplex, interleaved pairs): alpha and beta point at a pair of the part type.
 const COMPLEX_GEMMS = (t: string, s: string): string[] => [GEMM(t, s), GEMM_STRIDED(t, s), GEMM_BATCHED(t, s)];
 
+/**
+ * Grouped batched GEMM (cuBLAS 12.5 on): groups of products, one shape per group, in one call.
+ * The shape, leading dimension, transpose and scalar arrays are host arrays of group_count entries;
+ * Aarray, Barray and Carray device arrays of one address per product, group after group.
+ */
+const GEMM_GROUPED = (t: string, s: string) =>
+  `int cublas${t}gemmGroupedBatched(cublasHandle_t handle, const int *transa_array, const int *transb_array, ` +
+  `const int *m_array, const int *n_array, const int *k_array, const ${s} *alpha_array, CUdeviceptr Aarray, const int *lda_array, ` +
+  `CUdeviceptr Barray, const int *ldb_array, const ${s} *beta_array, CUdeviceptr Carray, const int *ldc_array, ` +
+  'int group_count, const int *group_size)';
+
 const PROTOTYPES = [
   'int cublasCreate_v2(_Out_ cublasHandle_t *handle)',
   'int cublasDestroy_v2(cublasHandle_t handle)',
@@ -81,7 +92,7 @@ let api: (Record<string, Fn> & { path: string; statusName: ((s: number) => strin
 function cublasApi(): NonNullable<typeof api> {
   if (api) return api;
   const { lib, path } = loadLibrary(LIBCUBLAS);
-  const fns = bindAll(lib, PROTOTYPES) as Record<string, Fn>;
+  const fns = { ...bindAll(lib, PROTOTYPES), ...bindOptional(lib, [GEMM_GROUPED('D', 'double'), GEMM_GROUPED('S', 'float')]) } as Record<string, Fn>;
   const statusName = optionalFunc(lib, 'const char *cublasGetStatusName(int status)') as ((s: number) => string) | undefined;
   api = Object.assign(fns, { path, statusName });
   return api;
@@ -89,6 +100,11 @@ function cublasApi(): NonNullable<typeof api> {
 
 /** Why libcublas cannot be used here (not found, or a routine missing), or undefined where it loads; tried once. */
 export const cublasMissing = missingOnce(() => cublasApi());
+
+/** Whether the cuBLAS here has cublas?gemmGroupedBatched (12.5 on; false where it does not load). */
+export function cublasHasGrouped(): boolean {
+  return cublasMissing() === undefined && cublasApi()['cublasDgemmGroupedBatched'] !== undefined && cublasApi()['cublasSgemmGroupedBatched'] !== undefined;
+}
 
 function check(status: number, call: string): void {
   if (status === 0) return;

@@ -8,8 +8,9 @@ import type { GpuDevice } from '../runtime/types.js';
 /**
  * Median milliseconds of `repeats` runs, each timed with CUDA events, after the warm-up.
  * `reset` (optional, untimed) runs before every call: restores inputs an in-place call overwrote.
+ * `repeats` as a function: how many, given the last warm-up call's milliseconds (fewer for slow calls).
  */
-export function timeMs(dev: GpuDevice, run: () => void, repeats: number, reset?: () => void): number {
+export function timeMs(dev: GpuDevice, run: () => void, repeats: number | ((warmMs: number) => number), reset?: () => void): number {
   const start = dev.event();
   const stop = dev.event();
   const once = (): number => {
@@ -21,8 +22,9 @@ export function timeMs(dev: GpuDevice, run: () => void, repeats: number, reset?:
     return stop.elapsedSince(start);
   };
   try {
-    for (let calls = 0, warm = 0; calls < WARMUP.calls || warm < WARMUP.ms; calls++) warm += once();
-    return median(Array.from({ length: repeats }, once));
+    let last = 0;
+    for (let calls = 0, warm = 0; calls < WARMUP.calls || warm < WARMUP.ms; calls++) warm += (last = once());
+    return median(Array.from({ length: typeof repeats === 'number' ? repeats : repeats(last) }, once));
   } finally {
     start.dispose();
     stop.dispose();

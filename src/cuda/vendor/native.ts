@@ -150,6 +150,27 @@ export class VendorBlas extends Cublas {
       if (info[0] !== 0) throw new MyriadError('INVALID_ARGUMENT', `${call} rejected argument ${-info[0]} (info ${info[0]})`, 'vendor');
     }
   }
+
+  /**
+   * Groups of products in one call (cublas?gemmGroupedBatched; `cublasHasGrouped()` says whether
+   * the library has it): group g has shape m[g], n[g], k[g], leading dimensions lda[g], ldb[g],
+   * ldc[g] and size[g] products, whose addresses are consecutive entries of the device pointer
+   * arrays a, b, c (group after group). One transpose pair and one alpha, beta for every group.
+   */
+  gemmGroupedAt(dtype: DType, transA: Op, transB: Op, alpha: number, beta: number, g: GemmGroups, a: bigint, b: bigint, c: bigint): void {
+    const groups = g.size.length;
+    const fill = (v: number): Int32Array => new Int32Array(groups).fill(v);
+    const scalars = (v: number): FloatArray => allocate(dtype, groups).fill(v);
+    this.call(`cublas${LETTER(dtype)}gemmGroupedBatched`, fill(OP(transA)), fill(OP(transB)), g.m, g.n, g.k, scalars(alpha), a, g.lda,
+      b, g.ldb, scalars(beta), c, g.ldc, groups, g.size);
+  }
+}
+
+/** The host arrays of a grouped GEMM, one entry per group. */
+export interface GemmGroups {
+  readonly m: Int32Array; readonly n: Int32Array; readonly k: Int32Array;
+  readonly lda: Int32Array; readonly ldb: Int32Array; readonly ldc: Int32Array;
+  readonly size: Int32Array;
 }
 
 /** cuSOLVER dense on raw addresses; workspace sizes asked once per shape. */
@@ -168,6 +189,14 @@ export class VendorSolver extends Cusolver {
   /** Cholesky of one matrix in place; LAPACK's info into the int at `info` (cusolverDn?potrf). */
   potrfAt(dtype: DType, uplo: Uplo, n: number, a: bigint, lda: number, work: bigint, lwork: number, info: bigint): void {
     this.call(`cusolverDn${LETTER(dtype)}potrf`, FILL(uplo), n, a, lda, work, lwork, info);
+  }
+
+  /**
+   * Cholesky in place of `count` n x n matrices whose addresses are the device pointer array
+   * `pointers`, LAPACK's info per matrix into the int32 array at `info` (cusolverDn?potrfBatched).
+   */
+  potrfBatchedAt(dtype: DType, uplo: Uplo, n: number, pointers: bigint, lda: number, info: bigint, count: number): void {
+    this.call(`cusolverDn${LETTER(dtype)}potrfBatched`, FILL(uplo), n, pointers, lda, info, count);
   }
 
   /** Elements of workspace cusolverDn?getrf needs for an m x n matrix. */

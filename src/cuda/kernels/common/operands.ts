@@ -6,11 +6,12 @@
  *   operand, plus an int32 map from the group's matrix to its index in the batch (for info and
  *   ipiv) when the group is not the whole batch in order.
  */
-import { batchCount, matrixAt, type Batch, type StridedBatch } from '../../../core/batch.js';
+import { batchCount, type Batch, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { isDType, storageInfo } from '../../../core/dtype-table.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
 import type { OperandKind } from './batch-pointer.js';
+import { groupMembers, memberAddresses, memberFields, type MemberFields } from './members.js';
 
 export interface OperandArgs {
   readonly kind: OperandKind;
@@ -44,13 +45,11 @@ export function deviceDtype(b: Batch<DeviceArray>): DType {
 
 /** The batch places of `batches`' matrices (all of one count) grouped by every operand's shape and leading dimension, in order of first appearance. */
 export function groupByShape(batches: readonly Batch<DeviceArray>[], count: number): number[][] {
-  const byKey = new Map<string, number[]>();
-  for (let i = 0; i < count; i++) {
-    const key = batches.map((b) => { const m = matrixAt(b, i); return `${m.rows}x${m.cols}/${m.ld}`; }).join(';');
-    const members = byKey.get(key);
-    if (members === undefined) byKey.set(key, [i]); else members.push(i);
-  }
-  return [...byKey.values()];
+  return groupFields(batches.map(memberFields), count);
+}
+
+function groupFields(fields: readonly MemberFields[], count: number): number[][] {
+  return groupMembers(count, fields.flatMap((f) => [f.rows, f.cols, f.ld]));
 }
 
 /** Groups the matrices of `batches` (all of one count) into launches. */
@@ -66,12 +65,14 @@ export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArra
   }
   const temporaries: DeviceArray[] = [];
   const groups: LaunchGroup[] = [];
-  for (const members of groupByShape(batches, count)) {
-    const operands = batches.map((b): OperandArgs => {
-      const first = matrixAt(b, members[0]!);
-      const uploaded = uploadPointers(dev, members.map((i) => matrixAt(b, i)));
+  // Each batch's fields read once; the pointer arrays written from them (no view or BigInt per matrix).
+  const fields = batches.map(memberFields);
+  for (const members of groupFields(fields, count)) {
+    const operands = fields.map((f): OperandArgs => {
+      const first = members[0]!;
+      const uploaded = dev.upload(memberAddresses(f, members, storageInfo(f.arrays[f.slot[first]!]!.dtype).bytes));
       temporaries.push(uploaded);
-      return { kind: 'pointer', pointer: uploaded.ptr, offset: 0, stride: 0, ld: first.ld, rows: first.rows, cols: first.cols };
+      return { kind: 'pointer', pointer: uploaded.ptr, offset: 0, stride: 0, ld: f.ld[first]!, rows: f.rows[first]!, cols: f.cols[first]! };
     });
     const identity = members.length === count;
     let index: DeviceArray | null = null;

@@ -36,36 +36,72 @@ export function sizeClass(d: number): number | undefined {
 /** One launch: the class bound and its members' batch indices in launch order. */
 export interface SizeClass {
   readonly bound: number;
-  readonly members: readonly number[];
+  /** A view of the plan's one order array (no array per class). */
+  readonly members: Int32Array;
 }
 
 export interface ClassPlan {
   /** Non-empty classes, largest bound first. */
   readonly classes: readonly SizeClass[];
+  /** Every member of the classes in launch order (the classes' `members` are views of it). */
+  readonly order: Int32Array;
+  /**
+   * Per batch index, its place in `order` (-1: not in a class). The tables are filled in batch
+   * order through it: reading the members' fields in order and scattering one row per member
+   * costs a fraction of gathering a dozen fields per member in launch order.
+   */
+  readonly place: Int32Array;
   /** Batch indices of members beyond VBATCH_MAX (batch order). */
   readonly large: readonly number[];
 }
 
+/** A size that says "nothing to do" in an Int32Array of sizes (where undefined cannot be stored). */
+export const NO_WORK = -1;
+
 /**
- * Pure: the classes of members whose sizes are `sizes` (undefined: the member needs no work and
- * is left out), largest class first, each class's members by size descending, ties in batch order.
+ * Pure: the classes of members whose sizes are `sizes` (undefined or NO_WORK: the member needs no
+ * work and is left out), largest class first, each class's members by size descending, ties in
+ * batch order.
+ *
+ * One counting sort by size, in O(count + VBATCH_MAX): a class is a range of sizes, so the members
+ * sorted by size descending (stably) are already the classes from the largest down, each in the
+ * order it launches in. A call of 200,000 members costs about a millisecond here, where a Map of
+ * arrays and a comparator sort per class cost tens.
  */
-export function planClasses(sizes: readonly (number | undefined)[]): ClassPlan {
-  const byClass = new Map<number, number[]>();
+export function planClasses(sizes: ArrayLike<number | undefined>): ClassPlan {
+  const count = sizes.length;
+  const perSize = new Int32Array(VBATCH_MAX + 1);
   const large: number[] = [];
-  sizes.forEach((d, i) => {
-    if (d === undefined) return;
-    const bound = sizeClass(d);
-    if (bound === undefined) { large.push(i); return; }
-    const list = byClass.get(bound);
-    if (list === undefined) byClass.set(bound, [i]); else list.push(i);
-  });
-  const classes = [...byClass.entries()].sort((x, y) => y[0] - x[0]).map(([bound, members]): SizeClass => ({
-    bound,
-    // Array.prototype.sort is stable: equal sizes keep batch order.
-    members: members.sort((x, y) => sizes[y]! - sizes[x]!),
-  }));
-  return { classes, large };
+  for (let i = 0; i < count; i++) {
+    const d = sizes[i];
+    if (d === undefined || d === NO_WORK) continue;
+    if (!(Number.isInteger(d) && d >= 0)) sizeClass(d); // throws, naming the size
+    if (d > VBATCH_MAX) large.push(i); else perSize[d]!++;
+  }
+  // next[d]: where the next member of size d goes (sizes descending).
+  const next = new Int32Array(VBATCH_MAX + 1);
+  let placed = 0;
+  for (let d = VBATCH_MAX; d >= 0; d--) { next[d] = placed; placed += perSize[d]!; }
+  const order = new Int32Array(placed);
+  const place = new Int32Array(count).fill(-1);
+  for (let i = 0; i < count; i++) {
+    const d = sizes[i];
+    if (d === undefined || d === NO_WORK || d > VBATCH_MAX) continue;
+    const q = next[d]!++;
+    order[q] = i;
+    place[i] = q;
+  }
+  // Class c takes the sizes (bound of class c - 1, bound of c]; size 0 is in the first.
+  const classes: SizeClass[] = [];
+  let end = placed;
+  for (let c = 0; c < VBATCH_CLASSES.length; c++) {
+    const bound = VBATCH_CLASSES[c]!;
+    let n = 0;
+    for (let d = c === 0 ? 0 : VBATCH_CLASSES[c - 1]! + 1; d <= bound; d++) n += perSize[d]!;
+    if (n > 0) classes.push({ bound, members: order.subarray(end - n, end) });
+    end -= n;
+  }
+  return { classes: classes.reverse(), order, place, large };
 }
 
 /**

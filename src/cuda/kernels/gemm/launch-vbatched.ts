@@ -3,7 +3,7 @@
  * members' pointers and sizes in two device tables uploaded once per call; members beyond the
  * largest class go to the per-size path (gemmCuda, one launch per distinct shape).
  */
-import { batchCount, matrixAt, type MatrixView, type VariableBatch } from '../../../core/batch.js';
+import { batchCount, type Batch, type VariableBatch } from '../../../core/batch.js';
 import { isDType } from '../../../core/dtype-table.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GemmRequest } from '../../../core/ops.js';
@@ -12,13 +12,14 @@ import { arg, type DeviceArray, type GpuDevice, type KernelArg, type LaunchConfi
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
+import { NO_WORK, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import {
   GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, generateVsmallGemm, generateVtiledGemm, vsmallGemmShape, vtiledGemmShape, vtiledTiles,
 } from './generate-vbatched.js';
 import { gemmCuda } from './launch.js';
 import type { VbatchedGemmParams } from './params.js';
-import { effectiveK, planVbatchedGemm, type VbatchedGemmPlan } from './plan-vbatched.js';
+import { gemmMemberSize, planVbatchedGemmSizes, type VbatchedGemmPlan } from './plan-vbatched.js';
 
 /** grid.y and grid.z are limited to 65535 each: the member index is z * gridDim.y + y. */
 const GRID_YZ_MAX = 65535;
@@ -48,32 +49,22 @@ export function gemmVbatchedCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, op
   if (count === 0) return;
   const dtype = deviceDtype(r.c);
   if (!isDType(dtype)) throw new MyriadError('DTYPE', `gemm needs float64 or float32, got ${dtype}`, 'c');
-  const a: MatrixView<DeviceArray>[] = [], b: MatrixView<DeviceArray>[] = [], c: MatrixView<DeviceArray>[] = [];
-  for (let i = 0; i < count; i++) {
-    a.push(matrixAt(r.a, i));
-    b.push(matrixAt(r.b, i));
-    c.push(matrixAt(r.c, i));
-  }
-  const shapes = c.map((ci, i) => ({ m: ci.rows, n: ci.cols, k: r.transA === 'N' ? a[i]!.cols : a[i]!.rows }));
-  const plan = planVbatchedGemm({ dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, shapes }, opts.tuning ?? tuningFor(dev.info.arch, 'gemm'));
+  // Flat per-member fields and one typed array of sizes: a call of 200,000 members makes no object per member.
+  const a = memberFields(r.a), b = memberFields(r.b), c = memberFields(r.c);
+  // The k each member runs: 0 where alpha = 0 (BLAS then reads neither A nor B).
+  const k = r.alpha === 0 ? new Int32Array(count) : r.transA === 'N' ? a.cols : a.rows;
+  const sizes = new Int32Array(count);
+  for (let i = 0; i < count; i++) sizes[i] = gemmMemberSize(c.rows[i]!, c.cols[i]!, k[i]!, r.beta) ?? NO_WORK;
+  const common = { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta };
+  const plan = planVbatchedGemmSizes(common, sizes, opts.tuning ?? tuningFor(dev.info.arch, 'gemm'));
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
-    const members = plan.launches.reduce((s, l) => s + l.members.length, 0);
-    const pointers = new BigInt64Array(members * GEMM_VBATCH_POINTERS);
-    const ints = new Int32Array(members * GEMM_VBATCH_INTS);
-    const bytes = elementBytes(dtype);
-    let q = 0;
-    for (const l of plan.launches) for (const i of l.members) {
-      const s = shapes[i]!;
-      pointers.set([elementAddress(a[i]!.data, a[i]!.offset, bytes), elementAddress(b[i]!.data, b[i]!.offset, bytes), elementAddress(c[i]!.data, c[i]!.offset, bytes)], q * GEMM_VBATCH_POINTERS);
-      ints.set([s.m, s.n, effectiveK(s.k, r.alpha), a[i]!.ld, b[i]!.ld, c[i]!.ld], q * GEMM_VBATCH_INTS);
-      q++;
-    }
-    const tables = uploadMemberTables(dev, pointers, GEMM_VBATCH_POINTERS, ints, GEMM_VBATCH_INTS);
+    const tables = gemmMemberTables(plan, a, b, c, k, elementBytes(dtype));
+    const uploaded = uploadMemberTables(dev, tables.pointers, GEMM_VBATCH_POINTERS, tables.ints, GEMM_VBATCH_INTS);
     try {
       let first = 0;
       for (const l of plan.launches) {
-        const at = tables.at(first);
+        const at = uploaded.at(first);
         first += l.members.length;
         const p = l.params;
         const kernel = kernelFor(dev, `gemm-${p.variant}`, p, () => vbatchedGemmSource(p));
@@ -82,25 +73,54 @@ export function gemmVbatchedCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, op
         kernel.launch(vbatchedGemmLaunch(p, n), args);
       }
     } finally {
-      releaseMemberTables(dev, tables);
+      releaseMemberTables(dev, uploaded);
     }
   }
   if (plan.large.length > 0) {
-    const pick = (views: readonly MatrixView<DeviceArray>[]): VariableBatch<DeviceArray> => ({ kind: 'variable', order: 'col', matrices: plan.large.map((i) => views[i]!) });
+    const pick = (f: MemberFields): VariableBatch<DeviceArray> => ({ kind: 'variable', order: 'col', matrices: plan.large.map((i) => memberView(f, i)) });
     gemmCuda(dev, { ...r, a: pick(a), b: pick(b), c: pick(c) });
   }
 }
+
+/**
+ * The two tables of a plan's members, in launch order: pointers A, B, C (offsets folded in) and
+ * ints m, n, k (`k`: the k each member runs, 0 where alpha = 0), ldA, ldB, ldC per member (generate-vbatched.ts reads them).
+ */
+export function gemmMemberTables(plan: VbatchedGemmPlan, a: MemberFields, b: MemberFields, c: MemberFields, k: Int32Array, bytes: number): { pointers: BigInt64Array; ints: Int32Array } {
+  const members = plan.order.length, place = plan.place;
+  const pointers = new BigInt64Array(members * GEMM_VBATCH_POINTERS);
+  const ints = new Int32Array(members * GEMM_VBATCH_INTS);
+  const words = addressWords(pointers);
+  // Batch order, each member's row written at its place: the fields are read in sequence.
+  const m = c.rows, n = c.cols, lda = a.ld, ldb = b.ld, ldc = c.ld;
+  for (let i = 0; i < place.length; i++) {
+    const q = place[i]!;
+    if (q < 0) continue;
+    const p = q * GEMM_VBATCH_POINTERS, t = q * GEMM_VBATCH_INTS;
+    putAddress(pointers, words, p, a, i, bytes);
+    putAddress(pointers, words, p + 1, b, i, bytes);
+    putAddress(pointers, words, p + 2, c, i, bytes);
+    ints[t] = m[i]!; ints[t + 1] = n[i]!; ints[t + 2] = k[i]!;
+    ints[t + 3] = lda[i]!; ints[t + 4] = ldb[i]!; ints[t + 5] = ldc[i]!;
+  }
+  return { pointers, ints };
+}
+
+/** A field of member i of a batch (a strided or list batch's shape is the batch's). */
+const shapeField = (x: Batch<DeviceArray>, f: 'rows' | 'cols' | 'ld', i: number): number => (x.kind === 'variable' ? x.matrices[i]![f] : x[f]);
 
 /** Whether a request is a variable batch of more than one shape (the class kernels' case; one shape keeps the uniform kernels). */
 export function gemmVbatchedCovers(r: GemmRequest<DeviceArray>): boolean {
   if (r.a.kind !== 'variable' && r.b.kind !== 'variable' && r.c.kind !== 'variable') return false;
   const count = batchCount(r.c);
   if (count < 2) return false;
-  const key = (i: number): string => {
-    const x = matrixAt(r.a, i), y = matrixAt(r.b, i), z = matrixAt(r.c, i);
-    return `${z.rows},${z.cols},${r.transA === 'N' ? x.cols : x.rows},${x.ld},${y.ld},${z.ld}`;
-  };
-  const first = key(0);
-  for (let i = 1; i < count; i++) if (key(i) !== first) return true;
+  // Compared field by field, no key string per member: m, n, k and the three leading dimensions.
+  const kField = r.transA === 'N' ? 'cols' : 'rows';
+  const m0 = shapeField(r.c, 'rows', 0), n0 = shapeField(r.c, 'cols', 0), k0 = shapeField(r.a, kField, 0);
+  const la0 = shapeField(r.a, 'ld', 0), lb0 = shapeField(r.b, 'ld', 0), lc0 = shapeField(r.c, 'ld', 0);
+  for (let i = 1; i < count; i++) {
+    if (shapeField(r.c, 'rows', i) !== m0 || shapeField(r.c, 'cols', i) !== n0 || shapeField(r.a, kField, i) !== k0
+      || shapeField(r.a, 'ld', i) !== la0 || shapeField(r.b, 'ld', i) !== lb0 || shapeField(r.c, 'ld', i) !== lc0) return true;
+  }
   return false;
 }

@@ -3,9 +3,9 @@
  * device arrays, describes each operand to the kernel (strided, or a pointer array uploaded once
  * per call for list and variable batches), plans, compiles through the runtime's cache, and
  * enqueues. Variable batches run as one launch per group of matrices that share m, n, k and
- * leading dimensions.
+ * leading dimensions; the groups' pointer arrays are freed once, after the last launch.
  */
-import { batchCount, matrixAt, type Batch, type MatrixView } from '../../../core/batch.js';
+import { batchCount, type Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { dtypeInfo, isDType } from '../../../core/dtype-table.js';
 import type { Uplo } from '../../../core/enums.js';
@@ -14,6 +14,7 @@ import type { GemmRequest, Op } from '../../../core/ops.js';
 import type { ComplexGemmRequest, ComplexOp } from '../../../core/op-specs.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
+import { groupMembers, memberAddresses, memberFields, type MemberFields } from '../common/members.js';
 import { operandArgs } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { complexBytes, type Conjugations } from '../common/complex.js';
@@ -59,7 +60,17 @@ export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: Gemm
   const dtype = r.c.kind === 'strided' ? r.c.data.dtype : r.c.matrices[0]!.data.dtype;
   if (!isDType(dtype)) throw new MyriadError('DTYPE', `gemm needs float64 or float32, got ${dtype}`, 'c');
   if (r.a.kind === 'variable' || r.b.kind === 'variable' || r.c.kind === 'variable') {
-    for (const group of groupByShape(r, count)) launchPointerGroup(dev, r, dtype, group, opts);
+    // Every group's pointer arrays freed after the last launch: one wait per call, not one per group.
+    const uploads: DeviceArray[] = [];
+    try {
+      const a = memberFields(r.a), b = memberFields(r.b), c = memberFields(r.c);
+      const k = r.transA === 'N' ? a.cols : a.rows;
+      for (const members of groupMembers(count, [c.rows, c.cols, k, a.ld, b.ld, c.ld])) {
+        launchPointerGroup(dev, r, dtype, { a, b, c, k, members }, opts, uploads);
+      }
+    } finally {
+      releaseUploads(dev, uploads);
+    }
     return;
   }
   const m = r.c.rows;
@@ -194,18 +205,15 @@ function operandOf(dev: GpuDevice, b: Batch<DeviceArray>, count: number, element
     const dense = b.ld === b.rows && (b.stride === b.rows * b.cols || count === 1);
     return { layout: { kind: 'strided', dense }, pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld };
   }
-  const views: MatrixView<DeviceArray>[] = [];
-  for (let i = 0; i < count; i++) views.push(matrixAt(b, i));
-  return pointerOperand(dev, views, elementBytes, uploads);
+  const f = memberFields(b);
+  return pointerOperand(dev, f, Array.from({ length: count }, (_, i) => i), elementBytes, uploads);
 }
 
-function pointerOperand(dev: GpuDevice, views: readonly MatrixView<DeviceArray>[], elementBytes: number, uploads: DeviceArray[]): GemmOperand {
-  const bytes = BigInt(elementBytes);
-  const pointers = new BigInt64Array(views.length);
-  views.forEach((v, i) => { pointers[i] = BigInt.asIntN(64, v.data.ptr + BigInt(v.offset) * bytes); });
-  const table = dev.upload(pointers);
+/** `bytes`: of one element as the batch counts them (a complex pair: both parts). */
+function pointerOperand(dev: GpuDevice, f: MemberFields, members: readonly number[], bytes: number, uploads: DeviceArray[]): GemmOperand {
+  const table = dev.upload(memberAddresses(f, members, bytes));
   uploads.push(table);
-  return { layout: { kind: 'pointer', dense: false }, pointer: table.ptr, offset: 0, stride: 0, ld: views[0]!.ld };
+  return { layout: { kind: 'pointer', dense: false }, pointer: table.ptr, offset: 0, stride: 0, ld: f.ld[members[0]!]! };
 }
 
 /** Pointer arrays live until the kernels that read them have run. */
@@ -215,43 +223,21 @@ function releaseUploads(dev: GpuDevice, uploads: DeviceArray[]): void {
   for (const u of uploads) u.dispose();
 }
 
+/** Members of one (m, n, k, lda, ldb, ldc), and the operands' fields. */
 interface ShapeGroup {
-  readonly m: number; readonly n: number; readonly k: number;
-  readonly a: MatrixView<DeviceArray>[]; readonly b: MatrixView<DeviceArray>[]; readonly c: MatrixView<DeviceArray>[];
+  readonly a: MemberFields; readonly b: MemberFields; readonly c: MemberFields;
+  readonly k: Int32Array;
+  readonly members: readonly number[];
 }
 
-/** Matrices of a variable batch grouped by (m, n, k, lda, ldb, ldc), in order of first appearance. */
-function groupByShape(r: GemmRequest<DeviceArray>, count: number): ShapeGroup[] {
-  const groups = new Map<string, ShapeGroup>();
-  for (let i = 0; i < count; i++) {
-    const a = matrixAt(r.a, i);
-    const b = matrixAt(r.b, i);
-    const c = matrixAt(r.c, i);
-    const k = r.transA === 'N' ? a.cols : a.rows;
-    const key = `${c.rows},${c.cols},${k},${a.ld},${b.ld},${c.ld}`;
-    let g = groups.get(key);
-    if (g === undefined) {
-      g = { m: c.rows, n: c.cols, k, a: [], b: [], c: [] };
-      groups.set(key, g);
-    }
-    g.a.push(a);
-    g.b.push(b);
-    g.c.push(c);
-  }
-  return [...groups.values()];
-}
-
-function launchPointerGroup(dev: GpuDevice, r: GemmRequest<DeviceArray>, dtype: DType, g: ShapeGroup, opts: GemmCudaOptions): void {
-  if (g.m === 0 || g.n === 0) return;
-  const uploads: DeviceArray[] = [];
-  try {
-    const a = pointerOperand(dev, g.a, elementBytes(dtype), uploads);
-    const b = pointerOperand(dev, g.b, elementBytes(dtype), uploads);
-    const c = pointerOperand(dev, g.c, elementBytes(dtype), uploads);
-    const s = { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, m: g.m, n: g.n, k: g.k, count: g.c.length };
-    // A forced parameter object fixes m, n, k for the small kernel: only a variant name carries over.
-    launchGemm(dev, s, a, b, c, typeof opts.variant === 'object' ? { tuning: opts.tuning } : opts);
-  } finally {
-    releaseUploads(dev, uploads);
-  }
+function launchPointerGroup(dev: GpuDevice, r: GemmRequest<DeviceArray>, dtype: DType, g: ShapeGroup, opts: GemmCudaOptions, uploads: DeviceArray[]): void {
+  const first = g.members[0]!;
+  const m = g.c.rows[first]!, n = g.c.cols[first]!;
+  if (m === 0 || n === 0) return;
+  const a = pointerOperand(dev, g.a, g.members, elementBytes(dtype), uploads);
+  const b = pointerOperand(dev, g.b, g.members, elementBytes(dtype), uploads);
+  const c = pointerOperand(dev, g.c, g.members, elementBytes(dtype), uploads);
+  const s = { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, m, n, k: g.k[first]!, count: g.members.length };
+  // A forced parameter object fixes m, n, k for the small kernel: only a variant name carries over.
+  launchGemm(dev, s, a, b, c, typeof opts.variant === 'object' ? { tuning: opts.tuning } : opts);
 }

@@ -9,7 +9,7 @@ import type { DType } from '../../../core/dtype.js';
 import { byPrecision } from '../../../core/dtype-table.js';
 import type { Op } from '../../../core/ops.js';
 import type { GemmTuning } from '../../model/tuning/index.js';
-import { planClasses, type SizeClass } from '../common/vbatch.js';
+import { planClasses, type ClassPlan, type SizeClass } from '../common/vbatch.js';
 import type { VbatchedGemmParams } from './params.js';
 
 export interface VbatchedGemmProblem {
@@ -28,6 +28,10 @@ export interface VbatchedGemmLaunch extends SizeClass {
 
 export interface VbatchedGemmPlan {
   readonly launches: readonly VbatchedGemmLaunch[];
+  /** The launches' members one after another (their `members` are views of it). */
+  readonly order: Int32Array;
+  /** Per batch index, its place in `order` (-1: in no launch). */
+  readonly place: Int32Array;
   /** Batch indices of members beyond the largest class (the per-size path takes them). */
   readonly large: readonly number[];
 }
@@ -58,7 +62,18 @@ export function gemmMemberSize(m: number, n: number, k: number, beta: number): n
 
 export function planVbatchedGemm(p: VbatchedGemmProblem, tuning: GemmTuning): VbatchedGemmPlan {
   const sizes = p.shapes.map((s) => gemmMemberSize(s.m, s.n, effectiveK(s.k, p.alpha), p.beta));
-  const { classes, large } = planClasses(sizes);
+  return gemmClassLaunches(p, planClasses(sizes), tuning);
+}
+
+/**
+ * The same from the members' sizes (gemmMemberSize of each, NO_WORK where it has nothing to do),
+ * as the launcher computes them in one typed array.
+ */
+export function planVbatchedGemmSizes(p: Omit<VbatchedGemmProblem, 'shapes'>, sizes: Int32Array, tuning: GemmTuning): VbatchedGemmPlan {
+  return gemmClassLaunches(p, planClasses(sizes), tuning);
+}
+
+function gemmClassLaunches(p: Omit<VbatchedGemmProblem, 'shapes'>, { classes, order, place, large }: ClassPlan, tuning: GemmTuning): VbatchedGemmPlan {
   const common = { dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.beta === 0 };
   const bands = tuning.tiled[p.dtype];
   const launches = classes.map((c): VbatchedGemmLaunch => {
@@ -68,5 +83,5 @@ export function planVbatchedGemm(p: VbatchedGemmProblem, tuning: GemmTuning): Vb
     const band = bands.find((b) => key <= b.maxDim) ?? bands[bands.length - 1]!;
     return { ...c, params: { variant: 'vtiled', ...common, bound: c.bound, ...band.config } };
   });
-  return { launches, large };
+  return { launches, order, place, large };
 }

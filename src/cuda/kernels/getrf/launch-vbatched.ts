@@ -107,7 +107,7 @@ export function getrfVbatchedCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, D
         if (c.variant === 'vpanel') {
           const panel = kernelFor(dev, 'getrf-vpanel', c.params, () => getrfPanelVbatchedSource(c.params));
           const update = kernelFor(dev, 'getrf-vupdate', c.params, () => getrfUpdateVbatchedSource(c.params));
-          for (const st of vbatchedGetrfPanelSteps(c.params, l.members.map((i) => views[i]!))) {
+          for (const st of vbatchedGetrfPanelSteps(c.params, Array.from(l.members, (i) => views[i]!))) {
             panel.launch(st.panel, [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), arg.i32(n), arg.i32(st.i0)]);
             if (st.update !== null) update.launch(st.update, [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.i32(n), arg.i32(st.i0)]);
           }

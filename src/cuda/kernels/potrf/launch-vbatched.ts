@@ -4,14 +4,15 @@
  * beyond the largest class go to the per-size path (potrfGroup per distinct order and ld, the
  * matrices' batch indices passed as its index map).
  */
-import { batchCount, matrixAt, type MatrixView } from '../../../core/batch.js';
+import { batchCount } from '../../../core/batch.js';
 import type { PotrfRequest } from '../../../core/ops.js';
 import { tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
+import { releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelVbatchedSource } from './generate-panel.js';
 import { potrfRegisterVbatchedSource } from './generate-register.js';
@@ -46,28 +47,18 @@ export function potrfVbatchedCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, D
   const count = batchCount(r.a);
   if (count === 0) return;
   const dtype = deviceDtype(r.a);
-  const views: MatrixView<DeviceArray>[] = [];
-  for (let i = 0; i < count; i++) views.push(matrixAt(r.a, i));
+  // Flat per-member fields: a call of 200,000 members makes no object per member.
+  const a = memberFields(r.a);
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'potrf');
-  const plan = planVbatchedPotrf({ dtype, uplo: r.uplo, orders: views.map((v) => v.rows), sharedLimit: sharedLimit(dev) }, tuning);
+  const plan = planVbatchedPotrf({ dtype, uplo: r.uplo, orders: a.rows, sharedLimit: sharedLimit(dev) }, tuning);
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
-    const members = plan.launches.reduce((s, l) => s + l.members.length, 0);
-    const pointers = new BigInt64Array(members);
-    const ints = new Int32Array(members * POTRF_VBATCH_INTS);
-    const bytes = elementBytes(dtype);
-    let q = 0;
-    for (const l of plan.launches) for (const i of l.members) {
-      const v = views[i]!;
-      pointers[q] = elementAddress(v.data, v.offset, bytes);
-      ints.set([v.rows, v.ld, i], q * POTRF_VBATCH_INTS);
-      q++;
-    }
-    const tables = uploadMemberTables(dev, pointers, 1, ints, POTRF_VBATCH_INTS);
+    const tables = potrfMemberTables(plan, a, elementBytes(dtype));
+    const uploaded = uploadMemberTables(dev, tables.pointers, 1, tables.ints, POTRF_VBATCH_INTS);
     try {
       let first = 0;
       for (const l of plan.launches) {
-        const at = tables.at(first);
+        const at = uploaded.at(first);
         first += l.members.length;
         const c = l.params;
         const kernel = kernelFor(dev, `potrf-${c.variant}`, c.params, () => vbatchedPotrfSource(c));
@@ -75,25 +66,44 @@ export function potrfVbatchedCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, D
         kernel.launch(vbatchedPotrfLaunch(c, n), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(r.info), arg.i32(n)]);
       }
     } finally {
-      releaseMemberTables(dev, tables);
+      releaseMemberTables(dev, uploaded);
     }
   }
-  if (plan.large.length > 0) largeMembers(dev, dtype, r, views, plan.large);
+  if (plan.large.length > 0) largeMembers(dev, dtype, r, a, plan.large);
+}
+
+/** The two tables of a plan's members, in launch order: a pointer (offset folded in) and n, ld, batch index per member. */
+export function potrfMemberTables(plan: VbatchedPotrfPlan, a: MemberFields, bytes: number): { pointers: BigInt64Array; ints: Int32Array } {
+  const members = plan.order.length, place = plan.place;
+  const pointers = new BigInt64Array(members);
+  const ints = new Int32Array(members * POTRF_VBATCH_INTS);
+  const words = addressWords(pointers);
+  // Batch order, each member's row written at its place: the fields are read in sequence.
+  const n = a.rows, ld = a.ld;
+  for (let i = 0; i < place.length; i++) {
+    const q = place[i]!;
+    if (q < 0) continue;
+    putAddress(pointers, words, q, a, i, bytes);
+    const t = q * POTRF_VBATCH_INTS;
+    ints[t] = n[i]!; ints[t + 1] = ld[i]!; ints[t + 2] = i;
+  }
+  return { pointers, ints };
 }
 
 /** Members beyond the largest class: one group per distinct (order, ld), as the per-size path runs them. */
-function largeMembers(dev: GpuDevice, dtype: ReturnType<typeof deviceDtype>, r: PotrfRequest<DeviceArray, DeviceArray>, views: readonly MatrixView<DeviceArray>[], large: readonly number[]): void {
+function largeMembers(dev: GpuDevice, dtype: ReturnType<typeof deviceDtype>, r: PotrfRequest<DeviceArray, DeviceArray>, a: MemberFields, large: readonly number[]): void {
+  const views = new Map(large.map((i) => [i, memberView(a, i)]));
   const byShape = new Map<string, number[]>();
   for (const i of large) {
-    const key = `${views[i]!.rows}/${views[i]!.ld}`;
+    const key = `${a.rows[i]}/${a.ld[i]}`;
     const g = byShape.get(key);
     if (g === undefined) byShape.set(key, [i]); else g.push(i);
   }
   const grouping: { groups: LaunchGroup[]; temporaries: DeviceArray[] } = { groups: [], temporaries: [] };
   try {
     for (const members of byShape.values()) {
-      const first = views[members[0]!]!;
-      const table = uploadPointers(dev, members.map((i) => views[i]!));
+      const first = views.get(members[0]!)!;
+      const table = uploadPointers(dev, members.map((i) => views.get(i)!));
       grouping.temporaries.push(table);
       const index = dev.upload(Int32Array.from(members));
       grouping.temporaries.push(index);
@@ -110,5 +120,7 @@ export function potrfVbatchedCovers(r: PotrfRequest<DeviceArray, DeviceArray>): 
   if (r.a.kind !== 'variable') return false;
   const m = r.a.matrices;
   if (m.length < 2) return false;
-  return m.some((x) => x.rows !== m[0]!.rows || x.ld !== m[0]!.ld);
+  const rows = m[0]!.rows, ld = m[0]!.ld;
+  for (let i = 1; i < m.length; i++) if (m[i]!.rows !== rows || m[i]!.ld !== ld) return true;
+  return false;
 }

@@ -19,7 +19,7 @@ export interface VbatchedPotrfProblem {
   readonly dtype: DType;
   readonly uplo: Uplo;
   /** Per member: its order. */
-  readonly orders: readonly number[];
+  readonly orders: ArrayLike<number>;
   /** Dynamic shared bytes one block may use. */
   readonly sharedLimit: number;
 }
@@ -30,6 +30,10 @@ export interface VbatchedPotrfLaunch extends SizeClass {
 
 export interface VbatchedPotrfPlan {
   readonly launches: readonly VbatchedPotrfLaunch[];
+  /** The launches' members one after another (their `members` are views of it). */
+  readonly order: Int32Array;
+  /** Per batch index, its place in `order` (-1: in no launch). */
+  readonly place: Int32Array;
   readonly large: readonly number[];
 }
 
@@ -50,9 +54,11 @@ export function potrfClassParams(dtype: DType, uplo: Uplo, bound: number, shared
 }
 
 export function planVbatchedPotrf(p: VbatchedPotrfProblem, tuning: PotrfTuning): VbatchedPotrfPlan {
-  const { classes, large } = planClasses(p.orders);
+  const { classes, order, place, large } = planClasses(p.orders);
   return {
     launches: classes.map((c) => ({ ...c, params: potrfClassParams(p.dtype, p.uplo, c.bound, p.sharedLimit, tuning) })),
+    order,
+    place,
     large,
   };
 }

@@ -4,3 +4,5 @@ export { planFusedSolve, planPosvSolve, planSmallSolve, planSubstitute, type Sol
 export { gesvSmallSource, posvSmallSource, smallSolveSource } from './generate-small.js';
 export { substituteSource } from './generate-substitute.js';
 export { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './launch.js';
+export { copyVbatchedSource, COPY_VBATCH_INTS, COPY_VBATCH_POINTERS } from './generate-copy-vbatched.js';
+export { posvVbatchedCuda, potrsVbatchedCuda, solveVbatchedCovers, vbatchedCopyLaunch } from './launch-vbatched.js';

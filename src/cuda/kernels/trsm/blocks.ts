@@ -5,7 +5,7 @@
  */
 import { strided, type StridedBatch } from '../../../core/batch.js';
 import type { Storage } from '../../../core/storage.js';
-import type { GemmRequest, TrsmRequest } from '../../../core/ops.js';
+import type { GemmRequest, Op, TrsmRequest } from '../../../core/ops.js';
 import { block, type BlockBatch } from '../common/sub-blocks.js';
 import type { TriangularOp, TrsmInverted, TrsmStep } from './params.js';
 
@@ -18,16 +18,25 @@ export function updateRequest<S>(
   op: TriangularOp, r: Pick<TrsmRequest, 'side' | 'transA' | 'alpha'>, a: BlockBatch<S>, b: BlockBatch<S>, m: number, n: number,
   step: Extract<TrsmStep, { kind: 'update' }>,
 ): GemmRequest<S> {
+  return updateOf(op, r, (r0, c0, rows, cols) => block(a, r0, c0, rows, cols), (r0, c0, rows, cols) => block(b, r0, c0, rows, cols), m, n, step);
+}
+
+/** The operands and coefficients of updateRequest's GEMM on any form of operand: `cutA` and `cutB` give the rows x cols block at (r0, c0). */
+export function updateOf<X>(
+  op: TriangularOp, r: Pick<TrsmRequest, 'side' | 'transA' | 'alpha'>,
+  cutA: (r0: number, c0: number, rows: number, cols: number) => X, cutB: (r0: number, c0: number, rows: number, cols: number) => X,
+  m: number, n: number, step: Extract<TrsmStep, { kind: 'update' }>,
+): { readonly transA: Op; readonly transB: Op; readonly alpha: number; readonly beta: number; readonly a: X; readonly b: X; readonly c: X } {
   const { target: t, source: s } = step;
   const alpha = op === 'trsm' ? -1 : r.alpha;
   const beta = op === 'trsm' && step.scaled ? r.alpha : 1;
   const plain = r.transA === 'N';
   if (r.side === 'left') {
-    const opA = plain ? block(a, t.off, s.off, t.size, s.size) : block(a, s.off, t.off, s.size, t.size);
-    return { transA: r.transA, transB: 'N', alpha, a: opA, b: block(b, s.off, 0, s.size, n), beta, c: block(b, t.off, 0, t.size, n) };
+    const opA = plain ? cutA(t.off, s.off, t.size, s.size) : cutA(s.off, t.off, s.size, t.size);
+    return { transA: r.transA, transB: 'N', alpha, a: opA, b: cutB(s.off, 0, s.size, n), beta, c: cutB(t.off, 0, t.size, n) };
   }
-  const opA = plain ? block(a, s.off, t.off, s.size, t.size) : block(a, t.off, s.off, t.size, s.size);
-  return { transA: 'N', transB: r.transA, alpha, a: block(b, 0, s.off, m, s.size), b: opA, beta, c: block(b, 0, t.off, m, t.size) };
+  const opA = plain ? cutA(s.off, t.off, s.size, t.size) : cutA(t.off, s.off, t.size, s.size);
+  return { transA: 'N', transB: r.transA, alpha, a: cutB(0, s.off, m, s.size), b: opA, beta, c: cutB(0, t.off, m, t.size) };
 }
 
 /** Where a leaf on the diagonal block [off, off + size) finds its A and B (offset deltas). */

@@ -25,7 +25,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
-import type { TrsmLeafParams, TrsmVariant } from './params.js';
+import type { TriangularOp, TrsmLeafParams, TrsmVariant } from './params.js';
 
 /** trsm: forward substitution, in place (element p needs the solved q < p). */
 const SOLVE = `for (int p = 0; p < t; ++p) {
@@ -57,6 +57,9 @@ const MULTIPLY = `for (int p = t - 1; p >= 0; --p) {
 
 /** Most threads a leaf block launches (vectors x matrices): the plan keeps within it. */
 export const LEAF_MAX_THREADS = 256;
+
+/** What the leaf's text depends on besides the operand form. */
+export type TrsmLeafVariant = TrsmVariant & { readonly op: TriangularOp; readonly dtype: TrsmLeafParams['dtype'] };
 
 /** How a variant maps onto the forward substitution (see the file comment). */
 export interface LeafMapping {
@@ -94,12 +97,10 @@ function vectorTileLoop(left: boolean, body: string): string {
   return left ? tileLoop('vv', 'p', 't', 'nv', body) : tileLoop('p', 'vv', 'nv', 't', body);
 }
 
-export function trsmLeafSource(p: TrsmLeafParams): KernelSource {
+/** The precision, the variant's constants and the element map `at`, before the kernel. */
+export function leafHeader(p: TrsmLeafVariant): string {
   const m = leafMapping(p);
-  const entry = `${p.op}_leaf_${precisionLetter(p.dtype)}_${variantTag(p)}_${kindTag(p.kind)}`;
-  // Element (p, vv) of the tile is element at(p) of vector w0 + vv.
-  const bElement = m.left ? 'b[i + (long long)(w0 + vv) * ldB]' : 'b[(w0 + vv) + (long long)i * ldB]';
-  const source = `${precisionPrelude(p.dtype)}
+  return `${precisionPrelude(p.dtype)}
 
 // The variant (${p.side}, ${p.uplo}, ${p.transA}, ${p.diag}) as the lower triangular ${p.op === 'trsm' ? 'solve' : 'product'} sees it.
 constexpr bool TRANSPOSED = ${m.transposed};   // the solved triangle M is A^T
@@ -108,31 +109,30 @@ constexpr bool UNIT = ${p.diag === 'unit'};         // unit diagonal: never read
 
 /** Row (and column) of M that is element p of the solve. */
 static __device__ __forceinline__ int at(int p, int t) { return REVERSE ? t - 1 - p : p; }
+`;
+}
 
-extern "C" __global__ void __launch_bounds__(${LEAF_MAX_THREADS}) ${entry}(
-    ${operandParameters('A', p.kind, false)},
-    ${operandParameters('B', p.kind, true)},
-    int count, int t, int nvec, int ldx, real alpha) {
-  extern __shared__ __align__(16) unsigned char smemBytes[];
-  const int V = blockDim.x, G = blockDim.y;
-  const int v = threadIdx.x, g = threadIdx.y;
-  const int mat = blockIdx.x * G + g;
-  const bool valid = mat < count;
-  const int packed = t * (t + 1) / 2;
-  real* sL = reinterpret_cast<real*>(smemBytes) + (long long)g * (packed + t * ldx);
-  real* sX = sL + packed;
-
-  // L(p, q) = M(at(p), at(q)), q <= p, packed by rows; the walk runs along A's columns.
+/**
+ * The leaf's work once the block knows, per matrix, `valid`, t, nvec, ldA, ldB, V, v, sL and sX:
+ * L into shared memory, then every chunk of V vectors loaded, solved (or multiplied) and stored.
+ * `aPointer` and `bPointer` are the matrix's first elements; `loopBound` bounds the chunks' walk
+ * and must be the same for every thread of the block (the walk has barriers).
+ */
+export function leafBody(p: TrsmLeafVariant, aPointer: string, bPointer: string, loopBound: string): string {
+  const m = leafMapping(p);
+  // Element (p, vv) of the tile is element at(p) of vector w0 + vv.
+  const bElement = m.left ? 'b[i + (long long)(w0 + vv) * ldB]' : 'b[(w0 + vv) + (long long)i * ldB]';
+  return `  // L(p, q) = M(at(p), at(q)), q <= p, packed by rows; the walk runs along A's columns.
   if (valid) {
-    const real* a = ${matrixPointer('A', p.kind, 'mat')};
+    const real* a = ${aPointer};
     ${tileLoop(m.transposed ? 'p' : 'q', m.transposed ? 'q' : 'p', 't', 't', `if (q < p || (!UNIT && q == p)) {
         const int i = at(p, t), k = at(q, t);
         sL[p * (p + 1) / 2 + q] = TRANSPOSED ? a[k + (long long)i * ldA] : a[i + (long long)k * ldA];
       }`)}
   }
-  real* b = valid ? ${matrixPointer('B', p.kind, 'mat')} : nullptr;
+  real* b = valid ? ${bPointer} : nullptr;
 
-  for (int w0 = blockIdx.y * V; w0 < nvec; w0 += gridDim.y * V) {
+  for (int w0 = blockIdx.y * V; w0 < ${loopBound}; w0 += gridDim.y * V) {
     const int nv = min(V, nvec - w0);
     if (valid) {
       ${vectorTileLoop(m.left, `const int i = at(p, t);
@@ -149,7 +149,26 @@ extern "C" __global__ void __launch_bounds__(${LEAF_MAX_THREADS}) ${entry}(
     }
     __syncthreads();   // the next chunk overwrites the tile
   }
+`;
 }
+
+export function trsmLeafSource(p: TrsmLeafParams): KernelSource {
+  const entry = `${p.op}_leaf_${precisionLetter(p.dtype)}_${variantTag(p)}_${kindTag(p.kind)}`;
+  const source = `${leafHeader(p)}
+extern "C" __global__ void __launch_bounds__(${LEAF_MAX_THREADS}) ${entry}(
+    ${operandParameters('A', p.kind, false)},
+    ${operandParameters('B', p.kind, true)},
+    int count, int t, int nvec, int ldx, real alpha) {
+  extern __shared__ __align__(16) unsigned char smemBytes[];
+  const int V = blockDim.x, G = blockDim.y;
+  const int v = threadIdx.x, g = threadIdx.y;
+  const int mat = blockIdx.x * G + g;
+  const bool valid = mat < count;
+  const int packed = t * (t + 1) / 2;
+  real* sL = reinterpret_cast<real*>(smemBytes) + (long long)g * (packed + t * ldx);
+  real* sX = sL + packed;
+
+${leafBody(p, matrixPointer('A', p.kind, 'mat'), matrixPointer('B', p.kind, 'mat'), 'nvec')}}
 `;
   return { name: `${entry}.cu`, source, entry };
 }

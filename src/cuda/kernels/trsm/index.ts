@@ -1,7 +1,8 @@
 /**
  * Batched triangular solve (trsm) and multiply (trmm) on the GPU: the family's public face. A shared-memory leaf for
  * triangles up to the table's leafMax, and above it the paper's recursion planned on the host into
- * leaves and GEMM updates (the gemm family's launcher).
+ * leaves and GEMM updates (the gemm family's launcher); variable-size batches by size class of the
+ * triangle (the same recursion over the class bound, a class leaf, variable-size GEMM updates).
  */
 export type { TriangularOp, Span, TrsmChainParams, TrsmCopyParams, TrsmDiagonalParams, TrsmInverted, TrsmForce, TrsmLeafParams, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant, TrsmZeroParams } from './params.js';
 export { trsmLeafSource, leafMapping, variantTag, LEAF_MAX_THREADS } from './generate-leaf.js';
@@ -12,3 +13,7 @@ export { planTrsm, chainRhs, invertsBlocks, invertedElements, recursionSteps, le
 export { updateRequest, invertedLeaf, leafOffsets } from './blocks.js';
 export { trmmCuda, type TrsmOptions } from './launch.js';
 export { trsmCuda } from './launch-trsm.js';
+export type { TrsmVbatchedLeafParams } from './params.js';
+export { trsmVbatchedLeafSource, TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS } from './generate-vbatched.js';
+export { planVbatchedTrsm, cutSpan, memberUpdate, viewBlock, type VbatchedTrsmLaunch, type VbatchedTrsmPlan, type VbatchedTrsmProblem } from './plan-vbatched.js';
+export { trsmVbatchedCuda, trsmVbatchedCovers, vbatchedTrsmLaunch, type TrsmVbatchedOptions } from './launch-vbatched.js';

@@ -125,3 +125,12 @@ export interface TrsmForce {
   /** Side left with few right-hand sides: the flag-chained substitution (true, where it applies) or never (false), whatever m. */
   readonly chain?: boolean;
 }
+
+/**
+ * The class kernel of a variable-size batched trsm (generate-vbatched.ts): the leaf on one
+ * diagonal block of every member of a size class, the members' pointers and sizes read from
+ * tables; the block's offset and size, and the launch's widest B, are kernel arguments.
+ */
+export interface TrsmVbatchedLeafParams extends TrsmVariant {
+  readonly dtype: DType;
+}

@@ -1,0 +1,147 @@
+/**
+ * A device batch's members as flat typed arrays, and int64 address tables written from them:
+ * the launchers of variable batches (the class kernels' tables, the per-size groups and their
+ * pointer arrays; the --vbatched bench's vendor runs too) handle 200,000 members without an
+ * object, a string or a BigInt per member.
+ */
+import { batchCount, type Batch, type MatrixView } from '../../../core/batch.js';
+import type { DeviceArray } from '../../runtime/types.js';
+
+/**
+ * The per-member fields of a device batch in flat arrays, read once (for a variable batch: one
+ * pass over its member objects; no object per member is made). A member's array is a slot in
+ * `arrays` (a batch usually lies in one or a few), with that array's address split into two
+ * 32-bit words, so that the tables' addresses are written without a BigInt per member.
+ */
+export interface MemberFields {
+  readonly count: number;
+  readonly rows: Int32Array;
+  readonly cols: Int32Array;
+  readonly ld: Int32Array;
+  /** Elements from the start of the member's array (an offset may exceed 2^31). */
+  readonly offset: Float64Array;
+  /** The member's array: `arrays[slot[i]]`. */
+  readonly slot: Int32Array;
+  readonly arrays: readonly DeviceArray[];
+  /** Low and high 32 bits of each array's address. */
+  readonly baseLo: Float64Array;
+  readonly baseHi: Float64Array;
+}
+
+export function memberFields(b: Batch<DeviceArray>): MemberFields {
+  const count = batchCount(b);
+  const rows = new Int32Array(count), cols = new Int32Array(count), ld = new Int32Array(count);
+  const offset = new Float64Array(count);
+  const slot = new Int32Array(count);
+  const arrays: DeviceArray[] = [];
+  if (b.kind === 'strided') {
+    rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld);
+    for (let i = 0; i < count; i++) offset[i] = b.offset + i * b.stride;
+    arrays.push(b.data);
+  } else {
+    // A member's array is usually the previous member's: a comparison, the Map only on a change.
+    const slots = new Map<DeviceArray, number>();
+    let last: DeviceArray | undefined, lastSlot = -1;
+    const m = b.matrices;
+    const variable = b.kind === 'variable';
+    if (!variable) { rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld); }
+    for (let i = 0; i < count; i++) {
+      const v = m[i]!;
+      if (variable) {
+        const w = v as MatrixView<DeviceArray>;
+        rows[i] = w.rows; cols[i] = w.cols; ld[i] = w.ld;
+      }
+      offset[i] = v.offset;
+      const d = v.data;
+      if (d !== last) {
+        let s = slots.get(d);
+        if (s === undefined) { s = arrays.length; arrays.push(d); slots.set(d, s); }
+        last = d;
+        lastSlot = s;
+      }
+      slot[i] = lastSlot;
+    }
+  }
+  const baseLo = new Float64Array(arrays.length), baseHi = new Float64Array(arrays.length);
+  arrays.forEach((d, s) => {
+    const p = BigInt.asUintN(64, d.ptr);
+    baseLo[s] = Number(p & 0xffffffffn);
+    baseHi[s] = Number(p >> 32n);
+  });
+  return { count, rows, cols, ld, offset, slot, arrays, baseLo, baseHi };
+}
+
+/** Member i as a view (for the few members a launcher hands on to another path). */
+export function memberView(f: MemberFields, i: number): MatrixView<DeviceArray> {
+  return { data: f.arrays[f.slot[i]!]!, offset: f.offset[i]!, ld: f.ld[i]!, rows: f.rows[i]!, cols: f.cols[i]! };
+}
+
+const TWO_32 = 4294967296;
+/** Whether int64 entries can be written as two uint32 words, low first (every platform CUDA runs on). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** The 32-bit words of an int64 table (`putAddress` writes through them). */
+export function addressWords(table: BigInt64Array): Uint32Array {
+  return new Uint32Array(table.buffer, table.byteOffset, table.length * 2);
+}
+
+/**
+ * Entry q of `table` := the address of member i of `f` (`bytes` per element), the value
+ * BigInt.asIntN(64, ptr + offset * bytes), without a BigInt: x = low word + byte offset is exact
+ * in a double (below 2^53), its low 32 bits are the entry's low word and its carry goes to the
+ * high word, whose `>>> 0` keeps its low 32 bits: the int64 wrap of BigInt.asIntN(64). No branch
+ * either: a carry taken for the first time in optimised code would throw that code away
+ * mid-loop. On a big-endian platform the entry is written as a BigInt.
+ */
+export function putAddress(table: BigInt64Array, words: Uint32Array, q: number, f: MemberFields, i: number, bytes: number): void {
+  const s = f.slot[i]!;
+  if (!LITTLE_ENDIAN) { table[q] = BigInt.asIntN(64, f.arrays[s]!.ptr + BigInt(f.offset[i]!) * BigInt(bytes)); return; }
+  const x = f.baseLo[s]! + f.offset[i]! * bytes;
+  const carry = Math.floor(x / TWO_32);
+  // Subtraction and `>>> 0`, not `%`: a double remainder is a call to fmod, several times slower.
+  words[2 * q] = x - carry * TWO_32;
+  words[2 * q + 1] = (f.baseHi[s]! + carry) >>> 0;
+}
+
+
+/** The addresses of members `members` of `f`, in that order (a pointer array's contents). */
+export function memberAddresses(f: MemberFields, members: ArrayLike<number>, bytes: number): BigInt64Array {
+  const table = new BigInt64Array(members.length);
+  const words = addressWords(table);
+  for (let q = 0; q < members.length; q++) putAddress(table, words, q, f, members[q]!, bytes);
+  return table;
+}
+
+/**
+ * The members (0 .. count - 1) grouped by equal values of every array of `fields` (member i's key
+ * is fields[0][i], fields[1][i], ...): groups in order of first appearance, each in batch order.
+ * A hash of the key finds the group, compared field by field (no key string per member); a member
+ * of the previous member's group is found without the hash.
+ */
+export function groupMembers(count: number, fields: readonly Int32Array[]): number[][] {
+  const groups: number[][] = [];
+  const byHash = new Map<number, number[]>();
+  const same = (g: number, i: number): boolean => {
+    const j = groups[g]![0]!;
+    for (const f of fields) if (f[i] !== f[j]) return false;
+    return true;
+  };
+  let last = -1;
+  for (let i = 0; i < count; i++) {
+    if (last >= 0 && same(last, i)) { groups[last]!.push(i); continue; }
+    let h = 0;
+    for (const f of fields) h = Math.imul(h ^ f[i]!, 0x9e3779b1) ^ (h >>> 15);
+    let candidates = byHash.get(h);
+    let g = -1;
+    if (candidates !== undefined) for (const c of candidates) if (same(c, i)) { g = c; break; }
+    if (g < 0) {
+      g = groups.length;
+      groups.push([]);
+      if (candidates === undefined) byHash.set(h, (candidates = []));
+      candidates.push(g);
+    }
+    groups[g]!.push(i);
+    last = g;
+  }
+  return groups;
+}

@@ -1,0 +1,99 @@
+/**
+ * potrs and posv on variable-size batches, composed of the class kernels of the families they
+ * run on, through those families' faces: potrs as the two triangular solves of trsm's variable-
+ * size launcher (trsmVbatchedCuda: one set of class launches each); posv as potrf's
+ * (potrfVbatchedCuda) and then those solves, with every member's B kept aside in the workspace and
+ * the failed members' B copied back (generate-copy-vbatched.ts), so that B is unchanged where
+ * info > 0, as LAPACK's posv and the per-size path leave it. Members beyond the classes take each
+ * family's per-size path inside those launchers.
+ */
+import { batchCount, matrixAt, type Batch, type MatrixView } from '../../../core/batch.js';
+import type { Uplo } from '../../../core/enums.js';
+import type { Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
+import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../runtime/types.js';
+import { Workspace } from '../../runtime/workspace.js';
+import { zeroInfo } from '../common/info-zero.js';
+import { cachedKernel } from '../common/kernel-cache.js';
+import { deviceDtype } from '../common/operands.js';
+import { elementBytes } from '../common/precision.js';
+import { elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { potrfVbatchedCuda } from '../potrf/index.js';
+import { trsmVbatchedCuda } from '../trsm/index.js';
+import { COPY_VBATCH_INTS, COPY_VBATCH_POINTERS, COPY_VBATCH_THREADS, copyVbatchedSource } from './generate-copy-vbatched.js';
+
+/** Most blocks of the copy's launch (each walks further members in steps of the grid). */
+const COPY_GRID_MAX = 65535;
+
+/** The launch of the copy over `n` members: a block each, at most `gridMax` blocks. */
+export function vbatchedCopyLaunch(n: number, gridMax = COPY_GRID_MAX): LaunchConfig {
+  return { grid: [Math.max(1, Math.min(n, gridMax)), 1, 1], block: [COPY_VBATCH_THREADS, 1, 1] };
+}
+
+/** Both triangular solves with a Cholesky factor on a variable batch: L L^T X = B (lower) or U^T U X = B (upper). */
+function choleskySolves(dev: GpuDevice, uplo: Uplo, a: Batch<DeviceArray>, b: Batch<DeviceArray>): void {
+  const solve = (transA: Op): void => trsmVbatchedCuda(dev, { side: 'left', uplo, transA, diag: 'nonunit', alpha: 1, a, b });
+  if (uplo === 'lower') { solve('N'); solve('T'); } else { solve('T'); solve('N'); }
+}
+
+/** Solves A X = B with the Cholesky factor of A (from potrf), by size class. info is set to 0. */
+export function potrsVbatchedCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, DeviceArray>): void {
+  const count = batchCount(r.b);
+  if (count === 0) return;
+  zeroInfo(dev, r.info, null, count);
+  choleskySolves(dev, r.uplo, r.a, r.b);
+}
+
+/** Cholesky factorisation and solve by size class; B is left unchanged where info > 0 (LAPACK's posv). */
+export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
+  const count = batchCount(r.b);
+  if (count === 0) return;
+  potrfVbatchedCuda(dev, { uplo: r.uplo, a: r.a, info: r.info });
+  const dtype = deviceDtype(r.b);
+  const kept: number[] = [];
+  const views: MatrixView<DeviceArray>[] = [];
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const v = matrixAt(r.b, i);
+    views.push(v);
+    if (v.rows > 0 && v.cols > 0) { kept.push(i); total += v.rows * v.cols; }
+  }
+  if (kept.length === 0) return;
+  const frame = Workspace.of(dev).frame();
+  try {
+    const aside = frame.take(dtype, total, `the copy of B kept aside by ${count} solves`);
+    const bytes = elementBytes(dtype);
+    const pointers = new BigInt64Array(kept.length * COPY_VBATCH_POINTERS);
+    const ints = new Int32Array(kept.length * COPY_VBATCH_INTS);
+    let at = 0;
+    kept.forEach((i, q) => {
+      const v = views[i]!;
+      pointers.set([elementAddress(v.data, v.offset, bytes), elementAddress(aside, at, bytes)], q * COPY_VBATCH_POINTERS);
+      ints.set([v.rows, v.cols, v.ld, i], q * COPY_VBATCH_INTS);
+      at += v.rows * v.cols;
+    });
+    const tables = uploadMemberTables(dev, pointers, COPY_VBATCH_POINTERS, ints, COPY_VBATCH_INTS);
+    try {
+      const k = cachedKernel(dev, `copy-vbatched/${dtype}`, () => copyVbatchedSource(dtype));
+      const copy = (back: boolean): void => k.launch(vbatchedCopyLaunch(kept.length),
+        [arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(r.info), arg.i32(kept.length), arg.i32(back ? 1 : 0)]);
+      copy(false);
+      choleskySolves(dev, r.uplo, r.a, r.b);
+      copy(true);
+    } finally {
+      releaseMemberTables(dev, tables);
+    }
+  } finally {
+    frame.end();
+  }
+}
+
+/** Whether a request is a variable batch of more than one shape (n, nrhs, ldA, ldB) (the class kernels' case). */
+export function solveVbatchedCovers(r: PotrsRequest<DeviceArray, DeviceArray>): boolean {
+  if (r.a.kind !== 'variable' && r.b.kind !== 'variable') return false;
+  const count = batchCount(r.b);
+  if (count < 2) return false;
+  const key = (i: number): string => { const x = matrixAt(r.a, i), y = matrixAt(r.b, i); return `${x.rows},${y.cols},${x.ld},${y.ld}`; };
+  const first = key(0);
+  for (let i = 1; i < count; i++) if (key(i) !== first) return true;
+  return false;
+}

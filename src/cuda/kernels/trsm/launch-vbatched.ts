@@ -1,0 +1,118 @@
+/**
+ * The variable-size batched trsm launcher: per size class of the triangle (plan-vbatched.ts) the
+ * recursion over the class bound, each leaf one launch of the class kernel over all the class's
+ * members and each update one variable-size GEMM through the gemm family's face (gemmVbatchedCuda);
+ * the members' pointers and sizes in two device tables uploaded once per call. Members beyond the
+ * largest class, and every member where alpha = 0, go to the per-size path (trsmCuda).
+ */
+import { batchCount, matrixAt, type MatrixView, type VariableBatch } from '../../../core/batch.js';
+import type { TrsmRequest } from '../../../core/ops.js';
+import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
+import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../runtime/types.js';
+import { kernelFor } from '../common/kernel-cache.js';
+import { deviceDtype, sharedLimit } from '../common/operands.js';
+import { elementBytes } from '../common/precision.js';
+import { elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { gemmVbatchedCuda } from '../gemm/index.js';
+import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
+import { trsmCuda } from './launch-trsm.js';
+import type { TrsmForce, TrsmLeafShape } from './params.js';
+import { memberUpdate, planVbatchedTrsm, type VbatchedTrsmPlan } from './plan-vbatched.js';
+
+export interface TrsmVbatchedOptions {
+  readonly tuning?: TrsmTuning;
+  /** A leaf size or vectors per block instead of the table's (tests). */
+  readonly force?: Pick<TrsmForce, 'leafMax' | 'vectorsMax'>;
+  /** Called with the plan before anything is launched (tests, benchmarks). */
+  readonly onPlan?: (plan: VbatchedTrsmPlan) => void;
+}
+
+/** grid.y is limited to 65535: the leaf walks further vectors in steps of gridDim.y * V. */
+const GRID_Y_MAX = 65535;
+
+/** The launch of a class kernel's leaf over `n` members whose widest B has `nvecMax` vectors. */
+export function vbatchedTrsmLaunch(shape: TrsmLeafShape, n: number, nvecMax: number): LaunchConfig {
+  return {
+    grid: [Math.ceil(n / shape.matrices), Math.max(1, Math.min(Math.ceil(nvecMax / shape.vectors), GRID_Y_MAX)), 1],
+    block: [shape.vectors, shape.matrices, 1],
+    sharedBytes: shape.sharedBytes,
+  };
+}
+
+const variableOf = (matrices: MatrixView<DeviceArray>[]): VariableBatch<DeviceArray> => ({ kind: 'variable', order: 'col', matrices });
+
+export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, opts: TrsmVbatchedOptions = {}): void {
+  const count = batchCount(r.b);
+  if (count === 0) return;
+  if (r.alpha === 0) { trsmCuda(dev, r); return; }
+  const dtype = deviceDtype(r.b);
+  const left = r.side === 'left';
+  const a: MatrixView<DeviceArray>[] = [], b: MatrixView<DeviceArray>[] = [];
+  for (let i = 0; i < count; i++) {
+    a.push(matrixAt(r.a, i));
+    b.push(matrixAt(r.b, i));
+  }
+  const members = b.map((v) => ({ t: left ? v.rows : v.cols, nvec: left ? v.cols : v.rows }));
+  const variant = { side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
+  const plan = planVbatchedTrsm({ ...variant, dtype, members, sharedLimit: sharedLimit(dev) }, opts.tuning ?? tuningFor(dev.info.arch, 'trsm'), opts.force);
+  opts.onPlan?.(plan);
+  if (plan.launches.length > 0) {
+    const total = plan.launches.reduce((s, l) => s + l.members.length, 0);
+    const pointers = new BigInt64Array(total * TRSM_VBATCH_POINTERS);
+    const ints = new Int32Array(total * TRSM_VBATCH_INTS);
+    const bytes = elementBytes(dtype);
+    let q = 0;
+    for (const l of plan.launches) for (const i of l.members) {
+      const ai = a[i]!, bi = b[i]!;
+      pointers.set([elementAddress(ai.data, ai.offset, bytes), elementAddress(bi.data, bi.offset, bytes)], q * TRSM_VBATCH_POINTERS);
+      ints.set([members[i]!.t, members[i]!.nvec, ai.ld, bi.ld], q * TRSM_VBATCH_INTS);
+      q++;
+    }
+    const tables = uploadMemberTables(dev, pointers, TRSM_VBATCH_POINTERS, ints, TRSM_VBATCH_INTS);
+    try {
+      const kernel = kernelFor(dev, 'trsm-vleaf', plan.leaf, () => trsmVbatchedLeafSource(plan.leaf));
+      let first = 0;
+      for (const l of plan.launches) {
+        const at = tables.at(first);
+        first += l.members.length;
+        const n = l.members.length;
+        for (const step of l.steps) {
+          if (step.kind === 'leaf') {
+            const shape = l.shapes.get(step.span.size)!;
+            kernel.launch(vbatchedTrsmLaunch(shape, n, l.nvecMax), [
+              arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(n), arg.i32(step.span.off), arg.i32(step.span.size),
+              arg.i32(l.nvecMax), arg.i32(shape.ldx), arg.real(dtype, step.scaled ? r.alpha : 1),
+            ]);
+            continue;
+          }
+          // The update over the members whose target block is not empty (the others have nothing to change).
+          const ga: MatrixView<DeviceArray>[] = [], gb: MatrixView<DeviceArray>[] = [], gc: MatrixView<DeviceArray>[] = [];
+          let gemm: ReturnType<typeof memberUpdate<DeviceArray>> | undefined;
+          for (const i of l.members) {
+            if (step.target.off >= members[i]!.t) continue;   // the target lies beyond its triangle
+            const u = memberUpdate(r, a[i]!, b[i]!, step);
+            if (u.c.rows === 0 || u.c.cols === 0) continue;
+            gemm = u;
+            ga.push(u.a); gb.push(u.b); gc.push(u.c);
+          }
+          if (gemm === undefined) continue;
+          gemmVbatchedCuda(dev, { transA: gemm.transA, transB: gemm.transB, alpha: gemm.alpha, beta: gemm.beta, a: variableOf(ga), b: variableOf(gb), c: variableOf(gc) });
+        }
+      }
+    } finally {
+      releaseMemberTables(dev, tables);
+    }
+  }
+  if (plan.large.length > 0) trsmCuda(dev, { ...r, a: variableOf(plan.large.map((i) => a[i]!)), b: variableOf(plan.large.map((i) => b[i]!)) });
+}
+
+/** Whether a request is a variable batch of more than one shape (m, n, ldA, ldB) with alpha != 0 (the class kernels' case). */
+export function trsmVbatchedCovers(r: TrsmRequest<DeviceArray>): boolean {
+  if (r.alpha === 0 || (r.a.kind !== 'variable' && r.b.kind !== 'variable')) return false;
+  const count = batchCount(r.b);
+  if (count < 2) return false;
+  const key = (i: number): string => { const x = matrixAt(r.a, i), y = matrixAt(r.b, i); return `${y.rows},${y.cols},${x.ld},${y.ld}`; };
+  const first = key(0);
+  for (let i = 1; i < count; i++) if (key(i) !== first) return true;
+  return false;
+}

@@ -1,0 +1,88 @@
+/**
+ * Pure: the launches of a variable-size batched trsm. A member's size is its triangle's order t
+ * (m for side left, n for right); members with nothing to solve (m = 0 or n = 0) are left out;
+ * the rest go to the classes of common/vbatch.ts. A class runs the recursion of plan.ts over its
+ * bound (recursionSteps with the table's leafMax and split alignment), every step over all its
+ * members: a leaf is one launch of the class kernel (generate-vbatched.ts) on the step's diagonal
+ * block cut at each member's triangle; an update is one variable-size GEMM over the members' cut
+ * blocks (memberUpdate). Cutting the class's recursion at a member's order is a recursion over the
+ * member (some blocks empty), so every member gets the same leaves and updates as a triangle split
+ * at those points. The leaves' launch shape (vectors and matrices per block) is leafShape's for the
+ * class's widest B (B's other dimension varies per member; a narrower member leaves threads idle
+ * and its blocks beyond its own vectors exit at once). Members beyond VBATCH_MAX: the per-size path.
+ * alpha = 0 is not planned here (B := 0 without reading A: the per-size path's zero kernel).
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { MatrixView } from '../../../core/batch.js';
+import type { TrsmRequest } from '../../../core/ops.js';
+import type { TrsmTuning } from '../../model/tuning/index.js';
+import { planClasses, type SizeClass } from '../common/vbatch.js';
+import { updateOf } from './blocks.js';
+import type { Span, TrsmForce, TrsmLeafShape, TrsmStep, TrsmVariant, TrsmVbatchedLeafParams } from './params.js';
+import { leafShape, recursionSteps, solvesForward } from './plan.js';
+
+export interface VbatchedTrsmProblem extends TrsmVariant {
+  readonly dtype: DType;
+  /** Per member: its triangle's order t and B's other dimension nvec (side left: B is t x nvec; right: nvec x t). */
+  readonly members: readonly { readonly t: number; readonly nvec: number }[];
+  /** Dynamic shared bytes one block may use. */
+  readonly sharedLimit: number;
+}
+
+export interface VbatchedTrsmLaunch extends SizeClass {
+  /** The recursion over the class bound, in launch order. */
+  readonly steps: readonly TrsmStep[];
+  /** The leaf's launch shape by the size of its block. */
+  readonly shapes: ReadonlyMap<number, TrsmLeafShape>;
+  /** The widest B of the class (the leaves' walk over vectors and their grid.y). */
+  readonly nvecMax: number;
+}
+
+export interface VbatchedTrsmPlan {
+  readonly leaf: TrsmVbatchedLeafParams;
+  readonly launches: readonly VbatchedTrsmLaunch[];
+  /** Batch indices of members beyond the largest class (the per-size path takes them). */
+  readonly large: readonly number[];
+}
+
+export function planVbatchedTrsm(p: VbatchedTrsmProblem, tuning: TrsmTuning, force: Pick<TrsmForce, 'leafMax' | 'vectorsMax'> = {}): VbatchedTrsmPlan {
+  const sizes = p.members.map((q) => (q.t === 0 || q.nvec === 0 ? undefined : q.t));
+  const { classes, large } = planClasses(sizes);
+  const leafMax = force.leafMax ?? tuning.leafMax[p.dtype];
+  const vectorsMax = force.vectorsMax ?? tuning.vectorsMax;
+  const forward = solvesForward(p);
+  const launches = classes.map((c): VbatchedTrsmLaunch => {
+    const steps = recursionSteps(c.bound, leafMax, tuning.splitAlign, forward, 'trsm');
+    const nvecMax = c.members.reduce((x, q) => Math.max(x, p.members[q]!.nvec), 0);
+    const shapes = new Map<number, TrsmLeafShape>();
+    for (const s of steps) {
+      if (s.kind === 'leaf' && !shapes.has(s.span.size))
+        shapes.set(s.span.size, leafShape(p.dtype, s.span.size, nvecMax, c.members.length, vectorsMax, tuning, p.sharedLimit));
+    }
+    return { ...c, steps, shapes, nvecMax };
+  });
+  return { leaf: { dtype: p.dtype, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag }, launches, large };
+}
+
+/** The part of a class's span inside a member's triangle of order t (size 0 where t <= off). */
+export function cutSpan(s: Span, t: number): Span {
+  return { off: s.off, size: Math.max(0, Math.min(s.size, t - s.off)) };
+}
+
+/** The rows x cols block at (r0, c0) of one matrix. */
+export function viewBlock<S>(v: MatrixView<S>, r0: number, c0: number, rows: number, cols: number): MatrixView<S> {
+  return { data: v.data, offset: v.offset + r0 + c0 * v.ld, ld: v.ld, rows, cols };
+}
+
+/**
+ * One member's GEMM of an update step of its class, the step's spans cut at its triangle (m x n
+ * is its B): the per-size path's update (blocks.ts) on those spans; C is empty where the target
+ * lies beyond its triangle, and k is 0 where the source does (C is then only scaled by beta).
+ */
+export function memberUpdate<S>(
+  r: Pick<TrsmRequest, 'side' | 'transA' | 'alpha'>, a: MatrixView<S>, b: MatrixView<S>, step: Extract<TrsmStep, { kind: 'update' }>,
+): ReturnType<typeof updateOf<MatrixView<S>>> {
+  const t = r.side === 'left' ? b.rows : b.cols;
+  const cut = { ...step, target: cutSpan(step.target, t), source: cutSpan(step.source, t) };
+  return updateOf('trsm', r, (r0, c0, rows, cols) => viewBlock(a, r0, c0, rows, cols), (r0, c0, rows, cols) => viewBlock(b, r0, c0, rows, cols), b.rows, b.cols, cut);
+}

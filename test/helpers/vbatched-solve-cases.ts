@@ -1,0 +1,116 @@
+/**
+ * The cases of test/gpu/vbatched-solve.test.ts (variable-size trsm, potrs and posv by size class):
+ * each case's shapes and layout (seeded, so the same on every run and on a planning device), and
+ * `recordVbatchedSolveCalls`, which makes every call the GPU file makes on a context (the GPU file
+ * runs it on a planning backend to compile all its kernels at once; test/cuda/vbatched-trsm.test.ts
+ * counts them on a planning device).
+ */
+import type { Context } from '../../src/api/context.js';
+import { allocate, type DType } from '../../src/core/dtype.js';
+import type { Uplo } from '../../src/core/enums.js';
+import type { DeviceStorage } from '../../src/core/storage.js';
+import { Rng } from './random.js';
+import { TRSM_VARIANTS, type TrsmCase } from './trsm-data.js';
+import { batchOf, classOf, VBATCHED_DTYPES, vbatchedLayout, vbatchedOrders, type Layout } from './vbatched-cases.js';
+
+export interface TrsmVbCase { readonly dtype: DType; readonly variant: TrsmCase; readonly seed: number }
+export interface SolveVbCase { readonly dtype: DType; readonly op: 'potrs' | 'posv'; readonly uplo: Uplo; readonly seed: number }
+
+/** Both dtypes, every side, uplo, trans and diag: 32 cases. */
+export const TRSM_VB_CASES: readonly TrsmVbCase[] = VBATCHED_DTYPES.flatMap((dtype, d) =>
+  TRSM_VARIANTS.map((variant, v): TrsmVbCase => ({ dtype, variant, seed: 3000 + d * 16 + v })));
+
+/** Both dtypes, potrs and posv, both triangles: 8 cases. */
+export const SOLVE_VB_CASES: readonly SolveVbCase[] = VBATCHED_DTYPES.flatMap((dtype, d) => (['potrs', 'posv'] as const).flatMap((op, o) =>
+  (['lower', 'upper'] as const).map((uplo, u): SolveVbCase => ({ dtype, op, uplo, seed: 4000 + d * 4 + o * 2 + u }))));
+
+/**
+ * B's other dimension for a member whose triangle is t: 0 now and then, up to 70 (beyond one
+ * block's 64 vectors) below 200, a few from 200 up (the test's reference stays cheap), and a wide
+ * B (300) for every 13th small member (the leaf's column tiling over grid.y).
+ */
+function otherDimension(rng: Rng, t: number, q: number): number {
+  if (t >= 200) return 1 + rng.int(0, 7);
+  if (q % 13 === 0 && t < 100) return 300;
+  return q % 11 === 0 ? 0 : rng.int(1, 70);
+}
+
+export interface TrsmVbLayout {
+  /** Per member: its triangle's order and B's other dimension. */
+  readonly shapes: readonly { readonly t: number; readonly nvec: number }[];
+  readonly a: Layout;
+  readonly b: Layout;
+  /**
+   * Members compared bit for bit with the per-size path (batch order): in each class up to 32,
+   * the largest and the smallest order with vectors. There both run one leaf of the same
+   * arithmetic (the per-size leaf takes every triangle up to the table's leafMax, 32, whole).
+   */
+  readonly compare: readonly number[];
+}
+
+/** A trsm case's members: the orders 0-600 of the variable-size gemm and potrf cases, B beside each. */
+export function trsmVbLayout(c: TrsmVbCase): TrsmVbLayout {
+  const rng = new Rng(c.seed);
+  const shapes = vbatchedOrders(rng).map((t, q) => ({ t, nvec: otherDimension(rng, t, q) }));
+  const left = c.variant.side === 'left';
+  const a = vbatchedLayout(rng, shapes.map((s): [number, number] => [s.t, s.t]));
+  const b = vbatchedLayout(rng, shapes.map((s): [number, number] => (left ? [s.t, s.nvec] : [s.nvec, s.t])));
+  const byClass = new Map<number, number[]>();
+  shapes.forEach((s, q) => {
+    if (s.t < 1 || s.t > 32 || s.nvec < 1) return;
+    const list = byClass.get(classOf(s.t));
+    if (list === undefined) byClass.set(classOf(s.t), [q]); else list.push(q);
+  });
+  const compare = new Set<number>();
+  for (const list of byClass.values()) {
+    list.sort((x, y) => shapes[y]!.t - shapes[x]!.t || x - y);
+    compare.add(list[0]!);
+    compare.add(list[list.length - 1]!);
+  }
+  return { shapes, a, b, compare: [...compare].sort((x, y) => x - y) };
+}
+
+export interface SolveVbLayout {
+  readonly orders: readonly number[];
+  readonly nrhs: readonly number[];
+  readonly a: Layout;
+  readonly b: Layout;
+  /** posv: per class (its bound; beyond 512 the order), the member that fails at a planted column. */
+  readonly failing: ReadonlyMap<number, number>;
+}
+
+/** A potrs or posv case's members: orders 0-600, nrhs as trsm's other dimension, a failing member per class (posv). */
+export function solveVbLayout(c: SolveVbCase): SolveVbLayout {
+  const rng = new Rng(c.seed);
+  const orders = vbatchedOrders(rng);
+  const nrhs = orders.map((n, q) => otherDimension(rng, n, q));
+  const a = vbatchedLayout(rng, orders.map((n): [number, number] => [n, n]));
+  const b = vbatchedLayout(rng, orders.map((n, q): [number, number] => [n, nrhs[q]!]));
+  const failing = new Map<number, number>();
+  if (c.op === 'posv') orders.forEach((n, q) => { if (n >= 2 && nrhs[q]! > 0 && !failing.has(classOf(n))) failing.set(classOf(n), q); });
+  return { orders, nrhs, a, b, failing };
+}
+
+/** The most kernels the GPU file may compile (test/cuda/vbatched-trsm.test.ts counts them on a planning device). */
+export const VBATCHED_SOLVE_GPU_KERNELS = 260;
+
+/**
+ * Every call test/gpu/vbatched-solve.test.ts makes, on zeros: per case the whole batch by class
+ * (`route(undefined)`), and for trsm the compared members on the per-size path (`route('trsm')`).
+ */
+export function recordVbatchedSolveCalls(ctx: Context, route: (force: string | undefined) => void): void {
+  for (const c of TRSM_VB_CASES) {
+    const l = trsmVbLayout(c);
+    const dA = ctx.upload(allocate(c.dtype, l.a.length)) as DeviceStorage, dB = ctx.upload(allocate(c.dtype, l.b.length)) as DeviceStorage;
+    for (const which of [undefined, l.compare]) {
+      route(which === undefined ? undefined : 'trsm');
+      ctx.trsm({ ...c.variant, alpha: -1.5, a: batchOf(dA, l.a, which), b: batchOf(dB, l.b, which) });
+    }
+  }
+  route(undefined);
+  for (const c of SOLVE_VB_CASES) {
+    const l = solveVbLayout(c);
+    const dA = ctx.upload(allocate(c.dtype, l.a.length)) as DeviceStorage, dB = ctx.upload(allocate(c.dtype, l.b.length)) as DeviceStorage;
+    ctx[c.op]({ uplo: c.uplo, a: batchOf(dA, l.a), b: batchOf(dB, l.b) });
+  }
+}

@@ -1,0 +1,64 @@
+// Runs one launch of the variable-size batched trsm class kernel (kernel.cu, entry ENTRY;
+// trsm/generate-vbatched.ts), or with -DCOPY the posv copies (solve/generate-copy-vbatched.ts), on the CPU: one std::thread per CUDA thread of a 2-D block, one block
+// at a time (cuda-host-shim.h), the dynamic shared memory NaN-filled (the test rewrites the extern
+// declaration to use it). Every member's A and B live in one buffer; the pointer table holds host
+// addresses into it, the int table t, nvec, ldA, ldB as the launcher writes them.
+// stdin: count gx gy bx by shared len, then alpha off size nvecMax ldx, then per member
+// offA offB t nvec ldA ldB; then len elements. stdout: the buffer.
+// -DCOPY: count gx gy bx by shared len, then back and infos (one per batch index), then per member
+// offB offCopy rows cols ldB index; then len elements. stdout: the buffer.
+// Used by test/cuda/vbatched-trsm-host-emulation.test.ts.
+#include <atomic>
+#include "cuda-host-shim.h"
+using std::fma;
+std::atomic<int> g_or_acc{0};
+// __syncthreads_or over the block: the first barrier orders the last call's reset before any set.
+inline int __syncthreads_or(int pred) {
+  g_bar->arrive_and_wait();
+  if (pred) g_or_acc.fetch_or(1);
+  g_bar->arrive_and_wait();
+  const int any = g_or_acc.load();
+  g_bar->arrive_and_wait();
+  if (threadIdx.x == 0 && threadIdx.y == 0) g_or_acc.store(0);
+  return any;
+}
+#include "kernel.cu"   // from -I<dir>
+int main() {
+  long long count, gx, gy, bx, by, shared, len;
+  if (scanf("%lld %lld %lld %lld %lld %lld %lld", &count, &gx, &gy, &bx, &by, &shared, &len) != 7) return 2;
+#ifdef COPY
+  int back, infos;
+  if (scanf("%d %d", &back, &infos) != 2) return 2;
+  std::vector<int> info(infos);
+  for (int i = 0; i < infos; ++i) if (scanf("%d", &info[i]) != 1) return 2;
+  std::vector<long long> where(2 * count);
+  std::vector<int> dims(4 * count);
+  for (long long q = 0; q < count; ++q) {
+    if (scanf("%lld %lld", &where[2 * q], &where[2 * q + 1]) != 2) return 2;
+    for (int e = 0; e < 4; ++e) if (scanf("%d", &dims[4 * q + e]) != 1) return 2;
+  }
+#else
+  double alpha;
+  int off, size, nvecMax, ldx;
+  if (scanf("%lf %d %d %d %d", &alpha, &off, &size, &nvecMax, &ldx) != 5) return 2;
+  std::vector<long long> where(2 * count);
+  std::vector<int> dims(4 * count);
+  for (long long q = 0; q < count; ++q) {
+    if (scanf("%lld %lld", &where[2 * q], &where[2 * q + 1]) != 2) return 2;
+    for (int e = 0; e < 4; ++e) if (scanf("%d", &dims[4 * q + e]) != 1) return 2;
+  }
+#endif
+  std::vector<real> A(len + 1);
+  for (long long i = 0; i < len; ++i) { char s[64]; if (scanf("%63s", s) != 1) return 3; A[i] = (real)strtod(s, nullptr); }
+  std::vector<real*> ptrs(where.size());
+  for (size_t i = 0; i < where.size(); ++i) ptrs[i] = A.data() + where[i];
+  run_grid(gx, gy, bx, by, 1, shared, [&] {
+#ifdef COPY
+    ENTRY(ptrs.data(), dims.data(), info.data(), (int)count, back);
+#else
+    ENTRY(ptrs.data(), dims.data(), (int)count, off, size, nvecMax, ldx, (real)alpha);
+#endif
+  });
+  for (long long i = 0; i < len; ++i) printf("%.17g\n", (double)A[i]);
+  return 0;
+}
