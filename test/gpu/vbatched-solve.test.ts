@@ -127,7 +127,8 @@ for (const c of SOLVE_VB_CASES) {
     const upper = c.uplo === 'upper';
     const eps = DTYPE_EPS[c.dtype];
     const hA = spdMembers(rng, c.dtype, l.a, l.orders, upper);
-    const at = (q: number, i: number, j: number): number => l.a.places[q]!.offset + (upper ? j + i * l.a.places[q]!.ld : i + j * l.a.places[q]!.ld);
+    // Element (i, j) of member q, column-major whatever the triangle.
+    const at = (q: number, i: number, j: number): number => l.a.places[q]!.offset + i + j * l.a.places[q]!.ld;
     for (const q of l.failing.values()) { const f = rng.int(1, l.orders[q]! - 1); hA[at(q, f, f)] = -4; }
     // The reference factor (and info) on a float64 copy of the rounded input.
     const factor = wide(hA);
