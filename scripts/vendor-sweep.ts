@@ -1,7 +1,7 @@
 /**
  * Measures the vendor crossovers of the card it runs on and writes its table (src/bench/vendor-sweep.ts):
  *
- *   npm run build && node dist/scripts/vendor-sweep.js [--ops gemm,potrf,getrf,syev,trsm,getrs,gesv,potrs,posv] [--dtype float64,float32]
+ *   npm run build && node dist/scripts/vendor-sweep.js [--ops gemm,potrf,getrf,syev,trsm,getrs,gesv] [--dtype float64,float32]
  *     [--repeats 5] [--out FILE] [--rows FILE] [--dry-run]
  *
  * --out: the table's TypeScript source (src/cuda/model/tuning/vendor-<card>.ts, registered in
@@ -17,7 +17,7 @@ import type { DType } from '../src/core/dtype.js';
 import type { VendorOp } from '../src/cuda/model/tuning/vendor-tables.js';
 import { measureCase, rowsMarkdown, rulesFromRows, tableNames, tableSource, vendorGrid, type SweepRow } from '../src/bench/vendor-sweep.js';
 
-const OPS: readonly VendorOp[] = ['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv', 'potrs', 'posv'];
+const OPS: readonly VendorOp[] = ['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'];
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

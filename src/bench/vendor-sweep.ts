@@ -13,7 +13,7 @@
  * The grid stays where the own routes are GPU kernels (syev up to 512): a rule that reaches the
  * largest order measured goes on to Infinity, beyond which syev's own route is the CPU reference.
  *
- * The solves (trsm, getrs, gesv, potrs, posv) are measured with one right-hand side and with
+ * The solves (trsm, getrs, gesv) are measured with one right-hand side and with
  * SOLVE_MANY (trsm: left side only): a rule from the one-column series takes nrhs = 1, one from the
  * other series nrhs >= SOLVE_MANY (right-hand sides in between keep the own routes), and a trsm rule
  * its side alone.
@@ -75,10 +75,10 @@ const SINGLE_SIZES = [128, 256, 384, 512, 768, 1024, 1536, 2048, 4096, 8192, 122
 /** The solves' orders, and their right-hand sides beside one. */
 const SOLVE_SIZES = [8, 16, 32, 64, 128, 256, 512];
 export const SOLVE_MANY = 16;
-/** About this many bytes of A per batched solve (a quarter of gemm's: 112 cases to time, each in a few seconds). */
+/** About this many bytes of A per batched solve (a quarter of gemm's: 84 cases to time, each in a few seconds). */
 const SOLVE_BYTES = 64 * 2 ** 20;
 const solveCount = (dtype: DType, n: number): number => Math.max(1, Math.min(200000, Math.floor(SOLVE_BYTES / (n * n * DTYPE_BYTES[dtype]))));
-const solves = (op: SolveOp, route: VendorRoute, many: boolean): Series[] => [1, ...(many ? [SOLVE_MANY] : [])].map((nrhs) =>
+const solves = (op: Extract<SolveOp, VendorOp>, route: VendorRoute): Series[] => [1, SOLVE_MANY].map((nrhs) =>
   ({ op, route, series: 'batched', sizes: SOLVE_SIZES, count: solveCount, nrhs, ...(op === 'trsm' ? { side: 'left' as const } : {}) }));
 
 const SERIES: readonly Series[] = [
@@ -88,12 +88,9 @@ const SERIES: readonly Series[] = [
   { op: 'potrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
   { op: 'getrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
   { op: 'syev', route: 'cusolver', series: 'batched', jobz: 'vectors', sizes: [32, 40, 48, 56, 64, 128, 256, 512], count: (_d, n) => SYEV_COUNTS[n] ?? 1 },
-  ...solves('trsm', 'cublas', true),
-  ...solves('getrs', 'cublas', true),
-  ...solves('gesv', 'cublas', true),
-  // cusolverDn?potrsBatched solves one right-hand side per matrix.
-  ...solves('potrs', 'cusolver', false),
-  ...solves('posv', 'cusolver', false),
+  ...solves('trsm', 'cublas'),
+  ...solves('getrs', 'cublas'),
+  ...solves('gesv', 'cublas'),
 ];
 
 /** The sweep's cases for `ops` and `dtypes`, in order. */
@@ -111,7 +108,7 @@ export function vendorGrid(ops: readonly VendorOp[], dtypes: readonly DType[]): 
   return out;
 }
 
-const SOLVES: readonly VendorOp[] = ['trsm', 'getrs', 'gesv', 'potrs', 'posv'];
+const SOLVES: readonly VendorOp[] = ['trsm', 'getrs', 'gesv'];
 
 /** A case's workload: the bench's, with B of the case's right-hand sides for the solves. */
 function workloadOf(c: SweepCase): Workload {

@@ -31,8 +31,7 @@ import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
   cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasTrsm, cublasTrsmCovers,
-  cusolverGetrf, cusolverGetrfCovers, cusolverPosv, cusolverPosvCovers, cusolverPotrf, cusolverPotrfCovers, cusolverPotrs,
-  cusolverPotrsCovers, cusolverSyev, cusolverSyevCovers,
+  cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers, cusolverSyev, cusolverSyevCovers,
 } from './vendor/index.js';
 import type { ArrayRouted, RouteTaken } from '../core/device-backend.js';
 import { tuningFor } from './model/tuning/index.js';
@@ -85,16 +84,15 @@ const vendor = <K extends OpName>(name: 'cublas' | 'cusolver', covers: (r: Devic
   ({ name, covers, run, capturable: false });
 
 /**
- * The factorisation of a vendor gesv or posv: whichever route the router takes for getrf or potrf
- * on that request (never the CPU reference: their own GPU routes take every request).
+ * The factorisation of a vendor gesv: whichever route the router takes for getrf on that request
+ * (never the CPU reference: its own GPU routes take every request).
  */
-function routed<K extends 'getrf' | 'potrf'>(op: K): GpuOp<K> {
+function routed<K extends 'getrf'>(op: K): GpuOp<K> {
   return (dev, r) => {
     if (!runRouted(op, dev, r as unknown as Record<string, unknown>)) throw new MyriadError('UNSUPPORTED', `no GPU route takes this ${op}`, 'a');
   };
 }
 const ROUTED_GETRF = routed('getrf');
-const ROUTED_POTRF = routed('potrf');
 
 /** An operation with one GPU design, named as the operation, that takes every request: it, then the CPU reference. */
 function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[] {
@@ -135,15 +133,14 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'potrf', run: potrfCuda },
     CPU,
   ],
+  // No vendor route: cusolverDn?potrsBatched writes the opposite triangle of A (measured on the H200, CUDA 13.0).
   // Variable batches of several shapes: trsm's class launches (posv: potrf's first); force 'potrs' / 'posv': per shape.
   potrs: [
-    vendor('cusolver', cusolverPotrsCovers, cusolverPotrs),
     { name: 'vbatched', covers: solveVbatchedCovers, run: potrsVbatchedCuda },
     { name: 'potrs', run: potrsCuda },
     CPU,
   ],
   posv: [
-    vendor('cusolver', cusolverPosvCovers, (dev, r) => cusolverPosv(dev, r, ROUTED_POTRF)),
     { name: 'vbatched', covers: solveVbatchedCovers, run: posvVbatchedCuda },
     { name: 'posv', run: posvCuda },
     CPU,

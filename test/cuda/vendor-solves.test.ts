@@ -1,14 +1,14 @@
 /**
  * The vendor routes of the solves (trsm on cublas?trsmBatched, getrs and gesv on
- * cublas?getrsBatched, potrs and posv on cusolverDn?potrsBatched) without a GPU:
+ * cublas?getrsBatched) without a GPU; potrs and posv have none (cusolverDn?potrsBatched writes the
+ * opposite triangle of A):
  * - the table's rules by right-hand sides and side, and what each route asks the table (order,
- *   right-hand sides, side, count), or that it asks nothing (alpha = 0, mixed shapes, nrhs != 1 for
- *   cuSOLVER);
+ *   right-hand sides, side, count), or that it asks nothing (alpha = 0, mixed shapes);
  * - with the libraries missing (pointed at a path that does not exist) the own routes run, and a
  *   capture passes over the vendor candidates;
  * - forced on a device that runs nothing, each route plans its kernels, calls no library, factors
- *   gesv and posv through the factorisation it is given, and refuses what it does not take before
- *   anything is written;
+ *   gesv through the factorisation it is given, and refuses what it does not take before anything
+ *   is written;
  * - the checks of the native calls' arguments;
  * - the new kernels compile (nvcc, where it is on PATH).
  * The sweep's cases for the solves, and the rules and source their rows give, are tested in
@@ -27,7 +27,6 @@ const { vendorRuleFor, vendorTables } = await import('../../src/cuda/model/tunin
 const vendor = await import('../../src/cuda/vendor/index.js');
 const { TRSM_RHS_MAX, trsmQuery } = await import('../../src/cuda/vendor/trsm.js');
 const { luSolveQuery } = await import('../../src/cuda/vendor/getrs.js');
-const { choleskySolveQuery } = await import('../../src/cuda/vendor/potrs.js');
 const { checkVendorArguments, vendorChunks, VENDOR_BATCH_MAX } = await import('../../src/cuda/vendor/native.js');
 const { getrsPivotsSource, solveMaskSource, stridedPointersSource } = await import('../../src/cuda/vendor/kernels.js');
 const { H100 } = await import('../helpers/devices.js');
@@ -62,9 +61,8 @@ test('a solve\'s rule takes its right-hand sides and its side, and a query witho
 
 test('the tables: every rule of a solve bounds its right-hand sides, every trsm rule names its side', () => {
   for (const t of vendorTables()) for (const r of t.rules) {
-    if (['trsm', 'getrs', 'gesv', 'potrs', 'posv'].includes(r.op)) assert.ok(r.nrhs && r.nrhs[0] >= 1 && r.nrhs[0] <= r.nrhs[1], `${t.card} ${r.op}: nrhs`);
+    if (['trsm', 'getrs', 'gesv'].includes(r.op)) assert.ok(r.nrhs && r.nrhs[0] >= 1 && r.nrhs[0] <= r.nrhs[1], `${t.card} ${r.op}: nrhs`);
     if (r.op === 'trsm') assert.ok(r.side === 'left' || r.side === 'right', `${t.card} trsm: side`);
-    if (r.op === 'potrs' || r.op === 'posv') assert.deepEqual(r.nrhs, [1, 1], `${t.card} ${r.op}: cuSOLVER solves one right-hand side`);
   }
 });
 
@@ -100,10 +98,6 @@ test('what each route asks the table: order, right-hand sides, side and count; n
   assert.deepEqual(luSolveQuery('getrs', r.getrs(64, 16, 10)), { op: 'getrs', route: 'cublas', dtype: 'float64', n: 64, nrhs: 16, count: 10 });
   assert.deepEqual(luSolveQuery('gesv', r.getrs(64, 1, 10)), { op: 'gesv', route: 'cublas', dtype: 'float64', n: 64, nrhs: 1, count: 10 });
   assert.equal(luSolveQuery('getrs', r.getrs(64, 0, 10)), undefined);
-  assert.deepEqual(choleskySolveQuery('potrs', r.potrs(32, 1, 3)), { op: 'potrs', route: 'cusolver', dtype: 'float64', n: 32, nrhs: 1, count: 3 });
-  assert.equal(choleskySolveQuery('posv', r.potrs(32, 2, 3)), undefined, 'cusolverDn?potrsBatched solves one right-hand side');
-  const f32 = { ...r.potrs(32, 1, 3), a: r.batch(32, 32, 3, 'float32'), b: r.batch(32, 1, 3, 'float32') };
-  assert.equal(choleskySolveQuery('posv', f32)?.dtype, 'float32');
 });
 
 test('with the libraries missing the own routes run, and a capture passes over the vendor candidates', () => {
@@ -111,7 +105,6 @@ test('with the libraries missing the own routes run, and a capture passes over t
   const r = requests(dev);
   const cases = [
     ['trsm', r.trsm('left', 256, 16, 1000), 'cublas'], ['getrs', r.getrs(256, 16, 1000), 'cublas'], ['gesv', r.getrs(256, 16, 1000), 'cublas'],
-    ['potrs', r.potrs(256, 1, 1000), 'cusolver'], ['posv', r.potrs(256, 1, 1000), 'cusolver'],
   ] as const;
   for (const [op, request, route] of cases) {
     const vendors = ROUTES[op].filter((c) => c.capturable === false);
@@ -123,8 +116,19 @@ test('with the libraries missing the own routes run, and a capture passes over t
     assert.throws(() => choose(op, request, dev, route, true), /cannot be recorded in ctx.capture\(\)/);
   }
   assert.equal(vendor.cublasTrsmCovers(r.trsm('left', 256, 16, 1000) as never, dev), false);
-  assert.equal(vendor.cusolverPotrsCovers(r.potrs(256, 1, 1000) as never, dev), false);
   assert.equal(vendor.cublasTrsmCovers(r.trsm('left', 256, 16, 1000) as never, new PlanningDevice(H100)), false, 'a card without a table');
+});
+
+test('potrs and posv have no vendor candidate: cusolverDn?potrsBatched writes the opposite triangle of A', () => {
+  const dev = new PlanningDevice(H200);
+  const r = requests(dev);
+  for (const op of ['potrs', 'posv'] as const) {
+    assert.deepEqual(ROUTES[op].map((c) => c.name), ['vbatched', op, 'cpu'], `${op}: the variable-size, own and CPU routes`);
+    assert.equal(ROUTES[op].filter((c) => c.capturable === false).length, 0, `${op}: no vendor candidate`);
+    assert.equal(choose(op, r.potrs(256, 1, 1000), dev).name, op);
+    assert.throws(() => choose(op, r.potrs(256, 1, 1000), dev, 'cusolver'), /has no route 'cusolver'/);
+  }
+  assert.equal('cusolverPotrs' in vendor || 'cusolverPosv' in vendor, false);
 });
 
 test('forced on a device that runs nothing, the routes plan their kernels and call no library', () => {
@@ -135,18 +139,13 @@ test('forced on a device that runs nothing, the routes plan their kernels and ca
   };
   assert.deepEqual(entries((dev, r) => vendor.cublasTrsm(dev, r.trsm('right', 9, 4, 3) as never)), ['vendor_strided_pointers']);
   assert.deepEqual(entries((dev, r) => vendor.cublasGetrs(dev, r.getrs(9, 4, 3) as never)), ['info_zero', 'vendor_getrs_pivots', 'vendor_strided_pointers']);
-  assert.deepEqual(entries((dev, r) => vendor.cusolverPotrs(dev, r.potrs(9, 1, 3) as never)), ['info_zero', 'vendor_strided_pointers']);
-  // gesv and posv: the factorisation they are given, then the solve with failed matrices masked.
+  // gesv: the factorisation it is given, then the solve with failed matrices masked.
   const factored: unknown[] = [];
   assert.deepEqual(entries((dev, r) => {
     const q = r.getrs(9, 4, 3);
     vendor.cublasGesv(dev, q as never, (_d, f) => { factored.push(f); assert.equal(f.a, q.a); assert.equal(f.ipiv, q.ipiv); assert.equal(f.info, q.info); assert.equal(f.pivotStride, 9); });
   }), ['vendor_getrs_pivots', 'vendor_solve_mask', 'vendor_strided_pointers']);
-  assert.deepEqual(entries((dev, r) => {
-    const q = r.potrs(9, 1, 3);
-    vendor.cusolverPosv(dev, q as never, (_d, f) => { factored.push(f); assert.equal(f.a, q.a); assert.equal(f.info, q.info); assert.equal(f.uplo, 'lower'); });
-  }), ['vendor_solve_mask', 'vendor_strided_pointers']);
-  assert.equal(factored.length, 2);
+  assert.equal(factored.length, 1);
   // List batches: their addresses uploaded by groups, no pointer kernel.
   assert.deepEqual(entries((dev) => {
     const lst = (rows: number, cols: number) => list([0, 1, 2].map(() => dev.alloc('float64', rows * cols)), { rows, cols });
@@ -160,8 +159,6 @@ test('forced, a route refuses what it does not take before anything is written o
   assert.throws(() => vendor.cublasTrsm(dev, r.trsm('left', 9, 4, 3, 0) as never), /alpha != 0/);
   assert.throws(() => vendor.cublasTrsm(dev, r.trsm('right', TRSM_RHS_MAX + 1, 2, 1) as never), /at most 65536 right-hand sides/);
   let factored = 0;
-  assert.throws(() => vendor.cusolverPosv(dev, r.potrs(9, 2, 3) as never, () => { factored++; }), /one right-hand side/);
-  assert.throws(() => vendor.cusolverPotrs(dev, r.potrs(9, 2, 3) as never), /one right-hand side/);
   const short = { ...r.getrs(9, 1, 3), ipiv: dev.alloc('int32', 9 * 3 - 1) };
   assert.throws(() => vendor.cublasGetrs(dev, short as never), (e: Error & { code?: string }) => e.code === 'BOUNDS' && /ipiv/.test(e.message));
   assert.throws(() => vendor.cublasGesv(dev, short as never, () => { factored++; }), (e: Error & { code?: string }) => e.code === 'BOUNDS');

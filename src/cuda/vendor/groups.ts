@@ -80,11 +80,10 @@ export function launchGroups(dev: GpuDevice, frame: WorkspaceFrame, batches: rea
 
 /**
  * Launch groups whose operands are all in the pointer form, for the vendor routines that take
- * only arrays of matrix addresses (cublas?trsmBatched, cublas?getrsBatched,
- * cusolverDn?potrsBatched): a strided request is one group, its address arrays written by a
- * kernel (no host loop and no upload per call: a batch of 100000 matrices would cost milliseconds
- * on the host); otherwise `launchGroups`' groups (already in that form, their addresses uploaded).
- * Each array is the frame's, so a route may rewrite it (the solves point failed matrices' B at
+ * only arrays of matrix addresses (cublas?trsmBatched, cublas?getrsBatched): a strided request is
+ * one group, its address arrays written by a kernel (no host loop and no upload per call: a batch
+ * of 100000 matrices would cost milliseconds on the host); otherwise `launchGroups`' groups (already in that form, their addresses uploaded).
+ * Each array is the frame's, so a route may rewrite it (gesv points failed matrices' B at
  * scratch).
  */
 export function pointerGroups(dev: GpuDevice, frame: WorkspaceFrame, batches: readonly Batch<DeviceArray>[], names: readonly string[]): LaunchGroup[] {

@@ -10,7 +10,6 @@ export { cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCover
 export { cusolverGetrf, cusolverGetrfCovers } from './getrf.js';
 export { cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, type RoutedGetrf } from './getrs.js';
 export { cusolverPotrf, cusolverPotrfCovers } from './potrf.js';
-export { cusolverPosv, cusolverPosvCovers, cusolverPotrs, cusolverPotrsCovers, type RoutedPotrf } from './potrs.js';
 export { cusolverSyev, cusolverSyevCovers } from './syev.js';
 export { cublasTrsm, cublasTrsmCovers } from './trsm.js';
 export { vendorUsable, type VendorLibrary } from './native.js';

@@ -22,7 +22,7 @@
  * - strided_pointers: the addresses of a strided batch's matrices (the pointer arrays the batched
  *   vendor routines take).
  * - solve_mask: the B pointer of every matrix whose info is not 0 replaced by a scratch matrix's,
- *   so that posv and gesv leave B as it was where the factorisation failed (LAPACK's posv, gesv).
+ *   so that gesv leaves B as it was where the factorisation failed (LAPACK's gesv).
  */
 import type { DType } from '../../core/dtype.js';
 import { dtypeInfo } from '../../core/dtype-table.js';

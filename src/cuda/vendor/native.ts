@@ -209,19 +209,6 @@ export class VendorSolver extends Cusolver {
     this.call(`cusolverDn${LETTER(dtype)}getrf`, m, n, a, lda, work, pivots, info);
   }
 
-  /**
-   * Solves A_i x_i = b_i in place of b_i (n x 1) with potrf's factor over A_i (its `uplo`
-   * triangle), `count` matrices given by device arrays of pointers (cusolverDn?potrsBatched:
-   * handle, uplo, n, nrhs, T *Aarray[], lda, T *Barray[], ldb, int *info (device), batchSize;
-   * the routine takes nrhs = 1 only). Its one info, on the device, reports a wrong argument: the
-   * arguments are checked here first, so it is not read (reading it would wait for the stream).
-   */
-  potrsPointersAt(dtype: DType, uplo: Uplo, n: number, a: bigint, lda: number, b: bigint, ldb: number, info: bigint, count: number): void {
-    checkVendorArguments('cusolverDn?potrsBatched', dtype, { n, count }, [['lda', lda, n], ['ldb', ldb, n]], { a, b, info });
-    const call = `cusolverDn${LETTER(dtype)}potrsBatched`;
-    for (const [start, size] of vendorChunks(count)) this.call(call, FILL(uplo), n, 1, entry(a, start), lda, entry(b, start), ldb, info, size);
-  }
-
   /** Bytes of device workspace cusolverDnXsyevBatched needs for `count` densely packed n x n matrices (lower). */
   syevBatchedWorkAt(dtype: DType, vectors: boolean, n: number, a: bigint, w: bigint, count: number): number {
     const type = dtypeInfo(dtype).cuda.dataType;

@@ -10,7 +10,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Side } from '../../../core/enums.js';
 
 /** The operations with a vendor candidate. */
-export type VendorOp = 'gemm' | 'potrf' | 'getrf' | 'syev' | 'trsm' | 'getrs' | 'gesv' | 'potrs' | 'posv';
+export type VendorOp = 'gemm' | 'potrf' | 'getrf' | 'syev' | 'trsm' | 'getrs' | 'gesv';
 /** The vendor candidates' names in the routes. */
 export type VendorRoute = 'cublas' | 'cusolver';
 
@@ -36,9 +36,9 @@ export interface VendorRule {
   /** Inclusive bounds of the order: n of a square matrix; gemm: the cube root of m n k; trsm: A's order. */
   readonly n: readonly [number, number];
   /**
-   * The solves (trsm, getrs, gesv, potrs, posv): inclusive bounds of the right-hand sides per
-   * matrix (B's columns; trsm: B's dimension that is not A's order). A query without nrhs never
-   * meets a rule with them.
+   * The solves (trsm, getrs, gesv): inclusive bounds of the right-hand sides per matrix (B's
+   * columns; trsm: B's dimension that is not A's order). A query without nrhs never meets a rule
+   * with them.
    */
   readonly nrhs?: readonly [number, number];
   /** Inclusive bounds of the batch count. */
