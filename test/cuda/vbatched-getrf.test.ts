@@ -142,14 +142,14 @@ function workload(dev: LaunchCounter, dtype: DType, sizes: readonly number[]): R
   return vbatchedRequest('getrf', sizes, [dev.alloc(dtype, elements)], dev.alloc('int32', sizes.length), dev.alloc('int32', sizes.length * sizes.reduce((x, n) => Math.max(x, n), 1)));
 }
 
-test('getrf: the router takes the vbatched route for several shapes; workload a one launch per class, b also a panel and an update launch per panel of classes 256 and 512', () => {
+test('getrf: the router takes the vbatched route for several shapes of few members each (workload b; workload a, 3,125 a size, per size); forced, workload a one launch per class, b also a panel and an update launch per panel of classes 256 and 512', () => {
   for (const dtype of ['float64', 'float32'] as DType[]) for (const w of ['a', 'b'] as const) {
     const { count, max } = VBATCHED_WORKLOADS[w];
     const sizes = logUniformSizes(count, max, w === 'a' ? 1 : 2);
     const dev = new LaunchCounter(H100);
     const request = workload(dev, dtype, sizes);
-    assert.equal(choose('getrf', request, dev).name, 'vbatched');
-    runRouted('getrf', dev, request);
+    assert.equal(choose('getrf', request, dev).name, w === 'a' ? 'getrf' : 'vbatched');
+    runRouted('getrf', dev, request, 'vbatched');
     const classes = new Set(sizes.filter((n) => n <= 128).map((n) => sizeClass(n))).size;
     const plan = planVbatchedGetrf({ dtype, shapes: sizes.map((n) => ({ rows: n, cols: n })), sharedLimit: SHARED }, tuning);
     const panels = plan.launches.flatMap((l) => (l.params.variant === 'vpanel'

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DType } from '../../src/core/dtype.js';
 import { MyriadError } from '../../src/core/errors.js';
-import { planClasses, sizeClass, VBATCH_CLASSES, VBATCH_MAX } from '../../src/cuda/kernels/common/vbatch.js';
+import { classPathPays, planClasses, sizeClass, VBATCH_CLASSES, VBATCH_MAX, VBATCH_MEMBERS_PER_SIZE_MAX } from '../../src/cuda/kernels/common/vbatch.js';
 import { planVbatchedGemm, vbatchedGemmSource } from '../../src/cuda/kernels/gemm/index.js';
 import { planVbatchedPotrf, vbatchedPotrfSource } from '../../src/cuda/kernels/potrf/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -127,4 +127,12 @@ test('the GPU file test/gpu/vbatched.test.ts compiles at most VBATCHED_GPU_KERNE
   const ctx = new Context('cuda', backend, backend, () => {});
   recordVbatchedCalls(ctx, (op, force) => { backend.force = force === undefined ? {} : { [op]: force }; }, H100.arch);
   assert.ok(dev.sources.length <= VBATCHED_GPU_KERNELS, `${dev.sources.length} kernels`);
+});
+
+test('classPathPays: the class path where members per distinct size average at most VBATCH_MEMBERS_PER_SIZE_MAX', () => {
+  const twoSizes = (count: number) => (i: number): number => (i < count / 2 ? 8 : 16);
+  assert.equal(classPathPays(2 * VBATCH_MEMBERS_PER_SIZE_MAX, twoSizes(2 * VBATCH_MEMBERS_PER_SIZE_MAX)), true);
+  assert.equal(classPathPays(2 * VBATCH_MEMBERS_PER_SIZE_MAX + 1, twoSizes(2 * VBATCH_MEMBERS_PER_SIZE_MAX + 1)), false);
+  assert.equal(classPathPays(1000, (i) => i), true);
+  assert.equal(classPathPays(1000, () => 5), false);
 });

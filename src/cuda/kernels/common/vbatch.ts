@@ -24,6 +24,29 @@ export const VBATCH_CLASSES: readonly number[] = [8, 16, 24, 32, 48, 64, 128, 25
 /** The largest member size a class takes; larger members keep the per-size path. */
 export const VBATCH_MAX = 512;
 
+/**
+ * getrf's, trsm's, potrs's and posv's class paths still build per-member host state on every call
+ * (views, update groups), so they pay only where the per-size path has many distinct sizes to
+ * launch. Measured on an H200 (2026-11-29, `myriad bench <op> --vbatched a|b --dtype both`): 20,000
+ * square members over 512 sizes (39 a size) ran 5.3-7.0x faster by classes than per size; 200,000
+ * over 64 sizes (3,125 a size) 0.09-0.89x. Those families take the class path where a variable
+ * batch's members per distinct size average at most this, about the geometric middle of the two.
+ */
+export const VBATCH_MEMBERS_PER_SIZE_MAX = 350;
+
+/**
+ * Whether a batch of `count` members pays on the class path: `sizeKey(i)` is member i's size as
+ * the per-size path groups it (a number), counted distinct in one pass.
+ */
+export function classPathPays(count: number, sizeKey: (i: number) => number): boolean {
+  const sizes = new Set<number>();
+  for (let i = 0; i < count; i++) {
+    sizes.add(sizeKey(i));
+    if (count <= VBATCH_MEMBERS_PER_SIZE_MAX * sizes.size) return true;
+  }
+  return false;
+}
+
 /** The class bound of a member of size `d` (undefined beyond VBATCH_MAX). */
 export function sizeClass(d: number): number | undefined {
   if (!(Number.isInteger(d) && d >= 0)) throw new MyriadError('INVALID_ARGUMENT', `a member's size must be a non-negative integer, got ${d}`, 'size');

@@ -14,7 +14,7 @@ import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchCo
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { classPathPays, elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelVbatchedSource, getrfUpdateVbatchedSource, UPDATE_COLUMNS, UPDATE_THREADS } from './generate-panel.js';
 import { getrfRegisterVbatchedSource } from './generate-register.js';
@@ -148,10 +148,11 @@ function largeMembers(dev: GpuDevice, dtype: DType, r: GetrfRequest<DeviceArray,
   }
 }
 
-/** Whether a request is a variable batch of more than one (rows, cols, ld) (the class kernels' case). */
+/** Whether a request is a variable batch of more than one (rows, cols, ld) (the class kernels' case), of few enough members a size for the class path to pay (classPathPays). */
 export function getrfVbatchedCovers(r: GetrfRequest<DeviceArray, DeviceArray>): boolean {
   if (r.a.kind !== 'variable') return false;
   const m = r.a.matrices;
   if (m.length < 2) return false;
-  return m.some((x) => x.rows !== m[0]!.rows || x.cols !== m[0]!.cols || x.ld !== m[0]!.ld);
+  if (!m.some((x) => x.rows !== m[0]!.rows || x.cols !== m[0]!.cols || x.ld !== m[0]!.ld)) return false;
+  return classPathPays(m.length, (i) => m[i]!.rows * 2 ** 26 + m[i]!.cols);
 }

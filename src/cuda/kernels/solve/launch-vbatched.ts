@@ -16,7 +16,7 @@ import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { classPathPays, elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { potrfVbatchedCuda } from '../potrf/index.js';
 import { trsmVbatchedCuda } from '../trsm/index.js';
 import { COPY_VBATCH_INTS, COPY_VBATCH_POINTERS, COPY_VBATCH_THREADS, copyVbatchedSource } from './generate-copy-vbatched.js';
@@ -87,13 +87,14 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
   }
 }
 
-/** Whether a request is a variable batch of more than one shape (n, nrhs, ldA, ldB) (the class kernels' case). */
+/** Whether a request is a variable batch of more than one shape (n, nrhs, ldA, ldB) (the class kernels' case), of few enough members a size for the class path to pay (classPathPays). */
 export function solveVbatchedCovers(r: PotrsRequest<DeviceArray, DeviceArray>): boolean {
   if (r.a.kind !== 'variable' && r.b.kind !== 'variable') return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
   const key = (i: number): string => { const x = matrixAt(r.a, i), y = matrixAt(r.b, i); return `${x.rows},${y.cols},${x.ld},${y.ld}`; };
   const first = key(0);
-  for (let i = 1; i < count; i++) if (key(i) !== first) return true;
-  return false;
+  let mixed = false;
+  for (let i = 1; i < count && !mixed; i++) mixed = key(i) !== first;
+  return mixed && classPathPays(count, (i) => matrixAt(r.a, i).rows);
 }

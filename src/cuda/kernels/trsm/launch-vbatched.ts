@@ -12,7 +12,7 @@ import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { classPathPays, elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { gemmVbatchedCuda } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
 import { trsmCuda } from './launch-trsm.js';
@@ -106,13 +106,18 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
   if (plan.large.length > 0) trsmCuda(dev, { ...r, a: variableOf(plan.large.map((i) => a[i]!)), b: variableOf(plan.large.map((i) => b[i]!)) });
 }
 
-/** Whether a request is a variable batch of more than one shape (m, n, ldA, ldB) with alpha != 0 (the class kernels' case). */
+/**
+ * Whether a request is a variable batch of more than one shape (m, n, ldA, ldB) with alpha != 0 (the
+ * class kernels' case), of few enough members a size for the class path to pay (classPathPays).
+ */
 export function trsmVbatchedCovers(r: TrsmRequest<DeviceArray>): boolean {
   if (r.alpha === 0 || (r.a.kind !== 'variable' && r.b.kind !== 'variable')) return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
   const key = (i: number): string => { const x = matrixAt(r.a, i), y = matrixAt(r.b, i); return `${y.rows},${y.cols},${x.ld},${y.ld}`; };
   const first = key(0);
-  for (let i = 1; i < count; i++) if (key(i) !== first) return true;
-  return false;
+  let mixed = false;
+  for (let i = 1; i < count && !mixed; i++) mixed = key(i) !== first;
+  // The triangle's order: m for side left, n for right.
+  return mixed && classPathPays(count, (i) => (r.side === 'left' ? matrixAt(r.b, i).rows : matrixAt(r.b, i).cols));
 }
