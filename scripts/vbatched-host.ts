@@ -4,17 +4,17 @@
  * (planning, tables, uploads, launches) and nothing runs. Two levels:
  * - router: `runRouted` on the request the bench times (the bench's ms column pays this, plus the
  *   kernels), route 'vbatched' (the class kernels) and the family's (the per-size path);
- * - api: `ctx.gemm` / `ctx.potrf` through a Context over CudaBackend on the planning device: the
- *   validation of every member, the overlap check, the router and the launcher.
+ * - api (gemm and potrf): `ctx.gemm` / `ctx.potrf` through a Context over CudaBackend on the planning
+ *   device: the validation of every member, the overlap check, the router and the launcher.
  * Each is called `--calls` times (default 10) after one untimed call: min and median wall ms, and the
  * median of the process's CPU ms per call (user + system, all threads: steadier than wall time on a
  * shared machine).
  *
- * Usage: node dist/scripts/vbatched-host.js [--workloads a,b] [--ops gemm,potrf] [--dtypes float64,float32] [--calls N] [--json file]
+ * Usage: node dist/scripts/vbatched-host.js [--workloads a,b] [--ops gemm,potrf,getrf,trsm,posv] [--dtypes float64,float32] [--calls N] [--json file]
  */
 import { writeFileSync } from 'node:fs';
 import { Context } from '../src/api/context.js';
-import { logUniformSizes, vbatchedRequest, VBATCHED_WORKLOADS, type VbatchedOp, type VbatchedWorkload } from '../src/bench/vbatched.js';
+import { logUniformSizes, vbatchedRequest, VBATCHED_OPERANDS, VBATCHED_WORKLOADS, type VbatchedOp, type VbatchedWorkload } from '../src/bench/vbatched.js';
 import type { VariableBatch } from '../src/core/batch.js';
 import type { DType } from '../src/core/dtype.js';
 import { CudaBackend } from '../src/cuda/backend.js';
@@ -48,13 +48,16 @@ export function measureHost(workload: VbatchedWorkload, op: VbatchedOp, dtype: D
   const sizes = logUniformSizes(count, max, workload === 'a' ? 1 : 2);
   const dev = new PlanningDevice(H200);
   const elements = sizes.reduce((s, n) => s + n * n, 0);
-  const data = Array.from({ length: op === 'gemm' ? 3 : 1 }, () => dev.alloc(dtype, elements));
+  const data = Array.from({ length: VBATCHED_OPERANDS[op] }, () => dev.alloc(dtype, elements));
   const info = dev.alloc('int32', count);
-  const request = vbatchedRequest(op, sizes, data, info);
+  const ipiv = op === 'getrf' ? dev.alloc('int32', count * sizes.reduce((x, n) => Math.max(x, n), 1)) : undefined;
+  const request = vbatchedRequest(op, sizes, data, info, ipiv);
   const rows: HostRow[] = [];
   for (const route of ['vbatched', op]) {
     rows.push({ workload, op, dtype, level: 'router', route, ...timed(calls, () => { runRouted(op, dev, request, route); }) });
   }
+  // The API level: gemm and potrf (the others' router level is what the bench's ms column pays too).
+  if (op !== 'gemm' && op !== 'potrf') return rows;
   const backend = new CudaBackend(dev, 'planning');
   const ctx = new Context('cuda', backend, backend, () => {});
   const batch = (key: string): VariableBatch<DeviceArray> => request[key] as VariableBatch<DeviceArray>;
