@@ -103,11 +103,13 @@ for (const v of TRSM_VARIANTS) {
   });
 }
 
-/** A launch counter that keeps the int tables it is given (the vbatched tables are the Int32Array uploads). */
+/** A launch counter that keeps the tables it is given (the vbatched tables are the Int32Array and BigInt64Array uploads). */
 class TableCounter extends LaunchCounter {
   readonly ints: Int32Array[] = [];
+  readonly pointers: BigInt64Array[] = [];
   override upload(host: HostArray, dst?: DeviceArray): DeviceArray {
     if (host instanceof Int32Array) this.ints.push(host.slice());
+    if (host instanceof BigInt64Array) this.pointers.push(host.slice());
     return super.upload(host, dst);
   }
 }
@@ -115,16 +117,20 @@ class TableCounter extends LaunchCounter {
 test('trsm tables: t, nvec, ldA, ldB per member in launch order (classes largest first, members by t descending)', () => {
   const dev = new TableCounter(H100);
   const shapes = [[5, 3, 6, 7], [40, 2, 41, 40], [8, 9, 8, 10], [0, 3, 1, 1], [45, 1, 45, 46]];   // t, nvec, ldA, ldB (side left: B t x nvec)
-  const a = dev.alloc('float64', 10_000), b = dev.alloc('float64', 10_000);
+  const a = dev.alloc('float64', 20_000), b = dev.alloc('float64', 20_000);
   const req = {
     ...LLNN, alpha: 2,
-    a: variable(shapes.map(([t, , ld]) => ({ data: a, rows: t!, cols: t!, ld: ld! }))),
-    b: variable(shapes.map(([t, nvec, , ld]) => ({ data: b, rows: t!, cols: nvec!, ld: ld! }))),
+    a: variable(shapes.map(([t, , ld], i) => ({ data: a, rows: t!, cols: t!, ld: ld!, offset: 2003 * i + 1 }))),
+    b: variable(shapes.map(([t, nvec, , ld], i) => ({ data: b, rows: t!, cols: nvec!, ld: ld!, offset: 1999 * i + 3 }))),
   };
   assert.equal(choose('trsm', req, dev).name, 'vbatched');
   runRouted('trsm', dev, req);
   assert.equal(dev.ints.length, 2, 'the trsm tables and, for the one update of class 48, the gemm tables');
   assert.deepEqual([...dev.ints[0]!], [45, 1, 45, 46, 40, 2, 41, 40, 8, 9, 8, 10, 5, 3, 6, 7]);
+  // Pointers: A's and B's member addresses (offsets in elements, 8 bytes each) in the same order.
+  const order = [4, 1, 2, 0];
+  const address = (base: DeviceArray, m: { offset: number }): bigint => BigInt.asIntN(64, base.ptr + BigInt(m.offset) * 8n);
+  assert.deepEqual([...dev.pointers[0]!], order.flatMap((i) => [address(a, req.a.matrices[i]!), address(b, req.b.matrices[i]!)]));
   assert.equal(dev.ints[0]!.length, 4 * TRSM_VBATCH_INTS);
   // Class 48 (two leaves and an update) and class 8 (one leaf): four launches, the update's GEMM one of them.
   assert.equal(dev.launches, 4);

@@ -12,7 +12,8 @@ import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { classPathPays, elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { addressWords, memberFields, putAddress } from '../common/members.js';
+import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { gemmVbatchedCuda } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
 import { trsmCuda } from './launch-trsm.js';
@@ -59,13 +60,17 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
   if (plan.launches.length > 0) {
     const total = plan.launches.reduce((s, l) => s + l.members.length, 0);
     const pointers = new BigInt64Array(total * TRSM_VBATCH_POINTERS);
+    const words = addressWords(pointers);
     const ints = new Int32Array(total * TRSM_VBATCH_INTS);
     const bytes = elementBytes(dtype);
+    // Typed fields and addresses as two 32-bit words: no BigInt and no array literal per member.
+    const fa = memberFields(r.a), fb = memberFields(r.b);
     let q = 0;
     for (const l of plan.launches) for (const i of l.members) {
-      const ai = a[i]!, bi = b[i]!;
-      pointers.set([elementAddress(ai.data, ai.offset, bytes), elementAddress(bi.data, bi.offset, bytes)], q * TRSM_VBATCH_POINTERS);
-      ints.set([members[i]!.t, members[i]!.nvec, ai.ld, bi.ld], q * TRSM_VBATCH_INTS);
+      putAddress(pointers, words, q * TRSM_VBATCH_POINTERS, fa, i, bytes);
+      putAddress(pointers, words, q * TRSM_VBATCH_POINTERS + 1, fb, i, bytes);
+      const o = q * TRSM_VBATCH_INTS;
+      ints[o] = members[i]!.t; ints[o + 1] = members[i]!.nvec; ints[o + 2] = fa.ld[i]!; ints[o + 3] = fb.ld[i]!;
       q++;
     }
     const tables = uploadMemberTables(dev, pointers, TRSM_VBATCH_POINTERS, ints, TRSM_VBATCH_INTS);
