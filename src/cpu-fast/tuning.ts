@@ -4,7 +4,7 @@
  * environment: environment.ts turns the MYRIAD_CPU_* switches into overrides of this table, and
  * context.ts reads them once, when the backend first asks (cpuTuning()).
  */
-import type { PerDType } from '../core/dtype.js';
+import type { ComplexDType, PerDType } from '../core/dtype.js';
 
 /** An inclusive range of sizes. */
 export interface SizeRange { readonly min: number; readonly max: number }
@@ -40,6 +40,8 @@ export interface CpuTuning {
   readonly gemmWasmChunkBytes: number;
   readonly luWasmMax: number;
   readonly complexUnrollMax: Readonly<{ cholesky: number; potrs: number; lu: number; gesv: number; gemm: number; trsm: number }>;
+  readonly complexGemmWasm: Readonly<Record<ComplexDType, SizeRange>>;
+  readonly complexGemmWasmBlock: Readonly<{ rows: number; cols: number }>;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -186,6 +188,28 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * 23,000 against 26,000 at 24.
    */
   complexUnrollMax: Object.freeze({ cholesky: 12, potrs: 16, lu: 12, gesv: 10, gemm: 12, trsm: 20 }),
+  /**
+   * Complex gemm's WebAssembly kernel (kernels/zgemm-wasm.ts, bitwise the reference as the
+   * JavaScript kernel is) while max(m, n, k) is in this range, per dtype; the JavaScript kernel
+   * below it (it reads the caller's arrays in place, where the WebAssembly kernel pays a copy in
+   * and out). Measured on the 2-core EPYC (one thread, CPU time, ns a matrix, square, N N, alpha
+   * 1, beta 0, strided batches of min(20,000, 2e6 / n^2), WebAssembly / JavaScript):
+   * complex128 n = 3 50 / 45, 4 109 / 95, 5 198 / 186, 6 408 / 302, 8 666 / 732, 10 1229 / 1441,
+   * 12 1987 / 2606; complex64 3 43 / 53, 4 104 / 109, 5 196 / 210, 6 306 / 366, 8 659 / 755, 10
+   * 1178 / 1472, 12 1968 / 2686. Against the reference (complex128): 16 4,960 / 13,350, 24
+   * 19,200 / 43,700, 32 47,500 / 101,300. Of the n = 8 time about 430 ns is the kernel and 230
+   * the copies (the batch is out of cache).
+   */
+  complexGemmWasm: Object.freeze({ complex128: Object.freeze({ min: 8, max: 32 }), complex64: Object.freeze({ min: 5, max: 32 }) }),
+  /**
+   * The WebAssembly complex gemm's block of C per pass over k (rows x cols accumulators). Measured
+   * on the 2-core EPYC (kernel alone, 32 matrices in cache, ns a matrix at n = 4 / 8 / 12 / 16,
+   * N N): 1 x 1 50 / 424 / 1482 / 3704; 1 x 2 61 / 436 / 1453 / 4389; 2 x 1 57 / 468 / 1739 /
+   * 3765; 4 x 1 68 / 622 / 2549 / 5231; 2 x 2 61 / 512 / 1813 / 6283. One chain per element is
+   * not what bounds it (about 0.8 ns a complex multiply-add: two splat loads, two multiplies,
+   * two adds, no fused multiply-add allowed); more accumulators only spill.
+   */
+  complexGemmWasmBlock: Object.freeze({ rows: 1, cols: 1 }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

@@ -1,8 +1,9 @@
 /**
  * The complex kernels' plan (potrf, posv, potrs, getrf, gesv, getrs, gemm and trsm on complex128 and
- * complex64): the generated JavaScript or the complex reference. Pure: the tuning table and
+ * complex64): the generated JavaScript (for gemm also WebAssembly) or the complex reference. Pure: the tuning table and
  * `force` decide.
  */
+import type { ComplexDType } from '../../core/dtype.js';
 import type { CpuTuning } from '../tuning.js';
 
 export type ComplexFactorOp = 'potrf' | 'posv' | 'potrs' | 'getrf' | 'gesv' | 'getrs';
@@ -19,13 +20,25 @@ export function planComplex(p: ComplexProblem, tuning: CpuTuning, force: Complex
   return p.n <= limit ? 'unrolled' : 'reference';
 }
 
-export interface ComplexGemmProblem { readonly m: number; readonly n: number; readonly k: number }
+export interface ComplexGemmProblem { readonly m: number; readonly n: number; readonly k: number; readonly alphaZero: boolean; readonly dtype: ComplexDType }
+/** gemm's variants: wasm is kernels/zgemm-wasm.ts. */
+export type ComplexGemmVariant = ComplexVariant | 'wasm';
+export interface ComplexGemmForce { readonly variant?: ComplexGemmVariant }
 
-/** gemm: the kernel while no dimension exceeds `complexUnrollMax.gemm` (and C is not empty). */
-export function planComplexGemm(p: ComplexGemmProblem, tuning: CpuTuning, force: ComplexForce = {}): ComplexVariant {
+/**
+ * gemm: the WebAssembly kernel while the largest dimension is within `complexGemmWasm`'s range for the dtype (alpha
+ * non-zero and k > 0: the reference's quick paths are the JavaScript kernel's), else the
+ * JavaScript kernel while no dimension exceeds `complexUnrollMax.gemm`, else the reference.
+ * A forced 'wasm' where it does not apply is the JavaScript kernel.
+ */
+export function planComplexGemm(p: ComplexGemmProblem, tuning: CpuTuning, force: ComplexGemmForce = {}): ComplexGemmVariant {
   if (p.m === 0 || p.n === 0) return 'reference';
-  if (force.variant) return force.variant;
-  return Math.max(p.m, p.n, p.k) <= tuning.complexUnrollMax.gemm ? 'unrolled' : 'reference';
+  const wasmFits = !p.alphaZero && p.k > 0;
+  if (force.variant) return force.variant === 'wasm' && !wasmFits ? 'unrolled' : force.variant;
+  const size = Math.max(p.m, p.n, p.k);
+  const range = tuning.complexGemmWasm[p.dtype];
+  if (wasmFits && size >= range.min && size <= range.max) return 'wasm';
+  return size <= tuning.complexUnrollMax.gemm ? 'unrolled' : 'reference';
 }
 
 export interface ComplexTrsmProblem { readonly n: number; readonly nvec: number }

@@ -46,7 +46,7 @@ export const SIMD = {
   // arithmetic
   i64x2Add: 0xce,
   f32x4Add: 0xe4, f32x4Sub: 0xe5, f32x4Mul: 0xe6,
-  f64x2Abs: 0xec, f64x2Sqrt: 0xef, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2, f64x2Div: 0xf3, f64x2Pmax: 0xf7,
+  f64x2Abs: 0xec, f64x2Neg: 0xed, f64x2Sqrt: 0xef, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2, f64x2Div: 0xf3, f64x2Pmax: 0xf7,
   /**
    * Relaxed SIMD (relaxed-simd proposal, Wasm 3.0; used only where wasm/features.ts's probe
    * validates): madd(a, b, c) = a b + c, nmadd(a, b, c) = -(a b) + c, each rounded once where the

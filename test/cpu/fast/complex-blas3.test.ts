@@ -1,7 +1,8 @@
 /**
- * The fast backend's complex gemm and trsm kernels (kernels/zgemm-js.ts, ztrsm-js.ts) against the
- * complex reference, bit for bit: every float of C or B (padding and gaps included) on shapes to one
- * past the tuning table's complexUnrollMax.gemm and .trsm (the reference beyond), every pair of
+ * The fast backend's complex gemm and trsm kernels (kernels/zgemm-wasm.ts, zgemm-js.ts, ztrsm-js.ts)
+ * against the complex reference, bit for bit: every float of C or B (padding and gaps included) on
+ * shapes to one past the tuning table's complexUnrollMax.gemm, complexGemmWasm and .trsm (the
+ * reference beyond), random shapes with each gemm variant forced, every pair of
  * transposes (gemm) and every side, triangle, operation and diagonal (trsm), both types, strided
  * batches with odd ld, stride and offset, list batches, alpha = 0 (A and B hold NaN: never read),
  * beta = 0 (C holds NaN: never read), alpha = 0 with beta = 1 and k = 0, on one thread (the serial
@@ -12,6 +13,7 @@ import { describe, test } from 'node:test';
 import { hostComplexOp } from '../../../src/cpu-fast/backend.js';
 import { cpuTuning } from '../../../src/cpu-fast/context.js';
 import { fastGemmComplex } from '../../../src/cpu-fast/ops/zgemm.js';
+import type { ComplexGemmVariant } from '../../../src/cpu-fast/plan/complex.js';
 import { fastTrsmComplex } from '../../../src/cpu-fast/ops/ztrsm.js';
 import type { ComplexDType, FloatArray } from '../../../src/core/dtype.js';
 import type { ComplexGemmRequest, ComplexOp, ComplexScalar, ComplexTrsmRequest } from '../../../src/core/op-specs.js';
@@ -60,13 +62,13 @@ function sameBits(label: string, got: FloatArray[], want: FloatArray[]): void {
   });
 }
 
-function check(c: GemmCase, seed: number, threaded: boolean): void {
-  const label = `gemm ${c.dtype} ${c.m}x${c.n}x${c.k} ${c.transA}${c.transB} alpha=${c.alpha} beta=${c.beta} ${c.layout.kind} threads=${threaded}`;
+function check(c: GemmCase, seed: number, threaded: boolean, variant?: ComplexGemmVariant): void {
+  const label = `gemm ${c.dtype} ${c.m}x${c.n}x${c.k} ${c.transA}${c.transB} alpha=${c.alpha} beta=${c.beta} ${c.layout.kind} threads=${threaded} variant=${variant}`;
   const want = build(c, seed);
   complexReference.gemm(want.r);
   const got = build(c, seed);
   if (threaded) hostComplexOp('cpu-fast', 'gemm')(got.r);
-  else fastGemmComplex(got.r);
+  else fastGemmComplex(got.r, variant ? { force: { variant } } : {});
   sameBits(label, got.c, want.c);
 }
 
@@ -87,7 +89,9 @@ describe('cpu-fast complex gemm matches the complex reference bit for bit', () =
   });
   test('shapes to one past the kernels, rectangular and k = 0', () => {
     let seed = 200;
-    const shapes = [[max, max, max], [max + 1, max, max], [max, max + 1, 2], [3, 2, max + 1], [5, 9, 11], [1, 12, 3], [4, 3, 0]] as const;
+    const wasm = Math.max(...Object.values(cpuTuning().complexGemmWasm).map((r) => r.max));
+    const shapes = [[max, max, max], [max + 1, max, max], [max, max + 1, 2], [3, 2, max + 1], [5, 9, 11], [1, 12, 3], [4, 3, 0],
+      [wasm, 3, 2], [2, wasm + 1, 3], [wasm, 2, wasm + 1], [wasm, wasm, wasm]] as const;
     for (const dtype of TYPES) for (const [m, n, k] of shapes) {
       check({ m, n, k, transA: 'C', transB: 'T', alpha: ALPHA, beta: BETA, dtype, layout: ODD, count: 2 }, seed++, false);
       check({ m, n, k, transA: 'N', transB: 'C', alpha: ALPHA, beta: [0, 0], dtype, layout: LIST, count: 2 }, seed++, false);
@@ -102,6 +106,31 @@ describe('cpu-fast complex gemm matches the complex reference bit for bit', () =
     for (const dtype of TYPES) for (const [alpha, beta, poison] of pairs) for (const [m, n, k] of [[2, 3, 2], [6, 6, 6]] as const) {
       const c: GemmCase = { m, n, k, transA: 'T', transB: 'N', alpha, beta, dtype, layout: seed % 2 ? ODD : LIST, count: 3, ...(poison ? { poison } : {}) };
       check(c, seed++, false);
+    }
+  });
+  test('random shapes 1-17, every pair of transposes, alpha and beta (beta = 0 on NaN), each variant forced and the plan', () => {
+    const rng = new Rng(500);
+    const size = (): number => 1 + Math.floor(rng.uniform(0, 1) * 17);
+    const scalar = (): ComplexScalar => {
+      const u = rng.uniform(0, 1);
+      return u < 0.15 ? [0, 0] : u < 0.25 ? [1, 0] : u < 0.35 ? [-0, rng.uniform(0, 1) - 0.5] : [4 * rng.uniform(0, 1) - 2, 4 * rng.uniform(0, 1) - 2];
+    };
+    let seed = 600;
+    const variants: (ComplexGemmVariant | undefined)[] = [undefined, 'wasm', 'unrolled'];
+    for (let trial = 0; trial < 120; trial++) {
+      const m = size(), n = size(), k = size();
+      const variant = variants[trial % variants.length];
+      // the JavaScript kernel unrolls everything: forced only where the plan could choose it
+      if (variant === 'unrolled' && Math.max(m, n, k) > 8) continue;
+      const transA = OPS[trial % 3]!, transB = OPS[Math.floor(trial / 3) % 3]!;
+      const alpha = trial % 7 === 0 ? ALPHA : scalar();
+      const beta = trial % 4 === 0 ? [0, 0] as ComplexScalar : scalar();
+      const betaZero = beta[0] === 0 && beta[1] === 0;
+      const alphaZero = alpha[0] === 0 && alpha[1] === 0;
+      const poison: GemmCase['poison'] = betaZero ? 'c' : alphaZero ? 'ab' : undefined;
+      const dtype = TYPES[trial % 2]!;
+      const layout = LAYOUTS[Math.floor(trial / 2) % LAYOUTS.length]!;
+      check({ m, n, k, transA, transB, alpha, beta, dtype, layout, count: 1 + (trial % 4), ...(poison ? { poison } : {}) }, seed++, false, variant);
     }
   });
   test('spread over two threads (copies for the workers), both types', () => {
