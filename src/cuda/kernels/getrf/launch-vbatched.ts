@@ -14,7 +14,8 @@ import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchCo
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { classPathPays, elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { addressWords, memberFields, putAddress } from '../common/members.js';
+import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelVbatchedSource, getrfUpdateVbatchedSource, UPDATE_COLUMNS, UPDATE_THREADS } from './generate-panel.js';
 import { getrfRegisterVbatchedSource } from './generate-register.js';
@@ -86,13 +87,16 @@ export function getrfVbatchedCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, D
   if (plan.launches.length > 0) {
     const members = plan.launches.reduce((s, l) => s + l.members.length, 0);
     const pointers = new BigInt64Array(members);
+    const words = addressWords(pointers);
     const ints = new Int32Array(members * GETRF_VBATCH_INTS);
     const bytes = elementBytes(dtype);
+    // Typed fields and addresses as two 32-bit words: no BigInt and no array literal per member.
+    const f = memberFields(r.a);
     let q = 0;
     for (const l of plan.launches) for (const i of l.members) {
-      const v = views[i]!;
-      pointers[q] = elementAddress(v.data, v.offset, bytes);
-      ints.set([v.rows, v.cols, v.ld, i], q * GETRF_VBATCH_INTS);
+      putAddress(pointers, words, q, f, i, bytes);
+      const o = q * GETRF_VBATCH_INTS;
+      ints[o] = f.rows[i]!; ints[o + 1] = f.cols[i]!; ints[o + 2] = f.ld[i]!; ints[o + 3] = i;
       q++;
     }
     const tables = uploadMemberTables(dev, pointers, 1, ints, GETRF_VBATCH_INTS);
