@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { DType } from '../../src/core/dtype.js';
 import { MyriadError } from '../../src/core/errors.js';
 import { classPathPays, planClasses, sizeClass, VBATCH_CLASSES, VBATCH_MAX, VBATCH_MEMBERS_PER_SIZE_MAX } from '../../src/cuda/kernels/common/vbatch.js';
+import { severalShapes } from '../../src/cuda/kernels/common/members.js';
 import { planVbatchedGemm, vbatchedGemmSource } from '../../src/cuda/kernels/gemm/index.js';
 import { planVbatchedPotrf, vbatchedPotrfSource } from '../../src/cuda/kernels/potrf/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -135,4 +136,10 @@ test('classPathPays: the class path where members per distinct size average at m
   assert.equal(classPathPays(2 * VBATCH_MEMBERS_PER_SIZE_MAX + 1, twoSizes(2 * VBATCH_MEMBERS_PER_SIZE_MAX + 1)), false);
   assert.equal(classPathPays(1000, (i) => i), true);
   assert.equal(classPathPays(1000, () => 5), false);
+});
+
+test('severalShapes: true as soon as one field of one member differs from member 0', () => {
+  assert.equal(severalShapes([Int32Array.of(4, 4, 4), Int32Array.of(2, 2, 2)]), false);
+  assert.equal(severalShapes([Int32Array.of(4, 4, 4), Int32Array.of(2, 2, 3)]), true);
+  assert.equal(severalShapes([Int32Array.of(5)]), false);
 });

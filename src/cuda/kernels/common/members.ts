@@ -104,6 +104,15 @@ export function putAddress(table: BigInt64Array, words: Uint32Array, q: number, 
 }
 
 
+/** Whether some member differs from member 0 in one of `fields` (a variable batch of several shapes). */
+export function severalShapes(fields: readonly Int32Array[]): boolean {
+  for (const f of fields) {
+    const first = f[0];
+    for (let i = 1; i < f.length; i++) if (f[i] !== first) return true;
+  }
+  return false;
+}
+
 /** The addresses of members `members` of `f`, in that order (a pointer array's contents). */
 export function memberAddresses(f: MemberFields, members: ArrayLike<number>, bytes: number): BigInt64Array {
   const table = new BigInt64Array(members.length);

@@ -16,6 +16,7 @@ import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
+import { memberFields, severalShapes } from '../common/members.js';
 import { classPathPays, elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { potrfVbatchedCuda } from '../potrf/index.js';
 import { trsmVbatchedCuda } from '../trsm/index.js';
@@ -92,9 +93,6 @@ export function solveVbatchedCovers(r: PotrsRequest<DeviceArray, DeviceArray>): 
   if (r.a.kind !== 'variable' && r.b.kind !== 'variable') return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
-  const key = (i: number): string => { const x = matrixAt(r.a, i), y = matrixAt(r.b, i); return `${x.rows},${y.cols},${x.ld},${y.ld}`; };
-  const first = key(0);
-  let mixed = false;
-  for (let i = 1; i < count && !mixed; i++) mixed = key(i) !== first;
-  return mixed && classPathPays(count, (i) => matrixAt(r.a, i).rows);
+  const fa = memberFields(r.a), fb = memberFields(r.b);
+  return severalShapes([fa.rows, fb.cols, fa.ld, fb.ld]) && classPathPays(count, (i) => fa.rows[i]!);
 }

@@ -12,7 +12,7 @@ import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, putAddress } from '../common/members.js';
+import { addressWords, memberFields, putAddress, severalShapes } from '../common/members.js';
 import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { gemmVbatchedCuda } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
@@ -119,10 +119,8 @@ export function trsmVbatchedCovers(r: TrsmRequest<DeviceArray>): boolean {
   if (r.alpha === 0 || (r.a.kind !== 'variable' && r.b.kind !== 'variable')) return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
-  const key = (i: number): string => { const x = matrixAt(r.a, i), y = matrixAt(r.b, i); return `${y.rows},${y.cols},${x.ld},${y.ld}`; };
-  const first = key(0);
-  let mixed = false;
-  for (let i = 1; i < count && !mixed; i++) mixed = key(i) !== first;
+  const fa = memberFields(r.a), fb = memberFields(r.b);
   // The triangle's order: m for side left, n for right.
-  return mixed && classPathPays(count, (i) => (r.side === 'left' ? matrixAt(r.b, i).rows : matrixAt(r.b, i).cols));
+  const t = r.side === 'left' ? fb.rows : fb.cols;
+  return severalShapes([fb.rows, fb.cols, fa.ld, fb.ld]) && classPathPays(count, (i) => t[i]!);
 }
