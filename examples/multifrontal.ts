@@ -167,9 +167,10 @@ export function runMultifrontal(tree: EliminationTree, matrix: SparseLower, ctx:
 
   tree.levels.forEach((members, level) => {
     // Assembly: each front's place in the level's buffer, the original entries, the children's updates.
+    const orders = members.map((f) => fronts[f]!.pivots.length + fronts[f]!.update.length);
     const offsets = new Array<number>(members.length);
     let total = 0;
-    members.forEach((f, q) => { offsets[q] = total; total += structureOf(fronts[f]!).length ** 2; });
+    orders.forEach((n, q) => { offsets[q] = total; total += n * n; });
     const buffer = new Float64Array(total);
     members.forEach((f, q) => {
       const front = fronts[f]!;
@@ -189,13 +190,12 @@ export function runMultifrontal(tree: EliminationTree, matrix: SparseLower, ctx:
     });
 
     // The level's partial factorizations: three batched calls over fronts of different sizes.
-    const orders = members.map((f) => structureOf(fronts[f]!).length);
     const withUpdate = members.map((_, q) => q).filter((q) => fronts[members[q]!]!.update.length > 0);
     const pivotBlocks = variable(members.map((f, q) => ({ data: buffer, rows: fronts[f]!.pivots.length, ld: orders[q]!, offset: offsets[q]! })));
-    const below = withUpdate.map((q) => {
+    const below = variable(withUpdate.map((q) => {
       const k = fronts[members[q]!]!.pivots.length;
       return { data: buffer, rows: orders[q]! - k, cols: k, ld: orders[q]!, offset: offsets[q]! + k };
-    });
+    }));
     const triangles = variable(withUpdate.map((q) => ({ data: buffer, rows: fronts[members[q]!]!.pivots.length, ld: orders[q]!, offset: offsets[q]! })));
     const trailing = variable(withUpdate.map((q) => {
       const k = fronts[members[q]!]!.pivots.length;
@@ -205,8 +205,8 @@ export function runMultifrontal(tree: EliminationTree, matrix: SparseLower, ctx:
     const t0 = performance.now();
     ctx.potrf({ uplo: 'lower', a: pivotBlocks, info: levelInfo });
     if (withUpdate.length > 0) {
-      ctx.trsm({ side: 'right', uplo: 'lower', transA: 'T', diag: 'nonunit', alpha: 1, a: triangles, b: variable(below) });
-      ctx.syrk({ uplo: 'lower', trans: 'N', alpha: -1, a: variable(below), beta: 1, c: trailing });
+      ctx.trsm({ side: 'right', uplo: 'lower', transA: 'T', diag: 'nonunit', alpha: 1, a: triangles, b: below });
+      ctx.syrk({ uplo: 'lower', trans: 'N', alpha: -1, a: below, beta: 1, c: trailing });
     }
     const ms = performance.now() - t0;
     msDense += ms;
