@@ -28,7 +28,7 @@ import type { DeviceStorage } from '../../src/core/storage.js';
 import { potrfMatrix } from '../../src/cpu/lapack/potrf.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { gpuContext, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 import { caseName, compareOutput, fillTriangle, trsmTolerance } from '../helpers/trsm-data.js';
 import { batchOf, classOf, type Layout } from '../helpers/vbatched-cases.js';
@@ -37,14 +37,7 @@ import { recordVbatchedSolveCalls, SOLVE_VB_CASES, solveVbLayout, TRSM_VB_CASES,
 const skip = gpuSkipReason();
 const SENTINEL = 12345.5;
 
-let shared: { ctx: Context; backend: CudaBackend } | undefined;
-function context(): { ctx: Context; backend: CudaBackend } {
-  if (shared === undefined) {
-    const backend = new CudaBackend(gpu(), 'test');
-    shared = { ctx: new Context('cuda', backend, backend), backend };
-  }
-  return shared;
-}
+const context = gpuContext;
 
 /** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
 before(async () => {

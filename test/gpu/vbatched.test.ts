@@ -31,7 +31,7 @@ import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core
 import type { DeviceStorage } from '../../src/core/storage.js';
 import { potrfMatrix } from '../../src/cpu/lapack/potrf.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { gpu, gpuContext, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 import { batchOf, classOf, GEMM_CASES, gemmLayout, GETRF_CASES, getrfLayout, pivotStrideFor, POTRF_CASES, potrfLayout, recordVbatchedCalls, type Layout } from '../helpers/vbatched-cases.js';
 import { checkGetrfMember, fillGetrfMember } from '../helpers/vbatched-getrf.js';
@@ -39,14 +39,7 @@ import { checkGetrfMember, fillGetrfMember } from '../helpers/vbatched-getrf.js'
 const skip = gpuSkipReason();
 const SENTINEL = 12345.5;
 
-let shared: { ctx: Context; backend: CudaBackend } | undefined;
-function context(): { ctx: Context; backend: CudaBackend } {
-  if (shared === undefined) {
-    const backend = new CudaBackend(gpu(), 'test');
-    shared = { ctx: new Context('cuda', backend, backend), backend };
-  }
-  return shared;
-}
+const context = gpuContext;
 
 /** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
 before(async () => {

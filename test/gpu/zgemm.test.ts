@@ -17,8 +17,7 @@ import type { ComplexOp, ComplexScalar } from '../../src/core/op-specs.js';
 import type { DeviceBackend } from '../../src/core/device-backend.js';
 import type { Storage } from '../../src/core/storage.js';
 import { zgemm1 } from '../../src/cpu/complex/zgemm.js';
-import { CudaBackend } from '../../src/cuda/backend.js';
-import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { gpuContext, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = gpuSkipReason();
@@ -54,14 +53,7 @@ function layout(rows: number, cols: number, count: number): Layout {
   return { ld, offsets: Array.from({ length: count }, (_, q) => 5 + q * stride), pairs: 5 + count * stride + 2 };
 }
 
-let shared: { ctx: Context; backend: CudaBackend } | undefined;
-function context(): { ctx: Context; backend: CudaBackend } {
-  if (shared === undefined) {
-    const backend = new CudaBackend(gpu(), 'test');
-    shared = { ctx: new Context('cuda', backend, backend), backend };
-  }
-  return shared;
-}
+const context = gpuContext;
 
 const complexType = (dtype: DType): 'complex128' | 'complex64' => (dtype === 'float64' ? 'complex128' : 'complex64');
 

@@ -65,3 +65,13 @@ export function countingContext(dev: CudaDevice): { readonly ctx: Context; copie
   const backend = new CudaBackend(counting, 'test');
   return { ctx: new Context('cuda', backend, backend), copies: () => copies };
 }
+
+let sharedContext: { ctx: Context; backend: CudaBackend } | undefined;
+/** One CUDA context over the shared device for a whole test file (its backend for `force` and `warm`), made on first use. */
+export function gpuContext(): { ctx: Context; backend: CudaBackend } {
+  if (sharedContext === undefined) {
+    const backend = new CudaBackend(gpu(), 'test');
+    sharedContext = { ctx: new Context('cuda', backend, backend), backend };
+  }
+  return sharedContext;
+}
