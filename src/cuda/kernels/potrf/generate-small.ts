@@ -159,30 +159,34 @@ export function loadFactorRows(uplo: Uplo, x: string, ld: string, regs = 'N'): s
 /**
  * Writes the factor rows back (columns < kf of L, and the failing diagonal), where kf = fail - 1
  * or N. Elements outside the referenced triangle are never written. Needs `fail` and `dOwn`
- * (choleskyRows) in scope.
+ * (choleskyRows) in scope. `order`: the variable holding the matrix's own order where it is
+ * smaller than N (a variable batch's member in its class kernel): rows and columns from it on
+ * are padding and never stored.
  */
-export function storeFactorRows(uplo: Uplo, x: string, ld: string, classic = false): string {
+export function storeFactorRows(uplo: Uplo, x: string, ld: string, classic = false, order?: string): string {
   const diag = classic ? '  const real diagOut = rA[0]; (void)diagOut;' : `  const real diagOut = fail == r + 1 ? dOwn : sqrtReal(dOwn);   // L(r,r), or the failing pivot`;
   const value = classic ? 'rA[j]' : 'j == r ? diagOut : rA[j]';
+  const row = order === undefined ? 'valid' : `valid && r < ${order}`;
   if (uplo === 'lower') {
     return `${diag}
-  if (valid) {
+  if (${row}) {
     const int kf = fail ? fail - 1 : N;
 #pragma unroll
     for (int j = 0; j < N; ++j)
       if (j <= r && (j < kf || (j == kf && r == kf))) ${x}[r + (long long)j * ${ld}] = ${value};
   }`;
   }
+  const column = order === undefined ? '' : `c < ${order} && `;
   return `${diag}
   __syncwarp();
 #pragma unroll
   for (int j = 0; j < N; ++j) if (j <= r) st[j + r * P] = ${value};
   __syncwarp();
-  if (valid) {
+  if (${row}) {
     const int kf = fail ? fail - 1 : N;
 #pragma unroll
     for (int c = 0; c < N; ++c)
-      if (r <= c && (r < kf || (r == kf && c == kf))) ${x}[r + (long long)c * ${ld}] = st[r + c * P];
+      if (r <= c && ${column}(r < kf || (r == kf && c == kf))) ${x}[r + (long long)c * ${ld}] = st[r + c * P];
   }`;
 }
 

@@ -16,7 +16,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { precisionLetter } from '../common/precision.js';
 import { slotSetup, smallPrelude, type SmallLayout } from '../common/warp-slots.js';
-import { choleskyRowsSource } from './generate-small.js';
+import { choleskyRowsSource, storeFactorRows } from './generate-small.js';
 import type { PotrfSmallParams } from './params.js';
 
 /** Entries per member in the int table (n, ld, batch index); one pointer each. */
@@ -45,32 +45,6 @@ function loadMemberRows(upper: boolean): string {
   __syncwarp();`;
 }
 
-/** The factor's rows back into the member (storeFactorRows of generate-small.ts, masked to nm). */
-function storeMemberRows(upper: boolean, classic: boolean): string {
-  const diag = classic ? '  const real diagOut = rA[0]; (void)diagOut;' : '  const real diagOut = fail == r + 1 ? dOwn : sqrtReal(dOwn);   // L(r,r), or the failing pivot';
-  const value = classic ? 'rA[j]' : 'j == r ? diagOut : rA[j]';
-  if (!upper) {
-    return `${diag}
-  if (valid && r < nm) {
-    const int kf = fail ? fail - 1 : N;
-#pragma unroll
-    for (int j = 0; j < N; ++j)
-      if (j <= r && (j < kf || (j == kf && r == kf))) a[r + (long long)j * ldm] = ${value};
-  }`;
-  }
-  return `${diag}
-  __syncwarp();
-#pragma unroll
-  for (int j = 0; j < N; ++j) if (j <= r) st[j + r * P] = ${value};
-  __syncwarp();
-  if (valid && r < nm) {
-    const int kf = fail ? fail - 1 : N;
-#pragma unroll
-    for (int c = 0; c < N; ++c)
-      if (r <= c && c < nm && (r < kf || (r == kf && c == kf))) a[r + (long long)c * ldm] = st[r + c * P];
-  }`;
-}
-
 /** `p.n` is the class bound; `p.kind` must be 'pointer'. */
 export function potrfSmallVbatchedSource(p: PotrfSmallParams): KernelSource {
   if (p.kind !== 'pointer') throw new Error('the vbatched warp kernel reads a pointer table: kind must be pointer');
@@ -92,7 +66,7 @@ ${loadMemberRows(upper)}
   real dOwn = real(1), rinv = real(0);
   const int fail = choleskyRows(rA, r, c0, c1, dOwn, rinv);
   (void)rinv;
-${storeMemberRows(upper, p.classic)}
+${storeFactorRows(upper ? 'upper' : 'lower', 'a', 'ldm', p.classic, 'nm')}
   if (valid && r == 0) info[dm[2]] = fail;
 }
 `;
