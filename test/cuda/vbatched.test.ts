@@ -20,6 +20,7 @@ import { H100 } from '../helpers/devices.js';
 import { compileForSm90, compileFailures, compileSet, NVCC_SKIP } from '../helpers/nvcc.js';
 import { recordVbatchedCalls, VBATCHED_GPU_KERNELS } from '../helpers/vbatched-cases.js';
 import { Context } from '../../src/api/context.js';
+import { strided, variable } from '../../src/core/batch.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 
@@ -136,6 +137,21 @@ test('classPathPays: the class path where members per distinct size average at m
   assert.equal(classPathPays(2 * VBATCH_MEMBERS_PER_SIZE_MAX + 1, twoSizes(2 * VBATCH_MEMBERS_PER_SIZE_MAX + 1)), false);
   assert.equal(classPathPays(1000, (i) => i), true);
   assert.equal(classPathPays(1000, () => 5), false);
+});
+
+test('the variable-batch covers read shapes only: host batches (asked before staging) of one or several shapes route without touching an address', () => {
+  const dev = new LaunchCounter(H100);
+  const members = (sizes: readonly number[], cols?: number) => variable(sizes.map((n) => ({ data: new Float64Array(n * (cols ?? n)), rows: n, cols: cols ?? n })));
+  const tri = (sizes: readonly number[]) => strided(new Float64Array(sizes[0]! * sizes[0]! * sizes.length), { rows: sizes[0]!, count: sizes.length });
+  for (const sizes of [[1, 1], [3, 5, 8]]) {
+    const several = new Set(sizes).size > 1;
+    const a = several ? members(sizes) : tri(sizes);
+    const trsm = { side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', alpha: 1, a, b: members(sizes, 1) };
+    assert.equal(choose('trsm', trsm, dev).name, several ? 'vbatched' : 'trsm', `trsm ${sizes}`);
+    const solve = { uplo: 'lower', a, b: members(sizes, 1), info: new Int32Array(sizes.length) };
+    assert.equal(choose('potrs', solve, dev).name, several ? 'vbatched' : 'potrs', `potrs ${sizes}`);
+    assert.equal(choose('posv', solve, dev).name, several ? 'vbatched' : 'posv', `posv ${sizes}`);
+  }
 });
 
 test('severalShapes: true as soon as one field of one member differs from member 0', () => {

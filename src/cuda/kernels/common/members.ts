@@ -71,6 +71,29 @@ export function memberFields(b: Batch<DeviceArray>): MemberFields {
   return { count, rows, cols, ld, offset, slot, arrays, baseLo, baseHi };
 }
 
+/** A batch's member shapes only (rows, cols, ld): what a router's `covers` reads, for host and device batches alike (no addresses). */
+export interface MemberShapes {
+  readonly rows: Int32Array;
+  readonly cols: Int32Array;
+  readonly ld: Int32Array;
+}
+
+/** The rows, cols and ld of every member of `b` (any storage: a covers is asked before host data is staged). */
+export function memberShapes(b: Batch<unknown>): MemberShapes {
+  const count = batchCount(b);
+  const rows = new Int32Array(count), cols = new Int32Array(count), ld = new Int32Array(count);
+  if (b.kind !== 'variable') {
+    rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld);
+  } else {
+    const m = b.matrices;
+    for (let i = 0; i < count; i++) {
+      const w = m[i]!;
+      rows[i] = w.rows; cols[i] = w.cols; ld[i] = w.ld;
+    }
+  }
+  return { rows, cols, ld };
+}
+
 /** Member i as a view (for the few members a launcher hands on to another path). */
 export function memberView(f: MemberFields, i: number): MatrixView<DeviceArray> {
   return { data: f.arrays[f.slot[i]!]!, offset: f.offset[i]!, ld: f.ld[i]!, rows: f.rows[i]!, cols: f.cols[i]! };

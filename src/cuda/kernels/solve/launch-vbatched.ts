@@ -16,7 +16,7 @@ import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { memberFields, severalShapes } from '../common/members.js';
+import { memberShapes, severalShapes } from '../common/members.js';
 import { classPathPays, elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { potrfVbatchedCuda } from '../potrf/index.js';
 import { trsmVbatchedCuda } from '../trsm/index.js';
@@ -93,6 +93,6 @@ export function solveVbatchedCovers(r: PotrsRequest<DeviceArray, DeviceArray>): 
   if (r.a.kind !== 'variable' && r.b.kind !== 'variable') return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
-  const fa = memberFields(r.a), fb = memberFields(r.b);
+  const fa = memberShapes(r.a), fb = memberShapes(r.b);
   return severalShapes([fa.rows, fb.cols, fa.ld, fb.ld]) && classPathPays(count, (i) => fa.rows[i]!);
 }

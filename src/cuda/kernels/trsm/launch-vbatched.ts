@@ -12,7 +12,7 @@ import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, putAddress, severalShapes } from '../common/members.js';
+import { addressWords, memberFields, memberShapes, putAddress, severalShapes } from '../common/members.js';
 import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { gemmVbatchedCuda } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
@@ -119,7 +119,7 @@ export function trsmVbatchedCovers(r: TrsmRequest<DeviceArray>): boolean {
   if (r.alpha === 0 || (r.a.kind !== 'variable' && r.b.kind !== 'variable')) return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
-  const fa = memberFields(r.a), fb = memberFields(r.b);
+  const fa = memberShapes(r.a), fb = memberShapes(r.b);
   // The triangle's order: m for side left, n for right.
   const t = r.side === 'left' ? fb.rows : fb.cols;
   return severalShapes([fb.rows, fb.cols, fa.ld, fb.ld]) && classPathPays(count, (i) => t[i]!);
