@@ -130,6 +130,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   }
 
   protected run(op: OpName, request: Request): void {
+    this.device.beginCall?.();
     // One pass over the request, allocating nothing: the first batch's count, and where the storages live.
     let count = -1;
     let onHost = false;

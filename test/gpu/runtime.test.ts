@@ -14,6 +14,8 @@ import { MyriadError } from '../../src/core/errors.js';
 import { arg, CudaError, NvrtcError, probeCuda, type KernelSource } from '../../src/cuda/runtime/index.js';
 import { Cublas, Cusolver, batchPointers } from '../../src/cuda/baselines/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { cudaRuntime } from '../../src/cuda/runtime/runtime.js';
+import { TieredKernel } from '../../src/cuda/runtime/tiered.js';
 
 // Read when the first kernel compiles: a fresh disk cache, so this file exercises NVRTC.
 process.env['MYRIAD_CACHE_DIR'] ??= mkdtempSync(join(tmpdir(), 'myriad-gpu-cache-'));
@@ -148,6 +150,51 @@ test('compile, launch and time y = a*x + y (f64, f32)', { skip }, () => {
     dx.dispose();
     dy.dispose();
   }
+});
+
+test('a kernel missing from the cache serves its first call from a quick build, later calls from the optimised one, with the same results', { skip }, () => {
+  const dev = gpu();
+  // A source no cache holds (a fresh constant), with an unrolled loop: a quick build's case (runtime/tiered.ts).
+  const salt = Math.floor(Math.random() * 1e9);
+  const src: KernelSource = {
+    name: `tiered_${salt}.cu`,
+    entry: 'poly',
+    source: `extern "C" __global__ void poly(int n, const double* __restrict__ x, double* __restrict__ y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  double acc = ${salt}.0 * 1e-12, v = x[i];
+#pragma unroll
+  for (int k = 0; k < 16; ++k) acc = fma(acc, v, (double)(k + 1));
+  y[i] = acc;
+}
+`,
+  };
+  if (!cudaRuntime().quickBuilds) return; // MYRIAD_QUICK_FIRST=0, or this NVRTC refused the option: nothing tiered to check
+  dev.beginCall();
+  const k = dev.kernel(src);
+  assert.ok(k instanceof TieredKernel && k.quick, 'the first load is a quick build');
+  const n = 4096;
+  const x = Float64Array.from({ length: n }, (_, i) => Math.cos(i) * 0.9);
+  const dx = dev.upload(x);
+  const dy = dev.alloc('float64', n);
+  const run = (): Float64Array => {
+    dev.fill(dy, 0xff);
+    k.launch({ grid: [n / 128, 1, 1], block: [128, 1, 1] }, [arg.i32(n), arg.ptr(dx), arg.ptr(dy)]);
+    return dev.download(dy) as Float64Array;
+  };
+  const first = run();
+  dev.beginCall();
+  const second = run();
+  assert.equal(k.quick, false, 'a launch in a later call runs the optimised build');
+  for (let i = 0; i < n; i++) {
+    let acc = salt * 1e-12;
+    for (let j = 0; j < 16; j++) acc = acc * x[i]! + (j + 1);
+    // Both builds evaluate the same fma chain: equal to each other, and to the host's within rounding.
+    assert.equal(first[i], second[i], `element ${i}: quick and optimised builds differ`);
+    assert.ok(Math.abs(second[i]! - acc) <= 1e-12 * Math.abs(acc) + 1e-12, `element ${i}: ${second[i]} vs ${acc}`);
+  }
+  dx.dispose();
+  dy.dispose();
 });
 
 test('launch overhead: packed parameter block vs per-call array (both correct)', { skip }, () => {

@@ -58,11 +58,23 @@ interface PoolWorker {
   readonly worker: Worker;
   readonly port: MessagePort;
   failed: boolean;
+  /** Awaited batches on this worker: while any, it keeps the process alive. */
+  holds: number;
+}
+
+function hold(w: PoolWorker): void {
+  if (w.holds++ === 0) w.worker.ref();
+}
+
+function release(w: PoolWorker): void {
+  if (--w.holds === 0) w.worker.unref();
 }
 
 export class CompilePool {
   private readonly workers: PoolWorker[] = [];
   private batches = 0;
+  /** The results received so far of each batch not yet collected. */
+  private readonly live = new Map<number, WorkerResult[]>();
 
   constructor(readonly limit: number = compileThreads()) {}
 
@@ -79,43 +91,17 @@ export class CompilePool {
   /** Compiles `requests`, blocking this thread until all are done (or `timeoutMs` passed). */
   compileSync(requests: readonly CompileRequest[], timeoutMs = 600_000): PoolOutcome[] {
     if (requests.length === 0) return [];
-    const batch = this.start(requests);
-    const deadline = performance.now() + timeoutMs;
-    for (;;) {
-      const done = Atomics.load(batch.control, 1);
-      if (done >= requests.length || this.stalled(batch, deadline)) break;
-      Atomics.wait(batch.control, 1, done, 500);
-    }
-    return this.finish(batch);
+    return this.waitSync(this.submit(requests), timeoutMs);
   }
 
   /** As compileSync, awaiting instead of blocking. */
   async compile(requests: readonly CompileRequest[], timeoutMs = 600_000): Promise<PoolOutcome[]> {
     if (requests.length === 0) return [];
-    const batch = this.start(requests);
-    const deadline = performance.now() + timeoutMs;
-    // A pending Atomics.waitAsync does not keep the event loop alive: the workers do, while awaited.
-    for (const w of batch.workers) w.worker.ref();
-    try {
-      for (;;) {
-        const done = Atomics.load(batch.control, 1);
-        if (done >= requests.length || this.stalled(batch, deadline)) break;
-        const wait = waitAsync(batch.control, 1, done, 500);
-        if (wait.async) await wait.value;
-      }
-    } finally {
-      for (const w of batch.workers) w.worker.unref();
-    }
-    return this.finish(batch);
+    return this.wait(this.submit(requests), timeoutMs);
   }
 
-  /** Ends the workers (they never keep the process alive; this is for tests and dispose). */
-  async close(): Promise<void> {
-    const all = this.workers.splice(0);
-    await Promise.all(all.map((w) => w.worker.terminate()));
-  }
-
-  private start(requests: readonly CompileRequest[]): Batch {
+  /** Hands `requests` to the workers and returns at once; `waitSync` or `wait` collects the outcomes (either, or both: the outcomes are the same). */
+  submit(requests: readonly CompileRequest[]): PoolBatch {
     const used = Math.max(1, Math.min(requests.length, this.limit));
     this.grow(used);
     // Longest source first: the long compiles start at once and the short ones fill in around them.
@@ -125,7 +111,49 @@ export class CompilePool {
     const id = ++this.batches;
     const workers = this.workers.filter((w) => !w.failed).slice(0, used);
     for (const w of workers) w.worker.postMessage({ id, requests: sorted, control: control.buffer } satisfies WorkerBatch);
-    return { id, control, order, workers, started: performance.now() };
+    this.live.set(id, []);
+    return new Batch(id, control, order, workers, performance.now());
+  }
+
+  /** Blocks this thread until `batch` is done (or `timeoutMs` passed, or no worker took it), then its outcomes. */
+  waitSync(handle: PoolBatch, timeoutMs = 600_000): PoolOutcome[] {
+    const batch = handle as Batch;
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      if (batch.outcomes !== undefined) return batch.outcomes;
+      const done = Atomics.load(batch.control, 1);
+      if (done >= batch.order.length || this.stalled(batch, deadline)) break;
+      Atomics.wait(batch.control, 1, done, 500);
+    }
+    return this.finish(batch);
+  }
+
+  /** As waitSync, awaiting; the batch's workers keep the process alive meanwhile (their compiles reach the cache before it exits). */
+  async wait(handle: PoolBatch, timeoutMs = 600_000): Promise<PoolOutcome[]> {
+    const batch = handle as Batch;
+    const deadline = performance.now() + timeoutMs;
+    // A pending Atomics.waitAsync does not keep the event loop alive: the workers do, while awaited.
+    for (const w of batch.workers) hold(w);
+    try {
+      for (;;) {
+        if (batch.outcomes !== undefined) return batch.outcomes;
+        const done = Atomics.load(batch.control, 1);
+        if (done >= batch.order.length || this.stalled(batch, deadline)) break;
+        const wait = waitAsync(batch.control, 1, done, 500);
+        if (wait.async) await wait.value;
+      }
+    } finally {
+      for (const w of batch.workers) release(w);
+    }
+    return this.finish(batch);
+  }
+
+  /** Ends the workers (they never keep the process alive; this is for tests and dispose). */
+  async close(): Promise<void> {
+    const all = this.workers.splice(0);
+    // Held while they stop (an unreferenced worker's exit would not keep the event loop waiting for it), whatever waits end meanwhile.
+    for (const w of all) { w.holds = Infinity; w.worker.ref(); }
+    await Promise.all(all.map((w) => w.worker.terminate()));
   }
 
   private stalled(batch: Batch, deadline: number): boolean {
@@ -135,25 +163,36 @@ export class CompilePool {
   }
 
   private finish(batch: Batch): PoolOutcome[] {
+    if (batch.outcomes !== undefined) return batch.outcomes;
     // No more jobs handed out (a batch given up on); a job in progress finishes and is dropped.
     Atomics.store(batch.control, 0, batch.order.length);
+    this.drain();
     const outcomes: PoolOutcome[] = batch.order.map(() => ({ error: 'not compiled by a worker', ms: 0 }));
-    for (const w of batch.workers) {
+    for (const r of this.live.get(batch.id) ?? []) {
+      const original = batch.order[r.index] as number;
+      outcomes[original] = r.binary ? { binary: r.binary, ms: r.ms } : { error: r.error ?? 'no binary', ms: r.ms };
+    }
+    this.live.delete(batch.id);
+    batch.outcomes = outcomes;
+    Atomics.notify(batch.control, 1); // an awaiting `wait` of this batch returns now, not at its next timeout
+    return outcomes;
+  }
+
+  /** Moves every result waiting on the workers' ports to its batch (batches share workers: one may be collected while another runs). */
+  private drain(): void {
+    for (const w of this.workers) {
       for (let m = receiveMessageOnPort(w.port); m !== undefined; m = receiveMessageOnPort(w.port)) {
         const r = m.message as WorkerResult;
-        if (r.batch !== batch.id) continue; // a late result of a batch given up on
-        const original = batch.order[r.index] as number;
-        outcomes[original] = r.binary ? { binary: r.binary, ms: r.ms } : { error: r.error ?? 'no binary', ms: r.ms };
+        this.live.get(r.batch)?.push(r); // a late result of a batch given up on has no entry: dropped
       }
     }
-    return outcomes;
   }
 
   private grow(n: number): void {
     while (this.workers.filter((w) => !w.failed).length < n) {
       const { port1, port2 } = new MessageChannel();
       const worker = new Worker(new URL('./compile-worker.js', import.meta.url), { workerData: { port: port2 }, transferList: [port2] });
-      const entry: PoolWorker = { worker, port: port1, failed: false };
+      const entry: PoolWorker = { worker, port: port1, failed: false, holds: 0 };
       worker.on('error', () => { entry.failed = true; });
       worker.on('exit', () => { entry.failed = true; });
       worker.unref();
@@ -162,11 +201,25 @@ export class CompilePool {
   }
 }
 
-interface Batch {
-  readonly id: number;
-  readonly control: Int32Array;
-  /** order[k] = the caller's index of the k-th job handed out. */
-  readonly order: readonly number[];
-  readonly workers: readonly PoolWorker[];
-  readonly started: number;
+/** One batch handed to the workers (`submit`). */
+export interface PoolBatch {
+  /** Whether every job has finished (a look, no wait). */
+  done(): boolean;
+}
+
+class Batch implements PoolBatch {
+  outcomes: PoolOutcome[] | undefined;
+  constructor(
+    readonly id: number,
+    /** [0] the next job to hand out, [1] jobs finished. */
+    readonly control: Int32Array,
+    /** order[k] = the caller's index of the k-th job handed out. */
+    readonly order: readonly number[],
+    readonly workers: readonly PoolWorker[],
+    readonly started: number,
+  ) {}
+
+  done(): boolean {
+    return this.outcomes !== undefined || Atomics.load(this.control, 1) >= this.order.length;
+  }
 }

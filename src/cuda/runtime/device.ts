@@ -7,13 +7,14 @@ import { MyriadError } from '../../core/errors.js';
 import { compileOptions, targetOption } from './compiler.js';
 import { DeviceContext } from './context.js';
 import { readDeviceInfo } from './device-info.js';
-import { checkCuda } from './errors.js';
+import { checkCuda, NvrtcError } from './errors.js';
 import { CU_EVENT_DEFAULT, CU_EVENT_DISABLE_TIMING, CU_STREAM_NON_BLOCKING, CUDA_ERROR_NOT_READY, type CUcontext, type CUevent, type CUmodule, type CUstream, type CUfunction } from './ffi-cuda.js';
 import { CudaKernel } from './kernel.js';
 import { captureGraph } from './graph.js';
 import { allocateHost, checkLength, CudaDeviceArray, ELEMENT_BYTES, hostDType, ownArray } from './memory.js';
 import { cudaRuntime, unusableReason, type CudaRuntime } from './runtime.js';
 import { Workspace } from './workspace.js';
+import { quickRequest, TieredKernel, wantsQuickBuild } from './tiered.js';
 import type { PoolOutcome } from './compile-pool.js';
 import type { ModuleCache, ModuleRequest } from './module-cache.js';
 import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource, ModuleStats, PrefetchReport } from './types.js';
@@ -23,6 +24,10 @@ export class CudaDevice implements GpuDevice {
   readonly context: DeviceContext;
   private readonly modules = new Map<string, CUmodule>();
   private readonly kernels = new Map<string, CudaKernel>();
+  /** Kernels served by their quick build until the optimised one is ready (tiered.ts), by the optimised build's key. */
+  private readonly tiered = new Map<string, TieredKernel>();
+  /** The number of calls begun (beginCall): a quick build serves only the call that needed it first. */
+  private calls = 0;
   private readonly bySource = new WeakMap<KernelSource, Kernel>();
   /** The host path's upload stream and the event that hands its copies to the main stream (created on first use). */
   private copyStream: CUstream | undefined;
@@ -107,10 +112,17 @@ export class CudaDevice implements GpuDevice {
     const t0 = performance.now();
     const { cache, missing, kernels } = this.missing(sources);
     if (missing.length === 0) return this.store(cache, missing, [], kernels, t0);
+    // A call in progress: the quick builds of those that want one (tiered.ts), their optimised builds
+    // handed to the background workers once these are done.
+    const later = this.runtime.quickBuilds ? missing.filter((r) => wantsQuickBuild(r.source)) : [];
+    const now = later.length === 0 ? missing : [...missing.filter((r) => !wantsQuickBuild(r.source)), ...later.map(quickRequest).filter((q) => !cache.has(q))];
     const pool = this.runtime.compilePool();
-    // One missing kernel (or one worker allowed): the call compiles it itself, as without a pool.
-    if (!pool.worthIt(missing.length)) return { kernels, cached: kernels - missing.length, compiled: 0, failed: 0, ms: performance.now() - t0, compileMs: 0, compiles: [] };
-    return this.store(cache, missing, pool.compileSync(missing), kernels, t0);
+    // One kernel to compile (or one worker allowed): the call compiles it itself, as without a pool.
+    const report = pool.worthIt(now.length)
+      ? this.store(cache, now, pool.compileSync(now), kernels, t0)
+      : { kernels, cached: kernels - missing.length, compiled: 0, failed: 0, ms: performance.now() - t0, compileMs: 0, compiles: [] };
+    if (later.length > 0) this.runtime.backgroundBuilds().start(later);
+    return report;
   }
 
   async prefetchAsync(sources: readonly KernelSource[]): Promise<PrefetchReport> {
@@ -153,8 +165,45 @@ export class CudaDevice implements GpuDevice {
     const request = this.moduleRequest(src);
     const key = cache.keyOf(request);
     const kernelKey = `${key}:${src.entry}`;
+    const known = this.kernels.get(kernelKey) ?? this.tiered.get(kernelKey);
+    if (known) return known;
+    if (this.runtime.quickBuilds && wantsQuickBuild(src.source) && !cache.has(request)) {
+      const tiered = this.quickFirst(src, request, kernelKey);
+      if (tiered) return tiered;
+    }
+    return this.load(src, request, kernelKey);
+  }
+
+  /**
+   * A kernel missing from the cache, served by its quick build (tiered.ts) while the optimised build
+   * compiles in the background; undefined where the quick build fails (the caller compiles the
+   * optimised one, as without quick builds).
+   */
+  private quickFirst(src: KernelSource, request: ModuleRequest, kernelKey: string): TieredKernel | undefined {
+    const quickBuild = quickRequest(request);
+    let quick: CudaKernel;
+    try {
+      quick = this.load(src, quickBuild, `${this.runtime.cache().keyOf(quickBuild)}:${src.entry}`);
+    } catch (e) {
+      // An NVRTC older than the option (CUDA 12.8) says so once; any other failure is the optimised build's to report.
+      if (e instanceof NvrtcError && e.status.includes('INVALID_OPTION')) this.runtime.quickBuilds = false;
+      return undefined;
+    }
+    const [pending] = this.runtime.backgroundBuilds().start([request]);
+    const tiered = new TieredKernel(quick, pending!, () => {
+      this.tiered.delete(kernelKey);
+      return this.load(src, request, kernelKey);
+    }, () => this.calls, this.calls);
+    this.tiered.set(kernelKey, tiered);
+    return tiered;
+  }
+
+  /** The kernel of `request` (from the module cache: memory, disk, else compiled here), its module loaded once. */
+  private load(src: KernelSource, request: ModuleRequest, kernelKey: string): CudaKernel {
     const known = this.kernels.get(kernelKey);
     if (known) return known;
+    const cache = this.runtime.cache();
+    const key = cache.keyOf(request);
     const image = cache.get(request);
     this.context.activate();
     let mod = this.modules.get(key);
@@ -169,6 +218,16 @@ export class CudaDevice implements GpuDevice {
     const kernel = new CudaKernel(this.context, src.entry, fn[0] as CUfunction, this.info.sharedPerBlockOptin);
     this.kernels.set(kernelKey, kernel);
     return kernel;
+  }
+
+  /** A new call begins: kernels that ran quick builds in an earlier call switch to their optimised builds at their next launch. */
+  beginCall(): void {
+    this.calls++;
+  }
+
+  /** Every kernel of this device on its optimised build now (waiting for those still compiling). */
+  private upgradeAll(): void {
+    for (const k of [...this.tiered.values()]) k.upgrade();
   }
 
   alloc(dtype: DeviceDType, length: number): CudaDeviceArray {
@@ -370,6 +429,8 @@ export class CudaDevice implements GpuDevice {
   /** Records what `fn` enqueues into a CUDA graph (runtime/graph.ts); nothing runs now. */
   capture(fn: () => void): DeviceGraph {
     this.notCapturing('a capture inside a capture');
+    // A graph keeps the kernels it records: the optimised builds, loaded before recording starts.
+    this.upgradeAll();
     this.capturing = true;
     // The workspace must not wait while recording, and must keep what the graph records.
     const workspace = Workspace.of(this);

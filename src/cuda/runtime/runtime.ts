@@ -6,8 +6,10 @@ import { MyriadError } from '../../core/errors.js';
 import { openNvrtc, type NvrtcCompiler } from './compiler.js';
 import { checkCuda, CudaError } from './errors.js';
 import { loadCudaDriver, type CudaDriverApi } from './ffi-cuda.js';
-import { CompilePool, prestartWorkers } from './compile-pool.js';
+import { BackgroundBuilds } from './background-builds.js';
+import { CompilePool, compileThreads, prestartWorkers } from './compile-pool.js';
 import { ModuleCache } from './module-cache.js';
+import { quickFirst } from './tiered.js';
 import { PinnedRegistry } from './pinned.js';
 
 export interface CudaRuntime {
@@ -21,6 +23,10 @@ export interface CudaRuntime {
   cache(): ModuleCache;
   /** The compile workers of the process (started on first use). */
   compilePool(): CompilePool;
+  /** The optimised builds behind quick builds (runtime/tiered.ts), on background workers of their own (half the compile threads). */
+  backgroundBuilds(): BackgroundBuilds;
+  /** Whether first calls run quick builds: MYRIAD_QUICK_FIRST, and false once this NVRTC refused a quick build's option. */
+  quickBuilds: boolean;
   /** Page-locked host buffers of the process (registrations are PORTABLE: every GPU sees them). */
   pinned(): PinnedRegistry;
 }
@@ -49,6 +55,8 @@ export function cudaRuntime(): CudaRuntime {
   let cache: ModuleCache | undefined;
   let pinned: PinnedRegistry | undefined;
   let pool: CompilePool | undefined;
+  let background: CompilePool | undefined;
+  let builds: BackgroundBuilds | undefined;
   const rt: CudaRuntime = {
     api,
     driverVersion,
@@ -63,6 +71,8 @@ export function cudaRuntime(): CudaRuntime {
     },
     pinned: () => (pinned ??= new PinnedRegistry(api)),
     compilePool: () => (pool ??= new CompilePool()),
+    backgroundBuilds: () => (builds ??= new BackgroundBuilds(() => (background ??= new CompilePool(Math.max(1, Math.floor(compileThreads() / 2)))), () => rt.cache())),
+    quickBuilds: quickFirst(),
   };
   runtime = rt;
   return rt;

@@ -179,6 +179,8 @@ export interface GpuDevice {
   prefetchAsync?(sources: readonly KernelSource[]): Promise<PrefetchReport>;
   /** The module cache's counters (undefined where NVRTC cannot be loaded). Absent: no module cache. */
   moduleStats?(): ModuleStats | undefined;
+  /** An operation's call begins (the backend says so): a first call's quick builds serve that call only (runtime/tiered.ts). */
+  beginCall?(): void;
   /** The CUstream handle, for vendor libraries (cublasSetStream). */
   readonly streamHandle: unknown;
   dispose(): void;

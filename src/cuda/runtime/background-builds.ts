@@ -1,0 +1,80 @@
+/**
+ * The optimised builds that quick builds (tiered.ts) wait on, compiled by background workers of
+ * their own, so that the next call's urgent compiles never queue behind them. One per module key
+ * for the whole process (the devices of a multi-GPU context share them, as they share the cache).
+ * Each batch is collected by whichever comes first: a kernel that needs it now (`settle`, blocking)
+ * or the event loop once the workers are done (the binaries then reach the disk cache even where
+ * the process has nothing more to run: the workers hold it open until then).
+ */
+import type { CompilePool, PoolBatch, PoolOutcome } from './compile-pool.js';
+import type { ModuleCache, ModuleRequest } from './module-cache.js';
+import type { PendingBuild } from './tiered.js';
+
+class BatchBuild implements PendingBuild {
+  private stored = false;
+  private outcomes: readonly PoolOutcome[] = [];
+
+  constructor(
+    private readonly pool: CompilePool,
+    private readonly cache: ModuleCache,
+    private readonly batch: PoolBatch,
+    private readonly requests: readonly ModuleRequest[],
+    private readonly onStored: () => void,
+  ) {
+    pool.wait(batch).then((outcomes) => { this.outcomes = outcomes; this.store(); }, () => undefined);
+  }
+
+  done(): boolean {
+    return this.stored || this.batch.done();
+  }
+
+  settle(): void {
+    if (this.stored) return;
+    this.outcomes = this.pool.waitSync(this.batch);
+    this.store();
+  }
+
+  private store(): void {
+    if (this.stored) return;
+    this.stored = true;
+    // A build that failed is left out: the kernel's own load compiles it and reports the error.
+    this.requests.forEach((request, i) => {
+      const binary = this.outcomes[i]?.binary;
+      if (binary) this.cache.put(request, binary);
+    });
+    this.onStored();
+  }
+}
+
+export class BackgroundBuilds {
+  private readonly pending = new Map<string, PendingBuild>();
+
+  constructor(private readonly pool: () => CompilePool, private readonly cache: () => ModuleCache) {}
+
+  /** The pending build of each request, in order: started now for those not already pending. */
+  start(requests: readonly ModuleRequest[]): PendingBuild[] {
+    const cache = this.cache();
+    const keys = requests.map((r) => cache.keyOf(r));
+    const fresh: ModuleRequest[] = [], freshKeys: string[] = [];
+    keys.forEach((key, i) => {
+      if (this.pending.has(key) || freshKeys.includes(key)) return;
+      fresh.push(requests[i]!);
+      freshKeys.push(key);
+    });
+    if (fresh.length > 0) {
+      const build = new BatchBuild(this.pool(), cache, this.pool().submit(fresh), fresh, () => {
+        for (const key of freshKeys) this.pending.delete(key);
+      });
+      for (const key of freshKeys) this.pending.set(key, build);
+    }
+    return keys.map((key) => this.pending.get(key) ?? SETTLED);
+  }
+
+  /** Blocks until every pending build is stored. */
+  settleAll(): void {
+    for (const build of [...this.pending.values()]) build.settle();
+  }
+}
+
+/** A build already in the cache. */
+const SETTLED: PendingBuild = { done: () => true, settle: () => undefined };
