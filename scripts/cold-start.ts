@@ -26,7 +26,7 @@
  * runs first, and each shape's cold child before its other modes; a shape whose kernels an earlier
  * shape compiled (gemm kernels shared by the getrf drivers) shows it in `compiled` but not in time.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -119,10 +119,25 @@ function runChild(shape: string, mode: Mode, cacheDir: string, extraEnv: Record<
   return { shape, mode, count: 0, openMs: NaN, firstMs: NaN, secondMs: NaN, runMs: NaN, compiled: 0, fromDisk: 0, callerCompileMs: 0, error };
 }
 
-function timeDemo(cacheDir: string): { ms: number; status: number | null; tail: string } {
-  const t0 = performance.now();
-  const r = spawnSync(process.execPath, [cli, 'demo'], { env: { ...process.env, MYRIAD_CACHE_DIR: cacheDir }, encoding: 'utf8', timeout: 300_000 });
-  return { ms: performance.now() - t0, status: r.status, tail: `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-4).join('\n') };
+/** The demo as a process: its wall time, and when each of its progress lines (stderr) arrived, in ms from the start. */
+function timeDemo(cacheDir: string): Promise<{ ms: number; status: number | null; tail: string; lines: { ms: number; line: string }[] }> {
+  return new Promise((done) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [cli, 'demo'], { env: { ...process.env, MYRIAD_CACHE_DIR: cacheDir } });
+    const lines: { ms: number; line: string }[] = [];
+    let out = '', partial = '';
+    child.stdout.on('data', (b: Buffer) => { out += b.toString(); });
+    child.stderr.on('data', (b: Buffer) => {
+      const parts = (partial + b.toString()).split('\n');
+      partial = parts.pop() ?? '';
+      for (const line of parts) lines.push({ ms: performance.now() - t0, line });
+    });
+    const timer = setTimeout(() => child.kill(), 300_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      done({ ms: performance.now() - t0, status, tail: out.trim().split('\n').slice(-4).join('\n'), lines });
+    });
+  });
 }
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -135,12 +150,15 @@ async function main(argv: readonly string[]): Promise<void> {
   const dirs: string[] = [];
   const fresh = (): string => { const d = mkdtempSync(join(tmpdir(), 'myriad-cold-')); dirs.push(d); return d; };
   const rows: ChildResult[] = [];
-  const demo: Record<string, { ms: number; status: number | null; tail: string }> = {};
+  const demo: Record<string, { ms: number; status: number | null; tail: string; lines: { ms: number; line: string }[] }> = {};
   try {
     const demoDir = fresh();
-    demo['cold'] = timeDemo(demoDir);
-    demo['disk'] = timeDemo(demoDir);
-    console.error(`npm start (demo) as a process: empty cache ${demo['cold'].ms.toFixed(0)} ms, filled cache ${demo['disk'].ms.toFixed(0)} ms`);
+    demo['cold'] = await timeDemo(demoDir);
+    demo['disk'] = await timeDemo(demoDir);
+    for (const [mode, d] of Object.entries(demo)) {
+      console.error(`demo (the process npm start runs), ${mode === 'cold' ? 'empty' : 'filled'} cache: ${d.ms.toFixed(0)} ms, status ${d.status}`);
+      for (const l of d.lines) console.error(`  ${l.ms.toFixed(0).padStart(6)} ms  ${l.line}`);
+    }
     for (const shape of shapes) {
       const dir = fresh();
       for (const mode of modes) {

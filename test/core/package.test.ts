@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -81,10 +81,17 @@ describe('published package', () => {
       }
     }
   });
+  it('npm start builds only where the sources changed since its last build (scripts/start.mjs --build twice: one build at most)', () => {
+    const stamp = join(root, 'dist', '.built');
+    execFileSync(process.execPath, [join(root, 'scripts', 'start.mjs'), '--build'], { stdio: 'pipe' });
+    const first = statSync(stamp).mtimeMs;
+    execFileSync(process.execPath, [join(root, 'scripts', 'start.mjs'), '--build'], { stdio: 'pipe' });
+    assert.equal(statSync(stamp).mtimeMs, first, 'the second start found dist/ current and built nothing');
+  });
   it('installs run no script of ours (no prepare), and koffi\'s install script is approved', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; allowScripts?: Record<string, boolean> };
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(pkg.scripts[hook], undefined, hook);
-    assert.match(pkg.scripts.start!, /^tsc -p \. && /, 'npm start builds dist/ first on a fresh clone');
+    assert.equal(pkg.scripts.start, 'node scripts/start.mjs', 'npm start builds dist/ where it is missing or stale (scripts/start.mjs), then the demo');
     assert.match(pkg.scripts.test!, /^tsc -p \. && /, 'npm test builds dist/ first on a fresh clone');
     assert.equal(pkg.scripts.prepack, 'tsc -p .');
     assert.equal(pkg.allowScripts?.koffi, true);
