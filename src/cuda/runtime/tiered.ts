@@ -2,16 +2,18 @@
  * Quick builds: the first call of a shape does not wait for the optimising compiler.
  *
  * A kernel whose serial steps are unrolled (`#pragma unroll`) costs NVRTC 0.3-1.2 s on the H200
- * machines' cores, most of it in the optimiser; with `--Ofast-compile=max` the same source compiles
- * in 0.03-0.33 s (NVRTC 13.0, measured on the H200 machine: potrf's panel 1,181 -> 334 ms, getrf's
- * register LU 1,009 -> 115 ms, the 128 x 128 tensor-core GEMM 822 -> 160 ms). So where such a
+ * machines' cores, most of it in the optimiser; with `--Ofast-compile=mid` the same source compiles
+ * several times faster (BENCHMARKS.md "First calls": potrf's panel, getrf's register LU, the
+ * tensor-core GEMM tiles). `mid` rather than `max`: the same compile time (nvcc 13.0 here), but
+ * device functions are inlined (`max` calls them, each with a stack frame). So where such a
  * kernel is in neither the memory nor the disk cache, the call that first needs it compiles that
  * quick build, runs it, and hands the optimised build to background compile workers; the kernel
  * (a TieredKernel) switches to the optimised build as soon as it is ready, and at the latest at
  * its first launch in a later call (which then waits for it). Only the first call of a new shape
- * runs quick code: a quick build keeps the loops rolled (its arrays in local memory), several times
- * slower, but compile time is what a first call is made of. The optimised build is what the disk
- * cache keeps for later processes (the background workers hold the process open until it is written).
+ * runs quick code: a quick build keeps the loops rolled (arrays indexed in them live in local
+ * memory), several times slower, but compile time is what a first call is made of. The optimised
+ * build is what the disk cache keeps for later processes (the background workers hold the process
+ * open until it is written).
  *
  * A quick build runs the same algorithm in the same order, but the optimiser's contraction of a
  * multiply and an add into one FMA may differ, so a first call's results may differ from later
@@ -23,7 +25,7 @@ import type { Env } from './libraries.js';
 import type { Kernel, KernelArg, LaunchConfig } from './types.js';
 
 /** The NVRTC option of a quick build (CUDA 12.8+: the optimiser's fast-compile level). */
-export const QUICK_BUILD_OPTION = '--Ofast-compile=max';
+export const QUICK_BUILD_OPTION = '--Ofast-compile=mid';
 
 /** Whether first calls may run quick builds (MYRIAD_QUICK_FIRST=0: never). */
 export function quickFirst(env: Env = process.env): boolean {
