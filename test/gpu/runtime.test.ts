@@ -152,7 +152,7 @@ test('compile, launch and time y = a*x + y (f64, f32)', { skip }, () => {
   }
 });
 
-test('a kernel missing from the cache serves its first call from a quick build, later calls from the optimised one, with the same results', { skip }, () => {
+test('a kernel missing from the cache serves its first call from a quick build, later calls from the optimised one, with the same results', { skip }, (t) => {
   const dev = gpu();
   // A source no cache holds (a fresh constant), with an unrolled loop: a quick build's case (runtime/tiered.ts).
   const salt = Math.floor(Math.random() * 1e9);
@@ -169,7 +169,10 @@ test('a kernel missing from the cache serves its first call from a quick build, 
 }
 `,
   };
-  if (!cudaRuntime().quickBuilds) return; // MYRIAD_QUICK_FIRST=0, or this NVRTC refused the option: nothing tiered to check
+  if (!cudaRuntime().quickBuilds) {
+    t.skip('quick builds are off (MYRIAD_QUICK_FIRST=0, or this NVRTC refused --Ofast-compile)');
+    return;
+  }
   dev.beginCall();
   const k = dev.kernel(src);
   assert.ok(k instanceof TieredKernel && k.quick, 'the first load is a quick build');
