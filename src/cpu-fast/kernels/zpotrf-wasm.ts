@@ -57,6 +57,9 @@ export function generateZpotrfWasm(p: ZpotrfWasmParams): Uint8Array<ArrayBuffer>
   const dr = c.local('f64'), di = c.local('f64'), r = c.local('f64'), den = c.local('f64');
   const dv = c.local('v128'), w = c.local('v128'), fv = c.local('v128'), sq = c.local('v128');
   const R = Math.max(1, Math.min(p.rows, n));
+  /** posv runs the forward solve inside the factorisation (forwardStep); solveColumn then only the backward one. */
+  const fused = op === 'posv';
+  const sigmaF: 1 | -1 = upper ? -1 : 1;
   const acc = Array.from({ length: R }, () => c.local('v128'));
   // y[k] = conj(F(j, k)) and sv[k] the vector that multiplies splat(A.im) of F(i, k), for column j
   const y = Array.from({ length: n }, () => c.local('v128'));
@@ -81,13 +84,17 @@ export function generateZpotrfWasm(p: ZpotrfWasmParams): Uint8Array<ArrayBuffer>
   const splatAt = (i: number, k: number): number => (i + k * n) * 32;
   const normAt = (i: number, k: number): number => n * n * 32 + (i + k * n) * 8;
   /** acc -= splat(T.re) v + splat(T.im) m: T stored at byte `off` from A, or its splats at `off` from the scratch. */
-  const subtractTerm = (a: number, off: number, v: number, m: number, fromScratch = false): void => {
+  const subtractTerm = (a: number, off: number, v: number, m: number, fromScratch = false, round = false): void => {
+    /** The splats as the factor is stored: rounded to float32 where `round`. */
+    const rounded = (): void => { if (round) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); };
     c.get(a);
     if (fromScratch) c.get(SCR).simdMem(SIMD.load, 0, off);
     else c.get(A).simdMem(SIMD.load64Splat, 3, off);
+    rounded();
     c.get(v).simd(SIMD.f64x2Mul);
     if (fromScratch) c.get(SCR).simdMem(SIMD.load, 0, off + 16);
     else c.get(A).simdMem(SIMD.load64Splat, 3, off + 8);
+    rounded();
     c.get(m).simd(SIMD.f64x2Mul);
     c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(a);
   };
@@ -110,7 +117,12 @@ export function generateZpotrfWasm(p: ZpotrfWasmParams): Uint8Array<ArrayBuffer>
       c.op(OP.br, 1); // out of the matrix's block
     });
     c.get(A).get(d).op(OP.f64Sqrt).tee(d).mem(OP.f64Store, 3, dd);
-    if (j === n - 1) return;
+    // posv on complex64: the diagonal as stored, for the fused forward solve (nothing else reads it back)
+    if (fused && p.roundFactor) c.get(A).get(d).op(OP.f32DemoteF64).op(OP.f64PromoteF32).mem(OP.f64Store, 3, dd);
+    if (j === n - 1) {
+      if (fused) forwardStep(j);
+      return;
+    }
     c.get(d).simd(SIMD.f64x2Splat).set(dv);
     for (let k = 0; k < j; k++) {
       // y = conj(F(j, k)): conj(A(j, k)) lower, A(k, j) upper; F(i, k)'s imaginary part is sigma A.im
@@ -141,7 +153,38 @@ export function generateZpotrfWasm(p: ZpotrfWasmParams): Uint8Array<ArrayBuffer>
         c.get(SCR).get(sq).simd(SIMD.f64x2ExtractLane, 0).get(sq).simd(SIMD.f64x2ExtractLane, 1).op(OP.f64Add).mem(OP.f64Store, 3, normAt(i, j));
       }
     }
+    if (fused) forwardStep(j);
   };
+
+  /**
+   * posv: step j of the forward solve (T = F) on every right-hand side in B's working copy, as
+   * soon as column j is final, so that its serial chain overlaps the next columns' work: x_j =
+   * b_j / F(j, j), then b_i -= F(i, j) x_j for i > j, each b_i still taking its terms in ascending
+   * k as the reference. A matrix that fails later leaves this copy unused (B is copied back only
+   * where info = 0).
+   */
+  function forwardStep(j: number): void {
+    c.get(NRHS).if_(() => {
+      c.get(B).set(bp);
+      c.get(NRHS).set(rhs);
+      c.loop_(() => {
+        c.get(bp).simdMem(SIMD.load, 0, j * E).set(x[0]!);
+        divide(x[0]!, j, sigmaF);
+        c.get(bp).get(x[0]!).simdMem(SIMD.store, 0, j * E);
+        if (j < n - 1) {
+          multiplier(x[0]!, sigmaF);
+          c.set(xs[0]!);
+          for (let i = j + 1; i < n; i++) {
+            c.get(bp).simdMem(SIMD.load, 0, i * E).set(x[1]!);
+            subtractTerm(x[1]!, splatAt(i, j), x[0]!, xs[0]!, true, p.roundFactor);
+            c.get(bp).get(x[1]!).simdMem(SIMD.store, 0, i * E);
+          }
+        }
+        c.get(bp).i32(n * E).op(OP.i32Add).set(bp);
+        c.get(rhs).i32(1).op(OP.i32Sub).tee(rhs);
+      });
+    });
+  }
 
   /**
    * v := v / T(i, i) by Smith's algorithm, T(i, i) = (A.re, sigma A.im) of F(i, i)'s stored value:
@@ -173,13 +216,13 @@ export function generateZpotrfWasm(p: ZpotrfWasmParams): Uint8Array<ArrayBuffer>
 
   /**
    * One right-hand side at bp: forward with T = F (T(i, k) stored at F(i, k), imaginary sign
-   * sigmaF), then backward with T = F^H (T(i, k) = conj(F(k, i)), sign -sigmaF).
+   * sigmaF; potrs only, posv's ran in forwardStep), then backward with T = F^H (T(i, k) =
+   * conj(F(k, i)), sign -sigmaF).
    */
   const solveColumn = (): void => {
-    const sigmaF: 1 | -1 = upper ? -1 : 1;
     const sigmaB: 1 | -1 = upper ? 1 : -1;
     for (let i = 0; i < n; i++) c.get(bp).simdMem(SIMD.load, 0, i * E).set(x[i]!);
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < n && !fused; k++) {
       divide(x[k]!, k, sigmaF);
       if (k === n - 1) break;
       multiplier(x[k]!, sigmaF);
