@@ -15,8 +15,9 @@
  * Each element's products are subtracted in ascending k as the reference does; the factor's
  * columns are computed left-looking (column j from the final columns 0..j-1) with `rows` elements
  * of a column at a time, so that many independent chains interleave. The forward solve runs
- * right-looking (each element still takes its terms in ascending k), the backward one as the
- * reference (its order leaves no independent chains). Smith's division is the reference's.
+ * right-looking (each element still takes its terms in ascending k; posv's step j right after the
+ * factor's column j), the backward one as the reference (its order leaves no independent chains).
+ * Smith's division is the reference's.
  *
  * A matrix that is not positive definite at step j stores A(j, j) = (d, 0), sets info = j + 1 and
  * skips its remaining columns and its solve, as the reference.

@@ -39,10 +39,11 @@ function runCholesky(op: 'potrf' | 'posv' | 'potrs', r: CholeskyReq, fallback: (
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
-      const variant = planComplexCholesky({ op, m: m.rows, n: m.cols, dtype }, options.tuning ?? cpuTuning(), options.force);
+      const tuning = options.tuning ?? cpuTuning();
+      const variant = planComplexCholesky({ op, m: m.rows, n: m.cols, dtype }, tuning, options.force);
       if (variant === 'reference') return false;
       if (variant === 'wasm') {
-        zpotrfWasm(op, r, m, p0, count);
+        zpotrfWasm(op, r, m, p0, count, tuning.complexCholeskyWasm.rows);
         return true;
       }
       const k = choleskyFor({ op, n: m.rows, uplo: r.uplo, dtype });

@@ -8,7 +8,7 @@
 import type { MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { PotrsRequest } from '../../core/op-specs.js';
-import { cpuTuning, wasmChunk } from '../context.js';
+import { wasmChunk } from '../context.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import type { CholeskyOp } from '../kernels/potrf-js.js';
@@ -20,8 +20,11 @@ type WasmZpotrf = (a: number, b: number, info: number, count: number, nrhs: numb
 const wasmFor = moduleFactory<ZpotrfWasmParams, WasmZpotrf>(generateZpotrfWasm, 'zpotrf', loadModule);
 const packFor = kernelFactory<PackParams, PackKernel>(generatePack);
 
-/** `count` matrices from p0 (one strided run, or one matrix of a list); `first` is matrix p0 of A. */
-export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number): void {
+/**
+ * `count` matrices from p0 (one strided run, or one matrix of a list); `first` is matrix p0 of A;
+ * `rows`: the kernel's row blocks (tuning.ts complexCholeskyWasm.rows).
+ */
+export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, rows: number): void {
   const n = first.rows;
   const upper = r.uplo === 'upper';
   const single = first.data instanceof Float32Array;
@@ -36,7 +39,7 @@ export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Arra
   const scratch = Math.ceil((infoBase + chunk * 4) / 16) * 16;
   const mem = heap(scratch + zpotrfWasmScratch(n)).f64;
   const ints = heapInts();
-  const fn = wasmFor({ op, n, uplo: r.uplo, roundFactor: op === 'posv' && single, rows: cpuTuning().complexCholeskyWasm.rows });
+  const fn = wasmFor({ op, n, uplo: r.uplo, roundFactor: op === 'posv' && single, rows });
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
   const copyOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64' });
   const triangleOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64', pairs: true, ...(upper ? { upper: true } : { lower: true }) });

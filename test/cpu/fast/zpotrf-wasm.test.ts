@@ -11,7 +11,7 @@ import { hostComplexOp } from '../../../src/cpu-fast/backend.js';
 import type { Batch } from '../../../src/core/batch.js';
 import type { ComplexDType, FloatArray } from '../../../src/core/dtype.js';
 import { cpuTuning } from '../../../src/cpu-fast/context.js';
-import { fastPosvComplex, fastPotrfComplex, fastPotrsComplex } from '../../../src/cpu-fast/ops/zfactor.js';
+import { fastPosvComplex, fastPotrfComplex, fastPotrsComplex, type ComplexCholeskyOptions } from '../../../src/cpu-fast/ops/zfactor.js';
 import { planComplexCholesky } from '../../../src/cpu-fast/plan/complex.js';
 import { DEFAULT_CPU_TUNING } from '../../../src/cpu-fast/tuning.js';
 import { complexReference } from '../../../src/cpu/complex/backend.js';
@@ -24,10 +24,16 @@ type Op = 'potrf' | 'posv' | 'potrs';
 type Uplo = 'lower' | 'upper';
 interface Request { uplo: Uplo; a: Batch<FloatArray>; b: Batch<FloatArray>; info: Int32Array }
 const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
+/** The kernel's row blocks for the next forced runs (the table's by default). */
+let rows = 0;
+const forced = (): ComplexCholeskyOptions => {
+  const tuning = cpuTuning();
+  return { force: { variant: 'wasm' }, tuning: rows ? { ...tuning, complexCholeskyWasm: { ...tuning.complexCholeskyWasm, rows } } : tuning };
+};
 const FAST: Readonly<Record<Op, (r: Request) => void>> = {
-  potrf: (r) => fastPotrfComplex({ uplo: r.uplo, a: r.a, info: r.info }, { force: { variant: 'wasm' } }),
-  posv: (r) => fastPosvComplex(r, { force: { variant: 'wasm' } }),
-  potrs: (r) => fastPotrsComplex(r, { force: { variant: 'wasm' } }),
+  potrf: (r) => fastPotrfComplex({ uplo: r.uplo, a: r.a, info: r.info }, forced()),
+  posv: (r) => fastPosvComplex(r, forced()),
+  potrs: (r) => fastPotrsComplex(r, forced()),
 };
 const REFERENCE: Readonly<Record<Op, (r: Request) => void>> = {
   potrf: (r) => complexReference.potrf({ uplo: r.uplo, a: r.a, info: r.info }),
@@ -111,6 +117,17 @@ describe('cpu-fast complex Cholesky in WebAssembly matches the complex reference
     for (const op of ['potrf', 'posv', 'potrs'] as const) for (const dtype of TYPES) {
       const n = op === 'potrs' ? potrs.min : factor[dtype].min + 1;
       check(op, dtype, n, seed % 2 ? ODD : LIST, seed++, seed % 3 ? 'upper' : 'lower', 2, true);
+    }
+  });
+  test('row blocks of 2 and 3 (the table measured 1 best)', () => {
+    let seed = 900;
+    try {
+      for (const r of [2, 3]) {
+        rows = r;
+        for (const op of ['potrf', 'posv'] as const) for (const n of [7, 13]) check(op, 'complex128', n, ODD, seed++, seed % 2 ? 'upper' : 'lower', 1);
+      }
+    } finally {
+      rows = 0;
     }
   });
   test('posv and potrs with no right-hand side', () => {
