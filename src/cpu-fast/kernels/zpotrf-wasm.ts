@@ -247,6 +247,7 @@ export function generateZpotrfWasm(p: ZpotrfWasmParams): Uint8Array<ArrayBuffer>
     c.op(OP.block, OP.void); // left early by a failing step
     if (op !== 'potrs') for (let j = 0; j < n; j++) factorColumn(j);
     if (op === 'posv' && p.roundFactor) {
+      // the backward solve reads the factor as stored: rounded to float32 in place (what the copy out writes anyway)
       for (let j = 0; j < n; j++) for (let i = j; i < n; i++) {
         c.get(A).get(A).simdMem(SIMD.load, 0, fAt(i, j));
         c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4).simdMem(SIMD.store, 0, fAt(i, j));
