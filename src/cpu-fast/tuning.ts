@@ -42,6 +42,7 @@ export interface CpuTuning {
   readonly complexUnrollMax: Readonly<{ cholesky: number; potrs: number; lu: number; gesv: number; gemm: number; trsm: number }>;
   readonly complexGemmWasm: Readonly<Record<ComplexDType, SizeRange>>;
   readonly complexGemmWasmBlock: Readonly<{ rows: number; cols: number }>;
+  readonly complexCholeskyWasm: Readonly<{ factor: Readonly<Record<ComplexDType, SizeRange>>; potrs: SizeRange; rows: number }>;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -210,6 +211,29 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * two adds, no fused multiply-add allowed); more accumulators only spill.
    */
   complexGemmWasmBlock: Object.freeze({ rows: 1, cols: 1 }),
+  /**
+   * Complex potrf/posv (`factor`, per dtype) and potrs on the WebAssembly kernel
+   * (kernels/zpotrf-wasm.ts, bitwise the reference as the JavaScript kernel is) for orders in these
+   * ranges; `rows`: elements of a factor column updated together. Measured on the 2-core EPYC,
+   * 2026-11-29 (one thread, CPU time, ns a matrix, strided batches of min(20,000, 2e6 / n^2),
+   * 'lower', one right-hand side, WebAssembly / generated JavaScript, the reference where that
+   * has fallen off V8's optimising compiler):
+   * potrf complex128 8 182 / 165, 10 300 / 285, 12 478 / 540, 14 781 / 864, 16 1309 / 54,680,
+   * 20 2568 / 107,165, against the reference 24 4627 / 8170, 32 10,805 / 18,423; complex64 (its
+   * copies convert, and the triangle goes back element by element) 10 454 / 278, 12 710 / 535,
+   * 16 1697 / 54,817. posv complex128 10 553 / 523, 12 761 / 867, 16 1566 / 78,281, 32 13,052 /
+   * 24,786 (reference; before posv's forward solve was fused); complex64 12 1025 / 866, 16 2177 / 85,217. potrs (the JavaScript kernel
+   * runs to 16: complexUnrollMax.potrs) complex128 12 448 / 341, 16 699 / 617, 20 1085 / 29,081,
+   * 32 3146 / 7038 (reference). The kernel's row blocks: 1 row measured best (n = 16, 32 matrices
+   * in cache: 1 row 760, 2 rows 860-980, 4 rows 960): more accumulators only spill. Re-measure
+   * with a strided batch timed through ops/zfactor.ts with `force: { variant }` 'wasm' against
+   * 'unrolled', pinned (taskset -c 1, MYRIAD_THREADS=1).
+   */
+  complexCholeskyWasm: Object.freeze({
+    factor: Object.freeze({ complex128: Object.freeze({ min: 12, max: 32 }), complex64: Object.freeze({ min: 13, max: 32 }) }),
+    potrs: Object.freeze({ min: 17, max: 32 }),
+    rows: 1,
+  }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

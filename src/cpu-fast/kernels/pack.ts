@@ -27,12 +27,17 @@ export interface PackParams {
   readonly lower?: boolean;
   /** Only the upper triangle of dst, diagonal included (an 'upper' Cholesky factor written back from its packed transpose); default all. */
   readonly upper?: boolean;
+  /**
+   * lower / upper count in complex elements of interleaved (re, im) rows: element (i, j) is rows
+   * 2i and 2i + 1 (a complex Cholesky factor's triangle); default false.
+   */
+  readonly pairs?: boolean;
 }
 
 export function generatePack(p: PackParams): JsKernelSource {
   const read = p.trans === 'N' ? 'src[s + i + j * ld]' : 'src[s + j + i * ld]';
   const e = new Emitter();
-  e.line(`// myriad pack ${p.direction} trans=${p.trans} dtype=${p.dtype} packed=${p.packed} lower=${p.lower === true}${p.upper ? ' upper=true' : ''}`);
+  e.line(`// myriad pack ${p.direction} trans=${p.trans} dtype=${p.dtype} packed=${p.packed} lower=${p.lower === true}${p.upper ? ' upper=true' : ''}${p.pairs ? ' pairs=true' : ''}`);
   if (p.trans === 'N' && !p.lower && !p.upper) {
     // Back-to-back matrices with no padding on either side: one block copy (float32 <-> float64
     // converted natively: widening is exact, narrowing rounds to nearest as Math.fround).
@@ -45,7 +50,9 @@ export function generatePack(p: PackParams): JsKernelSource {
   e.line('const s = sOff + q * sStride, d = dOff + q * dStride;');
   e.open('for (let j = 0; j < cols; j++) {');
   e.line('const dj = d + j * ldp;');
-  e.line(`for (let i = ${p.lower ? 'j' : '0'}; i < ${p.upper ? 'Math.min(j + 1, rows)' : 'rows'}; i++) dst[dj + i] = ${read};`);
+  const first = p.lower ? (p.pairs ? '2 * j' : 'j') : '0';
+  const end = p.upper ? (p.pairs ? 'Math.min(2 * j + 2, rows)' : 'Math.min(j + 1, rows)') : 'rows';
+  e.line(`for (let i = ${first}; i < ${end}; i++) dst[dj + i] = ${read};`);
   e.close();
   e.close();
   return { params: PACK_PARAMS, body: e.toString() };

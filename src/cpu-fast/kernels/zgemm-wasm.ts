@@ -24,6 +24,7 @@
  */
 import type { ComplexOp } from '../../core/op-specs.js';
 import { Code, encodeModule, type ValType } from '../wasm/emit.js';
+import { swapNeg as pushSwapNeg, swapNegHi as pushSwapNegHi } from '../wasm/complex.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
 
 export interface ZgemmWasmParams {
@@ -40,10 +41,6 @@ export interface ZgemmWasmParams {
 }
 
 const E = 16; // bytes of one complex128
-/** i8x16.shuffle lanes: [lane 1 of the second operand, lane 0 of the first] as two float64. */
-const SWAP_NEG = [24, 25, 26, 27, 28, 29, 30, 31, 0, 1, 2, 3, 4, 5, 6, 7];
-/** [lane 1 of the first operand, lane 0 of the second]. */
-const SWAP_NEG_HI = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23];
 
 /** Exported `zgemm(a, b, c, count, ar, ai, br, bi)`: byte addresses of the first A, B, C. */
 export function generateZgemmWasm(p: ZgemmWasmParams): Uint8Array<ArrayBuffer> {
@@ -71,10 +68,8 @@ export function generateZgemmWasm(p: ZgemmWasmParams): Uint8Array<ArrayBuffer> {
   const bStride = k * n * E;
   const cStride = m * n * E;
 
-  /** [-v.im, v.re] of the v128 in local v (on the stack). */
-  const swapNeg = (v: number): void => { c.get(v).get(v).simd(SIMD.f64x2Neg).simd(SIMD.i8x16Shuffle, SWAP_NEG); };
-  /** [v.im, -v.re] of the v128 in local v. */
-  const swapNegHi = (v: number): void => { c.get(v).get(v).simd(SIMD.f64x2Neg).simd(SIMD.i8x16Shuffle, SWAP_NEG_HI); };
+  const swapNeg = (v: number): void => pushSwapNeg(c, v);
+  const swapNegHi = (v: number): void => pushSwapNegHi(c, v);
 
   c.get(AR).simd(SIMD.f64x2Splat).set(var_);
   c.get(AI).simd(SIMD.f64x2Splat).set(vai);

@@ -1,6 +1,7 @@
 /**
  * potrf, posv, potrs, getrf, gesv and getrs on complex batches: the generated JavaScript kernels
- * (kernels/zpotrf-js.ts, zgetrf-js.ts) where plan/complex.ts says so, the complex reference
+ * (kernels/zpotrf-js.ts, zgetrf-js.ts) or, for potrf, posv and potrs, the WebAssembly one
+ * (ops/zpotrf-wasm.ts) where plan/complex.ts says so, the complex reference
  * (src/cpu/complex/) for the rest. Strided runs go to a kernel in one call; list batches one
  * matrix at a time (ops/run-batch.ts). The kernels take offsets in floats: twice the complex counts.
  */
@@ -12,16 +13,18 @@ import { cpuScratch, cpuTuning } from '../context.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateZgetrfJs, type ZgetrfJsKernel, type ZgetrfJsParams } from '../kernels/zgetrf-js.js';
 import { generateZpotrfJs, type ZpotrfJsKernel, type ZpotrfJsParams } from '../kernels/zpotrf-js.js';
-import { planComplex, type ComplexFactorOp, type ComplexForce } from '../plan/complex.js';
+import { planComplex, planComplexCholesky, type ComplexCholeskyForce, type ComplexFactorOp, type ComplexForce } from '../plan/complex.js';
 import { fastGemmComplex } from './zgemm.js';
 import { fastTrsmComplex } from './ztrsm.js';
 import type { OpOptions } from '../tuning.js';
 import { runBatch, stridedView } from './run-batch.js';
+import { zpotrfWasm } from './zpotrf-wasm.js';
 
 const choleskyFor = kernelFactory<ZpotrfJsParams, ZpotrfJsKernel>(generateZpotrfJs);
 const luFor = kernelFactory<ZgetrfJsParams, ZgetrfJsKernel>(generateZgetrfJs);
 
 export type ComplexOptions = OpOptions<ComplexForce>;
+export type ComplexCholeskyOptions = OpOptions<ComplexCholeskyForce>;
 
 type CholeskyReq = PotrsRequest<FloatArray, Int32Array>;
 type LuReq = ComplexGetrsRequest<FloatArray, Int32Array>;
@@ -31,12 +34,18 @@ function dtypeOf(r: { a: Batch<FloatArray> }): ComplexDType {
   return (r.a.kind !== 'variable' ? r.a.dtype : undefined) ?? 'complex128';
 }
 
-function runCholesky(op: 'potrf' | 'posv' | 'potrs', r: CholeskyReq, fallback: (r: CholeskyReq) => void, options: ComplexOptions = {}): void {
+function runCholesky(op: 'potrf' | 'posv' | 'potrs', r: CholeskyReq, fallback: (r: CholeskyReq) => void, options: ComplexCholeskyOptions = {}): void {
   const dtype = dtypeOf(r);
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
-      if (planComplex({ op, m: m.rows, n: m.cols }, options.tuning ?? cpuTuning(), options.force) === 'reference') return false;
+      const tuning = options.tuning ?? cpuTuning();
+      const variant = planComplexCholesky({ op, m: m.rows, n: m.cols, dtype }, tuning, options.force);
+      if (variant === 'reference') return false;
+      if (variant === 'wasm') {
+        zpotrfWasm(op, r, m, p0, count, tuning.complexCholeskyWasm.rows);
+        return true;
+      }
       const k = choleskyFor({ op, n: m.rows, uplo: r.uplo, dtype });
       const aStride = r.a.kind === 'strided' ? 2 * r.a.stride : 0;
       if (op === 'potrf') {
@@ -71,11 +80,11 @@ function runLu(op: 'getrf' | 'gesv' | 'getrs', r: LuReq, fallback: (r: LuReq) =>
 
 const ref = complexReference;
 
-export const fastPotrfComplex = (r: PotrfRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+export const fastPotrfComplex = (r: PotrfRequest<FloatArray, Int32Array>, options?: ComplexCholeskyOptions): void =>
   runCholesky('potrf', { ...r, b: r.a }, (s) => ref.potrf({ uplo: s.uplo, a: s.a, info: s.info }), options);
-export const fastPosvComplex = (r: PosvRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+export const fastPosvComplex = (r: PosvRequest<FloatArray, Int32Array>, options?: ComplexCholeskyOptions): void =>
   runCholesky('posv', r, ref.posv, options);
-export const fastPotrsComplex = (r: PotrsRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+export const fastPotrsComplex = (r: PotrsRequest<FloatArray, Int32Array>, options?: ComplexCholeskyOptions): void =>
   runCholesky('potrs', r, ref.potrs, options);
 export const fastGetrfComplex = (r: GetrfRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
   runLu('getrf', { ...r, trans: 'N', b: r.a }, (s) => ref.getrf({ a: s.a, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }), options);

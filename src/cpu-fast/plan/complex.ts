@@ -49,3 +49,20 @@ export function planComplexTrsm(p: ComplexTrsmProblem, tuning: CpuTuning, force:
   if (force.variant) return force.variant;
   return p.n <= tuning.complexUnrollMax.trsm ? 'unrolled' : 'reference';
 }
+
+export interface ComplexCholeskyProblem { readonly op: 'potrf' | 'posv' | 'potrs'; readonly m: number; readonly n: number; readonly dtype: ComplexDType }
+/** potrf/posv/potrs's variants: wasm is kernels/zpotrf-wasm.ts. */
+export type ComplexCholeskyVariant = ComplexVariant | 'wasm';
+export interface ComplexCholeskyForce { readonly variant?: ComplexCholeskyVariant }
+
+/**
+ * potrf/posv/potrs: the WebAssembly kernel while n is within `complexCholeskyWasm`'s range (the
+ * dtype's `factor` range for potrf and posv, `potrs` for potrs), else as planComplex. Square only.
+ */
+export function planComplexCholesky(p: ComplexCholeskyProblem, tuning: CpuTuning, force: ComplexCholeskyForce = {}): ComplexCholeskyVariant {
+  if (p.n === 0 || p.m !== p.n) return 'reference';
+  if (force.variant) return force.variant;
+  const range = p.op === 'potrs' ? tuning.complexCholeskyWasm.potrs : tuning.complexCholeskyWasm.factor[p.dtype];
+  if (p.n >= range.min && p.n <= range.max) return 'wasm';
+  return planComplex(p, tuning);
+}

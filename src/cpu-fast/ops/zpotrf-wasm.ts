@@ -1,0 +1,70 @@
+/**
+ * Complex potrf, posv and potrs on the WebAssembly kernel (kernels/zpotrf-wasm.ts): chunks of
+ * matrices copied into its memory as float64 pairs (A whole, B), run, and copied back: the
+ * factor's triangle (potrf, posv; complex64 rounded here), B where it was solved (every matrix
+ * for potrs; for posv only those that factored, so a failing matrix's B is never written, as the
+ * reference leaves it). Bitwise the reference's results.
+ */
+import type { MatrixView } from '../../core/batch.js';
+import type { DType, FloatArray } from '../../core/dtype.js';
+import type { PotrsRequest } from '../../core/op-specs.js';
+import { wasmChunk } from '../context.js';
+import { kernelFactory, moduleFactory } from '../jit/compile.js';
+import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
+import type { CholeskyOp } from '../kernels/potrf-js.js';
+import { generateZpotrfWasm, zpotrfWasmScratch, type ZpotrfWasmParams } from '../kernels/zpotrf-wasm.js';
+import { heap, heapInts, loadModule } from '../wasm/runtime.js';
+import { stridedView } from './run-batch.js';
+
+type WasmZpotrf = (a: number, b: number, info: number, count: number, nrhs: number, scratch: number) => void;
+const wasmFor = moduleFactory<ZpotrfWasmParams, WasmZpotrf>(generateZpotrfWasm, 'zpotrf', loadModule);
+const packFor = kernelFactory<PackParams, PackKernel>(generatePack);
+
+/**
+ * `count` matrices from p0 (one strided run, or one matrix of a list); `first` is matrix p0 of A;
+ * `rows`: the kernel's row blocks (tuning.ts complexCholeskyWasm.rows).
+ */
+export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, rows: number): void {
+  const n = first.rows;
+  const upper = r.uplo === 'upper';
+  const single = first.data instanceof Float32Array;
+  const dtype: DType = single ? 'float32' : 'float64';
+  const av = stridedView(r.a, p0);
+  const bv = op === 'potrf' ? undefined : stridedView(r.b, p0);
+  const nrhs = bv ? bv.cols : 0;
+  // floats of each operand in the memory (rows twice the complex rows)
+  const aPer = 2 * n * n, bPer = 2 * n * nrhs;
+  const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4);
+  const bBase = chunk * aPer, infoBase = (bBase + chunk * bPer) * 8;
+  const scratch = Math.ceil((infoBase + chunk * 4) / 16) * 16;
+  const mem = heap(scratch + zpotrfWasmScratch(n)).f64;
+  const ints = heapInts();
+  const fn = wasmFor({ op, n, uplo: r.uplo, roundFactor: op === 'posv' && single, rows });
+  const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
+  const copyOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64' });
+  const triangleOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64', pairs: true, ...(upper ? { upper: true } : { lower: true }) });
+  // Back-to-back complex128 matrices go back whole, one block copy (about twice as fast as the
+  // triangle's loop at n = 16): the other triangle's bytes were copied in unchanged and the kernel
+  // never writes them, so what lands there is what was there. complex64 takes the triangle: a
+  // float32 NaN's bits need not survive the round trip through float64.
+  const wholeOut = !single && av.ld === n && av.stride === n * n;
+  for (let q = 0; q < count; q += chunk) {
+    const c = Math.min(chunk, count - q);
+    const aOff = 2 * (av.offset + q * av.stride);
+    copyIn(av.data, aOff, 2 * av.ld, 2 * av.stride, mem, 0, 2 * n, aPer, 2 * n, n, c);
+    if (bv) copyIn(bv.data, 2 * (bv.offset + q * bv.stride), 2 * bv.ld, 2 * bv.stride, mem, bBase, 2 * n, bPer, 2 * n, nrhs, c);
+    fn(0, bBase * 8, infoBase, c, nrhs, scratch);
+    if (op !== 'potrs') (wholeOut ? copyOut : triangleOut)(mem, 0, 2 * n, aPer, av.data, aOff, 2 * av.ld, 2 * av.stride, 2 * n, n, c);
+    const info0 = infoBase / 4;
+    for (let t = 0; t < c; t++) r.info[p0 + q + t] = ints[info0 + t]!;
+    if (!bv) continue;
+    // B back in runs of matrices that were solved (all of them for potrs)
+    for (let t = 0; t < c;) {
+      if (ints[info0 + t] !== 0) { t++; continue; }
+      let e = t + 1;
+      while (e < c && ints[info0 + e] === 0) e++;
+      copyOut(mem, bBase + t * bPer, 2 * n, bPer, bv.data, 2 * (bv.offset + (q + t) * bv.stride), 2 * bv.ld, 2 * bv.stride, 2 * n, nrhs, e - t);
+      t = e;
+    }
+  }
+}
