@@ -42,6 +42,7 @@ export interface CpuTuning {
   readonly complexUnrollMax: Readonly<{ cholesky: number; potrs: number; lu: number; gesv: number; gemm: number; trsm: number }>;
   readonly complexGemmWasm: Readonly<Record<ComplexDType, SizeRange>>;
   readonly complexGemmWasmBlock: Readonly<{ rows: number; cols: number }>;
+  readonly complexLuWasm: Readonly<Record<'getrf' | 'gesv' | 'getrs', SizeRange>>;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -210,6 +211,19 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * two adds, no fused multiply-add allowed); more accumulators only spill.
    */
   complexGemmWasmBlock: Object.freeze({ rows: 1, cols: 1 }),
+  /**
+   * Complex getrf, gesv and getrs 'N' as WebAssembly SIMD (kernels/zgetrf-wasm.ts, bitwise the
+   * reference as the JavaScript kernels are) while n is in these ranges; the JavaScript kernels
+   * (complexUnrollMax) below them, the reference above. Measured on the 2-core EPYC (2026-11-29,
+   * one thread, CPU time, ns a matrix, strided back-to-back batches of min(20,000, 2e6 / n^2),
+   * diagonally weighted as scripts/bench-cpu-complex.mjs makes them, WebAssembly / JavaScript,
+   * complex128): getrf 35 / 29 at n = 2, 78 / 99 at 4, 175 / 206 at 6, 298 / 419 at 8; gesv 47 /
+   * 44, 140 / 152, 263 / 310, 432 / 683; getrs 47 / 54 at 4, 129 / 109 at 6, 216 / 187 at 8, 428
+   * / 781 at 12. Re-measure with each op forced ({ force: { variant: 'wasm' | 'unrolled' } }).
+   */
+  complexLuWasm: Object.freeze({
+    getrf: Object.freeze({ min: 4, max: 16 }), gesv: Object.freeze({ min: 4, max: 16 }), getrs: Object.freeze({ min: 10, max: 16 }),
+  }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

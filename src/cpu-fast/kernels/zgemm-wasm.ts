@@ -25,6 +25,7 @@
 import type { ComplexOp } from '../../core/op-specs.js';
 import { Code, encodeModule, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
+import { swapNeg, swapNegHi } from './zarith-wasm.js';
 
 export interface ZgemmWasmParams {
   readonly m: number;
@@ -40,10 +41,6 @@ export interface ZgemmWasmParams {
 }
 
 const E = 16; // bytes of one complex128
-/** i8x16.shuffle lanes: [lane 1 of the second operand, lane 0 of the first] as two float64. */
-const SWAP_NEG = [24, 25, 26, 27, 28, 29, 30, 31, 0, 1, 2, 3, 4, 5, 6, 7];
-/** [lane 1 of the first operand, lane 0 of the second]. */
-const SWAP_NEG_HI = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23];
 
 /** Exported `zgemm(a, b, c, count, ar, ai, br, bi)`: byte addresses of the first A, B, C. */
 export function generateZgemmWasm(p: ZgemmWasmParams): Uint8Array<ArrayBuffer> {
@@ -71,11 +68,6 @@ export function generateZgemmWasm(p: ZgemmWasmParams): Uint8Array<ArrayBuffer> {
   const bStride = k * n * E;
   const cStride = m * n * E;
 
-  /** [-v.im, v.re] of the v128 in local v (on the stack). */
-  const swapNeg = (v: number): void => { c.get(v).get(v).simd(SIMD.f64x2Neg).simd(SIMD.i8x16Shuffle, SWAP_NEG); };
-  /** [v.im, -v.re] of the v128 in local v. */
-  const swapNegHi = (v: number): void => { c.get(v).get(v).simd(SIMD.f64x2Neg).simd(SIMD.i8x16Shuffle, SWAP_NEG_HI); };
-
   c.get(AR).simd(SIMD.f64x2Splat).set(var_);
   c.get(AI).simd(SIMD.f64x2Splat).set(vai);
   c.get(BR).simd(SIMD.f64x2Splat).set(vbr);
@@ -90,8 +82,8 @@ export function generateZgemmWasm(p: ZgemmWasmParams): Uint8Array<ArrayBuffer> {
       if (transB === 'C') c.f64x2(1, -1).simd(SIMD.f64x2Mul);
       c.set(yl);
       // the multiplier of splat(xi): [-yi, yr], or of splat(A.im) for a conjugated A: [yi, -yr]
-      if (transA === 'C') swapNegHi(yl);
-      else swapNeg(yl);
+      if (transA === 'C') swapNegHi(c, yl);
+      else swapNeg(c, yl);
       c.set(sl);
     }
     for (let i0 = 0; i0 < m; i0 += R) {
@@ -116,12 +108,12 @@ export function generateZgemmWasm(p: ZgemmWasmParams): Uint8Array<ArrayBuffer> {
         const off = (t * m + i0 + u) * E;
         c.get(cp);
         c.get(var_).get(a).simd(SIMD.f64x2Mul);
-        c.get(vai); swapNeg(a); c.simd(SIMD.f64x2Mul);
+        c.get(vai); swapNeg(c, a); c.simd(SIMD.f64x2Mul);
         c.simd(SIMD.f64x2Add);
         if (!p.betaZero) {
           c.get(cp).simdMem(SIMD.load, 0, off).set(tmp);
           c.get(vbr).get(tmp).simd(SIMD.f64x2Mul);
-          c.get(vbi); swapNeg(tmp); c.simd(SIMD.f64x2Mul);
+          c.get(vbi); swapNeg(c, tmp); c.simd(SIMD.f64x2Mul);
           c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add);
         }
         c.simdMem(SIMD.store, 0, off);
