@@ -43,6 +43,7 @@ export interface CpuTuning {
   readonly complexGemmWasm: Readonly<Record<ComplexDType, SizeRange>>;
   readonly complexGemmWasmBlock: Readonly<{ rows: number; cols: number }>;
   readonly complexLuWasm: Readonly<Record<'getrf' | 'gesv' | 'getrs', SizeRange>>;
+  readonly complexLuWasmCols: number;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -224,6 +225,13 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
   complexLuWasm: Object.freeze({
     getrf: Object.freeze({ min: 4, max: 16 }), gesv: Object.freeze({ min: 4, max: 16 }), getrs: Object.freeze({ min: 10, max: 16 }),
   }),
+  /**
+   * Columns of C per pass of the WebAssembly complex LU's trailing update (kernels/zgetrf-wasm.ts).
+   * Measured on the 2-core EPYC (2026-11-29, the kernel alone on 200 matrices in its memory, ns a
+   * matrix, n = 16, two runs): 1 1049 / 1050, 2 1050 / 1044, 3 1126 / 1144, 4 1120; n = 12: 1 469,
+   * 2 473. The update is bound by its multiplies and adds (two of each per element), not by loads.
+   */
+  complexLuWasmCols: 1,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

@@ -20,7 +20,7 @@
  * with info = ZGETRF_WASM_DEFER and its memory unread; the driver runs the reference on it.
  *
  * Every index is a constant of the generated code except the pivot row; the trailing update loops
- * over the columns with each column's rows unrolled (the multipliers of column j in locals).
+ * over blocks of columns with the rows unrolled.
  */
 import type { LuOp } from './getrf-js.js';
 import { Code, encodeModule, type ValType } from '../wasm/emit.js';
@@ -33,6 +33,8 @@ export interface ZgetrfWasmParams {
   readonly n: number;
   /** gesv on complex64: the factor rounded to float32 before the solve (the reference solves with the factor as stored). */
   readonly roundFactor: boolean;
+  /** Columns of the trailing update per pass (tuning.ts complexLuWasmCols). */
+  readonly cols: number;
 }
 
 /** The info of a matrix left to the reference (its pivot is not finite or tiny); never a LAPACK info. */
@@ -60,7 +62,10 @@ export function generateZgetrfWasm(p: ZgetrfWasmParams): Uint8Array<ArrayBuffer>
   // column j's multipliers [lr, li] and [-li, lr] in the update; B's [br, bi] and [-bi, br] in the solve
   const L = Array.from({ length: n }, () => c.local('v128'));
   const S = Array.from({ length: n }, () => c.local('v128'));
-  const us = c.local('v128'), ui = c.local('v128'), tmp = c.local('v128'), R = c.local('v128'), Rs = c.local('v128');
+  const tmp = c.local('v128'), R = c.local('v128'), Rs = c.local('v128');
+  const cols = Math.max(1, p.cols);
+  const U = Array.from({ length: cols }, () => c.local('v128')), V = Array.from({ length: cols }, () => c.local('v128'));
+  const passes = c.local('i32');
   const at = (i: number, j: number): number => (i + j * n) * E;
 
   /** Pushes |re| + |im| of A(i, j). */
@@ -121,25 +126,41 @@ export function generateZgetrfWasm(p: ZgetrfWasmParams): Uint8Array<ArrayBuffer>
       c.get(info).op(OP.i32Eqz).if_(() => { c.i32(j + 1).set(info); });
     });
     if (j + 1 === n) return;
-    // rank-1 update of columns j+1 .. n-1, rows j+1 .. n-1
+    // rank-1 update of columns j+1 .. n-1, rows j+1 .. n-1, `cols` columns per pass: the
+    // multipliers [lr, li] and [-li, lr] in locals for the step, each column's splat(ur) and
+    // splat(ui) held for the pass
+    const h = n - j - 1;
+    const W = Math.min(cols, h);
+    const pass = (w: number): void => {
+      for (let t = 0; t < w; t++) {
+        c.get(col).simdMem(SIMD.load64Splat, 3, t * n * E + j * E).set(U[t]!);
+        c.get(col).simdMem(SIMD.load64Splat, 3, t * n * E + j * E + 8).set(V[t]!);
+      }
+      for (let i = j + 1; i < n; i++) {
+        for (let t = 0; t < w; t++) {
+          const off = t * n * E + i * E;
+          c.get(col);
+          c.get(col).simdMem(SIMD.load, 3, off);
+          c.get(U[t]!).get(L[i]!).simd(SIMD.f64x2Mul);
+          c.get(V[t]!).get(S[i]!).simd(SIMD.f64x2Mul);
+          c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub);
+          c.simdMem(SIMD.store, 3, off);
+        }
+      }
+    };
     for (let i = j + 1; i < n; i++) {
       c.get(A).simdMem(SIMD.load, 3, at(i, j)).set(L[i]!);
       swapNeg(c, L[i]!); c.set(S[i]!);
     }
+    const full = Math.floor(h / W), rest = h - full * W;
     c.get(A).i32(at(0, j + 1)).op(OP.i32Add).set(col);
-    c.loop_(() => {
-      c.get(col).simdMem(SIMD.load64Splat, 3, j * E).set(us);
-      c.get(col).simdMem(SIMD.load64Splat, 3, j * E + 8).set(ui);
-      for (let i = j + 1; i < n; i++) {
-        c.get(col);
-        c.get(col).simdMem(SIMD.load, 3, i * E);
-        c.get(us).get(L[i]!).simd(SIMD.f64x2Mul);
-        c.get(ui).get(S[i]!).simd(SIMD.f64x2Mul);
-        c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub);
-        c.simdMem(SIMD.store, 3, i * E);
-      }
-      c.get(col).i32(n * E).op(OP.i32Add).tee(col).get(aEnd).op(OP.i32LtU);
-    });
+    const body = (): void => { pass(W); c.get(col).i32(W * n * E).op(OP.i32Add).set(col); };
+    if (full === 1) body();
+    else {
+      c.i32(full).set(passes);
+      c.loop_(() => { body(); c.get(passes).i32(1).op(OP.i32Sub).tee(passes); });
+    }
+    if (rest > 0) pass(rest);
   };
 
   /** Every element of the factor rounded to float32 and back (the factor as a complex64 caller stores it). */
