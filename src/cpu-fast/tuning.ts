@@ -218,12 +218,17 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * (complexUnrollMax) below them, the reference above. Measured on the 2-core EPYC (2026-11-29,
    * one thread, CPU time, ns a matrix, strided back-to-back batches of min(20,000, 2e6 / n^2),
    * diagonally weighted as scripts/bench-cpu-complex.mjs makes them, WebAssembly / JavaScript,
-   * complex128): getrf 35 / 29 at n = 2, 78 / 99 at 4, 175 / 206 at 6, 298 / 419 at 8; gesv 47 /
-   * 44, 140 / 152, 263 / 310, 432 / 683; getrs 47 / 54 at 4, 129 / 109 at 6, 216 / 187 at 8, 428
-   * / 781 at 12. Re-measure with each op forced ({ force: { variant: 'wasm' | 'unrolled' } }).
+   * complex128): getrf 39 / 30 at n = 2, 44 / 62 at 3, 75 / 100 at 4, 285 / 416 at 8, 679 / 1259
+   * at 12, 1369 at 16 (reference 7100); gesv 46 / 44, 70 / 96, 125 / 154, 413 / 686, 1104 at 12
+   * (JavaScript 66,000: V8 leaves it unoptimised), 2130 at 16; getrs 13 / 20, 24 / 32, 46 / 56,
+   * 181 / 188, 376 / 792; complex64 alike (getrf 20 / 27 at 2). Above 16 against the reference:
+   * getrf 2333 / 12,647 at 20, 4358 / 21,272 at 24, 9131 / 45,102 at 32; gesv 3000 / 15,802,
+   * 5887 / 25,431, 11,743 / 51,896. The range stops at 24 for the module's size (gesv 24: 134 kB,
+   * 13 ms to generate; 32: 228 kB, 26 ms). Re-measure by forcing each variant ({ force: { variant:
+   * 'wasm' | 'unrolled' | 'reference' } } on ops/zfactor.ts's getrf, gesv, getrs).
    */
   complexLuWasm: Object.freeze({
-    getrf: Object.freeze({ min: 4, max: 16 }), gesv: Object.freeze({ min: 4, max: 16 }), getrs: Object.freeze({ min: 10, max: 16 }),
+    getrf: Object.freeze({ min: 3, max: 24 }), gesv: Object.freeze({ min: 2, max: 24 }), getrs: Object.freeze({ min: 2, max: 24 }),
   }),
   /**
    * Columns of C per pass of the WebAssembly complex LU's trailing update (kernels/zgetrf-wasm.ts).

@@ -20,10 +20,13 @@
  * with info = ZGETRF_WASM_DEFER and its memory unread; the driver runs the reference on it.
  *
  * Every index is a constant of the generated code except the pivot row; the trailing update loops
- * over blocks of columns with the rows unrolled.
+ * over blocks of columns with the rows unrolled. The factorisation and the solves are functions
+ * of the module, called per matrix; the solves of two matrices run interleaved (solve2: gesv where
+ * both factored, getrs), as each substitution is one chain of dependent operations (the
+ * reference's order: each x(i) waits for x(i + 1) and then subtracts its products one by one).
  */
 import type { LuOp } from './getrf-js.js';
-import { Code, encodeModule, type ValType } from '../wasm/emit.js';
+import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
 import { divideLocals, emitDivide, pack2, swapNeg } from './zarith-wasm.js';
 
@@ -44,28 +47,121 @@ const E = 16; // bytes of one complex128
 /** LAPACK's dlamch('S'): below it zgetf2 divides by the pivot instead of scaling by its reciprocal. */
 const SAFE_MIN = 2.2250738585072014e-308;
 
+/** The module's functions: `zgetrf` (exported entry) and the helpers it calls, by index. */
+function functionsOf(op: LuOp): readonly string[] {
+  return ['zgetrf', ...(op === 'getrs' ? [] : ['factor']), ...(op === 'getrf' ? [] : ['solve', 'solve2'])];
+}
+
 /**
  * Exported `zgetrf(a, b, piv, info, count, nrhs)`: byte addresses of the first A (n x n), B
  * (n x nrhs; unused by getrf), the int32 pivots (n per matrix; read by getrs, written otherwise)
  * and the int32 infos (one per matrix).
  */
 export function generateZgetrfWasm(p: ZgetrfWasmParams): Uint8Array<ArrayBuffer> {
+  const names = functionsOf(p.op);
+  const defs: FunctionDef[] = names.map((name) => {
+    if (name === 'zgetrf') return mainFunction(p, names);
+    if (name === 'factor') return factorFunction(p);
+    return solveFunction(p.n, name === 'solve2' ? 2 : 1, name);
+  });
+  return encodeModule(defs);
+}
+
+/** The batch loop: matrices two at a time (their solves interleaved), then the odd one. */
+function mainFunction(p: ZgetrfWasmParams, names: readonly string[]): FunctionDef {
   const { n, op } = p;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
   const c = new Code(params);
   const [A, B, PIV, INFO, COUNT, NRHS] = [0, 1, 2, 3, 4, 5];
-  const info = c.local('i32'), pv = c.local('i32'), rowp = c.local('i32'), col = c.local('i32');
-  const aEnd = c.local('i32'), bq = c.local('i32'), bEnd = c.local('i32'), bStride = c.local('i32');
+  const info0 = c.local('i32'), info1 = c.local('i32'), bStride = c.local('i32');
+  const a1 = c.local('i32'), b1 = c.local('i32'), piv1 = c.local('i32'), col = c.local('i32'), aEnd = c.local('i32');
+  const call = (name: string): void => { c.op(OP.call, names.indexOf(name)); };
+  const aStride = n * n * E;
+
+  /** Every element of the factor at `base` rounded to float32 and back (the factor as a complex64 caller stores it). */
+  const roundFactor = (base: number): void => {
+    c.get(base).set(col);
+    c.get(base).i32(aStride).op(OP.i32Add).set(aEnd);
+    c.loop_(() => {
+      c.get(col);
+      c.get(col).simdMem(SIMD.load, 3, 0).simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4);
+      c.simdMem(SIMD.store, 3, 0);
+      c.get(col).i32(E).op(OP.i32Add).tee(col).get(aEnd).op(OP.i32LtU);
+    });
+  };
+  const factor = (a: number, piv: number, info: number): void => { c.get(a).get(piv); call('factor'); c.set(info); };
+  /** gesv's solve of one factored matrix. */
+  const solveOne = (a: number, b: number, piv: number, info: number): void => {
+    c.get(info).op(OP.i32Eqz).if_(() => {
+      if (p.roundFactor) roundFactor(a);
+      c.get(a).get(b).get(piv).get(NRHS); call('solve');
+    });
+  };
+  const pair = (): void => {
+    if (op === 'getrs') {
+      c.get(A).get(B).get(PIV).get(a1).get(b1).get(piv1).get(NRHS); call('solve2');
+      c.get(INFO).i32(0).mem(OP.i32Store, 2, 0);
+      c.get(INFO).i32(0).mem(OP.i32Store, 2, 4);
+      return;
+    }
+    factor(A, PIV, info0);
+    factor(a1, piv1, info1);
+    if (op === 'gesv') {
+      c.get(info0).get(info1).op(OP.i32Or).op(OP.i32Eqz).if_(() => {
+        if (p.roundFactor) { roundFactor(A); roundFactor(a1); }
+        c.get(A).get(B).get(PIV).get(a1).get(b1).get(piv1).get(NRHS); call('solve2');
+      }, () => {
+        solveOne(A, B, PIV, info0);
+        solveOne(a1, b1, piv1, info1);
+      });
+    }
+    c.get(INFO).get(info0).mem(OP.i32Store, 2, 0);
+    c.get(INFO).get(info1).mem(OP.i32Store, 2, 4);
+  };
+  const single = (): void => {
+    if (op === 'getrs') {
+      c.get(A).get(B).get(PIV).get(NRHS); call('solve');
+      c.get(INFO).i32(0).mem(OP.i32Store, 2, 0);
+      return;
+    }
+    factor(A, PIV, info0);
+    if (op === 'gesv') solveOne(A, B, PIV, info0);
+    c.get(INFO).get(info0).mem(OP.i32Store, 2, 0);
+  };
+
+  c.get(NRHS).i32(n * E).op(OP.i32Mul).set(bStride);
+  c.op(OP.block, OP.void).op(OP.loop, OP.void);
+  c.get(COUNT).i32(2).op(OP.i32LtS).op(OP.brIf, 1);
+  c.get(A).i32(aStride).op(OP.i32Add).set(a1);
+  c.get(B).get(bStride).op(OP.i32Add).set(b1);
+  c.get(PIV).i32(4 * n).op(OP.i32Add).set(piv1);
+  pair();
+  c.get(A).i32(2 * aStride).op(OP.i32Add).set(A);
+  c.get(b1).get(bStride).op(OP.i32Add).set(B);
+  c.get(PIV).i32(8 * n).op(OP.i32Add).set(PIV);
+  c.get(INFO).i32(8).op(OP.i32Add).set(INFO);
+  c.get(COUNT).i32(2).op(OP.i32Sub).set(COUNT);
+  c.op(OP.br, 0).op(OP.end).op(OP.end);
+  c.get(COUNT).i32(1).op(OP.i32Eq).if_(single);
+  return { name: 'zgetrf', params, results: [], code: c };
+}
+
+/** `factor(a, piv) -> info`: zgetf2 on the matrix at byte a, its pivots to piv. */
+function factorFunction(p: ZgetrfWasmParams): FunctionDef {
+  const { n } = p;
+  const params: ValType[] = ['i32', 'i32'];
+  const c = new Code(params);
+  const [A, PIV] = [0, 1];
+  const info = c.local('i32'), pv = c.local('i32'), rowp = c.local('i32'), col = c.local('i32'), passes = c.local('i32');
   const pm = c.local('f64'), t = c.local('f64'), pr = c.local('f64'), pi = c.local('f64');
   const outRe = c.local('f64'), outIm = c.local('f64');
   const dv = divideLocals(c);
-  // column j's multipliers [lr, li] and [-li, lr] in the update; B's [br, bi] and [-bi, br] in the solve
+  // column j's multipliers [lr, li] and [-li, lr]
   const L = Array.from({ length: n }, () => c.local('v128'));
   const S = Array.from({ length: n }, () => c.local('v128'));
   const tmp = c.local('v128'), R = c.local('v128'), Rs = c.local('v128');
   const cols = Math.max(1, p.cols);
   const U = Array.from({ length: cols }, () => c.local('v128')), V = Array.from({ length: cols }, () => c.local('v128'));
-  const passes = c.local('i32');
   const at = (i: number, j: number): number => (i + j * n) * E;
 
   /** Pushes |re| + |im| of A(i, j). */
@@ -73,13 +169,6 @@ export function generateZgetrfWasm(p: ZgetrfWasmParams): Uint8Array<ArrayBuffer>
     c.get(A).mem(OP.f64Load, 3, at(i, j)).op(OP.f64Abs);
     c.get(A).mem(OP.f64Load, 3, at(i, j) + 8).op(OP.f64Abs).op(OP.f64Add);
   };
-  /** Pushes [re, im] - (splat(s.re) x + splat(s.im) xs): s the complex at `base` + `off`, x and xs locals, the top of the stack [re, im]. */
-  const subProduct = (base: number, off: number, x: number, xs: number): void => {
-    c.get(base).simdMem(SIMD.load64Splat, 3, off).get(x).simd(SIMD.f64x2Mul);
-    c.get(base).simdMem(SIMD.load64Splat, 3, off + 8).get(xs).simd(SIMD.f64x2Mul);
-    c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub);
-  };
-
   const step = (j: number): void => {
     // pivot search (izamax)
     c.i32(j).set(pv);
@@ -163,23 +252,44 @@ export function generateZgetrfWasm(p: ZgetrfWasmParams): Uint8Array<ArrayBuffer>
     if (rest > 0) pass(rest);
   };
 
-  /** Every element of the factor rounded to float32 and back (the factor as a complex64 caller stores it). */
-  const roundFactor = (): void => {
-    c.get(A).set(col);
-    c.loop_(() => {
-      c.get(col);
-      c.get(col).simdMem(SIMD.load, 3, 0).simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4);
-      c.simdMem(SIMD.store, 3, 0);
-      c.get(col).i32(E).op(OP.i32Add).tee(col).get(aEnd).op(OP.i32LtU);
-    });
+  c.i32(0).set(info);
+  c.op(OP.block, OP.void);
+  for (let j = 0; j < n; j++) step(j);
+  c.op(OP.end);
+  c.get(info);
+  return { name: 'factor', params, results: ['i32'], code: c };
+}
+
+/**
+ * `solve(a, b, piv, nrhs)` (lanes = 1) or `solve2(a0, b0, piv0, a1, b1, piv1, nrhs)` (lanes = 2,
+ * the two matrices' instructions interleaved row by row): zgetrs 'N' on each of the nrhs
+ * columns of B: interchanges, L y = P b (unit, forward), U x = y (backward, Smith's division).
+ */
+function solveFunction(n: number, lanes: number, name: string): FunctionDef {
+  const params: ValType[] = [...Array.from({ length: 3 * lanes }, (): ValType => 'i32'), 'i32'];
+  const c = new Code(params);
+  const NRHS = 3 * lanes;
+  const bEnd = c.local('i32');
+  const at = (i: number, j: number): number => (i + j * n) * E;
+  const ls = Array.from({ length: lanes }, (_, q) => ({
+    A: 3 * q, bq: 3 * q + 1, PIV: 3 * q + 2,
+    pv: c.local('i32'), rowp: c.local('i32'), tmp: c.local('v128'), outRe: c.local('f64'), outIm: c.local('f64'), dv: divideLocals(c),
+    // x(i) as [re, im] and [-im, re]
+    X: Array.from({ length: n }, () => c.local('v128')), XS: Array.from({ length: n }, () => c.local('v128')),
+  }));
+  type Lane = (typeof ls)[number];
+  const each = (f: (l: Lane) => void): void => { for (const l of ls) f(l); };
+  /** Pushes [re, im] - (splat(s.re) x + splat(s.im) xs): s the complex at `base` + `off`, x and xs locals, the top of the stack [re, im]. */
+  const subProduct = (base: number, off: number, x: number, xs: number): void => {
+    c.get(base).simdMem(SIMD.load64Splat, 3, off).get(x).simd(SIMD.f64x2Mul);
+    c.get(base).simdMem(SIMD.load64Splat, 3, off + 8).get(xs).simd(SIMD.f64x2Mul);
+    c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub);
   };
 
-  /** zgetrs 'N' on each of the nrhs columns of B: interchanges, L y = P b (unit), U x = y. */
-  const solve = (): void => {
-    c.get(NRHS).i32(0).op(OP.i32GtS).if_(() => {
-      c.get(B).set(bq);
-      c.get(B).get(bStride).op(OP.i32Add).set(bEnd);
-      c.loop_(() => {
+  c.get(NRHS).i32(0).op(OP.i32GtS).if_(() => {
+    c.get(NRHS).i32(n * E).op(OP.i32Mul).get(ls[0]!.bq).op(OP.i32Add).set(bEnd);
+    c.loop_(() => {
+      each(({ bq, PIV, pv, rowp, tmp }) => {
         for (let j = 0; j < n; j++) {
           c.get(PIV).mem(OP.i32Load, 2, 4 * j).tee(pv).i32(j).op(OP.i32Ne).if_(() => {
             c.get(bq).get(pv).i32(4).op(OP.i32Shl).op(OP.i32Add).set(rowp);
@@ -188,57 +298,36 @@ export function generateZgetrfWasm(p: ZgetrfWasmParams): Uint8Array<ArrayBuffer>
             c.get(rowp).get(tmp).simdMem(SIMD.store, 3, 0);
           });
         }
-        for (let i = 0; i < n; i++) c.get(bq).simdMem(SIMD.load, 3, i * E).set(L[i]!);
-        for (let i = 0; i < n; i++) {
+      });
+      each(({ bq, X }) => { for (let i = 0; i < n; i++) c.get(bq).simdMem(SIMD.load, 3, i * E).set(X[i]!); });
+      for (let i = 0; i < n; i++) {
+        each(({ A, X, XS }) => {
           if (i > 0) {
-            c.get(L[i]!);
-            for (let k = 0; k < i; k++) subProduct(A, at(i, k), L[k]!, S[k]!);
-            c.set(L[i]!);
+            c.get(X[i]!);
+            for (let k = 0; k < i; k++) subProduct(A, at(i, k), X[k]!, XS[k]!);
+            c.set(X[i]!);
           }
-          if (i < n - 1) { swapNeg(c, L[i]!); c.set(S[i]!); }
-        }
-        for (let i = n - 1; i >= 0; i--) {
-          c.get(L[i]!);
-          for (let k = i + 1; k < n; k++) subProduct(A, at(i, k), L[k]!, S[k]!);
+          if (i < n - 1) { swapNeg(c, X[i]!); c.set(XS[i]!); }
+        });
+      }
+      for (let i = n - 1; i >= 0; i--) {
+        each(({ A, X, XS, tmp, dv, outRe, outIm }) => {
+          c.get(X[i]!);
+          for (let k = i + 1; k < n; k++) subProduct(A, at(i, k), X[k]!, XS[k]!);
           c.set(tmp);
           c.get(tmp).simd(SIMD.f64x2ExtractLane, 0).set(dv.nr);
           c.get(tmp).simd(SIMD.f64x2ExtractLane, 1).set(dv.ni);
           c.get(A).mem(OP.f64Load, 3, at(i, i)).set(dv.dr);
           c.get(A).mem(OP.f64Load, 3, at(i, i) + 8).set(dv.di);
           emitDivide(c, dv, outRe, outIm);
-          pack2(c, outRe, outIm); c.set(L[i]!);
-          if (i > 0) { swapNeg(c, L[i]!); c.set(S[i]!); }
-        }
-        for (let i = 0; i < n; i++) c.get(bq).get(L[i]!).simdMem(SIMD.store, 3, i * E);
-        c.get(bq).i32(n * E).op(OP.i32Add).tee(bq).get(bEnd).op(OP.i32LtU);
-      });
-    });
-  };
-
-  c.get(NRHS).i32(n * E).op(OP.i32Mul).set(bStride);
-  c.loop_(() => {
-    c.get(A).i32(n * n * E).op(OP.i32Add).set(aEnd);
-    if (op === 'getrs') {
-      solve();
-      c.get(INFO).i32(0).mem(OP.i32Store, 2, 0);
-    } else {
-      c.i32(0).set(info);
-      c.op(OP.block, OP.void);
-      for (let j = 0; j < n; j++) step(j);
-      c.op(OP.end);
-      if (op === 'gesv') {
-        c.get(info).op(OP.i32Eqz).if_(() => {
-          if (p.roundFactor) roundFactor();
-          solve();
+          pack2(c, outRe, outIm); c.set(X[i]!);
+          if (i > 0) { swapNeg(c, X[i]!); c.set(XS[i]!); }
         });
       }
-      c.get(INFO).get(info).mem(OP.i32Store, 2, 0);
-    }
-    c.get(A).i32(n * n * E).op(OP.i32Add).set(A);
-    c.get(B).get(bStride).op(OP.i32Add).set(B);
-    c.get(PIV).i32(4 * n).op(OP.i32Add).set(PIV);
-    c.get(INFO).i32(4).op(OP.i32Add).set(INFO);
-    c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
+      each(({ bq, X }) => { for (let i = 0; i < n; i++) c.get(bq).get(X[i]!).simdMem(SIMD.store, 3, i * E); });
+      each(({ bq }) => { c.get(bq).i32(n * E).op(OP.i32Add).set(bq); });
+      c.get(ls[0]!.bq).get(bEnd).op(OP.i32LtU);
+    });
   });
-  return encodeModule([{ name: 'zgetrf', params, results: [], code: c }]);
+  return { name, params, results: [], code: c };
 }
