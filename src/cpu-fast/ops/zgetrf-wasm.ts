@@ -8,6 +8,7 @@
  */
 import { matrixAt } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
+import { byPrecision } from '../../core/dtype-table.js';
 import type { ComplexGetrsRequest } from '../../core/op-specs.js';
 import { cpuTuning, wasmChunk } from '../context.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
@@ -31,7 +32,9 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
   const copyOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64' });
   const nrhs = op === 'getrf' ? 0 : matrixAt(r.b, p0).cols;
-  const fn = wasmFor({ op, n, roundFactor: op === 'gesv' && dtype === 'float32', cols: cpuTuning().complexLuWasmCols });
+  // complex64's gesv solves with the factor as stored, rounded
+  const roundFactor = op === 'gesv' && byPrecision(dtype, { double: false, single: true });
+  const fn = wasmFor({ op, n, roundFactor, cols: cpuTuning().complexLuWasmCols });
   // floats per matrix of A and B; bytes of each chunk's areas
   const aPer = 2 * n * n, bPer = 2 * n * nrhs;
   const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4 * n + 4);
