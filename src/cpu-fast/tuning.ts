@@ -44,6 +44,7 @@ export interface CpuTuning {
   readonly complexGemmWasmBlock: Readonly<{ rows: number; cols: number }>;
   readonly complexLuWasm: Readonly<Record<'getrf' | 'gesv' | 'getrs', SizeRange>>;
   readonly complexLuWasmCols: number;
+  readonly complexLuWasmGroup: number;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -237,6 +238,14 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * 2 473. The update is bound by its multiplies and adds (two of each per element), not by loads.
    */
   complexLuWasmCols: 1,
+  /**
+   * Matrices per group whose solves the WebAssembly complex LU interleaves (gesv where all of the
+   * group factored, getrs): each substitution is one chain of dependent operations, so a group's
+   * chains overlap. Measured on the 2-core EPYC (2026-11-29, the kernel alone on 200 matrices in
+   * its memory, gesv, ns a matrix, two runs): n = 16: 1 1422 / 1441, 2 1400 / 1401, 3 1349 / 1340,
+   * 4 1486 (more vectors than registers); n = 8: 1 325 / 324, 2 296 / 296, 3 280 / 276.
+   */
+  complexLuWasmGroup: 3,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

@@ -21,8 +21,8 @@
  *
  * Every index is a constant of the generated code except the pivot row; the trailing update loops
  * over blocks of columns with the rows unrolled. The factorisation and the solves are functions
- * of the module, called per matrix; the solves of two matrices run interleaved (solve2: gesv where
- * both factored, getrs), as each substitution is one chain of dependent operations (the
+ * of the module, called per matrix; the solves of `group` matrices run interleaved (solveGroup:
+ * gesv where all of them factored, getrs), as each substitution is one chain of dependent operations (the
  * reference's order: each x(i) waits for x(i + 1) and then subtracts its products one by one).
  */
 import type { LuOp } from './getrf-js.js';
@@ -38,6 +38,8 @@ export interface ZgetrfWasmParams {
   readonly roundFactor: boolean;
   /** Columns of the trailing update per pass (tuning.ts complexLuWasmCols). */
   readonly cols: number;
+  /** gesv, getrs: matrices per group whose solves run interleaved (tuning.ts complexLuWasmGroup). */
+  readonly group: number;
 }
 
 /** The info of a matrix left to the reference (its pivot is not finite or tiny); never a LAPACK info. */
@@ -48,8 +50,9 @@ const E = 16; // bytes of one complex128
 const SAFE_MIN = 2.2250738585072014e-308;
 
 /** The module's functions: `zgetrf` (exported entry) and the helpers it calls, by index. */
-function functionsOf(op: LuOp): readonly string[] {
-  return ['zgetrf', ...(op === 'getrs' ? [] : ['factor']), ...(op === 'getrf' ? [] : ['solve', 'solve2'])];
+function functionsOf(p: ZgetrfWasmParams): readonly string[] {
+  const solves = p.group > 1 ? ['solve', 'solveGroup'] : ['solve'];
+  return ['zgetrf', ...(p.op === 'getrs' ? [] : ['factor']), ...(p.op === 'getrf' ? [] : solves)];
 }
 
 /**
@@ -58,23 +61,28 @@ function functionsOf(op: LuOp): readonly string[] {
  * and the int32 infos (one per matrix).
  */
 export function generateZgetrfWasm(p: ZgetrfWasmParams): Uint8Array<ArrayBuffer> {
-  const names = functionsOf(p.op);
+  const names = functionsOf(p);
   const defs: FunctionDef[] = names.map((name) => {
     if (name === 'zgetrf') return mainFunction(p, names);
     if (name === 'factor') return factorFunction(p);
-    return solveFunction(p.n, name === 'solve2' ? 2 : 1, name);
+    return solveFunction(p.n, name === 'solveGroup' ? p.group : 1, name);
   });
   return encodeModule(defs);
 }
 
-/** The batch loop: matrices two at a time (their solves interleaved), then the odd one. */
+/** The batch loop: matrices `group` at a time (their solves interleaved), then the rest one by one. */
 function mainFunction(p: ZgetrfWasmParams, names: readonly string[]): FunctionDef {
   const { n, op } = p;
+  const G = Math.max(1, p.group);
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
   const c = new Code(params);
   const [A, B, PIV, INFO, COUNT, NRHS] = [0, 1, 2, 3, 4, 5];
-  const info0 = c.local('i32'), info1 = c.local('i32'), bStride = c.local('i32');
-  const a1 = c.local('i32'), b1 = c.local('i32'), piv1 = c.local('i32'), col = c.local('i32'), aEnd = c.local('i32');
+  const bStride = c.local('i32'), col = c.local('i32'), aEnd = c.local('i32');
+  // member g of a group: its A, B, pivots (member 0: the parameters) and info
+  const as = [A, ...Array.from({ length: G - 1 }, () => c.local('i32'))];
+  const bs = [B, ...Array.from({ length: G - 1 }, () => c.local('i32'))];
+  const pivs = [PIV, ...Array.from({ length: G - 1 }, () => c.local('i32'))];
+  const infos = Array.from({ length: G }, () => c.local('i32'));
   const call = (name: string): void => { c.op(OP.call, names.indexOf(name)); };
   const aStride = n * n * E;
 
@@ -89,60 +97,61 @@ function mainFunction(p: ZgetrfWasmParams, names: readonly string[]): FunctionDe
       c.get(col).i32(E).op(OP.i32Add).tee(col).get(aEnd).op(OP.i32LtU);
     });
   };
-  const factor = (a: number, piv: number, info: number): void => { c.get(a).get(piv); call('factor'); c.set(info); };
+  const factor = (g: number): void => { c.get(as[g]!).get(pivs[g]!); call('factor'); c.set(infos[g]!); };
   /** gesv's solve of one factored matrix. */
-  const solveOne = (a: number, b: number, piv: number, info: number): void => {
-    c.get(info).op(OP.i32Eqz).if_(() => {
-      if (p.roundFactor) roundFactor(a);
-      c.get(a).get(b).get(piv).get(NRHS); call('solve');
+  const solveOne = (g: number): void => {
+    c.get(infos[g]!).op(OP.i32Eqz).if_(() => {
+      if (p.roundFactor) roundFactor(as[g]!);
+      c.get(as[g]!).get(bs[g]!).get(pivs[g]!).get(NRHS); call('solve');
     });
   };
-  const pair = (): void => {
+  /** Members 0 .. k - 1 (k = G: a group, interleaved solves; 1: one matrix). */
+  const members = (k: number): void => {
+    const all = Array.from({ length: k }, (_, g) => g);
+    const solveAll = (): void => {
+      for (const g of all) c.get(as[g]!).get(bs[g]!).get(pivs[g]!);
+      c.get(NRHS); call(k > 1 ? 'solveGroup' : 'solve');
+    };
     if (op === 'getrs') {
-      c.get(A).get(B).get(PIV).get(a1).get(b1).get(piv1).get(NRHS); call('solve2');
-      c.get(INFO).i32(0).mem(OP.i32Store, 2, 0);
-      c.get(INFO).i32(0).mem(OP.i32Store, 2, 4);
+      solveAll();
+      for (const g of all) c.get(INFO).i32(0).mem(OP.i32Store, 2, 4 * g);
       return;
     }
-    factor(A, PIV, info0);
-    factor(a1, piv1, info1);
+    for (const g of all) factor(g);
     if (op === 'gesv') {
-      c.get(info0).get(info1).op(OP.i32Or).op(OP.i32Eqz).if_(() => {
-        if (p.roundFactor) { roundFactor(A); roundFactor(a1); }
-        c.get(A).get(B).get(PIV).get(a1).get(b1).get(piv1).get(NRHS); call('solve2');
-      }, () => {
-        solveOne(A, B, PIV, info0);
-        solveOne(a1, b1, piv1, info1);
-      });
+      if (k === 1) solveOne(0);
+      else {
+        c.get(infos[0]!);
+        for (const g of all.slice(1)) c.get(infos[g]!).op(OP.i32Or);
+        c.op(OP.i32Eqz).if_(() => {
+          if (p.roundFactor) for (const g of all) roundFactor(as[g]!);
+          solveAll();
+        }, () => { for (const g of all) solveOne(g); });
+      }
     }
-    c.get(INFO).get(info0).mem(OP.i32Store, 2, 0);
-    c.get(INFO).get(info1).mem(OP.i32Store, 2, 4);
+    for (const g of all) c.get(INFO).get(infos[g]!).mem(OP.i32Store, 2, 4 * g);
   };
-  const single = (): void => {
-    if (op === 'getrs') {
-      c.get(A).get(B).get(PIV).get(NRHS); call('solve');
-      c.get(INFO).i32(0).mem(OP.i32Store, 2, 0);
-      return;
+  /** `members(k)` while k matrices remain, each pass moving the pointers past them. */
+  const loopOf = (k: number): void => {
+    c.op(OP.block, OP.void).op(OP.loop, OP.void);
+    c.get(COUNT).i32(k).op(OP.i32LtS).op(OP.brIf, 1);
+    for (let g = 1; g < k; g++) {
+      c.get(as[g - 1]!).i32(aStride).op(OP.i32Add).set(as[g]!);
+      c.get(bs[g - 1]!).get(bStride).op(OP.i32Add).set(bs[g]!);
+      c.get(pivs[g - 1]!).i32(4 * n).op(OP.i32Add).set(pivs[g]!);
     }
-    factor(A, PIV, info0);
-    if (op === 'gesv') solveOne(A, B, PIV, info0);
-    c.get(INFO).get(info0).mem(OP.i32Store, 2, 0);
+    members(k);
+    c.get(A).i32(k * aStride).op(OP.i32Add).set(A);
+    c.get(bs[k - 1]!).get(bStride).op(OP.i32Add).set(B);
+    c.get(PIV).i32(4 * n * k).op(OP.i32Add).set(PIV);
+    c.get(INFO).i32(4 * k).op(OP.i32Add).set(INFO);
+    c.get(COUNT).i32(k).op(OP.i32Sub).set(COUNT);
+    c.op(OP.br, 0).op(OP.end).op(OP.end);
   };
 
   c.get(NRHS).i32(n * E).op(OP.i32Mul).set(bStride);
-  c.op(OP.block, OP.void).op(OP.loop, OP.void);
-  c.get(COUNT).i32(2).op(OP.i32LtS).op(OP.brIf, 1);
-  c.get(A).i32(aStride).op(OP.i32Add).set(a1);
-  c.get(B).get(bStride).op(OP.i32Add).set(b1);
-  c.get(PIV).i32(4 * n).op(OP.i32Add).set(piv1);
-  pair();
-  c.get(A).i32(2 * aStride).op(OP.i32Add).set(A);
-  c.get(b1).get(bStride).op(OP.i32Add).set(B);
-  c.get(PIV).i32(8 * n).op(OP.i32Add).set(PIV);
-  c.get(INFO).i32(8).op(OP.i32Add).set(INFO);
-  c.get(COUNT).i32(2).op(OP.i32Sub).set(COUNT);
-  c.op(OP.br, 0).op(OP.end).op(OP.end);
-  c.get(COUNT).i32(1).op(OP.i32Eq).if_(single);
+  if (G > 1 && op !== 'getrf') loopOf(G);
+  loopOf(1);
   return { name: 'zgetrf', params, results: [], code: c };
 }
 
@@ -261,8 +270,8 @@ function factorFunction(p: ZgetrfWasmParams): FunctionDef {
 }
 
 /**
- * `solve(a, b, piv, nrhs)` (lanes = 1) or `solve2(a0, b0, piv0, a1, b1, piv1, nrhs)` (lanes = 2,
- * the two matrices' instructions interleaved row by row): zgetrs 'N' on each of the nrhs
+ * `solve(a, b, piv, nrhs)` (lanes = 1) or `solveGroup(a0, b0, piv0, a1, b1, piv1, ..., nrhs)`
+ * (the lanes' instructions interleaved row by row): zgetrs 'N' on each of the nrhs
  * columns of B: interchanges, L y = P b (unit, forward), U x = y (backward, Smith's division).
  */
 function solveFunction(n: number, lanes: number, name: string): FunctionDef {

@@ -60,11 +60,12 @@ function runLu(op: 'getrf' | 'gesv' | 'getrs', r: LuReq, fallback: (r: LuReq) =>
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
-      const variant = planComplexLu({ op, m: m.rows, n: m.cols, trans: r.trans }, options.tuning ?? cpuTuning(), options.force);
+      const tuning = options.tuning ?? cpuTuning();
+      const variant = planComplexLu({ op, m: m.rows, n: m.cols, trans: r.trans }, tuning, options.force);
       if (variant === 'reference') return false;
       const n = m.rows;
       if (variant === 'wasm') {
-        zgetrfWasm(op, r, n, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
+        zgetrfWasm(op, r, n, p0, count, tuning, (p) => fallback(sliceRequest(r, p, p + 1)));
         return true;
       }
       const k = luFor({ op, n, dtype, trans: op === 'getrs' ? r.trans : 'N' });

@@ -10,11 +10,12 @@ import { matrixAt } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
 import { byPrecision } from '../../core/dtype-table.js';
 import type { ComplexGetrsRequest } from '../../core/op-specs.js';
-import { cpuTuning, wasmChunk } from '../context.js';
+import { wasmChunk } from '../context.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import type { LuOp } from '../kernels/getrf-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateZgetrfWasm, ZGETRF_WASM_DEFER, type ZgetrfWasmParams } from '../kernels/zgetrf-wasm.js';
+import type { CpuTuning } from '../tuning.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 import { blockIn, blockOut } from './wasm-staging.js';
@@ -26,7 +27,7 @@ const packFor = kernelFactory<PackParams, PackKernel>(generatePack);
 type LuReq = ComplexGetrsRequest<FloatArray, Int32Array>;
 
 /** `count` matrices from p0 (one strided run, or one matrix of a list), all of order n. */
-export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: number, defer: (p: number) => void): void {
+export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: number, tuning: CpuTuning, defer: (p: number) => void): void {
   const first = stridedView(r.a, p0);
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
@@ -34,7 +35,7 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   const nrhs = op === 'getrf' ? 0 : matrixAt(r.b, p0).cols;
   // complex64's gesv solves with the factor as stored, rounded
   const roundFactor = op === 'gesv' && byPrecision(dtype, { double: false, single: true });
-  const fn = wasmFor({ op, n, roundFactor, cols: cpuTuning().complexLuWasmCols });
+  const fn = wasmFor({ op, n, roundFactor, cols: tuning.complexLuWasmCols, group: tuning.complexLuWasmGroup });
   // floats per matrix of A and B; bytes of each chunk's areas
   const aPer = 2 * n * n, bPer = 2 * n * nrhs;
   const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4 * n + 4);

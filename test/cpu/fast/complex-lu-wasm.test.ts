@@ -21,8 +21,12 @@ import { LIST, ODD, Rng, get, place, random, set, type Layout, type Z } from '..
 type Op = 'getrf' | 'gesv' | 'getrs';
 type Kind = 'random' | 'singular' | 'nan' | 'ill' | 'tiny' | 'inf';
 const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
-/** Members in this order: the kernel takes matrices two at a time (a pair that both factor, a pair with one failing, a pair deferred), then the odd one. */
-const KINDS: readonly Kind[] = ['random', 'ill', 'singular', 'nan', 'tiny', 'inf', 'random'];
+/**
+ * Members in this order: the kernel takes gesv's and getrs's matrices in groups (complexLuWasmGroup;
+ * tested with 1 to 4), so that a group that all factor, one with some failing or deferred, and a
+ * remainder taken one by one all occur.
+ */
+const KINDS: readonly Kind[] = ['random', 'ill', 'random', 'singular', 'nan', 'tiny', 'inf', 'random'];
 const WASM: ComplexLuOptions = { force: { variant: 'wasm' } };
 /** Back to back (ld = n, no gap): the drivers' block copies. */
 const PACKED: Layout = { kind: 'strided', pad: 0, gap: 0, offset: 1 };
@@ -71,12 +75,12 @@ function arrays(r: Record<string, unknown>): (FloatArray | Int32Array)[] {
 
 const FAST = { getrf: fastGetrfComplex, gesv: fastGesvComplex, getrs: fastGetrsComplex } as const;
 
-function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: number, nrhs: number): void {
-  const label = `${op} ${dtype} n=${n} ${layout.kind} nrhs=${nrhs}`;
+function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: number, nrhs: number, options = WASM): void {
+  const label = `${op} ${dtype} n=${n} ${layout.kind} nrhs=${nrhs} group=${(options.tuning ?? T).complexLuWasmGroup}`;
   const want = build(op, dtype, n, layout, seed, nrhs);
   (complexReference[op] as unknown as (r: Record<string, unknown>) => void)(want);
   const got = build(op, dtype, n, layout, seed, nrhs);
-  (FAST[op] as unknown as (r: Record<string, unknown>, o: ComplexLuOptions) => void)(got, WASM);
+  (FAST[op] as unknown as (r: Record<string, unknown>, o: ComplexLuOptions) => void)(got, options);
   const g = arrays(got), w = arrays(want);
   assert.equal(g.length, w.length, label);
   g.forEach((x, k) => {
@@ -94,6 +98,13 @@ describe('cpu-fast complex WebAssembly LU matches the complex reference bit for 
       }
     });
   }
+  test('gesv and getrs with 1, 2 and 4 matrices a group', () => {
+    let seed = 300;
+    for (const group of [1, 2, 4]) {
+      const options: ComplexLuOptions = { ...WASM, tuning: { ...T, complexLuWasmGroup: group } };
+      for (const op of ['gesv', 'getrs'] as const) for (const dtype of TYPES) for (const n of [1, 2, 5, 16]) check(op, dtype, n, PACKED, seed++, 1 + (n % 2), options);
+    }
+  });
   test('gesv with no right-hand side, and with several', () => {
     for (const dtype of TYPES) for (const n of [5, 16]) for (const nrhs of [0, 4]) for (const layout of [ODD, PACKED]) check('gesv', dtype, n, layout, 50 + n + nrhs, nrhs);
   });
