@@ -22,8 +22,9 @@
  * Every index is a constant of the generated code except the pivot row; the trailing update loops
  * over blocks of columns with the rows unrolled. The factorisation and the solves are functions
  * of the module, called per matrix; the solves of `group` matrices run interleaved (solveGroup:
- * gesv where all of them factored, getrs), as each substitution is one chain of dependent operations (the
- * reference's order: each x(i) waits for x(i + 1) and then subtracts its products one by one).
+ * gesv where all of them factored, getrs), as each substitution is one chain of dependent
+ * operations (the reference's order: each x(i) waits for x(i + 1), then subtracts its products
+ * one by one).
  */
 import type { LuOp } from './getrf-js.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
