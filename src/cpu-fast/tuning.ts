@@ -43,6 +43,9 @@ export interface CpuTuning {
   readonly complexGemmWasm: Readonly<Record<ComplexDType, SizeRange>>;
   readonly complexGemmWasmBlock: Readonly<{ rows: number; cols: number }>;
   readonly complexCholeskyWasm: Readonly<{ factor: Readonly<Record<ComplexDType, SizeRange>>; potrs: SizeRange; rows: number }>;
+  readonly complexLuWasm: Readonly<Record<'getrf' | 'gesv' | 'getrs', SizeRange>>;
+  readonly complexLuWasmCols: number;
+  readonly complexLuWasmGroup: number;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -234,6 +237,39 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
     potrs: Object.freeze({ min: 17, max: 32 }),
     rows: 1,
   }),
+  /**
+   * Complex getrf, gesv and getrs 'N' as WebAssembly SIMD (kernels/zgetrf-wasm.ts, bitwise the
+   * reference as the JavaScript kernels are) while n is in these ranges; the JavaScript kernels
+   * (complexUnrollMax) below them, the reference above. Measured on the 2-core EPYC (2026-11-29,
+   * one thread, CPU time, ns a matrix, strided back-to-back batches of min(20,000, 2e6 / n^2),
+   * diagonally weighted as scripts/bench-cpu-complex.mjs makes them, WebAssembly / JavaScript,
+   * complex128): getrf 39 / 30 at n = 2, 44 / 62 at 3, 75 / 100 at 4, 285 / 416 at 8, 679 / 1259
+   * at 12, 1369 at 16 (reference 7100); gesv 46 / 44, 70 / 96, 125 / 154, 413 / 686, 1104 at 12
+   * (JavaScript 66,000: V8 leaves it unoptimised), 2130 at 16; getrs 13 / 20, 24 / 32, 46 / 56,
+   * 181 / 188, 376 / 792; complex64 alike (getrf 20 / 27 at 2). Above 16 against the reference:
+   * getrf 2333 / 12,647 at 20, 4358 / 21,272 at 24, 9131 / 45,102 at 32; gesv 3000 / 15,802,
+   * 5887 / 25,431, 11,743 / 51,896. The range stops at 24 for the module's size (gesv 24: 134 kB,
+   * 13 ms to generate; 32: 228 kB, 26 ms). Re-measure by forcing each variant ({ force: { variant:
+   * 'wasm' | 'unrolled' | 'reference' } } on ops/zfactor.ts's getrf, gesv, getrs).
+   */
+  complexLuWasm: Object.freeze({
+    getrf: Object.freeze({ min: 3, max: 24 }), gesv: Object.freeze({ min: 2, max: 24 }), getrs: Object.freeze({ min: 2, max: 24 }),
+  }),
+  /**
+   * Columns of C per pass of the WebAssembly complex LU's trailing update (kernels/zgetrf-wasm.ts).
+   * Measured on the 2-core EPYC (2026-11-29, the kernel alone on 200 matrices in its memory, ns a
+   * matrix, n = 16, two runs): 1 1049 / 1050, 2 1050 / 1044, 3 1126 / 1144, 4 1120; n = 12: 1 469,
+   * 2 473. The update is bound by its multiplies and adds (two of each per element), not by loads.
+   */
+  complexLuWasmCols: 1,
+  /**
+   * Matrices per group whose solves the WebAssembly complex LU interleaves (gesv where all of the
+   * group factored, getrs): each substitution is one chain of dependent operations, so a group's
+   * chains overlap. Measured on the 2-core EPYC (2026-11-29, the kernel alone on 200 matrices in
+   * its memory, gesv, ns a matrix, two runs): n = 16: 1 1422 / 1441, 2 1400 / 1401, 3 1349 / 1340,
+   * 4 1486 (more vectors than registers); n = 8: 1 325 / 324, 2 296 / 296, 3 280 / 276.
+   */
+  complexLuWasmGroup: 3,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

@@ -24,8 +24,8 @@
  */
 import type { ComplexOp } from '../../core/op-specs.js';
 import { Code, encodeModule, type ValType } from '../wasm/emit.js';
-import { swapNeg as pushSwapNeg, swapNegHi as pushSwapNegHi } from '../wasm/complex.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
+import { swapNeg, swapNegHi } from './zarith-wasm.js';
 
 export interface ZgemmWasmParams {
   readonly m: number;
@@ -68,9 +68,6 @@ export function generateZgemmWasm(p: ZgemmWasmParams): Uint8Array<ArrayBuffer> {
   const bStride = k * n * E;
   const cStride = m * n * E;
 
-  const swapNeg = (v: number): void => pushSwapNeg(c, v);
-  const swapNegHi = (v: number): void => pushSwapNegHi(c, v);
-
   c.get(AR).simd(SIMD.f64x2Splat).set(var_);
   c.get(AI).simd(SIMD.f64x2Splat).set(vai);
   c.get(BR).simd(SIMD.f64x2Splat).set(vbr);
@@ -85,8 +82,8 @@ export function generateZgemmWasm(p: ZgemmWasmParams): Uint8Array<ArrayBuffer> {
       if (transB === 'C') c.f64x2(1, -1).simd(SIMD.f64x2Mul);
       c.set(yl);
       // the multiplier of splat(xi): [-yi, yr], or of splat(A.im) for a conjugated A: [yi, -yr]
-      if (transA === 'C') swapNegHi(yl);
-      else swapNeg(yl);
+      if (transA === 'C') swapNegHi(c, yl);
+      else swapNeg(c, yl);
       c.set(sl);
     }
     for (let i0 = 0; i0 < m; i0 += R) {
@@ -111,12 +108,12 @@ export function generateZgemmWasm(p: ZgemmWasmParams): Uint8Array<ArrayBuffer> {
         const off = (t * m + i0 + u) * E;
         c.get(cp);
         c.get(var_).get(a).simd(SIMD.f64x2Mul);
-        c.get(vai); swapNeg(a); c.simd(SIMD.f64x2Mul);
+        c.get(vai); swapNeg(c, a); c.simd(SIMD.f64x2Mul);
         c.simd(SIMD.f64x2Add);
         if (!p.betaZero) {
           c.get(cp).simdMem(SIMD.load, 0, off).set(tmp);
           c.get(vbr).get(tmp).simd(SIMD.f64x2Mul);
-          c.get(vbi); swapNeg(tmp); c.simd(SIMD.f64x2Mul);
+          c.get(vbi); swapNeg(c, tmp); c.simd(SIMD.f64x2Mul);
           c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add);
         }
         c.simdMem(SIMD.store, 0, off);

@@ -9,13 +9,13 @@ import { dtypeOfArray, type DType, type FloatArray } from '../../core/dtype.js';
 import { byPrecision } from '../../core/dtype-table.js';
 import type { GetrfRequest, GetrsRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
-import { generateConvertWasm } from '../kernels/convert-wasm.js';
 import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/getrf-block-wasm.js';
 import { generateGetrfWasm, ldOf, type GetrfWasmParams } from '../kernels/getrf-wasm.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateGetrsJs, type GetrsJsKernel } from '../kernels/getrs-js.js';
 import { cpuScratch, cpuTuning, fmaFor, wasmChunk } from '../context.js';
 import { stridedView } from './run-batch.js';
+import { backToBack, narrowOut, widenIn } from './wasm-staging.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 
 type WasmGetrf = (a: number, ipiv: number, info: number, count: number) => void;
@@ -24,30 +24,6 @@ const kernel = moduleFactory<GetrfWasmParams, WasmGetrf>(generateGetrfWasm, 'get
 const blockKernel = moduleFactory<GetrfBlockWasmParams, WasmGetrfBlock>(generateGetrfBlockWasm, 'getrf', loadModule);
 const packKernel = kernelFactory<PackParams, PackKernel>(generatePack);
 const solveKernel = kernelFactory<{ dtype: DType }, GetrsJsKernel>(generateGetrsJs);
-type WasmConvert = (src: number, dst: number, count: number) => void;
-const widenKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'widen', loadModule);
-const narrowKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'narrow', loadModule);
-// looked up once (a factory lookup keys its parameters by JSON: about a microsecond)
-let widen: WasmConvert | undefined, narrow: WasmConvert | undefined;
-
-/**
- * A chunk of `count` float32 elements lying back to back in the caller's array, crossing to and
- * from float64 at byte `at` of the wasm memory through a float32 staging area at byte `stage`:
- * a native byte copy and the widening or narrowing in WebAssembly (kernels/convert-wasm.ts; the
- * native converting copy narrows at 0.6 ns an element).
- */
-function widenIn(src: Float32Array, off: number, count: number, at: number, stage: number): void {
-  heap(0).f32.set(src.subarray(off, off + count), stage / 4);
-  (widen ??= widenKernel({}))(stage, at, count);
-}
-function narrowOut(at: number, count: number, stage: number, dst: Float32Array, off: number): void {
-  (narrow ??= narrowKernel({}))(at, stage, count);
-  dst.set(heap(0).f32.subarray(stage / 4, stage / 4 + count), off);
-}
-/** Whether a batch's chunk lies back to back as the packed chunk does (rows = ld = packed ld, stride rows x cols). */
-const backToBack = (v: { ld: number; stride: number }, rows: number, cols: number, ldp: number): boolean =>
-  v.ld === rows && ldp === rows && v.stride === rows * cols;
-
 /**
  * The wasm memory of getrfWasm's and getrfBlockWasm's chunks: `chunk` packed float64 matrices
  * (ld x n each) from byte 0, then `nrhs` columns of B per matrix (bBase), the pivots (pivBase)

@@ -1,7 +1,7 @@
 /**
  * potrf, posv, potrs, getrf, gesv and getrs on complex batches: the generated JavaScript kernels
- * (kernels/zpotrf-js.ts, zgetrf-js.ts) or, for potrf, posv and potrs, the WebAssembly one
- * (ops/zpotrf-wasm.ts) where plan/complex.ts says so, the complex reference
+ * (kernels/zpotrf-js.ts, zgetrf-js.ts) or the WebAssembly ones (ops/zpotrf-wasm.ts for potrf, posv
+ * and potrs; ops/zgetrf-wasm.ts for the LU ops) where plan/complex.ts says so, the complex reference
  * (src/cpu/complex/) for the rest. Strided runs go to a kernel in one call; list batches one
  * matrix at a time (ops/run-batch.ts). The kernels take offsets in floats: twice the complex counts.
  */
@@ -13,18 +13,21 @@ import { cpuScratch, cpuTuning } from '../context.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateZgetrfJs, type ZgetrfJsKernel, type ZgetrfJsParams } from '../kernels/zgetrf-js.js';
 import { generateZpotrfJs, type ZpotrfJsKernel, type ZpotrfJsParams } from '../kernels/zpotrf-js.js';
-import { planComplex, planComplexCholesky, type ComplexCholeskyForce, type ComplexFactorOp, type ComplexForce } from '../plan/complex.js';
+import { planComplexCholesky, planComplexLu, type ComplexCholeskyForce, type ComplexFactorOp, type ComplexForce, type ComplexLuForce } from '../plan/complex.js';
 import { fastGemmComplex } from './zgemm.js';
 import { fastTrsmComplex } from './ztrsm.js';
 import type { OpOptions } from '../tuning.js';
 import { runBatch, stridedView } from './run-batch.js';
 import { zpotrfWasm } from './zpotrf-wasm.js';
+import { sliceRequest } from '../split.js';
+import { zgetrfWasm } from './zgetrf-wasm.js';
 
 const choleskyFor = kernelFactory<ZpotrfJsParams, ZpotrfJsKernel>(generateZpotrfJs);
 const luFor = kernelFactory<ZgetrfJsParams, ZgetrfJsKernel>(generateZgetrfJs);
 
 export type ComplexOptions = OpOptions<ComplexForce>;
 export type ComplexCholeskyOptions = OpOptions<ComplexCholeskyForce>;
+export type ComplexLuOptions = OpOptions<ComplexLuForce>;
 
 type CholeskyReq = PotrsRequest<FloatArray, Int32Array>;
 type LuReq = ComplexGetrsRequest<FloatArray, Int32Array>;
@@ -60,13 +63,19 @@ function runCholesky(op: 'potrf' | 'posv' | 'potrs', r: CholeskyReq, fallback: (
   });
 }
 
-function runLu(op: 'getrf' | 'gesv' | 'getrs', r: LuReq, fallback: (r: LuReq) => void, options: ComplexOptions = {}): void {
+function runLu(op: 'getrf' | 'gesv' | 'getrs', r: LuReq, fallback: (r: LuReq) => void, options: ComplexLuOptions = {}): void {
   const dtype = dtypeOf(r);
   runBatch(r, {
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
-      if (planComplex({ op, m: m.rows, n: m.cols }, options.tuning ?? cpuTuning(), options.force) === 'reference') return false;
+      const tuning = options.tuning ?? cpuTuning();
+      const variant = planComplexLu({ op, m: m.rows, n: m.cols, trans: r.trans }, tuning, options.force);
+      if (variant === 'reference') return false;
       const n = m.rows;
+      if (variant === 'wasm') {
+        zgetrfWasm(op, r, n, p0, count, tuning, (p) => fallback(sliceRequest(r, p, p + 1)));
+        return true;
+      }
       const k = luFor({ op, n, dtype, trans: op === 'getrs' ? r.trans : 'N' });
       const aStride = r.a.kind === 'strided' ? 2 * r.a.stride : 0;
       const b = op === 'getrf' ? null : stridedView(r.b, p0);
@@ -86,11 +95,11 @@ export const fastPosvComplex = (r: PosvRequest<FloatArray, Int32Array>, options?
   runCholesky('posv', r, ref.posv, options);
 export const fastPotrsComplex = (r: PotrsRequest<FloatArray, Int32Array>, options?: ComplexCholeskyOptions): void =>
   runCholesky('potrs', r, ref.potrs, options);
-export const fastGetrfComplex = (r: GetrfRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+export const fastGetrfComplex = (r: GetrfRequest<FloatArray, Int32Array>, options?: ComplexLuOptions): void =>
   runLu('getrf', { ...r, trans: 'N', b: r.a }, (s) => ref.getrf({ a: s.a, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }), options);
-export const fastGesvComplex = (r: GesvRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+export const fastGesvComplex = (r: GesvRequest<FloatArray, Int32Array>, options?: ComplexLuOptions): void =>
   runLu('gesv', { ...r, trans: 'N' }, (s) => ref.gesv({ a: s.a, b: s.b, ipiv: s.ipiv, pivotStride: s.pivotStride, info: s.info }), options);
-export const fastGetrsComplex = (r: ComplexGetrsRequest<FloatArray, Int32Array>, options?: ComplexOptions): void =>
+export const fastGetrsComplex = (r: ComplexGetrsRequest<FloatArray, Int32Array>, options?: ComplexLuOptions): void =>
   runLu('getrs', r, ref.getrs, options);
 
 /** The complex ops with fast kernels. */

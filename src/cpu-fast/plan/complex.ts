@@ -1,9 +1,10 @@
 /**
  * The complex kernels' plan (potrf, posv, potrs, getrf, gesv, getrs, gemm and trsm on complex128 and
- * complex64): the generated JavaScript (for gemm also WebAssembly) or the complex reference. Pure: the tuning table and
+ * complex64): the generated JavaScript (for gemm and LU also WebAssembly) or the complex reference. Pure: the tuning table and
  * `force` decide.
  */
 import type { ComplexDType } from '../../core/dtype.js';
+import type { ComplexOp } from '../../core/op-specs.js';
 import type { CpuTuning } from '../tuning.js';
 
 export type ComplexFactorOp = 'potrf' | 'posv' | 'potrs' | 'getrf' | 'gesv' | 'getrs';
@@ -18,6 +19,26 @@ export function planComplex(p: ComplexProblem, tuning: CpuTuning, force: Complex
   const max = tuning.complexUnrollMax;
   const limit = p.op === 'potrf' || p.op === 'posv' ? max.cholesky : p.op === 'potrs' ? max.potrs : p.op === 'gesv' ? max.gesv : max.lu;
   return p.n <= limit ? 'unrolled' : 'reference';
+}
+
+export type ComplexLuOp = 'getrf' | 'gesv' | 'getrs';
+export interface ComplexLuProblem { readonly op: ComplexLuOp; readonly m: number; readonly n: number; readonly trans: ComplexOp }
+/** LU's variants: wasm is kernels/zgetrf-wasm.ts (getrs with trans 'N' only). */
+export type ComplexLuVariant = ComplexVariant | 'wasm';
+export interface ComplexLuForce { readonly variant?: ComplexLuVariant }
+
+/**
+ * getrf, gesv, getrs: the WebAssembly kernel while n is within `complexLuWasm`'s range for the
+ * op (square; getrs only with trans 'N'), else as planComplex. A forced 'wasm' where it does not
+ * apply (getrs 'T' / 'C') is the JavaScript kernel.
+ */
+export function planComplexLu(p: ComplexLuProblem, tuning: CpuTuning, force: ComplexLuForce = {}): ComplexLuVariant {
+  if (p.n === 0 || p.m !== p.n) return 'reference';
+  const wasmFits = p.op !== 'getrs' || p.trans === 'N';
+  if (force.variant) return force.variant === 'wasm' && !wasmFits ? 'unrolled' : force.variant;
+  const range = tuning.complexLuWasm[p.op];
+  if (wasmFits && p.n >= range.min && p.n <= range.max) return 'wasm';
+  return planComplex(p, tuning);
 }
 
 export interface ComplexGemmProblem { readonly m: number; readonly n: number; readonly k: number; readonly alphaZero: boolean; readonly dtype: ComplexDType }

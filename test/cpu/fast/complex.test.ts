@@ -2,7 +2,8 @@
  * The fast backend's complex kernels (potrf, posv, potrs, getrf, gesv, getrs on complex128 and
  * complex64) against the complex reference, bit for bit: every float of every array (padding,
  * gaps, the other triangle), info and pivots, on n = 1 ... 17
- * (the tuning table's complexUnrollMax; the reference beyond), strided batches with odd ld, stride and offset, list batches, a batch holding a failing member
+ * (past the tuning table's complexUnrollMax; getrf, gesv and getrs 'N' run the WebAssembly kernel in
+ * its range, complexLuWasm, tested on its own in complex-lu-wasm.test.ts), strided batches with odd ld, stride and offset, list batches, a batch holding a failing member
  * (not positive definite, exactly singular) and one holding NaN, on one thread (the serial
  * kernels) and spread over two (the worker pool, the copies for the workers included).
  */
