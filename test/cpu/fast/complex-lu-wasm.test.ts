@@ -9,14 +9,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Batch } from '../../../src/core/batch.js';
-import type { ComplexDType, FloatArray } from '../../../src/core/dtype.js';
+import type { ComplexDType } from '../../../src/core/dtype.js';
 import type { ComplexOp } from '../../../src/core/op-specs.js';
 import { fastGesvComplex, fastGetrfComplex, fastGetrsComplex, type ComplexLuOptions } from '../../../src/cpu-fast/ops/zfactor.js';
 import { planComplexLu } from '../../../src/cpu-fast/plan/complex.js';
 import { DEFAULT_CPU_TUNING as T } from '../../../src/cpu-fast/tuning.js';
 import { complexReference } from '../../../src/cpu/complex/backend.js';
 import { LIST, ODD, Rng, get, place, random, set, type Layout, type Z } from '../../helpers/complex.js';
+import { assertSameBits } from './harness.js';
 
 type Op = 'getrf' | 'gesv' | 'getrs';
 type Kind = 'random' | 'singular' | 'nan' | 'ill' | 'tiny' | 'inf';
@@ -60,19 +60,6 @@ function build(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: num
   return { trans: 'N' as ComplexOp, a, b, ...lu };
 }
 
-function arrays(r: Record<string, unknown>): (FloatArray | Int32Array)[] {
-  const out: (FloatArray | Int32Array)[] = [];
-  for (const v of Object.values(r)) {
-    if (v instanceof Int32Array) out.push(v);
-    else if (typeof v === 'object' && v !== null && 'kind' in v) {
-      const batch = v as Batch<FloatArray>;
-      if (batch.kind === 'strided') out.push(batch.data);
-      else for (const m of batch.matrices) out.push(m.data);
-    }
-  }
-  return out;
-}
-
 const FAST = { getrf: fastGetrfComplex, gesv: fastGesvComplex, getrs: fastGetrsComplex } as const;
 
 function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: number, nrhs: number, options = WASM): void {
@@ -81,12 +68,7 @@ function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: num
   (complexReference[op] as unknown as (r: Record<string, unknown>) => void)(want);
   const got = build(op, dtype, n, layout, seed, nrhs);
   (FAST[op] as unknown as (r: Record<string, unknown>, o: ComplexLuOptions) => void)(got, options);
-  const g = arrays(got), w = arrays(want);
-  assert.equal(g.length, w.length, label);
-  g.forEach((x, k) => {
-    const y = w[k]!;
-    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) assert.fail(`${label}: array ${k} [${i}] ${x[i]} != ${y[i]}`);
-  });
+  assertSameBits(label, got, want);
 }
 
 describe('cpu-fast complex WebAssembly LU matches the complex reference bit for bit', () => {

@@ -12,12 +12,11 @@ import { describe, test } from 'node:test';
 import { hostComplexOp } from '../../../src/cpu-fast/backend.js';
 import { FAST_COMPLEX } from '../../../src/cpu-fast/ops/zfactor.js';
 import { cpuTuning } from '../../../src/cpu-fast/context.js';
-import type { Batch } from '../../../src/core/batch.js';
-import type { ComplexDType, FloatArray } from '../../../src/core/dtype.js';
+import type { ComplexDType } from '../../../src/core/dtype.js';
 import type { ComplexOp } from '../../../src/core/op-specs.js';
 import { complexReference } from '../../../src/cpu/complex/backend.js';
 import { LIST, ODD, Rng, get, place, random, randomHpd, set, type Layout, type Z } from '../../helpers/complex.js';
-import { splitAcrossThreads } from './harness.js';
+import { assertSameBits, splitAcrossThreads } from './harness.js';
 
 splitAcrossThreads(2);
 
@@ -61,28 +60,6 @@ function build(op: Op, dtype: ComplexDType, n: number, count: number, layout: La
   }
 }
 
-function arrays(r: Request): (FloatArray | Int32Array)[] {
-  const out: (FloatArray | Int32Array)[] = [];
-  for (const v of Object.values(r)) {
-    if (v instanceof Int32Array) out.push(v);
-    else if (typeof v === 'object' && v !== null && 'kind' in v) {
-      const batch = v as Batch<FloatArray>;
-      if (batch.kind === 'strided') out.push(batch.data);
-      else for (const m of batch.matrices) out.push(m.data);
-    }
-  }
-  return out;
-}
-
-function sameBits(label: string, got: Request, want: Request): void {
-  const g = arrays(got), w = arrays(want);
-  assert.equal(g.length, w.length, label);
-  g.forEach((x, k) => {
-    const y = w[k]!;
-    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) assert.fail(`${label}: array ${k} [${i}] ${x[i]} != ${y[i]}`);
-  });
-}
-
 function check(op: Op, dtype: ComplexDType, n: number, count: number, layout: Layout, seed: number, threaded: boolean, trans: ComplexOp = 'N', uplo: 'lower' | 'upper' = 'lower'): void {
   const label = `${op} ${dtype} n=${n} count=${count} ${layout.kind} ${uplo} ${trans} threads=${threaded}`;
   const want = build(op, dtype, n, count, layout, seed, trans, uplo);
@@ -90,7 +67,7 @@ function check(op: Op, dtype: ComplexDType, n: number, count: number, layout: La
   const got = build(op, dtype, n, count, layout, seed, trans, uplo);
   if (threaded) hostComplexOp('cpu-fast', op)(got);
   else (FAST_COMPLEX[op] as unknown as (r: Request) => void)(got);
-  sameBits(label, got, want);
+  assertSameBits(label, got, want);
 }
 
 const OPS: readonly Op[] = ['potrf', 'posv', 'potrs', 'getrf', 'gesv', 'getrs'];

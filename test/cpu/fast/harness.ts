@@ -69,6 +69,16 @@ function arraysOf(request: object): { key: string; array: FloatArray | Int32Arra
   return out;
 }
 
+/** Every array two requests hold (arraysOf's order) equal bit for bit: Object.is per element, so -0 and NaN count. */
+export function assertSameBits(label: string, got: object, want: object): void {
+  const g = arraysOf(got), w = arraysOf(want);
+  assert.equal(g.length, w.length, `${label}: the requests hold different arrays`);
+  g.forEach(({ key, array: x }, k) => {
+    const y = w[k]!.array;
+    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) assert.fail(`${label}: ${key}[${i}] ${x[i]} != ${y[i]}`);
+  });
+}
+
 export interface Conformance {
   op: OpName;
   /** Builds the request; called twice with equal seeds, so both runs start from identical arrays. */

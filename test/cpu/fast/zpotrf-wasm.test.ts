@@ -16,7 +16,7 @@ import { planComplexCholesky } from '../../../src/cpu-fast/plan/complex.js';
 import { DEFAULT_CPU_TUNING } from '../../../src/cpu-fast/tuning.js';
 import { complexReference } from '../../../src/cpu/complex/backend.js';
 import { LIST, ODD, Rng, get, place, random, randomHpd, set, type Layout, type Z } from '../../helpers/complex.js';
-import { splitAcrossThreads } from './harness.js';
+import { assertSameBits, splitAcrossThreads } from './harness.js';
 
 splitAcrossThreads(2);
 
@@ -78,11 +78,6 @@ function build(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: num
   return { uplo, a, b, info: new Int32Array(ms.length).fill(-5) };
 }
 
-function arrays(r: Request): (FloatArray | Int32Array)[] {
-  const data = (b: Batch<FloatArray>): FloatArray[] => (b.kind === 'strided' ? [b.data] : b.kind === 'list' ? b.matrices.map((m) => m.data) : []);
-  return [...data(r.a), ...data(r.b), r.info];
-}
-
 /** The fast run: forced onto the kernel on this thread, or planned and spread over the worker pool. */
 function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: number, uplo: Uplo, nrhs: number, threaded = false): void {
   const label = `${op} ${dtype} n=${n} ${layout.kind} ${uplo} nrhs=${nrhs} threads=${threaded}`;
@@ -91,11 +86,7 @@ function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: num
   const got = build(op, dtype, n, layout, seed, uplo, nrhs);
   if (threaded) hostComplexOp('cpu-fast', op)(op === 'potrf' ? { uplo: got.uplo, a: got.a, info: got.info } : got);
   else FAST[op](got);
-  const g = arrays(got), w = arrays(want);
-  g.forEach((x, k) => {
-    const y = w[k]!;
-    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) assert.fail(`${label}: array ${k} [${i}] ${x[i]} != ${y[i]}`);
-  });
+  assertSameBits(label, got, want);
   if (op !== 'potrs') assert.ok(want.info.some((v) => v > 0) && want.info[0] === 0, `${label}: the batch holds failing and passing members`);
 }
 
