@@ -3,7 +3,9 @@
  * matrices copied into its memory as float64 pairs (A whole, B), run, and copied back: the
  * factor's triangle (potrf, posv; complex64 rounded here), B where it was solved (every matrix
  * for potrs; for posv only those that factored, so a failing matrix's B is never written, as the
- * reference leaves it). Bitwise the reference's results.
+ * reference leaves it). A chunk lying back to back in the caller's array crosses in one native
+ * block copy each way (ops/wasm-staging.ts), a packing loop otherwise. Bitwise the reference's
+ * results.
  */
 import type { MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -42,7 +44,7 @@ export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Arra
   // float32 copy stays there until its other triangle goes back (narrowTriangleOut)
   const stageA = (scratch + zpotrfWasmScratch(n) + 15) & ~15;
   const stageB = (stageA + chunk * aPer * 4 + 15) & ~15;
-  const mem = heap(stageB + (single ? chunk * bPer * 4 : 0)).f64;
+  const mem = heap(single ? stageB + chunk * bPer * 4 : stageA).f64;
   const ints = heapInts();
   const fn = wasmFor({ op, n, uplo: r.uplo, roundFactor: op === 'posv' && single, rows });
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
