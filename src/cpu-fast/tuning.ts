@@ -223,17 +223,20 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * has fallen off V8's optimising compiler):
    * potrf complex128 8 182 / 165, 10 300 / 285, 12 478 / 540, 14 781 / 864, 16 1309 / 54,680,
    * 20 2568 / 107,165, against the reference 24 4627 / 8170, 32 10,805 / 18,423; complex64 (its
-   * copies convert, and the triangle goes back element by element) 10 454 / 278, 12 710 / 535,
-   * 16 1697 / 54,817. posv complex128 10 553 / 523, 12 761 / 867, 16 1566 / 78,281, 32 13,052 /
-   * 24,786 (reference; before posv's forward solve was fused); complex64 12 1025 / 866, 16 2177 / 85,217. potrs (the JavaScript kernel
-   * runs to 16: complexUnrollMax.potrs) complex128 12 448 / 341, 16 699 / 617, 20 1085 / 29,081,
-   * 32 3146 / 7038 (reference). The kernel's row blocks: 1 row measured best (n = 16, 32 matrices
+   * copies convert, and the triangle went back element by element) 10 454 / 278, 12 710 / 535,
+   * 16 1697 / 54,817; since back-to-back chunks cross in block copies and only the triangle is
+   * rounded, in WebAssembly (ops/wasm-staging.ts), two runs: 10 309 / 305, 11 389 / 357, 12 503 /
+   * 536, 13 593 / 705. posv complex128 10 553 / 523, 12 761 / 867, 16 1566 / 78,281, 32 13,052 /
+   * 24,786 (reference; before posv's forward solve was fused); complex64 12 1025 / 866, 16 2177 /
+   * 85,217, with the block copies 11 687 / 692, 12 830 / 860. potrs (the JavaScript kernel runs
+   * to 16: complexUnrollMax.potrs) complex128 12 448 / 341, 16 699 / 617, 20 1085 / 29,081, 32
+   * 3146 / 7038 (reference). The kernel's row blocks: 1 row measured best (n = 16, 32 matrices
    * in cache: 1 row 760, 2 rows 860-980, 4 rows 960): more accumulators only spill. Re-measure
    * with a strided batch timed through ops/zfactor.ts with `force: { variant }` 'wasm' against
    * 'unrolled', pinned (taskset -c 1, MYRIAD_THREADS=1).
    */
   complexCholeskyWasm: Object.freeze({
-    factor: Object.freeze({ complex128: Object.freeze({ min: 12, max: 32 }), complex64: Object.freeze({ min: 13, max: 32 }) }),
+    factor: Object.freeze({ complex128: Object.freeze({ min: 12, max: 32 }), complex64: Object.freeze({ min: 12, max: 32 }) }),
     potrs: Object.freeze({ min: 17, max: 32 }),
     rows: 1,
   }),

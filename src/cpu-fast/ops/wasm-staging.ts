@@ -30,6 +30,26 @@ export function narrowOut(at: number, count: number, stage: number, dst: Float32
   dst.set(heap(0).f32.subarray(stage / 4, stage / 4 + count), off);
 }
 
+/**
+ * One triangle of each of `count` back-to-back n x n complex matrices (float64 pairs at byte
+ * `at`, column-major), rounded into the float32 copy of the chunk that widenIn left at byte
+ * `stage`, then the whole chunk to dst[off] in one native copy: the other triangle goes back as
+ * the caller's own float32 bits (a NaN's among them), as a packing loop over the triangle leaves
+ * it. One narrowing call a column: the triangle's part of a column is contiguous.
+ */
+export function narrowTriangleOut(at: number, n: number, count: number, upper: boolean, stage: number, dst: Float32Array, off: number): void {
+  const down = (narrow ??= narrowKernel({}));
+  for (let q = 0; q < count; q++) {
+    for (let j = 0; j < n; j++) {
+      // floats from the chunk's start: column j of matrix q, from row j (lower) or row 0 (upper)
+      const first = 2 * (q * n * n + j * n) + (upper ? 0 : 2 * j);
+      down(at + 8 * first, stage + 4 * first, upper ? 2 * (j + 1) : 2 * (n - j));
+    }
+  }
+  const total = 2 * n * n * count;
+  dst.set(heap(0).f32.subarray(stage / 4, stage / 4 + total), off);
+}
+
 /** `count` elements from src[off] to float64 at byte `at` (float32 widened through `stage`). */
 export function blockIn(src: FloatArray, off: number, count: number, at: number, stage: number): void {
   if (src instanceof Float32Array) widenIn(src, off, count, at, stage);

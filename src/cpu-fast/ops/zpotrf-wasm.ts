@@ -3,7 +3,9 @@
  * matrices copied into its memory as float64 pairs (A whole, B), run, and copied back: the
  * factor's triangle (potrf, posv; complex64 rounded here), B where it was solved (every matrix
  * for potrs; for posv only those that factored, so a failing matrix's B is never written, as the
- * reference leaves it). Bitwise the reference's results.
+ * reference leaves it). A chunk lying back to back in the caller's array crosses in one native
+ * block copy each way (ops/wasm-staging.ts), a packing loop otherwise. Bitwise the reference's
+ * results.
  */
 import type { MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -15,6 +17,7 @@ import type { CholeskyOp } from '../kernels/potrf-js.js';
 import { generateZpotrfWasm, zpotrfWasmScratch, type ZpotrfWasmParams } from '../kernels/zpotrf-wasm.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
+import { blockIn, blockOut, narrowTriangleOut } from './wasm-staging.js';
 
 type WasmZpotrf = (a: number, b: number, info: number, count: number, nrhs: number, scratch: number) => void;
 const wasmFor = moduleFactory<ZpotrfWasmParams, WasmZpotrf>(generateZpotrfWasm, 'zpotrf', loadModule);
@@ -37,33 +40,47 @@ export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Arra
   const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4);
   const bBase = chunk * aPer, infoBase = (bBase + chunk * bPer) * 8;
   const scratch = Math.ceil((infoBase + chunk * 4) / 16) * 16;
-  const mem = heap(scratch + zpotrfWasmScratch(n)).f64;
+  // float32 staging for the block copies after the kernel's scratch: A's and B's apart, as A's
+  // float32 copy stays there until its other triangle goes back (narrowTriangleOut)
+  const stageA = (scratch + zpotrfWasmScratch(n) + 15) & ~15;
+  const stageB = (stageA + chunk * aPer * 4 + 15) & ~15;
+  const mem = heap(single ? stageB + chunk * bPer * 4 : stageA).f64;
   const ints = heapInts();
   const fn = wasmFor({ op, n, uplo: r.uplo, roundFactor: op === 'posv' && single, rows });
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
   const copyOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64' });
   const triangleOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64', pairs: true, ...(upper ? { upper: true } : { lower: true }) });
-  // Back-to-back complex128 matrices go back whole, one block copy (about twice as fast as the
-  // triangle's loop at n = 16): the other triangle's bytes were copied in unchanged and the kernel
-  // never writes them, so what lands there is what was there. complex64 takes the triangle: a
-  // float32 NaN's bits need not survive the round trip through float64.
-  const wholeOut = !single && av.ld === n && av.stride === n * n;
   for (let q = 0; q < count; q += chunk) {
     const c = Math.min(chunk, count - q);
     const aOff = 2 * (av.offset + q * av.stride);
-    copyIn(av.data, aOff, 2 * av.ld, 2 * av.stride, mem, 0, 2 * n, aPer, 2 * n, n, c);
-    if (bv) copyIn(bv.data, 2 * (bv.offset + q * bv.stride), 2 * bv.ld, 2 * bv.stride, mem, bBase, 2 * n, bPer, 2 * n, nrhs, c);
+    // one native copy where the chunk lies back to back in the caller's array (wasm-staging.ts)
+    const aBlock = av.ld === n && (c === 1 || av.stride === n * n);
+    const bBlock = bv !== undefined && bv.ld === n && (c === 1 || bv.stride === n * nrhs);
+    if (aBlock) blockIn(av.data, aOff, c * aPer, 0, stageA);
+    else copyIn(av.data, aOff, 2 * av.ld, 2 * av.stride, mem, 0, 2 * n, aPer, 2 * n, n, c);
+    if (bv && bBlock) blockIn(bv.data, 2 * (bv.offset + q * bv.stride), c * bPer, bBase * 8, stageB);
+    else if (bv) copyIn(bv.data, 2 * (bv.offset + q * bv.stride), 2 * bv.ld, 2 * bv.stride, mem, bBase, 2 * n, bPer, 2 * n, nrhs, c);
     fn(0, bBase * 8, infoBase, c, nrhs, scratch);
-    if (op !== 'potrs') (wholeOut ? copyOut : triangleOut)(mem, 0, 2 * n, aPer, av.data, aOff, 2 * av.ld, 2 * av.stride, 2 * n, n, c);
+    // Back-to-back complex128 matrices go back whole, one block copy: the other triangle's bytes
+    // were copied in unchanged and the kernel never writes them, so what lands there is what was
+    // there. complex64 rounds only the triangle, into the float32 copy it came in through: a
+    // float32 NaN's bits need not survive the round trip through float64.
+    if (op !== 'potrs') {
+      if (aBlock && av.data instanceof Float32Array) narrowTriangleOut(0, n, c, upper, stageA, av.data, aOff);
+      else if (aBlock) blockOut(0, c * aPer, stageA, av.data, aOff);
+      else triangleOut(mem, 0, 2 * n, aPer, av.data, aOff, 2 * av.ld, 2 * av.stride, 2 * n, n, c);
+    }
     const info0 = infoBase / 4;
-    for (let t = 0; t < c; t++) r.info[p0 + q + t] = ints[info0 + t]!;
+    r.info.set(ints.subarray(info0, info0 + c), p0 + q);
     if (!bv) continue;
     // B back in runs of matrices that were solved (all of them for potrs)
     for (let t = 0; t < c;) {
       if (ints[info0 + t] !== 0) { t++; continue; }
       let e = t + 1;
       while (e < c && ints[info0 + e] === 0) e++;
-      copyOut(mem, bBase + t * bPer, 2 * n, bPer, bv.data, 2 * (bv.offset + (q + t) * bv.stride), 2 * bv.ld, 2 * bv.stride, 2 * n, nrhs, e - t);
+      const bOff = 2 * (bv.offset + (q + t) * bv.stride);
+      if (bBlock) blockOut((bBase + t * bPer) * 8, (e - t) * bPer, stageB, bv.data, bOff);
+      else copyOut(mem, bBase + t * bPer, 2 * n, bPer, bv.data, bOff, 2 * bv.ld, 2 * bv.stride, 2 * n, nrhs, e - t);
       t = e;
     }
   }

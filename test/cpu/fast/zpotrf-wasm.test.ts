@@ -121,6 +121,38 @@ describe('cpu-fast complex Cholesky in WebAssembly matches the complex reference
       rows = 0;
     }
   });
+  test('complex64 back to back: the other triangle keeps its bits (signalling and payload NaNs)', () => {
+    // The block path rounds only the triangle and sends the rest back as the caller's float32
+    // bits; a float32 NaN through float64 and back may come back quieted.
+    const NANS = [0x7f800001, 0xffa00005, 0x7fc12345, 0xff812345];
+    const bitsOf = (r: Request): Uint32Array => {
+      if (r.a.kind !== 'strided') throw new Error('strided only');
+      return new Uint32Array(r.a.data.buffer, r.a.data.byteOffset, r.a.data.length);
+    };
+    const poke = (r: Request, n: number): void => {
+      const bits = bitsOf(r);
+      if (r.a.kind !== 'strided') return;
+      for (let p = 0; p < r.a.count; p++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+        if (r.uplo === 'lower' ? i >= j : i <= j) continue;
+        const at = 2 * (r.a.offset + p * r.a.stride + i + j * r.a.ld);
+        bits[at] = NANS[(i + j + p) % 4]!;
+        bits[at + 1] = NANS[(i + 2 * j + p) % 4]!;
+      }
+    };
+    let seed = 1300;
+    for (const op of ['potrf', 'posv'] as const) for (const uplo of ['lower', 'upper'] as const) for (const n of [13, 16]) {
+      const want = build(op, 'complex64', n, STRIDED, seed, uplo, 2);
+      const got = build(op, 'complex64', n, STRIDED, seed++, uplo, 2);
+      poke(want, n);
+      poke(got, n);
+      REFERENCE[op](want);
+      FAST[op](got);
+      const label = `${op} complex64 n=${n} ${uplo} NaN bits in the other triangle`;
+      assertSameBits(label, got, want);
+      // assertSameBits takes every NaN as equal: the words themselves
+      assert.deepEqual(bitsOf(got), bitsOf(want), label);
+    }
+  });
   test('posv and potrs with no right-hand side', () => {
     for (const op of ['posv', 'potrs'] as const) for (const uplo of ['lower', 'upper'] as const) check(op, 'complex128', 9, ODD, 3, uplo, 0);
   });
