@@ -60,6 +60,8 @@ interface PoolWorker {
   failed: boolean;
   /** Awaited batches on this worker: while any, it keeps the process alive. */
   holds: number;
+  /** [0] = 1 once the worker has loaded its libraries (compile-worker.ts). */
+  readonly started: Int32Array;
 }
 
 function hold(w: PoolWorker): void {
@@ -153,7 +155,15 @@ export class CompilePool {
     const all = this.workers.splice(0);
     // Held while they stop (an unreferenced worker's exit would not keep the event loop waiting for it), whatever waits end meanwhile.
     for (const w of all) { w.holds = Infinity; w.worker.ref(); }
-    await Promise.all(all.map((w) => w.worker.terminate()));
+    // A worker still loading its native libraries is let finish first: terminating it there ends the process.
+    await Promise.all(all.map(async (w) => {
+      const deadline = performance.now() + START_LIMIT_MS;
+      while (!w.failed && Atomics.load(w.started, 0) === 0 && performance.now() < deadline) {
+        const wait = waitAsync(w.started, 0, 0, 50);
+        if (wait.async) await wait.value;
+      }
+      await w.worker.terminate();
+    }));
   }
 
   private stalled(batch: Batch, deadline: number): boolean {
@@ -191,8 +201,9 @@ export class CompilePool {
   private grow(n: number): void {
     while (this.workers.filter((w) => !w.failed).length < n) {
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(new URL('./compile-worker.js', import.meta.url), { workerData: { port: port2 }, transferList: [port2] });
-      const entry: PoolWorker = { worker, port: port1, failed: false, holds: 0 };
+      const started = new Int32Array(new SharedArrayBuffer(4));
+      const worker = new Worker(new URL('./compile-worker.js', import.meta.url), { workerData: { port: port2, started: started.buffer }, transferList: [port2] });
+      const entry: PoolWorker = { worker, port: port1, failed: false, holds: 0, started };
       worker.on('error', () => { entry.failed = true; });
       worker.on('exit', () => { entry.failed = true; });
       worker.unref();

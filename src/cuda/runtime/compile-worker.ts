@@ -22,7 +22,7 @@ export interface WorkerResult {
   readonly ms: number;
 }
 
-const port = (workerData as { port: MessagePort }).port;
+const { port, started } = workerData as { port: MessagePort; started: SharedArrayBuffer };
 let compiler: NvrtcCompiler | undefined;
 // NVRTC loaded as the worker starts, before any job; where it cannot load, each job reports why.
 try {
@@ -30,6 +30,10 @@ try {
 } catch {
   compiler = undefined;
 }
+// Started: the native libraries are loaded (a worker terminated while koffi loads ends the process).
+const startedFlag = new Int32Array(started);
+Atomics.store(startedFlag, 0, 1);
+Atomics.notify(startedFlag, 0);
 
 parentPort?.on('message', (batch: WorkerBatch) => {
   const control = new Int32Array(batch.control);
