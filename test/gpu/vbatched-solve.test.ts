@@ -21,14 +21,12 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { Context } from '../../src/api/context.js';
 import { variable, type MatrixView } from '../../src/core/batch.js';
 import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { DeviceStorage } from '../../src/core/storage.js';
 import { potrfMatrix } from '../../src/cpu/lapack/potrf.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
-import { CudaBackend } from '../../src/cuda/backend.js';
-import { gpuContext, gpuSkipReason } from '../helpers/gpu.js';
+import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 import { caseName, compareOutput, fillTriangle, trsmTolerance } from '../helpers/trsm-data.js';
 import { batchOf, classOf, type Layout } from '../helpers/vbatched-cases.js';
@@ -40,15 +38,8 @@ const SENTINEL = 12345.5;
 const context = gpuContext;
 
 /** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
-before(async () => {
-  if (skip !== undefined) return;
-  const { backend } = context();
-  const t0 = performance.now();
-  const warmed = await backend.warm((planning) => recordVbatchedSolveCalls(new Context('cuda', planning, planning, () => {}),
-    (force) => { if (planning instanceof CudaBackend) planning.force = force === undefined ? {} : { trsm: force }; }));
-  const r = warmed.report;
-  console.log(`vbatched-solve: ${warmed.sources.length} kernels planned, ${r?.compiled ?? '?'} compiled, ${r?.cached ?? '?'} cached, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-});
+before(() => warmFileKernels('vbatched-solve', (ctx, planning) =>
+  recordVbatchedSolveCalls(ctx, (force) => { if (planning) planning.force = force === undefined ? {} : { trsm: force }; })));
 
 /** The members of a layout as views of a host array (the reference's batches). */
 const hostViews = (h: FloatArray, l: Layout): MatrixView<FloatArray>[] => l.places.map((p) => ({ data: h, offset: p.offset, ld: p.ld, rows: p.rows, cols: p.cols }));

@@ -26,12 +26,10 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { Context } from '../../src/api/context.js';
 import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { DeviceStorage } from '../../src/core/storage.js';
 import { potrfMatrix } from '../../src/cpu/lapack/potrf.js';
-import { CudaBackend } from '../../src/cuda/backend.js';
-import { gpu, gpuContext, gpuSkipReason } from '../helpers/gpu.js';
+import { gpu, gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 import { batchOf, classOf, GEMM_CASES, gemmLayout, GETRF_CASES, getrfLayout, pivotStrideFor, POTRF_CASES, potrfLayout, recordVbatchedCalls, type Layout } from '../helpers/vbatched-cases.js';
 import { checkGetrfMember, fillGetrfMember } from '../helpers/vbatched-getrf.js';
@@ -42,17 +40,8 @@ const SENTINEL = 12345.5;
 const context = gpuContext;
 
 /** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
-before(async () => {
-  if (skip !== undefined) return;
-  const { backend } = context();
-  const t0 = performance.now();
-  const warmed = await backend.warm((planning) => {
-    const ctx = new Context('cuda', planning, planning, () => {});
-    recordVbatchedCalls(ctx, (op, force) => { if (planning instanceof CudaBackend) planning.force = force === undefined ? {} : { [op]: force }; }, gpu().info.arch);
-  });
-  const r = warmed.report;
-  console.log(`vbatched: ${warmed.sources.length} kernels planned, ${r?.compiled ?? '?'} compiled, ${r?.cached ?? '?'} cached, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-});
+before(() => warmFileKernels('vbatched', (ctx, planning) =>
+  recordVbatchedCalls(ctx, (op, force) => { if (planning) planning.force = force === undefined ? {} : { [op]: force }; }, gpu().info.arch)));
 
 /** Equal values (a zero's sign aside), or both NaN. */
 const same = (x: number, y: number): boolean => x === y || (Number.isNaN(x) && Number.isNaN(y));

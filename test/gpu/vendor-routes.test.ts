@@ -9,9 +9,9 @@
  * over them), and a missing library. A route whose library does not load here skips with the reason.
  */
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import { list, strided, type Batch } from '../../src/core/batch.js';
-import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
+import type { DType, FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import type { Storage } from '../../src/core/storage.js';
 import { Context } from '../../src/api/context.js';
@@ -21,9 +21,10 @@ import { CudaBackend } from '../../src/cuda/backend.js';
 import { vendorRuleFor, vendorTableFor } from '../../src/cuda/model/tuning/vendor-tables.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/types.js';
 import {
-  cublasGemm, cusolverGetrf, cusolverPotrf, cusolverSyev, vendorUsable, type VendorLibrary,
+  cublasGemm, cusolverGetrf, cusolverPotrf, cusolverSyev, vendorUsable,
 } from '../../src/cuda/vendor/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { at, batchOf, needs, placed, same, where, type Placed } from '../helpers/vendor-placed.js';
 import { choleskyResidualByProducts, luResidual, readDense, readSymmetric, readTriangle, zeros } from '../helpers/lapack-checks.js';
 import { Rng } from '../helpers/random.js';
 import { checkSyevOnGpu } from '../helpers/syev-gpu-checks.js';
@@ -34,37 +35,12 @@ const SIZES = [1, 7, 33, 65, 129, 257];
 const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
 const THRESHOLD = 30;
 
-/** The library a route needs, or the test is skipped with the reason. */
-function needs(t: TestContext, library: VendorLibrary): GpuDevice | undefined {
-  const dev = gpu();
-  if (vendorUsable(dev, library)) return dev;
-  t.skip(`${library} does not load on this machine`);
-  return undefined;
-}
-
-/** count matrices rows x cols, ld = rows + 2, 3 elements between them, offset 5; NaN everywhere else. */
-interface Placed { data: FloatArray; ld: number; stride: number; offset: number; count: number; rows: number; cols: number }
-function placed(dtype: DType, rows: number, cols: number, count: number): Placed {
-  const ld = rows + 2, stride = ld * cols + 3, offset = 5;
-  return { data: allocate(dtype, offset + count * stride + 4).fill(NaN), ld, stride, offset, count, rows, cols };
-}
-const at = (p: Placed, k: number, i: number, j: number): number => p.offset + k * p.stride + i + j * p.ld;
-const batchOf = <S extends FloatArray | DeviceArray>(p: Placed, data: S): Batch<S> =>
-  strided(data, { rows: p.rows, cols: p.cols, count: p.count, ld: p.ld, stride: p.stride, offset: p.offset });
-/** Element e lies in matrix k's (i, j) with region(i, j), or -1 / false. */
-function where(p: Placed, e: number): { k: number; i: number; j: number } | undefined {
-  const q = e - p.offset;
-  if (q < 0) return undefined;
-  const k = Math.floor(q / p.stride), r = q - k * p.stride, j = Math.floor(r / p.ld), i = r - j * p.ld;
-  return k < p.count && i < p.rows && j < p.cols ? { k, i, j } : undefined;
-}
 /** The largest finite magnitude in `a`, at least 1. */
 function maxAbs(a: ArrayLike<number>): number {
   let s = 1;
   for (let e = 0; e < a.length; e++) if (Number.isFinite(a[e]!)) s = Math.max(s, Math.abs(a[e]!));
   return s;
 }
-const same = (x: number, y: number): boolean => Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y));
 
 type Kind = 'spd' | 'notSpd' | 'nan' | 'inf' | 'general' | 'singular';
 /** Fills matrix k: SPD (symmetric, dominant diagonal) and variants, or general (singular: a zero column). */

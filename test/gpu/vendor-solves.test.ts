@@ -14,8 +14,8 @@
  * library does not load here skips with the reason.
  */
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
-import { list, strided, variable, type Batch } from '../../src/core/batch.js';
+import { test } from 'node:test';
+import { list, variable } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Diag, Side, Uplo } from '../../src/core/enums.js';
 import type { Storage } from '../../src/core/storage.js';
@@ -25,8 +25,9 @@ import { cpuGesv, cpuGetrf, cpuGetrs } from '../../src/cpu/lapack/index.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { runRouted } from '../../src/cuda/router.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/types.js';
-import { cublasGetrs, cublasTrsm, vendorUsable, type VendorLibrary } from '../../src/cuda/vendor/index.js';
-import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { cublasGetrs, cublasTrsm } from '../../src/cuda/vendor/index.js';
+import { gpuSkipReason } from '../helpers/gpu.js';
+import { at, batchOf, needs, placed, same, where, type Placed } from '../helpers/vendor-placed.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = gpuSkipReason();
@@ -34,31 +35,6 @@ const DTYPES: readonly DType[] = ['float64', 'float32'];
 const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
 const POISON = -7;
 
-/** The library a route needs, or the test is skipped with the reason. */
-function needs(t: TestContext, library: VendorLibrary): GpuDevice | undefined {
-  const dev = gpu();
-  if (vendorUsable(dev, library)) return dev;
-  t.skip(`${library} does not load on this machine`);
-  return undefined;
-}
-
-/** count matrices rows x cols, ld = rows + 2, 3 elements between them, offset 5; NaN everywhere else. */
-interface Placed { data: FloatArray; ld: number; stride: number; offset: number; count: number; rows: number; cols: number }
-function placed(dtype: DType, rows: number, cols: number, count: number): Placed {
-  const ld = rows + 2, stride = ld * cols + 3, offset = 5;
-  return { data: allocate(dtype, offset + count * stride + 4).fill(NaN), ld, stride, offset, count, rows, cols };
-}
-const at = (p: Placed, k: number, i: number, j: number): number => p.offset + k * p.stride + i + j * p.ld;
-const batchOf = <S extends FloatArray | DeviceArray>(p: Placed, data: S): Batch<S> =>
-  strided(data, { rows: p.rows, cols: p.cols, count: p.count, ld: p.ld, stride: p.stride, offset: p.offset });
-/** Element e's matrix and place, or undefined (padding, gaps). */
-function where(p: Placed, e: number): { k: number; i: number; j: number } | undefined {
-  const q = e - p.offset;
-  if (q < 0) return undefined;
-  const k = Math.floor(q / p.stride), r = q - k * p.stride, j = Math.floor(r / p.ld), i = r - j * p.ld;
-  return k < p.count && i < p.rows && j < p.cols ? { k, i, j } : undefined;
-}
-const same = (x: number, y: number): boolean => Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y));
 /** Per matrix of `p`: the largest finite magnitude of `a` in it, at least 1. */
 function scales(p: Placed, a: FloatArray): Float64Array {
   const s = new Float64Array(p.count).fill(1);

@@ -17,7 +17,7 @@ import type { ComplexOp, ComplexScalar } from '../../src/core/op-specs.js';
 import type { DeviceBackend } from '../../src/core/device-backend.js';
 import type { Storage } from '../../src/core/storage.js';
 import { zgemm1 } from '../../src/cpu/complex/zgemm.js';
-import { gpuContext, gpuSkipReason } from '../helpers/gpu.js';
+import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = gpuSkipReason();
@@ -76,22 +76,16 @@ function call(ctx: Context | DeviceBackend, c: Case, arrays: { a: Storage; b: St
 }
 
 /** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
-before(async () => {
-  if (skip !== undefined) return;
-  const { backend } = context();
-  const t0 = performance.now();
-  const warmed = await backend.warm((planning) => {
-    const ctx = new Context('cuda', planning, planning, () => {});
-    for (const c of cases()) {
-      if (c.route !== 'gemm') continue;
-      const pairs = layout(c.n, c.n, c.count).pairs;
-      const arrays = { a: planning.alloc(c.dtype, 2 * pairs), b: planning.alloc(c.dtype, 2 * pairs), c: planning.alloc(c.dtype, 2 * pairs) };
-      call(ctx, c, arrays);
-    }
-  });
-  const r = warmed.report;
-  console.log(`zgemm: ${warmed.sources.length} kernels planned, ${r?.compiled ?? '?'} compiled, ${r?.cached ?? '?'} cached, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-});
+before(() => warmFileKernels('zgemm', (ctx, planning) => {
+  if (planning === undefined) return;
+  for (const c of cases()) {
+    if (c.route !== 'gemm') continue;
+    const pairs = layout(c.n, c.n, c.count).pairs;
+    const dev = planning.device;
+    const arrays = { a: dev.alloc(c.dtype, 2 * pairs), b: dev.alloc(c.dtype, 2 * pairs), c: dev.alloc(c.dtype, 2 * pairs) };
+    call(ctx, c, arrays);
+  }
+}));
 
 for (const c of cases()) {
   const name = `${complexType(c.dtype)} ${c.transA}${c.transB} n = ${c.n}, ${c.count} ${c.form} on the ${c.where}, beta [${c.beta}]${c.route === 'cublas' ? ', route cublas' : ''}`;

@@ -75,3 +75,18 @@ export function gpuContext(): { ctx: Context; backend: CudaBackend } {
   }
   return sharedContext;
 }
+
+/**
+ * Compiles every kernel a test file will use, at once, before its tests (`record` makes the file's
+ * calls on a context over a device that runs nothing, `planning` its backend for `force`), and logs
+ * what was planned, compiled and cached. Nothing where the file skips.
+ */
+export async function warmFileKernels(file: string, record: (ctx: Context, planning: CudaBackend | undefined) => void): Promise<void> {
+  if (gpuSkipReason() !== undefined) return;
+  const t0 = performance.now();
+  const warmed = await gpuContext().backend.warm((planning) => {
+    record(new Context('cuda', planning, planning, () => {}), planning instanceof CudaBackend ? planning : undefined);
+  });
+  const r = warmed.report;
+  console.log(`${file}: ${warmed.sources.length} kernels planned, ${r?.compiled ?? '?'} compiled, ${r?.cached ?? '?'} cached, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
