@@ -62,7 +62,8 @@ export class BackgroundBuilds {
       freshKeys.push(key);
     });
     if (fresh.length > 0) {
-      const build = new BatchBuild(this.pool(), cache, this.pool().submit(fresh), fresh, () => {
+      const pool = this.pool();
+      const build = new BatchBuild(pool, cache, pool.submit(fresh), fresh, () => {
         for (const key of freshKeys) this.pending.delete(key);
       });
       for (const key of freshKeys) this.pending.set(key, build);

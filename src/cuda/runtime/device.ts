@@ -114,8 +114,9 @@ export class CudaDevice implements GpuDevice {
     if (missing.length === 0) return this.store(cache, missing, [], kernels, t0);
     // A call in progress: the quick builds of those that want one (tiered.ts), their optimised builds
     // handed to the background workers once these are done.
-    const later = this.runtime.quickBuilds ? missing.filter((r) => wantsQuickBuild(r.source)) : [];
-    const now = later.length === 0 ? missing : [...missing.filter((r) => !wantsQuickBuild(r.source)), ...later.map(quickRequest).filter((q) => !cache.has(q))];
+    const later: ModuleRequest[] = [], now: ModuleRequest[] = [];
+    for (const r of missing) (this.runtime.quickBuilds && wantsQuickBuild(r.source) ? later : now).push(r);
+    for (const q of later.map(quickRequest)) if (!cache.has(q)) now.push(q);
     const pool = this.runtime.compilePool();
     // One kernel to compile (or one worker allowed): the call compiles it itself, as without a pool.
     const report = pool.worthIt(now.length)
