@@ -1,7 +1,7 @@
 /** Which backends this machine can use, and why not (for open() and `myriad info`). */
 import { parseEnumValue } from '../core/enums.js';
 import { CudaBackend } from '../cuda/backend.js';
-import { openDevice, prestartCompiles, probeCuda, type CudaProbe } from '../cuda/runtime/index.js';
+import { openDevice, prestartCompiles, prestartCompilesIfGpu, probeCuda, type CudaProbe } from '../cuda/runtime/index.js';
 import { Context } from './context.js';
 
 export type BackendChoice = 'cpu' | 'reference' | 'cuda' | 'auto';
@@ -11,8 +11,13 @@ export interface BackendStatus { usable: boolean; reason?: string; detail?: stri
 
 let cudaProbe: CudaProbe | undefined;
 
-/** Probes once per process (the driver does not appear or vanish while we run). */
-export function probeBackends(): { cpu: BackendStatus; cuda: BackendStatus } {
+/**
+ * Probes once per process (the driver does not appear or vanish while we run). `opening`: a
+ * context is about to open, so the first probe starts the compile workers as soon as cuInit finds a
+ * device (they load NVRTC while the probe and the context's opening go on).
+ */
+export function probeBackends(how: { opening?: boolean } = {}): { cpu: BackendStatus; cuda: BackendStatus } {
+  if (cudaProbe === undefined && how.opening === true) prestartCompilesIfGpu();
   cudaProbe ??= probeCuda();
   const p = cudaProbe;
   const cuda: BackendStatus = p.usable

@@ -40,7 +40,7 @@ export function open(options: OpenOptions = {}): Context {
   checkDeviceOptions(options, choice);
   if (choice === 'cpu') return cpuWithWorkers();
   if (choice === 'reference') return newReferenceContext();
-  const cuda = probeBackends().cuda;
+  const cuda = probeBackends({ opening: true }).cuda;
   if (!cuda.usable) {
     // Several GPUs asked for: a CPU context would not have the multi-device methods.
     if (choice === 'auto' && options.devices === undefined) return cpuWithWorkers();

@@ -83,6 +83,20 @@ export function prestartCompiles(): void {
   if (prestartWorkers()) cudaRuntime().compilePool().prestart();
 }
 
+/**
+ * As prestartCompiles, as soon as cuInit has found a device and before anything else a context's
+ * opening does (the device's attributes, NVRTC's load on this thread, the context itself): the
+ * workers load NVRTC meanwhile, so a first call's compiles start on ready workers. Never throws:
+ * a driver that is missing or fails is the probe's to report.
+ */
+export function prestartCompilesIfGpu(): void {
+  try {
+    if (cudaRuntime().deviceCount > 0) prestartCompiles();
+  } catch {
+    // probeCuda says why the backend is unusable.
+  }
+}
+
 /** The one-line reason the CUDA backend is unusable, from what `cudaRuntime` or NVRTC threw. */
 export function unusableReason(e: unknown): string {
   if (e instanceof CudaError) return `${e.call} failed: ${e.status}`;
