@@ -24,7 +24,7 @@ import { parseEnumValue } from './core/enums.js';
 import { MyriadError, nearestName } from './core/errors.js';
 import type { DType, ElementType } from './core/dtype.js';
 import { elementInfo, isElementType } from './core/dtype-table.js';
-import { DEMO_COLUMNS, runDemo } from './bench/demo.js';
+import { DEMO_COLUMNS, runDemo, warmDemoAhead } from './bench/demo.js';
 import { BENCH_COLUMNS, runBench, type BenchRow } from './bench/run.js';
 import { formatTable, TABLE_STYLES, type TableStyle } from './bench/table.js';
 import { BENCH_OPS, type BenchOp } from './bench/workloads.js';
@@ -144,8 +144,12 @@ function benchDtypes(text: string | undefined): ElementType[] {
   return d === 'both' ? ['float64', 'float32'] : [d];
 }
 
+function backendFor(backend: string | undefined): BackendChoice {
+  return parseEnumValue(backend ?? 'auto', ['auto', 'cpu', 'cuda', 'reference'] as const, '--backend');
+}
+
 function openFor(backend: string | undefined): Context {
-  return open({ backend: parseEnumValue(backend ?? 'auto', ['auto', 'cpu', 'cuda', 'reference'] as const, '--backend') as BackendChoice });
+  return open({ backend: backendFor(backend) });
 }
 
 /**
@@ -274,6 +278,8 @@ async function main(argv: string[]): Promise<void> {
       info();
       return;
     case 'demo': {
+      const choice = backendFor(values.backend);
+      if (choice === 'auto' || choice === 'cuda') warmDemoAhead(dtypes(values.dtype));
       const ctx = openFor(values.backend);
       console.error(`backend: ${ctx.describe()}`);
       for (const dtype of dtypes(values.dtype)) console.log(formatTable(await runDemo(ctx, dtype), DEMO_COLUMNS));

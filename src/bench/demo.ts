@@ -6,6 +6,7 @@
  */
 import { Context } from '../api/context.js';
 import { planWarmCalls } from '../api/warm.js';
+import { warmAhead } from '../api/warm-ahead.js';
 import { strided } from '../core/batch.js';
 import { counts } from '../core/counts.js';
 import type { DType, FloatArray } from '../core/dtype.js';
@@ -42,10 +43,22 @@ export const DEMO_CASES: readonly DemoCase[] = [
  * (`npm start`'s cold start), and each case's time is its kernels' alone.
  */
 async function warmCases(ctx: Context, dtype: DType, cases: readonly DemoCase[]): Promise<void> {
-  await ctx.deviceBackend?.warm?.((planning) => {
-    const planned = new Context(ctx.backend, planning, planning, () => {});
-    for (const c of cases) planWarmCalls(planned, c.name, dtype, [{ n: c.n, count: c.batch }], { sizes: [c.n], nrhs: c.nrhs });
-  });
+  await ctx.deviceBackend?.warm?.((planning) => planCases(new Context(ctx.backend, planning, planning, () => {}), dtype, cases));
+}
+
+/** The cases' calls, made on a planning context. */
+function planCases(planning: Context, dtype: DType, cases: readonly DemoCase[]): void {
+  for (const c of cases) planWarmCalls(planning, c.name, dtype, [{ n: c.n, count: c.batch }], { sizes: [c.n], nrhs: c.nrhs });
+}
+
+/**
+ * Where a GPU is usable, the cases' kernels start compiling before the context opens (a batch per
+ * case, so each case waits for its own; api/warm-ahead.ts): `npm start` with an empty cache then
+ * waits for the slowest kernel from the driver's start, not from the context's. runDemo's warm
+ * waits for these builds; a failed one is compiled and reported by the case that needs it.
+ */
+export function warmDemoAhead(dtypes: readonly DType[], cases: readonly DemoCase[] = DEMO_CASES): void {
+  for (const dtype of dtypes) for (const c of cases) warmAhead((planning) => planCases(planning, dtype, [c]))?.catch(() => {});
 }
 
 export async function runDemo(ctx: Context, dtype: DType = 'float64', cases: readonly DemoCase[] = DEMO_CASES): Promise<DemoRow[]> {

@@ -23,7 +23,7 @@ import { HostCall, type StagingTuning } from './host/staging.js';
 import { complexView, realView } from './host/complex-view.js';
 import { IntPool } from './runtime/int-pool.js';
 import { PlanningDevice } from './runtime/planning-device.js';
-import type { DeviceArray, GpuDevice, HostArray, KernelSource } from './runtime/types.js';
+import type { DeviceArray, DeviceInfo, GpuDevice, HostArray, KernelSource } from './runtime/types.js';
 
 type Request = Record<string, unknown>;
 
@@ -261,9 +261,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
 
   /** The kernels the calls `record` makes would ask this device for, in order. */
   private plan(record: (planning: DeviceBackend) => void): KernelSource[] {
-    const device = new PlanningDevice(this.device.info);
-    record(new CudaBackend(device, 'planning'));
-    return device.sources;
+    return planKernels(this.device.info, record);
   }
 
   moduleStats(): ModuleStats | undefined {
@@ -369,4 +367,11 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     this.ints.dispose();
     this.device.dispose();
   }
+}
+
+/** The kernels the calls `record` makes would ask a device described by `info` for, in order (nothing runs). */
+export function planKernels(info: DeviceInfo, record: (planning: DeviceBackend) => void): KernelSource[] {
+  const device = new PlanningDevice(info);
+  record(new CudaBackend(device, 'planning'));
+  return device.sources;
 }

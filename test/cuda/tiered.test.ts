@@ -39,6 +39,7 @@ class FakeBuild implements PendingBuild {
   settled = 0;
   done(): boolean { return this.ready; }
   settle(): void { this.settled++; this.ready = true; }
+  stored(): Promise<void> { return Promise.resolve(); }
 }
 
 const config = (threads: number): LaunchConfig => ({ grid: [1, 1, 1], block: [threads, 1, 1] });
@@ -132,5 +133,26 @@ test('background builds: one per key while pending, settled once, nothing stored
     fresh!.settle();
   } finally {
     await pool.close();
+  }
+}));
+
+test('builds started ahead: found by key while pending (background ones are not), stored() settles after a failed batch too', () => withoutNvrtc(async () => {
+  const background = new CompilePool(1), urgent = new CompilePool(1);
+  const cache = new ModuleCache({ compile: () => new Uint8Array([1]), nvrtcVersion: '13.0', driverVersion: '13.0', dir: null });
+  const builds = new BackgroundBuilds(() => background, () => cache);
+  try {
+    const [plain] = builds.start(requests('d', 1));
+    const aheadRequests = requests('e', 2);
+    const [a0, a1] = builds.start(aheadRequests, { pool: urgent, ahead: true });
+    assert.equal(builds.aheadOf(cache.keyOf(requests('d', 1)[0]!)), undefined, 'a background build is not an ahead one');
+    assert.strictEqual(builds.aheadOf(cache.keyOf(aheadRequests[1]!)), a1);
+    assert.strictEqual(a0, a1, 'one batch');
+    await a0!.stored();
+    assert.equal(a0!.done(), true);
+    assert.equal(builds.aheadOf(cache.keyOf(aheadRequests[0]!)), undefined, 'no longer pending once stored');
+    assert.equal(cache.has(aheadRequests[0]!), false, 'nothing stored from the failed compiles');
+    await plain!.stored();
+  } finally {
+    await Promise.all([background.close(), urgent.close()]);
   }
 }));

@@ -16,6 +16,12 @@ import { Cublas, Cusolver, batchPointers } from '../../src/cuda/baselines/index.
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { cudaRuntime } from '../../src/cuda/runtime/runtime.js';
 import { TieredKernel } from '../../src/cuda/runtime/tiered.js';
+import { warmAhead } from '../../src/api/warm-ahead.js';
+import { open } from '../../src/api/open.js';
+import { strided } from '../../src/core/batch.js';
+import type { DeviceStorage } from '../../src/core/storage.js';
+import { Random, randomSpd } from '../../src/bench/data.js';
+import { cpuBackend as reference } from '../../src/cpu/backend.js';
 
 // Read when the first kernel compiles: a fresh disk cache, so this file exercises NVRTC.
 process.env['MYRIAD_CACHE_DIR'] ??= mkdtempSync(join(tmpdir(), 'myriad-gpu-cache-'));
@@ -198,6 +204,36 @@ test('a kernel missing from the cache serves its first call from a quick build, 
   }
   dx.dispose();
   dy.dispose();
+});
+
+test('warmAhead: kernels compiled before the context opens are waited for, not compiled again nor served quick', { skip }, async () => {
+  // A size no other test of this file uses, on this file's fresh cache.
+  const n = 37, count = 5;
+  const ahead = warmAhead((planning) => { planning.potrf({ a: strided(planning.alloc('float64', n * n * count) as DeviceStorage, { rows: n, count }), uplo: 'lower' }); });
+  assert.ok(ahead !== undefined, 'a usable GPU: something to compile');
+  const ctx = open({ backend: 'cuda' });
+  try {
+    const before = ctx.deviceBackend!.moduleStats!()!;
+    const a = randomSpd('float64', n, count, new Random(3));
+    const da = ctx.upload(a);
+    // Called before the builds are awaited: the call's lookups wait for them.
+    const r = ctx.potrf({ a: strided(da, { rows: n, count }), uplo: 'lower' });
+    const info = r.info instanceof Int32Array ? r.info : (ctx.download(r.info as DeviceStorage) as Int32Array);
+    const got = ctx.download(da) as Float64Array;
+    await ahead;
+    const after = ctx.deviceBackend!.moduleStats!()!;
+    assert.equal(after.compiles, before.compiles, 'the call compiled nothing itself');
+    const want = a.slice();
+    const wantInfo = new Int32Array(count);
+    reference.potrf({ a: strided(want, { rows: n, count }), uplo: 'lower', info: wantInfo });
+    assert.deepEqual([...info], [...wantInfo]);
+    for (let m = 0; m < count; m++) for (let j = 0; j < n; j++) for (let i = j; i < n; i++) {
+      const k = m * n * n + i + j * n;
+      assert.ok(Math.abs(got[k]! - want[k]!) <= 64 * n * 2.2e-16 * Math.max(1, Math.abs(want[k]!)), `matrix ${m} (${i}, ${j}): ${got[k]} vs ${want[k]}`);
+    }
+  } finally {
+    ctx.dispose();
+  }
 });
 
 test('launch overhead: packed parameter block vs per-call array (both correct)', { skip }, () => {

@@ -14,7 +14,7 @@ import { captureGraph } from './graph.js';
 import { allocateHost, checkLength, CudaDeviceArray, ELEMENT_BYTES, hostDType, ownArray } from './memory.js';
 import { cudaRuntime, unusableReason, type CudaRuntime } from './runtime.js';
 import { Workspace } from './workspace.js';
-import { quickRequest, TieredKernel, wantsQuickBuild } from './tiered.js';
+import { quickRequest, TieredKernel, wantsQuickBuild, type PendingBuild } from './tiered.js';
 import type { PoolOutcome } from './compile-pool.js';
 import type { ModuleCache, ModuleRequest } from './module-cache.js';
 import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource, ModuleStats, PrefetchReport } from './types.js';
@@ -92,11 +92,8 @@ export class CudaDevice implements GpuDevice {
     return kernel;
   }
 
-  /** The module cache's request for `src` on this device (its full option list and arch). */
   private moduleRequest(src: KernelSource): ModuleRequest {
-    const compiler = this.runtime.compiler();
-    const options = compileOptions(targetOption(this.info.arch, compiler.supportedArchs), src.options ?? []);
-    return { name: src.name, source: src.source, options, arch: this.info.arch };
+    return moduleRequestFor(this.runtime, this.info, src);
   }
 
   moduleStats(): ModuleStats | undefined {
@@ -110,6 +107,7 @@ export class CudaDevice implements GpuDevice {
 
   prefetch(sources: readonly KernelSource[]): PrefetchReport {
     const t0 = performance.now();
+    // (Builds started ahead are left to the kernels' lookups, which wait for them.)
     const { cache, missing, kernels } = this.missing(sources);
     if (missing.length === 0) return this.store(cache, missing, [], kernels, t0);
     // A call in progress: the quick builds of those that want one (tiered.ts), their optimised builds
@@ -128,24 +126,35 @@ export class CudaDevice implements GpuDevice {
 
   async prefetchAsync(sources: readonly KernelSource[]): Promise<PrefetchReport> {
     const t0 = performance.now();
-    const { cache, missing, kernels } = this.missing(sources);
-    const outcomes = missing.length === 0 ? [] : await this.runtime.compilePool().compile(missing);
+    const { cache, missing, kernels, ahead } = this.missing(sources);
+    const [outcomes] = await Promise.all([
+      missing.length === 0 ? [] : this.runtime.compilePool().compile(missing),
+      ...ahead.map((build) => build.stored()),
+    ]);
     return this.store(cache, missing, outcomes, kernels, t0);
   }
 
-  /** The distinct requests of `sources` that are neither in memory nor on disk. */
-  private missing(sources: readonly KernelSource[]): { cache: ModuleCache; missing: ModuleRequest[]; kernels: number } {
+  /**
+   * The distinct requests of `sources` that are neither in memory nor on disk, less those being
+   * compiled ahead (`ahead`: their builds, which store them in the cache).
+   */
+  private missing(sources: readonly KernelSource[]): { cache: ModuleCache; missing: ModuleRequest[]; kernels: number; ahead: PendingBuild[] } {
     const cache = this.runtime.cache();
+    const builds = this.runtime.backgroundBuilds();
     const keys = new Set<string>();
     const missing: ModuleRequest[] = [];
+    const ahead = new Set<PendingBuild>();
     for (const src of sources) {
       const request = this.moduleRequest(src);
       const key = cache.keyOf(request);
       if (keys.has(key)) continue;
       keys.add(key);
-      if (!cache.has(request)) missing.push(request);
+      if (cache.has(request)) continue;
+      const build = builds.aheadOf(key);
+      if (build) ahead.add(build);
+      else missing.push(request);
     }
-    return { cache, missing, kernels: keys.size };
+    return { cache, missing, kernels: keys.size, ahead: [...ahead] };
   }
 
   private store(cache: ModuleCache, missing: readonly ModuleRequest[], outcomes: readonly PoolOutcome[], kernels: number, t0: number): PrefetchReport {
@@ -168,6 +177,8 @@ export class CudaDevice implements GpuDevice {
     const kernelKey = `${key}:${src.entry}`;
     const known = this.kernels.get(kernelKey) ?? this.tiered.get(kernelKey);
     if (known) return known;
+    // Compiled ahead of this call (warmAhead): waited for, neither compiled again nor served quick.
+    this.runtime.backgroundBuilds().aheadOf(key)?.settle();
     if (this.runtime.quickBuilds && wantsQuickBuild(src.source) && !cache.has(request)) {
       const tiered = this.quickFirst(src, request, kernelKey);
       if (tiered) return tiered;
@@ -557,4 +568,25 @@ class CudaEvent implements GpuEvent {
 /** Opens CUDA device `ordinal` (default 0). Throws MyriadError('BACKEND_UNAVAILABLE') with the reason. */
 export function openDevice(ordinal = 0): CudaDevice {
   return CudaDevice.open(ordinal);
+}
+
+/** The module cache's request for `src` on the device `info` describes (its full option list and arch). */
+export function moduleRequestFor(runtime: CudaRuntime, info: DeviceInfo, src: KernelSource): ModuleRequest {
+  const options = compileOptions(targetOption(info.arch, runtime.compiler().supportedArchs), src.options ?? []);
+  return { name: src.name, source: src.source, options, arch: info.arch };
+}
+
+/**
+ * Starts compiling `sources` for the device `info` describes on the process's compile workers, as
+ * one batch, before (or while) a context opens there: a device that then needs one of them waits
+ * for its build (BuildStart.ahead) instead of compiling it again. Settles when the builds are in
+ * the module cache (a failed one is left to the kernel's own load, which reports it).
+ */
+export function compileAhead(info: DeviceInfo, sources: readonly KernelSource[]): Promise<void> {
+  const runtime = cudaRuntime();
+  const cache = runtime.cache();
+  const requests = sources.map((src) => moduleRequestFor(runtime, info, src)).filter((r) => !cache.has(r));
+  if (requests.length === 0) return Promise.resolve();
+  const builds = runtime.backgroundBuilds().start(requests, { pool: runtime.compilePool(), ahead: true });
+  return Promise.all(builds.map((b) => b.stored())).then(() => undefined);
 }

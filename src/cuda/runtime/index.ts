@@ -1,7 +1,7 @@
 /** The CUDA runtime: what the CUDA backend, kernel launchers, tests and benchmarks import. */
 export * from './types.js';
 export { CudaError, NvrtcError, VendorError } from './errors.js';
-export { CudaDevice, openDevice } from './device.js';
+export { CudaDevice, compileAhead, openDevice } from './device.js';
 export { CudaDeviceArray, ELEMENT_BYTES } from './memory.js';
 export { CudaKernel } from './kernel.js';
 export { Workspace, WorkspaceFrame } from './workspace.js';

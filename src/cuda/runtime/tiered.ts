@@ -51,6 +51,8 @@ export interface PendingBuild {
   done(): boolean;
   /** Blocks until done, and puts its binaries in the module cache (once, whoever calls first). */
   settle(): void;
+  /** Settles once its binaries are in the module cache (or it failed: the kernel's own load then reports why). */
+  stored(): Promise<void>;
 }
 
 /**

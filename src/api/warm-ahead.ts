@@ -1,0 +1,34 @@
+/**
+ * Compiling before a context is open: a program that knows its first calls starts their kernels'
+ * compiles as soon as the driver has found the GPU, and opens the context (and makes its data)
+ * while the compile workers run. The context's calls, and `ctx.warm`, then wait for those builds
+ * where they need them rather than compiling them again. `npm start` (the demo) starts its cases'
+ * compiles this way: with an empty kernel cache, opening the context is no longer on the path to
+ * its first result.
+ */
+import { planKernels } from '../cuda/backend.js';
+import { compileAhead, prestartCompilesIfGpu } from '../cuda/runtime/index.js';
+import { readDeviceInfo } from '../cuda/runtime/device-info.js';
+import { cudaRuntime } from '../cuda/runtime/runtime.js';
+import { Context } from './context.js';
+
+/**
+ * Starts compiling, on GPU `device`'s behalf, the kernels that the calls `record` makes on a
+ * planning context would need (the calls run nothing: their arguments' shapes, dtypes and layouts
+ * decide the plan, as for `ctx.warm`). Settles when the kernels are in the kernel cache; undefined
+ * where there is no usable GPU `device` (nothing to compile). Calls planned here for a device the
+ * context then does not use cost their compile time and nothing else.
+ */
+export function warmAhead(record: (planning: Context) => void, device = 0): Promise<void> | undefined {
+  let info;
+  try {
+    const runtime = cudaRuntime();
+    if (!Number.isSafeInteger(device) || device < 0 || device >= runtime.deviceCount) return undefined;
+    info = readDeviceInfo(runtime.api, device);
+  } catch {
+    return undefined;
+  }
+  prestartCompilesIfGpu();
+  const sources = planKernels(info, (planning) => record(new Context('cuda', planning, planning, () => {})));
+  return compileAhead(info, sources);
+}
