@@ -67,10 +67,11 @@ test('getrf class designs and launch shapes: the warp design to 32, the table\'s
     for (const bound of [48, 64, 128]) {
       const c = classParams(dtype, bound);
       if (c.variant !== 'vregister') throw new Error(`class ${bound}: ${c.variant}`);
-      const shape = bound <= 64 ? { warps: 4, nb: 8 } : { warps: 16, nb: 4 };
+      const shape = bound <= 64 ? { warps: 4, nb: 4 } : { warps: 16, nb: 4 };
       assert.equal(c.params.warps, shape.warps);
       assert.equal(c.params.nb, shape.nb);
-      assert.equal(c.params.minBlocks, bound <= 64 ? (dtype === 'float64' ? 4 : 6) : 1, `${dtype} class ${bound}`);
+      const blocks = bound > 64 ? 1 : dtype === 'float32' ? 6 : bound <= 48 ? 5 : 4;
+      assert.equal(c.params.minBlocks, blocks, `${dtype} class ${bound}`);
       assert.deepEqual(vbatchedGetrfLaunch(c, 77), { grid: [77, 1, 1], block: [shape.warps * 32, 1, 1] });
     }
     for (const bound of [256, 512]) {
@@ -122,7 +123,7 @@ test('getrf tables and launch arguments: pointers and (m, n, ld, batch index) in
   assert.deepEqual([...(pointers!.host as BigInt64Array)], order.map((i) => data.ptr + BigInt(shapes[i]![3] * 8)));
   assert.deepEqual([...(ints!.host as Int32Array)], order.flatMap((i) => [shapes[i]![0], shapes[i]![1], shapes[i]![2], i]));
   const classLaunches = dev.launches.filter((l) => /getrf_v(small|reg)_/.test(l.entry));
-  assert.deepEqual(classLaunches.map((l) => l.entry), ['getrf_vreg_d_48x48_pa_w4_nb8_b4', 'getrf_vsmall_d_c8_w4']);
+  assert.deepEqual(classLaunches.map((l) => l.entry), ['getrf_vreg_d_48x48_pa_w4_nb4_b5', 'getrf_vsmall_d_c8_w4']);
   const firsts = [0, 1];
   classLaunches.forEach((l, c) => {
     assert.deepEqual(l.args, [
@@ -169,7 +170,7 @@ test('getrf class kernels compile for sm_90 without spills', { skip: NVCC_SKIP, 
     const c = classParams(dtype, bound);
     for (const s of c.variant === 'vpanel' ? [vbatchedGetrfSource(c), getrfUpdateVbatchedSource(c.params)] : [vbatchedGetrfSource(c)]) sources.set(s.entry, s);
   }
-  const picks = new Set(['getrf_vsmall_d_c32_w4', 'getrf_vsmall_s_c8_w4', 'getrf_vreg_d_64x64_pa_w4_nb8_b4', 'getrf_vreg_s_128x128_pa_w16_nb4', 'getrf_vpanel_d_ib16_pa', 'getrf_vupdate_s_ib32_pa']);
+  const picks = new Set(['getrf_vsmall_d_c32_w4', 'getrf_vsmall_s_c8_w4', 'getrf_vreg_d_64x64_pa_w4_nb4_b4', 'getrf_vreg_s_128x128_pa_w16_nb4', 'getrf_vpanel_d_ib16_pa', 'getrf_vupdate_s_ib32_pa']);
   const results = await compileForSm90(compileSet([...sources.values()], (e) => picks.has(e)), 2);
   // Known spills (ptxas, sm_90): float64 class 128 (the table's 16 warps, 4-column panels, 128
   // registers) 4 bytes, the member's run-time bounds beside the uniform kernel's full register file;

@@ -88,13 +88,19 @@ export const sm90PotrfTuning: PotrfTuning = {
 export const sm90GetrfTuning: GetrfTuning = {
   // f64 and f32 alike: RB <= 4 row registers.
   registerMax: { float64: 128, float32: 128 },
-  // Up to 64: 4 warps, 8-column panels and a register cap for 4 (f64) or 6 (f32) blocks per SM;
+  // Up to 64: 4 warps, 4-column panels and a register cap for 5 (f64) or 6 (f32) blocks per SM;
   // beyond, 16 warps and 4-column panels (the whole square matrix in registers leaves 1 or 2
-  // blocks per SM). The f32 65..128 shape spills 12 bytes under its cap of 64 registers, yet
-  // measured fastest of those tried.
+  // blocks per SM). Up to 64 (H200, 2026-11-29, scripts/probe/getrf-register-shapes.mjs, 10,000
+  // matrices, ms; warps x nb x blocks): f64 n = 40 / 48 / 56 / 64: 4x4x5 0.680 / 0.798 / 1.095 /
+  // 1.263, 4x4x4 0.762 / 0.903 / 1.210 / 1.339, the earlier 4x8x4 0.862 / 1.088 / 1.293 / 1.428,
+  // 8 warps (nb 2, 4, 8) 0.86-2.12; f32 n = 40 / 64: 4x4x6 0.471 / 0.813, 4x8x6 0.560 / 0.860, 8
+  // warps 0.70-1.13. NVRTC compile time about the same or less (f64 48: 632 ms against 1,156). From
+  // f64 n = 49 the cap of 4 blocks: under 5's 96 registers the uniform kernel spills 112-168 bytes
+  // and the variable-size class kernel of 64 (the same table) 852. The f32 shape spills 12-16 bytes
+  // at 56-63, the f32 65..128 shape 12 bytes under its 64, yet each measured fastest of those tried.
   registerShapes: {
-    float64: [{ maxN: 64, shape: { warps: 4, nb: 8, minBlocks: 4 } }, { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 1 } }],
-    float32: [{ maxN: 64, shape: { warps: 4, nb: 8, minBlocks: 6 } }, { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 2 } }],
+    float64: [{ maxN: 48, shape: { warps: 4, nb: 4, minBlocks: 5 } }, { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 4 } }, { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 1 } }],
+    float32: [{ maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 6 } }, { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 2 } }],
   },
   // The trailing update reads and writes the trailing matrix once per panel, so wider panels cut
   // its traffic: f32 32 vs 16 ran 1.13x (n = 256) and 1.31x (512) faster; f64 0.95x and 1.01x.
