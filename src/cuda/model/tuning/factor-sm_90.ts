@@ -98,9 +98,16 @@ export const sm90GetrfTuning: GetrfTuning = {
   // f64 n = 49 the cap of 4 blocks: under 5's 96 registers the uniform kernel spills 112-168 bytes
   // and the variable-size class kernel of 64 (the same table) 852. The f32 shape spills 12-16 bytes
   // at 56-63, the f32 65..128 shape 12 bytes under its 64, yet each measured fastest of those tried.
+  // 65..128 (same run and probe): f64 n = 96 / 128: 16x2x1 6.99 / 12.02, 16x4x1 7.78 / 12.27, 16x8x1
+  // 9.34 / 13.83, 8x4x1 7.52 / 13.71, 32 warps (nb 2, 4) 7.38-13.78; 16x2x1 compiles in 435 ms at 96
+  // but 1,037 at 128 (16x4x1: 893 / 615), so 2-column panels to 96. f32 128: 16x2x2 5.85, 16x4x2
+  // 6.08, 16x4x1 9.76, 32x4x1 9.69, 8x4x1 10.93.
   registerShapes: {
-    float64: [{ maxN: 48, shape: { warps: 4, nb: 4, minBlocks: 5 } }, { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 4 } }, { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 1 } }],
-    float32: [{ maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 6 } }, { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 2 } }],
+    float64: [
+      { maxN: 48, shape: { warps: 4, nb: 4, minBlocks: 5 } }, { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 4 } },
+      { maxN: 96, shape: { warps: 16, nb: 2, minBlocks: 1 } }, { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 1 } },
+    ],
+    float32: [{ maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 6 } }, { maxN: Infinity, shape: { warps: 16, nb: 2, minBlocks: 2 } }],
   },
   // The trailing update reads and writes the trailing matrix once per panel, so wider panels cut
   // its traffic: f32 32 vs 16 ran 1.13x (n = 256) and 1.31x (512) faster; f64 0.95x and 1.01x.
