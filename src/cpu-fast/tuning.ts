@@ -42,7 +42,9 @@ export interface CpuTuning {
   readonly complexUnrollMax: Readonly<{ cholesky: number; potrs: number; lu: number; gesv: number; gemm: number; trsm: number }>;
   readonly complexGemmWasm: Readonly<Record<ComplexDType, SizeRange>>;
   readonly complexGemmWasmBlock: Readonly<{ rows: number; cols: number }>;
-  readonly complexCholeskyWasm: Readonly<{ factor: Readonly<Record<ComplexDType, SizeRange>>; potrs: SizeRange; rows: number }>;
+  readonly complexCholeskyWasm: Readonly<{
+    factor: Readonly<Record<ComplexDType, SizeRange>>; potrs: SizeRange; rows: number; posvPairs: SizeRange;
+  }>;
   readonly complexLuWasm: Readonly<Record<'getrf' | 'gesv' | 'getrs', SizeRange>>;
   readonly complexLuWasmCols: number;
   readonly complexLuWasmGroup: number;
@@ -239,6 +241,7 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
     factor: Object.freeze({ complex128: Object.freeze({ min: 12, max: 32 }), complex64: Object.freeze({ min: 12, max: 32 }) }),
     potrs: Object.freeze({ min: 17, max: 32 }),
     rows: 1,
+    posvPairs: Object.freeze({ min: 12, max: 24 }),
   }),
   /**
    * Complex getrf, gesv and getrs 'N' as WebAssembly SIMD (kernels/zgetrf-wasm.ts, bitwise the
