@@ -43,7 +43,7 @@ export interface CpuTuning {
   readonly complexGemmWasm: Readonly<Record<ComplexDType, SizeRange>>;
   readonly complexGemmWasmBlock: Readonly<{ rows: number; cols: number }>;
   readonly complexCholeskyWasm: Readonly<{
-    factor: Readonly<Record<ComplexDType, SizeRange>>; potrs: SizeRange; rows: number; posvPairs: SizeRange;
+    factor: Readonly<Record<ComplexDType, SizeRange>>; potrs: SizeRange; rows: number; pairs: SizeRange; pairRows: number;
   }>;
   readonly complexLuWasm: Readonly<Record<'getrf' | 'gesv' | 'getrs', SizeRange>>;
   readonly complexLuWasmCols: number;
@@ -241,7 +241,8 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
     factor: Object.freeze({ complex128: Object.freeze({ min: 12, max: 32 }), complex64: Object.freeze({ min: 12, max: 32 }) }),
     potrs: Object.freeze({ min: 17, max: 32 }),
     rows: 1,
-    posvPairs: Object.freeze({ min: 12, max: 24 }),
+    pairs: Object.freeze({ min: 12, max: 32 }),
+    pairRows: 2,
   }),
   /**
    * Complex getrf, gesv and getrs 'N' as WebAssembly SIMD (kernels/zgetrf-wasm.ts, bitwise the

@@ -1,6 +1,6 @@
 /**
- * Generated WebAssembly SIMD complex posv (Cholesky and solve of Hermitian positive definite
- * systems, 'lower' or 'upper') for one order n, two matrices at a time: one f64x2 holds the real parts of
+ * Generated WebAssembly SIMD complex Cholesky (potrf, and posv's solve where nrhs > 0, on
+ * Hermitian positive definite matrices, 'lower' or 'upper') for one order n, two matrices at a time: one f64x2 holds the real parts of
  * the same element of both, another their imaginary parts. The matrices lie as for
  * kernels/zpotrf-wasm.ts (float64 pairs, ld = n, back to back; B after them, nrhs columns a
  * matrix); the kernel splits a pair into a scratch as it reads it and interleaves the results back.
@@ -10,7 +10,8 @@
  * -= F(i, k) conj(F(j, k)) is re -= xr yr - xi yi; im -= xr yi + xi yr on whole vectors, four
  * multiplies and four subtractions for two matrices with no lane swaps (one f64x2 a complex number
  * needs two of each and a swap for one). Each element's products run in ascending k; the factor's
- * columns left-looking, each column's rows a runtime loop (its products unrolled); the column's
+ * columns left-looking, each column's rows a runtime loop, `rows` rows a trip (their products
+ * unrolled, independent chains); the column's
  * serial chain (the diagonal's last term, square root, divisions) is shared by both matrices.
  *
  * A pair where either matrix is not positive definite at some step leaves its memory untouched and
@@ -35,6 +36,8 @@ export interface ZpotrfInterleavedParams {
   readonly uplo: Uplo;
   /** complex64: the solve reads the factor rounded to float32 (as stored, as the reference). */
   readonly roundFactor: boolean;
+  /** Rows of a factor column per loop trip (independent chains of subtractions). */
+  readonly rows: number;
 }
 
 /** The info a failed pair leaves in both entries: the driver reruns both on the one-matrix kernel. */
@@ -60,9 +63,12 @@ export function generateZpotrfInterleaved(p: ZpotrfInterleavedParams): Uint8Arra
   const c = new Code(params);
   const [A, B, INFO, COUNT, NRHS, SCR] = [0, 1, 2, 3, 4, 5];
   const bMat = c.local('i32'), b0 = c.local('i32'), b1 = c.local('i32'), rhs = c.local('i32');
-  const ar = c.local('i32'), sr = c.local('i32'), xp = c.local('i32'), cnt = c.local('i32');
+  const ar = c.local('i32'), sr = c.local('i32'), xp = c.local('i32'), px = c.local('i32'), py = c.local('i32');
+  const cnt = c.local('i32'), cnt2 = c.local('i32');
   const v = (): number => c.local('v128');
-  const s = v(), sNext = v(), l = v(), t0 = v(), t1 = v(), re = v(), im = v(), r = v(), den = v(), xr = v(), xi = v();
+  const s = v(), sNext = v(), l = v(), t0 = v(), t1 = v(), re = v(), im = v(), r = v(), den = v(), xr = v(), xi = v(), yr = v(), yi = v();
+  const R = Math.max(1, p.rows);
+  const accR = Array.from({ length: R }, v), accI = Array.from({ length: R }, v);
   const MAT = n * n * E; // bytes from a pair's first matrix to its second
   /** Bytes from A's element (i, j) of F's stored triangle to (i + 1, j): rows run along columns (lower) or rows (upper). */
   const A_ROW = upper ? n * E : E;
@@ -108,13 +114,13 @@ export function generateZpotrfInterleaved(p: ZpotrfInterleavedParams): Uint8Arra
    * stride. The code stays small enough for the instruction cache: fully unrolled, n = 16's
    * kernel ran from L2 at the speed of the one-matrix kernel.
    */
-  const loop = (trips: number, pointers: readonly (readonly [number, () => void, number])[], body: () => void): void => {
+  const loop = (trips: number, pointers: readonly (readonly [number, () => void, number])[], body: () => void, counter = cnt): void => {
     for (const [ptr, start] of pointers) { start(); c.set(ptr); }
-    c.i32(trips).set(cnt);
+    c.i32(trips).set(counter);
     c.loop_(() => {
       body();
       for (const [ptr, , stride] of pointers) c.get(ptr).i32(stride).op(OP.i32Add).set(ptr);
-      c.get(cnt).i32(1).op(OP.i32Sub).tee(cnt);
+      c.get(counter).i32(1).op(OP.i32Sub).tee(counter);
     });
   };
   const from = (base: number, off: number) => (): void => { c.get(base).i32(off).op(OP.i32Add); };
@@ -134,25 +140,50 @@ export function generateZpotrfInterleaved(p: ZpotrfInterleavedParams): Uint8Arra
     c.get(s).simd(SIMD.f64x2Sqrt).set(l);
     toScratch(at(j, j), local(l));
     if (j === n - 1) return;
-    // rows j + 1 ... n - 1: ar at A's row, sr at the scratch's
-    loop(n - 1 - j, [[ar, from(A, (j + 1) * A_ROW), A_ROW], [sr, from(SCR, (j + 1) * SLOT), SLOT]], () => {
-      split(ar, aCol(j), ar, aCol(j) + MAT);
+    // rows j + 1 ... n - 1, R at a time (independent chains), then the rest one at a time: ar at
+    // A's row, sr at the scratch's
+    const m = n - 1 - j, full = Math.floor(m / R) * R;
+    const rowsLoop = (first: number, trips: number, h: number): void => {
+      loop(trips, [[ar, from(A, first * A_ROW), h * A_ROW], [sr, from(SCR, first * SLOT), h * SLOT]], () => updateRows(j, h));
+    };
+    if (full > 0) rowsLoop(j + 1, full / R, R);
+    if (m > full) rowsLoop(j + 1 + full, m - full, 1);
+  };
+
+  /**
+   * F(i, j) for the h rows i from ar and sr on: their products a runtime loop over k (px at F(i,
+   * k)'s row, py at F(j, k)), the h rows' chains side by side.
+   */
+  const updateRows = (j: number, h: number): void => {
+    for (let u = 0; u < h; u++) {
+      split(ar, u * A_ROW + aCol(j), ar, u * A_ROW + aCol(j) + MAT);
+      c.get(re).set(accR[u]!);
       // F's imaginary part: sign times the stored one, as the reference reads it
-      if (upper) c.get(im).f64x2(-1).simd(SIMD.f64x2Mul).set(im);
-      for (let k = 0; k < j; k++) {
-        load(sr, colAt(k)); c.set(xr);
-        load(sr, colAt(k) + 16); c.set(xi);
+      c.get(im);
+      if (upper) c.f64x2(-1).simd(SIMD.f64x2Mul);
+      c.set(accI[u]!);
+    }
+    if (j > 0) {
+      loop(j, [[px, local(sr), colAt(1)], [py, from(SCR, j * SLOT), colAt(1)]], () => {
         // y = conj(F(j, k))
-        subtractProduct(re, im, () => scratch(at(j, k)), () => scratch(at(j, k) + 32));
-      }
-      c.get(re).get(l).simd(SIMD.f64x2Div).set(re);
-      c.get(im).get(l).simd(SIMD.f64x2Div).set(im);
-      const e = colAt(j);
-      store(sr, e, local(re));
-      store(sr, e + 16, local(im));
-      store(sr, e + 32, () => c.get(im).simd(SIMD.f64x2Neg));
-      store(sr, e + 48, () => c.get(re).get(re).simd(SIMD.f64x2Mul).get(im).get(im).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add));
-    });
+        load(py, 0); c.set(yr);
+        load(py, 32); c.set(yi);
+        for (let u = 0; u < h; u++) {
+          load(px, u * SLOT); c.set(xr);
+          load(px, u * SLOT + 16); c.set(xi);
+          subtractProduct(accR[u]!, accI[u]!, local(yr), local(yi));
+        }
+      }, cnt2);
+    }
+    for (let u = 0; u < h; u++) {
+      const fr = accR[u]!, fi = accI[u]!, e = u * SLOT + colAt(j);
+      c.get(fr).get(l).simd(SIMD.f64x2Div).set(fr);
+      c.get(fi).get(l).simd(SIMD.f64x2Div).set(fi);
+      store(sr, e, local(fr));
+      store(sr, e + 16, local(fi));
+      store(sr, e + 32, () => c.get(fi).simd(SIMD.f64x2Neg));
+      store(sr, e + 48, () => c.get(fr).get(fr).simd(SIMD.f64x2Mul).get(fi).get(fi).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add));
+    }
   };
 
   /** Both factors back over A: the diagonal (l, +0), below it F (lower) or above it conj(F) (upper). */

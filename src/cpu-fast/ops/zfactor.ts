@@ -46,8 +46,8 @@ function runCholesky(op: 'potrf' | 'posv' | 'potrs', r: CholeskyReq, fallback: (
       const variant = planComplexCholesky({ op, m: m.rows, n: m.cols, dtype }, tuning, options.force);
       if (variant === 'reference') return false;
       if (variant === 'wasm') {
-        const { rows, posvPairs: range } = tuning.complexCholeskyWasm;
-        zpotrfWasm(op, r, m, p0, count, { rows, pairs: op === 'posv' && m.rows >= range.min && m.rows <= range.max });
+        const { rows, pairs: range, pairRows } = tuning.complexCholeskyWasm;
+        zpotrfWasm(op, r, m, p0, count, { rows, pairRows, pairs: m.rows >= range.min && m.rows <= range.max });
         return true;
       }
       const k = choleskyFor({ op, n: m.rows, uplo: r.uplo, dtype });

@@ -4,8 +4,8 @@
  * factor's triangle (potrf, posv; complex64 rounded here), B where it was solved (every matrix
  * for potrs; for posv only those that factored, so a failing matrix's B is never written, as the
  * reference leaves it). A chunk lying back to back in the caller's array crosses in one native
- * block copy each way (ops/wasm-staging.ts), a packing loop otherwise. posv with `pairs` runs
- * two matrices at a time (kernels/zpotrf-interleaved.ts); a pair it hands back (either
+ * block copy each way (ops/wasm-staging.ts), a packing loop otherwise. potrf and posv with
+ * `pairs` run two matrices at a time (kernels/zpotrf-interleaved.ts); a pair it hands back (either
  * matrix not positive definite) and an odd chunk's last matrix run on the one-matrix kernel.
  * Bitwise the reference's results.
  */
@@ -27,8 +27,8 @@ const wasmFor = moduleFactory<ZpotrfWasmParams, WasmZpotrf>(generateZpotrfWasm, 
 const pairsFor = moduleFactory<ZpotrfInterleavedParams, WasmZpotrf>(generateZpotrfInterleaved, 'zpotrf2', loadModule);
 const packFor = kernelFactory<PackParams, PackKernel>(generatePack);
 
-/** The one-matrix kernel's row blocks (tuning.ts complexCholeskyWasm.rows); `pairs`: posv two matrices at a time. */
-export interface ZpotrfWasmShape { readonly rows: number; readonly pairs: boolean }
+/** The one-matrix kernel's row blocks (tuning.ts complexCholeskyWasm.rows); `pairs`: potrf and posv two matrices at a time (`pairRows` rows a trip). */
+export interface ZpotrfWasmShape { readonly rows: number; readonly pairs: boolean; readonly pairRows: number }
 
 /** `count` matrices from p0 (one strided run, or one matrix of a list); `first` is matrix p0 of A. */
 export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, shape: ZpotrfWasmShape): void {
@@ -46,14 +46,14 @@ export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Arra
   const scratch = Math.ceil((infoBase + chunk * 4) / 16) * 16;
   // float32 staging for the block copies after the kernel's scratch: A's and B's apart, as A's
   // float32 copy stays there until its other triangle goes back (narrowTriangleOut)
-  const pairs = op === 'posv' && shape.pairs && count > 1;
+  const pairs = op !== 'potrs' && shape.pairs && count > 1;
   const stageA = (scratch + Math.max(zpotrfWasmScratch(n), pairs ? zpotrfInterleavedScratch(n) : 0) + 15) & ~15;
   const stageB = (stageA + chunk * aPer * 4 + 15) & ~15;
   const mem = heap(single ? stageB + chunk * bPer * 4 : stageA).f64;
   const ints = heapInts();
   const roundFactor = op === 'posv' && single;
   const fn = wasmFor({ op, n, uplo: r.uplo, roundFactor, rows: shape.rows });
-  const pairFn = pairs ? pairsFor({ n, uplo: r.uplo, roundFactor }) : undefined;
+  const pairFn = pairs ? pairsFor({ n, uplo: r.uplo, roundFactor, rows: shape.pairRows }) : undefined;
   /** Matrices t .. t + k - 1 of the chunk on the one-matrix kernel. */
   const single1 = (t: number, k: number): void => fn(t * aPer * 8, (bBase + t * bPer) * 8, infoBase + 4 * t, k, nrhs, scratch);
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
