@@ -42,7 +42,9 @@ export interface CpuTuning {
   readonly complexUnrollMax: Readonly<{ cholesky: number; potrs: number; lu: number; gesv: number; gemm: number; trsm: number }>;
   readonly complexGemmWasm: Readonly<Record<ComplexDType, SizeRange>>;
   readonly complexGemmWasmBlock: Readonly<{ rows: number; cols: number }>;
-  readonly complexCholeskyWasm: Readonly<{ factor: Readonly<Record<ComplexDType, SizeRange>>; potrs: SizeRange; rows: number }>;
+  readonly complexCholeskyWasm: Readonly<{
+    factor: Readonly<Record<ComplexDType, SizeRange>>; potrs: SizeRange; rows: number; pairs: SizeRange; pairRows: number;
+  }>;
   readonly complexLuWasm: Readonly<Record<'getrf' | 'gesv' | 'getrs', SizeRange>>;
   readonly complexLuWasmCols: number;
   readonly complexLuWasmGroup: number;
@@ -234,11 +236,20 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * in cache: 1 row 760, 2 rows 860-980, 4 rows 960): more accumulators only spill. Re-measure
    * with a strided batch timed through ops/zfactor.ts with `force: { variant }` 'wasm' against
    * 'unrolled', pinned (taskset -c 1, MYRIAD_THREADS=1).
+   * `pairs`: potrf and posv two matrices at a time (kernels/zpotrf-interleaved.ts) for n in this
+   * range, `pairRows` rows of a column per loop trip. The kernels alone (32 matrices in the module's
+   * memory, 'upper', ns a matrix, one-matrix kernel / pairs with 1 row / 2 rows a trip, 2026-11-29,
+   * the machine shared and loaded, so a few rows moved by 20%): potrf 12 283 / 222 / 218, 16 715 /
+   * 466 / 474, 20 1534 / 946 / 911, 24 2733 / 1597 / 2063, 32 6647 / 6230 / 4776; posv (one
+   * right-hand side) 12 561 / 402 / 403, 16 1161 / 798 / 753, 20 2357 / 1317 / 1260, 24 3805 /
+   * 2119 / 2853, 32 8667 / 7617 / 5968. End to end see BENCHMARKS.md ("Complex factorisations").
    */
   complexCholeskyWasm: Object.freeze({
     factor: Object.freeze({ complex128: Object.freeze({ min: 12, max: 32 }), complex64: Object.freeze({ min: 12, max: 32 }) }),
     potrs: Object.freeze({ min: 17, max: 32 }),
     rows: 1,
+    pairs: Object.freeze({ min: 12, max: 32 }),
+    pairRows: 2,
   }),
   /**
    * Complex getrf, gesv and getrs 'N' as WebAssembly SIMD (kernels/zgetrf-wasm.ts, bitwise the

@@ -46,7 +46,8 @@ function runCholesky(op: 'potrf' | 'posv' | 'potrs', r: CholeskyReq, fallback: (
       const variant = planComplexCholesky({ op, m: m.rows, n: m.cols, dtype }, tuning, options.force);
       if (variant === 'reference') return false;
       if (variant === 'wasm') {
-        zpotrfWasm(op, r, m, p0, count, tuning.complexCholeskyWasm.rows);
+        const { rows, pairs: range, pairRows } = tuning.complexCholeskyWasm;
+        zpotrfWasm(op, r, m, p0, count, { rows, pairRows, pairs: m.rows >= range.min && m.rows <= range.max });
         return true;
       }
       const k = choleskyFor({ op, n: m.rows, uplo: r.uplo, dtype });

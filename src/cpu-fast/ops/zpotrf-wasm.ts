@@ -4,8 +4,10 @@
  * factor's triangle (potrf, posv; complex64 rounded here), B where it was solved (every matrix
  * for potrs; for posv only those that factored, so a failing matrix's B is never written, as the
  * reference leaves it). A chunk lying back to back in the caller's array crosses in one native
- * block copy each way (ops/wasm-staging.ts), a packing loop otherwise. Bitwise the reference's
- * results.
+ * block copy each way (ops/wasm-staging.ts), a packing loop otherwise. potrf and posv with
+ * `pairs` run two matrices at a time (kernels/zpotrf-interleaved.ts); a pair it hands back (either
+ * matrix not positive definite) and an odd chunk's last matrix run on the one-matrix kernel.
+ * Bitwise the reference's results.
  */
 import type { MatrixView } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -15,19 +17,21 @@ import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import type { CholeskyOp } from '../kernels/potrf-js.js';
 import { generateZpotrfWasm, zpotrfWasmScratch, type ZpotrfWasmParams } from '../kernels/zpotrf-wasm.js';
+import { generateZpotrfInterleaved, zpotrfInterleavedScratch, ZPOTRF_PAIR_REDO, type ZpotrfInterleavedParams } from '../kernels/zpotrf-interleaved.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 import { blockIn, blockOut, narrowTriangleOut } from './wasm-staging.js';
 
 type WasmZpotrf = (a: number, b: number, info: number, count: number, nrhs: number, scratch: number) => void;
 const wasmFor = moduleFactory<ZpotrfWasmParams, WasmZpotrf>(generateZpotrfWasm, 'zpotrf', loadModule);
+const pairsFor = moduleFactory<ZpotrfInterleavedParams, WasmZpotrf>(generateZpotrfInterleaved, 'zpotrf2', loadModule);
 const packFor = kernelFactory<PackParams, PackKernel>(generatePack);
 
-/**
- * `count` matrices from p0 (one strided run, or one matrix of a list); `first` is matrix p0 of A;
- * `rows`: the kernel's row blocks (tuning.ts complexCholeskyWasm.rows).
- */
-export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, rows: number): void {
+/** The one-matrix kernel's row blocks (tuning.ts complexCholeskyWasm.rows); `pairs`: potrf and posv two matrices at a time (`pairRows` rows a trip). */
+export interface ZpotrfWasmShape { readonly rows: number; readonly pairs: boolean; readonly pairRows: number }
+
+/** `count` matrices from p0 (one strided run, or one matrix of a list); `first` is matrix p0 of A. */
+export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, shape: ZpotrfWasmShape): void {
   const n = first.rows;
   const upper = r.uplo === 'upper';
   const single = first.data instanceof Float32Array;
@@ -42,11 +46,16 @@ export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Arra
   const scratch = Math.ceil((infoBase + chunk * 4) / 16) * 16;
   // float32 staging for the block copies after the kernel's scratch: A's and B's apart, as A's
   // float32 copy stays there until its other triangle goes back (narrowTriangleOut)
-  const stageA = (scratch + zpotrfWasmScratch(n) + 15) & ~15;
+  const pairs = op !== 'potrs' && shape.pairs && count > 1;
+  const stageA = (scratch + Math.max(zpotrfWasmScratch(n), pairs ? zpotrfInterleavedScratch(n) : 0) + 15) & ~15;
   const stageB = (stageA + chunk * aPer * 4 + 15) & ~15;
   const mem = heap(single ? stageB + chunk * bPer * 4 : stageA).f64;
   const ints = heapInts();
-  const fn = wasmFor({ op, n, uplo: r.uplo, roundFactor: op === 'posv' && single, rows });
+  const roundFactor = op === 'posv' && single;
+  const fn = wasmFor({ op, n, uplo: r.uplo, roundFactor, rows: shape.rows });
+  const pairFn = pairs ? pairsFor({ n, uplo: r.uplo, roundFactor, rows: shape.pairRows }) : undefined;
+  /** Matrices t .. t + k - 1 of the chunk on the one-matrix kernel. */
+  const single1 = (t: number, k: number): void => fn(t * aPer * 8, (bBase + t * bPer) * 8, infoBase + 4 * t, k, nrhs, scratch);
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
   const copyOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64' });
   const triangleOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64', pairs: true, ...(upper ? { upper: true } : { lower: true }) });
@@ -60,7 +69,12 @@ export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Arra
     else copyIn(av.data, aOff, 2 * av.ld, 2 * av.stride, mem, 0, 2 * n, aPer, 2 * n, n, c);
     if (bv && bBlock) blockIn(bv.data, 2 * (bv.offset + q * bv.stride), c * bPer, bBase * 8, stageB);
     else if (bv) copyIn(bv.data, 2 * (bv.offset + q * bv.stride), 2 * bv.ld, 2 * bv.stride, mem, bBase, 2 * n, bPer, 2 * n, nrhs, c);
-    fn(0, bBase * 8, infoBase, c, nrhs, scratch);
+    if (pairFn && c > 1) {
+      const half = c >> 1;
+      pairFn(0, bBase * 8, infoBase, half, nrhs, scratch);
+      for (let t = 0; t < 2 * half; t += 2) if (ints[infoBase / 4 + t] === ZPOTRF_PAIR_REDO) single1(t, 2);
+      if (c & 1) single1(c - 1, 1);
+    } else single1(0, c);
     // Back-to-back complex128 matrices go back whole, one block copy: the other triangle's bytes
     // were copied in unchanged and the kernel never writes them, so what lands there is what was
     // there. complex64 rounds only the triangle, into the float32 copy it came in through: a

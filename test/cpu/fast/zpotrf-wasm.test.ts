@@ -24,11 +24,11 @@ type Op = 'potrf' | 'posv' | 'potrs';
 type Uplo = 'lower' | 'upper';
 interface Request { uplo: Uplo; a: Batch<FloatArray>; b: Batch<FloatArray>; info: Int32Array }
 const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
-/** The kernel's row blocks for the next forced runs (the table's by default). */
-let rows = 0;
+/** The kernels' row blocks and the pairs' range for the next forced runs (the table's by default). */
+let shape: Partial<{ rows: number; pairs: { min: number; max: number }; pairRows: number }> = {};
 const forced = (): ComplexCholeskyOptions => {
   const tuning = cpuTuning();
-  return { force: { variant: 'wasm' }, tuning: rows ? { ...tuning, complexCholeskyWasm: { ...tuning.complexCholeskyWasm, rows } } : tuning };
+  return { force: { variant: 'wasm' }, tuning: { ...tuning, complexCholeskyWasm: { ...tuning.complexCholeskyWasm, ...shape } } };
 };
 const FAST: Readonly<Record<Op, (r: Request) => void>> = {
   potrf: (r) => fastPotrfComplex({ uplo: r.uplo, a: r.a, info: r.info }, forced()),
@@ -69,21 +69,37 @@ function twists(rng: Rng, n: number): Twist[] {
   return out;
 }
 
-function build(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: number, uplo: Uplo, nrhs: number): Request {
+/**
+ * Each twist beside a positive definite member, in the first lane or the second (alternating with
+ * n, so each step's failure meets both lanes over the sizes), then a pair that factors and one
+ * more: the pairs kernel sees failures in either lane, pairs that factor, and a remainder. B holds
+ * a NaN and an infinity in members that factor.
+ */
+function paired(rng: Rng, n: number): Twist[] {
+  const none: Twist = { kind: 'none' };
+  return [...twists(rng, n).flatMap((t, k) => ((k + n) % 2 ? [none, t] : [t, none])), none, none, none];
+}
+
+function build(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: number, uplo: Uplo, nrhs: number, pairs = false): Request {
   const rng = new Rng(seed);
-  const ms = twists(rng, n).map((t) => member(rng, n, t, uplo));
+  const ms = (pairs ? paired(rng, n) : twists(rng, n)).map((t) => member(rng, n, t, uplo));
   const a = place(ms, n, n, dtype, layout, rng.uniform()).batch;
-  const b = place(ms.map(() => random(rng, n, nrhs)), n, nrhs, dtype, layout, rng.uniform()).batch;
+  const bs = ms.map(() => random(rng, n, nrhs));
+  if (pairs && nrhs > 0) {
+    set(bs[bs.length - 3]!, n - 1, 0, NaN, 1);
+    set(bs[bs.length - 2]!, 0, nrhs - 1, 2, -Infinity);
+  }
+  const b = place(bs, n, nrhs, dtype, layout, rng.uniform()).batch;
   if (op === 'potrs') complexReference.potrf({ uplo, a, info: new Int32Array(ms.length) });
   return { uplo, a, b, info: new Int32Array(ms.length).fill(-5) };
 }
 
 /** The fast run: forced onto the kernel on this thread, or planned and spread over the worker pool. */
-function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: number, uplo: Uplo, nrhs: number, threaded = false): void {
-  const label = `${op} ${dtype} n=${n} ${layout.kind} ${uplo} nrhs=${nrhs} threads=${threaded}`;
-  const want = build(op, dtype, n, layout, seed, uplo, nrhs);
+function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: number, uplo: Uplo, nrhs: number, threaded = false, pairs = false): void {
+  const label = `${op} ${dtype} n=${n} ${layout.kind} ${uplo} nrhs=${nrhs} threads=${threaded} pairs=${pairs}`;
+  const want = build(op, dtype, n, layout, seed, uplo, nrhs, pairs);
   REFERENCE[op](want);
-  const got = build(op, dtype, n, layout, seed, uplo, nrhs);
+  const got = build(op, dtype, n, layout, seed, uplo, nrhs, pairs);
   if (threaded) hostComplexOp('cpu-fast', op)(op === 'potrf' ? { uplo: got.uplo, a: got.a, info: got.info } : got);
   else FAST[op](got);
   assertSameBits(label, got, want);
@@ -114,11 +130,23 @@ describe('cpu-fast complex Cholesky in WebAssembly matches the complex reference
     let seed = 900;
     try {
       for (const r of [2, 3]) {
-        rows = r;
+        shape = { rows: r, pairs: { min: 1, max: 0 } };
         for (const op of ['potrf', 'posv'] as const) for (const n of [7, 13]) check(op, 'complex128', n, ODD, seed++, seed % 2 ? 'upper' : 'lower', 1);
       }
     } finally {
-      rows = 0;
+      shape = {};
+    }
+  });
+  test('two matrices at a time: n = 1 ... 20, both types, both triangles, failures in either lane, odd counts', () => {
+    let seed = 1100;
+    try {
+      for (const op of ['potrf', 'posv'] as const) for (const dtype of TYPES) for (const uplo of ['lower', 'upper'] as const) for (let n = 1; n <= 20; n++) {
+        shape = { pairs: { min: 1, max: 32 }, pairRows: 1 + (n % 3) };
+        const layout = n % 3 === 0 ? LIST : n % 3 === 1 ? ODD : STRIDED;
+        check(op, dtype, n, layout, seed++, uplo, op === 'potrf' ? 1 : n % 4, false, true);
+      }
+    } finally {
+      shape = {};
     }
   });
   test('complex64 back to back: the other triangle keeps its bits (signalling and payload NaNs)', () => {
