@@ -24,6 +24,7 @@ export { Context, cpuContext, type BackendName, type InfoResult, type PivotResul
 export type { PreparedCall, PreparedStorages } from './api/prepared.js';
 export type { Captured } from './api/capture.js';
 export { open, type OpenOptions } from './api/open.js';
+export { warmAhead } from './api/warm-ahead.js';
 export { probeBackends, type BackendChoice, type BackendStatus } from './api/backends.js';
 export { ShardedArray, DeviceFailure, type DeviceSelection, type ShardLayout } from './cuda/multi/index.js';
 export { MultiDeviceContext } from './api/multi-context.js';
