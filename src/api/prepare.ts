@@ -19,6 +19,7 @@ import {
   asColumnMajor, batchComplex, batchCount, batchDtype, batchElementType, matrixAt, storagesOf, validateBatch,
   type Batch,
 } from '../core/batch.js';
+import type { DeviceVariableBatch } from '../core/device-batch.js';
 import { isInt32Array, type ComplexDType, type ElementType } from '../core/dtype.js';
 import { complexInfo, isComplexDType } from '../core/dtype-table.js';
 import {
@@ -36,6 +37,7 @@ import type {
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { viewHint, type BatchArg } from './bridge.js';
+import { prepareGemmDeviceVariable, preparePotrfDeviceVariable, takesDeviceVariable } from './prepare-vdevice.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public argument types
@@ -44,8 +46,10 @@ import { viewHint, type BatchArg } from './bridge.js';
  * transA / transB 'C' is the conjugate transpose of complex data and 'T' of real data (as BLAS).
  * alpha / beta as [re, im] only for complex batches (a number x is (x, 0)).
  */
-export interface GemmArgs<S extends Storage = Storage, B = BatchArg<S>> {
+export interface GemmArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> {
   transA?: Trans; transB?: Trans; alpha?: number | ComplexScalar; a: B; b: B; beta?: number | ComplexScalar; c: B;
+  /** variableDevice batches only (and required there): per member 0, or a negative code where its device sizes are invalid. */
+  info?: IntStorage;
 }
 /** transA 'C': A^H on complex data, A^T on real data; alpha as [re, im] only for complex batches. */
 export interface TrsmArgs<S extends Storage = Storage, B = BatchArg<S>> {
@@ -75,7 +79,8 @@ export interface InfoArgs {
    */
   check?: boolean;
 }
-export interface FactorArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { uplo?: Uplo; a: B }
+/** `a` may be a variableDevice batch for potrf only (lauum, potri, poti reject it: UNSUPPORTED). */
+export interface FactorArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends InfoArgs { uplo?: Uplo; a: B }
 export interface CholeskySolveArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { b: B }
 export interface TrtriArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { diag?: Diag }
 export interface GetrfArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { a: B; ipiv?: IntStorage }
@@ -258,6 +263,8 @@ const SYRK_KEYS = ['uplo', 'trans', 'alpha', 'a', 'beta', 'c'] as const;
  * that the validators' table and every real backend are unchanged.
  */
 export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<S>  {
+  // Sizes on the device (variableDevice): validated apart, run by the device backend only (api/prepare-vdevice.ts).
+  if (takesDeviceVariable(input, ['a', 'b', 'c'])) return prepareGemmDeviceVariable(input) as unknown as GemmRequest<S>;
   const args = input as GemmArgs<S, Batch<S>>;
   argsObject(args, 'gemm', GEMM_KEYS);
   const transA = parseTrans(args.transA ?? 'N', 'transA');
@@ -462,6 +469,7 @@ function prepareSquare<S extends Storage>(args: FactorArgs<S, Batch<S>>, op: str
 
 /** potrf, lauum, potri, poti. */
 export function prepareFactor<S extends Storage>(input: FactorArgs<S>, op: string, alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S>  {
+  if (op === 'potrf' && takesDeviceVariable(input, ['a'])) return preparePotrfDeviceVariable(input, alloc) as unknown as PotrfRequest<S> & LauumRequest<S>;
   const args = input as FactorArgs<S, Batch<S>>;
   return prepareSquare(args, op, FACTOR_KEYS, alloc);
 }
