@@ -17,6 +17,7 @@ import { CudaBackend } from '../../src/cuda/backend.js';
 import { deviceRegions } from '../../src/cuda/kernels/common/vdevice.js';
 import { LaunchCounter } from '../../src/bench/vbatched.js';
 import { H100 } from '../helpers/devices.js';
+import { recordDeviceCalls } from '../helpers/vbatched-device-cases.js';
 
 const named = (f: () => unknown, code: string, argument: string): void =>
   assert.throws(f, (e: unknown) => e instanceof MyriadError && e.code === code && e.argument === argument,
@@ -146,4 +147,16 @@ test('on a CUDA context: capture refuses them, another device\'s arrays are refu
   const a = ctx.alloc('float64', 100);
   assert.equal(ctx.deviceAddress(a, 3) - ctx.deviceAddress(a), 24n);
   named(() => ctx.deviceAddress(a, 101), 'BOUNDS', 'offset');
+});
+
+test('test/gpu/vbatched-device.test.ts\'s calls pass validation and take their routes on a planning device', () => {
+  const dev = new LaunchCounter(H100);
+  const backend = new CudaBackend(dev, 'planning');
+  const ctx = new Context('cuda', backend, backend, () => {});
+  const routes: string[] = [];
+  recordDeviceCalls(ctx, H100.arch, () => routes.push(ctx.lastRoute!.route));
+  assert.deepEqual(routes, Array.from({ length: 8 }, () => ['vbatched', 'vdevice']).flat());
+  // The file's kernels (85 on sm_90): the classes of both forms, the device form's large class and
+  // classification kernels, the host form's per-size kernels beyond 512.
+  assert.ok(dev.sources.length <= 90, `${dev.sources.length} kernels`);
 });
