@@ -160,3 +160,18 @@ test('test/gpu/vbatched-device.test.ts\'s calls pass validation and take their r
   // classification kernels, the host form's per-size kernels beyond 512.
   assert.ok(dev.sources.length <= 90, `${dev.sources.length} kernels`);
 });
+
+test('prepared calls and *Async forms take variableDevice batches; a prepared one takes a new info only', async () => {
+  const { ctx, dev } = planning();
+  const a = deviceBatch(ctx, 50, 100);
+  const f = ctx.prepare.potrf({ a });
+  f();
+  assert.equal(ctx.lastRoute?.route, 'vdevice');
+  const info = ctx.alloc('int32', 50);
+  f({ info });
+  named(() => f({ a: ctx.alloc('float64', 10) }), 'UNSUPPORTED', 'a');
+  named(() => f({ info: a.rows }), 'LAYOUT', 'info');
+  const before = dev.launches;
+  await ctx.potrfAsync({ a, info });
+  assert.equal(dev.launches, before + 1 + deviceRegions(100).launches.length);
+});
