@@ -18,6 +18,7 @@ import { deviceRegions } from '../../src/cuda/kernels/common/vdevice.js';
 import { LaunchCounter } from '../../src/bench/vbatched.js';
 import { H100 } from '../helpers/devices.js';
 import { recordDeviceCalls } from '../helpers/vbatched-device-cases.js';
+import { rig } from '../helpers/fake-gpus.js';
 
 const named = (f: () => unknown, code: string, argument: string): void =>
   assert.throws(f, (e: unknown) => e instanceof MyriadError && e.code === code && e.argument === argument,
@@ -174,4 +175,11 @@ test('prepared calls and *Async forms take variableDevice batches; a prepared on
   const before = dev.launches;
   await ctx.potrfAsync({ a, info });
   assert.equal(dev.launches, before + 1 + deviceRegions(100).launches.length);
+});
+
+test('a context of several GPUs refuses them (UNSUPPORTED naming a)', () => {
+  const { ctx } = rig(2);
+  const count = 3;
+  const a = variableDevice({ count, rows: ctx.alloc('int32', count), ld: ctx.alloc('int32', count), pointers: fake('int64', count), maxRows: 8, dtype: 'float64' });
+  named(() => ctx.potrf({ a, info: ctx.alloc('int32', count) }), 'UNSUPPORTED', 'a');
 });

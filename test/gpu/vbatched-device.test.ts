@@ -7,7 +7,8 @@
  * shuffled, ragged ld, gaps. Both forms run the same class kernels on the same rows for members up
  * to 512, so their results are compared bit for bit there (and info exactly); members beyond 512
  * run the large class kernel on the device form and the per-size drivers on the host form, so
- * there they agree within rounding (and info exactly). Three members with invalid device sizes
+ * there the device form is checked as test/gpu/vbatched.test.ts checks the host form: against the
+ * exact product (gemm) or the CPU reference (potrf, info exactly), and info equal to the host form's. Three members with invalid device sizes
  * are appended to the device form, their addresses those of valid members' matrices: their codes
  * are checked (gemm -3, -8, -4; potrf -2, -4, -2) and the matrices they point at are the host
  * form's, bit for bit (nothing was written through them). Every element outside the members is
@@ -18,6 +19,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core/dtype.js';
+import { potrfMatrix } from '../../src/cpu/lapack/potrf.js';
 import type { DeviceStorage } from '../../src/core/storage.js';
 import { gpu, gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
@@ -77,12 +79,13 @@ for (const c of GEMM) {
           if (!same(got[e]!, want[e]!)) assert.fail(`member ${q} (${s.m} x ${s.n} x ${s.k}) C(${i}, ${j}): ${got[e]} by device sizes, ${want[e]} by host sizes`);
           continue;
         }
-        // Beyond 512: within twice the bound each keeps to the exact product (test/gpu/vbatched.test.ts).
-        let abs = 0;
-        for (let p = 0, x = pa.offset + i * si, y = pb.offset + j * tj; p < s.k; p++, x += sp, y += tp) abs += Math.abs(hA[x]! * hB[y]!);
+        // Beyond 512 (another kernel than the host form's): against the exact product, as test/gpu/vbatched.test.ts checks the host form.
+        let sum = 0, abs = 0;
+        for (let p = 0, x = pa.offset + i * si, y = pb.offset + j * tj; p < s.k; p++, x += sp, y += tp) { const t = hA[x]! * hB[y]!; sum += t; abs += Math.abs(t); }
         const c0 = hC[e]!;
-        const bound = 8 * (s.k + 2) * eps * (Math.abs(ALPHA) * abs + (c.beta === 0 ? 0 : Math.abs(c.beta * c0))) + 1e-300;
-        if (!(Math.abs(got[e]! - want[e]!) <= bound)) assert.fail(`member ${q} (${s.m} x ${s.n} x ${s.k}) C(${i}, ${j}): ${got[e]} by device sizes, ${want[e]} by host sizes`);
+        const exact = ALPHA * sum + (c.beta === 0 ? 0 : c.beta * c0);
+        const bound = 4 * (s.k + 2) * eps * (Math.abs(ALPHA) * abs + (c.beta === 0 ? 0 : Math.abs(c.beta * c0))) + 1e-300;
+        if (!(Math.abs(got[e]! - exact) <= bound)) assert.fail(`member ${q} (${s.m} x ${s.n} x ${s.k}) C(${i}, ${j}) = ${got[e]} by device sizes, want ${exact} (host sizes: ${want[e]})`);
       }
     });
   });
@@ -124,14 +127,22 @@ for (const c of POTRF) {
     const eps = DTYPE_EPS[c.dtype];
     l.orders.forEach((n, q) => {
       const p = L.places[q]!;
+      // Beyond 512 (another kernel than the host form's): against the reference, as test/gpu/vbatched.test.ts checks the host form.
+      let ref: Float64Array | undefined;
+      if (n > 512) {
+        ref = new Float64Array(n * n);
+        for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) ref[i + j * n] = h[p.offset + i + j * p.ld]!;
+        assert.equal(potrfMatrix(ref, 0, n, n, upper), gotInfo[q], `member ${q} (n = ${n}): info against the reference`);
+      }
       for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
         const x = p.offset + i + j * p.ld;
-        if (n <= 512 || !(upper ? i <= j : i >= j)) {
+        if (ref === undefined || !(upper ? i <= j : i >= j)) {
           if (!same(got[x]!, want[x]!)) assert.fail(`member ${q} (n = ${n}, info ${gotInfo[q]}) (${i}, ${j}): ${got[x]} by device sizes, ${want[x]} by host sizes`);
           continue;
         }
-        const ok = same(got[x]!, want[x]!) || Math.abs(got[x]! - want[x]!) <= 128 * n * eps * (1 + Math.abs(want[x]!));   // each within 64 n eps of the reference (test/gpu/vbatched.test.ts)
-        if (!ok) assert.fail(`member ${q} (n = ${n}, info ${gotInfo[q]}) (${i}, ${j}): ${got[x]} by device sizes, ${want[x]} by host sizes`);
+        const r = ref[i + j * n]!;
+        const ok = same(got[x]!, r) || Math.abs(got[x]! - r) <= 64 * n * eps * (1 + Math.abs(r));
+        if (!ok) assert.fail(`member ${q} (n = ${n}, info ${gotInfo[q]}) (${i}, ${j}) = ${got[x]} by device sizes, want ${r} (host sizes: ${want[x]})`);
       }
     });
   });
