@@ -377,7 +377,8 @@ export class Context extends ContextOperations {
     const request = validated as Record<string, unknown>;
     const spec = OP_SPECS[op];
     const copied = spec.copies;
-    if (copied === undefined) {
+    // variableDevice batches are column-major by construction: nothing to copy.
+    if (copied === undefined || isDeviceVariableRequest(request)) {
       this.run(op, request as never);
     } else {
       this.admit(op, request);

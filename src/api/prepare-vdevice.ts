@@ -1,5 +1,5 @@
 /**
- * Validation of the calls that take `variableDevice` batches (core/device-batch.ts): gemm and potrf.
+ * Validation of the calls that take `variableDevice` batches (core/device-batch.ts): gemm, potrf and getrf.
  * prepare.ts hands a call here when one of its batches is of that kind, so the common validators
  * never see one.
  *
@@ -9,6 +9,7 @@
  * invalid is left untouched and gets a negative info, LAPACK's xerbla numbering of the argument at
  * fault (MAGMA's vbatched checkers use the same codes):
  * - potrf: -2 (n: rows outside [0, maxRows], or cols given and not equal to rows), -4 (ld < max(1, n));
+ * - getrf: -1 (m: rows outside [0, maxRows]), -2 (n: cols outside [0, maxCols]), -4 (ld < max(1, m));
  * - gemm: -3 (m: C's rows, or op(A)'s rows, outside its batch's maxima, or the two differ), -4 (n: C's
  *   and op(B)'s columns likewise), -5 (k: op(A)'s columns and op(B)'s rows likewise), -8, -10, -13
  *   (ldA, ldB, ldC below max(1, rows)). gemm has no info otherwise, so on these batches it takes
@@ -17,7 +18,7 @@
  */
 import {
   DEVICE_VARIABLE_COUNT_MAX, isDeviceVariable, validateDeviceVariable,
-  type DeviceVariableBatch, type DeviceVariableGemmRequest, type DeviceVariablePotrfRequest, type DeviceVariableRequest,
+  type DeviceVariableBatch, type DeviceVariableGemmRequest, type DeviceVariableGetrfRequest, type DeviceVariablePotrfRequest, type DeviceVariableRequest,
 } from '../core/device-batch.js';
 import { parseTrans, parseUplo } from '../core/enums.js';
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
@@ -54,12 +55,14 @@ function batch(v: unknown, name: string, what: string): DeviceVariableBatch {
   return v;
 }
 
-function deviceInfo(v: unknown, count: number): DeviceStorage {
-  if (!isDeviceStorage(v)) throw new MyriadError('INVALID_ARGUMENT', `expected int32 device memory for the members' codes, got ${describeValue(v)}`, 'info');
-  if (v.dtype !== 'int32') throw new MyriadError('DTYPE', `expected int32 device memory, got ${v.dtype}`, 'info');
-  if (v.length < count) throw new MyriadError('BOUNDS', `holds ${v.length} elements but ${count} are needed`, 'info');
+function deviceInts(v: unknown, length: number, argument: string): DeviceStorage {
+  if (!isDeviceStorage(v)) throw new MyriadError('INVALID_ARGUMENT', `expected int32 device memory (the members' sizes are on the device), got ${describeValue(v)}`, argument);
+  if (v.dtype !== 'int32') throw new MyriadError('DTYPE', `expected int32 device memory, got ${v.dtype}`, argument);
+  if (v.length < length) throw new MyriadError('BOUNDS', `holds ${v.length} elements but ${length} are needed`, argument);
   return v;
 }
+
+const deviceInfo = (v: unknown, count: number): DeviceStorage => deviceInts(v, count, 'info');
 
 /** The int arrays a batch's members are described by (inputs of the call). */
 function sizeOperands(b: DeviceVariableBatch, name: string): Operand[] {
@@ -113,4 +116,24 @@ export function preparePotrfDeviceVariable(args: unknown, alloc: (length: number
   const given = o.info === undefined ? undefined : deviceInfo(o.info, a.count);
   checkNoOverlaps([...sizeOperands(a, 'a'), ...(given === undefined ? [] : [{ name: 'info', ints: given, used: a.count, output: true }])]);
   return { uplo, a, info: given ?? alloc(a.count) };
+}
+
+const GETRF_KEYS = ['a', 'ipiv', 'info', 'check'] as const;
+
+/** getrf on a variableDevice batch: pivotStride min(maxRows, maxCols); `alloc` gives device ints where ipiv or info is not given. */
+export function prepareGetrfDeviceVariable(args: unknown, alloc: (length: number) => IntStorage): DeviceVariableGetrfRequest {
+  const o = argsObject(args, 'getrf', GETRF_KEYS);
+  const a = batch(o.a, 'a', 'getrf');
+  const pivotStride = Math.min(a.maxRows, a.maxCols);
+  const pivots = a.count * pivotStride;
+  if (!Number.isSafeInteger(pivots) || pivots > 2 ** 31 - 1)
+    throw new MyriadError('BOUNDS', `count * min(maxRows, maxCols) = ${pivots} pivots: more than an int32 array holds; split the batch`, 'a.count');
+  const ipiv = o.ipiv === undefined ? undefined : deviceInts(o.ipiv, pivots, 'ipiv');
+  const info = o.info === undefined ? undefined : deviceInfo(o.info, a.count);
+  checkNoOverlaps([
+    ...sizeOperands(a, 'a'),
+    ...(ipiv === undefined ? [] : [{ name: 'ipiv', ints: ipiv, used: pivots, output: true }]),
+    ...(info === undefined ? [] : [{ name: 'info', ints: info, used: a.count, output: true }]),
+  ]);
+  return { a, pivotStride, ipiv: ipiv ?? alloc(pivots), info: info ?? alloc(a.count) };
 }

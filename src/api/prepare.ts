@@ -37,7 +37,7 @@ import type {
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { viewHint, type BatchArg } from './bridge.js';
-import { prepareGemmDeviceVariable, preparePotrfDeviceVariable, takesDeviceVariable } from './prepare-vdevice.js';
+import { prepareGemmDeviceVariable, prepareGetrfDeviceVariable, preparePotrfDeviceVariable, takesDeviceVariable } from './prepare-vdevice.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public argument types
@@ -83,7 +83,8 @@ export interface InfoArgs {
 export interface FactorArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends InfoArgs { uplo?: Uplo; a: B }
 export interface CholeskySolveArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { b: B }
 export interface TrtriArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { diag?: Diag }
-export interface GetrfArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { a: B; ipiv?: IntStorage }
+/** `a` may be a variableDevice batch (getrf only: gesv, getrs, getri reject it); its pivot stride is then min(maxRows, maxCols). */
+export interface GetrfArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends InfoArgs { a: B; ipiv?: IntStorage }
 export interface GetrsArgs<S extends Storage = Storage, B = BatchArg<S>> extends GetrfArgs<S, B> { trans?: Trans; ipiv: IntStorage; b: B }
 export interface GesvArgs<S extends Storage = Storage, B = BatchArg<S>> extends GetrfArgs<S, B> { b: B }
 /** getri: A holds getrf's LU factors, ipiv its 0-based pivots; A is overwritten by inv(A). */
@@ -510,6 +511,7 @@ function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
 
 /** getrf: `a` is returned as given (a row-major host batch is copied by the context). */
 export function prepareGetrf<S extends Storage>(input: GetrfArgs<S>, alloc: IntAllocator): GetrfRequest<S>  {
+  if (takesDeviceVariable(input, ['a'])) return prepareGetrfDeviceVariable(input, alloc) as unknown as GetrfRequest<S>;
   const args = input as GetrfArgs<S, Batch<S>>;
   argsObject(args, 'getrf', GETRF_KEYS);
   const { count } = checkBatches('getrf', [[args.a, 'a']]);

@@ -7,7 +7,7 @@
  * It is a batch kind of its own ('device-variable'), not a variant of `variable`: the host cannot
  * see a member's shape, so none of the per-member checks, overlap tests, copies or CPU paths that
  * every other batch goes through can apply to it. Only the operations and backends that read the
- * sizes on the device take it (gemm and potrf on a single-GPU CUDA context); everything else
+ * sizes on the device take it (gemm, potrf and getrf on a single-GPU CUDA context); everything else
  * rejects it with an error naming the argument (`validateBatch`, the context).
  *
  * What the host checks: count and maxima are non-negative integers, every array is device memory
@@ -139,9 +139,20 @@ export interface DeviceVariablePotrfRequest {
   readonly info: IntStorage;
 }
 
-export type DeviceVariableRequest = DeviceVariableGemmRequest | DeviceVariablePotrfRequest;
+/**
+ * getrf on a variableDevice batch: member i's pivots (0-based) at ipiv[i * pivotStride ...], where
+ * pivotStride is min(maxRows, maxCols) (the host's bound of every min(m, n)), its info at info[i].
+ */
+export interface DeviceVariableGetrfRequest {
+  readonly a: DeviceVariableBatch;
+  readonly ipiv: IntStorage;
+  readonly pivotStride: number;
+  readonly info: IntStorage;
+}
+
+export type DeviceVariableRequest = DeviceVariableGemmRequest | DeviceVariablePotrfRequest | DeviceVariableGetrfRequest;
 
 /** The operations that take variableDevice batches. */
-export const DEVICE_VARIABLE_OPS = ['gemm', 'potrf'] as const;
+export const DEVICE_VARIABLE_OPS = ['gemm', 'potrf', 'getrf'] as const;
 export type DeviceVariableOp = (typeof DEVICE_VARIABLE_OPS)[number];
 

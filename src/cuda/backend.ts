@@ -219,6 +219,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       for (const s of [b.rows, b.cols, b.ld, b.pointers]) if (s !== undefined) this.checkOwn(s);
     }
     this.checkOwn(request.info as DeviceStorage);
+    if ('ipiv' in request) this.checkOwn(request.ipiv as DeviceStorage);
     const route = DEVICE_VARIABLE_ROUTES[op];
     this.lastRoute = route.taken;
     (route.run as (dev: GpuDevice, r: DeviceVariableRequest) => void)(this.device, request);

@@ -15,7 +15,7 @@ import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../co
 import type { Storage } from '../core/storage.js';
 import { gelsCovers, gelsCuda } from './kernels/gels/index.js';
 import { complexGemmCuda, gemmCuda, gemmDeviceVariableCuda, gemmVbatchedCovers, gemmVbatchedCuda } from './kernels/gemm/index.js';
-import { getrfCuda, getrfVbatchedCovers, getrfVbatchedCuda } from './kernels/getrf/index.js';
+import { getrfCuda, getrfDeviceVariableCuda, getrfVbatchedCovers, getrfVbatchedCuda } from './kernels/getrf/index.js';
 import { getriCovers, getriCuda } from './kernels/getri/index.js';
 import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
 import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
@@ -170,12 +170,13 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
 
 /**
  * variableDevice batches (sizes and addresses on the device, core/device-batch.ts): one route per
- * operation that takes them, 'vdevice' (the class kernels of the `vbatched` route behind a
+ * operation that takes them (gemm, potrf, getrf), 'vdevice' (the class kernels of the `vbatched` route behind a
  * classification kernel). No CPU fallback: the host cannot read the members.
  */
 export const DEVICE_VARIABLE_ROUTES = {
   gemm: { taken: Object.freeze({ op: 'gemm', route: 'vdevice', gpu: true }), run: gemmDeviceVariableCuda },
   potrf: { taken: Object.freeze({ op: 'potrf', route: 'vdevice', gpu: true }), run: potrfDeviceVariableCuda },
+  getrf: { taken: Object.freeze({ op: 'getrf', route: 'vdevice', gpu: true }), run: getrfDeviceVariableCuda },
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */

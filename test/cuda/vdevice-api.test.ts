@@ -50,12 +50,14 @@ test('variableDevice: every field checked, errors naming it', () => {
   assert.equal(variableDevice({ ...ok, count: 0, rows: fake('int32', 0) }).count, 0);
 });
 
-test('the CPU backend, and every operation but gemm and potrf, refuse variableDevice batches, naming the argument', () => {
+test('the CPU backend, and every operation but gemm, potrf and getrf, refuse variableDevice batches, naming the argument', () => {
   const cpu = newCpuContext();
   named(() => cpu.potrf({ a: fakeBatch() }), 'UNSUPPORTED', 'a');
+  named(() => cpu.getrf({ a: fakeBatch() }), 'UNSUPPORTED', 'a');
   named(() => cpu.gemm({ a: fakeBatch(), b: fakeBatch(), c: fakeBatch(), info: fake('int32', 4) }), 'UNSUPPORTED', 'a');
   for (const call of [
-    () => cpu.getrf({ a: fakeBatch() as never }),
+    () => cpu.gesv({ a: fakeBatch() as never, b: fakeBatch() as never }),
+    () => cpu.getri({ a: fakeBatch() as never, ipiv: fake('int32', 4) }),
     () => cpu.lauum({ a: fakeBatch() }),
     () => cpu.poti({ a: fakeBatch() }),
     () => cpu.trsm({ a: fakeBatch() as never, b: fakeBatch() as never }),
@@ -63,7 +65,7 @@ test('the CPU backend, and every operation but gemm and potrf, refuse variableDe
   ]) named(call, 'UNSUPPORTED', 'a');
 });
 
-test('gemm and potrf on variableDevice batches: the call\'s host-side checks name the argument', () => {
+test('gemm, potrf and getrf on variableDevice batches: the call\'s host-side checks name the argument', () => {
   const cpu = newCpuContext();
   const info = fake('int32', 4);
   const three = { a: fakeBatch(), b: fakeBatch(), c: fakeBatch(), info };
@@ -79,6 +81,12 @@ test('gemm and potrf on variableDevice batches: the call\'s host-side checks nam
   named(() => cpu.potrf({ a: fakeBatch(), check: true }), 'UNSUPPORTED', 'check');
   named(() => cpu.potrf({ a: fakeBatch(), info: fake('int32', 2) }), 'BOUNDS', 'info');
   named(() => cpu.potrf({ a: fakeBatch(), uplo: 'middle' as never }), 'ENUM', 'uplo');
+  // getrf: pivotStride min(maxRows, maxCols) = 64, so ipiv needs count * 64.
+  named(() => cpu.getrf({ a: fakeBatch(), ipiv: fake('int32', 4 * 64 - 1) }), 'BOUNDS', 'ipiv');
+  named(() => cpu.getrf({ a: fakeBatch(), ipiv: new Int32Array(4 * 64) }), 'INVALID_ARGUMENT', 'ipiv');
+  named(() => cpu.getrf({ a: fakeBatch(), info: fake('int32', 4), ipiv: fake('int32', 4 * 64) , check: true }), 'UNSUPPORTED', 'check');
+  const shared = fake('int32', 4 * 64);
+  named(() => cpu.getrf({ a: fakeBatch(), info: shared, ipiv: shared }), 'LAYOUT', 'info');
 });
 
 /** A context over a device that runs nothing, counting launches. */
@@ -116,7 +124,7 @@ test('potrf and gemm on a planning device: route vdevice, a classification and o
   assert.equal(e.dev.launches, 0);
 });
 
-test('the class kernels of the device-sized path are the host-sized path\'s own (members up to 512)', () => {
+test('the class kernels of the device-sized path are the host-sized path\'s own (members up to 512): gemm, potrf, getrf', () => {
   for (const dtype of ['float64', 'float32'] as const) {
     const sizes = [1, 9, 17, 25, 40, 60, 100, 200, 500];
     const host = planning();
@@ -128,13 +136,17 @@ test('the class kernels of the device-sized path are the host-sized path\'s own 
     const a = members(host.ctx.alloc(dtype, elements)), c = members(host.ctx.alloc(dtype, elements));
     host.ctx.potrf({ a: variable(a) });
     host.ctx.gemm({ a: variable(a), b: variable(a), c: variable(c), beta: 1 });
+    host.ctx.getrf({ a: variable(a) });
     const dev = planning();
     dev.ctx.potrf({ a: deviceBatch(dev.ctx, sizes.length, 512, dtype) });
     dev.ctx.gemm({ a: deviceBatch(dev.ctx, sizes.length, 512, dtype), b: deviceBatch(dev.ctx, sizes.length, 512, dtype), c: deviceBatch(dev.ctx, sizes.length, 512, dtype), beta: 1, info: dev.ctx.alloc('int32', sizes.length) });
+    const r = dev.ctx.getrf({ a: deviceBatch(dev.ctx, sizes.length, 512, dtype) });
+    assert.deepEqual(dev.ctx.lastRoute, { op: 'getrf', route: 'vdevice', gpu: true });
+    assert.equal((r.ipiv as DeviceStorage).length, sizes.length * 512);
     const hostKernels = host.dev.sources.map((s) => s.entry).sort();
     const deviceKernels = dev.dev.sources.map((s) => s.entry).filter((e) => !e.includes('classify')).sort();
     assert.deepEqual(deviceKernels, hostKernels, dtype);
-    assert.deepEqual(dev.dev.sources.filter((s) => s.entry.includes('classify')).map((s) => s.entry).sort(), ['gemm_vdevice_classify_NN', 'potrf_vdevice_classify']);
+    assert.deepEqual(dev.dev.sources.filter((s) => s.entry.includes('classify')).map((s) => s.entry).sort(), ['gemm_vdevice_classify_NN', 'getrf_vdevice_classify', 'potrf_vdevice_classify']);
   }
 });
 

@@ -1,13 +1,13 @@
 /**
- * The classification kernels of device-sized variable batches (gemm/ and potrf/generate-vdevice.ts)
+ * The classification kernels of device-sized variable batches (gemm/, potrf/ and getrf/generate-vdevice.ts)
  * compiled as C++ for the host (test/helpers/vdevice-classify-host-harness.cpp, needs g++) and run
  * on members of sizes 0-600 in random order, ragged ld, and members with invalid device sizes
  * (beyond the maxima, negative, ld too small, gemm shapes that disagree). Checked: every member's
  * code; every region holds exactly its class's members (as rows, in any order) and zeros past them;
  * and the rows of the members up to 512 are, class by class, the rows the host-sized path uploads
- * (gemmMemberTables, potrfMemberTables over a variable() batch of the valid members), so the class
+ * (gemmMemberTables, potrfMemberTables, getrf's rows over a variable() batch of the valid members), so the class
  * kernels see the same work either way. Where nvcc is on PATH the kernels are compiled for sm_90 with
- * no spills. Two gemm transposition pairs and potrf by default (each a g++ compile); every pair under
+ * no spills. Two gemm transposition pairs, potrf and getrf by default (each a g++ compile); every pair under
  * MYRIAD_HOST_EMULATION=1.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -26,6 +26,8 @@ import { generateGemmClassify, gemmMemberSize, planVbatchedGemm } from '../../sr
 import { gemmMemberTables } from '../../src/cuda/kernels/gemm/launch-vbatched.js';
 import { gemmDeviceMaxSize } from '../../src/cuda/kernels/gemm/launch-vdevice.js';
 import { generatePotrfClassify, planVbatchedPotrf } from '../../src/cuda/kernels/potrf/index.js';
+import { generateGetrfClassify } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfMemberSize, planVbatchedGetrf } from '../../src/cuda/kernels/getrf/plan-vbatched.js';
 import { potrfMemberTables } from '../../src/cuda/kernels/potrf/launch-vbatched.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray, KernelSource } from '../../src/cuda/runtime/types.js';
@@ -55,7 +57,7 @@ function runClassify(dir: string, src: KernelSource, gemm: boolean, input: strin
   { counters: number[]; rows: string[][]; codes: number[] } {
   writeFileSync(join(dir, 'kernel.cu'), src.source);
   const exe = join(dir, `h-${src.entry}`);
-  execFileSync('g++', ['-std=c++20', '-O1', `-DENTRY=${src.entry}`, ...(gemm ? ['-DGEMM'] : []), `-I${dir}`, HARNESS, '-o', exe]);
+  execFileSync('g++', ['-std=c++20', '-O1', `-DENTRY=${src.entry}`, ...(gemm ? ['-DGEMM'] : [`-DINTS=${ints}`]), `-I${dir}`, HARNESS, '-o', exe]);
   const r = spawnSync(exe, { input, maxBuffer: 1 << 28 });
   assert.equal(r.status, 0, `${src.entry}: status ${r.status} ${r.stderr.toString()}`);
   const lines = r.stdout.toString().trim().split('\n');
@@ -250,8 +252,58 @@ test('potrf: the classification kernel on the host: codes, regions, and the host
   }
 });
 
+test('getrf: the classification kernel on the host: codes, regions, and the host path\'s rows', { skip: GXX_SKIP }, () => {
+  const rng = new Rng(31);
+  const count = 500;
+  let at = 0;
+  const a: Operand = { hasCols: true, maxRows: 600, maxCols: 600, members: [], base: 1n << 40n };
+  for (let i = 0; i < count; i++) {
+    // Square, tall and wide members, and empty ones (min(m, n) = 0: class 8, info 0).
+    const s = size(rng), kind = i % 3;
+    const m = kind === 2 ? Math.ceil(s / 2) : s, n = kind === 1 ? Math.ceil(s / 2) : s;
+    const ld = Math.max(1, m + rng.int(0, 3));
+    a.members.push({ rows: m, cols: n, ld, offset: at });
+    at += ld * Math.max(n, 1) + rng.int(0, 5);
+  }
+  const want = new Array<number>(count).fill(0);
+  a.members[4]!.rows = 601; want[4] = -1;
+  a.members[5]!.rows = -3; want[5] = -1;
+  a.members[6]!.cols = 700; want[6] = -2;
+  a.members[7]!.rows = 40; a.members[7]!.ld = 39; want[7] = -4;
+  a.members[8]!.rows = 0; a.members[8]!.ld = 0; want[8] = -4;
+  const { regions } = deviceRegions(600);
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-vdevice-'));
+  try {
+    const got = runClassify(dir, generateGetrfClassify(), false, `${count} ${regions}\n${operandText(a)}`, count, regions, 1, 4);
+    assert.equal(got.codes[0], 7777);
+    want.forEach((code, i) => assert.equal(got.codes[i + 1], code === 0 ? 7777 : code, `member ${i}`));
+    const addr = (i: number): bigint => a.base + BigInt(a.members[i]!.offset * BYTES);
+    const expected = new Map<number, string[]>();
+    const valid: number[] = [];
+    for (let i = 0; i < count; i++) {
+      if (want[i] !== 0) continue;
+      valid.push(i);
+      const m = a.members[i]!;
+      const g = regionOf(getrfMemberSize(m.rows, m.cols));
+      expected.set(g, [...(expected.get(g) ?? []), `${addr(i)} ${m.rows} ${m.cols} ${m.ld} ${i + 1}`]);
+    }
+    checkRegions(got, expected, regions, 1, 4);
+    // The host path's rows (getrfVbatchedCuda's: address, m, n, ld, batch index), class by class.
+    const plan = planVbatchedGetrf({ dtype: 'float64', shapes: valid.map((i) => a.members[i]!), sharedLimit: 227 * 1024 }, tuningFor('sm_90', 'getrf'));
+    for (const l of plan.launches) {
+      const hostRows = Array.from(l.members, (j) => { const i = valid[j]!, m = a.members[i]!; return `${addr(i)} ${m.rows} ${m.cols} ${m.ld} ${i + 1}`; });
+      const g = VBATCH_CLASSES.indexOf(l.bound);
+      assert.deepEqual(sorted(got.rows[g]!.slice(0, got.counters[g])), sorted(hostRows), `class ${l.bound}: the host path's rows`);
+    }
+    assert.equal(plan.large.length, expected.get(LARGE_REGION)?.length ?? 0, 'the members beyond 512');
+    assert.equal(plan.launches.length, VBATCH_CLASSES.length, 'every class is reached');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the classification kernels compile for sm_90 without spills', { skip: NVCC_SKIP }, async () => {
-  const sources = [generateGemmClassify({ transA: 'N', transB: 'T' }), generateGemmClassify({ transA: 'T', transB: 'N' }), generatePotrfClassify()];
+  const sources = [generateGemmClassify({ transA: 'N', transB: 'T' }), generateGemmClassify({ transA: 'T', transB: 'N' }), generatePotrfClassify(), generateGetrfClassify()];
   const failures = compileFailures(await compileForSm90(sources), (r) => (r.spillStores > 0 || r.registers > 40 ? `${r.registers} registers, ${r.spillStores} bytes spilled` : undefined));
   assert.deepEqual(failures, []);
 });

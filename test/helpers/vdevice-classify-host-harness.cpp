@@ -1,8 +1,8 @@
-// Runs a classification kernel of device-sized variable batches (gemm/ or potrf/generate-vdevice.ts)
+// Runs a classification kernel of device-sized variable batches (gemm/, potrf/ or getrf/generate-vdevice.ts)
 // on the CPU: one thread after another (the kernel has no barriers and no shared memory; its
 // atomicAdd is then a plain increment). Reads the members from stdin, writes the counters, every
 // row of every region (the rows past a region's counter too: they must stay zero) and the codes.
-// Build: g++ -std=c++20 -DENTRY=<entry> [-DGEMM] -I<dir of kernel.cu> this file.
+// Build: g++ -std=c++20 -DENTRY=<entry> [-DGEMM | -DINTS=4 (getrf)] -I<dir of kernel.cu> this file.
 #include <cstdio>
 #include <vector>
 #include <algorithm>
@@ -40,7 +40,10 @@ int main() {
   a.read(count); b.read(count); c.read(count);
   std::vector<int> info(count, 7777);
 #else
-  const int P = 1, I = 3;
+#ifndef INTS
+#define INTS 3
+#endif
+  const int P = 1, I = INTS;   // potrf: n, ld, index; getrf: m, n, ld, index
   Operand a;
   a.read(count);
   std::vector<int> info(count + 1, 7777);
