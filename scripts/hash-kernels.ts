@@ -28,6 +28,7 @@ import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
 import { gemmDeviceVariableCuda } from '../src/cuda/kernels/gemm/launch-vdevice.js';
 import { potrfDeviceVariableCuda } from '../src/cuda/kernels/potrf/launch-vdevice.js';
+import { getrfDeviceVariableCuda } from '../src/cuda/kernels/getrf/launch-vdevice.js';
 import { variableDevice, type DeviceVariableBatch } from '../src/core/device-batch.js';
 import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
 import { getrfVbatchedCuda } from '../src/cuda/kernels/getrf/launch-vbatched.js';
@@ -859,8 +860,8 @@ function vbatchedThroughLaunchers(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Variable-size batches sized on the device (variableDevice): the classification kernels, then the
-// class kernels up to the maxima (600: every class and the large class, bound 640), on every device.
+// Variable-size batches sized on the device (variableDevice: gemm, potrf, getrf): the classification
+// kernels, then the class kernels up to the maxima (600: every class and the large class, bound 640), on every device.
 
 function deviceSizedThroughLaunchers(): void {
   const count = 8;
@@ -873,6 +874,7 @@ function deviceSizedThroughLaunchers(): void {
         gemmDeviceVariableCuda(dev, { transA, transB, alpha: 1, beta, a: sized(dtype, 600), b: sized(dtype, 600), c: sized(dtype, 600), info: fakeArray('int32', count) });
       }
       for (const uplo of UPLOS) potrfDeviceVariableCuda(dev, { uplo, a: sized(dtype, 600), info: fakeArray('int32', count) });
+      getrfDeviceVariableCuda(dev, { a: sized(dtype, 600), ipiv: fakeArray('int32', count * 600), pivotStride: 600, info: fakeArray('int32', count) });
     }
   }
 }

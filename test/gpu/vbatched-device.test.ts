@@ -2,18 +2,21 @@
  * Variable-size batches described on the device (`variableDevice`: sizes, leading dimensions and
  * addresses in device arrays; route 'vdevice') against the same batch described on the host
  * (`variable([...])`, route 'vbatched'), on one GPU: gemm (both dtypes, four transposition pairs,
- * beta 0 and not) and potrf (both dtypes and triangles, a member failing at a planted column and
- * one with a NaN in every class). The batches are test/helpers/vbatched-cases.ts's: orders 0-600,
+ * beta 0 and not), potrf (both dtypes and triangles, a member failing at a planted column and
+ * one with a NaN in every class) and getrf (both dtypes; square, tall and wide members, a singular
+ * and a NaN member in every class; pivots and info too, pivot slots past a member's min(m, n) and
+ * the invalid members' checked unwritten). The batches are test/helpers/vbatched-cases.ts's: orders 0-600,
  * shuffled, ragged ld, gaps. Both forms run the same class kernels on the same rows for members up
  * to 512, so their results are compared bit for bit there (and info exactly); members beyond 512
  * run the large class kernel on the device form and the per-size drivers on the host form, so
  * there the device form is checked as test/gpu/vbatched.test.ts checks the host form: against the
- * exact product (gemm) or the CPU reference (potrf, info exactly), and info equal to the host form's. Three members with invalid device sizes
+ * exact product (gemm) or the CPU reference (potrf, getrf: info and pivots exactly), and info equal
+ * to the host form's. Three members with invalid device sizes
  * are appended to the device form, their addresses those of valid members' matrices: their codes
- * are checked (gemm -3, -8, -4; potrf -2, -4, -2) and the matrices they point at are the host
+ * are checked (gemm -3, -8, -4; potrf -2, -4, -2; getrf -1, -2, -4) and the matrices they point at are the host
  * form's, bit for bit (nothing was written through them). Every element outside the members is
  * checked unchanged. Kernels are compiled before the first case (optimised builds, so both forms
- * run the same binaries): 85 on sm_90 (counted on a planning device by test/cuda/vdevice-api.test.ts).
+ * run the same binaries): 108 on sm_90 (counted on a planning device by test/cuda/vdevice-api.test.ts).
  * Skips with one line where no GPU is usable.
  */
 import assert from 'node:assert/strict';
@@ -23,8 +26,10 @@ import { potrfMatrix } from '../../src/cpu/lapack/potrf.js';
 import type { DeviceStorage } from '../../src/core/storage.js';
 import { gpu, gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
-import { batchOf, classOf, gemmLayout, potrfLayout, type Layout } from '../helpers/vbatched-cases.js';
-import { ALPHA, deviceForm, gemmInvalid, GEMM, maxOf, POTRF, potrfInvalid, recordDeviceCalls, targetOf } from '../helpers/vbatched-device-cases.js';
+import { batchOf, classOf, gemmLayout, getrfLayout, pivotStrideFor, potrfLayout, type Layout } from '../helpers/vbatched-cases.js';
+import { checkGetrfMember, fillGetrfMember } from '../helpers/vbatched-getrf.js';
+import { getrfMemberSize } from '../../src/cuda/kernels/getrf/index.js';
+import { ALPHA, deviceForm, gemmInvalid, GEMM, GETRF, getrfInvalid, maxOf, POTRF, potrfInvalid, recordDeviceCalls, targetOf } from '../helpers/vbatched-device-cases.js';
 
 const skip = gpuSkipReason();
 const SENTINEL = 12345.5;
@@ -143,6 +148,60 @@ for (const c of POTRF) {
         const r = ref[i + j * n]!;
         const ok = same(got[x]!, r) || Math.abs(got[x]! - r) <= 64 * n * eps * (1 + Math.abs(r));
         if (!ok) assert.fail(`member ${q} (n = ${n}, info ${gotInfo[q]}) (${i}, ${j}) = ${got[x]} by device sizes, want ${r} (host sizes: ${want[x]})`);
+      }
+    });
+  });
+}
+
+/** The value of every pivot and info slot before a call (a slot the call should not write keeps it). */
+const POISON = -7;
+
+for (const c of GETRF) {
+  test(`getrf ${c.dtype}: variableDevice equals variable() (bit for bit to 512, pivots and info), singular and NaN members in every class, invalid members reported`, { skip, timeout: 300_000 }, async () => {
+    const { ctx } = gpuContext();
+    const l = getrfLayout(c, gpu().info.arch);
+    const rng = new Rng(c.seed + 7);
+    const L = l.layout;
+    const h = allocate(c.dtype, L.length);
+    h.fill(SENTINEL);
+    l.shapes.forEach(([m, n], q) => { const p = L.places[q]!; fillGetrfMember(rng, c.dtype, h, p.offset, p.ld, m, n, l.kinds[q]!); });
+    const count = l.shapes.length;
+    const poisoned = (n: number): DeviceStorage => ctx.upload(new Int32Array(Math.max(1, n)).fill(POISON)) as DeviceStorage;
+    // The host form: pivot stride the largest min(m, n).
+    const hostStride = pivotStrideFor(l.shapes);
+    const d = ctx.upload(h) as DeviceStorage;
+    const hIpiv = poisoned(count * hostStride), hInfo = poisoned(count);
+    ctx.getrf({ a: batchOf(d, L), ipiv: hIpiv, info: hInfo });
+    assert.equal(ctx.lastRoute?.route, 'vbatched');
+    const want = { a: ctx.download(d) as FloatArray, ipiv: ctx.download(hIpiv) as Int32Array, info: ctx.download(hInfo) as Int32Array };
+    // The device form: pivot stride min(maxRows, maxCols), three invalid members appended.
+    const v = getrfInvalid(l);
+    const stride = Math.min(v.maxRows, v.maxCols);
+    const e = ctx.upload(h) as DeviceStorage;
+    const dIpiv = poisoned(v.members.length * stride), dInfo = poisoned(v.members.length);
+    const r = ctx.getrf({ a: deviceForm(ctx, e, v.members, v.maxRows, v.maxCols, c.dtype), ipiv: dIpiv, info: dInfo });
+    assert.equal(ctx.lastRoute?.route, 'vdevice');
+    assert.equal(r.ipiv, dIpiv);
+    const got = { a: ctx.download(e) as FloatArray, ipiv: ctx.download(dIpiv) as Int32Array, info: ctx.download(dInfo) as Int32Array };
+    await ctx.synchronize();
+    assert.deepEqual([...got.info], [...want.info.subarray(0, count), ...v.codes], 'info');
+    for (let q = count; q < v.members.length; q++)
+      assert.ok(got.ipiv.subarray(q * stride, (q + 1) * stride).every((x) => x === POISON), `invalid member ${q}: pivots written`);
+    for (let x = 0; x < L.length; x++) if (L.inside[x] === 0) assert.ok(Object.is(got.a[x], h[x]), `element ${x} outside the members changed`);
+    l.shapes.forEach(([m, n], q) => {
+      const p = L.places[q]!, k = Math.min(m, n);
+      const what = `member ${q} (${m} x ${n}, ${l.kinds[q]})`;
+      const pivots = got.ipiv.subarray(q * stride, (q + 1) * stride);
+      if (getrfMemberSize(m, n) > 512) {
+        // Another kernel than the host form's: against the reference, as test/gpu/vbatched.test.ts checks the host form.
+        checkGetrfMember(what, c.dtype, h, { a: got.a, info: got.info[q]!, pivots }, p.offset, p.ld, m, n, POISON);
+        return;
+      }
+      for (let j = 0; j < k; j++) assert.equal(pivots[j], want.ipiv[q * hostStride + j], `${what}: pivot ${j}`);
+      for (let j = k; j < stride; j++) assert.equal(pivots[j], POISON, `${what}: pivot slot ${j} past min(m, n) written`);
+      for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) {
+        const x = p.offset + i + j * p.ld;
+        if (!same(got.a[x]!, want.a[x]!)) assert.fail(`${what} (${i}, ${j}): ${got.a[x]} by device sizes, ${want.a[x]} by host sizes`);
       }
     });
   });

@@ -1,5 +1,5 @@
 /**
- * The cases of test/gpu/vbatched-device.test.ts (variableDevice against variable()): the batches,
+ * The cases of test/gpu/vbatched-device.test.ts (variableDevice against variable(): gemm, potrf, getrf): the batches,
  * the device form's arrays with three invalid members appended, and every call the file makes
  * (recordDeviceCalls: its kernels compiled ahead on a GPU, counted on a planning device by
  * test/cuda/vdevice-api.test.ts).
@@ -9,9 +9,12 @@ import { variableDevice, type DeviceVariableBatch } from '../../src/core/device-
 import type { Op } from '../../src/core/ops.js';
 import type { DeviceStorage } from '../../src/core/storage.js';
 import type { Context } from '../../src/api/context.js';
-import { batchOf, gemmLayout, potrfLayout, type GemmCase, type Layout, type Place, type PotrfCase } from './vbatched-cases.js';
+import { batchOf, gemmLayout, getrfLayout, GETRF_CASES, pivotStrideFor, potrfLayout, type GemmCase, type GetrfCase, type Layout, type Place, type PotrfCase } from './vbatched-cases.js';
 
 export const ALPHA = -1.25;
+
+/** getrf: one batch per dtype (test/helpers/vbatched-cases.ts's GETRF_CASES, seeds of their own). */
+export const GETRF: readonly GetrfCase[] = GETRF_CASES.map((c, i) => ({ ...c, seed: 7000 + i }));
 
 export const GEMM: readonly GemmCase[] = ([
   ['float64', 'N', 'T', 0.5], ['float32', 'T', 'N', 0], ['float64', 'T', 'T', 0], ['float32', 'N', 'N', 0.5],
@@ -87,6 +90,26 @@ export function recordDeviceCalls(ctx: Context, arch: string, after: () => void 
     ctx.potrf({ uplo: c.uplo, a: deviceForm(ctx, d, potrfInvalid(l, max).members, max, max, c.dtype) });
     after();
   }
+  for (const c of GETRF) {
+    const l = getrfLayout(c, arch);
+    const d = ctx.upload(allocate(c.dtype, l.layout.length)) as DeviceStorage;
+    const ints = (n: number): DeviceStorage => ctx.upload(new Int32Array(Math.max(1, n))) as DeviceStorage;
+    ctx.getrf({ a: batchOf(d, l.layout), ipiv: ints(l.shapes.length * pivotStrideFor(l.shapes)), info: ints(l.shapes.length) });
+    after();
+    const v = getrfInvalid(l);
+    ctx.getrf({ a: deviceForm(ctx, d, v.members, v.maxRows, v.maxCols, c.dtype), ipiv: ints(v.members.length * Math.min(v.maxRows, v.maxCols)), info: ints(v.members.length) });
+    after();
+  }
+}
+
+export function getrfInvalid(l: ReturnType<typeof getrfLayout>): { members: DeviceMember[]; maxRows: number; maxCols: number; codes: number[] } {
+  const maxRows = maxOf(l.layout.places, (p) => p.rows), maxCols = maxOf(l.layout.places, (p) => p.cols);
+  // 1: rows beyond maxRows (-1); 2: cols beyond maxCols (-2); 3: ld below the rows (-4).
+  const target = targetOf(l.shapes.map(([m, n]) => (Math.min(m, n) === 0 ? 0 : Math.max(m, n))));
+  const members = withInvalid(l.layout.places, target, [
+    (p) => ({ ...p, rows: maxRows + 1, ld: maxRows + 1 }), (p) => ({ ...p, cols: maxCols + 1 }), (p) => ({ ...p, ld: p.rows - 1 }),
+  ]);
+  return { members, maxRows, maxCols, codes: [-1, -2, -4] };
 }
 
 export function potrfInvalid(l: ReturnType<typeof potrfLayout>, max: number): { members: DeviceMember[]; codes: number[] } {
