@@ -1,6 +1,6 @@
 /**
  * Variable-size batches whose sizes and addresses are on the device (core/device-batch.ts), shared
- * by the gemm and potrf families: a classification kernel (one per family, generate-vdevice.ts)
+ * by the gemm, potrf and getrf families: a classification kernel (one per family, generate-vdevice.ts)
  * reads each member's sizes, checks them, and appends the member's row to its size class's region
  * of the same two tables the host-sized path uploads (common/vbatch.ts: the same rows, so the same
  * class kernels run, unchanged); then each class kernel is launched over its region.
@@ -10,10 +10,11 @@
  *   those of the classes up to the class of the largest size the maxima allow;
  * - the tables are zeroed first, and a class launch covers its whole region: a row past the
  *   class's device-side count is all zeros, a member with nothing to do (gemm: m = n = 0; potrf:
- *   n = 0, batch index 0, which the launcher points at a sink), so its blocks leave at once;
+ *   n = 0, getrf: m = n = 0, batch index 0, which the launchers point at a sink), so its blocks
+ *   leave at once;
  * - members larger than VBATCH_MAX (possible where the maxima exceed it) go to one more region,
  *   the large class, whose bound is the largest size rounded up to LARGE_STEP (gemm's tiled class
- *   kernel and potrf's panel class kernel take any bound; the host path sends these members to the
+ *   kernel, potrf's panel class kernel and getrf's blocked class take any bound; the host path sends these members to the
  *   per-size drivers instead, so their results agree with it within rounding, not bit for bit).
  * Inside a class the members are in the order their atomic increments came, not by size: their
  * results do not depend on it (a member is computed by its own blocks alone).
