@@ -17,11 +17,11 @@
  * `check: true` is not taken: the host cannot see the members' matrices it would name.
  */
 import {
-  DEVICE_VARIABLE_COUNT_MAX, isDeviceVariable, validateDeviceVariable,
+  isDeviceVariable, validateDeviceVariable,
   type DeviceVariableBatch, type DeviceVariableGemmRequest, type DeviceVariableGetrfRequest, type DeviceVariablePotrfRequest, type DeviceVariableRequest,
 } from '../core/device-batch.js';
 import { parseTrans, parseUplo } from '../core/enums.js';
-import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
+import { MyriadError, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage } from '../core/storage.js';
 
@@ -112,7 +112,6 @@ export function preparePotrfDeviceVariable(args: unknown, alloc: (length: number
   const o = argsObject(args, 'potrf', POTRF_KEYS);
   const uplo = parseUplo((o.uplo ?? 'lower') as string, 'uplo');
   const a = batch(o.a, 'a', 'potrf');
-  check(a.count <= DEVICE_VARIABLE_COUNT_MAX, 'INVALID_ARGUMENT', 'a.count', 'too many members');
   const given = o.info === undefined ? undefined : deviceInfo(o.info, a.count);
   checkNoOverlaps([...sizeOperands(a, 'a'), ...(given === undefined ? [] : [{ name: 'info', ints: given, used: a.count, output: true }])]);
   return { uplo, a, info: given ?? alloc(a.count) };
