@@ -26,6 +26,10 @@ import { complexGemmCuda, gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
+import { gemmDeviceVariableCuda } from '../src/cuda/kernels/gemm/launch-vdevice.js';
+import { potrfDeviceVariableCuda } from '../src/cuda/kernels/potrf/launch-vdevice.js';
+import { getrfDeviceVariableCuda } from '../src/cuda/kernels/getrf/launch-vdevice.js';
+import { variableDevice, type DeviceVariableBatch } from '../src/core/device-batch.js';
 import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
 import { getrfVbatchedCuda } from '../src/cuda/kernels/getrf/launch-vbatched.js';
 import { trsmVbatchedCuda } from '../src/cuda/kernels/trsm/launch-vbatched.js';
@@ -855,9 +859,30 @@ function vbatchedThroughLaunchers(): void {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Variable-size batches sized on the device (variableDevice: gemm, potrf, getrf): the classification
+// kernels, then the class kernels up to the maxima (600: every class and the large class, bound 640), on every device.
+
+function deviceSizedThroughLaunchers(): void {
+  const count = 8;
+  const sized = (dtype: DType, maxRows: number): DeviceVariableBatch =>
+    variableDevice({ count, rows: fakeArray('int32', count), cols: fakeArray('int32', count), ld: fakeArray('int32', count), pointers: fakeArray('int64', count), maxRows, maxCols: maxRows, dtype });
+  for (const info of DEVICES) {
+    const dev = fakeDevice(info);
+    for (const dtype of DTYPES) {
+      for (const [transA, transB] of OPS) for (const beta of [0, 1]) {
+        gemmDeviceVariableCuda(dev, { transA, transB, alpha: 1, beta, a: sized(dtype, 600), b: sized(dtype, 600), c: sized(dtype, 600), info: fakeArray('int32', count) });
+      }
+      for (const uplo of UPLOS) potrfDeviceVariableCuda(dev, { uplo, a: sized(dtype, 600), info: fakeArray('int32', count) });
+      getrfDeviceVariableCuda(dev, { a: sized(dtype, 600), ipiv: fakeArray('int32', count * 600), pivotStride: 600, info: fakeArray('int32', count) });
+    }
+  }
+}
+
 gemmThroughLauncher();
 complexGemmThroughLauncher();
 vbatchedThroughLaunchers();
+deviceSizedThroughLaunchers();
 tsm2ThroughLauncher();
 factorsThroughLaunchers();
 trsmThroughLauncher();

@@ -6,6 +6,7 @@
  * `ctx.download` copies results back. Per-matrix `info` (and `ipiv`) live where `a` lives.
  */
 import { batchCount, storagesOf, uniformShape, type Batch } from '../core/batch.js';
+import { isDeviceVariable, type DeviceVariableOp, type DeviceVariableRequest } from '../core/device-batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import type { Backend, OpName } from '../core/ops.js';
@@ -25,6 +26,7 @@ import { ContextOperations } from './operations.generated.js';
 import { columnMajorCopy } from './rowmajor.js';
 import { checkCall } from './check.js';
 import { bridgeArgs } from './bridge.js';
+import { isDeviceVariableRequest } from './prepare-vdevice.js';
 import type { InfoOp } from '../core/info.js';
 import { makePreparers, type PreparedCall } from './prepared.js';
 import { CaptureRecorder, deviceRecording, Recording, type Captured } from './capture.js';
@@ -209,9 +211,21 @@ export class Context extends ContextOperations {
   // -------------------------------------------------------------------------------------------
   // Device memory (CUDA contexts) and waiting
 
-  /** Copies a host array to the device of this context (a CUDA context only). */
-  upload(host: FloatArray | Int32Array): DeviceStorage {
+  /** Copies a host array to the device of this context (a CUDA context only); a BigInt64Array holds addresses (variableDevice pointers). */
+  upload(host: FloatArray | Int32Array | BigInt64Array): DeviceStorage {
     return this.needDevice('upload').upload(host);
+  }
+  /**
+   * The device address of element `offset` of a device array of this context, as a variableDevice
+   * batch's `pointers` hold them (a kernel of the caller's may compute the rest from it).
+   */
+  deviceAddress(data: DeviceStorage, offset = 0): bigint {
+    const device = this.needDevice('deviceAddress');
+    if (!device.deviceAddress) throw new MyriadError('UNSUPPORTED', `${device.describe()} gives no device addresses`, 'data');
+    if (!isDeviceStorage(data)) throw new MyriadError('INVALID_ARGUMENT', 'expected device memory of this context', 'data');
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset > data.length)
+      throw new MyriadError('BOUNDS', `expected an element offset in [0, ${data.length}], got ${offset}`, 'offset');
+    return device.deviceAddress(data, offset);
   }
   /** Copies device memory back to a new host array, after the work enqueued before it. */
   download(device: DeviceStorage): FloatArray | Int32Array {
@@ -363,7 +377,8 @@ export class Context extends ContextOperations {
     const request = validated as Record<string, unknown>;
     const spec = OP_SPECS[op];
     const copied = spec.copies;
-    if (copied === undefined) {
+    // variableDevice batches are column-major by construction: nothing to copy.
+    if (copied === undefined || isDeviceVariableRequest(request)) {
       this.run(op, request as never);
     } else {
       this.admit(op, request);
@@ -384,6 +399,8 @@ export class Context extends ContextOperations {
 
   private run<K extends OpName>(op: K, request: Parameters<Backend<Storage, IntStorage>[K]>[0]): void {
     this.admit(op, request);
+    // Sizes on the device (variableDevice): no host-side shape to test, copy or stage.
+    if (isDeviceVariableRequest(request)) return this.runDeviceVariable(op, request);
     // Complex requests: on the CPU the host backend's complex code (the fast backend's kernels where
     // it has them, else the complex reference, cpu/complex/). A CUDA context runs them through its
     // backend (the reference on copies of device data, lastRoute 'cpu'); no capture can record them.
@@ -395,12 +412,20 @@ export class Context extends ContextOperations {
     (this.ops[op] as (r: typeof request) => void)(request);
   }
 
+  /** A request on variableDevice batches: only a device backend that reads them runs it, never a capture. */
+  private runDeviceVariable(op: OpName, request: DeviceVariableRequest): void {
+    if (this.#capture) throw new MyriadError('UNSUPPORTED', `${op} on variableDevice batches allocates its tables per call and cannot be captured`, 'a');
+    const device = this.device;
+    if (!device?.runDeviceVariable) throw new MyriadError('UNSUPPORTED', `${this.describe()} cannot run variableDevice batches (a CUDA context of one GPU can)`, 'a');
+    device.runDeviceVariable(op as DeviceVariableOp, request);
+  }
+
   /** Integers live where the batch lives; decided when first needed (after validation). */
   private intsFor(args: unknown): IntAllocator {
     return (n) => {
       this.checkAlive();
       const a = (args as { a?: Batch<Storage> }).a;
-      if (this.device && a !== undefined && storagesOf(a).some((s) => isDeviceStorage(s))) return this.device.allocInts(n);
+      if (this.device && a !== undefined && (isDeviceVariable(a) || storagesOf(a).some((s) => isDeviceStorage(s)))) return this.device.allocInts(n);
       const ints = hostInts(n);
       freshInts.add(ints);
       return ints;
@@ -437,6 +462,8 @@ export type Preparers = {
 function checkHostOnly(request: object, op: string): void {
   for (const [key, value] of Object.entries(request)) {
     if (isDeviceStorage(value)) throw new MyriadError('INVALID_ARGUMENT', `device memory given to a CPU context (${op})`, key);
+    if (isDeviceVariable(value))
+      throw new MyriadError('UNSUPPORTED', `the CPU backend cannot read a variableDevice batch (sizes and addresses on a GPU): open({ backend: 'cuda' }), or give host-known sizes as variable([...]) (${op})`, key);
     if (typeof value === 'object' && value !== null && 'kind' in value && (value.kind === 'strided' || value.kind === 'list' || value.kind === 'variable')) {
       if (storagesOf(value as Batch<Storage>).some((s) => isDeviceStorage(s)))
         throw new MyriadError('INVALID_ARGUMENT', `device memory given to a CPU context (${op})`, key);

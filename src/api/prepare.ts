@@ -19,6 +19,7 @@ import {
   asColumnMajor, batchComplex, batchCount, batchDtype, batchElementType, matrixAt, storagesOf, validateBatch,
   type Batch,
 } from '../core/batch.js';
+import type { DeviceVariableBatch } from '../core/device-batch.js';
 import { isInt32Array, type ComplexDType, type ElementType } from '../core/dtype.js';
 import { complexInfo, isComplexDType } from '../core/dtype-table.js';
 import {
@@ -36,6 +37,7 @@ import type {
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { viewHint, type BatchArg } from './bridge.js';
+import { prepareGemmDeviceVariable, prepareGetrfDeviceVariable, preparePotrfDeviceVariable, takesDeviceVariable } from './prepare-vdevice.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public argument types
@@ -44,8 +46,10 @@ import { viewHint, type BatchArg } from './bridge.js';
  * transA / transB 'C' is the conjugate transpose of complex data and 'T' of real data (as BLAS).
  * alpha / beta as [re, im] only for complex batches (a number x is (x, 0)).
  */
-export interface GemmArgs<S extends Storage = Storage, B = BatchArg<S>> {
+export interface GemmArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> {
   transA?: Trans; transB?: Trans; alpha?: number | ComplexScalar; a: B; b: B; beta?: number | ComplexScalar; c: B;
+  /** variableDevice batches only (and required there): per member 0, or a negative code where its device sizes are invalid. */
+  info?: IntStorage;
 }
 /** transA 'C': A^H on complex data, A^T on real data; alpha as [re, im] only for complex batches. */
 export interface TrsmArgs<S extends Storage = Storage, B = BatchArg<S>> {
@@ -75,10 +79,12 @@ export interface InfoArgs {
    */
   check?: boolean;
 }
-export interface FactorArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { uplo?: Uplo; a: B }
+/** `a` may be a variableDevice batch for potrf only (lauum, potri, poti reject it: UNSUPPORTED). */
+export interface FactorArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends InfoArgs { uplo?: Uplo; a: B }
 export interface CholeskySolveArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { b: B }
 export interface TrtriArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { diag?: Diag }
-export interface GetrfArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { a: B; ipiv?: IntStorage }
+/** `a` may be a variableDevice batch (getrf only: gesv, getrs, getri reject it); its pivot stride is then min(maxRows, maxCols). */
+export interface GetrfArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends InfoArgs { a: B; ipiv?: IntStorage }
 export interface GetrsArgs<S extends Storage = Storage, B = BatchArg<S>> extends GetrfArgs<S, B> { trans?: Trans; ipiv: IntStorage; b: B }
 export interface GesvArgs<S extends Storage = Storage, B = BatchArg<S>> extends GetrfArgs<S, B> { b: B }
 /** getri: A holds getrf's LU factors, ipiv its 0-based pivots; A is overwritten by inv(A). */
@@ -258,6 +264,8 @@ const SYRK_KEYS = ['uplo', 'trans', 'alpha', 'a', 'beta', 'c'] as const;
  * that the validators' table and every real backend are unchanged.
  */
 export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<S>  {
+  // Sizes on the device (variableDevice): validated apart, run by the device backend only (api/prepare-vdevice.ts).
+  if (takesDeviceVariable(input, ['a', 'b', 'c'])) return prepareGemmDeviceVariable(input) as unknown as GemmRequest<S>;
   const args = input as GemmArgs<S, Batch<S>>;
   argsObject(args, 'gemm', GEMM_KEYS);
   const transA = parseTrans(args.transA ?? 'N', 'transA');
@@ -462,6 +470,7 @@ function prepareSquare<S extends Storage>(args: FactorArgs<S, Batch<S>>, op: str
 
 /** potrf, lauum, potri, poti. */
 export function prepareFactor<S extends Storage>(input: FactorArgs<S>, op: string, alloc: IntAllocator): PotrfRequest<S> & LauumRequest<S>  {
+  if (op === 'potrf' && takesDeviceVariable(input, ['a'])) return preparePotrfDeviceVariable(input, alloc) as unknown as PotrfRequest<S> & LauumRequest<S>;
   const args = input as FactorArgs<S, Batch<S>>;
   return prepareSquare(args, op, FACTOR_KEYS, alloc);
 }
@@ -502,6 +511,7 @@ function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
 
 /** getrf: `a` is returned as given (a row-major host batch is copied by the context). */
 export function prepareGetrf<S extends Storage>(input: GetrfArgs<S>, alloc: IntAllocator): GetrfRequest<S>  {
+  if (takesDeviceVariable(input, ['a'])) return prepareGetrfDeviceVariable(input, alloc) as unknown as GetrfRequest<S>;
   const args = input as GetrfArgs<S, Batch<S>>;
   argsObject(args, 'getrf', GETRF_KEYS);
   const { count } = checkBatches('getrf', [[args.a, 'a']]);

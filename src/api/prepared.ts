@@ -17,6 +17,7 @@
  * (prepare.ts), its outputs its op spec's `writes` (core/op-specs.ts).
  */
 import { batchCount, type Batch } from '../core/batch.js';
+import { isDeviceVariable } from '../core/device-batch.js';
 import { MyriadError } from '../core/errors.js';
 import type { OpName } from '../core/ops.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
@@ -96,6 +97,7 @@ function prepareCall(host: PreparedHost, op: OpName, args: unknown): PreparedCal
 function countOf(r: Request): number {
   for (const key in r) {
     const v = r[key];
+    if (isDeviceVariable(v)) return v.count;
     if (typeof v === 'object' && v !== null && 'kind' in v && v.kind !== 'device') return batchCount(v as Batch<Storage>);
   }
   return 0;
@@ -114,6 +116,11 @@ function slotPlans(args: Record<string, unknown>, request: Request): SlotPlan[] 
     if (given === undefined) continue;
     if (slot === 'info' || slot === 'ipiv') {
       out.push({ slot, template: given as IntStorage, reach: usedInts(slot, request), fixed: false });
+      continue;
+    }
+    // A variableDevice batch: its arrays are the call's description, kept as prepared.
+    if (isDeviceVariable(given)) {
+      out.push({ slot, template: given.pointers, reach: 0, fixed: true });
       continue;
     }
     const b = given as Batch<Storage>;
@@ -146,7 +153,7 @@ function substitute(op: OpName, request: Request, slots: readonly SlotPlan[], gi
     const plan = slots.find((p) => p.slot === key);
     if (plan === undefined)
       throw new MyriadError('INVALID_ARGUMENT', `a prepared ${op} takes new storages for ${slots.filter((p) => !p.fixed).map((p) => p.slot).join(', ') || 'nothing'}`, key);
-    if (plan.fixed) throw new MyriadError('UNSUPPORTED', `${key} was prepared as a ${'list or variable'} batch: only a strided batch takes a new storage`, key);
+    if (plan.fixed) throw new MyriadError('UNSUPPORTED', `${key} was prepared as a list, variable or variableDevice batch: only a strided batch takes a new storage`, key);
     if (s === plan.template) continue; // the prepared storage itself: nothing to check
     checkFits(s, plan, op);
     const before = swaps.get(plan.template);
@@ -184,6 +191,11 @@ function operandsOf(r: Request, count: number, outputs: readonly string[]): Oper
     const output = outputs.includes(key);
     if (key === 'info') out.push({ name: key, ints: v as IntStorage, used: count, output });
     else if (key === 'ipiv') out.push({ name: key, ints: v as IntStorage, used: count * (r.pivotStride as number), output });
+    else if (isDeviceVariable(v)) {
+      // Its arrays (inputs) against a new info.
+      for (const [field, ints] of [['rows', v.rows], ['cols', v.cols], ['ld', v.ld], ['pointers', v.pointers]] as const)
+        if (ints !== undefined) out.push({ name: `${key}.${field}`, ints, used: v.count, output: false });
+    }
     else if (typeof v === 'object' && v !== null && 'kind' in v && v.kind !== 'device') out.push({ name: key, batch: v as Batch<Storage>, output });
   }
   return out;

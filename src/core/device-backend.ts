@@ -2,6 +2,7 @@
  * The contract between a context (src/api/) and an accelerator backend (src/cuda/): declared
  * here, below both, so each depends on it and neither on the other.
  */
+import type { DeviceVariableOp, DeviceVariableRequest } from './device-batch.js';
 import type { DType, FloatArray } from './dtype.js';
 import type { Backend, OpName } from './ops.js';
 import type { DeviceStorage, IntStorage, Storage } from './storage.js';
@@ -48,7 +49,7 @@ export interface TallSkinnyQrResult { q: FloatArray; r: FloatArray; info: Int32A
 export interface DeviceBackend extends Backend<Storage, IntStorage> {
   /** Device int32 memory for info/pivots of device-resident batches. */
   allocInts(length: number): DeviceStorage;
-  upload(host: FloatArray | Int32Array): DeviceStorage;
+  upload(host: FloatArray | Int32Array | BigInt64Array): DeviceStorage;
   download(device: DeviceStorage): FloatArray | Int32Array;
   alloc(dtype: DType | 'int32', length: number): DeviceStorage;
   /** Device-to-device copy of a whole array (same dtype and length). */
@@ -85,6 +86,13 @@ export interface DeviceBackend extends Backend<Storage, IntStorage> {
    */
   takesQrTallSkinny?(m: number, n: number, count: number): boolean;
   qrTallSkinny?(a: FloatArray, m: number, n: number, count: number, wantQ: boolean): TallSkinnyQrResult;
+  /**
+   * Runs a validated request on variableDevice batches (sizes and addresses on the device:
+   * core/device-batch.ts). Absent: the backend cannot read them (the context then throws UNSUPPORTED).
+   */
+  runDeviceVariable?(op: DeviceVariableOp, request: DeviceVariableRequest): void;
+  /** The device address of element `offset` of `data` (for building a variableDevice batch's pointers). Absent: not addressable. */
+  deviceAddress?(data: DeviceStorage, offset: number): bigint;
   /** The route of the last call with matrices (absent: the backend does not route). */
   readonly lastRoute?: RouteTaken | undefined;
 }

@@ -8,7 +8,9 @@
  * or a size no GPU design takes yet) it runs there with copies, and `lastRoute` says so.
  */
 import { batchCount, isBatch, type Batch } from '../core/batch.js';
+import type { DeviceVariableBatch, DeviceVariableOp, DeviceVariableRequest } from '../core/device-batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
+import { storageInfo } from '../core/dtype-table.js';
 import { MyriadError } from '../core/errors.js';
 import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
@@ -16,7 +18,7 @@ import type { DeviceBackend, ModuleStats, RouteTaken, TallSkinnyQrResult, WarmKe
 import { cpuBackend } from '../cpu/backend.js';
 import { complexReferenceOf } from '../cpu/complex/backend.js';
 import { OP_SPECS, OUTPUTS, isComplexRequest } from '../core/op-specs.js';
-import { capturableOp, choose, chooseArray, chooseComplex, ownRoute, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
+import { DEVICE_VARIABLE_ROUTES, capturableOp, choose, chooseArray, chooseComplex, ownRoute, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
 import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
 import { HostDeferral } from './host/deferral.js';
 import { HostCall, type StagingTuning } from './host/staging.js';
@@ -203,6 +205,31 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     this.stage(new HostCall(this.device, op, realView(request), kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {}));
   }
 
+  /**
+   * A request on variableDevice batches (sizes and addresses on the device): its one route
+   * (router.ts DEVICE_VARIABLE_ROUTES), after every array it names is checked to be this device's.
+   */
+  runDeviceVariable(op: DeviceVariableOp, request: DeviceVariableRequest): void {
+    this.device.beginCall?.();
+    if (this.recording) throw new MyriadError('UNSUPPORTED', `${op} on variableDevice batches allocates its tables per call and cannot be captured`, 'a');
+    const r = request as unknown as Record<string, unknown>;
+    for (const key of ['a', 'b', 'c'] as const) {
+      const b = r[key] as DeviceVariableBatch | undefined;
+      if (b === undefined) continue;
+      for (const s of [b.rows, b.cols, b.ld, b.pointers]) if (s !== undefined) this.checkOwn(s);
+    }
+    this.checkOwn(request.info as DeviceStorage);
+    if ('ipiv' in request) this.checkOwn(request.ipiv as DeviceStorage);
+    const route = DEVICE_VARIABLE_ROUTES[op];
+    this.lastRoute = route.taken;
+    (route.run as (dev: GpuDevice, r: DeviceVariableRequest) => void)(this.device, request);
+  }
+
+  /** The device address of element `offset` of `data` (this device's memory). */
+  deviceAddress(data: DeviceStorage, offset: number): bigint {
+    return this.checkOwn(data).ptr + BigInt(offset * storageInfo(data.dtype).bytes);
+  }
+
   /** Runs a staged host call: now, or deferred inside deferHost(). */
   private stage(call: HostCall): void {
     if (this.deferral.active) {
@@ -311,7 +338,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   allocInts(length: number): DeviceStorage {
     return this.ints.take(length);
   }
-  upload(host: FloatArray | Int32Array): DeviceStorage {
+  upload(host: FloatArray | Int32Array | BigInt64Array): DeviceStorage {
     return this.device.upload(host);
   }
   download(device: DeviceStorage): FloatArray | Int32Array {

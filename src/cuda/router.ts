@@ -7,20 +7,21 @@
  * Kernel families never route to each other: a new design, or a vendor routine, is one more
  * candidate here. `force` pins a candidate by name (tests, benchmarks, sweeps).
  */
+import type { DeviceVariableOp } from '../core/device-batch.js';
 import type { OpName } from '../core/ops.js';
 import { MyriadError } from '../core/errors.js';
 import { OP_SPECS, type ComplexRequests } from '../core/op-specs.js';
 import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../core/batch.js';
 import type { Storage } from '../core/storage.js';
 import { gelsCovers, gelsCuda } from './kernels/gels/index.js';
-import { complexGemmCuda, gemmCuda, gemmVbatchedCovers, gemmVbatchedCuda } from './kernels/gemm/index.js';
-import { getrfCuda, getrfVbatchedCovers, getrfVbatchedCuda } from './kernels/getrf/index.js';
+import { complexGemmCuda, gemmCuda, gemmDeviceVariableCuda, gemmVbatchedCovers, gemmVbatchedCuda } from './kernels/gemm/index.js';
+import { getrfCuda, getrfDeviceVariableCuda, getrfVbatchedCovers, getrfVbatchedCuda } from './kernels/getrf/index.js';
 import { getriCovers, getriCuda } from './kernels/getri/index.js';
 import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
 import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
 import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
-import { potrfCuda, potrfVbatchedCovers, potrfVbatchedCuda } from './kernels/potrf/index.js';
+import { potrfCuda, potrfDeviceVariableCuda, potrfVbatchedCovers, potrfVbatchedCuda } from './kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, posvVbatchedCuda, potrsCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
 import { syrkCuda } from './kernels/syrk/index.js';
@@ -166,6 +167,17 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   gels: [{ name: 'gels', covers: gelsCovers, run: gelsCuda }, CPU],
   getri: [{ name: 'getri', covers: getriCovers, run: getriCuda }, CPU],
 };
+
+/**
+ * variableDevice batches (sizes and addresses on the device, core/device-batch.ts): one route per
+ * operation that takes them (gemm, potrf, getrf), 'vdevice' (the class kernels of the `vbatched` route behind a
+ * classification kernel). No CPU fallback: the host cannot read the members.
+ */
+export const DEVICE_VARIABLE_ROUTES = {
+  gemm: { taken: Object.freeze({ op: 'gemm', route: 'vdevice', gpu: true }), run: gemmDeviceVariableCuda },
+  potrf: { taken: Object.freeze({ op: 'potrf', route: 'vdevice', gpu: true }), run: potrfDeviceVariableCuda },
+  getrf: { taken: Object.freeze({ op: 'getrf', route: 'vdevice', gpu: true }), run: getrfDeviceVariableCuda },
+} as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
 export type ComplexRouted = 'gemm';

@@ -74,14 +74,21 @@ export function planVbatchedGemmSizes(p: Omit<VbatchedGemmProblem, 'shapes'>, si
 }
 
 function gemmClassLaunches(p: Omit<VbatchedGemmProblem, 'shapes'>, { classes, order, place, large }: ClassPlan, tuning: GemmTuning): VbatchedGemmPlan {
-  const common = { dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.beta === 0 };
-  const bands = tuning.tiled[p.dtype];
-  const launches = classes.map((c): VbatchedGemmLaunch => {
-    const small = VSMALL_SHAPE[c.bound];
-    if (small !== undefined) return { ...c, params: { variant: 'vsmall', ...common, bound: c.bound, ...small } };
-    const key = byPrecision(p.dtype, { double: c.bound, single: Math.min(c.bound, FLOAT32_BAND_MAX) });
-    const band = bands.find((b) => key <= b.maxDim) ?? bands[bands.length - 1]!;
-    return { ...c, params: { variant: 'vtiled', ...common, bound: c.bound, ...band.config } };
-  });
+  const launches = classes.map((c): VbatchedGemmLaunch => ({ ...c, params: gemmClassParams(p, c.bound, tuning) }));
   return { launches, order, place, large };
+}
+
+/**
+ * The kernel of the class of `bound`: the vsmall design for the classes up to 32, else the tiled
+ * design with the table's band for the bound. Any bound above 32 has one (the classes of
+ * common/vbatch.ts, and the device-sized batches' class of their largest members).
+ */
+export function gemmClassParams(p: Pick<VbatchedGemmProblem, 'dtype' | 'transA' | 'transB' | 'beta'>, bound: number, tuning: GemmTuning): VbatchedGemmParams {
+  const common = { dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.beta === 0 };
+  const small = VSMALL_SHAPE[bound];
+  if (small !== undefined) return { variant: 'vsmall', ...common, bound, ...small };
+  const bands = tuning.tiled[p.dtype];
+  const key = byPrecision(p.dtype, { double: bound, single: Math.min(bound, FLOAT32_BAND_MAX) });
+  const band = bands.find((b) => key <= b.maxDim) ?? bands[bands.length - 1]!;
+  return { variant: 'vtiled', ...common, bound, ...band.config };
 }

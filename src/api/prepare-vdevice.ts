@@ -1,0 +1,138 @@
+/**
+ * Validation of the calls that take `variableDevice` batches (core/device-batch.ts): gemm, potrf and getrf.
+ * prepare.ts hands a call here when one of its batches is of that kind, so the common validators
+ * never see one.
+ *
+ * The host checks what it can see (the argument object, enums, scalars, every batch's fields and
+ * arrays, one count and one dtype across the call, info's type and length, that the int arrays and
+ * info share no memory); per-member sizes are checked on the device. A member the device finds
+ * invalid is left untouched and gets a negative info, LAPACK's xerbla numbering of the argument at
+ * fault (MAGMA's vbatched checkers use the same codes):
+ * - potrf: -2 (n: rows outside [0, maxRows], or cols given and not equal to rows), -4 (ld < max(1, n));
+ * - getrf: -1 (m: rows outside [0, maxRows]), -2 (n: cols outside [0, maxCols]), -4 (ld < max(1, m));
+ * - gemm: -3 (m: C's rows, or op(A)'s rows, outside its batch's maxima, or the two differ), -4 (n: C's
+ *   and op(B)'s columns likewise), -5 (k: op(A)'s columns and op(B)'s rows likewise), -8, -10, -13
+ *   (ldA, ldB, ldC below max(1, rows)). gemm has no info otherwise, so on these batches it takes
+ *   `info` (required: every member gets 0 or its code).
+ * `check: true` is not taken: the host cannot see the members' matrices it would name.
+ */
+import {
+  isDeviceVariable, validateDeviceVariable,
+  type DeviceVariableBatch, type DeviceVariableGemmRequest, type DeviceVariableGetrfRequest, type DeviceVariablePotrfRequest, type DeviceVariableRequest,
+} from '../core/device-batch.js';
+import { parseTrans, parseUplo } from '../core/enums.js';
+import { MyriadError, checkKeys, describeValue } from '../core/errors.js';
+import { checkNoOverlaps, type Operand } from '../core/overlap.js';
+import { isDeviceStorage, type DeviceStorage, type IntStorage } from '../core/storage.js';
+
+/** Whether any of `names` in `args` is a variableDevice batch (then the call is validated here). */
+export function takesDeviceVariable(args: unknown, names: readonly string[]): boolean {
+  if (typeof args !== 'object' || args === null) return false;
+  const o = args as Record<string, unknown>;
+  return names.some((n) => isDeviceVariable(o[n]));
+}
+
+/** Whether a validated request is one of this module's (its `a` is a variableDevice batch). */
+export function isDeviceVariableRequest(request: object): request is DeviceVariableRequest {
+  return isDeviceVariable((request as { a?: unknown }).a);
+}
+
+function argsObject(args: unknown, op: string, keys: readonly string[]): Record<string, unknown> {
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    throw new MyriadError('INVALID_ARGUMENT', `${op} expects one argument object { ${keys.join(', ')} }, got ${describeValue(args)}`, 'args');
+  checkKeys(args, keys);
+  const o = args as Record<string, unknown>;
+  if (o.check !== undefined && o.check !== false)
+    throw new MyriadError('UNSUPPORTED', 'check: true needs the matrices on the host side; with variableDevice batches read info (negative: the member\'s device sizes were invalid)', 'check');
+  return o;
+}
+
+function batch(v: unknown, name: string, what: string): DeviceVariableBatch {
+  if (v === undefined || v === null) throw new MyriadError('INVALID_ARGUMENT', 'is required', name);
+  if (!isDeviceVariable(v))
+    throw new MyriadError('UNSUPPORTED', `${what}: every batch of the call must be a variableDevice batch where one is (got ${describeValue(v)})`, name);
+  validateDeviceVariable(v, name);
+  return v;
+}
+
+function deviceInts(v: unknown, length: number, argument: string): DeviceStorage {
+  if (!isDeviceStorage(v)) throw new MyriadError('INVALID_ARGUMENT', `expected int32 device memory (the members' sizes are on the device), got ${describeValue(v)}`, argument);
+  if (v.dtype !== 'int32') throw new MyriadError('DTYPE', `expected int32 device memory, got ${v.dtype}`, argument);
+  if (v.length < length) throw new MyriadError('BOUNDS', `holds ${v.length} elements but ${length} are needed`, argument);
+  return v;
+}
+
+const deviceInfo = (v: unknown, count: number): DeviceStorage => deviceInts(v, count, 'info');
+
+/** The int arrays a batch's members are described by (inputs of the call). */
+function sizeOperands(b: DeviceVariableBatch, name: string): Operand[] {
+  const out: Operand[] = [
+    { name: `${name}.rows`, ints: b.rows, used: b.count, output: false },
+    { name: `${name}.ld`, ints: b.ld, used: b.count, output: false },
+    { name: `${name}.pointers`, ints: b.pointers, used: b.count, output: false },
+  ];
+  if (b.cols !== undefined) out.push({ name: `${name}.cols`, ints: b.cols, used: b.count, output: false });
+  return out;
+}
+
+function sameCallAs(first: DeviceVariableBatch, firstName: string, b: DeviceVariableBatch, name: string): void {
+  if (b.count !== first.count) throw new MyriadError('SHAPE', `holds ${b.count} matrices but ${firstName} holds ${first.count}`, `${name}.count`);
+  if (b.dtype !== first.dtype) throw new MyriadError('DTYPE', `is ${b.dtype} but ${firstName} is ${first.dtype}: element types cannot be mixed`, `${name}.dtype`);
+  if (b.rows.device !== first.rows.device) throw new MyriadError('INVALID_ARGUMENT', `is memory of device ${b.rows.device} but ${firstName} of device ${first.rows.device}`, name);
+}
+
+const GEMM_KEYS = ['transA', 'transB', 'alpha', 'a', 'b', 'beta', 'c', 'info'] as const;
+
+function realScalar(v: unknown, fallback: number, argument: string): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || Number.isNaN(v)) throw new MyriadError('INVALID_ARGUMENT', `expected a number (variableDevice batches are real), got ${describeValue(v)}`, argument);
+  return v;
+}
+
+export function prepareGemmDeviceVariable(args: unknown): DeviceVariableGemmRequest {
+  const o = argsObject(args, 'gemm', GEMM_KEYS);
+  const transA = parseTrans((o.transA ?? 'N') as string, 'transA') === 'N' ? 'N' : 'T';
+  const transB = parseTrans((o.transB ?? 'N') as string, 'transB') === 'N' ? 'N' : 'T';
+  const alpha = realScalar(o.alpha, 1, 'alpha');
+  const beta = realScalar(o.beta, 0, 'beta');
+  const a = batch(o.a, 'a', 'gemm'), b = batch(o.b, 'b', 'gemm'), c = batch(o.c, 'c', 'gemm');
+  sameCallAs(a, 'a', b, 'b');
+  sameCallAs(a, 'a', c, 'c');
+  if (o.info === undefined)
+    throw new MyriadError('INVALID_ARGUMENT', 'gemm on variableDevice batches needs info (int32 device memory, one per member): a member whose device sizes are invalid is skipped and reported there', 'info');
+  const info = deviceInfo(o.info, a.count);
+  checkNoOverlaps([...sizeOperands(a, 'a'), ...sizeOperands(b, 'b'), ...sizeOperands(c, 'c'), { name: 'info', ints: info, used: a.count, output: true }]);
+  return { transA, transB, alpha, beta, a, b, c, info };
+}
+
+const POTRF_KEYS = ['uplo', 'a', 'info', 'check'] as const;
+
+/** potrf on a variableDevice batch; `alloc` gives device ints where info is not given. */
+export function preparePotrfDeviceVariable(args: unknown, alloc: (length: number) => IntStorage): DeviceVariablePotrfRequest {
+  const o = argsObject(args, 'potrf', POTRF_KEYS);
+  const uplo = parseUplo((o.uplo ?? 'lower') as string, 'uplo');
+  const a = batch(o.a, 'a', 'potrf');
+  const given = o.info === undefined ? undefined : deviceInfo(o.info, a.count);
+  checkNoOverlaps([...sizeOperands(a, 'a'), ...(given === undefined ? [] : [{ name: 'info', ints: given, used: a.count, output: true }])]);
+  return { uplo, a, info: given ?? alloc(a.count) };
+}
+
+const GETRF_KEYS = ['a', 'ipiv', 'info', 'check'] as const;
+
+/** getrf on a variableDevice batch: pivotStride min(maxRows, maxCols); `alloc` gives device ints where ipiv or info is not given. */
+export function prepareGetrfDeviceVariable(args: unknown, alloc: (length: number) => IntStorage): DeviceVariableGetrfRequest {
+  const o = argsObject(args, 'getrf', GETRF_KEYS);
+  const a = batch(o.a, 'a', 'getrf');
+  const pivotStride = Math.min(a.maxRows, a.maxCols);
+  const pivots = a.count * pivotStride;
+  if (!Number.isSafeInteger(pivots) || pivots > 2 ** 31 - 1)
+    throw new MyriadError('BOUNDS', `count * min(maxRows, maxCols) = ${pivots} pivots: more than an int32 array holds; split the batch`, 'a.count');
+  const ipiv = o.ipiv === undefined ? undefined : deviceInts(o.ipiv, pivots, 'ipiv');
+  const info = o.info === undefined ? undefined : deviceInfo(o.info, a.count);
+  checkNoOverlaps([
+    ...sizeOperands(a, 'a'),
+    ...(ipiv === undefined ? [] : [{ name: 'ipiv', ints: ipiv, used: pivots, output: true }]),
+    ...(info === undefined ? [] : [{ name: 'info', ints: info, used: a.count, output: true }]),
+  ]);
+  return { a, pivotStride, ipiv: ipiv ?? alloc(pivots), info: info ?? alloc(a.count) };
+}

@@ -1,0 +1,84 @@
+/**
+ * getrf on a variable batch whose sizes and addresses are on the device (common/vdevice.ts):
+ * zeroed tables, the classification kernel, then each class of the host-sized path (unchanged
+ * kernels) over its region, largest class first: the warp and register classes one launch, the
+ * blocked classes a panel and an update launch per panel, sized for the class's largest member the
+ * maxima allow (a member whose panels are done leaves at once, as on the host-sized path). Nothing
+ * is read back.
+ *
+ * The class kernels write member q's pivots at ipiv + index * pivotStride and its info at
+ * info[index], index the row's batch index, i + 1 for member i (common/vdevice.ts: index 0 is
+ * the zero rows past a class's members). So info goes through a scratch of count + 1 entries
+ * copied to info at the end, and the kernels get ipiv's address less one stride: member i's pivots
+ * land at ipiv[i * pivotStride], and the zero rows, which write no pivot (min(m, n) = 0), only
+ * form that address.
+ */
+import type { DeviceVariableGetrfRequest } from '../../../core/device-batch.js';
+import { MyriadError } from '../../../core/errors.js';
+import type { DeviceStorage } from '../../../core/storage.js';
+import { tuningFor, type GetrfTuning } from '../../model/tuning/index.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { kernelFor } from '../common/kernel-cache.js';
+import { sharedLimit } from '../common/operands.js';
+import { CLASSIFY_THREADS, allocDeviceTables, deviceRegions, onDevice, optionalPtr, releaseDeviceTables } from '../common/vdevice.js';
+import { getrfPanelVbatchedSource, getrfUpdateVbatchedSource } from './generate-panel.js';
+import { GETRF_VBATCH_INTS } from './generate-vbatched.js';
+import { generateGetrfClassify } from './generate-vdevice.js';
+import { vbatchedGetrfLaunch, vbatchedGetrfPanelSteps, vbatchedGetrfSource } from './launch-vbatched.js';
+import { getrfClassParams, getrfMemberSize } from './plan-vbatched.js';
+import type { GetrfVbatchedParams } from './params.js';
+
+export interface GetrfDeviceOptions {
+  readonly tuning?: GetrfTuning;
+}
+
+/** The classification kernel has no parameters: one memo key object. */
+const CLASSIFY_KEY = Object.freeze({});
+
+export function getrfDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableGetrfRequest, opts: GetrfDeviceOptions = {}): void {
+  const { a } = r;
+  const count = a.count;
+  if (count === 0) return;
+  const { launches, regions } = deviceRegions(getrfMemberSize(a.maxRows, a.maxCols));
+  const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
+  const limit = sharedLimit(dev);
+  const designs = launches.map(({ bound }): GetrfVbatchedParams => {
+    const c = getrfClassParams(a.dtype, bound, tuning, limit);
+    if (c === undefined) throw new MyriadError('UNSUPPORTED', `members up to ${bound} rows need an LU panel that fits no block's shared memory on this device (${limit} bytes)`, 'a.maxRows');
+    return c;
+  });
+  const tables = allocDeviceTables(dev, regions, count, 1, GETRF_VBATCH_INTS);
+  let work: DeviceArray | undefined;
+  try {
+    work = dev.alloc('int32', count + 1);
+    const classify = kernelFor(dev, 'getrf-vclassify', CLASSIFY_KEY, generateGetrfClassify);
+    classify.launch({ grid: [Math.ceil(count / CLASSIFY_THREADS), 1, 1], block: [CLASSIFY_THREADS, 1, 1] }, [
+      arg.ptr(onDevice(a.rows)), arg.ptr(optionalPtr(a.cols)), arg.ptr(onDevice(a.ld)), arg.ptr(onDevice(a.pointers)),
+      arg.i32(a.maxRows), arg.i32(a.maxCols), arg.i32(count), arg.i64(count),
+      arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(work),
+    ]);
+    const ipiv = BigInt.asIntN(64, onDevice(r.ipiv as DeviceStorage).ptr - BigInt(r.pivotStride * 4));
+    launches.forEach(({ region, bound }, l) => {
+      const c = designs[l]!;
+      const at = tables.at(region);
+      const member = [arg.ptr(at.pointers), arg.ptr(at.ints)];
+      if (c.variant === 'vpanel') {
+        const panel = kernelFor(dev, 'getrf-vpanel', c.params, () => getrfPanelVbatchedSource(c.params));
+        const update = kernelFor(dev, 'getrf-vupdate', c.params, () => getrfUpdateVbatchedSource(c.params));
+        // The steps of the class's largest member the maxima allow, over every row of the region.
+        const largest = { rows: Math.min(bound, a.maxRows), cols: Math.min(bound, a.maxCols) };
+        for (const st of vbatchedGetrfPanelSteps(c.params, [largest])) {
+          panel.launch({ ...st.panel, grid: [count, 1, 1] }, [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.ptr(work!), arg.i32(count), arg.i32(st.i0)]);
+          if (st.update !== null) update.launch({ ...st.update, grid: [count, st.update.grid[1], 1] }, [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.i32(count), arg.i32(st.i0)]);
+        }
+        return;
+      }
+      const kernel = kernelFor(dev, `getrf-${c.variant}`, c.params, () => vbatchedGetrfSource(c));
+      kernel.launch(vbatchedGetrfLaunch(c, count), [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.ptr(work!), arg.i32(count)]);
+    });
+    dev.copy(work, 1, onDevice(r.info as DeviceStorage), 0, count);
+  } finally {
+    if (work === undefined) releaseDeviceTables(dev, tables);
+    else releaseDeviceTables(dev, tables, work);
+  }
+}

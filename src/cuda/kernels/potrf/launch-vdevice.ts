@@ -1,0 +1,67 @@
+/**
+ * potrf on a variable batch whose sizes and addresses are on the device (common/vdevice.ts):
+ * zeroed tables, the classification kernel, then each class kernel of the host-sized path
+ * (unchanged) over its region, largest class first; info through a scratch of count + 1 entries
+ * (entry 0 the sink of the zero rows past a class's members), copied to info at the end. Nothing
+ * is read back.
+ */
+import type { DeviceVariablePotrfRequest } from '../../../core/device-batch.js';
+import { MyriadError } from '../../../core/errors.js';
+import type { DeviceStorage } from '../../../core/storage.js';
+import { tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { kernelFor } from '../common/kernel-cache.js';
+import { sharedLimit } from '../common/operands.js';
+import { CLASSIFY_THREADS, allocDeviceTables, deviceRegions, onDevice, optionalPtr, releaseDeviceTables } from '../common/vdevice.js';
+import { POTRF_VBATCH_INTS } from './generate-vbatched.js';
+import { generatePotrfClassify } from './generate-vdevice.js';
+import { vbatchedPotrfLaunch, vbatchedPotrfSource } from './launch-vbatched.js';
+import { potrfClassParams } from './plan-vbatched.js';
+import type { PotrfVbatchedParams } from './params.js';
+
+export interface PotrfDeviceOptions {
+  readonly tuning?: PotrfTuning;
+}
+
+/** The class designs of a call (a class whose panel fits no block's shared memory is an error naming a.maxRows). */
+function classDesigns(r: DeviceVariablePotrfRequest, launches: readonly { bound: number }[], limit: number, tuning: PotrfTuning): PotrfVbatchedParams[] {
+  return launches.map(({ bound }) => {
+    try {
+      return potrfClassParams(r.a.dtype, r.uplo, bound, limit, tuning);
+    } catch (e) {
+      throw new MyriadError('UNSUPPORTED', `members up to order ${bound} need a Cholesky panel that fits no block's shared memory on this device (${limit} bytes): ${(e as Error).message}`, 'a.maxRows');
+    }
+  });
+}
+
+export function potrfDeviceVariableCuda(dev: GpuDevice, r: DeviceVariablePotrfRequest, opts: PotrfDeviceOptions = {}): void {
+  const count = r.a.count;
+  if (count === 0) return;
+  const { launches, regions } = deviceRegions(Math.min(r.a.maxRows, r.a.maxCols));
+  const designs = classDesigns(r, launches, sharedLimit(dev), opts.tuning ?? tuningFor(dev.info.arch, 'potrf'));
+  const tables = allocDeviceTables(dev, regions, count, 1, POTRF_VBATCH_INTS);
+  let work: DeviceArray | undefined;
+  try {
+    work = dev.alloc('int32', count + 1);
+    const classify = kernelFor(dev, 'potrf-vclassify', CLASSIFY_KEY, generatePotrfClassify);
+    classify.launch({ grid: [Math.ceil(count / CLASSIFY_THREADS), 1, 1], block: [CLASSIFY_THREADS, 1, 1] }, [
+      arg.ptr(onDevice(r.a.rows)), arg.ptr(optionalPtr(r.a.cols)), arg.ptr(onDevice(r.a.ld)), arg.ptr(onDevice(r.a.pointers)),
+      arg.i32(r.a.maxRows), arg.i32(r.a.maxCols), arg.i32(count), arg.i64(count),
+      arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(work),
+    ]);
+    // Each class over its whole region: rows past the class's members are zero (n = 0, index 0: the sink).
+    launches.forEach(({ region }, l) => {
+      const c = designs[l]!;
+      const kernel = kernelFor(dev, `potrf-${c.variant}`, c.params, () => vbatchedPotrfSource(c));
+      const at = tables.at(region);
+      kernel.launch(vbatchedPotrfLaunch(c, count), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(work!), arg.i32(count)]);
+    });
+    dev.copy(work, 1, onDevice(r.info as DeviceStorage), 0, count);
+  } finally {
+    if (work === undefined) releaseDeviceTables(dev, tables);
+    else releaseDeviceTables(dev, tables, work);
+  }
+}
+
+/** The classification kernel has no parameters: one memo key object. */
+const CLASSIFY_KEY = Object.freeze({});
