@@ -27,6 +27,7 @@ import { syrkCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
 import { trmmCuda, trsmCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
 import { trtriCuda } from './kernels/trtri/index.js';
+import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
@@ -168,7 +169,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
 };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
-export type ComplexRouted = 'gemm';
+export type ComplexRouted = 'gemm' | 'potrf' | 'potrs' | 'posv';
 
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
 export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
@@ -194,6 +195,11 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     { name: 'cublas', covers: cublasComplexGemmCovers, run: cublasComplexGemm, capturable: false },
     CPU,
   ],
+  // The complex Cholesky kernels (kernels/zpotrf/): strided and list batches of n <= 32; larger
+  // orders and variable batches run on the CPU reference.
+  potrf: [{ name: 'potrf', covers: (r) => zcholeskyCovers(r.a), run: complexPotrfCuda }, CPU],
+  potrs: [{ name: 'potrs', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPotrsCuda }, CPU],
+  posv: [{ name: 'posv', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPosvCuda }, CPU],
 };
 
 const COMPLEX_TAKEN = new Map((Object.entries(COMPLEX_ROUTES) as [ComplexRouted, readonly ComplexCandidate<ComplexRouted>[]][]).flatMap(([op, list]) =>
@@ -209,7 +215,8 @@ export function chooseComplex(op: OpName, request: Record<string, unknown>, dev:
     if (force !== undefined && force !== CPU.name) throw new MyriadError('ENUM', `${op} on complex data has no route '${force}' (routes: ${CPU.name})`, 'force');
     return { candidate: CPU, taken: { op, route: CPU.name, gpu: false } };
   }
-  const list = COMPLEX_ROUTES[op as ComplexRouted];
+  // One operation's list, seen as the lists' common type (the request is that operation's).
+  const list = COMPLEX_ROUTES[op as ComplexRouted] as readonly ComplexCandidate<ComplexRouted>[];
   const r = request as unknown as ComplexDeviceRequest<ComplexRouted>;
   let chosen: ComplexCandidate<ComplexRouted> | undefined;
   if (force !== undefined) {
