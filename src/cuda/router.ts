@@ -195,8 +195,7 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     { name: 'cublas', covers: cublasComplexGemmCovers, run: cublasComplexGemm, capturable: false },
     CPU,
   ],
-  // The complex Cholesky kernels (kernels/zpotrf/): strided and list batches of n <= 32; larger
-  // orders and variable batches run on the CPU reference.
+  // The complex Cholesky kernels (kernels/zpotrf/): n <= 32; larger orders run on the CPU reference.
   potrf: [{ name: 'potrf', covers: (r) => zcholeskyCovers(r.a), run: complexPotrfCuda }, CPU],
   potrs: [{ name: 'potrs', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPotrsCuda }, CPU],
   posv: [{ name: 'posv', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPosvCuda }, CPU],

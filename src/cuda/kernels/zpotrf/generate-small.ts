@@ -67,6 +67,15 @@ export function zsmallLayout(p: { dtype: ZpotrfSmallParams['dtype']; n: number; 
   return { dtype: p.dtype, n: p.n, warps: p.warps, tile: false, lanes: p.n };
 }
 
+/**
+ * Blocks per SM asked of ptxas (__launch_bounds__): 1, so that its register count is what the
+ * kernel needs (up to 255) and never a cap it spills under. Left to its own occupancy heuristic
+ * (no minimum), ptxas compiled complex64 posv n = 14, 15 to 64 registers with 12 bytes of spills;
+ * a cap of 128 (4 blocks of 4 warps) spilled 12-44 bytes at n = 11-14. What occupancy pays here is
+ * not measured yet.
+ */
+const MIN_BLOCKS = 1;
+
 function prelude(design: Design, p: { dtype: ZpotrfSmallParams['dtype']; n: number; warps: number }): string {
   return `${precisionPrelude(p.dtype)}
 ${mathHelpers(p.dtype)}
@@ -79,7 +88,8 @@ constexpr int MPW = ${matricesPerWarp(p.n)};   // matrices per warp
 constexpr int WARPS = ${p.warps};
 constexpr int NC = ${design === 'potrf' ? 2 * p.n : 0};   // reals of one column buffer (slotSetup's c1 = c0 + NC)
 constexpr int SLOT = ${slotReals(design, p.n)};   // shared reals per matrix
-constexpr int CS = ${design === 'potrf' ? 0 : keptStride(p.n)};   // pairs between kept column buffers (the solves)`;
+constexpr int CS = ${design === 'potrf' ? 0 : keptStride(p.n)};   // pairs between kept column buffers (the solves)
+constexpr int MIN_BLOCKS = ${MIN_BLOCKS};   // blocks per SM asked of ptxas (see MIN_BLOCKS)`;
 }
 
 /** Row r of F into rA (F = A's lower triangle, or the conjugate transpose of its upper one); the diagonal's imaginary part is not read. */
@@ -147,7 +157,7 @@ export function zpotrfSmallSource(p: ZpotrfSmallParams): KernelSource {
   const source = `${prelude('potrf', p)}
 ${choleskyRows(false)}
 
-extern "C" __global__ void __launch_bounds__(WARPS * 32) ${entry}(
+extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) ${entry}(
     ${operandParameters('A', p.kind, true, 'real2')},
     int* __restrict__ info, const int* __restrict__ index, int count) {
 ${slotSetup()}
@@ -223,7 +233,7 @@ export function zposvSmallSource(p: ZsolveSmallParams): KernelSource {
 ${choleskyRows(true)}
 constexpr int RB = ${p.rhs};
 
-extern "C" __global__ void __launch_bounds__(WARPS * 32) ${entry}(
+extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) ${entry}(
     ${operandParameters('A', p.kindA, true, 'real2')},
     ${operandParameters('B', p.kindB, true, 'real2')},
     int* __restrict__ info, const int* __restrict__ index, int count, int nrhs) {
@@ -258,7 +268,7 @@ export function zpotrsSmallSource(p: ZsolveSmallParams): KernelSource {
   const source = `${prelude('potrs', p)}
 constexpr int RB = ${p.rhs};
 
-extern "C" __global__ void __launch_bounds__(WARPS * 32) ${entry}(
+extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) ${entry}(
     ${operandParameters('A', p.kindA, false, 'real2')},
     ${operandParameters('B', p.kindB, true, 'real2')},
     int* __restrict__ info, const int* __restrict__ index, int count, int nrhs) {

@@ -17,7 +17,7 @@ import { smallGrid } from '../common/warp-slots.js';
 import { zposvSmallSource, zpotrfSmallSource, zpotrsSmallSource, zsmallLayout } from './generate-small.js';
 import { planZpotrf, planZsolve, zcholeskyServes, ZCHOLESKY_MAX_N } from './plan.js';
 
-/** Whether the complex kernels take a request: strided or list batches (one order for all) of order at most ZCHOLESKY_MAX_N. */
+/** Whether the complex kernels take a request: strided or list batches (the complex forms; one order for all) of order at most ZCHOLESKY_MAX_N. */
 export function zcholeskyCovers(a: Batch<DeviceArray>, b?: Batch<DeviceArray>): boolean {
   return a.kind !== 'variable' && b?.kind !== 'variable' && zcholeskyServes(a.rows);
 }
