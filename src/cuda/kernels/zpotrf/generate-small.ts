@@ -67,15 +67,6 @@ export function zsmallLayout(p: { dtype: ZpotrfSmallParams['dtype']; n: number; 
   return { dtype: p.dtype, n: p.n, warps: p.warps, tile: false, lanes: p.n };
 }
 
-/**
- * Blocks per SM asked of ptxas (__launch_bounds__): 1, so that its register count is what the
- * kernel needs (up to 255) and never a cap it spills under. Left to its own occupancy heuristic
- * (no minimum), ptxas compiled complex64 posv n = 14, 15 to 64 registers with 12 bytes of spills;
- * a cap of 128 (4 blocks of 4 warps) spilled 12-44 bytes at n = 11-14. What occupancy pays here is
- * not measured yet.
- */
-const MIN_BLOCKS = 1;
-
 function prelude(design: Design, p: { dtype: ZpotrfSmallParams['dtype']; n: number; warps: number }): string {
   return `${precisionPrelude(p.dtype)}
 ${mathHelpers(p.dtype)}
@@ -88,8 +79,7 @@ constexpr int MPW = ${matricesPerWarp(p.n)};   // matrices per warp
 constexpr int WARPS = ${p.warps};
 constexpr int NC = ${design === 'potrf' ? 2 * p.n : 0};   // reals of one column buffer (slotSetup's c1 = c0 + NC)
 constexpr int SLOT = ${slotReals(design, p.n)};   // shared reals per matrix
-constexpr int CS = ${design === 'potrf' ? 0 : keptStride(p.n)};   // pairs between kept column buffers (the solves)
-constexpr int MIN_BLOCKS = ${MIN_BLOCKS};   // blocks per SM asked of ptxas (see MIN_BLOCKS)`;
+constexpr int CS = ${design === 'potrf' ? 0 : keptStride(p.n)};   // pairs between kept column buffers (the solves)`;
 }
 
 /** Row r of F into rA (F = A's lower triangle, or the conjugate transpose of its upper one); the diagonal's imaginary part is not read. */
@@ -157,7 +147,7 @@ export function zpotrfSmallSource(p: ZpotrfSmallParams): KernelSource {
   const source = `${prelude('potrf', p)}
 ${choleskyRows(false)}
 
-extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) ${entry}(
+extern "C" __global__ void __launch_bounds__(WARPS * 32) ${entry}(
     ${operandParameters('A', p.kind, true, 'real2')},
     int* __restrict__ info, const int* __restrict__ index, int count) {
 ${slotSetup()}
@@ -190,13 +180,21 @@ function storeRhs(when: string): string {
 }
 
 /**
+ * SWEEPS_ROLLED: the substitutions' step loops are not unrolled. They index no register array by
+ * the step (the factor comes from the column buffers, the right-hand sides are indexed by c), so
+ * rolling them costs a loop counter; unrolled, ptxas hoisted every step's shared loads ahead of the
+ * shuffles they wait for and ran out of registers: complex64 posv n = 14, 15 spilled 12 bytes at
+ * the 64 registers its occupancy heuristic chose, and at n = 19-28 (one block per SM asked) 12-80
+ * bytes at 255. Rolled, complex64 posv n = 24 takes 95 registers, n = 15 64, no spills.
+ */
+/**
  * F y = b by rows: at step k row k holds its value v(k) and the lane's `scale` turns it into the
  * multiplier of `elem` (T(r, k), an expression in k); every row r > k takes T(r, k) times it off.
  * `keepUnscaled`: row k keeps v(k) (posv, v(k) = F(k, k) y(k)), else the scaled value (potrs: y(k)).
  */
 function forwardSweep(elem: string, scale: string, keepUnscaled: boolean): string {
-  return `#pragma unroll
-    for (int k = 0; k < N; ++k) {
+  return `#pragma unroll 1
+    for (int k = 0; k < N; ++k) {                   // rolled: see SWEEPS_ROLLED
       const real2 tk = ${elem};
 #pragma unroll
       for (int c = 0; c < RB; ++c) {
@@ -211,8 +209,8 @@ function forwardSweep(elem: string, scale: string, keepUnscaled: boolean): strin
 function backwardSweep(elem: string, scale: string): string {
   return `#pragma unroll
     for (int c = 0; c < RB; ++c) w[c] = makeReal2(real(0), real(0));   // (set here: not live during the forward sweep)
-#pragma unroll
-    for (int k = N - 1; k >= 0; --k) {
+#pragma unroll 1
+    for (int k = N - 1; k >= 0; --k) {              // rolled: see SWEEPS_ROLLED
       const real2 tk = ${elem};
 #pragma unroll
       for (int c = 0; c < RB; ++c) {
@@ -233,7 +231,7 @@ export function zposvSmallSource(p: ZsolveSmallParams): KernelSource {
 ${choleskyRows(true)}
 constexpr int RB = ${p.rhs};
 
-extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) ${entry}(
+extern "C" __global__ void __launch_bounds__(WARPS * 32) ${entry}(
     ${operandParameters('A', p.kindA, true, 'real2')},
     ${operandParameters('B', p.kindB, true, 'real2')},
     int* __restrict__ info, const int* __restrict__ index, int count, int nrhs) {
@@ -268,7 +266,7 @@ export function zpotrsSmallSource(p: ZsolveSmallParams): KernelSource {
   const source = `${prelude('potrs', p)}
 constexpr int RB = ${p.rhs};
 
-extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) ${entry}(
+extern "C" __global__ void __launch_bounds__(WARPS * 32) ${entry}(
     ${operandParameters('A', p.kindA, false, 'real2')},
     ${operandParameters('B', p.kindB, true, 'real2')},
     int* __restrict__ info, const int* __restrict__ index, int count, int nrhs) {
