@@ -6,8 +6,8 @@
  * 'lower' (element (i, j) of F is A(i, j)), F = U^H for 'upper' (element (i, j) of F is
  * conj(A(j, i))), so an upper matrix is read and written conjugated and transposed and nothing else
  * changes. Thread r of a matrix holds row r of F, rA[0..N), in registers (N is a compile-time
- * constant: every loop unrolls); several matrices share a warp where one cannot fill it, and the
- * only barrier is __syncwarp (common/warp-slots.ts).
+ * constant: the factorisation's loops unroll); several matrices share a warp where one cannot fill
+ * it, and the only barrier is __syncwarp (common/warp-slots.ts).
  *
  * Right-looking step k: rows k..N-1 publish column k to the slot's shared buffer, every lane reads
  * the pivot d = Re A(k, k) (zpotf2 reads only the real part of a diagonal: a Hermitian matrix's is
@@ -24,8 +24,8 @@
  * it to the other rows of its matrix with a shuffle; each row updates its own value with an element
  * it already holds, and keeps its result from the step of its own row.
  * - potrs: thread r reads row r of F into the slot's column buffers (buffer k holds column k of F),
- *   and both sweeps read the factor from there (held in registers as the real potrs holds it, row
- *   and column, complex128 spilled from n = 24 at 4 right-hand sides). The diagonal's reciprocal is
+ *   and both sweeps read the factor from there (held in registers instead, row and column as the
+ *   real potrs holds it, complex128 spilled from n = 24 at 4 right-hand sides). The diagonal's reciprocal is
  *   complex (potrs takes any factor: the reference divides by F(k, k) and conj(F(k, k)) as stored),
  *   by Smith's ratio.
  * - posv: factored as potrf (the factor stored), then the sweeps with the factor still on chip, in
