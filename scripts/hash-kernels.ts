@@ -23,6 +23,7 @@ import { generateMmaGemm } from '../src/cuda/kernels/gemm/generate-mma.js';
 import { generateSmallGemm, smallGemmWork } from '../src/cuda/kernels/gemm/generate-small.js';
 import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
 import { complexGemmCuda, gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
+import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../src/cuda/kernels/zpotrf/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
@@ -207,6 +208,28 @@ function complexGemmThroughLauncher(): void {
           a: one(transA === 'N' ? m : k, transA === 'N' ? k : m), b: one(transB === 'N' ? k : n, transB === 'N' ? n : k), c: one(m, n),
         });
       }
+    }
+  }
+}
+
+/** Complex potrf, potrs, posv (complex128, complex64; lower, upper) through their launchers: n = 0 ... 32, strided and list batches, 1 ... 7 right-hand sides. */
+function complexCholeskyThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  for (const dtype of DTYPES) for (const uplo of UPLOS) for (let n = 0; n <= 32; n++) for (const form of ['padded', 'list'] as const) {
+    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+    const count = 3;
+    const one = (rows: number, cols: number): Batch<DeviceArray> => {
+      const ld = Math.max(1, rows + 1);
+      const size = Math.max(1, ld * cols);
+      return form === 'list'
+        ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
+        : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
+    };
+    const info = fakeArray('int32', count);
+    complexPotrfCuda(dev, { uplo, a: one(n, n), info });
+    for (const nrhs of [1, 2, 3, 4, 7]) {
+      complexPotrsCuda(dev, { uplo, a: one(n, n), b: one(n, nrhs), info });
+      complexPosvCuda(dev, { uplo, a: one(n, n), b: one(n, nrhs), info });
     }
   }
 }
@@ -881,6 +904,7 @@ function deviceSizedThroughLaunchers(): void {
 
 gemmThroughLauncher();
 complexGemmThroughLauncher();
+complexCholeskyThroughLaunchers();
 vbatchedThroughLaunchers();
 deviceSizedThroughLaunchers();
 tsm2ThroughLauncher();

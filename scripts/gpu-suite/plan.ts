@@ -85,6 +85,8 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['vbatched-solve', 30],
   // An estimate (not yet timed): 108 kernels compiled at once, then 10 cases (members to 600 checked on the host).
   ['vbatched-device', 30],
+  // An estimate (not yet timed): about 350 complex Cholesky kernels compiled at once, then 12 tests of 17-32 orders each.
+  ['zpotrf', 45],
 ]);
 
 /**

@@ -73,7 +73,7 @@ export interface ComplexGetrsRequest<S = Storage, I = IntStorage> extends InfoTa
 /**
  * The operations that take complex batches, by name, with their complex requests (the same
  * validation as the real ones: column-major, one element type per call). Their reference is the
- * CPU's (cpu/complex/); a CUDA context runs those with a complex GPU candidate there (gemm:
+ * CPU's (cpu/complex/); a CUDA context runs those with a complex GPU candidate there (the lists of
  * cuda/router.ts COMPLEX_ROUTES) and the rest on the reference with copies of device data, route
  * 'cpu'. An operation lists here exactly when its OP_SPECS entry has `complex: true`.
  */

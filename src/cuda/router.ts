@@ -28,6 +28,7 @@ import { syrkCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
 import { trmmCuda, trsmCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
 import { trtriCuda } from './kernels/trtri/index.js';
+import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
@@ -180,7 +181,7 @@ export const DEVICE_VARIABLE_ROUTES = {
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
-export type ComplexRouted = 'gemm';
+export type ComplexRouted = 'gemm' | 'potrf' | 'potrs' | 'posv';
 
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
 export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
@@ -206,10 +207,15 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     { name: 'cublas', covers: cublasComplexGemmCovers, run: cublasComplexGemm, capturable: false },
     CPU,
   ],
+  // The complex Cholesky kernels (kernels/zpotrf/): n <= 32; larger orders run on the CPU reference.
+  potrf: [{ name: 'potrf', covers: (r) => zcholeskyCovers(r.a), run: complexPotrfCuda }, CPU],
+  potrs: [{ name: 'potrs', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPotrsCuda }, CPU],
+  posv: [{ name: 'posv', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPosvCuda }, CPU],
 };
 
-const COMPLEX_TAKEN = new Map((Object.entries(COMPLEX_ROUTES) as [ComplexRouted, readonly ComplexCandidate<ComplexRouted>[]][]).flatMap(([op, list]) =>
-  list.map((c) => [c, Object.freeze({ op: op as OpName, route: c.name, gpu: c.run !== undefined })] as const)));
+/** Each operation's complex routes as `lastRoute` reports them, per operation (the CPU candidate is one object in every list). */
+const COMPLEX_TAKEN = new Map((Object.entries(COMPLEX_ROUTES) as [ComplexRouted, readonly ComplexCandidate<ComplexRouted>[]][]).map(([op, list]) =>
+  [op as OpName, new Map(list.map((c) => [c, Object.freeze({ op: op as OpName, route: c.name, gpu: c.run !== undefined })] as const))] as const));
 
 /**
  * The candidate for a complex request of `op` (chosen as `choose` does, `force` naming one of the
@@ -221,7 +227,8 @@ export function chooseComplex(op: OpName, request: Record<string, unknown>, dev:
     if (force !== undefined && force !== CPU.name) throw new MyriadError('ENUM', `${op} on complex data has no route '${force}' (routes: ${CPU.name})`, 'force');
     return { candidate: CPU, taken: { op, route: CPU.name, gpu: false } };
   }
-  const list = COMPLEX_ROUTES[op as ComplexRouted];
+  // One operation's list, seen as the lists' common type (the request is that operation's).
+  const list = COMPLEX_ROUTES[op as ComplexRouted] as readonly ComplexCandidate<ComplexRouted>[];
   const r = request as unknown as ComplexDeviceRequest<ComplexRouted>;
   let chosen: ComplexCandidate<ComplexRouted> | undefined;
   if (force !== undefined) {
@@ -232,7 +239,7 @@ export function chooseComplex(op: OpName, request: Record<string, unknown>, dev:
   } else {
     chosen = list.find((c) => (!recording || c.capturable !== false) && (c.covers === undefined || c.covers(r, dev))) ?? list[list.length - 1]!;
   }
-  return { candidate: chosen, taken: COMPLEX_TAKEN.get(chosen)! };
+  return { candidate: chosen, taken: COMPLEX_TAKEN.get(op)!.get(chosen)! };
 }
 
 /** One design of an array-level function, for a stack of `count` m x n matrices. */

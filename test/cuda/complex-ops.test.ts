@@ -1,6 +1,7 @@
 /**
  * The complex operations beyond gemm on a CUDA context (a fake device) and on a multi-GPU one:
- * each runs the CPU reference with copies of device data, ctx.lastRoute says 'cpu', and A, B,
+ * each runs the CPU reference with copies of device data (forced to it where the operation has
+ * complex GPU kernels: theirs are test/cuda/zpotrf.test.ts's), ctx.lastRoute says 'cpu', and A, B,
  * info and pivots equal the reference context's bit for bit, for device-resident and host
  * batches, with failing and NaN members in the batch.
  */
@@ -15,8 +16,10 @@ import { CudaBackend } from '../../src/cuda/backend.js';
 import { FakeDevice, rig } from '../helpers/fake-gpus.js';
 import { Rng, randomHpd } from '../helpers/complex.js';
 
-function fakeCuda(): Context {
+/** A context over a fake device whose `op` runs on the CPU route (forced: a name every complex operation has). */
+function fakeCuda(op: string): Context {
   const backend = new CudaBackend(new FakeDevice(0, []), 'fake');
+  backend.force = { [op]: 'cpu' };
   return new Context('cuda', backend as unknown as Backend<Storage, IntStorage>, backend);
 }
 
@@ -68,7 +71,7 @@ describe('complex operations on a CUDA context (fake device): the CPU reference 
       const ref = newReferenceContext();
       const wantInts = call(ref, wantA, wantB).map((x) => [...(x as Int32Array)]);
       ref.dispose();
-      const ctx = fakeCuda();
+      const ctx = fakeCuda(op);
       try {
         const [dA, dB] = [ctx.upload(A), ctx.upload(B)];
         const ints = call(ctx, dA, dB);

@@ -65,3 +65,48 @@ static __device__ __forceinline__ real2 fmaOp(real2 a, real2 b, real2 c) {
   return c;
 }`;
 }
+
+/**
+ * Helpers of the complex factorizations and substitutions (after complexPrelude): conjugation, a
+ * real scale, the three multiply-subtracts a Cholesky and its solves need (c - a b, c - a conj(b),
+ * c - conj(a) b; each four fused multiply-adds, the conjugation folded into the signs), the
+ * reciprocal of a pivot and a warp shuffle of a pair.
+ *
+ * The reciprocal is Smith's: the ratio of the smaller part to the larger keeps |d|^2 from
+ * overflowing or underflowing where |d| itself is representable (the complex reference divides
+ * the same way, cpu/complex/scalar.ts); a real d (im 0) gives exactly (1 / d.x, 0).
+ */
+export function complexFactorHelpers(): string {
+  return `static __device__ __forceinline__ real2 conjReal2(real2 a) { return makeReal2(a.x, -a.y); }
+static __device__ __forceinline__ real2 scaleReal2(real s, real2 a) { return makeReal2(s * a.x, s * a.y); }
+// c - a b.
+static __device__ __forceinline__ real2 fmsReal2(real2 a, real2 b, real2 c) {
+  c.x = fmaReal(-a.x, b.x, c.x); c.x = fmaReal(a.y, b.y, c.x);
+  c.y = fmaReal(-a.x, b.y, c.y); c.y = fmaReal(-a.y, b.x, c.y);
+  return c;
+}
+// c - a conj(b).
+static __device__ __forceinline__ real2 fmsConjBReal2(real2 a, real2 b, real2 c) {
+  c.x = fmaReal(-a.x, b.x, c.x); c.x = fmaReal(-a.y, b.y, c.x);
+  c.y = fmaReal(a.x, b.y, c.y); c.y = fmaReal(-a.y, b.x, c.y);
+  return c;
+}
+// c - conj(a) b.
+static __device__ __forceinline__ real2 fmsConjAReal2(real2 a, real2 b, real2 c) {
+  c.x = fmaReal(-a.x, b.x, c.x); c.x = fmaReal(-a.y, b.y, c.x);
+  c.y = fmaReal(-a.x, b.y, c.y); c.y = fmaReal(a.y, b.x, c.y);
+  return c;
+}
+// 1 / d by Smith's ratio (no overflow of |d|^2).
+static __device__ __forceinline__ real2 recipReal2(real2 d) {
+  if (absReal(d.x) >= absReal(d.y)) {
+    const real q = d.y / d.x, s = real(1) / (d.x + d.y * q);
+    return makeReal2(s, -q * s);
+  }
+  const real q = d.x / d.y, s = real(1) / (d.y + d.x * q);
+  return makeReal2(q * s, -s);
+}
+static __device__ __forceinline__ real2 shflReal2(real2 v, int from) {
+  return makeReal2(__shfl_sync(0xffffffffu, v.x, from), __shfl_sync(0xffffffffu, v.y, from));
+}`;
+}

@@ -52,8 +52,12 @@ function groupFields(fields: readonly MemberFields[], count: number): number[][]
   return groupMembers(count, fields.flatMap((f) => [f.rows, f.cols, f.ld]));
 }
 
-/** Groups the matrices of `batches` (all of one count) into launches. */
-export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArray>[]): Grouping {
+/**
+ * Groups the matrices of `batches` (all of one count) into launches. `elementBytes`: the bytes of
+ * one element as the batches count them where that is not their array's element (a complex pair:
+ * both parts); absent: the array's.
+ */
+export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArray>[], elementBytes?: number): Grouping {
   const count = batchCount(batches[0]!);
   if (count === 0) return { groups: [], temporaries: [] };
   if (batches.every((b) => b.kind === 'strided')) {
@@ -70,7 +74,7 @@ export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArra
   for (const members of groupFields(fields, count)) {
     const operands = fields.map((f): OperandArgs => {
       const first = members[0]!;
-      const uploaded = dev.upload(memberAddresses(f, members, storageInfo(f.arrays[f.slot[first]!]!.dtype).bytes));
+      const uploaded = dev.upload(memberAddresses(f, members, elementBytes ?? storageInfo(f.arrays[f.slot[first]!]!.dtype).bytes));
       temporaries.push(uploaded);
       return { kind: 'pointer', pointer: uploaded.ptr, offset: 0, stride: 0, ld: f.ld[first]!, rows: f.rows[first]!, cols: f.cols[first]! };
     });

@@ -1,0 +1,219 @@
+/**
+ * Complex Cholesky (potrf, potrs, posv on complex128 and complex64) on the GPU against the complex
+ * reference (the reference context: cpu/complex/zpotrf.ts, zsolve.ts), on fresh random data:
+ * every order n = 1 ... 32, lower and upper, strided batches with ld > n, gaps and an offset, and
+ * list batches; device data and host data (staged) in turn. Hermitian positive definite matrices
+ * (B B^H + n I) are mixed with matrices that are not positive definite at a chosen step (a negative
+ * diagonal) or hold NaN in their triangle, and carry NaN in the diagonal's imaginary parts and in
+ * the triangle not referenced (neither may be read). Checked:
+ * - info per matrix exactly, and ctx.lastRoute the GPU route;
+ * - every element the reference leaves unchanged (the other triangle, past a failing column, a
+ *   failed posv's B, potrs's factor, the padding and gaps between matrices) bitwise unchanged, NaN
+ *   exactly where the reference has NaN;
+ * - the rest within 64 n u of the matrix's largest magnitude (u the unit roundoff): the computed
+ *   Cholesky factor and the substitutions have a forward error of order n u cond(A) ||L||, cond of
+ *   B B^H + n I is about 4 for B's entries in the unit square, and two such results are compared;
+ * - good matrices' residuals as LAPACK's testers take them: ||A - L L^H|| / (n u ||A||) (potrf) and
+ *   ||A X - B|| / (n u ||A|| ||X||) (potrs, posv) at most 30, LAPACK's threshold.
+ * The file's kernels are compiled at once before the first case. Skips with one line where no GPU
+ * is usable.
+ */
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { newReferenceContext, type Context } from '../../src/api/context.js';
+import { list, strided, type Batch } from '../../src/core/batch.js';
+import type { ComplexDType } from '../../src/core/dtype.js';
+import type { Uplo } from '../../src/core/enums.js';
+import type { DeviceStorage, Storage } from '../../src/core/storage.js';
+import {
+  epsOf, get, hermitianFrom, LIST, multiply, norm, ODD, op, place, randomHpd, ratio, set, subtract, triangle, zeros, type Layout, type Z,
+} from '../helpers/complex.js';
+import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
+import { Rng } from '../helpers/random.js';
+
+const skip = gpuSkipReason();
+const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
+const UPLOS: readonly Uplo[] = ['lower', 'upper'];
+const ORDERS = Array.from({ length: 32 }, (_, i) => i + 1);
+/** The solves' orders (every order of the factorization's kernel is potrf's). */
+const SOLVE_ORDERS = [1, 2, 3, 4, 5, 7, 8, 11, 12, 15, 16, 17, 20, 24, 29, 31, 32];
+
+type Op = 'potrf' | 'potrs' | 'posv';
+
+interface Case { op: Op; dtype: ComplexDType; uplo: Uplo; n: number; nrhs: number; count: number; layout: Layout; where: 'device' | 'host' }
+
+function casesOf(op: Op, dtype: ComplexDType, uplo: Uplo): Case[] {
+  return (op === 'potrf' ? ORDERS : SOLVE_ORDERS).map((n, i) => ({
+    op, dtype, uplo, n,
+    nrhs: op === 'potrf' ? 0 : [1, 2, 3, 4, 5, 9][i % 6]!,
+    count: n <= 8 ? 40 : 15,
+    layout: i % 3 === 2 ? LIST : ODD,
+    where: i % 2 === 0 ? 'device' : 'host',
+  }));
+}
+
+/** Whether (i, j) is in the `uplo` triangle. */
+const inTriangle = (uplo: Uplo, i: number, j: number): boolean => (uplo === 'lower' ? i >= j : i <= j);
+
+/**
+ * The case's matrices: HPD, their diagonal's imaginary parts and the other triangle NaN; every 5th
+ * not positive definite at a step k (its k-th diagonal -1: the leading minors before it are HPD),
+ * every 7th with NaN at one element of the factor's strict lower part (F(i, j), i > j; the
+ * diagonal where n = 1). potrs: the reference's factor of an HPD matrix, its diagonal made complex
+ * (potrs divides by it as stored).
+ */
+function matrices(c: Case, rng: Rng): Z[] {
+  const a: Z[] = [];
+  for (let q = 0; q < c.count; q++) {
+    const h = randomHpd(rng, c.n);
+    let m = zeros(c.n, c.n);
+    if (c.op === 'potrs') {
+      m = { rows: c.n, cols: c.n, d: Float64Array.from(h.d) };
+      const ref = newReferenceContext();
+      ref.potrf({ uplo: c.uplo, a: strided(m.d, { rows: c.n, count: 1, dtype: 'complex128' }) });
+      ref.dispose();
+      for (let i = 0; i < c.n; i++) set(m, i, i, get(m, i, i)[0], (q % 2 === 0 ? 0.25 : -0.25) * get(m, i, i)[0]);
+    } else {
+      for (let j = 0; j < c.n; j++) for (let i = 0; i < c.n; i++) set(m, i, j, ...get(h, i, j));
+      for (let i = 0; i < c.n; i++) set(m, i, i, get(h, i, i)[0], NaN);
+      if (q % 5 === 1) { const k = rng.int(0, c.n - 1); set(m, k, k, -1, 0); }
+      if (q % 7 === 3) {
+        const [i, j] = c.n === 1 ? [0, 0] : ((i) => [i, rng.int(0, i - 1)])(rng.int(1, c.n - 1));
+        const [r, s] = c.uplo === 'lower' ? [i, j] : [j, i];
+        set(m, r, s, NaN, get(m, r, s)[1]);
+      }
+    }
+    for (let j = 0; j < c.n; j++) for (let i = 0; i < c.n; i++) if (!inTriangle(c.uplo, i, j)) set(m, i, j, NaN, NaN);
+    a.push(m);
+  }
+  return a;
+}
+
+/** Uploads a placed batch's arrays; `back` downloads them over the host arrays. */
+function onDevice(ctx: Context, b: Batch<Float64Array | Float32Array>): { batch: Batch<Storage>; back(): void; dispose(): void } {
+  const copy = (to: Float64Array | Float32Array, from: DeviceStorage): void => { to.set(ctx.download(from) as Float64Array | Float32Array); };
+  const free = (d: DeviceStorage): void => (d as { dispose?: () => void }).dispose?.();
+  if (b.kind === 'strided') {
+    const d = ctx.upload(b.data);
+    return {
+      batch: strided(d, { rows: b.rows, cols: b.cols, ld: b.ld, stride: b.stride, offset: b.offset, count: b.count, ...(b.dtype ? { dtype: b.dtype } : {}) }),
+      back: () => copy(b.data, d), dispose: () => free(d),
+    };
+  }
+  if (b.kind !== 'list') throw new Error('strided and list batches only');
+  const ds = b.matrices.map((m) => ctx.upload(m.data as Float64Array | Float32Array));
+  return {
+    batch: list(ds.map((data, q) => ({ data, offset: b.matrices[q]!.offset })), { rows: b.rows, cols: b.cols, ld: b.ld, ...(b.dtype ? { dtype: b.dtype } : {}) }),
+    back: () => b.matrices.forEach((m, q) => copy(m.data as Float64Array | Float32Array, ds[q]!)),
+    dispose: () => ds.forEach(free),
+  };
+}
+
+/** Runs the case's call on `ctx` over batches a, b; returns info. */
+function call(ctx: Context, c: Case, a: Batch<Storage>, b: Batch<Storage> | undefined): Int32Array | DeviceStorage {
+  if (c.op === 'potrf') return ctx.potrf({ uplo: c.uplo, a }).info as Int32Array | DeviceStorage;
+  if (c.op === 'potrs') return ctx.potrs({ uplo: c.uplo, a, b: b! }).info as Int32Array | DeviceStorage;
+  return ctx.posv({ uplo: c.uplo, a, b: b! }).info as Int32Array | DeviceStorage;
+}
+
+/** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
+before(() => warmFileKernels('zpotrf', (ctx, planning) => {
+  if (planning === undefined) return;
+  const dev = planning.device;
+  for (const op of ['potrf', 'potrs', 'posv'] as const) for (const dtype of TYPES) for (const uplo of UPLOS) for (const c of casesOf(op, dtype, uplo)) {
+    const part = dtype === 'complex128' ? 'float64' : 'float32';
+    const ld = c.n + c.layout.pad;
+    const a = c.layout.kind === 'list'
+      ? list(Array.from({ length: c.count }, () => dev.alloc(part, 2 * (ld * c.n + c.layout.offset))), { rows: c.n, ld, dtype })
+      : strided(dev.alloc(part, 2 * (c.layout.offset + (ld * c.n + c.layout.gap) * c.count)), { rows: c.n, ld, stride: ld * c.n + c.layout.gap, offset: c.layout.offset, count: c.count, dtype });
+    const b = c.layout.kind === 'list'
+      ? list(Array.from({ length: c.count }, () => dev.alloc(part, 2 * (ld * c.nrhs + c.layout.offset))), { rows: c.n, cols: c.nrhs, ld, dtype })
+      : strided(dev.alloc(part, 2 * (c.layout.offset + (ld * c.nrhs + c.layout.gap) * c.count)), { rows: c.n, cols: c.nrhs, ld, stride: ld * c.nrhs + c.layout.gap, offset: c.layout.offset, count: c.count, dtype });
+    call(ctx, c, a, c.op === 'potrf' ? undefined : b);
+  }
+}));
+
+/** Compares matrix p's outputs with the reference's (see the file comment); returns a message or undefined. */
+function compare(c: Case, got: Z, want: Z, input: Z, what: string): string | undefined {
+  const u = epsOf(c.dtype);
+  let scale = 1;
+  for (const x of want.d) if (Number.isFinite(x)) scale = Math.max(scale, Math.abs(x));
+  const bound = 64 * c.n * u * scale;
+  for (let k = 0; k < got.d.length; k++) {
+    const [g, w, x] = [got.d[k]!, want.d[k]!, input.d[k]!];
+    const at = `${what} element ${Math.floor(k / 2) % got.rows}, ${Math.floor(k / 2 / got.rows)} part ${k % 2}`;
+    if (Object.is(w, x)) { if (!Object.is(g, x)) return `${at} changed: ${g}, was ${x}`; continue; }
+    if (Number.isNaN(w)) { if (!Number.isNaN(g)) return `${at}: ${g}, want NaN`; continue; }
+    if (!(Math.abs(g - w) <= bound)) return `${at}: ${g}, want ${w} (bound ${bound})`;
+  }
+  return undefined;
+}
+
+for (const op of ['potrf', 'potrs', 'posv'] as const) for (const dtype of TYPES) for (const uplo of UPLOS) {
+  test(`${op} ${dtype} ${uplo}: n = 1 ... 32, strided and list, device and host data, failing and NaN matrices`, { skip, timeout: 300_000 }, () => {
+    const { ctx } = gpuContext();
+    for (const c of casesOf(op, dtype, uplo)) {
+      const name = `${op} ${dtype} ${uplo} n = ${c.n}${op === 'potrf' ? '' : `, nrhs = ${c.nrhs}`}, ${c.count} ${c.layout.kind} on the ${c.where}`;
+      const rng = new Rng(c.n * 97 + c.nrhs * 13 + (dtype === 'complex64' ? 1 : 0) + (uplo === 'upper' ? 2 : 0) + { potrf: 0, potrs: 5, posv: 9 }[op]);
+      const as = matrices(c, rng);
+      const bs = c.op === 'potrf' ? [] : Array.from({ length: c.count }, () => {
+        const z = zeros(c.n, c.nrhs);
+        for (let k = 0; k < z.d.length; k++) z.d[k] = rng.uniform(-1, 1);
+        return z;
+      });
+      // The same data three times: the call's, the reference's, and the input as stored (rounded to the type).
+      const placedA = place(as, c.n, c.n, dtype, c.layout), placedB = c.op === 'potrf' ? undefined : place(bs, c.n, c.nrhs, dtype, c.layout);
+      const refA = place(as, c.n, c.n, dtype, c.layout), refB = c.op === 'potrf' ? undefined : place(bs, c.n, c.nrhs, dtype, c.layout);
+      const inA = as.map((_, p) => placedA.read(p)), inB = bs.map((_, p) => placedB!.read(p));
+      const [outsideA, outsideB] = [placedA.outside(), placedB?.outside() ?? []];
+
+      const ref = newReferenceContext();
+      const wantInfo = [...(call(ref, c, refA.batch, refB?.batch) as Int32Array)];
+      ref.dispose();
+
+      let info: number[];
+      if (c.where === 'host') {
+        info = [...(call(ctx, c, placedA.batch, placedB?.batch) as Int32Array)];
+      } else {
+        const dA = onDevice(ctx, placedA.batch), dB = placedB === undefined ? undefined : onDevice(ctx, placedB.batch);
+        try {
+          info = [...(ctx.download(call(ctx, c, dA.batch, dB?.batch) as DeviceStorage) as Int32Array)];
+          dA.back();
+          dB?.back();
+        } finally {
+          dA.dispose();
+          dB?.dispose();
+        }
+      }
+      assert.deepEqual(ctx.lastRoute, { op, route: op, gpu: true }, name);
+      assert.deepEqual(info, wantInfo, `${name}: info`);
+      if (op !== 'potrs') assert.ok(wantInfo.some((k) => k > 0) || c.count < 2, `${name}: the batch holds failing matrices`);
+      assert.deepEqual(placedA.outside().map(String), outsideA.map(String), `${name}: A's padding changed`);
+      if (placedB) assert.deepEqual(placedB.outside().map(String), outsideB.map(String), `${name}: B's padding changed`);
+
+      const u = epsOf(dtype);
+      for (let p = 0; p < c.count; p++) {
+        const bad = compare(c, placedA.read(p), refA.read(p), inA[p]!, `${name}: matrix ${p} A`) ??
+          (placedB ? compare(c, placedB.read(p), refB!.read(p), inB[p]!, `${name}: matrix ${p} B`) : undefined);
+        assert.equal(bad, undefined, bad);
+        if (wantInfo[p] !== 0) continue;
+        // potrs: the matrix of the factor as given (its diagonal complex), F F^H with F = L or U^H.
+        const given = triangle(inA[p]!, uplo);
+        const full = op === 'potrs' ? (uplo === 'lower' ? multiply(given, op_(given)) : multiply(op_(given), given)) : hermitianFrom(inA[p]!, uplo);
+        if (op === 'potrf') {
+          const f = triangle(placedA.read(p), uplo);
+          const product = uplo === 'lower' ? multiply(f, op_(f)) : multiply(op_(f), f);
+          const r = ratio(norm(subtract(full, product)), c.n, norm(full), u);
+          assert.ok(r <= 30, `${name}: matrix ${p} ||A - L L^H|| / (n u ||A||) = ${r}`);
+        } else {
+          const x = placedB!.read(p);
+          const r = ratio(norm(subtract(multiply(full, x), inB[p]!)), c.n, norm(full) * norm(x), u);
+          assert.ok(r <= 30, `${name}: matrix ${p} ||A X - B|| / (n u ||A|| ||X||) = ${r}`);
+        }
+      }
+    }
+  });
+}
+
+/** A^H. */
+const op_ = (a: Z): Z => op(a, 'C');
