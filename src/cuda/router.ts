@@ -13,6 +13,7 @@ import { OP_SPECS, type ComplexRequests } from '../core/op-specs.js';
 import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../core/batch.js';
 import type { Storage } from '../core/storage.js';
 import { gelsCovers, gelsCuda } from './kernels/gels/index.js';
+import { complexGesvCuda, complexGetrfCovers, complexGetrfCuda, complexGetrsCuda, complexSolveCovers } from './kernels/complex-lu/index.js';
 import { complexGemmCuda, gemmCuda, gemmVbatchedCovers, gemmVbatchedCuda } from './kernels/gemm/index.js';
 import { getrfCuda, getrfVbatchedCovers, getrfVbatchedCuda } from './kernels/getrf/index.js';
 import { getriCovers, getriCuda } from './kernels/getri/index.js';
@@ -168,7 +169,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
 };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
-export type ComplexRouted = 'gemm';
+export type ComplexRouted = 'gemm' | 'getrf' | 'getrs' | 'gesv';
 
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
 export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
@@ -194,6 +195,10 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     { name: 'cublas', covers: cublasComplexGemmCovers, run: cublasComplexGemm, capturable: false },
     CPU,
   ],
+  // The register designs for n <= 32 on strided and list batches (complex-lu/); larger or variable: the CPU reference.
+  getrf: [{ name: 'getrf', covers: (r) => complexGetrfCovers(r.a), run: complexGetrfCuda }, CPU],
+  getrs: [{ name: 'getrs', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGetrsCuda }, CPU],
+  gesv: [{ name: 'gesv', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGesvCuda }, CPU],
 };
 
 const COMPLEX_TAKEN = new Map((Object.entries(COMPLEX_ROUTES) as [ComplexRouted, readonly ComplexCandidate<ComplexRouted>[]][]).flatMap(([op, list]) =>
@@ -209,7 +214,8 @@ export function chooseComplex(op: OpName, request: Record<string, unknown>, dev:
     if (force !== undefined && force !== CPU.name) throw new MyriadError('ENUM', `${op} on complex data has no route '${force}' (routes: ${CPU.name})`, 'force');
     return { candidate: CPU, taken: { op, route: CPU.name, gpu: false } };
   }
-  const list = COMPLEX_ROUTES[op as ComplexRouted];
+  // One operation's list, seen through the union's candidate type (its request is that operation's).
+  const list = COMPLEX_ROUTES[op as ComplexRouted] as unknown as readonly ComplexCandidate<ComplexRouted>[];
   const r = request as unknown as ComplexDeviceRequest<ComplexRouted>;
   let chosen: ComplexCandidate<ComplexRouted> | undefined;
   if (force !== undefined) {

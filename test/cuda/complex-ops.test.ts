@@ -1,8 +1,8 @@
 /**
  * The complex operations beyond gemm on a CUDA context (a fake device) and on a multi-GPU one:
- * each runs the CPU reference with copies of device data, ctx.lastRoute says 'cpu', and A, B,
- * info and pivots equal the reference context's bit for bit, for device-resident and host
- * batches, with failing and NaN members in the batch.
+ * each runs the CPU reference with copies of device data (those with complex GPU routes, forced to
+ * 'cpu'), ctx.lastRoute says 'cpu', and A, B, info and pivots equal the reference context's bit for
+ * bit, for device-resident and host batches, with failing and NaN members in the batch.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -12,11 +12,14 @@ import { MyriadError } from '../../src/core/errors.js';
 import type { Backend } from '../../src/core/ops.js';
 import type { DeviceStorage, IntStorage, Storage } from '../../src/core/storage.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
+import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import { FakeDevice, rig } from '../helpers/fake-gpus.js';
 import { Rng, randomHpd } from '../helpers/complex.js';
 
-function fakeCuda(): Context {
+/** A CUDA context on a fake device (which runs nothing): an operation with complex GPU routes is forced to the reference. */
+function fakeCuda(op: string): Context {
   const backend = new CudaBackend(new FakeDevice(0, []), 'fake');
+  if (Object.hasOwn(COMPLEX_ROUTES, op)) backend.force = { [op]: 'cpu' };
   return new Context('cuda', backend as unknown as Backend<Storage, IntStorage>, backend);
 }
 
@@ -68,7 +71,7 @@ describe('complex operations on a CUDA context (fake device): the CPU reference 
       const ref = newReferenceContext();
       const wantInts = call(ref, wantA, wantB).map((x) => [...(x as Int32Array)]);
       ref.dispose();
-      const ctx = fakeCuda();
+      const ctx = fakeCuda(op);
       try {
         const [dA, dB] = [ctx.upload(A), ctx.upload(B)];
         const ints = call(ctx, dA, dB);

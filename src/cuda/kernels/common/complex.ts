@@ -9,7 +9,7 @@
  * instruction and the operands travel as stored.
  */
 import type { DType } from '../../../core/dtype.js';
-import { complexInfo, complexOf, dtypeInfo } from '../../../core/dtype-table.js';
+import { complexInfo, complexOf, cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 
 /** Which operands of a complex product enter conjugated (op 'C'). */
 export interface Conjugations {
@@ -63,5 +63,38 @@ static __device__ __forceinline__ real2 fmaOp(real2 a, real2 b, real2 c) {
   c.x = fmaReal(a.x, b.x, c.x); c.x = fmaReal(${neg(-sa * sb)}a.y, b.y, c.x);
   c.y = fmaReal(${neg(sb)}a.x, b.y, c.y); c.y = fmaReal(${neg(sa)}a.y, b.x, c.y);
   return c;
+}`;
+}
+
+/**
+ * The scalar helpers of the complex factorisations and solves (after complexPrelude and
+ * mathHelpers): the conjugate; |re| + |im|, LAPACK's dcabs1, the magnitude izamax compares (so a
+ * pivot search picks what the reference's does); the modulus by hypot (no overflow); division by
+ * Smith's algorithm (no overflow of |b|^2, as the reference's divideInto, so a zero or NaN divisor
+ * gives Inf or NaN alike); c - a b as four fused multiply-adds; and a pair through a warp shuffle.
+ */
+export function complexScalarHelpers(dtype: DType): string {
+  return `static __device__ __forceinline__ real2 conjReal2(real2 a) { return makeReal2(a.x, -a.y); }
+static __device__ __forceinline__ real abs1Real2(real2 a) { return absReal(a.x) + absReal(a.y); }
+static __device__ __forceinline__ real modulusReal2(real2 a) { return ${cudaMath(dtype, 'hypot')}(a.x, a.y); }
+static __device__ __forceinline__ bool isZeroReal2(real2 a) { return a.x == real(0) && a.y == real(0); }
+// a / b by Smith's algorithm: the ratio of b's smaller part to its larger one never overflows.
+static __device__ __forceinline__ real2 divReal2(real2 a, real2 b) {
+  if (absReal(b.x) >= absReal(b.y)) {
+    const real q = b.y / b.x, d = b.x + b.y * q;
+    return makeReal2((a.x + a.y * q) / d, (a.y - a.x * q) / d);
+  }
+  const real q = b.x / b.y, d = b.y + b.x * q;
+  return makeReal2((a.x * q + a.y) / d, (a.y * q - a.x) / d);
+}
+// c - a * b.
+static __device__ __forceinline__ real2 fmsReal2(real2 a, real2 b, real2 c) {
+  c.x = fmaReal(-a.x, b.x, c.x); c.x = fmaReal(a.y, b.y, c.x);
+  c.y = fmaReal(-a.x, b.y, c.y); c.y = fmaReal(-a.y, b.x, c.y);
+  return c;
+}
+// Lane src's pair, to every lane of the warp.
+static __device__ __forceinline__ real2 shflReal2(real2 v, int src) {
+  return makeReal2(__shfl_sync(0xffffffffu, v.x, src), __shfl_sync(0xffffffffu, v.y, src));
 }`;
 }
