@@ -201,8 +201,9 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   gesv: [{ name: 'gesv', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGesvCuda }, CPU],
 };
 
-const COMPLEX_TAKEN = new Map((Object.entries(COMPLEX_ROUTES) as [ComplexRouted, readonly ComplexCandidate<ComplexRouted>[]][]).flatMap(([op, list]) =>
-  list.map((c) => [c, Object.freeze({ op: op as OpName, route: c.name, gpu: c.run !== undefined })] as const)));
+/** The routes complex requests report, per operation (the CPU candidate is one object in every list). */
+const COMPLEX_TAKEN = new Map((Object.entries(COMPLEX_ROUTES) as [ComplexRouted, readonly ComplexCandidate<ComplexRouted>[]][]).map(([op, list]) =>
+  [op as OpName, new Map(list.map((c) => [c, Object.freeze({ op: op as OpName, route: c.name, gpu: c.run !== undefined })] as const))] as const));
 
 /**
  * The candidate for a complex request of `op` (chosen as `choose` does, `force` naming one of the
@@ -226,7 +227,7 @@ export function chooseComplex(op: OpName, request: Record<string, unknown>, dev:
   } else {
     chosen = list.find((c) => (!recording || c.capturable !== false) && (c.covers === undefined || c.covers(r, dev))) ?? list[list.length - 1]!;
   }
-  return { candidate: chosen, taken: COMPLEX_TAKEN.get(chosen)! };
+  return { candidate: chosen, taken: COMPLEX_TAKEN.get(op)!.get(chosen)! };
 }
 
 /** One design of an array-level function, for a stack of `count` m x n matrices. */
