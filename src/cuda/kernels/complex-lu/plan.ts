@@ -7,6 +7,7 @@
  */
 import type { Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
+import { byPrecision } from '../../../core/dtype-table.js';
 import type { ComplexOp } from '../../../core/op-specs.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { SMALL_MAX_N, SMALL_WARPS, smallWarps } from '../common/warp-slots.js';
@@ -41,7 +42,7 @@ export function planComplexGetrf(dtype: DType, rows: number, cols: number, kind:
 }
 
 export function planComplexGesv(dtype: DType, n: number, nrhs: number, kindA: OperandKind, kindB: OperandKind): ComplexGesvParams {
-  const rhs = complexRhsPerPass(nrhs, dtype === 'float64' && n === 1 && nrhs > RHS_MAX ? 2 : RHS_MAX);
+  const rhs = complexRhsPerPass(nrhs, n === 1 && nrhs > RHS_MAX ? byPrecision(dtype, { double: 2, single: RHS_MAX }) : RHS_MAX);
   return { dtype, n, kindA, kindB, warps: smallWarps(n), rhs, more: nrhs > rhs };
 }
 
