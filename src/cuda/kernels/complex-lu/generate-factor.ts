@@ -23,7 +23,7 @@ import { kindTag, matrixPointer, operandParameters } from '../common/batch-point
 import { complexLetter } from '../common/complex.js';
 import { slotSetup } from '../common/warp-slots.js';
 import type { ComplexGesvParams, ComplexGetrfParams } from './params.js';
-import { complexSlotPrelude, nextPow2, type ComplexSlotLayout } from './slots.js';
+import { COMPLEX_LAUNCH_BOUNDS, complexSlotPrelude, nextPow2, type ComplexSlotLayout } from './slots.js';
 import { complexSweep } from './sweep.js';
 
 export function complexGetrfLayout(p: ComplexGetrfParams): ComplexSlotLayout {
@@ -101,7 +101,7 @@ export function complexGetrfSource(p: ComplexGetrfParams): KernelSource {
   const source = `${complexSlotPrelude(complexGetrfLayout(p))}
 ${luRowsSource(p)}
 
-extern "C" __global__ void __launch_bounds__(WARPS * 32) ${entry}(
+extern "C" __global__ void ${COMPLEX_LAUNCH_BOUNDS} ${entry}(
     ${operandParameters('A', p.kind, true, 'real2')},
     int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, const int* __restrict__ index, int count) {
 ${slotSetup()}
@@ -133,7 +133,7 @@ ${luRowsSource({ dtype: p.dtype, rows: p.n, cols: p.n + p.rhs })}
 constexpr int RB = ${p.rhs};
 constexpr int SN = ROWS;
 
-extern "C" __global__ void __launch_bounds__(WARPS * 32) ${entry}(
+extern "C" __global__ void ${COMPLEX_LAUNCH_BOUNDS} ${entry}(
     ${operandParameters('A', p.kindA, true, 'real2')},
     ${operandParameters('B', p.kindB, true, 'real2')},
     int* __restrict__ ipiv, int pivotStride, int* __restrict__ info, const int* __restrict__ index, int count, int nrhs) {

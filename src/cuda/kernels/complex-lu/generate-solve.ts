@@ -10,7 +10,7 @@ import { kindTag, matrixPointer, operandParameters } from '../common/batch-point
 import { complexLetter } from '../common/complex.js';
 import { slotSetup } from '../common/warp-slots.js';
 import type { ComplexGetrsParams } from './params.js';
-import { complexSlotPrelude, type ComplexSlotLayout } from './slots.js';
+import { COMPLEX_LAUNCH_BOUNDS, complexSlotPrelude, type ComplexSlotLayout } from './slots.js';
 import { complexSweep } from './sweep.js';
 
 /** A lane per row (no reduction over them: any count), no shared buffers. */
@@ -27,7 +27,7 @@ export function complexGetrsSource(p: ComplexGetrsParams): KernelSource {
 constexpr int RB = ${p.rhs};
 constexpr int SN = N;
 
-extern "C" __global__ void __launch_bounds__(WARPS * 32) ${entry}(
+extern "C" __global__ void ${COMPLEX_LAUNCH_BOUNDS} ${entry}(
     ${operandParameters('A', p.kindA, false, 'real2')},
     ${operandParameters('B', p.kindB, true, 'real2')},
     const int* __restrict__ ipiv, int pivotStride, int* __restrict__ info,

@@ -7,7 +7,6 @@
  */
 import type { Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
-import { byPrecision } from '../../../core/dtype-table.js';
 import type { ComplexOp } from '../../../core/op-specs.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { SMALL_MAX_N, SMALL_WARPS, smallWarps } from '../common/warp-slots.js';
@@ -16,15 +15,11 @@ import type { ComplexGesvParams, ComplexGetrfParams, ComplexGetrsParams } from '
 /** The largest order (rows and cols of getrf, n of the solves) the register designs take. */
 export const COMPLEX_LU_MAX = SMALL_MAX_N;
 
-/**
- * Most right-hand sides per pass: 4, as the real designs (complex128 n = 32 keeps them in 218-228
- * registers without spills), but 2 for gesv's complex128 n = 1 with further passes, where ptxas
- * spilled 12 bytes at 56 registers with 4 (nvcc -arch=sm_90, CUDA 13) and none with 2.
- */
+/** Most right-hand sides per pass (as the real designs; complex128 n = 32 keeps 4 in registers without spills). */
 const RHS_MAX = 4;
 
 /** Right-hand sides per pass for `nrhs` columns (>= 1). */
-export const complexRhsPerPass = (nrhs: number, max = RHS_MAX): number => Math.max(1, Math.min(max, nrhs));
+export const complexRhsPerPass = (nrhs: number): number => Math.max(1, Math.min(RHS_MAX, nrhs));
 
 /** A uniform batch (strided or list) of matrices no larger than COMPLEX_LU_MAX either way. */
 function smallUniform(b: Batch<unknown>): boolean {
@@ -42,7 +37,7 @@ export function planComplexGetrf(dtype: DType, rows: number, cols: number, kind:
 }
 
 export function planComplexGesv(dtype: DType, n: number, nrhs: number, kindA: OperandKind, kindB: OperandKind): ComplexGesvParams {
-  const rhs = complexRhsPerPass(nrhs, n === 1 && nrhs > RHS_MAX ? byPrecision(dtype, { double: 2, single: RHS_MAX }) : RHS_MAX);
+  const rhs = complexRhsPerPass(nrhs);
   return { dtype, n, kindA, kindB, warps: smallWarps(n), rhs, more: nrhs > rhs };
 }
 

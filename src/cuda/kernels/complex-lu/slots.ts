@@ -37,6 +37,14 @@ constexpr int NC = ${nc};                       // reals per column buffer (whol
 constexpr int SLOT = ${2 * nc};                 // shared reals per matrix`;
 }
 
+/**
+ * The kernels' launch bounds: WARPS warps, and at least one block an SM asked explicitly. With the
+ * thread count alone ptxas held some of these kernels to 128 registers and spilled (sm_90, CUDA 13:
+ * gesv z n = 13, 14, 25 and c n = 23, 31 with further passes, getrs c 'N' n = 23, 4 to 32 bytes);
+ * with the block count it allocates what they need (125 to 147 there) and none spills.
+ */
+export const COMPLEX_LAUNCH_BOUNDS = '__launch_bounds__(WARPS * 32, 1)';
+
 /** Blocks for `count` matrices. */
 export function complexSlotGrid(l: ComplexSlotLayout, count: number): number {
   return smallGrid({ dtype: l.dtype, n: l.rows, warps: l.warps, tile: false, lanes: l.lanes }, count);
