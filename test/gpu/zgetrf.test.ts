@@ -8,7 +8,7 @@
  * - getrf: info exactly the reference's; pivots exactly its own for complex128 (for complex64, which
  *   the reference factors in float64, at most one matrix in 20 may take the other of two nearly
  *   equal pivots, judged by its residual; a planted tie's first pivot never); the factors within
- *   64 max(m, n) eps max|LU| of the reference's where the pivots agree, NaN where it has NaN;
+ *   64 max(m, n) machine epsilons of max|LU| of the reference's where the pivots agree, NaN where it has NaN;
  *   ||P A - L U|| / (||A|| n eps) < 30 for every matrix without NaN.
  * - getrs: the GPU's factors, then ||op(A) X - B|| / (||A|| ||X|| n eps) < 30, info 0.
  * - gesv: info and pivots as getrf's, a singular matrix's B unchanged bit for bit (as LAPACK's gesv
@@ -20,7 +20,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import type { Context } from '../../src/api/context.js';
 import { list, strided, type Batch } from '../../src/core/batch.js';
-import type { DType } from '../../src/core/dtype.js';
+import { DTYPE_EPS, type DType } from '../../src/core/dtype.js';
 import type { ComplexOp } from '../../src/core/op-specs.js';
 import type { DeviceStorage, Storage } from '../../src/core/storage.js';
 import { cpuGetrfComplex } from '../../src/cpu/complex/zgetrf.js';
@@ -162,7 +162,8 @@ function checkGetrf(ctx: Context, dtype: DType, rows: number, cols: number, form
       const lu = readBack(p, got, q, rows, cols, form);
       if (same) {
         const r = ref.lu[q]!;
-        const tol = 64 * Math.max(rows, cols) * eps * Math.max(1, ...r.d.filter((v) => !Number.isNaN(v)).map(Math.abs));
+        // As the real getrf's check (factor-cases.ts: 60 max(m, n) machine epsilons of the largest entry).
+        const tol = 64 * Math.max(rows, cols) * DTYPE_EPS[dtype] * Math.max(1, ...r.d.filter((v) => !Number.isNaN(v)).map(Math.abs));
         r.d.forEach((w, e) => {
           const g = lu.d[e]!;
           assert.ok(Number.isNaN(w) ? Number.isNaN(g) : Math.abs(g - w) <= tol, `${what}: matrix ${q} (${kindOf(q)}) factor part ${e}: ${g}, want ${w}`);
