@@ -24,6 +24,7 @@ import { generateSmallGemm, smallGemmWork } from '../src/cuda/kernels/gemm/gener
 import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
 import { complexGemmCuda, gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../src/cuda/kernels/zpotrf/index.js';
+import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from '../src/cuda/kernels/complex-lu/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
@@ -230,6 +231,30 @@ function complexCholeskyThroughLaunchers(): void {
     for (const nrhs of [1, 2, 3, 4, 7]) {
       complexPotrsCuda(dev, { uplo, a: one(n, n), b: one(n, nrhs), info });
       complexPosvCuda(dev, { uplo, a: one(n, n), b: one(n, nrhs), info });
+    }
+  }
+}
+
+/** Complex LU (zgetrf, zgetrs N / T / C, zgesv; complex128, complex64) through its launchers: n = 1 ... 32, strided and list batches. */
+function complexLuThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) {
+    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+    const count = 3;
+    const one = (rows: number, cols: number): Batch<DeviceArray> => {
+      const ld = Math.max(1, form === 'padded' ? rows + 1 : rows);
+      const size = Math.max(1, ld * cols);
+      return form === 'list'
+        ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
+        : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
+    };
+    const ints = (n: number): DeviceArray => fakeArray('int32', Math.max(1, n * count));
+    for (let n = 1; n <= 32; n++) {
+      for (const cols of [n, Math.ceil(n / 2), Math.min(32, 2 * n)]) complexGetrfCuda(dev, { a: one(n, cols), ipiv: ints(n), pivotStride: Math.min(n, cols), info: ints(1) });
+      for (const nrhs of [1, 3, 9]) {
+        for (const trans of ['N', 'T', 'C'] as const) complexGetrsCuda(dev, { trans, a: one(n, n), b: one(n, nrhs), ipiv: ints(n), pivotStride: n, info: ints(1) });
+        complexGesvCuda(dev, { a: one(n, n), b: one(n, nrhs), ipiv: ints(n), pivotStride: n, info: ints(1) });
+      }
     }
   }
 }
@@ -905,6 +930,7 @@ function deviceSizedThroughLaunchers(): void {
 gemmThroughLauncher();
 complexGemmThroughLauncher();
 complexCholeskyThroughLaunchers();
+complexLuThroughLaunchers();
 vbatchedThroughLaunchers();
 deviceSizedThroughLaunchers();
 tsm2ThroughLauncher();

@@ -14,6 +14,7 @@ import { OP_SPECS, type ComplexRequests } from '../core/op-specs.js';
 import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../core/batch.js';
 import type { Storage } from '../core/storage.js';
 import { gelsCovers, gelsCuda } from './kernels/gels/index.js';
+import { complexGesvCuda, complexGetrfCovers, complexGetrfCuda, complexGetrsCuda, complexSolveCovers } from './kernels/complex-lu/index.js';
 import { complexGemmCuda, gemmCuda, gemmDeviceVariableCuda, gemmVbatchedCovers, gemmVbatchedCuda } from './kernels/gemm/index.js';
 import { getrfCuda, getrfDeviceVariableCuda, getrfVbatchedCovers, getrfVbatchedCuda } from './kernels/getrf/index.js';
 import { getriCovers, getriCuda } from './kernels/getri/index.js';
@@ -181,7 +182,7 @@ export const DEVICE_VARIABLE_ROUTES = {
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
-export type ComplexRouted = 'gemm' | 'potrf' | 'potrs' | 'posv';
+export type ComplexRouted = 'gemm' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv';
 
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
 export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
@@ -211,9 +212,13 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   potrf: [{ name: 'potrf', covers: (r) => zcholeskyCovers(r.a), run: complexPotrfCuda }, CPU],
   potrs: [{ name: 'potrs', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPotrsCuda }, CPU],
   posv: [{ name: 'posv', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPosvCuda }, CPU],
+  // The register designs for n <= 32 on strided and list batches (complex-lu/); larger or variable: the CPU reference.
+  getrf: [{ name: 'getrf', covers: (r) => complexGetrfCovers(r.a), run: complexGetrfCuda }, CPU],
+  getrs: [{ name: 'getrs', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGetrsCuda }, CPU],
+  gesv: [{ name: 'gesv', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGesvCuda }, CPU],
 };
 
-/** Each operation's complex routes as `lastRoute` reports them, per operation (the CPU candidate is one object in every list). */
+/** The routes complex requests report, per operation (the CPU candidate is one object in every list). */
 const COMPLEX_TAKEN = new Map((Object.entries(COMPLEX_ROUTES) as [ComplexRouted, readonly ComplexCandidate<ComplexRouted>[]][]).map(([op, list]) =>
   [op as OpName, new Map(list.map((c) => [c, Object.freeze({ op: op as OpName, route: c.name, gpu: c.run !== undefined })] as const))] as const));
 
@@ -227,8 +232,8 @@ export function chooseComplex(op: OpName, request: Record<string, unknown>, dev:
     if (force !== undefined && force !== CPU.name) throw new MyriadError('ENUM', `${op} on complex data has no route '${force}' (routes: ${CPU.name})`, 'force');
     return { candidate: CPU, taken: { op, route: CPU.name, gpu: false } };
   }
-  // One operation's list, seen as the lists' common type (the request is that operation's).
-  const list = COMPLEX_ROUTES[op as ComplexRouted] as readonly ComplexCandidate<ComplexRouted>[];
+  // One operation's list, seen through the union's candidate type (its request is that operation's).
+  const list = COMPLEX_ROUTES[op as ComplexRouted] as unknown as readonly ComplexCandidate<ComplexRouted>[];
   const r = request as unknown as ComplexDeviceRequest<ComplexRouted>;
   let chosen: ComplexCandidate<ComplexRouted> | undefined;
   if (force !== undefined) {

@@ -9,7 +9,7 @@
  * instruction and the operands travel as stored.
  */
 import type { DType } from '../../../core/dtype.js';
-import { complexInfo, complexOf, dtypeInfo } from '../../../core/dtype-table.js';
+import { complexInfo, complexOf, cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 
 /** Which operands of a complex product enter conjugated (op 'C'). */
 export interface Conjugations {
@@ -66,6 +66,18 @@ static __device__ __forceinline__ real2 fmaOp(real2 a, real2 b, real2 c) {
 }`;
 }
 
+// The lines both the Cholesky's and the LU's helpers emit (each kernel includes one of the two).
+const CONJ_REAL2 = 'static __device__ __forceinline__ real2 conjReal2(real2 a) { return makeReal2(a.x, -a.y); }';
+const FMS_REAL2 = `static __device__ __forceinline__ real2 fmsReal2(real2 a, real2 b, real2 c) {
+  c.x = fmaReal(-a.x, b.x, c.x); c.x = fmaReal(a.y, b.y, c.x);
+  c.y = fmaReal(-a.x, b.y, c.y); c.y = fmaReal(-a.y, b.x, c.y);
+  return c;
+}`;
+/** A pair through a warp shuffle, from lane `lane` (the parameter's name as each family's kernels were written). */
+const shflReal2 = (lane: string): string => `static __device__ __forceinline__ real2 shflReal2(real2 v, int ${lane}) {
+  return makeReal2(__shfl_sync(0xffffffffu, v.x, ${lane}), __shfl_sync(0xffffffffu, v.y, ${lane}));
+}`;
+
 /**
  * Helpers of the complex factorizations and substitutions (after complexPrelude): conjugation, a
  * real scale, the three multiply-subtracts a Cholesky and its solves need (c - a b, c - a conj(b),
@@ -77,14 +89,10 @@ static __device__ __forceinline__ real2 fmaOp(real2 a, real2 b, real2 c) {
  * the same way, cpu/complex/scalar.ts); a real d (im 0) gives exactly (1 / d.x, 0).
  */
 export function complexFactorHelpers(): string {
-  return `static __device__ __forceinline__ real2 conjReal2(real2 a) { return makeReal2(a.x, -a.y); }
+  return `${CONJ_REAL2}
 static __device__ __forceinline__ real2 scaleReal2(real s, real2 a) { return makeReal2(s * a.x, s * a.y); }
 // c - a b.
-static __device__ __forceinline__ real2 fmsReal2(real2 a, real2 b, real2 c) {
-  c.x = fmaReal(-a.x, b.x, c.x); c.x = fmaReal(a.y, b.y, c.x);
-  c.y = fmaReal(-a.x, b.y, c.y); c.y = fmaReal(-a.y, b.x, c.y);
-  return c;
-}
+${FMS_REAL2}
 // c - a conj(b).
 static __device__ __forceinline__ real2 fmsConjBReal2(real2 a, real2 b, real2 c) {
   c.x = fmaReal(-a.x, b.x, c.x); c.x = fmaReal(-a.y, b.y, c.x);
@@ -106,7 +114,32 @@ static __device__ __forceinline__ real2 recipReal2(real2 d) {
   const real q = d.x / d.y, s = real(1) / (d.y + d.x * q);
   return makeReal2(q * s, -s);
 }
-static __device__ __forceinline__ real2 shflReal2(real2 v, int from) {
-  return makeReal2(__shfl_sync(0xffffffffu, v.x, from), __shfl_sync(0xffffffffu, v.y, from));
-}`;
+${shflReal2('from')}`;
+}
+
+/**
+ * The scalar helpers of the complex factorisations and solves (after complexPrelude and
+ * mathHelpers): the conjugate; |re| + |im|, LAPACK's dcabs1, the magnitude izamax compares (so a
+ * pivot search picks what the reference's does); the modulus by hypot (no overflow); division by
+ * Smith's algorithm (no overflow of |b|^2, as the reference's divideInto, so a zero or NaN divisor
+ * gives Inf or NaN alike); c - a b as four fused multiply-adds; and a pair through a warp shuffle.
+ */
+export function complexScalarHelpers(dtype: DType): string {
+  return `${CONJ_REAL2}
+static __device__ __forceinline__ real abs1Real2(real2 a) { return absReal(a.x) + absReal(a.y); }
+static __device__ __forceinline__ real modulusReal2(real2 a) { return ${cudaMath(dtype, 'hypot')}(a.x, a.y); }
+static __device__ __forceinline__ bool isZeroReal2(real2 a) { return a.x == real(0) && a.y == real(0); }
+// a / b by Smith's algorithm: the ratio of b's smaller part to its larger one never overflows.
+static __device__ __forceinline__ real2 divReal2(real2 a, real2 b) {
+  if (absReal(b.x) >= absReal(b.y)) {
+    const real q = b.y / b.x, d = b.x + b.y * q;
+    return makeReal2((a.x + a.y * q) / d, (a.y - a.x * q) / d);
+  }
+  const real q = b.x / b.y, d = b.y + b.x * q;
+  return makeReal2((a.x * q + a.y) / d, (a.y * q - a.x) / d);
+}
+// c - a * b.
+${FMS_REAL2}
+// Lane src's pair, to every lane of the warp.
+${shflReal2('src')}`;
 }

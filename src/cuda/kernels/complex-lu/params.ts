@@ -1,0 +1,44 @@
+/**
+ * Parameter objects of the complex LU kernels for n <= 32 (zgetrf, zgetrs, zgesv on complex128 and
+ * complex64): the warp-slot register designs of getrf/generate-small.ts and solve/generate-small.ts
+ * over `real2` pairs. `dtype` is the parts' type (float64 for complex128, float32 for complex64).
+ * A generator is a pure function of its parameter object.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { ComplexOp } from '../../../core/op-specs.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+
+/** zgetrf of rows x cols matrices, rows, cols <= 32: a row a lane, a power-of-two group of lanes a matrix. */
+export interface ComplexGetrfParams {
+  readonly dtype: DType;
+  readonly rows: number;
+  readonly cols: number;
+  readonly kind: OperandKind;
+  readonly warps: number;
+}
+
+/**
+ * zgesv of n x n matrices, n <= 32: the LU of the bordered [A | B(:, 0..rhs)], then the backward
+ * sweep; `more`: nrhs may exceed `rhs` (further passes, forward and backward sweeps).
+ */
+export interface ComplexGesvParams {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly kindA: OperandKind;
+  readonly kindB: OperandKind;
+  readonly warps: number;
+  /** Right-hand sides per pass (1 ... 4). */
+  readonly rhs: number;
+  readonly more: boolean;
+}
+
+/** zgetrs of n x n factors, n <= 32: op(A) X = B with op 'N', 'T' or 'C', `rhs` columns a pass. */
+export interface ComplexGetrsParams {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly trans: ComplexOp;
+  readonly kindA: OperandKind;
+  readonly kindB: OperandKind;
+  readonly warps: number;
+  readonly rhs: number;
+}
