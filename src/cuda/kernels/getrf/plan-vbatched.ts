@@ -49,7 +49,7 @@ export function getrfClassParams(dtype: DType, bound: number, tuning: GetrfTunin
   if (bound <= GETRF_SMALL_MAX) return { variant: 'vsmall', bound, params: { dtype, rows: bound, cols: bound, kind, warps: SMALL_WARPS } };
   if (bound <= getrfRegisterClassMax(dtype, tuning)) {
     const shape = bandFor(tuning.registerShapes[dtype], bound)!.shape;
-    return { variant: 'vregister', bound, params: { dtype, rows: bound, cols: bound, kind, warps: shape.warps, nb: shape.nb, minBlocks: classMinBlocks(shape.warps, shape.minBlocks ?? 1) } };
+    return { variant: 'vregister', bound, params: { dtype, rows: bound, cols: bound, kind, warps: shape.warps, nb: shape.nb, minBlocks: classMinBlocks(dtype, bound, shape.warps, shape.minBlocks ?? 1) } };
   }
   const ib = chooseLuPanelWidth(dtype, bound, sharedLimit, tuning.panelWidest[dtype]);
   return ib === 0 ? undefined : { variant: 'vpanel', bound, params: { dtype, kind, ib } };
@@ -61,8 +61,11 @@ export function getrfClassParams(dtype: DType, bound: number, tuning: GetrfTunin
  * stay live through the loops, and under the cap of 64 the class kernel of 128 spilled 160 bytes
  * (the uniform kernel 12); at one block an SM it takes 108 registers and spills none (ptxas, sm_90).
  */
-function classMinBlocks(warps: number, minBlocks: number): number {
-  return 65536 / (32 * warps * minBlocks) <= 64 ? 1 : minBlocks;
+function classMinBlocks(dtype: DType, bound: number, warps: number, minBlocks: number): number {
+  if (65536 / (32 * warps * minBlocks) <= 64) return 1;
+  // float64 from 49 rows: the table's 5 blocks (96 registers) spilled 852 bytes in the class kernel of
+  // 64 (the uniform kernel 168); at 4 (128 registers) none.
+  return dtype === 'float64' && bound > 48 ? Math.min(minBlocks, 4) : minBlocks;
 }
 
 export function planVbatchedGetrf(p: VbatchedGetrfProblem, tuning: GetrfTuning): VbatchedGetrfPlan {

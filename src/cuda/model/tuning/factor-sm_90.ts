@@ -94,17 +94,18 @@ export const sm90GetrfTuning: GetrfTuning = {
   // matrices, ms; warps x nb x blocks): f64 n = 40 / 48 / 56 / 64: 4x4x5 0.680 / 0.798 / 1.095 /
   // 1.263, 4x4x4 0.762 / 0.903 / 1.210 / 1.339, the earlier 4x8x4 0.862 / 1.088 / 1.293 / 1.428,
   // 8 warps (nb 2, 4, 8) 0.86-2.12; f32 n = 40 / 64: 4x4x6 0.471 / 0.813, 4x8x6 0.560 / 0.860, 8
-  // warps 0.70-1.13. NVRTC compile time about the same or less (f64 48: 632 ms against 1,156). From
-  // f64 n = 49 the cap of 4 blocks: under 5's 96 registers the uniform kernel spills 112-168 bytes
-  // and the variable-size class kernel of 64 (the same table) 852. The f32 shape spills 12-16 bytes
-  // at 56-63, the f32 65..128 shape 12 bytes under its 64, yet each measured fastest of those tried.
+  // warps 0.70-1.13. NVRTC compile time about the same or less (f64 48: 632 ms against 1,156; 64: 920
+  // and 963 against 902-1,322 in four runs; 4x4x4 at 64 took 1,181-1,587). Under 5 blocks' cap of 96
+  // registers the f64 kernel spills 112-168 bytes from n = 56 (the variable-size class kernel of 64,
+  // 852: it keeps 4 blocks, plan-vbatched.ts), the f32 one 12-16 bytes at 56-63, and the f32 65..128
+  // shape 12 bytes under its 64, yet each measured fastest of those tried.
   // 65..128 (same run and probe): f64 n = 96 / 128: 16x2x1 6.99 / 12.02, 16x4x1 7.78 / 12.27, 16x8x1
   // 9.34 / 13.83, 8x4x1 7.52 / 13.71, 32 warps (nb 2, 4) 7.38-13.78; 16x2x1 compiles in 435 ms at 96
   // but 1,037 at 128 (16x4x1: 893 / 615), so 2-column panels to 96. f32 128: 16x2x2 5.85, 16x4x2
   // 6.08, 16x4x1 9.76, 32x4x1 9.69, 8x4x1 10.93.
   registerShapes: {
     float64: [
-      { maxN: 48, shape: { warps: 4, nb: 4, minBlocks: 5 } }, { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 4 } },
+      { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 5 } },
       { maxN: 96, shape: { warps: 16, nb: 2, minBlocks: 1 } }, { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 1 } },
     ],
     float32: [{ maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 6 } }, { maxN: Infinity, shape: { warps: 16, nb: 2, minBlocks: 2 } }],
