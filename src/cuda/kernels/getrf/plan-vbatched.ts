@@ -8,6 +8,7 @@
  * class whose panel does not fit the shared memory, keep the per-size path.
  */
 import type { DType } from '../../../core/dtype.js';
+import { elementBytes } from '../common/precision.js';
 import { bandFor, type GetrfTuning } from '../../model/tuning/index.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
 import { planClasses, sizeClass, VBATCH_CLASSES, type SizeClass } from '../common/vbatch.js';
@@ -65,7 +66,7 @@ function classMinBlocks(dtype: DType, bound: number, warps: number, minBlocks: n
   if (65536 / (32 * warps * minBlocks) <= 64) return 1;
   // float64 from 49 rows: the table's 5 blocks (96 registers) spilled 852 bytes in the class kernel of
   // 64 (the uniform kernel 168); at 4 (128 registers) none.
-  return dtype === 'float64' && bound > 48 ? Math.min(minBlocks, 4) : minBlocks;
+  return elementBytes(dtype) === 8 && bound > 48 ? Math.min(minBlocks, 4) : minBlocks;
 }
 
 export function planVbatchedGetrf(p: VbatchedGetrfProblem, tuning: GetrfTuning): VbatchedGetrfPlan {
