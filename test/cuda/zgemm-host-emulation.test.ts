@@ -21,47 +21,17 @@ import { DTYPE_EPS, type DType } from '../../src/core/dtype.js';
 import type { ComplexOp, ComplexScalar } from '../../src/core/op-specs.js';
 import { zgemm1 } from '../../src/cpu/complex/zgemm.js';
 import { complexGemmCuda } from '../../src/cuda/kernels/gemm/index.js';
-import type { DeviceArray, DeviceDType, GpuDevice, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
-import { H100 } from '../helpers/devices.js';
+import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
+import { HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
-const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
-  ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
-  : 'opt-in: MYRIAD_HOST_EMULATION=1';
+const skip = HOST_EMULATION_SKIP;
 
 const HARNESS = resolve('test/helpers/zgemm-host-harness.cpp');
 const SENTINEL = 12345.5;
 const BASE = 0x1000000n;
 
-/** What the launcher did on the recording device: the kernel, its launch, and the pointer tables it uploaded. */
-interface Recorded { src: KernelSource; config: LaunchConfig; args: KernelArg[]; tables: Map<bigint, BigInt64Array> }
 
-/** A device that runs nothing: one buffer at BASE holds every matrix; uploads (pointer tables) are kept by address. */
-function recordingDevice(out: Recorded[]): GpuDevice {
-  let next = 0x40000000n;
-  const tables = new Map<bigint, BigInt64Array>();
-  const fake = (dtype: DeviceDType, length: number, ptr: bigint): DeviceArray => ({ kind: 'device', dtype, length, device: 0, ptr, byteLength: length * 8, disposed: false, dispose() {} });
-  return {
-    info: H100,
-    kernel: (src: KernelSource): Kernel => ({
-      name: src.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
-      launch: (config: LaunchConfig, args: KernelArg[]) => { out.push({ src, config, args, tables }); },
-    }),
-    alloc: (dtype, length) => fake(dtype, length, (next += 0x100000n)),
-    upload: (host: HostArray) => {
-      const d = fake('int64', host.length, (next += 0x100000n));
-      tables.set(d.ptr, (host as BigInt64Array).slice());
-      return d;
-    },
-    download: () => new Float64Array(0),
-    copy() {}, fill() {}, synchronize() {},
-    view: (a) => a,
-    pin: () => false, uploadRange() {}, awaitUploads() {}, downloadRange() {}, idle: async () => {},
-    event: () => { throw new Error('no events'); },
-    streamHandle: null,
-    dispose() {},
-  };
-}
 
 interface Case {
   dtype: DType; transA: ComplexOp; transB: ComplexOp; m: number; n: number; k: number; count: number;

@@ -28,15 +28,13 @@ import type { Storage } from '../../src/core/storage.js';
 import { cpuGetrfComplex } from '../../src/cpu/complex/zgetrf.js';
 import { cpuGesvComplex } from '../../src/cpu/complex/zsolve.js';
 import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from '../../src/cuda/kernels/complex-lu/index.js';
-import type { DeviceArray, DeviceDType, GpuDevice, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
 import { random, zeros, type Z } from '../helpers/complex.js';
-import { H100 } from '../helpers/devices.js';
+import { HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 import { hasNaN, kindOf, luMatrix, luResidual, solveResidual } from '../helpers/zlu-data.js';
 
-const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
-  ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
-  : 'opt-in: MYRIAD_HOST_EMULATION=1';
+const skip = HOST_EMULATION_SKIP;
 
 const HARNESS = resolve('test/helpers/zlu-host-harness.cpp');
 const SENTINEL = 12345.5;
@@ -45,34 +43,7 @@ const PIV = 0x2000000n, INFO = 0x3000000n;
 /** Residual ratios below this pass (LAPACK's testers use 30). */
 const THRESHOLD = 30;
 
-interface Recorded { src: KernelSource; config: LaunchConfig; args: KernelArg[]; tables: Map<bigint, BigInt64Array> }
 
-/** A device that runs nothing: one buffer at BASE holds every matrix; uploads (pointer tables) are kept by address. */
-function recordingDevice(out: Recorded[]): GpuDevice {
-  let next = 0x40000000n;
-  const tables = new Map<bigint, BigInt64Array>();
-  const fake = (dtype: DeviceDType, length: number, ptr: bigint): DeviceArray => ({ kind: 'device', dtype, length, device: 0, ptr, byteLength: length * 8, disposed: false, dispose() {} });
-  return {
-    info: H100,
-    kernel: (src: KernelSource): Kernel => ({
-      name: src.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
-      launch: (config: LaunchConfig, args: KernelArg[]) => { out.push({ src, config, args, tables }); },
-    }),
-    alloc: (dtype, length) => fake(dtype, length, (next += 0x100000n)),
-    upload: (host: HostArray) => {
-      const d = fake('int64', host.length, (next += 0x100000n));
-      tables.set(d.ptr, (host as BigInt64Array).slice());
-      return d;
-    },
-    download: () => new Float64Array(0),
-    copy() {}, fill() {}, synchronize() {},
-    view: (a) => a,
-    pin: () => false, uploadRange() {}, awaitUploads() {}, downloadRange() {}, idle: async () => {},
-    event: () => { throw new Error('no events'); },
-    streamHandle: null,
-    dispose() {},
-  };
-}
 
 type Op = 'getrf' | 'getrs' | 'gesv';
 interface Case { op: Op; dtype: DType; rows: number; cols: number; nrhs: number; trans: ComplexOp; count: number; form: 'strided' | 'list' }

@@ -31,47 +31,18 @@ import type { Uplo } from '../../src/core/enums.js';
 import { cpuPotrfComplex } from '../../src/cpu/complex/zpotrf.js';
 import { cpuPosvComplex, cpuPotrsComplex } from '../../src/cpu/complex/zsolve.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../../src/cuda/kernels/zpotrf/index.js';
-import type { DeviceArray, DeviceDType, GpuDevice, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
 import { get, randomHpd, type Z } from '../helpers/complex.js';
-import { H100 } from '../helpers/devices.js';
+import { HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
-const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
-  ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
-  : 'opt-in: MYRIAD_HOST_EMULATION=1';
+const skip = HOST_EMULATION_SKIP;
 
 const HARNESS = resolve('test/helpers/zpotrf-host-harness.cpp');
 const SENTINEL = 12345.5;
 const BASE = 0x1000000n;
 
-interface Recorded { src: KernelSource; config: LaunchConfig; args: KernelArg[]; tables: Map<bigint, BigInt64Array> }
 
-/** A device that runs nothing: one buffer at BASE holds every matrix; uploads (pointer tables) are kept by address. */
-function recordingDevice(out: Recorded[]): GpuDevice {
-  let next = 0x40000000n;
-  const tables = new Map<bigint, BigInt64Array>();
-  const fake = (dtype: DeviceDType, length: number, ptr: bigint): DeviceArray => ({ kind: 'device', dtype, length, device: 0, ptr, byteLength: length * 8, disposed: false, dispose() {} });
-  return {
-    info: H100,
-    kernel: (src: KernelSource): Kernel => ({
-      name: src.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
-      launch: (config: LaunchConfig, args: KernelArg[]) => { out.push({ src, config, args, tables }); },
-    }),
-    alloc: (dtype, length) => fake(dtype, length, (next += 0x100000n)),
-    upload: (host: HostArray) => {
-      const d = fake('int64', host.length, (next += 0x100000n));
-      if (host instanceof BigInt64Array) tables.set(d.ptr, host.slice());
-      return d;
-    },
-    download: () => new Float64Array(0),
-    copy() {}, fill() {}, synchronize() {},
-    view: (a) => a,
-    pin: () => false, uploadRange() {}, awaitUploads() {}, downloadRange() {}, idle: async () => {},
-    event: () => { throw new Error('no events'); },
-    streamHandle: null,
-    dispose() {},
-  };
-}
 
 type Op = 'potrf' | 'potrs' | 'posv';
 interface Case { op: Op; dtype: DType; uplo: Uplo; n: number; nrhs: number; count: number; form: 'strided' | 'list' }

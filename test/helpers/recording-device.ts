@@ -1,0 +1,44 @@
+/**
+ * What the host-emulation tests of generated kernels share: whether they run (opt-in, g++ needed),
+ * and a device that runs nothing but records each launch (its kernel source, configuration and
+ * arguments) and the pointer tables the launcher uploaded, so that a harness can run the kernel on
+ * the host with the same arguments.
+ */
+import { spawnSync } from 'node:child_process';
+import type { DeviceArray, DeviceDType, GpuDevice, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
+import { H100 } from './devices.js';
+
+/** Why the host-emulation tests skip here (undefined: they run): opt-in with MYRIAD_HOST_EMULATION=1, and g++ on PATH. */
+export const HOST_EMULATION_SKIP = process.env['MYRIAD_HOST_EMULATION'] === '1'
+  ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
+  : 'opt-in: MYRIAD_HOST_EMULATION=1';
+
+/** What the launcher did on the recording device: the kernel, its launch, and the pointer tables it uploaded. */
+export interface Recorded { src: KernelSource; config: LaunchConfig; args: KernelArg[]; tables: Map<bigint, BigInt64Array> }
+
+/** A device that runs nothing: one buffer at BASE holds every matrix; uploads (pointer tables) are kept by address. */
+export function recordingDevice(out: Recorded[]): GpuDevice {
+  let next = 0x40000000n;
+  const tables = new Map<bigint, BigInt64Array>();
+  const fake = (dtype: DeviceDType, length: number, ptr: bigint): DeviceArray => ({ kind: 'device', dtype, length, device: 0, ptr, byteLength: length * 8, disposed: false, dispose() {} });
+  return {
+    info: H100,
+    kernel: (src: KernelSource): Kernel => ({
+      name: src.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
+      launch: (config: LaunchConfig, args: KernelArg[]) => { out.push({ src, config, args, tables }); },
+    }),
+    alloc: (dtype, length) => fake(dtype, length, (next += 0x100000n)),
+    upload: (host: HostArray) => {
+      const d = fake('int64', host.length, (next += 0x100000n));
+      if (host instanceof BigInt64Array) tables.set(d.ptr, host.slice());
+      return d;
+    },
+    download: () => new Float64Array(0),
+    copy() {}, fill() {}, synchronize() {},
+    view: (a) => a,
+    pin: () => false, uploadRange() {}, awaitUploads() {}, downloadRange() {}, idle: async () => {},
+    event: () => { throw new Error('no events'); },
+    streamHandle: null,
+    dispose() {},
+  };
+}
