@@ -10,8 +10,7 @@
  * - disk: a second process on the folder the cold run filled: the first call loads from disk;
  * - warm: an empty folder, `ctx.warm` for the shape first (timed), then the first call;
  * - seq: as cold with MYRIAD_COMPILE_THREADS=1 (one kernel after the other: the state before the
- *   compile workers), for comparison; meaningful only where NVRTC has not compiled those sources
- *   before on the machine (see below): on a fresh machine, run `--modes seq` alone.
+ *   compile workers), for comparison.
  * The first call's time is the wall clock around ctx.time (so the GPU work is waited for), the
  * data made and uploaded before it; where the first call ran quick builds (runtime/tiered.ts), the
  * second call waits for what is left of their optimised builds (`secondMs`); `runMs` is the third
@@ -20,11 +19,13 @@
  * as a whole process, with an empty folder and again with the filled one.
  * Targets: `npm start` on a GPU with an empty cache under 3 s; any single new shape under 1 s.
  *
- * Run it first on a fresh machine: NVRTC (CUDA 12.9+) keeps a compile cache of its own, so a source
- * NVRTC has compiled before on that machine (by any process: compile-times.js, a test, an earlier
- * run of this script) compiles again in milliseconds, whatever MYRIAD_CACHE_DIR says. So the demo
- * runs first, and each shape's cold child before its other modes; a shape whose kernels an earlier
- * shape compiled (gemm kernels shared by the getrf drivers) shows it in `compiled` but not in time.
+ * NVRTC (CUDA 12.9+) keeps a compile cache of its own, in the driver's compute cache (~/.nv/ComputeCache,
+ * or CUDA_CACHE_PATH): a source any process compiled before on the machine compiles again in
+ * milliseconds, whatever MYRIAD_CACHE_DIR says. So each child here gets a new, empty CUDA_CACHE_PATH
+ * too, and its compiles are real; what only the first process on a fresh machine meets (the
+ * libraries and the code read from a cold disk: 0.2-0.4 s on an H200 machine) needs the script run
+ * first on a fresh machine. A shape whose kernels the same child compiled for another call (gemm
+ * kernels shared by the getrf drivers) shows it in `compiled` but not in time.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -109,9 +110,14 @@ async function child(shape: string, mode: Mode): Promise<void> {
   console.log(`COLD-START ${JSON.stringify(result)}`);
 }
 
-function runChild(shape: string, mode: Mode, cacheDir: string, extraEnv: Record<string, string> = {}): ChildResult {
+/** A child's environment: our kernel cache `cacheDir`, and NVRTC's (the driver's compute cache) a new empty folder. */
+function childEnv(cacheDir: string, nvrtcCacheDir: string, extraEnv: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, MYRIAD_CACHE_DIR: cacheDir, CUDA_CACHE_PATH: nvrtcCacheDir, ...extraEnv };
+}
+
+function runChild(shape: string, mode: Mode, cacheDir: string, nvrtcCacheDir: string, extraEnv: Record<string, string> = {}): ChildResult {
   const r = spawnSync(process.execPath, [self, '--child', shape, mode], {
-    env: { ...process.env, MYRIAD_CACHE_DIR: cacheDir, ...extraEnv }, encoding: 'utf8', timeout: 300_000, maxBuffer: 1 << 24,
+    env: childEnv(cacheDir, nvrtcCacheDir, extraEnv), encoding: 'utf8', timeout: 300_000, maxBuffer: 1 << 24,
   });
   const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('COLD-START '));
   if (line) return JSON.parse(line.slice('COLD-START '.length)) as ChildResult;
@@ -120,10 +126,10 @@ function runChild(shape: string, mode: Mode, cacheDir: string, extraEnv: Record<
 }
 
 /** The demo as a process: its wall time, and when each of its progress lines (stderr) arrived, in ms from the start. */
-function timeDemo(cacheDir: string): Promise<{ ms: number; status: number | null; tail: string; lines: { ms: number; line: string }[] }> {
+function timeDemo(cacheDir: string, nvrtcCacheDir: string): Promise<{ ms: number; status: number | null; tail: string; lines: { ms: number; line: string }[] }> {
   return new Promise((done) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [cli, 'demo'], { env: { ...process.env, MYRIAD_CACHE_DIR: cacheDir } });
+    const child = spawn(process.execPath, [cli, 'demo'], { env: childEnv(cacheDir, nvrtcCacheDir) });
     const lines: { ms: number; line: string }[] = [];
     let out = '', partial = '';
     child.stdout.on('data', (b: Buffer) => { out += b.toString(); });
@@ -153,8 +159,8 @@ async function main(argv: readonly string[]): Promise<void> {
   const demo: Record<string, { ms: number; status: number | null; tail: string; lines: { ms: number; line: string }[] }> = {};
   try {
     const demoDir = fresh();
-    demo['cold'] = await timeDemo(demoDir);
-    demo['disk'] = await timeDemo(demoDir);
+    demo['cold'] = await timeDemo(demoDir, fresh());
+    demo['disk'] = await timeDemo(demoDir, fresh());
     for (const [mode, d] of Object.entries(demo)) {
       console.error(`demo (the process npm start runs), ${mode === 'cold' ? 'empty' : 'filled'} cache: ${d.ms.toFixed(0)} ms, status ${d.status}`);
       for (const l of d.lines) console.error(`  ${l.ms.toFixed(0).padStart(6)} ms  ${l.line}`);
@@ -162,7 +168,7 @@ async function main(argv: readonly string[]): Promise<void> {
     for (const shape of shapes) {
       const dir = fresh();
       for (const mode of modes) {
-        const r = runChild(shape, mode, mode === 'disk' ? dir : mode === 'cold' ? dir : fresh(), mode === 'seq' ? { MYRIAD_COMPILE_THREADS: '1' } : {});
+        const r = runChild(shape, mode, mode === 'disk' ? dir : mode === 'cold' ? dir : fresh(), fresh(), mode === 'seq' ? { MYRIAD_COMPILE_THREADS: '1' } : {});
         rows.push(r);
         console.error(r.error ? `${shape} ${mode}: FAILED ${r.error}`
           : `${shape.padEnd(24)} ${mode.padEnd(4)} first ${r.firstMs.toFixed(0).padStart(6)} ms, second ${r.secondMs.toFixed(0).padStart(5)} ms (run ${r.runMs.toFixed(1)} ms; ${r.compiled} compiled, ${r.fromDisk} from disk${r.warmMs !== undefined ? `; warm ${r.warmMs.toFixed(0)} ms, ${r.warmCompiled} compiled` : ''}; open ${r.openMs.toFixed(0)} ms)`);
