@@ -8,11 +8,10 @@
  * dimensions, gaps between matrices, strided and list batches: C within rounding, and every element
  * outside the C matrices unchanged. A check of the CUDA source without a GPU.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -22,7 +21,7 @@ import type { ComplexOp, ComplexScalar } from '../../src/core/op-specs.js';
 import { zgemm1 } from '../../src/cpu/complex/zgemm.js';
 import { complexGemmCuda } from '../../src/cuda/kernels/gemm/index.js';
 import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
-import { HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -186,22 +185,10 @@ function check(p: Prepared, out: string): void {
   }
 }
 
-const run = promisify(execFile);
-
 describe('complex gemm kernels run on the host', { skip, timeout: 1_800_000 }, () => {
   const root = skip === undefined ? mkdtempSync(join(tmpdir(), 'myriad-zgemm-')) : '';
   const prepared = skip === undefined ? cases().map((c, i) => prepare(c, i, root)) : [];
-  before(async () => {
-    // Compile every case's executable, as many at once as there are cores.
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < prepared.length) {
-        const p = prepared[next++]!;
-        await run('g++', ['-std=c++20', '-O1', '-pthread', ...p.defines, `-I${p.dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', p.exe]);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, cpus().length) }, worker));
-  });
+  before(() => compileHarnesses(HARNESS, prepared));
   after(() => { if (root !== '') rmSync(root, { recursive: true, force: true }); });
   for (const [i, c] of cases().entries()) {
     it(`${c.dtype === 'float64' ? 'complex128' : 'complex64'} ${c.transA}${c.transB} ${c.m}x${c.n}x${c.k} ${c.form} beta [${c.beta}]`, () => {

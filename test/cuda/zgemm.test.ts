@@ -7,17 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Context } from '../../src/api/context.js';
 import { list, strided } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
-import type { Backend } from '../../src/core/ops.js';
-import type { IntStorage, Storage } from '../../src/core/storage.js';
-import { CudaBackend } from '../../src/cuda/backend.js';
 import { gemmSource, planGemm, smallGemmShape, type GemmProblem } from '../../src/cuda/kernels/gemm/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
-import type { Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
-import { FakeDevice } from '../helpers/fake-gpus.js';
+import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
 
 const problem = (over: Partial<GemmProblem>): GemmProblem => ({
   dtype: 'float64', transA: 'N', transB: 'N', m: 8, n: 8, k: 8, count: 10000, batchKind: 'strided', betaZero: true,
@@ -61,22 +56,7 @@ describe('complex gemm: the router', () => {
   });
 });
 
-/** A fake device whose kernels record their launches (and run nothing). */
-class RecordingDevice extends FakeDevice {
-  readonly launches: { src: KernelSource; config: LaunchConfig; args: KernelArg[] }[] = [];
-  override kernel(src?: KernelSource): Kernel {
-    const launches = this.launches;
-    return { name: src!.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024, launch: (config, args) => { launches.push({ src: src!, config, args: [...args] }); } };
-  }
-}
-
-function recordingContext(): { ctx: Context; dev: RecordingDevice; backend: CudaBackend } {
-  const dev = new RecordingDevice(0, []);
-  const backend = new CudaBackend(dev, 'fake');
-  return { ctx: new Context('cuda', backend as unknown as Backend<Storage, IntStorage>, backend), dev, backend };
-}
-
-const num = (a: KernelArg | undefined): number => Number(a!.value);
+const num = argNumber;
 
 describe('complex gemm on a CUDA context: the GPU route', () => {
   it('device data: route gemm, one launch, ld / stride / offset in pairs, alpha and beta as parts', () => {

@@ -13,11 +13,10 @@
  *   others' residuals small; more right-hand sides than a pass takes.
  * Every element outside the matrices must come back bit for bit. A check of the CUDA source without a GPU.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -30,7 +29,7 @@ import { cpuGesvComplex } from '../../src/cpu/complex/zsolve.js';
 import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from '../../src/cuda/kernels/complex-lu/index.js';
 import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
 import { random, zeros, type Z } from '../helpers/complex.js';
-import { HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 import { hasNaN, kindOf, luMatrix, luResidual, solveResidual } from '../helpers/zlu-data.js';
 
@@ -223,21 +222,10 @@ function check(p: Prepared, out: string): void {
   }
 }
 
-const run = promisify(execFile);
-
 describe('complex LU kernels run on the host', { skip, timeout: 1_800_000 }, () => {
   const root = skip === undefined ? mkdtempSync(join(tmpdir(), 'myriad-zlu-')) : '';
   const prepared = skip === undefined ? cases().map((c, i) => prepare(c, i, root)) : [];
-  before(async () => {
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < prepared.length) {
-        const p = prepared[next++]!;
-        await run('g++', ['-std=c++20', '-O1', '-pthread', ...p.defines, `-I${p.dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', p.exe]);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, cpus().length) }, worker));
-  });
+  before(() => compileHarnesses(HARNESS, prepared));
   after(() => { if (root !== '') rmSync(root, { recursive: true, force: true }); });
   for (const [i, c] of cases().entries()) {
     const t = c.op === 'getrs' ? ` '${c.trans}'` : '';

@@ -8,18 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Context } from '../../src/api/context.js';
 import { list, strided, variable } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
-import type { Backend } from '../../src/core/ops.js';
-import type { IntStorage, Storage } from '../../src/core/storage.js';
-import { CudaBackend } from '../../src/cuda/backend.js';
 import {
   complexGesvSource, complexGetrfCovers, complexGetrfSource, complexGetrsSource, complexSolveCovers, planComplexGesv, planComplexGetrf, planComplexGetrs,
 } from '../../src/cuda/kernels/complex-lu/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
-import type { Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
-import { FakeDevice } from '../helpers/fake-gpus.js';
+import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 
 describe('complex LU: the plan and the kernels', () => {
@@ -61,22 +56,7 @@ describe('complex LU: the router', () => {
   });
 });
 
-/** A fake device whose kernels record their launches (and run nothing). */
-class RecordingDevice extends FakeDevice {
-  readonly launches: { src: KernelSource; config: LaunchConfig; args: KernelArg[] }[] = [];
-  override kernel(src?: KernelSource): Kernel {
-    const launches = this.launches;
-    return { name: src!.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024, launch: (config, args) => { launches.push({ src: src!, config, args: [...args] }); } };
-  }
-}
-
-function recordingContext(): { ctx: Context; dev: RecordingDevice; backend: CudaBackend } {
-  const dev = new RecordingDevice(0, []);
-  const backend = new CudaBackend(dev, 'fake');
-  return { ctx: new Context('cuda', backend as unknown as Backend<Storage, IntStorage>, backend), dev, backend };
-}
-
-const num = (a: KernelArg | undefined): number => Number(a!.value);
+const num = argNumber;
 
 describe('complex LU on a CUDA context: the GPU routes', () => {
   it('device data: getrf, getrs and gesv take one launch each, ld / stride / offset in pairs', () => {

@@ -16,11 +16,10 @@
  * potrs takes factors with complex diagonals (the reference divides by them as stored).
  * A check of the CUDA source without a GPU.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -33,7 +32,7 @@ import { cpuPosvComplex, cpuPotrsComplex } from '../../src/cpu/complex/zsolve.js
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../../src/cuda/kernels/zpotrf/index.js';
 import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
 import { get, randomHpd, type Z } from '../helpers/complex.js';
-import { HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -203,21 +202,10 @@ function check(p: Prepared, out: string): void {
   }
 }
 
-const run = promisify(execFile);
-
 describe('complex Cholesky kernels run on the host', { skip, timeout: 1_800_000 }, () => {
   const root = skip === undefined ? mkdtempSync(join(tmpdir(), 'myriad-zpotrf-')) : '';
   const prepared = skip === undefined ? cases().map((c, i) => prepare(c, i, root)) : [];
-  before(async () => {
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < prepared.length) {
-        const p = prepared[next++]!;
-        await run('g++', ['-std=c++20', '-O1', '-pthread', ...p.defines, `-I${p.dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', p.exe]);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, cpus().length) }, worker));
-  });
+  before(() => compileHarnesses(HARNESS, prepared));
   after(() => { if (root !== '') rmSync(root, { recursive: true, force: true }); });
   for (const [i, c] of cases().entries()) {
     it(`${c.op} ${c.dtype === 'float64' ? 'complex128' : 'complex64'} ${c.uplo} n = ${c.n}${c.op === 'potrf' ? '' : `, nrhs = ${c.nrhs}`}, ${c.count} ${c.form}`, () => {

@@ -10,19 +10,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Context } from '../../src/api/context.js';
 import { list, strided } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
-import type { Backend } from '../../src/core/ops.js';
-import type { IntStorage, Storage } from '../../src/core/storage.js';
-import { CudaBackend } from '../../src/cuda/backend.js';
 import {
   keptStride, planZpotrf, planZsolve, zposvSmallSource, zpotrfSmallSource, zpotrsSmallSource, ZCHOLESKY_MAX_N, ZRHS_MAX,
   type ZpotrfSmallParams, type ZsolveSmallParams,
 } from '../../src/cuda/kernels/zpotrf/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
-import type { Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
-import { FakeDevice } from '../helpers/fake-gpus.js';
+import type { KernelSource } from '../../src/cuda/runtime/types.js';
+import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
 import { compileForSm90, compileSet, NVCC_SKIP } from '../helpers/nvcc.js';
 
 const potrf = (over: Partial<ZpotrfSmallParams> = {}): ZpotrfSmallParams => ({ ...planZpotrf({ dtype: 'float64', n: 8, uplo: 'lower', kind: 'strided' }), ...over });
@@ -65,22 +61,7 @@ describe('complex Cholesky: the plan and the generators', () => {
   });
 });
 
-/** A fake device whose kernels record their launches (and run nothing). */
-class RecordingDevice extends FakeDevice {
-  readonly launches: { src: KernelSource; config: LaunchConfig; args: KernelArg[] }[] = [];
-  override kernel(src?: KernelSource): Kernel {
-    const launches = this.launches;
-    return { name: src!.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024, launch: (config, args) => { launches.push({ src: src!, config, args: [...args] }); } };
-  }
-}
-
-function recordingContext(): { ctx: Context; dev: RecordingDevice; backend: CudaBackend } {
-  const dev = new RecordingDevice(0, []);
-  const backend = new CudaBackend(dev, 'fake');
-  return { ctx: new Context('cuda', backend as unknown as Backend<Storage, IntStorage>, backend), dev, backend };
-}
-
-const num = (a: KernelArg | undefined): number => Number(a!.value);
+const num = argNumber;
 const fails = (f: () => unknown, code: string, argument: string, message?: RegExp): void =>
   assert.throws(f, (e: unknown) => e instanceof MyriadError && e.code === code && e.argument === argument && (message === undefined || message.test(e.message)));
 

@@ -12,6 +12,8 @@ import { CudaError } from '../../src/cuda/runtime/errors.js';
 import type { DeviceArray, DeviceDType, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { MultiDeviceBackend } from '../../src/cuda/multi/backend.js';
 import { MultiDeviceContext } from '../../src/api/multi-context.js';
+import { Context } from '../../src/api/context.js';
+import { CudaBackend } from '../../src/cuda/backend.js';
 import { StagingArena } from '../../src/cuda/host/staging.js';
 import type { Lane } from '../../src/cuda/multi/lane.js';
 
@@ -144,3 +146,22 @@ export function recordingDevice(): { dev: FakeDevice; launches: RecordedLaunch[]
   })) as FakeDevice['kernel'];
   return { dev, launches };
 }
+
+/** A FakeDevice whose kernels record each launch with its source (and run nothing). */
+export class SourceRecordingDevice extends FakeDevice {
+  readonly launches: { src: KernelSource; config: LaunchConfig; args: KernelArg[] }[] = [];
+  override kernel(src?: KernelSource): Kernel {
+    const launches = this.launches;
+    return { name: src!.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024, launch: (config, args) => { launches.push({ src: src!, config, args: [...args] }); } };
+  }
+}
+
+/** A CUDA context over a SourceRecordingDevice: the launchers run, the kernels only record. */
+export function recordingContext(): { ctx: Context; dev: SourceRecordingDevice; backend: CudaBackend } {
+  const dev = new SourceRecordingDevice(0, []);
+  const backend = new CudaBackend(dev, 'fake');
+  return { ctx: new Context('cuda', backend as unknown as Backend<Storage, IntStorage>, backend), dev, backend };
+}
+
+/** A recorded launch argument as a number. */
+export const argNumber = (a: KernelArg | undefined): number => Number(a!.value);

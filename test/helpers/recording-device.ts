@@ -4,7 +4,10 @@
  * arguments) and the pointer tables the launcher uploaded, so that a harness can run the kernel on
  * the host with the same arguments.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import type { DeviceArray, DeviceDType, GpuDevice, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { H100 } from './devices.js';
 
@@ -41,4 +44,21 @@ export function recordingDevice(out: Recorded[]): GpuDevice {
     streamHandle: null,
     dispose() {},
   };
+}
+
+const run = promisify(execFile);
+
+/** One case's harness build: its -D defines, the folder of its generated kernel, the executable to write. */
+export interface HarnessBuild { readonly defines: readonly string[]; readonly dir: string; readonly exe: string }
+
+/** Compiles `harness` once per build (g++, the generated kernel's folder and test/helpers on the include path), as many at once as there are cores. */
+export async function compileHarnesses(harness: string, builds: readonly HarnessBuild[]): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < builds.length) {
+      const b = builds[next++]!;
+      await run('g++', ['-std=c++20', '-O1', '-pthread', ...b.defines, `-I${b.dir}`, `-I${resolve('test/helpers')}`, harness, '-o', b.exe]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, cpus().length) }, worker));
 }

@@ -94,6 +94,20 @@ export function memberShapes(b: Batch<unknown>): MemberShapes {
   return { rows, cols, ld };
 }
 
+/**
+ * Members that all lie in one array `d`, at element offsets `offsets` (a scratch array a launcher
+ * lays out itself): the address fields only (putAddress reads them); their shapes are the caller's.
+ */
+export function arrayFields(d: DeviceArray, offsets: Float64Array): MemberFields {
+  const count = offsets.length;
+  const p = BigInt.asUintN(64, d.ptr);
+  const none = new Int32Array(count);
+  return {
+    count, rows: none, cols: none, ld: none, offset: offsets, slot: new Int32Array(count), arrays: [d],
+    baseLo: Float64Array.of(Number(p & 0xffffffffn)), baseHi: Float64Array.of(Number(p >> 32n)),
+  };
+}
+
 /** Member i as a view (for the few members a launcher hands on to another path). */
 export function memberView(f: MemberFields, i: number): MatrixView<DeviceArray> {
   return { data: f.arrays[f.slot[i]!]!, offset: f.offset[i]!, ld: f.ld[i]!, rows: f.rows[i]!, cols: f.cols[i]! };

@@ -162,8 +162,3 @@ export function releaseMemberTables(dev: GpuDevice, t: MemberTables): void {
   dev.synchronize();
   t.dispose();
 }
-
-/** The device address of element `offset` of `data` (the pointer-array form's entries). */
-export function elementAddress(data: DeviceArray, offset: number, bytes: number): bigint {
-  return BigInt.asIntN(64, data.ptr + BigInt(offset) * BigInt(bytes));
-}

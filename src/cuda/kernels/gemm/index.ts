@@ -8,7 +8,7 @@ export { complexGemmCuda, gemmCuda, gemmSource, type GemmCudaOptions } from './l
 export type { VbatchedGemmParams, VsmallGemmParams, VtiledGemmParams } from './params.js';
 export { generateVsmallGemm, generateVtiledGemm, vsmallGemmShape, vtiledGemmShape, vtiledTiles, GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS } from './generate-vbatched.js';
 export { planVbatchedGemm, gemmMemberSize, effectiveK, type VbatchedGemmPlan, type VbatchedGemmLaunch, type VbatchedGemmProblem } from './plan-vbatched.js';
-export { gemmVbatchedCuda, gemmVbatchedCovers, vbatchedGemmLaunch, vbatchedGemmSource, type GemmVbatchedOptions } from './launch-vbatched.js';
+export { gemmVbatchedCuda, gemmVbatchedCovers, gemmVbatchedFields, vbatchedGemmLaunch, vbatchedGemmSource, type GemmVbatchedOptions, type VbatchedGemmScalars } from './launch-vbatched.js';
 export { gemmDeviceVariableCuda, gemmDeviceMaxSize, type GemmDeviceOptions } from './launch-vdevice.js';
 export { generateGemmClassify, type GemmClassifyParams } from './generate-vdevice.js';
 export { gemmClassParams } from './plan-vbatched.js';

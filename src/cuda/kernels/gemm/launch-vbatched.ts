@@ -6,7 +6,8 @@
 import { batchCount, type Batch, type VariableBatch } from '../../../core/batch.js';
 import { isDType } from '../../../core/dtype-table.js';
 import { MyriadError } from '../../../core/errors.js';
-import type { GemmRequest } from '../../../core/ops.js';
+import type { DType } from '../../../core/dtype.js';
+import type { GemmRequest, Op } from '../../../core/ops.js';
 import { tuningFor, type GemmTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelArg, type LaunchConfig } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
@@ -50,7 +51,27 @@ export function gemmVbatchedCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, op
   const dtype = deviceDtype(r.c);
   if (!isDType(dtype)) throw new MyriadError('DTYPE', `gemm needs float64 or float32, got ${dtype}`, 'c');
   // Flat per-member fields and one typed array of sizes: a call of 200,000 members makes no object per member.
-  const a = memberFields(r.a), b = memberFields(r.b), c = memberFields(r.c);
+  gemmVbatchedFields(dev, { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta }, memberFields(r.a), memberFields(r.b), memberFields(r.c), opts);
+}
+
+/** A variable-size GEMM's scalars: the element type, the transposes, alpha and beta. */
+export interface VbatchedGemmScalars {
+  readonly dtype: DType;
+  readonly transA: Op;
+  readonly transB: Op;
+  readonly alpha: number;
+  readonly beta: number;
+}
+
+/**
+ * gemmVbatchedCuda on operands already in flat fields (common/members.ts), one member each of
+ * a, b and c per index: for a composition that makes its GEMMs' members itself (trsm's updates
+ * cut each member's blocks), with no view object per member.
+ */
+export function gemmVbatchedFields(dev: GpuDevice, r: VbatchedGemmScalars, a: MemberFields, b: MemberFields, c: MemberFields, opts: GemmVbatchedOptions = {}): void {
+  const count = c.count;
+  if (count === 0) return;
+  const dtype = r.dtype;
   // The k each member runs: 0 where alpha = 0 (BLAS then reads neither A nor B).
   const k = r.alpha === 0 ? new Int32Array(count) : r.transA === 'N' ? a.cols : a.rows;
   const sizes = new Int32Array(count);
@@ -78,7 +99,7 @@ export function gemmVbatchedCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, op
   }
   if (plan.large.length > 0) {
     const pick = (f: MemberFields): VariableBatch<DeviceArray> => ({ kind: 'variable', order: 'col', matrices: plan.large.map((i) => memberView(f, i)) });
-    gemmCuda(dev, { ...r, a: pick(a), b: pick(b), c: pick(c) });
+    gemmCuda(dev, { transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, a: pick(a), b: pick(b), c: pick(c) });
   }
 }
 

@@ -7,7 +7,7 @@
  * info > 0, as LAPACK's posv and the per-size path leave it. Members beyond the classes take each
  * family's per-size path inside those launchers.
  */
-import { batchCount, matrixAt, type Batch, type MatrixView } from '../../../core/batch.js';
+import { batchCount, type Batch } from '../../../core/batch.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../runtime/types.js';
@@ -16,8 +16,8 @@ import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { memberShapes, severalShapes } from '../common/members.js';
-import { classPathPays, elementAddress, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { addressWords, arrayFields, memberFields, memberShapes, putAddress, severalShapes } from '../common/members.js';
+import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { potrfVbatchedCuda } from '../potrf/index.js';
 import { trsmVbatchedCuda } from '../trsm/index.js';
 import { COPY_VBATCH_INTS, COPY_VBATCH_POINTERS, COPY_VBATCH_THREADS, copyVbatchedSource } from './generate-copy-vbatched.js';
@@ -50,13 +50,13 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
   if (count === 0) return;
   potrfVbatchedCuda(dev, { uplo: r.uplo, a: r.a, info: r.info });
   const dtype = deviceDtype(r.b);
+  // Flat fields and addresses as two 32-bit words: no object, array literal or BigInt per member.
+  const fb = memberFields(r.b);
   const kept: number[] = [];
-  const views: MatrixView<DeviceArray>[] = [];
   let total = 0;
   for (let i = 0; i < count; i++) {
-    const v = matrixAt(r.b, i);
-    views.push(v);
-    if (v.rows > 0 && v.cols > 0) { kept.push(i); total += v.rows * v.cols; }
+    const size = fb.rows[i]! * fb.cols[i]!;
+    if (size > 0) { kept.push(i); total += size; }
   }
   if (kept.length === 0) return;
   const frame = Workspace.of(dev).frame();
@@ -64,14 +64,19 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
     const aside = frame.take(dtype, total, `the copy of B kept aside by ${count} solves`);
     const bytes = elementBytes(dtype);
     const pointers = new BigInt64Array(kept.length * COPY_VBATCH_POINTERS);
+    const words = addressWords(pointers);
     const ints = new Int32Array(kept.length * COPY_VBATCH_INTS);
-    let at = 0;
-    kept.forEach((i, q) => {
-      const v = views[i]!;
-      pointers.set([elementAddress(v.data, v.offset, bytes), elementAddress(aside, at, bytes)], q * COPY_VBATCH_POINTERS);
-      ints.set([v.rows, v.cols, v.ld, i], q * COPY_VBATCH_INTS);
-      at += v.rows * v.cols;
-    });
+    // Each member's copy in the aside array, one after the other.
+    const places = new Float64Array(kept.length);
+    for (let q = 0, at = 0; q < kept.length; q++) { places[q] = at; at += fb.rows[kept[q]!]! * fb.cols[kept[q]!]!; }
+    const fs = arrayFields(aside, places);
+    for (let q = 0; q < kept.length; q++) {
+      const i = kept[q]!;
+      putAddress(pointers, words, q * COPY_VBATCH_POINTERS, fb, i, bytes);
+      putAddress(pointers, words, q * COPY_VBATCH_POINTERS + 1, fs, q, bytes);
+      const o = q * COPY_VBATCH_INTS;
+      ints[o] = fb.rows[i]!; ints[o + 1] = fb.cols[i]!; ints[o + 2] = fb.ld[i]!; ints[o + 3] = i;
+    }
     const tables = uploadMemberTables(dev, pointers, COPY_VBATCH_POINTERS, ints, COPY_VBATCH_INTS);
     try {
       const k = cachedKernel(dev, `copy-vbatched/${dtype}`, () => copyVbatchedSource(dtype));

@@ -12,13 +12,14 @@ import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, memberShapes, putAddress, severalShapes } from '../common/members.js';
+import { addressWords, memberFields, memberShapes, putAddress, severalShapes, type MemberFields } from '../common/members.js';
 import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
-import { gemmVbatchedCuda } from '../gemm/index.js';
+import { gemmVbatchedFields, type VbatchedGemmScalars } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
 import { trsmCuda } from './launch-trsm.js';
-import type { TrsmForce, TrsmLeafShape } from './params.js';
-import { memberUpdate, planVbatchedTrsm, type VbatchedTrsmPlan } from './plan-vbatched.js';
+import type { TrsmForce, TrsmLeafShape, TrsmStep } from './params.js';
+import { cutSpan, planVbatchedTrsm, type VbatchedTrsmPlan } from './plan-vbatched.js';
+import { updateOf } from './blocks.js';
 
 export interface TrsmVbatchedOptions {
   readonly tuning?: TrsmTuning;
@@ -91,17 +92,8 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
             continue;
           }
           // The update over the members whose target block is not empty (the others have nothing to change).
-          const ga: MatrixView<DeviceArray>[] = [], gb: MatrixView<DeviceArray>[] = [], gc: MatrixView<DeviceArray>[] = [];
-          let gemm: ReturnType<typeof memberUpdate<DeviceArray>> | undefined;
-          for (const i of l.members) {
-            if (step.target.off >= members[i]!.t) continue;   // the target lies beyond its triangle
-            const u = memberUpdate(r, a[i]!, b[i]!, step);
-            if (u.c.rows === 0 || u.c.cols === 0) continue;
-            gemm = u;
-            ga.push(u.a); gb.push(u.b); gc.push(u.c);
-          }
-          if (gemm === undefined) continue;
-          gemmVbatchedCuda(dev, { transA: gemm.transA, transB: gemm.transB, alpha: gemm.alpha, beta: gemm.beta, a: variableOf(ga), b: variableOf(gb), c: variableOf(gc) });
+          const update = updateFields(r, fa, fb, l.members, members, step);
+          if (update !== undefined) gemmVbatchedFields(dev, { dtype, ...update.scalars }, update.a, update.b, update.c);
         }
       }
     } finally {
@@ -123,4 +115,48 @@ export function trsmVbatchedCovers(r: TrsmRequest<DeviceArray>): boolean {
   // The triangle's order: m for side left, n for right.
   const t = r.side === 'left' ? fb.rows : fb.cols;
   return severalShapes([fb.rows, fb.cols, fa.ld, fb.ld]) && classPathPays(count, (i) => t[i]!);
+}
+
+/** A member's block of an update step, as updateOf cuts it: from A or B, at (r0, c0), rows x cols. */
+interface Cut { fromA: boolean; r0: number; c0: number; rows: number; cols: number }
+
+/**
+ * One update step's GEMM over the members of a class, in flat fields (common/members.ts): each
+ * member's blocks as memberUpdate cuts them (the same rule, updateOf, with the spans cut at the
+ * member's triangle), only the members whose C block is not empty; undefined where none is.
+ */
+function updateFields(
+  r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, classMembers: ArrayLike<number>,
+  members: readonly { readonly t: number }[], step: Extract<TrsmStep, { kind: 'update' }>,
+): { scalars: Omit<VbatchedGemmScalars, 'dtype'>; a: MemberFields; b: MemberFields; c: MemberFields } | undefined {
+  const kept: number[] = [];
+  const cuts: Cut[][] = [];
+  let scalars: Omit<VbatchedGemmScalars, 'dtype'> | undefined;
+  for (let m = 0; m < classMembers.length; m++) {
+    const i = classMembers[m]!;
+    const t = members[i]!.t;
+    if (step.target.off >= t) continue;   // the target lies beyond its triangle
+    const cut = { ...step, target: cutSpan(step.target, t), source: cutSpan(step.source, t) };
+    const block = (fromA: boolean) => (r0: number, c0: number, rows: number, cols: number): Cut => ({ fromA, r0, c0, rows, cols });
+    const u = updateOf('trsm', r, block(true), block(false), fb.rows[i]!, fb.cols[i]!, cut);
+    if (u.c.rows === 0 || u.c.cols === 0) continue;
+    scalars ??= { transA: u.transA, transB: u.transB, alpha: u.alpha, beta: u.beta };
+    kept.push(i);
+    cuts.push([u.a, u.b, u.c]);
+  }
+  if (scalars === undefined) return undefined;
+  const operand = (which: number): MemberFields => {
+    const fromA = cuts[0]![which]!.fromA;
+    const parent = fromA ? fa : fb;
+    const n = kept.length;
+    const rows = new Int32Array(n), cols = new Int32Array(n), ld = new Int32Array(n), slot = new Int32Array(n);
+    const offset = new Float64Array(n);
+    for (let q = 0; q < n; q++) {
+      const i = kept[q]!, c = cuts[q]![which]!;
+      rows[q] = c.rows; cols[q] = c.cols; ld[q] = parent.ld[i]!; slot[q] = parent.slot[i]!;
+      offset[q] = parent.offset[i]! + c.r0 + c.c0 * parent.ld[i]!;
+    }
+    return { count: n, rows, cols, ld, offset, slot, arrays: parent.arrays, baseLo: parent.baseLo, baseHi: parent.baseHi };
+  };
+  return { scalars, a: operand(0), b: operand(1), c: operand(2) };
 }
