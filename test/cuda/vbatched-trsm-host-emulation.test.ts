@@ -109,7 +109,7 @@ for (const c of CASES) {
       const want = buf.slice();
       cpuTrsm({ ...v, alpha, a: variable(views(want, 'a')), b: variable(views(want, 'b')) });
 
-      const plan = planVbatchedTrsm({ ...v, dtype: c.dtype, members: members.map((q) => ({ t: q.t, nvec: q.nvec })), sharedLimit: H100.sharedPerBlockOptin - 1024 },
+      const plan = planVbatchedTrsm({ ...v, dtype: c.dtype, members: { t: Int32Array.from(members, (q) => q.t), nvec: Int32Array.from(members, (q) => q.nvec) }, sharedLimit: H100.sharedPerBlockOptin - 1024 },
         tuningFor('sm_90', 'trsm'), c.leafMax === undefined ? {} : { leafMax: c.leafMax });
       assert.deepEqual(plan.launches.map((l) => l.bound), [c.bound], 'one class');
       const launch = plan.launches[0]!;

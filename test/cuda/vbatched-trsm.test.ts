@@ -29,11 +29,15 @@ import { compareOutput, fillTriangle, TRSM_VARIANTS, trsmTolerance, caseName } f
 import { recordVbatchedSolveCalls, VBATCHED_SOLVE_GPU_KERNELS } from '../helpers/vbatched-solve-cases.js';
 
 const SHARED = H100.sharedPerBlockOptin - 1024;
+
+/** Members' triangle orders and vector counts as the plan takes them (flat arrays). */
+const memberSizes = (list: readonly { t: number; nvec: number }[]): { t: Int32Array; nvec: Int32Array } =>
+  ({ t: Int32Array.from(list, (q) => q.t), nvec: Int32Array.from(list, (q) => q.nvec) });
 const LLNN = { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit' } as const;
 
 test('trsm plan: classes by the triangle, members without a triangle or vectors left out, the recursion over the class bound', () => {
   const members = [{ t: 3, nvec: 5 }, { t: 600, nvec: 2 }, { t: 70, nvec: 200 }, { t: 0, nvec: 4 }, { t: 5, nvec: 0 }, { t: 128, nvec: 1 }, { t: 8, nvec: 1 }];
-  const plan = planVbatchedTrsm({ ...LLNN, dtype: 'float64', members, sharedLimit: SHARED }, tuningFor('sm_90', 'trsm'));
+  const plan = planVbatchedTrsm({ ...LLNN, dtype: 'float64', members: memberSizes(members), sharedLimit: SHARED }, tuningFor('sm_90', 'trsm'));
   assert.deepEqual(plan.launches.map((l) => [l.bound, [...l.members], l.nvecMax]), [[128, [5, 2], 200], [8, [6, 0], 5]]);
   assert.deepEqual(plan.large, [1]);
   const big = plan.launches[0]!;
@@ -83,7 +87,7 @@ for (const v of TRSM_VARIANTS) {
     cpuTrsm({ ...v, alpha, a: variable(w.a), b: variable(w.b) });
     const got = buf.slice();
     const g = views(got);
-    const plan = planVbatchedTrsm({ ...v, dtype, members: places.map((q) => ({ t: q.t, nvec: q.nvec })), sharedLimit: SHARED }, tuningFor('sm_90', 'trsm'));
+    const plan = planVbatchedTrsm({ ...v, dtype, members: memberSizes(places), sharedLimit: SHARED }, tuningFor('sm_90', 'trsm'));
     const vb = (x: MatrixView<FloatArray>[]): VariableBatch<FloatArray> => ({ kind: 'variable', order: 'col', matrices: x });
     for (const l of plan.launches) for (const step of l.steps) {
       if (step.kind === 'leaf') {

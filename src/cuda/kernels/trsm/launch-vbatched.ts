@@ -5,14 +5,14 @@
  * the members' pointers and sizes in two device tables uploaded once per call. Members beyond the
  * largest class, and every member where alpha = 0, go to the per-size path (trsmCuda).
  */
-import { batchCount, matrixAt, type MatrixView, type VariableBatch } from '../../../core/batch.js';
+import { batchCount, type MatrixView, type VariableBatch } from '../../../core/batch.js';
 import type { TrsmRequest } from '../../../core/ops.js';
 import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, memberShapes, putAddress, severalShapes, type MemberFields } from '../common/members.js';
+import { addressWords, memberFields, memberShapes, memberView, putAddress, severalShapes, type MemberFields } from '../common/members.js';
 import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { gemmVbatchedFields, type VbatchedGemmScalars } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
@@ -49,12 +49,9 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
   if (r.alpha === 0) { trsmCuda(dev, r); return; }
   const dtype = deviceDtype(r.b);
   const left = r.side === 'left';
-  const a: MatrixView<DeviceArray>[] = [], b: MatrixView<DeviceArray>[] = [];
-  for (let i = 0; i < count; i++) {
-    a.push(matrixAt(r.a, i));
-    b.push(matrixAt(r.b, i));
-  }
-  const members = b.map((v) => ({ t: left ? v.rows : v.cols, nvec: left ? v.cols : v.rows }));
+  // Flat per-member fields: a call of 200,000 members makes no object per member.
+  const fa = memberFields(r.a), fb = memberFields(r.b);
+  const members = { t: left ? fb.rows : fb.cols, nvec: left ? fb.cols : fb.rows };
   const variant = { side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
   const plan = planVbatchedTrsm({ ...variant, dtype, members, sharedLimit: sharedLimit(dev) }, opts.tuning ?? tuningFor(dev.info.arch, 'trsm'), opts.force);
   opts.onPlan?.(plan);
@@ -64,14 +61,13 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
     const words = addressWords(pointers);
     const ints = new Int32Array(total * TRSM_VBATCH_INTS);
     const bytes = elementBytes(dtype);
-    // Typed fields and addresses as two 32-bit words: no BigInt and no array literal per member.
-    const fa = memberFields(r.a), fb = memberFields(r.b);
+    // Addresses as two 32-bit words: no BigInt and no array literal per member.
     let q = 0;
     for (const l of plan.launches) for (const i of l.members) {
       putAddress(pointers, words, q * TRSM_VBATCH_POINTERS, fa, i, bytes);
       putAddress(pointers, words, q * TRSM_VBATCH_POINTERS + 1, fb, i, bytes);
       const o = q * TRSM_VBATCH_INTS;
-      ints[o] = members[i]!.t; ints[o + 1] = members[i]!.nvec; ints[o + 2] = fa.ld[i]!; ints[o + 3] = fb.ld[i]!;
+      ints[o] = members.t[i]!; ints[o + 1] = members.nvec[i]!; ints[o + 2] = fa.ld[i]!; ints[o + 3] = fb.ld[i]!;
       q++;
     }
     const tables = uploadMemberTables(dev, pointers, TRSM_VBATCH_POINTERS, ints, TRSM_VBATCH_INTS);
@@ -92,7 +88,7 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
             continue;
           }
           // The update over the members whose target block is not empty (the others have nothing to change).
-          const update = updateFields(r, fa, fb, l.members, members, step);
+          const update = updateFields(r, fa, fb, l.members, members.t, step);
           if (update !== undefined) gemmVbatchedFields(dev, { dtype, ...update.scalars }, update.a, update.b, update.c);
         }
       }
@@ -100,7 +96,7 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
       releaseMemberTables(dev, tables);
     }
   }
-  if (plan.large.length > 0) trsmCuda(dev, { ...r, a: variableOf(plan.large.map((i) => a[i]!)), b: variableOf(plan.large.map((i) => b[i]!)) });
+  if (plan.large.length > 0) trsmCuda(dev, { ...r, a: variableOf(plan.large.map((i) => memberView(fa, i))), b: variableOf(plan.large.map((i) => memberView(fb, i))) });
 }
 
 /**
@@ -127,14 +123,14 @@ interface Cut { fromA: boolean; r0: number; c0: number; rows: number; cols: numb
  */
 function updateFields(
   r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, classMembers: ArrayLike<number>,
-  members: readonly { readonly t: number }[], step: Extract<TrsmStep, { kind: 'update' }>,
+  triangle: ArrayLike<number>, step: Extract<TrsmStep, { kind: 'update' }>,
 ): { scalars: Omit<VbatchedGemmScalars, 'dtype'>; a: MemberFields; b: MemberFields; c: MemberFields } | undefined {
   const kept: number[] = [];
   const cuts: Cut[][] = [];
   let scalars: Omit<VbatchedGemmScalars, 'dtype'> | undefined;
   for (let m = 0; m < classMembers.length; m++) {
     const i = classMembers[m]!;
-    const t = members[i]!.t;
+    const t = triangle[i]!;
     if (step.target.off >= t) continue;   // the target lies beyond its triangle
     const cut = { ...step, target: cutSpan(step.target, t), source: cutSpan(step.source, t) };
     const block = (fromA: boolean) => (r0: number, c0: number, rows: number, cols: number): Cut => ({ fromA, r0, c0, rows, cols });

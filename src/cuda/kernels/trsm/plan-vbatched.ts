@@ -23,8 +23,11 @@ import { leafShape, recursionSteps, solvesForward } from './plan.js';
 
 export interface VbatchedTrsmProblem extends TrsmVariant {
   readonly dtype: DType;
-  /** Per member: its triangle's order t and B's other dimension nvec (side left: B is t x nvec; right: nvec x t). */
-  readonly members: readonly { readonly t: number; readonly nvec: number }[];
+  /**
+   * Per member i: its triangle's order t[i] and B's other dimension nvec[i] (side left: B is t x
+   * nvec; right: nvec x t), as flat arrays (a launcher's member fields: no object per member).
+   */
+  readonly members: { readonly t: ArrayLike<number>; readonly nvec: ArrayLike<number> };
   /** Dynamic shared bytes one block may use. */
   readonly sharedLimit: number;
 }
@@ -46,14 +49,16 @@ export interface VbatchedTrsmPlan {
 }
 
 export function planVbatchedTrsm(p: VbatchedTrsmProblem, tuning: TrsmTuning, force: Pick<TrsmForce, 'leafMax' | 'vectorsMax'> = {}): VbatchedTrsmPlan {
-  const sizes = p.members.map((q) => (q.t === 0 || q.nvec === 0 ? undefined : q.t));
+  const { t, nvec } = p.members;
+  const sizes: (number | undefined)[] = new Array<number | undefined>(t.length);
+  for (let i = 0; i < t.length; i++) sizes[i] = t[i] === 0 || nvec[i] === 0 ? undefined : t[i];
   const { classes, large } = planClasses(sizes);
   const leafMax = force.leafMax ?? tuning.leafMax[p.dtype];
   const vectorsMax = force.vectorsMax ?? tuning.vectorsMax;
   const forward = solvesForward(p);
   const launches = classes.map((c): VbatchedTrsmLaunch => {
     const steps = recursionSteps(c.bound, leafMax, tuning.splitAlign, forward, 'trsm');
-    const nvecMax = c.members.reduce((x, q) => Math.max(x, p.members[q]!.nvec), 0);
+    const nvecMax = c.members.reduce((x, q) => Math.max(x, nvec[q]!), 0);
     const shapes = new Map<number, TrsmLeafShape>();
     for (const s of steps) {
       if (s.kind === 'leaf' && !shapes.has(s.span.size))
