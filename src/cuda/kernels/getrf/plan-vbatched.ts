@@ -77,7 +77,14 @@ export function planVbatchedGetrf(p: VbatchedGetrfProblem, tuning: GetrfTuning):
     return designs.get(bound);
   };
   const inClass = (d: number): boolean => { const bound = sizeClass(d); return bound !== undefined && design(bound) !== undefined; };
-  const { classes } = planClasses(sizes.map((d) => (inClass(d) ? d : undefined)));
-  const large = sizes.flatMap((d, i) => (inClass(d) ? [] : [i]));
+  // One pass, no array per member: a member in a class keeps its size, the others go to `large`.
+  const classed: (number | undefined)[] = new Array<number | undefined>(sizes.length);
+  const large: number[] = [];
+  for (let i = 0; i < sizes.length; i++) {
+    const d = sizes[i]!;
+    if (inClass(d)) classed[i] = d;
+    else { classed[i] = undefined; large.push(i); }
+  }
+  const { classes } = planClasses(classed);
   return { launches: classes.map((c) => ({ ...c, params: design(c.bound)! })), large };
 }
