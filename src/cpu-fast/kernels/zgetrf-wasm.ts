@@ -167,7 +167,7 @@ function factorFunction(p: ZgetrfWasmParams): FunctionDef {
   const params: ValType[] = ['i32', 'i32'];
   const c = new Code(params);
   const [A, PIV] = [0, 1];
-  const info = c.local('i32'), pv = c.local('i32'), rowp = c.local('i32'), col = c.local('i32'), passes = c.local('i32');
+  const info = c.local('i32'), pv = c.local('i32'), rowp = c.local('i32'), ptr = c.local('i32'), col = c.local('i32'), passes = c.local('i32');
   const pm = c.local('f64'), t = c.local('f64'), pr = c.local('f64'), pi = c.local('f64');
   const outRe = c.local('f64'), outIm = c.local('f64');
   const dv = divideLocals(c);
@@ -185,23 +185,32 @@ function factorFunction(p: ZgetrfWasmParams): FunctionDef {
     c.get(A).mem(OP.f64Load, 3, at(i, j) + 8).op(OP.f64Abs).op(OP.f64Add);
   };
   const step = (j: number): void => {
-    // pivot search (izamax)
-    c.i32(j).set(pv);
+    // pivot search (izamax) as a runtime loop, rowp the address of the pivot row's A(., 0)
+    c.get(A).i32(at(j, 0)).op(OP.i32Add).tee(rowp).set(ptr);
     abs1(j, j); c.set(pm);
-    for (let i = j + 1; i < n; i++) {
-      abs1(i, j); c.tee(t).get(pm).op(OP.f64Gt).if_(() => { c.get(t).set(pm); c.i32(i).set(pv); });
+    if (j + 1 < n) {
+      c.loop_(() => {
+        c.get(ptr).i32(E).op(OP.i32Add).tee(ptr).mem(OP.f64Load, 3, j * n * E).op(OP.f64Abs);
+        c.get(ptr).mem(OP.f64Load, 3, j * n * E + 8).op(OP.f64Abs).op(OP.f64Add);
+        c.tee(t).get(pm).op(OP.f64Gt).if_(() => { c.get(t).set(pm); c.get(ptr).set(rowp); });
+        c.get(ptr).get(A).i32(at(n - 1, 0)).op(OP.i32Add).op(OP.i32LtU);
+      });
     }
+    c.get(rowp).get(A).op(OP.i32Sub).i32(4).op(OP.i32ShrU).set(pv);
     c.get(PIV).get(pv).mem(OP.i32Store, 2, 4 * j);
-    c.get(A).get(pv).i32(4).op(OP.i32Shl).op(OP.i32Add).set(rowp);
     c.get(rowp).mem(OP.f64Load, 3, j * n * E).f64(0).op(OP.f64Ne);
     c.get(rowp).mem(OP.f64Load, 3, j * n * E + 8).f64(0).op(OP.f64Ne).op(OP.i32Or);
     c.if_(() => {
       c.get(pv).i32(j).op(OP.i32Ne).if_(() => {
-        for (let k = 0; k < n; k++) {
-          c.get(A).simdMem(SIMD.load, 3, at(j, k)).set(tmp);
-          c.get(A).get(rowp).simdMem(SIMD.load, 3, k * n * E).simdMem(SIMD.store, 3, at(j, k));
-          c.get(rowp).get(tmp).simdMem(SIMD.store, 3, k * n * E);
-        }
+        // the rows exchanged column by column, a runtime loop (rare: kept out of the code's size)
+        c.get(A).i32(at(j, 0)).op(OP.i32Add).set(ptr);
+        c.loop_(() => {
+          c.get(ptr).simdMem(SIMD.load, 3, 0).set(tmp);
+          c.get(ptr).get(rowp).simdMem(SIMD.load, 3, 0).simdMem(SIMD.store, 3, 0);
+          c.get(rowp).get(tmp).simdMem(SIMD.store, 3, 0);
+          c.get(rowp).i32(n * E).op(OP.i32Add).set(rowp);
+          c.get(ptr).i32(n * E).op(OP.i32Add).tee(ptr).get(A).i32(at(j, n)).op(OP.i32Add).op(OP.i32LtU);
+        });
       });
       c.get(A).mem(OP.f64Load, 3, at(j, j)).set(pr);
       c.get(A).mem(OP.f64Load, 3, at(j, j) + 8).set(pi);
