@@ -48,6 +48,7 @@ export interface CpuTuning {
   readonly complexLuWasm: Readonly<Record<'getrf' | 'gesv' | 'getrs', SizeRange>>;
   readonly complexLuWasmCols: number;
   readonly complexLuWasmGroup: number;
+  readonly complexLuWasmSolveLoopMin: number;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -284,6 +285,13 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * 4 1486 (more vectors than registers); n = 8: 1 325 / 324, 2 296 / 296, 3 280 / 276.
    */
   complexLuWasmGroup: 3,
+  /**
+   * From this n the WebAssembly complex LU's solves are runtime loops (kernels/zgetrs-wasm.ts),
+   * below it unrolled. Measured on the 2-core EPYC (2026-11-29, the gesv kernel alone in its
+   * memory, group 3, ns a matrix, unrolled / looped, two runs alike): n = 2 25 / 27, 3 54 / 55,
+   * 4 89 / 89, 5 128 / 127, 6 171 / 168, 8 290 / 275, 16 1375 / 1260 (module 77 / 33 kB).
+   */
+  complexLuWasmSolveLoopMin: 4,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

@@ -30,6 +30,7 @@ import type { LuOp } from './getrf-js.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
 import { divideLocals, emitDivide, pack2, swapNeg } from './zarith-wasm.js';
+import { zgetrsWasmFunction, zgetrsWasmWorkBytes } from './zgetrs-wasm.js';
 
 export interface ZgetrfWasmParams {
   readonly op: LuOp;
@@ -41,6 +42,8 @@ export interface ZgetrfWasmParams {
   readonly cols: number;
   /** gesv, getrs: matrices per group whose solves run interleaved (tuning.ts complexLuWasmGroup). */
   readonly group: number;
+  /** gesv, getrs: the solves as runtime loops, else unrolled (kernels/zgetrs-wasm.ts). */
+  readonly solveLoops: boolean;
 }
 
 /** The info of a matrix left to the reference (its pivot is not finite or tiny); never a LAPACK info. */
@@ -48,9 +51,9 @@ export const ZGETRF_WASM_DEFER = -1;
 
 const E = 16; // bytes of one complex128
 
-/** Bytes of scratch the solves need at `work` (16-byte aligned): n complex numbers per matrix of a group. */
+/** Bytes of scratch the solves need at `work` (16-byte aligned). */
 export function zgetrfWasmWorkBytes(p: ZgetrfWasmParams): number {
-  return Math.max(1, p.group) * p.n * E;
+  return zgetrsWasmWorkBytes(p.n, p.group);
 }
 /** LAPACK's dlamch('S'): below it zgetf2 divides by the pivot instead of scaling by its reciprocal. */
 const SAFE_MIN = 2.2250738585072014e-308;
@@ -71,7 +74,7 @@ export function generateZgetrfWasm(p: ZgetrfWasmParams): Uint8Array<ArrayBuffer>
   const defs: FunctionDef[] = names.map((name) => {
     if (name === 'zgetrf') return mainFunction(p, names);
     if (name === 'factor') return factorFunction(p);
-    return solveFunction(p.n, name === 'solveGroup' ? p.group : 1, name);
+    return zgetrsWasmFunction(p.n, name === 'solveGroup' ? p.group : 1, name, p.solveLoops);
   });
   return encodeModule(defs);
 }
@@ -188,14 +191,14 @@ function factorFunction(p: ZgetrfWasmParams): FunctionDef {
     // pivot search (izamax) as a runtime loop, rowp the address of the pivot row's A(., 0)
     c.get(A).i32(at(j, 0)).op(OP.i32Add).tee(rowp).set(ptr);
     abs1(j, j); c.set(pm);
-    if (j + 1 < n) {
-      c.loop_(() => {
-        c.get(ptr).i32(E).op(OP.i32Add).tee(ptr).mem(OP.f64Load, 3, j * n * E).op(OP.f64Abs);
-        c.get(ptr).mem(OP.f64Load, 3, j * n * E + 8).op(OP.f64Abs).op(OP.f64Add);
-        c.tee(t).get(pm).op(OP.f64Gt).if_(() => { c.get(t).set(pm); c.get(ptr).set(rowp); });
-        c.get(ptr).get(A).i32(at(n - 1, 0)).op(OP.i32Add).op(OP.i32LtU);
-      });
-    }
+    const row = (): void => {
+      c.get(ptr).i32(E).op(OP.i32Add).tee(ptr).mem(OP.f64Load, 3, j * n * E).op(OP.f64Abs);
+      c.get(ptr).mem(OP.f64Load, 3, j * n * E + 8).op(OP.f64Abs).op(OP.f64Add);
+      c.tee(t).get(pm).op(OP.f64Gt).if_(() => { c.get(t).set(pm); c.get(ptr).set(rowp); });
+    };
+    // one row below the diagonal: no loop
+    if (j + 2 === n) row();
+    else if (j + 2 < n) c.loop_(() => { row(); c.get(ptr).get(A).i32(at(n - 1, 0)).op(OP.i32Add).op(OP.i32LtU); });
     c.get(rowp).get(A).op(OP.i32Sub).i32(4).op(OP.i32ShrU).set(pv);
     c.get(PIV).get(pv).mem(OP.i32Store, 2, 4 * j);
     c.get(rowp).mem(OP.f64Load, 3, j * n * E).f64(0).op(OP.f64Ne);
@@ -282,106 +285,4 @@ function factorFunction(p: ZgetrfWasmParams): FunctionDef {
   c.op(OP.end);
   c.get(info);
   return { name: 'factor', params, results: ['i32'], code: c };
-}
-
-/**
- * `solve(a, b, piv, nrhs, work)` (lanes = 1) or `solveGroup(a0, b0, piv0, a1, b1, piv1, ...,
- * nrhs, work)` (the lanes' instructions interleaved): zgetrs 'N' on each of the nrhs columns of
- * B: interchanges, L y = P b (unit, forward), U x = y (backward, Smith's division). Rows and
- * inner products are runtime loops, so the code stays a few kilobytes at every n and in the
- * instruction cache beside the factorisation (unrolled, the solves of three matrices at n = 16
- * were most of a 77 kB module). x(i) lives in B's column, [-im, re] of it in `work` (n complex
- * numbers a lane); each x(i) subtracts its products k by k in the reference's order.
- */
-function solveFunction(n: number, lanes: number, name: string): FunctionDef {
-  const params: ValType[] = [...Array.from({ length: 3 * lanes }, (): ValType => 'i32'), 'i32', 'i32'];
-  const c = new Code(params);
-  const NRHS = 3 * lanes, WORK = NRHS + 1;
-  const nE = n * E;
-  const bEnd = c.local('i32'), ib = c.local('i32'), kb = c.local('i32'), off = c.local('i32'), pp = c.local('i32');
-  const ls = Array.from({ length: lanes }, (_, q) => ({
-    A: 3 * q, bq: 3 * q + 1, PIV: 3 * q + 2, ws: q * nE,
-    pv: c.local('i32'), rowp: c.local('i32'), acc: c.local('v128'), outRe: c.local('f64'), outIm: c.local('f64'), dv: divideLocals(c),
-  }));
-  type Lane = (typeof ls)[number];
-  const each = (f: (l: Lane) => void): void => { for (const l of ls) f(l); };
-  /** `body` while the i32 condition `cond` pushes holds, tested before each trip. */
-  const whileLoop = (cond: () => void, body: () => void): void => {
-    c.op(OP.block, OP.void).op(OP.loop, OP.void);
-    cond(); c.op(OP.i32Eqz).op(OP.brIf, 1);
-    body();
-    c.op(OP.br, 0).op(OP.end).op(OP.end);
-  };
-  /** acc := acc - (splat(s.re) x(k) + splat(s.im) [-x(k).im, x(k).re]), s the complex at A + off, k = kb / E. */
-  const subProduct = ({ A, bq, ws, acc }: Lane): void => {
-    c.get(acc);
-    c.get(A).get(off).op(OP.i32Add).tee(pp).simdMem(SIMD.load64Splat, 3, 0);
-    c.get(bq).get(kb).op(OP.i32Add).simdMem(SIMD.load, 3, 0).simd(SIMD.f64x2Mul);
-    c.get(pp).simdMem(SIMD.load64Splat, 3, 8);
-    c.get(WORK).get(kb).op(OP.i32Add).simdMem(SIMD.load, 3, ws).simd(SIMD.f64x2Mul);
-    c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(acc);
-  };
-  /** x(i) := acc, and its [-im, re] to work. */
-  const storeX = ({ bq, ws, acc }: Lane): void => {
-    c.get(bq).get(ib).op(OP.i32Add).get(acc).simdMem(SIMD.store, 3, 0);
-    c.get(WORK).get(ib).op(OP.i32Add); swapNeg(c, acc); c.simdMem(SIMD.store, 3, ws);
-  };
-
-  c.get(NRHS).i32(0).op(OP.i32GtS).if_(() => {
-    c.get(NRHS).i32(nE).op(OP.i32Mul).get(ls[0]!.bq).op(OP.i32Add).set(bEnd);
-    c.loop_(() => {
-      each(({ bq, PIV, pv, rowp, acc }) => {
-        // the interchanges, row j with row piv(j), in order
-        c.i32(0).set(ib);
-        c.loop_(() => {
-          c.get(PIV).get(ib).i32(2).op(OP.i32ShrU).op(OP.i32Add).mem(OP.i32Load, 2, 0).tee(pv);
-          c.get(ib).i32(4).op(OP.i32ShrU).op(OP.i32Ne).if_(() => {
-            c.get(bq).get(pv).i32(4).op(OP.i32Shl).op(OP.i32Add).set(rowp);
-            c.get(bq).get(ib).op(OP.i32Add).tee(pp).simdMem(SIMD.load, 3, 0).set(acc);
-            c.get(pp).get(rowp).simdMem(SIMD.load, 3, 0).simdMem(SIMD.store, 3, 0);
-            c.get(rowp).get(acc).simdMem(SIMD.store, 3, 0);
-          });
-          c.get(ib).i32(E).op(OP.i32Add).tee(ib).i32(nE).op(OP.i32LtU);
-        });
-      });
-      // forward: x(i) = b(i) - L(i, 0) x(0) - ... - L(i, i - 1) x(i - 1), rows i = ib / E
-      c.i32(0).set(ib);
-      c.loop_(() => {
-        each(({ bq, acc }) => { c.get(bq).get(ib).op(OP.i32Add).simdMem(SIMD.load, 3, 0).set(acc); });
-        c.i32(0).set(kb); c.get(ib).set(off);
-        whileLoop(() => { c.get(kb).get(ib).op(OP.i32LtU); }, () => {
-          each(subProduct);
-          c.get(kb).i32(E).op(OP.i32Add).set(kb);
-          c.get(off).i32(nE).op(OP.i32Add).set(off);
-        });
-        each(storeX);
-        c.get(ib).i32(E).op(OP.i32Add).tee(ib).i32(nE).op(OP.i32LtU);
-      });
-      // backward: x(i) = (y(i) - U(i, i + 1) x(i + 1) - ... - U(i, n - 1) x(n - 1)) / U(i, i)
-      c.i32(nE - E).set(ib);
-      c.loop_(() => {
-        each(({ bq, acc }) => { c.get(bq).get(ib).op(OP.i32Add).simdMem(SIMD.load, 3, 0).set(acc); });
-        c.get(ib).i32(E).op(OP.i32Add).tee(kb).i32(n).op(OP.i32Mul).get(ib).op(OP.i32Add).set(off);
-        whileLoop(() => { c.get(kb).i32(nE).op(OP.i32LtU); }, () => {
-          each(subProduct);
-          c.get(kb).i32(E).op(OP.i32Add).set(kb);
-          c.get(off).i32(nE).op(OP.i32Add).set(off);
-        });
-        each((l) => {
-          const { A, acc, dv, outRe, outIm } = l;
-          c.get(acc).simd(SIMD.f64x2ExtractLane, 0).set(dv.nr);
-          c.get(acc).simd(SIMD.f64x2ExtractLane, 1).set(dv.ni);
-          c.get(A).get(ib).i32(n + 1).op(OP.i32Mul).op(OP.i32Add).tee(pp).mem(OP.f64Load, 3, 0).set(dv.dr);
-          c.get(pp).mem(OP.f64Load, 3, 8).set(dv.di);
-          emitDivide(c, dv, outRe, outIm);
-          pack2(c, outRe, outIm); c.set(acc);
-          storeX(l);
-        });
-        c.get(ib).i32(E).op(OP.i32Sub).tee(ib).i32(0).op(OP.i32GeS);
-      });
-      each(({ bq }) => { c.get(bq).i32(nE).op(OP.i32Add).set(bq); });
-      c.get(ls[0]!.bq).get(bEnd).op(OP.i32LtU);
-    });
-  });
-  return { name, params, results: [], code: c };
 }

@@ -35,7 +35,9 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   const nrhs = op === 'getrf' ? 0 : matrixAt(r.b, p0).cols;
   // complex64's gesv solves with the factor as stored, rounded
   const roundFactor = op === 'gesv' && byPrecision(dtype, { double: false, single: true });
-  const params: ZgetrfWasmParams = { op, n, roundFactor, cols: tuning.complexLuWasmCols, group: tuning.complexLuWasmGroup };
+  const params: ZgetrfWasmParams = {
+    op, n, roundFactor, cols: tuning.complexLuWasmCols, group: tuning.complexLuWasmGroup, solveLoops: n >= tuning.complexLuWasmSolveLoopMin,
+  };
   const fn = wasmFor(params);
   // floats per matrix of A and B; bytes of each chunk's areas
   const aPer = 2 * n * n, bPer = 2 * n * nrhs;
