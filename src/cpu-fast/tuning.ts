@@ -49,6 +49,7 @@ export interface CpuTuning {
   readonly complexLuWasmCols: number;
   readonly complexLuWasmGroup: number;
   readonly complexLuWasmSolveLoopMin: number;
+  readonly complexLuWasmFactorLoopMin: number;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -292,6 +293,16 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * 4 89 / 89, 5 128 / 127, 6 171 / 168, 8 290 / 275, 16 1375 / 1260 (module 77 / 33 kB).
    */
   complexLuWasmSolveLoopMin: 4,
+  /**
+   * From this n the WebAssembly complex LU's pivot search and row interchange are runtime loops
+   * (kernels/zgetrf-wasm.ts), below it unrolled: a few instructions more a row, and a smaller
+   * factor that stays in the instruction cache where the unrolled one no longer does. Measured on
+   * the 2-core EPYC (2026-11-29, the getrf kernel alone on 200 matrices in its memory, ns a matrix,
+   * unrolled / looped, module kB): n = 12 455 / 465 (18 / 13), 16 980-985 / 980-1015 (31 / 21),
+   * 17 1135 / 1205, 20 1665 / 1710-1740, 21 1855 / 1900, 22 2105 / 2130 (55 / 35), 23 3085 / 2450
+   * (60 / 38), 24 3400-3450 / 2710 (65 / 41); gesv 24 4015 / 3245.
+   */
+  complexLuWasmFactorLoopMin: 23,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

@@ -19,9 +19,9 @@
  * with info = ZGETRF_WASM_DEFER and its memory unread; the driver runs the reference on it.
  *
  * The steps are unrolled, their offsets constants; the pivot search and the interchange are
- * runtime loops over rows and columns (the interchange is rare, and both kept the code small
- * enough to stay in the instruction cache: at n = 16 the factor was 30 kB as fully unrolled,
- * 20 kB so), the trailing update loops over blocks of columns with the rows unrolled. The
+ * unrolled too, or from `factorLoops` (large n) runtime loops over rows and columns, which keep
+ * the factor small enough to stay in the instruction cache (at n = 24 65 kB unrolled, 41 kB
+ * so); the trailing update loops over blocks of columns with the rows unrolled. The
  * factorisation and the solves are functions of the module, called per matrix; the solves of
  * `group` matrices run interleaved (solveGroup: gesv where all of them factored, getrs).
  */
@@ -43,6 +43,8 @@ export interface ZgetrfWasmParams {
   readonly group: number;
   /** gesv, getrs: the solves as runtime loops, else unrolled (kernels/zgetrs-wasm.ts). */
   readonly solveLoops: boolean;
+  /** The pivot search and the row interchange as runtime loops, else unrolled (tuning.ts complexLuWasmFactorLoopMin). */
+  readonly factorLoops: boolean;
 }
 
 /** The info of a matrix left to the reference (its pivot is not finite or tiny); never a LAPACK info. */
@@ -187,32 +189,49 @@ function factorFunction(p: ZgetrfWasmParams): FunctionDef {
     c.get(A).mem(OP.f64Load, 3, at(i, j) + 8).op(OP.f64Abs).op(OP.f64Add);
   };
   const step = (j: number): void => {
-    // pivot search (izamax) as a runtime loop, rowp the address of the pivot row's A(., 0)
-    c.get(A).i32(at(j, 0)).op(OP.i32Add).tee(rowp).set(ptr);
-    abs1(j, j); c.set(pm);
-    const row = (): void => {
-      c.get(ptr).i32(E).op(OP.i32Add).tee(ptr).mem(OP.f64Load, 3, j * n * E).op(OP.f64Abs);
-      c.get(ptr).mem(OP.f64Load, 3, j * n * E + 8).op(OP.f64Abs).op(OP.f64Add);
-      c.tee(t).get(pm).op(OP.f64Gt).if_(() => { c.get(t).set(pm); c.get(ptr).set(rowp); });
-    };
-    // one row below the diagonal: no loop
-    if (j + 2 === n) row();
-    else if (j + 2 < n) c.loop_(() => { row(); c.get(ptr).get(A).i32(at(n - 1, 0)).op(OP.i32Add).op(OP.i32LtU); });
-    c.get(rowp).get(A).op(OP.i32Sub).i32(4).op(OP.i32ShrU).set(pv);
+    // pivot search (izamax), rowp the address of the pivot row's A(., 0)
+    if (p.factorLoops) {
+      c.get(A).i32(at(j, 0)).op(OP.i32Add).tee(rowp).set(ptr);
+      abs1(j, j); c.set(pm);
+      const row = (): void => {
+        c.get(ptr).i32(E).op(OP.i32Add).tee(ptr).mem(OP.f64Load, 3, j * n * E).op(OP.f64Abs);
+        c.get(ptr).mem(OP.f64Load, 3, j * n * E + 8).op(OP.f64Abs).op(OP.f64Add);
+        c.tee(t).get(pm).op(OP.f64Gt).if_(() => { c.get(t).set(pm); c.get(ptr).set(rowp); });
+      };
+      // one row below the diagonal: no loop
+      if (j + 2 === n) row();
+      else if (j + 2 < n) c.loop_(() => { row(); c.get(ptr).get(A).i32(at(n - 1, 0)).op(OP.i32Add).op(OP.i32LtU); });
+      c.get(rowp).get(A).op(OP.i32Sub).i32(4).op(OP.i32ShrU).set(pv);
+    } else {
+      c.i32(j).set(pv);
+      abs1(j, j); c.set(pm);
+      for (let i = j + 1; i < n; i++) {
+        abs1(i, j); c.tee(t).get(pm).op(OP.f64Gt).if_(() => { c.get(t).set(pm); c.i32(i).set(pv); });
+      }
+      c.get(A).get(pv).i32(4).op(OP.i32Shl).op(OP.i32Add).set(rowp);
+    }
     c.get(PIV).get(pv).mem(OP.i32Store, 2, 4 * j);
     c.get(rowp).mem(OP.f64Load, 3, j * n * E).f64(0).op(OP.f64Ne);
     c.get(rowp).mem(OP.f64Load, 3, j * n * E + 8).f64(0).op(OP.f64Ne).op(OP.i32Or);
     c.if_(() => {
       c.get(pv).i32(j).op(OP.i32Ne).if_(() => {
-        // the rows exchanged column by column, a runtime loop (rare: kept out of the code's size)
-        c.get(A).i32(at(j, 0)).op(OP.i32Add).set(ptr);
-        c.loop_(() => {
-          c.get(ptr).simdMem(SIMD.load, 3, 0).set(tmp);
-          c.get(ptr).get(rowp).simdMem(SIMD.load, 3, 0).simdMem(SIMD.store, 3, 0);
-          c.get(rowp).get(tmp).simdMem(SIMD.store, 3, 0);
-          c.get(rowp).i32(n * E).op(OP.i32Add).set(rowp);
-          c.get(ptr).i32(n * E).op(OP.i32Add).tee(ptr).get(A).i32(at(j, n)).op(OP.i32Add).op(OP.i32LtU);
-        });
+        if (p.factorLoops) {
+          // column by column in a runtime loop (rare: kept out of the code's size)
+          c.get(A).i32(at(j, 0)).op(OP.i32Add).set(ptr);
+          c.loop_(() => {
+            c.get(ptr).simdMem(SIMD.load, 3, 0).set(tmp);
+            c.get(ptr).get(rowp).simdMem(SIMD.load, 3, 0).simdMem(SIMD.store, 3, 0);
+            c.get(rowp).get(tmp).simdMem(SIMD.store, 3, 0);
+            c.get(rowp).i32(n * E).op(OP.i32Add).set(rowp);
+            c.get(ptr).i32(n * E).op(OP.i32Add).tee(ptr).get(A).i32(at(j, n)).op(OP.i32Add).op(OP.i32LtU);
+          });
+        } else {
+          for (let k = 0; k < n; k++) {
+            c.get(A).simdMem(SIMD.load, 3, at(j, k)).set(tmp);
+            c.get(A).get(rowp).simdMem(SIMD.load, 3, k * n * E).simdMem(SIMD.store, 3, at(j, k));
+            c.get(rowp).get(tmp).simdMem(SIMD.store, 3, k * n * E);
+          }
+        }
       });
       c.get(A).mem(OP.f64Load, 3, at(j, j)).set(pr);
       c.get(A).mem(OP.f64Load, 3, at(j, j) + 8).set(pi);

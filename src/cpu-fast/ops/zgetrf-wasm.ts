@@ -37,6 +37,7 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   const roundFactor = op === 'gesv' && byPrecision(dtype, { double: false, single: true });
   const params: ZgetrfWasmParams = {
     op, n, roundFactor, cols: tuning.complexLuWasmCols, group: tuning.complexLuWasmGroup, solveLoops: n >= tuning.complexLuWasmSolveLoopMin,
+    factorLoops: n >= tuning.complexLuWasmFactorLoopMin,
   };
   const fn = wasmFor(params);
   // floats per matrix of A and B; bytes of each chunk's areas
