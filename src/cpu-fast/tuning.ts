@@ -264,8 +264,8 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * (JavaScript 66,000: V8 leaves it unoptimised), 2130 at 16; getrs 13 / 20, 24 / 32, 46 / 56,
    * 181 / 188, 376 / 792; complex64 alike (getrf 20 / 27 at 2). Above 16 against the reference:
    * getrf 2333 / 12,647 at 20, 4358 / 21,272 at 24, 9131 / 45,102 at 32; gesv 3000 / 15,802,
-   * 5887 / 25,431, 11,743 / 51,896. The range stops at 24 for the module's size (gesv 24: 134 kB,
-   * 13 ms to generate; 32: 228 kB, 26 ms). Re-measure by forcing each variant ({ force: { variant:
+   * 5887 / 25,431, 11,743 / 51,896. The range stops at 24, where it was measured (the module was
+   * 134 kB at gesv 24 with unrolled solves; 43 kB with the looped ones, 70 kB at 32). Re-measure by forcing each variant ({ force: { variant:
    * 'wasm' | 'unrolled' | 'reference' } } on ops/zfactor.ts's getrf, gesv, getrs).
    */
   complexLuWasm: Object.freeze({
