@@ -48,6 +48,8 @@ export interface CpuTuning {
   readonly complexLuWasm: Readonly<Record<'getrf' | 'gesv' | 'getrs', SizeRange>>;
   readonly complexLuWasmCols: number;
   readonly complexLuWasmGroup: number;
+  readonly complexLuWasmSolveLoopMin: number;
+  readonly complexLuWasmFactorLoopMin: number;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -262,8 +264,8 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * (JavaScript 66,000: V8 leaves it unoptimised), 2130 at 16; getrs 13 / 20, 24 / 32, 46 / 56,
    * 181 / 188, 376 / 792; complex64 alike (getrf 20 / 27 at 2). Above 16 against the reference:
    * getrf 2333 / 12,647 at 20, 4358 / 21,272 at 24, 9131 / 45,102 at 32; gesv 3000 / 15,802,
-   * 5887 / 25,431, 11,743 / 51,896. The range stops at 24 for the module's size (gesv 24: 134 kB,
-   * 13 ms to generate; 32: 228 kB, 26 ms). Re-measure by forcing each variant ({ force: { variant:
+   * 5887 / 25,431, 11,743 / 51,896. The range stops at 24, where it was measured (the module was
+   * 134 kB at gesv 24 with unrolled solves; 43 kB with the looped ones, 70 kB at 32). Re-measure by forcing each variant ({ force: { variant:
    * 'wasm' | 'unrolled' | 'reference' } } on ops/zfactor.ts's getrf, gesv, getrs).
    */
   complexLuWasm: Object.freeze({
@@ -284,6 +286,23 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * 4 1486 (more vectors than registers); n = 8: 1 325 / 324, 2 296 / 296, 3 280 / 276.
    */
   complexLuWasmGroup: 3,
+  /**
+   * From this n the WebAssembly complex LU's solves are runtime loops (kernels/zgetrs-wasm.ts),
+   * below it unrolled. Measured on the 2-core EPYC (2026-11-29, the gesv kernel alone in its
+   * memory, group 3, ns a matrix, unrolled / looped, two runs alike): n = 2 25 / 27, 3 54 / 55,
+   * 4 89 / 89, 5 128 / 127, 6 171 / 168, 8 290 / 275, 16 1375 / 1260 (module 77 / 33 kB).
+   */
+  complexLuWasmSolveLoopMin: 4,
+  /**
+   * From this n the WebAssembly complex LU's pivot search and row interchange are runtime loops
+   * (kernels/zgetrf-wasm.ts), below it unrolled: a few instructions more a row, and a smaller
+   * factor that stays in the instruction cache where the unrolled one no longer does. Measured on
+   * the 2-core EPYC (2026-11-29, the getrf kernel alone on 200 matrices in its memory, ns a matrix,
+   * unrolled / looped, module kB): n = 12 455 / 465 (18 / 13), 16 980-985 / 980-1015 (31 / 21),
+   * 17 1135 / 1205, 20 1665 / 1710-1740, 21 1855 / 1900, 22 2105 / 2130 (55 / 35), 23 3085 / 2450
+   * (60 / 38), 24 3400-3450 / 2710 (65 / 41); gesv 24 4015 / 3245.
+   */
+  complexLuWasmFactorLoopMin: 23,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

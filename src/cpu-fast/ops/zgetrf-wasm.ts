@@ -14,13 +14,13 @@ import { wasmChunk } from '../context.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import type { LuOp } from '../kernels/getrf-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
-import { generateZgetrfWasm, ZGETRF_WASM_DEFER, type ZgetrfWasmParams } from '../kernels/zgetrf-wasm.js';
+import { generateZgetrfWasm, ZGETRF_WASM_DEFER, zgetrfWasmWorkBytes, type ZgetrfWasmParams } from '../kernels/zgetrf-wasm.js';
 import type { CpuTuning } from '../tuning.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 import { blockIn, blockOut } from './wasm-staging.js';
 
-type WasmZgetrf = (a: number, b: number, piv: number, info: number, count: number, nrhs: number) => void;
+type WasmZgetrf = (a: number, b: number, piv: number, info: number, count: number, nrhs: number, work: number) => void;
 const wasmFor = moduleFactory<ZgetrfWasmParams, WasmZgetrf>(generateZgetrfWasm, 'zgetrf', loadModule);
 const packFor = kernelFactory<PackParams, PackKernel>(generatePack);
 
@@ -35,13 +35,18 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   const nrhs = op === 'getrf' ? 0 : matrixAt(r.b, p0).cols;
   // complex64's gesv solves with the factor as stored, rounded
   const roundFactor = op === 'gesv' && byPrecision(dtype, { double: false, single: true });
-  const fn = wasmFor({ op, n, roundFactor, cols: tuning.complexLuWasmCols, group: tuning.complexLuWasmGroup });
+  const params: ZgetrfWasmParams = {
+    op, n, roundFactor, cols: tuning.complexLuWasmCols, group: tuning.complexLuWasmGroup, solveLoops: n >= tuning.complexLuWasmSolveLoopMin,
+    factorLoops: n >= tuning.complexLuWasmFactorLoopMin,
+  };
+  const fn = wasmFor(params);
   // floats per matrix of A and B; bytes of each chunk's areas
   const aPer = 2 * n * n, bPer = 2 * n * nrhs;
   const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4 * n + 4);
   const bBase = chunk * aPer, pivBase = (bBase + chunk * bPer) * 8, infoBase = pivBase + chunk * 4 * n;
-  // float32 staging for the block copies, as large as A's chunk or B's
-  const stage = (infoBase + chunk * 4 + 15) & ~15;
+  // the solves' scratch, then float32 staging for the block copies, as large as A's chunk or B's
+  const work = (infoBase + chunk * 4 + 15) & ~15;
+  const stage = work + zgetrfWasmWorkBytes(params);
   const mem = heap(stage + chunk * Math.max(aPer, bPer) * 4).f64;
   const ints = heapInts();
   const deferred: number[] = [];
@@ -70,7 +75,7 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
       if (r.pivotStride === n) ints.set(r.ipiv.subarray(q * n, (q + c) * n), pivBase / 4);
       else for (let t = 0; t < c; t++) for (let j = 0; j < n; j++) ints[pivBase / 4 + t * n + j] = r.ipiv[(q + t) * r.pivotStride + j]!;
     }
-    fn(0, bBase * 8, pivBase, infoBase, c, nrhs);
+    fn(0, bBase * 8, pivBase, infoBase, c, nrhs, work);
     if (op === 'getrs') {
       outB(0, c);
       r.info.fill(0, q, q + c);

@@ -87,6 +87,19 @@ describe('cpu-fast complex WebAssembly LU matches the complex reference bit for 
       for (const op of ['gesv', 'getrs'] as const) for (const dtype of TYPES) for (const n of [1, 2, 5, 16]) check(op, dtype, n, PACKED, seed++, 1 + (n % 2), options);
     }
   });
+  test('the solves, and the pivot search and interchange, looped at every n and unrolled at every n', () => {
+    let seed = 400;
+    const cases = [
+      { knob: 'complexLuWasmSolveLoopMin', ops: ['gesv', 'getrs'], sizes: [1, 2, 3, 4, 5, 8, 16] },
+      { knob: 'complexLuWasmFactorLoopMin', ops: ['getrf', 'gesv'], sizes: [1, 2, 3, 4, 5, 8, 16, 24, 25] },
+    ] as const;
+    for (const { knob, ops, sizes } of cases) for (const loopMin of [1, 99]) {
+      const options: ComplexLuOptions = { ...WASM, tuning: { ...T, [knob]: loopMin } };
+      for (const op of ops) for (const dtype of TYPES) for (const n of sizes) {
+        check(op, dtype, n, n % 2 === 0 ? PACKED : ODD, seed++, 1 + (n % 3 === 0 ? 1 : 0), options);
+      }
+    }
+  });
   test('gesv with no right-hand side, and with several', () => {
     for (const dtype of TYPES) for (const n of [5, 16]) for (const nrhs of [0, 4]) for (const layout of [ODD, PACKED]) check('gesv', dtype, n, layout, 50 + n + nrhs, nrhs);
   });
