@@ -11,6 +11,7 @@ import { compileAhead, prestartCompilesIfGpu } from '../cuda/runtime/index.js';
 import { readDeviceInfo } from '../cuda/runtime/device-info.js';
 import { cudaRuntime } from '../cuda/runtime/runtime.js';
 import { check, describeValue } from '../core/errors.js';
+import { probeBackends } from './backends.js';
 import { Context } from './context.js';
 
 /**
@@ -26,16 +27,13 @@ import { Context } from './context.js';
 export function warmAhead(record: (planning: Context) => void, device = 0): Promise<void> | undefined {
   check(typeof record === 'function', 'INVALID_ARGUMENT', 'record', `expected a function of a planning context, got ${describeValue(record)}`);
   check(Number.isSafeInteger(device) && device >= 0, 'INVALID_ARGUMENT', 'device', `expected a non-negative device ordinal, got ${describeValue(device)}`);
-  let runtime;
-  try {
-    runtime = cudaRuntime();
-  } catch {
-    return undefined;
-  }
-  if (runtime.deviceCount === 0) return undefined;
+  // The workers first (they load NVRTC meanwhile), then the probe open() makes and keeps: no driver,
+  // no device or no NVRTC is "no usable GPU".
+  prestartCompilesIfGpu();
+  if (!probeBackends().cuda.usable) return undefined;
+  const runtime = cudaRuntime();
   check(device < runtime.deviceCount, 'INVALID_ARGUMENT', 'device', `no CUDA device ${device} (this machine has ${runtime.deviceCount})`);
   const info = readDeviceInfo(runtime.api, device);
-  prestartCompilesIfGpu();
   const sources = planKernels(info, (planning) => record(new Context('cuda', planning, planning, () => {})));
   return compileAhead(info, sources);
 }
