@@ -21,14 +21,14 @@ import type { ComplexOp, ComplexScalar } from '../../src/core/op-specs.js';
 import { zgemm1 } from '../../src/cpu/complex/zgemm.js';
 import { complexGemmCuda } from '../../src/cuda/kernels/gemm/index.js';
 import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
 
 const HARNESS = resolve('test/helpers/zgemm-host-harness.cpp');
 const SENTINEL = 12345.5;
-const BASE = 0x1000000n;
+const BASE = RECORDED_BASE;
 
 
 
@@ -128,21 +128,10 @@ function prepare(c: Case, index: number, root: string): Prepared {
     a: batchOf(buffer, layouts.a, ar, ac, c.form, ctype), b: batchOf(buffer, layouts.b, br, bc, c.form, ctype), c: batchOf(buffer, layouts.c, c.m, c.n, c.form, ctype),
   });
   assert.equal(recorded.length, 1, 'one launch');
-  const { src, config, args, tables } = recorded[0]!;
+  const { src, config, args } = recorded[0]!;
   const tiled = /gemm_tiled_/.test(src.entry);
   const num = (a: KernelArg): number => Number(a.value);
-  // Operand o's arguments: pointer, offset, stride, ld.
-  const operandLine = (o: number): { line: string; pointer: boolean } => {
-    const [p, off, stride, ld] = args.slice(4 * o, 4 * o + 4) as [KernelArg, KernelArg, KernelArg, KernelArg];
-    const ptr = BigInt(p.value);
-    const table = tables.get(ptr);
-    if (table === undefined) {
-      assert.equal(ptr, BASE, 'a strided operand points at the buffer');
-      return { line: `${num(off)} ${num(stride)} ${num(ld)}`, pointer: false };
-    }
-    const elements = [...table].map((addr) => { const d = addr - BASE; assert.equal(d % BigInt(elementBytes), 0n); return Number(d / BigInt(elementBytes)); });
-    return { line: `${num(off)} ${num(stride)} ${num(ld)} ${elements.join(' ')}`, pointer: true };
-  };
+  const operandLine = (o: number): { line: string; pointer: boolean } => operandLineOf(recorded[0]!, o, elementBytes);
   const ops = [0, 1, 2].map(operandLine);
   const scalars = args.slice(13, 17).map(num);
   const [gx, gy, gz] = config.grid;

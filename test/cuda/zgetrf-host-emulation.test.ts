@@ -27,9 +27,9 @@ import type { Storage } from '../../src/core/storage.js';
 import { cpuGetrfComplex } from '../../src/cpu/complex/zgetrf.js';
 import { cpuGesvComplex } from '../../src/cpu/complex/zsolve.js';
 import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from '../../src/cuda/kernels/complex-lu/index.js';
-import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { random, zeros, type Z } from '../helpers/complex.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 import { hasNaN, kindOf, luMatrix, luResidual, solveResidual } from '../helpers/zlu-data.js';
 
@@ -37,7 +37,7 @@ const skip = HOST_EMULATION_SKIP;
 
 const HARNESS = resolve('test/helpers/zlu-host-harness.cpp');
 const SENTINEL = 12345.5;
-const BASE = 0x1000000n;
+const BASE = RECORDED_BASE;
 const PIV = 0x2000000n, INFO = 0x3000000n;
 /** Residual ratios below this pass (LAPACK's testers use 30). */
 const THRESHOLD = 30;
@@ -142,18 +142,8 @@ function prepare(c: Case, index: number, root: string): Prepared {
   else if (c.op === 'getrs') complexGetrsCuda(dev, { trans: c.trans, a, b: b!, ipiv, pivotStride: k, info });
   else complexGesvCuda(dev, { a, b: b!, ipiv, pivotStride: k, info });
   assert.equal(recorded.length, 1, 'one launch');
-  const { src, config, args, tables } = recorded[0]!;
-  const num = (x: KernelArg): number => Number(x.value);
-  const operandLine = (o: number): { line: string; pointer: boolean } => {
-    const [p, off, stride, ld] = args.slice(4 * o, 4 * o + 4) as [KernelArg, KernelArg, KernelArg, KernelArg];
-    const table = tables.get(BigInt(p.value));
-    if (table === undefined) {
-      assert.equal(BigInt(p.value), BASE, 'a strided operand points at the buffer');
-      return { line: `${num(off)} ${num(stride)} ${num(ld)}`, pointer: false };
-    }
-    const elements = [...table].map((addr) => { const d = addr - BASE; assert.equal(d % BigInt(bytes), 0n); return Number(d / BigInt(bytes)); });
-    return { line: `${num(off)} ${num(stride)} ${num(ld)} ${elements.join(' ')}`, pointer: true };
-  };
+  const { src, config } = recorded[0]!;
+  const operandLine = (o: number): { line: string; pointer: boolean } => operandLineOf(recorded[0]!, o, bytes);
   const ops = (c.op === 'getrf' ? [0] : [0, 1]).map(operandLine);
   const pivots = c.op === 'getrs' ? refPiv : new Int32Array(c.count * k).fill(-5);
   const input = [

@@ -30,16 +30,16 @@ import type { Uplo } from '../../src/core/enums.js';
 import { cpuPotrfComplex } from '../../src/cpu/complex/zpotrf.js';
 import { cpuPosvComplex, cpuPotrsComplex } from '../../src/cpu/complex/zsolve.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../../src/cuda/kernels/zpotrf/index.js';
-import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { get, randomHpd, type Z } from '../helpers/complex.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
 
 const HARNESS = resolve('test/helpers/zpotrf-host-harness.cpp');
 const SENTINEL = 12345.5;
-const BASE = 0x1000000n;
+const BASE = RECORDED_BASE;
 
 
 
@@ -138,19 +138,8 @@ function prepare(c: Case, index: number, root: string): Prepared {
   else if (c.op === 'potrs') complexPotrsCuda(dev, { uplo: c.uplo, a, b: batchOf(buffer, lb, c.n, c.nrhs, c.form, type), info });
   else complexPosvCuda(dev, { uplo: c.uplo, a, b: batchOf(buffer, lb, c.n, c.nrhs, c.form, type), info });
   assert.equal(recorded.length, 1, 'one launch');
-  const { src, config, args, tables } = recorded[0]!;
-  const num = (x: KernelArg): number => Number(x.value);
-  const operandLine = (o: number): { line: string; pointer: boolean } => {
-    const [p, off, stride, ld] = args.slice(4 * o, 4 * o + 4) as [KernelArg, KernelArg, KernelArg, KernelArg];
-    const ptr = BigInt(p.value);
-    const table = tables.get(ptr);
-    if (table === undefined) {
-      assert.equal(ptr, BASE, 'a strided operand points at the buffer');
-      return { line: `${num(off)} ${num(stride)} ${num(ld)}`, pointer: false };
-    }
-    const elements = [...table].map((addr) => { const d = addr - BASE; assert.equal(d % BigInt(elementBytes), 0n); return Number(d / BigInt(elementBytes)); });
-    return { line: `${num(off)} ${num(stride)} ${num(ld)} ${elements.join(' ')}`, pointer: true };
-  };
+  const { src, config } = recorded[0]!;
+  const operandLine = (o: number): { line: string; pointer: boolean } => operandLineOf(recorded[0]!, o, elementBytes);
   const ops = (c.op === 'potrf' ? [0] : [0, 1]).map(operandLine);
   const input = [
     `${config.grid[0]} ${config.block[0]} ${c.count} ${c.nrhs} ${len}`,

@@ -4,6 +4,7 @@
  * arguments) and the pointer tables the launcher uploaded, so that a harness can run the kernel on
  * the host with the same arguments.
  */
+import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
@@ -61,4 +62,26 @@ export async function compileHarnesses(harness: string, builds: readonly Harness
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, cpus().length) }, worker));
+}
+
+/** The buffer every recorded matrix lies in: its device address on the recording device. */
+export const RECORDED_BASE = 0x1000000n;
+
+/**
+ * Operand `o` of a recorded launch whose operands come as (pointer, offset, stride, ld) from
+ * argument 4 o on, as a harness's input line: "offset stride ld" for a strided operand (its pointer
+ * must be the buffer at RECORDED_BASE), followed by each matrix's element offset in the buffer for
+ * the pointer form (read from the uploaded table; `elementBytes` a complex element's size).
+ */
+export function operandLine(r: Recorded, o: number, elementBytes: number): { line: string; pointer: boolean } {
+  const num = (x: KernelArg): number => Number(x.value);
+  const [p, off, stride, ld] = r.args.slice(4 * o, 4 * o + 4) as [KernelArg, KernelArg, KernelArg, KernelArg];
+  const ptr = BigInt(p.value);
+  const table = r.tables.get(ptr);
+  if (table === undefined) {
+    assert.equal(ptr, RECORDED_BASE, 'a strided operand points at the buffer');
+    return { line: `${num(off)} ${num(stride)} ${num(ld)}`, pointer: false };
+  }
+  const elements = [...table].map((addr) => { const d = addr - RECORDED_BASE; assert.equal(d % BigInt(elementBytes), 0n); return Number(d / BigInt(elementBytes)); });
+  return { line: `${num(off)} ${num(stride)} ${num(ld)} ${elements.join(' ')}`, pointer: true };
 }

@@ -14,13 +14,7 @@ using std::fma; using std::fabs; using std::hypot; using std::min; using std::ma
 #define __shared__ static
 #define __align__(n) __attribute__((aligned(n)))
 #include "kernel.cu"   // from -I<dir>
-struct Operand { long long off, stride; int ld; std::vector<real2*> ptrs; };
-static bool readOperand(Operand& o, long long count, bool pointer, real2* base) {
-  if (scanf("%lld %lld %d", &o.off, &o.stride, &o.ld) != 3) return false;
-  if (!pointer) return true;
-  for (long long q = 0; q < count; ++q) { long long e; if (scanf("%lld", &e) != 1) return false; o.ptrs.push_back(base + e); }
-  return true;
-}
+#include "complex-host-operand.h"
 #ifdef PA
 #define ARG_A a.ptrs.data()
 #define POINTER_A true
