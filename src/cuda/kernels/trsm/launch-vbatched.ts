@@ -18,8 +18,7 @@ import { gemmVbatchedFields, type VbatchedGemmScalars } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
 import { trsmCuda } from './launch-trsm.js';
 import type { TrsmForce, TrsmLeafShape, TrsmStep } from './params.js';
-import { cutSpan, planVbatchedTrsm, type VbatchedTrsmPlan } from './plan-vbatched.js';
-import { updateOf } from './blocks.js';
+import { memberUpdateOf, planVbatchedTrsm, type VbatchedTrsmPlan } from './plan-vbatched.js';
 
 export interface TrsmVbatchedOptions {
   readonly tuning?: TrsmTuning;
@@ -118,8 +117,8 @@ interface Cut { fromA: boolean; r0: number; c0: number; rows: number; cols: numb
 
 /**
  * One update step's GEMM over the members of a class, in flat fields (common/members.ts): each
- * member's blocks as memberUpdate cuts them (the same rule, updateOf, with the spans cut at the
- * member's triangle), only the members whose C block is not empty; undefined where none is.
+ * member's blocks as memberUpdate cuts them (memberUpdateOf, the rule its tests check), only the
+ * members whose C block is not empty; undefined where none is.
  */
 function updateFields(
   r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, classMembers: ArrayLike<number>,
@@ -132,9 +131,8 @@ function updateFields(
     const i = classMembers[m]!;
     const t = triangle[i]!;
     if (step.target.off >= t) continue;   // the target lies beyond its triangle
-    const cut = { ...step, target: cutSpan(step.target, t), source: cutSpan(step.source, t) };
     const block = (fromA: boolean) => (r0: number, c0: number, rows: number, cols: number): Cut => ({ fromA, r0, c0, rows, cols });
-    const u = updateOf('trsm', r, block(true), block(false), fb.rows[i]!, fb.cols[i]!, cut);
+    const u = memberUpdateOf(r, fb.rows[i]!, fb.cols[i]!, step, block(true), block(false));
     if (u.c.rows === 0 || u.c.cols === 0) continue;
     scalars ??= { transA: u.transA, transB: u.transB, alpha: u.alpha, beta: u.beta };
     kept.push(i);

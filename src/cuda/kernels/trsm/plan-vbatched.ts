@@ -87,7 +87,18 @@ export function viewBlock<S>(v: MatrixView<S>, r0: number, c0: number, rows: num
 export function memberUpdate<S>(
   r: Pick<TrsmRequest, 'side' | 'transA' | 'alpha'>, a: MatrixView<S>, b: MatrixView<S>, step: Extract<TrsmStep, { kind: 'update' }>,
 ): ReturnType<typeof updateOf<MatrixView<S>>> {
-  const t = r.side === 'left' ? b.rows : b.cols;
+  return memberUpdateOf(r, b.rows, b.cols, step, (r0, c0, rows, cols) => viewBlock(a, r0, c0, rows, cols), (r0, c0, rows, cols) => viewBlock(b, r0, c0, rows, cols));
+}
+
+/**
+ * memberUpdate for a member whose B is m x n, its blocks as `cutA` and `cutB` make them (views, or
+ * the launcher's flat fields): the one rule the launcher and its tests share.
+ */
+export function memberUpdateOf<X>(
+  r: Pick<TrsmRequest, 'side' | 'transA' | 'alpha'>, m: number, n: number, step: Extract<TrsmStep, { kind: 'update' }>,
+  cutA: (r0: number, c0: number, rows: number, cols: number) => X, cutB: (r0: number, c0: number, rows: number, cols: number) => X,
+): ReturnType<typeof updateOf<X>> {
+  const t = r.side === 'left' ? m : n;
   const cut = { ...step, target: cutSpan(step.target, t), source: cutSpan(step.source, t) };
-  return updateOf('trsm', r, (r0, c0, rows, cols) => viewBlock(a, r0, c0, rows, cols), (r0, c0, rows, cols) => viewBlock(b, r0, c0, rows, cols), b.rows, b.cols, cut);
+  return updateOf('trsm', r, cutA, cutB, m, n, cut);
 }
