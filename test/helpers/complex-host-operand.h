@@ -1,8 +1,10 @@
-// The complex host harnesses' operands (zgemm, zpotrf, zlu; include after kernel.cu, which defines
-// real2): each operand's offset, stride and ld from stdin and, in the pointer form, one element
-// offset per matrix (complex elements) turned into host addresses into the buffer.
+// What the complex host harnesses (zgemm, zpotrf, zlu) read and write alike; include after
+// kernel.cu, which defines real2. An operand: its offset, stride and ld from stdin and, in the
+// pointer form, one element offset per matrix (complex elements) turned into host addresses into
+// the buffer. The buffer: len (re, im) pairs, read exactly (strtod) and written with 17 digits.
 #pragma once
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 struct Operand { long long off, stride; int ld; std::vector<real2*> ptrs; };
 static bool readOperand(Operand& o, long long count, bool pointer, real2* base) {
@@ -10,4 +12,16 @@ static bool readOperand(Operand& o, long long count, bool pointer, real2* base) 
   if (!pointer) return true;
   for (long long q = 0; q < count; ++q) { long long e; if (scanf("%lld", &e) != 1) return false; o.ptrs.push_back(base + e); }
   return true;
+}
+static bool readPairs(real2* buf, long long len) {
+  for (long long i = 0; i < len; ++i) {
+    char s[64], t[64];
+    if (scanf("%63s %63s", s, t) != 2) return false;
+    buf[i].x = (real)strtod(s, nullptr);
+    buf[i].y = (real)strtod(t, nullptr);
+  }
+  return true;
+}
+static void printPairs(const real2* buf, long long len) {
+  for (long long i = 0; i < len; ++i) printf("%.17g %.17g\n", (double)buf[i].x, (double)buf[i].y);
 }

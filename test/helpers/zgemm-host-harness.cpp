@@ -54,12 +54,7 @@ int main() {
 #else
   if (!readOperand(c, count, false, base)) return 2;
 #endif
-  for (long long i = 0; i < len; ++i) {
-    char s[64], t[64];
-    if (scanf("%63s %63s", s, t) != 2) return 3;
-    buf[i].x = (real)strtod(s, nullptr);
-    buf[i].y = (real)strtod(t, nullptr);
-  }
+  if (!readPairs(buf.data(), len)) return 3;
   blockDim.x = bx; gridDim.x = gx; gridDim.y = gy; gridDim.z = gz;
   for (unsigned z = 0; z < gz; ++z) for (unsigned y = 0; y < gy; ++y) for (unsigned x = 0; x < gx; ++x) {
     memset(g_smem, 0xff, sizeof(g_smem));
@@ -74,6 +69,6 @@ int main() {
 #endif
     });
   }
-  for (long long i = 0; i < len; ++i) printf("%.17g %.17g\n", (double)buf[i].x, (double)buf[i].y);
+  printPairs(buf.data(), len);
   return 0;
 }

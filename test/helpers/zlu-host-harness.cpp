@@ -41,12 +41,7 @@ int main() {
   if (!readOperand(b, count, POINTER_B, base)) return 2;
   if (scanf("%lld", &nrhs) != 1) return 2;
 #endif
-  for (long long i = 0; i < len; ++i) {
-    char s[64], t[64];
-    if (scanf("%63s %63s", s, t) != 2) return 3;
-    buf[i].x = (real)strtod(s, nullptr);
-    buf[i].y = (real)strtod(t, nullptr);
-  }
+  if (!readPairs(buf.data(), len)) return 3;
   std::vector<int> piv(lenPiv + 1), info(count + 1, -7);
   for (long long i = 0; i < lenPiv; ++i) if (scanf("%d", &piv[i]) != 1) return 4;
   blockDim.x = bx; gridDim.x = gx;
@@ -59,7 +54,7 @@ int main() {
 #endif
     });
   (void)b; (void)nrhs;
-  for (long long i = 0; i < len; ++i) printf("%.17g %.17g\n", (double)buf[i].x, (double)buf[i].y);
+  printPairs(buf.data(), len);
   for (long long i = 0; i < lenPiv; ++i) printf("%d\n", piv[i]);
   for (long long i = 0; i < count; ++i) printf("%d\n", info[i]);
   return 0;

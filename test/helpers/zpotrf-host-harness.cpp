@@ -42,12 +42,7 @@ int main() {
 #else
   (void)b; (void)POINTER_B;
 #endif
-  for (long long i = 0; i < len; ++i) {
-    char s[64], t[64];
-    if (scanf("%63s %63s", s, t) != 2) return 3;
-    buf[i].x = (real)strtod(s, nullptr);
-    buf[i].y = (real)strtod(t, nullptr);
-  }
+  if (!readPairs(buf.data(), len)) return 3;
   std::vector<int> info(count, -99);
   blockDim.x = bx; gridDim.x = gx;
   for (unsigned x = 0; x < gx; ++x) {
@@ -59,7 +54,7 @@ int main() {
 #endif
     });
   }
-  for (long long i = 0; i < len; ++i) printf("%.17g %.17g\n", (double)buf[i].x, (double)buf[i].y);
+  printPairs(buf.data(), len);
   for (long long q = 0; q < count; ++q) printf("%d\n", info[q]);
   return 0;
 }
