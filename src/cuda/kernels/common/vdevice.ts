@@ -21,7 +21,8 @@
  */
 import { MyriadError } from '../../../core/errors.js';
 import type { DeviceStorage } from '../../../core/storage.js';
-import type { DeviceArray, GpuDevice, KernelSource } from '../../runtime/types.js';
+import type { DeviceVariableBatch } from '../../../core/device-batch.js';
+import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelSource } from '../../runtime/types.js';
 import { VBATCH_CLASSES, VBATCH_MAX, sizeClass } from './vbatch.js';
 
 /** The large class's bound is the largest size rounded up to a multiple of this (a kernel per step, not per size). */
@@ -134,3 +135,16 @@ export const onDevice = (s: DeviceStorage): DeviceArray => s as DeviceArray;
 
 /** The address of an optional array (0: absent, which the classification kernels read as "square"). */
 export const optionalPtr = (s: DeviceStorage | undefined): bigint => (s === undefined ? 0n : onDevice(s).ptr);
+
+/**
+ * Launches a factorisation's classification kernel (factorClassifySource) over batch `a`'s
+ * members: one thread a member, regions of `count` rows in `tables`, codes to `work`.
+ */
+export function launchFactorClassify(classify: Kernel, a: DeviceVariableBatch, tables: DeviceTables, work: DeviceArray): void {
+  const count = a.count;
+  classify.launch({ grid: [Math.ceil(count / CLASSIFY_THREADS), 1, 1], block: [CLASSIFY_THREADS, 1, 1] }, [
+    arg.ptr(onDevice(a.rows)), arg.ptr(optionalPtr(a.cols)), arg.ptr(onDevice(a.ld)), arg.ptr(onDevice(a.pointers)),
+    arg.i32(a.maxRows), arg.i32(a.maxCols), arg.i32(count), arg.i64(count),
+    arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(work),
+  ]);
+}

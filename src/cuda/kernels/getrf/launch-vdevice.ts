@@ -20,7 +20,7 @@ import { tuningFor, type GetrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { sharedLimit } from '../common/operands.js';
-import { CLASSIFY_THREADS, allocDeviceTables, deviceRegions, onDevice, optionalPtr, releaseDeviceTables } from '../common/vdevice.js';
+import { allocDeviceTables, deviceRegions, launchFactorClassify, onDevice, releaseDeviceTables } from '../common/vdevice.js';
 import { getrfPanelVbatchedSource, getrfUpdateVbatchedSource } from './generate-panel.js';
 import { GETRF_VBATCH_INTS } from './generate-vbatched.js';
 import { generateGetrfClassify } from './generate-vdevice.js';
@@ -52,11 +52,7 @@ export function getrfDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableGetrfRe
   try {
     work = dev.alloc('int32', count + 1);
     const classify = kernelFor(dev, 'getrf-vclassify', CLASSIFY_KEY, generateGetrfClassify);
-    classify.launch({ grid: [Math.ceil(count / CLASSIFY_THREADS), 1, 1], block: [CLASSIFY_THREADS, 1, 1] }, [
-      arg.ptr(onDevice(a.rows)), arg.ptr(optionalPtr(a.cols)), arg.ptr(onDevice(a.ld)), arg.ptr(onDevice(a.pointers)),
-      arg.i32(a.maxRows), arg.i32(a.maxCols), arg.i32(count), arg.i64(count),
-      arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(work),
-    ]);
+    launchFactorClassify(classify, a, tables, work);
     const ipiv = BigInt.asIntN(64, onDevice(r.ipiv as DeviceStorage).ptr - BigInt(r.pivotStride * 4));
     launches.forEach(({ region, bound }, l) => {
       const c = designs[l]!;

@@ -12,7 +12,7 @@ import { tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { sharedLimit } from '../common/operands.js';
-import { CLASSIFY_THREADS, allocDeviceTables, deviceRegions, onDevice, optionalPtr, releaseDeviceTables } from '../common/vdevice.js';
+import { allocDeviceTables, deviceRegions, launchFactorClassify, onDevice, releaseDeviceTables } from '../common/vdevice.js';
 import { POTRF_VBATCH_INTS } from './generate-vbatched.js';
 import { generatePotrfClassify } from './generate-vdevice.js';
 import { vbatchedPotrfLaunch, vbatchedPotrfSource } from './launch-vbatched.js';
@@ -44,11 +44,7 @@ export function potrfDeviceVariableCuda(dev: GpuDevice, r: DeviceVariablePotrfRe
   try {
     work = dev.alloc('int32', count + 1);
     const classify = kernelFor(dev, 'potrf-vclassify', CLASSIFY_KEY, generatePotrfClassify);
-    classify.launch({ grid: [Math.ceil(count / CLASSIFY_THREADS), 1, 1], block: [CLASSIFY_THREADS, 1, 1] }, [
-      arg.ptr(onDevice(r.a.rows)), arg.ptr(optionalPtr(r.a.cols)), arg.ptr(onDevice(r.a.ld)), arg.ptr(onDevice(r.a.pointers)),
-      arg.i32(r.a.maxRows), arg.i32(r.a.maxCols), arg.i32(count), arg.i64(count),
-      arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(work),
-    ]);
+    launchFactorClassify(classify, r.a, tables, work);
     // Each class over its whole region: rows past the class's members are zero (n = 0, index 0: the sink).
     launches.forEach(({ region }, l) => {
       const c = designs[l]!;
