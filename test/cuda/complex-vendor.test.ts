@@ -7,7 +7,8 @@
  *   whose native call is replaced: the argument list matches its prototype argument by argument
  *   (int32s, device addresses, the host alpha pair, the host info out-parameter), with the sizes,
  *   enums and pointer arrays (a matrix of pairs apart) the workload means;
- * - the checks before native code: the parts' dtype, pairs' alignment, bounds, potrs's nrhs = 1;
+ * - the checks before native code: the parts' dtype, pairs (even strides and offsets, aligned
+ *   addresses), bounds, potrs's nrhs = 1;
  *   a routine the library lacks is NOT_SUPPORTED (a row's note), not a crash;
  * - the LU check of getrf / gesv on a fake device: no note for right factors, a note for wrong ones.
  */
@@ -159,7 +160,7 @@ describe('the checks before a complex native call', () => {
   const a = dev.alloc('float64', 2 * n * n * count);
   const info = dev.alloc('int32', count), piv = dev.alloc('int32', n * count);
 
-  it('the parts dtype, pairs, bounds, int32 sizes, potrs with one right-hand side; nothing reaches the library', () => {
+  it('the parts dtype, pairs, alignment, bounds, int32 sizes, potrs with one right-hand side; nothing reaches the library', () => {
     const h = recordingHandles();
     const code = (c: string) => (e: unknown) => (e as { code?: string }).code === c;
     assert.throws(() => h.blas().complexGetrfBatched('complex64', n, pointers(a, 2 * n * n), n, piv, info, count), code('DTYPE'));
@@ -172,6 +173,14 @@ describe('the checks before a complex native call', () => {
     assert.throws(() => h.blas().complexTrsmBatched('complex128', 'left', 'lower', 'N', 'nonunit', n, n + 1, [1, 0], pointers(a, 2 * n * n), n, pointers(a, 2 * n * n), n, count), code('BOUNDS'));
     assert.throws(() => h.solver().complexPotrsBatched('complex128', 'lower', n, 2, pointers(a, 2 * n * n), n, pointers(a, 2 * n * n), n, info, count), code('UNSUPPORTED'));
     assert.throws(() => h.solver().complexPotrfBatched('complex128', 'lower', n, pointers(a, 2 * n * n), n, dev.alloc('float64', count), count), code('DTYPE'));
+    // An array whose own address is 8 bytes off a cuDoubleComplex (a view at an odd element).
+    const shifted: DeviceArray = { kind: 'device', dtype: 'float64', length: a.length, device: 0, ptr: 8n, byteLength: a.byteLength, disposed: false, dispose() {} };
+    assert.throws(() => h.blas().complexGetrfBatched('complex128', n, pointers(shifted, 2 * n * n), n, piv, info, count), code('LAYOUT'));
+    const shifted32: DeviceArray = { ...shifted, dtype: 'float32', ptr: 4n };
+    assert.throws(() => h.solver().complexPotrfBatched('complex64', 'lower', n, pointers(shifted32, 2 * n * n), n, info, count), code('LAYOUT'));
+    h.solver().complexPotrfBatched('complex64', 'lower', n, pointers({ ...shifted32, ptr: 8n }, 2 * n * n), n, info, count);
+    assert.equal(h.calls.length, 1, 'a cuFloatComplex is 8-byte aligned');
+    h.calls.length = 0;
     assert.equal(h.calls.length, 0);
     h.blas().complexGetrfBatched('complex128', n, pointers(a, 2 * n * n), n, piv, info, count);
     assert.equal(h.calls.length, 1);

@@ -72,7 +72,8 @@ export function checkInts(a: DeviceArray, n: number, argument: string): void {
  * Throws unless every complex matrix of `rows x cols` (leading dimension `ld`, in elements of
  * `dtype`) of `p`'s first `count` fits in its source: an array of the parts' real dtype holding
  * interleaved (re, im) pairs, each matrix starting on a pair (an even offset and stride, so that
- * every address is aligned for cuDoubleComplex / cuFloatComplex). Sizes must be int32s.
+ * every address is aligned for cuDoubleComplex / cuFloatComplex, as the array's own address must be).
+ * Sizes must be int32s.
  */
 export function checkComplexFits(p: BatchPointers, dtype: ComplexDType, rows: number, cols: number, ld: number, count: number, argument: string): void {
   const real = complexInfo(dtype).real;
@@ -81,6 +82,8 @@ export function checkComplexFits(p: BatchPointers, dtype: ComplexDType, rows: nu
     if (!Number.isSafeInteger(v) || v < 0 || v >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `${name} must be an int32 >= 0, got ${v}`, argument);
   }
   if (p.stride % 2 !== 0 || p.offset % 2 !== 0) throw new MyriadError('LAYOUT', `complex matrices start on a pair: stride ${p.stride} and offset ${p.offset} must be even`, argument);
+  const pair = BigInt(complexInfo(dtype).bytes);
+  if (p.source.ptr % pair !== 0n) throw new MyriadError('LAYOUT', `the array's address is not aligned to a ${pair}-byte ${complexInfo(dtype).spelling.cuda}`, argument);
   if (ld < Math.max(1, rows)) throw new MyriadError('LAYOUT', `leading dimension ${ld} < rows ${rows}`, argument);
   p.checkFits(2 * rows, cols, 2 * ld, count, argument);
 }
