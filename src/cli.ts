@@ -184,9 +184,11 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
   const sizes = extra ? [] : parseSizes(values.sizes, [2, 4, 8, 16, 32]);
   const batch = parsePositive(values.batch, '--batch');
   const repeats = parsePositive(values.repeats, '--repeats');
-  const tooBig = batch === undefined ? undefined : sizes.find((n) => n * n * batch > MAX_ELEMENTS);
+  // A complex element is two floats of the array that holds the pairs.
+  const parts = isElementType(values.dtype) ? elementInfo(values.dtype).parts : 1;
+  const tooBig = batch === undefined ? undefined : sizes.find((n) => n * n * batch * parts > MAX_ELEMENTS);
   if (tooBig !== undefined && batch !== undefined)
-    throw new MyriadError('INVALID_ARGUMENT', `${batch} matrices of ${tooBig}x${tooBig} need ${tooBig * tooBig * batch} elements, more than one array holds (${MAX_ELEMENTS})`, '--batch');
+    throw new MyriadError('INVALID_ARGUMENT', `${batch} matrices of ${tooBig}x${tooBig} need ${tooBig * tooBig * batch * parts} ${parts === 2 ? 'floats (re, im pairs)' : 'elements'}, more than one array holds (${MAX_ELEMENTS})`, '--batch');
   checkHostMemory(sizes, batch, values.dtype);
   // An op without a workload of a dtype (complex getrs ...) fails here, before a backend opens.
   if (!extra) for (const dtype of benchDtypes(values.dtype)) benchWorkload(op, dtype);

@@ -95,6 +95,7 @@ describe('myriad command', () => {
       [['--sizes', '2,,4'], /^myriad: --sizes: .*empty entry/],
       [['--sizes', '1e9', '--batch', '1'], /^myriad: --sizes: /],
       [['--sizes', '4096', '--batch', '1000'], /^myriad: --batch: /],
+      [['--sizes', '4096', '--batch', '70', '--dtype', 'complex128'], /^myriad: --batch: .*floats \(re, im pairs\)/],
       [['--foo'], /^myriad: --foo: unknown option/],
       [['--Sizes', '2'], /^myriad: --Sizes: unknown option; did you mean --sizes\?/],
     ];
