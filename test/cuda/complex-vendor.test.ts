@@ -230,3 +230,33 @@ describe("the check of the vendor's LU in the getrf and gesv rows", () => {
     });
   }
 });
+
+describe('complex rows of runBench on a CUDA context of a fake device, the vendor column beside them', () => {
+  it("trsm: the route the own call took (the CPU reference) and the note; getrf: the vendor's wrong LU noted", async () => {
+    const { recordingContext } = await import('../helpers/fake-gpus.js');
+    const { runBench } = await import('../../src/bench/run.js');
+    const { ctx, dev } = recordingContext();
+    const n = 4, batch = 3;
+    let handles = recordingHandles();
+    const vendor = { name: 'stub', prepare: (op: 'trsm', dtype: 'complex64', size: number, count: number, arrays: Record<string, DeviceArray>) => prepareComplexVendor(dev, handles, op, dtype, size, count, arrays) };
+    const [trsm] = runBench(ctx, { op: 'trsm', dtype: 'complex64', sizes: [n], batch, repeats: 1, vendor: vendor as never });
+    assert.equal(trsm!.route, 'cpu (fallback)');
+    assert.equal(trsm!.note, 'ours ran on the CPU reference (copies of device data)');
+    assert.equal(trsm!.vendor, 'stub');
+    assert.ok(trsm!.vendorMs! > 0 && trsm!.speedup! > 0);
+    assert.ok(handles.calls.length >= 4 && handles.calls.every((c) => c.name === 'cublasCtrsmBatched'), 'warm-up and the timed repeat');
+    handles.calls.forEach(checkCall);
+    // getrf: the own kernels only record here (A keeps its data: the own residual is large too); the
+    // vendor's "factors" are the pristine matrices with pivots 1 ... n, whose residual is not zero.
+    handles = recordingHandles((c) => {
+      if (c.name !== 'cublasCgetrfBatched') return;
+      const piv = [...dev.live].filter((x) => x.dtype === 'int32' && x.length === n * batch).at(-1)!;
+      (piv.host as Int32Array).set(Array.from({ length: n * batch }, (_, i) => (i % n) + 1));
+    });
+    const [getrf] = runBench(ctx, { op: 'getrf', dtype: 'complex64', sizes: [n], batch, repeats: 1, vendor: vendor as never });
+    assert.equal(getrf!.route, 'getrf');
+    assert.match(getrf!.note ?? '', /^vendor LU wrong: .* on 3 of 3 matrices$/);
+    assert.ok(getrf!.vendorMs! > 0);
+    assert.equal(dev.leaked, 0, 'the vendor run and the workload free what they made');
+  });
+});
