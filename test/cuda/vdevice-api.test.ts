@@ -276,7 +276,7 @@ test('test/gpu/vbatched-device.test.ts\'s calls pass validation and take their r
   assert.ok(dev.sources.length <= 300, `${dev.sources.length} kernels`);
 });
 
-test('prepared calls and *Async forms take variableDevice batches; a prepared one takes a new info only', async () => {
+test('prepared calls and *Async forms take variableDevice batches (potrf, trsm, posv, potrs); a prepared one takes a new info only', async () => {
   const { ctx, dev } = planning();
   const a = deviceBatch(ctx, 50, 100);
   const f = ctx.prepare.potrf({ a });
@@ -289,6 +289,15 @@ test('prepared calls and *Async forms take variableDevice batches; a prepared on
   const before = dev.launches;
   await ctx.potrfAsync({ a, info });
   assert.equal(dev.launches, before + 1 + deviceRegions(100).launches.length);
+  const small = deviceBatch(ctx, 50, 20);
+  const t = ctx.prepare.trsm({ a: small, b: deviceBatch(ctx, 50, 20), info });
+  t();
+  assert.equal(ctx.lastRoute?.route, 'vdevice');
+  const p = ctx.prepare.posv({ a: small, b: deviceBatch(ctx, 50, 20) });
+  assert.equal(((p() as { info: DeviceStorage }).info).length >= 50, true);
+  assert.deepEqual(ctx.lastRoute, { op: 'posv', route: 'vdevice', gpu: true });
+  await ctx.potrsAsync({ a: small, b: deviceBatch(ctx, 50, 20), info });
+  assert.deepEqual(ctx.lastRoute, { op: 'potrs', route: 'vdevice', gpu: true });
 });
 
 test('a context of several GPUs refuses them (UNSUPPORTED naming a)', () => {
