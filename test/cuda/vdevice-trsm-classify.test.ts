@@ -10,7 +10,8 @@
  * that step's variable-size GEMM (the same members, blocks and addresses), each in the region of its
  * GEMM size class. So the device form's leaves and GEMMs see the host form's work. Two variants by
  * default (side left op N, side right op T: each a classification and an update kernel); all eight
- * side, uplo and op under MYRIAD_HOST_EMULATION=1.
+ * side, uplo and op under MYRIAD_HOST_EMULATION=1. Where nvcc is on PATH, the table kernels of trsm,
+ * potrs and posv on device sizes (and the alpha = 0 kernel) compile for sm_90 with no spills.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,9 @@ import type { Side, Uplo } from '../../src/core/enums.js';
 import type { Op } from '../../src/core/ops.js';
 import { VBATCH_CLASSES, VBATCH_MAX, sizeClass } from '../../src/cuda/kernels/common/vbatch.js';
 import { LARGE_REGION, deviceRegions } from '../../src/cuda/kernels/common/vdevice.js';
-import { generateTrsmClassify, generateTrsmUpdateRows, trsmVbatchedCuda, type VbatchedTrsmPlan } from '../../src/cuda/kernels/trsm/index.js';
+import { generateTrsmClassify, generateTrsmUpdateRows, generateTrsmZeroDevice, trsmVbatchedCuda, type VbatchedTrsmPlan } from '../../src/cuda/kernels/trsm/index.js';
+import { generateSolveCheck } from '../../src/cuda/kernels/solve/index.js';
+import { compileFailures, compileForSm90, NVCC_SKIP } from '../helpers/nvcc.js';
 import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 import type { DeviceArray, HostArray, KernelSource } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
@@ -220,3 +223,13 @@ for (const v of VARIANTS) {
     }
   });
 }
+
+test('the table kernels of trsm, potrs and posv on device sizes compile for sm_90 without spills', { skip: NVCC_SKIP }, async () => {
+  const sources = [
+    generateTrsmClassify({ side: 'left' }), generateTrsmClassify({ side: 'right' }), generateSolveCheck(),
+    ...(['left', 'right'] as const).flatMap((side) => (['N', 'T'] as const).map((transA) => generateTrsmUpdateRows({ side, transA }))),
+    generateTrsmZeroDevice({ dtype: 'float64' }), generateTrsmZeroDevice({ dtype: 'float32' }),
+  ];
+  const failures = compileFailures(await compileForSm90(sources), (r) => (r.spillStores > 0 || r.registers > 40 ? `${r.registers} registers, ${r.spillStores} bytes spilled` : undefined));
+  assert.deepEqual(failures, []);
+});
