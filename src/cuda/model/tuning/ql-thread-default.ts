@@ -4,9 +4,9 @@ import type { QlThreadTuning } from './ql-thread-types.js';
  * n = 2 ... 8 in both dtypes: not measured yet; chosen by operation counts. At n = 8 the per-thread
  * Jacobi takes 6-7 sweeps of 28 rotations (~20,000 FP64 instructions a matrix, 4.79 ms for
  * 1,000,000 float64 matrices with vectors on an H200 against a bandwidth bound of ~0.27 ms);
- * Householder, Q's formation and QL take ~3,500. At n = 2 both are one rotation, but the Jacobi
- * design's check sweep costs two more square roots and a test. The H200 sweep
- * (scripts/probe/syev-small.mjs) decides the band.
+ * Householder, Q's formation and 18 QL iterations (random matrices, host emulation) an estimated
+ * 6,000-7,000. At n = 2 both are one rotation, but the Jacobi design's check sweep costs two more
+ * square roots and a test. The GPU sweep (scripts/probe/syev-small.mjs) decides the band.
  */
 export const defaultQlThreadTuning: QlThreadTuning = {
   syev: { float64: { from: 2, to: 8 }, float32: { from: 2, to: 8 } },
