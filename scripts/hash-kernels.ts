@@ -711,6 +711,7 @@ function qlThreadDirect(): void {
       const p = planQlThread({ dtype, n, uplo, vectors, kind });
       record(qlThreadSource(p));
       if (n === 6) record(qlThreadSource({ ...p, maxit: 5 }));
+      if ((n === 5 || n === 8) && vectors && uplo === 'lower' && kind === 'strided') for (const maxit of [0, 1]) record(qlThreadSource({ ...p, maxit }));
     }
 }
 

@@ -109,3 +109,33 @@ test('per-thread QL syev kernels on the host: residuals, order, info and the ref
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('per-thread QL syev on the host: the iteration limit gives info n + 1 and the iterate reached, sorted; a diagonal matrix needs none', { skip, timeout: 300_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-ql-thread-maxit-'));
+  const rng = new Rng(89);
+  try {
+    for (const [dtype, n, maxit] of [['float64', 5, 0], ['float32', 8, 0], ['float64', 8, 1]] as const) {
+      const src = qlThreadSource({ ...planQlThread({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided' }), maxit });
+      writeFileSync(join(dir, 'kernel.cu'), src.source);
+      const exe = join(dir, src.entry);
+      execFileSync('g++', ['-std=c++17', '-O1', `-DENTRY=${src.entry}`, `-I${dir}`, HARNESS, '-o', exe]);
+      const mats = [symmetricCase(rng, 'random', n).a, symmetricCase(rng, 'diagonal', n).a, symmetricCase(rng, 'random', n).a];
+      const flat = new Float64Array(3 * n * n);
+      mats.forEach((a, k) => flat.set(a.d.map((x) => round(x, dtype)), k * n * n));
+      const out = execFileSync(exe, { input: `3 1 ${QL_THREAD_BLOCK} ${n} ${n} ${n * n}\n${Array.from(flat).join(' ')}\n` }).toString().trim().split('\n').map(Number);
+      const at = `${dtype} n=${n} maxit=${maxit}`;
+      // maxit n iterations in all: 0 stops a random matrix before its first, 1 x 8 = 8 before it converges (it needs ~18).
+      assert.deepEqual(out.slice(0, 3), [n + 1, 0, n + 1], `${at}: info`);
+      for (let k = 0; k < 3; k++) {
+        const wk = out.slice(3 + k * n, 3 + (k + 1) * n);
+        assert.ok(wk.every(Number.isFinite), `${at} #${k}: w finite`);
+        for (let j = 1; j < n; j++) assert.ok(wk[j - 1]! <= wk[j]!, `${at} #${k}: ascending`);
+      }
+      // The diagonal matrix: its diagonal, sorted, and permuted unit vectors.
+      const diag = Array.from({ length: n }, (_, i) => round(mats[1]!.d[i + i * n]!, dtype)).sort((x, y) => x - y);
+      assert.deepEqual(out.slice(3 + n, 3 + 2 * n), diag, `${at}: diagonal`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
