@@ -64,6 +64,7 @@ import {
   syevWarpSource,
 } from '../src/cuda/kernels/jacobi/index.js';
 import { planSyevSplit, planSyevTridiag, syevTridiagSource, tridiagApplySource, type TridiagForce } from '../src/cuda/kernels/tridiag/index.js';
+import { QL_THREAD_LIMIT, planQlThread, qlThreadSource } from '../src/cuda/kernels/ql-thread/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
@@ -695,6 +696,27 @@ function tridiagDirect(): void {
       }
 }
 
+// The per-thread QL syev: the router's syev route at n <= 8; then the tests' parameter sets.
+
+function qlThreadThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  const ints = fakeArray('int32', 4);
+  for (const dtype of DTYPES) for (const form of ['dense', 'padded', 'list'] as const)
+    for (let n = 1; n <= QL_THREAD_LIMIT; n++) for (const jobz of ['values', 'vectors'] as const)
+      for (const uplo of UPLOS) runRouted('syev', dev, { jobz, uplo, a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints });
+}
+
+/** test/cuda/ql-thread-generate.test.ts and the host emulation test. */
+function qlThreadDirect(): void {
+  for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const)
+    for (let n = 1; n <= QL_THREAD_LIMIT; n++) for (const vectors of [true, false]) for (const uplo of UPLOS) {
+      const p = planQlThread({ dtype, n, uplo, vectors, kind });
+      record(qlThreadSource(p));
+      if (n === 6) record(qlThreadSource({ ...p, maxit: 5 }));
+      if ((n === 5 || n === 8) && vectors && uplo === 'lower' && kind === 'strided') for (const maxit of [0, 1]) record(qlThreadSource({ ...p, maxit }));
+    }
+}
+
 // QR (geqrf, orgqr): the launchers over shapes, forms and devices; then the tests' parameter sets.
 
 const QR_SHAPES: readonly (readonly [number, number])[] = [
@@ -949,6 +971,7 @@ trsmThroughLauncher();
 syrkLauumThroughLaunchers();
 jacobiThroughLaunchers();
 tridiagThroughLaunchers();
+qlThreadThroughLaunchers();
 inversesThroughLaunchers();
 qrThroughLaunchers();
 ormqrThroughLauncher();
@@ -963,6 +986,7 @@ trsmDirect();
 syrkLauumDirect();
 jacobiDirect();
 tridiagDirect();
+qlThreadDirect();
 inversesDirect();
 qrDirect();
 ormqrDirect();

@@ -27,6 +27,7 @@ import { gesvCuda, getrsCuda, posvCuda, posvDeviceVariableCuda, posvVbatchedCuda
 import { lauumCuda } from './kernels/lauum/index.js';
 import { syrkCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
+import { qlThreadServes, syevQlThreadCuda } from './kernels/ql-thread/index.js';
 import { trmmCuda, trsmCuda, trsmDeviceVariableCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
 import { trtriCuda } from './kernels/trtri/index.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
@@ -73,6 +74,17 @@ function tridiagCovers(r: DeviceRequest<'syev'>, dev: GpuDevice): boolean {
   return true;
 }
 
+/** syev's per-thread QL design takes a batch whose every order lies in its band of the table (n <= 8). */
+function qlThreadCovers(r: DeviceRequest<'syev'>, dev: GpuDevice): boolean {
+  if (batchCount(r.a) === 0) return false;
+  const dtype = batchDtype(r.a as Batch<Storage>, 'a');
+  const tuning = tuningFor(dev.info.arch, 'qlThread');
+  const uniform = uniformShape(r.a);
+  if (uniform !== undefined) return qlThreadServes(uniform.rows, dtype, tuning);
+  for (let i = 0; i < batchCount(r.a); i++) if (!qlThreadServes(shapeAt(r.a, i).rows, dtype, tuning)) return false;
+  return true;
+}
+
 /** TSM2 where it was chosen (or forced): a request it does not take is an error, never a silent no-op. */
 function runTsm2(dev: GpuDevice, r: DeviceRequest<'gemm'>): void {
   if (!tsm2Cuda(dev, r)) throw new MyriadError('UNSUPPORTED', 'tsm2 takes one tall-and-skinny float product; this gemm is not one', 'force');
@@ -102,10 +114,15 @@ function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[]
   return [{ name: op, run }, CPU];
 }
 
-/** syev's candidates; heev's too (on real data heev is syev; complex heev runs on the CPU reference). */
+/**
+ * syev's candidates; heev's too (on real data heev is syev; complex heev runs on the CPU reference).
+ * 'ql-thread' (n <= 8, the table's band) before 'jacobi', whose per-thread design serves those
+ * sizes where forced ('jacobi') or outside the band.
+ */
 const SYEV_ROUTES: readonly Candidate<'syev'>[] = [
   vendor('cusolver', cusolverSyevCovers, cusolverSyev),
   { name: 'tridiag', covers: tridiagCovers, run: syevTridiagCuda },
+  { name: 'ql-thread', covers: qlThreadCovers, run: syevQlThreadCuda },
   { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: syevCuda },
   CPU,
 ];

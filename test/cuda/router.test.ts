@@ -26,7 +26,7 @@ function cudaContext(): { ctx: Context; backend: CudaBackend; launches: { entry:
 test('every operation has a route, and every route ends in the CPU reference', () => {
   assert.deepEqual(Object.keys(ROUTES).sort(), [...OP_NAMES].sort());
   for (const op of OP_NAMES) assert.equal(routeNames(op).at(-1), 'cpu', op);
-  assert.deepEqual(routeNames('syev'), ['cusolver', 'tridiag', 'jacobi', 'cpu']);
+  assert.deepEqual(routeNames('syev'), ['cusolver', 'tridiag', 'ql-thread', 'jacobi', 'cpu']);
   assert.deepEqual(routeNames('heev'), routeNames('syev'), 'heev on real data is syev');
   assert.deepEqual(routeNames('gemm'), ['tsm2', 'cublas', 'vbatched', 'gemm', 'cpu']);
   assert.deepEqual(routeNames('potrf'), ['cusolver', 'vbatched', 'potrf', 'cpu']);
@@ -51,10 +51,30 @@ test('syev: the tridiagonal design from the table\'s crossover, Jacobi below, th
   assert.deepEqual(ctx.lastRoute, { op: 'syev', route: 'jacobi', gpu: true });
   assert.match(launches[0]!.entry, /^syev_(block|rows|warp)_/);
   backend.force = { syev: 'lapack' };
-  assert.throws(() => call(8), /syev has no route 'lapack' \(routes: cusolver, tridiag, jacobi, cpu\)/);
+  assert.throws(() => call(8), /syev has no route 'lapack' \(routes: cusolver, tridiag, ql-thread, jacobi, cpu\)/);
   backend.force = {};
   call(513);
   assert.deepEqual(ctx.lastRoute, { op: 'syev', route: 'cpu', gpu: false });
+});
+
+test('syev at n <= 8: the per-thread QL design in the table\'s band, the per-thread Jacobi outside it and where forced', () => {
+  const { ctx, backend, launches } = cudaContext();
+  const band = tuningFor('sm_90', 'qlThread').syev.float64;
+  const call = (n: number): void => {
+    const a = ctx.alloc('float64', n * n * 2), w = ctx.alloc('float64', n * 2);
+    launches.length = 0;
+    ctx.syev({ a: strided(a, { rows: n, count: 2 }), w: strided(w, { rows: n, cols: 1, count: 2 }) });
+  };
+  for (let n = 1; n <= 9; n++) {
+    call(n);
+    const ql = n >= band.from && n <= band.to;
+    assert.deepEqual(ctx.lastRoute, { op: 'syev', route: ql ? 'ql-thread' : 'jacobi', gpu: true }, `n = ${n}`);
+    if (ql) assert.match(launches[0]!.entry, new RegExp(`^syev_qlthread_d_st_n${n}_`));
+  }
+  backend.force = { syev: 'jacobi' };
+  call(band.to);
+  assert.deepEqual(ctx.lastRoute, { op: 'syev', route: 'jacobi', gpu: true });
+  assert.match(launches[0]!.entry, /^syev_thread_/);
 });
 
 test('gemm: a batch goes to the batched kernels (TSM2 takes single tall-and-skinny products)', () => {

@@ -10,6 +10,7 @@ import { byPrecision, cudaLiteral, cudaMath, dtypeInfo } from '../../../core/dty
 import type { Uplo } from '../../../core/enums.js';
 import { kindTag, matrixPointer, type OperandKind } from '../common/batch-pointer.js';
 import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { TANGENT } from '../common/rotation.js';
 import type { GesvdKernel, SyevKernel } from './params.js';
 
 /** `text` with every line but empty ones indented by `by` more spaces. */
@@ -24,12 +25,7 @@ constexpr real MAXR = ${cuda.max};
 constexpr real BIGZ = ${cudaLiteral(dtype, byPrecision(dtype, { double: '1e150', single: '1e18' }))};
 static __device__ __forceinline__ real rsqrtReal(real x) { return ${cudaMath(dtype, 'rsqrt')}(x); }
 static __device__ __forceinline__ real nanReal() { return ${cuda.nan}; }
-// tan of the rotation angle from cot(2 theta) = zeta: the smaller root (Rutishauser).
-static __device__ __forceinline__ real tangent(real zeta) {
-  const real sg = zeta >= real(0) ? real(1) : real(-1);
-  const real az = absReal(zeta);
-  return az > BIGZ ? sg / (real(2) * az) : sg / (az + sqrtReal(real(1) + az * az));
-}
+${TANGENT}
 // [x y] := [c x - s y, s x + c y]
 static __device__ __forceinline__ void rot2(real& x, real& y, real c, real s) {
   const real a = x, b = y;

@@ -1,0 +1,20 @@
+/**
+ * Parameter object of the per-thread tridiagonal-QL syev kernel (generate.ts). A generator is a
+ * pure function of its parameter object.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+
+/**
+ * syev for n <= QL_THREAD_LIMIT (plan.ts), one thread per matrix, everything in registers:
+ * `maxit` QL iterations allowed per row (dsteqr's MAXIT: maxit * n in all, then info n + 1).
+ */
+export interface QlThreadParams {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly uplo: Uplo;
+  readonly vectors: boolean;
+  readonly kind: OperandKind;
+  readonly maxit: number;
+}

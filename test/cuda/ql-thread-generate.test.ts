@@ -1,0 +1,95 @@
+/**
+ * The per-thread QL syev's generator, plan and launcher without a GPU: purity, every parameter
+ * changes the source and the entry, the `uplo` read, values only never writing A, no array indexed
+ * by a runtime value outside the output loops, the table's band, the launch shape on a recording
+ * device, and (where nvcc is installed) every kernel compiles for sm_90 without local memory.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { list, strided, type Batch } from '../../src/core/batch.js';
+import type { DType } from '../../src/core/dtype.js';
+import {
+  QL_THREAD_BLOCK, QL_THREAD_LIMIT, QL_THREAD_MAXIT, planQlThread, qlThreadServes, qlThreadSource, syevQlThreadCuda, type QlThreadParams,
+} from '../../src/cuda/kernels/ql-thread/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import type { DeviceArray } from '../../src/cuda/runtime/types.js';
+import { recordingDevice } from '../helpers/fake-gpus.js';
+import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+
+const plan = (n: number, dtype: DType = 'float64', vectors = true): QlThreadParams => planQlThread({ dtype, n, uplo: 'lower', vectors, kind: 'strided' });
+
+test('the generator is pure and every parameter changes the source and the entry', () => {
+  const p = plan(6);
+  assert.equal(qlThreadSource(p).source, qlThreadSource({ ...p }).source);
+  const variants: QlThreadParams[] = [p, { ...p, dtype: 'float32' }, { ...p, n: 5 }, { ...p, uplo: 'upper' }, { ...p, vectors: false }, { ...p, kind: 'pointer' }, { ...p, maxit: 5 }];
+  const srcs = variants.map(qlThreadSource);
+  assert.equal(new Set(srcs.map((s) => s.source)).size, variants.length);
+  assert.equal(new Set(srcs.map((s) => s.entry)).size, variants.length);
+  // Every size a distinct entry, each named after its size.
+  const entries = Array.from({ length: QL_THREAD_LIMIT }, (_, i) => qlThreadSource(plan(i + 1)).entry);
+  assert.equal(new Set(entries).size, QL_THREAD_LIMIT);
+  assert.equal(entries[7], 'syev_qlthread_d_st_n8_lv_i30');
+});
+
+test('the source: the uplo triangle read, A written only with vectors, float32 data in float64 arithmetic, compile-time register names', () => {
+  const p = plan(4);
+  assert.match(qlThreadSource(p).source, /real a03 = am\[3 \+ 0 \* \(long long\)ldA\]/);
+  assert.match(qlThreadSource({ ...p, uplo: 'upper' }).source, /real a03 = am\[0 \+ 3 \* \(long long\)ldA\]/);
+  assert.match(qlThreadSource(p).source, /am\[i \+ \(long long\)rank \* ldA\] = /);
+  assert.doesNotMatch(qlThreadSource({ ...p, vectors: false }).source, /am\[[^\]]*\] = /);
+  assert.doesNotMatch(qlThreadSource({ ...p, vectors: false }).source, /\bz\d\d\b/);
+  const single = qlThreadSource({ ...p, dtype: 'float32' }).source;
+  assert.match(single, /typedef double real;/);
+  assert.match(single, /typedef float io;/);
+  assert.match(single, /io\* __restrict__ A, /);
+  // The only arrays (d, zz) are indexed by runtime values in the unrolled output loops alone.
+  for (const n of [2, 5, 8]) {
+    const src = qlThreadSource(plan(n)).source;
+    const indexed = [...src.matchAll(/\b([a-z]+)\[([a-z][^\]]*)\]/g)].map((m) => m[1]).filter((name) => name !== 'am' && name !== 'w' && name !== 'info' && name !== 'index');
+    assert.deepEqual([...new Set(indexed)].sort(), ['d', 'zz'], `n = ${n}`);
+  }
+  // One QL block a row above the last, the 2 x 2 closed form in each, and the iteration cap.
+  const src8 = qlThreadSource(plan(8)).source;
+  assert.equal((src8.match(/while \(converged\)/g) ?? []).length, 7);
+  assert.equal((src8.match(/tangent\(\(d(\d) - d\d\)/g) ?? []).length, 7 + 6);
+  assert.match(src8, /constexpr int MAXIT = 30 \* N;/);
+});
+
+test('the plan: sizes 1 ... QL_THREAD_LIMIT, the table\'s band', () => {
+  assert.deepEqual(plan(8), { dtype: 'float64', n: 8, uplo: 'lower', vectors: true, kind: 'strided', maxit: QL_THREAD_MAXIT });
+  assert.throws(() => plan(9), /1 <= n <= 8/);
+  assert.throws(() => plan(0), /1 <= n <= 8/);
+  const t = tuningFor('sm_90', 'qlThread');
+  for (const dtype of ['float64', 'float32'] as const)
+    for (let n = 1; n <= 12; n++) assert.equal(qlThreadServes(n, dtype, t), n >= t.syev[dtype].from && n <= Math.min(t.syev[dtype].to, QL_THREAD_LIMIT));
+  const narrow = { syev: { float64: { from: 5, to: 6 }, float32: { from: 9, to: 4 } } };
+  assert.deepEqual([4, 5, 6, 7].map((n) => qlThreadServes(n, 'float64', narrow)), [false, true, true, false]);
+  assert.deepEqual([4, 5, 9].map((n) => qlThreadServes(n, 'float32', narrow)), [false, false, false]);
+});
+
+test('the launcher: a thread per matrix, QL_THREAD_BLOCK a block, strided and list batches', () => {
+  const { dev, launches } = recordingDevice();
+  const count = 300, n = 7;
+  const a = dev.alloc('float32', n * n * count), w = dev.alloc('float32', n * count), info = dev.alloc('int32', count);
+  syevQlThreadCuda(dev, { jobz: 'vectors', uplo: 'upper', a: strided(a, { rows: n, count }), w: strided(w, { rows: n, cols: 1, count }), info });
+  assert.equal(launches.length, 1);
+  assert.equal(launches[0]!.entry, 'syev_qlthread_s_st_n7_uv_i30');
+  assert.deepEqual([launches[0]!.config.grid, launches[0]!.config.block], [[Math.ceil(count / QL_THREAD_BLOCK), 1, 1], [QL_THREAD_BLOCK, 1, 1]]);
+  launches.length = 0;
+  const parts = [0, 1, 2].map(() => dev.alloc('float64', 9));
+  const w2 = dev.alloc('float64', 9), info2 = dev.alloc('int32', 3);
+  syevQlThreadCuda(dev, { jobz: 'values', uplo: 'lower', a: list(parts, { rows: 3 }) as Batch<DeviceArray>, w: strided(w2, { rows: 3, cols: 1, count: 3 }), info: info2 });
+  assert.equal(launches.length, 1);
+  assert.equal(launches[0]!.entry, 'syev_qlthread_d_pa_n3_ln_i30');
+});
+
+test('per-thread QL syev kernels compile for sm_90 without local memory (no stack frame, no spills)', { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
+  const all = Array.from({ length: QL_THREAD_LIMIT - 1 }, (_, i) => i + 2).flatMap((n) => (['float64', 'float32'] as const).flatMap((dtype) => [true, false].map((vectors) => plan(n, dtype, vectors))));
+  // By default the largest (n = 8 with vectors: the most registers) and a values-only kernel on list batches.
+  const params = FULL_COMPILE ? all : [plan(8), { ...plan(4, 'float32', false), kind: 'pointer' as const, uplo: 'upper' as const }];
+  const results = await compileForSm90(params.map(qlThreadSource));
+  const failures = compileFailures(results, (r) =>
+    !Number.isFinite(r.spillStores) || !Number.isFinite(r.stackFrame) ? 'no ptxas report'
+      : r.spillStores !== 0 || r.stackFrame !== 0 ? `${r.stackFrame} bytes stack frame, ${r.spillStores} bytes spill stores` : undefined);
+  assert.deepEqual(failures, [], failures.join('\n'));
+});

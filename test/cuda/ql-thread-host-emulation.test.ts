@@ -1,0 +1,143 @@
+/**
+ * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++): the generated per-thread QL syev kernels
+ * (src/cuda/kernels/ql-thread/) themselves, compiled as C++ for the host
+ * (test/helpers/ql-thread-host-harness.cpp) and launched over a batch with odd ld and stride:
+ * n = 1 ... 8, both dtypes, vectors and values only, uplo 'L' and 'U', on random, clustered,
+ * repeated, diagonal, zero, graded, rank-deficient, tiny- and huge-scaled matrices and a NaN and an
+ * Inf among good ones, NaN in the triangle `uplo` does not name. Checked: info as the CPU
+ * reference's, the eigenvalues ascending and within n eps ||A|| of the reference's, ||A V - V W||
+ * and ||V^T V - I|| below 30 n eps (||A||), NaN outputs for the bad matrices, the padding between
+ * matrices untouched, A untouched without vectors; and the iteration limit's info n + 1.
+ * A check of the CUDA source without a GPU; test/gpu/syev-small.test.ts is the real one.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { strided } from '../../src/core/batch.js';
+import type { DType } from '../../src/core/dtype.js';
+import type { Uplo } from '../../src/core/enums.js';
+import { cpuSyev } from '../../src/cpu/lapack/index.js';
+import { QL_THREAD_BLOCK, QL_THREAD_LIMIT, planQlThread, qlThreadSource } from '../../src/cuda/kernels/ql-thread/index.js';
+import { eigenResidual, mat, orthoResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
+import { Rng } from '../helpers/random.js';
+
+const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
+  ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
+  : 'opt-in: MYRIAD_HOST_EMULATION=1';
+const HARNESS = resolve('test/helpers/ql-thread-host-harness.cpp');
+const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
+const LIMIT = 30;
+const round = (x: number, dtype: DType): number => (dtype === 'float32' ? Math.fround(x) : x);
+
+/** The cases of one batch: a kind and a power-of-two scale (exact), or a bad entry. */
+type Case = { kind: SymKind; scale: number } | { bad: number };
+const scales: Record<DType, readonly number[]> = { float64: [2 ** -600, 2 ** 600, 2 ** -1000], float32: [2 ** -60, 2 ** 60, 2 ** -100] };
+const KINDS: readonly SymKind[] = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient'];
+
+test('per-thread QL syev kernels on the host: residuals, order, info and the reference values, n = 1 ... 8', { skip, timeout: 1_800_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-ql-thread-'));
+  const rng = new Rng(88);
+  try {
+    for (const dtype of ['float64', 'float32'] as const) for (let n = 1; n <= QL_THREAD_LIMIT; n++) for (const vectors of [true, false]) {
+      const uplo: Uplo = (n + (vectors ? 1 : 0)) % 2 === 0 ? 'upper' : 'lower';
+      const eps = EPS[dtype];
+      const p = planQlThread({ dtype, n, uplo, vectors, kind: 'strided' });
+      const cases: Case[] = [
+        ...KINDS.flatMap((kind) => [0, 1, 2].map(() => ({ kind, scale: 1 }))),
+        ...scales[dtype].flatMap((scale) => [{ kind: 'random' as const, scale }, { kind: 'graded' as const, scale }]),
+        { bad: NaN }, { kind: 'random', scale: 1 }, { bad: Infinity },
+      ];
+      const count = cases.length;
+      const mats: Mat[] = cases.map((c) => {
+        if ('bad' in c) {
+          const a = symmetricCase(rng, 'random', n).a;
+          a.d[(n - 1) + (n - 1) * n] = c.bad;   // on the diagonal: read whatever the triangle
+          return a;
+        }
+        const a = symmetricCase(rng, c.kind, n).a;
+        return { ...a, d: a.d.map((x) => round(x * c.scale, dtype)) };
+      });
+      const ld = n + 1;
+      const stride = ld * n + 2;
+      const flat = new Float64Array(count * stride).fill(-0.5);   // padding: must come back as it was
+      // The triangle syev must not read holds NaN.
+      mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) flat[k * stride + i + j * ld] = (uplo === 'lower' ? i < j : i > j) ? NaN : a.d[i + j * n]!; });
+      const src = qlThreadSource(p);
+      writeFileSync(join(dir, 'kernel.cu'), src.source);
+      const exe = join(dir, src.entry);
+      execFileSync('g++', ['-std=c++17', '-O1', `-DENTRY=${src.entry}`, `-I${dir}`, HARNESS, '-o', exe]);
+      const grid = Math.ceil(count / QL_THREAD_BLOCK);
+      const out = execFileSync(exe, { input: `${count} ${grid} ${QL_THREAD_BLOCK} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`, maxBuffer: 1 << 28 })
+        .toString().trim().split('\n').map(Number);
+      const info = out.slice(0, count), w = out.slice(count, count + count * n), aOut = out.slice(count + count * n);
+      const refW = new Float64Array(count * n);
+      const refInfo = new Int32Array(count);
+      cpuSyev({ jobz: 'values', uplo, a: strided(flat.slice(), { rows: n, count, ld, stride }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
+      mats.forEach((a, k) => {
+        const c = cases[k]!;
+        const at = `ql-thread ${dtype} n=${n} ${vectors ? 'V' : 'N'} ${uplo} #${k} ${'bad' in c ? String(c.bad) : `${c.kind} x${c.scale}`}`;
+        for (let e = 0; e < stride; e++) if (e % ld >= n || e >= n * ld) assert.equal(aOut[k * stride + e], -0.5, `${at}: padding ${e}`);
+        assert.equal(info[k], refInfo[k], `${at}: info`);
+        const wk = w.slice(k * n, (k + 1) * n);
+        if ('bad' in c) {
+          assert.equal(info[k], n + 2);
+          assert.ok(wk.every(Number.isNaN), `${at}: NaN w`);
+          if (vectors) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) assert.ok(Number.isNaN(aOut[k * stride + i + j * ld]!), `${at}: NaN V`);
+          return;
+        }
+        assert.equal(info[k], 0, `${at}: info`);
+        for (let j = 1; j < n; j++) assert.ok(wk[j - 1]! <= wk[j]!, `${at}: ascending at ${j}`);
+        // ||A||_F of a scaled matrix from A / scale (exact), clear of underflow in the squares.
+        let norm = 0;
+        for (const x of a.d) norm += (x / c.scale) ** 2;
+        norm = Math.sqrt(norm) * c.scale;
+        wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]!) <= n * eps * norm, `${at}: w[${j}] ${x} vs ${refW[k * n + j]} (${Math.abs(x - refW[k * n + j]!) / (eps * norm)} eps ||A||)`));
+        if (!vectors) {
+          for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) assert.ok(Object.is(aOut[k * stride + i + j * ld], flat[k * stride + i + j * ld]), `${at}: A untouched`);
+          return;
+        }
+        const v = mat(n, n);
+        for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) v.d[i + j * n] = aOut[k * stride + i + j * ld]!;
+        // A scaled matrix's residual on A / scale and W / scale (exact: powers of two), clear of underflow in the check itself.
+        const res = eigenResidual({ ...a, d: a.d.map((x) => x / c.scale) }, v, wk.map((x) => x / c.scale), eps), orth = orthoResidual(v, eps);
+        assert.ok(res < LIMIT, `${at}: ||AV - VW|| ratio ${res}`);
+        assert.ok(orth < LIMIT, `${at}: ||V^T V - I|| ratio ${orth}`);
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('per-thread QL syev on the host: the iteration limit gives info n + 1 and the iterate reached, sorted; a diagonal matrix needs none', { skip, timeout: 300_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-ql-thread-maxit-'));
+  const rng = new Rng(89);
+  try {
+    for (const [dtype, n, maxit] of [['float64', 5, 0], ['float32', 8, 0], ['float64', 8, 1]] as const) {
+      const src = qlThreadSource({ ...planQlThread({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided' }), maxit });
+      writeFileSync(join(dir, 'kernel.cu'), src.source);
+      const exe = join(dir, src.entry);
+      execFileSync('g++', ['-std=c++17', '-O1', `-DENTRY=${src.entry}`, `-I${dir}`, HARNESS, '-o', exe]);
+      const mats = [symmetricCase(rng, 'random', n).a, symmetricCase(rng, 'diagonal', n).a, symmetricCase(rng, 'random', n).a];
+      const flat = new Float64Array(3 * n * n);
+      mats.forEach((a, k) => flat.set(a.d.map((x) => round(x, dtype)), k * n * n));
+      const out = execFileSync(exe, { input: `3 1 ${QL_THREAD_BLOCK} ${n} ${n} ${n * n}\n${Array.from(flat).join(' ')}\n` }).toString().trim().split('\n').map(Number);
+      const at = `${dtype} n=${n} maxit=${maxit}`;
+      // maxit n iterations in all: 0 stops a random matrix before its first, 1 x 8 = 8 before it converges (it needs ~18).
+      assert.deepEqual(out.slice(0, 3), [n + 1, 0, n + 1], `${at}: info`);
+      for (let k = 0; k < 3; k++) {
+        const wk = out.slice(3 + k * n, 3 + (k + 1) * n);
+        assert.ok(wk.every(Number.isFinite), `${at} #${k}: w finite`);
+        for (let j = 1; j < n; j++) assert.ok(wk[j - 1]! <= wk[j]!, `${at} #${k}: ascending`);
+      }
+      // The diagonal matrix: its diagonal, sorted, and permuted unit vectors.
+      const diag = Array.from({ length: n }, (_, i) => round(mats[1]!.d[i + i * n]!, dtype)).sort((x, y) => x - y);
+      assert.deepEqual(out.slice(3 + n, 3 + 2 * n), diag, `${at}: diagonal`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

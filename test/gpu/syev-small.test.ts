@@ -1,0 +1,145 @@
+/**
+ * syev for n <= 8 on a real GPU (skipped where none is usable): the per-thread QL design
+ * (src/cuda/kernels/ql-thread/) directly and as the router's default, and the per-thread Jacobi
+ * design forced through the router ('jacobi'), on fresh random batches with NaN-filled outputs:
+ * info, eigenvalues against the CPU reference (the QL design within n eps ||A||, Jacobi within the
+ * Jacobi tests' 30 n eps ||A||), ||A V - V W|| and ||V^T V - I|| below 30 n eps, NaN among good
+ * matrices (info n + 2, NaN values and vectors), values only leaving A as it was, nothing written
+ * outside the batch (test/helpers/syev-gpu-checks.ts); list batches; tiny and huge scales; a large
+ * batch (many blocks) checked by residuals and against the Jacobi design's eigenvalues.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { strided } from '../../src/core/batch.js';
+import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
+import type { Uplo } from '../../src/core/enums.js';
+import type { SyevRequest } from '../../src/core/ops.js';
+import { QL_THREAD_LIMIT, qlThreadServes, syevQlThreadCuda } from '../../src/cuda/kernels/ql-thread/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import { runRouted } from '../../src/cuda/router.js';
+import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
+import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { checkListSyev, eigenResidual, mat, orthoResidual, symmetricCase, type Mat } from '../helpers/jacobi-checks.js';
+import { Rng } from '../helpers/random.js';
+import { EPS, LIMIT, checkSyevOnGpu, randomSymmetricBatch, rounded } from '../helpers/syev-gpu-checks.js';
+
+const skip = gpuSkipReason();
+const KINDS = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient'] as const;
+type Run = (dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>) => void;
+const routed = (force?: string): Run => (dev, r) => {
+  assert.ok(runRouted('syev', dev, r as unknown as Record<string, unknown>, force), 'a GPU route ran');
+};
+
+test('syev n = 1 ... 8: the per-thread QL design (direct and routed) and the per-thread Jacobi forced; both dtypes, vectors and values, both triangles', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(2208);
+  const tuning = tuningFor(dev.info.arch, 'qlThread');
+  const band = tuning.syev;
+  for (const dtype of ['float64', 'float32'] as const)
+    for (let n = 1; n <= QL_THREAD_LIMIT; n++) {
+      // 300 matrices: two full blocks of 128 and a partial one.
+      const designs: [string, Run, number][] = [
+        ['ql-thread', (d, r) => syevQlThreadCuda(d, r), 1],
+        ['routed', routed(), qlThreadServes(n, dtype, tuning) ? 1 : LIMIT],
+        ['jacobi (forced)', routed('jacobi'), LIMIT],
+      ];
+      for (const [label, run, valueLimit] of designs)
+        for (const vectors of [true, false]) {
+          const uplo: Uplo = (n + (vectors ? 0 : 1)) % 2 === 0 ? 'lower' : 'upper';
+          checkSyevOnGpu(dev, rng, dtype, n, 300, vectors, uplo, (r) => run(dev, r), { kinds: KINDS, valueLimit, nanVectors: true, label: `${label} (band ${band[dtype].from}..${band[dtype].to})` });
+        }
+    }
+});
+
+test('syev n <= 8 on list batches (the pointer form): the per-thread QL design and the forced Jacobi', { skip, timeout: 120_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(2209);
+  for (const n of [2, 3, 5, 8]) {
+    checkListSyev(dev, rng, LIMIT, (r) => syevQlThreadCuda(dev, r), n);
+    checkListSyev(dev, rng, LIMIT, (r) => routed('jacobi')(dev, r), n);
+  }
+});
+
+/** ||A||_F of a scaled matrix from A / scale (exact for powers of two), clear of underflow in the squares. */
+function scaledNorm(a: Mat, scale: number): number {
+  let s = 0;
+  for (const x of a.d) s += (x / scale) ** 2;
+  return Math.sqrt(s) * scale;
+}
+
+test('syev n <= 8 on tiny and huge matrices (powers of two far from 1): the per-thread QL design scales them, values and vectors', { skip, timeout: 120_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(2210);
+  // Graded matrices reach 1e10 (2^33) before scaling: the largest scales keep them finite.
+  const scales: Record<DType, number[]> = { float64: [2 ** -1000, 2 ** -600, 2 ** 600, 2 ** 950], float32: [2 ** -100, 2 ** -60, 2 ** 60, 2 ** 90] };
+  for (const dtype of ['float64', 'float32'] as const) for (const n of [2, 5, 8]) {
+    const eps = EPS[dtype];
+    const cases = scales[dtype].flatMap((scale) => (['random', 'graded', 'clustered'] as const).map((kind) => {
+      const a = symmetricCase(rng, kind, n).a;
+      return { scale, a: rounded({ ...a, d: a.d.map((x) => x * scale) }, dtype) };
+    }));
+    const count = cases.length;
+    const host = allocate(dtype, n * n * count);
+    cases.forEach((c, k) => host.set(c.a.d, k * n * n));
+    const dA = dev.upload(host), dW = dev.upload(allocate(dtype, n * count).fill(NaN)), dInfo = dev.upload(new Int32Array(count).fill(-7));
+    try {
+      syevQlThreadCuda(dev, { jobz: 'vectors', uplo: 'lower', a: strided(dA, { rows: n, count }), w: strided(dW, { rows: n, cols: 1, count }), info: dInfo });
+      const a = dev.download(dA) as FloatArray, w = dev.download(dW) as FloatArray, info = dev.download(dInfo) as Int32Array;
+      cases.forEach((c, k) => {
+        const at = `scaled ${dtype} n=${n} x${c.scale} #${k}`;
+        assert.equal(info[k], 0, `${at}: info`);
+        const wk = Array.from(w.subarray(k * n, (k + 1) * n));
+        for (let j = 1; j < n; j++) assert.ok(wk[j - 1]! <= wk[j]!, `${at}: ascending`);
+        const v = mat(n, n);
+        v.d.set(a.subarray(k * n * n, (k + 1) * n * n));
+        const r1 = eigenResidual({ ...c.a, d: c.a.d.map((x) => x / c.scale) }, v, wk.map((x) => x / c.scale), eps), r2 = orthoResidual(v, eps);
+        assert.ok(r1 < LIMIT && r2 < LIMIT, `${at}: ||AV - VW|| ratio ${r1}, ||V^T V - I|| ratio ${r2} (||A|| ${scaledNorm(c.a, c.scale)})`);
+      });
+    } finally {
+      dA.dispose(); dW.dispose(); dInfo.dispose();
+    }
+  }
+});
+
+test('syev n = 8, 200,000 fresh random matrices: the per-thread QL design against the per-thread Jacobi on the device, residuals of a sample', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(2211);
+  const n = 8, count = 200_000;
+  for (const dtype of ['float64', 'float32'] as const) {
+    const eps = EPS[dtype];
+    const host = randomSymmetricBatch(rng, dtype, n, count);
+    const outputs = (run: Run): { w: FloatArray; v: FloatArray; info: Int32Array } => {
+      const dA = dev.upload(host), dW = dev.upload(allocate(dtype, n * count + 1).fill(NaN)), dInfo = dev.upload(new Int32Array(count + 1).fill(-7));
+      try {
+        run(dev, { jobz: 'vectors', uplo: 'upper', a: strided(dA, { rows: n, count }), w: strided(dW, { rows: n, cols: 1, count }), info: dInfo });
+        return { w: dev.download(dW) as FloatArray, v: dev.download(dA) as FloatArray, info: dev.download(dInfo) as Int32Array };
+      } finally {
+        dA.dispose(); dW.dispose(); dInfo.dispose();
+      }
+    };
+    const ql = outputs((d, r) => syevQlThreadCuda(d, r));
+    const jac = outputs(routed('jacobi'));
+    assert.ok(ql.info.subarray(0, count).every((x) => x === 0), `${dtype}: QL info`);
+    assert.ok(jac.info.subarray(0, count).every((x) => x === 0), `${dtype}: Jacobi info`);
+    assert.equal(ql.info[count], -7, `${dtype}: info written past the batch`);
+    assert.ok(Number.isNaN(ql.w[n * count]!), `${dtype}: w written past the batch`);
+    let worst = 0;
+    for (let k = 0; k < count; k++) {
+      let norm = 0;
+      for (let e = 0; e < n * n; e++) norm += host[k * n * n + e]! ** 2;
+      norm = Math.sqrt(norm);
+      for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(ql.w[k * n + j]! - jac.w[k * n + j]!) / (n * eps * norm));
+    }
+    // Both within their bound of the exact eigenvalues: within LIMIT + 1 of each other.
+    assert.ok(worst <= LIMIT + 1, `${dtype}: QL and Jacobi eigenvalues ${worst} n eps ||A|| apart`);
+    for (let k = 0; k < count; k += 997) {
+      const a = mat(n, n), v = mat(n, n);
+      a.d.set(host.subarray(k * n * n, (k + 1) * n * n));
+      v.d.set(ql.v.subarray(k * n * n, (k + 1) * n * n));
+      const wk = ql.w.subarray(k * n, (k + 1) * n);
+      const r1 = eigenResidual(a, v, wk, eps), r2 = orthoResidual(v, eps);
+      assert.ok(r1 < LIMIT && r2 < LIMIT, `${dtype} #${k}: ||AV - VW|| ratio ${r1}, ||V^T V - I|| ratio ${r2}`);
+    }
+  }
+});

@@ -1,0 +1,41 @@
+// Runs one generated per-thread QL syev kernel (kernel.cu, entry ENTRY; src/cuda/kernels/ql-thread/)
+// on the CPU: the kernel uses no shared memory and no synchronisation, so the grid's threads run one
+// after another in this one thread. rsqrt is 1 / sqrt. Strided operands only.
+// stdin: count gridX blockX n ldA strideA, then count * strideA elements of A (NaN padding allowed);
+// stdout: info, then W (count * n), then A (count * strideA). Used by
+// test/cuda/ql-thread-host-emulation.test.ts.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <math.h>
+#include <vector>
+struct dim3 { unsigned x = 1, y = 1, z = 1; };
+dim3 threadIdx, blockIdx, blockDim, gridDim;
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __launch_bounds__(x)
+#define __restrict__
+using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp;
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline double __longlong_as_double(long long b) { double d; std::memcpy(&d, &b, 8); return d; }
+inline float __int_as_float(int b) { float f; std::memcpy(&f, &b, 4); return f; }
+#include "kernel.cu"   // from -I<dir>
+int main() {
+  long long count, gx, bx, n, ldA, strideA;
+  if (scanf("%lld %lld %lld %lld %lld %lld", &count, &gx, &bx, &n, &ldA, &strideA) != 6) return 2;
+  std::vector<io> A(count * strideA + 1), W(count * n + 1);
+  for (long long i = 0; i < count * strideA; ++i) { double v; if (scanf("%lf", &v) != 1) return 3; A[i] = (io)v; }
+  std::vector<int> info(count, -99);
+  blockDim.x = bx; gridDim.x = gx;
+  for (unsigned x = 0; x < gx; ++x)
+    for (unsigned t = 0; t < bx; ++t) {
+      blockIdx.x = x; threadIdx.x = t;
+      ENTRY(A.data(), 0, strideA, (int)ldA, W.data(), 0, n, (int)n, info.data(), nullptr, (int)count);
+    }
+  for (auto i : info) printf("%d\n", i);
+  for (long long i = 0; i < count * n; ++i) printf("%.17g\n", (double)W[i]);
+  for (long long i = 0; i < count * strideA; ++i) printf("%.17g\n", (double)A[i]);
+  return 0;
+}
