@@ -74,14 +74,15 @@ function tridiagCovers(r: DeviceRequest<'syev'>, dev: GpuDevice): boolean {
   return true;
 }
 
-/** syev's per-thread QL design takes a batch whose every order lies in its band of the table (n <= 8). */
+/** syev's per-thread QL design takes a batch whose every order the table lists for its dtype and job (n <= 8). */
 function qlThreadCovers(r: DeviceRequest<'syev'>, dev: GpuDevice): boolean {
   if (batchCount(r.a) === 0) return false;
   const dtype = batchDtype(r.a as Batch<Storage>, 'a');
   const tuning = tuningFor(dev.info.arch, 'qlThread');
   const uniform = uniformShape(r.a);
-  if (uniform !== undefined) return qlThreadServes(uniform.rows, dtype, tuning);
-  for (let i = 0; i < batchCount(r.a); i++) if (!qlThreadServes(shapeAt(r.a, i).rows, dtype, tuning)) return false;
+  const vectors = r.jobz === 'vectors';
+  if (uniform !== undefined) return qlThreadServes(uniform.rows, dtype, vectors, tuning);
+  for (let i = 0; i < batchCount(r.a); i++) if (!qlThreadServes(shapeAt(r.a, i).rows, dtype, vectors, tuning)) return false;
   return true;
 }
 

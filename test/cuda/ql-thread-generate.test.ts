@@ -60,11 +60,12 @@ test('the plan: sizes 1 ... QL_THREAD_LIMIT, the table\'s band', () => {
   assert.throws(() => plan(9), /1 <= n <= 8/);
   assert.throws(() => plan(0), /1 <= n <= 8/);
   const t = tuningFor('sm_90', 'qlThread');
-  for (const dtype of ['float64', 'float32'] as const)
-    for (let n = 1; n <= 12; n++) assert.equal(qlThreadServes(n, dtype, t), n >= t.syev[dtype].from && n <= Math.min(t.syev[dtype].to, QL_THREAD_LIMIT));
-  const narrow = { syev: { float64: { from: 5, to: 6 }, float32: { from: 9, to: 4 } } };
-  assert.deepEqual([4, 5, 6, 7].map((n) => qlThreadServes(n, 'float64', narrow)), [false, true, true, false]);
-  assert.deepEqual([4, 5, 9].map((n) => qlThreadServes(n, 'float32', narrow)), [false, false, false]);
+  for (const dtype of ['float64', 'float32'] as const) for (const job of ['vectors', 'values'] as const)
+    for (let n = 1; n <= 12; n++) assert.equal(qlThreadServes(n, dtype, job === 'vectors', t), n <= QL_THREAD_LIMIT && t.syev[dtype][job].includes(n));
+  const narrow = { syev: { float64: { vectors: [5, 6], values: [4, 9] }, float32: { vectors: [], values: [] } } };
+  assert.deepEqual([4, 5, 6, 7].map((n) => qlThreadServes(n, 'float64', true, narrow)), [false, true, true, false]);
+  assert.deepEqual([4, 5, 9].map((n) => qlThreadServes(n, 'float64', false, narrow)), [true, false, false], 'beyond QL_THREAD_LIMIT never');
+  assert.deepEqual([4, 5, 9].map((n) => qlThreadServes(n, 'float32', true, narrow)), [false, false, false]);
 });
 
 test('the launcher: a thread per matrix, QL_THREAD_BLOCK a block, strided and list batches', () => {

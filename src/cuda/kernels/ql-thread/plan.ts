@@ -28,9 +28,9 @@ export interface QlThreadProblem {
 }
 
 /** Whether syev sends matrices of size n and `dtype` to this design (the table's band, within QL_THREAD_LIMIT). */
-export function qlThreadServes(n: number, dtype: DType, tuning: QlThreadTuning): boolean {
-  const band = tuning.syev[dtype];
-  return n >= Math.max(1, band.from) && n <= Math.min(band.to, QL_THREAD_LIMIT);
+export function qlThreadServes(n: number, dtype: DType, vectors: boolean, tuning: QlThreadTuning): boolean {
+  const orders = tuning.syev[dtype][vectors ? 'vectors' : 'values'];
+  return n >= 1 && n <= QL_THREAD_LIMIT && orders.includes(n);
 }
 
 export function planQlThread(pr: QlThreadProblem): QlThreadParams {

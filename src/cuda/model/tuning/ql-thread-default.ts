@@ -1,15 +1,21 @@
 import type { QlThreadTuning } from './ql-thread-types.js';
 
 /**
- * Not measured yet: chosen by operation counts; the GPU sweep (scripts/probe/syev-small.mjs)
- * decides the band. float64 n = 2 ... 8: at n = 8 the per-thread Jacobi takes 6-7 sweeps of 28
- * rotations (~20,000 FP64 instructions a matrix, 4.79 ms for 1,000,000 matrices with vectors on an
- * H200 against a bandwidth bound of ~0.27 ms); Householder, Q's formation and 18 QL iterations
- * (random matrices, host emulation) an estimated 6,000-7,000. At n = 2 both are one rotation, but
- * the Jacobi design's check sweep costs two more square roots and a test. float32 n = 5 ... 8: the
- * QL design computes in float64, at half the FP32 rate of the float32 Jacobi, so by the same counts
- * it gains from about n = 5 (~1.5x at 8) and ties or loses below.
+ * Measured on an NVIDIA H200, 2026-11-29 (`node scripts/probe/syev-small.mjs`: 1,000,000 matrices,
+ * each design forced, ms; QL / per-thread Jacobi). An order goes to QL where it was at least 10%
+ * faster (QL gives up Jacobi's relative accuracy on graded matrices, so a tie stays on Jacobi):
+ * - float64, vectors: n = 2 0.116 / 0.053, 3 0.152 / 0.159, 4 0.336 / 0.314, 5 0.514 / 0.923,
+ *   6 1.503 / 1.440, 7 2.786 / 4.030, 8 1.852 / 4.758;
+ * - float64, values: 2 0.047 / 0.045, 3 0.062 / 0.096, 4 0.126 / 0.240, 5 0.219 / 0.472, 6 0.435 /
+ *   0.957, 7 0.857 / 1.862, 8 1.556 / 3.259;
+ * - float32 (QL computes in float64), vectors: 5 0.354 / 0.437, 8 1.784 / 2.080, elsewhere Jacobi
+ *   by 1.1-2.2x; values: within 11% either way (2 0.035 / 0.039, 5 0.220 / 0.231), Jacobi faster
+ *   from 6.
+ * Re-measure with the probe on a new card and keep its winners.
  */
 export const defaultQlThreadTuning: QlThreadTuning = {
-  syev: { float64: { from: 2, to: 8 }, float32: { from: 5, to: 8 } },
+  syev: {
+    float64: { vectors: [5, 7, 8], values: [3, 4, 5, 6, 7, 8] },
+    float32: { vectors: [5, 8], values: [] },
+  },
 };

@@ -3,9 +3,9 @@ import type { PerDType } from './factor-types.js';
 
 export interface QlThreadTuning {
   /**
-   * The sizes syev sends to the per-thread QL design instead of the per-thread Jacobi, per dtype
-   * of the data: n from `from` to `to` (within QL_THREAD_LIMIT); an empty band (from > to) sends
-   * none.
+   * The orders syev sends to the per-thread QL design instead of the per-thread Jacobi, per dtype
+   * of the data, with vectors and values only (each within QL_THREAD_LIMIT; an empty list sends
+   * none).
    */
-  readonly syev: PerDType<{ readonly from: number; readonly to: number }>;
+  readonly syev: PerDType<{ readonly vectors: readonly number[]; readonly values: readonly number[] }>;
 }
