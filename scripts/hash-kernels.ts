@@ -26,6 +26,7 @@ import { complexGemmCuda, gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../src/cuda/kernels/zpotrf/index.js';
 import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from '../src/cuda/kernels/complex-lu/index.js';
 import { complexTrsmCuda } from '../src/cuda/kernels/ztrsm/index.js';
+import { complexHerkCuda } from '../src/cuda/kernels/zherk/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
@@ -252,6 +253,25 @@ function complexTrsmThroughLaunchers(): void {
     for (const side of ['left', 'right'] as const) for (const uplo of UPLOS) for (const transA of ['N', 'T', 'C'] as const) for (const diag of ['unit', 'nonunit'] as const) {
       const b = side === 'left' ? one(n, vectors) : one(vectors, n);
       complexTrsmCuda(dev, { side, uplo, transA, diag, alpha: [1, -0.5], a: one(n, n), b });
+    }
+  }
+}
+
+/** Complex herk (complex128, complex64; lower, upper; N, C) through its launcher: n = 0 ... 32, strided and list batches. */
+function complexHerkThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (let n = 0; n <= 32; n++) {
+    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+    const count = 3;
+    const one = (rows: number, cols: number): Batch<DeviceArray> => {
+      const ld = Math.max(1, form === 'padded' ? rows + 1 : rows);
+      const size = Math.max(1, ld * cols);
+      return form === 'list'
+        ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
+        : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
+    };
+    for (const uplo of UPLOS) for (const trans of ['N', 'C'] as const) {
+      complexHerkCuda(dev, { uplo, trans, alpha: 1, beta: 0.5, a: trans === 'N' ? one(n, 5) : one(5, n), c: one(n, n) });
     }
   }
 }
@@ -953,6 +973,7 @@ complexGemmThroughLauncher();
 complexCholeskyThroughLaunchers();
 complexLuThroughLaunchers();
 complexTrsmThroughLaunchers();
+complexHerkThroughLaunchers();
 vbatchedThroughLaunchers();
 deviceSizedThroughLaunchers();
 tsm2ThroughLauncher();
