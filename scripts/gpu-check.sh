@@ -3,7 +3,8 @@
 # on the GPU machine (after scripts/pack-device.sh and npm run build here):
 #   source .device/boot.sh && scripts/gpu-check.sh [steps...]
 # steps (default: all, in this order): api bench tsm2 tests sanitize; also: host (the host path:
-# its tests and the host-start benchmarks of BENCHMARKS.md on every GPU listed in HOST_DEVICES)
+# its tests and the host-start benchmarks of BENCHMARKS.md on every GPU listed in HOST_DEVICES),
+# zbench (the complex rows against the vendor's batched z/c routines: ZBENCH_OPS, ZBENCH_SIZES)
 # Every step writes its log or JSON to $OUT (or ./out) as it goes, so a run cut short still
 # returns what it finished.
 set -uo pipefail
@@ -29,6 +30,13 @@ for step in $steps; do
         node dist/src/cli.js bench $op --backend cuda --dtype both --sizes $sizes --repeats 7 --format markdown --json "$out/bench-$op.json" >> "$out/bench.txt" 2>>"$out/bench.err" || status=1
       done
       cat "$out/bench.txt" ;;
+    zbench)
+      for op in ${ZBENCH_OPS:-gemm potrf getrf posv gesv trsm}; do
+        for dtype in complex128 complex64; do
+          node dist/src/cli.js bench $op --backend cuda --dtype $dtype --sizes ${ZBENCH_SIZES:-2,4,8,16,32} --repeats 7 --format markdown --json "$out/zbench-$op-$dtype.json" >> "$out/zbench.txt" 2>>"$out/zbench.err" || status=1
+        done
+      done
+      cat "$out/zbench.txt" ;;
     tsm2) node dist/src/cli.js bench tsm2 --backend cuda --dtype both --format markdown --json "$out/bench-tsm2.json" > "$out/tsm2.txt" 2>>"$out/bench.err" || status=1; cat "$out/tsm2.txt" ;;
     tests)
       # Every GPU test file, in parallel as the card takes them; one table, JSON beside it.

@@ -5,6 +5,7 @@
  *   myriad demo [--backend B] [--dtype D]
  *                                   the main job (npm start): batched posv and gesv, with residuals
  *   myriad bench <op> [--backend B] [--dtype D] [--sizes 2,4,8] [--batch N] [--repeats R] [--json FILE]
+ *                     (--dtype complex128|complex64: gemm, potrf, getrf, posv, gesv, trsm)
  *                     [--format text|markdown]
  *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/bench/multi.ts)
  *   myriad bench gemm|potrf|trsm|posv|getrf --vbatched a|b [--dtype D]
@@ -27,7 +28,8 @@ import { elementInfo, isElementType } from './core/dtype-table.js';
 import { DEMO_COLUMNS, runDemo, warmDemoAhead } from './bench/demo.js';
 import { BENCH_COLUMNS, runBench, type BenchRow } from './bench/run.js';
 import { formatTable, TABLE_STYLES, type TableStyle } from './bench/table.js';
-import { BENCH_OPS, type BenchOp } from './bench/workloads.js';
+import { BENCH_OPS, benchWorkload, type BenchOp } from './bench/workloads.js';
+import { COMPLEX_BENCH_OPS } from './bench/complex-workloads.js';
 import { benchExtras } from './bench/extras.js';
 import './bench/cuda.js'; // registers the CUDA limits and vendor baselines
 import './bench/latency.js'; // myriad bench latency (CUDA)
@@ -40,7 +42,7 @@ const USAGE = `usage:
   myriad info
   myriad demo  [--backend auto|cpu|cuda|reference] [--dtype float64|float32]
   myriad bench <op> [--backend auto|cpu|cuda|reference] [--dtype float64|float32|both|complex128|complex64] [--sizes 2,4,8]
-               (complex128, complex64: gemm) [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
+               (complex128, complex64: ${COMPLEX_BENCH_OPS.join(', ')}) [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
   myriad bench gemm|potrf|trsm|posv|getrf --vbatched a|b [--dtype float64|float32|both]
                (a: 200,000 matrices of sizes log-uniform in 1-64; b: 20,000 in 1-512)
   myriad warm  <op> --sizes 8,16,128 [--dtype float64|float32|both] [--batch N] [--json FILE]
@@ -182,10 +184,14 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
   const sizes = extra ? [] : parseSizes(values.sizes, [2, 4, 8, 16, 32]);
   const batch = parsePositive(values.batch, '--batch');
   const repeats = parsePositive(values.repeats, '--repeats');
-  const tooBig = batch === undefined ? undefined : sizes.find((n) => n * n * batch > MAX_ELEMENTS);
+  // A complex element is two floats of the array that holds the pairs.
+  const parts = isElementType(values.dtype) ? elementInfo(values.dtype).parts : 1;
+  const tooBig = batch === undefined ? undefined : sizes.find((n) => n * n * batch * parts > MAX_ELEMENTS);
   if (tooBig !== undefined && batch !== undefined)
-    throw new MyriadError('INVALID_ARGUMENT', `${batch} matrices of ${tooBig}x${tooBig} need ${tooBig * tooBig * batch} elements, more than one array holds (${MAX_ELEMENTS})`, '--batch');
+    throw new MyriadError('INVALID_ARGUMENT', `${batch} matrices of ${tooBig}x${tooBig} need ${tooBig * tooBig * batch * parts} ${parts === 2 ? 'floats (re, im pairs)' : 'elements'}, more than one array holds (${MAX_ELEMENTS})`, '--batch');
   checkHostMemory(sizes, batch, values.dtype);
+  // An op without a workload of a dtype (complex getrs ...) fails here, before a backend opens.
+  if (!extra) for (const dtype of benchDtypes(values.dtype)) benchWorkload(op, dtype);
   const ctx = openFor(values.backend);
   console.error(`backend: ${ctx.describe()}`);
   let rows: BenchRow[] | Record<string, unknown>[];

@@ -13,6 +13,7 @@
  * (no batched form exists), only for batches of up to ORGQR_LOOP_MAX matrices (the row says so
  * otherwise: pass --batch); qr: both; ormqr: cusolverDn?ormqr once per matrix (no batched form);
  * gels, gels-tall, gels-many: cublas?gelsBatched (m >= n only: gels-wide has no vendor row).
+ * The complex types' vendor column (gemm, potrf, getrf, posv, gesv, trsm): bench/complex-vendor.ts.
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
@@ -22,8 +23,8 @@ import type { Column } from './table.js';
 import { MyriadError } from '../core/errors.js';
 import { BENCH_NRHS, gelsShape, manyRhs, type BenchOp } from './workloads.js';
 import type { ElementType } from '../core/dtype.js';
-import { complexInfo, isComplexDType } from '../core/dtype-table.js';
-import { vendorBlas } from '../cuda/vendor/native.js';
+import { isComplexDType } from '../core/dtype-table.js';
+import { prepareComplexVendor } from './complex-vendor.js';
 import type { Storage } from '../core/storage.js';
 import { CudaBackend } from '../cuda/backend.js';
 import { benchTsm2, defaultTsm2Cases, type Tsm2BenchRow } from '../cuda/tune/tsm2-bench.js';
@@ -69,15 +70,8 @@ class VendorOnDevice implements VendorBaseline {
   prepare(op: BenchOp, dtype: ElementType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | undefined {
     const a = arrays.a as DeviceArray;
     const b = arrays.b as DeviceArray | undefined;
-    if (isComplexDType(dtype)) {
-      // cublas{Z,C}gemmStridedBatched on the same pairs (ld and strides in pairs).
-      if (op !== 'gemm') return undefined;
-      const blas = vendorBlas(this.dev);
-      const c = arrays.c as DeviceArray;
-      if (blas === undefined) return undefined;
-      const real = complexInfo(dtype).real;
-      return { run: () => blas.complexGemmAt('strided', real, 'N', 'N', n, n, n, [1, 0], a.ptr, n, n * n, b!.ptr, n, n * n, [0, 0], c.ptr, n, n * n, count), dispose: () => {} };
-    }
+    // The complex types (interleaved pairs): their own table (bench/complex-vendor.ts).
+    if (isComplexDType(dtype)) return prepareComplexVendor(this.dev, { blas: () => this.blas(), solver: () => this.solver() }, op, dtype, n, count, arrays);
     // Pointer arrays and info/pivots, made once per row (untimed) and freed by dispose().
     const owned: { dispose(): void }[] = [];
     const keep = <T extends { dispose(): void }>(x: T): T => { owned.push(x); return x; };

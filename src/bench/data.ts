@@ -83,3 +83,39 @@ export function randomGeneral(dtype: DType, n: number, count: number, rng: Rando
   for (let m = 0; m < count; m++) for (let j = 0; j < n; j++) a[m * n * n + j + j * n] += Math.sign(a[m * n * n + j + j * n]!) * n / 2;
   return a;
 }
+
+/**
+ * count Hermitian positive definite n x n complex matrices, packed as interleaved (re, im) pairs of
+ * `real` (2 n^2 floats a matrix, column-major): lower entries with both parts in [-1, 1), the upper
+ * triangle their conjugates, a real diagonal 2n + |noise|, so each is strictly diagonally dominant
+ * (|a_ij| < sqrt(2)) and well conditioned.
+ */
+export function randomHpd(real: DType, n: number, count: number, rng: Random): FloatArray {
+  const a = allocate(real, 2 * n * n * count);
+  for (let m = 0; m < count; m++) {
+    const base = 2 * m * n * n;
+    for (let j = 0; j < n; j++) {
+      a[base + 2 * (j + j * n)] = 2 * n + Math.abs(rng.next());
+      for (let i = j + 1; i < n; i++) {
+        const [lower, upper] = [base + 2 * (i + j * n), base + 2 * (j + i * n)];
+        a[lower] = rng.next();
+        a[lower + 1] = rng.next();
+        a[upper] = a[lower]!;
+        a[upper + 1] = -a[lower + 1]!;
+      }
+    }
+  }
+  return a;
+}
+
+/** count general n x n complex matrices (interleaved pairs of `real`) whose diagonal's real parts are moved n away from zero, so LU is well conditioned. */
+export function randomComplexGeneral(real: DType, n: number, count: number, rng: Random): FloatArray {
+  const a = randomMatrices(real, 2 * n, n, count, rng);
+  for (let m = 0; m < count; m++) {
+    for (let j = 0; j < n; j++) {
+      const d = 2 * (m * n * n + j + j * n);
+      a[d] += (a[d]! < 0 ? -1 : 1) * n;
+    }
+  }
+  return a;
+}

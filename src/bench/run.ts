@@ -45,15 +45,24 @@ export interface BenchRow {
   vendorMs?: number;
   vendorGflops?: number;
   speedup?: number;
+  /** What the numbers do not say: the own call ran on the CPU reference, the vendor's result was wrong. */
+  note?: string;
 }
 
-/** A vendor run; `measuredMs` where the vendor timed itself (numpy, in its own process). */
-export interface VendorRun { run(): void; dispose(): void; measuredMs?: number }
+/**
+ * A vendor run; `measuredMs` where the vendor timed itself (numpy, in its own process); `check`,
+ * where the vendor's result is checked: called once after its timed runs (the arrays then hold its
+ * result of fresh data), untimed, it gives the row's note where that result is wrong.
+ */
+export interface VendorRun { run(): void; dispose(): void; measuredMs?: number; check?(): string | undefined }
 
 /** A vendor library's routine for an op (cuBLAS, cuSOLVER), run on the same device data. */
 export interface VendorBaseline {
   readonly name: string;
-  /** The vendor routine on these arrays and a dispose of what it allocated, or undefined where it has none. */
+  /**
+   * The vendor routine on these arrays and a dispose of what it allocated, or undefined where it has
+   * none. Called after the own timed runs: the arrays hold the own result of fresh data.
+   */
   prepare(op: BenchOp, dtype: ElementType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | undefined;
 }
 
@@ -140,6 +149,8 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
       const row: BenchRow = { op, dtype, n, batch, backend: ctx.backend, ms, firstMs: first.ms, ...(first.from ? { firstFrom: first.from } : {}), gflops, gbs: (cost.bytes * batch) / (ms * 1e6) };
       const taken = ctx.lastRoute;
       if (taken !== undefined) row.route = `${taken.op === op ? '' : `${taken.op}: `}${taken.gpu ? taken.route : 'cpu (fallback)'}`;
+      const notes: string[] = [];
+      if (taken !== undefined && !taken.gpu) notes.push('ours ran on the CPU reference (copies of device data)');
       if (options.limits) {
         const peak = options.limits.peakGflops?.[elementInfo(dtype).real] ?? Infinity;
         row.roofline = (100 * gflops) / Math.min(peak, (cost.flops / cost.bytes) * options.limits.bandwidthGBs);
@@ -161,6 +172,8 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
         row.vendor = options.vendor.name;
         try {
           row.vendorMs = vendor.measuredMs ?? timeRepeats(ctx, vendor.run, prepared.reset, repeats);
+          const wrong = vendor.check?.();
+          if (wrong !== undefined) notes.push(wrong);
         } catch (e) {
           vendorFailed(e);
         } finally {
@@ -171,6 +184,7 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
           row.speedup = row.vendorMs / ms;
         }
       }
+      if (notes.length > 0) row.note = notes.join('; ');
       rows.push(row);
     } finally {
       prepared.dispose();
@@ -197,4 +211,5 @@ export const BENCH_COLUMNS: readonly Column<BenchRow>[] = [
   { header: 'vendor ms', value: (r) => r.vendorMs, digits: 3, optional: true },
   { header: 'vendor GFLOP/s', value: (r) => r.vendorGflops, digits: 1, optional: true },
   { header: 'speed-up', value: (r) => r.speedup, digits: 2, optional: true },
+  { header: 'note', value: (r) => r.note, optional: true },
 ];

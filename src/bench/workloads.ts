@@ -6,12 +6,14 @@
  */
 import { strided, type StridedBatch } from '../core/batch.js';
 import { counts, type Cost } from '../core/counts.js';
-import { allocate, dtypeOfArray, type ComplexDType, type DType, type ElementType, type FloatArray } from '../core/dtype.js';
-import { complexInfo, isComplexDType } from '../core/dtype-table.js';
+import { allocate, dtypeOfArray, type DType, type ElementType, type FloatArray } from '../core/dtype.js';
+import { isComplexDType } from '../core/dtype-table.js';
 import { MyriadError } from '../core/errors.js';
-import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
+import type { IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
+import { COMPLEX_BENCH_OPS, COMPLEX_WORKLOADS } from './complex-workloads.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
+import { Placement } from './placement.js';
 
 export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'gesvd', 'geqrf', 'orgqr', 'qr', 'ormqr', 'gels', 'gels-tall', 'gels-wide', 'gels-many'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
@@ -23,7 +25,10 @@ export interface Prepared {
   reset(): void;
   /** Frees device memory. */
   dispose(): void;
-  /** The batches, for vendor baselines on the same data. */
+  /**
+   * The batches, for vendor baselines on the same data; the complex factorisations add `a0`, the
+   * pristine A, and on a device `ipiv`, the own pivots (the vendor's result is checked against them).
+   */
   readonly arrays: Record<string, Storage>;
 }
 
@@ -33,62 +38,13 @@ export interface Workload {
 }
 
 /** info (one per matrix) and ipiv (n per matrix), allocated once per benchmark row. */
-interface Ints { info: IntStorage; ipiv: IntStorage }
+export interface Ints { info: IntStorage; ipiv: IntStorage }
 
 /** Right-hand sides per system in the solve benchmarks. */
 export const BENCH_NRHS = 1;
 
 /** Right-hand sides per system of posv-many / gesv-many: n / 4 (at least 1), the many-RHS case of BENCHMARKS.md. */
 export const manyRhs = (n: number): number => Math.max(1, Math.floor(n / 4));
-
-/**
- * A copy of host data for the CPU: on a SharedArrayBuffer with MYRIAD_BENCH_SHARED=1 (the CPU
- * backend's workers then use it in place instead of copying their chunks), else a plain copy.
- */
-function hostArray(a: FloatArray): FloatArray {
-  if (process.env.MYRIAD_BENCH_SHARED !== '1') return a.slice() as FloatArray;
-  const shared = a instanceof Float64Array ? new Float64Array(new SharedArrayBuffer(a.byteLength)) : new Float32Array(new SharedArrayBuffer(a.byteLength));
-  shared.set(a);
-  return shared;
-}
-
-/** Places host data where the context computes: device memory on CUDA, the array itself on the CPU. */
-class Placement {
-  private readonly owned: DeviceStorage[] = [];
-  constructor(private readonly ctx: Context) {}
-  put(host: FloatArray): Storage {
-    if (this.ctx.backend === 'cpu') return hostArray(host);
-    const d = this.ctx.upload(host);
-    this.owned.push(d);
-    return d;
-  }
-  /** A working copy that `restore` refills from `pristine`. */
-  working(pristine: Storage): Storage {
-    if (this.ctx.backend === 'cpu') return hostArray(pristine as FloatArray);
-    const p = pristine as DeviceStorage;
-    const w = this.ctx.alloc(p.dtype as DType, p.length);
-    this.owned.push(w);
-    this.ctx.copy(p, w);
-    return w;
-  }
-  /**
-   * Per-matrix integers (info, pivots) allocated once, outside the timed calls: an allocation
-   * per call would time cuMemAlloc (and a later cuMemFree, which synchronises) with the kernel.
-   */
-  ints(length: number): IntStorage {
-    if (this.ctx.backend === 'cpu') return process.env.MYRIAD_BENCH_SHARED === '1' ? new Int32Array(new SharedArrayBuffer(4 * length)) : new Int32Array(length);
-    const d = this.ctx.alloc('int32', length);
-    this.owned.push(d);
-    return d;
-  }
-  restore(pristine: Storage, work: Storage): void {
-    if (this.ctx.backend === 'cpu') (work as FloatArray).set(pristine as FloatArray);
-    else this.ctx.copy(pristine as DeviceStorage, work as DeviceStorage);
-  }
-  dispose(): void {
-    for (const d of this.owned) (d as DeviceStorage & { dispose?: () => void }).dispose?.();
-  }
-}
 
 const square = (data: Storage, n: number, count: number): StridedBatch<Storage> => strided(data, { rows: n, cols: n, count });
 
@@ -339,25 +295,6 @@ function householderScalars(a: FloatArray, n: number, count: number): FloatArray
   return tau;
 }
 
-/**
- * The complex workloads (complex128, complex64), by op: gemm, C = A B on interleaved pairs (beta 0),
- * as the real gemm workload. Other ops have no complex benchmark.
- */
-const COMPLEX_WORKLOADS: Partial<Record<BenchOp, { cost(dtype: ComplexDType, n: number): Cost; prepare(ctx: Context, dtype: ComplexDType, n: number, count: number, rng: Random): Prepared }>> = {
-  gemm: {
-    cost: (dtype, n) => counts.zgemm(dtype, n, n, n),
-    prepare(ctx, dtype, n, count, rng) {
-      const place = new Placement(ctx);
-      const real = complexInfo(dtype).real;
-      // 2 n x n floats a matrix: the pairs, interleaved.
-      const [a, b, c] = [0, 1, 2].map(() => place.put(randomMatrices(real, 2 * n, n, count, rng)));
-      const pairs = (d: Storage): StridedBatch<Storage> => strided(d, { rows: n, cols: n, count, dtype });
-      const [A, B, C] = [pairs(a!), pairs(b!), pairs(c!)];
-      return { run: () => ctx.gemm({ a: A, b: B, c: C, alpha: 1, beta: 0 }), reset: () => {}, dispose: () => place.dispose(), arrays: { a: a!, b: b!, c: c! } };
-    },
-  },
-};
-
 /** A benchmark's workload for one element type: its cost and data for order n (real or complex). */
 export interface TypedWorkload {
   cost(n: number): Cost;
@@ -367,7 +304,7 @@ export interface TypedWorkload {
 export function benchWorkload(op: string, dtype: ElementType): TypedWorkload {
   if (isComplexDType(dtype)) {
     const w = COMPLEX_WORKLOADS[op as BenchOp];
-    if (w === undefined) throw new MyriadError('UNSUPPORTED', `${op} has no complex benchmark (complex: ${Object.keys(COMPLEX_WORKLOADS).join(', ')})`, '--dtype');
+    if (w === undefined) throw new MyriadError('UNSUPPORTED', `${op} has no complex benchmark (complex: ${COMPLEX_BENCH_OPS.join(', ')})`, '--dtype');
     return { cost: (n) => w.cost(dtype, n), prepare: (ctx, n, count, rng) => w.prepare(ctx, dtype, n, count, rng) };
   }
   const w = workloadFor(op);

@@ -3,13 +3,20 @@
  * benchmarks and the targets (LAWN 41's counts without lower-order terms): potrf n^3/3,
  * getrf 2n^3/3 (square), gemm 2mnk. Bytes are the fewest a kernel must move through memory:
  * each input read once, each output written once (the roofline's denominator).
+ *
+ * The solves and factorisations (potrf, potrs, posv, getrf, getrs, gesv, trsm) also take a complex
+ * type: four times the real flops (LAPACK's convention: a complex multiply-add is four real
+ * multiplies and four real additions, 8 flops against the real 2), bytes of whole pairs (16 for
+ * complex128, 8 for complex64); pivots are 4-byte integers either way.
  */
-import { DTYPE_BYTES, type ComplexDType, type DType } from './dtype.js';
-import { complexInfo } from './dtype-table.js';
+import type { ComplexDType, DType, ElementType } from './dtype.js';
+import { complexInfo, elementInfo } from './dtype-table.js';
 
 export interface Cost { flops: number; bytes: number }
 
-const el = (dtype: DType, n: number): number => n * DTYPE_BYTES[dtype];
+const el = (dtype: ElementType, n: number): number => n * elementInfo(dtype).bytes;
+/** Real flops of an operation counted `real` in real arithmetic: 4x on a complex type. */
+const fl = (dtype: ElementType, real: number): number => (elementInfo(dtype).field === 'complex' ? 4 * real : real);
 
 /** Flop and byte counts of each operation (for benchmarks: GFLOP/s and GB/s). */
 export const counts = {
@@ -25,9 +32,9 @@ export const counts = {
     return { flops: 8 * m * n * k, bytes: complexInfo(dtype).bytes * (m * k + k * n + m * n * (betaZero ? 1 : 2)) };
   },
   /** B (m x n) := op(A)^-1 B with A m x m (left) or n x n (right), triangle only read. */
-  trsm(dtype: DType, side: 'left' | 'right', m: number, n: number): Cost {
+  trsm(dtype: ElementType, side: 'left' | 'right', m: number, n: number): Cost {
     const t = side === 'left' ? m : n;
-    return { flops: side === 'left' ? m * m * n : m * n * n, bytes: el(dtype, (t * (t + 1)) / 2 + 2 * m * n) };
+    return { flops: fl(dtype, side === 'left' ? m * m * n : m * n * n), bytes: el(dtype, (t * (t + 1)) / 2 + 2 * m * n) };
   },
   trmm(dtype: DType, side: 'left' | 'right', m: number, n: number): Cost {
     return counts.trsm(dtype, side, m, n);
@@ -38,26 +45,26 @@ export const counts = {
     return { flops: n * (n + 1) * k, bytes: el(dtype, n * k + tri * (betaZero ? 1 : 2)) };
   },
   /** Cholesky: reads and writes one triangle. */
-  potrf(dtype: DType, n: number): Cost {
-    return { flops: (n * n * n) / 3, bytes: el(dtype, n * (n + 1)) };
+  potrf(dtype: ElementType, n: number): Cost {
+    return { flops: fl(dtype, (n * n * n) / 3), bytes: el(dtype, n * (n + 1)) };
   },
-  potrs(dtype: DType, n: number, nrhs: number): Cost {
-    return { flops: 2 * n * n * nrhs, bytes: el(dtype, (n * (n + 1)) / 2 + 2 * n * nrhs) };
+  potrs(dtype: ElementType, n: number, nrhs: number): Cost {
+    return { flops: fl(dtype, 2 * n * n * nrhs), bytes: el(dtype, (n * (n + 1)) / 2 + 2 * n * nrhs) };
   },
-  posv(dtype: DType, n: number, nrhs: number): Cost {
-    return { flops: (n * n * n) / 3 + 2 * n * n * nrhs, bytes: el(dtype, n * (n + 1) + 2 * n * nrhs) };
+  posv(dtype: ElementType, n: number, nrhs: number): Cost {
+    return { flops: fl(dtype, (n * n * n) / 3 + 2 * n * n * nrhs), bytes: el(dtype, n * (n + 1) + 2 * n * nrhs) };
   },
   /** LU of m x n: max(m,n) k^2 - k^3/3 with k = min(m,n) (2n^3/3 when square); reads and writes A, writes k pivots. */
-  getrf(dtype: DType, m: number, n: number = m): Cost {
+  getrf(dtype: ElementType, m: number, n: number = m): Cost {
     const k = Math.min(m, n);
     const flops = Math.max(m, n) * k * k - (k * k * k) / 3;
-    return { flops, bytes: el(dtype, 2 * m * n) + 4 * k };
+    return { flops: fl(dtype, flops), bytes: el(dtype, 2 * m * n) + 4 * k };
   },
-  getrs(dtype: DType, n: number, nrhs: number): Cost {
-    return { flops: 2 * n * n * nrhs, bytes: el(dtype, n * n + 2 * n * nrhs) + 4 * n };
+  getrs(dtype: ElementType, n: number, nrhs: number): Cost {
+    return { flops: fl(dtype, 2 * n * n * nrhs), bytes: el(dtype, n * n + 2 * n * nrhs) + 4 * n };
   },
-  gesv(dtype: DType, n: number, nrhs: number): Cost {
-    return { flops: (2 * n * n * n) / 3 + 2 * n * n * nrhs, bytes: el(dtype, 2 * n * n + 2 * n * nrhs) + 4 * n };
+  gesv(dtype: ElementType, n: number, nrhs: number): Cost {
+    return { flops: fl(dtype, (2 * n * n * n) / 3 + 2 * n * n * nrhs), bytes: el(dtype, 2 * n * n + 2 * n * nrhs) + 4 * n };
   },
   /** Householder QR of A (m x n, LAPACK's dgeqrf count for m >= n: 2mn^2 - 2n^3/3; m < n: 2nm^2 - 2m^3/3): A read, R and the reflectors written, tau too. */
   geqrf(dtype: DType, m: number, n: number): Cost {

@@ -95,6 +95,7 @@ describe('myriad command', () => {
       [['--sizes', '2,,4'], /^myriad: --sizes: .*empty entry/],
       [['--sizes', '1e9', '--batch', '1'], /^myriad: --sizes: /],
       [['--sizes', '4096', '--batch', '1000'], /^myriad: --batch: /],
+      [['--sizes', '4096', '--batch', '70', '--dtype', 'complex128'], /^myriad: --batch: .*floats \(re, im pairs\)/],
       [['--foo'], /^myriad: --foo: unknown option/],
       [['--Sizes', '2'], /^myriad: --Sizes: unknown option; did you mean --sizes\?/],
     ];
@@ -118,6 +119,29 @@ describe('myriad command', () => {
     for (const r of await Promise.all([run([cli, 'frob']), run([cli, 'bench'])])) {
       assert.equal(r.status, 2);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+  });
+  it('bench --dtype complex128|complex64: the ops that take it listed; another op, or no GPU for --backend cuda, one clear line, exit 2', async () => {
+    const [help, getrs, badDtype, cuda] = await Promise.all([
+      run([cli, 'help']),
+      run([cli, 'bench', 'getrs', '--backend', 'cuda', '--dtype', 'complex128']),
+      run([cli, 'bench', 'potrf', '--backend', 'cpu', '--dtype', 'complex32']),
+      run([cli, 'bench', 'potrf', '--backend', 'cuda', '--dtype', 'complex64', '--sizes', '4', '--batch', '10', '--repeats', '1']),
+    ]);
+    assert.match(help.stdout, /\(complex128, complex64: gemm, potrf, getrf, posv, gesv, trsm\)/);
+    // Rejected before a backend opens (no 'backend:' line), on any machine.
+    assert.equal(getrs.status, 2);
+    assert.equal(getrs.stderr.trim(), 'myriad: --dtype: getrs has no complex benchmark (complex: gemm, potrf, getrf, posv, gesv, trsm)');
+    assert.equal(badDtype.status, 2);
+    assert.match(badDtype.stderr, /^myriad: --dtype: .*complex128.*complex64/m);
+    if (cuda.status === 0) {
+      // A GPU here: the row, the vendor's column beside it.
+      assert.match(cuda.stdout, /^\s*potrf\s+complex64\s+4\s+10\s+cuda\b/m);
+      assert.match(cuda.stdout.split('\n')[0]!, /vendor/);
+    } else {
+      assert.equal(cuda.status, 2, cuda.stderr);
+      assert.equal(cuda.stdout, '');
+      assert.match(cuda.stderr.trim(), /^myriad: backend: the CUDA backend is not usable: .+$/);
     }
   });
   it('a CPU bench table has no all-empty vendor columns and no small value printed as 0.0', () => {

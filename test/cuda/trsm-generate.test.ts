@@ -17,7 +17,7 @@ import { cpuTrmm } from '../../src/cpu/trmm.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
 import { splitPoint } from '../../src/cuda/kernels/common/split.js';
 import {
-  chainRhs, leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, solvesForward, trsmChainSource, trsmLeafSource, trsmZeroSource, updateRequest,
+  chainRhs, leafChunk, leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, solvesForward, trsmChainSource, trsmLeafSource, trsmZeroSource, updateRequest,
   type TriangularOp, type TrsmVariant,
 } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -90,11 +90,17 @@ test('trsm leaf shapes fit the block and the shared memory; the plan covers ever
   for (const dtype of ['float64', 'float32'] as const) {
     for (const [t, nvec, count] of [[1, 1, 1000], [64, 1, 1000], [64, 64, 10], [64, 500, 3], [17, 5, 7], [64, 64, 1]] as const) {
       const sh = leafShape(dtype, t, nvec, count, tuning.vectorsMax, tuning, LIMIT);
-      assert.ok(sh.vectors * sh.matrices <= 256 && sh.vectors >= 1 && sh.matrices >= 1 && sh.matrices <= count);
-      assert.ok(sh.sharedBytes <= LIMIT && sh.ldx % 2 === 1 && sh.ldx >= sh.vectors);
-      assert.ok(sh.vectors <= Math.max(nvec, 1) || sh.vectors % 32 === 0);
+      const chunk = leafChunk(sh);
+      assert.ok(sh.vectors * sh.matrices <= 256 && sh.vectors >= chunk && chunk >= 1 && sh.matrices >= 1 && sh.matrices <= count);
+      assert.ok(sh.sharedBytes <= LIMIT && sh.ldx % 2 === 1 && sh.ldx >= chunk && chunk >= sh.ldx - 1);
+      assert.ok(chunk <= Math.max(nvec, 1) + 1 || chunk % 32 === 0);
+      // A triangle is loaded by at least a warp from 32 (its next power of two below), whatever the vectors.
+      assert.ok(sh.vectors >= Math.min(32, 2 ** Math.ceil(Math.log2(t))), `t = ${t}, nvec = ${nvec}: ${sh.vectors} threads a matrix`);
     }
   }
+  // One vector: one column of the shared tile, a warp a matrix.
+  const one = leafShape('float64', 32, 1, 8192, tuning.vectorsMax, tuning, LIMIT);
+  assert.deepEqual([one.vectors, one.ldx, leafChunk(one), one.matrices], [32, 1, 1, 8]);
   const plan = planTrsm({ op: 'trsm', dtype: 'float64', side: 'right', uplo: 'upper', transA: 'T', diag: 'unit', m: 7, n: 300, count: 5, kind: 'strided', sharedLimit: LIMIT }, tuning);
   for (const st of plan.steps) if (st.kind === 'leaf') assert.ok(plan.shapes.has(st.span.size));
   assert.equal(planTrsm({ op: 'trmm', dtype: 'float32', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', m: 40, n: 3, count: 5, kind: 'pointer', sharedLimit: LIMIT }, tuning, { force: { leafMax: 8 } })

@@ -17,7 +17,7 @@ import { strided } from '../../src/core/batch.js';
 import type { DType, FloatArray } from '../../src/core/dtype.js';
 import { cpuTrmm } from '../../src/cpu/trmm.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
-import { leafShape, trsmLeafSource } from '../../src/cuda/kernels/trsm/index.js';
+import { leafChunk, leafShape, trsmLeafSource } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { Rng } from '../helpers/random.js';
 import { TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance } from '../helpers/trsm-data.js';
@@ -55,7 +55,7 @@ test('trsm and trmm leaf kernels run on the host match the CPU reference', { ski
           b: strided(want, { rows: m, cols: n, count, ld: lb.ld, stride: lb.stride, offset: lb.offset }),
         });
         const sh = leafShape(dtype, t, nvec, count, tuning.vectorsMax, tuning, 226 * 1024);
-        const gx = Math.ceil(count / sh.matrices), gy = gridY || Math.ceil(nvec / sh.vectors);
+        const gx = Math.ceil(count / sh.matrices), gy = gridY || Math.ceil(nvec / leafChunk(sh));
         const text = (x: FloatArray): string => [...x].map((v) => (Number.isNaN(v) ? 'nan' : String(v))).join('\n');
         const input = `${[count, t, nvec, sh.ldx, alpha, la.offset, la.stride, la.ld, lb.offset, lb.stride, lb.ld, gx, gy, sh.vectors, sh.matrices, sh.sharedBytes, A.length, B.length].join(' ')}\n${text(A)}\n${text(B)}\n`;
         const r = spawnSync(join(dir, 'h'), { input, maxBuffer: 1 << 28 });

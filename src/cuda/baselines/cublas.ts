@@ -1,20 +1,22 @@
 /**
  * cuBLAS (libcublas) for benchmarks and as a test oracle: strided-batched and single GEMM,
  * batched LU (getrf), solve (getrs) and inverse (getri), batched inverse of n <= 32 (matinv),
- * batched triangular solve (trsm), batched Householder QR (geqrf), batched least squares (gels, m >= n). Column-major, pointer mode host (alpha/beta on the host).
+ * batched triangular solve (trsm), batched Householder QR (geqrf), batched least squares (gels, m >= n);
+ * complex (z, c) batched LU, solve and triangular solve on interleaved pairs. Column-major, pointer mode host (alpha/beta on the host).
  * Every call checks shapes and bounds before it reaches native code.
  */
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
-import { allocate, type DType, type FloatArray } from '../../core/dtype.js';
-import { dtypeInfo } from '../../core/dtype-table.js';
+import { allocate, type ComplexDType, type DType, type FloatArray } from '../../core/dtype.js';
+import { complexInfo, dtypeInfo } from '../../core/dtype-table.js';
+import type { ComplexOp, ComplexScalar } from '../../core/op-specs.js';
 import type { Diag, Side, Trans, Uplo } from '../../core/enums.js';
 import { CudaDevice } from '../runtime/device.js';
 import { VendorError } from '../runtime/errors.js';
 import { bindAll, bindOptional, optionalFunc } from '../runtime/ffi-cuda.js';
 import { loadLibrary, missingOnce, LIBCUBLAS } from '../runtime/libraries.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
-import { checkInts, checkStrided, type BatchPointers } from './pointers.js';
+import { checkComplexFits, checkInts, checkStrided, type BatchPointers } from './pointers.js';
 
 type Handle = { readonly __cublas: 'cublasHandle_t' };
 type Fn = (...args: unknown[]) => number;
@@ -58,6 +60,20 @@ const GELS = (t: string) =>
 const COMPLEX_GEMMS = (t: string, s: string): string[] => [GEMM(t, s), GEMM_STRIDED(t, s), GEMM_BATCHED(t, s)];
 
 /**
+ * The complex batched LU, solve and triangular solve, as the real ones (GETRF, GETRS, TRSM above):
+ * cublas{Z,C}getrfBatched(handle, int n, T *const Aarray[], int lda, int *PivotArray, int *infoArray,
+ * int batchSize), cublas{Z,C}getrsBatched(handle, cublasOperation_t trans, int n, int nrhs,
+ * const T *const Aarray[], int lda, const int *devIpiv, T *const Barray[], int ldb, int *info (host),
+ * int batchSize), cublas{Z,C}trsmBatched(handle, side, uplo, trans, diag, int m, int n, const T *alpha
+ * (host: a pair of the part type), const T *const A[], int lda, T *const B[], int ldb, int batchCount);
+ * T cuDoubleComplex (Z) or cuFloatComplex (C). Bound where the library has them (a missing one
+ * costs its benchmark row alone).
+ */
+export const COMPLEX_SOLVE_PROTOTYPES: readonly string[] = [
+  GETRF('Z'), GETRF('C'), GETRS('Z'), GETRS('C'), TRSM('Z', 'double'), TRSM('C', 'float'),
+];
+
+/**
  * Grouped batched GEMM (cuBLAS 12.5 on): groups of products, one shape per group, in one call.
  * The shape, leading dimension, transpose and scalar arrays are host arrays of group_count entries;
  * Aarray, Barray and Carray device arrays of one address per product, group after group.
@@ -92,7 +108,7 @@ let api: (Record<string, Fn> & { path: string; statusName: ((s: number) => strin
 function cublasApi(): NonNullable<typeof api> {
   if (api) return api;
   const { lib, path } = loadLibrary(LIBCUBLAS);
-  const fns = { ...bindAll(lib, PROTOTYPES), ...bindOptional(lib, [GEMM_GROUPED('D', 'double'), GEMM_GROUPED('S', 'float')]) } as Record<string, Fn>;
+  const fns = { ...bindAll(lib, PROTOTYPES), ...bindOptional(lib, [GEMM_GROUPED('D', 'double'), GEMM_GROUPED('S', 'float'), ...COMPLEX_SOLVE_PROTOTYPES]) } as Record<string, Fn>;
   const statusName = optionalFunc(lib, 'const char *cublasGetStatusName(int status)') as ((s: number) => string) | undefined;
   api = Object.assign(fns, { path, statusName });
   return api;
@@ -113,6 +129,10 @@ function check(status: number, call: string): void {
 }
 
 const OP = (t: Trans): number => (t === 'N' ? 0 : 1);
+/** cublasOperation_t with the conjugate transpose: N = 0, T = 1, C = 2. */
+const COMPLEX_OP = (t: ComplexOp): number => (t === 'N' ? 0 : t === 'T' ? 1 : 2);
+/** The complex routine's precision letter (cublasZgetrfBatched, cublasCgetrfBatched). */
+const COMPLEX_PREFIX = (dtype: ComplexDType): string => complexInfo(dtype).letter.toUpperCase();
 /** The routine's precision letter (cublasDgemm, cublasSgemm). */
 const PREFIX = (dtype: DType): string => dtypeInfo(dtype).letter.toUpperCase();
 /** A host scalar of `dtype` (alpha, beta: cuBLAS reads them through a pointer). */
@@ -311,6 +331,61 @@ export class Cublas {
     if (count === 0) return 0;
     this.call(`cublas${PREFIX(dtype)}gelsBatched`, 0, m, n, nrhs, A.pointers.ptr, lda, C.pointers.ptr, ldc, info, devInfo.ptr, count);
     return info[0];
+  }
+
+  /**
+   * Complex LU with partial pivoting of `count` n x n matrices (cublas{Z,C}getrfBatched): A's
+   * pointers address pairs in an array of the parts' dtype (lda in complex elements); `pivots`
+   * (int32, n per matrix, 1-based as LAPACK) and `info` (int32, one per matrix) device arrays.
+   */
+  complexGetrfBatched(dtype: ComplexDType, n: number, A: BatchPointers, lda: number, pivots: DeviceArray, info: DeviceArray, count: number): void {
+    checkComplexFits(A, dtype, n, n, lda, count, 'A');
+    checkInts(pivots, n * count, 'pivots');
+    checkInts(info, count, 'info');
+    if (count === 0 || n === 0) return;
+    this.callComplex(`cublas${COMPLEX_PREFIX(dtype)}getrfBatched`, n, A.pointers.ptr, lda, pivots.ptr, info.ptr, count);
+  }
+
+  /**
+   * Solves op(A_i) X = B_i with complexGetrfBatched's factors and pivots (cublas{Z,C}getrsBatched,
+   * op N, T or C); returns cuBLAS's host info (< 0: argument -info was wrong).
+   */
+  complexGetrsBatched(
+    dtype: ComplexDType, trans: ComplexOp, n: number, nrhs: number, A: BatchPointers, lda: number, pivots: DeviceArray,
+    B: BatchPointers, ldb: number, count: number,
+  ): number {
+    checkComplexFits(A, dtype, n, n, lda, count, 'A');
+    checkComplexFits(B, dtype, n, nrhs, ldb, count, 'B');
+    checkInts(pivots, n * count, 'pivots');
+    const info: [number] = [0];
+    if (count === 0 || n === 0 || nrhs === 0) return 0;
+    this.callComplex(`cublas${COMPLEX_PREFIX(dtype)}getrsBatched`, COMPLEX_OP(trans), n, nrhs, A.pointers.ptr, lda, pivots.ptr, B.pointers.ptr, ldb, info, count);
+    return info[0];
+  }
+
+  /**
+   * B_i := alpha op(A_i)^-1 B_i (side left, A m x m) or alpha B_i op(A_i)^-1 (right, A n x n), B_i m x n,
+   * complex (cublas{Z,C}trsmBatched; op N, T or C; alpha a complex scalar passed as a host pair).
+   */
+  complexTrsmBatched(
+    dtype: ComplexDType, side: Side, uplo: Uplo, trans: ComplexOp, diag: Diag, m: number, n: number, alpha: ComplexScalar,
+    A: BatchPointers, lda: number, B: BatchPointers, ldb: number, count: number,
+  ): void {
+    const t = side === 'left' ? m : n;
+    checkComplexFits(A, dtype, t, t, lda, count, 'A');
+    checkComplexFits(B, dtype, m, n, ldb, count, 'B');
+    if (count === 0 || m === 0 || n === 0) return;
+    const pair = allocate(complexInfo(dtype).real, 2);
+    pair[0] = alpha[0];
+    pair[1] = alpha[1];
+    this.callComplex(`cublas${COMPLEX_PREFIX(dtype)}trsmBatched`, side === 'left' ? 0 : 1, uplo === 'lower' ? 0 : 1, COMPLEX_OP(trans), diag === 'unit' ? 1 : 0,
+      m, n, pair, A.pointers.ptr, lda, B.pointers.ptr, ldb, count);
+  }
+
+  /** `call` for a routine bound where the library has it: NOT_SUPPORTED (a row's note, not a crash) where it does not. */
+  private callComplex(name: string, ...args: unknown[]): void {
+    if (this.api[name] === undefined) throw new VendorError('CUBLAS_STATUS_NOT_SUPPORTED', 15, `${name} (not in this cuBLAS)`);
+    this.call(name, ...args);
   }
 
   dispose(): void {

@@ -1,6 +1,6 @@
 /**
  * cuSOLVER dense (libcusolver) for benchmarks and as a test oracle: batched Cholesky
- * (cusolverDn?potrfBatched) and solve (cusolverDn?potrsBatched); Jacobi eigenvalues and SVD of
+ * (cusolverDn?potrfBatched) and solve (cusolverDn?potrsBatched), real and complex (z, c); Jacobi eigenvalues and SVD of
  * matrices up to 32 x 32 (cusolverDn?syevjBatched, cusolverDn?gesvdjBatched); the single-matrix
  * (whole-GPU) Cholesky and LU with their solves (cusolverDn?potrf/potrs, cusolverDn?getrf/getrs),
  * looped over a batch of large matrices; Q of one matrix's Householder reflectors
@@ -13,8 +13,8 @@
  */
 import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
-import type { DType } from '../../core/dtype.js';
-import { dtypeInfo } from '../../core/dtype-table.js';
+import type { ComplexDType, DType } from '../../core/dtype.js';
+import { complexInfo, dtypeInfo } from '../../core/dtype-table.js';
 import type { Side, Uplo } from '../../core/enums.js';
 import type { Op } from '../../core/ops.js';
 import type { CudaDevice } from '../runtime/device.js';
@@ -23,7 +23,7 @@ import { bindAll, bindOptional, optionalFunc } from '../runtime/ffi-cuda.js';
 import { loadLibrary, missingOnce, LIBCUSOLVER } from '../runtime/libraries.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { cudaDevice } from './cublas.js';
-import { checkInts, type BatchPointers } from './pointers.js';
+import { checkComplexFits, checkInts, type BatchPointers } from './pointers.js';
 
 type Handle = { readonly __cusolver: 'cusolverDnHandle_t' };
 type Fn = (...args: unknown[]) => number;
@@ -40,6 +40,15 @@ const POTRF = (t: string) =>
 const POTRS = (t: string) =>
   `int cusolverDn${t}potrsBatched(cusolverDnHandle_t handle, int uplo, int n, int nrhs, CUdeviceptr Aarray, int lda, ` +
   `CUdeviceptr Barray, int ldb, CUdeviceptr info, int batchSize)`;
+
+/**
+ * The complex batched Cholesky and solve, as the real ones (POTRF, POTRS above):
+ * cusolverDn{Z,C}potrfBatched(handle, cublasFillMode_t uplo, int n, T *Aarray[], int lda,
+ * int *infoArray, int batchSize) and cusolverDn{Z,C}potrsBatched(handle, uplo, int n, int nrhs
+ * (1 only), T *Aarray[], int lda, T *Barray[], int ldb, int *info (device, one), int batchSize);
+ * T cuDoubleComplex (Z) or cuFloatComplex (C), A Hermitian. Bound where the library has them.
+ */
+export const COMPLEX_CHOLESKY_PROTOTYPES: readonly string[] = [POTRF('Z'), POTRF('C'), POTRS('Z'), POTRS('C')];
 
 const SYEVJ_SIZE = (t: string) =>
   `int cusolverDn${t}syevjBatched_bufferSize(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, ` +
@@ -129,7 +138,7 @@ let api: (Record<string, Fn> & { path: string; version: number }) | undefined;
 function cusolverApi(): NonNullable<typeof api> {
   if (api) return api;
   const { lib, path } = loadLibrary(LIBCUSOLVER);
-  const fns = { ...bindAll(lib, PROTOTYPES), ...bindOptional(lib, XSYEV_BATCHED) } as Record<string, Fn>;
+  const fns = { ...bindAll(lib, PROTOTYPES), ...bindOptional(lib, [...XSYEV_BATCHED, ...COMPLEX_CHOLESKY_PROTOTYPES]) } as Record<string, Fn>;
   const getVersion = optionalFunc(lib, 'int cusolverGetVersion(_Out_ int *version)');
   const v: [number] = [0];
   const version = getVersion && getVersion(v) === 0 ? v[0] : 0;
@@ -153,6 +162,8 @@ function check(status: number, call: string): void {
 const FILL = (u: Uplo): number => (u === 'lower' ? 0 : 1);
 /** The routine's precision letter (cusolverDnDpotrfBatched, cusolverDnSpotrfBatched). */
 const PREFIX = (dtype: DType): string => dtypeInfo(dtype).letter.toUpperCase();
+/** The complex routine's precision letter (cusolverDnZpotrfBatched, cusolverDnCpotrfBatched). */
+const COMPLEX_PREFIX = (dtype: ComplexDType): string => complexInfo(dtype).letter.toUpperCase();
 /** cublasSideMode_t: LEFT = 0, RIGHT = 1; cublasOperation_t: N = 0, T = 1. */
 const SIDE = (s: Side): number => (s === 'left' ? 0 : 1);
 const OPERATION = (t: Op): number => (t === 'N' ? 0 : 1);
@@ -224,6 +235,40 @@ export class Cusolver {
     checkInts(info, 1, 'info');
     if (count === 0) return;
     this.call(`cusolverDn${PREFIX(dtype)}potrsBatched`, FILL(uplo), n, nrhs, A.pointers.ptr, lda, B.pointers.ptr, ldb, info.ptr, count);
+  }
+
+  /**
+   * Complex Cholesky (A = L L^H for 'lower') of `count` n x n Hermitian positive definite matrices
+   * in place (cusolverDn{Z,C}potrfBatched): A's pointers address pairs in an array of the parts'
+   * dtype (lda in complex elements); `info` (int32, one per matrix) as LAPACK's.
+   */
+  complexPotrfBatched(dtype: ComplexDType, uplo: Uplo, n: number, A: BatchPointers, lda: number, info: DeviceArray, count: number): void {
+    checkComplexFits(A, dtype, n, n, lda, count, 'A');
+    checkInts(info, count, 'info');
+    if (count === 0 || n === 0) return;
+    this.callComplex(`cusolverDn${COMPLEX_PREFIX(dtype)}potrfBatched`, FILL(uplo), n, A.pointers.ptr, lda, info.ptr, count);
+  }
+
+  /**
+   * Solves A_i X_i = B_i with complexPotrfBatched's factors (cusolverDn{Z,C}potrsBatched). cuSOLVER
+   * takes nrhs = 1 only; `info` (int32, one element, device) reports an invalid argument.
+   */
+  complexPotrsBatched(
+    dtype: ComplexDType, uplo: Uplo, n: number, nrhs: number, A: BatchPointers, lda: number, B: BatchPointers, ldb: number,
+    info: DeviceArray, count: number,
+  ): void {
+    if (nrhs !== 1) throw new MyriadError('UNSUPPORTED', `cusolverDn${COMPLEX_PREFIX(dtype)}potrsBatched solves one right-hand side, got nrhs = ${nrhs}`, 'nrhs');
+    checkComplexFits(A, dtype, n, n, lda, count, 'A');
+    checkComplexFits(B, dtype, n, nrhs, ldb, count, 'B');
+    checkInts(info, 1, 'info');
+    if (count === 0 || n === 0) return;
+    this.callComplex(`cusolverDn${COMPLEX_PREFIX(dtype)}potrsBatched`, FILL(uplo), n, nrhs, A.pointers.ptr, lda, B.pointers.ptr, ldb, info.ptr, count);
+  }
+
+  /** `call` for a routine bound where the library has it: NOT_SUPPORTED (a row's note, not a crash) where it does not. */
+  private callComplex(name: string, ...args: unknown[]): void {
+    if (this.api[name] === undefined) throw new VendorError('CUSOLVER_STATUS_NOT_SUPPORTED', 9, `${name} (not in this cuSOLVER)`);
+    this.call(name, ...args);
   }
 
   /**

@@ -5,7 +5,8 @@
  * the whole context).
  */
 import { MyriadError } from '../../core/errors.js';
-import type { DType } from '../../core/dtype.js';
+import type { ComplexDType, DType } from '../../core/dtype.js';
+import { complexInfo } from '../../core/dtype-table.js';
 import { ELEMENT_BYTES } from '../runtime/memory.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 
@@ -65,4 +66,24 @@ export function checkStrided(
 export function checkInts(a: DeviceArray, n: number, argument: string): void {
   if (a.dtype !== 'int32') throw new MyriadError('DTYPE', `expected int32, got ${a.dtype}`, argument);
   if (a.length < n) throw new MyriadError('BOUNDS', `needs ${n} elements, the array holds ${a.length}`, argument);
+}
+
+/**
+ * Throws unless every complex matrix of `rows x cols` (leading dimension `ld`, in elements of
+ * `dtype`) of `p`'s first `count` fits in its source: an array of the parts' real dtype holding
+ * interleaved (re, im) pairs, each matrix starting on a pair (an even offset and stride, so that
+ * every address is aligned for cuDoubleComplex / cuFloatComplex, as the array's own address must be).
+ * Sizes must be int32s.
+ */
+export function checkComplexFits(p: BatchPointers, dtype: ComplexDType, rows: number, cols: number, ld: number, count: number, argument: string): void {
+  const real = complexInfo(dtype).real;
+  if (p.source.dtype !== real) throw new MyriadError('DTYPE', `${dtype} pairs live in a ${real} array, got ${p.source.dtype}`, argument);
+  for (const [v, name] of [[rows, 'rows'], [cols, 'cols'], [ld, 'ld'], [count, 'count']] as const) {
+    if (!Number.isSafeInteger(v) || v < 0 || v >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `${name} must be an int32 >= 0, got ${v}`, argument);
+  }
+  if (p.stride % 2 !== 0 || p.offset % 2 !== 0) throw new MyriadError('LAYOUT', `complex matrices start on a pair: stride ${p.stride} and offset ${p.offset} must be even`, argument);
+  const pair = BigInt(complexInfo(dtype).bytes);
+  if (p.source.ptr % pair !== 0n) throw new MyriadError('LAYOUT', `the array's address is not aligned to a ${pair}-byte ${complexInfo(dtype).spelling.cuda}`, argument);
+  if (ld < Math.max(1, rows)) throw new MyriadError('LAYOUT', `leading dimension ${ld} < rows ${rows}`, argument);
+  p.checkFits(2 * rows, cols, 2 * ld, count, argument);
 }

@@ -12,15 +12,17 @@
  * So the inner loop is the same for all 16 variants; the variant only changes how A and B are
  * read into shared memory and B written back (compile-time constants, no run-time branches).
  *
- * One block holds G matrices (blockDim.y) and V vectors of each (blockDim.x, one thread per
- * vector). Per matrix: L packed by rows in shared memory (t (t + 1) / 2 elements; the other
- * triangle, and the diagonal where diag is 'unit', are never read from A), loaded once per block
- * with the reads along A's columns (coalesced); then, per chunk of V vectors, the vectors' tile
- * X (t x ldx, ldx odd: bank-conflict-free for both the column-wise load and the thread-per-vector
- * solve), loaded coalesced along B's columns (left) or rows (right) and scaled by alpha. Thread v
- * solves vector v with a dot product per element, every thread of a matrix reading the same L
- * element (a broadcast) and its own X column; two accumulators hide the FMA latency. Only the
- * t x nvec elements of B are written.
+ * One block holds G matrices (blockDim.y) and V threads of each (blockDim.x). Per matrix: L
+ * packed by rows in shared memory (t (t + 1) / 2 elements; the other triangle, and the diagonal
+ * where diag is 'unit', are never read from A), loaded once per block by all V threads with the
+ * reads along A's columns (coalesced, several in flight a thread); then, per chunk of
+ * W = min(V, ldx) vectors, the vectors' tile X (t x ldx, ldx odd: bank-conflict-free for both the
+ * column-wise load and the thread-per-vector solve), loaded by the V threads coalesced along B's
+ * columns (left) or rows (right) and scaled by alpha. Thread v < W solves vector v with a dot
+ * product per element, every thread of a matrix reading the same L element (a broadcast) and its
+ * own X column; two accumulators hide the FMA latency. V exceeds W where a matrix has few vectors
+ * (plan.ts leafShape): the extra threads only load and store. Only the t x nvec elements of B are
+ * written.
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
@@ -57,6 +59,9 @@ const MULTIPLY = `for (int p = t - 1; p >= 0; --p) {
 
 /** Most threads a leaf block launches (vectors x matrices): the plan keeps within it. */
 export const LEAF_MAX_THREADS = 256;
+
+/** Reads of the triangle each thread has in flight while loading it into shared memory. */
+const LOAD_UNROLL = 4;
 
 /** What the leaf's text depends on besides the operand form. */
 export type TrsmLeafVariant = TrsmVariant & { readonly op: TriangularOp; readonly dtype: TrsmLeafParams['dtype'] };
@@ -122,18 +127,33 @@ export function leafBody(p: TrsmLeafVariant, aPointer: string, bPointer: string,
   const m = leafMapping(p);
   // Element (p, vv) of the tile is element at(p) of vector w0 + vv.
   const bElement = m.left ? 'b[i + (long long)(w0 + vv) * ldB]' : 'b[(w0 + vv) + (long long)i * ldB]';
-  return `  // L(p, q) = M(at(p), at(q)), q <= p, packed by rows; the walk runs along A's columns.
+  const slow = m.transposed ? 'p' : 'q', fast = m.transposed ? 'q' : 'p';
+  return `  // L(p, q) = M(at(p), at(q)), q <= p, packed by rows; the walk runs along A's columns, every
+  // thread of the matrix ${LOAD_UNROLL} reads in flight (one read a thread at a time left a thread per
+  // vector waiting on t^2 / V serial loads: the whole cost of a solve with few vectors).
   if (valid) {
     const real* a = ${aPointer};
-    ${tileLoop(m.transposed ? 'p' : 'q', m.transposed ? 'q' : 'p', 't', 't', `if (q < p || (!UNIT && q == p)) {
+    for (int e0 = v; e0 < t * t; e0 += ${LOAD_UNROLL} * V) {
+      real r[${LOAD_UNROLL}];
+      #pragma unroll
+      for (int u = 0; u < ${LOAD_UNROLL}; ++u) {
+        const int e = e0 + u * V, ${fast} = e % t, ${slow} = e / t;
         const int i = at(p, t), k = at(q, t);
-        sL[p * (p + 1) / 2 + q] = TRANSPOSED ? a[k + (long long)i * ldA] : a[i + (long long)k * ldA];
-      }`)}
+        r[u] = e < t * t && (q < p || (!UNIT && q == p)) ? (TRANSPOSED ? a[k + (long long)i * ldA] : a[i + (long long)k * ldA]) : real(0);
+      }
+      #pragma unroll
+      for (int u = 0; u < ${LOAD_UNROLL}; ++u) {
+        const int e = e0 + u * V, ${fast} = e % t, ${slow} = e / t;
+        if (e < t * t && (q < p || (!UNIT && q == p))) sL[p * (p + 1) / 2 + q] = r[u];
+      }
+    }
   }
   real* b = valid ? ${bPointer} : nullptr;
 
-  for (int w0 = blockIdx.y * V; w0 < ${loopBound}; w0 += gridDim.y * V) {
-    const int nv = min(V, nvec - w0);
+  // W vectors a chunk (the tile's columns); V >= W threads a matrix load and store it, W solve.
+  const int W = min(V, ldx);
+  for (int w0 = blockIdx.y * W; w0 < ${loopBound}; w0 += gridDim.y * W) {
+    const int nv = min(W, nvec - w0);
     if (valid) {
       ${vectorTileLoop(m.left, `const int i = at(p, t);
       sX[p * ldx + vv] = alpha * ${bElement};`)}

@@ -47,7 +47,7 @@ extern "C" __global__ void __launch_bounds__(${LEAF_MAX_THREADS}) ${entry}(
   const int nvec = member ? dm[1] : 0;
   const int ldA = dm[2], ldB = dm[3];
   const bool valid = t > 0 && nvec > 0;
-  if (!__syncthreads_or(valid && (int)blockIdx.y * V < nvec)) return;   // no member has work here
+  if (!__syncthreads_or(valid && (int)blockIdx.y * min(V, ldx) < nvec)) return;   // no member has work here
   const int slot = size * (size + 1) / 2;
   real* sL = reinterpret_cast<real*>(smemBytes) + (long long)g * (slot + size * ldx);
   real* sX = sL + slot;

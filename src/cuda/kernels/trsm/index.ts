@@ -9,7 +9,7 @@ export { trsmLeafSource, leafMapping, variantTag, LEAF_MAX_THREADS } from './gen
 export { trsmZeroSource } from './generate-zero.js';
 export { trsmChainSource, trsmChainSharedBytes, chainSyncInts, CHAIN_NB, CHAIN_THREADS, CHAIN_RHS_MAX } from './generate-chain.js';
 export { trsmDiagonalSource, trsmCopySource, BLOCKS_THREADS } from './generate-blocks.js';
-export { planTrsm, chainRhs, invertsBlocks, invertedElements, recursionSteps, leafShape, solvesForward, type TrsmProblem } from './plan.js';
+export { planTrsm, chainRhs, invertsBlocks, invertedElements, recursionSteps, leafChunk, leafShape, solvesForward, type TrsmProblem } from './plan.js';
 export { updateRequest, invertedLeaf, leafOffsets } from './blocks.js';
 export { trmmCuda, type TrsmOptions } from './launch.js';
 export { trsmCuda } from './launch-trsm.js';

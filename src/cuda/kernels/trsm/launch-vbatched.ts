@@ -19,6 +19,7 @@ import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from '
 import { trsmCuda } from './launch-trsm.js';
 import type { TrsmForce, TrsmLeafShape, TrsmStep } from './params.js';
 import { memberUpdateOf, planVbatchedTrsm, type VbatchedTrsmPlan } from './plan-vbatched.js';
+import { leafChunk } from './plan.js';
 
 export interface TrsmVbatchedOptions {
   readonly tuning?: TrsmTuning;
@@ -34,7 +35,7 @@ const GRID_Y_MAX = 65535;
 /** The launch of a class kernel's leaf over `n` members whose widest B has `nvecMax` vectors. */
 export function vbatchedTrsmLaunch(shape: TrsmLeafShape, n: number, nvecMax: number): LaunchConfig {
   return {
-    grid: [Math.ceil(n / shape.matrices), Math.max(1, Math.min(Math.ceil(nvecMax / shape.vectors), GRID_Y_MAX)), 1],
+    grid: [Math.ceil(n / shape.matrices), Math.max(1, Math.min(Math.ceil(nvecMax / leafChunk(shape)), GRID_Y_MAX)), 1],
     block: [shape.vectors, shape.matrices, 1],
     sharedBytes: shape.sharedBytes,
   };

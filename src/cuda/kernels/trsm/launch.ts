@@ -24,7 +24,7 @@ import { CHAIN_NB, CHAIN_THREADS, chainSyncInts, trsmChainSharedBytes, trsmChain
 import { trsmLeafSource } from './generate-leaf.js';
 import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
 import type { Span, TriangularOp, TrsmChainParams, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
-import { chainRhs, planTrsm } from './plan.js';
+import { chainRhs, leafChunk, planTrsm } from './plan.js';
 
 export interface TrsmOptions {
   /** A leaf size or shape to use instead of the table's (tests, benchmarks). */
@@ -139,7 +139,7 @@ function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, al
   const a = { ...g.argsA, offset: g.argsA.offset + delta.a };
   const b = { ...g.argsB, offset: g.argsB.offset + delta.b };
   const k = kernelFor(dev, `${p.op}-leaf`, p, () => trsmLeafSource(p));
-  const grid: [number, number, number] = [Math.ceil(g.count / shape.matrices), Math.min(Math.ceil(nvec / shape.vectors), 65535), 1];
+  const grid: [number, number, number] = [Math.ceil(g.count / shape.matrices), Math.min(Math.ceil(nvec / leafChunk(shape)), 65535), 1];
   k.launch({ grid, block: [shape.vectors, shape.matrices, 1], sharedBytes: shape.sharedBytes }, [
     ...operandArgs(a), ...operandArgs(b),
     arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.i32(shape.ldx), arg.real(p.dtype, alpha),

@@ -93,7 +93,7 @@ export type TrsmStep =
 
 /** The leaf's launch shape for one problem. */
 export interface TrsmLeafShape {
-  /** Threads (vectors) per matrix: blockDim.x. */
+  /** Threads per matrix: blockDim.x (at least the vectors of a pass, min(vectors, ldx)). */
   readonly vectors: number;
   /** Matrices per block: blockDim.y. */
   readonly matrices: number;

@@ -67,23 +67,37 @@ export function recursionSteps(t: number, leafMax: number, align: number, forwar
   return steps;
 }
 
-/** The leaf's launch shape for triangles of `size` and `nvec` vectors per matrix. */
+/** Threads a matrix loads its triangle with, at least: a warp from triangles of 32 (fewer for smaller ones). */
+const LOADERS_MAX = 32;
+
+/**
+ * The leaf's launch shape for triangles of `size` and `nvec` vectors per matrix: a chunk of
+ * `chunk` vectors per pass (the shared tile's columns), and at least as many threads a matrix as
+ * load its triangle well (the next power of two of `size`, to 32): with one vector, one thread a
+ * matrix had read all t^2 elements of its triangle in turn.
+ */
 export function leafShape(dtype: DType, size: number, nvec: number, count: number, vectorsMax: number, tuning: TrsmTuning, sharedLimit: number): TrsmLeafShape {
   const bytes = elementBytes(dtype);
   const cap = Math.max(1, Math.min(vectorsMax, LEAF_MAX_THREADS));
-  let vectors = nvec <= 32 ? Math.min(nvec, cap) : Math.min(Math.ceil(nvec / 32) * 32, cap);
+  let chunk = nvec <= 32 ? Math.min(nvec, cap) : Math.min(Math.ceil(nvec / 32) * 32, cap);
   const perMatrix = (v: number): number => (size * (size + 1) / 2 + size * (v | 1)) * bytes;
-  while (perMatrix(vectors) > sharedLimit && vectors > 1) vectors = Math.ceil(vectors / 2);
-  if (perMatrix(vectors) > sharedLimit)
+  while (perMatrix(chunk) > sharedLimit && chunk > 1) chunk = Math.ceil(chunk / 2);
+  if (perMatrix(chunk) > sharedLimit)
     throw new MyriadError('UNSUPPORTED', `a trsm leaf of ${size} does not fit ${sharedLimit} shared bytes`, 'a.rows');
+  let loaders = 1;
+  while (loaders < Math.min(size, LOADERS_MAX)) loaders *= 2;
+  const vectors = Math.max(chunk, Math.min(loaders, cap));
   const matrices = Math.max(1, Math.min(
     Math.floor(Math.min(tuning.blockThreads, LEAF_MAX_THREADS) / vectors),
-    Math.floor(tuning.sharedTarget / perMatrix(vectors)),
-    Math.floor(sharedLimit / perMatrix(vectors)),
+    Math.floor(tuning.sharedTarget / perMatrix(chunk)),
+    Math.floor(sharedLimit / perMatrix(chunk)),
     count,
   ));
-  return { vectors, matrices, ldx: vectors | 1, sharedBytes: matrices * perMatrix(vectors) };
+  return { vectors, matrices, ldx: chunk | 1, sharedBytes: matrices * perMatrix(chunk) };
 }
+
+/** Vectors one pass of a leaf solves per matrix (the kernel's W): grid.y walks B in steps of it. */
+export const leafChunk = (shape: TrsmLeafShape): number => Math.min(shape.vectors, shape.ldx);
 
 /**
  * Whether a problem is solved by inverted diagonal blocks of `nb` (TrsmInverted): trsm (not trmm)

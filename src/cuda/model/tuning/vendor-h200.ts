@@ -38,14 +38,15 @@ export const h200VendorTable: VendorTable = {
       measured: [{ n: 64, count: 2000, ratio: 0.78 }, { n: 128, count: 500, ratio: 0.35 }, { n: 256, count: 100, ratio: 0.32 }, { n: 512, count: 20, ratio: 0.2 }] },
     { op: 'syev', route: 'cusolver', dtype: 'float32', jobz: 'vectors', n: [56, Infinity], count: [20, Infinity],
       measured: [{ n: 56, count: 3000, ratio: 0.73 }, { n: 64, count: 2000, ratio: 0.49 }, { n: 128, count: 500, ratio: 0.2 }, { n: 256, count: 100, ratio: 0.11 }, { n: 512, count: 20, ratio: 0.15 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [64, 256], nrhs: [1, 1], count: [128, Infinity],
-      measured: [{ n: 64, count: 2048, ratio: 0.46 }, { n: 128, count: 512, ratio: 0.22 }, { n: 256, count: 128, ratio: 0.21 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [64, 256], nrhs: [1, 1], count: [256, Infinity],
-      measured: [{ n: 64, count: 4096, ratio: 0.81 }, { n: 128, count: 1024, ratio: 0.22 }, { n: 256, count: 256, ratio: 0.19 }] },
+    // trsm's rules re-measured after the leaf's triangle loads changed (commit 22bfc09, the same
+    // card, 2026-11-29: `node dist/scripts/vendor-sweep.js --ops trsm`); float64 with one
+    // right-hand side now runs on the own leaves at every order measured (1.28-171x).
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [256, 256], nrhs: [1, 1], count: [256, Infinity],
+      measured: [{ n: 256, count: 256, ratio: 0.92 }] },
     { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [128, 256], nrhs: [16, Infinity], count: [128, Infinity],
-      measured: [{ n: 128, count: 512, ratio: 0.57 }, { n: 256, count: 128, ratio: 0.54 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [128, 256], nrhs: [16, Infinity], count: [256, Infinity],
-      measured: [{ n: 128, count: 1024, ratio: 0.65 }, { n: 256, count: 256, ratio: 0.47 }] },
+      measured: [{ n: 128, count: 512, ratio: 0.88 }, { n: 256, count: 128, ratio: 0.81 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [256, 256], nrhs: [16, Infinity], count: [256, Infinity],
+      measured: [{ n: 256, count: 256, ratio: 0.66 }] },
     { op: 'getrs', route: 'cublas', dtype: 'float64', n: [256, Infinity], nrhs: [1, 1], count: [32, Infinity],
       measured: [{ n: 256, count: 128, ratio: 0.96 }, { n: 512, count: 32, ratio: 0.73 }] },
     { op: 'getrs', route: 'cublas', dtype: 'float32', n: [512, Infinity], nrhs: [1, 1], count: [64, Infinity],

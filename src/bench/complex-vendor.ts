@@ -1,0 +1,128 @@
+/**
+ * The vendor column of the complex benchmarks (bench/complex-workloads.ts), on the same device
+ * data in the same run: cuBLAS z/cgemmStridedBatched (gemm), cuSOLVER z/cpotrfBatched (potrf,
+ * lower), cuSOLVER z/cpotrfBatched + z/cpotrsBatched (posv: the vendor factors its own; its
+ * potrsBatched takes one right-hand side only), cuBLAS z/cgetrfBatched (getrf), cuBLAS
+ * z/cgetrfBatched + z/cgetrsBatched (gesv), cuBLAS z/ctrsmBatched (trsm: left, lower, N, non-unit,
+ * alpha 1, B n x n). Pointer arrays, pivots and info made once per row, untimed. The batched
+ * routines at every n and count (the complex types have no single-matrix loop here).
+ *
+ * getrf and gesv: the vendor's LU is checked once per row, untimed, after its timed runs
+ * (bench/lu-check.ts, on a sample of the batch, beside the own factors of the same data): a row
+ * whose vendor factors are wrong says so in its note instead of timing garbage silently.
+ */
+import type { ComplexDType, FloatArray } from '../core/dtype.js';
+import { DTYPE_EPS } from '../core/dtype.js';
+import { complexInfo } from '../core/dtype-table.js';
+import type { Storage } from '../core/storage.js';
+import { batchPointers, type BatchPointers, type Cublas, type Cusolver } from '../cuda/baselines/index.js';
+import { vendorBlas } from '../cuda/vendor/native.js';
+import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
+import { VendorError } from '../cuda/runtime/errors.js';
+import { COMPLEX_NRHS } from './complex-workloads.js';
+import { checkSample, complexLuResidual, LU_RESIDUAL_LIMIT } from './lu-check.js';
+import type { VendorRun } from './run.js';
+import type { BenchOp } from './workloads.js';
+
+/** The vendor handles, made on first use by the caller (bench/cuda.ts). */
+export interface VendorHandles { blas(): Cublas; solver(): Cusolver }
+
+/** The vendor run of complex `op` on `arrays` (pairs in arrays of the parts' dtype), or undefined where the vendor has none. */
+export function prepareComplexVendor(
+  dev: GpuDevice, vendor: VendorHandles, op: BenchOp, dtype: ComplexDType, n: number, count: number, arrays: Record<string, Storage>,
+): VendorRun | undefined {
+  const a = arrays.a as DeviceArray;
+  const b = arrays.b as DeviceArray | undefined;
+  const owned: { dispose(): void }[] = [];
+  const keep = <T extends { dispose(): void }>(x: T): T => { owned.push(x); return x; };
+  // Matrix i of a batch of rows x cols pairs starts 2 rows cols floats after matrix i - 1.
+  const ptrs = (x: DeviceArray, rows: number, cols: number): BatchPointers => keep(batchPointers(dev, x, count, 2 * rows * cols));
+  const ints = (length: number): DeviceArray => keep(dev.alloc('int32', length));
+  const dispose = (): void => owned.forEach((x) => x.dispose());
+  try {
+    switch (op) {
+      case 'gemm': {
+        // cublas{Z,C}gemmStridedBatched on the same pairs (ld and strides in pairs).
+        const blas = vendorBlas(dev);
+        const c = arrays.c as DeviceArray;
+        if (blas === undefined) return undefined;
+        const real = complexInfo(dtype).real;
+        return { run: () => blas.complexGemmAt('strided', real, 'N', 'N', n, n, n, [1, 0], a.ptr, n, n * n, b!.ptr, n, n * n, [0, 0], c.ptr, n, n * n, count), dispose };
+      }
+      case 'potrf': {
+        const A = ptrs(a, n, n), info = ints(count);
+        return { run: () => vendor.solver().complexPotrfBatched(dtype, 'lower', n, A, n, info, count), dispose };
+      }
+      case 'posv': {
+        const A = ptrs(a, n, n), B = ptrs(b!, n, COMPLEX_NRHS), info = ints(count), info1 = ints(1);
+        return {
+          run: () => {
+            vendor.solver().complexPotrfBatched(dtype, 'lower', n, A, n, info, count);
+            vendor.solver().complexPotrsBatched(dtype, 'lower', n, COMPLEX_NRHS, A, n, B, n, info1, count);
+          },
+          dispose,
+        };
+      }
+      case 'getrf': {
+        const A = ptrs(a, n, n), info = ints(count), piv = ints(n * count);
+        const check = luCheck(dev, dtype, n, count, arrays, piv);
+        return { run: () => vendor.blas().complexGetrfBatched(dtype, n, A, n, piv, info, count), dispose, check };
+      }
+      case 'gesv': {
+        const A = ptrs(a, n, n), B = ptrs(b!, n, COMPLEX_NRHS), info = ints(count), piv = ints(n * count);
+        const check = luCheck(dev, dtype, n, count, arrays, piv);
+        return {
+          run: () => {
+            vendor.blas().complexGetrfBatched(dtype, n, A, n, piv, info, count);
+            const status = vendor.blas().complexGetrsBatched(dtype, 'N', n, COMPLEX_NRHS, A, n, piv, B, n, count);
+            if (status !== 0) throw new VendorError('CUBLAS_STATUS_INVALID_VALUE', status, `cublas getrsBatched (argument ${-status})`);
+          },
+          dispose,
+          check,
+        };
+      }
+      case 'trsm': {
+        const A = ptrs(a, n, n), B = ptrs(b!, n, n);
+        return { run: () => vendor.blas().complexTrsmBatched(dtype, 'left', 'lower', 'N', 'nonunit', n, n, [1, 0], A, n, B, n, count), dispose };
+      }
+      default:
+        dispose();
+        return undefined;
+    }
+  } catch (e) {
+    dispose();
+    throw e;
+  }
+}
+
+/** The matrices of a batch of n x n pairs at `indices`, downloaded one by one (views: nothing copied on the device). */
+function download(dev: GpuDevice, x: DeviceArray, n: number, indices: readonly number[]): FloatArray[] {
+  return indices.map((i) => dev.download(dev.view(x, 2 * n * n * i, 2 * n * n)) as FloatArray);
+}
+
+function downloadPivots(dev: GpuDevice, piv: DeviceArray, n: number, indices: readonly number[]): Int32Array[] {
+  return indices.map((i) => dev.download(dev.view(piv, n * i, n)) as Int32Array);
+}
+
+/**
+ * The check of the vendor's LU (getrf, gesv): made when the vendor run is prepared, that is after the
+ * own timed runs, so `a` then holds the own factors of fresh data and `ipiv` the own (0-based)
+ * pivots, read here; run after the vendor's timed runs, when `a` and `piv` hold the vendor's
+ * (1-based). A note where the vendor's residual is above LU_RESIDUAL_LIMIT (or NaN).
+ */
+function luCheck(dev: GpuDevice, dtype: ComplexDType, n: number, count: number, arrays: Record<string, Storage>, piv: DeviceArray): () => string | undefined {
+  const a = arrays.a as DeviceArray, a0 = arrays.a0 as DeviceArray | undefined, ipiv = arrays.ipiv as DeviceArray | undefined;
+  const sample = checkSample(n, count);
+  const eps = DTYPE_EPS[complexInfo(dtype).real];
+  const pristine = a0 === undefined ? undefined : download(dev, a0, n, sample);
+  const worst = (factors: FloatArray[], pivots: Int32Array[], base: 0 | 1): number =>
+    factors.reduce((w, f, j) => { const r = complexLuResidual(pristine![j]!, f, pivots[j]!, n, base, eps); return Number.isNaN(r) || Number.isNaN(w) ? NaN : Math.max(w, r); }, 0);
+  const own = pristine === undefined || ipiv === undefined ? undefined : worst(download(dev, a, n, sample), downloadPivots(dev, ipiv, n, sample), 0);
+  return () => {
+    if (pristine === undefined) return 'vendor LU not checked (no pristine copy)';
+    const vendor = worst(download(dev, a, n, sample), downloadPivots(dev, piv, n, sample), 1);
+    if (vendor <= LU_RESIDUAL_LIMIT) return undefined;
+    const fmt = (r: number | undefined): string => (r === undefined ? '-' : r.toPrecision(2));
+    return `vendor LU wrong: ||PA-LU||/(n eps ||A||) ${fmt(vendor)} (ours ${fmt(own)}) on ${sample.length} of ${count} matrices`;
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The complex benchmark workloads (complex128, complex64: interleaved (re, im) pairs, every
+ * length, ld and stride of a batch in pairs), as the real ones of workloads.ts: data made on the
+ * context's backend, overwritten operands restored from pristine copies outside the timed calls.
+ * - gemm: C = A B (beta 0);
+ * - potrf, posv: Hermitian positive definite A, lower; posv with one right-hand side;
+ * - getrf, gesv: general A with a dominant diagonal; gesv with one right-hand side;
+ * - trsm: left, lower, no transpose, non-unit, alpha 1, B n x n (A's lower triangle read).
+ * Costs: core/counts.ts (4x the real flops, whole pairs' bytes).
+ */
+import { strided, type StridedBatch } from '../core/batch.js';
+import { counts, type Cost } from '../core/counts.js';
+import type { ComplexDType, DType, FloatArray } from '../core/dtype.js';
+import { complexInfo } from '../core/dtype-table.js';
+import { isDeviceStorage, type Storage } from '../core/storage.js';
+import type { Context } from '../api/context.js';
+import { randomComplexGeneral, randomHpd, randomMatrices, type Random } from './data.js';
+import { Placement } from './placement.js';
+import type { BenchOp, Ints, Prepared } from './workloads.js';
+
+export interface ComplexWorkload {
+  cost(dtype: ComplexDType, n: number): Cost;
+  prepare(ctx: Context, dtype: ComplexDType, n: number, count: number, rng: Random): Prepared;
+}
+
+/** Right-hand sides of the complex posv and gesv workloads (BENCH_NRHS of workloads.ts, the vendor's potrsBatched's only nrhs). */
+export const COMPLEX_NRHS = 1;
+
+/**
+ * A workload whose A (and B, where `rhs` gives it columns) the call overwrites: A from `makeA`
+ * (pairs of the parts' dtype), B random; both restored from pristine copies before each run.
+ */
+function inPlace(
+  cost: ComplexWorkload['cost'],
+  makeA: (real: DType, n: number, count: number, rng: Random) => FloatArray,
+  call: (ctx: Context, a: StridedBatch<Storage>, b: StridedBatch<Storage> | undefined, ints: Ints) => void,
+  rhs?: (n: number) => number,
+): ComplexWorkload {
+  return {
+    cost,
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const real = complexInfo(dtype).real;
+      const a0 = place.put(makeA(real, n, count, rng));
+      const a = place.working(a0);
+      const nrhs = rhs?.(n) ?? 0;
+      const b0 = nrhs > 0 ? place.put(randomMatrices(real, 2 * n, nrhs, count, rng)) : undefined;
+      const b = b0 !== undefined ? place.working(b0) : undefined;
+      const A = strided(a, { rows: n, cols: n, count, dtype });
+      const B = b !== undefined ? strided(b, { rows: n, cols: nrhs, count, dtype }) : undefined;
+      const ints: Ints = { info: place.ints(count), ipiv: place.ints(count * n) };
+      const arrays: Record<string, Storage> = { a, a0, ...(b !== undefined ? { b } : {}), ...(isDeviceStorage(ints.ipiv) ? { ipiv: ints.ipiv } : {}) };
+      return {
+        run: () => call(ctx, A, B, ints),
+        reset: () => { place.restore(a0, a); if (b0 !== undefined && b !== undefined) place.restore(b0, b); },
+        dispose: () => place.dispose(),
+        arrays,
+      };
+    },
+  };
+}
+
+/** The complex workloads by op; the other ops have no complex benchmark. */
+export const COMPLEX_WORKLOADS: Partial<Record<BenchOp, ComplexWorkload>> = {
+  gemm: {
+    cost: (dtype, n) => counts.zgemm(dtype, n, n, n),
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const real = complexInfo(dtype).real;
+      // 2 n x n floats a matrix: the pairs, interleaved.
+      const [a, b, c] = [0, 1, 2].map(() => place.put(randomMatrices(real, 2 * n, n, count, rng)));
+      const pairs = (d: Storage): StridedBatch<Storage> => strided(d, { rows: n, cols: n, count, dtype });
+      const [A, B, C] = [pairs(a!), pairs(b!), pairs(c!)];
+      return { run: () => ctx.gemm({ a: A, b: B, c: C, alpha: 1, beta: 0 }), reset: () => {}, dispose: () => place.dispose(), arrays: { a: a!, b: b!, c: c! } };
+    },
+  },
+  potrf: inPlace((d, n) => counts.potrf(d, n), randomHpd, (ctx, a, _b, { info }) => { ctx.potrf({ a, uplo: 'lower', info }); }),
+  getrf: inPlace((d, n) => counts.getrf(d, n), randomComplexGeneral, (ctx, a, _b, { info, ipiv }) => { ctx.getrf({ a, info, ipiv }); }),
+  posv: inPlace((d, n) => counts.posv(d, n, COMPLEX_NRHS), randomHpd,
+    (ctx, a, b, { info }) => { ctx.posv({ a, b: b!, uplo: 'lower', info }); }, () => COMPLEX_NRHS),
+  gesv: inPlace((d, n) => counts.gesv(d, n, COMPLEX_NRHS), randomComplexGeneral,
+    (ctx, a, b, { info, ipiv }) => { ctx.gesv({ a, b: b!, info, ipiv }); }, () => COMPLEX_NRHS),
+  trsm: inPlace((d, n) => counts.trsm(d, 'left', n, n), randomComplexGeneral,
+    (ctx, a, b) => { ctx.trsm({ a, b: b!, side: 'left', uplo: 'lower' }); }, (n) => n),
+};
+
+/** The ops with a complex benchmark, in the table's order. */
+export const COMPLEX_BENCH_OPS: readonly BenchOp[] = Object.keys(COMPLEX_WORKLOADS) as BenchOp[];

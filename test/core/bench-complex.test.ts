@@ -1,0 +1,160 @@
+/**
+ * The complex benchmarks without a GPU: their flop and byte counts (4x the real flops, whole
+ * pairs' bytes), their data (Hermitian positive definite, diagonally dominant), the ops that take
+ * a complex dtype and the error for one that does not, the LU check the vendor column runs
+ * (complexLuResidual on the CPU's complex LU, 0- and 1-based pivots, wrong factors and pivots
+ * caught) and complex rows of runBench on the CPU (no vendor, no note).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { strided } from '../../src/core/batch.js';
+import { counts } from '../../src/core/counts.js';
+import { DTYPE_EPS } from '../../src/core/dtype.js';
+import { open } from '../../src/api/open.js';
+import { Random, randomComplexGeneral, randomHpd } from '../../src/bench/data.js';
+import { COMPLEX_BENCH_OPS } from '../../src/bench/complex-workloads.js';
+import { checkSample, complexLuResidual, LU_RESIDUAL_LIMIT } from '../../src/bench/lu-check.js';
+import { runBench } from '../../src/bench/run.js';
+import { benchWorkload } from '../../src/bench/workloads.js';
+import { defaultBatch } from '../../src/core/bench-batch.js';
+
+describe('complex benchmark counts', () => {
+  it('4x the real flops, 16 (complex128) or 8 (complex64) bytes an element, pivots 4 bytes either way', () => {
+    const n = 12, nrhs = 3;
+    const cases = [
+      ['potrf', (d: 'float64' | 'float32' | 'complex128' | 'complex64') => counts.potrf(d, n), n * (n + 1), 0],
+      ['potrs', (d: 'float64' | 'float32' | 'complex128' | 'complex64') => counts.potrs(d, n, nrhs), (n * (n + 1)) / 2 + 2 * n * nrhs, 0],
+      ['posv', (d: 'float64' | 'float32' | 'complex128' | 'complex64') => counts.posv(d, n, nrhs), n * (n + 1) + 2 * n * nrhs, 0],
+      ['getrf', (d: 'float64' | 'float32' | 'complex128' | 'complex64') => counts.getrf(d, n), 2 * n * n, 4 * n],
+      ['getrs', (d: 'float64' | 'float32' | 'complex128' | 'complex64') => counts.getrs(d, n, nrhs), n * n + 2 * n * nrhs, 4 * n],
+      ['gesv', (d: 'float64' | 'float32' | 'complex128' | 'complex64') => counts.gesv(d, n, nrhs), 2 * n * n + 2 * n * nrhs, 4 * n],
+      ['trsm', (d: 'float64' | 'float32' | 'complex128' | 'complex64') => counts.trsm(d, 'left', n, nrhs), (n * (n + 1)) / 2 + 2 * n * nrhs, 0],
+    ] as const;
+    for (const [op, cost, elements, pivotBytes] of cases) {
+      const [d, s, z, c] = [cost('float64'), cost('float32'), cost('complex128'), cost('complex64')];
+      assert.equal(z.flops, 4 * d.flops, `${op} complex128 flops`);
+      assert.equal(c.flops, 4 * s.flops, `${op} complex64 flops`);
+      assert.equal(d.bytes, 8 * elements + pivotBytes, `${op} float64 bytes`);
+      assert.equal(z.bytes, 16 * elements + pivotBytes, `${op} complex128 bytes`);
+      assert.equal(c.bytes, 8 * elements + pivotBytes, `${op} complex64 bytes`);
+    }
+    // LAPACK's counts: zpotrf 4 n^3/3, zgetrf 8 n^3/3, ztrsm (left, m x n) 4 m^2 n, zgemm 8 mnk.
+    assert.equal(counts.potrf('complex128', n).flops, (4 * n ** 3) / 3);
+    assert.equal(counts.getrf('complex128', n).flops, (8 * n ** 3) / 3);
+    assert.equal(counts.trsm('complex64', 'left', n, nrhs).flops, 4 * n * n * nrhs);
+    assert.equal(counts.zgemm('complex128', n, n, n).flops, 4 * counts.gemm('float64', n, n, n).flops);
+  });
+
+  it('the bench workloads count what the rows time: the op at order n, one right-hand side for posv and gesv, n for trsm', () => {
+    const n = 10;
+    assert.deepEqual(benchWorkload('potrf', 'complex128').cost(n), counts.potrf('complex128', n));
+    assert.deepEqual(benchWorkload('getrf', 'complex64').cost(n), counts.getrf('complex64', n));
+    assert.deepEqual(benchWorkload('posv', 'complex128').cost(n), counts.posv('complex128', n, 1));
+    assert.deepEqual(benchWorkload('gesv', 'complex64').cost(n), counts.gesv('complex64', n, 1));
+    assert.deepEqual(benchWorkload('trsm', 'complex128').cost(n), counts.trsm('complex128', 'left', n, n));
+    assert.deepEqual(benchWorkload('gemm', 'complex128').cost(n), counts.zgemm('complex128', n, n, n));
+    // A batch of complex128 matrices holds half as many as float64 ones in the same bytes.
+    assert.equal(defaultBatch('potrf', 'complex128', 16, 1 << 20), defaultBatch('potrf', 'float64', 16, 1 << 20) / 2);
+  });
+});
+
+describe('complex benchmark options', () => {
+  it('gemm, potrf, getrf, posv, gesv and trsm take a complex dtype; another op says which do', () => {
+    assert.deepEqual([...COMPLEX_BENCH_OPS], ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'trsm']);
+    for (const op of COMPLEX_BENCH_OPS) for (const d of ['complex128', 'complex64'] as const) assert.doesNotThrow(() => benchWorkload(op, d));
+    assert.throws(() => benchWorkload('getrs', 'complex128'), (e: Error) => /getrs has no complex benchmark \(complex: gemm, potrf, getrf, posv, gesv, trsm\)/.test(e.message));
+    assert.throws(() => benchWorkload('nope', 'complex64'), /no complex benchmark/);
+  });
+});
+
+describe('complex benchmark data', () => {
+  it('randomHpd: Hermitian, real diagonal above the row sums of the off-diagonal moduli', () => {
+    const n = 7, count = 3;
+    const a = randomHpd('float64', n, count, new Random(5));
+    assert.equal(a.length, 2 * n * n * count);
+    for (let m = 0; m < count; m++) {
+      const at = (i: number, j: number): [number, number] => { const x = 2 * (m * n * n + i + j * n); return [a[x]!, a[x + 1]!]; };
+      for (let i = 0; i < n; i++) {
+        let off = 0;
+        for (let j = 0; j < n; j++) {
+          const [re, im] = at(i, j), [tr, ti] = at(j, i);
+          assert.equal(re, tr);
+          assert.ok(im === -ti, `matrix ${m} (${i}, ${j}): conjugates`);
+          if (i !== j) off += Math.hypot(re, im);
+        }
+        assert.equal(at(i, i)[1], 0);
+        assert.ok(at(i, i)[0] > off, `matrix ${m} row ${i}`);
+      }
+    }
+  });
+  it('randomComplexGeneral: pairs of the parts dtype, the real parts of the diagonal at least n from zero', () => {
+    const n = 5;
+    const a = randomComplexGeneral('float32', n, 2, new Random(9));
+    assert.ok(a instanceof Float32Array && a.length === 2 * n * n * 2);
+    for (let m = 0; m < 2; m++) for (let j = 0; j < n; j++) assert.ok(Math.abs(a[2 * (m * n * n + j + j * n)]!) >= n);
+  });
+});
+
+describe('the check of a complex LU (the vendor column of getrf and gesv)', () => {
+  const n = 7, count = 4;
+  const ctx = open({ backend: 'cpu' });
+  const pristine = randomComplexGeneral('float64', n, count, new Random(3)) as Float64Array;
+  // Rows of comparable size, so that LU pivots (the vendor's 7 x 7 was where the real one failed).
+  for (let i = 0; i < count * n * n; i++) if (i % (n + 1) === 0) pristine[2 * i] = pristine[2 * i]! / (2 * n);
+  const lu = pristine.slice();
+  const { ipiv } = ctx.getrf({ a: strided(lu, { rows: n, count, dtype: 'complex128' }) });
+  const matrix = (x: Float64Array, m: number): Float64Array => x.subarray(2 * n * n * m, 2 * n * n * (m + 1));
+  const pivots = (m: number): Int32Array => (ipiv as Int32Array).subarray(n * m, n * (m + 1));
+  const eps = DTYPE_EPS.float64;
+
+  it('is small on the CPU reference LU, its 0-based pivots, and on the same pivots 1-based', () => {
+    assert.ok([...(ipiv as Int32Array)].some((p, j) => p !== j % n), 'the data pivots');
+    for (let m = 0; m < count; m++) {
+      const r = complexLuResidual(matrix(pristine, m), matrix(lu, m), pivots(m), n, 0, eps);
+      assert.ok(r < 10, `matrix ${m}: ${r}`);
+      assert.equal(complexLuResidual(matrix(pristine, m), matrix(lu, m), pivots(m).map((p) => p + 1), n, 1, eps), r);
+    }
+  });
+  it('is above the limit for a wrong factor, a wrong pivot, a conjugated factor; Infinity for a pivot outside; NaN for NaN', () => {
+    const m = 1;
+    const bad = matrix(lu, m).slice();
+    bad[2 * (5 + 2 * n)] += 1e-6;
+    assert.ok(complexLuResidual(matrix(pristine, m), bad, pivots(m), n, 0, eps) > LU_RESIDUAL_LIMIT);
+    const conjugated = matrix(lu, m).map((v, i) => (i % 2 === 1 ? -v : v));
+    assert.ok(complexLuResidual(matrix(pristine, m), conjugated, pivots(m), n, 0, eps) > LU_RESIDUAL_LIMIT);
+    const swapped = pivots(m).slice();
+    swapped[n - 2] = swapped[n - 2] === n - 2 ? n - 1 : n - 2;
+    assert.ok(complexLuResidual(matrix(pristine, m), matrix(lu, m), swapped, n, 0, eps) > LU_RESIDUAL_LIMIT);
+    assert.equal(complexLuResidual(matrix(pristine, m), matrix(lu, m), pivots(m), n, 1, eps), Infinity, '0-based pivots read as 1-based: pivot -1');
+    const nan = matrix(lu, m).slice();
+    nan[0] = NaN;
+    assert.ok(Number.isNaN(complexLuResidual(matrix(pristine, m), nan, pivots(m), n, 0, eps)));
+    assert.throws(() => complexLuResidual(pristine.subarray(0, 3), matrix(lu, m), pivots(m), n, 0, eps), RangeError);
+  });
+  it('reads a sample spread over the batch, first and last included, fewer for large n', () => {
+    assert.deepEqual(checkSample(8, 1), [0]);
+    assert.deepEqual(checkSample(8, 3), [0, 1, 2]);
+    const s = checkSample(8, 1_000_000);
+    assert.equal(s.length, 64);
+    assert.equal(s[0], 0);
+    assert.equal(s.at(-1), 999_999);
+    assert.ok(s.every((v, i) => i === 0 || v > s[i - 1]!));
+    assert.equal(checkSample(512, 1000).length, 1);
+    assert.equal(checkSample(128, 1000).length, 9);
+  });
+});
+
+describe('complex rows of runBench on the CPU', () => {
+  it('one row per size, GFLOP/s from the complex count, no vendor column and no note', () => {
+    const ctx = open({ backend: 'cpu' });
+    for (const op of ['getrf', 'trsm'] as const) {
+      const rows = runBench(ctx, { op, dtype: 'complex64', sizes: [3], batch: 4, repeats: 1 });
+      assert.equal(rows.length, 1);
+      const [row] = rows;
+      assert.equal(row!.dtype, 'complex64');
+      assert.ok(Math.abs(row!.gflops - (benchWorkload(op, 'complex64').cost(3).flops * 4) / (row!.ms * 1e6)) <= 1e-9 * row!.gflops, op);
+      assert.equal(row!.vendor, undefined);
+      assert.equal(row!.note, undefined);
+    }
+  });
+});
