@@ -33,6 +33,8 @@ import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
 import { gemmDeviceVariableCuda } from '../src/cuda/kernels/gemm/launch-vdevice.js';
 import { potrfDeviceVariableCuda } from '../src/cuda/kernels/potrf/launch-vdevice.js';
 import { getrfDeviceVariableCuda } from '../src/cuda/kernels/getrf/launch-vdevice.js';
+import { trsmDeviceVariableCuda } from '../src/cuda/kernels/trsm/launch-vdevice.js';
+import { posvDeviceVariableCuda, potrsDeviceVariableCuda } from '../src/cuda/kernels/solve/launch-vdevice.js';
 import { variableDevice, type DeviceVariableBatch } from '../src/core/device-batch.js';
 import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
 import { getrfVbatchedCuda } from '../src/cuda/kernels/getrf/launch-vbatched.js';
@@ -949,8 +951,9 @@ function vbatchedThroughLaunchers(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Variable-size batches sized on the device (variableDevice: gemm, potrf, getrf): the classification
-// kernels, then the class kernels up to the maxima (600: every class and the large class, bound 640), on every device.
+// Variable-size batches sized on the device (variableDevice: gemm, potrf, getrf, trsm, potrs, posv): the
+// classification kernels, then the class kernels up to the maxima (600: every class and the large class,
+// bound 640), on every device; trsm every side, uplo, trans and diag, and alpha = 0.
 
 function deviceSizedThroughLaunchers(): void {
   const count = 8;
@@ -964,6 +967,13 @@ function deviceSizedThroughLaunchers(): void {
       }
       for (const uplo of UPLOS) potrfDeviceVariableCuda(dev, { uplo, a: sized(dtype, 600), info: fakeArray('int32', count) });
       getrfDeviceVariableCuda(dev, { a: sized(dtype, 600), ipiv: fakeArray('int32', count * 600), pivotStride: 600, info: fakeArray('int32', count) });
+      for (const side of ['left', 'right'] as const) for (const uplo of UPLOS) for (const transA of ['N', 'T'] as const) for (const diag of ['unit', 'nonunit'] as const)
+        trsmDeviceVariableCuda(dev, { side, uplo, transA, diag, alpha: -1.5, a: sized(dtype, 600), b: sized(dtype, 600), info: fakeArray('int32', count) });
+      trsmDeviceVariableCuda(dev, { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 0, a: sized(dtype, 600), b: sized(dtype, 600), info: fakeArray('int32', count) });
+      for (const uplo of UPLOS) {
+        potrsDeviceVariableCuda(dev, { uplo, a: sized(dtype, 600), b: sized(dtype, 600), info: fakeArray('int32', count) });
+        posvDeviceVariableCuda(dev, { uplo, a: sized(dtype, 600), b: sized(dtype, 600), info: fakeArray('int32', count) });
+      }
     }
   }
 }

@@ -83,8 +83,8 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['zgemm', 25],
   // An estimate (not yet timed): 252 kernels compiled at once, then 40 cases.
   ['vbatched-solve', 30],
-  // An estimate (not yet timed): 108 kernels compiled at once, then 10 cases (members to 600 checked on the host).
-  ['vbatched-device', 30],
+  // An estimate (not yet timed): 299 kernels compiled at once, then 51 cases (members to 600 checked on the host).
+  ['vbatched-device', 60],
   // An estimate (not yet timed): about 350 complex Cholesky kernels compiled at once, then 12 tests of 17-32 orders each.
   ['zpotrf', 45],
   // An estimate (not yet timed): about 720 complex trsm kernels compiled at once, then 742 calls checked on the host.

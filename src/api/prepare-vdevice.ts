@@ -1,5 +1,6 @@
 /**
- * Validation of the calls that take `variableDevice` batches (core/device-batch.ts): gemm, potrf and getrf.
+ * Validation of the calls that take `variableDevice` batches (core/device-batch.ts): gemm, potrf,
+ * getrf, trsm, potrs and posv.
  * prepare.ts hands a call here when one of its batches is of that kind, so the common validators
  * never see one.
  *
@@ -14,13 +15,20 @@
  *   and op(B)'s columns likewise), -5 (k: op(A)'s columns and op(B)'s rows likewise), -8, -10, -13
  *   (ldA, ldB, ldC below max(1, rows)). gemm has no info otherwise, so on these batches it takes
  *   `info` (required: every member gets 0 or its code).
+ * - trsm: -5 (m: B's rows outside [0, b.maxRows], or side left and A not m x m within its maxima),
+ *   -6 (n: B's columns likewise, A n x n for side right), -9 (ldA < max(1, A's order)), -11
+ *   (ldB < max(1, m)); like gemm it takes `info` (required) for them.
+ * - potrs, posv: -2 (n: A not n x n within its maxima, or B's rows not n), -3 (nrhs: B's columns
+ *   outside [0, b.maxCols]), -5 (ldA < max(1, n)), -7 (ldB < max(1, n)); posv's positive info is
+ *   potrf's.
  * `check: true` is not taken: the host cannot see the members' matrices it would name.
  */
 import {
   isDeviceVariable, validateDeviceVariable,
   type DeviceVariableBatch, type DeviceVariableGemmRequest, type DeviceVariableGetrfRequest, type DeviceVariablePotrfRequest, type DeviceVariableRequest,
+  type DeviceVariableSolveRequest, type DeviceVariableTrsmRequest,
 } from '../core/device-batch.js';
-import { parseTrans, parseUplo } from '../core/enums.js';
+import { parseDiag, parseSide, parseTrans, parseUplo } from '../core/enums.js';
 import { MyriadError, checkKeys, describeValue } from '../core/errors.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage } from '../core/storage.js';
@@ -135,4 +143,36 @@ export function prepareGetrfDeviceVariable(args: unknown, alloc: (length: number
     ...(info === undefined ? [] : [{ name: 'info', ints: info, used: a.count, output: true }]),
   ]);
   return { a, pivotStride, ipiv: ipiv ?? alloc(pivots), info: info ?? alloc(a.count) };
+}
+
+const TRSM_KEYS = ['side', 'uplo', 'transA', 'diag', 'alpha', 'a', 'b', 'info'] as const;
+
+/** trsm on variableDevice batches a (triangles) and b; `info` required (a member's argument code, else 0). */
+export function prepareTrsmDeviceVariable(args: unknown): DeviceVariableTrsmRequest {
+  const o = argsObject(args, 'trsm', TRSM_KEYS);
+  const side = parseSide(o.side ?? 'left', 'side');
+  const uplo = parseUplo((o.uplo ?? 'lower') as string, 'uplo');
+  const transA = parseTrans((o.transA ?? 'N') as string, 'transA') === 'N' ? 'N' : 'T';
+  const diag = parseDiag(o.diag ?? 'nonunit', 'diag');
+  const alpha = realScalar(o.alpha, 1, 'alpha');
+  const a = batch(o.a, 'a', 'trsm'), b = batch(o.b, 'b', 'trsm');
+  sameCallAs(a, 'a', b, 'b');
+  if (o.info === undefined)
+    throw new MyriadError('INVALID_ARGUMENT', 'trsm on variableDevice batches needs info (int32 device memory, one per member): a member whose device sizes are invalid is skipped and reported there', 'info');
+  const info = deviceInfo(o.info, a.count);
+  checkNoOverlaps([...sizeOperands(a, 'a'), ...sizeOperands(b, 'b'), { name: 'info', ints: info, used: a.count, output: true }]);
+  return { side, uplo, transA, diag, alpha, a, b, info };
+}
+
+const SOLVE_KEYS = ['uplo', 'a', 'b', 'info', 'check'] as const;
+
+/** potrs or posv on variableDevice batches a (n x n) and b (n x nrhs); `alloc` gives device ints where info is not given. */
+export function prepareSolveDeviceVariable(args: unknown, op: 'potrs' | 'posv', alloc: (length: number) => IntStorage): DeviceVariableSolveRequest {
+  const o = argsObject(args, op, SOLVE_KEYS);
+  const uplo = parseUplo((o.uplo ?? 'lower') as string, 'uplo');
+  const a = batch(o.a, 'a', op), b = batch(o.b, 'b', op);
+  sameCallAs(a, 'a', b, 'b');
+  const given = o.info === undefined ? undefined : deviceInfo(o.info, a.count);
+  checkNoOverlaps([...sizeOperands(a, 'a'), ...sizeOperands(b, 'b'), ...(given === undefined ? [] : [{ name: 'info', ints: given, used: a.count, output: true }])]);
+  return { uplo, a, b, info: given ?? alloc(a.count) };
 }

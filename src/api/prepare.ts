@@ -37,7 +37,9 @@ import type {
 } from '../core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { viewHint, type BatchArg } from './bridge.js';
-import { prepareGemmDeviceVariable, prepareGetrfDeviceVariable, preparePotrfDeviceVariable, takesDeviceVariable } from './prepare-vdevice.js';
+import {
+  prepareGemmDeviceVariable, prepareGetrfDeviceVariable, preparePotrfDeviceVariable, prepareSolveDeviceVariable, prepareTrsmDeviceVariable, takesDeviceVariable,
+} from './prepare-vdevice.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public argument types
@@ -51,9 +53,14 @@ export interface GemmArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceV
   /** variableDevice batches only (and required there): per member 0, or a negative code where its device sizes are invalid. */
   info?: IntStorage;
 }
-/** transA 'C': A^H on complex data, A^T on real data; alpha as [re, im] only for complex batches. */
-export interface TrsmArgs<S extends Storage = Storage, B = BatchArg<S>> {
+/**
+ * transA 'C': A^H on complex data, A^T on real data; alpha as [re, im] only for complex batches.
+ * a and b may be variableDevice batches (trsm only: trmm rejects them), both or neither.
+ */
+export interface TrsmArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> {
   side?: Side; uplo?: Uplo; transA?: Trans; diag?: Diag; alpha?: number | ComplexScalar; a: B; b: B;
+  /** variableDevice batches only (and required there): per member 0, or a negative code where its device sizes are invalid. */
+  info?: IntStorage;
 }
 export type TrmmArgs<S extends Storage = Storage, B = BatchArg<S>> = TrsmArgs<S, B>;
 /** Complex batches (zsyrk): trans 'N' or 'T', alpha and beta a number or [re, im]. */
@@ -81,7 +88,8 @@ export interface InfoArgs {
 }
 /** `a` may be a variableDevice batch for potrf only (lauum, potri, poti reject it: UNSUPPORTED). */
 export interface FactorArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends InfoArgs { uplo?: Uplo; a: B }
-export interface CholeskySolveArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { b: B }
+/** a and b may be variableDevice batches (potrs and posv), both or neither. */
+export interface CholeskySolveArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends FactorArgs<S, B> { b: B }
 export interface TrtriArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { diag?: Diag }
 /** `a` may be a variableDevice batch (getrf only: gesv, getrs, getri reject it); its pivot stride is then min(maxRows, maxCols). */
 export interface GetrfArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends InfoArgs { a: B; ipiv?: IntStorage }
@@ -336,6 +344,8 @@ function checkTriangularShapes(a: Batch<Storage>, b: Batch<Storage>, count: numb
 }
 
 export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'): TrsmRequest<S>  {
+  // Sizes on the device (variableDevice): validated apart, run by the device backend only (api/prepare-vdevice.ts).
+  if (name === 'trsm' && takesDeviceVariable(input, ['a', 'b'])) return prepareTrsmDeviceVariable(input) as unknown as TrsmRequest<S>;
   const args = input as TrsmArgs<S, Batch<S>>;
   argsObject(args, name, TRSM_KEYS);
   const side = parseSide(args.side ?? 'left', 'side');
@@ -487,6 +497,7 @@ export function prepareTrtri<S extends Storage>(input: TrtriArgs<S>, alloc: IntA
  * row-major host B is copied by the context after this validation).
  */
 export function prepareCholeskySolve<S extends Storage>(input: CholeskySolveArgs<S>, op: 'potrs' | 'posv', alloc: IntAllocator): PotrsRequest<S>  {
+  if (takesDeviceVariable(input, ['a', 'b'])) return prepareSolveDeviceVariable(input, op, alloc) as unknown as PotrsRequest<S>;
   const args = input as CholeskySolveArgs<S, Batch<S>>;
   argsObject(args, op, CHOLESKY_SOLVE_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');

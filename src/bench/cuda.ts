@@ -255,7 +255,7 @@ registerBenchExtras({
     const family = parseVbatchedOp(op);
     const dev = deviceOf(ctx);
     if (!dev) throw new MyriadError('BACKEND_UNAVAILABLE', '--vbatched needs a CUDA context (--backend cuda)', '--backend');
-    const rows = benchVbatched(dev, family, which, options.dtypes);
+    const rows = benchVbatched(dev, family, which, options.dtypes, ctx);
     console.log(formatTable(rows, VBATCHED_COLUMNS, options.style));
     return rows as unknown as Record<string, unknown>[];
   },

@@ -5,7 +5,11 @@
  * kernels (route 'vbatched') and the per-size path (route forced to the family's: one launch per
  * distinct shape), through the router, each call building its tables; then the vendor's way
  * (bench/vbatched-vendor.ts: one cuBLAS or cuSOLVER batched call per distinct shape, and cuBLAS's
- * grouped GEMM where it has it, over address arrays built before the timing). CUDA events after a
+ * grouped GEMM where it has it, over address arrays built before the timing), and the device form
+ * (`variableDevice`, route 'vdevice', bench/vbatched-device.ts): the members' sizes, leading dimensions
+ * and addresses uploaded once before the timing, as the vendor's address arrays are built before its
+ * timing, and each timed call the whole API call (validation, the classification kernel, the class
+ * kernels and the tables' allocation and wait). CUDA events after a
  * warm-up, median of 5 repeats (3 for calls of 50 ms or more); the operands a call overwrites
  * (potrf's A, trsm's B, posv's both) reset from pristine copies outside the timed region (gemm's
  * C += A B needs none). Launches per call are counted by
@@ -16,7 +20,8 @@ import { variable, type VariableBatch } from '../core/batch.js';
 import type { DType } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import type { GemmRequest, PotrfRequest } from '../core/ops.js';
-import { runRouted } from '../cuda/router.js';
+import { DEVICE_VARIABLE_ROUTES, runRouted } from '../cuda/router.js';
+import type { DeviceVariableRequest } from '../core/device-batch.js';
 import { PlanningDevice } from '../cuda/runtime/planning-device.js';
 import type { DeviceArray, GpuDevice, Kernel, KernelSource } from '../cuda/runtime/types.js';
 import { fillUniform } from '../cuda/tune/tsm2-bench.js';
@@ -24,6 +29,8 @@ import { timeMs } from '../cuda/tune/measure.js';
 import { progress, progressDone } from './progress.js';
 import type { Column } from './table.js';
 import { vendorGemm, vendorPotrf, type VendorRun } from './vbatched-vendor.js';
+import { deviceFormCall } from './vbatched-device.js';
+import type { Context } from '../api/context.js';
 
 export type VbatchedWorkload = 'a' | 'b';
 export const VBATCHED_WORKLOADS: Readonly<Record<VbatchedWorkload, { count: number; max: number }>> = {
@@ -90,6 +97,8 @@ export interface VbatchedRow {
   loopLaunches: number; loopMs: number; speedup: number;
   /** The vendor's loop (one batched call per shape) and, for gemm where cuBLAS has it, its grouped call; undefined where absent. */
   vendorCalls?: number; vendorMs?: number; vendorSpeedup?: number; groupedMs?: number; groupedSpeedup?: number;
+  /** The device form (variableDevice, route 'vdevice'): launches and ms of the whole API call, the vendor's loop ms over it; undefined where absent. */
+  deviceLaunches?: number; deviceMs?: number; deviceVendorSpeedup?: number;
 }
 
 const optional = (v: number | undefined, f: (x: number) => string): string => (v === undefined ? '-' : f(v));
@@ -110,6 +119,9 @@ export const VBATCHED_COLUMNS: readonly Column<VbatchedRow>[] = [
   { header: 'vs vendor', value: (r) => optional(r.vendorSpeedup, (x) => `${x.toFixed(2)}x`) },
   { header: 'grouped ms', value: (r) => optional(r.groupedMs, (x) => x.toFixed(3)) },
   { header: 'vs grouped', value: (r) => optional(r.groupedSpeedup, (x) => `${x.toFixed(2)}x`) },
+  { header: 'device launches', value: (r) => optional(r.deviceLaunches, String) },
+  { header: 'device ms', value: (r) => optional(r.deviceMs, (x) => x.toFixed(3)) },
+  { header: 'device vs vendor loop', value: (r) => optional(r.deviceVendorSpeedup, (x) => `${x.toFixed(2)}x`) },
 ];
 
 /** Timed calls per row after the warm-up; rows whose calls take SLOW_MS or more take SLOW_REPEATS (their spread is small beside them). */
@@ -118,7 +130,8 @@ const SLOW_MS = 50;
 const SLOW_REPEATS = 3;
 const repeatsFor = (warmMs: number): number => (warmMs >= SLOW_MS ? SLOW_REPEATS : REPEATS);
 
-export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: VbatchedWorkload, dtypes: readonly DType[]): VbatchedRow[] {
+/** `ctx`: the context over `dev` whose API the device form's column times (absent: no device column). */
+export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: VbatchedWorkload, dtypes: readonly DType[], ctx?: Context): VbatchedRow[] {
   const { count, max } = VBATCHED_WORKLOADS[workload];
   const sizes = logUniformSizes(count, max, workload === 'a' ? 1 : 2);
   const elements = sizes.reduce((s, n) => s + n * n, 0);
@@ -172,6 +185,17 @@ export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: Vbatched
         vendors.push(grouped);
         row.groupedMs = time(() => grouped.run());
         row.groupedSpeedup = row.groupedMs / ms;
+      }
+      // The device form: its arrays uploaded here, untimed; the timed call is the API call.
+      const device = ctx === undefined ? undefined : deviceFormCall(ctx, dev, op, sizes, data, info, dtype);
+      if (device !== undefined) {
+        arrays.push(...device.arrays);
+        const c = new LaunchCounter(dev.info);
+        (DEVICE_VARIABLE_ROUTES[op].run as (d: GpuDevice, r: DeviceVariableRequest) => void)(c, device.request);
+        dev.prefetch?.(c.sources);
+        row.deviceLaunches = c.launches;
+        row.deviceMs = time(device.run);
+        if (row.vendorMs !== undefined) row.deviceVendorSpeedup = row.vendorMs / row.deviceMs;
       }
       rows.push(row);
     } finally {

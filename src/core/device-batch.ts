@@ -7,7 +7,7 @@
  * It is a batch kind of its own ('device-variable'), not a variant of `variable`: the host cannot
  * see a member's shape, so none of the per-member checks, overlap tests, copies or CPU paths that
  * every other batch goes through can apply to it. Only the operations and backends that read the
- * sizes on the device take it (gemm, potrf and getrf on a single-GPU CUDA context); everything else
+ * sizes on the device take it (gemm, potrf, getrf, trsm, potrs and posv on a single-GPU CUDA context); everything else
  * rejects it with an error naming the argument (`validateBatch`, the context).
  *
  * What the host checks: count and maxima are non-negative integers, every array is device memory
@@ -19,7 +19,7 @@
  * themselves cannot be checked anywhere: they must point into memory of the context's device.
  */
 import type { DType } from './dtype.js';
-import type { Uplo } from './enums.js';
+import type { Diag, Side, Uplo } from './enums.js';
 import type { Op } from './ops.js';
 import { isDType } from './dtype-table.js';
 import { MyriadError, check, checkKeys, describeValue } from './errors.js';
@@ -150,9 +150,30 @@ export interface DeviceVariableGetrfRequest {
   readonly info: IntStorage;
 }
 
-export type DeviceVariableRequest = DeviceVariableGemmRequest | DeviceVariablePotrfRequest | DeviceVariableGetrfRequest;
+/** trsm on variableDevice batches a (the triangles) and b, column-major, real; `info` required (0, or a member's argument code). */
+export interface DeviceVariableTrsmRequest {
+  readonly side: Side;
+  readonly uplo: Uplo;
+  readonly transA: Op;
+  readonly diag: Diag;
+  readonly alpha: number;
+  readonly a: DeviceVariableBatch;
+  readonly b: DeviceVariableBatch;
+  readonly info: DeviceStorage;
+}
+
+/** potrs or posv on variableDevice batches a (n x n) and b (n x nrhs). */
+export interface DeviceVariableSolveRequest {
+  readonly uplo: Uplo;
+  readonly a: DeviceVariableBatch;
+  readonly b: DeviceVariableBatch;
+  readonly info: IntStorage;
+}
+
+export type DeviceVariableRequest =
+  | DeviceVariableGemmRequest | DeviceVariablePotrfRequest | DeviceVariableGetrfRequest | DeviceVariableTrsmRequest | DeviceVariableSolveRequest;
 
 /** The operations that take variableDevice batches. */
-export const DEVICE_VARIABLE_OPS = ['gemm', 'potrf', 'getrf'] as const;
+export const DEVICE_VARIABLE_OPS = ['gemm', 'potrf', 'getrf', 'trsm', 'potrs', 'posv'] as const;
 export type DeviceVariableOp = (typeof DEVICE_VARIABLE_OPS)[number];
 

@@ -23,11 +23,11 @@ import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
 import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
 import { potrfCuda, potrfDeviceVariableCuda, potrfVbatchedCovers, potrfVbatchedCuda } from './kernels/potrf/index.js';
-import { gesvCuda, getrsCuda, posvCuda, posvVbatchedCuda, potrsCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
+import { gesvCuda, getrsCuda, posvCuda, posvDeviceVariableCuda, posvVbatchedCuda, potrsCuda, potrsDeviceVariableCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
 import { syrkCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
-import { trmmCuda, trsmCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
+import { trmmCuda, trsmCuda, trsmDeviceVariableCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
 import { trtriCuda } from './kernels/trtri/index.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
 import { complexTrsmCuda, ztrsmCovers } from './kernels/ztrsm/index.js';
@@ -174,13 +174,16 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
 
 /**
  * variableDevice batches (sizes and addresses on the device, core/device-batch.ts): one route per
- * operation that takes them (gemm, potrf, getrf), 'vdevice' (the class kernels of the `vbatched` route behind a
+ * operation that takes them (gemm, potrf, getrf, trsm, potrs, posv), 'vdevice' (the class kernels of the `vbatched` route behind a
  * classification kernel). No CPU fallback: the host cannot read the members.
  */
 export const DEVICE_VARIABLE_ROUTES = {
   gemm: { taken: Object.freeze({ op: 'gemm', route: 'vdevice', gpu: true }), run: gemmDeviceVariableCuda },
   potrf: { taken: Object.freeze({ op: 'potrf', route: 'vdevice', gpu: true }), run: potrfDeviceVariableCuda },
   getrf: { taken: Object.freeze({ op: 'getrf', route: 'vdevice', gpu: true }), run: getrfDeviceVariableCuda },
+  trsm: { taken: Object.freeze({ op: 'trsm', route: 'vdevice', gpu: true }), run: trsmDeviceVariableCuda },
+  potrs: { taken: Object.freeze({ op: 'potrs', route: 'vdevice', gpu: true }), run: potrsDeviceVariableCuda },
+  posv: { taken: Object.freeze({ op: 'posv', route: 'vdevice', gpu: true }), run: posvDeviceVariableCuda },
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */

@@ -50,19 +50,64 @@ test('variableDevice: every field checked, errors naming it', () => {
   assert.equal(variableDevice({ ...ok, count: 0, rows: fake('int32', 0) }).count, 0);
 });
 
-test('the CPU backend, and every operation but gemm, potrf and getrf, refuse variableDevice batches, naming the argument', () => {
+test('the CPU backend, and every operation but gemm, potrf, getrf, trsm, potrs and posv, refuse variableDevice batches, naming the argument', () => {
   const cpu = newCpuContext();
   named(() => cpu.potrf({ a: fakeBatch() }), 'UNSUPPORTED', 'a');
   named(() => cpu.getrf({ a: fakeBatch() }), 'UNSUPPORTED', 'a');
   named(() => cpu.gemm({ a: fakeBatch(), b: fakeBatch(), c: fakeBatch(), info: fake('int32', 4) }), 'UNSUPPORTED', 'a');
+  named(() => cpu.trsm({ a: fakeBatch(), b: fakeBatch(), info: fake('int32', 4) }), 'UNSUPPORTED', 'a');
+  named(() => cpu.potrs({ a: fakeBatch(), b: fakeBatch() }), 'UNSUPPORTED', 'a');
+  named(() => cpu.posv({ a: fakeBatch(), b: fakeBatch(), info: fake('int32', 4) }), 'UNSUPPORTED', 'a');
   for (const call of [
     () => cpu.gesv({ a: fakeBatch() as never, b: fakeBatch() as never }),
     () => cpu.getri({ a: fakeBatch() as never, ipiv: fake('int32', 4) }),
     () => cpu.lauum({ a: fakeBatch() }),
     () => cpu.poti({ a: fakeBatch() }),
-    () => cpu.trsm({ a: fakeBatch() as never, b: fakeBatch() as never }),
-    () => cpu.posv({ a: fakeBatch() as never, b: fakeBatch() as never }),
+    () => cpu.trmm({ a: fakeBatch() as never, b: fakeBatch() as never }),
   ]) named(call, 'UNSUPPORTED', 'a');
+});
+
+test('trsm, potrs and posv on variableDevice batches: the call\'s host-side checks name the argument', () => {
+  const cpu = newCpuContext();
+  const info = fake('int32', 4);
+  const two = { a: fakeBatch(), b: fakeBatch(), info };
+  // trsm: info required (a member with invalid device sizes is reported there), device int32, count long.
+  named(() => cpu.trsm({ ...two, info: undefined }), 'INVALID_ARGUMENT', 'info');
+  named(() => cpu.trsm({ ...two, info: new Int32Array(4) }), 'INVALID_ARGUMENT', 'info');
+  named(() => cpu.trsm({ ...two, info: fake('int32', 3) }), 'BOUNDS', 'info');
+  named(() => cpu.trsm({ ...two, info: fake('float32', 4) }), 'DTYPE', 'info');
+  named(() => cpu.trsm({ ...two, info: two.b.ld }), 'LAYOUT', 'info');
+  named(() => cpu.trsm({ ...two, b: strided(new Float64Array(16), { rows: 2, count: 4 }) }), 'UNSUPPORTED', 'b');
+  named(() => cpu.trsm({ ...two, a: undefined as never }), 'INVALID_ARGUMENT', 'a');
+  named(() => cpu.trsm({ ...two, b: fakeBatch(5) }), 'SHAPE', 'b.count');
+  named(() => cpu.trsm({ ...two, b: fakeBatch(4, { dtype: 'float32' }) }), 'DTYPE', 'b.dtype');
+  named(() => cpu.trsm({ ...two, b: { ...two.b, ld: fake('int32', 3) } }), 'BOUNDS', 'b.ld');
+  named(() => cpu.trsm({ ...two, a: { ...two.a, pointers: fake('int32', 4) } }), 'DTYPE', 'a.pointers');
+  named(() => cpu.trsm({ ...two, b: { ...two.b, maxRows: -1 } }), 'INVALID_ARGUMENT', 'b.maxRows');
+  named(() => cpu.trsm({ ...two, alpha: [1, 0] }), 'INVALID_ARGUMENT', 'alpha');
+  named(() => cpu.trsm({ ...two, alpha: NaN }), 'INVALID_ARGUMENT', 'alpha');
+  named(() => cpu.trsm({ ...two, side: 'up' as never }), 'ENUM', 'side');
+  named(() => cpu.trsm({ ...two, uplo: 'middle' as never }), 'ENUM', 'uplo');
+  named(() => cpu.trsm({ ...two, transA: 'X' as never }), 'ENUM', 'transA');
+  named(() => cpu.trsm({ ...two, diag: 'half' as never }), 'ENUM', 'diag');
+  named(() => cpu.trsm({ ...two, check: true } as never), 'INVALID_ARGUMENT', 'check');
+  // potrs and posv: info optional; given, it is int32 device memory of count entries, apart from the size arrays.
+  for (const op of ['potrs', 'posv'] as const) {
+    const call = (args: Record<string, unknown>): unknown => cpu[op]({ a: fakeBatch(), b: fakeBatch(), ...args } as never);
+    named(() => call({ info: fake('int32', 3) }), 'BOUNDS', 'info');
+    named(() => call({ info: new Int32Array(4) }), 'INVALID_ARGUMENT', 'info');
+    named(() => call({ info: fake('int64', 4) }), 'DTYPE', 'info');
+    named(() => call({ check: true }), 'UNSUPPORTED', 'check');
+    named(() => call({ uplo: 'middle' }), 'ENUM', 'uplo');
+    named(() => call({ b: fakeBatch(3) }), 'SHAPE', 'b.count');
+    named(() => call({ b: fakeBatch(4, { dtype: 'float32' }) }), 'DTYPE', 'b.dtype');
+    named(() => call({ b: strided(new Float64Array(16), { rows: 2, count: 4 }) }), 'UNSUPPORTED', 'b');
+    named(() => call({ b: { ...fakeBatch(), rows: new Int32Array(4) } }), 'INVALID_ARGUMENT', 'b.rows');
+    named(() => call({ a: { ...fakeBatch(), cols: undefined, maxCols: 32 } }), 'INVALID_ARGUMENT', 'a.maxCols');
+    const shared = fakeBatch();
+    named(() => call({ a: shared, info: shared.rows }), 'LAYOUT', 'info');
+    named(() => call({ transA: 'T' }), 'INVALID_ARGUMENT', 'transA');
+  }
 });
 
 test('gemm, potrf and getrf on variableDevice batches: the call\'s host-side checks name the argument', () => {
@@ -150,11 +195,67 @@ test('the class kernels of the device-sized path are the host-sized path\'s own 
   }
 });
 
+test('trsm, potrs and posv on a planning device: route vdevice, the launches, and the class kernels are the host-sized path\'s own', () => {
+  // Members up to 20 (classes 8, 16, 24: one leaf each, leafMax 32): trsm a classification and three leaves;
+  // potrs a check, a classification and two solves; posv a check, three potrf classes, a classification and two solves.
+  const small = planning();
+  const info = small.ctx.alloc('int32', 1000);
+  small.ctx.trsm({ a: deviceBatch(small.ctx, 1000, 20), b: deviceBatch(small.ctx, 1000, 20), info });
+  assert.deepEqual(small.ctx.lastRoute, { op: 'trsm', route: 'vdevice', gpu: true });
+  assert.equal(small.dev.launches, 1 + 3);
+  let before = small.dev.launches;
+  small.ctx.trsm({ alpha: 0, a: deviceBatch(small.ctx, 1000, 20), b: deviceBatch(small.ctx, 1000, 20), info });
+  assert.equal(small.dev.launches - before, 2, 'alpha = 0: the classification and the zero kernel');
+  before = small.dev.launches;
+  small.ctx.potrs({ a: deviceBatch(small.ctx, 1000, 20), b: deviceBatch(small.ctx, 1000, 20) });
+  assert.deepEqual(small.ctx.lastRoute, { op: 'potrs', route: 'vdevice', gpu: true });
+  assert.equal(small.dev.launches - before, 2 + 2 * 3);
+  before = small.dev.launches;
+  const r = small.ctx.posv({ a: deviceBatch(small.ctx, 1000, 20), b: deviceBatch(small.ctx, 1000, 20) });
+  assert.deepEqual(small.ctx.lastRoute, { op: 'posv', route: 'vdevice', gpu: true });
+  assert.equal((r.info as DeviceStorage).length >= 1000, true);
+  assert.equal(small.dev.launches - before, 1 + 3 + 1 + 2 * 3);
+  const e = planning();
+  e.ctx.posv({ a: deviceBatch(e.ctx, 0, 600), b: deviceBatch(e.ctx, 0, 600) });
+  e.ctx.trsm({ a: deviceBatch(e.ctx, 0, 600), b: deviceBatch(e.ctx, 0, 600), info: e.ctx.alloc('int32', 1) });
+  assert.equal(e.dev.launches, 0, 'an empty batch launches nothing');
+  for (const dtype of ['float64', 'float32'] as const) {
+    const sizes = [1, 9, 17, 25, 40, 60, 100, 200, 500];
+    const host = planning();
+    const elements = sizes.reduce((s, n) => s + n * n, 0);
+    const members = (data: DeviceStorage): { data: DeviceStorage; rows: number; offset: number }[] => {
+      let at = 0;
+      return sizes.map((n) => { const m = { data, rows: n, offset: at }; at += n * n; return m; });
+    };
+    const a = members(host.ctx.alloc(dtype, elements)), b = members(host.ctx.alloc(dtype, elements));
+    host.ctx.trsm({ side: 'right', uplo: 'upper', transA: 'T', alpha: 2, a: variable(a), b: variable(b) });
+    assert.equal(host.ctx.lastRoute?.route, 'vbatched');
+    host.ctx.posv({ a: variable(a), b: variable(b) });
+    assert.equal(host.ctx.lastRoute?.route, 'vbatched');
+    const dev = planning();
+    const batch = (): DeviceVariableBatch => deviceBatch(dev.ctx, sizes.length, 512, dtype);
+    dev.ctx.trsm({ side: 'right', uplo: 'upper', transA: 'T', alpha: 2, a: batch(), b: batch(), info: dev.ctx.alloc('int32', sizes.length) });
+    dev.ctx.posv({ a: batch(), b: batch() });
+    // The device form launches every GEMM class its maxima reach; the host form those of its members.
+    const deviceKernels = new Set(dev.dev.sources.map((s) => s.entry));
+    for (const k of host.dev.sources.map((s) => s.entry)) {
+      if (k.startsWith('copy_vbatched')) continue;   // the host form keeps a failed member's B aside; the device form never touches it
+      assert.ok(deviceKernels.has(k), `${dtype}: the host form's ${k} is not the device form's`);
+    }
+    const own = [...deviceKernels].filter((k) => k.includes('vdevice')).sort();
+    assert.deepEqual(own, ['solve_vdevice_check', 'trsm_vdevice_classify_L', 'trsm_vdevice_classify_R', 'trsm_vdevice_update_rows_LN', 'trsm_vdevice_update_rows_LT', 'trsm_vdevice_update_rows_RT'], dtype);
+  }
+});
+
 test('on a CUDA context: capture refuses them, another device\'s arrays are refused, an oversized panel names a.maxRows', () => {
   const dev = new LaunchCounter(H100);
   const backend = new CudaBackend(dev, 'planning');
   const ctx = new Context('cuda', backend, backend, () => {});
   named(() => backend.captureScope(() => ctx.potrf({ a: deviceBatch(ctx, 4, 8) })), 'UNSUPPORTED', 'a');
+  named(() => backend.captureScope(() => ctx.trsm({ a: deviceBatch(ctx, 4, 8), b: deviceBatch(ctx, 4, 8), info: ctx.alloc('int32', 4) })), 'UNSUPPORTED', 'a');
+  named(() => backend.captureScope(() => ctx.posv({ a: deviceBatch(ctx, 4, 8), b: deviceBatch(ctx, 4, 8) })), 'UNSUPPORTED', 'a');
+  const sa = deviceBatch(ctx, 4, 8), sb = deviceBatch(ctx, 4, 8), si = ctx.alloc('int32', 4);
+  named(() => ctx.capture(() => ctx.potrs({ a: sa, b: sb, info: si })), 'UNSUPPORTED', 'a');
   named(() => ctx.potrf({ a: variableDevice({ count: 2, rows: fake('int32', 2, 3), ld: fake('int32', 2, 3), pointers: fake('int64', 2, 3), maxRows: 8, dtype: 'float64' }), info: ctx.alloc('int32', 2) }), 'INVALID_ARGUMENT', 'data');
   named(() => ctx.potrf({ a: deviceBatch(ctx, 4, 400_000) }), 'UNSUPPORTED', 'a.maxRows');
   const a = ctx.alloc('float64', 100);
@@ -168,13 +269,14 @@ test('test/gpu/vbatched-device.test.ts\'s calls pass validation and take their r
   const ctx = new Context('cuda', backend, backend, () => {});
   const routes: string[] = [];
   recordDeviceCalls(ctx, H100.arch, () => routes.push(ctx.lastRoute!.route));
-  assert.deepEqual(routes, Array.from({ length: 10 }, () => ['vbatched', 'vdevice']).flat());
-  // The file's kernels (108 on sm_90): the classes of both forms, the device form's large class and
-  // classification kernels, the host form's per-size kernels beyond 512.
-  assert.ok(dev.sources.length <= 110, `${dev.sources.length} kernels`);
+  assert.deepEqual(routes, Array.from({ length: 50 }, () => ['vbatched', 'vdevice']).flat());
+  // The file's kernels (299 on sm_90): the classes of both forms (trsm's leaves of 16 variants and
+  // the updates' GEMM classes), the device form's large class and classification kernels, the host
+  // form's per-size kernels beyond 512.
+  assert.ok(dev.sources.length <= 300, `${dev.sources.length} kernels`);
 });
 
-test('prepared calls and *Async forms take variableDevice batches; a prepared one takes a new info only', async () => {
+test('prepared calls and *Async forms take variableDevice batches (potrf, trsm, posv, potrs); a prepared one takes a new info only', async () => {
   const { ctx, dev } = planning();
   const a = deviceBatch(ctx, 50, 100);
   const f = ctx.prepare.potrf({ a });
@@ -187,6 +289,15 @@ test('prepared calls and *Async forms take variableDevice batches; a prepared on
   const before = dev.launches;
   await ctx.potrfAsync({ a, info });
   assert.equal(dev.launches, before + 1 + deviceRegions(100).launches.length);
+  const small = deviceBatch(ctx, 50, 20);
+  const t = ctx.prepare.trsm({ a: small, b: deviceBatch(ctx, 50, 20), info });
+  t();
+  assert.equal(ctx.lastRoute?.route, 'vdevice');
+  const p = ctx.prepare.posv({ a: small, b: deviceBatch(ctx, 50, 20) });
+  assert.equal(((p() as { info: DeviceStorage }).info).length >= 50, true);
+  assert.deepEqual(ctx.lastRoute, { op: 'posv', route: 'vdevice', gpu: true });
+  await ctx.potrsAsync({ a: small, b: deviceBatch(ctx, 50, 20), info });
+  assert.deepEqual(ctx.lastRoute, { op: 'potrs', route: 'vdevice', gpu: true });
 });
 
 test('a context of several GPUs refuses them (UNSUPPORTED naming a)', () => {

@@ -1,5 +1,5 @@
 /**
- * The cases of test/gpu/vbatched-device.test.ts (variableDevice against variable(): gemm, potrf, getrf): the batches,
+ * The cases of test/gpu/vbatched-device.test.ts (variableDevice against variable(): gemm, potrf, getrf, trsm, potrs, posv): the batches,
  * the device form's arrays with three invalid members appended, and every call the file makes
  * (recordDeviceCalls: its kernels compiled ahead on a GPU, counted on a planning device by
  * test/cuda/vdevice-api.test.ts).
@@ -10,6 +10,7 @@ import type { Op } from '../../src/core/ops.js';
 import type { DeviceStorage } from '../../src/core/storage.js';
 import type { Context } from '../../src/api/context.js';
 import { batchOf, gemmLayout, getrfLayout, GETRF_CASES, pivotStrideFor, potrfLayout, type GemmCase, type GetrfCase, type Layout, type Place, type PotrfCase } from './vbatched-cases.js';
+import { SOLVE_VB_CASES, solveVbLayout, TRSM_VB_CASES, trsmVbLayout, type SolveVbCase, type TrsmVbCase } from './vbatched-solve-cases.js';
 
 export const ALPHA = -1.25;
 
@@ -21,6 +22,12 @@ export const GEMM: readonly GemmCase[] = ([
 ] as const).map(([dtype, transA, transB, beta], i) => ({ dtype, transA, transB, beta, seed: 5000 + i }));
 export const POTRF: readonly PotrfCase[] = (['float64', 'float32'] as const).flatMap((dtype, d) =>
   (['lower', 'upper'] as const).map((uplo, u) => ({ dtype, uplo, seed: 6000 + 2 * d + u })));
+
+/** trsm: both dtypes, every side, uplo, trans and diag (test/helpers/vbatched-solve-cases.ts's layouts, seeds of their own). */
+export const TRSM: readonly TrsmVbCase[] = TRSM_VB_CASES.map((c, i) => ({ ...c, seed: 8000 + i }));
+/** potrs and posv: both dtypes and triangles (posv: a member failing in every class). */
+export const SOLVE: readonly SolveVbCase[] = SOLVE_VB_CASES.map((c, i) => ({ ...c, seed: 9000 + i }));
+export const TRSM_ALPHA = -1.5;
 
 /** A member of the device form: where it is, and the sizes its device arrays say (which may be invalid). */
 export interface DeviceMember { readonly offset: number; readonly rows: number; readonly cols: number; readonly ld: number }
@@ -90,6 +97,27 @@ export function recordDeviceCalls(ctx: Context, arch: string, after: () => void 
     ctx.potrf({ uplo: c.uplo, a: deviceForm(ctx, d, potrfInvalid(l, max).members, max, max, c.dtype) });
     after();
   }
+  for (const c of TRSM) {
+    const l = trsmVbLayout(c);
+    const dA = ctx.upload(allocate(c.dtype, l.a.length)) as DeviceStorage, dB = ctx.upload(allocate(c.dtype, l.b.length)) as DeviceStorage;
+    ctx.trsm({ ...c.variant, alpha: TRSM_ALPHA, a: batchOf(dA, l.a), b: batchOf(dB, l.b) });
+    after();
+    const v = trsmInvalid(l);
+    ctx.trsm({
+      ...c.variant, alpha: TRSM_ALPHA, info: ctx.alloc('int32', v.b.length),
+      a: deviceForm(ctx, dA, v.a, ...v.max.a, c.dtype), b: deviceForm(ctx, dB, v.b, ...v.max.b, c.dtype),
+    });
+    after();
+  }
+  for (const c of SOLVE) {
+    const l = solveVbLayout(c);
+    const dA = ctx.upload(allocate(c.dtype, l.a.length)) as DeviceStorage, dB = ctx.upload(allocate(c.dtype, l.b.length)) as DeviceStorage;
+    ctx[c.op]({ uplo: c.uplo, a: batchOf(dA, l.a), b: batchOf(dB, l.b) });
+    after();
+    const v = solveInvalid(l);
+    ctx[c.op]({ uplo: c.uplo, a: deviceForm(ctx, dA, v.a, ...v.max.a, c.dtype), b: deviceForm(ctx, dB, v.b, ...v.max.b, c.dtype) });
+    after();
+  }
   for (const c of GETRF) {
     const l = getrfLayout(c, arch);
     const d = ctx.upload(allocate(c.dtype, l.layout.length)) as DeviceStorage;
@@ -100,6 +128,37 @@ export function recordDeviceCalls(ctx: Context, arch: string, after: () => void 
     ctx.getrf({ a: deviceForm(ctx, d, v.members, v.maxRows, v.maxCols, c.dtype), ipiv: ints(v.members.length * Math.min(v.maxRows, v.maxCols)), info: ints(v.members.length) });
     after();
   }
+}
+
+/** The largest member up to 512 whose B has vectors (its matrices are what the invalid members point at). */
+function solvedTarget(t: readonly number[], nvec: readonly number[]): number {
+  return targetOf(t.map((x, q) => (nvec[q]! > 0 ? x : -1)));
+}
+
+export function trsmInvalid(l: ReturnType<typeof trsmVbLayout>): { a: DeviceMember[]; b: DeviceMember[]; max: Record<'a' | 'b', [number, number]>; codes: number[] } {
+  const max = {
+    a: [maxOf(l.a.places, (p) => p.rows), maxOf(l.a.places, (p) => p.cols)] as [number, number],
+    b: [maxOf(l.b.places, (p) => p.rows), maxOf(l.b.places, (p) => p.cols)] as [number, number],
+  };
+  const target = solvedTarget(l.shapes.map((s) => s.t), l.shapes.map((s) => s.nvec));
+  const keep = (p: Place): DeviceMember => p;
+  // 1: B's rows beyond b.maxRows (-5); 2: ldA below the triangle's order (-9); 3: ldB below B's rows (-11).
+  const a = withInvalid(l.a.places, target, [keep, (p) => ({ ...p, ld: p.rows - 1 }), keep]);
+  const b = withInvalid(l.b.places, target, [(p) => ({ ...p, rows: max.b[0] + 1, ld: max.b[0] + 1 }), keep, (p) => ({ ...p, ld: p.rows - 1 })]);
+  return { a, b, max, codes: [-5, -9, -11] };
+}
+
+export function solveInvalid(l: ReturnType<typeof solveVbLayout>): { a: DeviceMember[]; b: DeviceMember[]; max: Record<'a' | 'b', [number, number]>; codes: number[] } {
+  const max = {
+    a: [maxOf(l.a.places, (p) => p.rows), maxOf(l.a.places, (p) => p.cols)] as [number, number],
+    b: [maxOf(l.b.places, (p) => p.rows), maxOf(l.b.places, (p) => p.cols)] as [number, number],
+  };
+  const target = solvedTarget(l.orders, l.nrhs);
+  const keep = (p: Place): DeviceMember => p;
+  // 1: order beyond a.maxRows (-2); 2: nrhs beyond b.maxCols (-3); 3: ldA below n (-5); 4: ldB below n (-7).
+  const a = withInvalid(l.a.places, target, [(p) => ({ ...p, rows: max.a[0] + 1, cols: max.a[0] + 1, ld: max.a[0] + 1 }), keep, (p) => ({ ...p, ld: p.rows - 1 }), keep]);
+  const b = withInvalid(l.b.places, target, [keep, (p) => ({ ...p, cols: max.b[1] + 1 }), keep, (p) => ({ ...p, ld: p.rows - 1 })]);
+  return { a, b, max, codes: [-2, -3, -5, -7] };
 }
 
 export function getrfInvalid(l: ReturnType<typeof getrfLayout>): { members: DeviceMember[]; maxRows: number; maxCols: number; codes: number[] } {

@@ -1,6 +1,7 @@
 /**
  * Variable-size batches whose sizes and addresses are on the device (core/device-batch.ts), shared
- * by the gemm, potrf and getrf families: a classification kernel (one per family, generate-vdevice.ts)
+ * by the gemm, potrf, getrf and trsm families and the solves composed of them: a classification
+ * kernel (one per family, generate-vdevice.ts)
  * reads each member's sizes, checks them, and appends the member's row to its size class's region
  * of the same two tables the host-sized path uploads (common/vbatch.ts: the same rows, so the same
  * class kernels run, unchanged); then each class kernel is launched over its region.
@@ -22,7 +23,7 @@
 import { MyriadError } from '../../../core/errors.js';
 import type { DeviceStorage } from '../../../core/storage.js';
 import type { DeviceVariableBatch } from '../../../core/device-batch.js';
-import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelSource } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg, type KernelSource } from '../../runtime/types.js';
 import { VBATCH_CLASSES, VBATCH_MAX, sizeClass } from './vbatch.js';
 
 /** The large class's bound is the largest size rounded up to a multiple of this (a kernel per step, not per size). */
@@ -147,4 +148,24 @@ export function launchFactorClassify(classify: Kernel, a: DeviceVariableBatch, t
     arg.i32(a.maxRows), arg.i32(a.maxCols), arg.i32(count), arg.i64(count),
     arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(work),
   ]);
+}
+
+/**
+ * CUDA parameters of one device-sized batch `x` as a classification kernel reads it: xRows, xCols
+ * (null: square members), xLd, xPtr (addresses) and the host's maxima xMaxRows, xMaxCols.
+ */
+export const batchParameters = (x: string): string =>
+  `const int* __restrict__ ${x}Rows, const int* __restrict__ ${x}Cols, const int* __restrict__ ${x}Ld, const long long* __restrict__ ${x}Ptr, int ${x}MaxRows, int ${x}MaxCols`;
+
+/** The kernel arguments of batchParameters for batch `b`. */
+export function batchArgs(b: DeviceVariableBatch): KernelArg[] {
+  return [arg.ptr(onDevice(b.rows)), arg.ptr(optionalPtr(b.cols)), arg.ptr(onDevice(b.ld)), arg.ptr(onDevice(b.pointers)), arg.i32(b.maxRows), arg.i32(b.maxCols)];
+}
+
+/** CUDA text: `within(v, max)`, v in [0, max] (a member's size against the host's bound). */
+export const WITHIN_SOURCE = 'static __device__ __forceinline__ bool within(int v, int max) { return v >= 0 && v <= max; }';
+
+/** Launches a kernel of one thread a member over `count` members (CLASSIFY_THREADS a block). */
+export function launchPerMember(kernel: Kernel, count: number, args: KernelArg[]): void {
+  kernel.launch({ grid: [Math.ceil(count / CLASSIFY_THREADS), 1, 1], block: [CLASSIFY_THREADS, 1, 1] }, args);
 }

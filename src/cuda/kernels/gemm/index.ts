@@ -9,6 +9,6 @@ export type { VbatchedGemmParams, VsmallGemmParams, VtiledGemmParams } from './p
 export { generateVsmallGemm, generateVtiledGemm, vsmallGemmShape, vtiledGemmShape, vtiledTiles, GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS } from './generate-vbatched.js';
 export { planVbatchedGemm, gemmMemberSize, effectiveK, type VbatchedGemmPlan, type VbatchedGemmLaunch, type VbatchedGemmProblem } from './plan-vbatched.js';
 export { gemmVbatchedCuda, gemmVbatchedCovers, gemmVbatchedFields, vbatchedGemmLaunch, vbatchedGemmSource, type GemmVbatchedOptions, type VbatchedGemmScalars } from './launch-vbatched.js';
-export { gemmDeviceVariableCuda, gemmDeviceMaxSize, type GemmDeviceOptions } from './launch-vdevice.js';
+export { gemmDeviceVariableCuda, gemmDeviceMaxSize, launchGemmRegions, type GemmDeviceOptions } from './launch-vdevice.js';
 export { generateGemmClassify, type GemmClassifyParams } from './generate-vdevice.js';
 export { gemmClassParams } from './plan-vbatched.js';

@@ -5,12 +5,12 @@
  */
 import type { DeviceVariableGemmRequest } from '../../../core/device-batch.js';
 import { tuningFor, type GemmTuning } from '../../model/tuning/index.js';
-import { arg, type GpuDevice, type KernelArg } from '../../runtime/types.js';
+import { arg, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
-import { CLASSIFY_THREADS, allocDeviceTables, deviceRegions, onDevice, optionalPtr, releaseDeviceTables } from '../common/vdevice.js';
+import { allocDeviceTables, batchArgs, deviceRegions, launchPerMember, onDevice, releaseDeviceTables, type DeviceRegion, type DeviceTables } from '../common/vdevice.js';
 import { GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS } from './generate-vbatched.js';
 import { generateGemmClassify, type GemmClassifyParams } from './generate-vdevice.js';
-import { vbatchedGemmLaunch, vbatchedGemmSource } from './launch-vbatched.js';
+import { vbatchedGemmLaunch, vbatchedGemmSource, type VbatchedGemmScalars } from './launch-vbatched.js';
 import { gemmClassParams } from './plan-vbatched.js';
 
 /**
@@ -28,6 +28,20 @@ export interface GemmDeviceOptions {
   readonly tuning?: GemmTuning;
 }
 
+/**
+ * The class kernels over the regions of device-filled tables (`count` rows a region), largest
+ * class first: each over its whole region, rows past the class's members zero (m = n = 0), whose
+ * blocks leave at once. gemm's device form, and trsm's updates on device sizes, run their GEMMs here.
+ */
+export function launchGemmRegions(dev: GpuDevice, s: VbatchedGemmScalars, launches: readonly DeviceRegion[], tables: DeviceTables, count: number, tuning: GemmTuning): void {
+  for (const { region, bound } of launches) {
+    const p = gemmClassParams({ dtype: s.dtype, transA: s.transA, transB: s.transB, beta: s.beta }, bound, tuning);
+    const kernel = kernelFor(dev, `gemm-${p.variant}`, p, () => vbatchedGemmSource(p));
+    const at = tables.at(region);
+    kernel.launch(vbatchedGemmLaunch(p, count), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(count), arg.real(s.dtype, s.alpha), arg.real(s.dtype, s.beta)]);
+  }
+}
+
 export function gemmDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableGemmRequest, opts: GemmDeviceOptions = {}): void {
   const count = r.c.count;
   if (count === 0) return;
@@ -38,21 +52,12 @@ export function gemmDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableGemmRequ
   try {
     const cp: GemmClassifyParams = { transA: r.transA, transB: r.transB };
     const classify = kernelFor(dev, 'gemm-vclassify', cp, () => generateGemmClassify(cp));
-    const operand = (b: DeviceVariableGemmRequest['a']): KernelArg[] => [
-      arg.ptr(onDevice(b.rows)), arg.ptr(optionalPtr(b.cols)), arg.ptr(onDevice(b.ld)), arg.ptr(onDevice(b.pointers)), arg.i32(b.maxRows), arg.i32(b.maxCols),
-    ];
-    classify.launch({ grid: [Math.ceil(count / CLASSIFY_THREADS), 1, 1], block: [CLASSIFY_THREADS, 1, 1] }, [
-      ...operand(r.a), ...operand(r.b), ...operand(r.c),
+    launchPerMember(classify, count, [
+      ...batchArgs(r.a), ...batchArgs(r.b), ...batchArgs(r.c),
       arg.i32(count), arg.i32(r.alpha === 0 ? 1 : 0), arg.i32(r.beta === 1 ? 1 : 0), arg.i64(count),
       arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(onDevice(r.info)),
     ]);
-    // Each class over its whole region: rows past the class's members are zero (m = n = 0) and leave at once.
-    for (const { region, bound } of launches) {
-      const p = gemmClassParams({ dtype, transA: r.transA, transB: r.transB, beta: r.beta }, bound, tuning);
-      const kernel = kernelFor(dev, `gemm-${p.variant}`, p, () => vbatchedGemmSource(p));
-      const at = tables.at(region);
-      kernel.launch(vbatchedGemmLaunch(p, count), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(count), arg.real(dtype, r.alpha), arg.real(dtype, r.beta)]);
-    }
+    launchGemmRegions(dev, { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta }, launches, tables, count, tuning);
   } finally {
     releaseDeviceTables(dev, tables);
   }

@@ -15,5 +15,5 @@ export { potrfRegisterVbatchedSource } from './generate-register.js';
 export { potrfPanelVbatchedSource } from './generate-panel.js';
 export { planVbatchedPotrf, potrfClassParams, type VbatchedPotrfPlan, type VbatchedPotrfLaunch, type VbatchedPotrfProblem } from './plan-vbatched.js';
 export { potrfVbatchedCuda, potrfVbatchedCovers, vbatchedPotrfLaunch, vbatchedPotrfSource, type PotrfVbatchedOptions } from './launch-vbatched.js';
-export { potrfDeviceVariableCuda, type PotrfDeviceOptions } from './launch-vdevice.js';
+export { launchPotrfRegions, potrfDeviceDesigns, potrfDeviceVariableCuda, type PotrfDeviceOptions } from './launch-vdevice.js';
 export { generatePotrfClassify } from './generate-vdevice.js';

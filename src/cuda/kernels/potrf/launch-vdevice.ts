@@ -6,13 +6,15 @@
  * is read back.
  */
 import type { DeviceVariablePotrfRequest } from '../../../core/device-batch.js';
+import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { DeviceStorage } from '../../../core/storage.js';
 import { tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { sharedLimit } from '../common/operands.js';
-import { allocDeviceTables, deviceRegions, launchFactorClassify, onDevice, releaseDeviceTables } from '../common/vdevice.js';
+import { allocDeviceTables, deviceRegions, launchFactorClassify, onDevice, releaseDeviceTables, type DeviceRegion, type DeviceTables } from '../common/vdevice.js';
 import { POTRF_VBATCH_INTS } from './generate-vbatched.js';
 import { generatePotrfClassify } from './generate-vdevice.js';
 import { vbatchedPotrfLaunch, vbatchedPotrfSource } from './launch-vbatched.js';
@@ -23,14 +25,29 @@ export interface PotrfDeviceOptions {
   readonly tuning?: PotrfTuning;
 }
 
-/** The class designs of a call (a class whose panel fits no block's shared memory is an error naming a.maxRows). */
-function classDesigns(r: DeviceVariablePotrfRequest, launches: readonly { bound: number }[], limit: number, tuning: PotrfTuning): PotrfVbatchedParams[] {
+/** The class designs of a call's launches (a class whose panel fits no block's shared memory is an error naming a.maxRows). */
+export function potrfDeviceDesigns(dev: GpuDevice, dtype: DType, uplo: Uplo, launches: readonly DeviceRegion[], tuning: PotrfTuning): PotrfVbatchedParams[] {
+  const limit = sharedLimit(dev);
   return launches.map(({ bound }) => {
     try {
-      return potrfClassParams(r.a.dtype, r.uplo, bound, limit, tuning);
+      return potrfClassParams(dtype, uplo, bound, limit, tuning);
     } catch (e) {
       throw new MyriadError('UNSUPPORTED', `members up to order ${bound} need a Cholesky panel that fits no block's shared memory on this device (${limit} bytes): ${(e as Error).message}`, 'a.maxRows');
     }
+  });
+}
+
+/**
+ * The class kernels over the regions of device-filled tables (`count` rows a region), largest
+ * class first, info to `work` at each row's batch index (rows past a class's members are zero:
+ * n = 0 at index 0, the sink). posv on device sizes factors its members here too.
+ */
+export function launchPotrfRegions(dev: GpuDevice, designs: readonly PotrfVbatchedParams[], launches: readonly DeviceRegion[], tables: DeviceTables, work: DeviceArray, count: number): void {
+  launches.forEach(({ region }, l) => {
+    const c = designs[l]!;
+    const kernel = kernelFor(dev, `potrf-${c.variant}`, c.params, () => vbatchedPotrfSource(c));
+    const at = tables.at(region);
+    kernel.launch(vbatchedPotrfLaunch(c, count), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(work), arg.i32(count)]);
   });
 }
 
@@ -38,20 +55,14 @@ export function potrfDeviceVariableCuda(dev: GpuDevice, r: DeviceVariablePotrfRe
   const count = r.a.count;
   if (count === 0) return;
   const { launches, regions } = deviceRegions(Math.min(r.a.maxRows, r.a.maxCols));
-  const designs = classDesigns(r, launches, sharedLimit(dev), opts.tuning ?? tuningFor(dev.info.arch, 'potrf'));
+  const designs = potrfDeviceDesigns(dev, r.a.dtype, r.uplo, launches, opts.tuning ?? tuningFor(dev.info.arch, 'potrf'));
   const tables = allocDeviceTables(dev, regions, count, 1, POTRF_VBATCH_INTS);
   let work: DeviceArray | undefined;
   try {
     work = dev.alloc('int32', count + 1);
     const classify = kernelFor(dev, 'potrf-vclassify', CLASSIFY_KEY, generatePotrfClassify);
     launchFactorClassify(classify, r.a, tables, work);
-    // Each class over its whole region: rows past the class's members are zero (n = 0, index 0: the sink).
-    launches.forEach(({ region }, l) => {
-      const c = designs[l]!;
-      const kernel = kernelFor(dev, `potrf-${c.variant}`, c.params, () => vbatchedPotrfSource(c));
-      const at = tables.at(region);
-      kernel.launch(vbatchedPotrfLaunch(c, count), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(work!), arg.i32(count)]);
-    });
+    launchPotrfRegions(dev, designs, launches, tables, work, count);
     dev.copy(work, 1, onDevice(r.info as DeviceStorage), 0, count);
   } finally {
     if (work === undefined) releaseDeviceTables(dev, tables);

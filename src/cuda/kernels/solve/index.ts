@@ -6,3 +6,5 @@ export { substituteSource } from './generate-substitute.js';
 export { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './launch.js';
 export { copyVbatchedSource, COPY_VBATCH_INTS, COPY_VBATCH_POINTERS } from './generate-copy-vbatched.js';
 export { posvVbatchedCuda, potrsVbatchedCuda, solveVbatchedCovers, vbatchedCopyLaunch } from './launch-vbatched.js';
+export { posvDeviceVariableCuda, potrsDeviceVariableCuda, type SolveDeviceOptions } from './launch-vdevice.js';
+export { generateSolveCheck } from './generate-vdevice.js';

@@ -1,0 +1,58 @@
+/**
+ * The device form's column of `myriad bench <op> --vbatched a|b` (bench/vbatched-device.ts) without a
+ * GPU: on a planning context, for every op of the bench, the device form's API call takes route
+ * 'vdevice' and launches what its route launches on a planning device (the column's count), and the
+ * table's device columns are declared once with the JSON row's fields ('-' where a row has none).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { Context } from '../../src/api/context.js';
+import { deviceFormCall } from '../../src/bench/vbatched-device.js';
+import { LaunchCounter, logUniformSizes, VBATCHED_COLUMNS, VBATCHED_OPERANDS, VBATCHED_OPS, type VbatchedRow } from '../../src/bench/vbatched.js';
+import { CudaBackend } from '../../src/cuda/backend.js';
+import { DEVICE_VARIABLE_ROUTES } from '../../src/cuda/router.js';
+import type { DeviceVariableRequest } from '../../src/core/device-batch.js';
+import type { GpuDevice } from '../../src/cuda/runtime/types.js';
+import { H100 } from '../helpers/devices.js';
+
+test('the device form of every --vbatched op: route vdevice, the launches its route counts, the same members', () => {
+  const sizes = logUniformSizes(3000, 64, 1);
+  for (const op of VBATCHED_OPS) for (const dtype of ['float64', 'float32'] as const) {
+    const dev = new LaunchCounter(H100);
+    const backend = new CudaBackend(dev, 'planning');
+    const ctx = new Context('cuda', backend, backend, () => {});
+    const elements = sizes.reduce((s, n) => s + n * n, 0);
+    const data = Array.from({ length: VBATCHED_OPERANDS[op] }, () => dev.alloc(dtype, elements));
+    const call = deviceFormCall(ctx, dev, op, sizes, data, dev.alloc('int32', sizes.length), dtype);
+    const counter = new LaunchCounter(H100);
+    (DEVICE_VARIABLE_ROUTES[op].run as (d: GpuDevice, r: DeviceVariableRequest) => void)(counter, call.request);
+    const before = dev.launches;
+    call.run();
+    assert.deepEqual(ctx.lastRoute, { op, route: 'vdevice', gpu: true }, `${op} ${dtype}`);
+    assert.equal(dev.launches - before, counter.launches, `${op} ${dtype}: launches`);
+    // The request's batches: the members' count and bound, every operand's addresses its own array's.
+    const r = call.request as unknown as Record<string, { count: number; maxRows: number; dtype: string } | undefined>;
+    for (const key of ['a', 'b', 'c']) {
+      const b = r[key];
+      if (b === undefined) continue;
+      assert.equal(b.count, sizes.length);
+      assert.equal(b.maxRows, 64);
+      assert.equal(b.dtype, dtype);
+    }
+    assert.equal(call.arrays.length >= 2 + VBATCHED_OPERANDS[op], true);
+  }
+});
+
+test('the bench table\'s device columns: declared once, the row\'s fields, \'-\' where absent', () => {
+  const headers = VBATCHED_COLUMNS.map((c) => c.header);
+  assert.deepEqual(headers.slice(-3), ['device launches', 'device ms', 'device vs vendor loop']);
+  const row: VbatchedRow = { op: 'trsm', dtype: 'float64', workload: 'a', count: 10, shapes: 3, launches: 5, ms: 2, loopLaunches: 3, loopMs: 4, speedup: 2 };
+  const cell = (r: VbatchedRow, h: string): string => VBATCHED_COLUMNS.find((c) => c.header === h)!.value(r) as string;
+  assert.equal(cell(row, 'device ms'), '-');
+  assert.equal(cell(row, 'device vs vendor loop'), '-');
+  const full: VbatchedRow = { ...row, op: 'potrf', vendorCalls: 64, vendorMs: 4.2, vendorSpeedup: 2.1, deviceLaunches: 7, deviceMs: 2.1, deviceVendorSpeedup: 2 };
+  assert.equal(cell(full, 'device launches'), '7');
+  assert.equal(cell(full, 'device ms'), '2.100');
+  assert.equal(cell(full, 'device vs vendor loop'), '2.00x');
+});
