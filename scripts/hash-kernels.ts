@@ -25,6 +25,8 @@ import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
 import { complexGemmCuda, gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../src/cuda/kernels/zpotrf/index.js';
 import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from '../src/cuda/kernels/complex-lu/index.js';
+import { complexTrsmCuda } from '../src/cuda/kernels/ztrsm/index.js';
+import { complexHerkCuda } from '../src/cuda/kernels/zherk/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
@@ -234,6 +236,45 @@ function complexCholeskyThroughLaunchers(): void {
     for (const nrhs of [1, 2, 3, 4, 7]) {
       complexPotrsCuda(dev, { uplo, a: one(n, n), b: one(n, nrhs), info });
       complexPosvCuda(dev, { uplo, a: one(n, n), b: one(n, nrhs), info });
+    }
+  }
+}
+
+/** Complex trsm (complex128, complex64; every side, uplo, trans, diag) through its launcher: orders 0 ... 32 (a spread), strided and list batches, 1 ... 9 vectors. */
+function complexTrsmThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (const n of [0, 1, 2, 7, 16, 31, 32]) for (const vectors of [1, 3, 9]) {
+    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+    const count = 3;
+    const one = (rows: number, cols: number): Batch<DeviceArray> => {
+      const ld = Math.max(1, form === 'padded' ? rows + 1 : rows);
+      const size = Math.max(1, ld * cols);
+      return form === 'list'
+        ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
+        : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
+    };
+    for (const side of ['left', 'right'] as const) for (const uplo of UPLOS) for (const transA of ['N', 'T', 'C'] as const) for (const diag of ['unit', 'nonunit'] as const) {
+      const b = side === 'left' ? one(n, vectors) : one(vectors, n);
+      complexTrsmCuda(dev, { side, uplo, transA, diag, alpha: [1, -0.5], a: one(n, n), b });
+    }
+  }
+}
+
+/** Complex herk (complex128, complex64; lower, upper; N, C) through its launcher: n = 0 ... 32, strided and list batches. */
+function complexHerkThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (let n = 0; n <= 32; n++) {
+    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+    const count = 3;
+    const one = (rows: number, cols: number): Batch<DeviceArray> => {
+      const ld = Math.max(1, form === 'padded' ? rows + 1 : rows);
+      const size = Math.max(1, ld * cols);
+      return form === 'list'
+        ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
+        : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
+    };
+    for (const uplo of UPLOS) for (const trans of ['N', 'C'] as const) {
+      complexHerkCuda(dev, { uplo, trans, alpha: 1, beta: 0.5, a: trans === 'N' ? one(n, 5) : one(5, n), c: one(n, n) });
     }
   }
 }
@@ -963,6 +1004,8 @@ gemmThroughLauncher();
 complexGemmThroughLauncher();
 complexCholeskyThroughLaunchers();
 complexLuThroughLaunchers();
+complexTrsmThroughLaunchers();
+complexHerkThroughLaunchers();
 vbatchedThroughLaunchers();
 deviceSizedThroughLaunchers();
 tsm2ThroughLauncher();

@@ -87,6 +87,10 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['vbatched-device', 60],
   // An estimate (not yet timed): about 350 complex Cholesky kernels compiled at once, then 12 tests of 17-32 orders each.
   ['zpotrf', 45],
+  // An estimate (not yet timed): about 720 complex trsm kernels compiled at once, then 742 calls checked on the host.
+  ['ztrsm', 60],
+  // An estimate (not yet timed): about 70 complex herk kernels compiled at once, then 138 calls checked on the host.
+  ['zherk', 30],
 ]);
 
 /**

@@ -31,6 +31,8 @@ import { qlThreadServes, syevQlThreadCuda } from './kernels/ql-thread/index.js';
 import { trmmCuda, trsmCuda, trsmDeviceVariableCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
 import { trtriCuda } from './kernels/trtri/index.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
+import { complexTrsmCuda, ztrsmCovers } from './kernels/ztrsm/index.js';
+import { complexHerkCuda, zherkCovers } from './kernels/zherk/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
@@ -203,7 +205,7 @@ export const DEVICE_VARIABLE_ROUTES = {
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
-export type ComplexRouted = 'gemm' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv';
+export type ComplexRouted = 'gemm' | 'trsm' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv';
 
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
 export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
@@ -229,6 +231,10 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     { name: 'cublas', covers: cublasComplexGemmCovers, run: cublasComplexGemm, capturable: false },
     CPU,
   ],
+  // The warp design for triangles of order <= 32 on strided and list batches (ztrsm/); larger or variable: the CPU reference.
+  trsm: [{ name: 'trsm', covers: ztrsmCovers, run: complexTrsmCuda }, CPU],
+  // A thread per element of C's triangle for n <= 32 on strided and list batches (zherk/); larger or variable: the CPU reference.
+  herk: [{ name: 'herk', covers: zherkCovers, run: complexHerkCuda }, CPU],
   // The complex Cholesky kernels (kernels/zpotrf/): n <= 32; larger orders run on the CPU reference.
   potrf: [{ name: 'potrf', covers: (r) => zcholeskyCovers(r.a), run: complexPotrfCuda }, CPU],
   potrs: [{ name: 'potrs', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPotrsCuda }, CPU],

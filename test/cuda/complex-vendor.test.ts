@@ -239,7 +239,8 @@ describe('complex rows of runBench on a CUDA context of a fake device, the vendo
     const n = 4, batch = 3;
     let handles = recordingHandles();
     const vendor = { name: 'stub', prepare: (op: 'trsm', dtype: 'complex64', size: number, count: number, arrays: Record<string, DeviceArray>) => prepareComplexVendor(dev, handles, op, dtype, size, count, arrays) };
-    const [trsm] = runBench(ctx, { op: 'trsm', dtype: 'complex64', sizes: [n], batch, repeats: 1, vendor: vendor as never });
+    // Order 33: past the complex trsm kernels (order <= 32), so the own call runs on the CPU reference.
+    const [trsm] = runBench(ctx, { op: 'trsm', dtype: 'complex64', sizes: [33], batch, repeats: 1, vendor: vendor as never });
     assert.equal(trsm!.route, 'cpu (fallback)');
     assert.equal(trsm!.note, 'ours ran on the CPU reference (copies of device data)');
     assert.equal(trsm!.vendor, 'stub');

@@ -1,0 +1,48 @@
+/**
+ * The launcher of the complex trsm kernels (generate-small.ts): complexTrsmCuda. The device arrays
+ * hold the parts' dtype; the batches' rows, ld, stride and offset count pairs, as the kernels'
+ * `real2` pointers do, and a list batch's pointer table is built with a pair's bytes
+ * (common/operands.ts groupOperands). A strided batch is one launch; a list batch one per shape
+ * and leading dimension of its matrices.
+ */
+import { batchCount } from '../../../core/batch.js';
+import { MyriadError } from '../../../core/errors.js';
+import type { ComplexTrsmRequest } from '../../../core/op-specs.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { complexBytes } from '../common/complex.js';
+import { kernelFor } from '../common/kernel-cache.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
+import { smallGrid } from '../common/warp-slots.js';
+import { ztrsmLayout, ztrsmSmallSource } from './generate-small.js';
+import { planZtrsm, trsmShape, ztrsmGridY, ztrsmServes, ZTRSM_MAX_N } from './plan.js';
+
+/** ztrsm / ctrsm: B := alpha op(A)^-1 B ('left') or alpha B op(A)^-1 ('right'), the triangle of order <= 32. */
+export function complexTrsmCuda(dev: GpuDevice, r: ComplexTrsmRequest<DeviceArray>): void {
+  if (r.a.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex trsm kernels take strided and list batches', 'a');
+  if (r.b.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex trsm kernels take strided and list batches', 'b');
+  if (batchCount(r.b) === 0) return;
+  const { order, vectors } = trsmShape(r.side, r.b.rows, r.b.cols);
+  if (!ztrsmServes(order)) {
+    const field = r.side === 'left' ? 'b.rows' : 'b.cols';
+    throw new MyriadError('UNSUPPORTED', `the complex trsm kernels take triangles of order <= ${ZTRSM_MAX_N}, got ${order}`, field);
+  }
+  if (order === 0 || vectors === 0) return;
+  const dtype = deviceDtype(r.b);
+  const grouping = groupOperands(dev, [r.a, r.b], complexBytes(dtype));
+  try {
+    for (const g of grouping.groups) {
+      const [a, b] = [g.operands[0]!, g.operands[1]!];
+      const shape = trsmShape(r.side, b.rows, b.cols);
+      const p = planZtrsm({
+        dtype, n: shape.order, vectors: shape.vectors, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag, kindA: a.kind, kindB: b.kind,
+      });
+      const k = kernelFor(dev, 'ztrsm-small', p, () => ztrsmSmallSource(p));
+      const blocks = smallGrid(ztrsmLayout(p), g.count);
+      const y = ztrsmGridY(blocks, Math.ceil(shape.vectors / p.rhs), dev.info.smCount);
+      k.launch({ grid: [blocks, y, 1], block: [p.warps * 32, 1, 1] },
+        [...operandArgs(a), ...operandArgs(b), ...indexArgs(g.index, g.count), arg.i32(shape.vectors), arg.f64(r.alpha[0]), arg.f64(r.alpha[1])]);
+    }
+  } finally {
+    release(dev, grouping);
+  }
+}

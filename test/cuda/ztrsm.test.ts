@@ -1,0 +1,213 @@
+/**
+ * Complex trsm on the GPU without one (kernels/ztrsm/): the plan (warps as the real small kernels,
+ * vectors per pass, the split of the passes over blockIdx.y), the generator (pure, every parameter
+ * changes the source, distinct entries over every variant, bad parameters refused), the router's
+ * complex list ('trsm' for strided and list batches whose triangle is of order <= 32, the CPU
+ * reference beyond, force as for the other complex routes), what the launcher passes a kernel
+ * (pairs counted as the batch counts them, the vectors, alpha as two doubles) for device and host
+ * data, the empty cases, and an nvcc compile for sm_90 of the order-32 kernels with no spills. The
+ * numerics: test/cuda/ztrsm-host-emulation.test.ts (opt-in) and test/gpu/ztrsm.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { list, strided } from '../../src/core/batch.js';
+import { MyriadError } from '../../src/core/errors.js';
+import {
+  planZtrsm, trsmShape, ZTRSM_MAX_N, ZTRSM_RHS_MAX, ztrsmCovers, ztrsmGridY, ztrsmSmallSource, ztrsmView, type ZtrsmSmallParams,
+} from '../../src/cuda/kernels/ztrsm/index.js';
+import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
+import type { KernelSource } from '../../src/cuda/runtime/types.js';
+import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
+import { compileForSm90, compileSet, NVCC_SKIP } from '../helpers/nvcc.js';
+import { ZTRSM_VARIANTS } from '../helpers/ztrsm-data.js';
+
+const params = (over: Partial<ZtrsmSmallParams> = {}): ZtrsmSmallParams => ({
+  ...planZtrsm({ dtype: 'float64', n: 8, vectors: 3, side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', kindA: 'strided', kindB: 'strided' }), ...over,
+});
+const num = argNumber;
+const fails = (f: () => unknown, code: string, argument: string, message?: RegExp): void =>
+  assert.throws(f, (e: unknown) => e instanceof MyriadError && e.code === code && e.argument === argument && (message === undefined || message.test(e.message)));
+
+describe('complex trsm: the plan and the generator', () => {
+  it('warps as the real small kernels (4 below order 16, else 2); vectors per pass min(vectors, 4), at least 1', () => {
+    assert.equal(params({}).warps, 4);
+    assert.equal(planZtrsm({ ...params(), n: 16, vectors: 1 }).warps, 2);
+    assert.deepEqual([0, 1, 3, 4, 33].map((vectors) => planZtrsm({ ...params(), vectors }).rhs), [1, 1, 3, 4, ZTRSM_RHS_MAX]);
+    assert.equal(ZTRSM_MAX_N, 32);
+  });
+
+  it('the passes spread over blockIdx.y only where the matrices give fewer than 4 blocks an SM', () => {
+    assert.equal(ztrsmGridY(1, 9, 132), 9, 'one block: every pass its own');
+    assert.equal(ztrsmGridY(100, 9, 132), 6, 'ceil(528 / 100)');
+    assert.equal(ztrsmGridY(1000, 9, 132), 1, 'a full device keeps one');
+    assert.equal(ztrsmGridY(1, 100000, 132), 528);
+    assert.equal(ztrsmGridY(1, 1, 132), 1);
+  });
+
+  it('the triangle T the vectors meet: op(A) for left, op(A)^T for right; read by rows exactly for left N and right T / C', () => {
+    assert.deepEqual(trsmShape('left', 7, 3), { order: 7, vectors: 3 });
+    assert.deepEqual(trsmShape('right', 7, 3), { order: 3, vectors: 7 });
+    const view = (side: 'left' | 'right', uplo: 'lower' | 'upper', transA: 'N' | 'T' | 'C') => ztrsmView({ side, uplo, transA, diag: 'unit' });
+    assert.deepEqual([view('left', 'lower', 'N').lowerT, view('left', 'lower', 'T').lowerT, view('right', 'lower', 'N').lowerT, view('right', 'lower', 'C').lowerT], [true, false, false, true]);
+    assert.deepEqual([view('left', 'upper', 'N').rowwise, view('left', 'upper', 'C').rowwise, view('right', 'upper', 'N').rowwise, view('right', 'upper', 'T').rowwise], [true, false, false, true]);
+    assert.equal(view('right', 'upper', 'C').conj, true);
+    assert.equal(view('right', 'upper', 'T').conj, false);
+  });
+
+  it('pure: the same parameters give the same source; every parameter changes it; entries are distinct over every variant', () => {
+    assert.deepEqual(ztrsmSmallSource(params()), ztrsmSmallSource(params()));
+    const base = ztrsmSmallSource(params()).source;
+    const overs: Partial<ZtrsmSmallParams>[] = [
+      { dtype: 'float32' }, { n: 9 }, { side: 'right' }, { uplo: 'upper' }, { transA: 'T' }, { transA: 'C' }, { diag: 'unit' },
+      { kindA: 'pointer' }, { kindB: 'pointer' }, { warps: 2 }, { rhs: 2 },
+    ];
+    for (const over of overs) assert.notEqual(ztrsmSmallSource(params(over)).source, base, JSON.stringify(over));
+    const entries = new Set<string>();
+    let total = 0;
+    for (const dtype of ['float64', 'float32'] as const) for (const v of ZTRSM_VARIANTS) for (const n of [1, 8, 32]) for (const kindB of ['strided', 'pointer'] as const) {
+      entries.add(ztrsmSmallSource(params({ ...v, dtype, n, kindB })).entry);
+      total++;
+    }
+    assert.equal(entries.size, total);
+    assert.equal(ztrsmSmallSource(params({ dtype: 'float32', side: 'right', uplo: 'upper', transA: 'C', diag: 'unit', kindA: 'pointer' })).entry, 'ztrsm_c_rucu_n8_r3_past_w4');
+    assert.equal(ztrsmSmallSource(params({ n: 32, warps: 2, rhs: 4 })).entry, 'ztrsm_z_llnn_n32_r4_stst_w2');
+  });
+
+  it('reads only the solve\'s side of the triangle, the diagonal only for non-unit, conjugated only for C; divides as the reference (Smith)', () => {
+    const s = (over: Partial<ZtrsmSmallParams>) => ztrsmSmallSource(params(over)).source;
+    assert.match(s({}), /\(valid && k < r\) \? a\[r \+ \(long long\)k \* ldA\]/);
+    assert.match(s({ transA: 'C' }), /\(valid && k > r\) \? conjReal2\(a\[k \+ \(long long\)r \* ldA\]\)/);
+    assert.match(s({}), /divisorOf\(valid \? a\[r \+ \(long long\)r \* ldA\]/);
+    assert.doesNotMatch(s({ diag: 'unit' }), /divisorOf|divBy/);
+    assert.doesNotMatch(s({ transA: 'T' }), /conjReal2\(a/);
+    assert.match(s({ side: 'right' }), /b\[\(q0 \+ c\) \+ \(long long\)r \* ldB\]/);
+  });
+
+  it('refuses orders outside 1 .. 32 and a pass without vectors', () => {
+    assert.throws(() => ztrsmSmallSource(params({ n: 0 })), RangeError);
+    assert.throws(() => ztrsmSmallSource(params({ n: 33 })), RangeError);
+    assert.throws(() => ztrsmSmallSource(params({ rhs: 0 })), RangeError);
+  });
+
+  it('covers: strided and list batches whose triangle (B\'s rows left, cols right) is of order <= 32, any number of vectors', () => {
+    const d = new Float64Array(2 * 40 * 40 * 2);
+    const m = (rows: number, cols: number) => strided(d, { rows, cols, count: 2, dtype: 'complex128' });
+    assert.ok(ztrsmCovers({ side: 'left', a: m(32, 32), b: m(32, 40) }));
+    assert.ok(!ztrsmCovers({ side: 'left', a: m(33, 33), b: m(33, 1) }));
+    assert.ok(ztrsmCovers({ side: 'right', a: m(5, 5), b: m(40, 5) }));
+    assert.ok(!ztrsmCovers({ side: 'right', a: m(33, 33), b: m(3, 33) }));
+    assert.ok(ztrsmCovers({ side: 'left', a: list([d, d], { rows: 7, dtype: 'complex128' }), b: list([d, d], { rows: 7, cols: 2, dtype: 'complex128' }) }));
+  });
+});
+
+describe('complex trsm: the router and the launcher', () => {
+  it('lists the own kernel, then the CPU reference, named as the real route', () => {
+    assert.deepEqual(COMPLEX_ROUTES.trsm.map((c) => c.name), ['trsm', 'cpu']);
+  });
+
+  it('device data, both sides and dtypes: the GPU route, one launch, ld / stride / offset in pairs, the vectors and alpha passed', () => {
+    const { ctx, dev } = recordingContext();
+    try {
+      for (const dtype of ['complex128', 'complex64'] as const) for (const side of ['left', 'right'] as const) for (const n of [1, 7, 32]) {
+        const part = dtype === 'complex128' ? 'float64' : 'float32';
+        const count = 3, lda = n + 2, strideA = lda * n + 1, vectors = 6;
+        const [rows, cols] = side === 'left' ? [n, vectors] : [vectors, n];
+        const ldb = rows + 1;
+        const a = strided(ctx.alloc(part, 2 * (4 + strideA * count)), { rows: n, ld: lda, stride: strideA, offset: 4, count, dtype });
+        const b = strided(ctx.alloc(part, 2 * ldb * cols * count), { rows, cols, ld: ldb, count, dtype });
+        dev.launches.length = 0;
+        ctx.trsm({ side, uplo: 'upper', transA: 'C', diag: 'unit', alpha: [0.5, -2], a, b });
+        assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'trsm', gpu: true });
+        assert.equal(dev.launches.length, 1);
+        const { src, args, config } = dev.launches[0]!;
+        assert.match(src.entry, new RegExp(`^ztrsm_${dtype === 'complex128' ? 'z' : 'c'}_${side[0]}ucu_n${n}_r4_stst_w${n >= 16 ? 2 : 4}$`));
+        assert.deepEqual([1, 2, 3].map((i) => num(args[i])), [4, strideA, lda], 'A: offset, stride, ld in pairs');
+        assert.deepEqual([5, 6, 7].map((i) => num(args[i])), [0, ldb * cols, ldb], 'B: offset, stride, ld in pairs');
+        assert.deepEqual([num(args[9]), num(args[10])], [count, vectors], 'count, vectors');
+        assert.deepEqual([args[11], args[12]], [{ type: 'f64', value: 0.5 }, { type: 'f64', value: -2 }], 'alpha as two doubles');
+        assert.equal(config.grid[1], 2, 'two passes of four vectors, each its own y block (a small batch)');
+      }
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('host data is staged and reaches the kernel counted in pairs; list batches as pointer tables', () => {
+    const { ctx, dev } = recordingContext();
+    try {
+      const [n, count] = [6, 4];
+      const A = new Float32Array(2 * ((n + 1) * n * count + 3)).fill(1);
+      const B = new Float32Array(2 * n * 2 * count).fill(1);
+      ctx.trsm({ uplo: 'lower', a: strided(A, { rows: n, ld: n + 1, offset: 3, count, dtype: 'complex64' }), b: strided(B, { rows: n, cols: 2, count, dtype: 'complex64' }) });
+      assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'trsm', gpu: true });
+      let { src, args } = dev.launches.at(-1)!;
+      assert.equal(src.entry, 'ztrsm_c_llnn_n6_r2_stst_w4');
+      assert.deepEqual([num(args[1]), num(args[2]), num(args[3])], [0, (n + 1) * n, n + 1], 'staged from its first pair');
+      const xs = [0, 1, 2].map(() => ctx.alloc('float64', 2 * n * n + 4));
+      const bs = [0, 1, 2].map(() => ctx.alloc('float64', 2 * 3 * n));
+      ctx.trsm({ side: 'right', a: list(xs.map((data) => ({ data, offset: 2 })), { rows: n, dtype: 'complex128' }), b: list(bs, { rows: 3, cols: n, dtype: 'complex128' }) });
+      assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'trsm', gpu: true });
+      ({ src, args } = dev.launches.at(-1)!);
+      assert.equal(src.entry, 'ztrsm_z_rlnn_n6_r3_papa_w4');
+      assert.deepEqual([num(args[1]), num(args[2]), num(args[3])], [0, 0, n], 'offsets folded into the table');
+      assert.equal(num(args[10]), 3, 'the vectors: B\'s rows');
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('order > 32 runs on the CPU reference; force pins a route, and an unknown one or an order the kernels lack is an error', () => {
+    const { ctx, dev, backend } = recordingContext();
+    try {
+      const cx = (rows: number, cols: number, count = 2) => strided(ctx.alloc('float64', 2 * rows * cols * count), { rows, cols, count, dtype: 'complex128' });
+      dev.launches.length = 0;
+      ctx.trsm({ a: cx(33, 33), b: cx(33, 2) });
+      assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'cpu', gpu: false });
+      ctx.trsm({ side: 'right', a: cx(33, 33), b: cx(2, 33) });
+      assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'cpu', gpu: false });
+      backend.force = { trsm: 'cpu' };
+      ctx.trsm({ a: cx(4, 4), b: cx(4, 1) });
+      assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'cpu', gpu: false });
+      assert.equal(dev.launches.length, 0, 'nothing launched');
+      backend.force = { trsm: 'trsm' };
+      fails(() => ctx.trsm({ a: cx(33, 33), b: cx(33, 2) }), 'UNSUPPORTED', 'b.rows', /order <= 32, got 33/);
+      fails(() => ctx.trsm({ side: 'right', a: cx(40, 40), b: cx(2, 40) }), 'UNSUPPORTED', 'b.cols', /order <= 32, got 40/);
+      backend.force = { trsm: 'cublas' };
+      fails(() => ctx.trsm({ a: cx(4, 4), b: cx(4, 1) }), 'ENUM', 'force', /trsm on complex data has no route 'cublas' \(routes: trsm, cpu\)/);
+      assert.equal(dev.launches.length, 0, 'nothing launched');
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('nothing to solve (no matrices, no vectors, order 0): no launch', () => {
+    const { ctx, dev } = recordingContext();
+    try {
+      const cx = (rows: number, cols: number, count: number) => strided(ctx.alloc('float64', 2 * Math.max(1, rows * cols * count)), { rows, cols, count, dtype: 'complex128' });
+      ctx.trsm({ a: cx(4, 4, 0), b: cx(4, 2, 0) });
+      ctx.trsm({ a: cx(4, 4, 2), b: cx(4, 0, 2) });
+      ctx.trsm({ side: 'right', a: cx(0, 0, 2), b: cx(3, 0, 2) });
+      assert.equal(dev.launches.length, 0);
+    } finally {
+      ctx.dispose();
+    }
+  });
+});
+
+describe('complex trsm: nvcc for sm_90', { skip: NVCC_SKIP, timeout: 600_000 }, () => {
+  it('compiles without spills at order 32 (registers reported)', async () => {
+    const sources: KernelSource[] = [];
+    for (const dtype of ['float64', 'float32'] as const) for (const v of ZTRSM_VARIANTS) for (const n of [1, 7, 16, 31, 32]) for (const kind of ['strided', 'pointer'] as const) {
+      sources.push(ztrsmSmallSource(planZtrsm({ dtype, n, vectors: 33, ...v, kindA: kind, kindB: kind })));
+    }
+    // Both dtypes at order 32 (complex128's row of T alone is 128 registers), one in the pointer form.
+    const picked = compileSet(sources, (e) => e === 'ztrsm_z_llnn_n32_r4_stst_w2' || e === 'ztrsm_c_rucn_n32_r4_papa_w2');
+    const results = await compileForSm90(picked);
+    for (const r of results) {
+      assert.ok(!('error' in r), `${r.src.entry}: ${'error' in r ? r.error : ''}`);
+      if ('error' in r) continue;
+      assert.equal(r.report.spillStores, 0, `${r.src.entry} spills: ${r.report.log}`);
+      assert.ok(r.report.registers <= 255, `${r.src.entry}: ${r.report.registers} registers`);
+    }
+  });
+});

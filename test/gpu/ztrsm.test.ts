@@ -1,0 +1,176 @@
+/**
+ * Complex trsm on the GPU (kernels/ztrsm/: ztrsm, ctrsm with triangles of order <= 32, route 'trsm'
+ * of COMPLEX_ROUTES) against the complex reference (cpu/complex/ztrsm.ts, run in float64 on host
+ * copies), on fresh random well-conditioned triangles (test/helpers/ztrsm-data.ts: cond_inf < 10,
+ * which justifies the tolerance there, 64 max(8, t) eps of the matrix's largest result): every
+ * side / uplo / trans / diag, complex128 and complex64, orders 1, 7, 16, 31, 32 with 1, 3 and 33
+ * right-hand sides (33: nine passes of four, spread over blockIdx.y), complex alpha. Strided
+ * batches with a ragged ld (rows + 1 or + 2), gaps and an offset, and list batches of separate
+ * arrays (A and B in either form). Whatever the solve must not read is NaN (A's other triangle, its
+ * diagonal where unit); every float of B's buffers outside its matrices holds a NaN with its own
+ * payload and must come back bit for bit, and A's buffers must come back bit for bit whole.
+ * Also: alpha = 0 (B zero, A all NaN and not read), alpha = 1, a zero on the diagonal (NaN and Inf
+ * exactly where the reference has them), large batches (one y block), and order 33 on the CPU
+ * reference (route 'cpu') with the same checks. Skips with one line where no GPU is usable.
+ */
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import type { Context } from '../../src/api/context.js';
+import { list, strided, type Batch } from '../../src/core/batch.js';
+import type { DType } from '../../src/core/dtype.js';
+import type { ComplexScalar } from '../../src/core/op-specs.js';
+import type { DeviceStorage, Storage } from '../../src/core/storage.js';
+import { cpuTrsmComplex } from '../../src/cpu/complex/ztrsm.js';
+import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
+import { Rng } from '../helpers/random.js';
+import { compareComplex, fillComplexTriangle, variantName, ZTRSM_VARIANTS, ztrsmTolerance, type Pairs, type ZtrsmCase } from '../helpers/ztrsm-data.js';
+
+const skip = gpuSkipReason();
+const DTYPES: readonly DType[] = ['float64', 'float32'];
+const ORDERS = [1, 7, 16, 31, 32];
+const NRHS = [1, 3, 33];
+const ALPHA: ComplexScalar = [0.75, -1.25];
+
+type Form = 'strided' | 'list';
+const ctypeOf = (dtype: DType): 'complex128' | 'complex64' => (dtype === 'float64' ? 'complex128' : 'complex64');
+
+/** One call of the file. */
+interface Call extends ZtrsmCase {
+  dtype: DType; order: number; nrhs: number; count: number; formA: Form; formB: Form; alpha: ComplexScalar; zeroAt: number; route: 'trsm' | 'cpu';
+}
+const shapeB = (c: Call): [number, number] => (c.side === 'left' ? [c.order, c.nrhs] : [c.nrhs, c.order]);
+const countFor = (order: number): number => (order <= 8 ? 40 : 20);
+
+/** The main sweep: every variant, order and nrhs of one dtype; A a list every third call, B every fourth. */
+function sweep(dtype: DType): Call[] {
+  const out: Call[] = [];
+  let i = 0;
+  for (const v of ZTRSM_VARIANTS) for (const order of ORDERS) for (const nrhs of NRHS) {
+    out.push({ ...v, dtype, order, nrhs, count: countFor(order), formA: i % 3 === 2 ? 'list' : 'strided', formB: i % 4 === 1 ? 'list' : 'strided', alpha: ALPHA, zeroAt: -1, route: 'trsm' });
+    i++;
+  }
+  return out;
+}
+
+/** alpha 0 and 1, singular triangles, large batches, and order 33 (the CPU reference). */
+function specials(dtype: DType): Call[] {
+  const base = { dtype, zeroAt: -1, route: 'trsm' as const, formA: 'strided' as Form, formB: 'strided' as Form };
+  return [
+    { ...base, side: 'left', uplo: 'lower', transA: 'C', diag: 'nonunit', order: 16, nrhs: 5, count: 20, alpha: [0, 0], formB: 'list' },
+    { ...base, side: 'right', uplo: 'upper', transA: 'T', diag: 'nonunit', order: 31, nrhs: 33, count: 20, alpha: [0, 0] },
+    { ...base, side: 'left', uplo: 'upper', transA: 'N', diag: 'nonunit', order: 7, nrhs: 3, count: 40, alpha: [1, 0] },
+    { ...base, side: 'right', uplo: 'lower', transA: 'C', diag: 'unit', order: 32, nrhs: 33, count: 20, alpha: [1, 0], formA: 'list' },
+    { ...base, side: 'left', uplo: 'upper', transA: 'N', diag: 'nonunit', order: 8, nrhs: 3, count: 40, alpha: [1, 0.5], zeroAt: 5 },
+    { ...base, side: 'right', uplo: 'lower', transA: 'C', diag: 'nonunit', order: 32, nrhs: 33, count: 20, alpha: [-1, 0], zeroAt: 3, formA: 'list' },
+    { ...base, side: 'left', uplo: 'lower', transA: 'T', diag: 'nonunit', order: 31, nrhs: 4, count: 20, alpha: ALPHA, zeroAt: 30 },
+    { ...base, side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', order: 16, nrhs: 33, count: 4000, alpha: ALPHA },
+    { ...base, side: 'right', uplo: 'upper', transA: 'C', diag: 'nonunit', order: 1, nrhs: 3, count: 20000, alpha: ALPHA },
+    { ...base, side: 'left', uplo: 'upper', transA: 'C', diag: 'nonunit', order: 33, nrhs: 3, count: 10, alpha: ALPHA, route: 'cpu' },
+    { ...base, side: 'right', uplo: 'lower', transA: 'N', diag: 'unit', order: 33, nrhs: 2, count: 10, alpha: ALPHA, route: 'cpu', formB: 'list' },
+  ];
+}
+
+/** Bits of a NaN with a payload of its own (the poison around B): a kernel's NaN would differ. */
+function poison(a: Pairs): void {
+  if (a instanceof Float64Array) {
+    const w = new Uint32Array(a.buffer, a.byteOffset, a.length * 2);
+    for (let i = 0; i < a.length; i++) { w[2 * i] = 0x0badf00d + i; w[2 * i + 1] = 0x7ff4dead; }
+  } else {
+    new Uint32Array(a.buffer, a.byteOffset, a.length).fill(0x7fa0beef);
+  }
+}
+const bits = (a: Pairs): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.byteLength / 4);
+
+/** count rows x cols matrices: one buffer (ld = rows + 1 or + 2, gaps of 3 pairs, offset 5) for 'strided', a buffer each (offset 2, one pair after) for 'list'. */
+interface Placed { arrays: Pairs[]; rows: number; cols: number; ld: number; offsets: number[]; stride: number; form: Form }
+function place(dtype: DType, rows: number, cols: number, count: number, form: Form, fill: (data: Pairs, off: number, ld: number) => void): Placed {
+  const ld = rows % 2 === 0 ? rows + 1 : rows + 2;
+  const stride = ld * cols + 3;
+  const make = (pairs: number): Pairs => { const a = dtype === 'float64' ? new Float64Array(2 * pairs) : new Float32Array(2 * pairs); poison(a); return a; };
+  const arrays = form === 'strided' ? [make(5 + count * stride + 1)] : Array.from({ length: count }, () => make(2 + ld * cols + 1));
+  const offsets = Array.from({ length: count }, (_, q) => (form === 'strided' ? 5 + q * stride : 2));
+  offsets.forEach((off, q) => fill(arrays[form === 'strided' ? 0 : q]!, off, ld));
+  return { arrays, rows, cols, ld, offsets, stride, form };
+}
+function batchOf<S extends Storage>(p: Placed, data: readonly S[], dtype: 'complex128' | 'complex64'): Batch<S> {
+  const shape = { rows: p.rows, cols: p.cols, ld: p.ld, dtype };
+  if (p.form === 'list') return list(data.map((d, q) => ({ data: d, offset: p.offsets[q]! })), shape) as unknown as Batch<S>;
+  return strided(data[0]!, { ...shape, stride: p.stride, offset: p.offsets[0]!, count: p.offsets.length }) as unknown as Batch<S>;
+}
+/** The matrix of array `a` that pair e lies in, or -1. */
+function matrixOf(p: Placed, a: number): (e: number) => number {
+  const inside = (d: number): boolean => d >= 0 && d % p.ld < p.rows && Math.floor(d / p.ld) < p.cols;
+  if (p.form === 'list') return (e) => (inside(e - p.offsets[0]!) ? a : -1);
+  return (e) => {
+    const q = Math.floor((e - p.offsets[0]!) / p.stride);
+    return q >= 0 && q < p.offsets.length && inside(e - p.offsets[q]!) ? q : -1;
+  };
+}
+
+function check(ctx: Context, c: Call, seed: number): void {
+  const rng = new Rng(seed);
+  const [rows, cols] = shapeB(c);
+  const zero = c.alpha[0] === 0 && c.alpha[1] === 0;
+  const pa = place(c.dtype, c.order, c.order, c.count, c.formA, (data, off, ld) => {
+    if (zero) { for (let j = 0; j < c.order; j++) for (let i = 0; i < c.order; i++) { data[2 * (off + i + j * ld)] = NaN; data[2 * (off + i + j * ld) + 1] = NaN; } return; }
+    fillComplexTriangle(rng, data, off, ld, c.order, c.uplo, c.diag, c.zeroAt);
+  });
+  const pb = place(c.dtype, rows, cols, c.count, c.formB, (data, off, ld) => {
+    for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) { data[2 * (off + i + j * ld)] = rng.uniform(); data[2 * (off + i + j * ld) + 1] = rng.uniform(); }
+  });
+  const what = `trsm ${variantName(c)} ${ctypeOf(c.dtype)} order ${c.order}, nrhs ${c.nrhs}, ${c.count} matrices, A ${c.formA}, B ${c.formB}, alpha ${c.alpha}${c.zeroAt >= 0 ? `, T(${c.zeroAt}, ${c.zeroAt}) = 0` : ''}`;
+  // The reference, in float64 on copies.
+  const refA = pa.arrays.map((x) => Float64Array.from(x)), refB = pb.arrays.map((x) => Float64Array.from(x));
+  cpuTrsmComplex({ side: c.side, uplo: c.uplo, transA: c.transA, diag: c.diag, alpha: c.alpha, a: batchOf(pa, refA, 'complex128'), b: batchOf(pb, refB, 'complex128') });
+  const da = pa.arrays.map((x) => ctx.upload(x) as DeviceStorage), db = pb.arrays.map((x) => ctx.upload(x) as DeviceStorage);
+  try {
+    ctx.trsm({ side: c.side, uplo: c.uplo, transA: c.transA, diag: c.diag, alpha: c.alpha, a: batchOf(pa, da, ctypeOf(c.dtype)), b: batchOf(pb, db, ctypeOf(c.dtype)) });
+    assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: c.route, gpu: c.route !== 'cpu' }, what);
+    da.forEach((d, a) => assert.deepEqual(bits(ctx.download(d) as Pairs), bits(pa.arrays[a]!), `${what}: A's array ${a} changed`));
+    const tol = ztrsmTolerance(c.dtype, c.order);
+    db.forEach((d, a) => {
+      const got = ctx.download(d) as Pairs;
+      const inB = matrixOf(pb, a);
+      const g = bits(got), w = bits(pb.arrays[a]!);
+      const per = g.length / got.length;   // 32-bit words per float
+      for (let f = 0; f < got.length; f++) {
+        if (inB(Math.floor(f / 2)) >= 0) continue;
+        for (let k = 0; k < per; k++) assert.equal(g[per * f + k], w[per * f + k], `${what}: array ${a} float ${f} outside B changed (${got[f]})`);
+      }
+      if (zero) got.forEach((v, f) => { if (inB(Math.floor(f / 2)) >= 0) assert.ok(Object.is(v, 0), `${what}: alpha = 0 left float ${f} = ${v}`); });
+      compareComplex(got, refB[a]!, inB, tol, `${what}, array ${a}`);
+    });
+    // A zero on the diagonal: the reference's B holds NaN (which the comparison required in the same places).
+    if (c.zeroAt >= 0) assert.ok(refB.some((x, a) => x.some((v, f) => Number.isNaN(v) && matrixOf(pb, a)(Math.floor(f / 2)) >= 0)), `${what}: the reference has NaN in B`);
+  } finally {
+    for (const d of [...da, ...db]) (d as { dispose?: () => void }).dispose?.();
+  }
+}
+
+/** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
+before(() => warmFileKernels('ztrsm', (ctx, planning) => {
+  if (planning === undefined) return;
+  const dev = planning.device;
+  for (const dtype of DTYPES) for (const c of [...sweep(dtype), ...specials(dtype)]) {
+    if (c.route === 'cpu') continue;
+    const [rows, cols] = shapeB(c);
+    const mat = (r: number, k: number, form: Form): Batch<Storage> => {
+      const ld = r % 2 === 0 ? r + 1 : r + 2;
+      return form === 'list'
+        ? list(Array.from({ length: 3 }, () => ({ data: dev.alloc(dtype, 2 * (2 + ld * k + 1)) as unknown as Storage, offset: 2 })), { rows: r, cols: k, ld, dtype: ctypeOf(dtype) })
+        : strided(dev.alloc(dtype, 2 * (5 + 3 * (ld * k + 3) + 1)) as unknown as Storage, { rows: r, cols: k, ld, stride: ld * k + 3, offset: 5, count: 3, dtype: ctypeOf(dtype) });
+    };
+    ctx.trsm({ side: c.side, uplo: c.uplo, transA: c.transA, diag: c.diag, alpha: c.alpha, a: mat(c.order, c.order, c.formA), b: mat(rows, cols, c.formB) });
+  }
+}));
+
+for (const dtype of DTYPES) {
+  test(`trsm ${ctypeOf(dtype)}: every side / uplo / trans / diag, orders ${ORDERS.join(', ')}, nrhs ${NRHS.join(', ')}, vs the reference`, { skip, timeout: 400_000 }, () => {
+    const { ctx } = gpuContext();
+    sweep(dtype).forEach((c, i) => check(ctx, c, 9000 + i + (dtype === 'float32' ? 50_000 : 0)));
+  });
+  test(`trsm ${ctypeOf(dtype)}: alpha 0 and 1, zeros on the diagonal, large batches, order 33 on the CPU reference`, { skip, timeout: 300_000 }, () => {
+    const { ctx } = gpuContext();
+    specials(dtype).forEach((c, i) => check(ctx, c, 700 + i + (dtype === 'float32' ? 50 : 0)));
+  });
+}
