@@ -2,7 +2,8 @@
 // split by class, each part timed alone on the device form (variableDevice: classification +
 // the class kernel), beside cuBLAS's per-size loop over the same members and the uniform batched
 // gemm of the class bound over as many members (what masking inside the class costs).
-// float64, C += A B (beta 1). Usage: node scripts/probe/vbatched-classes.mjs [a|b]
+// float64, C += A B (beta 1). Usage: MYRIAD_QUICK_FIRST=0 node scripts/probe/vbatched-classes.mjs [a|b]
+// (MYRIAD_QUICK_FIRST=0: every kernel its optimised build before it runs; the timings are of those).
 import { open, strided } from '../../dist/src/index.js';
 import { logUniformSizes, VBATCHED_WORKLOADS, vbatchedRequest } from '../../dist/src/bench/vbatched.js';
 import { deviceFormCall } from '../../dist/src/bench/vbatched-device.js';
