@@ -38,10 +38,16 @@ export interface ZherkProblem {
   readonly kindC: OperandKind;
 }
 
-/** blockDim.y = min(n, max(8, n / 4)), as many matrices a block as fill about 256 threads, the chunk within 1024 pairs. */
+/** CUDA's bound on blockDim.z, which counts the block's matrices. */
+const MAX_BLOCK_Z = 64;
+
+/**
+ * blockDim.y = min(n, max(8, n / 4)), as many matrices a block as fill about 256 threads (at most
+ * MAX_BLOCK_Z), the chunk within 1024 pairs.
+ */
 export function planZherk(p: ZherkProblem): ZherkSmallParams {
   const rowsY = Math.min(p.n, Math.max(8, Math.ceil(p.n / COLUMNS_PER_THREAD)));
-  const perBlock = Math.max(1, Math.floor(BLOCK_THREADS / (p.n * rowsY)));
+  const perBlock = Math.max(1, Math.min(MAX_BLOCK_Z, Math.floor(BLOCK_THREADS / (p.n * rowsY))));
   const chunk = Math.max(1, Math.min(32, Math.floor(STAGED_PAIRS / (perBlock * p.n))));
   return { dtype: p.dtype, n: p.n, uplo: p.uplo, trans: p.trans, kindA: p.kindA, kindC: p.kindC, rowsY, perBlock, chunk };
 }
