@@ -206,11 +206,42 @@ function fragmentLoad(o: FragmentNames, storedAlongMn: boolean): string {
       }`;
 }
 
+/**
+ * What surrounds the kernel's body: its name, its parameters, the casts that silence the ones it
+ * does not read, and the prologue that defines the batch member, its tile (i0, j0), its pointers
+ * a, b, c and m, n, k, ldA, ldB, ldC (the uniform kernel's, or a variable batch's class kernel's:
+ * generate-vbatched.ts).
+ */
+export interface MmaFrame {
+  readonly entry: string;
+  readonly parameters: string;
+  readonly unused: string;
+  readonly prologue: string;
+}
+
+/** The uniform kernel's frame: operands by layout, one m, n, k for the batch. */
+function uniformFrame(p: MmaGemmParams): MmaFrame {
+  return {
+    entry: mmaGemmEntry(p),
+    parameters: `${operandParameters('A', p.layouts.a.kind, false)},
+    ${operandParameters('B', p.layouts.b.kind, false)},
+    ${operandParameters('C', p.layouts.c.kind, true)},
+    int count, real alpha, real beta, int m, int n, int k`,
+    unused: '(void)strideA; (void)strideB; (void)strideC;',
+    prologue: tileBlockPrologue(p.layouts, p.triangle, p.tileGroup),
+  };
+}
+
 export function generateMmaGemm(p: MmaGemmParams): KernelSource {
+  return mmaGemmSource(p, uniformFrame(p));
+}
+
+/** Pure: the kernel of `p` in `frame`. */
+export function mmaGemmSource(p: MmaGemmParams, frame: MmaFrame): KernelSource {
   validateMmaParams(p);
   const l = sharedLayout(p);
   const { threads } = mmaGemmShape(p);
-  const entry = mmaGemmEntry(p);
+  const entry = frame.entry;
   const copyA = copyOf('A', l.aMajor, l);
   const copyB = copyOf('B', l.bMajor, l);
   const swizzled = p.bk >= 16;
@@ -317,10 +348,7 @@ ${ASYNC_HELPERS}
 #define SWZ(r) (${swizzled ? '((r) & 1) << 2' : '0'})
 
 extern "C" __global__ void __launch_bounds__(${threads}${p.minBlocks !== undefined ? `, ${p.minBlocks}` : oneBlockBound(p) ? ', 1' : ''}) ${entry}(
-    ${operandParameters('A', p.layouts.a.kind, false)},
-    ${operandParameters('B', p.layouts.b.kind, false)},
-    ${operandParameters('C', p.layouts.c.kind, true)},
-    int count, real alpha, real beta, int m, int n, int k)
+    ${frame.parameters})
 {
   constexpr int BM = ${p.bm}, BN = ${p.bn}, BK = ${p.bk};  // tile of C, depth of one k-step
   constexpr int WM = ${p.wm}, WN = ${p.wn};                // warps along m and n
@@ -334,10 +362,10 @@ extern "C" __global__ void __launch_bounds__(${threads}${p.minBlocks !== undefin
   extern __shared__ __align__(16) unsigned char smem[];
   real* sA = reinterpret_cast<real*>(smem);                // STAGES buffers of SIZEA
   real* sB = sA + STAGES * SIZEA;                          // STAGES buffers of SIZEB
-  (void)strideA; (void)strideB; (void)strideC;
+  ${frame.unused}
   ${p.betaZero ? '(void)beta;' : ''}
 
-  ${tileBlockPrologue(p.layouts, p.triangle, p.tileGroup)}
+  ${frame.prologue}
   // 16-byte copies need 16-byte aligned pairs: an aligned first element and an even ld.
   const bool vecA = ((reinterpret_cast<unsigned long long>(a) & 15) == 0) && ((ldA & 1) == 0);
   const bool vecB = ((reinterpret_cast<unsigned long long>(b) & 15) == 0) && ((ldB & 1) == 0);

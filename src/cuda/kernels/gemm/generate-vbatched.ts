@@ -17,8 +17,9 @@
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
+import { mmaGemmShape, mmaGemmSource } from './generate-mma.js';
 import { tiledGemmShape, tiledGemmSource } from './generate-tiled.js';
-import type { GemmKernelShape, TiledGemmParams, VsmallGemmParams, VtiledGemmParams } from './params.js';
+import type { GemmKernelShape, MmaGemmParams, TiledGemmParams, VmmaGemmParams, VsmallGemmParams, VtiledGemmParams } from './params.js';
 
 /** Entries per member in the two tables. */
 export const GEMM_VBATCH_POINTERS = 3;
@@ -100,20 +101,43 @@ export function vtiledTiles(p: VtiledGemmParams): number {
   return Math.ceil(p.bound / p.bm) * Math.ceil(p.bound / p.bn);
 }
 
-/** Pure: the same parameters always give the same source. */
-export function generateVtiledGemm(p: VtiledGemmParams): KernelSource {
-  if (!Number.isInteger(p.bound) || p.bound < 1) throw new Error(`invalid vbatched tiled gemm params (bound): ${JSON.stringify(p)}`);
-  const entry = `gemm_vtiled_${precisionLetter(p.dtype)}${transTag(p)}_c${p.bound}_${p.bm}x${p.bn}x${p.bk}_t${p.tm}x${p.tn}${p.betaZero ? '_b0' : ''}`;
-  return tiledGemmSource(vtiledAsTiled(p), {
-    entry,
-    parameters: PARAMETERS,
-    unused: '',
-    prologue: `const int batch = blockIdx.z * gridDim.y + blockIdx.y;
+/**
+ * The class kernels' opening, after the batch member's sizes: this block's tile of the member's C
+ * (grid x spans the class's tiles; a tile outside the member's C leaves at once, block-uniform).
+ */
+const CLASS_PROLOGUE = `const int batch = blockIdx.z * gridDim.y + blockIdx.y;
   if (batch >= count) return;
   ${memberOpening('batch')}
   const int tilesM = (m + BM - 1) / BM;
   if ((int)blockIdx.x >= tilesM * ((n + BN - 1) / BN)) return;   // outside this member's C
   const int i0 = (blockIdx.x % tilesM) * BM;
-  const int j0 = (blockIdx.x / tilesM) * BN;`,
-  });
+  const int j0 = (blockIdx.x / tilesM) * BN;`;
+
+/** Pure: the same parameters always give the same source. */
+export function generateVtiledGemm(p: VtiledGemmParams): KernelSource {
+  if (!Number.isInteger(p.bound) || p.bound < 1) throw new Error(`invalid vbatched tiled gemm params (bound): ${JSON.stringify(p)}`);
+  const entry = `gemm_vtiled_${precisionLetter(p.dtype)}${transTag(p)}_c${p.bound}_${p.bm}x${p.bn}x${p.bk}_t${p.tm}x${p.tn}${p.betaZero ? '_b0' : ''}`;
+  return tiledGemmSource(vtiledAsTiled(p), { entry, parameters: PARAMETERS, unused: '', prologue: CLASS_PROLOGUE });
+}
+
+/** The uniform mma parameters a class kernel runs (its operands as pointer arrays, no tile groups). */
+export function vmmaAsMma(p: VmmaGemmParams): MmaGemmParams {
+  const pointer = { kind: 'pointer' as const, dense: false };
+  const { variant: _variant, bound: _bound, tileGroup: _tileGroup, ...config } = p;
+  return { ...config, variant: 'mma', layouts: { a: pointer, b: pointer, c: pointer } };
+}
+
+export function vmmaGemmShape(p: VmmaGemmParams): GemmKernelShape {
+  return mmaGemmShape(vmmaAsMma(p));
+}
+
+/** Tiles of the class's largest C: grid x of a launch (as for the tiled classes). */
+export const vmmaTiles = (p: VmmaGemmParams): number => Math.ceil(p.bound / p.bm) * Math.ceil(p.bound / p.bn);
+
+/** Pure: the class kernel on the FP64 tensor cores. */
+export function generateVmmaGemm(p: VmmaGemmParams): KernelSource {
+  if (!Number.isInteger(p.bound) || p.bound < 1) throw new Error(`invalid vbatched mma gemm params (bound): ${JSON.stringify(p)}`);
+  const m = vmmaAsMma(p);
+  const entry = `gemm_vmma_d${transTag(p)}_c${p.bound}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}_k${m.mmaK ?? 8}${p.betaZero ? '_b0' : ''}`;
+  return mmaGemmSource(m, { entry, parameters: PARAMETERS, unused: '', prologue: CLASS_PROLOGUE });
 }

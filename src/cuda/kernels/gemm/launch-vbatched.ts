@@ -16,7 +16,7 @@ import { elementBytes } from '../common/precision.js';
 import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
 import { NO_WORK, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import {
-  GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, generateVsmallGemm, generateVtiledGemm, vsmallGemmShape, vtiledGemmShape, vtiledTiles,
+  GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, generateVmmaGemm, generateVsmallGemm, generateVtiledGemm, vmmaGemmShape, vmmaTiles, vsmallGemmShape, vtiledGemmShape, vtiledTiles,
 } from './generate-vbatched.js';
 import { gemmCuda } from './launch.js';
 import type { VbatchedGemmParams } from './params.js';
@@ -34,15 +34,15 @@ export interface GemmVbatchedOptions {
 
 /** The generated source of a class kernel. */
 export function vbatchedGemmSource(p: VbatchedGemmParams): ReturnType<typeof generateVsmallGemm> {
-  return p.variant === 'vsmall' ? generateVsmallGemm(p) : generateVtiledGemm(p);
+  return p.variant === 'vsmall' ? generateVsmallGemm(p) : p.variant === 'vmma' ? generateVmmaGemm(p) : generateVtiledGemm(p);
 }
 
 /** The launch of a class kernel over `n` members (grid x: the members' blocks or the class's tiles; y, z: members). */
 export function vbatchedGemmLaunch(p: VbatchedGemmParams, n: number): LaunchConfig {
   if (p.variant === 'vsmall') return { grid: [Math.ceil(n / p.tbc), 1, 1], block: [vsmallGemmShape(p).threads, 1, 1] };
-  const shape = vtiledGemmShape(p);
+  const [shape, tiles] = p.variant === 'vmma' ? [vmmaGemmShape(p), vmmaTiles(p)] : [vtiledGemmShape(p), vtiledTiles(p)];
   const y = Math.min(n, GRID_YZ_MAX);
-  return { grid: [vtiledTiles(p), y, Math.ceil(n / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes };
+  return { grid: [tiles, y, Math.ceil(n / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes };
 }
 
 export function gemmVbatchedCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: GemmVbatchedOptions = {}): void {

@@ -93,7 +93,8 @@ export interface GemmKernelShape {
  * m, n, k are at most `bound`, their pointers and sizes read from device tables. `vsmall` (bound
  * <= 32): `team` threads per member, `tbc` members per block, one thread per element of C in turn,
  * A and B read straight from memory; `vtiled`: the tiled kernel (generate-tiled.ts) over the
- * class's tiles, the tiles outside a member's C leaving at once.
+ * class's tiles, the tiles outside a member's C leaving at once; `vmma` the same with the FP64
+ * tensor-core kernel (generate-mma.ts).
  */
 export interface VsmallGemmParams {
   readonly variant: 'vsmall';
@@ -115,4 +116,14 @@ export interface VtiledGemmParams extends TiledConfig {
   readonly bound: number;
 }
 
-export type VbatchedGemmParams = VsmallGemmParams | VtiledGemmParams;
+/** A float64 class on the tensor cores: the mma kernel (generate-mma.ts) over the class's tiles. */
+export interface VmmaGemmParams extends MmaConfig {
+  readonly variant: 'vmma';
+  readonly dtype: DType;
+  readonly transA: Op;
+  readonly transB: Op;
+  readonly betaZero: boolean;
+  readonly bound: number;
+}
+
+export type VbatchedGemmParams = VsmallGemmParams | VtiledGemmParams | VmmaGemmParams;

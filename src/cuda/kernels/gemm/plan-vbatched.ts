@@ -2,7 +2,8 @@
  * Pure: the launches of a variable-size batched GEMM. A member's size is max(m, n, k) (k = 0 where
  * alpha = 0); members with nothing to do (m = 0, n = 0, or k = 0 with beta = 1) are left out; the
  * rest go to the classes of common/vbatch.ts: classes up to 32 the `vsmall` kernel, larger ones
- * the tiled kernel with the tuning table's block sizes for the class bound (the uniform planner's
+ * the tensor-core kernel (float64, where the card's table sets `vbatchedMma`) or else the tiled
+ * kernel, with the tuning table's block sizes for the class bound (the uniform planner's
  * bands, keyed by the bound instead of the size; float32 at most the band of 96, see below). Members beyond VBATCH_MAX: the per-size path.
  */
 import type { DType } from '../../../core/dtype.js';
@@ -10,7 +11,9 @@ import { byPrecision } from '../../../core/dtype-table.js';
 import type { Op } from '../../../core/ops.js';
 import type { GemmTuning } from '../../model/tuning/index.js';
 import { planClasses, type ClassPlan, type SizeClass } from '../common/vbatch.js';
+import { MMA_DTYPE } from './generate-mma.js';
 import type { VbatchedGemmParams } from './params.js';
+import { mmaConfigFor } from './plan.js';
 
 export interface VbatchedGemmProblem {
   readonly dtype: DType;
@@ -51,6 +54,23 @@ const VSMALL_SHAPE: Readonly<Record<number, { team: number; tbc: number }>> = {
  */
 const FLOAT32_BAND_MAX = 96;
 
+/**
+ * The largest tile of C a tensor-core class kernel takes, in elements: the class frame keeps more
+ * values live than the uniform kernel, and the 128 x 128 tiles spill there (TN: 255 registers and
+ * 8 bytes, ptxas sm_90); a member of 65-128 wastes as much of a 128 x 128 tile as of its 64 x 64
+ * tiles.
+ */
+const VMMA_TILE_MAX = 64 * 64;
+
+/** The order whose mma band a class of `bound` takes: its own, or the largest below whose tile fits VMMA_TILE_MAX. */
+function vmmaBandKey(bound: number, tuning: GemmTuning): number {
+  const at = tuning.mma.findIndex((b) => bound <= b.maxDim);
+  const own = tuning.mma[at < 0 ? tuning.mma.length - 1 : at]!;
+  if (own.config.bm * own.config.bn <= VMMA_TILE_MAX) return bound;
+  const below = tuning.mma.slice(0, at < 0 ? tuning.mma.length : at).reverse().find((b) => b.config.bm * b.config.bn <= VMMA_TILE_MAX);
+  return below?.maxDim ?? bound;
+}
+
 /** The k the kernel runs for a member: 0 where alpha = 0 (BLAS then reads neither A nor B). */
 export const effectiveK = (k: number, alpha: number): number => (alpha === 0 ? 0 : k);
 
@@ -87,6 +107,10 @@ export function gemmClassParams(p: Pick<VbatchedGemmProblem, 'dtype' | 'transA' 
   const common = { dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.beta === 0 };
   const small = VSMALL_SHAPE[bound];
   if (small !== undefined) return { variant: 'vsmall', ...common, bound, ...small };
+  if (p.dtype === MMA_DTYPE && tuning.vbatchedMma === true) {
+    const { tileGroup: _tileGroup, ...config } = mmaConfigFor(p.transA, p.transB, vmmaBandKey(bound, tuning), tuning);
+    return { variant: 'vmma', ...common, bound, ...config };
+  }
   const bands = tuning.tiled[p.dtype];
   const key = byPrecision(p.dtype, { double: bound, single: Math.min(bound, FLOAT32_BAND_MAX) });
   const band = bands.find((b) => key <= b.maxDim) ?? bands[bands.length - 1]!;

@@ -10,6 +10,7 @@ import { tuningFor, type GemmTuning, type MmaConfig } from '../../model/tuning/i
 import type { DeviceInfo } from '../../runtime/types.js';
 import type { GemmShape } from '../common/gemm-shape.js';
 import type { Conjugations } from '../common/complex.js';
+import type { Op } from '../../../core/ops.js';
 import { gemmElementBytes } from './element.js';
 import { MMA_DTYPE } from './generate-mma.js';
 import { smallGemmShape, smallGemmWork } from './generate-small.js';
@@ -145,22 +146,27 @@ function planTiled(p: GemmProblem, tuning: GemmTuning): TiledGemmParams {
 }
 
 function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
-  let config = band(tuning.mma, p).config;
+  return {
+    variant: 'mma', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
+    layouts: plainLayouts(p), ...mmaConfigFor(p.transA, p.transB, Math.max(p.m, p.n), tuning),
+  };
+}
+
+/** The mma kernel's block sizes for C of order `dim` (the band of the table, fitted to the transposes). */
+export function mmaConfigFor(transA: Op, transB: Op, dim: number, tuning: GemmTuning): MmaConfig {
+  let config = (tuning.mma.find((b) => dim <= b.maxDim) ?? tuning.mma[tuning.mma.length - 1]!).config;
   // TT with 32 accumulator tiles per warp spills at 255 registers (both operands take one
   // fragment load per tile): take the largest band whose warps hold at most 16 tiles.
   const tiles = (c: MmaConfig): number => (c.bm / c.wm / 8) * (c.bn / c.wn / 8);
-  if (p.transA === 'T' && p.transB === 'T' && tiles(config) > 16) {
+  if (transA === 'T' && transB === 'T' && tiles(config) > 16) {
     config = [...tuning.mma].reverse().find((b) => tiles(b.config) <= 16)?.config ?? config;
   }
   // A k-contiguous op(A) (A^T) takes one 16-byte fragment load per 8-row tile where an
   // m-contiguous A takes one per 16 rows: with warps 2 x 4 over a square tile, the 64 x 32 warp
   // tile then runs out of registers (spills at 255). Turning the warps to 4 x 2 (32 x 64) keeps
   // the same block tile and fits.
-  const turn = p.transA === 'T' && config.wm < config.wn && config.bm === config.bn;
-  return {
-    variant: 'mma', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
-    layouts: plainLayouts(p), ...config, ...(turn ? { wm: config.wn, wn: config.wm } : {}),
-  };
+  const turn = transA === 'T' && config.wm < config.wn && config.bm === config.bn;
+  return turn ? { ...config, wm: config.wn, wn: config.wm } : config;
 }
 
 /** Blocks per SM the model expects for a small plan (registers estimated before compiling). */

@@ -86,6 +86,12 @@ export interface GemmTuning {
   readonly mmaMinMajor: number;
   /** mma bands, ascending maxDim, as for `tiled`. */
   readonly mma: readonly MmaBand[];
+  /**
+   * Whether float64 classes of variable-size batches above 32 run on the tensor cores (the mma
+   * kernel in a class frame, the band of the class bound) rather than the tiled kernel; absent or
+   * false: the tiled kernel (the default table: set per card where it was measured).
+   */
+  readonly vbatchedMma?: boolean;
   /** Tiled bands per precision, ascending maxDim; the last should have maxDim Infinity. */
   readonly tiled: { readonly [D in DType]: readonly TiledBand[] };
   /** Complex data, by the dtype of its parts (complex128: float64, complex64: float32). */
