@@ -41,7 +41,7 @@ export const VBATCHED_WORKLOADS: Readonly<Record<VbatchedWorkload, { count: numb
 export const VBATCHED_OPS = ['gemm', 'potrf', 'trsm', 'posv', 'getrf', 'gesv'] as const;
 export type VbatchedOp = (typeof VBATCHED_OPS)[number];
 /** The ops whose device form (variableDevice, route 'vdevice') the bench times: those DEVICE_VARIABLE_ROUTES runs. */
-export type VbatchedDeviceOp = Exclude<VbatchedOp, 'gesv'>;
+export type VbatchedDeviceOp = Extract<VbatchedOp, keyof typeof DEVICE_VARIABLE_ROUTES>;
 export const hasDeviceForm = (op: VbatchedOp): op is VbatchedDeviceOp => Object.hasOwn(DEVICE_VARIABLE_ROUTES, op);
 /** Device arrays of members per op (gemm A, B, C; potrf and getrf A; trsm, posv and gesv A, B), the last the one each call writes. */
 export const VBATCHED_OPERANDS: Readonly<Record<VbatchedOp, number>> = { gemm: 3, potrf: 1, trsm: 2, posv: 2, getrf: 1, gesv: 2 };
