@@ -27,9 +27,9 @@
  * the compile workers before the first case: the 32 trsm class leaves, the variable-size GEMM's
  * class kernels of the updates, potrf's and getrf's class kernels, the row interchanges, the 32
  * per-size leaves of the compared members, getrf's per-size kernels of gesv's compared members,
- * and the per-size kernels of the members beyond 512. Estimate on an H200: 10-20 s of
- * NVRTC on 16 workers, the CPU reference a few
- * seconds; about 30 s in all. Skips with one line where no GPU is usable.
+ * and the per-size kernels of the members beyond 512. Estimate on an H200: 12-24 s of
+ * NVRTC on 16 workers, the CPU reference (getrf of the LU members up to 600 among it) 5-10
+ * seconds; about 40 s in all. Skips with one line where no GPU is usable.
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
