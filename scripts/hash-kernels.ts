@@ -40,6 +40,7 @@ import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js'
 import { getrfVbatchedCuda } from '../src/cuda/kernels/getrf/launch-vbatched.js';
 import { trsmVbatchedCuda } from '../src/cuda/kernels/trsm/launch-vbatched.js';
 import { posvVbatchedCuda, potrsVbatchedCuda } from '../src/cuda/kernels/solve/launch-vbatched.js';
+import { gesvVbatchedCuda, getrsVbatchedCuda } from '../src/cuda/kernels/solve/launch-vbatched-lu.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../src/cuda/kernels/gemm/plan.js';
 import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/generate-panel.js';
@@ -941,7 +942,7 @@ function vendorDirect(): void {
 
 // ---------------------------------------------------------------------------------------------
 // Variable-size batches by size class: every class (orders 0 .. 600, the last beyond the classes)
-// through the launchers (gemm, potrf, trsm, potrs, posv, getrf), on every device.
+// through the launchers (gemm, potrf, trsm, potrs, posv, getrf, getrs, gesv), on every device.
 
 function vbatchedThroughLaunchers(): void {
   const orders = [0, 5, 12, 20, 30, 40, 60, 100, 200, 400, 600];
@@ -964,6 +965,10 @@ function vbatchedThroughLaunchers(): void {
         potrsVbatchedCuda(dev, { uplo, a: members(dtype, (n) => [n, n]), b: rhs(dtype), info: fakeArray('int32', orders.length) });
         posvVbatchedCuda(dev, { uplo, a: members(dtype, (n) => [n, n]), b: rhs(dtype), info: fakeArray('int32', orders.length) });
       }
+      // getrs (op N and T) and gesv on the same members: the row interchanges and trsm's unit-lower and upper classes.
+      const lu = { ipiv: fakeArray('int32', orders.length * 600), pivotStride: 600, info: fakeArray('int32', orders.length) };
+      for (const trans of ['N', 'T'] as const) getrsVbatchedCuda(dev, { trans, a: members(dtype, (n) => [n, n]), b: rhs(dtype), ...lu });
+      gesvVbatchedCuda(dev, { a: members(dtype, (n) => [n, n]), b: rhs(dtype), ...lu });
       // getrf: square, tall and wide members (a class is by max(m, n)).
       for (const shape of [(n: number): [number, number] => [n, n], (n: number): [number, number] => [n, Math.ceil(n / 2)], (n: number): [number, number] => [Math.ceil(n / 2), n]]) {
         getrfVbatchedCuda(dev, { a: members(dtype, shape), ipiv: fakeArray('int32', orders.length * 600), pivotStride: 600, info: fakeArray('int32', orders.length) });

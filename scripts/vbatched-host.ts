@@ -50,7 +50,7 @@ export function measureHost(workload: VbatchedWorkload, op: VbatchedOp, dtype: D
   const elements = sizes.reduce((s, n) => s + n * n, 0);
   const data = Array.from({ length: VBATCHED_OPERANDS[op] }, () => dev.alloc(dtype, elements));
   const info = dev.alloc('int32', count);
-  const ipiv = op === 'getrf' ? dev.alloc('int32', count * sizes.reduce((x, n) => Math.max(x, n), 1)) : undefined;
+  const ipiv = op === 'getrf' || op === 'gesv' ? dev.alloc('int32', count * sizes.reduce((x, n) => Math.max(x, n), 1)) : undefined;
   const request = vbatchedRequest(op, sizes, data, info, ipiv);
   const rows: HostRow[] = [];
   for (const route of ['vbatched', op]) {

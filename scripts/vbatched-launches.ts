@@ -45,7 +45,7 @@ function variants(op: VbatchedOp, base: Record<string, unknown>): Record<string,
     case 'gemm': return [base, { ...base, transA: 'T', alpha: 0.5, beta: 0 }, { ...base, transB: 'T' }];
     case 'trsm': return [['left', 'lower', 'N'], ['left', 'upper', 'T'], ['right', 'lower', 'T'], ['right', 'upper', 'N']]
       .map(([side, uplo, transA]) => ({ ...base, side, uplo, transA, alpha: 0.5 }));
-    case 'getrf': return [base];
+    case 'getrf': case 'gesv': return [base];
     case 'potrf': case 'posv': return [{ ...base, uplo: 'lower' }, { ...base, uplo: 'upper' }];
   }
 }
@@ -53,7 +53,7 @@ function variants(op: VbatchedOp, base: Record<string, unknown>): Record<string,
 function main(argv: readonly string[]): void {
   const flag = (name: string, fallback: number): number => { const i = argv.indexOf(name); return i >= 0 ? Number(argv[i + 1]) : fallback; };
   const cap = { a: flag('--members-a', 60_000), b: flag('--members-b', 6_000) };
-  for (const w of ['a', 'b'] as const) for (const op of ['gemm', 'potrf', 'getrf', 'trsm', 'posv'] as VbatchedOp[]) for (const dtype of ['float64', 'float32'] as DType[]) {
+  for (const w of ['a', 'b'] as const) for (const op of ['gemm', 'potrf', 'getrf', 'trsm', 'posv', 'gesv'] as VbatchedOp[]) for (const dtype of ['float64', 'float32'] as DType[]) {
     const { count, max } = VBATCHED_WORKLOADS[w];
     const sizes = logUniformSizes(Math.min(count, cap[w]), max, w === 'a' ? 1 : 2);
     for (const [v, request] of variants(op, {}).entries()) {
@@ -61,7 +61,7 @@ function main(argv: readonly string[]): void {
       const elements = sizes.reduce((s, n) => s + n * n, 0);
       const data = Array.from({ length: VBATCHED_OPERANDS[op] }, () => dev.alloc(dtype, elements));
       const info = dev.alloc('int32', sizes.length);
-      const ipiv = op === 'getrf' ? dev.alloc('int32', sizes.length * Math.max(...sizes)) : undefined;
+      const ipiv = op === 'getrf' || op === 'gesv' ? dev.alloc('int32', sizes.length * Math.max(...sizes)) : undefined;
       runRouted(op, dev, { ...vbatchedRequest(op, sizes, data, info, ipiv), ...request }, 'vbatched');
       console.log(`${w} ${op} ${dtype} variant ${v}: ${dev.launches} launches ${dev.hash.digest('hex').slice(0, 16)}`);
     }

@@ -8,7 +8,7 @@
  *                     (--dtype complex128|complex64: gemm, potrf, getrf, posv, gesv, trsm)
  *                     [--format text|markdown]
  *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/bench/multi.ts)
- *   myriad bench gemm|potrf|trsm|posv|getrf --vbatched a|b [--dtype D]
+ *   myriad bench gemm|potrf|trsm|posv|getrf|gesv --vbatched a|b [--dtype D]
  *                                   one variable-size batch: class kernels beside the per-size path, the vendor's
  *                                   loop and the device form (variableDevice) (src/bench/vbatched.ts)
  *   myriad warm <op> --sizes 8,16,128 [--dtype D] [--batch N] [--json FILE]
@@ -44,10 +44,10 @@ const USAGE = `usage:
   myriad demo  [--backend auto|cpu|cuda|reference] [--dtype float64|float32]
   myriad bench <op> [--backend auto|cpu|cuda|reference] [--dtype float64|float32|both|complex128|complex64] [--sizes 2,4,8]
                (complex128, complex64: ${COMPLEX_BENCH_OPS.join(', ')}) [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
-  myriad bench gemm|potrf|trsm|posv|getrf --vbatched a|b [--dtype float64|float32|both]
+  myriad bench gemm|potrf|trsm|posv|getrf|gesv --vbatched a|b [--dtype float64|float32|both]
                (a: 200,000 matrices of sizes log-uniform in 1-64; b: 20,000 in 1-512): host-sized
-               classes, per size, the vendor's loop, and the device form (variableDevice: device launches,
-               device ms, device vs vendor loop)
+               classes, per size, the vendor's loop, and the device form (variableDevice, not gesv: device
+               launches, device ms, device vs vendor loop)
   myriad warm  <op> --sizes 8,16,128 [--dtype float64|float32|both] [--batch N] [--json FILE]
   myriad --version
   ops: ${benchOps().join(', ')}`;

@@ -81,8 +81,8 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['vbatched', 40],
   // An estimate (not yet timed): 72 complex gemm kernels compiled at once (planned on sm_90), then 76 small cases.
   ['zgemm', 25],
-  // An estimate (not yet timed): 252 kernels compiled at once, then 40 cases.
-  ['vbatched-solve', 30],
+  // An estimate (not yet timed): 296 kernels compiled at once, then 46 cases.
+  ['vbatched-solve', 40],
   // An estimate (not yet timed): 299 kernels compiled at once, then 51 cases (members to 600 checked on the host).
   ['vbatched-device', 60],
   // An estimate (not yet timed): about 350 complex Cholesky kernels compiled at once, then 12 tests of 17-32 orders each.

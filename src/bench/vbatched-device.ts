@@ -15,7 +15,7 @@ import type { DType } from '../core/dtype.js';
 import { storageInfo } from '../core/dtype-table.js';
 import type { IntStorage } from '../core/storage.js';
 import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
-import type { VbatchedOp } from './vbatched.js';
+import type { VbatchedDeviceOp } from './vbatched.js';
 
 export interface DeviceFormCall {
   /** One API call on the device form. */
@@ -30,7 +30,7 @@ export interface DeviceFormCall {
  * The device form of `op` over square members of `sizes` packed in `data` (the class route's
  * request's arrays, the same members at the same addresses), info `info`.
  */
-export function deviceFormCall(ctx: Context, dev: GpuDevice, op: VbatchedOp, sizes: readonly number[], data: readonly DeviceArray[], info: DeviceArray, dtype: DType): DeviceFormCall {
+export function deviceFormCall(ctx: Context, dev: GpuDevice, op: VbatchedDeviceOp, sizes: readonly number[], data: readonly DeviceArray[], info: DeviceArray, dtype: DType): DeviceFormCall {
   const count = sizes.length;
   const max = sizes.reduce((x, n) => Math.max(x, n), 0);
   const arrays: DeviceArray[] = [];

@@ -1,17 +1,18 @@
 /**
- * `myriad bench gemm|potrf|trsm|posv|getrf --vbatched a|b [--dtype D]` (CUDA): one variable-size batch, square
+ * `myriad bench gemm|potrf|trsm|posv|getrf|gesv --vbatched a|b [--dtype D]` (CUDA): one variable-size batch, square
  * members of log-uniform sizes (a: 200,000 in 1..64; b: 20,000 in 1..512; seeded, so every run
  * times the same batch), on device data filled on the device. Timed on the same data: the class
  * kernels (route 'vbatched') and the per-size path (route forced to the family's: one launch per
  * distinct shape), through the router, each call building its tables; then the vendor's way
  * (bench/vbatched-vendor.ts: one cuBLAS or cuSOLVER batched call per distinct shape, and cuBLAS's
- * grouped GEMM where it has it, over address arrays built before the timing), and the device form
- * (`variableDevice`, route 'vdevice', bench/vbatched-device.ts): the members' sizes, leading dimensions
+ * grouped GEMM where it has it, over address arrays built before the timing; none for getrf and
+ * gesv: cuBLAS's getrfBatched is no route of this project), and the device form of the ops that have
+ * one (`variableDevice`, route 'vdevice', bench/vbatched-device.ts): the members' sizes, leading dimensions
  * and addresses uploaded once before the timing, as the vendor's address arrays are built before its
  * timing, and each timed call the whole API call (validation, the classification kernel, the class
  * kernels and the tables' allocation and wait). CUDA events after a
  * warm-up, median of 5 repeats (3 for calls of 50 ms or more); the operands a call overwrites
- * (potrf's A, trsm's B, posv's both) reset from pristine copies outside the timed region (gemm's
+ * (potrf's A, trsm's B, posv's and gesv's both) reset from pristine copies outside the timed region (gemm's
  * C += A B needs none). Launches per call are counted by
  * running the same launcher on a planning device (nothing runs there), whose kernels are then
  * compiled at once on the compile workers before the timing.
@@ -37,12 +38,17 @@ export const VBATCHED_WORKLOADS: Readonly<Record<VbatchedWorkload, { count: numb
   a: { count: 200_000, max: 64 },
   b: { count: 20_000, max: 512 },
 };
-export const VBATCHED_OPS = ['gemm', 'potrf', 'trsm', 'posv', 'getrf'] as const;
+export const VBATCHED_OPS = ['gemm', 'potrf', 'trsm', 'posv', 'getrf', 'gesv'] as const;
 export type VbatchedOp = (typeof VBATCHED_OPS)[number];
-/** Device arrays of members per op (gemm A, B, C; potrf A; trsm and posv A, B), the last the one each call writes. */
-export const VBATCHED_OPERANDS: Readonly<Record<VbatchedOp, number>> = { gemm: 3, potrf: 1, trsm: 2, posv: 2, getrf: 1 };
+/** The ops whose device form (variableDevice, route 'vdevice') the bench times: those DEVICE_VARIABLE_ROUTES runs. */
+export type VbatchedDeviceOp = Extract<VbatchedOp, keyof typeof DEVICE_VARIABLE_ROUTES>;
+export const hasDeviceForm = (op: VbatchedOp): op is VbatchedDeviceOp => Object.hasOwn(DEVICE_VARIABLE_ROUTES, op);
+/** Device arrays of members per op (gemm A, B, C; potrf and getrf A; trsm, posv and gesv A, B), the last the one each call writes. */
+export const VBATCHED_OPERANDS: Readonly<Record<VbatchedOp, number>> = { gemm: 3, potrf: 1, trsm: 2, posv: 2, getrf: 1, gesv: 2 };
 /** The operands (indices into the request's data) each op overwrites. */
-const VBATCHED_OVERWRITTEN: Readonly<Record<VbatchedOp, readonly number[]>> = { gemm: [], potrf: [0], trsm: [1], posv: [0, 1], getrf: [0] };
+const VBATCHED_OVERWRITTEN: Readonly<Record<VbatchedOp, readonly number[]>> = { gemm: [], potrf: [0], trsm: [1], posv: [0, 1], getrf: [0], gesv: [0, 1] };
+/** Whether `op` takes pivots (max(sizes) a member). */
+const pivoted = (op: VbatchedOp): boolean => op === 'getrf' || op === 'gesv';
 
 /** The workload named by `--vbatched` (an unknown one names the option). */
 export function parseVbatchedWorkload(value: string): VbatchedWorkload {
@@ -76,7 +82,7 @@ export class LaunchCounter extends PlanningDevice {
   }
 }
 
-/** The request of `op` over square members of `sizes` in `data` (one array, members packed), and info (getrf: ipiv, max(sizes) a member). */
+/** The request of `op` over square members of `sizes` in `data` (one array, members packed), and info (getrf, gesv: ipiv, max(sizes) a member). */
 export function vbatchedRequest(op: VbatchedOp, sizes: readonly number[], data: readonly DeviceArray[], info: DeviceArray, ipiv?: DeviceArray): Record<string, unknown> {
   const batch = (d: DeviceArray): VariableBatch<DeviceArray> => {
     let at = 0;
@@ -89,6 +95,8 @@ export function vbatchedRequest(op: VbatchedOp, sizes: readonly number[], data: 
     case 'trsm': return { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 1, a: batch(data[0]!), b: batch(data[1]!) };
     case 'posv': return { uplo: 'lower', a: batch(data[0]!), b: batch(data[1]!), info };
     case 'getrf': return { a: batch(data[0]!), ipiv, pivotStride: sizes.reduce((x, n) => Math.max(x, n), 0), info };
+    // B n x n per member, as posv's.
+    case 'gesv': return { a: batch(data[0]!), ipiv, pivotStride: sizes.reduce((x, n) => Math.max(x, n), 0), b: batch(data[1]!), info };
   }
 }
 
@@ -154,8 +162,8 @@ export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: Vbatched
       const overwritten = VBATCHED_OVERWRITTEN[op].map((i) => data[i]!);
       const pristine = overwritten.map((d) => { const p = dev.alloc(dtype, elements); arrays.push(p); dev.copy(d, 0, p, 0, elements); return p; });
       const reset = overwritten.length === 0 ? undefined : (): void => overwritten.forEach((d, i) => dev.copy(pristine[i]!, 0, d, 0, elements));
-      // getrf: A + n I (partial pivoting on it), pivots max(sizes) a member.
-      const ipiv = op === 'getrf' ? dev.alloc('int32', count * sizes.reduce((x, n) => Math.max(x, n), 1)) : undefined;
+      // getrf, gesv: A + n I (partial pivoting on it), pivots max(sizes) a member.
+      const ipiv = pivoted(op) ? dev.alloc('int32', count * sizes.reduce((x, n) => Math.max(x, n), 1)) : undefined;
       if (ipiv !== undefined) arrays.push(ipiv);
       const request = vbatchedRequest(op, sizes, data, info, ipiv);
       // Launches counted on a planning device, whose recorded sources are then compiled at once on
@@ -187,11 +195,11 @@ export function benchVbatched(dev: GpuDevice, op: VbatchedOp, workload: Vbatched
         row.groupedSpeedup = row.groupedMs / ms;
       }
       // The device form: its arrays uploaded here, untimed; the timed call is the API call.
-      const device = ctx === undefined ? undefined : deviceFormCall(ctx, dev, op, sizes, data, info, dtype);
+      const device = ctx === undefined || !hasDeviceForm(op) ? undefined : deviceFormCall(ctx, dev, op, sizes, data, info, dtype);
       if (device !== undefined) {
         arrays.push(...device.arrays);
         const c = new LaunchCounter(dev.info);
-        (DEVICE_VARIABLE_ROUTES[op].run as (d: GpuDevice, r: DeviceVariableRequest) => void)(c, device.request);
+        (DEVICE_VARIABLE_ROUTES[op as VbatchedDeviceOp].run as (d: GpuDevice, r: DeviceVariableRequest) => void)(c, device.request);
         dev.prefetch?.(c.sources);
         row.deviceLaunches = c.launches;
         row.deviceMs = time(device.run);

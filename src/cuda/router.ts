@@ -23,7 +23,7 @@ import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
 import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
 import { potrfCuda, potrfDeviceVariableCuda, potrfVbatchedCovers, potrfVbatchedCuda } from './kernels/potrf/index.js';
-import { gesvCuda, getrsCuda, posvCuda, posvDeviceVariableCuda, posvVbatchedCuda, potrsCuda, potrsDeviceVariableCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
+import { gesvCuda, gesvVbatchedCuda, getrsCuda, getrsVbatchedCuda, posvCuda, posvDeviceVariableCuda, posvVbatchedCuda, potrsCuda, potrsDeviceVariableCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
 import { syrkCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
@@ -174,8 +174,19 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'getrf', run: getrfCuda },
     CPU,
   ],
-  getrs: [vendor('cublas', cublasGetrsCovers, cublasGetrs), { name: 'getrs', run: getrsCuda }, CPU],
-  gesv: [vendor('cublas', cublasGesvCovers, (dev, r) => cublasGesv(dev, r, ROUTED_GETRF)), { name: 'gesv', run: gesvCuda }, CPU],
+  // Variable batches of several shapes: the permutation in one launch, trsm's class launches (gesv: getrf's first); force 'getrs' / 'gesv': per shape.
+  getrs: [
+    vendor('cublas', cublasGetrsCovers, cublasGetrs),
+    { name: 'vbatched', covers: solveVbatchedCovers, run: getrsVbatchedCuda },
+    { name: 'getrs', run: getrsCuda },
+    CPU,
+  ],
+  gesv: [
+    vendor('cublas', cublasGesvCovers, (dev, r) => cublasGesv(dev, r, ROUTED_GETRF)),
+    { name: 'vbatched', covers: solveVbatchedCovers, run: gesvVbatchedCuda },
+    { name: 'gesv', run: gesvCuda },
+    CPU,
+  ],
   trtri: single('trtri', trtriCuda),
   lauum: single('lauum', lauumCuda),
   potri: single('potri', potriCuda),

@@ -7,6 +7,9 @@
 // offA offB t nvec ldA ldB; then len elements. stdout: the buffer.
 // -DCOPY: count gx gy bx by shared len, then back and infos (one per batch index), then per member
 // offB offCopy rows cols ldB index; then len elements. stdout: the buffer.
+// -DPERMUTE (getrs/gesv's row interchanges, solve/generate-permute-vbatched.ts): count gx gy bx by
+// shared len, then nMax cap pivotStride useInfo, infos and the infos (one per batch index), pivots
+// and the pivots; then per member offB n nrhs ldB index; then len elements. stdout: the buffer.
 // Used by test/cuda/vbatched-trsm-host-emulation.test.ts.
 #include <atomic>
 #include "cuda-host-shim.h"
@@ -37,6 +40,21 @@ int main() {
     if (scanf("%lld %lld", &where[2 * q], &where[2 * q + 1]) != 2) return 2;
     for (int e = 0; e < 4; ++e) if (scanf("%d", &dims[4 * q + e]) != 1) return 2;
   }
+#elif defined(PERMUTE)
+  int nMax, cap, pivotStride, useInfo, infos, pivots;
+  if (scanf("%d %d %d %d", &nMax, &cap, &pivotStride, &useInfo) != 4) return 2;
+  if (scanf("%d", &infos) != 1) return 2;
+  std::vector<int> info(infos + 1);
+  for (int i = 0; i < infos; ++i) if (scanf("%d", &info[i]) != 1) return 2;
+  if (scanf("%d", &pivots) != 1) return 2;
+  std::vector<int> ipiv(pivots + 1);
+  for (int i = 0; i < pivots; ++i) if (scanf("%d", &ipiv[i]) != 1) return 2;
+  std::vector<long long> where(count);
+  std::vector<int> dims(4 * count);
+  for (long long q = 0; q < count; ++q) {
+    if (scanf("%lld", &where[q]) != 1) return 2;
+    for (int e = 0; e < 4; ++e) if (scanf("%d", &dims[4 * q + e]) != 1) return 2;
+  }
 #else
   double alpha;
   int off, size, nvecMax, ldx;
@@ -55,6 +73,8 @@ int main() {
   run_grid(gx, gy, bx, by, 1, shared, [&] {
 #ifdef COPY
     ENTRY(ptrs.data(), dims.data(), info.data(), (int)count, back);
+#elif defined(PERMUTE)
+    ENTRY(ptrs.data(), 1, dims.data(), ipiv.data(), pivotStride, useInfo ? info.data() : nullptr, (int)count, nMax, cap);
 #else
     ENTRY(ptrs.data(), dims.data(), (int)count, off, size, nvecMax, ldx, (real)alpha);
 #endif

@@ -4,10 +4,12 @@
  * size launcher (trsmVbatchedCuda: one set of class launches each); posv as potrf's
  * (potrfVbatchedCuda) and then those solves, with every member's B kept aside in the workspace and
  * the failed members' B copied back (generate-copy-vbatched.ts), so that B is unchanged where
- * info > 0, as LAPACK's posv and the per-size path leave it. Members beyond the classes take each
- * family's per-size path inside those launchers.
+ * info > 0, as LAPACK's posv and the per-size path leave it (`keepingFailed`, which gesv's class
+ * path shares: launch-vbatched-lu.ts). Members beyond the classes take each family's per-size path
+ * inside those launchers.
  */
 import { batchCount, type Batch } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../runtime/types.js';
@@ -16,8 +18,8 @@ import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, arrayFields, memberFields, memberShapes, putAddress, severalShapes } from '../common/members.js';
-import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { addressWords, arrayFields, memberFields, memberShapes, putAddress, severalShapes, type MemberFields } from '../common/members.js';
+import { classPathPays, releaseMemberTables, uploadMemberTables, VBATCH_MAX, type MemberTables } from '../common/vbatch.js';
 import { potrfVbatchedCuda } from '../potrf/index.js';
 import { trsmVbatchedCuda } from '../trsm/index.js';
 import { COPY_VBATCH_INTS, COPY_VBATCH_POINTERS, COPY_VBATCH_THREADS, copyVbatchedSource } from './generate-copy-vbatched.js';
@@ -49,41 +51,82 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
   const count = batchCount(r.b);
   if (count === 0) return;
   potrfVbatchedCuda(dev, { uplo: r.uplo, a: r.a, info: r.info });
-  const dtype = deviceDtype(r.b);
-  // Flat fields and addresses as two 32-bit words: no object, array literal or BigInt per member.
   const fb = memberFields(r.b);
-  const kept: number[] = [];
-  let total = 0;
-  for (let i = 0; i < count; i++) {
+  keepingFailed(dev, deviceDtype(r.b), fb, keptMembers(fb), r.info, () => choleskySolves(dev, r.uplo, r.a, r.b));
+}
+
+/**
+ * The members of B with work (rows x cols > 0): batch indices, those of order (rows) up to
+ * VBATCH_MAX first, then the larger ones, each part in batch order; `small` of them in the first
+ * part, `elements` in all.
+ */
+export interface KeptMembers {
+  readonly order: Int32Array;
+  readonly small: number;
+  readonly elements: number;
+}
+
+export function keptMembers(fb: MemberFields): KeptMembers {
+  let small = 0, large = 0, elements = 0;
+  for (let i = 0; i < fb.count; i++) {
     const size = fb.rows[i]! * fb.cols[i]!;
-    if (size > 0) { kept.push(i); total += size; }
+    if (size === 0) continue;
+    if (fb.rows[i]! <= VBATCH_MAX) small++; else large++;
+    elements += size;
   }
-  if (kept.length === 0) return;
+  const order = new Int32Array(small + large);
+  for (let i = 0, s = 0, l = small; i < fb.count; i++) {
+    if (fb.rows[i]! * fb.cols[i]! === 0) continue;
+    if (fb.rows[i]! <= VBATCH_MAX) order[s++] = i; else order[l++] = i;
+  }
+  return { order, small, elements };
+}
+
+/**
+ * The tables of the kept members, in their order: B's address (and, with `aside`, the address of
+ * its packed copy there, members one after another) and rows, cols, ldB, batch index (the copy's
+ * and the permutation's layout).
+ */
+export function solveTables(dev: GpuDevice, dtype: DType, fb: MemberFields, kept: KeptMembers, aside?: DeviceArray): MemberTables {
+  const n = kept.order.length;
+  const stride = aside === undefined ? 1 : COPY_VBATCH_POINTERS;
+  const bytes = elementBytes(dtype);
+  const pointers = new BigInt64Array(n * stride);
+  const words = addressWords(pointers);
+  const ints = new Int32Array(n * COPY_VBATCH_INTS);
+  // Each member's copy in the aside array, one after the other.
+  const places = new Float64Array(aside === undefined ? 0 : n);
+  if (aside !== undefined) for (let q = 0, at = 0; q < n; q++) { places[q] = at; at += fb.rows[kept.order[q]!]! * fb.cols[kept.order[q]!]!; }
+  const fs = aside === undefined ? undefined : arrayFields(aside, places);
+  for (let q = 0; q < n; q++) {
+    const i = kept.order[q]!;
+    putAddress(pointers, words, q * stride, fb, i, bytes);
+    if (fs !== undefined) putAddress(pointers, words, q * stride + 1, fs, q, bytes);
+    const o = q * COPY_VBATCH_INTS;
+    ints[o] = fb.rows[i]!; ints[o + 1] = fb.cols[i]!; ints[o + 2] = fb.ld[i]!; ints[o + 3] = i;
+  }
+  return uploadMemberTables(dev, pointers, stride, ints, COPY_VBATCH_INTS);
+}
+
+/**
+ * Runs `solve` (which may change every kept member's B) with B kept aside: every kept member's B
+ * copied into the workspace (packed) before, and copied back after where info is non-zero, so a
+ * failed member's B is unchanged. `solve` gets the tables (pointer stride COPY_VBATCH_POINTERS, B
+ * first), which serve the permutation as well.
+ */
+export function keepingFailed(dev: GpuDevice, dtype: DType, fb: MemberFields, kept: KeptMembers, info: DeviceArray, solve: (tables: MemberTables) => void): void {
+  const n = kept.order.length;
+  if (n === 0) return;
   const frame = Workspace.of(dev).frame();
   try {
-    const aside = frame.take(dtype, total, `the copy of B kept aside by ${count} solves`);
-    const bytes = elementBytes(dtype);
-    const pointers = new BigInt64Array(kept.length * COPY_VBATCH_POINTERS);
-    const words = addressWords(pointers);
-    const ints = new Int32Array(kept.length * COPY_VBATCH_INTS);
-    // Each member's copy in the aside array, one after the other.
-    const places = new Float64Array(kept.length);
-    for (let q = 0, at = 0; q < kept.length; q++) { places[q] = at; at += fb.rows[kept[q]!]! * fb.cols[kept[q]!]!; }
-    const fs = arrayFields(aside, places);
-    for (let q = 0; q < kept.length; q++) {
-      const i = kept[q]!;
-      putAddress(pointers, words, q * COPY_VBATCH_POINTERS, fb, i, bytes);
-      putAddress(pointers, words, q * COPY_VBATCH_POINTERS + 1, fs, q, bytes);
-      const o = q * COPY_VBATCH_INTS;
-      ints[o] = fb.rows[i]!; ints[o + 1] = fb.cols[i]!; ints[o + 2] = fb.ld[i]!; ints[o + 3] = i;
-    }
-    const tables = uploadMemberTables(dev, pointers, COPY_VBATCH_POINTERS, ints, COPY_VBATCH_INTS);
+    const aside = frame.take(dtype, kept.elements, `the copy of B kept aside by ${fb.count} solves`);
+    const tables = solveTables(dev, dtype, fb, kept, aside);
     try {
       const k = cachedKernel(dev, `copy-vbatched/${dtype}`, () => copyVbatchedSource(dtype));
-      const copy = (back: boolean): void => k.launch(vbatchedCopyLaunch(kept.length),
-        [arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(r.info), arg.i32(kept.length), arg.i32(back ? 1 : 0)]);
+      const copy = (back: boolean): void => k.launch(vbatchedCopyLaunch(n),
+        [arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(info), arg.i32(n), arg.i32(back ? 1 : 0)]);
       copy(false);
-      choleskySolves(dev, r.uplo, r.a, r.b);
+      solve(tables);
       copy(true);
     } finally {
       releaseMemberTables(dev, tables);
@@ -93,8 +136,12 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
   }
 }
 
-/** Whether a request is a variable batch of more than one shape (n, nrhs, ldA, ldB) (the class kernels' case), of few enough members a size for the class path to pay (classPathPays). */
-export function solveVbatchedCovers(r: PotrsRequest<DeviceArray, DeviceArray>): boolean {
+/**
+ * Whether a solve's request (potrs, posv, getrs, gesv) is a variable batch of more than one shape
+ * (n, nrhs, ldA, ldB) (the class kernels' case), of few enough members a size for the class path
+ * to pay (classPathPays).
+ */
+export function solveVbatchedCovers(r: { readonly a: Batch<DeviceArray>; readonly b: Batch<DeviceArray> }): boolean {
   if (r.a.kind !== 'variable' && r.b.kind !== 'variable') return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
