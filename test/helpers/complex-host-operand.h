@@ -25,3 +25,27 @@ static bool readPairs(real2* buf, long long len) {
 static void printPairs(const real2* buf, long long len) {
   for (long long i = 0; i < len; ++i) printf("%.17g %.17g\n", (double)buf[i].x, (double)buf[i].y);
 }
+
+// The operands' forms, as the harness was compiled: -DPA / -DPB / -DPC put that operand in the
+// pointer form (its argument the array of matrix addresses `x.ptrs`), else strided (the buffer's base).
+#ifdef PA
+#define ARG_A a.ptrs.data()
+#define POINTER_A true
+#else
+#define ARG_A base
+#define POINTER_A false
+#endif
+#ifdef PB
+#define ARG_B b.ptrs.data()
+#define POINTER_B true
+#else
+#define ARG_B base
+#define POINTER_B false
+#endif
+#ifdef PC
+#define ARG_C c.ptrs.data()
+#define POINTER_C true
+#else
+#define ARG_C base
+#define POINTER_C false
+#endif

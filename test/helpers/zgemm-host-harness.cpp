@@ -16,21 +16,6 @@ using std::fma; using std::min; using std::max;
 alignas(16) unsigned char g_smem[256 * 1024];
 #include "kernel.cu"   // from -I<dir>
 #include "complex-host-operand.h"
-#ifdef PA
-#define ARG_A a.ptrs.data()
-#else
-#define ARG_A base
-#endif
-#ifdef PB
-#define ARG_B b.ptrs.data()
-#else
-#define ARG_B base
-#endif
-#ifdef PC
-#define ARG_C c.ptrs.data()
-#else
-#define ARG_C base
-#endif
 int main() {
   long long gx, gy, gz, bx, count, m, n, k, len;
   if (scanf("%lld %lld %lld %lld %lld %lld %lld %lld %lld", &gx, &gy, &gz, &bx, &count, &m, &n, &k, &len) != 9) return 2;

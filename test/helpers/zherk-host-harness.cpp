@@ -13,20 +13,6 @@ using std::fma; using std::fabs;
 #define __shared__ static
 #include "kernel.cu"   // from -I<dir>
 #include "complex-host-operand.h"
-#ifdef PA
-#define ARG_A a.ptrs.data()
-#define POINTER_A true
-#else
-#define ARG_A base
-#define POINTER_A false
-#endif
-#ifdef PC
-#define ARG_C c.ptrs.data()
-#define POINTER_C true
-#else
-#define ARG_C base
-#define POINTER_C false
-#endif
 int main() {
   long long gx, bx, by, bz, count, len;
   if (scanf("%lld %lld %lld %lld %lld %lld", &gx, &bx, &by, &bz, &count, &len) != 6) return 2;

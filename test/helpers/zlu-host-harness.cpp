@@ -15,20 +15,6 @@ using std::fma; using std::fabs; using std::hypot; using std::min; using std::ma
 #define __align__(n) __attribute__((aligned(n)))
 #include "kernel.cu"   // from -I<dir>
 #include "complex-host-operand.h"
-#ifdef PA
-#define ARG_A a.ptrs.data()
-#define POINTER_A true
-#else
-#define ARG_A base
-#define POINTER_A false
-#endif
-#ifdef PB
-#define ARG_B b.ptrs.data()
-#define POINTER_B true
-#else
-#define ARG_B base
-#define POINTER_B false
-#endif
 int main() {
   long long gx, bx, count, len, lenPiv, pivotStride;
   if (scanf("%lld %lld %lld %lld %lld %lld", &gx, &bx, &count, &len, &lenPiv, &pivotStride) != 6) return 2;

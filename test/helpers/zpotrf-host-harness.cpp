@@ -16,20 +16,6 @@ inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 #define __align__(n) __attribute__((aligned(n)))
 #include "kernel.cu"   // from -I<dir>
 #include "complex-host-operand.h"
-#ifdef PA
-#define ARG_A a.ptrs.data()
-constexpr bool POINTER_A = true;
-#else
-#define ARG_A base
-constexpr bool POINTER_A = false;
-#endif
-#ifdef PB
-#define ARG_B b.ptrs.data()
-constexpr bool POINTER_B = true;
-#else
-#define ARG_B base
-constexpr bool POINTER_B = false;
-#endif
 int main() {
   long long gx, bx, count, nrhs, len;
   if (scanf("%lld %lld %lld %lld %lld", &gx, &bx, &count, &nrhs, &len) != 5) return 2;
