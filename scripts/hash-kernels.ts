@@ -27,6 +27,7 @@ import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../src/cuda
 import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from '../src/cuda/kernels/complex-lu/index.js';
 import { complexTrsmCuda } from '../src/cuda/kernels/ztrsm/index.js';
 import { complexHerkCuda } from '../src/cuda/kernels/zherk/index.js';
+import { complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
@@ -277,6 +278,24 @@ function complexHerkThroughLaunchers(): void {
     for (const uplo of UPLOS) for (const trans of ['N', 'C'] as const) {
       complexHerkCuda(dev, { uplo, trans, alpha: 1, beta: 0.5, a: trans === 'N' ? one(n, 5) : one(5, n), c: one(n, n) });
     }
+  }
+}
+
+/** Complex heev (complex128, complex64; lower, upper; vectors, values) through its launcher: n = 0 ... 32, strided and list batches. */
+function complexHeevThroughLauncher(): void {
+  const dev = fakeDevice(H100);
+  for (const dtype of DTYPES) for (const uplo of UPLOS) for (let n = 0; n <= 32; n++) for (const form of ['padded', 'list'] as const) for (const jobz of ['vectors', 'values'] as const) {
+    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+    const count = 3;
+    const ld = Math.max(1, n + 1);
+    const size = Math.max(1, ld * n);
+    const a = form === 'list'
+      ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows: n, cols: n, ld, dtype: type })
+      : strided(fakeArray(dtype, 2 * size * count), { rows: n, cols: n, ld, count, dtype: type });
+    const w = form === 'list'
+      ? list(Array.from({ length: count }, () => fakeArray(dtype, Math.max(1, n))), { rows: n, cols: 1 })
+      : strided(fakeArray(dtype, Math.max(1, n) * count), { rows: n, cols: 1, count });
+    complexHeevCuda(dev, { jobz, uplo, a, w, info: fakeArray('int32', count) });
   }
 }
 
@@ -1011,6 +1030,7 @@ complexCholeskyThroughLaunchers();
 complexLuThroughLaunchers();
 complexTrsmThroughLaunchers();
 complexHerkThroughLaunchers();
+complexHeevThroughLauncher();
 vbatchedThroughLaunchers();
 deviceSizedThroughLaunchers();
 tsm2ThroughLauncher();
