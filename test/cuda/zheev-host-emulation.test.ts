@@ -29,7 +29,7 @@ import { cpuHeevComplex } from '../../src/cpu/complex/zheev.js';
 import { complexHeevCuda } from '../../src/cuda/kernels/zjacobi/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { get, hermitianFrom, set, zeros, type Z } from '../helpers/complex.js';
-import { HERMITIAN_KINDS, hermitianCase, heevResidual, unitaryResidual } from '../helpers/heev-cases.js';
+import { HERMITIAN_KINDS, hermitianCase, heevResidual, unitaryResidual } from '../helpers/zjacobi-cases.js';
 import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 

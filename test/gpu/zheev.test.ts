@@ -27,7 +27,7 @@ import type { Uplo } from '../../src/core/enums.js';
 import type { DeviceStorage, Storage } from '../../src/core/storage.js';
 import { get, hermitianFrom, place, set, zeros, type Layout, type Z } from '../helpers/complex.js';
 import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
-import { HERMITIAN_KINDS, hermitianCase, heevResidual, unitaryResidual } from '../helpers/heev-cases.js';
+import { HERMITIAN_KINDS, hermitianCase, heevResidual, unitaryResidual } from '../helpers/zjacobi-cases.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = gpuSkipReason();

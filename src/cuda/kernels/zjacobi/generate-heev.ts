@@ -29,13 +29,13 @@
  * eigenvalues ascending (ties by index) with their vectors; with 'values' A is not written. No
  * Gram-Schmidt pass over V: the reference makes one only above n = 32 (REORTHOGONALIZE_ABOVE).
  */
-import { cudaMath } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexLetter, complexPrelude } from '../common/complex.js';
 import { jacobiConstants, PAIR_OF } from '../common/jacobi-rotation.js';
 import { elementBytes, mathHelpers, precisionPrelude } from '../common/precision.js';
 import type { HeevWarpParams } from './params.js';
+import { pairLoop, rotationHelpers } from './snippets.js';
 
 /** Shared bytes of one block (static shared memory: at most 48 KiB): A and V (pairs), each pair's e, c, s, and the order. */
 export function heevWarpSharedBytes(p: Pick<HeevWarpParams, 'dtype' | 'n' | 'vectors' | 'perBlock'>): number {
@@ -49,46 +49,6 @@ export function heevWarpSharedBytes(p: Pick<HeevWarpParams, 'dtype' | 'n' | 'vec
 export const heevWarpEntry = (p: HeevWarpParams): string =>
   `heev_warp_${complexLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}_t${p.threads}x${p.perBlock}_s${p.maxSweeps}`;
 
-/** The complex rotation applied to two columns and to two rows, and the modulus. */
-function rotationHelpers(p: HeevWarpParams): string {
-  return `static __device__ __forceinline__ real modulusReal2(real2 a) { return ${cudaMath(p.dtype, 'hypot')}(a.x, a.y); }
-// Columns: [x y] := [x y] J, x := c x - s conj(e) y, y := s e x + c y.
-static __device__ __forceinline__ void rotColumns(real2& x, real2& y, real c, real s, real2 e) {
-  const real2 a = x, b = y;
-  x.x = c * a.x - s * (e.x * b.x + e.y * b.y);
-  x.y = c * a.y - s * (e.x * b.y - e.y * b.x);
-  y.x = s * (e.x * a.x - e.y * a.y) + c * b.x;
-  y.y = s * (e.x * a.y + e.y * a.x) + c * b.y;
-}
-// Rows: [x; y] := J^H [x; y], x := c x - s e y, y := s conj(e) x + c y.
-static __device__ __forceinline__ void rotRows(real2& x, real2& y, real c, real s, real2 e) {
-  const real2 a = x, b = y;
-  x.x = c * a.x - s * (e.x * b.x - e.y * b.y);
-  x.y = c * a.y - s * (e.x * b.y + e.y * b.x);
-  y.x = s * (e.x * a.x + e.y * a.y) + c * b.x;
-  y.y = s * (e.x * a.y - e.y * a.x) + c * b.y;
-}`;
-}
-
-/**
- * One phase of a round: lane pairs (k, idx) over the round's HALF pairs and N2 indices, each
- * applying pair k's rotation where it is not the identity (s != 0); `body` the lines for index
- * `index` of the pair's columns or rows pp, qq.
- */
-function pairLoop(index: string, body: readonly string[]): string {
-  return `        for (int idx = tid; idx < HALF * N2; idx += T) {
-          const int k = idx / N2, ${index} = idx % N2;
-          const real s = sn[k];
-          if (s != real(0)) {
-            const real c = cs[k];
-            const real2 e = ph[k];
-            int pp, qq;
-            pairOf(r, k, pp, qq);
-${body.map((l) => `            ${l}`).join('\n')}
-          }
-        }`;
-}
-
 export function heevWarpSource(p: HeevWarpParams): KernelSource {
   const { dtype, n, uplo, vectors, kind, threads, perBlock, maxSweeps } = p;
   const entry = heevWarpEntry(p);
@@ -98,7 +58,7 @@ export function heevWarpSource(p: HeevWarpParams): KernelSource {
 ${mathHelpers(dtype)}
 ${jacobiConstants(dtype)}
 ${complexPrelude(dtype)}
-${rotationHelpers(p)}
+${rotationHelpers(dtype)}
 constexpr int N = ${n};
 constexpr int N2 = N + (N & 1);
 constexpr int HALF = N2 / 2;
@@ -179,12 +139,12 @@ ${V('      v[i + j * LDS] = makeReal2(i == j ? real(1) : real(0), real(0));')}  
       __syncwarp();
       if (!done) {
         // A := A J and V := V J: lane pairs (k, i) rotate row i of columns p_k, q_k.
-${pairLoop('i', ['rotColumns(a[i + pp * LDS], a[i + qq * LDS], c, s, e);', ...(vectors ? ['rotColumns(v[i + pp * LDS], v[i + qq * LDS], c, s, e);'] : [])])}
+${pairLoop('N2', 'i', ['rotColumns(a[i + pp * LDS], a[i + qq * LDS], c, s, e);', ...(vectors ? ['rotColumns(v[i + pp * LDS], v[i + qq * LDS], c, s, e);'] : [])])}
       }
       __syncwarp();
       if (!done) {
         // A := J^H A: column j of rows p_k, q_k.
-${pairLoop('j', ['rotRows(a[pp + j * LDS], a[qq + j * LDS], c, s, e);'])}
+${pairLoop('N2', 'j', ['rotRows(a[pp + j * LDS], a[qq + j * LDS], c, s, e);'])}
       }
       __syncwarp();
       if (rot) {

@@ -1,5 +1,6 @@
-/** Complex Jacobi on the GPU (heev on complex128 and complex64 data, n <= 32): the family's public face. */
-export type { HeevWarpParams, ZjacobiForce } from './params.js';
+/** Complex Jacobi on the GPU (heev, n <= 32; gesvd, max(m, n) <= 32; complex128 and complex64): the family's public face. */
+export type { GesvdWarpParams, HeevWarpParams, ZjacobiForce } from './params.js';
 export { heevWarpEntry, heevWarpSharedBytes, heevWarpSource } from './generate-heev.js';
-export { heevLanes, planHeev, zheevServes, ZHEEV_MAX, type HeevProblem } from './plan.js';
-export { complexHeevCuda, heevCovers } from './launch.js';
+export { gesvdWarpEntry, gesvdWarpSharedBytes, gesvdWarpSource } from './generate-gesvd.js';
+export { heevLanes, planGesvd, planHeev, zgesvdServes, zheevServes, ZGESVD_MAX, ZHEEV_MAX, type GesvdProblem, type HeevProblem } from './plan.js';
+export { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './launch.js';

@@ -1,9 +1,11 @@
 /**
- * Hermitian test matrices and the checks of an eigendecomposition that do not need a second
- * implementation, shared by the complex heev tests (host emulation and GPU): random, clustered
- * (eigenvalues 1 + k 1e-9 ...), repeated (three distinct values), diagonal (converged from the
- * start), zero, graded (rows and columns scaled by 2^-i) and positive definite matrices; the ratios
- * ||A V - V diag(w)||_F / (n ||A||_F eps) and ||V^H V - I||_F / (n eps), LAPACK's test ratios.
+ * Complex test matrices and the checks of a decomposition that do not need a second
+ * implementation, shared by the complex Jacobi tests (heev, gesvd; host emulation and GPU).
+ * Hermitian: random, clustered (eigenvalues 1 + k 1e-9 ...), repeated (three distinct values),
+ * diagonal (converged from the start), zero, graded (rows and columns scaled by 2^-i) and positive
+ * definite. General m x n: random, repeated singular values, zero, graded columns (10^-10 ...
+ * 10^10) and rank-deficient. The ratios are LAPACK's: ||A V - V diag(w)||_F / (n ||A||_F eps),
+ * ||A - U diag(s) VT||_F / (max(m, n) ||A||_F eps), ||Q^H Q - I||_F / (n eps).
  */
 import { get, identity, multiply, norm, op, random, randomHermitian, randomHpd, set, subtract, zeros, type Z } from './complex.js';
 import type { Rng } from './random.js';
@@ -12,7 +14,7 @@ export type HermitianKind = 'random' | 'clustered' | 'repeated' | 'diagonal' | '
 export const HERMITIAN_KINDS: readonly HermitianKind[] = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'hpd'];
 
 /** A random unitary matrix: the product of two Householder reflectors I - 2 u u^H / (u^H u). */
-function randomUnitary(rng: Rng, n: number): Z {
+export function randomUnitary(rng: Rng, n: number): Z {
   let q = identity(n);
   for (let r = 0; r < 2; r++) {
     const u = random(rng, n, 1);
@@ -74,4 +76,48 @@ export function heevResidual(a: Z, v: Z, w: readonly number[], eps: number): num
 /** ||V^H V - I||_F / (n eps). */
 export function unitaryResidual(v: Z, eps: number): number {
   return norm(subtract(multiply(op(v, 'C'), v), identity(v.cols))) / (Math.max(1, v.cols) * eps);
+}
+
+export type GeneralKind = 'random' | 'repeated' | 'zero' | 'graded' | 'rank-deficient';
+export const GENERAL_KINDS: readonly GeneralKind[] = ['random', 'repeated', 'zero', 'graded', 'rank-deficient'];
+
+/** The first `cols` columns of a. */
+const leading = (a: Z, cols: number): Z => ({ rows: a.rows, cols, d: a.d.slice(0, 2 * a.rows * cols) });
+
+/** A complex m x n matrix of `kind`. */
+export function generalCase(rng: Rng, kind: GeneralKind, m: number, n: number): Z {
+  const k = Math.min(m, n);
+  switch (kind) {
+    case 'random': return random(rng, m, n);
+    case 'zero': return zeros(m, n);
+    case 'repeated': {
+      // U_k diag(s) V_k^H, s = 4 (first half), 1.
+      const u = leading(randomUnitary(rng, m), k);
+      const v = leading(randomUnitary(rng, n), k);
+      const us = zeros(m, k);
+      for (let j = 0; j < k; j++) for (let i = 0; i < m; i++) { const [re, im] = get(u, i, j); const s = j < k / 2 ? 4 : 1; set(us, i, j, re * s, im * s); }
+      return multiply(us, op(v, 'C'));
+    }
+    case 'graded': {
+      const b = random(rng, m, n);
+      for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) {
+        const [re, im] = get(b, i, j);
+        const s = 10 ** (n === 1 ? 0 : -10 + (20 * j) / (n - 1));
+        set(b, i, j, re * s, im * s);
+      }
+      return b;
+    }
+    case 'rank-deficient': {
+      const r = Math.max(1, Math.floor(k / 2));
+      return multiply(random(rng, m, r), op(random(rng, n, r), 'C'));
+    }
+  }
+}
+
+/** ||A - U diag(s) VT||_F / (max(m, n) ||A||_F eps) (||A|| taken as 1 where A = 0). */
+export function svdResidual(a: Z, u: Z, s: readonly number[], vt: Z, eps: number): number {
+  const us = zeros(u.rows, u.cols);
+  for (let j = 0; j < u.cols; j++) for (let i = 0; i < u.rows; i++) { const [re, im] = get(u, i, j); set(us, i, j, re * s[j]!, im * s[j]!); }
+  const an = norm(a);
+  return norm(subtract(a, multiply(us, vt))) / (Math.max(1, a.rows, a.cols) * (an === 0 ? 1 : an) * eps);
 }
