@@ -16,7 +16,7 @@ import { heevLanes, heevWarpSharedBytes, heevWarpSource, planHeev, ZHEEV_MAX, ty
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
-import { compileForSm90, compileSet, NVCC_SKIP } from '../helpers/nvcc.js';
+import { compileForSm90, compileSet, FULL_COMPILE, NVCC_SKIP } from '../helpers/nvcc.js';
 
 const plan = (over: Partial<HeevWarpParams> = {}): HeevWarpParams => ({ ...planHeev({ dtype: 'float64', n: 8, uplo: 'lower', vectors: true, kind: 'strided' }), ...over });
 const num = argNumber;
@@ -163,7 +163,7 @@ describe('complex heev: nvcc for sm_90', { skip: NVCC_SKIP, timeout: 600_000 }, 
       for (const kind of ['strided', 'pointer'] as const) sources.push(heevWarpSource(planHeev({ dtype, n, uplo: n % 2 === 0 ? 'lower' : 'upper', vectors, kind })));
     }
     const picked = compileSet(sources, (e) => /^heev_warp_[zc]_pa_n32_lv_/.test(e));
-    assert.equal(picked.length, FULL ? sources.length : 2);
+    assert.equal(picked.length, FULL_COMPILE ? sources.length : 2);
     const results = await compileForSm90(picked);
     for (const r of results) {
       assert.ok(!('error' in r), `${r.src.entry}: ${'error' in r ? r.error : ''}`);
@@ -173,5 +173,3 @@ describe('complex heev: nvcc for sm_90', { skip: NVCC_SKIP, timeout: 600_000 }, 
     }
   });
 });
-
-const FULL = process.env['MYRIAD_FULL_COMPILE'] === '1';
