@@ -21,7 +21,8 @@
  * zero singular value is completed as the reference does (the first unit vector that stays longer
  * than 1/2 after two Gram-Schmidt passes against the columns before it, else the one that stays
  * longest; one lane: a rare path). Tall: U = G, VT = V^H; wide: U = V, VT = G^H. No Gram-Schmidt
- * pass over V: the reference makes one only above 32 columns (REORTHOGONALIZE_ABOVE).
+ * pass over V: the reference makes one only above 32 columns (REORTHOGONALIZE_ABOVE). Launch bounds
+ * with a minimum of one block, as the heev kernel's.
  */
 import { byPrecision, cudaMath } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
@@ -69,7 +70,7 @@ constexpr int MAX_SWEEPS = ${maxSweeps};
 constexpr int RANGE = ${byPrecision(dtype, { double: 500, single: 40 })};
 ${PAIR_OF}
 
-extern "C" __global__ void __launch_bounds__(${threads * perBlock}) ${entry}(
+extern "C" __global__ void __launch_bounds__(${threads * perBlock}, 1) ${entry}(
     ${operandParameters('A', kind, false, 'real2')},
     ${operandParameters('S', kind, true)},
     ${operandParameters('U', kind, true, 'real2')},
