@@ -27,6 +27,7 @@ import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../src/cuda
 import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from '../src/cuda/kernels/complex-lu/index.js';
 import { complexTrsmCuda } from '../src/cuda/kernels/ztrsm/index.js';
 import { complexHerkCuda } from '../src/cuda/kernels/zherk/index.js';
+import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
@@ -278,6 +279,47 @@ function complexHerkThroughLaunchers(): void {
       complexHerkCuda(dev, { uplo, trans, alpha: 1, beta: 0.5, a: trans === 'N' ? one(n, 5) : one(5, n), c: one(n, n) });
     }
   }
+}
+
+/** Complex heev (complex128, complex64; lower, upper; vectors, values) through its launcher: n = 0 ... 32, strided and list batches. */
+function complexHeevThroughLauncher(): void {
+  const dev = fakeDevice(H100);
+  for (const dtype of DTYPES) for (const uplo of UPLOS) for (let n = 0; n <= 32; n++) for (const form of ['padded', 'list'] as const) for (const jobz of ['vectors', 'values'] as const) {
+    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+    const count = 3;
+    const ld = Math.max(1, n + 1);
+    const size = Math.max(1, ld * n);
+    const a = form === 'list'
+      ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows: n, cols: n, ld, dtype: type })
+      : strided(fakeArray(dtype, 2 * size * count), { rows: n, cols: n, ld, count, dtype: type });
+    const w = form === 'list'
+      ? list(Array.from({ length: count }, () => fakeArray(dtype, Math.max(1, n))), { rows: n, cols: 1 })
+      : strided(fakeArray(dtype, Math.max(1, n) * count), { rows: n, cols: 1, count });
+    complexHeevCuda(dev, { jobz, uplo, a, w, info: fakeArray('int32', count) });
+  }
+}
+
+/** Complex gesvd (complex128, complex64; every choice of U and VT) through its launcher: the tests' shapes, strided and list batches. */
+function complexGesvdThroughLauncher(): void {
+  const dev = fakeDevice(H100);
+  const shapes = [[1, 1], [2, 2], [3, 3], [4, 1], [1, 4], [5, 3], [3, 5], [5, 5], [8, 8], [13, 13], [16, 16], [20, 13], [13, 20], [32, 1], [1, 32],
+    [32, 7], [7, 32], [6, 32], [31, 17], [31, 31], [32, 32]] as const;
+  for (const dtype of DTYPES) for (const [m, n] of shapes) for (const form of ['padded', 'list'] as const)
+    for (const [wantU, wantVt] of [[true, true], [false, false], [true, false], [false, true]] as const) {
+      const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+      const count = 3;
+      const k = Math.min(m, n);
+      const one = (rows: number, cols: number): Batch<DeviceArray> => {
+        const ld = rows + 1;
+        return form === 'list'
+          ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * ld * cols)), { rows, cols, ld, dtype: type })
+          : strided(fakeArray(dtype, 2 * ld * cols * count), { rows, cols, ld, count, dtype: type });
+      };
+      const s = form === 'list'
+        ? list(Array.from({ length: count }, () => fakeArray(dtype, k)), { rows: k, cols: 1 })
+        : strided(fakeArray(dtype, k * count), { rows: k, cols: 1, count });
+      complexGesvdCuda(dev, { a: one(m, n), s, u: wantU ? one(m, k) : undefined, vt: wantVt ? one(k, n) : undefined, info: fakeArray('int32', count) });
+    }
 }
 
 /** Complex LU (zgetrf, zgetrs N / T / C, zgesv; complex128, complex64) through its launchers: n = 1 ... 32, strided and list batches. */
@@ -1011,6 +1053,8 @@ complexCholeskyThroughLaunchers();
 complexLuThroughLaunchers();
 complexTrsmThroughLaunchers();
 complexHerkThroughLaunchers();
+complexHeevThroughLauncher();
+complexGesvdThroughLauncher();
 vbatchedThroughLaunchers();
 deviceSizedThroughLaunchers();
 tsm2ThroughLauncher();

@@ -91,6 +91,10 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['ztrsm', 60],
   // An estimate (not yet timed): about 70 complex herk kernels compiled at once, then 138 calls checked on the host.
   ['zherk', 30],
+  // An estimate (not yet timed): 32 complex heev kernels compiled at once, then 4 tests of 9 orders each (n = 33 on the CPU reference).
+  ['zheev', 30],
+  // An estimate (not yet timed): about 100 complex gesvd kernels compiled at once, then 6 tests of 19 shapes each (33 on the CPU reference).
+  ['zgesvd', 40],
 ]);
 
 /**

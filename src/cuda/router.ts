@@ -33,6 +33,7 @@ import { trtriCuda } from './kernels/trtri/index.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
 import { complexTrsmCuda, ztrsmCovers } from './kernels/ztrsm/index.js';
 import { complexHerkCuda, zherkCovers } from './kernels/zherk/index.js';
+import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
@@ -118,7 +119,7 @@ function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[]
 }
 
 /**
- * syev's candidates; heev's too (on real data heev is syev; complex heev runs on the CPU reference).
+ * syev's candidates; heev's too (on real data heev is syev; complex heev: COMPLEX_ROUTES).
  * 'ql-thread' (n <= 8, the table's band) before 'jacobi', whose per-thread design serves those
  * sizes where forced ('jacobi') or outside the band.
  */
@@ -216,7 +217,7 @@ export const DEVICE_VARIABLE_ROUTES = {
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
-export type ComplexRouted = 'gemm' | 'trsm' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv';
+export type ComplexRouted = 'gemm' | 'trsm' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'heev' | 'gesvd';
 
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
 export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
@@ -254,6 +255,10 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   getrf: [{ name: 'getrf', covers: (r) => complexGetrfCovers(r.a), run: complexGetrfCuda }, CPU],
   getrs: [{ name: 'getrs', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGetrsCuda }, CPU],
   gesv: [{ name: 'gesv', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGesvCuda }, CPU],
+  // The two-sided complex Jacobi warp design (zjacobi/): n <= 32 on strided and list batches; larger or variable: the CPU reference.
+  heev: [{ name: 'jacobi', covers: (r) => heevCovers(r.a, r.w), run: complexHeevCuda }, CPU],
+  // The one-sided complex Jacobi warp design (zjacobi/): max(m, n) <= 32, strided and list; larger or variable: the CPU reference.
+  gesvd: [{ name: 'jacobi', covers: (r) => zgesvdCovers(r), run: complexGesvdCuda }, CPU],
 };
 
 /** The routes complex requests report, per operation (the CPU candidate is one object in every list). */

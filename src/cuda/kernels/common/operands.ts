@@ -55,9 +55,10 @@ function groupFields(fields: readonly MemberFields[], count: number): number[][]
 /**
  * Groups the matrices of `batches` (all of one count) into launches. `elementBytes`: the bytes of
  * one element as the batches count them where that is not their array's element (a complex pair:
- * both parts); absent: the array's.
+ * both parts), for every batch or per batch (an entry undefined: that batch's array's); absent: the
+ * array's.
  */
-export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArray>[], elementBytes?: number): Grouping {
+export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArray>[], elementBytes?: number | readonly (number | undefined)[]): Grouping {
   const count = batchCount(batches[0]!);
   if (count === 0) return { groups: [], temporaries: [] };
   if (batches.every((b) => b.kind === 'strided')) {
@@ -72,9 +73,10 @@ export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArra
   // Each batch's fields read once; the pointer arrays written from them (no view or BigInt per matrix).
   const fields = batches.map(memberFields);
   for (const members of groupFields(fields, count)) {
-    const operands = fields.map((f): OperandArgs => {
+    const operands = fields.map((f, b): OperandArgs => {
       const first = members[0]!;
-      const uploaded = dev.upload(memberAddresses(f, members, elementBytes ?? storageInfo(f.arrays[f.slot[first]!]!.dtype).bytes));
+      const bytes = typeof elementBytes === 'number' ? elementBytes : elementBytes?.[b];
+      const uploaded = dev.upload(memberAddresses(f, members, bytes ?? storageInfo(f.arrays[f.slot[first]!]!.dtype).bytes));
       temporaries.push(uploaded);
       return { kind: 'pointer', pointer: uploaded.ptr, offset: 0, stride: 0, ld: f.ld[first]!, rows: f.rows[first]!, cols: f.cols[first]! };
     });

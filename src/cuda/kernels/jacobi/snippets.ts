@@ -6,33 +6,17 @@
  * hold no matrix), a leading dimension's name or the indentation, the caller passes it.
  */
 import type { DType } from '../../../core/dtype.js';
-import { byPrecision, cudaLiteral, cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
+import { byPrecision, cudaMath } from '../../../core/dtype-table.js';
 import type { Uplo } from '../../../core/enums.js';
 import { kindTag, matrixPointer, type OperandKind } from '../common/batch-pointer.js';
+import { jacobiConstants, PAIR_OF } from '../common/jacobi-rotation.js';
 import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
-import { TANGENT } from '../common/rotation.js';
 import type { GesvdKernel, SyevKernel } from './params.js';
+
+export { jacobiConstants, PAIR_OF };
 
 /** `text` with every line but empty ones indented by `by` more spaces. */
 const indent = (text: string, by: number): string => text.split('\n').map((line) => (line === '' ? line : ' '.repeat(by) + line)).join('\n');
-
-/** Constants and helpers all Jacobi designs use. */
-export function jacobiConstants(dtype: DType): string {
-  const { cuda } = dtypeInfo(dtype);
-  return `#define FULL 0xffffffffu
-constexpr real EPS = ${cuda.eps};
-constexpr real MAXR = ${cuda.max};
-constexpr real BIGZ = ${cudaLiteral(dtype, byPrecision(dtype, { double: '1e150', single: '1e18' }))};
-static __device__ __forceinline__ real rsqrtReal(real x) { return ${cudaMath(dtype, 'rsqrt')}(x); }
-static __device__ __forceinline__ real nanReal() { return ${cuda.nan}; }
-${TANGENT}
-// [x y] := [c x - s y, s x + c y]
-static __device__ __forceinline__ void rot2(real& x, real& y, real c, real s) {
-  const real a = x, b = y;
-  x = c * a - s * b;
-  y = s * a + c * b;
-}`;
-}
 
 /** The start of every Jacobi kernel: the precision prelude, the math helpers and jacobiConstants. */
 export function jacobiPrelude(dtype: DType): string {
@@ -55,13 +39,6 @@ export function syevDims(n: number): string {
 constexpr int N2 = N + (N & 1);
 constexpr int HALF = N2 / 2;`;
 }
-
-/** Pair k of round r of the circle tournament over N2 indices, p < q (the warp and block designs). */
-export const PAIR_OF = `static __device__ __forceinline__ void pairOf(int r, int k, int& p, int& q) {
-  if (k == 0) { p = r; q = N2 - 1; }
-  else { p = (r + k) % (N2 - 1); q = (r - k + N2 - 1) % (N2 - 1); }
-  if (p > q) { const int t = p; p = q; q = t; }
-}`;
 
 /** gesvd's sizes: G is M x K (A for m >= n, A^T otherwise), N2 its column count rounded up to even. */
 export function gesvdDims(m: number, n: number): string {

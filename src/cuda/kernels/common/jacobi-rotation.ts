@@ -1,0 +1,34 @@
+/**
+ * CUDA text of the Jacobi rotation that the real and the complex Jacobi families share
+ * (kernels/jacobi/, kernels/zjacobi/): the constants of the convergence test and of the angle, the
+ * tangent of the rotation angle (common/rotation.ts), the real plane rotation, and the
+ * round-robin (circle) tournament that orders the pairs of a sweep in rounds of disjoint pairs.
+ */
+import type { DType } from '../../../core/dtype.js';
+import { byPrecision, cudaLiteral, cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
+import { TANGENT } from './rotation.js';
+
+/** Constants and helpers all Jacobi designs use (after precisionPrelude and mathHelpers). */
+export function jacobiConstants(dtype: DType): string {
+  const { cuda } = dtypeInfo(dtype);
+  return `#define FULL 0xffffffffu
+constexpr real EPS = ${cuda.eps};
+constexpr real MAXR = ${cuda.max};
+constexpr real BIGZ = ${cudaLiteral(dtype, byPrecision(dtype, { double: '1e150', single: '1e18' }))};
+static __device__ __forceinline__ real rsqrtReal(real x) { return ${cudaMath(dtype, 'rsqrt')}(x); }
+static __device__ __forceinline__ real nanReal() { return ${cuda.nan}; }
+${TANGENT}
+// [x y] := [c x - s y, s x + c y]
+static __device__ __forceinline__ void rot2(real& x, real& y, real c, real s) {
+  const real a = x, b = y;
+  x = c * a - s * b;
+  y = s * a + c * b;
+}`;
+}
+
+/** Pair k of round r of the circle tournament over N2 indices, p < q (the warp and block designs). */
+export const PAIR_OF = `static __device__ __forceinline__ void pairOf(int r, int k, int& p, int& q) {
+  if (k == 0) { p = r; q = N2 - 1; }
+  else { p = (r + k) % (N2 - 1); q = (r - k + N2 - 1) % (N2 - 1); }
+  if (p > q) { const int t = p; p = q; q = t; }
+}`;

@@ -1,0 +1,41 @@
+/**
+ * Parameter objects of the complex Jacobi kernels (heev on complex128 and complex64 data, n <= 32:
+ * generate-heev.ts; gesvd, max(m, n) <= 32: generate-gesvd.ts). `dtype` is the parts' type
+ * (float64: complex128, float32: complex64), the arithmetic's too. A generator is a pure function
+ * of its parameter object.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Uplo } from '../../../core/enums.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+
+/** heev, the warp design: `threads` lanes (a power of two <= 32) per matrix, `perBlock` matrices per block. */
+export interface HeevWarpParams {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly uplo: Uplo;
+  readonly vectors: boolean;
+  /** The form of A and of W (one launch takes both in one form). */
+  readonly kind: OperandKind;
+  readonly maxSweeps: number;
+  readonly threads: number;
+  readonly perBlock: number;
+}
+
+/** gesvd (max(m, n) <= 32), the warp design: `threads` lanes per matrix, `perBlock` matrices per block. */
+export interface GesvdWarpParams {
+  readonly dtype: DType;
+  readonly m: number;
+  readonly n: number;
+  readonly wantU: boolean;
+  readonly wantVt: boolean;
+  /** The form of A, S, U and VT (one launch takes all in one form). */
+  readonly kind: OperandKind;
+  readonly maxSweeps: number;
+  readonly threads: number;
+  readonly perBlock: number;
+}
+
+/** What a plan may be told instead of its own choice (tests, benchmarks). */
+export interface ZjacobiForce {
+  readonly perBlock?: number;
+}

@@ -1,0 +1,212 @@
+/**
+ * Complex gesvd on the GPU (zjacobi/: the one-sided warp Jacobi design, max(m, n) <= 32; complex128
+ * and complex64) against the complex reference (cpu/complex/zgesvd.ts) on fresh random data: square,
+ * tall and wide shapes from 1 x 1 to 32 x 32 (32 x 1, 1 x 32, 32 x 7, 7 x 32, 31 x 17 ...) and 33 x 33,
+ * 33 x 5 (the CPU reference, route 'cpu'); U and VT both, one of them, or neither; strided batches with
+ * ragged leading dimensions, gaps and an offset, and list batches of separate arrays (S a list too);
+ * device data and host data (staged) in turn. Each batch mixes random, repeated, zero, graded and
+ * rank-deficient matrices with ones holding NaN or Inf. S, U and VT are poisoned with NaN before the
+ * call. Checked:
+ * - ctx.lastRoute: 'jacobi' on the GPU for max(m, n) <= 32, 'cpu' beyond;
+ * - info per matrix exactly the reference's (k + 2 for NaN and Inf, 0 for the rest; k = min(m, n));
+ * - A unchanged bit for bit, and every float around A, S, U and VT unchanged; a failed matrix's S, U
+ *   and VT NaN;
+ * - the singular values descending and within 30 max(m, n) eps ||A||_F of the reference's;
+ * - ||U^H U - I||_F / (k eps), ||VT VT^H - I||_F / (k eps) and, with both,
+ *   ||A - U diag(s) VT||_F / (max(m, n) ||A||_F eps) below 30 (eps the machine epsilon of the parts'
+ *   type: 2^-52, 2^-23).
+ * The file's kernels are compiled at once before the first case. Skips with one line where no GPU
+ * is usable.
+ */
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { newReferenceContext, type Context } from '../../src/api/context.js';
+import { list, strided, type Batch } from '../../src/core/batch.js';
+import { DTYPE_EPS, type ComplexDType } from '../../src/core/dtype.js';
+import type { DeviceStorage, Storage } from '../../src/core/storage.js';
+import { get, op, place, set, zeros, type Layout, type Z } from '../helpers/complex.js';
+import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
+import { GENERAL_KINDS, generalCase, svdResidual, unitaryResidual } from '../helpers/zjacobi-cases.js';
+import { Rng } from '../helpers/random.js';
+
+const skip = gpuSkipReason();
+const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
+const SHAPES: readonly (readonly [number, number])[] = [
+  [1, 1], [2, 2], [3, 3], [5, 5], [8, 8], [16, 16], [31, 31], [32, 32], [32, 7], [7, 32], [5, 3], [3, 5], [20, 13], [13, 20],
+  [32, 1], [1, 32], [31, 17], [33, 33], [33, 5],
+];
+const THRESHOLD = 30;
+const SENTINEL = -777.25;
+
+type Vectors = 'both' | 'one' | 'none';
+interface Case { dtype: ComplexDType; m: number; n: number; wantU: boolean; wantVt: boolean; layout: Layout; where: 'device' | 'host'; count: number }
+
+function casesOf(dtype: ComplexDType, vectors: Vectors): Case[] {
+  return SHAPES.map(([m, n], i) => ({
+    dtype, m, n,
+    wantU: vectors === 'both' || (vectors === 'one' && i % 2 === 0),
+    wantVt: vectors === 'both' || (vectors === 'one' && i % 2 === 1),
+    layout: i % 3 === 2 ? { kind: 'list', pad: 1 + (i % 2), gap: 0, offset: 3 } : { kind: 'strided', pad: 1 + (i % 3), gap: 5, offset: 7 },
+    where: (i + (dtype === 'complex64' ? 1 : 0)) % 2 === 0 ? 'device' : 'host',
+    count: Math.max(m, n) <= 8 ? 40 : 15,
+  }));
+}
+
+const roundTo = (dtype: ComplexDType, x: number): number => (dtype === 'complex64' ? Math.fround(x) : x);
+
+/** The members: the kinds in turn, member 4 (mod 9) with NaN and member 6 (mod 11) with -Inf at a random element. */
+function members(c: Case, rng: Rng): { as: Z[]; failing: boolean[] } {
+  const as: Z[] = [], failing: boolean[] = [];
+  for (let q = 0; q < c.count; q++) {
+    const g = generalCase(rng, GENERAL_KINDS[q % GENERAL_KINDS.length]!, c.m, c.n);
+    const z = zeros(c.m, c.n);
+    for (let j = 0; j < c.n; j++) for (let i = 0; i < c.m; i++) { const [re, im] = get(g, i, j); set(z, i, j, roundTo(c.dtype, re), roundTo(c.dtype, im)); }
+    const bad = q % 9 === 4 ? NaN : q % 11 === 6 ? -Infinity : undefined;
+    if (bad !== undefined) {
+      const i = rng.int(0, c.m - 1), j = rng.int(0, c.n - 1);
+      if (q % 2 === 0) set(z, i, j, bad, get(z, i, j)[1]);
+      else set(z, i, j, get(z, i, j)[0], bad);
+    }
+    as.push(z);
+    failing.push(bad !== undefined);
+  }
+  return { as, failing };
+}
+
+/** S: a real batch of the parts' type, NaN inside (poisoned), SENTINEL around; strided or a list of arrays as the case's layout. */
+function placeS(c: Case, k: number): { batch: Batch<Float64Array | Float32Array>; read(p: number): number[]; outside(): number[] } {
+  const make = (len: number): Float64Array | Float32Array => (c.dtype === 'complex64' ? new Float32Array(len) : new Float64Array(len)).fill(SENTINEL);
+  if (c.layout.kind === 'strided') {
+    const stride = k + 2;
+    const data = make(3 + stride * c.count + 1);
+    for (let p = 0; p < c.count; p++) data.fill(NaN, 3 + p * stride, 3 + p * stride + k);
+    const inside = (x: number): boolean => x >= 3 && (x - 3) % stride < k && x < 3 + stride * c.count;
+    return {
+      batch: strided(data, { rows: k, cols: 1, stride, offset: 3, count: c.count }),
+      read: (p) => [...data.subarray(3 + p * stride, 3 + p * stride + k)],
+      outside: () => [...data].filter((_, x) => !inside(x)),
+    };
+  }
+  const arrays = Array.from({ length: c.count }, () => { const d = make(k + 3); d.fill(NaN, 1, 1 + k); return d; });
+  return {
+    batch: list(arrays.map((data) => ({ data, offset: 1 })), { rows: k, cols: 1 }),
+    read: (p) => [...arrays[p]!.subarray(1, 1 + k)],
+    outside: () => arrays.flatMap((d) => [...d].filter((_, x) => x < 1 || x >= 1 + k)),
+  };
+}
+
+/** `count` rows x cols complex matrices of NaN (poisoned outputs). */
+const poisoned = (count: number, rows: number, cols: number): Z[] => Array.from({ length: count }, () => ({ rows, cols, d: new Float64Array(2 * rows * cols).fill(NaN) }));
+
+/** Uploads a placed batch's arrays; `back` downloads them over the host arrays. */
+function onDevice(ctx: Context, b: Batch<Float64Array | Float32Array>): { batch: Batch<Storage>; back(): void; dispose(): void } {
+  const copy = (to: Float64Array | Float32Array, from: DeviceStorage): void => { to.set(ctx.download(from) as Float64Array | Float32Array); };
+  const free = (d: DeviceStorage): void => (d as { dispose?: () => void }).dispose?.();
+  if (b.kind === 'strided') {
+    const d = ctx.upload(b.data);
+    return {
+      batch: strided(d, { rows: b.rows, cols: b.cols, ld: b.ld, stride: b.stride, offset: b.offset, count: b.count, ...(b.dtype ? { dtype: b.dtype } : {}) }),
+      back: () => copy(b.data, d), dispose: () => free(d),
+    };
+  }
+  if (b.kind !== 'list') throw new Error('strided and list batches only');
+  const ds = b.matrices.map((m) => ctx.upload(m.data as Float64Array | Float32Array));
+  return {
+    batch: list(ds.map((data, q) => ({ data, offset: b.matrices[q]!.offset })), { rows: b.rows, cols: b.cols, ld: b.ld, ...(b.dtype ? { dtype: b.dtype } : {}) }),
+    back: () => b.matrices.forEach((m, q) => copy(m.data as Float64Array | Float32Array, ds[q]!)),
+    dispose: () => ds.forEach(free),
+  };
+}
+
+/** The call: U and VT where asked for ('none' otherwise). */
+function call(ctx: Context, c: Case, a: Batch<Storage>, s: Batch<Storage>, u: Batch<Storage> | undefined, vt: Batch<Storage> | undefined): Int32Array | DeviceStorage {
+  return ctx.gesvd({ a, s, ...(u ? { u } : { jobu: 'none' as const }), ...(vt ? { vt } : { jobvt: 'none' as const }) }).info as Int32Array | DeviceStorage;
+}
+
+/** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
+before(() => warmFileKernels('zgesvd', (ctx, planning) => {
+  if (planning === undefined) return;
+  const dev = planning.device;
+  for (const dtype of TYPES) for (const vectors of ['both', 'one', 'none'] as const) for (const c of casesOf(dtype, vectors)) {
+    if (Math.max(c.m, c.n) > 32) continue;
+    const part = dtype === 'complex128' ? 'float64' : 'float32';
+    const k = Math.min(c.m, c.n);
+    const cx = (rows: number, cols: number): Batch<Storage> => {
+      const ld = rows + c.layout.pad;
+      return c.layout.kind === 'list'
+        ? list(Array.from({ length: c.count }, () => dev.alloc(part, 2 * (ld * cols + c.layout.offset))), { rows, cols, ld, dtype })
+        : strided(dev.alloc(part, 2 * (c.layout.offset + (ld * cols + c.layout.gap) * c.count)), { rows, cols, ld, stride: ld * cols + c.layout.gap, offset: c.layout.offset, count: c.count, dtype });
+    };
+    const s = c.layout.kind === 'list'
+      ? list(Array.from({ length: c.count }, () => dev.alloc(part, k + 1)), { rows: k, cols: 1 })
+      : strided(dev.alloc(part, 3 + (k + 2) * c.count), { rows: k, cols: 1, stride: k + 2, offset: 3, count: c.count });
+    call(ctx, c, cx(c.m, c.n), s, c.wantU ? cx(c.m, k) : undefined, c.wantVt ? cx(k, c.n) : undefined);
+  }
+}));
+
+for (const dtype of TYPES) for (const vectors of ['both', 'one', 'none'] as const) {
+  test(`gesvd ${dtype}, vectors ${vectors}: 1 x 1 ... 32 x 32 and 33, strided and list, device and host data, NaN and Inf among good matrices`, { skip, timeout: 300_000 }, () => {
+    const { ctx } = gpuContext();
+    const eps = DTYPE_EPS[dtype === 'complex128' ? 'float64' : 'float32'];
+    for (const c of casesOf(dtype, vectors)) {
+      const { m, n } = c;
+      const k = Math.min(m, n);
+      const name = `gesvd ${dtype} ${m}x${n} ${c.wantU ? 'U' : '-'}${c.wantVt ? 'VT' : '-'}, ${c.count} ${c.layout.kind} on the ${c.where}`;
+      const rng = new Rng(m * 131 + n * 7 + (dtype === 'complex64' ? 1 : 0) + { both: 0, one: 2, none: 4 }[vectors]);
+      const { as, failing } = members(c, rng);
+      const A = place(as, m, n, dtype, c.layout, SENTINEL);
+      const S = placeS(c, k);
+      const U = c.wantU ? place(poisoned(c.count, m, k), m, k, dtype, c.layout, SENTINEL) : undefined;
+      const VT = c.wantVt ? place(poisoned(c.count, k, n), k, n, dtype, c.layout, SENTINEL) : undefined;
+      const inputs = as.map((_, p) => A.read(p));
+      const outside = [A.outside(), S.outside(), U?.outside() ?? [], VT?.outside() ?? []].map((xs) => xs.map(String));
+
+      const refA = place(as, m, n, dtype, c.layout, SENTINEL);
+      const refS = placeS(c, k);
+      const ref = newReferenceContext();
+      const wantInfo = [...(call(ref, c, refA.batch, refS.batch, undefined, undefined) as Int32Array)];
+      ref.dispose();
+      assert.deepEqual(wantInfo, failing.map((f) => (f ? k + 2 : 0)), `${name}: the reference's info`);
+
+      let info: number[];
+      if (c.where === 'host') {
+        info = [...(call(ctx, c, A.batch, S.batch, U?.batch, VT?.batch) as Int32Array)];
+      } else {
+        const ds = [A, S, U, VT].map((x) => (x === undefined ? undefined : onDevice(ctx, x.batch)));
+        try {
+          info = [...(ctx.download(call(ctx, c, ds[0]!.batch, ds[1]!.batch, ds[2]?.batch, ds[3]?.batch) as DeviceStorage) as Int32Array)];
+          for (const d of ds) d?.back();
+        } finally {
+          for (const d of ds) d?.dispose();
+        }
+      }
+      assert.deepEqual(ctx.lastRoute, Math.max(m, n) <= 32 ? { op: 'gesvd', route: 'jacobi', gpu: true } : { op: 'gesvd', route: 'cpu', gpu: false }, name);
+      assert.deepEqual(info, wantInfo, `${name}: info`);
+      assert.deepEqual([A.outside(), S.outside(), U?.outside() ?? [], VT?.outside() ?? []].map((xs) => xs.map(String)), outside, `${name}: the floats around A, S, U, VT changed`);
+
+      for (let p = 0; p < c.count; p++) {
+        const at = `${name}: matrix ${p}`;
+        assert.deepEqual([...A.read(p).d].map(String), [...inputs[p]!.d].map(String), `${at}: A changed`);
+        const s = S.read(p);
+        const u = U?.read(p);
+        const vt = VT?.read(p);
+        if (failing[p]) {
+          assert.ok(s.every(Number.isNaN) && (u?.d.every(Number.isNaN) ?? true) && (vt?.d.every(Number.isNaN) ?? true), `${at}: S, U, VT NaN`);
+          continue;
+        }
+        const a = inputs[p]!;
+        let anorm = 0;
+        for (const x of a.d) anorm += x * x;
+        anorm = Math.sqrt(anorm);
+        const sRef = refS.read(p);
+        for (let j = 0; j < k; j++) {
+          assert.ok(Math.abs(s[j]! - sRef[j]!) <= THRESHOLD * Math.max(m, n) * eps * anorm, `${at}: s[${j}] = ${s[j]}, the reference's ${sRef[j]}`);
+          if (j > 0) assert.ok(s[j - 1]! >= s[j]!, `${at}: s descending at ${j}`);
+        }
+        if (u) { const r = unitaryResidual(u, eps); assert.ok(r < THRESHOLD, `${at}: ||U^H U - I|| / (k eps) = ${r}`); }
+        if (vt) { const r = unitaryResidual(op(vt, 'C'), eps); assert.ok(r < THRESHOLD, `${at}: ||VT VT^H - I|| / (k eps) = ${r}`); }
+        if (u && vt) { const r = svdResidual(a, u, s, vt, eps); assert.ok(r < THRESHOLD, `${at}: ||A - U S VT|| / (max(m, n) ||A|| eps) = ${r}`); }
+      }
+    }
+  });
+}

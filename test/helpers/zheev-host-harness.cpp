@@ -1,0 +1,48 @@
+// Runs one generated complex heev kernel (kernel.cu, entry ENTRY) on the CPU: one std::thread per
+// CUDA thread, one block at a time (cuda-host-warp.h), the kernel's static shared memory per block.
+// A and W lie in one buffer of reals: A's matrices at pair offsets, W's at real offsets. -DPA: both
+// operands in the pointer form (arrays of host addresses into the buffer, one per matrix), else strided.
+// stdin: gx bx count len, then per operand (A, W) offset stride ld and, in the pointer form, count
+// element offsets (pairs for A, reals for W), then len numbers (the buffer). stdout: the buffer,
+// then count info values. Used by test/cuda/zheev-host-emulation.test.ts.
+#include "cuda-host-warp.h"
+using std::fma; using std::sqrt; using std::fabs; using std::hypot;
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+#undef __launch_bounds__
+#define __launch_bounds__(...)
+#define __shared__ static
+#define __align__(n) __attribute__((aligned(n)))
+#include "kernel.cu"   // from -I<dir>
+#include <cstdlib>
+template <typename E> struct Operand { long long off, stride; int ld; std::vector<E*> ptrs; };
+template <typename E> static bool readOperand(Operand<E>& o, long long count, E* base) {
+  if (scanf("%lld %lld %d", &o.off, &o.stride, &o.ld) != 3) return false;
+#ifdef PA
+  for (long long q = 0; q < count; ++q) { long long e; if (scanf("%lld", &e) != 1) return false; o.ptrs.push_back(base + e); }
+#endif
+  return true;
+}
+#ifdef PA
+#define ARG(o, base) o.ptrs.data()
+#else
+#define ARG(o, base) base
+#endif
+int main() {
+  long long gx, bx, count, len;
+  if (scanf("%lld %lld %lld %lld", &gx, &bx, &count, &len) != 4) return 2;
+  std::vector<real2> pairs(len / 2 + 1);
+  real* buf = &pairs[0].x;
+  real2* base2 = pairs.data();
+  Operand<real2> a;
+  Operand<real> w;
+  if (!readOperand(a, count, base2) || !readOperand(w, count, buf)) return 2;
+  for (long long i = 0; i < len; ++i) { char s[64]; if (scanf("%63s", s) != 1) return 3; buf[i] = (real)strtod(s, nullptr); }
+  std::vector<int> info(count, -99);
+  blockDim.x = bx; gridDim.x = gx;
+  for (unsigned x = 0; x < gx; ++x)
+    launch_block(x, 0, bx, [&] { ENTRY(ARG(a, base2), a.off, a.stride, a.ld, ARG(w, buf), w.off, w.stride, w.ld, info.data(), nullptr, (int)count); });
+  for (long long i = 0; i < len; ++i) printf("%.17g\n", (double)buf[i]);
+  for (long long q = 0; q < count; ++q) printf("%d\n", info[q]);
+  return 0;
+}
