@@ -33,7 +33,7 @@ import { trtriCuda } from './kernels/trtri/index.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
 import { complexTrsmCuda, ztrsmCovers } from './kernels/ztrsm/index.js';
 import { complexHerkCuda, zherkCovers } from './kernels/zherk/index.js';
-import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
+import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers, ZGESVD_ROUTED } from './kernels/zjacobi/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
@@ -258,7 +258,8 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   // The two-sided complex Jacobi warp design (zjacobi/): n <= 32 on strided and list batches; larger or variable: the CPU reference.
   heev: [{ name: 'jacobi', covers: (r) => heevCovers(r.a, r.w), run: complexHeevCuda }, CPU],
   // The one-sided complex Jacobi warp design (zjacobi/): max(m, n) <= 32, strided and list; larger or variable: the CPU reference.
-  gesvd: [{ name: 'jacobi', covers: (r) => zgesvdCovers(r), run: complexGesvdCuda }, CPU],
+  // Complex gesvd's kernels run only where forced until they pass on a GPU (zjacobi/launch.ts ZGESVD_ROUTED).
+  gesvd: [{ name: 'jacobi', covers: (r) => ZGESVD_ROUTED && zgesvdCovers(r), run: complexGesvdCuda }, CPU],
 };
 
 /** The routes complex requests report, per operation (the CPU candidate is one object in every list). */

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { list, strided } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
-import { gesvdWarpSharedBytes, gesvdWarpSource, planGesvd, ZGESVD_MAX, type GesvdWarpParams } from '../../src/cuda/kernels/zjacobi/index.js';
+import { gesvdWarpSharedBytes, gesvdWarpSource, planGesvd, ZGESVD_MAX, ZGESVD_ROUTED, type GesvdWarpParams } from '../../src/cuda/kernels/zjacobi/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
@@ -64,8 +64,27 @@ describe('complex gesvd: the router and the launcher', () => {
     assert.deepEqual(COMPLEX_ROUTES.gesvd.map((c) => c.name), ['jacobi', 'cpu']);
   });
 
+  it('the router does not choose the kernel by itself (ZGESVD_ROUTED): the CPU reference, the kernel where forced', () => {
+    const { ctx, dev, backend } = recordingContext();
+    try {
+      const a = strided(ctx.alloc('float64', 2 * 16 * 2), { rows: 4, cols: 4, count: 2, dtype: 'complex128' });
+      const s = strided(ctx.alloc('float64', 8), { rows: 4, cols: 1, count: 2 });
+      dev.launches.length = 0;
+      ctx.gesvd({ a, s, jobu: 'none', jobvt: 'none' });
+      assert.equal(ZGESVD_ROUTED, false);
+      assert.deepEqual(ctx.lastRoute, { op: 'gesvd', route: 'cpu', gpu: false });
+      assert.equal(dev.launches.length, 0);
+      backend.force = { gesvd: 'jacobi' };
+      ctx.gesvd({ a, s, jobu: 'none', jobvt: 'none' });
+      assert.deepEqual(ctx.lastRoute, { op: 'gesvd', route: 'jacobi', gpu: true });
+    } finally {
+      ctx.dispose();
+    }
+  });
+
   it('device data: one launch, A / U / VT in pairs, S in reals, a null operand for a vector not asked for', () => {
-    const { ctx, dev } = recordingContext();
+    const { ctx, dev, backend } = recordingContext();
+    backend.force = { gesvd: 'jacobi' };
     try {
       for (const [m, n] of [[1, 1], [7, 3], [3, 7], [32, 32]] as const) for (const dtype of ['complex128', 'complex64'] as const) {
         const part = dtype === 'complex128' ? 'float64' : 'float32';
@@ -90,7 +109,8 @@ describe('complex gesvd: the router and the launcher', () => {
   });
 
   it('host data is staged and reaches the kernel in pairs; list batches as pointer tables', () => {
-    const { ctx, dev } = recordingContext();
+    const { ctx, dev, backend } = recordingContext();
+    backend.force = { gesvd: 'jacobi' };
     try {
       const [m, n, count] = [5, 4, 3];
       const A = new Float32Array(2 * (m * n * count + 3)).fill(1);
