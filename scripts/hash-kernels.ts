@@ -193,6 +193,21 @@ function gemmThroughLauncher(): void {
   }
 }
 
+/**
+ * Fake complex batches of `count` matrices of `dtype`'s pairs: `one(rows, cols)` strided (ld = rows,
+ * or rows + 1 where `padded`) or a list of `count` arrays.
+ */
+function complexBatches(dtype: (typeof DTYPES)[number], form: 'dense' | 'padded' | 'list', count: number): (rows: number, cols: number) => Batch<DeviceArray> {
+  const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+  return (rows, cols) => {
+    const ld = Math.max(1, form === 'padded' ? rows + 1 : rows);
+    const size = Math.max(1, ld * cols);
+    return form === 'list'
+      ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
+      : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
+  };
+}
+
 /** Complex gemm (complex128, complex64; ops N, T, C) through its launcher: strided (dense, padded) and list batches. */
 function complexGemmThroughLauncher(): void {
   const sizes = [1, 2, 3, 5, 8, 13, 16, 17, 24, 32, 33, 48, 64, 65, 128];
@@ -200,17 +215,10 @@ function complexGemmThroughLauncher(): void {
   for (const info of DEVICES) {
     const dev = fakeDevice(info);
     for (const dtype of DTYPES) for (const transA of ops) for (const transB of ops) for (const n of sizes) {
-      const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
       for (const form of ['dense', 'padded', 'list'] as const) for (const count of [3, 100000]) for (const beta of [0, 1]) {
         if (form === 'list' && count > 3) continue;
         const [m, k] = [n, n];
-        const one = (rows: number, cols: number): Batch<DeviceArray> => {
-          const ld = Math.max(1, form === 'padded' ? rows + 1 : rows);
-          const size = Math.max(1, ld * cols);
-          return form === 'list'
-            ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
-            : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
-        };
+        const one = complexBatches(dtype, form, count);
         complexGemmCuda(dev, {
           transA, transB, alpha: [1, 0.5], beta: [beta, 0],
           a: one(transA === 'N' ? m : k, transA === 'N' ? k : m), b: one(transB === 'N' ? k : n, transB === 'N' ? n : k), c: one(m, n),
@@ -224,15 +232,8 @@ function complexGemmThroughLauncher(): void {
 function complexCholeskyThroughLaunchers(): void {
   const dev = fakeDevice(H100);
   for (const dtype of DTYPES) for (const uplo of UPLOS) for (let n = 0; n <= 32; n++) for (const form of ['padded', 'list'] as const) {
-    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
     const count = 3;
-    const one = (rows: number, cols: number): Batch<DeviceArray> => {
-      const ld = Math.max(1, rows + 1);
-      const size = Math.max(1, ld * cols);
-      return form === 'list'
-        ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
-        : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
-    };
+    const one = complexBatches(dtype, form, count);
     const info = fakeArray('int32', count);
     complexPotrfCuda(dev, { uplo, a: one(n, n), info });
     for (const nrhs of [1, 2, 3, 4, 7]) {
@@ -246,15 +247,8 @@ function complexCholeskyThroughLaunchers(): void {
 function complexTrsmThroughLaunchers(): void {
   const dev = fakeDevice(H100);
   for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (const n of [0, 1, 2, 7, 16, 31, 32]) for (const vectors of [1, 3, 9]) {
-    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
     const count = 3;
-    const one = (rows: number, cols: number): Batch<DeviceArray> => {
-      const ld = Math.max(1, form === 'padded' ? rows + 1 : rows);
-      const size = Math.max(1, ld * cols);
-      return form === 'list'
-        ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
-        : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
-    };
+    const one = complexBatches(dtype, form, count);
     for (const side of ['left', 'right'] as const) for (const uplo of UPLOS) for (const transA of ['N', 'T', 'C'] as const) for (const diag of ['unit', 'nonunit'] as const) {
       const b = side === 'left' ? one(n, vectors) : one(vectors, n);
       complexTrsmCuda(dev, { side, uplo, transA, diag, alpha: [1, -0.5], a: one(n, n), b });
@@ -266,15 +260,8 @@ function complexTrsmThroughLaunchers(): void {
 function complexHerkThroughLaunchers(): void {
   const dev = fakeDevice(H100);
   for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (let n = 0; n <= 32; n++) {
-    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
     const count = 3;
-    const one = (rows: number, cols: number): Batch<DeviceArray> => {
-      const ld = Math.max(1, form === 'padded' ? rows + 1 : rows);
-      const size = Math.max(1, ld * cols);
-      return form === 'list'
-        ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
-        : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
-    };
+    const one = complexBatches(dtype, form, count);
     for (const uplo of UPLOS) for (const trans of ['N', 'C'] as const) {
       complexHerkCuda(dev, { uplo, trans, alpha: 1, beta: 0.5, a: trans === 'N' ? one(n, 5) : one(5, n), c: one(n, n) });
     }
@@ -326,15 +313,8 @@ function complexGesvdThroughLauncher(): void {
 function complexLuThroughLaunchers(): void {
   const dev = fakeDevice(H100);
   for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) {
-    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
     const count = 3;
-    const one = (rows: number, cols: number): Batch<DeviceArray> => {
-      const ld = Math.max(1, form === 'padded' ? rows + 1 : rows);
-      const size = Math.max(1, ld * cols);
-      return form === 'list'
-        ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * size)), { rows, cols, ld, dtype: type })
-        : strided(fakeArray(dtype, 2 * size * count), { rows, cols, ld, count, dtype: type });
-    };
+    const one = complexBatches(dtype, form, count);
     const ints = (n: number): DeviceArray => fakeArray('int32', Math.max(1, n * count));
     for (let n = 1; n <= 32; n++) {
       for (const cols of [n, Math.ceil(n / 2), Math.min(32, 2 * n)]) complexGetrfCuda(dev, { a: one(n, cols), ipiv: ints(n), pivotStride: Math.min(n, cols), info: ints(1) });
