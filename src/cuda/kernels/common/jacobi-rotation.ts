@@ -32,3 +32,21 @@ export const PAIR_OF = `static __device__ __forceinline__ void pairOf(int r, int
   else { p = (r + k) % (N2 - 1); q = (r - k + N2 - 1) % (N2 - 1); }
   if (p > q) { const int t = p; p = q; q = t; }
 }`;
+
+/**
+ * The opening of a warp design's thread (the real and complex warp Jacobi kernels): its matrix
+ * (T lanes a matrix, MPB matrices a block), its lane in the matrix, whether the matrix exists, and
+ * the lane mask of the matrix's group.
+ */
+export const WARP_SLOT = `  const int lane = threadIdx.x & 31;
+  const int slot = threadIdx.x / T;
+  const int tid = threadIdx.x % T;
+  const long long mat = (long long)blockIdx.x * MPB + slot;
+  const bool active = mat < count;
+  const unsigned group = T == 32 ? FULL : (((1u << (T & 31)) - 1u) << (lane & ~(T - 1)));`;
+
+/** `amax` := the largest `amax` of the matrix's T lanes (a butterfly inside the lane group). */
+export const GROUP_MAX = `  for (int off = T / 2; off > 0; off >>= 1) {
+    const real o = __shfl_xor_sync(FULL, amax, off);
+    amax = amax > o ? amax : o;
+  }`;

@@ -22,6 +22,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
+import { GROUP_MAX, WARP_SLOT } from '../common/jacobi-rotation.js';
 import type { GesvdWarpParams, SyevWarpParams } from './params.js';
 import {
   GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, gesvdTag, identityV,
@@ -44,13 +45,6 @@ export function gesvdWarpSharedBytes(p: Pick<GesvdWarpParams, 'dtype' | 'm' | 'n
 }
 
 
-/** The slot of one thread: its matrix, lane in the matrix, and the lane mask of the matrix. */
-const SLOT = `  const int lane = threadIdx.x & 31;
-  const int slot = threadIdx.x / T;
-  const int tid = threadIdx.x % T;
-  const long long mat = (long long)blockIdx.x * MPB + slot;
-  const bool active = mat < count;
-  const unsigned group = T == 32 ? FULL : (((1u << (T & 31)) - 1u) << (lane & ~(T - 1)));`;
 
 /**
  * One phase of a round: lane pairs (k, idx) over the round's HALF pairs and `len` indices, each
@@ -91,7 +85,7 @@ ${V('  __shared__ real sV[MPB * N2 * LDS];')}
   __shared__ real sC[MPB * HALF];
   __shared__ real sS[MPB * HALF];
   __shared__ int sP[MPB * N2];
-${SLOT}
+${WARP_SLOT}
   real* a = sA + slot * (N2 * LDS);
 ${V('  real* v = sV + slot * (N2 * LDS);')}
   real* cs = sC + slot * HALF;
@@ -173,7 +167,7 @@ extern "C" __global__ void __launch_bounds__(${threads * perBlock}) ${entry}(
   __shared__ real sC[MPB * N2];
   __shared__ real sS[MPB * N2];
   __shared__ int sP[MPB * N2];
-${SLOT}
+${WARP_SLOT}
   real* g = sG + slot * (M * N2);
   real* v = sV + slot * (N2 * LDV);
   real* cs = sC + slot * N2;
@@ -189,10 +183,7 @@ ${gesvdLoad(4, tall)}
 ${identityV(4)}
   }
   const bool failed = (__ballot_sync(FULL, bad) & group) != 0u;
-  for (int off = T / 2; off > 0; off >>= 1) {
-    const real o = __shfl_xor_sync(FULL, amax, off);
-    amax = amax > o ? amax : o;
-  }
+${GROUP_MAX}
 ${gesvdScale(dtype, 'active && e != 0')}
   bool done = !active || failed || K < 2;
   __syncwarp();

@@ -28,7 +28,7 @@ import { byPrecision, cudaMath } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexLetter, complexPrelude } from '../common/complex.js';
-import { jacobiConstants, PAIR_OF } from '../common/jacobi-rotation.js';
+import { GROUP_MAX, jacobiConstants, PAIR_OF, WARP_SLOT } from '../common/jacobi-rotation.js';
 import { elementBytes, mathHelpers, precisionPrelude } from '../common/precision.js';
 import type { GesvdWarpParams } from './params.js';
 import { pairLoop, rotationHelpers } from './snippets.js';
@@ -82,12 +82,7 @@ extern "C" __global__ void __launch_bounds__(${threads * perBlock}, 1) ${entry}(
   __shared__ real sC[MPB * N2];
   __shared__ real sS[MPB * N2];
   __shared__ int sP[MPB * N2];
-  const int lane = threadIdx.x & 31;
-  const int slot = threadIdx.x / T;
-  const int tid = threadIdx.x % T;
-  const long long mat = (long long)blockIdx.x * MPB + slot;
-  const bool active = mat < count;
-  const unsigned group = T == 32 ? FULL : (((1u << (T & 31)) - 1u) << (lane & ~(T - 1)));
+${WARP_SLOT}
   real2* g = sG + slot * (M * N2);
   real2* v = sV + slot * (N2 * LDV);
   real2* ph = sE + slot * HALF;
@@ -118,10 +113,7 @@ extern "C" __global__ void __launch_bounds__(${threads * perBlock}, 1) ${entry}(
     }
   }
   const bool failed = (__ballot_sync(FULL, bad) & group) != 0u;
-  for (int off = T / 2; off > 0; off >>= 1) {
-    const real o = __shfl_xor_sync(FULL, amax, off);
-    amax = amax > o ? amax : o;
-  }
+${GROUP_MAX}
   // Scale G by 2^-ex where its largest part lies outside [2^-RANGE, 2^RANGE] (exact).
   int ex = 0;
   if (!failed && amax > real(0)) {

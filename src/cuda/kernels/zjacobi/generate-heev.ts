@@ -35,7 +35,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexLetter, complexPrelude } from '../common/complex.js';
-import { jacobiConstants, PAIR_OF } from '../common/jacobi-rotation.js';
+import { jacobiConstants, PAIR_OF, WARP_SLOT } from '../common/jacobi-rotation.js';
 import { elementBytes, mathHelpers, precisionPrelude } from '../common/precision.js';
 import type { HeevWarpParams } from './params.js';
 import { pairLoop, rotationHelpers } from './snippets.js';
@@ -80,12 +80,7 @@ ${V('  __shared__ real2 sV[MPB * N2 * LDS];')}  __shared__ real2 sE[MPB * HALF];
   __shared__ real sC[MPB * HALF];
   __shared__ real sS[MPB * HALF];
   __shared__ int sP[MPB * N2];
-  const int lane = threadIdx.x & 31;
-  const int slot = threadIdx.x / T;
-  const int tid = threadIdx.x % T;
-  const long long mat = (long long)blockIdx.x * MPB + slot;
-  const bool active = mat < count;
-  const unsigned group = T == 32 ? FULL : (((1u << (T & 31)) - 1u) << (lane & ~(T - 1)));
+${WARP_SLOT}
   real2* a = sA + slot * (N2 * LDS);
 ${V('  real2* v = sV + slot * (N2 * LDS);')}  real2* ph = sE + slot * HALF;
   real* cs = sC + slot * HALF;
