@@ -10,7 +10,7 @@ import type { QlThreadTuning } from './ql-thread-types.js';
  *   0.957, 7 0.857 / 1.862, 8 1.556 / 3.259;
  * - float32 (QL computes in float64), vectors: 5 0.354 / 0.437, 8 1.784 / 2.080, elsewhere Jacobi
  *   by 1.1-2.2x; values: within 11% either way (2 0.035 / 0.039, 5 0.220 / 0.231), Jacobi faster
- *   from 6.
+ *   from 6; n = 2's 0.004 ms lies within a run's spread, so float32 values only stays on Jacobi.
  * Re-measure with the probe on a new card and keep its winners.
  */
 export const defaultQlThreadTuning: QlThreadTuning = {
