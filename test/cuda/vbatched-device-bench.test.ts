@@ -32,9 +32,12 @@ test('the device form of every --vbatched op that has one: route vdevice, the la
     const before = dev.launches;
     call.run();
     assert.deepEqual(ctx.lastRoute, { op, route: 'vdevice', gpu: true }, `${op} ${dtype}`);
+    // The timed call launches what the route plans: a classification and at least one class kernel.
+    assert.ok(counter.launches >= 2, `${op} ${dtype}: ${counter.launches} launches planned`);
     assert.equal(dev.launches - before, counter.launches, `${op} ${dtype}: launches`);
     // The request's batches: the members' count and bound, every operand's addresses its own array's.
     const r = call.request as unknown as Record<string, { count: number; maxRows: number; dtype: string } | undefined>;
+    assert.ok(r['a'] !== undefined, `${op}: operand a`);
     for (const key of ['a', 'b', 'c']) {
       const b = r[key];
       if (b === undefined) continue;
