@@ -23,6 +23,7 @@ import { cpuSyev } from '../../src/cpu/lapack/index.js';
 import { QL_THREAD_BLOCK, QL_THREAD_LIMIT, planQlThread, qlThreadSource } from '../../src/cuda/kernels/ql-thread/index.js';
 import { eigenResidual, mat, orthoResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
+import { parseHarnessNumber } from '../helpers/recording-device.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
   ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
@@ -71,7 +72,7 @@ test('per-thread QL syev kernels on the host: residuals, order, info and the ref
       execFileSync('g++', ['-std=c++17', '-O1', `-DENTRY=${src.entry}`, `-I${dir}`, HARNESS, '-o', exe]);
       const grid = Math.ceil(count / QL_THREAD_BLOCK);
       const out = execFileSync(exe, { input: `${count} ${grid} ${QL_THREAD_BLOCK} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`, maxBuffer: 1 << 28 })
-        .toString().trim().split('\n').map(Number);
+        .toString().trim().split('\n').map(parseHarnessNumber);
       const info = out.slice(0, count), w = out.slice(count, count + count * n), aOut = out.slice(count + count * n);
       const refW = new Float64Array(count * n);
       const refInfo = new Int32Array(count);
@@ -124,7 +125,7 @@ test('per-thread QL syev on the host: the iteration limit gives info n + 1 and t
       const mats = [symmetricCase(rng, 'random', n).a, symmetricCase(rng, 'diagonal', n).a, symmetricCase(rng, 'random', n).a];
       const flat = new Float64Array(3 * n * n);
       mats.forEach((a, k) => flat.set(a.d.map((x) => round(x, dtype)), k * n * n));
-      const out = execFileSync(exe, { input: `3 1 ${QL_THREAD_BLOCK} ${n} ${n} ${n * n}\n${Array.from(flat).join(' ')}\n` }).toString().trim().split('\n').map(Number);
+      const out = execFileSync(exe, { input: `3 1 ${QL_THREAD_BLOCK} ${n} ${n} ${n * n}\n${Array.from(flat).join(' ')}\n` }).toString().trim().split('\n').map(parseHarnessNumber);
       const at = `${dtype} n=${n} maxit=${maxit}`;
       // maxit n iterations in all: 0 stops a random matrix before its first, 1 x 8 = 8 before it converges (it needs ~18).
       assert.deepEqual(out.slice(0, 3), [n + 1, 0, n + 1], `${at}: info`);

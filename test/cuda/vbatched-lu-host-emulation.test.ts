@@ -25,7 +25,7 @@ import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
 import { Rng } from '../helpers/random.js';
-import { HOST_EMULATION_SKIP } from '../helpers/recording-device.js';
+import { HOST_EMULATION_SKIP, parseHarnessNumber } from '../helpers/recording-device.js';
 
 const HARNESS = resolve('test/helpers/vbatched-trsm-host-harness.cpp');
 const SENTINEL = 12345.5;
@@ -96,7 +96,7 @@ for (const dtype of ['float64', 'float32'] as DType[]) for (const inverse of [fa
         ].join('\n');
         const r = spawnSync(exe, { input: `${input}\n`, maxBuffer: 1 << 28, timeout: 600_000 });
         assert.equal(r.status, 0, `${src.entry}: status ${r.status} ${r.signal ?? ''} ${r.stderr.toString()}`);
-        const out = r.stdout.toString().trim().split('\n').map(Number);
+        const out = r.stdout.toString().trim().split('\n').map(parseHarnessNumber);
         got = allocate(dtype, len);
         for (let e = 0; e < len; e++) got[e] = out[e]!;
       }

@@ -31,6 +31,7 @@ import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
 import { Rng } from '../helpers/random.js';
 import { compareOutput, fillTriangle, TRSM_VARIANTS, trsmTolerance, caseName, type TrsmCase } from '../helpers/trsm-data.js';
+import { parseHarnessNumber } from '../helpers/recording-device.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
   ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
@@ -72,7 +73,7 @@ function harness(dir: string, src: KernelSource, copy = false): (input: string) 
   return (input) => {
     const r = spawnSync(exe, { input, maxBuffer: 1 << 28, timeout: 300_000 });
     assert.equal(r.status, 0, `${src.entry}: status ${r.status} ${r.signal ?? ''} ${r.stderr.toString()}`);
-    return r.stdout.toString().trim().split('\n').map(Number);
+    return r.stdout.toString().trim().split('\n').map(parseHarnessNumber);
   };
 }
 

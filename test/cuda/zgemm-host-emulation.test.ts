@@ -21,7 +21,7 @@ import type { ComplexOp, ComplexScalar } from '../../src/core/op-specs.js';
 import { zgemm1 } from '../../src/cpu/complex/zgemm.js';
 import { complexGemmCuda } from '../../src/cuda/kernels/gemm/index.js';
 import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -151,7 +151,7 @@ function prepare(c: Case, index: number, root: string): Prepared {
 
 function check(p: Prepared, out: string): void {
   const { c, buf, inC, len, layouts } = p;
-  const nums = out.trim().split(/\s+/).map(Number);
+  const nums = out.trim().split(/\s+/).map(parseHarnessNumber);
   assert.equal(nums.length, 2 * len, `${p.entry}: the buffer back`);
   for (let e = 0; e < len; e++) {
     if (inC[e] === 1) continue;

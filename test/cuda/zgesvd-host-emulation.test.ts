@@ -29,7 +29,7 @@ import { complexGesvdCuda } from '../../src/cuda/kernels/zjacobi/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { get, op, set, zeros, type Z } from '../helpers/complex.js';
 import { GENERAL_KINDS, generalCase, svdResidual, unitaryResidual } from '../helpers/zjacobi-cases.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -137,7 +137,7 @@ function check(p: Prepared, out: string): void {
   const { m, n } = c;
   const k = Math.min(m, n);
   // printf's spelling of the infinities; NaN reads as NaN either way.
-  const nums = out.trim().split(/\s+/).map((t) => (t === 'inf' ? Infinity : t === '-inf' ? -Infinity : Number(t)));
+  const nums = out.trim().split(/\s+/).map(parseHarnessNumber);
   assert.equal(nums.length, buf.length + COUNT, `${p.entry}: the buffer and info back`);
   const info = nums.slice(buf.length);
   assert.deepEqual(info, [...p.refInfo], `${p.entry}: info`);

@@ -29,7 +29,7 @@ import { cpuGesvComplex } from '../../src/cpu/complex/zsolve.js';
 import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from '../../src/cuda/kernels/complex-lu/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { random, zeros, type Z } from '../helpers/complex.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 import { hasNaN, kindOf, luMatrix, luResidual, solveResidual } from '../helpers/zlu-data.js';
 
@@ -166,7 +166,7 @@ function check(p: Prepared, out: string): void {
   assert.equal(lines.length, len + c.count * k + c.count, `${p.entry}: the buffer, pivots and infos back`);
   const got = new Float64Array(2 * len);
   for (let e = 0; e < len; e++) {
-    const [x, y] = lines[e]!.split(' ').map((s) => (/nan/i.test(s) ? Number.NaN : Number(s)));
+    const [x, y] = lines[e]!.split(' ').map(parseHarnessNumber);
     got[2 * e] = x!; got[2 * e + 1] = y!;
   }
   const piv = Int32Array.from(lines.slice(len, len + c.count * k), Number);

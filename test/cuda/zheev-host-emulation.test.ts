@@ -30,7 +30,7 @@ import { complexHeevCuda } from '../../src/cuda/kernels/zjacobi/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { get, hermitianFrom, set, zeros, type Z } from '../helpers/complex.js';
 import { HERMITIAN_KINDS, hermitianCase, heevResidual, unitaryResidual } from '../helpers/zjacobi-cases.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -130,7 +130,7 @@ function prepare(c: Case, index: number, root: string): Prepared {
 function check(p: Prepared, out: string): void {
   const { c, buf, count, ld } = p;
   const n = c.n;
-  const nums = out.trim().split(/\s+/).map(Number);
+  const nums = out.trim().split(/\s+/).map(parseHarnessNumber);
   assert.equal(nums.length, buf.length + count, `${p.entry}: the buffer and info back`);
   const info = nums.slice(buf.length);
   assert.deepEqual(info, [...p.refInfo], `${p.entry}: info`);

@@ -23,7 +23,7 @@ import type { Storage } from '../../src/core/storage.js';
 import { cpuHerkComplex } from '../../src/cpu/complex/zrankk.js';
 import { complexHerkCuda } from '../../src/cuda/kernels/zherk/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 import { checkHerkMatrix, fillHermitian, fillMatrix } from '../helpers/zherk-data.js';
 
@@ -110,7 +110,6 @@ function prepare(c: Case, index: number, root: string): Prepared {
   return { c, dir, exe: join(dir, 'h'), input, defines, entry: r.src.entry, before, want, la, lc, len };
 }
 
-const parse = (s: string): number => (/nan/i.test(s) ? NaN : /inf/i.test(s) ? (s.startsWith('-') ? -Infinity : Infinity) : Number(s));
 
 describe('complex herk kernels run on the host', { skip, timeout: 1_800_000 }, () => {
   const all = cases();
@@ -127,7 +126,7 @@ describe('complex herk kernels run on the host', { skip, timeout: 1_800_000 }, (
       const lines = r.stdout.toString().trim().split('\n');
       assert.equal(lines.length, p.len, `${p.entry}: the buffer back`);
       const got = new Float64Array(2 * p.len);
-      lines.forEach((line, e) => { const [x, y] = line.split(' '); got[2 * e] = parse(x!); got[2 * e + 1] = parse(y!); });
+      lines.forEach((line, e) => { const [x, y] = line.split(' '); got[2 * e] = parseHarnessNumber(x!); got[2 * e + 1] = parseHarnessNumber(y!); });
       const inC = (e: number): boolean => p.lc.offsets.some((o) => e >= o && e < o + p.lc.ld * c.n && (e - o) % p.lc.ld < c.n);
       for (let e = 0; e < p.len; e++) {
         if (inC(e)) continue;

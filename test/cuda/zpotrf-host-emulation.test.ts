@@ -32,7 +32,7 @@ import { cpuPosvComplex, cpuPotrsComplex } from '../../src/cpu/complex/zsolve.js
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../../src/cuda/kernels/zpotrf/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { get, randomHpd, type Z } from '../helpers/complex.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -165,7 +165,7 @@ function prepare(c: Case, index: number, root: string): Prepared {
 
 function check(p: Prepared, out: string): void {
   const { c, buf, want, len } = p;
-  const nums = out.trim().split(/\s+/).map(Number);
+  const nums = out.trim().split(/\s+/).map(parseHarnessNumber);
   assert.equal(nums.length, 2 * len + c.count, `${p.entry}: the buffer and info back`);
   assert.deepEqual(nums.slice(2 * len), [...p.wantInfo], `${p.entry}: info`);
   // The scale of each output's tolerance: its largest finite magnitude in the reference.

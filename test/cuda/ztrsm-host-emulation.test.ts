@@ -24,7 +24,7 @@ import type { Storage } from '../../src/core/storage.js';
 import { cpuTrsmComplex } from '../../src/cpu/complex/ztrsm.js';
 import { complexTrsmCuda, trsmShape } from '../../src/cuda/kernels/ztrsm/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 import { compareComplex, fillComplexTriangle, variantName, ZTRSM_VARIANTS, ztrsmTolerance, type ZtrsmCase } from '../helpers/ztrsm-data.js';
 
@@ -122,7 +122,6 @@ function prepare(c: Case, index: number, root: string): Prepared {
   return { c, dir, exe: join(dir, 'h'), input, defines, entry: r.src.entry, want, lb, len };
 }
 
-const parse = (s: string): number => (/nan/i.test(s) ? NaN : /inf/i.test(s) ? (s.startsWith('-') ? -Infinity : Infinity) : Number(s));
 
 describe('complex trsm kernels run on the host', { skip, timeout: 1_800_000 }, () => {
   const all = cases();
@@ -139,7 +138,7 @@ describe('complex trsm kernels run on the host', { skip, timeout: 1_800_000 }, (
       const lines = r.stdout.toString().trim().split('\n');
       assert.equal(lines.length, p.len, `${p.entry}: the buffer back`);
       const got = new Float64Array(2 * p.len);
-      lines.forEach((line, e) => { const [x, y] = line.split(' '); got[2 * e] = parse(x!); got[2 * e + 1] = parse(y!); });
+      lines.forEach((line, e) => { const [x, y] = line.split(' '); got[2 * e] = parseHarnessNumber(x!); got[2 * e + 1] = parseHarnessNumber(y!); });
       if (c.alpha[0] === 0 && c.alpha[1] === 0) {
         const inB = matrixOf(p.lb);
         got.forEach((v, f) => { if (inB(Math.floor(f / 2)) >= 0) assert.ok(Object.is(v, 0), `${p.entry}: alpha = 0 leaves float ${f} = ${v}`); });

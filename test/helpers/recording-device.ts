@@ -85,3 +85,15 @@ export function operandLine(r: Recorded, o: number, elementBytes: number): { lin
   const elements = [...table].map((addr) => { const d = addr - RECORDED_BASE; assert.equal(d % BigInt(elementBytes), 0n); return Number(d / BigInt(elementBytes)); });
   return { line: `${num(off)} ${num(stride)} ${num(ld)} ${elements.join(' ')}`, pointer: true };
 }
+
+/**
+ * A number as the host harnesses print it (printf's %g): `inf`, `-inf` and `nan` (any sign or case)
+ * as the IEEE values; Number() alone reads `inf` as NaN, so a check for NaN would pass an infinity.
+ */
+export function parseHarnessNumber(s: string): number {
+  const t = s.trim().toLowerCase();
+  if (t.includes('nan')) return Number.NaN;
+  if (t === 'inf' || t === '+inf' || t === 'infinity') return Number.POSITIVE_INFINITY;
+  if (t === '-inf' || t === '-infinity') return Number.NEGATIVE_INFINITY;
+  return Number(t);
+}
