@@ -29,7 +29,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
-import { tileBlockPrologue, triangleGuard, triangleTag } from './tile-prologue.js';
+import { tileBlockPrologue, triangleGuard, triangleTag, type KernelFrame } from './tile-prologue.js';
 import type { GemmKernelShape, MmaGemmParams } from './params.js';
 
 /** Row length (doubles) of an m- or n-contiguous tile: 2 mod 8 (conflict-free 16-byte reads). */
@@ -206,21 +206,8 @@ function fragmentLoad(o: FragmentNames, storedAlongMn: boolean): string {
       }`;
 }
 
-/**
- * What surrounds the kernel's body: its name, its parameters, the casts that silence the ones it
- * does not read, and the prologue that defines the batch member, its tile (i0, j0), its pointers
- * a, b, c and m, n, k, ldA, ldB, ldC (the uniform kernel's, or a variable batch's class kernel's:
- * generate-vbatched.ts).
- */
-export interface MmaFrame {
-  readonly entry: string;
-  readonly parameters: string;
-  readonly unused: string;
-  readonly prologue: string;
-}
-
 /** The uniform kernel's frame: operands by layout, one m, n, k for the batch. */
-function uniformFrame(p: MmaGemmParams): MmaFrame {
+function uniformFrame(p: MmaGemmParams): KernelFrame {
   return {
     entry: mmaGemmEntry(p),
     parameters: `${operandParameters('A', p.layouts.a.kind, false)},
@@ -237,7 +224,7 @@ export function generateMmaGemm(p: MmaGemmParams): KernelSource {
 }
 
 /** Pure: the kernel of `p` in `frame`. */
-export function mmaGemmSource(p: MmaGemmParams, frame: MmaFrame): KernelSource {
+export function mmaGemmSource(p: MmaGemmParams, frame: KernelFrame): KernelSource {
   validateMmaParams(p);
   const l = sharedLayout(p);
   const { threads } = mmaGemmShape(p);

@@ -21,7 +21,7 @@ import { operandParameters } from '../common/batch-pointer.js';
 import { byPrecision, dtypeInfo } from '../../../core/dtype-table.js';
 import { elementType, gemmElementBytes, gemmLetter, gemmPrelude, multiplyAdd, opLetters, scalarParameters, scalarSetup, updateElement, zeroElement } from './element.js';
 import { layoutTag } from './generate-small.js';
-import { tileBlockPrologue, triangleGuard, triangleTag } from './tile-prologue.js';
+import { tileBlockPrologue, triangleGuard, triangleTag, type KernelFrame } from './tile-prologue.js';
 import type { GemmKernelShape, TiledGemmParams } from './params.js';
 
 interface TiledLayout {
@@ -145,19 +145,6 @@ function minBlocks(p: TiledGemmParams): number {
   return byPrecision(p.dtype, { double: false, single: true }) && tiledGemmShape(p).threads >= 256 ? Math.max(1, Math.floor(65536 / (tiledGemmShape(p).threads * 128))) : 1;
 }
 
-/**
- * What differs between the uniform kernel and a variable batch's class kernel: the entry name,
- * the parameters after the precision's operands, and the opening that finds the block's matrix,
- * its tile and its sizes (m, n, k, ldA, ldB, ldC, a, b, c, i0, j0 in scope after it).
- */
-export interface TiledFrame {
-  readonly entry: string;
-  readonly parameters: string;
-  /** Casts to void of parameters the body does not use. */
-  readonly unused: string;
-  readonly prologue: string;
-}
-
 /** Pure: the same parameters always give the same source. */
 export function generateTiledGemm(p: TiledGemmParams): KernelSource {
   const E = elementType(p);
@@ -173,7 +160,7 @@ export function generateTiledGemm(p: TiledGemmParams): KernelSource {
 }
 
 /** The tiled kernel inside a frame (the uniform one above, or a variable batch's class kernel). */
-export function tiledGemmSource(p: TiledGemmParams, frame: TiledFrame): KernelSource {
+export function tiledGemmSource(p: TiledGemmParams, frame: KernelFrame): KernelSource {
   validateTiledParams(p);
   const l = sharedLayout(p);
   const { threads } = tiledGemmShape(p);

@@ -96,8 +96,8 @@ export function vtiledGemmShape(p: VtiledGemmParams): GemmKernelShape {
   return tiledGemmShape(vtiledAsTiled(p));
 }
 
-/** Tiles of the class's largest C: grid x of a launch. */
-export function vtiledTiles(p: VtiledGemmParams): number {
+/** Tiles of the class's largest C (a tiled or tensor-core class): grid x of a launch. */
+export function classTiles(p: Pick<VtiledGemmParams | VmmaGemmParams, 'bound' | 'bm' | 'bn'>): number {
   return Math.ceil(p.bound / p.bm) * Math.ceil(p.bound / p.bn);
 }
 
@@ -121,7 +121,7 @@ export function generateVtiledGemm(p: VtiledGemmParams): KernelSource {
 }
 
 /** The uniform mma parameters a class kernel runs (its operands as pointer arrays, no tile groups). */
-export function vmmaAsMma(p: VmmaGemmParams): MmaGemmParams {
+function vmmaAsMma(p: VmmaGemmParams): MmaGemmParams {
   const pointer = { kind: 'pointer' as const, dense: false };
   const { variant: _variant, bound: _bound, tileGroup: _tileGroup, ...config } = p;
   return { ...config, variant: 'mma', layouts: { a: pointer, b: pointer, c: pointer } };
@@ -130,9 +130,6 @@ export function vmmaAsMma(p: VmmaGemmParams): MmaGemmParams {
 export function vmmaGemmShape(p: VmmaGemmParams): GemmKernelShape {
   return mmaGemmShape(vmmaAsMma(p));
 }
-
-/** Tiles of the class's largest C: grid x of a launch (as for the tiled classes). */
-export const vmmaTiles = (p: VmmaGemmParams): number => Math.ceil(p.bound / p.bm) * Math.ceil(p.bound / p.bn);
 
 /** Pure: the class kernel on the FP64 tensor cores. */
 export function generateVmmaGemm(p: VmmaGemmParams): KernelSource {

@@ -6,7 +6,7 @@ export { generateMmaGemm, mmaGemmShape, MMA_DTYPE } from './generate-mma.js';
 export { planGemm, defaultLayouts, type GemmProblem, type GemmShape, type PlanOptions } from './plan.js';
 export { complexGemmCuda, gemmCuda, gemmSource, type GemmCudaOptions } from './launch.js';
 export type { VbatchedGemmParams, VmmaGemmParams, VsmallGemmParams, VtiledGemmParams } from './params.js';
-export { generateVmmaGemm, generateVsmallGemm, generateVtiledGemm, vmmaGemmShape, vmmaTiles, vsmallGemmShape, vtiledGemmShape, vtiledTiles, GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS } from './generate-vbatched.js';
+export { classTiles, generateVmmaGemm, generateVsmallGemm, generateVtiledGemm, vsmallGemmShape, vtiledGemmShape, GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS } from './generate-vbatched.js';
 export { planVbatchedGemm, gemmMemberSize, effectiveK, type VbatchedGemmPlan, type VbatchedGemmLaunch, type VbatchedGemmProblem } from './plan-vbatched.js';
 export { gemmVbatchedCuda, gemmVbatchedCovers, gemmVbatchedFields, vbatchedGemmLaunch, vbatchedGemmSource, type GemmVbatchedOptions, type VbatchedGemmScalars } from './launch-vbatched.js';
 export { gemmDeviceVariableCuda, gemmDeviceMaxSize, launchGemmRegions, type GemmDeviceOptions } from './launch-vdevice.js';

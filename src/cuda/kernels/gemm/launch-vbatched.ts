@@ -16,7 +16,7 @@ import { elementBytes } from '../common/precision.js';
 import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
 import { NO_WORK, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import {
-  GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, generateVmmaGemm, generateVsmallGemm, generateVtiledGemm, vmmaGemmShape, vmmaTiles, vsmallGemmShape, vtiledGemmShape, vtiledTiles,
+  GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, classTiles, generateVmmaGemm, generateVsmallGemm, generateVtiledGemm, vmmaGemmShape, vsmallGemmShape, vtiledGemmShape,
 } from './generate-vbatched.js';
 import { gemmCuda } from './launch.js';
 import type { VbatchedGemmParams } from './params.js';
@@ -40,9 +40,9 @@ export function vbatchedGemmSource(p: VbatchedGemmParams): ReturnType<typeof gen
 /** The launch of a class kernel over `n` members (grid x: the members' blocks or the class's tiles; y, z: members). */
 export function vbatchedGemmLaunch(p: VbatchedGemmParams, n: number): LaunchConfig {
   if (p.variant === 'vsmall') return { grid: [Math.ceil(n / p.tbc), 1, 1], block: [vsmallGemmShape(p).threads, 1, 1] };
-  const [shape, tiles] = p.variant === 'vmma' ? [vmmaGemmShape(p), vmmaTiles(p)] : [vtiledGemmShape(p), vtiledTiles(p)];
+  const shape = p.variant === 'vmma' ? vmmaGemmShape(p) : vtiledGemmShape(p);
   const y = Math.min(n, GRID_YZ_MAX);
-  return { grid: [tiles, y, Math.ceil(n / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes };
+  return { grid: [classTiles(p), y, Math.ceil(n / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes };
 }
 
 export function gemmVbatchedCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: GemmVbatchedOptions = {}): void {

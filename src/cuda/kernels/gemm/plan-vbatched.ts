@@ -13,7 +13,7 @@ import type { GemmTuning } from '../../model/tuning/index.js';
 import { planClasses, type ClassPlan, type SizeClass } from '../common/vbatch.js';
 import { MMA_DTYPE } from './generate-mma.js';
 import type { VbatchedGemmParams } from './params.js';
-import { mmaConfigFor } from './plan.js';
+import { bandFor, mmaConfigFor } from './plan.js';
 
 export interface VbatchedGemmProblem {
   readonly dtype: DType;
@@ -64,10 +64,9 @@ const VMMA_TILE_MAX = 64 * 64;
 
 /** The order whose mma band a class of `bound` takes: its own, or the largest below whose tile fits VMMA_TILE_MAX. */
 function vmmaBandKey(bound: number, tuning: GemmTuning): number {
-  const at = tuning.mma.findIndex((b) => bound <= b.maxDim);
-  const own = tuning.mma[at < 0 ? tuning.mma.length - 1 : at]!;
+  const own = bandFor(tuning.mma, bound);
   if (own.config.bm * own.config.bn <= VMMA_TILE_MAX) return bound;
-  const below = tuning.mma.slice(0, at < 0 ? tuning.mma.length : at).reverse().find((b) => b.config.bm * b.config.bn <= VMMA_TILE_MAX);
+  const below = tuning.mma.slice(0, tuning.mma.indexOf(own)).reverse().find((b) => b.config.bm * b.config.bn <= VMMA_TILE_MAX);
   return below?.maxDim ?? bound;
 }
 
@@ -111,8 +110,6 @@ export function gemmClassParams(p: Pick<VbatchedGemmProblem, 'dtype' | 'transA' 
     const { tileGroup: _tileGroup, ...config } = mmaConfigFor(p.transA, p.transB, vmmaBandKey(bound, tuning), tuning);
     return { variant: 'vmma', ...common, bound, ...config };
   }
-  const bands = tuning.tiled[p.dtype];
   const key = byPrecision(p.dtype, { double: bound, single: Math.min(bound, FLOAT32_BAND_MAX) });
-  const band = bands.find((b) => key <= b.maxDim) ?? bands[bands.length - 1]!;
-  return { variant: 'vtiled', ...common, bound, ...band.config };
+  return { variant: 'vtiled', ...common, bound, ...bandFor(tuning.tiled[p.dtype], key).config };
 }

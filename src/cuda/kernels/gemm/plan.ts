@@ -126,8 +126,8 @@ function smallLayouts(p: GemmProblem): GemmOperandLayouts {
   return p.layouts ?? defaultLayouts(p.batchKind);
 }
 
-function band<T extends { maxDim: number }>(bands: readonly T[], p: GemmProblem): T {
-  const dim = Math.max(p.m, p.n);
+/** The band of a tuning list that takes order `dim` (the last past every maxDim). */
+export function bandFor<T extends { maxDim: number }>(bands: readonly T[], dim: number): T {
   return bands.find((b) => dim <= b.maxDim) ?? bands[bands.length - 1]!;
 }
 
@@ -141,7 +141,7 @@ function plainLayouts(p: GemmProblem): GemmOperandLayouts {
 function planTiled(p: GemmProblem, tuning: GemmTuning): TiledGemmParams {
   return {
     variant: 'tiled', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
-    layouts: plainLayouts(p), ...band(tuning.tiled[p.dtype], p).config,
+    layouts: plainLayouts(p), ...bandFor(tuning.tiled[p.dtype], Math.max(p.m, p.n)).config,
   };
 }
 
@@ -154,7 +154,7 @@ function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
 
 /** The mma kernel's block sizes for C of order `dim` (the band of the table, fitted to the transposes). */
 export function mmaConfigFor(transA: Op, transB: Op, dim: number, tuning: GemmTuning): MmaConfig {
-  let config = (tuning.mma.find((b) => dim <= b.maxDim) ?? tuning.mma[tuning.mma.length - 1]!).config;
+  let config = bandFor(tuning.mma, dim).config;
   // TT with 32 accumulator tiles per warp spills at 255 registers (both operands take one
   // fragment load per tile): take the largest band whose warps hold at most 16 tiles.
   const tiles = (c: MmaConfig): number => (c.bm / c.wm / 8) * (c.bn / c.wn / 8);

@@ -47,3 +47,16 @@ export function triangleGuard(triangle: Uplo | undefined, row: string, col: stri
 
 /** The entry-name suffix of a triangle kernel. */
 export const triangleTag = (triangle: Uplo | undefined): string => (triangle === undefined ? '' : triangle === 'lower' ? '_tl' : '_tu');
+
+/**
+ * What differs between a uniform kernel (tiled or tensor-core) and a variable batch's class kernel of
+ * the same design (generate-vbatched.ts): the entry name, the parameters after the precision's
+ * operands, the casts to void of parameters the body does not read, and the opening that finds the
+ * block's matrix, its tile and its sizes (m, n, k, ldA, ldB, ldC, a, b, c, i0, j0 in scope after it).
+ */
+export interface KernelFrame {
+  readonly entry: string;
+  readonly parameters: string;
+  readonly unused: string;
+  readonly prologue: string;
+}
