@@ -97,18 +97,23 @@ function realScalar(v: unknown, fallback: number, argument: string): number {
   return v;
 }
 
+/** The info argument the calls on variableDevice batches require: a member whose device sizes are invalid is reported there. */
+function requiredInfo(info: unknown, count: number, op: string): ReturnType<typeof deviceInfo> {
+  if (info === undefined)
+    throw new MyriadError('INVALID_ARGUMENT', `${op} on variableDevice batches needs info (int32 device memory, one per member): a member whose device sizes are invalid is skipped and reported there`, 'info');
+  return deviceInfo(info, count);
+}
+
 export function prepareGemmDeviceVariable(args: unknown): DeviceVariableGemmRequest {
   const o = argsObject(args, 'gemm', GEMM_KEYS);
-  const transA = parseTrans((o.transA ?? 'N') as string, 'transA') === 'N' ? 'N' : 'T';
-  const transB = parseTrans((o.transB ?? 'N') as string, 'transB') === 'N' ? 'N' : 'T';
+  const transA = parseTrans(o.transA ?? 'N', 'transA');
+  const transB = parseTrans(o.transB ?? 'N', 'transB');
   const alpha = realScalar(o.alpha, 1, 'alpha');
   const beta = realScalar(o.beta, 0, 'beta');
   const a = batch(o.a, 'a', 'gemm'), b = batch(o.b, 'b', 'gemm'), c = batch(o.c, 'c', 'gemm');
   sameCallAs(a, 'a', b, 'b');
   sameCallAs(a, 'a', c, 'c');
-  if (o.info === undefined)
-    throw new MyriadError('INVALID_ARGUMENT', 'gemm on variableDevice batches needs info (int32 device memory, one per member): a member whose device sizes are invalid is skipped and reported there', 'info');
-  const info = deviceInfo(o.info, a.count);
+  const info = requiredInfo(o.info, a.count, 'gemm');
   checkNoOverlaps([...sizeOperands(a, 'a'), ...sizeOperands(b, 'b'), ...sizeOperands(c, 'c'), { name: 'info', ints: info, used: a.count, output: true }]);
   return { transA, transB, alpha, beta, a, b, c, info };
 }
@@ -152,14 +157,12 @@ export function prepareTrsmDeviceVariable(args: unknown): DeviceVariableTrsmRequ
   const o = argsObject(args, 'trsm', TRSM_KEYS);
   const side = parseSide(o.side ?? 'left', 'side');
   const uplo = parseUplo((o.uplo ?? 'lower') as string, 'uplo');
-  const transA = parseTrans((o.transA ?? 'N') as string, 'transA') === 'N' ? 'N' : 'T';
+  const transA = parseTrans(o.transA ?? 'N', 'transA');
   const diag = parseDiag(o.diag ?? 'nonunit', 'diag');
   const alpha = realScalar(o.alpha, 1, 'alpha');
   const a = batch(o.a, 'a', 'trsm'), b = batch(o.b, 'b', 'trsm');
   sameCallAs(a, 'a', b, 'b');
-  if (o.info === undefined)
-    throw new MyriadError('INVALID_ARGUMENT', 'trsm on variableDevice batches needs info (int32 device memory, one per member): a member whose device sizes are invalid is skipped and reported there', 'info');
-  const info = deviceInfo(o.info, a.count);
+  const info = requiredInfo(o.info, a.count, 'trsm');
   checkNoOverlaps([...sizeOperands(a, 'a'), ...sizeOperands(b, 'b'), { name: 'info', ints: info, used: a.count, output: true }]);
   return { side, uplo, transA, diag, alpha, a, b, info };
 }

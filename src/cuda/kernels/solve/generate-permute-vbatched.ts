@@ -20,10 +20,11 @@
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
+import { COPY_VBATCH_INTS } from './generate-copy-vbatched.js';
 
 export const PERMUTE_VBATCH_THREADS = 256;
-/** Ints per member in the table: n, nrhs, ldB, batch index (the copy's layout). */
-export const PERMUTE_VBATCH_INTS = 4;
+/** Ints per member in the table it reads: the copy's (n, nrhs, ldB, batch index). */
+const PERMUTE_VBATCH_INTS = COPY_VBATCH_INTS;
 /** Most column chunks (grid.y) per member, as the per-size permutation splits B. */
 export const PERMUTE_VBATCH_CHUNKS = 8;
 

@@ -6,7 +6,7 @@ export { substituteSource } from './generate-substitute.js';
 export { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './launch.js';
 export { copyVbatchedSource, COPY_VBATCH_INTS, COPY_VBATCH_POINTERS } from './generate-copy-vbatched.js';
 export { keptMembers, posvVbatchedCuda, potrsVbatchedCuda, solveVbatchedCovers, vbatchedCopyLaunch, type KeptMembers } from './launch-vbatched.js';
-export { permuteVbatchedCap, permuteVbatchedSharedBytes, permuteVbatchedSource, PERMUTE_VBATCH_CHUNKS, PERMUTE_VBATCH_INTS, PERMUTE_VBATCH_THREADS, type PermuteVbatchedParams } from './generate-permute-vbatched.js';
+export { permuteVbatchedCap, permuteVbatchedSharedBytes, permuteVbatchedSource, PERMUTE_VBATCH_CHUNKS, PERMUTE_VBATCH_THREADS, type PermuteVbatchedParams } from './generate-permute-vbatched.js';
 export { gesvVbatchedCuda, getrsVbatchedCuda, permuteLaunches, type PermuteLaunch } from './launch-vbatched-lu.js';
 export { posvDeviceVariableCuda, potrsDeviceVariableCuda, type SolveDeviceOptions } from './launch-vdevice.js';
 export { generateSolveCheck } from './generate-vdevice.js';

@@ -57,7 +57,7 @@ export interface TrsmDeviceMembers {
 }
 
 /** The largest triangle and the widest B a valid member can have (side left: B is t x nvec; right: nvec x t). */
-export function trsmDeviceBounds(side: Side, a: DeviceVariableBatch, b: DeviceVariableBatch): { readonly t: number; readonly nvec: number } {
+function trsmDeviceBounds(side: Side, a: DeviceVariableBatch, b: DeviceVariableBatch): { readonly t: number; readonly nvec: number } {
   const left = side === 'left';
   return { t: Math.min(left ? b.maxRows : b.maxCols, a.maxRows, a.maxCols), nvec: left ? b.maxCols : b.maxRows };
 }
