@@ -9,7 +9,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { ComplexHerkRequest } from '../../../core/op-specs.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { complexBytes } from '../common/complex.js';
-import { kernelFor } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
 import { zherkSmallSource } from './generate-small.js';
 import { planZherk, ZHERK_MAX_N, zherkServes } from './plan.js';
@@ -29,7 +29,7 @@ export function complexHerkCuda(dev: GpuDevice, r: ComplexHerkRequest<DeviceArra
   try {
     for (const g of grouping.groups) {
       const [a, c] = [g.operands[0]!, g.operands[1]!];
-      const p = planZherk({ dtype, n, uplo: r.uplo, trans: r.trans, kindA: a.kind, kindC: c.kind });
+      const p = plannedOnce(dev, `zherk/${dtype}/${n}/${r.uplo}${r.trans}/${a.kind},${c.kind}`, () => planZherk({ dtype, n, uplo: r.uplo, trans: r.trans, kindA: a.kind, kindC: c.kind }));
       const kernel = kernelFor(dev, 'zherk-small', p, () => zherkSmallSource(p));
       kernel.launch({ grid: [Math.ceil(g.count / p.perBlock), 1, 1], block: [n, p.rowsY, p.perBlock] },
         [...operandArgs(a), ...operandArgs(c), ...indexArgs(g.index, g.count), arg.i32(r.alpha === 0 ? 0 : k), arg.f64(r.alpha), arg.f64(r.beta)]);

@@ -11,7 +11,7 @@ import type { PosvRequest, PotrfRequest, PotrsRequest } from '../../../core/op-s
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { complexBytes } from '../common/complex.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { kernelFor } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from '../common/operands.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { zposvSmallSource, zpotrfSmallSource, zpotrsSmallSource, zsmallLayout } from './generate-small.js';
@@ -46,7 +46,7 @@ export function complexPotrfCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, De
   eachGroup(dev, 'potrf', [r.a], ['a'], (g, dtype) => {
     const a = g.operands[0]!;
     if (a.rows === 0) { zeroInfo(dev, r.info, g.index, g.count); return; }
-    const p = planZpotrf({ dtype, n: a.rows, uplo: r.uplo, kind: a.kind });
+    const p = plannedOnce(dev, `zpotrf/${dtype}/${a.rows}/${r.uplo}/${a.kind}`, () => planZpotrf({ dtype, n: a.rows, uplo: r.uplo, kind: a.kind }));
     const k = kernelFor(dev, 'zpotrf-small', p, () => zpotrfSmallSource(p));
     k.launch({ grid: [smallGrid(zsmallLayout(p), g.count), 1, 1], block: [p.warps * 32, 1, 1] },
       [...operandArgs(a), arg.ptr(r.info), ...indexArgs(g.index, g.count)]);
@@ -57,7 +57,7 @@ export function complexPotrfCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, De
 function solveGroup(dev: GpuDevice, design: 'zpotrs' | 'zposv', r: PotrsRequest<DeviceArray, DeviceArray>, g: LaunchGroup, dtype: DType): void {
   const [a, b] = [g.operands[0]!, g.operands[1]!];
   if (a.rows === 0) { zeroInfo(dev, r.info, g.index, g.count); return; }
-  const p = planZsolve({ dtype, n: a.rows, nrhs: b.cols, uplo: r.uplo, kindA: a.kind, kindB: b.kind });
+  const p = plannedOnce(dev, `zsolve/${dtype}/${a.rows},${b.cols}/${r.uplo}/${a.kind},${b.kind}`, () => planZsolve({ dtype, n: a.rows, nrhs: b.cols, uplo: r.uplo, kindA: a.kind, kindB: b.kind }));
   const k = design === 'zposv'
     ? kernelFor(dev, 'zposv-small', p, () => zposvSmallSource(p))
     : kernelFor(dev, 'zpotrs-small', p, () => zpotrsSmallSource(p));

@@ -10,7 +10,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { ComplexTrsmRequest } from '../../../core/op-specs.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { complexBytes } from '../common/complex.js';
-import { kernelFor } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { ztrsmLayout, ztrsmSmallSource } from './generate-small.js';
@@ -33,9 +33,9 @@ export function complexTrsmCuda(dev: GpuDevice, r: ComplexTrsmRequest<DeviceArra
     for (const g of grouping.groups) {
       const [a, b] = [g.operands[0]!, g.operands[1]!];
       const shape = trsmShape(r.side, b.rows, b.cols);
-      const p = planZtrsm({
+      const p = plannedOnce(dev, `ztrsm/${dtype}/${shape.order},${shape.vectors}/${r.side}${r.uplo}${r.transA}${r.diag}/${a.kind},${b.kind}`, () => planZtrsm({
         dtype, n: shape.order, vectors: shape.vectors, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag, kindA: a.kind, kindB: b.kind,
-      });
+      }));
       const k = kernelFor(dev, 'ztrsm-small', p, () => ztrsmSmallSource(p));
       const blocks = smallGrid(ztrsmLayout(p), g.count);
       const y = ztrsmGridY(blocks, Math.ceil(shape.vectors / p.rhs), dev.info.smCount);
