@@ -26,7 +26,7 @@ import { DTYPE_EPS, type ComplexDType } from '../../src/core/dtype.js';
 import type { DeviceStorage, Storage } from '../../src/core/storage.js';
 import type { CudaBackend } from '../../src/cuda/backend.js';
 import { get, op, place, set, zeros, type Layout, type Z } from '../helpers/complex.js';
-import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
+import { gpuContext, gpuSkipReason, onDevice, warmFileKernels } from '../helpers/gpu.js';
 import { GENERAL_KINDS, generalCase, svdResidual, unitaryResidual } from '../helpers/zjacobi-cases.js';
 import { Rng } from '../helpers/random.js';
 
@@ -101,26 +101,6 @@ function placeS(c: Case, k: number): { batch: Batch<Float64Array | Float32Array>
 
 /** `count` rows x cols complex matrices of NaN (poisoned outputs). */
 const poisoned = (count: number, rows: number, cols: number): Z[] => Array.from({ length: count }, () => ({ rows, cols, d: new Float64Array(2 * rows * cols).fill(NaN) }));
-
-/** Uploads a placed batch's arrays; `back` downloads them over the host arrays. */
-function onDevice(ctx: Context, b: Batch<Float64Array | Float32Array>): { batch: Batch<Storage>; back(): void; dispose(): void } {
-  const copy = (to: Float64Array | Float32Array, from: DeviceStorage): void => { to.set(ctx.download(from) as Float64Array | Float32Array); };
-  const free = (d: DeviceStorage): void => (d as { dispose?: () => void }).dispose?.();
-  if (b.kind === 'strided') {
-    const d = ctx.upload(b.data);
-    return {
-      batch: strided(d, { rows: b.rows, cols: b.cols, ld: b.ld, stride: b.stride, offset: b.offset, count: b.count, ...(b.dtype ? { dtype: b.dtype } : {}) }),
-      back: () => copy(b.data, d), dispose: () => free(d),
-    };
-  }
-  if (b.kind !== 'list') throw new Error('strided and list batches only');
-  const ds = b.matrices.map((m) => ctx.upload(m.data as Float64Array | Float32Array));
-  return {
-    batch: list(ds.map((data, q) => ({ data, offset: b.matrices[q]!.offset })), { rows: b.rows, cols: b.cols, ld: b.ld, ...(b.dtype ? { dtype: b.dtype } : {}) }),
-    back: () => b.matrices.forEach((m, q) => copy(m.data as Float64Array | Float32Array, ds[q]!)),
-    dispose: () => ds.forEach(free),
-  };
-}
 
 /**
  * The call: U and VT where asked for ('none' otherwise); on `backend`, the kernels forced to 32

@@ -20,13 +20,13 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { newReferenceContext, type Context } from '../../src/api/context.js';
+import { newReferenceContext } from '../../src/api/context.js';
 import { list, strided, type Batch } from '../../src/core/batch.js';
 import { DTYPE_EPS, type ComplexDType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
-import type { DeviceStorage, Storage } from '../../src/core/storage.js';
+import type { DeviceStorage } from '../../src/core/storage.js';
 import { get, hermitianFrom, place, set, zeros, type Layout, type Z } from '../helpers/complex.js';
-import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
+import { gpuContext, gpuSkipReason, onDevice, warmFileKernels } from '../helpers/gpu.js';
 import { HERMITIAN_KINDS, hermitianCase, heevResidual, unitaryResidual } from '../helpers/zjacobi-cases.js';
 import { Rng } from '../helpers/random.js';
 
@@ -96,26 +96,6 @@ function placeW(c: Case): { batch: Batch<Float64Array | Float32Array>; read(p: n
     batch: list(arrays.map((data) => ({ data, offset: 1 })), { rows: c.n, cols: 1 }),
     read: (p) => [...arrays[p]!.subarray(1, 1 + c.n)],
     outside: () => arrays.flatMap((d) => [...d].filter((_, k) => k < 1 || k >= 1 + c.n)),
-  };
-}
-
-/** Uploads a placed batch's arrays; `back` downloads them over the host arrays. */
-function onDevice(ctx: Context, b: Batch<Float64Array | Float32Array>): { batch: Batch<Storage>; back(): void; dispose(): void } {
-  const copy = (to: Float64Array | Float32Array, from: DeviceStorage): void => { to.set(ctx.download(from) as Float64Array | Float32Array); };
-  const free = (d: DeviceStorage): void => (d as { dispose?: () => void }).dispose?.();
-  if (b.kind === 'strided') {
-    const d = ctx.upload(b.data);
-    return {
-      batch: strided(d, { rows: b.rows, cols: b.cols, ld: b.ld, stride: b.stride, offset: b.offset, count: b.count, ...(b.dtype ? { dtype: b.dtype } : {}) }),
-      back: () => copy(b.data, d), dispose: () => free(d),
-    };
-  }
-  if (b.kind !== 'list') throw new Error('strided and list batches only');
-  const ds = b.matrices.map((m) => ctx.upload(m.data as Float64Array | Float32Array));
-  return {
-    batch: list(ds.map((data, q) => ({ data, offset: b.matrices[q]!.offset })), { rows: b.rows, cols: b.cols, ld: b.ld, ...(b.dtype ? { dtype: b.dtype } : {}) }),
-    back: () => b.matrices.forEach((m, q) => copy(m.data as Float64Array | Float32Array, ds[q]!)),
-    dispose: () => ds.forEach(free),
   };
 }
 

@@ -28,7 +28,7 @@ import type { DeviceStorage, Storage } from '../../src/core/storage.js';
 import {
   epsOf, get, hermitianFrom, LIST, multiply, norm, ODD, op, place, randomHpd, ratio, set, subtract, triangle, zeros, type Layout, type Z,
 } from '../helpers/complex.js';
-import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
+import { gpuContext, gpuSkipReason, onDevice, warmFileKernels } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = gpuSkipReason();
@@ -87,26 +87,6 @@ function matrices(c: Case, rng: Rng): Z[] {
     a.push(m);
   }
   return a;
-}
-
-/** Uploads a placed batch's arrays; `back` downloads them over the host arrays. */
-function onDevice(ctx: Context, b: Batch<Float64Array | Float32Array>): { batch: Batch<Storage>; back(): void; dispose(): void } {
-  const copy = (to: Float64Array | Float32Array, from: DeviceStorage): void => { to.set(ctx.download(from) as Float64Array | Float32Array); };
-  const free = (d: DeviceStorage): void => (d as { dispose?: () => void }).dispose?.();
-  if (b.kind === 'strided') {
-    const d = ctx.upload(b.data);
-    return {
-      batch: strided(d, { rows: b.rows, cols: b.cols, ld: b.ld, stride: b.stride, offset: b.offset, count: b.count, ...(b.dtype ? { dtype: b.dtype } : {}) }),
-      back: () => copy(b.data, d), dispose: () => free(d),
-    };
-  }
-  if (b.kind !== 'list') throw new Error('strided and list batches only');
-  const ds = b.matrices.map((m) => ctx.upload(m.data as Float64Array | Float32Array));
-  return {
-    batch: list(ds.map((data, q) => ({ data, offset: b.matrices[q]!.offset })), { rows: b.rows, cols: b.cols, ld: b.ld, ...(b.dtype ? { dtype: b.dtype } : {}) }),
-    back: () => b.matrices.forEach((m, q) => copy(m.data as Float64Array | Float32Array, ds[q]!)),
-    dispose: () => ds.forEach(free),
-  };
 }
 
 /** Runs the case's call on `ctx` over batches a, b; returns info. */

@@ -10,6 +10,8 @@
  *   test('...', { skip: gpuSkipReason() }, () => { const dev = gpu(); ... });
  */
 import { Context } from '../../src/api/context.js';
+import { list, strided, type Batch } from '../../src/core/batch.js';
+import type { DeviceStorage, Storage } from '../../src/core/storage.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { openDevice, type CudaDevice } from '../../src/cuda/runtime/index.js';
 import { gpuPresence } from './gpu-presence.js';
@@ -89,4 +91,24 @@ export async function warmFileKernels(file: string, record: (ctx: Context, plann
   });
   const r = warmed.report;
   console.log(`${file}: ${warmed.sources.length} kernels planned, ${r?.compiled ?? '?'} compiled, ${r?.cached ?? '?'} cached, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+/** Uploads a placed batch's arrays; `back` downloads them over the host arrays. */
+export function onDevice(ctx: Context, b: Batch<Float64Array | Float32Array>): { batch: Batch<Storage>; back(): void; dispose(): void } {
+  const copy = (to: Float64Array | Float32Array, from: DeviceStorage): void => { to.set(ctx.download(from) as Float64Array | Float32Array); };
+  const free = (d: DeviceStorage): void => (d as { dispose?: () => void }).dispose?.();
+  if (b.kind === 'strided') {
+    const d = ctx.upload(b.data);
+    return {
+      batch: strided(d, { rows: b.rows, cols: b.cols, ld: b.ld, stride: b.stride, offset: b.offset, count: b.count, ...(b.dtype ? { dtype: b.dtype } : {}) }),
+      back: () => copy(b.data, d), dispose: () => free(d),
+    };
+  }
+  if (b.kind !== 'list') throw new Error('strided and list batches only');
+  const ds = b.matrices.map((m) => ctx.upload(m.data as Float64Array | Float32Array));
+  return {
+    batch: list(ds.map((data, q) => ({ data, offset: b.matrices[q]!.offset })), { rows: b.rows, cols: b.cols, ld: b.ld, ...(b.dtype ? { dtype: b.dtype } : {}) }),
+    back: () => b.matrices.forEach((m, q) => copy(m.data as Float64Array | Float32Array, ds[q]!)),
+    dispose: () => ds.forEach(free),
+  };
 }
