@@ -22,6 +22,7 @@ import type { ComplexScalar } from '../../src/core/op-specs.js';
 import type { DeviceStorage, Storage } from '../../src/core/storage.js';
 import { cpuTrsmComplex } from '../../src/cpu/complex/ztrsm.js';
 import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
+import { batchOf, bits, place, type Placed, type PlacedForm } from '../helpers/placed-pairs.js';
 import { Rng } from '../helpers/random.js';
 import { compareComplex, fillComplexTriangle, variantName, ZTRSM_VARIANTS, ztrsmTolerance, type Pairs, type ZtrsmCase } from '../helpers/ztrsm-data.js';
 
@@ -31,7 +32,7 @@ const ORDERS = [1, 7, 16, 31, 32];
 const NRHS = [1, 3, 33];
 const ALPHA: ComplexScalar = [0.75, -1.25];
 
-type Form = 'strided' | 'list';
+type Form = PlacedForm;
 const ctypeOf = (dtype: DType): 'complex128' | 'complex64' => (dtype === 'float64' ? 'complex128' : 'complex64');
 
 /** One call of the file. */
@@ -70,33 +71,6 @@ function specials(dtype: DType): Call[] {
   ];
 }
 
-/** Bits of a NaN with a payload of its own (the poison around B): a kernel's NaN would differ. */
-function poison(a: Pairs): void {
-  if (a instanceof Float64Array) {
-    const w = new Uint32Array(a.buffer, a.byteOffset, a.length * 2);
-    for (let i = 0; i < a.length; i++) { w[2 * i] = 0x0badf00d + i; w[2 * i + 1] = 0x7ff4dead; }
-  } else {
-    new Uint32Array(a.buffer, a.byteOffset, a.length).fill(0x7fa0beef);
-  }
-}
-const bits = (a: Pairs): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.byteLength / 4);
-
-/** count rows x cols matrices: one buffer (ld = rows + 1 or + 2, gaps of 3 pairs, offset 5) for 'strided', a buffer each (offset 2, one pair after) for 'list'. */
-interface Placed { arrays: Pairs[]; rows: number; cols: number; ld: number; offsets: number[]; stride: number; form: Form }
-function place(dtype: DType, rows: number, cols: number, count: number, form: Form, fill: (data: Pairs, off: number, ld: number) => void): Placed {
-  const ld = rows % 2 === 0 ? rows + 1 : rows + 2;
-  const stride = ld * cols + 3;
-  const make = (pairs: number): Pairs => { const a = dtype === 'float64' ? new Float64Array(2 * pairs) : new Float32Array(2 * pairs); poison(a); return a; };
-  const arrays = form === 'strided' ? [make(5 + count * stride + 1)] : Array.from({ length: count }, () => make(2 + ld * cols + 1));
-  const offsets = Array.from({ length: count }, (_, q) => (form === 'strided' ? 5 + q * stride : 2));
-  offsets.forEach((off, q) => fill(arrays[form === 'strided' ? 0 : q]!, off, ld));
-  return { arrays, rows, cols, ld, offsets, stride, form };
-}
-function batchOf<S extends Storage>(p: Placed, data: readonly S[], dtype: 'complex128' | 'complex64'): Batch<S> {
-  const shape = { rows: p.rows, cols: p.cols, ld: p.ld, dtype };
-  if (p.form === 'list') return list(data.map((d, q) => ({ data: d, offset: p.offsets[q]! })), shape) as unknown as Batch<S>;
-  return strided(data[0]!, { ...shape, stride: p.stride, offset: p.offsets[0]!, count: p.offsets.length }) as unknown as Batch<S>;
-}
 /** The matrix of array `a` that pair e lies in, or -1. */
 function matrixOf(p: Placed, a: number): (e: number) => number {
   const inside = (d: number): boolean => d >= 0 && d % p.ld < p.rows && Math.floor(d / p.ld) < p.cols;
