@@ -117,6 +117,10 @@ static __device__ __forceinline__ real2 recipReal2(real2 d) {
 ${shflReal2('from')}`;
 }
 
+/** |a| by hypot (no overflow): the complex factorisations' and the complex Jacobi designs'. */
+export const modulusReal2 = (dtype: DType): string =>
+  `static __device__ __forceinline__ real modulusReal2(real2 a) { return ${cudaMath(dtype, 'hypot')}(a.x, a.y); }`;
+
 /**
  * The scalar helpers of the complex factorisations and solves (after complexPrelude and
  * mathHelpers): the conjugate; |re| + |im|, LAPACK's dcabs1, the magnitude izamax compares (so a
@@ -127,7 +131,7 @@ ${shflReal2('from')}`;
 export function complexScalarHelpers(dtype: DType): string {
   return `${CONJ_REAL2}
 static __device__ __forceinline__ real abs1Real2(real2 a) { return absReal(a.x) + absReal(a.y); }
-static __device__ __forceinline__ real modulusReal2(real2 a) { return ${cudaMath(dtype, 'hypot')}(a.x, a.y); }
+${modulusReal2(dtype)}
 static __device__ __forceinline__ bool isZeroReal2(real2 a) { return a.x == real(0) && a.y == real(0); }
 // a / b by Smith's algorithm: the ratio of b's smaller part to its larger one never overflows.
 static __device__ __forceinline__ real2 divReal2(real2 a, real2 b) {

@@ -4,11 +4,11 @@
  * two rows (J^H [x; y]), and one phase of a round of the warp designs.
  */
 import type { DType } from '../../../core/dtype.js';
-import { cudaMath } from '../../../core/dtype-table.js';
+import { modulusReal2 } from '../common/complex.js';
 
 /** The complex rotation applied to two columns and to two rows, and the modulus. */
 export function rotationHelpers(dtype: DType): string {
-  return `static __device__ __forceinline__ real modulusReal2(real2 a) { return ${cudaMath(dtype, 'hypot')}(a.x, a.y); }
+  return `${modulusReal2(dtype)}
 // Columns: [x y] := [x y] J, x := c x - s conj(e) y, y := s e x + c y.
 static __device__ __forceinline__ void rotColumns(real2& x, real2& y, real c, real s, real2 e) {
   const real2 a = x, b = y;
