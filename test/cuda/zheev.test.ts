@@ -12,7 +12,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { list, strided } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
-import { heevLanes, heevWarpSharedBytes, heevWarpSource, planHeev, ZHEEV_MAX, type HeevWarpParams } from '../../src/cuda/kernels/zjacobi/index.js';
+import { warpLanes } from '../../src/cuda/kernels/common/warp-shape.js';
+import { heevWarpSharedBytes, heevWarpSource, planHeev, ZHEEV_MAX, type HeevWarpParams } from '../../src/cuda/kernels/zjacobi/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
@@ -25,7 +26,7 @@ const fails = (f: () => unknown, code: string, argument: string, message?: RegEx
 
 describe('complex heev: the plan and the generator', () => {
   it('lanes: the power of two >= n rounded up to even (2 ... 32); matrices per block within 256 threads and 48 KiB', () => {
-    assert.deepEqual([1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32].map(heevLanes), [2, 2, 4, 4, 8, 8, 16, 16, 32, 32, 32]);
+    assert.deepEqual([1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32].map(warpLanes), [2, 2, 4, 4, 8, 8, 16, 16, 32, 32, 32]);
     for (const dtype of ['float64', 'float32'] as const) for (const vectors of [true, false]) for (let n = 1; n <= ZHEEV_MAX; n++) {
       const p = planHeev({ dtype, n, uplo: 'upper', vectors, kind: 'pointer' });
       assert.ok(p.threads * p.perBlock <= 256 && p.perBlock % (32 / p.threads) === 0, `${dtype} n = ${n}: ${p.threads} x ${p.perBlock}`);

@@ -12,6 +12,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import { WARP_STATIC_SHARED, warpLanes, warpMatricesPerBlock } from '../common/warp-shape.js';
 import { gesvdBlockLayout, syevBlockLayout } from './generate-block.js';
 import { gesvdWarpSharedBytes, syevWarpSharedBytes } from './generate-warp.js';
 import type {
@@ -20,28 +21,10 @@ import type {
 
 /** The largest n (max(m, n) for gesvd) of the warp design. */
 export const WARP_MAX = 32;
-const STATIC_SHARED = 48 * 1024;
-const MAX_THREADS = 256;
 
-function lanesFor(size: number): number {
-  const n2 = size + (size & 1);
-  let t = 2;
-  while (t < n2 && t < 32) t *= 2;
-  return t;
-}
-
-/** Matrices per block: a multiple of 32 / threads, the most that fit (or the forced count). */
+/** Matrices per block of the warp design (common/warp-shape.ts), or the forced count. */
 function shape(threads: number, bytes: (perBlock: number) => number, force: JacobiForce): WarpShape {
-  const unit = 32 / threads;
-  if (force.perBlock !== undefined) {
-    if (force.perBlock % unit !== 0 || bytes(force.perBlock) > STATIC_SHARED)
-      throw new MyriadError('UNSUPPORTED', `perBlock ${force.perBlock} must be a multiple of ${unit} within ${STATIC_SHARED} shared bytes`, 'force.perBlock');
-    return { threads, perBlock: force.perBlock };
-  }
-  let perBlock = unit;
-  while ((perBlock + unit) * threads <= MAX_THREADS && bytes(perBlock + unit) <= STATIC_SHARED) perBlock += unit;
-  if (bytes(perBlock) > STATIC_SHARED) throw new MyriadError('UNSUPPORTED', 'no Jacobi warp shape fits the shared memory', 'a');
-  return { threads, perBlock };
+  return { threads, perBlock: warpMatricesPerBlock(threads, bytes, force.perBlock) };
 }
 
 /**
@@ -58,7 +41,7 @@ const gesvdFields = (pr: GesvdProblem) => ({ dtype: pr.dtype, m: pr.m, n: pr.n, 
 
 export function planSyev(pr: SyevProblem, options: { readonly force?: JacobiForce } = {}): SyevWarpParams {
   if (pr.n > WARP_MAX) throw new MyriadError('UNSUPPORTED', `the Jacobi warp design takes n <= ${WARP_MAX}, got ${pr.n}`, 'a');
-  const s = shape(lanesFor(pr.n), (perBlock) => syevWarpSharedBytes({ ...pr, perBlock }), options.force ?? {});
+  const s = shape(warpLanes(pr.n), (perBlock) => syevWarpSharedBytes({ ...pr, perBlock }), options.force ?? {});
   return { ...syevFields(pr), ...s, maxSweeps: MAX_SWEEPS };
 }
 
@@ -91,7 +74,7 @@ function blockShape(size: number, limit: number, bytes: (aShared: boolean, vShar
 export function planSyevBlock(pr: SyevProblem, options: { readonly force?: JacobiForce } = {}): SyevBlockParams {
   if (pr.n > BLOCK_MAX || pr.n < 1) throw new MyriadError('UNSUPPORTED', `the Jacobi block design takes 1 <= n <= ${BLOCK_MAX}, got ${pr.n}`, 'a');
   const base = syevFields(pr);
-  const s = blockShape(pr.n, pr.sharedLimit ?? STATIC_SHARED,
+  const s = blockShape(pr.n, pr.sharedLimit ?? WARP_STATIC_SHARED,
     (aShared, vShared) => syevBlockLayout({ ...base, aShared, vShared }).sharedBytes, options.force ?? {});
   return { ...base, ...s, vShared: s.vShared && pr.vectors, maxSweeps: MAX_SWEEPS };
 }
@@ -100,7 +83,7 @@ export function planGesvdBlock(pr: GesvdProblem, options: { readonly force?: Jac
   const size = Math.max(pr.m, pr.n);
   if (size > BLOCK_MAX || Math.min(pr.m, pr.n) < 1) throw new MyriadError('UNSUPPORTED', `the Jacobi block design takes 1 <= m, n <= ${BLOCK_MAX}, got ${pr.m}x${pr.n}`, 'a');
   const base = gesvdFields(pr);
-  const s = blockShape(Math.min(pr.m, pr.n), pr.sharedLimit ?? STATIC_SHARED,
+  const s = blockShape(Math.min(pr.m, pr.n), pr.sharedLimit ?? WARP_STATIC_SHARED,
     (aShared, vShared) => gesvdBlockLayout({ ...base, aShared, vShared }).sharedBytes, options.force ?? {});
   const needV = pr.m >= pr.n ? pr.wantVt : pr.wantU;
   return { ...base, ...s, vShared: s.vShared && needV, maxSweeps: MAX_SWEEPS };
@@ -158,6 +141,6 @@ export function selectGesvd(pr: GesvdProblem, options: { readonly force?: Jacobi
 
 export function planGesvd(pr: GesvdProblem, options: { readonly force?: JacobiForce } = {}): GesvdWarpParams {
   if (Math.max(pr.m, pr.n) > WARP_MAX) throw new MyriadError('UNSUPPORTED', `the Jacobi warp design takes max(m, n) <= ${WARP_MAX}, got ${pr.m}x${pr.n}`, 'a');
-  const s = shape(lanesFor(Math.min(pr.m, pr.n)), (perBlock) => gesvdWarpSharedBytes({ ...pr, perBlock }), options.force ?? {});
+  const s = shape(warpLanes(Math.min(pr.m, pr.n)), (perBlock) => gesvdWarpSharedBytes({ ...pr, perBlock }), options.force ?? {});
   return { ...gesvdFields(pr), ...s, maxSweeps: MAX_SWEEPS };
 }

@@ -1,9 +1,7 @@
 /**
  * The shape of the complex warp designs (heev; gesvd, whose lanes follow min(m, n)) for one group
- * of equal-size matrices: lanes per matrix
- * the smallest power of two >= n2 (n rounded up to even), at most 32; matrices per block as many as
- * keep the block within 256 threads and the static 48 KiB of shared memory (the real warp design's
- * rule, jacobi/plan.ts). Orders above ZHEEV_MAX (max(m, n) above ZGESVD_MAX) have no GPU kernel:
+ * of equal-size matrices: the lanes per matrix and matrices per block of the real warp design
+ * (common/warp-shape.ts). Orders above ZHEEV_MAX (max(m, n) above ZGESVD_MAX) have no GPU kernel:
  * the router's `covers` (heevCovers, zgesvdCovers) leaves them to the CPU reference. No tuning
  * table: not swept yet.
  */
@@ -12,14 +10,13 @@ import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import { warpLanes, warpMatricesPerBlock } from '../common/warp-shape.js';
 import { gesvdWarpSharedBytes } from './generate-gesvd.js';
 import { heevWarpSharedBytes } from './generate-heev.js';
 import type { GesvdWarpParams, HeevWarpParams, ZjacobiForce } from './params.js';
 
 /** The largest order the complex heev kernel takes. */
 export const ZHEEV_MAX = 32;
-const STATIC_SHARED = 48 * 1024;
-const MAX_THREADS = 256;
 
 /** Whether the complex heev kernel takes matrices of order n. */
 export const zheevServes = (n: number): boolean => n >= 0 && n <= ZHEEV_MAX;
@@ -32,33 +29,10 @@ export interface HeevProblem {
   readonly kind: OperandKind;
 }
 
-/** Lanes per matrix: the smallest power of two >= n (heev; min(m, n) for gesvd) rounded up to even, at least 2, at most 32. */
-export function heevLanes(n: number): number {
-  const n2 = n + (n & 1);
-  let t = 2;
-  while (t < n2 && t < 32) t *= 2;
-  return t;
-}
-
-/** Matrices per block: a multiple of 32 / threads, the most that fit (or the forced count, checked). */
-function perBlockOf(threads: number, bytes: (perBlock: number) => number, force: ZjacobiForce): number {
-  const unit = 32 / threads;
-  const forced = force.perBlock;
-  if (forced !== undefined) {
-    if (!Number.isInteger(forced) || forced < unit || forced % unit !== 0 || forced * threads > 1024 || bytes(forced) > STATIC_SHARED)
-      throw new MyriadError('UNSUPPORTED', `perBlock ${forced} must be a multiple of ${unit} within ${STATIC_SHARED} shared bytes and 1024 threads`, 'force.perBlock');
-    return forced;
-  }
-  let perBlock = unit;
-  while ((perBlock + unit) * threads <= MAX_THREADS && bytes(perBlock + unit) <= STATIC_SHARED) perBlock += unit;
-  if (bytes(perBlock) > STATIC_SHARED) throw new MyriadError('UNSUPPORTED', 'no complex Jacobi warp shape fits the shared memory', 'a');
-  return perBlock;
-}
-
 export function planHeev(pr: HeevProblem, options: { readonly force?: ZjacobiForce } = {}): HeevWarpParams {
   if (!zheevServes(pr.n) || pr.n < 1) throw new MyriadError('UNSUPPORTED', `the complex Jacobi warp design takes 1 <= n <= ${ZHEEV_MAX}, got ${pr.n}`, 'a');
-  const base = { dtype: pr.dtype, n: pr.n, uplo: pr.uplo, vectors: pr.vectors, kind: pr.kind, maxSweeps: MAX_SWEEPS, threads: heevLanes(pr.n) };
-  return { ...base, perBlock: perBlockOf(base.threads, (perBlock) => heevWarpSharedBytes({ ...base, perBlock }), options.force ?? {}) };
+  const base = { dtype: pr.dtype, n: pr.n, uplo: pr.uplo, vectors: pr.vectors, kind: pr.kind, maxSweeps: MAX_SWEEPS, threads: warpLanes(pr.n) };
+  return { ...base, perBlock: warpMatricesPerBlock(base.threads, (perBlock) => heevWarpSharedBytes({ ...base, perBlock }), options.force?.perBlock) };
 }
 
 /** The largest max(m, n) the complex gesvd kernel takes. */
@@ -79,6 +53,6 @@ export interface GesvdProblem {
 export function planGesvd(pr: GesvdProblem, options: { readonly force?: ZjacobiForce } = {}): GesvdWarpParams {
   if (!zgesvdServes(pr.m, pr.n) || Math.min(pr.m, pr.n) < 1)
     throw new MyriadError('UNSUPPORTED', `the complex Jacobi warp design takes 1 <= m, n <= ${ZGESVD_MAX}, got ${pr.m}x${pr.n}`, 'a');
-  const base = { dtype: pr.dtype, m: pr.m, n: pr.n, wantU: pr.wantU, wantVt: pr.wantVt, kind: pr.kind, maxSweeps: MAX_SWEEPS, threads: heevLanes(Math.min(pr.m, pr.n)) };
-  return { ...base, perBlock: perBlockOf(base.threads, (perBlock) => gesvdWarpSharedBytes({ ...base, perBlock }), options.force ?? {}) };
+  const base = { dtype: pr.dtype, m: pr.m, n: pr.n, wantU: pr.wantU, wantVt: pr.wantVt, kind: pr.kind, maxSweeps: MAX_SWEEPS, threads: warpLanes(Math.min(pr.m, pr.n)) };
+  return { ...base, perBlock: warpMatricesPerBlock(base.threads, (perBlock) => gesvdWarpSharedBytes({ ...base, perBlock }), options.force?.perBlock) };
 }
