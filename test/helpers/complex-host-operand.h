@@ -1,4 +1,4 @@
-// What the complex host harnesses (zgemm, zpotrf, zlu) read and write alike; include after
+// What the complex host harnesses (zgemm, zpotrf, zlu, ztrsm, zherk, zheev, zgesvd) read and write alike; include after
 // kernel.cu, which defines real2. An operand: its offset, stride and ld from stdin and, in the
 // pointer form, one element offset per matrix (complex elements) turned into host addresses into
 // the buffer. The buffer: len (re, im) pairs, read exactly (strtod) and written with 17 digits.
@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-struct Operand { long long off, stride; int ld; std::vector<real2*> ptrs; };
-static bool readOperand(Operand& o, long long count, bool pointer, real2* base) {
+// Elements of type E: pairs (real2), or reals for an operand of the parts' type (heev's W, gesvd's S).
+template <typename E> struct OperandOf { long long off, stride; int ld; std::vector<E*> ptrs; };
+using Operand = OperandOf<real2>;
+template <typename E> static bool readOperand(OperandOf<E>& o, long long count, bool pointer, E* base) {
   if (scanf("%lld %lld %d", &o.off, &o.stride, &o.ld) != 3) return false;
   if (!pointer) return true;
   for (long long q = 0; q < count; ++q) { long long e; if (scanf("%lld", &e) != 1) return false; o.ptrs.push_back(base + e); }

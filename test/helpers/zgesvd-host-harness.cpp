@@ -16,14 +16,7 @@ inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 #define __align__(n) __attribute__((aligned(n)))
 #include "kernel.cu"   // from -I<dir>
 #include <cstdlib>
-template <typename E> struct Operand { long long off = 0, stride = 0; int ld = 1; std::vector<E*> ptrs; };
-template <typename E> static bool readOperand(Operand<E>& o, long long count, E* base) {
-  if (scanf("%lld %lld %d", &o.off, &o.stride, &o.ld) != 3) return false;
-#ifdef PA
-  for (long long q = 0; q < count; ++q) { long long e; if (scanf("%lld", &e) != 1) return false; o.ptrs.push_back(base + e); }
-#endif
-  return true;
-}
+#include "complex-host-operand.h"
 #ifdef PA
 #define ARG(o, base) o.ptrs.data()
 #else
@@ -35,17 +28,17 @@ int main() {
   std::vector<real2> pairs(len / 2 + 1);
   real* buf = &pairs[0].x;
   real2* base2 = pairs.data();
-  Operand<real2> a, u, vt;
-  Operand<real> s;
-  if (!readOperand(a, count, base2) || !readOperand(s, count, buf)) return 2;
+  OperandOf<real2> a, u, vt;
+  OperandOf<real> s;
+  if (!readOperand(a, count, POINTER_A, base2) || !readOperand(s, count, POINTER_A, buf)) return 2;
 #ifndef NOU
-  if (!readOperand(u, count, base2)) return 2;
+  if (!readOperand(u, count, POINTER_A, base2)) return 2;
 #define ARG_U ARG(u, base2)
 #else
 #define ARG_U nullptr
 #endif
 #ifndef NOVT
-  if (!readOperand(vt, count, base2)) return 2;
+  if (!readOperand(vt, count, POINTER_A, base2)) return 2;
 #define ARG_VT ARG(vt, base2)
 #else
 #define ARG_VT nullptr

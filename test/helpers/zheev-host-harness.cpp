@@ -15,14 +15,7 @@ inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 #define __align__(n) __attribute__((aligned(n)))
 #include "kernel.cu"   // from -I<dir>
 #include <cstdlib>
-template <typename E> struct Operand { long long off, stride; int ld; std::vector<E*> ptrs; };
-template <typename E> static bool readOperand(Operand<E>& o, long long count, E* base) {
-  if (scanf("%lld %lld %d", &o.off, &o.stride, &o.ld) != 3) return false;
-#ifdef PA
-  for (long long q = 0; q < count; ++q) { long long e; if (scanf("%lld", &e) != 1) return false; o.ptrs.push_back(base + e); }
-#endif
-  return true;
-}
+#include "complex-host-operand.h"
 #ifdef PA
 #define ARG(o, base) o.ptrs.data()
 #else
@@ -34,9 +27,9 @@ int main() {
   std::vector<real2> pairs(len / 2 + 1);
   real* buf = &pairs[0].x;
   real2* base2 = pairs.data();
-  Operand<real2> a;
-  Operand<real> w;
-  if (!readOperand(a, count, base2) || !readOperand(w, count, buf)) return 2;
+  OperandOf<real2> a;
+  OperandOf<real> w;
+  if (!readOperand(a, count, POINTER_A, base2) || !readOperand(w, count, POINTER_A, buf)) return 2;
   for (long long i = 0; i < len; ++i) { char s[64]; if (scanf("%63s", s) != 1) return 3; buf[i] = (real)strtod(s, nullptr); }
   std::vector<int> info(count, -99);
   blockDim.x = bx; gridDim.x = gx;
