@@ -1,7 +1,7 @@
 /**
  * Measures the vendor crossovers of the card it runs on and writes its table (src/bench/vendor-sweep.ts):
  *
- *   npm run build && node dist/scripts/vendor-sweep.js [--ops gemm,potrf,getrf,syev,trsm,getrs,gesv] [--dtype float64,float32]
+ *   npm run build && node dist/scripts/vendor-sweep.js [--ops gemm,potrf,getrf,syev,trsm,getrs,gesv] [--dtype float64,float32[,complex128,complex64]]
  *     [--repeats 5] [--out FILE] [--rows FILE] [--dry-run]
  *
  * --out: the table's TypeScript source (src/cuda/model/tuning/vendor-<card>.ts, registered in
@@ -13,7 +13,8 @@ import { writeFileSync } from 'node:fs';
 import { Context } from '../src/api/context.js';
 import { CudaBackend } from '../src/cuda/backend.js';
 import { openDevice } from '../src/cuda/runtime/index.js';
-import type { DType } from '../src/core/dtype.js';
+import type { ElementType } from '../src/core/dtype.js';
+import { isElementType } from '../src/core/dtype-table.js';
 import type { VendorOp } from '../src/cuda/model/tuning/vendor-tables.js';
 import { measureCase, rowsMarkdown, rulesFromRows, tableNames, tableSource, vendorGrid, type SweepRow } from '../src/bench/vendor-sweep.js';
 
@@ -26,10 +27,11 @@ function option(name: string): string | undefined {
 
 const ops = (option('ops') ?? OPS.join(',')).split(',').map((s) => s.trim()) as VendorOp[];
 for (const op of ops) if (!OPS.includes(op)) throw new Error(`--ops: unknown operation '${op}' (${OPS.join(', ')})`);
-const dtypes = (option('dtype') ?? 'float64,float32').split(',').map((s) => s.trim()) as DType[];
-for (const d of dtypes) if (d !== 'float64' && d !== 'float32') throw new Error(`--dtype: float64 or float32, got '${d}'`);
+const dtypes = (option('dtype') ?? 'float64,float32').split(',').map((s) => s.trim());
+for (const d of dtypes) if (!isElementType(d)) throw new Error(`--dtype: float64, float32, complex128 or complex64, got '${d}'`);
+const elementTypes = dtypes as ElementType[];
 const repeats = Number(option('repeats') ?? 5);
-const grid = vendorGrid(ops, dtypes);
+const grid = vendorGrid(ops, elementTypes);
 
 if (process.argv.includes('--dry-run')) {
   for (const c of grid) process.stdout.write(`${c.op} ${c.route} ${c.dtype} ${c.series} n=${c.n}${c.nrhs !== undefined ? ` nrhs=${c.nrhs}` : ''}${c.side ? ` ${c.side}` : ''} count=${c.count}\n`);

@@ -13,6 +13,9 @@
  * The grid stays where the own routes are GPU kernels (syev up to 512): a rule that reaches the
  * largest order measured goes on to Infinity, beyond which syev's own route is the CPU reference.
  *
+ * Complex gemm (complex128, complex64: cuBLAS's z/cgemm against the own kernels over pairs) is the
+ * batched gemm series of the complex types; the other operations are swept in the real types only.
+ *
  * The solves (trsm, getrs, gesv) are measured with one right-hand side and with
  * SOLVE_MANY (trsm: left side only): a rule from the one-column series takes nrhs = 1, one from the
  * other series nrhs >= SOLVE_MANY (right-hand sides in between keep the own routes), and a trsm rule
@@ -23,15 +26,17 @@ import type { CudaBackend } from '../cuda/backend.js';
 import { VENDOR_RATIO_MAX, type VendorOp, type VendorPoint, type VendorRoute, type VendorRule } from '../cuda/model/tuning/vendor-tables.js';
 import { timeMs } from '../cuda/tune/measure.js';
 import type { GpuDevice } from '../cuda/runtime/types.js';
-import { DTYPE_BYTES, type DType } from '../core/dtype.js';
+import type { ElementType } from '../core/dtype.js';
+import { elementInfo, isComplexDType } from '../core/dtype-table.js';
+import { COMPLEX_WORKLOADS } from './complex-workloads.js';
 import { Random } from './data.js';
-import { solveWorkload, WORKLOADS, type SolveOp, type Workload } from './workloads.js';
+import { solveWorkload, WORKLOADS, type Prepared, type SolveOp, type Workload } from './workloads.js';
 
 /** One timed point. `series`: 'single' (one matrix) or 'batched'. */
 export interface SweepCase {
   readonly op: VendorOp;
   readonly route: VendorRoute;
-  readonly dtype: DType;
+  readonly dtype: ElementType;
   readonly series: 'single' | 'batched';
   readonly n: number;
   readonly count: number;
@@ -54,7 +59,7 @@ export interface SweepRow extends SweepCase {
 
 /** About this many bytes of matrices per batched call. */
 const BATCH_BYTES = 256 * 2 ** 20;
-const batchCount = (dtype: DType, n: number, matrices = 1): number => Math.max(1, Math.min(200000, Math.floor(BATCH_BYTES / (matrices * n * n * DTYPE_BYTES[dtype]))));
+const batchCount = (dtype: ElementType, n: number, matrices = 1): number => Math.max(1, Math.min(200000, Math.floor(BATCH_BYTES / (matrices * n * n * elementInfo(dtype).bytes))));
 /** syev's counts: the published vendor tables' (BENCHMARKS.md). */
 const SYEV_COUNTS: Readonly<Record<number, number>> = { 32: 10000, 40: 8000, 48: 5000, 56: 3000, 64: 2000, 128: 500, 256: 100, 512: 20 };
 
@@ -63,7 +68,9 @@ interface Series {
   readonly route: VendorRoute;
   readonly series: 'single' | 'batched';
   readonly sizes: readonly number[];
-  readonly count: (dtype: DType, n: number) => number;
+  readonly count: (dtype: ElementType, n: number) => number;
+  /** Whether the series is swept in the complex types too (else the real ones only). */
+  readonly complex?: true;
   readonly jobz?: 'vectors';
   readonly nrhs?: number;
   readonly side?: 'left';
@@ -77,13 +84,13 @@ const SOLVE_SIZES = [8, 16, 32, 64, 128, 256, 512];
 export const SOLVE_MANY = 16;
 /** About this many bytes of A per batched solve (a quarter of gemm's: 84 cases to time, each in a few seconds). */
 const SOLVE_BYTES = 64 * 2 ** 20;
-const solveCount = (dtype: DType, n: number): number => Math.max(1, Math.min(200000, Math.floor(SOLVE_BYTES / (n * n * DTYPE_BYTES[dtype]))));
+const solveCount = (dtype: ElementType, n: number): number => Math.max(1, Math.min(200000, Math.floor(SOLVE_BYTES / (n * n * elementInfo(dtype).bytes))));
 const solves = (op: Extract<SolveOp, VendorOp>, route: VendorRoute): Series[] => [1, SOLVE_MANY].map((nrhs) =>
   ({ op, route, series: 'batched', sizes: SOLVE_SIZES, count: solveCount, nrhs, ...(op === 'trsm' ? { side: 'left' as const } : {}) }));
 
 const SERIES: readonly Series[] = [
-  { op: 'gemm', route: 'cublas', series: 'batched', sizes: [16, 32, 64, 96, 128, 192, 256, 384, 512], count: (d, n) => batchCount(d, n, 3) },
-  { op: 'gemm', route: 'cublas', series: 'single', sizes: [256, 512, 768, 1024, 1536, 2048, 4096, 8192], count: () => 1 },
+  { op: 'gemm', route: 'cublas', series: 'batched', sizes: [16, 32, 64, 96, 128, 192, 256, 384, 512], count: (d, n) => batchCount(d, n, 3), complex: true },
+  { op: 'gemm', route: 'cublas', series: 'single', sizes: [256, 512, 768, 1024, 1536, 2048, 4096, 8192], count: () => 1, complex: true },
   { op: 'potrf', route: 'cusolver', series: 'batched', sizes: [256, 512, 1024], count: (d, n) => batchCount(d, n) },
   { op: 'potrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
   { op: 'getrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
@@ -93,12 +100,13 @@ const SERIES: readonly Series[] = [
   ...solves('gesv', 'cublas'),
 ];
 
-/** The sweep's cases for `ops` and `dtypes`, in order. */
-export function vendorGrid(ops: readonly VendorOp[], dtypes: readonly DType[]): SweepCase[] {
+/** The sweep's cases for `ops` and `dtypes`, in order (complex types: the series that take them). */
+export function vendorGrid(ops: readonly VendorOp[], dtypes: readonly ElementType[]): SweepCase[] {
   const out: SweepCase[] = [];
   for (const s of SERIES) {
     if (!ops.includes(s.op)) continue;
     for (const dtype of dtypes) for (const n of s.sizes) {
+      if (isComplexDType(dtype) && s.complex !== true) continue;
       out.push({
         op: s.op, route: s.route, dtype, series: s.series, n, count: s.count(dtype, n),
         ...(s.jobz ? { jobz: s.jobz } : {}), ...(s.nrhs !== undefined ? { nrhs: s.nrhs } : {}), ...(s.side ? { side: s.side } : {}),
@@ -110,15 +118,20 @@ export function vendorGrid(ops: readonly VendorOp[], dtypes: readonly DType[]): 
 
 const SOLVES: readonly VendorOp[] = ['trsm', 'getrs', 'gesv'];
 
-/** A case's workload: the bench's, with B of the case's right-hand sides for the solves. */
-function workloadOf(c: SweepCase): Workload {
-  if (SOLVES.includes(c.op)) return solveWorkload(c.op as SolveOp, c.nrhs ?? 1);
-  return WORKLOADS[c.op as 'gemm' | 'potrf' | 'getrf' | 'syev'];
+/** A case's prepared data: the bench's workload, with B of the case's right-hand sides for the solves. */
+function prepareCase(ctx: Context, c: SweepCase, rng: Random): Prepared {
+  if (isComplexDType(c.dtype)) {
+    const w = COMPLEX_WORKLOADS[c.op as 'gemm'];
+    if (w === undefined) throw new Error(`no complex workload for ${c.op}`);
+    return w.prepare(ctx, c.dtype, c.n, c.count, rng);
+  }
+  const w: Workload = SOLVES.includes(c.op) ? solveWorkload(c.op as SolveOp, c.nrhs ?? 1) : WORKLOADS[c.op as 'gemm' | 'potrf' | 'getrf' | 'syev'];
+  return w.prepare(ctx, c.dtype, c.n, c.count, rng);
 }
 
 /** Times one case: the own route (found as a capture would take it) and the vendor route, each forced. */
 export function measureCase(ctx: Context, backend: CudaBackend, dev: GpuDevice, c: SweepCase, repeats: number, seed = 1): SweepRow {
-  const prepared = workloadOf(c).prepare(ctx, c.dtype, c.n, c.count, new Random(seed));
+  const prepared = prepareCase(ctx, c, new Random(seed));
   try {
     backend.force = {};
     prepared.reset();

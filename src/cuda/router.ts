@@ -33,7 +33,7 @@ import { trtriCuda } from './kernels/trtri/index.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
 import { complexTrsmCuda, ztrsmCovers } from './kernels/ztrsm/index.js';
 import { complexHerkCuda, zherkCovers } from './kernels/zherk/index.js';
-import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers, ZGESVD_ROUTED } from './kernels/zjacobi/index.js';
+import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
@@ -239,8 +239,9 @@ export interface ComplexCandidate<K extends ComplexRouted> {
  */
 export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCandidate<K>[] } = {
   gemm: [
-    { name: 'gemm', covers: (r) => r.a.kind !== 'variable' && r.b.kind !== 'variable' && r.c.kind !== 'variable', run: complexGemmCuda },
+    // cuBLAS's z/cgemm inside the card's measured crossover rules for the complex type (model/tuning/vendor-*.ts).
     { name: 'cublas', covers: cublasComplexGemmCovers, run: cublasComplexGemm, capturable: false },
+    { name: 'gemm', covers: (r) => r.a.kind !== 'variable' && r.b.kind !== 'variable' && r.c.kind !== 'variable', run: complexGemmCuda },
     CPU,
   ],
   // The warp design for triangles of order <= 32 on strided and list batches (ztrsm/); larger or variable: the CPU reference.
@@ -258,8 +259,7 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   // The two-sided complex Jacobi warp design (zjacobi/): n <= 32 on strided and list batches; larger or variable: the CPU reference.
   heev: [{ name: 'jacobi', covers: (r) => heevCovers(r.a, r.w), run: complexHeevCuda }, CPU],
   // The one-sided complex Jacobi warp design (zjacobi/): max(m, n) <= 32, strided and list; larger or variable: the CPU reference.
-  // Complex gesvd's kernels run only where forced until they pass on a GPU (zjacobi/launch.ts ZGESVD_ROUTED).
-  gesvd: [{ name: 'jacobi', covers: (r) => ZGESVD_ROUTED && zgesvdCovers(r), run: complexGesvdCuda }, CPU],
+  gesvd: [{ name: 'jacobi', covers: (r) => zgesvdCovers(r), run: complexGesvdCuda }, CPU],
 };
 
 /** The routes complex requests report, per operation (the CPU candidate is one object in every list). */

@@ -244,3 +244,25 @@ test('the sweep: the solves\' cases, and the rules and source their rows give', 
   const table = (await import(`data:text/javascript,${encodeURIComponent(js)}`) as { h200VendorTable: VendorTable }).h200VendorTable;
   assert.deepEqual(table.rules, rules);
 });
+
+test('complex gemm: the sweep measures its gemm series alone in the complex types, and the card\'s rules route it', async () => {
+  const { vendorGrid } = await import('../../src/bench/vendor-sweep.js');
+  const complex = vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'], ['complex128', 'complex64']);
+  assert.ok(complex.length > 0 && complex.every((c) => c.op === 'gemm' && c.route === 'cublas'), 'gemm alone');
+  assert.deepEqual(new Set(complex.map((c) => c.dtype)), new Set(['complex128', 'complex64']));
+  // The same sizes as the real gemm series, the counts by the complex element's bytes (twice the real one's).
+  const real = vendorGrid(['gemm'], ['float64']);
+  assert.deepEqual(complex.filter((c) => c.dtype === 'complex128').map((c) => [c.series, c.n]), real.map((c) => [c.series, c.n]));
+  const at = (dtype: 'float64' | 'complex128', n: number) => (dtype === 'float64' ? real : complex).find((c) => c.dtype === dtype && c.n === n && c.series === 'batched')!;
+  assert.ok(Math.abs(at('complex128', 64).count - at('float64', 64).count / 2) <= 1);
+  const h200 = vendorTableFor('NVIDIA H200');
+  const q = { op: 'gemm', route: 'cublas', n: 256, count: 100 } as const;
+  for (const dtype of ['complex128', 'complex64'] as const) {
+    const rule = vendorRuleFor(h200, { ...q, dtype });
+    assert.ok(rule !== undefined && rule.dtype === dtype, `${dtype}: a rule at 256`);
+  }
+  // A real rule never answers a complex query, nor the reverse.
+  assert.ok(h200!.rules.filter((r) => r.dtype === 'complex128').every((r) => vendorRuleFor({ ...h200!, rules: [r] }, { ...q, n: r.n[0], count: r.count[0], dtype: 'float64' }) === undefined));
+  // Where the sweep found no gain (complex64 at 128: the own kernel tied), the own route keeps it.
+  assert.equal(vendorRuleFor(h200, { ...q, dtype: 'complex64', n: 128, count: 682 }), undefined);
+});

@@ -13,7 +13,7 @@ import { complexInfo, complexOf, storageInfo } from '../../core/dtype-table.js';
 import { Workspace } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { launchGroups, matrixAddress } from './groups.js';
-import { vendorBlas, vendorUsable } from './native.js';
+import { vendorBlas } from './native.js';
 import { deviceDtype, fitsInt32, vendorCard, vendorServes } from './rules.js';
 
 type GemmRequest = Requests<DeviceArray, DeviceArray>['gemm'];
@@ -85,14 +85,18 @@ function complexShape(r: ComplexGemm): { m: number; n: number; k: number } | und
 
 /**
  * Complex gemm on cuBLAS (cublas{Z,C}gemm, StridedBatched, Batched): strided and list batches
- * where the library loads, alpha != 0 and k > 0 (as the real route). Not in any card's table yet:
- * the router lists it after the own kernels, so it runs where forced (`force: { gemm: 'cublas' }`).
+ * where the library loads, alpha != 0 and k > 0 (as the real route), inside a rule of the card's
+ * crossover table for the complex type (the size the cube root of m n k, as for real gemm); it
+ * runs elsewhere only where forced (`force: { gemm: 'cublas' }`).
  */
 export function cublasComplexGemmCovers(r: ComplexGemm, dev: GpuDevice): boolean {
+  if (!vendorCard(dev)) return false;
   const s = complexShape(r);
-  if (s === undefined || batchCount(r.c) === 0 || s.m === 0 || s.n === 0 || s.k === 0) return false;
+  const count = batchCount(r.c);
+  if (s === undefined || count === 0 || s.m === 0 || s.n === 0 || s.k === 0) return false;
   if (r.alpha[0] === 0 && r.alpha[1] === 0) return false;
-  return vendorUsable(dev, 'cublas') && [r.a, r.b, r.c].every(fitsInt32);
+  const dtype = complexOf(deviceDtype(r.c));
+  return vendorServes(dev, { op: 'gemm', route: 'cublas', dtype, n: gemmSize(s.m, s.n, s.k), count }, 'cublas') && [r.a, r.b, r.c].every(fitsInt32);
 }
 
 export function cublasComplexGemm(dev: GpuDevice, r: ComplexGemm): void {

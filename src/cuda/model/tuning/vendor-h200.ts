@@ -63,5 +63,17 @@ export const h200VendorTable: VendorTable = {
       measured: [{ n: 64, count: 2048, ratio: 0.86 }, { n: 128, count: 512, ratio: 0.81 }, { n: 256, count: 128, ratio: 0.8 }] },
     { op: 'gesv', route: 'cublas', dtype: 'float32', n: [64, 256], nrhs: [16, Infinity], count: [256, Infinity],
       measured: [{ n: 64, count: 4096, ratio: 0.84 }, { n: 128, count: 1024, ratio: 0.78 }, { n: 256, count: 256, ratio: 0.76 }] },
+    // Complex gemm: the same card, 2026-11-29, `node dist/scripts/vendor-sweep.js --ops gemm --dtype complex128,complex64`
+    // (cuBLAS's z/cgemm against the own kernels over pairs, which have no tensor-core path).
+    { op: 'gemm', route: 'cublas', dtype: 'complex128', n: [32, Infinity], count: [21, Infinity],
+      measured: [{ n: 32, count: 5461, ratio: 0.76 }, { n: 64, count: 1365, ratio: 0.67 }, { n: 96, count: 606, ratio: 0.36 }, { n: 128, count: 341, ratio: 0.5 }, { n: 192, count: 151, ratio: 0.45 }, { n: 256, count: 85, ratio: 0.42 }, { n: 384, count: 37, ratio: 0.38 }, { n: 512, count: 21, ratio: 0.37 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'complex64', n: [32, 96], count: [1213, Infinity],
+      measured: [{ n: 32, count: 10922, ratio: 0.83 }, { n: 64, count: 2730, ratio: 0.93 }, { n: 96, count: 1213, ratio: 0.66 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'complex64', n: [192, Infinity], count: [42, Infinity],
+      measured: [{ n: 192, count: 303, ratio: 0.89 }, { n: 256, count: 170, ratio: 0.88 }, { n: 384, count: 75, ratio: 0.87 }, { n: 512, count: 42, ratio: 0.87 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'complex128', n: [256, Infinity], count: [1, 1],
+      measured: [{ n: 256, count: 1, ratio: 0.38 }, { n: 512, count: 1, ratio: 0.32 }, { n: 768, count: 1, ratio: 0.27 }, { n: 1024, count: 1, ratio: 0.39 }, { n: 1536, count: 1, ratio: 0.32 }, { n: 2048, count: 1, ratio: 0.36 }, { n: 4096, count: 1, ratio: 0.38 }, { n: 8192, count: 1, ratio: 0.39 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'complex64', n: [256, Infinity], count: [1, 1],
+      measured: [{ n: 256, count: 1, ratio: 0.63 }, { n: 512, count: 1, ratio: 0.64 }, { n: 768, count: 1, ratio: 0.63 }, { n: 1024, count: 1, ratio: 0.9 }, { n: 1536, count: 1, ratio: 0.69 }, { n: 2048, count: 1, ratio: 0.85 }, { n: 4096, count: 1, ratio: 0.85 }, { n: 8192, count: 1, ratio: 0.87 }] },
   ],
 };

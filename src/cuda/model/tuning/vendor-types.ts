@@ -6,7 +6,7 @@
  * measured data: it keeps the points behind it, each with its ratio vendor ms / own ms, and exists
  * only where every one of them is below VENDOR_RATIO_MAX.
  */
-import type { DType } from '../../../core/dtype.js';
+import type { ElementType } from '../../../core/dtype.js';
 import type { Side } from '../../../core/enums.js';
 
 /** The operations with a vendor candidate. */
@@ -28,7 +28,8 @@ export interface VendorPoint {
 export interface VendorRule {
   readonly op: VendorOp;
   readonly route: VendorRoute;
-  readonly dtype: DType;
+  /** The element type measured (complex types: gemm only so far). */
+  readonly dtype: ElementType;
   /** syev: the job measured ('vectors' or 'values'); the other job keeps the own routes. */
   readonly jobz?: 'vectors' | 'values';
   /** trsm: the side measured; the other side keeps the own routes. */
@@ -59,7 +60,7 @@ export interface VendorTable {
 export interface VendorQuery {
   readonly op: VendorOp;
   readonly route: VendorRoute;
-  readonly dtype: DType;
+  readonly dtype: ElementType;
   readonly n: number;
   readonly count: number;
   readonly jobz?: 'vectors' | 'values';
