@@ -41,7 +41,6 @@ export interface AllowedSkip {
 export const ALLOWED_SKIPS: readonly AllowedSkip[] = [
   { file: 'factor-large-getrf', reason: /^opt-in: MYRIAD_GETRF_RECURSION=1\b/ },
   { file: 'factor-solve', reason: /^opt-in: MYRIAD_FACTOR_TIMING=1\b/ },
-  { file: 'zgesvd', reason: /^opt-in: MYRIAD_ZGESVD_GPU=1\b/ },
   { file: 'multi', reason: /^needs 2 GPUs\b/, when: (gpus) => gpus < 2 },
   { file: 'readme', reason: /^needs 2 GPUs\b/, when: (gpus) => gpus < 2 },
 ];

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { list, strided } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
-import { gesvdWarpSharedBytes, gesvdWarpSource, planGesvd, ZGESVD_MAX, ZGESVD_ROUTED, type GesvdWarpParams } from '../../src/cuda/kernels/zjacobi/index.js';
+import { gesvdWarpSharedBytes, gesvdWarpSource, planGesvd, ZGESVD_MAX, type GesvdWarpParams } from '../../src/cuda/kernels/zjacobi/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
@@ -64,19 +64,19 @@ describe('complex gesvd: the router and the launcher', () => {
     assert.deepEqual(COMPLEX_ROUTES.gesvd.map((c) => c.name), ['jacobi', 'cpu']);
   });
 
-  it('the router does not choose the kernel by itself (ZGESVD_ROUTED): the CPU reference, the kernel where forced', () => {
-    const { ctx, dev, backend } = recordingContext();
+  it('the router chooses the kernel to max(m, n) = 32 on strided batches, the CPU reference beyond', () => {
+    const { ctx, dev } = recordingContext();
     try {
       const a = strided(ctx.alloc('float64', 2 * 16 * 2), { rows: 4, cols: 4, count: 2, dtype: 'complex128' });
       const s = strided(ctx.alloc('float64', 8), { rows: 4, cols: 1, count: 2 });
       dev.launches.length = 0;
       ctx.gesvd({ a, s, jobu: 'none', jobvt: 'none' });
-      assert.equal(ZGESVD_ROUTED, false);
-      assert.deepEqual(ctx.lastRoute, { op: 'gesvd', route: 'cpu', gpu: false });
-      assert.equal(dev.launches.length, 0);
-      backend.force = { gesvd: 'jacobi' };
-      ctx.gesvd({ a, s, jobu: 'none', jobvt: 'none' });
       assert.deepEqual(ctx.lastRoute, { op: 'gesvd', route: 'jacobi', gpu: true });
+      assert.equal(dev.launches.length, 1);
+      const big = strided(ctx.alloc('float64', 2 * 33 * 33), { rows: 33, cols: 33, count: 1, dtype: 'complex128' });
+      const sb = strided(ctx.alloc('float64', 33), { rows: 33, cols: 1, count: 1 });
+      ctx.gesvd({ a: big, s: sb, jobu: 'none', jobvt: 'none' });
+      assert.deepEqual(ctx.lastRoute, { op: 'gesvd', route: 'cpu', gpu: false });
     } finally {
       ctx.dispose();
     }

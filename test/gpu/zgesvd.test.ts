@@ -24,16 +24,12 @@ import { newReferenceContext, type Context } from '../../src/api/context.js';
 import { list, strided, type Batch } from '../../src/core/batch.js';
 import { DTYPE_EPS, type ComplexDType } from '../../src/core/dtype.js';
 import type { DeviceStorage, Storage } from '../../src/core/storage.js';
-import type { CudaBackend } from '../../src/cuda/backend.js';
 import { get, op, place, set, zeros, type Layout, type Z } from '../helpers/complex.js';
 import { gpuContext, gpuSkipReason, onDevice, warmFileKernels } from '../helpers/gpu.js';
 import { GENERAL_KINDS, generalCase, svdResidual, unitaryResidual } from '../helpers/zjacobi-cases.js';
 import { Rng } from '../helpers/random.js';
 
-// The kernels run only where forced until they pass on a GPU (zjacobi/launch.ts ZGESVD_ROUTED): their
-// first run on an H200 stopped the context with CUDA_ERROR_ILLEGAL_INSTRUCTION.
-const skip = gpuSkipReason() ?? (process.env['MYRIAD_ZGESVD_GPU'] === '1' ? undefined
-  : "opt-in: MYRIAD_ZGESVD_GPU=1 runs complex gesvd's warp kernels, forced (off until they pass on a GPU)");
+const skip = gpuSkipReason();
 const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
 const SHAPES: readonly (readonly [number, number])[] = [
   [1, 1], [2, 2], [3, 3], [5, 5], [8, 8], [16, 16], [31, 31], [32, 32], [32, 7], [7, 32], [5, 3], [3, 5], [20, 13], [13, 20],
@@ -102,12 +98,8 @@ function placeS(c: Case, k: number): { batch: Batch<Float64Array | Float32Array>
 /** `count` rows x cols complex matrices of NaN (poisoned outputs). */
 const poisoned = (count: number, rows: number, cols: number): Z[] => Array.from({ length: count }, () => ({ rows, cols, d: new Float64Array(2 * rows * cols).fill(NaN) }));
 
-/**
- * The call: U and VT where asked for ('none' otherwise); on `backend`, the kernels forced to 32
- * (the router does not choose them by itself yet) and the router's choice beyond.
- */
-function call(ctx: Context, c: Case, a: Batch<Storage>, s: Batch<Storage>, u: Batch<Storage> | undefined, vt: Batch<Storage> | undefined, backend?: CudaBackend): Int32Array | DeviceStorage {
-  if (backend !== undefined) backend.force = Math.max(c.m, c.n) <= 32 ? { gesvd: 'jacobi' } : {};
+/** The call: U and VT where asked for ('none' otherwise), on the router's choice. */
+function call(ctx: Context, a: Batch<Storage>, s: Batch<Storage>, u: Batch<Storage> | undefined, vt: Batch<Storage> | undefined): Int32Array | DeviceStorage {
   return ctx.gesvd({ a, s, ...(u ? { u } : { jobu: 'none' as const }), ...(vt ? { vt } : { jobvt: 'none' as const }) }).info as Int32Array | DeviceStorage;
 }
 
@@ -128,13 +120,13 @@ before(() => (skip !== undefined ? undefined : warmFileKernels('zgesvd', (ctx, p
     const s = c.layout.kind === 'list'
       ? list(Array.from({ length: c.count }, () => dev.alloc(part, k + 1)), { rows: k, cols: 1 })
       : strided(dev.alloc(part, 3 + (k + 2) * c.count), { rows: k, cols: 1, stride: k + 2, offset: 3, count: c.count });
-    call(ctx, c, cx(c.m, c.n), s, c.wantU ? cx(c.m, k) : undefined, c.wantVt ? cx(k, c.n) : undefined, planning);
+    call(ctx, cx(c.m, c.n), s, c.wantU ? cx(c.m, k) : undefined, c.wantVt ? cx(k, c.n) : undefined);
   }
 })));
 
 for (const dtype of TYPES) for (const vectors of ['both', 'one', 'none'] as const) {
   test(`gesvd ${dtype}, vectors ${vectors}: 1 x 1 ... 32 x 32 and 33, strided and list, device and host data, NaN and Inf among good matrices`, { skip, timeout: 300_000 }, () => {
-    const { ctx, backend } = gpuContext();
+    const { ctx } = gpuContext();
     const eps = DTYPE_EPS[dtype === 'complex128' ? 'float64' : 'float32'];
     for (const c of casesOf(dtype, vectors)) {
       const { m, n } = c;
@@ -152,17 +144,17 @@ for (const dtype of TYPES) for (const vectors of ['both', 'one', 'none'] as cons
       const refA = place(as, m, n, dtype, c.layout, SENTINEL);
       const refS = placeS(c, k);
       const ref = newReferenceContext();
-      const wantInfo = [...(call(ref, c, refA.batch, refS.batch, undefined, undefined) as Int32Array)];
+      const wantInfo = [...(call(ref, refA.batch, refS.batch, undefined, undefined) as Int32Array)];
       ref.dispose();
       assert.deepEqual(wantInfo, failing.map((f) => (f ? k + 2 : 0)), `${name}: the reference's info`);
 
       let info: number[];
       if (c.where === 'host') {
-        info = [...(call(ctx, c, A.batch, S.batch, U?.batch, VT?.batch, backend) as Int32Array)];
+        info = [...(call(ctx, A.batch, S.batch, U?.batch, VT?.batch) as Int32Array)];
       } else {
         const ds = [A, S, U, VT].map((x) => (x === undefined ? undefined : onDevice(ctx, x.batch)));
         try {
-          info = [...(ctx.download(call(ctx, c, ds[0]!.batch, ds[1]!.batch, ds[2]?.batch, ds[3]?.batch, backend) as DeviceStorage) as Int32Array)];
+          info = [...(ctx.download(call(ctx, ds[0]!.batch, ds[1]!.batch, ds[2]?.batch, ds[3]?.batch) as DeviceStorage) as Int32Array)];
           for (const d of ds) d?.back();
         } finally {
           for (const d of ds) d?.dispose();

@@ -50,3 +50,11 @@ export const GROUP_MAX = `  for (int off = T / 2; off > 0; off >>= 1) {
     const real o = __shfl_xor_sync(FULL, amax, off);
     amax = amax > o ? amax : o;
   }`;
+
+/**
+ * The order starts as the identity, written by every thread before `barrier`: the outputs read
+ * elements at indices taken from it, and where a matrix failed (its outputs NaN) the compiler may
+ * still load that element before the select, so every index in it must lie inside the slot.
+ */
+export const identityOrder = (len: string, barrier: string): string => `  for (int j = tid; j < ${len}; j += T) perm[j] = j;
+  ${barrier};`;

@@ -231,7 +231,7 @@ ${V(`      // V := V J: row i of columns p_l, q_l (rows past N stay zero).
     done = __syncthreads_or(rotated) == 0;
   }
 ${reorthogonalize}
-${syevSort('!failed', 'LDA')}
+${syevSort('!failed', 'LDA', '__syncthreads()')}
   __syncthreads();
 ${syevOutputs(kind, vectors, 'LDA', 'LDV', false, io)}
 }
@@ -343,7 +343,7 @@ ${needV ? reorthogonalizeV(Math.min(m, n), 'K', 'red') : ''}
     if (j < K && part == 0) sig[j] = sqrtReal(s);
   }
   __syncthreads();
-${gesvdSortNormalise('!failed')}
+${gesvdSortNormalise('!failed', '__syncthreads()')}
   __syncthreads();
 ${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in order): the first unit vector that stays long
   // after two classical Gram-Schmidt passes against the columns before it (a rare path; the

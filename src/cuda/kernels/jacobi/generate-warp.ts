@@ -133,7 +133,7 @@ ${pairLoop('N2', 'j', (pp, qq) => [`rot2(a[${pp} + j * LDS], a[${qq} + j * LDS],
     }
     if ((__ballot_sync(FULL, rotated) & group) == 0u) done = true;
   }
-${syevSort('active && !failed', 'LDS')}
+${syevSort('active && !failed', 'LDS', '__syncwarp()')}
   __syncwarp();
   if (!active) return;
 ${syevOutputs(kind, vectors, 'LDS', 'LDS', true)}
@@ -221,7 +221,7 @@ ${needV ? pairLoop('N2', 'i', (pp, qq) => [`rot2(v[i + ${pp} * LDV], v[i + ${qq}
     }
   }
   __syncwarp();
-${gesvdSortNormalise('active && !failed')}
+${gesvdSortNormalise('active && !failed', '__syncwarp()')}
   __syncwarp();
 ${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in order): the first unit vector that stays long
   // after two Gram-Schmidt passes against the columns before it (serial: a rare path).

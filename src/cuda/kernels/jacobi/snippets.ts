@@ -9,7 +9,7 @@ import type { DType } from '../../../core/dtype.js';
 import { byPrecision, cudaMath } from '../../../core/dtype-table.js';
 import type { Uplo } from '../../../core/enums.js';
 import { kindTag, matrixPointer, type OperandKind } from '../common/batch-pointer.js';
-import { jacobiConstants, PAIR_OF } from '../common/jacobi-rotation.js';
+import { identityOrder, jacobiConstants, PAIR_OF } from '../common/jacobi-rotation.js';
 import { mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import type { GesvdKernel, SyevKernel } from './params.js';
 
@@ -127,8 +127,9 @@ export function gesvdScale(dtype: DType, applies: string): string {
 }
 
 /** syev's order: perm[rank] = j over the diagonal of a (leading dimension `ld`), ascending, ties by index. */
-export function syevSort(guard: string, ld: string): string {
-  return `  // Ascending order by rank (ties by index): perm[rank] = j.
+export function syevSort(guard: string, ld: string, barrier: string): string {
+  return `${identityOrder('N', barrier)}
+  // Ascending order by rank (ties by index): perm[rank] = j.
   if (${guard}) {
     for (int j = tid; j < N; j += T) {
       const real dj = a[j * (${ld} + 1)];
@@ -143,8 +144,9 @@ export function syevSort(guard: string, ld: string): string {
 }
 
 /** gesvd's order: perm[rank] = j over sig, descending, ties by index; then G's columns divided by their norms. */
-export function gesvdSortNormalise(guard: string): string {
-  return `  if (${guard}) {
+export function gesvdSortNormalise(guard: string, barrier: string): string {
+  return `${identityOrder('K', barrier)}
+  if (${guard}) {
     for (int j = tid; j < K; j += T) {
       const real sj = sig[j];
       int rank = 0;

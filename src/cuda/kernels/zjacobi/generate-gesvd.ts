@@ -28,7 +28,7 @@ import { byPrecision, cudaMath } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexLetter, complexPrelude } from '../common/complex.js';
-import { GROUP_MAX, jacobiConstants, PAIR_OF, WARP_SLOT } from '../common/jacobi-rotation.js';
+import { GROUP_MAX, identityOrder, jacobiConstants, PAIR_OF, WARP_SLOT } from '../common/jacobi-rotation.js';
 import { elementBytes, mathHelpers, precisionPrelude } from '../common/precision.js';
 import type { GesvdWarpParams } from './params.js';
 import { pairLoop, rotationHelpers } from './snippets.js';
@@ -165,6 +165,7 @@ ${needV ? pairLoop('N2', 'i', ['rotColumns(v[i + pp * LDV], v[i + qq * LDV], c, 
     }
     if ((__ballot_sync(FULL, rotated) & group) == 0u) done = true;
   }
+${identityOrder('K', '__syncwarp()')}
   // Column norms, descending order by rank (ties by index), then G's columns normalised.
   if (active && !failed) {
     for (int j = tid; j < K; j += T) {

@@ -35,7 +35,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexLetter, complexPrelude } from '../common/complex.js';
-import { jacobiConstants, PAIR_OF, WARP_SLOT } from '../common/jacobi-rotation.js';
+import { identityOrder, jacobiConstants, PAIR_OF, WARP_SLOT } from '../common/jacobi-rotation.js';
 import { elementBytes, mathHelpers, precisionPrelude } from '../common/precision.js';
 import type { HeevWarpParams } from './params.js';
 import { pairLoop, rotationHelpers } from './snippets.js';
@@ -155,6 +155,7 @@ ${pairLoop('N2', 'j', ['rotRows(a[pp + j * LDS], a[qq + j * LDS], c, s, e);'])}
     }
     if ((__ballot_sync(FULL, rotated) & group) == 0u) done = true;
   }
+${identityOrder('N', '__syncwarp()')}
   // Ascending order by rank (ties by index): perm[rank] = j.
   if (active && !failed) {
     for (int j = tid; j < N; j += T) {

@@ -3,4 +3,4 @@ export type { GesvdWarpParams, HeevWarpParams, ZjacobiForce } from './params.js'
 export { heevWarpEntry, heevWarpSharedBytes, heevWarpSource } from './generate-heev.js';
 export { gesvdWarpEntry, gesvdWarpSharedBytes, gesvdWarpSource } from './generate-gesvd.js';
 export { planGesvd, planHeev, zgesvdServes, zheevServes, ZGESVD_MAX, ZHEEV_MAX, type GesvdProblem, type HeevProblem } from './plan.js';
-export { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers, ZGESVD_ROUTED } from './launch.js';
+export { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './launch.js';

@@ -48,15 +48,6 @@ export function complexHeevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, Devi
   }
 }
 
-/**
- * Whether the router chooses the complex gesvd kernel by itself: not yet. Its first run on an H200
- * (2026-11-29, the GPU suite's test/gpu/zgesvd.test.ts, complex128 with both vectors) stopped the
- * context with CUDA_ERROR_ILLEGAL_INSTRUCTION, where the same kernels had matched the reference in
- * host emulation; until they pass on a GPU the route runs only where forced
- * (`force: { gesvd: 'jacobi' }`), and complex gesvd runs on the CPU reference.
- */
-export const ZGESVD_ROUTED = false;
-
 /** Whether the complex gesvd kernel takes a request: strided or list batches with max(m, n) at most ZGESVD_MAX. */
 export function zgesvdCovers(r: GesvdRequest<DeviceArray, DeviceArray>): boolean {
   return [r.a, r.s, r.u, r.vt].every((b) => b === undefined || b.kind !== 'variable') && r.a.kind !== 'variable' && zgesvdServes(r.a.rows, r.a.cols);
