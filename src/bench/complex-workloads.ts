@@ -80,9 +80,14 @@ export const COMPLEX_WORKLOADS: Partial<Record<BenchOp, ComplexWorkload>> = {
     (ctx, a, b, { info }) => { ctx.posv({ a, b: b!, uplo: 'lower', info }); }, () => COMPLEX_NRHS),
   gesv: inPlace((d, n) => counts.gesv(d, n, COMPLEX_NRHS), randomComplexGeneral,
     (ctx, a, b, { info, ipiv }) => { ctx.gesv({ a, b: b!, info, ipiv }); }, () => COMPLEX_NRHS),
-  trsm: inPlace((d, n) => counts.trsm(d, 'left', n, n), randomComplexGeneral,
-    (ctx, a, b) => { ctx.trsm({ a, b: b!, side: 'left', uplo: 'lower' }); }, (n) => n),
+  trsm: complexTrsmWorkload((n) => n),
 };
+
+/** trsm (left, lower, no transpose, non-unit, alpha 1) with B of `nrhs(n)` columns: the bench's B n x n, the vendor sweep's 1 and more. */
+export function complexTrsmWorkload(nrhs: (n: number) => number): ComplexWorkload {
+  return inPlace((d, n) => counts.trsm(d, 'left', n, nrhs(n)), randomComplexGeneral,
+    (ctx, a, b) => { ctx.trsm({ a, b: b!, side: 'left', uplo: 'lower' }); }, nrhs);
+}
 
 /** The ops with a complex benchmark, in the table's order. */
 export const COMPLEX_BENCH_OPS: readonly BenchOp[] = Object.keys(COMPLEX_WORKLOADS) as BenchOp[];

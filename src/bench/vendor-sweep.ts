@@ -13,8 +13,8 @@
  * The grid stays where the own routes are GPU kernels (syev up to 512): a rule that reaches the
  * largest order measured goes on to Infinity, beyond which syev's own route is the CPU reference.
  *
- * Complex gemm (complex128, complex64: cuBLAS's z/cgemm against the own kernels over pairs) is the
- * batched gemm series of the complex types; the other operations are swept in the real types only.
+ * The complex types (complex128, complex64) are swept in gemm's series and trsm's (cuBLAS's z/cgemm
+ * and z/ctrsmBatched against the own kernels over pairs); the other operations in the real types only.
  *
  * The solves (trsm, getrs, gesv) are measured with one right-hand side and with
  * SOLVE_MANY (trsm: left side only): a rule from the one-column series takes nrhs = 1, one from the
@@ -28,7 +28,7 @@ import { timeMs } from '../cuda/tune/measure.js';
 import type { GpuDevice } from '../cuda/runtime/types.js';
 import type { ElementType } from '../core/dtype.js';
 import { elementInfo, isComplexDType } from '../core/dtype-table.js';
-import { COMPLEX_WORKLOADS } from './complex-workloads.js';
+import { COMPLEX_WORKLOADS, complexTrsmWorkload } from './complex-workloads.js';
 import { Random } from './data.js';
 import { solveWorkload, WORKLOADS, type Prepared, type SolveOp, type Workload } from './workloads.js';
 
@@ -86,7 +86,7 @@ export const SOLVE_MANY = 16;
 const SOLVE_BYTES = 64 * 2 ** 20;
 const solveCount = (dtype: ElementType, n: number): number => Math.max(1, Math.min(200000, Math.floor(SOLVE_BYTES / (n * n * elementInfo(dtype).bytes))));
 const solves = (op: Extract<SolveOp, VendorOp>, route: VendorRoute): Series[] => [1, SOLVE_MANY].map((nrhs) =>
-  ({ op, route, series: 'batched', sizes: SOLVE_SIZES, count: solveCount, nrhs, ...(op === 'trsm' ? { side: 'left' as const } : {}) }));
+  ({ op, route, series: 'batched', sizes: SOLVE_SIZES, count: solveCount, nrhs, ...(op === 'trsm' ? { side: 'left' as const, complex: true as const } : {}) }));
 
 const SERIES: readonly Series[] = [
   { op: 'gemm', route: 'cublas', series: 'batched', sizes: [16, 32, 64, 96, 128, 192, 256, 384, 512], count: (d, n) => batchCount(d, n, 3), complex: true },
@@ -121,7 +121,7 @@ const SOLVES: readonly VendorOp[] = ['trsm', 'getrs', 'gesv'];
 /** A case's prepared data: the bench's workload, with B of the case's right-hand sides for the solves. */
 function prepareCase(ctx: Context, c: SweepCase, rng: Random): Prepared {
   if (isComplexDType(c.dtype)) {
-    const w = COMPLEX_WORKLOADS[c.op as 'gemm'];
+    const w = c.op === 'trsm' ? complexTrsmWorkload(() => c.nrhs ?? 1) : COMPLEX_WORKLOADS[c.op as 'gemm'];
     if (w === undefined) throw new Error(`no complex workload for ${c.op}`);
     return w.prepare(ctx, c.dtype, c.n, c.count, rng);
   }

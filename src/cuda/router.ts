@@ -37,7 +37,7 @@ import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './k
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
-  cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasTrsm, cublasTrsmCovers,
+  cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers,
   cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers, cusolverSyev, cusolverSyevCovers,
 } from './vendor/index.js';
 import type { ArrayRouted, RouteTaken } from '../core/device-backend.js';
@@ -245,7 +245,12 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     CPU,
   ],
   // The warp design for triangles of order <= 32 on strided and list batches (ztrsm/); larger or variable: the CPU reference.
-  trsm: [{ name: 'trsm', covers: ztrsmCovers, run: complexTrsmCuda }, CPU],
+  trsm: [
+    // cuBLAS's z/ctrsmBatched inside the card's measured crossover rules for the complex type.
+    { name: 'cublas', covers: cublasComplexTrsmCovers, run: cublasTrsm, capturable: false },
+    { name: 'trsm', covers: ztrsmCovers, run: complexTrsmCuda },
+    CPU,
+  ],
   // A thread per element of C's triangle for n <= 32 on strided and list batches (zherk/); larger or variable: the CPU reference.
   herk: [{ name: 'herk', covers: zherkCovers, run: complexHerkCuda }, CPU],
   // The complex Cholesky kernels (kernels/zpotrf/): n <= 32; larger orders run on the CPU reference.

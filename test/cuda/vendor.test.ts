@@ -245,10 +245,11 @@ test('the sweep: the solves\' cases, and the rules and source their rows give', 
   assert.deepEqual(table.rules, rules);
 });
 
-test('complex gemm: the sweep measures its gemm series alone in the complex types, and the card\'s rules route it', async () => {
+test('complex gemm: the sweep measures gemm and trsm alone in the complex types, and the card\'s rules route gemm', async () => {
   const { vendorGrid } = await import('../../src/bench/vendor-sweep.js');
-  const complex = vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'], ['complex128', 'complex64']);
-  assert.ok(complex.length > 0 && complex.every((c) => c.op === 'gemm' && c.route === 'cublas'), 'gemm alone');
+  const all = vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'], ['complex128', 'complex64']);
+  assert.deepEqual(new Set(all.map((c) => `${c.op} ${c.route}`)), new Set(['gemm cublas', 'trsm cublas']));
+  const complex = all.filter((c) => c.op === 'gemm');
   assert.deepEqual(new Set(complex.map((c) => c.dtype)), new Set(['complex128', 'complex64']));
   // The same sizes as the real gemm series, the counts by the complex element's bytes (twice the real one's).
   const real = vendorGrid(['gemm'], ['float64']);
@@ -265,4 +266,30 @@ test('complex gemm: the sweep measures its gemm series alone in the complex type
   assert.ok(h200!.rules.filter((r) => r.dtype === 'complex128').every((r) => vendorRuleFor({ ...h200!, rules: [r] }, { ...q, n: r.n[0], count: r.count[0], dtype: 'float64' }) === undefined));
   // Where the sweep found no gain (complex64 at 128: the own kernel tied), the own route keeps it.
   assert.equal(vendorRuleFor(h200, { ...q, dtype: 'complex64', n: 128, count: 682 }), undefined);
+});
+
+test('complex batches: the vendor routes address pairs (ld, offset and bounds in complex elements), and complex trsm asks its own rules', async () => {
+  const { matrixAddress } = await import('../../src/cuda/vendor/groups.js');
+  const { COMPLEX_ROUTES } = await import('../../src/cuda/router.js');
+  // A buffer of 40 doubles: 20 pairs. Matrix 1 of a 3 x 2 complex batch (ld 4, stride 8, offset 2) starts at pair 10 = byte 160.
+  const dev = new PlanningDevice(H200);
+  const data = { ...dev.alloc('float64', 40), ptr: 1000n };
+  const z = strided(data, { rows: 3, cols: 2, ld: 4, stride: 8, offset: 2, count: 2, dtype: 'complex128' });
+  assert.deepEqual(matrixAddress(z, 1, 'b'), { address: 1000n + 160n, rows: 3, cols: 2, ld: 4 });
+  // The same numbers as a real batch: element 10 = byte 80.
+  const x = strided(data, { rows: 3, cols: 2, ld: 4, stride: 8, offset: 2, count: 2 });
+  assert.deepEqual(matrixAddress(x, 1, 'b'), { address: 1000n + 80n, rows: 3, cols: 2, ld: 4 });
+  // A complex matrix ending past the 20 pairs is refused (as a real one would not be: 40 doubles).
+  const past = { ...z, offset: 9 };
+  assert.throws(() => matrixAddress(past, 1, 'b'), (e: unknown) => (e as { code?: string }).code === 'BOUNDS' && /does not fit its 20 elements/.test((e as Error).message));
+  assert.equal(matrixAddress({ ...x, offset: 9 }, 1, 'b').address, 1000n + 8n * 17n);
+  // The complex trsm list asks cuBLAS first, inside the complex rules only.
+  assert.deepEqual(COMPLEX_ROUTES.trsm.map((c) => c.name).slice(0, 2), ['cublas', 'trsm']);
+  const query = (await import('../../src/cuda/vendor/trsm.js')).trsmQuery;
+  const b = strided(dev.alloc('float64', 2 * 32 * 16 * 4), { rows: 32, cols: 16, count: 4, dtype: 'complex128' });
+  const a = strided(dev.alloc('float64', 2 * 32 * 32 * 4), { rows: 32, cols: 32, count: 4, dtype: 'complex128' });
+  const req = { a, b, side: 'left', uplo: 'lower', transA: 'C', diag: 'non-unit', alpha: [1, 0] } as const;
+  assert.deepEqual(query(req as never), { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: 32, nrhs: 16, count: 4 });
+  assert.equal(query({ ...req, alpha: [0, 0] } as never), undefined);
+  assert.equal(vendor.cublasComplexTrsmCovers(req as never, dev), false, 'the library does not load here');
 });

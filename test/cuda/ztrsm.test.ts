@@ -102,7 +102,7 @@ describe('complex trsm: the plan and the generator', () => {
 
 describe('complex trsm: the router and the launcher', () => {
   it('lists the own kernel, then the CPU reference, named as the real route', () => {
-    assert.deepEqual(COMPLEX_ROUTES.trsm.map((c) => c.name), ['trsm', 'cpu']);
+    assert.deepEqual(COMPLEX_ROUTES.trsm.map((c) => c.name), ['cublas', 'trsm', 'cpu']);
   });
 
   it('device data, both sides and dtypes: the GPU route, one launch, ld / stride / offset in pairs, the vectors and alpha passed', () => {
@@ -172,8 +172,8 @@ describe('complex trsm: the router and the launcher', () => {
       backend.force = { trsm: 'trsm' };
       fails(() => ctx.trsm({ a: cx(33, 33), b: cx(33, 2) }), 'UNSUPPORTED', 'b.rows', /order <= 32, got 33/);
       fails(() => ctx.trsm({ side: 'right', a: cx(40, 40), b: cx(2, 40) }), 'UNSUPPORTED', 'b.cols', /order <= 32, got 40/);
-      backend.force = { trsm: 'cublas' };
-      fails(() => ctx.trsm({ a: cx(4, 4), b: cx(4, 1) }), 'ENUM', 'force', /trsm on complex data has no route 'cublas' \(routes: trsm, cpu\)/);
+      backend.force = { trsm: 'vbatched' };
+      fails(() => ctx.trsm({ a: cx(4, 4), b: cx(4, 1) }), 'ENUM', 'force', /trsm on complex data has no route 'vbatched' \(routes: cublas, trsm, cpu\)/);
       assert.equal(dev.launches.length, 0, 'nothing launched');
     } finally {
       ctx.dispose();

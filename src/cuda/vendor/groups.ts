@@ -28,11 +28,14 @@ export interface MatrixAddress {
 /** Matrix i of a device batch, checked against its buffer (a vendor routine reading outside it would poison the context). */
 export function matrixAddress(b: Batch<DeviceArray>, i: number, argument: string): MatrixAddress {
   const m = matrixAt(b, i);
+  // A complex batch's ld and offset count (re, im) pairs in a buffer of the parts' type.
+  const parts = b.kind !== 'variable' && b.dtype !== undefined ? 2 : 1;
+  const elements = m.data.length / parts;
   const end = m.rows === 0 || m.cols === 0 ? m.offset : m.offset + m.ld * (m.cols - 1) + m.rows;
-  if (end > m.data.length || m.ld < Math.max(1, m.rows)) {
-    throw new MyriadError('BOUNDS', `matrix ${i} (${m.rows} x ${m.cols}, ld ${m.ld}, offset ${m.offset}) does not fit its ${m.data.length} elements`, argument);
+  if (end > elements || m.ld < Math.max(1, m.rows)) {
+    throw new MyriadError('BOUNDS', `matrix ${i} (${m.rows} x ${m.cols}, ld ${m.ld}, offset ${m.offset}) does not fit its ${elements} elements`, argument);
   }
-  return { address: m.data.ptr + BigInt(m.offset * storageInfo(m.data.dtype).bytes), rows: m.rows, cols: m.cols, ld: m.ld };
+  return { address: m.data.ptr + BigInt(m.offset * parts * storageInfo(m.data.dtype).bytes), rows: m.rows, cols: m.cols, ld: m.ld };
 }
 
 export interface LaunchGroup {
@@ -98,7 +101,8 @@ export function pointerGroups(dev: GpuDevice, frame: WorkspaceFrame, batches: re
     matrixAddress(b, count - 1, names[o]!);
     shapes.push({ rows: b.rows, cols: b.cols, ld: b.ld });
     const pointers = frame.take('int64', count, `${names[o]} matrix pointers`);
-    launchStridedPointers(dev, pointers, first.address, b.stride * storageInfo(b.data.dtype).bytes, count);
+    // A complex batch's stride counts (re, im) pairs in a buffer of the parts' type.
+    launchStridedPointers(dev, pointers, first.address, b.stride * (b.dtype !== undefined ? 2 : 1) * storageInfo(b.data.dtype).bytes, count);
     return { kind: 'pointer', pointer: pointers.ptr, offset: 0, stride: 0, ld: b.ld };
   });
   return [{ members, shapes, operands, index: null }];

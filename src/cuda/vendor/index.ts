@@ -11,5 +11,5 @@ export { cusolverGetrf, cusolverGetrfCovers } from './getrf.js';
 export { cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, type RoutedGetrf } from './getrs.js';
 export { cusolverPotrf, cusolverPotrfCovers } from './potrf.js';
 export { cusolverSyev, cusolverSyevCovers } from './syev.js';
-export { cublasTrsm, cublasTrsmCovers } from './trsm.js';
+export { cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers } from './trsm.js';
 export { vendorUsable, type VendorLibrary } from './native.js';

@@ -136,6 +136,18 @@ export class VendorBlas extends Cublas {
   }
 
   /**
+   * The complex trsm (cublas{Z,C}trsmBatched) on device arrays of pointers to pairs: `dtype` the
+   * parts' type, op 'N', 'T' or 'C', alpha a complex scalar (a host pair), ld in complex elements.
+   */
+  complexTrsmPointersAt(dtype: DType, side: Side, uplo: Uplo, trans: ComplexOp, diag: Diag, m: number, n: number, alpha: ComplexScalar,
+    a: bigint, lda: number, b: bigint, ldb: number, count: number): void {
+    checkVendorArguments('cublas{Z,C}trsmBatched', dtype, { m, n, count }, [['lda', lda, side === 'left' ? m : n], ['ldb', ldb, m]], { a, b });
+    const call = `cublas${COMPLEX_LETTER(dtype)}trsmBatched`;
+    const s = pair(dtype, alpha);
+    for (const [start, size] of vendorChunks(count)) this.call(call, SIDE(side), FILL(uplo), COMPLEX_OP(trans), DIAG(diag), m, n, s, entry(a, start), lda, entry(b, start), ldb, size);
+  }
+
+  /**
    * Solves op(A_i) X_i = B_i in place of B_i (n x nrhs) with getrf's factors over A_i and LAPACK's
    * 1-based pivots, n per matrix packed in `pivots` (cublas?getrsBatched: handle, trans, n, nrhs,
    * const T *const Aarray[], lda, const int *devIpiv, T *const Barray[], ldb, int *info (host),
