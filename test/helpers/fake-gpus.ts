@@ -68,7 +68,10 @@ export class FakeDevice implements GpuDevice {
   copy(src: DeviceArray, so: number, dst: DeviceArray, d0: number, n: number): void {
     (this.own(dst).host as Float64Array).set((this.own(src).host as Float64Array).subarray(so, so + n), d0);
   }
-  fill(dst: DeviceArray, byte: number): void { new Uint8Array(this.own(dst).host.buffer).fill(byte); }
+  fill(dst: DeviceArray, byte: number): void {
+    const h = this.own(dst).host;
+    new Uint8Array(h.buffer, h.byteOffset, h.byteLength).fill(byte);
+  }
   view(array: DeviceArray, start: number, length: number, dtype?: DeviceDType): FakeArray {
     const a = this.own(array);
     const t = dtype ?? a.dtype;

@@ -100,6 +100,11 @@ export interface DeviceTables {
   readonly counters: bigint;
   /** Addresses of region r's first rows. */
   at(region: number): { readonly pointers: bigint; readonly ints: bigint };
+  /**
+   * Zeroes regions [0, regions) and every counter, for tables reused by a later step whose
+   * classes are those regions (the regions above keep their rows: that step does not launch them).
+   */
+  zero(regions: number): void;
   dispose(): void;
 }
 
@@ -120,6 +125,12 @@ export function allocDeviceTables(dev: GpuDevice, regions: number, count: number
     pointers: p, ints: i,
     counters: i.ptr + BigInt(rows * intStride * 4),
     at: (r) => ({ pointers: p.ptr + BigInt(r * count * pointerStride * 8), ints: i.ptr + BigInt(r * count * intStride * 4) }),
+    zero: (upTo) => {
+      const used = Math.min(Math.max(0, upTo), regions) * count;
+      if (used * pointerStride > 0) dev.fill(dev.view(p, 0, used * pointerStride), 0);
+      if (used * intStride > 0) dev.fill(dev.view(i, 0, used * intStride), 0);
+      dev.fill(dev.view(i, rows * intStride, regions), 0);
+    },
     dispose: () => { p.dispose(); i.dispose(); },
   };
 }

@@ -88,7 +88,7 @@ export function trsmDeviceClassify(dev: GpuDevice, side: Side, a: DeviceVariable
 /**
  * One solve of variant `v` (side as classified) over classified members: the recursion of each
  * region's bound, leaves by the class leaf, updates by the variable-size GEMM on device-cut rows.
- * `gemm` holds the updates' tables once made (reused, zeroed before each update; the caller frees
+ * `gemm` holds the updates' tables once made (reused: the step's regions zeroed before each update; the caller frees
  * them with the members' tables).
  */
 export function trsmDeviceSolve(
@@ -127,8 +127,8 @@ export function trsmDeviceSolve(
         const largest = Math.max(m.launches[0]!.bound, nvecMax);
         tables = gemm.tables = allocDeviceTables(dev, deviceRegions(largest).regions, count, GEMM_VBATCH_POINTERS, GEMM_VBATCH_INTS);
       } else {
-        dev.fill(tables.pointers, 0);
-        dev.fill(tables.ints, 0);
+        // Only this step's classes: a table sized for the largest step is tens of MB at 10^5 members.
+        tables.zero(gemmRegions.regions);
       }
       const rows = kernelFor(dev, 'trsm-vupdate-rows', up, () => generateTrsmUpdateRows(up));
       launchPerMember(rows, count, [
