@@ -13,6 +13,7 @@ import { gemmSource, planGemm, smallGemmShape, type GemmProblem } from '../../sr
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import { H100 } from '../helpers/devices.js';
 import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
+import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 
 const problem = (over: Partial<GemmProblem>): GemmProblem => ({
   dtype: 'float64', transA: 'N', transB: 'N', m: 8, n: 8, k: 8, count: 10000, batchKind: 'strided', betaZero: true,
@@ -20,11 +21,30 @@ const problem = (over: Partial<GemmProblem>): GemmProblem => ({
 });
 
 describe('complex gemm: the plan', () => {
-  it('the very-small kernel to the complex bound (16), the tiled one above, never mma', () => {
+  it('the very-small kernel to the complex bound (16), the tiled one above; complex128 without transposes on mma from 32', () => {
     for (const dtype of ['float64', 'float32'] as const) {
       for (const n of [1, 2, 8, 13, 16]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, 'small', `${dtype} ${n}`);
-      for (const n of [17, 32, 33, 64, 200]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, 'tiled', `${dtype} ${n}`);
-      assert.throws(() => planGemm(H100, problem({ dtype }), { variant: 'mma' }), /real float64/);
+      for (const n of [17, 31]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, 'tiled', `${dtype} ${n}`);
+      for (const n of [32, 33, 64, 200]) {
+        assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, dtype === 'float64' ? 'mma' : 'tiled', `${dtype} ${n}`);
+        // Any transpose or conjugate: the tiled kernel (the embedding is of A and B as stored).
+        for (const over of [{ transA: 'T' }, { transB: 'T' }, { transB: 'T', complex: { conjA: false, conjB: true } }] as const) {
+          assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n, ...over })).variant, 'tiled', `${dtype} ${n} ${JSON.stringify(over)}`);
+        }
+      }
+      // One large dimension is enough (32 x 4 x 4 on the tensor cores).
+      assert.equal(planGemm(H100, problem({ dtype, m: 32, n: 4, k: 4 })).variant, dtype === 'float64' ? 'mma' : 'tiled');
+    }
+    assert.throws(() => planGemm(H100, problem({ dtype: 'float32' }), { variant: 'mma' }), /complex128 with op\(A\) = A/);
+    assert.throws(() => planGemm(H100, problem({ transA: 'T' }), { variant: 'mma' }), /complex128 with op\(A\) = A/);
+    // Planned as the real product it computes (the band of 2m, C's rows as doubles), with at most 16
+    // accumulator tiles a warp and no tile groups.
+    for (const n of [32, 64, 100, 300, 4096]) {
+      const p = planGemm(H100, problem({ m: n, n, k: n, count: n > 1000 ? 1 : 100 }));
+      assert.ok(p.variant === 'mma');
+      assert.ok((p.bm / p.wm / 8) * (p.bn / p.wn / 8) <= 16, `${n}: ${p.bm} x ${p.bn} over ${p.wm} x ${p.wn} warps`);
+      assert.equal(p.tileGroup, undefined);
+      assert.match(gemmSource(p).entry, /^gemm_mma_zNN_/);
     }
   });
 
@@ -47,6 +67,20 @@ describe('complex gemm: the plan', () => {
       assert.equal(smallGemmShape(p).sharedBytes, 2 * smallGemmShape(real).sharedBytes);
       assert.ok(smallGemmShape(p).sharedBytes <= 48 * 1024);
     }
+  });
+});
+
+describe('complex gemm on the tensor cores: the kernels compile', () => {
+  it('every band, strided and pointer operands, beta zero or not: sm_90 without spills', { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
+    const sources = [];
+    for (const n of [32, 64, 100, 512, 4096]) for (const batchKind of ['strided', 'list'] as const) for (const betaZero of [true, false]) {
+      const p = planGemm(H100, problem({ m: n, n, k: n, count: n > 1000 ? 1 : 100, batchKind, betaZero }));
+      assert.equal(p.variant, 'mma');
+      sources.push(gemmSource(p));
+    }
+    const unique = [...new Map(sources.map((s) => [s.entry, s])).values()];
+    const failures = compileFailures(await compileForSm90(unique), (r) => (!Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores !== 0 ? `${r.spillStores} bytes spilled` : undefined));
+    assert.deepEqual(failures, []);
   });
 });
 
@@ -78,6 +112,32 @@ describe('complex gemm on a CUDA context: the GPU route', () => {
       assert.match(src.entry, /^gemm_small_zNC_3x4x5_/);
       assert.deepEqual([num(args[1]), num(args[2]), num(args[3])], [3, (m + 1) * k, m + 1], 'A: offset, stride, ld in pairs');
       assert.deepEqual([num(args[12]), ...args.slice(13, 17).map(num)], [count, 2, -1, 0.5, 0.25]);
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('complex128 without transposes from 32: the mma kernel on the real embedding, lengths in doubles (2m, 2k, 2 ld ...)', () => {
+    const { ctx, dev } = recordingContext();
+    try {
+      const [m, n, k, count] = [40, 36, 33, 3];
+      const a = ctx.alloc('float64', 2 * ((m + 1) * k * count + 3));
+      const b = ctx.alloc('float64', 2 * k * n * count);
+      const c = ctx.alloc('float64', 2 * m * n * count);
+      ctx.gemm({
+        alpha: [2, -1], beta: [0.5, 0.25],
+        a: strided(a, { rows: m, cols: k, ld: m + 1, offset: 3, count, dtype: 'complex128' }),
+        b: strided(b, { rows: k, cols: n, count, dtype: 'complex128' }),
+        c: strided(c, { rows: m, cols: n, count, dtype: 'complex128' }),
+      });
+      assert.deepEqual(ctx.lastRoute, { op: 'gemm', route: 'gemm', gpu: true });
+      assert.equal(dev.launches.length, 1);
+      const { src, args } = dev.launches[0]!;
+      assert.match(src.entry, /^gemm_mma_zNN_/);
+      assert.deepEqual([num(args[1]), num(args[2]), num(args[3])], [6, 2 * (m + 1) * k, 2 * (m + 1)], 'A: offset, stride, ld in doubles');
+      assert.deepEqual([num(args[5]), num(args[6]), num(args[7])], [0, 2 * k * n, 2 * k], 'B');
+      assert.deepEqual([num(args[12]), ...args.slice(13, 17).map(num)], [count, 2, -1, 0.5, 0.25]);
+      assert.deepEqual(args.slice(17).map(num), [2 * m, n, 2 * k], 'm, n, k of the embedding');
     } finally {
       ctx.dispose();
     }

@@ -1,7 +1,8 @@
 /**
  * Complex gemm (complex128, complex64) on the GPU against the complex reference (zgemm1), on fresh
  * random data: every pair of ops (N, T, C), sizes of the very-small kernel (3, 16) and of both
- * tiled bands (33, 64), strided and list batches, host and device data, ragged leading dimensions,
+ * tiled bands (33, 64; complex128 without transposes: the mma kernel on the real embedding, also at
+ * 47, 100 and 130), strided and list batches, host and device data, ragged leading dimensions,
  * gaps and an offset; C poisoned (NaN where beta = 0, so a read of C shows) and every element
  * outside the C matrices checked unchanged; ctx.lastRoute 'gemm'. Then cuBLAS's z/cgemm (route
  * 'cublas', forced) on a few of the same cases. The file's kernels are compiled at once before the
@@ -38,6 +39,10 @@ function cases(): Case[] {
       form: i % 3 === 1 ? 'list' : 'strided', where: i % 4 < 2 ? 'device' : 'host', route: 'gemm',
     });
     i++;
+  }
+  // complex128 without transposes from 32: the mma kernel on the real embedding (ragged tiles at 47, 100 and 130).
+  for (const [n, form, beta] of [[47, 'list', [0, 0]], [100, 'strided', [-0.5, 0.25]], [130, 'strided', [0, 0]], [130, 'list', [1, -1]]] as const) {
+    out.push({ dtype: 'float64', transA: 'N', transB: 'N', n, count: 5, alpha: [0.75, -1.25], beta: [beta[0], beta[1]], form, where: 'device', route: 'gemm' });
   }
   for (const dtype of ['float64', 'float32'] as const) for (const [transA, transB, n, form] of [['C', 'T', 8, 'strided'], ['N', 'C', 33, 'list']] as const) {
     out.push({ dtype, transA, transB, n, count: 50, alpha: [1, 0.5], beta: [0.5, -1], form, where: 'device', route: 'cublas' });
@@ -114,7 +119,8 @@ for (const c of cases()) {
       zgemm1(c.transA, c.transB, c.n, c.n, c.n, c.alpha, wA, l.offsets[q]!, l.ld, wB, l.offsets[q]!, l.ld, c.beta, want, l.offsets[q]!, l.ld);
     }
     let got: Float64Array | Float32Array;
-    backend.force = c.route === 'cublas' ? { gemm: 'cublas' } : {};
+    // Each route pinned: the card's table sends some of these sizes to cuBLAS by itself.
+    backend.force = { gemm: c.route };
     try {
       if (c.where === 'host') {
         got = C.slice();

@@ -23,6 +23,16 @@
  * - with A m-contiguous, each lane holds rows 2g and 2g + 1 of C: stored as 16-byte pairs.
  * Shared tiles mirror global memory in both cases, so every global -> shared copy is a plain
  * cp.async of 16 (or 2 x 8) bytes; out-of-range elements are zero-filled by the copy itself.
+ *
+ * Complex data (`complex`, complex128 with op(A) = A and op(B) = B): the kernel multiplies the real
+ * embedding. Read as doubles, C is a 2m x n real matrix (ld 2 ldC) whose rows 2i and 2i + 1 are
+ * Re and Im of C's row i, B a 2k x n one likewise, and C = Â B with Â the 2m x 2k matrix of 2 x 2
+ * blocks [[x, -y], [y, x]] for a = x + iy: the same flops as four real products, on the tensor
+ * cores. The launcher passes m, k, ld, offsets and strides in doubles (2m, 2k, ...). B and C need
+ * nothing else; Â is never stored: A's tile holds A's pairs (BK / 2 complex columns, stored along
+ * m), and the lane that holds k index 2p + s takes (x, y) of one load for s = 0 and (-y, x) for
+ * s = 1 (lane g holds rows 2g, 2g + 1: one pair). The epilogue applies complex alpha and beta to
+ * each lane's (Re, Im) pair of accumulators.
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
@@ -52,9 +62,11 @@ function sharedLayout(p: MmaGemmParams): MmaLayout {
   const bMajor = p.transB === 'N' ? 'k' : 'n';
   const ldsA = aMajor === 'm' ? majorRow(p.bm) : p.bk;
   const ldsB = bMajor === 'n' ? majorRow(p.bn) : p.bk;
+  // Complex: A's tile holds BK / 2 columns of pairs (the embedding's columns 2p and 2p + 1 come from one).
+  const columnsA = p.complex !== undefined ? p.bk / 2 : p.bk;
   return {
     aMajor, bMajor, ldsA, ldsB,
-    sizeA: (aMajor === 'm' ? p.bk : p.bm) * ldsA,
+    sizeA: (aMajor === 'm' ? columnsA : p.bm) * ldsA,
     sizeB: (bMajor === 'n' ? p.bk : p.bn) * ldsB,
   };
 }
@@ -68,7 +80,7 @@ export function mmaGemmShape(p: MmaGemmParams): GemmKernelShape {
 }
 
 function mmaGemmEntry(p: MmaGemmParams): string {
-  return `gemm_mma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${p.doubleBuffer === true ? 'd' : ''}${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${p.tileGroup !== undefined ? `g${p.tileGroup}` : ''}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}`;
+  return `gemm_mma_${p.complex !== undefined ? 'z' : 'd'}${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${p.doubleBuffer === true ? 'd' : ''}${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${p.tileGroup !== undefined ? `g${p.tileGroup}` : ''}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}`;
 }
 
 const mmaK = (p: MmaGemmParams): 4 | 8 | 16 => p.mmaK ?? 8;
@@ -88,6 +100,11 @@ function validateMmaParams(p: MmaGemmParams): void {
   if (threads > 1024) bad('more than 1024 threads');
   if (sharedBytes > 227 * 1024) bad('more than 227 KiB of shared memory');
   if (p.layouts.a.dense || p.layouts.b.dense || p.layouts.c.dense) bad('dense layouts are not used by the mma kernel');
+  if (p.complex !== undefined) {
+    if (p.transA !== 'N' || p.transB !== 'N' || p.complex.conjA || p.complex.conjB) bad('complex data: op(A) = A and op(B) = B only');
+    if (p.triangle !== undefined) bad('complex data: no triangle of C');
+    if (mmaK(p) === 4) bad('complex data: the m16n8 shapes (mmaK 8 or 16)');
+  }
 }
 
 /** One operand's tile copy: 16-byte chunk e covers stored rows 2 r2, 2 r2 + 1 of stored column c. */
@@ -109,8 +126,18 @@ interface Copy {
   readonly stepOffset: string;
 }
 
-function copyOf(name: 'A' | 'B', major: 'm' | 'n' | 'k', l: MmaLayout): Copy {
+function copyOf(name: 'A' | 'B', major: 'm' | 'n' | 'k', l: MmaLayout, complex = false): Copy {
   const isA = name === 'A';
+  if (complex && isA) {
+    // A's pairs along m (real rows 2i, 2i + 1 of A's doubles), BK / 2 complex columns from p0 / 2.
+    return {
+      rows2: 'BM / 2', total: 'BM * BK / 4',
+      x0: 'i0', y0: 'p0 / 2', xLimit: 'm', yLimit: 'k / 2',
+      slot: `c * ${l.ldsA} + 2 * r2`,
+      tileInside: 'i0 + BM <= m',
+      offset: 'i0 + 2 * r2 + (long long)c * ldA', stepOffset: '(long long)(p0 / 2) * ldA',
+    };
+  }
   if (major === 'k') {
     // Stored column c = row of op(X), chunk r2 = k pair; swizzled rows when bk >= 16.
     return {
@@ -190,7 +217,15 @@ interface FragmentNames {
  * m (or n), two rows or columns per load for the steps s = 0, 1; from a tile stored along k, both
  * steps of one 8-wide tile per load.
  */
-function fragmentLoad(o: FragmentNames, storedAlongMn: boolean): string {
+function fragmentLoad(o: FragmentNames, storedAlongMn: boolean, complex = false): string {
+  // Complex A: one load of the pair (x, y) of A(row, kc / 2 + q) gives both steps, (x, y) for k index
+  // 2p (s = 0) and (-y, x) for 2p + 1 (s = 1): the embedding's block [[x, -y], [y, x]].
+  if (complex) return `      #pragma unroll
+      for (int u = 0; u < ${o.tiles} / 2; ++u) {
+        const double2 v = *reinterpret_cast<const double2*>(&${o.tile}[(kc / 2 + q) * ${o.ld} + ${o.warpOffset} + 16 * u + 2 * g]);
+        ${o.frag}[0][2 * u] = v.x; ${o.frag}[0][2 * u + 1] = v.y;
+        ${o.frag}[1][2 * u] = -v.y; ${o.frag}[1][2 * u + 1] = v.x;
+      }`;
   return storedAlongMn
     ? `      #pragma unroll
       for (int u = 0; u < ${o.tiles} / 2; ++u)
@@ -213,7 +248,7 @@ function uniformFrame(p: MmaGemmParams): KernelFrame {
     parameters: `${operandParameters('A', p.layouts.a.kind, false)},
     ${operandParameters('B', p.layouts.b.kind, false)},
     ${operandParameters('C', p.layouts.c.kind, true)},
-    int count, real alpha, real beta, int m, int n, int k`,
+    int count, ${p.complex !== undefined ? 'real alpha, real alphaIm, real beta, real betaIm' : 'real alpha, real beta'}, int m, int n, int k`,
     unused: '(void)strideA; (void)strideB; (void)strideC;',
     prologue: tileBlockPrologue(p.layouts, p.triangle, p.tileGroup),
   };
@@ -229,12 +264,13 @@ export function mmaGemmSource(p: MmaGemmParams, frame: KernelFrame): KernelSourc
   const l = sharedLayout(p);
   const { threads } = mmaGemmShape(p);
   const entry = frame.entry;
-  const copyA = copyOf('A', l.aMajor, l);
+  const complex = p.complex !== undefined;
+  const copyA = copyOf('A', l.aMajor, l, complex);
   const copyB = copyOf('B', l.bMajor, l);
   const swizzled = p.bk >= 16;
   // Fragment loads of chunk ch of 8 k (kc): fa[ch][s][mt], fb[ch][s][nt] for the steps s = 0, 1.
   // Fragment buffer `buf` ('' for the single buffer, '[0]' or '[1]' for the double one).
-  const loadA = (buf: string): string => fragmentLoad({ tile: 'tA', frag: `fa${buf}[ch]`, tiles: 'MT', t: 'mt', ld: 'LDSA', warpOffset: 'wi', k0: 'kA0', k1: 'kA1' }, l.aMajor === 'm');
+  const loadA = (buf: string): string => fragmentLoad({ tile: 'tA', frag: `fa${buf}[ch]`, tiles: 'MT', t: 'mt', ld: 'LDSA', warpOffset: 'wi', k0: 'kA0', k1: 'kA1' }, l.aMajor === 'm', complex);
   const loadB = (buf: string): string => fragmentLoad({ tile: 'tB', frag: `fb${buf}[ch]`, tiles: 'NT', t: 'nt', ld: 'LDSB', warpOffset: 'wj', k0: 'kB0', k1: 'kB1' }, l.bMajor === 'n');
   // The mma instructions of one k-step. Step s of chunk kc feeds lane q the k index kc + 2q + s:
   // m8n8k4 takes one (chunk, step) per 8 x 8 tile; m16n8k8 (m16n8k16) takes the tile pair
@@ -283,7 +319,35 @@ ${mmaCall('')}
   // factorizations' next kernels read what this one wrote.)
   const colOf = l.bMajor === 'k' ? 'j0 + wj + 8 * nt + 2 * q + h' : 'j0 + wj + 16 * (nt / 2) + 4 * q + 2 * h + (nt % 2)';
   const update = (v: string, at: string): string => (p.betaZero ? `alpha * ${v}` : `alpha * ${v} + beta * ${at}`);
-  const epilogue = l.aMajor === 'm'
+  const complexUpdate = p.betaZero
+    ? `*cij = v;`
+    : `const double2 old = *cij;
+          v.x += beta * old.x - betaIm * old.y;
+          v.y += beta * old.y + betaIm * old.x;
+          *cij = v;`;
+  const epilogue = complex
+    ? `  // Lane g holds rows 2g and 2g + 1 of each 16-row pair of tiles: (Re, Im) of one element of C,
+  // one 16-byte pair (i even, ldC even, pairs 16-byte aligned), scaled by the complex alpha and beta.
+  #pragma unroll
+  for (int u = 0; u < MT / 2; ++u) {
+    const int i = i0 + wi + 16 * u + 2 * g;
+    #pragma unroll
+    for (int nt = 0; nt < NT; ++nt) {
+      #pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int j = ${colOf};
+        if (j < n && i < m) {
+          double2* cij = reinterpret_cast<double2*>(c + i + (long long)j * ldC);
+          const real x = acc[2 * u][nt][h], y = acc[2 * u + 1][nt][h];
+          double2 v;
+          v.x = alpha * x - alphaIm * y;
+          v.y = alpha * y + alphaIm * x;
+          ${complexUpdate}
+        }
+      }
+    }
+  }`
+    : l.aMajor === 'm'
     ? `  // Lane g holds rows 2g and 2g + 1 of each 16-row pair of tiles: 16-byte stores where aligned.
   const bool vecC = ((reinterpret_cast<unsigned long long>(c) & 15) == 0) && ((ldC & 1) == 0);
   #pragma unroll
@@ -350,7 +414,7 @@ extern "C" __global__ void __launch_bounds__(${threads}${p.minBlocks !== undefin
   real* sA = reinterpret_cast<real*>(smem);                // STAGES buffers of SIZEA
   real* sB = sA + STAGES * SIZEA;                          // STAGES buffers of SIZEB
   ${frame.unused}
-  ${p.betaZero ? '(void)beta;' : ''}
+  ${p.betaZero ? `(void)beta;${complex ? ' (void)betaIm;' : ''}` : ''}
 
   ${frame.prologue}
   // 16-byte copies need 16-byte aligned pairs: an aligned first element and an even ld.

@@ -159,8 +159,13 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
       : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
   const params = opts.triangle === undefined ? planned : triangleParams(dev, problem, planned, opts.triangle);
   const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
+  // The mma kernel on complex data multiplies the real embedding: C (2m x n) and B (2k x n) as
+  // doubles, so every length in pairs is twice as many doubles (generate-mma.ts).
+  const embedded = params.variant === 'mma' && params.complex !== undefined;
+  const operands = embedded ? [a, b, c].map(asDoubles) : [a, b, c];
+  const m = embedded ? 2 * s.m : s.m;
   const args: KernelArg[] = [
-    ...operandArgs(a), ...operandArgs(b), ...operandArgs(c),
+    ...operands.flatMap(operandArgs),
     arg.i32(s.count),
     ...(s.complex === undefined
       ? [arg.real(s.dtype, s.alpha), arg.real(s.dtype, s.beta)]
@@ -172,12 +177,17 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
     config = { grid: [Math.ceil(s.count / params.tbc), 1, 1], block: [shape.threads, 1, 1] };
   } else {
     const shape = params.variant === 'tiled' ? tiledGemmShape(params) : mmaGemmShape(params);
-    const tiles = Math.ceil(s.m / params.bm) * Math.ceil(s.n / params.bn);
+    const tiles = Math.ceil(m / params.bm) * Math.ceil(s.n / params.bn);
     const y = Math.min(s.count, GRID_YZ_MAX);
     config = { grid: [tiles, y, Math.ceil(s.count / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes };
-    args.push(arg.i32(s.m), arg.i32(s.n), arg.i32(k));
+    args.push(arg.i32(m), arg.i32(s.n), arg.i32(embedded ? 2 * k : k));
   }
   kernel.launch(config, args);
+}
+
+/** An operand of pairs seen as doubles: offset, stride and ld twice as long (pointer tables hold byte addresses: unchanged). */
+function asDoubles(o: GemmOperand): GemmOperand {
+  return { ...o, offset: 2 * o.offset, stride: 2 * o.stride, ld: 2 * o.ld };
 }
 
 /** Triangle variants of planned parameter objects (plannedFor returns the same object for a problem). */
@@ -191,8 +201,10 @@ function triangleParams(dev: GpuDevice, problem: GemmProblem, planned: GemmParam
   if (problem.m !== problem.n) throw new MyriadError('INVALID_ARGUMENT', `a triangle of C needs m = n, got ${problem.m} x ${problem.n}`, 'c');
   let variants = triangleVariants.get(planned);
   if (variants === undefined) triangleVariants.set(planned, (variants = {}));
+  // The small design has no tiles to skip, and the complex mma one no triangle: the tiled one serves.
+  const tiledInstead = planned.variant === 'small' || (planned.variant === 'mma' && planned.complex !== undefined);
   return (variants[triangle] ??= {
-    ...(planned.variant === 'small' ? planGemm(dev.info, problem, { variant: 'tiled' }) : planned),
+    ...(tiledInstead ? planGemm(dev.info, problem, { variant: 'tiled' }) : planned),
     triangle,
   });
 }

@@ -69,12 +69,28 @@ export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOp
 }
 
 /**
- * Complex data: the very-small kernel to the complex bound, the tiled kernel above (no tensor-core
- * design takes pairs); the same planners, with the pairs' bytes and the complex bands.
+ * Complex data: the very-small kernel to the complex bound, then the tiled kernel, or (complex128
+ * without transposes, from the table's `mmaFrom`) the mma kernel on the real embedding, planned as
+ * the real product of 2m x 2k by 2k x n that it computes; the same planners, with the pairs' bytes
+ * and the complex bands.
  */
 function planComplex(info: DeviceInfo, problem: GemmProblem, options: PlanOptions, tuning: GemmTuning): GemmParams {
-  const variant = options.variant ?? (smallApplies(problem, tuning.complex.smallMaxDim[problem.dtype]) ? 'small' : 'tiled');
-  if (variant === 'mma') throw new Error('the mma gemm kernel takes real float64 data only');
+  const conj = problem.complex!;
+  const mmaTakes = problem.dtype === MMA_DTYPE && info.major >= tuning.mmaMinMajor
+    && problem.transA === 'N' && problem.transB === 'N' && !conj.conjA && !conj.conjB;
+  const mmaFrom = tuning.complex.mmaFrom;
+  const onMma = mmaTakes && mmaFrom !== undefined && Math.max(problem.m, problem.n, problem.k) >= mmaFrom;
+  const variant = options.variant ?? (smallApplies(problem, tuning.complex.smallMaxDim[problem.dtype]) ? 'small' : onMma ? 'mma' : 'tiled');
+  if (variant === 'mma') {
+    if (!mmaTakes) throw new Error(`the mma gemm kernel takes complex128 with op(A) = A and op(B) = B, on compute capability ${tuning.mmaMinMajor}.0+`);
+    // The complex epilogue's scalars and pair stores: 32 accumulator tiles a warp spill with pointer
+    // operands (255 registers), so at most 16, as for TT; and no tile groups (with pointer operands
+    // the grouped prologue spilled too; one large complex C is cuBLAS's in the card's table).
+    const embedded = { ...problem, m: 2 * problem.m, k: 2 * problem.k };
+    const { tileGroup: _, ...config } = mmaConfigFor('N', 'N', Math.max(embedded.m, embedded.n), tuning, 16);
+    const { tileGroup: __, ...base } = planMma(embedded, tuning);
+    return { ...base, ...config, complex: conj };
+  }
   if (variant === 'small') {
     if (!smallApplies(problem, 32)) throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
     return planSmall(info, problem, tuning);
@@ -152,14 +168,22 @@ function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
   };
 }
 
-/** The mma kernel's block sizes for C of order `dim` (the band of the table, fitted to the transposes). */
-export function mmaConfigFor(transA: Op, transB: Op, dim: number, tuning: GemmTuning): MmaConfig {
+/**
+ * The mma kernel's block sizes for C of order `dim` (the band of the table, fitted to the
+ * transposes); `maxTiles`: at most that many 8 x 8 accumulator tiles a warp.
+ */
+export function mmaConfigFor(transA: Op, transB: Op, dim: number, tuning: GemmTuning, maxTiles = Infinity): MmaConfig {
   let config = bandFor(tuning.mma, dim).config;
   // TT with 32 accumulator tiles per warp spills at 255 registers (both operands take one
   // fragment load per tile): take the largest band whose warps hold at most 16 tiles.
   const tiles = (c: MmaConfig): number => (c.bm / c.wm / 8) * (c.bn / c.wn / 8);
   if (transA === 'T' && transB === 'T' && tiles(config) > 16) {
     config = [...tuning.mma].reverse().find((b) => tiles(b.config) <= 16)?.config ?? config;
+  }
+  // Otherwise the nearest smaller band within maxTiles.
+  if (tiles(config) > maxTiles) {
+    const at = tuning.mma.findIndex((b) => b.config === config);
+    config = tuning.mma.slice(0, at + 1).reverse().find((b) => tiles(b.config) <= maxTiles)?.config ?? config;
   }
   // A k-contiguous op(A) (A^T) takes one 16-byte fragment load per 8-row tile where an
   // m-contiguous A takes one per 16 rows: with warps 2 x 4 over a square tile, the 64 x 32 warp

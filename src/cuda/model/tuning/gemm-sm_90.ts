@@ -2,6 +2,7 @@
  * Hopper (H100/H200): 132 SMs, 2048 threads, 64K registers, 228 KiB shared memory per SM.
  * Only what differs from the defaults; measured winners go here.
  */
+import { defaultGemmTuning } from './gemm-default.js';
 import type { GemmTuningOverrides } from './gemm-types.js';
 
 // Winners of the parameter sweep (then in test/gpu/gemm.test.ts, now src/cuda/tune/gemm-sweep.ts) on an NVIDIA
@@ -27,6 +28,8 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   // --vbatched b --dtype float64`, 20,000 members of 1-512): 29.6 -> 16.8 ms with host tables, 29.5
   // -> 15.2 ms with device tables, against the tiled class kernels.
   vbatchedMma: true,
+  // complex128 without transposes on the tensor cores (the real embedding) from max(m, n, k) = 32.
+  complex: { ...defaultGemmTuning.complex, mmaFrom: 32 },
   mma: [
     { maxDim: 48, config: { bm: 32, bn: 32, bk: 32, wm: 2, wn: 2, stages: 2 } },
     { maxDim: 96, config: { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 } },

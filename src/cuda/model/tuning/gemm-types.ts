@@ -101,12 +101,18 @@ export interface GemmTuning {
 /**
  * The complex gemm's choices: the very-small kernel up to `smallMaxDim` (its acc, A and B hold
  * pairs, so it runs out of shared memory and registers at half the real bound), the tiled kernel
- * above (no tensor-core design: mma.sync has no complex form). tm, tn and bk are multiples of the
+ * above (mma.sync has no complex form), or the mma kernel on the real embedding (`mmaFrom`). tm, tn and bk are multiples of the
  * 16-byte vector: 1 complex128 pair, 2 complex64 pairs.
  */
 export interface ComplexGemmTuning {
   readonly smallMaxDim: { readonly [D in DType]: number };
   readonly tiled: { readonly [D in DType]: readonly TiledBand[] };
+  /**
+   * complex128 without transposes on the FP64 tensor cores (generate-mma.ts's real embedding: the
+   * pair a = x + iy is the 2 x 2 block [[x, -y], [y, x]]) from this max(m, n, k) up, where the card
+   * has the mma kernel; absent: the tiled kernel at every size above the small one.
+   */
+  readonly mmaFrom?: number;
 }
 
 export type GemmTuningOverrides = Partial<GemmTuning>;
