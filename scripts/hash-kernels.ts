@@ -24,8 +24,8 @@ import { generateSmallGemm, smallGemmWork } from '../src/cuda/kernels/gemm/gener
 import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
 import { complexGemmCuda, gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../src/cuda/kernels/zpotrf/index.js';
-import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from '../src/cuda/kernels/complex-lu/index.js';
-import { complexTrsmCuda } from '../src/cuda/kernels/ztrsm/index.js';
+import { complexCopySource, complexGesvCuda, complexGetrfCuda, complexGetrsCuda, complexLaswpSource, complexPanelSource, planComplexPanel } from '../src/cuda/kernels/complex-lu/index.js';
+import { complexTrsmCuda, ztrsmServes } from '../src/cuda/kernels/ztrsm/index.js';
 import { complexHerkCuda } from '../src/cuda/kernels/zherk/index.js';
 import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
@@ -323,6 +323,24 @@ function complexLuThroughLaunchers(): void {
         complexGesvCuda(dev, { a: one(n, n), b: one(n, nrhs), ipiv: ints(n), pivotStride: n, info: ints(1) });
       }
     }
+    // Above 32: the blocked steps (panel, laswp, the complex trsm of the panel's triangle, gemm).
+    for (const [rows, cols] of [[33, 33], [47, 47], [64, 64], [100, 100], [129, 129], [256, 256], [1000, 1000], [40, 70], [70, 40]] as const) {
+      complexGetrfCuda(dev, { a: one(rows, cols), ipiv: ints(Math.min(rows, cols)), pivotStride: Math.min(rows, cols), info: ints(1) });
+    }
+    // Their solves run the complex trsm of order n: where its family takes the order.
+    for (const n of [33, 64, 129].filter((x) => ztrsmServes(x))) {
+      for (const trans of ['N', 'T', 'C'] as const) complexGetrsCuda(dev, { trans, a: one(n, n), b: one(n, 3), ipiv: ints(n), pivotStride: n, info: ints(1) });
+      complexGesvCuda(dev, { a: one(n, n), b: one(n, 3), ipiv: ints(n), pivotStride: n, info: ints(1) });
+    }
+  }
+}
+
+/** The blocked complex LU's own kernels by their generators: the panel at every height class, the laswp both ways, the keep-B copies. */
+function complexLuDirect(): void {
+  for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) {
+    for (const m of [1, 33, 64, 100, 256, 5000]) record(complexPanelSource(planComplexPanel(dtype, m, kind)));
+    for (const reverse of [false, true]) record(complexLaswpSource({ dtype, kind, reverse }));
+    for (const failedOnly of [false, true]) record(complexCopySource({ dtype, kind, failedOnly }));
   }
 }
 
@@ -1065,6 +1083,7 @@ ormqrDirect();
 gelsDirect();
 getriDirect();
 tsqrDirect();
+complexLuDirect();
 vendorDirect();
 const lines = [...seen.entries()].map(([h, s]) => `${h}  ${s.entry}`).sort();
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -257,7 +257,8 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   potrf: [{ name: 'potrf', covers: (r) => zcholeskyCovers(r.a), run: complexPotrfCuda }, CPU],
   potrs: [{ name: 'potrs', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPotrsCuda }, CPU],
   posv: [{ name: 'posv', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPosvCuda }, CPU],
-  // The register designs for n <= 32 on strided and list batches (complex-lu/); larger or variable: the CPU reference.
+  // complex-lu/ on strided and list batches of any order: the register designs for n <= 32, the blocked steps above
+  // (panel kernel, zlaswp, the complex trsm and gemm); variable batches: the CPU reference.
   getrf: [{ name: 'getrf', covers: (r) => complexGetrfCovers(r.a), run: complexGetrfCuda }, CPU],
   getrs: [{ name: 'getrs', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGetrsCuda }, CPU],
   gesv: [{ name: 'gesv', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGesvCuda }, CPU],

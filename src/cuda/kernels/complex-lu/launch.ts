@@ -1,64 +1,36 @@
 /**
- * The complex LU launchers (zgetrf, zgetrs, zgesv on complex128 and complex64): one launch per call
- * on uniform batches with n <= 32. The device arrays hold the parts' dtype; the batches' rows, ld,
- * stride and offset count pairs, as the kernels' `real2` pointers do. A list batch becomes the
- * pointer form (an uploaded table of the matrices' addresses, freed once the launch has run).
+ * The complex LU launchers (zgetrf, zgetrs, zgesv on complex128 and complex64) on uniform batches
+ * (strided and list): one launch per call where the register designs take the order (<= 32),
+ * else the blocked LU's steps (launch-blocked.ts). The device arrays hold the parts' dtype; the
+ * batches' rows, ld, stride and offset count pairs, as the kernels' `real2` pointers do. A list
+ * batch becomes the pointer form (an uploaded table of the matrices' addresses, freed once the
+ * launches have run).
  */
 import { batchCount, type Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
-import { isDType } from '../../../core/dtype-table.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { ComplexGetrsRequest, GesvRequest, GetrfRequest } from '../../../core/op-specs.js';
-import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
-import type { OperandKind } from '../common/batch-pointer.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import type { BlockBatch } from '../common/sub-blocks.js';
 import { complexBytes } from '../common/complex.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
-import { memberAddresses, memberFields } from '../common/members.js';
-import { indexArgs, operandArgs } from '../common/operands.js';
+import { indexArgs } from '../common/operands.js';
+import { complexGesvBlocked, complexGetrfBlocked, complexGetrsBlocked } from './launch-blocked.js';
+import { operandOf, partsDtype, withUploads, type Operand } from './operand.js';
 import { complexGesvLayout, complexGesvSource, complexGetrfLayout, complexGetrfSource } from './generate-factor.js';
 import { complexGetrsLayout, complexGetrsSource } from './generate-solve.js';
-import { complexGetrfCovers, complexSolveCovers, planComplexGesv, planComplexGetrf, planComplexGetrs } from './plan.js';
+import { COMPLEX_LU_MAX, complexGetrfCovers, complexSolveCovers, planComplexGesv, planComplexGetrf, planComplexGetrs } from './plan.js';
 import { complexSlotGrid } from './slots.js';
 
-/** One operand as the kernels' four arguments, and its form. */
-interface Operand { readonly kind: OperandKind; readonly args: KernelArg[] }
-
-/** The parts' dtype of a complex device batch (float64 for complex128, float32 for complex64). */
-function partsDtype(b: Batch<DeviceArray>, name: string): DType {
-  const data = b.kind === 'strided' ? b.data : b.kind === 'list' ? b.matrices[0]?.data : undefined;
-  const dtype = data?.dtype;
-  if (dtype === undefined || !isDType(dtype)) throw new MyriadError('DTYPE', `complex LU needs float64 or float32 device memory, got ${String(dtype)}`, `${name}.data`);
-  return dtype;
+/** A batch the covers accepted, as a uniform one (anything else is the caller's error). */
+function uniform(b: Batch<DeviceArray>, name: string, takes: boolean): BlockBatch<DeviceArray> {
+  if (!takes || b.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex LU kernels take strided and list batches', name);
+  return b;
 }
 
-/** Strided batches pass through; a list's matrices become a pointer table (kept in `uploads` until the launch has run). */
-function operandOf(dev: GpuDevice, b: Batch<DeviceArray>, count: number, bytes: number, uploads: DeviceArray[]): Operand {
-  if (b.kind === 'strided') return { kind: 'strided', args: operandArgs({ pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld }) };
-  const f = memberFields(b);
-  const table = dev.upload(memberAddresses(f, Array.from({ length: count }, (_, i) => i), bytes));
-  uploads.push(table);
-  return { kind: 'pointer', args: operandArgs({ pointer: table.ptr, offset: 0, stride: 0, ld: f.ld[0]! }) };
-}
-
-/** Runs `body` with the call's uploads freed after its launches have run. */
-function withUploads(dev: GpuDevice, body: (uploads: DeviceArray[]) => void): void {
-  const uploads: DeviceArray[] = [];
-  try {
-    body(uploads);
-  } finally {
-    if (uploads.length > 0) {
-      dev.synchronize();
-      for (const u of uploads) u.dispose();
-    }
-  }
-}
-
-/** The uniform shape of a batch the covers accepted (anything else is the caller's error). */
-function uniform(b: Batch<DeviceArray>, name: string, takes: boolean): { rows: number; cols: number } {
-  if (!takes || b.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex LU kernels take strided and list batches of order at most 32', name);
-  return { rows: b.rows, cols: b.cols };
-}
+/** Whether the register designs take an order (else the blocked steps). */
+const small = (rows: number, cols: number): boolean => rows <= COMPLEX_LU_MAX && cols <= COMPLEX_LU_MAX;
 
 function launchGetrf(dev: GpuDevice, dtype: DType, a: Operand, rows: number, cols: number, r: GetrfRequest<DeviceArray, DeviceArray>, count: number): void {
   const p = planComplexGetrf(dtype, rows, cols, a.kind);
@@ -71,20 +43,29 @@ function launchGetrf(dev: GpuDevice, dtype: DType, a: Operand, rows: number, col
 export function complexGetrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>): void {
   const count = batchCount(r.a);
   if (count === 0) return;
-  const { rows, cols } = uniform(r.a, 'a', complexGetrfCovers(r.a));
+  const a = uniform(r.a, 'a', complexGetrfCovers(r.a));
+  const { rows, cols } = a;
   const dtype = partsDtype(r.a, 'a');
   if (rows === 0 || cols === 0) return zeroInfo(dev, r.info, null, count);
-  withUploads(dev, (uploads) => launchGetrf(dev, dtype, operandOf(dev, r.a, count, complexBytes(dtype), uploads), rows, cols, r, count));
+  withUploads(dev, (uploads) => {
+    if (small(rows, cols)) launchGetrf(dev, dtype, operandOf(dev, a, count, complexBytes(dtype), uploads), rows, cols, r, count);
+    else complexGetrfBlocked(dev, dtype, a, r, count, uploads);
+  });
 }
 
 /** zgetrs: op(A) X = B ('N', 'T', 'C') with getrf's factors and pivots; info = 0. */
 export function complexGetrsCuda(dev: GpuDevice, r: ComplexGetrsRequest<DeviceArray, DeviceArray>): void {
   const count = batchCount(r.a);
   if (count === 0) return;
-  const { rows: n } = uniform(r.a, 'a', complexSolveCovers(r.a, r.b));
-  const { cols: nrhs } = uniform(r.b, 'b', true);
+  const ua = uniform(r.a, 'a', complexSolveCovers(r.a, r.b));
+  const ub = uniform(r.b, 'b', true);
+  const n = ua.rows, nrhs = ub.cols;
   const dtype = partsDtype(r.a, 'a');
   if (n === 0 || nrhs === 0) return zeroInfo(dev, r.info, null, count);
+  if (!small(n, n)) {
+    zeroInfo(dev, r.info, null, count);
+    return withUploads(dev, (uploads) => complexGetrsBlocked(dev, dtype, r.trans, ua, ub, r, count, uploads));
+  }
   withUploads(dev, (uploads) => {
     const bytes = complexBytes(dtype);
     const a = operandOf(dev, r.a, count, bytes, uploads), b = operandOf(dev, r.b, count, bytes, uploads);
@@ -95,14 +76,16 @@ export function complexGetrsCuda(dev: GpuDevice, r: ComplexGetrsRequest<DeviceAr
   });
 }
 
-/** zgesv: getrf and the solve in one kernel; a matrix with info > 0 keeps its B (LAPACK's gesv). */
+/** zgesv: getrf and the solve in one kernel (n <= 32; above, getrf's steps and getrs's); a matrix with info > 0 keeps its B (LAPACK's gesv). */
 export function complexGesvCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>): void {
   const count = batchCount(r.a);
   if (count === 0) return;
-  const { rows: n } = uniform(r.a, 'a', complexSolveCovers(r.a, r.b));
-  const { cols: nrhs } = uniform(r.b, 'b', true);
+  const ua = uniform(r.a, 'a', complexSolveCovers(r.a, r.b));
+  const ub = uniform(r.b, 'b', true);
+  const n = ua.rows, nrhs = ub.cols;
   const dtype = partsDtype(r.a, 'a');
   if (n === 0) return zeroInfo(dev, r.info, null, count);
+  if (!small(n, n)) return withUploads(dev, (uploads) => complexGesvBlocked(dev, dtype, ua, ub, r, count, uploads));
   withUploads(dev, (uploads) => {
     const bytes = complexBytes(dtype);
     const a = operandOf(dev, r.a, count, bytes, uploads);

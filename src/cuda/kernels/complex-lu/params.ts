@@ -42,3 +42,30 @@ export interface ComplexGetrsParams {
   readonly warps: number;
   readonly rhs: number;
 }
+
+/**
+ * The blocked zgetrf's panel (generate-panel.ts): zgetf2 on the m x w panel (w <= nb) below and
+ * at the diagonal, one block of `threads` threads per matrix, the panel in global memory.
+ */
+export interface ComplexPanelParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+  /** Widest panel (the pivot row's shared buffer); a launch factors w <= nb columns. */
+  readonly nb: number;
+  /** Threads per block (a multiple of 32, at most 1024). */
+  readonly threads: number;
+}
+
+/** The blocked LU's row interchanges over pairs (common/laswp.ts): forward (getrf, getrs 'N') or backward (getrs 'T' / 'C'). */
+export interface ComplexLaswpParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+  readonly reverse: boolean;
+}
+
+/** gesv's copy of B kept aside over pairs (common/matrix-copy.ts): every matrix, or only the failed ones back. */
+export interface ComplexCopyParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+  readonly failedOnly: boolean;
+}
