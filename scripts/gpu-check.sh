@@ -31,7 +31,7 @@ for step in $steps; do
       done
       cat "$out/bench.txt" ;;
     zbench)
-      for op in ${ZBENCH_OPS:-gemm potrf getrf posv gesv trsm}; do
+      for op in ${ZBENCH_OPS:-gemm potrf getrf posv gesv trsm heev gesvd}; do
         for dtype in complex128 complex64; do
           node dist/src/cli.js bench $op --backend cuda --dtype $dtype --sizes ${ZBENCH_SIZES:-2,4,8,16,32} --repeats 7 --format markdown --json "$out/zbench-$op-$dtype.json" >> "$out/zbench.txt" 2>>"$out/zbench.err" || status=1
         done

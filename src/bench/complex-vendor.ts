@@ -4,23 +4,30 @@
  * lower), cuSOLVER z/cpotrfBatched + z/cpotrsBatched (posv: the vendor factors its own; its
  * potrsBatched takes one right-hand side only), cuBLAS z/cgetrfBatched (getrf), cuBLAS
  * z/cgetrfBatched + z/cgetrsBatched (gesv), cuBLAS z/ctrsmBatched (trsm: left, lower, N, non-unit,
- * alpha 1, B n x n). Pointer arrays, pivots and info made once per row, untimed. The batched
- * routines at every n and count (the complex types have no single-matrix loop here).
+ * alpha 1, B n x n), cuSOLVER z/cheevjBatched (heev: vectors, lower) and z/cgesvdjBatched (gesvd:
+ * U and V), both for n <= 32 only (the vendor's batched Jacobi routines stop there: above, the row
+ * says so in its vendor column). Pointer arrays, pivots, info, the Jacobi routines' parameters and
+ * workspace made once per row, untimed. The batched routines at every n and count (the complex types
+ * have no single-matrix loop here).
  *
  * getrf and gesv: the vendor's LU is checked once per row, untimed, after its timed runs
  * (bench/lu-check.ts, on a sample of the batch, beside the own factors of the same data): a row
- * whose vendor factors are wrong says so in its note instead of timing garbage silently.
+ * whose vendor factors are wrong says so in its note instead of timing garbage silently. heev and
+ * gesvd: the vendor's eigenvalues or singular values likewise, against the CPU reference on a few
+ * of the pristine matrices (bench/values-check.ts).
  */
 import type { ComplexDType, FloatArray } from '../core/dtype.js';
 import { DTYPE_EPS } from '../core/dtype.js';
 import { complexInfo } from '../core/dtype-table.js';
 import type { Storage } from '../core/storage.js';
 import { batchPointers, type BatchPointers, type Cublas, type Cusolver } from '../cuda/baselines/index.js';
+import { VENDOR_JACOBI_MAX } from '../cuda/baselines/cusolver.js';
 import { vendorBlas } from '../cuda/vendor/native.js';
 import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
 import { VendorError } from '../cuda/runtime/errors.js';
 import { COMPLEX_NRHS } from './complex-workloads.js';
 import { checkSample, complexLuResidual, LU_RESIDUAL_LIMIT } from './lu-check.js';
+import { complexSingularValues, hermitianEigenvalues, VALUES_LIMIT, VALUES_SAMPLE, valuesDeviation } from './values-check.js';
 import type { VendorRun } from './run.js';
 import type { BenchOp } from './workloads.js';
 
@@ -85,6 +92,18 @@ export function prepareComplexVendor(
         const A = ptrs(a, n, n), B = ptrs(b!, n, n);
         return { run: () => vendor.blas().complexTrsmBatched(dtype, 'left', 'lower', 'N', 'nonunit', n, n, [1, 0], A, n, B, n, count), dispose };
       }
+      case 'heev': {
+        // cusolverDn{Z,C}heevjBatched: vectors, lower; A overwritten by the vectors, W real.
+        const order = jacobiOrder('heevj', dtype, n);
+        const call = keep(vendor.solver().complexHeevjBatched(dtype, order, a, arrays.w as DeviceArray, ints(count), count));
+        return { run: () => call.run(), dispose, check: valuesCheck(dev, 'heev', dtype, n, count, arrays) };
+      }
+      case 'gesvd': {
+        // cusolverDn{Z,C}gesvdjBatched: U (n x n) into u, V (n x n, not V^H) into vt; A destroyed (restored before each run).
+        const order = jacobiOrder('gesvdj', dtype, n);
+        const call = keep(vendor.solver().complexGesvdjBatched(dtype, order, order, a, arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray, ints(count), count));
+        return { run: () => call.run(), dispose, check: valuesCheck(dev, 'gesvd', dtype, n, count, arrays) };
+      }
       default:
         dispose();
         return undefined;
@@ -124,5 +143,40 @@ function luCheck(dev: GpuDevice, dtype: ComplexDType, n: number, count: number, 
     if (vendor <= LU_RESIDUAL_LIMIT) return undefined;
     const fmt = (r: number | undefined): string => (r === undefined ? '-' : r.toPrecision(2));
     return `vendor LU wrong: ||PA-LU||/(n eps ||A||) ${fmt(vendor)} (ours ${fmt(own)}) on ${sample.length} of ${count} matrices`;
+  };
+}
+
+/** n, where the vendor's batched Jacobi routine takes it; above VENDOR_JACOBI_MAX the row's vendor column says why it is empty. */
+function jacobiOrder(routine: 'heevj' | 'gesvdj', dtype: ComplexDType, n: number): number {
+  if (n <= VENDOR_JACOBI_MAX) return n;
+  const name = `cusolverDn${complexInfo(dtype).letter.toUpperCase()}${routine}Batched`;
+  throw new VendorError('NOT_RUN', 0, `${name}: n <= ${VENDOR_JACOBI_MAX} only, no vendor row above`);
+}
+
+/**
+ * The check of the vendor's eigenvalues (heev: w) or singular values (gesvd: s): made when the
+ * vendor run is prepared, after the own timed runs, so `w` / `s` then hold the own values of the
+ * pristine matrices `a0`, read here, and the CPU reference's values of a few of those matrices are
+ * computed (untimed); run after the vendor's timed runs, when they hold the vendor's. A note where
+ * the vendor's are more than VALUES_LIMIT n eps ||A||_F off the reference's (or NaN).
+ */
+function valuesCheck(dev: GpuDevice, op: 'heev' | 'gesvd', dtype: ComplexDType, n: number, count: number, arrays: Record<string, Storage>): () => string | undefined {
+  const what = op === 'heev' ? 'eigenvalues' : 'singular values';
+  const a0 = arrays.a0 as DeviceArray | undefined;
+  const out = (op === 'heev' ? arrays.w : arrays.s) as DeviceArray;
+  if (a0 === undefined) return () => `vendor ${what} not checked (no pristine copy)`;
+  const sample = checkSample(n, count, VALUES_SAMPLE);
+  const eps = DTYPE_EPS[complexInfo(dtype).real];
+  const pristine = download(dev, a0, n, sample);
+  const reference = pristine.map((m) => (op === 'heev' ? hermitianEigenvalues(m, n) : complexSingularValues(m, n)));
+  const worst = (): number => sample.reduce((w, i, j) => {
+    const d = valuesDeviation(pristine[j]!, reference[j]!, dev.download(dev.view(out, n * i, n)) as FloatArray, n, eps);
+    return Number.isNaN(d) || Number.isNaN(w) ? NaN : Math.max(w, d);
+  }, 0);
+  const own = worst();
+  return () => {
+    const vendor = worst();
+    if (vendor <= VALUES_LIMIT) return undefined;
+    return `vendor ${what} wrong: max |x - x_ref|/(n eps ||A||_F) ${vendor.toPrecision(2)} (ours ${own.toPrecision(2)}) on ${sample.length} of ${count} matrices`;
   };
 }

@@ -5,16 +5,19 @@
  * - gemm: C = A B (beta 0);
  * - potrf, posv: Hermitian positive definite A, lower; posv with one right-hand side;
  * - getrf, gesv: general A with a dominant diagonal; gesv with one right-hand side;
- * - trsm: left, lower, no transpose, non-unit, alpha 1, B n x n (A's lower triangle read).
- * Costs: core/counts.ts (4x the real flops, whole pairs' bytes).
+ * - trsm: left, lower, no transpose, non-unit, alpha 1, B n x n (A's lower triangle read);
+ * - heev: random Hermitian A (not diagonally dominant), eigenvalues and vectors, lower; w real;
+ * - gesvd: general square A, s (real), U and VT (thin: n x n each).
+ * Costs: core/counts.ts (4x the real flops, whole pairs' bytes; heev's w and gesvd's s reals).
  */
 import { strided, type StridedBatch } from '../core/batch.js';
 import { counts, type Cost } from '../core/counts.js';
 import type { ComplexDType, DType, FloatArray } from '../core/dtype.js';
+import { allocate } from '../core/dtype.js';
 import { complexInfo } from '../core/dtype-table.js';
 import { isDeviceStorage, type Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
-import { randomComplexGeneral, randomHpd, randomMatrices, type Random } from './data.js';
+import { randomComplexGeneral, randomHermitian, randomHpd, randomMatrices, type Random } from './data.js';
 import { Placement } from './placement.js';
 import type { BenchOp, Ints, Prepared } from './workloads.js';
 
@@ -81,7 +84,44 @@ export const COMPLEX_WORKLOADS: Partial<Record<BenchOp, ComplexWorkload>> = {
   gesv: inPlace((d, n) => counts.gesv(d, n, COMPLEX_NRHS), randomComplexGeneral,
     (ctx, a, b, { info, ipiv }) => { ctx.gesv({ a, b: b!, info, ipiv }); }, () => COMPLEX_NRHS),
   trsm: complexTrsmWorkload((n) => n),
+  heev: decomposition((d, n) => counts.syev(d, n), randomHermitian, (n) => ({ w: { real: true, rows: n, cols: 1 } }),
+    (ctx, a, { w }, info) => { ctx.heev({ a, w: w!, jobz: 'vectors', uplo: 'lower', info }); }),
+  gesvd: decomposition((d, n) => counts.gesvd(d, n, n), randomComplexGeneral,
+    (n) => ({ s: { real: true, rows: n, cols: 1 }, u: { real: false, rows: n, cols: n }, vt: { real: false, rows: n, cols: n } }),
+    (ctx, a, { s, u, vt }, info) => { ctx.gesvd({ a, s: s!, u: u!, vt: vt!, info }); }),
 };
+
+/**
+ * heev and gesvd: A (the call overwrites it with heev's vectors; the vendor's Jacobi routines
+ * destroy it in gesvd) restored from its pristine copy `a0` before each run; `arrays` holds `a0`
+ * too (the vendor's values are checked against the CPU reference on the pristine matrices).
+ */
+function decomposition(
+  cost: ComplexWorkload['cost'],
+  makeA: (real: DType, n: number, count: number, rng: Random) => FloatArray,
+  outputs: (n: number) => Record<string, { real: boolean; rows: number; cols: number }>,
+  call: (ctx: Context, a: StridedBatch<Storage>, out: Record<string, StridedBatch<Storage>>, info: Ints['info']) => void,
+): ComplexWorkload {
+  return {
+    cost,
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const real = complexInfo(dtype).real;
+      const a0 = place.put(makeA(real, n, count, rng));
+      const a = place.working(a0);
+      const A = strided(a, { rows: n, cols: n, count, dtype });
+      const arrays: Record<string, Storage> = { a, a0 };
+      const out: Record<string, StridedBatch<Storage>> = {};
+      for (const [name, o] of Object.entries(outputs(n))) {
+        const x = place.put(allocate(real, (o.real ? 1 : 2) * o.rows * o.cols * count));
+        arrays[name] = x;
+        out[name] = strided(x, { rows: o.rows, cols: o.cols, count, ...(o.real ? {} : { dtype }) });
+      }
+      const info = place.ints(count);
+      return { run: () => call(ctx, A, out, info), reset: () => place.restore(a0, a), dispose: () => place.dispose(), arrays };
+    },
+  };
+}
 
 /** trsm (left, lower, no transpose, non-unit, alpha 1) with B of `nrhs(n)` columns: the bench's B n x n, the vendor sweep's 1 and more. */
 export function complexTrsmWorkload(nrhs: (n: number) => number): ComplexWorkload {

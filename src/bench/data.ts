@@ -108,6 +108,29 @@ export function randomHpd(real: DType, n: number, count: number, rng: Random): F
   return a;
 }
 
+/**
+ * count random Hermitian n x n complex matrices (interleaved pairs of `real`, column-major): the
+ * complex form of randomSymmetric, not diagonally dominant: lower entries with both parts in
+ * [-1, 1), the upper triangle their conjugates, a real diagonal in [-1, 1).
+ */
+export function randomHermitian(real: DType, n: number, count: number, rng: Random): FloatArray {
+  const a = allocate(real, 2 * n * n * count);
+  for (let m = 0; m < count; m++) {
+    const base = 2 * m * n * n;
+    for (let j = 0; j < n; j++) {
+      a[base + 2 * (j + j * n)] = rng.next();
+      for (let i = j + 1; i < n; i++) {
+        const [lower, upper] = [base + 2 * (i + j * n), base + 2 * (j + i * n)];
+        a[lower] = rng.next();
+        a[lower + 1] = rng.next();
+        a[upper] = a[lower]!;
+        a[upper + 1] = -a[lower + 1]!;
+      }
+    }
+  }
+  return a;
+}
+
 /** count general n x n complex matrices (interleaved pairs of `real`) whose diagonal's real parts are moved n away from zero, so LU is well conditioned. */
 export function randomComplexGeneral(real: DType, n: number, count: number, rng: Random): FloatArray {
   const a = randomMatrices(real, 2 * n, n, count, rng);

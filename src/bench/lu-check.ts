@@ -54,9 +54,9 @@ export function complexLuResidual(a: FloatArray, lu: FloatArray, ipiv: Int32Arra
   return Math.sqrt(diff) / (n * eps * Math.max(Math.sqrt(norm), Number.MIN_VALUE));
 }
 
-/** Matrices of a batch of `count` the check reads: evenly spread from the first to the last, at most 64 and about 2e7 flops of products in all. */
-export function checkSample(n: number, count: number): number[] {
-  const k = Math.max(1, Math.min(count, 64, Math.floor(2e7 / (n * n * n))));
+/** Matrices of a batch of `count` the check reads: evenly spread from the first to the last, at most `max` (64) and about 2e7 flops of products in all. */
+export function checkSample(n: number, count: number, max = 64): number[] {
+  const k = Math.max(1, Math.min(count, max, Math.floor(2e7 / (n * n * n))));
   if (k === 1) return [0];
   return Array.from({ length: k }, (_, j) => Math.floor((j * (count - 1)) / (k - 1)));
 }

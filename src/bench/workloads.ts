@@ -15,7 +15,7 @@ import { COMPLEX_BENCH_OPS, COMPLEX_WORKLOADS } from './complex-workloads.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 import { Placement } from './placement.js';
 
-export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'gesvd', 'geqrf', 'orgqr', 'qr', 'ormqr', 'gels', 'gels-tall', 'gels-wide', 'gels-many'] as const;
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'heev', 'gesvd', 'geqrf', 'orgqr', 'qr', 'ormqr', 'gels', 'gels-tall', 'gels-wide', 'gels-many'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
 
 export interface Prepared {
@@ -107,7 +107,10 @@ function solveOnly(
   };
 }
 
-export const WORKLOADS: Readonly<Record<BenchOp, Workload>> = {
+/** The ops with a real benchmark: all but heev, the complex Hermitian one (on real data it is syev). */
+export type RealBenchOp = Exclude<BenchOp, 'heev'>;
+
+export const WORKLOADS: Readonly<Record<RealBenchOp, Workload>> = {
   gemm: {
     cost: (dtype, n) => counts.gemm(dtype, n, n, n),
     prepare(ctx, dtype, n, count, rng) {
@@ -314,7 +317,8 @@ export function benchWorkload(op: string, dtype: ElementType): TypedWorkload {
 export function workloadFor(op: string): Workload {
   if (!(BENCH_OPS as readonly string[]).includes(op))
     throw new MyriadError('ENUM', `unknown benchmark op '${op}'; one of ${BENCH_OPS.join(', ')}`, 'op');
-  return WORKLOADS[op as BenchOp];
+  if (op === 'heev') throw new MyriadError('UNSUPPORTED', 'heev is the complex Hermitian benchmark: --dtype complex128 or complex64 (real symmetric matrices: syev)', '--dtype');
+  return WORKLOADS[op as RealBenchOp];
 }
 
 /** The solves of the vendor sweep (bench/vendor-sweep.ts). */

@@ -4,10 +4,12 @@
  * getrf 2n^3/3 (square), gemm 2mnk. Bytes are the fewest a kernel must move through memory:
  * each input read once, each output written once (the roofline's denominator).
  *
- * The solves and factorisations (potrf, potrs, posv, getrf, getrs, gesv, trsm) also take a complex
- * type: four times the real flops (LAPACK's convention: a complex multiply-add is four real
- * multiplies and four real additions, 8 flops against the real 2), bytes of whole pairs (16 for
- * complex128, 8 for complex64); pivots are 4-byte integers either way.
+ * The solves and factorisations (potrf, potrs, posv, getrf, getrs, gesv, trsm) and the eigen and
+ * singular value decompositions (syev as heev, gesvd) also take a complex type: four times the
+ * real flops (LAPACK's convention: a complex multiply-add is four real multiplies and four real
+ * additions, 8 flops against the real 2), bytes of whole pairs (16 for complex128, 8 for
+ * complex64) but for heev's w and gesvd's s, reals of the parts' type; pivots are 4-byte integers
+ * either way.
  */
 import type { ComplexDType, DType, ElementType } from './dtype.js';
 import { complexInfo, elementInfo } from './dtype-table.js';
@@ -15,6 +17,8 @@ import { complexInfo, elementInfo } from './dtype-table.js';
 export interface Cost { flops: number; bytes: number }
 
 const el = (dtype: ElementType, n: number): number => n * elementInfo(dtype).bytes;
+/** Bytes of n reals of the type's parts (heev's w, gesvd's s): the type's own bytes when real. */
+const part = (dtype: ElementType, n: number): number => n * elementInfo(elementInfo(dtype).real).bytes;
 /** Real flops of an operation counted `real` in real arithmetic: 4x on a complex type. */
 const fl = (dtype: ElementType, real: number): number => (elementInfo(dtype).field === 'complex' ? 4 * real : real);
 
@@ -88,19 +92,21 @@ export const counts = {
    * Symmetric eigendecomposition, counted as LAPACK's dsyev (LAWN 41: tridiagonal reduction
    * 4n^3/3, plus 6n^3 for the vectors), the vendor's work the benchmarks compare with, not the
    * Jacobi sweeps (about 6n^3 per sweep with vectors). Reads one triangle, writes w (and A).
+   * A complex type is heev (zheev, cheev): 4x the flops, A's elements whole pairs, w real (of the parts' type).
    */
-  syev(dtype: DType, n: number, vectors = true): Cost {
-    return { flops: (4 * n * n * n) / 3 + (vectors ? 6 * n * n * n : 0), bytes: el(dtype, (n * (n + 1)) / 2 + n + (vectors ? n * n : 0)) };
+  syev(dtype: ElementType, n: number, vectors = true): Cost {
+    return { flops: fl(dtype, (4 * n * n * n) / 3 + (vectors ? 6 * n * n * n : 0)), bytes: el(dtype, (n * (n + 1)) / 2 + (vectors ? n * n : 0)) + part(dtype, n) };
   },
   /**
    * Thin SVD of m x n, k = min(m, n), counted as LAPACK's bidiagonal route (LAWN 41: 4 max k^2 -
    * 4k^3/3 for the reduction, plus 4 max k^2 + 8k^3 with U and VT). Reads A, writes s (U, VT).
+   * A complex type (zgesvd, cgesvd): 4x the flops, A, U and VT whole pairs, s real (of the parts' type).
    */
-  gesvd(dtype: DType, m: number, n: number, vectors = true): Cost {
+  gesvd(dtype: ElementType, m: number, n: number, vectors = true): Cost {
     const k = Math.min(m, n);
     const big = Math.max(m, n);
     const flops = 4 * big * k * k - (4 * k * k * k) / 3 + (vectors ? 4 * big * k * k + 8 * k * k * k : 0);
-    return { flops, bytes: el(dtype, m * n + k + (vectors ? m * k + k * n : 0)) };
+    return { flops: fl(dtype, flops), bytes: el(dtype, m * n + (vectors ? m * k + k * n : 0)) + part(dtype, k) };
   },
   /**
    * C (m x n) := op(Q) C or C op(Q) with k reflectors, counted as LAPACK's dormqr (LAWN 41,

@@ -122,16 +122,26 @@ describe('myriad command', () => {
     }
   });
   it('bench --dtype complex128|complex64: the ops that take it listed; another op, or no GPU for --backend cuda, one clear line, exit 2', async () => {
-    const [help, getrs, badDtype, cuda] = await Promise.all([
+    const [help, getrs, badDtype, cuda, realHeev, heev, gesvd] = await Promise.all([
       run([cli, 'help']),
       run([cli, 'bench', 'getrs', '--backend', 'cuda', '--dtype', 'complex128']),
       run([cli, 'bench', 'potrf', '--backend', 'cpu', '--dtype', 'complex32']),
       run([cli, 'bench', 'potrf', '--backend', 'cuda', '--dtype', 'complex64', '--sizes', '4', '--batch', '10', '--repeats', '1']),
+      run([cli, 'bench', 'heev', '--backend', 'cuda']),
+      run([cli, 'bench', 'heev', '--backend', 'cpu', '--dtype', 'complex128', '--sizes', '4', '--batch', '6', '--repeats', '1']),
+      run([cli, 'bench', 'gesvd', '--backend', 'cpu', '--dtype', 'complex64', '--sizes', '3', '--batch', '6', '--repeats', '1']),
     ]);
-    assert.match(help.stdout, /\(complex128, complex64: gemm, potrf, getrf, posv, gesv, trsm\)/);
+    assert.match(help.stdout, /\(complex128, complex64: gemm, potrf, getrf, posv, gesv, trsm, heev, gesvd\)/);
     // Rejected before a backend opens (no 'backend:' line), on any machine.
     assert.equal(getrs.status, 2);
-    assert.equal(getrs.stderr.trim(), 'myriad: --dtype: getrs has no complex benchmark (complex: gemm, potrf, getrf, posv, gesv, trsm)');
+    assert.equal(getrs.stderr.trim(), 'myriad: --dtype: getrs has no complex benchmark (complex: gemm, potrf, getrf, posv, gesv, trsm, heev, gesvd)');
+    // heev is the complex benchmark: on the default (real) dtype, one line naming the dtypes and syev.
+    assert.equal(realHeev.status, 2);
+    assert.equal(realHeev.stderr.trim(), 'myriad: --dtype: heev is the complex Hermitian benchmark: --dtype complex128 or complex64 (real symmetric matrices: syev)');
+    for (const [r, op, dtype, n] of [[heev, 'heev', 'complex128', 4], [gesvd, 'gesvd', 'complex64', 3]] as const) {
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`^\\s*${op}\\s+${dtype}\\s+${n}\\s+6\\s+cpu\\b`, 'm'));
+    }
     assert.equal(badDtype.status, 2);
     assert.match(badDtype.stderr, /^myriad: --dtype: .*complex128.*complex64/m);
     if (cuda.status === 0) {

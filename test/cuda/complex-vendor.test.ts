@@ -10,21 +10,26 @@
  * - the checks before native code: the parts' dtype, pairs (even strides and offsets, aligned
  *   addresses), bounds, potrs's nrhs = 1;
  *   a routine the library lacks is NOT_SUPPORTED (a row's note), not a crash;
- * - the LU check of getrf / gesv on a fake device: no note for right factors, a note for wrong ones.
+ * - the LU check of getrf / gesv on a fake device: no note for right factors, a note for wrong ones;
+ * - heev and gesvd (cuSOLVER z/cheevjBatched, z/cgesvdjBatched, n <= 32): their prototypes, the
+ *   calls and the workspace (lwork complex elements: 2 lwork floats), the checks before native
+ *   code (floats counted as pairs, W and S real, orders up to 32), NOT_RUN in the row above 32, the
+ *   check of the vendor's values against the CPU reference.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import koffi from 'koffi';
 import '../../src/cuda/runtime/ffi-cuda.js';
 import { Cublas, COMPLEX_SOLVE_PROTOTYPES } from '../../src/cuda/baselines/cublas.js';
-import { Cusolver, COMPLEX_CHOLESKY_PROTOTYPES } from '../../src/cuda/baselines/cusolver.js';
+import { Cusolver, COMPLEX_CHOLESKY_PROTOTYPES, COMPLEX_JACOBI_PROTOTYPES } from '../../src/cuda/baselines/cusolver.js';
 import { BatchPointers } from '../../src/cuda/baselines/pointers.js';
 import { VendorError } from '../../src/cuda/runtime/errors.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { strided } from '../../src/core/batch.js';
 import { open } from '../../src/api/open.js';
 import { prepareComplexVendor } from '../../src/bench/complex-vendor.js';
-import { Random, randomComplexGeneral, randomHpd, randomMatrices } from '../../src/bench/data.js';
+import { Random, randomComplexGeneral, randomHermitian, randomHpd, randomMatrices } from '../../src/bench/data.js';
+import { complexSingularValues, hermitianEigenvalues } from '../../src/bench/values-check.js';
 import { FakeDevice } from '../helpers/fake-gpus.js';
 
 /** The parameter types of a prototype string, in order (the names dropped). */
@@ -43,6 +48,15 @@ function parameterTypes(prototype: string): { name: string; types: string[] } {
 //   cusolverStatus_t cusolverDnZpotrfBatched(cusolverDnHandle_t, cublasFillMode_t uplo, int n, T *Aarray[], int lda, int *infoArray, int batchSize)
 //   cusolverStatus_t cusolverDnZpotrsBatched(cusolverDnHandle_t, cublasFillMode_t uplo, int n, int nrhs, T *Aarray[], int lda,
 //                                            T *Barray[], int ldb, int *info, int batchSize)                            (info: device)
+//   cusolverStatus_t cusolverDnZheevjBatched_bufferSize(cusolverDnHandle_t, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n,
+//                                            const T *A, int lda, const R *W, int *lwork, syevjInfo_t params, int batchSize)
+//   cusolverStatus_t cusolverDnZheevjBatched(cusolverDnHandle_t, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, T *A, int lda,
+//                                            R *W, T *work, int lwork, int *info, syevjInfo_t params, int batchSize)
+//   cusolverStatus_t cusolverDnZgesvdjBatched_bufferSize(cusolverDnHandle_t, cusolverEigMode_t jobz, int m, int n, const T *A, int lda,
+//                                            const R *S, const T *U, int ldu, const T *V, int ldv, int *lwork, gesvdjInfo_t params, int batchSize)
+//   cusolverStatus_t cusolverDnZgesvdjBatched(cusolverDnHandle_t, cusolverEigMode_t jobz, int m, int n, T *A, int lda, R *S, T *U, int ldu,
+//                                            T *V, int ldv, T *work, int lwork, int *info, gesvdjInfo_t params, int batchSize)
+//   (R double for Z, float for C; lwork: host, out; the rest device addresses.)
 // Enums are C ints; device addresses (the pointer arrays, pivots, device info) CUdeviceptr; the
 // host alpha a pair of the part type; the host info an out-parameter.
 const EXPECTED: Readonly<Record<string, readonly string[]>> = Object.fromEntries((['Z', 'C'] as const).flatMap((t) => {
@@ -53,10 +67,14 @@ const EXPECTED: Readonly<Record<string, readonly string[]>> = Object.fromEntries
     [`cublas${t}trsmBatched`, ['cublasHandle_t', 'int', 'int', 'int', 'int', 'int', 'int', `const ${part} *`, 'CUdeviceptr', 'int', 'CUdeviceptr', 'int', 'int']],
     [`cusolverDn${t}potrfBatched`, ['cusolverDnHandle_t', 'int', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'int']],
     [`cusolverDn${t}potrsBatched`, ['cusolverDnHandle_t', 'int', 'int', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'int']],
+    [`cusolverDn${t}heevjBatched_bufferSize`, ['cusolverDnHandle_t', 'int', 'int', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', '_Out_ int *', 'syevjInfo_t', 'int']],
+    [`cusolverDn${t}heevjBatched`, ['cusolverDnHandle_t', 'int', 'int', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'CUdeviceptr', 'int', 'CUdeviceptr', 'syevjInfo_t', 'int']],
+    [`cusolverDn${t}gesvdjBatched_bufferSize`, ['cusolverDnHandle_t', 'int', 'int', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'CUdeviceptr', 'int', 'CUdeviceptr', 'int', '_Out_ int *', 'gesvdjInfo_t', 'int']],
+    [`cusolverDn${t}gesvdjBatched`, ['cusolverDnHandle_t', 'int', 'int', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'CUdeviceptr', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'gesvdjInfo_t', 'int']],
   ] as const;
 }));
 
-const PROTOTYPES = new Map([...COMPLEX_SOLVE_PROTOTYPES, ...COMPLEX_CHOLESKY_PROTOTYPES].map((p) => [parameterTypes(p).name, p]));
+const PROTOTYPES = new Map([...COMPLEX_SOLVE_PROTOTYPES, ...COMPLEX_CHOLESKY_PROTOTYPES, ...COMPLEX_JACOBI_PROTOTYPES].map((p) => [parameterTypes(p).name, p]));
 
 describe('the complex bindings: C signatures declared as strings', () => {
   it('one per routine and precision, each the documented parameter list, each parsed by koffi', () => {
@@ -84,18 +102,30 @@ function checkCall(call: Call): void {
     else if (type === 'const double *') assert.ok(v instanceof Float64Array && v.length === 2, what);
     else if (type === 'const float *') assert.ok(v instanceof Float32Array && v.length === 2, what);
     else if (type === '_Out_ int *') assert.ok(Array.isArray(v) && v.length === 1 && typeof v[0] === 'number', what);
+    else if (type === 'syevjInfo_t' || type === 'gesvdjInfo_t') assert.ok(typeof v === 'object' && v !== null && (v as { kind?: string }).kind === type, what);
     else assert.fail(`${what}: no rule`);
   });
 }
 
-/** Vendor handles whose native calls are recorded (and `onCall` run) instead of made; `missing` routines absent. */
-function recordingHandles(onCall: (c: Call) => void = () => {}, missing: readonly string[] = []): { blas(): Cublas; solver(): Cusolver; calls: Call[] } {
+/**
+ * Vendor handles whose native calls are recorded (and `onCall` run) instead of made; `missing`
+ * routines absent. The Jacobi routines' parameters are made (`made`) and destroyed (`destroyed`)
+ * by stand-ins; their workspace is allocated on `dev`.
+ */
+function recordingHandles(onCall: (c: Call) => void = () => {}, missing: readonly string[] = [], dev?: FakeDevice):
+  { blas(): Cublas; solver(): Cusolver; calls: Call[]; made: unknown[]; destroyed: unknown[] } {
   const calls: Call[] = [];
-  const api = Object.fromEntries([...PROTOTYPES.keys()].filter((k) => !missing.includes(k)).map((k) => [k, () => 0]));
+  const made: unknown[] = [], destroyed: unknown[] = [];
+  const api: Record<string, unknown> = Object.fromEntries([...PROTOTYPES.keys()].filter((k) => !missing.includes(k)).map((k) => [k, () => 0]));
+  for (const info of ['syevjInfo_t', 'gesvdjInfo_t']) {
+    const name = info === 'syevjInfo_t' ? 'SyevjInfo' : 'GesvdjInfo';
+    api[`cusolverDnCreate${name}`] = (out: unknown[]) => { out[0] = { kind: info }; made.push(out[0]); return 0; };
+    api[`cusolverDnDestroy${name}`] = (p: unknown) => { destroyed.push(p); return 0; };
+  }
   const call = (name: string, ...args: unknown[]): void => { const c = { name, args }; calls.push(c); onCall(c); };
   const blas = Object.assign(Object.create(Cublas.prototype) as Cublas, { api, call });
-  const solver = Object.assign(Object.create(Cusolver.prototype) as Cusolver, { api, call });
-  return { blas: () => blas, solver: () => solver, calls };
+  const solver = Object.assign(Object.create(Cusolver.prototype) as Cusolver, { api, call, ...(dev ? { dev: Object.assign(dev, { activate() {} }) } : {}) });
+  return { blas: () => blas, solver: () => solver, calls, made, destroyed };
 }
 
 /** The workload's arrays on a fake device: A (and B) as pairs of the parts' dtype, the pristine copy, the own pivots. */
@@ -259,5 +289,186 @@ describe('complex rows of runBench on a CUDA context of a fake device, the vendo
     assert.match(getrf!.note ?? '', /^vendor LU wrong: .* on 3 of 3 matrices$/);
     assert.ok(getrf!.vendorMs! > 0);
     assert.equal(dev.leaked, 0, 'the vendor run and the workload free what they made');
+  });
+});
+
+/** heev's arrays (A Hermitian, its pristine copy, W real) or gesvd's (A, its copy, S real, U and VT pairs) on a fake device. */
+function jacobiArrays(dev: FakeDevice, op: 'heev' | 'gesvd', real: 'float64' | 'float32', n: number, count: number, seed = 5): Record<string, DeviceArray> {
+  const rng = new Random(seed);
+  const a0 = dev.upload(op === 'heev' ? randomHermitian(real, n, count, rng) : randomComplexGeneral(real, n, count, rng));
+  const a = dev.upload(dev.download(a0));
+  if (op === 'heev') return { a, a0, w: dev.alloc(real, n * count) };
+  return { a, a0, s: dev.alloc(real, n * count), u: dev.alloc(real, 2 * n * n * count), vt: dev.alloc(real, 2 * n * n * count) };
+}
+
+describe('the complex Jacobi vendor runs of the bench (heev, gesvd): every native call as its prototype says', () => {
+  const n = 5, count = 3, lwork = 7;
+  for (const [dtype, real, letter] of [['complex128', 'float64', 'Z'], ['complex64', 'float32', 'C']] as const) {
+    it(`${dtype}: heevjBatched (vectors, lower) and gesvdjBatched (vectors), sized once; a workspace of 2 lwork floats; parameters destroyed`, () => {
+      for (const op of ['heev', 'gesvd'] as const) {
+        const dev = new FakeDevice(0, []);
+        // The library's lwork: 7 complex elements.
+        const handles = recordingHandles((c) => { if (c.name.endsWith('_bufferSize')) (c.args.find(Array.isArray) as number[])[0] = lwork; }, [], dev);
+        const arrays = jacobiArrays(dev, op, real, n, count);
+        const run = prepareComplexVendor(dev, handles, op, dtype, n, count, arrays);
+        assert.ok(run && run.check, op);
+        const routine = `cusolverDn${letter}${op === 'heev' ? 'heevj' : 'gesvdj'}Batched`;
+        assert.deepEqual(handles.calls.map((c) => c.name), [`${routine}_bufferSize`], `${op}: sized when prepared, not in the timed call`);
+        assert.equal(handles.made.length, 1);
+        const work = [...dev.live].filter((x) => x.dtype === real && x.length === 2 * lwork);
+        assert.equal(work.length, 1, `${op}: the workspace, 2 lwork floats of ${real}`);
+        run.run();
+        run.run();
+        assert.deepEqual(handles.calls.map((c) => c.name), [`${routine}_bufferSize`, routine, routine]);
+        handles.calls.forEach(checkCall);
+        const [size, call] = [handles.calls[0]!.args, handles.calls[1]!.args];
+        const params = handles.made[0];
+        // jobz 1 (CUSOLVER_EIG_MODE_VECTOR); heev: uplo 0 (lower); the orders and leading dimensions n; the batch.
+        const numbers = (args: unknown[]): unknown[] => args.map((v) => (typeof v === 'number' ? v : v === params ? 'params' : Array.isArray(v) ? 'lwork' : typeof v));
+        if (op === 'heev') {
+          assert.deepEqual(numbers(size), [1, 0, n, 'bigint', n, 'bigint', 'lwork', 'params', count]);
+          assert.deepEqual(numbers(call), [1, 0, n, 'bigint', n, 'bigint', 'bigint', lwork, 'bigint', 'params', count]);
+        } else {
+          assert.deepEqual(numbers(size), [1, n, n, 'bigint', n, 'bigint', 'bigint', n, 'bigint', n, 'lwork', 'params', count]);
+          assert.deepEqual(numbers(call), [1, n, n, 'bigint', n, 'bigint', 'bigint', n, 'bigint', n, 'bigint', lwork, 'bigint', 'params', count]);
+        }
+        run.dispose();
+        assert.deepEqual(handles.destroyed, handles.made, `${op}: the parameters destroyed`);
+        assert.equal(work[0]!.disposed, true);
+        assert.equal([...dev.live].filter((x) => x.dtype === 'int32').length, 0, `${op}: info freed`);
+      }
+    });
+  }
+
+  it('above 32: NOT_RUN, naming the routine and why (written in the row), before any handle or parameter is made', () => {
+    for (const [op, routine] of [['heev', 'cusolverDnZheevjBatched'], ['gesvd', 'cusolverDnZgesvdjBatched']] as const) {
+      const dev = new FakeDevice(0, []);
+      let solvers = 0;
+      const h = recordingHandles(() => {}, [], dev);
+      const handles = { blas: h.blas, solver: () => { solvers++; return h.solver(); } };
+      const arrays = jacobiArrays(dev, op, 'float64', 33, 2);
+      const before = dev.live.size;
+      assert.throws(() => prepareComplexVendor(dev, handles, op, 'complex128', 33, 2, arrays),
+        (e: unknown) => e instanceof VendorError && e.message === `NOT_RUN (0) from ${routine}: n <= 32 only, no vendor row above`);
+      assert.equal(solvers, 0);
+      assert.equal(h.made.length + h.calls.length, 0);
+      assert.equal(dev.live.size, before, 'nothing left allocated');
+    }
+  });
+
+  it("the values check: no note where the vendor's values are right (in its own order); a note naming the difference where one is wrong", () => {
+    const n = 6, count = 4;
+    for (const [op, dtype, real] of [['heev', 'complex128', 'float64'], ['gesvd', 'complex64', 'float32'], ['heev', 'complex64', 'float32'], ['gesvd', 'complex128', 'float64']] as const) {
+      for (const wrong of [false, true]) {
+        const dev = new FakeDevice(0, []);
+        const arrays = jacobiArrays(dev, op, real, n, count, 13);
+        const pristine = dev.download(arrays.a0!) as Float64Array | Float32Array;
+        const values = Array.from({ length: count }, (_, m) => {
+          const matrix = pristine.subarray(2 * n * n * m, 2 * n * n * (m + 1));
+          return op === 'heev' ? hermitianEigenvalues(matrix, n) : complexSingularValues(matrix, n);
+        });
+        const out = op === 'heev' ? arrays.w! : arrays.s!;
+        // The own run left the right values (in the reference's order).
+        (dev.own(out).host as Float64Array).set(values.flatMap((v) => [...v]));
+        const handles = recordingHandles((c) => {
+          if (c.name.endsWith('_bufferSize')) return;
+          // The "vendor": the same values in the opposite order, one of matrix 2 off by 1e-2 where `wrong`.
+          const got = values.flatMap((v) => [...v].reverse());
+          if (wrong) got[2 * n + 1] += 1e-2;
+          (dev.own(out).host as Float64Array).set(got);
+        }, [], dev);
+        const run = prepareComplexVendor(dev, handles, op, dtype, n, count, arrays)!;
+        run.run();
+        const note = run.check!();
+        const what = op === 'heev' ? 'eigenvalues' : 'singular values';
+        if (!wrong) assert.equal(note, undefined, `${op} ${dtype}`);
+        else assert.match(note ?? '', new RegExp(`^vendor ${what} wrong: max \\|x - x_ref\\|/\\(n eps \\|\\|A\\|\\|_F\\) [0-9.e+]+ \\(ours [0-9.e+-]+\\) on 4 of 4 matrices$`), `${op} ${dtype}`);
+        run.dispose();
+      }
+    }
+  });
+});
+
+describe('the checks before a complex Jacobi native call', () => {
+  const n = 4, count = 2;
+  const code = (c: string) => (e: unknown) => (e as { code?: string }).code === c;
+
+  it('heevj: the parts dtype, floats counted as pairs, W real and long enough, int32 info, n an int32 up to 32, an aligned address; nothing reaches the library', () => {
+    const dev = new FakeDevice(0, []);
+    const h = recordingHandles(() => {}, [], dev);
+    const s = h.solver();
+    const a = dev.alloc('float64', 2 * n * n * count), w = dev.alloc('float64', n * count), info = dev.alloc('int32', count);
+    assert.throws(() => s.complexHeevjBatched('complex64', n, a, dev.alloc('float32', n * count), info, count), code('DTYPE'));
+    assert.throws(() => s.complexHeevjBatched('complex128', n, dev.alloc('float64', n * n * count), w, info, count), code('BOUNDS'), 'n^2 count floats are half the pairs');
+    assert.throws(() => s.complexHeevjBatched('complex128', n, dev.alloc('float64', 2 * n * n * count - 1), w, info, count), code('BOUNDS'));
+    assert.throws(() => s.complexHeevjBatched('complex128', n, a, dev.alloc('float32', n * count), info, count), code('DTYPE'), 'W real of the parts dtype');
+    assert.throws(() => s.complexHeevjBatched('complex128', n, a, dev.alloc('float64', n * count - 1), info, count), code('BOUNDS'));
+    assert.throws(() => s.complexHeevjBatched('complex128', n, a, w, dev.alloc('int32', count - 1), count), code('BOUNDS'));
+    assert.throws(() => s.complexHeevjBatched('complex128', n, a, w, dev.alloc('float64', count), count), code('DTYPE'));
+    assert.throws(() => s.complexHeevjBatched('complex128', 33, dev.alloc('float64', 2 * 33 * 33), dev.alloc('float64', 33), info, 1), code('UNSUPPORTED'));
+    assert.throws(() => s.complexHeevjBatched('complex128', 2.5, a, w, info, count), code('INVALID_ARGUMENT'));
+    assert.throws(() => s.complexHeevjBatched('complex128', n, a, w, info, -1), code('INVALID_ARGUMENT'));
+    const shifted: DeviceArray = { kind: 'device', dtype: 'float64', length: a.length, device: 0, ptr: 8n, byteLength: a.byteLength, disposed: false, dispose() {} };
+    assert.throws(() => s.complexHeevjBatched('complex128', n, shifted, w, info, count), code('LAYOUT'));
+    assert.equal(h.calls.length + h.made.length, 0);
+    s.complexHeevjBatched('complex128', n, a, w, info, count).dispose();
+    assert.equal(h.calls.length, 1, 'right arguments: sized');
+    assert.deepEqual(h.destroyed, h.made);
+  });
+
+  it('gesvdj: A, U and V pairs (floats counted as pairs), S real with min(m, n) a matrix, m and n up to 32; nothing reaches the library', () => {
+    const dev = new FakeDevice(0, []);
+    const h = recordingHandles(() => {}, [], dev);
+    const s = h.solver();
+    const m = 3;
+    const pairs = (rows: number, cols: number): DeviceArray => dev.alloc('float32', 2 * rows * cols * count);
+    const [a, S, U, V, info] = [pairs(m, n), dev.alloc('float32', m * count), pairs(m, m), pairs(n, n), dev.alloc('int32', count)];
+    assert.throws(() => s.complexGesvdjBatched('complex128', m, n, a, S, U, V, info, count), code('DTYPE'));
+    assert.throws(() => s.complexGesvdjBatched('complex64', m, n, dev.alloc('float32', m * n * count), S, U, V, info, count), code('BOUNDS'));
+    assert.throws(() => s.complexGesvdjBatched('complex64', m, n, a, dev.alloc('float32', m * count - 1), U, V, info, count), code('BOUNDS'), 'S: min(m, n) a matrix');
+    assert.throws(() => s.complexGesvdjBatched('complex64', m, n, a, dev.alloc('float64', m * count), U, V, info, count), code('DTYPE'));
+    assert.throws(() => s.complexGesvdjBatched('complex64', m, n, a, S, dev.alloc('float32', m * m * count), V, info, count), code('BOUNDS'), 'U: m x m pairs');
+    assert.throws(() => s.complexGesvdjBatched('complex64', m, n, a, S, U, dev.alloc('float32', 2 * m * n * count), info, count), code('BOUNDS'), 'V: n x n pairs');
+    assert.throws(() => s.complexGesvdjBatched('complex64', m, n, a, S, U, V, dev.alloc('int32', 1), count), code('BOUNDS'));
+    assert.throws(() => s.complexGesvdjBatched('complex64', 33, 2, dev.alloc('float32', 2 * 66), dev.alloc('float32', 2), dev.alloc('float32', 2 * 33 * 33), dev.alloc('float32', 8), dev.alloc('int32', 1), 1), code('UNSUPPORTED'));
+    assert.throws(() => s.complexGesvdjBatched('complex64', 2, 33, dev.alloc('float32', 2 * 66), dev.alloc('float32', 2), dev.alloc('float32', 8), dev.alloc('float32', 2 * 33 * 33), dev.alloc('int32', 1), 1), code('UNSUPPORTED'));
+    const shifted: DeviceArray = { kind: 'device', dtype: 'float32', length: U.length, device: 0, ptr: 4n, byteLength: U.byteLength, disposed: false, dispose() {} };
+    assert.throws(() => s.complexGesvdjBatched('complex64', m, n, a, S, shifted, V, info, count), code('LAYOUT'), 'a cuFloatComplex is 8-byte aligned');
+    assert.equal(h.calls.length + h.made.length, 0);
+    s.complexGesvdjBatched('complex64', m, n, a, S, U, V, info, count).dispose();
+    assert.equal(h.calls.length, 1);
+    // No matrices: no native call at all.
+    s.complexGesvdjBatched('complex64', m, n, a, S, U, V, info, 0).run();
+    assert.equal(h.calls.length, 1);
+  });
+
+  it('a library without the complex Jacobi routines: NOT_SUPPORTED, a VendorError (written in the row), no parameters made', () => {
+    const dev = new FakeDevice(0, []);
+    const h = recordingHandles(() => {}, ['cusolverDnZheevjBatched', 'cusolverDnCgesvdjBatched_bufferSize'], dev);
+    const s = h.solver();
+    assert.throws(() => s.complexHeevjBatched('complex128', n, dev.alloc('float64', 2 * n * n), dev.alloc('float64', n), dev.alloc('int32', 1), 1),
+      (e: unknown) => e instanceof VendorError && /CUSOLVER_STATUS_NOT_SUPPORTED .* cusolverDnZheevjBatched \(not in this cuSOLVER\)/.test(e.message));
+    assert.throws(() => s.complexGesvdjBatched('complex64', n, n, dev.alloc('float32', 2 * n * n), dev.alloc('float32', n), dev.alloc('float32', 2 * n * n), dev.alloc('float32', 2 * n * n), dev.alloc('int32', 1), 1),
+      (e: unknown) => e instanceof VendorError && /cusolverDnCgesvdjBatched \(not in this cuSOLVER\)/.test(e.message));
+    assert.equal(h.calls.length + h.made.length, 0);
+    s.complexHeevjBatched('complex64', n, dev.alloc('float32', 2 * n * n), dev.alloc('float32', n), dev.alloc('int32', 1), 1).dispose();
+    assert.equal(h.calls.length, 1);
+  });
+});
+
+describe('a complex heev row of runBench above 32 on a CUDA context of a fake device', () => {
+  it('the vendor column says why it is empty (NOT_RUN: the batched Jacobi routines stop at 32); the own figure stands', async () => {
+    const { recordingContext } = await import('../helpers/fake-gpus.js');
+    const { runBench } = await import('../../src/bench/run.js');
+    const { ctx, dev } = recordingContext();
+    const h = recordingHandles();
+    const vendor = { name: 'stub', prepare: (op: 'heev', dtype: 'complex64', size: number, count: number, arrays: Record<string, DeviceArray>) => prepareComplexVendor(dev, h, op, dtype, size, count, arrays) };
+    const [row] = runBench(ctx, { op: 'heev', dtype: 'complex64', sizes: [33], batch: 2, repeats: 1, vendor: vendor as never });
+    assert.equal(row!.vendor, 'stub: NOT_RUN (0) from cusolverDnCheevjBatched: n <= 32 only, no vendor row above');
+    assert.equal(row!.vendorMs, undefined);
+    assert.equal(row!.speedup, undefined);
+    assert.ok(row!.ms > 0 && row!.gflops > 0);
+    assert.equal(h.calls.length, 0);
+    assert.equal(dev.leaked, 0);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * cuSOLVER dense (libcusolver) for benchmarks and as a test oracle: batched Cholesky
  * (cusolverDn?potrfBatched) and solve (cusolverDn?potrsBatched), real and complex (z, c); Jacobi eigenvalues and SVD of
- * matrices up to 32 x 32 (cusolverDn?syevjBatched, cusolverDn?gesvdjBatched); the single-matrix
+ * matrices up to 32 x 32 (cusolverDn?syevjBatched, cusolverDn?gesvdjBatched; complex:
+ * cusolverDn{Z,C}heevjBatched, cusolverDn{Z,C}gesvdjBatched, bound where the library has them); the single-matrix
  * (whole-GPU) Cholesky and LU with their solves (cusolverDn?potrf/potrs, cusolverDn?getrf/getrs),
  * looped over a batch of large matrices; Q of one matrix's Householder reflectors
  * (cusolverDn?orgqr) and its product with C (cusolverDn?ormqr), which have no batched form, looped
@@ -50,11 +51,12 @@ const POTRS = (t: string) =>
  */
 export const COMPLEX_CHOLESKY_PROTOTYPES: readonly string[] = [POTRF('Z'), POTRF('C'), POTRS('Z'), POTRS('C')];
 
-const SYEVJ_SIZE = (t: string) =>
-  `int cusolverDn${t}syevjBatched_bufferSize(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, ` +
+/** `routine` syevj (real: D, S) or heevj (complex: Z, C), whose parameters are the same. */
+const SYEVJ_SIZE = (t: string, routine = 'syevj') =>
+  `int cusolverDn${t}${routine}Batched_bufferSize(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, ` +
   'CUdeviceptr W, _Out_ int *lwork, syevjInfo_t params, int batchSize)';
-const SYEVJ = (t: string) =>
-  `int cusolverDn${t}syevjBatched(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, ` +
+const SYEVJ = (t: string, routine = 'syevj') =>
+  `int cusolverDn${t}${routine}Batched(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, ` +
   'CUdeviceptr W, CUdeviceptr work, int lwork, CUdeviceptr info, syevjInfo_t params, int batchSize)';
 const GESVDJ_SIZE = (t: string) =>
   `int cusolverDn${t}gesvdjBatched_bufferSize(cusolverDnHandle_t handle, int jobz, int m, int n, CUdeviceptr A, int lda, ` +
@@ -62,6 +64,23 @@ const GESVDJ_SIZE = (t: string) =>
 const GESVDJ = (t: string) =>
   `int cusolverDn${t}gesvdjBatched(cusolverDnHandle_t handle, int jobz, int m, int n, CUdeviceptr A, int lda, ` +
   'CUdeviceptr S, CUdeviceptr U, int ldu, CUdeviceptr V, int ldv, CUdeviceptr work, int lwork, CUdeviceptr info, gesvdjInfo_t params, int batchSize)';
+
+/**
+ * The complex batched Jacobi routines (n <= 32), as the real ones (SYEVJ, GESVDJ above) with T
+ * cuDoubleComplex (Z) or cuFloatComplex (C) and R double or float:
+ * cusolverDn{Z,C}heevjBatched(_bufferSize)(handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n,
+ * T *A, int lda, R *W, [int *lwork | T *work, int lwork, int *info], syevjInfo_t params, int batchSize)
+ * and cusolverDn{Z,C}gesvdjBatched(_bufferSize)(handle, jobz, int m, int n, T *A, int lda, R *S, T *U,
+ * int ldu, T *V, int ldv, [int *lwork | T *work, int lwork, int *info], gesvdjInfo_t params, int batchSize);
+ * lwork counts complex elements. Bound where the library has them.
+ */
+export const COMPLEX_JACOBI_PROTOTYPES: readonly string[] = [
+  SYEVJ_SIZE('Z', 'heevj'), SYEVJ_SIZE('C', 'heevj'), SYEVJ('Z', 'heevj'), SYEVJ('C', 'heevj'),
+  GESVDJ_SIZE('Z'), GESVDJ_SIZE('C'), GESVDJ('Z'), GESVDJ('C'),
+];
+
+/** The largest order cuSOLVER's batched Jacobi routines take (syevj, heevj, gesvdj: m, n <= 32). */
+export const VENDOR_JACOBI_MAX = 32;
 
 // The legacy single-matrix API (cusolverDn?potrf ...): the routines PyTorch's torch.linalg uses for one matrix.
 const DENSE = (t: string) => [
@@ -138,7 +157,7 @@ let api: (Record<string, Fn> & { path: string; version: number }) | undefined;
 function cusolverApi(): NonNullable<typeof api> {
   if (api) return api;
   const { lib, path } = loadLibrary(LIBCUSOLVER);
-  const fns = { ...bindAll(lib, PROTOTYPES), ...bindOptional(lib, [...XSYEV_BATCHED, ...COMPLEX_CHOLESKY_PROTOTYPES]) } as Record<string, Fn>;
+  const fns = { ...bindAll(lib, PROTOTYPES), ...bindOptional(lib, [...XSYEV_BATCHED, ...COMPLEX_CHOLESKY_PROTOTYPES, ...COMPLEX_JACOBI_PROTOTYPES]) } as Record<string, Fn>;
   const getVersion = optionalFunc(lib, 'int cusolverGetVersion(_Out_ int *version)');
   const v: [number] = [0];
   const version = getVersion && getVersion(v) === 0 ? v[0] : 0;
@@ -156,6 +175,14 @@ export function cusolverHasSyevBatched(): boolean {
 
 function check(status: number, call: string): void {
   if (status !== 0) throw new VendorError(STATUS[status] ?? `CUSOLVER_STATUS_${status}`, status, call);
+}
+
+/** Throws unless every size is an int32 >= 0 and the orders (all but `count`) at most VENDOR_JACOBI_MAX. */
+function checkJacobiSizes(routine: string, sizes: readonly [number, string][]): void {
+  for (const [v, name] of sizes) {
+    if (!Number.isSafeInteger(v) || v < 0 || v >= 2 ** 31) throw new MyriadError('INVALID_ARGUMENT', `must be an int32 >= 0, got ${v}`, name);
+    if (name !== 'count' && v > VENDOR_JACOBI_MAX) throw new MyriadError('UNSUPPORTED', `${routine} takes orders up to ${VENDOR_JACOBI_MAX}, got ${name} = ${v}`, name);
+  }
 }
 
 /** cublasFillMode_t: LOWER = 0, UPPER = 1. */
@@ -339,6 +366,76 @@ export class Cusolver {
     return {
       run: () => this.call(`cusolverDn${t}gesvdjBatched`, 1, m, n, A.ptr, m, S.ptr, U.ptr, m, V.ptr, n, work.ptr, lwork[0], info.ptr, params, count),
       dispose: () => { work.dispose(); this.api['cusolverDnDestroyGesvdjInfo']!(params); },
+    };
+  }
+
+  /**
+   * cusolverDn{Z,C}heevjBatched (n <= 32; eigenvalues and vectors, lower; default tolerance and
+   * sweeps) on `count` densely packed n x n Hermitian matrices A, pairs in an array of the parts'
+   * dtype (overwritten by the eigenvectors), W real (n per matrix), info (one per matrix): the
+   * call, with its parameters and workspace made here, once (not in the timed call). Every check
+   * before a native call; a library without the routine: NOT_SUPPORTED.
+   */
+  complexHeevjBatched(dtype: ComplexDType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+    const name = `cusolverDn${COMPLEX_PREFIX(dtype)}heevjBatched`;
+    checkJacobiSizes(name, [[n, 'n'], [count, 'count']]);
+    this.checkComplexDense(dtype, A, n * n * count, 'A');
+    this.checkDense(complexInfo(dtype).real, W, n * count, 'W');
+    checkInts(info, count, 'info');
+    if (n === 0 || count === 0) return { run: () => {}, dispose: () => {} };
+    return this.complexJacobi(dtype, name, 'SyevjInfo',
+      (lwork, params) => [1, 0, n, A.ptr, n, W.ptr, lwork, params, count],
+      (work, lwork, params) => [1, 0, n, A.ptr, n, W.ptr, work, lwork, info.ptr, params, count]);
+  }
+
+  /**
+   * cusolverDn{Z,C}gesvdjBatched (m, n <= 32; U and V; default tolerance and sweeps) on `count`
+   * densely packed m x n complex matrices A (pairs in an array of the parts' dtype; destroyed): S
+   * real (min(m, n) per matrix), U (m x m), V (n x n, not V^H), info (one per matrix), as
+   * complexHeevjBatched.
+   */
+  complexGesvdjBatched(
+    dtype: ComplexDType, m: number, n: number, A: DeviceArray, S: DeviceArray, U: DeviceArray, V: DeviceArray, info: DeviceArray, count: number,
+  ): { run(): void; dispose(): void } {
+    const name = `cusolverDn${COMPLEX_PREFIX(dtype)}gesvdjBatched`;
+    checkJacobiSizes(name, [[m, 'm'], [n, 'n'], [count, 'count']]);
+    this.checkComplexDense(dtype, A, m * n * count, 'A');
+    this.checkDense(complexInfo(dtype).real, S, Math.min(m, n) * count, 'S');
+    this.checkComplexDense(dtype, U, m * m * count, 'U');
+    this.checkComplexDense(dtype, V, n * n * count, 'V');
+    checkInts(info, count, 'info');
+    if (m === 0 || n === 0 || count === 0) return { run: () => {}, dispose: () => {} };
+    return this.complexJacobi(dtype, name, 'GesvdjInfo',
+      (lwork, params) => [1, m, n, A.ptr, m, S.ptr, U.ptr, m, V.ptr, n, lwork, params, count],
+      (work, lwork, params) => [1, m, n, A.ptr, m, S.ptr, U.ptr, m, V.ptr, n, work, lwork, info.ptr, params, count]);
+  }
+
+  /**
+   * The complex Jacobi routine `name` (and `name`_bufferSize), its arguments after the handle from
+   * `sizeArgs` and `runArgs`: the parameters (`info`: SyevjInfo or GesvdjInfo) and the workspace
+   * made here; lwork counts complex elements, two floats of the parts' dtype each.
+   */
+  private complexJacobi(
+    dtype: ComplexDType, name: string, info: 'SyevjInfo' | 'GesvdjInfo',
+    sizeArgs: (lwork: [number], params: Params) => unknown[], runArgs: (work: bigint, lwork: number, params: Params) => unknown[],
+  ): { run(): void; dispose(): void } {
+    if (this.api[name] === undefined || this.api[`${name}_bufferSize`] === undefined) {
+      throw new VendorError('CUSOLVER_STATUS_NOT_SUPPORTED', 9, `${name} (not in this cuSOLVER)`);
+    }
+    const params = this.create(`cusolverDnCreate${info}`);
+    const destroy = (): void => { this.api[`cusolverDnDestroy${info}`]!(params); };
+    let work: DeviceArray;
+    const lwork: [number] = [0];
+    try {
+      this.call(`${name}_bufferSize`, ...sizeArgs(lwork, params));
+      work = this.dev.alloc(complexInfo(dtype).real, 2 * Math.max(1, lwork[0]));
+    } catch (e) {
+      destroy();
+      throw e;
+    }
+    return {
+      run: () => this.call(name, ...runArgs(work.ptr, lwork[0], params)),
+      dispose: () => { work.dispose(); destroy(); },
     };
   }
 
@@ -555,6 +652,14 @@ export class Cusolver {
   private checkDense(dtype: DType, x: DeviceArray, length: number, name: string): void {
     if (x.dtype !== dtype) throw new MyriadError('DTYPE', `expected ${dtype}, got ${x.dtype}`, name);
     if (x.length < length) throw new MyriadError('BOUNDS', `holds ${x.length} elements but ${length} are needed`, name);
+  }
+
+  /** Throws unless `x` holds `elements` complex elements: interleaved pairs in an array of the parts' dtype, aligned to a pair. */
+  private checkComplexDense(dtype: ComplexDType, x: DeviceArray, elements: number, name: string): void {
+    const { real, bytes, spelling } = complexInfo(dtype);
+    if (x.dtype !== real) throw new MyriadError('DTYPE', `${dtype} pairs live in a ${real} array, got ${x.dtype}`, name);
+    if (x.ptr % BigInt(bytes) !== 0n) throw new MyriadError('LAYOUT', `the array's address is not aligned to a ${bytes}-byte ${spelling.cuda}`, name);
+    if (x.length < 2 * elements) throw new MyriadError('BOUNDS', `holds ${x.length} floats but ${2 * elements} are needed (${elements} complex elements)`, name);
   }
 
   private create(fn: string): Params {
