@@ -21,14 +21,17 @@ const problem = (over: Partial<GemmProblem>): GemmProblem => ({
 });
 
 describe('complex gemm: the plan', () => {
-  it('the very-small kernel to the complex bound (16), the tiled one above; complex128 without transposes on mma from 32', () => {
+  it('the very-small kernel to the complex bound (16), the tiled one above; complex128 with op(A) = A on mma from 32', () => {
     for (const dtype of ['float64', 'float32'] as const) {
       for (const n of [1, 2, 8, 13, 16]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, 'small', `${dtype} ${n}`);
       for (const n of [17, 31]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, 'tiled', `${dtype} ${n}`);
       for (const n of [32, 33, 64, 200]) {
         assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, dtype === 'float64' ? 'mma' : 'tiled', `${dtype} ${n}`);
-        // Any transpose or conjugate: the tiled kernel (the embedding is of A and B as stored).
-        for (const over of [{ transA: 'T' }, { transB: 'T' }, { transB: 'T', complex: { conjA: false, conjB: true } }] as const) {
+        // op(B) = B^T or B^H too; op(A) = A^T or A^H: the tiled kernel.
+        for (const over of [{ transB: 'T' }, { transB: 'T', complex: { conjA: false, conjB: true } }] as const) {
+          assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n, ...over })).variant, dtype === 'float64' ? 'mma' : 'tiled', `${dtype} ${n} ${JSON.stringify(over)}`);
+        }
+        for (const over of [{ transA: 'T' }, { transA: 'T', complex: { conjA: true, conjB: false } }] as const) {
           assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n, ...over })).variant, 'tiled', `${dtype} ${n} ${JSON.stringify(over)}`);
         }
       }
@@ -71,10 +74,11 @@ describe('complex gemm: the plan', () => {
 });
 
 describe('complex gemm on the tensor cores: the kernels compile', () => {
-  it('every band, strided and pointer operands, beta zero or not: sm_90 without spills', { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
+  it('every band, op(B) B, B^T and B^H, strided and pointer operands, beta zero or not: sm_90 without spills', { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
     const sources = [];
-    for (const n of [32, 64, 100, 512, 4096]) for (const batchKind of ['strided', 'list'] as const) for (const betaZero of [true, false]) {
-      const p = planGemm(H100, problem({ m: n, n, k: n, count: n > 1000 ? 1 : 100, batchKind, betaZero }));
+    const ops = [{ transB: 'N' }, { transB: 'T' }, { transB: 'T', complex: { conjA: false, conjB: true } }] as const;
+    for (const n of [32, 64, 100, 512, 4096]) for (const batchKind of ['strided', 'list'] as const) for (const betaZero of [true, false]) for (const op of ops) {
+      const p = planGemm(H100, problem({ m: n, n, k: n, count: n > 1000 ? 1 : 100, batchKind, betaZero, ...op }));
       assert.equal(p.variant, 'mma');
       sources.push(gemmSource(p));
     }

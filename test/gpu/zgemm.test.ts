@@ -1,7 +1,7 @@
 /**
  * Complex gemm (complex128, complex64) on the GPU against the complex reference (zgemm1), on fresh
  * random data: every pair of ops (N, T, C), sizes of the very-small kernel (3, 16) and of both
- * tiled bands (33, 64; complex128 without transposes: the mma kernel on the real embedding, also at
+ * tiled bands (33, 64; complex128 with op(A) = A: the mma kernel on the real embedding, also at
  * 47, 100 and 130), strided and list batches, host and device data, ragged leading dimensions,
  * gaps and an offset; C poisoned (NaN where beta = 0, so a read of C shows) and every element
  * outside the C matrices checked unchanged; ctx.lastRoute 'gemm'. Then cuBLAS's z/cgemm (route
@@ -40,9 +40,9 @@ function cases(): Case[] {
     });
     i++;
   }
-  // complex128 without transposes from 32: the mma kernel on the real embedding (ragged tiles at 47, 100 and 130).
-  for (const [n, form, beta] of [[47, 'list', [0, 0]], [100, 'strided', [-0.5, 0.25]], [130, 'strided', [0, 0]], [130, 'list', [1, -1]]] as const) {
-    out.push({ dtype: 'float64', transA: 'N', transB: 'N', n, count: 5, alpha: [0.75, -1.25], beta: [beta[0], beta[1]], form, where: 'device', route: 'gemm' });
+  // complex128 with op(A) = A from 32: the mma kernel on the real embedding (ragged tiles at 47, 100 and 130).
+  for (const transB of OPS) for (const [n, form, beta] of [[47, 'list', [0, 0]], [100, 'strided', [-0.5, 0.25]], [130, 'strided', [0, 0]], [130, 'list', [1, -1]]] as const) {
+    out.push({ dtype: 'float64', transA: 'N', transB, n, count: 5, alpha: [0.75, -1.25], beta: [beta[0], beta[1]], form, where: 'device', route: 'gemm' });
   }
   for (const dtype of ['float64', 'float32'] as const) for (const [transA, transB, n, form] of [['C', 'T', 8, 'strided'], ['N', 'C', 33, 'list']] as const) {
     out.push({ dtype, transA, transB, n, count: 50, alpha: [1, 0.5], beta: [0.5, -1], form, where: 'device', route: 'cublas' });

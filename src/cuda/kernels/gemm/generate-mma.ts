@@ -24,15 +24,17 @@
  * Shared tiles mirror global memory in both cases, so every global -> shared copy is a plain
  * cp.async of 16 (or 2 x 8) bytes; out-of-range elements are zero-filled by the copy itself.
  *
- * Complex data (`complex`, complex128 with op(A) = A and op(B) = B): the kernel multiplies the real
- * embedding. Read as doubles, C is a 2m x n real matrix (ld 2 ldC) whose rows 2i and 2i + 1 are
+ * Complex data (`complex`, complex128 with op(A) = A; op(B) = B, B^T or B^H): the kernel multiplies
+ * the real embedding. Read as doubles, C is a 2m x n real matrix (ld 2 ldC) whose rows 2i and 2i + 1 are
  * Re and Im of C's row i, B a 2k x n one likewise, and C = Â B with Â the 2m x 2k matrix of 2 x 2
  * blocks [[x, -y], [y, x]] for a = x + iy: the same flops as four real products, on the tensor
  * cores. The launcher passes m, k, ld, offsets and strides in doubles (2m, 2k, ...). B and C need
  * nothing else; Â is never stored: A's tile holds A's pairs (BK / 2 complex columns, stored along
  * m), and the lane that holds k index 2p + s takes (x, y) of one load for s = 0 and (-y, x) for
- * s = 1 (lane g holds rows 2g, 2g + 1: one pair). The epilogue applies complex alpha and beta to
- * each lane's (Re, Im) pair of accumulators.
+ * s = 1 (lane g holds rows 2g, 2g + 1: one pair). op(B) = B^T or B^H: B's tile holds its pairs along
+ * n (BK / 2 stored columns), and the lane that holds k index 2p + s of column j takes Re B(j, p) for
+ * s = 0 and Im B(j, p) (negated for B^H) for s = 1 from one load. The epilogue applies complex alpha
+ * and beta to each lane's (Re, Im) pair of accumulators.
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
@@ -64,6 +66,12 @@ function sharedLayout(p: MmaGemmParams): MmaLayout {
   const ldsB = bMajor === 'n' ? majorRow(p.bn) : p.bk;
   // Complex: A's tile holds BK / 2 columns of pairs (the embedding's columns 2p and 2p + 1 come from one).
   const columnsA = p.complex !== undefined ? p.bk / 2 : p.bk;
+  if (p.complex !== undefined && bMajor === 'n') {
+    // Complex op(B) = B^T or B^H: B's BK / 2 columns of pairs along n, rows of 2 BN + 4 doubles
+    // (BN + 2 16-byte units: lanes q = 0..3 of a quarter-warp read four rows, 2q units apart).
+    const ldsPairs = 2 * p.bn + 4;
+    return { aMajor, bMajor, ldsA, ldsB: ldsPairs, sizeA: (aMajor === 'm' ? columnsA : p.bm) * ldsA, sizeB: (p.bk / 2) * ldsPairs };
+  }
   return {
     aMajor, bMajor, ldsA, ldsB,
     sizeA: (aMajor === 'm' ? columnsA : p.bm) * ldsA,
@@ -101,7 +109,7 @@ function validateMmaParams(p: MmaGemmParams): void {
   if (sharedBytes > 227 * 1024) bad('more than 227 KiB of shared memory');
   if (p.layouts.a.dense || p.layouts.b.dense || p.layouts.c.dense) bad('dense layouts are not used by the mma kernel');
   if (p.complex !== undefined) {
-    if (p.transA !== 'N' || p.transB !== 'N' || p.complex.conjA || p.complex.conjB) bad('complex data: op(A) = A and op(B) = B only');
+    if (p.transA !== 'N' || p.complex.conjA || (p.transB === 'N' && p.complex.conjB)) bad('complex data: op(A) = A only (op(B) B, B^T or B^H)');
     if (p.triangle !== undefined) bad('complex data: no triangle of C');
     if (mmaK(p) === 4) bad('complex data: the m16n8 shapes (mmaK 8 or 16)');
   }
@@ -128,6 +136,16 @@ interface Copy {
 
 function copyOf(name: 'A' | 'B', major: 'm' | 'n' | 'k', l: MmaLayout, complex = false): Copy {
   const isA = name === 'A';
+  if (complex && !isA && major === 'n') {
+    // B^T or B^H: B's pairs along n (doubles 2j, 2j + 1 of its stored column), BK / 2 columns from p0 / 2.
+    return {
+      rows2: 'BN', total: 'BN * BK / 2',
+      x0: '2 * j0', y0: 'p0 / 2', xLimit: '2 * n', yLimit: 'k / 2',
+      slot: `c * ${l.ldsB} + 2 * r2`,
+      tileInside: 'j0 + BN <= n',
+      offset: '2 * j0 + 2 * r2 + (long long)c * ldB', stepOffset: '(long long)(p0 / 2) * ldB',
+    };
+  }
   if (complex && isA) {
     // A's pairs along m (real rows 2i, 2i + 1 of A's doubles), BK / 2 complex columns from p0 / 2.
     return {
@@ -266,12 +284,21 @@ export function mmaGemmSource(p: MmaGemmParams, frame: KernelFrame): KernelSourc
   const entry = frame.entry;
   const complex = p.complex !== undefined;
   const copyA = copyOf('A', l.aMajor, l, complex);
-  const copyB = copyOf('B', l.bMajor, l);
+  const copyB = copyOf('B', l.bMajor, l, complex);
   const swizzled = p.bk >= 16;
   // Fragment loads of chunk ch of 8 k (kc): fa[ch][s][mt], fb[ch][s][nt] for the steps s = 0, 1.
   // Fragment buffer `buf` ('' for the single buffer, '[0]' or '[1]' for the double one).
   const loadA = (buf: string): string => fragmentLoad({ tile: 'tA', frag: `fa${buf}[ch]`, tiles: 'MT', t: 'mt', ld: 'LDSA', warpOffset: 'wi', k0: 'kA0', k1: 'kA1' }, l.aMajor === 'm', complex);
-  const loadB = (buf: string): string => fragmentLoad({ tile: 'tB', frag: `fb${buf}[ch]`, tiles: 'NT', t: 'nt', ld: 'LDSB', warpOffset: 'wj', k0: 'kB0', k1: 'kB1' }, l.bMajor === 'n');
+  // Complex B^T / B^H: one load of the pair B(j, kc / 2 + q) gives both steps, Re for k index 2p and
+  // +-Im (conjugated for B^H) for 2p + 1; column j = wj + 8 nt + g, as for a B stored along k.
+  const complexB = complex && l.bMajor === 'n';
+  const loadB = (buf: string): string => complexB
+    ? `      #pragma unroll
+      for (int nt = 0; nt < NT; ++nt) {
+        const double2 v = *reinterpret_cast<const double2*>(&tB[(kc / 2 + q) * LDSB + 2 * (wj + 8 * nt + g)]);
+        fb${buf}[ch][0][nt] = v.x; fb${buf}[ch][1][nt] = ${p.complex?.conjB === true ? '-v.y' : 'v.y'};
+      }`
+    : fragmentLoad({ tile: 'tB', frag: `fb${buf}[ch]`, tiles: 'NT', t: 'nt', ld: 'LDSB', warpOffset: 'wj', k0: 'kB0', k1: 'kB1' }, l.bMajor === 'n');
   // The mma instructions of one k-step. Step s of chunk kc feeds lane q the k index kc + 2q + s:
   // m8n8k4 takes one (chunk, step) per 8 x 8 tile; m16n8k8 (m16n8k16) takes the tile pair
   // (2u, 2u + 1) as its rows g and g + 8 and 2 (4) (chunk, step) slots as its k groups q + 4j
@@ -317,7 +344,7 @@ ${mmaCall('')}
   // Where accumulator acc[mt][nt][h] of lane (g, q) lands in C. (Streaming hints on C, __ldcs /
   // __stcs, were tried (H100, 2026-11-26): no gain on one large C, 7-12% lost on batched squares, and the
   // factorizations' next kernels read what this one wrote.)
-  const colOf = l.bMajor === 'k' ? 'j0 + wj + 8 * nt + 2 * q + h' : 'j0 + wj + 16 * (nt / 2) + 4 * q + 2 * h + (nt % 2)';
+  const colOf = l.bMajor === 'k' || complexB ? 'j0 + wj + 8 * nt + 2 * q + h' : 'j0 + wj + 16 * (nt / 2) + 4 * q + 2 * h + (nt % 2)';
   const update = (v: string, at: string): string => (p.betaZero ? `alpha * ${v}` : `alpha * ${v} + beta * ${at}`);
   const complexUpdate = p.betaZero
     ? `*cij = v;`

@@ -70,24 +70,23 @@ export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOp
 
 /**
  * Complex data: the very-small kernel to the complex bound, then the tiled kernel, or (complex128
- * without transposes, from the table's `mmaFrom`) the mma kernel on the real embedding, planned as
+ * with op(A) = A, from the table's `mmaFrom`) the mma kernel on the real embedding, planned as
  * the real product of 2m x 2k by 2k x n that it computes; the same planners, with the pairs' bytes
  * and the complex bands.
  */
 function planComplex(info: DeviceInfo, problem: GemmProblem, options: PlanOptions, tuning: GemmTuning): GemmParams {
   const conj = problem.complex!;
-  const mmaTakes = problem.dtype === MMA_DTYPE && info.major >= tuning.mmaMinMajor
-    && problem.transA === 'N' && problem.transB === 'N' && !conj.conjA && !conj.conjB;
+  const mmaTakes = problem.dtype === MMA_DTYPE && info.major >= tuning.mmaMinMajor && problem.transA === 'N' && !conj.conjA;
   const mmaFrom = tuning.complex.mmaFrom;
   const onMma = mmaTakes && mmaFrom !== undefined && Math.max(problem.m, problem.n, problem.k) >= mmaFrom;
   const variant = options.variant ?? (smallApplies(problem, tuning.complex.smallMaxDim[problem.dtype]) ? 'small' : onMma ? 'mma' : 'tiled');
   if (variant === 'mma') {
-    if (!mmaTakes) throw new Error(`the mma gemm kernel takes complex128 with op(A) = A and op(B) = B, on compute capability ${tuning.mmaMinMajor}.0+`);
+    if (!mmaTakes) throw new Error(`the mma gemm kernel takes complex128 with op(A) = A, on compute capability ${tuning.mmaMinMajor}.0+`);
     // The complex epilogue's scalars and pair stores: 32 accumulator tiles a warp spill with pointer
     // operands (255 registers), so at most 16, as for TT; and no tile groups (with pointer operands
     // the grouped prologue spilled too; one large complex C is cuBLAS's in the card's table).
     const embedded = { ...problem, m: 2 * problem.m, k: 2 * problem.k };
-    const { tileGroup: _, ...config } = mmaConfigFor('N', 'N', Math.max(embedded.m, embedded.n), tuning, 16);
+    const { tileGroup: _, ...config } = mmaConfigFor('N', problem.transB, Math.max(embedded.m, embedded.n), tuning, 16);
     const { tileGroup: __, ...base } = planMma(embedded, tuning);
     return { ...base, ...config, complex: conj };
   }

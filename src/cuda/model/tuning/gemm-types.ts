@@ -108,7 +108,7 @@ export interface ComplexGemmTuning {
   readonly smallMaxDim: { readonly [D in DType]: number };
   readonly tiled: { readonly [D in DType]: readonly TiledBand[] };
   /**
-   * complex128 without transposes on the FP64 tensor cores (generate-mma.ts's real embedding: the
+   * complex128 with op(A) = A (op(B) any) on the FP64 tensor cores (generate-mma.ts's real embedding: the
    * pair a = x + iy is the 2 x 2 block [[x, -y], [y, x]]) from this max(m, n, k) up, where the card
    * has the mma kernel; absent: the tiled kernel at every size above the small one.
    */
