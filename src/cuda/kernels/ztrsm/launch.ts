@@ -15,8 +15,8 @@ import { complexBytes } from '../common/complex.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
 import { smallGrid } from '../common/warp-slots.js';
-import { ztrsmLayout, ztrsmSmallSource } from './generate-small.js';
 import { complexGemmCuda } from '../gemm/index.js';
+import { ztrsmLayout, ztrsmSmallSource } from './generate-small.js';
 import { planZtrsm, trsmShape, ztrsmGridY, ztrsmServes, ztrsmSteps, type BlockTrsmRequest } from './plan.js';
 
 /** ztrsm / ctrsm: B := alpha op(A)^-1 B ('left') or alpha B op(A)^-1 ('right'), a triangle of any order. */
