@@ -302,7 +302,7 @@ describe('complex herk recursion (zherkSteps) on the CPU reference', () => {
     }
   });
 
-  it('alpha = 0 scales C by beta without reading A (NaN there); beta = 0 overwrites NaN in C', () => {
+  it('alpha = 0 (or k = 0) scales C by beta without reading A (NaN there); beta = 0 overwrites NaN in C', () => {
     const rng = new Rng(74);
     for (const dtype of DTYPES) for (const uplo of UPLOS) {
       const n = 70;
@@ -314,6 +314,12 @@ describe('complex herk recursion (zherkSteps) on the CPU reference', () => {
       herk({ uplo, trans: 'N', alpha: 0, beta: 2, a: blockOf(pa.batch), c: blockOf(c1.batch) });
       cpuHerkComplex({ uplo, trans: 'N', alpha: 0, beta: 2, a: pa.batch, c: c2.batch });
       close(c1.read(0), c2.read(0), 0, `${dtype} ${uplo} alpha 0`, () => true);
+      const none = random(rng, n, 0);
+      const [pn] = twice([none], n, 0, dtype, ODD);
+      const [k1, k2] = twice([c], n, n, dtype, LIST);
+      herk({ uplo, trans: 'N', alpha: 2, beta: 0.5, a: blockOf(pn.batch), c: blockOf(k1.batch) });
+      cpuHerkComplex({ uplo, trans: 'N', alpha: 2, beta: 0.5, a: pn.batch, c: k2.batch });
+      close(k1.read(0), k2.read(0), 0, `${dtype} ${uplo} k = 0`, () => true);
       const b = random(rng, n, 4);
       const nanC = withNaNOutside(random(rng, n, n), uplo);
       nanC.d.fill(NaN);

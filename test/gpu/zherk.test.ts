@@ -12,7 +12,7 @@
  * NaN, not read), alpha = 0 with beta = 1 and k = 0 with beta = 1 (C exactly as it was, NaN
  * diagonal parts included: zherk's early return), a large batch; and above 32 on the GPU (route
  * 'herk', the recursion): both triangles and trans at n = 33, 47, 64, 100, 128, 256, 512 with k = 5
- * or 40, both forms, beta = 0 and alpha = 0 (NaN not read) and the early return there too, with the
+ * or 40, both forms, beta = 0, alpha = 0 (NaN not read), k = 0 and the early return there too, with the
  * same checks. Skips with one line where no GPU is usable.
  */
 import assert from 'node:assert/strict';
@@ -80,6 +80,7 @@ function large(dtype: DType): Call[] {
     { ...base, uplo: 'lower', trans: 'C', n: 100, k: 7, alpha: 1, beta: 0, formC: 'list' },
     { ...base, uplo: 'upper', trans: 'N', n: 64, k: 3, alpha: 0, beta: -2 },
     { ...base, uplo: 'upper', trans: 'C', n: 100, k: 3, alpha: 0, beta: 1 },
+    { ...base, uplo: 'lower', trans: 'N', n: 47, k: 0, alpha: 2, beta: 0.5 },
   );
   return out;
 }

@@ -3,8 +3,8 @@
  * a thread per element of C's triangle, op(A) staged through shared memory), for C of order <= 32;
  * larger C by the recursion of zherkSteps (diagonal blocks on that kernel, the triangle's
  * off-diagonal blocks by the complex GEMM). Variable batches are not taken (the router's `covers`,
- * zherkCovers, leaves them to the CPU reference). No tuning table: the block's size (about 256 threads) and the staged chunk
- * (at most 1024 pairs a block) are chosen, not swept.
+ * zherkCovers, leaves them to the CPU reference). No tuning table: the block's size (about 256
+ * threads) and the staged chunk (at most 1024 pairs a block) are chosen, not swept.
  */
 import type { Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
