@@ -228,10 +228,14 @@ function complexGemmThroughLauncher(): void {
   }
 }
 
-/** Complex potrf, potrs, posv (complex128, complex64; lower, upper) through their launchers: n = 0 ... 32, strided and list batches, 1 ... 7 right-hand sides. */
+/** The orders above 32 the complex recursions (trsm, herk, the Cholesky family) are hashed at: their leaves and GEMM updates. */
+const COMPLEX_RECURSION_ORDERS = [33, 47, 100];
+
+/** Complex potrf, potrs, posv (complex128, complex64; lower, upper) through their launchers: n = 0 ... 32 and the recursion's orders, strided and list batches, 1 ... 7 right-hand sides. */
 function complexCholeskyThroughLaunchers(): void {
   const dev = fakeDevice(H100);
-  for (const dtype of DTYPES) for (const uplo of UPLOS) for (let n = 0; n <= 32; n++) for (const form of ['padded', 'list'] as const) {
+  const orders = [...Array.from({ length: 33 }, (_, n) => n), ...COMPLEX_RECURSION_ORDERS];
+  for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of orders) for (const form of ['padded', 'list'] as const) {
     const count = 3;
     const one = complexBatches(dtype, form, count);
     const info = fakeArray('int32', count);
@@ -243,10 +247,10 @@ function complexCholeskyThroughLaunchers(): void {
   }
 }
 
-/** Complex trsm (complex128, complex64; every side, uplo, trans, diag) through its launcher: orders 0 ... 32 (a spread), strided and list batches, 1 ... 9 vectors. */
+/** Complex trsm (complex128, complex64; every side, uplo, trans, diag) through its launcher: orders 0 ... 32 (a spread) and the recursion's, strided and list batches, 1 ... 9 vectors. */
 function complexTrsmThroughLaunchers(): void {
   const dev = fakeDevice(H100);
-  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (const n of [0, 1, 2, 7, 16, 31, 32]) for (const vectors of [1, 3, 9]) {
+  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (const n of [0, 1, 2, 7, 16, 31, 32, ...COMPLEX_RECURSION_ORDERS]) for (const vectors of [1, 3, 9]) {
     const count = 3;
     const one = complexBatches(dtype, form, count);
     for (const side of ['left', 'right'] as const) for (const uplo of UPLOS) for (const transA of ['N', 'T', 'C'] as const) for (const diag of ['unit', 'nonunit'] as const) {
@@ -256,10 +260,10 @@ function complexTrsmThroughLaunchers(): void {
   }
 }
 
-/** Complex herk (complex128, complex64; lower, upper; N, C) through its launcher: n = 0 ... 32, strided and list batches. */
+/** Complex herk (complex128, complex64; lower, upper; N, C) through its launcher: n = 0 ... 32 and the recursion's orders, strided and list batches. */
 function complexHerkThroughLaunchers(): void {
   const dev = fakeDevice(H100);
-  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (let n = 0; n <= 32; n++) {
+  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (const n of [...Array.from({ length: 33 }, (_, i) => i), ...COMPLEX_RECURSION_ORDERS]) {
     const count = 3;
     const one = complexBatches(dtype, form, count);
     for (const uplo of UPLOS) for (const trans of ['N', 'C'] as const) {

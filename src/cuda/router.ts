@@ -244,16 +244,19 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     { name: 'gemm', covers: (r) => r.a.kind !== 'variable' && r.b.kind !== 'variable' && r.c.kind !== 'variable', run: complexGemmCuda },
     CPU,
   ],
-  // The warp design for triangles of order <= 32 on strided and list batches (ztrsm/); larger or variable: the CPU reference.
+  // Strided and list batches, any order (ztrsm/): cuBLAS's z/ctrsmBatched inside the card's measured crossover
+  // rules for the complex type, else the warp design for triangles of order <= 32 and the recursion over it with
+  // the complex GEMM beyond; variable batches: the CPU reference.
   trsm: [
-    // cuBLAS's z/ctrsmBatched inside the card's measured crossover rules for the complex type.
     { name: 'cublas', covers: cublasComplexTrsmCovers, run: cublasTrsm, capturable: false },
     { name: 'trsm', covers: ztrsmCovers, run: complexTrsmCuda },
     CPU,
   ],
-  // A thread per element of C's triangle for n <= 32 on strided and list batches (zherk/); larger or variable: the CPU reference.
+  // Strided and list batches, any order (zherk/): a thread per element of C's triangle for n <= 32, beyond it diagonal
+  // blocks on that kernel and the triangle's off-diagonal blocks by the complex GEMM; variable batches: the CPU reference.
   herk: [{ name: 'herk', covers: zherkCovers, run: complexHerkCuda }, CPU],
-  // The complex Cholesky kernels (kernels/zpotrf/): n <= 32; larger orders run on the CPU reference.
+  // The complex Cholesky (kernels/zpotrf/) on strided and list batches, any order: the warp design for n <= 32, the
+  // recursion (complex trsm and herk) beyond; variable batches: the CPU reference.
   potrf: [{ name: 'potrf', covers: (r) => zcholeskyCovers(r.a), run: complexPotrfCuda }, CPU],
   potrs: [{ name: 'potrs', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPotrsCuda }, CPU],
   posv: [{ name: 'posv', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPosvCuda }, CPU],

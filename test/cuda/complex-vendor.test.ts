@@ -262,15 +262,20 @@ describe("the check of the vendor's LU in the getrf and gesv rows", () => {
 });
 
 describe('complex rows of runBench on a CUDA context of a fake device, the vendor column beside them', () => {
-  it("trsm: the route the own call took (the CPU reference) and the note; getrf: the vendor's wrong LU noted", async () => {
+  it("trsm: the route the own call took (the CPU reference where forced) and the note; getrf: the vendor's wrong LU noted", async () => {
     const { recordingContext } = await import('../helpers/fake-gpus.js');
     const { runBench } = await import('../../src/bench/run.js');
-    const { ctx, dev } = recordingContext();
+    const { ctx, dev, backend } = recordingContext();
     const n = 4, batch = 3;
     let handles = recordingHandles();
     const vendor = { name: 'stub', prepare: (op: 'trsm', dtype: 'complex64', size: number, count: number, arrays: Record<string, DeviceArray>) => prepareComplexVendor(dev, handles, op, dtype, size, count, arrays) };
-    // Order 33: past the complex trsm kernels (order <= 32), so the own call runs on the CPU reference.
+    // Order 33 runs on the GPU (the recursion over the order-32 kernel); forced onto the CPU reference, the row says so.
+    const [own] = runBench(ctx, { op: 'trsm', dtype: 'complex64', sizes: [33], batch, repeats: 1 });
+    assert.equal(own!.route, 'trsm');
+    assert.equal(own!.note, undefined);
+    backend.force = { trsm: 'cpu' };
     const [trsm] = runBench(ctx, { op: 'trsm', dtype: 'complex64', sizes: [33], batch, repeats: 1, vendor: vendor as never });
+    backend.force = {};
     assert.equal(trsm!.route, 'cpu (fallback)');
     assert.equal(trsm!.note, 'ours ran on the CPU reference (copies of device data)');
     assert.equal(trsm!.vendor, 'stub');

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { infoCombineSource, potrfRecursionSteps, potrfRecursive, RECURSIVE_LEAF } from '../../src/cuda/kernels/potrf/index.js';
-import { copySource } from '../../src/cuda/kernels/solve/generate-copy.js';
+import { copySource } from '../../src/cuda/kernels/common/matrix-copy.js';
 import { permuteSource } from '../../src/cuda/kernels/solve/generate-permute.js';
 import { TRSM_ROUTE_MIN_RHS, trsmRouteApplies } from '../../src/cuda/kernels/solve/plan.js';
 import { strided } from '../../src/core/batch.js';

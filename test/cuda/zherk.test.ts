@@ -2,14 +2,14 @@
  * Complex herk on the GPU without one (kernels/zherk/): the plan (threads a block, matrices a block,
  * the staged chunk within its shared memory), the generator (pure, every parameter changes the
  * source, distinct entries, bad parameters refused), the router's complex list ('herk' for strided
- * and list batches with C of order <= 32, the CPU reference beyond), what the launcher passes a
+ * and list batches of any order: above 32 the recursion's diagonal kernels and complex GEMM launches), what the launcher passes a
  * kernel (pairs counted as the batch counts them, k, alpha and beta as doubles; k = 0 where alpha is
  * 0), zherk's early return (no launch), and an nvcc compile for sm_90 at n = 32 with no spills. The
  * numerics: test/cuda/zherk-host-emulation.test.ts (opt-in) and test/gpu/zherk.test.ts.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { list, strided } from '../../src/core/batch.js';
+import { list, strided, variable } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
 import { columnsPerThread, planZherk, ZHERK_MAX_N, zherkCovers, zherkSmallSource, type ZherkSmallParams } from '../../src/cuda/kernels/zherk/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
@@ -57,11 +57,12 @@ describe('complex herk: the plan and the generator', () => {
     assert.throws(() => zherkSmallSource(params({ perBlock: 17 })), RangeError);
   });
 
-  it('covers: strided and list batches with C of order <= 32, any k', () => {
+  it('covers: strided and list batches with C of any order, any k; not variable ones', () => {
     const d = new Float64Array(2 * 40 * 40 * 2);
     const m = (rows: number, cols: number) => strided(d, { rows, cols, count: 2, dtype: 'complex128' });
     assert.ok(zherkCovers({ a: m(32, 40), c: m(32, 32) }));
-    assert.ok(!zherkCovers({ a: m(33, 4), c: m(33, 33) }));
+    assert.ok(zherkCovers({ a: m(33, 4), c: m(33, 33) }));
+    assert.ok(!zherkCovers({ a: variable([{ data: d, rows: 3, cols: 2 }]), c: variable([{ data: d, rows: 3 }]) }));
     assert.ok(zherkCovers({ a: list([d, d], { rows: 3, cols: 7, dtype: 'complex128' }), c: list([d, d], { rows: 7, cols: 7, dtype: 'complex128' }) }));
   });
 });
@@ -102,7 +103,7 @@ describe('complex herk: the router and the launcher', () => {
     }
   });
 
-  it('list batches as pointer tables; zherk\'s early return (alpha 0 or k = 0, with beta 1) launches nothing; n > 32 on the CPU reference', () => {
+  it('list batches as pointer tables; zherk\'s early return (alpha 0 or k = 0, with beta 1) launches nothing; n > 32 on the GPU (diagonal blocks and GEMM)', () => {
     const { ctx, dev, backend } = recordingContext();
     try {
       const n = 6;
@@ -118,10 +119,18 @@ describe('complex herk: the router and the launcher', () => {
       ctx.herk({ alpha: 0, beta: 1, a: cx(4, 3), c: cx(4, 4) });
       ctx.herk({ alpha: 2, beta: 1, a: cx(4, 0), c: cx(4, 4) });
       assert.equal(dev.launches.length, 0, 'nothing to do');
+      ctx.herk({ alpha: 0, beta: 1, a: cx(33, 3), c: cx(33, 33) });
+      assert.equal(dev.launches.length, 0, 'nothing to do above 32 either');
+      ctx.herk({ alpha: 1, beta: 1, a: cx(33, 3), c: cx(33, 33) });
+      assert.deepEqual(ctx.lastRoute, { op: 'herk', route: 'herk', gpu: true });
+      assert.deepEqual(dev.launches.filter((l) => l.src.entry.startsWith('zherk_')).map((l) => l.src.entry.split('_')[3]), ['n32', 'n1'], 'the diagonal blocks');
+      assert.equal(dev.launches.length, 3, 'and one GEMM');
+      dev.launches.length = 0;
+      backend.force = { herk: 'cpu' };
       ctx.herk({ alpha: 1, beta: 1, a: cx(33, 3), c: cx(33, 33) });
       assert.deepEqual(ctx.lastRoute, { op: 'herk', route: 'cpu', gpu: false });
-      backend.force = { herk: 'herk' };
-      fails(() => ctx.herk({ alpha: 1, beta: 1, a: cx(33, 3), c: cx(33, 33) }), 'UNSUPPORTED', 'c.rows', /order <= 32, got 33/);
+      backend.force = { herk: 'cublas' };
+      fails(() => ctx.herk({ alpha: 1, beta: 1, a: cx(33, 3), c: cx(33, 33) }), 'ENUM', 'force', /herk on complex data has no route 'cublas' \(routes: herk, cpu\)/);
       assert.equal(dev.launches.length, 0, 'nothing launched');
     } finally {
       ctx.dispose();

@@ -2,7 +2,7 @@
  * Complex Cholesky on the GPU without one (kernels/zpotrf/): the plan (warps as the real small
  * kernels, right-hand sides per pass), the generators (pure, every parameter changes the source,
  * the shared memory within the static limit), the router's complex lists ('potrf', 'potrs', 'posv'
- * for strided and list batches of n <= 32, the CPU reference beyond, force
+ * for strided and list batches of any order: above 32 the recursion's launches, force
  * as for gemm), what the launchers pass a kernel (pairs counted as the batch counts them) for device
  * and host data, and an nvcc compile for sm_90 of representative kernels (every one under
  * MYRIAD_FULL_COMPILE=1) with no spills. The numerics: test/cuda/zpotrf-host-emulation.test.ts
@@ -118,19 +118,33 @@ describe('complex Cholesky: the router and the launchers', () => {
     }
   });
 
-  it('n > 32 runs on the CPU reference; force pins a route, and an unknown one or an order the kernels lack is an error', () => {
+  it('n > 32 runs on the GPU (the recursion); force pins a route, and an unknown one is an error', () => {
     const { ctx, dev, backend } = recordingContext();
     try {
       const cx = (n: number, count = 2) => strided(ctx.alloc('float64', 2 * n * n * count), { rows: n, count, dtype: 'complex128' });
+      const rhs = (n: number) => strided(ctx.alloc('float64', 2 * n * 3 * 2), { rows: n, cols: 3, count: 2, dtype: 'complex128' });
       dev.launches.length = 0;
       ctx.potrf({ a: cx(33) });
-      assert.deepEqual(ctx.lastRoute, { op: 'potrf', route: 'cpu', gpu: false });
-      assert.equal(dev.launches.length, 0, 'nothing launched');
+      assert.deepEqual(ctx.lastRoute, { op: 'potrf', route: 'potrf', gpu: true });
+      const entries = dev.launches.map((l) => l.src.entry);
+      assert.deepEqual(entries.filter((e) => e.startsWith('zpotrf_')).length, 2, 'two leaves (32 and 1)');
+      assert.equal(entries.filter((e) => e === 'potrf_info_combine').length, 2, 'each leaf\'s info combined');
+      assert.ok(entries.some((e) => e.startsWith('ztrsm_z_rlcn_n32')), 'the panel by ztrsm, right, conjugate transpose');
+      assert.ok(entries.some((e) => e.startsWith('zherk_z_ln_n1')), 'the trailing update by zherk');
+      dev.launches.length = 0;
+      ctx.potrs({ uplo: 'upper', a: cx(40), b: rhs(40) });
+      assert.deepEqual(ctx.lastRoute, { op: 'potrs', route: 'potrs', gpu: true });
+      assert.deepEqual(dev.launches.filter((l) => l.src.entry.startsWith('ztrsm_')).map((l) => l.src.entry.slice(0, 12)),
+        ['ztrsm_z_lucn', 'ztrsm_z_lucn', 'ztrsm_z_lunn', 'ztrsm_z_lunn'], 'U^H, then U, each in two leaves');
+      dev.launches.length = 0;
+      ctx.posv({ a: cx(40), b: rhs(40) });
+      assert.deepEqual(ctx.lastRoute, { op: 'posv', route: 'posv', gpu: true });
+      assert.deepEqual(dev.launches.filter((l) => l.src.entry.startsWith('copy_')).map((l) => l.src.entry), ['copy_all_d_st', 'copy_failed_d_st'],
+        'B kept aside and copied back where info > 0, as the real parts');
       backend.force = { potrf: 'cpu', posv: 'cpu' };
-      ctx.potrf({ a: cx(4) });
+      ctx.potrf({ a: cx(40) });
       assert.deepEqual(ctx.lastRoute, { op: 'potrf', route: 'cpu', gpu: false });
-      backend.force = { potrf: 'potrf' };
-      fails(() => ctx.potrf({ a: cx(33) }), 'UNSUPPORTED', 'a.rows', /n <= 32, got 33/);
+      dev.launches.length = 0;
       backend.force = { posv: 'cusolver' };
       fails(() => ctx.posv({ a: cx(4), b: strided(ctx.alloc('float64', 16), { rows: 4, cols: 1, count: 2, dtype: 'complex128' }) }), 'ENUM', 'force', /posv on complex data has no route 'cusolver' \(routes: posv, cpu\)/);
       assert.equal(dev.launches.length, 0, 'nothing launched');

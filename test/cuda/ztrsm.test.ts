@@ -2,15 +2,15 @@
  * Complex trsm on the GPU without one (kernels/ztrsm/): the plan (warps as the real small kernels,
  * vectors per pass, the split of the passes over blockIdx.y), the generator (pure, every parameter
  * changes the source, distinct entries over every variant, bad parameters refused), the router's
- * complex list ('trsm' for strided and list batches whose triangle is of order <= 32, the CPU
- * reference beyond, force as for the other complex routes), what the launcher passes a kernel
+ * complex list ('trsm' for strided and list batches of any order: above 32 the recursion's leaf
+ * kernels and complex GEMM launches; force as for the other complex routes), what the launcher passes a kernel
  * (pairs counted as the batch counts them, the vectors, alpha as two doubles) for device and host
  * data, the empty cases, and an nvcc compile for sm_90 of the order-32 kernels with no spills. The
  * numerics: test/cuda/ztrsm-host-emulation.test.ts (opt-in) and test/gpu/ztrsm.test.ts.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { list, strided } from '../../src/core/batch.js';
+import { list, strided, variable } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
 import {
   planZtrsm, trsmShape, ZTRSM_MAX_N, ZTRSM_RHS_MAX, ztrsmCovers, ztrsmGridY, ztrsmSmallSource, ztrsmView, type ZtrsmSmallParams,
@@ -89,13 +89,14 @@ describe('complex trsm: the plan and the generator', () => {
     assert.throws(() => ztrsmSmallSource(params({ rhs: 0 })), RangeError);
   });
 
-  it('covers: strided and list batches whose triangle (B\'s rows left, cols right) is of order <= 32, any number of vectors', () => {
+  it('covers: strided and list batches whose triangle (B\'s rows left, cols right) is of any order, any number of vectors; not variable ones', () => {
     const d = new Float64Array(2 * 40 * 40 * 2);
     const m = (rows: number, cols: number) => strided(d, { rows, cols, count: 2, dtype: 'complex128' });
     assert.ok(ztrsmCovers({ side: 'left', a: m(32, 32), b: m(32, 40) }));
-    assert.ok(!ztrsmCovers({ side: 'left', a: m(33, 33), b: m(33, 1) }));
+    assert.ok(ztrsmCovers({ side: 'left', a: m(33, 33), b: m(33, 1) }));
     assert.ok(ztrsmCovers({ side: 'right', a: m(5, 5), b: m(40, 5) }));
-    assert.ok(!ztrsmCovers({ side: 'right', a: m(33, 33), b: m(3, 33) }));
+    assert.ok(ztrsmCovers({ side: 'right', a: m(33, 33), b: m(3, 33) }));
+    assert.ok(!ztrsmCovers({ side: 'left', a: variable([{ data: d, rows: 3 }]), b: variable([{ data: d, rows: 3, cols: 1 }]) }));
     assert.ok(ztrsmCovers({ side: 'left', a: list([d, d], { rows: 7, dtype: 'complex128' }), b: list([d, d], { rows: 7, cols: 2, dtype: 'complex128' }) }));
   });
 });
@@ -156,22 +157,27 @@ describe('complex trsm: the router and the launcher', () => {
     }
   });
 
-  it('order > 32 runs on the CPU reference; force pins a route, and an unknown one or an order the kernels lack is an error', () => {
+  it('order > 32 runs on the GPU (the recursion: leaf kernels and complex GEMM); force pins a route, and an unknown one is an error', () => {
     const { ctx, dev, backend } = recordingContext();
     try {
       const cx = (rows: number, cols: number, count = 2) => strided(ctx.alloc('float64', 2 * rows * cols * count), { rows, cols, count, dtype: 'complex128' });
       dev.launches.length = 0;
       ctx.trsm({ a: cx(33, 33), b: cx(33, 2) });
-      assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'cpu', gpu: false });
-      ctx.trsm({ side: 'right', a: cx(33, 33), b: cx(2, 33) });
-      assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'cpu', gpu: false });
+      assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'trsm', gpu: true });
+      assert.deepEqual(dev.launches.filter((l) => l.src.entry.startsWith('ztrsm_')).map((l) => l.src.entry), ['ztrsm_z_llnn_n32_r2_stst_w2', 'ztrsm_z_llnn_n1_r2_stst_w4']);
+      assert.equal(dev.launches.length, 3, 'two leaves and one GEMM');
+      dev.launches.length = 0;
+      ctx.trsm({ side: 'right', a: cx(100, 100), b: cx(2, 100) });
+      assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'trsm', gpu: true });
+      assert.equal(dev.launches.filter((l) => l.src.entry.startsWith('ztrsm_')).length, 4, 'leaves 32, 32, 32, 4');
+      dev.launches.length = 0;
+      ctx.trsm({ a: cx(64, 64), b: cx(64, 3), alpha: 0 });
+      assert.deepEqual(dev.launches.map((l) => l.src.entry), ['ztrsm_z_llnn_n32_r3_stst_w2', 'ztrsm_z_llnn_n32_r3_stst_w2'], 'alpha = 0: the leaves alone write the zeros');
+      dev.launches.length = 0;
       backend.force = { trsm: 'cpu' };
       ctx.trsm({ a: cx(4, 4), b: cx(4, 1) });
       assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'cpu', gpu: false });
       assert.equal(dev.launches.length, 0, 'nothing launched');
-      backend.force = { trsm: 'trsm' };
-      fails(() => ctx.trsm({ a: cx(33, 33), b: cx(33, 2) }), 'UNSUPPORTED', 'b.rows', /order <= 32, got 33/);
-      fails(() => ctx.trsm({ side: 'right', a: cx(40, 40), b: cx(2, 40) }), 'UNSUPPORTED', 'b.cols', /order <= 32, got 40/);
       backend.force = { trsm: 'vbatched' };
       fails(() => ctx.trsm({ a: cx(4, 4), b: cx(4, 1) }), 'ENUM', 'force', /trsm on complex data has no route 'vbatched' \(routes: cublas, trsm, cpu\)/);
       assert.equal(dev.launches.length, 0, 'nothing launched');

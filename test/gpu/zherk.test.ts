@@ -1,6 +1,6 @@
 /**
- * Complex herk on the GPU (kernels/zherk/: zherk, cherk with C of order <= 32, route 'herk' of
- * COMPLEX_ROUTES) against the complex reference (cpu/complex/zrankk.ts, run in float64 on host
+ * Complex herk on the GPU (kernels/zherk/: zherk, cherk, route 'herk' of COMPLEX_ROUTES; C of order
+ * <= 32 on the small kernel, larger C by diagonal blocks on it and the complex GEMM) against the complex reference (cpu/complex/zrankk.ts, run in float64 on host
  * copies), on fresh random data (test/helpers/zherk-data.ts: A's parts in [-1, 1], the tolerance a
  * bound of the rounding of k + 1 complex products per element): lower and upper, 'N' and 'C',
  * complex128 and complex64, n = 1, 7, 16, 31, 32 with k = 1, 5, 40 (40: two staged chunks), real
@@ -10,8 +10,10 @@
  * bit for bit (the other triangle included), the diagonal's imaginary parts must be exactly 0, and
  * A's arrays must come back bit for bit. Also: beta = 0 (C all NaN, not read), alpha = 0 (A all
  * NaN, not read), alpha = 0 with beta = 1 and k = 0 with beta = 1 (C exactly as it was, NaN
- * diagonal parts included: zherk's early return), a large batch, and n = 33 on the CPU reference
- * (route 'cpu') with the same checks. Skips with one line where no GPU is usable.
+ * diagonal parts included: zherk's early return), a large batch; and above 32 on the GPU (route
+ * 'herk', the recursion): both triangles and trans at n = 33, 47, 64, 100, 128, 256, 512 with k = 5
+ * or 40, both forms, beta = 0, alpha = 0 (NaN not read), k = 0 and the early return there too, with the
+ * same checks. Skips with one line where no GPU is usable.
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -30,6 +32,8 @@ const skip = gpuSkipReason();
 const DTYPES: readonly DType[] = ['float64', 'float32'];
 const ORDERS = [1, 7, 16, 31, 32];
 const KS = [1, 5, 40];
+/** The recursion's orders (diagonal blocks of at most 32, the complex GEMM off the diagonal). */
+const LARGE = [33, 47, 64, 100, 128, 256, 512];
 
 type Form = PlacedForm;
 const ctypeOf = (dtype: DType): 'complex128' | 'complex64' => (dtype === 'float64' ? 'complex128' : 'complex64');
@@ -58,9 +62,27 @@ function specials(dtype: DType): Call[] {
     { ...base, uplo: 'upper', trans: 'N', n: 31, k: 0, alpha: 2, beta: 0.5 },
     { ...base, uplo: 'lower', trans: 'C', n: 4, k: 6, alpha: 1, beta: 1, count: 20000 },
     { ...base, uplo: 'upper', trans: 'N', n: 32, k: 64, alpha: 1, beta: 1, count: 2000 },
-    { ...base, uplo: 'lower', trans: 'N', n: 33, k: 5, alpha: 1.5, beta: 0.25, count: 6, route: 'cpu' },
-    { ...base, uplo: 'upper', trans: 'C', n: 33, k: 2, alpha: -1, beta: 0, count: 4, route: 'cpu', formC: 'list' },
+    { ...base, uplo: 'lower', trans: 'N', n: 33, k: 5, alpha: 1.5, beta: 0.25, count: 6 },
+    { ...base, uplo: 'upper', trans: 'C', n: 33, k: 2, alpha: -1, beta: 0, count: 4, formC: 'list' },
   ];
+}
+
+/** Above 32 (the recursion): each order with two of the four (uplo, trans), k 5 or 40, lists now and then; then beta 0, alpha 0 and the early return. */
+function large(dtype: DType): Call[] {
+  const out: Call[] = [];
+  let i = 0;
+  for (const n of LARGE) for (const [uplo, trans] of i % 2 === 0 ? [['lower', 'N'], ['upper', 'C']] as const : [['upper', 'N'], ['lower', 'C']] as const) {
+    out.push({ dtype, uplo, trans, n, k: i % 3 === 1 && n <= 128 ? 40 : 5, count: 3, alpha: -1.25, beta: 0.75, formA: i % 3 === 2 ? 'list' : 'strided', formC: i % 4 === 1 ? 'list' : 'strided', route: 'herk' });
+    i++;
+  }
+  const base = { dtype, route: 'herk' as const, formA: 'strided' as Form, formC: 'strided' as Form, count: 3 };
+  out.push(
+    { ...base, uplo: 'lower', trans: 'C', n: 100, k: 7, alpha: 1, beta: 0, formC: 'list' },
+    { ...base, uplo: 'upper', trans: 'N', n: 64, k: 3, alpha: 0, beta: -2 },
+    { ...base, uplo: 'upper', trans: 'C', n: 100, k: 3, alpha: 0, beta: 1 },
+    { ...base, uplo: 'lower', trans: 'N', n: 47, k: 0, alpha: 2, beta: 0.5 },
+  );
+  return out;
 }
 
 /** The array and offset of matrix q. */
@@ -119,7 +141,7 @@ function check(ctx: Context, c: Call, seed: number): void {
 before(() => warmFileKernels('zherk', (ctx, planning) => {
   if (planning === undefined) return;
   const dev = planning.device;
-  for (const dtype of DTYPES) for (const c of [...sweep(dtype), ...specials(dtype)]) {
+  for (const dtype of DTYPES) for (const c of [...sweep(dtype), ...specials(dtype), ...large(dtype)]) {
     if (c.route === 'cpu') continue;
     const mat = (r: number, k: number, form: Form): Batch<Storage> => {
       const ld = Math.max(1, r % 2 === 0 ? r + 1 : r + 2);
@@ -137,8 +159,12 @@ for (const dtype of DTYPES) {
     const { ctx } = gpuContext();
     sweep(dtype).forEach((c, i) => check(ctx, c, 3000 + i + (dtype === 'float32' ? 10_000 : 0)));
   });
-  test(`herk ${ctypeOf(dtype)}: beta 0, alpha 0, zherk's early return, large batches, n = 33 on the CPU reference`, { skip, timeout: 300_000 }, () => {
+  test(`herk ${ctypeOf(dtype)}: beta 0, alpha 0, zherk's early return, large batches, n = 33 by the recursion`, { skip, timeout: 300_000 }, () => {
     const { ctx } = gpuContext();
     specials(dtype).forEach((c, i) => check(ctx, c, 400 + i + (dtype === 'float32' ? 40 : 0)));
+  });
+  test(`herk ${ctypeOf(dtype)} above 32 (the recursion on the GPU): n ${LARGE.join(', ')}, beta 0, alpha 0, the early return, vs the reference`, { skip, timeout: 300_000 }, () => {
+    const { ctx } = gpuContext();
+    large(dtype).forEach((c, i) => check(ctx, c, 6000 + i + (dtype === 'float32' ? 100 : 0)));
   });
 }

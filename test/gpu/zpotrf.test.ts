@@ -15,6 +15,16 @@
  *   B B^H + n I is about 4 for B's entries in the unit square, and two such results are compared;
  * - good matrices' residuals as LAPACK's testers take them: ||A - L L^H|| / (n u ||A||) (potrf) and
  *   ||A X - B|| / (n u ||A|| ||X||) (potrs, posv) at most 30, LAPACK's threshold.
+ * Above 32 (the recursion on the GPU: leaves on the n <= 32 kernels, the panels by the complex
+ * trsm, the updates by the complex herk; potrs two trsm; posv both with B kept where info > 0):
+ * n = 33, 47, 64, 100, 128, 256 (potrf also 512), both dtypes and triangles, odd ld and list batches,
+ * device and host data, good matrices beside ones that fail in the first half, in the second (info
+ * = n1 + k, n1 the recursion's first split) and through NaN in the second half. Checked: info
+ * exactly and the GPU route; a good matrix's factor or solution within 64 n u of the reference's
+ * (NaN nowhere) and its residual (to n = 128); a failed matrix's factor columns before the failing
+ * one and its failing diagonal element as the reference's (a pair with NaN where the reference's
+ * has one: the complex products spread NaN over both parts), the rest of its triangle unspecified
+ * (as the real family's); the other triangle and a failed posv's B bit for bit as given.
  * The file's kernels are compiled at once before the first case. Skips with one line where no GPU
  * is usable.
  */
@@ -26,8 +36,9 @@ import type { ComplexDType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import type { DeviceStorage, Storage } from '../../src/core/storage.js';
 import {
-  epsOf, get, hermitianFrom, LIST, multiply, norm, ODD, op, place, randomHpd, ratio, set, subtract, triangle, zeros, type Layout, type Z,
+  epsOf, get, hermitianFrom, LIST, multiply, norm, ODD, op, place, randomHermitian, randomHpd, ratio, set, subtract, triangle, zeros, type Layout, type Z,
 } from '../helpers/complex.js';
+import { splitPoint } from '../../src/cuda/kernels/common/split.js';
 import { gpuContext, gpuSkipReason, onDevice, warmFileKernels } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 
@@ -96,11 +107,69 @@ function call(ctx: Context, c: Case, a: Batch<Storage>, b: Batch<Storage> | unde
   return ctx.posv({ uplo: c.uplo, a, b: b! }).info as Int32Array | DeviceStorage;
 }
 
+/** The orders above 32 (the recursion), per operation: a few cases each, both triangles in turn. */
+const LARGE: Record<Op, readonly number[]> = { potrf: [33, 47, 64, 100, 128, 256, 512], potrs: [33, 64, 100, 256], posv: [47, 100, 128, 256] };
+
+function largeCases(op: Op, dtype: ComplexDType): Case[] {
+  return LARGE[op].map((n, i) => ({
+    op, dtype, uplo: i % 2 === (dtype === 'complex64' ? 1 : 0) ? 'lower' : 'upper', n,
+    nrhs: op === 'potrf' ? 0 : [1, 3, 5][i % 3]!,
+    count: n >= 256 ? 3 : 5,
+    layout: i % 3 === 1 ? LIST : ODD,
+    where: i % 2 === 1 ? 'device' : 'host',
+  }));
+}
+
+/**
+ * Matrix q of a large case: HPD (the diagonal's imaginary parts and the other triangle NaN); for
+ * potrf and posv, q = 1 fails in the second half (at n1 + 2, or its last column), q = 2 has NaN in
+ * the factor's second half, q = 3 fails in the first half (step 5). potrs: the reference's factor
+ * of an HPD matrix, its diagonal made complex.
+ */
+function largeMatrices(c: Case, rng: Rng): Z[] {
+  const n1 = splitPoint(c.n, 32);
+  const kk = Math.min(n1 + 2, c.n - 1);
+  return Array.from({ length: c.count }, (_, q) => {
+    const h = dominantHpd(rng, c.n);
+    const m = zeros(c.n, c.n);
+    for (let j = 0; j < c.n; j++) for (let i = 0; i < c.n; i++) set(m, i, j, ...get(h, i, j));
+    if (c.op === 'potrs') {
+      const ref = newReferenceContext();
+      ref.potrf({ uplo: c.uplo, a: strided(m.d, { rows: c.n, count: 1, dtype: 'complex128' }) });
+      ref.dispose();
+      for (let i = 0; i < c.n; i++) set(m, i, i, get(m, i, i)[0], (q % 2 === 0 ? 0.25 : -0.25) * get(m, i, i)[0]);
+    } else {
+      for (let i = 0; i < c.n; i++) set(m, i, i, get(h, i, i)[0], NaN);
+      if (q === 1) set(m, kk, kk, -1, 0);
+      if (q === 2) {
+        // F(n - 1, n1) (its mirror for upper): below the diagonal of the second half (on it where that half is one column).
+        const [r, s] = c.uplo === 'lower' ? [c.n - 1, n1] : [n1, c.n - 1];
+        set(m, r, s, NaN, get(m, r, s)[1]);
+      }
+      if (q === 3) set(m, 5, 5, -2, 0);
+    }
+    for (let j = 0; j < c.n; j++) for (let i = 0; i < c.n; i++) if (!inTriangle(c.uplo, i, j)) set(m, i, j, NaN, NaN);
+    return m;
+  });
+}
+
+/**
+ * A Hermitian positive definite matrix in O(n^2) (randomHpd's product is O(n^3), seconds at 512):
+ * (B + B^H) / 2 with B's entries in the unit square, plus 2n I. A row's off-diagonal moduli sum to
+ * less than sqrt(2) (n - 1), so its eigenvalues lie in (0.58 n, 3.42 n) (Gershgorin): cond < 6,
+ * as well conditioned as randomHpd's B B^H + n I.
+ */
+function dominantHpd(rng: Rng, n: number): Z {
+  const h = randomHermitian(rng, n);
+  for (let i = 0; i < n; i++) set(h, i, i, get(h, i, i)[0] + 2 * n, 0);
+  return h;
+}
+
 /** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
 before(() => warmFileKernels('zpotrf', (ctx, planning) => {
   if (planning === undefined) return;
   const dev = planning.device;
-  for (const op of ['potrf', 'potrs', 'posv'] as const) for (const dtype of TYPES) for (const uplo of UPLOS) for (const c of casesOf(op, dtype, uplo)) {
+  for (const op of ['potrf', 'potrs', 'posv'] as const) for (const dtype of TYPES) for (const c of [...UPLOS.flatMap((uplo) => casesOf(op, dtype, uplo)), ...largeCases(op, dtype)]) {
     const part = dtype === 'complex128' ? 'float64' : 'float32';
     const ld = c.n + c.layout.pad;
     const a = c.layout.kind === 'list'
@@ -112,6 +181,39 @@ before(() => warmFileKernels('zpotrf', (ctx, planning) => {
     call(ctx, c, a, c.op === 'potrf' ? undefined : b);
   }
 }));
+
+/** The case's call on the GPU context and on the reference, on the same data placed twice (and the input as stored, rounded to the type); info, the layouts, padding checked. */
+function execute(ctx: Context, c: Case, as: readonly Z[], bs: readonly Z[], name: string) {
+  const { dtype } = c;
+  const placedA = place(as, c.n, c.n, dtype, c.layout), placedB = c.op === 'potrf' ? undefined : place(bs, c.n, c.nrhs, dtype, c.layout);
+  const refA = place(as, c.n, c.n, dtype, c.layout), refB = c.op === 'potrf' ? undefined : place(bs, c.n, c.nrhs, dtype, c.layout);
+  const inA = as.map((_, p) => placedA.read(p)), inB = bs.map((_, p) => placedB!.read(p));
+  const [outsideA, outsideB] = [placedA.outside(), placedB?.outside() ?? []];
+
+  const ref = newReferenceContext();
+  const wantInfo = [...(call(ref, c, refA.batch, refB?.batch) as Int32Array)];
+  ref.dispose();
+
+  let info: number[];
+  if (c.where === 'host') {
+    info = [...(call(ctx, c, placedA.batch, placedB?.batch) as Int32Array)];
+  } else {
+    const dA = onDevice(ctx, placedA.batch), dB = placedB === undefined ? undefined : onDevice(ctx, placedB.batch);
+    try {
+      info = [...(ctx.download(call(ctx, c, dA.batch, dB?.batch) as DeviceStorage) as Int32Array)];
+      dA.back();
+      dB?.back();
+    } finally {
+      dA.dispose();
+      dB?.dispose();
+    }
+  }
+  assert.deepEqual(ctx.lastRoute, { op: c.op, route: c.op, gpu: true }, name);
+  assert.deepEqual(info, wantInfo, `${name}: info`);
+  assert.deepEqual(placedA.outside().map(String), outsideA.map(String), `${name}: A's padding changed`);
+  if (placedB) assert.deepEqual(placedB.outside().map(String), outsideB.map(String), `${name}: B's padding changed`);
+  return { info, wantInfo, placedA, placedB, refA, refB, inA, inB };
+}
 
 /** Compares matrix p's outputs with the reference's (see the file comment); returns a message or undefined. */
 function compare(c: Case, got: Z, want: Z, input: Z, what: string): string | undefined {
@@ -141,35 +243,8 @@ for (const op of ['potrf', 'potrs', 'posv'] as const) for (const dtype of TYPES)
         for (let k = 0; k < z.d.length; k++) z.d[k] = rng.uniform(-1, 1);
         return z;
       });
-      // The same data three times: the call's, the reference's, and the input as stored (rounded to the type).
-      const placedA = place(as, c.n, c.n, dtype, c.layout), placedB = c.op === 'potrf' ? undefined : place(bs, c.n, c.nrhs, dtype, c.layout);
-      const refA = place(as, c.n, c.n, dtype, c.layout), refB = c.op === 'potrf' ? undefined : place(bs, c.n, c.nrhs, dtype, c.layout);
-      const inA = as.map((_, p) => placedA.read(p)), inB = bs.map((_, p) => placedB!.read(p));
-      const [outsideA, outsideB] = [placedA.outside(), placedB?.outside() ?? []];
-
-      const ref = newReferenceContext();
-      const wantInfo = [...(call(ref, c, refA.batch, refB?.batch) as Int32Array)];
-      ref.dispose();
-
-      let info: number[];
-      if (c.where === 'host') {
-        info = [...(call(ctx, c, placedA.batch, placedB?.batch) as Int32Array)];
-      } else {
-        const dA = onDevice(ctx, placedA.batch), dB = placedB === undefined ? undefined : onDevice(ctx, placedB.batch);
-        try {
-          info = [...(ctx.download(call(ctx, c, dA.batch, dB?.batch) as DeviceStorage) as Int32Array)];
-          dA.back();
-          dB?.back();
-        } finally {
-          dA.dispose();
-          dB?.dispose();
-        }
-      }
-      assert.deepEqual(ctx.lastRoute, { op, route: op, gpu: true }, name);
-      assert.deepEqual(info, wantInfo, `${name}: info`);
+      const { wantInfo, placedA, placedB, refA, refB, inA, inB } = execute(ctx, c, as, bs, name);
       if (op !== 'potrs') assert.ok(wantInfo.some((k) => k > 0) || c.count < 2, `${name}: the batch holds failing matrices`);
-      assert.deepEqual(placedA.outside().map(String), outsideA.map(String), `${name}: A's padding changed`);
-      if (placedB) assert.deepEqual(placedB.outside().map(String), outsideB.map(String), `${name}: B's padding changed`);
 
       const u = epsOf(dtype);
       for (let p = 0; p < c.count; p++) {
@@ -183,6 +258,84 @@ for (const op of ['potrf', 'potrs', 'posv'] as const) for (const dtype of TYPES)
         if (op === 'potrf') {
           const f = triangle(placedA.read(p), uplo);
           const product = uplo === 'lower' ? multiply(f, op_(f)) : multiply(op_(f), f);
+          const r = ratio(norm(subtract(full, product)), c.n, norm(full), u);
+          assert.ok(r <= 30, `${name}: matrix ${p} ||A - L L^H|| / (n u ||A||) = ${r}`);
+        } else {
+          const x = placedB!.read(p);
+          const r = ratio(norm(subtract(multiply(full, x), inB[p]!)), c.n, norm(full) * norm(x), u);
+          assert.ok(r <= 30, `${name}: matrix ${p} ||A X - B|| / (n u ||A|| ||X||) = ${r}`);
+        }
+      }
+    }
+  });
+}
+
+/**
+ * A large case's matrix p (see the file comment): info 0: every element of the triangle within
+ * the bound (no NaN), the other triangle as given; info k > 0: the factor's columns before k - 1
+ * and the diagonal element k - 1 within the bound (pairs with NaN where the reference's have one),
+ * the other triangle as given, the rest not compared. Returns a message or undefined.
+ */
+function compareLarge(c: Case, got: Z, want: Z, input: Z, info: number, isFactor: boolean, what: string): string | undefined {
+  let scale = 1;
+  for (const x of want.d) if (Number.isFinite(x)) scale = Math.max(scale, Math.abs(x));
+  const bound = 64 * c.n * epsOf(c.dtype) * scale;
+  const upTo = info === 0 ? got.cols : info - 1;
+  for (let j = 0; j < got.cols; j++) for (let i = 0; i < got.rows; i++) {
+    const at = `${what} element ${i}, ${j}`;
+    const [g, w, x] = [get(got, i, j), get(want, i, j), get(input, i, j)];
+    if (isFactor && !inTriangle(c.uplo, i, j)) {
+      if (!(Object.is(g[0], x[0]) && Object.is(g[1], x[1]))) return `${at} outside the triangle changed: ${g}, was ${x}`;
+      continue;
+    }
+    const col = !isFactor ? 0 : c.uplo === 'lower' ? j : i;
+    if (isFactor && col > upTo) continue;
+    if (isFactor && col === upTo && i !== j) continue;
+    if (Number.isNaN(w[0]) || Number.isNaN(w[1])) {
+      if (info === 0) return `${at}: the reference has NaN in a good matrix (${w})`;
+      if (!(Number.isNaN(g[0]) || Number.isNaN(g[1]))) return `${at}: ${g}, want NaN in ${w}`;
+      continue;
+    }
+    for (const part of [0, 1]) if (!(Math.abs(g[part]! - w[part]!) <= bound)) return `${at} part ${part}: ${g[part]}, want ${w[part]} (bound ${bound})`;
+  }
+  return undefined;
+}
+
+for (const op of ['potrf', 'potrs', 'posv'] as const) for (const dtype of TYPES) {
+  test(`${op} ${dtype} above 32 (the recursion on the GPU): n = ${LARGE[op].join(', ')}, strided and list, failing in either half and NaN`, { skip, timeout: 300_000 }, () => {
+    const { ctx } = gpuContext();
+    for (const c of largeCases(op, dtype)) {
+      const name = `${op} ${dtype} ${c.uplo} n = ${c.n}${op === 'potrf' ? '' : `, nrhs = ${c.nrhs}`}, ${c.count} ${c.layout.kind} on the ${c.where}`;
+      const rng = new Rng(c.n * 31 + c.nrhs + (dtype === 'complex64' ? 7 : 0) + { potrf: 0, potrs: 100, posv: 200 }[op]);
+      const as = largeMatrices(c, rng);
+      const bs = c.op === 'potrf' ? [] : Array.from({ length: c.count }, () => {
+        const z = zeros(c.n, c.nrhs);
+        for (let k = 0; k < z.d.length; k++) z.d[k] = rng.uniform(-1, 1);
+        return z;
+      });
+      const { wantInfo, placedA, placedB, refA, refB, inA, inB } = execute(ctx, c, as, bs, name);
+      if (op !== 'potrs') {
+        const n1 = splitPoint(c.n, 32);
+        assert.equal(wantInfo[0], 0, `${name}: matrix 0 factors`);
+        assert.equal(wantInfo[1], Math.min(n1 + 2, c.n - 1) + 1, `${name}: matrix 1 fails in the second half, at n1 + k`);
+        assert.ok(wantInfo[2]! > n1, `${name}: matrix 2 fails through NaN in the second half`);
+        if (c.count > 3) assert.equal(wantInfo[3], 6, `${name}: matrix 3 fails in the first half`);
+      }
+      const u = epsOf(dtype);
+      for (let p = 0; p < c.count; p++) {
+        const info = wantInfo[p]!;
+        const bad = (op !== 'potrs' ? compareLarge(c, placedA.read(p), refA.read(p), inA[p]!, info, true, `${name}: matrix ${p} A`) : undefined) ??
+          (placedB === undefined ? undefined
+            : info === 0 ? compareLarge(c, placedB.read(p), refB!.read(p), inB[p]!, 0, false, `${name}: matrix ${p} B`)
+              : compare(c, placedB.read(p), inB[p]!, inB[p]!, `${name}: matrix ${p} B of a failed matrix kept`));
+        assert.equal(bad, undefined, bad);
+        if (op === 'potrs') assert.deepEqual(Array.from(placedA.read(p).d, String), Array.from(inA[p]!.d, String), `${name}: matrix ${p}: potrs's factor unchanged`);
+        if (info !== 0 || c.n > 128) continue;
+        const given = triangle(inA[p]!, c.uplo);
+        const full = op === 'potrs' ? (c.uplo === 'lower' ? multiply(given, op_(given)) : multiply(op_(given), given)) : hermitianFrom(inA[p]!, c.uplo);
+        if (op === 'potrf') {
+          const f = triangle(placedA.read(p), c.uplo);
+          const product = c.uplo === 'lower' ? multiply(f, op_(f)) : multiply(op_(f), f);
           const r = ratio(norm(subtract(full, product)), c.n, norm(full), u);
           assert.ok(r <= 30, `${name}: matrix ${p} ||A - L L^H|| / (n u ||A||) = ${r}`);
         } else {

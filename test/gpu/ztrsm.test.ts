@@ -1,6 +1,6 @@
 /**
- * Complex trsm on the GPU (kernels/ztrsm/: ztrsm, ctrsm with triangles of order <= 32, route 'trsm'
- * of COMPLEX_ROUTES) against the complex reference (cpu/complex/ztrsm.ts, run in float64 on host
+ * Complex trsm on the GPU (kernels/ztrsm/: ztrsm, ctrsm, route 'trsm' of COMPLEX_ROUTES; triangles
+ * of order <= 32 on the warp kernel, larger ones by the recursion over it with the complex GEMM) against the complex reference (cpu/complex/ztrsm.ts, run in float64 on host
  * copies), on fresh random well-conditioned triangles (test/helpers/ztrsm-data.ts: cond_inf < 10,
  * which justifies the tolerance there, 64 max(8, t) eps of the matrix's largest result): every
  * side / uplo / trans / diag, complex128 and complex64, orders 1, 7, 16, 31, 32 with 1, 3 and 33
@@ -10,8 +10,10 @@
  * diagonal where unit); every float of B's buffers outside its matrices holds a NaN with its own
  * payload and must come back bit for bit, and A's buffers must come back bit for bit whole.
  * Also: alpha = 0 (B zero, A all NaN and not read), alpha = 1, a zero on the diagonal (NaN and Inf
- * exactly where the reference has them), large batches (one y block), and order 33 on the CPU
- * reference (route 'cpu') with the same checks. Skips with one line where no GPU is usable.
+ * exactly where the reference has them), large batches (one y block); and the recursion: every
+ * variant at one of the orders 33, 47, 64, 100, 128, 256, 512 (1, 3 or 33 right-hand sides, both
+ * forms), alpha 0 (A all NaN, not read: the leaves alone write B's zeros) and 1 above 32, each on
+ * the GPU (route 'trsm') with the same checks. Skips with one line where no GPU is usable.
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -30,6 +32,8 @@ const skip = gpuSkipReason();
 const DTYPES: readonly DType[] = ['float64', 'float32'];
 const ORDERS = [1, 7, 16, 31, 32];
 const NRHS = [1, 3, 33];
+/** The recursion's orders (leaves of at most 32, the complex GEMM between them). */
+const LARGE = [33, 47, 64, 100, 128, 256, 512];
 const ALPHA: ComplexScalar = [0.75, -1.25];
 
 type Form = PlacedForm;
@@ -53,7 +57,7 @@ function sweep(dtype: DType): Call[] {
   return out;
 }
 
-/** alpha 0 and 1, singular triangles, large batches, and order 33 (the CPU reference). */
+/** alpha 0 and 1, singular triangles, large batches, and order 33 (the recursion: two leaves and a GEMM). */
 function specials(dtype: DType): Call[] {
   const base = { dtype, zeroAt: -1, route: 'trsm' as const, formA: 'strided' as Form, formB: 'strided' as Form };
   return [
@@ -66,9 +70,30 @@ function specials(dtype: DType): Call[] {
     { ...base, side: 'left', uplo: 'lower', transA: 'T', diag: 'nonunit', order: 31, nrhs: 4, count: 20, alpha: ALPHA, zeroAt: 30 },
     { ...base, side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', order: 16, nrhs: 33, count: 4000, alpha: ALPHA },
     { ...base, side: 'right', uplo: 'upper', transA: 'C', diag: 'nonunit', order: 1, nrhs: 3, count: 20000, alpha: ALPHA },
-    { ...base, side: 'left', uplo: 'upper', transA: 'C', diag: 'nonunit', order: 33, nrhs: 3, count: 10, alpha: ALPHA, route: 'cpu' },
-    { ...base, side: 'right', uplo: 'lower', transA: 'N', diag: 'unit', order: 33, nrhs: 2, count: 10, alpha: ALPHA, route: 'cpu', formB: 'list' },
+    { ...base, side: 'left', uplo: 'upper', transA: 'C', diag: 'nonunit', order: 33, nrhs: 3, count: 10, alpha: ALPHA },
+    { ...base, side: 'right', uplo: 'lower', transA: 'N', diag: 'unit', order: 33, nrhs: 2, count: 10, alpha: ALPHA, formB: 'list' },
   ];
+}
+
+/**
+ * Above 32, the recursion: every variant once, the orders in turn (each order three or four
+ * variants), 1, 3 or 33 right-hand sides, A or B a list batch now and then; then alpha 0 and 1.
+ * No zero on the diagonal here: the GEMM's complex products spread Inf and NaN over both parts
+ * where the reference's substitution keeps them apart, so their places differ by design.
+ */
+function large(dtype: DType): Call[] {
+  const out: Call[] = ZTRSM_VARIANTS.map((v, i): Call => ({
+    ...v, dtype, order: LARGE[i % LARGE.length]!, nrhs: NRHS[i % NRHS.length]!, count: 3, alpha: ALPHA, zeroAt: -1, route: 'trsm',
+    formA: i % 5 === 3 ? 'list' : 'strided', formB: i % 4 === 2 ? 'list' : 'strided',
+  }));
+  const base = { dtype, zeroAt: -1, route: 'trsm' as const, count: 3, formA: 'strided' as Form, formB: 'strided' as Form };
+  out.push(
+    { ...base, side: 'left', uplo: 'lower', transA: 'C', diag: 'nonunit', order: 100, nrhs: 5, alpha: [0, 0], formB: 'list' },
+    { ...base, side: 'right', uplo: 'upper', transA: 'N', diag: 'unit', order: 64, nrhs: 4, alpha: [0, 0] },
+    { ...base, side: 'right', uplo: 'lower', transA: 'T', diag: 'nonunit', order: 100, nrhs: 3, alpha: [1, 0], formA: 'list' },
+    { ...base, side: 'left', uplo: 'upper', transA: 'N', diag: 'unit', order: 511, nrhs: 2, alpha: [1, 0] },
+  );
+  return out;
 }
 
 /** The matrix of array `a` that pair e lies in, or -1. */
@@ -125,7 +150,7 @@ function check(ctx: Context, c: Call, seed: number): void {
 before(() => warmFileKernels('ztrsm', (ctx, planning) => {
   if (planning === undefined) return;
   const dev = planning.device;
-  for (const dtype of DTYPES) for (const c of [...sweep(dtype), ...specials(dtype)]) {
+  for (const dtype of DTYPES) for (const c of [...sweep(dtype), ...specials(dtype), ...large(dtype)]) {
     if (c.route === 'cpu') continue;
     const [rows, cols] = shapeB(c);
     const mat = (r: number, k: number, form: Form): Batch<Storage> => {
@@ -143,8 +168,12 @@ for (const dtype of DTYPES) {
     const { ctx } = gpuContext();
     sweep(dtype).forEach((c, i) => check(ctx, c, 9000 + i + (dtype === 'float32' ? 50_000 : 0)));
   });
-  test(`trsm ${ctypeOf(dtype)}: alpha 0 and 1, zeros on the diagonal, large batches, order 33 on the CPU reference`, { skip, timeout: 300_000 }, () => {
+  test(`trsm ${ctypeOf(dtype)}: alpha 0 and 1, zeros on the diagonal, large batches, order 33 by the recursion`, { skip, timeout: 300_000 }, () => {
     const { ctx } = gpuContext();
     specials(dtype).forEach((c, i) => check(ctx, c, 700 + i + (dtype === 'float32' ? 50 : 0)));
+  });
+  test(`trsm ${ctypeOf(dtype)} above 32 (the recursion on the GPU): every variant at orders ${LARGE.join(', ')}, alpha 0 and 1, vs the reference`, { skip, timeout: 300_000 }, () => {
+    const { ctx } = gpuContext();
+    large(dtype).forEach((c, i) => check(ctx, c, 3000 + i + (dtype === 'float32' ? 500 : 0)));
   });
 }

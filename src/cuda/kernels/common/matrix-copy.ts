@@ -1,11 +1,20 @@
 /**
- * posv / gesv on a route whose solves touch every matrix (a batched trsm): B of a matrix whose
+ * posv / gesv on a route whose solves touch every matrix (a batched trsm: the real solves, the
+ * complex Cholesky's beyond its fused kernel, the complex blocked LU): B of a matrix whose
  * factorisation failed (info != 0) must come back unchanged (LAPACK), so B is copied aside before
  * the solves (every matrix) and the failed matrices' B copied back after them (`failedOnly`). One
- * block per matrix; with `failedOnly`, blocks of matrices that succeeded return at once. The
- * element is the kernel's `real` or `real2` (a complex pair), whose type the caller's prelude defines.
+ * block per matrix; with `failedOnly`, blocks of matrices that succeeded return at once.
+ * `matrixCopySource` is the kernel over the caller's element (`real`, or `real2`: a complex pair);
+ * `copySource` / `copyMatrices` its real form and launcher (a complex batch is copied as the real
+ * batch of its parts, common/pair-view.ts).
  */
-import { matrixPointer, operandParameters, type OperandKind } from './batch-pointer.js';
+import { batchCount, type Batch } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelSource } from '../../runtime/types.js';
+import { kindTag, matrixPointer, operandParameters, type OperandKind } from './batch-pointer.js';
+import { cachedKernel } from './kernel-cache.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from './operands.js';
+import { precisionLetter, precisionPrelude } from './precision.js';
 
 export const COPY_THREADS = 256;
 
@@ -39,4 +48,41 @@ extern "C" __global__ void __launch_bounds__(${COPY_THREADS}) ${p.entry}(
   }
 }
 `;
+}
+
+/** B copied aside and back (copySource). */
+export interface CopyParams {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+  /** Only the matrices whose info is non-zero. */
+  readonly failedOnly: boolean;
+}
+
+export function copySource(p: CopyParams): KernelSource {
+  const entry = `copy_${p.failedOnly ? 'failed' : 'all'}_${precisionLetter(p.dtype)}_${kindTag(p.kind)}`;
+  const source = matrixCopySource({ entry, prelude: precisionPrelude(p.dtype), kind: p.kind, element: 'real', failedOnly: p.failedOnly });
+  return { name: `${entry}.cu`, source, entry };
+}
+
+/**
+ * Copies every matrix of `from` into `to` (real batches of the same shapes, one count), or only
+ * those whose info (indexed by batch place) is non-zero.
+ */
+export function copyMatrices(dev: GpuDevice, from: Batch<DeviceArray>, to: Batch<DeviceArray>, info: DeviceArray, failedOnly: boolean): void {
+  if (batchCount(from) === 0) return;
+  const dtype = deviceDtype(to);
+  const grouping = groupOperands(dev, [from, to]);
+  try {
+    for (const g of grouping.groups) {
+      const [src, dst] = [g.operands[0]!, g.operands[1]!];
+      if (dst.rows === 0 || dst.cols === 0) continue;
+      const p: CopyParams = { dtype, kind: dst.kind, failedOnly };
+      const k = cachedKernel(dev, `copy/${JSON.stringify(p)}`, () => copySource(p));
+      k.launch({ grid: [g.count, 1, 1], block: [COPY_THREADS, 1, 1] }, [
+        ...operandArgs(src), ...operandArgs(dst), arg.ptr(info), ...indexArgs(g.index, g.count), arg.i32(dst.rows), arg.i32(dst.cols),
+      ]);
+    }
+  } finally {
+    release(dev, grouping);
+  }
 }

@@ -8,7 +8,7 @@ export { potrfSmallSource, choleskyRowsSource, loadFactorRows, storeFactorRows }
 export { potrfRegisterSource } from './generate-register.js';
 export { potrfPanelSource } from './generate-panel.js';
 export { planPotrf, selectPotrf, potrfBlocked, potrfBlockedSteps, potrfRecursionSteps, potrfRecursive, RECURSIVE_LEAF, type PotrfProblem, type PotrfRecursionStep } from './plan.js';
-export { infoCombineSource } from './generate-combine.js';
+export { infoCombineSource } from '../common/info-combine.js';
 export { potrfCuda, potrfGroup, potrfLargePath, type PotrfOptions } from './launch.js';
 export { potrfSmallVbatchedSource, POTRF_VBATCH_INTS } from './generate-vbatched.js';
 export { potrfRegisterVbatchedSource } from './generate-register.js';

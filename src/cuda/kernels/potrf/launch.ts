@@ -21,7 +21,7 @@ import { potrfPanelSolveBlocks, potrfPanelSolveSharedBytes, potrfPanelSolveSourc
 import { potrfDiagonalFits, potrfDiagonalSource, potrfDiagonalThreads } from './generate-diagonal.js';
 import { potrfFusedPanelSharedBytes, potrfFusedPanelSource, potrfFusedPanelSyncInts, potrfFusedPanelThreads } from './generate-fused-panel.js';
 import { trsmCuda, type TrsmOptions } from '../trsm/index.js';
-import { infoCombineSource } from './generate-combine.js';
+import { combineInfo } from '../common/info-combine.js';
 import { SMALL_MAX_N, smallGrid } from '../common/warp-slots.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
 import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelSource } from './generate-panel.js';
@@ -130,7 +130,6 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
   const leafOptsFor = (size: number): PotrfOptions => (fewLeaves && size > SMALL_MAX_N && size <= REGISTER_DESIGN_MAX ? registerLeaf : leafOpts);
   zeroInfo(dev, info, null, count);
   const frame = Workspace.of(dev).frame();
-  const combine = kernelFor(dev, 'potrf-info-combine', COMBINE_KEY, infoCombineSource);
   try {
     const scratch = frame.take('int32', count, "the large Cholesky's scratch info");
     for (const step of steps) {
@@ -138,7 +137,7 @@ function potrfRecursion(dev: GpuDevice, dtype: DType, uplo: Uplo, a: StridedBatc
         const b = block(a, step.off, step.off, step.size, step.size) as StridedBatch<DeviceArray>;
         const args: OperandArgs = { kind: 'strided', pointer: b.data.ptr, offset: b.offset, stride: b.stride, ld: b.ld, rows: b.rows, cols: b.cols };
         potrfGroup(dev, dtype, uplo, { count, operands: [args], index: null }, scratch, leafOptsFor(step.size));
-        combine.launch({ grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1] }, [arg.ptr(info), arg.ptr(scratch), arg.i32(count), arg.i32(step.off)]);
+        combineInfo(dev, info, scratch, count, step.off);
         continue;
       }
       const { off, top, rest } = step;
@@ -261,6 +260,3 @@ function potrfInvertedPanels(
     frame.end();
   }
 }
-
-/** The combine kernel has no parameters: one memo key object. */
-const COMBINE_KEY = {};

@@ -17,7 +17,7 @@ import { deviceDtype, groupOperands, indexArgs, type LaunchGroup, operandArgs, r
 import { smallGrid } from '../common/warp-slots.js';
 import { gesvLayout, gesvSmallSource, posvLayout, posvSmallSource, smallSolveLayout, smallSolveSource } from './generate-small.js';
 import { SUBSTITUTE_MAX_THREADS, substituteSharedBytes, substituteSource } from './generate-substitute.js';
-import { copySource, COPY_THREADS } from './generate-copy.js';
+import { copyMatrices } from '../common/matrix-copy.js';
 import { permuteSharedBytes, permuteSource, PERMUTE_THREADS } from './generate-permute.js';
 import type { SolveVariant } from './params.js';
 import { planFusedSolve, planPosvSolve, planSmallSolve, planSubstitute, smallSolveApplies, trsmRouteApplies, type SolveProblem } from './plan.js';
@@ -129,19 +129,6 @@ function permuteRows(dev: GpuDevice, b: DeviceBatch, piv: Pivots, inverse: boole
     const columnsPerBlock = Math.max(1, Math.ceil(o.cols / 8));
     k.launch({ grid: [g.count, Math.ceil(o.cols / columnsPerBlock), 1], block: [PERMUTE_THREADS, 1, 1], sharedBytes: permuteSharedBytes(o.rows, elementBytes(dtype)) }, [
       ...operandArgs(o), arg.ptr(piv.ipiv), arg.i32(piv.pivotStride), ...indexArgs(g.index, g.count), arg.i32(o.rows), arg.i32(o.cols), arg.i32(columnsPerBlock),
-    ]);
-  });
-}
-
-/** Copies every matrix of `from` into `to` (same shapes), or only those whose info is non-zero. */
-function copyMatrices(dev: GpuDevice, from: DeviceBatch, to: DeviceBatch, info: DeviceArray, failedOnly: boolean): void {
-  forEachGroup(dev, [from, to], (g, dtype) => {
-    const [src, dst] = [g.operands[0]!, g.operands[1]!];
-    if (dst.rows === 0 || dst.cols === 0) return;
-    const p = { dtype, kind: dst.kind, failedOnly };
-    const k = cachedKernel(dev, `copy/${JSON.stringify(p)}`, () => copySource(p));
-    k.launch({ grid: [g.count, 1, 1], block: [COPY_THREADS, 1, 1] }, [
-      ...operandArgs(src), ...operandArgs(dst), arg.ptr(info), ...indexArgs(g.index, g.count), arg.i32(dst.rows), arg.i32(dst.cols),
     ]);
   });
 }

@@ -62,10 +62,3 @@ export interface PermuteParams {
   readonly inverse: boolean;
 }
 
-/** B copied aside and back on the trsm route of posv/gesv (generate-copy.ts). */
-export interface CopyParams {
-  readonly dtype: DType;
-  readonly kind: OperandKind;
-  /** Only the matrices whose info is non-zero. */
-  readonly failedOnly: boolean;
-}

@@ -2,7 +2,9 @@
  * The launcher of the complex herk kernels (generate-small.ts): complexHerkCuda. The device arrays
  * hold the parts' dtype; the batches' rows, ld, stride and offset count pairs, and a list batch's
  * pointer table is built with a pair's bytes (common/operands.ts groupOperands). A strided batch is
- * one launch; a list batch one per shape and leading dimension of its matrices.
+ * one launch; a list batch one per shape and leading dimension of its matrices. C above ZHERK_MAX_N
+ * runs the recursion's steps (plan.ts zherkSteps) in order: diagonal blocks on the small kernel,
+ * the off-diagonal blocks of C's triangle on the complex GEMM (gemm's public face).
  */
 import { batchCount } from '../../../core/batch.js';
 import { MyriadError } from '../../../core/errors.js';
@@ -12,18 +14,33 @@ import { complexBytes } from '../common/complex.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
 import { zherkSmallSource } from './generate-small.js';
-import { planZherk, ZHERK_MAX_N, zherkServes } from './plan.js';
+import { complexGemmCuda } from '../gemm/index.js';
+import { planZherk, zherkServes, zherkSteps, type BlockHerkRequest } from './plan.js';
 
-/** zherk / cherk: C := alpha A A^H + beta C ('N') or alpha A^H A + beta C ('C') on C's `uplo` triangle, C of order <= 32. */
+/** zherk / cherk: C := alpha A A^H + beta C ('N') or alpha A^H A + beta C ('C') on C's `uplo` triangle, C of any order. */
 export function complexHerkCuda(dev: GpuDevice, r: ComplexHerkRequest<DeviceArray>): void {
-  if (r.a.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex herk kernels take strided and list batches', 'a');
-  if (r.c.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex herk kernels take strided and list batches', 'c');
-  if (batchCount(r.c) === 0) return;
-  if (!zherkServes(r.c.rows)) throw new MyriadError('UNSUPPORTED', `the complex herk kernels take C of order <= ${ZHERK_MAX_N}, got ${r.c.rows}`, 'c.rows');
-  const n = r.c.rows;
-  const k = r.trans === 'N' ? r.a.cols : r.a.rows;
+  const { a, c } = r;
+  if (a.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex herk kernels take strided and list batches', 'a');
+  if (c.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex herk kernels take strided and list batches', 'c');
+  if (batchCount(c) === 0) return;
+  const n = c.rows;
+  const k = r.trans === 'N' ? a.cols : a.rows;
   // zherk's early return: nothing to add and nothing to scale (the diagonal's imaginary parts stay too).
   if (n === 0 || ((r.alpha === 0 || k === 0) && r.beta === 1)) return;
+  if (zherkServes(n)) {
+    smallHerk(dev, { ...r, a, c });
+    return;
+  }
+  for (const step of zherkSteps({ ...r, a, c })) {
+    if (step.kind === 'leaf') smallHerk(dev, step.request);
+    else complexGemmCuda(dev, step.request);
+  }
+}
+
+/** The small kernel's launches (C of order 1 .. ZHERK_MAX_N). */
+function smallHerk(dev: GpuDevice, r: BlockHerkRequest<DeviceArray>): void {
+  const n = r.c.rows;
+  const k = r.trans === 'N' ? r.a.cols : r.a.rows;
   const dtype = deviceDtype(r.c);
   const grouping = groupOperands(dev, [r.a, r.c], complexBytes(dtype));
   try {

@@ -1,14 +1,18 @@
 /**
  * Which complex herk kernel serves one launch group, and its block. One design (generate-small.ts:
  * a thread per element of C's triangle, op(A) staged through shared memory), for C of order <= 32;
- * larger orders and variable batches are not taken (the router's `covers`, zherkCovers, leaves them
- * to the CPU reference). No tuning table: the block's size (about 256 threads) and the staged chunk
- * (at most 1024 pairs a block) are chosen, not swept.
+ * larger C by the recursion of zherkSteps (diagonal blocks on that kernel, the triangle's
+ * off-diagonal blocks by the complex GEMM). Variable batches are not taken (the router's `covers`,
+ * zherkCovers, leaves them to the CPU reference). No tuning table: the block's size (about 256
+ * threads) and the staged chunk (at most 1024 pairs a block) are chosen, not swept.
  */
 import type { Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
+import type { ComplexGemmRequest, ComplexHerkRequest } from '../../../core/op-specs.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import { splitPoint } from '../common/split.js';
+import { block, type BlockBatch } from '../common/sub-blocks.js';
 import type { ZherkSmallParams } from './params.js';
 
 /** The largest C the kernels take. */
@@ -24,9 +28,9 @@ const COLUMNS_PER_THREAD = 4;
 /** Whether the kernels take C of order n. */
 export const zherkServes = (n: number): boolean => n >= 0 && n <= ZHERK_MAX_N;
 
-/** Whether the kernels take a request: strided or list batches (one shape for all) with C of order at most ZHERK_MAX_N. */
+/** Whether complexHerkCuda takes a request: strided or list batches (one shape for all), C of any order (above ZHERK_MAX_N by zherkSteps). */
 export function zherkCovers(r: { a: Batch<unknown>; c: Batch<unknown> }): boolean {
-  return r.a.kind !== 'variable' && r.c.kind !== 'variable' && zherkServes(r.c.rows);
+  return r.a.kind !== 'variable' && r.c.kind !== 'variable';
 }
 
 export interface ZherkProblem {
@@ -50,4 +54,48 @@ export function planZherk(p: ZherkProblem): ZherkSmallParams {
   const perBlock = Math.max(1, Math.min(MAX_BLOCK_Z, Math.floor(BLOCK_THREADS / (p.n * rowsY))));
   const chunk = Math.max(1, Math.min(32, Math.floor(STAGED_PAIRS / (perBlock * p.n))));
   return { dtype: p.dtype, n: p.n, uplo: p.uplo, trans: p.trans, kindA: p.kindA, kindC: p.kindC, rowsY, perBlock, chunk };
+}
+
+/** A complex herk on strided or list batches (sub-blocks of them: common/sub-blocks.ts). */
+export type BlockHerkRequest<S> = Omit<ComplexHerkRequest<S>, 'a' | 'c'> & { readonly a: BlockBatch<S>; readonly c: BlockBatch<S> };
+
+/** One launch of the recursion: a diagonal block of C (order <= ZHERK_MAX_N) or an off-diagonal block by GEMM. */
+export type ZherkStep<S> =
+  | { readonly kind: 'leaf'; readonly request: BlockHerkRequest<S> }
+  | { readonly kind: 'update'; readonly request: ComplexGemmRequest<S> };
+
+/**
+ * C's `uplo` triangle by halves (split at a multiple of 32 near the half, common/split.ts): the
+ * diagonal blocks of order <= ZHERK_MAX_N on the herk kernel (their real diagonal, beta once each),
+ * and below (lower) or right of (upper) each split's first half one GEMM with op 'C':
+ * lower C21 := alpha X2 X1^H + beta C21, upper C12 := alpha X1 X2^H + beta C12, X = A ('N') or A^H
+ * ('C'; X_i^H is then the GEMM's op 'C' of A's columns). Every element of the triangle is in one
+ * block, so beta is applied once; the other triangle is in none. The caller keeps zherk's early
+ * return ((alpha = 0 or k = 0) and beta = 1: nothing written). Pure, over any storage (tests run
+ * the same requests on the CPU reference).
+ */
+export function zherkSteps<S>(r: BlockHerkRequest<S>): ZherkStep<S>[] {
+  const notrans = r.trans === 'N';
+  const k = notrans ? r.a.cols : r.a.rows;
+  // X's rows [off, off + size): A's rows ('N') or A's columns ('C').
+  const x = (off: number, size: number): BlockBatch<S> => (notrans ? block(r.a, off, 0, size, k) : block(r.a, 0, off, k, size));
+  const steps: ZherkStep<S>[] = [];
+  const alpha = [r.alpha, 0] as const;
+  const beta = [r.beta, 0] as const;
+  // C(I, J) := alpha X_I X_J^H + beta C(I, J): ('N', 'C') on A's rows, ('C', 'N') on its columns.
+  const gemm = (i0: number, rows: number, j0: number, cols: number): ComplexGemmRequest<S> => ({
+    transA: notrans ? 'N' : 'C', transB: notrans ? 'C' : 'N', alpha, a: x(i0, rows), b: x(j0, cols), beta, c: block(r.c, i0, j0, rows, cols),
+  });
+  const run = (off: number, size: number): void => {
+    if (size <= ZHERK_MAX_N) {
+      steps.push({ kind: 'leaf', request: { ...r, a: x(off, size), c: block(r.c, off, off, size, size) } });
+      return;
+    }
+    const h = splitPoint(size, 32);
+    run(off, h);
+    steps.push({ kind: 'update', request: r.uplo === 'lower' ? gemm(off + h, size - h, off, h) : gemm(off, h, off + h, size - h) });
+    run(off + h, size - h);
+  };
+  if (r.c.rows > 0) run(0, r.c.rows);
+  return steps;
 }
