@@ -31,7 +31,6 @@ import { random, zeros, type Z } from '../helpers/complex.js';
 import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 import { hasNaN, kindOf, luMatrix, luResidual, solveResidual } from '../helpers/zlu-data.js';
-import { ztrsmServes } from '../../src/cuda/kernels/ztrsm/index.js';
 
 const skip = gpuSkipReason();
 const SENTINEL = -777.25;
@@ -298,8 +297,7 @@ before(() => warmFileKernels('zgetrf', (ctx, planning) => {
     for (const n of SIZES) ctx.getrf({ a: mat(n, n, formFor(n), 3) });
     for (const [rows, cols] of RECTANGLES) ctx.getrf({ a: mat(rows, cols, 'strided', 3) });
     for (const n of largeSizes(dtype)) ctx.getrf({ a: mat(n, n, formFor(n), 3) });
-    // The solves above 32 need the complex trsm of order n: where it does not take that order yet, the tests say so themselves.
-    for (const n of [...SOLVE_SIZES, ...largeSizes(dtype).filter((x) => ztrsmServes(x))]) {
+    for (const n of [...SOLVE_SIZES, ...largeSizes(dtype)]) {
       const form = formFor(n), formB: Form = form === 'list' ? 'strided' : 'list';
       const ipiv = dev.alloc('int32', 3 * n) as unknown as DeviceStorage;
       for (const trans of TRANS) ctx.getrs({ trans, a: mat(n, n, form, 3), ipiv, b: mat(n, nrhsFor(n), formB, 3) });
