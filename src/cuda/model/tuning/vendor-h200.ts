@@ -78,5 +78,15 @@ export const h200VendorTable: VendorTable = {
       measured: [{ n: 192, count: 303, ratio: 0.89 }, { n: 256, count: 170, ratio: 0.88 }, { n: 384, count: 75, ratio: 0.87 }, { n: 512, count: 42, ratio: 0.87 }] },
     { op: 'gemm', route: 'cublas', dtype: 'complex64', n: [256, Infinity], count: [1, 1],
       measured: [{ n: 256, count: 1, ratio: 0.63 }, { n: 512, count: 1, ratio: 0.64 }, { n: 768, count: 1, ratio: 0.63 }, { n: 1024, count: 1, ratio: 0.9 }, { n: 1536, count: 1, ratio: 0.69 }, { n: 2048, count: 1, ratio: 0.85 }, { n: 4096, count: 1, ratio: 0.85 }, { n: 8192, count: 1, ratio: 0.87 }] },
+    // Complex trsm (left; one right-hand side and 16): the same card, 2026-11-29, code of commit
+    // `529be5f` (the complex trsm's recursion above 32), `node dist/scripts/vendor-sweep.js --ops trsm
+    // --dtype complex128,complex64`: cuBLAS's z/ctrsmBatched against the own route; one right-hand
+    // side stays on the own kernels everywhere (1.6-194x).
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [32, 128], nrhs: [16, Infinity], count: [256, Infinity],
+      measured: [{ n: 32, count: 4096, ratio: 0.8 }, { n: 64, count: 1024, ratio: 0.52 }, { n: 128, count: 256, ratio: 0.88 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [512, Infinity], nrhs: [16, Infinity], count: [16, Infinity],
+      measured: [{ n: 512, count: 16, ratio: 0.93 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex64', side: 'left', n: [64, 128], nrhs: [16, Infinity], count: [512, Infinity],
+      measured: [{ n: 64, count: 2048, ratio: 0.84 }, { n: 128, count: 512, ratio: 0.83 }] },
   ],
 };
