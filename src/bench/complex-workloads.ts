@@ -29,6 +29,17 @@ export interface ComplexWorkload {
 /** Right-hand sides of the complex posv and gesv workloads (BENCH_NRHS of workloads.ts, the vendor's potrsBatched's only nrhs). */
 export const COMPLEX_NRHS = 1;
 
+/** A from `makeA` (pairs of the parts' dtype) on the context: its pristine copy `a0`, the working copy `a` and its batch `A`. */
+function pristineA(
+  ctx: Context, makeA: (real: DType, n: number, count: number, rng: Random) => FloatArray, dtype: ComplexDType, n: number, count: number, rng: Random,
+): { place: Placement; real: DType; a0: Storage; a: Storage; A: StridedBatch<Storage> } {
+  const place = new Placement(ctx);
+  const real = complexInfo(dtype).real;
+  const a0 = place.put(makeA(real, n, count, rng));
+  const a = place.working(a0);
+  return { place, real, a0, a, A: strided(a, { rows: n, cols: n, count, dtype }) };
+}
+
 /**
  * A workload whose A (and B, where `rhs` gives it columns) the call overwrites: A from `makeA`
  * (pairs of the parts' dtype), B random; both restored from pristine copies before each run.
@@ -42,14 +53,10 @@ function inPlace(
   return {
     cost,
     prepare(ctx, dtype, n, count, rng) {
-      const place = new Placement(ctx);
-      const real = complexInfo(dtype).real;
-      const a0 = place.put(makeA(real, n, count, rng));
-      const a = place.working(a0);
+      const { place, real, a0, a, A } = pristineA(ctx, makeA, dtype, n, count, rng);
       const nrhs = rhs?.(n) ?? 0;
       const b0 = nrhs > 0 ? place.put(randomMatrices(real, 2 * n, nrhs, count, rng)) : undefined;
       const b = b0 !== undefined ? place.working(b0) : undefined;
-      const A = strided(a, { rows: n, cols: n, count, dtype });
       const B = b !== undefined ? strided(b, { rows: n, cols: nrhs, count, dtype }) : undefined;
       const ints: Ints = { info: place.ints(count), ipiv: place.ints(count * n) };
       const arrays: Record<string, Storage> = { a, a0, ...(b !== undefined ? { b } : {}), ...(isDeviceStorage(ints.ipiv) ? { ipiv: ints.ipiv } : {}) };
@@ -105,11 +112,7 @@ function decomposition(
   return {
     cost,
     prepare(ctx, dtype, n, count, rng) {
-      const place = new Placement(ctx);
-      const real = complexInfo(dtype).real;
-      const a0 = place.put(makeA(real, n, count, rng));
-      const a = place.working(a0);
-      const A = strided(a, { rows: n, cols: n, count, dtype });
+      const { place, real, a0, a, A } = pristineA(ctx, makeA, dtype, n, count, rng);
       const arrays: Record<string, Storage> = { a, a0 };
       const out: Record<string, StridedBatch<Storage>> = {};
       for (const [name, o] of Object.entries(outputs(n))) {

@@ -91,21 +91,7 @@ export function randomGeneral(dtype: DType, n: number, count: number, rng: Rando
  * (|a_ij| < sqrt(2)) and well conditioned.
  */
 export function randomHpd(real: DType, n: number, count: number, rng: Random): FloatArray {
-  const a = allocate(real, 2 * n * n * count);
-  for (let m = 0; m < count; m++) {
-    const base = 2 * m * n * n;
-    for (let j = 0; j < n; j++) {
-      a[base + 2 * (j + j * n)] = 2 * n + Math.abs(rng.next());
-      for (let i = j + 1; i < n; i++) {
-        const [lower, upper] = [base + 2 * (i + j * n), base + 2 * (j + i * n)];
-        a[lower] = rng.next();
-        a[lower + 1] = rng.next();
-        a[upper] = a[lower]!;
-        a[upper + 1] = -a[lower + 1]!;
-      }
-    }
-  }
-  return a;
+  return hermitian(real, n, count, rng, () => 2 * n + Math.abs(rng.next()));
 }
 
 /**
@@ -114,11 +100,16 @@ export function randomHpd(real: DType, n: number, count: number, rng: Random): F
  * [-1, 1), the upper triangle their conjugates, a real diagonal in [-1, 1).
  */
 export function randomHermitian(real: DType, n: number, count: number, rng: Random): FloatArray {
+  return hermitian(real, n, count, rng, () => rng.next());
+}
+
+/** Hermitian matrices: lower entries with both parts from `rng`, the upper triangle their conjugates, the real diagonal from `diagonal`. */
+function hermitian(real: DType, n: number, count: number, rng: Random, diagonal: () => number): FloatArray {
   const a = allocate(real, 2 * n * n * count);
   for (let m = 0; m < count; m++) {
     const base = 2 * m * n * n;
     for (let j = 0; j < n; j++) {
-      a[base + 2 * (j + j * n)] = rng.next();
+      a[base + 2 * (j + j * n)] = diagonal();
       for (let i = j + 1; i < n; i++) {
         const [lower, upper] = [base + 2 * (i + j * n), base + 2 * (j + i * n)];
         a[lower] = rng.next();

@@ -352,9 +352,8 @@ ${mmaCall('')}
           v.x += beta * old.x - betaIm * old.y;
           v.y += beta * old.y + betaIm * old.x;
           *cij = v;`;
-  const epilogue = complex
-    ? `  // Lane g holds rows 2g and 2g + 1 of each 16-row pair of tiles: (Re, Im) of one element of C,
-  // one 16-byte pair (i even, ldC even, pairs 16-byte aligned), scaled by the complex alpha and beta.
+  // The m-contiguous epilogue's loops: lane g holds rows 2g and 2g + 1 of each 16-row pair of tiles.
+  const pairRows = (head: string, body: string): string => `${head}
   #pragma unroll
   for (int u = 0; u < MT / 2; ++u) {
     const int i = i0 + wi + 16 * u + 2 * g;
@@ -364,29 +363,22 @@ ${mmaCall('')}
       for (int h = 0; h < 2; ++h) {
         const int j = ${colOf};
         if (j < n && i < m) {
-          double2* cij = reinterpret_cast<double2*>(c + i + (long long)j * ldC);
+${body}
+        }
+      }
+    }
+  }`;
+  const epilogue = complex
+    ? pairRows(`  // Lane g holds rows 2g and 2g + 1 of each 16-row pair of tiles: (Re, Im) of one element of C,
+  // one 16-byte pair (i even, ldC even, pairs 16-byte aligned), scaled by the complex alpha and beta.`, `          double2* cij = reinterpret_cast<double2*>(c + i + (long long)j * ldC);
           const real x = acc[2 * u][nt][h], y = acc[2 * u + 1][nt][h];
           double2 v;
           v.x = alpha * x - alphaIm * y;
           v.y = alpha * y + alphaIm * x;
-          ${complexUpdate}
-        }
-      }
-    }
-  }`
+          ${complexUpdate}`)
     : l.aMajor === 'm'
-    ? `  // Lane g holds rows 2g and 2g + 1 of each 16-row pair of tiles: 16-byte stores where aligned.
-  const bool vecC = ((reinterpret_cast<unsigned long long>(c) & 15) == 0) && ((ldC & 1) == 0);
-  #pragma unroll
-  for (int u = 0; u < MT / 2; ++u) {
-    const int i = i0 + wi + 16 * u + 2 * g;
-    #pragma unroll
-    for (int nt = 0; nt < NT; ++nt) {
-      #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int j = ${colOf};
-        if (j < n && i < m) {
-          real* cij = c + i + (long long)j * ldC;
+    ? pairRows(`  // Lane g holds rows 2g and 2g + 1 of each 16-row pair of tiles: 16-byte stores where aligned.
+  const bool vecC = ((reinterpret_cast<unsigned long long>(c) & 15) == 0) && ((ldC & 1) == 0);`, `          real* cij = c + i + (long long)j * ldC;
           if (vecC && i + 1 < m${triangleGuard(p.triangle, p.triangle === 'upper' ? 'i + 1' : 'i', 'j')}) {
             ${p.betaZero ? 'double2 old;' : 'const double2 old = *reinterpret_cast<const double2*>(cij);'}
             double2 v;
@@ -397,11 +389,7 @@ ${mmaCall('')}
           } else {
             ${p.triangle === undefined ? '' : `if (true${triangleGuard(p.triangle, 'i', 'j')}) `}cij[0] = ${update('acc[2 * u][nt][h]', 'cij[0]')};
             if (i + 1 < m${triangleGuard(p.triangle, 'i + 1', 'j')}) cij[1] = ${update('acc[2 * u + 1][nt][h]', 'cij[1]')};
-          }
-        }
-      }
-    }
-  }`
+          }`)
     : `  #pragma unroll
   for (int mt = 0; mt < MT; ++mt) {
     const int i = i0 + wi + 8 * mt + g;
