@@ -147,3 +147,40 @@ for (const c of cases()) {
     }
   });
 }
+
+// Rectangular products on the tensor-core path (complex128, op(A) = A): odd m, n and k in pairs, so the
+// embedding's tiles end inside a pair's rows and k-steps end on a half stage; C poisoned where beta = 0.
+const RECTANGLES: readonly (readonly [number, number, number])[] = [[70, 33, 45], [33, 100, 64], [130, 8, 97], [40, 40, 1], [64, 65, 33]];
+for (const transB of OPS) {
+  test(`complex128 N${transB} rectangles on the tensor cores: ${RECTANGLES.map((r) => r.join(' x ')).join(', ')}`, { skip, timeout: 120_000 }, () => {
+    const { ctx, backend } = context();
+    const rng = new Rng(77);
+    const count = 3;
+    for (const [m, n, k] of RECTANGLES) for (const beta of [[0, 0], [0.5, -0.25]] as const) {
+      const [ar, ac] = [m, k], [br, bc] = transB === 'N' ? [k, n] : [n, k];
+      const fill = (len: number, value: () => number): Float64Array => Float64Array.from({ length: 2 * len }, value);
+      const A = fill(ar * ac * count, () => rng.uniform() - 0.5), B = fill(br * bc * count, () => rng.uniform() - 0.5);
+      const betaZero = beta[0] === 0 && beta[1] === 0;
+      const C = fill(m * n * count, () => (betaZero ? NaN : rng.uniform() - 0.5));
+      const want = Float64Array.from(C);
+      const alpha: ComplexScalar = [1.5, 0.5];
+      for (let q = 0; q < count; q++) zgemm1('N', transB, m, n, k, alpha, A, q * ar * ac, ar, B, q * br * bc, br, [beta[0], beta[1]], want, q * m * n, m);
+      const [dA, dB, dC] = [ctx.upload(A), ctx.upload(B), ctx.upload(C)];
+      try {
+        backend.force = { gemm: 'gemm' };
+        ctx.gemm({
+          transB, alpha, beta: [beta[0], beta[1]],
+          a: strided(dA, { rows: ar, cols: ac, count, dtype: 'complex128' }), b: strided(dB, { rows: br, cols: bc, count, dtype: 'complex128' }),
+          c: strided(dC, { rows: m, cols: n, count, dtype: 'complex128' }),
+        });
+        assert.deepEqual(ctx.lastRoute, { op: 'gemm', route: 'gemm', gpu: true });
+        const got = ctx.download(dC) as Float64Array;
+        const bound = 16 * DTYPE_EPS.float64 * (Math.hypot(...alpha) * k + 1);
+        for (let e = 0; e < got.length; e++) assert.ok(Number.isFinite(got[e]!) && Math.abs(got[e]! - want[e]!) <= bound, `${m} x ${n} x ${k} beta [${beta}], double ${e}: ${got[e]}, want ${want[e]}`);
+      } finally {
+        backend.force = {};
+        for (const d of [dA, dB, dC]) (d as { dispose?: () => void }).dispose?.();
+      }
+    }
+  });
+}
