@@ -35,7 +35,7 @@ import { complexPosvCuda, complexPotrfCuda } from '../../src/cuda/kernels/zpotrf
 import { complexTrsmCuda } from '../../src/cuda/kernels/ztrsm/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { get, randomHpd, type Z } from '../helpers/complex.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, RECORDED_BASE, recordingDevice, type HarnessBuild, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, NO_MMA_CARD, RECORDED_BASE, recordingDevice, type HarnessBuild, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -294,7 +294,7 @@ describe('complex recursions above 32: every launch on the host, in order', { sk
 
       // The launcher on the recording device, then its launches in order on the host.
       const recorded: Recorded[] = [];
-      const dev = recordingDevice(recorded);
+      const dev = recordingDevice(recorded, NO_MMA_CARD);
       const buffer: DeviceArray = { kind: 'device', dtype: c.dtype, length: 2 * len, device: 0, ptr: RECORDED_BASE, byteLength: len * bytes, disposed: false, dispose() {} };
       const info: DeviceArray = { kind: 'device', dtype: 'int32', length: c.count, device: 0, ptr: INFO_BASE, byteLength: 4 * c.count, disposed: false, dispose() {} };
       const a = batchOf(buffer, la, ar, ac, c.form, ctype);

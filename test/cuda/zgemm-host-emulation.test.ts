@@ -21,7 +21,7 @@ import type { ComplexOp, ComplexScalar } from '../../src/core/op-specs.js';
 import { zgemm1 } from '../../src/cpu/complex/zgemm.js';
 import { complexGemmCuda } from '../../src/cuda/kernels/gemm/index.js';
 import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, parseHarnessNumber, NO_MMA_CARD, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -117,9 +117,9 @@ function prepare(c: Case, index: number, root: string): Prepared {
   fill(layouts.b, br, bc, () => round(c.dtype, rng.uniform() - 0.5), false);
   fill(layouts.c, c.m, c.n, () => (betaZero ? NaN : round(c.dtype, rng.uniform() - 0.5)), true);
 
-  // The launcher, on the recording device.
+  // The launcher, on the recording device (tables without the tensor-core path: the harness runs the small and tiled designs).
   const recorded: Recorded[] = [];
-  const dev = recordingDevice(recorded);
+  const dev = recordingDevice(recorded, NO_MMA_CARD);
   const elementBytes = c.dtype === 'float64' ? 16 : 8;
   const buffer: DeviceArray = { kind: 'device', dtype: c.dtype, length: 2 * len, device: 0, ptr: BASE, byteLength: len * elementBytes, disposed: false, dispose() {} };
   const ctype = c.dtype === 'float64' ? 'complex128' : 'complex64';

@@ -29,7 +29,7 @@ import type { Storage } from '../../src/core/storage.js';
 import { cpuGetrfComplex } from '../../src/cpu/complex/zgetrf.js';
 import { complexGetrfCuda } from '../../src/cuda/kernels/complex-lu/index.js';
 import type { DeviceArray, KernelArg } from '../../src/cuda/runtime/types.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, RECORDED_BASE, recordingDevice, type HarnessBuild, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, NO_MMA_CARD, RECORDED_BASE, recordingDevice, type HarnessBuild, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -98,7 +98,7 @@ function prepare(c: Case, index: number, root: string, builds: Map<string, Harne
   if (c.dtype === 'float32') for (let f = 0; f < want.length; f++) want[f] = Math.fround(want[f]!);
 
   const recorded: Recorded[] = [];
-  const dev = recordingDevice(recorded);
+  const dev = recordingDevice(recorded, NO_MMA_CARD);
   const bytes = c.dtype === 'float64' ? 16 : 8;
   const buffer: DeviceArray = { kind: 'device', dtype: c.dtype, length: 2 * len, device: 0, ptr: RECORDED_BASE, byteLength: len * bytes, disposed: false, dispose() {} };
   const ints = (ptr: bigint, length: number): DeviceArray => ({ kind: 'device', dtype: 'int32', length, device: 0, ptr, byteLength: 4 * length, disposed: false, dispose() {} });

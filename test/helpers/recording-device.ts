@@ -9,7 +9,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { DeviceArray, DeviceDType, GpuDevice, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray, DeviceDType, DeviceInfo, GpuDevice, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { H100 } from './devices.js';
 
 /** Why the host-emulation tests skip here (undefined: they run): opt-in with MYRIAD_HOST_EMULATION=1, and g++ on PATH. */
@@ -21,12 +21,19 @@ export const HOST_EMULATION_SKIP = process.env['MYRIAD_HOST_EMULATION'] === '1'
 export interface Recorded { src: KernelSource; config: LaunchConfig; args: KernelArg[]; tables: Map<bigint, BigInt64Array> }
 
 /** A device that runs nothing: one buffer at BASE holds every matrix; uploads (pointer tables) are kept by address. */
-export function recordingDevice(out: Recorded[]): GpuDevice {
+/**
+ * The host harnesses have no form of the FP64 tensor-core gemm: a chain that may plan complex gemm
+ * (complex128 from 32 runs it on sm_90) records on this card instead, whose table keeps complex gemm
+ * on the tiled design.
+ */
+export const NO_MMA_CARD: DeviceInfo = { ...H100, name: 'Host emulation (sm_80 tables)', arch: 'sm_80', major: 8, minor: 0 };
+
+export function recordingDevice(out: Recorded[], info: DeviceInfo = H100): GpuDevice {
   let next = 0x40000000n;
   const tables = new Map<bigint, BigInt64Array>();
   const fake = (dtype: DeviceDType, length: number, ptr: bigint): DeviceArray => ({ kind: 'device', dtype, length, device: 0, ptr, byteLength: length * 8, disposed: false, dispose() {} });
   return {
-    info: H100,
+    info,
     kernel: (src: KernelSource): Kernel => ({
       name: src.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
       launch: (config: LaunchConfig, args: KernelArg[]) => { out.push({ src, config, args, tables }); },
