@@ -335,6 +335,26 @@ test('complex potrf: cuSOLVER\'s z/cpotrfBatched first, asked with the complex t
   assert.deepEqual([...new Set(dev.sources.map((s) => s.entry))].sort(), ['vendor_potrf_info', 'vendor_strided_pointers', 'vendor_zpotrf_scan_d_u_pa', 'vendor_zpotrf_scan_s_l_pa']);
 });
 
+test('complexPotrfPointersAt: the arguments checked, z or c by the parts\' type, calls of at most VENDOR_BATCH_MAX with the info array advanced', async () => {
+  const { VendorSolver, VENDOR_BATCH_MAX } = await import('../../src/cuda/vendor/native.js');
+  const calls: unknown[][] = [];
+  const self = { callComplex: (...args: unknown[]) => { calls.push(args); } } as unknown as InstanceType<typeof VendorSolver>;
+  const run = (...args: Parameters<InstanceType<typeof VendorSolver>['complexPotrfPointersAt']>) => VendorSolver.prototype.complexPotrfPointersAt.apply(self, args);
+  const max = VENDOR_BATCH_MAX;
+  run('float64', 'upper', 40, 1000n, 41, 8000n, max + 5);
+  run('float32', 'lower', 128, 16n, 128, 32n, 3);
+  assert.deepEqual(calls, [
+    ['cusolverDnZpotrfBatched', 1, 40, 1000n, 41, 8000n, max],
+    ['cusolverDnZpotrfBatched', 1, 40, 1000n + 8n * BigInt(max), 41, 8000n + 4n * BigInt(max), 5],
+    ['cusolverDnCpotrfBatched', 0, 128, 16n, 128, 32n, 3],
+  ]);
+  for (const bad of [() => run('float64', 'lower', 40, 1000n, 39, 8000n, 1), () => run('float64', 'lower', 40, 0n, 40, 8000n, 1),
+    () => run('float64', 'lower', 40, 1000n, 40, 0n, 1), () => run('float64', 'lower', 0, 1000n, 1, 8000n, 1), () => run('float64', 'lower', 4, 1000n, 4, 8000n, 0)]) {
+    assert.throws(bad, (e: unknown) => (e as { code?: string }).code === 'LAYOUT' || (e as { code?: string }).code === 'INVALID_ARGUMENT');
+  }
+  assert.equal(calls.length, 3, 'nothing called for a refused argument');
+});
+
 test('the kernels around the vendor calls compile for sm_90', { skip: NVCC_SKIP }, async () => {
   const sources = [potrfScanSource('float64', 'lower', 'strided'), potrfScanSource('float32', 'upper', 'pointer'), potrfInfoSource(), getrfScatterSource(),
     potrfScanSource('float64', 'upper', 'pointer', 'complex'), potrfScanSource('float32', 'lower', 'strided', 'complex'),
