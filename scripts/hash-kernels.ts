@@ -977,7 +977,11 @@ function getriDirect(): void {
 function vendorDirect(): void {
   const kinds = ['strided', 'pointer'] as const;
   for (const dtype of DTYPES) {
-    for (const uplo of UPLOS) for (const kind of kinds) { record(potrfScanSource(dtype, uplo, kind)); record(syevPackSource(dtype, uplo, kind)); }
+    for (const uplo of UPLOS) for (const kind of kinds) {
+      record(potrfScanSource(dtype, uplo, kind));
+      record(potrfScanSource(dtype, uplo, kind, 'complex'));
+      record(syevPackSource(dtype, uplo, kind));
+    }
     for (const a of kinds) for (const w of kinds) record(syevUnpackSource(dtype, a, w));
   }
   record(potrfInfoSource());

@@ -14,7 +14,9 @@
  * largest order measured goes on to Infinity, beyond which syev's own route is the CPU reference.
  *
  * The complex types (complex128, complex64) are swept in gemm's series and trsm's (cuBLAS's z/cgemm
- * and z/ctrsmBatched against the own kernels over pairs); the other operations in the real types only.
+ * and z/ctrsmBatched against the own kernels over pairs) and in a batched potrf series of their own
+ * (cuSOLVER's z/cpotrfBatched, 64 to 512, 512 MiB of matrices a call as the bench measured it); the
+ * other operations in the real types only.
  *
  * The solves (trsm, getrs, gesv) are measured with one right-hand side and with
  * SOLVE_MANY (trsm: left side only): a rule from the one-column series takes nrhs = 1, one from the
@@ -69,8 +71,8 @@ interface Series {
   readonly series: 'single' | 'batched';
   readonly sizes: readonly number[];
   readonly count: (dtype: ElementType, n: number) => number;
-  /** Whether the series is swept in the complex types too (else the real ones only). */
-  readonly complex?: true;
+  /** Whether the series is swept in the complex types too (true), in them alone ('only'), or in the real ones only (absent). */
+  readonly complex?: true | 'only';
   readonly jobz?: 'vectors';
   readonly nrhs?: number;
   readonly side?: 'left';
@@ -92,6 +94,7 @@ const SERIES: readonly Series[] = [
   { op: 'gemm', route: 'cublas', series: 'batched', sizes: [16, 32, 64, 96, 128, 192, 256, 384, 512], count: (d, n) => batchCount(d, n, 3), complex: true },
   { op: 'gemm', route: 'cublas', series: 'single', sizes: [256, 512, 768, 1024, 1536, 2048, 4096, 8192], count: () => 1, complex: true },
   { op: 'potrf', route: 'cusolver', series: 'batched', sizes: [256, 512, 1024], count: (d, n) => batchCount(d, n) },
+  { op: 'potrf', route: 'cusolver', series: 'batched', sizes: [64, 128, 256, 512], count: (d, n) => batchCount(d, n, 0.5), complex: 'only' },
   { op: 'potrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
   { op: 'getrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
   { op: 'syev', route: 'cusolver', series: 'batched', jobz: 'vectors', sizes: [32, 40, 48, 56, 64, 128, 256, 512], count: (_d, n) => SYEV_COUNTS[n] ?? 1 },
@@ -106,7 +109,7 @@ export function vendorGrid(ops: readonly VendorOp[], dtypes: readonly ElementTyp
   for (const s of SERIES) {
     if (!ops.includes(s.op)) continue;
     for (const dtype of dtypes) for (const n of s.sizes) {
-      if (isComplexDType(dtype) && s.complex !== true) continue;
+      if (isComplexDType(dtype) ? s.complex === undefined : s.complex === 'only') continue;
       out.push({
         op: s.op, route: s.route, dtype, series: s.series, n, count: s.count(dtype, n),
         ...(s.jobz ? { jobz: s.jobz } : {}), ...(s.nrhs !== undefined ? { nrhs: s.nrhs } : {}), ...(s.side ? { side: s.side } : {}),
@@ -121,7 +124,7 @@ const SOLVES: readonly VendorOp[] = ['trsm', 'getrs', 'gesv'];
 /** A case's prepared data: the bench's workload, with B of the case's right-hand sides for the solves. */
 function prepareCase(ctx: Context, c: SweepCase, rng: Random): Prepared {
   if (isComplexDType(c.dtype)) {
-    const w = c.op === 'trsm' ? complexTrsmWorkload(() => c.nrhs ?? 1) : COMPLEX_WORKLOADS[c.op as 'gemm'];
+    const w = c.op === 'trsm' ? complexTrsmWorkload(() => c.nrhs ?? 1) : COMPLEX_WORKLOADS[c.op as 'gemm' | 'potrf'];
     if (w === undefined) throw new Error(`no complex workload for ${c.op}`);
     return w.prepare(ctx, c.dtype, c.n, c.count, rng);
   }

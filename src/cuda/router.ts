@@ -38,7 +38,7 @@ import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
   cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers,
-  cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers, cusolverSyev, cusolverSyevCovers,
+  cusolverComplexPotrf, cusolverComplexPotrfCovers, cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers, cusolverSyev, cusolverSyevCovers,
 } from './vendor/index.js';
 import type { ArrayRouted, RouteTaken } from '../core/device-backend.js';
 import { tuningFor } from './model/tuning/index.js';
@@ -255,9 +255,14 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   // Strided and list batches, any order (zherk/): a thread per element of C's triangle for n <= 32, beyond it diagonal
   // blocks on that kernel and the triangle's off-diagonal blocks by the complex GEMM; variable batches: the CPU reference.
   herk: [{ name: 'herk', covers: zherkCovers, run: complexHerkCuda }, CPU],
-  // The complex Cholesky (kernels/zpotrf/) on strided and list batches, any order: the warp design for n <= 32, the
-  // recursion (complex trsm and herk) beyond; variable batches: the CPU reference.
-  potrf: [{ name: 'potrf', covers: (r) => zcholeskyCovers(r.a), run: complexPotrfCuda }, CPU],
+  // The complex Cholesky on strided and list batches, any order: cuSOLVER's z/cpotrfBatched inside the card's
+  // measured crossover rules for the complex type, else the own kernels (kernels/zpotrf/: the warp design for
+  // n <= 32, the recursion (complex trsm and herk) beyond); variable batches: the CPU reference.
+  potrf: [
+    { name: 'cusolver', covers: cusolverComplexPotrfCovers, run: cusolverComplexPotrf, capturable: false },
+    { name: 'potrf', covers: (r) => zcholeskyCovers(r.a), run: complexPotrfCuda },
+    CPU,
+  ],
   potrs: [{ name: 'potrs', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPotrsCuda }, CPU],
   posv: [{ name: 'posv', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPosvCuda }, CPU],
   // complex-lu/ on strided and list batches of any order: the register designs for n <= 32, the blocked steps above

@@ -8,7 +8,10 @@
  * - a capture passes over the vendor candidates, and a forced vendor route inside one is an error;
  * - the rule the potrf scan and info kernels implement, checked against the CPU reference on
  *   matrices holding NaN and infinities wherever the vendor's own result agrees with the reference
- *   on the finite leading block (which is all the rule assumes of it);
+ *   on the finite leading block (which is all the rule assumes of it); the complex scan's rule
+ *   likewise against the complex reference (NaN and infinities in either part, every position);
+ * - complex potrf's cuSOLVER candidate (z/cpotrfBatched): first in the complex list, asking the
+ *   table with the complex type, false without the library, planned when forced;
  * - the kernels around the vendor calls compile (nvcc, where it is on PATH);
  * - the sweep: its grid, the rules its rows give (the solves' by right-hand sides and side) and the
  *   table's source. The solves' vendor routes are tested in vendor-solves.test.ts.
@@ -21,7 +24,8 @@ process.env['MYRIAD_LIBCUSOLVER'] = '/nonexistent/libcusolver.so';
 
 const { strided } = await import('../../src/core/batch.js');
 const { cpuPotrf } = await import('../../src/cpu/lapack/index.js');
-const { choose, ownRoute, ROUTES } = await import('../../src/cuda/router.js');
+const { cpuPotrfComplex } = await import('../../src/cpu/complex/zpotrf.js');
+const { choose, chooseComplex, COMPLEX_ROUTES, ownRoute, ROUTES } = await import('../../src/cuda/router.js');
 const { PlanningDevice } = await import('../../src/cuda/runtime/planning-device.js');
 const { VENDOR_RATIO_MAX, vendorRuleFor, vendorTableFor, vendorTables } = await import('../../src/cuda/model/tuning/vendor-tables.js');
 const vendor = await import('../../src/cuda/vendor/index.js');
@@ -191,8 +195,170 @@ test('the potrf info rule gives the CPU reference\'s info for NaN and infinities
   assert.ok(nonFinite > 500, `only ${nonFinite} of ${checked} matrices held NaN or an infinity in the triangle`);
 });
 
+// The complex rule (kernels.ts: zpotrf_scan, then the same potrf_info), in JavaScript. A is n x n
+// pairs, interleaved, ld n.
+
+/** zpotrf_scan: the first row (lower; column for upper) of the triangle with NaN or an infinity in either part off the diagonal, NaN or -Inf in the real part on it. */
+function firstStopComplex(a: Float64Array, n: number, uplo: Uplo): number {
+  let best = SCAN_SENTINEL;
+  for (let j = 0; j < n; j++) for (let i = uplo === 'lower' ? j : 0; i < (uplo === 'lower' ? n : j + 1); i++) {
+    const re = a[2 * (i + j * n)]!, im = a[2 * (i + j * n) + 1]!;
+    const stops = i === j ? !Number.isFinite(re) && re !== Infinity : !Number.isFinite(re) || !Number.isFinite(im);
+    if (stops) best = Math.min(best, uplo === 'lower' ? i : j);
+  }
+  return best;
+}
+
+/** The complex reference's info of one matrix (a copy is factored). */
+function zpotrfInfo(a: Float64Array, n: number, uplo: Uplo): number {
+  const info = new Int32Array(1);
+  cpuPotrfComplex({ uplo, a: strided(a.slice(), { rows: n, dtype: 'complex128' }), info });
+  return info[0]!;
+}
+
+/**
+ * Checks combine(vendor, scan) against the reference's info for every vendor result that agrees with
+ * the reference before row r: the vendor factors the matrix the scan leaves (the diagonal's imaginary
+ * parts zeroed), modelled as the reference on it with every stopping value made finite, then
+ * anything at all past row r.
+ */
+function checkComplexRule(a: Float64Array, n: number, uplo: Uplo, what: string): boolean {
+  const want = zpotrfInfo(a, n, uplo);
+  const r = firstStopComplex(a, n, uplo);
+  const repaired = a.slice();
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+    const e = 2 * (i + j * n);
+    if (i === j) {
+      repaired[e + 1] = 0;
+      if (!Number.isFinite(repaired[e]!) && repaired[e] !== Infinity) repaired[e] = 0.5;
+    } else for (const p of [e, e + 1]) if (!Number.isFinite(repaired[p]!)) repaired[p] = 0.5;
+  }
+  const clean = zpotrfInfo(repaired, n, uplo);
+  const agreeing = clean > 0 && clean <= r ? [clean] : [0, r + 1, r + 2, n, clean].filter((k) => r === SCAN_SENTINEL ? k === clean : true);
+  for (const v of agreeing) assert.equal(combine(v, r), want, `${what}: n ${n} ${uplo} [${[...a].join(', ')}] vendor ${v}: info`);
+  return r !== SCAN_SENTINEL;
+}
+
+/** A random n x n Hermitian matrix (pairs), diagonally dominant but where `fail` makes a diagonal entry negative; the diagonal's imaginary parts random (read by no one). */
+function hermitian(rng: InstanceType<typeof Rng>, n: number, fail: number): Float64Array {
+  const a = new Float64Array(2 * n * n);
+  for (let j = 0; j < n; j++) for (let i = j + 1; i < n; i++) {
+    const [re, im] = [rng.uniform(), rng.uniform()];
+    a.set([re, im], 2 * (i + j * n));
+    a.set([re, -im], 2 * (j + i * n));
+  }
+  for (let j = 0; j < n; j++) a.set([rng.next() < fail ? -rng.uniform(0, 1) : 2 * n + rng.uniform(0, 1), rng.uniform()], 2 * j * (n + 1));
+  return a;
+}
+
+test('the complex potrf info rule gives the complex reference\'s info for NaN and infinities in either part, whatever the vendor does past them', () => {
+  const rng = new Rng(11);
+  const specials = [NaN, Infinity, -Infinity];
+  let checked = 0, nonFinite = 0;
+  // Every position of the referenced triangle (and its mirror), either part, each special, both uplo, on a
+  // positive definite matrix and on one that fails at a known minor (before or after the special).
+  for (let n = 1; n <= 5; n++) for (const uplo of ['lower', 'upper'] as const) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+    for (const part of [0, 1]) for (const v of specials) for (const failAt of [-1, 0, n - 1]) {
+      const a = hermitian(rng, n, 0);
+      if (failAt >= 0) a[2 * failAt * (n + 1)] = -0.5;
+      a[2 * (i + j * n) + part] = v;
+      if (i !== j) a[2 * (j + i * n) + part] = part === 1 ? -v : v;
+      if (checkComplexRule(a, n, uplo, `(${i}, ${j}) part ${part} = ${v}, fail at ${failAt}`)) nonFinite++;
+      checked++;
+    }
+  }
+  // Random matrices: up to three specials anywhere (either triangle), some failing diagonals.
+  for (let trial = 0; trial < 3000; trial++) {
+    const n = rng.int(1, 9);
+    const uplo: Uplo = rng.next() < 0.5 ? 'lower' : 'upper';
+    const a = hermitian(rng, n, 0.15);
+    for (let s = rng.int(0, 3); s > 0; s--) a[2 * (rng.int(0, n - 1) + rng.int(0, n - 1) * n) + rng.int(0, 1)] = specials[rng.int(0, 2)]!;
+    if (checkComplexRule(a, n, uplo, `trial ${trial}`)) nonFinite++;
+    checked++;
+  }
+  assert.ok(nonFinite > 2000, `only ${nonFinite} of ${checked} matrices held a stopping value in the triangle`);
+});
+
+test('the complex scan: the diagonal\'s imaginary parts are never read as a stop (the reference ignores them) and its real +Inf is not one', () => {
+  for (const uplo of ['lower', 'upper'] as const) {
+    const a = new Float64Array(2 * 9).fill(0);
+    for (let j = 0; j < 3; j++) a[2 * j * 4] = 4;
+    a[2 * 4 + 1] = NaN; // (1, 1)'s imaginary part
+    a[2 * 8] = Infinity; // (2, 2)'s real part
+    assert.equal(firstStopComplex(a, 3, uplo), SCAN_SENTINEL);
+    assert.equal(zpotrfInfo(a, 3, uplo), 0);
+    a[2 * 8] = -Infinity;
+    assert.equal(firstStopComplex(a, 3, uplo), 2);
+    assert.equal(zpotrfInfo(a, 3, uplo), 3);
+  }
+  // The kernel text: the real part alone on the diagonal, whose imaginary part it zeroes; both parts off it.
+  const src = potrfScanSource('float64', 'lower', 'pointer', 'complex').source;
+  assert.match(src, /if \(i == j\) \{ stops = !finiteReal\(v\.x\) && !\(v\.x > MAXR\); a\[i \+ \(long long\)j \* ldA\]\.y = 0; \}/);
+  assert.match(src, /else stops = !finiteReal\(v\.x\) \|\| !finiteReal\(v\.y\);/);
+  assert.match(src, /real2\* const\* __restrict__ A/);
+  assert.notEqual(potrfScanSource('float64', 'lower', 'pointer').entry, potrfScanSource('float64', 'lower', 'pointer', 'complex').entry);
+  // The real scan's text is the real one still: no pair, read only.
+  assert.doesNotMatch(potrfScanSource('float64', 'upper', 'strided').source, /real2|\.y = 0/);
+});
+
+test('complex potrf: cuSOLVER\'s z/cpotrfBatched first, asked with the complex type; false without the library; planned when forced', () => {
+  assert.deepEqual(COMPLEX_ROUTES.potrf.map((c) => c.name), ['cusolver', 'potrf', 'cpu']);
+  assert.equal(COMPLEX_ROUTES.potrf[0]!.capturable, false);
+  const dev = new PlanningDevice(H200);
+  const request = (dtype: 'complex128' | 'complex64', n: number, count: number, uplo: Uplo = 'lower') => ({
+    uplo, a: strided(dev.alloc(dtype === 'complex128' ? 'float64' : 'float32', 2 * n * n * count), { rows: n, count, dtype }), info: dev.alloc('int32', count),
+  });
+  assert.deepEqual(vendor.complexPotrfQuery(request('complex128', 256, 512) as never), { op: 'potrf', route: 'cusolver', dtype: 'complex128', n: 256, count: 512 });
+  assert.equal(vendor.complexPotrfQuery(request('complex64', 0, 4) as never), undefined);
+  const table = vendorTableFor(H200.name);
+  // The card's complex rules: complex128 from 128 (count >= 128), complex64 from 256 (count >= 1024); n = 64 stays with the own kernels.
+  for (const [dtype, n, count, inside] of [['complex128', 128, 2048, true], ['complex128', 512, 128, true], ['complex128', 64, 8192, false], ['complex128', 256, 64, false],
+    ['complex64', 256, 1024, true], ['complex64', 128, 4096, false], ['complex64', 64, 16384, false]] as const) {
+    const q = vendor.complexPotrfQuery(request(dtype, n, count) as never)!;
+    assert.equal(vendorRuleFor(table, q) !== undefined, inside, `${dtype} n ${n} x ${count}`);
+    // A real rule never answers the complex query (the real potrf's are single-matrix ones, float64 from 128).
+    assert.equal(vendorRuleFor(table, { ...q, dtype: dtype === 'complex128' ? 'float64' : 'float32', count: 1 }) !== undefined, dtype === 'complex128' ? n >= 128 : n >= 256);
+    assert.equal(vendorRuleFor(table, { ...q, count: 1 }), undefined, 'the complex rules are batched ones');
+  }
+  // The library does not load here: covers false, nothing thrown, the own kernels chosen; outside a capture a forced cusolver runs.
+  const big = request('complex128', 256, 512);
+  assert.equal(vendor.cusolverComplexPotrfCovers(big as never, dev), false);
+  assert.equal(chooseComplex('potrf', big, dev).taken.route, 'potrf');
+  assert.equal(chooseComplex('potrf', big, dev, 'cusolver').taken.route, 'cusolver');
+  assert.throws(() => chooseComplex('potrf', big, dev, 'cusolver', true), /cannot be recorded in ctx.capture\(\)/);
+  // Fakes never take it.
+  const { dev: fake } = recordingDevice();
+  assert.equal(vendor.cusolverComplexPotrfCovers(big as never, { ...fake, info: H200 } as typeof fake), false);
+  // Forced on a device that runs nothing: the pointer table, the complex scan and the info kernel planned, no library called.
+  vendor.cusolverComplexPotrf(dev, request('complex128', 40, 3, 'upper') as never);
+  vendor.cusolverComplexPotrf(dev, request('complex64', 128, 2) as never);
+  assert.deepEqual([...new Set(dev.sources.map((s) => s.entry))].sort(), ['vendor_potrf_info', 'vendor_strided_pointers', 'vendor_zpotrf_scan_d_u_pa', 'vendor_zpotrf_scan_s_l_pa']);
+});
+
+test('complexPotrfPointersAt: the arguments checked, z or c by the parts\' type, calls of at most VENDOR_BATCH_MAX with the info array advanced', async () => {
+  const { VendorSolver, VENDOR_BATCH_MAX } = await import('../../src/cuda/vendor/native.js');
+  const calls: unknown[][] = [];
+  const self = { callComplex: (...args: unknown[]) => { calls.push(args); } } as unknown as InstanceType<typeof VendorSolver>;
+  const run = (...args: Parameters<InstanceType<typeof VendorSolver>['complexPotrfPointersAt']>) => VendorSolver.prototype.complexPotrfPointersAt.apply(self, args);
+  const max = VENDOR_BATCH_MAX;
+  run('float64', 'upper', 40, 1000n, 41, 8000n, max + 5);
+  run('float32', 'lower', 128, 16n, 128, 32n, 3);
+  assert.deepEqual(calls, [
+    ['cusolverDnZpotrfBatched', 1, 40, 1000n, 41, 8000n, max],
+    ['cusolverDnZpotrfBatched', 1, 40, 1000n + 8n * BigInt(max), 41, 8000n + 4n * BigInt(max), 5],
+    ['cusolverDnCpotrfBatched', 0, 128, 16n, 128, 32n, 3],
+  ]);
+  for (const bad of [() => run('float64', 'lower', 40, 1000n, 39, 8000n, 1), () => run('float64', 'lower', 40, 0n, 40, 8000n, 1),
+    () => run('float64', 'lower', 40, 1000n, 40, 0n, 1), () => run('float64', 'lower', 0, 1000n, 1, 8000n, 1), () => run('float64', 'lower', 4, 1000n, 4, 8000n, 0)]) {
+    assert.throws(bad, (e: unknown) => (e as { code?: string }).code === 'LAYOUT' || (e as { code?: string }).code === 'INVALID_ARGUMENT');
+  }
+  assert.equal(calls.length, 3, 'nothing called for a refused argument');
+});
+
 test('the kernels around the vendor calls compile for sm_90', { skip: NVCC_SKIP }, async () => {
   const sources = [potrfScanSource('float64', 'lower', 'strided'), potrfScanSource('float32', 'upper', 'pointer'), potrfInfoSource(), getrfScatterSource(),
+    potrfScanSource('float64', 'upper', 'pointer', 'complex'), potrfScanSource('float32', 'lower', 'strided', 'complex'),
+    potrfScanSource('float64', 'lower', 'pointer', 'complex'), potrfScanSource('float32', 'upper', 'strided', 'complex'),
     syevPackSource('float64', 'upper', 'pointer'), syevPackSource('float32', 'lower', 'strided'), syevUnpackSource('float64', 'pointer', 'strided'),
     syevUnpackSource('float32', 'strided', 'pointer')];
   for (const r of await compileForSm90(sources)) assert.ok('report' in r, `${r.src.entry}: ${'error' in r ? r.error : ''}`);
@@ -245,10 +411,19 @@ test('the sweep: the solves\' cases, and the rules and source their rows give', 
   assert.deepEqual(table.rules, rules);
 });
 
-test('complex gemm: the sweep measures gemm and trsm alone in the complex types, and the card\'s rules route gemm', async () => {
+test('complex gemm: the sweep measures gemm, trsm and batched potrf alone in the complex types, and the card\'s rules route gemm', async () => {
   const { vendorGrid } = await import('../../src/bench/vendor-sweep.js');
   const all = vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'], ['complex128', 'complex64']);
-  assert.deepEqual(new Set(all.map((c) => `${c.op} ${c.route}`)), new Set(['gemm cublas', 'trsm cublas']));
+  assert.deepEqual(new Set(all.map((c) => `${c.op} ${c.route}`)), new Set(['gemm cublas', 'trsm cublas', 'potrf cusolver']));
+  // Complex potrf: cuSOLVER's z/cpotrfBatched at 64 ... 512 with 512 MiB of matrices (the bench's counts, which the table's rules hold).
+  assert.deepEqual(vendorGrid(['potrf'], ['complex128', 'complex64']).map((c) => [c.dtype, c.series, c.n, c.count]), [
+    ['complex128', 'batched', 64, 8192], ['complex128', 'batched', 128, 2048], ['complex128', 'batched', 256, 512], ['complex128', 'batched', 512, 128],
+    ['complex64', 'batched', 64, 16384], ['complex64', 'batched', 128, 4096], ['complex64', 'batched', 256, 1024], ['complex64', 'batched', 512, 256],
+  ]);
+  // The real potrf series as they were (batched 256 ... 1024, single-matrix), never the complex one's orders.
+  const realPotrf = vendorGrid(['potrf'], ['float64']);
+  assert.deepEqual(realPotrf.filter((c) => c.series === 'batched').map((c) => c.n), [256, 512, 1024]);
+  assert.equal(realPotrf.filter((c) => c.series === 'single').length, 11);
   const complex = all.filter((c) => c.op === 'gemm');
   assert.deepEqual(new Set(complex.map((c) => c.dtype)), new Set(['complex128', 'complex64']));
   // The same sizes as the real gemm series, the counts by the complex element's bytes (twice the real one's).

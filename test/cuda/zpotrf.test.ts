@@ -66,8 +66,8 @@ const fails = (f: () => unknown, code: string, argument: string, message?: RegEx
   assert.throws(f, (e: unknown) => e instanceof MyriadError && e.code === code && e.argument === argument && (message === undefined || message.test(e.message)));
 
 describe('complex Cholesky: the router and the launchers', () => {
-  it('lists the own kernels, then the CPU reference, named as the real routes', () => {
-    assert.deepEqual(COMPLEX_ROUTES.potrf.map((c) => c.name), ['potrf', 'cpu']);
+  it('lists the own kernels, then the CPU reference, named as the real routes (potrf: cuSOLVER\'s z/cpotrfBatched first, by the card\'s table)', () => {
+    assert.deepEqual(COMPLEX_ROUTES.potrf.map((c) => c.name), ['cusolver', 'potrf', 'cpu']);
     assert.deepEqual(COMPLEX_ROUTES.potrs.map((c) => c.name), ['potrs', 'cpu']);
     assert.deepEqual(COMPLEX_ROUTES.posv.map((c) => c.name), ['posv', 'cpu']);
   });

@@ -25,6 +25,14 @@
  * one and its failing diagonal element as the reference's (a pair with NaN where the reference's
  * has one: the complex products spread NaN over both parts), the rest of its triangle unspecified
  * (as the real family's); the other triangle and a failed posv's B bit for bit as given.
+ * cuSOLVER's z/cpotrfBatched (the `cusolver` route, vendor/potrf.ts), forced: n = 40 and 128,
+ * both dtypes and triangles, strided (padding, gaps, offset) and list batches, device and host
+ * data; good matrices beside ones not positive definite at a known minor and ones with NaN, +Inf or
+ * -Inf in either part off the diagonal, NaN or -Inf in the diagonal's real part, +Inf there at the
+ * last order, NaN in every diagonal imaginary part and in the other triangle. Checked: info
+ * exactly as the reference's, the other triangle and everything outside the matrices bit for bit
+ * as given, a good matrix's factor within 64 n u of the reference's, a failed matrix's leading
+ * (k - 1) x (k - 1) block likewise. Skipped where this cuSOLVER has no z/cpotrfBatched.
  * The file's kernels are compiled at once before the first case. Skips with one line where no GPU
  * is usable.
  */
@@ -39,6 +47,7 @@ import {
   epsOf, get, hermitianFrom, LIST, multiply, norm, ODD, op, place, randomHermitian, randomHpd, ratio, set, subtract, triangle, zeros, type Layout, type Z,
 } from '../helpers/complex.js';
 import { splitPoint } from '../../src/cuda/kernels/common/split.js';
+import { cusolverHasComplexPotrfBatched } from '../../src/cuda/baselines/cusolver.js';
 import { gpuContext, gpuSkipReason, onDevice, warmFileKernels } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 
@@ -183,7 +192,7 @@ before(() => warmFileKernels('zpotrf', (ctx, planning) => {
 }));
 
 /** The case's call on the GPU context and on the reference, on the same data placed twice (and the input as stored, rounded to the type); info, the layouts, padding checked. */
-function execute(ctx: Context, c: Case, as: readonly Z[], bs: readonly Z[], name: string) {
+function execute(ctx: Context, c: Case, as: readonly Z[], bs: readonly Z[], name: string, route: string = c.op) {
   const { dtype } = c;
   const placedA = place(as, c.n, c.n, dtype, c.layout), placedB = c.op === 'potrf' ? undefined : place(bs, c.n, c.nrhs, dtype, c.layout);
   const refA = place(as, c.n, c.n, dtype, c.layout), refB = c.op === 'potrf' ? undefined : place(bs, c.n, c.nrhs, dtype, c.layout);
@@ -208,7 +217,7 @@ function execute(ctx: Context, c: Case, as: readonly Z[], bs: readonly Z[], name
       dB?.dispose();
     }
   }
-  assert.deepEqual(ctx.lastRoute, { op: c.op, route: c.op, gpu: true }, name);
+  assert.deepEqual(ctx.lastRoute, { op: c.op, route, gpu: true }, name);
   assert.deepEqual(info, wantInfo, `${name}: info`);
   assert.deepEqual(placedA.outside().map(String), outsideA.map(String), `${name}: A's padding changed`);
   if (placedB) assert.deepEqual(placedB.outside().map(String), outsideB.map(String), `${name}: B's padding changed`);
@@ -350,3 +359,98 @@ for (const op of ['potrf', 'potrs', 'posv'] as const) for (const dtype of TYPES)
 
 /** A^H. */
 const op_ = (a: Z): Z => op(a, 'C');
+
+// ---------------------------------------------------------------------------------------------
+// cuSOLVER's z/cpotrfBatched, forced (the route the card's table takes for large complex batches).
+
+/** What matrix q of a vendor case holds (see the file comment); its info as the reference finds it. */
+const VENDOR_KINDS = ['good', 'notPd', 'notPdEarly', 'nanRe', 'nanIm', 'infRe', 'minusInfIm', 'diagMinusInf', 'diagNan', 'diagInfLast', 'notPdThenNan', 'nanThenNotPd', 'good'] as const;
+
+function vendorCases(dtype: ComplexDType): Case[] {
+  const out: Case[] = [];
+  for (const n of [40, 128]) for (const uplo of UPLOS) for (const layout of [ODD, LIST]) {
+    out.push({ op: 'potrf', dtype, uplo, n, nrhs: 0, count: VENDOR_KINDS.length, layout, where: out.length % 2 === 0 ? 'device' : 'host' });
+  }
+  return out;
+}
+
+/** Sets F(i, j) (i >= j: the factor's element; its place in the stored triangle for upper) part `part` to v. */
+function setFactor(m: Z, uplo: Uplo, i: number, j: number, part: 0 | 1, v: number): void {
+  const [r, s] = uplo === 'lower' ? [i, j] : [j, i];
+  const z = get(m, r, s);
+  z[part] = v;
+  set(m, r, s, z[0], z[1]);
+}
+
+function vendorMatrices(c: Case, rng: Rng): Z[] {
+  const { n, uplo } = c;
+  return VENDOR_KINDS.map((kind) => {
+    const h = dominantHpd(rng, n);
+    const m = zeros(n, n);
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) set(m, i, j, ...get(h, i, j));
+    for (let i = 0; i < n; i++) set(m, i, i, get(h, i, i)[0], NaN);
+    const half = n >> 1;
+    switch (kind) {
+      case 'notPd': set(m, half, half, -1, 0); break;
+      case 'notPdEarly': set(m, 2, 2, -0.5, 0); break;
+      case 'nanRe': setFactor(m, uplo, n - 3, 1, 0, NaN); break;
+      case 'nanIm': setFactor(m, uplo, half, half - 1, 1, NaN); break;
+      case 'infRe': setFactor(m, uplo, 7, 3, 0, Infinity); break;
+      case 'minusInfIm': setFactor(m, uplo, n - 1, n - 2, 1, -Infinity); break;
+      case 'diagMinusInf': set(m, n - 5, n - 5, -Infinity, 0); break;
+      case 'diagNan': set(m, 7, 7, NaN, 0); break;
+      case 'diagInfLast': set(m, n - 1, n - 1, Infinity, NaN); break;
+      case 'notPdThenNan': set(m, 4, 4, -1, 0); setFactor(m, uplo, n - 2, 0, 0, NaN); break;
+      case 'nanThenNotPd': setFactor(m, uplo, 3, 2, 1, NaN); set(m, n - 2, n - 2, -1, 0); break;
+      default: break;
+    }
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) if (!inTriangle(uplo, i, j)) set(m, i, j, NaN, NaN);
+    return m;
+  });
+}
+
+/** Matrix p of a vendor case against the reference: the other triangle as given; in the triangle, a failed matrix's leading (k - 1) block only; infinities exactly. */
+function compareVendor(c: Case, got: Z, want: Z, input: Z, info: number, what: string): string | undefined {
+  let scale = 1;
+  for (const x of want.d) if (Number.isFinite(x)) scale = Math.max(scale, Math.abs(x));
+  const bound = 64 * c.n * epsOf(c.dtype) * scale;
+  for (let j = 0; j < c.n; j++) for (let i = 0; i < c.n; i++) {
+    const at = `${what} element ${i}, ${j}`;
+    const [g, w, x] = [get(got, i, j), get(want, i, j), get(input, i, j)];
+    if (!inTriangle(c.uplo, i, j)) {
+      if (!(Object.is(g[0], x[0]) && Object.is(g[1], x[1]))) return `${at} outside the triangle changed: ${g}, was ${x}`;
+      continue;
+    }
+    if (info > 0 && !(i < info - 1 && j < info - 1)) continue;
+    for (const part of [0, 1]) {
+      if (!Number.isFinite(w[part]!)) { if (!Object.is(g[part], w[part])) return `${at} part ${part}: ${g[part]}, want ${w[part]}`; continue; }
+      if (!(Math.abs(g[part]! - w[part]!) <= bound)) return `${at} part ${part}: ${g[part]}, want ${w[part]} (bound ${bound})`;
+    }
+  }
+  return undefined;
+}
+
+for (const dtype of TYPES) {
+  test(`potrf ${dtype} on cuSOLVER's ${dtype === 'complex128' ? 'z' : 'c'}potrfBatched (forced): n = 40, 128, strided and list, not PD, NaN and infinities in either part`, { skip, timeout: 300_000 }, (t) => {
+    if (!cusolverHasComplexPotrfBatched(dtype)) { t.skip(`this cuSOLVER has no ${dtype === 'complex128' ? 'Z' : 'C'}potrfBatched`); return; }
+    const { ctx, backend } = gpuContext();
+    backend.force = { potrf: 'cusolver' };
+    try {
+      for (const c of vendorCases(dtype)) {
+        const name = `cusolver potrf ${dtype} ${c.uplo} n = ${c.n}, ${c.count} ${c.layout.kind} on the ${c.where}`;
+        const rng = new Rng(c.n * 17 + (dtype === 'complex64' ? 3 : 0) + (c.uplo === 'upper' ? 5 : 0) + (c.layout.kind === 'list' ? 11 : 0));
+        const { wantInfo, placedA, refA, inA } = execute(ctx, c, vendorMatrices(c, rng), [], name, 'cusolver');
+        const half = c.n >> 1;
+        assert.deepEqual(wantInfo.slice(0, 3), [0, half + 1, 3], `${name}: the failing matrices fail where they were made to`);
+        assert.ok(wantInfo.slice(3, 9).every((k) => k > 0), `${name}: NaN and infinities in the triangle stop the reference`);
+        assert.deepEqual(wantInfo.slice(9), [0, 5, 4, 0], `${name}: +Inf at the last diagonal; the earlier of a failure and a NaN`);
+        for (let p = 0; p < c.count; p++) {
+          const bad = compareVendor(c, placedA.read(p), refA.read(p), inA[p]!, wantInfo[p]!, `${name}: matrix ${p} (${VENDOR_KINDS[p]})`);
+          assert.equal(bad, undefined, bad);
+        }
+      }
+    } finally {
+      backend.force = {};
+    }
+  });
+}

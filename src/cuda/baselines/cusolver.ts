@@ -168,6 +168,11 @@ function cusolverApi(): NonNullable<typeof api> {
 /** Why libcusolver cannot be used here (not found, or a routine missing), or undefined where it loads; tried once. */
 export const cusolverMissing = missingOnce(() => cusolverApi());
 
+/** Whether the cuSOLVER here has cusolverDn{Z,C}potrfBatched for `dtype` (bound optionally; false where the library does not load). */
+export function cusolverHasComplexPotrfBatched(dtype: ComplexDType): boolean {
+  return cusolverMissing() === undefined && cusolverApi()[`cusolverDn${COMPLEX_PREFIX(dtype)}potrfBatched`] !== undefined;
+}
+
 /** Whether the cuSOLVER here has cusolverDnXsyevBatched (false where it does not load). */
 export function cusolverHasSyevBatched(): boolean {
   return cusolverMissing() === undefined && cusolverApi()['cusolverDnXsyevBatched'] !== undefined;
@@ -293,7 +298,7 @@ export class Cusolver {
   }
 
   /** `call` for a routine bound where the library has it: NOT_SUPPORTED (a row's note, not a crash) where it does not. */
-  private callComplex(name: string, ...args: unknown[]): void {
+  protected callComplex(name: string, ...args: unknown[]): void {
     if (this.api[name] === undefined) throw new VendorError('CUSOLVER_STATUS_NOT_SUPPORTED', 9, `${name} (not in this cuSOLVER)`);
     this.call(name, ...args);
   }

@@ -9,7 +9,7 @@
 export { cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, gemmSize } from './gemm.js';
 export { cusolverGetrf, cusolverGetrfCovers } from './getrf.js';
 export { cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, type RoutedGetrf } from './getrs.js';
-export { cusolverPotrf, cusolverPotrfCovers } from './potrf.js';
+export { complexPotrfQuery, cusolverComplexPotrf, cusolverComplexPotrfCovers, cusolverPotrf, cusolverPotrfCovers } from './potrf.js';
 export { cusolverSyev, cusolverSyevCovers } from './syev.js';
 export { cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers } from './trsm.js';
 export { vendorUsable, type VendorLibrary } from './native.js';

@@ -7,6 +7,8 @@
  * - potrf_scan: per matrix, the first row (lower; column for upper) of the referenced triangle
  *   holding a value at which the CPU reference stops: NaN, an infinity off the diagonal, or -Inf on
  *   it (atomicMin over the matrix; the scratch starts at SENTINEL). Run before the vendor's potrf.
+ *   Complex (zpotrf_scan): NaN or an infinity in either part off the diagonal, NaN or -Inf in the
+ *   real part on it; the diagonal's imaginary parts are zeroed (ScanElement).
  * - potrf_info: info = the vendor's, or r + 1 where that row r comes first (the minor of order r + 1
  *   is where the reference fails), so NaN and Inf report as the own routes report them, whatever
  *   the vendor does with them.
@@ -50,18 +52,37 @@ const BLOCK = `  const long long block = blockIdx.x;
   if (q >= count) return;
 `;
 
-export function potrfScanSource(dtype: DType, uplo: Uplo, kind: OperandKind): KernelSource {
+/**
+ * The scan's element: 'real', or 'complex' (`real2`, a pair (x = re, y = im) of the parts' type;
+ * offsets, strides and ld in pairs). A complex diagonal is read by its real part alone (the
+ * reference's zpotf2 ignores the imaginary parts there, and so stops at NaN or -Inf in the real
+ * part only), and its imaginary part is set to zero (what the reference writes there), so the
+ * vendor factors the same Hermitian matrix whatever was stored; off the diagonal a NaN or an
+ * infinity in either part stops the reference.
+ */
+export type ScanElement = 'real' | 'complex';
+
+export function potrfScanSource(dtype: DType, uplo: Uplo, kind: OperandKind, element: ScanElement = 'real'): KernelSource {
   const lower = uplo === 'lower';
-  const entry = `vendor_potrf_scan_${precisionLetter(dtype)}_${lower ? 'l' : 'u'}_${kindTag(kind)}`;
-  const source = `${head(dtype)}
-extern "C" __global__ void ${entry}(${operandParameters('A', kind, false)}, int n, int* __restrict__ first, int count, int parts) {
-${BLOCK}  const real* a = ${matrixPointer('A', kind, 'q')};
+  const complex = element === 'complex';
+  const entry = `vendor_${complex ? 'z' : ''}potrf_scan_${precisionLetter(dtype)}_${lower ? 'l' : 'u'}_${kindTag(kind)}`;
+  // Whether element (i, j), read as v, stops the reference (finiteReal: neither NaN nor an infinity).
+  const test = complex
+    ? `      const real2 v = a[i + (long long)j * ldA];
+      bool stops;
+      if (i == j) { stops = !finiteReal(v.x) && !(v.x > MAXR); a[i + (long long)j * ldA].y = 0; }
+      else stops = !finiteReal(v.x) || !finiteReal(v.y);`
+    : `      const real v = a[i + (long long)j * ldA];
+      const bool stops = !finiteReal(v) && !(i == j && v > MAXR);`;
+  const source = `${head(dtype)}${complex ? `struct __align__(${2 * dtypeInfo(dtype).bytes}) real2 { real x, y; };\n` : ''}
+static __device__ __forceinline__ bool finiteReal(real v) { return v >= -MAXR && v <= MAXR; }
+extern "C" __global__ void ${entry}(${operandParameters('A', kind, complex, complex ? 'real2' : 'real')}, int n, int* __restrict__ first, int count, int parts) {
+${BLOCK}  ${complex ? '' : 'const '}${complex ? 'real2' : 'real'}* a = ${matrixPointer('A', kind, 'q')};
   int best = ${SCAN_SENTINEL};
   for (int j = part; j < n; j += parts) {
     for (int i = ${lower ? 'j + ' : ''}threadIdx.x; i < ${lower ? 'n' : 'j + 1'}; i += blockDim.x) {
-      const real v = a[i + (long long)j * ldA];
-      const bool finite = v >= -MAXR && v <= MAXR;
-      if (!finite && !(i == j && v > MAXR)) best = min(best, ${lower ? 'i' : 'j'});
+${test}
+      if (stops) best = min(best, ${lower ? 'i' : 'j'});
     }
   }
   for (int o = 16; o > 0; o >>= 1) best = min(best, __shfl_down_sync(0xffffffffu, best, o));
@@ -205,9 +226,11 @@ function perMatrix(n: number, count: number): { grid: [number, number, number]; 
   return { grid: [count * parts, 1, 1], block: [threads, 1, 1], parts };
 }
 
-export function launchPotrfScan(dev: GpuDevice, dtype: DType, uplo: Uplo, a: GroupOperand, n: number, first: DeviceArray, count: number): void {
+/** The scan of a group's `count` matrices (n x n) into `first`; `dtype` the parts' type where `element` is 'complex'. */
+export function launchPotrfScan(dev: GpuDevice, dtype: DType, uplo: Uplo, a: GroupOperand, n: number, first: DeviceArray, count: number,
+  element: ScanElement = 'real'): void {
   if (count === 0 || n === 0) return;
-  const src = potrfScanSource(dtype, uplo, a.kind);
+  const src = potrfScanSource(dtype, uplo, a.kind, element);
   const shape = perMatrix(n, count);
   cachedKernel(dev, src.entry, () => src).launch({ grid: shape.grid, block: shape.block },
     [...operand(a), arg.i32(n), arg.ptr(first), arg.i32(count), arg.i32(shape.parts)]);

@@ -211,6 +211,20 @@ export class VendorSolver extends Cusolver {
     this.call(`cusolverDn${LETTER(dtype)}potrfBatched`, FILL(uplo), n, pointers, lda, info, count);
   }
 
+  /**
+   * Complex Cholesky in place of `count` n x n Hermitian matrices (A = L L^H, or U^H U) given by the
+   * device array of pointers `a` (addresses of pairs; `dtype` the parts' type, lda in complex
+   * elements), LAPACK's info per matrix into the int32 array at `info` (cusolverDn{Z,C}potrfBatched:
+   * handle, uplo, n, T *Aarray[], lda, int *infoArray, batchSize). Each matrix is factored alone, its
+   * `uplo` triangle the only one read or written. Split into calls of at most VENDOR_BATCH_MAX
+   * matrices; NOT_SUPPORTED where this cuSOLVER lacks the routine (it is bound optionally).
+   */
+  complexPotrfPointersAt(dtype: DType, uplo: Uplo, n: number, a: bigint, lda: number, info: bigint, count: number): void {
+    checkVendorArguments('cusolverDn{Z,C}potrfBatched', dtype, { n, count }, [['lda', lda, n]], { a, info });
+    const call = `cusolverDn${COMPLEX_LETTER(dtype)}potrfBatched`;
+    for (const [start, size] of vendorChunks(count)) this.callComplex(call, FILL(uplo), n, entry(a, start), lda, info + BigInt(4 * start), size);
+  }
+
   /** Elements of workspace cusolverDn?getrf needs for an m x n matrix. */
   getrfWorkAt(dtype: DType, m: number, n: number, a: bigint, lda: number): number {
     return this.size(`getrf ${dtype} ${m} ${n} ${lda}`, (out) => this.call(`cusolverDn${LETTER(dtype)}getrf_bufferSize`, m, n, a, lda, out));

@@ -28,7 +28,7 @@ export interface VendorPoint {
 export interface VendorRule {
   readonly op: VendorOp;
   readonly route: VendorRoute;
-  /** The element type measured (complex types: gemm only so far). */
+  /** The element type measured (complex types: gemm and batched potrf so far). */
   readonly dtype: ElementType;
   /** syev: the job measured ('vectors' or 'values'); the other job keeps the own routes. */
   readonly jobz?: 'vectors' | 'values';
