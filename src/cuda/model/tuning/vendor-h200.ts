@@ -92,7 +92,7 @@ export const h200VendorTable: VendorTable = {
     // --dtype complex128|complex64 --sizes 64,128,256,512 --repeats 3` (the own complex Cholesky against
     // cuSOLVER's z/cpotrfBatched on the same data, 512 MiB of matrices; vendor ms / own ms). n = 64 stays
     // with the own kernels (complex128 1.12, complex64 1.20); complex64 was measured at 64 and 256 alone.
-    // Measured again by `node dist/scripts/vendor-sweep.js --ops potrf --dtype complex128,complex64`.
+    // The vendor sweep's complex potrf series measures them again: `node dist/scripts/vendor-sweep.js --ops potrf --dtype complex128,complex64`.
     { op: 'potrf', route: 'cusolver', dtype: 'complex128', n: [128, Infinity], count: [128, Infinity],
       measured: [{ n: 128, count: 2048, ratio: 0.63 }, { n: 256, count: 512, ratio: 0.46 }, { n: 512, count: 128, ratio: 0.44 }] },
     { op: 'potrf', route: 'cusolver', dtype: 'complex64', n: [256, Infinity], count: [1024, Infinity],
