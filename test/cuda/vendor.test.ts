@@ -310,6 +310,9 @@ test('complex potrf: cuSOLVER\'s z/cpotrfBatched first, asked with the complex t
   });
   assert.deepEqual(vendor.complexPotrfQuery(request('complex128', 256, 512) as never), { op: 'potrf', route: 'cusolver', dtype: 'complex128', n: 256, count: 512 });
   assert.equal(vendor.complexPotrfQuery(request('complex64', 0, 4) as never), undefined);
+  // 'upper' never asks the table (cuSOLVER's batched Cholesky wrote the lower triangle of the upper case), and forced it is refused.
+  assert.equal(vendor.complexPotrfQuery(request('complex128', 256, 512, 'upper') as never), undefined);
+  assert.throws(() => vendor.cusolverComplexPotrf(dev, request('complex128', 40, 3, 'upper') as never), (e: unknown) => (e as { code?: string }).code === 'UNSUPPORTED');
   const table = vendorTableFor(H200.name);
   // The card's complex rules: complex128 from 128 (count >= 128), complex64 from 256 (count >= 1024); n = 64 stays with the own kernels.
   for (const [dtype, n, count, inside] of [['complex128', 128, 2048, true], ['complex128', 512, 128, true], ['complex128', 64, 8192, false], ['complex128', 256, 64, false],
@@ -330,9 +333,9 @@ test('complex potrf: cuSOLVER\'s z/cpotrfBatched first, asked with the complex t
   const { dev: fake } = recordingDevice();
   assert.equal(vendor.cusolverComplexPotrfCovers(big as never, { ...fake, info: H200 } as typeof fake), false);
   // Forced on a device that runs nothing: the pointer table, the complex scan and the info kernel planned, no library called.
-  vendor.cusolverComplexPotrf(dev, request('complex128', 40, 3, 'upper') as never);
+  vendor.cusolverComplexPotrf(dev, request('complex128', 40, 3) as never);
   vendor.cusolverComplexPotrf(dev, request('complex64', 128, 2) as never);
-  assert.deepEqual([...new Set(dev.sources.map((s) => s.entry))].sort(), ['vendor_potrf_info', 'vendor_strided_pointers', 'vendor_zpotrf_scan_d_u_pa', 'vendor_zpotrf_scan_s_l_pa']);
+  assert.deepEqual([...new Set(dev.sources.map((s) => s.entry))].sort(), ['vendor_potrf_info', 'vendor_strided_pointers', 'vendor_zpotrf_scan_d_l_pa', 'vendor_zpotrf_scan_s_l_pa']);
 });
 
 test('complexPotrfPointersAt: the arguments checked, z or c by the parts\' type, calls of at most VENDOR_BATCH_MAX with the info array advanced', async () => {

@@ -85,7 +85,8 @@ type ComplexPotrf = ComplexRequests<DeviceArray, DeviceArray>['potrf'];
 
 /** What the complex route asks the card's table (its dtype the complex type); undefined where it does not take `r` (variable, mixed shapes, empty, n = 0). */
 export function complexPotrfQuery(r: ComplexPotrf): VendorQuery | undefined {
-  if (r.a.kind === 'variable') return undefined;
+  // 'lower' alone: with 'upper', cusolverDn{Z,C}potrfBatched wrote the lower triangle too (H200, CUDA 13.0).
+  if (r.a.kind === 'variable' || r.uplo !== 'lower') return undefined;
   const n = squareOrder(r.a);
   if (n === undefined || n === 0) return undefined;
   return { op: 'potrf', route: 'cusolver', dtype: complexOf(deviceDtype(r.a)), n, count: batchCount(r.a) };
@@ -101,6 +102,8 @@ export function cusolverComplexPotrfCovers(r: ComplexPotrf, dev: GpuDevice): boo
 /** Complex potrf on cusolverDn{Z,C}potrfBatched: the scan, one vendor call per group, then info (see the header). */
 export function cusolverComplexPotrf(dev: GpuDevice, r: ComplexPotrf): void {
   if (r.a.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the cusolver route takes strided and list complex batches', 'a');
+  if (r.uplo !== 'lower')
+    throw new MyriadError('UNSUPPORTED', "the cusolver route takes uplo 'lower': with 'upper' cuSOLVER's batched Cholesky writes the other triangle too (measured on the H200, CUDA 13.0)", 'force');
   const count = batchCount(r.a);
   if (count === 0) return;
   const dtype = deviceDtype(r.a);
