@@ -30,7 +30,7 @@ import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
 import { qlThreadServes, syevQlThreadCuda } from './kernels/ql-thread/index.js';
 import { trmmCuda, trsmCuda, trsmDeviceVariableCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
 import { trtriCuda } from './kernels/trtri/index.js';
-import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
+import { complexPosvCuda, complexPosvSolve, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
 import { complexTrsmCuda, ztrsmCovers } from './kernels/ztrsm/index.js';
 import { complexHerkCuda, zherkCovers } from './kernels/zherk/index.js';
 import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
@@ -222,6 +222,12 @@ export type ComplexRouted = 'gemm' | 'trsm' | 'herk' | 'potrf' | 'potrs' | 'posv
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
 export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
 
+/** Complex posv composed of two routes: cuSOLVER's z/cpotrfBatched (the factor and info), then the own solves keeping a failed matrix's B. */
+function cusolverFactorOwnSolve(dev: GpuDevice, r: ComplexDeviceRequest<'posv'>): void {
+  cusolverComplexPotrf(dev, r);
+  complexPosvSolve(dev, r);
+}
+
 /** One way to run a complex request of K: as `Candidate`, on the complex request. */
 export interface ComplexCandidate<K extends ComplexRouted> {
   readonly name: string;
@@ -233,9 +239,9 @@ export interface ComplexCandidate<K extends ComplexRouted> {
 /**
  * The candidates of complex requests, in order of preference, named as the real ones ('gemm' the
  * own kernels, 'cublas' the vendor's, 'cpu' the reference). The own kernels take strided and list
- * batches of any size (the very-small design to the table's bound, the tiled one above); cuBLAS's
- * z/cgemm has no measured crossover yet, so it follows them (forced by name it runs). Variable
- * batches of several shapes run on the CPU reference.
+ * batches of any size; the vendor's candidates come first and run inside the card's measured rules
+ * for the complex type (forced by name they run anywhere they can). Variable batches run on the CPU
+ * reference.
  */
 export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCandidate<K>[] } = {
   gemm: [
@@ -264,7 +270,12 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     CPU,
   ],
   potrs: [{ name: 'potrs', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPotrsCuda }, CPU],
-  posv: [{ name: 'posv', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPosvCuda }, CPU],
+  // cuSOLVER's factor where the table sends potrf there (lower), then the own solves with B kept where info > 0.
+  posv: [
+    { name: 'cusolver', covers: (r, dev) => r.b.kind !== 'variable' && cusolverComplexPotrfCovers(r, dev), run: cusolverFactorOwnSolve, capturable: false },
+    { name: 'posv', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPosvCuda },
+    CPU,
+  ],
   // complex-lu/ on strided and list batches of any order: the register designs for n <= 32, the blocked steps above
   // (panel kernel, zlaswp, the complex trsm and gemm); variable batches: the CPU reference.
   getrf: [{ name: 'getrf', covers: (r) => complexGetrfCovers(r.a), run: complexGetrfCuda }, CPU],

@@ -66,10 +66,35 @@ const fails = (f: () => unknown, code: string, argument: string, message?: RegEx
   assert.throws(f, (e: unknown) => e instanceof MyriadError && e.code === code && e.argument === argument && (message === undefined || message.test(e.message)));
 
 describe('complex Cholesky: the router and the launchers', () => {
-  it('lists the own kernels, then the CPU reference, named as the real routes (potrf: cuSOLVER\'s z/cpotrfBatched first, by the card\'s table)', () => {
+  it('lists the own kernels, then the CPU reference, named as the real routes (potrf and posv: cuSOLVER\'s z/cpotrfBatched first, by the card\'s table)', () => {
     assert.deepEqual(COMPLEX_ROUTES.potrf.map((c) => c.name), ['cusolver', 'potrf', 'cpu']);
     assert.deepEqual(COMPLEX_ROUTES.potrs.map((c) => c.name), ['potrs', 'cpu']);
-    assert.deepEqual(COMPLEX_ROUTES.posv.map((c) => c.name), ['posv', 'cpu']);
+    assert.deepEqual(COMPLEX_ROUTES.posv.map((c) => c.name), ['cusolver', 'posv', 'cpu']);
+  });
+
+  it("posv's 'cusolver' candidate: the potrf rule's covers (never on a device without the library), and forced: cuSOLVER's factor's kernels, then the own solves keeping B", () => {
+    const { ctx, dev, backend } = recordingContext();
+    try {
+      const n = 40, count = 3;
+      const a = strided(ctx.alloc('float64', 2 * n * n * count), { rows: n, count, dtype: 'complex128' });
+      const b = strided(ctx.alloc('float64', 2 * n * 2 * count), { rows: n, cols: 2, count, dtype: 'complex128' });
+      ctx.posv({ a, b, uplo: 'lower' });
+      assert.deepEqual(ctx.lastRoute, { op: 'posv', route: 'posv', gpu: true }, 'the library does not load here: the own route');
+      dev.launches.length = 0;
+      backend.force = { posv: 'cusolver' };
+      ctx.posv({ a, b, uplo: 'lower' });
+      assert.deepEqual(ctx.lastRoute, { op: 'posv', route: 'cusolver', gpu: true });
+      const entries = dev.launches.map((l) => l.src.entry);
+      // The scan and info kernels around the (absent) vendor call, then B aside, the two solves, the failed ones' B back.
+      assert.ok(entries[0]!.startsWith('vendor_') && entries.includes('vendor_potrf_info'), entries.join(', '));
+      const info = entries.indexOf('vendor_potrf_info');
+      assert.ok(entries.indexOf('copy_all_d_st') > info && entries.at(-1) === 'copy_failed_d_st', entries.join(', '));
+      assert.ok(entries.slice(info).some((e) => e.startsWith('ztrsm')), 'the own solves');
+      fails(() => ctx.posv({ a, b, uplo: 'upper' }), 'UNSUPPORTED', 'force', /uplo 'lower'/);
+    } finally {
+      backend.force = {};
+      ctx.dispose();
+    }
   });
 
   it('device data, n = 1 ... 32: the GPU routes, one launch each, ld / stride / offset in pairs, nrhs passed', () => {
@@ -145,8 +170,8 @@ describe('complex Cholesky: the router and the launchers', () => {
       ctx.potrf({ a: cx(40) });
       assert.deepEqual(ctx.lastRoute, { op: 'potrf', route: 'cpu', gpu: false });
       dev.launches.length = 0;
-      backend.force = { posv: 'cusolver' };
-      fails(() => ctx.posv({ a: cx(4), b: strided(ctx.alloc('float64', 16), { rows: 4, cols: 1, count: 2, dtype: 'complex128' }) }), 'ENUM', 'force', /posv on complex data has no route 'cusolver' \(routes: posv, cpu\)/);
+      backend.force = { posv: 'vbatched' };
+      fails(() => ctx.posv({ a: cx(4), b: strided(ctx.alloc('float64', 16), { rows: 4, cols: 1, count: 2, dtype: 'complex128' }) }), 'ENUM', 'force', /posv on complex data has no route 'vbatched' \(routes: cusolver, posv, cpu\)/);
       assert.equal(dev.launches.length, 0, 'nothing launched');
     } finally {
       ctx.dispose();

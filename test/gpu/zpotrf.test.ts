@@ -465,3 +465,37 @@ for (const dtype of TYPES) {
     }
   });
 }
+
+// posv composed by the router where the table sends the factor to cuSOLVER (route 'cusolver', lower):
+// z/cpotrfBatched's factor and info, then the own solves keeping a failed matrix's B.
+for (const dtype of TYPES) {
+  test(`posv ${dtype} on cuSOLVER's factor and the own solves (forced): lower, n = ${LARGE.posv.join(', ')}, failing and NaN matrices keep B`, { skip, timeout: 300_000 }, (t) => {
+    if (!cusolverHasComplexPotrfBatched(dtype)) { t.skip(`this cuSOLVER has no ${dtype === 'complex128' ? 'Z' : 'C'}potrfBatched`); return; }
+    const { ctx, backend } = gpuContext();
+    backend.force = { posv: 'cusolver' };
+    try {
+      for (const large of largeCases('posv', dtype)) {
+        const c: Case = { ...large, uplo: 'lower' };
+        const name = `cusolver posv ${dtype} n = ${c.n}, nrhs = ${c.nrhs}, ${c.count} ${c.layout.kind} on the ${c.where}`;
+        const rng = new Rng(c.n * 37 + c.nrhs + (dtype === 'complex64' ? 7 : 0));
+        const as = largeMatrices(c, rng);
+        const bs = Array.from({ length: c.count }, () => {
+          const z = zeros(c.n, c.nrhs);
+          for (let k = 0; k < z.d.length; k++) z.d[k] = rng.uniform(-1, 1);
+          return z;
+        });
+        const { wantInfo, placedA, placedB, refA, refB, inA, inB } = execute(ctx, c, as, bs, name, 'cusolver');
+        assert.ok(wantInfo.some((k) => k > 0) && wantInfo[0] === 0, `${name}: good and failing matrices`);
+        for (let p = 0; p < c.count; p++) {
+          const info = wantInfo[p]!;
+          const bad = compareVendor(c, placedA.read(p), refA.read(p), inA[p]!, info, `${name}: matrix ${p} A`) ??
+            (info === 0 ? compareLarge(c, placedB!.read(p), refB!.read(p), inB[p]!, 0, false, `${name}: matrix ${p} B`)
+              : compare(c, placedB!.read(p), inB[p]!, inB[p]!, `${name}: matrix ${p} B of a failed matrix kept`));
+          assert.equal(bad, undefined, bad);
+        }
+      }
+    } finally {
+      backend.force = {};
+    }
+  });
+}

@@ -139,9 +139,24 @@ export function complexPosvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Devi
     return;
   }
   recursivePotrf(dev, r.uplo, a, r.info, count);
-  if (b.cols === 0) return;
-  keepingFailed(dev, b, r.info, count, () => {
-    for (const solve of zpotrsSteps(r.uplo, a, b)) complexTrsmCuda(dev, solve);
+  solveKeepingFailed(dev, r.uplo, a, b, r.info, count);
+}
+
+/**
+ * posv's solve after a factorisation that wrote `info` (its own, or another route's: the router's
+ * composed candidates): potrs's two trsm on every matrix, B kept where info > 0.
+ */
+export function complexPosvSolve(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
+  const [a, b] = blockBatches('posv', [r.a, r.b], ['a', 'b']) as [BlockBatch<DeviceArray>, BlockBatch<DeviceArray>];
+  const count = batchCount(a);
+  if (count === 0) return;
+  solveKeepingFailed(dev, r.uplo, a, b, r.info, count);
+}
+
+function solveKeepingFailed(dev: GpuDevice, uplo: Uplo, a: BlockBatch<DeviceArray>, b: BlockBatch<DeviceArray>, info: DeviceArray, count: number): void {
+  if (b.cols === 0 || a.rows === 0) return;
+  keepingFailed(dev, b, info, count, () => {
+    for (const solve of zpotrsSteps(uplo, a, b)) complexTrsmCuda(dev, solve);
   });
 }
 
