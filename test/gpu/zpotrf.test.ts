@@ -192,6 +192,15 @@ before(() => warmFileKernels('zpotrf', (ctx, planning) => {
 }));
 
 /** The case's call on the GPU context and on the reference, on the same data placed twice (and the input as stored, rounded to the type); info, the layouts, padding checked. */
+/** B of each matrix of a case: n x nrhs pairs with both parts uniform in [-1, 1). */
+function randomRhs(c: Case, rng: Rng): Z[] {
+  return Array.from({ length: c.count }, () => {
+    const z = zeros(c.n, c.nrhs);
+    for (let k = 0; k < z.d.length; k++) z.d[k] = rng.uniform(-1, 1);
+    return z;
+  });
+}
+
 function execute(ctx: Context, c: Case, as: readonly Z[], bs: readonly Z[], name: string, route: string = c.op) {
   const { dtype } = c;
   const placedA = place(as, c.n, c.n, dtype, c.layout), placedB = c.op === 'potrf' ? undefined : place(bs, c.n, c.nrhs, dtype, c.layout);
@@ -247,11 +256,7 @@ for (const op of ['potrf', 'potrs', 'posv'] as const) for (const dtype of TYPES)
       const name = `${op} ${dtype} ${uplo} n = ${c.n}${op === 'potrf' ? '' : `, nrhs = ${c.nrhs}`}, ${c.count} ${c.layout.kind} on the ${c.where}`;
       const rng = new Rng(c.n * 97 + c.nrhs * 13 + (dtype === 'complex64' ? 1 : 0) + (uplo === 'upper' ? 2 : 0) + { potrf: 0, potrs: 5, posv: 9 }[op]);
       const as = matrices(c, rng);
-      const bs = c.op === 'potrf' ? [] : Array.from({ length: c.count }, () => {
-        const z = zeros(c.n, c.nrhs);
-        for (let k = 0; k < z.d.length; k++) z.d[k] = rng.uniform(-1, 1);
-        return z;
-      });
+      const bs = c.op === 'potrf' ? [] : randomRhs(c, rng);
       const { wantInfo, placedA, placedB, refA, refB, inA, inB } = execute(ctx, c, as, bs, name);
       if (op !== 'potrs') assert.ok(wantInfo.some((k) => k > 0) || c.count < 2, `${name}: the batch holds failing matrices`);
 
@@ -317,11 +322,7 @@ for (const op of ['potrf', 'potrs', 'posv'] as const) for (const dtype of TYPES)
       const name = `${op} ${dtype} ${c.uplo} n = ${c.n}${op === 'potrf' ? '' : `, nrhs = ${c.nrhs}`}, ${c.count} ${c.layout.kind} on the ${c.where}`;
       const rng = new Rng(c.n * 31 + c.nrhs + (dtype === 'complex64' ? 7 : 0) + { potrf: 0, potrs: 100, posv: 200 }[op]);
       const as = largeMatrices(c, rng);
-      const bs = c.op === 'potrf' ? [] : Array.from({ length: c.count }, () => {
-        const z = zeros(c.n, c.nrhs);
-        for (let k = 0; k < z.d.length; k++) z.d[k] = rng.uniform(-1, 1);
-        return z;
-      });
+      const bs = c.op === 'potrf' ? [] : randomRhs(c, rng);
       const { wantInfo, placedA, placedB, refA, refB, inA, inB } = execute(ctx, c, as, bs, name);
       if (op !== 'potrs') {
         const n1 = splitPoint(c.n, 32);
@@ -479,11 +480,7 @@ for (const dtype of TYPES) {
         const name = `cusolver posv ${dtype} n = ${c.n}, nrhs = ${c.nrhs}, ${c.count} ${c.layout.kind} on the ${c.where}`;
         const rng = new Rng(c.n * 37 + c.nrhs + (dtype === 'complex64' ? 7 : 0));
         const as = largeMatrices(c, rng);
-        const bs = Array.from({ length: c.count }, () => {
-          const z = zeros(c.n, c.nrhs);
-          for (let k = 0; k < z.d.length; k++) z.d[k] = rng.uniform(-1, 1);
-          return z;
-        });
+        const bs = randomRhs(c, rng);
         const { wantInfo, placedA, placedB, refA, refB, inA, inB } = execute(ctx, c, as, bs, name, 'cusolver');
         assert.ok(wantInfo.some((k) => k > 0) && wantInfo[0] === 0, `${name}: good and failing matrices`);
         for (let p = 0; p < c.count; p++) {
