@@ -369,10 +369,12 @@ describe('complex Cholesky recursion (zpotrfSteps, zpotrsSteps) on the CPU refer
     }
   });
 
-  it('potrf reproduces the reference: info exactly (first half, second half n1 + k, NaN), the factor, nothing spread; n = 33 to 129, both dtypes and triangles', () => {
+  it('potrf reproduces the reference: info exactly (first half, second half n1 + k, NaN), the factor, nothing spread; n = 33 to 129, both dtypes and triangles (from 100 one per type)', () => {
     const rng = new Rng(75);
     let i = 0;
     for (const dtype of DTYPES) for (const n of [33, 47, 64, 100, 129]) for (const uplo of UPLOS) {
+      // From 100 one triangle per type (complex128 lower, complex64 upper): the CI's time.
+      if (n >= 100 && (dtype === 'complex64') !== (uplo === 'upper')) continue;
       i++;
       const layout = layoutOf(i);
       const fails = FAILURES;
@@ -403,6 +405,7 @@ describe('complex Cholesky recursion (zpotrfSteps, zpotrsSteps) on the CPU refer
     const rng = new Rng(76);
     let i = 0;
     for (const dtype of DTYPES) for (const n of [33, 64, 100, 129]) for (const uplo of UPLOS) {
+      if (n >= 100 && (dtype === 'complex64') !== (uplo === 'upper')) continue;
       i++;
       const layout = layoutOf(i);
       const nrhs = [1, 3, 5][i % 3]!;
