@@ -116,7 +116,8 @@ function check(label: string, dtype: CType, a: StridedBatch<FloatArray>, nb = CO
 
 describe('the blocked complex LU steps, run with the CPU, are zgetrf', () => {
   for (const dtype of ['complex128', 'complex64'] as const) {
-    for (const n of [33, 47, 64, 100, 129, 256]) {
+    // 256 in complex128 alone (CI time; the GPU tests reach 512 in both).
+    for (const n of dtype === 'complex128' ? [33, 47, 64, 100, 129, 256] : [33, 47, 64, 100, 129]) {
       it(`${dtype} n = ${n}`, () => {
         const rng = new Rng(n + (dtype === 'complex64' ? 1000 : 0));
         check(`${dtype} ${n}`, dtype, make(rng, dtype, n, n, n > 128 ? 1 : 3).batch);
