@@ -136,26 +136,6 @@ interface Copy {
 
 function copyOf(name: 'A' | 'B', major: 'm' | 'n' | 'k', l: MmaLayout, complex = false): Copy {
   const isA = name === 'A';
-  if (complex && !isA && major === 'n') {
-    // B^T or B^H: B's pairs along n (doubles 2j, 2j + 1 of its stored column), BK / 2 columns from p0 / 2.
-    return {
-      rows2: 'BN', total: 'BN * BK / 2',
-      x0: '2 * j0', y0: 'p0 / 2', xLimit: '2 * n', yLimit: 'k / 2',
-      slot: `c * ${l.ldsB} + 2 * r2`,
-      tileInside: 'j0 + BN <= n',
-      offset: '2 * j0 + 2 * r2 + (long long)c * ldB', stepOffset: '(long long)(p0 / 2) * ldB',
-    };
-  }
-  if (complex && isA) {
-    // A's pairs along m (real rows 2i, 2i + 1 of A's doubles), BK / 2 complex columns from p0 / 2.
-    return {
-      rows2: 'BM / 2', total: 'BM * BK / 4',
-      x0: 'i0', y0: 'p0 / 2', xLimit: 'm', yLimit: 'k / 2',
-      slot: `c * ${l.ldsA} + 2 * r2`,
-      tileInside: 'i0 + BM <= m',
-      offset: 'i0 + 2 * r2 + (long long)c * ldA', stepOffset: '(long long)(p0 / 2) * ldA',
-    };
-  }
   if (major === 'k') {
     // Stored column c = row of op(X), chunk r2 = k pair; swizzled rows when bk >= 16.
     return {
@@ -166,12 +146,17 @@ function copyOf(name: 'A' | 'B', major: 'm' | 'n' | 'k', l: MmaLayout, complex =
       offset: `2 * r2 + (long long)(${isA ? 'i0' : 'j0'} + c) * ld${name}`, stepOffset: 'p0',
     };
   }
+  // Stored along m (A) or n (B^T): stored column c = k index, chunk r2 = two doubles along m or n.
+  // Complex data (the real embedding) stores pairs: BK / 2 complex columns from p0 / 2 a step; A's m
+  // already counts doubles (2m), B's n counts pairs, so B's tile runs over 2 BN doubles from 2 j0.
+  const [x0, xLimit, rows2] = isA ? ['i0', 'm', 'BM / 2'] : complex ? ['2 * j0', '2 * n', 'BN'] : ['j0', 'n', 'BN / 2'];
+  const [y0, yLimit, step] = complex ? ['p0 / 2', 'k / 2', '(p0 / 2)'] : ['p0', 'k', 'p0'];
   return {
-    rows2: `${isA ? 'BM' : 'BN'} / 2`, total: `${isA ? 'BM' : 'BN'} * BK / 2`,
-    x0: isA ? 'i0' : 'j0', y0: 'p0', xLimit: isA ? 'm' : 'n', yLimit: 'k',
+    rows2, total: complex && isA ? 'BM * BK / 4' : `${isA ? 'BM' : 'BN'} * BK / 2`,
+    x0, y0, xLimit, yLimit,
     slot: `c * ${isA ? l.ldsA : l.ldsB} + 2 * r2`,
     tileInside: isA ? 'i0 + BM <= m' : 'j0 + BN <= n',
-    offset: `${isA ? 'i0' : 'j0'} + 2 * r2 + (long long)c * ld${name}`, stepOffset: `(long long)p0 * ld${name}`,
+    offset: `${x0} + 2 * r2 + (long long)c * ld${name}`, stepOffset: `(long long)${step} * ld${name}`,
   };
 }
 
