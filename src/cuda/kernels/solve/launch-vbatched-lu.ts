@@ -93,14 +93,19 @@ function luSolves(dev: GpuDevice, trans: Op, a: Batch<DeviceArray>, b: Batch<Dev
   }
 }
 
+/** B's members, those with something to solve, and the interchange launches over them (getrs and gesv alike). */
+function interchangePlan(dev: GpuDevice, b: GetrsRequest<DeviceArray, DeviceArray>['b']) {
+  const dtype = deviceDtype(b);
+  const fb = memberFields(b);
+  const kept = keptMembers(fb);
+  return { dtype, fb, kept, launches: permuteLaunches(fb, kept, dtype, sharedLimit(dev)) };
+}
+
 /** Solves op(A) X = B with the LU factors and pivots of A (from getrf), by size class. info is set to 0. */
 export function getrsVbatchedCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, DeviceArray>): void {
   const count = batchCount(r.b);
   if (count === 0) return;
-  const dtype = deviceDtype(r.b);
-  const fb = memberFields(r.b);
-  const kept = keptMembers(fb);
-  const launches = permuteLaunches(fb, kept, dtype, sharedLimit(dev));
+  const { dtype, fb, kept, launches } = interchangePlan(dev, r.b);
   zeroInfo(dev, r.info, null, count);
   if (kept.order.length === 0) return;
   const tables = solveTables(dev, dtype, fb, kept);
@@ -113,12 +118,8 @@ export function getrsVbatchedCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, D
 
 /** LU factorisation with partial pivoting and solve by size class; B is left unchanged where info > 0 (LAPACK's gesv). */
 export function gesvVbatchedCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>): void {
-  const count = batchCount(r.b);
-  if (count === 0) return;
-  const dtype = deviceDtype(r.b);
-  const fb = memberFields(r.b);
-  const kept = keptMembers(fb);
-  const launches = permuteLaunches(fb, kept, dtype, sharedLimit(dev));
+  if (batchCount(r.b) === 0) return;
+  const { dtype, fb, kept, launches } = interchangePlan(dev, r.b);
   getrfVbatchedCuda(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info });
   keepingFailed(dev, dtype, fb, kept, r.info, (tables) =>
     luSolves(dev, 'N', r.a, r.b, () => permute(dev, dtype, tables, COPY_VBATCH_POINTERS, launches, r, r.info, false)));

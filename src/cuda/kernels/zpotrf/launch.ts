@@ -113,10 +113,15 @@ function solveGroup(dev: GpuDevice, design: 'zpotrs' | 'zposv', r: PotrsRequest<
     [...operandArgs(a), ...operandArgs(b), arg.ptr(r.info), ...indexArgs(g.index, g.count), arg.i32(b.cols)]);
 }
 
+/** A and B of a solve as the families' batches (strided or list), and the count. */
+function solveOperands(op: 'potrs' | 'posv', r: PotrsRequest<DeviceArray, DeviceArray>): { a: BlockBatch<DeviceArray>; b: BlockBatch<DeviceArray>; count: number } {
+  const [a, b] = blockBatches(op, [r.a, r.b], ['a', 'b']) as [BlockBatch<DeviceArray>, BlockBatch<DeviceArray>];
+  return { a, b, count: batchCount(a) };
+}
+
 /** zpotrs / cpotrs: A X = B with A's Cholesky factor; info 0; any order. */
 export function complexPotrsCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, DeviceArray>): void {
-  const [a, b] = blockBatches('potrs', [r.a, r.b], ['a', 'b']) as [BlockBatch<DeviceArray>, BlockBatch<DeviceArray>];
-  const count = batchCount(a);
+  const { a, b, count } = solveOperands('potrs', r);
   if (count === 0) return;
   if (zcholeskyServes(a.rows)) {
     eachGroup(dev, [a, b], (g, dtype) => solveGroup(dev, 'zpotrs', r, g, dtype));
@@ -131,8 +136,7 @@ export function complexPotrsCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, De
  * and then potrs's two trsm. Either way a matrix whose factorisation fails (info > 0) keeps its B.
  */
 export function complexPosvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
-  const [a, b] = blockBatches('posv', [r.a, r.b], ['a', 'b']) as [BlockBatch<DeviceArray>, BlockBatch<DeviceArray>];
-  const count = batchCount(a);
+  const { a, b, count } = solveOperands('posv', r);
   if (count === 0) return;
   if (zcholeskyServes(a.rows)) {
     eachGroup(dev, [a, b], (g, dtype) => solveGroup(dev, 'zposv', r, g, dtype));
@@ -147,8 +151,7 @@ export function complexPosvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Devi
  * composed candidates): potrs's two trsm on every matrix, B kept where info > 0.
  */
 export function complexPosvSolve(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
-  const [a, b] = blockBatches('posv', [r.a, r.b], ['a', 'b']) as [BlockBatch<DeviceArray>, BlockBatch<DeviceArray>];
-  const count = batchCount(a);
+  const { a, b, count } = solveOperands('posv', r);
   if (count === 0) return;
   solveKeepingFailed(dev, r.uplo, a, b, r.info, count);
 }
