@@ -441,6 +441,7 @@ test('complex gemm: the sweep measures gemm, trsm and batched potrf alone in the
     assert.ok(rule !== undefined && rule.dtype === dtype, `${dtype}: a rule at 256`);
   }
   // A real rule never answers a complex query, nor the reverse.
+  assert.ok(h200!.rules.some((r) => r.dtype === 'complex128'), 'the card has complex128 rules');
   assert.ok(h200!.rules.filter((r) => r.dtype === 'complex128').every((r) => vendorRuleFor({ ...h200!, rules: [r] }, { ...q, n: r.n[0], count: r.count[0], dtype: 'float64' }) === undefined));
   // Where the sweep found no gain (complex64 at 128: the own kernel tied), the own route keeps it.
   assert.equal(vendorRuleFor(h200, { ...q, dtype: 'complex64', n: 128, count: 682 }), undefined);
