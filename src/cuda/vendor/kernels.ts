@@ -62,10 +62,14 @@ const BLOCK = `  const long long block = blockIdx.x;
  */
 export type ScanElement = 'real' | 'complex';
 
+/** The scan kernel's entry name (its cache key: the source is generated only on a miss). */
+const potrfScanEntry = (dtype: DType, uplo: Uplo, kind: OperandKind, element: ScanElement): string =>
+  `vendor_${element === 'complex' ? 'z' : ''}potrf_scan_${precisionLetter(dtype)}_${uplo === 'lower' ? 'l' : 'u'}_${kindTag(kind)}`;
+
 export function potrfScanSource(dtype: DType, uplo: Uplo, kind: OperandKind, element: ScanElement = 'real'): KernelSource {
   const lower = uplo === 'lower';
   const complex = element === 'complex';
-  const entry = `vendor_${complex ? 'z' : ''}potrf_scan_${precisionLetter(dtype)}_${lower ? 'l' : 'u'}_${kindTag(kind)}`;
+  const entry = potrfScanEntry(dtype, uplo, kind, element);
   // Whether element (i, j), read as v, stops the reference (finiteReal: neither NaN nor an infinity).
   const test = complex
     ? `      const real2 v = a[i + (long long)j * ldA];
@@ -162,9 +166,12 @@ export function solveMaskSource(): KernelSource {
   return { name: `${entry}.cu`, source, entry };
 }
 
+const syevPackEntry = (dtype: DType, uplo: Uplo, kind: OperandKind): string =>
+  `vendor_syev_pack_${precisionLetter(dtype)}_${uplo === 'lower' ? 'l' : 'u'}_${kindTag(kind)}`;
+
 export function syevPackSource(dtype: DType, uplo: Uplo, kind: OperandKind): KernelSource {
   const lower = uplo === 'lower';
-  const entry = `vendor_syev_pack_${precisionLetter(dtype)}_${lower ? 'l' : 'u'}_${kindTag(kind)}`;
+  const entry = syevPackEntry(dtype, uplo, kind);
   const source = `${head(dtype)}
 extern "C" __global__ void ${entry}(${operandParameters('A', kind, false)}, int n, real* __restrict__ dst, int* __restrict__ flags, int count, int parts) {
 ${BLOCK}  const real* a = ${matrixPointer('A', kind, 'q')};
@@ -182,8 +189,11 @@ ${BLOCK}  const real* a = ${matrixPointer('A', kind, 'q')};
   return { name: `${entry}.cu`, source, entry };
 }
 
+const syevUnpackEntry = (dtype: DType, kindA: OperandKind, kindW: OperandKind): string =>
+  `vendor_syev_unpack_${precisionLetter(dtype)}_${kindTag(kindA)}_${kindTag(kindW)}`;
+
 export function syevUnpackSource(dtype: DType, kindA: OperandKind, kindW: OperandKind): KernelSource {
-  const entry = `vendor_syev_unpack_${precisionLetter(dtype)}_${kindTag(kindA)}_${kindTag(kindW)}`;
+  const entry = syevUnpackEntry(dtype, kindA, kindW);
   const source = `${head(dtype)}
 extern "C" __global__ void ${entry}(${operandParameters('A', kindA, true)}, ${operandParameters('W', kindW, true)},
     const real* __restrict__ srcA, const real* __restrict__ srcW, const int* __restrict__ flags, const int* __restrict__ vendor,
@@ -230,9 +240,8 @@ function perMatrix(n: number, count: number): { grid: [number, number, number]; 
 export function launchPotrfScan(dev: GpuDevice, dtype: DType, uplo: Uplo, a: GroupOperand, n: number, first: DeviceArray, count: number,
   element: ScanElement = 'real'): void {
   if (count === 0 || n === 0) return;
-  const src = potrfScanSource(dtype, uplo, a.kind, element);
   const shape = perMatrix(n, count);
-  cachedKernel(dev, src.entry, () => src).launch({ grid: shape.grid, block: shape.block },
+  cachedKernel(dev, potrfScanEntry(dtype, uplo, a.kind, element), () => potrfScanSource(dtype, uplo, a.kind, element)).launch({ grid: shape.grid, block: shape.block },
     [...operand(a), arg.i32(n), arg.ptr(first), arg.i32(count), arg.i32(shape.parts)]);
 }
 
@@ -252,18 +261,16 @@ export function launchGetrfScatter(dev: GpuDevice, ipiv: DeviceArray, info: Devi
 
 export function launchSyevPack(dev: GpuDevice, dtype: DType, uplo: Uplo, a: GroupOperand, n: number, dst: DeviceArray, flags: DeviceArray, count: number): void {
   if (count === 0 || n === 0) return;
-  const src = syevPackSource(dtype, uplo, a.kind);
   const shape = perMatrix(n, count);
-  cachedKernel(dev, src.entry, () => src).launch({ grid: shape.grid, block: shape.block },
+  cachedKernel(dev, syevPackEntry(dtype, uplo, a.kind), () => syevPackSource(dtype, uplo, a.kind)).launch({ grid: shape.grid, block: shape.block },
     [...operand(a), arg.i32(n), arg.ptr(dst), arg.ptr(flags), arg.i32(count), arg.i32(shape.parts)]);
 }
 
 export function launchSyevUnpack(dev: GpuDevice, dtype: DType, a: GroupOperand, w: GroupOperand, srcA: DeviceArray, srcW: DeviceArray,
   flags: DeviceArray, vendor: DeviceArray, info: DeviceArray, index: DeviceArray | null, n: number, count: number, vectors: boolean): void {
   if (count === 0 || n === 0) return;
-  const src = syevUnpackSource(dtype, a.kind, w.kind);
   const shape = perMatrix(n, count);
-  cachedKernel(dev, src.entry, () => src).launch({ grid: shape.grid, block: shape.block },
+  cachedKernel(dev, syevUnpackEntry(dtype, a.kind, w.kind), () => syevUnpackSource(dtype, a.kind, w.kind)).launch({ grid: shape.grid, block: shape.block },
     [...operand(a), ...operand(w), arg.ptr(srcA), arg.ptr(srcW), arg.ptr(flags), arg.ptr(vendor), arg.ptr(info), ptrOrNull(index),
       arg.i32(n), arg.i32(count), arg.i32(vectors ? 1 : 0), arg.i32(shape.parts)]);
 }

@@ -15,7 +15,7 @@ import type { OperandKind } from '../common/batch-pointer.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { complexBytes } from '../common/complex.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { kernelFor } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { LASWP_THREADS } from '../common/laswp.js';
 import { COPY_THREADS } from '../common/matrix-copy.js';
 import { indexArgs, operandArgs } from '../common/operands.js';
@@ -32,7 +32,8 @@ export interface PivotsInfo { readonly ipiv: DeviceArray; readonly pivotStride: 
 /** Rows from ... to-1 interchanged with their pivots on `cols` columns of every matrix of `o` from column `col` (rows from 0). */
 function laswp(dev: GpuDevice, dtype: DType, o: Operand, piv: PivotsInfo, count: number, from: number, to: number, col: number, cols: number, reverse: boolean): void {
   if (cols === 0 || to <= from) return;
-  const p: ComplexLaswpParams = { dtype, kind: o.kind, reverse };
+  // One parameter object per shape (kernelFor finds the kernel by the object: a new one each call would serialise it each time).
+  const p = plannedOnce(dev, `zlaswp/${dtype}/${o.kind}/${reverse}`, (): ComplexLaswpParams => ({ dtype, kind: o.kind, reverse }));
   const k = kernelFor(dev, 'zgetrf-laswp', p, () => complexLaswpSource(p));
   k.launch({ grid: [count, Math.ceil(cols / LASWP_THREADS), 1], block: [LASWP_THREADS, 1, 1] },
     [...o.at(0, col), arg.ptr(piv.ipiv), arg.i32(piv.pivotStride), ...indexArgs(null, count), arg.i32(from), arg.i32(to), arg.i32(cols)]);
@@ -45,7 +46,7 @@ function laswp(dev: GpuDevice, dtype: DType, o: Operand, piv: PivotsInfo, count:
 export function complexGetrfBlocked(dev: GpuDevice, dtype: DType, a: BlockBatch<DeviceArray>, piv: PivotsInfo, count: number, uploads: DeviceArray[]): void {
   const { rows: m, cols: n } = a;
   const o = operandOf(dev, a, count, complexBytes(dtype), uploads);
-  const pp = planComplexPanel(dtype, m, o.kind);
+  const pp = plannedOnce(dev, `zpanel/${dtype}/${m}/${o.kind}`, () => planComplexPanel(dtype, m, o.kind));
   const panel = kernelFor(dev, 'zgetrf-panel', pp, () => complexPanelSource(pp));
   zeroInfo(dev, piv.info, null, count);
   for (const s of complexLuSteps(m, n, pp.nb)) {
@@ -85,7 +86,7 @@ export function complexGetrsBlocked(
 function copyMatrices(
   dev: GpuDevice, dtype: DType, kind: OperandKind, from: KernelArg[], to: KernelArg[], info: DeviceArray, count: number, rows: number, cols: number, failedOnly: boolean,
 ): void {
-  const p: ComplexCopyParams = { dtype, kind, failedOnly };
+  const p = plannedOnce(dev, `zgesv-copy/${dtype}/${kind}/${failedOnly}`, (): ComplexCopyParams => ({ dtype, kind, failedOnly }));
   const k = kernelFor(dev, 'zgesv-copy', p, () => complexCopySource(p));
   k.launch({ grid: [count, 1, 1], block: [COPY_THREADS, 1, 1] }, [...from, ...to, arg.ptr(info), ...indexArgs(null, count), arg.i32(rows), arg.i32(cols)]);
 }
