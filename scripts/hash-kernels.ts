@@ -24,7 +24,7 @@ import { generateSmallGemm, smallGemmWork } from '../src/cuda/kernels/gemm/gener
 import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
 import { complexGemmCuda, gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../src/cuda/kernels/zpotrf/index.js';
-import { complexCopySource, complexGesvCuda, complexGetrfCuda, complexGetrsCuda, complexLaswpSource, complexPanelSource, planComplexPanel } from '../src/cuda/kernels/complex-lu/index.js';
+import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda, complexLaswpSource, complexPanelSource, planComplexPanel } from '../src/cuda/kernels/complex-lu/index.js';
 import { complexTrsmCuda, ztrsmServes } from '../src/cuda/kernels/ztrsm/index.js';
 import { complexHerkCuda } from '../src/cuda/kernels/zherk/index.js';
 import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
@@ -339,12 +339,11 @@ function complexLuThroughLaunchers(): void {
   }
 }
 
-/** The blocked complex LU's own kernels by their generators: the panel at every height class, the laswp both ways, the keep-B copies. */
+/** The blocked complex LU's own kernels by their generators: the panel at every height class, the laswp both ways. */
 function complexLuDirect(): void {
   for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) {
     for (const m of [1, 33, 64, 100, 256, 5000]) record(complexPanelSource(planComplexPanel(dtype, m, kind)));
     for (const reverse of [false, true]) record(complexLaswpSource({ dtype, kind, reverse }));
-    for (const failedOnly of [false, true]) record(complexCopySource({ dtype, kind, failedOnly }));
   }
 }
 

@@ -193,7 +193,7 @@ describe('complex LU on a CUDA context: the GPU routes', () => {
       ctx.gesv({ a: A, b: B });
       assert.deepEqual(ctx.lastRoute, { op: 'gesv', route: 'gesv', gpu: true });
       const entries = dev.launches.slice(before).map((l) => l.src.entry);
-      assert.ok(entries.includes('copy_all_z_st') && entries.at(-1) === 'copy_failed_z_st', 'B copied aside, the failed ones back last');
+      assert.ok(entries.includes('copy_all_d_st') && entries.at(-1) === 'copy_failed_d_st', 'B copied aside (as the real batch of its parts), the failed ones back last');
     } finally {
       ctx.dispose();
     }

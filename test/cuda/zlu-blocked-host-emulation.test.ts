@@ -9,9 +9,8 @@
  *   an info already set kept), the factors to rounding, NaN where the reference has NaN; panels of
  *   1 to 32 columns, 1 to 300 rows (more rows than threads), complex128 and complex64, strided and
  *   pointer forms, batches that mix random, singular (a zero column), NaN and tied-pivot matrices;
- * - the laswp against the interchanges by hand, forward and backward, more pivots than a chunk;
- * - gesv's copy of B (complex-lu's copy kernels over pairs): every matrix, or only those whose info
- *   is non-zero (the failed matrices' B copied back).
+ * - the laswp against the interchanges by hand, forward and backward, more pivots than a chunk.
+ * (gesv's copies of B are the real copy kernel over the pairs' parts, common/matrix-copy.ts.)
  * Every element outside what a kernel may write must come back bit for bit, and so must the
  * pivots outside the panel's. A check of the CUDA source without a GPU.
  */
@@ -27,8 +26,7 @@ import type { DType } from '../../src/core/dtype.js';
 import { cpuGetrfComplex } from '../../src/cpu/complex/zgetrf.js';
 import { block } from '../../src/cuda/kernels/common/sub-blocks.js';
 import { LASWP_THREADS } from '../../src/cuda/kernels/common/laswp.js';
-import { COPY_THREADS } from '../../src/cuda/kernels/common/matrix-copy.js';
-import { complexCopySource, complexLaswpSource, complexPanelSource, planComplexPanel } from '../../src/cuda/kernels/complex-lu/index.js';
+import { complexLaswpSource, complexPanelSource, planComplexPanel } from '../../src/cuda/kernels/complex-lu/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { compileHarnesses, HOST_EMULATION_SKIP, parseHarnessNumber } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
@@ -41,8 +39,7 @@ const SENTINEL = 12345.5;
 type Form = 'strided' | 'pointer';
 interface PanelCase { kind: 'panel'; dtype: DType; form: Form; rows: number; off: number; width: number; count: number }
 interface LaswpCase { kind: 'laswp'; dtype: DType; form: Form; rows: number; cols: number; from: number; to: number; col: number; width: number; reverse: boolean; count: number }
-interface CopyCase { kind: 'copy'; dtype: DType; form: Form; rows: number; cols: number; failedOnly: boolean; count: number }
-type Case = PanelCase | LaswpCase | CopyCase;
+type Case = PanelCase | LaswpCase;
 
 function cases(): Case[] {
   const out: Case[] = [];
@@ -58,7 +55,6 @@ function cases(): Case[] {
     ] as const) {
       out.push({ kind: 'laswp', dtype, form: form(), rows, cols, from, to, col, width, reverse, count: 3 });
     }
-    for (const failedOnly of [false, true]) for (const f of ['strided', 'pointer'] as const) out.push({ kind: 'copy', dtype, form: f, rows: 37, cols: 5, failedOnly, count: 5 });
   }
   return out;
 }
@@ -77,47 +73,7 @@ function layout(rows: number, cols: number, count: number): { ld: number; stride
 }
 
 function prepare(c: Case, index: number, root: string): Prepared {
-  return c.kind === 'copy' ? prepareCopy(c, index, root) : prepareKernel(c, index, root);
-}
-
-/** gesv's copy: A (the source matrices) then B (the destination) in one buffer; info mixes zero and non-zero. */
-function prepareCopy(c: CopyCase, index: number, root: string): Prepared {
-  const rng = new Rng(7500 + index);
-  const round = (x: number): number => (c.dtype === 'float32' ? Math.fround(x) : x);
-  const ld = c.rows + 2, stride = ld * c.cols + 1;
-  const a0 = 3, b0 = a0 + stride * c.count + 2;
-  const len = b0 + stride * c.count + 2;
-  const before = new Float64Array(2 * len).fill(SENTINEL);
-  for (const base of [a0, b0]) for (let q = 0; q < c.count; q++) for (let j = 0; j < c.cols; j++) for (let i = 0; i < c.rows; i++) {
-    const e = base + q * stride + i + j * ld;
-    before[2 * e] = round(rng.uniform(-1, 1)); before[2 * e + 1] = round(rng.uniform(-1, 1));
-  }
-  const info0 = Int32Array.from({ length: c.count }, (_, q) => (q % 2 === 1 ? q + 2 : 0));
-  const want = before.slice();
-  const writable = new Uint8Array(len);
-  for (let q = 0; q < c.count; q++) {
-    if (c.failedOnly && info0[q] === 0) continue;
-    for (let j = 0; j < c.cols; j++) for (let i = 0; i < c.rows; i++) {
-      const from = a0 + q * stride + i + j * ld, to = b0 + q * stride + i + j * ld;
-      want[2 * to] = before[2 * from]!; want[2 * to + 1] = before[2 * from + 1]!;
-      writable[to] = 1;
-    }
-  }
-  const kind = c.form === 'pointer' ? 'pointer' : 'strided';
-  const src = complexCopySource({ dtype: c.dtype, kind, failedOnly: c.failedOnly });
-  const operand = (base: number): string => (c.form === 'pointer'
-    ? `0 0 ${ld} ${Array.from({ length: c.count }, (_, q) => base + q * stride).join(' ')}`
-    : `${base} ${stride} ${ld}`);
-  const input = [
-    `${c.count} 1 ${COPY_THREADS} ${c.count} ${len} 1 1`, operand(a0), operand(b0), `${c.rows} ${c.cols} 0`,
-    ...Array.from({ length: len }, (_, e) => `${before[2 * e]} ${before[2 * e + 1]}`),
-    '-1', ...Array.from(info0, String),
-  ].join('\n') + '\n';
-  const dir = join(root, `case${index}`);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'kernel.cu'), src.source);
-  const defines = [`-DENTRY=${src.entry}`, '-DCOPY', ...(c.form === 'pointer' ? ['-DPA', '-DPB'] : [])];
-  return { c, dir, exe: join(dir, 'h'), input, defines, entry: src.entry, before, want, wantPiv: Int32Array.of(-1), wantInfo: info0, len, writable };
+  return prepareKernel(c, index, root);
 }
 
 function prepareKernel(c: PanelCase | LaswpCase, index: number, root: string): Prepared {
@@ -217,7 +173,7 @@ function check(p: Prepared, out: string): void {
   }
   const piv = Int32Array.from(lines.slice(len, len + p.wantPiv.length), Number);
   const info = Int32Array.from(lines.slice(len + p.wantPiv.length), Number);
-  const what = `${p.entry} (${c.kind === 'panel' ? `${c.rows} rows, panel at ${c.off} of ${c.width}` : c.kind === 'laswp' ? `${c.rows} rows, pivots ${c.from}..${c.to}${c.reverse ? ' backward' : ''}, columns ${c.col}+${c.width}` : `${c.rows} x ${c.cols}`})`;
+  const what = `${p.entry} (${c.kind === 'panel' ? `${c.rows} rows, panel at ${c.off} of ${c.width}` : `${c.rows} rows, pivots ${c.from}..${c.to}${c.reverse ? ' backward' : ''}, columns ${c.col}+${c.width}`})`;
   assert.deepEqual([...piv], [...p.wantPiv], `${what}: pivots`);
   assert.deepEqual([...info], [...p.wantInfo], `${what}: info`);
   const eps = c.dtype === 'float64' ? 2 ** -53 : 2 ** -24;
@@ -244,9 +200,7 @@ describe('the blocked complex LU kernels (panel, laswp) run on the host', { skip
     const ctype = c.dtype === 'float64' ? 'complex128' : 'complex64';
     const name = c.kind === 'panel'
       ? `panel ${ctype} ${c.rows} rows, columns ${c.off}..${c.off + c.width - 1}, ${c.count} ${c.form}`
-      : c.kind === 'laswp'
-        ? `laswp ${ctype} ${c.rows} rows, pivots ${c.from}..${c.to - 1}${c.reverse ? ' backward' : ''}, ${c.width} columns, ${c.count} ${c.form}`
-        : `copy ${c.failedOnly ? 'of the failed matrices' : 'of every matrix'} ${ctype} ${c.rows} x ${c.cols}, ${c.count} ${c.form}`;
+      : `laswp ${ctype} ${c.rows} rows, pivots ${c.from}..${c.to - 1}${c.reverse ? ' backward' : ''}, ${c.width} columns, ${c.count} ${c.form}`;
     it(name, () => {
       const p = prepared[i]!;
       const r = spawnSync(p.exe, { input: p.input, maxBuffer: 1 << 28, timeout: 300_000 });

@@ -1,12 +1,10 @@
 // Runs one kernel of the blocked complex LU (kernel.cu, entry ENTRY) on the CPU: with -DPANEL the
-// panel (zgetf2 on A(off:, off:off+w)), with -DCOPY gesv's copy of B (A to B, every matrix or the
-// failed ones), else the laswp (rows from ... to-1 with their pivots, on `cols` columns). One
-// std::thread per CUDA thread, one block at a time (cuda-host-warp.h); __shared__ arrays become
-// statics (one block lives at a time). -DPA / -DPB: that operand in the pointer form.
+// panel (zgetf2 on A(off:, off:off+w)), else the laswp (rows from ... to-1 with their pivots, on
+// `cols` columns). One std::thread per CUDA thread, one block at a time (cuda-host-warp.h);
+// __shared__ arrays become statics (one block lives at a time). -DPA: A in the pointer form.
 // stdin: gx gy bx count len lenPiv pivotStride, then A's offset stride ld (and, in the pointer
-// form, count element offsets), with -DCOPY B's likewise, then the kernel's three ints (PANEL: m w
-// off; COPY: rows cols 0; else from to cols), then 2 len numbers (the interleaved buffer), lenPiv
-// pivots and count infos.
+// form, count element offsets), then the kernel's three ints (PANEL: m w off; else from to cols),
+// then 2 len numbers (the interleaved buffer), lenPiv pivots and count infos.
 // stdout: the buffer, the pivots, the infos. Used by test/cuda/zlu-blocked-host-emulation.test.ts.
 #include "cuda-host-warp.h"
 using std::fma; using std::fabs; using std::hypot; using std::min; using std::max;
@@ -21,11 +19,8 @@ int main() {
   if (scanf("%lld %lld %lld %lld %lld %lld %lld", &gx, &gy, &bx, &count, &len, &lenPiv, &pivotStride) != 7) return 2;
   std::vector<real2> buf(len + 1);
   real2* base = buf.data();
-  Operand a, b;
+  Operand a;
   if (!readOperand(a, count, POINTER_A, base)) return 2;
-#ifdef COPY
-  if (!readOperand(b, count, POINTER_B, base)) return 2;
-#endif
   int i0, i1, i2;
   if (scanf("%d %d %d", &i0, &i1, &i2) != 3) return 2;
   if (!readPairs(buf.data(), len)) return 3;
@@ -38,13 +33,10 @@ int main() {
       launch_block(x, y, bx, [&] {
 #if defined(PANEL)
         ENTRY(ARG_A, a.off, a.stride, a.ld, piv.data(), (int)pivotStride, info.data(), nullptr, (int)count, i0, i1, i2);
-#elif defined(COPY)
-        ENTRY(ARG_A, a.off, a.stride, a.ld, ARG_B, b.off, b.stride, b.ld, info.data(), nullptr, (int)count, i0, i1);
 #else
         ENTRY(ARG_A, a.off, a.stride, a.ld, piv.data(), (int)pivotStride, nullptr, (int)count, i0, i1, i2);
 #endif
       });
-  (void)b; (void)i2;
   printPairs(buf.data(), len);
   for (long long i = 0; i < lenPiv; ++i) printf("%d\n", piv[i]);
   for (long long i = 0; i < count; ++i) printf("%d\n", info[i]);

@@ -8,13 +8,16 @@
  * `copySource` / `copyMatrices` its real form and launcher (a complex batch is copied as the real
  * batch of its parts, common/pair-view.ts).
  */
-import { batchCount, type Batch } from '../../../core/batch.js';
+import { batchCount, strided, type Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelSource } from '../../runtime/types.js';
+import { Workspace } from '../../runtime/workspace.js';
 import { kindTag, matrixPointer, operandParameters, type OperandKind } from './batch-pointer.js';
 import { cachedKernel } from './kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from './operands.js';
+import { pairsAsReals } from './pair-view.js';
 import { precisionLetter, precisionPrelude } from './precision.js';
+import type { BlockBatch } from './sub-blocks.js';
 
 export const COPY_THREADS = 256;
 
@@ -84,5 +87,26 @@ export function copyMatrices(dev: GpuDevice, from: Batch<DeviceArray>, to: Batch
     }
   } finally {
     release(dev, grouping);
+  }
+}
+
+/**
+ * Runs `solve` on the complex B with B kept (the complex posv and gesv beyond their fused kernels): every matrix of B copied aside (packed, from the device's
+ * workspace) before, and the matrices whose info is non-zero copied back after, so that their B
+ * is as the caller gave it whatever the solves did there. The copies move pairs as the real batch
+ * of their parts (common/pair-view.ts), through the real solves' copy kernel.
+ */
+export function keepingFailedPairs(dev: GpuDevice, b: BlockBatch<DeviceArray>, info: DeviceArray, count: number, solve: () => void): void {
+  const parts = pairsAsReals(b);
+  const rows = 2 * b.rows;
+  const frame = Workspace.of(dev).frame();
+  try {
+    const aside = frame.take(deviceDtype(b), Math.max(1, count * rows * b.cols), `the copy of B kept aside by ${count} complex solves`);
+    const copy = strided(aside, { rows, cols: b.cols, count, ld: Math.max(1, rows), stride: rows * b.cols }, 'b');
+    copyMatrices(dev, parts, copy, info, false);
+    solve();
+    copyMatrices(dev, copy, parts, info, true);
+  } finally {
+    frame.end();
   }
 }

@@ -21,9 +21,8 @@ import { dtypeInfo } from '../../../core/dtype-table.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexLetter, complexPrelude, complexScalarHelpers } from '../common/complex.js';
 import { laswpKernelSource, laswpTag } from '../common/laswp.js';
-import { matrixCopySource } from '../common/matrix-copy.js';
 import { mathHelpers, precisionPrelude } from '../common/precision.js';
-import type { ComplexCopyParams, ComplexLaswpParams, ComplexPanelParams } from './params.js';
+import type { ComplexLaswpParams, ComplexPanelParams } from './params.js';
 
 /** The element types and the complex helpers: what every kernel of the blocked LU starts with. */
 function complexLines(p: { dtype: ComplexPanelParams['dtype'] }): string {
@@ -119,11 +118,4 @@ export function complexLaswpSource(p: ComplexLaswpParams): KernelSource {
   const prelude = `${precisionPrelude(p.dtype)}
 ${complexPrelude(p.dtype)}`;
   return { name: `${entry}.cu`, source: laswpKernelSource({ entry, prelude, kind: p.kind, element: 'real2', reverse: p.reverse }), entry };
-}
-
-export function complexCopySource(p: ComplexCopyParams): KernelSource {
-  const entry = `copy_${p.failedOnly ? 'failed' : 'all'}_${complexLetter(p.dtype)}_${kindTag(p.kind)}`;
-  const prelude = `${precisionPrelude(p.dtype)}
-${complexPrelude(p.dtype)}`;
-  return { name: `${entry}.cu`, source: matrixCopySource({ entry, prelude, kind: p.kind, element: 'real2', failedOnly: p.failedOnly }), entry };
 }

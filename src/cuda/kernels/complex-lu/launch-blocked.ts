@@ -10,20 +10,18 @@ import type { BlockBatch } from '../common/sub-blocks.js';
 import { block } from '../common/sub-blocks.js';
 import type { DType } from '../../../core/dtype.js';
 import type { ComplexOp } from '../../../core/op-specs.js';
-import { arg, type DeviceArray, type GpuDevice, type KernelArg } from '../../runtime/types.js';
-import type { OperandKind } from '../common/batch-pointer.js';
-import { Workspace } from '../../runtime/workspace.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { complexBytes } from '../common/complex.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { LASWP_THREADS } from '../common/laswp.js';
-import { COPY_THREADS } from '../common/matrix-copy.js';
-import { indexArgs, operandArgs } from '../common/operands.js';
+import { keepingFailedPairs } from '../common/matrix-copy.js';
+import { indexArgs } from '../common/operands.js';
 import { complexGemmCuda } from '../gemm/index.js';
 import { complexTrsmCuda } from '../ztrsm/index.js';
-import { complexCopySource, complexLaswpSource, complexPanelSource } from './generate-panel.js';
+import { complexLaswpSource, complexPanelSource } from './generate-panel.js';
 import { operandOf, type Operand } from './operand.js';
-import type { ComplexCopyParams, ComplexLaswpParams } from './params.js';
+import type { ComplexLaswpParams } from './params.js';
 import { complexLuSteps, complexSolveSteps, planComplexPanel } from './plan-blocked.js';
 
 /** The factor's pivots and info, as the request gives them. */
@@ -69,56 +67,25 @@ export function complexGetrfBlocked(dev: GpuDevice, dtype: DType, a: BlockBatch<
   }
 }
 
-/** op(A) X = B with getrf's factors and pivots (zgetrs), n and nrhs >= 1; info is the caller's. `bOperand`: B's kernel operand where the caller has it. */
+/** op(A) X = B with getrf's factors and pivots (zgetrs), n and nrhs >= 1; info is the caller's. */
 export function complexGetrsBlocked(
   dev: GpuDevice, dtype: DType, trans: ComplexOp, a: BlockBatch<DeviceArray>, b: BlockBatch<DeviceArray>, piv: PivotsInfo, count: number, uploads: DeviceArray[],
-  bOperand?: Operand,
 ): void {
   const n = a.rows;
-  const ob = bOperand ?? operandOf(dev, b, count, complexBytes(dtype), uploads);
+  const ob = operandOf(dev, b, count, complexBytes(dtype), uploads);
   for (const s of complexSolveSteps(trans)) {
     if (s.kind === 'swap') laswp(dev, dtype, ob, piv, count, 0, n, 0, b.cols, s.reverse);
     else complexTrsmCuda(dev, { side: 'left', uplo: s.uplo, transA: s.trans, diag: s.uplo === 'lower' ? 'unit' : 'nonunit', alpha: [1, 0], a, b });
   }
 }
 
-/** Copies every matrix of `from` into `to` (rows x cols, both in form `kind`), or only those whose info is non-zero. */
-function copyMatrices(
-  dev: GpuDevice, dtype: DType, kind: OperandKind, from: KernelArg[], to: KernelArg[], info: DeviceArray, count: number, rows: number, cols: number, failedOnly: boolean,
-): void {
-  const p = plannedOnce(dev, `zgesv-copy/${dtype}/${kind}/${failedOnly}`, (): ComplexCopyParams => ({ dtype, kind, failedOnly }));
-  const k = kernelFor(dev, 'zgesv-copy', p, () => complexCopySource(p));
-  k.launch({ grid: [count, 1, 1], block: [COPY_THREADS, 1, 1] }, [...from, ...to, arg.ptr(info), ...indexArgs(null, count), arg.i32(rows), arg.i32(cols)]);
-}
-
 /**
- * zgesv: getrf, then the solves; the trsm solves every matrix, so B is copied aside first (packed,
- * in the device's workspace, in B's form) and the failed matrices' B (info > 0) copied back after:
- * B unchanged where getrf failed, as LAPACK's zgesv.
+ * zgesv: getrf, then the solves; the trsm solves every matrix, so B is kept aside and the failed
+ * matrices' B (info > 0) put back after (common/matrix-copy.ts keepingFailedPairs): B unchanged where
+ * getrf failed, as LAPACK's zgesv.
  */
 export function complexGesvBlocked(dev: GpuDevice, dtype: DType, a: BlockBatch<DeviceArray>, b: BlockBatch<DeviceArray>, piv: PivotsInfo, count: number, uploads: DeviceArray[]): void {
   complexGetrfBlocked(dev, dtype, a, piv, count, uploads);
-  const { rows: n, cols: nrhs } = b;
-  if (nrhs === 0) return;
-  const bytes = complexBytes(dtype);
-  const frame = Workspace.of(dev).frame();
-  try {
-    const pairs = n * nrhs;
-    const aside = frame.take(dtype, 2 * count * pairs, `the copy of B kept aside by ${count} complex solves`);
-    const ob = operandOf(dev, b, count, bytes, uploads);
-    // The copy in B's form: strided beside strided, a table of its matrices beside a list.
-    let copy: KernelArg[];
-    if (ob.kind === 'strided') {
-      copy = operandArgs({ pointer: aside.ptr, offset: 0, stride: pairs, ld: n });
-    } else {
-      const table = dev.upload(BigInt64Array.from({ length: count }, (_, q) => aside.ptr + BigInt(q * pairs * bytes)));
-      uploads.push(table);
-      copy = operandArgs({ pointer: table.ptr, offset: 0, stride: 0, ld: n });
-    }
-    copyMatrices(dev, dtype, ob.kind, ob.args, copy, piv.info, count, n, nrhs, false);
-    complexGetrsBlocked(dev, dtype, 'N', a, b, piv, count, uploads, ob);
-    copyMatrices(dev, dtype, ob.kind, copy, ob.args, piv.info, count, n, nrhs, true);
-  } finally {
-    frame.end();
-  }
+  if (b.cols === 0) return;
+  keepingFailedPairs(dev, b, piv.info, count, () => complexGetrsBlocked(dev, dtype, 'N', a, b, piv, count, uploads));
 }

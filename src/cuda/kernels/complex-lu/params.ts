@@ -62,10 +62,3 @@ export interface ComplexLaswpParams {
   readonly kind: OperandKind;
   readonly reverse: boolean;
 }
-
-/** gesv's copy of B kept aside over pairs (common/matrix-copy.ts): every matrix, or only the failed ones back. */
-export interface ComplexCopyParams {
-  readonly dtype: DType;
-  readonly kind: OperandKind;
-  readonly failedOnly: boolean;
-}

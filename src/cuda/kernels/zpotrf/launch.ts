@@ -9,7 +9,7 @@
  * herk families' faces; potrs as their two trsm (zpotrsSteps); posv as potrf, then the solves on
  * B with B kept aside and copied back where info > 0 (LAPACK's posv leaves a failed matrix's B).
  */
-import { batchCount, strided, type Batch } from '../../../core/batch.js';
+import { batchCount, type Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
@@ -20,9 +20,8 @@ import { complexBytes } from '../common/complex.js';
 import { combineInfo } from '../common/info-combine.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { copyMatrices } from '../common/matrix-copy.js';
+import { keepingFailedPairs } from '../common/matrix-copy.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type LaunchGroup } from '../common/operands.js';
-import { pairsAsReals } from '../common/pair-view.js';
 import type { BlockBatch } from '../common/sub-blocks.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { complexHerkCuda } from '../zherk/index.js';
@@ -158,28 +157,8 @@ export function complexPosvSolve(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
 
 function solveKeepingFailed(dev: GpuDevice, uplo: Uplo, a: BlockBatch<DeviceArray>, b: BlockBatch<DeviceArray>, info: DeviceArray, count: number): void {
   if (b.cols === 0 || a.rows === 0) return;
-  keepingFailed(dev, b, info, count, () => {
+  keepingFailedPairs(dev, b, info, count, () => {
     for (const solve of zpotrsSteps(uplo, a, b)) complexTrsmCuda(dev, solve);
   });
 }
 
-/**
- * Runs `solve` on B with B kept: every matrix of B copied aside (packed, from the device's
- * workspace) before, and the matrices whose info is non-zero copied back after, so that their B
- * is as the caller gave it whatever the solves did there. The copies move pairs as the real batch
- * of their parts (common/pair-view.ts), through the real solves' copy kernel (common/matrix-copy.ts).
- */
-function keepingFailed(dev: GpuDevice, b: BlockBatch<DeviceArray>, info: DeviceArray, count: number, solve: () => void): void {
-  const parts = pairsAsReals(b);
-  const rows = 2 * b.rows;
-  const frame = Workspace.of(dev).frame();
-  try {
-    const aside = frame.take(deviceDtype(b), Math.max(1, count * rows * b.cols), `the copy of B kept aside by ${count} complex solves`);
-    const copy = strided(aside, { rows, cols: b.cols, count, ld: Math.max(1, rows), stride: rows * b.cols }, 'b');
-    copyMatrices(dev, parts, copy, info, false);
-    solve();
-    copyMatrices(dev, copy, parts, info, true);
-  } finally {
-    frame.end();
-  }
-}
