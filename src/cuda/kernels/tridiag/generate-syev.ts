@@ -45,7 +45,7 @@ import { kindTag, matrixPointer, operandParameters } from '../common/batch-point
 import { blockReduceSource } from '../common/block-reduce.js';
 import { cType, elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import type { SyevTridiagParams } from './params.js';
-import { slicePointers, splitSlice } from './snippets.js';
+import { BISECT_EIGENVALUE, slicePointers, splitSlice, steinSlice } from './snippets.js';
 
 /** The arithmetic (and shared memory and workspace element) of the kernel, whatever the data's dtype. */
 export const TRIDIAG_COMPUTE = 'float64' as const;
@@ -63,11 +63,12 @@ export interface TridiagLayout {
   readonly work: number;
 }
 
-export function tridiagLayout(p: Pick<SyevTridiagParams, 'n' | 'vectors' | 'shared' | 'split'>): TridiagLayout {
-  const { n, vectors, shared, split } = p;
-  // The split design's record stage writes its rotations to the slice: no shared buffers.
-  const cap = vectors && split?.stage !== 'record' ? 2 * n : 0;
-  const wSize = split === undefined ? n * n : splitSlice(n, split.cap).slice;
+export function tridiagLayout(p: Pick<SyevTridiagParams, 'n' | 'vectors' | 'shared' | 'split' | 'stein'>): TridiagLayout {
+  const { n, vectors, shared, split, stein } = p;
+  // The split design's record stage writes its rotations to the slice, the inverse-iteration
+  // design makes none: no shared buffers.
+  const cap = vectors && split?.stage !== 'record' && stein === undefined ? 2 * n : 0;
+  const wSize = stein !== undefined ? steinSlice(n).slice : split === undefined ? n * n : splitSlice(n, split.cap).slice;
   const sharedReals = (shared ? wSize : 0) + 5 * n + 32 + 2 * 2 * cap;
   const sharedInts = 2 * cap + n + 4;
   return { cap, sharedReals, sharedInts, sharedBytes: sharedReals * elementBytes(TRIDIAG_COMPUTE) + sharedInts * 4, work: shared ? 0 : wSize };
@@ -245,11 +246,12 @@ static __device__ __forceinline__ bool qlRun(QlState& q, real* __restrict__ d, r
 /** The entry name: precision of the data, operand form, n, uplo, vectors, threads, storage, iteration limit, split stage and its buffer. */
 export const tridiagEntry = (p: SyevTridiagParams): string =>
   `syev_tridiag_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}_t${p.threads}_${p.shared ? 's' : 'g'}_m${p.maxit}${
-    p.split === undefined ? '' : `_${p.split.stage === 'record' ? 'rec' : 'fin'}${p.split.cap}`}`;
+    p.split === undefined ? '' : `_${p.split.stage === 'record' ? 'rec' : 'fin'}${p.split.cap}`}${p.stein === undefined ? '' : `_stein_${p.stein}`}`;
 
 export function syevTridiagSource(p: SyevTridiagParams): KernelSource {
-  const { dtype, n, uplo, vectors, kind, threads, shared, maxit, split } = p;
+  const { dtype, n, uplo, vectors, kind, threads, shared, maxit, split, stein } = p;
   if (split !== undefined && (!vectors || shared)) throw new Error('the split design has vectors and Z in the workspace');
+  if (stein !== undefined && (!vectors || shared || split !== undefined)) throw new Error('the inverse-iteration design has vectors, Z in the workspace and no split');
   const l = tridiagLayout(p);
   const entry = tridiagEntry(p);
   const io = dtype === TRIDIAG_COMPUTE ? 'real' : cType(dtype);
@@ -266,7 +268,7 @@ constexpr int RANGE = ${RANGE};
 ${SCALARS}
 ${blockReduceSource('sum')}
 ${blockReduceSource('max')}
-${vectors ? `${ROTATIONS}\n${producer(split?.stage === 'record' ? 'RCAP' : 'CAP')}` : ''}
+${vectors && stein === undefined ? `${ROTATIONS}\n${producer(split?.stage === 'record' ? 'RCAP' : 'CAP')}` : ''}${vectors ? '' : BISECT_EIGENVALUE}
 
 `;
   const head = `extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
@@ -364,7 +366,7 @@ ${vectors ? `${ROTATIONS}\n${producer(split?.stage === 'record' ? 'RCAP' : 'CAP'
     if (tid == 0) { d[N - 1] = Z[N - 1 + (N - 1) * LDZ]; if (N > 1) e[N - 1] = real(0); }
     __syncthreads();
 `;
-  const store = `  // 5. Ascending order by rank (ties by index): perm[rank] = j.
+  const store = (vecs: string): string => `  // 5. Ascending order by rank (ties by index): perm[rank] = j.
   if (!failed)
     for (int j = tid; j < N; j += T) {
       const real dj = d[j];
@@ -378,15 +380,19 @@ ${vectors ? `${ROTATIONS}\n${producer(split?.stage === 'record' ? 'RCAP' : 'CAP'
   for (int j = tid; j < N; j += T) w[j] = failed ? nanReal() : (${io})ldexp(d[perm[j]], sc);
 ${vectors ? `  for (int idx = tid; idx < N * N; idx += T) {
     const int i = idx % N, j = idx / N;
-    g[i + (long long)j * ldA] = failed ? nanReal() : (${io})Z[i + perm[j] * LDZ];
+    g[i + (long long)j * ldA] = failed ? nanReal() : (${io})${vecs}[i + perm[j] * LDZ];
   }` : ''}
 }
 `;
-  const steps = split === undefined
-    ? `${load}${reduce}${vectors ? FORM_Q : ''}\n${vectors ? QL_VECTORS : BISECTION_VALUES}\n  }\n${store}`
-    : split.stage === 'record'
-      ? `${slicePointers(n, split.cap)}${load}${reduce}${FORM_Q}\n${RECORD}\n  }\n${SAVE}}\n`
-      : `${slicePointers(n, split.cap)}${FINISH_LOAD}${store}`;
+  const steps = stein === 'reduce'
+    ? `${slicePointers(n, 0)}${load}${reduce}${FORM_Q}\n  }\n${SAVE}${STEIN_HANDOVER}}\n`
+    : stein === 'store'
+      ? `${slicePointers(n, 0)}${steinLoad(n)}${store('V')}`
+      : split === undefined
+        ? `${load}${reduce}${vectors ? FORM_Q : ''}\n${vectors ? QL_VECTORS : BISECTION_VALUES}\n  }\n${store('Z')}`
+        : split.stage === 'record'
+          ? `${slicePointers(n, split.cap)}${load}${reduce}${FORM_Q}\n${RECORD}\n  }\n${SAVE}}\n`
+          : `${slicePointers(n, split.cap)}${FINISH_LOAD}${store('Z')}`;
   const source = `${prelude}${head}${steps}`;
   return { name: `${entry}.cu`, source, entry };
 }
@@ -500,6 +506,27 @@ const SAVE = `  // The state the apply and finish kernels read.
 `;
 
 /**
+ * The inverse-iteration design's 'reduce' stage ends as the record stage does (d, e, the scale and the
+ * failure saved by SAVE) with no chain: nothing recorded, the chain finished, converged so far (the
+ * vectors kernel sets hdr[9] where an eigenvector's iteration did not converge).
+ */
+const STEIN_HANDOVER = `  if (tid == 0) { hdr[0] = 0; hdr[1] = 1; hdr[9] = 0; }
+`;
+
+/**
+ * The inverse-iteration design's 'store' stage, in place of steps 1-4: the failure, the scale, the
+ * convergence and the eigenvalues (the vectors kernel's, into sd) from the slice; the vectors are V.
+ */
+const steinLoad = (n: number): string => `  // 1-4 ran in the reduce, vectors and GEMM launches: their results from the slice.
+  const real* V = Z + ${steinSlice(n).v};
+  const bool failed = hdr[2] != 0;
+  const int sc = hdr[3];
+  const bool noconv = hdr[9] != 0;
+  for (int i = tid; i < N; i += T) d[i] = sd[i];
+  __syncthreads();
+`;
+
+/**
  * The split design's finish stage, in place of steps 1-4: the state from the slice; a chain that
  * stopped with its buffer full resumes here the one-kernel way (its rotations applied by this block
  * as they are made, after the apply kernel's: stream order keeps them in sequence), then step 5.
@@ -539,29 +566,7 @@ const BISECTION_VALUES = `    // 4. Eigenvalues by bisection: Gershgorin's inter
     const real widen = real(2.1) * (real(2) * EPS * N * tnorm + real(2) * pivmin);
     gl -= widen;
     gu += widen;
-    for (int k = tid; k < N; k += T) {
-      real x = d[k];
-      if (tnorm > real(0)) {
-        real lo = gl, hi = gu;
-        // Invariant: at most k eigenvalues <= lo, more than k <= hi.
-        // To adjacent doubles, or to a width of 2^-60 tnorm (eigenvalues near zero): ~55 ... 62 counts.
-        for (int it = 0; it < 200; ++it) {
-          const real mid = real(0.5) * (lo + hi);
-          if (!(hi - lo > real(8.673617379884035e-19) * tnorm) || mid <= lo || mid >= hi) break;
-          real q = d[0] - mid;
-          if (absReal(q) < pivmin) q = -pivmin;
-          int cnt = q <= real(0) ? 1 : 0;
-          for (int i = 1; i < N; ++i) {
-            q = (d[i] - mid) - taus[i - 1] / q;
-            if (absReal(q) < pivmin) q = -pivmin;
-            cnt += q <= real(0) ? 1 : 0;
-          }
-          if (cnt > k) hi = mid; else lo = mid;
-        }
-        x = real(0.5) * (lo + hi);
-      }
-      ww[k] = x;
-    }
+    for (int k = tid; k < N; k += T) ww[k] = tnorm > real(0) ? bisectEigenvalue(d, taus, 0, N - 1, k, gl, gu, pivmin, tnorm) : d[k];
     __syncthreads();
     for (int k = tid; k < N; k += T) d[k] = ww[k];
     __syncthreads();`;

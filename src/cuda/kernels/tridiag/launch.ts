@@ -15,10 +15,13 @@ import type { FamilyOptions } from '../common/family-options.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type OperandArgs } from '../common/operands.js';
+import { gemmCuda } from '../gemm/index.js';
 import { applySharedBytes, tridiagApplySource } from './generate-apply.js';
+import { tridiagSteinSource } from './generate-stein.js';
 import { TRIDIAG_COMPUTE, syevTridiagSource, tridiagLayout } from './generate-syev.js';
-import type { SyevSplitPlan, SyevTridiagParams, TridiagForce } from './params.js';
-import { planSyevSplit, planSyevTridiag, tridiagSplits } from './plan.js';
+import type { SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagForce } from './params.js';
+import { planSyevSplit, planSyevStein, planSyevTridiag, tridiagSplits, tridiagSteins } from './plan.js';
+import { steinSlice } from './snippets.js';
 
 export type TridiagOptions = FamilyOptions<TridiagForce, TridiagTuning>;
 
@@ -42,11 +45,14 @@ export function syevTridiagGroup(dev: GpuDevice, g: SyevGroup, opts: TridiagOpti
   const n = g.a.rows;
   if (n === 0) { zeroInfo(dev, g.info, g.index, g.count); return; }
   // One plan memo: the design (split or not) and its parameters.
-  const plan = plannedOnce(dev, `syev-tridiag/${g.dtype}/${n}/${g.uplo}/${g.vectors}/${g.a.kind}/${optionsKey(opts)}`, (): { split: SyevSplitPlan } | { one: SyevTridiagParams } => {
-    const pr = { dtype: g.dtype, n, uplo: g.uplo, vectors: g.vectors, kind: g.a.kind, sharedLimit: sharedLimit(dev) };
-    const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'tridiag');
-    return tridiagSplits(pr, tuning, opts.force) ? { split: planSyevSplit(pr, tuning, { force: opts.force }) } : { one: planSyevTridiag(pr, tuning, { force: opts.force }) };
-  });
+  const plan = plannedOnce(dev, `syev-tridiag/${g.dtype}/${n}/${g.uplo}/${g.vectors}/${g.a.kind}/${optionsKey(opts)}`,
+    (): { stein: SyevSteinPlan } | { split: SyevSplitPlan } | { one: SyevTridiagParams } => {
+      const pr = { dtype: g.dtype, n, uplo: g.uplo, vectors: g.vectors, kind: g.a.kind, sharedLimit: sharedLimit(dev) };
+      const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'tridiag');
+      if (tridiagSteins(pr, tuning, opts.force)) return { stein: planSyevStein(pr, tuning, { force: opts.force }) };
+      return tridiagSplits(pr, tuning, opts.force) ? { split: planSyevSplit(pr, tuning, { force: opts.force }) } : { one: planSyevTridiag(pr, tuning, { force: opts.force }) };
+    });
+  if ('stein' in plan) { steinGroup(dev, g, plan.stein); return; }
   if ('split' in plan) { splitGroup(dev, g, plan.split); return; }
   const p = plan.one;
   const l = tridiagLayout(p);
@@ -72,6 +78,28 @@ function splitGroup(dev: GpuDevice, g: SyevGroup, p: SyevSplitPlan): void {
     record.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.record).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
     apply.launch({ grid: [Math.ceil(n / rows), blocks, 1], block: [rows, 1, 1], sharedBytes: applyShared }, [slices, arg.i64(first), arg.i32(g.count)]);
     finish.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.finish).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
+  });
+}
+
+/**
+ * The inverse-iteration design over one group: per workspace chunk, reduce (a block per matrix),
+ * vectors (a block per matrix), V = Q Yt^T by the batched GEMM over the chunk's slices, store. No host read.
+ */
+function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
+  const reduce = kernelFor(dev, 'syev-tridiag', p.reduce, () => syevTridiagSource(p.reduce));
+  const vectors = kernelFor(dev, 'syev-tridiag-stein', p.vectors, () => tridiagSteinSource(p.vectors));
+  const store = kernelFor(dev, 'syev-tridiag', p.store, () => syevTridiagSource(p.store));
+  const head = [...operandArgs(g.a), ...operandArgs(g.w)];
+  const tail = [arg.ptr(g.info), ...indexArgs(g.index, g.count)];
+  const threads = p.reduce.threads, n = p.vectors.n, l = steinSlice(n);
+  perMatrixChunks(dev, { work: p.slice, workDtype: TRIDIAG_COMPUTE, what: "the inverse-iteration syev's slices (Q, Y, factors, V)", maxChunk: 65535 }, g.count, (ws, first, blocks) => {
+    if (ws === undefined) throw new Error('the inverse-iteration design needs its slices');
+    const slices = arg.ptr(ws.ptr);
+    reduce.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.reduce).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
+    vectors.launch({ grid: [blocks, 1, 1], block: [p.vectors.threads, 1, 1], sharedBytes: 0 }, [slices, arg.i64(first), arg.i32(g.count)]);
+    const part = (offset: number) => ({ kind: 'strided', data: ws, rows: n, cols: n, count: blocks, ld: n, stride: p.slice, offset, order: 'col' } as const);
+    gemmCuda(dev, { transA: 'N', transB: 'T', alpha: 1, a: part(0), b: part(l.yt), beta: 0, c: part(l.v) });
+    store.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.store).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
   });
 }
 

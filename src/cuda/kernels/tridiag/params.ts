@@ -30,6 +30,33 @@ export interface SyevTridiagParams {
    * one-kernel way, rotations applied as made) and sorts and stores. Both keep Z in the slice.
    */
   readonly split?: { readonly stage: 'record' | 'finish'; readonly cap: number };
+  /**
+   * Present: one stage of the inverse-iteration design (generate-stein.ts's header), Z in the matrix's
+   * workspace slice (snippets.ts `steinSlice`): 'reduce' runs steps 1-3 and saves d, e and the state;
+   * 'store' sorts and stores the eigenvalues and the vectors V = Q Y the vectors kernel and the GEMM made.
+   */
+  readonly stein?: 'reduce' | 'store';
+}
+
+/**
+ * The inverse-iteration design's vectors kernel (generate-stein.ts): one block of `threads` per
+ * matrix, eigenvalue k by bisection on its unreduced block and eigenvector k by inverse iteration
+ * (dstein), the eigenvectors of a cluster by one thread in turn; `maxits` iterations at most
+ * (dstein's MAXITS), then the matrix reports no convergence.
+ */
+export interface TridiagSteinParams {
+  readonly n: number;
+  readonly threads: number;
+  readonly maxits: number;
+}
+
+/** The inverse-iteration design's launches for one group: reduce, vectors, the GEMM V = Q Y, store. */
+export interface SyevSteinPlan {
+  readonly reduce: SyevTridiagParams;
+  readonly vectors: TridiagSteinParams;
+  readonly store: SyevTridiagParams;
+  /** float64 elements per matrix (snippets.ts `steinSlice`). */
+  readonly slice: number;
 }
 
 /**
@@ -61,6 +88,10 @@ export interface TridiagForce {
   readonly applyRows?: number;
   /** The split design's rotations of a sweep applied at once (1: one at a time). */
   readonly applyUnroll?: number;
+  /** Vectors by inverse iteration (reduce, vectors, GEMM, store) or not, whatever the table's `steinFrom`. */
+  readonly stein?: boolean;
+  /** The inverse iteration's iterations per eigenvector (dstein's MAXITS, 5). */
+  readonly steinMaxits?: number;
 }
 
 /** The three kernels of the split design for one group, and the workspace slice per matrix (float64 elements). */

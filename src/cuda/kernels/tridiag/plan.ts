@@ -14,8 +14,8 @@ import type { TridiagTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { applySharedBytes } from './generate-apply.js';
 import { tridiagLayout } from './generate-syev.js';
-import type { SyevSplitPlan, SyevTridiagParams, TridiagForce } from './params.js';
-import { splitSlice } from './snippets.js';
+import type { SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagForce } from './params.js';
+import { splitSlice, steinSlice } from './snippets.js';
 
 /** The largest n the kernel is planned for (the GPU's syev coverage, as the Jacobi designs'). */
 export const TRIDIAG_MAX = 512;
@@ -104,4 +104,34 @@ export function planSyevSplit(pr: TridiagProblem, tuning: TridiagTuning, options
   for (const p of [record, finish])
     if (tridiagLayout(p).sharedBytes > limit) throw new MyriadError('UNSUPPORTED', `the tridiagonal syev's scratch does not fit ${limit} shared bytes`, 'a');
   return { record, apply, finish, slice: splitSlice(n, cap).slice };
+}
+
+/** dstein's MAXITS: inverse iterations per eigenvector at most. */
+export const STEIN_MAXITS = 5;
+
+/**
+ * Whether a group's vectors take the inverse-iteration design: `force.stein` where given, else n >=
+ * the table's `steinFrom` (before the split design: it replaces both QL designs from there).
+ */
+export function tridiagSteins(pr: Pick<TridiagProblem, 'n' | 'vectors'>, tuning: TridiagTuning, force: TridiagForce = {}): boolean {
+  return pr.vectors && (force.stein ?? pr.n >= tuning.steinFrom);
+}
+
+/**
+ * The inverse-iteration design's launches: reduce and store with the one-kernel plan's threads and Z
+ * in the slice, the vectors kernel with as many threads (a thread per eigenvector up to the table's
+ * `maxThreads`).
+ */
+export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options: { readonly force?: TridiagForce } = {}): SyevSteinPlan {
+  const force = options.force ?? {};
+  if (!pr.vectors) throw new MyriadError('UNSUPPORTED', 'the inverse-iteration design computes vectors', 'jobz');
+  const base = planSyevTridiag(pr, tuning, { force: { ...force, global: true } });
+  const maxits = force.steinMaxits ?? STEIN_MAXITS;
+  if (!Number.isInteger(maxits) || maxits < 1 || maxits > 100) throw new MyriadError('UNSUPPORTED', `inverse iterations ${maxits} must be within 1 ... 100`, 'force.steinMaxits');
+  const limit = pr.sharedLimit ?? STATIC_SHARED;
+  const reduce: SyevTridiagParams = { ...base, stein: 'reduce' };
+  const store: SyevTridiagParams = { ...base, stein: 'store' };
+  for (const p of [reduce, store])
+    if (tridiagLayout(p).sharedBytes > limit) throw new MyriadError('UNSUPPORTED', `the tridiagonal syev's scratch does not fit ${limit} shared bytes`, 'a');
+  return { reduce, vectors: { n: pr.n, threads: base.threads, maxits }, store, slice: steinSlice(pr.n).slice };
 }

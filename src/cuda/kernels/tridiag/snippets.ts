@@ -40,3 +40,51 @@ export function slicePointers(n: number, cap: number): string {
   int* gri = (int*)(Z + ${l.ri});
 `;
 }
+
+/**
+ * The inverse-iteration design's slice (generate-stein.ts): the split layout without rotations (Z = Q
+ * after dorgtr, d, e, hdr), then
+ *   V        n * n   the eigenvectors Q Y (the GEMM's product), ld n; during the vectors kernel the
+ *                    U diagonal of each thread's factorization (fa: column k of thread k, stride n)
+ *   Yt       n * n   Y^T: row k is the tridiagonal's eigenvector k (element i at k + i n)
+ *   fb, fc, fd       the factorization's first superdiagonal, multipliers, second superdiagonal
+ *   piv      n * n ints (half as many float64 slots): the factorization's interchanges
+ */
+export interface SteinLayout extends SliceLayout {
+  readonly v: number;
+  readonly yt: number;
+  readonly fb: number;
+  readonly fc: number;
+  readonly fd: number;
+  readonly piv: number;
+}
+
+export function steinSlice(n: number): SteinLayout {
+  const base = splitSlice(n, 0);
+  const v = base.slice, yt = v + n * n, fb = yt + n * n, fc = fb + n * n, fd = fc + n * n, piv = fd + n * n;
+  return { ...base, v, yt, fb, fc, fd, piv, slice: piv + Math.ceil((n * n) / 2) };
+}
+
+/**
+ * CUDA text: the k-th smallest (0-based) eigenvalue of the unreduced block T(b1:bn) by bisection on
+ * [lo, hi] (dstebz / dlaebz's Sturm counts: d the diagonal, e2 the squared off-diagonal, pivmin the
+ * pivot guard), to adjacent doubles or a width of 2^-60 tnorm (eigenvalues near zero): ~55 ... 62
+ * counts. Invariant: at most k eigenvalues <= lo, more than k <= hi. Needs `real`, `absReal`.
+ */
+export const BISECT_EIGENVALUE = `static __device__ __forceinline__ real bisectEigenvalue(const real* __restrict__ d, const real* __restrict__ e2, int b1, int bn, int k,
+    real lo, real hi, real pivmin, real tnorm) {
+  for (int it = 0; it < 200; ++it) {
+    const real mid = real(0.5) * (lo + hi);
+    if (!(hi - lo > real(8.673617379884035e-19) * tnorm) || mid <= lo || mid >= hi) break;
+    real q = d[b1] - mid;
+    if (absReal(q) < pivmin) q = -pivmin;
+    int cnt = q <= real(0) ? 1 : 0;
+    for (int i = b1 + 1; i <= bn; ++i) {
+      q = (d[i] - mid) - e2[i - 1] / q;
+      if (absReal(q) < pivmin) q = -pivmin;
+      cnt += q <= real(0) ? 1 : 0;
+    }
+    if (cnt > k) hi = mid; else lo = mid;
+  }
+  return real(0.5) * (lo + hi);
+}`;

@@ -28,4 +28,5 @@ export const defaultTridiagTuning: TridiagTuning = {
   splitFrom: 256,
   capFactor: 1.5,
   applyRows: 16,
+  steinFrom: 33,
 };

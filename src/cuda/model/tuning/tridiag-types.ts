@@ -24,4 +24,10 @@ export interface TridiagTuning {
   readonly capFactor: number;
   /** Rows of Z per block of the split design's apply kernel (a thread each), where they fit shared memory. */
   readonly applyRows: number;
+  /**
+   * The smallest n whose vectors take the inverse-iteration design (kernels/tridiag/generate-stein.ts:
+   * bisection and inverse iteration on the tridiagonal, a thread per eigenvector, then V = Q Y by the
+   * GEMM) instead of the QL designs; above TRIDIAG_MAX (or Infinity): never.
+   */
+  readonly steinFrom: number;
 }

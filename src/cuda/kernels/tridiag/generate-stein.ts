@@ -1,0 +1,264 @@
+/**
+ * The inverse-iteration design of the tridiagonal syev with vectors: the eigenvectors of the
+ * tridiagonal T = Q^T A Q without QL's serial chain of ~n^2 dependent rotations.
+ *
+ * Four launches per workspace chunk, one slice per matrix (snippets.ts `steinSlice`):
+ * 1. reduce (generate-syev.ts, stage 'reduce'): load, dsytd2 and dorgtr as the one-kernel design,
+ *    Q in the slice, d, e, the scale and the failure saved.
+ * 2. vectors (this file): one block per matrix, everything in float64:
+ *    - dstebz's splitting: e_i with e_i^2 <= ulp^2 |d_i d_i+1| + safmin is set to zero; T falls into
+ *      unreduced blocks, and a row's eigenvalue and eigenvector belong to its block;
+ *    - eigenvalue k by bisection on its block (Sturm counts, snippets.ts BISECT_EIGENVALUE): the
+ *      (k - b1)-th of the block [b1, bn] holding row k, all in parallel;
+ *    - eigenvector k by dstein's inverse iteration: a pseudo-random start, T(b1:bn) - x I = P L U
+ *      with partial pivoting (dlagtf), the scaled right-hand side solved with tiny pivots perturbed
+ *      (dlagts, job -1), until the iterate's max norm reaches sqrt(0.1 / size) and two iterations
+ *      more, at most `maxits` (then the matrix reports no convergence, info n + 1); normalised with
+ *      its largest element positive. Eigenvalues of a block within 1e-3 ||T_block||_1 of the one
+ *      before form a cluster, whose vectors one thread computes in turn, each shift kept 10 eps |x|
+ *      above the previous and each iterate orthogonalised against the cluster's earlier vectors by
+ *      modified Gram-Schmidt (dstein's rule, which bounds the loss of orthogonality between vectors of
+ *      different clusters by about eps ||T|| / gap with gap > 1e-3 ||T||). A thread's factors live in
+ *      the slice, column k with stride n, so a warp's accesses are coalesced; the vector is row k of Yt.
+ *    The eigenvalues go to sd for the store.
+ * 3. the GEMM V = Q Yt^T (float64, the project's batched GEMM over the chunk's slices).
+ * 4. store (generate-syev.ts, stage 'store'): eigenvalues ascending with their columns of V, scaled
+ *    back, over A; info.
+ *
+ * Against the QL designs: the same normwise guarantees (residual and orthogonality of order n eps),
+ * work O(n^2) per matrix on the tridiagonal spread over n threads, where QL's chain is O(n^2) on one
+ * thread; the back-transformation is a GEMM on the tensor cores instead of rotations applied to Z.
+ */
+import type { KernelSource } from '../../runtime/types.js';
+import { blockReduceSource } from '../common/block-reduce.js';
+import { mathHelpers, precisionPrelude } from '../common/precision.js';
+import type { TridiagSteinParams } from './params.js';
+import { BISECT_EIGENVALUE, slicePointers, steinSlice } from './snippets.js';
+
+export const steinEntry = (p: TridiagSteinParams): string => `syev_stein_n${p.n}_t${p.threads}_i${p.maxits}`;
+
+/** The start vector's element i of eigenvector j: a counter-based hash to uniform (-1, 1) (dstein: dlarnv). */
+const START_VALUE = `static __device__ __forceinline__ real startValue(int j, int i) {
+  unsigned long long x = ((unsigned long long)(j + 1) << 32) ^ ((unsigned long long)(i + 1) * 0x9E3779B97F4A7C15ULL);
+  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
+  return (real)(x >> 11) * real(2.220446049250313e-16) - real(1);
+}`;
+
+/**
+ * dlagtf with lambda = x on the block's rows a ... a + bs - 1 (d, e in shared memory), tol 0: the
+ * factors into this thread's columns (A: ua, B: ub, C: uc, D: ud, IN: up, stride N); returns dlagts's
+ * tol (eps times the largest factor element, or eps).
+ */
+const FACTOR = `static __device__ __forceinline__ real factorShifted(const real* __restrict__ d, const real* __restrict__ e, int a, int bs, real x,
+    real* __restrict__ ua, real* __restrict__ ub, real* __restrict__ uc, real* __restrict__ ud, int* __restrict__ up) {
+  real ak = d[a] - x, bk = bs > 1 ? e[a] : real(0);
+  real scale1 = absReal(ak) + absReal(bk);
+  real big = real(0);
+  for (int r = 0; r < bs - 1; ++r) {
+    real ak1 = d[a + r + 1] - x;
+    const real ck = e[a + r];
+    const real bk1 = r < bs - 2 ? e[a + r + 1] : real(0);
+    real scale2 = absReal(ck) + absReal(ak1);
+    if (r < bs - 2) scale2 += absReal(bk1);
+    const real piv1 = ak == real(0) ? real(0) : absReal(ak) / scale1;
+    real outA = ak, outB = bk, outC = ck, dk = real(0), nextB = bk1;
+    int in = 0;
+    if (ck == real(0)) {
+      scale1 = scale2;
+    } else if (absReal(ck) / scale2 <= piv1) {
+      scale1 = scale2;
+      outC = ck / ak;
+      ak1 -= outC * bk;
+    } else {
+      in = 1;
+      const real mult = ak / ck;
+      outA = ck;
+      outB = ak1;
+      ak1 = bk - mult * ak1;
+      if (r < bs - 2) { dk = bk1; nextB = -mult * dk; }
+      outC = mult;
+    }
+    ua[r * N] = outA; ub[r * N] = outB; uc[r * N] = outC; ud[r * N] = dk; up[r * N] = in;
+    big = fmax(big, fmax(absReal(outA), fmax(absReal(outB), absReal(dk))));
+    ak = ak1; bk = nextB;
+  }
+  ua[(bs - 1) * N] = ak;
+  big = fmax(big, absReal(ak)) * EPS;
+  return big == real(0) ? EPS : big;
+}`;
+
+/** dlagts, job -1: y (stride N) := (P L U)^-1 y, U's tiny diagonal elements perturbed by tol (doubling). */
+const SOLVE = `static __device__ __forceinline__ void solveShifted(int bs, real tol, const real* __restrict__ ua, const real* __restrict__ ub,
+    const real* __restrict__ uc, const real* __restrict__ ud, const int* __restrict__ up, real* __restrict__ y) {
+  real prev = y[0];
+  for (int k = 1; k < bs; ++k) {
+    const real yk = y[k * N], c = uc[(k - 1) * N];
+    if (up[(k - 1) * N] == 0) { prev = yk - c * prev; y[k * N] = prev; }
+    else { y[(k - 1) * N] = yk; prev = prev - c * yk; y[k * N] = prev; }
+  }
+  real y1 = real(0), y2 = real(0);   // y[k + 1], y[k + 2] (already solved)
+  for (int k = bs - 1; k >= 0; --k) {
+    real temp = y[k * N];
+    if (k <= bs - 2) temp -= ub[k * N] * y1;
+    if (k <= bs - 3) temp -= ud[k * N] * y2;
+    real ak = ua[k * N], pert = copysign(tol, ak);
+    for (;;) {
+      const real absak = absReal(ak);
+      if (absak < real(1)) {
+        if (absak < SAFMIN) {
+          if (absak == real(0) || absReal(temp) * SAFMIN > absak) { ak += pert; pert *= real(2); continue; }
+          temp *= BIGNUM; ak *= BIGNUM;
+        } else if (absReal(temp) > absak * BIGNUM) { ak += pert; pert *= real(2); continue; }
+      }
+      break;
+    }
+    const real yk = temp / ak;
+    y[k * N] = yk;
+    y2 = y1; y1 = yk;
+  }
+}`;
+
+export function tridiagSteinSource(p: TridiagSteinParams): KernelSource {
+  const { n, threads, maxits } = p;
+  const l = steinSlice(n);
+  const entry = steinEntry(p);
+  const source = `${precisionPrelude('float64')}
+${mathHelpers('float64')}
+constexpr int N = ${n};
+constexpr int T = ${threads};
+constexpr long long SLICE = ${l.slice};   // float64 elements per matrix
+constexpr int MAXITS = ${maxits};
+constexpr int EXTRA = 2;   // iterations after the norm test passes (dstein)
+constexpr real EPS = 1.1102230246251565e-16;
+constexpr real ULP = 2.220446049250313e-16;
+constexpr real SAFMIN = 2.2250738585072014e-308;
+constexpr real BIGNUM = 1.0 / SAFMIN;
+constexpr real MAXR = 1.7976931348623157e308;
+${blockReduceSource('max')}
+${BISECT_EIGENVALUE}
+${START_VALUE}
+${FACTOR}
+${SOLVE}
+
+extern "C" __global__ void __launch_bounds__(T) ${entry}(real* __restrict__ work, long long first, int count) {
+  const int tid = threadIdx.x;
+  if (first + blockIdx.x >= count) return;
+  real* Z = work + (long long)blockIdx.x * SLICE;
+${slicePointers(n, 0)}  real* Yt = Z + ${l.yt};
+  real* fa = Z + ${l.v};
+  real* fb = Z + ${l.fb};
+  real* fc = Z + ${l.fc};
+  real* fd = Z + ${l.fd};
+  int* fp = (int*)(Z + ${l.piv});
+  __shared__ real d[N], e[N], e2[N], lam[N], red[32];
+  __shared__ int lo[N], hi[N];
+  __shared__ int notConverged;
+  if (hdr[2] != 0) return;   // NaN or Inf in A: the store writes NaN
+  for (int i = tid; i < N; i += T) { d[i] = sd[i]; e[i] = se[i]; }
+  if (tid == 0) notConverged = 0;
+  __syncthreads();
+  // dstebz's splitting: a negligible e_i becomes zero (e2 the squares, zero there).
+  real e2max = real(0);
+  for (int i = tid; i < N; i += T) {
+    real t = real(0);
+    if (i < N - 1) { t = e[i] * e[i]; if (absReal(d[i] * d[i + 1]) * (ULP * ULP) + SAFMIN > t) t = real(0); }
+    e2[i] = t;
+    e2max = fmax(e2max, t);
+  }
+  e2max = blockMax(e2max, red);   // its barriers publish e2
+  for (int i = tid; i < N; i += T) {
+    if (e2[i] == real(0)) e[i] = real(0);
+    int a = i, b = i;
+    while (a > 0 && e2[a - 1] != real(0)) --a;
+    while (b < N - 1 && e2[b] != real(0)) ++b;
+    lo[i] = a; hi[i] = b;
+  }
+  const real pivmin = SAFMIN * fmax(real(1), e2max);
+  __syncthreads();
+  // Eigenvalue k: the (k - a)-th of its block [a, b], by bisection on the block's Gershgorin interval.
+  for (int k = tid; k < N; k += T) {
+    const int a = lo[k], b = hi[k];
+    real x = d[k];
+    if (b > a) {
+      real gl = MAXR, gu = -MAXR;
+      for (int r = a; r <= b; ++r) {
+        const real em = r > a ? absReal(e[r - 1]) : real(0), ep = r < b ? absReal(e[r]) : real(0);
+        gl = fmin(gl, d[r] - em - ep);
+        gu = fmax(gu, d[r] + em + ep);
+      }
+      const real tnorm = fmax(absReal(gl), absReal(gu));
+      const real widen = real(2.1) * (real(2) * EPS * (b - a + 1) * tnorm + real(2) * pivmin);
+      if (tnorm > real(0)) x = bisectEigenvalue(d, e2, a, b, k - a, gl - widen, gu + widen, pivmin, tnorm);
+    }
+    lam[k] = x;
+  }
+  __syncthreads();
+  // Eigenvector k (row k of Yt): dstein on its block; a cluster's vectors by its first member's thread.
+  for (int k = tid; k < N; k += T) {
+    const int a = lo[k], b = hi[k], bs = b - a + 1;
+    if (bs == 1) {
+      for (int i = 0; i < N; ++i) Yt[k + (long long)i * N] = i == k ? real(1) : real(0);
+      continue;
+    }
+    real onenrm = fmax(absReal(d[a]) + absReal(e[a]), absReal(d[b]) + absReal(e[b - 1]));
+    for (int i = a + 1; i < b; ++i) onenrm = fmax(onenrm, absReal(d[i]) + absReal(e[i - 1]) + absReal(e[i]));
+    const real ortol = real(1e-3) * onenrm;
+    if (k > a && lam[k] - lam[k - 1] <= ortol) continue;
+    const real dtpcrt = sqrtReal(real(0.1) / real(bs));
+    real* ua = fa + k;
+    real* ub = fb + k;
+    real* uc = fc + k;
+    real* ud = fd + k;
+    int* up = fp + k;
+    real xjm = real(0);
+    for (int j = k; j <= b && (j == k || lam[j] - lam[j - 1] <= ortol); ++j) {
+      real xj = lam[j];
+      if (j > k) { const real pertol = real(10) * absReal(ULP * xj); if (xj - xjm < pertol) xj = xjm + pertol; }
+      real* y = Yt + j + (long long)a * N;   // y[i * N]: element a + i of vector j
+      for (int i = 0; i < bs; ++i) y[i * N] = startValue(j, a + i);
+      const real tol = factorShifted(d, e, a, bs, xj, ua, ub, uc, ud, up);
+      const real unn = absReal(ua[(bs - 1) * N]);
+      int nrmchk = 0;
+      bool converged = false;
+      for (int its = 1; its <= MAXITS && !converged; ++its) {
+        // Scale the right-hand side: bs ||T||_1 max(ulp, |u_nn|) / max |y_i|.
+        real ymax = real(0);
+        for (int i = 0; i < bs; ++i) ymax = fmax(ymax, absReal(y[i * N]));
+        if (!(ymax > real(0))) {   // every component removed (a cluster's subspace exhausted): a fresh start
+          for (int i = 0; i < bs; ++i) y[i * N] = startValue(j + N * its, a + i);
+          ymax = real(1);
+        }
+        const real scl = real(bs) * onenrm * fmax(ULP, unn) / ymax;
+        for (int i = 0; i < bs; ++i) y[i * N] *= scl;
+        solveShifted(bs, tol, ua, ub, uc, ud, up, y);
+        // Modified Gram-Schmidt against the cluster's earlier vectors.
+        for (int jj = k; jj < j; ++jj) {
+          const real* z = Yt + jj + (long long)a * N;
+          real dot = real(0);
+          for (int i = 0; i < bs; ++i) dot = fmaReal(y[i * N], z[i * N], dot);
+          for (int i = 0; i < bs; ++i) y[i * N] = fmaReal(-dot, z[i * N], y[i * N]);
+        }
+        real nrm = real(0);
+        for (int i = 0; i < bs; ++i) nrm = fmax(nrm, absReal(y[i * N]));
+        if (nrm >= dtpcrt && ++nrmchk >= EXTRA + 1) converged = true;
+      }
+      if (!converged) notConverged = 1;
+      // Unit 2-norm (scaled by the largest magnitude first), the largest element positive.
+      real ymax = real(0), ysgn = real(1);
+      for (int i = 0; i < bs; ++i) { const real v = y[i * N]; if (absReal(v) > ymax) { ymax = absReal(v); ysgn = v; } }
+      real ss = real(0);
+      if (ymax > real(0)) for (int i = 0; i < bs; ++i) { const real v = y[i * N] / ymax; ss = fmaReal(v, v, ss); }
+      const real scl = ymax > real(0) ? copysign(real(1) / (ymax * sqrtReal(ss)), ysgn) : real(0);
+      for (int i = 0; i < bs; ++i) y[i * N] *= scl;
+      for (int i = 0; i < a; ++i) Yt[j + (long long)i * N] = real(0);
+      for (int i = b + 1; i < N; ++i) Yt[j + (long long)i * N] = real(0);
+      xjm = xj;
+    }
+  }
+  __syncthreads();
+  for (int i = tid; i < N; i += T) sd[i] = lam[i];
+  if (tid == 0 && notConverged != 0) hdr[9] = 1;
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}

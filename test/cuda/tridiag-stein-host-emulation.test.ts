@@ -1,0 +1,161 @@
+/**
+ * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the tridiagonal syev's inverse-iteration
+ * design (generate-syev.ts stages 'reduce' and 'store', generate-stein.ts's vectors kernel, the GEMM
+ * V = Q Yt^T done in C++ between them) compiled for the host (test/helpers/tridiag-stein-host-harness.cpp)
+ * and checked as the one-kernel design's host test checks it: info, eigenvalues within n eps ||A|| of
+ * the CPU reference, residuals ||A V - V W|| / (n eps ||A||) and ||V^T V - I|| / (n eps) < 30, on
+ * random, clustered, repeated, diagonal, zero, graded and rank-deficient matrices, a matrix with a
+ * tight cluster of eigenvalues (the vectors of a cluster orthogonalised in turn), NaN among good ones,
+ * both dtypes and triangles, fewer threads than rows, odd ld and stride with padding left untouched;
+ * and the iteration limit (one inverse iteration: info n + 1 where the vectors did not converge).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { strided } from '../../src/core/batch.js';
+import type { DType } from '../../src/core/dtype.js';
+import type { Uplo } from '../../src/core/enums.js';
+import { cpuSyev } from '../../src/cpu/lapack/index.js';
+import { planSyevStein, steinSlice, syevTridiagSource, tridiagSteinSource, type SyevSteinPlan, type TridiagForce } from '../../src/cuda/kernels/tridiag/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import { eigenResidual, frob, mat, orthoResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
+import { Rng } from '../helpers/random.js';
+
+const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
+  ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
+  : 'opt-in: MYRIAD_HOST_EMULATION=1';
+const HARNESS = resolve('test/helpers/tridiag-stein-host-harness.cpp');
+const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
+const LIMIT = 30;
+const SHARED = 227 * 1024 - 1024;
+const ALL: readonly (SymKind | 'cluster')[] = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient', 'cluster'];
+
+interface Case {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly uplo: Uplo;
+  readonly force: TridiagForce;
+  readonly kinds: readonly (SymKind | 'cluster')[];
+}
+
+function build(dir: string, p: SyevSteinPlan): string {
+  const files: [string, { source: string; entry: string }][] = [
+    ['reduce.cu', syevTridiagSource(p.reduce)], ['vectors.cu', tridiagSteinSource(p.vectors)], ['store.cu', syevTridiagSource(p.store)]];
+  for (const [f, s] of files) writeFileSync(join(dir, f), s.source);
+  const [r, v, s] = files.map(([, x]) => x.entry);
+  const exe = join(dir, `stein-${v}-${p.reduce.dtype}-${p.reduce.uplo}`);
+  const io = p.reduce.dtype === 'float32' ? ['-DIO=float'] : [];
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVECTORS=${v}`, `-DSTORE=${s}`, ...io, `-I${dir}`, HARNESS, '-o', exe]);
+  return exe;
+}
+
+/**
+ * A symmetric matrix Q diag(w) Q^T whose eigenvalues hold a cluster of n / 4 within 1e-9 of each other
+ * (inside dstein's 1e-3 ||T|| test: one thread computes them in turn, orthogonalising).
+ */
+function clusterCase(rng: Rng, n: number): Mat {
+  const w = Array.from({ length: n }, (_, i) => (i < n / 4 ? 1 + 1e-9 * i : rng.uniform(-2, 2)));
+  const q = mat(n, n);
+  for (let e = 0; e < n * n; e++) q.d[e] = rng.uniform(-1, 1);
+  // Gram-Schmidt for an orthogonal Q.
+  for (let j = 0; j < n; j++) {
+    for (let k = 0; k < j; k++) {
+      let dot = 0;
+      for (let i = 0; i < n; i++) dot += q.d[i + j * n]! * q.d[i + k * n]!;
+      for (let i = 0; i < n; i++) q.d[i + j * n]! -= dot * q.d[i + k * n]!;
+    }
+    let s = 0;
+    for (let i = 0; i < n; i++) s += q.d[i + j * n]! ** 2;
+    for (let i = 0; i < n; i++) q.d[i + j * n]! /= Math.sqrt(s);
+  }
+  const a = mat(n, n);
+  for (let j = 0; j < n; j++) for (let i = 0; i <= j; i++) {
+    let s = 0;
+    for (let k = 0; k < n; k++) s += q.d[i + k * n]! * w[k]! * q.d[j + k * n]!;
+    a.d[i + j * n] = s; a.d[j + i * n] = s;
+  }
+  return a;
+}
+
+function check(dir: string, rng: Rng, c: Case): void {
+  const { dtype, n, uplo } = c;
+  const eps = EPS[dtype];
+  const tuning = tuningFor('sm_90', 'tridiag');
+  const plan = planSyevStein({ dtype, n, uplo, vectors: true, kind: 'strided', sharedLimit: SHARED }, tuning, { force: c.force });
+  const exe = build(dir, plan);
+  const count = c.kinds.length + 1;
+  const mats: Mat[] = Array.from({ length: count }, (_, i) => {
+    const kind = c.kinds[i % c.kinds.length]!;
+    return kind === 'cluster' ? clusterCase(rng, n) : symmetricCase(rng, kind, n).a;
+  }).map((a) => ({ ...a, d: a.d.map((x) => (dtype === 'float32' ? Math.fround(x) : x)) }));
+  const ld = n + 3;
+  const stride = ld * n + 2;
+  const flat = new Float64Array(count * stride).fill(NaN);
+  mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) if (uplo === 'lower' ? i >= j : i <= j) flat[k * stride + i + j * ld] = a.d[i + j * n]!; });
+  const bad = count - 1;
+  flat[bad * stride + Math.min(2, n - 1) * (ld + 1)] = NaN;
+  const l = steinSlice(n);
+  const input = `${count} ${plan.reduce.threads} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`;
+  const nums = execFileSync(exe, [String(l.yt), String(l.v)], { input, maxBuffer: 1 << 30 }).toString().trim().split('\n').map(Number);
+  const info = nums.slice(0, count), w = nums.slice(count, count + count * n), out = nums.slice(count + count * n);
+  const what = `stein ${dtype} n=${n} ${uplo} t=${plan.reduce.threads}${c.force.steinMaxits === undefined ? '' : ` maxits=${c.force.steinMaxits}`}`;
+
+  const refW = new Float64Array(count * n);
+  const refInfo = new Int32Array(count);
+  const dense = new Float64Array(count * n * n);
+  mats.forEach((a, k) => dense.set(a.d, k * n * n));
+  cpuSyev({ jobz: 'values', uplo, a: strided(dense, { rows: n, count }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
+  mats.forEach((a, k) => {
+    const at = `${what} #${k} (${k === bad ? 'NaN' : c.kinds[k % c.kinds.length]})`;
+    const wk = w.slice(k * n, (k + 1) * n);
+    if (k === bad) {
+      assert.equal(info[k], n + 2, `${at}: info`);
+      assert.ok(wk.every(Number.isNaN), `${at}: NaN w`);
+      for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) assert.ok(Number.isNaN(out[k * stride + i + j * ld]!), `${at}: NaN vectors`);
+      return;
+    }
+    if (c.force.steinMaxits !== undefined) { assert.ok(info[k] === 0 || info[k] === n + 1, `${at}: info ${info[k]}`); return; }
+    assert.equal(info[k], 0, `${at}: info`);
+    const norm = frob(a);
+    assert.equal(refInfo[k], 0);
+    wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]!) <= n * eps * norm, `${at}: w[${j}] ${x} vs ${refW[k * n + j]}`));
+    for (let j = 1; j < n; j++) assert.ok(wk[j - 1]! <= wk[j]!, `${at}: ascending`);
+    const v = mat(n, n);
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) v.d[i + j * n] = out[k * stride + i + j * ld]!;
+    const r1 = eigenResidual(a, v, wk, eps), r2 = orthoResidual(v, eps);
+    assert.ok(r1 < LIMIT, `${at}: ||AV - VW|| ratio ${r1}`);
+    assert.ok(r2 < LIMIT, `${at}: ||V^T V - I|| ratio ${r2}`);
+    if (k < 2) console.log(`${at}: residual ${r1.toFixed(3)}, orthogonality ${r2.toFixed(3)}`);
+  });
+  // The padding between columns and matrices: untouched.
+  for (let e = 0; e < count * stride; e++) {
+    const r = e % stride;
+    if (r >= ld * n || r % ld >= n) assert.ok(Number.isNaN(out[e]!), `${what}: padding ${e}`);
+  }
+  if (c.force.steinMaxits !== undefined) assert.ok(info.slice(0, bad).some((x) => x === n + 1), `${what}: one iteration leaves some vector unconverged`);
+}
+
+test('inverse-iteration tridiagonal syev on the host: every kind, a tight cluster, NaN, both dtypes, the iteration limit', { skip, timeout: 3_600_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-tridiag-stein-'));
+  const rng = new Rng(1731);
+  try {
+    const cases: Case[] = [
+      { dtype: 'float64', n: 33, uplo: 'lower', force: {}, kinds: ALL },
+      { dtype: 'float64', n: 40, uplo: 'upper', force: {}, kinds: ALL },
+      { dtype: 'float32', n: 47, uplo: 'upper', force: {}, kinds: ALL },
+      { dtype: 'float64', n: 64, uplo: 'lower', force: { threads: 32 }, kinds: ['random', 'graded', 'cluster', 'repeated'] },
+      { dtype: 'float32', n: 100, uplo: 'lower', force: {}, kinds: ['random', 'clustered', 'cluster'] },
+      { dtype: 'float64', n: 1, uplo: 'lower', force: {}, kinds: ['random', 'zero'] },
+      { dtype: 'float64', n: 2, uplo: 'upper', force: {}, kinds: ['random', 'diagonal', 'zero'] },
+      { dtype: 'float64', n: 5, uplo: 'lower', force: {}, kinds: ['random', 'diagonal', 'repeated', 'cluster'] },
+      { dtype: 'float64', n: 36, uplo: 'lower', force: { steinMaxits: 1 }, kinds: ['random', 'random'] },
+    ];
+    if (process.env['MYRIAD_STEIN_LARGE'] === '1') cases.push({ dtype: 'float64', n: 200, uplo: 'upper', force: { threads: 64 }, kinds: ['random', 'cluster', 'graded'] });
+    for (const c of cases) check(dir, rng, c);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,71 @@
+// Runs the tridiagonal syev's inverse-iteration design (generate-syev.ts stages 'reduce' and 'store',
+// generate-stein.ts's vectors kernel) on the CPU: one std::thread per CUDA thread, one block at a time
+// (cuda-host-warp.h), and the GEMM V = Q Yt^T between the vectors and store kernels in plain C++ (the
+// GPU runs the project's GEMM there). The three generated files (-I<dir>: reduce.cu, vectors.cu,
+// store.cu; entries REDUCE, VECTORS, STORE) each in a namespace of its own.
+// stdin: count threads n ldA strideA, then count * strideA elements of A.
+// stdout: info (count), W (count * n), A (count * strideA).
+// -DIO=float: the data's element type where the kernels compute in double.
+// Used by test/cuda/tridiag-stein-host-emulation.test.ts.
+#include "cuda-host-warp.h"
+using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp; using std::hypot; using std::copysign;
+using std::fmin; using std::fmax; using std::min;
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }   // CUDA: 1 ulp
+#undef __launch_bounds__
+#define __launch_bounds__(...)
+#define __align__(x) __attribute__((aligned(x)))
+#define __shared__
+namespace red { alignas(16) unsigned char smem[256 * 1024];
+#include "reduce.cu"
+}
+namespace sto { alignas(16) unsigned char smem[256 * 1024];
+#include "store.cu"
+}
+#undef __shared__
+#define __shared__ static
+namespace vec {
+#include "vectors.cu"
+}
+#ifndef IO
+#define IO real
+#endif
+using real = double;
+
+int main(int argc, char** argv) {
+  long long count, bx, n, ldA, strideA, yt, v;
+  if (argc != 3) return 1;
+  yt = atoll(argv[1]); v = atoll(argv[2]);   // the slice's offsets of Yt and V
+  if (scanf("%lld %lld %lld %lld %lld", &count, &bx, &n, &ldA, &strideA) != 5) return 2;
+  std::vector<IO> A(count * strideA + 1);
+  for (long long i = 0; i < count * strideA; ++i) { double x; if (scanf("%lf", &x) != 1) return 3; A[i] = (IO)x; }
+  std::vector<int> info(count, -99);
+  std::vector<IO> W(count * n + 1);
+  const long long slice = red::WORK;
+  if (sto::WORK != slice || vec::SLICE != slice) return 4;
+  std::vector<real> work(count * slice + 1, std::nan(""));
+  blockDim.x = bx; gridDim.x = count;
+  for (unsigned x = 0; x < count; ++x) {
+    memset(red::smem, 0xff, sizeof red::smem);
+    launch_block(x, 0, bx, [&] { red::REDUCE(A.data(), 0, strideA, (int)ldA, W.data(), 0, n, (int)n, work.data(), 0LL, info.data(), nullptr, (int)count); });
+  }
+  for (unsigned x = 0; x < count; ++x)
+    launch_block(x, 0, bx, [&] { vec::VECTORS(work.data(), 0LL, (int)count); });
+  // V = Q Yt^T per matrix (Q at the slice's start, ld n).
+  for (long long k = 0; k < count; ++k) {
+    real* s = work.data() + k * slice;
+    for (long long j = 0; j < n; ++j)
+      for (long long i = 0; i < n; ++i) {
+        real acc = 0;
+        for (long long l = 0; l < n; ++l) acc += s[i + l * n] * s[yt + j + l * n];
+        s[v + i + j * n] = acc;
+      }
+  }
+  for (unsigned x = 0; x < count; ++x) {
+    memset(sto::smem, 0xff, sizeof sto::smem);
+    launch_block(x, 0, bx, [&] { sto::STORE(A.data(), 0, strideA, (int)ldA, W.data(), 0, n, (int)n, work.data(), 0LL, info.data(), nullptr, (int)count); });
+  }
+  for (auto i : info) printf("%d\n", i);
+  for (long long i = 0; i < count * n; ++i) printf("%.17g\n", (double)W[i]);
+  for (long long i = 0; i < count * strideA; ++i) printf("%.17g\n", (double)A[i]);
+  return 0;
+}
