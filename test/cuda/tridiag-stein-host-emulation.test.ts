@@ -1,7 +1,7 @@
 /**
  * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the tridiagonal syev's inverse-iteration
  * design (generate-syev.ts stages 'reduce' and 'store', generate-stein.ts's vectors kernel, the GEMM
- * V = Q Yt^T done in C++ between them) compiled for the host (test/helpers/tridiag-stein-host-harness.cpp)
+ * V := Q V by the reflectors done in C++ between them) compiled for the host (test/helpers/tridiag-stein-host-harness.cpp)
  * and checked as the one-kernel design's host test checks it: info, eigenvalues within n eps ||A|| of
  * the CPU reference, residuals ||A V - V W|| / (n eps ||A||) and ||V^T V - I|| / (n eps) < 30, on
  * random, clustered, repeated, diagonal, zero, graded and rank-deficient matrices, a matrix with a
@@ -99,7 +99,7 @@ function check(dir: string, rng: Rng, c: Case): void {
   flat[bad * stride + Math.min(2, n - 1) * (ld + 1)] = NaN;
   const l = steinSlice(n);
   const input = `${count} ${plan.reduce.threads} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`;
-  const nums = execFileSync(exe, [String(l.yt), String(l.v)], { input, maxBuffer: 1 << 30 }).toString().trim().split('\n').map(Number);
+  const nums = execFileSync(exe, [String(l.tau), String(l.v)], { input, maxBuffer: 1 << 30 }).toString().trim().split('\n').map(Number);
   const info = nums.slice(0, count), w = nums.slice(count, count + count * n), out = nums.slice(count + count * n);
   const what = `stein ${dtype} n=${n} ${uplo} t=${plan.reduce.threads}${c.force.steinMaxits === undefined ? '' : ` maxits=${c.force.steinMaxits}`}`;
 

@@ -1,7 +1,7 @@
 // Runs the tridiagonal syev's inverse-iteration design (generate-syev.ts stages 'reduce' and 'store',
 // generate-stein.ts's vectors kernel) on the CPU: one std::thread per CUDA thread, one block at a time
-// (cuda-host-warp.h), and the GEMM V = Q Yt^T between the vectors and store kernels in plain C++ (the
-// GPU runs the project's GEMM there). The three generated files (-I<dir>: reduce.cu, vectors.cu,
+// (cuda-host-warp.h), and V := Q V between the vectors and store kernels in plain C++ (dorm2r with the
+// reflectors of rows 1 ... n-1; the GPU runs the project's ormqr there). The three generated files (-I<dir>: reduce.cu, vectors.cu,
 // store.cu; entries REDUCE, VECTORS, STORE) each in a namespace of its own.
 // stdin: count threads n ldA strideA, then count * strideA elements of A.
 // stdout: info (count), W (count * n), A (count * strideA).
@@ -32,9 +32,9 @@ namespace vec {
 using real = double;
 
 int main(int argc, char** argv) {
-  long long count, bx, n, ldA, strideA, yt, v;
+  long long count, bx, n, ldA, strideA, tau, v;
   if (argc != 3) return 1;
-  yt = atoll(argv[1]); v = atoll(argv[2]);   // the slice's offsets of Yt and V
+  tau = atoll(argv[1]); v = atoll(argv[2]);   // the slice's offsets of tau and V
   if (scanf("%lld %lld %lld %lld %lld", &count, &bx, &n, &ldA, &strideA) != 5) return 2;
   std::vector<IO> A(count * strideA + 1);
   for (long long i = 0; i < count * strideA; ++i) { double x; if (scanf("%lf", &x) != 1) return 3; A[i] = (IO)x; }
@@ -50,15 +50,21 @@ int main(int argc, char** argv) {
   }
   for (unsigned x = 0; x < count; ++x)
     launch_block(x, 0, bx, [&] { vec::VECTORS(work.data(), 0LL, (int)count); });
-  // V = Q Yt^T per matrix (Q at the slice's start, ld n).
+  // V := H(0) ... H(n-3) V per matrix: reflector i has 1 at row i + 1 and its tail in Z(i+2:n, i).
   for (long long k = 0; k < count; ++k) {
     real* s = work.data() + k * slice;
-    for (long long j = 0; j < n; ++j)
-      for (long long i = 0; i < n; ++i) {
-        real acc = 0;
-        for (long long l = 0; l < n; ++l) acc += s[i + l * n] * s[yt + j + l * n];
-        s[v + i + j * n] = acc;
+    for (long long i = n - 3; i >= 0; --i) {
+      const real t = s[tau + i];
+      if (t == 0) continue;
+      for (long long j = 0; j < n; ++j) {
+        real* c = s + v + j * n;
+        real acc = c[i + 1];
+        for (long long r = i + 2; r < n; ++r) acc += s[r + i * n] * c[r];
+        acc *= t;
+        c[i + 1] -= acc;
+        for (long long r = i + 2; r < n; ++r) c[r] -= acc * s[r + i * n];
       }
+    }
   }
   for (unsigned x = 0; x < count; ++x) {
     memset(sto::smem, 0xff, sizeof sto::smem);

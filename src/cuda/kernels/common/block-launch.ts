@@ -38,17 +38,19 @@ export interface PerMatrixWork {
   readonly what: string;
   /** At most this many matrices a chunk (a grid's y or z extent, 65535), where the work allows more. */
   readonly maxChunk?: number;
+  /** Workspace bytes a chunk may take (else BLOCK_WORKSPACE_BYTES). */
+  readonly maxBytes?: number;
 }
 
 /**
  * The chunks of a group whose matrices each need a workspace slice: `body(ws, first, blocks)` per
  * chunk of `blocks` matrices from `first`, `ws` the chunk's slices (undefined where `work` is 0),
- * at most BLOCK_WORKSPACE_BYTES of workspace, reused chunk after chunk in stream order.
+ * at most BLOCK_WORKSPACE_BYTES (or `maxBytes`) of workspace, reused chunk after chunk in stream order.
  */
 export function perMatrixChunks(dev: GpuDevice, l: PerMatrixWork, count: number, body: (ws: DeviceArray | undefined, first: number, blocks: number) => void): void {
   const { work, workDtype } = l;
   const most = Math.min(count, l.maxChunk ?? count);
-  const chunk = work === 0 ? most : Math.max(1, Math.min(most, Math.floor(BLOCK_WORKSPACE_BYTES / (work * elementBytes(workDtype)))));
+  const chunk = work === 0 ? most : Math.max(1, Math.min(most, Math.floor((l.maxBytes ?? BLOCK_WORKSPACE_BYTES) / (work * elementBytes(workDtype)))));
   // From the device's workspace: chunks reuse it in stream order, and the next call may too.
   const frame = Workspace.of(dev).frame();
   try {

@@ -3,8 +3,8 @@
  * tridiagonal T = Q^T A Q without QL's serial chain of ~n^2 dependent rotations.
  *
  * Four launches per workspace chunk, one slice per matrix (snippets.ts `steinSlice`):
- * 1. reduce (generate-syev.ts, stage 'reduce'): load, dsytd2 and dorgtr as the one-kernel design,
- *    Q in the slice, d, e, the scale and the failure saved.
+ * 1. reduce (generate-syev.ts, stage 'reduce'): load and dsytd2 as the one-kernel design, the
+ *    reflectors in the slice's Z, their scalars, d, e, the scale and the failure saved.
  * 2. vectors (this file): one block per matrix, everything in float64:
  *    - dstebz's splitting: e_i with e_i^2 <= ulp^2 |d_i d_i+1| + safmin is set to zero; T falls into
  *      unreduced blocks, and a row's eigenvalue and eigenvector belong to its block;
@@ -19,15 +19,18 @@
  *      above the previous and each iterate orthogonalised against the cluster's earlier vectors by
  *      modified Gram-Schmidt (dstein's rule, which bounds the loss of orthogonality between vectors of
  *      different clusters by about eps ||T|| / gap with gap > 1e-3 ||T||). A thread's factors live in
- *      the slice, column k with stride n, so a warp's accesses are coalesced; the vector is row k of Yt.
- *    The eigenvalues go to sd for the store.
- * 3. the GEMM V = Q Yt^T (float64, the project's batched GEMM over the chunk's slices).
+ *      the slice, column k with stride n, and so does its iterate (Wt), so a warp's accesses are coalesced;
+ *    the normalised vector goes to column j of V. The eigenvalues go to sd for the store.
+ * 3. V := Q V by the reflectors (the project's batched ormqr over the chunk's slices: Q = diag(1, Q'),
+ *    Q' = H(0) ... H(n-3) over rows 1 ... n-1, geqrf's storage of A(1:n, 0:n-2)): blocked WY with GEMMs
+ *    from its table's size on, never Q formed.
  * 4. store (generate-syev.ts, stage 'store'): eigenvalues ascending with their columns of V, scaled
  *    back, over A; info.
  *
  * Against the QL designs: the same normwise guarantees (residual and orthogonality of order n eps),
  * work O(n^2) per matrix on the tridiagonal spread over n threads, where QL's chain is O(n^2) on one
- * thread; the back-transformation is a GEMM on the tensor cores instead of rotations applied to Z.
+ * thread; the back-transformation is ormqr's blocked WY (GEMMs) instead of dorgtr in one block and
+ * rotations applied to Z.
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { blockReduceSource } from '../common/block-reduce.js';
@@ -144,8 +147,9 @@ extern "C" __global__ void __launch_bounds__(T) ${entry}(real* __restrict__ work
   const int tid = threadIdx.x;
   if (first + blockIdx.x >= count) return;
   real* Z = work + (long long)blockIdx.x * SLICE;
-${slicePointers(n, 0)}  real* Yt = Z + ${l.yt};
-  real* fa = Z + ${l.v};
+${slicePointers(n, 0)}  real* V = Z + ${l.v};
+  real* Wt = Z + ${l.wt};
+  real* fa = Z + ${l.fa};
   real* fb = Z + ${l.fb};
   real* fc = Z + ${l.fc};
   real* fd = Z + ${l.fd};
@@ -193,11 +197,11 @@ ${slicePointers(n, 0)}  real* Yt = Z + ${l.yt};
     lam[k] = x;
   }
   __syncthreads();
-  // Eigenvector k (row k of Yt): dstein on its block; a cluster's vectors by its first member's thread.
+  // Eigenvector k (column k of V): dstein on its block; a cluster's vectors by its first member's thread.
   for (int k = tid; k < N; k += T) {
     const int a = lo[k], b = hi[k], bs = b - a + 1;
     if (bs == 1) {
-      for (int i = 0; i < N; ++i) Yt[k + (long long)i * N] = i == k ? real(1) : real(0);
+      for (int i = 0; i < N; ++i) V[i + (long long)k * N] = i == k ? real(1) : real(0);
       continue;
     }
     real onenrm = fmax(absReal(d[a]) + absReal(e[a]), absReal(d[b]) + absReal(e[b - 1]));
@@ -214,7 +218,7 @@ ${slicePointers(n, 0)}  real* Yt = Z + ${l.yt};
     for (int j = k; j <= b && (j == k || lam[j] - lam[j - 1] <= ortol); ++j) {
       real xj = lam[j];
       if (j > k) { const real pertol = real(10) * absReal(ULP * xj); if (xj - xjm < pertol) xj = xjm + pertol; }
-      real* y = Yt + j + (long long)a * N;   // y[i * N]: element a + i of vector j
+      real* y = Wt + k + (long long)a * N;   // y[i * N]: element a + i of the iterate (this thread's column of Wt)
       for (int i = 0; i < bs; ++i) y[i * N] = startValue(j, a + i);
       const real tol = factorShifted(d, e, a, bs, xj, ua, ub, uc, ud, up);
       const real unn = absReal(ua[(bs - 1) * N]);
@@ -233,10 +237,10 @@ ${slicePointers(n, 0)}  real* Yt = Z + ${l.yt};
         solveShifted(bs, tol, ua, ub, uc, ud, up, y);
         // Modified Gram-Schmidt against the cluster's earlier vectors.
         for (int jj = k; jj < j; ++jj) {
-          const real* z = Yt + jj + (long long)a * N;
+          const real* z = V + a + (long long)jj * N;
           real dot = real(0);
-          for (int i = 0; i < bs; ++i) dot = fmaReal(y[i * N], z[i * N], dot);
-          for (int i = 0; i < bs; ++i) y[i * N] = fmaReal(-dot, z[i * N], y[i * N]);
+          for (int i = 0; i < bs; ++i) dot = fmaReal(y[i * N], z[i], dot);
+          for (int i = 0; i < bs; ++i) y[i * N] = fmaReal(-dot, z[i], y[i * N]);
         }
         real nrm = real(0);
         for (int i = 0; i < bs; ++i) nrm = fmax(nrm, absReal(y[i * N]));
@@ -249,9 +253,10 @@ ${slicePointers(n, 0)}  real* Yt = Z + ${l.yt};
       real ss = real(0);
       if (ymax > real(0)) for (int i = 0; i < bs; ++i) { const real v = y[i * N] / ymax; ss = fmaReal(v, v, ss); }
       const real scl = ymax > real(0) ? copysign(real(1) / (ymax * sqrtReal(ss)), ysgn) : real(0);
-      for (int i = 0; i < bs; ++i) y[i * N] *= scl;
-      for (int i = 0; i < a; ++i) Yt[j + (long long)i * N] = real(0);
-      for (int i = b + 1; i < N; ++i) Yt[j + (long long)i * N] = real(0);
+      real* vj = V + (long long)j * N;
+      for (int i = 0; i < a; ++i) vj[i] = real(0);
+      for (int i = 0; i < bs; ++i) vj[a + i] = y[i * N] * scl;
+      for (int i = b + 1; i < N; ++i) vj[i] = real(0);
       xjm = xj;
     }
   }

@@ -385,7 +385,7 @@ ${vectors ? `  for (int idx = tid; idx < N * N; idx += T) {
 }
 `;
   const steps = stein === 'reduce'
-    ? `${slicePointers(n, 0)}${load}${reduce}${FORM_Q}\n  }\n${SAVE}${STEIN_HANDOVER}}\n`
+    ? `${slicePointers(n, 0)}${load}${reduce}\n  }\n${SAVE}${steinHandover(n)}}\n`
     : stein === 'store'
       ? `${slicePointers(n, 0)}${steinLoad(n)}${store('V')}`
       : split === undefined
@@ -508,9 +508,11 @@ const SAVE = `  // The state the apply and finish kernels read.
 /**
  * The inverse-iteration design's 'reduce' stage ends as the record stage does (d, e, the scale and the
  * failure saved by SAVE) with no chain: nothing recorded, the chain finished, converged so far (the
- * vectors kernel sets hdr[9] where an eigenvector's iteration did not converge).
+ * vectors kernel sets hdr[9] where an eigenvector's iteration did not converge); the reflectors stay
+ * in Z for ormqr, their scalars go to the slice.
  */
-const STEIN_HANDOVER = `  if (tid == 0) { hdr[0] = 0; hdr[1] = 1; hdr[9] = 0; }
+const steinHandover = (n: number): string => `  if (tid == 0) { hdr[0] = 0; hdr[1] = 1; hdr[9] = 0; }
+  if (!failed) for (int i = tid; i < N - 1; i += T) Z[${steinSlice(n).tau} + i] = taus[i];
 `;
 
 /**

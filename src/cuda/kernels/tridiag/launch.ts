@@ -15,7 +15,7 @@ import type { FamilyOptions } from '../common/family-options.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type OperandArgs } from '../common/operands.js';
-import { gemmCuda } from '../gemm/index.js';
+import { ormqrCuda } from '../ormqr/index.js';
 import { applySharedBytes, tridiagApplySource } from './generate-apply.js';
 import { tridiagSteinSource } from './generate-stein.js';
 import { TRIDIAG_COMPUTE, syevTridiagSource, tridiagLayout } from './generate-syev.js';
@@ -83,7 +83,10 @@ function splitGroup(dev: GpuDevice, g: SyevGroup, p: SyevSplitPlan): void {
 
 /**
  * The inverse-iteration design over one group: per workspace chunk, reduce (a block per matrix),
- * vectors (a block per matrix), V = Q Yt^T by the batched GEMM over the chunk's slices, store. No host read.
+ * vectors (a block per matrix), V := Q V by the batched ormqr over the chunk's slices (rows 1 ... n-1:
+ * Q = diag(1, Q'), n - 2 reflectors), store. No host read. The chunks take up to STEIN_CHUNK_BYTES of
+ * workspace: a chunk's launches each last about one matrix's latency-bound chain whatever its size,
+ * so a group split in two chunks takes twice as long.
  */
 function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
   const reduce = kernelFor(dev, 'syev-tridiag', p.reduce, () => syevTridiagSource(p.reduce));
@@ -92,16 +95,20 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
   const head = [...operandArgs(g.a), ...operandArgs(g.w)];
   const tail = [arg.ptr(g.info), ...indexArgs(g.index, g.count)];
   const threads = p.reduce.threads, n = p.vectors.n, l = steinSlice(n);
-  perMatrixChunks(dev, { work: p.slice, workDtype: TRIDIAG_COMPUTE, what: "the inverse-iteration syev's slices (Q, Y, factors, V)", maxChunk: 65535 }, g.count, (ws, first, blocks) => {
+  const what = "the inverse-iteration syev's slices (reflectors, vectors, factors)";
+  perMatrixChunks(dev, { work: p.slice, workDtype: TRIDIAG_COMPUTE, what, maxChunk: 65535, maxBytes: STEIN_CHUNK_BYTES }, g.count, (ws, first, blocks) => {
     if (ws === undefined) throw new Error('the inverse-iteration design needs its slices');
     const slices = arg.ptr(ws.ptr);
     reduce.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.reduce).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
     vectors.launch({ grid: [blocks, 1, 1], block: [p.vectors.threads, 1, 1], sharedBytes: 0 }, [slices, arg.i64(first), arg.i32(g.count)]);
-    const part = (offset: number) => ({ kind: 'strided', data: ws, rows: n, cols: n, count: blocks, ld: n, stride: p.slice, offset, order: 'col' } as const);
-    gemmCuda(dev, { transA: 'N', transB: 'T', alpha: 1, a: part(0), b: part(l.yt), beta: 0, c: part(l.v) });
+    const part = (rows: number, cols: number, offset: number) => ({ kind: 'strided', data: ws, rows, cols, count: blocks, ld: n, stride: p.slice, offset, order: 'col' } as const);
+    if (n >= 3) ormqrCuda(dev, { side: 'left', trans: 'N', a: part(n - 1, n - 2, 1), tau: part(n - 2, 1, l.tau), c: part(n - 1, n, l.v + 1) });
     store.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.store).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
   });
 }
+
+/** Workspace bytes one chunk of the inverse-iteration design may take (1 GiB: 68 matrices of n = 512). */
+const STEIN_CHUNK_BYTES = 1 << 30;
 
 export function syevTridiagCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>, opts: TridiagOptions = {}): void {
   if (batchCount(r.a) === 0) return;

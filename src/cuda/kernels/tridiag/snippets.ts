@@ -42,17 +42,21 @@ export function slicePointers(n: number, cap: number): string {
 }
 
 /**
- * The inverse-iteration design's slice (generate-stein.ts): the split layout without rotations (Z = Q
- * after dorgtr, d, e, hdr), then
- *   V        n * n   the eigenvectors Q Y (the GEMM's product), ld n; during the vectors kernel the
- *                    U diagonal of each thread's factorization (fa: column k of thread k, stride n)
- *   Yt       n * n   Y^T: row k is the tridiagonal's eigenvector k (element i at k + i n)
- *   fb, fc, fd       the factorization's first superdiagonal, multipliers, second superdiagonal
- *   piv      n * n ints (half as many float64 slots): the factorization's interchanges
+ * The inverse-iteration design's slice (generate-stein.ts): the split layout without rotations (Z:
+ * dsytd2's reflectors below the subdiagonal, d, e, hdr), then
+ *   tau      n       the reflectors' scalars
+ *   V        n * n   the eigenvectors, ld n: the tridiagonal's (Y, column k vector k) from the vectors
+ *                    kernel, Q Y after ormqr (in place)
+ *   Wt       n * n   the vectors kernel's iterates: thread k's at k + i n (a warp's accesses coalesced)
+ *   fa ... fd        the factorizations' U diagonal, first superdiagonal, multipliers, second
+ *                    superdiagonal, thread k's column k (stride n)
+ *   piv      n * n ints (half as many float64 slots): the factorizations' interchanges
  */
 export interface SteinLayout extends SliceLayout {
+  readonly tau: number;
   readonly v: number;
-  readonly yt: number;
+  readonly wt: number;
+  readonly fa: number;
   readonly fb: number;
   readonly fc: number;
   readonly fd: number;
@@ -61,8 +65,9 @@ export interface SteinLayout extends SliceLayout {
 
 export function steinSlice(n: number): SteinLayout {
   const base = splitSlice(n, 0);
-  const v = base.slice, yt = v + n * n, fb = yt + n * n, fc = fb + n * n, fd = fc + n * n, piv = fd + n * n;
-  return { ...base, v, yt, fb, fc, fd, piv, slice: piv + Math.ceil((n * n) / 2) };
+  const nn = n * n;
+  const tau = base.slice, v = tau + n, wt = v + nn, fa = wt + nn, fb = fa + nn, fc = fb + nn, fd = fc + nn, piv = fd + nn;
+  return { ...base, tau, v, wt, fa, fb, fc, fd, piv, slice: piv + Math.ceil(nn / 2) };
 }
 
 /**
