@@ -9,7 +9,7 @@
 import { strided } from '../../dist/src/index.js';
 import { syevProbe } from './syev-setup.mjs';
 import { randomSymmetric } from '../../dist/src/bench/data.js';
-import { syevTridiagCuda, planSyevStein, syevTridiagSource, tridiagSteinSource, tridiagLayout, steinSlice } from '../../dist/src/cuda/kernels/tridiag/index.js';
+import { syevTridiagCuda, planSyevStein, syevTridiagSource, tridiagSteinSource, tridiagLayout, steinSlice, steinParts } from '../../dist/src/cuda/kernels/tridiag/index.js';
 import { ormqrCuda } from '../../dist/src/cuda/kernels/ormqr/index.js';
 import { tuningFor } from '../../dist/src/cuda/model/tuning/index.js';
 import { arg } from '../../dist/src/cuda/runtime/types.js';
@@ -22,7 +22,8 @@ for (const dtype of dtypes) for (const [n, count] of cases) {
   const timed = (f) => median(() => { dev.copy(a0, 0, a, 0, n * n * count); return ctx.time(f); });
   const req = (jobz) => ({ jobz, uplo: 'lower', a: strided(a, { rows: n, cols: n, count }), w: strided(w, { rows: n, cols: 1, count }), info });
   const t = (force, jobz = 'vectors') => { try { return timed(() => syevTridiagCuda(dev, req(jobz), { force })).toFixed(3); } catch (e) { return `(${e.message.slice(0, 60)})`; } };
-  const row = [`stein ${t({ stein: true })}`, `one kernel ${t({ stein: false, split: false })}`, `split ${t({ stein: false, split: true })}`, `values ${t({}, 'values')}`];
+  const enqueue = () => { const ms = []; for (let r = 0; r < 5; r++) { dev.copy(a0, 0, a, 0, n * n * count); dev.synchronize(); const t0 = performance.now(); syevTridiagCuda(dev, req('vectors'), { force: { stein: true } }); ms.push(performance.now() - t0); dev.synchronize(); } ms.sort((x, y) => x - y); return ms[2].toFixed(3); };
+  const row = [`stein ${t({ stein: true })} (host enqueue ${enqueue()})`, `one kernel ${t({ stein: false, split: false })}`, `split ${t({ stein: false, split: true })}`, `values ${t({}, 'values')}`];
   if (solver.hasSyevBatched) {
     const b = solver.syevBatched(dtype, n, a, w, info, count);
     try { row.push(`vendor ${timed(() => b.run()).toFixed(3)}`); } finally { b.dispose(); }
@@ -59,17 +60,19 @@ for (const dtype of dtypes) for (const [n, count] of cases) {
   let ws;
   try {
     ws = dev.alloc('float64', p.slice * count);
-    const [red, vec, sto] = [syevTridiagSource(p.reduce), tridiagSteinSource(p.vectors), syevTridiagSource(p.store)].map((s) => dev.kernel(s));
+    const [red, val, vec, sto] = [syevTridiagSource(p.reduce), tridiagSteinSource(p.values), tridiagSteinSource(p.vectors), syevTridiagSource(p.store)].map((s) => dev.kernel(s));
+    const grid = [count * steinParts(p.vectors), 1, 1];
     const head = [arg.ptr(a), arg.i64(0), arg.i64(n * n), arg.i32(n), arg.ptr(w), arg.i64(0), arg.i64(n), arg.i32(n)];
     const tail = [arg.ptr(info), arg.ptr(0n), arg.i32(count)];
     const part = (rows, cols, offset) => ({ kind: 'strided', data: ws, rows, cols, count, ld: n, stride: p.slice, offset, order: 'col' });
     const launch = {
       reduce: () => red.launch({ grid: [count, 1, 1], block: [p.reduce.threads, 1, 1], sharedBytes: tridiagLayout(p.reduce).sharedBytes }, [...head, arg.ptr(ws), arg.i64(0), ...tail]),
-      vectors: () => vec.launch({ grid: [count, 1, 1], block: [p.vectors.threads, 1, 1], sharedBytes: 0 }, [arg.ptr(ws), arg.i64(0), arg.i32(count)]),
+      values: () => val.launch({ grid, block: [p.values.threads, 1, 1], sharedBytes: 0 }, [arg.ptr(ws), arg.i64(0), arg.i32(count)]),
+      vectors: () => vec.launch({ grid, block: [p.vectors.threads, 1, 1], sharedBytes: 0 }, [arg.ptr(ws), arg.i64(0), arg.i32(count)]),
       ormqr: () => ormqrCuda(dev, { side: 'left', trans: 'N', a: part(n - 1, n - 2, 1), tau: part(n - 2, 1, l.tau), c: part(n - 1, n, l.v + 1) }),
       store: () => sto.launch({ grid: [count, 1, 1], block: [p.store.threads, 1, 1], sharedBytes: tridiagLayout(p.store).sharedBytes }, [...head, arg.ptr(ws), arg.i64(0), ...tail]),
     };
-    const order = ['reduce', 'vectors', 'ormqr', 'store'];
+    const order = ['reduce', 'values', 'vectors', 'ormqr', 'store'];
     const ms = {};
     for (const k of order) {
       const before = order.slice(0, order.indexOf(k));

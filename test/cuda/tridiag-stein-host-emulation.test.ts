@@ -19,7 +19,7 @@ import { strided } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { cpuSyev } from '../../src/cpu/lapack/index.js';
-import { planSyevStein, steinSlice, syevTridiagSource, tridiagSteinSource, type SyevSteinPlan, type TridiagForce } from '../../src/cuda/kernels/tridiag/index.js';
+import { planSyevStein, steinParts, steinSlice, syevTridiagSource, tridiagSteinSource, type SyevSteinPlan, type TridiagForce } from '../../src/cuda/kernels/tridiag/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { eigenResidual, frob, mat, orthoResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
@@ -43,12 +43,13 @@ interface Case {
 
 function build(dir: string, p: SyevSteinPlan): string {
   const files: [string, { source: string; entry: string }][] = [
-    ['reduce.cu', syevTridiagSource(p.reduce)], ['vectors.cu', tridiagSteinSource(p.vectors)], ['store.cu', syevTridiagSource(p.store)]];
+    ['reduce.cu', syevTridiagSource(p.reduce)], ['values.cu', tridiagSteinSource(p.values)], ['vectors.cu', tridiagSteinSource(p.vectors)],
+    ['store.cu', syevTridiagSource(p.store)]];
   for (const [f, s] of files) writeFileSync(join(dir, f), s.source);
-  const [r, v, s] = files.map(([, x]) => x.entry);
+  const [r, w, v, s] = files.map(([, x]) => x.entry);
   const exe = join(dir, `stein-${v}-${p.reduce.dtype}-${p.reduce.uplo}`);
   const io = p.reduce.dtype === 'float32' ? ['-DIO=float'] : [];
-  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVECTORS=${v}`, `-DSTORE=${s}`, ...io, `-I${dir}`, HARNESS, '-o', exe]);
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVALUES=${w}`, `-DVECTORS=${v}`, `-DSTORE=${s}`, ...io, `-I${dir}`, HARNESS, '-o', exe]);
   return exe;
 }
 
@@ -98,10 +99,10 @@ function check(dir: string, rng: Rng, c: Case): void {
   const bad = count - 1;
   flat[bad * stride + Math.min(2, n - 1) * (ld + 1)] = NaN;
   const l = steinSlice(n);
-  const input = `${count} ${plan.reduce.threads} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`;
+  const input = `${count} ${plan.reduce.threads} ${n} ${ld} ${stride} ${plan.vectors.threads} ${steinParts(plan.vectors)}\n${Array.from(flat).join(' ')}\n`;
   const nums = execFileSync(exe, [String(l.tau), String(l.v)], { input, maxBuffer: 1 << 30 }).toString().trim().split('\n').map(Number);
   const info = nums.slice(0, count), w = nums.slice(count, count + count * n), out = nums.slice(count + count * n);
-  const what = `stein ${dtype} n=${n} ${uplo} t=${plan.reduce.threads}${c.force.steinMaxits === undefined ? '' : ` maxits=${c.force.steinMaxits}`}`;
+  const what = `stein ${dtype} n=${n} ${uplo} t=${plan.reduce.threads}/${plan.vectors.threads}x${steinParts(plan.vectors)}${c.force.steinMaxits === undefined ? '' : ` maxits=${c.force.steinMaxits}`}`;
 
   const refW = new Float64Array(count * n);
   const refInfo = new Int32Array(count);
@@ -148,6 +149,7 @@ test('inverse-iteration tridiagonal syev on the host: every kind, a tight cluste
       { dtype: 'float32', n: 47, uplo: 'upper', force: {}, kinds: ALL },
       { dtype: 'float64', n: 64, uplo: 'lower', force: { threads: 32 }, kinds: ['random', 'graded', 'cluster', 'repeated'] },
       { dtype: 'float32', n: 100, uplo: 'lower', force: {}, kinds: ['random', 'clustered', 'cluster'] },
+      { dtype: 'float64', n: 130, uplo: 'upper', force: {}, kinds: ['random', 'cluster', 'diagonal'] },
       { dtype: 'float64', n: 1, uplo: 'lower', force: {}, kinds: ['random', 'zero'] },
       { dtype: 'float64', n: 2, uplo: 'upper', force: {}, kinds: ['random', 'diagonal', 'zero'] },
       { dtype: 'float64', n: 5, uplo: 'lower', force: {}, kinds: ['random', 'diagonal', 'repeated', 'cluster'] },

@@ -1,9 +1,10 @@
 // Runs the tridiagonal syev's inverse-iteration design (generate-syev.ts stages 'reduce' and 'store',
-// generate-stein.ts's vectors kernel) on the CPU: one std::thread per CUDA thread, one block at a time
-// (cuda-host-warp.h), and V := Q V between the vectors and store kernels in plain C++ (dorm2r with the
-// reflectors of rows 1 ... n-1; the GPU runs the project's ormqr there). The three generated files (-I<dir>: reduce.cu, vectors.cu,
-// store.cu; entries REDUCE, VECTORS, STORE) each in a namespace of its own.
-// stdin: count threads n ldA strideA, then count * strideA elements of A.
+// generate-stein.ts's values and vectors kernels) on the CPU: one std::thread per CUDA thread, one
+// block at a time (cuda-host-warp.h), and V := Q V between the vectors and store kernels in plain C++
+// (dorm2r with the reflectors of rows 1 ... n-1; the GPU runs the project's ormqr there). The four
+// generated files (-I<dir>: reduce.cu, values.cu, vectors.cu, store.cu; entries REDUCE, VALUES,
+// VECTORS, STORE) each in a namespace of its own.
+// stdin: count threads n ldA strideA steinThreads parts, then count * strideA elements of A.
 // stdout: info (count), W (count * n), A (count * strideA).
 // -DIO=float: the data's element type where the kernels compute in double.
 // Used by test/cuda/tridiag-stein-host-emulation.test.ts.
@@ -23,6 +24,9 @@ namespace sto { alignas(16) unsigned char smem[256 * 1024];
 }
 #undef __shared__
 #define __shared__ static
+namespace val {
+#include "values.cu"
+}
 namespace vec {
 #include "vectors.cu"
 }
@@ -32,24 +36,28 @@ namespace vec {
 using real = double;
 
 int main(int argc, char** argv) {
-  long long count, bx, n, ldA, strideA, tau, v;
+  long long count, bx, n, ldA, strideA, sx, parts, tau, v;
   if (argc != 3) return 1;
   tau = atoll(argv[1]); v = atoll(argv[2]);   // the slice's offsets of tau and V
-  if (scanf("%lld %lld %lld %lld %lld", &count, &bx, &n, &ldA, &strideA) != 5) return 2;
+  if (scanf("%lld %lld %lld %lld %lld %lld %lld", &count, &bx, &n, &ldA, &strideA, &sx, &parts) != 7) return 2;
   std::vector<IO> A(count * strideA + 1);
   for (long long i = 0; i < count * strideA; ++i) { double x; if (scanf("%lf", &x) != 1) return 3; A[i] = (IO)x; }
   std::vector<int> info(count, -99);
   std::vector<IO> W(count * n + 1);
   const long long slice = red::WORK;
-  if (sto::WORK != slice || vec::SLICE != slice) return 4;
+  if (sto::WORK != slice || vec::SLICE != slice || val::SLICE != slice || vec::PARTS != parts) return 4;
   std::vector<real> work(count * slice + 1, std::nan(""));
   blockDim.x = bx; gridDim.x = count;
   for (unsigned x = 0; x < count; ++x) {
     memset(red::smem, 0xff, sizeof red::smem);
     launch_block(x, 0, bx, [&] { red::REDUCE(A.data(), 0, strideA, (int)ldA, W.data(), 0, n, (int)n, work.data(), 0LL, info.data(), nullptr, (int)count); });
   }
-  for (unsigned x = 0; x < count; ++x)
-    launch_block(x, 0, bx, [&] { vec::VECTORS(work.data(), 0LL, (int)count); });
+  blockDim.x = sx; gridDim.x = count * parts;
+  for (unsigned x = 0; x < count * parts; ++x)
+    launch_block(x, 0, sx, [&] { val::VALUES(work.data(), 0LL, (int)count); });
+  for (unsigned x = 0; x < count * parts; ++x)
+    launch_block(x, 0, sx, [&] { vec::VECTORS(work.data(), 0LL, (int)count); });
+  blockDim.x = bx; gridDim.x = count;
   // V := H(0) ... H(n-3) V per matrix: reflector i has 1 at row i + 1 and its tail in Z(i+2:n, i).
   for (long long k = 0; k < count; ++k) {
     real* s = work.data() + k * slice;

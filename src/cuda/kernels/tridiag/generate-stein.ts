@@ -2,15 +2,17 @@
  * The inverse-iteration design of the tridiagonal syev with vectors: the eigenvectors of the
  * tridiagonal T = Q^T A Q without QL's serial chain of ~n^2 dependent rotations.
  *
- * Four launches per workspace chunk, one slice per matrix (snippets.ts `steinSlice`):
+ * Five launches per workspace chunk, one slice per matrix (snippets.ts `steinSlice`):
  * 1. reduce (generate-syev.ts, stage 'reduce'): load and dsytd2 as the one-kernel design, the
  *    reflectors in the slice's Z, their scalars, d, e, the scale and the failure saved.
- * 2. vectors (this file): one block per matrix, everything in float64:
- *    - dstebz's splitting: e_i with e_i^2 <= ulp^2 |d_i d_i+1| + safmin is set to zero; T falls into
- *      unreduced blocks, and a row's eigenvalue and eigenvector belong to its block;
- *    - eigenvalue k by bisection on its block (Sturm counts, snippets.ts BISECT_EIGENVALUE): the
- *      (k - b1)-th of the block [b1, bn] holding row k, all in parallel;
- *    - eigenvector k by dstein's inverse iteration: a pseudo-random start, T(b1:bn) - x I = P L U
+ * 2, 3. values and vectors (this file): a thread per eigenvalue, `threads` of them a thread block
+ *    (several blocks per matrix from n > threads: the matrix's chains spread over the SMs), everything
+ *    in float64; each block first splits the tridiagonal as dstebz does (e_i with e_i^2 <= ulp^2
+ *    |d_i d_i+1| + safmin set to zero: unreduced blocks; a row's eigenvalue and eigenvector belong to
+ *    its block), every block of a matrix to the same bits;
+ *    - values: eigenvalue k by bisection on its block (Sturm counts, snippets.ts BISECT_EIGENVALUE):
+ *      the (k - b1)-th of the block [b1, bn] holding row k, into the slice's lam;
+ *    - vectors: eigenvector k by dstein's inverse iteration: a pseudo-random start, T(b1:bn) - x I = P L U
  *      with partial pivoting (dlagtf), the scaled right-hand side solved with tiny pivots perturbed
  *      (dlagts, job -1), until the iterate's max norm reaches sqrt(0.1 / size) and two iterations
  *      more, at most `maxits` (then the matrix reports no convergence, info n + 1); normalised with
@@ -20,11 +22,11 @@
  *      modified Gram-Schmidt (dstein's rule, which bounds the loss of orthogonality between vectors of
  *      different clusters by about eps ||T|| / gap with gap > 1e-3 ||T||). A thread's factors live in
  *      the slice, column k with stride n, and so does its iterate (Wt), so a warp's accesses are coalesced;
- *    the normalised vector goes to column j of V. The eigenvalues go to sd for the store.
- * 3. V := Q V by the reflectors (the project's batched ormqr over the chunk's slices: Q = diag(1, Q'),
+ *    the normalised vector goes to column j of V.
+ * 4. V := Q V by the reflectors (the project's batched ormqr over the chunk's slices: Q = diag(1, Q'),
  *    Q' = H(0) ... H(n-3) over rows 1 ... n-1, geqrf's storage of A(1:n, 0:n-2)): blocked WY with GEMMs
  *    from its table's size on, never Q formed.
- * 4. store (generate-syev.ts, stage 'store'): eigenvalues ascending with their columns of V, scaled
+ * 5. store (generate-syev.ts, stage 'store'): eigenvalues (lam) ascending with their columns of V, scaled
  *    back, over A; info.
  *
  * Against the QL designs: the same normwise guarantees (residual and orthogonality of order n eps),
@@ -38,7 +40,7 @@ import { mathHelpers, precisionPrelude } from '../common/precision.js';
 import type { TridiagSteinParams } from './params.js';
 import { BISECT_EIGENVALUE, slicePointers, steinSlice } from './snippets.js';
 
-export const steinEntry = (p: TridiagSteinParams): string => `syev_stein_n${p.n}_t${p.threads}_i${p.maxits}`;
+export const steinEntry = (p: TridiagSteinParams): string => `syev_stein_${p.stage}_n${p.n}_t${p.threads}${p.stage === 'vectors' ? `_i${p.maxits}` : ''}`;
 
 /** The start vector's element i of eigenvector j: a counter-based hash to uniform (-1, 1) (dstein: dlarnv). */
 const START_VALUE = `static __device__ __forceinline__ real startValue(int j, int i) {
@@ -121,14 +123,148 @@ const SOLVE = `static __device__ __forceinline__ void solveShifted(int bs, real 
   }
 }`;
 
+/** The kernels' common opening: the matrix's slice, its tridiagonal split into unreduced blocks. */
+const opening = (n: number): string => {
+  const l = steinSlice(n);
+  return `  const int tid = threadIdx.x;
+  const long long mat = blockIdx.x / PARTS;
+  const int part = blockIdx.x % PARTS;
+  if (first + mat >= count) return;
+  real* Z = work + mat * SLICE;
+${slicePointers(n, 0)}  real* lamg = Z + ${l.lam};
+  __shared__ real d[N], e[N], e2[N], red[32];
+  if (hdr[2] != 0) return;   // NaN or Inf in A: the store writes NaN
+  for (int i = tid; i < N; i += T) { d[i] = sd[i]; e[i] = se[i]; }
+  __syncthreads();
+  // dstebz's splitting: a negligible e_i becomes zero (e2 the squares, zero there); every block of
+  // the matrix computes the same bits.
+  real e2max = real(0);
+  for (int i = tid; i < N; i += T) {
+    real t = real(0);
+    if (i < N - 1) { t = e[i] * e[i]; if (absReal(d[i] * d[i + 1]) * (ULP * ULP) + SAFMIN > t) t = real(0); }
+    e2[i] = t;
+    e2max = fmax(e2max, t);
+  }
+  e2max = blockMax(e2max, red);   // its barriers publish e2
+  for (int i = tid; i < N; i += T) if (e2[i] == real(0)) e[i] = real(0);
+  __syncthreads();
+  // This thread's row k (eigenvalue k) and its unreduced block [a, b].
+  const int k = part * T + tid;
+  int a = k, b = k;
+  if (k < N) {
+    while (a > 0 && e2[a - 1] != real(0)) --a;
+    while (b < N - 1 && e2[b] != real(0)) ++b;
+  }
+`;
+};
+
+/**
+ * Stage 'values': eigenvalue k, the (k - a)-th of its block [a, b], by bisection on the block's
+ * Gershgorin interval, into the slice's lam.
+ */
+const VALUES = `  if (k >= N) return;
+  real x = d[k];
+  if (b > a) {
+    const real pivmin = SAFMIN * fmax(real(1), e2max);
+    real gl = MAXR, gu = -MAXR;
+    for (int r = a; r <= b; ++r) {
+      const real em = r > a ? absReal(e[r - 1]) : real(0), ep = r < b ? absReal(e[r]) : real(0);
+      gl = fmin(gl, d[r] - em - ep);
+      gu = fmax(gu, d[r] + em + ep);
+    }
+    const real tnorm = fmax(absReal(gl), absReal(gu));
+    const real widen = real(2.1) * (real(2) * EPS * (b - a + 1) * tnorm + real(2) * pivmin);
+    if (tnorm > real(0)) x = bisectEigenvalue(d, e2, a, b, k - a, gl - widen, gu + widen, pivmin, tnorm);
+  }
+  lamg[k] = x;
+}
+`;
+
+/** Stage 'vectors': eigenvector k (column k of V) by dstein on its block; a cluster's vectors by its first member's thread. */
+const vectorsStep = (n: number): string => {
+  const l = steinSlice(n);
+  return `  real* V = Z + ${l.v};
+  real* Wt = Z + ${l.wt};
+  if (k >= N) return;
+  const int bs = b - a + 1;
+  if (bs == 1) {
+    for (int i = 0; i < N; ++i) V[i + (long long)k * N] = i == k ? real(1) : real(0);
+    return;
+  }
+  const real* lam = lamg;
+  real onenrm = fmax(absReal(d[a]) + absReal(e[a]), absReal(d[b]) + absReal(e[b - 1]));
+  for (int i = a + 1; i < b; ++i) onenrm = fmax(onenrm, absReal(d[i]) + absReal(e[i - 1]) + absReal(e[i]));
+  const real ortol = real(1e-3) * onenrm;
+  if (k > a && lam[k] - lam[k - 1] <= ortol) return;
+  const real dtpcrt = sqrtReal(real(0.1) / real(bs));
+  real* ua = Z + ${l.fa} + k;
+  real* ub = Z + ${l.fb} + k;
+  real* uc = Z + ${l.fc} + k;
+  real* ud = Z + ${l.fd} + k;
+  int* up = (int*)(Z + ${l.piv}) + k;
+  bool allConverged = true;
+  real xjm = real(0);
+  for (int j = k; j <= b && (j == k || lam[j] - lam[j - 1] <= ortol); ++j) {
+    real xj = lam[j];
+    if (j > k) { const real pertol = real(10) * absReal(ULP * xj); if (xj - xjm < pertol) xj = xjm + pertol; }
+    real* y = Wt + k + (long long)a * N;   // y[i * N]: element a + i of the iterate (this thread's column of Wt)
+    for (int i = 0; i < bs; ++i) y[i * N] = startValue(j, a + i);
+    const real tol = factorShifted(d, e, a, bs, xj, ua, ub, uc, ud, up);
+    const real unn = absReal(ua[(bs - 1) * N]);
+    int nrmchk = 0;
+    bool converged = false;
+    for (int its = 1; its <= MAXITS && !converged; ++its) {
+      // Scale the right-hand side: bs ||T||_1 max(ulp, |u_nn|) / max |y_i|.
+      real ymax = real(0);
+      for (int i = 0; i < bs; ++i) ymax = fmax(ymax, absReal(y[i * N]));
+      if (!(ymax > real(0))) {   // every component removed (a cluster's subspace exhausted): a fresh start
+        for (int i = 0; i < bs; ++i) y[i * N] = startValue(j + N * its, a + i);
+        ymax = real(1);
+      }
+      const real scl = real(bs) * onenrm * fmax(ULP, unn) / ymax;
+      for (int i = 0; i < bs; ++i) y[i * N] *= scl;
+      solveShifted(bs, tol, ua, ub, uc, ud, up, y);
+      // Modified Gram-Schmidt against the cluster's earlier vectors.
+      for (int jj = k; jj < j; ++jj) {
+        const real* z = V + a + (long long)jj * N;
+        real dot = real(0);
+        for (int i = 0; i < bs; ++i) dot = fmaReal(y[i * N], z[i], dot);
+        for (int i = 0; i < bs; ++i) y[i * N] = fmaReal(-dot, z[i], y[i * N]);
+      }
+      real nrm = real(0);
+      for (int i = 0; i < bs; ++i) nrm = fmax(nrm, absReal(y[i * N]));
+      if (nrm >= dtpcrt && ++nrmchk >= EXTRA + 1) converged = true;
+    }
+    allConverged = allConverged && converged;
+    // Unit 2-norm (scaled by the largest magnitude first), the largest element positive.
+    real ymax = real(0), ysgn = real(1);
+    for (int i = 0; i < bs; ++i) { const real v = y[i * N]; if (absReal(v) > ymax) { ymax = absReal(v); ysgn = v; } }
+    real ss = real(0);
+    if (ymax > real(0)) for (int i = 0; i < bs; ++i) { const real v = y[i * N] / ymax; ss = fmaReal(v, v, ss); }
+    const real scl = ymax > real(0) ? copysign(real(1) / (ymax * sqrtReal(ss)), ysgn) : real(0);
+    real* vj = V + (long long)j * N;
+    for (int i = 0; i < a; ++i) vj[i] = real(0);
+    for (int i = 0; i < bs; ++i) vj[a + i] = y[i * N] * scl;
+    for (int i = b + 1; i < N; ++i) vj[i] = real(0);
+    xjm = xj;
+  }
+  if (!allConverged) hdr[9] = 1;   // info n + 1 (every writer writes 1)
+}
+`;
+};
+
+/** Thread blocks per matrix of a stein kernel: its n eigenvalues over blocks of `threads`. */
+export const steinParts = (p: Pick<TridiagSteinParams, 'n' | 'threads'>): number => Math.ceil(p.n / p.threads);
+
 export function tridiagSteinSource(p: TridiagSteinParams): KernelSource {
-  const { n, threads, maxits } = p;
+  const { n, threads, maxits, stage } = p;
   const l = steinSlice(n);
   const entry = steinEntry(p);
   const source = `${precisionPrelude('float64')}
 ${mathHelpers('float64')}
 constexpr int N = ${n};
 constexpr int T = ${threads};
+constexpr int PARTS = ${steinParts(p)};   // blocks per matrix
 constexpr long long SLICE = ${l.slice};   // float64 elements per matrix
 constexpr int MAXITS = ${maxits};
 constexpr int EXTRA = 2;   // iterations after the norm test passes (dstein)
@@ -138,132 +274,9 @@ constexpr real SAFMIN = 2.2250738585072014e-308;
 constexpr real BIGNUM = 1.0 / SAFMIN;
 constexpr real MAXR = 1.7976931348623157e308;
 ${blockReduceSource('max')}
-${BISECT_EIGENVALUE}
-${START_VALUE}
-${FACTOR}
-${SOLVE}
+${stage === 'values' ? BISECT_EIGENVALUE : `${START_VALUE}\n${FACTOR}\n${SOLVE}`}
 
 extern "C" __global__ void __launch_bounds__(T) ${entry}(real* __restrict__ work, long long first, int count) {
-  const int tid = threadIdx.x;
-  if (first + blockIdx.x >= count) return;
-  real* Z = work + (long long)blockIdx.x * SLICE;
-${slicePointers(n, 0)}  real* V = Z + ${l.v};
-  real* Wt = Z + ${l.wt};
-  real* fa = Z + ${l.fa};
-  real* fb = Z + ${l.fb};
-  real* fc = Z + ${l.fc};
-  real* fd = Z + ${l.fd};
-  int* fp = (int*)(Z + ${l.piv});
-  __shared__ real d[N], e[N], e2[N], lam[N], red[32];
-  __shared__ int lo[N], hi[N];
-  __shared__ int notConverged;
-  if (hdr[2] != 0) return;   // NaN or Inf in A: the store writes NaN
-  for (int i = tid; i < N; i += T) { d[i] = sd[i]; e[i] = se[i]; }
-  if (tid == 0) notConverged = 0;
-  __syncthreads();
-  // dstebz's splitting: a negligible e_i becomes zero (e2 the squares, zero there).
-  real e2max = real(0);
-  for (int i = tid; i < N; i += T) {
-    real t = real(0);
-    if (i < N - 1) { t = e[i] * e[i]; if (absReal(d[i] * d[i + 1]) * (ULP * ULP) + SAFMIN > t) t = real(0); }
-    e2[i] = t;
-    e2max = fmax(e2max, t);
-  }
-  e2max = blockMax(e2max, red);   // its barriers publish e2
-  for (int i = tid; i < N; i += T) {
-    if (e2[i] == real(0)) e[i] = real(0);
-    int a = i, b = i;
-    while (a > 0 && e2[a - 1] != real(0)) --a;
-    while (b < N - 1 && e2[b] != real(0)) ++b;
-    lo[i] = a; hi[i] = b;
-  }
-  const real pivmin = SAFMIN * fmax(real(1), e2max);
-  __syncthreads();
-  // Eigenvalue k: the (k - a)-th of its block [a, b], by bisection on the block's Gershgorin interval.
-  for (int k = tid; k < N; k += T) {
-    const int a = lo[k], b = hi[k];
-    real x = d[k];
-    if (b > a) {
-      real gl = MAXR, gu = -MAXR;
-      for (int r = a; r <= b; ++r) {
-        const real em = r > a ? absReal(e[r - 1]) : real(0), ep = r < b ? absReal(e[r]) : real(0);
-        gl = fmin(gl, d[r] - em - ep);
-        gu = fmax(gu, d[r] + em + ep);
-      }
-      const real tnorm = fmax(absReal(gl), absReal(gu));
-      const real widen = real(2.1) * (real(2) * EPS * (b - a + 1) * tnorm + real(2) * pivmin);
-      if (tnorm > real(0)) x = bisectEigenvalue(d, e2, a, b, k - a, gl - widen, gu + widen, pivmin, tnorm);
-    }
-    lam[k] = x;
-  }
-  __syncthreads();
-  // Eigenvector k (column k of V): dstein on its block; a cluster's vectors by its first member's thread.
-  for (int k = tid; k < N; k += T) {
-    const int a = lo[k], b = hi[k], bs = b - a + 1;
-    if (bs == 1) {
-      for (int i = 0; i < N; ++i) V[i + (long long)k * N] = i == k ? real(1) : real(0);
-      continue;
-    }
-    real onenrm = fmax(absReal(d[a]) + absReal(e[a]), absReal(d[b]) + absReal(e[b - 1]));
-    for (int i = a + 1; i < b; ++i) onenrm = fmax(onenrm, absReal(d[i]) + absReal(e[i - 1]) + absReal(e[i]));
-    const real ortol = real(1e-3) * onenrm;
-    if (k > a && lam[k] - lam[k - 1] <= ortol) continue;
-    const real dtpcrt = sqrtReal(real(0.1) / real(bs));
-    real* ua = fa + k;
-    real* ub = fb + k;
-    real* uc = fc + k;
-    real* ud = fd + k;
-    int* up = fp + k;
-    real xjm = real(0);
-    for (int j = k; j <= b && (j == k || lam[j] - lam[j - 1] <= ortol); ++j) {
-      real xj = lam[j];
-      if (j > k) { const real pertol = real(10) * absReal(ULP * xj); if (xj - xjm < pertol) xj = xjm + pertol; }
-      real* y = Wt + k + (long long)a * N;   // y[i * N]: element a + i of the iterate (this thread's column of Wt)
-      for (int i = 0; i < bs; ++i) y[i * N] = startValue(j, a + i);
-      const real tol = factorShifted(d, e, a, bs, xj, ua, ub, uc, ud, up);
-      const real unn = absReal(ua[(bs - 1) * N]);
-      int nrmchk = 0;
-      bool converged = false;
-      for (int its = 1; its <= MAXITS && !converged; ++its) {
-        // Scale the right-hand side: bs ||T||_1 max(ulp, |u_nn|) / max |y_i|.
-        real ymax = real(0);
-        for (int i = 0; i < bs; ++i) ymax = fmax(ymax, absReal(y[i * N]));
-        if (!(ymax > real(0))) {   // every component removed (a cluster's subspace exhausted): a fresh start
-          for (int i = 0; i < bs; ++i) y[i * N] = startValue(j + N * its, a + i);
-          ymax = real(1);
-        }
-        const real scl = real(bs) * onenrm * fmax(ULP, unn) / ymax;
-        for (int i = 0; i < bs; ++i) y[i * N] *= scl;
-        solveShifted(bs, tol, ua, ub, uc, ud, up, y);
-        // Modified Gram-Schmidt against the cluster's earlier vectors.
-        for (int jj = k; jj < j; ++jj) {
-          const real* z = V + a + (long long)jj * N;
-          real dot = real(0);
-          for (int i = 0; i < bs; ++i) dot = fmaReal(y[i * N], z[i], dot);
-          for (int i = 0; i < bs; ++i) y[i * N] = fmaReal(-dot, z[i], y[i * N]);
-        }
-        real nrm = real(0);
-        for (int i = 0; i < bs; ++i) nrm = fmax(nrm, absReal(y[i * N]));
-        if (nrm >= dtpcrt && ++nrmchk >= EXTRA + 1) converged = true;
-      }
-      if (!converged) notConverged = 1;
-      // Unit 2-norm (scaled by the largest magnitude first), the largest element positive.
-      real ymax = real(0), ysgn = real(1);
-      for (int i = 0; i < bs; ++i) { const real v = y[i * N]; if (absReal(v) > ymax) { ymax = absReal(v); ysgn = v; } }
-      real ss = real(0);
-      if (ymax > real(0)) for (int i = 0; i < bs; ++i) { const real v = y[i * N] / ymax; ss = fmaReal(v, v, ss); }
-      const real scl = ymax > real(0) ? copysign(real(1) / (ymax * sqrtReal(ss)), ysgn) : real(0);
-      real* vj = V + (long long)j * N;
-      for (int i = 0; i < a; ++i) vj[i] = real(0);
-      for (int i = 0; i < bs; ++i) vj[a + i] = y[i * N] * scl;
-      for (int i = b + 1; i < N; ++i) vj[i] = real(0);
-      xjm = xj;
-    }
-  }
-  __syncthreads();
-  for (int i = tid; i < N; i += T) sd[i] = lam[i];
-  if (tid == 0 && notConverged != 0) hdr[9] = 1;
-}
-`;
+${opening(n)}${stage === 'values' ? VALUES : vectorsStep(n)}`;
   return { name: `${entry}.cu`, source, entry };
 }

@@ -517,14 +517,15 @@ const steinHandover = (n: number): string => `  if (tid == 0) { hdr[0] = 0; hdr[
 
 /**
  * The inverse-iteration design's 'store' stage, in place of steps 1-4: the failure, the scale, the
- * convergence and the eigenvalues (the vectors kernel's, into sd) from the slice; the vectors are V.
+ * convergence and the eigenvalues (the values kernel's lam) from the slice; the vectors are V.
  */
-const steinLoad = (n: number): string => `  // 1-4 ran in the reduce, vectors and GEMM launches: their results from the slice.
+const steinLoad = (n: number): string => `  // 1-4 ran in the reduce, values, vectors and ormqr launches: their results from the slice.
   const real* V = Z + ${steinSlice(n).v};
+  const real* lam = Z + ${steinSlice(n).lam};
   const bool failed = hdr[2] != 0;
   const int sc = hdr[3];
   const bool noconv = hdr[9] != 0;
-  for (int i = tid; i < N; i += T) d[i] = sd[i];
+  for (int i = tid; i < N; i += T) d[i] = lam[i];
   __syncthreads();
 `;
 

@@ -17,7 +17,7 @@ import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type OperandArgs } from '../common/operands.js';
 import { ormqrCuda } from '../ormqr/index.js';
 import { applySharedBytes, tridiagApplySource } from './generate-apply.js';
-import { tridiagSteinSource } from './generate-stein.js';
+import { steinParts, tridiagSteinSource } from './generate-stein.js';
 import { TRIDIAG_COMPUTE, syevTridiagSource, tridiagLayout } from './generate-syev.js';
 import type { SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagForce } from './params.js';
 import { planSyevSplit, planSyevStein, planSyevTridiag, tridiagSplits, tridiagSteins } from './plan.js';
@@ -83,14 +83,16 @@ function splitGroup(dev: GpuDevice, g: SyevGroup, p: SyevSplitPlan): void {
 
 /**
  * The inverse-iteration design over one group: per workspace chunk, reduce (a block per matrix),
- * vectors (a block per matrix), V := Q V by the batched ormqr over the chunk's slices (rows 1 ... n-1:
+ * values and vectors (ceil(n / threads) blocks per matrix), V := Q V by the batched ormqr over the chunk's slices (rows 1 ... n-1:
  * Q = diag(1, Q'), n - 2 reflectors), store. No host read. The chunks take up to STEIN_CHUNK_BYTES of
  * workspace: a chunk's launches each last about one matrix's latency-bound chain whatever its size,
  * so a group split in two chunks takes twice as long.
  */
 function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
   const reduce = kernelFor(dev, 'syev-tridiag', p.reduce, () => syevTridiagSource(p.reduce));
+  const values = kernelFor(dev, 'syev-tridiag-stein', p.values, () => tridiagSteinSource(p.values));
   const vectors = kernelFor(dev, 'syev-tridiag-stein', p.vectors, () => tridiagSteinSource(p.vectors));
+  const parts = steinParts(p.vectors);
   const store = kernelFor(dev, 'syev-tridiag', p.store, () => syevTridiagSource(p.store));
   const head = [...operandArgs(g.a), ...operandArgs(g.w)];
   const tail = [arg.ptr(g.info), ...indexArgs(g.index, g.count)];
@@ -100,7 +102,7 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
     if (ws === undefined) throw new Error('the inverse-iteration design needs its slices');
     const slices = arg.ptr(ws.ptr);
     reduce.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.reduce).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
-    vectors.launch({ grid: [blocks, 1, 1], block: [p.vectors.threads, 1, 1], sharedBytes: 0 }, [slices, arg.i64(first), arg.i32(g.count)]);
+    for (const k of [values, vectors]) k.launch({ grid: [blocks * parts, 1, 1], block: [p.vectors.threads, 1, 1], sharedBytes: 0 }, [slices, arg.i64(first), arg.i32(g.count)]);
     const part = (rows: number, cols: number, offset: number) => ({ kind: 'strided', data: ws, rows, cols, count: blocks, ld: n, stride: p.slice, offset, order: 'col' } as const);
     if (n >= 3) ormqrCuda(dev, { side: 'left', trans: 'N', a: part(n - 1, n - 2, 1), tau: part(n - 2, 1, l.tau), c: part(n - 1, n, l.v + 1) });
     store.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.store).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);

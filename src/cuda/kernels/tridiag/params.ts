@@ -39,20 +39,23 @@ export interface SyevTridiagParams {
 }
 
 /**
- * The inverse-iteration design's vectors kernel (generate-stein.ts): one block of `threads` per
- * matrix, eigenvalue k by bisection on its unreduced block and eigenvector k by inverse iteration
- * (dstein), the eigenvectors of a cluster by one thread in turn; `maxits` iterations at most
- * (dstein's MAXITS), then the matrix reports no convergence.
+ * The inverse-iteration design's kernels on the tridiagonal (generate-stein.ts), a thread per
+ * eigenvalue, `threads` a block, ceil(n / threads) blocks per matrix: stage 'values', eigenvalue k by
+ * bisection on its unreduced block; stage 'vectors', eigenvector k by inverse iteration (dstein), the
+ * eigenvectors of a cluster by one thread in turn, `maxits` iterations at most (dstein's MAXITS), then
+ * the matrix reports no convergence.
  */
 export interface TridiagSteinParams {
+  readonly stage: 'values' | 'vectors';
   readonly n: number;
   readonly threads: number;
   readonly maxits: number;
 }
 
-/** The inverse-iteration design's launches for one group: reduce, vectors, the GEMM V = Q Y, store. */
+/** The inverse-iteration design's launches for one group: reduce, values, vectors, ormqr (V := Q V), store. */
 export interface SyevSteinPlan {
   readonly reduce: SyevTridiagParams;
+  readonly values: TridiagSteinParams;
   readonly vectors: TridiagSteinParams;
   readonly store: SyevTridiagParams;
   /** float64 elements per matrix (snippets.ts `steinSlice`). */

@@ -117,10 +117,13 @@ export function tridiagSteins(pr: Pick<TridiagProblem, 'n' | 'vectors'>, tuning:
   return pr.vectors && (force.stein ?? pr.n >= tuning.steinFrom);
 }
 
+/** Threads a block of the inverse-iteration design's values and vectors kernels (a thread per eigenvalue). */
+export const STEIN_THREADS = 64;
+
 /**
  * The inverse-iteration design's launches: reduce and store with the one-kernel plan's threads and Z
- * in the slice, the vectors kernel with as many threads (a thread per eigenvector up to the table's
- * `maxThreads`).
+ * in the slice, the values and vectors kernels a thread per eigenvalue, STEIN_THREADS a block (fewer
+ * where n is smaller: whole warps), ceil(n / threads) blocks per matrix.
  */
 export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options: { readonly force?: TridiagForce } = {}): SyevSteinPlan {
   const force = options.force ?? {};
@@ -133,5 +136,9 @@ export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options
   const store: SyevTridiagParams = { ...base, stein: 'store' };
   for (const p of [reduce, store])
     if (tridiagLayout(p).sharedBytes > limit) throw new MyriadError('UNSUPPORTED', `the tridiagonal syev's scratch does not fit ${limit} shared bytes`, 'a');
-  return { reduce, vectors: { n: pr.n, threads: base.threads, maxits }, store, slice: steinSlice(pr.n).slice };
+  const threads = Math.min(STEIN_THREADS, 32 * Math.ceil(pr.n / 32));
+  return {
+    reduce, values: { stage: 'values', n: pr.n, threads, maxits }, vectors: { stage: 'vectors', n: pr.n, threads, maxits }, store,
+    slice: steinSlice(pr.n).slice,
+  };
 }

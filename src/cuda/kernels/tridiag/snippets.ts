@@ -45,6 +45,7 @@ export function slicePointers(n: number, cap: number): string {
  * The inverse-iteration design's slice (generate-stein.ts): the split layout without rotations (Z:
  * dsytd2's reflectors below the subdiagonal, d, e, hdr), then
  *   tau      n       the reflectors' scalars
+ *   lam      n       the eigenvalues (the values kernel's, in the blocks' order)
  *   V        n * n   the eigenvectors, ld n: the tridiagonal's (Y, column k vector k) from the vectors
  *                    kernel, Q Y after ormqr (in place)
  *   Wt       n * n   the vectors kernel's iterates: thread k's at k + i n (a warp's accesses coalesced)
@@ -54,6 +55,7 @@ export function slicePointers(n: number, cap: number): string {
  */
 export interface SteinLayout extends SliceLayout {
   readonly tau: number;
+  readonly lam: number;
   readonly v: number;
   readonly wt: number;
   readonly fa: number;
@@ -66,8 +68,8 @@ export interface SteinLayout extends SliceLayout {
 export function steinSlice(n: number): SteinLayout {
   const base = splitSlice(n, 0);
   const nn = n * n;
-  const tau = base.slice, v = tau + n, wt = v + nn, fa = wt + nn, fb = fa + nn, fc = fb + nn, fd = fc + nn, piv = fd + nn;
-  return { ...base, tau, v, wt, fa, fb, fc, fd, piv, slice: piv + Math.ceil(nn / 2) };
+  const tau = base.slice, lam = tau + n, v = lam + n, wt = v + nn, fa = wt + nn, fb = fa + nn, fc = fb + nn, fd = fc + nn, piv = fd + nn;
+  return { ...base, tau, lam, v, wt, fa, fb, fc, fd, piv, slice: piv + Math.ceil(nn / 2) };
 }
 
 /**
