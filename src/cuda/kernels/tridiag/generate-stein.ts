@@ -96,12 +96,16 @@ const FACTOR = `static __device__ __forceinline__ real factorShifted(const real*
 const SOLVE = `static __device__ __forceinline__ void solveShifted(int bs, real tol, const real* __restrict__ ua, const real* __restrict__ ub,
     const real* __restrict__ uc, const real* __restrict__ ud, const int* __restrict__ up, real* __restrict__ y) {
   real prev = y[0];
+  // Unrolled: the loads of a few steps in flight at once (each step's chain is one FMA; a thread's
+  // elements are n apart, L2 latency per step otherwise).
+#pragma unroll 4
   for (int k = 1; k < bs; ++k) {
     const real yk = y[k * N], c = uc[(k - 1) * N];
     if (up[(k - 1) * N] == 0) { prev = yk - c * prev; y[k * N] = prev; }
     else { y[(k - 1) * N] = yk; prev = prev - c * yk; y[k * N] = prev; }
   }
   real y1 = real(0), y2 = real(0);   // y[k + 1], y[k + 2] (already solved)
+#pragma unroll 4
   for (int k = bs - 1; k >= 0; --k) {
     real temp = y[k * N];
     if (k <= bs - 2) temp -= ub[k * N] * y1;
@@ -188,6 +192,8 @@ const vectorsStep = (n: number): string => {
   if (k >= N) return;
   const int bs = b - a + 1;
   if (bs == 1) {
+    // Rolled: unrolled n times, this loop made ptxas spill the whole kernel (n = 128, 256).
+#pragma unroll 1
     for (int i = 0; i < N; ++i) V[i + (long long)k * N] = i == k ? real(1) : real(0);
     return;
   }
@@ -276,7 +282,9 @@ constexpr real MAXR = 1.7976931348623157e308;
 ${blockReduceSource('max')}
 ${stage === 'values' ? BISECT_EIGENVALUE : `${START_VALUE}\n${FACTOR}\n${SOLVE}`}
 
-extern "C" __global__ void __launch_bounds__(T) ${entry}(real* __restrict__ work, long long first, int count) {
+// At least 512 threads an SM's worth of registers (128 a thread at 64 a block): without a minimum
+// ptxas picked 80-96 registers at some orders and spilled.
+extern "C" __global__ void __launch_bounds__(T, ${512 / threads}) ${entry}(real* __restrict__ work, long long first, int count) {
 ${opening(n)}${stage === 'values' ? VALUES : vectorsStep(n)}`;
   return { name: `${entry}.cu`, source, entry };
 }
