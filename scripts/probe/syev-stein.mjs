@@ -1,8 +1,9 @@
 // syev with vectors, the tridiagonal family's inverse-iteration design (reduce, vectors by bisection
 // and dstein, V := Q V by ormqr, store: kernels/tridiag/generate-stein.ts) against the QL designs
-// (one kernel, split) and cusolverDnXsyevBatched, per dtype, ms (median of 5 after 2 warm-ups; A reset
+// (one kernel, split) and cusolverDnXsyevBatched; its tridiagonalization unblocked (dsytd2 in one
+// kernel) and blocked (panels and GEMMs) forced, per dtype, ms (median of 5 after 2 warm-ups; A reset
 // from a pristine copy before each timed call, outside the timing); values only beside. Then the
-// inverse-iteration design's four launches timed one by one (by hand on a workspace of this
+// inverse-iteration design's launches (unblocked reduction) timed one by one (by hand on a workspace of this
 // script's own, one chunk), and the largest ||V^T V - I|| / (n eps) and ||A V - V W|| / (n eps ||A||)
 // over the first matrices. The table's steinFrom (tuning/tridiag-default.ts) comes from these rows.
 //   node scripts/probe/syev-stein.mjs [float64|float32|both] [64:2000,128:500,...]
@@ -23,7 +24,7 @@ for (const dtype of dtypes) for (const [n, count] of cases) {
   const req = (jobz) => ({ jobz, uplo: 'lower', a: strided(a, { rows: n, cols: n, count }), w: strided(w, { rows: n, cols: 1, count }), info });
   const t = (force, jobz = 'vectors') => { try { return timed(() => syevTridiagCuda(dev, req(jobz), { force })).toFixed(3); } catch (e) { return `(${e.message.slice(0, 60)})`; } };
   const enqueue = () => { const ms = []; for (let r = 0; r < 5; r++) { dev.copy(a0, 0, a, 0, n * n * count); dev.synchronize(); const t0 = performance.now(); syevTridiagCuda(dev, req('vectors'), { force: { stein: true } }); ms.push(performance.now() - t0); dev.synchronize(); } ms.sort((x, y) => x - y); return ms[2].toFixed(3); };
-  const row = [`stein ${t({ stein: true })} (host enqueue ${enqueue()})`, `one kernel ${t({ stein: false, split: false })}`, `split ${t({ stein: false, split: true })}`, `values ${t({}, 'values')}`];
+  const row = [`stein ${t({ stein: true })} (host enqueue ${enqueue()})`, `dsytd2 ${t({ stein: true, steinPanel: false })}`, `panels ${t({ stein: true, steinPanel: true })}`, `one kernel ${t({ stein: false, split: false })}`, `split ${t({ stein: false, split: true })}`, `values ${t({}, 'values')}`];
   if (solver.hasSyevBatched) {
     const b = solver.syevBatched(dtype, n, a, w, info, count);
     try { row.push(`vendor ${timed(() => b.run()).toFixed(3)}`); } finally { b.dispose(); }
@@ -54,7 +55,7 @@ for (const dtype of dtypes) for (const [n, count] of cases) {
     acc = ` | max |V^T V - I| / (n eps) ${orth.toFixed(2)}, max |AV - VW| / (n eps ||A||) ${res.toFixed(3)}${bad ? `, info != 0 on ${bad}` : ''}`;
   } catch (e) { acc = ` | check: (${e.message.slice(0, 60)})`; }
   // The four launches one by one, on one chunk of this script's own slices.
-  const p = planSyevStein({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: dev.info.sharedPerBlockOptin - 1024 }, tuning);
+  const p = planSyevStein({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: dev.info.sharedPerBlockOptin - 1024 }, tuning, { force: { steinPanel: false } });
   const l = steinSlice(n);
   let parts = '';
   let ws;

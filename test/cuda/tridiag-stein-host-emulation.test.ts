@@ -19,7 +19,9 @@ import { strided } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { cpuSyev } from '../../src/cpu/lapack/index.js';
-import { planSyevStein, steinParts, steinSlice, syevTridiagSource, tridiagSteinSource, type SyevSteinPlan, type TridiagForce } from '../../src/cuda/kernels/tridiag/index.js';
+import {
+  planSyevStein, steinParts, steinSlice, syevTridiagSource, tridiagPanelSource, tridiagSteinSource, type SyevSteinPlan, type TridiagForce,
+} from '../../src/cuda/kernels/tridiag/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { eigenResidual, frob, mat, orthoResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
@@ -45,11 +47,12 @@ function build(dir: string, p: SyevSteinPlan): string {
   const files: [string, { source: string; entry: string }][] = [
     ['reduce.cu', syevTridiagSource(p.reduce)], ['values.cu', tridiagSteinSource(p.values)], ['vectors.cu', tridiagSteinSource(p.vectors)],
     ['store.cu', syevTridiagSource(p.store)]];
+  if (p.panel !== undefined) files.push(['panel.cu', tridiagPanelSource(p.panel)]);
   for (const [f, s] of files) writeFileSync(join(dir, f), s.source);
-  const [r, w, v, s] = files.map(([, x]) => x.entry);
-  const exe = join(dir, `stein-${v}-${p.reduce.dtype}-${p.reduce.uplo}`);
+  const [r, w, v, s, pn] = files.map(([, x]) => x.entry);
+  const exe = join(dir, `stein-${v}-${p.reduce.dtype}-${p.reduce.uplo}${pn === undefined ? '' : '-panel'}`);
   const io = p.reduce.dtype === 'float32' ? ['-DIO=float'] : [];
-  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVALUES=${w}`, `-DVECTORS=${v}`, `-DSTORE=${s}`, ...io, `-I${dir}`, HARNESS, '-o', exe]);
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVALUES=${w}`, `-DVECTORS=${v}`, `-DSTORE=${s}`, ...(pn === undefined ? [] : [`-DPANEL=${pn}`]), ...io, `-I${dir}`, HARNESS, '-o', exe]);
   return exe;
 }
 
@@ -100,9 +103,9 @@ function check(dir: string, rng: Rng, c: Case): void {
   flat[bad * stride + Math.min(2, n - 1) * (ld + 1)] = NaN;
   const l = steinSlice(n);
   const input = `${count} ${plan.reduce.threads} ${n} ${ld} ${stride} ${plan.vectors.threads} ${steinParts(plan.vectors)}\n${Array.from(flat).join(' ')}\n`;
-  const nums = execFileSync(exe, [String(l.tau), String(l.v)], { input, maxBuffer: 1 << 30 }).toString().trim().split('\n').map(Number);
+  const nums = execFileSync(exe, [String(l.tau), String(l.v), String(l.wb)], { input, maxBuffer: 1 << 30 }).toString().trim().split('\n').map(Number);
   const info = nums.slice(0, count), w = nums.slice(count, count + count * n), out = nums.slice(count + count * n);
-  const what = `stein ${dtype} n=${n} ${uplo} t=${plan.reduce.threads}/${plan.vectors.threads}x${steinParts(plan.vectors)}${c.force.steinMaxits === undefined ? '' : ` maxits=${c.force.steinMaxits}`}`;
+  const what = `stein ${dtype} n=${n} ${uplo} t=${plan.reduce.threads}/${plan.vectors.threads}x${steinParts(plan.vectors)}${plan.panel === undefined ? '' : ` panels of ${plan.panel.nb}`}${c.force.steinMaxits === undefined ? '' : ` maxits=${c.force.steinMaxits}`}`;
 
   const refW = new Float64Array(count * n);
   const refInfo = new Int32Array(count);
@@ -149,7 +152,13 @@ test('inverse-iteration tridiagonal syev on the host: every kind, a tight cluste
       { dtype: 'float32', n: 47, uplo: 'upper', force: {}, kinds: ALL },
       { dtype: 'float64', n: 64, uplo: 'lower', force: { threads: 32 }, kinds: ['random', 'graded', 'cluster', 'repeated'] },
       { dtype: 'float32', n: 100, uplo: 'lower', force: {}, kinds: ['random', 'clustered', 'cluster'] },
-      { dtype: 'float64', n: 130, uplo: 'upper', force: {}, kinds: ['random', 'cluster', 'diagonal'] },
+      { dtype: 'float64', n: 130, uplo: 'upper', force: { steinPanel: false }, kinds: ['random', 'cluster', 'diagonal'] },
+      // The blocked reduction (panels of 32 and their updates): a partial last panel, one panel, fewer threads than rows.
+      { dtype: 'float64', n: 33, uplo: 'upper', force: { steinPanel: true }, kinds: ALL },
+      { dtype: 'float32', n: 70, uplo: 'lower', force: { steinPanel: true }, kinds: ALL },
+      { dtype: 'float64', n: 97, uplo: 'lower', force: { steinPanel: true, threads: 32 }, kinds: ['random', 'graded', 'cluster', 'rank-deficient'] },
+      { dtype: 'float64', n: 3, uplo: 'lower', force: { steinPanel: true }, kinds: ['random', 'zero'] },
+      { dtype: 'float64', n: 1, uplo: 'upper', force: { steinPanel: true }, kinds: ['random'] },
       { dtype: 'float64', n: 1, uplo: 'lower', force: {}, kinds: ['random', 'zero'] },
       { dtype: 'float64', n: 2, uplo: 'upper', force: {}, kinds: ['random', 'diagonal', 'zero'] },
       { dtype: 'float64', n: 5, uplo: 'lower', force: {}, kinds: ['random', 'diagonal', 'repeated', 'cluster'] },

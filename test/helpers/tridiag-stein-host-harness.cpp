@@ -4,7 +4,11 @@
 // (dorm2r with the reflectors of rows 1 ... n-1; the GPU runs the project's ormqr there). The four
 // generated files (-I<dir>: reduce.cu, values.cu, vectors.cu, store.cu; entries REDUCE, VALUES,
 // VECTORS, STORE) each in a namespace of its own.
+// With -DPANEL=<entry> (and panel.cu) the reduce stage is the load stage and the blocked reduction runs
+// between it and the values kernel: panels of NBP columns, each followed by Z(p1:n, p1:n) -= V W^T +
+// W V^T in plain C++ (the GPU runs two GEMMs there).
 // stdin: count threads n ldA strideA steinThreads parts, then count * strideA elements of A.
+// argv: the slice's offsets of tau, V and Wb.
 // stdout: info (count), W (count * n), A (count * strideA).
 // -DIO=float: the data's element type where the kernels compute in double.
 // Used by test/cuda/tridiag-stein-host-emulation.test.ts.
@@ -30,6 +34,11 @@ namespace val {
 namespace vec {
 #include "vectors.cu"
 }
+#ifdef PANEL
+namespace pan {
+#include "panel.cu"
+}
+#endif
 #ifndef IO
 #define IO real
 #endif
@@ -37,8 +46,9 @@ using real = double;
 
 int main(int argc, char** argv) {
   long long count, bx, n, ldA, strideA, sx, parts, tau, v;
-  if (argc != 3) return 1;
+  if (argc != 4) return 1;
   tau = atoll(argv[1]); v = atoll(argv[2]);   // the slice's offsets of tau and V
+  const long long wb = atoll(argv[3]);          // and of the panel's W
   if (scanf("%lld %lld %lld %lld %lld %lld %lld", &count, &bx, &n, &ldA, &strideA, &sx, &parts) != 7) return 2;
   std::vector<IO> A(count * strideA + 1);
   for (long long i = 0; i < count * strideA; ++i) { double x; if (scanf("%lf", &x) != 1) return 3; A[i] = (IO)x; }
@@ -52,6 +62,24 @@ int main(int argc, char** argv) {
     memset(red::smem, 0xff, sizeof red::smem);
     launch_block(x, 0, bx, [&] { red::REDUCE(A.data(), 0, strideA, (int)ldA, W.data(), 0, n, (int)n, work.data(), 0LL, info.data(), nullptr, (int)count); });
   }
+#ifdef PANEL
+  for (long long p0 = 0; p0 < n - 1; p0 += pan::NB) {
+    const long long p1 = std::min(p0 + (long long)pan::NB, n - 1);
+    for (unsigned x = 0; x < count; ++x)
+      launch_block(x, 0, bx, [&] { pan::PANEL(work.data(), 0LL, (int)count, (int)p0); });
+    for (long long k = 0; k < count; ++k) {
+      real* s = work.data() + k * slice;
+      if (((int*)(s + n * n + 2 * n))[2] != 0) continue;   // failed: the panels did nothing
+      for (long long c = p1; c < n; ++c)
+        for (long long r = p1; r < n; ++r) {
+          real acc = s[r + c * n];
+          for (long long j = 0; j < p1 - p0; ++j)
+            acc -= s[r + (p0 + j) * n] * s[wb + c + j * n] + s[wb + r + j * n] * s[c + (p0 + j) * n];
+          s[r + c * n] = acc;
+        }
+    }
+  }
+#endif
   blockDim.x = sx; gridDim.x = count * parts;
   for (unsigned x = 0; x < count * parts; ++x)
     launch_block(x, 0, sx, [&] { val::VALUES(work.data(), 0LL, (int)count); });

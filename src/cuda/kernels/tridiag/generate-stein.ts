@@ -138,7 +138,8 @@ const opening = (n: number): string => {
 ${slicePointers(n, 0)}  real* lamg = Z + ${l.lam};
   __shared__ real d[N], e[N], e2[N], red[32];
   if (hdr[2] != 0) return;   // NaN or Inf in A: the store writes NaN
-  for (int i = tid; i < N; i += T) { d[i] = sd[i]; e[i] = se[i]; }
+  // d_{n-1} from Z (the blocked reduction's last update leaves it there; the unblocked one too).
+  for (int i = tid; i < N; i += T) { d[i] = i < N - 1 ? sd[i] : Z[(long long)(N - 1) * (N + 1)]; e[i] = se[i]; }
   __syncthreads();
   // dstebz's splitting: a negligible e_i becomes zero (e2 the squares, zero there); every block of
   // the matrix computes the same bits.

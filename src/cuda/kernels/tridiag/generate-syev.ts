@@ -384,15 +384,18 @@ ${vectors ? `  for (int idx = tid; idx < N * N; idx += T) {
   }` : ''}
 }
 `;
-  const steps = stein === 'reduce'
-    ? `${slicePointers(n, 0)}${load}${reduce}\n  }\n${SAVE}${steinHandover(n)}}\n`
-    : stein === 'store'
-      ? `${slicePointers(n, 0)}${steinLoad(n)}${store('V')}`
-      : split === undefined
-        ? `${load}${reduce}${vectors ? FORM_Q : ''}\n${vectors ? QL_VECTORS : BISECTION_VALUES}\n  }\n${store('Z')}`
-        : split.stage === 'record'
-          ? `${slicePointers(n, split.cap)}${load}${reduce}${FORM_Q}\n${RECORD}\n  }\n${SAVE}}\n`
-          : `${slicePointers(n, split.cap)}${FINISH_LOAD}${store('Z')}`;
+  const steinSteps = {
+    reduce: `${slicePointers(n, 0)}${load}${reduce}\n  }\n${SAVE}${steinHandover(n)}}\n`,
+    load: `${slicePointers(n, 0)}${load}${STEIN_LOADED}}\n`,
+    store: `${slicePointers(n, 0)}${steinLoad(n)}${store('V')}`,
+  };
+  const steps = stein !== undefined
+    ? steinSteps[stein]
+    : split === undefined
+      ? `${load}${reduce}${vectors ? FORM_Q : ''}\n${vectors ? QL_VECTORS : BISECTION_VALUES}\n  }\n${store('Z')}`
+      : split.stage === 'record'
+        ? `${slicePointers(n, split.cap)}${load}${reduce}${FORM_Q}\n${RECORD}\n  }\n${SAVE}}\n`
+        : `${slicePointers(n, split.cap)}${FINISH_LOAD}${store('Z')}`;
   const source = `${prelude}${head}${steps}`;
   return { name: `${entry}.cu`, source, entry };
 }
@@ -513,6 +516,13 @@ const SAVE = `  // The state the apply and finish kernels read.
  */
 const steinHandover = (n: number): string => `  if (tid == 0) { hdr[0] = 0; hdr[1] = 1; hdr[9] = 0; }
   if (!failed) for (int i = tid; i < N - 1; i += T) Z[${steinSlice(n).tau} + i] = taus[i];
+`;
+
+/**
+ * The inverse-iteration design's 'load' stage: step 1 alone, A (scaled) in the slice's Z for the
+ * blocked reduction's panels (generate-panel.ts), which write d, e and tau; e_{n-1} = 0.
+ */
+const STEIN_LOADED = `  if (tid == 0) { hdr[0] = 0; hdr[1] = 1; hdr[2] = failed ? 1 : 0; hdr[3] = sc; hdr[9] = 0; se[N - 1] = real(0); }
 `;
 
 /**

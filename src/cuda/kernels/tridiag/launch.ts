@@ -15,8 +15,10 @@ import type { FamilyOptions } from '../common/family-options.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type OperandArgs } from '../common/operands.js';
+import { gemmCuda } from '../gemm/index.js';
 import { ormqrCuda } from '../ormqr/index.js';
 import { applySharedBytes, tridiagApplySource } from './generate-apply.js';
+import { tridiagPanelSource } from './generate-panel.js';
 import { steinParts, tridiagSteinSource } from './generate-stein.js';
 import { TRIDIAG_COMPUTE, syevTridiagSource, tridiagLayout } from './generate-syev.js';
 import type { SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagForce } from './params.js';
@@ -93,6 +95,7 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
   const values = kernelFor(dev, 'syev-tridiag-stein', p.values, () => tridiagSteinSource(p.values));
   const vectors = kernelFor(dev, 'syev-tridiag-stein', p.vectors, () => tridiagSteinSource(p.vectors));
   const parts = steinParts(p.vectors);
+  const panel = p.panel === undefined ? undefined : kernelFor(dev, 'syev-tridiag-panel', p.panel, () => tridiagPanelSource(p.panel!));
   const store = kernelFor(dev, 'syev-tridiag', p.store, () => syevTridiagSource(p.store));
   const head = [...operandArgs(g.a), ...operandArgs(g.w)];
   const tail = [arg.ptr(g.info), ...indexArgs(g.index, g.count)];
@@ -102,8 +105,19 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
     if (ws === undefined) throw new Error('the inverse-iteration design needs its slices');
     const slices = arg.ptr(ws.ptr);
     reduce.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.reduce).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
-    for (const k of [values, vectors]) k.launch({ grid: [blocks * parts, 1, 1], block: [p.vectors.threads, 1, 1], sharedBytes: 0 }, [slices, arg.i64(first), arg.i32(g.count)]);
     const part = (rows: number, cols: number, offset: number) => ({ kind: 'strided', data: ws, rows, cols, count: blocks, ld: n, stride: p.slice, offset, order: 'col' } as const);
+    if (panel !== undefined) {
+      // dsytrd: a panel of nb columns (dlatrd), then Z(p1:n, p1:n) -= V W^T + W V^T by two GEMMs.
+      const nb = p.panel!.nb;
+      for (let p0 = 0; p0 < n - 1; p0 += nb) {
+        const p1 = Math.min(p0 + nb, n - 1), m = n - p1;
+        panel.launch({ grid: [blocks, 1, 1], block: [p.panel!.threads, 1, 1], sharedBytes: 0 }, [slices, arg.i64(first), arg.i32(g.count), arg.i32(p0)]);
+        const v = part(m, p1 - p0, p1 + p0 * n), w = part(m, p1 - p0, l.wb + p1), c = part(m, m, p1 + p1 * n);
+        gemmCuda(dev, { transA: 'N', transB: 'T', alpha: -1, a: v, b: w, beta: 1, c });
+        gemmCuda(dev, { transA: 'N', transB: 'T', alpha: -1, a: w, b: v, beta: 1, c });
+      }
+    }
+    for (const k of [values, vectors]) k.launch({ grid: [blocks * parts, 1, 1], block: [p.vectors.threads, 1, 1], sharedBytes: 0 }, [slices, arg.i64(first), arg.i32(g.count)]);
     if (n >= 3) ormqrCuda(dev, { side: 'left', trans: 'N', a: part(n - 1, n - 2, 1), tau: part(n - 2, 1, l.tau), c: part(n - 1, n, l.v + 1) });
     store.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.store).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
   });

@@ -32,10 +32,17 @@ export interface SyevTridiagParams {
   readonly split?: { readonly stage: 'record' | 'finish'; readonly cap: number };
   /**
    * Present: one stage of the inverse-iteration design (generate-stein.ts's header), Z in the matrix's
-   * workspace slice (snippets.ts `steinSlice`): 'reduce' runs steps 1-3 and saves d, e and the state;
-   * 'store' sorts and stores the eigenvalues and the vectors V = Q Y the vectors kernel and the GEMM made.
+   * workspace slice (snippets.ts `steinSlice`): 'reduce' runs steps 1-2 (dsytd2) and saves d, e, tau
+   * and the state; 'load' step 1 alone and the state (the panels of generate-panel.ts reduce); 'store' sorts and stores the eigenvalues and the vectors V = Q Y the vectors kernel and the GEMM made.
    */
-  readonly stein?: 'reduce' | 'store';
+  readonly stein?: 'reduce' | 'load' | 'store';
+}
+
+/** The blocked tridiagonalization's panel kernel (generate-panel.ts): one block of `threads` per matrix, `nb` columns a launch. */
+export interface TridiagPanelParams {
+  readonly n: number;
+  readonly threads: number;
+  readonly nb: number;
 }
 
 /**
@@ -52,9 +59,14 @@ export interface TridiagSteinParams {
   readonly maxits: number;
 }
 
-/** The inverse-iteration design's launches for one group: reduce, values, vectors, ormqr (V := Q V), store. */
+/**
+ * The inverse-iteration design's launches for one group: reduce (stage 'reduce': dsytd2 in one
+ * kernel; or stage 'load' and, with `panel`, the blocked reduction's panels and GEMMs), values,
+ * vectors, ormqr (V := Q V), store.
+ */
 export interface SyevSteinPlan {
   readonly reduce: SyevTridiagParams;
+  readonly panel?: TridiagPanelParams;
   readonly values: TridiagSteinParams;
   readonly vectors: TridiagSteinParams;
   readonly store: SyevTridiagParams;
@@ -95,6 +107,8 @@ export interface TridiagForce {
   readonly stein?: boolean;
   /** The inverse iteration's iterations per eigenvector (dstein's MAXITS, 5). */
   readonly steinMaxits?: number;
+  /** The inverse-iteration design's tridiagonalization blocked (panels and GEMMs) or not, whatever the table's `steinPanelFrom`. */
+  readonly steinPanel?: boolean;
 }
 
 /** The three kernels of the split design for one group, and the workspace slice per matrix (float64 elements). */

@@ -15,7 +15,7 @@ import type { OperandKind } from '../common/batch-pointer.js';
 import { applySharedBytes } from './generate-apply.js';
 import { tridiagLayout } from './generate-syev.js';
 import type { SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagForce } from './params.js';
-import { splitSlice, steinSlice } from './snippets.js';
+import { STEIN_NB, splitSlice, steinSlice } from './snippets.js';
 
 /** The largest n the kernel is planned for (the GPU's syev coverage, as the Jacobi designs'). */
 export const TRIDIAG_MAX = 512;
@@ -121,8 +121,9 @@ export function tridiagSteins(pr: Pick<TridiagProblem, 'n' | 'vectors'>, tuning:
 export const STEIN_THREADS = 64;
 
 /**
- * The inverse-iteration design's launches: reduce and store with the one-kernel plan's threads and Z
- * in the slice, the values and vectors kernels a thread per eigenvalue, STEIN_THREADS a block (fewer
+ * The inverse-iteration design's launches: reduce (unblocked, or from the table's `steinPanelFrom`
+ * the load stage and the blocked reduction's panels of STEIN_NB columns) and store with the
+ * one-kernel plan's threads and Z in the slice, the values and vectors kernels a thread per eigenvalue, STEIN_THREADS a block (fewer
  * where n is smaller: whole warps), ceil(n / threads) blocks per matrix.
  */
 export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options: { readonly force?: TridiagForce } = {}): SyevSteinPlan {
@@ -132,13 +133,15 @@ export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options
   const maxits = force.steinMaxits ?? STEIN_MAXITS;
   if (!Number.isInteger(maxits) || maxits < 1 || maxits > 100) throw new MyriadError('UNSUPPORTED', `inverse iterations ${maxits} must be within 1 ... 100`, 'force.steinMaxits');
   const limit = pr.sharedLimit ?? STATIC_SHARED;
-  const reduce: SyevTridiagParams = { ...base, stein: 'reduce' };
+  const blocked = force.steinPanel ?? pr.n >= tuning.steinPanelFrom;
+  const reduce: SyevTridiagParams = { ...base, stein: blocked ? 'load' : 'reduce' };
   const store: SyevTridiagParams = { ...base, stein: 'store' };
   for (const p of [reduce, store])
     if (tridiagLayout(p).sharedBytes > limit) throw new MyriadError('UNSUPPORTED', `the tridiagonal syev's scratch does not fit ${limit} shared bytes`, 'a');
   const threads = Math.min(STEIN_THREADS, 32 * Math.ceil(pr.n / 32));
   return {
-    reduce, values: { stage: 'values', n: pr.n, threads, maxits }, vectors: { stage: 'vectors', n: pr.n, threads, maxits }, store,
+    reduce, ...(blocked ? { panel: { n: pr.n, threads: base.threads, nb: STEIN_NB } } : {}),
+    values: { stage: 'values', n: pr.n, threads, maxits }, vectors: { stage: 'vectors', n: pr.n, threads, maxits }, store,
     slice: steinSlice(pr.n).slice,
   };
 }

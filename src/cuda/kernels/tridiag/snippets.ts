@@ -46,6 +46,7 @@ export function slicePointers(n: number, cap: number): string {
  * dsytd2's reflectors below the subdiagonal, d, e, hdr), then
  *   tau      n       the reflectors' scalars
  *   lam      n       the eigenvalues (the values kernel's, in the blocks' order)
+ *   Wb       n * STEIN_NB   the blocked reduction's W of the current panel (ld n)
  *   V        n * n   the eigenvectors, ld n: the tridiagonal's (Y, column k vector k) from the vectors
  *                    kernel, Q Y after ormqr (in place)
  *   Wt       n * n   the vectors kernel's iterates: thread k's at k + i n (a warp's accesses coalesced)
@@ -56,6 +57,7 @@ export function slicePointers(n: number, cap: number): string {
 export interface SteinLayout extends SliceLayout {
   readonly tau: number;
   readonly lam: number;
+  readonly wb: number;
   readonly v: number;
   readonly wt: number;
   readonly fa: number;
@@ -65,11 +67,14 @@ export interface SteinLayout extends SliceLayout {
   readonly piv: number;
 }
 
+/** Columns of a panel of the blocked tridiagonalization (generate-panel.ts). */
+export const STEIN_NB = 32;
+
 export function steinSlice(n: number): SteinLayout {
   const base = splitSlice(n, 0);
   const nn = n * n;
-  const tau = base.slice, lam = tau + n, v = lam + n, wt = v + nn, fa = wt + nn, fb = fa + nn, fc = fb + nn, fd = fc + nn, piv = fd + nn;
-  return { ...base, tau, lam, v, wt, fa, fb, fc, fd, piv, slice: piv + Math.ceil(nn / 2) };
+  const tau = base.slice, lam = tau + n, wb = lam + n, v = wb + n * STEIN_NB, wt = v + nn, fa = wt + nn, fb = fa + nn, fc = fb + nn, fd = fc + nn, piv = fd + nn;
+  return { ...base, tau, lam, wb, v, wt, fa, fb, fc, fd, piv, slice: piv + Math.ceil(nn / 2) };
 }
 
 /**

@@ -29,4 +29,5 @@ export const defaultTridiagTuning: TridiagTuning = {
   capFactor: 1.5,
   applyRows: 16,
   steinFrom: 33,
+  steinPanelFrom: 128,
 };

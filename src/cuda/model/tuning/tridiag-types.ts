@@ -30,4 +30,10 @@ export interface TridiagTuning {
    * GEMM) instead of the QL designs; above TRIDIAG_MAX (or Infinity): never.
    */
   readonly steinFrom: number;
+  /**
+   * The smallest n whose inverse-iteration design reduces to tridiagonal form blocked (dsytrd:
+   * panels by kernels/tridiag/generate-panel.ts, the trailing updates by two GEMMs a panel) instead of
+   * dsytd2 in one kernel.
+   */
+  readonly steinPanelFrom: number;
 }
