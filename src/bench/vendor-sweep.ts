@@ -63,7 +63,7 @@ export interface SweepRow extends SweepCase {
 const BATCH_BYTES = 256 * 2 ** 20;
 const batchCount = (dtype: ElementType, n: number, matrices = 1): number => Math.max(1, Math.min(200000, Math.floor(BATCH_BYTES / (matrices * n * n * elementInfo(dtype).bytes))));
 /** syev's counts: the published vendor tables' (BENCHMARKS.md). */
-const SYEV_COUNTS: Readonly<Record<number, number>> = { 32: 10000, 40: 8000, 48: 5000, 56: 3000, 64: 2000, 128: 500, 256: 100, 512: 20 };
+const SYEV_COUNTS: Readonly<Record<number, number>> = { 32: 10000, 40: 8000, 48: 5000, 56: 3000, 64: 2000, 96: 1000, 128: 500, 192: 200, 256: 100, 384: 40, 512: 20 };
 
 interface Series {
   readonly op: VendorOp;
@@ -97,7 +97,7 @@ const SERIES: readonly Series[] = [
   { op: 'potrf', route: 'cusolver', series: 'batched', sizes: [64, 128, 256, 512], count: (d, n) => batchCount(d, n, 0.5), complex: 'only' },
   { op: 'potrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
   { op: 'getrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
-  { op: 'syev', route: 'cusolver', series: 'batched', jobz: 'vectors', sizes: [32, 40, 48, 56, 64, 128, 256, 512], count: (_d, n) => SYEV_COUNTS[n] ?? 1 },
+  { op: 'syev', route: 'cusolver', series: 'batched', jobz: 'vectors', sizes: [32, 40, 48, 56, 64, 96, 128, 192, 256, 384, 512], count: (_d, n) => SYEV_COUNTS[n] ?? 1 },
   ...solves('trsm', 'cublas'),
   ...solves('getrs', 'cublas'),
   ...solves('gesv', 'cublas'),

@@ -12,7 +12,8 @@ import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
 import { runRouted } from '../../src/cuda/router.js';
 import type { SyevRequest } from '../../src/core/ops.js';
 import {
-  TRIDIAG_MAX, TRIDIAG_MAXIT, applySharedBytes, planSyevSplit, planSyevTridiag, splitSlice, syevTridiagCuda, syevTridiagSource, tridiagApplySource,
+  STEIN_NB, TRIDIAG_MAX, TRIDIAG_MAXIT, applySharedBytes, planSyevSplit, planSyevStein, planSyevTridiag, splitSlice, steinParts, syevTridiagCuda, syevTridiagSource,
+  tridiagApplySource, tridiagPanelSource, tridiagSteinSource,
   tridiagLayout, tridiagServes, tridiagSplits, tridiagThreads, type SyevTridiagParams, type TridiagApplyParams, type TridiagForce,
 } from '../../src/cuda/kernels/tridiag/index.js';
 import { tuningFor, type TridiagTuning } from '../../src/cuda/model/tuning/index.js';
@@ -88,17 +89,22 @@ test('the crossover: the router sends syev with n >= syevFrom to the tridiagonal
     return launches.map((l) => l.entry).join(',');
   };
   const from = TUNING.syevFrom.float64;
-  assert.match(run(from), /^syev_tridiag_d_st_n\d+_lv_t64_s_m30$/);
+  const ql = (d: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>): void => syevTridiagCuda(d, r, { force: { stein: false } });
+  // With vectors from steinFrom: the inverse-iteration design (reduce, values, vectors, ormqr, store).
+  assert.equal(TUNING.steinFrom, from);
+  assert.match(run(from), /^syev_tridiag_d_st_n33_lv_t64_g_m30_stein_reduce,syev_stein_values_n33_t64,syev_stein_vectors_n33_t64_i5,ormqr_d_LN_st,syev_tridiag_d_st_n33_lv_t64_g_m30_stein_store$/);
   assert.match(run(from - 1), /^syev_(rows|warp|block)_/);   // a Jacobi design (rows at 32)
-  assert.match(run(512), /^syev_tridiag_d_st_n512_lv_t512_g_m30_rec393216,syev_tridiag_apply_n512_c393216_r16_k128_u8,syev_tridiag_d_st_n512_lv_t512_g_m30_fin393216$/);
-  assert.match(run(TUNING.splitFrom - 1), /^syev_tridiag_d_st_n\d+_lv_t\d+_g_m30$/);
+  // The QL designs where forced: one kernel (in shared memory at 33), the split design from splitFrom.
+  assert.match(run(from, ql), /^syev_tridiag_d_st_n\d+_lv_t64_s_m30$/);
+  assert.match(run(512, ql), /^syev_tridiag_d_st_n512_lv_t512_g_m30_rec393216,syev_tridiag_apply_n512_c393216_r16_k128_u8,syev_tridiag_d_st_n512_lv_t512_g_m30_fin393216$/);
+  assert.match(run(TUNING.splitFrom - 1, ql), /^syev_tridiag_d_st_n\d+_lv_t\d+_g_m30$/);
   assert.match(run(100, (d, r) => { runRouted('syev', d, r as unknown as Record<string, unknown>, 'jacobi'); }), /^syev_block_/);
   assert.match(run(100, (d, r) => syevCuda(d, r, { force: { design: 'block' } })), /^syev_block_/);
   assert.match(run(8, (d, r) => { runRouted('syev', d, r as unknown as Record<string, unknown>, 'tridiag'); }), /^syev_tridiag_d_st_n8_/);
-  assert.match(run(100, (d, r) => syevTridiagCuda(d, r, { force: { global: true, threads: 64 } })), /^syev_tridiag_d_st_n100_lv_t64_g_m30$/);
+  assert.match(run(100, (d, r) => syevTridiagCuda(d, r, { force: { stein: false, global: true, threads: 64 } })), /^syev_tridiag_d_st_n100_lv_t64_g_m30$/);
   assert.throws(() => run(100, (d, r) => { runRouted('syev', d, r as unknown as Record<string, unknown>, 'nope'); }), /routes: cusolver, tridiag, ql-thread, jacobi, cpu/);
   // One block per matrix, the plan's threads and shared bytes.
-  run(100);
+  run(100, ql);
   assert.deepEqual([launches[0]!.config.grid, launches[0]!.config.block], [[3, 1, 1], [128, 1, 1]]);
   assert.equal(launches[0]!.config.sharedBytes, tridiagLayout(plan(100)).sharedBytes);
   // The family's own launcher, a list batch: the pointer form.
@@ -178,7 +184,7 @@ test('the split design\'s launches: record, apply over (row blocks, matrices), f
   for (const [n, count, dtype] of [[512, 3, 'float64'], [300, 5, 'float32'], [TUNING.splitFrom, 2, 'float64']] as const) {
     const a = dev.alloc(dtype, n * n * count), w = dev.alloc(dtype, n * count), info = dev.alloc('int32', count);
     launches.length = 0;
-    syevTridiagCuda(dev, { jobz: 'vectors', uplo: 'upper', a: strided(a, { rows: n, count }), w: strided(w, { rows: n, cols: 1, count }), info });
+    syevTridiagCuda(dev, { jobz: 'vectors', uplo: 'upper', a: strided(a, { rows: n, count }), w: strided(w, { rows: n, cols: 1, count }), info }, { force: { stein: false } });
     const p = planSyevSplit({ dtype, n, uplo: 'upper', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING);
     assert.deepEqual(launches.map((x) => x.entry), [syevTridiagSource(p.record).entry, tridiagApplySource(p.apply).entry, syevTridiagSource(p.finish).entry]);
     const [r, ap, f] = launches as [typeof launches[0], typeof launches[0], typeof launches[0]];
@@ -196,7 +202,7 @@ test('the split design\'s launches: record, apply over (row blocks, matrices), f
   const a = dev.alloc('float64', 512 * 512), w = dev.alloc('float64', 512), info = dev.alloc('int32', 1);
   const one = (jobz: 'vectors' | 'values', force: TridiagForce): string[] => {
     launches.length = 0;
-    syevTridiagCuda(dev, { jobz, uplo: 'lower', a: strided(a, { rows: 512, count: 1 }), w: strided(w, { rows: 512, cols: 1, count: 1 }), info }, { force });
+    syevTridiagCuda(dev, { jobz, uplo: 'lower', a: strided(a, { rows: 512, count: 1 }), w: strided(w, { rows: 512, cols: 1, count: 1 }), info }, { force: { stein: false, ...force } });
     return launches.map((x) => x.entry);
   };
   assert.deepEqual(one('vectors', { split: false }), ['syev_tridiag_d_st_n512_lv_t512_g_m30']);
@@ -217,6 +223,57 @@ test('tridiagonal syev kernels compile for sm_90 without spills', { skip: NVCC_S
   // The split design's three kernels.
   const splits = FULL_COMPILE ? [33, 100, 128, 200, 256, 384, 512].flatMap((n) => [splitPlan(n), { ...splitPlan(n, 'float32', { applyRows: 32 }) }]) : [splitPlan(512)];
   for (const p of splits) sources.push(syevTridiagSource(p.record), tridiagApplySource(p.apply), syevTridiagSource({ ...p.finish, kind: 'pointer', uplo: 'upper' }));
+  // The inverse-iteration design's kernels (both reductions).
+  const steins = (FULL_COMPILE ? [33, 64, 100, 128, 200, 256, 384, 512] : [64, 512]).flatMap((n) => [false, true].map((steinPanel) =>
+    planSyevStein({ dtype: n % 2 === 0 ? 'float64' : 'float32', n, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING, { force: { steinPanel } })));
+  for (const p of steins) {
+    sources.push(syevTridiagSource(p.reduce), tridiagSteinSource(p.values), tridiagSteinSource(p.vectors), syevTridiagSource({ ...p.store, kind: 'pointer' }));
+    if (p.panel !== undefined) sources.push(tridiagPanelSource(p.panel));
+  }
   const failures = compileFailures(await compileForSm90(sources), noSpills);
   assert.deepEqual(failures, [], failures.join('\n'));
+});
+
+test('the inverse-iteration design\'s launches: reduce (or load and panels with their GEMMs), values and vectors over ceil(n / 64) blocks a matrix, ormqr, store; no host read', () => {
+  const { dev, launches } = recordingDevice();
+  let reads = 0;
+  const download = dev.download.bind(dev);
+  dev.download = ((src, dst) => { reads++; return download(src, dst); }) as typeof dev.download;
+  for (const [n, count, dtype] of [[33, 4, 'float64'], [100, 3, 'float32'], [TUNING.steinPanelFrom, 2, 'float64'], [512, 2, 'float32']] as const) {
+    const a = dev.alloc(dtype, n * n * count), w = dev.alloc(dtype, n * count), info = dev.alloc('int32', count);
+    launches.length = 0;
+    syevTridiagCuda(dev, { jobz: 'vectors', uplo: 'upper', a: strided(a, { rows: n, count }), w: strided(w, { rows: n, cols: 1, count }), info });
+    const p = planSyevStein({ dtype, n, uplo: 'upper', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING);
+    const entries = launches.map((x) => x.entry);
+    const blocked = n >= TUNING.steinPanelFrom;
+    assert.equal(p.panel !== undefined, blocked, `n = ${n}`);
+    assert.equal(entries[0], syevTridiagSource(p.reduce).entry);
+    assert.match(entries[0]!, blocked ? /_stein_load$/ : /_stein_reduce$/);
+    // Blocked: per panel of 32 columns the panel kernel and two GEMMs.
+    const panels = blocked ? Math.ceil((n - 1) / STEIN_NB) : 0;
+    const rest = entries.slice(1 + 3 * panels);
+    for (let k = 0; k < panels; k++) {
+      assert.equal(entries[1 + 3 * k], tridiagPanelSource(p.panel!).entry);
+      assert.match(entries[2 + 3 * k]!, /^gemm_/);
+      assert.match(entries[3 + 3 * k]!, /^gemm_/);
+      assert.deepEqual(launches[1 + 3 * k]!.args[3], { type: 'i32', value: STEIN_NB * k }, 'the panel\'s first column');
+    }
+    assert.deepEqual(rest.slice(0, 2), [tridiagSteinSource(p.values).entry, tridiagSteinSource(p.vectors).entry]);
+    assert.match(rest[2]!, /^(ormqr_|wy_factor_)/, 'ormqr: its shared-memory kernel or its blocked WY steps');
+    assert.equal(rest.at(-1), syevTridiagSource(p.store).entry);
+    const parts = steinParts(p.vectors);
+    assert.equal(parts, Math.ceil(n / 64));
+    for (const x of launches.filter((l) => l.entry.startsWith('syev_stein_')))
+      assert.deepEqual([x.config.grid, x.config.block], [[count * parts, 1, 1], [p.vectors.threads, 1, 1]]);
+  }
+  assert.equal(reads, 0, 'no read back to the host');
+  // The sources: distinct per stage, size and iteration limit; the values kernel has no inverse iteration.
+  const p = planSyevStein({ dtype: 'float64', n: 200, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING);
+  const kernels = [p.values, p.vectors, { ...p.vectors, maxits: 3 }, { ...p.vectors, n: 201 }].map((x) => tridiagSteinSource(x));
+  assert.equal(new Set(kernels.map((k) => k.entry)).size, kernels.length);
+  assert.doesNotMatch(kernels[0]!.source, /solveShifted/);
+  assert.match(kernels[1]!.source, /solveShifted/);
+  assert.throws(() => planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: false, kind: 'strided' }, TUNING), /vectors/);
+  assert.throws(() => planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, TUNING, { force: { steinMaxits: 0 } }), /steinMaxits|iterations/);
+  assert.throws(() => syevTridiagSource({ ...p.store, shared: true }), /workspace/);
 });

@@ -21,6 +21,17 @@ import type { TridiagTuning } from './tridiag-types.js';
  * finish kernel's resume is the exception (and costs only the rotations past the buffer); `applyRows` 16: at 512 x 20 a
  * block of 16 rows takes 69 KiB, three per SM, 640 blocks in 2 waves (32 rows: one per SM, 3 waves).
  */
+/*
+ * The inverse-iteration design (kernels/tridiag/generate-stein.ts): `steinFrom` 33, it replaces both QL
+ * designs at every order it was measured at. H200, 2026-11-29, `node scripts/probe/syev-stein.mjs both`,
+ * vectors, ms, inverse iteration (unblocked / blocked reduction) against the one-kernel QL design and
+ * the split design: float64 33 x 10000 5.17 / 5.87 against 7.74 and 11.9; 64 x 2000 3.90 / 4.18 against
+ * 9.33 and 10.8; 96 x 1000 5.86 / 5.80 against 18.3 and 16.9; 128 x 500 5.47 / 6.14 against 19.0 and
+ * 21.9; 192 x 200 7.43 / 7.16 against 37.6 and 46.8; 256 x 100 9.43 / 8.08 against 43.7 and 38.0; 384
+ * x 40 16.5 / 12.7 against 92.8 and 74.3; 512 x 20 26.1 / 18.3 against 158 and 122 (float32 alike: the
+ * arithmetic is float64). `steinPanelFrom` 160: the blocked reduction (panels and GEMMs) from 192 on,
+ * dsytd2 in one kernel below (128: 5.47 against 6.14; float32 4.93 against 5.62).
+ */
 export const defaultTridiagTuning: TridiagTuning = {
   syevFrom: { float64: 33, float32: 33 },
   maxThreads: 512,
@@ -29,5 +40,5 @@ export const defaultTridiagTuning: TridiagTuning = {
   capFactor: 1.5,
   applyRows: 16,
   steinFrom: 33,
-  steinPanelFrom: 128,
+  steinPanelFrom: 160,
 };

@@ -34,10 +34,13 @@ export const h200VendorTable: VendorTable = {
       measured: [{ n: 256, count: 1, ratio: 0.65 }, { n: 384, count: 1, ratio: 0.65 }, { n: 512, count: 1, ratio: 0.61 }, { n: 768, count: 1, ratio: 0.58 }, { n: 1024, count: 1, ratio: 0.7 }, { n: 1536, count: 1, ratio: 0.75 }, { n: 2048, count: 1, ratio: 0.77 }, { n: 4096, count: 1, ratio: 0.83 }, { n: 8192, count: 1, ratio: 0.69 }, { n: 12288, count: 1, ratio: 0.7 }] },
     { op: 'getrf', route: 'cusolver', dtype: 'float32', n: [256, Infinity], count: [1, 1],
       measured: [{ n: 256, count: 1, ratio: 0.58 }, { n: 384, count: 1, ratio: 0.6 }, { n: 512, count: 1, ratio: 0.56 }, { n: 768, count: 1, ratio: 0.5 }, { n: 1024, count: 1, ratio: 0.65 }, { n: 1536, count: 1, ratio: 0.65 }, { n: 2048, count: 1, ratio: 0.69 }, { n: 4096, count: 1, ratio: 0.77 }, { n: 8192, count: 1, ratio: 0.84 }, { n: 12288, count: 1, ratio: 0.85 }] },
-    { op: 'syev', route: 'cusolver', dtype: 'float64', jobz: 'vectors', n: [64, Infinity], count: [20, Infinity],
-      measured: [{ n: 64, count: 2000, ratio: 0.78 }, { n: 128, count: 500, ratio: 0.35 }, { n: 256, count: 100, ratio: 0.32 }, { n: 512, count: 20, ratio: 0.2 }] },
-    { op: 'syev', route: 'cusolver', dtype: 'float32', jobz: 'vectors', n: [56, Infinity], count: [20, Infinity],
-      measured: [{ n: 56, count: 3000, ratio: 0.73 }, { n: 64, count: 2000, ratio: 0.49 }, { n: 128, count: 500, ratio: 0.2 }, { n: 256, count: 100, ratio: 0.11 }, { n: 512, count: 20, ratio: 0.15 }] },
+    // syev with vectors after the own route from 33 became the tridiagonal family's inverse-iteration
+    // design (the same card, 2026-11-29, `node scripts/probe/syev-stein.mjs both`, the sweep's counts):
+    // float64 runs on it at every order measured (XsyevBatched / own 1.15-3.9 at 33-512); float32 from
+    // 96 to 256 on cuSOLVER (0.50-0.91: its float32 arithmetic against the design's float64), 33-64 and
+    // 384-512 on the own design (1.24-2.9).
+    { op: 'syev', route: 'cusolver', dtype: 'float32', jobz: 'vectors', n: [96, 256], count: [100, Infinity],
+      measured: [{ n: 96, count: 1000, ratio: 0.91 }, { n: 128, count: 500, ratio: 0.72 }, { n: 192, count: 200, ratio: 0.86 }, { n: 256, count: 100, ratio: 0.5 }] },
     // trsm's rules re-measured after the leaf's triangle loads changed (commit 22bfc09, the same
     // card, 2026-11-29: `node dist/scripts/vendor-sweep.js --ops trsm`); float64 with one
     // right-hand side now runs on the own leaves at every order measured (1.28-171x).
