@@ -12,7 +12,7 @@ import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
 import { runRouted } from '../../src/cuda/router.js';
 import type { SyevRequest } from '../../src/core/ops.js';
 import {
-  STEIN_NB, TRIDIAG_MAX, TRIDIAG_MAXIT, applySharedBytes, planSyevSplit, planSyevStein, planSyevTridiag, splitSlice, steinParts, syevTridiagCuda, syevTridiagSource,
+  STEIN_NB, TRIDIAG_MAX, tridiagSteins, TRIDIAG_MAXIT, applySharedBytes, planSyevSplit, planSyevStein, planSyevTridiag, splitSlice, steinParts, syevTridiagCuda, syevTridiagSource,
   tridiagApplySource, tridiagPanelSource, tridiagSteinSource,
   tridiagLayout, tridiagServes, tridiagSplits, tridiagThreads, type SyevTridiagParams, type TridiagApplyParams, type TridiagForce,
 } from '../../src/cuda/kernels/tridiag/index.js';
@@ -227,7 +227,7 @@ test('tridiagonal syev kernels compile for sm_90 without spills', { skip: NVCC_S
   const steins = (FULL_COMPILE ? [33, 64, 100, 128, 200, 256, 384, 512] : [64, 512]).flatMap((n) => [false, true].map((steinPanel) =>
     planSyevStein({ dtype: n % 2 === 0 ? 'float64' : 'float32', n, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING, { force: { steinPanel } })));
   for (const p of steins) {
-    sources.push(syevTridiagSource(p.reduce), tridiagSteinSource(p.values), tridiagSteinSource(p.vectors), syevTridiagSource({ ...p.store, kind: 'pointer' }));
+    sources.push(syevTridiagSource(p.reduce), tridiagSteinSource(p.values), tridiagSteinSource(p.vectors!), syevTridiagSource({ ...p.store, kind: 'pointer' }));
     if (p.panel !== undefined) sources.push(tridiagPanelSource(p.panel));
   }
   const failures = compileFailures(await compileForSm90(sources), noSpills);
@@ -258,22 +258,35 @@ test('the inverse-iteration design\'s launches: reduce (or load and panels with 
       assert.match(entries[3 + 3 * k]!, /^gemm_/);
       assert.deepEqual(launches[1 + 3 * k]!.args[3], { type: 'i32', value: STEIN_NB * k }, 'the panel\'s first column');
     }
-    assert.deepEqual(rest.slice(0, 2), [tridiagSteinSource(p.values).entry, tridiagSteinSource(p.vectors).entry]);
+    assert.deepEqual(rest.slice(0, 2), [tridiagSteinSource(p.values).entry, tridiagSteinSource(p.vectors!).entry]);
     assert.match(rest[2]!, /^(ormqr_|wy_factor_)/, 'ormqr: its shared-memory kernel or its blocked WY steps');
     assert.equal(rest.at(-1), syevTridiagSource(p.store).entry);
-    const parts = steinParts(p.vectors);
+    const parts = steinParts(p.values);
     assert.equal(parts, Math.ceil(n / 64));
     for (const x of launches.filter((l) => l.entry.startsWith('syev_stein_')))
-      assert.deepEqual([x.config.grid, x.config.block], [[count * parts, 1, 1], [p.vectors.threads, 1, 1]]);
+      assert.deepEqual([x.config.grid, x.config.block], [[count * parts, 1, 1], [p.values.threads, 1, 1]]);
   }
   assert.equal(reads, 0, 'no read back to the host');
   // The sources: distinct per stage, size and iteration limit; the values kernel has no inverse iteration.
   const p = planSyevStein({ dtype: 'float64', n: 200, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING);
-  const kernels = [p.values, p.vectors, { ...p.vectors, maxits: 3 }, { ...p.vectors, n: 201 }].map((x) => tridiagSteinSource(x));
+  const kernels = [p.values, p.vectors!, { ...p.vectors!, maxits: 3 }, { ...p.vectors!, n: 201 }].map((x) => tridiagSteinSource(x));
   assert.equal(new Set(kernels.map((k) => k.entry)).size, kernels.length);
   assert.doesNotMatch(kernels[0]!.source, /solveShifted/);
   assert.match(kernels[1]!.source, /solveShifted/);
-  assert.throws(() => planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: false, kind: 'strided' }, TUNING), /vectors/);
+  // Values only: from steinPanelFrom (forced: anywhere), the panels and the values kernel, no vectors kernel and no ormqr.
+  const values = planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: false, kind: 'strided' }, TUNING);
+  assert.equal(values.vectors, undefined);
+  assert.equal(values.store.vectors, false);
+  assert.deepEqual([TUNING.steinPanelFrom - 1, TUNING.steinPanelFrom].map((n) => tridiagSteins({ n, vectors: false }, TUNING)), [false, true]);
+  const a = dev.alloc('float64', 300 * 300 * 2), w = dev.alloc('float64', 600), info = dev.alloc('int32', 2);
+  launches.length = 0;
+  syevTridiagCuda(dev, { jobz: 'values', uplo: 'lower', a: strided(a, { rows: 300, count: 2 }), w: strided(w, { rows: 300, cols: 1, count: 2 }), info });
+  const names = launches.map((x) => x.entry);
+  assert.match(names[0]!, /^syev_tridiag_d_st_n300_ln_t320_g_m30_stein_load$/);
+  assert.equal(names.filter((x) => x.startsWith('syev_latrd')).length, Math.ceil(299 / STEIN_NB));
+  assert.deepEqual(names.filter((x) => x.startsWith('syev_stein')), ['syev_stein_values_n300_t64']);
+  assert.ok(!names.some((x) => /ormqr|wy_factor/.test(x)));
+  assert.match(names.at(-1)!, /_ln_t320_g_m30_stein_store$/);
   assert.throws(() => planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, TUNING, { force: { steinMaxits: 0 } }), /steinMaxits|iterations/);
   assert.throws(() => syevTridiagSource({ ...p.store, shared: true }), /workspace/);
 });

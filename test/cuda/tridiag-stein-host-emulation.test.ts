@@ -41,18 +41,22 @@ interface Case {
   readonly uplo: Uplo;
   readonly force: TridiagForce;
   readonly kinds: readonly (SymKind | 'cluster')[];
+  /** Values only (default: vectors). */
+  readonly values?: boolean;
 }
 
 function build(dir: string, p: SyevSteinPlan): string {
   const files: [string, { source: string; entry: string }][] = [
-    ['reduce.cu', syevTridiagSource(p.reduce)], ['values.cu', tridiagSteinSource(p.values)], ['vectors.cu', tridiagSteinSource(p.vectors)],
+    ['reduce.cu', syevTridiagSource(p.reduce)], ['values.cu', tridiagSteinSource(p.values)],
     ['store.cu', syevTridiagSource(p.store)]];
+  if (p.vectors !== undefined) files.push(['vectors.cu', tridiagSteinSource(p.vectors)]);
   if (p.panel !== undefined) files.push(['panel.cu', tridiagPanelSource(p.panel)]);
   for (const [f, s] of files) writeFileSync(join(dir, f), s.source);
-  const [r, w, v, s, pn] = files.map(([, x]) => x.entry);
-  const exe = join(dir, `stein-${v}-${p.reduce.dtype}-${p.reduce.uplo}${pn === undefined ? '' : '-panel'}`);
+  const entry = (f: string): string | undefined => files.find(([name]) => name === f)?.[1].entry;
+  const [r, w, s, v, pn] = ['reduce.cu', 'values.cu', 'store.cu', 'vectors.cu', 'panel.cu'].map(entry);
+  const exe = join(dir, `stein-${w}-${p.reduce.dtype}-${p.reduce.uplo}${v === undefined ? '-values' : ''}${pn === undefined ? '' : '-panel'}`);
   const io = p.reduce.dtype === 'float32' ? ['-DIO=float'] : [];
-  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVALUES=${w}`, `-DVECTORS=${v}`, `-DSTORE=${s}`, ...(pn === undefined ? [] : [`-DPANEL=${pn}`]), ...io, `-I${dir}`, HARNESS, '-o', exe]);
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVALUES=${w}`, ...(v === undefined ? [] : [`-DVECTORS=${v}`]), `-DSTORE=${s}`, ...(pn === undefined ? [] : [`-DPANEL=${pn}`]), ...io, `-I${dir}`, HARNESS, '-o', exe]);
   return exe;
 }
 
@@ -88,7 +92,8 @@ function check(dir: string, rng: Rng, c: Case): void {
   const { dtype, n, uplo } = c;
   const eps = EPS[dtype];
   const tuning = tuningFor('sm_90', 'tridiag');
-  const plan = planSyevStein({ dtype, n, uplo, vectors: true, kind: 'strided', sharedLimit: SHARED }, tuning, { force: c.force });
+  const vectors = c.values !== true;
+  const plan = planSyevStein({ dtype, n, uplo, vectors, kind: 'strided', sharedLimit: SHARED }, tuning, { force: c.force });
   const exe = build(dir, plan);
   const count = c.kinds.length + 1;
   const mats: Mat[] = Array.from({ length: count }, (_, i) => {
@@ -102,10 +107,10 @@ function check(dir: string, rng: Rng, c: Case): void {
   const bad = count - 1;
   flat[bad * stride + Math.min(2, n - 1) * (ld + 1)] = NaN;
   const l = steinSlice(n);
-  const input = `${count} ${plan.reduce.threads} ${n} ${ld} ${stride} ${plan.vectors.threads} ${steinParts(plan.vectors)}\n${Array.from(flat).join(' ')}\n`;
+  const input = `${count} ${plan.reduce.threads} ${n} ${ld} ${stride} ${plan.values.threads} ${steinParts(plan.values)}\n${Array.from(flat).join(' ')}\n`;
   const nums = execFileSync(exe, [String(l.tau), String(l.v), String(l.wb)], { input, maxBuffer: 1 << 30 }).toString().trim().split('\n').map(Number);
   const info = nums.slice(0, count), w = nums.slice(count, count + count * n), out = nums.slice(count + count * n);
-  const what = `stein ${dtype} n=${n} ${uplo} t=${plan.reduce.threads}/${plan.vectors.threads}x${steinParts(plan.vectors)}${plan.panel === undefined ? '' : ` panels of ${plan.panel.nb}`}${c.force.steinMaxits === undefined ? '' : ` maxits=${c.force.steinMaxits}`}`;
+  const what = `stein ${dtype} n=${n} ${uplo} t=${plan.reduce.threads}/${plan.values.threads}x${steinParts(plan.values)}${vectors ? '' : ' values'}${plan.panel === undefined ? '' : ` panels of ${plan.panel.nb}`}${c.force.steinMaxits === undefined ? '' : ` maxits=${c.force.steinMaxits}`}`;
 
   const refW = new Float64Array(count * n);
   const refInfo = new Int32Array(count);
@@ -118,6 +123,7 @@ function check(dir: string, rng: Rng, c: Case): void {
     if (k === bad) {
       assert.equal(info[k], n + 2, `${at}: info`);
       assert.ok(wk.every(Number.isNaN), `${at}: NaN w`);
+      if (!vectors) return;
       for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) assert.ok(Number.isNaN(out[k * stride + i + j * ld]!), `${at}: NaN vectors`);
       return;
     }
@@ -127,6 +133,10 @@ function check(dir: string, rng: Rng, c: Case): void {
     assert.equal(refInfo[k], 0);
     wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]!) <= n * eps * norm, `${at}: w[${j}] ${x} vs ${refW[k * n + j]}`));
     for (let j = 1; j < n; j++) assert.ok(wk[j - 1]! <= wk[j]!, `${at}: ascending`);
+    if (!vectors) {
+      for (let e = 0; e < stride; e++) assert.ok(Object.is(out[k * stride + e], flat[k * stride + e]), `${at}: A untouched`);
+      return;
+    }
     const v = mat(n, n);
     for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) v.d[i + j * n] = out[k * stride + i + j * ld]!;
     const r1 = eigenResidual(a, v, wk, eps), r2 = orthoResidual(v, eps);
@@ -159,6 +169,9 @@ test('inverse-iteration tridiagonal syev on the host: every kind, a tight cluste
       { dtype: 'float64', n: 97, uplo: 'lower', force: { steinPanel: true, threads: 32 }, kinds: ['random', 'graded', 'cluster', 'rank-deficient'] },
       { dtype: 'float64', n: 3, uplo: 'lower', force: { steinPanel: true }, kinds: ['random', 'zero'] },
       { dtype: 'float64', n: 1, uplo: 'upper', force: { steinPanel: true }, kinds: ['random'] },
+      // Values only: the panels and the values kernel (A never written).
+      { dtype: 'float64', n: 70, uplo: 'upper', force: { steinPanel: true }, kinds: ALL, values: true },
+      { dtype: 'float32', n: 40, uplo: 'lower', force: { steinPanel: false }, kinds: ['random', 'zero', 'graded'], values: true },
       { dtype: 'float64', n: 1, uplo: 'lower', force: {}, kinds: ['random', 'zero'] },
       { dtype: 'float64', n: 2, uplo: 'upper', force: {}, kinds: ['random', 'diagonal', 'zero'] },
       { dtype: 'float64', n: 5, uplo: 'lower', force: {}, kinds: ['random', 'diagonal', 'repeated', 'cluster'] },

@@ -31,9 +31,11 @@ namespace sto { alignas(16) unsigned char smem[256 * 1024];
 namespace val {
 #include "values.cu"
 }
+#ifdef VECTORS
 namespace vec {
 #include "vectors.cu"
 }
+#endif
 #ifdef PANEL
 namespace pan {
 #include "panel.cu"
@@ -55,7 +57,7 @@ int main(int argc, char** argv) {
   std::vector<int> info(count, -99);
   std::vector<IO> W(count * n + 1);
   const long long slice = red::WORK;
-  if (sto::WORK != slice || vec::SLICE != slice || val::SLICE != slice || vec::PARTS != parts) return 4;
+  if (sto::WORK != slice || val::SLICE != slice || val::PARTS != parts) return 4;
   std::vector<real> work(count * slice + 1, std::nan(""));
   blockDim.x = bx; gridDim.x = count;
   for (unsigned x = 0; x < count; ++x) {
@@ -83,10 +85,13 @@ int main(int argc, char** argv) {
   blockDim.x = sx; gridDim.x = count * parts;
   for (unsigned x = 0; x < count * parts; ++x)
     launch_block(x, 0, sx, [&] { val::VALUES(work.data(), 0LL, (int)count); });
+#ifdef VECTORS
   for (unsigned x = 0; x < count * parts; ++x)
     launch_block(x, 0, sx, [&] { vec::VECTORS(work.data(), 0LL, (int)count); });
+#endif
   blockDim.x = bx; gridDim.x = count;
   // V := H(0) ... H(n-3) V per matrix: reflector i has 1 at row i + 1 and its tail in Z(i+2:n, i).
+#ifdef VECTORS
   for (long long k = 0; k < count; ++k) {
     real* s = work.data() + k * slice;
     for (long long i = n - 3; i >= 0; --i) {
@@ -102,6 +107,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+#endif
   for (unsigned x = 0; x < count; ++x) {
     memset(sto::smem, 0xff, sizeof sto::smem);
     launch_block(x, 0, bx, [&] { sto::STORE(A.data(), 0, strideA, (int)ldA, W.data(), 0, n, (int)n, work.data(), 0LL, info.data(), nullptr, (int)count); });

@@ -251,7 +251,7 @@ export const tridiagEntry = (p: SyevTridiagParams): string =>
 export function syevTridiagSource(p: SyevTridiagParams): KernelSource {
   const { dtype, n, uplo, vectors, kind, threads, shared, maxit, split, stein } = p;
   if (split !== undefined && (!vectors || shared)) throw new Error('the split design has vectors and Z in the workspace');
-  if (stein !== undefined && (!vectors || shared || split !== undefined)) throw new Error('the inverse-iteration design has vectors, Z in the workspace and no split');
+  if (stein !== undefined && (shared || split !== undefined)) throw new Error('the inverse-iteration design has Z in the workspace and no split');
   const l = tridiagLayout(p);
   const entry = tridiagEntry(p);
   const io = dtype === TRIDIAG_COMPUTE ? 'real' : cType(dtype);

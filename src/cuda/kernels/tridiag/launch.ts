@@ -93,13 +93,13 @@ function splitGroup(dev: GpuDevice, g: SyevGroup, p: SyevSplitPlan): void {
 function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
   const reduce = kernelFor(dev, 'syev-tridiag', p.reduce, () => syevTridiagSource(p.reduce));
   const values = kernelFor(dev, 'syev-tridiag-stein', p.values, () => tridiagSteinSource(p.values));
-  const vectors = kernelFor(dev, 'syev-tridiag-stein', p.vectors, () => tridiagSteinSource(p.vectors));
-  const parts = steinParts(p.vectors);
+  const vectors = p.vectors === undefined ? undefined : kernelFor(dev, 'syev-tridiag-stein', p.vectors, () => tridiagSteinSource(p.vectors!));
+  const parts = steinParts(p.values);
   const panel = p.panel === undefined ? undefined : kernelFor(dev, 'syev-tridiag-panel', p.panel, () => tridiagPanelSource(p.panel!));
   const store = kernelFor(dev, 'syev-tridiag', p.store, () => syevTridiagSource(p.store));
   const head = [...operandArgs(g.a), ...operandArgs(g.w)];
   const tail = [arg.ptr(g.info), ...indexArgs(g.index, g.count)];
-  const threads = p.reduce.threads, n = p.vectors.n, l = steinSlice(n);
+  const threads = p.reduce.threads, n = p.values.n, l = steinSlice(n);
   const what = "the inverse-iteration syev's slices (reflectors, vectors, factors)";
   perMatrixChunks(dev, { work: p.slice, workDtype: TRIDIAG_COMPUTE, what, maxChunk: 65535, maxBytes: STEIN_CHUNK_BYTES }, g.count, (ws, first, blocks) => {
     if (ws === undefined) throw new Error('the inverse-iteration design needs its slices');
@@ -117,8 +117,9 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
         gemmCuda(dev, { transA: 'N', transB: 'T', alpha: -1, a: w, b: v, beta: 1, c });
       }
     }
-    for (const k of [values, vectors]) k.launch({ grid: [blocks * parts, 1, 1], block: [p.vectors.threads, 1, 1], sharedBytes: 0 }, [slices, arg.i64(first), arg.i32(g.count)]);
-    if (n >= 3) ormqrCuda(dev, { side: 'left', trans: 'N', a: part(n - 1, n - 2, 1), tau: part(n - 2, 1, l.tau), c: part(n - 1, n, l.v + 1) });
+    for (const k of vectors === undefined ? [values] : [values, vectors])
+      k.launch({ grid: [blocks * parts, 1, 1], block: [p.values.threads, 1, 1], sharedBytes: 0 }, [slices, arg.i64(first), arg.i32(g.count)]);
+    if (vectors !== undefined && n >= 3) ormqrCuda(dev, { side: 'left', trans: 'N', a: part(n - 1, n - 2, 1), tau: part(n - 2, 1, l.tau), c: part(n - 1, n, l.v + 1) });
     store.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.store).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
   });
 }

@@ -68,7 +68,8 @@ export interface SyevSteinPlan {
   readonly reduce: SyevTridiagParams;
   readonly panel?: TridiagPanelParams;
   readonly values: TridiagSteinParams;
-  readonly vectors: TridiagSteinParams;
+  /** Absent: values only (no vectors kernel, no ormqr). */
+  readonly vectors?: TridiagSteinParams;
   readonly store: SyevTridiagParams;
   /** float64 elements per matrix (snippets.ts `steinSlice`). */
   readonly slice: number;

@@ -110,11 +110,13 @@ export function planSyevSplit(pr: TridiagProblem, tuning: TridiagTuning, options
 export const STEIN_MAXITS = 5;
 
 /**
- * Whether a group's vectors take the inverse-iteration design: `force.stein` where given, else n >=
- * the table's `steinFrom` (before the split design: it replaces both QL designs from there).
+ * Whether a group takes the inverse-iteration design: `force.stein` where given, else with vectors
+ * n >= the table's `steinFrom` (before the split design: it replaces both QL designs from there), values
+ * only n >= `steinPanelFrom` (its blocked reduction and its values kernel, in place of the one-kernel
+ * design's dsytd2 and bisection).
  */
 export function tridiagSteins(pr: Pick<TridiagProblem, 'n' | 'vectors'>, tuning: TridiagTuning, force: TridiagForce = {}): boolean {
-  return pr.vectors && (force.stein ?? pr.n >= tuning.steinFrom);
+  return force.stein ?? pr.n >= (pr.vectors ? tuning.steinFrom : tuning.steinPanelFrom);
 }
 
 /** Threads a block of the inverse-iteration design's values and vectors kernels (a thread per eigenvalue). */
@@ -124,11 +126,10 @@ export const STEIN_THREADS = 64;
  * The inverse-iteration design's launches: reduce (unblocked, or from the table's `steinPanelFrom`
  * the load stage and the blocked reduction's panels of STEIN_NB columns) and store with the
  * one-kernel plan's threads and Z in the slice, the values and vectors kernels a thread per eigenvalue, STEIN_THREADS a block (fewer
- * where n is smaller: whole warps), ceil(n / threads) blocks per matrix.
+ * where n is smaller: whole warps), ceil(n / threads) blocks per matrix; values only, no vectors kernel.
  */
 export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options: { readonly force?: TridiagForce } = {}): SyevSteinPlan {
   const force = options.force ?? {};
-  if (!pr.vectors) throw new MyriadError('UNSUPPORTED', 'the inverse-iteration design computes vectors', 'jobz');
   const base = planSyevTridiag(pr, tuning, { force: { ...force, global: true } });
   const maxits = force.steinMaxits ?? STEIN_MAXITS;
   if (!Number.isInteger(maxits) || maxits < 1 || maxits > 100) throw new MyriadError('UNSUPPORTED', `inverse iterations ${maxits} must be within 1 ... 100`, 'force.steinMaxits');
@@ -141,7 +142,7 @@ export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options
   const threads = Math.min(STEIN_THREADS, 32 * Math.ceil(pr.n / 32));
   return {
     reduce, ...(blocked ? { panel: { n: pr.n, threads: base.threads, nb: STEIN_NB } } : {}),
-    values: { stage: 'values', n: pr.n, threads, maxits }, vectors: { stage: 'vectors', n: pr.n, threads, maxits }, store,
+    values: { stage: 'values', n: pr.n, threads, maxits }, ...(pr.vectors ? { vectors: { stage: 'vectors', n: pr.n, threads, maxits } } : {}), store,
     slice: steinSlice(pr.n).slice,
   };
 }
