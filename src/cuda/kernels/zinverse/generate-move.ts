@@ -41,7 +41,7 @@ ${p.keep ? '  if (info[id] != 0) return;\n' : ''}  const real2* a = ${matrixPoin
 function moveTag(m: ZmoveOp): string {
   if (m.op === 'identity') return 'identity';
   if (m.op === 'whole') return `whole${m.onlyOk ? '_ok' : ''}`;
-  return `tri_${m.uplo === 'lower' ? 'l' : 'u'}_${m.diagonal}${m.zeroOther ? '_z' : ''}${m.onlyOk ? '_ok' : ''}`;
+  return `tri_${m.uplo === 'lower' ? 'l' : 'u'}_${m.diagonal}${m.zeroOther ? '_0' : ''}${m.onlyOk ? '_ok' : ''}`;
 }
 
 /** The body's statement for element (i, j): b[i + j ldB] from a[i + j ldA]. */
@@ -75,9 +75,8 @@ extern "C" __global__ void __launch_bounds__(${MOVE_THREADS}) ${entry}(
   if (mid >= count) return;
   const long long id = index ? (long long)index[mid] : mid;
   ${onlyOk ? 'if (info[id] != 0) return;' : '(void)info; (void)id;'}
-  const real2* a = ${matrixPointer('A', p.kindA, 'mid')};
+  ${m.op === 'identity' ? '// A is not read.' : `const real2* a = ${matrixPointer('A', p.kindA, 'mid')};`}
   real2* b = ${matrixPointer('B', p.kindB, 'mid')};
-  ${m.op === 'identity' ? '(void)a;' : ''}
   for (long long e = threadIdx.x; e < (long long)n * n; e += blockDim.x) {
     const int i = (int)(e % n), j = (int)(e / n);
     ${moveBody(m)}
