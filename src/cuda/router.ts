@@ -289,7 +289,7 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   getrs: [{ name: 'getrs', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGetrsCuda }, CPU],
   gesv: [{ name: 'gesv', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGesvCuda }, CPU],
   // The complex inverses (zinverse/) on strided and list batches of any order, composed of the complex trsm, herk,
-  // gemm, Cholesky and LU solve on workspace copies, the result moved into A where info is 0; variable batches: the CPU reference.
+  // gemm and Cholesky on workspace copies, the result moved into A where info is 0; variable batches: the CPU reference.
   trtri: [{ name: 'trtri', covers: (r) => zinverseCovers(r.a), run: complexTrtriCuda }, CPU],
   lauum: [{ name: 'lauum', covers: (r) => zinverseCovers(r.a), run: complexLauumCuda }, CPU],
   potri: [{ name: 'potri', covers: (r) => zinverseCovers(r.a), run: complexPotriCuda }, CPU],

@@ -1,6 +1,6 @@
 /**
  * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the complex inverses (kernels/zinverse/:
- * complexTrtriCuda, complexLauumCuda, complexPotriCuda, complexPotiCuda) as their launchers run
+ * complexTrtriCuda, complexLauumCuda, complexPotriCuda, complexPotiCuda, complexGetriCuda) as their launchers run
  * them, every launch in order: on a device that records each kernel, its launch and the pointer
  * tables uploaded, and whose workspace lies in the same buffer as the matrices (after them), then
  * each recorded kernel compiled as C++ for the host with its family's harness (ztrsm, zherk, zgemm,
@@ -8,14 +8,13 @@
  * the info kernels (info_zero, the combine) applied here as their one-line sources say. So the
  * leaves, the products, the scan and the moves run on the sub-blocks and workspaces as on a GPU.
  * Checked against the complex reference (cpu/complex/zinverse.ts) on a copy of the buffer: info
- * exactly; a matrix that must come back unchanged (a zero diagonal: trtri, potri) bit for bit; a
+ * exactly; a matrix that must come back unchanged (a zero diagonal: trtri, potri; a zero U(k, k):
+ * getri, on the reference's getrf factors of row-permuted diagonally dominant matrices) bit for bit; a
  * matrix whose potrf failed in poti: its factor's columns before the failure; the rest within a
  * backward-error tolerance; and every pair the call must not write (outside the matrices, the
  * other triangle, a unit diagonal) unchanged. Orders 1 to 100 (the leaf, one and two levels of the
  * recursion), complex128 and complex64, odd ld, strided and list batches; the workspace starts as
  * NaN, so a step that reads what no step wrote shows. A check of the CUDA sources without a GPU.
- * getri's chain (the identity, the complex LU solve, the scan, the move) is checked on the CPU in
- * zinverse-plan.test.ts and on the GPU in test/gpu/zinverse.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,8 +27,10 @@ import { list, strided, type Batch } from '../../src/core/batch.js';
 import { DTYPE_EPS, type DType } from '../../src/core/dtype.js';
 import type { Diag, Uplo } from '../../src/core/enums.js';
 import type { Storage } from '../../src/core/storage.js';
+import { cpuGetrfComplex } from '../../src/cpu/complex/zgetrf.js';
+import { cpuGetriComplex } from '../../src/cpu/complex/zgetri.js';
 import { cpuLauumComplex, cpuPotiComplex, cpuPotriComplex, cpuTrtriComplex } from '../../src/cpu/complex/zinverse.js';
-import { complexLauumCuda, complexPotiCuda, complexPotriCuda, complexTrtriCuda } from '../../src/cuda/kernels/zinverse/index.js';
+import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, complexTrtriCuda } from '../../src/cuda/kernels/zinverse/index.js';
 import type { DeviceArray, DeviceDType, GpuDevice, KernelArg } from '../../src/cuda/runtime/types.js';
 import { get, randomHpd, type Z } from '../helpers/complex.js';
 import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, NO_MMA_CARD, RECORDED_BASE, recordingDevice, type HarnessBuild, type Recorded } from '../helpers/recording-device.js';
@@ -38,6 +39,7 @@ import { Rng } from '../helpers/random.js';
 const skip = HOST_EMULATION_SKIP;
 const SENTINEL = 12345.5;
 const INFO_BASE = 0x2000000n;
+const IPIV_BASE = 0x3000000n;
 
 type Form = 'strided' | 'list';
 interface Layout { ld: number; offsets: number[] }
@@ -108,19 +110,20 @@ function folded(r: Recorded, operands: number, bytes: number): Recorded {
 // ---------------------------------------------------------------------------------------------
 // The chain: every recorded launch run in order on the buffer.
 
-type Family = 'ztrsm' | 'zherk' | 'zpotrf' | 'zgemm' | 'zinv-scan' | 'zinv-move' | 'info_zero' | 'combine';
+type Family = 'ztrsm' | 'zherk' | 'zpotrf' | 'zgemm' | 'zinv-scan' | 'zinv-move' | 'zinv-columns' | 'info_zero' | 'combine';
 interface Step { r: Recorded; family: Family; build?: HarnessBuild & { key: string } }
 
 const HARNESSES = {
   ztrsm: 'ztrsm-host-harness.cpp', zherk: 'zherk-host-harness.cpp', zpotrf: 'zpotrf-host-harness.cpp', zgemm: 'zgemm-host-harness.cpp',
-  'zinv-scan': 'zinverse-host-harness.cpp', 'zinv-move': 'zinverse-host-harness.cpp',
+  'zinv-scan': 'zinverse-host-harness.cpp', 'zinv-move': 'zinverse-host-harness.cpp', 'zinv-columns': 'zinverse-host-harness.cpp',
 } as const;
-const OPERANDS: Record<keyof typeof HARNESSES, number> = { ztrsm: 2, zherk: 2, zpotrf: 1, zgemm: 3, 'zinv-scan': 1, 'zinv-move': 2 };
+const OPERANDS: Record<keyof typeof HARNESSES, number> = { ztrsm: 2, zherk: 2, zpotrf: 1, zgemm: 3, 'zinv-scan': 1, 'zinv-move': 2, 'zinv-columns': 2 };
 
 function familyOf(entry: string): Family {
   if (entry === 'info_zero') return 'info_zero';
   if (entry === 'potrf_info_combine') return 'combine';
   if (entry.startsWith('zinv_scan_')) return 'zinv-scan';
+  if (entry.startsWith('zinv_columns_')) return 'zinv-columns';
   if (entry.startsWith('zinv_')) return 'zinv-move';
   if (entry.startsWith('ztrsm_')) return 'ztrsm';
   if (entry.startsWith('zherk_')) return 'zherk';
@@ -139,7 +142,7 @@ function stepsOf(recorded: readonly Recorded[], bytes: number, root: string, bui
     const letters = family === 'zgemm' ? 'ABC' : family === 'zherk' ? 'AC' : 'AB';
     const pointer = Array.from({ length: operands }, (_, o) => operandLine(r, o, bytes).pointer);
     const tiled = family === 'zgemm' && /gemm_tiled_/.test(r.src.entry);
-    const defines = [`-DENTRY=${r.src.entry}`, ...(tiled ? ['-DTILED'] : []), ...(family === 'zinv-scan' ? ['-DSCAN'] : []), ...pointer.flatMap((p, i) => (p ? [`-DP${letters[i]}`] : []))];
+    const defines = [`-DENTRY=${r.src.entry}`, ...(tiled ? ['-DTILED'] : []), ...(family === 'zinv-scan' ? ['-DSCAN'] : family === 'zinv-columns' ? ['-DCOLUMNS'] : []), ...pointer.flatMap((p, i) => (p ? [`-DP${letters[i]}`] : []))];
     const key = `${family}/${defines.join(' ')}`;
     let build = builds.get(key);
     if (build === undefined) {
@@ -154,8 +157,8 @@ function stepsOf(recorded: readonly Recorded[], bytes: number, root: string, bui
   });
 }
 
-/** Runs the steps on `buf` (2 len numbers), `infos` the int arrays by device address. */
-function runChain(steps: readonly Step[], buf: Float64Array, len: number, bytes: number, infos: Map<bigint, Int32Array>): void {
+/** Runs the steps on `buf` (2 len numbers), `infos` the int arrays by device address (getri's pivots at `pivots`). */
+function runChain(steps: readonly Step[], buf: Float64Array, len: number, bytes: number, infos: Map<bigint, Int32Array>, pivots?: Int32Array): void {
   const infoAt = (ptr: bigint, count: number): Int32Array => {
     let a = infos.get(ptr);
     if (a === undefined) infos.set(ptr, (a = new Int32Array(count).fill(-99)));
@@ -193,6 +196,12 @@ function runChain(steps: readonly Step[], buf: Float64Array, len: number, bytes:
       count = num(args[5]!);
       infoPtr = BigInt(num(args[6]!));
       input = [`${config.grid[0]} ${config.block[0]} ${count} ${num(args[7]!)} ${len}`, ...lines(1), ...Array.from(infoAt(infoPtr, count), String)];
+    } else if (family === 'zinv-columns') {
+      assert.equal(BigInt(num(args[8]!)), IPIV_BASE, 'the pivots');
+      assert.equal(BigInt(num(args[11]!)), 0n, 'no index table');
+      count = num(args[12]!);
+      infoPtr = BigInt(num(args[10]!));
+      input = [`${config.grid[0]} ${config.block[0]} ${count} ${num(args[13]!)} ${len}`, ...lines(2), String(num(args[9]!)), ...Array.from(pivots!, String), ...Array.from(infoAt(infoPtr, count), String)];
     } else if (family === 'zinv-move') {
       assert.equal(BigInt(num(args[9]!)), 0n, 'no index table');
       count = num(args[10]!);
@@ -216,7 +225,7 @@ function runChain(steps: readonly Step[], buf: Float64Array, len: number, bytes:
 // ---------------------------------------------------------------------------------------------
 // Cases.
 
-type Op = 'trtri' | 'lauum' | 'potri' | 'poti';
+type Op = 'trtri' | 'lauum' | 'potri' | 'poti' | 'getri';
 interface Case { op: Op; dtype: DType; form: Form; n: number; uplo: Uplo; diag?: Diag }
 
 const CASES: readonly Case[] = [
@@ -236,10 +245,15 @@ const CASES: readonly Case[] = [
   { op: 'poti', dtype: 'float64', form: 'strided', n: 5, uplo: 'lower' },
   { op: 'poti', dtype: 'float32', form: 'list', n: 47, uplo: 'upper' },
   { op: 'poti', dtype: 'float64', form: 'strided', n: 64, uplo: 'lower' },
+  { op: 'getri', dtype: 'float64', form: 'strided', n: 1, uplo: 'lower' },
+  { op: 'getri', dtype: 'float32', form: 'list', n: 5, uplo: 'lower' },
+  { op: 'getri', dtype: 'float64', form: 'list', n: 32, uplo: 'lower' },
+  { op: 'getri', dtype: 'float64', form: 'strided', n: 47, uplo: 'lower' },
+  { op: 'getri', dtype: 'float32', form: 'strided', n: 100, uplo: 'lower' },
 ];
 
 const nameOf = (c: Case): string =>
-  `${c.op} ${c.dtype === 'float64' ? 'complex128' : 'complex64'} ${c.uplo}${c.diag === 'unit' ? ' unit' : ''} n = ${c.n}, 3 ${c.form}${c.op === 'lauum' || c.diag === 'unit' ? '' : ' (one failing)'}`;
+  `${c.op} ${c.dtype === 'float64' ? 'complex128' : 'complex64'}${c.op === 'getri' ? '' : ` ${c.uplo}`}${c.diag === 'unit' ? ' unit' : ''} n = ${c.n}, 3 ${c.form}${c.op === 'lauum' || c.diag === 'unit' ? '' : ' (one failing)'}`;
 
 describe('complex inverses: every launch on the host, in order', { skip, timeout: 3_600_000 }, () => {
   const root = skip === undefined ? mkdtempSync(join(tmpdir(), 'myriad-zinv-')) : '';
@@ -258,7 +272,14 @@ describe('complex inverses: every launch on the host, in order', { skip, timeout
       const matrices = at.next + 2;
       // Failing members: a zero diagonal (trtri, potri), not positive definite past the leaf or NaN (poti).
       const k = n - 1 - Math.floor(n / 3);
+      const perm = Array.from({ length: n }, (_, i) => i);
+      for (let i = n - 1; i > 0; i--) { const j = rng.int(0, i); [perm[i], perm[j]] = [perm[j]!, perm[i]!]; }
       const values = (q: number, i: number, j: number, h: Z | undefined): [number, number] => {
+        if (c.op === 'getri') {
+          // Row i of a diagonally dominant matrix's row perm[i] (the pivots interchange rows); matrix 1 singular (a zero column).
+          if (q === 1 && j === k) return [0, 0];
+          return [(perm[i] === j ? 2 * n : 0) + rng.uniform(-1, 1), rng.uniform(-1, 1)];
+        }
         if (!inTriangle(uplo, i, j)) return [NaN, NaN];
         if (c.op === 'poti') {
           const [re, im] = get(h!, i, j);
@@ -280,11 +301,13 @@ describe('complex inverses: every launch on the host, in order', { skip, timeout
       const { dev, top } = bufferDevice(recorded, wsBase);
       const fakeBuffer: DeviceArray = { kind: 'device', dtype: c.dtype, length: 2 * matrices, device: 0, ptr: RECORDED_BASE, byteLength: matrices * bytes, disposed: false, dispose() {} };
       const info: DeviceArray = { kind: 'device', dtype: 'int32', length: count, device: 0, ptr: INFO_BASE, byteLength: 4 * count, disposed: false, dispose() {} };
+      const ipivArray: DeviceArray = { kind: 'device', dtype: 'int32', length: Math.max(1, n * count), device: 0, ptr: IPIV_BASE, byteLength: 4 * Math.max(1, n * count), disposed: false, dispose() {} };
       const a = batchOf(fakeBuffer, la, n, c.form, ctype);
       if (c.op === 'trtri') complexTrtriCuda(dev, { uplo, diag, a, info });
       else if (c.op === 'lauum') complexLauumCuda(dev, { uplo, a, info });
       else if (c.op === 'potri') complexPotriCuda(dev, { uplo, a, info });
-      else complexPotiCuda(dev, { uplo, a, info });
+      else if (c.op === 'poti') complexPotiCuda(dev, { uplo, a, info });
+      else complexGetriCuda(dev, { a, ipiv: ipivArray, pivotStride: n, info });
       const len = Math.max(matrices, Math.ceil(Number(top() - RECORDED_BASE) / bytes)) + 1;
 
       const buf = new Float64Array(2 * len).fill(NaN);
@@ -298,6 +321,12 @@ describe('complex inverses: every launch on the host, in order', { skip, timeout
           buf[2 * e + 1] = round(c.dtype, im);
         }
       }
+      // getri: getrf's factors (the reference's), rounded to the type, and its pivots.
+      const pivots = new Int32Array(Math.max(1, n * count));
+      if (c.op === 'getri') {
+        cpuGetrfComplex({ a: batchOf(buf, la, n, c.form, 'complex128'), ipiv: pivots, pivotStride: n, info: new Int32Array(count) });
+        for (let e = 0; e < 2 * matrices; e++) buf[e] = round(c.dtype, buf[e]!);
+      }
       const before = buf.slice();
 
       const builds = new Map<string, HarnessBuild & { key: string }>();
@@ -308,7 +337,7 @@ describe('complex inverses: every launch on the host, in order', { skip, timeout
         if (mine.length > 0) await compileHarnesses(resolve(`test/helpers/${HARNESSES[family]}`), mine);
       }
       const infos = new Map<bigint, Int32Array>();
-      runChain(steps, buf, len, bytes, infos);
+      runChain(steps, buf, len, bytes, infos, pivots);
 
       // The reference on a copy of the input.
       const want = before.slice(0, 2 * matrices);
@@ -317,7 +346,8 @@ describe('complex inverses: every launch on the host, in order', { skip, timeout
       if (c.op === 'trtri') cpuTrtriComplex({ uplo, diag, a: ra, info: wantInfo });
       else if (c.op === 'lauum') cpuLauumComplex({ uplo, a: ra, info: wantInfo });
       else if (c.op === 'potri') cpuPotriComplex({ uplo, a: ra, info: wantInfo });
-      else cpuPotiComplex({ uplo, a: ra, info: wantInfo });
+      else if (c.op === 'poti') cpuPotiComplex({ uplo, a: ra, info: wantInfo });
+      else cpuGetriComplex({ a: ra, ipiv: pivots, pivotStride: n, info: wantInfo });
       assert.deepEqual([...infos.get(INFO_BASE)!], [...wantInfo], 'info');
       if (c.op !== 'lauum' && diag === 'nonunit' && (n > 1 || c.op !== 'poti')) assert.ok(wantInfo[1]! > 0, 'matrix 1 fails');
 
@@ -337,14 +367,14 @@ describe('complex inverses: every launch on the host, in order', { skip, timeout
         const same = (y: number[], what: string): void => assert.ok(Object.is(g[0], y[0]) && Object.is(g[1], y[1]), `${where}: ${g}, ${what} ${y}`);
         if (o === undefined) { same(x, 'was'); continue; }
         const [q, i, j] = o;
-        if (!inTriangle(uplo, i, j) || (i === j && diag === 'unit')) { same(x, 'was'); continue; }
+        if (c.op !== 'getri' && (!inTriangle(uplo, i, j) || (i === j && diag === 'unit'))) { same(x, 'was'); continue; }
         if (wantInfo[q] !== 0) {
           if (c.op !== 'poti') { same(x, 'was'); continue; }
           // potrf failed: the factor's columns before the failing one, and its diagonal element.
           const col = uplo === 'lower' ? j : i, kk = wantInfo[q]! - 1;
           if (col > kk || (col === kk && i !== j)) continue;
         }
-        if (c.op !== 'trtri' && i === j && wantInfo[q] === 0) assert.ok(Object.is(g[1], 0), `${where}: the diagonal's imaginary part ${g[1]}`);
+        if ((c.op === 'lauum' || c.op === 'potri' || c.op === 'poti') && i === j && wantInfo[q] === 0) assert.ok(Object.is(g[1], 0), `${where}: the diagonal's imaginary part ${g[1]}`);
         if (Number.isNaN(w[0]) || Number.isNaN(w[1])) { assert.ok(Number.isNaN(g[0]) || Number.isNaN(g[1]), `${where}: ${g}, want NaN in ${w}`); continue; }
         for (const part of [0, 1]) assert.ok(Math.abs(g[part]! - w[part]!) <= tol * scale[q]!, `${where} part ${part}: ${g[part]}, want ${w[part]}`);
       }

@@ -2,7 +2,8 @@
  * The complex inverses' plans (kernels/zinverse/plan.ts: ztrtriSteps, zlauumSteps, zpotriSteps,
  * zgetriSteps) without a GPU: their steps are pure requests on sub-blocks of every matrix and on
  * workspaces, so here they run on the CPU reference (cpu/complex/: the products by ztrsm, zherk,
- * zgemm, zgetrs, zpotrf; the scan and the moves as their kernels' sources say, generate-move.ts)
+ * zgemm, zpotrf; the scan, the moves and getri's column interchanges as their kernels' sources
+ * say, generate-move.ts)
  * and must reproduce the reference run on the whole matrices (cpu/complex/zinverse.ts, zgetri.ts):
  * info exactly, a failing matrix bit for bit as the reference leaves it, the other triangle and
  * the floats outside the matrices unchanged, complex128 and complex64, lower and upper, unit and
@@ -21,7 +22,6 @@ import { cpuGetriComplex } from '../../src/cpu/complex/zgetri.js';
 import { cpuLauumComplex, cpuPotiComplex, cpuPotriComplex, cpuTrtriComplex } from '../../src/cpu/complex/zinverse.js';
 import { cpuPotrfComplex } from '../../src/cpu/complex/zpotrf.js';
 import { cpuHerkComplex } from '../../src/cpu/complex/zrankk.js';
-import { cpuGetrsComplex } from '../../src/cpu/complex/zsolve.js';
 import { cpuTrsmComplex } from '../../src/cpu/complex/ztrsm.js';
 import type { BlockBatch } from '../../src/cuda/kernels/common/sub-blocks.js';
 import {
@@ -59,6 +59,7 @@ function move(m: ZmoveOp, from: BlockBatch<S>, to: BlockBatch<S>, info: Int32Arr
       else if (i === j) {
         if (m.diagonal === 'copy') put(a.data[x]!, a.data[x + 1]!);
         else if (m.diagonal === 'real') put(a.data[x]!, 0);
+        else if (m.diagonal === 'one') put(1, 0);
       } else if (m.zeroOther) put(0, 0);
     }
   }
@@ -78,6 +79,28 @@ function scan(a: BlockBatch<S>, info: Int32Array, keep: boolean): void {
   }
 }
 
+/** getri's finish kernel (generate-move.ts zinverseColumnsSource) on CPU storage. */
+function columns(w: BlockBatch<S>, a: BlockBatch<S>, info: Int32Array, p: { ipiv: Int32Array; pivotStride: number }): void {
+  const n = a.rows;
+  for (let q = 0; q < batchCount(a); q++) {
+    if (info[q] !== 0) continue;
+    const x = matrixAt(w, q), y = matrixAt(a, q);
+    const at = (m: typeof x, i: number, j: number): number => 2 * (m.offset + i + j * m.ld);
+    for (let i = 0; i < n; i++) {
+      for (let j = n - 2; j >= 0; j--) {
+        const r = p.ipiv[q * p.pivotStride + j]!;
+        if (r === j) continue;
+        for (const part of [0, 1]) {
+          const t = x.data[at(x, i, j) + part]!;
+          x.data[at(x, i, j) + part] = x.data[at(x, i, r) + part]!;
+          x.data[at(x, i, r) + part] = t;
+        }
+      }
+      for (let j = 0; j < n; j++) for (const part of [0, 1]) y.data[at(y, i, j) + part] = x.data[at(x, i, j) + part]!;
+    }
+  }
+}
+
 /** The launcher's loop (launch.ts runSteps) with the CPU reference for the families' faces. */
 function runSteps(steps: readonly ZinverseStep<S>[], info: Int32Array, pivots?: { ipiv: Int32Array; pivotStride: number }): void {
   for (const s of steps) {
@@ -88,7 +111,7 @@ function runSteps(steps: readonly ZinverseStep<S>[], info: Int32Array, pivots?: 
       case 'trsm': cpuTrsmComplex(s.request); break;
       case 'herk': cpuHerkComplex(s.request); break;
       case 'gemm': cpuGemmComplex(s.request); break;
-      case 'getrs': cpuGetrsComplex({ trans: 'N', a: s.a, ipiv: pivots!.ipiv, pivotStride: pivots!.pivotStride, b: s.b, info: new Int32Array(info.length).fill(-5) }); break;
+      case 'columns': columns(s.w, s.a, info, pivots!); break;
       case 'potrf': cpuPotrfComplex({ uplo: s.uplo, a: s.a, info }); break;
     }
   }
@@ -243,7 +266,7 @@ describe('complex inverses (kernels/zinverse/plan.ts) on the CPU reference', () 
       cpuGetrfComplex({ a: want.batch, ipiv: new Int32Array(n * count), pivotStride: n, info: new Int32Array(count) });
       const s = spaces(getriWorkspace(n), n, count, dtype);
       const info = new Int32Array(count).fill(-3);
-      runSteps(zgetriSteps(blockOf(got.batch), s.w), info, { ipiv, pivotStride: n });
+      runSteps(zgetriSteps(blockOf(got.batch), s.w, s.e), info, { ipiv, pivotStride: n });
       const wantInfo = new Int32Array(count).fill(-4);
       cpuGetriComplex({ a: want.batch, ipiv, pivotStride: n, info: wantInfo });
       assert.ok(wantInfo[1]! > 0, 'matrix 1 singular');
@@ -271,7 +294,11 @@ describe('complex inverses (kernels/zinverse/plan.ts) on the CPU reference', () 
       const diagonal = herks.filter((r) => r.beta === 0);
       assert.ok(diagonal.every((r) => r.c.kind === 'strided' && r.c.rows <= 32));
       assert.equal(diagonal.reduce((x, r) => x + (r.c.kind === 'strided' ? r.c.rows : 0), 0), n, 'the herk leaves tile the diagonal');
-      assert.deepEqual(zgetriSteps(a, w).map((s) => s.kind), ['move', 'getrs', 'scan', 'move']);
+      const getri = zgetriSteps(a, w, e);
+      assert.deepEqual([getri[0]!.kind, ...getri.slice(-3).map((s) => s.kind)], ['move', 'trsm', 'scan', 'columns']);
+      const withU = getri.at(-3)!;
+      assert.ok(withU.kind === 'trsm' && withU.request.a === a && withU.request.b === w && withU.request.uplo === 'upper', 'W := inv(U) W with A\'s U');
+      assert.ok(getri.every((s) => s.kind !== 'move' || s.to !== a), 'A written by the finish alone');
     }
   });
 });

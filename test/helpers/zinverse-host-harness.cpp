@@ -1,10 +1,12 @@
 // Runs one of the complex inverses' own kernels (kernel.cu, entry ENTRY: with -DSCAN the diagonal
-// scan, else a move; kernels/zinverse/generate-move.ts) on the CPU: one std::thread per CUDA thread,
-// one block at a time (cuda-host-shim.h). -DPA / -DPB: that operand in the pointer form (an array of
+// scan, with -DCOLUMNS getri's column interchanges (operands W, A), else a move (A, B);
+// kernels/zinverse/generate-move.ts) on the CPU: one std::thread per CUDA thread, one block at a
+// time (cuda-host-shim.h). -DPA / -DPB: the first / second operand in the pointer form (an array of
 // host addresses into the buffer, one per matrix), else strided.
-// stdin: gx bx count n len, then per operand (A, and B for a move) offset stride ld and, in the
-// pointer form, count element offsets (complex elements), then count info values, then 2 len numbers
-// (the interleaved buffer). stdout: the buffer, then count info values.
+// stdin: gx bx count n len, then per operand offset stride ld and, in the pointer form, count
+// element offsets (complex elements); with -DCOLUMNS then pivotStride and count * pivotStride
+// pivots; then count info values, then 2 len numbers (the interleaved buffer). stdout: the buffer,
+// then count info values.
 // Used by test/cuda/zinverse-host-emulation.test.ts.
 #include "cuda-host-shim.h"
 #define __shared__ static
@@ -24,12 +26,21 @@ int main() {
 #else
   (void)b; (void)POINTER_B;
 #endif
+  std::vector<int> piv;
+  long long pivotStride = 0;
+#ifdef COLUMNS
+  if (scanf("%lld", &pivotStride) != 1) return 2;
+  piv.resize(count * pivotStride + 1);
+  for (long long q = 0; q < count * pivotStride; ++q) if (scanf("%d", &piv[q]) != 1) return 2;
+#endif
   std::vector<int> info(count);
   for (long long q = 0; q < count; ++q) if (scanf("%d", &info[q]) != 1) return 2;
   if (!readPairs(buf.data(), len)) return 3;
   run_grid(gx, 1, bx, 1, 1, 0, [&] {
-#ifdef SCAN
+#if defined(SCAN)
     ENTRY(ARG_A, a.off, a.stride, a.ld, nullptr, (int)count, info.data(), (int)n);
+#elif defined(COLUMNS)
+    ENTRY(ARG_A, a.off, a.stride, a.ld, ARG_B, b.off, b.stride, b.ld, piv.data(), (int)pivotStride, info.data(), nullptr, (int)count, (int)n);
 #else
     ENTRY(ARG_A, a.off, a.stride, a.ld, ARG_B, b.off, b.stride, b.ld, info.data(), nullptr, (int)count, (int)n);
 #endif

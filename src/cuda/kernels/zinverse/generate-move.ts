@@ -2,14 +2,15 @@
  * The complex inverses' own kernels, both memory-bound and tiny beside the products they frame:
  * - the diagonal scan (zinverseScanSource): one thread per matrix, n pairs read, info written;
  * - the moves (zinverseMoveSource): one block per matrix, its threads over the n x n elements of
- *   B, each element written once from the same element of A (or the identity's).
+ *   B, each element written once from the same element of A (or the identity's);
+ * - getri's finish (zinverseColumnsSource): one block per matrix, a thread per row of W.
  * The element is `real2` (common/complex.ts); rows, ld, offsets and strides count pairs.
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexLetter, complexPrelude } from '../common/complex.js';
 import { precisionPrelude } from '../common/precision.js';
-import type { ZmoveOp, ZmoveParams, ZscanParams } from './params.js';
+import type { ZcolumnsParams, ZmoveOp, ZmoveParams, ZscanParams } from './params.js';
 
 export const SCAN_THREADS = 128;
 export const MOVE_THREADS = 256;
@@ -52,7 +53,8 @@ function moveBody(m: ZmoveOp): string {
   if (m.op === 'whole') return `${dst} = ${src};`;
   const strict = m.uplo === 'lower' ? 'i > j' : 'i < j';
   const diagonal = m.diagonal === 'copy' ? `${dst} = ${src};`
-    : m.diagonal === 'real' ? `${dst} = makeReal2(${src}.x, real(0));` : '';
+    : m.diagonal === 'real' ? `${dst} = makeReal2(${src}.x, real(0));`
+    : m.diagonal === 'one' ? `${dst} = makeReal2(real(1), real(0));` : '';
   const other = m.zeroOther ? `${dst} = makeReal2(real(0), real(0));` : '';
   return `if (${strict}) ${dst} = ${src};
     else if (i == j) { ${diagonal} }
@@ -80,6 +82,40 @@ extern "C" __global__ void __launch_bounds__(${MOVE_THREADS}) ${entry}(
   for (long long e = threadIdx.x; e < (long long)n * n; e += blockDim.x) {
     const int i = (int)(e % n), j = (int)(e / n);
     ${moveBody(m)}
+  }
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+export function zinverseColumnsSource(p: ZcolumnsParams): KernelSource {
+  const entry = `zinv_columns_${complexLetter(p.dtype)}_${kindTag(p.kindW)}${kindTag(p.kindA)}`;
+  const source = `${precisionPrelude(p.dtype)}
+${complexPrelude(p.dtype)}
+
+// Block mid, where info is 0: W's columns j and ipiv[j] swapped for j = n-2 ... 0 (each thread its
+// rows: the rows are independent, a row's swaps in order), then A := W.
+extern "C" __global__ void __launch_bounds__(${MOVE_THREADS}) ${entry}(
+    ${operandParameters('W', p.kindW, true, 'real2')},
+    ${operandParameters('A', p.kindA, true, 'real2')},
+    const int* __restrict__ ipiv, int pivotStride, const int* __restrict__ info, const int* __restrict__ index, int count, int n) {
+  const long long mid = blockIdx.x;
+  if (mid >= count) return;
+  const long long id = index ? (long long)index[mid] : mid;
+  if (info[id] != 0) return;
+  real2* w = ${matrixPointer('W', p.kindW, 'mid')};
+  real2* a = ${matrixPointer('A', p.kindA, 'mid')};
+  const int* pv = ipiv + id * (long long)pivotStride;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    for (int j = n - 2; j >= 0; --j) {
+      const int p = pv[j];
+      if (p != j) {
+        const real2 t = w[i + j * (long long)ldW];
+        w[i + j * (long long)ldW] = w[i + p * (long long)ldW];
+        w[i + p * (long long)ldW] = t;
+      }
+    }
+    for (int j = 0; j < n; ++j) a[i + j * (long long)ldA] = w[i + j * (long long)ldW];
   }
 }
 `;

@@ -1,8 +1,8 @@
 /**
  * Launchers of the complex inverses (complexTrtriCuda, complexLauumCuda, complexPotriCuda,
  * complexPotiCuda, complexGetriCuda) on strided and list batches of any order: the steps of
- * plan.ts run in order over the whole batch, the products through the complex trsm, herk, gemm,
- * Cholesky and LU families' public faces, the scan and the moves on this family's kernels. The
+ * plan.ts run in order over the whole batch, the products through the complex trsm, herk, gemm
+ * and Cholesky families' public faces, the scan and the moves on this family's kernels. The
  * workspaces (W, V: n x n per matrix; E: 32 x 32) come from the device's workspace in one frame;
  * nothing waits on the host. The device arrays hold the parts' dtype; rows, ld, stride and offsets
  * count pairs.
@@ -16,23 +16,22 @@ import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { Workspace, type WorkspaceFrame } from '../../runtime/workspace.js';
 import { complexBytes } from '../common/complex.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { kernelFor } from '../common/kernel-cache.js';
+import { cachedKernel, kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
 import type { BlockBatch } from '../common/sub-blocks.js';
-import { complexGetrsCuda } from '../complex-lu/index.js';
 import { complexGemmCuda } from '../gemm/index.js';
 import { complexHerkCuda } from '../zherk/index.js';
 import { complexPotrfCuda } from '../zpotrf/index.js';
 import { complexTrsmCuda } from '../ztrsm/index.js';
-import { MOVE_THREADS, SCAN_THREADS, zinverseMoveSource, zinverseScanSource } from './generate-move.js';
-import type { ZmoveOp, ZmoveParams, ZscanParams } from './params.js';
+import { MOVE_THREADS, SCAN_THREADS, zinverseColumnsSource, zinverseMoveSource, zinverseScanSource } from './generate-move.js';
+import type { ZcolumnsParams, ZmoveOp, ZmoveParams, ZscanParams } from './params.js';
 import {
   getriWorkspace, lauumWorkspace, potriWorkspace, trtriWorkspace, zgetriSteps, ZINVERSE_LEAF, zlauumSteps, zpotriSteps, ztrtriSteps,
   type ZinverseStep, type ZinverseWorkspace, type ZpotriFactor,
 } from './plan.js';
 
 /** Whether the launchers take A: strided or list batches (variable ones run on the CPU reference). */
-export const zinverseCovers = (a: Batch<DeviceArray>): boolean => a.kind !== 'variable';
+export const zinverseCovers = (a: Batch<unknown>): boolean => a.kind !== 'variable';
 
 function blockBatch(a: Batch<DeviceArray>, op: string): BlockBatch<DeviceArray> {
   if (a.kind === 'variable') throw new MyriadError('UNSUPPORTED', `the complex ${op} kernels take strided and list batches`, 'a');
@@ -55,7 +54,7 @@ function takeSpaces(frame: WorkspaceFrame, dtype: DType, n: number, count: numbe
 }
 
 /** Runs `steps` over a batch of `count` matrices whose info is `info`. */
-function runSteps(dev: GpuDevice, dtype: DType, steps: readonly ZinverseStep<DeviceArray>[], info: DeviceArray, count: number, ipiv?: { ipiv: DeviceArray; pivotStride: number }, scratch?: DeviceArray): void {
+function runSteps(dev: GpuDevice, dtype: DType, steps: readonly ZinverseStep<DeviceArray>[], info: DeviceArray, count: number, ipiv?: Pivots): void {
   for (const s of steps) {
     switch (s.kind) {
       case 'scan': scan(dev, dtype, s.a, info, s.keep); break;
@@ -64,7 +63,7 @@ function runSteps(dev: GpuDevice, dtype: DType, steps: readonly ZinverseStep<Dev
       case 'trsm': complexTrsmCuda(dev, s.request); break;
       case 'herk': complexHerkCuda(dev, s.request); break;
       case 'gemm': complexGemmCuda(dev, s.request); break;
-      case 'getrs': complexGetrsCuda(dev, { trans: 'N', a: s.a, ipiv: ipiv!.ipiv, pivotStride: ipiv!.pivotStride, b: s.b, info: scratch! }); break;
+      case 'columns': columns(dev, dtype, s.w, s.a, info, ipiv!); break;
       case 'potrf': complexPotrfCuda(dev, { uplo: s.uplo, a: s.a, info }); break;
     }
   }
@@ -79,6 +78,24 @@ function scan(dev: GpuDevice, dtype: DType, a: BlockBatch<DeviceArray>, info: De
       const k = kernelFor(dev, 'zinverse-scan', p, () => zinverseScanSource(p));
       k.launch({ grid: [Math.ceil(g.count / SCAN_THREADS), 1, 1], block: [SCAN_THREADS, 1, 1] },
         [...operandArgs(g.operands[0]!), ...indexArgs(g.index, g.count), arg.ptr(info), arg.i32(n)]);
+    }
+  } finally {
+    release(dev, grouping);
+  }
+}
+
+interface Pivots { readonly ipiv: DeviceArray; readonly pivotStride: number }
+
+function columns(dev: GpuDevice, dtype: DType, w: BlockBatch<DeviceArray>, a: BlockBatch<DeviceArray>, info: DeviceArray, p: Pivots): void {
+  const n = a.rows;
+  const grouping = groupOperands(dev, [w, a], complexBytes(dtype));
+  try {
+    for (const g of grouping.groups) {
+      const [wo, ao] = [g.operands[0]!, g.operands[1]!];
+      const params: ZcolumnsParams = { dtype, kindW: wo.kind, kindA: ao.kind };
+      const k = cachedKernel(dev, `zinverse-columns/${JSON.stringify(params)}`, () => zinverseColumnsSource(params));
+      k.launch({ grid: [g.count, 1, 1], block: [MOVE_THREADS, 1, 1] },
+        [...operandArgs(wo), ...operandArgs(ao), arg.ptr(p.ipiv), arg.i32(p.pivotStride), arg.ptr(info), ...indexArgs(g.index, g.count), arg.i32(n)]);
     }
   } finally {
     release(dev, grouping);
@@ -107,17 +124,14 @@ function move(dev: GpuDevice, dtype: DType, m: ZmoveOp, from: BlockBatch<DeviceA
   }
 }
 
-/** Runs a plan with its workspaces taken for the call (and an int32 scratch where `scratchInfo`). */
-function withSpaces(
-  dev: GpuDevice, a: BlockBatch<DeviceArray>, need: ZinverseWorkspace, op: string, scratchInfo: boolean,
-  body: (dtype: DType, s: Spaces, scratch: DeviceArray | undefined) => void,
-): void {
+/** Runs a plan with its workspaces taken for the call. */
+function withSpaces(dev: GpuDevice, a: BlockBatch<DeviceArray>, need: ZinverseWorkspace, op: string, body: (dtype: DType, s: Spaces) => void): void {
   const dtype = deviceDtype(a);
   const frame = Workspace.of(dev).frame();
   try {
     const count = batchCount(a);
     const spaces = takeSpaces(frame, dtype, a.rows, count, need, op);
-    body(dtype, spaces, scratchInfo ? frame.take('int32', count, `the LU solve's info of ${count} complex getri`) : undefined);
+    body(dtype, spaces);
   } finally {
     frame.end();
   }
@@ -128,7 +142,7 @@ export function complexTrtriCuda(dev: GpuDevice, r: TrtriRequest<DeviceArray, De
   const a = blockBatch(r.a, 'trtri');
   const count = batchCount(a);
   if (count === 0) return;
-  withSpaces(dev, a, trtriWorkspace(a.rows), 'trtri', false, (dtype, s) =>
+  withSpaces(dev, a, trtriWorkspace(a.rows), 'trtri', (dtype, s) =>
     runSteps(dev, dtype, ztrtriSteps(r.uplo, r.diag, a, s.w, s.e!), r.info, count));
 }
 
@@ -137,7 +151,7 @@ export function complexLauumCuda(dev: GpuDevice, r: LauumRequest<DeviceArray, De
   const a = blockBatch(r.a, 'lauum');
   const count = batchCount(a);
   if (count === 0) return;
-  withSpaces(dev, a, lauumWorkspace(a.rows), 'lauum', false, (dtype, s) => runSteps(dev, dtype, zlauumSteps(r.uplo, a, s.w), r.info, count));
+  withSpaces(dev, a, lauumWorkspace(a.rows), 'lauum', (dtype, s) => runSteps(dev, dtype, zlauumSteps(r.uplo, a, s.w), r.info, count));
 }
 
 /** zpotri / cpotri: inv(A) over the `uplo` triangle from A's Cholesky factor; info as trtri's (A then unchanged). */
@@ -163,7 +177,7 @@ function hpdInverse(dev: GpuDevice, r: PotriRequest<DeviceArray, DeviceArray>, f
   const a = blockBatch(r.a, op);
   const count = batchCount(a);
   if (count === 0) return;
-  withSpaces(dev, a, potriWorkspace(a.rows), op, false, (dtype, s) =>
+  withSpaces(dev, a, potriWorkspace(a.rows), op, (dtype, s) =>
     runSteps(dev, dtype, zpotriSteps(r.uplo, a, s.w, s.v, s.e, factor), r.info, count));
 }
 
@@ -172,6 +186,6 @@ export function complexGetriCuda(dev: GpuDevice, r: GetriRequest<DeviceArray, De
   const a = blockBatch(r.a, 'getri');
   const count = batchCount(a);
   if (count === 0) return;
-  withSpaces(dev, a, getriWorkspace(a.rows), 'getri', true, (dtype, s, scratch) =>
-    runSteps(dev, dtype, zgetriSteps(a, s.w), r.info, count, { ipiv: r.ipiv, pivotStride: r.pivotStride }, scratch));
+  withSpaces(dev, a, getriWorkspace(a.rows), 'getri', (dtype, s) =>
+    runSteps(dev, dtype, zgetriSteps(a, s.w, s.e), r.info, count, { ipiv: r.ipiv, pivotStride: r.pivotStride }));
 }

@@ -1,7 +1,7 @@
 /**
  * The complex inverses (ztrtri, zlauum, zpotri, poti, zgetri) as lists of steps over a whole batch,
- * on sub-blocks of every matrix: the complex trsm, herk and gemm families' requests, the LU solve,
- * and this family's scan and moves. Pure, over any storage (tests run the same steps on the CPU
+ * on sub-blocks of every matrix: the complex trsm, herk and gemm families' requests, the complex
+ * Cholesky factorisation, and this family's scan, moves and column interchanges. Pure, over any storage (tests run the same steps on the CPU
  * reference). The products never touch A's matrices that must come back unchanged: they run on
  * workspace copies, and the result is moved into A only where info is 0.
  *
@@ -24,15 +24,16 @@
  *   0 (a failing trtri leaves A unchanged, as the reference): about 1.25 times zpotri's n^3/3.
  * poti: potrf (the complex Cholesky family), then potri with the scan keeping potrf's info, so a
  *   matrix that failed potrf is left as potrf leaves it.
- * getri: W := I, then the LU solve A X = W (zgetrs 'N': the interchanges, L, U), the scan of U's
- *   diagonal, W moved into A where info is 0: n^3 against zgetri's 2 n^3/3 (1.5 times: the solve
- *   with L does not skip the identity's zeros).
+ * getri (the real family's order): W := L (a unit diagonal, zeros above), W := inv(L) by trtri's
+ *   recursion (unit), W := inv(U) W (trsm with A's U), the scan of U's diagonal, then W's columns
+ *   interchanged by the pivots and W moved into A where info is 0: inv(A) = inv(U) inv(L) P in
+ *   n^3/6 + n^3/2 = 2 n^3/3, zgetri's count (plus the leaves').
  */
 import type { Diag, Uplo } from '../../../core/enums.js';
 import type { ComplexGemmRequest, ComplexHerkRequest, ComplexScalar, ComplexTrsmRequest } from '../../../core/op-specs.js';
 import { splitPoint } from '../common/split.js';
 import { block, type BlockBatch } from '../common/sub-blocks.js';
-import type { ZmoveOp } from './params.js';
+import type { ZdiagonalMove, ZmoveOp } from './params.js';
 
 /** The largest order a leaf takes: the complex trsm's and herk's one-kernel order. */
 export const ZINVERSE_LEAF = 32;
@@ -51,21 +52,21 @@ export type ZinverseStep<S> =
   | { readonly kind: 'trsm'; readonly request: ComplexTrsmRequest<S> }
   | { readonly kind: 'herk'; readonly request: ComplexHerkRequest<S> }
   | { readonly kind: 'gemm'; readonly request: ComplexGemmRequest<S> }
-  /** A X = B with getrf's factors of `a` (trans 'N'), X over B; its info is not the call's. */
-  | { readonly kind: 'getrs'; readonly a: BlockBatch<S>; readonly b: BlockBatch<S> }
+  /** getri's finish: W's columns interchanged by the pivots (last first), then A := W, where info is 0. */
+  | { readonly kind: 'columns'; readonly w: BlockBatch<S>; readonly a: BlockBatch<S> }
   /** The Cholesky factorisation of `a` (info: the call's). */
   | { readonly kind: 'potrf'; readonly uplo: Uplo; readonly a: BlockBatch<S> };
 
 const square = <S>(b: BlockBatch<S>, off: number, size: number): BlockBatch<S> => block(b, off, off, size, size);
 
-const triangle = (uplo: Uplo, diagonal: 'copy' | 'skip' | 'real', zeroOther: boolean, onlyOk: boolean): ZmoveOp =>
+const triangle = (uplo: Uplo, diagonal: ZdiagonalMove, zeroOther: boolean, onlyOk: boolean): ZmoveOp =>
   ({ op: 'triangle', uplo, diagonal, zeroOther, onlyOk });
 
 /**
  * The leaf of trtri: the triangle of `t` (order s <= ZINVERSE_LEAF) inverted into the triangle of
  * `into` (the diagonal as `diagonal` says), through E (s x s of the small workspace).
  */
-function leafSteps<S>(uplo: Uplo, diag: Diag, t: BlockBatch<S>, into: BlockBatch<S>, e: BlockBatch<S>, diagonal: 'copy' | 'skip' | 'real', onlyOk: boolean): ZinverseStep<S>[] {
+function leafSteps<S>(uplo: Uplo, diag: Diag, t: BlockBatch<S>, into: BlockBatch<S>, e: BlockBatch<S>, diagonal: ZdiagonalMove, onlyOk: boolean): ZinverseStep<S>[] {
   const s = t.rows;
   const es = square(e, 0, s);
   return [
@@ -79,7 +80,7 @@ function leafSteps<S>(uplo: Uplo, diag: Diag, t: BlockBatch<S>, into: BlockBatch
  * inv(T) in place over the triangle of W (every matrix), T as W holds it: the off-diagonal solves
  * of each split before its halves are inverted, the leaves through E.
  */
-export function triangularInverseSteps<S>(uplo: Uplo, diag: Diag, w: BlockBatch<S>, e: BlockBatch<S>, diagonal: 'copy' | 'skip' | 'real'): ZinverseStep<S>[] {
+export function triangularInverseSteps<S>(uplo: Uplo, diag: Diag, w: BlockBatch<S>, e: BlockBatch<S>, diagonal: ZdiagonalMove): ZinverseStep<S>[] {
   const steps: ZinverseStep<S>[] = [];
   const run = (off: number, size: number): void => {
     if (size <= ZINVERSE_LEAF) {
@@ -149,7 +150,7 @@ export function trtriWorkspace(n: number): ZinverseWorkspace {
 }
 export const lauumWorkspace = (n: number): ZinverseWorkspace => ({ w: n > 0, v: false, e: false });
 export const potriWorkspace = (n: number): ZinverseWorkspace => ({ w: n > 0, v: n > 0, e: n > 0 });
-export const getriWorkspace = (n: number): ZinverseWorkspace => ({ w: n > 0, v: false, e: false });
+export const getriWorkspace = (n: number): ZinverseWorkspace => ({ w: n > 0, v: false, e: n > 0 });
 
 /** trtri of A (w: n x n where n > ZINVERSE_LEAF; e: ZINVERSE_LEAF square). */
 export function ztrtriSteps<S>(uplo: Uplo, diag: Diag, a: BlockBatch<S>, w: BlockBatch<S> | undefined, e: BlockBatch<S>): ZinverseStep<S>[] {
@@ -198,13 +199,14 @@ export function zpotriSteps<S>(uplo: Uplo, a: BlockBatch<S>, w: BlockBatch<S> | 
   ];
 }
 
-/** getri of A from getrf's factors (w: n x n). */
-export function zgetriSteps<S>(a: BlockBatch<S>, w: BlockBatch<S> | undefined): ZinverseStep<S>[] {
+/** getri of A from getrf's factors (w: n x n; e: ZINVERSE_LEAF square). */
+export function zgetriSteps<S>(a: BlockBatch<S>, w: BlockBatch<S> | undefined, e: BlockBatch<S> | undefined): ZinverseStep<S>[] {
   if (a.rows === 0) return [{ kind: 'zero-info' }];
   return [
-    { kind: 'move', move: { op: 'identity' }, from: w!, to: w! },
-    { kind: 'getrs', a, b: w! },
+    { kind: 'move', move: triangle('lower', 'one', true, false), from: a, to: w! },
+    ...triangularInverseSteps('lower', 'unit', w!, e!, 'skip'),
+    { kind: 'trsm', request: { side: 'left', uplo: 'upper', transA: 'N', diag: 'nonunit', alpha: ONE, a, b: w! } },
     { kind: 'scan', a, keep: false },
-    { kind: 'move', move: { op: 'whole', onlyOk: true }, from: w!, to: a },
+    { kind: 'columns', w: w!, a },
   ];
 }
