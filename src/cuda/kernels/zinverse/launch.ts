@@ -75,7 +75,7 @@ function scan(dev: GpuDevice, dtype: DType, a: BlockBatch<DeviceArray>, info: De
   try {
     for (const g of grouping.groups) {
       const p: ZscanParams = { dtype, kind: g.operands[0]!.kind, keep };
-      const k = kernelFor(dev, 'zinverse-scan', p, () => zinverseScanSource(p));
+      const k = cachedKernel(dev, `zinverse-scan/${dtype}/${p.kind}/${keep}`, () => zinverseScanSource(p));
       k.launch({ grid: [Math.ceil(g.count / SCAN_THREADS), 1, 1], block: [SCAN_THREADS, 1, 1] },
         [...operandArgs(g.operands[0]!), ...indexArgs(g.index, g.count), arg.ptr(info), arg.i32(n)]);
     }
