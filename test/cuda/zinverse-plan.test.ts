@@ -168,10 +168,12 @@ const layoutOf = (i: number): Layout => (i % 3 === 2 ? LIST : ODD);
 const dtypeOf = (i: number): ComplexDType => (i % 2 === 0 ? 'complex128' : 'complex64');
 
 describe('complex inverses (kernels/zinverse/plan.ts) on the CPU reference', () => {
-  it('trtri: every uplo and diag; a matrix with an exactly zero diagonal keeps A bit for bit, info as ztrtri', () => {
+  it('trtri: every uplo, unit and non-unit; a matrix with an exactly zero diagonal keeps A bit for bit, info as ztrtri', () => {
     const rng = new Rng(301);
     let idx = 0;
     for (const n of ORDERS) for (const uplo of UPLOS) for (const diag of ['nonunit', 'unit'] as const) {
+      // unit: at half the orders and triangles (CI time).
+      if (diag === 'unit' && (ORDERS.indexOf(n) + UPLOS.indexOf(uplo)) % 2 === 0) continue;
       const [dtype, layout] = [dtypeOf(idx), layoutOf(idx++)];
       const count = 3;
       const ms = Array.from({ length: count }, () => triangular(rng, n, uplo, diag));
@@ -212,10 +214,11 @@ describe('complex inverses (kernels/zinverse/plan.ts) on the CPU reference', () 
     }
   });
 
-  it('potri and poti: a complex diagonal of the factor as trtri reads it; failing matrices (zero diagonal; not positive definite; NaN) as the reference leaves them', () => {
+  it('potri and poti (the triangles in turn): a complex diagonal of the factor as trtri reads it; failing matrices (zero diagonal; not positive definite; NaN) as the reference leaves them', () => {
     const rng = new Rng(303);
     let idx = 0;
-    for (const n of ORDERS) for (const uplo of UPLOS) for (const op of ['potri', 'poti'] as const) {
+    for (const n of ORDERS) for (const op of ['potri', 'poti'] as const) {
+      const uplo = UPLOS[(ORDERS.indexOf(n) + (op === 'poti' ? 1 : 0)) % 2]!;
       const [dtype, layout] = [dtypeOf(idx), layoutOf(idx++)];
       const count = 3;
       const k = n - 1 - Math.floor(n / 3);
