@@ -27,6 +27,7 @@ import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../src/cuda
 import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda, complexLaswpSource, complexPanelSource, planComplexPanel } from '../src/cuda/kernels/complex-lu/index.js';
 import { complexTrsmCuda, ztrsmServes } from '../src/cuda/kernels/ztrsm/index.js';
 import { complexHerkCuda } from '../src/cuda/kernels/zherk/index.js';
+import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, complexTrtriCuda } from '../src/cuda/kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { runRouted } from '../src/cuda/router.js';
@@ -269,6 +270,23 @@ function complexHerkThroughLaunchers(): void {
     for (const uplo of UPLOS) for (const trans of ['N', 'C'] as const) {
       complexHerkCuda(dev, { uplo, trans, alpha: 1, beta: 0.5, a: trans === 'N' ? one(n, 5) : one(5, n), c: one(n, n) });
     }
+  }
+}
+
+/** Complex trtri, lauum, potri, poti, getri (complex128, complex64; lower, upper; unit, non-unit) through their launchers: orders across the leaf and the recursion's, strided and list batches. */
+function complexInversesThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  for (const dtype of DTYPES) for (const n of [0, 1, 5, 32, ...COMPLEX_RECURSION_ORDERS]) for (const form of ['padded', 'list'] as const) {
+    const count = 3;
+    const one = complexBatches(dtype, form, count);
+    const info = fakeArray('int32', count);
+    for (const uplo of UPLOS) {
+      for (const diag of ['unit', 'nonunit'] as const) complexTrtriCuda(dev, { uplo, diag, a: one(n, n), info });
+      complexLauumCuda(dev, { uplo, a: one(n, n), info });
+      complexPotriCuda(dev, { uplo, a: one(n, n), info });
+      complexPotiCuda(dev, { uplo, a: one(n, n), info });
+    }
+    complexGetriCuda(dev, { a: one(n, n), ipiv: fakeArray('int32', Math.max(1, n * count)), pivotStride: n, info });
   }
 }
 
@@ -1058,6 +1076,7 @@ complexCholeskyThroughLaunchers();
 complexLuThroughLaunchers();
 complexTrsmThroughLaunchers();
 complexHerkThroughLaunchers();
+complexInversesThroughLaunchers();
 complexHeevThroughLauncher();
 complexGesvdThroughLauncher();
 vbatchedThroughLaunchers();

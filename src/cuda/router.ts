@@ -33,6 +33,7 @@ import { trtriCuda } from './kernels/trtri/index.js';
 import { complexPosvCuda, complexPosvSolve, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
 import { complexTrsmCuda, ztrsmCovers } from './kernels/ztrsm/index.js';
 import { complexHerkCuda, zherkCovers } from './kernels/zherk/index.js';
+import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda, zinverseCovers } from './kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
@@ -217,7 +218,7 @@ export const DEVICE_VARIABLE_ROUTES = {
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
-export type ComplexRouted = 'gemm' | 'trsm' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'heev' | 'gesvd';
+export type ComplexRouted = 'gemm' | 'trsm' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti' | 'getri' | 'heev' | 'gesvd';
 
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
 export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
@@ -226,6 +227,12 @@ export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<Devi
 function cusolverFactorOwnSolve(dev: GpuDevice, r: ComplexDeviceRequest<'posv'>): void {
   cusolverComplexPotrf(dev, r);
   complexPosvSolve(dev, r);
+}
+
+/** Complex poti composed of two routes: cuSOLVER's z/cpotrfBatched (the factor and info), then the own inverse where info is 0. */
+function cusolverFactorOwnInverse(dev: GpuDevice, r: ComplexDeviceRequest<'poti'>): void {
+  cusolverComplexPotrf(dev, r);
+  complexPotriAfterFactor(dev, r);
 }
 
 /** One way to run a complex request of K: as `Candidate`, on the complex request. */
@@ -281,6 +288,18 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   getrf: [{ name: 'getrf', covers: (r) => complexGetrfCovers(r.a), run: complexGetrfCuda }, CPU],
   getrs: [{ name: 'getrs', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGetrsCuda }, CPU],
   gesv: [{ name: 'gesv', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGesvCuda }, CPU],
+  // The complex inverses (zinverse/) on strided and list batches of any order, composed of the complex trsm, herk,
+  // gemm and Cholesky on workspace copies, the result moved into A where info is 0; variable batches: the CPU reference.
+  trtri: [{ name: 'trtri', covers: (r) => zinverseCovers(r.a), run: complexTrtriCuda }, CPU],
+  lauum: [{ name: 'lauum', covers: (r) => zinverseCovers(r.a), run: complexLauumCuda }, CPU],
+  potri: [{ name: 'potri', covers: (r) => zinverseCovers(r.a), run: complexPotriCuda }, CPU],
+  // cuSOLVER's factor where the table sends potrf there (lower), then the own inverse; else the own potrf and inverse.
+  poti: [
+    { name: 'cusolver', covers: (r, dev) => zinverseCovers(r.a) && cusolverComplexPotrfCovers(r, dev), run: cusolverFactorOwnInverse, capturable: false },
+    { name: 'poti', covers: (r) => zinverseCovers(r.a), run: complexPotiCuda },
+    CPU,
+  ],
+  getri: [{ name: 'getri', covers: (r) => zinverseCovers(r.a), run: complexGetriCuda }, CPU],
   // The two-sided complex Jacobi warp design (zjacobi/): n <= 32 on strided and list batches; larger or variable: the CPU reference.
   heev: [{ name: 'jacobi', covers: (r) => heevCovers(r.a, r.w), run: complexHeevCuda }, CPU],
   // The one-sided complex Jacobi warp design (zjacobi/): max(m, n) <= 32, strided and list; larger or variable: the CPU reference.
