@@ -1,7 +1,7 @@
 // syev with vectors, the tridiagonal family's inverse-iteration design (reduce, vectors by bisection
 // and dstein, V := Q V by ormqr, store: kernels/tridiag/generate-stein.ts) against the QL designs
 // (one kernel, split) and cusolverDnXsyevBatched; its tridiagonalization unblocked (dsytd2 in one
-// kernel) and blocked (panels and GEMMs) forced, per dtype, ms (median of 5 after 2 warm-ups; A reset
+// kernel) and blocked (panels and GEMMs) forced; values only as routed and on the one-kernel design, per dtype, ms (median of 5 after 2 warm-ups; A reset
 // from a pristine copy before each timed call, outside the timing); values only beside. Then the
 // inverse-iteration design's launches (unblocked reduction) timed one by one (by hand on a workspace of this
 // script's own, one chunk), and the largest ||V^T V - I|| / (n eps) and ||A V - V W|| / (n eps ||A||)
@@ -24,7 +24,7 @@ for (const dtype of dtypes) for (const [n, count] of cases) {
   const req = (jobz) => ({ jobz, uplo: 'lower', a: strided(a, { rows: n, cols: n, count }), w: strided(w, { rows: n, cols: 1, count }), info });
   const t = (force, jobz = 'vectors') => { try { return timed(() => syevTridiagCuda(dev, req(jobz), { force })).toFixed(3); } catch (e) { return `(${e.message.slice(0, 60)})`; } };
   const enqueue = () => { const ms = []; for (let r = 0; r < 5; r++) { dev.copy(a0, 0, a, 0, n * n * count); dev.synchronize(); const t0 = performance.now(); syevTridiagCuda(dev, req('vectors'), { force: { stein: true } }); ms.push(performance.now() - t0); dev.synchronize(); } ms.sort((x, y) => x - y); return ms[2].toFixed(3); };
-  const row = [`stein ${t({ stein: true })} (host enqueue ${enqueue()})`, `dsytd2 ${t({ stein: true, steinPanel: false })}`, `panels ${t({ stein: true, steinPanel: true })}`, `one kernel ${t({ stein: false, split: false })}`, `split ${t({ stein: false, split: true })}`, `values ${t({}, 'values')}`];
+  const row = [`stein ${t({ stein: true })} (host enqueue ${enqueue()})`, `dsytd2 ${t({ stein: true, steinPanel: false })}`, `panels ${t({ stein: true, steinPanel: true })}`, `one kernel ${t({ stein: false, split: false })}`, `split ${t({ stein: false, split: true })}`, `values ${t({}, 'values')} (one kernel ${t({ stein: false }, 'values')})`];
   if (solver.hasSyevBatched) {
     const b = solver.syevBatched(dtype, n, a, w, info, count);
     try { row.push(`vendor ${timed(() => b.run()).toFixed(3)}`); } finally { b.dispose(); }
