@@ -22,7 +22,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { blockReduceSource } from '../common/block-reduce.js';
 import { mathHelpers, precisionPrelude } from '../common/precision.js';
 import type { TridiagPanelParams } from './params.js';
-import { slicePointers, steinSlice } from './snippets.js';
+import { COLUMN_STEPS, slicePointers, steinSlice } from './snippets.js';
 
 export const panelEntry = (p: TridiagPanelParams): string => `syev_latrd_n${p.n}_t${p.threads}_b${p.nb}`;
 
@@ -38,6 +38,7 @@ constexpr int NB = ${nb};
 constexpr int LDZ = N;
 constexpr long long SLICE = ${l.slice};   // float64 elements per matrix
 ${blockReduceSource('sum')}
+${COLUMN_STEPS}
 
 extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(real* __restrict__ work, long long first, int count, int p0) {
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -62,34 +63,12 @@ ${slicePointers(n, 0)}  real* stau = Z + ${l.tau};
     }
     __syncthreads();
     // 2. The reflector of Z(i+1:N, i).
-    const real alpha = Z[i + 1 + i * LDZ];
-    real part = real(0);
-    for (int r = i + 2 + tid; r < N; r += T) { const real x = Z[r + i * LDZ]; part = fmaReal(x, x, part); }
-    const real xx = blockSum(part, red);   // every thread: the same bits, so the same tau
-    real tau = real(0), beta = alpha;
-    if (xx > real(0)) {
-      beta = -copysign(sqrtReal(fmaReal(alpha, alpha, xx)), alpha);
-      tau = (beta - alpha) / beta;
-      const real scal = real(1) / (alpha - beta);
-      for (int r = i + 2 + tid; r < N; r += T) { const real v = Z[r + i * LDZ] * scal; Z[r + i * LDZ] = v; vv[r] = v; }
-    } else {
-      for (int r = i + 2 + tid; r < N; r += T) vv[r] = Z[r + i * LDZ];
-    }
+    real beta;
+    const real tau = columnReflector(Z, vv, red, i, beta);
     if (tid == 0) { vv[i + 1] = real(1); sd[i] = Z[i + i * LDZ]; se[i] = beta; stau[i] = tau; Z[i + 1 + i * LDZ] = real(1); }
     __syncthreads();   // v complete (and Z(i+1, i))
     // 3. w = A22 v with the trailing matrix as of the panel's start (four partial sums).
-    for (int r = i + 1 + tid; r < N; r += T) {
-      real a0 = real(0), a1 = real(0), a2 = real(0), a3 = real(0);
-      int k = i + 1;
-      for (; k + 3 < N; k += 4) {
-        a0 = fmaReal(Z[r + k * LDZ], vv[k], a0);
-        a1 = fmaReal(Z[r + (k + 1) * LDZ], vv[k + 1], a1);
-        a2 = fmaReal(Z[r + (k + 2) * LDZ], vv[k + 2], a2);
-        a3 = fmaReal(Z[r + (k + 3) * LDZ], vv[k + 3], a3);
-      }
-      for (; k < N; ++k) a0 = fmaReal(Z[r + k * LDZ], vv[k], a0);
-      ww[r] = (a0 + a1) + (a2 + a3);
-    }
+    for (int r = i + 1 + tid; r < N; r += T) ww[r] = rowDotV(Z, vv, r, i + 1);
     // 4. The dot products with the panel's earlier columns: W^T v and V^T v (a warp each).
     for (int jj = warp; jj < jl; jj += T / 32) {
       const int c = p0 + jj;

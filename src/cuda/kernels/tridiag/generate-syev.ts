@@ -45,7 +45,7 @@ import { kindTag, matrixPointer, operandParameters } from '../common/batch-point
 import { blockReduceSource } from '../common/block-reduce.js';
 import { cType, elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import type { SyevTridiagParams } from './params.js';
-import { BISECT_EIGENVALUE, slicePointers, splitSlice, steinSlice } from './snippets.js';
+import { BISECT_EIGENVALUE, COLUMN_STEPS, slicePointers, splitSlice, steinSlice } from './snippets.js';
 
 /** The arithmetic (and shared memory and workspace element) of the kernel, whatever the data's dtype. */
 export const TRIDIAG_COMPUTE = 'float64' as const;
@@ -268,6 +268,7 @@ constexpr int RANGE = ${RANGE};
 ${SCALARS}
 ${blockReduceSource('sum')}
 ${blockReduceSource('max')}
+${COLUMN_STEPS}
 ${vectors && stein === undefined ? `${ROTATIONS}\n${producer(split?.stage === 'record' ? 'RCAP' : 'CAP')}` : ''}${vectors ? '' : BISECT_EIGENVALUE}
 
 `;
@@ -322,33 +323,15 @@ ${vectors && stein === undefined ? `${ROTATIONS}\n${producer(split?.stage === 'r
   if (!failed) {
     // 2. dsytd2 'L': reflector i annihilates Z(i+2:N, i); d, e the tridiagonal, taus the scalars.
     for (int i = 0; i < N - 1; ++i) {
-      const real alpha = Z[i + 1 + i * LDZ];
-      real part = real(0);
-      for (int r = i + 2 + tid; r < N; r += T) { const real x = Z[r + i * LDZ]; part = fmaReal(x, x, part); }
-      const real xx = blockSum(part, red);   // every thread: the same bits, so the same tau
-      real tau = real(0), beta = alpha;
-      if (xx > real(0)) {
-        beta = -copysign(sqrtReal(fmaReal(alpha, alpha, xx)), alpha);
-        tau = (beta - alpha) / beta;
-        const real scal = real(1) / (alpha - beta);
-        for (int r = i + 2 + tid; r < N; r += T) { const real v = Z[r + i * LDZ] * scal; Z[r + i * LDZ] = v; vv[r] = v; }
-      }
+      real beta;
+      const real tau = columnReflector(Z, vv, red, i, beta);
       if (tid == 0) { vv[i + 1] = real(1); d[i] = Z[i + i * LDZ]; e[i] = beta; taus[i] = tau; }
       if (tau == real(0)) continue;   // H = I (uniform over the block)
       __syncthreads();   // v complete
       // w = tau A22 v (rows i+1 ... N-1; four partial sums against the FMA latency).
       real wv = real(0);
       for (int r = i + 1 + tid; r < N; r += T) {
-        real a0 = real(0), a1 = real(0), a2 = real(0), a3 = real(0);
-        int k = i + 1;
-        for (; k + 3 < N; k += 4) {
-          a0 = fmaReal(Z[r + k * LDZ], vv[k], a0);
-          a1 = fmaReal(Z[r + (k + 1) * LDZ], vv[k + 1], a1);
-          a2 = fmaReal(Z[r + (k + 2) * LDZ], vv[k + 2], a2);
-          a3 = fmaReal(Z[r + (k + 3) * LDZ], vv[k + 3], a3);
-        }
-        for (; k < N; ++k) a0 = fmaReal(Z[r + k * LDZ], vv[k], a0);
-        const real wr = tau * ((a0 + a1) + (a2 + a3));
+        const real wr = tau * rowDotV(Z, vv, r, i + 1);
         ww[r] = wr;
         wv = fmaReal(wr, vv[r], wv);
       }

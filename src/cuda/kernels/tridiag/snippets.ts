@@ -100,3 +100,42 @@ export const BISECT_EIGENVALUE = `static __device__ __forceinline__ real bisectE
   }
   return real(0.5) * (lo + hi);
 }`;
+
+/**
+ * CUDA text: the two column steps dsytd2 and dlatrd share (generate-syev.ts, generate-panel.ts), on
+ * the working matrix Z (ld LDZ) by the whole block (T threads; needs `blockSum`):
+ * `columnReflector`, dlarfg on Z(i+1:N, i): tau returned, beta through `beta`, v's tail scaled in place
+ * in Z(i+2:N, i) and copied to vv (every thread computes tau and beta from the same block sum, so the
+ * same bits; vv[i + 1], the unit element, is the caller's); `rowDotV`, row r of Z times vv over the
+ * columns k0 ... N-1 (four partial sums against the FMA latency).
+ */
+export const COLUMN_STEPS = `static __device__ __forceinline__ real columnReflector(real* __restrict__ Z, real* __restrict__ vv, real* red, int i, real& beta) {
+  const int tid = threadIdx.x;
+  const real alpha = Z[i + 1 + i * LDZ];
+  real part = real(0);
+  for (int r = i + 2 + tid; r < N; r += T) { const real x = Z[r + i * LDZ]; part = fmaReal(x, x, part); }
+  const real xx = blockSum(part, red);
+  real tau = real(0);
+  beta = alpha;
+  if (xx > real(0)) {
+    beta = -copysign(sqrtReal(fmaReal(alpha, alpha, xx)), alpha);
+    tau = (beta - alpha) / beta;
+    const real scal = real(1) / (alpha - beta);
+    for (int r = i + 2 + tid; r < N; r += T) { const real v = Z[r + i * LDZ] * scal; Z[r + i * LDZ] = v; vv[r] = v; }
+  } else {
+    for (int r = i + 2 + tid; r < N; r += T) vv[r] = Z[r + i * LDZ];
+  }
+  return tau;
+}
+static __device__ __forceinline__ real rowDotV(const real* __restrict__ Z, const real* __restrict__ vv, int r, int k0) {
+  real a0 = real(0), a1 = real(0), a2 = real(0), a3 = real(0);
+  int k = k0;
+  for (; k + 3 < N; k += 4) {
+    a0 = fmaReal(Z[r + k * LDZ], vv[k], a0);
+    a1 = fmaReal(Z[r + (k + 1) * LDZ], vv[k + 1], a1);
+    a2 = fmaReal(Z[r + (k + 2) * LDZ], vv[k + 2], a2);
+    a3 = fmaReal(Z[r + (k + 3) * LDZ], vv[k + 3], a3);
+  }
+  for (; k < N; ++k) a0 = fmaReal(Z[r + k * LDZ], vv[k], a0);
+  return (a0 + a1) + (a2 + a3);
+}`;
