@@ -59,8 +59,14 @@ describe('complex batches', () => {
     throwsArg(() => validateBatch(bad, 'c'), 'DTYPE', 'c.dtype');
     const wrongArray = { ...z, data: new Float32Array(8) } as Batch<Storage>;
     throwsArg(() => batchElementType(wrongArray, 'c'), 'DTYPE', 'c.data');
+    // Variable batches: the members' arrays hold the parts' type, and their places count pairs.
+    throwsArg(() => variable([{ data: new Float64Array(8), rows: 2 }, { data: new Float32Array(8), rows: 2 }] as { data: Float64Array | Float32Array; rows: number }[], { dtype: 'complex128' }, 'a'), 'DTYPE', 'a.matrices[1].data', /complex128 needs float64/);
     const v = { ...variable([{ data: new Float64Array(4), rows: 2 }]), dtype: 'complex128' } as Batch<Storage>;
-    throwsArg(() => validateBatch(v, 'a'), 'UNSUPPORTED', 'a.dtype');
+    throwsArg(() => validateBatch(v, 'a'), 'BOUNDS', 'a.matrices[0].data', /2 complex128 elements/);
+    const ok = variable([{ data: new Float32Array(8), rows: 2 }, { data: new Float32Array(8), rows: 1, cols: 3, offset: 1 }], { dtype: 'complex64' });
+    assert.equal(ok.dtype, 'complex64');
+    assert.equal(batchElementType(ok, 'a'), 'complex64');
+    throwsArg(() => variable([{ data: new Float32Array(8), rows: 1, cols: 4, offset: 1 }], { dtype: 'complex64' }, 'a'), 'BOUNDS', 'a.matrices[0].data');
   });
 
   it('list batches of complex matrices', () => {

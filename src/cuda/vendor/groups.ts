@@ -29,7 +29,7 @@ export interface MatrixAddress {
 export function matrixAddress(b: Batch<DeviceArray>, i: number, argument: string): MatrixAddress {
   const m = matrixAt(b, i);
   // A complex batch's ld and offset count (re, im) pairs in a buffer of the parts' type.
-  const parts = b.kind !== 'variable' && b.dtype !== undefined ? 2 : 1;
+  const parts = b.dtype !== undefined ? 2 : 1;
   const elements = m.data.length / parts;
   const end = m.rows === 0 || m.cols === 0 ? m.offset : m.offset + m.ld * (m.cols - 1) + m.rows;
   if (end > elements || m.ld < Math.max(1, m.rows)) {
