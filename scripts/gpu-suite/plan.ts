@@ -95,6 +95,8 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['zheev', 30],
   // An estimate (not yet timed): about 100 complex gesvd kernels compiled at once, then 6 tests of 19 shapes each (33 on the CPU reference).
   ['zgesvd', 40],
+  // An estimate (not yet timed): about 830 complex kernels compiled at once (every operation, 44 orders per batch), then 23 tests of one batch each.
+  ['zvbatched', 75],
 ]);
 
 /**
