@@ -9,7 +9,9 @@
  * compact arrays of the call's workspace frame (q = 0 .. members - 1; pivots min(m, n) apart, the
  * group's own pivot stride), and a kernel scatters them to the members' places in the batch
  * (int-move.ts; pivots `pivotStride` apart, the batch's largest min(m, n)); pivots a launcher reads
- * (getrs) are gathered the same way before it runs. A batch of one shape in order needs neither:
+ * (getrs) are gathered the same way before it runs. The places are uploaded into the frame on the
+device's stream, in order with the launches (a group's bytes may be those an earlier group's
+launcher took as scratch in a frame of its own). A batch of one shape in order needs neither:
  * its group gets the request's arrays. Groups run one after another on the device's stream, each
  * a launcher call of its own, so what the launchers promise per matrix holds per member: info in
  * the member's place, a failed member's B kept by posv and gesv, no NaN spread between members.
