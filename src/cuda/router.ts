@@ -252,7 +252,8 @@ function ownComplex<K extends ComplexRouted>(op: K, name: string, covers: ((r: C
  * own kernels, 'cublas' the vendor's, 'cpu' the reference). The own kernels take strided and list
  * batches of any size, and variable batches by groups of one shape (`ownComplex`); the vendor's
  * candidates come first and run inside the card's measured rules for the complex type (forced by
- * name they run anywhere they can; variable batches never reach them).
+ * name they run anywhere they can; of them only trsm's cuBLAS route takes a variable batch, where its
+ * members share one shape).
  */
 export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCandidate<K>[] } = {
   gemm: [

@@ -1,7 +1,7 @@
 /**
  * A variable batch on launchers that take strided and list batches only (the complex families):
  * the members grouped by the shape and leading dimension of every batch of the request (members.ts
- * `groupMembers`, in order of first appearance, each group in batch order), and each group run as a
+ * `groupByShape`, in order of first appearance, each group in batch order), and each group run as a
  * list batch of its members' addresses, one launcher call per group (the per-size path of the real
  * families, which group inside their kernels' pointer arrays).
  *
@@ -22,7 +22,7 @@ import { OP_SPECS } from '../../../core/op-specs.js';
 import { Workspace } from '../../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../../runtime/types.js';
 import { gatherInts, scatterInts } from './int-move.js';
-import { groupMembers, memberShapes } from './members.js';
+import { groupByShape } from './members.js';
 
 type Fields = Record<string, unknown>;
 
@@ -41,16 +41,9 @@ export function hasVariableBatch(op: OpName, r: Fields): boolean {
   return batchFields(op, r).some((f) => (r[f] as Batch<unknown>).kind === 'variable');
 }
 
-/**
- * The members of a request's batches (one count) grouped by every batch's rows, cols and ld: groups
- * in order of first appearance, each in batch order. Reads shapes only (no addresses).
- */
+/** The members of a request's batches (one count) grouped by every batch's rows, cols and ld (members.ts `groupByShape`). */
 export function shapeGroups(batches: readonly Batch<unknown>[]): number[][] {
-  if (batches.length === 0) return [];
-  return groupMembers(batchCount(batches[0]!), batches.flatMap((b) => {
-    const s = memberShapes(b);
-    return [s.rows, s.cols, s.ld];
-  }));
+  return batches.length === 0 ? [] : groupByShape(batches, batchCount(batches[0]!));
 }
 
 /** Members `members` of `b` (one shape and ld) as a list batch of their places, with b's element type. */
