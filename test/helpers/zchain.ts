@@ -13,7 +13,7 @@ import { operandLine, parseHarnessNumber, RECORDED_BASE, type HarnessBuild, type
 
 export interface Step {
   r: Recorded;
-  family: 'ztrsm' | 'zherk' | 'zpotrf' | 'zgemm' | 'info_zero' | 'combine' | 'copy' | 'int_move' | 'upload';
+  family: 'ztrsm' | 'zherk' | 'zpotrf' | 'zgemm' | 'zlu' | 'info_zero' | 'combine' | 'copy' | 'int_move' | 'upload';
   build?: HarnessBuild & { key: string };
   /** An upload's int32 contents (a recording device that records uploads as steps: entry INT32_UPLOAD, args[0] the target). */
   ints?: Int32Array;
@@ -22,7 +22,7 @@ export interface Step {
 /** The entry of a recorded int32 upload into device memory (stream-ordered, as the device's uploads are). */
 export const INT32_UPLOAD = 'int32_upload';
 
-export const HARNESSES = { ztrsm: 'ztrsm-host-harness.cpp', zherk: 'zherk-host-harness.cpp', zpotrf: 'zpotrf-host-harness.cpp', zgemm: 'zgemm-host-harness.cpp' } as const;
+export const HARNESSES = { ztrsm: 'ztrsm-host-harness.cpp', zherk: 'zherk-host-harness.cpp', zpotrf: 'zpotrf-host-harness.cpp', zgemm: 'zgemm-host-harness.cpp', zlu: 'zlu-host-harness.cpp' } as const;
 
 function familyOf(entry: string): Step['family'] {
   if (entry === 'info_zero') return 'info_zero';
@@ -33,6 +33,8 @@ function familyOf(entry: string): Step['family'] {
   if (entry.startsWith('ztrsm_')) return 'ztrsm';
   if (entry.startsWith('zherk_')) return 'zherk';
   if (entry.startsWith('zpotrf_')) return 'zpotrf';
+  // The complex LU's register designs (complex-lu/: getrf, getrs, gesv to order 32).
+  if (/^(getrf|trs|gesv)_[zc]_/.test(entry)) return 'zlu';
   if (entry.includes('gemm')) return 'zgemm';
   throw new Error(`no host harness for ${entry}`);
 }
@@ -44,11 +46,11 @@ export function stepsOf(recorded: readonly Recorded[], bytes: number, root: stri
   return recorded.map((r): Step => {
     const family = familyOf(r.src.entry);
     if (family === 'info_zero' || family === 'combine' || family === 'copy' || family === 'int_move' || family === 'upload') return { r, family };
-    const operands = family === 'zgemm' ? 3 : family === 'zpotrf' ? 1 : 2;
+    const operands = family === 'zgemm' ? 3 : family === 'zpotrf' || (family === 'zlu' && r.src.entry.startsWith('getrf_')) ? 1 : 2;
     const letters = family === 'zgemm' ? 'ABC' : family === 'zherk' ? 'AC' : 'AB';
     const pointer = Array.from({ length: operands }, (_, o) => operandLine(r, o, bytes).pointer);
     const tiled = family === 'zgemm' && /gemm_tiled_/.test(r.src.entry);
-    const defines = [`-DENTRY=${r.src.entry}`, ...(tiled ? ['-DTILED'] : []), ...pointer.flatMap((p, i) => (p ? [`-DP${letters[i]}`] : []))];
+    const defines = [`-DENTRY=${r.src.entry}`, ...(tiled ? ['-DTILED'] : []), ...(family === 'zlu' && operands === 2 ? ['-DSOLVE'] : []), ...pointer.flatMap((p, i) => (p ? [`-DP${letters[i]}`] : []))];
     const key = `${family}/${defines.join(' ')}`;
     let build = builds.get(key);
     if (build === undefined) {
@@ -160,6 +162,24 @@ export function runChain(steps: readonly Step[], buf: Float64Array, len: number,
       continue;
     }
     const lines = (n: number): string[] => Array.from({ length: n }, (_, o) => operandLine(r, o, bytes).line);
+    if (family === 'zlu') {
+      // (A[, B], ipiv, pivotStride, info, index, count[, nrhs]); the pivots in and out after the buffer.
+      const solve = !r.src.entry.startsWith('getrf_');
+      const at = solve ? 8 : 4;
+      const [pivPtr, pivotStride, infoAt0, index, count] = [BigInt(num(args[at]!)), num(args[at + 1]!), BigInt(num(args[at + 2]!)), BigInt(num(args[at + 3]!)), num(args[at + 4]!)];
+      assert.equal(index, 0n, 'an LU launch over its whole batch (info and pivots at q)');
+      const piv = infoAt(pivPtr, Math.max(1, count * pivotStride));
+      const input = [`${config.grid[0]} ${config.block[0]} ${count} ${len} ${count * pivotStride} ${pivotStride}`, ...lines(solve ? 2 : 1), ...(solve ? [String(num(args[at + 5]!))] : []),
+        ...pairs(), ...Array.from(piv.subarray(0, count * pivotStride), String)];
+      const out = spawnSync(build!.exe, { input: input.join('\n') + '\n', maxBuffer: 1 << 28, timeout: 300_000 });
+      assert.equal(out.status, 0, `${r.src.entry}: harness exit ${out.status} ${out.stderr?.toString()}`);
+      const nums = out.stdout.toString().trim().split(/\s+/).map(parseHarnessNumber);
+      assert.equal(nums.length, 2 * len + count * pivotStride + count, `${r.src.entry}: the buffer, pivots and info back`);
+      buf.set(nums.slice(0, 2 * len));
+      piv.set(nums.slice(2 * len, 2 * len + count * pivotStride));
+      infoAt(infoAt0, count).set(nums.slice(2 * len + count * pivotStride));
+      continue;
+    }
     let input: string[];
     let infoPtr: bigint | undefined;
     let count: number;
