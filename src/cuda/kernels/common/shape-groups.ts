@@ -26,19 +26,27 @@ import { groupByShape } from './members.js';
 
 type Fields = Record<string, unknown>;
 
+/** Per operation, from its spec once: its batch fields and its per-matrix integer fields (info, ipiv), in the request's order. */
+const FIELDS = new Map<OpName, { readonly batches: readonly string[]; readonly ints: readonly string[] }>();
+function fieldsOf(op: OpName): { readonly batches: readonly string[]; readonly ints: readonly string[] } {
+  let f = FIELDS.get(op);
+  if (f === undefined) {
+    const args = Object.entries(OP_SPECS[op].args);
+    f = { batches: args.filter(([, kind]) => kind === 'batch' || kind === 'batch?').map(([name]) => name), ints: args.filter(([, kind]) => kind === 'ints').map(([name]) => name) };
+    FIELDS.set(op, f);
+  }
+  return f;
+}
+
 /** The batch fields of `op` present in `r`, in the request's order. */
 export function batchFields(op: OpName, r: Fields): string[] {
-  return Object.entries(OP_SPECS[op].args).filter(([f, kind]) => (kind === 'batch' || kind === 'batch?') && r[f] !== undefined).map(([f]) => f);
+  return fieldsOf(op).batches.filter((f) => r[f] !== undefined);
 }
 
-/** The per-matrix integer fields of `op` (info, ipiv). */
-function intFields(op: OpName): string[] {
-  return Object.entries(OP_SPECS[op].args).filter(([, kind]) => kind === 'ints').map(([f]) => f);
-}
-
-/** Whether a request of `op` has a variable batch (the case the groups are for). */
+/** Whether a request of `op` has a variable batch (the case the groups are for); asked on every complex call, so no array is made. */
 export function hasVariableBatch(op: OpName, r: Fields): boolean {
-  return batchFields(op, r).some((f) => (r[f] as Batch<unknown>).kind === 'variable');
+  for (const f of fieldsOf(op).batches) if ((r[f] as Batch<unknown> | undefined)?.kind === 'variable') return true;
+  return false;
 }
 
 /** The members of a request's batches (one count) grouped by every batch's rows, cols and ld (members.ts `groupByShape`). */
@@ -97,7 +105,7 @@ export function runByShape<R>(op: OpName, run: (dev: GpuDevice, r: R) => void): 
     const count = batchCount(batches[0]!);
     if (count === 0) return;
     const groups = shapeGroups(batches);
-    const ints = intFields(op);
+    const ints = fieldsOf(op).ints;
     const written = new Set(OP_SPECS[op].writes);
     // One shape in batch order: the group is the batch, its integers the request's (same pivot stride: the largest min(m, n) is the group's).
     if (groups.length === 1) { run(dev, groupRequest(op, request, groups[0]!) as unknown as R); return; }
