@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { list, strided, variable, type Batch } from '../src/core/batch.js';
 import type { DType } from '../src/core/dtype.js';
-import type { Op } from '../src/core/ops.js';
+import type { Op, OpName } from '../src/core/ops.js';
 import type { Uplo } from '../src/core/enums.js';
 import type { DeviceArray, DeviceInfo, GpuDevice, HostArray, Kernel, KernelSource, DeviceDType } from '../src/cuda/runtime/types.js';
 import { generateMmaGemm } from '../src/cuda/kernels/gemm/generate-mma.js';
@@ -30,7 +30,7 @@ import { complexHerkCuda } from '../src/cuda/kernels/zherk/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, complexTrtriCuda } from '../src/cuda/kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
-import { runRouted } from '../src/cuda/router.js';
+import { chooseComplex, runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
 import { gemmDeviceVariableCuda } from '../src/cuda/kernels/gemm/launch-vdevice.js';
 import { potrfDeviceVariableCuda } from '../src/cuda/kernels/potrf/launch-vdevice.js';
@@ -329,6 +329,47 @@ function complexGesvdThroughLauncher(): void {
         : strided(fakeArray(dtype, k * count), { rows: k, cols: 1, count });
       complexGesvdCuda(dev, { a: one(m, n), s, u: wantU ? one(m, k) : undefined, vt: wantVt ? one(k, n) : undefined, info: fakeArray('int32', count) });
     }
+}
+
+/**
+ * Complex variable batches through the router's complex lists (the families' launchers once per
+ * group of one shape and ld, the integer move between the groups' arrays and the batch's places):
+ * every operation with complex GPU routes, orders 0, 3, 5 (two lds), 17 and 40 (heev and gesvd 32).
+ */
+function complexVariableThroughRouter(): void {
+  const dev = fakeDevice(H100);
+  for (const dtype of DTYPES) {
+    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+    const members = (shapes: readonly (readonly [number, number, number])[], complex = true): Batch<DeviceArray> =>
+      variable(shapes.map(([rows, cols, pad]) => ({ data: fakeArray(dtype, 2 * Math.max(1, (rows + pad) * cols)), rows, cols, ld: Math.max(1, rows + pad) })), complex ? { dtype: type } : {});
+    const orders = (top: number): number[] => [0, 3, 5, 5, 17, top];
+    const square = (ns: number[]): Batch<DeviceArray> => members(ns.map((n, p) => [n, n, p % 2] as const));
+    const rhs = (ns: number[]): Batch<DeviceArray> => members(ns.map((n, p) => [n, 1 + (p % 3), p % 2] as const));
+    const ns = orders(40), small = orders(32), count = ns.length;
+    const info = fakeArray('int32', count), ipiv = fakeArray('int32', count * 40);
+    const routed = (op: OpName, r: Record<string, unknown>): void => {
+      const { candidate } = chooseComplex(op, r, dev);
+      if (candidate.run === undefined) throw new Error(`complex variable ${op}: no GPU route`);
+      (candidate.run as unknown as (dev: GpuDevice, r: Record<string, unknown>) => void)(dev, r);
+    };
+    routed('gemm', { transA: 'N', transB: 'C', alpha: [1, 0], a: square(ns), b: members(ns.map((n, p) => [1 + (p % 3), n, p % 2] as const)), beta: [0, 0], c: rhs(ns) });
+    routed('trsm', { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: [1, 0], a: square(ns), b: rhs(ns) });
+    routed('herk', { uplo: 'upper', trans: 'N', alpha: 1, a: rhs(ns), beta: 0, c: square(ns) });
+    for (const uplo of UPLOS) {
+      routed('potrf', { uplo, a: square(ns), info });
+      routed('potrs', { uplo, a: square(ns), b: rhs(ns), info });
+      routed('posv', { uplo, a: square(ns), b: rhs(ns), info });
+      routed('heev', { jobz: 'vectors', uplo, a: square(small), w: members(small.map((n) => [n, 1, 0] as const), false), info });
+    }
+    routed('getrf', { a: square(ns), ipiv, pivotStride: 40, info });
+    routed('getrs', { trans: 'C', a: square(ns), ipiv, pivotStride: 40, b: rhs(ns), info });
+    routed('gesv', { trans: 'N', a: square(ns), ipiv, pivotStride: 40, b: rhs(ns), info });
+    const rect = small.map((n, p) => [n, p % 2 === 0 ? n : Math.max(0, n - 2), 0] as const);
+    routed('gesvd', {
+      a: members(rect), s: members(rect.map(([m, n]) => [Math.min(m, n), 1, 0] as const), false),
+      u: members(rect.map(([m, n]) => [m, Math.min(m, n), 0] as const)), vt: members(rect.map(([m, n]) => [Math.min(m, n), n, 0] as const)), info,
+    });
+  }
 }
 
 /** Complex LU (zgetrf, zgetrs N / T / C, zgesv; complex128, complex64) through its launchers: n = 1 ... 32, strided and list batches. */
@@ -1079,6 +1120,7 @@ complexHerkThroughLaunchers();
 complexInversesThroughLaunchers();
 complexHeevThroughLauncher();
 complexGesvdThroughLauncher();
+complexVariableThroughRouter();
 vbatchedThroughLaunchers();
 deviceSizedThroughLaunchers();
 tsm2ThroughLauncher();

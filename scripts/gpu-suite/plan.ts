@@ -95,9 +95,10 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['zheev', 30],
   // An estimate (not yet timed): about 100 complex gesvd kernels compiled at once, then 6 tests of 19 shapes each (33 on the CPU reference).
   ['zgesvd', 40],
-  // An estimate (not yet timed): the complex inverses' kernels (scan, moves, and the trsm, herk, gemm, Cholesky and LU
-  // kernels they compose) compiled at once, then 10 tests of 45 orders each (to 256, residuals checked on the host to 128).
-  ['zinverse', 90],
+  // Timed on an H200 (2026-11-29, the whole suite at once): 78 s.
+  ['zinverse', 78],
+  // An estimate (not yet timed): about 830 complex kernels compiled at once (every operation, 44 orders per batch), then 23 tests of one batch each.
+  ['zvbatched', 75],
 ]);
 
 /**

@@ -11,7 +11,7 @@
  * read as the column-major storage of its transpose: the API maps it to the transposed
  * operation instead of copying (see `asColumnMajor`).
  *
- * A complex batch (strided or list) names its type: `dtype: 'complex128'` over a Float64Array,
+ * A complex batch (of any form) names its type: `dtype: 'complex128'` over a Float64Array,
  * `'complex64'` over a Float32Array, the (re, im) pairs interleaved. Its rows, cols, ld, stride and
  * offset count complex elements (two floats each); a real batch has no `dtype` field (its type is
  * its array's). `batchDtype` answers for real batches only and rejects a complex one, so that no
@@ -66,6 +66,8 @@ export interface VariableBatch<S = Storage> {
   readonly kind: 'variable';
   readonly matrices: readonly MatrixView<S>[];
   readonly order: Order;
+  /** Present on a complex batch only: its element type (every member's array holds interleaved pairs). */
+  readonly dtype?: ComplexDType;
 }
 
 export type Batch<S = Storage> = StridedBatch<S> | ListBatch<S> | VariableBatch<S>;
@@ -189,12 +191,12 @@ export function list<S extends Storage>(
 /** A batch whose matrices differ in size (MAGMA's vbatched form). */
 export function variable<S extends Storage>(
   matrices: readonly { data: S; rows: number; cols?: number; ld?: number; offset?: number }[],
-  options: { order?: Order } = {},
+  options: { order?: Order; dtype?: ElementType } = {},
   argument = 'variable',
 ): VariableBatch<S> {
   check(Array.isArray(matrices), 'INVALID_ARGUMENT', `${argument}.matrices`, 'expected an array');
   check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', argument, 'options must be an object');
-  checkKeys(options, ['order'], argument);
+  checkKeys(options, ['order', 'dtype'], argument);
   const order = parseOrder(options.order ?? 'col', `${argument}.order`);
   const views = matrices.map((m, i): MatrixView<S> => {
     // The common case without a string per member: every field present and valid, no other key.
@@ -212,7 +214,8 @@ export function variable<S extends Storage>(
     const ld = nonNegativeInt(m.ld ?? Math.max(1, order === 'col' ? rows : cols), `${arg}.ld`);
     return { data: m.data, rows, cols, ld, offset: nonNegativeInt(m.offset ?? 0, `${arg}.offset`) };
   });
-  const b: VariableBatch<S> = { kind: 'variable', matrices: views, order };
+  const complex = elementOption(options.dtype, views.map((m) => m.data), argument);
+  const b: VariableBatch<S> = complex === undefined ? { kind: 'variable', matrices: views, order } : { kind: 'variable', matrices: views, order, dtype: complex };
   validateBatch(b, argument);
   return b;
 }
@@ -317,7 +320,6 @@ function elementOption(dtype: unknown, stores: readonly unknown[], name: string)
 export function batchComplex(b: Batch<unknown>, argument: string): ComplexDType | undefined {
   const d: unknown = (b as { dtype?: unknown }).dtype;
   if (d === undefined) return undefined;
-  if (b.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'variable batches are real only so far: give a complex batch as strided() or list()', `${argument}.dtype`);
   if (!isComplexDType(d))
     throw new MyriadError('DTYPE', `expected 'complex128' or 'complex64' (a real batch has no dtype field), got ${describeValue(d)}`, `${argument}.dtype`);
   return d;
@@ -484,7 +486,7 @@ export function asColumnMajor<S>(b: Batch<S>): Batch<S> {
     case 'list':
       return { ...b, rows: b.cols, cols: b.rows, order: 'col' };
     case 'variable':
-      return { kind: 'variable', order: 'col', matrices: b.matrices.map((m) => ({ ...m, rows: m.cols, cols: m.rows })) };
+      return { ...b, order: 'col', matrices: b.matrices.map((m) => ({ ...m, rows: m.cols, cols: m.rows })) };
   }
 }
 

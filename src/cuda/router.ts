@@ -36,6 +36,7 @@ import { complexHerkCuda, zherkCovers } from './kernels/zherk/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda, zinverseCovers } from './kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
+import { coversEachShape, runByShape } from './kernels/common/shape-groups.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import {
   cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers,
@@ -244,50 +245,60 @@ export interface ComplexCandidate<K extends ComplexRouted> {
 }
 
 /**
+ * An own complex candidate: `covers` and `run` of the family's launchers (strided and list batches),
+ * and for a request with a variable batch the same launchers once per group of members of one shape
+ * and ld, as list batches (kernels/common/shape-groups.ts), where `covers` takes every group.
+ */
+function ownComplex<K extends ComplexRouted>(op: K, name: string, covers: ((r: ComplexDeviceRequest<K>, dev: GpuDevice) => boolean) | undefined,
+  run: (dev: GpuDevice, r: ComplexDeviceRequest<K>) => void): ComplexCandidate<K> {
+  return { name, covers: coversEachShape(op, covers ?? (() => true)), run: runByShape(op, run) };
+}
+
+/**
  * The candidates of complex requests, in order of preference, named as the real ones ('gemm' the
  * own kernels, 'cublas' the vendor's, 'cpu' the reference). The own kernels take strided and list
- * batches of any size; the vendor's candidates come first and run inside the card's measured rules
- * for the complex type (forced by name they run anywhere they can). Variable batches run on the CPU
- * reference.
+ * batches of any size, and variable batches by groups of one shape (`ownComplex`); the vendor's
+ * candidates come first and run inside the card's measured rules for the complex type (forced by
+ * name they run anywhere they can; of them only trsm's cuBLAS route takes a variable batch, where its
+ * members share one shape).
  */
 export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCandidate<K>[] } = {
   gemm: [
     // cuBLAS's z/cgemm inside the card's measured crossover rules for the complex type (model/tuning/vendor-*.ts).
     { name: 'cublas', covers: cublasComplexGemmCovers, run: cublasComplexGemm, capturable: false },
-    { name: 'gemm', covers: (r) => r.a.kind !== 'variable' && r.b.kind !== 'variable' && r.c.kind !== 'variable', run: complexGemmCuda },
+    ownComplex('gemm', 'gemm', undefined, complexGemmCuda),
     CPU,
   ],
-  // Strided and list batches, any order (ztrsm/): cuBLAS's z/ctrsmBatched inside the card's measured crossover
-  // rules for the complex type, else the warp design for triangles of order <= 32 and the recursion over it with
-  // the complex GEMM beyond; variable batches: the CPU reference.
+  // Any order (ztrsm/): cuBLAS's z/ctrsmBatched inside the card's measured crossover rules for the complex type, else
+  // the warp design for triangles of order <= 32 and the recursion over it with the complex GEMM beyond.
   trsm: [
     { name: 'cublas', covers: cublasComplexTrsmCovers, run: cublasTrsm, capturable: false },
-    { name: 'trsm', covers: ztrsmCovers, run: complexTrsmCuda },
+    ownComplex('trsm', 'trsm', ztrsmCovers, complexTrsmCuda),
     CPU,
   ],
-  // Strided and list batches, any order (zherk/): a thread per element of C's triangle for n <= 32, beyond it diagonal
-  // blocks on that kernel and the triangle's off-diagonal blocks by the complex GEMM; variable batches: the CPU reference.
-  herk: [{ name: 'herk', covers: zherkCovers, run: complexHerkCuda }, CPU],
-  // The complex Cholesky on strided and list batches, any order: cuSOLVER's z/cpotrfBatched inside the card's
-  // measured crossover rules for the complex type, else the own kernels (kernels/zpotrf/: the warp design for
-  // n <= 32, the recursion (complex trsm and herk) beyond); variable batches: the CPU reference.
+  // Any order (zherk/): a thread per element of C's triangle for n <= 32, beyond it diagonal blocks on that kernel
+  // and the triangle's off-diagonal blocks by the complex GEMM.
+  herk: [ownComplex('herk', 'herk', zherkCovers, complexHerkCuda), CPU],
+  // The complex Cholesky, any order: cuSOLVER's z/cpotrfBatched inside the card's measured crossover rules for the
+  // complex type (strided and list batches), else the own kernels (kernels/zpotrf/: the warp design for n <= 32,
+  // the recursion (complex trsm and herk) beyond).
   potrf: [
     { name: 'cusolver', covers: cusolverComplexPotrfCovers, run: cusolverComplexPotrf, capturable: false },
-    { name: 'potrf', covers: (r) => zcholeskyCovers(r.a), run: complexPotrfCuda },
+    ownComplex('potrf', 'potrf', (r) => zcholeskyCovers(r.a), complexPotrfCuda),
     CPU,
   ],
-  potrs: [{ name: 'potrs', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPotrsCuda }, CPU],
+  potrs: [ownComplex('potrs', 'potrs', (r) => zcholeskyCovers(r.a, r.b), complexPotrsCuda), CPU],
   // cuSOLVER's factor where the table sends potrf there (lower), then the own solves with B kept where info > 0.
   posv: [
     { name: 'cusolver', covers: (r, dev) => r.b.kind !== 'variable' && cusolverComplexPotrfCovers(r, dev), run: cusolverFactorOwnSolve, capturable: false },
-    { name: 'posv', covers: (r) => zcholeskyCovers(r.a, r.b), run: complexPosvCuda },
+    ownComplex('posv', 'posv', (r) => zcholeskyCovers(r.a, r.b), complexPosvCuda),
     CPU,
   ],
-  // complex-lu/ on strided and list batches of any order: the register designs for n <= 32, the blocked steps above
-  // (panel kernel, zlaswp, the complex trsm and gemm); variable batches: the CPU reference.
-  getrf: [{ name: 'getrf', covers: (r) => complexGetrfCovers(r.a), run: complexGetrfCuda }, CPU],
-  getrs: [{ name: 'getrs', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGetrsCuda }, CPU],
-  gesv: [{ name: 'gesv', covers: (r) => complexSolveCovers(r.a, r.b), run: complexGesvCuda }, CPU],
+  // complex-lu/, any order: the register designs for n <= 32, the blocked steps above (panel kernel, zlaswp, the
+  // complex trsm and gemm).
+  getrf: [ownComplex('getrf', 'getrf', (r) => complexGetrfCovers(r.a), complexGetrfCuda), CPU],
+  getrs: [ownComplex('getrs', 'getrs', (r) => complexSolveCovers(r.a, r.b), complexGetrsCuda), CPU],
+  gesv: [ownComplex('gesv', 'gesv', (r) => complexSolveCovers(r.a, r.b), complexGesvCuda), CPU],
   // The complex inverses (zinverse/) on strided and list batches of any order, composed of the complex trsm, herk,
   // gemm and Cholesky on workspace copies, the result moved into A where info is 0; variable batches: the CPU reference.
   trtri: [{ name: 'trtri', covers: (r) => zinverseCovers(r.a), run: complexTrtriCuda }, CPU],
@@ -300,10 +311,10 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     CPU,
   ],
   getri: [{ name: 'getri', covers: (r) => zinverseCovers(r.a), run: complexGetriCuda }, CPU],
-  // The two-sided complex Jacobi warp design (zjacobi/): n <= 32 on strided and list batches; larger or variable: the CPU reference.
-  heev: [{ name: 'jacobi', covers: (r) => heevCovers(r.a, r.w), run: complexHeevCuda }, CPU],
-  // The one-sided complex Jacobi warp design (zjacobi/): max(m, n) <= 32, strided and list; larger or variable: the CPU reference.
-  gesvd: [{ name: 'jacobi', covers: (r) => zgesvdCovers(r), run: complexGesvdCuda }, CPU],
+  // The two-sided complex Jacobi warp design (zjacobi/): n <= 32 (a variable batch: every member); larger: the CPU reference.
+  heev: [ownComplex('heev', 'jacobi', (r) => heevCovers(r.a, r.w), complexHeevCuda), CPU],
+  // The one-sided complex Jacobi warp design (zjacobi/): max(m, n) <= 32 (a variable batch: every member); larger: the CPU reference.
+  gesvd: [ownComplex('gesvd', 'jacobi', (r) => zgesvdCovers(r), complexGesvdCuda), CPU],
 };
 
 /** The routes complex requests report, per operation (the CPU candidate is one object in every list). */

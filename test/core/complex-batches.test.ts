@@ -1,6 +1,7 @@
 /**
- * Complex batches: the constructors' `dtype` option, buffer fit in complex elements, real/complex
- * mismatches, and every operation's rejection of complex batches before any backend.
+ * Complex batches: the constructors' `dtype` option (strided, list and variable), buffer fit in
+ * complex elements, real/complex mismatches, every operation's rejection of complex batches before
+ * any backend, and a variable batch's members computed as their own calls.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -59,8 +60,14 @@ describe('complex batches', () => {
     throwsArg(() => validateBatch(bad, 'c'), 'DTYPE', 'c.dtype');
     const wrongArray = { ...z, data: new Float32Array(8) } as Batch<Storage>;
     throwsArg(() => batchElementType(wrongArray, 'c'), 'DTYPE', 'c.data');
+    // Variable batches: the members' arrays hold the parts' type, and their places count pairs.
+    throwsArg(() => variable([{ data: new Float64Array(8), rows: 2 }, { data: new Float32Array(8), rows: 2 }] as { data: Float64Array | Float32Array; rows: number }[], { dtype: 'complex128' }, 'a'), 'DTYPE', 'a.matrices[1].data', /complex128 needs float64/);
     const v = { ...variable([{ data: new Float64Array(4), rows: 2 }]), dtype: 'complex128' } as Batch<Storage>;
-    throwsArg(() => validateBatch(v, 'a'), 'UNSUPPORTED', 'a.dtype');
+    throwsArg(() => validateBatch(v, 'a'), 'BOUNDS', 'a.matrices[0].data', /2 complex128 elements/);
+    const ok = variable([{ data: new Float32Array(8), rows: 2 }, { data: new Float32Array(8), rows: 1, cols: 3, offset: 1 }], { dtype: 'complex64' });
+    assert.equal(ok.dtype, 'complex64');
+    assert.equal(batchElementType(ok, 'a'), 'complex64');
+    throwsArg(() => variable([{ data: new Float32Array(8), rows: 1, cols: 4, offset: 1 }], { dtype: 'complex64' }, 'a'), 'BOUNDS', 'a.matrices[0].data');
   });
 
   it('list batches of complex matrices', () => {
@@ -96,6 +103,41 @@ describe('complex batches', () => {
       // Two complex matrices at complex offsets 0 and 3 (floats 0..7 and 6..13) overlap.
       const z = new Float64Array(14);
       throwsArg(() => ctx.gemm({ a: strided(z, { rows: 2, count: 1, dtype: 'complex128' }), b: strided(z, { rows: 2, count: 1, dtype: 'complex128' }), c: strided(z, { rows: 2, count: 1, offset: 3, dtype: 'complex128' }) }), 'LAYOUT', 'c');
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('a complex variable batch: each member as its own one-matrix call (reference and cpu contexts), info and pivots in its place; members that share a byte rejected', () => {
+    // Orders 3, 0, 2 (ld 4), 3 (ld 5): getrf's pivots lie max(min(m, n)) = 3 apart.
+    const shapes = [[3, 3], [0, 1], [2, 4], [3, 5]] as const;
+    const fill = (n: number, ld: number, seed: number): Float64Array => Float64Array.from({ length: 2 * ld * n + 2 }, (_, k) => ((k * 7 + seed * 13) % 11) / 11 - 0.4 + (k % (2 * ld + 2) === 0 ? n : 0));
+    for (const backend of ['reference', 'cpu'] as const) for (const dtype of ['complex128', 'complex64'] as const) {
+      const ctx = open({ backend });
+      try {
+        const arrays = (): (Float64Array | Float32Array)[] => shapes.map(([n, ld], p) => (dtype === 'complex64' ? Float32Array.from(fill(n, ld, p)) : fill(n, ld, p)));
+        const a = arrays();
+        const member = (p: number): { data: Float64Array | Float32Array; rows: number; ld: number; offset: number } => ({ data: a[p]!, rows: shapes[p]![0], ld: shapes[p]![1], offset: 1 });
+        const v = variable(shapes.map((_, p) => member(p)), { dtype });
+        const ipiv = new Int32Array(3 * shapes.length).fill(-9);
+        const { info } = ctx.getrf({ a: v, ipiv });
+        const one = arrays();
+        shapes.forEach(([n, ld], p) => {
+          const single = strided(one[p]!, { rows: n, ld, count: 1, offset: 1, dtype });
+          const r = ctx.getrf({ a: single });
+          assert.deepEqual([...a[p]!], [...one[p]!], `${backend} ${dtype} member ${p}: its factors`);
+          assert.equal(info[p], r.info[0]);
+          assert.deepEqual([...ipiv.subarray(3 * p, 3 * p + 3)], [...r.ipiv, -9, -9, -9].slice(0, 3), `member ${p}: its pivots, the slots past n untouched`);
+        });
+      } finally {
+        ctx.dispose();
+      }
+    }
+    const ctx = open({ backend: 'reference' });
+    try {
+      const shared = new Float64Array(2 * 9 + 2 * 4);
+      throwsArg(() => ctx.potrf({ a: variable([{ data: shared, rows: 3 }, { data: shared, rows: 2, offset: 8 }], { dtype: 'complex128' }) }), 'LAYOUT', 'a.matrices[1]', /matrices 0 and 1 share/);
+      assert.deepEqual([...ctx.potrf({ a: variable([{ data: shared, rows: 3 }, { data: shared, rows: 2, offset: 9 }], { dtype: 'complex128' }) }).info], [1, 1]);
     } finally {
       ctx.dispose();
     }

@@ -13,8 +13,7 @@
  * matrices, the other triangle, A of trsm and herk) unchanged. A check of the CUDA sources without
  * a GPU.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -35,7 +34,8 @@ import { complexPosvCuda, complexPotrfCuda } from '../../src/cuda/kernels/zpotrf
 import { complexTrsmCuda } from '../../src/cuda/kernels/ztrsm/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { get, randomHpd, type Z } from '../helpers/complex.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, NO_MMA_CARD, RECORDED_BASE, recordingDevice, type HarnessBuild, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, NO_MMA_CARD, RECORDED_BASE, recordingDevice, type HarnessBuild, type Recorded } from '../helpers/recording-device.js';
+import { HARNESSES, runChain, stepsOf } from '../helpers/zchain.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -64,148 +64,6 @@ function batchOf<S extends Storage>(data: S, l: Layout, rows: number, cols: numb
 
 const inTriangle = (uplo: Uplo, i: number, j: number): boolean => (uplo === 'lower' ? i >= j : i <= j);
 const round = (dtype: DType, x: number): number => (dtype === 'float32' ? Math.fround(x) : x);
-
-// ---------------------------------------------------------------------------------------------
-// The chain: every recorded launch run in order on the buffer.
-
-interface Step { r: Recorded; family: 'ztrsm' | 'zherk' | 'zpotrf' | 'zgemm' | 'info_zero' | 'combine' | 'copy'; build?: HarnessBuild & { key: string } }
-
-const HARNESSES = { ztrsm: 'ztrsm-host-harness.cpp', zherk: 'zherk-host-harness.cpp', zpotrf: 'zpotrf-host-harness.cpp', zgemm: 'zgemm-host-harness.cpp' } as const;
-
-function familyOf(entry: string): Step['family'] {
-  if (entry === 'info_zero') return 'info_zero';
-  if (entry === 'potrf_info_combine') return 'combine';
-  if (entry.startsWith('copy_all_') || entry.startsWith('copy_failed_')) return 'copy';
-  if (entry.startsWith('ztrsm_')) return 'ztrsm';
-  if (entry.startsWith('zherk_')) return 'zherk';
-  if (entry.startsWith('zpotrf_')) return 'zpotrf';
-  if (entry.includes('gemm')) return 'zgemm';
-  throw new Error(`no host harness for ${entry}`);
-}
-
-const num = (x: { value: unknown }): number => Number(x.value);
-
-/** The harness builds of a chain's kernels, one per entry and operand forms (compiled once each, in parallel). */
-function stepsOf(recorded: readonly Recorded[], bytes: number, root: string, builds: Map<string, HarnessBuild & { key: string }>): Step[] {
-  return recorded.map((r): Step => {
-    const family = familyOf(r.src.entry);
-    if (family === 'info_zero' || family === 'combine' || family === 'copy') return { r, family };
-    const operands = family === 'zgemm' ? 3 : family === 'zpotrf' ? 1 : 2;
-    const letters = family === 'zgemm' ? 'ABC' : family === 'zherk' ? 'AC' : 'AB';
-    const pointer = Array.from({ length: operands }, (_, o) => operandLine(r, o, bytes).pointer);
-    const tiled = family === 'zgemm' && /gemm_tiled_/.test(r.src.entry);
-    const defines = [`-DENTRY=${r.src.entry}`, ...(tiled ? ['-DTILED'] : []), ...pointer.flatMap((p, i) => (p ? [`-DP${letters[i]}`] : []))];
-    const key = `${family}/${defines.join(' ')}`;
-    let build = builds.get(key);
-    if (build === undefined) {
-      const dir = join(root, `k${builds.size}`);
-      mkdirSync(dir, { recursive: true });
-      const source = family === 'zgemm' ? r.src.source.replace(/extern __shared__ __align__\(16\) unsigned char (\w+)\[\];/, 'unsigned char* $1 = g_smem;') : r.src.source;
-      writeFileSync(join(dir, 'kernel.cu'), source);
-      build = { key, defines, dir, exe: join(dir, 'h') };
-      builds.set(key, build);
-    }
-    return { r, family, build };
-  });
-}
-
-/**
- * The copy kernel of common/matrix-copy.ts (posv's B kept aside and copied back), as its source
- * says: block `mid` copies matrix mid of A into B (real elements, the pairs seen as the real batch
- * of their parts), skipped where `copy_failed_` and info is 0. Memory: the buffer at RECORDED_BASE
- * and, for any other base address (the workspace), a region of its own.
- */
-function runCopy(r: Recorded, buf: Float64Array, realBytes: number, infos: Map<bigint, Int32Array>, regions: Map<bigint, Float64Array>): void {
-  const { args } = r;
-  const region = (base: bigint): Float64Array => {
-    if (base === RECORDED_BASE) return buf;
-    let x = regions.get(base);
-    if (x === undefined) regions.set(base, (x = new Float64Array(1 << 22).fill(NaN)));
-    return x;
-  };
-  /** Region and element index of a byte address (a pointer table's entry). */
-  const resolveAddress = (addr: bigint): [Float64Array, number] => {
-    for (const base of [RECORDED_BASE, ...regions.keys()]) {
-      const x = region(base), d = addr - base;
-      if (d >= 0n && d < BigInt(x.length * realBytes)) return [x, Number(d / BigInt(realBytes))];
-    }
-    // First seen through a pointer table: the recording device's allocations start 1 MiB apart (from
-    // 0x40000000), and the workspace's views here are small, so the allocation is the MiB below.
-    const base = addr - ((addr - 0x40000000n) % 0x100000n);
-    assert.ok(addr >= 0x40000000n && !regions.has(base), `address ${addr} in no region`);
-    return [region(base), Number((addr - base) / BigInt(realBytes))];
-  };
-  const operand = (o: number): (mid: number) => [Float64Array, number, number] => {
-    const [p, off, stride, ld] = [BigInt(num(args[4 * o]!)), num(args[4 * o + 1]!), num(args[4 * o + 2]!), num(args[4 * o + 3]!)];
-    const table = r.tables.get(p);
-    if (table !== undefined) return (mid) => { const [x, e] = resolveAddress(table[mid]!); return [x, e + off, ld]; };
-    return (mid) => [region(p), off + mid * stride, ld];
-  };
-  const [from, to] = [operand(0), operand(1)];
-  const failedOnly = r.src.entry.startsWith('copy_failed_');
-  const info = infos.get(BigInt(num(args[8]!)));
-  assert.equal(num(args[9]!), 0, 'no index table');
-  const [count, rows, cols] = [num(args[10]!), num(args[11]!), num(args[12]!)];
-  for (let mid = 0; mid < count; mid++) {
-    if (failedOnly && info![mid] === 0) continue;
-    const [xa, ea, lda] = from(mid), [xb, eb, ldb] = to(mid);
-    for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) xb[eb + i + j * ldb] = xa[ea + i + j * lda]!;
-  }
-}
-
-/** Runs the steps on `buf` (2 len numbers), `infos` the int arrays by device address. */
-function runChain(steps: readonly Step[], buf: Float64Array, len: number, bytes: number, infos: Map<bigint, Int32Array>): void {
-  const regions = new Map<bigint, Float64Array>();
-  const infoAt = (ptr: bigint, count: number): Int32Array => {
-    let a = infos.get(ptr);
-    if (a === undefined) infos.set(ptr, (a = new Int32Array(count).fill(-99)));
-    return a;
-  };
-  const pairs = (): string[] => Array.from({ length: len }, (_, e) => `${buf[2 * e]} ${buf[2 * e + 1]}`);
-  for (const { r, family, build } of steps) {
-    const { args, config } = r;
-    if (family === 'info_zero') {
-      assert.equal(BigInt(num(args[1]!)), 0n, 'info_zero over the whole batch');
-      infoAt(BigInt(num(args[0]!)), num(args[2]!)).fill(0, 0, num(args[2]!));
-      continue;
-    }
-    if (family === 'copy') {
-      runCopy(r, buf, bytes / 2, infos, regions);
-      continue;
-    }
-    if (family === 'combine') {
-      const [info, scratch, count, offset] = [infoAt(BigInt(num(args[0]!)), num(args[2]!)), infoAt(BigInt(num(args[1]!)), num(args[2]!)), num(args[2]!), num(args[3]!)];
-      for (let i = 0; i < count; i++) if (info[i] === 0 && scratch[i]! > 0) info[i] = offset + scratch[i]!;
-      continue;
-    }
-    const lines = (n: number): string[] => Array.from({ length: n }, (_, o) => operandLine(r, o, bytes).line);
-    let input: string[];
-    let infoPtr: bigint | undefined;
-    let count: number;
-    if (family === 'ztrsm') {
-      count = num(args[9]!);
-      input = [`${config.grid[0]} ${config.grid[1]} ${config.block[0]} ${count} ${len}`, ...lines(2), `${num(args[10]!)} ${num(args[11]!)} ${num(args[12]!)}`];
-    } else if (family === 'zherk') {
-      count = num(args[9]!);
-      input = [`${config.grid[0]} ${config.block[0]} ${config.block[1]} ${config.block[2]} ${count} ${len}`, ...lines(2), `${num(args[10]!)} ${num(args[11]!)} ${num(args[12]!)}`];
-    } else if (family === 'zpotrf') {
-      count = num(args[6]!);
-      infoPtr = BigInt(num(args[4]!));
-      input = [`${config.grid[0]} ${config.block[0]} ${count} 0 ${len}`, ...lines(1)];
-    } else {
-      count = num(args[12]!);
-      const tiled = args.length > 17;
-      const [m, n, k] = tiled ? args.slice(17, 20).map(num) : [0, 0, 0];
-      input = [`${config.grid[0]} ${config.grid[1]} ${config.grid[2]} ${config.block[0]} ${count} ${m} ${n} ${k} ${len}`, args.slice(13, 17).map(num).join(' '), ...lines(3)];
-    }
-    const out = spawnSync(build!.exe, { input: [...input, ...pairs()].join('\n') + '\n', maxBuffer: 1 << 28, timeout: 300_000 });
-    assert.equal(out.status, 0, `${r.src.entry}: harness exit ${out.status} ${out.stderr?.toString()}`);
-    const nums = out.stdout.toString().trim().split(/\s+/).map(parseHarnessNumber);
-    assert.equal(nums.length, 2 * len + (infoPtr === undefined ? 0 : count), `${r.src.entry}: the buffer back`);
-    buf.set(nums.slice(0, 2 * len));
-    if (infoPtr !== undefined) infoAt(infoPtr, count).set(nums.slice(2 * len));
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Cases.

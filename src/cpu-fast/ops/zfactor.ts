@@ -32,9 +32,9 @@ export type ComplexLuOptions = OpOptions<ComplexLuForce>;
 type CholeskyReq = PotrsRequest<FloatArray, Int32Array>;
 type LuReq = ComplexGetrsRequest<FloatArray, Int32Array>;
 
-/** The element type of a complex request (variable batches are real only). */
+/** The element type of a complex request. */
 function dtypeOf(r: { a: Batch<FloatArray> }): ComplexDType {
-  return (r.a.kind !== 'variable' ? r.a.dtype : undefined) ?? 'complex128';
+  return r.a.dtype ?? 'complex128';
 }
 
 function runCholesky(op: 'potrf' | 'posv' | 'potrs', r: CholeskyReq, fallback: (r: CholeskyReq) => void, options: ComplexCholeskyOptions = {}): void {

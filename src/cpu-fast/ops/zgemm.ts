@@ -61,7 +61,7 @@ function zgemmWasm(r: ComplexGemmRequest<FloatArray>, s: Shape, p0: number, coun
 }
 
 export function fastGemmComplex(r: ComplexGemmRequest<FloatArray>, options: OpOptions<ComplexGemmForce> = {}): void {
-  const dtype: ComplexDType = (r.c.kind !== 'variable' ? r.c.dtype : undefined) ?? 'complex128';
+  const dtype: ComplexDType = r.c.dtype ?? 'complex128';
   const [ar, ai] = r.alpha;
   const [br, bi] = r.beta;
   const alphaZero = ar === 0 && ai === 0;

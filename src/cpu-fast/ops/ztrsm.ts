@@ -17,7 +17,7 @@ import { runBatch, stridedView } from './run-batch.js';
 const trsmFor = kernelFactory<ZtrsmJsParams, ZtrsmJsKernel>(generateZtrsmJs);
 
 export function fastTrsmComplex(r: ComplexTrsmRequest<FloatArray>, options: OpOptions<ComplexForce> = {}): void {
-  const dtype: ComplexDType = (r.b.kind !== 'variable' ? r.b.dtype : undefined) ?? 'complex128';
+  const dtype: ComplexDType = r.b.dtype ?? 'complex128';
   const [ar, ai] = r.alpha;
   const alpha = ar === 0 && ai === 0 ? 'zero' : ar === 1 && ai === 0 ? 'one' : 'general';
   const left = r.side === 'left';

@@ -78,7 +78,7 @@ export function stage(request: object, writes: readonly string[], arena: Arena):
 }
 
 /** Floats per element: 2 for a complex batch (interleaved pairs; its counts are in complex elements). */
-export const floatsPer = (b: Batch<FloatArray>): number => (b.kind !== 'variable' && b.dtype !== undefined ? 2 : 1);
+export const floatsPer = (b: Batch<FloatArray>): number => (b.dtype !== undefined ? 2 : 1);
 
 function storesOf(b: Batch<FloatArray>): FloatArray[] {
   return b.kind === 'strided' ? [b.data] : b.matrices.map((m) => m.data);

@@ -12,7 +12,7 @@ import type { Request } from './request.js';
 
 type AnyBatch = Batch<unknown>;
 
-/** A batch's complex element type, where it has one (strided and list batches). */
+/** A batch's complex element type, where it has one. */
 const complexType = (v: unknown): ComplexDType | undefined => (isBatch(v) ? (v as { dtype?: ComplexDType }).dtype : undefined);
 
 /** The request with every complex batch seen as a real one of twice the rows; beta = 0 kept as such (C then need not be uploaded). */
@@ -50,8 +50,9 @@ function scaled(b: AnyBatch, f: number, dtype: ComplexDType | undefined): AnyBat
       const { dtype: _, ...rest } = b;
       return { ...rest, rows: b.rows * f, ld: b.ld * f, matrices: b.matrices.map((m) => ({ ...m, offset: m.offset * f })), ...type };
     }
-    case 'variable':
-      // No complex route takes a variable batch (they run on the CPU reference, unstaged).
-      return b;
+    case 'variable': {
+      const { dtype: _, ...rest } = b;
+      return { ...rest, matrices: b.matrices.map((m) => ({ ...m, rows: m.rows * f, ld: m.ld * f, offset: m.offset * f })), ...type };
+    }
   }
 }

@@ -3,7 +3,7 @@
  * column-major batches with their ld, stride and offset; list and variable batches one matrix at
  * a time), and launch groups for the small kernels and the vendor's batched calls: a strided
  * request is one group as it is; otherwise the matrices are grouped by shape and leading
- * dimension (kernels/common/operands.ts's `groupByShape`, as the own launchers group), each group
+ * dimension (kernels/common/members.ts's `groupByShape`, as the own launchers group), each group
  * with an array of int64 addresses per operand and, where it is not the whole batch in order, an
  * int32 map to the batch's places. Those arrays live in the call's workspace frame
  * (stream-ordered, no allocation and no wait per call), and every address is checked against its
@@ -29,7 +29,7 @@ export interface MatrixAddress {
 export function matrixAddress(b: Batch<DeviceArray>, i: number, argument: string): MatrixAddress {
   const m = matrixAt(b, i);
   // A complex batch's ld and offset count (re, im) pairs in a buffer of the parts' type.
-  const parts = b.kind !== 'variable' && b.dtype !== undefined ? 2 : 1;
+  const parts = b.dtype !== undefined ? 2 : 1;
   const elements = m.data.length / parts;
   const end = m.rows === 0 || m.cols === 0 ? m.offset : m.offset + m.ld * (m.cols - 1) + m.rows;
   if (end > elements || m.ld < Math.max(1, m.rows)) {

@@ -159,6 +159,18 @@ export function memberAddresses(f: MemberFields, members: ArrayLike<number>, byt
 }
 
 /**
+ * The places of `batches`' members (all of one count) grouped by every batch's rows, cols and ld
+ * (groupMembers' order: first appearance, batch order inside a group). Shapes only, so any storage:
+ * the own launchers', the vendor routes' and the complex shape groups' grouping.
+ */
+export function groupByShape(batches: readonly Batch<unknown>[], count: number): number[][] {
+  return groupMembers(count, batches.flatMap((b) => {
+    const s = memberShapes(b);
+    return [s.rows, s.cols, s.ld];
+  }));
+}
+
+/**
  * The members (0 .. count - 1) grouped by equal values of every array of `fields` (member i's key
  * is fields[0][i], fields[1][i], ...): groups in order of first appearance, each in batch order.
  * A hash of the key finds the group, compared field by field (no key string per member); a member

@@ -43,10 +43,7 @@ export function deviceDtype(b: Batch<DeviceArray>): DType {
   return data !== undefined && isDType(data.dtype) ? data.dtype : 'float64';
 }
 
-/** The batch places of `batches`' matrices (all of one count) grouped by every operand's shape and leading dimension, in order of first appearance. */
-export function groupByShape(batches: readonly Batch<DeviceArray>[], count: number): number[][] {
-  return groupFields(batches.map(memberFields), count);
-}
+export { groupByShape } from './members.js';
 
 function groupFields(fields: readonly MemberFields[], count: number): number[][] {
   return groupMembers(count, fields.flatMap((f) => [f.rows, f.cols, f.ld]));

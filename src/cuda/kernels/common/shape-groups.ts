@@ -1,0 +1,133 @@
+/**
+ * A variable batch on launchers that take strided and list batches only (the complex families):
+ * the members grouped by the shape and leading dimension of every batch of the request (members.ts
+ * `groupByShape`, in order of first appearance, each group in batch order), and each group run as a
+ * list batch of its members' addresses, one launcher call per group (the per-size path of the real
+ * families, which group inside their kernels' pointer arrays).
+ *
+ * The per-matrix integers stay the request's: a group's launcher writes info and pivots into
+ * compact arrays of the call's workspace frame (q = 0 .. members - 1; pivots min(m, n) apart, the
+ * group's own pivot stride), and a kernel scatters them to the members' places in the batch
+ * (int-move.ts; pivots `pivotStride` apart, the batch's largest min(m, n)); pivots a launcher reads
+ * (getrs) are gathered the same way before it runs. The places are uploaded into the frame on the
+device's stream, in order with the launches (a group's bytes may be those an earlier group's
+launcher took as scratch in a frame of its own). A batch of one shape in order needs neither:
+ * its group gets the request's arrays. Groups run one after another on the device's stream, each
+ * a launcher call of its own, so what the launchers promise per matrix holds per member: info in
+ * the member's place, a failed member's B kept by posv and gesv, no NaN spread between members.
+ */
+import { batchCount, matrixAt, type Batch, type ListBatch } from '../../../core/batch.js';
+import type { OpName } from '../../../core/ops.js';
+import { OP_SPECS } from '../../../core/op-specs.js';
+import { Workspace } from '../../runtime/workspace.js';
+import type { DeviceArray, GpuDevice } from '../../runtime/types.js';
+import { gatherInts, scatterInts } from './int-move.js';
+import { groupByShape } from './members.js';
+
+type Fields = Record<string, unknown>;
+
+/** Per operation, from its spec once: its batch fields and its per-matrix integer fields (info, ipiv), in the request's order. */
+const FIELDS = new Map<OpName, { readonly batches: readonly string[]; readonly ints: readonly string[] }>();
+function fieldsOf(op: OpName): { readonly batches: readonly string[]; readonly ints: readonly string[] } {
+  let f = FIELDS.get(op);
+  if (f === undefined) {
+    const args = Object.entries(OP_SPECS[op].args);
+    f = { batches: args.filter(([, kind]) => kind === 'batch' || kind === 'batch?').map(([name]) => name), ints: args.filter(([, kind]) => kind === 'ints').map(([name]) => name) };
+    FIELDS.set(op, f);
+  }
+  return f;
+}
+
+/** The batch fields of `op` present in `r`, in the request's order. */
+export function batchFields(op: OpName, r: Fields): string[] {
+  return fieldsOf(op).batches.filter((f) => r[f] !== undefined);
+}
+
+/** Whether a request of `op` has a variable batch (the case the groups are for); asked on every complex call, so no array is made. */
+export function hasVariableBatch(op: OpName, r: Fields): boolean {
+  for (const f of fieldsOf(op).batches) if ((r[f] as Batch<unknown> | undefined)?.kind === 'variable') return true;
+  return false;
+}
+
+/** The members of a request's batches (one count) grouped by every batch's rows, cols and ld (members.ts `groupByShape`). */
+export function shapeGroups(batches: readonly Batch<unknown>[]): number[][] {
+  return batches.length === 0 ? [] : groupByShape(batches, batchCount(batches[0]!));
+}
+
+/** Members `members` of `b` (one shape and ld) as a list batch of their places, with b's element type. */
+export function memberList<S>(b: Batch<S>, members: readonly number[]): ListBatch<S> {
+  const first = matrixAt(b, members[0]!);
+  const matrices = members.map((i) => {
+    const m = matrixAt(b, i);
+    return { data: m.data, offset: m.offset };
+  });
+  const list: ListBatch<S> = { kind: 'list', matrices, rows: first.rows, cols: first.cols, ld: first.ld, order: 'col' };
+  return b.dtype === undefined ? list : { ...list, dtype: b.dtype };
+}
+
+/** Entries per matrix of an integer field in a group whose A is `rows` x `cols`: pivots min(m, n), info 1. */
+const widthOf = (field: string, a: { rows: number; cols: number }): number => (field === 'ipiv' ? Math.min(a.rows, a.cols) : 1);
+
+/**
+ * The request of one group: every batch a list batch of the members' places, the pivot stride the
+ * group's min(m, n) where the operation has one, and the integer fields `ints` gives (absent ones as
+ * in `r`). Pure: the launch-free part of `runByShape`, and what a router's `covers` asks about a group.
+ */
+export function groupRequest(op: OpName, r: Fields, members: readonly number[], ints: Readonly<Record<string, unknown>> = {}): Fields {
+  const out: Fields = { ...r };
+  for (const f of batchFields(op, r)) out[f] = memberList(r[f] as Batch<unknown>, members);
+  // The operations with pivots (getrf, getrs, gesv) count them by A's min(m, n).
+  if ('pivotStride' in OP_SPECS[op].args) out['pivotStride'] = widthOf('ipiv', out['a'] as ListBatch<unknown>);
+  for (const [f, v] of Object.entries(ints)) out[f] = v;
+  return out;
+}
+
+/** Whether `covers` takes every group of a request with a variable batch (a request without one: `covers` itself). */
+export function coversEachShape<R, D>(op: OpName, covers: (r: R, dev: D) => boolean): (r: R, dev: D) => boolean {
+  return (r, dev) => {
+    const request = r as unknown as Fields;
+    if (!hasVariableBatch(op, request)) return covers(r, dev);
+    const groups = shapeGroups(batchFields(op, request).map((f) => request[f] as Batch<unknown>));
+    return groups.every((members) => covers(groupRequest(op, request, [members[0]!]) as unknown as R, dev));
+  };
+}
+
+/**
+ * `run` (a launcher of strided and list batches) for requests with a variable batch: one call per
+ * group of members of one shape and ld, integers moved between the groups' arrays and the batch's
+ * places; a request without a variable batch goes to `run` as it is.
+ */
+export function runByShape<R>(op: OpName, run: (dev: GpuDevice, r: R) => void): (dev: GpuDevice, r: R) => void {
+  return (dev, r) => {
+    const request = r as unknown as Fields;
+    if (!hasVariableBatch(op, request)) { run(dev, r); return; }
+    const batches = batchFields(op, request).map((f) => request[f] as Batch<DeviceArray>);
+    const count = batchCount(batches[0]!);
+    if (count === 0) return;
+    const groups = shapeGroups(batches);
+    const ints = fieldsOf(op).ints;
+    const written = new Set(OP_SPECS[op].writes);
+    // One shape in batch order: the group is the batch, its integers the request's (same pivot stride: the largest min(m, n) is the group's).
+    if (groups.length === 1) { run(dev, groupRequest(op, request, groups[0]!) as unknown as R); return; }
+    const frame = Workspace.of(dev).frame();
+    try {
+      for (const members of groups) {
+        const n = members.length;
+        const shape = matrixAt(request[OP_SPECS[op].main] as Batch<DeviceArray>, members[0]!);
+        const index = frame.take('int32', n, "a shape group's batch places");
+        dev.upload(Int32Array.from(members), index);
+        const moves = ints.map((f) => {
+          const width = widthOf(f, shape);
+          const group = frame.take('int32', Math.max(1, n * width), `a shape group's ${f}`);
+          const move = { batch: request[f] as DeviceArray, batchStride: f === 'ipiv' ? (request['pivotStride'] as number) : 1, group, groupStride: width, index, count: n, width };
+          return { field: f, move };
+        });
+        for (const { field, move } of moves) if (!written.has(field)) gatherInts(dev, move);
+        run(dev, groupRequest(op, request, members, Object.fromEntries(moves.map(({ field, move }) => [field, move.group]))) as unknown as R);
+        for (const { field, move } of moves) if (written.has(field)) scatterInts(dev, move);
+      }
+    } finally {
+      frame.end();
+    }
+  };
+}
