@@ -54,8 +54,11 @@ const PIVOT_POISON = -9;
 
 /** Orders 0 ... 40, beyond the kernels' 32 (47, 64, 100: the recursions and blocked steps), a few repeated. */
 const ORDERS = [...Array.from({ length: 41 }, (_, n) => n), 47, 64, 100, 0, 3, 3, 17, 32, 33, 47];
-/** heev's and gesvd's: their kernels take orders to 32. */
-const JACOBI_ORDERS = [...Array.from({ length: 33 }, (_, n) => n), 0, 3, 3, 17, 32, 32];
+/**
+ * heev's and gesvd's (their kernels take orders to 32), and potrf's and posv's (the router keeps a
+ * complex variable batch with a member above 32 on the CPU reference: cuda/router.ts ZCHOLESKY_VARIABLE_MAX).
+ */
+const SMALL_ORDERS = [...Array.from({ length: 33 }, (_, n) => n), 0, 3, 3, 17, 32, 32];
 /** ld = rows + PADS[p % 4]; GAPS[p % 3] elements before member p. */
 const PADS = [0, 1, 2, 5];
 const GAPS = [3, 0, 1];
@@ -136,10 +139,12 @@ function referenceLu(ms: readonly Z[], dtype: ComplexDType): { lu: Z[]; ipiv: In
   return { lu: ms.map((_, p) => placed.read(p)), ipiv: Int32Array.from(ipiv as Int32Array) };
 }
 
-function caseOf(op: OpName, dtype: ComplexDType, where: 'device' | 'host'): Case {
+/** The operations whose GPU route takes a complex variable batch's members to order 32 only. */
+const smallOnly = (op: OpName): boolean => op === 'heev' || op === 'gesvd' || op === 'potrf' || op === 'posv';
+
+function caseOf(op: OpName, dtype: ComplexDType, where: 'device' | 'host', given?: readonly number[]): Case {
   const rng = new Rng(OPS.indexOf(op) * 31 + (dtype === 'complex64' ? 7 : 0) + 1);
-  const jacobi = op === 'heev' || op === 'gesvd';
-  const orders = shuffled(jacobi ? JACOBI_ORDERS : ORDERS, rng);
+  const orders = shuffled(given ?? (smallOnly(op) ? SMALL_ORDERS : ORDERS), rng);
   const r = round(dtype);
   const uplo = uploOf(dtype);
   const base = { op, dtype, where, orders };
@@ -495,7 +500,7 @@ before(() => warmFileKernels('zvbatched', (ctx, planning) => {
 }));
 
 for (const { op, dtype, where } of CASES) {
-  test(`${op} ${dtype} on a variable batch (orders 0-${op === 'heev' || op === 'gesvd' ? 32 : 100}, shuffled, ragged ld, failing members), ${where} data, against the reference`, { skip, timeout: 300_000 }, () => {
+  test(`${op} ${dtype} on a variable batch (orders 0-${smallOnly(op) ? 32 : 100}, shuffled, ragged ld, failing members), ${where} data, against the reference`, { skip, timeout: 300_000 }, () => {
     const { ctx } = gpuContext();
     const c = caseOf(op, dtype, where);
     const name = `${op} ${dtype} ${where}`;
@@ -505,6 +510,19 @@ for (const { op, dtype, where } of CASES) {
     check(c, got, want, name);
   });
 }
+
+test('potrf and posv on a variable batch with a member beyond 32: the CPU reference (route cpu), its results', { skip, timeout: 300_000 }, () => {
+  const { ctx } = gpuContext();
+  for (const op of ['potrf', 'posv'] as const)
+    for (const dtype of TYPES) {
+      const c = caseOf(op, dtype, 'device', ORDERS);
+      const want = reference(c);
+      const got = run(ctx, c, 'device');
+      assert.deepEqual(ctx.lastRoute, { op, route: 'cpu', gpu: false }, `${op} ${dtype}`);
+      assert.deepEqual(got.info, want.info);
+      for (const k of Object.keys(c.operands)) assert.deepEqual(got.placed[k]!.data, want.placed[k]!.data, `${op} ${dtype}: ${k} as the reference's`);
+    }
+});
 
 test('heev on a variable batch with a member beyond 32: the CPU reference (route cpu), its results', { skip }, () => {
   const { ctx } = gpuContext();
