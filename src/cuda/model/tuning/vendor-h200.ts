@@ -41,6 +41,11 @@ export const h200VendorTable: VendorTable = {
     // 384-512 on the own design (1.24-2.9).
     { op: 'syev', route: 'cusolver', dtype: 'float32', jobz: 'vectors', n: [96, 256], count: [100, Infinity],
       measured: [{ n: 96, count: 1000, ratio: 0.91 }, { n: 128, count: 500, ratio: 0.72 }, { n: 192, count: 200, ratio: 0.86 }, { n: 256, count: 100, ratio: 0.5 }] },
+    // Values only, float32 256 x 100 (`node scripts/probe/syev-values.mjs both 128:500,192:200,256:100,512:20`, the same
+    // card and day): XsyevBatched's values 3.45 ms against the own 3.92 (the blocked reduction and the values
+    // kernel, float64 arithmetic); 192 (1.5x) and 512 (2.1x) own, float64 own at every order (2.5-3.5x).
+    { op: 'syev', route: 'cusolver', dtype: 'float32', jobz: 'values', n: [256, 256], count: [100, Infinity],
+      measured: [{ n: 256, count: 100, ratio: 0.88 }] },
     // trsm's rules re-measured after the leaf's triangle loads changed (commit 22bfc09, the same
     // card, 2026-11-29: `node dist/scripts/vendor-sweep.js --ops trsm`); float64 with one
     // right-hand side now runs on the own leaves at every order measured (1.28-171x).
