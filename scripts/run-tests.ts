@@ -11,11 +11,12 @@
  * after it, so the file's top-level hooks stay its own and the report names the file). A file
  * runs alone in its own process where its source changes what other files would see
  * (`ownProcessReason`: environment variables, mocks, process handlers, globals, the CPU thread
- * settings) or says so itself with a `run-tests: own process` comment. --isolate: every file alone.
+ * settings) or says so itself with a `run-tests: own process` comment; a file with a `run-tests: long`
+ * comment runs alone and first. --isolate: every file alone, in the folders' order.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sourceOf, testFiles } from './gpu-suite/files.js';
 
@@ -40,19 +41,31 @@ export function ownProcessReason(text: string): string | undefined {
   return OWN_PROCESS.find(([pattern]) => pattern.test(text))?.[1];
 }
 
-/** The folder's files split into runs: one file alone, or up to GROUP_SIZE files that may share a process. */
-export function plan(files: readonly string[], read: (file: string) => string, groupSize = GROUP_SIZE): string[][] {
-  const alone: string[][] = [];
-  const shared: string[] = [];
-  for (const file of files) {
-    if (ownProcessReason(read(file)) === undefined) shared.push(file);
-    else alone.push([file]);
-  }
+/** A file that takes many seconds (most of them in processes of its own) says so with this comment: it runs alone, and first. */
+const LONG = /run-tests: long/;
+
+/**
+ * The folders' files split into runs, in the order they start: the long files alone, then groups of
+ * up to `groupSize` files of one folder that may share a process, then the other files that need
+ * their own. Long runs first, so that no long run starts at the end while the other core idles.
+ */
+export function plan(folders: readonly (readonly string[])[], read: (file: string) => string, groupSize = GROUP_SIZE): string[][] {
+  const long: string[][] = [];
   const groups: string[][] = [];
-  const count = Math.ceil(shared.length / groupSize);
-  // Round robin, so that each group takes files from across the folder rather than one corner of it.
-  for (let g = 0; g < count; g++) groups.push(shared.filter((_, i) => i % count === g));
-  return [...groups, ...alone];
+  const alone: string[][] = [];
+  for (const files of folders) {
+    const shared: string[] = [];
+    for (const file of files) {
+      const text = read(file);
+      if (LONG.test(text)) long.push([file]);
+      else if (ownProcessReason(text) !== undefined) alone.push([file]);
+      else shared.push(file);
+    }
+    const count = Math.ceil(shared.length / groupSize);
+    // Round robin, so that each group takes files from across the folder rather than one corner of it.
+    for (let g = 0; g < count; g++) groups.push(shared.filter((_, i) => i % count === g));
+  }
+  return [...long, ...groups, ...alone];
 }
 
 /** The entry that runs `files` in one process: each imported inside a suite named after its path. */
@@ -82,13 +95,13 @@ function main(argv: string[]): number {
   if (folders.length === 0) throw new Error('run-tests: name at least one folder under dist/test (core, cpu, cuda, ...)');
   rmSync(groupRoot, { recursive: true, force: true });
   mkdirSync(groupRoot, { recursive: true });
-  const runs = folders.flatMap((folder) => {
+  const lists = folders.map((folder) => {
     const path = join(testRoot, folder);
     const list = testFiles(path, (stale) => console.log(`left out ${relative(process.cwd(), stale)}: its source ${sourceOf(stale)} is gone (a stale build output)`));
     if (list.length === 0) throw new Error(`run-tests: no *.test.js under ${relative(process.cwd(), path)} (built? run tsc first)`);
-    if (isolate) return list;
-    return plan(list, (f) => readFileSync(f, 'utf8')).map((files, g) => (files.length === 1 ? files[0]! : writeGroup(`${basename(folder)}-${g + 1}`, files)));
+    return list;
   });
+  const runs = isolate ? lists.flat() : plan(lists, (f) => readFileSync(f, 'utf8')).map((files, g) => (files.length === 1 ? files[0]! : writeGroup(`group-${g + 1}`, files)));
   const run = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...runs.map((f) => relative(process.cwd(), f))], { stdio: 'inherit' });
   return run.status ?? 1;
 }

@@ -1,4 +1,5 @@
 /** The command line: info, bench with --json, usage errors (run as a child process, as a user would). */
+// run-tests: long (some 30 command runs, each a Node process)
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
