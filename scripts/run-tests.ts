@@ -25,7 +25,7 @@ const testRoot = resolve(here, '..', 'test');
 const groupRoot = resolve(here, '..', '.test-groups');
 
 /** Files per shared process: large enough to save the start-ups, small enough to spread over the cores. */
-const GROUP_SIZE = 6;
+const GROUP_SIZE = 12;
 
 /** What in a test file's text changes the process for the files after it (the first match's description), or undefined. */
 const OWN_PROCESS: readonly [RegExp, string][] = [
