@@ -6,9 +6,10 @@
  *
  * Files share processes: each Node process costs about half a second of CPU before its first test
  * (start-up, and the library's few hundred modules loaded again), which over some 150 files was a
- * third of the suite on a two-core machine. Several files of a folder run one after the other in
- * one process (a generated entry in dist/.test-groups/ imports each file inside a suite named
- * after it, so the file's top-level hooks stay its own and the report names the file). A file
+ * third of the suite on a two-core machine. Up to GROUP_SIZE files of a folder run in one process
+ * (a generated entry in dist/.test-groups/ imports each file inside a suite named after it, so the
+ * file's top-level hooks stay its own and the report names the file): every file's top-level code
+ * runs first, then the files' tests one file after the other. A file
  * runs alone in its own process where its source changes what other files would see
  * (`ownProcessReason`: environment variables, mocks, process handlers, globals, the CPU thread
  * settings) or says so itself with a `run-tests: own process` comment; a file with a `run-tests: long`
