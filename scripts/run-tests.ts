@@ -2,33 +2,108 @@
  * `npm test`'s runner: every `*.test.js` under the given folders of dist/test, handed to
  * `node --test` as files. Node 20 accepts folders on the command line, Node 22 and later accept
  * only files and globs, and Node 20 has no globs: an explicit file list works on all three.
- *   node dist/scripts/run-tests.js [--concurrency N] <folder under dist/test> ...
+ *   node dist/scripts/run-tests.js [--concurrency N] [--isolate] <folder under dist/test> ...
+ *
+ * Files share processes: each Node process costs about half a second of CPU before its first test
+ * (start-up, and the library's few hundred modules loaded again), which over some 150 files was a
+ * third of the suite on a two-core machine. Up to GROUP_SIZE files of a folder run in one process
+ * (a generated entry in dist/.test-groups/ imports each file inside a suite named after it, so the
+ * file's top-level hooks stay its own and the report names the file): every file's top-level code
+ * runs first, then the files' tests one file after the other. A file
+ * runs alone in its own process where its source changes what other files would see
+ * (`ownProcessReason`: environment variables, mocks, process handlers, globals, the CPU thread
+ * settings) or says so itself with a `run-tests: own process` comment; a file with a `run-tests: long`
+ * comment runs alone and first. --isolate: every file alone, in the folders' order.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sourceOf, testFiles } from './gpu-suite/files.js';
 
-const testRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test');
+const here = dirname(fileURLToPath(import.meta.url));
+const testRoot = resolve(here, '..', 'test');
+const groupRoot = resolve(here, '..', '.test-groups');
+
+/** Files per shared process: large enough to save the start-ups, small enough to spread over the cores. */
+const GROUP_SIZE = 12;
+
+/** What in a test file's text changes the process for the files after it (the first match's description), or undefined. */
+const OWN_PROCESS: readonly [RegExp, string][] = [
+  [/run-tests: own process/, 'asks for its own process'],
+  [/process\.env(?:\.[\w$]+|\[[^\]]*\])\s*(?:=(?!=)|\?\?=|\|\|=|&&=)|process\.env\s*=(?!=)|delete\s+process\.env|Object\.assign\(\s*process\.env/, 'sets environment variables'],
+  [/\bmock\s*\./, 'mocks'],
+  [/process\.(?:on|once|addListener|prependListener|chdir|exit|exitCode|umask|setUncaughtExceptionCaptureCallback)\b/, 'changes the process'],
+  [/globalThis(?:\.[\w$]+|\[[^\]]*\])\s*=(?!=)|console\.\w+\s*=(?!=)/, 'replaces globals'],
+  [/\bsetCpuThreads\s*\(|\bTHREADING\.\w+\s*=(?!=)|\bsetMeasuredBandwidth\s*\(/, 'changes the CPU thread settings'],
+];
+
+export function ownProcessReason(text: string): string | undefined {
+  return OWN_PROCESS.find(([pattern]) => pattern.test(text))?.[1];
+}
+
+/** A file that takes many seconds (most of them in processes of its own) says so with this comment: it runs alone, and first. */
+const LONG = /run-tests: long/;
+
+/**
+ * The folders' files split into runs, in the order they start: the long files alone, then groups of
+ * up to `groupSize` files of one folder that may share a process, then the other files that need
+ * their own. Long runs first, so that no long run starts at the end while the other core idles.
+ */
+export function plan(folders: readonly (readonly string[])[], read: (file: string) => string, groupSize = GROUP_SIZE): string[][] {
+  const long: string[][] = [];
+  const groups: string[][] = [];
+  const alone: string[][] = [];
+  for (const files of folders) {
+    const shared: string[] = [];
+    for (const file of files) {
+      const text = read(file);
+      if (LONG.test(text)) long.push([file]);
+      else if (ownProcessReason(text) !== undefined) alone.push([file]);
+      else shared.push(file);
+    }
+    const count = Math.ceil(shared.length / groupSize);
+    // Round robin, so that each group takes files from across the folder rather than one corner of it.
+    for (let g = 0; g < count; g++) groups.push(shared.filter((_, i) => i % count === g));
+  }
+  return [...long, ...groups, ...alone];
+}
+
+/** The entry that runs `files` in one process: each imported inside a suite named after its path. */
+function writeGroup(name: string, files: readonly string[]): string {
+  const entry = join(groupRoot, `${name}.mjs`);
+  const lines = [
+    "import { describe } from 'node:test';",
+    ...files.map((f) => `describe(${JSON.stringify(relative(process.cwd(), f))}, () => import(${JSON.stringify(pathToFileURL(f).href)}));`),
+    '',
+  ];
+  writeFileSync(entry, lines.join('\n'));
+  return entry;
+}
 
 function main(argv: string[]): number {
   let concurrency = 2;
+  let isolate = false;
   const folders: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--concurrency') {
       concurrency = Number(argv[++i]);
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency: expected a positive integer, got ${argv[i]}`);
-    } else folders.push(arg);
+    } else if (arg === '--isolate') isolate = true;
+    else folders.push(arg);
   }
   if (folders.length === 0) throw new Error('run-tests: name at least one folder under dist/test (core, cpu, cuda, ...)');
-  const files = folders.flatMap((folder) => {
+  rmSync(groupRoot, { recursive: true, force: true });
+  mkdirSync(groupRoot, { recursive: true });
+  const lists = folders.map((folder) => {
     const path = join(testRoot, folder);
     const list = testFiles(path, (stale) => console.log(`left out ${relative(process.cwd(), stale)}: its source ${sourceOf(stale)} is gone (a stale build output)`));
     if (list.length === 0) throw new Error(`run-tests: no *.test.js under ${relative(process.cwd(), path)} (built? run tsc first)`);
     return list;
   });
-  const run = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files.map((f) => relative(process.cwd(), f))], { stdio: 'inherit' });
+  const runs = isolate ? lists.flat() : plan(lists, (f) => readFileSync(f, 'utf8')).map((files, g) => (files.length === 1 ? files[0]! : writeGroup(`group-${g + 1}`, files)));
+  const run = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...runs.map((f) => relative(process.cwd(), f))], { stdio: 'inherit' });
   return run.status ?? 1;
 }
 

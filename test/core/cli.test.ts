@@ -1,4 +1,5 @@
 /** The command line: info, bench with --json, usage errors (run as a child process, as a user would). */
+// run-tests: long (some 30 command runs, each a Node process)
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,14 @@ function run(args: string[]): Promise<{ status: number | null; stdout: string; s
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
     child.on('close', (status) => done({ status, stdout, stderr }));
   });
+}
+
+/** `run`, once per argument list in this file: the tests that read the same command's output share one process. */
+const runs = new Map<string, ReturnType<typeof run>>();
+function runOnce(args: string[]): ReturnType<typeof run> {
+  const key = JSON.stringify(args);
+  if (!runs.has(key)) runs.set(key, run(args));
+  return runs.get(key)!;
 }
 
 describe('myriad command', () => {
@@ -66,7 +75,7 @@ describe('myriad command', () => {
   it('--version prints the package version; near-miss and array-level op names get a suggestion; one op list everywhere', async () => {
     const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as { version: string };
     const [version, short, eigh, typo, none] = await Promise.all([
-      run([cli, '--version']), run([cli, '-v']), run([cli, 'bench', 'eigh']), run([cli, 'bench', 'tsm']), run([cli, 'bench']),
+      run([cli, '--version']), run([cli, '-v']), run([cli, 'bench', 'eigh']), run([cli, 'bench', 'tsm']), runOnce([cli, 'bench']),
     ]);
     assert.equal(version.status, 0, version.stderr);
     assert.equal(version.stdout.trim(), pkg.version);
@@ -76,7 +85,9 @@ describe('myriad command', () => {
     assert.match(typo.stderr, /did you mean 'trsm'\?/);
     // The same list (workloads and extras) in the error, the missing-op message and the usage.
     const list = (text: string): string => /(gemm, potrf[^)\n]*latency)/.exec(text)?.[1] ?? '';
-    const usage = execFileSync(process.execPath, [cli, 'help'], { encoding: 'utf8' });
+    const help = await runOnce([cli, 'help']);
+    assert.equal(help.status, 0, help.stderr);
+    const usage = help.stdout;
     assert.match(list(eigh.stderr), /tsm2, tsqr, latency$/);
     assert.equal(list(eigh.stderr), list(none.stderr));
     assert.equal(list(eigh.stderr), list(usage));
@@ -116,14 +127,14 @@ describe('myriad command', () => {
       assert.equal(lines.length, 1, `${what}: ${r.stderr}`);
       assert.match(lines[0]!, pattern, what);
     });
-    for (const r of await Promise.all([run([cli, 'frob']), run([cli, 'bench'])])) {
+    for (const r of await Promise.all([run([cli, 'frob']), runOnce([cli, 'bench'])])) {
       assert.equal(r.status, 2);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     }
   });
   it('bench --dtype complex128|complex64: the ops that take it listed; another op, or no GPU for --backend cuda, one clear line, exit 2', async () => {
     const [help, getrs, badDtype, cuda, realHeev, heev, gesvd] = await Promise.all([
-      run([cli, 'help']),
+      runOnce([cli, 'help']),
       run([cli, 'bench', 'getrs', '--backend', 'cuda', '--dtype', 'complex128']),
       run([cli, 'bench', 'potrf', '--backend', 'cpu', '--dtype', 'complex32']),
       run([cli, 'bench', 'potrf', '--backend', 'cuda', '--dtype', 'complex64', '--sizes', '4', '--batch', '10', '--repeats', '1']),

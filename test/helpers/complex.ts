@@ -53,12 +53,14 @@ export function op(a: Z, t: ComplexOp): Z {
 /** The product s A B (s complex, default 1). */
 export function multiply(a: Z, b: Z, s: readonly [number, number] = [1, 0]): Z {
   const out = zeros(a.rows, b.cols);
-  for (let j = 0; j < b.cols; j++) for (let i = 0; i < a.rows; i++) {
+  // get / set written out (no pair allocated per element): the same arithmetic in the same order
+  const x = a.d, y = b.d, m = a.rows, k = a.cols, ldb = b.rows;
+  for (let j = 0; j < b.cols; j++) for (let i = 0; i < m; i++) {
     let re = 0;
     let im = 0;
-    for (let l = 0; l < a.cols; l++) {
-      const [xr, xi] = get(a, i, l);
-      const [yr, yi] = get(b, l, j);
+    for (let l = 0; l < k; l++) {
+      const xr = x[2 * (i + l * m)]!, xi = x[2 * (i + l * m) + 1]!;
+      const yr = y[2 * (l + j * ldb)]!, yi = y[2 * (l + j * ldb) + 1]!;
       re += xr * yr - xi * yi;
       im += xr * yi + xi * yr;
     }
@@ -171,11 +173,13 @@ export interface Placed {
 export function place(ms: readonly Z[], rows: number, cols: number, dtype: ComplexDType, layout: Layout = ODD, fill = -777): Placed {
   const ld = Math.max(1, rows + layout.pad);
   const make = (n: number): Float64Array | Float32Array => (dtype === 'complex64' ? new Float32Array(n) : new Float64Array(n)).fill(fill);
-  const inside = (base: number): Set<number> => {
-    const s = new Set<number>();
+  const inside = (base: number, s = new Set<number>()): Set<number> => {
     for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) s.add(2 * (base + i + j * ld)).add(2 * (base + i + j * ld) + 1);
     return s;
   };
+  // The floats inside the matrices, gathered on the first outside() (most callers never ask).
+  let usedOnce: Set<number> | undefined;
+  const usedBy = (bases: readonly number[]): Set<number> => (usedOnce ??= bases.reduce((s, base) => inside(base, s), new Set<number>()));
   const write = (data: Float64Array | Float32Array, base: number, m: Z): void => {
     for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) {
       const [re, im] = get(m, i, j);
@@ -192,12 +196,14 @@ export function place(ms: readonly Z[], rows: number, cols: number, dtype: Compl
     const stride = ld * cols + layout.gap;
     const data = make(2 * (layout.offset + stride * ms.length + 1));
     ms.forEach((m, p) => write(data, layout.offset + p * stride, m));
-    const used = new Set<number>();
-    ms.forEach((_, p) => inside(layout.offset + p * stride).forEach((k) => used.add(k)));
+    const bases = ms.map((_, p) => layout.offset + p * stride);
     return {
       batch: strided(data, { rows, cols, ld, stride, offset: layout.offset, count: ms.length, dtype }),
       read: (p) => readAt(data, layout.offset + p * stride),
-      outside: () => [...data].filter((_, k) => !used.has(k)),
+      outside: () => {
+        const used = usedBy(bases);
+        return [...data].filter((_, k) => !used.has(k));
+      },
     };
   }
   const arrays = ms.map((m) => {
@@ -205,11 +211,13 @@ export function place(ms: readonly Z[], rows: number, cols: number, dtype: Compl
     write(data, layout.offset, m);
     return data;
   });
-  const used = inside(layout.offset);
   return {
     batch: list(arrays.map((data) => ({ data, offset: layout.offset })), { rows, cols, ld, dtype }),
     read: (p) => readAt(arrays[p]!, layout.offset),
-    outside: () => arrays.flatMap((data) => [...data].filter((_, k) => !used.has(k))),
+    outside: () => {
+      const used = usedBy([layout.offset]);
+      return arrays.flatMap((data) => [...data].filter((_, k) => !used.has(k)));
+    },
   };
 }
 

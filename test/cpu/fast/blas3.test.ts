@@ -6,6 +6,7 @@
  * reference skips, singular triangles (trsm's Inf/NaN, trtri's and potri's info), the other
  * triangle untouched (conform compares every element of every array).
  */
+// run-tests: long (thousands of cases against the reference)
 import { describe, test } from 'node:test';
 import { serialKernels } from '../../../src/cpu-fast/backend.js';
 import type { DType } from '../../../src/core/dtype.js';
@@ -16,6 +17,7 @@ import { TRIANGULAR_VARIANTS, inverseCase, syrkCase, triangularCase } from './ca
 const DTYPES: readonly DType[] = ['float64', 'float32'];
 const KINDS: readonly Kind[] = ['strided', 'list', 'variable'];
 const ALPHAS = [1, -2.5, 0] as const;
+const SYRK_SCALARS = [[1, 0], [-2.5, 1], [0.5, -0.75], [0, 0.5], [0, 0]] as const;
 
 describe('cpu-fast trsm, trmm, syrk, trtri, lauum, potri match the reference', () => {
   for (const dtype of DTYPES) {
@@ -33,12 +35,17 @@ describe('cpu-fast trsm, trmm, syrk, trtri, lauum, potri match the reference', (
       });
     }
     test(`syrk ${dtype}`, () => {
+      // every alpha and beta up to 20; above (the blocked syrk, where alpha and beta only scale), one pair in turn
       for (const n of SIZES.filter((n) => n <= 100)) for (const kind of KINDS) for (const uplo of ['lower', 'upper'] as const)
-        for (const trans of ['N', 'T'] as const) for (const [alpha, beta] of [[1, 0], [-2.5, 1], [0.5, -0.75], [0, 0.5], [0, 0]] as const)
-          for (const k of [1, n + 2]) conform(serialKernels, syrkCase(kind, dtype, n, k, uplo, trans, alpha, beta), n * 100 + k, dtype);
+        for (const trans of ['N', 'T'] as const) {
+          const pairs = n <= 20 ? SYRK_SCALARS : [SYRK_SCALARS[(n + KINDS.indexOf(kind)) % SYRK_SCALARS.length]!];
+          for (const [alpha, beta] of pairs)
+            for (const k of [1, n + 2]) conform(serialKernels, syrkCase(kind, dtype, n, k, uplo, trans, alpha, beta), n * 100 + k, dtype);
+        }
     });
     test(`trtri, lauum, potri ${dtype}`, () => {
-      for (const n of SIZES) for (const kind of KINDS) for (const uplo of ['lower', 'upper'] as const) {
+      // every batch kind up to 40 (the kernels and the first levels of the recursion); above, one in turn
+      for (const n of SIZES) for (const kind of n <= 40 ? KINDS : [KINDS[SIZES.indexOf(n) % KINDS.length]!]) for (const uplo of ['lower', 'upper'] as const) {
         for (const diag of ['nonunit', 'unit'] as const) conform(serialKernels, inverseCase('trtri', kind, dtype, n, uplo, diag), n, dtype);
         conform(serialKernels, inverseCase('lauum', kind, dtype, n, uplo), n, dtype);
         conform(serialKernels, inverseCase('potri', kind, dtype, n, uplo), n, dtype);
