@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Batch } from '../../src/core/batch.js';
 import type { ComplexDType, FloatArray } from '../../src/core/dtype.js';
-import type { Diag, Uplo } from '../../src/core/enums.js';
+import type { Uplo } from '../../src/core/enums.js';
 import type { ComplexScalar } from '../../src/core/op-specs.js';
 import { cpuGemmComplex } from '../../src/cpu/complex/zgemm.js';
 import { cpuPotrfComplex } from '../../src/cpu/complex/zpotrf.js';
@@ -28,7 +28,7 @@ import type { BlockBatch } from '../../src/cuda/kernels/common/sub-blocks.js';
 import { ZHERK_MAX_N, zherkSteps, type BlockHerkRequest } from '../../src/cuda/kernels/zherk/index.js';
 import { ZCHOLESKY_MAX_N, zpotrfSteps, zpotrsSteps } from '../../src/cuda/kernels/zpotrf/index.js';
 import { ZTRSM_MAX_N, ztrsmSteps, type BlockTrsmRequest } from '../../src/cuda/kernels/ztrsm/index.js';
-import { epsOf, get, LIST, ODD, place, random, randomHpd, set, zeros, type Layout, type Placed, type Z } from '../helpers/complex.js';
+import { epsOf, get, LIST, ODD, place, random, randomHpd, randomTriangular, set, zeros, type Layout, type Placed, type Z } from '../helpers/complex.js';
 import { Rng } from '../helpers/random.js';
 
 type S = FloatArray;
@@ -131,16 +131,6 @@ function twice(ms: readonly Z[], rows: number, cols: number, dtype: ComplexDType
 
 const inTriangle = (uplo: Uplo, i: number, j: number): boolean => (uplo === 'lower' ? i >= j : i <= j);
 
-/** A triangle to solve with: the `uplo` triangle well conditioned (off-diagonal entries of 1/n), NaN elsewhere; for 'unit', NaN on the diagonal (never read). */
-function triangular(rng: Rng, n: number, uplo: Uplo, diag: Diag): Z {
-  const t = zeros(n, n);
-  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
-    if (i === j) set(t, i, i, diag === 'unit' ? NaN : 2 + rng.uniform(0, 1), diag === 'unit' ? NaN : rng.uniform(-1, 1));
-    else if (inTriangle(uplo, i, j)) set(t, i, j, rng.uniform(-1, 1) / n, rng.uniform(-1, 1) / n);
-    else set(t, i, j, NaN, NaN);
-  }
-  return t;
-}
 
 /** The `uplo` triangle of m, NaN in the other (never read by potrf, herk, the solves). */
 function withNaNOutside(m: Z, uplo: Uplo): Z {
@@ -221,7 +211,7 @@ describe('complex trsm recursion (ztrsmSteps) on the CPU reference', () => {
         if ((t >= 100 && idx % 4 !== 0) || (dtype === 'complex64' && t > 47)) continue;
         const count = 2, vectors = 3;
         const layout = layoutOf(idx);
-        const as = Array.from({ length: count }, () => triangular(rng, t, uplo, diag));
+        const as = Array.from({ length: count }, () => randomTriangular(rng, t, uplo, diag));
         const [rows, cols] = side === 'left' ? [t, vectors] : [vectors, t];
         const bs = Array.from({ length: count }, () => random(rng, rows, cols));
         const [a1, a2] = twice(as, t, t, dtype, layout);

@@ -16,8 +16,7 @@
  * recursion), complex128 and complex64, odd ld, strided and list batches; the workspace starts as
  * NaN, so a step that reads what no step wrote shows. A check of the CUDA sources without a GPU.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -31,9 +30,10 @@ import { cpuGetrfComplex } from '../../src/cpu/complex/zgetrf.js';
 import { cpuGetriComplex } from '../../src/cpu/complex/zgetri.js';
 import { cpuLauumComplex, cpuPotiComplex, cpuPotriComplex, cpuTrtriComplex } from '../../src/cpu/complex/zinverse.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, complexTrtriCuda } from '../../src/cuda/kernels/zinverse/index.js';
-import type { DeviceArray, DeviceDType, GpuDevice, KernelArg } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray, DeviceDType, GpuDevice } from '../../src/cuda/runtime/types.js';
 import { get, randomHpd, type Z } from '../helpers/complex.js';
-import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, NO_MMA_CARD, RECORDED_BASE, recordingDevice, type HarnessBuild, type Recorded } from '../helpers/recording-device.js';
+import { compileHarnesses, HOST_EMULATION_SKIP, NO_MMA_CARD, RECORDED_BASE, recordingDevice, type HarnessBuild, type Recorded } from '../helpers/recording-device.js';
+import { HARNESSES, runChain, stepsOf } from '../helpers/zchain.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -63,7 +63,6 @@ function batchOf<S extends Storage>(data: S, l: Layout, n: number, form: Form, d
 
 const inTriangle = (uplo: Uplo, i: number, j: number): boolean => (uplo === 'lower' ? i >= j : i <= j);
 const round = (dtype: DType, x: number): number => (dtype === 'float32' ? Math.fround(x) : x);
-const num = (x: { value: unknown }): number => Number(x.value);
 
 /**
  * The recording device with its allocations (the workspace) in the matrices' buffer, from `base`
@@ -91,135 +90,6 @@ function bufferDevice(recorded: Recorded[], base: bigint): { dev: GpuDevice; top
     },
   };
   return { dev, top: () => top };
-}
-
-/** Operand `o` of a launch with its strided pointer, if it lies in the buffer past its base, folded into the offset (the harnesses take one base). */
-function folded(r: Recorded, operands: number, bytes: number): Recorded {
-  const args: KernelArg[] = [...r.args];
-  for (let o = 0; o < operands; o++) {
-    const ptr = BigInt(num(args[4 * o]!));
-    if (ptr === RECORDED_BASE || r.tables.has(ptr)) continue;
-    const d = ptr - RECORDED_BASE;
-    assert.ok(d > 0n && d % BigInt(bytes) === 0n, `operand ${o} of ${r.src.entry} in the buffer`);
-    args[4 * o] = { type: 'ptr', value: RECORDED_BASE };
-    args[4 * o + 1] = { type: 'i64', value: num(args[4 * o + 1]!) + Number(d / BigInt(bytes)) };
-  }
-  return { ...r, args };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The chain: every recorded launch run in order on the buffer.
-
-type Family = 'ztrsm' | 'zherk' | 'zpotrf' | 'zgemm' | 'zinv-scan' | 'zinv-move' | 'zinv-columns' | 'info_zero' | 'combine';
-interface Step { r: Recorded; family: Family; build?: HarnessBuild & { key: string } }
-
-const HARNESSES = {
-  ztrsm: 'ztrsm-host-harness.cpp', zherk: 'zherk-host-harness.cpp', zpotrf: 'zpotrf-host-harness.cpp', zgemm: 'zgemm-host-harness.cpp',
-  'zinv-scan': 'zinverse-host-harness.cpp', 'zinv-move': 'zinverse-host-harness.cpp', 'zinv-columns': 'zinverse-host-harness.cpp',
-} as const;
-const OPERANDS: Record<keyof typeof HARNESSES, number> = { ztrsm: 2, zherk: 2, zpotrf: 1, zgemm: 3, 'zinv-scan': 1, 'zinv-move': 2, 'zinv-columns': 2 };
-
-function familyOf(entry: string): Family {
-  if (entry === 'info_zero') return 'info_zero';
-  if (entry === 'potrf_info_combine') return 'combine';
-  if (entry.startsWith('zinv_scan_')) return 'zinv-scan';
-  if (entry.startsWith('zinv_columns_')) return 'zinv-columns';
-  if (entry.startsWith('zinv_')) return 'zinv-move';
-  if (entry.startsWith('ztrsm_')) return 'ztrsm';
-  if (entry.startsWith('zherk_')) return 'zherk';
-  if (entry.startsWith('zpotrf_')) return 'zpotrf';
-  if (entry.includes('gemm')) return 'zgemm';
-  throw new Error(`no host harness for ${entry}`);
-}
-
-/** The harness builds of a chain's kernels, one per entry and operand forms (compiled once each, in parallel). */
-function stepsOf(recorded: readonly Recorded[], bytes: number, root: string, builds: Map<string, HarnessBuild & { key: string }>): Step[] {
-  return recorded.map((raw): Step => {
-    const family = familyOf(raw.src.entry);
-    if (family === 'info_zero' || family === 'combine') return { r: raw, family };
-    const operands = OPERANDS[family];
-    const r = folded(raw, operands, bytes);
-    const letters = family === 'zgemm' ? 'ABC' : family === 'zherk' ? 'AC' : 'AB';
-    const pointer = Array.from({ length: operands }, (_, o) => operandLine(r, o, bytes).pointer);
-    const tiled = family === 'zgemm' && /gemm_tiled_/.test(r.src.entry);
-    const defines = [`-DENTRY=${r.src.entry}`, ...(tiled ? ['-DTILED'] : []), ...(family === 'zinv-scan' ? ['-DSCAN'] : family === 'zinv-columns' ? ['-DCOLUMNS'] : []), ...pointer.flatMap((p, i) => (p ? [`-DP${letters[i]}`] : []))];
-    const key = `${family}/${defines.join(' ')}`;
-    let build = builds.get(key);
-    if (build === undefined) {
-      const dir = join(root, `k${builds.size}`);
-      mkdirSync(dir, { recursive: true });
-      const source = family === 'zgemm' ? r.src.source.replace(/extern __shared__ __align__\(16\) unsigned char (\w+)\[\];/, 'unsigned char* $1 = g_smem;') : r.src.source;
-      writeFileSync(join(dir, 'kernel.cu'), source);
-      build = { key, defines, dir, exe: join(dir, 'h') };
-      builds.set(key, build);
-    }
-    return { r, family, build };
-  });
-}
-
-/** Runs the steps on `buf` (2 len numbers), `infos` the int arrays by device address (getri's pivots at `pivots`). */
-function runChain(steps: readonly Step[], buf: Float64Array, len: number, bytes: number, infos: Map<bigint, Int32Array>, pivots?: Int32Array): void {
-  const infoAt = (ptr: bigint, count: number): Int32Array => {
-    let a = infos.get(ptr);
-    if (a === undefined) infos.set(ptr, (a = new Int32Array(count).fill(-99)));
-    return a;
-  };
-  const pairs = (): string[] => Array.from({ length: len }, (_, e) => `${buf[2 * e]} ${buf[2 * e + 1]}`);
-  for (const { r, family, build } of steps) {
-    const { args, config } = r;
-    if (family === 'info_zero') {
-      assert.equal(BigInt(num(args[1]!)), 0n, 'info_zero over the whole batch');
-      infoAt(BigInt(num(args[0]!)), num(args[2]!)).fill(0, 0, num(args[2]!));
-      continue;
-    }
-    if (family === 'combine') {
-      const [info, scratch, count, offset] = [infoAt(BigInt(num(args[0]!)), num(args[2]!)), infoAt(BigInt(num(args[1]!)), num(args[2]!)), num(args[2]!), num(args[3]!)];
-      for (let i = 0; i < count; i++) if (info[i] === 0 && scratch[i]! > 0) info[i] = offset + scratch[i]!;
-      continue;
-    }
-    const lines = (n: number): string[] => Array.from({ length: n }, (_, o) => operandLine(r, o, bytes).line);
-    let input: string[];
-    let infoPtr: bigint | undefined;
-    let count: number;
-    if (family === 'ztrsm') {
-      count = num(args[9]!);
-      input = [`${config.grid[0]} ${config.grid[1]} ${config.block[0]} ${count} ${len}`, ...lines(2), `${num(args[10]!)} ${num(args[11]!)} ${num(args[12]!)}`];
-    } else if (family === 'zherk') {
-      count = num(args[9]!);
-      input = [`${config.grid[0]} ${config.block[0]} ${config.block[1]} ${config.block[2]} ${count} ${len}`, ...lines(2), `${num(args[10]!)} ${num(args[11]!)} ${num(args[12]!)}`];
-    } else if (family === 'zpotrf') {
-      count = num(args[6]!);
-      infoPtr = BigInt(num(args[4]!));
-      input = [`${config.grid[0]} ${config.block[0]} ${count} 0 ${len}`, ...lines(1)];
-    } else if (family === 'zinv-scan') {
-      assert.equal(BigInt(num(args[4]!)), 0n, 'no index table');
-      count = num(args[5]!);
-      infoPtr = BigInt(num(args[6]!));
-      input = [`${config.grid[0]} ${config.block[0]} ${count} ${num(args[7]!)} ${len}`, ...lines(1), ...Array.from(infoAt(infoPtr, count), String)];
-    } else if (family === 'zinv-columns') {
-      assert.equal(BigInt(num(args[8]!)), IPIV_BASE, 'the pivots');
-      assert.equal(BigInt(num(args[11]!)), 0n, 'no index table');
-      count = num(args[12]!);
-      infoPtr = BigInt(num(args[10]!));
-      input = [`${config.grid[0]} ${config.block[0]} ${count} ${num(args[13]!)} ${len}`, ...lines(2), String(num(args[9]!)), ...Array.from(pivots!, String), ...Array.from(infoAt(infoPtr, count), String)];
-    } else if (family === 'zinv-move') {
-      assert.equal(BigInt(num(args[9]!)), 0n, 'no index table');
-      count = num(args[10]!);
-      infoPtr = BigInt(num(args[8]!));
-      input = [`${config.grid[0]} ${config.block[0]} ${count} ${num(args[11]!)} ${len}`, ...lines(2), ...Array.from(infoAt(infoPtr, count), String)];
-    } else {
-      count = num(args[12]!);
-      const tiled = args.length > 17;
-      const [m, n, k] = tiled ? args.slice(17, 20).map(num) : [0, 0, 0];
-      input = [`${config.grid[0]} ${config.grid[1]} ${config.grid[2]} ${config.block[0]} ${count} ${m} ${n} ${k} ${len}`, args.slice(13, 17).map(num).join(' '), ...lines(3)];
-    }
-    const out = spawnSync(build!.exe, { input: [...input, ...pairs()].join('\n') + '\n', maxBuffer: 1 << 28, timeout: 300_000 });
-    assert.equal(out.status, 0, `${r.src.entry}: harness exit ${out.status} ${out.stderr?.toString()}`);
-    const nums = out.stdout.toString().trim().split(/\s+/).map(parseHarnessNumber);
-    assert.equal(nums.length, 2 * len + (infoPtr === undefined ? 0 : count), `${r.src.entry}: the buffer back`);
-    buf.set(nums.slice(0, 2 * len));
-    if (infoPtr !== undefined) infoAt(infoPtr, count).set(nums.slice(2 * len));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -330,14 +200,14 @@ describe('complex inverses: every launch on the host, in order', { skip, timeout
       const before = buf.slice();
 
       const builds = new Map<string, HarnessBuild & { key: string }>();
-      const steps = stepsOf(recorded, bytes, root, builds);
+      const steps = stepsOf(recorded, bytes, root, builds, true);
       assert.ok(steps.some((s) => s.family === 'zinv-move'), 'the moves');
       for (const family of Object.keys(HARNESSES) as (keyof typeof HARNESSES)[]) {
         const mine = [...builds.values()].filter((x) => x.key.startsWith(`${family}/`));
         if (mine.length > 0) await compileHarnesses(resolve(`test/helpers/${HARNESSES[family]}`), mine);
       }
-      const infos = new Map<bigint, Int32Array>();
-      runChain(steps, buf, len, bytes, infos, pivots);
+      const infos = new Map<bigint, Int32Array>([[IPIV_BASE, pivots]]);
+      runChain(steps, buf, len, bytes, infos);
 
       // The reference on a copy of the input.
       const want = before.slice(0, 2 * matrices);

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { batchCount, matrixAt, strided, type Batch, type StridedBatch } from '../../src/core/batch.js';
 import type { ComplexDType, FloatArray } from '../../src/core/dtype.js';
-import type { Diag, Uplo } from '../../src/core/enums.js';
+import type { Uplo } from '../../src/core/enums.js';
 import { cpuGemmComplex } from '../../src/cpu/complex/zgemm.js';
 import { cpuGetrfComplex } from '../../src/cpu/complex/zgetrf.js';
 import { cpuGetriComplex } from '../../src/cpu/complex/zgetri.js';
@@ -28,7 +28,7 @@ import {
   getriWorkspace, lauumWorkspace, potriWorkspace, trtriWorkspace, zgetriSteps, ZINVERSE_LEAF, zlauumSteps, zpotriSteps, ztrtriSteps,
   type ZinverseStep, type ZinverseWorkspace, type ZmoveOp,
 } from '../../src/cuda/kernels/zinverse/index.js';
-import { epsOf, get, LIST, ODD, place, random, randomHpd, set, zeros, type Layout, type Placed, type Z } from '../helpers/complex.js';
+import { epsOf, get, LIST, ODD, place, random, randomHpd, randomTriangular, set, zeros, type Layout, type Placed, type Z } from '../helpers/complex.js';
 import { Rng } from '../helpers/random.js';
 
 type S = FloatArray;
@@ -130,16 +130,6 @@ function spaces(need: ZinverseWorkspace, n: number, count: number, dtype: Comple
 // ---------------------------------------------------------------------------------------------
 // Data and comparisons.
 
-/** A well-conditioned triangle, NaN in the other one (never read); NaN on a unit diagonal. */
-function triangular(rng: Rng, n: number, uplo: Uplo, diag: Diag): Z {
-  const t = zeros(n, n);
-  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
-    if (i === j) set(t, i, i, diag === 'unit' ? NaN : 2 + rng.uniform(0, 1), diag === 'unit' ? NaN : rng.uniform(-1, 1));
-    else if (inTriangle(uplo, i, j)) set(t, i, j, rng.uniform(-1, 1) / n, rng.uniform(-1, 1) / n);
-    else set(t, i, j, NaN, NaN);
-  }
-  return t;
-}
 
 /** got against want: info-failed matrices and the other triangle bit for bit, the rest within tol of want's largest finite magnitude. */
 function close(got: Z, want: Z, tol: number, what: string, exact: (i: number, j: number) => boolean): void {
@@ -176,7 +166,7 @@ describe('complex inverses (kernels/zinverse/plan.ts) on the CPU reference', () 
       if (diag === 'unit' && (ORDERS.indexOf(n) + UPLOS.indexOf(uplo)) % 2 === 0) continue;
       const [dtype, layout] = [dtypeOf(idx), layoutOf(idx++)];
       const count = 3;
-      const ms = Array.from({ length: count }, () => triangular(rng, n, uplo, diag));
+      const ms = Array.from({ length: count }, () => randomTriangular(rng, n, uplo, diag));
       // Matrix 1 singular (non-unit): an exactly zero diagonal element, in the second half where there is one.
       if (diag === 'nonunit') set(ms[1]!, n - 1 - Math.floor(n / 4), n - 1 - Math.floor(n / 4), 0, 0);
       const [got, want] = [place(ms, n, n, dtype, layout, SENTINEL), place(ms, n, n, dtype, layout, SENTINEL)];
@@ -199,7 +189,7 @@ describe('complex inverses (kernels/zinverse/plan.ts) on the CPU reference', () 
       const [dtype, layout] = [dtypeOf(idx), layoutOf(idx++)];
       const count = 2;
       const ms = Array.from({ length: count }, () => {
-        const t = triangular(rng, n, uplo, 'nonunit');
+        const t = randomTriangular(rng, n, uplo, 'nonunit');
         for (let i = 0; i < n; i++) set(t, i, i, get(t, i, i)[0], NaN);
         return t;
       });
@@ -224,7 +214,7 @@ describe('complex inverses (kernels/zinverse/plan.ts) on the CPU reference', () 
       const k = n - 1 - Math.floor(n / 3);
       const ms = Array.from({ length: count }, (_, p) => {
         if (op === 'potri') {
-          const t = triangular(rng, n, uplo, 'nonunit');
+          const t = randomTriangular(rng, n, uplo, 'nonunit');
           if (p === 1) set(t, k, k, 0, 0);
           return t;
         }

@@ -9,7 +9,7 @@ import { list, strided, type Batch } from '../../src/core/batch.js';
 import { MyriadError, type ErrorCode } from '../../src/core/errors.js';
 import type { ComplexDType } from '../../src/core/dtype.js';
 import type { ComplexOp } from '../../src/core/op-specs.js';
-import type { Uplo } from '../../src/core/enums.js';
+import type { Diag, Uplo } from '../../src/core/enums.js';
 import { Rng } from './random.js';
 
 /** A dense complex matrix. */
@@ -236,4 +236,19 @@ export function throwsArg(fn: () => unknown, code: ErrorCode, argument: string, 
     if (message !== undefined) assert.match(e.message, message);
     return true;
   });
+}
+
+/**
+ * A triangle to solve with or invert: the `uplo` triangle well conditioned (diagonal 2 ... 3 plus an
+ * imaginary part, off-diagonal entries of modulus about 1/n), NaN in the other triangle (never read);
+ * for 'unit', NaN on the diagonal (never read either).
+ */
+export function randomTriangular(rng: Rng, n: number, uplo: Uplo, diag: Diag): Z {
+  const t = zeros(n, n);
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+    if (i === j) set(t, i, i, diag === 'unit' ? NaN : 2 + rng.uniform(0, 1), diag === 'unit' ? NaN : rng.uniform(-1, 1));
+    else if (uplo === 'lower' ? i >= j : i <= j) set(t, i, j, rng.uniform(-1, 1) / n, rng.uniform(-1, 1) / n);
+    else set(t, i, j, NaN, NaN);
+  }
+  return t;
 }

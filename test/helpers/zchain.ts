@@ -1,19 +1,21 @@
 /**
  * The complex chains of the host-emulation tests (test/cuda/zcholesky-chain-host-emulation.test.ts,
- * zvariable-host-emulation.test.ts): a launcher's recorded launches run in order on one buffer, each
- * generated kernel compiled as C++ for the host with its family's harness (ztrsm, zherk, zpotrf and
- * zgemm-host-harness.cpp), the small integer and copy kernels (info_zero, the combine, the copy of
- * common/matrix-copy.ts, the integer move of common/int-move.ts) applied here as their sources say.
+ * zvariable-host-emulation.test.ts, zinverse-host-emulation.test.ts): a launcher's recorded launches
+ * run in order on one buffer, each generated kernel compiled as C++ for the host with its family's
+ * harness (ztrsm, zherk, zpotrf, zgemm, zlu and zinverse-host-harness.cpp), the small integer and copy
+ * kernels (info_zero, the combine, the copy of common/matrix-copy.ts, the integer move of
+ * common/int-move.ts) applied here as their sources say.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { KernelArg } from '../../src/cuda/runtime/types.js';
 import { operandLine, parseHarnessNumber, RECORDED_BASE, type HarnessBuild, type Recorded } from './recording-device.js';
 
 export interface Step {
   r: Recorded;
-  family: 'ztrsm' | 'zherk' | 'zpotrf' | 'zgemm' | 'zlu' | 'info_zero' | 'combine' | 'copy' | 'int_move' | 'upload';
+  family: 'ztrsm' | 'zherk' | 'zpotrf' | 'zgemm' | 'zlu' | 'zinv-scan' | 'zinv-move' | 'zinv-columns' | 'info_zero' | 'combine' | 'copy' | 'int_move' | 'upload';
   build?: HarnessBuild & { key: string };
   /** An upload's int32 contents (a recording device that records uploads as steps: entry INT32_UPLOAD, args[0] the target). */
   ints?: Int32Array;
@@ -22,7 +24,13 @@ export interface Step {
 /** The entry of a recorded int32 upload into device memory (stream-ordered, as the device's uploads are). */
 export const INT32_UPLOAD = 'int32_upload';
 
-export const HARNESSES = { ztrsm: 'ztrsm-host-harness.cpp', zherk: 'zherk-host-harness.cpp', zpotrf: 'zpotrf-host-harness.cpp', zgemm: 'zgemm-host-harness.cpp', zlu: 'zlu-host-harness.cpp' } as const;
+export const HARNESSES = {
+  ztrsm: 'ztrsm-host-harness.cpp', zherk: 'zherk-host-harness.cpp', zpotrf: 'zpotrf-host-harness.cpp', zgemm: 'zgemm-host-harness.cpp', zlu: 'zlu-host-harness.cpp',
+  'zinv-scan': 'zinverse-host-harness.cpp', 'zinv-move': 'zinverse-host-harness.cpp', 'zinv-columns': 'zinverse-host-harness.cpp',
+} as const;
+
+/** Operands (4 arguments each) of the launches a harness runs. */
+const ZINV_OPERANDS = { 'zinv-scan': 1, 'zinv-move': 2, 'zinv-columns': 2 } as const;
 
 function familyOf(entry: string): Step['family'] {
   if (entry === 'info_zero') return 'info_zero';
@@ -30,6 +38,10 @@ function familyOf(entry: string): Step['family'] {
   if (entry === INT32_UPLOAD) return 'upload';
   if (entry === 'potrf_info_combine') return 'combine';
   if (entry.startsWith('copy_all_') || entry.startsWith('copy_failed_')) return 'copy';
+  // The complex inverses' own kernels (zinverse/generate-move.ts).
+  if (entry.startsWith('zinv_scan_')) return 'zinv-scan';
+  if (entry.startsWith('zinv_columns_')) return 'zinv-columns';
+  if (entry.startsWith('zinv_')) return 'zinv-move';
   if (entry.startsWith('ztrsm_')) return 'ztrsm';
   if (entry.startsWith('zherk_')) return 'zherk';
   if (entry.startsWith('zpotrf_')) return 'zpotrf';
@@ -41,16 +53,40 @@ function familyOf(entry: string): Step['family'] {
 
 const num = (x: { value: unknown }): number => Number(x.value);
 
-/** The harness builds of a chain's kernels, one per entry and operand forms (compiled once each, in parallel). */
-export function stepsOf(recorded: readonly Recorded[], bytes: number, root: string, builds: Map<string, HarnessBuild & { key: string }>): Step[] {
-  return recorded.map((r): Step => {
-    const family = familyOf(r.src.entry);
-    if (family === 'info_zero' || family === 'combine' || family === 'copy' || family === 'int_move' || family === 'upload') return { r, family };
-    const operands = family === 'zgemm' ? 3 : family === 'zpotrf' || (family === 'zlu' && r.src.entry.startsWith('getrf_')) ? 1 : 2;
+/**
+ * Operand `o` of a launch with its strided pointer, if it lies in the buffer past its base, folded into
+ * the offset (the harnesses take one base): for a recording device whose allocations (the workspace)
+ * are placed in the matrices' buffer.
+ */
+function folded(r: Recorded, operands: number, bytes: number): Recorded {
+  const args: KernelArg[] = [...r.args];
+  for (let o = 0; o < operands; o++) {
+    const ptr = BigInt(num(args[4 * o]!));
+    if (ptr === RECORDED_BASE || r.tables.has(ptr)) continue;
+    const d = ptr - RECORDED_BASE;
+    assert.ok(d > 0n && d % BigInt(bytes) === 0n, `operand ${o} of ${r.src.entry} in the buffer`);
+    args[4 * o] = { type: 'ptr', value: RECORDED_BASE };
+    args[4 * o + 1] = { type: 'i64', value: num(args[4 * o + 1]!) + Number(d / BigInt(bytes)) };
+  }
+  return { ...r, args };
+}
+
+/**
+ * The harness builds of a chain's kernels, one per entry and operand forms (compiled once each, in
+ * parallel). `fold`: operands allocated in the buffer are rebased onto it (`folded`).
+ */
+export function stepsOf(recorded: readonly Recorded[], bytes: number, root: string, builds: Map<string, HarnessBuild & { key: string }>, fold = false): Step[] {
+  return recorded.map((raw): Step => {
+    const family = familyOf(raw.src.entry);
+    if (family === 'info_zero' || family === 'combine' || family === 'copy' || family === 'int_move' || family === 'upload') return { r: raw, family };
+    const operands = family === 'zgemm' ? 3 : family === 'zpotrf' || (family === 'zlu' && raw.src.entry.startsWith('getrf_')) ? 1
+      : family in ZINV_OPERANDS ? ZINV_OPERANDS[family as keyof typeof ZINV_OPERANDS] : 2;
+    const r = fold ? folded(raw, operands, bytes) : raw;
     const letters = family === 'zgemm' ? 'ABC' : family === 'zherk' ? 'AC' : 'AB';
     const pointer = Array.from({ length: operands }, (_, o) => operandLine(r, o, bytes).pointer);
     const tiled = family === 'zgemm' && /gemm_tiled_/.test(r.src.entry);
-    const defines = [`-DENTRY=${r.src.entry}`, ...(tiled ? ['-DTILED'] : []), ...(family === 'zlu' && operands === 2 ? ['-DSOLVE'] : []), ...pointer.flatMap((p, i) => (p ? [`-DP${letters[i]}`] : []))];
+    const modes = family === 'zlu' && operands === 2 ? ['-DSOLVE'] : family === 'zinv-scan' ? ['-DSCAN'] : family === 'zinv-columns' ? ['-DCOLUMNS'] : [];
+    const defines = [`-DENTRY=${r.src.entry}`, ...(tiled ? ['-DTILED'] : []), ...modes, ...pointer.flatMap((p, i) => (p ? [`-DP${letters[i]}`] : []))];
     const key = `${family}/${defines.join(' ')}`;
     let build = builds.get(key);
     if (build === undefined) {
@@ -194,6 +230,25 @@ export function runChain(steps: readonly Step[], buf: Float64Array, len: number,
       infoPtr = BigInt(num(args[4]!));
       assert.equal(BigInt(num(args[5]!)), 0n, 'a zpotrf launch over its whole batch (info at q)');
       input = [`${config.grid[0]} ${config.block[0]} ${count} 0 ${len}`, ...lines(1)];
+    } else if (family === 'zinv-scan') {
+      assert.equal(BigInt(num(args[4]!)), 0n, 'no index table');
+      count = num(args[5]!);
+      infoPtr = BigInt(num(args[6]!));
+      input = [`${config.grid[0]} ${config.block[0]} ${count} ${num(args[7]!)} ${len}`, ...lines(1), ...Array.from(infoAt(infoPtr, count).subarray(0, count), String)];
+    } else if (family === 'zinv-columns') {
+      // getri's last step: the pivots (an array the caller gives in `infos`) read, W's columns swapped into A.
+      assert.equal(BigInt(num(args[11]!)), 0n, 'no index table');
+      count = num(args[12]!);
+      infoPtr = BigInt(num(args[10]!));
+      const pivots = infos.get(BigInt(num(args[8]!)));
+      assert.ok(pivots !== undefined, 'zinv_columns: the pivots given');
+      input = [`${config.grid[0]} ${config.block[0]} ${count} ${num(args[13]!)} ${len}`, ...lines(2), String(num(args[9]!)), ...Array.from(pivots, String),
+        ...Array.from(infoAt(infoPtr, count).subarray(0, count), String)];
+    } else if (family === 'zinv-move') {
+      assert.equal(BigInt(num(args[9]!)), 0n, 'no index table');
+      count = num(args[10]!);
+      infoPtr = BigInt(num(args[8]!));
+      input = [`${config.grid[0]} ${config.block[0]} ${count} ${num(args[11]!)} ${len}`, ...lines(2), ...Array.from(infoAt(infoPtr, count).subarray(0, count), String)];
     } else {
       count = num(args[12]!);
       const tiled = args.length > 17;
