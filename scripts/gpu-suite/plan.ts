@@ -74,7 +74,7 @@ export function skipAllowed(path: string, reason: string, gpus: number, table: r
 export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['factor-blocked-getrf-a', 215], ['factor-blocked-getrf-b', 215], ['factor-batches', 230], ['factor-large-potrf', 180],
   ['factor-spread-getrf-a', 160], ['factor-spread-getrf-b', 160], ['factor-potrf', 154], ['factor-solve', 145],
-  ['tridiag', 142], ['factor-getrf', 118], ['jacobi-syev', 103], ['contracts', 100], ['tridiag-split', 99],
+  ['tridiag', 257], ['factor-getrf', 118], ['jacobi-syev', 103], ['contracts', 100], ['tridiag-split', 99],
   ['jacobi-block-gesvd', 98], ['tsm2', 93], ['trsm', 91], ['tridiag-split-resume', 83], ['poti', 82],
   ['jacobi-block', 76], ['large', 73], ['gemm', 72], ['qr-blocked', 71], ['factor-large-getrf', 46],
   // An estimate (not yet timed): 428 kernels compiled at once, then 22 cases.
