@@ -126,18 +126,30 @@ function updateFields(
   triangle: ArrayLike<number>, step: Extract<TrsmStep, { kind: 'update' }>,
 ): { scalars: Omit<VbatchedGemmScalars, 'dtype'>; a: MemberFields; b: MemberFields; c: MemberFields } | undefined {
   const kept: number[] = [];
-  const cuts: Cut[][] = [];
+  const cuts: (readonly Cut[])[] = [];
   let scalars: Omit<VbatchedGemmScalars, 'dtype'> | undefined;
+  const block = (fromA: boolean) => (r0: number, c0: number, rows: number, cols: number): Cut => ({ fromA, r0, c0, rows, cols });
+  const [fromA, fromB] = [block(true), block(false)];
+  // A member's cuts depend on its B's rows and cols alone (offsets and ld are applied below): made
+  // once per shape of the class, not per member (200,000 members, a few hundred shapes).
+  type Cuts = { readonly scalars: Omit<VbatchedGemmScalars, 'dtype'>; readonly cuts: readonly Cut[] } | null;
+  const byShape = new Map<number, Cuts>();
   for (let m = 0; m < classMembers.length; m++) {
     const i = classMembers[m]!;
     const t = triangle[i]!;
     if (step.target.off >= t) continue;   // the target lies beyond its triangle
-    const block = (fromA: boolean) => (r0: number, c0: number, rows: number, cols: number): Cut => ({ fromA, r0, c0, rows, cols });
-    const u = memberUpdateOf(r, fb.rows[i]!, fb.cols[i]!, step, block(true), block(false));
-    if (u.c.rows === 0 || u.c.cols === 0) continue;
-    scalars ??= { transA: u.transA, transB: u.transB, alpha: u.alpha, beta: u.beta };
+    const rows = fb.rows[i]!, cols = fb.cols[i]!;
+    const key = rows * 2 ** 31 + cols;
+    let e = byShape.get(key);
+    if (e === undefined) {
+      const u = memberUpdateOf(r, rows, cols, step, fromA, fromB);
+      e = u.c.rows === 0 || u.c.cols === 0 ? null : { scalars: { transA: u.transA, transB: u.transB, alpha: u.alpha, beta: u.beta }, cuts: [u.a, u.b, u.c] };
+      byShape.set(key, e);
+    }
+    if (e === null) continue;
+    scalars ??= e.scalars;
     kept.push(i);
-    cuts.push([u.a, u.b, u.c]);
+    cuts.push(e.cuts);
   }
   if (scalars === undefined) return undefined;
   const operand = (which: number): MemberFields => {
