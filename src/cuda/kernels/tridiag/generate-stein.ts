@@ -1,10 +1,13 @@
 /**
- * The inverse-iteration design of the tridiagonal syev with vectors: the eigenvectors of the
- * tridiagonal T = Q^T A Q without QL's serial chain of ~n^2 dependent rotations.
+ * The inverse-iteration design of the tridiagonal syev (with vectors; values only from the table's
+ * steinPanelFrom): the eigenvectors of the tridiagonal T = Q^T A Q without QL's serial chain of ~n^2
+ * dependent rotations.
  *
- * Five launches per workspace chunk, one slice per matrix (snippets.ts `steinSlice`):
+ * Per workspace chunk, one slice per matrix (snippets.ts `steinSlice`):
  * 1. reduce (generate-syev.ts, stage 'reduce'): load and dsytd2 as the one-kernel design, the
- *    reflectors in the slice's Z, their scalars, d, e, the scale and the failure saved.
+ *    reflectors in the slice's Z, their scalars, d, e, the scale and the failure saved; from the
+ *    table's steinPanelFrom instead stage 'load' and the blocked reduction (generate-panel.ts: a
+ *    launch per panel of 32 columns, each followed by two GEMMs over the chunk).
  * 2, 3. values and vectors (this file): a thread per eigenvalue, `threads` of them a thread block
  *    (several blocks per matrix from n > threads: the matrix's chains spread over the SMs), everything
  *    in float64; each block first splits the tridiagonal as dstebz does (e_i with e_i^2 <= ulp^2
@@ -27,7 +30,7 @@
  *    Q' = H(0) ... H(n-3) over rows 1 ... n-1, geqrf's storage of A(1:n, 0:n-2)): blocked WY with GEMMs
  *    from its table's size on, never Q formed.
  * 5. store (generate-syev.ts, stage 'store'): eigenvalues (lam) ascending with their columns of V, scaled
- *    back, over A; info.
+ *    back, over A; info. Values only: steps 1, 2 and 5 (no vectors kernel, no ormqr).
  *
  * Against the QL designs: the same normwise guarantees (residual and orthogonality of order n eps),
  * work O(n^2) per matrix on the tridiagonal spread over n threads, where QL's chain is O(n^2) on one
