@@ -4,7 +4,8 @@
  * V := Q V by the reflectors done in C++ between them) compiled for the host (test/helpers/tridiag-stein-host-harness.cpp)
  * and checked as the one-kernel design's host test checks it: info, eigenvalues within n eps ||A|| of
  * the CPU reference, residuals ||A V - V W|| / (n eps ||A||) and ||V^T V - I|| / (n eps) < 30, on
- * random, clustered, repeated, diagonal, zero, graded and rank-deficient matrices, a matrix with a
+ * random, clustered, repeated, diagonal, zero, graded and rank-deficient matrices, random ones scaled
+ * by 2^600 and 2^-600 (float32 2^100, 2^-100: the load's power-of-two scaling), a matrix with a
  * tight cluster of eigenvalues (the vectors of a cluster orthogonalised in turn), NaN among good ones,
  * both dtypes and triangles, fewer threads than rows, odd ld and stride with padding left untouched;
  * and the iteration limit (one inverse iteration: info n + 1 where the vectors did not converge).
@@ -33,14 +34,16 @@ const HARNESS = resolve('test/helpers/tridiag-stein-host-harness.cpp');
 const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
 const LIMIT = 30;
 const SHARED = 227 * 1024 - 1024;
-const ALL: readonly (SymKind | 'cluster')[] = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient', 'cluster'];
+/** 'cluster': a tight cluster (clusterCase); 'huge', 'tiny': random matrices scaled by 2^600 and 2^-600 (float32 2^100, 2^-100). */
+type Kind = SymKind | 'cluster' | 'huge' | 'tiny';
+const ALL: readonly Kind[] = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient', 'cluster', 'huge', 'tiny'];
 
 interface Case {
   readonly dtype: DType;
   readonly n: number;
   readonly uplo: Uplo;
   readonly force: TridiagForce;
-  readonly kinds: readonly (SymKind | 'cluster')[];
+  readonly kinds: readonly Kind[];
   /** Values only (default: vectors). */
   readonly values?: boolean;
 }
@@ -98,12 +101,21 @@ function check(dir: string, rng: Rng, c: Case): void {
   const count = c.kinds.length + 1;
   const mats: Mat[] = Array.from({ length: count }, (_, i) => {
     const kind = c.kinds[i % c.kinds.length]!;
-    return kind === 'cluster' ? clusterCase(rng, n) : symmetricCase(rng, kind, n).a;
+    if (kind === 'cluster') return clusterCase(rng, n);
+    return symmetricCase(rng, kind === 'huge' || kind === 'tiny' ? 'random' : kind, n).a;
   }).map((a) => ({ ...a, d: a.d.map((x) => (dtype === 'float32' ? Math.fround(x) : x)) }));
+  // The power of two each matrix is given at (exact); the checks below run on the matrices as made.
+  const scales = Array.from({ length: count }, (_, i) => {
+    const kind = c.kinds[i % c.kinds.length]!;
+    return kind === 'huge' || kind === 'tiny' ? (dtype === 'float32' ? 100 : 600) * (kind === 'huge' ? 1 : -1) : 0;
+  });
   const ld = n + 3;
   const stride = ld * n + 2;
   const flat = new Float64Array(count * stride).fill(NaN);
-  mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) if (uplo === 'lower' ? i >= j : i <= j) flat[k * stride + i + j * ld] = a.d[i + j * n]!; });
+  mats.forEach((a, k) => {
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++)
+      if (uplo === 'lower' ? i >= j : i <= j) flat[k * stride + i + j * ld] = a.d[i + j * n]! * 2 ** scales[k]!;
+  });
   const bad = count - 1;
   flat[bad * stride + Math.min(2, n - 1) * (ld + 1)] = NaN;
   const l = steinSlice(n);
@@ -119,7 +131,7 @@ function check(dir: string, rng: Rng, c: Case): void {
   cpuSyev({ jobz: 'values', uplo, a: strided(dense, { rows: n, count }), w: strided(refW, { rows: n, cols: 1, count }), info: refInfo });
   mats.forEach((a, k) => {
     const at = `${what} #${k} (${k === bad ? 'NaN' : c.kinds[k % c.kinds.length]})`;
-    const wk = w.slice(k * n, (k + 1) * n);
+    const wk = w.slice(k * n, (k + 1) * n).map((x) => x * 2 ** -scales[k]!);
     if (k === bad) {
       assert.equal(info[k], n + 2, `${at}: info`);
       assert.ok(wk.every(Number.isNaN), `${at}: NaN w`);
