@@ -1,14 +1,16 @@
 /**
  * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the tridiagonal syev's inverse-iteration
- * design (generate-syev.ts stages 'reduce' and 'store', generate-stein.ts's vectors kernel, the GEMM
- * V := Q V by the reflectors done in C++ between them) compiled for the host (test/helpers/tridiag-stein-host-harness.cpp)
+ * design (generate-syev.ts stages 'reduce', 'load' and 'store', generate-panel.ts's panels with their
+ * trailing updates and V := Q V by the reflectors done in C++ between the launches, generate-stein.ts's
+ * values and vectors kernels) compiled for the host (test/helpers/tridiag-stein-host-harness.cpp)
  * and checked as the one-kernel design's host test checks it: info, eigenvalues within n eps ||A|| of
  * the CPU reference, residuals ||A V - V W|| / (n eps ||A||) and ||V^T V - I|| / (n eps) < 30, on
  * random, clustered, repeated, diagonal, zero, graded and rank-deficient matrices, random ones scaled
  * by 2^600 and 2^-600 (float32 2^100, 2^-100: the load's power-of-two scaling), a matrix with a
  * tight cluster of eigenvalues (the vectors of a cluster orthogonalised in turn), NaN among good ones,
  * both dtypes and triangles, fewer threads than rows, odd ld and stride with padding left untouched;
- * and the iteration limit (one inverse iteration: info n + 1 where the vectors did not converge).
+ * values only (A untouched); and the iteration limit (one inverse iteration: info n + 1 where the
+ * vectors did not converge).
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
