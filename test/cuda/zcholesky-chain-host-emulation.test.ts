@@ -19,11 +19,9 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { list, strided, type Batch } from '../../src/core/batch.js';
 import { DTYPE_EPS, type DType } from '../../src/core/dtype.js';
 import type { Side, Uplo } from '../../src/core/enums.js';
 import type { ComplexOp, ComplexScalar } from '../../src/core/op-specs.js';
-import type { Storage } from '../../src/core/storage.js';
 import { cpuPotrfComplex } from '../../src/cpu/complex/zpotrf.js';
 import { cpuHerkComplex } from '../../src/cpu/complex/zrankk.js';
 import { cpuPosvComplex } from '../../src/cpu/complex/zsolve.js';
@@ -35,32 +33,13 @@ import { complexTrsmCuda } from '../../src/cuda/kernels/ztrsm/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { get, randomHpd, type Z } from '../helpers/complex.js';
 import { compileHarnesses, HOST_EMULATION_SKIP, NO_MMA_CARD, RECORDED_BASE, recordingDevice, type HarnessBuild, type Recorded } from '../helpers/recording-device.js';
-import { HARNESSES, runChain, stepsOf } from '../helpers/zchain.js';
+import { batchOf, HARNESSES, placeAt, runChain, stepsOf, type Form } from '../helpers/zchain.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
 const SENTINEL = 12345.5;
 const INFO_BASE = 0x2000000n;
 
-type Form = 'strided' | 'list';
-interface Layout { ld: number; offsets: number[] }
-
-function placeAt(rng: Rng, at: { next: number }, rows: number, cols: number, count: number, form: Form): Layout {
-  const ld = rows + (rows % 2 === 0 ? 1 : 2);
-  const stride = ld * cols + 3;
-  const offsets: number[] = [];
-  for (let q = 0; q < count; q++) {
-    offsets.push(at.next);
-    at.next += form === 'strided' ? stride : ld * cols + rng.int(1, 4);
-  }
-  return { ld, offsets };
-}
-
-function batchOf<S extends Storage>(data: S, l: Layout, rows: number, cols: number, form: Form, dtype: 'complex128' | 'complex64'): Batch<S> {
-  if (form === 'list') return list(l.offsets.map((offset) => ({ data, offset })), { rows, cols, ld: l.ld, dtype });
-  const stride = l.offsets.length > 1 ? l.offsets[1]! - l.offsets[0]! : l.ld * cols;
-  return strided(data, { rows, cols, ld: l.ld, stride, offset: l.offsets[0]!, count: l.offsets.length, dtype });
-}
 
 const inTriangle = (uplo: Uplo, i: number, j: number): boolean => (uplo === 'lower' ? i >= j : i <= j);
 const round = (dtype: DType, x: number): number => (dtype === 'float32' ? Math.fround(x) : x);

@@ -22,10 +22,8 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { list, strided, type Batch } from '../../src/core/batch.js';
 import { DTYPE_EPS, type DType } from '../../src/core/dtype.js';
 import type { Diag, Uplo } from '../../src/core/enums.js';
-import type { Storage } from '../../src/core/storage.js';
 import { cpuGetrfComplex } from '../../src/cpu/complex/zgetrf.js';
 import { cpuGetriComplex } from '../../src/cpu/complex/zgetri.js';
 import { cpuLauumComplex, cpuPotiComplex, cpuPotriComplex, cpuTrtriComplex } from '../../src/cpu/complex/zinverse.js';
@@ -33,7 +31,7 @@ import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, 
 import type { DeviceArray, DeviceDType, GpuDevice } from '../../src/cuda/runtime/types.js';
 import { get, randomHpd, type Z } from '../helpers/complex.js';
 import { compileHarnesses, HOST_EMULATION_SKIP, NO_MMA_CARD, RECORDED_BASE, recordingDevice, type HarnessBuild, type Recorded } from '../helpers/recording-device.js';
-import { HARNESSES, runChain, stepsOf } from '../helpers/zchain.js';
+import { batchOf, HARNESSES, placeAt, runChain, stepsOf, type Form } from '../helpers/zchain.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -41,25 +39,6 @@ const SENTINEL = 12345.5;
 const INFO_BASE = 0x2000000n;
 const IPIV_BASE = 0x3000000n;
 
-type Form = 'strided' | 'list';
-interface Layout { ld: number; offsets: number[] }
-
-function placeAt(rng: Rng, at: { next: number }, n: number, count: number, form: Form): Layout {
-  const ld = n + (n % 2 === 0 ? 1 : 2);
-  const stride = ld * n + 3;
-  const offsets: number[] = [];
-  for (let q = 0; q < count; q++) {
-    offsets.push(at.next);
-    at.next += form === 'strided' ? stride : ld * n + rng.int(1, 4);
-  }
-  return { ld, offsets };
-}
-
-function batchOf<S extends Storage>(data: S, l: Layout, n: number, form: Form, dtype: 'complex128' | 'complex64'): Batch<S> {
-  if (form === 'list') return list(l.offsets.map((offset) => ({ data, offset })), { rows: n, cols: n, ld: l.ld, dtype });
-  const stride = l.offsets.length > 1 ? l.offsets[1]! - l.offsets[0]! : l.ld * n;
-  return strided(data, { rows: n, cols: n, ld: l.ld, stride, offset: l.offsets[0]!, count: l.offsets.length, dtype });
-}
 
 const inTriangle = (uplo: Uplo, i: number, j: number): boolean => (uplo === 'lower' ? i >= j : i <= j);
 const round = (dtype: DType, x: number): number => (dtype === 'float32' ? Math.fround(x) : x);
@@ -138,7 +117,7 @@ describe('complex inverses: every launch on the host, in order', { skip, timeout
       const diag = c.diag ?? 'nonunit';
       const count = 3;
       const at = { next: 3 };
-      const la = placeAt(rng, at, n, count, c.form);
+      const la = placeAt(rng, at, n, n, count, c.form);
       const matrices = at.next + 2;
       // Failing members: a zero diagonal (trtri, potri), not positive definite past the leaf or NaN (poti).
       const k = n - 1 - Math.floor(n / 3);
@@ -172,7 +151,7 @@ describe('complex inverses: every launch on the host, in order', { skip, timeout
       const fakeBuffer: DeviceArray = { kind: 'device', dtype: c.dtype, length: 2 * matrices, device: 0, ptr: RECORDED_BASE, byteLength: matrices * bytes, disposed: false, dispose() {} };
       const info: DeviceArray = { kind: 'device', dtype: 'int32', length: count, device: 0, ptr: INFO_BASE, byteLength: 4 * count, disposed: false, dispose() {} };
       const ipivArray: DeviceArray = { kind: 'device', dtype: 'int32', length: Math.max(1, n * count), device: 0, ptr: IPIV_BASE, byteLength: 4 * Math.max(1, n * count), disposed: false, dispose() {} };
-      const a = batchOf(fakeBuffer, la, n, c.form, ctype);
+      const a = batchOf(fakeBuffer, la, n, n, c.form, ctype);
       if (c.op === 'trtri') complexTrtriCuda(dev, { uplo, diag, a, info });
       else if (c.op === 'lauum') complexLauumCuda(dev, { uplo, a, info });
       else if (c.op === 'potri') complexPotriCuda(dev, { uplo, a, info });
@@ -194,7 +173,7 @@ describe('complex inverses: every launch on the host, in order', { skip, timeout
       // getri: getrf's factors (the reference's), rounded to the type, and its pivots.
       const pivots = new Int32Array(Math.max(1, n * count));
       if (c.op === 'getri') {
-        cpuGetrfComplex({ a: batchOf(buf, la, n, c.form, 'complex128'), ipiv: pivots, pivotStride: n, info: new Int32Array(count) });
+        cpuGetrfComplex({ a: batchOf(buf, la, n, n, c.form, 'complex128'), ipiv: pivots, pivotStride: n, info: new Int32Array(count) });
         for (let e = 0; e < 2 * matrices; e++) buf[e] = round(c.dtype, buf[e]!);
       }
       const before = buf.slice();
@@ -212,7 +191,7 @@ describe('complex inverses: every launch on the host, in order', { skip, timeout
       // The reference on a copy of the input.
       const want = before.slice(0, 2 * matrices);
       const wantInfo = new Int32Array(count).fill(-4);
-      const ra = batchOf(want, la, n, c.form, 'complex128');
+      const ra = batchOf(want, la, n, n, c.form, 'complex128');
       if (c.op === 'trtri') cpuTrtriComplex({ uplo, diag, a: ra, info: wantInfo });
       else if (c.op === 'lauum') cpuLauumComplex({ uplo, a: ra, info: wantInfo });
       else if (c.op === 'potri') cpuPotriComplex({ uplo, a: ra, info: wantInfo });

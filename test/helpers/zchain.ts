@@ -10,7 +10,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { list, strided, type Batch } from '../../src/core/batch.js';
+import type { Storage } from '../../src/core/storage.js';
 import type { KernelArg } from '../../src/cuda/runtime/types.js';
+import type { Rng } from './random.js';
 import { operandLine, parseHarnessNumber, RECORDED_BASE, type HarnessBuild, type Recorded } from './recording-device.js';
 
 export interface Step {
@@ -264,3 +267,26 @@ export function runChain(steps: readonly Step[], buf: Float64Array, len: number,
   }
 }
 
+
+/** How a chain test's batch lies in its buffer: strided (a gap of 3 between matrices) or a list (gaps of 1-3). */
+export type Form = 'strided' | 'list';
+export interface Layout { ld: number; offsets: number[] }
+
+/** `count` rows x cols matrices from `at.next` on (advanced past them), ld rows + 1 or 2. */
+export function placeAt(rng: Rng, at: { next: number }, rows: number, cols: number, count: number, form: Form): Layout {
+  const ld = rows + (rows % 2 === 0 ? 1 : 2);
+  const stride = ld * cols + 3;
+  const offsets: number[] = [];
+  for (let q = 0; q < count; q++) {
+    offsets.push(at.next);
+    at.next += form === 'strided' ? stride : ld * cols + rng.int(1, 4);
+  }
+  return { ld, offsets };
+}
+
+/** The complex batch of a layout over `data`. */
+export function batchOf<S extends Storage>(data: S, l: Layout, rows: number, cols: number, form: Form, dtype: 'complex128' | 'complex64'): Batch<S> {
+  if (form === 'list') return list(l.offsets.map((offset) => ({ data, offset })), { rows, cols, ld: l.ld, dtype });
+  const stride = l.offsets.length > 1 ? l.offsets[1]! - l.offsets[0]! : l.ld * cols;
+  return strided(data, { rows, cols, ld: l.ld, stride, offset: l.offsets[0]!, count: l.offsets.length, dtype });
+}
