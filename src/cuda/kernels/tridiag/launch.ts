@@ -21,7 +21,7 @@ import { applySharedBytes, tridiagApplySource } from './generate-apply.js';
 import { tridiagPanelSource } from './generate-panel.js';
 import { steinParts, tridiagSteinSource } from './generate-stein.js';
 import { TRIDIAG_COMPUTE, syevTridiagSource, tridiagLayout } from './generate-syev.js';
-import type { SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagForce } from './params.js';
+import type { SteinKernels, SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagForce } from './params.js';
 import { planSyevSplit, planSyevStein, planSyevTridiag, tridiagSplits, tridiagSteins } from './plan.js';
 import { steinSlice } from './snippets.js';
 
@@ -92,9 +92,6 @@ function splitGroup(dev: GpuDevice, g: SyevGroup, p: SyevSplitPlan): void {
  */
 function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
   const reduce = kernelFor(dev, 'syev-tridiag', p.reduce, () => syevTridiagSource(p.reduce));
-  const values = kernelFor(dev, 'syev-tridiag-stein', p.values, () => tridiagSteinSource(p.values));
-  const vectors = p.vectors === undefined ? undefined : kernelFor(dev, 'syev-tridiag-stein', p.vectors, () => tridiagSteinSource(p.vectors!));
-  const parts = steinParts(p.values);
   const panel = p.panel === undefined ? undefined : kernelFor(dev, 'syev-tridiag-panel', p.panel, () => tridiagPanelSource(p.panel!));
   const store = kernelFor(dev, 'syev-tridiag', p.store, () => syevTridiagSource(p.store));
   const head = [...operandArgs(g.a), ...operandArgs(g.w)];
@@ -117,11 +114,24 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
         gemmCuda(dev, { transA: 'N', transB: 'T', alpha: -1, a: w, b: v, beta: 1, c });
       }
     }
-    for (const k of vectors === undefined ? [values] : [values, vectors])
-      k.launch({ grid: [blocks * parts, 1, 1], block: [p.values.threads, 1, 1], sharedBytes: 0 }, [slices, arg.i64(first), arg.i32(g.count)]);
-    if (vectors !== undefined && n >= 3) ormqrCuda(dev, { side: 'left', trans: 'N', a: part(n - 1, n - 2, 1), tau: part(n - 2, 1, l.tau), c: part(n - 1, n, l.v + 1) });
+    steinOnSlices(dev, p, ws.ptr, first, g.count, blocks);
+    if (p.vectors !== undefined && n >= 3) ormqrCuda(dev, { side: 'left', trans: 'N', a: part(n - 1, n - 2, 1), tau: part(n - 2, 1, l.tau), c: part(n - 1, n, l.v + 1) });
     store.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.store).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
   });
+}
+
+/**
+ * The inverse-iteration design's values and (where planned) vectors kernels over a chunk of `blocks`
+ * slices (snippets.ts `steinSlice`, one after another from `slices`) whose tridiagonal (d, e, d_{n-1}
+ * in Z's last element), failure and convergence flags are already filled, matrices first ... first +
+ * blocks - 1 of a group of `count`: the eigenvalues into lam, the tridiagonal's eigenvectors into V.
+ */
+export function steinOnSlices(dev: GpuDevice, k: SteinKernels, slices: bigint, first: number, count: number, blocks: number): void {
+  const values = kernelFor(dev, 'syev-tridiag-stein', k.values, () => tridiagSteinSource(k.values));
+  const vectors = k.vectors === undefined ? undefined : kernelFor(dev, 'syev-tridiag-stein', k.vectors, () => tridiagSteinSource(k.vectors!));
+  const parts = steinParts(k.values);
+  for (const kernel of vectors === undefined ? [values] : [values, vectors])
+    kernel.launch({ grid: [blocks * parts, 1, 1], block: [k.values.threads, 1, 1], sharedBytes: 0 }, [arg.ptr(slices), arg.i64(first), arg.i32(count)]);
 }
 
 /** Workspace bytes one chunk of the inverse-iteration design may take (1 GiB: 68 matrices of n = 512). */

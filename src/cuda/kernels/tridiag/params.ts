@@ -59,6 +59,13 @@ export interface TridiagSteinParams {
   readonly maxits: number;
 }
 
+/** The inverse-iteration design's kernels on the tridiagonal: values, and vectors where asked (plan.ts `planSteinKernels`). */
+export interface SteinKernels {
+  readonly values: TridiagSteinParams;
+  /** Absent: values only. */
+  readonly vectors?: TridiagSteinParams;
+}
+
 /**
  * The inverse-iteration design's launches for one group: reduce (stage 'reduce': dsytd2 in one
  * kernel; or stage 'load' and, with `panel`, the blocked reduction's panels and GEMMs), values,

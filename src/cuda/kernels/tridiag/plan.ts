@@ -14,7 +14,7 @@ import type { TridiagTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { applySharedBytes } from './generate-apply.js';
 import { tridiagLayout } from './generate-syev.js';
-import type { SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagForce } from './params.js';
+import type { SteinKernels, SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagForce } from './params.js';
 import { STEIN_NB, splitSlice, steinSlice } from './snippets.js';
 
 /** The largest n the kernel is planned for (the GPU's syev coverage, as the Jacobi designs'). */
@@ -139,10 +139,21 @@ export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options
   const store: SyevTridiagParams = { ...base, stein: 'store' };
   for (const p of [reduce, store])
     if (tridiagLayout(p).sharedBytes > limit) throw new MyriadError('UNSUPPORTED', `the tridiagonal syev's scratch does not fit ${limit} shared bytes`, 'a');
-  const threads = Math.min(STEIN_THREADS, 32 * Math.ceil(pr.n / 32));
   return {
     reduce, ...(blocked ? { panel: { n: pr.n, threads: base.threads, nb: STEIN_NB } } : {}),
-    values: { stage: 'values', n: pr.n, threads, maxits }, ...(pr.vectors ? { vectors: { stage: 'vectors', n: pr.n, threads, maxits } } : {}), store,
+    ...planSteinKernels(pr.n, pr.vectors, maxits), store,
     slice: steinSlice(pr.n).slice,
   };
+}
+
+/**
+ * The values and (with `vectors`) vectors kernels of the inverse-iteration design on a tridiagonal
+ * already in the slices (snippets.ts `steinSlice`): a thread per eigenvalue, STEIN_THREADS a block
+ * (fewer where n is smaller: whole warps), `maxits` inverse iterations at most. The real design's
+ * plan and the complex heev's (kernels/zheev/) both take them from here.
+ */
+export function planSteinKernels(n: number, vectors: boolean, maxits: number = STEIN_MAXITS): SteinKernels {
+  if (!Number.isInteger(n) || n < 1 || n > TRIDIAG_MAX) throw new MyriadError('UNSUPPORTED', `the inverse-iteration kernels take 1 <= n <= ${TRIDIAG_MAX}, got ${n}`, 'a');
+  const threads = Math.min(STEIN_THREADS, 32 * Math.ceil(n / 32));
+  return { values: { stage: 'values', n, threads, maxits }, ...(vectors ? { vectors: { stage: 'vectors', n, threads, maxits } } : {}) };
 }
