@@ -1,0 +1,90 @@
+// Runs the complex heev's tridiagonal design (kernels/zheev/: reduce.cu and store.cu; the tridiag
+// family's values.cu and, with -DVECTORS, vectors.cu; entries REDUCE, STORE, VALUES, VECTORS) on the
+// CPU in the order its launcher launches them: one std::thread per CUDA thread, one block at a time
+// (cuda-host-warp.h), each file in a namespace of its own, one chunk (first = 0). The workspace: the
+// real slices, then the complex slices, NaN-filled.
+// A and W lie in one buffer of IO (double, or float with -DIO=float): A's matrices at pair offsets,
+// W's at real offsets. -DPA: both operands in the pointer form (arrays of host addresses into the
+// buffer, one per matrix), else strided.
+// stdin: count threads steinThreads parts len, then per operand (A, W) offset stride ld and, in the
+// pointer form, count element offsets, then len numbers (the buffer). stdout: the buffer, then count
+// info values. Used by test/cuda/zheev-large-host-emulation.test.ts.
+#include "cuda-host-warp.h"
+#include <cstdlib>
+using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp; using std::copysign;
+using std::fmin; using std::fmax; using std::min;
+#undef __launch_bounds__
+#define __launch_bounds__(...)
+#define __align__(x) __attribute__((aligned(x)))
+#define __shared__ static
+namespace red {
+#include "reduce.cu"
+}
+namespace sto {
+#include "store.cu"
+}
+namespace val {
+#include "values.cu"
+}
+#ifdef VECTORS
+namespace vec {
+#include "vectors.cu"
+}
+#endif
+#ifndef IO
+#define IO double
+#endif
+
+struct Operand { long long off, stride; int ld; std::vector<long long> elems; };
+static bool readOperand(Operand& o, long long count) {
+  if (scanf("%lld %lld %d", &o.off, &o.stride, &o.ld) != 3) return false;
+#ifdef PA
+  for (long long q = 0; q < count; ++q) { long long e; if (scanf("%lld", &e) != 1) return false; o.elems.push_back(e); }
+#endif
+  return true;
+}
+
+int main() {
+  long long count, bx, sx, parts, len;
+  if (scanf("%lld %lld %lld %lld %lld", &count, &bx, &sx, &parts, &len) != 5) return 2;
+  Operand a, w;
+  if (!readOperand(a, count) || !readOperand(w, count)) return 2;
+  std::vector<IO> buf(len + 2);
+  for (long long i = 0; i < len; ++i) { char s[64]; if (scanf("%63s", s) != 1) return 3; buf[i] = (IO)strtod(s, nullptr); }
+  if (red::SLICE != val::SLICE || sto::SLICE != val::SLICE || red::CSLICE != sto::CSLICE || val::PARTS != parts) return 4;
+  std::vector<double> work(count * red::SLICE + 1, std::nan("")), cwork(count * red::CSLICE + 1, std::nan(""));
+  std::vector<int> info(count, -99);
+  using rio2 = red::io2;
+  using sio2 = sto::io2;
+#ifdef PA
+  std::vector<const rio2*> ra; std::vector<sio2*> sa; std::vector<IO*> sw;
+  for (long long q = 0; q < count; ++q) {
+    ra.push_back(reinterpret_cast<const rio2*>(buf.data()) + a.elems[q]);
+    sa.push_back(reinterpret_cast<sio2*>(buf.data()) + a.elems[q]);
+    sw.push_back(buf.data() + w.elems[q]);
+  }
+#define RA ra.data()
+#define SA sa.data()
+#define SW sw.data()
+#else
+#define RA reinterpret_cast<const rio2*>(buf.data())
+#define SA reinterpret_cast<sio2*>(buf.data())
+#define SW buf.data()
+#endif
+  blockDim.x = bx; gridDim.x = count;
+  for (unsigned x = 0; x < count; ++x)
+    launch_block(x, 0, bx, [&] { red::REDUCE(RA, a.off, a.stride, a.ld, work.data(), cwork.data(), 0LL, (int)count); });
+  blockDim.x = sx; gridDim.x = count * parts;
+  for (unsigned x = 0; x < count * parts; ++x)
+    launch_block(x, 0, sx, [&] { val::VALUES(work.data(), 0LL, (int)count); });
+#ifdef VECTORS
+  for (unsigned x = 0; x < count * parts; ++x)
+    launch_block(x, 0, sx, [&] { vec::VECTORS(work.data(), 0LL, (int)count); });
+#endif
+  blockDim.x = bx; gridDim.x = count;
+  for (unsigned x = 0; x < count; ++x)
+    launch_block(x, 0, bx, [&] { sto::STORE(SA, a.off, a.stride, a.ld, SW, w.off, w.stride, w.ld, work.data(), cwork.data(), 0LL, info.data(), nullptr, (int)count); });
+  for (long long i = 0; i < len; ++i) printf("%.17g\n", (double)buf[i]);
+  for (long long q = 0; q < count; ++q) printf("%d\n", info[q]);
+  return 0;
+}
