@@ -29,6 +29,7 @@ import { complexTrsmCuda, ztrsmServes } from '../src/cuda/kernels/ztrsm/index.js
 import { complexHerkCuda } from '../src/cuda/kernels/zherk/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, complexTrtriCuda } from '../src/cuda/kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
+import { complexHeevTridiagCuda, type ZheevForce } from '../src/cuda/kernels/zheev/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { chooseComplex, runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
@@ -306,6 +307,32 @@ function complexHeevThroughLauncher(): void {
       : strided(fakeArray(dtype, Math.max(1, n) * count), { rows: n, cols: 1, count });
     complexHeevCuda(dev, { jobz, uplo, a, w, info: fakeArray('int32', count) });
   }
+}
+
+/**
+ * Complex heev above 32 (zheev/: reduce, the tridiag family's values and vectors kernels, store) through its launcher:
+ * the router's orders (33 ... 512: the tests' sizes), both dtypes, triangles, jobs and forms; the host emulation's
+ * forced shapes (small orders, 32 threads at 70, one inverse iteration at 36).
+ */
+function complexHeevTridiagThroughLauncher(): void {
+  const dev = fakeDevice(H100);
+  const call = (dtype: DType, uplo: Uplo, n: number, form: 'padded' | 'list', jobz: 'vectors' | 'values', force?: ZheevForce): void => {
+    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+    const count = 2;
+    const ld = n + 1;
+    const a = form === 'list'
+      ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * ld * n)), { rows: n, cols: n, ld, dtype: type })
+      : strided(fakeArray(dtype, 2 * ld * n * count), { rows: n, cols: n, ld, count, dtype: type });
+    const w = form === 'list'
+      ? list(Array.from({ length: count }, () => fakeArray(dtype, n)), { rows: n, cols: 1 })
+      : strided(fakeArray(dtype, n * count), { rows: n, cols: 1, count });
+    complexHeevTridiagCuda(dev, { jobz, uplo, a, w, info: fakeArray('int32', count) }, { force });
+  };
+  for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of [33, 40, 47, 64, 65, 100, 128, 256, 512]) for (const form of ['padded', 'list'] as const)
+    for (const jobz of ['vectors', 'values'] as const) call(dtype, uplo, n, form, jobz);
+  for (const n of [1, 2, 3, 5]) for (const uplo of UPLOS) call('float64', uplo, n, 'padded', 'vectors');
+  call('float64', 'upper', 70, 'list', 'vectors', { threads: 32 });
+  call('float64', 'lower', 36, 'padded', 'vectors', { steinMaxits: 1 });
 }
 
 /** Complex gesvd (complex128, complex64; every choice of U and VT) through its launcher: the tests' shapes, strided and list batches. */
@@ -1121,6 +1148,7 @@ complexTrsmThroughLaunchers();
 complexHerkThroughLaunchers();
 complexInversesThroughLaunchers();
 complexHeevThroughLauncher();
+complexHeevTridiagThroughLauncher();
 complexGesvdThroughLauncher();
 complexVariableThroughRouter();
 vbatchedThroughLaunchers();

@@ -35,6 +35,7 @@ import { complexTrsmCuda, ztrsmCovers } from './kernels/ztrsm/index.js';
 import { complexHerkCuda, zherkCovers } from './kernels/zherk/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda, zinverseCovers } from './kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
+import { complexHeevTridiagCuda, heevTridiagCovers } from './kernels/zheev/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { coversEachShape, runByShape } from './kernels/common/shape-groups.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
@@ -236,6 +237,12 @@ function cusolverFactorOwnInverse(dev: GpuDevice, r: ComplexDeviceRequest<'poti'
   complexPotriAfterFactor(dev, r);
 }
 
+/** Complex heev of strided or list batches (one shape group of a variable batch): the Jacobi warp design to order 32, the tridiagonal design above. */
+function complexHeevBySize(dev: GpuDevice, r: ComplexDeviceRequest<'heev'>): void {
+  if (heevCovers(r.a, r.w)) complexHeevCuda(dev, r);
+  else complexHeevTridiagCuda(dev, r);
+}
+
 /** One way to run a complex request of K: as `Candidate`, on the complex request. */
 export interface ComplexCandidate<K extends ComplexRouted> {
   readonly name: string;
@@ -326,8 +333,15 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     CPU,
   ],
   getri: [{ name: 'getri', covers: (r) => zinverseCovers(r.a), run: complexGetriCuda }, CPU],
-  // The two-sided complex Jacobi warp design (zjacobi/): n <= 32 (a variable batch: every member); larger: the CPU reference.
-  heev: [ownComplex('heev', 'jacobi', (r) => heevCovers(r.a, r.w), complexHeevCuda), CPU],
+  // The two-sided complex Jacobi warp design (zjacobi/) for n <= 32 (a variable batch: every member); 33 ... 512 the
+  // tridiagonal design (zheev/: zhetd2's reduction to a real tridiagonal, the tridiag family's bisection and inverse
+  // iteration, V = Q Z), a variable batch with members on both sides of 32 by groups of one shape, each group on its
+  // design (route 'tridiag'); larger: the CPU reference.
+  heev: [
+    ownComplex('heev', 'jacobi', (r) => heevCovers(r.a, r.w), complexHeevCuda),
+    ownComplex('heev', 'tridiag', (r) => heevCovers(r.a, r.w) || heevTridiagCovers(r.a, r.w), complexHeevBySize),
+    CPU,
+  ],
   // The one-sided complex Jacobi warp design (zjacobi/): max(m, n) <= 32 (a variable batch: every member); larger: the CPU reference.
   gesvd: [ownComplex('gesvd', 'jacobi', (r) => zgesvdCovers(r), complexGesvdCuda), CPU],
 };

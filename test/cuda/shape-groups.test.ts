@@ -223,7 +223,7 @@ describe('the router: complex variable batches on the families\' routes', () => 
     return `${taken.route}${taken.gpu ? '' : ' (cpu)'}`;
   };
 
-  it('each operation\'s own route, gpu true; heev and gesvd with a member beyond 32 on the CPU reference', () => {
+  it('each operation\'s own route, gpu true; heev with a member beyond 512 and gesvd beyond 32 on the CPU reference', () => {
     const ns = [3, 0, 40, 3];
     assert.equal(route('gemm', { transA: 'N', transB: 'N', alpha: [1, 0], a: sq(ns), b: rhs(ns), beta: [0, 0], c: rhs(ns) }), 'gemm');
     assert.equal(route('trsm', { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: [1, 0], a: sq(ns), b: rhs(ns) }), 'trsm');
@@ -238,7 +238,8 @@ describe('the router: complex variable batches on the families\' routes', () => 
     assert.equal(route('getrs', { trans: 'N', a: sq(ns), ipiv, pivotStride: 40, b: rhs(ns), info }), 'getrs');
     assert.equal(route('gesv', { trans: 'N', a: sq(ns), ipiv, pivotStride: 40, b: rhs(ns), info }), 'gesv');
     assert.equal(route('heev', { jobz: 'vectors', uplo: 'lower', a: sq([3, 0, 32, 3]), w: vec([3, 0, 32, 3]), info }), 'jacobi');
-    assert.equal(route('heev', { jobz: 'vectors', uplo: 'lower', a: sq(ns), w: vec(ns), info }), 'cpu (cpu)');
+    assert.equal(route('heev', { jobz: 'vectors', uplo: 'lower', a: sq(ns), w: vec(ns), info }), 'tridiag');
+    assert.equal(route('heev', { jobz: 'vectors', uplo: 'lower', a: sq([3, 513, 40]), w: vec([3, 513, 40]), info }), 'cpu (cpu)');
     const rect = members(data, [[3, 5], [32, 2], [0, 0], [3, 5]]);
     assert.equal(route('gesvd', { a: rect, s: vec([3, 2, 0, 3]), info }), 'jacobi');
     assert.equal(route('gesvd', { a: members(data, [[3, 5], [33, 2]]), s: vec([3, 2]), info }), 'cpu (cpu)');

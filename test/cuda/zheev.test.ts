@@ -74,8 +74,8 @@ describe('complex heev: the plan and the generator', () => {
 });
 
 describe('complex heev: the router and the launcher', () => {
-  it("lists the own kernel ('jacobi', as the real heev's route), then the CPU reference", () => {
-    assert.deepEqual(COMPLEX_ROUTES.heev.map((c) => c.name), ['jacobi', 'cpu']);
+  it("lists the own kernels ('jacobi' to 32, 'tridiag' to 512, as the real heev's routes), then the CPU reference", () => {
+    assert.deepEqual(COMPLEX_ROUTES.heev.map((c) => c.name), ['jacobi', 'tridiag', 'cpu']);
   });
 
   it('device data, n = 1 ... 32: the GPU route, one launch, A in pairs and W in reals', () => {
@@ -124,23 +124,35 @@ describe('complex heev: the router and the launcher', () => {
     }
   });
 
-  it('n > 32 runs on the CPU reference; force pins a route, and an unknown one or an order the kernel lacks is an error', () => {
+  it("n = 33 ... 512 runs 'tridiag' (zheev/), beyond it the CPU reference; force pins a route, and an unknown one or an order the kernel lacks is an error", () => {
     const { ctx, dev, backend } = recordingContext();
     try {
       const cx = (n: number, count = 2) => strided(ctx.alloc('float64', 2 * n * n * count), { rows: n, count, dtype: 'complex128' });
       const wv = (n: number, count = 2) => strided(ctx.alloc('float64', n * count), { rows: n, cols: 1, count });
+      for (const n of [33, 512]) {
+        dev.launches.length = 0;
+        ctx.heev({ a: cx(n), w: wv(n) });
+        assert.deepEqual(ctx.lastRoute, { op: 'heev', route: 'tridiag', gpu: true });
+        assert.deepEqual(dev.launches.map((l) => l.src.entry.replace(/_n\d+.*$/, '')),
+          ['zheev_tridiag_reduce_z_st', 'syev_stein_values', 'syev_stein_vectors', 'zheev_tridiag_store_z_st'], `n = ${n}: reduce, values, vectors, store`);
+      }
       dev.launches.length = 0;
-      ctx.heev({ a: cx(33), w: wv(33) });
+      ctx.heev({ a: cx(513, 1), w: wv(513, 1) });
       assert.deepEqual(ctx.lastRoute, { op: 'heev', route: 'cpu', gpu: false });
       assert.equal(dev.launches.length, 0, 'nothing launched');
       backend.force = { heev: 'cpu' };
-      ctx.heev({ a: cx(4), w: wv(4) });
+      ctx.heev({ a: cx(40), w: wv(40) });
       assert.deepEqual(ctx.lastRoute, { op: 'heev', route: 'cpu', gpu: false });
+      assert.equal(dev.launches.length, 0, 'nothing launched');
       backend.force = { heev: 'jacobi' };
       fails(() => ctx.heev({ a: cx(33), w: wv(33) }), 'UNSUPPORTED', 'a.rows', /n <= 32, got 33/);
       backend.force = { heev: 'tridiag' };
-      fails(() => ctx.heev({ a: cx(4), w: wv(4) }), 'ENUM', 'force', /heev on complex data has no route 'tridiag' \(routes: jacobi, cpu\)/);
-      assert.equal(dev.launches.length, 0, 'nothing launched');
+      fails(() => ctx.heev({ a: cx(513, 1), w: wv(513, 1) }), 'UNSUPPORTED', 'a.rows', /n <= 512 \(the router from 33\), got 513/);
+      ctx.heev({ a: cx(4), w: wv(4) });
+      assert.deepEqual(ctx.lastRoute, { op: 'heev', route: 'tridiag', gpu: true });
+      assert.match(dev.launches.at(-1)!.src.entry, /^heev_warp_z_st_n4_/, "the route 'tridiag' runs the Jacobi warp design to 32");
+      backend.force = { heev: 'ql' };
+      fails(() => ctx.heev({ a: cx(4), w: wv(4) }), 'ENUM', 'force', /heev on complex data has no route 'ql' \(routes: jacobi, tridiag, cpu\)/);
     } finally {
       ctx.dispose();
     }
