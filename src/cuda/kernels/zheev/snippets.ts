@@ -15,7 +15,7 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import { complexPrelude } from '../common/complex.js';
-import { mathHelpers, precisionPrelude } from '../common/precision.js';
+import { cType, elementBytes, mathHelpers, precisionPrelude } from '../common/precision.js';
 import { steinSlice } from '../tridiag/index.js';
 
 /** The arithmetic of both kernels (and the workspace's element), whatever the data's dtype. */
@@ -39,9 +39,8 @@ export const ZHEEV_RANGE = 250;
  * complex64 data a float pair), NaN, the pair helpers on workspace reals, N and T, the slices' sizes.
  */
 export function zheevPrelude(dtype: DType, n: number, threads: number): string {
-  const io = dtype === 'float64'
-    ? 'typedef real2 io2;   // the data: complex128\ntypedef real io;'
-    : 'struct __align__(8) io2 { float x, y; };   // the data: complex64, computed in float64\ntypedef float io;';
+  const io = `struct __align__(${2 * elementBytes(dtype)}) io2 { ${cType(dtype)} x, y; };   // the data's pair (computed in float64 whatever it is)
+typedef ${cType(dtype)} io;`;
   return `${precisionPrelude(ZHEEV_COMPUTE)}
 ${mathHelpers(ZHEEV_COMPUTE)}
 ${complexPrelude(ZHEEV_COMPUTE)}
