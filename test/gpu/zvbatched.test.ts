@@ -4,7 +4,7 @@
  * complex reference (the reference context, the same variable batches), on fresh random data.
  * Every operation with complex GPU routes (gemm, trsm, herk, potrf, potrs, posv, getrf, getrs,
  * gesv, heev, gesvd), complex128 and complex64, one batch per case: orders 0 ... 40 and 47, 64,
- * 100 (heev and gesvd: 0 ... 32, their kernels' range) with a few orders repeated, in shuffled
+ * 100 (gesvd: 0 ... 32, its kernel's range) with a few orders repeated, in shuffled
  * order, each member at its own leading dimension (ld = rows + 0, 1, 2 or 5: members of one order
  * fall into several groups) with gaps between members, every float outside the members a
  * sentinel; device data and host data (staged) in turn. Members fail in several orders: every
@@ -13,8 +13,9 @@
  * orders <= 32). Outputs are poisoned: info 99, pivots -9 (also the slots past a member's
  * min(m, n)), gemm's and herk's C NaN where beta = 0, heev's W and gesvd's S, U and VT NaN.
  * Checked:
- * - ctx.lastRoute: the operation's GPU route (its name; heev and gesvd 'jacobi'), and 'cpu' for a
- *   heev batch with a member of 40;
+ * - ctx.lastRoute: the operation's GPU route (its name; heev 'tridiag': members to 32 on the Jacobi
+ *   warp design, above on the tridiagonal design, by shape group; gesvd 'jacobi'), and 'tridiag' for
+ *   a heev batch of orders 5, 40, 0, 12 and 33 with both jobs;
  * - info exactly the reference's, in each member's place; pivots exactly the reference's
  *   (complex64: a few members may pivot differently, the reference computing in float64: there the
  *   LU residual instead), and the pivot slots the reference leaves -9 left -9;
@@ -55,7 +56,7 @@ const PIVOT_POISON = -9;
 /** Orders 0 ... 40, beyond the kernels' 32 (47, 64, 100: the recursions and blocked steps), a few repeated. */
 const ORDERS = [...Array.from({ length: 41 }, (_, n) => n), 47, 64, 100, 0, 3, 3, 17, 32, 33, 47];
 /**
- * heev's and gesvd's (their kernels take orders to 32), and potrf's and posv's (the router keeps a
+ * gesvd's (its kernels take orders to 32), and potrf's and posv's (the router keeps a
  * complex variable batch with a member above 32 on the CPU reference: cuda/router.ts ZCHOLESKY_VARIABLE_MAX).
  */
 const SMALL_ORDERS = [...Array.from({ length: 33 }, (_, n) => n), 0, 3, 3, 17, 32, 32];
@@ -65,7 +66,7 @@ const GAPS = [3, 0, 1];
 
 type OpName = 'gemm' | 'trsm' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'heev' | 'gesvd';
 const OPS: readonly OpName[] = ['gemm', 'trsm', 'herk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'heev', 'gesvd'];
-const ROUTE: Record<OpName, string> = { gemm: 'gemm', trsm: 'trsm', herk: 'herk', potrf: 'potrf', potrs: 'potrs', posv: 'posv', getrf: 'getrf', getrs: 'getrs', gesv: 'gesv', heev: 'jacobi', gesvd: 'jacobi' };
+const ROUTE: Record<OpName, string> = { gemm: 'gemm', trsm: 'trsm', herk: 'herk', potrf: 'potrf', potrs: 'potrs', posv: 'posv', getrf: 'getrf', getrs: 'getrs', gesv: 'gesv', heev: 'tridiag', gesvd: 'jacobi' };
 
 /** A deterministic shuffle (the list order is not sorted). */
 function shuffled<T>(xs: readonly T[], rng: Rng): T[] {
@@ -140,7 +141,7 @@ function referenceLu(ms: readonly Z[], dtype: ComplexDType): { lu: Z[]; ipiv: In
 }
 
 /** The operations whose GPU route takes a complex variable batch's members to order 32 only. */
-const smallOnly = (op: OpName): boolean => op === 'heev' || op === 'gesvd' || op === 'potrf' || op === 'posv';
+const smallOnly = (op: OpName): boolean => op === 'gesvd' || op === 'potrf' || op === 'posv';
 
 function caseOf(op: OpName, dtype: ComplexDType, where: 'device' | 'host', given?: readonly number[]): Case {
   const rng = new Rng(OPS.indexOf(op) * 31 + (dtype === 'complex64' ? 7 : 0) + 1);
@@ -524,23 +525,24 @@ test('potrf and posv on a variable batch with a member beyond 32: the CPU refere
     }
 });
 
-test('heev on a variable batch with a member beyond 32: the CPU reference (route cpu), its results', { skip }, () => {
+test('heev on a variable batch with members beyond 32: the GPU (route tridiag: the Jacobi warp design to 32, the tridiagonal design above), within the tolerances of the reference', { skip, timeout: 300_000 }, () => {
   const { ctx } = gpuContext();
-  for (const dtype of TYPES) {
-    const rng = new Rng(dtype === 'complex64' ? 41 : 40);
+  for (const dtype of TYPES) for (const jobz of ['vectors', 'values'] as const) {
+    const rng = new Rng((dtype === 'complex64' ? 41 : 40) + (jobz === 'values' ? 2 : 0));
     const orders = [5, 40, 0, 12, 33];
+    const orig = orders.map((n) => round(dtype)(hermitianCase(rng, 'random', n)));
     const c: Case = {
       op: 'heev', dtype, where: 'device', orders,
       operands: {
-        a: { ms: orders.map((n) => round(dtype)(hermitianCase(rng, 'random', n))) },
+        a: { ms: orig },
         w: { ms: orders.map((n) => column(Array.from({ length: n }, () => Number.NaN))), real: true },
       },
-      args: { jobz: 'vectors', uplo: 'lower' },
+      args: { jobz, uplo: 'lower' },
+      originals: orig,
     };
     const want = reference(c);
     const got = run(ctx, c, 'device');
-    assert.deepEqual(ctx.lastRoute, { op: 'heev', route: 'cpu', gpu: false });
-    assert.deepEqual(got.info, want.info);
-    for (const k of ['a', 'w']) assert.deepEqual(got.placed[k]!.data, want.placed[k]!.data, `${dtype}: ${k} as the reference's`);
+    assert.deepEqual(ctx.lastRoute, { op: 'heev', route: 'tridiag', gpu: true }, `${dtype} ${jobz}`);
+    check(c, got, want, `heev ${dtype} ${jobz} orders ${orders.join(', ')}`);
   }
 });
