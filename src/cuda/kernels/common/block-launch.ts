@@ -7,6 +7,7 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
+import { CudaError } from '../../runtime/errors.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { elementBytes } from './precision.js';
 
@@ -40,7 +41,14 @@ export interface PerMatrixWork {
   readonly maxChunk?: number;
   /** Workspace bytes a chunk may take (else BLOCK_WORKSPACE_BYTES). */
   readonly maxBytes?: number;
+  /**
+   * Where the device cannot allocate chunks of `maxBytes` (out of memory), chunks of at most these
+   * bytes instead; absent: the out-of-memory error stands.
+   */
+  readonly fallbackBytes?: number;
 }
+
+const isOutOfMemory = (e: unknown): boolean => e instanceof CudaError && e.status === 'CUDA_ERROR_OUT_OF_MEMORY';
 
 /**
  * The chunks of a group whose matrices each need a workspace slice: `body(ws, first, blocks)` per
@@ -50,11 +58,24 @@ export interface PerMatrixWork {
 export function perMatrixChunks(dev: GpuDevice, l: PerMatrixWork, count: number, body: (ws: DeviceArray | undefined, first: number, blocks: number) => void): void {
   const { work, workDtype } = l;
   const most = Math.min(count, l.maxChunk ?? count);
-  const chunk = work === 0 ? most : Math.max(1, Math.min(most, Math.floor((l.maxBytes ?? BLOCK_WORKSPACE_BYTES) / (work * elementBytes(workDtype)))));
+  const chunkOf = (bytes: number): number => (work === 0 ? most : Math.max(1, Math.min(most, Math.floor(bytes / (work * elementBytes(workDtype))))));
+  let chunk = chunkOf(l.maxBytes ?? BLOCK_WORKSPACE_BYTES);
   // From the device's workspace: chunks reuse it in stream order, and the next call may too.
   const frame = Workspace.of(dev).frame();
   try {
-    const ws = work === 0 ? undefined : frame.take(workDtype, chunk * work, `${l.what} (${chunk} blocks of ${work} elements)`);
+    const take = (blocks: number): DeviceArray => frame.take(workDtype, blocks * work, `${l.what} (${blocks} blocks of ${work} elements)`);
+    let ws: DeviceArray | undefined;
+    if (work !== 0) {
+      try {
+        ws = take(chunk);
+      } catch (e) {
+        // A failed allocation leaves the workspace as it was: smaller chunks where the caller allows them.
+        const fallback = l.fallbackBytes === undefined ? chunk : chunkOf(l.fallbackBytes);
+        if (!isOutOfMemory(e) || fallback >= chunk) throw e;
+        chunk = fallback;
+        ws = take(chunk);
+      }
+    }
     for (let first = 0; first < count; first += chunk) body(ws, first, Math.min(chunk, count - first));
   } finally {
     frame.end();

@@ -101,7 +101,8 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
   const tail = [arg.ptr(g.info), ...indexArgs(g.index, g.count)];
   const threads = p.reduce.threads, n = p.values.n, l = steinSlice(n);
   const what = "the inverse-iteration syev's slices (reflectors, vectors, factors)";
-  perMatrixChunks(dev, { work: p.slice, workDtype: TRIDIAG_COMPUTE, what, maxChunk: 65535, maxBytes: STEIN_CHUNK_BYTES }, g.count, (ws, first, blocks) => {
+  const chunking = { work: p.slice, workDtype: TRIDIAG_COMPUTE, what, maxChunk: 65535, maxBytes: steinChunkBytes(dev), fallbackBytes: STEIN_CHUNK_FALLBACK };
+  perMatrixChunks(dev, chunking, g.count, (ws, first, blocks) => {
     if (ws === undefined) throw new Error('the inverse-iteration design needs its slices');
     const slices = arg.ptr(ws.ptr);
     reduce.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.reduce).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
@@ -124,8 +125,20 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
   });
 }
 
-/** Workspace bytes one chunk of the inverse-iteration design may take (1 GiB: 68 matrices of n = 512). */
-const STEIN_CHUNK_BYTES = 1 << 30;
+/**
+ * Workspace bytes one chunk of the inverse-iteration design may take: an eighth of the card's memory
+ * (17.6 GB on an H200: 1,120 matrices of n = 512, 4,480 of 256), at least STEIN_CHUNK_FALLBACK. A
+ * chunk's launches last about one matrix's chain whatever its size, so a group cut into chunks pays
+ * that chain once per chunk: on an H200 with chunks of 1 GiB (68 matrices of 512), 512 x 264 took
+ * 139 ms against 78.8 in one chunk (XsyevBatched 107), 384 x 300 65.9 against 45.6, 256 x 600 45.4
+ * against 31.8 (scripts/probe/stein-chunks.mjs). The workspace keeps what a call took (it never shrinks).
+ */
+function steinChunkBytes(dev: GpuDevice): number {
+  return Math.max(STEIN_CHUNK_FALLBACK, Math.floor(dev.info.totalMemoryBytes / 8));
+}
+
+/** The chunk where the device cannot allocate a larger one: 1 GiB (68 matrices of n = 512). */
+const STEIN_CHUNK_FALLBACK = 2 ** 30;
 
 export function syevTridiagCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>, opts: TridiagOptions = {}): void {
   if (batchCount(r.a) === 0) return;

@@ -1,0 +1,56 @@
+/**
+ * perMatrixChunks (kernels/common/block-launch.ts): chunks as large as `maxBytes` allows, and where
+ * the device cannot allocate them (CUDA_ERROR_OUT_OF_MEMORY) chunks of `fallbackBytes`; other
+ * errors, and an out-of-memory error without a smaller fallback, reach the caller. On a fake device
+ * whose allocations above a byte limit fail.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { perMatrixChunks } from '../../src/cuda/kernels/common/block-launch.js';
+import { CudaError } from '../../src/cuda/runtime/errors.js';
+import type { DeviceDType } from '../../src/cuda/runtime/types.js';
+import { FakeDevice } from '../helpers/fake-gpus.js';
+
+/** A fake GPU whose allocations of more than `limit` bytes fail as a full card's do (or with `error`). */
+class SmallDevice extends FakeDevice {
+  constructor(private readonly limit: number, private readonly error?: CudaError) { super(0, []); }
+  override alloc(dtype: DeviceDType, length: number): ReturnType<FakeDevice['alloc']> {
+    if (length * 8 > this.limit) throw this.error ?? new CudaError('CUDA_ERROR_OUT_OF_MEMORY', 2, 'cuMemAlloc_v2', `${length} elements`);
+    return super.alloc(dtype, length);
+  }
+}
+
+/** float64 elements a matrix: 200,000 bytes (the workspace's first buffer is at least 1 MiB). */
+const WORK = 25_000;
+
+const chunksOf = (dev: FakeDevice, count: number, maxBytes: number, fallbackBytes?: number): number[] => {
+  const sizes: number[] = [];
+  let next = 0;
+  perMatrixChunks(dev, { work: WORK, workDtype: 'float64', what: 'test slices', maxBytes, fallbackBytes }, count, (ws, first, blocks) => {
+    assert.ok(ws !== undefined && ws.length >= blocks * WORK, 'a slice for every block');
+    assert.equal(first, next, 'chunks in order, none skipped');
+    next = first + blocks;
+    sizes.push(blocks);
+  });
+  assert.equal(next, count, 'every matrix in a chunk');
+  return sizes;
+};
+
+describe('perMatrixChunks', () => {
+  it('takes chunks of maxBytes where the device allocates them', () => {
+    assert.deepEqual(chunksOf(new SmallDevice(1e9), 25, 2e6), [10, 10, 5]);
+    assert.deepEqual(chunksOf(new SmallDevice(1e9), 25, 8e6, 2e6), [25]);
+  });
+
+  it('falls back to chunks of fallbackBytes where maxBytes does not fit on the device', () => {
+    // 25 matrices of 200,000 bytes: 5 MB in one chunk, more than the 3 MB the device gives.
+    assert.deepEqual(chunksOf(new SmallDevice(3e6), 25, 8e6, 2e6), [10, 10, 5]);
+  });
+
+  it('reports the out-of-memory error without a smaller fallback, and any other error as it is', () => {
+    assert.throws(() => chunksOf(new SmallDevice(3e6), 25, 8e6), (e: unknown) => e instanceof CudaError && e.status === 'CUDA_ERROR_OUT_OF_MEMORY');
+    assert.throws(() => chunksOf(new SmallDevice(3e6), 25, 8e6, 8e6), (e: unknown) => e instanceof CudaError && e.status === 'CUDA_ERROR_OUT_OF_MEMORY');
+    const other = new CudaError('CUDA_ERROR_ILLEGAL_ADDRESS', 700, 'cuMemAlloc_v2', 'sticky');
+    assert.throws(() => chunksOf(new SmallDevice(3e6, other), 25, 8e6, 2e6), (e: unknown) => e instanceof CudaError && e.status === 'CUDA_ERROR_ILLEGAL_ADDRESS');
+  });
+});
