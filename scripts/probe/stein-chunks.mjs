@@ -1,4 +1,6 @@
-// temporary: the inverse-iteration syev at large counts, ms (median of 5), against XsyevBatched
+// The inverse-iteration syev (tridiag family, forced) at large batch counts, where its workspace chunks decide the time:
+// vectors and values only, ms (median of 5 after 2 warm-ups), against cusolverDnXsyevBatched with vectors.
+//   node scripts/probe/stein-chunks.mjs [float64|float32|both] [512:264,384:300,...]
 import { strided } from '../../dist/src/index.js';
 import { syevProbe } from './syev-setup.mjs';
 import { randomSymmetric } from '../../dist/src/bench/data.js';
