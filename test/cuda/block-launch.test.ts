@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { perMatrixChunks } from '../../src/cuda/kernels/common/block-launch.js';
+import { BLOCK_WORKSPACE_BYTES, cardChunkBytes, perMatrixChunks } from '../../src/cuda/kernels/common/block-launch.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
 import type { DeviceDType } from '../../src/cuda/runtime/types.js';
 import { FakeDevice } from '../helpers/fake-gpus.js';
@@ -54,3 +54,29 @@ describe('perMatrixChunks', () => {
     assert.throws(() => chunksOf(new SmallDevice(3e6, other), 25, 8e6, 2e6), (e: unknown) => e instanceof CudaError && e.status === 'CUDA_ERROR_ILLEGAL_ADDRESS');
   });
 });
+
+describe('perMatrixChunks without maxBytes', () => {
+  /** A fake card of `total` bytes whose allocations above `limit` fail. */
+  const card = (total: number, limit: number): SmallDevice => {
+    const dev = new SmallDevice(limit);
+    (dev as { info: unknown }).info = { ...dev.info, totalMemoryBytes: total };
+    return dev;
+  };
+
+  it('chunks of an eighth of the card (cardChunkBytes), at least BLOCK_WORKSPACE_BYTES', () => {
+    // 80 GB: 10 GB chunks hold 2,000 matrices of 200,000 bytes; 1 GiB: 256 MiB chunks, 1,342 matrices.
+    assert.equal(cardChunkBytes(card(80e9, 1e12)), 1e10);
+    assert.deepEqual(chunksOfDefault(card(80e9, 1e12), 3000), [3000]);
+    assert.deepEqual(chunksOfDefault(card(2 ** 30, 1e12), 3000), [1342, 1342, 316]);
+  });
+
+  it('chunks of BLOCK_WORKSPACE_BYTES where the card cannot allocate the eighth', () => {
+    assert.deepEqual(chunksOfDefault(card(80e9, BLOCK_WORKSPACE_BYTES + 1), 3000), [1342, 1342, 316]);
+  });
+});
+
+function chunksOfDefault(dev: FakeDevice, count: number): number[] {
+  const sizes: number[] = [];
+  perMatrixChunks(dev, { work: WORK, workDtype: 'float64', what: 'test slices' }, count, (_ws, _first, blocks) => { sizes.push(blocks); });
+  return sizes;
+}
