@@ -57,26 +57,33 @@ describe('perMatrixChunks', () => {
 
 describe('perMatrixChunks without maxBytes', () => {
   /** A fake card of `total` bytes whose allocations above `limit` fail. */
-  const card = (total: number, limit: number): SmallDevice => {
+  const card = (total: number, limit: number, smCount = 4): SmallDevice => {
     const dev = new SmallDevice(limit);
-    (dev as { info: unknown }).info = { ...dev.info, totalMemoryBytes: total };
+    (dev as { info: unknown }).info = { ...dev.info, totalMemoryBytes: total, smCount };
     return dev;
   };
 
-  it('chunks of an eighth of the card (cardChunkBytes), at least BLOCK_WORKSPACE_BYTES', () => {
-    // 80 GB: 10 GB chunks hold 2,000 matrices of 200,000 bytes; 1 GiB: 256 MiB chunks, 1,342 matrices.
-    assert.equal(cardChunkBytes(card(80e9, 1e12)), 1e10);
-    assert.deepEqual(chunksOfDefault(card(80e9, 1e12), 3000), [3000]);
-    assert.deepEqual(chunksOfDefault(card(2 ** 30, 1e12), 3000), [1342, 1342, 316]);
+  it('chunks of four matrices an SM, at most an eighth of the card (cardChunkBytes), at least BLOCK_WORKSPACE_BYTES', () => {
+    // The fake card's 4 SMs: 16 matrices of 200,000 bytes, 3.2 MB, below 256 MiB: chunks of 256 MiB (1,342 matrices).
+    assert.equal(cardChunkBytes(card(80e9, 1e12), 200_000), 3.2e6);
+    assert.deepEqual(chunksOfDefault(card(80e9, 1e12), 3000), [1342, 1342, 316]);
+    // 132 SMs and matrices of 4 MB: 2,112 MB; a card of 8 GB allows 1 GB.
+    assert.equal(cardChunkBytes(card(80e9, 1e12, 132), 4e6), 2.112e9);
+    assert.equal(cardChunkBytes(card(8e9, 1e12, 132), 4e6), 1e9);
+    // matrices of 400,000 bytes on 132 SMs: 211 MB, below 256 MiB (671 matrices); of 4 MB: 528 a chunk.
+    assert.deepEqual(chunksOfDefault(card(80e9, 1e12, 132), 1200, 50_000), [671, 529]);
+    assert.deepEqual(chunksOfDefault(card(80e9, 1e12, 132), 1200, 500_000), [528, 528, 144]);
   });
 
-  it('chunks of BLOCK_WORKSPACE_BYTES where the card cannot allocate the eighth', () => {
-    assert.deepEqual(chunksOfDefault(card(80e9, BLOCK_WORKSPACE_BYTES + 1), 3000), [1342, 1342, 316]);
+  it('chunks of BLOCK_WORKSPACE_BYTES where the card cannot allocate four matrices an SM', () => {
+    // 2.1 GB chunks of 4 MB matrices fail on a card that gives 1 GB at once: 256 MiB, 67 matrices.
+    assert.deepEqual(chunksOfDefault(card(80e9, 1e9, 132), 1200, 500_000), [...Array<number>(17).fill(67), 61]);
+    assert.equal(Math.floor(BLOCK_WORKSPACE_BYTES / 4e6), 67);
   });
 });
 
-function chunksOfDefault(dev: FakeDevice, count: number): number[] {
+function chunksOfDefault(dev: FakeDevice, count: number, work = WORK): number[] {
   const sizes: number[] = [];
-  perMatrixChunks(dev, { work: WORK, workDtype: 'float64', what: 'test slices' }, count, (_ws, _first, blocks) => { sizes.push(blocks); });
+  perMatrixChunks(dev, { work, workDtype: 'float64', what: 'test slices' }, count, (_ws, _first, blocks) => { sizes.push(blocks); });
   return sizes;
 }

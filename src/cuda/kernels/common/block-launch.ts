@@ -18,14 +18,19 @@ import { elementBytes } from './precision.js';
 export const BLOCK_WORKSPACE_BYTES = 256 << 20;
 
 /**
- * Workspace bytes a chunk of one-block-per-matrix launches may take on `dev`: an eighth of its memory
- * (17.6 GB on an H200). Each launch of such a design lasts about one matrix's latency-bound chain
- * whatever the chunk's size, so a group cut into chunks pays the chain once per chunk, and a chunk of
- * fewer matrices than the card has SMs leaves SMs idle. The workspace keeps what a call took.
+ * Workspace bytes a chunk of one-block-per-matrix launches may take on `dev`, for matrices of
+ * `matrixBytes` each: enough for CHUNK_WAVES blocks an SM, at most an eighth of the card's memory
+ * (8.3 GB for n = 512 on an H200's 132 SMs with the inverse-iteration syev's 15.7 MB a matrix). Each
+ * launch of such a design lasts about one matrix's latency-bound chain whatever the chunk's size, so a
+ * group cut into chunks pays the chain once per chunk, and a chunk of fewer matrices than the card has
+ * SMs leaves SMs idle. The workspace keeps what a call took (until the context is disposed).
  */
-export function cardChunkBytes(dev: GpuDevice): number {
-  return Math.floor(dev.info.totalMemoryBytes / 8);
+export function cardChunkBytes(dev: GpuDevice, matrixBytes: number): number {
+  return Math.min(Math.floor(dev.info.totalMemoryBytes / 8), CHUNK_WAVES * dev.info.smCount * matrixBytes);
 }
+
+/** Matrices an SM a chunk may hold (cardChunkBytes). */
+const CHUNK_WAVES = 4;
 
 export interface PerMatrixLaunch extends PerMatrixWork {
   readonly threads: number;
@@ -71,7 +76,7 @@ export function perMatrixChunks(dev: GpuDevice, l: PerMatrixWork, count: number,
   const { work, workDtype } = l;
   const most = Math.min(count, l.maxChunk ?? count);
   const chunkOf = (bytes: number): number => (work === 0 ? most : Math.max(1, Math.min(most, Math.floor(bytes / (work * elementBytes(workDtype))))));
-  let chunk = chunkOf(l.maxBytes ?? Math.max(BLOCK_WORKSPACE_BYTES, cardChunkBytes(dev)));
+  let chunk = chunkOf(l.maxBytes ?? Math.max(BLOCK_WORKSPACE_BYTES, cardChunkBytes(dev, work * elementBytes(workDtype))));
   const fallbackBytes = l.fallbackBytes ?? (l.maxBytes === undefined ? BLOCK_WORKSPACE_BYTES : undefined);
   // From the device's workspace: chunks reuse it in stream order, and the next call may too.
   const frame = Workspace.of(dev).frame();

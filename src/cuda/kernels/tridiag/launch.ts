@@ -14,6 +14,7 @@ import { BLOCK_WORKSPACE_BYTES, cardChunkBytes, launchPerMatrix, perMatrixChunks
 import type { FamilyOptions } from '../common/family-options.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
+import { elementBytes } from '../common/precision.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type OperandArgs } from '../common/operands.js';
 import { gemmCuda } from '../gemm/index.js';
 import { ormqrCuda } from '../ormqr/index.js';
@@ -103,7 +104,7 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan, chunkBytes?:
   const tail = [arg.ptr(g.info), ...indexArgs(g.index, g.count)];
   const threads = p.reduce.threads, n = p.values.n, l = steinSlice(n);
   const what = "the inverse-iteration syev's slices (reflectors, vectors, factors)";
-  const chunking = { work: p.slice, workDtype: TRIDIAG_COMPUTE, what, maxChunk: 65535, maxBytes: chunkBytes ?? Math.max(STEIN_CHUNK_FALLBACK, cardChunkBytes(dev)), fallbackBytes: STEIN_CHUNK_FALLBACK };
+  const chunking = { work: p.slice, workDtype: TRIDIAG_COMPUTE, what, maxChunk: 65535, maxBytes: chunkBytes ?? Math.max(STEIN_CHUNK_FALLBACK, cardChunkBytes(dev, p.slice * elementBytes(TRIDIAG_COMPUTE))), fallbackBytes: STEIN_CHUNK_FALLBACK };
   perMatrixChunks(dev, chunking, g.count, (ws, first, blocks) => {
     if (ws === undefined) throw new Error('the inverse-iteration design needs its slices');
     const slices = arg.ptr(ws.ptr);
