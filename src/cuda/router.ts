@@ -256,24 +256,9 @@ export interface ComplexCandidate<K extends ComplexRouted> {
  * and for a request with a variable batch the same launchers once per group of members of one shape
  * and ld, as list batches (kernels/common/shape-groups.ts), where `covers` takes every group.
  */
-/**
- * The largest member order of a complex variable batch that potrf and posv take on the GPU: on an
- * H200 (2026-11-29, test/gpu/zvbatched.test.ts) complex128 members above 32 (the recursion over the warp
- * kernels, by shape groups of host data) came back with NaN in good members, not yet explained; such a
- * batch runs on the CPU reference. Strided and list batches are not limited.
- */
-const ZCHOLESKY_VARIABLE_MAX = 32;
-
-/** Whether every member of a variable batch has at most `max` rows (true for the other kinds). */
-function variableMembersWithin(a: Batch<unknown>, max: number): boolean {
-  return a.kind !== 'variable' || a.matrices.every((m) => m.rows <= max);
-}
-
 function ownComplex<K extends ComplexRouted>(op: K, name: string, covers: ((r: ComplexDeviceRequest<K>, dev: GpuDevice) => boolean) | undefined,
-  run: (dev: GpuDevice, r: ComplexDeviceRequest<K>) => void, variableMax = Infinity): ComplexCandidate<K> {
-  const each = coversEachShape(op, covers ?? (() => true));
-  const within = (r: ComplexDeviceRequest<K>): boolean => variableMembersWithin((r as { a: Batch<unknown> }).a, variableMax);
-  return { name, covers: (r, dev) => within(r) && each(r, dev), run: runByShape(op, run) };
+  run: (dev: GpuDevice, r: ComplexDeviceRequest<K>) => void): ComplexCandidate<K> {
+  return { name, covers: coversEachShape(op, covers ?? (() => true)), run: runByShape(op, run) };
 }
 
 /**
@@ -306,14 +291,14 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   // the recursion (complex trsm and herk) beyond).
   potrf: [
     { name: 'cusolver', covers: cusolverComplexPotrfCovers, run: cusolverComplexPotrf, capturable: false },
-    ownComplex('potrf', 'potrf', (r) => zcholeskyCovers(r.a), complexPotrfCuda, ZCHOLESKY_VARIABLE_MAX),
+    ownComplex('potrf', 'potrf', (r) => zcholeskyCovers(r.a), complexPotrfCuda),
     CPU,
   ],
   potrs: [ownComplex('potrs', 'potrs', (r) => zcholeskyCovers(r.a, r.b), complexPotrsCuda), CPU],
   // cuSOLVER's factor where the table sends potrf there (lower), then the own solves with B kept where info > 0.
   posv: [
     { name: 'cusolver', covers: (r, dev) => r.b.kind !== 'variable' && cusolverComplexPotrfCovers(r, dev), run: cusolverFactorOwnSolve, capturable: false },
-    ownComplex('posv', 'posv', (r) => zcholeskyCovers(r.a, r.b), complexPosvCuda, ZCHOLESKY_VARIABLE_MAX),
+    ownComplex('posv', 'posv', (r) => zcholeskyCovers(r.a, r.b), complexPosvCuda),
     CPU,
   ],
   // complex-lu/, any order: the register designs for n <= 32, the blocked steps above (panel kernel, zlaswp, the

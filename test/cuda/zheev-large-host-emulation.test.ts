@@ -16,7 +16,8 @@
  * - every element outside the outputs bitwise unchanged (padding, gaps, A with 'values');
  * - the eigenvalues within n eps ||A||_F of the reference's, ascending;
  * - with vectors, ||A V - V diag(w)||_F / (n ||A||_F eps) and ||V^H V - I||_F / (n eps) below 30;
- * - one inverse iteration (forced): info n + 1 where a vector did not converge, for some matrix.
+ * - one inverse iteration (forced): info n + 1 where a vector did not converge, for some matrix;
+ * - chunks of two matrices (forced): each chunk's launches on its own slices and first matrix.
  * A check of the CUDA source without a GPU; test/gpu/zheev-large.test.ts is the real one.
  */
 import assert from 'node:assert/strict';
@@ -30,7 +31,7 @@ import { DTYPE_EPS, type DType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import type { Storage } from '../../src/core/storage.js';
 import { cpuHeevComplex } from '../../src/cpu/complex/zheev.js';
-import { complexHeevTridiagCuda, type ZheevForce } from '../../src/cuda/kernels/zheev/index.js';
+import { complexHeevTridiagCuda, complexSlice, planZheevTridiag, type ZheevForce } from '../../src/cuda/kernels/zheev/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { get, hermitianFrom, randomHermitian, set, zeros, type Z } from '../helpers/complex.js';
 import { HERMITIAN_KINDS, hermitianCase, heevResidual, unitaryResidual, type HermitianKind } from '../helpers/zjacobi-cases.js';
@@ -58,6 +59,10 @@ function cases(): Case[] {
   }
   // Fewer threads than rows (the loops over rows and columns), small orders (forced: the router sends 33 and up).
   out.push({ dtype: 'float64', n: 70, uplo: 'upper', vectors: true, form: 'list', kinds: ['random', 'clustered', 'nan', 'graded'], force: { threads: 32 } });
+  // Chunks of two matrices (three chunks, the last of one): each chunk's slices, its first matrix.
+  const two = (n: number): number => 2 * 8 * (planZheevTridiag({ dtype: 'float64', n, uplo: 'lower', vectors: true, kind: 'strided' }).slice + complexSlice(n).slice);
+  out.push({ dtype: 'float32', n: 34, uplo: 'lower', vectors: true, form: 'strided', kinds: ['random', 'nan', 'hpd', 'huge', 'repeated'], force: { chunkBytes: two(34) } });
+  out.push({ dtype: 'float64', n: 35, uplo: 'upper', vectors: false, form: 'list', kinds: ['random', 'tiny', 'nan', 'zero', 'clustered'], force: { chunkBytes: two(35) } });
   out.push({ dtype: 'float32', n: 40, uplo: 'lower', vectors: false, form: 'strided', kinds: ALL });
   out.push({ dtype: 'float64', n: 33, uplo: 'upper', vectors: false, form: 'list', kinds: ALL });
   for (const n of [1, 2, 3, 5]) out.push({ dtype: 'float64', n, uplo: n % 2 === 0 ? 'lower' : 'upper', vectors: true, form: 'strided', kinds: ['random', 'diagonal', 'zero', 'nan', 'repeated'] });
@@ -117,27 +122,40 @@ function prepare(c: Case, index: number, root: string): Prepared {
     : { a: strided(s, { rows: n, cols: n, ld, stride, offset: aOff[0]!, count, dtype }), w: strided(s, { rows: n, cols: 1, ld: n, stride: n + 3, offset: wStart, count }) };
   const dv = batches(data, type);
   complexHeevTridiagCuda(dev, { jobz: c.vectors ? 'vectors' : 'values', uplo: c.uplo, a: dv.a, w: dv.w, info }, { force: c.force });
-  // The launches: reduce, values, (vectors), store, one chunk.
+  // The launches per chunk: reduce, values, (vectors), store.
   const entries = recorded.map((r) => r.src.entry);
-  assert.equal(recorded.length, c.vectors ? 4 : 3, `launches ${entries.join(', ')}`);
-  const [reduce, values, ...rest] = recorded as [Recorded, Recorded, ...Recorded[]];
-  const store = rest[rest.length - 1]!;
-  const vectors = c.vectors ? rest[0] : undefined;
-  assert.match(reduce.src.entry, /^zheev_tridiag_reduce_/);
-  assert.match(values.src.entry, /^syev_stein_values_/);
-  if (vectors !== undefined) assert.match(vectors.src.entry, /^syev_stein_vectors_/);
-  assert.match(store.src.entry, /^zheev_tridiag_store_/);
+  const per = c.vectors ? 4 : 3;
+  assert.equal(recorded.length % per, 0, `launches ${entries.join(', ')}`);
   const num = (r: Recorded, k: number): bigint => BigInt(r.args[k]!.value as number | bigint);
-  // The slices: the stein kernels get the reduce's real slices; the store both of the reduce's.
-  assert.equal(num(values, 0), num(reduce, 4));
-  assert.equal(num(store, 8), num(reduce, 4));
-  assert.equal(num(store, 9), num(reduce, 5));
-  assert.equal(reduce.config.grid[0], count);
+  const chunks: [number, number][] = [];
+  const { slice } = planZheevTridiag({ dtype: c.dtype, n, uplo: c.uplo, vectors: c.vectors, kind: c.form === 'list' ? 'pointer' : 'strided' }, { force: c.force });
+  for (let k = 0; k < recorded.length; k += per) {
+    const [reduce, values, ...rest] = recorded.slice(k, k + per) as [Recorded, Recorded, ...Recorded[]];
+    const store = rest[rest.length - 1]!;
+    const vectors = c.vectors ? rest[0] : undefined;
+    assert.match(reduce.src.entry, /^zheev_tridiag_reduce_/);
+    assert.match(values.src.entry, /^syev_stein_values_/);
+    if (vectors !== undefined) assert.match(vectors.src.entry, /^syev_stein_vectors_/);
+    assert.match(store.src.entry, /^zheev_tridiag_store_/);
+    // The slices: the stein kernels get the reduce's real slices, the store both of the reduce's; the chunk's first matrix to all.
+    const blocks = reduce.config.grid[0];
+    assert.equal(num(reduce, 5) - num(reduce, 4), BigInt(8 * blocks * slice), 'the complex slices after the chunk\'s real slices');
+    for (const r of [values, ...(vectors === undefined ? [] : [vectors])]) assert.deepEqual([num(r, 0), num(r, 1)], [num(reduce, 4), num(reduce, 6)]);
+    assert.deepEqual([num(store, 8), num(store, 9), num(store, 10)], [num(reduce, 4), num(reduce, 5), num(reduce, 6)]);
+    assert.equal(Number(num(reduce, 6)), chunks.reduce((t, [, b]) => t + b, 0), 'chunks in order');
+    chunks.push([Number(num(reduce, 6)), blocks]);
+  }
+  assert.equal(chunks.reduce((t, [, b]) => t + b, 0), count);
+  if (c.force?.chunkBytes !== undefined) assert.ok(chunks.length > 1, 'several chunks');
+  const [reduce, values] = recorded as [Recorded, Recorded];
+  const vectors = c.vectors ? recorded[2] : undefined;
+  const store = recorded[per - 1]!;
   const opA = operandLine(store, 0, 2 * elementBytes);
   const opW = operandLine(store, 1, elementBytes);
   assert.equal(operandLine(reduce, 0, 2 * elementBytes).line, opA.line);
   assert.equal(opA.pointer, c.form === 'list');
-  const input = [`${count} ${reduce.config.block[0]} ${values.config.block[0]} ${values.config.grid[0] / count} ${len}`, opA.line, opW.line, ...Array.from(buf, String)].join('\n') + '\n';
+  const input = [`${count} ${reduce.config.block[0]} ${values.config.block[0]} ${values.config.grid[0] / reduce.config.grid[0]} ${len} ${chunks.length}`, ...chunks.map(([f, b]) => `${f} ${b}`),
+    opA.line, opW.line, ...Array.from(buf, String)].join('\n') + '\n';
 
   // The reference, values only, on a copy.
   const refBuf = buf.slice();

@@ -10,7 +10,7 @@ import { batchCount, type Batch } from '../../../core/batch.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { SyevRequest } from '../../../core/op-specs.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import { perMatrixChunks } from '../common/block-launch.js';
+import { cardChunkBytes, perMatrixChunks } from '../common/block-launch.js';
 import { complexBytes } from '../common/complex.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
@@ -23,8 +23,12 @@ import type { ZheevForce, ZheevTridiagPlan } from './params.js';
 import { planZheevTridiag, zheevTridiagServes, ZHEEV_TRIDIAG_FROM, ZHEEV_TRIDIAG_MAX } from './plan.js';
 import { ZHEEV_COMPUTE } from './snippets.js';
 
-/** Workspace bytes one chunk may take (1 GiB, as the real inverse-iteration design: a chunk's launches each last about one matrix's chain). */
-const CHUNK_BYTES = 1 << 30;
+/**
+ * Workspace bytes of a chunk where the card cannot allocate `cardChunkBytes` (1 GiB), as the real
+ * inverse-iteration design: each launch of a chunk lasts about one matrix's latency-bound chain
+ * whatever the chunk's size, so a group cut into chunks pays the chain once per chunk.
+ */
+const CHUNK_FALLBACK = 2 ** 30;
 
 /** Whether the design takes a request: strided or list batches of order 33 ... 512. */
 export function heevTridiagCovers(a: Batch<DeviceArray>, w: Batch<DeviceArray>): boolean {
@@ -45,7 +49,7 @@ export function complexHeevTridiagCuda(dev: GpuDevice, r: SyevRequest<DeviceArra
       const force = opts.force === undefined ? '' : JSON.stringify(opts.force);
       const p = plannedOnce(dev, `zheev-tridiag/${dtype}/${a.rows}/${r.uplo}/${r.jobz}/${a.kind}/${force}`,
         () => planZheevTridiag({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind }, opts));
-      heevTridiagGroup(dev, p, a, w, r.info, g.index, g.count);
+      heevTridiagGroup(dev, p, a, w, r.info, g.index, g.count, opts.force?.chunkBytes);
     }
   } finally {
     release(dev, grouping);
@@ -56,12 +60,14 @@ export function complexHeevTridiagCuda(dev: GpuDevice, r: SyevRequest<DeviceArra
  * One group, chunk by chunk: a chunk's workspace holds its `blocks` real slices, then its `blocks`
  * complex slices (the tridiag family's kernels step through real slices only).
  */
-function heevTridiagGroup(dev: GpuDevice, p: ZheevTridiagPlan, a: OperandArgs, w: OperandArgs, info: DeviceArray, index: DeviceArray | null, count: number): void {
+function heevTridiagGroup(dev: GpuDevice, p: ZheevTridiagPlan, a: OperandArgs, w: OperandArgs, info: DeviceArray, index: DeviceArray | null, count: number, chunkBytes?: number): void {
   const reduce = kernelFor(dev, 'zheev-tridiag-reduce', p.reduce, () => zheevReduceSource(p.reduce));
   const store = kernelFor(dev, 'zheev-tridiag-store', p.store, () => zheevStoreSource(p.store));
   const threads = p.reduce.threads;
   const what = "the complex tridiagonal heev's slices (the reflectors, the tridiagonal's vectors and factors)";
-  perMatrixChunks(dev, { work: p.slice + p.cslice, workDtype: ZHEEV_COMPUTE, what, maxChunk: 65535, maxBytes: CHUNK_BYTES }, count, (ws, first, blocks) => {
+  const work = p.slice + p.cslice;
+  const maxBytes = chunkBytes ?? Math.max(CHUNK_FALLBACK, cardChunkBytes(dev, work * elementBytes(ZHEEV_COMPUTE)));
+  perMatrixChunks(dev, { work, workDtype: ZHEEV_COMPUTE, what, maxChunk: 65535, maxBytes, fallbackBytes: CHUNK_FALLBACK }, count, (ws, first, blocks) => {
     if (ws === undefined) throw new Error('the complex tridiagonal heev needs its slices');
     const slices = ws.ptr, complexSlices = ws.ptr + BigInt(blocks * p.slice * elementBytes(ZHEEV_COMPUTE));
     const config = { grid: [blocks, 1, 1] as const, block: [threads, 1, 1] as const, sharedBytes: 0 };

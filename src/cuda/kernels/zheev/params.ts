@@ -46,4 +46,6 @@ export interface ZheevForce {
   readonly threads?: number;
   /** Inverse iterations per eigenvector (dstein's MAXITS, 5). */
   readonly steinMaxits?: number;
+  /** Workspace bytes a chunk may take (the chunk-boundary tests; else the card's share, common/block-launch.ts `cardChunkBytes`). */
+  readonly chunkBytes?: number;
 }
