@@ -122,6 +122,20 @@ test('the launcher: reduce, values, vectors, store per chunk over real then comp
       assert.deepEqual(x.args.map(num), [Number(slices), 0, count]);
     }
   }
+  // Chunks (forced: two matrices each): each chunk's launches from its first matrix, its complex slices after its own real slices.
+  {
+    const n = 40, count = 5, p = planZheevTridiag({ dtype: 'float64', n, uplo: 'lower', vectors: true, kind: 'strided' });
+    const a = dev.alloc('float64', 2 * n * n * count), w = dev.alloc('float64', n * count), info = dev.alloc('int32', count);
+    launches.length = 0;
+    complexHeevTridiagCuda(dev, { jobz: 'vectors', uplo: 'lower', a: strided(a, { rows: n, count, dtype: 'complex128' }), w: strided(w, { rows: n, cols: 1, count }), info },
+      { force: { chunkBytes: 2 * 8 * (p.slice + p.cslice) } });
+    assert.equal(launches.length, 12, 'three chunks of four launches');
+    const reduces = launches.filter((x) => x.entry.startsWith('zheev_tridiag_reduce_'));
+    assert.deepEqual(reduces.map((x) => [x.config.grid[0], num(x.args[6])]), [[2, 0], [2, 2], [1, 4]]);
+    for (const r of reduces) assert.equal(num(r.args[5]) - num(r.args[4]), 8 * r.config.grid[0] * p.slice);
+    assert.deepEqual(launches.filter((x) => x.entry.startsWith('syev_stein_')).map((x) => num(x.args[1])), [0, 0, 2, 2, 4, 4]);
+    assert.deepEqual(launches.filter((x) => x.entry.startsWith('zheev_tridiag_store_')).map((x) => num(x.args[10])), [0, 2, 4]);
+  }
   // A list batch: the pointer-form kernels.
   const n = 40, xs = [0, 1, 2].map(() => dev.alloc('float64', 2 * n * n)), ws = [0, 1, 2].map(() => dev.alloc('float64', n)), info = dev.alloc('int32', 3);
   launches.length = 0;
