@@ -12,7 +12,7 @@ import { describe, it, test } from 'node:test';
 import { list, strided } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import {
-  complexHeevTridiagCuda, complexSlice, planZheevTridiag, zheevReduceSource, zheevStoreSource, zheevTridiagServes,
+  complexHeevTridiagCuda, complexSlice, planZheevTridiag, storeParts, zheevReduceSource, zheevStoreSource, zheevTridiagServes,
   type ZheevReduceParams, type ZheevStoreParams,
 } from '../../src/cuda/kernels/zheev/index.js';
 import { planSteinKernels, planSyevStein, steinParts, steinSlice, tridiagSteinSource } from '../../src/cuda/kernels/tridiag/index.js';
@@ -68,10 +68,12 @@ describe('the generators', () => {
 describe('the plan', () => {
   it('serves 33 ... 512 (the router), plans 1 ... 512, a thread per row in whole warps up to 512', () => {
     assert.deepEqual([32, 33, 512, 513].map(zheevTridiagServes), [false, true, true, false]);
-    for (const [n, threads] of [[1, 32], [33, 64], [100, 128], [512, 512]] as const) {
+    for (const [n, threads, parts] of [[1, 32, 1], [33, 64, 1], [100, 128, 1], [129, 160, 2], [512, 512, 4]] as const) {
       const p = plan(n);
       assert.equal(p.reduce.threads, threads);
-      assert.equal(p.store.threads, threads);
+      assert.equal(p.store.threads, Math.min(threads, 128), 'the store: a thread per column, at most 128 a block');
+      assert.equal(storeParts(p.store), parts);
+      assert.equal(storeParts({ ...p.store, vectors: false }), 1);
       assert.deepEqual(p.stein, planSteinKernels(n, true));
       assert.equal(p.slice, steinSlice(n).slice);
       assert.equal(p.cslice, 2 * n * n + 2 * n);
@@ -111,7 +113,8 @@ test('the launcher: reduce, values, vectors, store per chunk over real then comp
     const [reduce, ...rest] = launches;
     const store = rest.at(-1)!;
     assert.deepEqual([reduce!.config.grid, reduce!.config.block], [[count, 1, 1], [p.reduce.threads, 1, 1]]);
-    assert.deepEqual([store.config.grid, store.config.block], [[count, 1, 1], [p.store.threads, 1, 1]]);
+    assert.deepEqual([store.config.grid, store.config.block], [[count, storeParts(p.store), 1], [p.store.threads, 1, 1]]);
+    assert.equal(store.config.grid[1], jobz === 'vectors' ? Math.ceil(n / 128) : 1);
     assert.deepEqual([1, 2, 3].map((i) => num(reduce!.args[i])), [5, stride, ld], 'A in pairs');
     assert.deepEqual([5, 6, 7].map((i) => num(store.args[i])), [0, n + 2, n], 'W in reals');
     const slices = BigInt(num(reduce!.args[4])), complexSlices = BigInt(num(reduce!.args[5]));

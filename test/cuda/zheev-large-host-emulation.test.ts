@@ -154,7 +154,7 @@ function prepare(c: Case, index: number, root: string): Prepared {
   const opW = operandLine(store, 1, elementBytes);
   assert.equal(operandLine(reduce, 0, 2 * elementBytes).line, opA.line);
   assert.equal(opA.pointer, c.form === 'list');
-  const input = [`${count} ${reduce.config.block[0]} ${values.config.block[0]} ${values.config.grid[0] / reduce.config.grid[0]} ${len} ${chunks.length}`, ...chunks.map(([f, b]) => `${f} ${b}`),
+  const input = [`${count} ${reduce.config.block[0]} ${values.config.block[0]} ${values.config.grid[0] / reduce.config.grid[0]} ${store.config.block[0]} ${store.config.grid[1]} ${len} ${chunks.length}`, ...chunks.map(([f, b]) => `${f} ${b}`),
     opA.line, opW.line, ...Array.from(buf, String)].join('\n') + '\n';
 
   // The reference, values only, on a copy.

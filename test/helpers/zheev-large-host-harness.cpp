@@ -7,7 +7,7 @@
 // A and W lie in one buffer of IO (double, or float with -DIO=float): A's matrices at pair offsets,
 // W's at real offsets. -DPA: both operands in the pointer form (arrays of host addresses into the
 // buffer, one per matrix), else strided.
-// stdin: count threads steinThreads parts len chunks, then the chunks' first matrix and matrices
+// stdin: count threads steinThreads parts storeThreads storeParts len chunks, then the chunks' first matrix and matrices
 // (first blocks each), then per operand (A, W) offset stride ld and, in the pointer form, count
 // element offsets, then len numbers (the buffer). stdout: the buffer, then count info values. Used by test/cuda/zheev-large-host-emulation.test.ts.
 #include "cuda-host-warp.h"
@@ -46,8 +46,8 @@ static bool readOperand(Operand& o, long long count) {
 }
 
 int main() {
-  long long count, bx, sx, parts, len, chunks;
-  if (scanf("%lld %lld %lld %lld %lld %lld", &count, &bx, &sx, &parts, &len, &chunks) != 6) return 2;
+  long long count, bx, sx, parts, tx, tparts, len, chunks;
+  if (scanf("%lld %lld %lld %lld %lld %lld %lld %lld", &count, &bx, &sx, &parts, &tx, &tparts, &len, &chunks) != 8) return 2;
   std::vector<long long> firsts(chunks), blocks(chunks);
   long long most = 0;
   for (long long c = 0; c < chunks; ++c) { if (scanf("%lld %lld", &firsts[c], &blocks[c]) != 2) return 2; most = std::max(most, blocks[c]); }
@@ -89,9 +89,10 @@ int main() {
     for (unsigned x = 0; x < nb * parts; ++x)
       launch_block(x, 0, sx, [&] { vec::VECTORS(work, first, (int)count); });
 #endif
-    blockDim.x = bx; gridDim.x = nb;
-    for (unsigned x = 0; x < nb; ++x)
-      launch_block(x, 0, bx, [&] { sto::STORE(SA, a.off, a.stride, a.ld, SW, w.off, w.stride, w.ld, work, cwork, first, info.data(), nullptr, (int)count); });
+    blockDim.x = tx; gridDim.x = nb; gridDim.y = tparts;
+    for (unsigned y = 0; y < tparts; ++y) for (unsigned x = 0; x < nb; ++x)
+      launch_block(x, y, tx, [&] { sto::STORE(SA, a.off, a.stride, a.ld, SW, w.off, w.stride, w.ld, work, cwork, first, info.data(), nullptr, (int)count); });
+    gridDim.y = 1;
   }
   for (long long i = 0; i < len; ++i) printf("%.17g\n", (double)buf[i]);
   for (long long q = 0; q < count; ++q) printf("%d\n", info[q]);

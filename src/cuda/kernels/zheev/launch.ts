@@ -3,7 +3,7 @@
  * equal shapes and leading dimensions (strided and list batches): per workspace chunk, the reduction
  * to a real tridiagonal (generate-reduce.ts, a block per matrix), the tridiag family's values and
  * vectors kernels on the chunk's real slices (its `steinOnSlices`), the store with V = Q Z
- * (generate-store.ts, a block per matrix). No host read. A complex batch's device array holds the
+ * (generate-store.ts, blocks of columns). No host read. A complex batch's device array holds the
  * parts' dtype, its rows, ld, stride and offset count pairs; W is a real batch of the parts' dtype.
  */
 import { batchCount, type Batch } from '../../../core/batch.js';
@@ -18,7 +18,7 @@ import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type Opera
 import { elementBytes } from '../common/precision.js';
 import { steinOnSlices } from '../tridiag/index.js';
 import { zheevReduceSource } from './generate-reduce.js';
-import { zheevStoreSource } from './generate-store.js';
+import { storeParts, zheevStoreSource } from './generate-store.js';
 import type { ZheevForce, ZheevTridiagPlan } from './params.js';
 import { planZheevTridiag, zheevTridiagServes, ZHEEV_TRIDIAG_FROM, ZHEEV_TRIDIAG_MAX } from './plan.js';
 import { ZHEEV_COMPUTE } from './snippets.js';
@@ -70,9 +70,8 @@ function heevTridiagGroup(dev: GpuDevice, p: ZheevTridiagPlan, a: OperandArgs, w
   perMatrixChunks(dev, { work, workDtype: ZHEEV_COMPUTE, what, maxChunk: 65535, maxBytes, fallbackBytes: CHUNK_FALLBACK }, count, (ws, first, blocks) => {
     if (ws === undefined) throw new Error('the complex tridiagonal heev needs its slices');
     const slices = ws.ptr, complexSlices = ws.ptr + BigInt(blocks * p.slice * elementBytes(ZHEEV_COMPUTE));
-    const config = { grid: [blocks, 1, 1] as const, block: [threads, 1, 1] as const, sharedBytes: 0 };
-    reduce.launch(config, [...operandArgs(a), arg.ptr(slices), arg.ptr(complexSlices), arg.i64(first), arg.i32(count)]);
+    reduce.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: 0 }, [...operandArgs(a), arg.ptr(slices), arg.ptr(complexSlices), arg.i64(first), arg.i32(count)]);
     steinOnSlices(dev, p.stein, slices, first, count, blocks);
-    store.launch(config, [...operandArgs(a), ...operandArgs(w), arg.ptr(slices), arg.ptr(complexSlices), arg.i64(first), arg.ptr(info), ...indexArgs(index, count)]);
+    store.launch({ grid: [blocks, storeParts(p.store), 1], block: [p.store.threads, 1, 1], sharedBytes: 0 }, [...operandArgs(a), ...operandArgs(w), arg.ptr(slices), arg.ptr(complexSlices), arg.i64(first), arg.ptr(info), ...indexArgs(index, count)]);
   });
 }

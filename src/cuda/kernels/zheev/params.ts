@@ -19,7 +19,7 @@ export interface ZheevReduceParams {
   readonly threads: number;
 }
 
-/** Eigenvalues (and with `vectors` V = Q Z by the reflectors) into W and A, info; one block of `threads` per matrix. */
+/** Eigenvalues (and with `vectors` V = Q Z by the reflectors) into W and A, info; with vectors ceil(n / threads) blocks per matrix (a thread per column), else one. */
 export interface ZheevStoreParams {
   readonly dtype: DType;
   readonly n: number;
@@ -42,7 +42,7 @@ export interface ZheevTridiagPlan {
 
 /** What a plan may be told instead of its own choice (tests, benchmarks). */
 export interface ZheevForce {
-  /** Threads per block of the reduce and store kernels (a multiple of 32, at most 1024). */
+  /** Threads per block of the reduce kernel (a multiple of 32, at most 1024; the store's: at most ZHEEV_STORE_THREADS of them). */
   readonly threads?: number;
   /** Inverse iterations per eigenvector (dstein's MAXITS, 5). */
   readonly steinMaxits?: number;

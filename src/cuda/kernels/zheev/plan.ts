@@ -1,6 +1,7 @@
 /**
  * Which shape of the complex heev's tridiagonal design serves one group of equal-size matrices: the
- * reduce and store kernels a thread per row (whole warps, at most ZHEEV_TRIDIAG_THREADS), the tridiag
+ * reduce kernel a thread per row (whole warps, at most ZHEEV_TRIDIAG_THREADS), the store a thread per
+ * column in blocks of at most ZHEEV_STORE_THREADS, the tridiag
  * family's values and vectors kernels as that family plans them. The router sends orders
  * ZHEEV_TRIDIAG_FROM ... ZHEEV_TRIDIAG_MAX here (below: the Jacobi warp design, zjacobi/); the plan
  * itself takes any order from 1 (tests). No tuning table: not swept yet.
@@ -19,6 +20,12 @@ export const ZHEEV_TRIDIAG_FROM = 33;
 export const ZHEEV_TRIDIAG_MAX = TRIDIAG_MAX;
 /** Threads a block of the reduce and store kernels at most: a thread per row to n = 512, as the real design. */
 export const ZHEEV_TRIDIAG_THREADS = 512;
+
+/**
+ * Threads (columns) a block of the store kernel at most: with vectors its back-transformation spreads
+ * a matrix's columns over ceil(n / 128) blocks (4 at n = 512), each block's threads a column each.
+ */
+export const ZHEEV_STORE_THREADS = 128;
 
 /** Whether the router sends complex heev of order n here. */
 export const zheevTridiagServes = (n: number): boolean => n >= ZHEEV_TRIDIAG_FROM && n <= ZHEEV_TRIDIAG_MAX;
@@ -43,7 +50,7 @@ export function planZheevTridiag(pr: ZheevTridiagProblem, options: { readonly fo
   return {
     reduce: { dtype, n, uplo, kind, threads },
     stein: planSteinKernels(n, vectors, maxits),
-    store: { dtype, n, vectors, kind, threads },
+    store: { dtype, n, vectors, kind, threads: Math.min(threads, ZHEEV_STORE_THREADS) },
     slice: steinSlice(n).slice,
     cslice: complexSlice(n).slice,
   };
