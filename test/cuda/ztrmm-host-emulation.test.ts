@@ -168,7 +168,8 @@ describe('complex trmm and zsyrk: every launch on the host, in order', { skip, t
         assert.ok(alphaZero && c.op === 'trmm' ? gemms === 0 : gemms > 0, `the recursion's GEMM updates: ${gemms}`);
       }
       const builds = new Map<string, HarnessBuild & { key: string }>();
-      const steps = stepsOf(recorded, bytes, root, builds);
+      // A folder per case: a build's executable, once compiled, is kept for the later cases that launch its kernel.
+      const steps = stepsOf(recorded, bytes, join(root, `case${index}`), builds);
       await buildAll(steps, builds);
       runChain(steps, buf, len, bytes, new Map());
 
