@@ -220,7 +220,7 @@ describe('complex trmm and zsyrk: the router and the launchers', () => {
     }
   });
 
-  it('trmm above 32: leaves, then GEMMs with beta 1, in place (no allocation); alpha = 0: the leaves alone; list batches as pointer tables', () => {
+  it('trmm above 32: leaves and GEMMs in the recursion\'s order, in place on B; alpha = 0: the leaves alone; list batches as pointer tables', () => {
     const { ctx, dev } = recordingContext();
     try {
       const cx = (rows: number, cols: number, count = 2) => strided(ctx.alloc('float64', 2 * rows * cols * count), { rows, cols, count, dtype: 'complex128' });
