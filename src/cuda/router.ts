@@ -32,7 +32,8 @@ import { trmmCuda, trsmCuda, trsmDeviceVariableCuda, trsmVbatchedCovers, trsmVba
 import { trtriCuda } from './kernels/trtri/index.js';
 import { complexPosvCuda, complexPosvSolve, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
 import { complexTrsmCuda, ztrsmCovers } from './kernels/ztrsm/index.js';
-import { complexHerkCuda, zherkCovers } from './kernels/zherk/index.js';
+import { complexHerkCuda, complexSyrkCuda, zherkCovers } from './kernels/zherk/index.js';
+import { complexTrmmCuda, ztrmmCovers } from './kernels/ztrmm/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda, zinverseCovers } from './kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
 import { complexHeevTridiagCuda, heevTridiagCovers } from './kernels/zheev/index.js';
@@ -220,7 +221,7 @@ export const DEVICE_VARIABLE_ROUTES = {
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
-export type ComplexRouted = 'gemm' | 'trsm' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti' | 'getri' | 'heev' | 'gesvd';
+export type ComplexRouted = 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti' | 'getri' | 'heev' | 'gesvd';
 
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
 export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
@@ -283,6 +284,12 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     ownComplex('trsm', 'trsm', ztrsmCovers, complexTrsmCuda),
     CPU,
   ],
+  // Any order (ztrmm/): the warp design for triangles of order <= 32 and beyond it the recursion over it with the
+  // complex GEMM, in place on B.
+  trmm: [ownComplex('trmm', 'trmm', ztrmmCovers, complexTrmmCuda), CPU],
+  // zsyrk, any order (zherk/ with `symmetric`): a thread per element of C's triangle for n <= 32, beyond it diagonal
+  // blocks on that kernel and the triangle's off-diagonal blocks by the complex GEMM (op 'T', nothing conjugated).
+  syrk: [ownComplex('syrk', 'syrk', zherkCovers, complexSyrkCuda), CPU],
   // Any order (zherk/): a thread per element of C's triangle for n <= 32, beyond it diagonal blocks on that kernel
   // and the triangle's off-diagonal blocks by the complex GEMM.
   herk: [ownComplex('herk', 'herk', zherkCovers, complexHerkCuda), CPU],

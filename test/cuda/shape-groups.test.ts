@@ -228,6 +228,8 @@ describe('the router: complex variable batches on the families\' routes', () => 
     assert.equal(route('gemm', { transA: 'N', transB: 'N', alpha: [1, 0], a: sq(ns), b: rhs(ns), beta: [0, 0], c: rhs(ns) }), 'gemm');
     assert.equal(route('trsm', { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: [1, 0], a: sq(ns), b: rhs(ns) }), 'trsm');
     assert.equal(route('herk', { uplo: 'lower', trans: 'N', alpha: 1, a: rhs(ns), beta: 0, c: sq(ns) }), 'herk');
+    assert.equal(route('trmm', { side: 'left', uplo: 'upper', transA: 'C', diag: 'unit', alpha: [1, 0], a: sq(ns), b: rhs(ns) }), 'trmm');
+    assert.equal(route('syrk', { uplo: 'lower', trans: 'N', alpha: [1, 0], a: rhs(ns), beta: [0, 0], c: sq(ns) }), 'syrk');
     assert.equal(route('potrf', { uplo: 'lower', a: sq(ns), info }), 'potrf');
     assert.equal(route('potrs', { uplo: 'lower', a: sq(ns), b: rhs(ns), info }), 'potrs');
     assert.equal(route('posv', { uplo: 'lower', a: sq(ns), b: rhs(ns), info }), 'posv');
