@@ -1,0 +1,86 @@
+// Runs one generated kernel of the complex QR family (src/cuda/kernels/zqr/; kernel.cu, entry ENTRY)
+// on the CPU: one std::thread per CUDA thread, one block at a time. -DGEQRF / -DORGQR: the
+// shared-memory kernel (dynamic shared memory a NaN-filled buffer; warp intrinsics through
+// cuda-host-warp.h); -DWY: the compact WY kernel (static shared arrays as statics); -DORMQR: zunm2r
+// (blockDim.y matrices per block, cuda-host-shim.h). -DPA: the operands in the pointer form (an
+// array of host addresses into the buffer, one per matrix), else strided.
+// stdin: gx by bx count len, then per operand (A, T[, C]) offset stride ld and, in the pointer
+// form, count element offsets (complex elements); then per mode: GEQRF the index (count entries,
+// or -1 for none) and info length; WY the element offsets of V and Y, strideW, r, ib; ORMQR r k nvec
+// ldt shared; then 2 len numbers (the interleaved buffer). stdout: the buffer, then (GEQRF) info.
+// Used by test/cuda/zqr-host-emulation.test.ts.
+#if defined(ORMQR)
+#include "cuda-host-shim.h"
+#define __shared__ static
+#undef __align__
+#define __align__(n) __attribute__((aligned(n)))
+#else
+#include "cuda-host-warp.h"
+#if defined(WY)
+#define __shared__ static
+#define __align__(n) __attribute__((aligned(n)))
+#else
+alignas(16) unsigned char smemRaw[256 * 1024];
+#define __shared__
+#define __align__(x)
+#endif
+#endif
+using std::fma; using std::sqrt; using std::fabs; using std::hypot; using std::min; using std::max;
+#include "kernel.cu"   // from -I<dir>
+#include "complex-host-operand.h"
+int main() {
+  long long gx, by, bx, count, len;
+  if (scanf("%lld %lld %lld %lld %lld", &gx, &by, &bx, &count, &len) != 5) return 2;
+  std::vector<real2> buf(len + 1);
+  real2* base = buf.data();
+  Operand a, t, c;
+  if (!readOperand(a, count, POINTER_A, base)) return 2;
+  if (!readOperand(t, count, POINTER_A, base)) return 2;
+#ifdef PA
+#define ARG_TT t.ptrs.data()
+#define ARG_CC c.ptrs.data()
+#else
+#define ARG_TT base
+#define ARG_CC base
+#endif
+#if defined(ORMQR)
+  if (!readOperand(c, count, POINTER_A, base)) return 2;
+  long long r, k, nvec, ldt, shared;
+  if (scanf("%lld %lld %lld %lld %lld", &r, &k, &nvec, &ldt, &shared) != 5) return 2;
+  if (!readPairs(buf.data(), len)) return 3;
+  run_grid(gx, 1, bx, by, 1, shared, [&] {
+    ENTRY(ARG_A, a.off, a.stride, a.ld, ARG_TT, t.off, t.stride, t.ld, ARG_CC, c.off, c.stride, c.ld, (int)count, (int)r, (int)k, (int)nvec, (int)ldt);
+  });
+  printPairs(buf.data(), len);
+#elif defined(WY)
+  long long ov, oy, strideW, r, ib;
+  if (scanf("%lld %lld %lld %lld %lld", &ov, &oy, &strideW, &r, &ib) != 5) return 2;
+  if (!readPairs(buf.data(), len)) return 3;
+  blockDim.x = bx; gridDim.x = gx;
+  for (unsigned x = 0; x < gx; ++x)
+    launch_block(x, 0, bx, [&] { ENTRY(ARG_A, a.off, a.stride, a.ld, ARG_TT, t.off, t.stride, t.ld, base + ov, base + oy, strideW, (int)count, (int)r, (int)ib); });
+  printPairs(buf.data(), len);
+#else
+  long long indexed, infoLen;
+  if (scanf("%lld %lld", &indexed, &infoLen) != 2) return 2;
+  std::vector<int> index(count + 1);
+  if (indexed) for (long long q = 0; q < count; ++q) if (scanf("%d", &index[q]) != 1) return 2;
+  std::vector<int> info(infoLen + 1, -99);
+  for (long long q = 0; q < infoLen; ++q) if (scanf("%d", &info[q]) != 1) return 2;
+  if (!readPairs(buf.data(), len)) return 3;
+  blockDim.x = bx; gridDim.x = gx;
+  for (unsigned x = 0; x < gx; ++x) {
+    memset(smemRaw, 0xff, sizeof(smemRaw));
+    launch_block(x, 0, bx, [&] {
+#ifdef GEQRF
+      ENTRY(ARG_A, a.off, a.stride, a.ld, ARG_TT, t.off, t.stride, t.ld, info.data(), indexed ? index.data() : nullptr, (int)count);
+#else
+      ENTRY(ARG_A, a.off, a.stride, a.ld, ARG_TT, t.off, t.stride, t.ld, indexed ? index.data() : nullptr, (int)count);
+#endif
+    });
+  }
+  printPairs(buf.data(), len);
+  for (long long q = 0; q < infoLen; ++q) printf("%d\n", info[q]);
+#endif
+  return 0;
+}
