@@ -14,8 +14,8 @@
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
-import { complexFactorHelpers, complexLetter, complexMultiplyAdd, complexPrelude } from '../common/complex.js';
-import { mathHelpers, precisionPrelude } from '../common/precision.js';
+import { complexLetter, complexMultiplyAdd, complexPrelude } from '../common/complex.js';
+import { precisionPrelude } from '../common/precision.js';
 import type { ZormqrParams } from './params.js';
 
 /** Most threads of one block (threads per matrix x matrices per block). */
@@ -42,9 +42,13 @@ export function zormqrSource(p: ZormqrParams): KernelSource {
   const left = p.side === 'left';
   const entry = zormqrName(p);
   const source = `${precisionPrelude(p.dtype)}
-${mathHelpers(p.dtype)}
 ${complexPrelude(p.dtype)}
-${complexFactorHelpers()}
+// x - d ${left ? 'v' : 'conj(v)'}.
+static __device__ __forceinline__ real2 subtractScaled(real2 d, real2 v, real2 x) {
+  x.x = fmaReal(-d.x, v.x, x.x); x.x = fmaReal(${left ? '' : '-'}d.y, v.y, x.x);
+  x.y = fmaReal(${left ? '-' : ''}d.x, v.y, x.y); x.y = fmaReal(-d.y, v.x, x.y);
+  return x;
+}
 ${complexMultiplyAdd({ conjA: left, conjB: false })}
 
 // Reflectors from 0 up (Q^H C, C Q) or from k-1 down (Q C, C Q^H); Q^H takes conj(tau).
@@ -75,7 +79,7 @@ extern "C" __global__ void __launch_bounds__(${ZORMQR_MAX_THREADS}) ${entry}(
       const int o = packedAt(r, j);
       for (int q = j + 1 + t; q < r; q += V) vs[o + q] = a[q + (long long)j * ldA];
     }
-    for (int j = t; j < k; j += V) taus[j] = CONJ_TAU ? conjReal2(tau[j]) : tau[j];
+    for (int j = t; j < k; j += V) taus[j] = makeReal2(tau[j].x, CONJ_TAU ? -tau[j].y : tau[j].y);
   }
   for (int b0 = 0; b0 < nvec; b0 += V) {
     const int w = min(V, nvec - b0);
@@ -104,7 +108,7 @@ ${left
         for (int q = j + 1; q < r; ++q) d = fmaOp(vs[o + q], x[q * ldt], d);
         d = mulReal2(tj, d);
         x[j * ldt] = makeReal2(x[j * ldt].x - d.x, x[j * ldt].y - d.y);
-        for (int q = j + 1; q < r; ++q) x[q * ldt] = ${left ? 'fmsReal2' : 'fmsConjBReal2'}(d, vs[o + q], x[q * ldt]);   // x -= d ${left ? 'v' : 'conj(v)'}
+        for (int q = j + 1; q < r; ++q) x[q * ldt] = subtractScaled(d, vs[o + q], x[q * ldt]);   // x -= d ${left ? 'v' : 'conj(v)'}
       }
     }
     __syncthreads();
