@@ -116,7 +116,8 @@ test('zunmqr plans: threads follow the vectors of C within the limits; the block
 
 test('covers, and the router: geqrf, orgqr and ormqr on complex data have GPU routes named as the real ones', () => {
   const dev = new FakeDevice(0, []);
-  const a = (m: number, n: number) => strided(dev.alloc('float64', 2 * m * n), { rows: m, cols: n, count: 1 });
+  const a = (m: number, n: number) => strided(dev.alloc('float64', 2 * m * n), { rows: m, cols: n, count: 1, dtype: 'complex128' });
+  assert.throws(() => zqrCovers(strided(dev.alloc('float64', 4), { rows: 2, cols: 2, count: 1 }), dev), /complex batch/);
   assert.ok(zqrCovers(a(100, 100), dev));
   assert.ok(zqrCovers(a(1000, 300), dev));
   assert.ok(!zqrCovers(a(4000, 64), dev), 'the narrowest panel does not fit');

@@ -9,7 +9,8 @@
  * (launch-blocked.ts; chunks and workspace by common/wy-launch.ts). `zqrCovers` and
  * `zormqrCovers` tell the router which requests these kernels take.
  */
-import { batchCount, batchDtype, matrixAt, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
+import { batchCount, batchElementType, matrixAt, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
+import { complexInfo, isComplexDType } from '../../../core/dtype-table.js';
 import type { DType } from '../../../core/dtype.js';
 import type { ComplexOrmqrRequest, GeqrfRequest, OrgqrRequest } from '../../../core/op-specs.js';
 import type { Storage } from '../../../core/storage.js';
@@ -43,7 +44,7 @@ export interface ZormqrOptions {
  * The backend asks before it stages host arrays, so host batches come here too.
  */
 export function zqrCovers(a: Batch<Storage>, dev: GpuDevice): boolean {
-  const dtype = batchDtype(a, 'a');
+  const dtype = partsOf(a, 'a');
   const limit = sharedLimit(dev);
   const fits = ({ rows: m, cols: n }: { rows: number; cols: number }): boolean => {
     const pr: ZqrProblem = { op: 'geqrf', dtype, m, n, k: Math.min(m, n), kind: 'strided', sharedLimit: limit };
@@ -57,8 +58,15 @@ export function zqrCovers(a: Batch<Storage>, dev: GpuDevice): boolean {
 
 /** zunmqr takes every size (the shared kernel where its reflectors fit, the blocked driver elsewhere). */
 export function zormqrCovers(r: Pick<ComplexOrmqrRequest<Storage>, 'c'>): boolean {
-  batchDtype(r.c, 'c');
+  partsOf(r.c, 'c');
   return true;
+}
+
+/** The parts' dtype of a complex batch (float64 for complex128, float32 for complex64); a real batch is a DTYPE error. */
+function partsOf(b: Batch<Storage>, argument: string): DType {
+  const t = batchElementType(b, argument);
+  if (!isComplexDType(t)) throw new MyriadError('DTYPE', `is ${t}, where a complex batch (complex128 or complex64) is expected`, argument);
+  return complexInfo(t).real;
 }
 
 function design(dev: GpuDevice, shape: ZqrShape, opts: ZqrOptions): ZqrDesign {
