@@ -38,7 +38,7 @@ import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './k
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { coversEachShape, runByShape } from './kernels/common/shape-groups.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
-import { complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda, zormqrCovers, zqrCovers } from './kernels/zqr/index.js';
+import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda, zgelsCovers, zormqrCovers, zqrCovers } from './kernels/zqr/index.js';
 import {
   cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers,
   cusolverComplexPotrf, cusolverComplexPotrfCovers, cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers, cusolverSyev, cusolverSyevCovers,
@@ -221,7 +221,7 @@ export const DEVICE_VARIABLE_ROUTES = {
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
 export type ComplexRouted = 'gemm' | 'trsm' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti' | 'getri' | 'heev' | 'gesvd'
-  | 'geqrf' | 'orgqr' | 'ormqr';
+  | 'geqrf' | 'orgqr' | 'ormqr' | 'gels';
 
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
 export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
@@ -340,6 +340,9 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   orgqr: [ownComplex('orgqr', 'qr', (r, dev) => zqrCovers(r.a, dev), complexOrgqrCuda), CPU],
   // zunmqr, any size: zunm2r's shared kernel below 64 reflectors where they fit, zunmqr's WY blocks on the complex GEMM beyond.
   ormqr: [ownComplex('ormqr', 'ormqr', (r) => zormqrCovers(r), complexOrmqrCuda), CPU],
+  // zgels (trans 'N'), m >= n and m < n: a composition of the zqr family's geqrf and unmqr and the complex trsm with three
+  // small kernels of its own (zqr/launch-gels.ts); empty systems on the CPU reference.
+  gels: [ownComplex('gels', 'gels', zgelsCovers, complexGelsCuda), CPU],
 };
 
 /** The routes complex requests report, per operation (the CPU candidate is one object in every list). */

@@ -22,7 +22,8 @@ import type { ComplexDType, DType } from '../../src/core/dtype.js';
 import type { Side } from '../../src/core/enums.js';
 import { cpuGeqrfComplex, cpuOrmqrComplex, zung2r } from '../../src/cpu/complex/zqr.js';
 import { cpuOrgqrComplex } from '../../src/cpu/complex/zqr.js';
-import { complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda, type ZormqrForce, type ZqrForce } from '../../src/cuda/kernels/zqr/index.js';
+import { cpuGelsComplex } from '../../src/cpu/complex/zgels.js';
+import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda, type ZormqrForce, type ZqrForce } from '../../src/cuda/kernels/zqr/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { HOST_EMULATION_SKIP, RECORDED_BASE, type Recorded } from '../helpers/recording-device.js';
 import { batchOf, placeAt, type Form, type Layout } from '../helpers/zchain.js';
@@ -240,3 +241,90 @@ function backwardErrors(buf: Float64Array, before: Float64Array, la: Layout, lt:
   }
   return [Math.sqrt(res / Math.max(norm, Number.MIN_VALUE)), Math.sqrt(orth)];
 }
+
+interface GelsCase { dtype: DType; form: Form; m: number; n: number; nrhs: number }
+const GELS: readonly GelsCase[] = [
+  { dtype: 'float64', form: 'strided', m: 8, n: 5, nrhs: 3 },
+  { dtype: 'float32', form: 'list', m: 5, n: 8, nrhs: 2 },
+  { dtype: 'float64', form: 'list', m: 40, n: 33, nrhs: 4 },
+  { dtype: 'float64', form: 'strided', m: 20, n: 47, nrhs: 3 },
+  { dtype: 'float32', form: 'strided', m: 33, n: 33, nrhs: 1 },
+];
+
+/**
+ * gels (complexGelsCuda): three systems, the first of full rank (A's diagonal raised by 4), the second
+ * with an exactly zero column (tall; a zero row when wide: R(j, j) = 0, info j + 1, B as given), the
+ * third all zero (X = 0, info 0); info exactly, B and A against the reference (B bit for bit where
+ * info > 0 and where A is zero), every pair outside A and B unchanged.
+ */
+describe('complex gels: every launch on the host, in order', { skip, timeout: 3_600_000 }, () => {
+  const root = skip === undefined ? mkdtempSync(join(tmpdir(), 'myriad-zgels-')) : '';
+  after(() => { if (root !== '') rmSync(root, { recursive: true, force: true }); });
+  for (const [index, c] of GELS.entries()) {
+    it(`gels ${ctypeOf(c.dtype)} ${c.form} ${c.m}x${c.n}, ${c.nrhs} right-hand sides (one singular, one zero)`, async () => {
+      const rng = new Rng(3100 + index);
+      const ctype = ctypeOf(c.dtype);
+      const bytes = c.dtype === 'float64' ? 16 : 8;
+      const eps = c.dtype === 'float64' ? 2 ** -53 : 2 ** -24;
+      const { m, n, nrhs } = c;
+      const rowsB = Math.max(m, n);
+      const count = 3;
+      const at = { next: 3 };
+      const la = placeAt(rng, at, m, n, count, c.form);
+      const lb = placeAt(rng, at, rowsB, nrhs, count, c.form);
+      const matrices = at.next + 2;
+      const recorded: Recorded[] = [];
+      const ints = new Map<bigint, Int32Array>();
+      const wsBase = RECORDED_BASE + BigInt(Math.ceil((matrices * bytes) / 256) * 256);
+      const { dev, top } = bufferDevice(recorded, wsBase, ints);
+      const fakeBuffer: DeviceArray = { kind: 'device', dtype: c.dtype, length: 2 * matrices, device: 0, ptr: RECORDED_BASE, byteLength: matrices * bytes, disposed: false, dispose() {} };
+      const info: DeviceArray = { kind: 'device', dtype: 'int32', length: count, device: 0, ptr: INFO_BASE, byteLength: 4 * count, disposed: false, dispose() {} };
+      complexGelsCuda(dev, { a: batchOf(fakeBuffer, la, m, n, c.form, ctype), b: batchOf(fakeBuffer, lb, rowsB, nrhs, c.form, ctype), info });
+      const len = Math.max(matrices, Math.ceil(Number(top() - RECORDED_BASE) / bytes)) + 1;
+
+      const buf = new Float64Array(2 * len).fill(NaN);
+      buf.fill(SENTINEL, 0, 2 * matrices);
+      const zeroAt = Math.floor(Math.min(m, n) / 2);
+      for (let q = 0; q < count; q++) {
+        for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) {
+          const e = la.offsets[q]! + i + j * la.ld;
+          const zero = q === 2 || (q === 1 && (m >= n ? j === zeroAt : i === zeroAt));
+          buf[2 * e] = zero ? 0 : round(c.dtype, rng.uniform(-1, 1) + (i === j ? 4 : 0));
+          buf[2 * e + 1] = zero ? 0 : round(c.dtype, rng.uniform(-1, 1));
+        }
+        for (let j = 0; j < nrhs; j++) for (let i = 0; i < rowsB; i++) {
+          const e = lb.offsets[q]! + i + j * lb.ld;
+          buf[2 * e] = round(c.dtype, rng.uniform(-1, 1));
+          buf[2 * e + 1] = round(c.dtype, rng.uniform(-1, 1));
+        }
+      }
+      const before = buf.slice();
+      ints.set(INFO_BASE, new Int32Array(count).fill(-99));
+      const entries = await runRecorded(recorded, buf, len, bytes, root, ints);
+      assert.ok([...entries].some((e) => e.startsWith('zgels_check_')) && [...entries].some((e) => e.startsWith('ztrsm_') || e.includes('gemm')), 'the check and the solve ran');
+
+      const want = before.slice(0, 2 * matrices);
+      const wantInfo = new Int32Array(count).fill(-4);
+      cpuGelsComplex({ a: batchOf(want, la, m, n, c.form, 'complex128'), b: batchOf(want, lb, rowsB, nrhs, c.form, 'complex128'), info: wantInfo });
+      assert.deepEqual([...ints.get(INFO_BASE)!], [...wantInfo], 'info');
+      assert.deepEqual([...wantInfo], [0, zeroAt + 1, 0], 'the cases as meant');
+      const written = new Set<number>();
+      for (const [l, rows, cols] of [[la, m, n], [lb, rowsB, nrhs]] as const) for (const o of l.offsets) for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) written.add(o + i + j * l.ld);
+      for (let e = 0; e < matrices; e++) if (!written.has(e)) assert.ok(Object.is(buf[2 * e], before[2 * e]) && Object.is(buf[2 * e + 1], before[2 * e + 1]), `pair ${e} outside A and B unchanged`);
+      for (let q = 0; q < count; q++) {
+        const a = maxDiff(buf, want, la, q, m, n);
+        assert.ok(a.diff <= 50 * rowsB * eps * Math.max(1, a.scale), `matrix ${q}: A's factors: max |got - reference| = ${a.diff / eps} eps`);
+        if (q === 0) {
+          const b = maxDiff(buf, want, lb, q, rowsB, nrhs);
+          assert.ok(b.diff <= 50 * rowsB * eps * Math.max(1, b.scale), `matrix 0: B: max |got - reference| = ${b.diff / eps} eps`);
+          continue;
+        }
+        // Singular: B as given; zero: B = 0, both exactly.
+        for (let j = 0; j < nrhs; j++) for (let i = 0; i < rowsB; i++) for (const p of [0, 1]) {
+          const e = 2 * (lb.offsets[q]! + i + j * lb.ld) + p;
+          assert.ok(Object.is(buf[e], want[e]), `matrix ${q}: B(${i}, ${j}) exactly the reference's (${buf[e]} against ${want[e]})`);
+        }
+      }
+    });
+  }
+});

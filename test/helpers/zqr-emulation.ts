@@ -62,7 +62,7 @@ function folded(r: Recorded, operands: number, bytes: number): Recorded {
   return { ...r, args };
 }
 
-type Mine = 'geqrf' | 'orgqr' | 'wy' | 'ormqr' | 'laset';
+type Mine = 'geqrf' | 'orgqr' | 'wy' | 'ormqr' | 'laset' | 'gcheck' | 'gfinish' | 'gmove';
 interface MyStep { r: Recorded; mine?: Mine; build?: HarnessBuild; chain?: Step }
 
 function mineOf(entry: string): Mine | undefined {
@@ -71,6 +71,9 @@ function mineOf(entry: string): Mine | undefined {
   if (entry.startsWith('zwy_factor_')) return 'wy';
   if (entry.startsWith('zormqr_')) return 'ormqr';
   if (entry.startsWith('zlaset_')) return 'laset';
+  if (entry.startsWith('zgels_check_')) return 'gcheck';
+  if (entry.startsWith('zgels_finish_')) return 'gfinish';
+  if (entry.startsWith('zconj_transpose_')) return 'gmove';
   return undefined;
 }
 
@@ -87,12 +90,14 @@ export async function runRecorded(recorded: readonly Recorded[], buf: Float64Arr
       if (raw.src.entry === 'info_zero') return { r: raw };
       return { r: raw, chain: stepsOf([raw], bytes, root, chainBuilds, true)[0]! };
     }
-    const operands = mine === 'ormqr' ? 3 : mine === 'laset' ? 1 : 2;
+    const operands = mine === 'ormqr' ? 3 : mine === 'laset' ? 1 : mine === 'gcheck' ? 4 : 2;
     const r = folded(raw, operands, bytes);
     if (mine === 'laset') return { r, mine };
     const pointer = r.tables.has(BigInt(num(r.args[0]!)));
-    const mode = { geqrf: 'GEQRF', orgqr: 'ORGQR', wy: 'WY', ormqr: 'ORMQR' }[mine];
-    const defines = [`-DENTRY=${r.src.entry}`, `-D${mode}`, ...(pointer ? ['-DPA'] : [])];
+    const mode = { geqrf: 'GEQRF', orgqr: 'ORGQR', wy: 'WY', ormqr: 'ORMQR', gcheck: 'GCHECK', gfinish: 'GFINISH', gmove: 'GMOVE' }[mine];
+    const own = mine === 'gcheck' || mine === 'gfinish' || mine === 'gmove';
+    const forms = own ? Array.from({ length: operands }, (_, o) => (r.tables.has(BigInt(num(r.args[4 * o]!))) ? [`-DP${o}`] : [])).flat() : pointer ? ['-DPA'] : [];
+    const defines = [`-DENTRY=${r.src.entry}`, `-D${mode}`, ...forms];
     const key = defines.join(' ') + '/' + r.src.source.length;
     let build = builds.get(key);
     if (build === undefined) {
@@ -110,7 +115,9 @@ export async function runRecorded(recorded: readonly Recorded[], buf: Float64Arr
   await compileHarnesses(resolve('test/helpers/zqr-host-harness.cpp'), [...builds.values()]);
   const gemm = [...chainBuilds.values()].filter((b) => b.key.startsWith('zgemm/'));
   if (gemm.length > 0) await compileHarnesses(resolve(`test/helpers/${HARNESSES.zgemm}`), gemm);
-  assert.equal(gemm.length, chainBuilds.size, 'only complex GEMMs besides the family\'s kernels');
+  const trsm = [...chainBuilds.values()].filter((b) => b.key.startsWith('ztrsm/'));
+  if (trsm.length > 0) await compileHarnesses(resolve(`test/helpers/${HARNESSES.ztrsm}`), trsm);
+  assert.equal(gemm.length + trsm.length, chainBuilds.size, 'only complex GEMMs and triangular solves besides the family\'s kernels');
 
   const pairs = (): string => Array.from({ length: len }, (_, e) => `${buf[2 * e]} ${buf[2 * e + 1]}`).join('\n');
   const elementOf = (ptr: bigint): number => {
@@ -149,6 +156,45 @@ export async function runRecorded(recorded: readonly Recorded[], buf: Float64Arr
       continue;
     }
     const lines = (n: number): string[] => Array.from({ length: n }, (_, o) => operandLine(r, o, bytes).line);
+    const intsAt = (ptr: bigint, count: number): Int32Array => {
+      let x = ints.get(ptr);
+      if (x === undefined || x.length < count) ints.set(ptr, (x = new Int32Array(count).fill(-99)));
+      return x;
+    };
+    const run = (input: string[], extra: number): number[] => {
+      const out = spawnSync(s.build!.exe, { input: [...input, pairs()].join('\n') + '\n', maxBuffer: 1 << 28, timeout: 600_000 });
+      assert.equal(out.status, 0, `${r.src.entry}: harness exit ${out.status} ${out.stderr?.toString()}`);
+      const nums = out.stdout.toString().trim().split(/\s+/).map(parseHarnessNumber);
+      assert.equal(nums.length, 2 * len + extra, `${r.src.entry}: the buffer back`);
+      buf.set(nums.slice(0, 2 * len));
+      return nums.slice(2 * len);
+    };
+    if (s.mine === 'gcheck') {
+      // (F, T, B, W, info, index, count, status, k, nrhs)
+      const count = num(args[18]!);
+      const info = intsAt(BigInt(num(args[16]!)), count);
+      const indexPtr = BigInt(num(args[17]!));
+      const index = indexPtr === 0n ? null : ints.get(indexPtr)!;
+      const statusPtr = BigInt(num(args[19]!));
+      const back = run([`${config.grid[0]} 1 ${config.block[0]} ${count} ${len}`, ...lines(4), `${num(args[20]!)} ${num(args[21]!)} ${index === null ? 0 : 1} ${info.length}`,
+        ...(index === null ? [] : [Array.from(index, String).join(' ')]), Array.from(info, String).join(' ')], info.length + count);
+      info.set(back.slice(0, info.length));
+      ints.set(statusPtr, Int32Array.from(back.slice(info.length)));
+      continue;
+    }
+    if (s.mine === 'gfinish') {
+      // (B, W, status, count, rows, nrhs, edge)
+      const count = num(args[9]!);
+      const status = ints.get(BigInt(num(args[8]!)));
+      assert.ok(status !== undefined, 'gels finish: the states the check wrote');
+      run([`${config.grid[0]} 1 ${config.block[0]} ${count} ${len}`, ...lines(2), `${num(args[10]!)} ${num(args[11]!)} ${num(args[12]!)}`, Array.from(status.subarray(0, count), String).join(' ')], 0);
+      continue;
+    }
+    if (s.mine === 'gmove') {
+      // (A, B, count, rows, cols)
+      run([`${config.grid[0]} 1 ${config.block[0]} ${num(args[8]!)} ${len}`, ...lines(2), `${num(args[9]!)} ${num(args[10]!)}`], 0);
+      continue;
+    }
     let input: string[];
     let infoPtr: bigint | undefined;
     if (s.mine === 'ormqr') {
@@ -168,10 +214,7 @@ export async function runRecorded(recorded: readonly Recorded[], buf: Float64Arr
       let info: Int32Array = new Int32Array(0);
       if (geqrf) {
         infoPtr = BigInt(num(args[8]!));
-        info = ints.get(infoPtr)!;
-        assert.ok(info !== undefined, 'geqrf: its info array given');
-        // A chunk's info pointer may sit past the array's start (strided chunks): within it.
-        if (!ints.has(infoPtr)) throw new Error('info pointer unknown');
+        info = intsAt(infoPtr, index === null ? count : Math.max(...index) + 1);
       }
       input = [`${config.grid[0]} 1 ${config.block[0]} ${count} ${len}`, ...lines(2),
         `${index === null ? 0 : 1} ${info.length}`, ...(index === null ? [] : [Array.from(index, String).join(' ')]), Array.from(info, String).join(' ')];

@@ -8,6 +8,10 @@
 // form, count element offsets (complex elements); then per mode: GEQRF the index (count entries,
 // or -1 for none) and info length; WY the element offsets of V and Y, strideW, r, ib; ORMQR r k nvec
 // ldt shared; then 2 len numbers (the interleaved buffer). stdout: the buffer, then (GEQRF) info.
+// -DGCHECK / -DGFINISH / -DGMOVE: gels's check, finish and conjugate transpose (generate-gels.ts), each
+// operand in its own form (-DP0 ... -DP3); stdin after the operands: GCHECK k nrhs indexed infoLen, the
+// index, info; GFINISH rows nrhs edge and count states; GMOVE rows cols; stdout: the buffer, then
+// (GCHECK) info and the states.
 // Used by test/cuda/zqr-host-emulation.test.ts.
 #if defined(ORMQR)
 #include "cuda-host-shim.h"
@@ -33,6 +37,91 @@ int main() {
   if (scanf("%lld %lld %lld %lld %lld", &gx, &by, &bx, &count, &len) != 5) return 2;
   std::vector<real2> buf(len + 1);
   real2* base = buf.data();
+#if defined(GCHECK) || defined(GFINISH) || defined(GMOVE)
+  // gels's own kernels: each operand in its own form (-DP0 ... -DP3: pointer form).
+  Operand o[4];
+  const bool pointerForm[4] = {
+#ifdef P0
+    true,
+#else
+    false,
+#endif
+#ifdef P1
+    true,
+#else
+    false,
+#endif
+#ifdef P2
+    true,
+#else
+    false,
+#endif
+#ifdef P3
+    true,
+#else
+    false,
+#endif
+  };
+#ifdef GCHECK
+  const int operands = 4;
+#else
+  const int operands = 2;
+#endif
+  for (int i = 0; i < operands; ++i) if (!readOperand(o[i], count, pointerForm[i], base)) return 2;
+#ifdef P0
+#define ARG0 o[0].ptrs.data()
+#else
+#define ARG0 base
+#endif
+#ifdef P1
+#define ARG1 o[1].ptrs.data()
+#else
+#define ARG1 base
+#endif
+#ifdef P2
+#define ARG2 o[2].ptrs.data()
+#else
+#define ARG2 base
+#endif
+#ifdef P3
+#define ARG3 o[3].ptrs.data()
+#else
+#define ARG3 base
+#endif
+#define OPND(i, X) X, o[i].off, o[i].stride, o[i].ld
+  blockDim.x = bx; gridDim.x = gx;
+#if defined(GCHECK)
+  long long k, nrhs, indexed, infoLen;
+  if (scanf("%lld %lld %lld %lld", &k, &nrhs, &indexed, &infoLen) != 4) return 2;
+  std::vector<int> index(count + 1), info(infoLen + 1), status(count + 1, -99);
+  if (indexed) for (long long q = 0; q < count; ++q) if (scanf("%d", &index[q]) != 1) return 2;
+  for (long long q = 0; q < infoLen; ++q) if (scanf("%d", &info[q]) != 1) return 2;
+  if (!readPairs(buf.data(), len)) return 3;
+  for (unsigned x = 0; x < gx; ++x)
+    launch_block(x, 0, bx, [&] { ENTRY(OPND(0, ARG0), OPND(1, ARG1), OPND(2, ARG2), OPND(3, ARG3), info.data(), indexed ? index.data() : nullptr, (int)count, status.data(), (int)k, (int)nrhs); });
+  printPairs(buf.data(), len);
+  for (long long q = 0; q < infoLen; ++q) printf("%d\n", info[q]);
+  for (long long q = 0; q < count; ++q) printf("%d\n", status[q]);
+#elif defined(GFINISH)
+  long long rows, nrhs, edge;
+  if (scanf("%lld %lld %lld", &rows, &nrhs, &edge) != 3) return 2;
+  std::vector<int> status(count + 1);
+  for (long long q = 0; q < count; ++q) if (scanf("%d", &status[q]) != 1) return 2;
+  if (!readPairs(buf.data(), len)) return 3;
+  for (unsigned x = 0; x < gx; ++x)
+    launch_block(x, 0, bx, [&] { ENTRY(OPND(0, ARG0), OPND(1, ARG1), status.data(), (int)count, (int)rows, (int)nrhs, (int)edge); });
+  printPairs(buf.data(), len);
+#else
+  long long rows, cols;
+  if (scanf("%lld %lld", &rows, &cols) != 2) return 2;
+  if (!readPairs(buf.data(), len)) return 3;
+  for (unsigned x = 0; x < gx; ++x)
+    launch_block(x, 0, bx, [&] { ENTRY(OPND(0, ARG0), OPND(1, ARG1), (int)count, (int)rows, (int)cols); });
+  printPairs(buf.data(), len);
+#endif
+  (void)by;
+  return 0;
+#else
   Operand a, t, c;
   if (!readOperand(a, count, POINTER_A, base)) return 2;
   if (!readOperand(t, count, POINTER_A, base)) return 2;
@@ -83,4 +172,5 @@ int main() {
   for (long long q = 0; q < infoLen; ++q) printf("%d\n", info[q]);
 #endif
   return 0;
+#endif
 }

@@ -8,3 +8,8 @@ export {
   zormqrBlocked, zqrBlockedFits, zqrFits, type ZormqrProblem, type ZqrProblem,
 } from './plan.js';
 export { complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda, zormqrCovers, zqrCovers, type ZormqrOptions, type ZqrOptions } from './launch.js';
+export {
+  ZGELS_CHECK_THREADS, ZGELS_FINISH_THREADS, ZGELS_MOVE_THREADS, ZGELS_SINGULAR, ZGELS_SOLVE, ZGELS_ZERO, zconjTransposeSource, zgelsCheckSource, zgelsFinishSource,
+  type ZconjTransposeParams, type ZgelsCheckParams, type ZgelsFinishParams,
+} from './generate-gels.js';
+export { complexGelsCuda, zgelsCovers } from './launch-gels.js';
