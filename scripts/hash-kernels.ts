@@ -29,7 +29,7 @@ import { complexTrsmCuda, ztrsmServes } from '../src/cuda/kernels/ztrsm/index.js
 import { complexHerkCuda } from '../src/cuda/kernels/zherk/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, complexTrtriCuda } from '../src/cuda/kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
-import { complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda } from '../src/cuda/kernels/zqr/index.js';
+import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda } from '../src/cuda/kernels/zqr/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { chooseComplex, runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
@@ -376,7 +376,7 @@ function complexVariableThroughRouter(): void {
 }
 
 /**
- * Complex geqrf, orgqr (ungqr) and ormqr (unmqr; left, right; N, C) through their launchers (complex128, complex64):
+ * Complex geqrf, orgqr (ungqr), ormqr (unmqr; left, right; N, C) and gels through their launchers (complex128, complex64):
  * the shared kernel's warp and block scopes, the blocked drivers (by default from 128 reflectors or where the tile
  * does not fit, and forced with narrow panels), strided and list batches, and a variable batch through the router.
  */
@@ -399,6 +399,10 @@ function complexQrThroughLaunchers(): void {
     complexOrgqrCuda(dev, { a: one(64, 50), tau: one(37, 1) }, { force: { design: 'blocked', panel: 16, tailMax: 20 } });
     for (const side of ['left', 'right'] as const) for (const trans of ['N', 'C'] as const) {
       complexOrmqrCuda(dev, { side, trans, a: one(40, 35), tau: one(35, 1), c: side === 'left' ? one(40, 6) : one(6, 40) }, { force: { design: 'blocked', panel: 8 } });
+    }
+    // gels: tall and wide, the solve's leaf and its recursion.
+    for (const [m, n] of [[8, 5], [5, 8], [33, 33], [40, 33], [20, 47], [100, 64]] as const) {
+      complexGelsCuda(dev, { a: one(m, n), b: one(Math.max(m, n), 3), info });
     }
     const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
     const members = (sh: readonly (readonly [number, number])[]): Batch<DeviceArray> =>

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { strided } from '../../src/core/batch.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import {
-  ZORMQR_MAX_THREADS, ZPANEL_MIN, ZQR_BLOCKED_FROM, ZWARP_MAX, planZormqr, planZqr, planZqrBlocked, planZqrDesign, zforwardOrder, zgeqrfSharedSource,
+  ZORMQR_MAX_THREADS, ZPANEL_MIN, zconjTransposeSource, zgelsCheckSource, zgelsFinishSource, zgelsCovers, ZQR_BLOCKED_FROM, ZWARP_MAX, planZormqr, planZqr, planZqrBlocked, planZqrDesign, zforwardOrder, zgeqrfSharedSource,
   zlasetSource, zorgqrSharedSource, zormqrBlocked, zormqrSlotPairs, zormqrSource, zpackedPairs, zqrCovers, zqrFits, zqrSharedBytes, zwySource,
   type ZormqrParams, type ZqrSharedParams, type ZwyParams,
 } from '../../src/cuda/kernels/zqr/index.js';
@@ -112,6 +112,28 @@ test('zunmqr plans: threads follow the vectors of C within the limits; the block
   assert.ok(zormqrBlocked('float64', 64, 64, 10, LIMIT));
   assert.ok(zormqrBlocked('float64', 300, 63, 300, 8 * 1024), 'a slot that does not fit');
   assert.ok(zormqrBlocked('float64', 5, 5, 5, LIMIT, { design: 'blocked' }));
+});
+
+test('gels\'s own kernels: pure, every parameter changes them; covers leaves empty systems to the CPU', () => {
+  const checks = (['float64', 'float32'] as const).flatMap((dtype) => [true, false].flatMap((tall) => (['strided', 'pointer'] as const).flatMap((factor) =>
+    (['strided', 'pointer'] as const).map((b) => zgelsCheckSource({ dtype, tall, factor, b })))));
+  assert.equal(new Set(checks.map((s) => s.entry)).size, checks.length);
+  assert.equal(new Set(checks.map((s) => s.source)).size, checks.length);
+  const finishes = (['float64', 'float32'] as const).flatMap((dtype) => [true, false].flatMap((tall) => (['strided', 'pointer'] as const).map((b) => zgelsFinishSource({ dtype, tall, b }))));
+  assert.equal(new Set(finishes.map((s) => s.source)).size, finishes.length);
+  assert.equal(new Set(finishes.map((s) => s.entry)).size, finishes.length);
+  const moves = (['float64', 'float32'] as const).flatMap((dtype) => (['strided', 'pointer'] as const).flatMap((a) => (['strided', 'pointer'] as const).map((b) => zconjTransposeSource({ dtype, a, b }))));
+  assert.equal(new Set(moves.map((s) => s.source)).size, moves.length);
+  assert.match(moves[0]!.source, /makeReal2\(x\.x, -x\.y\)/, 'the transpose conjugates');
+  // The check's zero test reads both parts of R's diagonal.
+  assert.match(checks[0]!.source, /d\.x == real\(0\) && d\.y == real\(0\)/);
+  const dev = new FakeDevice(0, []);
+  const z = (m: number, n: number) => strided(dev.alloc('float64', Math.max(2, 2 * m * n)), { rows: m, cols: n, count: 1, dtype: 'complex128' });
+  assert.ok(zgelsCovers({ a: z(40, 33), b: z(40, 2) }, dev));
+  assert.ok(zgelsCovers({ a: z(20, 47), b: z(47, 2) }, dev));
+  assert.ok(!zgelsCovers({ a: z(0, 3), b: z(3, 2) }, dev), 'an empty system: the CPU reference');
+  assert.ok(!zgelsCovers({ a: z(3, 3), b: z(3, 0) }, dev), 'no right-hand side: the CPU reference');
+  assert.deepEqual(COMPLEX_ROUTES.gels.map((c) => c.name), ['gels', 'cpu']);
 });
 
 test('covers, and the router: geqrf, orgqr and ormqr on complex data have GPU routes named as the real ones', () => {

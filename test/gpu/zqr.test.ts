@@ -10,7 +10,11 @@
  * eps (Q formed by the reference from the GPU's reflectors), R's diagonal real with the reference's
  * signs; one matrix of some batches holds a NaN, which must stay in it. orgqr (m >= n) and ormqr
  * (left and right, 'N' and 'C') on the GPU's factors against the reference on the same factors,
- * within 20 max(m, k) eps of the largest entry. Skips with one line where no GPU is usable.
+ * within 20 max(m, k) eps of the largest entry. gels (route 'gels': m >= n least squares, m < n minimum
+ * norm) against the reference: three systems per batch, one of full rank (A's diagonal raised by 4),
+ * one with an exactly zero column (tall) or row (wide), one all zero: info exactly, B where info > 0
+ * and where A is zero bit for bit as the reference leaves it, X and A's factors within
+ * 50 max(m, n) eps. Skips with one line where no GPU is usable.
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -20,6 +24,7 @@ import type { DType } from '../../src/core/dtype.js';
 import type { Side } from '../../src/core/enums.js';
 import type { DeviceStorage, Storage } from '../../src/core/storage.js';
 import { cpuOrgqrComplex, cpuOrmqrComplex, zung2r } from '../../src/cpu/complex/zqr.js';
+import { cpuGelsComplex } from '../../src/cpu/complex/zgels.js';
 import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
 import { batchOf, bits, place, type Placed, type PlacedForm } from '../helpers/placed-pairs.js';
 import { Rng } from '../helpers/random.js';
@@ -197,6 +202,57 @@ function check(ctx: Context, c: Case, seed: number): void {
   }
 }
 
+const GELS_SHAPES = [[1, 1], [8, 5], [5, 8], [32, 32], [33, 33], [40, 33], [20, 47], [64, 64], [100, 64], [64, 100], [128, 100], [256, 128]] as const;
+
+function checkGels(ctx: Context, dtype: DType, m: number, n: number, form: PlacedForm, seed: number): void {
+  const rng = new Rng(seed);
+  const type = ctypeOf(dtype);
+  const eps = epsOf(dtype);
+  const count = 3, nrhs = 3, rowsB = Math.max(m, n), zeroAt = Math.floor(Math.min(m, n) / 2);
+  const what = `gels ${type} ${m} x ${n}, ${nrhs} right-hand sides, ${form}`;
+  let q = 0;
+  const pa = place(dtype, m, n, count, form, (data, off, ld) => {
+    for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) {
+      const zero = q === 2 || (q === 1 && (m >= n ? j === zeroAt : i === zeroAt));
+      data[2 * (off + i + j * ld)] = zero ? 0 : rng.uniform(-1, 1) + (i === j ? 4 : 0);
+      data[2 * (off + i + j * ld) + 1] = zero ? 0 : rng.uniform(-1, 1);
+    }
+    q++;
+  });
+  const pb = place(dtype, rowsB, nrhs, count, form, fillRandom(rng, rowsB, nrhs));
+  const [wantA, wantB] = [f64(pa.arrays), f64(pb.arrays)];
+  const wantInfo = new Int32Array(count);
+  cpuGelsComplex({ a: batchOf(pa, wantA, 'complex128'), b: batchOf(pb, wantB, 'complex128'), info: wantInfo });
+  const da = upload(ctx, pa.arrays), db = upload(ctx, pb.arrays);
+  try {
+    const info = ctx.gels({ a: batchOf(pa, da, type), b: batchOf(pb, db, type) }).info;
+    assert.deepEqual(ctx.lastRoute, { op: 'gels', route: 'gels', gpu: true }, what);
+    const infoHost = info instanceof Int32Array ? info : ctx.download(info as DeviceStorage) as Int32Array;
+    assert.deepEqual([...infoHost], [...wantInfo], `${what}: info`);
+    // With min(m, n) = 1 the zero column (row) is all of A: a zero system.
+    assert.deepEqual([...wantInfo], [0, Math.min(m, n) === 1 ? 0 : zeroAt + 1, 0], `${what}: the cases as meant`);
+    const gotA = da.map((d) => ctx.download(d) as Pairs), gotB = db.map((d) => ctx.download(d) as Pairs);
+    outsideUnchanged(pa, m, n, gotA, pa.arrays, what);
+    outsideUnchanged(pb, rowsB, nrhs, gotB, pb.arrays, what);
+    for (let p = 0; p < count; p++) {
+      const fa = maxDiff(pa, p, m, n, gotA, wantA);
+      assert.ok(fa.diff <= 50 * rowsB * eps * Math.max(1, fa.scale), `${what}: system ${p}: A's factors: max |got - reference| = ${(fa.diff / eps).toFixed(1)} eps`);
+      if (p === 0) {
+        const fb = maxDiff(pb, p, rowsB, nrhs, gotB, wantB);
+        assert.ok(fb.diff <= 50 * rowsB * eps * Math.max(1, fb.scale), `${what}: system ${p}: X: max |got - reference| = ${(fb.diff / eps).toFixed(1)} eps`);
+        continue;
+      }
+      const { a, off } = at(pb, p);
+      for (let j = 0; j < nrhs; j++) for (let i = 0; i < rowsB; i++) for (const s of [0, 1]) {
+        const e = 2 * (off + i + j * pb.ld) + s;
+        assert.ok(Object.is(gotB[a]![e]!, wantB[a]![e]!), `${what}: system ${p}: B(${i}, ${j}) exactly the reference's (${gotB[a]![e]} against ${wantB[a]![e]})`);
+      }
+    }
+  } finally {
+    dispose([...da, ...db]);
+  }
+}
+
 /** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
 before(() => warmFileKernels('zqr', (ctx, planning) => {
   if (planning === undefined) return;
@@ -215,11 +271,27 @@ before(() => warmFileKernels('zqr', (ctx, planning) => {
     for (const side of ['left', 'right'] as const) for (const trans of ['N', 'C'] as const)
       ctx.ormqr({ side, trans, a: mat(c.m, k, c.form), tau: mat(k, 1, c.form), c: side === 'left' ? mat(c.m, 4, c.form) : mat(4, c.m, c.form) });
   }
+  for (const dtype of DTYPES) for (const [m, n] of GELS_SHAPES) for (const form of ['strided', 'list'] as const) {
+    const mat = (r: number, q: number): Batch<Storage> => {
+      const ld = r % 2 === 0 ? r + 1 : r + 2;
+      return form === 'list'
+        ? list(Array.from({ length: 3 }, () => ({ data: dev.alloc(dtype, 2 * (2 + ld * q + 1)) as unknown as Storage, offset: 2 })), { rows: r, cols: q, ld, dtype: ctypeOf(dtype) })
+        : strided(dev.alloc(dtype, 2 * (5 + 3 * (ld * q + 3) + 1)) as unknown as Storage, { rows: r, cols: q, ld, stride: ld * q + 3, offset: 5, count: 3, dtype: ctypeOf(dtype) });
+    };
+    ctx.gels({ a: mat(m, n), b: mat(Math.max(m, n), 3) });
+  }
 }));
 
 for (const dtype of DTYPES) {
   test(`complex QR ${ctypeOf(dtype)}: geqrf, orgqr and ormqr (left, right; N, C), orders 1 ... 40, 47, 64, 100, 128, 256, vs the reference`, { skip, timeout: 1_200_000 }, () => {
     const { ctx } = gpuContext();
     cases(dtype).forEach((c, i) => check(ctx, c, 7000 + i + (dtype === 'float32' ? 5000 : 0)));
+  });
+}
+
+for (const dtype of DTYPES) {
+  test(`complex gels ${ctypeOf(dtype)}: tall and wide, full rank, singular and zero systems, strided and list, vs the reference`, { skip, timeout: 600_000 }, () => {
+    const { ctx } = gpuContext();
+    GELS_SHAPES.forEach(([m, n], i) => (['strided', 'list'] as const).forEach((form, f) => checkGels(ctx, dtype, m, n, form, 9000 + 2 * i + f + (dtype === 'float32' ? 500 : 0))));
   });
 }

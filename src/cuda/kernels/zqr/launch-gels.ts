@@ -16,6 +16,7 @@
  */
 import { batchCount, matrixAt, shapeAt, uniformShape, type Batch, type ListBatch, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
+import { complexOf } from '../../../core/dtype-table.js';
 import type { GelsRequest } from '../../../core/op-specs.js';
 import type { Storage } from '../../../core/storage.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
@@ -106,7 +107,7 @@ function runGroup(dev: GpuDevice, dtype: DType, g: Group, info: DeviceArray): vo
   const [m, n, nrhs] = [a.rows, a.cols, b.cols];
   const tall = m >= n;
   const k = Math.min(m, n);
-  const ctype = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+  const ctype = complexOf(dtype);
   const frame = Workspace.of(dev).frame();
   // Pairs per system: tau (k), B's top rows kept aside (tall: n nrhs), A^H (wide: n m).
   const [tauP, guardP, workP] = [k, tall ? n * nrhs : 0, tall ? 0 : n * m];
