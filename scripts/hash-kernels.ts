@@ -26,7 +26,8 @@ import { complexGemmCuda, gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../src/cuda/kernels/zpotrf/index.js';
 import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda, complexLaswpSource, complexPanelSource, planComplexPanel } from '../src/cuda/kernels/complex-lu/index.js';
 import { complexTrsmCuda, ztrsmServes } from '../src/cuda/kernels/ztrsm/index.js';
-import { complexHerkCuda } from '../src/cuda/kernels/zherk/index.js';
+import { complexHerkCuda, complexSyrkCuda } from '../src/cuda/kernels/zherk/index.js';
+import { complexTrmmCuda } from '../src/cuda/kernels/ztrmm/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, complexTrtriCuda } from '../src/cuda/kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
 import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda } from '../src/cuda/kernels/zqr/index.js';
@@ -270,6 +271,31 @@ function complexHerkThroughLaunchers(): void {
     const one = complexBatches(dtype, form, count);
     for (const uplo of UPLOS) for (const trans of ['N', 'C'] as const) {
       complexHerkCuda(dev, { uplo, trans, alpha: 1, beta: 0.5, a: trans === 'N' ? one(n, 5) : one(5, n), c: one(n, n) });
+    }
+  }
+}
+
+/** Complex trmm (complex128, complex64; every side, uplo, trans, diag) through its launcher: orders 0 ... 32 (a spread) and the recursion's, strided and list batches, 1 ... 9 vectors. */
+function complexTrmmThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (const n of [0, 1, 2, 7, 16, 31, 32, ...COMPLEX_RECURSION_ORDERS]) for (const vectors of [1, 3, 9]) {
+    const count = 3;
+    const one = complexBatches(dtype, form, count);
+    for (const side of ['left', 'right'] as const) for (const uplo of UPLOS) for (const transA of ['N', 'T', 'C'] as const) for (const diag of ['unit', 'nonunit'] as const) {
+      const b = side === 'left' ? one(n, vectors) : one(vectors, n);
+      complexTrmmCuda(dev, { side, uplo, transA, diag, alpha: [1, -0.5], a: one(n, n), b });
+    }
+  }
+}
+
+/** Complex syrk (complex128, complex64; lower, upper; N, T) through its launcher: n = 0 ... 32 and the recursion's orders, strided and list batches. */
+function complexSyrkThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (const n of [...Array.from({ length: 33 }, (_, i) => i), ...COMPLEX_RECURSION_ORDERS]) {
+    const count = 3;
+    const one = complexBatches(dtype, form, count);
+    for (const uplo of UPLOS) for (const trans of ['N', 'T'] as const) {
+      complexSyrkCuda(dev, { uplo, trans, alpha: [1, 0.5], beta: [0.5, -1], a: trans === 'N' ? one(n, 5) : one(5, n), c: one(n, n) });
     }
   }
 }
@@ -1160,6 +1186,8 @@ complexCholeskyThroughLaunchers();
 complexLuThroughLaunchers();
 complexTrsmThroughLaunchers();
 complexHerkThroughLaunchers();
+complexTrmmThroughLaunchers();
+complexSyrkThroughLaunchers();
 complexInversesThroughLaunchers();
 complexHeevThroughLauncher();
 complexGesvdThroughLauncher();

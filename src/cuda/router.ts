@@ -32,7 +32,8 @@ import { trmmCuda, trsmCuda, trsmDeviceVariableCuda, trsmVbatchedCovers, trsmVba
 import { trtriCuda } from './kernels/trtri/index.js';
 import { complexPosvCuda, complexPosvSolve, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
 import { complexTrsmCuda, ztrsmCovers } from './kernels/ztrsm/index.js';
-import { complexHerkCuda, zherkCovers } from './kernels/zherk/index.js';
+import { complexHerkCuda, complexSyrkCuda, zherkCovers } from './kernels/zherk/index.js';
+import { complexTrmmCuda, ztrmmCovers } from './kernels/ztrmm/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda, zinverseCovers } from './kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
@@ -220,7 +221,7 @@ export const DEVICE_VARIABLE_ROUTES = {
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
-export type ComplexRouted = 'gemm' | 'trsm' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti' | 'getri' | 'heev' | 'gesvd'
+export type ComplexRouted = 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti' | 'getri' | 'heev' | 'gesvd'
   | 'geqrf' | 'orgqr' | 'ormqr' | 'gels';
 
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
@@ -251,24 +252,9 @@ export interface ComplexCandidate<K extends ComplexRouted> {
  * and for a request with a variable batch the same launchers once per group of members of one shape
  * and ld, as list batches (kernels/common/shape-groups.ts), where `covers` takes every group.
  */
-/**
- * The largest member order of a complex variable batch that potrf and posv take on the GPU: on an
- * H200 (2026-11-29, test/gpu/zvbatched.test.ts) complex128 members above 32 (the recursion over the warp
- * kernels, by shape groups of host data) came back with NaN in good members, not yet explained; such a
- * batch runs on the CPU reference. Strided and list batches are not limited.
- */
-const ZCHOLESKY_VARIABLE_MAX = 32;
-
-/** Whether every member of a variable batch has at most `max` rows (true for the other kinds). */
-function variableMembersWithin(a: Batch<unknown>, max: number): boolean {
-  return a.kind !== 'variable' || a.matrices.every((m) => m.rows <= max);
-}
-
 function ownComplex<K extends ComplexRouted>(op: K, name: string, covers: ((r: ComplexDeviceRequest<K>, dev: GpuDevice) => boolean) | undefined,
-  run: (dev: GpuDevice, r: ComplexDeviceRequest<K>) => void, variableMax = Infinity): ComplexCandidate<K> {
-  const each = coversEachShape(op, covers ?? (() => true));
-  const within = (r: ComplexDeviceRequest<K>): boolean => variableMembersWithin((r as { a: Batch<unknown> }).a, variableMax);
-  return { name, covers: (r, dev) => within(r) && each(r, dev), run: runByShape(op, run) };
+  run: (dev: GpuDevice, r: ComplexDeviceRequest<K>) => void): ComplexCandidate<K> {
+  return { name, covers: coversEachShape(op, covers ?? (() => true)), run: runByShape(op, run) };
 }
 
 /**
@@ -293,6 +279,12 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     ownComplex('trsm', 'trsm', ztrsmCovers, complexTrsmCuda),
     CPU,
   ],
+  // Any order (ztrmm/): the warp design for triangles of order <= 32 and beyond it the recursion over it with the
+  // complex GEMM, in place on B.
+  trmm: [ownComplex('trmm', 'trmm', ztrmmCovers, complexTrmmCuda), CPU],
+  // zsyrk, any order (zherk/ with `symmetric`): a thread per element of C's triangle for n <= 32, beyond it diagonal
+  // blocks on that kernel and the triangle's off-diagonal blocks by the complex GEMM (op 'T', nothing conjugated).
+  syrk: [ownComplex('syrk', 'syrk', zherkCovers, complexSyrkCuda), CPU],
   // Any order (zherk/): a thread per element of C's triangle for n <= 32, beyond it diagonal blocks on that kernel
   // and the triangle's off-diagonal blocks by the complex GEMM.
   herk: [ownComplex('herk', 'herk', zherkCovers, complexHerkCuda), CPU],
@@ -301,14 +293,14 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   // the recursion (complex trsm and herk) beyond).
   potrf: [
     { name: 'cusolver', covers: cusolverComplexPotrfCovers, run: cusolverComplexPotrf, capturable: false },
-    ownComplex('potrf', 'potrf', (r) => zcholeskyCovers(r.a), complexPotrfCuda, ZCHOLESKY_VARIABLE_MAX),
+    ownComplex('potrf', 'potrf', (r) => zcholeskyCovers(r.a), complexPotrfCuda),
     CPU,
   ],
   potrs: [ownComplex('potrs', 'potrs', (r) => zcholeskyCovers(r.a, r.b), complexPotrsCuda), CPU],
   // cuSOLVER's factor where the table sends potrf there (lower), then the own solves with B kept where info > 0.
   posv: [
     { name: 'cusolver', covers: (r, dev) => r.b.kind !== 'variable' && cusolverComplexPotrfCovers(r, dev), run: cusolverFactorOwnSolve, capturable: false },
-    ownComplex('posv', 'posv', (r) => zcholeskyCovers(r.a, r.b), complexPosvCuda, ZCHOLESKY_VARIABLE_MAX),
+    ownComplex('posv', 'posv', (r) => zcholeskyCovers(r.a, r.b), complexPosvCuda),
     CPU,
   ],
   // complex-lu/, any order: the register designs for n <= 32, the blocked steps above (panel kernel, zlaswp, the

@@ -228,12 +228,11 @@ describe('the router: complex variable batches on the families\' routes', () => 
     assert.equal(route('gemm', { transA: 'N', transB: 'N', alpha: [1, 0], a: sq(ns), b: rhs(ns), beta: [0, 0], c: rhs(ns) }), 'gemm');
     assert.equal(route('trsm', { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: [1, 0], a: sq(ns), b: rhs(ns) }), 'trsm');
     assert.equal(route('herk', { uplo: 'lower', trans: 'N', alpha: 1, a: rhs(ns), beta: 0, c: sq(ns) }), 'herk');
-    // potrf and posv: a complex variable batch with a member above 32 on the CPU reference (router.ts ZCHOLESKY_VARIABLE_MAX).
-    assert.equal(route('potrf', { uplo: 'lower', a: sq(ns), info }), 'cpu (cpu)');
-    assert.equal(route('potrf', { uplo: 'lower', a: sq([3, 0, 32, 3]), info }), 'potrf');
+    assert.equal(route('trmm', { side: 'left', uplo: 'upper', transA: 'C', diag: 'unit', alpha: [1, 0], a: sq(ns), b: rhs(ns) }), 'trmm');
+    assert.equal(route('syrk', { uplo: 'lower', trans: 'N', alpha: [1, 0], a: rhs(ns), beta: [0, 0], c: sq(ns) }), 'syrk');
+    assert.equal(route('potrf', { uplo: 'lower', a: sq(ns), info }), 'potrf');
     assert.equal(route('potrs', { uplo: 'lower', a: sq(ns), b: rhs(ns), info }), 'potrs');
-    assert.equal(route('posv', { uplo: 'lower', a: sq(ns), b: rhs(ns), info }), 'cpu (cpu)');
-    assert.equal(route('posv', { uplo: 'lower', a: sq([3, 0, 32, 3]), b: rhs([3, 0, 32, 3]), info }), 'posv');
+    assert.equal(route('posv', { uplo: 'lower', a: sq(ns), b: rhs(ns), info }), 'posv');
     assert.equal(route('getrf', { a: sq(ns), ipiv, pivotStride: 40, info }), 'getrf');
     assert.equal(route('getrs', { trans: 'N', a: sq(ns), ipiv, pivotStride: 40, b: rhs(ns), info }), 'getrs');
     assert.equal(route('gesv', { trans: 'N', a: sq(ns), ipiv, pivotStride: 40, b: rhs(ns), info }), 'gesv');

@@ -104,10 +104,8 @@ describe('complex potrf on a variable batch: the shape groups\' launches in orde
       const count = MEMBERS.length;
       const info: DeviceArray = { kind: 'device', dtype: 'int32', length: count, device: 0, ptr: INFO_BASE, byteLength: 4 * count, disposed: false, dispose() {} };
       const request = { uplo, a: variable(places.map((m) => ({ data: buffer, ...m })), { dtype: ctype }), info };
-      // The router keeps a batch with a member above 32 on the CPU reference (router.ts ZCHOLESKY_VARIABLE_MAX);
-      // the own route forced runs the groups, the member of order 40 on the recursion.
-      assert.deepEqual(chooseComplex('potrf', request, dev).taken, { op: 'potrf', route: 'cpu', gpu: false });
-      const { candidate, taken } = chooseComplex('potrf', request, dev, 'potrf');
+      // The own route runs the groups, the member of order 40 on the recursion.
+      const { candidate, taken } = chooseComplex('potrf', request, dev);
       assert.deepEqual(taken, { op: 'potrf', route: 'potrf', gpu: true });
       (candidate.run as unknown as (d: GpuDevice, r: typeof request) => void)(dev, request);
       const entries = recorded.map((r) => r.src.entry);

@@ -60,21 +60,23 @@ test('tridiagonal syev forced: the global workspace, fewer threads than rows, a 
   checkListSyev(dev, rng, LIMIT, (r) => syevTridiagCuda(dev, r));
 });
 
-test('tridiagonal syev: large batches (2,000 of 64 x 64, 150 of 512 x 512: six workspace chunks of the split design), residuals of a few', { skip, timeout: 600_000 }, () => {
+test('tridiagonal syev: large batches (2,000 of 64 x 64 in one chunk; 150 of 512 x 512 in the card\'s chunks and in three chunks of 1 GiB), residuals of a few', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1719);
-  for (const [dtype, n, count] of [['float64', 64, 2000], ['float32', 64, 2000], ['float64', 512, 150]] as const) {
+  for (const [dtype, n, count, chunkBytes] of [['float64', 64, 2000, undefined], ['float32', 64, 2000, undefined], ['float64', 512, 150, undefined], ['float64', 512, 150, 2 ** 30]] as const) {
     const host = randomSymmetricBatch(rng, dtype, n, count);
     const dA = dev.upload(host);
     const dW = dev.alloc(dtype, n * count);
     const dInfo = dev.upload(new Int32Array(count).fill(-7));
     try {
-      syevTridiagCuda(dev, { jobz: 'vectors', uplo: 'lower', a: strided(dA, { rows: n, count }), w: strided(dW, { rows: n, cols: 1, count }), info: dInfo });
+      syevTridiagCuda(dev, { jobz: 'vectors', uplo: 'lower', a: strided(dA, { rows: n, count }), w: strided(dW, { rows: n, cols: 1, count }), info: dInfo },
+        chunkBytes === undefined ? {} : { force: { chunkBytes } });
       const info = dev.download(dInfo) as Int32Array;
       assert.equal(info.reduce((c, v) => c + (v !== 0 ? 1 : 0), 0), 0, `${count} ${n}x${n}: every info 0`);
       const v = dev.download(dA) as FloatArray;
       const w = dev.download(dW) as FloatArray;
-      for (const k of [0, 1, 127, 128, count - 1]) {
+      // 1 GiB chunks of n = 512 hold 68 matrices: 67, 68, 135 and 136 lie on both sides of the boundaries.
+      for (const k of [0, 1, 67, 68, 127, 128, 135, 136, count - 1]) {
         const a = mat(n, n);
         for (let e = 0; e < n * n; e++) a.d[e] = host[k * n * n + e]!;
         const vk = mat(n, n);

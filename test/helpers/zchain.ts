@@ -1,6 +1,6 @@
 /**
  * The complex chains of the host-emulation tests (test/cuda/zcholesky-chain-host-emulation.test.ts,
- * zvariable-host-emulation.test.ts, zinverse-host-emulation.test.ts): a launcher's recorded launches
+ * zvariable-host-emulation.test.ts, zinverse-host-emulation.test.ts, ztrmm-host-emulation.test.ts): a launcher's recorded launches
  * run in order on one buffer, each generated kernel compiled as C++ for the host with its family's
  * harness (ztrsm, zherk, zpotrf, zgemm, zlu and zinverse-host-harness.cpp), the small integer and copy
  * kernels (info_zero, the combine, the copy of common/matrix-copy.ts, the integer move of
@@ -18,7 +18,7 @@ import { operandLine, parseHarnessNumber, RECORDED_BASE, type HarnessBuild, type
 
 export interface Step {
   r: Recorded;
-  family: 'ztrsm' | 'zherk' | 'zpotrf' | 'zgemm' | 'zlu' | 'zinv-scan' | 'zinv-move' | 'zinv-columns' | 'info_zero' | 'combine' | 'copy' | 'int_move' | 'upload';
+  family: 'ztrsm' | 'ztrmm' | 'zherk' | 'zsyrk' | 'zpotrf' | 'zgemm' | 'zlu' | 'zinv-scan' | 'zinv-move' | 'zinv-columns' | 'info_zero' | 'combine' | 'copy' | 'int_move' | 'upload';
   build?: HarnessBuild & { key: string };
   /** An upload's int32 contents (a recording device that records uploads as steps: entry INT32_UPLOAD, args[0] the target). */
   ints?: Int32Array;
@@ -28,7 +28,9 @@ export interface Step {
 export const INT32_UPLOAD = 'int32_upload';
 
 export const HARNESSES = {
-  ztrsm: 'ztrsm-host-harness.cpp', zherk: 'zherk-host-harness.cpp', zpotrf: 'zpotrf-host-harness.cpp', zgemm: 'zgemm-host-harness.cpp', zlu: 'zlu-host-harness.cpp',
+  ztrsm: 'ztrsm-host-harness.cpp', zherk: 'zherk-host-harness.cpp',
+  // The complex trmm kernels take the trsm kernels' arguments; zsyrk's are zherk's with complex alpha and beta (-DSYRK).
+  ztrmm: 'ztrsm-host-harness.cpp', zsyrk: 'zherk-host-harness.cpp', zpotrf: 'zpotrf-host-harness.cpp', zgemm: 'zgemm-host-harness.cpp', zlu: 'zlu-host-harness.cpp',
   'zinv-scan': 'zinverse-host-harness.cpp', 'zinv-move': 'zinverse-host-harness.cpp', 'zinv-columns': 'zinverse-host-harness.cpp',
 } as const;
 
@@ -47,6 +49,8 @@ function familyOf(entry: string): Step['family'] {
   if (entry.startsWith('zinv_')) return 'zinv-move';
   if (entry.startsWith('ztrsm_')) return 'ztrsm';
   if (entry.startsWith('zherk_')) return 'zherk';
+  if (entry.startsWith('ztrmm_')) return 'ztrmm';
+  if (entry.startsWith('zsyrk_')) return 'zsyrk';
   if (entry.startsWith('zpotrf_')) return 'zpotrf';
   // The complex LU's register designs (complex-lu/: getrf, getrs, gesv to order 32).
   if (/^(getrf|trs|gesv)_[zc]_/.test(entry)) return 'zlu';
@@ -85,10 +89,10 @@ export function stepsOf(recorded: readonly Recorded[], bytes: number, root: stri
     const operands = family === 'zgemm' ? 3 : family === 'zpotrf' || (family === 'zlu' && raw.src.entry.startsWith('getrf_')) ? 1
       : family in ZINV_OPERANDS ? ZINV_OPERANDS[family as keyof typeof ZINV_OPERANDS] : 2;
     const r = fold ? folded(raw, operands, bytes) : raw;
-    const letters = family === 'zgemm' ? 'ABC' : family === 'zherk' ? 'AC' : 'AB';
+    const letters = family === 'zgemm' ? 'ABC' : family === 'zherk' || family === 'zsyrk' ? 'AC' : 'AB';
     const pointer = Array.from({ length: operands }, (_, o) => operandLine(r, o, bytes).pointer);
     const tiled = family === 'zgemm' && /gemm_tiled_/.test(r.src.entry);
-    const modes = family === 'zlu' && operands === 2 ? ['-DSOLVE'] : family === 'zinv-scan' ? ['-DSCAN'] : family === 'zinv-columns' ? ['-DCOLUMNS'] : [];
+    const modes = family === 'zlu' && operands === 2 ? ['-DSOLVE'] : family === 'zsyrk' ? ['-DSYRK'] : family === 'zinv-scan' ? ['-DSCAN'] : family === 'zinv-columns' ? ['-DCOLUMNS'] : [];
     const defines = [`-DENTRY=${r.src.entry}`, ...(tiled ? ['-DTILED'] : []), ...modes, ...pointer.flatMap((p, i) => (p ? [`-DP${letters[i]}`] : []))];
     const key = `${family}/${defines.join(' ')}`;
     let build = builds.get(key);
@@ -222,12 +226,15 @@ export function runChain(steps: readonly Step[], buf: Float64Array, len: number,
     let input: string[];
     let infoPtr: bigint | undefined;
     let count: number;
-    if (family === 'ztrsm') {
+    if (family === 'ztrsm' || family === 'ztrmm') {
       count = num(args[9]!);
       input = [`${config.grid[0]} ${config.grid[1]} ${config.block[0]} ${count} ${len}`, ...lines(2), `${num(args[10]!)} ${num(args[11]!)} ${num(args[12]!)}`];
     } else if (family === 'zherk') {
       count = num(args[9]!);
       input = [`${config.grid[0]} ${config.block[0]} ${config.block[1]} ${config.block[2]} ${count} ${len}`, ...lines(2), `${num(args[10]!)} ${num(args[11]!)} ${num(args[12]!)}`];
+    } else if (family === 'zsyrk') {
+      count = num(args[9]!);
+      input = [`${config.grid[0]} ${config.block[0]} ${config.block[1]} ${config.block[2]} ${count} ${len}`, ...lines(2), args.slice(10, 15).map(num).join(' ')];
     } else if (family === 'zpotrf') {
       count = num(args[6]!);
       infoPtr = BigInt(num(args[4]!));

@@ -7,21 +7,34 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
+import { CudaError } from '../../runtime/errors.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { elementBytes } from './precision.js';
 
-/** Workspace bytes one launch may take: larger groups run in chunks of blocks. */
+/**
+ * Workspace bytes a chunk takes where the card cannot allocate `cardChunkBytes` (larger groups run in
+ * chunks of blocks).
+ */
 export const BLOCK_WORKSPACE_BYTES = 256 << 20;
 
-export interface PerMatrixLaunch {
+/**
+ * Workspace bytes a chunk of one-block-per-matrix launches may take on `dev`, for matrices of
+ * `matrixBytes` each: enough for CHUNK_WAVES blocks an SM, at most an eighth of the card's memory
+ * (8.3 GB for n = 512 on an H200's 132 SMs with the inverse-iteration syev's 15.7 MB a matrix). Each
+ * launch of such a design lasts about one matrix's latency-bound chain whatever the chunk's size, so a
+ * group cut into chunks pays the chain once per chunk, and a chunk of fewer matrices than the card has
+ * SMs leaves SMs idle. The workspace keeps what a call took (until the context is disposed).
+ */
+export function cardChunkBytes(dev: GpuDevice, matrixBytes: number): number {
+  return Math.min(Math.floor(dev.info.totalMemoryBytes / 8), CHUNK_WAVES * dev.info.smCount * matrixBytes);
+}
+
+/** Matrices an SM a chunk may hold (cardChunkBytes). */
+const CHUNK_WAVES = 4;
+
+export interface PerMatrixLaunch extends PerMatrixWork {
   readonly threads: number;
   readonly sharedBytes: number;
-  /** Workspace elements per block (0: none). */
-  readonly work: number;
-  /** The workspace's element type. */
-  readonly workDtype: DType;
-  /** What the slices are, for the workspace's error message. */
-  readonly what: string;
 }
 
 export function launchPerMatrix(dev: GpuDevice, k: Kernel, l: PerMatrixLaunch, count: number, head: readonly KernelArg[], tail: readonly KernelArg[]): void {
@@ -33,28 +46,54 @@ export function launchPerMatrix(dev: GpuDevice, k: Kernel, l: PerMatrixLaunch, c
 
 /** What `perMatrixChunks` needs: `work` elements of `workDtype` per matrix, named by `what`. */
 export interface PerMatrixWork {
+  /** Workspace elements per block (0: none). */
   readonly work: number;
+  /** The workspace's element type. */
   readonly workDtype: DType;
+  /** What the slices are, for the workspace's error message. */
   readonly what: string;
   /** At most this many matrices a chunk (a grid's y or z extent, 65535), where the work allows more. */
   readonly maxChunk?: number;
-  /** Workspace bytes a chunk may take (else BLOCK_WORKSPACE_BYTES). */
+  /** Workspace bytes a chunk may take (else the larger of cardChunkBytes and BLOCK_WORKSPACE_BYTES). */
   readonly maxBytes?: number;
+  /**
+   * Where the device cannot allocate chunks of the bytes above (out of memory), chunks of at most
+   * these bytes instead (else BLOCK_WORKSPACE_BYTES where `maxBytes` is absent; with `maxBytes`
+   * given and this absent, the out-of-memory error stands).
+   */
+  readonly fallbackBytes?: number;
 }
+
+const isOutOfMemory = (e: unknown): boolean => e instanceof CudaError && e.status === 'CUDA_ERROR_OUT_OF_MEMORY';
 
 /**
  * The chunks of a group whose matrices each need a workspace slice: `body(ws, first, blocks)` per
  * chunk of `blocks` matrices from `first`, `ws` the chunk's slices (undefined where `work` is 0),
- * at most BLOCK_WORKSPACE_BYTES (or `maxBytes`) of workspace, reused chunk after chunk in stream order.
+ * at most `maxBytes` of workspace (else cardChunkBytes, smaller where the card cannot allocate it),
+ * reused chunk after chunk in stream order.
  */
 export function perMatrixChunks(dev: GpuDevice, l: PerMatrixWork, count: number, body: (ws: DeviceArray | undefined, first: number, blocks: number) => void): void {
   const { work, workDtype } = l;
   const most = Math.min(count, l.maxChunk ?? count);
-  const chunk = work === 0 ? most : Math.max(1, Math.min(most, Math.floor((l.maxBytes ?? BLOCK_WORKSPACE_BYTES) / (work * elementBytes(workDtype)))));
+  const chunkOf = (bytes: number): number => (work === 0 ? most : Math.max(1, Math.min(most, Math.floor(bytes / (work * elementBytes(workDtype))))));
+  let chunk = chunkOf(l.maxBytes ?? Math.max(BLOCK_WORKSPACE_BYTES, cardChunkBytes(dev, work * elementBytes(workDtype))));
+  const fallbackBytes = l.fallbackBytes ?? (l.maxBytes === undefined ? BLOCK_WORKSPACE_BYTES : undefined);
   // From the device's workspace: chunks reuse it in stream order, and the next call may too.
   const frame = Workspace.of(dev).frame();
   try {
-    const ws = work === 0 ? undefined : frame.take(workDtype, chunk * work, `${l.what} (${chunk} blocks of ${work} elements)`);
+    const take = (blocks: number): DeviceArray => frame.take(workDtype, blocks * work, `${l.what} (${blocks} blocks of ${work} elements)`);
+    let ws: DeviceArray | undefined;
+    if (work !== 0) {
+      try {
+        ws = take(chunk);
+      } catch (e) {
+        // A failed allocation leaves the workspace as it was: smaller chunks where the caller allows them.
+        const fallback = fallbackBytes === undefined ? chunk : chunkOf(fallbackBytes);
+        if (!isOutOfMemory(e) || fallback >= chunk) throw e;
+        chunk = fallback;
+        ws = take(chunk);
+      }
+    }
     for (let first = 0; first < count; first += chunk) body(ws, first, Math.min(chunk, count - first));
   } finally {
     frame.end();

@@ -10,10 +10,11 @@ import type { Uplo } from '../../../core/enums.js';
 import type { SyevRequest } from '../../../core/ops.js';
 import { tuningFor, type TridiagTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import { launchPerMatrix, perMatrixChunks } from '../common/block-launch.js';
+import { BLOCK_WORKSPACE_BYTES, cardChunkBytes, launchPerMatrix, perMatrixChunks } from '../common/block-launch.js';
 import type { FamilyOptions } from '../common/family-options.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
+import { elementBytes } from '../common/precision.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type OperandArgs } from '../common/operands.js';
 import { gemmCuda } from '../gemm/index.js';
 import { ormqrCuda } from '../ormqr/index.js';
@@ -54,12 +55,13 @@ export function syevTridiagGroup(dev: GpuDevice, g: SyevGroup, opts: TridiagOpti
       if (tridiagSteins(pr, tuning, opts.force)) return { stein: planSyevStein(pr, tuning, { force: opts.force }) };
       return tridiagSplits(pr, tuning, opts.force) ? { split: planSyevSplit(pr, tuning, { force: opts.force }) } : { one: planSyevTridiag(pr, tuning, { force: opts.force }) };
     });
-  if ('stein' in plan) { steinGroup(dev, g, plan.stein); return; }
-  if ('split' in plan) { splitGroup(dev, g, plan.split); return; }
+  const chunkBytes = opts.force?.chunkBytes;
+  if ('stein' in plan) { steinGroup(dev, g, plan.stein, chunkBytes); return; }
+  if ('split' in plan) { splitGroup(dev, g, plan.split, chunkBytes); return; }
   const p = plan.one;
   const l = tridiagLayout(p);
   const k = kernelFor(dev, 'syev-tridiag', p, () => syevTridiagSource(p));
-  launchPerMatrix(dev, k, { threads: p.threads, sharedBytes: l.sharedBytes, work: l.work, workDtype: TRIDIAG_COMPUTE, what: "the tridiagonal syev's working matrices" },
+  launchPerMatrix(dev, k, { threads: p.threads, sharedBytes: l.sharedBytes, work: l.work, workDtype: TRIDIAG_COMPUTE, what: "the tridiagonal syev's working matrices", maxBytes: chunkBytes },
     g.count, [...operandArgs(g.a), ...operandArgs(g.w)], [arg.ptr(g.info), ...indexArgs(g.index, g.count)]);
 }
 
@@ -67,7 +69,7 @@ export function syevTridiagGroup(dev: GpuDevice, g: SyevGroup, opts: TridiagOpti
  * The split design over one group: per workspace chunk, record (one block per matrix), apply
  * (blocks of rows, every matrix of the chunk), finish (one block per matrix). No host read.
  */
-function splitGroup(dev: GpuDevice, g: SyevGroup, p: SyevSplitPlan): void {
+function splitGroup(dev: GpuDevice, g: SyevGroup, p: SyevSplitPlan, chunkBytes = BLOCK_WORKSPACE_BYTES): void {
   const record = kernelFor(dev, 'syev-tridiag', p.record, () => syevTridiagSource(p.record));
   const apply = kernelFor(dev, 'syev-tridiag-apply', p.apply, () => tridiagApplySource(p.apply));
   const finish = kernelFor(dev, 'syev-tridiag', p.finish, () => syevTridiagSource(p.finish));
@@ -75,7 +77,7 @@ function splitGroup(dev: GpuDevice, g: SyevGroup, p: SyevSplitPlan): void {
   const tail = [arg.ptr(g.info), ...indexArgs(g.index, g.count)];
   const threads = p.record.threads, n = p.apply.n, rows = p.apply.rows;
   const applyShared = applySharedBytes(p.apply);
-  perMatrixChunks(dev, { work: p.slice, workDtype: TRIDIAG_COMPUTE, what: "the split syev's slices (Z, state, rotations)", maxChunk: 65535 }, g.count, (ws, first, blocks) => {
+  perMatrixChunks(dev, { work: p.slice, workDtype: TRIDIAG_COMPUTE, what: "the split syev's slices (Z, state, rotations)", maxChunk: 65535, maxBytes: chunkBytes }, g.count, (ws, first, blocks) => {
     const slices = arg.ptr(ws === undefined ? 0n : ws.ptr);
     record.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.record).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
     apply.launch({ grid: [Math.ceil(n / rows), blocks, 1], block: [rows, 1, 1], sharedBytes: applyShared }, [slices, arg.i64(first), arg.i32(g.count)]);
@@ -86,11 +88,12 @@ function splitGroup(dev: GpuDevice, g: SyevGroup, p: SyevSplitPlan): void {
 /**
  * The inverse-iteration design over one group: per workspace chunk, reduce (a block per matrix),
  * values and vectors (ceil(n / threads) blocks per matrix), V := Q V by the batched ormqr over the chunk's slices (rows 1 ... n-1:
- * Q = diag(1, Q'), n - 2 reflectors), store. No host read. The chunks take up to STEIN_CHUNK_BYTES of
- * workspace: a chunk's launches each last about one matrix's latency-bound chain whatever its size,
- * so a group split in two chunks takes twice as long.
+ * Q = diag(1, Q'), n - 2 reflectors), store. No host read. The chunks take up to cardChunkBytes of
+ * workspace (STEIN_CHUNK_FALLBACK where the card cannot allocate that): a chunk's launches each last
+ * about one matrix's latency-bound chain whatever its size, so a group split in two chunks takes twice
+ * as long.
  */
-function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
+function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan, chunkBytes?: number): void {
   const reduce = kernelFor(dev, 'syev-tridiag', p.reduce, () => syevTridiagSource(p.reduce));
   const values = kernelFor(dev, 'syev-tridiag-stein', p.values, () => tridiagSteinSource(p.values));
   const vectors = p.vectors === undefined ? undefined : kernelFor(dev, 'syev-tridiag-stein', p.vectors, () => tridiagSteinSource(p.vectors!));
@@ -101,7 +104,8 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
   const tail = [arg.ptr(g.info), ...indexArgs(g.index, g.count)];
   const threads = p.reduce.threads, n = p.values.n, l = steinSlice(n);
   const what = "the inverse-iteration syev's slices (reflectors, vectors, factors)";
-  perMatrixChunks(dev, { work: p.slice, workDtype: TRIDIAG_COMPUTE, what, maxChunk: 65535, maxBytes: STEIN_CHUNK_BYTES }, g.count, (ws, first, blocks) => {
+  const chunking = { work: p.slice, workDtype: TRIDIAG_COMPUTE, what, maxChunk: 65535, maxBytes: chunkBytes ?? Math.max(STEIN_CHUNK_FALLBACK, cardChunkBytes(dev, p.slice * elementBytes(TRIDIAG_COMPUTE))), fallbackBytes: STEIN_CHUNK_FALLBACK };
+  perMatrixChunks(dev, chunking, g.count, (ws, first, blocks) => {
     if (ws === undefined) throw new Error('the inverse-iteration design needs its slices');
     const slices = arg.ptr(ws.ptr);
     reduce.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: tridiagLayout(p.reduce).sharedBytes }, [...head, slices, arg.i64(first), ...tail]);
@@ -124,8 +128,12 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan): void {
   });
 }
 
-/** Workspace bytes one chunk of the inverse-iteration design may take (1 GiB: 68 matrices of n = 512). */
-const STEIN_CHUNK_BYTES = 1 << 30;
+/**
+ * The inverse-iteration design's chunk where the card cannot allocate cardChunkBytes: 1 GiB (68 matrices
+ * of n = 512). On an H200 with 1 GiB chunks 512 x 264 took 139 ms against 79 in one chunk (XsyevBatched
+ * 107), 384 x 300 65.9 against 45.6, 256 x 600 45.4 against 31.8 (scripts/probe/stein-chunks.mjs).
+ */
+const STEIN_CHUNK_FALLBACK = 2 ** 30;
 
 export function syevTridiagCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>, opts: TridiagOptions = {}): void {
   if (batchCount(r.a) === 0) return;

@@ -110,6 +110,11 @@ export interface TridiagForce {
   readonly steinMaxits?: number;
   /** The inverse-iteration design's tridiagonalization blocked (panels and GEMMs) or not, whatever the table's `steinPanelFrom`. */
   readonly steinPanel?: boolean;
+  /**
+   * Workspace bytes a chunk of matrices may take (else common/block-launch.ts `cardChunkBytes`; the
+   * split design's BLOCK_WORKSPACE_BYTES): tests of the chunk boundaries.
+   */
+  readonly chunkBytes?: number;
 }
 
 /** The three kernels of the split design for one group, and the workspace slice per matrix (float64 elements). */

@@ -1,5 +1,5 @@
 /**
- * Which complex herk kernel serves one launch group, and its block. One design (generate-small.ts:
+ * Which complex herk (or, with `symmetric`, zsyrk) kernel serves one launch group, and its block. One design (generate-small.ts:
  * a thread per element of C's triangle, op(A) staged through shared memory), for C of order <= 32;
  * larger C by the recursion of zherkSteps (diagonal blocks on that kernel, the triangle's
  * off-diagonal blocks by the complex GEMM). Variable batches are not taken (the router's `covers`,
@@ -9,7 +9,7 @@
 import type { Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
-import type { ComplexGemmRequest, ComplexHerkRequest } from '../../../core/op-specs.js';
+import type { ComplexGemmRequest, ComplexHerkRequest, ComplexSyrkRequest } from '../../../core/op-specs.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { splitPoint } from '../common/split.js';
 import { block, type BlockBatch } from '../common/sub-blocks.js';
@@ -37,9 +37,11 @@ export interface ZherkProblem {
   readonly dtype: DType;
   readonly n: number;
   readonly uplo: Uplo;
-  readonly trans: 'N' | 'C';
+  /** 'N' or 'C' (herk); 'N' or 'T' with `symmetric` (zsyrk). */
+  readonly trans: 'N' | 'C' | 'T';
   readonly kindA: OperandKind;
   readonly kindC: OperandKind;
+  readonly symmetric?: true;
 }
 
 /** CUDA's bound on blockDim.z, which counts the block's matrices. */
@@ -53,7 +55,7 @@ export function planZherk(p: ZherkProblem): ZherkSmallParams {
   const rowsY = Math.min(p.n, Math.max(8, Math.ceil(p.n / COLUMNS_PER_THREAD)));
   const perBlock = Math.max(1, Math.min(MAX_BLOCK_Z, Math.floor(BLOCK_THREADS / (p.n * rowsY))));
   const chunk = Math.max(1, Math.min(32, Math.floor(STAGED_PAIRS / (perBlock * p.n))));
-  return { dtype: p.dtype, n: p.n, uplo: p.uplo, trans: p.trans, kindA: p.kindA, kindC: p.kindC, rowsY, perBlock, chunk };
+  return { dtype: p.dtype, n: p.n, uplo: p.uplo, trans: p.trans, kindA: p.kindA, kindC: p.kindC, rowsY, perBlock, chunk, ...(p.symmetric ? { symmetric: true } : {}) };
 }
 
 /** A complex herk on strided or list batches (sub-blocks of them: common/sub-blocks.ts). */
@@ -85,6 +87,44 @@ export function zherkSteps<S>(r: BlockHerkRequest<S>): ZherkStep<S>[] {
   // C(I, J) := alpha X_I X_J^H + beta C(I, J): ('N', 'C') on A's rows, ('C', 'N') on its columns.
   const gemm = (i0: number, rows: number, j0: number, cols: number): ComplexGemmRequest<S> => ({
     transA: notrans ? 'N' : 'C', transB: notrans ? 'C' : 'N', alpha, a: x(i0, rows), b: x(j0, cols), beta, c: block(r.c, i0, j0, rows, cols),
+  });
+  const run = (off: number, size: number): void => {
+    if (size <= ZHERK_MAX_N) {
+      steps.push({ kind: 'leaf', request: { ...r, a: x(off, size), c: block(r.c, off, off, size, size) } });
+      return;
+    }
+    const h = splitPoint(size, 32);
+    run(off, h);
+    steps.push({ kind: 'update', request: r.uplo === 'lower' ? gemm(off + h, size - h, off, h) : gemm(off, h, off + h, size - h) });
+    run(off + h, size - h);
+  };
+  if (r.c.rows > 0) run(0, r.c.rows);
+  return steps;
+}
+
+/** A complex zsyrk on strided or list batches (sub-blocks of them). */
+export type BlockSyrkRequest<S> = Omit<ComplexSyrkRequest<S>, 'a' | 'c'> & { readonly a: BlockBatch<S>; readonly c: BlockBatch<S> };
+
+/** One launch of zsyrk's recursion: a diagonal block of C (order <= ZHERK_MAX_N) or an off-diagonal block by GEMM. */
+export type ZsyrkStep<S> =
+  | { readonly kind: 'leaf'; readonly request: BlockSyrkRequest<S> }
+  | { readonly kind: 'update'; readonly request: ComplexGemmRequest<S> };
+
+/**
+ * zsyrk's recursion, zherkSteps's blocks: the diagonal blocks on the kernel with `symmetric`, and
+ * below (lower) or right of (upper) each split's first half one GEMM with op 'T', nothing conjugated:
+ * lower C21 := alpha X2 X1^T + beta C21, upper C12 := alpha X1 X2^T + beta C12, X = A ('N') or A^T
+ * ('T'), alpha and beta complex. Every element of the triangle in one block (beta once), the other
+ * triangle in none. The caller keeps zsyrk's early return. Pure, over any storage.
+ */
+export function zsyrkSteps<S>(r: BlockSyrkRequest<S>): ZsyrkStep<S>[] {
+  const notrans = r.trans === 'N';
+  const k = notrans ? r.a.cols : r.a.rows;
+  const x = (off: number, size: number): BlockBatch<S> => (notrans ? block(r.a, off, 0, size, k) : block(r.a, 0, off, k, size));
+  const steps: ZsyrkStep<S>[] = [];
+  // C(I, J) := alpha X_I X_J^T + beta C(I, J): ('N', 'T') on A's rows, ('T', 'N') on its columns.
+  const gemm = (i0: number, rows: number, j0: number, cols: number): ComplexGemmRequest<S> => ({
+    transA: notrans ? 'N' : 'T', transB: notrans ? 'T' : 'N', alpha: r.alpha, a: x(i0, rows), b: x(j0, cols), beta: r.beta, c: block(r.c, i0, j0, rows, cols),
   });
   const run = (off: number, size: number): void => {
     if (size <= ZHERK_MAX_N) {

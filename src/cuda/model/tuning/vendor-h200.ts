@@ -41,6 +41,12 @@ export const h200VendorTable: VendorTable = {
     // 384-512 on the own design (1.24-2.9).
     { op: 'syev', route: 'cusolver', dtype: 'float32', jobz: 'vectors', n: [96, 256], count: [100, Infinity],
       measured: [{ n: 96, count: 1000, ratio: 0.91 }, { n: 128, count: 500, ratio: 0.72 }, { n: 192, count: 200, ratio: 0.86 }, { n: 256, count: 100, ratio: 0.5 }] },
+    // Large counts (`node scripts/probe/stein-chunks.mjs both 512:264,384:300,256:600,512:1000,128:4000`, the same card,
+    // 2026-11-29, after the design's chunks grew to an eighth of the card's memory): float32 512 x 1000 259.8 ms
+    // against the own 277.3 (0.94); 512 x 264 0.98 and 384 x 300 1.17 stay own. float64 own at every count measured
+    // (128 x 4000 47.7 against 49.0: 0.97, the table's line).
+    { op: 'syev', route: 'cusolver', dtype: 'float32', jobz: 'vectors', n: [512, 512], count: [1000, Infinity],
+      measured: [{ n: 512, count: 1000, ratio: 0.94 }] },
     // Values only, float32 256 x 100 (`node scripts/probe/syev-values.mjs both 128:500,192:200,256:100,512:20`, the same
     // card and day): XsyevBatched's values 3.45 ms against the own 3.92 (the blocked reduction and the values
     // kernel, float64 arithmetic); 192 (1.5x) and 512 (2.1x) own, float64 own at every order (2.5-3.5x).
