@@ -31,6 +31,7 @@ import { complexTrmmCuda } from '../src/cuda/kernels/ztrmm/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, complexTrtriCuda } from '../src/cuda/kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
 import { complexHeevTridiagCuda, type ZheevForce } from '../src/cuda/kernels/zheev/index.js';
+import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda } from '../src/cuda/kernels/zqr/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { chooseComplex, runRouted } from '../src/cuda/router.js';
 import { gemmVbatchedCuda } from '../src/cuda/kernels/gemm/launch-vbatched.js';
@@ -424,6 +425,46 @@ function complexVariableThroughRouter(): void {
       a: members(rect), s: members(rect.map(([m, n]) => [Math.min(m, n), 1, 0] as const), false),
       u: members(rect.map(([m, n]) => [m, Math.min(m, n), 0] as const)), vt: members(rect.map(([m, n]) => [Math.min(m, n), n, 0] as const)), info,
     });
+  }
+}
+
+/**
+ * Complex geqrf, orgqr (ungqr), ormqr (unmqr; left, right; N, C) and gels through their launchers (complex128, complex64):
+ * the shared kernel's warp and block scopes, the blocked drivers (by default from 128 reflectors or where the tile
+ * does not fit, and forced with narrow panels), strided and list batches, and a variable batch through the router.
+ */
+function complexQrThroughLaunchers(): void {
+  const dev = fakeDevice(H100);
+  const shapes = [[1, 1], [5, 3], [3, 7], [32, 32], [33, 20], [40, 47], [64, 64], [65, 64], [100, 100], [128, 100], [128, 128], [140, 130], [256, 256]] as const;
+  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) {
+    const count = 3;
+    const one = complexBatches(dtype, form, count);
+    const info = fakeArray('int32', count);
+    for (const [m, n] of shapes) {
+      const k = Math.min(m, n);
+      complexGeqrfCuda(dev, { a: one(m, n), tau: one(k, 1), info });
+      if (m >= n) complexOrgqrCuda(dev, { a: one(m, n), tau: one(n, 1) });
+      for (const side of ['left', 'right'] as const) for (const trans of ['N', 'C'] as const) {
+        complexOrmqrCuda(dev, { side, trans, a: one(m, k), tau: one(k, 1), c: side === 'left' ? one(m, 5) : one(5, m) });
+      }
+    }
+    complexGeqrfCuda(dev, { a: one(70, 40), tau: one(40, 1), info }, { force: { design: 'blocked', panel: 16, tailMax: 0 } });
+    complexOrgqrCuda(dev, { a: one(64, 50), tau: one(37, 1) }, { force: { design: 'blocked', panel: 16, tailMax: 20 } });
+    for (const side of ['left', 'right'] as const) for (const trans of ['N', 'C'] as const) {
+      complexOrmqrCuda(dev, { side, trans, a: one(40, 35), tau: one(35, 1), c: side === 'left' ? one(40, 6) : one(6, 40) }, { force: { design: 'blocked', panel: 8 } });
+    }
+    // gels: tall and wide, the solve's leaf and its recursion.
+    for (const [m, n] of [[8, 5], [5, 8], [33, 33], [40, 33], [20, 47], [100, 64]] as const) {
+      complexGelsCuda(dev, { a: one(m, n), b: one(Math.max(m, n), 3), info });
+    }
+    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+    const members = (sh: readonly (readonly [number, number])[]): Batch<DeviceArray> =>
+      variable(sh.map(([rows, cols]) => ({ data: fakeArray(dtype, 2 * Math.max(1, rows * cols)), rows, cols, ld: Math.max(1, rows) })), { dtype: type });
+    const sizes = [[3, 3], [5, 4], [5, 4], [17, 9], [40, 40]] as const;
+    const { candidate } = chooseComplex('geqrf', { a: members(sizes), tau: members(sizes.map(([m, n]) => [Math.min(m, n), 1] as const)), info }, dev);
+    if (candidate.run === undefined) throw new Error('complex variable geqrf: no GPU route');
+    (candidate.run as unknown as (dev: GpuDevice, r: Record<string, unknown>) => void)(dev,
+      { a: members(sizes), tau: members(sizes.map(([m, n]) => [Math.min(m, n), 1] as const)), info: fakeArray('int32', sizes.length) });
   }
 }
 
@@ -1178,6 +1219,7 @@ complexInversesThroughLaunchers();
 complexHeevThroughLauncher();
 complexHeevTridiagThroughLauncher();
 complexGesvdThroughLauncher();
+complexQrThroughLaunchers();
 complexVariableThroughRouter();
 vbatchedThroughLaunchers();
 deviceSizedThroughLaunchers();

@@ -40,6 +40,7 @@ import { complexHeevTridiagCuda, heevTridiagCovers } from './kernels/zheev/index
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { coversEachShape, runByShape } from './kernels/common/shape-groups.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
+import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda, zgelsCovers, zormqrCovers, zqrCovers } from './kernels/zqr/index.js';
 import {
   cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers,
   cusolverComplexPotrf, cusolverComplexPotrfCovers, cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers, cusolverSyev, cusolverSyevCovers,
@@ -221,7 +222,8 @@ export const DEVICE_VARIABLE_ROUTES = {
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */
-export type ComplexRouted = 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti' | 'getri' | 'heev' | 'gesvd';
+export type ComplexRouted = 'gemm' | 'trsm' | 'trmm' | 'syrk' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti' | 'getri' | 'heev' | 'gesvd'
+  | 'geqrf' | 'orgqr' | 'ormqr' | 'gels';
 
 /** A complex request of operation K on device arrays (the parts' dtype; rows, ld, offsets in pairs). */
 export type ComplexDeviceRequest<K extends ComplexRouted> = ComplexRequests<DeviceArray, DeviceArray>[K];
@@ -336,6 +338,17 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   ],
   // The one-sided complex Jacobi warp design (zjacobi/): max(m, n) <= 32 (a variable batch: every member); larger: the CPU reference.
   gesvd: [ownComplex('gesvd', 'jacobi', (r) => zgesvdCovers(r), complexGesvdCuda), CPU],
+  // The complex Householder QR (zqr/), named as the real routes: the shared-memory kernel per matrix (warp scope to 32,
+  // block scope while the tile fits) below 128 reflectors, the blocked compact-WY driver (panels on that kernel, the
+  // trailing updates on the complex GEMM) above or where the tile does not fit; its `covers` asks that the narrowest
+  // panel (8 columns) fit the shared memory.
+  geqrf: [ownComplex('geqrf', 'qr', (r, dev) => zqrCovers(r.a, dev), complexGeqrfCuda), CPU],
+  orgqr: [ownComplex('orgqr', 'qr', (r, dev) => zqrCovers(r.a, dev), complexOrgqrCuda), CPU],
+  // zunmqr, any size: zunm2r's shared kernel below 64 reflectors where they fit, zunmqr's WY blocks on the complex GEMM beyond.
+  ormqr: [ownComplex('ormqr', 'ormqr', (r) => zormqrCovers(r), complexOrmqrCuda), CPU],
+  // zgels (trans 'N'), m >= n and m < n: a composition of the zqr family's geqrf and unmqr and the complex trsm with three
+  // small kernels of its own (zqr/launch-gels.ts); empty systems on the CPU reference.
+  gels: [ownComplex('gels', 'gels', zgelsCovers, complexGelsCuda), CPU],
 };
 
 /** The routes complex requests report, per operation (the CPU candidate is one object in every list). */

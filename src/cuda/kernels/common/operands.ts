@@ -88,11 +88,14 @@ export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArra
   return { groups, temporaries };
 }
 
-/** A device array of int64 pointers to the first element of each matrix (the pointer-array form). */
-export function uploadPointers(dev: GpuDevice, views: readonly { readonly data: DeviceArray; readonly offset: number }[]): DeviceArray {
+/**
+ * A device array of int64 pointers to the first element of each matrix (the pointer-array form).
+ * `elementBytes`: the bytes of one element as the offsets count them where that is not the array's (a complex pair).
+ */
+export function uploadPointers(dev: GpuDevice, views: readonly { readonly data: DeviceArray; readonly offset: number }[], elementBytes?: number): DeviceArray {
   const pointers = new BigInt64Array(views.length);
   views.forEach((m, q) => {
-    pointers[q] = m.data.ptr + BigInt(m.offset * storageInfo(m.data.dtype).bytes);
+    pointers[q] = m.data.ptr + BigInt(m.offset * (elementBytes ?? storageInfo(m.data.dtype).bytes));
   });
   return dev.upload(pointers);
 }

@@ -81,11 +81,13 @@ export interface WyChunk {
  * workspace (runtime/workspace.ts: no allocation or wait); the pointer and index uploads of list and
  * variable batches are released (after a synchronize) once every chunk is enqueued. List and variable batches: only
  * the matrices `include` accepts (info and index keep their places in the whole batch).
- * `budgetBytes` bounds a group's workspace (tests lower it to see chunks).
+ * `budgetBytes` bounds a group's workspace (tests lower it to see chunks). `pointerBytes`: the bytes
+ * of one element as the batches count them where that is not their array's (complex pairs: both
+ * parts; `perMatrix` then counts the array's elements, the parts).
  */
 export function eachWyChunk(dev: GpuDevice, dtype: DType, batches: readonly Batch<DeviceArray>[],
   perMatrix: (first: number) => number, body: (c: WyChunk) => void, include: (i: number) => boolean = () => true,
-  budgetBytes = WY_WORKSPACE_BYTES): void {
+  budgetBytes = WY_WORKSPACE_BYTES, pointerBytes?: number): void {
   const count = batchCount(batches[0]!);
   if (count === 0) return;
   const temporaries: DeviceArray[] = [];
@@ -125,7 +127,7 @@ export function eachWyChunk(dev: GpuDevice, dtype: DType, batches: readonly Batc
         const part = members.slice(first, first + chunk);
         const operands = batches.map((b): WyOperand => {
           const views = part.map((i) => matrixAt(b, i));
-          const pointers = uploadPointers(dev, views);
+          const pointers = uploadPointers(dev, views, pointerBytes);
           temporaries.push(pointers);
           const m0 = views[0]!;
           return { kind: 'pointer', rows: m0.rows, cols: m0.cols, ld: m0.ld, count: part.length, data: null, offset: 0, stride: 0, pointers, views: views.map((v) => ({ data: v.data, offset: v.offset })) };
