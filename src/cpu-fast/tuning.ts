@@ -50,6 +50,7 @@ export interface CpuTuning {
   readonly complexLuWasmGroup: number;
   readonly complexLuWasmSolveLoopMin: number;
   readonly complexLuWasmFactorLoopMin: number;
+  readonly complexLuWasmPairs: SizeRange;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -303,6 +304,11 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * (60 / 38), 24 3400-3450 / 2710 (65 / 41); gesv 24 4015 / 3245.
    */
   complexLuWasmFactorLoopMin: 23,
+  /**
+   * getrf and gesv two matrices at a time (kernels/zgetrf-interleaved.ts) while n is in this
+   * range, the one-matrix kernel beside it (a pair handed back, an odd chunk's last matrix).
+   */
+  complexLuWasmPairs: Object.freeze({ min: 4, max: 24 }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in
