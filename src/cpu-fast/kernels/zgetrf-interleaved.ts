@@ -49,8 +49,11 @@ const HI = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31];
 /** LAPACK's dlamch('S'): below it (both parts) the reference divides by the pivot instead of scaling. */
 const SAFE_MIN = 2.2250738585072014e-308;
 
-/** Bytes of the kernel's scratch (reused by every pair): the split matrix and one split column of B. */
-export const zgetrfInterleavedScratch = (n: number): number => n * n * SLOT + n * SLOT;
+/**
+ * Bytes of the kernel's scratch (reused by every pair): the split matrix and B's nrhs split
+ * columns beside it, and the solve's divisors (three vectors a row).
+ */
+export const zgetrfInterleavedScratch = (n: number, nrhs: number): number => n * (n + nrhs) * SLOT + n * 48;
 
 /**
  * Exported `zgetrf2(a, b, piv, info, pairs, nrhs, scratch)`: byte addresses of the first A, B,
@@ -66,17 +69,20 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
   const v = (): number => c.local('v128');
   const bMat = i32(), b0 = i32(), b1 = i32(), rhs = i32(), cnt = i32();
   const tf = c.local('f64');
+  const colp = i32(), dp = i32();
   const sp = i32(), ap = i32(), xp = i32(), x = i32(), y = i32(), p0 = i32(), p1 = i32();
-  const t = v(), pm = v(), pv = v(), mask = v(), pr = v(), pi = v(), rr = v(), ri = v(), ur = v(), ui = v();
+  const pv = v(), mask = v(), pr = v(), pi = v(), rr = v(), ri = v(), ur = v(), ui = v();
   const re = v(), im = v(), t0 = v(), t1 = v(), xr = v(), xi = v();
   const big = v(), small = v(), r = v(), den = v();
   const lr = Array.from({ length: n }, v), li = Array.from({ length: n }, v);
+  // the pivot search's values and row offsets, and the sum of the values
+  const tv = Array.from({ length: n }, v), ti = Array.from({ length: n }, v), sum = v();
   const MAT = n * n * E; // bytes from a pair's first matrix to its second
   /** Byte offset of split element (i, k) in the scratch (column-major, ld = n). */
   const at = (i: number, k: number): number => (i + k * n) * SLOT;
-  /** The solve's split right-hand side, element i. */
-  const X0 = n * n * SLOT;
-  const xAt = (i: number): number => X0 + i * SLOT;
+  /** B's columns follow A's in the scratch (gesv): nb = n + nrhs columns in all. */
+  const gesv = p.op === 'gesv';
+  const columns = (extra: number) => (): void => { if (gesv) c.get(NRHS).i32(extra).op(OP.i32Add); else c.i32(extra); };
 
   const get = (l: number) => (): void => { c.get(l); };
   const load = (base: number, off: number): void => { c.get(base).simdMem(SIMD.load, 4, off); };
@@ -85,9 +91,10 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
    * A runtime loop of `trips` (> 0) trips over pointers: each starts at its value and steps by
    * its stride (loops keep the module small, as in kernels/zpotrf-interleaved.ts).
    */
-  const loop = (trips: number, pointers: readonly (readonly [number, () => void, number])[], body: () => void, counter = cnt): void => {
+  const loop = (trips: number | (() => void), pointers: readonly (readonly [number, () => void, number])[], body: () => void, counter = cnt): void => {
     for (const [ptr, start] of pointers) { start(); c.set(ptr); }
-    c.i32(trips).set(counter);
+    if (typeof trips === 'number') c.i32(trips); else trips();
+    c.set(counter);
     c.loop_(() => {
       body();
       for (const [ptr, , stride] of pointers) c.get(ptr).i32(stride).op(OP.i32Add).set(ptr);
@@ -148,9 +155,9 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
     });
   };
 
-  /** Lane `lane`'s rows j and p (the byte offset p SLOT in local `prow`) exchanged in every column. */
+  /** Lane `lane`'s rows j and p (the byte offset p SLOT in local `prow`) exchanged in every column, B's too. */
   const swapLane = (j: number, prow: number, lane: number): void => {
-    loop(n, [[x, from(SCR, j * SLOT + 8 * lane), n * SLOT], [y, () => { c.get(SCR).get(prow).op(OP.i32Add).i32(8 * lane).op(OP.i32Add); }, n * SLOT]], () => {
+    loop(columns(n), [[x, from(SCR, j * SLOT + 8 * lane), n * SLOT], [y, () => { c.get(SCR).get(prow).op(OP.i32Add).i32(8 * lane).op(OP.i32Add); }, n * SLOT]], () => {
       for (const off of [0, 16]) {
         c.get(x).mem(OP.f64Load, 3, off).set(tf);
         c.get(x).get(y).mem(OP.f64Load, 3, off).mem(OP.f64Store, 3, off);
@@ -160,14 +167,29 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
   };
 
   const step = (j: number): void => {
-    // pivot search: per lane the first row of largest |re| + |im|, its byte offset i SLOT in pv
-    abs1(SCR, at(j, j)); c.set(pm);
-    c.i64x2(j * SLOT).set(pv);
-    for (let i = j + 1; i < n; i++) {
-      abs1(SCR, at(i, j)); c.tee(t).get(pm).simd(SIMD.f64x2Gt).set(mask);
-      select(get(t), get(pm), mask); c.set(pm);
-      select(() => c.i64x2(i * SLOT), get(pv), mask); c.set(pv);
+    // pivot search: per lane the first row of largest |re| + |im|, its byte offset i SLOT in pv,
+    // as a tree (the rows' values independent, log2 of the rows' compares in a chain): a right
+    // half's winner displaces the left's only if strictly larger, so the first largest wins, as
+    // the reference's scan where no value is NaN. A NaN anywhere in the column makes the sum of
+    // the values NaN, and the pair goes back (below) before any result of the search is used.
+    const rows = n - j;
+    for (let k = 0; k < rows; k++) { abs1(SCR, at(j + k, j)); c.set(tv[k]!); }
+    c.get(tv[0]!);
+    for (let k = 1; k < rows; k++) c.get(tv[k]!).simd(SIMD.f64x2Add);
+    c.set(sum);
+    const idx = (k: number, w: number): void => { if (w === 1) c.i64x2((j + k) * SLOT); else c.get(ti[k]!); };
+    for (let w = 1; w < rows; w *= 2) {
+      for (let k = 0; k + w < rows; k += 2 * w) {
+        const right = k + w;
+        c.get(tv[right]!).get(tv[k]!).simd(SIMD.f64x2Gt).set(mask);
+        select(get(tv[right]!), get(tv[k]!), mask); c.set(tv[k]!);
+        select(() => idx(right, w), () => idx(k, w), mask); c.set(ti[k]!);
+      }
+      // a node without a right sibling keeps its constant index as a local for the next level
+      for (let k = 0; k < rows; k += 2 * w) if (k + w >= rows && w === 1) { c.i64x2((j + k) * SLOT).set(ti[k]!); }
     }
+    if (rows === 1) c.i64x2(j * SLOT).set(ti[0]!);
+    c.get(ti[0]!).set(pv);
     c.get(pv).simd(SIMD.i64x2ExtractLane, 0).op(OP.i32WrapI64).set(p0);
     c.get(pv).simd(SIMD.i64x2ExtractLane, 1).op(OP.i32WrapI64).set(p1);
     c.get(PIV).get(p0).i32(5).op(OP.i32ShrU).mem(OP.i32Store, 2, 4 * j);
@@ -177,10 +199,10 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
     c.get(p1).i32(j * SLOT).op(OP.i32Ne).if_(() => swapLane(j, p1, 1));
     load(SCR, at(j, j)); c.set(pr);
     load(SCR, at(j, j) + 16); c.set(pi);
-    // both parts finite and one at least the safe minimum in both lanes, else the pair goes back
-    // (labels: 0 this if, 1 the pair's failing block)
-    c.f64x2(Infinity).get(pr).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt);
-    c.f64x2(Infinity).get(pi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt).simd(SIMD.v128And);
+    // every value of the column finite (so the pivot's parts) and one of the pivot's parts at least
+    // the safe minimum, in both lanes, else the pair goes back (labels: 0 this if, 1 the pair's
+    // failing block)
+    c.f64x2(Infinity).get(sum).simd(SIMD.f64x2Gt);
     c.get(pr).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge);
     c.get(pi).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).simd(SIMD.v128Or).simd(SIMD.v128And);
     c.simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).if_(() => { c.op(OP.br, 1); });
@@ -195,21 +217,37 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
       store(SCR, at(i, j), get(lr[i]!));
       store(SCR, at(i, j) + 16, get(li[i]!));
     }
-    // rank-1 update of columns j + 1 .. n - 1, a column per trip (sp at its top)
-    loop(n - 1 - j, [[sp, from(SCR, at(0, j + 1)), n * SLOT]], () => {
-      load(sp, j * SLOT); c.set(ur);
-      load(sp, j * SLOT + 16); c.set(ui);
-      for (let i = j + 1; i < n; i++) {
-        store(sp, i * SLOT, () => {
-          load(sp, i * SLOT);
-          c.get(lr[i]!).get(ur).simd(SIMD.f64x2Mul).get(li[i]!).get(ui).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub);
-        });
-        store(sp, i * SLOT + 16, () => {
-          load(sp, i * SLOT + 16);
-          c.get(lr[i]!).get(ui).simd(SIMD.f64x2Mul).get(li[i]!).get(ur).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub);
-        });
-      }
-    });
+    // rank-1 update of columns j + 1 .. n - 1 and of B's columns (gesv: the forward solve with L
+    // fused, below), a column per trip (sp at its top)
+    const rounded = p.roundFactor && gesv;
+    loop(rounded ? n - 1 - j : columns(n - 1 - j), [[sp, from(SCR, at(0, j + 1)), n * SLOT]], () => updateColumn(j, false));
+    if (rounded) {
+      c.get(NRHS).if_(() => loop(get(NRHS), [[sp, from(SCR, at(0, n)), n * SLOT]], () => updateColumn(j, true)));
+    }
+  };
+
+  /**
+   * A(i, col) -= L(i, j) U(j, col), rows j + 1 .. n - 1 of the column at sp. On a column of B
+   * this is the forward solve's term in the reference's order: zgetrs applies the interchanges
+   * to B first and then subtracts L(i, j) y(j) for ascending j, and here each row of B moves
+   * with its multipliers and meets the same terms in the same order. complex64's solve reads L
+   * rounded to float32 (`roundL`), as the reference reads the stored factor.
+   */
+  const updateColumn = (j: number, roundL: boolean): void => {
+    load(sp, j * SLOT); c.set(ur);
+    load(sp, j * SLOT + 16); c.set(ui);
+    const l = (v: number) => (): void => { c.get(v); if (roundL) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); };
+    for (let i = j + 1; i < n; i++) {
+      const lre = l(lr[i]!), lim = l(li[i]!);
+      store(sp, i * SLOT, () => {
+        load(sp, i * SLOT);
+        lre(); c.get(ur).simd(SIMD.f64x2Mul); lim(); c.get(ui).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub);
+      });
+      store(sp, i * SLOT + 16, () => {
+        load(sp, i * SLOT + 16);
+        lre(); c.get(ui).simd(SIMD.f64x2Mul); lim(); c.get(ur).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub);
+      });
+    }
   };
 
   /** complex64: the factor in the scratch rounded to float32, as the solve reads it back. */
@@ -221,15 +259,34 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
     });
   };
 
-  /** B's rows of the column at local bq interchanged by the pivots at PIV + pivOff, in order. */
-  const interchange = (bq: number, pivOff: number): void => {
-    for (let j = 0; j < n - 1; j++) {
-      c.get(PIV).mem(OP.i32Load, 2, pivOff + 4 * j).tee(x).i32(j).op(OP.i32Ne).if_(() => {
-        c.get(bq).get(x).i32(4).op(OP.i32Shl).op(OP.i32Add).set(y);
-        load(bq, j * E); c.set(t0);
-        store(bq, j * E, () => load(y, 0));
-        store(y, 0, get(t0));
-      });
+  /** B's columns of the pair split into the scratch beside A's (gesv, nrhs > 0). */
+  const splitB = (): void => {
+    c.get(B).get(bMat).op(OP.i32Add).set(b1);
+    loop(get(NRHS), [[ap, get(B), n * E], [x, get(b1), n * E], [sp, from(SCR, at(0, n)), n * SLOT]], () => {
+      for (let i = 0; i < n; i++) {
+        load(ap, i * E); c.set(t0);
+        load(x, i * E); c.set(t1);
+        store(sp, i * SLOT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
+        store(sp, i * SLOT + 16, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
+      }
+    });
+  };
+  /**
+   * Smith's division's divisor-only values for each U(i, i) (the factor as the solve reads it):
+   * the branch mask, r and d, three vectors at dp + 48 i, so that each x(i)'s chain holds only
+   * the numerator's operations and one division by d.
+   */
+  const divisors = (): void => {
+    for (let i = 0; i < n; i++) {
+      load(SCR, at(i, i)); c.set(pr);
+      load(SCR, at(i, i) + 16); c.set(pi);
+      c.get(pr).simd(SIMD.f64x2Abs).get(pi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Ge).set(mask);
+      select(get(pr), get(pi), mask); c.set(big);
+      select(get(pi), get(pr), mask); c.set(small);
+      c.get(small).get(big).simd(SIMD.f64x2Div).set(r);
+      store(dp, 48 * i, get(mask));
+      store(dp, 48 * i + 16, get(r));
+      store(dp, 48 * i + 32, () => c.get(big).get(small).get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add));
     }
   };
   /** re -= tr xr - ti xi; im -= tr xi + ti xr: T at sp, x at xp (the reference's solveVector term). */
@@ -241,29 +298,28 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
     c.get(im); load(sp, 0); c.get(xi).simd(SIMD.f64x2Mul); load(sp, 16); c.get(xr).simd(SIMD.f64x2Mul);
     c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(im);
   };
-  /** One right-hand side of both matrices (at b0, b1): P b, then L y = P b (unit), then U x = y. */
-  const solveColumn = (): void => {
-    interchange(b0, 0);
-    interchange(b1, 4 * n);
-    for (let i = 0; i < n; i++) {
-      load(b0, i * E); c.set(t0);
-      load(b1, i * E); c.set(t1);
-      c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO).set(re);
-      c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI).set(im);
-      if (i > 0) loop(i, [[sp, from(SCR, at(i, 0)), n * SLOT], [xp, from(SCR, xAt(0)), SLOT]], term);
-      store(SCR, xAt(i), get(re));
-      store(SCR, xAt(i) + 16, get(im));
-    }
+  /**
+   * U x = y for the split column at colp (y there, from the factorisation's fused forward solve),
+   * x(i) to both matrices' B at b0, b1: each x(i)'s products in ascending k, then Smith's
+   * division with the divisor's values from `divisors`, the reference's branch per lane.
+   */
+  const backward = (): void => {
     for (let i = n - 1; i >= 0; i--) {
-      load(SCR, xAt(i)); c.set(re);
-      load(SCR, xAt(i) + 16); c.set(im);
-      if (i < n - 1) loop(n - 1 - i, [[sp, from(SCR, at(i, i + 1)), n * SLOT], [xp, from(SCR, xAt(i + 1)), SLOT]], term);
-      load(SCR, at(i, i)); c.set(pr);
-      load(SCR, at(i, i) + 16); c.set(pi);
-      divide(get(re), get(im), pr, pi, re, im);
+      load(colp, i * SLOT); c.set(re);
+      load(colp, i * SLOT + 16); c.set(im);
+      if (i < n - 1) loop(n - 1 - i, [[sp, from(SCR, at(i, i + 1)), n * SLOT], [xp, from(colp, (i + 1) * SLOT), SLOT]], term);
+      load(dp, 48 * i); c.set(mask);
+      load(dp, 48 * i + 16); c.set(r);
+      // re = (re + im r) / d | (re r + im) / d; im = (im - re r) / d | (im r - re) / d
+      select(() => { c.get(re).get(im).get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add); },
+        () => { c.get(re).get(r).simd(SIMD.f64x2Mul).get(im).simd(SIMD.f64x2Add); }, mask);
+      load(dp, 48 * i + 32); c.simd(SIMD.f64x2Div);
+      select(() => { c.get(im).get(re).get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); },
+        () => { c.get(im).get(r).simd(SIMD.f64x2Mul).get(re).simd(SIMD.f64x2Sub); }, mask);
+      load(dp, 48 * i + 32); c.simd(SIMD.f64x2Div).set(im).set(re);
       if (i > 0) {
-        store(SCR, xAt(i), get(re));
-        store(SCR, xAt(i) + 16, get(im));
+        store(colp, i * SLOT, get(re));
+        store(colp, i * SLOT + 16, get(im));
       }
       store(b0, i * E, () => c.get(re).get(im).simd(SIMD.i8x16Shuffle, LO));
       store(b1, i * E, () => c.get(re).get(im).simd(SIMD.i8x16Shuffle, HI));
@@ -271,26 +327,23 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
   };
 
   c.get(NRHS).i32(n * E).op(OP.i32Mul).set(bMat);
+  // the divisors after A's and B's columns
+  c.get(SCR).get(NRHS).i32(n).op(OP.i32Add).i32(n * SLOT).op(OP.i32Mul).op(OP.i32Add).set(dp);
   c.loop_(() => {
     c.op(OP.block, OP.void); // the pair done
     c.op(OP.block, OP.void); // left by a pivot the pair does not take
     splitIn();
+    if (gesv) c.get(NRHS).if_(splitB);
     for (let j = 0; j < n; j++) step(j);
     writeBack();
     c.get(INFO).i32(0).mem(OP.i32Store, 2, 0);
     c.get(INFO).i32(0).mem(OP.i32Store, 2, 4);
-    if (p.op === 'gesv') {
-      if (p.roundFactor) roundFactor();
-      c.get(NRHS).i32(0).op(OP.i32GtS).if_(() => {
-        c.get(B).set(b0);
+    if (gesv) {
+      c.get(NRHS).if_(() => {
+        if (p.roundFactor) roundFactor();
+        divisors();
         c.get(B).get(bMat).op(OP.i32Add).set(b1);
-        c.get(NRHS).set(rhs);
-        c.loop_(() => {
-          solveColumn();
-          c.get(b0).i32(n * E).op(OP.i32Add).set(b0);
-          c.get(b1).i32(n * E).op(OP.i32Add).set(b1);
-          c.get(rhs).i32(1).op(OP.i32Sub).tee(rhs);
-        });
+        loop(get(NRHS), [[b0, get(B), n * E], [b1, get(b1), n * E], [colp, from(SCR, at(0, n)), n * SLOT]], backward, rhs);
       });
     }
     c.op(OP.br, 1);

@@ -51,7 +51,7 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   const bBase = chunk * aPer, pivBase = (bBase + chunk * bPer) * 8, infoBase = pivBase + chunk * 4 * n;
   // the solves' scratch, then float32 staging for the block copies, as large as A's chunk or B's
   const work = (infoBase + chunk * 4 + 15) & ~15;
-  const stage = work + Math.max(zgetrfWasmWorkBytes(params), pairFn ? zgetrfInterleavedScratch(n) : 0);
+  const stage = work + Math.max(zgetrfWasmWorkBytes(params), pairFn ? zgetrfInterleavedScratch(n, nrhs) : 0);
   const mem = heap(stage + chunk * Math.max(aPer, bPer) * 4).f64;
   const ints = heapInts();
   const deferred: number[] = [];
