@@ -51,6 +51,7 @@ export interface CpuTuning {
   readonly complexLuWasmSolveLoopMin: number;
   readonly complexLuWasmFactorLoopMin: number;
   readonly complexLuWasmPairs: SizeRange;
+  readonly complexLuWasmQuadMax: number;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -307,8 +308,20 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
   /**
    * getrf and gesv two matrices at a time (kernels/zgetrf-interleaved.ts) while n is in this
    * range, the one-matrix kernel beside it (a pair handed back, an odd chunk's last matrix).
+   * Measured on the 2-core EPYC (2026-11-29, one thread, the kernels alone on 200 diagonally
+   * weighted matrices in their memory, ns a matrix, pairs / one matrix): getrf 10 / 15 at n = 2,
+   * 42 / 59 at 4, 88 / 119 at 6, 156 / 192 at 8, 404 / 443 at 12, 831 / 969 at 16, 1475 / 1641
+   * at 20; gesv 19 / 26, 66 / 89, 137 / 165, 232 / 267, 557 / 599, 1052-1082 / 1251, and 2288 /
+   * 2041 at 20 (the module, 50 kB at 16, grows past what the instruction cache holds).
    */
-  complexLuWasmPairs: Object.freeze({ min: 4, max: 24 }),
+  complexLuWasmPairs: Object.freeze({ min: 2, max: 16 }),
+  /**
+   * Up to this n the two-matrix LU runs two pairs a trip (`pairs: 2`): the steps' serial chains
+   * overlap. Measured as above, ns a matrix, one pair / two pairs a trip: getrf 10 / 9 at 2, 42 /
+   * 33 at 4, 88 / 76 at 6, 156 / 149 at 8, 404 / 402 at 12, 831 / 1013 at 16; gesv 19 / 15, 66 /
+   * 52, 137 / 115, 232 / 219, 557 / 631, 1082 / 1360 (the module twice the size: 98 kB at 16).
+   */
+  complexLuWasmQuadMax: 8,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

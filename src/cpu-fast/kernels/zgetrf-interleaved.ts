@@ -35,9 +35,15 @@ export interface ZgetrfInterleavedParams {
   readonly n: number;
   /** gesv on complex64: the solve reads the factor rounded to float32 (as stored, as the reference). */
   readonly roundFactor: boolean;
+  /**
+   * Pairs per trip (1 or 2): with 2, two pairs' instructions run side by side phase by phase, so
+   * that each step's serial chain (pivot search, reciprocal) and each substitution's chain
+   * overlap the other pair's.
+   */
+  readonly pairs: number;
 }
 
-/** The info a pair it hands back leaves in both entries: the driver reruns both on the one-matrix kernel. */
+/** The info a pair it hands back leaves in its entries (a trip's pairs all): the driver reruns them on the one-matrix kernel. */
 export const ZGETRF_PAIR_REDO = -2;
 
 const E = 16; // bytes of one complex128
@@ -49,40 +55,48 @@ const HI = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31];
 /** LAPACK's dlamch('S'): below it (both parts) the reference divides by the pivot instead of scaling. */
 const SAFE_MIN = 2.2250738585072014e-308;
 
-/**
- * Bytes of the kernel's scratch (reused by every pair): the split matrix and B's nrhs split
- * columns beside it, and the solve's divisors (three vectors a row).
- */
-export const zgetrfInterleavedScratch = (n: number, nrhs: number): number => n * (n + nrhs) * SLOT + n * 48;
+/** Bytes of one pair's scratch: the split matrix and one split column of B. */
+const pairScratch = (n: number): number => n * n * SLOT + n * SLOT;
+/** Bytes of the kernel's scratch (reused by every trip). */
+export const zgetrfInterleavedScratch = (n: number, pairs: number): number => pairs * pairScratch(n);
 
 /**
- * Exported `zgetrf2(a, b, piv, info, pairs, nrhs, scratch)`: byte addresses of the first A, B,
- * int32 pivots and int32 infos, the number of pairs, B's columns (gesv), and a scratch of
- * zgetrfInterleavedScratch(n) bytes (16-byte aligned).
+ * Exported `zgetrf2(a, b, piv, info, trips, nrhs, scratch)`: byte addresses of the first A, B,
+ * int32 pivots and int32 infos, the number of trips (`pairs` pairs each), B's columns (gesv),
+ * and a scratch of zgetrfInterleavedScratch(n, pairs) bytes (16-byte aligned).
  */
 export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Array<ArrayBuffer> {
   const { n } = p;
+  const G = Math.max(1, p.pairs);
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
   const c = new Code(params);
   const [A, B, PIV, INFO, COUNT, NRHS, SCR] = [0, 1, 2, 3, 4, 5, 6];
   const i32 = (): number => c.local('i32');
   const v = (): number => c.local('v128');
-  const bMat = i32(), b0 = i32(), b1 = i32(), rhs = i32(), cnt = i32();
+  const bMat = i32(), rhs = i32(), cnt = i32();
   const tf = c.local('f64');
-  const colp = i32(), dp = i32();
-  const sp = i32(), ap = i32(), xp = i32(), x = i32(), y = i32(), p0 = i32(), p1 = i32();
-  const pv = v(), mask = v(), pr = v(), pi = v(), rr = v(), ri = v(), ur = v(), ui = v();
-  const re = v(), im = v(), t0 = v(), t1 = v(), xr = v(), xi = v();
-  const big = v(), small = v(), r = v(), den = v();
-  const lr = Array.from({ length: n }, v), li = Array.from({ length: n }, v);
-  // the pivot search's values and row offsets, and the sum of the values
-  const tv = Array.from({ length: n }, v), ti = Array.from({ length: n }, v), sum = v();
+  const sp = i32(), ap = i32(), xp = i32(), x = i32(), y = i32();
   const MAT = n * n * E; // bytes from a pair's first matrix to its second
-  /** Byte offset of split element (i, k) in the scratch (column-major, ld = n). */
+  const S = pairScratch(n);
+  /**
+   * Pair g of a trip: its matrices at A + 2 g MAT and one MAT on, pivots at PIV + 8 n g (the
+   * second matrix's 4 n on), infos at INFO + 8 g, scratch from SCR + g S; its B columns at b0
+   * and b1; and its vectors.
+   */
+  const members = Array.from({ length: G }, (_, g) => ({
+    a: 2 * g * MAT, piv: 8 * n * g, info: 8 * g, s: g * S,
+    b0: i32(), b1: i32(), p0: i32(), p1: i32(),
+    t: v(), pm: v(), pv: v(), mask: v(), pr: v(), pi: v(), rr: v(), ri: v(), ur: v(), ui: v(),
+    re: v(), im: v(), t0: v(), t1: v(), xr: v(), xi: v(), big: v(), small: v(), r: v(), den: v(),
+    lr: Array.from({ length: n }, v), li: Array.from({ length: n }, v),
+  }));
+  type Member = (typeof members)[number];
+  const each = (f: (m: Member) => void): void => { for (const m of members) f(m); };
+  /** Byte offset of split element (i, k) in a pair's scratch (column-major, ld = n). */
   const at = (i: number, k: number): number => (i + k * n) * SLOT;
-  /** B's columns follow A's in the scratch (gesv): nb = n + nrhs columns in all. */
-  const gesv = p.op === 'gesv';
-  const columns = (extra: number) => (): void => { if (gesv) c.get(NRHS).i32(extra).op(OP.i32Add); else c.i32(extra); };
+  /** The solve's split right-hand side, element i. */
+  const X0 = n * n * SLOT;
+  const xAt = (i: number): number => X0 + i * SLOT;
 
   const get = (l: number) => (): void => { c.get(l); };
   const load = (base: number, off: number): void => { c.get(base).simdMem(SIMD.load, 4, off); };
@@ -91,10 +105,9 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
    * A runtime loop of `trips` (> 0) trips over pointers: each starts at its value and steps by
    * its stride (loops keep the module small, as in kernels/zpotrf-interleaved.ts).
    */
-  const loop = (trips: number | (() => void), pointers: readonly (readonly [number, () => void, number])[], body: () => void, counter = cnt): void => {
+  const loop = (trips: number, pointers: readonly (readonly [number, () => void, number])[], body: () => void, counter = cnt): void => {
     for (const [ptr, start] of pointers) { start(); c.set(ptr); }
-    if (typeof trips === 'number') c.i32(trips); else trips();
-    c.set(counter);
+    c.i32(trips).set(counter);
     c.loop_(() => {
       body();
       for (const [ptr, , stride] of pointers) c.get(ptr).i32(stride).op(OP.i32Add).set(ptr);
@@ -116,7 +129,8 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
    * divideInto): both branches' operations as the reference orders them, each lane's result
    * from its own branch (|br| >= |bi|: NaN takes the second, as the reference's test).
    */
-  const divide = (nr: () => void, ni: () => void, br: number, bi: number, outRe: number, outIm: number): void => {
+  const divide = (m: Member, nr: () => void, ni: () => void, br: number, bi: number, outRe: number, outIm: number): void => {
+    const { mask, big, small, r, den } = m;
     c.get(br).simd(SIMD.f64x2Abs).get(bi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Ge).set(mask);
     select(get(br), get(bi), mask); c.set(big);
     select(get(bi), get(br), mask); c.set(small);
@@ -132,32 +146,37 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
     c.get(den).simd(SIMD.f64x2Div).set(outIm).set(outRe);
   };
 
-  /** The pair split into the scratch, a column per loop trip. */
+  /** The trip's pairs split into their scratches, a column per loop trip. */
   const splitIn = (): void => {
     loop(n, [[ap, get(A), n * E], [sp, get(SCR), n * SLOT]], () => {
       for (let i = 0; i < n; i++) {
-        load(ap, i * E); c.set(t0);
-        load(ap, i * E + MAT); c.set(t1);
-        store(sp, i * SLOT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
-        store(sp, i * SLOT + 16, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
+        each(({ a, s, t0, t1 }) => {
+          load(ap, a + i * E); c.set(t0);
+          load(ap, a + i * E + MAT); c.set(t1);
+          store(sp, s + i * SLOT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
+          store(sp, s + i * SLOT + 16, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
+        });
       }
     });
   };
-  /** The factor back over both matrices, interleaved. */
+  /** The factors back over the matrices, interleaved. */
   const writeBack = (): void => {
     loop(n, [[ap, get(A), n * E], [sp, get(SCR), n * SLOT]], () => {
       for (let i = 0; i < n; i++) {
-        load(sp, i * SLOT); c.set(t0);
-        load(sp, i * SLOT + 16); c.set(t1);
-        store(ap, i * E, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
-        store(ap, i * E + MAT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
+        each(({ a, s, t0, t1 }) => {
+          load(sp, s + i * SLOT); c.set(t0);
+          load(sp, s + i * SLOT + 16); c.set(t1);
+          store(ap, a + i * E, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
+          store(ap, a + i * E + MAT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
+        });
       }
     });
   };
 
-  /** Lane `lane`'s rows j and p (the byte offset p SLOT in local `prow`) exchanged in every column, B's too. */
-  const swapLane = (j: number, prow: number, lane: number): void => {
-    loop(columns(n), [[x, from(SCR, j * SLOT + 8 * lane), n * SLOT], [y, () => { c.get(SCR).get(prow).op(OP.i32Add).i32(8 * lane).op(OP.i32Add); }, n * SLOT]], () => {
+  /** Lane `lane`'s rows j and p (the byte offset p SLOT in local `prow`) of the scratch at SCR + s exchanged in every column. */
+  const swapLane = (s: number, j: number, prow: number, lane: number): void => {
+    const rowP = (): void => { c.get(SCR).get(prow).op(OP.i32Add).i32(s + 8 * lane).op(OP.i32Add); };
+    loop(n, [[x, from(SCR, s + j * SLOT + 8 * lane), n * SLOT], [y, rowP, n * SLOT]], () => {
       for (const off of [0, 16]) {
         c.get(x).mem(OP.f64Load, 3, off).set(tf);
         c.get(x).get(y).mem(OP.f64Load, 3, off).mem(OP.f64Store, 3, off);
@@ -167,194 +186,185 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
   };
 
   const step = (j: number): void => {
-    // pivot search: per lane the first row of largest |re| + |im|, its byte offset i SLOT in pv,
-    // as a tree (the rows' values independent, log2 of the rows' compares in a chain): a right
-    // half's winner displaces the left's only if strictly larger, so the first largest wins, as
-    // the reference's scan where no value is NaN. A NaN anywhere in the column makes the sum of
-    // the values NaN, and the pair goes back (below) before any result of the search is used.
-    const rows = n - j;
-    for (let k = 0; k < rows; k++) { abs1(SCR, at(j + k, j)); c.set(tv[k]!); }
-    c.get(tv[0]!);
-    for (let k = 1; k < rows; k++) c.get(tv[k]!).simd(SIMD.f64x2Add);
-    c.set(sum);
-    const idx = (k: number, w: number): void => { if (w === 1) c.i64x2((j + k) * SLOT); else c.get(ti[k]!); };
-    for (let w = 1; w < rows; w *= 2) {
-      for (let k = 0; k + w < rows; k += 2 * w) {
-        const right = k + w;
-        c.get(tv[right]!).get(tv[k]!).simd(SIMD.f64x2Gt).set(mask);
-        select(get(tv[right]!), get(tv[k]!), mask); c.set(tv[k]!);
-        select(() => idx(right, w), () => idx(k, w), mask); c.set(ti[k]!);
-      }
-      // a node without a right sibling keeps its constant index as a local for the next level
-      for (let k = 0; k < rows; k += 2 * w) if (k + w >= rows && w === 1) { c.i64x2((j + k) * SLOT).set(ti[k]!); }
+    // pivot search: per lane the first row of largest |re| + |im| (`t > pm` only), its byte offset i SLOT in pv
+    each(({ s, pm, pv }) => { abs1(SCR, s + at(j, j)); c.set(pm); c.i64x2(j * SLOT).set(pv); });
+    for (let i = j + 1; i < n; i++) {
+      each(({ s, t, pm, pv, mask }) => {
+        abs1(SCR, s + at(i, j)); c.tee(t).get(pm).simd(SIMD.f64x2Gt).set(mask);
+        select(get(t), get(pm), mask); c.set(pm);
+        select(() => c.i64x2(i * SLOT), get(pv), mask); c.set(pv);
+      });
     }
-    if (rows === 1) c.i64x2(j * SLOT).set(ti[0]!);
-    c.get(ti[0]!).set(pv);
-    c.get(pv).simd(SIMD.i64x2ExtractLane, 0).op(OP.i32WrapI64).set(p0);
-    c.get(pv).simd(SIMD.i64x2ExtractLane, 1).op(OP.i32WrapI64).set(p1);
-    c.get(PIV).get(p0).i32(5).op(OP.i32ShrU).mem(OP.i32Store, 2, 4 * j);
-    c.get(PIV).get(p1).i32(5).op(OP.i32ShrU).mem(OP.i32Store, 2, 4 * n + 4 * j);
+    each(({ piv, pv, p0, p1 }) => {
+      c.get(pv).simd(SIMD.i64x2ExtractLane, 0).op(OP.i32WrapI64).set(p0);
+      c.get(pv).simd(SIMD.i64x2ExtractLane, 1).op(OP.i32WrapI64).set(p1);
+      c.get(PIV).get(p0).i32(5).op(OP.i32ShrU).mem(OP.i32Store, 2, piv + 4 * j);
+      c.get(PIV).get(p1).i32(5).op(OP.i32ShrU).mem(OP.i32Store, 2, piv + 4 * n + 4 * j);
+    });
     // the interchanges (rows j and p of the whole matrix), each lane its own
-    c.get(p0).i32(j * SLOT).op(OP.i32Ne).if_(() => swapLane(j, p0, 0));
-    c.get(p1).i32(j * SLOT).op(OP.i32Ne).if_(() => swapLane(j, p1, 1));
-    load(SCR, at(j, j)); c.set(pr);
-    load(SCR, at(j, j) + 16); c.set(pi);
-    // every value of the column finite (so the pivot's parts) and one of the pivot's parts at least
-    // the safe minimum, in both lanes, else the pair goes back (labels: 0 this if, 1 the pair's
-    // failing block)
-    c.f64x2(Infinity).get(sum).simd(SIMD.f64x2Gt);
-    c.get(pr).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge);
-    c.get(pi).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).simd(SIMD.v128Or).simd(SIMD.v128And);
+    each(({ s, p0, p1 }) => {
+      c.get(p0).i32(j * SLOT).op(OP.i32Ne).if_(() => swapLane(s, j, p0, 0));
+      c.get(p1).i32(j * SLOT).op(OP.i32Ne).if_(() => swapLane(s, j, p1, 1));
+    });
+    // both parts finite and one at least the safe minimum in every lane, else the trip's pairs
+    // go back (labels: 0 this if, 1 the trip's failing block)
+    each(({ s, pr, pi }) => {
+      load(SCR, s + at(j, j)); c.set(pr);
+      load(SCR, s + at(j, j) + 16); c.set(pi);
+    });
+    members.forEach(({ pr, pi }, g) => {
+      c.f64x2(Infinity).get(pr).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt);
+      c.f64x2(Infinity).get(pi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt).simd(SIMD.v128And);
+      c.get(pr).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge);
+      c.get(pi).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).simd(SIMD.v128Or).simd(SIMD.v128And);
+      if (g > 0) c.simd(SIMD.v128And);
+    });
     c.simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).if_(() => { c.op(OP.br, 1); });
     if (j === n - 1) return;
     // the reciprocal 1 / (pr + i pi), then the column below the diagonal scaled by it
-    divide(() => c.f64x2(1), () => c.f64x2(0), pr, pi, rr, ri);
+    each((m) => divide(m, () => c.f64x2(1), () => c.f64x2(0), m.pr, m.pi, m.rr, m.ri));
     for (let i = j + 1; i < n; i++) {
-      load(SCR, at(i, j)); c.set(xr);
-      load(SCR, at(i, j) + 16); c.set(xi);
-      c.get(xr).get(rr).simd(SIMD.f64x2Mul).get(xi).get(ri).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(lr[i]!);
-      c.get(xr).get(ri).simd(SIMD.f64x2Mul).get(xi).get(rr).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(li[i]!);
-      store(SCR, at(i, j), get(lr[i]!));
-      store(SCR, at(i, j) + 16, get(li[i]!));
-    }
-    // rank-1 update of columns j + 1 .. n - 1 and of B's columns (gesv: the forward solve with L
-    // fused, below), a column per trip (sp at its top)
-    const rounded = p.roundFactor && gesv;
-    loop(rounded ? n - 1 - j : columns(n - 1 - j), [[sp, from(SCR, at(0, j + 1)), n * SLOT]], () => updateColumn(j, false));
-    if (rounded) {
-      c.get(NRHS).if_(() => loop(get(NRHS), [[sp, from(SCR, at(0, n)), n * SLOT]], () => updateColumn(j, true)));
-    }
-  };
-
-  /**
-   * A(i, col) -= L(i, j) U(j, col), rows j + 1 .. n - 1 of the column at sp. On a column of B
-   * this is the forward solve's term in the reference's order: zgetrs applies the interchanges
-   * to B first and then subtracts L(i, j) y(j) for ascending j, and here each row of B moves
-   * with its multipliers and meets the same terms in the same order. complex64's solve reads L
-   * rounded to float32 (`roundL`), as the reference reads the stored factor.
-   */
-  const updateColumn = (j: number, roundL: boolean): void => {
-    load(sp, j * SLOT); c.set(ur);
-    load(sp, j * SLOT + 16); c.set(ui);
-    const l = (v: number) => (): void => { c.get(v); if (roundL) c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); };
-    for (let i = j + 1; i < n; i++) {
-      const lre = l(lr[i]!), lim = l(li[i]!);
-      store(sp, i * SLOT, () => {
-        load(sp, i * SLOT);
-        lre(); c.get(ur).simd(SIMD.f64x2Mul); lim(); c.get(ui).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub);
-      });
-      store(sp, i * SLOT + 16, () => {
-        load(sp, i * SLOT + 16);
-        lre(); c.get(ui).simd(SIMD.f64x2Mul); lim(); c.get(ur).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub);
+      each(({ s, xr, xi, rr, ri, lr, li }) => {
+        load(SCR, s + at(i, j)); c.set(xr);
+        load(SCR, s + at(i, j) + 16); c.set(xi);
+        c.get(xr).get(rr).simd(SIMD.f64x2Mul).get(xi).get(ri).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(lr[i]!);
+        c.get(xr).get(ri).simd(SIMD.f64x2Mul).get(xi).get(rr).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(li[i]!);
+        store(SCR, s + at(i, j), get(lr[i]!));
+        store(SCR, s + at(i, j) + 16, get(li[i]!));
       });
     }
+    // rank-1 update of columns j + 1 .. n - 1, a column of every pair per trip (sp at the first pair's column top)
+    loop(n - 1 - j, [[sp, from(SCR, at(0, j + 1)), n * SLOT]], () => {
+      each(({ s, ur, ui }) => {
+        load(sp, s + j * SLOT); c.set(ur);
+        load(sp, s + j * SLOT + 16); c.set(ui);
+      });
+      for (let i = j + 1; i < n; i++) {
+        each(({ s, ur, ui, lr, li }) => {
+          const o = s + i * SLOT;
+          store(sp, o, () => {
+            load(sp, o);
+            c.get(lr[i]!).get(ur).simd(SIMD.f64x2Mul).get(li[i]!).get(ui).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub);
+          });
+          store(sp, o + 16, () => {
+            load(sp, o + 16);
+            c.get(lr[i]!).get(ui).simd(SIMD.f64x2Mul).get(li[i]!).get(ur).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub);
+          });
+        });
+      }
+    });
   };
 
-  /** complex64: the factor in the scratch rounded to float32, as the solve reads it back. */
+  /** complex64: the factors in the scratch rounded to float32, as the solve reads them back. */
   const roundFactor = (): void => {
     loop(n, [[sp, get(SCR), n * SLOT]], () => {
-      for (let h = 0; h < 2 * n; h++) {
-        store(sp, 16 * h, () => { load(sp, 16 * h); c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); });
-      }
+      each(({ s }) => {
+        for (let h = 0; h < 2 * n; h++) {
+          store(sp, s + 16 * h, () => { load(sp, s + 16 * h); c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); });
+        }
+      });
     });
   };
 
-  /** B's columns of the pair split into the scratch beside A's (gesv, nrhs > 0). */
-  const splitB = (): void => {
-    c.get(B).get(bMat).op(OP.i32Add).set(b1);
-    loop(get(NRHS), [[ap, get(B), n * E], [x, get(b1), n * E], [sp, from(SCR, at(0, n)), n * SLOT]], () => {
-      for (let i = 0; i < n; i++) {
-        load(ap, i * E); c.set(t0);
-        load(x, i * E); c.set(t1);
-        store(sp, i * SLOT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
-        store(sp, i * SLOT + 16, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
-      }
-    });
-  };
-  /**
-   * Smith's division's divisor-only values for each U(i, i) (the factor as the solve reads it):
-   * the branch mask, r and d, three vectors at dp + 48 i, so that each x(i)'s chain holds only
-   * the numerator's operations and one division by d.
-   */
-  const divisors = (): void => {
-    for (let i = 0; i < n; i++) {
-      load(SCR, at(i, i)); c.set(pr);
-      load(SCR, at(i, i) + 16); c.set(pi);
-      c.get(pr).simd(SIMD.f64x2Abs).get(pi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Ge).set(mask);
-      select(get(pr), get(pi), mask); c.set(big);
-      select(get(pi), get(pr), mask); c.set(small);
-      c.get(small).get(big).simd(SIMD.f64x2Div).set(r);
-      store(dp, 48 * i, get(mask));
-      store(dp, 48 * i + 16, get(r));
-      store(dp, 48 * i + 32, () => c.get(big).get(small).get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add));
+  /** B's rows of the column at local bq interchanged by the pivots at PIV + pivOff, in order. */
+  const interchange = (bq: number, pivOff: number, t0: number): void => {
+    for (let j = 0; j < n - 1; j++) {
+      c.get(PIV).mem(OP.i32Load, 2, pivOff + 4 * j).tee(x).i32(j).op(OP.i32Ne).if_(() => {
+        c.get(bq).get(x).i32(4).op(OP.i32Shl).op(OP.i32Add).set(y);
+        load(bq, j * E); c.set(t0);
+        store(bq, j * E, () => load(y, 0));
+        store(y, 0, get(t0));
+      });
     }
   };
-  /** re -= tr xr - ti xi; im -= tr xi + ti xr: T at sp, x at xp (the reference's solveVector term). */
-  const term = (): void => {
-    load(xp, 0); c.set(xr);
-    load(xp, 16); c.set(xi);
-    c.get(re); load(sp, 0); c.get(xr).simd(SIMD.f64x2Mul); load(sp, 16); c.get(xi).simd(SIMD.f64x2Mul);
+  /** re -= tr xr - ti xi; im -= tr xi + ti xr: T at sp + s, x at xp + s (the reference's solveVector term). */
+  const term = ({ s, re, im, xr, xi }: Member): void => {
+    load(xp, s); c.set(xr);
+    load(xp, s + 16); c.set(xi);
+    c.get(re); load(sp, s); c.get(xr).simd(SIMD.f64x2Mul); load(sp, s + 16); c.get(xi).simd(SIMD.f64x2Mul);
     c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub).set(re);
-    c.get(im); load(sp, 0); c.get(xi).simd(SIMD.f64x2Mul); load(sp, 16); c.get(xr).simd(SIMD.f64x2Mul);
+    c.get(im); load(sp, s); c.get(xi).simd(SIMD.f64x2Mul); load(sp, s + 16); c.get(xr).simd(SIMD.f64x2Mul);
     c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(im);
   };
-  /**
-   * U x = y for the split column at colp (y there, from the factorisation's fused forward solve),
-   * x(i) to both matrices' B at b0, b1: each x(i)'s products in ascending k, then Smith's
-   * division with the divisor's values from `divisors`, the reference's branch per lane.
-   */
-  const backward = (): void => {
+  /** One right-hand side of every pair (at b0, b1): P b, then L y = P b (unit), then U x = y. */
+  const solveColumn = (): void => {
+    each(({ b0, b1, piv, t0 }) => {
+      interchange(b0, piv, t0);
+      interchange(b1, piv + 4 * n, t0);
+    });
+    for (let i = 0; i < n; i++) {
+      each(({ b0, b1, t0, t1, re, im }) => {
+        load(b0, i * E); c.set(t0);
+        load(b1, i * E); c.set(t1);
+        c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO).set(re);
+        c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI).set(im);
+      });
+      if (i > 0) loop(i, [[sp, from(SCR, at(i, 0)), n * SLOT], [xp, from(SCR, xAt(0)), SLOT]], () => each(term));
+      each(({ s, re, im }) => {
+        store(SCR, s + xAt(i), get(re));
+        store(SCR, s + xAt(i) + 16, get(im));
+      });
+    }
     for (let i = n - 1; i >= 0; i--) {
-      load(colp, i * SLOT); c.set(re);
-      load(colp, i * SLOT + 16); c.set(im);
-      if (i < n - 1) loop(n - 1 - i, [[sp, from(SCR, at(i, i + 1)), n * SLOT], [xp, from(colp, (i + 1) * SLOT), SLOT]], term);
-      load(dp, 48 * i); c.set(mask);
-      load(dp, 48 * i + 16); c.set(r);
-      // re = (re + im r) / d | (re r + im) / d; im = (im - re r) / d | (im r - re) / d
-      select(() => { c.get(re).get(im).get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add); },
-        () => { c.get(re).get(r).simd(SIMD.f64x2Mul).get(im).simd(SIMD.f64x2Add); }, mask);
-      load(dp, 48 * i + 32); c.simd(SIMD.f64x2Div);
-      select(() => { c.get(im).get(re).get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); },
-        () => { c.get(im).get(r).simd(SIMD.f64x2Mul).get(re).simd(SIMD.f64x2Sub); }, mask);
-      load(dp, 48 * i + 32); c.simd(SIMD.f64x2Div).set(im).set(re);
-      if (i > 0) {
-        store(colp, i * SLOT, get(re));
-        store(colp, i * SLOT + 16, get(im));
-      }
-      store(b0, i * E, () => c.get(re).get(im).simd(SIMD.i8x16Shuffle, LO));
-      store(b1, i * E, () => c.get(re).get(im).simd(SIMD.i8x16Shuffle, HI));
+      each(({ s, re, im }) => {
+        load(SCR, s + xAt(i)); c.set(re);
+        load(SCR, s + xAt(i) + 16); c.set(im);
+      });
+      if (i < n - 1) loop(n - 1 - i, [[sp, from(SCR, at(i, i + 1)), n * SLOT], [xp, from(SCR, xAt(i + 1)), SLOT]], () => each(term));
+      each((m) => {
+        const { s, re, im, pr, pi, b0, b1 } = m;
+        load(SCR, s + at(i, i)); c.set(pr);
+        load(SCR, s + at(i, i) + 16); c.set(pi);
+        divide(m, get(re), get(im), pr, pi, re, im);
+        if (i > 0) {
+          store(SCR, s + xAt(i), get(re));
+          store(SCR, s + xAt(i) + 16, get(im));
+        }
+        store(b0, i * E, () => c.get(re).get(im).simd(SIMD.i8x16Shuffle, LO));
+        store(b1, i * E, () => c.get(re).get(im).simd(SIMD.i8x16Shuffle, HI));
+      });
     }
   };
 
   c.get(NRHS).i32(n * E).op(OP.i32Mul).set(bMat);
-  // the divisors after A's and B's columns
-  c.get(SCR).get(NRHS).i32(n).op(OP.i32Add).i32(n * SLOT).op(OP.i32Mul).op(OP.i32Add).set(dp);
   c.loop_(() => {
-    c.op(OP.block, OP.void); // the pair done
-    c.op(OP.block, OP.void); // left by a pivot the pair does not take
+    c.op(OP.block, OP.void); // the trip done
+    c.op(OP.block, OP.void); // left by a pivot the kernel does not take
     splitIn();
-    if (gesv) c.get(NRHS).if_(splitB);
     for (let j = 0; j < n; j++) step(j);
     writeBack();
-    c.get(INFO).i32(0).mem(OP.i32Store, 2, 0);
-    c.get(INFO).i32(0).mem(OP.i32Store, 2, 4);
-    if (gesv) {
-      c.get(NRHS).if_(() => {
-        if (p.roundFactor) roundFactor();
-        divisors();
-        c.get(B).get(bMat).op(OP.i32Add).set(b1);
-        loop(get(NRHS), [[b0, get(B), n * E], [b1, get(b1), n * E], [colp, from(SCR, at(0, n)), n * SLOT]], backward, rhs);
+    each(({ info }) => {
+      c.get(INFO).i32(0).mem(OP.i32Store, 2, info);
+      c.get(INFO).i32(0).mem(OP.i32Store, 2, info + 4);
+    });
+    if (p.op === 'gesv') {
+      if (p.roundFactor) roundFactor();
+      c.get(NRHS).i32(0).op(OP.i32GtS).if_(() => {
+        members.forEach(({ b0, b1 }, g) => {
+          c.get(B).get(bMat).i32(2 * g).op(OP.i32Mul).op(OP.i32Add).tee(b0).get(bMat).op(OP.i32Add).set(b1);
+        });
+        c.get(NRHS).set(rhs);
+        c.loop_(() => {
+          solveColumn();
+          each(({ b0, b1 }) => {
+            c.get(b0).i32(n * E).op(OP.i32Add).set(b0);
+            c.get(b1).i32(n * E).op(OP.i32Add).set(b1);
+          });
+          c.get(rhs).i32(1).op(OP.i32Sub).tee(rhs);
+        });
       });
     }
     c.op(OP.br, 1);
     c.op(OP.end);
-    c.get(INFO).i32(ZGETRF_PAIR_REDO).mem(OP.i32Store, 2, 0);
-    c.get(INFO).i32(ZGETRF_PAIR_REDO).mem(OP.i32Store, 2, 4);
+    each(({ info }) => {
+      c.get(INFO).i32(ZGETRF_PAIR_REDO).mem(OP.i32Store, 2, info);
+      c.get(INFO).i32(ZGETRF_PAIR_REDO).mem(OP.i32Store, 2, info + 4);
+    });
     c.op(OP.end);
-    c.get(A).i32(2 * MAT).op(OP.i32Add).set(A);
-    c.get(B).get(bMat).get(bMat).op(OP.i32Add).op(OP.i32Add).set(B);
-    c.get(PIV).i32(8 * n).op(OP.i32Add).set(PIV);
-    c.get(INFO).i32(8).op(OP.i32Add).set(INFO);
+    c.get(A).i32(2 * G * MAT).op(OP.i32Add).set(A);
+    c.get(B).get(bMat).i32(2 * G).op(OP.i32Mul).op(OP.i32Add).set(B);
+    c.get(PIV).i32(8 * n * G).op(OP.i32Add).set(PIV);
+    c.get(INFO).i32(8 * G).op(OP.i32Add).set(INFO);
     c.get(COUNT).i32(1).op(OP.i32Sub).tee(COUNT);
   });
   return encodeModule([{ name: 'zgetrf2', params, results: [], code: c }]);
