@@ -17,13 +17,19 @@
  *   multiplies and four adds a complex element for two matrices, no lane swaps or splats, and
  *   the serial chain of each step (search, reciprocal) shared by both matrices.
  *
- * A pair where either matrix meets a pivot that is zero, not finite, or whose parts are both
- * below the safe minimum (where the reference divides instead of scaling, or reports info)
- * leaves its A and B untouched and its two info entries ZGETRF_PAIR_REDO: the driver runs the
- * one-matrix kernel on both, which handles those cases as the reference does. So a pair that
- * completes has info 0 in both lanes, and gesv solves both: B's rows interchanged per lane, then
- * unit L forward and U backward, each element's products in the reference's ascending order.
- * complex64's gesv solves with the factor rounded to float32, as the reference reads it back.
+ * A trip (`pairs` pairs) where any matrix meets a pivot that is zero, not finite, or whose parts
+ * are both below the safe minimum (where the reference divides instead of scaling, or reports
+ * info) leaves its A and B untouched (the work is in the scratch) and its info entries
+ * ZGETRF_PAIR_REDO: the driver runs the one-matrix kernel on those matrices, which handles such
+ * cases as the reference does. So a trip that completes has info 0 in every lane, and gesv
+ * solves them all: B's rows interchanged per lane, then unit L forward and U backward, each
+ * element's products in the reference's ascending order. complex64's gesv solves with the factor
+ * rounded to float32, as the reference reads it back.
+ *
+ * The steps are unrolled (offsets constant), the trailing update a runtime loop over columns with
+ * the rows unrolled, the solve's products runtime loops. The module grows with n^2 and two pairs
+ * a trip double it: past about 50 kB (n = 16, one pair) it runs slower than the work it saves
+ * (tuning.ts complexLuWasmPairs, complexLuWasmQuadMax).
  */
 import type { LuOp } from './getrf-js.js';
 import { Code, encodeModule, type ValType } from '../wasm/emit.js';

@@ -4,7 +4,10 @@
  * back to back; complex64 widened), factored and solved there, copied back (rounded for
  * complex64) with their pivots and infos. B is written back only where info = 0, as the
  * reference leaves a failing matrix's B untouched. A matrix the kernel defers (a pivot that is
- * not finite, or tiny) is handed to `defer`, which runs the reference on it alone.
+ * not finite, or tiny) is handed to `defer`, which runs the reference on it alone. getrf and gesv
+ * run two matrices at a time where tuning.ts complexLuWasmPairs says so
+ * (kernels/zgetrf-interleaved.ts, two pairs a trip up to complexLuWasmQuadMax); a pair it hands
+ * back and an odd chunk's last matrix run on the one-matrix kernel.
  */
 import { matrixAt } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
