@@ -51,7 +51,7 @@ export interface CpuTuning {
   readonly complexLuWasmSolveLoopMin: number;
   readonly complexLuWasmFactorLoopMin: number;
   readonly complexLuWasmPairs: SizeRange;
-  readonly complexLuWasmQuadMax: number;
+  readonly complexLuWasmPairGroup: number;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -316,12 +316,11 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    */
   complexLuWasmPairs: Object.freeze({ min: 2, max: 16 }),
   /**
-   * Up to this n the two-matrix LU runs two pairs a trip (`pairs: 2`): the steps' serial chains
-   * overlap. Measured as above, ns a matrix, one pair / two pairs a trip: getrf 10 / 9 at 2, 42 /
-   * 33 at 4, 88 / 76 at 6, 156 / 149 at 8, 404 / 402 at 12, 831 / 1013 at 16; gesv 19 / 15, 66 /
-   * 52, 137 / 115, 232 / 219, 557 / 631, 1082 / 1360 (the module twice the size: 98 kB at 16).
+   * Pairs whose solves the two-matrix LU's gesv runs side by side (kernels/zgetrf-interleaved.ts
+   * `pairs`). Measured as above, gesv ns a matrix, 1 / 2 / 3 / 4: n = 8 234 / 218 / 236 / 238, 16
+   * 1073 / 1054 / 1124 / 1127.
    */
-  complexLuWasmQuadMax: 8,
+  complexLuWasmPairGroup: 2,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

@@ -45,19 +45,18 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
     factorLoops: n >= tuning.complexLuWasmFactorLoopMin,
   };
   const fn = wasmFor(params);
-  // getrf and gesv two matrices at a time where tuning.ts complexLuWasmPairs says so, `perTrip` pairs a trip
+  // getrf and gesv two matrices at a time where tuning.ts complexLuWasmPairs says so (gesv's
+  // solves `group` pairs side by side)
   const pairRange = tuning.complexLuWasmPairs;
-  const pairs = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max;
-  const perTrip = n <= tuning.complexLuWasmQuadMax ? 2 : 1;
-  const pairFn = pairs ? pairsFor({ op, n, roundFactor, pairs: 1 }) : undefined;
-  const tripFn = pairs && perTrip > 1 ? pairsFor({ op, n, roundFactor, pairs: perTrip }) : pairFn;
+  const group = tuning.complexLuWasmPairGroup;
+  const pairFn = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max ? pairsFor({ op, n, roundFactor, pairs: group }) : undefined;
   // floats per matrix of A and B; bytes of each chunk's areas
   const aPer = 2 * n * n, bPer = 2 * n * nrhs;
   const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4 * n + 4);
   const bBase = chunk * aPer, pivBase = (bBase + chunk * bPer) * 8, infoBase = pivBase + chunk * 4 * n;
   // the solves' scratch, then float32 staging for the block copies, as large as A's chunk or B's
   const work = (infoBase + chunk * 4 + 15) & ~15;
-  const stage = work + Math.max(zgetrfWasmWorkBytes(params), pairFn ? zgetrfInterleavedScratch(n, perTrip) : 0);
+  const stage = work + Math.max(zgetrfWasmWorkBytes(params), pairFn ? zgetrfInterleavedScratch(n, group) : 0);
   const mem = heap(stage + chunk * Math.max(aPer, bPer) * 4).f64;
   const ints = heapInts();
   const deferred: number[] = [];
@@ -88,12 +87,9 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
     }
     /** Matrices t .. t + k - 1 of the chunk on the one-matrix kernel. */
     const single = (t: number, k: number): void => fn(t * aPer * 8, (bBase + t * bPer) * 8, pivBase + 4 * n * t, infoBase + 4 * t, k, nrhs, work);
-    if (pairFn && tripFn && c > 1) {
-      // trips of perTrip pairs, then one pair a call; a trip handed back (a pivot it does not
-      // take) and an odd chunk's last matrix on the one-matrix kernel
-      const trips = Math.floor(c / (2 * perTrip)), done = 2 * perTrip * trips;
-      if (trips > 0) tripFn(0, bBase * 8, pivBase, infoBase, trips, nrhs, work);
-      if (c - done >= 2) pairFn(done * aPer * 8, (bBase + done * bPer) * 8, pivBase + 4 * n * done, infoBase + 4 * done, (c - done) >> 1, nrhs, work);
+    if (pairFn && c > 1) {
+      pairFn(0, bBase * 8, pivBase, infoBase, c >> 1, nrhs, work);
+      // a pair handed back (a pivot it does not take) and an odd chunk's last matrix on the one-matrix kernel
       for (let t = 0; t < (c & ~1); t += 2) if (ints[infoBase / 4 + t] === ZGETRF_PAIR_REDO) single(t, 2);
       if (c & 1) single(c - 1, 1);
     } else single(0, c);

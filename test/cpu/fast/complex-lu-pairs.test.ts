@@ -2,12 +2,12 @@
  * The two-matrix WebAssembly complex LU (kernels/zgetrf-interleaved.ts, through ops/zgetrf-wasm.ts:
  * getrf and gesv on complex128 and complex64) against the complex reference, bit for bit: every
  * float of every array, info and pivots. The tuning is forced so that the kernel serves every
- * order tested (1 .. 17, 20, 24), one pair a trip and two pairs a trip, and the batch's members
- * are ordered so that every path runs: trips and pairs that complete (pivots differing per lane,
- * ties of |re| + |im|, Smith's two branches), a pair handed back by either lane (an exactly
- * singular matrix, a NaN below the pivot, an infinite or tiny pivot), a trip handed back by its
- * second pair, a pair after the trips, and an odd batch's lone last matrix; across chunks of the
- * wasm memory too.
+ * order tested (1 .. 17, 20, 24), with each pair's solve alone and with two pairs' solves side by
+ * side, and the batch's members are ordered so that every path runs: pairs that complete (pivots
+ * differing per lane, ties of |re| + |im|, Smith's two branches), a pair handed back by either lane
+ * (an exactly singular matrix, a NaN below the pivot, an infinite or tiny pivot) beside one that
+ * completes and is solved alone, a last pair after the groups, and an odd batch's lone last
+ * matrix; across chunks of the wasm memory too.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -23,9 +23,9 @@ type Op = 'getrf' | 'gesv';
 type Kind = 'random' | 'tie' | 'ill' | 'singular' | 'nan' | 'tiny' | 'inf' | 'imag';
 const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
 /**
- * 19 members: with two pairs a trip, trip 0 completes, trips 1-3 go back (their second pair's
- * lane 1, their first pair's lane 0, both pairs), then one pair (completes) and the lone last;
- * with one pair a trip, pairs complete and go back by lane 0 or lane 1.
+ * 19 members, 9 pairs and a lone last matrix: with two pairs a group, group 0 completes and is
+ * solved side by side, group 1's second pair goes back by lane 1 (its first solved alone), group
+ * 2's pairs go back by lane 0 and lane 1, group 3's both; then a pair alone (completes).
  */
 const KINDS: readonly Kind[] = [
   'random', 'tie', 'imag', 'random', 'random', 'ill', 'random', 'singular', 'singular', 'random',
@@ -37,9 +37,9 @@ const SIZES = [...Array.from({ length: 17 }, (_, i) => i + 1), 20, 24];
 /** The orders also run strided with gaps (the copies' other path; the kernel is the same). */
 const STRIDED_SIZES = new Set([1, 2, 3, 5, 8, 13, 16, 17, 24]);
 
-/** The WebAssembly variant with the two-matrix kernel at every order; `quadMax` 0: one pair a trip, 99: two. */
-function options(quadMax: number): ComplexLuOptions {
-  return { force: { variant: 'wasm' }, tuning: { ...T, complexLuWasmPairs: { min: 1, max: 99 }, complexLuWasmQuadMax: quadMax } };
+/** The WebAssembly variant with the two-matrix kernel at every order, `group` pairs' solves side by side. */
+function options(group: number): ComplexLuOptions {
+  return { force: { variant: 'wasm' }, tuning: { ...T, complexLuWasmPairs: { min: 1, max: 99 }, complexLuWasmPairGroup: group } };
 }
 
 function matrix(rng: Rng, n: number, kind: Kind): Z {
@@ -71,7 +71,7 @@ function build(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: num
 const FAST = { getrf: fastGetrfComplex, gesv: fastGesvComplex } as const;
 
 function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: number, nrhs: number, opts: ComplexLuOptions, kinds = KINDS): void {
-  const label = `${op} ${dtype} n=${n} ${layout.pad} nrhs=${nrhs} quadMax=${opts.tuning?.complexLuWasmQuadMax} count=${kinds.length}`;
+  const label = `${op} ${dtype} n=${n} ${layout.pad} nrhs=${nrhs} group=${opts.tuning?.complexLuWasmPairGroup} count=${kinds.length}`;
   const want = build(op, dtype, n, layout, seed, nrhs, kinds);
   (complexReference[op] as unknown as (r: Record<string, unknown>) => void)(want);
   const got = build(op, dtype, n, layout, seed, nrhs, kinds);
@@ -80,36 +80,36 @@ function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: num
 }
 
 describe('cpu-fast two-matrix complex LU matches the complex reference bit for bit', () => {
-  for (const quadMax of [0, 99]) {
+  for (const group of [1, 2]) {
     for (const op of ['getrf', 'gesv'] as const) {
-      test(`${op}, ${quadMax ? 'two pairs' : 'one pair'} a trip: n = 1 .. 17, 20, 24, both types, back to back (and some strided with gaps)`, () => {
-        let seed = 7 + quadMax;
+      test(`${op}, solves of ${group} pair(s) side by side: n = 1 .. 17, 20, 24, both types, back to back (and some strided with gaps)`, () => {
+        let seed = 7 + 100 * group;
         for (const dtype of TYPES) for (const n of SIZES) {
-          for (const layout of STRIDED_SIZES.has(n) ? [PACKED, ODD] : [PACKED]) check(op, dtype, n, layout, seed++, 1 + (n % 3 === 0 ? 1 : 0), options(quadMax));
+          for (const layout of STRIDED_SIZES.has(n) ? [PACKED, ODD] : [PACKED]) check(op, dtype, n, layout, seed++, 1 + (n % 3 === 0 ? 1 : 0), options(group));
         }
       });
     }
   }
   test('gesv with no right-hand side and with several; batches of 2, 3 and 5', () => {
     let seed = 900;
-    for (const quadMax of [0, 99]) for (const dtype of TYPES) for (const n of [4, 16]) {
-      for (const nrhs of [0, 3]) check('gesv', dtype, n, PACKED, seed++, nrhs, options(quadMax));
-      for (const count of [2, 3, 5]) check('gesv', dtype, n, ODD, seed++, 1, options(quadMax), KINDS.slice(0, count));
+    for (const group of [1, 2]) for (const dtype of TYPES) for (const n of [4, 16]) {
+      for (const nrhs of [0, 3]) check('gesv', dtype, n, PACKED, seed++, nrhs, options(group));
+      for (const count of [2, 3, 5]) check('gesv', dtype, n, ODD, seed++, 1, options(group), KINDS.slice(0, count));
     }
   });
   test('a batch over several chunks of the wasm memory (n = 16: 61 matrices, random and failing)', () => {
     const kinds = Array.from({ length: 61 }, (_, p) => KINDS[p % KINDS.length]!);
     let seed = 950;
-    for (const quadMax of [0, 99]) for (const op of ['getrf', 'gesv'] as const) check(op, 'complex128', 16, PACKED, seed++, 1, options(quadMax), kinds);
+    for (const group of [1, 2]) for (const op of ['getrf', 'gesv'] as const) check(op, 'complex128', 16, PACKED, seed++, 1, options(group), kinds);
   });
 });
 
-test('the two-matrix kernel: a valid module for every order, op, rounding and pairs a trip; its scratch', () => {
-  for (const n of [1, 2, 3, 8, 16]) for (const op of ['getrf', 'gesv'] as const) for (const roundFactor of [false, true]) for (const pairs of [1, 2]) {
+test('the two-matrix kernel: a valid module for every order, op, rounding and group; its scratch', () => {
+  for (const n of [1, 2, 3, 8, 16]) for (const op of ['getrf', 'gesv'] as const) for (const roundFactor of [false, true]) for (const pairs of [1, 2, 3]) {
     assert.ok(WebAssembly.validate(generateZgetrfInterleaved({ op, n, roundFactor, pairs })), `n=${n} ${op} ${roundFactor} ${pairs}`);
   }
   assert.equal(zgetrfInterleavedScratch(4, 2), 2 * (4 * 4 * 32 + 4 * 32));
   const { min, max } = T.complexLuWasmPairs;
   assert.ok(min >= 1 && max >= 16 && max <= T.complexLuWasm.gesv.max, 'the pairs serve n <= 16 within the WebAssembly range');
-  assert.ok(T.complexLuWasmQuadMax <= max);
+  assert.ok(T.complexLuWasmPairGroup >= 1);
 });
