@@ -50,6 +50,8 @@ export interface CpuTuning {
   readonly complexLuWasmGroup: number;
   readonly complexLuWasmSolveLoopMin: number;
   readonly complexLuWasmFactorLoopMin: number;
+  readonly complexLuWasmPairs: SizeRange;
+  readonly complexLuWasmPairGroup: number;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -303,6 +305,22 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * (60 / 38), 24 3400-3450 / 2710 (65 / 41); gesv 24 4015 / 3245.
    */
   complexLuWasmFactorLoopMin: 23,
+  /**
+   * getrf and gesv two matrices at a time (kernels/zgetrf-interleaved.ts) while n is in this
+   * range, the one-matrix kernel beside it (a pair handed back, an odd chunk's last matrix).
+   * Measured on the 2-core EPYC (2026-11-29, one thread, the kernels alone on 200 diagonally
+   * weighted matrices in their memory, ns a matrix, pairs / one matrix): getrf 10 / 15 at n = 2,
+   * 42 / 59 at 4, 88 / 119 at 6, 156 / 192 at 8, 404 / 443 at 12, 831 / 969 at 16, 1475 / 1641
+   * at 20; gesv 19 / 26, 66 / 89, 137 / 165, 232 / 267, 557 / 599, 1052-1082 / 1251, and 2288 /
+   * 2041 at 20 (the module, about 50 kB at 16, grows with n^2).
+   */
+  complexLuWasmPairs: Object.freeze({ min: 2, max: 16 }),
+  /**
+   * Pairs whose solves the two-matrix LU's gesv runs side by side (kernels/zgetrf-interleaved.ts
+   * `pairs`). Measured as above, gesv ns a matrix, 1 / 2 / 3 / 4: n = 8 234 / 218 / 236 / 238, 16
+   * 1073 / 1054 / 1124 / 1127.
+   */
+  complexLuWasmPairGroup: 2,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

@@ -4,7 +4,10 @@
  * back to back; complex64 widened), factored and solved there, copied back (rounded for
  * complex64) with their pivots and infos. B is written back only where info = 0, as the
  * reference leaves a failing matrix's B untouched. A matrix the kernel defers (a pivot that is
- * not finite, or tiny) is handed to `defer`, which runs the reference on it alone.
+ * not finite, or tiny) is handed to `defer`, which runs the reference on it alone. getrf and gesv
+ * run two matrices at a time where tuning.ts complexLuWasmPairs says so
+ * (kernels/zgetrf-interleaved.ts, two pairs a trip up to complexLuWasmQuadMax); a pair it hands
+ * back and an odd chunk's last matrix run on the one-matrix kernel.
  */
 import { matrixAt } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -15,6 +18,7 @@ import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import type { LuOp } from '../kernels/getrf-js.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
 import { generateZgetrfWasm, ZGETRF_WASM_DEFER, zgetrfWasmWorkBytes, type ZgetrfWasmParams } from '../kernels/zgetrf-wasm.js';
+import { generateZgetrfInterleaved, zgetrfInterleavedScratch, ZGETRF_PAIR_REDO, type ZgetrfInterleavedParams } from '../kernels/zgetrf-interleaved.js';
 import type { CpuTuning } from '../tuning.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
@@ -22,6 +26,7 @@ import { blockIn, blockOut } from './wasm-staging.js';
 
 type WasmZgetrf = (a: number, b: number, piv: number, info: number, count: number, nrhs: number, work: number) => void;
 const wasmFor = moduleFactory<ZgetrfWasmParams, WasmZgetrf>(generateZgetrfWasm, 'zgetrf', loadModule);
+const pairsFor = moduleFactory<ZgetrfInterleavedParams, WasmZgetrf>(generateZgetrfInterleaved, 'zgetrf2', loadModule);
 const packFor = kernelFactory<PackParams, PackKernel>(generatePack);
 
 type LuReq = ComplexGetrsRequest<FloatArray, Int32Array>;
@@ -40,13 +45,18 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
     factorLoops: n >= tuning.complexLuWasmFactorLoopMin,
   };
   const fn = wasmFor(params);
+  // getrf and gesv two matrices at a time where tuning.ts complexLuWasmPairs says so (gesv's
+  // solves `group` pairs side by side)
+  const pairRange = tuning.complexLuWasmPairs;
+  const group = tuning.complexLuWasmPairGroup;
+  const pairFn = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max ? pairsFor({ op, n, roundFactor, pairs: group }) : undefined;
   // floats per matrix of A and B; bytes of each chunk's areas
   const aPer = 2 * n * n, bPer = 2 * n * nrhs;
   const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4 * n + 4);
   const bBase = chunk * aPer, pivBase = (bBase + chunk * bPer) * 8, infoBase = pivBase + chunk * 4 * n;
   // the solves' scratch, then float32 staging for the block copies, as large as A's chunk or B's
   const work = (infoBase + chunk * 4 + 15) & ~15;
-  const stage = work + zgetrfWasmWorkBytes(params);
+  const stage = work + Math.max(zgetrfWasmWorkBytes(params), pairFn ? zgetrfInterleavedScratch(n, group) : 0);
   const mem = heap(stage + chunk * Math.max(aPer, bPer) * 4).f64;
   const ints = heapInts();
   const deferred: number[] = [];
@@ -75,7 +85,14 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
       if (r.pivotStride === n) ints.set(r.ipiv.subarray(q * n, (q + c) * n), pivBase / 4);
       else for (let t = 0; t < c; t++) for (let j = 0; j < n; j++) ints[pivBase / 4 + t * n + j] = r.ipiv[(q + t) * r.pivotStride + j]!;
     }
-    fn(0, bBase * 8, pivBase, infoBase, c, nrhs, work);
+    /** Matrices t .. t + k - 1 of the chunk on the one-matrix kernel. */
+    const single = (t: number, k: number): void => fn(t * aPer * 8, (bBase + t * bPer) * 8, pivBase + 4 * n * t, infoBase + 4 * t, k, nrhs, work);
+    if (pairFn && c > 1) {
+      pairFn(0, bBase * 8, pivBase, infoBase, c >> 1, nrhs, work);
+      // a pair handed back (a pivot it does not take) and an odd chunk's last matrix on the one-matrix kernel
+      for (let t = 0; t < (c & ~1); t += 2) if (ints[infoBase / 4 + t] === ZGETRF_PAIR_REDO) single(t, 2);
+      if (c & 1) single(c - 1, 1);
+    } else single(0, c);
     if (op === 'getrs') {
       outB(0, c);
       r.info.fill(0, q, q + c);

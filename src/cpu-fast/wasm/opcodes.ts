@@ -7,7 +7,7 @@
 /** Single-byte instructions: control, variables, memory, numeric (core spec 5.4.1-5.4.7). */
 export const OP = {
   // control
-  block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, call: 0x10,
+  block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, call: 0x10, select: 0x1b,
   /** The empty block type. */
   void: 0x40,
   // variables

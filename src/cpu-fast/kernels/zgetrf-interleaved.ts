@@ -1,0 +1,426 @@
+/**
+ * Generated WebAssembly SIMD complex LU with partial pivoting (getrf, and gesv's solve) for one
+ * order n, two matrices at a time: one f64x2 holds the real parts of the same element of both,
+ * another their imaginary parts. The matrices lie as for kernels/zgetrf-wasm.ts (float64 pairs,
+ * ld = n, back to back; B after them, nrhs columns a matrix; n pivots and one info a matrix);
+ * the kernel splits a pair into a scratch as it reads it and interleaves the factor back.
+ *
+ * Each lane performs the complex reference's operations (src/cpu/complex/zgetrf.ts, zsolve.ts,
+ * ztrsm.ts solveVector, scalar.ts divideInto) in its order, so results are bitwise its own:
+ * - the pivot search keeps, per lane, the first row of largest |re| + |im| by compare and
+ *   bitselect down the column (`t > pm` only: a NaN never wins, ties keep the earlier row);
+ * - each lane's row interchange moves that lane's 8-byte parts at addresses from its own pivot;
+ * - the pivot's reciprocal and the solve's divisions are Smith's, both branches computed and
+ *   selected per lane (|br| >= |bi|), so a lane takes exactly the reference's branch;
+ * - the column scaling and the rank-1 update A(i, c) -= L(i, j) U(j, c) are re = xr rr - xi ri,
+ *   im = xr ri + xi rr and re -= lr ur - li ui, im -= lr ui + li ur on whole vectors: four
+ *   multiplies and four adds a complex element for two matrices, no lane swaps or splats, and
+ *   the serial chain of each step (search, reciprocal) shared by both matrices.
+ *
+ * A pair where either matrix meets a pivot that is zero, not finite, or whose parts are both
+ * below the safe minimum (where the reference divides instead of scaling, or reports info) leaves
+ * its A and B untouched (the work is in the scratch) and its two info entries ZGETRF_PAIR_REDO:
+ * the driver runs the one-matrix kernel on both, which handles such cases as the reference does.
+ * So a pair that completes has info 0 in both lanes, and gesv solves it: B's rows interchanged per
+ * lane, then unit L forward and U backward, each element's products in the reference's ascending
+ * order, `pairs` pairs' solves side by side where all of them factored. complex64's gesv solves
+ * with the factor rounded to float32, as the reference reads it back.
+ *
+ * The factorisation is one function of the module, called per pair: its steps unrolled (offsets
+ * constant), the trailing update a runtime loop over columns with the rows unrolled; the solves'
+ * products runtime loops. The module grows with n^2: past about 50 kB (n = 16) it runs slower
+ * than the work it saves (tuning.ts complexLuWasmPairs).
+ */
+import type { LuOp } from './getrf-js.js';
+import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
+
+export interface ZgetrfInterleavedParams {
+  /** getrf or gesv (getrs stays on the one-matrix kernel). */
+  readonly op: Exclude<LuOp, 'getrs'>;
+  readonly n: number;
+  /** gesv on complex64: the solve reads the factor rounded to float32 (as stored, as the reference). */
+  readonly roundFactor: boolean;
+  /**
+   * gesv: pairs per trip (1 or more) whose solves run side by side, so that each substitution's
+   * serial chain overlaps the others' (the factorisation is one function, called per pair).
+   */
+  readonly pairs: number;
+}
+
+/** The info a pair it hands back leaves in both entries: the driver reruns both on the one-matrix kernel. */
+export const ZGETRF_PAIR_REDO = -2;
+
+const E = 16; // bytes of one complex128
+/** Bytes of one split element in the scratch: both real parts, then both imaginary parts. */
+const SLOT = 32;
+/** i8x16.shuffle lanes: lane 0 of each operand, and lane 1 of each. */
+const LO = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+const HI = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31];
+/** LAPACK's dlamch('S'): below it (both parts) the reference divides by the pivot instead of scaling. */
+const SAFE_MIN = 2.2250738585072014e-308;
+
+/** Bytes of one pair's scratch: the split matrix and one split column of B. */
+const pairScratch = (n: number): number => n * n * SLOT + n * SLOT;
+/** Bytes of the kernel's scratch (reused by every trip). */
+export const zgetrfInterleavedScratch = (n: number, pairs: number): number => Math.max(1, pairs) * pairScratch(n);
+
+/**
+ * Exported `zgetrf2(a, b, piv, info, pairs, nrhs, scratch)`: byte addresses of the first A, B,
+ * int32 pivots and int32 infos, the number of pairs, B's columns (gesv), and a scratch of
+ * zgetrfInterleavedScratch(n, pairs) bytes (16-byte aligned). The module's other functions:
+ * `factor(a, piv, scratch) -> ok` and the solves of one pair and of `pairs` pairs.
+ */
+export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Array<ArrayBuffer> {
+  const G = p.op === 'gesv' ? Math.max(1, p.pairs) : 1;
+  const defs: FunctionDef[] = [mainFunction(p, G), factorFunction(p)];
+  if (p.op === 'gesv') {
+    defs.push(solveFunction(p, 1, 'solve1'));
+    if (G > 1) defs.push(solveFunction(p, G, 'solveGroup'));
+  }
+  return encodeModule(defs);
+}
+const FACTOR = 1, SOLVE1 = 2, SOLVE_GROUP = 3;
+
+/** The emitting helpers every function of the module shares, on its Code. */
+function helpers(c: Code, n: number) {
+  const cnt = c.local('i32');
+  const get = (l: number) => (): void => { c.get(l); };
+  const load = (base: number, off: number): void => { c.get(base).simdMem(SIMD.load, 4, off); };
+  const store = (base: number, off: number, value: () => void): void => { c.get(base); value(); c.simdMem(SIMD.store, 4, off); };
+  /**
+   * A runtime loop of `trips` (> 0) trips over pointers: each starts at its value and steps by
+   * its stride (loops keep the module small, as in kernels/zpotrf-interleaved.ts).
+   */
+  const loop = (trips: number, pointers: readonly (readonly [number, () => void, number])[], body: () => void, counter = cnt): void => {
+    for (const [ptr, start] of pointers) { start(); c.set(ptr); }
+    c.i32(trips).set(counter);
+    c.loop_(() => {
+      body();
+      for (const [ptr, , stride] of pointers) c.get(ptr).i32(stride).op(OP.i32Add).set(ptr);
+      c.get(counter).i32(1).op(OP.i32Sub).tee(counter);
+    });
+  };
+  const from = (base: number, off: number) => (): void => { c.get(base).i32(off).op(OP.i32Add); };
+  /** Pushes bitselect(a, b, m): a's bits where m's are set, b's elsewhere. */
+  const select = (a: () => void, b: () => void, m: number): void => { a(); b(); c.get(m).simd(SIMD.v128Bitselect); };
+  const divideLocals = () => ({ mask: c.local('v128'), big: c.local('v128'), small: c.local('v128'), r: c.local('v128'), den: c.local('v128') });
+  /**
+   * (outRe, outIm) := (nr + i ni) / (br + i bi) by Smith's algorithm per lane (scalar.ts
+   * divideInto): both branches' operations as the reference orders them, each lane's result
+   * from its own branch (|br| >= |bi|: NaN takes the second, as the reference's test).
+   */
+  const divide = (t: ReturnType<typeof divideLocals>, nr: () => void, ni: () => void, br: number, bi: number, outRe: number, outIm: number): void => {
+    const { mask, big, small, r, den } = t;
+    c.get(br).simd(SIMD.f64x2Abs).get(bi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Ge).set(mask);
+    select(get(br), get(bi), mask); c.set(big);
+    select(get(bi), get(br), mask); c.set(small);
+    // r = bi / br | br / bi; d = br + bi r | bi + br r
+    c.get(small).get(big).simd(SIMD.f64x2Div).set(r);
+    c.get(big).get(small).get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(den);
+    // re = (nr + ni r) / d | (nr r + ni) / d; im = (ni - nr r) / d | (ni r - nr) / d
+    select(() => { nr(); ni(); c.get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add); },
+      () => { nr(); c.get(r).simd(SIMD.f64x2Mul); ni(); c.simd(SIMD.f64x2Add); }, mask);
+    c.get(den).simd(SIMD.f64x2Div);
+    select(() => { ni(); nr(); c.get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); },
+      () => { ni(); c.get(r).simd(SIMD.f64x2Mul); nr(); c.simd(SIMD.f64x2Sub); }, mask);
+    c.get(den).simd(SIMD.f64x2Div).set(outIm).set(outRe);
+  };
+  /** Byte offset of split element (i, k) in a pair's scratch (column-major, ld = n). */
+  const at = (i: number, k: number): number => (i + k * n) * SLOT;
+  return { get, load, store, loop, from, select, divideLocals, divide, at };
+}
+
+/** The batch loop: trips of G pairs (their solves side by side where all of them factored), then pairs one by one. */
+function mainFunction(p: ZgetrfInterleavedParams, G: number): FunctionDef {
+  const { n } = p;
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'];
+  const c = new Code(params);
+  const [A, B, PIV, INFO, COUNT, NRHS, SCR] = [0, 1, 2, 3, 4, 5, 6];
+  const bMat = c.local('i32');
+  const MAT = n * n * E;
+  const S = pairScratch(n);
+  // pair g of a trip: its B, its scratch, whether it factored
+  const bs = Array.from({ length: G }, () => c.local('i32'));
+  const scrs = Array.from({ length: G }, () => c.local('i32'));
+  const oks = Array.from({ length: G }, () => c.local('i32'));
+  /** Pair g's B columns (b0, b1), pivots and scratch, for a solve. */
+  const solveArgs = (g: number): void => { c.get(bs[g]!).get(bs[g]!).get(bMat).op(OP.i32Add).get(PIV).i32(8 * n * g).op(OP.i32Add).get(scrs[g]!); };
+  const trip = (k: number): void => {
+    for (let g = 0; g < k; g++) {
+      c.get(B).get(bMat).i32(2 * g).op(OP.i32Mul).op(OP.i32Add).set(bs[g]!);
+      c.get(SCR).i32(g * S).op(OP.i32Add).set(scrs[g]!);
+      c.get(A).i32(2 * g * MAT).op(OP.i32Add).get(PIV).i32(8 * n * g).op(OP.i32Add).get(scrs[g]!).op(OP.call, FACTOR).set(oks[g]!);
+      // info 0 where it factored, else the pair goes back
+      c.get(INFO).i32(0).i32(ZGETRF_PAIR_REDO).get(oks[g]!).op(OP.select).mem(OP.i32Store, 2, 8 * g);
+      c.get(INFO).i32(0).i32(ZGETRF_PAIR_REDO).get(oks[g]!).op(OP.select).mem(OP.i32Store, 2, 8 * g + 4);
+    }
+    if (p.op !== 'gesv') return;
+    const each = (): void => {
+      for (let g = 0; g < k; g++) c.get(oks[g]!).if_(() => { solveArgs(g); c.get(NRHS).op(OP.call, SOLVE1); });
+    };
+    if (k === 1) { each(); return; }
+    c.get(oks[0]!);
+    for (let g = 1; g < k; g++) c.get(oks[g]!).op(OP.i32And);
+    c.if_(() => { for (let g = 0; g < k; g++) solveArgs(g); c.get(NRHS).op(OP.call, SOLVE_GROUP); }, each);
+  };
+  /** `trip(k)` while k pairs remain, each pass moving the pointers past them. */
+  const loopOf = (k: number): void => {
+    c.op(OP.block, OP.void).op(OP.loop, OP.void);
+    c.get(COUNT).i32(k).op(OP.i32LtS).op(OP.brIf, 1);
+    trip(k);
+    c.get(A).i32(2 * k * MAT).op(OP.i32Add).set(A);
+    c.get(B).get(bMat).i32(2 * k).op(OP.i32Mul).op(OP.i32Add).set(B);
+    c.get(PIV).i32(8 * n * k).op(OP.i32Add).set(PIV);
+    c.get(INFO).i32(8 * k).op(OP.i32Add).set(INFO);
+    c.get(COUNT).i32(k).op(OP.i32Sub).set(COUNT);
+    c.op(OP.br, 0).op(OP.end).op(OP.end);
+  };
+  c.get(NRHS).i32(n * E).op(OP.i32Mul).set(bMat);
+  if (G > 1) loopOf(G);
+  loopOf(1);
+  return { name: 'zgetrf2', params, results: [], code: c };
+}
+
+/**
+ * `factor(a, piv, scratch) -> ok`: the pair at a and a + n^2 16 split into the scratch, factored
+ * there (pivots to piv and piv + 4 n), the factor interleaved back over A and 1 returned; or 0,
+ * A untouched, where a pivot is one the kernel does not take. complex64's gesv: the scratch's
+ * factor then rounded to float32, as the solve reads it.
+ */
+function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
+  const { n } = p;
+  const params: ValType[] = ['i32', 'i32', 'i32'];
+  const c = new Code(params);
+  const [A, PIV, SCR] = [0, 1, 2];
+  const { get, load, store, loop, from, select, divideLocals, divide, at } = helpers(c, n);
+  const i32 = (): number => c.local('i32');
+  const v = (): number => c.local('v128');
+  const ok = i32(), sp = i32(), ap = i32(), x = i32(), y = i32(), p0 = i32(), p1 = i32();
+  const tf = c.local('f64');
+  const t = v(), pm = v(), pv = v(), mask = v(), pr = v(), pi = v(), rr = v(), ri = v(), ur = v(), ui = v();
+  const t0 = v(), t1 = v(), xr = v(), xi = v();
+  const dv = divideLocals();
+  const lr = Array.from({ length: n }, v), li = Array.from({ length: n }, v);
+  const MAT = n * n * E;
+  /** Pushes |re| + |im| of the split element at base + off (the reference's abs1, per lane). */
+  const abs1 = (base: number, off: number): void => {
+    load(base, off); c.simd(SIMD.f64x2Abs);
+    load(base, off + 16); c.simd(SIMD.f64x2Abs);
+    c.simd(SIMD.f64x2Add);
+  };
+  /** The pair split into the scratch (inward) or its factor interleaved back over A, a column per loop trip. */
+  const copy = (inward: boolean): void => {
+    loop(n, [[ap, get(A), n * E], [sp, get(SCR), n * SLOT]], () => {
+      for (let i = 0; i < n; i++) {
+        if (inward) {
+          load(ap, i * E); c.set(t0);
+          load(ap, i * E + MAT); c.set(t1);
+          store(sp, i * SLOT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
+          store(sp, i * SLOT + 16, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
+        } else {
+          load(sp, i * SLOT); c.set(t0);
+          load(sp, i * SLOT + 16); c.set(t1);
+          store(ap, i * E, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
+          store(ap, i * E + MAT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
+        }
+      }
+    });
+  };
+  /** Lane `lane`'s rows j and p (the byte offset p SLOT in local `prow`) exchanged in every column. */
+  const swapLane = (j: number, prow: number, lane: number): void => {
+    const rowP = (): void => { c.get(SCR).get(prow).op(OP.i32Add).i32(8 * lane).op(OP.i32Add); };
+    loop(n, [[x, from(SCR, j * SLOT + 8 * lane), n * SLOT], [y, rowP, n * SLOT]], () => {
+      for (const off of [0, 16]) {
+        c.get(x).mem(OP.f64Load, 3, off).set(tf);
+        c.get(x).get(y).mem(OP.f64Load, 3, off).mem(OP.f64Store, 3, off);
+        c.get(y).get(tf).mem(OP.f64Store, 3, off);
+      }
+    });
+  };
+  const step = (j: number): void => {
+    // pivot search: per lane the first row of largest |re| + |im| (`t > pm` only), its byte offset i SLOT in pv
+    abs1(SCR, at(j, j)); c.set(pm);
+    c.i64x2(j * SLOT).set(pv);
+    for (let i = j + 1; i < n; i++) {
+      abs1(SCR, at(i, j)); c.tee(t).get(pm).simd(SIMD.f64x2Gt).set(mask);
+      select(get(t), get(pm), mask); c.set(pm);
+      select(() => c.i64x2(i * SLOT), get(pv), mask); c.set(pv);
+    }
+    c.get(pv).simd(SIMD.i64x2ExtractLane, 0).op(OP.i32WrapI64).set(p0);
+    c.get(pv).simd(SIMD.i64x2ExtractLane, 1).op(OP.i32WrapI64).set(p1);
+    c.get(PIV).get(p0).i32(5).op(OP.i32ShrU).mem(OP.i32Store, 2, 4 * j);
+    c.get(PIV).get(p1).i32(5).op(OP.i32ShrU).mem(OP.i32Store, 2, 4 * n + 4 * j);
+    // the interchanges (rows j and p of the whole matrix), each lane its own
+    c.get(p0).i32(j * SLOT).op(OP.i32Ne).if_(() => swapLane(j, p0, 0));
+    c.get(p1).i32(j * SLOT).op(OP.i32Ne).if_(() => swapLane(j, p1, 1));
+    // both parts finite and one at least the safe minimum in both lanes, else the pair goes back
+    // (labels: 0 this if, 1 the failing block)
+    load(SCR, at(j, j)); c.set(pr);
+    load(SCR, at(j, j) + 16); c.set(pi);
+    c.f64x2(Infinity).get(pr).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt);
+    c.f64x2(Infinity).get(pi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt).simd(SIMD.v128And);
+    c.get(pr).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge);
+    c.get(pi).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).simd(SIMD.v128Or).simd(SIMD.v128And);
+    c.simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).if_(() => { c.op(OP.br, 1); });
+    if (j === n - 1) return;
+    // the reciprocal 1 / (pr + i pi), then the column below the diagonal scaled by it
+    divide(dv, () => c.f64x2(1), () => c.f64x2(0), pr, pi, rr, ri);
+    for (let i = j + 1; i < n; i++) {
+      load(SCR, at(i, j)); c.set(xr);
+      load(SCR, at(i, j) + 16); c.set(xi);
+      c.get(xr).get(rr).simd(SIMD.f64x2Mul).get(xi).get(ri).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(lr[i]!);
+      c.get(xr).get(ri).simd(SIMD.f64x2Mul).get(xi).get(rr).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(li[i]!);
+      store(SCR, at(i, j), get(lr[i]!));
+      store(SCR, at(i, j) + 16, get(li[i]!));
+    }
+    // rank-1 update of columns j + 1 .. n - 1, a column per trip (sp at its top)
+    loop(n - 1 - j, [[sp, from(SCR, at(0, j + 1)), n * SLOT]], () => {
+      load(sp, j * SLOT); c.set(ur);
+      load(sp, j * SLOT + 16); c.set(ui);
+      for (let i = j + 1; i < n; i++) {
+        store(sp, i * SLOT, () => {
+          load(sp, i * SLOT);
+          c.get(lr[i]!).get(ur).simd(SIMD.f64x2Mul).get(li[i]!).get(ui).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub);
+        });
+        store(sp, i * SLOT + 16, () => {
+          load(sp, i * SLOT + 16);
+          c.get(lr[i]!).get(ui).simd(SIMD.f64x2Mul).get(li[i]!).get(ur).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub);
+        });
+      }
+    });
+  };
+
+  c.i32(0).set(ok);
+  c.op(OP.block, OP.void); // left by a pivot the kernel does not take
+  copy(true);
+  for (let j = 0; j < n; j++) step(j);
+  copy(false);
+  if (p.op === 'gesv' && p.roundFactor) {
+    // the factor in the scratch rounded to float32, as the solve reads it back
+    loop(n, [[sp, get(SCR), n * SLOT]], () => {
+      for (let h = 0; h < 2 * n; h++) {
+        store(sp, 16 * h, () => { load(sp, 16 * h); c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); });
+      }
+    });
+  }
+  c.i32(1).set(ok);
+  c.op(OP.end);
+  c.get(ok);
+  return { name: 'factor', params, results: ['i32'], code: c };
+}
+
+/**
+ * `name(b0, b1, piv, scratch, ...(per pair), nrhs)`: each of the G pairs' right-hand sides (the
+ * pair's matrices' B at b0 and b1, its pivots, its factor in its scratch), the pairs' instructions
+ * side by side: P b, L y = P b (unit), U x = y, each element's products in ascending k (the
+ * reference's zgetrs 'N' and solveVector), Smith's division per lane.
+ */
+function solveFunction(p: ZgetrfInterleavedParams, G: number, name: string): FunctionDef {
+  const { n } = p;
+  const params: ValType[] = [...Array.from({ length: 4 * G }, (): ValType => 'i32'), 'i32'];
+  const c = new Code(params);
+  const NRHS = 4 * G;
+  const { get, load, store, loop, from, divideLocals, divide, at } = helpers(c, n);
+  const rhs = c.local('i32'), sp = c.local('i32'), xp = c.local('i32'), x = c.local('i32'), y = c.local('i32');
+  const v = (): number => c.local('v128');
+  const members = Array.from({ length: G }, (_, g) => ({
+    b0: 4 * g, b1: 4 * g + 1, PIV: 4 * g + 2, SCR: 4 * g + 3,
+    re: v(), im: v(), t0: v(), t1: v(), xr: v(), xi: v(), pr: v(), pi: v(), dv: divideLocals(),
+  }));
+  type Member = (typeof members)[number];
+  const each = (f: (m: Member) => void): void => { for (const m of members) f(m); };
+  /** The solve's split right-hand side, element i, in the pair's scratch. */
+  const X0 = n * n * SLOT;
+  const xAt = (i: number): number => X0 + i * SLOT;
+  /** B's rows of the column at local bq interchanged by the pivots at piv + pivOff, in order. */
+  const interchange = (bq: number, piv: number, pivOff: number, t0: number): void => {
+    for (let j = 0; j < n - 1; j++) {
+      c.get(piv).mem(OP.i32Load, 2, pivOff + 4 * j).tee(x).i32(j).op(OP.i32Ne).if_(() => {
+        c.get(bq).get(x).i32(4).op(OP.i32Shl).op(OP.i32Add).set(y);
+        load(bq, j * E); c.set(t0);
+        store(bq, j * E, () => load(y, 0));
+        store(y, 0, get(t0));
+      });
+    }
+  };
+  /** re -= tr xr - ti xi; im -= tr xi + ti xr: T at sp + off, x at xp + off (the reference's solveVector term). */
+  const term = ({ re, im, xr, xi }: Member, off: number): void => {
+    load(xp, off); c.set(xr);
+    load(xp, off + 16); c.set(xi);
+    c.get(re); load(sp, off); c.get(xr).simd(SIMD.f64x2Mul); load(sp, off + 16); c.get(xi).simd(SIMD.f64x2Mul);
+    c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub).set(re);
+    c.get(im); load(sp, off); c.get(xi).simd(SIMD.f64x2Mul); load(sp, off + 16); c.get(xr).simd(SIMD.f64x2Mul);
+    c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(im);
+  };
+  // the pairs' scratches as offsets from the first's (the loop pointers are the first pair's)
+  const dOff = Array.from({ length: G }, () => c.local('i32'));
+  /** Each pair's terms at its own scratch: sp and xp are pair 0's, the others' a runtime distance off. */
+  const terms = (): void => {
+    members.forEach((m, g) => {
+      if (g === 0) { term(m, 0); return; }
+      // pair g's pointers: sp + d, xp + d (d = its scratch minus pair 0's)
+      c.get(sp).get(dOff[g]!).op(OP.i32Add).set(x);
+      c.get(xp).get(dOff[g]!).op(OP.i32Add).set(y);
+      termAt(m, x, y);
+    });
+  };
+  const termAt = ({ re, im, xr, xi }: Member, tp: number, xq: number): void => {
+    load(xq, 0); c.set(xr);
+    load(xq, 16); c.set(xi);
+    c.get(re); load(tp, 0); c.get(xr).simd(SIMD.f64x2Mul); load(tp, 16); c.get(xi).simd(SIMD.f64x2Mul);
+    c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub).set(re);
+    c.get(im); load(tp, 0); c.get(xi).simd(SIMD.f64x2Mul); load(tp, 16); c.get(xr).simd(SIMD.f64x2Mul);
+    c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(im);
+  };
+  const solveColumn = (): void => {
+    each(({ b0, b1, PIV, t0 }) => {
+      interchange(b0, PIV, 0, t0);
+      interchange(b1, PIV, 4 * n, t0);
+    });
+    for (let i = 0; i < n; i++) {
+      each(({ b0, b1, t0, t1, re, im }) => {
+        load(b0, i * E); c.set(t0);
+        load(b1, i * E); c.set(t1);
+        c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO).set(re);
+        c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI).set(im);
+      });
+      if (i > 0) loop(i, [[sp, from(members[0]!.SCR, at(i, 0)), n * SLOT], [xp, from(members[0]!.SCR, xAt(0)), SLOT]], terms);
+      each(({ SCR, re, im }) => {
+        store(SCR, xAt(i), get(re));
+        store(SCR, xAt(i) + 16, get(im));
+      });
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      each(({ SCR, re, im }) => {
+        load(SCR, xAt(i)); c.set(re);
+        load(SCR, xAt(i) + 16); c.set(im);
+      });
+      if (i < n - 1) loop(n - 1 - i, [[sp, from(members[0]!.SCR, at(i, i + 1)), n * SLOT], [xp, from(members[0]!.SCR, xAt(i + 1)), SLOT]], terms);
+      each(({ SCR, re, im, pr, pi, b0, b1, dv }) => {
+        load(SCR, at(i, i)); c.set(pr);
+        load(SCR, at(i, i) + 16); c.set(pi);
+        divide(dv, get(re), get(im), pr, pi, re, im);
+        if (i > 0) {
+          store(SCR, xAt(i), get(re));
+          store(SCR, xAt(i) + 16, get(im));
+        }
+        store(b0, i * E, () => c.get(re).get(im).simd(SIMD.i8x16Shuffle, LO));
+        store(b1, i * E, () => c.get(re).get(im).simd(SIMD.i8x16Shuffle, HI));
+      });
+    }
+  };
+  members.forEach(({ SCR }, g) => { if (g > 0) c.get(SCR).get(members[0]!.SCR).op(OP.i32Sub).set(dOff[g]!); });
+  c.get(NRHS).i32(0).op(OP.i32GtS).if_(() => {
+    c.get(NRHS).set(rhs);
+    c.loop_(() => {
+      solveColumn();
+      each(({ b0, b1 }) => {
+        c.get(b0).i32(n * E).op(OP.i32Add).set(b0);
+        c.get(b1).i32(n * E).op(OP.i32Add).set(b1);
+      });
+      c.get(rhs).i32(1).op(OP.i32Sub).tee(rhs);
+    });
+  });
+  return { name, params, results: [], code: c };
+}
