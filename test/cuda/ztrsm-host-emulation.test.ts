@@ -22,7 +22,8 @@ import type { DType } from '../../src/core/dtype.js';
 import type { ComplexScalar } from '../../src/core/op-specs.js';
 import type { Storage } from '../../src/core/storage.js';
 import { cpuTrsmComplex } from '../../src/cpu/complex/ztrsm.js';
-import { complexTrsmCuda, trsmShape } from '../../src/cuda/kernels/ztrsm/index.js';
+import { triangleShape } from '../../src/cuda/kernels/common/triangle-warp.js';
+import { complexTrsmCuda } from '../../src/cuda/kernels/ztrsm/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
@@ -108,7 +109,7 @@ function prepare(c: Case, index: number, root: string): Prepared {
   assert.equal(recorded.length, 1, 'one launch');
   const r = recorded[0]!;
   const ops = [0, 1].map((o) => operandLine(r, o, bytes));
-  assert.equal(Number(r.args[10]!.value), trsmShape(c.side, rows, cols).vectors, 'nrhs: the vectors');
+  assert.equal(Number(r.args[10]!.value), triangleShape(c.side, rows, cols).vectors, 'nrhs: the vectors');
   const input = [
     `${r.config.grid[0]} ${r.config.grid[1]} ${r.config.block[0]} ${c.count} ${len}`,
     ...ops.map((o) => o.line),

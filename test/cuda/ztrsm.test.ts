@@ -12,8 +12,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { list, strided, variable } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
+import { passGridY, triangleShape, triangleView } from '../../src/cuda/kernels/common/triangle-warp.js';
 import {
-  planZtrsm, trsmShape, ZTRSM_MAX_N, ZTRSM_RHS_MAX, ztrsmCovers, ztrsmGridY, ztrsmSmallSource, ztrsmView, type ZtrsmSmallParams,
+  planZtrsm, ZTRSM_MAX_N, ZTRSM_RHS_MAX, ztrsmCovers, ztrsmSmallSource, type ZtrsmSmallParams,
 } from '../../src/cuda/kernels/ztrsm/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
@@ -37,17 +38,17 @@ describe('complex trsm: the plan and the generator', () => {
   });
 
   it('the passes spread over blockIdx.y only where the matrices give fewer than 4 blocks an SM', () => {
-    assert.equal(ztrsmGridY(1, 9, 132), 9, 'one block: every pass its own');
-    assert.equal(ztrsmGridY(100, 9, 132), 6, 'ceil(528 / 100)');
-    assert.equal(ztrsmGridY(1000, 9, 132), 1, 'a full device keeps one');
-    assert.equal(ztrsmGridY(1, 100000, 132), 528);
-    assert.equal(ztrsmGridY(1, 1, 132), 1);
+    assert.equal(passGridY(1, 9, 132), 9, 'one block: every pass its own');
+    assert.equal(passGridY(100, 9, 132), 6, 'ceil(528 / 100)');
+    assert.equal(passGridY(1000, 9, 132), 1, 'a full device keeps one');
+    assert.equal(passGridY(1, 100000, 132), 528);
+    assert.equal(passGridY(1, 1, 132), 1);
   });
 
   it('the triangle T the vectors meet: op(A) for left, op(A)^T for right; read by rows exactly for left N and right T / C', () => {
-    assert.deepEqual(trsmShape('left', 7, 3), { order: 7, vectors: 3 });
-    assert.deepEqual(trsmShape('right', 7, 3), { order: 3, vectors: 7 });
-    const view = (side: 'left' | 'right', uplo: 'lower' | 'upper', transA: 'N' | 'T' | 'C') => ztrsmView({ side, uplo, transA, diag: 'unit' });
+    assert.deepEqual(triangleShape('left', 7, 3), { order: 7, vectors: 3 });
+    assert.deepEqual(triangleShape('right', 7, 3), { order: 3, vectors: 7 });
+    const view = (side: 'left' | 'right', uplo: 'lower' | 'upper', transA: 'N' | 'T' | 'C') => triangleView({ side, uplo, transA, diag: 'unit' });
     assert.deepEqual([view('left', 'lower', 'N').lowerT, view('left', 'lower', 'T').lowerT, view('right', 'lower', 'N').lowerT, view('right', 'lower', 'C').lowerT], [true, false, false, true]);
     assert.deepEqual([view('left', 'upper', 'N').rowwise, view('left', 'upper', 'C').rowwise, view('right', 'upper', 'N').rowwise, view('right', 'upper', 'T').rowwise], [true, false, false, true]);
     assert.equal(view('right', 'upper', 'C').conj, true);

@@ -7,7 +7,7 @@
  * Every vector x of B becomes T x for one triangular matrix T, as in the reference
  * (cpu/complex/ztrmm.ts, ztriangular.ts): side 'left' multiplies the columns of B by T = op(A),
  * 'right' its rows by T = op(A)^T (x op(A) = (op(A)^T x^T)^T). T is the complex trsm's view of A
- * (ztrsm's ztrsmView: element (r, k) is A(r, k) or A(k, r), conjugated for 'C'). Thread r holds row r
+ * (common/triangle-warp.ts triangleView: element (r, k) is A(r, k) or A(k, r), conjugated for 'C'). Thread r holds row r
  * of T off the diagonal on T's side (the other triangle of A is never read, the diagonal only for
  * 'nonunit') and element r of RB vectors at a time.
  *
@@ -22,21 +22,17 @@
  * (BLAS). alpha arrives as two doubles (the test for zero and one made on the caller's value),
  * rounded to the kernel's precision for the scaling. Only B's matrices are written.
  *
- * The vectors of a matrix go RB at a time, the passes spread over blockIdx.y (ztrsm's ztrsmGridY).
+ * The vectors of a matrix go RB at a time, the passes spread over blockIdx.y (common/triangle-warp.ts passGridY).
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexLetter, complexMultiplyAdd, complexPrelude, complexScalarHelpers } from '../common/complex.js';
 import { mathHelpers, precisionPrelude } from '../common/precision.js';
-import { slotSetup, type SmallLayout } from '../common/warp-slots.js';
-import { ztrsmView } from '../ztrsm/index.js';
+import { triangleView } from '../common/triangle-warp.js';
+import { slotSetup } from '../common/warp-slots.js';
 import type { ZtrmmSmallParams } from './params.js';
 
 /** The warp-slot layout (one lane per row of T) for the launch grid (common/warp-slots.ts smallGrid). */
-export function ztrmmLayout(p: Pick<ZtrmmSmallParams, 'dtype' | 'n' | 'warps'>): SmallLayout {
-  return { dtype: p.dtype, n: p.n, warps: p.warps, tile: false, lanes: p.n };
-}
-
 /** The kernel's entry: ztrmm_<z|c>_<side><uplo><trans><diag>_n<N>_r<RB>_<forms>_w<warps>. */
 export function ztrmmEntry(p: ZtrmmSmallParams): string {
   const flags = `${p.side === 'left' ? 'l' : 'r'}${p.uplo === 'lower' ? 'l' : 'u'}${p.transA.toLowerCase()}${p.diag === 'unit' ? 'u' : 'n'}`;
@@ -47,7 +43,7 @@ export function ztrmmSmallSource(p: ZtrmmSmallParams): KernelSource {
   if (!Number.isInteger(p.n) || p.n < 1 || p.n > 32) throw new RangeError(`ztrmm: n must be 1 .. 32, got ${p.n}`);
   if (!Number.isInteger(p.rhs) || p.rhs < 1) throw new RangeError(`ztrmm: rhs must be a positive integer, got ${p.rhs}`);
   if (!Number.isInteger(p.warps) || p.warps < 1 || p.warps > 32) throw new RangeError(`ztrmm: warps must be 1 .. 32, got ${p.warps}`);
-  const v = ztrsmView(p);
+  const v = triangleView(p);
   const entry = ztrmmEntry(p);
   const read = (x: string): string => (v.conj ? `conjReal2(${x})` : x);
   const tAt = (row: string, col: string): string => read(v.rowwise ? `a[${row} + (long long)${col} * ldA]` : `a[${col} + (long long)${row} * ldA]`);

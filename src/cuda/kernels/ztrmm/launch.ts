@@ -10,14 +10,10 @@
 import { batchCount } from '../../../core/batch.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { ComplexTrsmRequest } from '../../../core/op-specs.js';
-import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import { complexBytes } from '../common/complex.js';
-import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
-import { smallGrid } from '../common/warp-slots.js';
+import type { DeviceArray, GpuDevice } from '../../runtime/types.js';
 import { complexGemmCuda } from '../gemm/index.js';
-import { trsmShape, ztrsmGridY } from '../ztrsm/index.js';
-import { ztrmmLayout, ztrmmSmallSource } from './generate-small.js';
+import { launchTriangleWarp, triangleShape, type TriangleWarpDesign } from '../common/triangle-warp.js';
+import { ztrmmSmallSource } from './generate-small.js';
 import { planZtrmm, ztrmmServes, ztrmmSteps } from './plan.js';
 
 /** ztrmm / ctrmm: B := alpha op(A) B ('left') or alpha B op(A) ('right'), a triangle of any order. */
@@ -26,7 +22,7 @@ export function complexTrmmCuda(dev: GpuDevice, r: ComplexTrsmRequest<DeviceArra
   if (a.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex trmm kernels take strided and list batches', 'a');
   if (b.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex trmm kernels take strided and list batches', 'b');
   if (batchCount(b) === 0) return;
-  const { order, vectors } = trsmShape(r.side, b.rows, b.cols);
+  const { order, vectors } = triangleShape(r.side, b.rows, b.cols);
   if (order === 0 || vectors === 0) return;
   if (ztrmmServes(order)) {
     smallTrmm(dev, r);
@@ -40,22 +36,7 @@ export function complexTrmmCuda(dev: GpuDevice, r: ComplexTrsmRequest<DeviceArra
 
 /** The small kernel's launches (the triangle of order 1 .. ZTRMM_MAX_N, at least one vector). */
 function smallTrmm(dev: GpuDevice, r: ComplexTrsmRequest<DeviceArray>): void {
-  const dtype = deviceDtype(r.b);
-  const grouping = groupOperands(dev, [r.a, r.b], complexBytes(dtype));
-  try {
-    for (const g of grouping.groups) {
-      const [a, b] = [g.operands[0]!, g.operands[1]!];
-      const shape = trsmShape(r.side, b.rows, b.cols);
-      const p = plannedOnce(dev, `ztrmm/${dtype}/${shape.order},${shape.vectors}/${r.side}${r.uplo}${r.transA}${r.diag}/${a.kind},${b.kind}`, () => planZtrmm({
-        dtype, n: shape.order, vectors: shape.vectors, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag, kindA: a.kind, kindB: b.kind,
-      }));
-      const k = kernelFor(dev, 'ztrmm-small', p, () => ztrmmSmallSource(p));
-      const blocks = smallGrid(ztrmmLayout(p), g.count);
-      const y = ztrsmGridY(blocks, Math.ceil(shape.vectors / p.rhs), dev.info.smCount);
-      k.launch({ grid: [blocks, y, 1], block: [p.warps * 32, 1, 1] },
-        [...operandArgs(a), ...operandArgs(b), ...indexArgs(g.index, g.count), arg.i32(shape.vectors), arg.f64(r.alpha[0]), arg.f64(r.alpha[1])]);
-    }
-  } finally {
-    release(dev, grouping);
-  }
+  launchTriangleWarp(dev, DESIGN, r);
 }
+
+const DESIGN: TriangleWarpDesign = { name: 'ztrmm', plan: planZtrmm, source: ztrmmSmallSource };

@@ -7,14 +7,11 @@
  * the vectors per pass the complex trsm's (four), not swept for this kernel.
  */
 import type { Batch } from '../../../core/batch.js';
-import type { DType } from '../../../core/dtype.js';
-import type { Diag, Side, Uplo } from '../../../core/enums.js';
-import type { ComplexGemmRequest, ComplexOp, ComplexScalar, ComplexTrsmRequest } from '../../../core/op-specs.js';
-import type { OperandKind } from '../common/batch-pointer.js';
+import type { ComplexGemmRequest, ComplexScalar, ComplexTrsmRequest } from '../../../core/op-specs.js';
 import { block, type BlockBatch } from '../common/sub-blocks.js';
-import { SMALL_MAX_N, smallWarps } from '../common/warp-slots.js';
+import { planTriangleWarp, triangleRunsForward, type TriangleWarpProblem } from '../common/triangle-warp.js';
+import { SMALL_MAX_N } from '../common/warp-slots.js';
 import { recursionSteps } from '../trsm/index.js';
-import { ztrsmSolvesForward } from '../ztrsm/index.js';
 import type { ZtrmmSmallParams } from './params.js';
 
 /** The largest triangle the kernel takes. */
@@ -34,25 +31,10 @@ export function ztrmmCovers(r: { a: Batch<unknown>; b: Batch<unknown> }): boolea
   return r.a.kind !== 'variable' && r.b.kind !== 'variable';
 }
 
-export interface ZtrmmProblem {
-  readonly dtype: DType;
-  readonly n: number;
-  readonly vectors: number;
-  readonly side: Side;
-  readonly uplo: Uplo;
-  readonly transA: ComplexOp;
-  readonly diag: Diag;
-  readonly kindA: OperandKind;
-  readonly kindB: OperandKind;
-}
+export type ZtrmmProblem = TriangleWarpProblem;
 
 /** Warps as the real small kernels; vectors per pass min(vectors, ZTRMM_RHS_MAX), at least 1. */
-export function planZtrmm(p: ZtrmmProblem): ZtrmmSmallParams {
-  return {
-    dtype: p.dtype, n: p.n, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag, kindA: p.kindA, kindB: p.kindB,
-    warps: smallWarps(p.n), rhs: Math.max(1, Math.min(ZTRMM_RHS_MAX, p.vectors)),
-  };
-}
+export const planZtrmm = (p: ZtrmmProblem): ZtrmmSmallParams => planTriangleWarp(p, ZTRMM_RHS_MAX);
 
 /** A complex trmm on strided or list batches (sub-blocks of them: common/sub-blocks.ts). */
 export type BlockTrmmRequest<S> = Omit<ComplexTrsmRequest<S>, 'a' | 'b'> & { readonly a: BlockBatch<S>; readonly b: BlockBatch<S> };
@@ -82,7 +64,7 @@ export function ztrmmSteps<S>(r: BlockTrmmRequest<S>): ZtrmmStep<S>[] {
   const zero = r.alpha[0] === 0 && r.alpha[1] === 0;
   const plain = r.transA === 'N';
   const steps: ZtrmmStep<S>[] = [];
-  for (const s of recursionSteps(left ? m : n, ZTRMM_MAX_N, ZTRMM_SPLIT_ALIGN, ztrsmSolvesForward(r), 'trmm')) {
+  for (const s of recursionSteps(left ? m : n, ZTRMM_MAX_N, ZTRMM_SPLIT_ALIGN, triangleRunsForward(r), 'trmm')) {
     if (s.kind === 'leaf') {
       const { off, size } = s.span;
       steps.push({ kind: 'leaf', request: {

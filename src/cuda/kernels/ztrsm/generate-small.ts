@@ -26,36 +26,15 @@
  * alpha arrives as two doubles (the test for zero and one made on the caller's value, as the
  * reference's), rounded to the kernel's precision for the scaling. Only B's matrices are written.
  *
- * The vectors of a matrix go RB at a time, the passes spread over blockIdx.y (plan.ts ztrsmGridY).
+ * The vectors of a matrix go RB at a time, the passes spread over blockIdx.y (common/triangle-warp.ts passGridY).
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexLetter, complexPrelude, complexScalarHelpers } from '../common/complex.js';
 import { mathHelpers, precisionPrelude } from '../common/precision.js';
-import { slotSetup, type SmallLayout } from '../common/warp-slots.js';
+import { triangleView } from '../common/triangle-warp.js';
+import { slotSetup } from '../common/warp-slots.js';
 import type { ZtrsmSmallParams } from './params.js';
-
-/** The warp-slot layout (one lane per row of T) for the launch grid (common/warp-slots.ts smallGrid). */
-export function ztrsmLayout(p: Pick<ZtrsmSmallParams, 'dtype' | 'n' | 'warps'>): SmallLayout {
-  return { dtype: p.dtype, n: p.n, warps: p.warps, tile: false, lanes: p.n };
-}
-
-/** How the solve reads A and B (the view of the file comment). */
-export interface ZtrsmView {
-  /** T(r, k) = A(r, k) (else A(k, r)). */
-  readonly rowwise: boolean;
-  /** T is lower triangular: a forward sweep (else backward). */
-  readonly lowerT: boolean;
-  readonly conj: boolean;
-  readonly unit: boolean;
-  readonly left: boolean;
-}
-
-export function ztrsmView(p: Pick<ZtrsmSmallParams, 'side' | 'uplo' | 'transA' | 'diag'>): ZtrsmView {
-  const left = p.side === 'left';
-  const rowwise = left === (p.transA === 'N');
-  return { rowwise, lowerT: (p.uplo === 'lower') === rowwise, conj: p.transA === 'C', unit: p.diag === 'unit', left };
-}
 
 /** The kernel's entry: ztrsm_<z|c>_<side><uplo><trans><diag>_n<N>_r<RB>_<forms>_w<warps>. */
 export function ztrsmEntry(p: ZtrsmSmallParams): string {
@@ -81,7 +60,7 @@ static __device__ __forceinline__ real2 divBy(real2 a, const Divisor& s) {
 export function ztrsmSmallSource(p: ZtrsmSmallParams): KernelSource {
   if (!Number.isInteger(p.n) || p.n < 1 || p.n > 32) throw new RangeError(`ztrsm: n must be 1 .. 32, got ${p.n}`);
   if (!Number.isInteger(p.rhs) || p.rhs < 1) throw new RangeError(`ztrsm: rhs must be a positive integer, got ${p.rhs}`);
-  const v = ztrsmView(p);
+  const v = triangleView(p);
   const entry = ztrsmEntry(p);
   const read = (x: string): string => (v.conj ? `conjReal2(${x})` : x);
   const tAt = (row: string, col: string): string => read(v.rowwise ? `a[${row} + (long long)${col} * ldA]` : `a[${col} + (long long)${row} * ldA]`);

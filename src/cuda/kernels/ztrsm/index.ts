@@ -4,9 +4,9 @@
  * beyond. The family's public face.
  */
 export type { ZtrsmSmallParams } from './params.js';
-export { ztrsmEntry, ztrsmLayout, ztrsmSmallSource, ztrsmView, type ZtrsmView } from './generate-small.js';
+export { ztrsmEntry, ztrsmSmallSource } from './generate-small.js';
 export {
-  planZtrsm, trsmShape, ZTRSM_MAX_N, ZTRSM_RHS_MAX, ZTRSM_SPLIT_ALIGN, ztrsmCovers, ztrsmGridY, ztrsmServes, ztrsmSolvesForward, ztrsmSteps,
+  planZtrsm, ZTRSM_MAX_N, ZTRSM_RHS_MAX, ZTRSM_SPLIT_ALIGN, ztrsmCovers, ztrsmServes, ztrsmSteps,
   type BlockTrsmRequest, type ZtrsmProblem, type ZtrsmStep,
 } from './plan.js';
 export { complexTrsmCuda } from './launch.js';

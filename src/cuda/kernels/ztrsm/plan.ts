@@ -7,13 +7,12 @@
  * per pass the complex solves' (four, as complex-lu and zpotrf), not swept for this kernel.
  */
 import type { Batch } from '../../../core/batch.js';
-import type { DType } from '../../../core/dtype.js';
-import type { Diag, Side, Uplo } from '../../../core/enums.js';
-import type { ComplexGemmRequest, ComplexOp, ComplexScalar, ComplexTrsmRequest } from '../../../core/op-specs.js';
-import type { OperandKind } from '../common/batch-pointer.js';
+import type { Side } from '../../../core/enums.js';
+import type { ComplexGemmRequest, ComplexScalar, ComplexTrsmRequest } from '../../../core/op-specs.js';
 import { block, type BlockBatch } from '../common/sub-blocks.js';
 import { recursionSteps } from '../trsm/index.js';
-import { SMALL_MAX_N, smallWarps } from '../common/warp-slots.js';
+import { planTriangleWarp, triangleRunsForward, type TriangleWarpProblem } from '../common/triangle-warp.js';
+import { SMALL_MAX_N } from '../common/warp-slots.js';
 import type { ZtrsmSmallParams } from './params.js';
 
 /** The largest triangle the kernels take. */
@@ -21,17 +20,6 @@ export const ZTRSM_MAX_N = SMALL_MAX_N;
 
 /** Most right-hand-side vectors per pass: each is two registers (complex64) or four (complex128) beside the row of T (N pairs). */
 export const ZTRSM_RHS_MAX = 4;
-
-/** Blocks per SM the grid aims at before it splits the vectors of each matrix over blockIdx.y. */
-const BLOCKS_PER_SM = 4;
-
-/** The largest gridDim.y. */
-const GRID_Y_MAX = 65535;
-
-/** Order of the triangle and number of right-hand-side vectors of a trsm on B (rows x cols). */
-export function trsmShape(side: Side, rows: number, cols: number): { order: number; vectors: number } {
-  return side === 'left' ? { order: rows, vectors: cols } : { order: cols, vectors: rows };
-}
 
 /** Whether the kernels take a triangle of order n. */
 export const ztrsmServes = (n: number): boolean => n >= 0 && n <= ZTRSM_MAX_N;
@@ -44,35 +32,10 @@ export function ztrsmCovers(r: { side: Side; a: Batch<unknown>; b: Batch<unknown
   return r.a.kind !== 'variable' && r.b.kind !== 'variable';
 }
 
-export interface ZtrsmProblem {
-  readonly dtype: DType;
-  readonly n: number;
-  readonly vectors: number;
-  readonly side: Side;
-  readonly uplo: Uplo;
-  readonly transA: ComplexOp;
-  readonly diag: Diag;
-  readonly kindA: OperandKind;
-  readonly kindB: OperandKind;
-}
+export type ZtrsmProblem = TriangleWarpProblem;
 
 /** Vectors per pass min(vectors, ZTRSM_RHS_MAX), at least 1. */
-export function planZtrsm(p: ZtrsmProblem): ZtrsmSmallParams {
-  return {
-    dtype: p.dtype, n: p.n, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag, kindA: p.kindA, kindB: p.kindB,
-    warps: smallWarps(p.n), rhs: Math.max(1, Math.min(ZTRSM_RHS_MAX, p.vectors)),
-  };
-}
-
-/**
- * Blocks along y: the passes of each matrix's vectors spread over blockIdx.y where the matrices
- * alone give fewer than BLOCKS_PER_SM blocks an SM (each y block reads its matrices' triangles
- * again, so a batch that fills the device keeps one).
- */
-export function ztrsmGridY(blocksX: number, passes: number, smCount: number): number {
-  const want = Math.ceil((BLOCKS_PER_SM * smCount) / Math.max(1, blocksX));
-  return Math.max(1, Math.min(passes, want, GRID_Y_MAX));
-}
+export const planZtrsm = (p: ZtrsmProblem): ZtrsmSmallParams => planTriangleWarp(p, ZTRSM_RHS_MAX);
 
 /** Where the recursion splits a triangle: at multiples of 32 (the leaf kernel's largest order) near the half. */
 export const ZTRSM_SPLIT_ALIGN = 32;
@@ -87,12 +50,6 @@ export type ZtrsmStep<S> =
 
 const ONE: ComplexScalar = [1, 0];
 const MINUS_ONE: ComplexScalar = [-1, 0];
-
-/** Whether the solve runs from B's first rows (left) / columns (right) forward: op(A) lower for 'left', upper for 'right'. */
-export function ztrsmSolvesForward(v: { readonly side: Side; readonly uplo: Uplo; readonly transA: ComplexOp }): boolean {
-  const opLower = (v.uplo === 'lower') === (v.transA === 'N');
-  return v.side === 'left' ? opLower : !opLower;
-}
 
 /**
  * The recursion of the real trsm (trsm/plan.ts recursionSteps: split the triangle near the half at
@@ -112,7 +69,7 @@ export function ztrsmSteps<S>(r: BlockTrsmRequest<S>): ZtrsmStep<S>[] {
   const zero = r.alpha[0] === 0 && r.alpha[1] === 0;
   const plain = r.transA === 'N';
   const steps: ZtrsmStep<S>[] = [];
-  for (const s of recursionSteps(left ? m : n, ZTRSM_MAX_N, ZTRSM_SPLIT_ALIGN, ztrsmSolvesForward(r), 'trsm')) {
+  for (const s of recursionSteps(left ? m : n, ZTRSM_MAX_N, ZTRSM_SPLIT_ALIGN, triangleRunsForward(r), 'trsm')) {
     if (s.kind === 'leaf') {
       const { off, size } = s.span;
       steps.push({ kind: 'leaf', request: {

@@ -1,0 +1,130 @@
+/**
+ * What the complex triangle-by-vectors warp designs share (ztrsm's solve and ztrmm's multiply, for
+ * triangles of order <= 32): the parameter object, the triangle T the vectors of B meet, the shape
+ * of a request (the triangle's order, the vectors), the warp-slot layout, the grid's y extent and the
+ * launch loop over a request's groups. Each family keeps its own kernel text and plan.
+ *
+ * Every vector of B meets one triangular matrix T: side 'left' the columns of B against T = op(A),
+ * 'right' its rows against T = op(A)^T. Element (r, k) of T is A(r, k) when the kernel reads A by rows
+ * ('left' with 'N', 'right' with 'T' or 'C') and A(k, r) otherwise, conjugated for 'C', and T is lower
+ * exactly when A's stored triangle is lower and read by rows, or upper and read by columns.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { Diag, Side, Uplo } from '../../../core/enums.js';
+import type { ComplexOp, ComplexTrsmRequest } from '../../../core/op-specs.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelSource } from '../../runtime/types.js';
+import type { OperandKind } from './batch-pointer.js';
+import { complexBytes } from './complex.js';
+import { kernelFor, plannedOnce } from './kernel-cache.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from './operands.js';
+import { smallGrid, smallWarps, type SmallLayout } from './warp-slots.js';
+
+/** The parameter object of a triangle warp kernel. `dtype` is the parts' type (float64: complex128, float32: complex64). */
+export interface TriangleWarpParams {
+  readonly dtype: DType;
+  /** Order of the triangle (B's rows for side 'left', its columns for 'right'). */
+  readonly n: number;
+  readonly side: Side;
+  readonly uplo: Uplo;
+  readonly transA: ComplexOp;
+  readonly diag: Diag;
+  readonly kindA: OperandKind;
+  readonly kindB: OperandKind;
+  /** Warps per block. */
+  readonly warps: number;
+  /** Vectors of B per pass (a compile-time constant). */
+  readonly rhs: number;
+}
+
+/** How a kernel reads A and B (the file comment's T). */
+export interface TriangleView {
+  /** T(r, k) = A(r, k) (else A(k, r)). */
+  readonly rowwise: boolean;
+  /** T is lower triangular. */
+  readonly lowerT: boolean;
+  readonly conj: boolean;
+  readonly unit: boolean;
+  readonly left: boolean;
+}
+
+export function triangleView(p: Pick<TriangleWarpParams, 'side' | 'uplo' | 'transA' | 'diag'>): TriangleView {
+  const left = p.side === 'left';
+  const rowwise = left === (p.transA === 'N');
+  return { rowwise, lowerT: (p.uplo === 'lower') === rowwise, conj: p.transA === 'C', unit: p.diag === 'unit', left };
+}
+
+/** Whether op(A) meets B's first rows (left) / columns (right) first: op(A) lower for 'left', upper for 'right'. */
+export function triangleRunsForward(v: { readonly side: Side; readonly uplo: Uplo; readonly transA: ComplexOp }): boolean {
+  const opLower = (v.uplo === 'lower') === (v.transA === 'N');
+  return v.side === 'left' ? opLower : !opLower;
+}
+
+/** Order of the triangle and number of vectors of a trsm or trmm on B (rows x cols). */
+export function triangleShape(side: Side, rows: number, cols: number): { order: number; vectors: number } {
+  return side === 'left' ? { order: rows, vectors: cols } : { order: cols, vectors: rows };
+}
+
+/** The warp-slot layout (one lane per row of T) for the launch grid (warp-slots.ts smallGrid). */
+export function triangleWarpLayout(p: Pick<TriangleWarpParams, 'dtype' | 'n' | 'warps'>): SmallLayout {
+  return { dtype: p.dtype, n: p.n, warps: p.warps, tile: false, lanes: p.n };
+}
+
+/** Blocks per SM the grid aims at before it splits the vectors of each matrix over blockIdx.y. */
+const BLOCKS_PER_SM = 4;
+
+/** The largest gridDim.y. */
+const GRID_Y_MAX = 65535;
+
+/**
+ * Blocks along y: the passes of each matrix's vectors spread over blockIdx.y where the matrices
+ * alone give fewer than BLOCKS_PER_SM blocks an SM (each y block reads its matrices' triangles
+ * again, so a batch that fills the device keeps one).
+ */
+export function passGridY(blocksX: number, passes: number, smCount: number): number {
+  const want = Math.ceil((BLOCKS_PER_SM * smCount) / Math.max(1, blocksX));
+  return Math.max(1, Math.min(passes, want, GRID_Y_MAX));
+}
+
+/** A triangle warp design: its name (memo keys: `<name>/...`, kernels: `<name>-small`), plan and source. */
+export interface TriangleWarpDesign {
+  readonly name: string;
+  readonly plan: (problem: TriangleWarpProblem) => TriangleWarpParams;
+  readonly source: (p: TriangleWarpParams) => KernelSource;
+}
+
+/**
+ * The launches of a triangle warp kernel for a request whose triangle has order 1 .. 32 and at least
+ * one vector: one per launch group of A and B (common/operands.ts; pointer tables of pairs), arguments
+ * A, B, the group's index, the vectors and alpha's parts.
+ */
+export function launchTriangleWarp(dev: GpuDevice, design: TriangleWarpDesign, r: ComplexTrsmRequest<DeviceArray>): void {
+  const dtype = deviceDtype(r.b);
+  const grouping = groupOperands(dev, [r.a, r.b], complexBytes(dtype));
+  try {
+    for (const g of grouping.groups) {
+      const [a, b] = [g.operands[0]!, g.operands[1]!];
+      const shape = triangleShape(r.side, b.rows, b.cols);
+      const p = plannedOnce(dev, `${design.name}/${dtype}/${shape.order},${shape.vectors}/${r.side}${r.uplo}${r.transA}${r.diag}/${a.kind},${b.kind}`, () => design.plan({
+        dtype, n: shape.order, vectors: shape.vectors, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag, kindA: a.kind, kindB: b.kind,
+      }));
+      const k = kernelFor(dev, `${design.name}-small`, p, () => design.source(p));
+      const blocks = smallGrid(triangleWarpLayout(p), g.count);
+      const y = passGridY(blocks, Math.ceil(shape.vectors / p.rhs), dev.info.smCount);
+      k.launch({ grid: [blocks, y, 1], block: [p.warps * 32, 1, 1] },
+        [...operandArgs(a), ...operandArgs(b), ...indexArgs(g.index, g.count), arg.i32(shape.vectors), arg.f64(r.alpha[0]), arg.f64(r.alpha[1])]);
+    }
+  } finally {
+    release(dev, grouping);
+  }
+}
+
+/** What a triangle warp kernel's plan reads: the parameter object less its choices, and the vectors. */
+export type TriangleWarpProblem = Omit<TriangleWarpParams, 'warps' | 'rhs'> & { readonly vectors: number };
+
+/** Warps as the real small kernels (warp-slots.ts smallWarps); vectors per pass min(vectors, rhsMax), at least 1. */
+export function planTriangleWarp(p: TriangleWarpProblem, rhsMax: number): TriangleWarpParams {
+  return {
+    dtype: p.dtype, n: p.n, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag, kindA: p.kindA, kindB: p.kindB,
+    warps: smallWarps(p.n), rhs: Math.max(1, Math.min(rhsMax, p.vectors)),
+  };
+}
