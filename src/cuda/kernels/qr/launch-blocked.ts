@@ -17,14 +17,14 @@
  *   columns by the shared orgqr kernel on A(j:m, j:j+ib), zeros in A(0:j, j:j+ib).
  * Each matrix's work touches only its own memory and workspace: NaN stays in its matrix.
  */
-import type { DType } from '../../../core/dtype.js';
 import type { Side } from '../../../core/enums.js';
 import type { Op } from '../../../core/ops.js';
 import type { Batch } from '../../../core/batch.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { operandArgs, sharedLimit, type OperandArgs } from '../common/operands.js';
-import { wyFactor, wyLaset, wyView, workBatch, type WyChunk } from '../common/wy-launch.js';
+import { householderGeqrfBlocked, householderOrgqrBlocked, type HouseholderSteps } from '../common/householder-blocked.js';
+import { wyFactor, wyLaset, workBatch, type WyChunk } from '../common/wy-launch.js';
 import { gemmCuda } from '../gemm/index.js';
 import { geqrfSharedSource, orgqrSharedSource } from './generate-shared.js';
 import type { QrBlockedPlan, QrPlan, QrShape } from './params.js';
@@ -90,66 +90,28 @@ function workspaces(dev: GpuDevice, c: WyChunk, m: number, n: number, nb: number
   return { v: dev.view(c.work, 0, vy), y: dev.view(c.work, vy, vy), w: dev.view(c.work, 2 * vy, c.count * nb * n) };
 }
 
-/** The blocked geqrf of one chunk (operands A and tau), by plan `p`. */
-export function geqrfBlocked(dev: GpuDevice, p: QrBlockedPlan, c: WyChunk, info: DeviceArray): void {
-  const [a, tau] = c.operands as [WyChunk['operands'][0], WyChunk['operands'][0]];
-  const { dtype, m, n, k, nb } = p;
+/** This family's launches for the shared blocked drivers (common/householder-blocked.ts) on chunk `c` of plan `p`. */
+function stepsOf(dev: GpuDevice, p: QrBlockedPlan, c: WyChunk): HouseholderSteps {
+  const { dtype, m, n, nb } = p;
+  const kind = c.operands[0]!.kind;
   const ws = workspaces(dev, c, m, n, nb);
-  const infoAt = c.infoPointer(info);
-  const end = p.tailKernel ? p.tail : k;
-  for (let j = 0; j < end; j += nb) {
-    const ib = Math.min(nb, k - j);
-    const r = m - j;
-    const panel = wyView(a, j, j, r, ib);
-    const taus = wyView(tau, j, 0, ib, 1);
-    launchShared(dev, sharedPlan(dev, { op: 'geqrf', dtype, m: r, n: ib, k: ib, kind: a.kind }), c.count, panel.args, taus.args, infoAt, c.index);
-    const nc = n - j - ib;
-    if (nc <= 0) continue;
-    apply(dev, dtype, nb, c, ws, panel.args, taus.args, r, ib, 'T', wyView(a, j, j + ib, r, nc).batch, m, n);
-  }
-  if (p.tailKernel) {
-    const t = p.tail;
-    launchShared(dev, sharedPlan(dev, { op: 'geqrf', dtype, m: m - t, n: n - t, k: k - t, kind: a.kind }), c.count,
-      wyView(a, t, t, m - t, n - t).args, wyView(tau, t, 0, k - t, 1).args, infoAt, c.index);
-  }
+  return {
+    shared: (shape, a, tau, info) => launchShared(dev, sharedPlan(dev, { ...shape, dtype, kind }), c.count, a, tau, info, c.index),
+    laset: (a, diagonal) => wyLaset(dev, dtype, c.count, a, diagonal),
+    applyLeft: (panel, taus, r, ib, adjoint, target, nc) => {
+      wyFactor(dev, dtype, nb, false, c.count, panel, taus, ws.v, ws.y, m * nb, r, ib);
+      applyWy(dev, {
+        side: 'left', trans: adjoint ? 'T' : 'N',
+        v: workBatch(ws.v, r, ib, c.count, m * nb), y: workBatch(ws.y, r, ib, c.count, m * nb),
+        w: workBatch(ws.w, ib, nc, c.count, nb * n), c: target,
+      });
+    },
+  };
 }
+
+/** The blocked geqrf of one chunk (operands A and tau), by plan `p`. */
+export const geqrfBlocked = (dev: GpuDevice, p: QrBlockedPlan, c: WyChunk, info: DeviceArray): void =>
+  householderGeqrfBlocked(p, c, info, stepsOf(dev, p, c));
 
 /** The blocked orgqr of one chunk (operands A and tau), by plan `p`. */
-export function orgqrBlocked(dev: GpuDevice, p: QrBlockedPlan, c: WyChunk): void {
-  const [a, tau] = c.operands as [WyChunk['operands'][0], WyChunk['operands'][0]];
-  const { dtype, m, n, k, nb } = p;
-  const ws = workspaces(dev, c, m, n, nb);
-  const t = p.tail;
-  if (t < n) {
-    wyLaset(dev, dtype, c.count, wyView(a, 0, t, t, n - t).args, 0);
-    if (p.tailKernel) {
-      launchShared(dev, sharedPlan(dev, { op: 'orgqr', dtype, m: m - t, n: n - t, k: k - t, kind: a.kind }), c.count,
-        wyView(a, t, t, m - t, n - t).args, wyView(tau, t, 0, k - t, 1).args, null, c.index);
-    } else {
-      wyLaset(dev, dtype, c.count, wyView(a, t, t, m - t, n - t).args, 1);
-    }
-  }
-  const last = t === 0 ? -1 : Math.floor((t - 1) / nb) * nb;
-  for (let j = last; j >= 0; j -= nb) {
-    const ib = Math.min(nb, t - j);
-    const r = m - j;
-    const panel = wyView(a, j, j, r, ib);
-    const taus = wyView(tau, j, 0, ib, 1);
-    const nc = n - j - ib;
-    if (nc > 0) apply(dev, dtype, nb, c, ws, panel.args, taus.args, r, ib, 'N', wyView(a, j, j + ib, r, nc).batch, m, n);
-    launchShared(dev, sharedPlan(dev, { op: 'orgqr', dtype, m: r, n: ib, k: ib, kind: a.kind }), c.count, panel.args, taus.args, null, c.index);
-    wyLaset(dev, dtype, c.count, wyView(a, 0, j, j, ib).args, 0);
-  }
-}
-
-/** V, Y of the r x ib reflectors at `panel`, then H ('N') or H^T ('T') applied from the left to `target` (r x nc). */
-function apply(dev: GpuDevice, dtype: DType, nb: number, c: WyChunk, ws: { v: DeviceArray; y: DeviceArray; w: DeviceArray },
-  panel: OperandArgs, taus: OperandArgs, r: number, ib: number, trans: Op, target: Batch<DeviceArray>, m: number, n: number): void {
-  const nc = target.kind === 'variable' ? 0 : target.cols;
-  wyFactor(dev, dtype, nb, false, c.count, panel, taus, ws.v, ws.y, m * nb, r, ib);
-  applyWy(dev, {
-    side: 'left', trans,
-    v: workBatch(ws.v, r, ib, c.count, m * nb), y: workBatch(ws.y, r, ib, c.count, m * nb),
-    w: workBatch(ws.w, ib, nc, c.count, nb * n), c: target,
-  });
-}
+export const orgqrBlocked = (dev: GpuDevice, p: QrBlockedPlan, c: WyChunk): void => householderOrgqrBlocked(p, c, stepsOf(dev, p, c));

@@ -23,6 +23,7 @@ import type { Batch } from '../../../core/batch.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { cachedKernel, kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { operandArgs, sharedLimit, type OperandArgs } from '../common/operands.js';
+import { householderGeqrfBlocked, householderOrgqrBlocked, type HouseholderSteps } from '../common/householder-blocked.js';
 import { wyView, workBatch, type WyChunk } from '../common/wy-launch.js';
 import { complexGemmCuda } from '../gemm/index.js';
 import { zgeqrfSharedSource, zorgqrSharedSource } from './generate-shared.js';
@@ -125,68 +126,31 @@ function spaces(dev: GpuDevice, c: WyChunk, vyPairs: number, wPairs: number): Sp
   return { v: dev.view(c.work, 0, vy), y: dev.view(c.work, vy, vy), w: dev.view(c.work, 2 * vy, 2 * c.count * wPairs) };
 }
 
-/** The blocked zgeqrf of one chunk (operands A and tau), by plan `p`. */
-export function zgeqrfBlocked(dev: GpuDevice, p: ZqrBlockedPlan, c: WyChunk, info: DeviceArray): void {
-  const [a, tau] = c.operands as [WyChunk['operands'][0], WyChunk['operands'][0]];
-  const { dtype, m, n, k, nb } = p;
+/** This family's launches for the shared blocked drivers (common/householder-blocked.ts) on chunk `c` of plan `p`. */
+function stepsOf(dev: GpuDevice, p: ZqrBlockedPlan, c: WyChunk): HouseholderSteps {
+  const { dtype, m, n, nb } = p;
+  const kind = c.operands[0]!.kind;
   const ws = spaces(dev, c, m * nb, nb * n);
-  const infoAt = c.infoPointer(info);
-  const end = p.tailKernel ? p.tail : k;
-  for (let j = 0; j < end; j += nb) {
-    const ib = Math.min(nb, k - j);
-    const r = m - j;
-    const panel = wyView(a, j, j, r, ib);
-    const taus = wyView(tau, j, 0, ib, 1);
-    launchZshared(dev, zsharedPlan(dev, { op: 'geqrf', dtype, m: r, n: ib, k: ib, kind: a.kind }), c.count, panel.args, taus.args, infoAt, c.index);
-    const nc = n - j - ib;
-    if (nc <= 0) continue;
-    leftApply(dev, dtype, nb, c, ws, panel.args, taus.args, r, ib, 'C', wyView(a, j, j + ib, r, nc).batch, nc, m, n);
-  }
-  if (p.tailKernel) {
-    const t = p.tail;
-    launchZshared(dev, zsharedPlan(dev, { op: 'geqrf', dtype, m: m - t, n: n - t, k: k - t, kind: a.kind }), c.count,
-      wyView(a, t, t, m - t, n - t).args, wyView(tau, t, 0, k - t, 1).args, infoAt, c.index);
-  }
+  return {
+    shared: (shape, a, tau, info) => launchZshared(dev, zsharedPlan(dev, { ...shape, dtype, kind }), c.count, a, tau, info, c.index),
+    laset: (a, diagonal) => zlaset(dev, dtype, c.count, a, diagonal),
+    applyLeft: (panel, taus, r, ib, adjoint, target, nc) => {
+      zwyFactor(dev, dtype, nb, false, c.count, panel, taus, ws.v, ws.y, m * nb, r, ib);
+      applyZwy(dev, {
+        side: 'left', trans: adjoint ? 'C' : 'N',
+        v: workBatch(ws.v, r, ib, c.count, m * nb), y: workBatch(ws.y, r, ib, c.count, m * nb),
+        w: workBatch(ws.w, ib, nc, c.count, nb * n), c: target,
+      });
+    },
+  };
 }
+
+/** The blocked zgeqrf of one chunk (operands A and tau), by plan `p`. */
+export const zgeqrfBlocked = (dev: GpuDevice, p: ZqrBlockedPlan, c: WyChunk, info: DeviceArray): void =>
+  householderGeqrfBlocked(p, c, info, stepsOf(dev, p, c));
 
 /** The blocked zungqr of one chunk (operands A and tau), by plan `p`. */
-export function zorgqrBlocked(dev: GpuDevice, p: ZqrBlockedPlan, c: WyChunk): void {
-  const [a, tau] = c.operands as [WyChunk['operands'][0], WyChunk['operands'][0]];
-  const { dtype, m, n, k, nb } = p;
-  const ws = spaces(dev, c, m * nb, nb * n);
-  const t = p.tail;
-  if (t < n) {
-    zlaset(dev, dtype, c.count, wyView(a, 0, t, t, n - t).args, 0);
-    if (p.tailKernel) {
-      launchZshared(dev, zsharedPlan(dev, { op: 'orgqr', dtype, m: m - t, n: n - t, k: k - t, kind: a.kind }), c.count,
-        wyView(a, t, t, m - t, n - t).args, wyView(tau, t, 0, k - t, 1).args, null, c.index);
-    } else {
-      zlaset(dev, dtype, c.count, wyView(a, t, t, m - t, n - t).args, 1);
-    }
-  }
-  const last = t === 0 ? -1 : Math.floor((t - 1) / nb) * nb;
-  for (let j = last; j >= 0; j -= nb) {
-    const ib = Math.min(nb, t - j);
-    const r = m - j;
-    const panel = wyView(a, j, j, r, ib);
-    const taus = wyView(tau, j, 0, ib, 1);
-    const nc = n - j - ib;
-    if (nc > 0) leftApply(dev, dtype, nb, c, ws, panel.args, taus.args, r, ib, 'N', wyView(a, j, j + ib, r, nc).batch, nc, m, n);
-    launchZshared(dev, zsharedPlan(dev, { op: 'orgqr', dtype, m: r, n: ib, k: ib, kind: a.kind }), c.count, panel.args, taus.args, null, c.index);
-    zlaset(dev, dtype, c.count, wyView(a, 0, j, j, ib).args, 0);
-  }
-}
-
-/** V, Y of the r x ib reflectors at `panel`, then H ('N') or H^H ('C') applied from the left to `target` (r x nc). */
-function leftApply(dev: GpuDevice, dtype: DType, nb: number, c: WyChunk, ws: Spaces, panel: OperandArgs, taus: OperandArgs,
-  r: number, ib: number, trans: 'N' | 'C', target: Batch<DeviceArray>, nc: number, m: number, n: number): void {
-  zwyFactor(dev, dtype, nb, false, c.count, panel, taus, ws.v, ws.y, m * nb, r, ib);
-  applyZwy(dev, {
-    side: 'left', trans,
-    v: workBatch(ws.v, r, ib, c.count, m * nb), y: workBatch(ws.y, r, ib, c.count, m * nb),
-    w: workBatch(ws.w, ib, nc, c.count, nb * n), c: target,
-  });
-}
+export const zorgqrBlocked = (dev: GpuDevice, p: ZqrBlockedPlan, c: WyChunk): void => householderOrgqrBlocked(p, c, stepsOf(dev, p, c));
 
 /** Parts of workspace per matrix of the blocked zunmqr: V and Y (order x nb pairs) and W (nb x nvec pairs). */
 export const zormqrWorkParts = (order: number, nvec: number, nb: number): number => 2 * (2 * order * nb + nb * nvec);

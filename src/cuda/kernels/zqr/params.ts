@@ -5,78 +5,21 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Side } from '../../../core/enums.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import type {
+  HouseholderBlockedPlan, HouseholderDesign, HouseholderForce, HouseholderPlan, HouseholderScope, HouseholderShape, HouseholderSharedParams,
+} from '../common/householder-plan.js';
 
 /**
- * Where a matrix's lanes synchronise: 'warp' (max(m, n) <= 32: a matrix per group of `threads`
- * <= 32 lanes, several matrices per block, __syncwarp) or 'block' (a matrix per thread block,
- * __syncthreads).
+ * The shared-memory Householder kernel's and the blocked driver's parameters: the real family's
+ * (common/householder-plan.ts), `dtype` the parts' type.
  */
-export type ZqrScope = 'warp' | 'block';
-
-/** The operation and the size of one group of matrices (`dtype`: the parts' type). */
-export interface ZqrShape {
-  readonly op: 'geqrf' | 'orgqr';
-  readonly dtype: DType;
-  readonly m: number;
-  readonly n: number;
-  /** Reflectors: min(m, n) for geqrf, tau's rows for orgqr (k <= n <= m). */
-  readonly k: number;
-  readonly kind: OperandKind;
-}
-
-/**
- * The shared-memory kernel (generate-shared.ts): each matrix's m x n tile of pairs in its own slot
- * of shared memory, `threads` threads per matrix split into `threads / rowLanes` column groups of
- * `rowLanes` lanes (a power of two <= 32: one column's dot product reduced by shuffles).
- */
-export interface ZqrSharedParams extends ZqrShape {
-  readonly scope: ZqrScope;
-  readonly threads: number;
-  readonly rowLanes: number;
-  /** Matrices per thread block (1 for 'block'). */
-  readonly perBlock: number;
-}
-
-/** One group's shared kernel and launch. */
-export interface ZqrPlan {
-  readonly params: ZqrSharedParams;
-  readonly blockThreads: number;
-  readonly sharedBytes: number;
-}
-
-/**
- * The blocked driver of one group (zgeqrf / zungqr's order): panels of `nb` columns on the shared
- * kernel over a view of A, each block reflector applied to the rest of A by two complex GEMMs, and
- * from column `tail` on one shared kernel on the trailing (m - tail) x (n - tail) matrix where
- * `tailKernel`.
- */
-export interface ZqrBlockedPlan {
-  readonly design: 'blocked';
-  readonly op: 'geqrf' | 'orgqr';
-  readonly dtype: DType;
-  readonly m: number;
-  readonly n: number;
-  readonly k: number;
-  readonly nb: number;
-  readonly tail: number;
-  readonly tailKernel: boolean;
-}
-
-/** A group's design: one shared-memory kernel per matrix, or the blocked driver. */
-export type ZqrDesign = ({ readonly design: 'shared' } & ZqrPlan) | ZqrBlockedPlan;
-
-/** What a plan may be told instead of its own choice (tests, benchmarks, sweeps). */
-export interface ZqrForce {
-  readonly design?: 'shared' | 'blocked';
-  /** The blocked driver's panel width (1..ZPANEL_MAX). */
-  readonly panel?: number;
-  /** The blocked driver's tail bound (0: no shared-memory tail, panels to the end). */
-  readonly tailMax?: number;
-  readonly scope?: ZqrScope;
-  readonly threads?: number;
-  readonly rowLanes?: number;
-  readonly perBlock?: number;
-}
+export type ZqrScope = HouseholderScope;
+export type ZqrShape = HouseholderShape;
+export type ZqrSharedParams = HouseholderSharedParams;
+export type ZqrPlan = HouseholderPlan;
+export type ZqrBlockedPlan = HouseholderBlockedPlan;
+export type ZqrDesign = HouseholderDesign;
+export type ZqrForce = HouseholderForce;
 
 /** zunm2r's kernel (generate-ormqr.ts): sizes are kernel arguments. */
 export interface ZormqrParams {

@@ -3,15 +3,9 @@
  * shared-memory limit, and the blocked driver's thresholds are the real qr table's defaults, which
  * await a measurement on complex data):
  *
- * - the shared kernel (planZqr): max(m, n) <= 32, scope 'warp' (the smallest power of two >=
- *   max(m, n) lanes per matrix, as many matrices per block as keep it within 256 threads and
- *   ZWARP_SHARED bytes); larger tiles that fit `sharedLimit`, scope 'block' (64..256 threads, about
- *   16 pairs of the tile per thread); rowLanes the power of two nearest sqrt(threads m / n).
- * - the design of a group (planZqrDesign): the shared kernel below ZQR_BLOCKED_FROM reflectors
- *   where the tile fits, else the blocked driver: panels of ZQR_PANEL columns (halved down to
- *   ZPANEL_MIN while the tallest m x nb panel does not fit), the tail handed to one shared kernel
- *   from the first panel boundary where at most ZQR_TAIL_MAX reflectors (geqrf) or columns (orgqr)
- *   remain and that tile fits.
+ * - the shared kernel (planZqr) and the design of a group (planZqrDesign, planZqrBlocked): the real
+ *   family's plans (common/householder-plan.ts) with this family's tile bytes and the thresholds
+ *   ZQR_BLOCKED_FROM, ZQR_PANEL and ZQR_TAIL_MAX.
  * - zunmqr (planZormqr): threads per matrix the vector count rounded up to a power of two, at most
  *   128, halved (down to min(8, V)) while one matrix's slot does not fit; the blocked driver from
  *   ZORMQR_BLOCKED_FROM reflectors on, or where the slot does not fit.
@@ -24,116 +18,48 @@ import { complexBytes } from '../common/complex.js';
 import { zqrSharedBytes } from './generate-shared.js';
 import { ZORMQR_MAX_THREADS, zormqrSlotPairs } from './generate-ormqr.js';
 import { ZWY_NB_MAX } from './generate-wy.js';
-import type { ZormqrForce, ZormqrPlan, ZormqrShape, ZqrBlockedPlan, ZqrDesign, ZqrForce, ZqrPlan, ZqrScope, ZqrShape, ZqrSharedParams } from './params.js';
+import {
+  HOUSEHOLDER_PANEL_MIN, HOUSEHOLDER_WARP_MAX, HOUSEHOLDER_WARP_SHARED, householderBlockedFits, householderFits, planHouseholder,
+  planHouseholderBlocked, planHouseholderDesign, type HouseholderKernel, type HouseholderProblem, type HouseholderThresholds,
+} from '../common/householder-plan.js';
+import type { ZormqrForce, ZormqrPlan, ZormqrShape, ZqrBlockedPlan, ZqrDesign, ZqrForce, ZqrPlan } from './params.js';
 
-export const ZWARP_MAX = 32;
+export const ZWARP_MAX = HOUSEHOLDER_WARP_MAX;
 /** Shared bytes per block of the warp scope. */
-export const ZWARP_SHARED = 48 * 1024;
-const MAX_THREADS = 256;
+export const ZWARP_SHARED = HOUSEHOLDER_WARP_SHARED;
 /** geqrf and orgqr take the blocked driver from this many reflectors on (the real qr table's default). */
 export const ZQR_BLOCKED_FROM = 128;
 /** The blocked driver's panel width (LAPACK's nb). */
 export const ZQR_PANEL = 32;
 /** The narrowest panel the blocked driver goes down to where a wider one does not fit. */
-export const ZPANEL_MIN = 8;
+export const ZPANEL_MIN = HOUSEHOLDER_PANEL_MIN;
 /** The blocked driver hands the rest to one shared kernel once at most this many reflectors (columns) remain (LAPACK's nx). */
 export const ZQR_TAIL_MAX = 64;
 /** zunmqr takes the blocked driver from this many reflectors on (the real table's default). */
 export const ZORMQR_BLOCKED_FROM = 64;
 
-export interface ZqrProblem extends ZqrShape {
-  /** Dynamic shared bytes one block may use. */
-  readonly sharedLimit: number;
-}
+export type ZqrProblem = HouseholderProblem;
 
 const pow2ceil = (x: number): number => { let p = 1; while (p < x) p *= 2; return p; };
 
-function rowLanesFor(threads: number, m: number, n: number): number {
-  const ideal = Math.sqrt((threads * Math.max(1, m)) / Math.max(1, n));
-  const p = 2 ** Math.round(Math.log2(Math.max(1, ideal)));
-  return Math.max(1, Math.min(p, threads, 32));
-}
+/** The complex kernel as the shared plans see it (common/householder-plan.ts). */
+const KERNEL: HouseholderKernel = { label: 'complex QR', sharedBytes: zqrSharedBytes, panelMax: ZWY_NB_MAX, dtypeSuffix: ' parts' };
+const THRESHOLDS: HouseholderThresholds = { blockedFrom: ZQR_BLOCKED_FROM, panel: ZQR_PANEL, tailMax: ZQR_TAIL_MAX };
 
-function scopeOf(pr: ZqrProblem, force: ZqrForce): ZqrScope {
-  return force.scope ?? (Math.max(pr.m, pr.n) <= ZWARP_MAX ? 'warp' : 'block');
-}
-
-export function planZqr(pr: ZqrProblem, options: { readonly force?: ZqrForce } = {}): ZqrPlan {
-  const force = options.force ?? {};
-  const scope = scopeOf(pr, force);
-  const { op, dtype, m, n, k, kind } = pr;
-  if (scope === 'warp') {
-    if (Math.max(m, n) > ZWARP_MAX) throw new MyriadError('UNSUPPORTED', `the warp complex QR takes max(m, n) <= ${ZWARP_MAX}, got ${m}x${n}`, 'a');
-    const threads = force.threads ?? pow2ceil(Math.max(m, n, 1));
-    const rowLanes = force.rowLanes ?? rowLanesFor(threads, m, n);
-    const unit = Math.max(1, 32 / threads);
-    const budget = Math.min(ZWARP_SHARED, pr.sharedLimit);
-    const base = { op, dtype, m, n, k, kind, scope, threads, rowLanes };
-    let perBlock = force.perBlock ?? unit;
-    if (force.perBlock === undefined)
-      while ((perBlock + unit) * threads <= MAX_THREADS && zqrSharedBytes({ ...base, perBlock: perBlock + unit }) <= budget) perBlock += unit;
-    return fitted({ ...base, perBlock }, pr.sharedLimit);
-  }
-  const threads = force.threads ?? Math.max(64, Math.min(MAX_THREADS, pow2ceil(Math.ceil((m * n) / 16))));
-  const rowLanes = force.rowLanes ?? rowLanesFor(threads, m, n);
-  return fitted({ op, dtype, m, n, k, kind, scope, threads, rowLanes, perBlock: 1 }, pr.sharedLimit);
-}
-
-function fitted(params: ZqrSharedParams, sharedLimit: number): ZqrPlan {
-  const sharedBytes = zqrSharedBytes(params);
-  if (sharedBytes > sharedLimit)
-    throw new MyriadError('UNSUPPORTED', `a ${params.m}x${params.n} complex QR tile needs ${sharedBytes} shared bytes, the device gives ${sharedLimit}`, 'a');
-  return { params, blockThreads: params.threads * params.perBlock, sharedBytes };
-}
+export const planZqr = (pr: ZqrProblem, options: { readonly force?: ZqrForce } = {}): ZqrPlan => planHouseholder(KERNEL, pr, options);
 
 /** Whether the shared kernel takes the problem (the m x n tile fits the shared memory). */
-export function zqrFits(pr: ZqrProblem): boolean {
-  if (Math.max(pr.m, pr.n) <= ZWARP_MAX) return true;
-  try {
-    planZqr(pr);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const tileFits = (pr: ZqrProblem, op: ZqrShape['op'], rows: number, cols: number, k: number): boolean =>
-  zqrFits({ ...pr, op, m: rows, n: cols, k });
+export const zqrFits = (pr: ZqrProblem): boolean => householderFits(KERNEL, pr);
 
 /** Which design serves a group: the shared kernel below ZQR_BLOCKED_FROM reflectors where the tile fits, else blocked. */
-export function planZqrDesign(pr: ZqrProblem, options: { readonly force?: ZqrForce } = {}): ZqrDesign {
-  const force = options.force ?? {};
-  const small = Math.min(pr.m, pr.n) < ZQR_BLOCKED_FROM || Math.max(pr.m, pr.n) <= ZWARP_MAX;
-  const design = force.design ?? (small && zqrFits(pr) ? 'shared' : 'blocked');
-  if (design === 'shared') return { design, ...planZqr(pr, { force }) };
-  return planZqrBlocked(pr, force);
-}
+export const planZqrDesign = (pr: ZqrProblem, options: { readonly force?: ZqrForce } = {}): ZqrDesign =>
+  planHouseholderDesign(KERNEL, pr, THRESHOLDS, options);
 
 /** The blocked driver's panel width and tail (LAPACK's nb and nx). */
-export function planZqrBlocked(pr: ZqrProblem, force: ZqrForce = {}): ZqrBlockedPlan {
-  const { op, dtype, m, n, k } = pr;
-  let nb = force.panel ?? ZQR_PANEL;
-  if (!Number.isInteger(nb) || nb < 1 || nb > ZWY_NB_MAX) throw new MyriadError('UNSUPPORTED', `the complex QR panel must be 1..${ZWY_NB_MAX} columns, got ${nb}`, 'force.panel');
-  const panelFits = (w: number): boolean => k === 0 || tileFits(pr, op, m, Math.min(w, k), Math.min(w, k));
-  if (force.panel === undefined) while (nb > ZPANEL_MIN && !panelFits(nb)) nb /= 2;
-  if (!panelFits(nb))
-    throw new MyriadError('UNSUPPORTED', `a ${m} x ${Math.min(nb, k)} complex QR panel (${dtype} parts) does not fit ${pr.sharedLimit} shared bytes`, 'a');
-  const tailMax = force.tailMax ?? ZQR_TAIL_MAX;
-  const candidates: number[] = [];
-  for (let i = 0; i < k; i += nb) candidates.push(i);
-  candidates.push(k);
-  const tailAt = (i: number): boolean => op === 'geqrf'
-    ? i < k && k - i <= tailMax && tileFits(pr, 'geqrf', m - i, n - i, k - i)
-    : n - i <= tailMax && tileFits(pr, 'orgqr', m - i, n - i, k - i);
-  const tail = candidates.find((i) => n > i && tailAt(i));
-  return { design: 'blocked', op, dtype, m, n, k, nb, tail: tail ?? k, tailKernel: tail !== undefined };
-}
+export const planZqrBlocked = (pr: ZqrProblem, force: ZqrForce = {}): ZqrBlockedPlan => planHouseholderBlocked(KERNEL, pr, THRESHOLDS, force);
 
 /** Whether the blocked driver takes the problem (its narrowest panel fits the shared memory). */
-export function zqrBlockedFits(pr: ZqrProblem): boolean {
-  const w = Math.min(ZPANEL_MIN, pr.k);
-  return w === 0 || tileFits(pr, pr.op, pr.m, w, w);
-}
+export const zqrBlockedFits = (pr: ZqrProblem): boolean => householderBlockedFits(KERNEL, pr);
 
 // ---------------------------------------------------------------------------------------------
 // zunmqr.
