@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { list, strided, type Batch, type ListBatch } from '../../src/core/batch.js';
 import type { OpName } from '../../src/core/ops.js';
-import { coversEachShape, groupRequest, runByShape, shapeGroups } from '../../src/cuda/kernels/common/shape-groups.js';
+import { coversEachShape, groupRequest, pairGroups, runByShape, shapeGroups } from '../../src/cuda/kernels/common/shape-groups.js';
 import { chooseComplex } from '../../src/cuda/router.js';
 import type { DeviceArray, DeviceDType, GpuDevice, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
@@ -121,6 +121,28 @@ describe('shape groups of a variable batch', () => {
     assert.equal(small({ a: members(0, [[3, 3], [33, 33]]), w: w([3, 33]) } as never, undefined), false);
     const uniform = list([new Float64Array(2 * 40 * 40)], { rows: 40, dtype: 'complex128' });
     assert.equal(small({ a: uniform, w: list([new Float64Array(40)], { rows: 40, cols: 1 }) } as never, undefined), false);
+  });
+});
+
+describe('pairGroups (the gels launchers\' systems by shape)', () => {
+  it('two strided batches: one group as they are; else list batches of the members, by both shapes, in order of first appearance', () => {
+    const sa = strided(new Float64Array(2 * 4 * 3), { rows: 2, cols: 2, count: 3 });
+    const sb = strided(new Float64Array(2 * 3), { rows: 2, cols: 1, count: 3 });
+    assert.deepEqual(pairGroups(sa, sb), [{ a: sa, b: sb, members: null }]);
+    const a = members(0, [[4, 2], [3, 3], [4, 2], [4, 2, 6]]);
+    const b = members(0, [[4, 1], [3, 1], [4, 2], [4, 1]]);
+    const groups = pairGroups(a, b);
+    assert.deepEqual(groups.map((g) => g.members), [[0], [1], [2], [3]]);
+    const same = pairGroups(a, members(0, [[4, 1], [3, 1], [4, 1], [4, 1]]));
+    assert.deepEqual(same.map((g) => g.members), [[0, 2], [1], [3]]);
+    const first = same[0]!;
+    assert.equal(first.a.kind, 'list');
+    assert.deepEqual([first.a.rows, first.a.cols, first.a.ld, first.a.dtype], [4, 2, 4, 'complex128']);
+    assert.deepEqual((first.a as ListBatch<number>).matrices.map((_, q) => idOf(first.a as ListBatch<number>, q)), [0, 2]);
+    assert.deepEqual((first.b as ListBatch<number>).matrices.map((_, q) => idOf(first.b as ListBatch<number>, q)), [0, 2]);
+    // One shape for all: one group of every member, `members` null (the batch in order).
+    const whole = pairGroups(members(0, [[3, 3], [3, 3]]), members(0, [[3, 1], [3, 1]]));
+    assert.deepEqual(whole.map((g) => g.members), [null]);
   });
 });
 

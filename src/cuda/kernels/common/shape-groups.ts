@@ -16,7 +16,7 @@ launcher took as scratch in a frame of its own). A batch of one shape in order n
  * a launcher call of its own, so what the launchers promise per matrix holds per member: info in
  * the member's place, a failed member's B kept by posv and gesv, no NaN spread between members.
  */
-import { batchCount, matrixAt, type Batch, type ListBatch } from '../../../core/batch.js';
+import { batchCount, matrixAt, type Batch, type ListBatch, type StridedBatch } from '../../../core/batch.js';
 import type { OpName } from '../../../core/ops.js';
 import { OP_SPECS } from '../../../core/op-specs.js';
 import { Workspace } from '../../runtime/workspace.js';
@@ -63,6 +63,24 @@ export function memberList<S>(b: Batch<S>, members: readonly number[]): ListBatc
   });
   const list: ListBatch<S> = { kind: 'list', matrices, rows: first.rows, cols: first.cols, ld: first.ld, order: 'col' };
   return b.dtype === undefined ? list : { ...list, dtype: b.dtype };
+}
+
+/** Systems of one shape and leading dimensions: A and B as strided or list batches, and where they sit in the batch. */
+export interface PairGroup<S> {
+  readonly a: StridedBatch<S> | ListBatch<S>;
+  readonly b: StridedBatch<S> | ListBatch<S>;
+  /** The batch index of each of the group's systems, or null where the group is the whole batch in order. */
+  readonly members: readonly number[] | null;
+}
+
+/**
+ * The systems of A and B (one count) grouped by both batches' rows, cols and ld (`shapeGroups`), each
+ * group as list batches of its members; two strided batches are one group as they are.
+ */
+export function pairGroups<S>(a: Batch<S>, b: Batch<S>): PairGroup<S>[] {
+  if (a.kind === 'strided' && b.kind === 'strided') return [{ a, b, members: null }];
+  const count = batchCount(a);
+  return shapeGroups([a, b]).map((members) => ({ a: memberList(a, members), b: memberList(b, members), members: members.length === count ? null : members }));
 }
 
 /** Entries per matrix of an integer field in a group whose A is `rows` x `cols`: pivots min(m, n), info 1. */

@@ -11,7 +11,7 @@
  * ormqr families cover (their own `covers`, asked with the derived requests, so that their
  * extension to larger sizes flows through); the rest, and empty systems, run on the CPU reference.
  */
-import { batchCount, matrixAt, shapeAt, uniformShape, type Batch, type ListBatch, type StridedBatch } from '../../../core/batch.js';
+import { batchCount, shapeAt, uniformShape, type Batch, type ListBatch, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { GelsRequest } from '../../../core/ops.js';
 import type { Storage } from '../../../core/storage.js';
@@ -19,6 +19,7 @@ import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { Workspace, type WorkspaceFrame } from '../../runtime/workspace.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type OperandArgs } from '../common/operands.js';
+import { pairGroups, type PairGroup } from '../common/shape-groups.js';
 import { transposeBatch } from '../common/transpose.js';
 import { ormqrCovers, ormqrCuda } from '../ormqr/index.js';
 import { geqrfCuda, qrCovers } from '../qr/index.js';
@@ -70,33 +71,9 @@ export function gelsCovers(r: Pick<GelsRequest<Storage>, 'a' | 'b'>, dev: GpuDev
   return true;
 }
 
-/** Systems of one shape and leading dimensions: A and B as strided or list batches, and where they sit in info. */
-interface GelsGroup {
-  readonly a: StridedBatch<DeviceArray> | ListBatch<DeviceArray>;
-  readonly b: StridedBatch<DeviceArray> | ListBatch<DeviceArray>;
-  /** The batch index of each of the group's matrices, or null where the group is the whole batch in order. */
-  readonly members: readonly number[] | null;
-}
+type GelsGroup = PairGroup<DeviceArray>;
 
-function groupsOf(r: GelsRequest<DeviceArray, DeviceArray>): GelsGroup[] {
-  if (r.a.kind === 'strided' && r.b.kind === 'strided') return [{ a: r.a, b: r.b, members: null }];
-  const count = batchCount(r.a);
-  const byKey = new Map<string, number[]>();
-  for (let i = 0; i < count; i++) {
-    const [a, b] = [matrixAt(r.a, i), matrixAt(r.b, i)];
-    const key = `${a.rows}x${a.cols}/${a.ld};${b.rows}x${b.cols}/${b.ld}`;
-    const members = byKey.get(key);
-    if (members === undefined) byKey.set(key, [i]); else members.push(i);
-  }
-  const listOf = (b: Batch<DeviceArray>, members: readonly number[]): ListBatch<DeviceArray> => {
-    const first = matrixAt(b, members[0]!);
-    const matrices = members.map((i) => { const m = matrixAt(b, i); return { data: m.data, offset: m.offset }; });
-    return { kind: 'list', matrices, rows: first.rows, cols: first.cols, ld: first.ld, order: 'col' };
-  };
-  return [...byKey.values()].map((members) => ({
-    a: listOf(r.a, members), b: listOf(r.b, members), members: members.length === count ? null : members,
-  }));
-}
+const groupsOf = (r: GelsRequest<DeviceArray, DeviceArray>): GelsGroup[] => pairGroups(r.a, r.b);
 
 /**
  * The workspace of one group: tau (k per matrix), B's top rows kept aside (tall), A^T (wide), the

@@ -14,7 +14,7 @@
  * `zgelsCovers`: the factored matrix by zqrCovers (zunmqr takes every size); empty systems run on
  * the CPU reference.
  */
-import { batchCount, matrixAt, shapeAt, uniformShape, type Batch, type ListBatch, type StridedBatch } from '../../../core/batch.js';
+import { batchCount, shapeAt, uniformShape, type Batch, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { complexOf } from '../../../core/dtype-table.js';
 import type { GelsRequest } from '../../../core/op-specs.js';
@@ -24,6 +24,7 @@ import { Workspace } from '../../runtime/workspace.js';
 import { complexBytes } from '../common/complex.js';
 import { cachedKernel, kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type OperandArgs } from '../common/operands.js';
+import { pairGroups, type PairGroup } from '../common/shape-groups.js';
 import { complexTrsmCuda } from '../ztrsm/index.js';
 import {
   ZGELS_CHECK_THREADS, ZGELS_FINISH_THREADS, ZGELS_MOVE_THREADS, zconjTransposeSource, zgelsCheckSource, zgelsFinishSource,
@@ -67,30 +68,9 @@ export function zgelsCovers(r: Pick<GelsRequest<Storage>, 'a' | 'b'>, dev: GpuDe
   return true;
 }
 
-interface Group {
-  readonly a: StridedBatch<DeviceArray> | ListBatch<DeviceArray>;
-  readonly b: StridedBatch<DeviceArray> | ListBatch<DeviceArray>;
-  /** The batch index of each of the group's systems, or null where the group is the whole batch in order. */
-  readonly members: readonly number[] | null;
-}
+type Group = PairGroup<DeviceArray>;
 
-function groupsOf(r: GelsRequest<DeviceArray, DeviceArray>): Group[] {
-  if (r.a.kind === 'strided' && r.b.kind === 'strided') return [{ a: r.a, b: r.b, members: null }];
-  const count = batchCount(r.a);
-  const byKey = new Map<string, number[]>();
-  for (let i = 0; i < count; i++) {
-    const [a, b] = [matrixAt(r.a, i), matrixAt(r.b, i)];
-    const key = `${a.rows}x${a.cols}/${a.ld};${b.rows}x${b.cols}/${b.ld}`;
-    const members = byKey.get(key);
-    if (members === undefined) byKey.set(key, [i]); else members.push(i);
-  }
-  const listOf = (b: Batch<DeviceArray>, members: readonly number[]): ListBatch<DeviceArray> => {
-    const first = matrixAt(b, members[0]!);
-    const matrices = members.map((i) => { const m = matrixAt(b, i); return { data: m.data, offset: m.offset }; });
-    return { kind: 'list', matrices, rows: first.rows, cols: first.cols, ld: first.ld, order: 'col', ...(b.dtype === undefined ? {} : { dtype: b.dtype }) };
-  };
-  return [...byKey.values()].map((members) => ({ a: listOf(r.a, members), b: listOf(r.b, members), members: members.length === count ? null : members }));
-}
+const groupsOf = (r: GelsRequest<DeviceArray, DeviceArray>): Group[] => pairGroups(r.a, r.b);
 
 export function complexGelsCuda(dev: GpuDevice, r: GelsRequest<DeviceArray, DeviceArray>): void {
   if (batchCount(r.a) === 0) return;
