@@ -14,7 +14,7 @@ import { OP_SPECS, type ComplexRequests } from '../core/op-specs.js';
 import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../core/batch.js';
 import type { Storage } from '../core/storage.js';
 import { gelsCovers, gelsCuda } from './kernels/gels/index.js';
-import { complexGesvCuda, complexGetrfCovers, complexGetrfCuda, complexGetrsCuda, complexSolveCovers } from './kernels/complex-lu/index.js';
+import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from './kernels/complex-lu/index.js';
 import { complexGemmCuda, gemmCuda, gemmDeviceVariableCuda, gemmVbatchedCovers, gemmVbatchedCuda } from './kernels/gemm/index.js';
 import { getrfCuda, getrfDeviceVariableCuda, getrfVbatchedCovers, getrfVbatchedCuda } from './kernels/getrf/index.js';
 import { getriCovers, getriCuda } from './kernels/getri/index.js';
@@ -30,10 +30,10 @@ import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
 import { qlThreadServes, syevQlThreadCuda } from './kernels/ql-thread/index.js';
 import { trmmCuda, trsmCuda, trsmDeviceVariableCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
 import { trtriCuda } from './kernels/trtri/index.js';
-import { complexPosvCuda, complexPosvSolve, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './kernels/zpotrf/index.js';
-import { complexTrsmCuda, ztrsmCovers } from './kernels/ztrsm/index.js';
-import { complexHerkCuda, complexSyrkCuda, zherkCovers } from './kernels/zherk/index.js';
-import { complexTrmmCuda, ztrmmCovers } from './kernels/ztrmm/index.js';
+import { complexPosvCuda, complexPosvSolve, complexPotrfCuda, complexPotrsCuda } from './kernels/zpotrf/index.js';
+import { complexTrsmCuda } from './kernels/ztrsm/index.js';
+import { complexHerkCuda, complexSyrkCuda } from './kernels/zherk/index.js';
+import { complexTrmmCuda } from './kernels/ztrmm/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda, zinverseCovers } from './kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
 import { complexHeevTridiagCuda, heevTridiagCovers } from './kernels/zheev/index.js';
@@ -257,11 +257,12 @@ export interface ComplexCandidate<K extends ComplexRouted> {
 /**
  * An own complex candidate: `covers` and `run` of the family's launchers (strided and list batches),
  * and for a request with a variable batch the same launchers once per group of members of one shape
- * and ld, as list batches (kernels/common/shape-groups.ts), where `covers` takes every group.
+ * and ld, as list batches (kernels/common/shape-groups.ts), where `covers` takes every group. No
+ * `covers`: the launchers take every strided and list batch, so every request (no grouping to ask).
  */
 function ownComplex<K extends ComplexRouted>(op: K, name: string, covers: ((r: ComplexDeviceRequest<K>, dev: GpuDevice) => boolean) | undefined,
   run: (dev: GpuDevice, r: ComplexDeviceRequest<K>) => void): ComplexCandidate<K> {
-  return { name, covers: coversEachShape(op, covers ?? (() => true)), run: runByShape(op, run) };
+  return { name, ...(covers === undefined ? {} : { covers: coversEachShape(op, covers) }), run: runByShape(op, run) };
 }
 
 /**
@@ -283,38 +284,38 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   // the warp design for triangles of order <= 32 and the recursion over it with the complex GEMM beyond.
   trsm: [
     { name: 'cublas', covers: cublasComplexTrsmCovers, run: cublasTrsm, capturable: false },
-    ownComplex('trsm', 'trsm', ztrsmCovers, complexTrsmCuda),
+    ownComplex('trsm', 'trsm', undefined, complexTrsmCuda),
     CPU,
   ],
   // Any order (ztrmm/): the warp design for triangles of order <= 32 and beyond it the recursion over it with the
   // complex GEMM, in place on B.
-  trmm: [ownComplex('trmm', 'trmm', ztrmmCovers, complexTrmmCuda), CPU],
+  trmm: [ownComplex('trmm', 'trmm', undefined, complexTrmmCuda), CPU],
   // zsyrk, any order (zherk/ with `symmetric`): a thread per element of C's triangle for n <= 32, beyond it diagonal
   // blocks on that kernel and the triangle's off-diagonal blocks by the complex GEMM (op 'T', nothing conjugated).
-  syrk: [ownComplex('syrk', 'syrk', zherkCovers, complexSyrkCuda), CPU],
+  syrk: [ownComplex('syrk', 'syrk', undefined, complexSyrkCuda), CPU],
   // Any order (zherk/): a thread per element of C's triangle for n <= 32, beyond it diagonal blocks on that kernel
   // and the triangle's off-diagonal blocks by the complex GEMM.
-  herk: [ownComplex('herk', 'herk', zherkCovers, complexHerkCuda), CPU],
+  herk: [ownComplex('herk', 'herk', undefined, complexHerkCuda), CPU],
   // The complex Cholesky, any order: cuSOLVER's z/cpotrfBatched inside the card's measured crossover rules for the
   // complex type (strided and list batches), else the own kernels (kernels/zpotrf/: the warp design for n <= 32,
   // the recursion (complex trsm and herk) beyond).
   potrf: [
     { name: 'cusolver', covers: cusolverComplexPotrfCovers, run: cusolverComplexPotrf, capturable: false },
-    ownComplex('potrf', 'potrf', (r) => zcholeskyCovers(r.a), complexPotrfCuda),
+    ownComplex('potrf', 'potrf', undefined, complexPotrfCuda),
     CPU,
   ],
-  potrs: [ownComplex('potrs', 'potrs', (r) => zcholeskyCovers(r.a, r.b), complexPotrsCuda), CPU],
+  potrs: [ownComplex('potrs', 'potrs', undefined, complexPotrsCuda), CPU],
   // cuSOLVER's factor where the table sends potrf there (lower), then the own solves with B kept where info > 0.
   posv: [
     { name: 'cusolver', covers: (r, dev) => r.b.kind !== 'variable' && cusolverComplexPotrfCovers(r, dev), run: cusolverFactorOwnSolve, capturable: false },
-    ownComplex('posv', 'posv', (r) => zcholeskyCovers(r.a, r.b), complexPosvCuda),
+    ownComplex('posv', 'posv', undefined, complexPosvCuda),
     CPU,
   ],
   // complex-lu/, any order: the register designs for n <= 32, the blocked steps above (panel kernel, zlaswp, the
   // complex trsm and gemm).
-  getrf: [ownComplex('getrf', 'getrf', (r) => complexGetrfCovers(r.a), complexGetrfCuda), CPU],
-  getrs: [ownComplex('getrs', 'getrs', (r) => complexSolveCovers(r.a, r.b), complexGetrsCuda), CPU],
-  gesv: [ownComplex('gesv', 'gesv', (r) => complexSolveCovers(r.a, r.b), complexGesvCuda), CPU],
+  getrf: [ownComplex('getrf', 'getrf', undefined, complexGetrfCuda), CPU],
+  getrs: [ownComplex('getrs', 'getrs', undefined, complexGetrsCuda), CPU],
+  gesv: [ownComplex('gesv', 'gesv', undefined, complexGesvCuda), CPU],
   // The complex inverses (zinverse/) on strided and list batches of any order, composed of the complex trsm, herk,
   // gemm and Cholesky on workspace copies, the result moved into A where info is 0; variable batches: the CPU reference.
   trtri: [{ name: 'trtri', covers: (r) => zinverseCovers(r.a), run: complexTrtriCuda }, CPU],

@@ -19,9 +19,11 @@ import { H100 } from '../helpers/devices.js';
 const BYTES: Record<DeviceDType, number> = { float64: 8, float32: 4, int32: 4, int64: 8 };
 
 /** Device memory as host arrays at distinct addresses; the one kernel it runs is int_move, in JavaScript. */
-function memoryDevice(): { dev: GpuDevice; entries: string[] } {
+function memoryDevice(): { dev: GpuDevice; entries: string[]; uploads: number[] } {
   const byPtr = new Map<bigint, HostArray>();
   const entries: string[] = [];
+  /** The length of every upload, in order. */
+  const uploads: number[] = [];
   let next = 0x10000n;
   const make = (dtype: DeviceDType, host: HostArray, ptr: bigint): DeviceArray => {
     byPtr.set(ptr, host);
@@ -64,13 +66,14 @@ function memoryDevice(): { dev: GpuDevice; entries: string[] } {
       return make(t, typed(t, h.buffer, h.byteOffset + bytes, length), a.ptr + BigInt(bytes));
     },
     upload: (host: HostArray, dst?: DeviceArray): DeviceArray => {
+      uploads.push(host.length);
       const d = dst ?? dev.alloc(host instanceof Int32Array ? 'int32' : 'float64', host.length);
       (hostOf(d) as Int32Array).set(host as Int32Array);
       return d;
     },
     synchronize() {},
   } as unknown as GpuDevice & { alloc(dtype: DeviceDType, length: number): DeviceArray };
-  return { dev, entries };
+  return { dev, entries, uploads };
 }
 
 /** A member's identity: its offset (members lie MEMBER_SPAN elements apart in one array). */
@@ -163,7 +166,7 @@ describe('runByShape: one launcher call per group, integers at the members\' pla
   };
 
   it('getrf: info and pivots scattered to the batch\'s places (pivots the batch\'s stride apart), nothing else written', () => {
-    const { dev, entries } = memoryDevice();
+    const { dev, entries, uploads } = memoryDevice();
     const shapes: [number, number][] = [[5, 5], [0, 0], [3, 2], [5, 5], [2, 3], [0, 0], [3, 2], [6, 4], [5, 5]];
     const count = shapes.length, stride = 5;
     const info = dev.alloc('int32', count + 2), ipiv = dev.alloc('int32', count * stride + 3);
@@ -179,6 +182,7 @@ describe('runByShape: one launcher call per group, integers at the members\' pla
     }
     assert.deepEqual([...ipivHost.subarray(count * stride)], [-7, -7, -7]);
     assert.ok(entries.every((e) => e === 'int_move'));
+    assert.deepEqual(uploads, [count], 'every group\'s places in one upload');
   });
 
   it('getrs: the pivots gathered from the batch\'s places before each group runs, info scattered after', () => {
@@ -219,7 +223,7 @@ describe('runByShape: one launcher call per group, integers at the members\' pla
   });
 
   it('gemm: every batch grouped by all three shapes; no integers', () => {
-    const { dev, entries } = memoryDevice();
+    const { dev, entries, uploads } = memoryDevice();
     const calls: string[] = [];
     const run = (_dev: GpuDevice, r: Record<string, unknown>): void => {
       const [a, b, c] = (['a', 'b', 'c'] as const).map((f) => r[f] as ListBatch<unknown>);
@@ -229,6 +233,7 @@ describe('runByShape: one launcher call per group, integers at the members\' pla
     runByShape('gemm', run)(dev, { transA: 'N', transB: 'N', alpha: [1, 0], a, b, beta: [0, 0], c } as never);
     assert.deepEqual(calls, ['2x3 3x2 2x2: 0,2', '4x1 1x1 4x1: 1', '2x5 5x2 2x2: 3']);
     assert.deepEqual(entries, []);
+    assert.deepEqual(uploads, [], 'nothing uploaded');
   });
 });
 

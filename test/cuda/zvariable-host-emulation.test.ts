@@ -46,8 +46,8 @@ const inTriangle = (uplo: Uplo, i: number, j: number): boolean => (uplo === 'low
 /**
  * recordingDevice with what the shape groups need of device memory: workspace views at their own
  * addresses (the recording device's views alias their buffer), and int32 uploads into a view (the
- * groups' batch places) recorded as steps of the chain, in stream order with the launches (the
- * workspace's bytes are reused: a later group's places may lie where the recursion's scratch was).
+ * groups' batch places, one upload for every group) recorded as steps of the chain, in stream order
+ * with the launches.
  */
 function groupsRecordingDevice(recorded: Recorded[], uploads: Map<Recorded, Int32Array>): GpuDevice {
   const dev = recordingDevice(recorded, NO_MMA_CARD);

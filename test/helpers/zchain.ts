@@ -159,6 +159,8 @@ function runCopy(r: Recorded, buf: Float64Array, realBytes: number, infos: Map<b
  */
 export function runChain(steps: readonly Step[], buf: Float64Array, len: number, bytes: number, infos: Map<bigint, Int32Array>): void {
   const regions = new Map<bigint, Float64Array>();
+  /** The int32 uploads by their first address (an upload's bytes are only read after it). */
+  const uploaded = new Map<bigint, Int32Array>();
   const infoAt = (ptr: bigint, count: number): Int32Array => {
     let a = infos.get(ptr);
     // Workspace bytes are reused by later takes: an array first seen shorter grows.
@@ -169,11 +171,20 @@ export function runChain(steps: readonly Step[], buf: Float64Array, len: number,
     }
     return a;
   };
+  /** `count` int32 from `ptr` inside one uploaded array (the shape groups upload every group's places at once). */
+  const uploadedAt = (ptr: bigint, count: number): Int32Array | undefined => {
+    for (const [base, a] of uploaded) {
+      const at = Number(ptr - base) / 4;
+      if (ptr >= base && at + count <= a.length) return a.subarray(at, at + count);
+    }
+    return undefined;
+  };
   const pairs = (): string[] => Array.from({ length: len }, (_, e) => `${buf[2 * e]} ${buf[2 * e + 1]}`);
   for (const { r, family, build, ints } of steps) {
     const { args, config } = r;
     if (family === 'upload') {
       infos.set(BigInt(num(args[0]!)), ints!.slice());
+      uploaded.set(BigInt(num(args[0]!)), ints!.slice());
       continue;
     }
     if (family === 'info_zero') {
@@ -188,7 +199,7 @@ export function runChain(steps: readonly Step[], buf: Float64Array, len: number,
     if (family === 'int_move') {
       // common/int-move.ts, as its source says: between a batch's places and a group's compact array.
       const [count, width, batchStride, groupStride, gather] = args.slice(3).map(num) as [number, number, number, number, number];
-      const index = infos.get(BigInt(num(args[2]!)));
+      const index = uploadedAt(BigInt(num(args[2]!)), count);
       assert.ok(index !== undefined, 'int_move: its batch places uploaded');
       const batch = infos.get(BigInt(num(args[0]!)));
       assert.ok(batch !== undefined, "int_move: the batch's array given");

@@ -12,10 +12,17 @@ import { Workspace } from '../../runtime/workspace.js';
 import { elementBytes } from './precision.js';
 
 /**
- * Workspace bytes a chunk takes where the card cannot allocate `cardChunkBytes` (larger groups run in
- * chunks of blocks).
+ * The default floor of a chunk's workspace bytes and its size where the card cannot allocate
+ * `cardChunkBytes` (`PerMatrixWork.fallbackBytes` changes both); the split syev's fixed chunk.
  */
 export const BLOCK_WORKSPACE_BYTES = 256 << 20;
+
+/**
+ * The inverse-iteration designs' floor and fallback (real syev, complex heev): 1 GiB, 68 matrices of
+ * n = 512. On an H200 with 1 GiB chunks 512 x 264 took 139 ms against 79 in one chunk (XsyevBatched
+ * 107), 384 x 300 65.9 against 45.6, 256 x 600 45.4 against 31.8 (scripts/probe/stein-chunks.mjs).
+ */
+export const STEIN_CHUNK_BYTES = 2 ** 30;
 
 /**
  * Workspace bytes a chunk of one-block-per-matrix launches may take on `dev`, for matrices of
@@ -54,11 +61,11 @@ export interface PerMatrixWork {
   readonly what: string;
   /** At most this many matrices a chunk (a grid's y or z extent, 65535), where the work allows more. */
   readonly maxChunk?: number;
-  /** Workspace bytes a chunk may take (else the larger of cardChunkBytes and BLOCK_WORKSPACE_BYTES). */
+  /** Workspace bytes a chunk may take (else the larger of cardChunkBytes and the fallback below). */
   readonly maxBytes?: number;
   /**
    * Where the device cannot allocate chunks of the bytes above (out of memory), chunks of at most
-   * these bytes instead (else BLOCK_WORKSPACE_BYTES where `maxBytes` is absent; with `maxBytes`
+   * these bytes instead (default BLOCK_WORKSPACE_BYTES where `maxBytes` is absent; with `maxBytes`
    * given and this absent, the out-of-memory error stands).
    */
   readonly fallbackBytes?: number;
@@ -76,8 +83,8 @@ export function perMatrixChunks(dev: GpuDevice, l: PerMatrixWork, count: number,
   const { work, workDtype } = l;
   const most = Math.min(count, l.maxChunk ?? count);
   const chunkOf = (bytes: number): number => (work === 0 ? most : Math.max(1, Math.min(most, Math.floor(bytes / (work * elementBytes(workDtype))))));
-  let chunk = chunkOf(l.maxBytes ?? Math.max(BLOCK_WORKSPACE_BYTES, cardChunkBytes(dev, work * elementBytes(workDtype))));
   const fallbackBytes = l.fallbackBytes ?? (l.maxBytes === undefined ? BLOCK_WORKSPACE_BYTES : undefined);
+  let chunk = chunkOf(l.maxBytes ?? Math.max(fallbackBytes!, cardChunkBytes(dev, work * elementBytes(workDtype))));
   // From the device's workspace: chunks reuse it in stream order, and the next call may too.
   const frame = Workspace.of(dev).frame();
   try {

@@ -9,10 +9,9 @@
  * compact arrays of the call's workspace frame (q = 0 .. members - 1; pivots min(m, n) apart, the
  * group's own pivot stride), and a kernel scatters them to the members' places in the batch
  * (int-move.ts; pivots `pivotStride` apart, the batch's largest min(m, n)); pivots a launcher reads
- * (getrs) are gathered the same way before it runs. The places are uploaded into the frame on the
-device's stream, in order with the launches (a group's bytes may be those an earlier group's
-launcher took as scratch in a frame of its own). A batch of one shape in order needs neither:
- * its group gets the request's arrays. Groups run one after another on the device's stream, each
+ * (getrs) are gathered the same way before it runs. Every group's places go to the frame in one
+ * upload on the device's stream, before the first launch; an operation without per-matrix integers
+ * uploads nothing. A batch of one shape in order needs neither: its group gets the request's arrays. Groups run one after another on the device's stream, each
  * a launcher call of its own, so what the launchers promise per matrix holds per member: info in
  * the member's place, a failed member's B kept by posv and gesv, no NaN spread between members.
  */
@@ -127,13 +126,19 @@ export function runByShape<R>(op: OpName, run: (dev: GpuDevice, r: R) => void): 
     const written = new Set(OP_SPECS[op].writes);
     // One shape in batch order: the group is the batch, its integers the request's (same pivot stride: the largest min(m, n) is the group's).
     if (groups.length === 1) { run(dev, groupRequest(op, request, groups[0]!) as unknown as R); return; }
+    // Without per-matrix integers (gemm, trsm, trmm, herk, syrk) the groups need nothing on the device.
+    if (ints.length === 0) { for (const members of groups) run(dev, groupRequest(op, request, members) as unknown as R); return; }
     const frame = Workspace.of(dev).frame();
     try {
+      // Every group's places in one upload, group after group; each group reads its slice.
+      const places = frame.take('int32', count, "the shape groups' batch places");
+      dev.upload(Int32Array.from(groups.flat()), places);
+      let start = 0;
       for (const members of groups) {
         const n = members.length;
         const shape = matrixAt(request[OP_SPECS[op].main] as Batch<DeviceArray>, members[0]!);
-        const index = frame.take('int32', n, "a shape group's batch places");
-        dev.upload(Int32Array.from(members), index);
+        const index = dev.view(places, start, n);
+        start += n;
         const moves = ints.map((f) => {
           const width = widthOf(f, shape);
           const group = frame.take('int32', Math.max(1, n * width), `a shape group's ${f}`);

@@ -1,4 +1,4 @@
-/** Batched syev by Householder tridiagonalization and implicit QL/QR on the GPU: the family's public face. */
+/** Batched syev by Householder tridiagonalization on the GPU (eigenvectors by inverse iteration, or where forced implicit QL/QR): the family's public face. */
 export type { SteinKernels, SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagApplyParams, TridiagForce, TridiagPanelParams, TridiagSteinParams } from './params.js';
 export { steinEntry, steinParts, tridiagSteinSource } from './generate-stein.js';
 export { panelEntry, tridiagPanelSource } from './generate-panel.js';

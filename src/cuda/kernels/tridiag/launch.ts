@@ -10,11 +10,10 @@ import type { Uplo } from '../../../core/enums.js';
 import type { SyevRequest } from '../../../core/ops.js';
 import { tuningFor, type TridiagTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import { BLOCK_WORKSPACE_BYTES, cardChunkBytes, launchPerMatrix, perMatrixChunks } from '../common/block-launch.js';
+import { BLOCK_WORKSPACE_BYTES, launchPerMatrix, perMatrixChunks, STEIN_CHUNK_BYTES } from '../common/block-launch.js';
 import type { FamilyOptions } from '../common/family-options.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { elementBytes } from '../common/precision.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit, type OperandArgs } from '../common/operands.js';
 import { gemmCuda } from '../gemm/index.js';
 import { ormqrCuda } from '../ormqr/index.js';
@@ -89,7 +88,7 @@ function splitGroup(dev: GpuDevice, g: SyevGroup, p: SyevSplitPlan, chunkBytes =
  * The inverse-iteration design over one group: per workspace chunk, reduce (a block per matrix),
  * values and vectors (ceil(n / threads) blocks per matrix), V := Q V by the batched ormqr over the chunk's slices (rows 1 ... n-1:
  * Q = diag(1, Q'), n - 2 reflectors), store. No host read. The chunks take up to cardChunkBytes of
- * workspace (STEIN_CHUNK_FALLBACK where the card cannot allocate that): a chunk's launches each last
+ * workspace (common/block-launch.ts STEIN_CHUNK_BYTES where the card cannot allocate that): a chunk's launches each last
  * about one matrix's latency-bound chain whatever its size, so a group split in two chunks takes twice
  * as long.
  */
@@ -101,7 +100,7 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan, chunkBytes?:
   const tail = [arg.ptr(g.info), ...indexArgs(g.index, g.count)];
   const threads = p.reduce.threads, n = p.values.n, l = steinSlice(n);
   const what = "the inverse-iteration syev's slices (reflectors, vectors, factors)";
-  const chunking = { work: p.slice, workDtype: TRIDIAG_COMPUTE, what, maxChunk: 65535, maxBytes: chunkBytes ?? Math.max(STEIN_CHUNK_FALLBACK, cardChunkBytes(dev, p.slice * elementBytes(TRIDIAG_COMPUTE))), fallbackBytes: STEIN_CHUNK_FALLBACK };
+  const chunking = { work: p.slice, workDtype: TRIDIAG_COMPUTE, what, maxChunk: 65535, maxBytes: chunkBytes, fallbackBytes: STEIN_CHUNK_BYTES };
   perMatrixChunks(dev, chunking, g.count, (ws, first, blocks) => {
     if (ws === undefined) throw new Error('the inverse-iteration design needs its slices');
     const slices = arg.ptr(ws.ptr);
@@ -133,17 +132,10 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan, chunkBytes?:
 export function steinOnSlices(dev: GpuDevice, k: SteinKernels, slices: bigint, first: number, count: number, blocks: number): void {
   const values = kernelFor(dev, 'syev-tridiag-stein', k.values, () => tridiagSteinSource(k.values));
   const vectors = k.vectors === undefined ? undefined : kernelFor(dev, 'syev-tridiag-stein', k.vectors, () => tridiagSteinSource(k.vectors!));
-  const parts = steinParts(k.values);
-  for (const kernel of vectors === undefined ? [values] : [values, vectors])
-    kernel.launch({ grid: [blocks * parts, 1, 1], block: [k.values.threads, 1, 1], sharedBytes: 0 }, [arg.ptr(slices), arg.i64(first), arg.i32(count)]);
+  const launches = k.vectors === undefined ? [[values, k.values] as const] : [[values, k.values] as const, [vectors!, k.vectors] as const];
+  for (const [kernel, params] of launches)
+    kernel.launch({ grid: [blocks * steinParts(params), 1, 1], block: [params.threads, 1, 1], sharedBytes: 0 }, [arg.ptr(slices), arg.i64(first), arg.i32(count)]);
 }
-
-/**
- * The inverse-iteration design's chunk where the card cannot allocate cardChunkBytes: 1 GiB (68 matrices
- * of n = 512). On an H200 with 1 GiB chunks 512 x 264 took 139 ms against 79 in one chunk (XsyevBatched
- * 107), 384 x 300 65.9 against 45.6, 256 x 600 45.4 against 31.8 (scripts/probe/stein-chunks.mjs).
- */
-const STEIN_CHUNK_FALLBACK = 2 ** 30;
 
 export function syevTridiagCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>, opts: TridiagOptions = {}): void {
   if (batchCount(r.a) === 0) return;

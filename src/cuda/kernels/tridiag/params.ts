@@ -33,7 +33,7 @@ export interface SyevTridiagParams {
   /**
    * Present: one stage of the inverse-iteration design (generate-stein.ts's header), Z in the matrix's
    * workspace slice (snippets.ts `steinSlice`): 'reduce' runs steps 1-2 (dsytd2) and saves d, e, tau
-   * and the state; 'load' step 1 alone and the state (the panels of generate-panel.ts reduce); 'store' sorts and stores the eigenvalues and the vectors V = Q Y the vectors kernel and the GEMM made.
+   * and the state; 'load' step 1 alone and the state (the panels of generate-panel.ts reduce); 'store' sorts and stores the eigenvalues and the vectors V = Q Y the vectors kernel and ormqr made.
    */
   readonly stein?: 'reduce' | 'load' | 'store';
 }

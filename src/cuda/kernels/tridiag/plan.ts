@@ -132,7 +132,6 @@ export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options
   const force = options.force ?? {};
   const base = planSyevTridiag(pr, tuning, { force: { ...force, global: true } });
   const maxits = force.steinMaxits ?? STEIN_MAXITS;
-  if (!Number.isInteger(maxits) || maxits < 1 || maxits > 100) throw new MyriadError('UNSUPPORTED', `inverse iterations ${maxits} must be within 1 ... 100`, 'force.steinMaxits');
   const limit = pr.sharedLimit ?? STATIC_SHARED;
   const blocked = force.steinPanel ?? pr.n >= tuning.steinPanelFrom;
   const reduce: SyevTridiagParams = { ...base, stein: blocked ? 'load' : 'reduce' };
@@ -154,6 +153,7 @@ export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options
  */
 export function planSteinKernels(n: number, vectors: boolean, maxits: number = STEIN_MAXITS): SteinKernels {
   if (!Number.isInteger(n) || n < 1 || n > TRIDIAG_MAX) throw new MyriadError('UNSUPPORTED', `the inverse-iteration kernels take 1 <= n <= ${TRIDIAG_MAX}, got ${n}`, 'a');
+  if (!Number.isInteger(maxits) || maxits < 1 || maxits > 100) throw new MyriadError('UNSUPPORTED', `inverse iterations ${maxits} must be within 1 ... 100`, 'force.steinMaxits');
   const threads = Math.min(STEIN_THREADS, 32 * Math.ceil(n / 32));
   return { values: { stage: 'values', n, threads, maxits }, ...(vectors ? { vectors: { stage: 'vectors', n, threads, maxits } } : {}) };
 }

@@ -10,7 +10,7 @@ import { batchCount, type Batch } from '../../../core/batch.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { SyevRequest } from '../../../core/op-specs.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
-import { cardChunkBytes, perMatrixChunks } from '../common/block-launch.js';
+import { perMatrixChunks, STEIN_CHUNK_BYTES } from '../common/block-launch.js';
 import { complexBytes } from '../common/complex.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
@@ -22,13 +22,6 @@ import { storeParts, zheevStoreSource } from './generate-store.js';
 import type { ZheevForce, ZheevTridiagPlan } from './params.js';
 import { planZheevTridiag, zheevTridiagServes, ZHEEV_TRIDIAG_FROM, ZHEEV_TRIDIAG_MAX } from './plan.js';
 import { ZHEEV_COMPUTE } from './snippets.js';
-
-/**
- * Workspace bytes of a chunk where the card cannot allocate `cardChunkBytes` (1 GiB), as the real
- * inverse-iteration design: each launch of a chunk lasts about one matrix's latency-bound chain
- * whatever the chunk's size, so a group cut into chunks pays the chain once per chunk.
- */
-const CHUNK_FALLBACK = 2 ** 30;
 
 /** Whether the design takes a request: strided or list batches of order 33 ... 512. */
 export function heevTridiagCovers(a: Batch<DeviceArray>, w: Batch<DeviceArray>): boolean {
@@ -66,8 +59,7 @@ function heevTridiagGroup(dev: GpuDevice, p: ZheevTridiagPlan, a: OperandArgs, w
   const threads = p.reduce.threads;
   const what = "the complex tridiagonal heev's slices (the reflectors, the tridiagonal's vectors and factors)";
   const work = p.slice + p.cslice;
-  const maxBytes = chunkBytes ?? Math.max(CHUNK_FALLBACK, cardChunkBytes(dev, work * elementBytes(ZHEEV_COMPUTE)));
-  perMatrixChunks(dev, { work, workDtype: ZHEEV_COMPUTE, what, maxChunk: 65535, maxBytes, fallbackBytes: CHUNK_FALLBACK }, count, (ws, first, blocks) => {
+  perMatrixChunks(dev, { work, workDtype: ZHEEV_COMPUTE, what, maxChunk: 65535, maxBytes: chunkBytes, fallbackBytes: STEIN_CHUNK_BYTES }, count, (ws, first, blocks) => {
     if (ws === undefined) throw new Error('the complex tridiagonal heev needs its slices');
     const slices = ws.ptr, complexSlices = ws.ptr + BigInt(blocks * p.slice * elementBytes(ZHEEV_COMPUTE));
     reduce.launch({ grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: 0 }, [...operandArgs(a), arg.ptr(slices), arg.ptr(complexSlices), arg.i64(first), arg.i32(count)]);

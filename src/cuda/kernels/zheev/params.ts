@@ -36,7 +36,7 @@ export interface ZheevTridiagPlan {
   readonly store: ZheevStoreParams;
   /** float64 elements of the real slice per matrix (tridiag's `steinSlice`). */
   readonly slice: number;
-  /** float64 elements of the complex slice per matrix (generate-reduce.ts `complexSlice`). */
+  /** float64 elements of the complex slice per matrix (snippets.ts `complexSlice`). */
   readonly cslice: number;
 }
 

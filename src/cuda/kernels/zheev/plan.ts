@@ -46,7 +46,6 @@ export function planZheevTridiag(pr: ZheevTridiagProblem, options: { readonly fo
   if (!Number.isInteger(threads) || threads % 32 !== 0 || threads < 32 || threads > 1024)
     throw new MyriadError('UNSUPPORTED', `threads ${threads} must be a multiple of 32 within 1024`, 'force.threads');
   const maxits = force.steinMaxits ?? STEIN_MAXITS;
-  if (!Number.isInteger(maxits) || maxits < 1 || maxits > 100) throw new MyriadError('UNSUPPORTED', `inverse iterations ${maxits} must be within 1 ... 100`, 'force.steinMaxits');
   return {
     reduce: { dtype, n, uplo, kind, threads },
     stein: planSteinKernels(n, vectors, maxits),

@@ -19,14 +19,12 @@ import { zqrSharedBytes } from './generate-shared.js';
 import { ZORMQR_MAX_THREADS, zormqrSlotPairs } from './generate-ormqr.js';
 import { ZWY_NB_MAX } from './generate-wy.js';
 import {
-  HOUSEHOLDER_PANEL_MIN, HOUSEHOLDER_WARP_MAX, HOUSEHOLDER_WARP_SHARED, householderBlockedFits, householderFits, planHouseholder,
+  HOUSEHOLDER_PANEL_MIN, HOUSEHOLDER_WARP_MAX, householderBlockedFits, householderFits, planHouseholder,
   planHouseholderBlocked, planHouseholderDesign, type HouseholderKernel, type HouseholderProblem, type HouseholderThresholds,
 } from '../common/householder-plan.js';
 import type { ZormqrForce, ZormqrPlan, ZormqrShape, ZqrBlockedPlan, ZqrDesign, ZqrForce, ZqrPlan } from './params.js';
 
 export const ZWARP_MAX = HOUSEHOLDER_WARP_MAX;
-/** Shared bytes per block of the warp scope. */
-export const ZWARP_SHARED = HOUSEHOLDER_WARP_SHARED;
 /** geqrf and orgqr take the blocked driver from this many reflectors on (the real qr table's default). */
 export const ZQR_BLOCKED_FROM = 128;
 /** The blocked driver's panel width (LAPACK's nb). */
