@@ -158,6 +158,9 @@ describe('complex QR: every launch on the host, in order', { skip, timeout: 3_60
       if (c.force?.design === 'blocked' || c.blocked === true) {
         assert.ok([...entries].some((e) => e.startsWith('zwy_factor_')), 'the blocked driver ran');
         assert.ok([...entries].some((e) => e.includes('gemm')), 'the complex GEMMs ran');
+      } else {
+        // The shared kernels alone (a plan change moving a case onto the blocked driver would leave them unchecked).
+        assert.ok(![...entries].some((e) => e.startsWith('zwy_factor_')), 'the shared kernel alone, no blocked driver');
       }
 
       // Pairs outside the outputs unchanged.

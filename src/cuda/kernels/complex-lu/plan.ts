@@ -2,7 +2,7 @@
  * Which complex LU kernel serves a request: the register designs for n <= 32 on strided and list
  * batches (a list becomes the pointer form: the API's list batches share rows, cols and ld), right-hand
  * sides RB at a time; larger orders the blocked steps (plan-blocked.ts). Variable batches are not
- * taken: the router's `covers` leaves them to the CPU reference. No tuning table yet (no measured
+ * taken here: the router runs them by shape groups as list batches (ownComplex). No tuning table yet (no measured
  * alternatives): the warps per block are the real designs' (common/warp-slots.ts).
  */
 import type { Batch } from '../../../core/batch.js';

@@ -2,8 +2,8 @@
  * Which complex herk (or, with `symmetric`, zsyrk) kernel serves one launch group, and its block. One design (generate-small.ts:
  * a thread per element of C's triangle, op(A) staged through shared memory), for C of order <= 32;
  * larger C by the recursion of zherkSteps (diagonal blocks on that kernel, the triangle's
- * off-diagonal blocks by the complex GEMM). Variable batches are not taken (the router's `covers`,
- * zherkCovers, leaves them to the CPU reference). No tuning table: the block's size (about 256
+ * off-diagonal blocks by the complex GEMM). Variable batches are not taken here (the router runs
+ * them by shape groups as list batches: ownComplex). No tuning table: the block's size (about 256
  * threads) and the staged chunk (at most 1024 pairs a block) are chosen, not swept.
  */
 import type { Batch } from '../../../core/batch.js';

@@ -1,8 +1,9 @@
 /**
  * The shape of the complex warp designs (heev; gesvd, whose lanes follow min(m, n)) for one group
  * of equal-size matrices: the lanes per matrix and matrices per block of the real warp design
- * (common/warp-shape.ts). Orders above ZHEEV_MAX (max(m, n) above ZGESVD_MAX) have no GPU kernel:
- * the router's `covers` (heevCovers, zgesvdCovers) leaves them to the CPU reference. No tuning
+ * (common/warp-shape.ts). Orders above ZHEEV_MAX (max(m, n) above ZGESVD_MAX) have no kernel here:
+ * the router's `covers` (heevCovers, zgesvdCovers) sends heev to the zheev family's design up to 512
+ * and the rest to the CPU reference. No tuning
  * table: not swept yet.
  */
 import { MAX_SWEEPS } from '../../../core/algorithms.js';

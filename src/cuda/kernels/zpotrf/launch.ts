@@ -34,7 +34,7 @@ export function zcholeskyCovers(a: Batch<DeviceArray>, b?: Batch<DeviceArray>): 
   return a.kind !== 'variable' && b?.kind !== 'variable';
 }
 
-/** The batches as strided or list batches (variable ones are refused: the router leaves them to the CPU). */
+/** The batches as strided or list batches (variable ones are refused: the router runs them by shape groups). */
 function blockBatches(op: string, batches: readonly Batch<DeviceArray>[], names: readonly string[]): BlockBatch<DeviceArray>[] {
   return batches.map((b, i) => {
     if (b.kind === 'variable') throw new MyriadError('UNSUPPORTED', `the complex ${op} kernels take strided and list batches`, names[i]!);

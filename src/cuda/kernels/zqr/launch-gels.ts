@@ -9,14 +9,15 @@
  *   A (R^H on and below the diagonal, the conjugated reflectors to its right: zgelqf's storage),
  *   check, R^H Y = B(0:m) (upper, 'C'), finish (B(m:n) := 0), X = Q [Y; 0] (zunmqr 'N').
  *
- * A strided request is one group; list and variable batches are grouped by the shapes and leading
- * dimensions of A and B, each group run as list batches with an index map to its places in info.
+ * Strided and list batches (one shape and leading dimension each: the router runs a variable batch
+ * by shape groups, kernels/common/shape-groups.ts), info written in place.
  * `zgelsCovers`: the factored matrix by zqrCovers (zunmqr takes every size); empty systems run on
  * the CPU reference.
  */
-import { batchCount, shapeAt, uniformShape, type Batch, type StridedBatch } from '../../../core/batch.js';
+import { batchCount, shapeAt, uniformShape, type Batch, type ListBatch, type StridedBatch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import { complexOf } from '../../../core/dtype-table.js';
+import { MyriadError } from '../../../core/errors.js';
 import type { GelsRequest } from '../../../core/op-specs.js';
 import type { Storage } from '../../../core/storage.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
@@ -24,7 +25,6 @@ import { Workspace } from '../../runtime/workspace.js';
 import { complexBytes } from '../common/complex.js';
 import { cachedKernel, kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type OperandArgs } from '../common/operands.js';
-import { pairGroups, type PairGroup } from '../common/shape-groups.js';
 import { complexTrsmCuda } from '../ztrsm/index.js';
 import {
   ZGELS_CHECK_THREADS, ZGELS_FINISH_THREADS, ZGELS_MOVE_THREADS, zconjTransposeSource, zgelsCheckSource, zgelsFinishSource,
@@ -68,21 +68,19 @@ export function zgelsCovers(r: Pick<GelsRequest<Storage>, 'a' | 'b'>, dev: GpuDe
   return true;
 }
 
-type Group = PairGroup<DeviceArray>;
-
-const groupsOf = (r: GelsRequest<DeviceArray, DeviceArray>): Group[] => pairGroups(r.a, r.b);
-
 export function complexGelsCuda(dev: GpuDevice, r: GelsRequest<DeviceArray, DeviceArray>): void {
-  if (batchCount(r.a) === 0) return;
-  const dtype = deviceDtype(r.a);
-  for (const g of groupsOf(r)) runGroup(dev, dtype, g, r.info);
+  const { a, b } = r;
+  if (a.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex gels kernels take strided and list batches', 'a');
+  if (b.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex gels kernels take strided and list batches', 'b');
+  if (batchCount(a) === 0) return;
+  solve(dev, deviceDtype(a), a, b, r.info);
 }
 
 const workArgs = (w: StridedBatch<DeviceArray>): OperandArgs =>
   ({ kind: 'strided', pointer: w.data.ptr, offset: w.offset, stride: w.stride, ld: w.ld, rows: w.rows, cols: w.cols });
 
-function runGroup(dev: GpuDevice, dtype: DType, g: Group, info: DeviceArray): void {
-  const { a, b } = g;
+function solve(dev: GpuDevice, dtype: DType, a: StridedBatch<DeviceArray> | ListBatch<DeviceArray>, b: StridedBatch<DeviceArray> | ListBatch<DeviceArray>,
+  info: DeviceArray): void {
   const count = batchCount(a);
   const [m, n, nrhs] = [a.rows, a.cols, b.cols];
   const tall = m >= n;
@@ -92,23 +90,20 @@ function runGroup(dev: GpuDevice, dtype: DType, g: Group, info: DeviceArray): vo
   // Pairs per system: tau (k), B's top rows kept aside (tall: n nrhs), A^H (wide: n m).
   const [tauP, guardP, workP] = [k, tall ? n * nrhs : 0, tall ? 0 : n * m];
   const floats = frame.take(dtype, 2 * Math.max(1, count * (tauP + guardP + workP)), `complex gels's tau, B aside and A^H (${count} systems)`);
-  const ints = frame.take('int32', 2 * count, `complex gels's per-system states (${count} systems)`);
+  const status = frame.take('int32', count, `complex gels's per-system states (${count} systems)`);
   const at = (start: number, pairs: number): DeviceArray => (pairs === 0 ? dev.view(floats, 0, 2) : dev.view(floats, 2 * start * count, 2 * pairs * count));
   const tau = stridedOf(at(0, tauP), k, 1, count, Math.max(1, k), k, ctype);
   const guard = stridedOf(at(tauP, guardP), tall ? n : 0, nrhs, count, Math.max(1, tall ? n : 0), guardP, ctype);
   const work = stridedOf(at(tauP + guardP, workP), tall ? 0 : n, tall ? 0 : m, count, Math.max(1, tall ? 0 : n), workP, ctype);
-  const status = dev.view(ints, 0, count), scratchInfo = dev.view(ints, count, count);
-  const index = g.members === null ? null : dev.upload(Int32Array.from(g.members));
   const grouping = groupOperands(dev, [a, b], complexBytes(dtype));
   try {
     const [ao, bo] = grouping.groups[0]!.operands as [OperandArgs, OperandArgs];
-    const geqrfInfo = index === null ? info : scratchInfo;
     const check = (factor: OperandArgs): void => {
       const params = plannedOnce<ZgelsCheckParams>(dev, `zgels-check/${dtype}/${tall}/${factor.kind}/${bo.kind}`, () => ({ dtype, tall, factor: factor.kind, b: bo.kind }));
       const kernel = kernelFor(dev, 'zgels-check', params, () => zgelsCheckSource(params));
       kernel.launch({ grid: [Math.ceil(count / ZGELS_CHECK_THREADS), 1, 1], block: [ZGELS_CHECK_THREADS, 1, 1] }, [
         ...operandArgs(factor), ...operandArgs(workArgs(tau)), ...operandArgs(bo), ...operandArgs(workArgs(guard)),
-        arg.ptr(info), ...indexArgs(index, count), arg.ptr(status), arg.i32(k), arg.i32(nrhs),
+        arg.ptr(info), ...indexArgs(null, count), arg.ptr(status), arg.i32(k), arg.i32(nrhs),
       ]);
     };
     const finish = (): void => {
@@ -125,7 +120,7 @@ function runGroup(dev: GpuDevice, dtype: DType, g: Group, info: DeviceArray): vo
       kernel.launch({ grid: [count, 1, 1], block: [ZGELS_MOVE_THREADS, 1, 1] }, [...operandArgs(from), ...operandArgs(to), arg.i32(count), arg.i32(rows), arg.i32(cols)]);
     };
     if (tall) {
-      complexGeqrfCuda(dev, { a, tau, info: geqrfInfo });
+      complexGeqrfCuda(dev, { a, tau, info });
       check(ao);
       complexOrmqrCuda(dev, { side: 'left', trans: 'C', a, tau, c: b });
       complexTrsmCuda(dev, { side: 'left', uplo: 'upper', transA: 'N', diag: 'nonunit', alpha: ONE, a: { ...a, rows: n, cols: n }, b: { ...b, rows: n } });
@@ -133,7 +128,7 @@ function runGroup(dev: GpuDevice, dtype: DType, g: Group, info: DeviceArray): vo
     } else {
       const w = workArgs(work);
       conjTranspose(ao, w, m, n);
-      complexGeqrfCuda(dev, { a: work, tau, info: geqrfInfo });
+      complexGeqrfCuda(dev, { a: work, tau, info });
       // A receives the factors of A^H conjugate-transposed back, before the check may overwrite R.
       conjTranspose(w, ao, n, m);
       check(w);
@@ -143,10 +138,6 @@ function runGroup(dev: GpuDevice, dtype: DType, g: Group, info: DeviceArray): vo
     }
   } finally {
     frame.end();
-    if (index !== null) {
-      dev.synchronize();
-      index.dispose();
-    }
     release(dev, grouping);
   }
 }

@@ -32,7 +32,6 @@ import { triangleView } from '../common/triangle-warp.js';
 import { slotSetup } from '../common/warp-slots.js';
 import type { ZtrmmSmallParams } from './params.js';
 
-/** The warp-slot layout (one lane per row of T) for the launch grid (common/warp-slots.ts smallGrid). */
 /** The kernel's entry: ztrmm_<z|c>_<side><uplo><trans><diag>_n<N>_r<RB>_<forms>_w<warps>. */
 export function ztrmmEntry(p: ZtrmmSmallParams): string {
   const flags = `${p.side === 'left' ? 'l' : 'r'}${p.uplo === 'lower' ? 'l' : 'u'}${p.transA.toLowerCase()}${p.diag === 'unit' ? 'u' : 'n'}`;

@@ -2,7 +2,7 @@
  * Which complex trsm kernel serves one launch group, and its grid. One design (generate-small.ts,
  * a warp slot per matrix for triangles of order <= 32); larger triangles by the recursion of
  * ztrsmSteps, whose leaves are that kernel and whose updates are the complex GEMM. Variable
- * batches are not taken (the router's `covers`, ztrsmCovers, leaves them to the CPU reference). No tuning table:
+ * batches are not taken here (the router runs them by shape groups as list batches: ownComplex). No tuning table:
  * the warps per block are the real small designs' (common/warp-slots.ts smallWarps), the vectors
  * per pass the complex solves' (four, as complex-lu and zpotrf), not swept for this kernel.
  */
