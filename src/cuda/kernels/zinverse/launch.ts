@@ -16,7 +16,7 @@ import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { Workspace, type WorkspaceFrame } from '../../runtime/workspace.js';
 import { complexBytes } from '../common/complex.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { cachedKernel, kernelFor } from '../common/kernel-cache.js';
+import { cachedKernel, kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
 import type { BlockBatch } from '../common/sub-blocks.js';
 import { complexGemmCuda } from '../gemm/index.js';
@@ -102,9 +102,6 @@ function columns(dev: GpuDevice, dtype: DType, w: BlockBatch<DeviceArray>, a: Bl
   }
 }
 
-/** The move kernels' parameter objects, one per form (so the kernel memo finds them by identity). */
-const moveParams = new Map<string, ZmoveParams>();
-
 function move(dev: GpuDevice, dtype: DType, m: ZmoveOp, from: BlockBatch<DeviceArray>, to: BlockBatch<DeviceArray>, info: DeviceArray): void {
   const n = to.rows;
   if (n === 0) return;
@@ -112,9 +109,8 @@ function move(dev: GpuDevice, dtype: DType, m: ZmoveOp, from: BlockBatch<DeviceA
   try {
     for (const g of grouping.groups) {
       const [a, b] = [g.operands[0]!, g.operands[1]!];
-      const key = `${dtype}/${a.kind}/${b.kind}/${JSON.stringify(m)}`;
-      let p = moveParams.get(key);
-      if (p === undefined) moveParams.set(key, (p = { dtype, kindA: a.kind, kindB: b.kind, move: m }));
+      // One parameter object per form (plannedOnce), so the kernel memo finds it by identity.
+      const p = plannedOnce<ZmoveParams>(dev, `zinverse-move/${dtype}/${a.kind}/${b.kind}/${JSON.stringify(m)}`, () => ({ dtype, kindA: a.kind, kindB: b.kind, move: m }));
       const k = kernelFor(dev, 'zinverse-move', p, () => zinverseMoveSource(p));
       k.launch({ grid: [g.count, 1, 1], block: [MOVE_THREADS, 1, 1] },
         [...operandArgs(a), ...operandArgs(b), arg.ptr(info), ...indexArgs(g.index, g.count), arg.i32(n)]);

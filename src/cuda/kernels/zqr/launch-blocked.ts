@@ -85,17 +85,11 @@ export function launchZshared(dev: GpuDevice, p: ZqrPlan, count: number, a: Oper
   ]);
 }
 
-/** Parameter objects by (dtype, kind, nb, conjT), so a hot call finds its kernel by identity. */
-const wyParams = new Map<string, ZwyParams>();
-const lasetParams = new Map<string, ZlasetParams>();
-
 /** V (explicit) and Y = V T (or V T^H) of the r x ib reflectors at `a` (a view), tau at `tau`; one matrix every `strideW` pairs of v and y. */
 export function zwyFactor(dev: GpuDevice, dtype: DType, nb: number, conjT: boolean, count: number, a: OperandArgs, tau: OperandArgs,
   v: DeviceArray, y: DeviceArray, strideW: number, r: number, ib: number): void {
-  const key = `${dtype}/${a.kind}/${nb}/${conjT}`;
-  let p = wyParams.get(key);
-  if (p === undefined) wyParams.set(key, (p = { dtype, kind: a.kind, nb, conjT }));
-  const params = p;
+  // One parameter object per (dtype, kind, nb, conjT) (plannedOnce), so a hot call finds its kernel by identity.
+  const params = plannedOnce<ZwyParams>(dev, `zwy-factor/${dtype}/${a.kind}/${nb}/${conjT}`, () => ({ dtype, kind: a.kind, nb, conjT }));
   const k = kernelFor(dev, 'zwy-factor', params, () => zwySource(params));
   k.launch({ grid: [count, 1, 1], block: [ZWY_THREADS, 1, 1] }, [
     ...operandArgs(a), ...operandArgs(tau), arg.ptr(v.ptr), arg.ptr(y.ptr), arg.i64(strideW), arg.i32(count), arg.i32(r), arg.i32(ib),
@@ -105,10 +99,8 @@ export function zwyFactor(dev: GpuDevice, dtype: DType, nb: number, conjT: boole
 /** The rows x cols view `a` of each of `count` matrices := 0 off the diagonal, (diagonal, 0) on it. */
 export function zlaset(dev: GpuDevice, dtype: DType, count: number, a: OperandArgs, diagonal: number): void {
   if (a.rows === 0 || a.cols === 0 || count === 0) return;
-  const key = `${dtype}/${a.kind}`;
-  let p = lasetParams.get(key);
-  if (p === undefined) lasetParams.set(key, (p = { dtype, kind: a.kind }));
-  const params = p;
+  // cachedKernel finds the kernel by its name: the parameters need no memo.
+  const params: ZlasetParams = { dtype, kind: a.kind };
   const k = cachedKernel(dev, zlasetName(params), () => zlasetSource(params));
   k.launch({ grid: [count, 1, 1], block: [ZWY_THREADS, 1, 1] }, [
     ...operandArgs(a), arg.i32(count), arg.i32(a.rows), arg.i32(a.cols), arg.real(dtype, diagonal),
