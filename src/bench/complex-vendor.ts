@@ -4,8 +4,9 @@
  * lower), cuSOLVER z/cpotrfBatched + z/cpotrsBatched (posv: the vendor factors its own; its
  * potrsBatched takes one right-hand side only), cuBLAS z/cgetrfBatched (getrf), cuBLAS
  * z/cgetrfBatched + z/cgetrsBatched (gesv), cuBLAS z/ctrsmBatched (trsm: left, lower, N, non-unit,
- * alpha 1, B n x n), cuSOLVER z/cheevjBatched (heev: vectors, lower) and z/cgesvdjBatched (gesvd:
- * U and V), both for n <= 32 only (the vendor's batched Jacobi routines stop there: above, the row
+ * alpha 1, B n x n), cuBLAS z/cgeqrfBatched (geqrf), cuSOLVER z/cheevjBatched to n = 32 and
+ * cusolverDnXsyevBatched on the complex type above (heev: vectors, lower), and z/cgesvdjBatched
+ * (gesvd: U and V) for n <= 32 only (the vendor's batched Jacobi routines stop there: above, the row
  * says so in its vendor column). Pointer arrays, pivots, info, the Jacobi routines' parameters and
  * workspace made once per row, untimed. The batched routines at every n and count (the complex types
  * have no single-matrix loop here).
@@ -93,10 +94,18 @@ export function prepareComplexVendor(
         return { run: () => vendor.blas().complexTrsmBatched(dtype, 'left', 'lower', 'N', 'nonunit', n, n, [1, 0], A, n, B, n, count), dispose };
       }
       case 'heev': {
-        // cusolverDn{Z,C}heevjBatched: vectors, lower; A overwritten by the vectors, W real.
-        const order = jacobiOrder('heevj', dtype, n);
-        const call = keep(vendor.solver().complexHeevjBatched(dtype, order, a, arrays.w as DeviceArray, ints(count), count));
+        // cusolverDn{Z,C}heevjBatched to 32, cusolverDnXsyevBatched on the complex type above: vectors,
+        // lower; A overwritten by the vectors, W real.
+        const solver = vendor.solver();
+        const call = keep(n <= VENDOR_JACOBI_MAX
+          ? solver.complexHeevjBatched(dtype, n, a, arrays.w as DeviceArray, ints(count), count)
+          : solver.complexSyevBatched(dtype, n, a, arrays.w as DeviceArray, ints(count), count));
         return { run: () => call.run(), dispose, check: valuesCheck(dev, 'heev', dtype, n, count, arrays) };
+      }
+      case 'geqrf': {
+        // cublas{Z,C}geqrfBatched: R and the reflectors over A, n scalars of tau per matrix.
+        const A = ptrs(a, n, n), T = keep(batchPointers(dev, arrays.tau as DeviceArray, count, 2 * n));
+        return { run: () => { vendor.blas().complexGeqrfBatched(dtype, n, n, A, n, T, count); }, dispose };
       }
       case 'gesvd': {
         // cusolverDn{Z,C}gesvdjBatched: U (n x n) into u, V (n x n, not V^H) into vt; A destroyed (restored before each run).

@@ -91,6 +91,16 @@ export const COMPLEX_WORKLOADS: Partial<Record<BenchOp, ComplexWorkload>> = {
   gesv: inPlace((d, n) => counts.gesv(d, n, COMPLEX_NRHS), randomComplexGeneral,
     (ctx, a, b, { info, ipiv }) => { ctx.gesv({ a, b: b!, info, ipiv }); }, () => COMPLEX_NRHS),
   trsm: complexTrsmWorkload((n) => n),
+  geqrf: {
+    cost: (d, n) => counts.geqrf(d, n, n),
+    prepare(ctx, dtype, n, count, rng) {
+      const { place, real, a0, a, A } = pristineA(ctx, randomComplexGeneral, dtype, n, count, rng);
+      const tau = place.put(allocate(real, 2 * n * count));
+      const T = strided(tau, { rows: n, cols: 1, count, dtype });
+      const info = place.ints(count);
+      return { run: () => { ctx.geqrf({ a: A, tau: T, info }); }, reset: () => place.restore(a0, a), dispose: () => place.dispose(), arrays: { a, a0, tau } };
+    },
+  },
   heev: decomposition((d, n) => counts.syev(d, n), randomHermitian, (n) => ({ w: { real: true, rows: n, cols: 1 } }),
     (ctx, a, { w }, info) => { ctx.heev({ a, w: w!, jobz: 'vectors', uplo: 'lower', info }); }),
   gesvd: decomposition((d, n) => counts.gesvd(d, n, n), randomComplexGeneral,

@@ -13,7 +13,7 @@
  * (no batched form exists), only for batches of up to ORGQR_LOOP_MAX matrices (the row says so
  * otherwise: pass --batch); qr: both; ormqr: cusolverDn?ormqr once per matrix (no batched form);
  * gels, gels-tall, gels-many: cublas?gelsBatched (m >= n only: gels-wide has no vendor row).
- * The complex types' vendor column (gemm, potrf, getrf, posv, gesv, trsm, heev, gesvd): bench/complex-vendor.ts.
+ * The complex types' vendor column (gemm, potrf, getrf, posv, gesv, trsm, geqrf, heev, gesvd): bench/complex-vendor.ts.
  */
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';

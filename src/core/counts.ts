@@ -70,10 +70,10 @@ export const counts = {
   gesv(dtype: ElementType, n: number, nrhs: number): Cost {
     return { flops: fl(dtype, (2 * n * n * n) / 3 + 2 * n * n * nrhs), bytes: el(dtype, 2 * n * n + 2 * n * nrhs) + 4 * n };
   },
-  /** Householder QR of A (m x n, LAPACK's dgeqrf count for m >= n: 2mn^2 - 2n^3/3; m < n: 2nm^2 - 2m^3/3): A read, R and the reflectors written, tau too. */
-  geqrf(dtype: DType, m: number, n: number): Cost {
+  /** Householder QR of A (m x n, LAPACK's dgeqrf count for m >= n: 2mn^2 - 2n^3/3; m < n: 2nm^2 - 2m^3/3; 4x on a complex type): A read, R and the reflectors written, tau too. */
+  geqrf(dtype: ElementType, m: number, n: number): Cost {
     const [big, k] = m >= n ? [m, n] : [n, m];
-    return { flops: 2 * big * k * k - (2 * k * k * k) / 3, bytes: el(dtype, 2 * m * n + Math.min(m, n)) };
+    return { flops: fl(dtype, 2 * big * k * k - (2 * k * k * k) / 3), bytes: el(dtype, 2 * m * n + Math.min(m, n)) };
   },
   /** The m x n Q from k reflectors (LAPACK's dorgqr count: 4mnk - 2(m + n)k^2 + 4k^3/3): the reflectors and tau read, Q written. */
   orgqr(dtype: DType, m: number, n: number, k: number): Cost {

@@ -31,6 +31,7 @@ describe('complex benchmark counts', () => {
       ['getrs', (d: 'float64' | 'float32' | 'complex128' | 'complex64') => counts.getrs(d, n, nrhs), n * n + 2 * n * nrhs, 4 * n],
       ['gesv', (d: 'float64' | 'float32' | 'complex128' | 'complex64') => counts.gesv(d, n, nrhs), 2 * n * n + 2 * n * nrhs, 4 * n],
       ['trsm', (d: 'float64' | 'float32' | 'complex128' | 'complex64') => counts.trsm(d, 'left', n, nrhs), (n * (n + 1)) / 2 + 2 * n * nrhs, 0],
+      ['geqrf', (d: 'float64' | 'float32' | 'complex128' | 'complex64') => counts.geqrf(d, n, n), 2 * n * n + n, 0],
     ] as const;
     for (const [op, cost, elements, pivotBytes] of cases) {
       const [d, s, z, c] = [cost('float64'), cost('float32'), cost('complex128'), cost('complex64')];
@@ -85,10 +86,10 @@ describe('complex benchmark counts of heev and gesvd', () => {
 });
 
 describe('complex benchmark options', () => {
-  it('gemm, potrf, getrf, posv, gesv, trsm, heev and gesvd take a complex dtype; another op says which do; heev takes no real one', () => {
-    assert.deepEqual([...COMPLEX_BENCH_OPS], ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'trsm', 'heev', 'gesvd']);
+  it('gemm, potrf, getrf, posv, gesv, trsm, geqrf, heev and gesvd take a complex dtype; another op says which do; heev takes no real one', () => {
+    assert.deepEqual([...COMPLEX_BENCH_OPS], ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'trsm', 'geqrf', 'heev', 'gesvd']);
     for (const op of COMPLEX_BENCH_OPS) for (const d of ['complex128', 'complex64'] as const) assert.doesNotThrow(() => benchWorkload(op, d));
-    assert.throws(() => benchWorkload('getrs', 'complex128'), (e: Error) => /getrs has no complex benchmark \(complex: gemm, potrf, getrf, posv, gesv, trsm, heev, gesvd\)/.test(e.message));
+    assert.throws(() => benchWorkload('getrs', 'complex128'), (e: Error) => /getrs has no complex benchmark \(complex: gemm, potrf, getrf, posv, gesv, trsm, geqrf, heev, gesvd\)/.test(e.message));
     assert.throws(() => benchWorkload('nope', 'complex64'), /no complex benchmark/);
     for (const d of ['float64', 'float32'] as const) {
       assert.throws(() => benchWorkload('heev', d), (e: Error & { code?: string }) => e.code === 'UNSUPPORTED' && /heev is the complex Hermitian benchmark: --dtype complex128 or complex64 \(real symmetric matrices: syev\)/.test(e.message));
@@ -277,7 +278,7 @@ describe('the check of a complex LU (the vendor column of getrf and gesv)', () =
 describe('complex rows of runBench on the CPU', () => {
   it('one row per size, GFLOP/s from the complex count, no vendor column and no note', () => {
     const ctx = open({ backend: 'cpu' });
-    for (const op of ['getrf', 'trsm', 'heev', 'gesvd'] as const) {
+    for (const op of ['getrf', 'trsm', 'geqrf', 'heev', 'gesvd'] as const) {
       const rows = runBench(ctx, { op, dtype: 'complex64', sizes: [3], batch: 4, repeats: 1 });
       assert.equal(rows.length, 1);
       const [row] = rows;

@@ -65,6 +65,7 @@ const EXPECTED: Readonly<Record<string, readonly string[]>> = Object.fromEntries
     [`cublas${t}getrfBatched`, ['cublasHandle_t', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'CUdeviceptr', 'int']],
     [`cublas${t}getrsBatched`, ['cublasHandle_t', 'int', 'int', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'CUdeviceptr', 'int', '_Out_ int *', 'int']],
     [`cublas${t}trsmBatched`, ['cublasHandle_t', 'int', 'int', 'int', 'int', 'int', 'int', `const ${part} *`, 'CUdeviceptr', 'int', 'CUdeviceptr', 'int', 'int']],
+    [`cublas${t}geqrfBatched`, ['cublasHandle_t', 'int', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', '_Out_ int *', 'int']],
     [`cusolverDn${t}potrfBatched`, ['cusolverDnHandle_t', 'int', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'int']],
     [`cusolverDn${t}potrsBatched`, ['cusolverDnHandle_t', 'int', 'int', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', 'int']],
     [`cusolverDn${t}heevjBatched_bufferSize`, ['cusolverDnHandle_t', 'int', 'int', 'int', 'CUdeviceptr', 'int', 'CUdeviceptr', '_Out_ int *', 'syevjInfo_t', 'int']],
@@ -145,18 +146,19 @@ const addresses = (dev: FakeDevice, count: number): bigint[][] =>
 describe('the complex vendor runs of the bench: every native call as its prototype says', () => {
   const n = 5, count = 3;
   for (const [dtype, real, letter, bytes] of [['complex128', 'float64', 'Z', 8], ['complex64', 'float32', 'C', 4]] as const) {
-    it(`${dtype}: potrf, posv, getrf, gesv, trsm`, () => {
+    it(`${dtype}: potrf, posv, getrf, gesv, trsm, geqrf`, () => {
       const expect: Record<string, { nrhs: number; calls: [string, unknown[]][] }> = {
         potrf: { nrhs: 0, calls: [[`cusolverDn${letter}potrfBatched`, [0, n, 'A', n, 'info', count]]] },
         posv: { nrhs: 1, calls: [[`cusolverDn${letter}potrfBatched`, [0, n, 'A', n, 'info', count]], [`cusolverDn${letter}potrsBatched`, [0, n, 1, 'A', n, 'B', n, 'info', count]]] },
         getrf: { nrhs: 0, calls: [[`cublas${letter}getrfBatched`, [n, 'A', n, 'piv', 'info', count]]] },
         gesv: { nrhs: 1, calls: [[`cublas${letter}getrfBatched`, [n, 'A', n, 'piv', 'info', count]], [`cublas${letter}getrsBatched`, [0, n, 1, 'A', n, 'piv', 'B', n, 'out', count]]] },
         trsm: { nrhs: n, calls: [[`cublas${letter}trsmBatched`, [0, 0, 0, 0, n, n, 'alpha', 'A', n, 'B', n, count]]] },
+        geqrf: { nrhs: 0, calls: [[`cublas${letter}geqrfBatched`, [n, n, 'A', n, 'tau', 'out', count]]] },
       };
       for (const [op, e] of Object.entries(expect)) {
         const dev = new FakeDevice(0, []);
         const handles = recordingHandles();
-        const arrays = fakeArrays(dev, real, n, count, e.nrhs);
+        const arrays = { ...fakeArrays(dev, real, n, count, e.nrhs), ...(op === 'geqrf' ? { tau: dev.alloc(real, 2 * n * count) } : {}) };
         const run = prepareComplexVendor(dev, handles, op as 'potrf', dtype, n, count, arrays);
         assert.ok(run, op);
         // The pointer arrays: one address a matrix of pairs apart (2 rows cols parts of `bytes`).
@@ -164,6 +166,7 @@ describe('the complex vendor runs of the bench: every native call as its prototy
         const lists = addresses(dev, count).map((l) => l.join());
         assert.ok(lists.includes(stride(n).join()), `${op}: A's pointers`);
         if (e.nrhs > 0) assert.ok(lists.includes(stride(e.nrhs).join()), `${op}: B's pointers`);
+        if (op === 'geqrf') assert.ok(lists.includes(stride(1).join()), "geqrf: tau's pointers");
         run.run();
         assert.deepEqual(handles.calls.map((c) => c.name), e.calls.map(([name]) => name), op);
         handles.calls.forEach((c, i) => {
@@ -345,8 +348,8 @@ describe('the complex Jacobi vendor runs of the bench (heev, gesvd): every nativ
     });
   }
 
-  it('above 32: NOT_RUN, naming the routine and why (written in the row), before any handle or parameter is made', () => {
-    for (const [op, routine] of [['heev', 'cusolverDnZheevjBatched'], ['gesvd', 'cusolverDnZgesvdjBatched']] as const) {
+  it('gesvd above 32: NOT_RUN, naming the routine and why (written in the row), before any handle or parameter is made', () => {
+    for (const [op, routine] of [['gesvd', 'cusolverDnZgesvdjBatched']] as const) {
       const dev = new FakeDevice(0, []);
       let solvers = 0;
       const h = recordingHandles(() => {}, [], dev);
@@ -461,22 +464,72 @@ describe('the checks before a complex Jacobi native call', () => {
   });
 });
 
-describe('a complex heev row of runBench above 32 on a CUDA context of a fake device', () => {
-  it('the vendor column says why it is empty (NOT_RUN: the batched Jacobi routines stop at 32); the own figure stands', async () => {
+/** A solver whose cusolverDnXsyevBatched calls are recorded: the 64-bit API's parameters made and destroyed by stand-ins. */
+function xsyevSolver(dev: FakeDevice): { solver: Cusolver; calls: Call[]; destroyed: number } {
+  const h = recordingHandles(() => {}, [], Object.assign(dev, { context: { alive: true } }));
+  const solver = h.solver();
+  const state = { destroyed: 0 };
+  Object.assign((solver as unknown as { api: Record<string, unknown> }).api, {
+    cusolverDnCreateParams: (out: unknown[]) => { out[0] = { kind: 'cusolverDnParams_t' }; return 0; },
+    cusolverDnDestroyParams: () => { state.destroyed++; return 0; },
+    cusolverDnXsyevBatched_bufferSize: () => 0,
+    cusolverDnXsyevBatched: () => 0,
+  });
+  return { solver, calls: h.calls, get destroyed() { return state.destroyed; } };
+}
+
+describe('complex heev above 32: cusolverDnXsyevBatched on the complex type', () => {
+  it('A of the complex data type (CUDA_C_64F 5, CUDA_C_32F 4) also the compute type, W of the real one (CUDA_R_64F 1, CUDA_R_32F 0); lower; vectors', () => {
+    const n = 33, count = 2;
+    for (const [dtype, real, typeA, typeW] of [['complex128', 'float64', 5, 1], ['complex64', 'float32', 4, 0]] as const) {
+      const dev = new FakeDevice(0, []);
+      const x = xsyevSolver(dev);
+      const a = dev.alloc(real, 2 * n * n * count), w = dev.alloc(real, n * count), info = dev.alloc('int32', count);
+      const run = x.solver.complexSyevBatched(dtype, n, a, w, info, count);
+      run.run();
+      assert.deepEqual(x.calls.map((c) => c.name), ['cusolverDnXsyevBatched_bufferSize', 'cusolverDnXsyevBatched']);
+      for (const c of x.calls) {
+        // (params, jobz, uplo, n, typeA, A, lda, typeW, W, computeType, ...)
+        assert.deepEqual([c.args[1], c.args[2], c.args[3], c.args[4], c.args[6], c.args[7], c.args[9]], [1, 0, n, typeA, n, typeW, typeA], `${dtype} ${c.name}`);
+      }
+      assert.equal(x.calls[1]!.args.at(-1), count);
+      run.dispose();
+      assert.equal(x.destroyed, 1, 'parameters destroyed');
+    }
+  });
+
+  it('the checks before native code: pairs counted, W real of the parts dtype, info one per matrix', () => {
+    const n = 33, count = 2;
+    const dev = new FakeDevice(0, []);
+    const x = xsyevSolver(dev);
+    const info = dev.alloc('int32', count);
+    const code = (c: string) => (e: unknown) => (e as { code?: string }).code === c;
+    assert.throws(() => x.solver.complexSyevBatched('complex128', n, dev.alloc('float64', n * n * count), dev.alloc('float64', n * count), info, count), code('BOUNDS'));
+    assert.throws(() => x.solver.complexSyevBatched('complex128', n, dev.alloc('float64', 2 * n * n * count), dev.alloc('float32', n * count), info, count), code('DTYPE'));
+    assert.throws(() => x.solver.complexSyevBatched('complex64', n, dev.alloc('float64', 2 * n * n * count), dev.alloc('float32', n * count), info, count), code('DTYPE'));
+    assert.throws(() => x.solver.complexSyevBatched('complex128', n, dev.alloc('float64', 2 * n * n * count), dev.alloc('float64', n * count), dev.alloc('int32', 1), count));
+    assert.equal(x.calls.length, 0);
+  });
+
+  it("the bench's heev row above 32 times XsyevBatched (and checks its values); where the library lacks it the row says so", async () => {
     const { recordingContext } = await import('../helpers/fake-gpus.js');
     const { runBench } = await import('../../src/bench/run.js');
-    const { ctx, dev } = recordingContext();
-    const h = recordingHandles();
-    const vendor = { name: 'stub', prepare: (op: 'heev', dtype: 'complex64', size: number, count: number, arrays: Record<string, DeviceArray>) => prepareComplexVendor(dev, h, op, dtype, size, count, arrays) };
-    const [row] = runBench(ctx, { op: 'heev', dtype: 'complex64', sizes: [33], batch: 2, repeats: 1, vendor: vendor as never });
-    assert.equal(row!.vendor, 'stub: NOT_RUN (0) from cusolverDnCheevjBatched: n <= 32 only, no vendor row above');
-    assert.equal(row!.vendorMs, undefined);
-    assert.equal(row!.speedup, undefined);
-    assert.ok(row!.ms > 0 && row!.gflops > 0);
-    assert.equal(h.calls.length, 0);
-    // The own route above 32 (zheev/) takes the device's workspace, which stays for the next call.
-    const { Workspace } = await import('../../src/cuda/runtime/workspace.js');
-    assert.equal(Workspace.of(dev).buffers, 1);
-    assert.equal(dev.leaked, 1);
+    for (const lacks of [false, true]) {
+      const { ctx, dev } = recordingContext();
+      const x = xsyevSolver(dev as unknown as FakeDevice);
+      if (lacks) delete (x.solver as unknown as { api: Record<string, unknown> }).api['cusolverDnXsyevBatched'];
+      const handles = { blas: (): Cublas => { throw new Error('no cuBLAS here'); }, solver: () => x.solver };
+      const vendor = { name: 'stub', prepare: (op: 'heev', dtype: 'complex64', size: number, count: number, arrays: Record<string, DeviceArray>) => prepareComplexVendor(dev, handles, op, dtype, size, count, arrays) };
+      const [row] = runBench(ctx, { op: 'heev', dtype: 'complex64', sizes: [33], batch: 2, repeats: 1, vendor: vendor as never });
+      assert.ok(row!.ms > 0 && row!.gflops > 0);
+      if (lacks) {
+        assert.equal(row!.vendor, 'stub: CUSOLVER_STATUS_NOT_SUPPORTED (9) from cusolverDnXsyevBatched (not in this cuSOLVER)');
+        assert.equal(row!.vendorMs, undefined);
+        assert.equal(x.calls.length, 0);
+      } else {
+        assert.ok(x.calls.some((c) => c.name === 'cusolverDnXsyevBatched'), 'the vendor ran');
+        assert.ok(row!.vendorMs !== undefined);
+      }
+    }
   });
 });

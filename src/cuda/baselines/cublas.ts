@@ -70,7 +70,7 @@ const COMPLEX_GEMMS = (t: string, s: string): string[] => [GEMM(t, s), GEMM_STRI
  * costs its benchmark row alone).
  */
 export const COMPLEX_SOLVE_PROTOTYPES: readonly string[] = [
-  GETRF('Z'), GETRF('C'), GETRS('Z'), GETRS('C'), TRSM('Z', 'double'), TRSM('C', 'float'),
+  GETRF('Z'), GETRF('C'), GETRS('Z'), GETRS('C'), TRSM('Z', 'double'), TRSM('C', 'float'), GEQRF('Z'), GEQRF('C'),
 ];
 
 /**
@@ -330,6 +330,21 @@ export class Cublas {
     const info: [number] = [0];
     if (count === 0) return 0;
     this.call(`cublas${PREFIX(dtype)}gelsBatched`, 0, m, n, nrhs, A.pointers.ptr, lda, C.pointers.ptr, ldc, info, devInfo.ptr, count);
+    return info[0];
+  }
+
+  /**
+   * Complex Householder QR of `count` m x n matrices in place (cublas{Z,C}geqrfBatched), as
+   * geqrfBatched: A's and Tau's pointers address pairs in arrays of the parts' dtype. Returns
+   * cuBLAS's host info.
+   */
+  complexGeqrfBatched(dtype: ComplexDType, m: number, n: number, A: BatchPointers, lda: number, Tau: BatchPointers, count: number): number {
+    const k = Math.min(m, n);
+    checkComplexFits(A, dtype, m, n, lda, count, 'A');
+    checkComplexFits(Tau, dtype, k, 1, Math.max(1, k), count, 'Tau');
+    const info: [number] = [0];
+    if (count === 0 || k === 0) return 0;
+    this.callComplex(`cublas${COMPLEX_PREFIX(dtype)}geqrfBatched`, m, n, A.pointers.ptr, lda, Tau.pointers.ptr, info, count);
     return info[0];
   }
 

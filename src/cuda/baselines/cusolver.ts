@@ -601,11 +601,28 @@ export class Cusolver {
    * once (not in the timed call).
    */
   syevBatched(dtype: DType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number, vectors = true): { run(): void; dispose(): void } {
-    if (!this.hasSyevBatched) throw new VendorError('CUSOLVER_STATUS_NOT_SUPPORTED', 9, 'cusolverDnXsyevBatched (not in this cuSOLVER)');
     this.checkDense(dtype, A, n * n * count, 'A');
     this.checkDense(dtype, W, n * count, 'W');
-    checkInts(info, count, 'info');
     const type = dtypeInfo(dtype).cuda.dataType;
+    return this.xsyevBatched(type, type, n, A, W, info, count, vectors);
+  }
+
+  /**
+   * cusolverDnXsyevBatched on `count` densely packed n x n Hermitian matrices (complex128 or
+   * complex64 pairs in an array of the parts' dtype; lower), W real of the parts' dtype: the
+   * vendor's batched Hermitian eigensolver of any n, as syevBatched.
+   */
+  complexSyevBatched(dtype: ComplexDType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number, vectors = true): { run(): void; dispose(): void } {
+    this.checkComplexDense(dtype, A, n * n * count, 'A');
+    const real = complexInfo(dtype).real;
+    this.checkDense(real, W, n * count, 'W');
+    return this.xsyevBatched(complexInfo(dtype).spelling.dataType, dtypeInfo(real).cuda.dataType, n, A, W, info, count, vectors);
+  }
+
+  /** cusolverDnXsyevBatched with A of CUDA data type `typeA` (also the compute type) and W of `typeW`. */
+  private xsyevBatched(typeA: number, typeW: number, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number, vectors: boolean): { run(): void; dispose(): void } {
+    if (!this.hasSyevBatched) throw new VendorError('CUSOLVER_STATUS_NOT_SUPPORTED', 9, 'cusolverDnXsyevBatched (not in this cuSOLVER)');
+    checkInts(info, count, 'info');
     const params: [DnParams | null] = [null];
     this.dev.activate();
     check(this.api['cusolverDnCreateParams']!(params), 'cusolverDnCreateParams');
@@ -613,7 +630,7 @@ export class Cusolver {
     const device: [number | bigint] = [0], host: [number | bigint] = [0];
     const jobz = vectors ? 1 : 0;   // CUSOLVER_EIG_MODE_VECTOR / NOVECTOR
     try {
-      this.call('cusolverDnXsyevBatched_bufferSize', p, jobz, 0, n, type, A.ptr, n, type, W.ptr, type, device, host, count);
+      this.call('cusolverDnXsyevBatched_bufferSize', p, jobz, 0, n, typeA, A.ptr, n, typeW, W.ptr, typeA, device, host, count);
     } catch (e) {
       this.api['cusolverDnDestroyParams']!(p);
       throw e;
@@ -622,7 +639,7 @@ export class Cusolver {
     const work = this.dev.alloc('float64', Math.max(1, Math.ceil(deviceBytes / 8)));
     const hostWork = hostBytes > 0 ? Buffer.alloc(hostBytes) : null;
     return {
-      run: () => this.call('cusolverDnXsyevBatched', p, jobz, 0, n, type, A.ptr, n, type, W.ptr, type, work.ptr, deviceBytes, hostWork, hostBytes, info.ptr, count),
+      run: () => this.call('cusolverDnXsyevBatched', p, jobz, 0, n, typeA, A.ptr, n, typeW, W.ptr, typeA, work.ptr, deviceBytes, hostWork, hostBytes, info.ptr, count),
       dispose: () => {
         work.dispose();
         if (this.dev.context.alive) { this.dev.activate(); this.api['cusolverDnDestroyParams']!(p); }
