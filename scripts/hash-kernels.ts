@@ -1135,8 +1135,12 @@ function vendorDirect(): void {
       record(potrfScanSource(dtype, uplo, kind));
       record(potrfScanSource(dtype, uplo, kind, 'complex'));
       record(syevPackSource(dtype, uplo, kind));
+      record(syevPackSource(dtype, uplo, kind, 'complex'));
     }
-    for (const a of kinds) for (const w of kinds) record(syevUnpackSource(dtype, a, w));
+    for (const a of kinds) for (const w of kinds) {
+      record(syevUnpackSource(dtype, a, w));
+      record(syevUnpackSource(dtype, a, w, 'complex'));
+    }
   }
   record(potrfInfoSource());
   record(getrfScatterSource());

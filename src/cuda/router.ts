@@ -43,7 +43,7 @@ import { routesToTsqr } from './kernels/tsqr/index.js';
 import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda, zgelsCovers, zormqrCovers, zqrCovers } from './kernels/zqr/index.js';
 import {
   cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers,
-  cusolverComplexPotrf, cusolverComplexPotrfCovers, cusolverGetrf, cusolverGetrfCovers, cusolverPotrf, cusolverPotrfCovers, cusolverSyev, cusolverSyevCovers,
+  cusolverComplexPotrf, cusolverComplexPotrfCovers, cusolverGetrf, cusolverGetrfCovers, cusolverHeev, cusolverHeevCovers, cusolverPotrf, cusolverPotrfCovers, cusolverSyev, cusolverSyevCovers,
 } from './vendor/index.js';
 import type { ArrayRouted, RouteTaken } from '../core/device-backend.js';
 import { tuningFor } from './model/tuning/index.js';
@@ -331,8 +331,10 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   // The two-sided complex Jacobi warp design (zjacobi/) for n <= 32 (a variable batch: every member); 33 ... 512 the
   // tridiagonal design (zheev/: zhetd2's reduction to a real tridiagonal, the tridiag family's bisection and inverse
   // iteration, V = Q Z), a variable batch with members on both sides of 32 by groups of one shape, each group on its
-  // design (route 'tridiag'); larger: the CPU reference.
+  // design (route 'tridiag'); larger: the CPU reference. cusolverDnXsyevBatched on the complex type first, inside the
+  // card's measured rules ('syev' with the complex dtype).
   heev: [
+    { name: 'cusolver', covers: cusolverHeevCovers, run: cusolverHeev, capturable: false },
     ownComplex('heev', 'jacobi', (r) => heevCovers(r.a, r.w), complexHeevCuda),
     ownComplex('heev', 'tridiag', (r) => heevCovers(r.a, r.w) || heevTridiagCovers(r.a, r.w), complexHeevBySize),
     CPU,

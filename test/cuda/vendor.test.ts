@@ -363,7 +363,8 @@ test('the kernels around the vendor calls compile for sm_90', { skip: NVCC_SKIP 
     potrfScanSource('float64', 'upper', 'pointer', 'complex'), potrfScanSource('float32', 'lower', 'strided', 'complex'),
     potrfScanSource('float64', 'lower', 'pointer', 'complex'), potrfScanSource('float32', 'upper', 'strided', 'complex'),
     syevPackSource('float64', 'upper', 'pointer'), syevPackSource('float32', 'lower', 'strided'), syevUnpackSource('float64', 'pointer', 'strided'),
-    syevUnpackSource('float32', 'strided', 'pointer')];
+    syevUnpackSource('float32', 'strided', 'pointer'), syevPackSource('float64', 'lower', 'pointer', 'complex'), syevPackSource('float32', 'upper', 'strided', 'complex'),
+    syevUnpackSource('float64', 'strided', 'pointer', 'complex'), syevUnpackSource('float32', 'pointer', 'strided', 'complex')];
   for (const r of await compileForSm90(sources)) assert.ok('report' in r, `${r.src.entry}: ${'error' in r ? r.error : ''}`);
 });
 
@@ -471,4 +472,21 @@ test('complex batches: the vendor routes address pairs (ld, offset and bounds in
   assert.deepEqual(query(req as never), { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: 32, nrhs: 16, count: 4 });
   assert.equal(query({ ...req, alpha: [0, 0] } as never), undefined);
   assert.equal(vendor.cublasComplexTrsmCovers(req as never, dev), false, 'the library does not load here');
+});
+
+test("complex heev: the H200's rules for 'syev' on the complex type; forced on a device that runs nothing, the heev pack and unpack are planned", () => {
+  const dev = new PlanningDevice(H200);
+  const table = vendorTableFor(H200.name);
+  const q = (dtype: 'complex128' | 'complex64', n: number, count: number, jobz: 'vectors' | 'values' = 'vectors') =>
+    vendorRuleFor(table, { op: 'syev', route: 'cusolver', dtype, n, count, jobz }) !== undefined;
+  assert.ok(q('complex128', 128, 500) && q('complex128', 1024, 20) && q('complex64', 64, 2000));
+  assert.ok(!q('complex128', 64, 2000) && !q('complex128', 33, 30000) && !q('complex64', 33, 60000), 'the own design where it won');
+  assert.ok(!q('complex128', 256, 100, 'values'), 'values only: not measured, own');
+  // The library does not load here: covers is false, the own route runs.
+  const n = 128, count = 4;
+  const heev = { jobz: 'vectors' as const, uplo: 'upper' as const, a: strided(dev.alloc('float64', 2 * n * n * count), { rows: n, count, dtype: 'complex128' as const }),
+    w: strided(dev.alloc('float64', n * count), { rows: n, cols: 1, count }), info: dev.alloc('int32', count) };
+  assert.equal(vendor.cusolverHeevCovers(heev as never, dev), false);
+  vendor.cusolverHeev(dev, heev as never);
+  assert.deepEqual(dev.sources.map((s) => s.entry).sort(), ['vendor_heev_pack_d_u_st', 'vendor_heev_unpack_d_st_st']);
 });

@@ -18,12 +18,15 @@
  * - the eigenvalues ascending and within n eps ||A||_F of the reference's;
  * - with vectors, ||A V - V diag(w)||_F / (n ||A||_F eps) and ||V^H V - I||_F / (n eps) below 30
  *   (eps the machine epsilon of the parts' type: 2^-52, 2^-23).
+ * The same checks on cusolverDnXsyevBatched on the complex type (the vendor route, forced; route
+ * 'cusolver') at n = 33, 100 and 256.
  * The file's kernels are compiled at once before the first case. Skips with one line where no GPU
  * is usable.
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { newReferenceContext } from '../../src/api/context.js';
+import { newReferenceContext, type Context } from '../../src/api/context.js';
+import { vendorUsable } from '../../src/cuda/vendor/native.js';
 import { list, strided, type Batch } from '../../src/core/batch.js';
 import { DTYPE_EPS, type ComplexDType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
@@ -133,12 +136,31 @@ before(() => warmFileKernels('zheev-large', (ctx, planning) => {
       ? list(Array.from({ length: count }, () => dev.alloc(part, n + 1)), { rows: n, cols: 1 })
       : strided(dev.alloc(part, 3 + (n + 2) * count), { rows: n, cols: 1, stride: n + 2, offset: 3, count });
     ctx.heev({ jobz: call.jobz, uplo: call.uplo, a, w });
+    if (VENDOR_ORDERS.includes(n)) {
+      planning.force = { heev: 'cusolver' };
+      try { ctx.heev({ jobz: call.jobz, uplo: call.uplo, a, w }); } finally { planning.force = {}; }
+    }
   }
 }));
 
-for (const dtype of TYPES) for (const n of ORDERS) {
-  test(`heev ${dtype} n = ${n}: both jobs and triangles, strided and list, device and host data, a failing matrix among good ones, against the reference`, { skip, timeout: 900_000 }, () => {
-    const { ctx } = gpuContext();
+/** The orders the vendor route (cusolverDnXsyevBatched on the complex type, forced) is checked at. */
+const VENDOR_ORDERS = [33, 100, 256];
+
+for (const route of ['tridiag', 'cusolver'] as const) for (const dtype of TYPES) for (const n of route === 'tridiag' ? ORDERS : VENDOR_ORDERS) {
+  test(`heev ${dtype} n = ${n}${route === 'cusolver' ? " on cusolverDnXsyevBatched (forced)" : ''}: both jobs and triangles, strided and list, device and host data, a failing matrix among good ones, against the reference`, { skip, timeout: 900_000 }, (t) => {
+    const { ctx, backend } = gpuContext();
+    if (route === 'cusolver' && !vendorUsable(backend.device, 'syevBatched')) { t.skip('cusolverDnXsyevBatched does not load here'); return; }
+    backend.force = route === 'cusolver' ? { heev: 'cusolver' } : {};
+    try {
+      checkOrder(ctx, dtype, n, route);
+    } finally {
+      backend.force = {};
+    }
+  });
+}
+
+function checkOrder(ctx: Context, dtype: ComplexDType, n: number, route: 'tridiag' | 'cusolver'): void {
+  {
     const eps = DTYPE_EPS[dtype === 'complex128' ? 'float64' : 'float32'];
     const rng = new Rng(n * 977 + (dtype === 'complex64' ? 1 : 0));
     const m = membersOf(dtype, n, rng);
@@ -172,7 +194,7 @@ for (const dtype of TYPES) for (const n of ORDERS) {
           dW.dispose();
         }
       }
-      assert.deepEqual(ctx.lastRoute, { op: 'heev', route: 'tridiag', gpu: true }, name);
+      assert.deepEqual(ctx.lastRoute, { op: 'heev', route, gpu: true }, name);
       assert.deepEqual(info, wantInfo, `${name}: info`);
       assert.deepEqual(A.outside().map(String), outsideA.map(String), `${name}: A's padding and gaps changed`);
       assert.deepEqual(W.outside().map(String), outsideW.map(String), `${name}: W's surroundings changed`);
@@ -206,5 +228,5 @@ for (const dtype of TYPES) for (const n of ORDERS) {
       }
       if (ratios.length > 0) console.log(`${name}: residual/orthogonality ${ratios.join(', ')}`);
     }
-  });
+  }
 }

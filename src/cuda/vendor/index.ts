@@ -10,6 +10,6 @@ export { cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCover
 export { cusolverGetrf, cusolverGetrfCovers } from './getrf.js';
 export { cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, type RoutedGetrf } from './getrs.js';
 export { complexPotrfQuery, cusolverComplexPotrf, cusolverComplexPotrfCovers, cusolverPotrf, cusolverPotrfCovers } from './potrf.js';
-export { cusolverSyev, cusolverSyevCovers } from './syev.js';
+export { cusolverHeev, cusolverHeevCovers, cusolverSyev, cusolverSyevCovers } from './syev.js';
 export { cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers } from './trsm.js';
 export { vendorUsable, type VendorLibrary } from './native.js';

@@ -17,6 +17,8 @@
  *   cusolverDnXsyevBatched takes); a NaN or Inf is written as 0 and flags the matrix.
  * - syev_unpack: eigenvectors (jobz 'vectors') and eigenvalues back to the batch's layout, NaN for a
  *   flagged matrix; info 0, n + 1 (the vendor did not converge) or n + 2 (NaN or Inf in A).
+ * - heev_pack, heev_unpack: the same for complex Hermitian matrices (pairs; the other triangle
+ *   conjugated, the diagonal's imaginary parts zero; w real).
  * - getrs_pivots: the API's 0-based pivots (`ipiv[b * pivotStride + j]`) as LAPACK's 1-based ones,
  *   n per matrix packed in group order (what cublas?getrsBatched reads). A pivot outside [0, n)
  *   (not getrf's output) is read as no interchange, so the vendor never addresses a row outside
@@ -166,10 +168,14 @@ export function solveMaskSource(): KernelSource {
   return { name: `${entry}.cu`, source, entry };
 }
 
-const syevPackEntry = (dtype: DType, uplo: Uplo, kind: OperandKind): string =>
-  `vendor_syev_pack_${precisionLetter(dtype)}_${uplo === 'lower' ? 'l' : 'u'}_${kindTag(kind)}`;
+const syevPackEntry = (dtype: DType, uplo: Uplo, kind: OperandKind, element: ScanElement = 'real'): string =>
+  `vendor_${element === 'complex' ? 'heev' : 'syev'}_pack_${precisionLetter(dtype)}_${uplo === 'lower' ? 'l' : 'u'}_${kindTag(kind)}`;
 
-export function syevPackSource(dtype: DType, uplo: Uplo, kind: OperandKind): KernelSource {
+/** The pair type of the complex kernels here (the parts' `real`), after `head`. */
+const pairType = (dtype: DType): string => `struct __align__(${2 * dtypeInfo(dtype).bytes}) real2 { real x, y; };\n`;
+
+export function syevPackSource(dtype: DType, uplo: Uplo, kind: OperandKind, element: ScanElement = 'real'): KernelSource {
+  if (element === 'complex') return heevPackSource(dtype, uplo, kind);
   const lower = uplo === 'lower';
   const entry = syevPackEntry(dtype, uplo, kind);
   const source = `${head(dtype)}
@@ -189,10 +195,40 @@ ${BLOCK}  const real* a = ${matrixPointer('A', kind, 'q')};
   return { name: `${entry}.cu`, source, entry };
 }
 
-const syevUnpackEntry = (dtype: DType, kindA: OperandKind, kindW: OperandKind): string =>
-  `vendor_syev_unpack_${precisionLetter(dtype)}_${kindTag(kindA)}_${kindTag(kindW)}`;
+/**
+ * heev_pack: the referenced triangle of a Hermitian matrix (pairs) mirrored into a dense scratch
+ * matrix with the other triangle conjugated and the diagonal's imaginary parts zero (the reference
+ * ignores them, as zhetrd does); NaN or an infinity in either part off the diagonal, or in the real
+ * part on it, is written as 0 and flags the matrix.
+ */
+function heevPackSource(dtype: DType, uplo: Uplo, kind: OperandKind): KernelSource {
+  const lower = uplo === 'lower';
+  const entry = syevPackEntry(dtype, uplo, kind, 'complex');
+  const source = `${head(dtype)}${pairType(dtype)}
+static __device__ __forceinline__ bool finiteReal(real v) { return v >= -MAXR && v <= MAXR; }
+extern "C" __global__ void ${entry}(${operandParameters('A', kind, false, 'real2')}, int n, real2* __restrict__ dst, int* __restrict__ flags, int count, int parts) {
+${BLOCK}  const real2* a = ${matrixPointer('A', kind, 'q')};
+  real2* d = dst + (long long)q * n * n;
+  for (int j = part; j < n; j += parts) {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      const int r = ${lower ? 'max(i, j)' : 'min(i, j)'}, c = ${lower ? 'min(i, j)' : 'max(i, j)'};
+      real2 v = a[r + (long long)c * ldA];
+      if (i == j) v.y = 0;
+      else if (r != i) v.y = -v.y;               // (i, j) outside the triangle: conj(A(j, i))
+      if (!finiteReal(v.x) || !finiteReal(v.y)) { flags[q] = 1; v.x = 0; v.y = 0; }
+      d[i + (long long)j * n] = v;
+    }
+  }
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
 
-export function syevUnpackSource(dtype: DType, kindA: OperandKind, kindW: OperandKind): KernelSource {
+const syevUnpackEntry = (dtype: DType, kindA: OperandKind, kindW: OperandKind, element: ScanElement = 'real'): string =>
+  `vendor_${element === 'complex' ? 'heev' : 'syev'}_unpack_${precisionLetter(dtype)}_${kindTag(kindA)}_${kindTag(kindW)}`;
+
+export function syevUnpackSource(dtype: DType, kindA: OperandKind, kindW: OperandKind, element: ScanElement = 'real'): KernelSource {
+  if (element === 'complex') return heevUnpackSource(dtype, kindA, kindW);
   const entry = syevUnpackEntry(dtype, kindA, kindW);
   const source = `${head(dtype)}
 extern "C" __global__ void ${entry}(${operandParameters('A', kindA, true)}, ${operandParameters('W', kindW, true)},
@@ -205,6 +241,34 @@ ${BLOCK}  const bool failed = flags[q] != 0;
     const real* s = srcA + (long long)q * n * n;
     for (int j = part; j < n; j += parts)
       for (int i = threadIdx.x; i < n; i += blockDim.x) a[i + (long long)j * ldA] = failed ? nan : s[i + (long long)j * n];
+  }
+  if (part != 0) return;
+  real* w = ${matrixPointer('W', kindW, 'q')};
+  for (int i = threadIdx.x; i < n; i += blockDim.x) w[i] = failed ? nan : srcW[(long long)q * n + i];
+  if (threadIdx.x == 0) {
+    const int v = vendor[q];
+    info[index ? index[q] : q] = failed ? n + 2 : v > 0 ? n + 1 : v;
+  }
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+/** heev_unpack: syev_unpack with the eigenvectors in pairs (a flagged matrix's NaN in both parts); w real. */
+function heevUnpackSource(dtype: DType, kindA: OperandKind, kindW: OperandKind): KernelSource {
+  const entry = syevUnpackEntry(dtype, kindA, kindW, 'complex');
+  const source = `${head(dtype)}${pairType(dtype)}
+extern "C" __global__ void ${entry}(${operandParameters('A', kindA, true, 'real2')}, ${operandParameters('W', kindW, true)},
+    const real2* __restrict__ srcA, const real* __restrict__ srcW, const int* __restrict__ flags, const int* __restrict__ vendor,
+    int* __restrict__ info, const int* __restrict__ index, int n, int count, int vectors, int parts) {
+${BLOCK}  const bool failed = flags[q] != 0;
+  const real nan = ${dtypeInfo(dtype).cuda.nan};
+  if (vectors) {
+    real2* a = ${matrixPointer('A', kindA, 'q')};
+    const real2* s = srcA + (long long)q * n * n;
+    real2 bad; bad.x = nan; bad.y = nan;
+    for (int j = part; j < n; j += parts)
+      for (int i = threadIdx.x; i < n; i += blockDim.x) a[i + (long long)j * ldA] = failed ? bad : s[i + (long long)j * n];
   }
   if (part != 0) return;
   real* w = ${matrixPointer('W', kindW, 'q')};
@@ -259,18 +323,21 @@ export function launchGetrfScatter(dev: GpuDevice, ipiv: DeviceArray, info: Devi
     [arg.ptr(ipiv), arg.ptr(info), ptrOrNull(index), arg.ptr(pivots), arg.ptr(vendor), arg.i32(count), arg.i32(k), arg.i64(pivotStride)]);
 }
 
-export function launchSyevPack(dev: GpuDevice, dtype: DType, uplo: Uplo, a: GroupOperand, n: number, dst: DeviceArray, flags: DeviceArray, count: number): void {
+/** The pack of a group's `count` matrices into `dst` (dense n x n each; `element` 'complex': Hermitian pairs, `dtype` the parts' type). */
+export function launchSyevPack(dev: GpuDevice, dtype: DType, uplo: Uplo, a: GroupOperand, n: number, dst: DeviceArray, flags: DeviceArray, count: number,
+  element: ScanElement = 'real'): void {
   if (count === 0 || n === 0) return;
   const shape = perMatrix(n, count);
-  cachedKernel(dev, syevPackEntry(dtype, uplo, a.kind), () => syevPackSource(dtype, uplo, a.kind)).launch({ grid: shape.grid, block: shape.block },
+  cachedKernel(dev, syevPackEntry(dtype, uplo, a.kind, element), () => syevPackSource(dtype, uplo, a.kind, element)).launch({ grid: shape.grid, block: shape.block },
     [...operand(a), arg.i32(n), arg.ptr(dst), arg.ptr(flags), arg.i32(count), arg.i32(shape.parts)]);
 }
 
 export function launchSyevUnpack(dev: GpuDevice, dtype: DType, a: GroupOperand, w: GroupOperand, srcA: DeviceArray, srcW: DeviceArray,
-  flags: DeviceArray, vendor: DeviceArray, info: DeviceArray, index: DeviceArray | null, n: number, count: number, vectors: boolean): void {
+  flags: DeviceArray, vendor: DeviceArray, info: DeviceArray, index: DeviceArray | null, n: number, count: number, vectors: boolean,
+  element: ScanElement = 'real'): void {
   if (count === 0 || n === 0) return;
   const shape = perMatrix(n, count);
-  cachedKernel(dev, syevUnpackEntry(dtype, a.kind, w.kind), () => syevUnpackSource(dtype, a.kind, w.kind)).launch({ grid: shape.grid, block: shape.block },
+  cachedKernel(dev, syevUnpackEntry(dtype, a.kind, w.kind, element), () => syevUnpackSource(dtype, a.kind, w.kind, element)).launch({ grid: shape.grid, block: shape.block },
     [...operand(a), ...operand(w), arg.ptr(srcA), arg.ptr(srcW), arg.ptr(flags), arg.ptr(vendor), arg.ptr(info), ptrOrNull(index),
       arg.i32(n), arg.i32(count), arg.i32(vectors ? 1 : 0), arg.i32(shape.parts)]);
 }

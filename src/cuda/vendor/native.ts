@@ -74,6 +74,9 @@ function scalar(dtype: DType, v: number): FloatArray {
 }
 
 /** cublasOperation_t with the conjugate transpose: N = 0, T = 1, C = 2. */
+/** cusolverDnXsyevBatched's data types of A (also the compute type) and W: the complex type of `dtype`'s pairs where `complex`, W real. */
+const syevTypes = (dtype: DType, complex: boolean): [number, number] =>
+  [complex ? complexInfo(complexOf(dtype)).spelling.dataType : dtypeInfo(dtype).cuda.dataType, dtypeInfo(dtype).cuda.dataType];
 const COMPLEX_OP = (t: ComplexOp): number => (t === 'N' ? 0 : t === 'T' ? 1 : 2);
 /** The complex routine's letter (cublasZgemm, cublasCgemm) by the parts' dtype. */
 const COMPLEX_LETTER = (dtype: DType): string => complexInfo(complexOf(dtype)).letter.toUpperCase();
@@ -235,14 +238,17 @@ export class VendorSolver extends Cusolver {
     this.call(`cusolverDn${LETTER(dtype)}getrf`, m, n, a, lda, work, pivots, info);
   }
 
-  /** Bytes of device workspace cusolverDnXsyevBatched needs for `count` densely packed n x n matrices (lower). */
-  syevBatchedWorkAt(dtype: DType, vectors: boolean, n: number, a: bigint, w: bigint, count: number): number {
-    const type = dtypeInfo(dtype).cuda.dataType;
-    const key = `syev ${dtype} ${vectors} ${n} ${count}`;
+  /**
+   * Bytes of device workspace cusolverDnXsyevBatched needs for `count` densely packed n x n matrices
+   * (lower); `complex`: Hermitian matrices of pairs of `dtype` (the complex data type, W real).
+   */
+  syevBatchedWorkAt(dtype: DType, vectors: boolean, n: number, a: bigint, w: bigint, count: number, complex = false): number {
+    const [typeA, typeW] = syevTypes(dtype, complex);
+    const key = `syev ${dtype} ${complex} ${vectors} ${n} ${count}`;
     let bytes = this.sizes.get(key);
     if (bytes === undefined) {
       const device: [number | bigint] = [0], host: [number | bigint] = [0];
-      this.call('cusolverDnXsyevBatched_bufferSize', this.dnParams(), vectors ? 1 : 0, 0, n, type, a, n, type, w, type, device, host, count);
+      this.call('cusolverDnXsyevBatched_bufferSize', this.dnParams(), vectors ? 1 : 0, 0, n, typeA, a, n, typeW, w, typeA, device, host, count);
       bytes = Number(device[0]);
       const hostBytes = Number(host[0]);
       if (hostBytes > (this.hostWork?.length ?? 0)) {
@@ -257,12 +263,12 @@ export class VendorSolver extends Cusolver {
   /**
    * Eigenvalues (ascending, n per matrix into `w`) and, with `vectors`, eigenvectors over `a` of
    * `count` densely packed symmetric n x n matrices (lower triangle read); one info per matrix,
-   * > 0 where it did not converge (cusolverDnXsyevBatched).
+   * > 0 where it did not converge (cusolverDnXsyevBatched); `complex` as syevBatchedWorkAt.
    */
-  syevBatchedAt(dtype: DType, vectors: boolean, n: number, a: bigint, w: bigint, work: bigint, workBytes: number, info: bigint, count: number): void {
-    const type = dtypeInfo(dtype).cuda.dataType;
+  syevBatchedAt(dtype: DType, vectors: boolean, n: number, a: bigint, w: bigint, work: bigint, workBytes: number, info: bigint, count: number, complex = false): void {
+    const [typeA, typeW] = syevTypes(dtype, complex);
     const host = this.hostWork;
-    this.call('cusolverDnXsyevBatched', this.dnParams(), vectors ? 1 : 0, 0, n, type, a, n, type, w, type, work, workBytes,
+    this.call('cusolverDnXsyevBatched', this.dnParams(), vectors ? 1 : 0, 0, n, typeA, a, n, typeW, w, typeA, work, workBytes,
       host, host?.length ?? 0, info, count);
   }
 
