@@ -39,6 +39,8 @@ import { Rng } from '../helpers/random.js';
 const skip = gpuSkipReason();
 const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
 const ORDERS = [33, 47, 64, 100, 128, 256, 512];
+/** The orders the vendor route (cusolverDnXsyevBatched on the complex type, forced) is checked at. */
+const VENDOR_ORDERS = [33, 100, 256];
 const THRESHOLD = 30;
 const SENTINEL = -777.25;
 
@@ -142,9 +144,6 @@ before(() => warmFileKernels('zheev-large', (ctx, planning) => {
     }
   }
 }));
-
-/** The orders the vendor route (cusolverDnXsyevBatched on the complex type, forced) is checked at. */
-const VENDOR_ORDERS = [33, 100, 256];
 
 for (const route of ['tridiag', 'cusolver'] as const) for (const dtype of TYPES) for (const n of route === 'tridiag' ? ORDERS : VENDOR_ORDERS) {
   test(`heev ${dtype} n = ${n}${route === 'cusolver' ? " on cusolverDnXsyevBatched (forced)" : ''}: both jobs and triangles, strided and list, device and host data, a failing matrix among good ones, against the reference`, { skip, timeout: 900_000 }, (t) => {

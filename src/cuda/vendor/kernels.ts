@@ -16,7 +16,8 @@
  * - syev_pack: the referenced triangle mirrored into a dense scratch matrix (what
  *   cusolverDnXsyevBatched takes); a NaN or Inf is written as 0 and flags the matrix.
  * - syev_unpack: eigenvectors (jobz 'vectors') and eigenvalues back to the batch's layout, NaN for a
- *   flagged matrix; info 0, n + 1 (the vendor did not converge) or n + 2 (NaN or Inf in A).
+ *   flagged matrix; info 0, n + 1 (the vendor did not converge) or n + 2 (NaN or Inf in A). Each
+ *   eigenvalue (and its vector) lands at its rank: the vendor's tied values can be out of order.
  * - heev_pack, heev_unpack: the same for complex Hermitian matrices (pairs; the other triangle
  *   conjugated, the diagonal's imaginary parts zero; w real).
  * - getrs_pivots: the API's 0-based pivots (`ipiv[b * pivotStride + j]`) as LAPACK's 1-based ones,
@@ -224,27 +225,49 @@ ${BLOCK}  const real2* a = ${matrixPointer('A', kind, 'q')};
   return { name: `${entry}.cu`, source, entry };
 }
 
+/**
+ * The place of eigenvalue j among a matrix's n (ascending; ties and NaN in their index order, NaN
+ * last): cusolverDnXsyevBatched's values can be out of order by rounding where they tie, and the
+ * API promises them ascending, so the unpack writes value j (and vector j) at its rank.
+ */
+const RANK_OF = `static __device__ __forceinline__ int rankOf(const real* w, int n, int j) {
+  const real v = w[j];
+  int r = 0;
+  for (int i = 0; i < n; ++i) {
+    const real u = w[i];
+    r += u != u ? (v != v && i < j) : (v != v || u < v || (u == v && i < j));
+  }
+  return r;
+}
+`;
+
 const syevUnpackEntry = (dtype: DType, kindA: OperandKind, kindW: OperandKind, element: ScanElement = 'real'): string =>
   `vendor_${element === 'complex' ? 'heev' : 'syev'}_unpack_${precisionLetter(dtype)}_${kindTag(kindA)}_${kindTag(kindW)}`;
 
 export function syevUnpackSource(dtype: DType, kindA: OperandKind, kindW: OperandKind, element: ScanElement = 'real'): KernelSource {
   if (element === 'complex') return heevUnpackSource(dtype, kindA, kindW);
   const entry = syevUnpackEntry(dtype, kindA, kindW);
-  const source = `${head(dtype)}
+  const source = `${head(dtype)}${RANK_OF}
 extern "C" __global__ void ${entry}(${operandParameters('A', kindA, true)}, ${operandParameters('W', kindW, true)},
     const real* __restrict__ srcA, const real* __restrict__ srcW, const int* __restrict__ flags, const int* __restrict__ vendor,
     int* __restrict__ info, const int* __restrict__ index, int n, int count, int vectors, int parts) {
 ${BLOCK}  const bool failed = flags[q] != 0;
   const real nan = ${dtypeInfo(dtype).cuda.nan};
+  const real* sw = srcW + (long long)q * n;
   if (vectors) {
     real* a = ${matrixPointer('A', kindA, 'q')};
     const real* s = srcA + (long long)q * n * n;
-    for (int j = part; j < n; j += parts)
-      for (int i = threadIdx.x; i < n; i += blockDim.x) a[i + (long long)j * ldA] = failed ? nan : s[i + (long long)j * n];
+    for (int j = part; j < n; j += parts) {
+      const int to = failed ? j : rankOf(sw, n, j);
+      for (int i = threadIdx.x; i < n; i += blockDim.x) a[i + (long long)to * ldA] = failed ? nan : s[i + (long long)j * n];
+    }
   }
   if (part != 0) return;
   real* w = ${matrixPointer('W', kindW, 'q')};
-  for (int i = threadIdx.x; i < n; i += blockDim.x) w[i] = failed ? nan : srcW[(long long)q * n + i];
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    if (failed) w[i] = nan;
+    else w[rankOf(sw, n, i)] = sw[i];
+  }
   if (threadIdx.x == 0) {
     const int v = vendor[q];
     info[index ? index[q] : q] = failed ? n + 2 : v > 0 ? n + 1 : v;
@@ -257,22 +280,28 @@ ${BLOCK}  const bool failed = flags[q] != 0;
 /** heev_unpack: syev_unpack with the eigenvectors in pairs (a flagged matrix's NaN in both parts); w real. */
 function heevUnpackSource(dtype: DType, kindA: OperandKind, kindW: OperandKind): KernelSource {
   const entry = syevUnpackEntry(dtype, kindA, kindW, 'complex');
-  const source = `${head(dtype)}${pairType(dtype)}
+  const source = `${head(dtype)}${pairType(dtype)}${RANK_OF}
 extern "C" __global__ void ${entry}(${operandParameters('A', kindA, true, 'real2')}, ${operandParameters('W', kindW, true)},
     const real2* __restrict__ srcA, const real* __restrict__ srcW, const int* __restrict__ flags, const int* __restrict__ vendor,
     int* __restrict__ info, const int* __restrict__ index, int n, int count, int vectors, int parts) {
 ${BLOCK}  const bool failed = flags[q] != 0;
   const real nan = ${dtypeInfo(dtype).cuda.nan};
+  const real* sw = srcW + (long long)q * n;
   if (vectors) {
     real2* a = ${matrixPointer('A', kindA, 'q')};
     const real2* s = srcA + (long long)q * n * n;
     real2 bad; bad.x = nan; bad.y = nan;
-    for (int j = part; j < n; j += parts)
-      for (int i = threadIdx.x; i < n; i += blockDim.x) a[i + (long long)j * ldA] = failed ? bad : s[i + (long long)j * n];
+    for (int j = part; j < n; j += parts) {
+      const int to = failed ? j : rankOf(sw, n, j);
+      for (int i = threadIdx.x; i < n; i += blockDim.x) a[i + (long long)to * ldA] = failed ? bad : s[i + (long long)j * n];
+    }
   }
   if (part != 0) return;
   real* w = ${matrixPointer('W', kindW, 'q')};
-  for (int i = threadIdx.x; i < n; i += blockDim.x) w[i] = failed ? nan : srcW[(long long)q * n + i];
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    if (failed) w[i] = nan;
+    else w[rankOf(sw, n, i)] = sw[i];
+  }
   if (threadIdx.x == 0) {
     const int v = vendor[q];
     info[index ? index[q] : q] = failed ? n + 2 : v > 0 ? n + 1 : v;
