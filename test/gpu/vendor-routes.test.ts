@@ -229,7 +229,7 @@ test('cusolver syev: both precisions, jobs and uplo, ragged orders, NaN among go
   if (!dev) return;
   const rng = new Rng(31);
   for (const dtype of DTYPES) for (const vectors of [true, false]) for (const uplo of ['lower', 'upper'] as const) for (const n of SIZES.filter((s) => s <= 129)) {
-    checkSyevOnGpu(dev, rng, dtype, n, 4, vectors, uplo, (r) => cusolverSyev(dev, r), { kinds: ['random'], nanVectors: true, label: 'cusolver' });
+    checkSyevOnGpu(dev, rng, dtype, n, 4, vectors, uplo, (r) => cusolverSyev(dev, r), { kinds: ['random', 'repeated', 'clustered'], nanVectors: true, label: 'cusolver' });
   }
   checkSyevOnGpu(dev, rng, 'float64', 257, 3, true, 'lower', (r) => cusolverSyev(dev, r), { kinds: ['random'], nanVectors: true, label: 'cusolver' });
 });

@@ -109,6 +109,7 @@ export function checkSyevOnGpu(dev: GpuDevice, rng: Rng, dtype: DType, n: number
       }
       const norm = frob(m0);
       wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]!) <= valueLimit * n * eps * norm, `${at}: w[${j}] = ${x}, reference ${refW[k * n + j]}`));
+      wk.forEach((x, j) => assert.ok(j === 0 || wk[j - 1]! <= x, `${at}: w ascending at ${j} (${wk[j - 1]}, ${x})`));
       if (!vectors) return;
       const v = read(a, k * p.stride, p.ld, n, n);
       const r1 = eigenResidual(m0, v, wk, eps), r2 = orthoResidual(v, eps);
