@@ -139,8 +139,9 @@ const SYEV_ROUTES: readonly Candidate<'syev'>[] = [
 /** Every operation's candidates, in order of preference. */
 export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   gemm: [
-    { name: 'tsm2', covers: (r, dev) => tsm2Serves(dev, r), run: runTsm2 },
+    // cuBLAS first inside the card's rules: the TSM2R shapes where the vendor measured faster (op 'tsm2r'), and the rest.
     vendor('cublas', cublasGemmCovers, cublasGemm),
+    { name: 'tsm2', covers: (r, dev) => tsm2Serves(dev, r), run: runTsm2 },
     // A variable batch of several shapes: one launch per size class (force 'gemm': one per shape).
     { name: 'vbatched', covers: (r) => gemmVbatchedCovers(r), run: (dev, r) => gemmVbatchedCuda(dev, r) },
     { name: 'gemm', run: gemmCuda },

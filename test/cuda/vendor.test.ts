@@ -27,7 +27,7 @@ const { cpuPotrf } = await import('../../src/cpu/lapack/index.js');
 const { cpuPotrfComplex } = await import('../../src/cpu/complex/zpotrf.js');
 const { choose, chooseComplex, COMPLEX_ROUTES, ownRoute, ROUTES } = await import('../../src/cuda/router.js');
 const { PlanningDevice } = await import('../../src/cuda/runtime/planning-device.js');
-const { VENDOR_RATIO_MAX, vendorRuleFor, vendorTableFor, vendorTables } = await import('../../src/cuda/model/tuning/vendor-tables.js');
+const { VENDOR_RATIO_MAX, routedOp, vendorRuleFor, vendorTableFor, vendorTables } = await import('../../src/cuda/model/tuning/vendor-tables.js');
 const vendor = await import('../../src/cuda/vendor/index.js');
 const { vendorCard } = await import('../../src/cuda/vendor/rules.js');
 const { SCAN_SENTINEL, getrfScatterSource, potrfInfoSource, potrfScanSource, syevPackSource, syevUnpackSource } = await import('../../src/cuda/vendor/kernels.js');
@@ -81,7 +81,7 @@ test('the tables: one per card, every measured point inside its rule and below t
         assert.ok(p.ratio < VENDOR_RATIO_MAX, `${what}: ratio ${p.ratio}`);
         assert.ok(p.n >= r.n[0] && p.n <= r.n[1] && p.count >= r.count[0] && p.count <= r.count[1], `${what}: point ${p.n} x ${p.count} outside`);
       }
-      assert.ok(ROUTES[r.op].some((c) => c.name === r.route), `${what}: no such route`);
+      assert.ok(ROUTES[routedOp(r.op)].some((c) => c.name === r.route), `${what}: no such route`);
     }
   }
 });
@@ -373,7 +373,7 @@ test('the sweep: its grid, the rules its rows imply, and the table source (which
   const ts = (await import('typescript')).default;
   const grid = vendorGrid(['gemm', 'potrf', 'getrf', 'syev'], ['float64', 'float32']);
   assert.ok(grid.length > 80 && grid.length < 120, `${grid.length} cases`);
-  assert.ok(grid.every((c) => ROUTES[c.op].some((r) => r.name === c.route) && c.count >= 1));
+  assert.ok(grid.every((c) => ROUTES[routedOp(c.op)].some((r) => r.name === c.route) && c.count >= 1));
   const row = (n: number, count: number, ratio: number, series: 'single' | 'batched') =>
     ({ op: 'gemm' as const, route: 'cublas' as const, dtype: 'float64' as const, series, n, count, own: 'gemm', ownMs: 1, vendorMs: ratio, ratio });
   const rules = rulesFromRows([
@@ -396,7 +396,7 @@ test('the sweep: the solves\' cases, and the rules and source their rows give', 
   const ts = (await import('typescript')).default;
   const grid = vendorGrid(['trsm', 'getrs', 'gesv'], ['float64', 'float32']);
   assert.equal(grid.length, 84);
-  assert.ok(grid.every((c) => ROUTES[c.op].some((r) => r.name === c.route) && c.count >= 1 && c.nrhs !== undefined && c.n >= 8 && c.n <= 512));
+  assert.ok(grid.every((c) => ROUTES[routedOp(c.op)].some((r) => r.name === c.route) && c.count >= 1 && c.nrhs !== undefined && c.n >= 8 && c.n <= 512));
   assert.deepEqual([...new Set(grid.filter((c) => c.op === 'trsm').map((c) => `${c.nrhs} ${c.side}`))], ['1 left', `${SOLVE_MANY} left`]);
   assert.ok(vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'], ['float64', 'float32']).length <= 220, 'the whole sweep stays near 200 cases');
   const row = (op: 'trsm' | 'getrs', n: number, nrhs: number, ratio: number) => ({
@@ -489,4 +489,14 @@ test("complex heev: the H200's rules for 'syev' on the complex type; forced on a
   assert.equal(vendor.cusolverHeevCovers(heev as never, dev), false);
   vendor.cusolverHeev(dev, heev as never);
   assert.deepEqual(dev.sources.map((s) => s.entry).sort(), ['vendor_heev_pack_d_u_st', 'vendor_heev_unpack_d_st_st']);
+});
+
+test("one product of the TSM2R shape: the H200's rules of op 'tsm2r' on C's columns (float64 n = 8-32), asked before the tsm2 route", () => {
+  const table = vendorTableFor(H200.name);
+  const q = (dtype: 'float64' | 'float32', n: number) => vendorRuleFor(table, { op: 'tsm2r', route: 'cublas', dtype, n, count: 1 }) !== undefined;
+  assert.ok(q('float64', 8) && q('float64', 16) && q('float64', 32));
+  assert.ok(!q('float64', 4) && !q('float64', 1) && !q('float32', 32) && !q('float32', 16));
+  assert.equal(vendorRuleFor(table, { op: 'tsm2r', route: 'cublas', dtype: 'float64', n: 16, count: 2 }), undefined, 'one product only');
+  assert.deepEqual(ROUTES.gemm.slice(0, 2).map((c) => c.name), ['cublas', 'tsm2']);
+  assert.equal(routedOp('tsm2r'), 'gemm');
 });

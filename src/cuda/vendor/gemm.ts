@@ -12,6 +12,7 @@ import type { ComplexGemmRequest, Requests } from '../../core/op-specs.js';
 import { complexInfo, complexOf, storageInfo } from '../../core/dtype-table.js';
 import { Workspace } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
+import { classifyTallSkinny } from '../kernels/tsm2/index.js';
 import { launchGroups, matrixAddress } from './groups.js';
 import { vendorBlas } from './native.js';
 import { deviceDtype, fitsInt32, vendorCard, vendorServes } from './rules.js';
@@ -28,12 +29,21 @@ function gemmShape(r: GemmRequest): { m: number; n: number; k: number } | undefi
 /** The table's size of a product: the cube root of m n k (n for a square one). */
 export const gemmSize = (m: number, n: number, k: number): number => Math.round(Math.cbrt(m * n * k));
 
+/**
+ * Whether the card's table sends `r` to cuBLAS: a product of the TSM2R shape (one matrix, m and k
+ * large, n <= 32: what the tsm2 route would take) by the rules of op 'tsm2r' on C's columns,
+ * every other product by the rules of op 'gemm' on the cube root of m n k.
+ */
 export function cublasGemmCovers(r: GemmRequest, dev: GpuDevice): boolean {
   if (!vendorCard(dev)) return false;
   const count = batchCount(r.c);
   const s = gemmShape(r);
   if (count === 0 || s === undefined || s.m === 0 || s.n === 0 || s.k === 0 || r.alpha === 0) return false;
-  return vendorServes(dev, { op: 'gemm', route: 'cublas', dtype: deviceDtype(r.c), n: gemmSize(s.m, s.n, s.k), count }, 'cublas') && [r.a, r.b, r.c].every(fitsInt32);
+  const dtype = deviceDtype(r.c);
+  const q = count === 1 && classifyTallSkinny(s.m, s.n, s.k, dev.info.arch) === 'tsm2r'
+    ? { op: 'tsm2r' as const, route: 'cublas' as const, dtype, n: s.n, count }
+    : { op: 'gemm' as const, route: 'cublas' as const, dtype, n: gemmSize(s.m, s.n, s.k), count };
+  return vendorServes(dev, q, 'cublas') && [r.a, r.b, r.c].every(fitsInt32);
 }
 
 export function cublasGemm(dev: GpuDevice, r: GemmRequest): void {

@@ -6,7 +6,7 @@
 import { h200VendorTable } from './vendor-h200.js';
 import type { VendorTable } from './vendor-types.js';
 
-export { VENDOR_RATIO_MAX, vendorRuleFor, type VendorOp, type VendorPoint, type VendorQuery, type VendorRoute, type VendorRule, type VendorTable } from './vendor-types.js';
+export { VENDOR_RATIO_MAX, routedOp, vendorRuleFor, type VendorOp, type VendorPoint, type VendorQuery, type VendorRoute, type VendorRule, type VendorTable } from './vendor-types.js';
 
 const TABLES: readonly VendorTable[] = [h200VendorTable];
 

@@ -9,8 +9,15 @@
 import type { ElementType } from '../../../core/dtype.js';
 import type { Side } from '../../../core/enums.js';
 
-/** The operations with a vendor candidate. */
-export type VendorOp = 'gemm' | 'potrf' | 'getrf' | 'syev' | 'trsm' | 'getrs' | 'gesv';
+/**
+ * The operations with a vendor candidate. 'tsm2r': a gemm of the TSM2R shape (one product, m and k
+ * large, C m x n with n <= 32: kernels/tsm2/), its rules' n C's columns.
+ */
+export type VendorOp = 'gemm' | 'tsm2r' | 'potrf' | 'getrf' | 'syev' | 'trsm' | 'getrs' | 'gesv';
+/** The API operation whose routes hold a vendor operation's candidate ('tsm2r' is a gemm). */
+export function routedOp(op: VendorOp): Exclude<VendorOp, 'tsm2r'> {
+  return op === 'tsm2r' ? 'gemm' : op;
+}
 /** The vendor candidates' names in the routes. */
 export type VendorRoute = 'cublas' | 'cusolver';
 
@@ -34,7 +41,7 @@ export interface VendorRule {
   readonly jobz?: 'vectors' | 'values';
   /** trsm: the side measured; the other side keeps the own routes. */
   readonly side?: Side;
-  /** Inclusive bounds of the order: n of a square matrix; gemm: the cube root of m n k; trsm: A's order. */
+  /** Inclusive bounds of the order: n of a square matrix; gemm: the cube root of m n k; tsm2r: C's columns; trsm: A's order. */
   readonly n: readonly [number, number];
   /**
    * The solves (trsm, getrs, gesv): inclusive bounds of the right-hand sides per matrix (B's
