@@ -360,6 +360,7 @@ ${p.producerWarp === true ? PRODUCER_WARP : PRODUCER_FIRST}
     const int stage = s % STAGES;
 ${p.producerWarp === true ? '' : PRODUCER_REFILL}
     mbarWait(fullBars + 8 * stage, (s / STAGES) & 1);      // the stage's bytes have landed
+    __syncwarp();                                          // mma.sync.aligned: the whole warp, converged
     const real* tA = tiles + stage * (SIZEA + SIZEB);
     const real* tB = tA + SIZEA;
     #pragma unroll
