@@ -1,10 +1,10 @@
 /**
  * The batched DGEMM on FP64 tensor cores fed by the Tensor Memory Accelerator (sm_90): one
- * BM x BN tile of one C per block, k in steps of 16. A producer warp (one elected lane) copies each
- * k-step's tiles of A and B with `cp.async.bulk.tensor.3d` into a ring of STAGES shared buffers;
- * a `full` mbarrier per buffer counts the bytes landing (complete_tx), an `empty` one the consumer
- * warps done with it. The WM x WN consumer warps multiply with `mma.sync.m16n8k8.f64` and write C
- * from registers. Nothing in the main loop computes a global address or checks a bound: the
+ * BM x BN tile of one C per block, k in steps of 16. One thread (thread 0 between its k-steps, or
+ * lane 0 of a producer warp of its own: `producerWarp`) copies each k-step's tiles of A and B with
+ * `cp.async.bulk.tensor.3d` into a ring of STAGES shared buffers; a `full` mbarrier per buffer
+ * counts the bytes landing (complete_tx), an `empty` one the mma warps done with it. The WM x WN
+ * mma warps multiply with `mma.sync.m16n8k8.f64` and write C from registers. Nothing in the main loop computes a global address or checks a bound: the
  * tensor maps (3-D: the contiguous dimension, the other matrix dimension at ld * 8 bytes, the
  * batch at stride * 8 bytes) carry the sizes, and the copy engine fills whatever lies outside the
  * matrix with zeros. The per-thread copy addressing of the cp.async design (generate-mma.ts) and
@@ -249,7 +249,12 @@ const PRODUCER_REFILL = `    if (threadIdx.x == 0 && s >= 1 && s - 1 + STAGES < 
       produce(s - 1 + STAGES);
     }`;
 
-const TMA_HELPERS = `// A CUtensorMap as the driver encodes it (cuda.h's 128-byte, 64-byte aligned opaque struct).
+/**
+ * The device side of the design: the tensor map, mbarriers, the bulk tensor copy and the mma, each
+ * a helper, so that a host harness can bring its own (test/helpers/tma-gemm-host-harness.cpp).
+ */
+const TMA_HELPERS = `#ifndef MYRIAD_HOST_EMULATION   // a host harness brings its own (test/helpers/tma-gemm-host-harness.cpp)
+// A CUtensorMap as the driver encodes it (cuda.h's 128-byte, 64-byte aligned opaque struct).
 struct __align__(64) TmaMap { unsigned long long opaque[16]; };
 static __device__ __forceinline__ unsigned sharedAddress(const void* p) {
   return (unsigned)__cvta_generic_to_shared(p);
@@ -260,6 +265,10 @@ static __device__ __forceinline__ void mbarInit(unsigned bar, unsigned count) {
 // The producer's arrival, announcing the bytes the copies of this phase will bring.
 static __device__ __forceinline__ void mbarExpectBytes(unsigned bar, unsigned bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
+}
+// Makes the initialised barriers visible to the copy engine (the async proxy).
+static __device__ __forceinline__ void fenceBarrierInit() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 static __device__ __forceinline__ void mbarArrive(unsigned bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
@@ -282,7 +291,13 @@ static __device__ __forceinline__ void prefetchMaps(const TmaMap* a, const TmaMa
   asm volatile("prefetch.tensormap [%0];" :: "l"(reinterpret_cast<unsigned long long>(a)) : "memory");
   asm volatile("prefetch.tensormap [%0];" :: "l"(reinterpret_cast<unsigned long long>(b)) : "memory");
 }
-static __device__ __forceinline__ double2 ld2(const double* p) { return *reinterpret_cast<const double2*>(p); }`;
+static __device__ __forceinline__ double2 ld2(const double* p) { return *reinterpret_cast<const double2*>(p); }
+// c += a b on one m16n8k8 tile (the fragments of the file's header).
+static __device__ __forceinline__ void mmaF64(double (&c)[4], const double (&a)[4], const double (&b)[2]) {
+  asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+      : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3]) : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+}
+#endif`;
 
 export function generateTmaGemm(p: TmaGemmParams): KernelSource {
   validateTmaParams(p);
@@ -326,7 +341,7 @@ extern "C" __global__ void __launch_bounds__(${threads}, 1) ${entry}(
       mbarInit(fullBars + 8 * s, 1);                       // the producer's arrival (+ the bytes)
       mbarInit(emptyBars + 8 * s, CONSUMERS);              // one arrival per consumer warp
     }
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    fenceBarrierInit();
   }
   __syncthreads();
   const int steps = (k + BK - 1) / BK;
@@ -371,9 +386,7 @@ ${fragmentReads(p)}
       for (int u = 0; u < MT; ++u)
         #pragma unroll
         for (int t = 0; t < NT; ++t)
-          asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-              : "+d"(acc[u][t][0]), "+d"(acc[u][t][1]), "+d"(acc[u][t][2]), "+d"(acc[u][t][3])
-              : "d"(fa[u][0]), "d"(fa[u][1]), "d"(fa[u][2]), "d"(fa[u][3]), "d"(fb[t][0]), "d"(fb[t][1]));
+          mmaF64(acc[u][t], fa[u], fb[t]);
     }
     // Every lane's reads of the stage fed an mma above: the warp releases the buffer.
     __syncwarp();
