@@ -5,13 +5,16 @@
 // batched squares n = 128, 256, 512 of about 1 GB (beta = 0). A configuration that fails to compile
 // or launch is reported and the probe goes on. Prints TFLOP/s and the ratio to cuBLAS.
 // Usage: node scripts/probe/gemm-tma.mjs [sizes=4096,8192,16384] [squares=128,256,512]
-// CONFIGS='[[bm, bn, wm, wn, stages, tileGroup, producerWarp], ...]' replaces the list below.
+// CONFIGS='[[bm, bn, wm, wn, stages, tileGroup, producerWarp], ...]' replaces the list below;
+// KS='512' replaces the depths of the one-C rows (default: n and 512).
 import { open, strided } from '../../dist/src/index.js';
 import { gemmCuda } from '../../dist/src/cuda/kernels/gemm/index.js';
 import { tuningFor } from '../../dist/src/cuda/model/tuning/index.js';
 import { Cublas } from '../../dist/src/cuda/baselines/index.js';
 import { randomMatrices, Random } from '../../dist/src/bench/data.js';
 
+// Every call waits for the optimised build: no timing of a quick build (runtime/tiered.ts).
+process.env.MYRIAD_QUICK_FIRST ??= '0';
 const sizes = (process.argv[2] ?? '4096,8192,16384').split(',').map(Number);
 const squares = (process.argv[3] ?? '128,256,512').split(',').map(Number);
 const ctx = await open({ backend: 'cuda' });
@@ -95,7 +98,7 @@ function row(title, flops, vendor, ours) {
 for (const n of sizes) {
   const c = upload(n, n, 1);
   const C = view(c, n, n, 1);
-  for (const k of [n, 512]) {
+  for (const k of (process.env.KS ?? 'n,512').split(',').map((x) => (x === 'n' ? n : Number(x)))) {
     const a = upload(n, k, 1), b = upload(n, k, 1);   // B as k x n (NN) or n x k (NT): n k elements either way
     for (const tb of ['N', 'T']) {
       const B = tb === 'N' ? view(b, k, n, 1) : view(b, n, k, 1);

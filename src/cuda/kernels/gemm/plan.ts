@@ -55,16 +55,16 @@ function smallApplies(p: GemmProblem, maxDim: number): boolean {
 
 export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOptions = {}): GemmParams {
   const tuning = options.tuning ?? tuningFor(info.arch, 'gemm');
+  const mmaUsable = problem.dtype === MMA_DTYPE && info.major >= tuning.mmaMinMajor;
+  if (options.variant === 'tma') {
+    // Where TMA cannot serve (another arch, dtype or layout, complex data, misaligned operands,
+    // k = 0), what 'mma' would run (real float64 on tensor cores), else the plan's own choice.
+    if (tmaUsable(info, problem, tuning)) return planTma(problem, tuning);
+    return planGemm(info, problem, { ...options, variant: mmaUsable && problem.complex === undefined ? 'mma' : undefined });
+  }
   if (problem.complex !== undefined) return planComplex(info, problem, options, tuning);
   if (options.variant === 'small' && !smallApplies(problem, 32)) {
     throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
-  }
-  const mmaUsable = problem.dtype === MMA_DTYPE && info.major >= tuning.mmaMinMajor;
-  if (options.variant === 'tma') {
-    // Where TMA cannot serve (another arch, dtype or layout, misaligned operands, k = 0), the
-    // design the plan would otherwise take on the tensor cores (or without them) runs.
-    if (tmaUsable(info, problem, tuning)) return planTma(problem, tuning);
-    return planGemm(info, problem, { ...options, variant: mmaUsable ? 'mma' : undefined });
   }
   const variant = options.variant
     ?? (smallApplies(problem, tuning.smallMaxDim[problem.dtype]) ? 'small' : mmaUsable ? 'mma' : 'tiled');
