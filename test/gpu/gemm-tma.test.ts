@@ -17,7 +17,7 @@ import { cpuGemm } from '../../src/cpu/blas3.js';
 import { gemmCuda } from '../../src/cuda/kernels/gemm/launch.js';
 import type { TmaGemmParams } from '../../src/cuda/kernels/gemm/params.js';
 import { tuningFor, type GemmTuning, type TmaConfig } from '../../src/cuda/model/tuning/index.js';
-import type { DeviceArray, GpuDevice, Kernel, KernelSource } from '../../src/cuda/runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelSource } from '../../src/cuda/runtime/types.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 
@@ -150,6 +150,37 @@ function cases(): Case[] {
 
 const name = (c: Case): string =>
   `${c.transA}${c.transB} ${c.m}x${c.n}x${c.k} x${c.count} a=${c.alpha} b=${c.beta} ${JSON.stringify(c.config)} ${JSON.stringify(c.layout)} (${expected(c)})`;
+
+test('128-byte by-value struct parameters reach the kernel (packed and array parameter blocks)', { skip: gpuSkipReason() }, () => {
+  const dev = gpu();
+  // Two 64-byte aligned structs among scalars: the driver's offsets (0, 128, 192, 320, 328) place them.
+  const source = `struct __align__(64) Blob { unsigned long long w[16]; };
+extern "C" __global__ void blob_echo(const __grid_constant__ Blob a, int n, const __grid_constant__ Blob b, double x, unsigned long long* out) {
+  const int t = threadIdx.x;
+  if (t < 16) { out[t] = a.w[t]; out[16 + t] = b.w[t]; }
+  if (t == 0) { out[32] = (unsigned long long)n; out[33] = (unsigned long long)__double_as_longlong(x); }
+}
+`;
+  const blob = (seed: number): Uint8Array => Uint8Array.from({ length: 128 }, (_, i) => (seed * 31 + i * 7) & 255);
+  for (const mode of ['packed', 'array'] as const) {
+    if (mode === 'array') process.env['MYRIAD_LAUNCH_PARAMS'] = 'array';
+    const k = dev.kernel({ name: 'blob_echo.cu', entry: 'blob_echo', source: `${source}// ${mode}\n` });
+    delete process.env['MYRIAD_LAUNCH_PARAMS'];
+    const out = dev.upload(new BigInt64Array(34).fill(-1n));
+    try {
+      const a = blob(1), b = blob(2);
+      k.launch({ grid: [1, 1, 1], block: [32, 1, 1] }, [arg.bytes(a), arg.i32(-7), arg.bytes(b), arg.f64(2.5), arg.ptr(out)]);
+      const got = new Uint8Array((dev.download(out) as BigInt64Array).buffer);
+      assert.deepEqual([...got.subarray(0, 128)], [...a], `${mode}: the first struct`);
+      assert.deepEqual([...got.subarray(128, 256)], [...b], `${mode}: the second struct`);
+      const tail = new DataView(got.buffer, 256);
+      assert.equal(tail.getInt32(0, true), -7, `${mode}: the int after the first struct`);
+      assert.equal(tail.getFloat64(8, true), 2.5, `${mode}: the double after the second struct`);
+    } finally {
+      out.dispose();
+    }
+  }
+});
 
 test('the tma gemm matches the CPU reference (ragged sizes, op pairs, batches, configurations, fallbacks)', { skip: gpuSkipReason() }, () => {
   const dev = gpu();
