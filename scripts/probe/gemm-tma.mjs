@@ -29,7 +29,7 @@ const dev = new Proxy(device, {
     return typeof v === 'function' ? v.bind(t) : v;
   },
 });
-const blas = new Cublas(dev);
+const blas = new Cublas(device);
 const base = tuningFor(dev.info.arch, 'gemm');
 const t0 = performance.now();
 const elapsed = () => `${((performance.now() - t0) / 1000).toFixed(0)} s`;
