@@ -20,6 +20,7 @@ import type { Op, OpName } from '../src/core/ops.js';
 import type { Uplo } from '../src/core/enums.js';
 import type { DeviceArray, DeviceInfo, GpuDevice, HostArray, Kernel, KernelSource, DeviceDType } from '../src/cuda/runtime/types.js';
 import { generateMmaGemm } from '../src/cuda/kernels/gemm/generate-mma.js';
+import { generateTmaGemm } from '../src/cuda/kernels/gemm/generate-tma.js';
 import { generateSmallGemm, smallGemmWork } from '../src/cuda/kernels/gemm/generate-small.js';
 import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
 import { complexGemmCuda, gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
@@ -52,7 +53,7 @@ import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/g
 import { getrfRegisterSource } from '../src/cuda/kernels/getrf/generate-register.js';
 import { getrfSmallSource } from '../src/cuda/kernels/getrf/generate-small.js';
 import { getrfLaswpSource, getrfSpreadSource, getrfSwapsSource, getrfTallSource, getrfWideSource, tallShape } from '../src/cuda/kernels/getrf/index.js';
-import { tuningFor } from '../src/cuda/model/tuning/index.js';
+import { tuningFor, type TmaConfig } from '../src/cuda/model/tuning/index.js';
 import { getrfForced, potrfForced, potrfSmall, type GetrfForce, type PotrfForce } from './hash-kernels-access.js';
 import { potrfPanelSource } from '../src/cuda/kernels/potrf/generate-panel.js';
 import { potrfRegisterSource } from '../src/cuda/kernels/potrf/generate-register.js';
@@ -583,6 +584,16 @@ function gemmDirect(): void {
   record(generateSmallGemm(small({})));
   record(generateTiledGemm(tiled({})));
   record(generateMmaGemm({ ...tiled({}), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 }));
+  // The TMA design (taken only where forced): the sm_90 table's bands and the GPU test's
+  // configurations, every op pair, beta zero and not.
+  const tmaConfigs: TmaConfig[] = [
+    ...(tuningFor('sm_90', 'gemm').tma ?? []).map((band) => band.config),
+    { bm: 128, bn: 128, wm: 2, wn: 4, stages: 3 }, { bm: 64, bn: 64, wm: 2, wn: 2, stages: 6, tileGroup: 3 },
+    { bm: 128, bn: 64, wm: 2, wn: 2, stages: 4, producerWarp: true }, { bm: 64, bn: 128, wm: 2, wn: 2, stages: 2 },
+  ];
+  for (const config of tmaConfigs) for (const [transA, transB] of OPS) for (const betaZero of [false, true]) {
+    record(generateTmaGemm({ variant: 'tma', dtype: 'float64', transA, transB, betaZero, layouts: LOOSE, ...config }));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 import type { DeviceArray, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { LaunchCounter, logUniformSizes, VBATCHED_WORKLOADS, vbatchedRequest } from '../../src/bench/vbatched.js';
 import { H100 } from '../helpers/devices.js';
+import { scalarArgs } from '../helpers/fake-gpus.js';
 import { compileFailures, compileForSm90, compileSet, NVCC_SKIP } from '../helpers/nvcc.js';
 
 const tuning = tuningFor('sm_90', 'getrf');
@@ -106,7 +107,7 @@ class Recorder extends PlanningDevice {
   }
   override kernel(src: KernelSource): Kernel {
     const k = super.kernel(src);
-    return { ...k, launch: (config, args) => { this.launches.push({ entry: src.entry, config, args }); } };
+    return { ...k, launch: (config, args) => { this.launches.push({ entry: src.entry, config, args: scalarArgs(args) }); } };
   }
 }
 

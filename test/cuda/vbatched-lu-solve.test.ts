@@ -20,6 +20,7 @@ import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 import type { DeviceArray, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { LaunchCounter, logUniformSizes, VBATCHED_OPERANDS, VBATCHED_WORKLOADS, vbatchedRequest } from '../../src/bench/vbatched.js';
 import { H100 } from '../helpers/devices.js';
+import { scalarArgs } from '../helpers/fake-gpus.js';
 import { compileForSm90, compileFailures, compileSet, NVCC_SKIP } from '../helpers/nvcc.js';
 
 const SHARED = H100.sharedPerBlockOptin - 1024;
@@ -30,7 +31,7 @@ class Recorder extends PlanningDevice {
   readonly ints: Int32Array[] = [];
   override kernel(src: KernelSource): Kernel {
     const k = super.kernel(src);
-    return { ...k, launch: (config, args) => { this.launches.push({ entry: src.entry, config, args }); } };
+    return { ...k, launch: (config, args) => { this.launches.push({ entry: src.entry, config, args: scalarArgs(args) }); } };
   }
   override upload(host: HostArray, dst?: DeviceArray): DeviceArray {
     if (host instanceof Int32Array) this.ints.push(host.slice());

@@ -9,7 +9,7 @@ import { OP_NAMES, type Backend, type OpName } from '../../src/core/ops.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../../src/core/storage.js';
 import { cpuBackend } from '../../src/cpu/backend.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
-import type { DeviceArray, DeviceDType, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelArg, KernelSource, LaunchConfig } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray, DeviceDType, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelArg, KernelSource, LaunchArg, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { MultiDeviceBackend } from '../../src/cuda/multi/backend.js';
 import { MultiDeviceContext } from '../../src/api/multi-context.js';
 import { Context } from '../../src/api/context.js';
@@ -139,13 +139,21 @@ export function rig(lanes = 2, weights?: number[]): Rig {
 /** One recorded kernel launch: the entry, its configuration and its arguments. */
 export interface RecordedLaunch { entry: string; config: LaunchConfig; args: readonly KernelArg[] }
 
+/** The arguments of a recorded launch: scalars and pointers only (no recorded family passes a struct). */
+export function scalarArgs(args: readonly LaunchArg[]): KernelArg[] {
+  return args.map((a, i) => {
+    if (a.type === 'bytes') throw new Error(`argument ${i} is a ${a.value.length}-byte struct: the recording devices take scalars`);
+    return a;
+  });
+}
+
 /** A FakeDevice whose kernels record their launches (in order) instead of running. */
 export function recordingDevice(): { dev: FakeDevice; launches: RecordedLaunch[] } {
   const dev = new FakeDevice(0, []);
   const launches: RecordedLaunch[] = [];
   dev.kernel = ((src: KernelSource): Kernel => ({
     name: src.entry, registers: 0, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024,
-    launch: (config, args) => { launches.push({ entry: src.entry, config, args }); },
+    launch: (config, args) => { launches.push({ entry: src.entry, config, args: scalarArgs(args) }); },
   })) as FakeDevice['kernel'];
   return { dev, launches };
 }
@@ -155,7 +163,7 @@ export class SourceRecordingDevice extends FakeDevice {
   readonly launches: { src: KernelSource; config: LaunchConfig; args: KernelArg[] }[] = [];
   override kernel(src?: KernelSource): Kernel {
     const launches = this.launches;
-    return { name: src!.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024, launch: (config, args) => { launches.push({ src: src!, config, args: [...args] }); } };
+    return { name: src!.entry, registers: 32, staticSharedBytes: 0, localBytes: 0, maxThreadsPerBlock: 1024, launch: (config, args) => { launches.push({ src: src!, config, args: scalarArgs(args) }); } };
   }
 }
 

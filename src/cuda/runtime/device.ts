@@ -10,6 +10,7 @@ import { readDeviceInfo } from './device-info.js';
 import { checkCuda, NvrtcError } from './errors.js';
 import { CU_EVENT_DEFAULT, CU_EVENT_DISABLE_TIMING, CU_STREAM_NON_BLOCKING, CUDA_ERROR_NOT_READY, type CUcontext, type CUevent, type CUmodule, type CUstream, type CUfunction } from './ffi-cuda.js';
 import { CudaKernel } from './kernel.js';
+import { encodeTensorMap } from './tensor-map.js';
 import { captureGraph } from './graph.js';
 import { allocateHost, checkLength, CudaDeviceArray, ELEMENT_BYTES, hostDType, ownArray } from './memory.js';
 import { cudaRuntime, unusableReason, type CudaRuntime } from './runtime.js';
@@ -17,7 +18,7 @@ import { Workspace } from './workspace.js';
 import { quickRequest, TieredKernel, wantsQuickBuild, type PendingBuild } from './tiered.js';
 import type { PoolOutcome } from './compile-pool.js';
 import type { ModuleCache, ModuleRequest } from './module-cache.js';
-import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource, ModuleStats, PrefetchReport } from './types.js';
+import type { DeviceArray, DeviceDType, DeviceGraph, DeviceInfo, GpuDevice, GpuEvent, HostArray, Kernel, KernelSource, ModuleStats, PrefetchReport, TensorMapSpec } from './types.js';
 
 export class CudaDevice implements GpuDevice {
   readonly info: DeviceInfo;
@@ -60,6 +61,7 @@ export class CudaDevice implements GpuDevice {
     const stream: [CUstream | null] = [null];
     checkCuda(api, api.cuStreamCreateWithPriority(stream, CU_STREAM_NON_BLOCKING, this.priorities.main), 'cuStreamCreateWithPriority');
     this.context = new DeviceContext(api, ordinal, ctx[0] as CUcontext, stream[0] as CUstream);
+    if (api.cuTensorMapEncodeTiled !== undefined) this.tensorMap = (spec) => encodeTensorMap(api, spec);
   }
 
   /** Opens device `ordinal` (throws BACKEND_UNAVAILABLE with the reason when CUDA is unusable). */
@@ -231,6 +233,9 @@ export class CudaDevice implements GpuDevice {
     this.kernels.set(kernelKey, kernel);
     return kernel;
   }
+
+  /** See GpuDevice.tensorMap; undefined where the driver lacks cuTensorMapEncodeTiled (set in the constructor). */
+  readonly tensorMap?: (spec: TensorMapSpec) => Uint8Array;
 
   /** A new call begins: kernels that ran quick builds in an earlier call switch to their optimised builds at their next launch. */
   beginCall(): void {

@@ -128,6 +128,16 @@ export interface CudaDriverApi {
   cuFuncSetAttribute(fn: CUfunction, attrib: number, value: number): number;
   /** CUDA 12.4+; absent (undefined) on older drivers. */
   cuFuncGetParamInfo: ((fn: CUfunction, index: number, offset: OutU64, size: OutU64) => number) | undefined;
+  /**
+   * CUDA 12.0+; absent (undefined) on older drivers. The tensor map is written through `tensorMap`
+   * (64-byte aligned native memory); globalAddress is cuda.h's `void *`, a device address, passed as
+   * the 64-bit integer the device pointers are here (the same register either way).
+   */
+  cuTensorMapEncodeTiled: ((
+    tensorMap: Uint8Array, dataType: number, rank: number, globalAddress: bigint,
+    globalDim: BigUint64Array, globalStrides: BigUint64Array, boxDim: Uint32Array, elementStrides: Uint32Array,
+    interleave: number, swizzle: number, l2Promotion: number, oobFill: number,
+  ) => number) | undefined;
   cuLaunchKernel(
     fn: CUfunction,
     gx: number, gy: number, gz: number,
@@ -261,12 +271,18 @@ export function loadCudaDriver(env: Env = process.env): CudaDriverApi {
     lib,
     'CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, _Out_ size_t *paramOffset, _Out_ size_t *paramSize)',
   );
+  const tensorMapEncode = optionalFunc(
+    lib,
+    'CUresult cuTensorMapEncodeTiled(void *tensorMap, int tensorDataType, uint32_t tensorRank, CUdeviceptr globalAddress, ' +
+      'const uint64_t *globalDim, const uint64_t *globalStrides, const uint32_t *boxDim, const uint32_t *elementStrides, ' +
+      'int interleave, int swizzle, int l2Promotion, int oobFill)',
+  );
   let graphs: CudaGraphApi | undefined;
   try {
     graphs = bindAll(lib, GRAPH_PROTOTYPES) as unknown as CudaGraphApi;
   } catch {
     graphs = undefined; // a driver older than CUDA 11.4: ctx.capture says so
   }
-  cached = { ...api, cuFuncGetParamInfo: paramInfo, graphs, path } as unknown as CudaDriverApi;
+  cached = { ...api, cuFuncGetParamInfo: paramInfo, cuTensorMapEncodeTiled: tensorMapEncode, graphs, path } as unknown as CudaDriverApi;
   return cached;
 }

@@ -13,9 +13,12 @@ import koffi from 'koffi';
 import { MyriadError } from '../../core/errors.js';
 import type { DeviceContext } from './context.js';
 import { CU_FUNC_ATTRIBUTE as F, type CUfunction } from './ffi-cuda.js';
-import type { Kernel, KernelArg, LaunchConfig } from './types.js';
+import type { Kernel, LaunchArg, LaunchConfig } from './types.js';
 
-const ARG_BYTES: Readonly<Record<KernelArg['type'], number>> = { ptr: 8, i32: 4, i64: 8, f32: 4, f64: 8 };
+const ARG_BYTES: Readonly<Record<Exclude<LaunchArg['type'], 'bytes'>, number>> = { ptr: 8, i32: 4, i64: 8, f32: 4, f64: 8 };
+const argBytes = (a: LaunchArg): number => (a.type === 'bytes' ? a.value.length : ARG_BYTES[a.type]);
+/** The packed block's base alignment: a by-value struct of 64-byte alignment (a TMA map) sits at a multiple of 64. */
+const PACKED_ALIGN = 64;
 
 interface ParamLayout {
   readonly offsets: readonly number[];
@@ -68,7 +71,7 @@ export class CudaKernel implements Kernel {
     if (this.layout && process.env['MYRIAD_LAUNCH_PARAMS'] !== 'array') this.packed = allocatePacked(this.layout);
   }
 
-  launch(config: LaunchConfig, args: readonly KernelArg[]): void {
+  launch(config: LaunchConfig, args: readonly LaunchArg[]): void {
     const [gx, gy, gz] = config.grid;
     const [bx, by, bz] = config.block;
     checkDim(gx, 2 ** 31 - 1, 'grid[0]');
@@ -105,11 +108,11 @@ export class CudaKernel implements Kernel {
     if (this.packed && this.layout) {
       const { view, pointers } = this.packed;
       const offsets = this.layout.offsets;
-      for (let i = 0; i < args.length; i++) writeArg(view, offsets[i] as number, args[i] as KernelArg, i);
+      for (let i = 0; i < args.length; i++) writeArg(view, offsets[i] as number, args[i] as LaunchArg, i);
       rc = api.cuLaunchKernelPacked(this.fn, gx, gy, gz, bx, by, bz, shared, stream, pointers, null);
     } else {
       const params = args.map((a, i) => {
-        const bytes = new Uint8Array(8);
+        const bytes = new Uint8Array(Math.max(8, argBytes(a)));
         writeArg(new DataView(bytes.buffer), 0, a, i);
         return bytes;
       });
@@ -126,15 +129,15 @@ export class CudaKernel implements Kernel {
     this.packed = undefined;
   }
 
-  private checkSignature(args: readonly KernelArg[]): void {
+  private checkSignature(args: readonly LaunchArg[]): void {
     const sizes = this.paramSizes;
     if (!sizes) return;
     if (sizes.length !== args.length) {
       throw new MyriadError('INVALID_ARGUMENT', `${this.name} takes ${sizes.length} parameters, got ${args.length}`, 'args');
     }
     for (let i = 0; i < sizes.length; i++) {
-      const a = args[i] as KernelArg;
-      if (ARG_BYTES[a.type] !== sizes[i]) {
+      const a = args[i] as LaunchArg;
+      if (argBytes(a) !== sizes[i]) {
         throw new MyriadError('INVALID_ARGUMENT', `parameter ${i} of ${this.name} is ${sizes[i]} bytes, got ${a.type}`, `args[${i}]`);
       }
     }
@@ -151,7 +154,7 @@ const I64_END = 2n ** 63n;
 const TWO_32 = 2 ** 32;
 
 /** Writes one kernel argument, little-endian as the device reads it, after checking its range. */
-function writeArg(view: DataView, offset: number, a: KernelArg, i: number): void {
+function writeArg(view: DataView, offset: number, a: LaunchArg, i: number): void {
   const where = (): string => `args[${i}]`;
   switch (a.type) {
     case 'ptr':
@@ -184,6 +187,10 @@ function writeArg(view: DataView, offset: number, a: KernelArg, i: number): void
       if (typeof a.value !== 'number') throw new MyriadError('INVALID_ARGUMENT', 'f64 must be a number', where());
       view.setFloat64(offset, a.value, true);
       return;
+    case 'bytes':
+      if (!(a.value instanceof Uint8Array)) throw new MyriadError('INVALID_ARGUMENT', 'bytes must be a Uint8Array', where());
+      new Uint8Array(view.buffer, view.byteOffset + offset, a.value.length).set(a.value);
+      return;
     default:
       throw new MyriadError('INVALID_ARGUMENT', `unknown argument type ${(a as { type: string }).type}`, where());
   }
@@ -209,10 +216,13 @@ function readParamLayout(context: DeviceContext, fn: CUfunction): ParamLayout | 
 function allocatePacked(layout: ParamLayout): PackedParams {
   const n = layout.sizes.length;
   const bytes = Math.max(8, ...layout.offsets.map((o, i) => o + (layout.sizes[i] as number)));
-  const block: unknown = koffi.alloc('uint8_t', bytes);
+  // The parameters from the first multiple of PACKED_ALIGN in the block (the driver copies each
+  // from its address; the offsets keep the kernel's own alignment relative to that base).
+  const block: unknown = koffi.alloc('uint8_t', bytes + PACKED_ALIGN);
   const pointers: unknown = koffi.alloc('uint64_t', Math.max(1, n));
-  const base = koffi.address(block);
+  const skip = (BigInt(PACKED_ALIGN) - (koffi.address(block) % BigInt(PACKED_ALIGN))) % BigInt(PACKED_ALIGN);
+  const base = koffi.address(block) + skip;
   const table = new BigUint64Array(koffi.view(pointers, Math.max(1, n) * 8));
   layout.offsets.forEach((o, i) => (table[i] = base + BigInt(o)));
-  return { block, pointers, view: new DataView(koffi.view(block, bytes)) };
+  return { block, pointers, view: new DataView(koffi.view(block, bytes + PACKED_ALIGN), Number(skip), bytes) };
 }

@@ -22,7 +22,7 @@
  * optimised builds only.
  */
 import type { Env } from './libraries.js';
-import type { Kernel, KernelArg, LaunchConfig } from './types.js';
+import type { Kernel, LaunchArg, LaunchConfig } from './types.js';
 
 /** The NVRTC option of a quick build (CUDA 12.8+: the optimiser's fast-compile level). */
 export const QUICK_BUILD_OPTION = '--Ofast-compile=mid';
@@ -89,7 +89,7 @@ export class TieredKernel implements Kernel {
     return this.pending !== undefined;
   }
 
-  launch(config: LaunchConfig, args: readonly KernelArg[]): void {
+  launch(config: LaunchConfig, args: readonly LaunchArg[]): void {
     if (this.pending !== undefined) {
       const [bx, by, bz] = config.block;
       if (this.pending.done() || this.callNumber() !== this.madeInCall || bx * by * bz > this.current.maxThreadsPerBlock) this.upgrade();

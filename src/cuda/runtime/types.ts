@@ -53,15 +53,38 @@ export type KernelArg =
   | { readonly type: 'f32'; readonly value: number }
   | { readonly type: 'f64'; readonly value: number };
 
+/** A by-value struct parameter (a `const __grid_constant__` TMA tensor map: 128 bytes), as its bytes. */
+export interface StructArg { readonly type: 'bytes'; readonly value: Uint8Array }
+
+/** Anything a launch passes: scalars and pointers, or a struct's bytes. */
+export type LaunchArg = KernelArg | StructArg;
+
 export const arg = {
   ptr: (value: bigint | DeviceArray): KernelArg => ({ type: 'ptr', value: typeof value === 'bigint' ? value : value.ptr }),
   i32: (value: number): KernelArg => ({ type: 'i32', value }),
   i64: (value: bigint | number): KernelArg => ({ type: 'i64', value }),
   f32: (value: number): KernelArg => ({ type: 'f32', value }),
   f64: (value: number): KernelArg => ({ type: 'f64', value }),
+  bytes: (value: Uint8Array): StructArg => ({ type: 'bytes', value }),
   /** A scalar of the kernel's precision. */
   real: (dtype: DType, value: number): KernelArg => ({ type: dtypeInfo(dtype).cuda.ptx.type, value }),
 };
+
+/**
+ * A tiled TMA tensor map (cuTensorMapEncodeTiled): `dims` elements per dimension (innermost
+ * first), `strides` bytes from one index to the next of dims 1.. (the innermost is contiguous),
+ * `box` elements copied per instruction; elements outside the tensor read as zeros.
+ */
+export interface TensorMapSpec {
+  readonly dataType: 'float64';
+  /** The tensor's first element (16-byte aligned). */
+  readonly address: bigint;
+  readonly dims: readonly number[];
+  readonly strides: readonly number[];
+  readonly box: readonly number[];
+  /** 0 (none), 32, 64 or 128: the shared-memory swizzle (the inner box at most this many bytes). */
+  readonly swizzleBytes: 0 | 32 | 64 | 128;
+}
 
 export type Dim3 = readonly [number, number, number];
 
@@ -80,7 +103,7 @@ export interface Kernel {
   readonly localBytes: number;
   readonly maxThreadsPerBlock: number;
   /** Enqueue on the owning device's stream. Throws CudaError with the failing call's name. */
-  launch(config: LaunchConfig, args: readonly KernelArg[]): void;
+  launch(config: LaunchConfig, args: readonly LaunchArg[]): void;
 }
 
 /** A source to compile: the generator's output and the one kernel to fetch from it. */
@@ -179,6 +202,11 @@ export interface GpuDevice {
   prefetchAsync?(sources: readonly KernelSource[]): Promise<PrefetchReport>;
   /** The module cache's counters (undefined where NVRTC cannot be loaded). Absent: no module cache. */
   moduleStats?(): ModuleStats | undefined;
+  /**
+   * The 128 bytes of a TMA tensor map (pass as `arg.bytes`). Absent where the driver cannot
+   * encode one (no cuTensorMapEncodeTiled): designs that need it are not planned there.
+   */
+  tensorMap?(spec: TensorMapSpec): Uint8Array;
   /** An operation's call begins (the backend says so): a first call's quick builds serve that call only (runtime/tiered.ts). */
   beginCall?(): void;
   /** The CUstream handle, for vendor libraries (cublasSetStream). */

@@ -12,7 +12,7 @@ import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GemmRequest, Op } from '../../../core/ops.js';
 import type { ComplexGemmRequest, ComplexOp } from '../../../core/op-specs.js';
-import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { groupMembers, memberAddresses, memberFields, type MemberFields } from '../common/members.js';
 import { operandArgs } from '../common/operands.js';
@@ -21,12 +21,17 @@ import { complexBytes, type Conjugations } from '../common/complex.js';
 import { generateSmallGemm, smallGemmShape } from './generate-small.js';
 import { generateMmaGemm, mmaGemmShape } from './generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
-import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout } from './params.js';
-import { planGemm, type GemmProblem } from './plan.js';
+import { generateTmaGemm, tmaGemmShape, tmaOperandFits, tmaOperandMap, type TmaOperandLayout } from './generate-tma.js';
+import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout, TmaGemmParams } from './params.js';
+import { planGemm, tmaTakes, type GemmProblem } from './plan.js';
 import type { GemmTuning } from '../../model/tuning/index.js';
 
 export interface GemmCudaOptions {
-  /** Force a variant ('small' | 'tiled' | 'mma', parameters planned) or exact parameters. */
+  /**
+   * Force a variant ('small' | 'tiled' | 'mma' | 'tma', parameters planned) or exact parameters.
+   * 'tma' (or its parameters) where TMA cannot serve (not sm_90, not real float64, list batches,
+   * operands not 16-byte aligned, k = 0, a triangle) runs what 'mma' would.
+   */
   readonly variant?: GemmVariant | GemmParams;
   /** Plan with this tuning table instead of the device architecture's (benchmarks, tests). */
   readonly tuning?: GemmTuning;
@@ -51,7 +56,7 @@ const GRID_YZ_MAX = 65535;
 
 /** The generated source for a parameter object. */
 export function gemmSource(p: GemmParams): KernelSource {
-  return p.variant === 'small' ? generateSmallGemm(p) : p.variant === 'tiled' ? generateTiledGemm(p) : generateMmaGemm(p);
+  return p.variant === 'small' ? generateSmallGemm(p) : p.variant === 'tiled' ? generateTiledGemm(p) : p.variant === 'tma' ? generateTmaGemm(p) : generateMmaGemm(p);
 }
 
 export function gemmCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, opts: GemmCudaOptions = {}): void {
@@ -146,19 +151,25 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
   const k = s.alpha === 0 && alphaIm === 0 ? 0 : s.k;
   if (k === 0 && s.beta === 1 && betaIm === 0) return;
   const layouts: GemmOperandLayouts = { a: a.layout, b: b.layout, c: c.layout };
-  const problem: GemmProblem = {
+  let problem: GemmProblem = {
     dtype: s.dtype, transA: s.transA, transB: s.transB, m: s.m, n: s.n, k, count: s.count,
     batchKind: a.layout.kind === 'strided' ? 'strided' : 'list', betaZero: s.beta === 0 && betaIm === 0, layouts,
     ...(s.complex === undefined ? {} : { complex: s.complex }),
   };
   const forced = opts.variant;
+  const tmaAsked = forced === 'tma' || (typeof forced === 'object' && forced.variant === 'tma');
+  if (tmaAsked && opts.triangle === undefined) problem = { ...problem, tmaFits: tmaFits(dev, s, k, a, b) };
   const planned: GemmParams = typeof forced === 'object'
-    ? forced
+    ? (forced.variant === 'tma' && (opts.triangle !== undefined || !tmaTakes(dev.info, problem)) ? planGemm(dev.info, problem, { variant: 'tma', tuning: opts.tuning }) : forced)
     : opts.tuning === undefined && forced === undefined
       ? plannedFor(dev, problem)
       : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
   const params = opts.triangle === undefined ? planned : triangleParams(dev, problem, planned, opts.triangle);
   const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
+  if (params.variant === 'tma') {
+    launchTma(dev, kernel, params, { ...s, k }, a, b, c);
+    return;
+  }
   // The mma kernel on complex data multiplies the real embedding: C (2m x n) and B (2k x n) as
   // doubles, so every length in pairs is twice as many doubles (generate-mma.ts).
   const embedded = params.variant === 'mma' && params.complex !== undefined;
@@ -183,6 +194,43 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
     args.push(arg.i32(m), arg.i32(s.n), arg.i32(embedded ? 2 * k : k));
   }
   kernel.launch(config, args);
+}
+
+/** The stored rows and columns of A and B (op N: as op(X); op T: transposed), with ld and stride. */
+function storedLayouts(s: GemmScalars, k: number, a: GemmOperand, b: GemmOperand): { a: TmaOperandLayout; b: TmaOperandLayout } {
+  const [ar, ac] = s.transA === 'N' ? [s.m, k] : [k, s.m];
+  const [br, bc] = s.transB === 'N' ? [k, s.n] : [s.n, k];
+  return { a: { rows: ar, cols: ac, ld: a.ld, stride: a.stride }, b: { rows: br, cols: bc, ld: b.ld, stride: b.stride } };
+}
+
+const firstAddress = (o: GemmOperand): bigint => o.pointer + BigInt(o.offset) * 8n;
+
+/** Whether the device encodes tensor maps and A and B may be read through them (generate-tma.ts tmaOperandFits). */
+function tmaFits(dev: GpuDevice, s: GemmScalars, k: number, a: GemmOperand, b: GemmOperand): boolean {
+  if (dev.tensorMap === undefined || a.layout.kind !== 'strided' || b.layout.kind !== 'strided' || k < 1) return false;
+  const stored = storedLayouts(s, k, a, b);
+  return tmaOperandFits(firstAddress(a), stored.a, s.count) && tmaOperandFits(firstAddress(b), stored.b, s.count);
+}
+
+/**
+ * The TMA design's launch: A's and B's tensor maps encoded for this call (host work, a few
+ * microseconds each), passed by value; C as the other designs take it.
+ */
+function launchTma(dev: GpuDevice, kernel: Kernel, p: TmaGemmParams, s: GemmScalars, a: GemmOperand, b: GemmOperand, c: GemmOperand): void {
+  const encode = dev.tensorMap;
+  if (encode === undefined) throw new MyriadError('UNSUPPORTED', 'the tma gemm kernel needs a driver that encodes tensor maps', 'variant');
+  const stored = storedLayouts(s, s.k, a, b);
+  const map = (which: 'a' | 'b', o: GemmOperand): Uint8Array => {
+    const d = tmaOperandMap(p, which, stored[which], s.count);
+    return encode({ dataType: 'float64', address: firstAddress(o), dims: d.dims, strides: d.strides, box: d.box, swizzleBytes: 128 });
+  };
+  const shape = tmaGemmShape(p);
+  const tiles = Math.ceil(s.m / p.bm) * Math.ceil(s.n / p.bn);
+  const y = Math.min(s.count, GRID_YZ_MAX);
+  kernel.launch(
+    { grid: [tiles, y, Math.ceil(s.count / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes },
+    [arg.bytes(map('a', a)), arg.bytes(map('b', b)), ...operandArgs(c), arg.i32(s.count), arg.f64(s.alpha), arg.f64(s.beta), arg.i32(s.m), arg.i32(s.n), arg.i32(s.k)],
+  );
 }
 
 /** An operand of pairs seen as doubles: offset, stride and ld twice as long (pointer tables hold byte addresses: unchanged). */

@@ -7,7 +7,7 @@ import type { Uplo } from '../../../core/enums.js';
 import type { Op } from '../../../core/ops.js';
 import type { OperandLayout } from '../common/batch-pointer.js';
 import type { Conjugations } from '../common/complex.js';
-import type { MmaConfig, TiledConfig } from '../../model/tuning/index.js';
+import type { MmaConfig, TiledConfig, TmaConfig } from '../../model/tuning/index.js';
 
 export type { OperandLayout } from '../common/batch-pointer.js';
 
@@ -79,7 +79,16 @@ export interface MmaGemmParams extends GemmCommon, MmaConfig {
   readonly variant: 'mma';
 }
 
-export type GemmParams = SmallGemmParams | TiledGemmParams | MmaGemmParams;
+/**
+ * FP64 tensor cores fed by TMA (generate-tma.ts, sm_90): operands copied by the bulk tensor engine
+ * into a ring of `stages` swizzled shared buffers, one producer warp and wm x wn consumer warps;
+ * float64, real data, strided A and B (their tensor maps), no triangle (fields: TmaConfig).
+ */
+export interface TmaGemmParams extends GemmCommon, TmaConfig {
+  readonly variant: 'tma';
+}
+
+export type GemmParams = SmallGemmParams | TiledGemmParams | MmaGemmParams | TmaGemmParams;
 export type GemmVariant = GemmParams['variant'];
 
 /** What a generated kernel and its launch need, besides the arguments. */

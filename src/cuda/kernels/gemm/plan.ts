@@ -14,7 +14,7 @@ import type { Op } from '../../../core/ops.js';
 import { gemmElementBytes } from './element.js';
 import { MMA_DTYPE } from './generate-mma.js';
 import { smallGemmShape, smallGemmWork } from './generate-small.js';
-import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, SmallGemmParams, TiledGemmParams } from './params.js';
+import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, SmallGemmParams, TiledGemmParams, TmaGemmParams } from './params.js';
 
 export type { GemmShape };
 
@@ -27,6 +27,11 @@ export interface GemmProblem extends GemmShape {
   readonly layouts?: GemmOperandLayouts;
   /** Complex data (pairs of `dtype`), with the operands that enter conjugated; absent for real data. */
   readonly complex?: Conjugations;
+  /**
+   * A and B can be read through TMA tensor maps (strided, first elements, ld * 8 and stride * 8
+   * multiples of 16 bytes: generate-tma.ts tmaOperandFits) and the device can encode them; absent: no.
+   */
+  readonly tmaFits?: boolean;
 }
 
 export interface PlanOptions {
@@ -50,11 +55,17 @@ function smallApplies(p: GemmProblem, maxDim: number): boolean {
 
 export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOptions = {}): GemmParams {
   const tuning = options.tuning ?? tuningFor(info.arch, 'gemm');
+  const mmaUsable = problem.dtype === MMA_DTYPE && info.major >= tuning.mmaMinMajor;
+  if (options.variant === 'tma') {
+    // Where TMA cannot serve (another arch, dtype or layout, complex data, misaligned operands,
+    // k = 0), what 'mma' would run (real float64 on tensor cores), else the plan's own choice.
+    if (tmaUsable(info, problem, tuning)) return planTma(problem, tuning);
+    return planGemm(info, problem, { ...options, variant: mmaUsable && problem.complex === undefined ? 'mma' : undefined });
+  }
   if (problem.complex !== undefined) return planComplex(info, problem, options, tuning);
   if (options.variant === 'small' && !smallApplies(problem, 32)) {
     throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
   }
-  const mmaUsable = problem.dtype === MMA_DTYPE && info.major >= tuning.mmaMinMajor;
   const variant = options.variant
     ?? (smallApplies(problem, tuning.smallMaxDim[problem.dtype]) ? 'small' : mmaUsable ? 'mma' : 'tiled');
   if (variant === 'small') {
@@ -157,6 +168,23 @@ function planTiled(p: GemmProblem, tuning: GemmTuning): TiledGemmParams {
   return {
     variant: 'tiled', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
     layouts: plainLayouts(p), ...bandFor(tuning.tiled[p.dtype], Math.max(p.m, p.n)).config,
+  };
+}
+
+/** Whether the TMA design can run the problem: sm_90 (Hopper) only, real float64 strided batches the launcher found aligned, k >= 1. */
+export function tmaTakes(info: DeviceInfo, p: GemmProblem): boolean {
+  return info.major === 9 && p.dtype === MMA_DTYPE && p.complex === undefined && p.batchKind === 'strided' && p.tmaFits === true && p.k >= 1;
+}
+
+/** tmaTakes, with a table that has the design's bands. */
+export function tmaUsable(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): boolean {
+  return tmaTakes(info, p) && (tuning.tma?.length ?? 0) > 0;
+}
+
+function planTma(p: GemmProblem, tuning: GemmTuning): TmaGemmParams {
+  return {
+    variant: 'tma', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
+    layouts: plainLayouts(p), ...bandFor(tuning.tma!, Math.max(p.m, p.n)).config,
   };
 }
 

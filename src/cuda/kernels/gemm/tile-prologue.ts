@@ -18,7 +18,21 @@ export function tileBlockPrologue(layouts: GemmOperandLayouts, triangle?: Uplo, 
     : triangle === 'lower'
       ? '\n  if (i0 + BM <= j0) return;                // every row of the tile is above the diagonal'
       : '\n  if (i0 >= j0 + BN) return;                // every row of the tile is below the diagonal';
-  const order = tileGroup === undefined || tileGroup <= 1
+  const order = tileOrder(tileGroup);
+  return `const int batch = blockIdx.z * gridDim.y + blockIdx.y;
+  if (batch >= count) return;
+  ${order}${skip}
+  const ${element}* a = ${matrixPointer('A', layouts.a.kind, 'batch')};
+  const ${element}* b = ${matrixPointer('B', layouts.b.kind, 'batch')};
+  ${element}* c = ${matrixPointer('C', layouts.c.kind, 'batch')};`;
+}
+
+/**
+ * i0 and j0 of the block's tile from blockIdx.x (m, BM and BN in scope): column by column, or in
+ * groups of `tileGroup` tile rows.
+ */
+export function tileOrder(tileGroup?: number): string {
+  return tileGroup === undefined || tileGroup <= 1
     ? `const int tilesM = (m + BM - 1) / BM;
   const int i0 = (blockIdx.x % tilesM) * BM;
   const int j0 = (blockIdx.x / tilesM) * BN;`
@@ -32,12 +46,6 @@ export function tileBlockPrologue(layouts: GemmOperandLayouts, triangle?: Uplo, 
   const int local = blockIdx.x - group * ${tileGroup} * tilesN;
   const int i0 = (first + local % groupRows) * BM;
   const int j0 = (local / groupRows) * BN;`;
-  return `const int batch = blockIdx.z * gridDim.y + blockIdx.y;
-  if (batch >= count) return;
-  ${order}${skip}
-  const ${element}* a = ${matrixPointer('A', layouts.a.kind, 'batch')};
-  const ${element}* b = ${matrixPointer('B', layouts.b.kind, 'batch')};
-  ${element}* c = ${matrixPointer('C', layouts.c.kind, 'batch')};`;
 }
 
 /** ` && <C(row, col) is in the triangle>`, or nothing without one (the text is then unchanged). */

@@ -42,6 +42,12 @@ export const sm90GemmTuning: GemmTuningOverrides = {
     // arithmetic took 146: 5-13% lost at n = 192 ... 1024).
     { maxDim: Infinity, config: { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4, tileGroup: 16 } },
   ],
+  // The TMA-fed design (generate-tma.ts): chosen, not measured, and taken only where forced.
+  // 128 x 128 tiles of 8 consumer warps of 64 x 32 (64 accumulators a thread), 4 stages of 32 KiB.
+  tma: [
+    { maxDim: 256, config: { bm: 128, bn: 64, wm: 2, wn: 2, stages: 4 } },
+    { maxDim: Infinity, config: { bm: 128, bn: 128, wm: 2, wn: 4, stages: 4, tileGroup: 16 } },
+  ],
   tiled: {
     float64: [
       { maxDim: 48, config: { bm: 32, bn: 32, bk: 16, tm: 2, tn: 2 } },

@@ -47,6 +47,32 @@ export interface MmaConfig {
   readonly tileGroup?: number;
 }
 
+/**
+ * Block sizes of the TMA-fed FP64 tensor-core kernel (see TmaGemmParams, generate-tma.ts): a
+ * bm x bn tile of C per block, k-steps of 16 (one 128-byte swizzled row of doubles), wm x wn
+ * mma warps, a ring of `stages` shared buffers.
+ */
+export interface TmaConfig {
+  readonly bm: number;
+  readonly bn: number;
+  readonly wm: number;
+  readonly wn: number;
+  /** Shared buffers of the TMA ring (2..8). */
+  readonly stages: number;
+  /**
+   * A warp of its own issues the copies (warp specialisation); absent or false: thread 0 of the
+   * first mma warp does, between its k-steps (no extra warp in the register budget).
+   */
+  readonly producerWarp?: boolean;
+  /** Blocks take C's tiles in groups of this many tile rows; absent: column by column. */
+  readonly tileGroup?: number;
+}
+
+export interface TmaBand {
+  readonly maxDim: number;
+  readonly config: TmaConfig;
+}
+
 export interface MmaBand {
   readonly maxDim: number;
   readonly config: MmaConfig;
@@ -92,6 +118,11 @@ export interface GemmTuning {
    * false: the tiled kernel (the default table: set per card where it was measured).
    */
   readonly vbatchedMma?: boolean;
+  /**
+   * Bands of the TMA-fed design (sm_90; float64 strided batches with 16-byte aligned operands),
+   * taken only where forced (`variant: 'tma'`) until measured; absent: the design has no table.
+   */
+  readonly tma?: readonly TmaBand[];
   /** Tiled bands per precision, ascending maxDim; the last should have maxDim Infinity. */
   readonly tiled: { readonly [D in DType]: readonly TiledBand[] };
   /** Complex data, by the dtype of its parts (complex128: float64, complex64: float32). */

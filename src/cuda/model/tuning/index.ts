@@ -27,7 +27,7 @@ import type { TridiagTuning } from './tridiag-types.js';
 import { defaultQlThreadTuning } from './ql-thread-default.js';
 import type { QlThreadTuning } from './ql-thread-types.js';
 
-export type { ComplexGemmTuning, GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner } from './gemm-types.js';
+export type { ComplexGemmTuning, GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner, TmaBand, TmaConfig } from './gemm-types.js';
 export type { RoutingThresholds, Tsm2Tuning, Tsm2rTuning, Tsm2lTuning } from './tsm2-types.js';
 export type { TrsmTuning } from './trsm-types.js';
 export type { LauumTuning, SyrkTuning } from './syrk-types.js';
