@@ -32,6 +32,7 @@ import {
 } from '../host/request.js';
 import { intBounds, isSharded, resolveLayout, runsOfBatch, runsOfInts, shardBounds, ShardedArray, type Shard, type ShardLayout } from './sharded.js';
 import { checkWeights, modelWeights, splitBatch, type Part } from './split.js';
+import { residentRequests } from './resident.js';
 
 /** Host memory a request may hold. */
 type HostArray = FloatArray | Int32Array;
@@ -115,6 +116,9 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       return;
     }
     this.placePendingInts(request, parts);
+    // Device-resident strided data: one pass over the parts, no staging (resident.ts).
+    const resident = residentRequests(request, parts, this.lanes);
+    if (resident) return this.runResident(op, request, count, parts, resident);
     const subs = parts.map((p) => sliceRequest(request, p.start, p.end));
     // Phase 1: every argument error is raised before any device has work.
     const plans = subs.map((sub, k) => this.placements(sub, this.lanes[parts[k]!.lane]!));
@@ -138,6 +142,31 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     }
     this.lastRoute = (this.lanes[parts[0]!.lane]!.backend as { lastRoute?: RouteTaken }).lastRoute;
     const completion = this.completion(op, request, count, subs, calls, touched, failures);
+    if (this.deferral.active) this.deferral.defer(finishAsync(completion));
+    else finishSync(completion);
+  }
+
+  /**
+   * Enqueues each part's lane request, lane after lane, and returns: nothing is staged and nothing
+   * waited for (the caller synchronizes). A lane that throws stops the enqueueing; the lanes that
+   * had work are waited for and the failure names the GPU(s).
+   */
+  private runResident(op: OpName, request: Request, count: number, parts: readonly Part[], subs: readonly Request[]): void {
+    let failure: LaneFailure | undefined;
+    let k = 0;
+    for (; k < parts.length; k++) {
+      const lane = this.lanes[parts[k]!.lane]!;
+      try {
+        (lane.backend[op] as unknown as (r: Request) => void)(subs[k]!);
+      } catch (e) {
+        failure = failureOf(lane, e);
+        break;
+      }
+    }
+    this.lastRoute = (this.lanes[parts[0]!.lane]!.backend as { lastRoute?: RouteTaken }).lastRoute;
+    if (failure === undefined) return;
+    const touched = new Set(parts.slice(0, k + 1).map((p) => this.lanes[p.lane]!));
+    const completion = this.completion(op, request, count, subs, [], touched, [failure]);
     if (this.deferral.active) this.deferral.defer(finishAsync(completion));
     else finishSync(completion);
   }
