@@ -16,6 +16,7 @@ import { median } from '../core/stats.js';
 import { MultiDeviceBackend } from '../cuda/multi/backend.js';
 import type { ShardLayout, ShardedArray } from '../cuda/multi/sharded.js';
 import { weightsFromTimes } from '../cuda/multi/split.js';
+import type { Spread } from '../cuda/multi/crossover.js';
 
 /** A context over several GPUs of one host (from `openMultiDevice`): batches are split across them. */
 export class MultiDeviceContext extends Context {
@@ -39,6 +40,16 @@ export class MultiDeviceContext extends Context {
   }
   set weights(w: readonly number[]) {
     this.multi.weights = w;
+  }
+  /**
+   * How many GPUs a call on host arrays runs on: 'auto' (default: one GPU for short calls, more as
+   * the call's estimated time grows; multi/crossover.ts), 'all', or a number of GPUs.
+   */
+  get spread(): Spread {
+    return this.multi.spread;
+  }
+  set spread(s: Spread) {
+    this.multi.spread = s;
   }
   /** Milliseconds per device of the last `time()` call (time() returns the slowest). */
   get lastDeviceTimes(): readonly number[] {

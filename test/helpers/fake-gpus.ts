@@ -16,6 +16,7 @@ import { Context } from '../../src/api/context.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { StagingArena } from '../../src/cuda/host/staging.js';
 import type { Lane } from '../../src/cuda/multi/lane.js';
+import type { Spread } from '../../src/cuda/multi/crossover.js';
 
 class FakeArray implements DeviceArray {
   readonly kind = 'device' as const;
@@ -127,12 +128,16 @@ export function fakeBackend(dev: FakeDevice, counts: number[]): Backend<Storage,
 
 export interface Rig { ctx: MultiDeviceContext; devices: FakeDevice[]; log: string[]; counts: number[][] }
 
-export function rig(lanes = 2, weights?: number[]): Rig {
+/**
+ * A context over `lanes` fake GPUs. Its host calls are split over every GPU (`spread: 'all'`: the
+ * fakes' small calls would otherwise stay on one GPU by the crossover); pass 'auto' to test that.
+ */
+export function rig(lanes = 2, weights?: number[], spread: Spread = 'all'): Rig {
   const log: string[] = [];
   const devices = Array.from({ length: lanes }, (_, i) => new FakeDevice(i, log));
   const counts = devices.map(() => [] as number[]);
   const laneList: Lane[] = devices.map((device, i) => ({ device, backend: fakeBackend(device, counts[i]!), hasKernel: () => true }));
-  const ctx = new MultiDeviceContext(new MultiDeviceBackend(laneList, 'fake', weights ? { weights } : {}));
+  const ctx = new MultiDeviceContext(new MultiDeviceBackend(laneList, 'fake', weights ? { weights, spread } : { spread }));
   return { ctx, devices, log, counts };
 }
 

@@ -33,6 +33,9 @@ import {
 import { intBounds, isSharded, resolveLayout, runsOfBatch, runsOfInts, shardBounds, ShardedArray, type Shard, type ShardLayout } from './sharded.js';
 import { checkWeights, modelWeights, splitBatch, type Part } from './split.js';
 import { residentRequests } from './resident.js';
+import { checkSpread, gpusFor, weightsOnFastest, type Spread } from './crossover.js';
+import { callMs, callWork } from '../model/call-time.js';
+import { tuningFor } from '../model/tuning/index.js';
 
 /** Host memory a request may hold. */
 type HostArray = FloatArray | Int32Array;
@@ -40,6 +43,8 @@ type HostArray = FloatArray | Int32Array;
 export interface MultiDeviceOptions {
   /** Relative speed of each device (the share of a host batch it gets); default from the model. */
   weights?: readonly number[];
+  /** How many GPUs a call on host arrays runs on (crossover.ts): 'auto' (default), 'all', or a number. */
+  spread?: Spread;
 }
 
 export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> implements DeviceBackend {
@@ -49,6 +54,9 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   /** Bytes copied host -> device and device -> host by this backend (staging, scatter, gather). */
   readonly transfers = { hostToDevice: 0, deviceToHost: 0 };
   #weights: number[];
+  #spread: Spread;
+  /** The GPUs the last call on host arrays was split over (the crossover's answer, or `spread`'s). */
+  lastSpread: number | undefined;
   #lastTimes: number[] = [];
   /** Inside deferHost(): host calls' completions, not waited for. */
   private readonly deferral = new HostDeferral();
@@ -63,6 +71,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       this.laneIndex.set(o, i);
     });
     this.#weights = options.weights ? checkWeights(options.weights, lanes.length) : modelWeights(lanes.map((l) => l.device.info));
+    this.#spread = checkSpread(options.spread ?? 'auto', lanes.length);
   }
 
   /** The GPU ordinals, in lane order. */
@@ -74,6 +83,12 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   }
   set weights(w: readonly number[]) {
     this.#weights = checkWeights(w, this.lanes.length);
+  }
+  get spread(): Spread {
+    return this.#spread;
+  }
+  set spread(s: Spread) {
+    this.#spread = checkSpread(s, this.lanes.length);
   }
   /** Milliseconds per device (lane order) of the last `time()` call. */
   get lastDeviceTimes(): readonly number[] {
@@ -229,7 +244,21 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       throw new MyriadError('INVALID_ARGUMENT', `one call uses device memory of GPUs ${[...plain].join(' and ')}; spread a batch over devices with scatter()`, 'data');
     if (plain.size === 1) return [{ lane: this.laneOf([...plain][0]!), start: 0, end: count }];
     if (!onDevice && !this.lanes.some((l) => l.hasKernel(op))) return undefined;
-    return splitBatch(count, this.#weights);
+    return splitBatch(count, this.hostWeights(op, request));
+  }
+
+  /** The weights of a host call's split: on as many GPUs as the crossover (or `spread`) gives it. */
+  private hostWeights(op: OpName, request: Request): readonly number[] {
+    const lanes = this.#weights.filter((w) => w > 0).length;
+    const spread = this.#spread;
+    let gpus = lanes;
+    if (spread === 'auto' && lanes > 1) {
+      const info = this.lanes[this.#weights.indexOf(Math.max(...this.#weights))]!.device.info;
+      const tuning = tuningFor(info.arch, 'multi');
+      gpus = gpusFor(callMs(callWork(op, request), info, tuning), lanes, tuning.perExtraGpuMs);
+    } else if (typeof spread === 'number') gpus = Math.min(spread, lanes);
+    this.lastSpread = gpus;
+    return gpus === lanes ? this.#weights : weightsOnFastest(this.#weights, gpus);
   }
 
   /** Where each device storage of a part goes on its lane (checked; host arrays are staged by HostCall). */
