@@ -24,7 +24,7 @@ import { OP_SPECS, OUTPUTS, isComplexRequest } from '../../core/op-specs.js';
 import { allocateHost, hostDType } from '../runtime/memory.js';
 import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
 import { HostDeferral } from '../host/deferral.js';
-import { HostCall } from '../host/staging.js';
+import { HostCall, type HostOutputs } from '../host/staging.js';
 import { DeviceFailure, failureOf, onEveryLane, type Lane, type LaneFailure } from './lane.js';
 import {
   INT_FIELDS, intsPerMatrix, isBatch, rebaseRequest, requestCount, sliceRequest, storageRanges, writtenSpans,
@@ -55,6 +55,8 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   readonly transfers = { hostToDevice: 0, deviceToHost: 0 };
   #weights: number[];
   #spread: Spread;
+  /** How host calls' outputs come back: 'duplex' (default) or 'after-all' (host/staging.ts HostOutputs). */
+  hostOutputs: HostOutputs = 'duplex';
   /** The GPUs the last call on host arrays was split over (the crossover's answer, or `spread`'s). */
   lastSpread: number | undefined;
   #lastTimes: number[] = [];
@@ -137,6 +139,8 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     const subs = parts.map((p) => sliceRequest(request, p.start, p.end));
     // Phase 1: every argument error is raised before any device has work.
     const plans = subs.map((sub, k) => this.placements(sub, this.lanes[parts[k]!.lane]!));
+    const interleaved = interleavedStorages(subs);
+    const duplex = this.hostOutputs === 'duplex';
     // Phase 2: stage host ranges (host/staging.ts: chunked, pinned) and enqueue on every device
     // before waiting on any.
     const calls: StagedCall[] = [];
@@ -147,7 +151,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       touched.add(lane);
       try {
         const device = plans[k]!;
-        const call = new HostCall(lane.device, op, subs[k]!, (r) => (lane.backend[op] as unknown as (r: Request) => void)(r), { placeDevice: (s) => device.get(s) });
+        const call = new HostCall(lane.device, op, subs[k]!, (r) => (lane.backend[op] as unknown as (r: Request) => void)(r), { placeDevice: (s) => device.get(s), duplex, atEnd: interleaved });
         calls.push({ part: k, lane, call });
         call.enqueueRuns();
         this.transfers.hostToDevice += call.bytes.up;
@@ -156,7 +160,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       }
     }
     this.lastRoute = (this.lanes[parts[0]!.lane]!.backend as { lastRoute?: RouteTaken }).lastRoute;
-    const completion = this.completion(op, request, count, subs, calls, touched, failures);
+    const completion = this.completion(op, request, count, subs, calls, touched, failures, interleaved, duplex);
     if (this.deferral.active) this.deferral.defer(finishAsync(completion));
     else finishSync(completion);
   }
@@ -181,7 +185,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     this.lastRoute = (this.lanes[parts[0]!.lane]!.backend as { lastRoute?: RouteTaken }).lastRoute;
     if (failure === undefined) return;
     const touched = new Set(parts.slice(0, k + 1).map((p) => this.lanes[p.lane]!));
-    const completion = this.completion(op, request, count, subs, [], touched, [failure]);
+    const completion = this.completion(op, request, count, subs, [], touched, [failure], new Set(), false);
     if (this.deferral.active) this.deferral.defer(finishAsync(completion));
     else finishSync(completion);
   }
@@ -197,19 +201,23 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
 
   /**
    * The rest of a call once everything is enqueued, as steps that yield the lanes to wait for
-   * and receive their failures (waited for synchronously, or without blocking in deferHost):
-   * outputs go back only after every device has finished its kernels without error.
+   * and receive their failures (waited for synchronously, or without blocking in deferHost).
+   * 'after-all': outputs go back only after every device has finished its kernels without error
+   * (two waits). 'duplex': the outputs left for the end are enqueued at once behind the per-chunk
+   * ones, and one wait on every device ends the call.
    */
-  private *completion(op: OpName, request: Request, count: number, subs: readonly Request[], calls: readonly StagedCall[], touched: Set<Lane>, failures: LaneFailure[]): Generator<Set<Lane>, void, LaneFailure[]> {
+  private *completion(op: OpName, request: Request, count: number, subs: readonly Request[], calls: readonly StagedCall[], touched: Set<Lane>, failures: LaneFailure[], interleaved: ReadonlySet<AnyStorage>, duplex: boolean): Generator<Set<Lane>, void, LaneFailure[]> {
     try {
       const staging = calls.some((c) => c.call.stagesHost);
-      if (staging || failures.length > 0) failures.push(...(yield touched));
-      if (failures.length > 0) throw new DeviceFailure(failures, `${op} on ${count} matrices`, this.outputNote(op, request, failures));
+      if ((staging && !duplex) || failures.length > 0) failures.push(...(yield touched));
+      // Duplex calls may have copied chunks back already (bytes down counted as they are enqueued).
+      const early = (): boolean => calls.some((c) => c.call.bytes.down > 0);
+      if (failures.length > 0) throw new DeviceFailure(failures, `${op} on ${count} matrices`, this.outputNote(op, request, failures, early()));
       if (!staging) return;
       const lanes = new Set(calls.map((c) => c.lane));
-      const copies = this.writeBack(op, subs, calls, lanes);
+      const copies = this.writeBack(op, subs, calls, lanes, interleaved);
       if (copies.length === 0) copies.push(...(yield lanes));
-      if (copies.length > 0) throw new DeviceFailure(copies, `${op}: copying results back`, 'Host outputs are partially written: treat them as invalid.');
+      if (copies.length > 0) throw new DeviceFailure(copies, duplex ? `${op} on ${count} matrices` : `${op}: copying results back`, 'Host outputs may be partly written: treat them as invalid.');
     } finally {
       for (const c of calls) c.call.dispose();
     }
@@ -316,17 +324,8 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
    * Enqueues the copies of host outputs back on every device at once: whole ranges, or only the
    * written elements where parts' ranges of one array interleave. Returns the failures so far.
    */
-  private writeBack(op: OpName, subs: readonly Request[], calls: readonly StagedCall[], lanes: Set<Lane>): LaneFailure[] {
+  private writeBack(op: OpName, subs: readonly Request[], calls: readonly StagedCall[], lanes: Set<Lane>, interleaved: ReadonlySet<AnyStorage>): LaneFailure[] {
     const fields = OUTPUTS[op];
-    const ranges = new Map<AnyStorage, Range[]>();
-    for (const sub of subs) {
-      for (const [s, r] of storageRanges(sub)) if (!isDeviceStorage(s)) ranges.set(s, [...(ranges.get(s) ?? []), r]);
-    }
-    const interleaved = new Set<AnyStorage>();
-    for (const [s, list] of ranges) {
-      const sorted = [...list].sort((x, y) => x.lo - y.lo);
-      if (sorted.some((r, i) => i > 0 && r.lo < sorted[i - 1]!.hi)) interleaved.add(s);
-    }
     // Every GPU's asynchronous (pinned) copies are in flight before a pageable copy waits.
     const failures: LaneFailure[] = [];
     for (const which of ['pinned', 'pageable'] as const) {
@@ -343,13 +342,13 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     return failures;
   }
 
-  private outputNote(op: OpName, request: Request, failures: readonly LaneFailure[]): string {
+  private outputNote(op: OpName, request: Request, failures: readonly LaneFailure[], early: boolean): string {
     const outs = OUTPUTS[op].flatMap((k) => (isBatch(request[k]) ? storagesOf(request[k] as Batch<AnyStorage>) : request[k] !== undefined ? [request[k]] : []));
     const onHost = outs.some((s) => !isDeviceStorage(s));
     const onDevice = outs.some((s) => isDeviceStorage(s));
     const gpus = failures.map((f) => f.ordinal).join(', ');
     return [
-      onHost ? 'No host output was written.' : '',
+      onHost ? (early ? 'Host outputs may be partly written (the duplex pipeline copies each chunk back behind its kernels): treat them as invalid.' : 'No host output was written.') : '',
       onDevice ? `Device-resident outputs are incomplete (the parts on GPU ${gpus} did not run to the end); treat them as invalid.` : '',
     ].filter(Boolean).join(' ');
   }
@@ -447,6 +446,20 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     const failures = onEveryLane(this.lanes, (l) => l.device.dispose());
     if (failures.length > 0) throw new DeviceFailure(failures, 'dispose', '');
   }
+}
+
+/** Host storages whose ranges in two parts overlap (list batches out of order): their outputs come back exactly, at the end. */
+function interleavedStorages(subs: readonly Request[]): Set<AnyStorage> {
+  const ranges = new Map<AnyStorage, Range[]>();
+  for (const sub of subs) {
+    for (const [s, r] of storageRanges(sub)) if (!isDeviceStorage(s)) ranges.set(s, [...(ranges.get(s) ?? []), r]);
+  }
+  const interleaved = new Set<AnyStorage>();
+  for (const [s, list] of ranges) {
+    const sorted = [...list].sort((x, y) => x.lo - y.lo);
+    if (sorted.some((r, i) => i > 0 && r.lo < sorted[i - 1]!.hi)) interleaved.add(s);
+  }
+  return interleaved;
 }
 
 /** One part's host call on its lane. */
