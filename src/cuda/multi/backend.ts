@@ -24,7 +24,7 @@ import { OP_SPECS, OUTPUTS, isComplexRequest } from '../../core/op-specs.js';
 import { allocateHost, hostDType } from '../runtime/memory.js';
 import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
 import { HostDeferral } from '../host/deferral.js';
-import { HostCall, type HostOutputs } from '../host/staging.js';
+import { HostCall, type HostOutputs, type StagingTuning } from '../host/staging.js';
 import { DeviceFailure, failureOf, onEveryLane, type Lane, type LaneFailure } from './lane.js';
 import {
   INT_FIELDS, intsPerMatrix, isBatch, rebaseRequest, requestCount, sliceRequest, storageRanges, writtenSpans,
@@ -57,6 +57,8 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   #spread: Spread;
   /** How host calls' outputs come back: 'duplex' (default) or 'after-all' (host/staging.ts HostOutputs). */
   hostOutputs: HostOutputs = 'duplex';
+  /** How each GPU's part of a host call is cut into chunks (undefined: the default; tests force small chunks). */
+  stagingTuning: StagingTuning | undefined;
   /** The GPUs the last call on host arrays was split over (the crossover's answer, or `spread`'s). */
   lastSpread: number | undefined;
   #lastTimes: number[] = [];
@@ -151,7 +153,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       touched.add(lane);
       try {
         const device = plans[k]!;
-        const call = new HostCall(lane.device, op, subs[k]!, (r) => (lane.backend[op] as unknown as (r: Request) => void)(r), { placeDevice: (s) => device.get(s), duplex, atEnd: interleaved });
+        const call = new HostCall(lane.device, op, subs[k]!, (r) => (lane.backend[op] as unknown as (r: Request) => void)(r), { placeDevice: (s) => device.get(s), duplex, atEnd: interleaved, ...(this.stagingTuning ? { tuning: this.stagingTuning } : {}) });
         calls.push({ part: k, lane, call });
         call.enqueueRuns();
         this.transfers.hostToDevice += call.bytes.up;
