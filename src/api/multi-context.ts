@@ -17,6 +17,7 @@ import { MultiDeviceBackend } from '../cuda/multi/backend.js';
 import type { ShardLayout, ShardedArray } from '../cuda/multi/sharded.js';
 import { weightsFromTimes } from '../cuda/multi/split.js';
 import type { Spread } from '../cuda/multi/crossover.js';
+import { checkHostOutputs, type HostOutputs } from '../cuda/host/staging.js';
 
 /** A context over several GPUs of one host (from `openMultiDevice`): batches are split across them. */
 export class MultiDeviceContext extends Context {
@@ -50,6 +51,19 @@ export class MultiDeviceContext extends Context {
   }
   set spread(s: Spread) {
     this.multi.spread = s;
+  }
+  /**
+   * How the outputs of a call on host arrays come back: 'duplex' (default: each chunk's page-locked
+   * outputs are copied back behind its kernels, overlapping the next chunk's uploads; on a device
+   * failure, outputs may be partly written) or 'after-all' (only after every GPU finished every
+   * kernel: on a device failure no host output is written). Numerical failures are each matrix's
+   * info either way.
+   */
+  get hostOutputs(): HostOutputs {
+    return this.multi.hostOutputs;
+  }
+  set hostOutputs(h: HostOutputs) {
+    this.multi.hostOutputs = checkHostOutputs(h);
   }
   /** Milliseconds per device of the last `time()` call (time() returns the slowest). */
   get lastDeviceTimes(): readonly number[] {

@@ -23,6 +23,7 @@
  *   at the end either way.
  * - Lists and variable batches run as one chunk (their matrices need not be in order).
  */
+import { MyriadError } from '../../core/errors.js';
 import type { OpName } from '../../core/ops.js';
 import { isDeviceStorage, type DeviceStorage } from '../../core/storage.js';
 import {
@@ -60,6 +61,11 @@ export interface HostCallOptions {
 
 /** How a call's outputs come back: 'duplex' (per chunk, behind its kernels) or 'after-all' (after every kernel). */
 export type HostOutputs = 'duplex' | 'after-all';
+
+export function checkHostOutputs(x: unknown): HostOutputs {
+  if (x === 'duplex' || x === 'after-all') return x;
+  throw new MyriadError('INVALID_ARGUMENT', `expected 'duplex' or 'after-all', got ${String(x)}`, 'hostOutputs');
+}
 
 /** A host array of the call and its device copy: element `base` of the host is element 0 of `array`. */
 interface StagedArray {

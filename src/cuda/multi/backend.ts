@@ -24,7 +24,7 @@ import { OP_SPECS, OUTPUTS, isComplexRequest } from '../../core/op-specs.js';
 import { allocateHost, hostDType } from '../runtime/memory.js';
 import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
 import { HostDeferral } from '../host/deferral.js';
-import { HostCall, type HostOutputs, type StagingTuning } from '../host/staging.js';
+import { checkHostOutputs, HostCall, type HostOutputs, type StagingTuning } from '../host/staging.js';
 import { DeviceFailure, failureOf, onEveryLane, type Lane, type LaneFailure } from './lane.js';
 import {
   INT_FIELDS, intsPerMatrix, isBatch, rebaseRequest, requestCount, sliceRequest, storageRanges, writtenSpans,
@@ -45,6 +45,8 @@ export interface MultiDeviceOptions {
   weights?: readonly number[];
   /** How many GPUs a call on host arrays runs on (crossover.ts): 'auto' (default), 'all', or a number. */
   spread?: Spread;
+  /** How host calls' outputs come back (host/staging.ts): 'duplex' (default) or 'after-all'. */
+  hostOutputs?: HostOutputs;
 }
 
 export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> implements DeviceBackend {
@@ -76,6 +78,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     });
     this.#weights = options.weights ? checkWeights(options.weights, lanes.length) : modelWeights(lanes.map((l) => l.device.info));
     this.#spread = checkSpread(options.spread ?? 'auto', lanes.length);
+    if (options.hostOutputs !== undefined) this.hostOutputs = checkHostOutputs(options.hostOutputs);
   }
 
   /** The GPU ordinals, in lane order. */
