@@ -35,6 +35,7 @@ import { splitCounts } from '../cuda/multi/split.js';
 import { progress, progressDone } from './progress.js';
 import { aggregateLinkBandwidth, aggregateRooflineMs, linkBandwidth, type AggregateBandwidth } from '../cuda/host/link.js';
 import type { Spread } from '../cuda/multi/crossover.js';
+import type { HostOutputs } from '../cuda/host/staging.js';
 
 export interface DeviceShare {
   ordinal: number;
@@ -80,6 +81,8 @@ export interface MultiBenchOptions {
   linkBytes?: number;
   /** One-GPU call lengths (ms) to size the batches for, instead of `batch` / `targetBytes`. */
   callMs?: readonly number[];
+  /** How host-start calls' outputs come back (default: the context's, 'duplex'). */
+  hostOutputs?: HostOutputs;
 }
 
 /** A view that keeps every device's time of each timed call. */
@@ -175,12 +178,14 @@ function hostStart(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: D
   progress(`bench ${options.op} ${dtype} n=${n} batch=${batch} ${mode} on GPUs ${ctx.devices.join(',')} ...`);
   const work = hostWork(ctx, options.op, dtype, n, batch, new Random(4049 + n));
   if (!work) return undefined;
-  const before = ctx.spread;
+  const before = { spread: ctx.spread, outputs: ctx.hostOutputs };
   ctx.spread = spread;
+  if (options.hostOutputs) ctx.hostOutputs = options.hostOutputs;
   try {
     return timeHost(ctx, options, dtype, n, batch, work, mode);
   } finally {
-    ctx.spread = before;
+    ctx.spread = before.spread;
+    ctx.hostOutputs = before.outputs;
   }
 }
 
