@@ -101,7 +101,7 @@ export class MultiDeviceContext extends Context {
 
   /** One context per device, sharing this context's devices (for timing each alone). */
   deviceContexts(): MultiDeviceContext[] {
-    return this.multi.lanes.map((lane) => new MultiDeviceContext(new MultiDeviceBackend([lane], this.multi.versions, { weights: [1] }), this.shardCount, false));
+    return this.multi.lanes.map((lane) => new MultiDeviceContext(new MultiDeviceBackend([lane], this.multi.versions, { weights: [1], hostOutputs: this.multi.hostOutputs }), this.shardCount, false));
   }
 
   /**

@@ -21,7 +21,7 @@ import { OP_SPECS, OUTPUTS, isComplexRequest } from '../core/op-specs.js';
 import { DEVICE_VARIABLE_ROUTES, capturableOp, choose, chooseArray, chooseComplex, ownRoute, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
 import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
 import { HostDeferral } from './host/deferral.js';
-import { HostCall, type HostCallOptions, type HostOutputs, type StagingTuning } from './host/staging.js';
+import { checkHostOutputs, HostCall, type HostCallOptions, type HostOutputs, type StagingTuning } from './host/staging.js';
 import { complexView, realView } from './host/complex-view.js';
 import { IntPool } from './runtime/int-pool.js';
 import { PlanningDevice } from './runtime/planning-device.js';
@@ -115,7 +115,13 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
    * page-locked outputs behind its kernels; on a device failure outputs may be partly written) or
    * 'after-all' (every output after every kernel: on a device failure, none is written).
    */
-  hostOutputs: HostOutputs = 'duplex';
+  get hostOutputs(): HostOutputs {
+    return this.#hostOutputs;
+  }
+  set hostOutputs(h: HostOutputs) {
+    this.#hostOutputs = checkHostOutputs(h);
+  }
+  #hostOutputs: HostOutputs = 'duplex';
   /** Small int32 arrays (info) without a device allocation per call; freed by dispose(). */
   readonly ints: IntPool;
   /** Signatures of the calls whose kernels were prefetched (prefetch). */

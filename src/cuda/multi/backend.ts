@@ -58,7 +58,13 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   #weights: number[];
   #spread: Spread;
   /** How host calls' outputs come back: 'duplex' (default) or 'after-all' (host/staging.ts HostOutputs). */
-  hostOutputs: HostOutputs = 'duplex';
+  get hostOutputs(): HostOutputs {
+    return this.#hostOutputs;
+  }
+  set hostOutputs(h: HostOutputs) {
+    this.#hostOutputs = checkHostOutputs(h);
+  }
+  #hostOutputs: HostOutputs = 'duplex';
   /** How each GPU's part of a host call is cut into chunks (undefined: the default; tests force small chunks). */
   stagingTuning: StagingTuning | undefined;
   /** The GPUs the last call on host arrays was split over (the crossover's answer, or `spread`'s). */
