@@ -8,7 +8,8 @@
 import { batchCount, matrixAt, type Batch } from '../../core/batch.js';
 import { counts } from '../../core/counts.js';
 import type { DType } from '../../core/dtype.js';
-import { storageInfo } from '../../core/dtype-table.js';
+import { dtypeOfArrayName, isDType, storageInfo } from '../../core/dtype-table.js';
+import { typedArrayName } from '../../core/dtype.js';
 import { OUTPUTS } from '../../core/op-specs.js';
 import type { OpName } from '../../core/ops.js';
 import { isDeviceStorage, type Storage } from '../../core/storage.js';
@@ -27,7 +28,7 @@ export interface CallWork {
   readonly deviceBytes: number;
   readonly hostBytes: number;
   readonly flops: number;
-  /** The real precision of the data (the flop rate's). */
+  /** The real precision of the first batch's data (the flop rate's). */
   readonly dtype: DType;
 }
 
@@ -89,6 +90,7 @@ export function callWork(op: OpName, r: Req): CallWork {
   let count = 0;
   let variable = false;
   let dtype: DType = 'float64';
+  let first = true;
   for (const key in r) {
     const b = batchOf(r, key);
     if (b === undefined) continue;
@@ -96,17 +98,21 @@ export function callWork(op: OpName, r: Req): CallWork {
     variable ||= b.kind === 'variable';
     const data = b.kind === 'strided' ? b.data : b.matrices.length > 0 ? matrixAt(b, 0).data : undefined;
     if (data === undefined) continue;
-    const real: DType = isDeviceStorage(data) ? (data.dtype === 'float32' ? 'float32' : 'float64') : data instanceof Float32Array ? 'float32' : 'float64';
-    if (real === 'float32') dtype = 'float32';
+    const real = isDeviceStorage(data) ? data.dtype : dtypeOfArrayName(typedArrayName(data));
+    if (!isDType(real)) continue;
+    if (first) dtype = real;
+    first = false;
     const bytes = elementsOf(b) * storageInfo(real).bytes * (b.dtype === undefined ? 1 : 2);
     const passes = outputs.includes(key) ? 2 : 1;
     deviceBytes += bytes * passes;
     if (!isDeviceStorage(data)) hostBytes += bytes * passes;
   }
   let flops = 0;
-  if (count > 0) {
+  try {
     if (variable) for (let i = 0; i < count; i++) flops += flopsAt(op, r, i);
-    else flops = flopsAt(op, r, 0) * count;
+    else if (count > 0) flops = flopsAt(op, r, 0) * count;
+  } catch {
+    flops = 0; // an operand this count does not expect: the bytes alone bound the time
   }
   return { deviceBytes, hostBytes, flops, dtype };
 }
