@@ -4,9 +4,12 @@
  * kernels). One device is a special case of the same code: a split into one part.
  *
  * A call is cut into parts, each a contiguous range of matrices on one device (split.ts):
- * - host batches: split by the devices' weights; each part's ranges are uploaded to its device;
- *   every device gets its work before we wait on any; outputs are copied back into the caller's
- *   arrays (info/ipiv in original order) only after every device has finished without error;
+ * - host batches: split by the devices' weights over as many GPUs as the crossover gives the call
+ *   (crossover.ts); each part's ranges are uploaded to its device; every device gets its work before
+ *   we wait on any; outputs come back into the caller's arrays (info/ipiv in original order) behind
+ *   each chunk's kernels ('duplex') or only after every device has finished without error ('after-all');
+ * - device-resident strided batches: each part's request written straight onto its shards and
+ *   enqueued, one pass over the parts (resident.ts);
  * - sharded batches (ShardedArray, from `scatter`): the data decides the parts (each matrix runs
  *   where it lives); calls only enqueue, and `synchronize()` waits for every device;
  * - plain device memory of one GPU (from `upload`/`alloc`): one part on that GPU.
