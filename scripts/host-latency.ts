@@ -48,7 +48,7 @@ function stubKernel(name: string, args: readonly KernelArg[]): CudaKernel {
   return new CudaKernel(context, name, {} as never, 232448);
 }
 
-class StubDevice extends FakeDevice {
+export class StubDevice extends FakeDevice {
   readonly kernels = new Map<string, StubKernel>();
   override kernel(src?: KernelSource): Kernel {
     if (!src) throw new Error("no source");
@@ -120,4 +120,4 @@ function main(): void {
   }
 }
 
-if (process.argv[1]?.endsWith('host-latency.js')) main();
+if (process.argv[1]?.split(/[\/]/).pop() === 'host-latency.js') main();

@@ -8,6 +8,8 @@
  *                     (--dtype complex128|complex64: gemm, potrf, getrf, posv, gesv, trsm)
  *                     [--format text|markdown]
  *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/bench/multi.ts)
+ *                     [--call-ms 0.25,1]    with --devices: batches sized to these one-GPU call lengths
+ *                     [--host-outputs duplex|after-all]  with --devices: how host-start outputs come back
  *   myriad bench gemm|potrf|trsm|posv|getrf|gesv --vbatched a|b [--dtype D]
  *                                   one variable-size batch: class kernels beside the per-size path, the vendor's
  *                                   loop and the device form (variableDevice) (src/bench/vbatched.ts)
@@ -44,6 +46,8 @@ const USAGE = `usage:
   myriad demo  [--backend auto|cpu|cuda|reference] [--dtype float64|float32]
   myriad bench <op> [--backend auto|cpu|cuda|reference] [--dtype float64|float32|both|complex128|complex64] [--sizes 2,4,8]
                (complex128, complex64: ${COMPLEX_BENCH_OPS.join(', ')}) [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
+               [--devices all|0,1 --call-ms 0.25,1]: batches sized to these one-GPU call lengths (ms)
+               [--devices all|0,1 --host-outputs duplex|after-all]: how host-start outputs come back
   myriad bench gemm|potrf|trsm|posv|getrf|gesv --vbatched a|b [--dtype float64|float32|both]
                (a: 200,000 matrices of sizes log-uniform in 1-64; b: 20,000 in 1-512): host-sized
                classes, per size, the vendor's loop, and the device form (variableDevice, not gesv: device
@@ -170,7 +174,7 @@ function checkHostMemory(sizes: readonly number[], batch: number | undefined, dt
     throw new MyriadError('INVALID_ARGUMENT', `${batch ?? 1} ${(batch ?? 1) === 1 ? 'matrix' : 'matrices'} of ${n}x${n} need${(batch ?? 1) === 1 ? 's' : ''} about ${(bytes / 2 ** 30).toFixed(1)} GiB of host memory (the data, a pristine copy and the output), more than this machine's ${(totalmem() / 2 ** 30).toFixed(1)} GiB`, '--sizes');
 }
 
-async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "format" | "vbatched"]?: string }): Promise<void> {
+async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "format" | "vbatched" | "call-ms" | "host-outputs"]?: string }): Promise<void> {
   if (op === undefined) throw new MyriadError('INVALID_ARGUMENT', `which operation? one of ${benchOps().join(', ')}`, 'op');
   benchOp(op);
   const style = parseEnumValue(values.format ?? 'text', TABLE_STYLES, '--format') as TableStyle;
@@ -218,16 +222,28 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
 }
 
 /** --devices: resident rows on one device then all listed, plus host-start rows (per-device and total throughput, scaling efficiency). */
-function benchDevices(op: string, values: { [K in "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices"]?: string }, style: TableStyle): void {
+function benchDevices(op: string, values: { [K in "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "call-ms" | "host-outputs"]?: string }, style: TableStyle): void {
   const batch = parsePositive(values.batch, '--batch');
   const repeats = parsePositive(values.repeats, '--repeats');
+  const callMs = parseCallMs(values['call-ms']);
+  if (callMs && batch) throw new MyriadError('INVALID_ARGUMENT', 'give --batch or --call-ms, not both', '--call-ms');
   const options = {
     op: parseEnumValue(benchOp(op), BENCH_OPS, 'op'), dtypes: dtypes(values.dtype), sizes: parseSizes(values.sizes, [8, 16, 32]),
-    ...(batch ? { batch } : {}), ...(repeats ? { repeats } : {}),
+    ...(batch ? { batch } : {}), ...(repeats ? { repeats } : {}), ...(callMs ? { callMs } : {}),
+    ...(values['host-outputs'] !== undefined ? { hostOutputs: parseEnumValue(values['host-outputs'], ['duplex', 'after-all'] as const, '--host-outputs') } : {}),
   };
   const rows = runMultiBench(parseDevices(values.devices!), options);
   console.log(formatTable(rows, MULTI_COLUMNS, style));
   if (values.json) writeJson(values.json, rows);
+}
+
+/** --call-ms 0.25,1: positive milliseconds, or undefined when absent. */
+function parseCallMs(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  const list = text.split(',').map((x) => Number(x.trim()));
+  if (list.length === 0 || list.some((x) => !Number.isFinite(x) || x <= 0))
+    throw new MyriadError('INVALID_ARGUMENT', `expected a comma-separated list of positive milliseconds, got '${text}'`, '--call-ms');
+  return list;
 }
 
 /** `myriad warm`: one line per dtype (kernels needed, found cached, compiled, seconds), and --json the reports. */
@@ -250,7 +266,7 @@ async function warm(op: string | undefined, values: { [K in 'backend' | 'dtype' 
 
 const OPTIONS = {
   backend: { type: 'string' }, dtype: { type: 'string' }, sizes: { type: 'string' },
-  batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, format: { type: 'string' }, vbatched: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, format: { type: 'string' }, vbatched: { type: 'string' }, 'call-ms': { type: 'string' }, 'host-outputs': { type: 'string' }, help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
 

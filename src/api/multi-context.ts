@@ -16,6 +16,8 @@ import { median } from '../core/stats.js';
 import { MultiDeviceBackend } from '../cuda/multi/backend.js';
 import type { ShardLayout, ShardedArray } from '../cuda/multi/sharded.js';
 import { weightsFromTimes } from '../cuda/multi/split.js';
+import type { Spread } from '../cuda/multi/crossover.js';
+import { checkHostOutputs, type HostOutputs } from '../cuda/host/staging.js';
 
 /** A context over several GPUs of one host (from `openMultiDevice`): batches are split across them. */
 export class MultiDeviceContext extends Context {
@@ -39,6 +41,29 @@ export class MultiDeviceContext extends Context {
   }
   set weights(w: readonly number[]) {
     this.multi.weights = w;
+  }
+  /**
+   * How many GPUs a call on host arrays runs on: 'auto' (default: one GPU for short calls, more as
+   * the call's estimated time grows; multi/crossover.ts), 'all', or a number of GPUs.
+   */
+  get spread(): Spread {
+    return this.multi.spread;
+  }
+  set spread(s: Spread) {
+    this.multi.spread = s;
+  }
+  /**
+   * How the outputs of a call on host arrays come back: 'duplex' (default: each chunk's page-locked
+   * outputs are copied back behind its kernels, overlapping the next chunk's uploads; on a device
+   * failure, outputs may be partly written) or 'after-all' (only after every GPU finished every
+   * kernel: on a device failure no host output is written). Numerical failures are each matrix's
+   * info either way.
+   */
+  get hostOutputs(): HostOutputs {
+    return this.multi.hostOutputs;
+  }
+  set hostOutputs(h: HostOutputs) {
+    this.multi.hostOutputs = checkHostOutputs(h);
   }
   /** Milliseconds per device of the last `time()` call (time() returns the slowest). */
   get lastDeviceTimes(): readonly number[] {
@@ -76,7 +101,7 @@ export class MultiDeviceContext extends Context {
 
   /** One context per device, sharing this context's devices (for timing each alone). */
   deviceContexts(): MultiDeviceContext[] {
-    return this.multi.lanes.map((lane) => new MultiDeviceContext(new MultiDeviceBackend([lane], this.multi.versions, { weights: [1] }), this.shardCount, false));
+    return this.multi.lanes.map((lane) => new MultiDeviceContext(new MultiDeviceBackend([lane], this.multi.versions, { weights: [1], hostOutputs: this.multi.hostOutputs }), this.shardCount, false));
   }
 
   /**

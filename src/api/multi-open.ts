@@ -19,7 +19,7 @@ const contexts = new Map<string, MultiDeviceContext>();
 
 /**
  * A context spanning the selected GPUs, one per selection per process (like one-GPU contexts).
- * `options.weights`, when given, replaces the weights of that shared context.
+ * `options.weights` (and `spread`, `hostOutputs`), when given, replace those of that shared context.
  */
 export function openMultiDevice(selection: DeviceSelection = 'all', options: MultiDeviceOptions = {}): MultiDeviceContext {
   const p = probeCuda();
@@ -42,8 +42,10 @@ export function openMultiDevice(selection: DeviceSelection = 'all', options: Mul
     ctx = new MultiDeviceContext(new MultiDeviceBackend(lanes, versions, options));
     contexts.set(key, ctx);
     prestartCompiles();
-  } else if (options.weights) {
-    ctx.weights = options.weights;
+  } else {
+    if (options.weights) ctx.weights = options.weights;
+    if (options.spread !== undefined) ctx.spread = options.spread;
+    if (options.hostOutputs !== undefined) ctx.hostOutputs = options.hostOutputs;
   }
   return ctx;
 }

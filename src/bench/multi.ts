@@ -7,10 +7,18 @@
  * Per device: its share of the batch, its own event time and GFLOP/s.
  *
  * One more row per device set starts from host memory: upload + compute + download of host
- * batches (the wall clock of the synchronous call), with the bytes that crossed the host link
- * per millisecond (`link GB/s`, counted by the backend), the pinned link bandwidth measured in the
- * same run (`pinned GB/s`, per GPU) and the host-path roofline: those bytes at that bandwidth on
- * every GPU's link, as a percentage of the measured time.
+ * batches (the wall clock of the synchronous call; on several GPUs spread over all of them), with
+ * the bytes that crossed the host link per millisecond (`link GB/s`, counted by the backend), the
+ * pinned link bandwidth measured in the same run (`pinned GB/s`, per GPU), the one-direction-at-a-time
+ * roofline (those bytes at that bandwidth on every GPU's link, as a percentage of the measured
+ * time), and the machine's aggregate pinned roofline (link.ts aggregateLinkBandwidth: every GPU at
+ * once, up, down and both ways: max(up / up rate, down / down rate, both / both rate) over the
+ * measured time). On several GPUs a `host-auto` row runs the same call as the context decides by
+ * default (the crossover: `GPUs used`).
+ *
+ * `callMs`: instead of a batch of about 512 MiB, batches sized so that the device-resident call
+ * takes about that many milliseconds on one GPU (measured on a trial batch, scaled), one set of
+ * rows per length: the scaling of short and long calls.
  */
 import type { Context } from '../api/context.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
@@ -25,7 +33,9 @@ import type { DeviceSelection } from '../cuda/multi/open.js';
 import { openMultiDevice } from '../api/multi-open.js';
 import { splitCounts } from '../cuda/multi/split.js';
 import { progress, progressDone } from './progress.js';
-import { linkBandwidth } from '../cuda/host/link.js';
+import { aggregateLinkBandwidth, aggregateRooflineMs, linkBandwidth, type AggregateBandwidth } from '../cuda/host/link.js';
+import type { Spread } from '../cuda/multi/crossover.js';
+import type { HostOutputs } from '../cuda/host/staging.js';
 
 export interface DeviceShare {
   ordinal: number;
@@ -38,8 +48,8 @@ export interface DeviceShare {
 export interface MultiBenchRow extends BenchRow {
   /** The GPU ordinals, e.g. '0,1'. */
   devices: string;
-  /** 'resident': data on the devices; 'host-start': host batches, upload + compute + download. */
-  mode: 'resident' | 'host-start';
+  /** 'resident': data on the devices; 'host-start': host batches, upload + compute + download, on every GPU; 'host-auto': the same as the crossover spreads it. */
+  mode: 'resident' | 'host-start' | 'host-auto';
   perDevice?: DeviceShare[];
   /** GFLOP/s / (devices x the one-device GFLOP/s of the same mode), in percent. */
   efficiency?: number;
@@ -49,6 +59,14 @@ export interface MultiBenchRow extends BenchRow {
   pinnedGBs?: number;
   /** host-start: the host-path roofline (bytes up + bytes down over every GPU's pinned link) over the measured time, percent. */
   linkRoofline?: number;
+  /** host-start: the machine's aggregate pinned bandwidth, both directions at once on every GPU of the row, GB/s. */
+  aggregateGBs?: number;
+  /** host-start: the aggregate roofline (aggregateRooflineMs of the call's bytes) over the measured time, percent. */
+  aggregateRoofline?: number;
+  /** host-auto: the GPUs the context's crossover chose. */
+  gpusUsed?: number;
+  /** The one-GPU call length the batch was sized for (callMs), ms. */
+  targetMs?: number;
 }
 
 export interface MultiBenchOptions {
@@ -61,6 +79,10 @@ export interface MultiBenchOptions {
   targetBytes?: number;
   /** Bytes of the copy that measures each GPU's pinned link (default 256 MiB). */
   linkBytes?: number;
+  /** One-GPU call lengths (ms) to size the batches for, instead of `batch` / `targetBytes`. */
+  callMs?: readonly number[];
+  /** How host-start calls' outputs come back (default: the context's, 'duplex'). */
+  hostOutputs?: HostOutputs;
 }
 
 /** A view that keeps every device's time of each timed call. */
@@ -81,22 +103,35 @@ export function runMultiBench(selection: DeviceSelection, options: MultiBenchOpt
   const rows: MultiBenchRow[] = [];
   for (const dtype of options.dtypes) {
     for (const n of options.sizes) {
-      const batch = options.batch ?? defaultBatch(options.op, dtype, n, options.targetBytes ?? 512 << 20);
-      const base: Partial<Record<MultiBenchRow['mode'], number>> = {};
-      for (const set of sets) {
-        const ctx = open(set);
-        for (const row of [resident(ctx, options, dtype, n, batch), hostStart(ctx, options, dtype, n, batch)]) {
-          if (!row) continue;
-          if (set.length === 1) base[row.mode] = row.gflops;
-          const one = base[row.mode];
-          if (one !== undefined && one > 0) row.efficiency = (100 * row.gflops) / (set.length * one);
-          rows.push(row);
+      const batches = options.callMs
+        ? options.callMs.map((ms) => ({ batch: batchForMs(open(sets[0]!), options, dtype, n, ms), targetMs: ms }))
+        : [{ batch: options.batch ?? defaultBatch(options.op, dtype, n, options.targetBytes ?? 512 << 20), targetMs: undefined }];
+      for (const { batch, targetMs } of batches) {
+        const base: Partial<Record<MultiBenchRow['mode'], number>> = {};
+        for (const set of sets) {
+          const ctx = open(set);
+          const host = set.length > 1 ? [hostStart(ctx, options, dtype, n, batch, 'all'), hostStart(ctx, options, dtype, n, batch, 'auto')] : [hostStart(ctx, options, dtype, n, batch, 'all')];
+          for (const row of [resident(ctx, options, dtype, n, batch), ...host]) {
+            if (!row) continue;
+            if (targetMs !== undefined) row.targetMs = targetMs;
+            if (set.length === 1) base[row.mode] = row.gflops;
+            const one = base[row.mode === 'host-auto' ? 'host-start' : row.mode];
+            if (one !== undefined && one > 0) row.efficiency = (100 * row.gflops) / (set.length * one);
+            rows.push(row);
+          }
         }
       }
     }
   }
   progressDone();
   return rows;
+}
+
+/** A batch whose device-resident call takes about `ms` on the one-GPU context `ctx` (a trial of about 64 MiB, scaled linearly). */
+function batchForMs(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: DType, n: number, ms: number): number {
+  const trial = Math.max(1, defaultBatch(options.op, dtype, n, 64 << 20));
+  const row = resident(ctx, { ...options, repeats: 3 }, dtype, n, trial);
+  return Math.max(1, Math.round((trial * ms) / row.ms));
 }
 
 function resident(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: DType, n: number, batch: number): MultiBenchRow {
@@ -135,10 +170,26 @@ function hostWork(ctx: Context, op: BenchOp, dtype: DType, n: number, count: num
   }
 }
 
-function hostStart(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: DType, n: number, batch: number): MultiBenchRow | undefined {
-  progress(`bench ${options.op} ${dtype} n=${n} batch=${batch} host-start on GPUs ${ctx.devices.join(',')} ...`);
+/** The aggregate links of each device set, measured once per process. */
+const aggregates = new Map<string, AggregateBandwidth>();
+
+function hostStart(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: DType, n: number, batch: number, spread: Spread): MultiBenchRow | undefined {
+  const mode = spread === 'auto' ? 'host-auto' : 'host-start';
+  progress(`bench ${options.op} ${dtype} n=${n} batch=${batch} ${mode} on GPUs ${ctx.devices.join(',')} ...`);
   const work = hostWork(ctx, options.op, dtype, n, batch, new Random(4049 + n));
   if (!work) return undefined;
+  const before = { spread: ctx.spread, outputs: ctx.hostOutputs };
+  ctx.spread = spread;
+  if (options.hostOutputs) ctx.hostOutputs = options.hostOutputs;
+  try {
+    return timeHost(ctx, options, dtype, n, batch, work, mode);
+  } finally {
+    ctx.spread = before.spread;
+    ctx.hostOutputs = before.outputs;
+  }
+}
+
+function timeHost(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: DType, n: number, batch: number, work: { run: () => void; reset: () => void }, mode: 'host-start' | 'host-auto'): MultiBenchRow {
   const t = ctx.multi.transfers;
   // Warm-up: two calls, as a program that calls again with the same arrays would have made (the
   // host path page-locks a buffer on its second call; scripts/probe-pinned.mjs times that).
@@ -148,25 +199,35 @@ function hostStart(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: D
   }
   const times: number[] = [];
   const bytes: number[] = [];
+  const ups: number[] = [];
+  const downs: number[] = [];
   for (let r = 0; r < (options.repeats ?? 5); r++) {
     work.reset();
-    const before = t.hostToDevice + t.deviceToHost;
+    const [up0, down0] = [t.hostToDevice, t.deviceToHost];
     const t0 = performance.now();
     work.run();
     times.push(performance.now() - t0);
-    bytes.push(t.hostToDevice + t.deviceToHost - before);
+    ups.push(t.hostToDevice - up0);
+    downs.push(t.deviceToHost - down0);
+    bytes.push(ups.at(-1)! + downs.at(-1)!);
   }
   const ms = median(times);
+  const gpusUsed = ctx.multi.lastSpread ?? ctx.devices.length;
   const cost = workloadFor(options.op).cost(dtype, n);
   // Each GPU has its own link: the roofline moves each GPU's share of the bytes at its pinned rate.
   const links = ctx.multi.lanes.map((lane) => linkBandwidth(lane.device, options.linkBytes));
   const pinnedGBs = median(links.map((l) => (l.upGBs + l.downGBs) / 2));
   const rooflineMs = median(bytes) / (pinnedGBs * links.length * 1e6);
+  const key = ctx.devices.join(',');
+  let aggregate = aggregates.get(key);
+  if (aggregate === undefined) aggregates.set(key, (aggregate = aggregateLinkBandwidth(ctx.multi.lanes.map((l) => l.device), options.linkBytes)));
   return {
     op: options.op, dtype, n, batch, backend: `cuda x${ctx.devices.length}`, ms,
     gflops: (cost.flops * batch) / (ms * 1e6), gbs: (cost.bytes * batch) / (ms * 1e6),
-    devices: ctx.devices.join(','), mode: 'host-start', linkGBs: median(bytes) / (ms * 1e6),
+    devices: key, mode, linkGBs: median(bytes) / (ms * 1e6),
     pinnedGBs, linkRoofline: (100 * rooflineMs) / ms,
+    aggregateGBs: aggregate.bothGBs, aggregateRoofline: (100 * aggregateRooflineMs(median(ups), median(downs), aggregate)) / ms,
+    ...(mode === 'host-auto' ? { gpusUsed } : {}),
   };
 }
 
@@ -185,4 +246,8 @@ export const MULTI_COLUMNS: readonly Column<MultiBenchRow>[] = [
   { header: 'link GB/s', value: (r) => r.linkGBs, digits: 1 },
   { header: 'pinned GB/s', value: (r) => r.pinnedGBs, digits: 1 },
   { header: '% link roofline', value: (r) => r.linkRoofline, digits: 1 },
+  { header: 'aggregate GB/s', value: (r) => r.aggregateGBs, digits: 1 },
+  { header: '% aggregate roofline', value: (r) => r.aggregateRoofline, digits: 1 },
+  { header: 'GPUs used', value: (r) => r.gpusUsed },
+  { header: 'target ms', value: (r) => r.targetMs, digits: 2 },
 ];

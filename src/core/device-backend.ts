@@ -60,6 +60,12 @@ export interface DeviceBackend extends Backend<Storage, IntStorage> {
   describe(): string;
   dispose(): void;
   /**
+   * How a call on host arrays copies its outputs back: 'duplex' (each chunk's page-locked outputs
+   * behind its kernels; on a device failure outputs may be partly written) or 'after-all' (after
+   * every kernel; on a device failure none is written). Absent: no host staging.
+   */
+  hostOutputs?: 'duplex' | 'after-all';
+  /**
    * Runs `fn` with its calls on host data enqueued but not waited for; `done` settles when they
    * have finished and written their outputs. Absent: host calls complete inside `fn`.
    */

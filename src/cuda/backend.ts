@@ -21,7 +21,7 @@ import { OP_SPECS, OUTPUTS, isComplexRequest } from '../core/op-specs.js';
 import { DEVICE_VARIABLE_ROUTES, capturableOp, choose, chooseArray, chooseComplex, ownRoute, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
 import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
 import { HostDeferral } from './host/deferral.js';
-import { HostCall, type StagingTuning } from './host/staging.js';
+import { checkHostOutputs, HostCall, type HostCallOptions, type HostOutputs, type StagingTuning } from './host/staging.js';
 import { complexView, realView } from './host/complex-view.js';
 import { IntPool } from './runtime/int-pool.js';
 import { PlanningDevice } from './runtime/planning-device.js';
@@ -110,6 +110,18 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   private readonly deferral = new HostDeferral();
   /** How host calls are cut into chunks (undefined: the default; tests force small chunks). */
   stagingTuning: StagingTuning | undefined;
+  /**
+   * How a host call's outputs come back (host/staging.ts): 'duplex' (default: each chunk's
+   * page-locked outputs behind its kernels; on a device failure outputs may be partly written) or
+   * 'after-all' (every output after every kernel: on a device failure, none is written).
+   */
+  get hostOutputs(): HostOutputs {
+    return this.#hostOutputs;
+  }
+  set hostOutputs(h: HostOutputs) {
+    this.#hostOutputs = checkHostOutputs(h);
+  }
+  #hostOutputs: HostOutputs = 'duplex';
   /** Small int32 arrays (info) without a device allocation per call; freed by dispose(). */
   readonly ints: IntPool;
   /** Signatures of the calls whose kernels were prefetched (prefetch). */
@@ -182,7 +194,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       runCandidate(staged, this.device, r);
     };
     // Host arrays: staged through the link in chunks (host/staging.ts); outputs copied back last.
-    this.stage(new HostCall(this.device, op, request, kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {}));
+    this.stage(new HostCall(this.device, op, request, kernel, this.hostCallOptions()));
   }
 
   /**
@@ -202,7 +214,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     const run = candidate.run as unknown as (dev: GpuDevice, r: Request) => void;
     if (!onHost) return run(this.device, request);
     const kernel = (staged: Request): void => run(this.device, complexView(staged, request));
-    this.stage(new HostCall(this.device, op, realView(request), kernel, this.stagingTuning ? { tuning: this.stagingTuning } : {}));
+    this.stage(new HostCall(this.device, op, realView(request), kernel, this.hostCallOptions()));
   }
 
   /**
@@ -228,6 +240,10 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   /** The device address of element `offset` of `data` (this device's memory). */
   deviceAddress(data: DeviceStorage, offset: number): bigint {
     return this.checkOwn(data).ptr + BigInt(offset * storageInfo(data.dtype).bytes);
+  }
+
+  private hostCallOptions(): HostCallOptions {
+    return { ...(this.stagingTuning ? { tuning: this.stagingTuning } : {}), duplex: this.hostOutputs === 'duplex' };
   }
 
   /** Runs a staged host call: now, or deferred inside deferHost(). */

@@ -233,7 +233,10 @@ describe('the multi-device benchmark on fake GPUs', () => {
   it('rows for one device then two, resident and host-start, with shares, efficiency and link bytes', () => {
     const rows = runMultiBench('all', { op: 'potrf', dtypes: ['float64'], sizes: [4], batch: 11, repeats: 3, linkBytes: 2 ** 16 },
       (set) => rig(set === 'all' ? 2 : set.length).ctx);
-    assert.deepEqual(rows.map((r) => [r.devices, r.mode]), [['0', 'resident'], ['0', 'host-start'], ['0,1', 'resident'], ['0,1', 'host-start']]);
+    assert.deepEqual(rows.map((r) => [r.devices, r.mode]), [['0', 'resident'], ['0', 'host-start'], ['0,1', 'resident'], ['0,1', 'host-start'], ['0,1', 'host-auto']]);
+    // 11 small matrices: the crossover keeps the call on one GPU; the rig's own spread is restored.
+    assert.equal(rows[4]!.gpusUsed, 1);
+    assert.ok(rows.filter((r) => r.mode !== 'resident').every((r) => r.aggregateGBs! > 0 && r.aggregateRoofline! > 0));
     const two = rows[2]!;
     assert.deepEqual(two.perDevice!.map((d) => [d.ordinal, d.batch]), [[0, 6], [1, 5]]);
     assert.ok(rows.every((r) => r.batch === 11 && r.ms > 0 && r.gflops > 0));

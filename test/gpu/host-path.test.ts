@@ -81,6 +81,37 @@ describe('host path: host calls = device-resident calls, bit for bit', { skip },
     }
   });
 
+  it('duplex and after-all on page-locked arrays, several chunks: host calls = device calls, bit for bit', () => {
+    backend.stagingTuning = { chunkBytes: 1 << 20, maxChunks: 16 };
+    const outputs = backend.hostOutputs;
+    try {
+      for (const mode of ['duplex', 'after-all'] as const) {
+        backend.hostOutputs = mode;
+        const n = 16, count = 20_000; // 40 MiB: page-locked on its second call
+        const a0 = spdWithFailures(n, count, [0, 9_999, count - 1], rng);
+        const b0 = randomMatrices('float64', n, 3, count, rng) as Float64Array;
+        const [a, b] = [a0.slice(), b0.slice()];
+        const info = new Int32Array(count);
+        const A = strided(a, { rows: n, count }), B = strided(b, { rows: n, cols: 3, count });
+        const pinned = cudaRuntime().pinned();
+        const registered = pinned.stats.buffers;
+        for (let call = 0; call < 2; call++) {
+          a.set(a0); b.set(b0);
+          ctx.posv({ a: A, b: B, uplo: 'lower', info });
+        }
+        assert.ok(pinned.stats.buffers > registered, 'the arrays page-locked by their second call');
+        const [da, db] = [ctx.upload(a0) as DeviceStorage, ctx.upload(b0) as DeviceStorage];
+        const r = ctx.posv({ a: strided(da, { rows: n, count }), b: strided(db, { rows: n, cols: 3, count }), uplo: 'lower' });
+        identical(ctx.download(da), a, `${mode}: A`);
+        identical(ctx.download(db), b, `${mode}: B`);
+        identical(ctx.download(r.info as DeviceStorage), info, `${mode}: info`);
+      }
+    } finally {
+      backend.stagingTuning = undefined;
+      backend.hostOutputs = outputs;
+    }
+  });
+
   it('float32 with gaps between matrices: the gaps keep their values', () => {
     const n = 16, count = 301, stride = n * n + 3;
     const a = new Float32Array(stride * count + 11).map(() => rng.next());

@@ -2,9 +2,11 @@
  * Several GPUs behind one context, against the CPU context: gemm n=8 and potrf n=16 on host
  * batches that do not split evenly, a batch of 1, failing matrices (info in original order,
  * including at the split boundary), getrf pivots, a device-resident pipeline over scattered
- * batches, and a device that runs out of memory. The same tests run on GPU 0 alone (one device
- * is the same code path). The two-GPU part checks the shares, per-device times, and that the
- * second device of an architecture compiles nothing.
+ * batches, a device that runs out of memory, and chunked host calls whose outputs come back
+ * 'duplex' and 'after-all'. The same tests run on GPU 0 alone (one device is the same code path);
+ * host calls are spread over every GPU here (`spread = 'all'`: the crossover would keep these
+ * small calls on one GPU). The two-GPU part checks the shares, per-device times, the crossover,
+ * and that the second device of an architecture compiles nothing.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -67,8 +69,13 @@ function checkPotrf(ctx: Context, n: number, count: number, failing: readonly nu
   closeWhereOk(a, want, n * n, ints(ref.info), 1e-12, `potrf n=${n} count=${count}`);
 }
 
-/** Every test of the suite on one context: all GPUs, then GPU 0 alone. */
-function suite(label: string, open: () => MultiDeviceContext): void {
+/** Every test of the suite on one context: all GPUs, then GPU 0 alone; host calls on every GPU of it. */
+function suite(label: string, openContext: () => MultiDeviceContext): void {
+  const open = (): MultiDeviceContext => {
+    const ctx = openContext();
+    ctx.spread = 'all';
+    return ctx;
+  };
   describe(`${label} = CPU context`, { skip }, () => {
     it('gemm n=8: a batch that does not split evenly, and a batch of 1', () => {
       const ctx = open();
@@ -123,8 +130,59 @@ function suite(label: string, open: () => MultiDeviceContext): void {
       for (const s of [a, c, info as ShardedArray]) s.dispose();
     });
 
-    it('a device out of memory: a MyriadError naming it, host outputs untouched, the context still works', () => {
+    it('chunked host calls: duplex and after-all outputs agree with the CPU (pinned arrays, several chunks per GPU)', () => {
       const ctx = open();
+      const before = ctx.hostOutputs;
+      try {
+        for (const outputs of ['duplex', 'after-all'] as const) {
+          ctx.hostOutputs = outputs;
+          // gemm with beta != 0: A, B and C up (about 100 MiB each: page-locked at once), C back.
+          const n = 8, count = 200_000;
+          const [a, b, c0] = [0, 1, 2].map(() => randomMatrices('float64', n, n, count, rng) as Float64Array);
+          const c = c0!.slice(), want = c0!.slice();
+          const S = (x: Float64Array) => strided(x, { rows: n, count });
+          ctx.gemm({ a: S(a!), b: S(b!), c: S(c), alpha: 0.5, beta: -1.5 });
+          cpuContext.gemm({ a: S(a!), b: S(b!), c: S(want), alpha: 0.5, beta: -1.5 });
+          close(c, want, 1e-13 * n, `${outputs} gemm`);
+          // potrf in place with failures spread over the chunks; info in a reused array.
+          const m = 16, cnt = 40_000;
+          const spd = spdFailing(m, cnt, [0, 7_777, 19_999, 20_000, 39_999]);
+          const ref = spd.slice();
+          const info = new Int32Array(cnt).fill(-9);
+          for (let call = 0; call < 2; call++) { // the second call runs on page-locked arrays
+            const x = spd.slice();
+            ctx.potrf({ a: strided(x, { rows: m, count: cnt }), uplo: 'lower', info });
+            const wantA = ref.slice();
+            const wantInfo = cpuContext.potrf({ a: strided(wantA, { rows: m, count: cnt }), uplo: 'lower' }).info;
+            assert.deepEqual(ints(info), ints(wantInfo), `${outputs} potrf info, call ${call}`);
+            closeWhereOk(x, wantA, m * m, ints(wantInfo), 1e-12, `${outputs} potrf, call ${call}`);
+          }
+        }
+      } finally {
+        ctx.hostOutputs = before;
+      }
+    });
+
+    it('device-resident getrf over scattered matrices: pivots and info in order', async () => {
+      const ctx = open();
+      const n = 16, count = 999;
+      const host = randomGeneral('float64', n, count, rng) as Float64Array;
+      for (let j = 0; j < n; j++) host[500 * n * n + j * n + 3] = 0; // matrix 500: singular
+      const a = ctx.scatter(host, { rows: n, count });
+      const got = ctx.getrf({ a: strided(a, { rows: n, count }) });
+      await ctx.synchronize();
+      const want = host.slice();
+      const ref = cpuContext.getrf({ a: strided(want, { rows: n, count }) });
+      assert.deepEqual(ints(ctx.gather(got.info as ShardedArray)), ints(ref.info));
+      assert.deepEqual(ints(ctx.gather(got.ipiv as ShardedArray)), ints(ref.ipiv));
+      closeWhereOk(ctx.gather(a) as Float64Array, want, n * n, ints(ref.info), 1e-11, 'resident getrf');
+      for (const s of [a, got.info as ShardedArray, got.ipiv as ShardedArray]) s.dispose();
+    });
+
+    it('a device out of memory: a MyriadError naming it, host outputs untouched (after-all), the context still works', () => {
+      const ctx = open();
+      const outputs = ctx.hostOutputs;
+      ctx.hostOutputs = 'after-all';
       const last = ctx.multi.lanes[ctx.multi.lanes.length - 1]!.device as CudaDevice;
       const hog: DeviceArray[] = [];
       let free = last.memoryInfo().free;
@@ -146,6 +204,7 @@ function suite(label: string, open: () => MultiDeviceContext): void {
         assert.deepEqual(c, before);
       } finally {
         for (const h of hog) h.dispose();
+        ctx.hostOutputs = outputs;
       }
       checkGemm(ctx, 8, 101);
     });
@@ -214,6 +273,8 @@ describe('two GPUs', { skip: skip2 }, () => {
   it('weights set the shares of a scatter and of host batches', () => {
     const previous = openMultiDevice([0, 1]).weights;
     const ctx = openMultiDevice([0, 1], { weights: [3, 1] });
+    const spread = ctx.spread;
+    ctx.spread = 'all';
     try {
       const s = ctx.scatter(new Float64Array(64 * 8), { rows: 8, count: 8 });
       assert.deepEqual(s.shards.map((x) => [x.ordinal, x.start, x.end]), [[0, 0, 384], [1, 384, 512]]);
@@ -221,6 +282,24 @@ describe('two GPUs', { skip: skip2 }, () => {
       checkPotrf(ctx, 16, 41, [0, 30, 31, 40]);
     } finally {
       ctx.weights = previous;
+      ctx.spread = spread;
+    }
+  });
+
+  it("the crossover: 'auto' keeps a short host call on one GPU and spreads a long one; both agree with the CPU", () => {
+    const ctx = openMultiDevice([0, 1]);
+    const spread = ctx.spread;
+    ctx.spread = 'auto';
+    try {
+      checkPotrf(ctx, 8, 100, [0, 99]);
+      assert.equal(ctx.multi.lastSpread, 1, 'potrf n=8 x 100 (about 0.1 MB) on one GPU');
+      checkGemm(ctx, 8, 300_000); // about 460 MB over the links: several ms on one GPU
+      assert.equal(ctx.multi.lastSpread, 2, 'gemm n=8 x 300000 on both GPUs');
+      ctx.spread = 1;
+      checkGemm(ctx, 8, 300_000);
+      assert.equal(ctx.multi.lastSpread, 1, 'spread = 1 pins one GPU');
+    } finally {
+      ctx.spread = spread;
     }
   });
 

@@ -14,8 +14,9 @@ import { MultiDeviceBackend } from '../../src/cuda/multi/backend.js';
 import { MultiDeviceContext } from '../../src/api/multi-context.js';
 import { Context } from '../../src/api/context.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { StagingArena } from '../../src/cuda/host/staging.js';
+import { StagingArena, type HostOutputs } from '../../src/cuda/host/staging.js';
 import type { Lane } from '../../src/cuda/multi/lane.js';
+import type { Spread } from '../../src/cuda/multi/crossover.js';
 
 class FakeArray implements DeviceArray {
   readonly kind = 'device' as const;
@@ -127,12 +128,20 @@ export function fakeBackend(dev: FakeDevice, counts: number[]): Backend<Storage,
 
 export interface Rig { ctx: MultiDeviceContext; devices: FakeDevice[]; log: string[]; counts: number[][] }
 
-export function rig(lanes = 2, weights?: number[]): Rig {
+/**
+ * A context over `lanes` fake GPUs. Its host calls are split over every GPU (`spread: 'all'`: the
+ * fakes' small calls would otherwise stay on one GPU by the crossover; pass 'auto' to test that),
+ * and their outputs come back after every device has finished ('after-all', whose guarantees the
+ * tests of this rig check; test/cuda/duplex.test.ts checks 'duplex' on simulated streams).
+ */
+export function rig(lanes = 2, weights?: number[], spread: Spread = 'all', hostOutputs: HostOutputs = 'after-all'): Rig {
   const log: string[] = [];
   const devices = Array.from({ length: lanes }, (_, i) => new FakeDevice(i, log));
   const counts = devices.map(() => [] as number[]);
   const laneList: Lane[] = devices.map((device, i) => ({ device, backend: fakeBackend(device, counts[i]!), hasKernel: () => true }));
-  const ctx = new MultiDeviceContext(new MultiDeviceBackend(laneList, 'fake', weights ? { weights } : {}));
+  const backend = new MultiDeviceBackend(laneList, 'fake', weights ? { weights, spread } : { spread });
+  backend.hostOutputs = hostOutputs;
+  const ctx = new MultiDeviceContext(backend);
   return { ctx, devices, log, counts };
 }
 

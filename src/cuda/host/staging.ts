@@ -11,14 +11,19 @@
  *   pays (runtime/pinned.ts), which makes the copies asynchronous and 4-8x faster.
  * - An output that the kernels overwrite completely and nothing else reads (info, pivots, C with
  *   beta = 0 stored densely) is not uploaded at all.
- * - Outputs go down only after the kernels of every chunk are enqueued, in stream order behind
- *   them: an error while enqueueing leaves every caller output untouched, and a kernel that fails
- *   on the device stops the stream before any output is copied back.
+ * - Outputs come back in one of two ways (`HostOutputs`):
+ *   'after-all': they go down only after the kernels of every chunk are enqueued, in stream order
+ *   behind them: an error while enqueueing leaves every caller output untouched, and a kernel that
+ *   fails on the device stops the stream before any output is copied back. The roofline is
+ *   (bytes up + bytes down) / link bandwidth: the copy engines never run both ways at once.
+ *   'duplex': each chunk's page-locked outputs go down on a third stream right behind that chunk's
+ *   kernels (enqueueRuns), so downloads overlap the next chunk's uploads and kernels and the
+ *   roofline is max(bytes up, bytes down) / link bandwidth; on a device failure, outputs may be
+ *   partly written (numerical failures are still each matrix's info). Pageable outputs come back
+ *   at the end either way.
  * - Lists and variable batches run as one chunk (their matrices need not be in order).
- *
- * The roofline of this path is (bytes up + bytes down) / link bandwidth: the downloads wait for
- * the last kernel, so the copy engines never run both ways at once for one call.
  */
+import { MyriadError } from '../../core/errors.js';
 import type { OpName } from '../../core/ops.js';
 import { isDeviceStorage, type DeviceStorage } from '../../core/storage.js';
 import {
@@ -43,6 +48,23 @@ export interface HostCallOptions {
   readonly tuning?: StagingTuning;
   /** Where a device storage of the request lives (multi-GPU: a shard); default: where it is. */
   readonly placeDevice?: (s: AnyStorage) => Placement | undefined;
+  /**
+   * The duplex pipeline: each chunk's pinned outputs go down on the device's download stream right
+   * behind that chunk's kernels, overlapping the next chunk's uploads and kernels. On a device
+   * failure the outputs may then be partly written (numerical failures are still each matrix's
+   * info). Default false: every output goes down after the kernels of every chunk.
+   */
+  readonly duplex?: boolean;
+  /** Outputs that must come back only at the end, exactly (multi-GPU parts whose ranges interleave). */
+  readonly atEnd?: ReadonlySet<AnyStorage>;
+}
+
+/** How a call's outputs come back: 'duplex' (per chunk, behind its kernels) or 'after-all' (after every kernel). */
+export type HostOutputs = 'duplex' | 'after-all';
+
+export function checkHostOutputs(x: unknown): HostOutputs {
+  if (x === 'duplex' || x === 'after-all') return x;
+  throw new MyriadError('INVALID_ARGUMENT', `expected 'duplex' or 'after-all', got ${String(x)}`, 'hostOutputs');
 }
 
 /** A host array of the call and its device copy: element `base` of the host is element 0 of `array`. */
@@ -56,6 +78,8 @@ interface StagedArray {
   readonly output: boolean;
   /** Page-locked: its copies are asynchronous. */
   readonly pinned: boolean;
+  /** Goes down chunk by chunk (duplex): enqueueDownloads leaves it. */
+  readonly perChunk: boolean;
 }
 
 export class HostCall {
@@ -87,10 +111,13 @@ export class HostCall {
     const hosts = [...storageRanges(this.whole)].filter(([s]) => !isDeviceStorage(s)) as [HostArray & AnyStorage, Range][];
     try {
       const arrays = this.deviceArrays(hosts);
+      const duplex = options.duplex === true && device.downloadBehind !== undefined;
       hosts.forEach(([host, range], i) => {
         const upload = !skipUpload.has(host);
         const pinned = device.pin(host);
-        this.staged.set(host, { host, range, array: arrays[i]!, uploaded: upload ? range.lo : range.hi, upload, output: outputs.has(host), pinned });
+        const output = outputs.has(host);
+        const perChunk = duplex && output && pinned && !options.atEnd?.has(host);
+        this.staged.set(host, { host, range, array: arrays[i]!, uploaded: upload ? range.lo : range.hi, upload, output, pinned, perChunk });
       });
     } catch (e) {
       this.dispose();
@@ -99,19 +126,47 @@ export class HostCall {
     this.chunks = chunksOf(request, [...this.staged.values()].filter((s) => s.upload), options.tuning ?? DEFAULT_STAGING);
   }
 
-  /** Enqueues the uploads and kernels of every chunk (no output is written yet). */
+  /**
+   * Enqueues the uploads and kernels of every chunk; in a duplex call, each chunk's per-chunk outputs
+   * go down behind its kernels (the rest wait for enqueueDownloads).
+   *
+   *   copy stream     | up 0 | up 1 | up 2 |
+   *   main stream            | run 0 | run 1 | run 2 |
+   *   download stream                | down 0| down 1| down 2 |
+   *
+   * A chunk's output range holds its own matrices (final once its kernels ran), earlier chunks'
+   * (final too) and, where matrices interleave, later chunks' elements already uploaded (the
+   * caller's own values, written again by a later chunk's download, which the download stream runs
+   * after; outputs that are never uploaded are dense, so their chunks' ranges are disjoint): the
+   * last copy of every element is its final value. Nothing a later upload reads is written: uploads read only
+   * past the elements uploaded so far, and a chunk's download only elements uploaded before it.
+   */
   enqueueRuns(): void {
-    for (const [start, end] of this.chunks) {
-      const sub = this.chunks.length === 1 ? this.whole : sliceRequest(this.request, start, end);
-      for (const [s, r] of storageRanges(sub)) {
-        const st = this.staged.get(s);
-        if (!st || !st.upload || r.hi <= st.uploaded) continue;
-        this.device.uploadRange(st.host, st.uploaded, r.hi, st.array, st.uploaded - st.range.lo);
-        this.bytes.up += (r.hi - st.uploaded) * st.host.BYTES_PER_ELEMENT;
-        st.uploaded = r.hi;
+    let behind = false;
+    try {
+      for (const [start, end] of this.chunks) {
+        const sub = this.chunks.length === 1 ? this.whole : sliceRequest(this.request, start, end);
+        const ranges = storageRanges(sub);
+        for (const [s, r] of ranges) {
+          const st = this.staged.get(s);
+          if (!st || !st.upload || r.hi <= st.uploaded) continue;
+          this.device.uploadRange(st.host, st.uploaded, r.hi, st.array, st.uploaded - st.range.lo);
+          this.bytes.up += (r.hi - st.uploaded) * st.host.BYTES_PER_ELEMENT;
+          st.uploaded = r.hi;
+        }
+        this.device.awaitUploads();
+        this.run(rebaseRequest(sub, (s) => this.place(s, sub)));
+        for (const [s, r] of ranges) {
+          const st = this.staged.get(s);
+          if (!st?.perChunk || r.hi <= r.lo) continue;
+          this.device.downloadBehind!(st.array, r.lo - st.range.lo, st.host, r.lo, r.hi);
+          this.bytes.down += (r.hi - r.lo) * st.host.BYTES_PER_ELEMENT;
+          behind = true;
+        }
       }
-      this.device.awaitUploads();
-      this.run(rebaseRequest(sub, (s) => this.place(s, sub)));
+    } finally {
+      // The main stream (and so every wait, and the next call's work) waits for the downloads.
+      if (behind) this.device.awaitDownloads!();
     }
   }
 
@@ -130,7 +185,7 @@ export class HostCall {
   enqueueDownloads(exact?: ReadonlyMap<AnyStorage, readonly (readonly [number, number])[]>, which: 'pinned' | 'pageable' | 'all' = 'all'): void {
     const order = [...this.staged].sort(([, x], [, y]) => Number(y.pinned) - Number(x.pinned));
     for (const [s, st] of order) {
-      if (!st.output || (which === 'pinned' && !st.pinned) || (which === 'pageable' && st.pinned)) continue;
+      if (!st.output || st.perChunk || (which === 'pinned' && !st.pinned) || (which === 'pageable' && st.pinned)) continue;
       const spans = exact?.get(s);
       const length = st.range.hi - st.range.lo;
       this.bytes.down += length * st.host.BYTES_PER_ELEMENT;

@@ -4,9 +4,12 @@
  * kernels). One device is a special case of the same code: a split into one part.
  *
  * A call is cut into parts, each a contiguous range of matrices on one device (split.ts):
- * - host batches: split by the devices' weights; each part's ranges are uploaded to its device;
- *   every device gets its work before we wait on any; outputs are copied back into the caller's
- *   arrays (info/ipiv in original order) only after every device has finished without error;
+ * - host batches: split by the devices' weights over as many GPUs as the crossover gives the call
+ *   (crossover.ts); each part's ranges are uploaded to its device; every device gets its work before
+ *   we wait on any; outputs come back into the caller's arrays (info/ipiv in original order) behind
+ *   each chunk's kernels ('duplex') or only after every device has finished without error ('after-all');
+ * - device-resident strided batches: each part's request written straight onto its shards and
+ *   enqueued, one pass over the parts (resident.ts);
  * - sharded batches (ShardedArray, from `scatter`): the data decides the parts (each matrix runs
  *   where it lives); calls only enqueue, and `synchronize()` waits for every device;
  * - plain device memory of one GPU (from `upload`/`alloc`): one part on that GPU.
@@ -24,7 +27,7 @@ import { OP_SPECS, OUTPUTS, isComplexRequest } from '../../core/op-specs.js';
 import { allocateHost, hostDType } from '../runtime/memory.js';
 import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
 import { HostDeferral } from '../host/deferral.js';
-import { HostCall } from '../host/staging.js';
+import { checkHostOutputs, HostCall, type HostOutputs, type StagingTuning } from '../host/staging.js';
 import { DeviceFailure, failureOf, onEveryLane, type Lane, type LaneFailure } from './lane.js';
 import {
   INT_FIELDS, intsPerMatrix, isBatch, rebaseRequest, requestCount, sliceRequest, storageRanges, writtenSpans,
@@ -32,6 +35,10 @@ import {
 } from '../host/request.js';
 import { intBounds, isSharded, resolveLayout, runsOfBatch, runsOfInts, shardBounds, ShardedArray, type Shard, type ShardLayout } from './sharded.js';
 import { checkWeights, modelWeights, splitBatch, type Part } from './split.js';
+import { residentRequests } from './resident.js';
+import { checkSpread, gpusFor, weightsOnFastest, type Spread } from './crossover.js';
+import { callMs, callWork } from '../model/call-time.js';
+import { tuningFor } from '../model/tuning/index.js';
 
 /** Host memory a request may hold. */
 type HostArray = FloatArray | Int32Array;
@@ -39,6 +46,10 @@ type HostArray = FloatArray | Int32Array;
 export interface MultiDeviceOptions {
   /** Relative speed of each device (the share of a host batch it gets); default from the model. */
   weights?: readonly number[];
+  /** How many GPUs a call on host arrays runs on (crossover.ts): 'auto' (default), 'all', or a number. */
+  spread?: Spread;
+  /** How host calls' outputs come back (host/staging.ts): 'duplex' (default) or 'after-all'. */
+  hostOutputs?: HostOutputs;
 }
 
 export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> implements DeviceBackend {
@@ -48,6 +59,19 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   /** Bytes copied host -> device and device -> host by this backend (staging, scatter, gather). */
   readonly transfers = { hostToDevice: 0, deviceToHost: 0 };
   #weights: number[];
+  #spread: Spread;
+  /** How host calls' outputs come back: 'duplex' (default) or 'after-all' (host/staging.ts HostOutputs). */
+  get hostOutputs(): HostOutputs {
+    return this.#hostOutputs;
+  }
+  set hostOutputs(h: HostOutputs) {
+    this.#hostOutputs = checkHostOutputs(h);
+  }
+  #hostOutputs: HostOutputs = 'duplex';
+  /** How each GPU's part of a host call is cut into chunks (undefined: the default; tests force small chunks). */
+  stagingTuning: StagingTuning | undefined;
+  /** The GPUs the last call on host arrays was split over (the crossover's answer, or `spread`'s). */
+  lastSpread: number | undefined;
   #lastTimes: number[] = [];
   /** Inside deferHost(): host calls' completions, not waited for. */
   private readonly deferral = new HostDeferral();
@@ -62,6 +86,8 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       this.laneIndex.set(o, i);
     });
     this.#weights = options.weights ? checkWeights(options.weights, lanes.length) : modelWeights(lanes.map((l) => l.device.info));
+    this.#spread = checkSpread(options.spread ?? 'auto', lanes.length);
+    if (options.hostOutputs !== undefined) this.hostOutputs = checkHostOutputs(options.hostOutputs);
   }
 
   /** The GPU ordinals, in lane order. */
@@ -73,6 +99,12 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   }
   set weights(w: readonly number[]) {
     this.#weights = checkWeights(w, this.lanes.length);
+  }
+  get spread(): Spread {
+    return this.#spread;
+  }
+  set spread(s: Spread) {
+    this.#spread = checkSpread(s, this.lanes.length);
   }
   /** Milliseconds per device (lane order) of the last `time()` call. */
   get lastDeviceTimes(): readonly number[] {
@@ -115,9 +147,14 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       return;
     }
     this.placePendingInts(request, parts);
+    // Device-resident strided data: one pass over the parts, no staging (resident.ts).
+    const resident = residentRequests(request, parts, this.lanes);
+    if (resident) return this.runResident(op, request, count, parts, resident);
     const subs = parts.map((p) => sliceRequest(request, p.start, p.end));
     // Phase 1: every argument error is raised before any device has work.
     const plans = subs.map((sub, k) => this.placements(sub, this.lanes[parts[k]!.lane]!));
+    const interleaved = interleavedStorages(subs);
+    const duplex = this.hostOutputs === 'duplex';
     // Phase 2: stage host ranges (host/staging.ts: chunked, pinned) and enqueue on every device
     // before waiting on any.
     const calls: StagedCall[] = [];
@@ -128,7 +165,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       touched.add(lane);
       try {
         const device = plans[k]!;
-        const call = new HostCall(lane.device, op, subs[k]!, (r) => (lane.backend[op] as unknown as (r: Request) => void)(r), { placeDevice: (s) => device.get(s) });
+        const call = new HostCall(lane.device, op, subs[k]!, (r) => (lane.backend[op] as unknown as (r: Request) => void)(r), { placeDevice: (s) => device.get(s), duplex, atEnd: interleaved, ...(this.stagingTuning ? { tuning: this.stagingTuning } : {}) });
         calls.push({ part: k, lane, call });
         call.enqueueRuns();
         this.transfers.hostToDevice += call.bytes.up;
@@ -137,7 +174,32 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       }
     }
     this.lastRoute = (this.lanes[parts[0]!.lane]!.backend as { lastRoute?: RouteTaken }).lastRoute;
-    const completion = this.completion(op, request, count, subs, calls, touched, failures);
+    const completion = this.completion(op, request, count, subs, calls, touched, failures, interleaved, duplex);
+    if (this.deferral.active) this.deferral.defer(finishAsync(completion));
+    else finishSync(completion);
+  }
+
+  /**
+   * Enqueues each part's lane request, lane after lane, and returns: nothing is staged and nothing
+   * waited for (the caller synchronizes). A lane that throws stops the enqueueing; the lanes that
+   * had work are waited for and the failure names the GPU(s).
+   */
+  private runResident(op: OpName, request: Request, count: number, parts: readonly Part[], subs: readonly Request[]): void {
+    let failure: LaneFailure | undefined;
+    let k = 0;
+    for (; k < parts.length; k++) {
+      const lane = this.lanes[parts[k]!.lane]!;
+      try {
+        (lane.backend[op] as unknown as (r: Request) => void)(subs[k]!);
+      } catch (e) {
+        failure = failureOf(lane, e);
+        break;
+      }
+    }
+    this.lastRoute = (this.lanes[parts[0]!.lane]!.backend as { lastRoute?: RouteTaken }).lastRoute;
+    if (failure === undefined) return;
+    const touched = new Set(parts.slice(0, k + 1).map((p) => this.lanes[p.lane]!));
+    const completion = this.completion(op, request, count, subs, [], touched, [failure], new Set(), false);
     if (this.deferral.active) this.deferral.defer(finishAsync(completion));
     else finishSync(completion);
   }
@@ -153,19 +215,23 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
 
   /**
    * The rest of a call once everything is enqueued, as steps that yield the lanes to wait for
-   * and receive their failures (waited for synchronously, or without blocking in deferHost):
-   * outputs go back only after every device has finished its kernels without error.
+   * and receive their failures (waited for synchronously, or without blocking in deferHost).
+   * 'after-all': outputs go back only after every device has finished its kernels without error
+   * (two waits). 'duplex': the outputs left for the end are enqueued at once behind the per-chunk
+   * ones, and one wait on every device ends the call.
    */
-  private *completion(op: OpName, request: Request, count: number, subs: readonly Request[], calls: readonly StagedCall[], touched: Set<Lane>, failures: LaneFailure[]): Generator<Set<Lane>, void, LaneFailure[]> {
+  private *completion(op: OpName, request: Request, count: number, subs: readonly Request[], calls: readonly StagedCall[], touched: Set<Lane>, failures: LaneFailure[], interleaved: ReadonlySet<AnyStorage>, duplex: boolean): Generator<Set<Lane>, void, LaneFailure[]> {
     try {
       const staging = calls.some((c) => c.call.stagesHost);
-      if (staging || failures.length > 0) failures.push(...(yield touched));
-      if (failures.length > 0) throw new DeviceFailure(failures, `${op} on ${count} matrices`, this.outputNote(op, request, failures));
+      if ((staging && !duplex) || failures.length > 0) failures.push(...(yield touched));
+      // Duplex calls may have copied chunks back already (bytes down counted as they are enqueued).
+      const early = (): boolean => calls.some((c) => c.call.bytes.down > 0);
+      if (failures.length > 0) throw new DeviceFailure(failures, `${op} on ${count} matrices`, this.outputNote(op, request, failures, early()));
       if (!staging) return;
       const lanes = new Set(calls.map((c) => c.lane));
-      const copies = this.writeBack(op, subs, calls, lanes);
+      const copies = this.writeBack(op, subs, calls, lanes, interleaved);
       if (copies.length === 0) copies.push(...(yield lanes));
-      if (copies.length > 0) throw new DeviceFailure(copies, `${op}: copying results back`, 'Host outputs are partially written: treat them as invalid.');
+      if (copies.length > 0) throw new DeviceFailure(copies, duplex ? `${op} on ${count} matrices` : `${op}: copying results back`, 'Host outputs may be partly written: treat them as invalid.');
     } finally {
       for (const c of calls) c.call.dispose();
     }
@@ -200,7 +266,21 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       throw new MyriadError('INVALID_ARGUMENT', `one call uses device memory of GPUs ${[...plain].join(' and ')}; spread a batch over devices with scatter()`, 'data');
     if (plain.size === 1) return [{ lane: this.laneOf([...plain][0]!), start: 0, end: count }];
     if (!onDevice && !this.lanes.some((l) => l.hasKernel(op))) return undefined;
-    return splitBatch(count, this.#weights);
+    return splitBatch(count, this.hostWeights(op, request));
+  }
+
+  /** The weights of a host call's split: on as many GPUs as the crossover (or `spread`) gives it. */
+  private hostWeights(op: OpName, request: Request): readonly number[] {
+    const lanes = this.#weights.filter((w) => w > 0).length;
+    const spread = this.#spread;
+    let gpus = lanes;
+    if (spread === 'auto' && lanes > 1) {
+      const info = this.lanes[this.#weights.indexOf(Math.max(...this.#weights))]!.device.info;
+      const tuning = tuningFor(info.arch, 'multi');
+      gpus = gpusFor(callMs(callWork(op, request), info, tuning), lanes, tuning.perExtraGpuMs);
+    } else if (typeof spread === 'number') gpus = Math.min(spread, lanes);
+    this.lastSpread = gpus;
+    return gpus === lanes ? this.#weights : weightsOnFastest(this.#weights, gpus);
   }
 
   /** Where each device storage of a part goes on its lane (checked; host arrays are staged by HostCall). */
@@ -258,17 +338,8 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
    * Enqueues the copies of host outputs back on every device at once: whole ranges, or only the
    * written elements where parts' ranges of one array interleave. Returns the failures so far.
    */
-  private writeBack(op: OpName, subs: readonly Request[], calls: readonly StagedCall[], lanes: Set<Lane>): LaneFailure[] {
+  private writeBack(op: OpName, subs: readonly Request[], calls: readonly StagedCall[], lanes: Set<Lane>, interleaved: ReadonlySet<AnyStorage>): LaneFailure[] {
     const fields = OUTPUTS[op];
-    const ranges = new Map<AnyStorage, Range[]>();
-    for (const sub of subs) {
-      for (const [s, r] of storageRanges(sub)) if (!isDeviceStorage(s)) ranges.set(s, [...(ranges.get(s) ?? []), r]);
-    }
-    const interleaved = new Set<AnyStorage>();
-    for (const [s, list] of ranges) {
-      const sorted = [...list].sort((x, y) => x.lo - y.lo);
-      if (sorted.some((r, i) => i > 0 && r.lo < sorted[i - 1]!.hi)) interleaved.add(s);
-    }
     // Every GPU's asynchronous (pinned) copies are in flight before a pageable copy waits.
     const failures: LaneFailure[] = [];
     for (const which of ['pinned', 'pageable'] as const) {
@@ -285,13 +356,13 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     return failures;
   }
 
-  private outputNote(op: OpName, request: Request, failures: readonly LaneFailure[]): string {
+  private outputNote(op: OpName, request: Request, failures: readonly LaneFailure[], early: boolean): string {
     const outs = OUTPUTS[op].flatMap((k) => (isBatch(request[k]) ? storagesOf(request[k] as Batch<AnyStorage>) : request[k] !== undefined ? [request[k]] : []));
     const onHost = outs.some((s) => !isDeviceStorage(s));
     const onDevice = outs.some((s) => isDeviceStorage(s));
     const gpus = failures.map((f) => f.ordinal).join(', ');
     return [
-      onHost ? 'No host output was written.' : '',
+      onHost ? (early ? 'Host outputs may be partly written (the duplex pipeline copies each chunk back behind its kernels): treat them as invalid.' : 'No host output was written.') : '',
       onDevice ? `Device-resident outputs are incomplete (the parts on GPU ${gpus} did not run to the end); treat them as invalid.` : '',
     ].filter(Boolean).join(' ');
   }
@@ -389,6 +460,20 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     const failures = onEveryLane(this.lanes, (l) => l.device.dispose());
     if (failures.length > 0) throw new DeviceFailure(failures, 'dispose', '');
   }
+}
+
+/** Host storages whose ranges in two parts overlap (list batches out of order): their outputs come back exactly, at the end. */
+function interleavedStorages(subs: readonly Request[]): Set<AnyStorage> {
+  const ranges = new Map<AnyStorage, Range[]>();
+  for (const sub of subs) {
+    for (const [s, r] of storageRanges(sub)) if (!isDeviceStorage(s)) ranges.set(s, [...(ranges.get(s) ?? []), r]);
+  }
+  const interleaved = new Set<AnyStorage>();
+  for (const [s, list] of ranges) {
+    const sorted = [...list].sort((x, y) => x.lo - y.lo);
+    if (sorted.some((r, i) => i > 0 && r.lo < sorted[i - 1]!.hi)) interleaved.add(s);
+  }
+  return interleaved;
 }
 
 /** One part's host call on its lane. */

@@ -4,3 +4,4 @@ export { DeviceFailure, type Lane, type LaneFailure } from './lane.js';
 export { parseDevices, resolveDevices, type DeviceSelection } from './open.js';
 export { ShardedArray, isSharded, type Shard, type ShardLayout } from './sharded.js';
 export { checkWeights, modelWeights, splitBatch, splitCounts, weightsFromTimes, type Part } from './split.js';
+export { checkSpread, gpusFor, weightsOnFastest, type Spread } from './crossover.js';

@@ -33,6 +33,8 @@ export class CudaDevice implements GpuDevice {
   /** The host path's upload stream and the event that hands its copies to the main stream (created on first use). */
   private copyStream: CUstream | undefined;
   private uploadsDone: CUevent | undefined;
+  /** The duplex host path's download stream and the events that order it after and before the main stream (created on first use). */
+  private downloads: { stream: CUstream; after: CUevent; done: CUevent } | undefined;
   /** The lookahead stream and the events that order it against the main stream (created on first use). */
   private lookahead: { stream: CUstream; fork: CUevent; join: CUevent } | undefined;
   /** Stream priorities (lower is sooner) of the main and the lookahead stream. */
@@ -364,6 +366,41 @@ export class CudaDevice implements GpuDevice {
     );
   }
 
+  downloadBehind(src: DeviceArray, srcOffset: number, host: HostArray, lo: number, hi: number): void {
+    this.notCapturing('a copy to host memory');
+    const piece = this.hostPiece(host, lo, hi);
+    const s = this.rangeOf(src, srcOffset, hi - lo, 'src');
+    if (piece.length === 0) return;
+    const api = this.context.api;
+    const d = this.downloadStream();
+    // The copy waits for the main stream's work so far (the kernels that wrote these elements), not for later work.
+    this.context.check(api.cuEventRecord(d.after, this.context.stream), 'cuEventRecord');
+    this.context.check(api.cuStreamWaitEvent(d.stream, d.after, 0), 'cuStreamWaitEvent');
+    this.context.check(api.cuMemcpyDtoHAsync_v2(piece, s.addressOf(srcOffset), piece.byteLength, d.stream), 'cuMemcpyDtoHAsync_v2', `${piece.byteLength} bytes`);
+  }
+
+  awaitDownloads(): void {
+    if (!this.downloads) return;
+    this.context.activate();
+    const api = this.context.api;
+    this.context.check(api.cuEventRecord(this.downloads.done, this.downloads.stream), 'cuEventRecord');
+    this.context.check(api.cuStreamWaitEvent(this.context.stream, this.downloads.done, 0), 'cuStreamWaitEvent');
+  }
+
+  private downloadStream(): { stream: CUstream; after: CUevent; done: CUevent } {
+    if (!this.downloads) {
+      const api = this.context.api;
+      const stream: [CUstream | null] = [null];
+      this.context.check(api.cuStreamCreate(stream, CU_STREAM_NON_BLOCKING), 'cuStreamCreate');
+      const after: [CUevent | null] = [null];
+      const done: [CUevent | null] = [null];
+      this.context.check(api.cuEventCreate(after, CU_EVENT_DISABLE_TIMING), 'cuEventCreate');
+      this.context.check(api.cuEventCreate(done, CU_EVENT_DISABLE_TIMING), 'cuEventCreate');
+      this.downloads = { stream: stream[0] as CUstream, after: after[0] as CUevent, done: done[0] as CUevent };
+    }
+    return this.downloads;
+  }
+
   async idle(): Promise<void> {
     const done = this.event() as CudaEvent;
     try {
@@ -493,6 +530,7 @@ export class CudaDevice implements GpuDevice {
     this.context.activate();
     const sync = api.cuStreamSynchronize(this.context.mainStream);
     if (this.copyStream) api.cuStreamSynchronize(this.copyStream);
+    if (this.downloads) api.cuStreamSynchronize(this.downloads.stream);
     if (this.lookahead) api.cuStreamSynchronize(this.lookahead.stream);
     for (const release of this.disposers.splice(0)) {
       try {
@@ -511,6 +549,11 @@ export class CudaDevice implements GpuDevice {
     api.cuStreamDestroy_v2(this.context.mainStream);
     if (this.copyStream) api.cuStreamDestroy_v2(this.copyStream);
     if (this.uploadsDone) api.cuEventDestroy_v2(this.uploadsDone);
+    if (this.downloads) {
+      api.cuStreamDestroy_v2(this.downloads.stream);
+      api.cuEventDestroy_v2(this.downloads.after);
+      api.cuEventDestroy_v2(this.downloads.done);
+    }
     if (this.lookahead) {
       api.cuStreamDestroy_v2(this.lookahead.stream);
       api.cuEventDestroy_v2(this.lookahead.fork);

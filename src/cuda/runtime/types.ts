@@ -176,6 +176,15 @@ export interface GpuDevice {
    * work enqueued before it: enqueued only where `host` is pinned, else it waits for the stream.
    */
   downloadRange(src: DeviceArray, srcOffset: number, host: HostArray, lo: number, hi: number): void;
+  /**
+   * The duplex host path: elements of `src` from `srcOffset` into host elements [lo, hi) on the
+   * download stream, after the work enqueued on the main stream so far, so that the copy overlaps
+   * the main stream's later kernels and the copy stream's later uploads. `host` must be pinned (a
+   * pageable copy would wait). Absent: the device has no download stream (use downloadRange).
+   */
+  downloadBehind?(src: DeviceArray, srcOffset: number, host: HostArray, lo: number, hi: number): void;
+  /** Work enqueued on the main stream from now on (and synchronize, idle) waits for every downloadBehind so far. */
+  awaitDownloads?(): void;
   /** Resolves when the work enqueued so far has finished, without blocking the event loop. */
   idle(): Promise<void>;
   event(): GpuEvent;

@@ -26,6 +26,8 @@ import { defaultTridiagTuning } from './tridiag-default.js';
 import type { TridiagTuning } from './tridiag-types.js';
 import { defaultQlThreadTuning } from './ql-thread-default.js';
 import type { QlThreadTuning } from './ql-thread-types.js';
+import { defaultMultiTuning } from './multi-default.js';
+import type { MultiTuning } from './multi-types.js';
 
 export type { ComplexGemmTuning, GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner, TmaBand, TmaConfig } from './gemm-types.js';
 export type { RoutingThresholds, Tsm2Tuning, Tsm2rTuning, Tsm2lTuning } from './tsm2-types.js';
@@ -36,6 +38,7 @@ export type { QrTuning } from './qr-types.js';
 export type { TsqrTuning } from './tsqr-types.js';
 export type { TridiagTuning } from './tridiag-types.js';
 export type { QlThreadTuning } from './ql-thread-types.js';
+export type { MultiTuning } from './multi-types.js';
 export type { SpreadExchange, GetrfBlockedTuning, GetrfRecursionTuning, GetrfSpreadTuning, GetrfTuning, PanelBand, PerDType, PotrfBlockedTuning, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
 
 /** Every family's table. A new family adds its entry here and its defaults below. */
@@ -52,6 +55,7 @@ export interface FamilyTuning {
   readonly tsqr: TsqrTuning;
   readonly tridiag: TridiagTuning;
   readonly qlThread: QlThreadTuning;
+  readonly multi: MultiTuning;
 }
 export type TunedFamily = keyof FamilyTuning;
 
@@ -62,7 +66,7 @@ export type ArchTuning = { readonly [F in TunedFamily]?: Partial<FamilyTuning[F]
 // until it is swept (so behaviour elsewhere is what it was before the tables existed).
 const DEFAULTS: FamilyTuning = { gemm: defaultGemmTuning, tsm2: defaultTsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning, trsm: defaultTrsmTuning,
   syrk: defaultSyrkTuning, lauum: defaultLauumTuning, trtri: defaultTrtriTuning, qr: defaultQrTuning,
-  tsqr: defaultTsqrTuning, tridiag: defaultTridiagTuning, qlThread: defaultQlThreadTuning };
+  tsqr: defaultTsqrTuning, tridiag: defaultTridiagTuning, qlThread: defaultQlThreadTuning, multi: defaultMultiTuning };
 
 const TABLES: Readonly<Record<string, ArchTuning>> = {
   sm_90: { gemm: sm90GemmTuning, tsm2: sm90Tsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning },
