@@ -44,38 +44,33 @@ export function vbatchedTrsmLaunch(shape: TrsmLeafShape, n: number, nvecMax: num
 const variableOf = (matrices: MatrixView<DeviceArray>[]): VariableBatch<DeviceArray> => ({ kind: 'variable', order: 'col', matrices });
 
 export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, opts: TrsmVbatchedOptions = {}): void {
-  const count = batchCount(r.b);
-  if (count === 0) return;
+  if (batchCount(r.b) === 0) return;
   if (r.alpha === 0) { trsmCuda(dev, r); return; }
+  // Flat per-member fields: a call of 200,000 members makes no object per member.
+  trsmVbatchedFields(dev, r, memberFields(r.a), memberFields(r.b), opts);
+}
+
+/**
+ * trsmVbatchedCuda on operands already read into flat fields (`fa`, `fb`: those of r.a and r.b),
+ * for a composition that runs several solves on the same batches (the solves of posv, gesv) and
+ * reads their members once. alpha must not be 0 (trsmVbatchedCuda sends that to the per-size path).
+ */
+export function trsmVbatchedFields(dev: GpuDevice, r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, opts: TrsmVbatchedOptions = {}): void {
+  if (fb.count === 0) return;
   const dtype = deviceDtype(r.b);
   const left = r.side === 'left';
-  // Flat per-member fields: a call of 200,000 members makes no object per member.
-  const fa = memberFields(r.a), fb = memberFields(r.b);
   const members = { t: left ? fb.rows : fb.cols, nvec: left ? fb.cols : fb.rows };
   const variant = { side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
   const plan = planVbatchedTrsm({ ...variant, dtype, members, sharedLimit: sharedLimit(dev) }, opts.tuning ?? tuningFor(dev.info.arch, 'trsm'), opts.force);
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
-    const total = plan.launches.reduce((s, l) => s + l.members.length, 0);
-    const pointers = new BigInt64Array(total * TRSM_VBATCH_POINTERS);
-    const words = addressWords(pointers);
-    const ints = new Int32Array(total * TRSM_VBATCH_INTS);
-    const bytes = elementBytes(dtype);
-    // Addresses as two 32-bit words: no BigInt and no array literal per member.
-    let q = 0;
-    for (const l of plan.launches) for (const i of l.members) {
-      putAddress(pointers, words, q * TRSM_VBATCH_POINTERS, fa, i, bytes);
-      putAddress(pointers, words, q * TRSM_VBATCH_POINTERS + 1, fb, i, bytes);
-      const o = q * TRSM_VBATCH_INTS;
-      ints[o] = members.t[i]!; ints[o + 1] = members.nvec[i]!; ints[o + 2] = fa.ld[i]!; ints[o + 3] = fb.ld[i]!;
-      q++;
-    }
-    const tables = uploadMemberTables(dev, pointers, TRSM_VBATCH_POINTERS, ints, TRSM_VBATCH_INTS);
+    const tables = trsmMemberTables(plan, fa, fb, members.t, members.nvec, elementBytes(dtype));
+    const uploaded = uploadMemberTables(dev, tables.pointers, TRSM_VBATCH_POINTERS, tables.ints, TRSM_VBATCH_INTS);
     try {
       const kernel = kernelFor(dev, 'trsm-vleaf', plan.leaf, () => trsmVbatchedLeafSource(plan.leaf));
       let first = 0;
       for (const l of plan.launches) {
-        const at = tables.at(first);
+        const at = uploaded.at(first);
         first += l.members.length;
         const n = l.members.length;
         for (const step of l.steps) {
@@ -93,10 +88,34 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
         }
       }
     } finally {
-      releaseMemberTables(dev, tables);
+      releaseMemberTables(dev, uploaded);
     }
   }
   if (plan.large.length > 0) trsmCuda(dev, { ...r, a: variableOf(plan.large.map((i) => memberView(fa, i))), b: variableOf(plan.large.map((i) => memberView(fb, i))) });
+}
+
+/**
+ * The two tables of a plan's members, in launch order: pointers A, B (offsets folded in) and ints
+ * t, nvec, ldA, ldB per member (generate-vbatched.ts reads them), written in batch order, each
+ * member's row at its place (the fields are read in sequence).
+ */
+export function trsmMemberTables(
+  plan: Pick<VbatchedTrsmPlan, 'order' | 'place'>, fa: MemberFields, fb: MemberFields, t: ArrayLike<number>, nvec: ArrayLike<number>, bytes: number,
+): { pointers: BigInt64Array; ints: Int32Array } {
+  const place = plan.place;
+  const pointers = new BigInt64Array(plan.order.length * TRSM_VBATCH_POINTERS);
+  const words = addressWords(pointers);
+  const ints = new Int32Array(plan.order.length * TRSM_VBATCH_INTS);
+  const lda = fa.ld, ldb = fb.ld;
+  for (let i = 0; i < place.length; i++) {
+    const q = place[i]!;
+    if (q < 0) continue;
+    putAddress(pointers, words, q * TRSM_VBATCH_POINTERS, fa, i, bytes);
+    putAddress(pointers, words, q * TRSM_VBATCH_POINTERS + 1, fb, i, bytes);
+    const o = q * TRSM_VBATCH_INTS;
+    ints[o] = t[i]!; ints[o + 1] = nvec[i]!; ints[o + 2] = lda[i]!; ints[o + 3] = ldb[i]!;
+  }
+  return { pointers, ints };
 }
 
 /**
@@ -116,54 +135,68 @@ export function trsmVbatchedCovers(r: TrsmRequest<DeviceArray>): boolean {
 /** A member's block of an update step, as updateOf cuts it: from A or B, at (r0, c0), rows x cols. */
 interface Cut { fromA: boolean; r0: number; c0: number; rows: number; cols: number }
 
+/** The update of the members of one B shape: the GEMM's scalars and the member's three blocks (A, B, C of the GEMM). */
+interface ShapeUpdate { readonly scalars: Omit<VbatchedGemmScalars, 'dtype'>; readonly cuts: readonly [Cut, Cut, Cut] }
+
 /**
  * One update step's GEMM over the members of a class, in flat fields (common/members.ts): each
  * member's blocks as memberUpdate cuts them (memberUpdateOf, the rule its tests check), only the
- * members whose C block is not empty; undefined where none is.
+ * members whose C block is not empty, in class order; undefined where none is.
+ *
+ * A member's cuts depend on its B's rows and cols alone (offsets and ld are applied below): made
+ * once per shape of the class (200,000 members, a few hundred shapes), a run of members of one
+ * shape (the class is in size order) found without the Map. Two passes: each member's shape entry
+ * (-1: no update), then the three operands' fields written straight into typed arrays.
  */
 function updateFields(
-  r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, classMembers: ArrayLike<number>,
+  r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, classMembers: Int32Array,
   triangle: ArrayLike<number>, step: Extract<TrsmStep, { kind: 'update' }>,
 ): { scalars: Omit<VbatchedGemmScalars, 'dtype'>; a: MemberFields; b: MemberFields; c: MemberFields } | undefined {
-  const kept: number[] = [];
-  const cuts: (readonly Cut[])[] = [];
-  let scalars: Omit<VbatchedGemmScalars, 'dtype'> | undefined;
   const block = (fromA: boolean) => (r0: number, c0: number, rows: number, cols: number): Cut => ({ fromA, r0, c0, rows, cols });
   const [fromA, fromB] = [block(true), block(false)];
-  // A member's cuts depend on its B's rows and cols alone (offsets and ld are applied below): made
-  // once per shape of the class, not per member (200,000 members, a few hundred shapes).
-  type Cuts = { readonly scalars: Omit<VbatchedGemmScalars, 'dtype'>; readonly cuts: readonly Cut[] } | null;
-  const byShape = new Map<number, Cuts>();
-  for (let m = 0; m < classMembers.length; m++) {
+  const shapes: ShapeUpdate[] = [];
+  const byShape = new Map<number, number>();
+  const size = classMembers.length;
+  const entry = new Int32Array(size);
+  let lastKey = -1, last = -1, kept = 0, first = -1;
+  for (let m = 0; m < size; m++) {
     const i = classMembers[m]!;
-    const t = triangle[i]!;
-    if (step.target.off >= t) continue;   // the target lies beyond its triangle
+    if (step.target.off >= triangle[i]!) { entry[m] = -1; continue; }   // the target lies beyond its triangle
     const rows = fb.rows[i]!, cols = fb.cols[i]!;
     const key = rows * 2 ** 31 + cols;
-    let e = byShape.get(key);
-    if (e === undefined) {
-      const u = memberUpdateOf(r, rows, cols, step, fromA, fromB);
-      e = u.c.rows === 0 || u.c.cols === 0 ? null : { scalars: { transA: u.transA, transB: u.transB, alpha: u.alpha, beta: u.beta }, cuts: [u.a, u.b, u.c] };
-      byShape.set(key, e);
+    if (key !== lastKey) {
+      let e = byShape.get(key);
+      if (e === undefined) {
+        const u = memberUpdateOf(r, rows, cols, step, fromA, fromB);
+        e = u.c.rows === 0 || u.c.cols === 0 ? -1 : shapes.push({ scalars: { transA: u.transA, transB: u.transB, alpha: u.alpha, beta: u.beta }, cuts: [u.a, u.b, u.c] }) - 1;
+        byShape.set(key, e);
+      }
+      lastKey = key;
+      last = e;
     }
-    if (e === null) continue;
-    scalars ??= e.scalars;
-    kept.push(i);
-    cuts.push(e.cuts);
+    entry[m] = last;
+    if (last < 0) continue;
+    if (first < 0) first = last;
+    kept++;
   }
-  if (scalars === undefined) return undefined;
-  const operand = (which: number): MemberFields => {
-    const fromA = cuts[0]![which]!.fromA;
-    const parent = fromA ? fa : fb;
-    const n = kept.length;
-    const rows = new Int32Array(n), cols = new Int32Array(n), ld = new Int32Array(n), slot = new Int32Array(n);
-    const offset = new Float64Array(n);
-    for (let q = 0; q < n; q++) {
-      const i = kept[q]!, c = cuts[q]![which]!;
-      rows[q] = c.rows; cols[q] = c.cols; ld[q] = parent.ld[i]!; slot[q] = parent.slot[i]!;
-      offset[q] = parent.offset[i]! + c.r0 + c.c0 * parent.ld[i]!;
+  if (first < 0) return undefined;
+  // Which of A and B each operand is cut from is the step's (the same for every shape).
+  const parents = shapes[first]!.cuts.map((c) => (c.fromA ? fa : fb));
+  const out = parents.map((parent): MemberFields & { rows: Int32Array; cols: Int32Array; ld: Int32Array; offset: Float64Array; slot: Int32Array } => ({
+    count: kept, rows: new Int32Array(kept), cols: new Int32Array(kept), ld: new Int32Array(kept), offset: new Float64Array(kept), slot: new Int32Array(kept),
+    arrays: parent.arrays, baseLo: parent.baseLo, baseHi: parent.baseHi,
+  }));
+  for (let w = 0; w < 3; w++) {
+    const parent = parents[w]!, o = out[w]!;
+    const pld = parent.ld, poff = parent.offset, pslot = parent.slot;
+    for (let m = 0, q = 0; m < size; m++) {
+      const e = entry[m]!;
+      if (e < 0) continue;
+      const i = classMembers[m]!, c = shapes[e]!.cuts[w]!;
+      o.rows[q] = c.rows; o.cols[q] = c.cols; o.ld[q] = pld[i]!; o.slot[q] = pslot[i]!;
+      o.offset[q] = poff[i]! + c.r0 + c.c0 * pld[i]!;
+      q++;
     }
-    return { count: n, rows, cols, ld, offset, slot, arrays: parent.arrays, baseLo: parent.baseLo, baseHi: parent.baseHi };
-  };
-  return { scalars, a: operand(0), b: operand(1), c: operand(2) };
+  }
+  return { scalars: shapes[first]!.scalars, a: out[0]!, b: out[1]!, c: out[2]! };
 }

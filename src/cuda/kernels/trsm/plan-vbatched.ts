@@ -16,7 +16,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { MatrixView } from '../../../core/batch.js';
 import type { TrsmRequest } from '../../../core/ops.js';
 import type { TrsmTuning } from '../../model/tuning/index.js';
-import { planClasses, type SizeClass } from '../common/vbatch.js';
+import { NO_WORK, planClasses, type SizeClass } from '../common/vbatch.js';
 import { updateOf } from './blocks.js';
 import type { Span, TrsmForce, TrsmLeafShape, TrsmStep, TrsmVariant, TrsmVbatchedLeafParams } from './params.js';
 import { leafShape, recursionSteps, solvesForward } from './plan.js';
@@ -44,15 +44,19 @@ export interface VbatchedTrsmLaunch extends SizeClass {
 export interface VbatchedTrsmPlan {
   readonly leaf: TrsmVbatchedLeafParams;
   readonly launches: readonly VbatchedTrsmLaunch[];
+  /** The launches' members one after another (their `members` are views of it). */
+  readonly order: Int32Array;
+  /** Per batch index, its place in `order` (-1: in no launch). */
+  readonly place: Int32Array;
   /** Batch indices of members beyond the largest class (the per-size path takes them). */
   readonly large: readonly number[];
 }
 
 export function planVbatchedTrsm(p: VbatchedTrsmProblem, tuning: TrsmTuning, force: Pick<TrsmForce, 'leafMax' | 'vectorsMax'> = {}): VbatchedTrsmPlan {
   const { t, nvec } = p.members;
-  const sizes: (number | undefined)[] = new Array<number | undefined>(t.length);
-  for (let i = 0; i < t.length; i++) sizes[i] = t[i] === 0 || nvec[i] === 0 ? undefined : t[i];
-  const { classes, large } = planClasses(sizes);
+  const sizes = new Int32Array(t.length);
+  for (let i = 0; i < t.length; i++) sizes[i] = t[i] === 0 || nvec[i] === 0 ? NO_WORK : t[i]!;
+  const { classes, order, place, large } = planClasses(sizes);
   const leafMax = force.leafMax ?? tuning.leafMax[p.dtype];
   const vectorsMax = force.vectorsMax ?? tuning.vectorsMax;
   const forward = solvesForward(p);
@@ -66,7 +70,7 @@ export function planVbatchedTrsm(p: VbatchedTrsmProblem, tuning: TrsmTuning, for
     }
     return { ...c, steps, shapes, nvecMax };
   });
-  return { leaf: { dtype: p.dtype, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag }, launches, large };
+  return { leaf: { dtype: p.dtype, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag }, launches, order, place, large };
 }
 
 /** The part of a class's span inside a member's triangle of order t (size 0 where t <= off). */
