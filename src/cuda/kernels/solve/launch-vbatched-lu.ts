@@ -25,7 +25,7 @@ import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { releaseMemberTables, type MemberTables } from '../common/vbatch.js';
 import { getrfVbatchedFields } from '../getrf/index.js';
-import { trsmVbatchedFields } from '../trsm/index.js';
+import { trsmVbatchedMembers, trsmVbatchedSolve } from '../trsm/index.js';
 import {
   PERMUTE_VBATCH_CHUNKS, PERMUTE_VBATCH_THREADS, permuteVbatchedCap, permuteVbatchedSharedBytes, permuteVbatchedSource,
 } from './generate-permute-vbatched.js';
@@ -84,7 +84,8 @@ function permute(dev: GpuDevice, dtype: DType, tables: MemberTables, pointerStri
  * N before them, op T after); `fa`, `fb` the members of a and b, read once for both.
  */
 function luSolves(dev: GpuDevice, trans: Op, a: Batch<DeviceArray>, b: Batch<DeviceArray>, fa: MemberFields, fb: MemberFields, interchange: () => void): void {
-  const solve = (uplo: Uplo, diag: Diag): void => trsmVbatchedFields(dev, { side: 'left', uplo, transA: trans, diag, alpha: 1, a, b }, fa, fb);
+  const members = trsmVbatchedMembers({ side: 'left', b }, fa, fb);
+  const solve = (uplo: Uplo, diag: Diag): void => trsmVbatchedSolve(dev, { side: 'left', uplo, transA: trans, diag, alpha: 1, a, b }, members);
   if (trans === 'N') {
     interchange();
     solve('lower', 'unit');

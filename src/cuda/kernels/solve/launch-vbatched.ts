@@ -21,7 +21,7 @@ import { elementBytes } from '../common/precision.js';
 import { addressWords, arrayFields, memberFields, memberShapes, putAddress, severalShapes, type MemberFields } from '../common/members.js';
 import { classPathPays, releaseMemberTables, uploadMemberTables, VBATCH_MAX, type MemberTables } from '../common/vbatch.js';
 import { potrfVbatchedFields } from '../potrf/index.js';
-import { trsmVbatchedFields } from '../trsm/index.js';
+import { trsmVbatchedMembers, trsmVbatchedSolve } from '../trsm/index.js';
 import { COPY_VBATCH_INTS, COPY_VBATCH_POINTERS, COPY_VBATCH_THREADS, copyVbatchedSource } from './generate-copy-vbatched.js';
 
 /** Most blocks of the copy's launch (each walks further members in steps of the grid). */
@@ -37,7 +37,8 @@ export function vbatchedCopyLaunch(n: number, gridMax = COPY_GRID_MAX): LaunchCo
  * = B (upper); `fa`, `fb` the members of a and b, read once for both.
  */
 function choleskySolves(dev: GpuDevice, uplo: Uplo, a: Batch<DeviceArray>, b: Batch<DeviceArray>, fa: MemberFields, fb: MemberFields): void {
-  const solve = (transA: Op): void => trsmVbatchedFields(dev, { side: 'left', uplo, transA, diag: 'nonunit', alpha: 1, a, b }, fa, fb);
+  const members = trsmVbatchedMembers({ side: 'left', b }, fa, fb);
+  const solve = (transA: Op): void => trsmVbatchedSolve(dev, { side: 'left', uplo, transA, diag: 'nonunit', alpha: 1, a, b }, members);
   if (uplo === 'lower') { solve('N'); solve('T'); } else { solve('T'); solve('N'); }
 }
 

@@ -6,6 +6,7 @@
  * largest class, and every member where alpha = 0, go to the per-size path (trsmCuda).
  */
 import { batchCount, type MatrixView, type VariableBatch } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
 import type { TrsmRequest } from '../../../core/ops.js';
 import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../runtime/types.js';
@@ -18,7 +19,7 @@ import { gemmVbatchedFields, type VbatchedGemmScalars } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
 import { trsmCuda } from './launch-trsm.js';
 import type { TrsmForce, TrsmLeafShape, TrsmStep } from './params.js';
-import { memberUpdateOf, planVbatchedTrsm, type VbatchedTrsmPlan } from './plan-vbatched.js';
+import { classifyTrsm, memberUpdateOf, planVbatchedTrsm, type TrsmClassing, type VbatchedTrsmPlan } from './plan-vbatched.js';
 import { leafChunk } from './plan.js';
 
 export interface TrsmVbatchedOptions {
@@ -47,25 +48,51 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
   if (batchCount(r.b) === 0) return;
   if (r.alpha === 0) { trsmCuda(dev, r); return; }
   // Flat per-member fields: a call of 200,000 members makes no object per member.
-  trsmVbatchedFields(dev, r, memberFields(r.a), memberFields(r.b), opts);
+  trsmVbatchedSolve(dev, r, trsmVbatchedMembers(r, memberFields(r.a), memberFields(r.b)), opts);
 }
 
 /**
- * trsmVbatchedCuda on operands already read into flat fields (`fa`, `fb`: those of r.a and r.b),
- * for a composition that runs several solves on the same batches (the solves of posv, gesv) and
- * reads their members once. alpha must not be 0 (trsmVbatchedCuda sends that to the per-size path).
+ * A variable trsm's members read into flat fields, classed and their tables written (on the host),
+ * once for every solve on the same batches with the same side (posv's and gesv's two solves): what
+ * does not depend on uplo, transA, diag or alpha.
  */
-export function trsmVbatchedFields(dev: GpuDevice, r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, opts: TrsmVbatchedOptions = {}): void {
-  if (fb.count === 0) return;
+export interface TrsmVbatchedMembers {
+  readonly side: TrsmRequest['side'];
+  readonly dtype: DType;
+  readonly fa: MemberFields;
+  readonly fb: MemberFields;
+  /** Per member: its triangle's order and B's other dimension. */
+  readonly t: Int32Array;
+  readonly nvec: Int32Array;
+  readonly classing: TrsmClassing;
+  /** The class members' tables, in launch order (trsmMemberTables); undefined where no member is in a class. */
+  readonly tables: { readonly pointers: BigInt64Array; readonly ints: Int32Array } | undefined;
+}
+
+/** The members of r.a and r.b (`fa`, `fb`: their flat fields) for trsmVbatchedSolve. */
+export function trsmVbatchedMembers(r: Pick<TrsmRequest<DeviceArray>, 'side' | 'b'>, fa: MemberFields, fb: MemberFields): TrsmVbatchedMembers {
   const dtype = deviceDtype(r.b);
   const left = r.side === 'left';
-  const members = { t: left ? fb.rows : fb.cols, nvec: left ? fb.cols : fb.rows };
+  const t = left ? fb.rows : fb.cols, nvec = left ? fb.cols : fb.rows;
+  const classing = classifyTrsm({ t, nvec });
+  const tables = classing.order.length === 0 ? undefined : trsmMemberTables(classing, fa, fb, t, nvec, elementBytes(dtype));
+  return { side: r.side, dtype, fa, fb, t, nvec, classing, tables };
+}
+
+/**
+ * trsmVbatchedCuda on members already read, classed and tabled (trsmVbatchedMembers of r.a and r.b
+ * with r.side), for a composition that runs several solves on the same batches. alpha must not be
+ * 0 (trsmVbatchedCuda sends that to the per-size path).
+ */
+export function trsmVbatchedSolve(dev: GpuDevice, r: TrsmRequest<DeviceArray>, m: TrsmVbatchedMembers, opts: TrsmVbatchedOptions = {}): void {
+  const { fa, fb, dtype } = m;
+  if (fb.count === 0) return;
+  if (m.side !== r.side || m.dtype !== deviceDtype(r.b)) throw new Error(`trsm members read for side ${m.side} (${m.dtype}), used for side ${r.side}`);
   const variant = { side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
-  const plan = planVbatchedTrsm({ ...variant, dtype, members, sharedLimit: sharedLimit(dev) }, opts.tuning ?? tuningFor(dev.info.arch, 'trsm'), opts.force);
+  const plan = planVbatchedTrsm({ ...variant, dtype, members: m, sharedLimit: sharedLimit(dev) }, opts.tuning ?? tuningFor(dev.info.arch, 'trsm'), opts.force, m.classing);
   opts.onPlan?.(plan);
-  if (plan.launches.length > 0) {
-    const tables = trsmMemberTables(plan, fa, fb, members.t, members.nvec, elementBytes(dtype));
-    const uploaded = uploadMemberTables(dev, tables.pointers, TRSM_VBATCH_POINTERS, tables.ints, TRSM_VBATCH_INTS);
+  if (plan.launches.length > 0 && m.tables !== undefined) {
+    const uploaded = uploadMemberTables(dev, m.tables.pointers, TRSM_VBATCH_POINTERS, m.tables.ints, TRSM_VBATCH_INTS);
     try {
       const kernel = kernelFor(dev, 'trsm-vleaf', plan.leaf, () => trsmVbatchedLeafSource(plan.leaf));
       let first = 0;
@@ -83,7 +110,7 @@ export function trsmVbatchedFields(dev: GpuDevice, r: TrsmRequest<DeviceArray>, 
             continue;
           }
           // The update over the members whose target block is not empty (the others have nothing to change).
-          const update = updateFields(r, fa, fb, l.members, members.t, step);
+          const update = updateFields(r, fa, fb, l.members, m.t, step);
           if (update !== undefined) gemmVbatchedFields(dev, { dtype, ...update.scalars }, update.a, update.b, update.c);
         }
       }
@@ -100,7 +127,7 @@ export function trsmVbatchedFields(dev: GpuDevice, r: TrsmRequest<DeviceArray>, 
  * member's row at its place (the fields are read in sequence).
  */
 export function trsmMemberTables(
-  plan: Pick<VbatchedTrsmPlan, 'order' | 'place'>, fa: MemberFields, fb: MemberFields, t: ArrayLike<number>, nvec: ArrayLike<number>, bytes: number,
+  plan: Pick<TrsmClassing, 'order' | 'place'>, fa: MemberFields, fb: MemberFields, t: ArrayLike<number>, nvec: ArrayLike<number>, bytes: number,
 ): { pointers: BigInt64Array; ints: Int32Array } {
   const place = plan.place;
   const pointers = new BigInt64Array(plan.order.length * TRSM_VBATCH_POINTERS);
