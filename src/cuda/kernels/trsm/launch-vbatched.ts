@@ -165,6 +165,9 @@ interface Cut { fromA: boolean; r0: number; c0: number; rows: number; cols: numb
 /** The update of the members of one B shape: the GEMM's scalars and the member's three blocks (A, B, C of the GEMM). */
 interface ShapeUpdate { readonly scalars: Omit<VbatchedGemmScalars, 'dtype'>; readonly cuts: readonly [Cut, Cut, Cut] }
 
+/** Entries of one block in the flat cut table: r0, c0, rows, cols. */
+const CUT_ENTRIES = 4;
+
 /**
  * One update step's GEMM over the members of a class, in flat fields (common/members.ts): each
  * member's blocks as memberUpdate cuts them (memberUpdateOf, the rule its tests check), only the
@@ -172,12 +175,12 @@ interface ShapeUpdate { readonly scalars: Omit<VbatchedGemmScalars, 'dtype'>; re
  *
  * A member's cuts depend on its B's rows and cols alone (offsets and ld are applied below): made
  * once per shape of the class (200,000 members, a few hundred shapes), a run of members of one
- * shape (the class is in size order) found without the Map. Two passes: each member's shape entry
- * (-1: no update), then the three operands' fields written straight into typed arrays.
+ * shape (the class is in size order) found without the Map. One pass finds each member's shape
+ * (-1: no update); then each operand's fields are written from typed arrays alone (cutFields).
  */
 function updateFields(
   r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, classMembers: Int32Array,
-  triangle: ArrayLike<number>, step: Extract<TrsmStep, { kind: 'update' }>,
+  triangle: Int32Array, step: Extract<TrsmStep, { kind: 'update' }>,
 ): { scalars: Omit<VbatchedGemmScalars, 'dtype'>; a: MemberFields; b: MemberFields; c: MemberFields } | undefined {
   const block = (fromA: boolean) => (r0: number, c0: number, rows: number, cols: number): Cut => ({ fromA, r0, c0, rows, cols });
   const [fromA, fromB] = [block(true), block(false)];
@@ -185,11 +188,12 @@ function updateFields(
   const byShape = new Map<number, number>();
   const size = classMembers.length;
   const entry = new Int32Array(size);
+  const off = step.target.off, bRows = fb.rows, bCols = fb.cols;
   let lastKey = -1, last = -1, kept = 0, first = -1;
   for (let m = 0; m < size; m++) {
     const i = classMembers[m]!;
-    if (step.target.off >= triangle[i]!) { entry[m] = -1; continue; }   // the target lies beyond its triangle
-    const rows = fb.rows[i]!, cols = fb.cols[i]!;
+    if (off >= triangle[i]!) { entry[m] = -1; continue; }   // the target lies beyond its triangle
+    const rows = bRows[i]!, cols = bCols[i]!;
     const key = rows * 2 ** 31 + cols;
     if (key !== lastKey) {
       let e = byShape.get(key);
@@ -208,22 +212,29 @@ function updateFields(
   }
   if (first < 0) return undefined;
   // Which of A and B each operand is cut from is the step's (the same for every shape).
-  const parents = shapes[first]!.cuts.map((c) => (c.fromA ? fa : fb));
-  const out = parents.map((parent): MemberFields & { rows: Int32Array; cols: Int32Array; ld: Int32Array; offset: Float64Array; slot: Int32Array } => ({
-    count: kept, rows: new Int32Array(kept), cols: new Int32Array(kept), ld: new Int32Array(kept), offset: new Float64Array(kept), slot: new Int32Array(kept),
-    arrays: parent.arrays, baseLo: parent.baseLo, baseHi: parent.baseHi,
-  }));
-  for (let w = 0; w < 3; w++) {
-    const parent = parents[w]!, o = out[w]!;
-    const pld = parent.ld, poff = parent.offset, pslot = parent.slot;
-    for (let m = 0, q = 0; m < size; m++) {
-      const e = entry[m]!;
-      if (e < 0) continue;
-      const i = classMembers[m]!, c = shapes[e]!.cuts[w]!;
-      o.rows[q] = c.rows; o.cols[q] = c.cols; o.ld[q] = pld[i]!; o.slot[q] = pslot[i]!;
-      o.offset[q] = poff[i]! + c.r0 + c.c0 * pld[i]!;
-      q++;
-    }
+  const [a, b, c] = [0, 1, 2].map((w) => {
+    const cuts = new Int32Array(shapes.length * CUT_ENTRIES);
+    shapes.forEach((s, e) => { const x = s.cuts[w]!; cuts.set([x.r0, x.c0, x.rows, x.cols], e * CUT_ENTRIES); });
+    return cutFields(shapes[first]!.cuts[w]!.fromA ? fa : fb, kept, classMembers, entry, cuts);
+  });
+  return { scalars: shapes[first]!.scalars, a: a!, b: b!, c: c! };
+}
+
+/**
+ * One operand's blocks of the members that update (`entry[m]` >= 0: member classMembers[m]'s shape,
+ * whose block is entries entry[m] * CUT_ENTRIES ... of `cuts`), cut from `parent`, in class order.
+ */
+function cutFields(parent: MemberFields, kept: number, classMembers: Int32Array, entry: Int32Array, cuts: Int32Array): MemberFields {
+  const rows = new Int32Array(kept), cols = new Int32Array(kept), ld = new Int32Array(kept), slot = new Int32Array(kept);
+  const offset = new Float64Array(kept);
+  const pld = parent.ld, poff = parent.offset, pslot = parent.slot;
+  for (let m = 0, q = 0; m < classMembers.length; m++) {
+    const e = entry[m]!;
+    if (e < 0) continue;
+    const i = classMembers[m]!, k = e * CUT_ENTRIES;
+    rows[q] = cuts[k + 2]!; cols[q] = cuts[k + 3]!; ld[q] = pld[i]!; slot[q] = pslot[i]!;
+    offset[q] = poff[i]! + cuts[k]! + cuts[k + 1]! * pld[i]!;
+    q++;
   }
-  return { scalars: shapes[first]!.scalars, a: out[0]!, b: out[1]!, c: out[2]! };
+  return { count: kept, rows, cols, ld, offset, slot, arrays: parent.arrays, baseLo: parent.baseLo, baseHi: parent.baseHi };
 }
