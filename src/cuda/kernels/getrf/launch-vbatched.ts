@@ -86,8 +86,7 @@ export function getrfVbatchedFields(dev: GpuDevice, r: GetrfRequest<DeviceArray,
   const count = f.count;
   if (count === 0) return;
   const dtype = deviceDtype(r.a);
-  const sizes = new Int32Array(count);
-  for (let i = 0; i < count; i++) sizes[i] = getrfMemberSize(f.rows[i]!, f.cols[i]!);
+  const sizes = memberSizes(f.rows, f.cols);
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
   const plan = planVbatchedGetrfSizes(dtype, sizes, sharedLimit(dev), tuning);
   opts.onPlan?.(plan);
@@ -119,6 +118,13 @@ export function getrfVbatchedFields(dev: GpuDevice, r: GetrfRequest<DeviceArray,
     }
   }
   if (plan.large.length > 0) largeMembers(dev, dtype, r, f, plan.large);
+}
+
+/** Each member's getrfMemberSize, its loop alone in a function (no code after it that never ran). */
+function memberSizes(rows: Int32Array, cols: Int32Array): Int32Array {
+  const sizes = new Int32Array(rows.length);
+  for (let i = 0; i < rows.length; i++) sizes[i] = getrfMemberSize(rows[i]!, cols[i]!);
+  return sizes;
 }
 
 /**

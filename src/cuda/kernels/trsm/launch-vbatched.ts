@@ -176,21 +176,42 @@ const CUT_ENTRIES = 4;
  * A member's cuts depend on its B's rows and cols alone (offsets and ld are applied below): made
  * once per shape of the class (200,000 members, a few hundred shapes), a run of members of one
  * shape (the class is in size order) found without the Map. One pass finds each member's shape
- * (-1: no update); then each operand's fields are written from typed arrays alone (cutFields).
+ * (updateEntries); then each operand's fields are written from typed arrays alone (cutFields).
  */
 function updateFields(
   r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, classMembers: Int32Array,
   triangle: Int32Array, step: Extract<TrsmStep, { kind: 'update' }>,
 ): { scalars: Omit<VbatchedGemmScalars, 'dtype'>; a: MemberFields; b: MemberFields; c: MemberFields } | undefined {
+  const shapes: ShapeUpdate[] = [];
+  const entry = new Int32Array(classMembers.length);
+  const kept = updateEntries(r, fb, classMembers, triangle, step, entry, shapes);
+  if (kept === 0) return undefined;
+  // The first shape is the first kept member's (a shape is added where a member first needs it).
+  const first = 0;
+  // Which of A and B each operand is cut from is the step's (the same for every shape).
+  const [a, b, c] = [0, 1, 2].map((w) => {
+    const cuts = new Int32Array(shapes.length * CUT_ENTRIES);
+    shapes.forEach((s, e) => { const x = s.cuts[w]!; cuts.set([x.r0, x.c0, x.rows, x.cols], e * CUT_ENTRIES); });
+    return cutFields(shapes[first]!.cuts[w]!.fromA ? fa : fb, kept, classMembers, entry, cuts);
+  });
+  return { scalars: shapes[first]!.scalars, a: a!, b: b!, c: c! };
+}
+
+/**
+ * updateFields' pass over the class: entry[m] := member classMembers[m]'s shape in `shapes` (added
+ * there where first needed; -1: no update), the members that update counted. Alone in its function,
+ * so that the loop's optimised code has no code after it that never ran.
+ */
+function updateEntries(
+  r: TrsmRequest<DeviceArray>, fb: MemberFields, classMembers: Int32Array, triangle: Int32Array,
+  step: Extract<TrsmStep, { kind: 'update' }>, entry: Int32Array, shapes: ShapeUpdate[],
+): number {
   const block = (fromA: boolean) => (r0: number, c0: number, rows: number, cols: number): Cut => ({ fromA, r0, c0, rows, cols });
   const [fromA, fromB] = [block(true), block(false)];
-  const shapes: ShapeUpdate[] = [];
   const byShape = new Map<number, number>();
-  const size = classMembers.length;
-  const entry = new Int32Array(size);
   const off = step.target.off, bRows = fb.rows, bCols = fb.cols;
-  let lastKey = -1, last = -1, kept = 0, first = -1;
-  for (let m = 0; m < size; m++) {
+  let lastKey = -1, last = -1, kept = 0;
+  for (let m = 0; m < classMembers.length; m++) {
     const i = classMembers[m]!;
     if (off >= triangle[i]!) { entry[m] = -1; continue; }   // the target lies beyond its triangle
     const rows = bRows[i]!, cols = bCols[i]!;
@@ -206,18 +227,9 @@ function updateFields(
       last = e;
     }
     entry[m] = last;
-    if (last < 0) continue;
-    if (first < 0) first = last;
-    kept++;
+    if (last >= 0) kept++;
   }
-  if (first < 0) return undefined;
-  // Which of A and B each operand is cut from is the step's (the same for every shape).
-  const [a, b, c] = [0, 1, 2].map((w) => {
-    const cuts = new Int32Array(shapes.length * CUT_ENTRIES);
-    shapes.forEach((s, e) => { const x = s.cuts[w]!; cuts.set([x.r0, x.c0, x.rows, x.cols], e * CUT_ENTRIES); });
-    return cutFields(shapes[first]!.cuts[w]!.fromA ? fa : fb, kept, classMembers, entry, cuts);
-  });
-  return { scalars: shapes[first]!.scalars, a: a!, b: b!, c: c! };
+  return kept;
 }
 
 /**

@@ -66,10 +66,15 @@ export interface TrsmClassing {
 
 export function classifyTrsm(members: VbatchedTrsmProblem['members']): TrsmClassing {
   const { t, nvec } = members;
+  const { classes, order, place, large } = planClasses(memberSizes(t, nvec));
+  return { classes: classes.map((c) => ({ ...c, nvecMax: largestOf(nvec, c.members) })), order, place, large };
+}
+
+/** Each member's size, its triangle's order (NO_WORK where it has no triangle or no vectors), the loop alone in a function. */
+function memberSizes(t: ArrayLike<number>, nvec: ArrayLike<number>): Int32Array {
   const sizes = new Int32Array(t.length);
   for (let i = 0; i < t.length; i++) sizes[i] = t[i] === 0 || nvec[i] === 0 ? NO_WORK : t[i]!;
-  const { classes, order, place, large } = planClasses(sizes);
-  return { classes: classes.map((c) => ({ ...c, nvecMax: largestOf(nvec, c.members) })), order, place, large };
+  return sizes;
 }
 
 /** The largest values[i] over i in `members` (0 for none). */
