@@ -25,9 +25,9 @@ export const VBATCH_CLASSES: readonly number[] = [8, 16, 24, 32, 48, 64, 128, 25
 export const VBATCH_MAX = 512;
 
 /**
- * getrf's, trsm's and the solves' (potrs, posv, getrs, gesv) class paths still build per-member
- * host state on every call (views, update groups), so they pay only where the per-size path has many distinct sizes to
- * launch. Measured on an H200 (2026-11-29, `myriad bench <op> --vbatched a|b --dtype both`): 20,000
+ * getrf's, trsm's and the solves' (potrs, posv, getrs, gesv) class paths make several passes of
+ * per-member host work on every call (classes, tables, the trsm updates' blocks and their GEMMs'
+ * classes), so they pay only where the per-size path has many distinct sizes to launch. Measured on an H200 (2026-11-29, `myriad bench <op> --vbatched a|b --dtype both`): 20,000
  * square members over 512 sizes (39 a size) ran 5.3-7.0x faster by classes than per size; 200,000
  * over 64 sizes (3,125 a size) 0.09-0.89x. Those families take the class path where a variable
  * batch's members per distinct size average at most this, about the geometric middle of the two.

@@ -6,7 +6,8 @@
  * the failed members' B copied back (generate-copy-vbatched.ts), so that B is unchanged where
  * info > 0, as LAPACK's posv and the per-size path leave it (`keepingFailed`, which gesv's class
  * path shares: launch-vbatched-lu.ts). Members beyond the classes take each family's per-size path
- * inside those launchers.
+ * inside those launchers. Each batch's members are read once a call (memberFields), and the two
+ * solves share one classing of B's members and its host tables (trsmVbatchedMembers).
  */
 import { batchCount, type Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
