@@ -61,7 +61,7 @@ function main(argv: readonly string[]): void {
       const elements = sizes.reduce((s, n) => s + n * n, 0);
       const data = Array.from({ length: VBATCHED_OPERANDS[op] }, () => dev.alloc(dtype, elements));
       const info = dev.alloc('int32', sizes.length);
-      const ipiv = op === 'getrf' || op === 'gesv' ? dev.alloc('int32', sizes.length * Math.max(...sizes)) : undefined;
+      const ipiv = op === 'getrf' || op === 'gesv' ? dev.alloc('int32', sizes.length * sizes.reduce((x, n) => Math.max(x, n), 0)) : undefined;
       runRouted(op, dev, { ...vbatchedRequest(op, sizes, data, info, ipiv), ...request }, 'vbatched');
       console.log(`${w} ${op} ${dtype} variant ${v}: ${dev.launches} launches ${dev.hash.digest('hex').slice(0, 16)}`);
     }

@@ -4,7 +4,9 @@
  * plain reference written here as the straightforward form (a Map of classes and a comparator
  * sort, a key string per member, a BigInt per address). A mixed batch: members in three arrays,
  * ragged ld and gaps, sizes 0 to 600 (beyond 512: the per-size path), rectangular gemm members,
- * strided and list operands beside variable ones, alpha = 0, both transposes, upper and lower.
+ * strided and list operands beside variable ones, alpha = 0, both transposes, upper and lower;
+ * getrf's rectangular members, trsm's both sides (members without vectors left out), and posv's two
+ * solves sharing one set of tables.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +16,9 @@ import { addressWords, groupMembers, memberFields, putAddress } from '../../src/
 import { groupByShape } from '../../src/cuda/kernels/common/operands.js';
 import { sizeClass } from '../../src/cuda/kernels/common/vbatch.js';
 import { gemmMemberSize } from '../../src/cuda/kernels/gemm/index.js';
+import { GETRF_VBATCH_INTS, getrfClassParams, getrfMemberSize } from '../../src/cuda/kernels/getrf/index.js';
+import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS } from '../../src/cuda/kernels/trsm/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { runRouted } from '../../src/cuda/router.js';
 import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 import type { DeviceArray, HostArray, KernelArg, LaunchConfig, KernelSource, Kernel } from '../../src/cuda/runtime/types.js';
@@ -146,7 +151,62 @@ for (const dtype of ['float64', 'float32'] as DType[]) {
       assert.deepEqual(dev.uploads.slice(0, want.length), want, `${uplo}: per-size pointer arrays and index maps`);
     }
   });
+  test(`getrf ${dtype}: the class kernels' tables, rectangular members, the large ones left to the per-size path`, () => {
+    const dev = new Recorder(H100);
+    const r = rng(dtype === 'float64' ? 7 : 8);
+    const arrays = [0, 1, 2].map(() => dev.alloc(dtype, 4e7));
+    const n = 800;
+    const shape = (i: number): [number, number] => (i % 89 === 5 ? [530, 520 + (i % 7)] : [Math.floor(r() * 140), Math.floor(r() * 140)]);
+    const a = members(arrays, n, shape, r);
+    const tuning = tuningFor('sm_90', 'getrf');
+    const shared = H100.sharedPerBlockOptin;
+    // A size has a class where its bound has a design that fits (the planner's rule, asked here per member).
+    const sizes = a.matrices.map((m) => {
+      const d = getrfMemberSize(m.rows, m.cols);
+      const bound = sizeClass(d);
+      return bound !== undefined && getrfClassParams(dtype, bound, tuning, shared - 1024) !== undefined ? d : undefined;
+    });
+    const order = referenceOrder(sizes);
+    assert.ok(order.length > 0 && order.length < n);
+    runRouted('getrf', dev, { a, ipiv: dev.alloc('int32', n * 540), pivotStride: 540, info: dev.alloc('int32', n) }, 'vbatched');
+    const pointers = BigInt64Array.from(order, (i) => address(a.matrices[i]!, bytesOf(dtype)));
+    const ints = new Int32Array(order.length * GETRF_VBATCH_INTS);
+    order.forEach((i, q) => ints.set([a.matrices[i]!.rows, a.matrices[i]!.cols, a.matrices[i]!.ld, i], GETRF_VBATCH_INTS * q));
+    assert.deepEqual(dev.uploads[0], pointers, 'pointer table');
+    assert.deepEqual(dev.uploads[1], ints, 'int table');
+  });
+
+  test(`trsm ${dtype}: the class kernels' tables on both sides; posv's two solves upload the same tables`, () => {
+    for (const side of ['left', 'right'] as const) {
+      const dev = new Recorder(H100);
+      const r = rng(side === 'left' ? 11 : 12);
+      const arrays = [0, 1, 2].map(() => dev.alloc(dtype, 4e7));
+      const n = 700;
+      const t = Array.from({ length: n }, (_, i) => (i % 131 === 9 ? 515 : Math.floor(r() * 100)));
+      const nvec = Array.from({ length: n }, (_, i) => (i % 17 === 0 ? 0 : 1 + Math.floor(r() * 60)));
+      const a = members(arrays, n, (i) => [t[i]!, t[i]!], r);
+      const b = members(arrays, n, (i) => (side === 'left' ? [t[i]!, nvec[i]!] : [nvec[i]!, t[i]!]), r);
+      runRouted('trsm', dev, { side, uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 0.5, a, b }, 'vbatched');
+      const order = referenceOrder(t.map((x, i) => (x === 0 || nvec[i] === 0 ? undefined : x)));
+      const pointers = new BigInt64Array(order.length * TRSM_VBATCH_POINTERS);
+      const ints = new Int32Array(order.length * TRSM_VBATCH_INTS);
+      order.forEach((i, q) => {
+        pointers.set([address(a.matrices[i]!, bytesOf(dtype)), address(b.matrices[i]!, bytesOf(dtype))], TRSM_VBATCH_POINTERS * q);
+        ints.set([t[i]!, nvec[i]!, a.matrices[i]!.ld, b.matrices[i]!.ld], TRSM_VBATCH_INTS * q);
+      });
+      assert.deepEqual(dev.uploads[0], pointers, `${side}: pointer table`);
+      assert.deepEqual(dev.uploads[1], ints, `${side}: int table`);
+      if (side === 'right') continue;
+      // posv: the members classed and tabled once, uploaded for each of the two solves.
+      dev.uploads.length = 0;
+      runRouted('posv', dev, { uplo: 'upper', a, b, info: dev.alloc('int32', n) }, 'vbatched');
+      const same = (x: HostArray, y: HostArray): boolean => x.length === y.length && x.constructor === y.constructor && x.every((v, j) => v === y[j]);
+      assert.equal(dev.uploads.filter((u) => same(u, ints)).length, 2, 'the int table once per solve');
+      assert.equal(dev.uploads.filter((u) => same(u, pointers)).length, 2, 'the pointer table once per solve');
+    }
+  });
 }
+
 
 test('addresses: the carry into the high word and the int64 wrap, as BigInt.asIntN(64) gives them', () => {
   const bases = [0n, 0xfffffff8n, 0x1_ffff_fff0n, (1n << 47n) - 8n, (1n << 63n) - 16n, (1n << 64n) - 8n];

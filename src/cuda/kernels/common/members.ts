@@ -4,7 +4,7 @@
  * pointer arrays; the --vbatched bench's vendor runs too) handle 200,000 members without an
  * object, a string or a BigInt per member.
  */
-import { batchCount, type Batch, type MatrixView } from '../../../core/batch.js';
+import { batchCount, type Batch, type ListEntry, type MatrixView } from '../../../core/batch.js';
 import type { DeviceArray } from '../../runtime/types.js';
 
 /**
@@ -39,28 +39,8 @@ export function memberFields(b: Batch<DeviceArray>): MemberFields {
     for (let i = 0; i < count; i++) offset[i] = b.offset + i * b.stride;
     arrays.push(b.data);
   } else {
-    // A member's array is usually the previous member's: a comparison, the Map only on a change.
-    const slots = new Map<DeviceArray, number>();
-    let last: DeviceArray | undefined, lastSlot = -1;
-    const m = b.matrices;
-    const variable = b.kind === 'variable';
-    if (!variable) { rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld); }
-    for (let i = 0; i < count; i++) {
-      const v = m[i]!;
-      if (variable) {
-        const w = v as MatrixView<DeviceArray>;
-        rows[i] = w.rows; cols[i] = w.cols; ld[i] = w.ld;
-      }
-      offset[i] = v.offset;
-      const d = v.data;
-      if (d !== last) {
-        let s = slots.get(d);
-        if (s === undefined) { s = arrays.length; arrays.push(d); slots.set(d, s); }
-        last = d;
-        lastSlot = s;
-      }
-      slot[i] = lastSlot;
-    }
+    if (b.kind !== 'variable') { rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld); }
+    readMembers(b.matrices, b.kind === 'variable', rows, cols, ld, offset, slot, arrays);
   }
   const baseLo = new Float64Array(arrays.length), baseHi = new Float64Array(arrays.length);
   arrays.forEach((d, s) => {
@@ -69,6 +49,37 @@ export function memberFields(b: Batch<DeviceArray>): MemberFields {
     baseHi[s] = Number(p >> 32n);
   });
   return { count, rows, cols, ld, offset, slot, arrays, baseLo, baseHi };
+}
+
+/**
+ * The member loop of memberFields for a list or variable batch (`shapes`: read each member's rows,
+ * cols and ld too), alone in its function: code run once per call after a loop of 200,000 members
+ * would have no type feedback when the loop is first optimised, and would throw that code away on
+ * every call.
+ */
+function readMembers(
+  m: readonly (ListEntry<DeviceArray> | MatrixView<DeviceArray>)[], shapes: boolean,
+  rows: Int32Array, cols: Int32Array, ld: Int32Array, offset: Float64Array, slot: Int32Array, arrays: DeviceArray[],
+): void {
+  // A member's array is usually the previous member's: a comparison, the Map only on a change.
+  const slots = new Map<DeviceArray, number>();
+  let last: DeviceArray | undefined, lastSlot = -1;
+  for (let i = 0; i < m.length; i++) {
+    const v = m[i]!;
+    if (shapes) {
+      const w = v as MatrixView<DeviceArray>;
+      rows[i] = w.rows; cols[i] = w.cols; ld[i] = w.ld;
+    }
+    offset[i] = v.offset;
+    const d = v.data;
+    if (d !== last) {
+      let s = slots.get(d);
+      if (s === undefined) { s = arrays.length; arrays.push(d); slots.set(d, s); }
+      last = d;
+      lastSlot = s;
+    }
+    slot[i] = lastSlot;
+  }
 }
 
 /** A batch's member shapes only (rows, cols, ld): what a router's `covers` reads, for host and device batches alike (no addresses). */

@@ -25,9 +25,9 @@ export const VBATCH_CLASSES: readonly number[] = [8, 16, 24, 32, 48, 64, 128, 25
 export const VBATCH_MAX = 512;
 
 /**
- * getrf's, trsm's and the solves' (potrs, posv, getrs, gesv) class paths still build per-member
- * host state on every call (views, update groups), so they pay only where the per-size path has many distinct sizes to
- * launch. Measured on an H200 (2026-11-29, `myriad bench <op> --vbatched a|b --dtype both`): 20,000
+ * getrf's, trsm's and the solves' (potrs, posv, getrs, gesv) class paths make several passes of
+ * per-member host work on every call (classes, tables, the trsm updates' blocks and their GEMMs'
+ * classes), so they pay only where the per-size path has many distinct sizes to launch. Measured on an H200 (2026-11-29, `myriad bench <op> --vbatched a|b --dtype both`): 20,000
  * square members over 512 sizes (39 a size) ran 5.3-7.0x faster by classes than per size; 200,000
  * over 64 sizes (3,125 a size) 0.09-0.89x. Those families take the class path where a variable
  * batch's members per distinct size average at most this, about the geometric middle of the two.
@@ -95,25 +95,14 @@ export function planClasses(sizes: ArrayLike<number | undefined>): ClassPlan {
   const count = sizes.length;
   const perSize = new Int32Array(VBATCH_MAX + 1);
   const large: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const d = sizes[i];
-    if (d === undefined || d === NO_WORK) continue;
-    if (!(Number.isInteger(d) && d >= 0)) sizeClass(d); // throws, naming the size
-    if (d > VBATCH_MAX) large.push(i); else perSize[d]!++;
-  }
+  countSizes(sizes, perSize, large);
   // next[d]: where the next member of size d goes (sizes descending).
   const next = new Int32Array(VBATCH_MAX + 1);
   let placed = 0;
   for (let d = VBATCH_MAX; d >= 0; d--) { next[d] = placed; placed += perSize[d]!; }
   const order = new Int32Array(placed);
   const place = new Int32Array(count).fill(-1);
-  for (let i = 0; i < count; i++) {
-    const d = sizes[i];
-    if (d === undefined || d === NO_WORK || d > VBATCH_MAX) continue;
-    const q = next[d]!++;
-    order[q] = i;
-    place[i] = q;
-  }
+  placeMembers(sizes, next, order, place);
   // Class c takes the sizes (bound of class c - 1, bound of c]; size 0 is in the first.
   const classes: SizeClass[] = [];
   let end = placed;
@@ -125,6 +114,33 @@ export function planClasses(sizes: ArrayLike<number | undefined>): ClassPlan {
     end -= n;
   }
   return { classes: classes.reverse(), order, place, large };
+}
+
+/*
+ * planClasses' two passes over the members, each alone in its function: code after a loop of
+ * 200,000 members has no type feedback when the loop is first optimised, and would throw that code
+ * away on every call.
+ */
+
+/** perSize[d] := the members of size d (up to VBATCH_MAX); the larger members' batch indices to `large`. */
+function countSizes(sizes: ArrayLike<number | undefined>, perSize: Int32Array, large: number[]): void {
+  for (let i = 0; i < sizes.length; i++) {
+    const d = sizes[i];
+    if (d === undefined || d === NO_WORK) continue;
+    if (!(Number.isInteger(d) && d >= 0)) sizeClass(d); // throws, naming the size
+    if (d > VBATCH_MAX) large.push(i); else perSize[d]!++;
+  }
+}
+
+/** Each member up to VBATCH_MAX at next[d]++ of `order` (its size d), its place there in `place`. */
+function placeMembers(sizes: ArrayLike<number | undefined>, next: Int32Array, order: Int32Array, place: Int32Array): void {
+  for (let i = 0; i < sizes.length; i++) {
+    const d = sizes[i];
+    if (d === undefined || d === NO_WORK || d > VBATCH_MAX) continue;
+    const q = next[d]!++;
+    order[q] = i;
+    place[i] = q;
+  }
 }
 
 /**

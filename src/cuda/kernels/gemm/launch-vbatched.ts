@@ -74,8 +74,7 @@ export function gemmVbatchedFields(dev: GpuDevice, r: VbatchedGemmScalars, a: Me
   const dtype = r.dtype;
   // The k each member runs: 0 where alpha = 0 (BLAS then reads neither A nor B).
   const k = r.alpha === 0 ? new Int32Array(count) : r.transA === 'N' ? a.cols : a.rows;
-  const sizes = new Int32Array(count);
-  for (let i = 0; i < count; i++) sizes[i] = gemmMemberSize(c.rows[i]!, c.cols[i]!, k[i]!, r.beta) ?? NO_WORK;
+  const sizes = memberSizes(c.rows, c.cols, k, r.beta);
   const common = { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta };
   const plan = planVbatchedGemmSizes(common, sizes, opts.tuning ?? tuningFor(dev.info.arch, 'gemm'));
   opts.onPlan?.(plan);
@@ -101,6 +100,13 @@ export function gemmVbatchedFields(dev: GpuDevice, r: VbatchedGemmScalars, a: Me
     const pick = (f: MemberFields): VariableBatch<DeviceArray> => ({ kind: 'variable', order: 'col', matrices: plan.large.map((i) => memberView(f, i)) });
     gemmCuda(dev, { transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, a: pick(a), b: pick(b), c: pick(c) });
   }
+}
+
+/** Each member's gemmMemberSize (NO_WORK where it has nothing to do), its loop alone in a function (no code after it that never ran). */
+function memberSizes(m: Int32Array, n: Int32Array, k: Int32Array, beta: number): Int32Array {
+  const sizes = new Int32Array(m.length);
+  for (let i = 0; i < m.length; i++) sizes[i] = gemmMemberSize(m[i]!, n[i]!, k[i]!, beta) ?? NO_WORK;
+  return sizes;
 }
 
 /**

@@ -17,8 +17,8 @@ export { getrfCuda, getrfGroup, getrfLargePath, type GetrfOptions } from './laun
 export type { GetrfVbatchedParams } from './params.js';
 export { getrfSmallVbatchedSource, GETRF_VBATCH_INTS } from './generate-vbatched.js';
 export { getrfRegisterVbatchedSource } from './generate-register.js';
-export { planVbatchedGetrf, getrfClassParams, getrfRegisterClassMax, getrfMemberSize, type VbatchedGetrfPlan, type VbatchedGetrfLaunch, type VbatchedGetrfProblem } from './plan-vbatched.js';
-export { getrfVbatchedCuda, getrfVbatchedCovers, vbatchedGetrfLaunch, vbatchedGetrfPanelSteps, vbatchedGetrfSource, type GetrfVbatchedOptions, type PanelStep } from './launch-vbatched.js';
+export { planVbatchedGetrf, planVbatchedGetrfSizes, getrfClassParams, getrfRegisterClassMax, getrfMemberSize, type VbatchedGetrfPlan, type VbatchedGetrfLaunch, type VbatchedGetrfProblem } from './plan-vbatched.js';
+export { getrfVbatchedCuda, getrfVbatchedFields, getrfMemberTables, getrfVbatchedCovers, vbatchedGetrfLaunch, vbatchedGetrfPanelSteps, vbatchedGetrfSource, type GetrfVbatchedOptions, type PanelStep } from './launch-vbatched.js';
 export { getrfPanelVbatchedSource, getrfUpdateVbatchedSource } from './generate-panel.js';
 export { getrfDeviceVariableCuda, type GetrfDeviceOptions } from './launch-vdevice.js';
 export { generateGetrfClassify } from './generate-vdevice.js';

@@ -6,7 +6,7 @@
  * info at info[i]). Members beyond the largest class go to the per-size path (getrfGroup per
  * distinct shape and ld, the matrices' batch indices passed as its index map).
  */
-import { batchCount, matrixAt, type MatrixView } from '../../../core/batch.js';
+import { batchCount } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { GetrfRequest } from '../../../core/ops.js';
 import { tuningFor, type GetrfTuning } from '../../model/tuning/index.js';
@@ -14,7 +14,7 @@ import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchCo
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, putAddress } from '../common/members.js';
+import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
 import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelVbatchedSource, getrfUpdateVbatchedSource, UPDATE_COLUMNS, UPDATE_THREADS } from './generate-panel.js';
@@ -23,7 +23,7 @@ import { getrfSmallLayout } from './generate-small.js';
 import { GETRF_VBATCH_INTS, getrfSmallVbatchedSource } from './generate-vbatched.js';
 import { getrfGroup } from './launch.js';
 import type { GetrfPanelParams, GetrfVbatchedParams } from './params.js';
-import { planVbatchedGetrf, type VbatchedGetrfPlan } from './plan-vbatched.js';
+import { getrfMemberSize, planVbatchedGetrfSizes, type VbatchedGetrfPlan } from './plan-vbatched.js';
 
 export interface GetrfVbatchedOptions {
   readonly tuning?: GetrfTuning;
@@ -76,34 +76,27 @@ export function vbatchedGetrfPanelSteps(p: GetrfPanelParams, shapes: readonly { 
 }
 
 export function getrfVbatchedCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>, opts: GetrfVbatchedOptions = {}): void {
-  const count = batchCount(r.a);
+  if (batchCount(r.a) === 0) return;
+  // Flat per-member fields: a call of 200,000 members makes no object per member.
+  getrfVbatchedFields(dev, r, memberFields(r.a), opts);
+}
+
+/** getrfVbatchedCuda on A already read into flat fields (`f`: those of r.a), for a composition that reads A's members once (gesv). */
+export function getrfVbatchedFields(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>, f: MemberFields, opts: GetrfVbatchedOptions = {}): void {
+  const count = f.count;
   if (count === 0) return;
   const dtype = deviceDtype(r.a);
-  const views: MatrixView<DeviceArray>[] = [];
-  for (let i = 0; i < count; i++) views.push(matrixAt(r.a, i));
+  const sizes = memberSizes(f.rows, f.cols);
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
-  const plan = planVbatchedGetrf({ dtype, shapes: views, sharedLimit: sharedLimit(dev) }, tuning);
+  const plan = planVbatchedGetrfSizes(dtype, sizes, sharedLimit(dev), tuning);
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
-    const members = plan.launches.reduce((s, l) => s + l.members.length, 0);
-    const pointers = new BigInt64Array(members);
-    const words = addressWords(pointers);
-    const ints = new Int32Array(members * GETRF_VBATCH_INTS);
-    const bytes = elementBytes(dtype);
-    // Typed fields and addresses as two 32-bit words: no BigInt and no array literal per member.
-    const f = memberFields(r.a);
-    let q = 0;
-    for (const l of plan.launches) for (const i of l.members) {
-      putAddress(pointers, words, q, f, i, bytes);
-      const o = q * GETRF_VBATCH_INTS;
-      ints[o] = f.rows[i]!; ints[o + 1] = f.cols[i]!; ints[o + 2] = f.ld[i]!; ints[o + 3] = i;
-      q++;
-    }
-    const tables = uploadMemberTables(dev, pointers, 1, ints, GETRF_VBATCH_INTS);
+    const tables = getrfMemberTables(plan, f, elementBytes(dtype));
+    const uploaded = uploadMemberTables(dev, tables.pointers, 1, tables.ints, GETRF_VBATCH_INTS);
     try {
       let first = 0;
       for (const l of plan.launches) {
-        const at = tables.at(first);
+        const at = uploaded.at(first);
         first += l.members.length;
         const c = l.params;
         const n = l.members.length;
@@ -111,7 +104,7 @@ export function getrfVbatchedCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, D
         if (c.variant === 'vpanel') {
           const panel = kernelFor(dev, 'getrf-vpanel', c.params, () => getrfPanelVbatchedSource(c.params));
           const update = kernelFor(dev, 'getrf-vupdate', c.params, () => getrfUpdateVbatchedSource(c.params));
-          for (const st of vbatchedGetrfPanelSteps(c.params, Array.from(l.members, (i) => views[i]!))) {
+          for (const st of vbatchedGetrfPanelSteps(c.params, Array.from(l.members, (i) => ({ rows: f.rows[i]!, cols: f.cols[i]! })))) {
             panel.launch(st.panel, [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), arg.i32(n), arg.i32(st.i0)]);
             if (st.update !== null) update.launch(st.update, [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.i32(n), arg.i32(st.i0)]);
           }
@@ -121,26 +114,53 @@ export function getrfVbatchedCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, D
         kernel.launch(vbatchedGetrfLaunch(c, n), [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), arg.i32(n)]);
       }
     } finally {
-      releaseMemberTables(dev, tables);
+      releaseMemberTables(dev, uploaded);
     }
   }
-  if (plan.large.length > 0) largeMembers(dev, dtype, r, views, plan.large);
+  if (plan.large.length > 0) largeMembers(dev, dtype, r, f, plan.large);
+}
+
+/** Each member's getrfMemberSize, its loop alone in a function (no code after it that never ran). */
+function memberSizes(rows: Int32Array, cols: Int32Array): Int32Array {
+  const sizes = new Int32Array(rows.length);
+  for (let i = 0; i < rows.length; i++) sizes[i] = getrfMemberSize(rows[i]!, cols[i]!);
+  return sizes;
+}
+
+/**
+ * The two tables of a plan's members, in launch order: a pointer (offset folded in) and m, n, ld,
+ * batch index per member, written in batch order, each member's row at its place (the fields are
+ * read in sequence).
+ */
+export function getrfMemberTables(plan: Pick<VbatchedGetrfPlan, 'order' | 'place'>, f: MemberFields, bytes: number): { pointers: BigInt64Array; ints: Int32Array } {
+  const place = plan.place;
+  const pointers = new BigInt64Array(plan.order.length);
+  const words = addressWords(pointers);
+  const ints = new Int32Array(plan.order.length * GETRF_VBATCH_INTS);
+  const rows = f.rows, cols = f.cols, ld = f.ld;
+  for (let i = 0; i < place.length; i++) {
+    const q = place[i]!;
+    if (q < 0) continue;
+    putAddress(pointers, words, q, f, i, bytes);
+    const o = q * GETRF_VBATCH_INTS;
+    ints[o] = rows[i]!; ints[o + 1] = cols[i]!; ints[o + 2] = ld[i]!; ints[o + 3] = i;
+  }
+  return { pointers, ints };
 }
 
 /** Members beyond the largest class: one group per distinct (rows, cols, ld), as the per-size path runs them. */
-function largeMembers(dev: GpuDevice, dtype: DType, r: GetrfRequest<DeviceArray, DeviceArray>, views: readonly MatrixView<DeviceArray>[], large: readonly number[]): void {
+function largeMembers(dev: GpuDevice, dtype: DType, r: GetrfRequest<DeviceArray, DeviceArray>, f: MemberFields, large: readonly number[]): void {
   const byShape = new Map<string, number[]>();
   for (const i of large) {
-    const v = views[i]!;
-    const key = `${v.rows}/${v.cols}/${v.ld}`;
+    const key = `${f.rows[i]}/${f.cols[i]}/${f.ld[i]}`;
     const g = byShape.get(key);
     if (g === undefined) byShape.set(key, [i]); else g.push(i);
   }
   const grouping: { groups: LaunchGroup[]; temporaries: DeviceArray[] } = { groups: [], temporaries: [] };
   try {
     for (const members of byShape.values()) {
-      const first = views[members[0]!]!;
-      const table = uploadPointers(dev, members.map((i) => views[i]!));
+      const first = memberView(f, members[0]!);
+      const table = uploadPointers(dev, members.map((i) => memberView(f, i)));
       grouping.temporaries.push(table);
       const index = dev.upload(Int32Array.from(members));
       grouping.temporaries.push(index);

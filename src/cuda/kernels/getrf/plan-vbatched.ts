@@ -11,7 +11,7 @@ import type { DType } from '../../../core/dtype.js';
 import { elementBytes } from '../common/precision.js';
 import { bandFor, type GetrfTuning } from '../../model/tuning/index.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
-import { planClasses, sizeClass, VBATCH_CLASSES, type SizeClass } from '../common/vbatch.js';
+import { NO_WORK, planClasses, sizeClass, VBATCH_CLASSES, VBATCH_MAX, type SizeClass } from '../common/vbatch.js';
 import { SMALL_WARPS } from '../common/warp-slots.js';
 import { GETRF_SMALL_MAX } from './generate-small.js';
 import type { GetrfVbatchedParams } from './params.js';
@@ -31,6 +31,10 @@ export interface VbatchedGetrfLaunch extends SizeClass {
 
 export interface VbatchedGetrfPlan {
   readonly launches: readonly VbatchedGetrfLaunch[];
+  /** The launches' members one after another (their `members` are views of it). */
+  readonly order: Int32Array;
+  /** Per batch index, its place in `order` (-1: in no launch). */
+  readonly place: Int32Array;
   /** Batch indices (batch order) of the members on the per-size path. */
   readonly large: readonly number[];
 }
@@ -70,21 +74,37 @@ function classMinBlocks(dtype: DType, bound: number, warps: number, minBlocks: n
 }
 
 export function planVbatchedGetrf(p: VbatchedGetrfProblem, tuning: GetrfTuning): VbatchedGetrfPlan {
-  const sizes = p.shapes.map((s) => getrfMemberSize(s.rows, s.cols));
+  const sizes = new Int32Array(p.shapes.length);
+  for (let i = 0; i < sizes.length; i++) sizes[i] = getrfMemberSize(p.shapes[i]!.rows, p.shapes[i]!.cols);
+  return planVbatchedGetrfSizes(p.dtype, sizes, p.sharedLimit, tuning);
+}
+
+/**
+ * The same from the members' sizes (getrfMemberSize of each), as the launcher computes them in one
+ * typed array. Whether a size has a class (a class bound within VBATCH_MAX whose design fits) is
+ * found once per distinct size, not per member: one pass marks the members without one (NO_WORK
+ * for planClasses, their batch indices to `large`), then one counting sort.
+ */
+export function planVbatchedGetrfSizes(dtype: DType, sizes: Int32Array, sharedLimit: number, tuning: GetrfTuning): VbatchedGetrfPlan {
   const designs = new Map<number, GetrfVbatchedParams | undefined>();
   const design = (bound: number): GetrfVbatchedParams | undefined => {
-    if (!designs.has(bound)) designs.set(bound, getrfClassParams(p.dtype, bound, tuning, p.sharedLimit));
+    if (!designs.has(bound)) designs.set(bound, getrfClassParams(dtype, bound, tuning, sharedLimit));
     return designs.get(bound);
   };
-  const inClass = (d: number): boolean => { const bound = sizeClass(d); return bound !== undefined && design(bound) !== undefined; };
-  // One pass, no array per member: a member in a class keeps its size, the others go to `large`.
-  const classed: (number | undefined)[] = new Array<number | undefined>(sizes.length);
+  // Per size up to VBATCH_MAX: 1 where it has a class, 0 where not, -1 not yet asked.
+  const classed = new Int8Array(VBATCH_MAX + 1).fill(-1);
+  const inClass = (d: number): boolean => {
+    if (d > VBATCH_MAX) return false;
+    if (classed[d] === -1) { const bound = sizeClass(d); classed[d] = bound !== undefined && design(bound) !== undefined ? 1 : 0; }
+    return classed[d] === 1;
+  };
+  const keys = new Int32Array(sizes.length);
   const large: number[] = [];
   for (let i = 0; i < sizes.length; i++) {
     const d = sizes[i]!;
-    if (inClass(d)) classed[i] = d;
-    else { classed[i] = undefined; large.push(i); }
+    if (inClass(d)) keys[i] = d;
+    else { keys[i] = NO_WORK; large.push(i); }
   }
-  const { classes } = planClasses(classed);
-  return { launches: classes.map((c) => ({ ...c, params: design(c.bound)! })), large };
+  const { classes, order, place } = planClasses(keys);
+  return { launches: classes.map((c) => ({ ...c, params: design(c.bound)! })), order, place, large };
 }

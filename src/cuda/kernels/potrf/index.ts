@@ -14,6 +14,6 @@ export { potrfSmallVbatchedSource, POTRF_VBATCH_INTS } from './generate-vbatched
 export { potrfRegisterVbatchedSource } from './generate-register.js';
 export { potrfPanelVbatchedSource } from './generate-panel.js';
 export { planVbatchedPotrf, potrfClassParams, type VbatchedPotrfPlan, type VbatchedPotrfLaunch, type VbatchedPotrfProblem } from './plan-vbatched.js';
-export { potrfVbatchedCuda, potrfVbatchedCovers, vbatchedPotrfLaunch, vbatchedPotrfSource, type PotrfVbatchedOptions } from './launch-vbatched.js';
+export { potrfVbatchedCuda, potrfVbatchedFields, potrfVbatchedCovers, vbatchedPotrfLaunch, vbatchedPotrfSource, type PotrfVbatchedOptions } from './launch-vbatched.js';
 export { launchPotrfRegions, potrfDeviceDesigns, potrfDeviceVariableCuda, type PotrfDeviceOptions } from './launch-vdevice.js';
 export { generatePotrfClassify } from './generate-vdevice.js';

@@ -44,11 +44,15 @@ export function vbatchedPotrfLaunch(c: PotrfVbatchedParams, n: number): LaunchCo
 }
 
 export function potrfVbatchedCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>, opts: PotrfVbatchedOptions = {}): void {
-  const count = batchCount(r.a);
-  if (count === 0) return;
-  const dtype = deviceDtype(r.a);
+  if (batchCount(r.a) === 0) return;
   // Flat per-member fields: a call of 200,000 members makes no object per member.
-  const a = memberFields(r.a);
+  potrfVbatchedFields(dev, r, memberFields(r.a), opts);
+}
+
+/** potrfVbatchedCuda on A already read into flat fields (`a`: those of r.a), for a composition that reads A's members once (posv). */
+export function potrfVbatchedFields(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>, a: MemberFields, opts: PotrfVbatchedOptions = {}): void {
+  if (a.count === 0) return;
+  const dtype = deviceDtype(r.a);
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'potrf');
   const plan = planVbatchedPotrf({ dtype, uplo: r.uplo, orders: a.rows, sharedLimit: sharedLimit(dev) }, tuning);
   opts.onPlan?.(plan);

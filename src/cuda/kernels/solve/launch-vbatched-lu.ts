@@ -24,8 +24,8 @@ import { memberFields, type MemberFields } from '../common/members.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { releaseMemberTables, type MemberTables } from '../common/vbatch.js';
-import { getrfVbatchedCuda } from '../getrf/index.js';
-import { trsmVbatchedCuda } from '../trsm/index.js';
+import { getrfVbatchedFields } from '../getrf/index.js';
+import { trsmVbatchedMembers, trsmVbatchedSolve } from '../trsm/index.js';
 import {
   PERMUTE_VBATCH_CHUNKS, PERMUTE_VBATCH_THREADS, permuteVbatchedCap, permuteVbatchedSharedBytes, permuteVbatchedSource,
 } from './generate-permute-vbatched.js';
@@ -79,9 +79,13 @@ function permute(dev: GpuDevice, dtype: DType, tables: MemberTables, pointerStri
   }
 }
 
-/** Both triangular solves with LU factors by trsm's variable-size launcher, around `interchange` (op N before them, op T after). */
-function luSolves(dev: GpuDevice, trans: Op, a: Batch<DeviceArray>, b: Batch<DeviceArray>, interchange: () => void): void {
-  const solve = (uplo: Uplo, diag: Diag): void => trsmVbatchedCuda(dev, { side: 'left', uplo, transA: trans, diag, alpha: 1, a, b });
+/**
+ * Both triangular solves with LU factors by trsm's variable-size launcher, around `interchange` (op
+ * N before them, op T after); `fa`, `fb` the members of a and b, read once for both.
+ */
+function luSolves(dev: GpuDevice, trans: Op, a: Batch<DeviceArray>, b: Batch<DeviceArray>, fa: MemberFields, fb: MemberFields, interchange: () => void): void {
+  const members = trsmVbatchedMembers({ side: 'left', b }, fa, fb);
+  const solve = (uplo: Uplo, diag: Diag): void => trsmVbatchedSolve(dev, { side: 'left', uplo, transA: trans, diag, alpha: 1, a, b }, members);
   if (trans === 'N') {
     interchange();
     solve('lower', 'unit');
@@ -110,7 +114,7 @@ export function getrsVbatchedCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, D
   if (kept.order.length === 0) return;
   const tables = solveTables(dev, dtype, fb, kept);
   try {
-    luSolves(dev, r.trans, r.a, r.b, () => permute(dev, dtype, tables, 1, launches, r, null, r.trans !== 'N'));
+    luSolves(dev, r.trans, r.a, r.b, memberFields(r.a), fb, () => permute(dev, dtype, tables, 1, launches, r, null, r.trans !== 'N'));
   } finally {
     releaseMemberTables(dev, tables);
   }
@@ -120,7 +124,9 @@ export function getrsVbatchedCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, D
 export function gesvVbatchedCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>): void {
   if (batchCount(r.b) === 0) return;
   const { dtype, fb, kept, launches } = interchangePlan(dev, r.b);
-  getrfVbatchedCuda(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info });
+  // A's members read once, for the factorisation and both solves.
+  const fa = memberFields(r.a);
+  getrfVbatchedFields(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info }, fa);
   keepingFailed(dev, dtype, fb, kept, r.info, (tables) =>
-    luSolves(dev, 'N', r.a, r.b, () => permute(dev, dtype, tables, COPY_VBATCH_POINTERS, launches, r, r.info, false)));
+    luSolves(dev, 'N', r.a, r.b, fa, fb, () => permute(dev, dtype, tables, COPY_VBATCH_POINTERS, launches, r, r.info, false)));
 }

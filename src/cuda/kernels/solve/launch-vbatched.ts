@@ -6,7 +6,8 @@
  * the failed members' B copied back (generate-copy-vbatched.ts), so that B is unchanged where
  * info > 0, as LAPACK's posv and the per-size path leave it (`keepingFailed`, which gesv's class
  * path shares: launch-vbatched-lu.ts). Members beyond the classes take each family's per-size path
- * inside those launchers.
+ * inside those launchers. Each batch's members are read once a call (memberFields), and the two
+ * solves share one classing of B's members and its host tables (trsmVbatchedMembers).
  */
 import { batchCount, type Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
@@ -20,8 +21,8 @@ import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { addressWords, arrayFields, memberFields, memberShapes, putAddress, severalShapes, type MemberFields } from '../common/members.js';
 import { classPathPays, releaseMemberTables, uploadMemberTables, VBATCH_MAX, type MemberTables } from '../common/vbatch.js';
-import { potrfVbatchedCuda } from '../potrf/index.js';
-import { trsmVbatchedCuda } from '../trsm/index.js';
+import { potrfVbatchedFields } from '../potrf/index.js';
+import { trsmVbatchedMembers, trsmVbatchedSolve } from '../trsm/index.js';
 import { COPY_VBATCH_INTS, COPY_VBATCH_POINTERS, COPY_VBATCH_THREADS, copyVbatchedSource } from './generate-copy-vbatched.js';
 
 /** Most blocks of the copy's launch (each walks further members in steps of the grid). */
@@ -32,9 +33,13 @@ export function vbatchedCopyLaunch(n: number, gridMax = COPY_GRID_MAX): LaunchCo
   return { grid: [Math.max(1, Math.min(n, gridMax)), 1, 1], block: [COPY_VBATCH_THREADS, 1, 1] };
 }
 
-/** Both triangular solves with a Cholesky factor on a variable batch: L L^T X = B (lower) or U^T U X = B (upper). */
-function choleskySolves(dev: GpuDevice, uplo: Uplo, a: Batch<DeviceArray>, b: Batch<DeviceArray>): void {
-  const solve = (transA: Op): void => trsmVbatchedCuda(dev, { side: 'left', uplo, transA, diag: 'nonunit', alpha: 1, a, b });
+/**
+ * Both triangular solves with a Cholesky factor on a variable batch: L L^T X = B (lower) or U^T U X
+ * = B (upper); `fa`, `fb` the members of a and b, read once for both.
+ */
+function choleskySolves(dev: GpuDevice, uplo: Uplo, a: Batch<DeviceArray>, b: Batch<DeviceArray>, fa: MemberFields, fb: MemberFields): void {
+  const members = trsmVbatchedMembers({ side: 'left', b }, fa, fb);
+  const solve = (transA: Op): void => trsmVbatchedSolve(dev, { side: 'left', uplo, transA, diag: 'nonunit', alpha: 1, a, b }, members);
   if (uplo === 'lower') { solve('N'); solve('T'); } else { solve('T'); solve('N'); }
 }
 
@@ -43,16 +48,17 @@ export function potrsVbatchedCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, D
   const count = batchCount(r.b);
   if (count === 0) return;
   zeroInfo(dev, r.info, null, count);
-  choleskySolves(dev, r.uplo, r.a, r.b);
+  choleskySolves(dev, r.uplo, r.a, r.b, memberFields(r.a), memberFields(r.b));
 }
 
 /** Cholesky factorisation and solve by size class; B is left unchanged where info > 0 (LAPACK's posv). */
 export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
   const count = batchCount(r.b);
   if (count === 0) return;
-  potrfVbatchedCuda(dev, { uplo: r.uplo, a: r.a, info: r.info });
-  const fb = memberFields(r.b);
-  keepingFailed(dev, deviceDtype(r.b), fb, keptMembers(fb), r.info, () => choleskySolves(dev, r.uplo, r.a, r.b));
+  // A's and B's members read once, for the factorisation, the copies and both solves.
+  const fa = memberFields(r.a), fb = memberFields(r.b);
+  potrfVbatchedFields(dev, { uplo: r.uplo, a: r.a, info: r.info }, fa);
+  keepingFailed(dev, deviceDtype(r.b), fb, keptMembers(fb), r.info, () => choleskySolves(dev, r.uplo, r.a, r.b, fa, fb));
 }
 
 /**

@@ -6,6 +6,7 @@
  * largest class, and every member where alpha = 0, go to the per-size path (trsmCuda).
  */
 import { batchCount, type MatrixView, type VariableBatch } from '../../../core/batch.js';
+import type { DType } from '../../../core/dtype.js';
 import type { TrsmRequest } from '../../../core/ops.js';
 import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../runtime/types.js';
@@ -18,7 +19,7 @@ import { gemmVbatchedFields, type VbatchedGemmScalars } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
 import { trsmCuda } from './launch-trsm.js';
 import type { TrsmForce, TrsmLeafShape, TrsmStep } from './params.js';
-import { memberUpdateOf, planVbatchedTrsm, type VbatchedTrsmPlan } from './plan-vbatched.js';
+import { classifyTrsm, memberUpdateOf, planVbatchedTrsm, type TrsmClassing, type VbatchedTrsmPlan } from './plan-vbatched.js';
 import { leafChunk } from './plan.js';
 
 export interface TrsmVbatchedOptions {
@@ -44,38 +45,59 @@ export function vbatchedTrsmLaunch(shape: TrsmLeafShape, n: number, nvecMax: num
 const variableOf = (matrices: MatrixView<DeviceArray>[]): VariableBatch<DeviceArray> => ({ kind: 'variable', order: 'col', matrices });
 
 export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, opts: TrsmVbatchedOptions = {}): void {
-  const count = batchCount(r.b);
-  if (count === 0) return;
+  if (batchCount(r.b) === 0) return;
   if (r.alpha === 0) { trsmCuda(dev, r); return; }
+  // Flat per-member fields: a call of 200,000 members makes no object per member.
+  trsmVbatchedSolve(dev, r, trsmVbatchedMembers(r, memberFields(r.a), memberFields(r.b)), opts);
+}
+
+/**
+ * A variable trsm's members read into flat fields, classed and their tables written (on the host),
+ * once for every solve on the same batches with the same side (posv's and gesv's two solves): what
+ * does not depend on uplo, transA, diag or alpha.
+ */
+export interface TrsmVbatchedMembers {
+  readonly side: TrsmRequest['side'];
+  readonly dtype: DType;
+  readonly fa: MemberFields;
+  readonly fb: MemberFields;
+  /** Per member: its triangle's order and B's other dimension. */
+  readonly t: Int32Array;
+  readonly nvec: Int32Array;
+  readonly classing: TrsmClassing;
+  /** The class members' tables, in launch order (trsmMemberTables); undefined where no member is in a class. */
+  readonly tables: { readonly pointers: BigInt64Array; readonly ints: Int32Array } | undefined;
+}
+
+/** The members of r.a and r.b (`fa`, `fb`: their flat fields) for trsmVbatchedSolve. */
+export function trsmVbatchedMembers(r: Pick<TrsmRequest<DeviceArray>, 'side' | 'b'>, fa: MemberFields, fb: MemberFields): TrsmVbatchedMembers {
   const dtype = deviceDtype(r.b);
   const left = r.side === 'left';
-  // Flat per-member fields: a call of 200,000 members makes no object per member.
-  const fa = memberFields(r.a), fb = memberFields(r.b);
-  const members = { t: left ? fb.rows : fb.cols, nvec: left ? fb.cols : fb.rows };
+  const t = left ? fb.rows : fb.cols, nvec = left ? fb.cols : fb.rows;
+  const classing = classifyTrsm({ t, nvec });
+  const tables = classing.order.length === 0 ? undefined : trsmMemberTables(classing, fa, fb, t, nvec, elementBytes(dtype));
+  return { side: r.side, dtype, fa, fb, t, nvec, classing, tables };
+}
+
+/**
+ * trsmVbatchedCuda on members already read, classed and tabled (trsmVbatchedMembers of r.a and r.b
+ * with r.side), for a composition that runs several solves on the same batches. alpha must not be
+ * 0 (trsmVbatchedCuda sends that to the per-size path).
+ */
+export function trsmVbatchedSolve(dev: GpuDevice, r: TrsmRequest<DeviceArray>, m: TrsmVbatchedMembers, opts: TrsmVbatchedOptions = {}): void {
+  const { fa, fb, dtype } = m;
+  if (fb.count === 0) return;
+  if (m.side !== r.side || m.dtype !== deviceDtype(r.b)) throw new Error(`trsm members read for side ${m.side} (${m.dtype}), used for side ${r.side}`);
   const variant = { side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag };
-  const plan = planVbatchedTrsm({ ...variant, dtype, members, sharedLimit: sharedLimit(dev) }, opts.tuning ?? tuningFor(dev.info.arch, 'trsm'), opts.force);
+  const plan = planVbatchedTrsm({ ...variant, dtype, members: m, sharedLimit: sharedLimit(dev) }, opts.tuning ?? tuningFor(dev.info.arch, 'trsm'), opts.force, m.classing);
   opts.onPlan?.(plan);
-  if (plan.launches.length > 0) {
-    const total = plan.launches.reduce((s, l) => s + l.members.length, 0);
-    const pointers = new BigInt64Array(total * TRSM_VBATCH_POINTERS);
-    const words = addressWords(pointers);
-    const ints = new Int32Array(total * TRSM_VBATCH_INTS);
-    const bytes = elementBytes(dtype);
-    // Addresses as two 32-bit words: no BigInt and no array literal per member.
-    let q = 0;
-    for (const l of plan.launches) for (const i of l.members) {
-      putAddress(pointers, words, q * TRSM_VBATCH_POINTERS, fa, i, bytes);
-      putAddress(pointers, words, q * TRSM_VBATCH_POINTERS + 1, fb, i, bytes);
-      const o = q * TRSM_VBATCH_INTS;
-      ints[o] = members.t[i]!; ints[o + 1] = members.nvec[i]!; ints[o + 2] = fa.ld[i]!; ints[o + 3] = fb.ld[i]!;
-      q++;
-    }
-    const tables = uploadMemberTables(dev, pointers, TRSM_VBATCH_POINTERS, ints, TRSM_VBATCH_INTS);
+  if (plan.launches.length > 0 && m.tables !== undefined) {
+    const uploaded = uploadMemberTables(dev, m.tables.pointers, TRSM_VBATCH_POINTERS, m.tables.ints, TRSM_VBATCH_INTS);
     try {
       const kernel = kernelFor(dev, 'trsm-vleaf', plan.leaf, () => trsmVbatchedLeafSource(plan.leaf));
       let first = 0;
       for (const l of plan.launches) {
-        const at = tables.at(first);
+        const at = uploaded.at(first);
         first += l.members.length;
         const n = l.members.length;
         for (const step of l.steps) {
@@ -88,15 +110,39 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
             continue;
           }
           // The update over the members whose target block is not empty (the others have nothing to change).
-          const update = updateFields(r, fa, fb, l.members, members.t, step);
+          const update = updateFields(r, fa, fb, l.members, m.t, step);
           if (update !== undefined) gemmVbatchedFields(dev, { dtype, ...update.scalars }, update.a, update.b, update.c);
         }
       }
     } finally {
-      releaseMemberTables(dev, tables);
+      releaseMemberTables(dev, uploaded);
     }
   }
   if (plan.large.length > 0) trsmCuda(dev, { ...r, a: variableOf(plan.large.map((i) => memberView(fa, i))), b: variableOf(plan.large.map((i) => memberView(fb, i))) });
+}
+
+/**
+ * The two tables of a plan's members, in launch order: pointers A, B (offsets folded in) and ints
+ * t, nvec, ldA, ldB per member (generate-vbatched.ts reads them), written in batch order, each
+ * member's row at its place (the fields are read in sequence).
+ */
+export function trsmMemberTables(
+  plan: Pick<TrsmClassing, 'order' | 'place'>, fa: MemberFields, fb: MemberFields, t: ArrayLike<number>, nvec: ArrayLike<number>, bytes: number,
+): { pointers: BigInt64Array; ints: Int32Array } {
+  const place = plan.place;
+  const pointers = new BigInt64Array(plan.order.length * TRSM_VBATCH_POINTERS);
+  const words = addressWords(pointers);
+  const ints = new Int32Array(plan.order.length * TRSM_VBATCH_INTS);
+  const lda = fa.ld, ldb = fb.ld;
+  for (let i = 0; i < place.length; i++) {
+    const q = place[i]!;
+    if (q < 0) continue;
+    putAddress(pointers, words, q * TRSM_VBATCH_POINTERS, fa, i, bytes);
+    putAddress(pointers, words, q * TRSM_VBATCH_POINTERS + 1, fb, i, bytes);
+    const o = q * TRSM_VBATCH_INTS;
+    ints[o] = t[i]!; ints[o + 1] = nvec[i]!; ints[o + 2] = lda[i]!; ints[o + 3] = ldb[i]!;
+  }
+  return { pointers, ints };
 }
 
 /**
@@ -116,54 +162,91 @@ export function trsmVbatchedCovers(r: TrsmRequest<DeviceArray>): boolean {
 /** A member's block of an update step, as updateOf cuts it: from A or B, at (r0, c0), rows x cols. */
 interface Cut { fromA: boolean; r0: number; c0: number; rows: number; cols: number }
 
+/** The update of the members of one B shape: the GEMM's scalars and the member's three blocks (A, B, C of the GEMM). */
+interface ShapeUpdate { readonly scalars: Omit<VbatchedGemmScalars, 'dtype'>; readonly cuts: readonly [Cut, Cut, Cut] }
+
+/** Entries of one block in the flat cut table: r0, c0, rows, cols. */
+const CUT_ENTRIES = 4;
+
 /**
  * One update step's GEMM over the members of a class, in flat fields (common/members.ts): each
  * member's blocks as memberUpdate cuts them (memberUpdateOf, the rule its tests check), only the
- * members whose C block is not empty; undefined where none is.
+ * members whose C block is not empty, in class order; undefined where none is.
+ *
+ * A member's cuts depend on its B's rows and cols alone (offsets and ld are applied below): made
+ * once per shape of the class (200,000 members, a few hundred shapes), a run of members of one
+ * shape (the class is in size order) found without the Map. One pass finds each member's shape
+ * (updateEntries); then each operand's fields are written from typed arrays alone (cutFields).
  */
 function updateFields(
-  r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, classMembers: ArrayLike<number>,
-  triangle: ArrayLike<number>, step: Extract<TrsmStep, { kind: 'update' }>,
+  r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, classMembers: Int32Array,
+  triangle: Int32Array, step: Extract<TrsmStep, { kind: 'update' }>,
 ): { scalars: Omit<VbatchedGemmScalars, 'dtype'>; a: MemberFields; b: MemberFields; c: MemberFields } | undefined {
-  const kept: number[] = [];
-  const cuts: (readonly Cut[])[] = [];
-  let scalars: Omit<VbatchedGemmScalars, 'dtype'> | undefined;
+  const shapes: ShapeUpdate[] = [];
+  const entry = new Int32Array(classMembers.length);
+  const kept = updateEntries(r, fb, classMembers, triangle, step, entry, shapes);
+  if (kept === 0) return undefined;
+  // The first shape is the first kept member's (a shape is added where a member first needs it).
+  const first = 0;
+  // Which of A and B each operand is cut from is the step's (the same for every shape).
+  const [a, b, c] = [0, 1, 2].map((w) => {
+    const cuts = new Int32Array(shapes.length * CUT_ENTRIES);
+    shapes.forEach((s, e) => { const x = s.cuts[w]!; cuts.set([x.r0, x.c0, x.rows, x.cols], e * CUT_ENTRIES); });
+    return cutFields(shapes[first]!.cuts[w]!.fromA ? fa : fb, kept, classMembers, entry, cuts);
+  });
+  return { scalars: shapes[first]!.scalars, a: a!, b: b!, c: c! };
+}
+
+/**
+ * updateFields' pass over the class: entry[m] := member classMembers[m]'s shape in `shapes` (added
+ * there where first needed; -1: no update), the members that update counted. Alone in its function,
+ * so that the loop's optimised code has no code after it that never ran.
+ */
+function updateEntries(
+  r: TrsmRequest<DeviceArray>, fb: MemberFields, classMembers: Int32Array, triangle: Int32Array,
+  step: Extract<TrsmStep, { kind: 'update' }>, entry: Int32Array, shapes: ShapeUpdate[],
+): number {
   const block = (fromA: boolean) => (r0: number, c0: number, rows: number, cols: number): Cut => ({ fromA, r0, c0, rows, cols });
   const [fromA, fromB] = [block(true), block(false)];
-  // A member's cuts depend on its B's rows and cols alone (offsets and ld are applied below): made
-  // once per shape of the class, not per member (200,000 members, a few hundred shapes).
-  type Cuts = { readonly scalars: Omit<VbatchedGemmScalars, 'dtype'>; readonly cuts: readonly Cut[] } | null;
-  const byShape = new Map<number, Cuts>();
+  const byShape = new Map<number, number>();
+  const off = step.target.off, bRows = fb.rows, bCols = fb.cols;
+  let lastKey = -1, last = -1, kept = 0;
   for (let m = 0; m < classMembers.length; m++) {
     const i = classMembers[m]!;
-    const t = triangle[i]!;
-    if (step.target.off >= t) continue;   // the target lies beyond its triangle
-    const rows = fb.rows[i]!, cols = fb.cols[i]!;
+    if (off >= triangle[i]!) { entry[m] = -1; continue; }   // the target lies beyond its triangle
+    const rows = bRows[i]!, cols = bCols[i]!;
     const key = rows * 2 ** 31 + cols;
-    let e = byShape.get(key);
-    if (e === undefined) {
-      const u = memberUpdateOf(r, rows, cols, step, fromA, fromB);
-      e = u.c.rows === 0 || u.c.cols === 0 ? null : { scalars: { transA: u.transA, transB: u.transB, alpha: u.alpha, beta: u.beta }, cuts: [u.a, u.b, u.c] };
-      byShape.set(key, e);
+    if (key !== lastKey) {
+      let e = byShape.get(key);
+      if (e === undefined) {
+        const u = memberUpdateOf(r, rows, cols, step, fromA, fromB);
+        e = u.c.rows === 0 || u.c.cols === 0 ? -1 : shapes.push({ scalars: { transA: u.transA, transB: u.transB, alpha: u.alpha, beta: u.beta }, cuts: [u.a, u.b, u.c] }) - 1;
+        byShape.set(key, e);
+      }
+      lastKey = key;
+      last = e;
     }
-    if (e === null) continue;
-    scalars ??= e.scalars;
-    kept.push(i);
-    cuts.push(e.cuts);
+    entry[m] = last;
+    if (last >= 0) kept++;
   }
-  if (scalars === undefined) return undefined;
-  const operand = (which: number): MemberFields => {
-    const fromA = cuts[0]![which]!.fromA;
-    const parent = fromA ? fa : fb;
-    const n = kept.length;
-    const rows = new Int32Array(n), cols = new Int32Array(n), ld = new Int32Array(n), slot = new Int32Array(n);
-    const offset = new Float64Array(n);
-    for (let q = 0; q < n; q++) {
-      const i = kept[q]!, c = cuts[q]![which]!;
-      rows[q] = c.rows; cols[q] = c.cols; ld[q] = parent.ld[i]!; slot[q] = parent.slot[i]!;
-      offset[q] = parent.offset[i]! + c.r0 + c.c0 * parent.ld[i]!;
-    }
-    return { count: n, rows, cols, ld, offset, slot, arrays: parent.arrays, baseLo: parent.baseLo, baseHi: parent.baseHi };
-  };
-  return { scalars, a: operand(0), b: operand(1), c: operand(2) };
+  return kept;
+}
+
+/**
+ * One operand's blocks of the members that update (`entry[m]` >= 0: member classMembers[m]'s shape,
+ * whose block is entries entry[m] * CUT_ENTRIES ... of `cuts`), cut from `parent`, in class order.
+ */
+function cutFields(parent: MemberFields, kept: number, classMembers: Int32Array, entry: Int32Array, cuts: Int32Array): MemberFields {
+  const rows = new Int32Array(kept), cols = new Int32Array(kept), ld = new Int32Array(kept), slot = new Int32Array(kept);
+  const offset = new Float64Array(kept);
+  const pld = parent.ld, poff = parent.offset, pslot = parent.slot;
+  for (let m = 0, q = 0; m < classMembers.length; m++) {
+    const e = entry[m]!;
+    if (e < 0) continue;
+    const i = classMembers[m]!, k = e * CUT_ENTRIES;
+    rows[q] = cuts[k + 2]!; cols[q] = cuts[k + 3]!; ld[q] = pld[i]!; slot[q] = pslot[i]!;
+    offset[q] = poff[i]! + cuts[k]! + cuts[k + 1]! * pld[i]!;
+    q++;
+  }
+  return { count: kept, rows, cols, ld, offset, slot, arrays: parent.arrays, baseLo: parent.baseLo, baseHi: parent.baseHi };
 }

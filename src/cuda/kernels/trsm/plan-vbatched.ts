@@ -16,7 +16,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { MatrixView } from '../../../core/batch.js';
 import type { TrsmRequest } from '../../../core/ops.js';
 import type { TrsmTuning } from '../../model/tuning/index.js';
-import { planClasses, type SizeClass } from '../common/vbatch.js';
+import { NO_WORK, planClasses, type SizeClass } from '../common/vbatch.js';
 import { updateOf } from './blocks.js';
 import type { Span, TrsmForce, TrsmLeafShape, TrsmStep, TrsmVariant, TrsmVbatchedLeafParams } from './params.js';
 import { leafShape, recursionSteps, solvesForward } from './plan.js';
@@ -44,29 +44,64 @@ export interface VbatchedTrsmLaunch extends SizeClass {
 export interface VbatchedTrsmPlan {
   readonly leaf: TrsmVbatchedLeafParams;
   readonly launches: readonly VbatchedTrsmLaunch[];
+  /** The launches' members one after another (their `members` are views of it). */
+  readonly order: Int32Array;
+  /** Per batch index, its place in `order` (-1: in no launch). */
+  readonly place: Int32Array;
   /** Batch indices of members beyond the largest class (the per-size path takes them). */
   readonly large: readonly number[];
 }
 
-export function planVbatchedTrsm(p: VbatchedTrsmProblem, tuning: TrsmTuning, force: Pick<TrsmForce, 'leafMax' | 'vectorsMax'> = {}): VbatchedTrsmPlan {
-  const { t, nvec } = p.members;
-  const sizes: (number | undefined)[] = new Array<number | undefined>(t.length);
-  for (let i = 0; i < t.length; i++) sizes[i] = t[i] === 0 || nvec[i] === 0 ? undefined : t[i];
-  const { classes, large } = planClasses(sizes);
+/**
+ * The part of a plan that depends on the members alone (their triangles' orders and B's other
+ * dimension), not on uplo, transA, diag or alpha: the classes, each with its widest B, and the
+ * launch order. Two solves on the same batches (posv's, gesv's) share it, and their tables.
+ */
+export interface TrsmClassing {
+  readonly classes: readonly (SizeClass & { readonly nvecMax: number })[];
+  readonly order: Int32Array;
+  readonly place: Int32Array;
+  readonly large: readonly number[];
+}
+
+export function classifyTrsm(members: VbatchedTrsmProblem['members']): TrsmClassing {
+  const { t, nvec } = members;
+  const { classes, order, place, large } = planClasses(memberSizes(t, nvec));
+  return { classes: classes.map((c) => ({ ...c, nvecMax: largestOf(nvec, c.members) })), order, place, large };
+}
+
+/** Each member's size, its triangle's order (NO_WORK where it has no triangle or no vectors), the loop alone in a function. */
+function memberSizes(t: ArrayLike<number>, nvec: ArrayLike<number>): Int32Array {
+  const sizes = new Int32Array(t.length);
+  for (let i = 0; i < t.length; i++) sizes[i] = t[i] === 0 || nvec[i] === 0 ? NO_WORK : t[i]!;
+  return sizes;
+}
+
+/** The largest values[i] over i in `members` (0 for none). */
+function largestOf(values: ArrayLike<number>, members: Int32Array): number {
+  let most = 0;
+  for (let m = 0; m < members.length; m++) { const v = values[members[m]!]!; if (v > most) most = v; }
+  return most;
+}
+
+/** The plan of one solve; `classing`: classifyTrsm(p.members), where the caller has it already. */
+export function planVbatchedTrsm(
+  p: VbatchedTrsmProblem, tuning: TrsmTuning, force: Pick<TrsmForce, 'leafMax' | 'vectorsMax'> = {}, classing: TrsmClassing = classifyTrsm(p.members),
+): VbatchedTrsmPlan {
+  const { classes, order, place, large } = classing;
   const leafMax = force.leafMax ?? tuning.leafMax[p.dtype];
   const vectorsMax = force.vectorsMax ?? tuning.vectorsMax;
   const forward = solvesForward(p);
   const launches = classes.map((c): VbatchedTrsmLaunch => {
     const steps = recursionSteps(c.bound, leafMax, tuning.splitAlign, forward, 'trsm');
-    const nvecMax = c.members.reduce((x, q) => Math.max(x, nvec[q]!), 0);
     const shapes = new Map<number, TrsmLeafShape>();
     for (const s of steps) {
       if (s.kind === 'leaf' && !shapes.has(s.span.size))
-        shapes.set(s.span.size, leafShape(p.dtype, s.span.size, nvecMax, c.members.length, vectorsMax, tuning, p.sharedLimit));
+        shapes.set(s.span.size, leafShape(p.dtype, s.span.size, c.nvecMax, c.members.length, vectorsMax, tuning, p.sharedLimit));
     }
-    return { ...c, steps, shapes, nvecMax };
+    return { bound: c.bound, members: c.members, steps, shapes, nvecMax: c.nvecMax };
   });
-  return { leaf: { dtype: p.dtype, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag }, launches, large };
+  return { leaf: { dtype: p.dtype, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag }, launches, order, place, large };
 }
 
 /** The part of a class's span inside a member's triangle of order t (size 0 where t <= off). */
