@@ -142,7 +142,7 @@ describe('myriad command', () => {
       run([cli, 'bench', 'heev', '--backend', 'cpu', '--dtype', 'complex128', '--sizes', '4', '--batch', '6', '--repeats', '1']),
       run([cli, 'bench', 'gesvd', '--backend', 'cpu', '--dtype', 'complex64', '--sizes', '3', '--batch', '6', '--repeats', '1']),
     ]);
-    assert.match(help.stdout, /\(complex128, complex64: gemm, potrf, getrf, posv, gesv, trsm, heev, gesvd\)/);
+    assert.match(help.stdout, /\(complex128, complex64: gemm, potrf, getrf, posv, gesv, trsm, geqrf, heev, gesvd\)/);
     // Rejected before a backend opens (no 'backend:' line), on any machine.
     assert.equal(getrs.status, 2);
     assert.equal(getrs.stderr.trim(), 'myriad: --dtype: getrs has no complex benchmark (complex: gemm, potrf, getrf, posv, gesv, trsm, heev, gesvd)');
