@@ -128,7 +128,7 @@ ${left || right ? `  // ||T||_1 of the Golub-Kahan tridiagonal (zero diagonal).
   real tn = real(0);
   for (int i = tid; i < N2; i += T) tn = fmax(tn, (i > 0 ? absReal(se[i - 1]) : real(0)) + (i < N2 - 1 ? absReal(se[i]) : real(0)));
   tn = blockMax(tn, red);
-${left ? `  for (long long idx = tid; idx < (long long)(M - K) * K; idx += T) UB[K + (idx % (M - K)) + (idx / (M - K)) * M] = real(0);\n` : ''}  // 2. Column r of V_B and U_B from z's even and odd elements.
+${left && rows > k ? `  for (long long idx = tid; idx < (long long)(M - K) * K; idx += T) UB[K + (idx % (M - K)) + (idx / (M - K)) * M] = real(0);\n` : ''}  // 2. Column r of V_B and U_B from z's even and odd elements.
   for (int r = 0; r < K; ++r) {
     const int zr = r < c ? order[r] : -1;
     const real s = r < c ? fmax(lam[zr], real(0)) : real(0);
