@@ -21,7 +21,8 @@ import { cpuGesvd } from '../../src/cpu/lapack/index.js';
 import { bidiagReduceSource, bidiagSlice, bidiagStoreSource, bidiagVectorsSource, planGesvdBidiag, type GesvdBidiagPlan } from '../../src/cuda/kernels/bidiag/index.js';
 import { steinParts, tridiagSteinSource } from '../../src/cuda/kernels/tridiag/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
-import { frob, generalCase, mat, mul, orthoResidual, randomMat, svdResidual, withSingularValues, type Mat } from '../helpers/jacobi-checks.js';
+import { BIDIAG_KINDS, bidiagCase, type BidiagKind } from '../helpers/bidiag-cases.js';
+import { frob, mul, orthoResidual, svdResidual, type Mat } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
@@ -31,27 +32,9 @@ const HARNESS = resolve('test/helpers/gesvd-bidiag-host-harness.cpp');
 const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
 const LIMIT = 30;
 
-type Kind = 'random' | 'rank-deficient' | 'zero-columns' | 'repeated' | 'clustered' | 'diagonal' | 'graded' | 'zero';
-const ALL: readonly Kind[] = ['random', 'rank-deficient', 'zero-columns', 'repeated', 'clustered', 'diagonal', 'graded', 'zero'];
-
-function makeCase(rng: Rng, kind: Kind, m: number, n: number): Mat {
-  const k = Math.min(m, n);
-  switch (kind) {
-    case 'random': case 'rank-deficient': case 'repeated': case 'graded': case 'zero': return generalCase(rng, kind, m, n).a;
-    case 'zero-columns': {
-      // Every third column zero (m >= n) or row (m < n): singular values exactly zero.
-      const a = randomMat(rng, m, n);
-      for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) if ((m >= n ? j : i) % 3 === 1) a.d[i + j * m] = 0;
-      return a;
-    }
-    case 'clustered': return withSingularValues(rng, m, n, Array.from({ length: k }, (_, i) => (i < k / 2 ? 1 + 1e-12 * i : 1e-3 * (1 + 1e-12 * i))));
-    case 'diagonal': {
-      const a = mat(m, n);
-      for (let i = 0; i < k; i++) a.d[i + i * m] = i % 5 === 2 ? 0 : rng.uniform(-10, 10);
-      return a;
-    }
-  }
-}
+type Kind = BidiagKind;
+const ALL = BIDIAG_KINDS;
+const makeCase = bidiagCase;
 
 function build(dir: string, p: GesvdBidiagPlan): string {
   const files: [string, { source: string; entry: string }][] = [
