@@ -32,6 +32,7 @@ import { complexTrmmCuda } from '../src/cuda/kernels/ztrmm/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, complexTrtriCuda } from '../src/cuda/kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
 import { complexHeevTridiagCuda, type ZheevForce } from '../src/cuda/kernels/zheev/index.js';
+import { gesvdBidiagCuda, type BidiagForce } from '../src/cuda/kernels/bidiag/index.js';
 import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda } from '../src/cuda/kernels/zqr/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { chooseComplex, runRouted } from '../src/cuda/router.js';
@@ -361,6 +362,29 @@ function complexHeevTridiagThroughLauncher(): void {
   for (const n of [1, 2, 3, 5]) for (const uplo of UPLOS) call('float64', uplo, n, 'padded', 'vectors');
   call('float64', 'upper', 70, 'list', 'vectors', { threads: 32 });
   call('float64', 'lower', 36, 'padded', 'vectors', { steinMaxits: 1 });
+}
+
+/**
+ * gesvd by bidiagonalization (bidiag/: reduce, the tridiag family's upper-half values and vectors kernels,
+ * vectors, ormqr, store) through its launcher: the tests' shapes, both dtypes, every choice of U and VT,
+ * strided and list batches; the host emulation's shapes.
+ */
+function gesvdBidiagThroughLauncher(): void {
+  const dev = fakeDevice(H100);
+  const call = (dtype: DType, m: number, n: number, form: 'padded' | 'list', wantU: boolean, wantVt: boolean, force?: BidiagForce): void => {
+    const count = 2, k = Math.min(m, n);
+    const one = (rows: number, cols: number): Batch<DeviceArray> => {
+      const ld = rows + 1;
+      return form === 'list'
+        ? list(Array.from({ length: count }, () => fakeArray(dtype, ld * cols)), { rows, cols, ld })
+        : strided(fakeArray(dtype, ld * cols * count), { rows, cols, ld, count });
+    };
+    gesvdBidiagCuda(dev, { a: one(m, n), s: one(k, 1), u: wantU ? one(m, k) : undefined, vt: wantVt ? one(k, n) : undefined, info: fakeArray('int32', count) }, { force });
+  };
+  const shapes = [[33, 33], [40, 33], [33, 40], [47, 47], [64, 64], [100, 64], [64, 100], [100, 100], [130, 100], [128, 128], [300, 128], [256, 256], [256, 200],
+    [512, 512], [600, 512], [512, 600], [90, 47], [47, 90], [70, 64], [50, 36], [36, 50], [47, 40], [40, 47]] as const;
+  for (const dtype of DTYPES) for (const [m, n] of shapes) for (const form of ['padded', 'list'] as const)
+    for (const [wantU, wantVt] of [[true, true], [false, false], [true, false], [false, true]] as const) call(dtype, m, n, form, wantU, wantVt);
 }
 
 /** Complex gesvd (complex128, complex64; every choice of U and VT) through its launcher: the tests' shapes, strided and list batches. */
@@ -1233,6 +1257,7 @@ complexSyrkThroughLaunchers();
 complexInversesThroughLaunchers();
 complexHeevThroughLauncher();
 complexHeevTridiagThroughLauncher();
+gesvdBidiagThroughLauncher();
 complexGesvdThroughLauncher();
 complexQrThroughLaunchers();
 complexVariableThroughRouter();

@@ -19,6 +19,7 @@ import { complexGemmCuda, gemmCuda, gemmDeviceVariableCuda, gemmVbatchedCovers, 
 import { getrfCuda, getrfDeviceVariableCuda, getrfVbatchedCovers, getrfVbatchedCuda } from './kernels/getrf/index.js';
 import { getriCovers, getriCuda } from './kernels/getri/index.js';
 import { gesvdCuda, jacobiCovers, syevCuda } from './kernels/jacobi/index.js';
+import { bidiagServes, gesvdBidiagCuda } from './kernels/bidiag/index.js';
 import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
 import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
@@ -79,6 +80,17 @@ function tridiagCovers(r: DeviceRequest<'syev'>, dev: GpuDevice): boolean {
   const uniform = uniformShape(r.a);
   if (uniform !== undefined) return tridiagServes(uniform.rows, dtype, tuning);
   for (let i = 0; i < batchCount(r.a); i++) if (!tridiagServes(shapeAt(r.a, i).rows, dtype, tuning)) return false;
+  return true;
+}
+
+/** gesvd's bidiagonalization design takes a batch whose every shape the `bidiag` table's range holds (min(m, n) = 33 ... 512 by default). */
+function bidiagCovers(r: DeviceRequest<'gesvd'>, dev: GpuDevice): boolean {
+  if (batchCount(r.a) === 0) return false;
+  const dtype = batchDtype(r.a as Batch<Storage>, 'a');
+  const tuning = tuningFor(dev.info.arch, 'bidiag');
+  const uniform = uniformShape(r.a);
+  if (uniform !== undefined) return bidiagServes(uniform.rows, uniform.cols, dtype, tuning);
+  for (let i = 0; i < batchCount(r.a); i++) { const sh = shapeAt(r.a, i); if (!bidiagServes(sh.rows, sh.cols, dtype, tuning)) return false; }
   return true;
 }
 
@@ -200,7 +212,8 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   poti: single('poti', potiCuda),
   syev: SYEV_ROUTES,
   heev: SYEV_ROUTES,
-  gesvd: [{ name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: gesvdCuda }, CPU],
+  // 'bidiag' inside its table's range (k = min(m, n) = 33 ... 512), 'jacobi' elsewhere and where forced.
+  gesvd: [{ name: 'bidiag', covers: bidiagCovers, run: gesvdBidiagCuda }, { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: gesvdCuda }, CPU],
   geqrf: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: geqrfCuda }, CPU],
   orgqr: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: orgqrCuda }, CPU],
   ormqr: [{ name: 'ormqr', covers: ormqrCovers, run: ormqrCuda }, CPU],

@@ -43,7 +43,19 @@ import { mathHelpers, precisionPrelude } from '../common/precision.js';
 import type { TridiagSteinParams } from './params.js';
 import { BISECT_EIGENVALUE, slicePointers, steinSlice } from './snippets.js';
 
-export const steinEntry = (p: TridiagSteinParams): string => `syev_stein_${p.stage}_n${p.n}_t${p.threads}${p.stage === 'vectors' ? `_i${p.maxits}` : ''}`;
+export const steinEntry = (p: TridiagSteinParams): string =>
+  `syev_stein_${p.stage}_n${p.n}_t${p.threads}${p.stage === 'vectors' ? `_i${p.maxits}` : ''}${p.upperHalf === true ? '_h' : ''}`;
+
+/**
+ * What the values kernel writes for a row whose eigenvalue it skips (TridiagSteinParams `upperHalf`):
+ * -DBL_MAX, below every eigenvalue of a scaled matrix.
+ */
+export const STEIN_SKIPPED = '-1.7976931348623157e308';
+
+/** CUDA text (`upperHalf`): this row's block offset below the block's upper half returns (the values kernel marks it skipped first). */
+const upperHalfOnly = (mark: string): string => `  const int lowest = a + (b - a + 2) / 2;   // the block's first row of its upper half
+  if (k < lowest) { ${mark}return; }
+`;
 
 /** The start vector's element i of eigenvector j: a counter-based hash to uniform (-1, 1) (dstein: dlarnv). */
 const START_VALUE = `static __device__ __forceinline__ real startValue(int j, int i) {
@@ -170,8 +182,8 @@ ${slicePointers(n, 0)}  real* lamg = Z + ${l.lam};
  * Stage 'values': eigenvalue k, the (k - a)-th of its block [a, b], by bisection on the block's
  * Gershgorin interval, into the slice's lam.
  */
-const VALUES = `  if (k >= N) return;
-  real x = d[k];
+const values = (upperHalf: boolean): string => `  if (k >= N) return;
+${upperHalf ? upperHalfOnly(`lamg[k] = ${STEIN_SKIPPED}; `) : ''}  real x = d[k];
   if (b > a) {
     const real pivmin = SAFMIN * fmax(real(1), e2max);
     real gl = MAXR, gu = -MAXR;
@@ -189,12 +201,12 @@ const VALUES = `  if (k >= N) return;
 `;
 
 /** Stage 'vectors': eigenvector k (column k of V) by dstein on its block; a cluster's vectors by its first member's thread. */
-const vectorsStep = (n: number): string => {
+const vectorsStep = (n: number, upperHalf: boolean): string => {
   const l = steinSlice(n);
   return `  real* V = Z + ${l.v};
   real* Wt = Z + ${l.wt};
   if (k >= N) return;
-  const int bs = b - a + 1;
+${upperHalf ? upperHalfOnly('') : ''}  const int bs = b - a + 1;
   if (bs == 1) {
     // Rolled: unrolled n times, this loop made ptxas spill the whole kernel (n = 128, 256).
 #pragma unroll 1
@@ -205,7 +217,7 @@ const vectorsStep = (n: number): string => {
   real onenrm = fmax(absReal(d[a]) + absReal(e[a]), absReal(d[b]) + absReal(e[b - 1]));
   for (int i = a + 1; i < b; ++i) onenrm = fmax(onenrm, absReal(d[i]) + absReal(e[i - 1]) + absReal(e[i]));
   const real ortol = real(1e-3) * onenrm;
-  if (k > a && lam[k] - lam[k - 1] <= ortol) return;
+  if (k > ${upperHalf ? 'lowest' : 'a'} && lam[k] - lam[k - 1] <= ortol) return;
   const real dtpcrt = sqrtReal(real(0.1) / real(bs));
   real* ua = Z + ${l.fa} + k;
   real* ub = Z + ${l.fb} + k;
@@ -268,6 +280,7 @@ export const steinParts = (p: Pick<TridiagSteinParams, 'n' | 'threads'>): number
 
 export function tridiagSteinSource(p: TridiagSteinParams): KernelSource {
   const { n, threads, maxits, stage } = p;
+  const upperHalf = p.upperHalf === true;
   const l = steinSlice(n);
   const entry = steinEntry(p);
   const source = `${precisionPrelude('float64')}
@@ -289,6 +302,6 @@ ${stage === 'values' ? BISECT_EIGENVALUE : `${START_VALUE}\n${FACTOR}\n${SOLVE}`
 // At least 512 threads an SM's worth of registers (128 a thread at 64 a block): without a minimum
 // ptxas picked 80-96 registers at some orders and spilled.
 extern "C" __global__ void __launch_bounds__(T, ${512 / threads}) ${entry}(real* __restrict__ work, long long first, int count) {
-${opening(n)}${stage === 'values' ? VALUES : vectorsStep(n)}`;
+${opening(n)}${stage === 'values' ? values(upperHalf) : vectorsStep(n, upperHalf)}`;
   return { name: `${entry}.cu`, source, entry };
 }

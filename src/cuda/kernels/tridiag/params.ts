@@ -57,6 +57,14 @@ export interface TridiagSteinParams {
   readonly n: number;
   readonly threads: number;
   readonly maxits: number;
+  /**
+   * Present: only the upper half of each unreduced block's eigenvalues, offsets (s + 1) / 2 ... s - 1 of a
+   * block of s rows (the positive eigenvalues of a Golub-Kahan tridiagonal, whose diagonal is zero:
+   * +-sigma pairs, and one zero more in a block of odd order); the values kernel writes SKIPPED_VALUE
+   * for the other rows, the vectors kernel leaves their columns untouched, and a cluster never starts
+   * below the block's first computed row (a +sigma is never orthogonalised against a -sigma).
+   */
+  readonly upperHalf?: true;
 }
 
 /** The inverse-iteration design's kernels on the tridiagonal: values, and vectors where asked (plan.ts `planSteinKernels`). */

@@ -148,12 +148,17 @@ export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options
 /**
  * The values and (with `vectors`) vectors kernels of the inverse-iteration design on a tridiagonal
  * already in the slices (snippets.ts `steinSlice`): a thread per eigenvalue, STEIN_THREADS a block
- * (fewer where n is smaller: whole warps), `maxits` inverse iterations at most. The real design's
- * plan and the complex heev's (kernels/zheev/) both take them from here.
+ * (fewer where n is smaller: whole warps), `maxits` inverse iterations at most; with `upperHalf` the
+ * upper half of each unreduced block only (params.ts), orders to 2 TRIDIAG_MAX. The real design's
+ * plan, the complex heev's (kernels/zheev/) and gesvd's on the Golub-Kahan tridiagonal (kernels/bidiag/) take them from here.
  */
-export function planSteinKernels(n: number, vectors: boolean, maxits: number = STEIN_MAXITS): SteinKernels {
-  if (!Number.isInteger(n) || n < 1 || n > TRIDIAG_MAX) throw new MyriadError('UNSUPPORTED', `the inverse-iteration kernels take 1 <= n <= ${TRIDIAG_MAX}, got ${n}`, 'a');
+export function planSteinKernels(n: number, vectors: boolean, maxits: number = STEIN_MAXITS, options: { readonly upperHalf?: boolean } = {}): SteinKernels {
+  const upperHalf = options.upperHalf === true;
+  // The upper half of a Golub-Kahan tridiagonal of order 2k serves a bidiagonal of order k <= TRIDIAG_MAX.
+  const most = upperHalf ? 2 * TRIDIAG_MAX : TRIDIAG_MAX;
+  if (!Number.isInteger(n) || n < 1 || n > most) throw new MyriadError('UNSUPPORTED', `the inverse-iteration kernels take 1 <= n <= ${most}, got ${n}`, 'a');
   if (!Number.isInteger(maxits) || maxits < 1 || maxits > 100) throw new MyriadError('UNSUPPORTED', `inverse iterations ${maxits} must be within 1 ... 100`, 'force.steinMaxits');
   const threads = Math.min(STEIN_THREADS, 32 * Math.ceil(n / 32));
-  return { values: { stage: 'values', n, threads, maxits }, ...(vectors ? { vectors: { stage: 'vectors', n, threads, maxits } } : {}) };
+  const half = upperHalf ? { upperHalf: true as const } : {};
+  return { values: { stage: 'values', n, threads, maxits, ...half }, ...(vectors ? { vectors: { stage: 'vectors', n, threads, maxits, ...half } } : {}) };
 }

@@ -23,6 +23,8 @@ import type { QrTuning } from './qr-types.js';
 import { defaultTsqrTuning } from './tsqr-default.js';
 import type { TsqrTuning } from './tsqr-types.js';
 import { defaultTridiagTuning } from './tridiag-default.js';
+import { defaultBidiagTuning } from './bidiag-default.js';
+import type { BidiagTuning } from './bidiag-types.js';
 import type { TridiagTuning } from './tridiag-types.js';
 import { defaultQlThreadTuning } from './ql-thread-default.js';
 import type { QlThreadTuning } from './ql-thread-types.js';
@@ -37,6 +39,7 @@ export type { TrtriTuning } from './trtri-types.js';
 export type { QrTuning } from './qr-types.js';
 export type { TsqrTuning } from './tsqr-types.js';
 export type { TridiagTuning } from './tridiag-types.js';
+export type { BidiagTuning } from './bidiag-types.js';
 export type { QlThreadTuning } from './ql-thread-types.js';
 export type { MultiTuning } from './multi-types.js';
 export type { SpreadExchange, GetrfBlockedTuning, GetrfRecursionTuning, GetrfSpreadTuning, GetrfTuning, PanelBand, PerDType, PotrfBlockedTuning, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
@@ -56,6 +59,7 @@ export interface FamilyTuning {
   readonly tridiag: TridiagTuning;
   readonly qlThread: QlThreadTuning;
   readonly multi: MultiTuning;
+  readonly bidiag: BidiagTuning;
 }
 export type TunedFamily = keyof FamilyTuning;
 
@@ -66,7 +70,8 @@ export type ArchTuning = { readonly [F in TunedFamily]?: Partial<FamilyTuning[F]
 // until it is swept (so behaviour elsewhere is what it was before the tables existed).
 const DEFAULTS: FamilyTuning = { gemm: defaultGemmTuning, tsm2: defaultTsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning, trsm: defaultTrsmTuning,
   syrk: defaultSyrkTuning, lauum: defaultLauumTuning, trtri: defaultTrtriTuning, qr: defaultQrTuning,
-  tsqr: defaultTsqrTuning, tridiag: defaultTridiagTuning, qlThread: defaultQlThreadTuning, multi: defaultMultiTuning };
+  tsqr: defaultTsqrTuning, tridiag: defaultTridiagTuning, qlThread: defaultQlThreadTuning, multi: defaultMultiTuning,
+  bidiag: defaultBidiagTuning };
 
 const TABLES: Readonly<Record<string, ArchTuning>> = {
   sm_90: { gemm: sm90GemmTuning, tsm2: sm90Tsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning },

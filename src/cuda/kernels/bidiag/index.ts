@@ -1,0 +1,8 @@
+/** gesvd of min(m, n) = 33 ... 512 by bidiagonalization and the Golub-Kahan tridiagonal's inverse iteration: the family's public face. */
+export type { BidiagForce, BidiagReduceParams, BidiagStoreParams, BidiagVectorsParams, GesvdBidiagPlan } from './params.js';
+export { bidiagReduceSource, reduceEntry } from './generate-reduce.js';
+export { bidiagVectorsSource, vectorsEntry } from './generate-vectors.js';
+export { bidiagStoreSource, storeEntry } from './generate-store.js';
+export { BIDIAG_COMPUTE, BIDIAG_RANGE, bidiagSlice, type BidiagSlice } from './snippets.js';
+export { BIDIAG_STORE_THREADS, bidiagServes, planGesvdBidiag, type BidiagProblem } from './plan.js';
+export { gesvdBidiagCuda, type BidiagOptions } from './launch.js';

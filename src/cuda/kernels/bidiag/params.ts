@@ -1,0 +1,68 @@
+/**
+ * Parameter objects of gesvd's bidiagonalization design (m x n, k = min(m, n) = 33 ... 512 by the
+ * router): G = A (m >= n) or A^T (m < n), M x K with M = max(m, n), reduced to an upper bidiagonal B
+ * (generate-reduce.ts), the singular values and vectors of B from the upper half of its Golub-Kahan
+ * tridiagonal by the tridiag family's values and vectors kernels, the vectors split and made
+ * orthonormal (generate-vectors.ts), the reflectors applied by the project's ormqr, the outputs
+ * written (generate-store.ts). Arithmetic in float64 for both dtypes. A generator is a pure function
+ * of its parameter object.
+ */
+import type { DType } from '../../../core/dtype.js';
+import type { OperandKind } from '../common/batch-pointer.js';
+import type { SteinKernels } from '../tridiag/index.js';
+
+/** dgebd2 on G, one block of `threads` per matrix; m x n the problem's shape (A's). */
+export interface BidiagReduceParams {
+  readonly dtype: DType;
+  readonly m: number;
+  readonly n: number;
+  readonly kind: OperandKind;
+  readonly threads: number;
+}
+
+/**
+ * The singular vectors of B from the Golub-Kahan eigenvectors, one block of `threads` per matrix:
+ * `k` B's order, `rows` G's (M); `left` U_B into the slice's M x K matrix (rows K ... M-1 zero),
+ * `right` V_B; neither: the singular values sorted only.
+ */
+export interface BidiagVectorsParams {
+  readonly k: number;
+  readonly rows: number;
+  readonly threads: number;
+  readonly left: boolean;
+  readonly right: boolean;
+}
+
+/** S, U and VT (those asked) and info, one block of `threads` per matrix. */
+export interface BidiagStoreParams {
+  readonly dtype: DType;
+  readonly m: number;
+  readonly n: number;
+  readonly kind: OperandKind;
+  readonly wantU: boolean;
+  readonly wantVt: boolean;
+  readonly threads: number;
+}
+
+/** The launches of one group and the workspace per matrix (float64 elements). */
+export interface GesvdBidiagPlan {
+  readonly reduce: BidiagReduceParams;
+  /** The tridiag family's kernels on the Golub-Kahan tridiagonal of order 2K, its upper half only. */
+  readonly stein: SteinKernels;
+  readonly vectors: BidiagVectorsParams;
+  readonly store: BidiagStoreParams;
+  /** The tridiag family's slice of order 2K (its `steinSlice`). */
+  readonly slice: number;
+  /** This family's slice (snippets.ts `bidiagSlice`). */
+  readonly bslice: number;
+}
+
+/** What a plan may be told instead of its own choice (tests, benchmarks). */
+export interface BidiagForce {
+  /** Threads per block of the reduce kernel (a multiple of 32, at most 1024). */
+  readonly threads?: number;
+  /** Inverse iterations per eigenvector (dstein's MAXITS, 5). */
+  readonly steinMaxits?: number;
+  /** Workspace bytes a chunk may take (chunk-boundary tests; else the card's share). */
+  readonly chunkBytes?: number;
+}

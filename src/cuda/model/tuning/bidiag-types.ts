@@ -1,0 +1,15 @@
+/** The bidiagonalization gesvd's table (src/cuda/kernels/bidiag/). */
+import type { PerDType } from './factor-types.js';
+
+export interface BidiagTuning {
+  /**
+   * gesvd of m x n goes to the bidiagonalization design where gesvdFrom <= min(m, n) <= gesvdTo (per
+   * dtype of the data) and max(m, n) <= `longMax`; elsewhere the Jacobi designs (or the CPU).
+   */
+  readonly gesvdFrom: PerDType<number>;
+  readonly gesvdTo: PerDType<number>;
+  /** The longest side the design takes (its reduce kernel keeps a vector of max(m, n) in shared memory). */
+  readonly longMax: number;
+  /** Threads per block of the reduce kernel at most (a thread per row of G up to this). */
+  readonly maxThreads: number;
+}

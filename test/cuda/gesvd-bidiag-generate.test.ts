@@ -1,0 +1,166 @@
+/**
+ * The bidiagonalization gesvd (kernels/bidiag/) without a GPU: the generators are pure and every
+ * parameter changes the source and the entry; the tridiag family's upper-half stein kernels differ from
+ * syev's only by that form (syev's text unchanged); the plan (threads, the Golub-Kahan order, which
+ * sides of vectors, the slices), its range and its errors; the router's choice; the launcher's launches on a
+ * recording device (reduce, values, vectors, the vectors kernel, ormqr, store; the chunk's tridiag
+ * slices then bidiag slices; no host read); and (where nvcc is installed) the kernels compile for
+ * sm_90 without spills.
+ */
+import assert from 'node:assert/strict';
+import { describe, it, test } from 'node:test';
+import { strided } from '../../src/core/batch.js';
+import type { DType } from '../../src/core/dtype.js';
+import {
+  bidiagReduceSource, bidiagServes, bidiagSlice, bidiagStoreSource, bidiagVectorsSource, gesvdBidiagCuda, planGesvdBidiag,
+  type BidiagReduceParams, type BidiagStoreParams, type BidiagVectorsParams,
+} from '../../src/cuda/kernels/bidiag/index.js';
+import { planSteinKernels, steinParts, steinSlice, tridiagSteinSource } from '../../src/cuda/kernels/tridiag/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import { ROUTES } from '../../src/cuda/router.js';
+import { recordingDevice } from '../helpers/fake-gpus.js';
+import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+
+const tuning = tuningFor('sm_90', 'bidiag');
+const plan = (m: number, n: number, dtype: DType = 'float64', wantU = true, wantVt = true) =>
+  planGesvdBidiag({ dtype, m, n, wantU, wantVt, kind: 'strided' }, tuning);
+const num = (x: { value: unknown } | undefined): number => Number(x!.value);
+
+describe('the generators', () => {
+  it('are pure; every parameter changes the source and the entry', () => {
+    const r = plan(70, 64).reduce;
+    assert.equal(bidiagReduceSource(r).source, bidiagReduceSource({ ...r }).source);
+    const reduces: BidiagReduceParams[] = [r, { ...r, dtype: 'float32' }, { ...r, m: 71 }, { ...r, n: 63 }, { ...r, m: 64, n: 70 }, { ...r, kind: 'pointer' }, { ...r, threads: 64 }];
+    const v = plan(70, 64).vectors;
+    const vectors: BidiagVectorsParams[] = [v, { ...v, k: 63 }, { ...v, rows: 71 }, { ...v, threads: 128 }, { ...v, left: false }, { ...v, right: false }];
+    const s = plan(70, 64).store;
+    const stores: BidiagStoreParams[] = [s, { ...s, dtype: 'float32' }, { ...s, m: 71 }, { ...s, m: 64, n: 70 }, { ...s, kind: 'pointer' }, { ...s, wantU: false }, { ...s, wantVt: false }, { ...s, threads: 128 }];
+    const distinct = <P>(gen: (p: P) => { source: string; entry: string }, ps: readonly P[]): void => {
+      const out = ps.map(gen);
+      assert.equal(new Set(out.map((x) => x.source)).size, ps.length);
+      assert.equal(new Set(out.map((x) => x.entry)).size, ps.length);
+    };
+    distinct(bidiagReduceSource, reduces);
+    distinct(bidiagVectorsSource, vectors);
+    distinct(bidiagStoreSource, stores);
+    assert.equal(bidiagReduceSource(r).entry, 'gesvd_bidiag_reduce_d_st_70x64_t96');
+  });
+
+  it('reads A (or A^T for m < n) in float64, writes only S, U and VT, NaN for a failed matrix, info k + 2 / k + 1 / 0', () => {
+    assert.match(bidiagReduceSource(plan(70, 64).reduce).source, /const real x = \(real\)g\[i \+ \(long long\)j \* ldA\];/);
+    assert.match(bidiagReduceSource(plan(64, 70, 'float32').reduce).source, /const real x = \(real\)g\[j \+ \(long long\)i \* ldA\];/);
+    assert.match(bidiagReduceSource(plan(64, 70, 'float32').reduce).source, /typedef double real;[\s\S]*typedef float io;/);
+    assert.doesNotMatch(bidiagReduceSource(plan(70, 64).reduce).source, /g\[[^\]]*\] =/, 'A only read');
+    const st = bidiagStoreSource(plan(70, 64).store).source;
+    assert.match(st, /info\[index \? index\[mat\] : mat\] = failed \? K \+ 2 : \(hdr\[9\] != 0 \? K \+ 1 : 0\);/);
+    assert.match(st, /uo\[i \+ \(long long\)r \* ldU\] = failed \? \(io\)nanReal\(\) : \(io\)UB\[/);
+    assert.match(st, /vo\[r \+ \(long long\)j \* ldV\] = failed \? \(io\)nanReal\(\) : \(io\)VB\[j/);
+    const wide = bidiagStoreSource(plan(64, 70).store).source;
+    assert.match(wide, /\(io\)VB\[i \+ \(long long\)r \* K\]/, 'm < n: U from P_B V_B');
+    assert.match(wide, /\(io\)UB\[j \+ \(long long\)r \* M\]/, 'm < n: VT from Q_B U_B');
+    assert.doesNotMatch(bidiagStoreSource(plan(70, 64, 'float64', false, false).store).source, /io\* uo|io\* vo/);
+  });
+
+  it("the tridiag family's upper-half kernels: only that form differs; syev's text is unchanged", () => {
+    const half = planSteinKernels(128, true, 5, { upperHalf: true }), whole = planSteinKernels(128, true);
+    for (const stage of ['values', 'vectors'] as const) {
+      const h = tridiagSteinSource(half[stage]!), w = tridiagSteinSource(whole[stage]!);
+      assert.equal(h.entry, `${w.entry}_h`);
+      assert.doesNotMatch(w.source, /lowest/);
+      assert.match(h.source, /const int lowest = a \+ \(b - a \+ 2\) \/ 2;/);
+    }
+    assert.match(tridiagSteinSource(half.values).source, /lamg\[k\] = -1\.7976931348623157e308; return;/);
+    assert.match(tridiagSteinSource(half.vectors!).source, /if \(k > lowest && lam\[k\] - lam\[k - 1\] <= ortol\) return;/);
+    assert.throws(() => planSteinKernels(513, true), /n <= 512/);
+    assert.equal(planSteinKernels(1024, true, 5, { upperHalf: true }).values.n, 1024);
+    assert.throws(() => planSteinKernels(1025, true, 5, { upperHalf: true }), /n <= 1024/);
+  });
+});
+
+describe('the plan', () => {
+  it('serves min(m, n) = 96 ... 512 with max(m, n) <= 4096 (the table); the router takes it there, jacobi elsewhere', () => {
+    assert.deepEqual([[32, 32], [33, 33], [95, 95], [96, 96], [100, 95], [512, 512], [513, 513], [4096, 100], [4097, 100], [100, 4096]].map(([m, n]) => bidiagServes(m!, n!, 'float64', tuning)),
+      [false, false, false, true, false, true, false, true, false, true]);
+    assert.deepEqual(ROUTES.gesvd.map((c) => c.name), ['bidiag', 'jacobi', 'cpu']);
+  });
+
+  it('threads, the Golub-Kahan order 2k (upper half), the sides of vectors, the slices', () => {
+    for (const [m, n, threads] of [[33, 33, 64], [100, 40, 128], [40, 100, 128], [100, 33, 128], [512, 512, 512], [2000, 100, 512]] as const) {
+      const p = plan(m, n);
+      const k = Math.min(m, n), rows = Math.max(m, n);
+      assert.equal(p.reduce.threads, threads);
+      assert.deepEqual(p.stein, planSteinKernels(2 * k, true, 5, { upperHalf: true }));
+      assert.equal(p.vectors.threads, Math.max(64, Math.min(512, 32 * Math.ceil(k / 32))));
+      assert.deepEqual([p.vectors.k, p.vectors.rows], [k, rows]);
+      assert.equal(p.slice, steinSlice(2 * k).slice);
+      assert.equal(p.bslice, bidiagSlice(rows, k).slice);
+      const inside = rows * k + k * k + 3 * k <= 4 * k * k - 1;
+      assert.equal(p.bslice, inside ? 0 : 2 * rows * k + 2 * k * k + 3 * k, `${m} x ${n}: the bidiag parts inside the tridiag slice where they fit`);
+    }
+    // Which of U_B (left, G's) and V_B (right) each job needs: G = A^T for m < n swaps them.
+    assert.deepEqual([plan(50, 40, 'float64', true, false).vectors, plan(40, 50, 'float64', true, false).vectors].map((v) => [v.left, v.right]), [[true, false], [false, true]]);
+    const values = plan(50, 40, 'float64', false, false);
+    assert.equal(values.stein.vectors, undefined, 'values only: no vectors kernel');
+    assert.deepEqual([values.vectors.left, values.vectors.right], [false, false]);
+    assert.throws(() => plan(513, 513), /min\(m, n\) <= 512/);
+    assert.throws(() => plan(5000, 40), /max\(m, n\) <= 4096/);
+    assert.throws(() => planGesvdBidiag({ dtype: 'float64', m: 40, n: 40, wantU: true, wantVt: true, kind: 'strided' }, tuning, { force: { threads: 48 } }), /multiple of 32/);
+  });
+});
+
+test('the launcher: reduce, values, vectors, the vectors kernel, ormqr, store per chunk; tridiag then bidiag slices; no host read', () => {
+  const { dev, launches } = recordingDevice();
+  let reads = 0;
+  const download = dev.download.bind(dev);
+  dev.download = ((src, dst) => { reads++; return download(src, dst); }) as typeof dev.download;
+  for (const [m, n, count, dtype, wantU, wantVt] of [[40, 33, 3, 'float64', true, true], [33, 70, 2, 'float32', true, false], [64, 64, 2, 'float64', false, false], [100, 33, 2, 'float64', true, true]] as const) {
+    const k = Math.min(m, n);
+    const ld = m + 1, stride = ld * n + 3;
+    const a = dev.alloc(dtype, stride * count + 5), s = dev.alloc(dtype, k * count), u = dev.alloc(dtype, m * k * count), vt = dev.alloc(dtype, k * n * count), info = dev.alloc('int32', count);
+    launches.length = 0;
+    gesvdBidiagCuda(dev, {
+      a: strided(a, { rows: m, cols: n, ld, stride, offset: 5, count }), s: strided(s, { rows: k, cols: 1, count }),
+      u: wantU ? strided(u, { rows: m, cols: k, count }) : undefined, vt: wantVt ? strided(vt, { rows: k, cols: n, count }) : undefined, info,
+    });
+    const p = planGesvdBidiag({ dtype, m, n, wantU, wantVt, kind: 'strided' }, tuning);
+    const entries = launches.map((x) => x.entry);
+    const head = [bidiagReduceSource(p.reduce).entry, tridiagSteinSource(p.stein.values).entry,
+      ...(p.stein.vectors === undefined ? [] : [tridiagSteinSource(p.stein.vectors).entry]), bidiagVectorsSource(p.vectors).entry];
+    assert.deepEqual(entries.slice(0, head.length), head, `${m} x ${n}`);
+    assert.equal(p.bslice === 0, Math.max(m, n) <= 3 * k - 4, `${m} x ${n}: the bidiag parts inside the tridiag slices`);
+    assert.equal(entries.at(-1), bidiagStoreSource(p.store).entry);
+    const ormqr = entries.slice(head.length, -1);
+    assert.equal(ormqr.length > 0, wantU || wantVt, `${m} x ${n}: ormqr launches only with vectors`);
+    const reduce = launches[0]!, store = launches.at(-1)!;
+    assert.deepEqual([reduce.config.grid, reduce.config.block], [[count, 1, 1], [p.reduce.threads, 1, 1]]);
+    assert.deepEqual([1, 2, 3].map((i) => num(reduce.args[i])), [5, stride, ld]);
+    const slices = num(reduce.args[4]), bslices = num(reduce.args[5]);
+    assert.equal(bslices - slices, p.bslice === 0 ? 0 : 8 * count * p.slice, "the bidiag slices (if any) after the chunk's tridiag slices");
+    assert.deepEqual([num(store.args[12]), num(store.args[13])], [slices, bslices]);
+    for (const x of launches.slice(1, 1 + (p.stein.vectors === undefined ? 1 : 2))) {
+      assert.deepEqual([x.config.grid, x.config.block], [[count * steinParts(p.stein.values), 1, 1], [p.stein.values.threads, 1, 1]]);
+      assert.deepEqual(x.args.map(num), [slices, 0, count]);
+    }
+  }
+  // Chunks (forced: two matrices each): each chunk's launches from its first matrix.
+  {
+    const m = 40, n = 36, count = 5, k = 36;
+    const p = plan(m, n);
+    const a = dev.alloc('float64', m * n * count), s = dev.alloc('float64', k * count), info = dev.alloc('int32', count);
+    launches.length = 0;
+    gesvdBidiagCuda(dev, { a: strided(a, { rows: m, cols: n, count }), s: strided(s, { rows: k, cols: 1, count }), info }, { force: { chunkBytes: 2 * 8 * (p.slice + p.bslice) } });
+    const reduces = launches.filter((x) => x.entry.startsWith('gesvd_bidiag_reduce_'));
+    assert.deepEqual(reduces.map((x) => [x.config.grid[0], num(x.args[6])]), [[2, 0], [2, 2], [1, 4]]);
+  }
+  assert.equal(reads, 0, 'no read back to the host');
+});
+
+const noSpills = (r: { spillStores: number }): string | undefined =>
+  !Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores !== 0 ? `${r.spillStores} bytes spill stores` : undefined;
+
+test('the bidiagonalization gesvd kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
+  const sources = [plan(33, 33), plan(512, 512, 'float32'), plan(100, 300)]
+    .flatMap((p) => [bidiagReduceSource(p.reduce), bidiagVectorsSource(p.vectors), bidiagStoreSource(p.store), tridiagSteinSource(p.stein.values), tridiagSteinSource(p.stein.vectors!)]);
+  const failures = compileFailures(await compileForSm90(sources), noSpills);
+  assert.deepEqual(failures, [], failures.join('\n'));
+});
