@@ -10,5 +10,5 @@ export {
   zlauumSteps, zpotriSteps, ztrtriSteps, type ZinverseStep, type ZinverseWorkspace, type ZpotriFactor,
 } from './plan.js';
 export {
-  complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda, zinverseCovers,
+  complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda,
 } from './launch.js';
