@@ -1,9 +1,10 @@
 /**
- * The blocked Householder QR drivers (LAPACK's dgeqrf and dorgqr; Golub & Van Loan 5.2.3, the
- * compact WY form of Schreiber & Van Loan): the panels on the shared-memory kernel of this family
- * (a view of A: pointer offset and ld), the block reflector I - V T V^T built by common/wy.ts, and
- * applied to the rest of A as two GEMMs through the gemm family's public face (tensor cores in
- * float64). `applyWy` is the block-reflector application that ormqr's blocked driver uses too.
+ * This family's launches for the blocked Householder QR drivers (LAPACK's dgeqrf and dorgqr; Golub &
+ * Van Loan 5.2.3, the compact WY form of Schreiber & Van Loan), which common/householder-launch.ts
+ * and householder-blocked.ts run: the panels on this family's shared-memory kernel (a view of A:
+ * pointer offset and ld), the block reflector I - V T V^T built by common/wy.ts, and applied to the
+ * rest of A as two GEMMs through the gemm family's public face (tensor cores in float64). `applyWy`
+ * and `QR_FAMILY` serve ormqr's blocked driver too.
  *
  * geqrf, for each panel j = 0, nb, ... below the plan's tail:
  *   the (m - j) x ib panel factored (geqr2 on the view, tau from row j),

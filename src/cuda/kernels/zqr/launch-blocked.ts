@@ -1,8 +1,9 @@
 /**
- * The blocked complex Householder drivers (LAPACK's zgeqrf, zungqr and zunmqr; the compact WY form
- * of generate-wy.ts), the real qr family's launch-blocked.ts over (re, im) pairs: panels on this
- * family's shared kernel over a view of A, the block reflector I - V T V^H applied to the rest as
- * two complex GEMMs through the gemm family's public face (`complexGemmCuda`).
+ * This family's launches for the blocked complex Householder drivers (LAPACK's zgeqrf, zungqr and
+ * zunmqr; the compact WY form of generate-wy.ts), which common/householder-launch.ts and
+ * householder-blocked.ts run as they run the real family's (`ZQR_FAMILY`): panels on this family's
+ * shared kernel over a view of A, the block reflector I - V T V^H applied to the rest as two complex
+ * GEMMs through the gemm family's public face (`complexGemmCuda`), zlaset.
  *
  * geqrf, for each panel j = 0, nb, ... below the plan's tail:
  *   the (m - j) x ib panel factored (zgeqr2 on the view, tau from row j),
@@ -14,7 +15,7 @@
  *   for each panel j from the last below the tail down to 0: A(j:m, j+ib:n) -= Y (V^H A(j:m, j+ib:n))
  *   (H applied), then the panel's own columns by the shared orgqr kernel, zeros in A(0:j, j:j+ib).
  * ormqr: blocks of nb reflectors in zunmqr's order, each applied to C(i:m, :) (left) or C(:, i:n)
- * (right) by `applyZwy`.
+ * (right) by `applyZwy` (common/householder-launch.ts runHouseholderOrmqr).
  * Each matrix's work touches only its own memory and workspace: NaN stays in its matrix.
  */
 import type { DType } from '../../../core/dtype.js';

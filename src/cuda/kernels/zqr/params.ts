@@ -6,14 +6,13 @@ import type { DType } from '../../../core/dtype.js';
 import type { Side } from '../../../core/enums.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import type {
-  HouseholderApplyShape, HouseholderBlockedPlan, HouseholderDesign, HouseholderForce, HouseholderPlan, HouseholderScope, HouseholderShape, HouseholderSharedParams,
+  HouseholderApplyShape, HouseholderBlockedPlan, HouseholderDesign, HouseholderForce, HouseholderPlan, HouseholderShape, HouseholderSharedParams,
 } from '../common/householder-plan.js';
 
 /**
  * The shared-memory Householder kernel's and the blocked driver's parameters: the real family's
  * (common/householder-plan.ts), `dtype` the parts' type.
  */
-export type ZqrScope = HouseholderScope;
 export type ZqrShape = HouseholderShape;
 export type ZqrSharedParams = HouseholderSharedParams;
 export type ZqrPlan = HouseholderPlan;

@@ -32,9 +32,9 @@ export const ZQR_PANEL = 32;
 /** The narrowest panel the blocked driver goes down to where a wider one does not fit. */
 export const ZPANEL_MIN = HOUSEHOLDER_PANEL_MIN;
 /** The blocked driver hands the rest to one shared kernel once at most this many reflectors (columns) remain (LAPACK's nx). */
-export const ZQR_TAIL_MAX = 64;
+const ZQR_TAIL_MAX = 64;
 /** zunmqr takes the blocked driver from this many reflectors on (the real table's default). */
-export const ZORMQR_BLOCKED_FROM = 64;
+const ZORMQR_BLOCKED_FROM = 64;
 
 export type ZqrProblem = HouseholderProblem;
 
@@ -61,9 +61,9 @@ export const zqrBlockedFits = (pr: ZqrProblem): boolean => householderBlockedFit
 // zunmqr.
 
 /** Most threads per matrix: one pass covers 128 vectors of C. */
-export const ZORMQR_THREADS_MAX = 128;
+const ZORMQR_THREADS_MAX = 128;
 /** Fewest threads per matrix the planner goes down to (fewer where C has fewer vectors). */
-export const ZORMQR_THREADS_MIN = 8;
+const ZORMQR_THREADS_MIN = 8;
 
 export interface ZormqrProblem {
   readonly dtype: DType;
