@@ -35,7 +35,7 @@ import { complexPosvCuda, complexPosvSolve, complexPotrfCuda, complexPotrsCuda }
 import { complexTrsmCuda } from './kernels/ztrsm/index.js';
 import { complexHerkCuda, complexSyrkCuda } from './kernels/zherk/index.js';
 import { complexTrmmCuda } from './kernels/ztrmm/index.js';
-import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda, zinverseCovers } from './kernels/zinverse/index.js';
+import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda } from './kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
 import { complexHeevTridiagCuda, heevTridiagCovers } from './kernels/zheev/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
@@ -330,18 +330,19 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   getrf: [ownComplex('getrf', 'getrf', undefined, complexGetrfCuda), CPU],
   getrs: [ownComplex('getrs', 'getrs', undefined, complexGetrsCuda), CPU],
   gesv: [ownComplex('gesv', 'gesv', undefined, complexGesvCuda), CPU],
-  // The complex inverses (zinverse/) on strided and list batches of any order, composed of the complex trsm, herk,
-  // gemm and Cholesky on workspace copies, the result moved into A where info is 0; variable batches: the CPU reference.
-  trtri: [{ name: 'trtri', covers: (r) => zinverseCovers(r.a), run: complexTrtriCuda }, CPU],
-  lauum: [{ name: 'lauum', covers: (r) => zinverseCovers(r.a), run: complexLauumCuda }, CPU],
-  potri: [{ name: 'potri', covers: (r) => zinverseCovers(r.a), run: complexPotriCuda }, CPU],
-  // cuSOLVER's factor where the table sends potrf there (lower), then the own inverse; else the own potrf and inverse.
+  // The complex inverses (zinverse/), any order, composed of the complex trsm, herk, gemm and Cholesky on workspace
+  // copies, the result moved into A where info is 0.
+  trtri: [ownComplex('trtri', 'trtri', undefined, complexTrtriCuda), CPU],
+  lauum: [ownComplex('lauum', 'lauum', undefined, complexLauumCuda), CPU],
+  potri: [ownComplex('potri', 'potri', undefined, complexPotriCuda), CPU],
+  // cuSOLVER's factor where the table sends potrf there (lower; strided and list batches), then the own inverse; else
+  // the own potrf and inverse.
   poti: [
-    { name: 'cusolver', covers: (r, dev) => zinverseCovers(r.a) && cusolverComplexPotrfCovers(r, dev), run: cusolverFactorOwnInverse, capturable: false },
-    { name: 'poti', covers: (r) => zinverseCovers(r.a), run: complexPotiCuda },
+    { name: 'cusolver', covers: cusolverComplexPotrfCovers, run: cusolverFactorOwnInverse, capturable: false },
+    ownComplex('poti', 'poti', undefined, complexPotiCuda),
     CPU,
   ],
-  getri: [{ name: 'getri', covers: (r) => zinverseCovers(r.a), run: complexGetriCuda }, CPU],
+  getri: [ownComplex('getri', 'getri', undefined, complexGetriCuda), CPU],
   // The two-sided complex Jacobi warp design (zjacobi/) for n <= 32 (a variable batch: every member); 33 ... 512 the
   // tridiagonal design (zheev/: zhetd2's reduction to a real tridiagonal, the tridiag family's bisection and inverse
   // iteration, V = Q Z), a variable batch with members on both sides of 32 by groups of one shape, each group on its

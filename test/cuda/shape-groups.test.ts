@@ -250,7 +250,7 @@ describe('the router: complex variable batches on the families\' routes', () => 
     return `${taken.route}${taken.gpu ? '' : ' (cpu)'}`;
   };
 
-  it('each operation\'s own route, gpu true; heev with a member beyond 512 and gesvd beyond 32 on the CPU reference', () => {
+  it('each operation\'s own route, gpu true; the inverses too; heev with a member beyond 512 and gesvd beyond 32 on the CPU reference', () => {
     const ns = [3, 0, 40, 3];
     assert.equal(route('gemm', { transA: 'N', transB: 'N', alpha: [1, 0], a: sq(ns), b: rhs(ns), beta: [0, 0], c: rhs(ns) }), 'gemm');
     assert.equal(route('trsm', { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: [1, 0], a: sq(ns), b: rhs(ns) }), 'trsm');
@@ -263,6 +263,8 @@ describe('the router: complex variable batches on the families\' routes', () => 
     assert.equal(route('getrf', { a: sq(ns), ipiv, pivotStride: 40, info }), 'getrf');
     assert.equal(route('getrs', { trans: 'N', a: sq(ns), ipiv, pivotStride: 40, b: rhs(ns), info }), 'getrs');
     assert.equal(route('gesv', { trans: 'N', a: sq(ns), ipiv, pivotStride: 40, b: rhs(ns), info }), 'gesv');
+    for (const op of ['trtri', 'lauum', 'potri', 'poti'] as const) assert.equal(route(op, { uplo: 'lower', diag: 'nonunit', a: sq(ns), info }), op);
+    assert.equal(route('getri', { a: sq(ns), ipiv, pivotStride: 40, info }), 'getri');
     assert.equal(route('heev', { jobz: 'vectors', uplo: 'lower', a: sq([3, 0, 32, 3]), w: vec([3, 0, 32, 3]), info }), 'jacobi');
     assert.equal(route('heev', { jobz: 'vectors', uplo: 'lower', a: sq(ns), w: vec(ns), info }), 'tridiag');
     assert.equal(route('heev', { jobz: 'vectors', uplo: 'lower', a: sq([3, 513, 40]), w: vec([3, 513, 40]), info }), 'cpu (cpu)');

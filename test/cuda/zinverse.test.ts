@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { list, strided, variable } from '../../src/core/batch.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
-import { zinverseColumnsSource, zinverseCovers, zinverseMoveSource, zinverseScanSource, type ZmoveOp, type ZmoveParams } from '../../src/cuda/kernels/zinverse/index.js';
+import { zinverseColumnsSource, zinverseMoveSource, zinverseScanSource, type ZmoveOp, type ZmoveParams } from '../../src/cuda/kernels/zinverse/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
 import { compileForSm90, NVCC_SKIP } from '../helpers/nvcc.js';
@@ -53,14 +53,10 @@ describe('complex inverses: the generators and the router', () => {
     assert.doesNotMatch(zinverseMoveSource({ ...p, move: { op: 'identity' } }).source, /const real2\* a =/, 'the identity reads no A');
   });
 
-  it('the routes: the operation\'s own, then the CPU reference; poti: cuSOLVER\'s factor (never captured) first; variable batches not covered', () => {
+  it('the routes: the operation\'s own, then the CPU reference; poti: cuSOLVER\'s factor (never captured) first', () => {
     for (const op of ['trtri', 'lauum', 'potri', 'getri'] as const) assert.deepEqual(COMPLEX_ROUTES[op].map((c) => c.name), [op, 'cpu']);
     assert.deepEqual(COMPLEX_ROUTES.poti.map((c) => c.name), ['cusolver', 'poti', 'cpu']);
     assert.equal(COMPLEX_ROUTES.poti[0]!.capturable, false);
-    const d = new Float64Array(2 * 9 * 2);
-    assert.ok(zinverseCovers(strided(d, { rows: 3, count: 2, dtype: 'complex128' })));
-    assert.ok(zinverseCovers(list([d, d], { rows: 3, dtype: 'complex128' })));
-    assert.ok(!zinverseCovers(variable([{ data: d, rows: 3 }])));
   });
 });
 
@@ -115,6 +111,35 @@ describe('complex inverses: the launchers on a recording device', () => {
       assert.match(entries().at(-1)!, /^zinv_columns_z_stst$/);
       const finish = dev.launches.at(-1)!;
       assert.deepEqual([argNumber(finish.args[9]), argNumber(finish.args[12]), argNumber(finish.args[13])], [5, count, 5], 'pivotStride, count, n');
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('variable batches: the GPU route, one plan per group of one shape and ld (list batches), info scattered to the members\' places, getri\'s pivots gathered first', () => {
+    const { ctx, dev } = recordingContext();
+    try {
+      const data = ctx.alloc('float64', 2 * 400);
+      // Orders 5, 3, 5 (ld 7), 5, 0: groups {0, 3}, {1}, {2}, {4}.
+      const places = [[5, 5, 0], [3, 3, 30], [5, 7, 50], [5, 5, 100], [0, 1, 140]] as const;
+      const a = variable(places.map(([rows, ld, offset]) => ({ data, rows, ld, offset })), { dtype: 'complex128' });
+      const entries = (): string[] => dev.launches.map((l) => l.src.entry);
+      const count = (prefix: string): number => entries().filter((e) => e.startsWith(prefix)).length;
+      const info = ctx.alloc('int32', places.length);
+      for (const op of ['trtri', 'lauum', 'potri', 'poti'] as const) {
+        dev.launches.length = 0;
+        ctx[op]({ uplo: 'lower', a, info });
+        assert.deepEqual(ctx.lastRoute, { op, route: op, gpu: true });
+        assert.equal(count('int_move'), 4, `${op}: info scattered once per group`);
+        assert.equal(entries().filter((e) => /_(st|pa)*pa(st|pa)*(_w\d+)?$/.test(e)).length >= 4, true, `${op}: A as a list batch (pointer tables), each group`);
+        if (op === 'trtri' || op === 'potri') assert.equal(count('zinv_scan'), 4, `${op}: one scan per group (n = 0: the scan alone writes info)`);
+      }
+      dev.launches.length = 0;
+      ctx.getri({ a, ipiv: ctx.upload(new Int32Array(5 * places.length)), info });
+      assert.deepEqual(ctx.lastRoute, { op: 'getri', route: 'getri', gpu: true });
+      assert.equal(count('int_move'), 7, 'per group: the pivots gathered (none of order 0), info scattered');
+      assert.equal(entries()[0], 'int_move', 'the first group\'s pivots gathered before its plan');
+      assert.equal(count('zinv_columns'), 3, 'one finish per group with n > 0');
     } finally {
       ctx.dispose();
     }

@@ -2,16 +2,23 @@
  * Complex variable batches on the GPU (kernels/common/shape-groups.ts: the members grouped by
  * shape and ld, each group run as a list batch on the operation's own complex route) against the
  * complex reference (the reference context, the same variable batches), on fresh random data.
- * Every operation with complex GPU routes (gemm, trsm, herk, potrf, potrs, posv, getrf, getrs,
- * gesv, heev, gesvd), complex128 and complex64, one batch per case: orders 0 ... 40 and 47, 64,
- * 100 (gesvd: 0 ... 32, its kernel's range) with a few orders repeated, in shuffled
- * order, each member at its own leading dimension (ld = rows + 0, 1, 2 or 5: members of one order
- * fall into several groups) with gaps between members, every float outside the members a
- * sentinel; device data and host data (staged) in turn. Members fail in several orders: every
- * fifth not positive definite at a planted step (potrf, posv) or singular, a zero column (getrf,
- * gesv), every seventh NaN in its referenced part (all operations; the LU family and trsm at
- * orders <= 32). Outputs are poisoned: info 99, pivots -9 (also the slots past a member's
- * min(m, n)), gemm's and herk's C NaN where beta = 0, heev's W and gesvd's S, U and VT NaN.
+ * Every operation with complex GPU routes (gemm, trsm, trmm, herk, syrk, potrf, potrs, posv, getrf,
+ * getrs, gesv, trtri, lauum, potri, poti, getri, heev, gesvd), complex128 and complex64, one batch
+ * per case: orders 0 ... 40 and 47, 64, 100 (trmm and syrk: 0 ... 70; gesvd: 0 ... 32, its kernel's
+ * range) with a few orders repeated, in shuffled order, each member at its own leading dimension
+ * (ld = rows + 0, 1, 2 or 5: members of one order fall into several groups) with gaps between
+ * members, every float outside the members a sentinel; device data and host data (staged) in turn.
+ * trmm runs three calls per type (every side, uplo and op over the file, every op in each type),
+ * syrk two (both triangles and both trans in each type, complex alpha and beta, beta 0 over NaN).
+ * Members fail in several orders: every fifth not positive definite at a planted step (potrf, posv,
+ * poti) or singular: a zero column (getrf, gesv; getri: getrf's factors of it, an exactly zero
+ * U(k, k)), an exactly zero diagonal element (trtri non-unit, potri), every seventh NaN in its
+ * referenced part (the operations above but the inverses other than poti; the LU family, trsm and
+ * trmm at orders <= 32). The inverses' other members are well conditioned (triangles with their
+ * off-diagonal scaled by 1 / n, getri's members diagonally dominant); lauum's and potri's diagonal
+ * imaginary parts are NaN and 0 (lauum reads only the real parts) and their results' exactly 0.
+ * Outputs are poisoned: info 99, pivots -9 (also the slots past a member's min(m, n)), gemm's,
+ * herk's and syrk's C NaN where beta = 0, heev's W and gesvd's S, U and VT NaN.
  * Checked:
  * - ctx.lastRoute: the operation's GPU route (its name; heev 'tridiag': members to 32 on the Jacobi
  *   warp design, above on the tridiagonal design, by shape group; gesvd 'jacobi'), and 'tridiag' for
@@ -20,12 +27,12 @@
  *   (complex64: a few members may pivot differently, the reference computing in float64: there the
  *   LU residual instead), and the pivot slots the reference leaves -9 left -9;
  * - every float outside the members bit for bit as given; every element the reference leaves
- *   unchanged (the other triangle, a failed posv's or gesv's B, potrs's and getrs's factors)
- *   unchanged bit for bit; NaN exactly where the reference has NaN (in a failed Cholesky member
+ *   unchanged (the other triangle, a unit diagonal, a failed posv's or gesv's B, potrs's and getrs's
+ *   factors, a failed trtri's, potri's or getri's member, getri's pivots) unchanged bit for bit; NaN exactly where the reference has NaN (in a failed Cholesky member
  *   also where the other part of the pair is NaN there: the complex products spread a NaN over the
  *   pair), so a failing member spreads nothing to another;
  * - the rest within 64 d u of the member's largest magnitude (d its largest dimension, u the unit
- *   roundoff); a failed Cholesky member (potrf, posv) only in the columns before its failure (the
+ *   roundoff); a failed Cholesky member (potrf, posv, poti) only in the columns before its failure (the
  *   recursion above 32 leaves the rest unspecified, as the strided route does);
  * - heev: eigenvalues ascending within n eps ||A||_F of the reference's, ||A V - V W|| and
  *   ||V^H V - I|| ratios below 30; gesvd: singular values within max(m, n) eps ||A||_F of the
@@ -62,9 +69,30 @@ const SMALL_ORDERS = [...Array.from({ length: 33 }, (_, n) => n), 0, 3, 3, 17, 3
 const PADS = [0, 1, 2, 5];
 const GAPS = [3, 0, 1];
 
-type OpName = 'gemm' | 'trsm' | 'herk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'heev' | 'gesvd';
-const OPS: readonly OpName[] = ['gemm', 'trsm', 'herk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'heev', 'gesvd'];
-const ROUTE: Record<OpName, string> = { gemm: 'gemm', trsm: 'trsm', herk: 'herk', potrf: 'potrf', potrs: 'potrs', posv: 'posv', getrf: 'getrf', getrs: 'getrs', gesv: 'gesv', heev: 'tridiag', gesvd: 'jacobi' };
+/** trmm's and syrk's: 0 ... 70 (the warp designs to 32, one and two levels of the recursion above), a few repeated. */
+const WIDE_ORDERS = [...Array.from({ length: 71 }, (_, n) => n), 0, 3, 3, 17, 32, 33, 64];
+
+type OpName = 'gemm' | 'trsm' | 'trmm' | 'herk' | 'syrk' | 'potrf' | 'potrs' | 'posv' | 'getrf' | 'getrs' | 'gesv' | 'trtri' | 'lauum' | 'potri' | 'poti' | 'getri' | 'heev' | 'gesvd';
+const OPS: readonly OpName[] = ['gemm', 'trsm', 'trmm', 'herk', 'syrk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti', 'getri', 'heev', 'gesvd'];
+const ROUTE: Record<OpName, string> = {
+  gemm: 'gemm', trsm: 'trsm', trmm: 'trmm', herk: 'herk', syrk: 'syrk', potrf: 'potrf', potrs: 'potrs', posv: 'posv', getrf: 'getrf', getrs: 'getrs', gesv: 'gesv',
+  trtri: 'trtri', lauum: 'lauum', potri: 'potri', poti: 'poti', getri: 'getri', heev: 'tridiag', gesvd: 'jacobi',
+};
+/** The operations without info. */
+const NO_INFO: readonly OpName[] = ['gemm', 'trsm', 'trmm', 'herk', 'syrk'];
+
+/** trmm's calls per dtype (side, uplo, transA, diag): each side, uplo and op over the file, every op in each dtype. */
+const TRMM_FORMS = {
+  complex128: [['left', 'lower', 'N', 'nonunit'], ['right', 'upper', 'T', 'unit'], ['left', 'upper', 'C', 'nonunit']],
+  complex64: [['right', 'lower', 'N', 'unit'], ['left', 'lower', 'T', 'nonunit'], ['right', 'upper', 'C', 'nonunit']],
+} as const;
+/** syrk's calls per dtype (uplo, trans, beta; beta 0: C NaN): every uplo and trans in each dtype. */
+const SYRK_FORMS: Record<ComplexDType, readonly (readonly [Uplo, 'N' | 'T', [number, number]])[]> = {
+  complex128: [['lower', 'N', [0, 0]], ['upper', 'T', [0.5, -1]]],
+  complex64: [['upper', 'N', [0.25, 0.5]], ['lower', 'T', [0, 0]]],
+};
+/** How many calls (forms) an operation's cases make per dtype. */
+const formsOf = (op: OpName, dtype: ComplexDType): number => (op === 'trmm' ? TRMM_FORMS[dtype].length : op === 'syrk' ? SYRK_FORMS[dtype].length : 1);
 
 /** A deterministic shuffle (the list order is not sorted). */
 function shuffled<T>(xs: readonly T[], rng: Rng): T[] {
@@ -120,6 +148,17 @@ function hpdMember(rng: Rng, n: number, p: number, uplo: Uplo): Z {
   return a;
 }
 
+/** A triangle of order n (the other triangle NaN, a unit diagonal NaN), its off-diagonal scaled by 1 / n (well conditioned). */
+function triangleMember(rng: Rng, n: number, uplo: Uplo, diag: 'unit' | 'nonunit', diagonalIm: 'random' | 'nan' | 'zero' = 'random'): Z {
+  const t = random(rng, n, n);
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+    if (!inTriangle(uplo, i, j)) set(t, i, j, Number.NaN, Number.NaN);
+    else if (i === j) set(t, i, i, diag === 'unit' ? Number.NaN : 2 + Math.abs(get(t, i, i)[0]), diag === 'unit' || diagonalIm === 'nan' ? Number.NaN : diagonalIm === 'zero' ? 0 : get(t, i, i)[1]);
+    else { const [re, im] = get(t, i, j); set(t, i, j, re / n, im / n); }
+  }
+  return t;
+}
+
 /** A general member for the LU family: every fifth singular (a zero column), every seventh (orders <= 32) with a NaN. */
 function luMember(rng: Rng, rows: number, cols: number, p: number): Z {
   const a = random(rng, rows, cols);
@@ -141,9 +180,12 @@ function referenceLu(ms: readonly Z[], dtype: ComplexDType): { lu: Z[]; ipiv: In
 /** The operations whose GPU route takes a complex variable batch's members to order 32 only. */
 const smallOnly = (op: OpName): boolean => op === 'gesvd';
 
-function caseOf(op: OpName, dtype: ComplexDType, where: 'device' | 'host', given?: readonly number[]): Case {
-  const rng = new Rng(OPS.indexOf(op) * 31 + (dtype === 'complex64' ? 7 : 0) + 1);
-  const orders = shuffled(given ?? (smallOnly(op) ? SMALL_ORDERS : ORDERS), rng);
+/** The orders of an operation's batch. */
+const ordersOf = (op: OpName): readonly number[] => (smallOnly(op) ? SMALL_ORDERS : op === 'trmm' || op === 'syrk' ? WIDE_ORDERS : ORDERS);
+
+function caseOf(op: OpName, dtype: ComplexDType, where: 'device' | 'host', form = 0, given?: readonly number[]): Case {
+  const rng = new Rng(OPS.indexOf(op) * 31 + (dtype === 'complex64' ? 7 : 0) + form * 1009 + 1);
+  const orders = shuffled(given ?? ordersOf(op), rng);
   const r = round(dtype);
   const uplo = uploOf(dtype);
   const base = { op, dtype, where, orders };
@@ -178,6 +220,63 @@ function caseOf(op: OpName, dtype: ComplexDType, where: 'device' | 'host', given
         b.push(r(side === 'left' ? random(rng, n, rhsOf(n)) : random(rng, rhsOf(n), n)));
       });
       return { ...base, operands: { a: { ms: a }, b: { ms: b } }, args: { side, uplo: tuplo, transA, diag, alpha: [0.5, 1] } };
+    }
+    case 'trmm': {
+      // B := alpha op(T) B (left) or alpha B op(T) (right), in place; T from TRMM_FORMS; NaN planted in T at orders <= 32.
+      const [side, tuplo, transA, diag] = TRMM_FORMS[dtype][form]!;
+      const a: Z[] = [], b: Z[] = [];
+      orders.forEach((n, p) => {
+        const t = triangleMember(rng, n, tuplo, diag);
+        if (n > 1 && n <= 32 && plantsNaN(p)) set(t, tuplo === 'lower' ? n - 1 : 0, tuplo === 'lower' ? 0 : n - 1, Number.NaN, 0);
+        a.push(r(t));
+        b.push(r(side === 'left' ? random(rng, n, rhsOf(n)) : random(rng, rhsOf(n), n)));
+      });
+      return { ...base, operands: { a: { ms: a }, b: { ms: b } }, args: { side, uplo: tuplo, transA, diag, alpha: [0.5, -1] } };
+    }
+    case 'syrk': {
+      // C (n x n) := alpha A A^T + beta C ('N', A n x k) or alpha A^T A + beta C ('T', A k x n), complex alpha and beta; only `uplo` of C written.
+      const [suplo, trans, beta] = SYRK_FORMS[dtype][form]!;
+      const a: Z[] = [], c: Z[] = [];
+      orders.forEach((n, p) => {
+        const k = (n * 5 + p) % 9;
+        const am = random(rng, n, k);
+        if (plantsNaN(p) && n * k > 0) am.d[1] = Number.NaN;
+        a.push(r(trans === 'N' ? am : applyOp(am, 'T')));
+        c.push(beta[0] === 0 && beta[1] === 0 ? filled(n, n, Number.NaN) : r(random(rng, n, n)));
+      });
+      return { ...base, operands: { a: { ms: a }, c: { ms: c } }, args: { uplo: suplo, trans, alpha: [0.75, 0.25], beta } };
+    }
+    case 'trtri': case 'potri': {
+      // trtri: complex128 lower non-unit, complex64 upper unit; potri: a factor with a real diagonal. Every fifth non-unit member
+      // with an exactly zero diagonal element (info = k, the member then left as given).
+      const diag = op === 'trtri' && dtype === 'complex64' ? 'unit' : 'nonunit';
+      const a = orders.map((n, p) => {
+        const t = triangleMember(rng, n, uplo, diag, op === 'potri' ? 'zero' : 'random');
+        if (n > 0 && diag === 'nonunit' && plantsFailure(p)) { const k = rng.int(0, n - 1); set(t, k, k, 0, 0); }
+        return r(t);
+      });
+      return { ...base, operands: { a: { ms: a } }, args: op === 'trtri' ? { uplo, diag } : { uplo } };
+    }
+    case 'lauum': {
+      // The diagonal's imaginary parts NaN (zlauu2 reads only the real parts); info 0.
+      const a = orders.map((n) => r(triangleMember(rng, n, uplo, 'nonunit', 'nan')));
+      return { ...base, operands: { a: { ms: a } }, args: { uplo } };
+    }
+    case 'poti': {
+      const a = orders.map((n, p) => r(hpdMember(rng, n, p, uplo)));
+      return { ...base, operands: { a: { ms: a } }, args: { uplo } };
+    }
+    case 'getri': {
+      // getrf's factors (the reference's) of diagonally dominant members (B + 2n I); every fifth singular (a zero column: an
+      // exactly zero U(k, k), info = k, the member then left as given).
+      const orig = orders.map((n, p) => {
+        const m = random(rng, n, n);
+        for (let i = 0; i < n; i++) set(m, i, i, get(m, i, i)[0] + 2 * n, get(m, i, i)[1]);
+        if (n > 0 && plantsFailure(p)) { const c = rng.int(0, n - 1); for (let i = 0; i < n; i++) set(m, i, c, 0, 0); }
+        return r(m);
+      });
+      const { lu, ipiv } = referenceLu(orig, dtype);
+      return { ...base, operands: { a: { ms: lu } }, args: {}, ipivIn: ipiv, originals: orig };
     }
     case 'herk': {
       // C (n x n) := alpha A A^H + beta C ('N', A n x k) or alpha A^H A + beta C ('C', A k x n); only `uplo` of C written.
@@ -309,11 +408,11 @@ function vplace(ms: readonly Z[], dtype: ComplexDType, real = false): VPlaced {
 /** The case's call on `ctx` over `batches`, with info (and ipiv) given; returns nothing (outputs in place). */
 function call(ctx: Context, c: Case, batches: Record<string, Batch<Storage>>, info: Storage | Int32Array, ipiv: Storage | Int32Array | undefined): void {
   const fn = (ctx as unknown as Record<string, (args: object) => unknown>)[c.op]!.bind(ctx);
-  fn({ ...c.args, ...batches, ...(['gemm', 'trsm', 'herk'].includes(c.op) ? {} : { info }), ...(ipiv === undefined ? {} : { ipiv }) });
+  fn({ ...c.args, ...batches, ...(NO_INFO.includes(c.op) ? {} : { info }), ...(ipiv === undefined ? {} : { ipiv }) });
 }
 
 const pivotStrideOf = (c: Case): number => Math.max(0, ...c.operands['a']!.ms.map((m) => Math.min(m.rows, m.cols)));
-const hasPivots = (c: Case): boolean => c.op === 'getrf' || c.op === 'getrs' || c.op === 'gesv';
+const hasPivots = (c: Case): boolean => c.op === 'getrf' || c.op === 'getrs' || c.op === 'gesv' || c.op === 'getri';
 
 interface Run { placed: Record<string, VPlaced>; info: number[]; ipiv: number[] }
 
@@ -398,15 +497,22 @@ function check(c: Case, got: Run, want: Run, name: string): void {
     const member = (k: string) => ({ got: got.placed[k]!.read(p), want: want.placed[k]!.read(p), input: c.operands[k]!.ms[p]! });
     const failed = want.info[p] !== 0;
     switch (c.op) {
-      case 'gemm': case 'trsm': case 'herk': case 'potrs': {
-        const k = c.op === 'gemm' || c.op === 'herk' ? 'c' : 'b';
+      case 'gemm': case 'trsm': case 'trmm': case 'herk': case 'syrk': case 'potrs': {
+        const k = c.op === 'gemm' || c.op === 'herk' || c.op === 'syrk' ? 'c' : 'b';
         const m = member(k);
         compare(c.dtype, m.got, m.want, m.input, what(k));
         // The inputs only read.
         for (const o of Object.keys(c.operands)) if (o !== k) { const x = member(o); compare(c.dtype, x.got, x.input, x.input, what(o)); }
         break;
       }
-      case 'potrf': case 'posv': {
+      case 'trtri': case 'lauum': case 'potri': case 'getri': {
+        // A failed member as given, bit for bit (the reference leaves it), the other triangle and a unit diagonal likewise.
+        const a = member('a');
+        compare(c.dtype, a.got, a.want, a.input, what('a'));
+        if (c.op === 'lauum' || c.op === 'potri') for (let i = 0; i < c.orders[p]! && !failed; i++) assert.ok(Object.is(get(a.got, i, i)[1], 0), `${what('a')}: the diagonal's imaginary part at ${i}`);
+        break;
+      }
+      case 'potrf': case 'posv': case 'poti': {
         const a = member('a'), uplo = c.args['uplo'] as Uplo, kk = want.info[p]!;
         // A failed member: the factor's columns before the failure (for upper, its rows), the other triangle unchanged.
         compare(c.dtype, a.got, a.want, a.input, what('a'), (i, j) => !failed || !inTriangle(uplo, i, j) || (uplo === 'lower' ? j : i) < kk - 1, failed);
@@ -481,14 +587,15 @@ function check(c: Case, got: Run, want: Run, name: string): void {
 }
 
 /** The file's cases (the data of each made again in its test: fresh arrays). */
-const CASES = OPS.flatMap((op, i) => TYPES.map((dtype, t) => ({ op, dtype, where: (i + t) % 2 === 0 ? 'device' as const : 'host' as const })));
+const CASES = OPS.flatMap((op, i) => TYPES.flatMap((dtype, t) => Array.from({ length: formsOf(op, dtype) }, (_, form) =>
+  ({ op, dtype, form, where: (i + t + form) % 2 === 0 ? 'device' as const : 'host' as const }))));
 
 /** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
 before(() => warmFileKernels('zvbatched', (ctx, planning) => {
   if (planning === undefined) return;
   const dev = planning.device;
-  for (const { op, dtype, where } of CASES) {
-    const c = caseOf(op, dtype, where);
+  for (const { op, dtype, form, where } of CASES) {
+    const c = caseOf(op, dtype, where, form);
     const part = dtype === 'complex128' ? 'float64' : 'float32';
     const batches = Object.fromEntries(Object.entries(c.operands).map(([k, o]) => {
       const placed = vplace(o.ms, dtype, o.real);
@@ -502,11 +609,12 @@ before(() => warmFileKernels('zvbatched', (ctx, planning) => {
   }
 }));
 
-for (const { op, dtype, where } of CASES) {
-  test(`${op} ${dtype} on a variable batch (orders 0-${smallOnly(op) ? 32 : 100}, shuffled, ragged ld, failing members), ${where} data, against the reference`, { skip, timeout: 300_000 }, () => {
+for (const { op, dtype, form, where } of CASES) {
+  const forms = op === 'trmm' ? ` ${TRMM_FORMS[dtype][form]!.join(' ')}` : op === 'syrk' ? ` ${SYRK_FORMS[dtype][form]!.slice(0, 2).join(' ')}` : '';
+  test(`${op}${forms} ${dtype} on a variable batch (orders 0-${Math.max(...ordersOf(op))}, shuffled, ragged ld, failing members), ${where} data, against the reference`, { skip, timeout: 300_000 }, () => {
     const { ctx } = gpuContext();
-    const c = caseOf(op, dtype, where);
-    const name = `${op} ${dtype} ${where}`;
+    const c = caseOf(op, dtype, where, form);
+    const name = `${op}${forms} ${dtype} ${where}`;
     const want = reference(c);
     const got = run(ctx, c, where);
     assert.deepEqual(ctx.lastRoute, { op, route: ROUTE[op], gpu: true }, name);

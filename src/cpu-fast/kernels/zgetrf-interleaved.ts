@@ -62,17 +62,19 @@ const SAFE_MIN = 2.2250738585072014e-308;
 
 /** Bytes of one pair's scratch: the split matrix and one split column of B. */
 const pairScratch = (n: number): number => n * n * SLOT + n * SLOT;
-/** Bytes of the kernel's scratch (reused by every trip). */
-export const zgetrfInterleavedScratch = (n: number, pairs: number): number => Math.max(1, pairs) * pairScratch(n);
+/** Pairs per trip: gesv's `pairs` (their solves side by side); getrf factors one pair a trip. */
+const tripPairs = (p: Pick<ZgetrfInterleavedParams, 'op' | 'pairs'>): number => (p.op === 'gesv' ? Math.max(1, p.pairs) : 1);
+/** Bytes of the kernel's scratch (reused by every trip): one pair's for each pair of a trip. */
+export const zgetrfInterleavedScratch = (p: Pick<ZgetrfInterleavedParams, 'op' | 'n' | 'pairs'>): number => tripPairs(p) * pairScratch(p.n);
 
 /**
  * Exported `zgetrf2(a, b, piv, info, pairs, nrhs, scratch)`: byte addresses of the first A, B,
  * int32 pivots and int32 infos, the number of pairs, B's columns (gesv), and a scratch of
- * zgetrfInterleavedScratch(n, pairs) bytes (16-byte aligned). The module's other functions:
+ * zgetrfInterleavedScratch(p) bytes (16-byte aligned). The module's other functions:
  * `factor(a, piv, scratch) -> ok` and the solves of one pair and of `pairs` pairs.
  */
 export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Array<ArrayBuffer> {
-  const G = p.op === 'gesv' ? Math.max(1, p.pairs) : 1;
+  const G = tripPairs(p);
   const defs: FunctionDef[] = [mainFunction(p, G), factorFunction(p)];
   if (p.op === 'gesv') {
     defs.push(solveFunction(p, 1, 'solve1'));

@@ -49,14 +49,15 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   // solves `group` pairs side by side)
   const pairRange = tuning.complexLuWasmPairs;
   const group = tuning.complexLuWasmPairGroup;
-  const pairFn = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max ? pairsFor({ op, n, roundFactor, pairs: group }) : undefined;
+  const pairParams: ZgetrfInterleavedParams | undefined = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max ? { op, n, roundFactor, pairs: group } : undefined;
+  const pairFn = pairParams === undefined ? undefined : pairsFor(pairParams);
   // floats per matrix of A and B; bytes of each chunk's areas
   const aPer = 2 * n * n, bPer = 2 * n * nrhs;
   const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4 * n + 4);
   const bBase = chunk * aPer, pivBase = (bBase + chunk * bPer) * 8, infoBase = pivBase + chunk * 4 * n;
   // the solves' scratch, then float32 staging for the block copies, as large as A's chunk or B's
   const work = (infoBase + chunk * 4 + 15) & ~15;
-  const stage = work + Math.max(zgetrfWasmWorkBytes(params), pairFn ? zgetrfInterleavedScratch(n, group) : 0);
+  const stage = work + Math.max(zgetrfWasmWorkBytes(params), pairParams ? zgetrfInterleavedScratch(pairParams) : 0);
   const mem = heap(stage + chunk * Math.max(aPer, bPer) * 4).f64;
   const ints = heapInts();
   const deferred: number[] = [];

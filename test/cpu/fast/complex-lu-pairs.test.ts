@@ -108,7 +108,8 @@ test('the two-matrix kernel: a valid module for every order, op, rounding and gr
   for (const n of [1, 2, 3, 8, 16]) for (const op of ['getrf', 'gesv'] as const) for (const roundFactor of [false, true]) for (const pairs of [1, 2, 3]) {
     assert.ok(WebAssembly.validate(generateZgetrfInterleaved({ op, n, roundFactor, pairs })), `n=${n} ${op} ${roundFactor} ${pairs}`);
   }
-  assert.equal(zgetrfInterleavedScratch(4, 2), 2 * (4 * 4 * 32 + 4 * 32));
+  assert.equal(zgetrfInterleavedScratch({ op: 'gesv', n: 4, pairs: 2 }), 2 * (4 * 4 * 32 + 4 * 32), 'gesv: a pair\'s scratch for each pair of a trip');
+  assert.equal(zgetrfInterleavedScratch({ op: 'getrf', n: 4, pairs: 2 }), 4 * 4 * 32 + 4 * 32, 'getrf: one pair a trip');
   const { min, max } = T.complexLuWasmPairs;
   assert.ok(min >= 1 && max >= 16 && max <= T.complexLuWasm.gesv.max, 'the pairs serve n <= 16 within the WebAssembly range');
   assert.ok(T.complexLuWasmPairGroup >= 1);

@@ -214,3 +214,53 @@ export function householderBlockedFits(kernel: HouseholderKernel, pr: Householde
   const w = Math.min(HOUSEHOLDER_PANEL_MIN, pr.k);
   return w === 0 || tileFits(kernel, pr, pr.op, pr.m, w, w);
 }
+
+/**
+ * Launch shape of one group of the one-reflector-at-a-time ormqr kernels (dorm2r's, zunm2r's):
+ * `threads` per matrix (blockDim.x), up to `matrices` per block (blockDim.y).
+ */
+export interface HouseholderApplyShape {
+  readonly threads: number;
+  readonly matrices: number;
+  /** Leading dimension of the C tile in shared memory (threads + 1: the coalesced loads' stride is odd). */
+  readonly ldt: number;
+  /** Shared bytes of one matrix: packed reflectors, tau, the C tile. */
+  readonly bytesPerMatrix: number;
+}
+
+/** A family's ormqr kernel as its fit sees it. */
+export interface HouseholderApplyKernel {
+  /** Shared bytes of one matrix's slot: Q of order r, k reflectors, a C tile of leading dimension ldt. */
+  readonly slotBytes: (r: number, k: number, ldt: number) => number;
+  /** Most and fewest threads per matrix, and most threads per block. */
+  readonly threadsMax: number;
+  readonly threadsMin: number;
+  readonly blockThreads: number;
+}
+
+/** The shape of `threads` per matrix and `matrices` per block (the tile's ld threads + 1). */
+export function householderApplyShape(kernel: HouseholderApplyKernel, r: number, k: number, threads: number, matrices: number): HouseholderApplyShape {
+  const ldt = threads + 1;
+  return { threads, matrices, ldt, bytesPerMatrix: kernel.slotBytes(r, k, ldt) };
+}
+
+/**
+ * The widest shape that fits `limit`: threads per matrix the vector count rounded up to a power of
+ * two, at most `threadsMax`, halved down to min(threadsMin, that) while one matrix's slot does not
+ * fit (only `threadsAt` where given); as many matrices per block as the block's threads and `limit`
+ * allow. Undefined where none fits.
+ */
+export function fitHouseholderApply(kernel: HouseholderApplyKernel, r: number, k: number, nvec: number, limit: number, threadsAt?: number): HouseholderApplyShape | undefined {
+  const want = threadsAt ?? Math.min(kernel.threadsMax, pow2ceil(Math.max(1, nvec)));
+  const least = threadsAt ?? Math.min(kernel.threadsMin, want);
+  for (let threads = want; threads >= least; threads /= 2) {
+    const one = householderApplyShape(kernel, r, k, threads, 1);
+    if (one.bytesPerMatrix > limit) continue;
+    const matrices = Math.max(1, Math.min(Math.floor(kernel.blockThreads / threads), Math.floor(limit / one.bytesPerMatrix)));
+    return { ...one, matrices };
+  }
+  return undefined;
+}
+
+/** Matrices per block of a launch over `count` matrices (no more slots than matrices). */
+export const householderApplyMatrices = (shape: HouseholderApplyShape, count: number): number => Math.max(1, Math.min(shape.matrices, count));

@@ -1,8 +1,11 @@
 /**
- * What the complex triangle-by-vectors warp designs share (ztrsm's solve and ztrmm's multiply, for
- * triangles of order <= 32): the parameter object, the triangle T the vectors of B meet, the shape
- * of a request (the triangle's order, the vectors), the warp-slot layout, the grid's y extent and the
- * launch loop over a request's groups. Each family keeps its own kernel text and plan.
+ * What the complex triangle-by-vectors designs share (ztrsm's solve and ztrmm's multiply): for
+ * triangles of order <= 32 the warp kernel's parameter object, the triangle T the vectors of B meet,
+ * the shape of a request (the triangle's order, the vectors), the warp-slot layout, the grid's y
+ * extent and the launch loop over a request's groups; beyond 32 the recursion's steps as requests on
+ * sub-blocks (`triangleSteps`, over the real trsm's split points) and the launcher that runs them
+ * (`runTriangle`: leaves on the warp kernel, updates on the family's complex GEMM). Each family keeps
+ * its own kernel text, plan and how its recursion applies alpha.
  *
  * Every vector of B meets one triangular matrix T: side 'left' the columns of B against T = op(A),
  * 'right' its rows against T = op(A)^T. Element (r, k) of T is A(r, k) when the kernel reads A by rows
@@ -11,13 +14,16 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { Diag, Side, Uplo } from '../../../core/enums.js';
-import type { ComplexOp, ComplexTrsmRequest } from '../../../core/op-specs.js';
+import { batchCount } from '../../../core/batch.js';
+import { MyriadError } from '../../../core/errors.js';
+import type { ComplexGemmRequest, ComplexOp, ComplexScalar, ComplexTrsmRequest } from '../../../core/op-specs.js';
 import { arg, type DeviceArray, type GpuDevice, type KernelSource } from '../../runtime/types.js';
 import type { OperandKind } from './batch-pointer.js';
 import { complexBytes } from './complex.js';
 import { kernelFor, plannedOnce } from './kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from './operands.js';
-import { smallGrid, smallWarps, type SmallLayout } from './warp-slots.js';
+import { block, type BlockBatch } from './sub-blocks.js';
+import { SMALL_MAX_N, smallGrid, smallWarps, type SmallLayout } from './warp-slots.js';
 
 /** The parameter object of a triangle warp kernel. `dtype` is the parts' type (float64: complex128, float32: complex64). */
 export interface TriangleWarpParams {
@@ -85,11 +91,112 @@ export function passGridY(blocksX: number, passes: number, smCount: number): num
   return Math.max(1, Math.min(passes, want, GRID_Y_MAX));
 }
 
-/** A triangle warp design: its name (memo keys: `<name>/...`, kernels: `<name>-small`), plan and source. */
+/**
+ * A triangle design: its name (memo keys: `<name>/...`, kernels: `<name>-small`), the warp kernel's
+ * plan and source, and beyond its order the recursion's steps and the GEMM they update with.
+ */
 export interface TriangleWarpDesign {
   readonly name: string;
+  /** The operation, as errors name it ('trsm', 'trmm'). */
+  readonly op: string;
   readonly plan: (problem: TriangleWarpProblem) => TriangleWarpParams;
   readonly source: (p: TriangleWarpParams) => KernelSource;
+  /** The recursion over a triangle above TRIANGLE_WARP_MAX (the family's `triangleSteps`). */
+  readonly steps: (r: TriangleBlockRequest<DeviceArray>) => readonly TriangleStep<DeviceArray>[];
+  /** The recursion's updates: the complex GEMM's public face. */
+  readonly gemm: (dev: GpuDevice, r: ComplexGemmRequest<DeviceArray>) => void;
+}
+
+/** The largest triangle the warp kernels take. */
+export const TRIANGLE_WARP_MAX = SMALL_MAX_N;
+
+/**
+ * A complex trsm or trmm on strided or list batches, a triangle of any order: the warp kernel to
+ * TRIANGLE_WARP_MAX, the design's recursion beyond it (its steps in order over the whole batch).
+ * Variable batches are the router's (shape groups).
+ */
+export function runTriangle(dev: GpuDevice, design: TriangleWarpDesign, r: ComplexTrsmRequest<DeviceArray>): void {
+  const { a, b } = r;
+  if (a.kind === 'variable') throw new MyriadError('UNSUPPORTED', `the complex ${design.op} kernels take strided and list batches`, 'a');
+  if (b.kind === 'variable') throw new MyriadError('UNSUPPORTED', `the complex ${design.op} kernels take strided and list batches`, 'b');
+  if (batchCount(b) === 0) return;
+  const { order, vectors } = triangleShape(r.side, b.rows, b.cols);
+  if (order === 0 || vectors === 0) return;
+  if (order <= TRIANGLE_WARP_MAX) {
+    launchTriangleWarp(dev, design, r);
+    return;
+  }
+  for (const step of design.steps({ ...r, a, b })) {
+    if (step.kind === 'leaf') launchTriangleWarp(dev, design, step.request);
+    else design.gemm(dev, step.request);
+  }
+}
+
+/** A complex trsm or trmm on strided or list batches (sub-blocks of them: sub-blocks.ts). */
+export type TriangleBlockRequest<S> = Omit<ComplexTrsmRequest<S>, 'a' | 'b'> & { readonly a: BlockBatch<S>; readonly b: BlockBatch<S> };
+
+/** One launch of a recursion, in order: a leaf (a triangle of order <= TRIANGLE_WARP_MAX) or a GEMM update. */
+export type TriangleStep<S> =
+  | { readonly kind: 'leaf'; readonly request: TriangleBlockRequest<S> }
+  | { readonly kind: 'update'; readonly request: ComplexGemmRequest<S> };
+
+/** Rows or columns off .. off + size - 1 of the triangle. */
+export interface TriangleSpan { readonly off: number; readonly size: number }
+
+/**
+ * A split of the recursion (the real trsm's recursionSteps): a leaf on a diagonal block, or an update
+ * of block `target` of B from block `source`; `scaled`: the first step that touches its block of B.
+ */
+export type TriangleSplit =
+  | { readonly kind: 'leaf'; readonly span: TriangleSpan; readonly scaled: boolean }
+  | { readonly kind: 'update'; readonly target: TriangleSpan; readonly source: TriangleSpan; readonly scaled: boolean };
+
+/** How a recursion applies alpha: a leaf's alpha, and an update's alpha and beta, by the step's `scaled`. */
+export interface TriangleScalars {
+  readonly leaf: (scaled: boolean) => ComplexScalar;
+  readonly update: (scaled: boolean) => { readonly alpha: ComplexScalar; readonly beta: ComplexScalar };
+}
+
+/**
+ * The splits as requests on sub-blocks of every matrix: each leaf the request on its diagonal block
+ * of A and its block of B (rows for 'left', columns for 'right'), each update one GEMM
+ * B(T) := alpha op(A)(T, S) B(S) + beta B(T) (left) or B(T) := alpha B(S) op(A)(S, T) + beta B(T)
+ * (right), op(A)'s block read through transA from the stored one. alpha = 0: no update (0 times an
+ * Inf in A would spread NaN). Pure and over any storage, so the CPU reference can run the same
+ * requests (tests).
+ */
+export function triangleSteps<S>(r: TriangleBlockRequest<S>, splits: Iterable<TriangleSplit>, scalars: TriangleScalars): TriangleStep<S>[] {
+  const left = r.side === 'left';
+  const m = r.b.rows;
+  const n = r.b.cols;
+  const zero = r.alpha[0] === 0 && r.alpha[1] === 0;
+  const plain = r.transA === 'N';
+  const steps: TriangleStep<S>[] = [];
+  for (const s of splits) {
+    if (s.kind === 'leaf') {
+      const { off, size } = s.span;
+      steps.push({ kind: 'leaf', request: {
+        ...r, alpha: scalars.leaf(s.scaled), a: block(r.a, off, off, size, size), b: left ? block(r.b, off, 0, size, n) : block(r.b, 0, off, m, size),
+      } });
+      continue;
+    }
+    if (zero) continue;
+    const { target: t, source: src } = s;
+    const { alpha, beta } = scalars.update(s.scaled);
+    // op(A)(T, S) (left) or op(A)(S, T) (right): the stored block, read through transA.
+    if (left) {
+      const a = plain ? block(r.a, t.off, src.off, t.size, src.size) : block(r.a, src.off, t.off, src.size, t.size);
+      steps.push({ kind: 'update', request: {
+        transA: r.transA, transB: 'N', alpha, a, b: block(r.b, src.off, 0, src.size, n), beta, c: block(r.b, t.off, 0, t.size, n),
+      } });
+    } else {
+      const a = plain ? block(r.a, src.off, t.off, src.size, t.size) : block(r.a, t.off, src.off, t.size, src.size);
+      steps.push({ kind: 'update', request: {
+        transA: 'N', transB: r.transA, alpha, a: block(r.b, 0, src.off, m, src.size), b: a, beta, c: block(r.b, 0, t.off, m, t.size),
+      } });
+    }
+  }
+  return steps;
 }
 
 /**

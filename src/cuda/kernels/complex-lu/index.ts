@@ -6,6 +6,6 @@ export type { ComplexGesvParams, ComplexGetrfParams, ComplexGetrsParams, Complex
 export { complexGesvLayout, complexGesvSource, complexGetrfLayout, complexGetrfSource } from './generate-factor.js';
 export { complexGetrsLayout, complexGetrsSource } from './generate-solve.js';
 export { complexLaswpSource, complexPanelSource } from './generate-panel.js';
-export { COMPLEX_LU_MAX, complexGetrfCovers, complexRhsPerPass, complexSolveCovers, planComplexGesv, planComplexGetrf, planComplexGetrs } from './plan.js';
+export { COMPLEX_LU_MAX, complexGetrfCovers, complexSolveCovers, planComplexGesv, planComplexGetrf, planComplexGetrs } from './plan.js';
 export { COMPLEX_PANEL_WIDTH, complexLuSteps, complexSolveSteps, planComplexPanel, type ComplexLuStep, type ComplexSolveStep } from './plan-blocked.js';
 export { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from './launch.js';

@@ -19,7 +19,7 @@ export const COMPLEX_LU_MAX = SMALL_MAX_N;
 const RHS_MAX = 4;
 
 /** Right-hand sides per pass for `nrhs` columns (>= 1). */
-export const complexRhsPerPass = (nrhs: number): number => Math.max(1, Math.min(RHS_MAX, nrhs));
+const complexRhsPerPass = (nrhs: number): number => Math.max(1, Math.min(RHS_MAX, nrhs));
 
 /** Whether the complex getrf kernels take A: a uniform batch (strided or list), any shape. */
 export const complexGetrfCovers = (a: Batch<unknown>): boolean => a.kind !== 'variable';

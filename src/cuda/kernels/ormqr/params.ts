@@ -7,6 +7,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Side } from '../../../core/enums.js';
 import type { Op } from '../../../core/ops.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import type { HouseholderApplyShape } from '../common/householder-plan.js';
 
 /** What changes the generated kernel. */
 export interface OrmqrParams {
@@ -17,15 +18,8 @@ export interface OrmqrParams {
   readonly kind: OperandKind;
 }
 
-/** Launch shape of one group: `threads` per matrix (blockDim.x), up to `matrices` per block (blockDim.y). */
-export interface OrmqrShape {
-  readonly threads: number;
-  readonly matrices: number;
-  /** Leading dimension of the C tile in shared memory (threads + 1: the coalesced loads' stride is odd). */
-  readonly ldt: number;
-  /** Shared bytes of one matrix: packed reflectors, tau, the C tile. */
-  readonly bytesPerMatrix: number;
-}
+/** Launch shape of one group: `threads` per matrix (blockDim.x), up to `matrices` per block (blockDim.y); the complex family's too. */
+export type OrmqrShape = HouseholderApplyShape;
 
 export interface OrmqrPlan {
   readonly params: OrmqrParams;

@@ -12,6 +12,7 @@ import type { Side } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { Op } from '../../../core/ops.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import { fitHouseholderApply, householderApplyMatrices, householderApplyShape, type HouseholderApplyKernel } from '../common/householder-plan.js';
 import { elementBytes } from '../common/precision.js';
 import { ORMQR_MAX_THREADS, ormqrSlotElements } from './generate-block.js';
 import type { OrmqrForce, OrmqrPlan, OrmqrShape } from './params.js';
@@ -48,23 +49,14 @@ const pow2AtLeast = (x: number): number => {
   return p;
 };
 
-function shapeOf(dtype: DType, r: number, k: number, threads: number, matrices: number): OrmqrShape {
-  const ldt = threads + 1;
-  return { threads, matrices, ldt, bytesPerMatrix: ormqrSlotElements(r, k, ldt) * elementBytes(dtype) };
-}
+/** dorm2r's kernel as the shared fit sees it (common/householder-plan.ts). */
+const applyKernel = (dtype: DType): HouseholderApplyKernel => ({
+  slotBytes: (r, k, ldt) => ormqrSlotElements(r, k, ldt) * elementBytes(dtype),
+  threadsMax: ORMQR_THREADS_MAX, threadsMin: ORMQR_THREADS_MIN, blockThreads: ORMQR_MAX_THREADS,
+});
 
 /** The widest shape that fits `limit`, or undefined where even min(8, V) threads do not. */
-function fit(dtype: DType, r: number, k: number, nvec: number, limit: number): OrmqrShape | undefined {
-  const want = Math.min(ORMQR_THREADS_MAX, pow2AtLeast(Math.max(1, nvec)));
-  const least = Math.min(ORMQR_THREADS_MIN, want);
-  for (let threads = want; threads >= least; threads /= 2) {
-    const one = shapeOf(dtype, r, k, threads, 1);
-    if (one.bytesPerMatrix > limit) continue;
-    const matrices = Math.max(1, Math.min(Math.floor(ORMQR_MAX_THREADS / threads), Math.floor(limit / one.bytesPerMatrix)));
-    return { ...one, matrices };
-  }
-  return undefined;
-}
+const fit = (dtype: DType, r: number, k: number, nvec: number, limit: number): OrmqrShape | undefined => fitHouseholderApply(applyKernel(dtype), r, k, nvec, limit);
 
 export function planOrmqr(pr: OrmqrProblem, options: { readonly force?: OrmqrForce } = {}): OrmqrPlan {
   const params = { dtype: pr.dtype, side: pr.side, trans: pr.trans, kind: pr.kind };
@@ -74,7 +66,7 @@ export function planOrmqr(pr: OrmqrProblem, options: { readonly force?: OrmqrFor
     if (!Number.isInteger(Math.log2(threads)) || threads > ORMQR_THREADS_MAX)
       throw new MyriadError('UNSUPPORTED', `threads ${threads} must be a power of two <= ${ORMQR_THREADS_MAX}`, 'force.threads');
     const matrices = force.matrices ?? 1;
-    const shape = shapeOf(pr.dtype, pr.r, pr.k, threads, matrices);
+    const shape = householderApplyShape(applyKernel(pr.dtype), pr.r, pr.k, threads, matrices);
     if (matrices < 1 || threads * matrices > ORMQR_MAX_THREADS || shape.bytesPerMatrix * matrices > pr.sharedLimit)
       throw new MyriadError('UNSUPPORTED', `${matrices} matrices of ${threads} threads exceed ${ORMQR_MAX_THREADS} threads or ${pr.sharedLimit} shared bytes`, 'force.matrices');
     return { params, shape };
@@ -86,9 +78,7 @@ export function planOrmqr(pr: OrmqrProblem, options: { readonly force?: OrmqrFor
 }
 
 /** Matrices per block of a launch over `count` matrices (no more slots than matrices). */
-export function blockMatrices(shape: OrmqrShape, count: number): number {
-  return Math.max(1, Math.min(shape.matrices, count));
-}
+export const blockMatrices = householderApplyMatrices;
 
 /** Whether a problem of this size fits `limit` shared bytes with at least min(8, V) threads per matrix. */
 export function ormqrFits(dtype: DType, r: number, k: number, nvec: number, limit = ORMQR_COVER_SHARED): boolean {

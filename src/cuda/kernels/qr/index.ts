@@ -3,4 +3,4 @@ export type { QrBlockedPlan, QrDesign, QrForce, QrPlan, QrScope, QrShape, QrShar
 export { geqrfSharedSource, orgqrSharedSource, qrSharedBytes, qrSharedName, sharedLd } from './generate-shared.js';
 export { PANEL_MAX, PANEL_MIN, WARP_MAX, WARP_SHARED, planQr, planQrBlocked, planQrDesign, qrBlockedFits, qrFits, type QrProblem } from './plan.js';
 export { geqrfCuda, orgqrCuda, qrCovers, type QrOptions } from './launch.js';
-export { applyWy, wyTransT, type WyApply } from './launch-blocked.js';
+export { applyWy, QR_FAMILY, wyTransT, type WyApply } from './launch-blocked.js';

@@ -9,16 +9,15 @@
  */
 import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
 import type { Storage } from '../../../core/storage.js';
-import type { DType } from '../../../core/dtype.js';
 import type { GeqrfRequest, OrgqrRequest } from '../../../core/ops.js';
 import { tuningFor, type QrTuning } from '../../model/tuning/index.js';
 import type { DeviceArray, GpuDevice } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { plannedOnce } from '../common/kernel-cache.js';
-import { deviceDtype, groupOperands, release, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
-import { eachWyChunk } from '../common/wy-launch.js';
+import { runHouseholder } from '../common/householder-launch.js';
+import { sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
 import type { QrDesign, QrForce, QrShape } from './params.js';
-import { geqrfBlocked, launchShared, orgqrBlocked, qrWorkElements } from './launch-blocked.js';
+import { QR_FAMILY } from './launch-blocked.js';
 import { planQrDesign, qrBlockedFits, qrFits, type QrProblem } from './plan.js';
 
 export interface QrOptions {
@@ -55,56 +54,10 @@ function design(dev: GpuDevice, shape: QrShape, opts: QrOptions): QrDesign {
     : planNow();
 }
 
-/** `body` for each launch group of (A, tau) of one size, with the batch's dtype; the grouping's uploads released after. */
-function eachGroup(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, body: (a: OperandArgs, tau: OperandArgs, g: LaunchGroup, dtype: DType) => void): void {
-  if (batchCount(r.a) === 0) return;
-  const dtype = deviceDtype(r.a);
-  const grouping = groupOperands(dev, [r.a, r.tau]);
-  try {
-    for (const g of grouping.groups) {
-      const [a, tau] = g.operands as [OperandArgs, OperandArgs];
-      body(a, tau, g, dtype);
-    }
-  } finally {
-    release(dev, grouping);
-  }
-}
-
-/** The shape of matrix i of a request (tau's rows are its reflectors; geqrf's are min(m, n)). */
-function shapeOf(r: OrgqrRequest<DeviceArray>, op: QrShape['op'], dtype: DType, i: number): QrShape {
-  const { rows: m, cols: n } = shapeAt(r.a, i);
-  const k = op === 'geqrf' ? Math.min(m, n) : shapeAt(r.tau, i).rows;
-  return { op, dtype, m, n, k, kind: r.a.kind === 'strided' && r.tau.kind === 'strided' ? 'strided' : 'pointer' };
-}
-
-/**
- * Runs the shared-kernel groups of a request, then its blocked matrices through the blocked driver
- * (`blocked`, per chunk); `trivial` takes the groups with nothing to compute.
- */
+/** The shared-kernel groups of a request, then its blocked matrices through the blocked driver (common/householder-launch.ts). */
 function run(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, op: QrShape['op'], opts: QrOptions, info: DeviceArray | null,
   trivial: (g: LaunchGroup, a: OperandArgs) => boolean): void {
-  if (batchCount(r.a) === 0) return;
-  const dtype = deviceDtype(r.a);
-  const designAt = (i: number): QrDesign => design(dev, shapeOf(r, op, dtype, i), opts);
-  const strided = r.a.kind === 'strided' && r.tau.kind === 'strided';
-  const isBlocked = (i: number): boolean => { const s = shapeOf(r, op, dtype, i); return s.m > 0 && s.n > 0 && (op === 'orgqr' || s.k > 0) && designAt(i).design === 'blocked'; };
-  const allBlocked = strided && isBlocked(0);
-  if (!allBlocked) {
-    eachGroup(dev, r, (a, tau, g) => {
-      if (trivial(g, a)) return;
-      const d = design(dev, { op, dtype, m: a.rows, n: a.cols, k: op === 'geqrf' ? Math.min(a.rows, a.cols) : tau.rows, kind: a.kind }, opts);
-      if (d.design !== 'shared') return;
-      launchShared(dev, d, g.count, a, tau, info === null ? null : info.ptr, g.index);
-    });
-  }
-  if (strided && !allBlocked) return;
-  const perMatrix = (i: number): number => { const d = designAt(i); return d.design === 'blocked' ? qrWorkElements(d.m, d.n, d.nb) : 0; };
-  eachWyChunk(dev, dtype, [r.a, r.tau], perMatrix, (c) => {
-    const s = c.operands[0]!;
-    const d = design(dev, { op, dtype, m: s.rows, n: s.cols, k: op === 'geqrf' ? Math.min(s.rows, s.cols) : c.operands[1]!.rows, kind: s.kind }, opts);
-    if (d.design !== 'blocked') throw new Error('unreachable: a blocked group planned shared');
-    if (op === 'geqrf') geqrfBlocked(dev, d, c, info!); else orgqrBlocked(dev, d, c);
-  }, isBlocked);
+  runHouseholder(dev, QR_FAMILY, r, { op, design: (shape) => design(dev, shape, opts), info, trivial });
 }
 
 export function geqrfCuda(dev: GpuDevice, r: GeqrfRequest<DeviceArray, DeviceArray>, opts: QrOptions = {}): void {

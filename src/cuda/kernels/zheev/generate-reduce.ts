@@ -25,7 +25,7 @@ import { complexLetter } from '../common/complex.js';
 import type { ZheevReduceParams } from './params.js';
 import { slicePointers, ZHEEV_RANGE, zheevPrelude } from './snippets.js';
 
-export const reduceEntry = (p: ZheevReduceParams): string =>
+const reduceEntry = (p: ZheevReduceParams): string =>
   `zheev_tridiag_reduce_${complexLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}_t${p.threads}`;
 
 export function zheevReduceSource(p: ZheevReduceParams): KernelSource {

@@ -22,7 +22,7 @@ import { slicePointers, zheevPrelude } from './snippets.js';
 /** Blocks per matrix of the store kernel: with vectors ceil(n / threads) (a thread per column), else one. */
 export const storeParts = (p: Pick<ZheevStoreParams, 'n' | 'vectors' | 'threads'>): number => (p.vectors ? Math.ceil(p.n / p.threads) : 1);
 
-export const storeEntry = (p: ZheevStoreParams): string =>
+const storeEntry = (p: ZheevStoreParams): string =>
   `zheev_tridiag_store_${complexLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.vectors ? 'v' : 'n'}_t${p.threads}`;
 
 /** 2. V = Q Z over A, this block's columns j0 ... j1 - 1 (a failed matrix: NaN). */

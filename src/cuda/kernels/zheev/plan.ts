@@ -19,7 +19,7 @@ export const ZHEEV_TRIDIAG_FROM = 33;
 /** The largest order (the tridiag family's). */
 export const ZHEEV_TRIDIAG_MAX = TRIDIAG_MAX;
 /** Threads a block of the reduce and store kernels at most: a thread per row to n = 512, as the real design. */
-export const ZHEEV_TRIDIAG_THREADS = 512;
+const ZHEEV_TRIDIAG_THREADS = 512;
 
 /**
  * Threads (columns) a block of the store kernel at most: with vectors its back-transformation spreads

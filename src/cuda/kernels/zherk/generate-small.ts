@@ -31,7 +31,7 @@ import type { ZherkSmallParams } from './params.js';
 export const columnsPerThread = (p: Pick<ZherkSmallParams, 'n' | 'rowsY'>): number => Math.ceil(p.n / p.rowsY);
 
 /** The kernel's entry: zherk_<z|c>_<uplo><trans>_n<N>_y<RY>_p<PER>_k<KC>_<forms> (zsyrk_... with `symmetric`). */
-export function zherkEntry(p: ZherkSmallParams): string {
+function zherkEntry(p: ZherkSmallParams): string {
   return `${p.symmetric ? 'zsyrk' : 'zherk'}_${complexLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}${p.trans.toLowerCase()}_n${p.n}_y${p.rowsY}_p${p.perBlock}_k${p.chunk}_${kindTag(p.kindA)}${kindTag(p.kindC)}`;
 }
 

@@ -5,8 +5,8 @@
  * GEMM beyond. The family's public face.
  */
 export type { ZherkSmallParams } from './params.js';
-export { columnsPerThread, zherkEntry, zherkSmallSource } from './generate-small.js';
+export { columnsPerThread, zherkSmallSource } from './generate-small.js';
 export {
-  planZherk, ZHERK_MAX_N, zherkCovers, zherkServes, zherkSteps, zsyrkSteps, type BlockHerkRequest, type BlockSyrkRequest, type ZherkProblem, type ZherkStep, type ZsyrkStep,
+  planZherk, ZHERK_MAX_N, zherkSteps, zsyrkSteps, type BlockHerkRequest, type BlockSyrkRequest, type ZherkProblem, type ZherkStep, type ZsyrkStep,
 } from './plan.js';
 export { complexHerkCuda, complexSyrkCuda } from './launch.js';

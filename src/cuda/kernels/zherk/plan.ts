@@ -2,14 +2,13 @@
  * Which complex herk (or, with `symmetric`, zsyrk) kernel serves one launch group, and its block. One design (generate-small.ts:
  * a thread per element of C's triangle, op(A) staged through shared memory), for C of order <= 32;
  * larger C by the recursion of zherkSteps (diagonal blocks on that kernel, the triangle's
- * off-diagonal blocks by the complex GEMM). Variable batches are not taken here (the router runs
- * them by shape groups as list batches: ownComplex). No tuning table: the block's size (about 256
+ * off-diagonal blocks by the complex GEMM). Variable batches are the router's (shape groups as
+ * list batches: ownComplex). No tuning table: the block's size (about 256
  * threads) and the staged chunk (at most 1024 pairs a block) are chosen, not swept.
  */
-import type { Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
-import type { ComplexGemmRequest, ComplexHerkRequest, ComplexSyrkRequest } from '../../../core/op-specs.js';
+import type { ComplexGemmRequest, ComplexHerkRequest, ComplexScalar, ComplexSyrkRequest } from '../../../core/op-specs.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { splitPoint } from '../common/split.js';
 import { block, type BlockBatch } from '../common/sub-blocks.js';
@@ -27,11 +26,6 @@ const COLUMNS_PER_THREAD = 4;
 
 /** Whether the kernels take C of order n. */
 export const zherkServes = (n: number): boolean => n >= 0 && n <= ZHERK_MAX_N;
-
-/** Whether complexHerkCuda takes a request: strided or list batches (one shape for all), C of any order (above ZHERK_MAX_N by zherkSteps). */
-export function zherkCovers(r: { a: Batch<unknown>; c: Batch<unknown> }): boolean {
-  return r.a.kind !== 'variable' && r.c.kind !== 'variable';
-}
 
 export interface ZherkProblem {
   readonly dtype: DType;
@@ -61,32 +55,37 @@ export function planZherk(p: ZherkProblem): ZherkSmallParams {
 /** A complex herk on strided or list batches (sub-blocks of them: common/sub-blocks.ts). */
 export type BlockHerkRequest<S> = Omit<ComplexHerkRequest<S>, 'a' | 'c'> & { readonly a: BlockBatch<S>; readonly c: BlockBatch<S> };
 
-/** One launch of the recursion: a diagonal block of C (order <= ZHERK_MAX_N) or an off-diagonal block by GEMM. */
-export type ZherkStep<S> =
-  | { readonly kind: 'leaf'; readonly request: BlockHerkRequest<S> }
+/** A complex zsyrk on strided or list batches (sub-blocks of them). */
+export type BlockSyrkRequest<S> = Omit<ComplexSyrkRequest<S>, 'a' | 'c'> & { readonly a: BlockBatch<S>; readonly c: BlockBatch<S> };
+
+/** One launch of a rank-k recursion: a diagonal block of C (order <= ZHERK_MAX_N) or an off-diagonal block by GEMM. */
+export type RankKStep<S, R> =
+  | { readonly kind: 'leaf'; readonly request: R }
   | { readonly kind: 'update'; readonly request: ComplexGemmRequest<S> };
+
+export type ZherkStep<S> = RankKStep<S, BlockHerkRequest<S>>;
+export type ZsyrkStep<S> = RankKStep<S, BlockSyrkRequest<S>>;
 
 /**
  * C's `uplo` triangle by halves (split at a multiple of 32 near the half, common/split.ts): the
- * diagonal blocks of order <= ZHERK_MAX_N on the herk kernel (their real diagonal, beta once each),
- * and below (lower) or right of (upper) each split's first half one GEMM with op 'C':
- * lower C21 := alpha X2 X1^H + beta C21, upper C12 := alpha X1 X2^H + beta C12, X = A ('N') or A^H
- * ('C'; X_i^H is then the GEMM's op 'C' of A's columns). Every element of the triangle is in one
- * block, so beta is applied once; the other triangle is in none. The caller keeps zherk's early
- * return ((alpha = 0 or k = 0) and beta = 1: nothing written). Pure, over any storage (tests run
- * the same requests on the CPU reference).
+ * diagonal blocks of order <= ZHERK_MAX_N as requests of their own (the kernel's leaves), and below
+ * (lower) or right of (upper) each split's first half one GEMM with op `op` on X's second factor:
+ * lower C21 := alpha X2 op(X1) + beta C21, upper C12 := alpha X1 op(X2) + beta C12, X = A ('N') or
+ * op(A) (trans 'C' or 'T'; op(X_i) is then the GEMM's op of A's columns). Every element of the
+ * triangle is in one block, so beta is applied once; the other triangle is in none. The caller keeps
+ * the early return ((alpha = 0 or k = 0) and beta = 1: nothing written). Pure, over any storage
+ * (tests run the same requests on the CPU reference).
  */
-export function zherkSteps<S>(r: BlockHerkRequest<S>): ZherkStep<S>[] {
+function rankKSteps<S, R extends { readonly uplo: Uplo; readonly trans: string; readonly a: BlockBatch<S>; readonly c: BlockBatch<S> }>(
+  r: R, op: 'C' | 'T', alpha: ComplexScalar, beta: ComplexScalar): RankKStep<S, R>[] {
   const notrans = r.trans === 'N';
   const k = notrans ? r.a.cols : r.a.rows;
-  // X's rows [off, off + size): A's rows ('N') or A's columns ('C').
+  // X's rows [off, off + size): A's rows ('N') or A's columns (op).
   const x = (off: number, size: number): BlockBatch<S> => (notrans ? block(r.a, off, 0, size, k) : block(r.a, 0, off, k, size));
-  const steps: ZherkStep<S>[] = [];
-  const alpha = [r.alpha, 0] as const;
-  const beta = [r.beta, 0] as const;
-  // C(I, J) := alpha X_I X_J^H + beta C(I, J): ('N', 'C') on A's rows, ('C', 'N') on its columns.
+  const steps: RankKStep<S, R>[] = [];
+  // C(I, J) := alpha X_I op(X_J) + beta C(I, J): ('N', op) on A's rows, (op, 'N') on its columns.
   const gemm = (i0: number, rows: number, j0: number, cols: number): ComplexGemmRequest<S> => ({
-    transA: notrans ? 'N' : 'C', transB: notrans ? 'C' : 'N', alpha, a: x(i0, rows), b: x(j0, cols), beta, c: block(r.c, i0, j0, rows, cols),
+    transA: notrans ? 'N' : op, transB: notrans ? op : 'N', alpha, a: x(i0, rows), b: x(j0, cols), beta, c: block(r.c, i0, j0, rows, cols),
   });
   const run = (off: number, size: number): void => {
     if (size <= ZHERK_MAX_N) {
@@ -102,40 +101,12 @@ export function zherkSteps<S>(r: BlockHerkRequest<S>): ZherkStep<S>[] {
   return steps;
 }
 
-/** A complex zsyrk on strided or list batches (sub-blocks of them). */
-export type BlockSyrkRequest<S> = Omit<ComplexSyrkRequest<S>, 'a' | 'c'> & { readonly a: BlockBatch<S>; readonly c: BlockBatch<S> };
+/** zherk's recursion (rankKSteps): the GEMMs with op 'C', alpha and beta real. */
+export function zherkSteps<S>(r: BlockHerkRequest<S>): ZherkStep<S>[] {
+  return rankKSteps<S, BlockHerkRequest<S>>(r, 'C', [r.alpha, 0], [r.beta, 0]);
+}
 
-/** One launch of zsyrk's recursion: a diagonal block of C (order <= ZHERK_MAX_N) or an off-diagonal block by GEMM. */
-export type ZsyrkStep<S> =
-  | { readonly kind: 'leaf'; readonly request: BlockSyrkRequest<S> }
-  | { readonly kind: 'update'; readonly request: ComplexGemmRequest<S> };
-
-/**
- * zsyrk's recursion, zherkSteps's blocks: the diagonal blocks on the kernel with `symmetric`, and
- * below (lower) or right of (upper) each split's first half one GEMM with op 'T', nothing conjugated:
- * lower C21 := alpha X2 X1^T + beta C21, upper C12 := alpha X1 X2^T + beta C12, X = A ('N') or A^T
- * ('T'), alpha and beta complex. Every element of the triangle in one block (beta once), the other
- * triangle in none. The caller keeps zsyrk's early return. Pure, over any storage.
- */
+/** zsyrk's recursion (rankKSteps): the diagonal blocks on the kernel with `symmetric`, the GEMMs with op 'T' (nothing conjugated), alpha and beta complex. */
 export function zsyrkSteps<S>(r: BlockSyrkRequest<S>): ZsyrkStep<S>[] {
-  const notrans = r.trans === 'N';
-  const k = notrans ? r.a.cols : r.a.rows;
-  const x = (off: number, size: number): BlockBatch<S> => (notrans ? block(r.a, off, 0, size, k) : block(r.a, 0, off, k, size));
-  const steps: ZsyrkStep<S>[] = [];
-  // C(I, J) := alpha X_I X_J^T + beta C(I, J): ('N', 'T') on A's rows, ('T', 'N') on its columns.
-  const gemm = (i0: number, rows: number, j0: number, cols: number): ComplexGemmRequest<S> => ({
-    transA: notrans ? 'N' : 'T', transB: notrans ? 'T' : 'N', alpha: r.alpha, a: x(i0, rows), b: x(j0, cols), beta: r.beta, c: block(r.c, i0, j0, rows, cols),
-  });
-  const run = (off: number, size: number): void => {
-    if (size <= ZHERK_MAX_N) {
-      steps.push({ kind: 'leaf', request: { ...r, a: x(off, size), c: block(r.c, off, off, size, size) } });
-      return;
-    }
-    const h = splitPoint(size, 32);
-    run(off, h);
-    steps.push({ kind: 'update', request: r.uplo === 'lower' ? gemm(off + h, size - h, off, h) : gemm(off, h, off + h, size - h) });
-    run(off + h, size - h);
-  };
-  if (r.c.rows > 0) run(0, r.c.rows);
-  return steps;
+  return rankKSteps<S, BlockSyrkRequest<S>>(r, 'T', r.alpha, r.beta);
 }

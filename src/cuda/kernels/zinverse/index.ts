@@ -6,9 +6,9 @@
 export type { ZcolumnsParams, ZdiagonalMove, ZmoveOp, ZmoveParams, ZscanParams } from './params.js';
 export { MOVE_THREADS, SCAN_THREADS, zinverseColumnsSource, zinverseMoveSource, zinverseScanSource } from './generate-move.js';
 export {
-  getriWorkspace, lauumProductSteps, lauumWorkspace, potriWorkspace, triangularInverseSteps, trtriWorkspace, zgetriSteps, ZINVERSE_LEAF,
+  getriWorkspace, lauumWorkspace, potriWorkspace, trtriWorkspace, zgetriSteps, ZINVERSE_LEAF,
   zlauumSteps, zpotriSteps, ztrtriSteps, type ZinverseStep, type ZinverseWorkspace, type ZpotriFactor,
 } from './plan.js';
 export {
-  complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda, zinverseCovers,
+  complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda,
 } from './launch.js';

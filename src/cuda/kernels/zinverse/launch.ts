@@ -30,11 +30,8 @@ import {
   type ZinverseStep, type ZinverseWorkspace, type ZpotriFactor,
 } from './plan.js';
 
-/** Whether the launchers take A: strided or list batches (variable ones run on the CPU reference). */
-export const zinverseCovers = (a: Batch<unknown>): boolean => a.kind !== 'variable';
-
 function blockBatch(a: Batch<DeviceArray>, op: string): BlockBatch<DeviceArray> {
-  if (a.kind === 'variable') throw new MyriadError('UNSUPPORTED', `the complex ${op} kernels take strided and list batches`, 'a');
+  if (a.kind === 'variable') throw new MyriadError('UNSUPPORTED', `the complex ${op} kernels take strided and list batches (the router groups a variable batch by shape)`, 'a');
   return a;
 }
 

@@ -80,7 +80,7 @@ function leafSteps<S>(uplo: Uplo, diag: Diag, t: BlockBatch<S>, into: BlockBatch
  * inv(T) in place over the triangle of W (every matrix), T as W holds it: the off-diagonal solves
  * of each split before its halves are inverted, the leaves through E.
  */
-export function triangularInverseSteps<S>(uplo: Uplo, diag: Diag, w: BlockBatch<S>, e: BlockBatch<S>, diagonal: ZdiagonalMove): ZinverseStep<S>[] {
+function triangularInverseSteps<S>(uplo: Uplo, diag: Diag, w: BlockBatch<S>, e: BlockBatch<S>, diagonal: ZdiagonalMove): ZinverseStep<S>[] {
   const steps: ZinverseStep<S>[] = [];
   const run = (off: number, size: number): void => {
     if (size <= ZINVERSE_LEAF) {
@@ -112,7 +112,7 @@ export function triangularInverseSteps<S>(uplo: Uplo, diag: Diag, w: BlockBatch<
  * C := U U^H (upper) or L^H L (lower) over the triangle of C, the factor read from W (its other
  * triangle zero, its diagonal real); C and W do not overlap.
  */
-export function lauumProductSteps<S>(uplo: Uplo, w: BlockBatch<S>, c: BlockBatch<S>): ZinverseStep<S>[] {
+function lauumProductSteps<S>(uplo: Uplo, w: BlockBatch<S>, c: BlockBatch<S>): ZinverseStep<S>[] {
   const steps: ZinverseStep<S>[] = [];
   const trans = uplo === 'upper' ? 'N' : 'C';
   const run = (off: number, size: number): void => {

@@ -43,7 +43,7 @@ export function gesvdWarpSharedBytes(p: Pick<GesvdWarpParams, 'dtype' | 'm' | 'n
 }
 
 /** The kernel's entry name: precision letter (z, c), operand form, m x n, which vectors, then the shape. */
-export const gesvdWarpEntry = (p: GesvdWarpParams): string =>
+const gesvdWarpEntry = (p: GesvdWarpParams): string =>
   `gesvd_warp_${complexLetter(p.dtype)}_${kindTag(p.kind)}_${p.m}x${p.n}_${p.wantU ? 'u' : 'n'}${p.wantVt ? 'v' : 'n'}_t${p.threads}x${p.perBlock}_s${p.maxSweeps}`;
 
 export function gesvdWarpSource(p: GesvdWarpParams): KernelSource {

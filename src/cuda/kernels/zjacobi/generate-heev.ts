@@ -49,7 +49,7 @@ export function heevWarpSharedBytes(p: Pick<HeevWarpParams, 'dtype' | 'n' | 'vec
 }
 
 /** The kernel's entry name: precision letter (z, c), operand form, n, uplo, vectors, then the shape. */
-export const heevWarpEntry = (p: HeevWarpParams): string =>
+const heevWarpEntry = (p: HeevWarpParams): string =>
   `heev_warp_${complexLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}_t${p.threads}x${p.perBlock}_s${p.maxSweeps}`;
 
 export function heevWarpSource(p: HeevWarpParams): KernelSource {

@@ -7,4 +7,4 @@ export { keptStride, zposvSmallSource, zpotrfSmallSource, zpotrsSmallSource, zsm
 export {
   planZpotrf, planZsolve, zcholeskyServes, ZCHOLESKY_MAX_N, ZRHS_MAX, zpotrfSteps, zpotrsSteps, type ZpotrfProblem, type ZpotrfStep, type ZsolveProblem,
 } from './plan.js';
-export { complexPosvCuda, complexPosvSolve, complexPotrfCuda, complexPotrsCuda, zcholeskyCovers } from './launch.js';
+export { complexPosvCuda, complexPosvSolve, complexPotrfCuda, complexPotrsCuda } from './launch.js';

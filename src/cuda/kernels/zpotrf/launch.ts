@@ -29,11 +29,6 @@ import { complexTrsmCuda } from '../ztrsm/index.js';
 import { zposvSmallSource, zpotrfSmallSource, zpotrsSmallSource, zsmallLayout } from './generate-small.js';
 import { planZpotrf, planZsolve, zcholeskyServes, zpotrfSteps, zpotrsSteps } from './plan.js';
 
-/** Whether the complex launchers take a request: strided or list batches (one order for all), any order (above ZCHOLESKY_MAX_N by the recursion). */
-export function zcholeskyCovers(a: Batch<DeviceArray>, b?: Batch<DeviceArray>): boolean {
-  return a.kind !== 'variable' && b?.kind !== 'variable';
-}
-
 /** The batches as strided or list batches (variable ones are refused: the router runs them by shape groups). */
 function blockBatches(op: string, batches: readonly Batch<DeviceArray>[], names: readonly string[]): BlockBatch<DeviceArray>[] {
   return batches.map((b, i) => {

@@ -25,9 +25,9 @@ import { precisionPrelude } from '../common/precision.js';
 export const ZGELS_CHECK_THREADS = 128;
 export const ZGELS_FINISH_THREADS = 256;
 export const ZGELS_MOVE_THREADS = 256;
-export const ZGELS_SOLVE = 0;
-export const ZGELS_SINGULAR = 1;
-export const ZGELS_ZERO = 2;
+const ZGELS_SOLVE = 0;
+const ZGELS_SINGULAR = 1;
+const ZGELS_ZERO = 2;
 
 /** The check after the factorization (see the file comment). */
 export interface ZgelsCheckParams {

@@ -34,7 +34,7 @@ export function zormqrSlotPairs(r: number, k: number, ldt: number): number {
 /** True where the reflectors run from 0 up (Q^H C, C Q), as zunm2r. */
 export const zforwardOrder = (p: Pick<ZormqrParams, 'side' | 'trans'>): boolean => (p.side === 'left') === (p.trans === 'C');
 
-export function zormqrName(p: ZormqrParams): string {
+function zormqrName(p: ZormqrParams): string {
   return `zormqr_${complexLetter(p.dtype)}_${p.side === 'left' ? 'L' : 'R'}${p.trans}_${kindTag(p.kind)}`;
 }
 

@@ -32,7 +32,7 @@ import type { ZqrSharedParams } from './params.js';
  * (rowLanes < 16), so that the column groups of a half-warp, each reading rowLanes consecutive rows
  * of its own column, fall on distinct 8-byte bank pairs; m itself from 16 lanes per column on.
  */
-export function zsharedLd(m: number, rowLanes: number): number {
+function zsharedLd(m: number, rowLanes: number): number {
   if (rowLanes >= 16) return Math.max(1, m);
   let ld = Math.max(1, m);
   while (ld % 16 !== rowLanes % 16) ld++;
@@ -49,7 +49,7 @@ export function zqrSharedBytes(p: Pick<ZqrSharedParams, 'dtype' | 'm' | 'n' | 'k
   return p.perBlock * slotPairs(p) * complexBytes(p.dtype);
 }
 
-export function zqrSharedName(p: ZqrSharedParams): string {
+function zqrSharedName(p: ZqrSharedParams): string {
   return `zqr_${p.op}_${complexLetter(p.dtype)}_${kindTag(p.kind)}_${p.m}x${p.n}k${p.k}_${p.scope[0]}${p.threads}r${p.rowLanes}x${p.perBlock}`;
 }
 

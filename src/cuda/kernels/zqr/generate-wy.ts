@@ -24,7 +24,7 @@ export const ZWY_THREADS = 256;
 /** The widest block the WY kernel takes: T and G are NB x NB pairs of static shared memory (32 KiB at 32, complex128). */
 export const ZWY_NB_MAX = 32;
 
-export function zwyName(p: ZwyParams): string {
+function zwyName(p: ZwyParams): string {
   return `zwy_factor_${complexLetter(p.dtype)}_${kindTag(p.kind)}_nb${p.nb}${p.conjT ? '_th' : ''}`;
 }
 

@@ -9,21 +9,21 @@
  * (launch-blocked.ts; chunks and workspace by common/wy-launch.ts). `zqrCovers` and
  * `zormqrCovers` tell the router which requests these kernels take.
  */
-import { batchCount, batchElementType, matrixAt, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
+import { batchCount, batchElementType, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
 import { complexInfo, isComplexDType } from '../../../core/dtype-table.js';
 import type { DType } from '../../../core/dtype.js';
 import type { ComplexOrmqrRequest, GeqrfRequest, OrgqrRequest } from '../../../core/op-specs.js';
 import type { Storage } from '../../../core/storage.js';
-import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import type { DeviceArray, GpuDevice } from '../../runtime/types.js';
 import { complexBytes } from '../common/complex.js';
+import { runHouseholder, runHouseholderOrmqr, type HouseholderOrmqrKernel } from '../common/householder-launch.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { deviceDtype, groupOperands, operandArgs, release, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
-import { eachWyChunk, WY_WORKSPACE_BYTES } from '../common/wy-launch.js';
-import { zormqrSource } from './generate-ormqr.js';
-import { launchZshared, zgeqrfBlocked, zorgqrBlocked, zormqrBlocked, zormqrWorkParts, zqrWorkParts } from './launch-blocked.js';
-import type { ZormqrForce, ZormqrPlan, ZqrDesign, ZqrForce, ZqrShape } from './params.js';
-import { planZormqr, planZqrDesign, ZQR_PANEL, zormqrBlockMatrices, zormqrBlocked as takesBlocked, zqrBlockedFits, zqrFits, type ZqrProblem } from './plan.js';
+import { plannedOnce } from '../common/kernel-cache.js';
+import { deviceDtype, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
+import { zforwardOrder, zormqrSource } from './generate-ormqr.js';
+import { ZQR_FAMILY } from './launch-blocked.js';
+import type { ZormqrForce, ZormqrParams, ZqrDesign, ZqrForce, ZqrShape } from './params.js';
+import { planZormqr, planZqrDesign, ZQR_PANEL, zormqrBlocked as takesBlocked, zqrBlockedFits, zqrFits, type ZqrProblem } from './plan.js';
 import { ZWY_NB_MAX } from './generate-wy.js';
 import { MyriadError } from '../../../core/errors.js';
 
@@ -77,47 +77,13 @@ function design(dev: GpuDevice, shape: ZqrShape, opts: ZqrOptions): ZqrDesign {
     : planNow();
 }
 
-function shapeOf(r: OrgqrRequest<DeviceArray>, op: ZqrShape['op'], dtype: DType, i: number): ZqrShape {
-  const { rows: m, cols: n } = shapeAt(r.a, i);
-  const k = op === 'geqrf' ? Math.min(m, n) : shapeAt(r.tau, i).rows;
-  return { op, dtype, m, n, k, kind: r.a.kind === 'strided' && r.tau.kind === 'strided' ? 'strided' : 'pointer' };
-}
-
-/** The shared-kernel groups of a request, then its blocked matrices through the blocked driver per chunk. */
+/** The shared-kernel groups of a request, then its blocked matrices through the blocked driver (common/householder-launch.ts). */
 function run(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, op: ZqrShape['op'], opts: ZqrOptions, info: DeviceArray | null,
   trivial: (g: LaunchGroup, a: OperandArgs) => boolean): void {
   if (batchCount(r.a) === 0) return;
-  const dtype = deviceDtype(r.a);
-  const bytes = complexBytes(dtype);
-  const designAt = (i: number): ZqrDesign => design(dev, shapeOf(r, op, dtype, i), opts);
-  const strided = r.a.kind === 'strided' && r.tau.kind === 'strided';
-  const isBlocked = (i: number): boolean => {
-    const s = shapeOf(r, op, dtype, i);
-    return s.m > 0 && s.n > 0 && (op === 'orgqr' || s.k > 0) && designAt(i).design === 'blocked';
-  };
-  const allBlocked = strided && isBlocked(0);
-  if (!allBlocked) {
-    const grouping = groupOperands(dev, [r.a, r.tau], bytes);
-    try {
-      for (const g of grouping.groups) {
-        const [a, tau] = g.operands as [OperandArgs, OperandArgs];
-        if (trivial(g, a)) continue;
-        const d = design(dev, { op, dtype, m: a.rows, n: a.cols, k: op === 'geqrf' ? Math.min(a.rows, a.cols) : tau.rows, kind: a.kind }, opts);
-        if (d.design !== 'shared') continue;
-        launchZshared(dev, d, g.count, a, tau, info === null ? null : info.ptr, g.index);
-      }
-    } finally {
-      release(dev, grouping);
-    }
-  }
-  if (strided && !allBlocked) return;
-  const perMatrix = (i: number): number => { const d = designAt(i); return d.design === 'blocked' ? zqrWorkParts(d.m, d.n, d.nb) : 0; };
-  eachWyChunk(dev, dtype, [r.a, r.tau], perMatrix, (c) => {
-    const s = c.operands[0]!;
-    const d = design(dev, { op, dtype, m: s.rows, n: s.cols, k: op === 'geqrf' ? Math.min(s.rows, s.cols) : c.operands[1]!.rows, kind: s.kind }, opts);
-    if (d.design !== 'blocked') throw new Error('unreachable: a blocked group planned shared');
-    if (op === 'geqrf') zgeqrfBlocked(dev, d, c, info!); else zorgqrBlocked(dev, d, c);
-  }, isBlocked, opts.budgetBytes ?? WY_WORKSPACE_BYTES, bytes);
+  runHouseholder(dev, ZQR_FAMILY, r, {
+    op, design: (shape) => design(dev, shape, opts), info, trivial, budgetBytes: opts.budgetBytes, elementBytes: complexBytes(deviceDtype(r.a)),
+  });
 }
 
 /** zgeqrf / cgeqrf: A = Q R in place, tau (min(m, n) pairs per matrix), info 0. */
@@ -134,60 +100,22 @@ export function complexOrgqrCuda(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, o
   run(dev, r, 'orgqr', opts, null, (_g, a) => a.rows === 0 || a.cols === 0);
 }
 
-/** Order of Q and the vectors it acts on (C's rows and columns on the left, columns and rows on the right). */
-const orderOf = (side: ComplexOrmqrRequest['side'], rows: number, cols: number): [number, number] => (side === 'left' ? [rows, cols] : [cols, rows]);
+/** zunm2r's kernel as common/householder-launch.ts launches it. */
+const ORMQR_KERNEL: HouseholderOrmqrKernel<'C', ZormqrParams> = { name: 'zormqr', kernelName: 'zormqr', plan: (pr) => planZormqr(pr), source: zormqrSource };
 
 /** zunmqr / cunmqr: C := op(Q) C or C op(Q) in place (A and tau only read). */
 export function complexOrmqrCuda(dev: GpuDevice, r: ComplexOrmqrRequest<DeviceArray>, opts: ZormqrOptions = {}): void {
-  const count = batchCount(r.c);
-  if (count === 0) return;
-  const dtype = deviceDtype(r.c);
-  const bytes = complexBytes(dtype);
-  const limit = sharedLimit(dev);
-  const blockedAt = (i: number): boolean => {
-    const c = matrixAt(r.c, i);
-    const k = matrixAt(r.tau, i).rows;
-    const [order, nvec] = orderOf(r.side, c.rows, c.cols);
-    return k > 0 && nvec > 0 && takesBlocked(dtype, order, k, nvec, limit, opts.force);
-  };
-  const strided = r.a.kind === 'strided' && r.tau.kind === 'strided' && r.c.kind === 'strided';
-  const allBlocked = strided && blockedAt(0);
-  if (!allBlocked) sharedOrmqr(dev, r, dtype, opts, limit);
-  if (strided && !allBlocked) return;
-  const nb = opts.force?.panel ?? ZQR_PANEL;
-  if (!Number.isInteger(nb) || nb < 1 || nb > ZWY_NB_MAX) throw new MyriadError('UNSUPPORTED', `zunmqr's block must be 1..${ZWY_NB_MAX} reflectors, got ${nb}`, 'force.panel');
-  const perMatrix = (i: number): number => {
-    const c = matrixAt(r.c, i);
-    const [order, nvec] = orderOf(r.side, c.rows, c.cols);
-    return zormqrWorkParts(order, nvec, nb);
-  };
-  eachWyChunk(dev, dtype, [r.a, r.tau, r.c], perMatrix, (c) => zormqrBlocked(dev, r.side, r.trans, dtype, nb, c), blockedAt,
-    opts.budgetBytes ?? WY_WORKSPACE_BYTES, bytes);
-}
-
-/** The groups the shared zunm2r kernel serves (the blocked ones skipped). */
-function sharedOrmqr(dev: GpuDevice, r: ComplexOrmqrRequest<DeviceArray>, dtype: DType, opts: ZormqrOptions, limit: number): void {
-  const grouping = groupOperands(dev, [r.a, r.tau, r.c], complexBytes(dtype));
-  try {
-    for (const g of grouping.groups) {
-      const [a, tau, c] = g.operands as [OperandArgs, OperandArgs, OperandArgs];
-      const k = tau.rows;
-      const [order, nvec] = orderOf(r.side, c.rows, c.cols);
-      if (k === 0 || nvec === 0 || takesBlocked(dtype, order, k, nvec, limit, opts.force)) continue;
-      const problem = { dtype, side: r.side, trans: r.trans, kind: a.kind, r: order, k, nvec, sharedLimit: limit };
-      const planNow = (): ZormqrPlan => planZormqr(problem, opts.force);
-      const plan = opts.force === undefined
-        ? plannedOnce(dev, `zormqr/${dtype}/${r.side}/${r.trans}/${a.kind}/${order}/${k}/${nvec}`, planNow)
-        : planNow();
-      const p = plan.params;
-      const kernel = kernelFor(dev, 'zormqr', p, () => zormqrSource(p));
-      const matrices = zormqrBlockMatrices(plan.shape, g.count);
-      kernel.launch(
-        { grid: [Math.ceil(g.count / matrices), 1, 1], block: [plan.shape.threads, matrices, 1], sharedBytes: matrices * plan.shape.bytesPerMatrix },
-        [...operandArgs(a), ...operandArgs(tau), ...operandArgs(c), arg.i32(g.count), arg.i32(order), arg.i32(k), arg.i32(nvec), arg.i32(plan.shape.ldt)],
-      );
-    }
-  } finally {
-    release(dev, grouping);
-  }
+  if (batchCount(r.c) === 0) return;
+  const force = opts.force;
+  runHouseholderOrmqr(dev, ZQR_FAMILY, r, {
+    kernel: force === undefined ? ORMQR_KERNEL : { ...ORMQR_KERNEL, plan: (pr) => planZormqr(pr, force) },
+    forced: force !== undefined,
+    blocked: (dtype, order, k, nvec, limit) => takesBlocked(dtype, order, k, nvec, limit, force),
+    forward: zforwardOrder,
+    nb: () => force?.panel ?? ZQR_PANEL,
+    nbMax: ZWY_NB_MAX,
+    label: 'zunmqr',
+    budgetBytes: opts.budgetBytes,
+    elementBytes: complexBytes(deviceDtype(r.c)),
+  });
 }

@@ -6,14 +6,13 @@ import type { DType } from '../../../core/dtype.js';
 import type { Side } from '../../../core/enums.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import type {
-  HouseholderBlockedPlan, HouseholderDesign, HouseholderForce, HouseholderPlan, HouseholderScope, HouseholderShape, HouseholderSharedParams,
+  HouseholderApplyShape, HouseholderBlockedPlan, HouseholderDesign, HouseholderForce, HouseholderPlan, HouseholderShape, HouseholderSharedParams,
 } from '../common/householder-plan.js';
 
 /**
  * The shared-memory Householder kernel's and the blocked driver's parameters: the real family's
  * (common/householder-plan.ts), `dtype` the parts' type.
  */
-export type ZqrScope = HouseholderScope;
 export type ZqrShape = HouseholderShape;
 export type ZqrSharedParams = HouseholderSharedParams;
 export type ZqrPlan = HouseholderPlan;
@@ -30,15 +29,8 @@ export interface ZormqrParams {
   readonly kind: OperandKind;
 }
 
-/** Launch shape of one zunm2r group: `threads` per matrix (blockDim.x), up to `matrices` per block (blockDim.y). */
-export interface ZormqrShape {
-  readonly threads: number;
-  readonly matrices: number;
-  /** Leading dimension of the C tile in shared memory (threads + 1). */
-  readonly ldt: number;
-  /** Shared bytes of one matrix: packed reflectors, tau, the C tile (pairs). */
-  readonly bytesPerMatrix: number;
-}
+/** Launch shape of one zunm2r group: the real ormqr kernel's (common/householder-plan.ts), its slot in pairs. */
+export type ZormqrShape = HouseholderApplyShape;
 
 export interface ZormqrPlan {
   readonly params: ZormqrParams;

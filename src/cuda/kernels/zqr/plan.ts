@@ -19,10 +19,10 @@ import { zqrSharedBytes } from './generate-shared.js';
 import { ZORMQR_MAX_THREADS, zormqrSlotPairs } from './generate-ormqr.js';
 import { ZWY_NB_MAX } from './generate-wy.js';
 import {
-  HOUSEHOLDER_PANEL_MIN, HOUSEHOLDER_WARP_MAX, householderBlockedFits, householderFits, planHouseholder,
-  planHouseholderBlocked, planHouseholderDesign, type HouseholderKernel, type HouseholderProblem, type HouseholderThresholds,
+  fitHouseholderApply, HOUSEHOLDER_PANEL_MIN, HOUSEHOLDER_WARP_MAX, householderBlockedFits, householderFits, planHouseholder,
+  planHouseholderBlocked, planHouseholderDesign, type HouseholderApplyKernel, type HouseholderKernel, type HouseholderProblem, type HouseholderThresholds,
 } from '../common/householder-plan.js';
-import type { ZormqrForce, ZormqrPlan, ZormqrShape, ZqrBlockedPlan, ZqrDesign, ZqrForce, ZqrPlan } from './params.js';
+import type { ZormqrForce, ZormqrPlan, ZqrBlockedPlan, ZqrDesign, ZqrForce, ZqrPlan } from './params.js';
 
 export const ZWARP_MAX = HOUSEHOLDER_WARP_MAX;
 /** geqrf and orgqr take the blocked driver from this many reflectors on (the real qr table's default). */
@@ -32,13 +32,11 @@ export const ZQR_PANEL = 32;
 /** The narrowest panel the blocked driver goes down to where a wider one does not fit. */
 export const ZPANEL_MIN = HOUSEHOLDER_PANEL_MIN;
 /** The blocked driver hands the rest to one shared kernel once at most this many reflectors (columns) remain (LAPACK's nx). */
-export const ZQR_TAIL_MAX = 64;
+const ZQR_TAIL_MAX = 64;
 /** zunmqr takes the blocked driver from this many reflectors on (the real table's default). */
-export const ZORMQR_BLOCKED_FROM = 64;
+const ZORMQR_BLOCKED_FROM = 64;
 
 export type ZqrProblem = HouseholderProblem;
-
-const pow2ceil = (x: number): number => { let p = 1; while (p < x) p *= 2; return p; };
 
 /** The complex kernel as the shared plans see it (common/householder-plan.ts). */
 const KERNEL: HouseholderKernel = { label: 'complex QR', sharedBytes: zqrSharedBytes, panelMax: ZWY_NB_MAX, dtypeSuffix: ' parts' };
@@ -63,9 +61,9 @@ export const zqrBlockedFits = (pr: ZqrProblem): boolean => householderBlockedFit
 // zunmqr.
 
 /** Most threads per matrix: one pass covers 128 vectors of C. */
-export const ZORMQR_THREADS_MAX = 128;
+const ZORMQR_THREADS_MAX = 128;
 /** Fewest threads per matrix the planner goes down to (fewer where C has fewer vectors). */
-export const ZORMQR_THREADS_MIN = 8;
+const ZORMQR_THREADS_MIN = 8;
 
 export interface ZormqrProblem {
   readonly dtype: DType;
@@ -80,39 +78,23 @@ export interface ZormqrProblem {
   readonly sharedLimit: number;
 }
 
-function ormqrShape(dtype: DType, r: number, k: number, threads: number, matrices: number): ZormqrShape {
-  const ldt = threads + 1;
-  return { threads, matrices, ldt, bytesPerMatrix: zormqrSlotPairs(r, k, ldt) * complexBytes(dtype) };
-}
-
-function ormqrFit(dtype: DType, r: number, k: number, nvec: number, limit: number, threadsAt?: number): ZormqrShape | undefined {
-  const want = threadsAt ?? Math.min(ZORMQR_THREADS_MAX, pow2ceil(Math.max(1, nvec)));
-  const least = threadsAt ?? Math.min(ZORMQR_THREADS_MIN, want);
-  for (let threads = want; threads >= least; threads /= 2) {
-    const one = ormqrShape(dtype, r, k, threads, 1);
-    if (one.bytesPerMatrix > limit) continue;
-    const matrices = Math.max(1, Math.min(Math.floor(ZORMQR_MAX_THREADS / threads), Math.floor(limit / one.bytesPerMatrix)));
-    return { ...one, matrices };
-  }
-  return undefined;
-}
+/** zunm2r's kernel as the shared fit sees it (common/householder-plan.ts). */
+const applyKernel = (dtype: DType): HouseholderApplyKernel => ({
+  slotBytes: (r, k, ldt) => zormqrSlotPairs(r, k, ldt) * complexBytes(dtype),
+  threadsMax: ZORMQR_THREADS_MAX, threadsMin: ZORMQR_THREADS_MIN, blockThreads: ZORMQR_MAX_THREADS,
+});
 
 export function planZormqr(pr: ZormqrProblem, force: ZormqrForce = {}): ZormqrPlan {
   if (force.threads !== undefined && (!Number.isInteger(Math.log2(force.threads)) || force.threads > ZORMQR_THREADS_MAX))
     throw new MyriadError('UNSUPPORTED', `threads ${force.threads} must be a power of two <= ${ZORMQR_THREADS_MAX}`, 'force.threads');
-  const shape = ormqrFit(pr.dtype, pr.r, pr.k, pr.nvec, pr.sharedLimit, force.threads);
+  const shape = fitHouseholderApply(applyKernel(pr.dtype), pr.r, pr.k, pr.nvec, pr.sharedLimit, force.threads);
   if (shape === undefined)
     throw new MyriadError('UNSUPPORTED', `zunmqr's reflectors (${pr.r} x ${pr.k}, ${pr.dtype} parts) do not fit ${pr.sharedLimit} shared bytes`, 'a');
   return { params: { dtype: pr.dtype, side: pr.side, trans: pr.trans, kind: pr.kind }, shape };
 }
 
-/** Matrices per block of a launch over `count` matrices. */
-export function zormqrBlockMatrices(shape: ZormqrShape, count: number): number {
-  return Math.max(1, Math.min(shape.matrices, count));
-}
-
 /** Whether a group of this size takes the blocked driver. */
 export function zormqrBlocked(dtype: DType, order: number, k: number, nvec: number, limit: number, force: ZormqrForce = {}): boolean {
   if (force.design !== undefined) return force.design === 'blocked';
-  return k >= ZORMQR_BLOCKED_FROM || ormqrFit(dtype, order, k, nvec, limit) === undefined;
+  return k >= ZORMQR_BLOCKED_FROM || fitHouseholderApply(applyKernel(dtype), order, k, nvec, limit) === undefined;
 }

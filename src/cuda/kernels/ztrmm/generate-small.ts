@@ -33,7 +33,7 @@ import { slotSetup } from '../common/warp-slots.js';
 import type { ZtrmmSmallParams } from './params.js';
 
 /** The kernel's entry: ztrmm_<z|c>_<side><uplo><trans><diag>_n<N>_r<RB>_<forms>_w<warps>. */
-export function ztrmmEntry(p: ZtrmmSmallParams): string {
+function ztrmmEntry(p: ZtrmmSmallParams): string {
   const flags = `${p.side === 'left' ? 'l' : 'r'}${p.uplo === 'lower' ? 'l' : 'u'}${p.transA.toLowerCase()}${p.diag === 'unit' ? 'u' : 'n'}`;
   return `ztrmm_${complexLetter(p.dtype)}_${flags}_n${p.n}_r${p.rhs}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}`;
 }

@@ -4,9 +4,9 @@
  * beyond, in place on B. The family's public face.
  */
 export type { ZtrmmSmallParams } from './params.js';
-export { ztrmmEntry, ztrmmSmallSource } from './generate-small.js';
+export { ztrmmSmallSource } from './generate-small.js';
 export {
-  planZtrmm, ZTRMM_MAX_N, ZTRMM_RHS_MAX, ZTRMM_SPLIT_ALIGN, ztrmmCovers, ztrmmServes, ztrmmSteps,
-  type BlockTrmmRequest, type ZtrmmProblem, type ZtrmmStep,
+  planZtrmm, ZTRMM_MAX_N, ZTRMM_RHS_MAX, ztrmmSteps,
+  type BlockTrmmRequest, type ZtrmmProblem,
 } from './plan.js';
 export { complexTrmmCuda } from './launch.js';

@@ -4,9 +4,9 @@
  * beyond. The family's public face.
  */
 export type { ZtrsmSmallParams } from './params.js';
-export { ztrsmEntry, ztrsmSmallSource } from './generate-small.js';
+export { ztrsmSmallSource } from './generate-small.js';
 export {
-  planZtrsm, ZTRSM_MAX_N, ZTRSM_RHS_MAX, ZTRSM_SPLIT_ALIGN, ztrsmCovers, ztrsmServes, ztrsmSteps,
-  type BlockTrsmRequest, type ZtrsmProblem, type ZtrsmStep,
+  planZtrsm, ZTRSM_MAX_N, ZTRSM_RHS_MAX, ztrsmServes, ztrsmSteps,
+  type BlockTrsmRequest, type ZtrsmProblem,
 } from './plan.js';
 export { complexTrsmCuda } from './launch.js';
