@@ -85,7 +85,7 @@ describe('the plan', () => {
   });
 
   it('threads, the Golub-Kahan order 2k (upper half), the sides of vectors, the slices', () => {
-    for (const [m, n, threads] of [[33, 33, 64], [100, 40, 128], [40, 100, 128], [100, 33, 128], [512, 512, 512], [2000, 100, 512]] as const) {
+    for (const [m, n, threads] of [[33, 33, 64], [100, 40, 128], [40, 100, 128], [512, 512, 512], [2000, 100, 512]] as const) {
       const p = plan(m, n);
       const k = Math.min(m, n), rows = Math.max(m, n);
       assert.equal(p.reduce.threads, threads);
@@ -94,8 +94,7 @@ describe('the plan', () => {
       assert.deepEqual([p.vectors.k, p.vectors.rows], [k, rows]);
       assert.equal(p.slice, steinSlice(2 * k).slice);
       assert.equal(p.bslice, bidiagSlice(rows, k).slice);
-      const inside = rows * k + k * k + 3 * k <= 4 * k * k - 1;
-      assert.equal(p.bslice, inside ? 0 : 2 * rows * k + 2 * k * k + 3 * k, `${m} x ${n}: the bidiag parts inside the tridiag slice where they fit`);
+      assert.equal(p.bslice, 2 * rows * k + 2 * k * k + 3 * k);
     }
     // Which of U_B (left, G's) and V_B (right) each job needs: G = A^T for m < n swaps them.
     assert.deepEqual([plan(50, 40, 'float64', true, false).vectors, plan(40, 50, 'float64', true, false).vectors].map((v) => [v.left, v.right]), [[true, false], [false, true]]);
@@ -113,7 +112,7 @@ test('the launcher: reduce, values, vectors, the vectors kernel, ormqr, store pe
   let reads = 0;
   const download = dev.download.bind(dev);
   dev.download = ((src, dst) => { reads++; return download(src, dst); }) as typeof dev.download;
-  for (const [m, n, count, dtype, wantU, wantVt] of [[40, 33, 3, 'float64', true, true], [33, 70, 2, 'float32', true, false], [64, 64, 2, 'float64', false, false], [100, 33, 2, 'float64', true, true]] as const) {
+  for (const [m, n, count, dtype, wantU, wantVt] of [[40, 33, 3, 'float64', true, true], [33, 70, 2, 'float32', true, false], [64, 64, 2, 'float64', false, false]] as const) {
     const k = Math.min(m, n);
     const ld = m + 1, stride = ld * n + 3;
     const a = dev.alloc(dtype, stride * count + 5), s = dev.alloc(dtype, k * count), u = dev.alloc(dtype, m * k * count), vt = dev.alloc(dtype, k * n * count), info = dev.alloc('int32', count);
@@ -127,7 +126,6 @@ test('the launcher: reduce, values, vectors, the vectors kernel, ormqr, store pe
     const head = [bidiagReduceSource(p.reduce).entry, tridiagSteinSource(p.stein.values).entry,
       ...(p.stein.vectors === undefined ? [] : [tridiagSteinSource(p.stein.vectors).entry]), bidiagVectorsSource(p.vectors).entry];
     assert.deepEqual(entries.slice(0, head.length), head, `${m} x ${n}`);
-    assert.equal(p.bslice === 0, Math.max(m, n) <= 3 * k - 4, `${m} x ${n}: the bidiag parts inside the tridiag slices`);
     assert.equal(entries.at(-1), bidiagStoreSource(p.store).entry);
     const ormqr = entries.slice(head.length, -1);
     assert.equal(ormqr.length > 0, wantU || wantVt, `${m} x ${n}: ormqr launches only with vectors`);
@@ -135,7 +133,7 @@ test('the launcher: reduce, values, vectors, the vectors kernel, ormqr, store pe
     assert.deepEqual([reduce.config.grid, reduce.config.block], [[count, 1, 1], [p.reduce.threads, 1, 1]]);
     assert.deepEqual([1, 2, 3].map((i) => num(reduce.args[i])), [5, stride, ld]);
     const slices = num(reduce.args[4]), bslices = num(reduce.args[5]);
-    assert.equal(bslices - slices, p.bslice === 0 ? 0 : 8 * count * p.slice, "the bidiag slices (if any) after the chunk's tridiag slices");
+    assert.equal(bslices - slices, 8 * count * p.slice, "the bidiag slices after the chunk's tridiag slices");
     assert.deepEqual([num(store.args[12]), num(store.args[13])], [slices, bslices]);
     for (const x of launches.slice(1, 1 + (p.stein.vectors === undefined ? 1 : 2))) {
       assert.deepEqual([x.config.grid, x.config.block], [[count * steinParts(p.stein.values), 1, 1], [p.stein.values.threads, 1, 1]]);

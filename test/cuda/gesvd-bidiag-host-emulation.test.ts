@@ -121,11 +121,11 @@ function check(dir: string, rng: Rng, c: Case): void {
   });
 }
 
-test('bidiagonalization gesvd on the host: the matrix kinds, tall and wide, k = 33, 40, 64, 100 (the bidiag parts inside the tridiag slices and, at 100 x 33, in their own)', { skip }, () => {
+test('bidiagonalization gesvd on the host: the matrix kinds, tall and wide, k = 33, 40, 64, 100', { skip }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'myriad-bidiag-'));
   try {
     const rng = new Rng(5252);
-    const sizes = (process.env['MYRIAD_BIDIAG_SIZES'] ?? '40x33,100x33,33x40,64x64,100x64,64x100,130x100').split(',').map((x) => x.split('x').map(Number) as [number, number]);
+    const sizes = (process.env['MYRIAD_BIDIAG_SIZES'] ?? '40x33,33x40,64x64,100x64,64x100,130x100').split(',').map((x) => x.split('x').map(Number) as [number, number]);
     for (const [m, n] of sizes) check(dir, rng, { dtype: 'float64', m, n, kinds: ALL });
     for (const [m, n] of [[47, 40], [40, 47]] as const) check(dir, rng, { dtype: 'float32', m, n, kinds: ALL });
   } finally {

@@ -5,7 +5,7 @@
 // (-I<dir>: reduce.cu, values.cu, vectors.cu, bvectors.cu, store.cu; entries REDUCE, VALUES, VECTORS
 // (absent: values only), BVECTORS, STORE) each in a namespace of its own.
 // stdin: count m n ldA strideA reduceThreads steinThreads parts vectorsThreads storeThreads, then count * strideA elements of A.
-// argv: the offsets of W, UB, VB, PM, tauq, taup (in the tridiag slice where the kernels' BSLICE is 0, else in the bidiag slice); then left (0/1), right (0/1).
+// argv: the bidiag slice's offsets of W, UB, VB, PM, tauq, taup; then left (0/1), right (0/1).
 // stdout: info (count), S (count * k), U (count * m * k, ld m), VT (count * k * n, ld k).
 // -DIO=float: the data's element type where the kernels compute in double.
 // Used by test/cuda/gesvd-bidiag-host-emulation.test.ts.
@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
   for (unsigned x = 0; x < count; ++x)
     launch_block(x, 0, vx, [&] { bvec::BVECTORS(work.data(), bwork.data(), 0LL, (int)count); });
   for (long long q = 0; q < count; ++q) {
-    real* b = bslice == 0 ? work.data() + q * slice : bwork.data() + q * bslice;   // the bidiag parts inside the tridiag slice, or their own
+    real* b = bwork.data() + q * bslice;
     if (((int*)(work.data() + q * slice + 4 * k * k + 4 * k))[2] != 0) continue;   // failed
     if (left) applyReflectors(b + ow, rows, b + otq, k, b + oub, rows, k, rows);
     if (right && k >= 3) applyReflectors(b + opm + 1, k, b + otp, k - 2, b + ovb + 1, k - 1, k, k);

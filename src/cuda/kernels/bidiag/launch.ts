@@ -52,7 +52,7 @@ export function gesvdBidiagCuda(dev: GpuDevice, r: GesvdRequest<DeviceArray, Dev
   }
 }
 
-/** One group, chunk by chunk: a chunk's workspace holds its `blocks` tridiag slices, then (where the bidiag parts do not fit inside them) its `blocks` bidiag slices. */
+/** One group, chunk by chunk: a chunk's workspace holds its `blocks` tridiag slices, then its `blocks` bidiag slices. */
 function bidiagGroup(dev: GpuDevice, p: GesvdBidiagPlan, a: OperandArgs, outputs: readonly KernelArg[], info: DeviceArray, index: DeviceArray | null, count: number, chunkBytes?: number): void {
   const reduce = kernelFor(dev, 'gesvd-bidiag-reduce', p.reduce, () => bidiagReduceSource(p.reduce));
   const vectors = kernelFor(dev, 'gesvd-bidiag-vectors', p.vectors, () => bidiagVectorsSource(p.vectors));
@@ -63,16 +63,14 @@ function bidiagGroup(dev: GpuDevice, p: GesvdBidiagPlan, a: OperandArgs, outputs
   const work = p.slice + p.bslice;
   perMatrixChunks(dev, { work, workDtype: BIDIAG_COMPUTE, what, maxChunk: 65535, maxBytes: chunkBytes, fallbackBytes: STEIN_CHUNK_BYTES }, count, (ws, first, blocks) => {
     if (ws === undefined) throw new Error('the bidiagonalization gesvd needs its slices');
-    // The bidiag parts inside the tridiag slices (stride p.slice) or in slices of their own after them.
-    const bstart = b.inside ? 0 : blocks * p.slice, stride = b.inside ? p.slice : p.bslice;
-    const slices = ws.ptr, bslices = ws.ptr + BigInt(bstart * elementBytes(BIDIAG_COMPUTE));
+    const slices = ws.ptr, bstart = blocks * p.slice, bslices = ws.ptr + BigInt(bstart * elementBytes(BIDIAG_COMPUTE));
     const ptrs = [arg.ptr(slices), arg.ptr(bslices), arg.i64(first)];
     reduce.launch({ grid: [blocks, 1, 1], block: [p.reduce.threads, 1, 1], sharedBytes: 0 }, [...operandArgs(a), ...ptrs, arg.i32(count)]);
     steinOnSlices(dev, p.stein, slices, first, count, blocks);
     vectors.launch({ grid: [blocks, 1, 1], block: [p.vectors.threads, 1, 1], sharedBytes: 0 }, [...ptrs, arg.i32(count)]);
     // Views of the chunk's bidiag slices (float64 elements of ws).
     const part = (r: number, c: number, ld: number, offset: number) =>
-      ({ kind: 'strided', data: ws, rows: r, cols: c, count: blocks, ld, stride, offset: bstart + offset, order: 'col' } as const);
+      ({ kind: 'strided', data: ws, rows: r, cols: c, count: blocks, ld, stride: p.bslice, offset: bstart + offset, order: 'col' } as const);
     if (left) ormqrCuda(dev, { side: 'left', trans: 'N', a: part(rows, k, rows, b.w), tau: part(k, 1, k, b.tauq), c: part(rows, k, rows, b.ub) });
     // P_B = G_0 ... G_{K-3} over rows 1 ... K-1 (G_{K-2} is the identity: dlarfg of one element).
     if (right && k >= 3) ormqrCuda(dev, { side: 'left', trans: 'N', a: part(k - 1, k - 2, k, b.pm + 1), tau: part(k - 2, 1, k, b.taup), c: part(k - 1, k, k, b.vb + 1) });

@@ -8,7 +8,6 @@
  *   e_1, ..., d_{K-1}); d_{2K-1} also in Z's last element), hdr ([2] failed, [3] the scale, [9] an
  *   eigenvector not converged), lam and the eigenvectors (Y here) as its values and vectors kernels leave them;
  * - the bidiag slice (`bidiagSlice`):
- *   (or, where they fit, these parts inside the tridiag slice: `bidiagSlice`)
  *   W      M x K, ld M   G, then dgebd2's reflectors: H_i's tail below the diagonal of column i, G_i's
  *                        tail right of the superdiagonal of row i
  *   UB     M x K, ld M   U_B over rows 0 ... K-1, zero below; Q_B U_B after ormqr
@@ -28,12 +27,6 @@ export const BIDIAG_COMPUTE = 'float64' as const;
 export const BIDIAG_RANGE = 250;
 
 export interface BidiagSlice {
-  /**
-   * The parts in the tridiag slice's free space (Z but its last element, which holds d_{2K-1}: W, PM,
-   * tauq, taup, sig; Wt, free once the vectors kernel has run: UB, VB), offsets from the tridiag slice's
-   * start: where they fit (M <= 3K - 4), no bidiag slice (`slice` 0). Else offsets in a bidiag slice of its own.
-   */
-  readonly inside: boolean;
   readonly w: number;
   readonly ub: number;
   readonly vb: number;
@@ -41,19 +34,12 @@ export interface BidiagSlice {
   readonly tauq: number;
   readonly taup: number;
   readonly sig: number;
-  /** float64 elements of a bidiag slice (0 where `inside`). */
   readonly slice: number;
 }
 
 export function bidiagSlice(rows: number, k: number): BidiagSlice {
-  const n2 = 4 * k * k;
-  if (rows * k + k * k + 3 * k <= n2 - 1) {
-    const w = 0, pm = rows * k, tauq = pm + k * k, taup = tauq + k, sig = taup + k;
-    const ub = steinSlice(2 * k).wt, vb = ub + rows * k;
-    return { inside: true, w, ub, vb, pm, tauq, taup, sig, slice: 0 };
-  }
   const w = 0, ub = rows * k, vb = ub + rows * k, pm = vb + k * k, tauq = pm + k * k, taup = tauq + k, sig = taup + k;
-  return { inside: false, w, ub, vb, pm, tauq, taup, sig, slice: sig + k };
+  return { w, ub, vb, pm, tauq, taup, sig, slice: sig + k };
 }
 
 /** The kernels' opening lines: float64 `real`, the data's `io`, NaN, the sizes and both slices' strides. */
@@ -74,7 +60,7 @@ constexpr long long BSLICE = ${bidiagSlice(rows, k).slice};   // float64 element
 export function slicePointers(rows: number, k: number): string {
   const l = steinSlice(2 * k), b = bidiagSlice(rows, k);
   return `  real* Z = work + (long long)blockIdx.x * SLICE;     // the tridiag slice
-  real* Bs = ${b.inside ? 'Z;   // the bidiag parts inside the tridiag slice' : 'bwork + (long long)blockIdx.x * BSLICE;  // the bidiag slice'}
+  real* Bs = bwork + (long long)blockIdx.x * BSLICE;  // the bidiag slice
   real* sd = Z + ${l.d};
   real* se = Z + ${l.e};
   int* hdr = (int*)(Z + ${l.hdr});   // [2] failed (NaN or Inf), [3] the scale, [9] an eigenvector not converged
