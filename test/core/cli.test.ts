@@ -145,7 +145,7 @@ describe('myriad command', () => {
     assert.match(help.stdout, /\(complex128, complex64: gemm, potrf, getrf, posv, gesv, trsm, geqrf, heev, gesvd\)/);
     // Rejected before a backend opens (no 'backend:' line), on any machine.
     assert.equal(getrs.status, 2);
-    assert.equal(getrs.stderr.trim(), 'myriad: --dtype: getrs has no complex benchmark (complex: gemm, potrf, getrf, posv, gesv, trsm, heev, gesvd)');
+    assert.equal(getrs.stderr.trim(), 'myriad: --dtype: getrs has no complex benchmark (complex: gemm, potrf, getrf, posv, gesv, trsm, geqrf, heev, gesvd)');
     // heev is the complex benchmark: on the default (real) dtype, one line naming the dtypes and syev.
     assert.equal(realHeev.status, 2);
     assert.equal(realHeev.stderr.trim(), 'myriad: --dtype: heev is the complex Hermitian benchmark: --dtype complex128 or complex64 (real symmetric matrices: syev)');

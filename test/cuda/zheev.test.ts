@@ -74,8 +74,8 @@ describe('complex heev: the plan and the generator', () => {
 });
 
 describe('complex heev: the router and the launcher', () => {
-  it("lists the own kernels ('jacobi' to 32, 'tridiag' to 512, as the real heev's routes), then the CPU reference", () => {
-    assert.deepEqual(COMPLEX_ROUTES.heev.map((c) => c.name), ['jacobi', 'tridiag', 'cpu']);
+  it("lists cuSOLVER's batched eigensolver (inside the card's rules), the own kernels ('jacobi' to 32, 'tridiag' to 512, as the real heev's routes), then the CPU reference", () => {
+    assert.deepEqual(COMPLEX_ROUTES.heev.map((c) => c.name), ['cusolver', 'jacobi', 'tridiag', 'cpu']);
   });
 
   it('device data, n = 1 ... 32: the GPU route, one launch, A in pairs and W in reals', () => {
@@ -152,7 +152,7 @@ describe('complex heev: the router and the launcher', () => {
       assert.deepEqual(ctx.lastRoute, { op: 'heev', route: 'tridiag', gpu: true });
       assert.match(dev.launches.at(-1)!.src.entry, /^heev_warp_z_st_n4_/, "the route 'tridiag' runs the Jacobi warp design to 32");
       backend.force = { heev: 'ql' };
-      fails(() => ctx.heev({ a: cx(4), w: wv(4) }), 'ENUM', 'force', /heev on complex data has no route 'ql' \(routes: jacobi, tridiag, cpu\)/);
+      fails(() => ctx.heev({ a: cx(4), w: wv(4) }), 'ENUM', 'force', /heev on complex data has no route 'ql' \(routes: cusolver, jacobi, tridiag, cpu\)/);
     } finally {
       ctx.dispose();
     }
