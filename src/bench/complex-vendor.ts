@@ -156,7 +156,7 @@ function luCheck(dev: GpuDevice, dtype: ComplexDType, n: number, count: number, 
 }
 
 /** n, where the vendor's batched Jacobi routine takes it; above VENDOR_JACOBI_MAX the row's vendor column says why it is empty. */
-function jacobiOrder(routine: 'heevj' | 'gesvdj', dtype: ComplexDType, n: number): number {
+function jacobiOrder(routine: 'gesvdj', dtype: ComplexDType, n: number): number {
   if (n <= VENDOR_JACOBI_MAX) return n;
   const name = `cusolverDn${complexInfo(dtype).letter.toUpperCase()}${routine}Batched`;
   throw new VendorError('NOT_RUN', 0, `${name}: n <= ${VENDOR_JACOBI_MAX} only, no vendor row above`);

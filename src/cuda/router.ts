@@ -83,7 +83,7 @@ function tridiagCovers(r: DeviceRequest<'syev'>, dev: GpuDevice): boolean {
   return true;
 }
 
-/** gesvd's bidiagonalization design takes a batch whose every shape the `bidiag` table's range holds (min(m, n) = 33 ... 512 by default). */
+/** gesvd's bidiagonalization design takes a batch whose every shape the `bidiag` table's range holds (min(m, n) = 96 ... 512 by default). */
 function bidiagCovers(r: DeviceRequest<'gesvd'>, dev: GpuDevice): boolean {
   if (batchCount(r.a) === 0) return false;
   const dtype = batchDtype(r.a as Batch<Storage>, 'a');
@@ -212,7 +212,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   poti: single('poti', potiCuda),
   syev: SYEV_ROUTES,
   heev: SYEV_ROUTES,
-  // 'bidiag' inside its table's range (k = min(m, n) = 33 ... 512), 'jacobi' elsewhere and where forced.
+  // 'bidiag' inside its table's range (k = min(m, n) = 96 ... 512), 'jacobi' elsewhere and where forced.
   gesvd: [{ name: 'bidiag', covers: bidiagCovers, run: gesvdBidiagCuda }, { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: gesvdCuda }, CPU],
   geqrf: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: geqrfCuda }, CPU],
   orgqr: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: orgqrCuda }, CPU],
@@ -284,8 +284,8 @@ function ownComplex<K extends ComplexRouted>(op: K, name: string, covers: ((r: C
  * own kernels, 'cublas' the vendor's, 'cpu' the reference). The own kernels take strided and list
  * batches of any size, and variable batches by groups of one shape (`ownComplex`); the vendor's
  * candidates come first and run inside the card's measured rules for the complex type (forced by
- * name they run anywhere they can; of them only trsm's cuBLAS route takes a variable batch, where its
- * members share one shape).
+ * name they run anywhere they can; of them only trsm's cuBLAS route and heev's cuSOLVER route take a
+ * variable batch, where its members share one shape).
  */
 export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCandidate<K>[] } = {
   gemm: [

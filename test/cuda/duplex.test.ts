@@ -123,6 +123,26 @@ describe('duplex host pipeline on simulated streams', () => {
   });
 });
 
+describe('a duplex call whose later chunk fails to enqueue', () => {
+  it("waits for the earlier chunks' downloads before the error leaves enqueueRuns (they write the caller's arrays and read the arena it disposes)", () => {
+    const c = CASES[0]!;
+    const dev = new StreamSimDevice(0, [], new Random(3));
+    const backend = queuedBackend(dev);
+    let runs = 0;
+    const call = new HostCall(dev, c.op, c.request(c.arrays()), (r) => {
+      if (++runs === 2) throw new Error('chunk 2 failed to enqueue');
+      (backend[c.op] as unknown as (x: unknown) => void)(r);
+    }, { tuning: tiny, duplex: true });
+    try {
+      assert.throws(() => call.enqueueRuns(), /chunk 2 failed to enqueue/);
+      assert.ok(dev.enqueueOrder.includes('download:down'), "chunk 1's outputs went down behind its kernels");
+      assert.ok(dev.quiet, 'nothing left on any stream when the error leaves');
+    } finally {
+      call.dispose();
+    }
+  });
+});
+
 describe('duplex host calls over several simulated GPUs', () => {
   function context(seed: number, outputs: HostOutputs): { ctx: MultiDeviceContext; devs: StreamSimDevice[] } {
     const rng = new Random(seed);

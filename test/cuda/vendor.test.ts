@@ -500,3 +500,16 @@ test("one product of the TSM2R shape: the H200's rules of op 'tsm2r' on C's colu
   assert.deepEqual(ROUTES.gemm.slice(0, 2).map((c) => c.name), ['cublas', 'tsm2']);
   assert.equal(routedOp('tsm2r'), 'gemm');
 });
+
+test("the cuBLAS gemm candidate's question: 'tsm2r' on C's columns for a TSM2R product, none for a TSM2L one (TSM2L measured ahead), 'gemm' on the cube root otherwise", () => {
+  const dev = new PlanningDevice(H200);
+  const one = (m: number, n: number, k: number) => ({
+    transA: 'N' as const, transB: 'N' as const, alpha: 1, beta: 0,
+    a: strided(dev.alloc('float64', m * k), { rows: m, cols: k, count: 1 }), b: strided(dev.alloc('float64', k * n), { rows: k, cols: n, count: 1 }),
+    c: strided(dev.alloc('float64', m * n), { rows: m, cols: n, count: 1 }),
+  });
+  assert.deepEqual(vendor.gemmVendorQuery(one(10240, 16, 10240) as never, dev), { op: 'tsm2r', route: 'cublas', dtype: 'float64', n: 16, count: 1 });
+  assert.equal(vendor.gemmVendorQuery(one(1 << 20, 16, 16) as never, dev), undefined, 'TSM2L: the tsm2 route');
+  assert.equal(vendor.gemmVendorQuery(one(65536, 8, 32) as never, dev), undefined, 'TSM2L: the tsm2 route');
+  assert.deepEqual(vendor.gemmVendorQuery(one(512, 512, 512) as never, dev), { op: 'gemm', route: 'cublas', dtype: 'float64', n: 512, count: 1 });
+});

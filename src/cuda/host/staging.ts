@@ -143,6 +143,7 @@ export class HostCall {
    */
   enqueueRuns(): void {
     let behind = false;
+    let done = false;
     try {
       for (const [start, end] of this.chunks) {
         const sub = this.chunks.length === 1 ? this.whole : sliceRequest(this.request, start, end);
@@ -164,9 +165,17 @@ export class HostCall {
           behind = true;
         }
       }
+      done = true;
     } finally {
       // The main stream (and so every wait, and the next call's work) waits for the downloads.
       if (behind) this.device.awaitDownloads!();
+      // A chunk that failed to enqueue after earlier chunks' downloads were enqueued: those copies
+      // still write the caller's arrays and read the staging arena, which the caller's error path
+      // disposes; wait for them before the error leaves (a device error here is the one the caller
+      // is already getting, or a later wait's).
+      if (behind && !done) {
+        try { this.device.synchronize(); } catch { /* reported by the error in flight or the next wait */ }
+      }
     }
   }
 

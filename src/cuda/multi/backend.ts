@@ -70,7 +70,7 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   #hostOutputs: HostOutputs = 'duplex';
   /** How each GPU's part of a host call is cut into chunks (undefined: the default; tests force small chunks). */
   stagingTuning: StagingTuning | undefined;
-  /** The GPUs the last call on host arrays was split over (the crossover's answer, or `spread`'s). */
+  /** How many GPUs got matrices of the last call on host arrays (the crossover's answer, or `spread`'s, at most the batch count). */
   lastSpread: number | undefined;
   #lastTimes: number[] = [];
   /** Inside deferHost(): host calls' completions, not waited for. */
@@ -266,7 +266,10 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       throw new MyriadError('INVALID_ARGUMENT', `one call uses device memory of GPUs ${[...plain].join(' and ')}; spread a batch over devices with scatter()`, 'data');
     if (plain.size === 1) return [{ lane: this.laneOf([...plain][0]!), start: 0, end: count }];
     if (!onDevice && !this.lanes.some((l) => l.hasKernel(op))) return undefined;
-    return splitBatch(count, this.hostWeights(op, request));
+    const parts = splitBatch(count, this.hostWeights(op, request));
+    // The GPUs that got matrices: a batch smaller than the spread leaves some without.
+    this.lastSpread = parts.length;
+    return parts;
   }
 
   /** The weights of a host call's split: on as many GPUs as the crossover (or `spread`) gives it. */
@@ -279,7 +282,6 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
       const tuning = tuningFor(info.arch, 'multi');
       gpus = gpusFor(callMs(callWork(op, request), info, tuning), lanes, tuning.perExtraGpuMs);
     } else if (typeof spread === 'number') gpus = Math.min(spread, lanes);
-    this.lastSpread = gpus;
     return gpus === lanes ? this.#weights : weightsOnFastest(this.#weights, gpus);
   }
 

@@ -12,7 +12,8 @@ import type { ComplexGemmRequest, Requests } from '../../core/op-specs.js';
 import { complexInfo, complexOf, storageInfo } from '../../core/dtype-table.js';
 import { Workspace } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
-import { classifyTallSkinny } from '../kernels/tsm2/index.js';
+import { classifyTallSkinny, tsm2Serves } from '../kernels/tsm2/index.js';
+import type { VendorQuery } from '../model/tuning/vendor-tables.js';
 import { launchGroups, matrixAddress } from './groups.js';
 import { vendorBlas } from './native.js';
 import { deviceDtype, fitsInt32, vendorCard, vendorServes } from './rules.js';
@@ -30,20 +31,29 @@ function gemmShape(r: GemmRequest): { m: number; n: number; k: number } | undefi
 export const gemmSize = (m: number, n: number, k: number): number => Math.round(Math.cbrt(m * n * k));
 
 /**
- * Whether the card's table sends `r` to cuBLAS: a product of the TSM2R shape (one matrix, m and k
- * large, n <= 32: what the tsm2 route would take) by the rules of op 'tsm2r' on C's columns,
- * every other product by the rules of op 'gemm' on the cube root of m n k.
+ * What the cuBLAS candidate asks the card's table about `r`, or undefined where it asks nothing: a
+ * product the tsm2 route takes (one matrix of a tall-and-skinny shape) by the rules of op 'tsm2r'
+ * on C's columns where it is of the TSM2R shape, and nothing where it is of the TSM2L shape (no
+ * rule: TSM2L measured ahead of cuBLAS from 100,000 rows); every other product by the rules of op
+ * 'gemm' on the cube root of m n k.
  */
-export function cublasGemmCovers(r: GemmRequest, dev: GpuDevice): boolean {
-  if (!vendorCard(dev)) return false;
+export function gemmVendorQuery(r: GemmRequest, dev: GpuDevice): VendorQuery | undefined {
   const count = batchCount(r.c);
   const s = gemmShape(r);
-  if (count === 0 || s === undefined || s.m === 0 || s.n === 0 || s.k === 0 || r.alpha === 0) return false;
+  if (count === 0 || s === undefined || s.m === 0 || s.n === 0 || s.k === 0 || r.alpha === 0) return undefined;
   const dtype = deviceDtype(r.c);
-  const q = count === 1 && classifyTallSkinny(s.m, s.n, s.k, dev.info.arch) === 'tsm2r'
-    ? { op: 'tsm2r' as const, route: 'cublas' as const, dtype, n: s.n, count }
-    : { op: 'gemm' as const, route: 'cublas' as const, dtype, n: gemmSize(s.m, s.n, s.k), count };
-  return vendorServes(dev, q, 'cublas') && [r.a, r.b, r.c].every(fitsInt32);
+  const kind = count === 1 ? classifyTallSkinny(s.m, s.n, s.k, dev.info.arch) : undefined;
+  if (kind !== undefined && tsm2Serves(dev, r)) {
+    return kind === 'tsm2r' ? { op: 'tsm2r', route: 'cublas', dtype, n: s.n, count } : undefined;
+  }
+  return { op: 'gemm', route: 'cublas', dtype, n: gemmSize(s.m, s.n, s.k), count };
+}
+
+/** Whether the card's table sends `r` to cuBLAS (`gemmVendorQuery`), where its sizes fit cuBLAS's ints. */
+export function cublasGemmCovers(r: GemmRequest, dev: GpuDevice): boolean {
+  if (!vendorCard(dev)) return false;
+  const q = gemmVendorQuery(r, dev);
+  return q !== undefined && vendorServes(dev, q, 'cublas') && [r.a, r.b, r.c].every(fitsInt32);
 }
 
 export function cublasGemm(dev: GpuDevice, r: GemmRequest): void {

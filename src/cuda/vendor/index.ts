@@ -6,7 +6,7 @@
  * written beyond what the operation writes. Their work runs on the device's stream; a graph does
  * not record it (the router passes over these candidates inside ctx.capture()).
  */
-export { cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, gemmSize } from './gemm.js';
+export { cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, gemmSize, gemmVendorQuery } from './gemm.js';
 export { cusolverGetrf, cusolverGetrfCovers } from './getrf.js';
 export { cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, type RoutedGetrf } from './getrs.js';
 export { complexPotrfQuery, cusolverComplexPotrf, cusolverComplexPotrfCovers, cusolverPotrf, cusolverPotrfCovers } from './potrf.js';

@@ -73,10 +73,10 @@ function scalar(dtype: DType, v: number): FloatArray {
   return s;
 }
 
-/** cublasOperation_t with the conjugate transpose: N = 0, T = 1, C = 2. */
 /** cusolverDnXsyevBatched's data types of A (also the compute type) and W: the complex type of `dtype`'s pairs where `complex`, W real. */
 const syevTypes = (dtype: DType, complex: boolean): [number, number] =>
   [complex ? complexInfo(complexOf(dtype)).spelling.dataType : dtypeInfo(dtype).cuda.dataType, dtypeInfo(dtype).cuda.dataType];
+/** cublasOperation_t with the conjugate transpose: N = 0, T = 1, C = 2. */
 const COMPLEX_OP = (t: ComplexOp): number => (t === 'N' ? 0 : t === 'T' ? 1 : 2);
 /** The complex routine's letter (cublasZgemm, cublasCgemm) by the parts' dtype. */
 const COMPLEX_LETTER = (dtype: DType): string => complexInfo(complexOf(dtype)).letter.toUpperCase();

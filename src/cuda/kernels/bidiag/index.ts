@@ -1,4 +1,4 @@
-/** gesvd of min(m, n) = 33 ... 512 by bidiagonalization and the Golub-Kahan tridiagonal's inverse iteration: the family's public face. */
+/** gesvd of min(m, n) = 96 ... 512 (by default; the design takes 1 ... 512) by bidiagonalization and the Golub-Kahan tridiagonal's inverse iteration: the family's public face. */
 export type { BidiagForce, BidiagReduceParams, BidiagStoreParams, BidiagVectorsParams, GesvdBidiagPlan } from './params.js';
 export { bidiagReduceSource, reduceEntry } from './generate-reduce.js';
 export { bidiagVectorsSource, vectorsEntry } from './generate-vectors.js';

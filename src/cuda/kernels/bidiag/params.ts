@@ -1,5 +1,5 @@
 /**
- * Parameter objects of gesvd's bidiagonalization design (m x n, k = min(m, n) = 33 ... 512 by the
+ * Parameter objects of gesvd's bidiagonalization design (m x n, k = min(m, n) = 96 ... 512 by the
  * router): G = A (m >= n) or A^T (m < n), M x K with M = max(m, n), reduced to an upper bidiagonal B
  * (generate-reduce.ts), the singular values and vectors of B from the upper half of its Golub-Kahan
  * tridiagonal by the tridiag family's values and vectors kernels, the vectors split and made

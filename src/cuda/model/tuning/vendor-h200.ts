@@ -6,7 +6,9 @@ import type { VendorTable } from './vendor-types.js';
  * of one series where the vendor took less than 0.97 of the own time (to Infinity where
  * it won at the largest order measured), counts from the smallest measured up; single-matrix rules
  * take one matrix; the solves' rules one right-hand side, or 16 and more (trsm: the side
- * measured). Elsewhere the own routes run.
+ * measured). Elsewhere the own routes run. Rules from other commands (the comments above each say
+ * which: the syev probes, the complex bench, the tsm2 bench) are merged by hand: a new sweep's table
+ * must carry them over.
  */
 export const h200VendorTable: VendorTable = {
   card: "NVIDIA H200",
