@@ -253,52 +253,29 @@ function complexCholeskyThroughLaunchers(): void {
   }
 }
 
-/** Complex trsm (complex128, complex64; every side, uplo, trans, diag) through its launcher: orders 0 ... 32 (a spread) and the recursion's, strided and list batches, 1 ... 9 vectors. */
-function complexTrsmThroughLaunchers(): void {
+/** The complex triangle launchers (trsm, trmm; complex128, complex64; every side, uplo, trans, diag): orders 0 ... 32 (a spread) and the recursion's, strided and list batches, 1 ... 9 vectors. */
+function complexTriangleThroughLaunchers(launch: typeof complexTrsmCuda | typeof complexTrmmCuda): void {
   const dev = fakeDevice(H100);
   for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (const n of [0, 1, 2, 7, 16, 31, 32, ...COMPLEX_RECURSION_ORDERS]) for (const vectors of [1, 3, 9]) {
     const count = 3;
     const one = complexBatches(dtype, form, count);
     for (const side of ['left', 'right'] as const) for (const uplo of UPLOS) for (const transA of ['N', 'T', 'C'] as const) for (const diag of ['unit', 'nonunit'] as const) {
       const b = side === 'left' ? one(n, vectors) : one(vectors, n);
-      complexTrsmCuda(dev, { side, uplo, transA, diag, alpha: [1, -0.5], a: one(n, n), b });
+      launch(dev, { side, uplo, transA, diag, alpha: [1, -0.5], a: one(n, n), b });
     }
   }
 }
 
-/** Complex herk (complex128, complex64; lower, upper; N, C) through its launcher: n = 0 ... 32 and the recursion's orders, strided and list batches. */
-function complexHerkThroughLaunchers(): void {
+/** The complex rank-k launchers (herk: N, C; syrk: N, T; complex128, complex64; lower, upper): n = 0 ... 32 and the recursion's orders, strided and list batches. */
+function complexRankKThroughLaunchers(op: 'herk' | 'syrk'): void {
   const dev = fakeDevice(H100);
   for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (const n of [...Array.from({ length: 33 }, (_, i) => i), ...COMPLEX_RECURSION_ORDERS]) {
     const count = 3;
     const one = complexBatches(dtype, form, count);
-    for (const uplo of UPLOS) for (const trans of ['N', 'C'] as const) {
-      complexHerkCuda(dev, { uplo, trans, alpha: 1, beta: 0.5, a: trans === 'N' ? one(n, 5) : one(5, n), c: one(n, n) });
-    }
-  }
-}
-
-/** Complex trmm (complex128, complex64; every side, uplo, trans, diag) through its launcher: orders 0 ... 32 (a spread) and the recursion's, strided and list batches, 1 ... 9 vectors. */
-function complexTrmmThroughLaunchers(): void {
-  const dev = fakeDevice(H100);
-  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (const n of [0, 1, 2, 7, 16, 31, 32, ...COMPLEX_RECURSION_ORDERS]) for (const vectors of [1, 3, 9]) {
-    const count = 3;
-    const one = complexBatches(dtype, form, count);
-    for (const side of ['left', 'right'] as const) for (const uplo of UPLOS) for (const transA of ['N', 'T', 'C'] as const) for (const diag of ['unit', 'nonunit'] as const) {
-      const b = side === 'left' ? one(n, vectors) : one(vectors, n);
-      complexTrmmCuda(dev, { side, uplo, transA, diag, alpha: [1, -0.5], a: one(n, n), b });
-    }
-  }
-}
-
-/** Complex syrk (complex128, complex64; lower, upper; N, T) through its launcher: n = 0 ... 32 and the recursion's orders, strided and list batches. */
-function complexSyrkThroughLaunchers(): void {
-  const dev = fakeDevice(H100);
-  for (const dtype of DTYPES) for (const form of ['padded', 'list'] as const) for (const n of [...Array.from({ length: 33 }, (_, i) => i), ...COMPLEX_RECURSION_ORDERS]) {
-    const count = 3;
-    const one = complexBatches(dtype, form, count);
-    for (const uplo of UPLOS) for (const trans of ['N', 'T'] as const) {
-      complexSyrkCuda(dev, { uplo, trans, alpha: [1, 0.5], beta: [0.5, -1], a: trans === 'N' ? one(n, 5) : one(5, n), c: one(n, n) });
+    for (const uplo of UPLOS) for (const trans of (op === 'herk' ? ['N', 'C'] : ['N', 'T']) as readonly ('N' | 'T' | 'C')[]) {
+      const a = trans === 'N' ? one(n, 5) : one(5, n), c = one(n, n);
+      if (op === 'herk') complexHerkCuda(dev, { uplo, trans: trans as 'N' | 'C', alpha: 1, beta: 0.5, a, c });
+      else complexSyrkCuda(dev, { uplo, trans: trans as 'N' | 'T', alpha: [1, 0.5], beta: [0.5, -1], a, c });
     }
   }
 }
@@ -1250,10 +1227,10 @@ gemmThroughLauncher();
 complexGemmThroughLauncher();
 complexCholeskyThroughLaunchers();
 complexLuThroughLaunchers();
-complexTrsmThroughLaunchers();
-complexHerkThroughLaunchers();
-complexTrmmThroughLaunchers();
-complexSyrkThroughLaunchers();
+complexTriangleThroughLaunchers(complexTrsmCuda);
+complexRankKThroughLaunchers('herk');
+complexTriangleThroughLaunchers(complexTrmmCuda);
+complexRankKThroughLaunchers('syrk');
 complexInversesThroughLaunchers();
 complexHeevThroughLauncher();
 complexHeevTridiagThroughLauncher();
