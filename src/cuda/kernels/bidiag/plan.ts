@@ -8,7 +8,7 @@
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { BidiagTuning } from '../../model/tuning/index.js';
-import type { OperandKind } from '../common/batch-pointer.js';
+import type { GesvdShape } from '../common/gesvd-shape.js';
 import { planSteinKernels, STEIN_MAXITS, steinSlice, TRIDIAG_MAX } from '../tridiag/index.js';
 import type { BidiagForce, GesvdBidiagPlan } from './params.js';
 import { bidiagSlice } from './snippets.js';
@@ -16,14 +16,8 @@ import { bidiagSlice } from './snippets.js';
 /** Threads a block of the store kernel. */
 export const BIDIAG_STORE_THREADS = 256;
 
-export interface BidiagProblem {
-  readonly dtype: DType;
-  readonly m: number;
-  readonly n: number;
-  readonly wantU: boolean;
-  readonly wantVt: boolean;
-  readonly kind: OperandKind;
-}
+/** A gesvd problem as this design plans it. */
+export type BidiagProblem = GesvdShape;
 
 /** Whether gesvd of m x n `dtype` matrices takes this design (the table's range of min(m, n), max(m, n) <= longMax). */
 export function bidiagServes(m: number, n: number, dtype: DType, tuning: BidiagTuning): boolean {

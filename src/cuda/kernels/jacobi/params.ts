@@ -5,6 +5,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import type { GesvdShape } from '../common/gesvd-shape.js';
 
 /** What every syev kernel is generated for, whatever its design. */
 export interface SyevKernel {
@@ -17,13 +18,7 @@ export interface SyevKernel {
 }
 
 /** What every gesvd kernel is generated for, whatever its design. */
-export interface GesvdKernel {
-  readonly dtype: DType;
-  readonly m: number;
-  readonly n: number;
-  readonly wantU: boolean;
-  readonly wantVt: boolean;
-  readonly kind: OperandKind;
+export interface GesvdKernel extends GesvdShape {
   readonly maxSweeps: number;
 }
 

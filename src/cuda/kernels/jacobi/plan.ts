@@ -12,6 +12,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import type { GesvdShape } from '../common/gesvd-shape.js';
 import { WARP_STATIC_SHARED, warpLanes, warpMatricesPerBlock } from '../common/warp-shape.js';
 import { gesvdBlockLayout, syevBlockLayout } from './generate-block.js';
 import { gesvdWarpSharedBytes, syevWarpSharedBytes } from './generate-warp.js';
@@ -33,7 +34,7 @@ function shape(threads: number, bytes: (perBlock: number) => number, force: Jaco
  * 48 KiB.
  */
 export interface SyevProblem { readonly dtype: DType; readonly n: number; readonly uplo: Uplo; readonly vectors: boolean; readonly kind: OperandKind; readonly sharedLimit?: number }
-export interface GesvdProblem { readonly dtype: DType; readonly m: number; readonly n: number; readonly wantU: boolean; readonly wantVt: boolean; readonly kind: OperandKind; readonly sharedLimit?: number }
+export interface GesvdProblem extends GesvdShape { readonly sharedLimit?: number }
 
 /** The problem's fields a warp plan copies (not the device's sharedLimit: the warp designs use static shared memory). */
 const syevFields = (pr: SyevProblem) => ({ dtype: pr.dtype, n: pr.n, uplo: pr.uplo, vectors: pr.vectors, kind: pr.kind });

@@ -11,6 +11,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import type { GesvdShape } from '../common/gesvd-shape.js';
 import { warpLanes, warpMatricesPerBlock } from '../common/warp-shape.js';
 import { gesvdWarpSharedBytes } from './generate-gesvd.js';
 import { heevWarpSharedBytes } from './generate-heev.js';
@@ -42,14 +43,7 @@ export const ZGESVD_MAX = 32;
 /** Whether the complex gesvd kernel takes m x n matrices. */
 export const zgesvdServes = (m: number, n: number): boolean => m >= 0 && n >= 0 && Math.max(m, n) <= ZGESVD_MAX;
 
-export interface GesvdProblem {
-  readonly dtype: DType;
-  readonly m: number;
-  readonly n: number;
-  readonly wantU: boolean;
-  readonly wantVt: boolean;
-  readonly kind: OperandKind;
-}
+export type GesvdProblem = GesvdShape;
 
 export function planGesvd(pr: GesvdProblem, options: { readonly force?: ZjacobiForce } = {}): GesvdWarpParams {
   if (!zgesvdServes(pr.m, pr.n) || Math.min(pr.m, pr.n) < 1)
