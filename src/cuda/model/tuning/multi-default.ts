@@ -9,8 +9,8 @@ import type { MultiTuning } from './multi-types.js';
  *   getrf n = 128: 3.5-4x below; test/cuda/multi-crossover.test.ts checks the rows);
  * - the link: 55 GB/s each way per GPU (scripts/probe-pinned.mjs);
  * - perExtraGpuMs: the host cost of one more GPU on a host-data call, taken as 0.15 ms from the
- *   device-resident rows (calls of 0.25-0.7 ms gained 1.1-1.6x on two GPUs); to be refined by
- *   `scripts/multi-gpu-scaling.sh`.
+ *   device-resident rows (calls of 0.25-0.7 ms gained 1.1-1.6x on two GPUs); `scripts/multi-gpu-scaling.sh`
+ *   measures what a card's own value would rest on.
  */
 export const defaultMultiTuning: MultiTuning = {
   perExtraGpuMs: 0.15,
