@@ -2,8 +2,9 @@
  * The bidiagonalization gesvd on a real GPU (skipped where none is usable): k = min(m, n) = 33, 47,
  * 64, 100, 128, 256, 512, square, tall and wide, both dtypes, fresh random matrices of the kinds of
  * test/helpers/bidiag-cases.ts with a NaN member, outputs poisoned with NaN, A with odd ld and
- * stride and NaN padding that must come back untouched; checked against the CPU reference (info,
- * singular values within 30 max(m, n) eps ||A||) and by LAPACK's ratios below 30 (||A - U S VT|| /
+ * stride and NaN padding that must come back untouched; checked against the CPU reference (singular
+ * values within 30 max(m, n) eps ||A||; above k = 128 on the first matrix of a check with U and VT, the
+ * others held by the residuals) and by LAPACK's ratios below 30 (||A - U S VT|| /
  * (max(m, n) eps ||A||), ||U^T U - I|| / (k eps), ||VT VT^T - I|| / (k eps)); U only, VT only and values
  * only; chunk boundaries forced; the router's choice (bidiag inside its range, jacobi forced).
  */
@@ -31,8 +32,14 @@ function check(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number, cou
   const bad = count > 2 ? 2 : -1;
   if (bad >= 0) mats[bad]!.d[Math.min(5, m * n - 1)] = NaN;
   const p = place(mats, dtype);
+  // The CPU reference (one-sided Jacobi in JavaScript, cubic) for the first `referenced` matrices: all of
+  // them to k = 128, the first alone above. The others' values are held by the residuals below: with U
+  // and VT orthonormal to the ratio LIMIT and ||A - U S VT|| within LIMIT max(m, n) eps ||A||, each s_j
+  // is within about 3 LIMIT max(m, n) eps ||A|| of A's j-th singular value (Weyl), independent of any
+  // reference; a values-only check (no U, VT) keeps the reference for every matrix.
+  const referenced = k <= 128 || !(wantU && wantVt) ? count : 1;
   const refS = allocate(dtype, k * count), refInfo = new Int32Array(count);
-  cpuGesvd({ a: strided(p.data.slice(), { rows: m, cols: n, count, ld: p.ld, stride: p.stride }), s: strided(refS, { rows: k, cols: 1, count }), info: refInfo });
+  cpuGesvd({ a: strided(p.data.slice(), { rows: m, cols: n, count: referenced, ld: p.ld, stride: p.stride }), s: strided(refS, { rows: k, cols: 1, count: referenced }), info: refInfo });
   const dA = dev.upload(p.data);
   const dS = dev.upload(allocate(dtype, k * count).fill(NaN));
   const dU = dev.upload(allocate(dtype, m * k * count).fill(NaN));
@@ -64,7 +71,8 @@ function check(dev: GpuDevice, rng: Rng, dtype: DType, m: number, n: number, cou
       }
       assert.equal(info[i], 0, `${at}: info`);
       const norm = frob(m0);
-      si.forEach((x, j) => assert.ok(Math.abs(x - refS[i * k + j]!) <= LIMIT * Math.max(m, n) * eps * norm, `${at}: s[${j}] = ${x}, reference ${refS[i * k + j]}`));
+      if (i < referenced) si.forEach((x, j) => assert.ok(Math.abs(x - refS[i * k + j]!) <= LIMIT * Math.max(m, n) * eps * norm, `${at}: s[${j}] = ${x}, reference ${refS[i * k + j]}`));
+      assert.ok(si[k - 1]! >= 0, `${at}: s[${k - 1}] = ${si[k - 1]} negative`);
       for (let j = 1; j < k; j++) assert.ok(si[j]! <= si[j - 1]!, `${at}: s descending at ${j}`);
       if (wantU) { const o = orthoResidual(read(u, i * m * k, m, m, k), eps); assert.ok(o < LIMIT, `${at}: ||U^T U - I|| ratio ${o}`); }
       if (wantVt) { const o = orthoResidual(read(vt, i * k * n, k, k, n), eps, true); assert.ok(o < LIMIT, `${at}: ||VT VT^T - I|| ratio ${o}`); }
