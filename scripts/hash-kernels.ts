@@ -86,6 +86,7 @@ import { getriCuda, getriFinishSource, getriPrepareSource } from '../src/cuda/ke
 import { transposeSource } from '../src/cuda/kernels/common/transpose.js';
 import { generateChol, generateReduce, generateRows, planTsqr, tsqrCuda } from '../src/cuda/kernels/tsqr/index.js';
 import { getrfScatterSource, potrfInfoSource, potrfScanSource, syevPackSource, syevUnpackSource } from '../src/cuda/vendor/kernels.js';
+import { densePackSource, denseUnpackSource, gesvdValuesSource } from '../src/cuda/vendor/kernels-dense.js';
 
 // ---------------------------------------------------------------------------------------------
 // Devices (as test/helpers/devices.ts) and the recording fake.
@@ -1156,6 +1157,14 @@ function vendorDirect(): void {
   }
   record(potrfInfoSource());
   record(getrfScatterSource());
+  // The dense gesvd route's (cuda/vendor/kernels-dense.ts).
+  for (const dtype of DTYPES) for (const kind of kinds) {
+    for (const transpose of [false, true]) {
+      record(densePackSource(dtype, kind, transpose));
+      record(denseUnpackSource(dtype, kind, transpose));
+    }
+    record(gesvdValuesSource(dtype, kind));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@
  * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output); for the
  * inverses (trtri, potri, poti) cuBLAS's general inverse of the same matrices: getrf + getri, or
  * matinv where n <= 32; cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace
- * made once, untimed), beyond 32 cusolverDnXsyevBatched (else syevd one matrix per call) and gesvdaStridedBatched; geqrf:
+ * made once, untimed), beyond 32 cusolverDnXsyevBatched (else syevd one matrix per call) and gesvdaStridedBatched, above
+ * 512 syevd and gesvd one matrix per call (the vendor column names the routine); geqrf:
  * cublas?geqrfBatched; orgqr: cuSOLVER's single-matrix orgqr in a loop
  * (no batched form exists), only for batches of up to ORGQR_LOOP_MAX matrices (the row says so
  * otherwise: pass --batch); qr: both; ormqr: cusolverDn?ormqr once per matrix (no batched form);
@@ -51,6 +52,12 @@ function wholeGpuVendor(op: BenchOp, n: number, count: number): boolean {
   return (op === 'potrf' || op === 'getrf' || op === 'posv' || op === 'gesv') && (count === 1 || (n >= 1024 && count <= WHOLE_GPU_COUNT));
 }
 const WHOLE_GPU_COUNT = 8;
+
+/**
+ * syev and gesvd from this order on: the vendor column runs cuSOLVER's dense routine one matrix per
+ * call (syevd, gesvd), the routine of the route beyond the own designs (n > 512).
+ */
+const DENSE_FROM = 513;
 
 const limitsCache = new WeakMap<Context, MachineLimits>();
 
@@ -151,20 +158,25 @@ class VendorOnDevice implements VendorBaseline {
       }
       case 'syev': {
         // cuSOLVER's batched Jacobi takes n <= 32 only; beyond, its batched syev of any n where the
-        // library has it (cusolverDnXsyevBatched), else syevd one matrix per call.
+        // library has it (cusolverDnXsyevBatched), else syevd one matrix per call; above DENSE_FROM
+        // syevd one matrix per call (the dense routine the route beyond the own designs runs).
         const solver = this.solver();
         const w = arrays.w as DeviceArray;
-        const call = keep(n <= 32 ? solver.syevjBatched(dtype, n, a, w, ints(count), count)
-          : solver.hasSyevBatched ? solver.syevBatched(dtype, n, a, w, ints(count), count)
+        const routine = n <= 32 ? 'syevjBatched' : n < DENSE_FROM && solver.hasSyevBatched ? 'XsyevBatched' : 'syevd';
+        const call = keep(routine === 'syevjBatched' ? solver.syevjBatched(dtype, n, a, w, ints(count), count)
+          : routine === 'XsyevBatched' ? solver.syevBatched(dtype, n, a, w, ints(count), count)
             : solver.syevdLoop(dtype, n, a, w, ints(count), count));
-        return done(() => call.run());
+        return { ...done(() => call.run()), routine };
       }
       case 'gesvd': {
-        // gesvdjBatched to 32; beyond, the approximate strided-batched SVD (square here: m >= n holds).
-        const call = keep(n <= 32
-          ? this.solver().gesvdjBatched(dtype, n, n, a, arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray, ints(count), count)
-          : this.solver().gesvdaStridedBatched(dtype, n, n, a, arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray, ints(count), count));
-        return done(() => call.run());
+        // gesvdjBatched to 32; beyond, the approximate strided-batched SVD (square here: m >= n holds);
+        // above DENSE_FROM the dense gesvd one matrix per call (what the route beyond the own designs runs).
+        const [s, u, vt] = [arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray];
+        const routine = n <= 32 ? 'gesvdjBatched' : n < DENSE_FROM ? 'gesvdaStridedBatched' : 'gesvd';
+        const call = keep(routine === 'gesvdjBatched' ? this.solver().gesvdjBatched(dtype, n, n, a, s, u, vt, ints(count), count)
+          : routine === 'gesvdaStridedBatched' ? this.solver().gesvdaStridedBatched(dtype, n, n, a, s, u, vt, ints(count), count)
+            : this.solver().gesvdLoop(dtype, n, n, a, s, u, vt, ints(count), count));
+        return { ...done(() => call.run()), routine };
       }
       case 'ormqr': {
         // cuSOLVER has no batched ormqr: its single-matrix routine, called once per matrix.

@@ -54,7 +54,11 @@ export interface BenchRow {
  * where the vendor's result is checked: called once after its timed runs (the arrays then hold its
  * result of fresh data), untimed, it gives the row's note where that result is wrong.
  */
-export interface VendorRun { run(): void; dispose(): void; measuredMs?: number; check?(): string | undefined }
+export interface VendorRun {
+  run(): void; dispose(): void; measuredMs?: number; check?(): string | undefined;
+  /** The routine it runs where the baseline's name alone does not say it (the vendor column then names it). */
+  routine?: string;
+}
 
 /** A vendor library's routine for an op (cuBLAS, cuSOLVER), run on the same device data. */
 export interface VendorBaseline {
@@ -169,7 +173,7 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
         vendorFailed(e);
       }
       if (vendor && options.vendor) {
-        row.vendor = options.vendor.name;
+        row.vendor = vendor.routine === undefined ? options.vendor.name : `${options.vendor.name} ${vendor.routine}`;
         try {
           row.vendorMs = vendor.measuredMs ?? timeRepeats(ctx, vendor.run, prepared.reset, repeats);
           const wrong = vendor.check?.();

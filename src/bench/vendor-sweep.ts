@@ -11,7 +11,9 @@
  * of the own time, from the smallest to the largest (to Infinity where the run reaches the series'
  * largest order), counts from the smallest measured in it up (single-matrix series: one matrix).
  * The grid stays where the own routes are GPU kernels (syev up to 512): a rule that reaches the
- * largest order measured goes on to Infinity, beyond which syev's own route is the CPU reference.
+ * largest order measured goes on to Infinity, beyond which no own design runs syev (the router's
+ * capability route, cusolverDn?syevd one matrix per call, or the CPU reference where libcusolver
+ * does not load).
  *
  * The complex types (complex128, complex64) are swept in gemm's series and trsm's (cuBLAS's z/cgemm
  * and z/ctrsmBatched against the own kernels over pairs) and in a batched potrf series of their own

@@ -44,7 +44,8 @@ import { routesToTsqr } from './kernels/tsqr/index.js';
 import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda, zgelsCovers, zormqrCovers, zqrCovers } from './kernels/zqr/index.js';
 import {
   cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers,
-  cusolverComplexPotrf, cusolverComplexPotrfCovers, cusolverGetrf, cusolverGetrfCovers, cusolverHeev, cusolverHeevCovers, cusolverPotrf, cusolverPotrfCovers, cusolverSyev, cusolverSyevCovers,
+  cusolverComplexPotrf, cusolverComplexPotrfCovers, cusolverGesvd, cusolverGesvdCovers, cusolverGetrf, cusolverGetrfCovers, cusolverHeev, cusolverHeevCovers,
+  cusolverPotrf, cusolverPotrfCovers, cusolverSyev, cusolverSyevCovers, cusolverSyevd, cusolverSyevdCovers,
 } from './vendor/index.js';
 import type { ArrayRouted, RouteTaken } from '../core/device-backend.js';
 import { tuningFor } from './model/tuning/index.js';
@@ -120,6 +121,15 @@ const vendor = <K extends OpName>(name: 'cublas' | 'cusolver', covers: (r: Devic
   ({ name, covers, run, capturable: false });
 
 /**
+ * A capability route (cuda/vendor/syevd.ts, gesvd.ts): a cuSOLVER dense routine, one matrix per call,
+ * for the requests no own design covers; it stands after the own candidates and before the CPU
+ * reference, and runs on any card where the library loads (no crossover table: beyond the own
+ * designs' range the alternative is the CPU). Named after its routine; never recorded in a graph.
+ */
+const capability = <K extends OpName>(name: 'cusolver-syevd' | 'cusolver-gesvd', covers: (r: DeviceRequest<K>, dev: GpuDevice) => boolean, run: GpuOp<K>): Candidate<K> =>
+  ({ name, covers, run, capturable: false });
+
+/**
  * The factorisation of a vendor gesv: whichever route the router takes for getrf on that request
  * (never the CPU reference: its own GPU routes take every request).
  */
@@ -138,13 +148,16 @@ function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[]
 /**
  * syev's candidates; heev's too (on real data heev is syev; complex heev: COMPLEX_ROUTES).
  * 'ql-thread' (n <= 8, the table's band) before 'jacobi', whose per-thread design serves those
- * sizes where forced ('jacobi') or outside the band.
+ * sizes where forced ('jacobi') or outside the band. What none of the own designs covers (n > 512,
+ * or a variable batch with such a member) runs on cusolverDn?syevd one matrix per call where
+ * libcusolver loads ('cusolver-syevd'), else on the CPU reference.
  */
 const SYEV_ROUTES: readonly Candidate<'syev'>[] = [
   vendor('cusolver', cusolverSyevCovers, cusolverSyev),
   { name: 'tridiag', covers: tridiagCovers, run: syevTridiagCuda },
   { name: 'ql-thread', covers: qlThreadCovers, run: syevQlThreadCuda },
   { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: syevCuda },
+  capability('cusolver-syevd', cusolverSyevdCovers, cusolverSyevd),
   CPU,
 ];
 
@@ -212,8 +225,14 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   poti: single('poti', potiCuda),
   syev: SYEV_ROUTES,
   heev: SYEV_ROUTES,
-  // 'bidiag' inside its table's range (k = min(m, n) = 96 ... 512), 'jacobi' elsewhere and where forced.
-  gesvd: [{ name: 'bidiag', covers: bidiagCovers, run: gesvdBidiagCuda }, { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: gesvdCuda }, CPU],
+  // 'bidiag' inside its table's range (k = min(m, n) = 96 ... 512, max(m, n) <= 4096), 'jacobi' elsewhere to
+  // max(m, n) = 512 and where forced; beyond both, cusolverDn?gesvd one matrix per call where libcusolver loads.
+  gesvd: [
+    { name: 'bidiag', covers: bidiagCovers, run: gesvdBidiagCuda },
+    { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: gesvdCuda },
+    capability('cusolver-gesvd', cusolverGesvdCovers, cusolverGesvd),
+    CPU,
+  ],
   geqrf: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: geqrfCuda }, CPU],
   orgqr: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: orgqrCuda }, CPU],
   ormqr: [{ name: 'ormqr', covers: ormqrCovers, run: ormqrCuda }, CPU],

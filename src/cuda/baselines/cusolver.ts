@@ -8,8 +8,8 @@
  * (cusolverDn?orgqr) and its product with C (cusolverDn?ormqr), which have no batched form, looped
  * over the matrices; the QR of one tall matrix (cusolverDn?geqrf + orgqr, the TSQR benchmark's
  * vendor); beyond 32, the divide-and-conquer eigensolver one matrix per call
- * (cusolverDn?syevd: the vendor's batched Jacobi stops at 32) and the approximate strided-batched
- * SVD (cusolverDn?gesvdaStridedBatched); where the library has it (cuSOLVER 11.7, CUDA 12.6 on), the
+ * (cusolverDn?syevd: the vendor's batched Jacobi stops at 32), the dense SVD one matrix per call
+ * (cusolverDn?gesvd) and the approximate strided-batched SVD (cusolverDn?gesvdaStridedBatched); where the library has it (cuSOLVER 11.7, CUDA 12.6 on), the
  * batched eigensolver of any n (cusolverDnXsyevBatched). Checks before native calls.
  */
 import koffi from 'koffi';
@@ -109,6 +109,16 @@ const SYEVD_SIZE = (t: string) =>
   `int cusolverDn${t}syevd_bufferSize(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, CUdeviceptr W, _Out_ int *lwork)`;
 const SYEVD = (t: string) =>
   `int cusolverDn${t}syevd(cusolverDnHandle_t handle, int jobz, int uplo, int n, CUdeviceptr A, int lda, CUdeviceptr W, CUdeviceptr work, int lwork, CUdeviceptr info)`;
+/**
+ * The dense SVD of one matrix (m >= n only): cusolverDn?gesvd_bufferSize(handle, int m, int n, int *lwork) and
+ * cusolverDn?gesvd(handle, signed char jobu, signed char jobvt, int m, int n, T *A (destroyed), int lda, T *S,
+ * T *U, int ldu, T *VT, int ldvt, T *work, int lwork, T *rwork (min(m, n) - 1: the unconverged superdiagonal),
+ * int *devInfo); jobu / jobvt 'A', 'S', 'O' or 'N' as LAPACK's ASCII letters.
+ */
+const GESVD_SIZE = (t: string) => `int cusolverDn${t}gesvd_bufferSize(cusolverDnHandle_t handle, int m, int n, _Out_ int *lwork)`;
+const GESVD = (t: string) =>
+  `int cusolverDn${t}gesvd(cusolverDnHandle_t handle, int8_t jobu, int8_t jobvt, int m, int n, CUdeviceptr A, int lda, CUdeviceptr S, ` +
+  'CUdeviceptr U, int ldu, CUdeviceptr VT, int ldvt, CUdeviceptr work, int lwork, CUdeviceptr rwork, CUdeviceptr info)';
 const GESVDA_SIZE = (t: string) =>
   `int cusolverDn${t}gesvdaStridedBatched_bufferSize(cusolverDnHandle_t handle, int jobz, int rank, int m, int n, CUdeviceptr A, int lda, ` +
   'long long strideA, CUdeviceptr S, long long strideS, CUdeviceptr U, int ldu, long long strideU, CUdeviceptr V, int ldv, long long strideV, ' +
@@ -130,7 +140,7 @@ const PROTOTYPES = [
   'int cusolverDnSetStream(cusolverDnHandle_t handle, CUstream streamId)',
   POTRF('D'), POTRF('S'), POTRS('D'), POTRS('S'), ORGQR_SIZE('D'), ORGQR_SIZE('S'), ORGQR('D'), ORGQR('S'),
   ORMQR_SIZE('D'), ORMQR_SIZE('S'), ORMQR('D'), ORMQR('S'), GEQRF_SIZE('D'), GEQRF_SIZE('S'), GEQRF('D'), GEQRF('S'),
-  SYEVD_SIZE('D'), SYEVD_SIZE('S'), SYEVD('D'), SYEVD('S'), GESVDA_SIZE('D'), GESVDA_SIZE('S'), GESVDA('D'), GESVDA('S'),
+  SYEVD_SIZE('D'), SYEVD_SIZE('S'), SYEVD('D'), SYEVD('S'), GESVD_SIZE('D'), GESVD_SIZE('S'), GESVD('D'), GESVD('S'), GESVDA_SIZE('D'), GESVDA_SIZE('S'), GESVDA('D'), GESVDA('S'),
 ];
 
 /** The 64-bit API's batched eigensolver (any n), bound only where the library has it. */
@@ -587,6 +597,37 @@ export class Cusolver {
         }
       },
       dispose: () => work.dispose(),
+    };
+  }
+
+  /**
+   * cusolverDn?gesvd (jobu = jobvt = 'S': the thin U and VT) on each of `count` densely packed m x n
+   * matrices A in turn (m >= n; A destroyed): S (n per matrix), U (m x n), VT (n x n), info (one
+   * per matrix); one workspace, sized once (not in the timed call). The vendor's dense SVD of one
+   * matrix, what users of the vendor run beyond gesvdjBatched's 32.
+   */
+  gesvdLoop(dtype: DType, m: number, n: number, A: DeviceArray, S: DeviceArray, U: DeviceArray, VT: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+    if (m < n) throw new MyriadError('UNSUPPORTED', `cusolverDn?gesvd takes m >= n, got ${m} x ${n}`, 'A');
+    this.checkDense(dtype, A, m * n * count, 'A');
+    this.checkDense(dtype, S, n * count, 'S');
+    this.checkDense(dtype, U, m * n * count, 'U');
+    this.checkDense(dtype, VT, n * n * count, 'VT');
+    checkInts(info, count, 'info');
+    const t = PREFIX(dtype);
+    const el = BigInt(dtypeInfo(dtype).bytes);
+    const lwork: [number] = [0];
+    this.call(`cusolverDn${t}gesvd_bufferSize`, m, n, lwork);
+    const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
+    const rwork = this.dev.alloc(dtype, Math.max(1, n));
+    const thin = 'S'.charCodeAt(0);   // jobu = jobvt = 'S'
+    return {
+      run: () => {
+        for (let i = 0; i < count; i++) {
+          const [a, s, u, vt] = [A.ptr + BigInt(i * m * n) * el, S.ptr + BigInt(i * n) * el, U.ptr + BigInt(i * m * n) * el, VT.ptr + BigInt(i * n * n) * el];
+          this.call(`cusolverDn${t}gesvd`, thin, thin, m, n, a, m, s, u, m, vt, n, work.ptr, lwork[0], rwork.ptr, info.ptr + BigInt(4 * i));
+        }
+      },
+      dispose: () => { work.dispose(); rwork.dispose(); },
     };
   }
 

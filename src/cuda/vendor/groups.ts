@@ -107,3 +107,32 @@ export function pointerGroups(dev: GpuDevice, frame: WorkspaceFrame, batches: re
   });
   return [{ members, shapes, operands, index: null }];
 }
+
+/**
+ * Matrices [start, start + size) of launch group `g` as a group of their own: the operands advanced
+ * to matrix `start`, and the map to the batch's places (taken from `frame` and uploaded) unless they
+ * are the batch in order from its first matrix.
+ */
+export function groupChunk(dev: GpuDevice, frame: WorkspaceFrame, g: LaunchGroup, start: number, size: number): LaunchGroup {
+  const members = g.members.slice(start, start + size);
+  const operands = g.operands.map((o): GroupOperand => (o.kind === 'strided'
+    ? { ...o, offset: o.offset + start * o.stride }
+    : { ...o, pointer: o.pointer + BigInt(8 * start) }));
+  let index: DeviceArray | null = null;
+  if (g.index !== null || start !== 0) {
+    index = frame.take('int32', size, 'batch places');
+    dev.upload(Int32Array.from(members), index);
+  }
+  return { members, shapes: g.shapes, operands, index };
+}
+
+/** The scratch a chunk of the dense routes may take for its matrices (a larger matrix gets a chunk of its own). */
+export const DENSE_CHUNK_BYTES = 256 * 2 ** 20;
+
+/** [start, size) of the chunks of `count` matrices of `bytesEach` bytes of scratch: as many as DENSE_CHUNK_BYTES holds, at least one. */
+export function denseChunks(count: number, bytesEach: number): [number, number][] {
+  const per = Math.max(1, Math.floor(DENSE_CHUNK_BYTES / Math.max(1, bytesEach)));
+  const out: [number, number][] = [];
+  for (let start = 0; start < count; start += per) out.push([start, Math.min(per, count - start)]);
+  return out;
+}

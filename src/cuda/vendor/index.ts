@@ -11,5 +11,7 @@ export { cusolverGetrf, cusolverGetrfCovers } from './getrf.js';
 export { cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, type RoutedGetrf } from './getrs.js';
 export { complexPotrfQuery, cusolverComplexPotrf, cusolverComplexPotrfCovers, cusolverPotrf, cusolverPotrfCovers } from './potrf.js';
 export { cusolverHeev, cusolverHeevCovers, cusolverSyev, cusolverSyevCovers } from './syev.js';
+export { cusolverSyevd, cusolverSyevdCovers, syevdTakes } from './syevd.js';
+export { cusolverGesvd, cusolverGesvdCovers, denseGesvdShape, gesvdDenseTakes, type DenseGesvdShape, type FactorSource } from './gesvd.js';
 export { cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers } from './trsm.js';
 export { vendorUsable, type VendorLibrary } from './native.js';

@@ -47,9 +47,10 @@ export function blockShape(n: number): { readonly parts: number; readonly thread
   return { parts: Math.max(1, Math.min(1024, Math.ceil(n / 8))), threads: Math.min(256, Math.max(32, Math.ceil(n / 32) * 32)) };
 }
 
-const head = (dtype: DType): string => `typedef ${cType(dtype)} real;\n#define MAXR (${dtypeInfo(dtype).cuda.max})\n`;
+/** The kernels' prelude: `real` and its largest finite magnitude MAXR. */
+export const head = (dtype: DType): string => `typedef ${cType(dtype)} real;\n#define MAXR (${dtypeInfo(dtype).cuda.max})\n`;
 /** The matrix q and part of a per-matrix block (the grid is count x parts blocks). */
-const BLOCK = `  const long long block = blockIdx.x;
+export const BLOCK = `  const long long block = blockIdx.x;
   const int q = (int)(block / parts);
   const int part = (int)(block - (long long)q * parts);
   if (q >= count) return;
@@ -321,10 +322,12 @@ export interface GroupOperand {
   readonly ld: number;
 }
 
-const operand = (o: GroupOperand): KernelArg[] => [arg.ptr(o.pointer), arg.i64(o.offset), arg.i64(o.stride), arg.i32(o.ld)];
-const ptrOrNull = (a: DeviceArray | null): KernelArg => arg.ptr(a === null ? 0n : a.ptr);
+/** A group operand's four kernel arguments (pointer, offset, stride, ld). */
+export const operand = (o: GroupOperand): KernelArg[] => [arg.ptr(o.pointer), arg.i64(o.offset), arg.i64(o.stride), arg.i32(o.ld)];
+export const ptrOrNull = (a: DeviceArray | null): KernelArg => arg.ptr(a === null ? 0n : a.ptr);
 
-function perMatrix(n: number, count: number): { grid: [number, number, number]; block: [number, number, number]; parts: number } {
+/** The grid of the per-matrix kernels: `blockShape(n)`'s parts per matrix. */
+export function perMatrix(n: number, count: number): { grid: [number, number, number]; block: [number, number, number]; parts: number } {
   const { parts, threads } = blockShape(n);
   return { grid: [count * parts, 1, 1], block: [threads, 1, 1], parts };
 }

@@ -27,6 +27,8 @@ const FILL = (u: Uplo): number => (u === 'lower' ? 0 : 1);
 const LETTER = (dtype: DType): string => dtypeInfo(dtype).letter.toUpperCase();
 /** cublasSideMode_t: LEFT = 0, RIGHT = 1. */
 const SIDE = (s: Side): number => (s === 'left' ? 0 : 1);
+/** gesvd's jobu / jobvt: 'S' (the thin factor) or 'N' (none), as LAPACK's ASCII letters. */
+const JOB = (want: boolean): number => (want ? 'S' : 'N').charCodeAt(0);
 /** cublasDiagType_t: NON_UNIT = 0, UNIT = 1. */
 const DIAG = (d: Diag): number => (d === 'unit' ? 1 : 0);
 
@@ -236,6 +238,42 @@ export class VendorSolver extends Cusolver {
   /** LU with partial pivoting of one m x n matrix in place: min(m, n) 1-based pivots, LAPACK's info (cusolverDn?getrf). */
   getrfAt(dtype: DType, m: number, n: number, a: bigint, lda: number, work: bigint, pivots: bigint, info: bigint): void {
     this.call(`cusolverDn${LETTER(dtype)}getrf`, m, n, a, lda, work, pivots, info);
+  }
+
+  /** Elements of workspace cusolverDn?syevd needs for one n x n matrix (lower, leading dimension n). */
+  syevdWorkAt(dtype: DType, vectors: boolean, n: number, a: bigint, w: bigint): number {
+    checkVendorArguments('cusolverDn?syevd_bufferSize', dtype, { n }, [], { a, w });
+    return this.size(`syevd ${dtype} ${vectors} ${n}`, (out) => this.call(`cusolverDn${LETTER(dtype)}syevd_bufferSize`, vectors ? 1 : 0, FILL('lower'), n, a, n, w, out));
+  }
+
+  /**
+   * The eigenvalues (ascending, into `w`) and, with `vectors`, the eigenvectors (over `a`) of one
+   * dense symmetric n x n matrix, its lower triangle read (cusolverDn?syevd, divide and conquer on the
+   * whole GPU); LAPACK's info into the int at `info` (> 0: not converged).
+   */
+  syevdAt(dtype: DType, vectors: boolean, n: number, a: bigint, w: bigint, work: bigint, lwork: number, info: bigint): void {
+    checkVendorArguments('cusolverDn?syevd', dtype, { n, lwork }, [], { a, w, work, info });
+    this.call(`cusolverDn${LETTER(dtype)}syevd`, vectors ? 1 : 0, FILL('lower'), n, a, n, w, work, lwork, info);
+  }
+
+  /** Elements of workspace cusolverDn?gesvd needs for one m x n matrix (m >= n). */
+  gesvdWorkAt(dtype: DType, m: number, n: number): number {
+    checkVendorArguments('cusolverDn?gesvd_bufferSize', dtype, { m, n }, [], {});
+    if (m < n) throw new MyriadError('INVALID_ARGUMENT', `cusolverDn?gesvd takes m >= n, got ${m} x ${n}`, 'm');
+    return this.size(`gesvd ${dtype} ${m} ${n}`, (out) => this.call(`cusolverDn${LETTER(dtype)}gesvd_bufferSize`, m, n, out));
+  }
+
+  /**
+   * The SVD of one dense m x n matrix (m >= n, leading dimension m; destroyed): the singular values
+   * descending into `s` (n), with `wantU` the thin U (m x n, ld m) into `u`, with `wantVt` VT (n x n,
+   * ld n) into `vt` (jobu, jobvt 'S' or 'N'; an unwanted factor's address is not read); `rwork` n
+   * elements; LAPACK's info into the int at `info` (> 0: superdiagonals that did not converge).
+   */
+  gesvdAt(dtype: DType, m: number, n: number, a: bigint, s: bigint, wantU: boolean, u: bigint, wantVt: boolean, vt: bigint,
+    work: bigint, lwork: number, rwork: bigint, info: bigint): void {
+    checkVendorArguments('cusolverDn?gesvd', dtype, { m, n, lwork }, [], { a, s, work, rwork, info, ...(wantU ? { u } : {}), ...(wantVt ? { vt } : {}) });
+    if (m < n) throw new MyriadError('INVALID_ARGUMENT', `cusolverDn?gesvd takes m >= n, got ${m} x ${n}`, 'm');
+    this.call(`cusolverDn${LETTER(dtype)}gesvd`, JOB(wantU), JOB(wantVt), m, n, a, m, s, u, m, vt, n, work, lwork, rwork, info);
   }
 
   /**

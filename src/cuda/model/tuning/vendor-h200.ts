@@ -123,7 +123,7 @@ export const h200VendorTable: VendorTable = {
     // Complex heev with vectors (op 'syev' on the complex type): the same card, 2026-11-29, `node dist/src/cli.js bench heev
     // --backend cuda --dtype complex128|complex64 --sizes 33,64,128,256,512 --repeats 3` (cusolverDnXsyevBatched on the complex
     // type against the own tridiagonal design, the bench's counts). 33 own (4.7x, 2.9x); complex128 64 own (1.12x).
-    // Above 512 the own route is the CPU reference.
+    // Above 512 no own design runs complex heev (the CPU reference is the alternative).
     { op: 'syev', route: 'cusolver', dtype: 'complex128', jobz: 'vectors', n: [128, Infinity], count: [20, Infinity],
       measured: [{ n: 128, count: 500, ratio: 0.61 }, { n: 256, count: 100, ratio: 0.53 }, { n: 512, count: 20, ratio: 0.45 }] },
     { op: 'syev', route: 'cusolver', dtype: 'complex64', jobz: 'vectors', n: [64, Infinity], count: [20, Infinity],
