@@ -151,6 +151,18 @@ export class VendorBlas extends Cublas {
   }
 
   /**
+   * LU with partial pivoting in place of `count` n x n matrices given by the device array of
+   * pointers `a`: n LAPACK (1-based) pivots per matrix packed in `pivots`, the info of each matrix
+   * into the int32 array at `info` (cublas?getrfBatched: handle, n, T *const Aarray[], lda,
+   * int *PivotArray, int *infoArray, batchSize).
+   */
+  getrfPointersAt(dtype: DType, n: number, a: bigint, lda: number, pivots: bigint, info: bigint, count: number): void {
+    checkVendorArguments('cublas?getrfBatched', dtype, { n, count }, [['lda', lda, n]], { a, pivots, info });
+    const call = `cublas${LETTER(dtype)}getrfBatched`;
+    for (const [start, size] of vendorChunks(count)) this.call(call, n, entry(a, start), lda, pivots + BigInt(4 * n * start), info + BigInt(4 * start), size);
+  }
+
+  /**
    * Solves op(A_i) X_i = B_i in place of B_i (n x nrhs) with getrf's factors over A_i and LAPACK's
    * 1-based pivots, n per matrix packed in `pivots` (cublas?getrsBatched: handle, trans, n, nrhs,
    * const T *const Aarray[], lda, const int *devIpiv, T *const Barray[], ldb, int *info (host),
