@@ -15,6 +15,7 @@ import { DEVICE_VARIABLE_ROUTES } from '../../src/cuda/router.js';
 import type { DeviceVariableRequest } from '../../src/core/device-batch.js';
 import type { GpuDevice } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
+import { formatTable } from '../../src/bench/table.js';
 
 test('the device form of every --vbatched op that has one: route vdevice, the launches its route counts, the same members', () => {
   const sizes = logUniformSizes(3000, 64, 1);
@@ -49,15 +50,22 @@ test('the device form of every --vbatched op that has one: route vdevice, the la
   }
 });
 
-test('the bench table\'s device columns: declared once, the row\'s fields, \'-\' where absent', () => {
+test('the bench table\'s device columns: declared once, the row\'s fields, \'-\' where absent, left out where no row has them', () => {
   const headers = VBATCHED_COLUMNS.map((c) => c.header);
-  assert.deepEqual(headers.slice(-3), ['device launches', 'device ms', 'device vs vendor loop']);
-  const row: VbatchedRow = { op: 'trsm', dtype: 'float64', workload: 'a', count: 10, shapes: 3, launches: 5, ms: 2, loopLaunches: 3, loopMs: 4, speedup: 2 };
-  const cell = (r: VbatchedRow, h: string): string => VBATCHED_COLUMNS.find((c) => c.header === h)!.value(r) as string;
-  assert.equal(cell(row, 'device ms'), '-');
-  assert.equal(cell(row, 'device vs vendor loop'), '-');
-  const full: VbatchedRow = { ...row, op: 'potrf', vendorCalls: 64, vendorMs: 4.2, vendorSpeedup: 2.1, deviceLaunches: 7, deviceMs: 2.1, deviceVendorSpeedup: 2 };
-  assert.equal(cell(full, 'device launches'), '7');
+  assert.deepEqual(headers.filter((h) => h.startsWith('device')), ['device launches (class + driver)', 'device ms', 'device vs vendor', 'device rate vs uniform']);
+  const row: VbatchedRow = { op: 'gesv', dtype: 'float64', workload: 'a', count: 10, shapes: 3, launches: 5, classLaunches: 4, driverLaunches: 1, ms: 2, loopLaunches: 3, loopMs: 4, speedup: 2 };
+  const cell = (r: VbatchedRow, h: string): string | number | undefined => VBATCHED_COLUMNS.find((c) => c.header === h)!.value(r);
+  assert.equal(cell(row, 'device ms'), undefined);
+  assert.equal(cell(row, 'device vs vendor'), undefined);
+  const full: VbatchedRow = { ...row, op: 'potrf', vendorCalls: 64, vendorMs: 4.2, vendorSpeedup: 2.1, deviceLaunches: 7, deviceClassLaunches: 7, deviceDriverLaunches: 0, deviceMs: 2.1, deviceVendorSpeedup: 2 };
+  assert.equal(cell(full, 'device launches (class + driver)'), '7 + 0');
   assert.equal(cell(full, 'device ms'), '2.100');
-  assert.equal(cell(full, 'device vs vendor loop'), '2.00x');
+  assert.equal(cell(full, 'device vs vendor'), '2.00x');
+  // The printed table: '-' in a row without the device form, the columns of no row's ways left out.
+  const lines = formatTable([row, full], VBATCHED_COLUMNS, 'markdown').split('\n');
+  const header = lines[0]!.split('|').map((x) => x.trim());
+  assert.ok(header.includes('device ms') && !header.includes('grouped ms') && !header.includes('uniform ms'), lines[0]);
+  const gesv = lines[2]!.split('|').map((x) => x.trim());
+  assert.equal(gesv[header.indexOf('device ms')], '-');
+  assert.equal(gesv[header.indexOf('launches (class + driver)')], '4 + 1');
 });
