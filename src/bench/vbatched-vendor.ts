@@ -20,7 +20,7 @@ import { groupMembers, memberAddresses, memberFields, type MemberFields } from '
 import { deviceDtype } from '../cuda/kernels/common/operands.js';
 import { elementBytes } from '../cuda/kernels/common/precision.js';
 import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
-import { vendorBlas, vendorSolver, vendorUsable, type GemmGroups, type VendorBlas, type VendorSolver } from '../cuda/vendor/native.js';
+import { vendorBlas, vendorChunks, vendorSolver, vendorUsable, type GemmGroups, type VendorBlas, type VendorSolver } from '../cuda/vendor/native.js';
 
 /** The cuBLAS and cuSOLVER calls a run makes (native.ts's VendorBlas, VendorSolver; a recording fake in the tests). */
 export type GemmCalls = Pick<VendorBlas, 'gemmPointersAt' | 'gemmGroupedAt'>;
@@ -158,7 +158,8 @@ export function vendorPotrf(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceA
       return call;
     });
     return {
-      calls: calls.length,
+      // The binding splits a call beyond VENDOR_BATCH_MAX matrices.
+      calls: calls.reduce((s, x) => s + vendorChunks(x.count).length, 0),
       run: () => { for (const x of calls) solver.potrfBatchedAt(dtype, r.uplo, x.n, x.pointers, x.lda, x.info, x.count); },
       dispose: () => disposeAll(dev, arrays),
     };

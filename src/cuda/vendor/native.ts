@@ -220,10 +220,13 @@ export class VendorSolver extends Cusolver {
 
   /**
    * Cholesky in place of `count` n x n matrices whose addresses are the device pointer array
-   * `pointers`, LAPACK's info per matrix into the int32 array at `info` (cusolverDn?potrfBatched).
+   * `pointers`, LAPACK's info per matrix into the int32 array at `info` (cusolverDn?potrfBatched),
+   * split into calls of at most VENDOR_BATCH_MAX matrices.
    */
   potrfBatchedAt(dtype: DType, uplo: Uplo, n: number, pointers: bigint, lda: number, info: bigint, count: number): void {
-    this.call(`cusolverDn${LETTER(dtype)}potrfBatched`, FILL(uplo), n, pointers, lda, info, count);
+    checkVendorArguments('cusolverDn?potrfBatched', dtype, { n, count }, [['lda', lda, n]], { pointers, info });
+    const call = `cusolverDn${LETTER(dtype)}potrfBatched`;
+    for (const [start, size] of vendorChunks(count)) this.call(call, FILL(uplo), n, entry(pointers, start), lda, info + BigInt(4 * start), size);
   }
 
   /**
