@@ -37,8 +37,8 @@ export interface VbatchedRow {
   vendorCalls?: number; vendorMs?: number; vendorSpeedup?: number; groupedMs?: number; groupedSpeedup?: number;
   /** The device form (variableDevice, route 'vdevice'): launches (all, class, driver) and ms of the whole API call, the vendor's loop ms over it. */
   deviceLaunches?: number; deviceClassLaunches?: number; deviceDriverLaunches?: number; deviceMs?: number; deviceVendorSpeedup?: number;
-  /** The uniform reference: order s, count c, ms; the class route's and the device form's rates as fractions of its rate. */
-  uniformOrder?: number; uniformCount?: number; uniformMs?: number; uniformRate?: number; deviceUniformRate?: number;
+  /** The uniform reference: order s, count c, the route the uniform API takes, ms; the class route's and the device form's rates as fractions of its rate. */
+  uniformOrder?: number; uniformCount?: number; uniformRoute?: string; uniformMs?: number; uniformRate?: number; deviceUniformRate?: number;
 }
 
 const ms = (v: number | undefined): string | undefined => v?.toFixed(3);
@@ -63,6 +63,7 @@ export const VBATCHED_COLUMNS: readonly Column<VbatchedRow>[] = [
   { header: 'device ms', value: (r) => ms(r.deviceMs), optional: true },
   { header: 'device vs vendor', value: (r) => times(r.deviceVendorSpeedup), optional: true },
   { header: 'uniform s x c', value: (r) => (r.uniformOrder === undefined ? undefined : `${r.uniformOrder} x ${r.uniformCount}`), optional: true },
+  { header: 'uniform route', value: (r) => r.uniformRoute, optional: true },
   { header: 'uniform ms', value: (r) => ms(r.uniformMs), optional: true },
   { header: 'rate vs uniform', value: (r) => percent(r.uniformRate), optional: true },
   { header: 'device rate vs uniform', value: (r) => percent(r.deviceUniformRate), optional: true },

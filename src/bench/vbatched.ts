@@ -33,7 +33,7 @@ import { variable, type Batch, type VariableBatch } from '../core/batch.js';
 import type { DType } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
 import type { GemmRequest, GesvRequest, GetrfRequest, PosvRequest, PotrfRequest, TrsmRequest } from '../core/ops.js';
-import { DEVICE_VARIABLE_ROUTES, runRouted } from '../cuda/router.js';
+import { choose, DEVICE_VARIABLE_ROUTES, runRouted } from '../cuda/router.js';
 import type { DeviceVariableRequest } from '../core/device-batch.js';
 import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
 import { fillUniform } from '../cuda/tune/tsm2-bench.js';
@@ -180,7 +180,14 @@ export function benchVbatched(
   dev: GpuDevice, op: VbatchedOp, workload: VbatchedWorkload, dtypes: readonly DType[], ctx?: Context, ways: ReadonlySet<VbatchedWay> = parseVbatchedWays(undefined),
 ): VbatchedRow[] {
   const { count, max } = VBATCHED_WORKLOADS[workload];
-  const sizes = logUniformSizes(count, max, workload === 'a' ? 1 : 2);
+  return benchVbatchedSizes(dev, op, workload, logUniformSizes(count, max, workload === 'a' ? 1 : 2), dtypes, ctx, ways);
+}
+
+/** benchVbatched over members of `sizes` (the row's workload named `workload`): a workload of the caller's (tests). */
+export function benchVbatchedSizes(
+  dev: GpuDevice, op: VbatchedOp, workload: string, sizes: readonly number[], dtypes: readonly DType[], ctx?: Context, ways: ReadonlySet<VbatchedWay> = parseVbatchedWays(undefined),
+): VbatchedRow[] {
+  const count = sizes.length, max = sizes.reduce((x, n) => Math.max(x, n), 0);
   const elements = sizes.reduce((s, n) => s + n * n, 0);
   const rows: VbatchedRow[] = [];
   for (const dtype of dtypes) {
@@ -261,6 +268,7 @@ function uniformColumns(dev: GpuDevice, op: VbatchedOp, dtype: DType, sizes: rea
     let gpu = false;
     countLaunches(dev, (d) => { gpu = runRouted(op, d, request); });
     if (!gpu) return;
+    row.uniformRoute = choose(op, request, dev).name;
     const uniformMs = timeMs(dev, () => { runRouted(op, dev, request); }, repeatsFor, operands.reset);
     const variableFlops = batchCost(op, dtype, sizes).flops, referenceFlops = referenceCost(op, dtype, ref).flops;
     Object.assign(row, { uniformOrder: ref.order, uniformCount: ref.count, uniformMs });

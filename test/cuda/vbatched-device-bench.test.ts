@@ -9,11 +9,12 @@ import assert from 'node:assert/strict';
 
 import { Context } from '../../src/api/context.js';
 import { deviceFormCall } from '../../src/bench/vbatched-device.js';
-import { hasDeviceForm, LaunchCounter, logUniformSizes, VBATCHED_COLUMNS, VBATCHED_OPERANDS, VBATCHED_OPS, type VbatchedRow } from '../../src/bench/vbatched.js';
+import { benchVbatchedSizes, hasDeviceForm, LaunchCounter, logUniformSizes, parseVbatchedWays, VBATCHED_COLUMNS, VBATCHED_OPERANDS, VBATCHED_OPS, type VbatchedRow } from '../../src/bench/vbatched.js';
+import { batchCost, referenceCost, uniformReference } from '../../src/bench/vbatched-uniform.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { DEVICE_VARIABLE_ROUTES } from '../../src/cuda/router.js';
 import type { DeviceVariableRequest } from '../../src/core/device-batch.js';
-import type { GpuDevice } from '../../src/cuda/runtime/types.js';
+import type { GpuDevice, GpuEvent } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
 import { formatTable } from '../../src/bench/table.js';
 
@@ -68,4 +69,33 @@ test('the bench table\'s device columns: declared once, the row\'s fields, \'-\'
   const gesv = lines[2]!.split('|').map((x) => x.trim());
   assert.equal(gesv[header.indexOf('device ms')], '-');
   assert.equal(gesv[header.indexOf('launches (class + driver)')], '4 + 1');
+});
+
+/** A planning device whose timed calls each take `ms` (its events' elapsed time): the bench runs on it end to end. */
+class TimedPlanning extends LaunchCounter {
+  constructor(private readonly ms: number) { super(H100); }
+  override event(): GpuEvent {
+    return { record: () => {}, synchronize: () => {}, elapsedSince: () => this.ms, dispose: () => {} };
+  }
+}
+
+test('the bench end to end on a planning device: the ways asked for fill their fields, the others stay undefined; the uniform reference on the uniform API\'s route', () => {
+  const dev = new TimedPlanning(60);
+  const backend = new CudaBackend(dev, 'planning');
+  const ctx = new Context('cuda', backend, backend, () => {});
+  const sizes = logUniformSizes(3000, 300, 4);
+  const [row] = benchVbatchedSizes(dev, 'potrf', 'test', sizes, ['float64'], ctx, parseVbatchedWays('vbatched,device,uniform'));
+  const r = row!;
+  assert.deepEqual([r.count, r.shapes], [3000, new Set(sizes).size]);
+  assert.equal(r.classLaunches! + r.driverLaunches!, r.launches);
+  assert.equal(r.driverLaunches, 0);
+  assert.equal(r.ms, 60);
+  assert.equal(r.deviceClassLaunches! + r.deviceDriverLaunches!, r.deviceLaunches);
+  assert.equal(r.deviceMs, 60);
+  const ref = uniformReference(sizes);
+  assert.deepEqual([r.uniformOrder, r.uniformCount, r.uniformRoute, r.uniformMs], [ref.order, ref.count, 'potrf', 60]);
+  // Equal times: the rate ratio is the flop ratio.
+  const ratio = batchCost('potrf', 'float64', sizes).flops / referenceCost('potrf', 'float64', ref).flops;
+  assert.ok(Math.abs(r.uniformRate! - ratio) < 1e-12 && Math.abs(r.deviceUniformRate! - ratio) < 1e-12, `${r.uniformRate} against ${ratio}`);
+  for (const key of ['loopMs', 'loopLaunches', 'speedup', 'vendorMs', 'groupedMs', 'vendorSpeedup'] as const) assert.equal(r[key], undefined, key);
 });
