@@ -10,9 +10,9 @@
  *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/bench/multi.ts)
  *                     [--call-ms 0.25,1]    with --devices: batches sized to these one-GPU call lengths
  *                     [--host-outputs duplex|after-all]  with --devices: how host-start outputs come back
- *   myriad bench gemm|potrf|trsm|posv|getrf|gesv --vbatched a|b [--dtype D]
+ *   myriad bench gemm|potrf|trsm|posv|getrf|gesv --vbatched a|b [--dtype D] [--ways vbatched,per-size,...]
  *                                   one variable-size batch: class kernels beside the per-size path, the vendor's
- *                                   loop and the device form (variableDevice) (src/bench/vbatched.ts)
+ *                                   loop, the device form (variableDevice) and the uniform reference (src/bench/vbatched.ts)
  *   myriad warm <op> --sizes 8,16,128 [--dtype D] [--batch N] [--json FILE]
  *                                   compiles those shapes' kernels into the disk cache, in parallel (api/warm.ts)
  *   myriad --version                the installed version
@@ -40,6 +40,7 @@ import './bench/cpu.js'; // the CPU's roofline and numpy baseline
 import { MULTI_COLUMNS, runMultiBench } from './bench/multi.js';
 import { parseDevices } from './cuda/multi/open.js';
 import { parseWarmOp, type WarmResult } from './api/warm.js';
+import { parseVbatchedWays, VBATCHED_WAYS } from './bench/vbatched-table.js';
 
 const USAGE = `usage:
   myriad info
@@ -49,9 +50,11 @@ const USAGE = `usage:
                [--devices all|0,1 --call-ms 0.25,1]: batches sized to these one-GPU call lengths (ms)
                [--devices all|0,1 --host-outputs duplex|after-all]: how host-start outputs come back
   myriad bench gemm|potrf|trsm|posv|getrf|gesv --vbatched a|b [--dtype float64|float32|both]
+               [--ways ${VBATCHED_WAYS.join(',')}] (default: all)
                (a: 200,000 matrices of sizes log-uniform in 1-64; b: 20,000 in 1-512): host-sized
-               classes, per size, the vendor's loop, and the device form (variableDevice, not gesv: device
-               launches, device ms, device vs vendor loop)
+               classes (launches: class + blocked driver), per size, the vendor's loop (and gemm's grouped
+               call), the device form (variableDevice, not gesv) and the uniform reference (order
+               round(E[n^3]/E[n^2]), the same flops and bytes: the rates as a fraction of its rate)
   myriad warm  <op> --sizes 8,16,128 [--dtype float64|float32|both] [--batch N] [--json FILE]
   myriad --version
   ops: ${benchOps().join(', ')}`;
@@ -174,15 +177,17 @@ function checkHostMemory(sizes: readonly number[], batch: number | undefined, dt
     throw new MyriadError('INVALID_ARGUMENT', `${batch ?? 1} ${(batch ?? 1) === 1 ? 'matrix' : 'matrices'} of ${n}x${n} need${(batch ?? 1) === 1 ? 's' : ''} about ${(bytes / 2 ** 30).toFixed(1)} GiB of host memory (the data, a pristine copy and the output), more than this machine's ${(totalmem() / 2 ** 30).toFixed(1)} GiB`, '--sizes');
 }
 
-async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "format" | "vbatched" | "call-ms" | "host-outputs"]?: string }): Promise<void> {
+async function bench(op: string | undefined, values: { [K in "backend" | "dtype" | "sizes" | "batch" | "repeats" | "json" | "devices" | "format" | "vbatched" | "ways" | "call-ms" | "host-outputs"]?: string }): Promise<void> {
   if (op === undefined) throw new MyriadError('INVALID_ARGUMENT', `which operation? one of ${benchOps().join(', ')}`, 'op');
   benchOp(op);
   const style = parseEnumValue(values.format ?? 'text', TABLE_STYLES, '--format') as TableStyle;
   checkOutputFile(values.json);
+  if (values.ways !== undefined && values.vbatched === undefined) throw new MyriadError('INVALID_ARGUMENT', '--ways chooses the ways of a --vbatched run: give --vbatched a|b', '--ways');
   if (values.vbatched !== undefined) {
+    parseVbatchedWays(values.ways);   // a bad list fails before a backend opens
     const ctx = openFor(values.backend);
     console.error(`backend: ${ctx.describe()}`);
-    const rows = await benchExtras.vbatched(op, values.vbatched, ctx, { dtypes: dtypes(values.dtype), sizes: undefined, json: values.json, style });
+    const rows = await benchExtras.vbatched(op, values.vbatched, ctx, { dtypes: dtypes(values.dtype), sizes: undefined, json: values.json, style, ways: values.ways });
     if (values.json) writeJson(values.json, rows);
     return;
   }
@@ -266,7 +271,7 @@ async function warm(op: string | undefined, values: { [K in 'backend' | 'dtype' 
 
 const OPTIONS = {
   backend: { type: 'string' }, dtype: { type: 'string' }, sizes: { type: 'string' },
-  batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, format: { type: 'string' }, vbatched: { type: 'string' }, 'call-ms': { type: 'string' }, 'host-outputs': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  batch: { type: 'string' }, repeats: { type: 'string' }, json: { type: 'string' }, devices: { type: 'string' }, format: { type: 'string' }, vbatched: { type: 'string' }, ways: { type: 'string' }, 'call-ms': { type: 'string' }, 'host-outputs': { type: 'string' }, help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
 

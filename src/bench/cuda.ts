@@ -36,7 +36,7 @@ import { VendorError } from '../cuda/runtime/errors.js';
 import { Cublas, Cusolver, batchPointers, type BatchPointers } from '../cuda/baselines/index.js';
 import { progress, progressDone } from './progress.js';
 import { benchTsqr, TSQR_COLS, TSQR_COLUMNS } from './tsqr.js';
-import { benchVbatched, parseVbatchedOp, parseVbatchedWorkload, VBATCHED_COLUMNS } from './vbatched.js';
+import { benchVbatched, parseVbatchedOp, parseVbatchedWays, parseVbatchedWorkload, VBATCHED_COLUMNS } from './vbatched.js';
 
 function deviceOf(ctx: Context): GpuDevice | undefined {
   const backend = ctx.deviceBackend;
@@ -265,9 +265,10 @@ registerBenchExtras({
   async vbatched(op, workload, ctx, options) {
     const which = parseVbatchedWorkload(workload);
     const family = parseVbatchedOp(op);
+    const ways = parseVbatchedWays(options.ways);
     const dev = deviceOf(ctx);
     if (!dev) throw new MyriadError('BACKEND_UNAVAILABLE', '--vbatched needs a CUDA context (--backend cuda)', '--backend');
-    const rows = benchVbatched(dev, family, which, options.dtypes, ctx);
+    const rows = benchVbatched(dev, family, which, options.dtypes, ctx, ways);
     console.log(formatTable(rows, VBATCHED_COLUMNS, options.style));
     return rows as unknown as Record<string, unknown>[];
   },

@@ -10,7 +10,11 @@ import { MyriadError } from '../core/errors.js';
 import type { MachineLimits, VendorBaseline } from './run.js';
 import type { TableStyle } from './table.js';
 
-export interface ExtraOptions { dtypes: DType[]; sizes: string | undefined; json: string | undefined; style: TableStyle }
+export interface ExtraOptions {
+  dtypes: DType[]; sizes: string | undefined; json: string | undefined; style: TableStyle;
+  /** `--ways` of --vbatched (bench/vbatched-table.ts; absent: all). */
+  ways?: string | undefined;
+}
 
 export interface BenchExtras {
   limits(ctx: Context): MachineLimits | undefined;

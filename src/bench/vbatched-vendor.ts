@@ -1,8 +1,9 @@
 /**
  * The vendor's way to run the variable batch of `myriad bench --vbatched`, timed beside the own
  * routes on the same device data: one batched call per distinct shape (cublas?gemmBatched,
- * cusolverDn?potrfBatched, each over device arrays of its members' addresses), and for gemm, where
- * the loaded cuBLAS has it (12.5 on), one cublas?gemmGroupedBatched call over all the shapes.
+ * cusolverDn?potrfBatched, each over device arrays of its members' addresses; the solves and
+ * getrf in vbatched-vendor-solve.ts), and for gemm, where the loaded cuBLAS has it (12.5 on), one
+ * cublas?gemmGroupedBatched call over all the shapes.
  *
  * The address arrays are built and uploaded once, before the timing: the vendor's calls alone are
  * timed, where the own routes' times include building and uploading their tables on every call.
@@ -19,7 +20,7 @@ import { groupMembers, memberAddresses, memberFields, type MemberFields } from '
 import { deviceDtype } from '../cuda/kernels/common/operands.js';
 import { elementBytes } from '../cuda/kernels/common/precision.js';
 import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
-import { vendorBlas, vendorSolver, vendorUsable, type GemmGroups, type VendorBlas, type VendorSolver } from '../cuda/vendor/native.js';
+import { vendorBlas, vendorChunks, vendorSolver, vendorUsable, type GemmGroups, type VendorBlas, type VendorSolver } from '../cuda/vendor/native.js';
 
 /** The cuBLAS and cuSOLVER calls a run makes (native.ts's VendorBlas, VendorSolver; a recording fake in the tests). */
 export type GemmCalls = Pick<VendorBlas, 'gemmPointersAt' | 'gemmGroupedAt'>;
@@ -36,7 +37,7 @@ export interface VendorRun {
 const INT32_MAX = 2 ** 31 - 1;
 
 /** Throws unless every member of `f` is a `dtype` matrix inside its buffer, its sizes int32. */
-function checkMembers(f: MemberFields, dtype: DType, name: string): void {
+export function checkMembers(f: MemberFields, dtype: DType, name: string): void {
   for (const a of f.arrays) if (a.dtype !== dtype) throw new MyriadError('DTYPE', `expected ${dtype} device memory, got ${a.dtype}`, name);
   for (let i = 0; i < f.count; i++) {
     const rows = f.rows[i]!, cols = f.cols[i]!, ld = f.ld[i]!;
@@ -48,18 +49,18 @@ function checkMembers(f: MemberFields, dtype: DType, name: string): void {
   }
 }
 
-function checkInt32(v: number, what: string): void {
+export function checkInt32(v: number, what: string): void {
   if (!(Number.isSafeInteger(v) && v >= 0 && v <= INT32_MAX)) throw new MyriadError('INVALID_ARGUMENT', `${what} must be an int32 >= 0, got ${v}`, what);
 }
 
 /** Uploads `table` into a new device array, kept in `arrays` (disposed with the run). */
-function upload(dev: GpuDevice, table: BigInt64Array, arrays: DeviceArray[]): DeviceArray {
+export function upload(dev: GpuDevice, table: BigInt64Array, arrays: DeviceArray[]): DeviceArray {
   const d = dev.upload(table);
   arrays.push(d);
   return d;
 }
 
-function disposeAll(dev: GpuDevice, arrays: readonly DeviceArray[]): void {
+export function disposeAll(dev: GpuDevice, arrays: readonly DeviceArray[]): void {
   dev.synchronize();
   for (const a of arrays) a.dispose();
 }
@@ -157,7 +158,8 @@ export function vendorPotrf(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceA
       return call;
     });
     return {
-      calls: calls.length,
+      // The binding splits a call beyond VENDOR_BATCH_MAX matrices.
+      calls: calls.reduce((s, x) => s + vendorChunks(x.count).length, 0),
       run: () => { for (const x of calls) solver.potrfBatchedAt(dtype, r.uplo, x.n, x.pointers, x.lda, x.info, x.count); },
       dispose: () => disposeAll(dev, arrays),
     };

@@ -109,6 +109,9 @@ describe('myriad command', () => {
       [['--sizes', '4096', '--batch', '70', '--dtype', 'complex128'], /^myriad: --batch: .*floats \(re, im pairs\)/],
       [['--foo'], /^myriad: --foo: unknown option/],
       [['--Sizes', '2'], /^myriad: --Sizes: unknown option; did you mean --sizes\?/],
+      [['--ways', 'vbatched'], /^myriad: --ways: .*give --vbatched/],
+      [['--vbatched', 'b', '--ways', 'vbatched,,uniform'], /^myriad: --ways: .*an empty entry/],
+      [['--vbatched', 'b', '--ways', 'fast'], /^myriad: --ways: .*'fast'/],
     ];
     if (process.getuid?.() !== 0) { // root writes anywhere
       const locked = join(dir, 'locked.json');

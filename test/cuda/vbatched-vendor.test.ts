@@ -1,15 +1,16 @@
 /**
- * The vendor's runs of the --vbatched bench (bench/vbatched-vendor.ts) without a GPU: the calls
+ * The vendor's runs of the --vbatched bench (bench/vbatched-vendor.ts, vbatched-vendor-solve.ts) without a GPU: the calls
  * they make, recorded by a fake cuBLAS / cuSOLVER on a planning device that keeps every upload,
  * and the checks that stop a bad member before any native call.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { logUniformSizes, vbatchedRequest } from '../../src/bench/vbatched.js';
+import { logUniformSizes, vbatchedRequest, type VbatchedOp } from '../../src/bench/vbatched.js';
+import { vendorGesv, vendorGetrf, vendorPosv, vendorTrsm, type GesvCalls, type GetrfCalls, type PosvCalls, type TrsmCalls } from '../../src/bench/vbatched-vendor-solve.js';
 import { vendorGemm, vendorPotrf, type GemmCalls, type PotrfCalls } from '../../src/bench/vbatched-vendor.js';
 import type { VariableBatch } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
-import type { GemmRequest, PotrfRequest } from '../../src/core/ops.js';
+import type { GemmRequest, GesvRequest, GetrfRequest, PosvRequest, PotrfRequest, TrsmRequest } from '../../src/core/ops.js';
 import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 import type { DeviceArray, HostArray } from '../../src/cuda/runtime/types.js';
 import type { GemmGroups } from '../../src/cuda/vendor/native.js';
@@ -28,7 +29,7 @@ class Recorder extends PlanningDevice {
 const sizes = logUniformSizes(3000, 40, 7);
 const distinct = [...new Set(sizes)];
 
-function setup(op: 'gemm' | 'potrf'): { dev: Recorder; request: Record<string, unknown>; address: (key: string, i: number) => bigint } {
+function setup(op: VbatchedOp): { dev: Recorder; request: Record<string, unknown>; address: (key: string, i: number) => bigint } {
   const dev = new Recorder(H100);
   const elements = sizes.reduce((s, n) => s + n * n, 0);
   const data = [0, 1, 2].map(() => dev.alloc('float64', elements));
@@ -124,4 +125,118 @@ test('without a CUDA device the bench has no vendor run', () => {
   const { dev, request } = setup('gemm');
   assert.equal(vendorGemm(dev, request as unknown as GemmRequest<DeviceArray>, false), undefined);
   assert.equal(vendorPotrf(dev, request as unknown as PotrfRequest<DeviceArray, DeviceArray>), undefined);
+  for (const op of ['getrf', 'trsm', 'posv', 'gesv'] as const) {
+    const r = setup(op).request as never;
+    const run = op === 'getrf' ? vendorGetrf(dev, r) : op === 'trsm' ? vendorTrsm(dev, r) : op === 'posv' ? vendorPosv(dev, r) : vendorGesv(dev, r);
+    assert.equal(run, undefined, op);
+  }
+});
+
+/** The groups' members by size (bySize), with the place of each group's first member among all: info and pivots are packed group after group. */
+function packed(): { n: number; members: number[]; place: number; pivots: number }[] {
+  let place = 0, pivots = 0;
+  return bySize().map((members, g) => {
+    const x = { n: distinct[g]!, members, place, pivots };
+    place += members.length;
+    pivots += distinct[g]! * members.length;
+    return x;
+  });
+}
+
+test('getrf, one cublas?getrfBatched per distinct order: pivots n a member and info packed group after group', () => {
+  const { dev, request, address } = setup('getrf');
+  const calls: unknown[][] = [];
+  const fake: GetrfCalls = { getrfPointersAt: (...args) => { calls.push(args); } };
+  const run = vendorGetrf(dev, request as unknown as GetrfRequest<DeviceArray, DeviceArray>, fake)!;
+  assert.equal(run.calls, distinct.length);
+  run.run();
+  const groups = packed();
+  assert.equal(calls.length, groups.length);
+  const [pivots0, info0] = [calls[0]![4] as bigint, calls[0]![5] as bigint];
+  groups.forEach((g, k) => {
+    const [dtype, n, pa, lda, pivots, info, count] = calls[k]!;
+    assert.deepEqual([dtype, n, lda, count], ['float64', g.n, g.n, g.members.length]);
+    assert.equal(pivots, pivots0 + BigInt(4 * g.pivots));
+    assert.equal(info, info0 + BigInt(4 * g.place));
+    assert.deepEqual(dev.at.get(pa as bigint), BigInt64Array.from(g.members, (i) => address('a', i)));
+  });
+  run.dispose();
+});
+
+test('trsm, one cublas?trsmBatched per distinct shape: left, the request\'s triangle, n right-hand sides', () => {
+  const { dev, request, address } = setup('trsm');
+  const calls: unknown[][] = [];
+  const fake: TrsmCalls = { trsmPointersAt: (...args) => { calls.push(args); } };
+  const run = vendorTrsm(dev, request as unknown as TrsmRequest<DeviceArray>, fake)!;
+  assert.equal(run.calls, distinct.length);
+  run.run();
+  packed().forEach((g, k) => {
+    const [dtype, side, uplo, trans, diag, m, n, alpha, pa, lda, pb, ldb, count] = calls[k]!;
+    assert.deepEqual([dtype, side, uplo, trans, diag, m, n, alpha, lda, ldb, count], ['float64', 'left', 'lower', 'N', 'nonunit', g.n, g.n, 1, g.n, g.n, g.members.length]);
+    assert.deepEqual(dev.at.get(pa as bigint), BigInt64Array.from(g.members, (i) => address('a', i)));
+    assert.deepEqual(dev.at.get(pb as bigint), BigInt64Array.from(g.members, (i) => address('b', i)));
+  });
+  assert.equal(calls.length, distinct.length);
+  run.dispose();
+});
+
+test('posv, per distinct shape cusolverDn?potrfBatched then cublas?trsmBatched with L and with L^T (potrsBatched solves one right-hand side only)', () => {
+  const { dev, request, address } = setup('posv');
+  const calls: unknown[][] = [];
+  const fake: PosvCalls = {
+    potrfBatchedAt: (...args) => { calls.push(['potrf', ...args]); },
+    trsmPointersAt: (...args) => { calls.push(['trsm', ...args]); },
+  };
+  const run = vendorPosv(dev, request as unknown as PosvRequest<DeviceArray, DeviceArray>, fake)!;
+  assert.equal(run.calls, 3 * distinct.length);
+  run.run();
+  assert.equal(calls.length, 3 * distinct.length);
+  packed().forEach((g, k) => {
+    const [potrf, first, second] = calls.slice(3 * k, 3 * k + 3);
+    assert.deepEqual([potrf![0], potrf![2], potrf![3], potrf![5], potrf![7]], ['potrf', 'lower', g.n, g.n, g.members.length]);
+    const pa = potrf![4] as bigint;
+    assert.deepEqual(dev.at.get(pa), BigInt64Array.from(g.members, (i) => address('a', i)));
+    for (const [call, trans] of [[first!, 'N'], [second!, 'T']] as const) {
+      const [what, dtype, side, uplo, op, diag, m, n, alpha, a, lda, b, ldb, count] = call;
+      assert.deepEqual([what, dtype, side, uplo, op, diag, m, n, alpha, a, lda, ldb, count], ['trsm', 'float64', 'left', 'lower', trans, 'nonunit', g.n, g.n, 1, pa, g.n, g.n, g.members.length]);
+      assert.deepEqual(dev.at.get(b as bigint), BigInt64Array.from(g.members, (i) => address('b', i)));
+    }
+  });
+  run.dispose();
+});
+
+test('gesv, per distinct shape cublas?getrfBatched then cublas?getrsBatched on its pivots', () => {
+  const { dev, request, address } = setup('gesv');
+  const calls: unknown[][] = [];
+  const fake: GesvCalls = {
+    getrfPointersAt: (...args) => { calls.push(['getrf', ...args]); },
+    getrsPointersAt: (...args) => { calls.push(['getrs', ...args]); },
+  };
+  const run = vendorGesv(dev, request as unknown as GesvRequest<DeviceArray, DeviceArray>, fake)!;
+  assert.equal(run.calls, 2 * distinct.length);
+  run.run();
+  packed().forEach((g, k) => {
+    const [getrf, getrs] = calls.slice(2 * k, 2 * k + 2);
+    const [, , n, pa, lda, pivots, , count] = getrf!;
+    assert.deepEqual([getrf![0], n, lda, count], ['getrf', g.n, g.n, g.members.length]);
+    assert.deepEqual(dev.at.get(pa as bigint), BigInt64Array.from(g.members, (i) => address('a', i)));
+    const [what, dtype, trans, n2, nrhs, a2, lda2, piv2, b, ldb, count2] = getrs!;
+    assert.deepEqual([what, dtype, trans, n2, nrhs, a2, lda2, piv2, ldb, count2], ['getrs', 'float64', 'N', g.n, g.n, pa, g.n, pivots, g.n, g.members.length]);
+    assert.deepEqual(dev.at.get(b as bigint), BigInt64Array.from(g.members, (i) => address('b', i)));
+  });
+  run.dispose();
+});
+
+test('the solves\' loops check before any call: B of other rows than A\'s order, a member outside its buffer', () => {
+  const { dev, request } = setup('gesv');
+  const never: GesvCalls = { getrfPointersAt: () => { throw new Error('a native call was made'); }, getrsPointersAt: () => { throw new Error('a native call was made'); } };
+  const b = request['b'] as VariableBatch<DeviceArray>;
+  const first = b.matrices[0]!;
+  const short: VariableBatch<DeviceArray> = { ...b, matrices: [{ ...first, rows: first.rows + 1, ld: first.rows + 1 }, ...b.matrices.slice(1)] };
+  assert.throws(() => vendorGesv(dev, { ...request, b: short } as unknown as GesvRequest<DeviceArray, DeviceArray>, never),
+    (e: unknown) => e instanceof MyriadError && e.argument === 'b');
+  const last = b.matrices[b.matrices.length - 1]!;
+  const outside: VariableBatch<DeviceArray> = { ...b, matrices: [...b.matrices.slice(0, -1), { ...last, offset: last.data.length }] };
+  assert.throws(() => vendorGesv(dev, { ...request, b: outside } as unknown as GesvRequest<DeviceArray, DeviceArray>, never),
+    (e: unknown) => e instanceof MyriadError && e.code === 'BOUNDS');
 });

@@ -218,6 +218,14 @@ export interface GpuDevice {
   tensorMap?(spec: TensorMapSpec): Uint8Array;
   /** An operation's call begins (the backend says so): a first call's quick builds serve that call only (runtime/tiered.ts). */
   beginCall?(): void;
+  /**
+   * A variable-size launcher's blocked-driver launches begin (true) or end (false): the launches of
+   * a class its plan runs in several (one per panel, or per recursion step and its updates) and the
+   * per-size path of members beyond the classes (common/driver-section.ts). A device that counts
+   * launches (the --vbatched bench's) tells them from the launches that serve a whole size class or
+   * the whole batch. Absent: nothing to do.
+   */
+  driverSection?(entering: boolean): void;
   /** The CUstream handle, for vendor libraries (cublasSetStream). */
   readonly streamHandle: unknown;
   dispose(): void;

@@ -153,6 +153,18 @@ export class VendorBlas extends Cublas {
   }
 
   /**
+   * LU with partial pivoting in place of `count` n x n matrices given by the device array of
+   * pointers `a`: n LAPACK (1-based) pivots per matrix packed in `pivots`, the info of each matrix
+   * into the int32 array at `info` (cublas?getrfBatched: handle, n, T *const Aarray[], lda,
+   * int *PivotArray, int *infoArray, batchSize).
+   */
+  getrfPointersAt(dtype: DType, n: number, a: bigint, lda: number, pivots: bigint, info: bigint, count: number): void {
+    checkVendorArguments('cublas?getrfBatched', dtype, { n, count }, [['lda', lda, n]], { a, pivots, info });
+    const call = `cublas${LETTER(dtype)}getrfBatched`;
+    for (const [start, size] of vendorChunks(count)) this.call(call, n, entry(a, start), lda, pivots + BigInt(4 * n * start), info + BigInt(4 * start), size);
+  }
+
+  /**
    * Solves op(A_i) X_i = B_i in place of B_i (n x nrhs) with getrf's factors over A_i and LAPACK's
    * 1-based pivots, n per matrix packed in `pivots` (cublas?getrsBatched: handle, trans, n, nrhs,
    * const T *const Aarray[], lda, const int *devIpiv, T *const Barray[], ldb, int *info (host),
@@ -210,10 +222,13 @@ export class VendorSolver extends Cusolver {
 
   /**
    * Cholesky in place of `count` n x n matrices whose addresses are the device pointer array
-   * `pointers`, LAPACK's info per matrix into the int32 array at `info` (cusolverDn?potrfBatched).
+   * `pointers`, LAPACK's info per matrix into the int32 array at `info` (cusolverDn?potrfBatched),
+   * split into calls of at most VENDOR_BATCH_MAX matrices.
    */
   potrfBatchedAt(dtype: DType, uplo: Uplo, n: number, pointers: bigint, lda: number, info: bigint, count: number): void {
-    this.call(`cusolverDn${LETTER(dtype)}potrfBatched`, FILL(uplo), n, pointers, lda, info, count);
+    checkVendorArguments('cusolverDn?potrfBatched', dtype, { n, count }, [['lda', lda, n]], { pointers, info });
+    const call = `cusolverDn${LETTER(dtype)}potrfBatched`;
+    for (const [start, size] of vendorChunks(count)) this.call(call, FILL(uplo), n, entry(pointers, start), lda, info + BigInt(4 * start), size);
   }
 
   /**

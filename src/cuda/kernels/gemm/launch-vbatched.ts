@@ -15,6 +15,7 @@ import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
 import { NO_WORK, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { driverSection } from '../common/driver-section.js';
 import {
   GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, classTiles, generateVmmaGemm, generateVsmallGemm, generateVtiledGemm, vmmaGemmShape, vsmallGemmShape, vtiledGemmShape,
 } from './generate-vbatched.js';
@@ -98,7 +99,7 @@ export function gemmVbatchedFields(dev: GpuDevice, r: VbatchedGemmScalars, a: Me
   }
   if (plan.large.length > 0) {
     const pick = (f: MemberFields): VariableBatch<DeviceArray> => ({ kind: 'variable', order: 'col', matrices: plan.large.map((i) => memberView(f, i)) });
-    gemmCuda(dev, { transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, a: pick(a), b: pick(b), c: pick(c) });
+    driverSection(dev, () => gemmCuda(dev, { transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta, a: pick(a), b: pick(b), c: pick(c) }));
   }
 }
 

@@ -16,6 +16,7 @@ import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type 
 import { elementBytes } from '../common/precision.js';
 import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
 import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { driverSection } from '../common/driver-section.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelVbatchedSource, getrfUpdateVbatchedSource, UPDATE_COLUMNS, UPDATE_THREADS } from './generate-panel.js';
 import { getrfRegisterVbatchedSource } from './generate-register.js';
@@ -104,10 +105,13 @@ export function getrfVbatchedFields(dev: GpuDevice, r: GetrfRequest<DeviceArray,
         if (c.variant === 'vpanel') {
           const panel = kernelFor(dev, 'getrf-vpanel', c.params, () => getrfPanelVbatchedSource(c.params));
           const update = kernelFor(dev, 'getrf-vupdate', c.params, () => getrfUpdateVbatchedSource(c.params));
-          for (const st of vbatchedGetrfPanelSteps(c.params, Array.from(l.members, (i) => ({ rows: f.rows[i]!, cols: f.cols[i]! })))) {
-            panel.launch(st.panel, [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), arg.i32(n), arg.i32(st.i0)]);
-            if (st.update !== null) update.launch(st.update, [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.i32(n), arg.i32(st.i0)]);
-          }
+          // A blocked class: a panel and an update launch per panel.
+          driverSection(dev, () => {
+            for (const st of vbatchedGetrfPanelSteps(c.params, Array.from(l.members, (i) => ({ rows: f.rows[i]!, cols: f.cols[i]! })))) {
+              panel.launch(st.panel, [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), arg.i32(n), arg.i32(st.i0)]);
+              if (st.update !== null) update.launch(st.update, [...member, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.i32(n), arg.i32(st.i0)]);
+            }
+          });
           continue;
         }
         const kernel = kernelFor(dev, `getrf-${c.variant}`, c.params, () => vbatchedGetrfSource(c));
@@ -117,7 +121,7 @@ export function getrfVbatchedFields(dev: GpuDevice, r: GetrfRequest<DeviceArray,
       releaseMemberTables(dev, uploaded);
     }
   }
-  if (plan.large.length > 0) largeMembers(dev, dtype, r, f, plan.large);
+  if (plan.large.length > 0) driverSection(dev, () => largeMembers(dev, dtype, r, f, plan.large));
 }
 
 /** Each member's getrfMemberSize, its loop alone in a function (no code after it that never ran). */

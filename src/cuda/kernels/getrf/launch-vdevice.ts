@@ -21,6 +21,7 @@ import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { sharedLimit } from '../common/operands.js';
 import { allocDeviceTables, deviceRegions, launchFactorClassify, onDevice, releaseDeviceTables } from '../common/vdevice.js';
+import { driverSection } from '../common/driver-section.js';
 import { getrfPanelVbatchedSource, getrfUpdateVbatchedSource } from './generate-panel.js';
 import { GETRF_VBATCH_INTS } from './generate-vbatched.js';
 import { generateGetrfClassify } from './generate-vdevice.js';
@@ -63,10 +64,12 @@ export function getrfDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableGetrfRe
         const update = kernelFor(dev, 'getrf-vupdate', c.params, () => getrfUpdateVbatchedSource(c.params));
         // The steps of the class's largest member the maxima allow, over every row of the region.
         const largest = { rows: Math.min(bound, a.maxRows), cols: Math.min(bound, a.maxCols) };
-        for (const st of vbatchedGetrfPanelSteps(c.params, [largest])) {
-          panel.launch({ ...st.panel, grid: [count, 1, 1] }, [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.ptr(work!), arg.i32(count), arg.i32(st.i0)]);
-          if (st.update !== null) update.launch({ ...st.update, grid: [count, st.update.grid[1], 1] }, [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.i32(count), arg.i32(st.i0)]);
-        }
+        driverSection(dev, () => {
+          for (const st of vbatchedGetrfPanelSteps(c.params, [largest])) {
+            panel.launch({ ...st.panel, grid: [count, 1, 1] }, [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.ptr(work!), arg.i32(count), arg.i32(st.i0)]);
+            if (st.update !== null) update.launch({ ...st.update, grid: [count, st.update.grid[1], 1] }, [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.i32(count), arg.i32(st.i0)]);
+          }
+        });
         return;
       }
       const kernel = kernelFor(dev, `getrf-${c.variant}`, c.params, () => vbatchedGetrfSource(c));

@@ -13,6 +13,7 @@ import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type 
 import { elementBytes } from '../common/precision.js';
 import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
 import { releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { driverSection } from '../common/driver-section.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelVbatchedSource } from './generate-panel.js';
 import { potrfRegisterVbatchedSource } from './generate-register.js';
@@ -73,7 +74,7 @@ export function potrfVbatchedFields(dev: GpuDevice, r: PotrfRequest<DeviceArray,
       releaseMemberTables(dev, uploaded);
     }
   }
-  if (plan.large.length > 0) largeMembers(dev, dtype, r, a, plan.large);
+  if (plan.large.length > 0) driverSection(dev, () => largeMembers(dev, dtype, r, a, plan.large));
 }
 
 /** The two tables of a plan's members, in launch order: a pointer (offset folded in) and n, ld, batch index per member. */

@@ -15,6 +15,7 @@ import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { addressWords, memberFields, memberShapes, memberView, putAddress, severalShapes, type MemberFields } from '../common/members.js';
 import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { driverSection } from '../common/driver-section.js';
 import { gemmVbatchedFields, type VbatchedGemmScalars } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
 import { trsmCuda } from './launch-trsm.js';
@@ -100,25 +101,29 @@ export function trsmVbatchedSolve(dev: GpuDevice, r: TrsmRequest<DeviceArray>, m
         const at = uploaded.at(first);
         first += l.members.length;
         const n = l.members.length;
-        for (const step of l.steps) {
-          if (step.kind === 'leaf') {
-            const shape = l.shapes.get(step.span.size)!;
-            kernel.launch(vbatchedTrsmLaunch(shape, n, l.nvecMax), [
-              arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(n), arg.i32(step.span.off), arg.i32(step.span.size),
-              arg.i32(l.nvecMax), arg.i32(shape.ldx), arg.real(dtype, step.scaled ? r.alpha : 1),
-            ]);
-            continue;
+        const steps = (): void => {
+          for (const step of l.steps) {
+            if (step.kind === 'leaf') {
+              const shape = l.shapes.get(step.span.size)!;
+              kernel.launch(vbatchedTrsmLaunch(shape, n, l.nvecMax), [
+                arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(n), arg.i32(step.span.off), arg.i32(step.span.size),
+                arg.i32(l.nvecMax), arg.i32(shape.ldx), arg.real(dtype, step.scaled ? r.alpha : 1),
+              ]);
+              continue;
+            }
+            // The update over the members whose target block is not empty (the others have nothing to change).
+            const update = updateFields(r, fa, fb, l.members, m.t, step);
+            if (update !== undefined) gemmVbatchedFields(dev, { dtype, ...update.scalars }, update.a, update.b, update.c);
           }
-          // The update over the members whose target block is not empty (the others have nothing to change).
-          const update = updateFields(r, fa, fb, l.members, m.t, step);
-          if (update !== undefined) gemmVbatchedFields(dev, { dtype, ...update.scalars }, update.a, update.b, update.c);
-        }
+        };
+        // A class of one leaf is one launch; a recursion of several steps is a blocked driver.
+        if (l.steps.length > 1) driverSection(dev, steps); else steps();
       }
     } finally {
       releaseMemberTables(dev, uploaded);
     }
   }
-  if (plan.large.length > 0) trsmCuda(dev, { ...r, a: variableOf(plan.large.map((i) => memberView(fa, i))), b: variableOf(plan.large.map((i) => memberView(fb, i))) });
+  if (plan.large.length > 0) driverSection(dev, () => trsmCuda(dev, { ...r, a: variableOf(plan.large.map((i) => memberView(fa, i))), b: variableOf(plan.large.map((i) => memberView(fb, i))) }));
 }
 
 /**

@@ -30,6 +30,7 @@ import { elementBytes } from '../common/precision.js';
 import {
   allocDeviceTables, batchArgs, deviceRegions, launchPerMember, onDevice, releaseDeviceTables, type DeviceRegion, type DeviceTables,
 } from '../common/vdevice.js';
+import { driverSection } from '../common/driver-section.js';
 import { GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, launchGemmRegions } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
 import {
@@ -106,42 +107,47 @@ export function trsmDeviceSolve(
   for (const { region, bound } of m.launches) {
     const at = m.tables.at(region);
     const shapes = new Map<number, TrsmLeafShape>();
-    for (const step of recursionSteps(bound, leafMax, tuning.splitAlign, forward, 'trsm')) {
-      if (step.kind === 'leaf') {
-        const size = step.span.size;
-        let shape = shapes.get(size);
-        if (shape === undefined) shapes.set(size, (shape = leafShape(dtype, size, nvecMax, count, tuning.vectorsMax, tuning, limit)));
-        kernel.launch(vbatchedTrsmLaunch(shape, count, nvecMax), [
-          arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(count), arg.i32(step.span.off), arg.i32(size),
-          arg.i32(nvecMax), arg.i32(shape.ldx), arg.real(dtype, step.scaled ? alpha : 1),
+    const steps = recursionSteps(bound, leafMax, tuning.splitAlign, forward, 'trsm');
+    // A region of one leaf is one launch; a recursion of several steps is a blocked driver.
+    const run = (): void => {
+      for (const step of steps) {
+        if (step.kind === 'leaf') {
+          const size = step.span.size;
+          let shape = shapes.get(size);
+          if (shape === undefined) shapes.set(size, (shape = leafShape(dtype, size, nvecMax, count, tuning.vectorsMax, tuning, limit)));
+          kernel.launch(vbatchedTrsmLaunch(shape, count, nvecMax), [
+            arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(count), arg.i32(step.span.off), arg.i32(size),
+            arg.i32(nvecMax), arg.i32(shape.ldx), arg.real(dtype, step.scaled ? alpha : 1),
+          ]);
+          continue;
+        }
+        // The update: blocks.ts updateOf's GEMM, C := beta C - op(A) B (left) or beta C - B op(A) (right).
+        const beta = step.scaled ? alpha : 1;
+        const size = Math.max(step.target.size, step.source.size, nvecMax);
+        const gemmRegions = deviceRegions(size);
+        let tables = gemm.tables;
+        if (tables === undefined) {
+          // Room for every update of the call: spans are at most the largest bound.
+          const largest = Math.max(m.launches[0]!.bound, nvecMax);
+          tables = gemm.tables = allocDeviceTables(dev, deviceRegions(largest).regions, count, GEMM_VBATCH_POINTERS, GEMM_VBATCH_INTS);
+        } else {
+          // Only this step's classes: a table sized for the largest step is tens of MB at 10^5 members.
+          tables.zero(gemmRegions.regions);
+        }
+        const rows = kernelFor(dev, 'trsm-vupdate-rows', up, () => generateTrsmUpdateRows(up));
+        launchPerMember(rows, count, [
+          arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(count),
+          arg.i32(step.target.off), arg.i32(step.target.size), arg.i32(step.source.off), arg.i32(step.source.size),
+          arg.i32(beta === 1 ? 1 : 0), arg.i32(bytes), arg.i64(count),
+          arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters),
         ]);
-        continue;
+        const scalars = v.side === 'left'
+          ? { dtype, transA: v.transA, transB: 'N' as const, alpha: -1, beta }
+          : { dtype, transA: 'N' as const, transB: v.transA, alpha: -1, beta };
+        launchGemmRegions(dev, scalars, gemmRegions.launches, tables, count, opts.gemmTuning ?? tuningFor(dev.info.arch, 'gemm'));
       }
-      // The update: blocks.ts updateOf's GEMM, C := beta C - op(A) B (left) or beta C - B op(A) (right).
-      const beta = step.scaled ? alpha : 1;
-      const size = Math.max(step.target.size, step.source.size, nvecMax);
-      const gemmRegions = deviceRegions(size);
-      let tables = gemm.tables;
-      if (tables === undefined) {
-        // Room for every update of the call: spans are at most the largest bound.
-        const largest = Math.max(m.launches[0]!.bound, nvecMax);
-        tables = gemm.tables = allocDeviceTables(dev, deviceRegions(largest).regions, count, GEMM_VBATCH_POINTERS, GEMM_VBATCH_INTS);
-      } else {
-        // Only this step's classes: a table sized for the largest step is tens of MB at 10^5 members.
-        tables.zero(gemmRegions.regions);
-      }
-      const rows = kernelFor(dev, 'trsm-vupdate-rows', up, () => generateTrsmUpdateRows(up));
-      launchPerMember(rows, count, [
-        arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(count),
-        arg.i32(step.target.off), arg.i32(step.target.size), arg.i32(step.source.off), arg.i32(step.source.size),
-        arg.i32(beta === 1 ? 1 : 0), arg.i32(bytes), arg.i64(count),
-        arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters),
-      ]);
-      const scalars = v.side === 'left'
-        ? { dtype, transA: v.transA, transB: 'N' as const, alpha: -1, beta }
-        : { dtype, transA: 'N' as const, transB: v.transA, alpha: -1, beta };
-      launchGemmRegions(dev, scalars, gemmRegions.launches, tables, count, opts.gemmTuning ?? tuningFor(dev.info.arch, 'gemm'));
-    }
+    };
+    if (steps.length > 1) driverSection(dev, run); else run();
   }
 }
 
