@@ -128,7 +128,7 @@ test('the class kernels compile for sm_90 without spills', { skip: NVCC_SKIP, ti
 });
 
 test('the GPU file test/gpu/vbatched.test.ts compiles at most VBATCHED_GPU_KERNELS kernels (its calls planned here)', () => {
-  // 428 on sm_90: gemm 144 class kernels and 144 per size (the compared members, those beyond 512), potrf 32 and 58,
+  // 425 on sm_90: gemm 144 class kernels and 141 per size (the compared members, those beyond 512), potrf 32 and 58,
   // getrf 18 (the blocked classes a panel and an update kernel) and 32 (28 compared shapes, the blocked design's two kernels of both dtypes).
   const dev = new PlanningDevice(H100);
   const backend = new CudaBackend(dev, 'planning');
