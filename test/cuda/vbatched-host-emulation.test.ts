@@ -1,6 +1,6 @@
 /**
  * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the class kernels of variable-size
- * batches (gemm/generate-vbatched.ts; potrf's warp, register and panel class kernels) compiled as
+ * batches (gemm/generate-vstaged.ts and generate-vbatched.ts; potrf's warp, register and panel class kernels) compiled as
  * C++ for the host (test/helpers/vbatched-host-harness.cpp) and launched as the launchers launch
  * them (vbatchedGemmLaunch, vbatchedPotrfLaunch), on members of sizes 0 or 1, class - 1 and the
  * class bound beside others, ragged ld, gaps between members, and (potrf) a failing and a NaN
@@ -71,7 +71,7 @@ function place(rng: Rng, at: { next: number }, rows: number, cols: number): { of
 interface GemmCase { dtype: DType; transA: Op; transB: Op; beta: number; bound: number; shapes: [number, number, number][] }
 
 const GEMM_CASES: readonly GemmCase[] = [
-  // vsmall: k = 0 (C := beta C), 1, class - 1, the bound; rectangular members.
+  // The staged design: k = 0 (C := beta C), 1, class - 1, the bound; rectangular members.
   { dtype: 'float64', transA: 'N', transB: 'T', beta: 0.5, bound: 8, shapes: [[1, 1, 1], [7, 8, 8], [8, 8, 8], [8, 3, 0], [2, 8, 5]] },
   { dtype: 'float32', transA: 'T', transB: 'N', beta: 0, bound: 16, shapes: [[16, 16, 16], [15, 15, 15], [1, 16, 9], [9, 1, 16], [12, 13, 0]] },
   // vtiled: one tile or several, partial tiles, k not a multiple of BK, k = 0.
@@ -79,55 +79,106 @@ const GEMM_CASES: readonly GemmCase[] = [
   { dtype: 'float32', transA: 'N', transB: 'N', beta: 0, bound: 64, shapes: [[64, 64, 64], [63, 63, 63], [1, 64, 49], [64, 1, 17]] },
 ];
 
+interface GemmRun { dtype: DType; transA: Op; transB: Op; alpha: number; beta: number; p: VbatchedGemmParams; shapes: readonly (readonly [number, number, number])[] }
+
+/**
+ * Runs class kernel `p` on members of `shapes` (in launch order) laid out in one buffer with ragged
+ * ld and gaps, then `zeroRows` all-zero table rows (the device form's rows past a class's members);
+ * checks each member's C against the reference and every other element unchanged.
+ */
+function checkGemmRun(dir: string, rng: Rng, r: GemmRun, zeroRows = 0): void {
+  const { dtype, transA, transB, alpha, beta, p } = r;
+  const at = { next: 2 };
+  const members = r.shapes.map(([m, n, k]) => ({
+    m, n, k,
+    a: place(rng, at, transA === 'N' ? m : k, transA === 'N' ? k : m),
+    b: place(rng, at, transB === 'N' ? k : n, transB === 'N' ? n : k),
+    c: place(rng, at, m, n),
+  }));
+  const len = at.next + 2;
+  const buf = new Float64Array(len).fill(SENTINEL);
+  const inC = new Uint8Array(len);
+  for (const q of members) {
+    const fillMatrix = (pl: { off: number; ld: number }, rows: number, cols: number, value: () => number, mark: boolean): void => {
+      for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) { buf[pl.off + i + j * pl.ld] = value(); if (mark) inC[pl.off + i + j * pl.ld] = 1; }
+    };
+    fillMatrix(q.a, transA === 'N' ? q.m : q.k, transA === 'N' ? q.k : q.m, () => round(dtype, rng.uniform()), false);
+    fillMatrix(q.b, transB === 'N' ? q.k : q.n, transB === 'N' ? q.n : q.k, () => round(dtype, rng.uniform()), false);
+    fillMatrix(q.c, q.m, q.n, () => (beta === 0 ? NaN : round(dtype, rng.uniform())), true);
+  }
+  const src = vbatchedGemmSource(p);
+  const count = members.length + zeroRows;
+  const input = [
+    launchLine(count, vbatchedGemmLaunch(p, count), len), `${alpha} ${beta}`,
+    ...members.map((q) => `${q.a.off} ${q.b.off} ${q.c.off} ${q.m} ${q.n} ${q.k} ${q.a.ld} ${q.b.ld} ${q.c.ld}`),
+    ...Array.from({ length: zeroRows }, () => '0 0 0 0 0 0 0 0 0'),
+    ...[...buf].map(String),
+  ].join('\n');
+  const got = runHost(dir, src, true, `${input}\n`);
+  const eps = DTYPE_EPS[dtype];
+  for (let e = 0; e < len; e++) if (inC[e] === 0) assert.ok(Object.is(got[e], buf[e]), `${src.entry}: element ${e} outside the members' C changed`);
+  for (const q of members) {
+    const A = (i: number, l: number): number => buf[q.a.off + (transA === 'N' ? i + l * q.a.ld : l + i * q.a.ld)]!;
+    const B = (l: number, j: number): number => buf[q.b.off + (transB === 'N' ? l + j * q.b.ld : j + l * q.b.ld)]!;
+    for (let j = 0; j < q.n; j++) for (let i = 0; i < q.m; i++) {
+      let s = 0, abs = 0;
+      for (let l = 0; l < q.k; l++) { s += A(i, l) * B(l, j); abs += Math.abs(A(i, l) * B(l, j)); }
+      const c0 = buf[q.c.off + i + j * q.c.ld]!;
+      const want = alpha * s + (beta === 0 ? 0 : beta * c0);
+      const g = got[q.c.off + i + j * q.c.ld]!;
+      const bound = 4 * (q.k + 2) * eps * (Math.abs(alpha) * abs + (beta === 0 ? 0 : Math.abs(beta * c0))) + 1e-300;
+      assert.ok(Math.abs(g - want) <= bound, `${src.entry}: member ${q.m} x ${q.n} x ${q.k} C(${i}, ${j}) = ${g}, want ${want}`);
+    }
+  }
+}
+
 for (const c of GEMM_CASES) {
   test(`vbatched gemm class ${c.bound} (${c.dtype} ${c.transA}${c.transB} beta ${c.beta}) run on the host`, { skip, timeout: 900_000 }, () => {
     const rng = new Rng(c.bound);
     const dir = mkdtempSync(join(tmpdir(), 'myriad-vbatch-'));
     try {
       const alpha = -1.25;
-      const plan = planVbatchedGemm({ dtype: c.dtype, transA: c.transA, transB: c.transB, alpha, beta: c.beta, shapes: c.shapes.map(([m, n, k]) => ({ m, n, k })) }, tuningFor('sm_90', 'gemm'));
+      // The tiled class kernels (the tensor-core ones have no host model).
+      const tuning = { ...tuningFor('sm_90', 'gemm'), vbatchedMma: false };
+      const plan = planVbatchedGemm({ dtype: c.dtype, transA: c.transA, transB: c.transB, alpha, beta: c.beta, shapes: c.shapes.map(([m, n, k]) => ({ m, n, k })) }, tuning);
       const launch = plan.launches.find((l) => l.bound === c.bound);
       assert.ok(launch !== undefined, `a launch of class ${c.bound}`);
-      const p: VbatchedGemmParams = launch.params;
-      const at = { next: 2 };
-      const members = c.shapes.map(([m, n, k]) => ({
-        m, n, k,
-        a: place(rng, at, c.transA === 'N' ? m : k, c.transA === 'N' ? k : m),
-        b: place(rng, at, c.transB === 'N' ? k : n, c.transB === 'N' ? n : k),
-        c: place(rng, at, m, n),
-      }));
-      const len = at.next + 2;
-      const buf = new Float64Array(len).fill(SENTINEL);
-      const inC = new Uint8Array(len);
-      for (const q of members) {
-        const fillMatrix = (pl: { off: number; ld: number }, rows: number, cols: number, value: () => number, mark: boolean): void => {
-          for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) { buf[pl.off + i + j * pl.ld] = value(); if (mark) inC[pl.off + i + j * pl.ld] = 1; }
-        };
-        fillMatrix(q.a, c.transA === 'N' ? q.m : q.k, c.transA === 'N' ? q.k : q.m, () => round(c.dtype, rng.uniform()), false);
-        fillMatrix(q.b, c.transB === 'N' ? q.k : q.n, c.transB === 'N' ? q.n : q.k, () => round(c.dtype, rng.uniform()), false);
-        fillMatrix(q.c, q.m, q.n, () => (c.beta === 0 ? NaN : round(c.dtype, rng.uniform())), true);
-      }
-      const src = vbatchedGemmSource(p);
-      const input = [
-        launchLine(members.length, vbatchedGemmLaunch(p, members.length), len), `${alpha} ${c.beta}`,
-        ...members.map((q) => `${q.a.off} ${q.b.off} ${q.c.off} ${q.m} ${q.n} ${q.k} ${q.a.ld} ${q.b.ld} ${q.c.ld}`),
-        ...[...buf].map(String),
-      ].join('\n');
-      const got = runHost(dir, src, true, `${input}\n`);
-      const eps = DTYPE_EPS[c.dtype];
-      for (let e = 0; e < len; e++) if (inC[e] === 0) assert.ok(Object.is(got[e], buf[e]), `${src.entry}: element ${e} outside the members' C changed`);
-      for (const q of members) {
-        const A = (i: number, l: number): number => buf[q.a.off + (c.transA === 'N' ? i + l * q.a.ld : l + i * q.a.ld)]!;
-        const B = (l: number, j: number): number => buf[q.b.off + (c.transB === 'N' ? l + j * q.b.ld : j + l * q.b.ld)]!;
-        for (let j = 0; j < q.n; j++) for (let i = 0; i < q.m; i++) {
-          let s = 0, abs = 0;
-          for (let l = 0; l < q.k; l++) { s += A(i, l) * B(l, j); abs += Math.abs(A(i, l) * B(l, j)); }
-          const c0 = buf[q.c.off + i + j * q.c.ld]!;
-          const want = alpha * s + (c.beta === 0 ? 0 : c.beta * c0);
-          const g = got[q.c.off + i + j * q.c.ld]!;
-          const bound = 4 * (q.k + 2) * eps * (Math.abs(alpha) * abs + (c.beta === 0 ? 0 : Math.abs(c.beta * c0))) + 1e-300;
-          assert.ok(Math.abs(g - want) <= bound, `${src.entry}: member ${q.m} x ${q.n} x ${q.k} C(${i}, ${j}) = ${g}, want ${want}`);
-        }
+      checkGemmRun(dir, rng, { dtype: c.dtype, transA: c.transA, transB: c.transB, alpha, beta: c.beta, p: launch.params, shapes: c.shapes });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+/**
+ * Ragged members of every size 1-33 (max(m, n, k) = s, the other two drawn below it, k = 0 and
+ * m or n = 0 among them), as the plan classes them.
+ */
+function raggedShapes(rng: Rng): [number, number, number][] {
+  const out: [number, number, number][] = [[0, 5, 5], [5, 0, 5], [1, 1, 1], [6, 4, 0], [19, 23, 0]];
+  for (let s = 1; s <= 33; s++) {
+    out.push([s, s, s], [s, rng.int(1, s), rng.int(0, s)], [rng.int(1, s), s, rng.int(1, s)], [rng.int(1, s), rng.int(1, s), s]);
+  }
+  return out;
+}
+
+// The staged classes (8, 16, 24, 32) on ragged members, every transpose and dtype, beta 0 and not:
+// each class launch of the plan over its members in launch order, then zero rows (device form).
+for (const dtype of ['float64', 'float32'] as const) for (const [transA, transB] of [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']] as const) {
+  const beta = (transA === 'N') === (transB === 'N') ? 0 : 0.75;
+  test(`vbatched gemm staged classes on ragged members (${dtype} ${transA}${transB} beta ${beta}) run on the host`, { skip, timeout: 900_000 }, () => {
+    const rng = new Rng(transA === 'N' ? 7 : 9);
+    const dir = mkdtempSync(join(tmpdir(), 'myriad-vbatch-'));
+    try {
+      const alpha = 0.625;
+      const shapes = raggedShapes(rng);
+      const plan = planVbatchedGemm({ dtype, transA, transB, alpha, beta, shapes: shapes.map(([m, n, k]) => ({ m, n, k })) }, tuningFor('sm_90', 'gemm'));
+      const staged = plan.launches.filter((l) => l.params.variant === 'vstaged');
+      assert.deepEqual(staged.map((l) => l.bound), [32, 24, 16, 8]);
+      for (const l of staged) {
+        // Zero rows enough that one block has members and zero rows, and one has zero rows only.
+        const perBlock = l.params.variant === 'vstaged' ? l.params.members : 1;
+        checkGemmRun(dir, rng, { dtype, transA, transB, alpha, beta, p: l.params, shapes: [...l.members].map((i) => shapes[i]!) }, 2 * perBlock - 1);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

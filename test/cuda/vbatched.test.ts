@@ -93,7 +93,7 @@ test('gemm: alpha = 0 reads neither A nor B (k = 0), beta = 1 with nothing to ad
   const p = planVbatchedGemm({ dtype: 'float64', transA: 'N', transB: 'N', alpha: 0, beta: 1, shapes }, tuningFor('sm_90', 'gemm'));
   assert.equal(p.launches.length, 0);
   const q = planVbatchedGemm({ dtype: 'float64', transA: 'N', transB: 'T', alpha: 0, beta: 0.5, shapes }, tuningFor('sm_90', 'gemm'));
-  assert.deepEqual(q.launches.map((l) => [l.bound, [...l.members], l.params.variant]), [[128, [2], 'vmma'], [8, [0], 'vsmall']]);
+  assert.deepEqual(q.launches.map((l) => [l.bound, [...l.members], l.params.variant]), [[128, [2], 'vmma'], [8, [0], 'vstaged']]);
   // float64 classes above 32 on the tensor cores where the card's table says so, the tiled kernel elsewhere.
   const f32 = planVbatchedGemm({ dtype: 'float32', transA: 'N', transB: 'T', alpha: 0, beta: 0.5, shapes }, tuningFor('sm_90', 'gemm'));
   assert.equal(f32.launches[0]!.params.variant, 'vtiled');
@@ -121,14 +121,14 @@ function vbatchedSources(): KernelSource[] {
 test('the class kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 900_000 }, async () => {
   // Default: one kernel of each design and precision; MYRIAD_FULL_COMPILE=1: all of them (176; the 40 float64 tensor-core
   // class kernels, vmma, had no spills, 2026-11-29).
-  const picks = new Set(['gemm_vsmall_dNT_c16_t64x4', 'gemm_vmma_dTN_c128_64x64x16_w4x2_s3_k8', 'gemm_vtiled_sTN_c512_64x64x16_t8x8_b0', 'potrf_vsmall_d_u_c24_w2', 'potrf_vreg_s_l_n64_pa_w4_nb8_b6', 'potrf_vpanel_d_u_ib16_kb16_pa_loop']);
+  const picks = new Set(['gemm_vstaged_dNT_c16_m4_t2x2', 'gemm_vmma_dTN_c128_64x64x16_w4x2_s3_k8', 'gemm_vtiled_sTN_c512_64x64x16_t8x8_b0', 'potrf_vsmall_d_u_c24_w2', 'potrf_vreg_s_l_n64_pa_w4_nb8_b6', 'potrf_vpanel_d_u_ib16_kb16_pa_loop']);
   const sources = compileSet(vbatchedSources(), (e) => picks.has(e));
   const results = await compileForSm90(sources, 2);
   assert.deepEqual(compileFailures(results, (r) => (r.spillStores > 0 ? `${r.spillStores} bytes of spill stores` : undefined)), []);
 });
 
 test('the GPU file test/gpu/vbatched.test.ts compiles at most VBATCHED_GPU_KERNELS kernels (its calls planned here)', () => {
-  // 428 on sm_90: gemm 144 class kernels and 144 per size (the compared members, those beyond 512), potrf 32 and 58,
+  // 425 on sm_90: gemm 144 class kernels and 141 per size (the compared members, those beyond 512), potrf 32 and 58,
   // getrf 18 (the blocked classes a panel and an update kernel) and 32 (28 compared shapes, the blocked design's two kernels of both dtypes).
   const dev = new PlanningDevice(H100);
   const backend = new CudaBackend(dev, 'planning');

@@ -1,7 +1,7 @@
 /**
  * Variable-size batches by size class (route 'vbatched': gemm, potrf and getrf) on the GPU against the
  * CPU reference, on fresh random data: one batch per case mixes orders 0 .. 600 (zeros, ones, every
- * order 1-40, members of every class and beyond the last), ragged leading dimensions and gaps, in
+ * order 1-40, members of every class and beyond the last; gemm: up to 33 ragged in m, n and k), ragged leading dimensions and gaps, in
  * shuffled order; outputs are poisoned (NaN in C where beta = 0) and every element outside the
  * members checked unchanged. gemm: both dtypes, all transposes, beta 0 and not; potrf: both
  * dtypes and triangles, a member failing at a planted column and one with a NaN in every class,
@@ -13,8 +13,8 @@
  *
  * Compile time: the per-size path compiles a kernel per distinct shape, so comparing every member
  * would compile hundreds per case (the earlier form of this file ran past 480 s). Here the file
- * compiles 428 kernels in all on sm_90 (counted on a planning device by test/cuda/vbatched.test.ts,
- * at most VBATCHED_GPU_KERNELS): gemm 144 class kernels (16 cases x 9 classes) and 144 per size
+ * compiles 425 kernels in all on sm_90 (counted on a planning device by test/cuda/vbatched.test.ts,
+ * at most VBATCHED_GPU_KERNELS): gemm 144 class kernels (16 cases x 9 classes) and 141 per size
  * (the compared members and those beyond 512), potrf 32 class kernels and 58 per size, getrf 18
  * class kernels and 32 per size (the compared members above 128 and those beyond 512 share the
  * blocked design's two kernels). They are

@@ -97,7 +97,8 @@ export interface GemmLayout {
 }
 
 /**
- * A gemm case's members: m the order, n and k near it; from 300 up one of m, n, k is small in turn
+ * A gemm case's members: m the order, n and k near it; from 2 to 33 one of m, n, k drawn in 1..order
+ * in turn (members ragged in all three inside a class); from 300 up one of m, n, k is small in turn
  * (the member stays in its class or beyond 512, and the test's reference product stays cheap).
  * Compared bit for bit (where both paths run the same arithmetic: float32 every member, the small
  * and tiled kernels sum k in order; float64 the very-small kernel's sizes, up to smallMaxDim, k > 0).
@@ -108,6 +109,8 @@ export function gemmLayout(c: GemmCase, arch: string): GemmLayout {
     let m = s, n = Math.max(0, s - rng.int(0, 2)), k = s === 0 ? rng.int(0, 3) : Math.max(0, s + rng.int(-1, 1));
     const thin = 1 + rng.int(0, 7);
     if (s >= 300) { if (q % 3 === 0) m = thin; else if (q % 3 === 1) n = thin; else k = thin; }
+    // The staged classes (up to 32) and the first member beyond: one of m, n, k drawn below the order in turn.
+    if (s >= 2 && s <= 33) { const r = rng.int(1, s); if (q % 3 === 0) m = r; else if (q % 3 === 1) n = r; else k = r; }
     return { m, n, k };
   });
   const a = vbatchedLayout(rng, shapes.map((s): [number, number] => (c.transA === 'N' ? [s.m, s.k] : [s.k, s.m])));

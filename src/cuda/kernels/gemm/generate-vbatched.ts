@@ -25,10 +25,11 @@ import type { GemmKernelShape, MmaGemmParams, TiledGemmParams, VmmaGemmParams, V
 export const GEMM_VBATCH_POINTERS = 3;
 export const GEMM_VBATCH_INTS = 6;
 
-const PARAMETERS = 'real* const* __restrict__ ptrs, const int* __restrict__ dims, int count, real alpha, real beta';
+/** Every class kernel's parameter list (the launchers pass the two tables, the count, alpha and beta). */
+export const VBATCH_PARAMETERS = 'real* const* __restrict__ ptrs, const int* __restrict__ dims, int count, real alpha, real beta';
 
 /** The member's sizes and pointers, as every class kernel reads them (`member`: its index in the launch). */
-function memberOpening(member: string): string {
+export function memberOpening(member: string): string {
   return `const int* dm = dims + ${GEMM_VBATCH_INTS} * (long long)(${member});
   const int m = dm[0], n = dm[1], k = dm[2], ldA = dm[3], ldB = dm[4], ldC = dm[5];
   const real* a = ptrs[${GEMM_VBATCH_POINTERS} * (long long)(${member})];
@@ -36,7 +37,7 @@ function memberOpening(member: string): string {
   real* c = ptrs[${GEMM_VBATCH_POINTERS} * (long long)(${member}) + 2];`;
 }
 
-const transTag = (p: { transA: string; transB: string }): string => `${p.transA}${p.transB}`;
+export const transTag = (p: { transA: string; transB: string }): string => `${p.transA}${p.transB}`;
 
 function validateVsmall(p: VsmallGemmParams): void {
   const bad = (why: string): never => { throw new Error(`invalid vbatched small gemm params (${why}): ${JSON.stringify(p)}`); };
@@ -61,7 +62,7 @@ export function generateVsmallGemm(p: VsmallGemmParams): KernelSource {
 ${precisionPrelude(p.dtype)}
 
 extern "C" __global__ void __launch_bounds__(${threads}) ${entry}(
-    ${PARAMETERS})
+    ${VBATCH_PARAMETERS})
 {
   constexpr int TEAM = ${p.team};            // threads per member
   constexpr int TBC = ${p.tbc};              // members per block
@@ -117,7 +118,7 @@ const CLASS_PROLOGUE = `const int batch = blockIdx.z * gridDim.y + blockIdx.y;
 export function generateVtiledGemm(p: VtiledGemmParams): KernelSource {
   if (!Number.isInteger(p.bound) || p.bound < 1) throw new Error(`invalid vbatched tiled gemm params (bound): ${JSON.stringify(p)}`);
   const entry = `gemm_vtiled_${precisionLetter(p.dtype)}${transTag(p)}_c${p.bound}_${p.bm}x${p.bn}x${p.bk}_t${p.tm}x${p.tn}${p.betaZero ? '_b0' : ''}`;
-  return tiledGemmSource(vtiledAsTiled(p), { entry, parameters: PARAMETERS, unused: '', prologue: CLASS_PROLOGUE });
+  return tiledGemmSource(vtiledAsTiled(p), { entry, parameters: VBATCH_PARAMETERS, unused: '', prologue: CLASS_PROLOGUE });
 }
 
 /** The uniform mma parameters a class kernel runs (its operands as pointer arrays, no tile groups). */
@@ -136,5 +137,5 @@ export function generateVmmaGemm(p: VmmaGemmParams): KernelSource {
   if (!Number.isInteger(p.bound) || p.bound < 1) throw new Error(`invalid vbatched mma gemm params (bound): ${JSON.stringify(p)}`);
   const m = vmmaAsMma(p);
   const entry = `gemm_vmma_d${transTag(p)}_c${p.bound}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}_k${m.mmaK ?? 8}${p.betaZero ? '_b0' : ''}`;
-  return mmaGemmSource(m, { entry, parameters: PARAMETERS, unused: '', prologue: CLASS_PROLOGUE });
+  return mmaGemmSource(m, { entry, parameters: VBATCH_PARAMETERS, unused: '', prologue: CLASS_PROLOGUE });
 }

@@ -9,7 +9,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { DType } from '../../../core/dtype.js';
 import type { GemmRequest, Op } from '../../../core/ops.js';
 import { tuningFor, type GemmTuning } from '../../model/tuning/index.js';
-import { arg, type DeviceArray, type GpuDevice, type KernelArg, type LaunchConfig } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
@@ -19,6 +19,7 @@ import { driverSection } from '../common/driver-section.js';
 import {
   GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, classTiles, generateVmmaGemm, generateVsmallGemm, generateVtiledGemm, vmmaGemmShape, vsmallGemmShape, vtiledGemmShape,
 } from './generate-vbatched.js';
+import { generateVstagedGemm, vstagedGemmShape } from './generate-vstaged.js';
 import { gemmCuda } from './launch.js';
 import type { VbatchedGemmParams } from './params.js';
 import { gemmMemberSize, planVbatchedGemmSizes, type VbatchedGemmPlan } from './plan-vbatched.js';
@@ -34,12 +35,18 @@ export interface GemmVbatchedOptions {
 }
 
 /** The generated source of a class kernel. */
-export function vbatchedGemmSource(p: VbatchedGemmParams): ReturnType<typeof generateVsmallGemm> {
-  return p.variant === 'vsmall' ? generateVsmallGemm(p) : p.variant === 'vmma' ? generateVmmaGemm(p) : generateVtiledGemm(p);
+export function vbatchedGemmSource(p: VbatchedGemmParams): KernelSource {
+  switch (p.variant) {
+    case 'vstaged': return generateVstagedGemm(p);
+    case 'vsmall': return generateVsmallGemm(p);
+    case 'vmma': return generateVmmaGemm(p);
+    case 'vtiled': return generateVtiledGemm(p);
+  }
 }
 
-/** The launch of a class kernel over `n` members (grid x: the members' blocks or the class's tiles; y, z: members). */
+/** The launch of a class kernel over `n` members (grid x: the members' blocks, or the class's tiles with y, z the members). */
 export function vbatchedGemmLaunch(p: VbatchedGemmParams, n: number): LaunchConfig {
+  if (p.variant === 'vstaged') return { grid: [Math.ceil(n / p.members), 1, 1], block: [vstagedGemmShape(p).threads, 1, 1] };
   if (p.variant === 'vsmall') return { grid: [Math.ceil(n / p.tbc), 1, 1], block: [vsmallGemmShape(p).threads, 1, 1] };
   const shape = p.variant === 'vmma' ? vmmaGemmShape(p) : vtiledGemmShape(p);
   const y = Math.min(n, GRID_YZ_MAX);

@@ -99,9 +99,10 @@ export interface GemmKernelShape {
 
 /**
  * One size class of a variable batch (generate-vbatched.ts, common/vbatch.ts): members whose
- * m, n, k are at most `bound`, their pointers and sizes read from device tables. `vsmall` (bound
- * <= 32): `team` threads per member, `tbc` members per block, one thread per element of C in turn,
- * A and B read straight from memory; `vtiled`: the tiled kernel (generate-tiled.ts) over the
+ * m, n, k are at most `bound`, their pointers and sizes read from device tables. `vstaged` (bound
+ * <= 32, below): operands staged in shared memory; `vsmall` (bound <= 32, the team design, where a
+ * tuning table asks for it): `team` threads per member, `tbc` members per
+ * block, one thread per element of C in turn, A and B read straight from memory; `vtiled`: the tiled kernel (generate-tiled.ts) over the
  * class's tiles, the tiles outside a member's C leaving at once; `vmma` the same with the FP64
  * tensor-core kernel (generate-mma.ts).
  */
@@ -114,6 +115,26 @@ export interface VsmallGemmParams {
   readonly bound: number;
   readonly team: number;
   readonly tbc: number;
+}
+
+/**
+ * The staged design of the classes up to 32 (generate-vstaged.ts): `members` members per block,
+ * each member's op(A) and op(B) copied into shared memory by coalesced loads, zero-padded to the
+ * class bound, so the inner product is a fully unrolled loop of `bound` steps with no masks; each
+ * thread a `tm` x `tn` tile of the member's C (rows i, i + bound / tm, ...; columns likewise).
+ */
+export interface VstagedGemmParams {
+  readonly variant: 'vstaged';
+  readonly dtype: DType;
+  readonly transA: Op;
+  readonly transB: Op;
+  readonly betaZero: boolean;
+  readonly bound: number;
+  /** Members per block. */
+  readonly members: number;
+  /** Rows and columns of C per thread; each divides the bound. */
+  readonly tm: number;
+  readonly tn: number;
 }
 
 export interface VtiledGemmParams extends TiledConfig {
@@ -135,4 +156,4 @@ export interface VmmaGemmParams extends MmaConfig {
   readonly bound: number;
 }
 
-export type VbatchedGemmParams = VsmallGemmParams | VtiledGemmParams | VmmaGemmParams;
+export type VbatchedGemmParams = VsmallGemmParams | VstagedGemmParams | VtiledGemmParams | VmmaGemmParams;

@@ -1,7 +1,7 @@
 /**
  * Pure: the launches of a variable-size batched GEMM. A member's size is max(m, n, k) (k = 0 where
  * alpha = 0); members with nothing to do (m = 0, n = 0, or k = 0 with beta = 1) are left out; the
- * rest go to the classes of common/vbatch.ts: classes up to 32 the `vsmall` kernel, larger ones
+ * rest go to the classes of common/vbatch.ts: classes up to 32 the `vstaged` kernel, larger ones
  * the tensor-core kernel (float64, where the card's table sets `vbatchedMma`) or else the tiled
  * kernel, with the tuning table's block sizes for the class bound (the uniform planner's
  * bands, keyed by the bound instead of the size; float32 at most the band of 96, see below). Members beyond VBATCH_MAX: the per-size path.
@@ -39,13 +39,22 @@ export interface VbatchedGemmPlan {
   readonly large: readonly number[];
 }
 
-/** Threads per member and members per block of the vsmall classes (about 2 to 8 elements of C per thread). */
-const VSMALL_SHAPE: Readonly<Record<number, { team: number; tbc: number }>> = {
-  8: { team: 32, tbc: 8 },
-  16: { team: 64, tbc: 4 },
-  24: { team: 128, tbc: 2 },
-  32: { team: 128, tbc: 2 },
+/**
+ * The staged design's shape per class bound (generate-vstaged.ts), from its model: a team of
+ * 16-64 threads a member (a tile of 2 x 2 to 4 x 4 elements of C a thread, so a member's loads and
+ * the unrolled product share few threads), members enough for blocks of 128-256 threads, the
+ * operands' shared memory (float64: 8.7 to 37.5 KiB a block) leaving room for at least five
+ * blocks an SM. A tuning table's `vbatchedSmall` overrides a class.
+ */
+const VSTAGED_SHAPE: Readonly<Record<number, { members: number; tm: number; tn: number }>> = {
+  8: { members: 16, tm: 2, tn: 2 },
+  16: { members: 4, tm: 2, tn: 2 },
+  24: { members: 4, tm: 3, tn: 3 },
+  32: { members: 2, tm: 4, tn: 4 },
 };
+
+/** The largest class the staged and team designs take. */
+export const VBATCHED_SMALL_MAX = 32;
 
 /**
  * float32 classes take the table's band for at most this size: the larger band's 256-thread
@@ -98,14 +107,20 @@ function gemmClassLaunches(p: Omit<VbatchedGemmProblem, 'shapes'>, { classes, or
 }
 
 /**
- * The kernel of the class of `bound`: the vsmall design for the classes up to 32, else the tiled
- * design with the table's band for the bound. Any bound above 32 has one (the classes of
+ * The kernel of the class of `bound`: the staged design for the classes up to 32 (or the team
+ * design where the tuning table asks for it), else the tensor-core or tiled design with the
+ * table's band for the bound. Any bound above 32 has one (the classes of
  * common/vbatch.ts, and the device-sized batches' class of their largest members).
  */
 export function gemmClassParams(p: Pick<VbatchedGemmProblem, 'dtype' | 'transA' | 'transB' | 'beta'>, bound: number, tuning: GemmTuning): VbatchedGemmParams {
   const common = { dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.beta === 0 };
-  const small = VSMALL_SHAPE[bound];
-  if (small !== undefined) return { variant: 'vsmall', ...common, bound, ...small };
+  if (bound <= VBATCHED_SMALL_MAX) {
+    const shape = tuning.vbatchedSmall?.[p.dtype]?.[bound];
+    if (shape?.design === 'team') return { variant: 'vsmall', ...common, bound, team: shape.team, tbc: shape.tbc };
+    const staged = shape ?? VSTAGED_SHAPE[bound];
+    if (staged === undefined) throw new Error(`no staged gemm shape for class bound ${bound}`);
+    return { variant: 'vstaged', ...common, bound, members: staged.members, tm: staged.tm, tn: staged.tn };
+  }
   if (p.dtype === MMA_DTYPE && tuning.vbatchedMma === true) {
     const { tileGroup: _tileGroup, ...config } = mmaConfigFor(p.transA, p.transB, vmmaBandKey(bound, tuning), tuning);
     return { variant: 'vmma', ...common, bound, ...config };

@@ -91,6 +91,15 @@ export interface SmallWinner {
   readonly stageC?: boolean;
 }
 
+/**
+ * A class kernel of variable-size batches up to 32 (gemm/plan-vbatched.ts): the staged design
+ * (operands in shared memory, `members` a block, a `tm` x `tn` tile of C a thread) or the team
+ * design (`team` threads a member, `tbc` members a block, operands read from memory).
+ */
+export type VbatchedSmallShape =
+  | { readonly design: 'staged'; readonly members: number; readonly tm: number; readonly tn: number }
+  | { readonly design: 'team'; readonly team: number; readonly tbc: number };
+
 export interface GemmTuning {
   /** Use the very-small kernel (constant sizes, unrolled) when m, n, k are all <= this (at most 32). */
   readonly smallMaxDim: { readonly [D in DType]: number };
@@ -118,6 +127,11 @@ export interface GemmTuning {
    * false: the tiled kernel (the default table: set per card where it was measured).
    */
   readonly vbatchedMma?: boolean;
+  /**
+   * The class kernels of variable-size batches up to 32, per dtype and class bound (8, 16, 24,
+   * 32); a class absent here takes the planner's staged shape for its bound.
+   */
+  readonly vbatchedSmall?: { readonly [D in DType]?: Readonly<Record<number, VbatchedSmallShape>> };
   /**
    * Bands of the TMA-fed design (sm_90; float64 strided batches with 16-byte aligned operands),
    * taken only where forced (`variant: 'tma'`) until measured; absent: the design has no table.

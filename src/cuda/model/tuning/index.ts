@@ -31,7 +31,7 @@ import type { QlThreadTuning } from './ql-thread-types.js';
 import { defaultMultiTuning } from './multi-default.js';
 import type { MultiTuning } from './multi-types.js';
 
-export type { ComplexGemmTuning, GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner, TmaBand, TmaConfig } from './gemm-types.js';
+export type { ComplexGemmTuning, GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner, TmaBand, TmaConfig, VbatchedSmallShape } from './gemm-types.js';
 export type { RoutingThresholds, Tsm2Tuning, Tsm2rTuning, Tsm2lTuning } from './tsm2-types.js';
 export type { TrsmTuning } from './trsm-types.js';
 export type { LauumTuning, SyrkTuning } from './syrk-types.js';
