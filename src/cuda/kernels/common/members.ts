@@ -6,6 +6,7 @@
  */
 import { batchCount, type Batch, type ListEntry, type MatrixView } from '../../../core/batch.js';
 import type { DeviceArray } from '../../runtime/types.js';
+import type { HostFrame } from './host-scratch.js';
 
 /**
  * The per-member fields of a device batch in flat arrays, read once (for a variable batch: one
@@ -28,15 +29,17 @@ export interface MemberFields {
   readonly baseHi: Float64Array;
 }
 
-export function memberFields(b: Batch<DeviceArray>): MemberFields {
+/** `frame`: the fields' arrays come from it (valid until it ends); absent, fresh arrays. */
+export function memberFields(b: Batch<DeviceArray>, frame?: HostFrame): MemberFields {
   const count = batchCount(b);
-  const rows = new Int32Array(count), cols = new Int32Array(count), ld = new Int32Array(count);
-  const offset = new Float64Array(count);
-  const slot = new Int32Array(count);
+  const rows = int32s(count, frame), cols = int32s(count, frame), ld = int32s(count, frame);
+  const offset = frame === undefined ? new Float64Array(count) : frame.float64(count);
+  const slot = int32s(count, frame);
   const arrays: DeviceArray[] = [];
   if (b.kind === 'strided') {
     rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld);
     for (let i = 0; i < count; i++) offset[i] = b.offset + i * b.stride;
+    slot.fill(0);
     arrays.push(b.data);
   } else {
     if (b.kind !== 'variable') { rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld); }
@@ -50,6 +53,9 @@ export function memberFields(b: Batch<DeviceArray>): MemberFields {
   });
   return { count, rows, cols, ld, offset, slot, arrays, baseLo, baseHi };
 }
+
+/** `length` int32 entries from `frame` (contents undefined), or fresh ones. */
+export const int32s = (length: number, frame: HostFrame | undefined): Int32Array => (frame === undefined ? new Int32Array(length) : frame.int32(length));
 
 /**
  * The member loop of memberFields for a list or variable batch (`shapes`: read each member's rows,
