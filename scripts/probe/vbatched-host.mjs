@@ -1,17 +1,19 @@
 // The host side of variable-size batches on the GPU route, without a GPU: where a call of 200,000
 // device-resident members (the --vbatched bench's workloads, its generators) spends its host time.
 //
-//   npm run build && node scripts/probe/vbatched-host.mjs [a|b] [op ...] [--repeats N] [--no-profile]
+//   npm run build && node scripts/probe/vbatched-host.mjs [a|b] [op ...] [--repeats N] [--profile [--other]]
 //
 // Each op on a stub device (a PlanningDevice with the H200's info: kernels, uploads and launches
 // are no-ops, so what is timed is the host's work alone), per member of the batch:
 // - validate: the API's validation of the call (prepare.ts VALIDATORS: shapes, buffers, overlaps);
 // - route:    the router's choice without a force (every candidate's `covers` up to the one taken);
-// - launcher: the route 'vbatched' forced, as the bench times it (runRouted), split by a CPU
-//             profile of the same calls into its stages: reading the members, classing, the
-//             tables, trsm's update blocks, the plans, garbage collection and the rest;
+// - launcher: the route 'vbatched' forced, as the bench times it (runRouted); with --profile split
+//             by a CPU profile of the same calls into its stages (reading the members, classing,
+//             the tables, trsm's update blocks, the plans, garbage collection, the rest: sampled
+//             wall time, by function name, an inlined function counted in its caller's);
 // - api:      the whole public call (ctx.<op>) on a context over the stub, its route forced to 'vbatched'.
-// The fastest of --repeats calls after two warm-ups (a loaded machine's slow calls are its load's;
+// CPU time of the process (so other processes' load does not count), the fastest of --repeats calls
+// after two warm-ups (a loaded machine's slow calls are its load's;
 // the profile: over all of them; --other lists the functions of the profile's 'other'). This
 // machine's numbers, not the GPU host's: compare before and after on one machine.
 import { Session } from 'node:inspector';
@@ -33,8 +35,8 @@ const H200 = {
 const args = process.argv.slice(2);
 const flag = (name) => { const i = args.indexOf(name); if (i < 0) return undefined; const v = args[i + 1]; args.splice(i, 2); return v; };
 const repeats = Number(flag('--repeats') ?? 7);
-const profile = !args.includes('--no-profile');
-const rest = args.filter((a) => a !== '--no-profile' && a !== '--other');
+const profile = args.includes('--profile');
+const rest = args.filter((a) => a !== '--profile' && a !== '--other');
 const workload = rest[0] === 'a' || rest[0] === 'b' ? rest.shift() : 'a';
 const ops = rest.length > 0 ? rest : VBATCHED_OPS;
 
@@ -50,10 +52,13 @@ const STAGES = [
 
 const showOther = args.includes('--other');
 
+/** CPU milliseconds of the process (user + system): what a call costs whatever else the machine runs. */
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+
 function timed(run) {
   for (let i = 0; i < 2; i++) run();
   const ms = [];
-  for (let i = 0; i < repeats; i++) { const t = performance.now(); run(); ms.push(performance.now() - t); }
+  for (let i = 0; i < repeats; i++) { const t = cpuMs(); run(); ms.push(cpuMs() - t); }
   return Math.min(...ms);
 }
 
@@ -92,7 +97,7 @@ const sizes = logUniformSizes(count, max, workload === 'a' ? 1 : 2);
 const elements = sizes.reduce((s, n) => s + n * n, 0);
 const nsPer = (ms) => (ms * 1e6 / count).toFixed(1);
 
-console.log(`workload ${workload}: ${count} members, sizes 1-${max}; ns per member (this machine), the fastest of ${repeats}`);
+console.log(`workload ${workload}: ${count} members, sizes 1-${max}; CPU ns per member (this machine), the fastest of ${repeats}`);
 const header = ['op', 'validate', 'route (taken)', 'launcher', 'api', ...(profile ? [...STAGES.map(([s]) => s), 'other'] : [])];
 console.log(header.join(' | '));
 for (const op of ops) {
@@ -101,17 +106,19 @@ for (const op of ops) {
   const info = dev.alloc('int32', count);
   const ipiv = dev.alloc('int32', count * max);
   const request = vbatchedRequest(op, sizes, data, info, ipiv);
+  // The public arguments: the request less the pivot stride (the API derives it).
+  const { pivotStride: _stride, ...input } = request;
   const validator = VALIDATORS[op];
   const hostInts = (n) => new Int32Array(n);
-  const validate = timed(() => validator(request, hostInts));
-  const validated = validator(request, hostInts);
+  const validate = timed(() => validator(input, hostInts));
+  const validated = validator(input, hostInts);
   let taken = '';
   const route = timed(() => { taken = choose(op, validated, dev).name; });
   const launcher = timed(() => runRouted(op, dev, validated, 'vbatched'));
   const backend = new CudaBackend(dev, 'probe');
   backend.force = { [op]: 'vbatched' };
   const ctx = new Context('cuda', backend, backend, () => {});
-  const api = timed(() => ctx[op](request));
+  const api = timed(() => ctx[op](input));
   const row = [op, nsPer(validate), `${nsPer(route)} (${taken})`, nsPer(launcher), nsPer(api)];
   if (profile) {
     const split = await stageSplit(() => runRouted(op, dev, validated, 'vbatched'), repeats);

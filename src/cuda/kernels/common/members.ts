@@ -167,6 +167,26 @@ export function severalShapes(fields: readonly Int32Array[]): boolean {
   return false;
 }
 
+/** A shape field of a batch's members. */
+export type ShapeField = 'rows' | 'cols' | 'ld';
+
+/** Member i's `field` (a strided or list batch's members all have the batch's). */
+export const shapeField = (b: Batch<unknown>, field: ShapeField, i: number): number => (b.kind === 'variable' ? b.matrices[i]![field] : b[field]);
+
+/**
+ * severalShapes on the members themselves: whether some member of `count` differs from member 0 in
+ * one of `fields` (a batch and a field each), read where they are (a router's `covers`, asked on
+ * every call, makes no array; a variable batch of several shapes usually answers at member 1).
+ */
+export function severalShapesIn(fields: readonly (readonly [Batch<unknown>, ShapeField])[], count: number): boolean {
+  for (const [b, field] of fields) {
+    if (b.kind !== 'variable') continue;
+    const m = b.matrices, first = m[0]![field];
+    for (let i = 1; i < count; i++) if (m[i]![field] !== first) return true;
+  }
+  return false;
+}
+
 /** The addresses of members `members` of `f`, in that order (a pointer array's contents). */
 export function memberAddresses(f: MemberFields, members: ArrayLike<number>, bytes: number): BigInt64Array {
   const table = new BigInt64Array(members.length);

@@ -11,8 +11,9 @@ import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchCo
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
-import { releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { HostScratch, type HostFrame } from '../common/host-scratch.js';
+import { addressWords, int32s, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
+import { releaseMemberTables, uploadBuiltTables } from '../common/vbatch.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelVbatchedSource } from './generate-panel.js';
 import { potrfRegisterVbatchedSource } from './generate-register.js';
@@ -46,7 +47,12 @@ export function vbatchedPotrfLaunch(c: PotrfVbatchedParams, n: number): LaunchCo
 export function potrfVbatchedCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>, opts: PotrfVbatchedOptions = {}): void {
   if (batchCount(r.a) === 0) return;
   // Flat per-member fields: a call of 200,000 members makes no object per member.
-  potrfVbatchedFields(dev, r, memberFields(r.a), opts);
+  const frame = HostScratch.of(dev).frame();
+  try {
+    potrfVbatchedFields(dev, r, memberFields(r.a, frame), opts);
+  } finally {
+    frame.end();
+  }
 }
 
 /** potrfVbatchedCuda on A already read into flat fields (`a`: those of r.a), for a composition that reads A's members once (posv). */
@@ -57,8 +63,7 @@ export function potrfVbatchedFields(dev: GpuDevice, r: PotrfRequest<DeviceArray,
   const plan = planVbatchedPotrf({ dtype, uplo: r.uplo, orders: a.rows, sharedLimit: sharedLimit(dev) }, tuning);
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
-    const tables = potrfMemberTables(plan, a, elementBytes(dtype));
-    const uploaded = uploadMemberTables(dev, tables.pointers, 1, tables.ints, POTRF_VBATCH_INTS);
+    const uploaded = uploadBuiltTables(dev, 1, POTRF_VBATCH_INTS, (frame) => potrfMemberTables(plan, a, elementBytes(dtype), frame));
     try {
       let first = 0;
       for (const l of plan.launches) {
@@ -76,11 +81,14 @@ export function potrfVbatchedFields(dev: GpuDevice, r: PotrfRequest<DeviceArray,
   if (plan.large.length > 0) largeMembers(dev, dtype, r, a, plan.large);
 }
 
-/** The two tables of a plan's members, in launch order: a pointer (offset folded in) and n, ld, batch index per member. */
-export function potrfMemberTables(plan: VbatchedPotrfPlan, a: MemberFields, bytes: number): { pointers: BigInt64Array; ints: Int32Array } {
+/**
+ * The two tables of a plan's members, in launch order: a pointer (offset folded in) and n, ld, batch
+ * index per member; every entry written. `frame`: the tables come from it; absent, fresh arrays.
+ */
+export function potrfMemberTables(plan: VbatchedPotrfPlan, a: MemberFields, bytes: number, frame?: HostFrame): { pointers: BigInt64Array; ints: Int32Array } {
   const members = plan.order.length, place = plan.place;
-  const pointers = new BigInt64Array(members);
-  const ints = new Int32Array(members * POTRF_VBATCH_INTS);
+  const pointers = frame === undefined ? new BigInt64Array(members) : frame.bigint64(members);
+  const ints = int32s(members * POTRF_VBATCH_INTS, frame);
   const words = addressWords(pointers);
   // Batch order, each member's row written at its place: the fields are read in sequence.
   const n = a.rows, ld = a.ld;
