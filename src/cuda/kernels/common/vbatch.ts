@@ -118,14 +118,15 @@ export const NO_WORK = -1;
 /**
  * Pure: the classes of members whose sizes are `sizes` (undefined or NO_WORK: the member needs no
  * work and is left out), largest class first, each class's members by size descending, ties in
- * batch order.
+ * batch order. `frame`: order and place come from it (valid until it ends: a launcher's plan
+ * that is not kept); absent, fresh arrays.
  *
  * One counting sort by size, in O(count + VBATCH_MAX): a class is a range of sizes, so the members
  * sorted by size descending (stably) are already the classes from the largest down, each in the
  * order it launches in. A call of 200,000 members costs about a millisecond here, where a Map of
  * arrays and a comparator sort per class cost tens.
  */
-export function planClasses(sizes: ArrayLike<number | undefined>): ClassPlan {
+export function planClasses(sizes: ArrayLike<number | undefined>, frame?: HostFrame): ClassPlan {
   const count = sizes.length;
   const perSize = new Int32Array(VBATCH_MAX + 1);
   const large: number[] = [];
@@ -134,8 +135,8 @@ export function planClasses(sizes: ArrayLike<number | undefined>): ClassPlan {
   const next = new Int32Array(VBATCH_MAX + 1);
   let placed = 0;
   for (let d = VBATCH_MAX; d >= 0; d--) { next[d] = placed; placed += perSize[d]!; }
-  const order = new Int32Array(placed);
-  const place = new Int32Array(count).fill(-1);
+  const order = frame === undefined ? new Int32Array(placed) : frame.int32(placed);
+  const place = (frame === undefined ? new Int32Array(count) : frame.int32(count)).fill(-1);
   placeMembers(sizes, next, order, place);
   // Class c takes the sizes (bound of class c - 1, bound of c]; size 0 is in the first.
   const classes: SizeClass[] = [];

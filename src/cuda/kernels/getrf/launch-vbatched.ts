@@ -28,7 +28,7 @@ import { getrfMemberSize, planVbatchedGetrfSizes, type VbatchedGetrfPlan } from 
 
 export interface GetrfVbatchedOptions {
   readonly tuning?: GetrfTuning;
-  /** Called with the plan before anything is launched (tests, benchmarks). */
+  /** Called with the plan before anything is launched (tests, benchmarks); its member arrays are valid during the call only. */
   readonly onPlan?: (plan: VbatchedGetrfPlan) => void;
 }
 
@@ -93,7 +93,17 @@ export function getrfVbatchedFields(dev: GpuDevice, r: GetrfRequest<DeviceArray,
   if (count === 0) return;
   const dtype = deviceDtype(r.a);
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
-  const plan = planSizes(dev, dtype, f, tuning);
+  const frame = HostScratch.of(dev).frame();
+  try {
+    getrfPlanned(dev, r, f, planVbatchedGetrfSizes(dtype, memberSizes(f.rows, f.cols, frame), sharedLimit(dev), tuning, frame), opts);
+  } finally {
+    frame.end();
+  }
+}
+
+/** The launches of `plan` (its member arrays in the caller's host scratch frame). */
+function getrfPlanned(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>, f: MemberFields, plan: VbatchedGetrfPlan, opts: GetrfVbatchedOptions): void {
+  const dtype = deviceDtype(r.a);
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
     const uploaded = uploadBuiltTables(dev, 1, GETRF_VBATCH_INTS, (frame) => getrfMemberTables(plan, f, elementBytes(dtype), frame));
@@ -122,16 +132,6 @@ export function getrfVbatchedFields(dev: GpuDevice, r: GetrfRequest<DeviceArray,
     }
   }
   if (plan.large.length > 0) largeMembers(dev, dtype, r, f, plan.large);
-}
-
-/** The plan of `f`'s members, their sizes in a host scratch frame while it is made. */
-function planSizes(dev: GpuDevice, dtype: DType, f: MemberFields, tuning: GetrfTuning): VbatchedGetrfPlan {
-  const frame = HostScratch.of(dev).frame();
-  try {
-    return planVbatchedGetrfSizes(dtype, memberSizes(f.rows, f.cols, frame), sharedLimit(dev), tuning);
-  } finally {
-    frame.end();
-  }
 }
 
 /** Each member's getrfMemberSize, its loop alone in a function (no code after it that never ran). */

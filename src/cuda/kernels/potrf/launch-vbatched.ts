@@ -24,7 +24,7 @@ import { planVbatchedPotrf, type VbatchedPotrfPlan } from './plan-vbatched.js';
 
 export interface PotrfVbatchedOptions {
   readonly tuning?: PotrfTuning;
-  /** Called with the plan before anything is launched (tests, benchmarks). */
+  /** Called with the plan before anything is launched (tests, benchmarks); its member arrays are valid during the call only. */
   readonly onPlan?: (plan: VbatchedPotrfPlan) => void;
 }
 
@@ -60,7 +60,17 @@ export function potrfVbatchedFields(dev: GpuDevice, r: PotrfRequest<DeviceArray,
   if (a.count === 0) return;
   const dtype = deviceDtype(r.a);
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'potrf');
-  const plan = planVbatchedPotrf({ dtype, uplo: r.uplo, orders: a.rows, sharedLimit: sharedLimit(dev) }, tuning);
+  const frame = HostScratch.of(dev).frame();
+  try {
+    potrfPlanned(dev, r, a, planVbatchedPotrf({ dtype, uplo: r.uplo, orders: a.rows, sharedLimit: sharedLimit(dev) }, tuning, frame), opts);
+  } finally {
+    frame.end();
+  }
+}
+
+/** The launches of `plan` (its member arrays in the caller's host scratch frame). */
+function potrfPlanned(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>, a: MemberFields, plan: VbatchedPotrfPlan, opts: PotrfVbatchedOptions): void {
+  const dtype = deviceDtype(r.a);
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
     const uploaded = uploadBuiltTables(dev, 1, POTRF_VBATCH_INTS, (frame) => potrfMemberTables(plan, a, elementBytes(dtype), frame));
