@@ -115,12 +115,13 @@ export function memberShapes(b: Batch<unknown>): MemberShapes {
  * Members that all lie in one array `d`, at element offsets `offsets` (a scratch array a launcher
  * lays out itself): the address fields only (putAddress reads them); their shapes are the caller's.
  */
-export function arrayFields(d: DeviceArray, offsets: Float64Array): MemberFields {
+export function arrayFields(d: DeviceArray, offsets: Float64Array, frame?: HostFrame): MemberFields {
   const count = offsets.length;
   const p = BigInt.asUintN(64, d.ptr);
-  const none = new Int32Array(count);
+  // rows, cols and ld are zeros (putAddress reads none of them); every slot is array 0.
+  const none = int32s(count, frame).fill(0);
   return {
-    count, rows: none, cols: none, ld: none, offset: offsets, slot: new Int32Array(count), arrays: [d],
+    count, rows: none, cols: none, ld: none, offset: offsets, slot: none, arrays: [d],
     baseLo: Float64Array.of(Number(p & 0xffffffffn)), baseHi: Float64Array.of(Number(p >> 32n)),
   };
 }

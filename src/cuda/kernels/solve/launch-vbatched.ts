@@ -121,7 +121,7 @@ function writeSolveTables(dtype: DType, fb: MemberFields, kept: KeptMembers, asi
   // Each member's copy in the aside array, one after the other.
   const places = frame.float64(aside === undefined ? 0 : n);
   if (aside !== undefined) for (let q = 0, at = 0; q < n; q++) { places[q] = at; at += fb.rows[kept.order[q]!]! * fb.cols[kept.order[q]!]!; }
-  const fs = aside === undefined ? undefined : arrayFields(aside, places);
+  const fs = aside === undefined ? undefined : arrayFields(aside, places, frame);
   for (let q = 0; q < n; q++) {
     const i = kept.order[q]!;
     putAddress(pointers, words, q * stride, fb, i, bytes);
