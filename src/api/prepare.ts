@@ -214,6 +214,10 @@ function dims(b: Batch<Storage>, i: number): [number, number] {
   return [m.rows, m.cols];
 }
 
+/** Matrix i's rows and cols as dims gives them, one number each (the per-member checks of variable batches make no pair). */
+const rowsAt = (b: Batch<Storage>, i: number): number => (b.kind === 'variable' ? b.matrices[i]!.rows : b.rows);
+const colsAt = (b: Batch<Storage>, i: number): number => (b.kind === 'variable' ? b.matrices[i]!.cols : b.cols);
+
 /**
  * Runs a per-matrix shape check: once where every batch has one shape (strided, list), for every
  * matrix where one is variable. Validation stays O(1) in the batch size for the common case.
@@ -284,9 +288,9 @@ export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<
   const beta = scalar(args.beta, 0, 'beta');
   // Logical shapes (as the user sees them, whatever the order).
   forEachShape([args.a, args.b, args.c], count, (i) => {
-    const [am, ak] = logical(args.a, i, transA);
-    const [bk, bn] = logical(args.b, i, transB);
-    const [cm, cn] = dims(args.c, i);
+    const am = transA === 'N' ? rowsAt(args.a, i) : colsAt(args.a, i), ak = transA === 'N' ? colsAt(args.a, i) : rowsAt(args.a, i);
+    const bk = transB === 'N' ? rowsAt(args.b, i) : colsAt(args.b, i), bn = transB === 'N' ? colsAt(args.b, i) : rowsAt(args.b, i);
+    const cm = rowsAt(args.c, i), cn = colsAt(args.c, i);
     if (ak !== bk) throw new MyriadError('SHAPE', `matrix ${i}: op(A) is ${am}x${ak} but op(B) is ${bk}x${bn} (inner dimensions differ)`, 'b');
     if (am !== cm || bn !== cn) throw new MyriadError('SHAPE', `matrix ${i}: C is ${cm}x${cn} but op(A) op(B) is ${am}x${bn}`, 'c');
   });
@@ -335,8 +339,8 @@ const COMPLEX_OPS = ['N', 'T', 'C'] as const;
 /** trsm / trmm: A square, of B's rows (side 'left') or columns ('right'). */
 function checkTriangularShapes(a: Batch<Storage>, b: Batch<Storage>, count: number, side: Side, name: string): void {
   forEachShape([a, b], count, (i) => {
-    const [ar, ac] = dims(a, i);
-    const [br, bc] = dims(b, i);
+    const ar = rowsAt(a, i), ac = colsAt(a, i);
+    const br = rowsAt(b, i), bc = colsAt(b, i);
     if (ar !== ac) throw new MyriadError('SHAPE', `matrix ${i}: ${name} needs square A, got ${ar}x${ac}`, 'a');
     const need = side === 'left' ? br : bc;
     if (ar !== need) throw new MyriadError('SHAPE', `matrix ${i}: A is ${ar}x${ac} but B is ${br}x${bc} (side '${side}' needs A ${need}x${need})`, 'a');
@@ -457,7 +461,7 @@ const GETRI_KEYS = ['a', 'ipiv', 'info', 'check'] as const;
 
 function checkSquare(a: Batch<Storage>, count: number, op: string): void {
   forEachShape([a], count, (i) => {
-    const [r, c] = dims(a, i);
+    const r = rowsAt(a, i), c = colsAt(a, i);
     if (r !== c) throw new MyriadError('SHAPE', `matrix ${i}: ${op} needs a square matrix, got ${r}x${c}`, 'a');
   });
 }
@@ -514,8 +518,8 @@ export function prepareCholeskySolve<S extends Storage>(input: CholeskySolveArgs
 function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
   copyableOrder(b, 'b');
   forEachShape([a, b], count, (i) => {
-    const [n] = dims(a, i);
-    const [br, bc] = dims(b, i);
+    const n = rowsAt(a, i);
+    const br = rowsAt(b, i), bc = colsAt(b, i);
     if (br !== n) throw new MyriadError('SHAPE', `matrix ${i}: B is ${br}x${bc} but A is ${n}x${n} (B needs ${n} rows)`, 'b');
   });
 }

@@ -427,8 +427,10 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
     return;
   }
   // Variable: every shape first, then every member's place in its buffer (the order errors come
-  // in). Fast predicates per member; a member that fails one is checked again by the functions
-  // that build the message naming it, so no string is made for a valid member.
+  // in). One pass of fast predicates over the members; where a member fails one, the two passes
+  // below find the first error in that order and build its message, so no string is made for a
+  // valid batch.
+  if (variableValid(b, complex)) return;
   const ms = b.matrices;
   for (let i = 0; i < ms.length; i++) {
     const m = ms[i]!;
@@ -438,6 +440,27 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
     const m = ms[i]!;
     checkPlace(b, m.data, m.offset, m.rows > 0 && m.cols > 0 ? lastElement(m.rows, m.cols, m.ld, b.order) : -1, complex, argument, i);
   }
+}
+
+/**
+ * Whether every member of a variable batch passes checkShape and checkPlace, in one pass over the
+ * members (a member's array is asked about once per run of members in one array).
+ */
+function variableValid(b: VariableBatch<Storage>, complex: ComplexDType | undefined): boolean {
+  const ms = b.matrices, order = b.order, parts = complex === undefined ? 1 : complexInfo(complex).parts;
+  let data: Storage | undefined, length = 0;
+  for (let i = 0; i < ms.length; i++) {
+    const m = ms[i]!;
+    const rows = m.rows, cols = m.cols, ld = m.ld, offset = m.offset;
+    if (!shapeOk(rows, cols, ld, order) || !isCount(offset)) return false;
+    if (m.data !== data || i === 0) {
+      data = m.data;
+      if (!isDeviceStorage(data) && !isFloatArray(data)) return false;
+      length = Math.floor(data.length / parts);
+    }
+    if (rows > 0 && cols > 0 && offset + lastElement(rows, cols, ld, order) + 1 > length) return false;
+  }
+  return true;
 }
 
 /** The offset of matrix i of a list or variable batch and its fit in its buffer (`last`: its last element, -1 for an empty matrix). */

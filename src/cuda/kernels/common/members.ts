@@ -6,6 +6,7 @@
  */
 import { batchCount, type Batch, type ListEntry, type MatrixView } from '../../../core/batch.js';
 import type { DeviceArray } from '../../runtime/types.js';
+import type { HostFrame } from './host-scratch.js';
 
 /**
  * The per-member fields of a device batch in flat arrays, read once (for a variable batch: one
@@ -28,15 +29,17 @@ export interface MemberFields {
   readonly baseHi: Float64Array;
 }
 
-export function memberFields(b: Batch<DeviceArray>): MemberFields {
+/** `frame`: the fields' arrays come from it (valid until it ends); absent, fresh arrays. */
+export function memberFields(b: Batch<DeviceArray>, frame?: HostFrame): MemberFields {
   const count = batchCount(b);
-  const rows = new Int32Array(count), cols = new Int32Array(count), ld = new Int32Array(count);
-  const offset = new Float64Array(count);
-  const slot = new Int32Array(count);
+  const rows = int32s(count, frame), cols = int32s(count, frame), ld = int32s(count, frame);
+  const offset = frame === undefined ? new Float64Array(count) : frame.float64(count);
+  const slot = int32s(count, frame);
   const arrays: DeviceArray[] = [];
   if (b.kind === 'strided') {
     rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld);
     for (let i = 0; i < count; i++) offset[i] = b.offset + i * b.stride;
+    slot.fill(0);
     arrays.push(b.data);
   } else {
     if (b.kind !== 'variable') { rows.fill(b.rows); cols.fill(b.cols); ld.fill(b.ld); }
@@ -50,6 +53,9 @@ export function memberFields(b: Batch<DeviceArray>): MemberFields {
   });
   return { count, rows, cols, ld, offset, slot, arrays, baseLo, baseHi };
 }
+
+/** `length` int32 entries from `frame` (contents undefined), or fresh ones. */
+export const int32s = (length: number, frame: HostFrame | undefined): Int32Array => (frame === undefined ? new Int32Array(length) : frame.int32(length));
 
 /**
  * The member loop of memberFields for a list or variable batch (`shapes`: read each member's rows,
@@ -109,12 +115,13 @@ export function memberShapes(b: Batch<unknown>): MemberShapes {
  * Members that all lie in one array `d`, at element offsets `offsets` (a scratch array a launcher
  * lays out itself): the address fields only (putAddress reads them); their shapes are the caller's.
  */
-export function arrayFields(d: DeviceArray, offsets: Float64Array): MemberFields {
+export function arrayFields(d: DeviceArray, offsets: Float64Array, frame?: HostFrame): MemberFields {
   const count = offsets.length;
   const p = BigInt.asUintN(64, d.ptr);
-  const none = new Int32Array(count);
+  // rows, cols and ld are zeros (putAddress reads none of them); every slot is array 0.
+  const none = int32s(count, frame).fill(0);
   return {
-    count, rows: none, cols: none, ld: none, offset: offsets, slot: new Int32Array(count), arrays: [d],
+    count, rows: none, cols: none, ld: none, offset: offsets, slot: none, arrays: [d],
     baseLo: Float64Array.of(Number(p & 0xffffffffn)), baseHi: Float64Array.of(Number(p >> 32n)),
   };
 }
@@ -157,6 +164,26 @@ export function severalShapes(fields: readonly Int32Array[]): boolean {
   for (const f of fields) {
     const first = f[0];
     for (let i = 1; i < f.length; i++) if (f[i] !== first) return true;
+  }
+  return false;
+}
+
+/** A shape field of a batch's members. */
+export type ShapeField = 'rows' | 'cols' | 'ld';
+
+/** Member i's `field` (a strided or list batch's members all have the batch's). */
+export const shapeField = (b: Batch<unknown>, field: ShapeField, i: number): number => (b.kind === 'variable' ? b.matrices[i]![field] : b[field]);
+
+/**
+ * severalShapes on the members themselves: whether some member of `count` differs from member 0 in
+ * one of `fields` (a batch and a field each), read where they are (a router's `covers`, asked on
+ * every call, makes no array; a variable batch of several shapes usually answers at member 1).
+ */
+export function severalShapesIn(fields: readonly (readonly [Batch<unknown>, ShapeField])[], count: number): boolean {
+  for (const [b, field] of fields) {
+    if (b.kind !== 'variable') continue;
+    const m = b.matrices, first = m[0]![field];
+    for (let i = 1; i < count; i++) if (m[i]![field] !== first) return true;
   }
   return false;
 }

@@ -68,7 +68,7 @@ export function groupOperands(dev: GpuDevice, batches: readonly Batch<DeviceArra
   const temporaries: DeviceArray[] = [];
   const groups: LaunchGroup[] = [];
   // Each batch's fields read once; the pointer arrays written from them (no view or BigInt per matrix).
-  const fields = batches.map(memberFields);
+  const fields = batches.map((b) => memberFields(b));
   for (const members of groupFields(fields, count)) {
     const operands = fields.map((f, b): OperandArgs => {
       const first = members[0]!;

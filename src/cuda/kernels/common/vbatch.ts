@@ -17,6 +17,7 @@
  */
 import { MyriadError } from '../../../core/errors.js';
 import type { DeviceArray, GpuDevice } from '../../runtime/types.js';
+import { HostScratch, type HostFrame } from './host-scratch.js';
 
 /** The class bounds, ascending. */
 export const VBATCH_CLASSES: readonly number[] = [8, 16, 24, 32, 48, 64, 128, 256, 512];
@@ -36,15 +37,48 @@ export const VBATCH_MEMBERS_PER_SIZE_MAX = 350;
 
 /**
  * Whether a batch of `count` members pays on the class path: `sizeKey(i)` is member i's size as
- * the per-size path groups it (a number), counted distinct in one pass.
+ * the per-size path groups it (a non-negative integer below 2^53), counted distinct in one pass
+ * (a flat hash set: no Set entry per member).
  */
 export function classPathPays(count: number, sizeKey: (i: number) => number): boolean {
-  const sizes = new Set<number>();
+  const seen = new DistinctKeys();
   for (let i = 0; i < count; i++) {
-    sizes.add(sizeKey(i));
-    if (count <= VBATCH_MEMBERS_PER_SIZE_MAX * sizes.size) return true;
+    seen.add(sizeKey(i));
+    if (count <= VBATCH_MEMBERS_PER_SIZE_MAX * seen.size) return true;
   }
   return false;
+}
+
+/** Distinct non-negative integer keys (below 2^53), counted: open addressing in a typed array. */
+class DistinctKeys {
+  size = 0;
+  private slots = new Float64Array(256).fill(-1);
+  private mask = 255;
+  /** The last key added (a run of equal keys costs one comparison). */
+  private last = -1;
+
+  add(key: number): void {
+    if (key === this.last) return;
+    this.last = key;
+    let h = (Math.imul(key | 0, 0x9e3779b1) ^ Math.imul((key / 4294967296) | 0, 0x85ebca6b)) & this.mask;
+    for (;;) {
+      const v = this.slots[h]!;
+      if (v === key) return;
+      if (v === -1) break;
+      h = (h + 1) & this.mask;
+    }
+    this.slots[h] = key;
+    if (++this.size * 2 > this.mask) this.grow();
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    this.slots = new Float64Array(old.length * 2).fill(-1);
+    this.mask = this.slots.length - 1;
+    this.size = 0;
+    this.last = -1;
+    for (const k of old) if (k !== -1) this.add(k);
+  }
 }
 
 /** The class bound of a member of size `d` (undefined beyond VBATCH_MAX). */
@@ -84,14 +118,15 @@ export const NO_WORK = -1;
 /**
  * Pure: the classes of members whose sizes are `sizes` (undefined or NO_WORK: the member needs no
  * work and is left out), largest class first, each class's members by size descending, ties in
- * batch order.
+ * batch order. `frame`: order and place come from it (valid until it ends: a launcher's plan
+ * that is not kept); absent, fresh arrays.
  *
  * One counting sort by size, in O(count + VBATCH_MAX): a class is a range of sizes, so the members
  * sorted by size descending (stably) are already the classes from the largest down, each in the
  * order it launches in. A call of 200,000 members costs about a millisecond here, where a Map of
  * arrays and a comparator sort per class cost tens.
  */
-export function planClasses(sizes: ArrayLike<number | undefined>): ClassPlan {
+export function planClasses(sizes: ArrayLike<number | undefined>, frame?: HostFrame): ClassPlan {
   const count = sizes.length;
   const perSize = new Int32Array(VBATCH_MAX + 1);
   const large: number[] = [];
@@ -100,8 +135,8 @@ export function planClasses(sizes: ArrayLike<number | undefined>): ClassPlan {
   const next = new Int32Array(VBATCH_MAX + 1);
   let placed = 0;
   for (let d = VBATCH_MAX; d >= 0; d--) { next[d] = placed; placed += perSize[d]!; }
-  const order = new Int32Array(placed);
-  const place = new Int32Array(count).fill(-1);
+  const order = frame === undefined ? new Int32Array(placed) : frame.int32(placed);
+  const place = (frame === undefined ? new Int32Array(count) : frame.int32(count)).fill(-1);
   placeMembers(sizes, next, order, place);
   // Class c takes the sizes (bound of class c - 1, bound of c]; size 0 is in the first.
   const classes: SizeClass[] = [];
@@ -171,6 +206,22 @@ export function uploadMemberTables(dev: GpuDevice, pointers: BigInt64Array, poin
     at: (q) => ({ pointers: p.ptr + BigInt(q * pointerStride * 8), ints: i.ptr + BigInt(q * intStride * 4) }),
     dispose: () => { p.dispose(); i.dispose(); },
   };
+}
+
+/**
+ * Tables written by `build` into a host scratch frame (host-scratch.ts) and uploaded, the frame
+ * ended once they are (the upload has read the host bytes when it returns).
+ */
+export function uploadBuiltTables(
+  dev: GpuDevice, pointerStride: number, intStride: number, build: (frame: HostFrame) => { readonly pointers: BigInt64Array; readonly ints: Int32Array },
+): MemberTables {
+  const frame = HostScratch.of(dev).frame();
+  try {
+    const t = build(frame);
+    return uploadMemberTables(dev, t.pointers, pointerStride, t.ints, intStride);
+  } finally {
+    frame.end();
+  }
 }
 
 /** Waits for the launches that read the tables, then frees them. */

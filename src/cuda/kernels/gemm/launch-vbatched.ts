@@ -13,7 +13,8 @@ import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSourc
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
+import { HostScratch, type HostFrame } from '../common/host-scratch.js';
+import { addressWords, int32s, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
 import { NO_WORK, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { driverSection } from '../common/driver-section.js';
 import {
@@ -59,7 +60,12 @@ export function gemmVbatchedCuda(dev: GpuDevice, r: GemmRequest<DeviceArray>, op
   const dtype = deviceDtype(r.c);
   if (!isDType(dtype)) throw new MyriadError('DTYPE', `gemm needs float64 or float32, got ${dtype}`, 'c');
   // Flat per-member fields and one typed array of sizes: a call of 200,000 members makes no object per member.
-  gemmVbatchedFields(dev, { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta }, memberFields(r.a), memberFields(r.b), memberFields(r.c), opts);
+  const frame = HostScratch.of(dev).frame();
+  try {
+    gemmVbatchedFields(dev, { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta }, memberFields(r.a, frame), memberFields(r.b, frame), memberFields(r.c, frame), opts);
+  } finally {
+    frame.end();
+  }
 }
 
 /** A variable-size GEMM's scalars: the element type, the transposes, alpha and beta. */
@@ -79,15 +85,25 @@ export interface VbatchedGemmScalars {
 export function gemmVbatchedFields(dev: GpuDevice, r: VbatchedGemmScalars, a: MemberFields, b: MemberFields, c: MemberFields, opts: GemmVbatchedOptions = {}): void {
   const count = c.count;
   if (count === 0) return;
+  const frame = HostScratch.of(dev).frame();
+  try {
+    gemmClassesAndLarge(dev, r, a, b, c, frame, opts);
+  } finally {
+    frame.end();
+  }
+}
+
+/** gemmVbatchedFields with its scratch arrays (k, sizes, tables) from `frame`. */
+function gemmClassesAndLarge(dev: GpuDevice, r: VbatchedGemmScalars, a: MemberFields, b: MemberFields, c: MemberFields, frame: HostFrame, opts: GemmVbatchedOptions): void {
   const dtype = r.dtype;
   // The k each member runs: 0 where alpha = 0 (BLAS then reads neither A nor B).
-  const k = r.alpha === 0 ? new Int32Array(count) : r.transA === 'N' ? a.cols : a.rows;
-  const sizes = memberSizes(c.rows, c.cols, k, r.beta);
+  const k = r.alpha === 0 ? frame.zeroedInt32(c.count) : r.transA === 'N' ? a.cols : a.rows;
+  const sizes = memberSizes(c.rows, c.cols, k, r.beta, frame);
   const common = { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta };
   const plan = planVbatchedGemmSizes(common, sizes, opts.tuning ?? tuningFor(dev.info.arch, 'gemm'));
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
-    const tables = gemmMemberTables(plan, a, b, c, k, elementBytes(dtype));
+    const tables = gemmMemberTables(plan, a, b, c, k, elementBytes(dtype), frame);
     const uploaded = uploadMemberTables(dev, tables.pointers, GEMM_VBATCH_POINTERS, tables.ints, GEMM_VBATCH_INTS);
     try {
       let first = 0;
@@ -111,8 +127,8 @@ export function gemmVbatchedFields(dev: GpuDevice, r: VbatchedGemmScalars, a: Me
 }
 
 /** Each member's gemmMemberSize (NO_WORK where it has nothing to do), its loop alone in a function (no code after it that never ran). */
-function memberSizes(m: Int32Array, n: Int32Array, k: Int32Array, beta: number): Int32Array {
-  const sizes = new Int32Array(m.length);
+function memberSizes(m: Int32Array, n: Int32Array, k: Int32Array, beta: number, frame: HostFrame): Int32Array {
+  const sizes = frame.int32(m.length);
   for (let i = 0; i < m.length; i++) sizes[i] = gemmMemberSize(m[i]!, n[i]!, k[i]!, beta) ?? NO_WORK;
   return sizes;
 }
@@ -120,11 +136,12 @@ function memberSizes(m: Int32Array, n: Int32Array, k: Int32Array, beta: number):
 /**
  * The two tables of a plan's members, in launch order: pointers A, B, C (offsets folded in) and
  * ints m, n, k (`k`: the k each member runs, 0 where alpha = 0), ldA, ldB, ldC per member (generate-vbatched.ts reads them).
+ * Every entry is written. `frame`: the tables come from it (valid until it ends); absent, fresh arrays.
  */
-export function gemmMemberTables(plan: VbatchedGemmPlan, a: MemberFields, b: MemberFields, c: MemberFields, k: Int32Array, bytes: number): { pointers: BigInt64Array; ints: Int32Array } {
+export function gemmMemberTables(plan: VbatchedGemmPlan, a: MemberFields, b: MemberFields, c: MemberFields, k: Int32Array, bytes: number, frame?: HostFrame): { pointers: BigInt64Array; ints: Int32Array } {
   const members = plan.order.length, place = plan.place;
-  const pointers = new BigInt64Array(members * GEMM_VBATCH_POINTERS);
-  const ints = new Int32Array(members * GEMM_VBATCH_INTS);
+  const pointers = frame === undefined ? new BigInt64Array(members * GEMM_VBATCH_POINTERS) : frame.bigint64(members * GEMM_VBATCH_POINTERS);
+  const ints = int32s(members * GEMM_VBATCH_INTS, frame);
   const words = addressWords(pointers);
   // Batch order, each member's row written at its place: the fields are read in sequence.
   const m = c.rows, n = c.cols, lda = a.ld, ldb = b.ld, ldc = c.ld;

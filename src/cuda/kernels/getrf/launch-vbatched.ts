@@ -14,8 +14,9 @@ import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchCo
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
-import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { HostScratch, type HostFrame } from '../common/host-scratch.js';
+import { addressWords, int32s, memberFields, memberView, putAddress, severalShapesIn, type MemberFields } from '../common/members.js';
+import { classPathPays, releaseMemberTables, uploadBuiltTables } from '../common/vbatch.js';
 import { driverSection } from '../common/driver-section.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelVbatchedSource, getrfUpdateVbatchedSource, UPDATE_COLUMNS, UPDATE_THREADS } from './generate-panel.js';
@@ -28,7 +29,7 @@ import { getrfMemberSize, planVbatchedGetrfSizes, type VbatchedGetrfPlan } from 
 
 export interface GetrfVbatchedOptions {
   readonly tuning?: GetrfTuning;
-  /** Called with the plan before anything is launched (tests, benchmarks). */
+  /** Called with the plan before anything is launched (tests, benchmarks); its member arrays are valid during the call only. */
   readonly onPlan?: (plan: VbatchedGetrfPlan) => void;
 }
 
@@ -79,7 +80,12 @@ export function vbatchedGetrfPanelSteps(p: GetrfPanelParams, shapes: readonly { 
 export function getrfVbatchedCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>, opts: GetrfVbatchedOptions = {}): void {
   if (batchCount(r.a) === 0) return;
   // Flat per-member fields: a call of 200,000 members makes no object per member.
-  getrfVbatchedFields(dev, r, memberFields(r.a), opts);
+  const frame = HostScratch.of(dev).frame();
+  try {
+    getrfVbatchedFields(dev, r, memberFields(r.a, frame), opts);
+  } finally {
+    frame.end();
+  }
 }
 
 /** getrfVbatchedCuda on A already read into flat fields (`f`: those of r.a), for a composition that reads A's members once (gesv). */
@@ -87,13 +93,21 @@ export function getrfVbatchedFields(dev: GpuDevice, r: GetrfRequest<DeviceArray,
   const count = f.count;
   if (count === 0) return;
   const dtype = deviceDtype(r.a);
-  const sizes = memberSizes(f.rows, f.cols);
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
-  const plan = planVbatchedGetrfSizes(dtype, sizes, sharedLimit(dev), tuning);
+  const frame = HostScratch.of(dev).frame();
+  try {
+    getrfPlanned(dev, r, f, planVbatchedGetrfSizes(dtype, memberSizes(f.rows, f.cols, frame), sharedLimit(dev), tuning, frame), opts);
+  } finally {
+    frame.end();
+  }
+}
+
+/** The launches of `plan` (its member arrays in the caller's host scratch frame). */
+function getrfPlanned(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>, f: MemberFields, plan: VbatchedGetrfPlan, opts: GetrfVbatchedOptions): void {
+  const dtype = deviceDtype(r.a);
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
-    const tables = getrfMemberTables(plan, f, elementBytes(dtype));
-    const uploaded = uploadMemberTables(dev, tables.pointers, 1, tables.ints, GETRF_VBATCH_INTS);
+    const uploaded = uploadBuiltTables(dev, 1, GETRF_VBATCH_INTS, (frame) => getrfMemberTables(plan, f, elementBytes(dtype), frame));
     try {
       let first = 0;
       for (const l of plan.launches) {
@@ -125,8 +139,8 @@ export function getrfVbatchedFields(dev: GpuDevice, r: GetrfRequest<DeviceArray,
 }
 
 /** Each member's getrfMemberSize, its loop alone in a function (no code after it that never ran). */
-function memberSizes(rows: Int32Array, cols: Int32Array): Int32Array {
-  const sizes = new Int32Array(rows.length);
+function memberSizes(rows: Int32Array, cols: Int32Array, frame: HostFrame): Int32Array {
+  const sizes = frame.int32(rows.length);
   for (let i = 0; i < rows.length; i++) sizes[i] = getrfMemberSize(rows[i]!, cols[i]!);
   return sizes;
 }
@@ -136,11 +150,11 @@ function memberSizes(rows: Int32Array, cols: Int32Array): Int32Array {
  * batch index per member, written in batch order, each member's row at its place (the fields are
  * read in sequence).
  */
-export function getrfMemberTables(plan: Pick<VbatchedGetrfPlan, 'order' | 'place'>, f: MemberFields, bytes: number): { pointers: BigInt64Array; ints: Int32Array } {
+export function getrfMemberTables(plan: Pick<VbatchedGetrfPlan, 'order' | 'place'>, f: MemberFields, bytes: number, frame?: HostFrame): { pointers: BigInt64Array; ints: Int32Array } {
   const place = plan.place;
-  const pointers = new BigInt64Array(plan.order.length);
+  const pointers = frame === undefined ? new BigInt64Array(plan.order.length) : frame.bigint64(plan.order.length);
   const words = addressWords(pointers);
-  const ints = new Int32Array(plan.order.length * GETRF_VBATCH_INTS);
+  const ints = int32s(plan.order.length * GETRF_VBATCH_INTS, frame);
   const rows = f.rows, cols = f.cols, ld = f.ld;
   for (let i = 0; i < place.length; i++) {
     const q = place[i]!;
@@ -181,6 +195,6 @@ export function getrfVbatchedCovers(r: GetrfRequest<DeviceArray, DeviceArray>): 
   if (r.a.kind !== 'variable') return false;
   const m = r.a.matrices;
   if (m.length < 2) return false;
-  if (!m.some((x) => x.rows !== m[0]!.rows || x.cols !== m[0]!.cols || x.ld !== m[0]!.ld)) return false;
+  if (!severalShapesIn([[r.a, 'rows'], [r.a, 'cols'], [r.a, 'ld']], m.length)) return false;
   return classPathPays(m.length, (i) => m[i]!.rows * 2 ** 26 + m[i]!.cols);
 }

@@ -11,6 +11,7 @@ import type { DType } from '../../../core/dtype.js';
 import { elementBytes } from '../common/precision.js';
 import { bandFor, type GetrfTuning } from '../../model/tuning/index.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
+import type { HostFrame } from '../common/host-scratch.js';
 import { NO_WORK, planClasses, sizeClass, VBATCH_CLASSES, VBATCH_MAX, type SizeClass } from '../common/vbatch.js';
 import { SMALL_WARPS } from '../common/warp-slots.js';
 import { GETRF_SMALL_MAX } from './generate-small.js';
@@ -83,9 +84,10 @@ export function planVbatchedGetrf(p: VbatchedGetrfProblem, tuning: GetrfTuning):
  * The same from the members' sizes (getrfMemberSize of each), as the launcher computes them in one
  * typed array. Whether a size has a class (a class bound within VBATCH_MAX whose design fits) is
  * found once per distinct size, not per member: one pass marks the members without one (NO_WORK
- * for planClasses, their batch indices to `large`), then one counting sort.
+ * for planClasses, their batch indices to `large`), then one counting sort. `frame`: the plan's
+ * member arrays come from it (planClasses); absent, fresh ones.
  */
-export function planVbatchedGetrfSizes(dtype: DType, sizes: Int32Array, sharedLimit: number, tuning: GetrfTuning): VbatchedGetrfPlan {
+export function planVbatchedGetrfSizes(dtype: DType, sizes: Int32Array, sharedLimit: number, tuning: GetrfTuning, frame?: HostFrame): VbatchedGetrfPlan {
   const designs = new Map<number, GetrfVbatchedParams | undefined>();
   const design = (bound: number): GetrfVbatchedParams | undefined => {
     if (!designs.has(bound)) designs.set(bound, getrfClassParams(dtype, bound, tuning, sharedLimit));
@@ -98,13 +100,13 @@ export function planVbatchedGetrfSizes(dtype: DType, sizes: Int32Array, sharedLi
     if (classed[d] === -1) { const bound = sizeClass(d); classed[d] = bound !== undefined && design(bound) !== undefined ? 1 : 0; }
     return classed[d] === 1;
   };
-  const keys = new Int32Array(sizes.length);
+  const keys = frame === undefined ? new Int32Array(sizes.length) : frame.int32(sizes.length);
   const large: number[] = [];
   for (let i = 0; i < sizes.length; i++) {
     const d = sizes[i]!;
     if (inClass(d)) keys[i] = d;
     else { keys[i] = NO_WORK; large.push(i); }
   }
-  const { classes, order, place } = planClasses(keys);
+  const { classes, order, place } = planClasses(keys, frame);
   return { launches: classes.map((c) => ({ ...c, params: design(c.bound)! })), order, place, large };
 }

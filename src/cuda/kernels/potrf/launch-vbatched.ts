@@ -11,8 +11,9 @@ import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchCo
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
-import { releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { HostScratch, type HostFrame } from '../common/host-scratch.js';
+import { addressWords, int32s, memberFields, memberView, putAddress, type MemberFields } from '../common/members.js';
+import { releaseMemberTables, uploadBuiltTables } from '../common/vbatch.js';
 import { driverSection } from '../common/driver-section.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { PANEL_MAX_THREADS, potrfPanelSharedBytes, potrfPanelVbatchedSource } from './generate-panel.js';
@@ -24,7 +25,7 @@ import { planVbatchedPotrf, type VbatchedPotrfPlan } from './plan-vbatched.js';
 
 export interface PotrfVbatchedOptions {
   readonly tuning?: PotrfTuning;
-  /** Called with the plan before anything is launched (tests, benchmarks). */
+  /** Called with the plan before anything is launched (tests, benchmarks); its member arrays are valid during the call only. */
   readonly onPlan?: (plan: VbatchedPotrfPlan) => void;
 }
 
@@ -47,7 +48,12 @@ export function vbatchedPotrfLaunch(c: PotrfVbatchedParams, n: number): LaunchCo
 export function potrfVbatchedCuda(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>, opts: PotrfVbatchedOptions = {}): void {
   if (batchCount(r.a) === 0) return;
   // Flat per-member fields: a call of 200,000 members makes no object per member.
-  potrfVbatchedFields(dev, r, memberFields(r.a), opts);
+  const frame = HostScratch.of(dev).frame();
+  try {
+    potrfVbatchedFields(dev, r, memberFields(r.a, frame), opts);
+  } finally {
+    frame.end();
+  }
 }
 
 /** potrfVbatchedCuda on A already read into flat fields (`a`: those of r.a), for a composition that reads A's members once (posv). */
@@ -55,11 +61,20 @@ export function potrfVbatchedFields(dev: GpuDevice, r: PotrfRequest<DeviceArray,
   if (a.count === 0) return;
   const dtype = deviceDtype(r.a);
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'potrf');
-  const plan = planVbatchedPotrf({ dtype, uplo: r.uplo, orders: a.rows, sharedLimit: sharedLimit(dev) }, tuning);
+  const frame = HostScratch.of(dev).frame();
+  try {
+    potrfPlanned(dev, r, a, planVbatchedPotrf({ dtype, uplo: r.uplo, orders: a.rows, sharedLimit: sharedLimit(dev) }, tuning, frame), opts);
+  } finally {
+    frame.end();
+  }
+}
+
+/** The launches of `plan` (its member arrays in the caller's host scratch frame). */
+function potrfPlanned(dev: GpuDevice, r: PotrfRequest<DeviceArray, DeviceArray>, a: MemberFields, plan: VbatchedPotrfPlan, opts: PotrfVbatchedOptions): void {
+  const dtype = deviceDtype(r.a);
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
-    const tables = potrfMemberTables(plan, a, elementBytes(dtype));
-    const uploaded = uploadMemberTables(dev, tables.pointers, 1, tables.ints, POTRF_VBATCH_INTS);
+    const uploaded = uploadBuiltTables(dev, 1, POTRF_VBATCH_INTS, (frame) => potrfMemberTables(plan, a, elementBytes(dtype), frame));
     try {
       let first = 0;
       for (const l of plan.launches) {
@@ -77,11 +92,14 @@ export function potrfVbatchedFields(dev: GpuDevice, r: PotrfRequest<DeviceArray,
   if (plan.large.length > 0) driverSection(dev, () => largeMembers(dev, dtype, r, a, plan.large));
 }
 
-/** The two tables of a plan's members, in launch order: a pointer (offset folded in) and n, ld, batch index per member. */
-export function potrfMemberTables(plan: VbatchedPotrfPlan, a: MemberFields, bytes: number): { pointers: BigInt64Array; ints: Int32Array } {
+/**
+ * The two tables of a plan's members, in launch order: a pointer (offset folded in) and n, ld, batch
+ * index per member; every entry written. `frame`: the tables come from it; absent, fresh arrays.
+ */
+export function potrfMemberTables(plan: VbatchedPotrfPlan, a: MemberFields, bytes: number, frame?: HostFrame): { pointers: BigInt64Array; ints: Int32Array } {
   const members = plan.order.length, place = plan.place;
-  const pointers = new BigInt64Array(members);
-  const ints = new Int32Array(members * POTRF_VBATCH_INTS);
+  const pointers = frame === undefined ? new BigInt64Array(members) : frame.bigint64(members);
+  const ints = int32s(members * POTRF_VBATCH_INTS, frame);
   const words = addressWords(pointers);
   // Batch order, each member's row written at its place: the fields are read in sequence.
   const n = a.rows, ld = a.ld;

@@ -10,6 +10,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { bandFor, type PotrfTuning } from '../../model/tuning/index.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
+import type { HostFrame } from '../common/host-scratch.js';
 import { planClasses, type SizeClass } from '../common/vbatch.js';
 import { SMALL_MAX_N, smallWarps } from '../common/warp-slots.js';
 import type { PotrfVbatchedParams } from './params.js';
@@ -53,8 +54,9 @@ export function potrfClassParams(dtype: DType, uplo: Uplo, bound: number, shared
   return { variant: 'vpanel', bound, params: { dtype, uplo, kind, ib, kb: PANEL_KB, loop: true } };
 }
 
-export function planVbatchedPotrf(p: VbatchedPotrfProblem, tuning: PotrfTuning): VbatchedPotrfPlan {
-  const { classes, order, place, large } = planClasses(p.orders);
+/** `frame`: the plan's member arrays come from it (planClasses); absent, fresh ones. */
+export function planVbatchedPotrf(p: VbatchedPotrfProblem, tuning: PotrfTuning, frame?: HostFrame): VbatchedPotrfPlan {
+  const { classes, order, place, large } = planClasses(p.orders, frame);
   return {
     launches: classes.map((c) => ({ ...c, params: potrfClassParams(p.dtype, p.uplo, c.bound, p.sharedLimit, tuning) })),
     order,

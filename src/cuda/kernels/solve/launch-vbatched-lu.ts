@@ -20,6 +20,7 @@ import type { GesvRequest, GetrsRequest, Op } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
+import { HostScratch, type HostFrame } from '../common/host-scratch.js';
 import { memberFields, type MemberFields } from '../common/members.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
@@ -83,8 +84,8 @@ function permute(dev: GpuDevice, dtype: DType, tables: MemberTables, pointerStri
  * Both triangular solves with LU factors by trsm's variable-size launcher, around `interchange` (op
  * N before them, op T after); `fa`, `fb` the members of a and b, read once for both.
  */
-function luSolves(dev: GpuDevice, trans: Op, a: Batch<DeviceArray>, b: Batch<DeviceArray>, fa: MemberFields, fb: MemberFields, interchange: () => void): void {
-  const members = trsmVbatchedMembers({ side: 'left', b }, fa, fb);
+function luSolves(dev: GpuDevice, trans: Op, a: Batch<DeviceArray>, b: Batch<DeviceArray>, fa: MemberFields, fb: MemberFields, frame: HostFrame, interchange: () => void): void {
+  const members = trsmVbatchedMembers({ side: 'left', b }, fa, fb, frame);
   const solve = (uplo: Uplo, diag: Diag): void => trsmVbatchedSolve(dev, { side: 'left', uplo, transA: trans, diag, alpha: 1, a, b }, members);
   if (trans === 'N') {
     interchange();
@@ -97,11 +98,11 @@ function luSolves(dev: GpuDevice, trans: Op, a: Batch<DeviceArray>, b: Batch<Dev
   }
 }
 
-/** B's members, those with something to solve, and the interchange launches over them (getrs and gesv alike). */
-function interchangePlan(dev: GpuDevice, b: GetrsRequest<DeviceArray, DeviceArray>['b']) {
+/** B's members (their fields from `frame`), those with something to solve, and the interchange launches over them (getrs and gesv alike). */
+function interchangePlan(dev: GpuDevice, b: GetrsRequest<DeviceArray, DeviceArray>['b'], frame: HostFrame) {
   const dtype = deviceDtype(b);
-  const fb = memberFields(b);
-  const kept = keptMembers(fb);
+  const fb = memberFields(b, frame);
+  const kept = keptMembers(fb, frame);
   return { dtype, fb, kept, launches: permuteLaunches(fb, kept, dtype, sharedLimit(dev)) };
 }
 
@@ -109,24 +110,34 @@ function interchangePlan(dev: GpuDevice, b: GetrsRequest<DeviceArray, DeviceArra
 export function getrsVbatchedCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, DeviceArray>): void {
   const count = batchCount(r.b);
   if (count === 0) return;
-  const { dtype, fb, kept, launches } = interchangePlan(dev, r.b);
-  zeroInfo(dev, r.info, null, count);
-  if (kept.order.length === 0) return;
-  const tables = solveTables(dev, dtype, fb, kept);
+  const frame = HostScratch.of(dev).frame();
   try {
-    luSolves(dev, r.trans, r.a, r.b, memberFields(r.a), fb, () => permute(dev, dtype, tables, 1, launches, r, null, r.trans !== 'N'));
+    const { dtype, fb, kept, launches } = interchangePlan(dev, r.b, frame);
+    zeroInfo(dev, r.info, null, count);
+    if (kept.order.length === 0) return;
+    const tables = solveTables(dev, dtype, fb, kept);
+    try {
+      luSolves(dev, r.trans, r.a, r.b, memberFields(r.a, frame), fb, frame, () => permute(dev, dtype, tables, 1, launches, r, null, r.trans !== 'N'));
+    } finally {
+      releaseMemberTables(dev, tables);
+    }
   } finally {
-    releaseMemberTables(dev, tables);
+    frame.end();
   }
 }
 
 /** LU factorisation with partial pivoting and solve by size class; B is left unchanged where info > 0 (LAPACK's gesv). */
 export function gesvVbatchedCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>): void {
   if (batchCount(r.b) === 0) return;
-  const { dtype, fb, kept, launches } = interchangePlan(dev, r.b);
-  // A's members read once, for the factorisation and both solves.
-  const fa = memberFields(r.a);
-  getrfVbatchedFields(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info }, fa);
-  keepingFailed(dev, dtype, fb, kept, r.info, (tables) =>
-    luSolves(dev, 'N', r.a, r.b, fa, fb, () => permute(dev, dtype, tables, COPY_VBATCH_POINTERS, launches, r, r.info, false)));
+  const frame = HostScratch.of(dev).frame();
+  try {
+    const { dtype, fb, kept, launches } = interchangePlan(dev, r.b, frame);
+    // A's members read once, for the factorisation and both solves.
+    const fa = memberFields(r.a, frame);
+    getrfVbatchedFields(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info }, fa);
+    keepingFailed(dev, dtype, fb, kept, r.info, (tables) =>
+      luSolves(dev, 'N', r.a, r.b, fa, fb, frame, () => permute(dev, dtype, tables, COPY_VBATCH_POINTERS, launches, r, r.info, false)));
+  } finally {
+    frame.end();
+  }
 }

@@ -19,8 +19,9 @@ import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, arrayFields, memberFields, memberShapes, putAddress, severalShapes, type MemberFields } from '../common/members.js';
-import { classPathPays, releaseMemberTables, uploadMemberTables, VBATCH_MAX, type MemberTables } from '../common/vbatch.js';
+import { HostScratch, type HostFrame } from '../common/host-scratch.js';
+import { addressWords, arrayFields, int32s, memberFields, putAddress, severalShapesIn, shapeField, type MemberFields } from '../common/members.js';
+import { classPathPays, releaseMemberTables, uploadBuiltTables, VBATCH_MAX, type MemberTables } from '../common/vbatch.js';
 import { potrfVbatchedFields } from '../potrf/index.js';
 import { trsmVbatchedMembers, trsmVbatchedSolve } from '../trsm/index.js';
 import { COPY_VBATCH_INTS, COPY_VBATCH_POINTERS, COPY_VBATCH_THREADS, copyVbatchedSource } from './generate-copy-vbatched.js';
@@ -35,10 +36,10 @@ export function vbatchedCopyLaunch(n: number, gridMax = COPY_GRID_MAX): LaunchCo
 
 /**
  * Both triangular solves with a Cholesky factor on a variable batch: L L^T X = B (lower) or U^T U X
- * = B (upper); `fa`, `fb` the members of a and b, read once for both.
+ * = B (upper); `fa`, `fb` the members of a and b, read once for both; their tables from `frame`.
  */
-function choleskySolves(dev: GpuDevice, uplo: Uplo, a: Batch<DeviceArray>, b: Batch<DeviceArray>, fa: MemberFields, fb: MemberFields): void {
-  const members = trsmVbatchedMembers({ side: 'left', b }, fa, fb);
+function choleskySolves(dev: GpuDevice, uplo: Uplo, a: Batch<DeviceArray>, b: Batch<DeviceArray>, fa: MemberFields, fb: MemberFields, frame: HostFrame): void {
+  const members = trsmVbatchedMembers({ side: 'left', b }, fa, fb, frame);
   const solve = (transA: Op): void => trsmVbatchedSolve(dev, { side: 'left', uplo, transA, diag: 'nonunit', alpha: 1, a, b }, members);
   if (uplo === 'lower') { solve('N'); solve('T'); } else { solve('T'); solve('N'); }
 }
@@ -48,7 +49,12 @@ export function potrsVbatchedCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, D
   const count = batchCount(r.b);
   if (count === 0) return;
   zeroInfo(dev, r.info, null, count);
-  choleskySolves(dev, r.uplo, r.a, r.b, memberFields(r.a), memberFields(r.b));
+  const frame = HostScratch.of(dev).frame();
+  try {
+    choleskySolves(dev, r.uplo, r.a, r.b, memberFields(r.a, frame), memberFields(r.b, frame), frame);
+  } finally {
+    frame.end();
+  }
 }
 
 /** Cholesky factorisation and solve by size class; B is left unchanged where info > 0 (LAPACK's posv). */
@@ -56,9 +62,14 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
   const count = batchCount(r.b);
   if (count === 0) return;
   // A's and B's members read once, for the factorisation, the copies and both solves.
-  const fa = memberFields(r.a), fb = memberFields(r.b);
-  potrfVbatchedFields(dev, { uplo: r.uplo, a: r.a, info: r.info }, fa);
-  keepingFailed(dev, deviceDtype(r.b), fb, keptMembers(fb), r.info, () => choleskySolves(dev, r.uplo, r.a, r.b, fa, fb));
+  const frame = HostScratch.of(dev).frame();
+  try {
+    const fa = memberFields(r.a, frame), fb = memberFields(r.b, frame);
+    potrfVbatchedFields(dev, { uplo: r.uplo, a: r.a, info: r.info }, fa);
+    keepingFailed(dev, deviceDtype(r.b), fb, keptMembers(fb, frame), r.info, () => choleskySolves(dev, r.uplo, r.a, r.b, fa, fb, frame));
+  } finally {
+    frame.end();
+  }
 }
 
 /**
@@ -72,7 +83,8 @@ export interface KeptMembers {
   readonly elements: number;
 }
 
-export function keptMembers(fb: MemberFields): KeptMembers {
+/** `frame`: the order comes from it (valid until it ends); absent, a fresh array. */
+export function keptMembers(fb: MemberFields, frame?: HostFrame): KeptMembers {
   let small = 0, large = 0, elements = 0;
   for (let i = 0; i < fb.count; i++) {
     const size = fb.rows[i]! * fb.cols[i]!;
@@ -80,7 +92,7 @@ export function keptMembers(fb: MemberFields): KeptMembers {
     if (fb.rows[i]! <= VBATCH_MAX) small++; else large++;
     elements += size;
   }
-  const order = new Int32Array(small + large);
+  const order = int32s(small + large, frame);
   for (let i = 0, s = 0, l = small; i < fb.count; i++) {
     if (fb.rows[i]! * fb.cols[i]! === 0) continue;
     if (fb.rows[i]! <= VBATCH_MAX) order[s++] = i; else order[l++] = i;
@@ -94,16 +106,22 @@ export function keptMembers(fb: MemberFields): KeptMembers {
  * and the permutation's layout).
  */
 export function solveTables(dev: GpuDevice, dtype: DType, fb: MemberFields, kept: KeptMembers, aside?: DeviceArray): MemberTables {
+  const stride = aside === undefined ? 1 : COPY_VBATCH_POINTERS;
+  return uploadBuiltTables(dev, stride, COPY_VBATCH_INTS, (frame) => writeSolveTables(dtype, fb, kept, aside, frame));
+}
+
+/** solveTables' two tables, every entry written, from `frame`. */
+function writeSolveTables(dtype: DType, fb: MemberFields, kept: KeptMembers, aside: DeviceArray | undefined, frame: HostFrame): { pointers: BigInt64Array; ints: Int32Array } {
   const n = kept.order.length;
   const stride = aside === undefined ? 1 : COPY_VBATCH_POINTERS;
   const bytes = elementBytes(dtype);
-  const pointers = new BigInt64Array(n * stride);
+  const pointers = frame.bigint64(n * stride);
   const words = addressWords(pointers);
-  const ints = new Int32Array(n * COPY_VBATCH_INTS);
+  const ints = frame.int32(n * COPY_VBATCH_INTS);
   // Each member's copy in the aside array, one after the other.
-  const places = new Float64Array(aside === undefined ? 0 : n);
+  const places = frame.float64(aside === undefined ? 0 : n);
   if (aside !== undefined) for (let q = 0, at = 0; q < n; q++) { places[q] = at; at += fb.rows[kept.order[q]!]! * fb.cols[kept.order[q]!]!; }
-  const fs = aside === undefined ? undefined : arrayFields(aside, places);
+  const fs = aside === undefined ? undefined : arrayFields(aside, places, frame);
   for (let q = 0; q < n; q++) {
     const i = kept.order[q]!;
     putAddress(pointers, words, q * stride, fb, i, bytes);
@@ -111,7 +129,7 @@ export function solveTables(dev: GpuDevice, dtype: DType, fb: MemberFields, kept
     const o = q * COPY_VBATCH_INTS;
     ints[o] = fb.rows[i]!; ints[o + 1] = fb.cols[i]!; ints[o + 2] = fb.ld[i]!; ints[o + 3] = i;
   }
-  return uploadMemberTables(dev, pointers, stride, ints, COPY_VBATCH_INTS);
+  return { pointers, ints };
 }
 
 /**
@@ -151,6 +169,5 @@ export function solveVbatchedCovers(r: { readonly a: Batch<DeviceArray>; readonl
   if (r.a.kind !== 'variable' && r.b.kind !== 'variable') return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
-  const fa = memberShapes(r.a), fb = memberShapes(r.b);
-  return severalShapes([fa.rows, fb.cols, fa.ld, fb.ld]) && classPathPays(count, (i) => fa.rows[i]!);
+  return severalShapesIn([[r.a, 'rows'], [r.b, 'cols'], [r.a, 'ld'], [r.b, 'ld']], count) && classPathPays(count, (i) => shapeField(r.a, 'rows', i));
 }

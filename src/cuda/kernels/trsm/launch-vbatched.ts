@@ -13,7 +13,8 @@ import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../
 import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { addressWords, memberFields, memberShapes, memberView, putAddress, severalShapes, type MemberFields } from '../common/members.js';
+import { HostScratch, type HostFrame } from '../common/host-scratch.js';
+import { addressWords, int32s, memberFields, memberView, putAddress, severalShapesIn, shapeField, type MemberFields } from '../common/members.js';
 import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { driverSection } from '../common/driver-section.js';
 import { gemmVbatchedFields, type VbatchedGemmScalars } from '../gemm/index.js';
@@ -49,7 +50,12 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
   if (batchCount(r.b) === 0) return;
   if (r.alpha === 0) { trsmCuda(dev, r); return; }
   // Flat per-member fields: a call of 200,000 members makes no object per member.
-  trsmVbatchedSolve(dev, r, trsmVbatchedMembers(r, memberFields(r.a), memberFields(r.b)), opts);
+  const frame = HostScratch.of(dev).frame();
+  try {
+    trsmVbatchedSolve(dev, r, trsmVbatchedMembers(r, memberFields(r.a, frame), memberFields(r.b, frame), frame), opts);
+  } finally {
+    frame.end();
+  }
 }
 
 /**
@@ -70,13 +76,16 @@ export interface TrsmVbatchedMembers {
   readonly tables: { readonly pointers: BigInt64Array; readonly ints: Int32Array } | undefined;
 }
 
-/** The members of r.a and r.b (`fa`, `fb`: their flat fields) for trsmVbatchedSolve. */
-export function trsmVbatchedMembers(r: Pick<TrsmRequest<DeviceArray>, 'side' | 'b'>, fa: MemberFields, fb: MemberFields): TrsmVbatchedMembers {
+/**
+ * The members of r.a and r.b (`fa`, `fb`: their flat fields) for trsmVbatchedSolve. `frame`: the
+ * tables come from it (valid until it ends); absent, fresh arrays.
+ */
+export function trsmVbatchedMembers(r: Pick<TrsmRequest<DeviceArray>, 'side' | 'b'>, fa: MemberFields, fb: MemberFields, frame?: HostFrame): TrsmVbatchedMembers {
   const dtype = deviceDtype(r.b);
   const left = r.side === 'left';
   const t = left ? fb.rows : fb.cols, nvec = left ? fb.cols : fb.rows;
   const classing = classifyTrsm({ t, nvec });
-  const tables = classing.order.length === 0 ? undefined : trsmMemberTables(classing, fa, fb, t, nvec, elementBytes(dtype));
+  const tables = classing.order.length === 0 ? undefined : trsmMemberTables(classing, fa, fb, t, nvec, elementBytes(dtype), frame);
   return { side: r.side, dtype, fa, fb, t, nvec, classing, tables };
 }
 
@@ -112,8 +121,13 @@ export function trsmVbatchedSolve(dev: GpuDevice, r: TrsmRequest<DeviceArray>, m
               continue;
             }
             // The update over the members whose target block is not empty (the others have nothing to change).
-            const update = updateFields(r, fa, fb, l.members, m.t, step);
-            if (update !== undefined) gemmVbatchedFields(dev, { dtype, ...update.scalars }, update.a, update.b, update.c);
+            const frame = HostScratch.of(dev).frame();
+            try {
+              const update = updateFields(r, fa, fb, l.members, m.t, step, frame);
+              if (update !== undefined) gemmVbatchedFields(dev, { dtype, ...update.scalars }, update.a, update.b, update.c);
+            } finally {
+              frame.end();
+            }
           }
         };
         // A class of one leaf is one launch; a recursion of several steps is a blocked driver.
@@ -132,12 +146,12 @@ export function trsmVbatchedSolve(dev: GpuDevice, r: TrsmRequest<DeviceArray>, m
  * member's row at its place (the fields are read in sequence).
  */
 export function trsmMemberTables(
-  plan: Pick<TrsmClassing, 'order' | 'place'>, fa: MemberFields, fb: MemberFields, t: ArrayLike<number>, nvec: ArrayLike<number>, bytes: number,
+  plan: Pick<TrsmClassing, 'order' | 'place'>, fa: MemberFields, fb: MemberFields, t: ArrayLike<number>, nvec: ArrayLike<number>, bytes: number, frame?: HostFrame,
 ): { pointers: BigInt64Array; ints: Int32Array } {
   const place = plan.place;
-  const pointers = new BigInt64Array(plan.order.length * TRSM_VBATCH_POINTERS);
+  const pointers = frame === undefined ? new BigInt64Array(plan.order.length * TRSM_VBATCH_POINTERS) : frame.bigint64(plan.order.length * TRSM_VBATCH_POINTERS);
   const words = addressWords(pointers);
-  const ints = new Int32Array(plan.order.length * TRSM_VBATCH_INTS);
+  const ints = int32s(plan.order.length * TRSM_VBATCH_INTS, frame);
   const lda = fa.ld, ldb = fb.ld;
   for (let i = 0; i < place.length; i++) {
     const q = place[i]!;
@@ -158,10 +172,9 @@ export function trsmVbatchedCovers(r: TrsmRequest<DeviceArray>): boolean {
   if (r.alpha === 0 || (r.a.kind !== 'variable' && r.b.kind !== 'variable')) return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
-  const fa = memberShapes(r.a), fb = memberShapes(r.b);
   // The triangle's order: m for side left, n for right.
-  const t = r.side === 'left' ? fb.rows : fb.cols;
-  return severalShapes([fb.rows, fb.cols, fa.ld, fb.ld]) && classPathPays(count, (i) => t[i]!);
+  const t = r.side === 'left' ? 'rows' : 'cols';
+  return severalShapesIn([[r.b, 'rows'], [r.b, 'cols'], [r.a, 'ld'], [r.b, 'ld']], count) && classPathPays(count, (i) => shapeField(r.b, t, i));
 }
 
 /** A member's block of an update step, as updateOf cuts it: from A or B, at (r0, c0), rows x cols. */
@@ -185,10 +198,10 @@ const CUT_ENTRIES = 4;
  */
 function updateFields(
   r: TrsmRequest<DeviceArray>, fa: MemberFields, fb: MemberFields, classMembers: Int32Array,
-  triangle: Int32Array, step: Extract<TrsmStep, { kind: 'update' }>,
+  triangle: Int32Array, step: Extract<TrsmStep, { kind: 'update' }>, frame: HostFrame,
 ): { scalars: Omit<VbatchedGemmScalars, 'dtype'>; a: MemberFields; b: MemberFields; c: MemberFields } | undefined {
   const shapes: ShapeUpdate[] = [];
-  const entry = new Int32Array(classMembers.length);
+  const entry = frame.int32(classMembers.length);
   const kept = updateEntries(r, fb, classMembers, triangle, step, entry, shapes);
   if (kept === 0) return undefined;
   // The first shape is the first kept member's (a shape is added where a member first needs it).
@@ -197,7 +210,7 @@ function updateFields(
   const [a, b, c] = [0, 1, 2].map((w) => {
     const cuts = new Int32Array(shapes.length * CUT_ENTRIES);
     shapes.forEach((s, e) => { const x = s.cuts[w]!; cuts.set([x.r0, x.c0, x.rows, x.cols], e * CUT_ENTRIES); });
-    return cutFields(shapes[first]!.cuts[w]!.fromA ? fa : fb, kept, classMembers, entry, cuts);
+    return cutFields(shapes[first]!.cuts[w]!.fromA ? fa : fb, kept, classMembers, entry, cuts, frame);
   });
   return { scalars: shapes[first]!.scalars, a: a!, b: b!, c: c! };
 }
@@ -241,9 +254,9 @@ function updateEntries(
  * One operand's blocks of the members that update (`entry[m]` >= 0: member classMembers[m]'s shape,
  * whose block is entries entry[m] * CUT_ENTRIES ... of `cuts`), cut from `parent`, in class order.
  */
-function cutFields(parent: MemberFields, kept: number, classMembers: Int32Array, entry: Int32Array, cuts: Int32Array): MemberFields {
-  const rows = new Int32Array(kept), cols = new Int32Array(kept), ld = new Int32Array(kept), slot = new Int32Array(kept);
-  const offset = new Float64Array(kept);
+function cutFields(parent: MemberFields, kept: number, classMembers: Int32Array, entry: Int32Array, cuts: Int32Array, frame: HostFrame): MemberFields {
+  const rows = frame.int32(kept), cols = frame.int32(kept), ld = frame.int32(kept), slot = frame.int32(kept);
+  const offset = frame.float64(kept);
   const pld = parent.ld, poff = parent.offset, pslot = parent.slot;
   for (let m = 0, q = 0; m < classMembers.length; m++) {
     const e = entry[m]!;

@@ -1,0 +1,143 @@
+/**
+ * The launches of the variable-size class paths, pinned: every kernel launch (entry, grid, block,
+ * shared bytes, arguments) and every upload's bytes of fixed ragged batches through the route
+ * 'vbatched' on a planning device (its fake addresses are deterministic), reduced to one sha256
+ * per operation and compared with the recorded digest. The host side's speed-ups (scratch arrays,
+ * fused passes) must leave these unchanged; a deliberate change of a launch or table rewrites the
+ * digest with the reason in its commit (print them with MYRIAD_PRINT_LAUNCH_DIGESTS=1).
+ *
+ * The batches: members in three arrays with ragged ld and gaps, sizes 0 to 600 (beyond 512: the
+ * per-size path inside the launcher), rectangular gemm and getrf members, both trsm sides, potrs,
+ * posv, getrs and gesv (B of several widths), float64 and float32.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, type Hash } from 'node:crypto';
+import { variable, type VariableBatch } from '../../src/core/batch.js';
+import type { DType } from '../../src/core/dtype.js';
+import { runRouted } from '../../src/cuda/router.js';
+import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
+import type { DeviceArray, HostArray, Kernel, KernelSource, LaunchArg, LaunchConfig } from '../../src/cuda/runtime/types.js';
+import { H100 } from '../helpers/devices.js';
+
+/** A planning device that hashes every upload and launch, in order. */
+class Fingerprint extends PlanningDevice {
+  readonly hash: Hash = createHash('sha256');
+  launches = 0;
+  override upload(host: HostArray, dst?: DeviceArray): DeviceArray {
+    const out = super.upload(host, dst);
+    this.hash.update(`upload ${host.constructor.name} ${host.length} -> ${out.ptr}\n`);
+    this.hash.update(new Uint8Array(host.buffer, host.byteOffset, host.byteLength));
+    return out;
+  }
+  override kernel(src: KernelSource): Kernel {
+    const k = super.kernel(src);
+    return {
+      ...k,
+      launch: (c: LaunchConfig, args: readonly LaunchArg[]) => {
+        this.launches++;
+        const a = args.map((x) => (x.type === 'bytes' ? `bytes:${Buffer.from(x.value).toString('hex')}` : `${x.type}:${String(x.value)}`));
+        this.hash.update(`launch ${src.entry} ${c.grid.join(',')} ${c.block.join(',')} ${c.sharedBytes ?? 0} ${a.join(' ')}\n`);
+      },
+    };
+  }
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 2 ** 32; };
+}
+
+/** `count` members of the shapes `shape(i)`, spread over `arrays` with ragged ld and gaps. */
+function members(arrays: readonly DeviceArray[], shape: readonly (readonly [number, number])[], r: () => number): VariableBatch<DeviceArray> {
+  const at = arrays.map(() => Math.floor(r() * 5));
+  return variable(shape.map(([rows, cols]) => {
+    const which = Math.floor(r() * arrays.length);
+    const ld = Math.max(1, rows) + Math.floor(r() * 3);
+    const m = { data: arrays[which]!, rows, cols, ld, offset: at[which]! };
+    at[which]! += ld * Math.max(cols, 1) + Math.floor(r() * 4);
+    return m;
+  }), {}, 'x');
+}
+
+/** Orders of `count` members: mostly 0-100, a few beyond 512. */
+const orders = (count: number, r: () => number): number[] => Array.from({ length: count }, (_, i) => (i % 151 === 9 ? 513 + (i % 40) : Math.floor(r() * r() * 101)));
+
+/** The requests of one dtype, by name (each on fresh arrays of `dev`). */
+function requests(dev: PlanningDevice, dtype: DType): [string, string, Record<string, unknown>][] {
+  const r = rng(dtype === 'float64' ? 11 : 12);
+  const arrays = [0, 1, 2].map(() => dev.alloc(dtype, 6e7));
+  const count = 1200;
+  const info = dev.alloc('int32', count);
+  const ipiv = dev.alloc('int32', count * 600);
+  const n = orders(count, r);
+  const square = n.map((x) => [x, x] as const);
+  const rhs = n.map((x, i) => [x, i % 5 === 0 ? 0 : 1 + (i % 7)] as const);
+  const k = n.map(() => Math.floor(r() * 70));
+  const cols = n.map(() => Math.floor(r() * 50));
+  const out: [string, string, Record<string, unknown>][] = [
+    ['gemm', 'gemm NN', { transA: 'N', transB: 'N', alpha: 1.5, beta: 0.5, a: members(arrays, n.map((m, i) => [m, k[i]!]), r), b: members(arrays, k.map((x, i) => [x, cols[i]!]), r), c: members(arrays, n.map((m, i) => [m, cols[i]!]), r) }],
+    ['gemm', 'gemm TN alpha 0', { transA: 'T', transB: 'N', alpha: 0, beta: 2, a: members(arrays, n.map((m, i) => [k[i]!, m]), r), b: members(arrays, k.map((x, i) => [x, cols[i]!]), r), c: members(arrays, n.map((m, i) => [m, cols[i]!]), r) }],
+    ['potrf', 'potrf lower', { uplo: 'lower', a: members(arrays, square, r), info }],
+    ['potrf', 'potrf upper', { uplo: 'upper', a: members(arrays, square, r), info }],
+    ['getrf', 'getrf', { a: members(arrays, n.map((m, i) => [m, i % 3 === 0 ? Math.max(0, m - 3) : m]), r), ipiv, pivotStride: 600, info }],
+    ['trsm', 'trsm left', { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 1, a: members(arrays, square, r), b: members(arrays, rhs, r) }],
+    ['trsm', 'trsm right', { side: 'right', uplo: 'upper', transA: 'T', diag: 'unit', alpha: 2, a: members(arrays, square, r), b: members(arrays, rhs.map(([x, y]) => [y, x]), r) }],
+    ['potrs', 'potrs', { uplo: 'upper', a: members(arrays, square, r), b: members(arrays, rhs, r), info }],
+    ['posv', 'posv', { uplo: 'lower', a: members(arrays, square, r), b: members(arrays, rhs, r), info }],
+    ['getrs', 'getrs T', { trans: 'T', a: members(arrays, square, r), ipiv, pivotStride: 600, b: members(arrays, rhs, r), info }],
+    ['gesv', 'gesv', { a: members(arrays, square, r), ipiv, pivotStride: 600, b: members(arrays, rhs, r), info }],
+  ];
+  return out;
+}
+
+/** sha256 of each request's launches and uploads (its own device, so its own addresses). */
+function digests(dtype: DType): Record<string, string> {
+  const out: Record<string, string> = {};
+  const names = requests(new PlanningDevice(H100), dtype).map(([, name]) => name);
+  for (const name of names) {
+    const dev = new Fingerprint(H100);
+    const [op, , request] = requests(dev, dtype).find(([, n]) => n === name)!;
+    assert.ok(runRouted(op as 'gemm', dev, request, 'vbatched'), `${name}: a GPU route`);
+    assert.ok(dev.launches > 0, `${name}: launches`);
+    out[name] = dev.hash.digest('hex').slice(0, 24);
+  }
+  return out;
+}
+
+const EXPECTED: Record<DType, Record<string, string>> = {
+  float64: {
+    'gemm NN': '837117dcfbd1455d6ce90ddf',
+    'gemm TN alpha 0': '4d075f939297b4af4fa72e98',
+    'potrf lower': 'b5d8f4146e187b16d64190fb',
+    'potrf upper': 'b76146a4c1dcef427e9ca4aa',
+    'getrf': 'a72249a35a2cf5de2438c663',
+    'trsm left': '38bc4f4e1656630994e2ecbc',
+    'trsm right': '7b0b33c34bf809868a88078b',
+    'potrs': 'd845506b02d4889137396f95',
+    'posv': '35e95719376cd26bb8415d8f',
+    'getrs T': 'ca319a16c4b0b7efaffc62de',
+    'gesv': 'b03881937eddd8f9ad16647f',
+  },
+  float32: {
+    'gemm NN': '51f1e5b6c1c4a32b6eaa3c5a',
+    'gemm TN alpha 0': '67170285fffd942ed9e6ce36',
+    'potrf lower': '0a18ee510a4abfb65bddf07d',
+    'potrf upper': 'bf03f87b2909b946c453e311',
+    'getrf': 'cb3ebf85ac751d67d6719171',
+    'trsm left': '9f5ed3b055661b3df32f062c',
+    'trsm right': 'b71a9d043d25c357ede437ae',
+    'potrs': '0a7661196c20087c24e62a63',
+    'posv': '33234c58326182bd207d0225',
+    'getrs T': '1e9b0ac9e064a556160d8fa5',
+    'gesv': 'cedffa27820514184f721e55',
+  },
+};
+
+for (const dtype of ['float64', 'float32'] as const) {
+  test(`the class paths' launches and tables of fixed ragged ${dtype} batches are the recorded ones`, () => {
+    const got = digests(dtype);
+    if (process.env.MYRIAD_PRINT_LAUNCH_DIGESTS === '1') console.log(dtype, JSON.stringify(got, null, 2));
+    assert.deepEqual(got, EXPECTED[dtype]);
+  });
+}
