@@ -1,5 +1,10 @@
-/** The command line: info, bench with --json, usage errors (run as a child process, as a user would). */
-// run-tests: long (some 30 command runs, each a Node process)
+/**
+ * The command line: info, bench with --json, usage errors, run in child processes as a user would:
+ * a few in processes of their own, the rest one after the other in one shared process
+ * (test/helpers/cli-driver.ts: one Node start-up instead of some 25), whose runs are checked here to
+ * be what a process of their own gives.
+ */
+// run-tests: long (some 30 command runs in child processes, a few seconds of benchmarks)
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,26 +12,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { CliRun } from '../helpers/cli-driver.js';
 
 const cli = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 
-/** Runs node with `args`; resolves with the exit status and both outputs. */
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, args);
-    let stdout = '', stderr = '';
+const driver = fileURLToPath(new URL('../helpers/cli-driver.js', import.meta.url));
+
+/** The command once per argument list, all in one child process (cli-driver.ts): one Node start-up for the lot. */
+function runInOne(argLists: readonly string[][]): Promise<CliRun[]> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [driver], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let stdout = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    child.on('close', (status) => done({ status, stdout, stderr }));
+    child.on('close', (status) => {
+      if (status !== 0) fail(new Error(`cli-driver exited ${status}: ${stdout}`));
+      else done(JSON.parse(stdout) as CliRun[]);
+    });
+    child.stdin.end(JSON.stringify(argLists));
   });
 }
 
-/** `run`, once per argument list in this file: the tests that read the same command's output share one process. */
-const runs = new Map<string, ReturnType<typeof run>>();
-function runOnce(args: string[]): ReturnType<typeof run> {
-  const key = JSON.stringify(args);
-  if (!runs.has(key)) runs.set(key, run(args));
-  return runs.get(key)!;
+/** Argument lists the tests register as they are declared; run together in one child process when the first of them asks. */
+const registered: string[][] = [];
+let batch: Promise<CliRun[]> | undefined;
+function batched(argLists: readonly string[][]): () => Promise<CliRun[]> {
+  if (batch) throw new Error('cli.test: commands are registered while the tests are declared, before any runs');
+  const first = registered.length;
+  registered.push(...argLists);
+  return async () => (await (batch ??= runInOne(registered))).slice(first, first + argLists.length);
 }
 
 describe('myriad command', () => {
@@ -49,34 +62,38 @@ describe('myriad command', () => {
       assert.match(out, new RegExp(`gemm\\s+float64\\s+${r.n}\\s+50\\s+cpu`));
     }
   });
-  it('bench --format markdown prints a GitHub table with the same columns', () => {
-    const out = execFileSync(process.execPath, [cli, 'bench', 'potrf', '--backend', 'cpu', '--sizes', '4', '--batch', '20', '--repeats', '1', '--format', 'markdown'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const lines = out.trim().split('\n');
+  const markdown = batched([['bench', 'potrf', '--backend', 'cpu', '--sizes', '4', '--batch', '20', '--repeats', '1', '--format', 'markdown']]);
+  it('bench --format markdown prints a GitHub table with the same columns', async () => {
+    const [run] = await markdown();
+    assert.equal(run.status, 0, run.stderr);
+    const lines = run.stdout.trim().split('\n');
     assert.equal(lines.length, 3);
     assert.match(lines[0]!, /^\| op \| dtype \| n \| batch \|/);
     assert.match(lines[1]!, /^(\| --- )+\|$/);
     assert.match(lines[2]!, /^\| potrf \| float64 \| 4 \| 20 \| cpu \|/);
     assert.equal(lines[0]!.split('|').length, lines[2]!.split('|').length);
   });
-  it('bad arguments exit 2 with a message naming the argument', () => {
-    const bad = spawnSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'tpu'], { encoding: 'utf8' });
+  const badArguments = batched([
+    ['bench', 'gemm', '--backend', 'tpu'], ['bench', 'lu'], ['bench', 'gemm', '--backend', 'cpu', '--sizes', '2,x'], ['bench', 'gemm', '--backend', 'cpu', '--format', 'xml'],
+  ]);
+  it('bad arguments exit 2 with a message naming the argument', async () => {
+    const [bad, op, sizes, format] = await badArguments();
+    // A run in the shared process is the one a process of its own gives: status, stdout and stderr.
+    const alone = spawnSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'tpu'], { encoding: 'utf8' });
+    assert.deepEqual(bad, { status: alone.status, stdout: alone.stdout, stderr: alone.stderr });
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--backend: expected one of 'auto', 'cpu', 'cuda'/);
-    const op = spawnSync(process.execPath, [cli, 'bench', 'lu'], { encoding: 'utf8' });
     assert.equal(op.status, 2);
     assert.match(op.stderr, /op: /);
-    const sizes = spawnSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'cpu', '--sizes', '2,x'], { encoding: 'utf8' });
     assert.equal(sizes.status, 2);
     assert.match(sizes.stderr, /--sizes/);
-    const format = spawnSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'cpu', '--format', 'xml'], { encoding: 'utf8' });
     assert.equal(format.status, 2);
     assert.match(format.stderr, /--format: expected one of 'text', 'markdown'/);
   });
+  const names = batched([['--version'], ['-v'], ['bench', 'eigh'], ['bench', 'tsm'], ['bench'], ['help']]);
   it('--version prints the package version; near-miss and array-level op names get a suggestion; one op list everywhere', async () => {
     const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as { version: string };
-    const [version, short, eigh, typo, none] = await Promise.all([
-      run([cli, '--version']), run([cli, '-v']), run([cli, 'bench', 'eigh']), run([cli, 'bench', 'tsm']), runOnce([cli, 'bench']),
-    ]);
+    const [version, short, eigh, typo, none, help] = await names();
     assert.equal(version.status, 0, version.stderr);
     assert.equal(version.stdout.trim(), pkg.version);
     assert.equal(short.stdout.trim(), pkg.version);
@@ -85,42 +102,41 @@ describe('myriad command', () => {
     assert.match(typo.stderr, /did you mean 'trsm'\?/);
     // The same list (workloads and extras) in the error, the missing-op message and the usage.
     const list = (text: string): string => /(gemm, potrf[^)\n]*latency)/.exec(text)?.[1] ?? '';
-    const help = await runOnce([cli, 'help']);
     assert.equal(help.status, 0, help.stderr);
     const usage = help.stdout;
     assert.match(list(eigh.stderr), /tsm2, tsqr, latency$/);
     assert.equal(list(eigh.stderr), list(none.stderr));
     assert.equal(list(eigh.stderr), list(usage));
   });
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-'));
+  const file = join(dir, 'file.json');
+  writeFileSync(file, '[]');
+  const cases: [string[], RegExp][] = [
+    [['--json', join(dir, 'missing', 'out.json')], /^myriad: --json: .*does not exist$/],
+    [['--json', dir], /^myriad: --json: .*is a directory$/],
+    [['--json', join(file, 'out.json')], /^myriad: --json: .*is not a directory$/],
+    [['--sizes=-3'], /^myriad: --sizes: /],
+    [['--sizes', '-3'], /^myriad: --sizes: /],
+    [['--sizes', ''], /^myriad: --sizes: .*empty entry/],
+    [['--sizes', '2,,4'], /^myriad: --sizes: .*empty entry/],
+    [['--sizes', '1e9', '--batch', '1'], /^myriad: --sizes: /],
+    [['--sizes', '4096', '--batch', '1000'], /^myriad: --batch: /],
+    [['--sizes', '4096', '--batch', '70', '--dtype', 'complex128'], /^myriad: --batch: .*floats \(re, im pairs\)/],
+    [['--foo'], /^myriad: --foo: unknown option/],
+    [['--Sizes', '2'], /^myriad: --Sizes: unknown option; did you mean --sizes\?/],
+    [['--ways', 'vbatched'], /^myriad: --ways: .*give --vbatched/],
+    [['--vbatched', 'b', '--ways', 'vbatched,,uniform'], /^myriad: --ways: .*an empty entry/],
+    [['--vbatched', 'b', '--ways', 'fast'], /^myriad: --ways: .*'fast'/],
+  ];
+  if (process.getuid?.() !== 0) { // root writes anywhere
+    const locked = join(dir, 'locked.json');
+    writeFileSync(locked, '[]');
+    chmodSync(locked, 0o444);
+    cases.push([['--json', locked], /^myriad: --json: .*not writable/]);
+  }
+  const usageErrors = batched([...cases.map(([args]) => ['bench', 'gemm', '--backend', 'cpu', '--sizes', '2', '--batch', '10', ...args]), ['frob'], ['bench']]);
   it('every usage error is one line on stderr, exit 2, before any benchmark runs', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'myriad-'));
-    const file = join(dir, 'file.json');
-    writeFileSync(file, '[]');
-    const cases: [string[], RegExp][] = [
-      [['--json', join(dir, 'missing', 'out.json')], /^myriad: --json: .*does not exist$/],
-      [['--json', dir], /^myriad: --json: .*is a directory$/],
-      [['--json', join(file, 'out.json')], /^myriad: --json: .*is not a directory$/],
-      [['--sizes=-3'], /^myriad: --sizes: /],
-      [['--sizes', '-3'], /^myriad: --sizes: /],
-      [['--sizes', ''], /^myriad: --sizes: .*empty entry/],
-      [['--sizes', '2,,4'], /^myriad: --sizes: .*empty entry/],
-      [['--sizes', '1e9', '--batch', '1'], /^myriad: --sizes: /],
-      [['--sizes', '4096', '--batch', '1000'], /^myriad: --batch: /],
-      [['--sizes', '4096', '--batch', '70', '--dtype', 'complex128'], /^myriad: --batch: .*floats \(re, im pairs\)/],
-      [['--foo'], /^myriad: --foo: unknown option/],
-      [['--Sizes', '2'], /^myriad: --Sizes: unknown option; did you mean --sizes\?/],
-      [['--ways', 'vbatched'], /^myriad: --ways: .*give --vbatched/],
-      [['--vbatched', 'b', '--ways', 'vbatched,,uniform'], /^myriad: --ways: .*an empty entry/],
-      [['--vbatched', 'b', '--ways', 'fast'], /^myriad: --ways: .*'fast'/],
-    ];
-    if (process.getuid?.() !== 0) { // root writes anywhere
-      const locked = join(dir, 'locked.json');
-      writeFileSync(locked, '[]');
-      chmodSync(locked, 0o444);
-      cases.push([['--json', locked], /^myriad: --json: .*not writable/]);
-    }
-    // In parallel: one Node start-up each.
-    const results = await Promise.all(cases.map(([args]) => run([cli, 'bench', 'gemm', '--backend', 'cpu', '--sizes', '2', '--batch', '10', ...args])));
+    const results = await usageErrors();
     cases.forEach(([args, pattern], i) => {
       const r = results[i]!;
       const what = args.join(' ');
@@ -130,21 +146,22 @@ describe('myriad command', () => {
       assert.equal(lines.length, 1, `${what}: ${r.stderr}`);
       assert.match(lines[0]!, pattern, what);
     });
-    for (const r of await Promise.all([run([cli, 'frob']), runOnce([cli, 'bench'])])) {
+    for (const r of results.slice(cases.length)) {
       assert.equal(r.status, 2);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     }
   });
+  const complex = batched([
+    ['help'],
+    ['bench', 'getrs', '--backend', 'cuda', '--dtype', 'complex128'],
+    ['bench', 'potrf', '--backend', 'cpu', '--dtype', 'complex32'],
+    ['bench', 'potrf', '--backend', 'cuda', '--dtype', 'complex64', '--sizes', '4', '--batch', '10', '--repeats', '1'],
+    ['bench', 'heev', '--backend', 'cuda'],
+    ['bench', 'heev', '--backend', 'cpu', '--dtype', 'complex128', '--sizes', '4', '--batch', '6', '--repeats', '1'],
+    ['bench', 'gesvd', '--backend', 'cpu', '--dtype', 'complex64', '--sizes', '3', '--batch', '6', '--repeats', '1'],
+  ]);
   it('bench --dtype complex128|complex64: the ops that take it listed; another op, or no GPU for --backend cuda, one clear line, exit 2', async () => {
-    const [help, getrs, badDtype, cuda, realHeev, heev, gesvd] = await Promise.all([
-      runOnce([cli, 'help']),
-      run([cli, 'bench', 'getrs', '--backend', 'cuda', '--dtype', 'complex128']),
-      run([cli, 'bench', 'potrf', '--backend', 'cpu', '--dtype', 'complex32']),
-      run([cli, 'bench', 'potrf', '--backend', 'cuda', '--dtype', 'complex64', '--sizes', '4', '--batch', '10', '--repeats', '1']),
-      run([cli, 'bench', 'heev', '--backend', 'cuda']),
-      run([cli, 'bench', 'heev', '--backend', 'cpu', '--dtype', 'complex128', '--sizes', '4', '--batch', '6', '--repeats', '1']),
-      run([cli, 'bench', 'gesvd', '--backend', 'cpu', '--dtype', 'complex64', '--sizes', '3', '--batch', '6', '--repeats', '1']),
-    ]);
+    const [help, getrs, badDtype, cuda, realHeev, heev, gesvd] = await complex();
     assert.match(help.stdout, /\(complex128, complex64: gemm, potrf, getrf, posv, gesv, trsm, geqrf, heev, gesvd\)/);
     // Rejected before a backend opens (no 'backend:' line), on any machine.
     assert.equal(getrs.status, 2);
@@ -168,9 +185,11 @@ describe('myriad command', () => {
       assert.match(cuda.stderr.trim(), /^myriad: backend: the CUDA backend is not usable: .+$/);
     }
   });
-  it('a CPU bench table has no all-empty vendor columns and no small value printed as 0.0', () => {
-    const out = execFileSync(process.execPath, [cli, 'bench', 'potrf', '--backend', 'cpu', '--sizes', '2', '--batch', '3', '--repeats', '1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const [header, , row] = out.trim().split('\n');
+  const table = batched([['bench', 'potrf', '--backend', 'cpu', '--sizes', '2', '--batch', '3', '--repeats', '1']]);
+  it('a CPU bench table has no all-empty vendor columns and no small value printed as 0.0', async () => {
+    const [run] = await table();
+    assert.equal(run.status, 0, run.stderr);
+    const [header, , row] = run.stdout.trim().split('\n');
     // The vendor columns (numpy, where python3 has it) are there only with a figure in them; %roof
     // (of the measured copy bandwidth) is the CPU's own and always filled (the no-'-' check below).
     if (/numpy/.test(row!)) assert.match(header!, /vendor/);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -84,12 +84,44 @@ describe('published package', () => {
       }
     }
   });
-  it('npm start builds only where the sources changed since its last build (scripts/start.mjs --build twice: one build at most)', () => {
-    const stamp = join(root, 'dist', '.built');
-    execFileSync(process.execPath, [join(root, 'scripts', 'start.mjs'), '--build'], { stdio: 'pipe' });
-    const first = statSync(stamp).mtimeMs;
-    execFileSync(process.execPath, [join(root, 'scripts', 'start.mjs'), '--build'], { stdio: 'pipe' });
-    assert.equal(statSync(stamp).mtimeMs, first, 'the second start found dist/ current and built nothing');
+  it('npm start builds only where the sources changed since its last build (scripts/start.mjs --build: a fresh tree builds once, a second start builds nothing, a changed source builds again)', () => {
+    // A tree of start.mjs beside this checkout's sources and configuration, and a stand-in compiler
+    // at TypeScript's path that logs its arguments and writes the one output start.mjs looks for:
+    // the checkout's own dist/ may need no build (or, on a fresh clone, a whole one: seconds).
+    const dir = mkdtempSync(join(tmpdir(), 'myriad-start-'));
+    for (const d of ['src', 'test', 'examples']) symlinkSync(join(root, d), join(dir, d), 'dir');
+    mkdirSync(join(dir, 'scripts'));
+    copyFileSync(join(root, 'scripts', 'start.mjs'), join(dir, 'scripts', 'start.mjs'));
+    const script = join(dir, 'scripts', 'local.ts');
+    writeFileSync(script, '');
+    for (const f of ['package.json', 'tsconfig.json']) copyFileSync(join(root, f), join(dir, f));
+    const bin = join(dir, 'node_modules', 'typescript', 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(dir, 'node_modules', 'typescript', 'package.json'), '{}');
+    const log = join(dir, 'builds.log');
+    writeFileSync(join(bin, 'tsc'), [
+      "const { appendFileSync, mkdirSync, writeFileSync } = require('node:fs');",
+      `appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + '\\n');`,
+      `mkdirSync(${JSON.stringify(join(dir, 'dist', 'src'))}, { recursive: true });`,
+      `writeFileSync(${JSON.stringify(join(dir, 'dist', 'src', 'cli.js'))}, '');`,
+    ].join('\n'));
+    const start = (): void => { execFileSync(process.execPath, [join(dir, 'scripts', 'start.mjs'), '--build'], { stdio: 'pipe' }); };
+    const builds = (): string[][] => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]) : []);
+    try {
+      start();
+      assert.deepEqual(builds(), [['-p', dir]], 'the fresh tree built once, the whole project');
+      const stamp = join(dir, 'dist', '.built');
+      const first = statSync(stamp).mtimeMs;
+      start();
+      assert.equal(builds().length, 1, 'the second start found dist/ current and built nothing');
+      assert.equal(statSync(stamp).mtimeMs, first);
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(script, later, later);
+      start();
+      assert.equal(builds().length, 2, 'a source newer than the last build: built again');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   it('installs run no script of ours (no prepare), and koffi\'s install script is approved', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; allowScripts?: Record<string, boolean> };

@@ -3,30 +3,19 @@
 // atomicAdd is then a plain increment). Reads the members from stdin, writes the counters, every
 // row of every region (the rows past a region's counter too: they must stay zero) and the codes.
 // Build: g++ -std=c++20 -DENTRY=<entry> [-DGEMM | -DINTS=4 (getrf)] -I<dir of kernel.cu> this file.
-#include <cstdio>
-#include <vector>
-#include <algorithm>
-struct dim3 { unsigned x = 1, y = 1, z = 1; };
-dim3 threadIdx, blockIdx, blockDim, gridDim;
-using std::min; using std::max;
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __launch_bounds__(x)
-#define __restrict__
-inline int atomicAdd(int* p, int v) { int old = *p; *p += v; return old; }
+#include "cuda-host-serial.h"
 #include "kernel.cu"
 
 struct Operand {
   int hasCols = 0, maxRows = 0, maxCols = 0;
-  std::vector<int> rows, cols, ld;
-  std::vector<long long> ptr;
+  Buf<int> rows, cols, ld;
+  Buf<long long> ptr;
   void read(int count) {
     if (scanf("%d %d %d", &hasCols, &maxRows, &maxCols) != 3) throw 1;
     rows.resize(count); cols.resize(count); ld.resize(count); ptr.resize(count);
     for (int i = 0; i < count; ++i) if (scanf("%d %d %d %lld", &rows[i], &cols[i], &ld[i], &ptr[i]) != 4) throw 1;
   }
-  const int* colsOrNull() const { return hasCols ? cols.data() : nullptr; }
+  int* colsOrNull() { return hasCols ? cols.data() : nullptr; }
 };
 
 int main() {
@@ -38,7 +27,7 @@ int main() {
   if (scanf("%d %d", &alphaZero, &betaOne) != 2) return 2;
   Operand a, b, c;
   a.read(count); b.read(count); c.read(count);
-  std::vector<int> info(count, 7777);
+  Buf<int> info(count, 7777);
 #else
 #ifndef INTS
 #define INTS 3
@@ -46,14 +35,12 @@ int main() {
   const int P = 1, I = INTS;   // potrf: n, ld, index; getrf: m, n, ld, index
   Operand a;
   a.read(count);
-  std::vector<int> info(count + 1, 7777);
+  Buf<int> info(count + 1, 7777);
 #endif
   const long long rows = (long long)regions * count;
-  std::vector<long long> ptrs(rows * P, 0);
-  std::vector<int> dims(rows * I, 0), counters(regions, 0);
-  blockDim.x = 256; gridDim.x = (count + 255) / 256;
-  for (unsigned bx = 0; bx < gridDim.x; ++bx) for (unsigned tx = 0; tx < blockDim.x; ++tx) {
-    blockIdx.x = bx; threadIdx.x = tx;
+  Buf<long long> ptrs(rows * P, 0);
+  Buf<int> dims(rows * I, 0), counters(regions, 0);
+  eachThread(count, [&] {
 #ifdef GEMM
     ENTRY(a.rows.data(), a.colsOrNull(), a.ld.data(), a.ptr.data(), a.maxRows, a.maxCols,
           b.rows.data(), b.colsOrNull(), b.ld.data(), b.ptr.data(), b.maxRows, b.maxCols,
@@ -63,7 +50,7 @@ int main() {
     ENTRY(a.rows.data(), a.colsOrNull(), a.ld.data(), a.ptr.data(), a.maxRows, a.maxCols, count, count,
           ptrs.data(), dims.data(), counters.data(), info.data());
 #endif
-  }
+  });
   for (int r = 0; r < regions; ++r) printf("%d\n", counters[r]);
   for (long long q = 0; q < rows; ++q) {
     for (int e = 0; e < P; ++e) printf("%lld ", ptrs[q * P + e]);

@@ -4,38 +4,22 @@
 //   counters, every row of every region (rows past a counter too: they must stay zero) and the codes;
 // -DROWS: an update step's GEMM rows from one region's trsm rows; writes the GEMM counters and rows.
 // Build: g++ -std=c++20 -DENTRY=<entry> -DCLASSIFY|-DROWS -I<dir of kernel.cu> this file.
-#include <cstdio>
-#include <vector>
-#include <algorithm>
-struct dim3 { unsigned x = 1, y = 1, z = 1; };
-dim3 threadIdx, blockIdx, blockDim, gridDim;
-using std::min; using std::max;
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __launch_bounds__(x)
-#define __restrict__
-inline int atomicAdd(int* p, int v) { int old = *p; *p += v; return old; }
+#include "cuda-host-serial.h"
 #include "kernel.cu"
 
 struct Operand {
   int hasCols = 0, maxRows = 0, maxCols = 0;
-  std::vector<int> rows, cols, ld;
-  std::vector<long long> ptr;
+  Buf<int> rows, cols, ld;
+  Buf<long long> ptr;
   void read(int count) {
     if (scanf("%d %d %d", &hasCols, &maxRows, &maxCols) != 3) throw 1;
     rows.resize(count); cols.resize(count); ld.resize(count); ptr.resize(count);
     for (int i = 0; i < count; ++i) if (scanf("%d %d %d %lld", &rows[i], &cols[i], &ld[i], &ptr[i]) != 4) throw 1;
   }
-  const int* colsOrNull() const { return hasCols ? cols.data() : nullptr; }
+  int* colsOrNull() { return hasCols ? cols.data() : nullptr; }
 };
 
-template <typename F> void eachThread(int count, F f) {
-  blockDim.x = 256; gridDim.x = (count + 255) / 256;
-  for (unsigned bx = 0; bx < gridDim.x; ++bx) for (unsigned tx = 0; tx < blockDim.x; ++tx) { blockIdx.x = bx; threadIdx.x = tx; f(); }
-}
-
-template <int P, int I> void print(int regions, long long rows, const std::vector<int>& counters, const std::vector<long long>& ptrs, const std::vector<int>& dims) {
+template <int P, int I> void print(int regions, long long rows, Buf<int>& counters, Buf<long long>& ptrs, Buf<int>& dims) {
   for (int r = 0; r < regions; ++r) printf("%d\n", counters[r]);
   for (long long q = 0; q < rows; ++q) {
     for (int e = 0; e < P; ++e) printf("%lld ", ptrs[q * P + e]);
@@ -50,11 +34,11 @@ int main() {
   if (scanf("%d %d %d", &count, &regions, &hasSkip) != 3) return 2;
   Operand a, b;
   a.read(count); b.read(count);
-  std::vector<int> skip(count, 0), info(count, 7777);
+  Buf<int> skip(count, 0), info(count, 7777);
   if (hasSkip) for (int i = 0; i < count; ++i) if (scanf("%d", &skip[i]) != 1) return 2;
   const long long rows = (long long)regions * count;
-  std::vector<long long> ptrs(rows * 2, 0);
-  std::vector<int> dims(rows * 4, 0), counters(regions, 0);
+  Buf<long long> ptrs(rows * 2, 0);
+  Buf<int> dims(rows * 4, 0), counters(regions, 0);
   eachThread(count, [&] {
     ENTRY(a.rows.data(), a.colsOrNull(), a.ld.data(), a.ptr.data(), a.maxRows, a.maxCols,
           b.rows.data(), b.colsOrNull(), b.ld.data(), b.ptr.data(), b.maxRows, b.maxCols,
@@ -65,13 +49,13 @@ int main() {
 #else
   int count, regions, tOff, tSize, sOff, sSize, betaOne, bytes;
   if (scanf("%d %d %d %d %d %d %d %d", &count, &regions, &tOff, &tSize, &sOff, &sSize, &betaOne, &bytes) != 8) return 2;
-  std::vector<long long> tp(count * 2);
-  std::vector<int> td(count * 4);
+  Buf<long long> tp(count * 2);
+  Buf<int> td(count * 4);
   for (int q = 0; q < count; ++q)
     if (scanf("%lld %lld %d %d %d %d", &tp[2 * q], &tp[2 * q + 1], &td[4 * q], &td[4 * q + 1], &td[4 * q + 2], &td[4 * q + 3]) != 6) return 2;
   const long long rows = (long long)regions * count;
-  std::vector<long long> ptrs(rows * 3, 0);
-  std::vector<int> dims(rows * 6, 0), counters(regions, 0);
+  Buf<long long> ptrs(rows * 3, 0);
+  Buf<int> dims(rows * 6, 0), counters(regions, 0);
   eachThread(count, [&] {
     ENTRY(tp.data(), td.data(), count, tOff, tSize, sOff, sSize, betaOne, bytes, count, ptrs.data(), dims.data(), counters.data());
   });
