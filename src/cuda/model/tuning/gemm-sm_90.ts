@@ -28,6 +28,26 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   // --vbatched b --dtype float64`, 20,000 members of 1-512): 29.6 -> 16.8 ms with host tables, 29.5
   // -> 15.2 ms with device tables, against the tiled class kernels.
   vbatchedMma: true,
+  // The staged class kernels up to 32 (members a block, tm x tn of C a thread), H200, 2026-11-29,
+  // `MYRIAD_QUICK_FIRST=0 node scripts/probe/vbatched-small-sweep.mjs` (workload a's members of each
+  // class, the class kernel alone), ms of the planner's model shape -> this one: float64 8: 0.045 ->
+  // 0.040, 16: 0.078 -> 0.075, 24: 0.206 -> 0.093, 32: 0.311 -> 0.141; float32 16: 0.063 -> 0.053,
+  // 24: 0.085 -> 0.076, 32: 0.186 -> 0.092 (float32 8: the model's 0.031, within the noise of the
+  // best). A thread count per member that covers the bound's square in one pass (24: 2 x 3 -> 96)
+  // beat the larger register tiles.
+  vbatchedSmall: {
+    float64: {
+      8: { design: 'staged', members: 8, tm: 1, tn: 2 },
+      16: { design: 'staged', members: 2, tm: 2, tn: 2 },
+      24: { design: 'staged', members: 2, tm: 3, tn: 2 },
+      32: { design: 'staged', members: 2, tm: 2, tn: 4 },
+    },
+    float32: {
+      16: { design: 'staged', members: 8, tm: 4, tn: 2 },
+      24: { design: 'staged', members: 2, tm: 3, tn: 2 },
+      32: { design: 'staged', members: 2, tm: 2, tn: 4 },
+    },
+  },
   // complex128 without transposes on the tensor cores (the real embedding) from max(m, n, k) = 32.
   complex: { ...defaultGemmTuning.complex, mmaFrom: 32 },
   mma: [
