@@ -11,6 +11,11 @@ export type ValType = 'i32' | 'f32' | 'f64' | 'v128';
 const VALTYPE: Readonly<Record<ValType, number>> = { i32: 0x7f, f32: 0x7d, f64: 0x7c, v128: 0x7b };
 
 export function uleb(n: number, out: number[] = []): number[] {
+  // One byte for 0-127 (nearly every local index and opcode): the common case without the loop.
+  if (n >= 0 && n < 0x80) {
+    out.push(n);
+    return out;
+  }
   do {
     let byte = n & 0x7f;
     n = Math.floor(n / 128);
