@@ -2,8 +2,9 @@
  * The TMA-fed FP64 tensor-core GEMM (generate-tma.ts, forced with `variant: 'tma'`) on the GPU
  * against the CPU reference (cpuGemm), on fresh random data: ragged m, n, k (1 ... 513), every op
  * pair, batches of 1 and 3, alpha and beta (beta = 0 over a NaN-poisoned C), several configurations
- * (stages, tile shapes, tile groups, a producer warp); every element of C's buffer outside the
- * matrices checked unchanged. Each case asserts which kernel ran: the tma kernel where A and B are
+ * (stages, tile shapes, tile groups, a producer warp), and every variant of the sweep
+ * (src/cuda/tune/gemm-tma-variants.ts: mma shapes, persistent grids); every element of C's buffer
+ * outside the matrices checked unchanged. Each case asserts which kernel ran: the tma kernel where A and B are
  * 16-byte aligned (even offsets, ld and strides), the mma kernel where an odd offset, ld or stride
  * forces the fallback. One 2048 x 2048 x 2048 product is checked against A (B x) for random x.
  * On a GPU below sm_90 every case must fall back. Skips with one line where no GPU is usable.
@@ -18,6 +19,7 @@ import { gemmCuda } from '../../src/cuda/kernels/gemm/launch.js';
 import type { TmaGemmParams } from '../../src/cuda/kernels/gemm/params.js';
 import { tuningFor, type GemmTuning, type TmaConfig } from '../../src/cuda/model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelSource } from '../../src/cuda/runtime/types.js';
+import { TMA_SWEEP_VARIANTS } from '../../src/cuda/tune/gemm-tma-variants.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 
@@ -191,6 +193,45 @@ test('the tma gemm matches the CPU reference (ragged sizes, op pairs, batches, c
     let why: string;
     try {
       why = runCase(dev, c, 4000 + i);
+    } catch (e) {
+      why = `threw ${(e as Error).stack ?? String(e)}`;
+    }
+    if (why) {
+      failures.push(`${name(c)}: ${why}`);
+      if (failures.length <= 20) console.log(`FAIL ${name(c)}: ${why.slice(0, 300)}`);
+    }
+  });
+  assert.deepEqual(failures, [], failures.slice(0, 20).join('\n'));
+});
+
+/**
+ * Every variant the sweep may name (gemm-tma-variants.ts) on every op pair: two ragged products
+ * (one a batch of 3, beta 0 over NaN and not, poisoned padding), and for persistent grids a batch
+ * of more tiles than the GPU holds blocks at once (each block takes several items; 3 k-steps a
+ * tile, fewer than most rings' stages, so the ring's phases run on across items).
+ */
+function sweepCases(): Case[] {
+  const out: Case[] = [];
+  TMA_SWEEP_VARIANTS.forEach(({ config }, v) => OPS.forEach(([transA, transB], o) => {
+    const i = 4 * v + o;
+    out.push({ transA, transB, m: 257, n: 200, k: 131, count: 3, alpha: 1.5, beta: i % 2 ? 0 : -0.5, config, layout: { ldPad: 1 + (i % 2), gap: 2, offset: 2 * (i % 2), evenLd: true } });
+    out.push({ transA, transB, m: 129, n: 255, k: 520, count: 1, alpha: -1, beta: i % 2 ? 0.5 : 0, config, layout: { ldPad: i % 3, gap: 0, offset: 0, evenLd: true } });
+    if (config.persistent === true) {
+      out.push({ transA, transB, m: 520, n: 390, k: 40, count: 10, alpha: 0.75, beta: o % 2 ? 0 : 1, config, layout: { ldPad: 2, gap: 4, offset: 2, evenLd: true } });
+    }
+  }));
+  return out;
+}
+
+test('every variant of the tma sweep matches the CPU reference (op pairs, ragged, batches, persistent grids)', { skip: gpuSkipReason() }, () => {
+  const dev = gpu();
+  const failures: string[] = [];
+  const all = sweepCases();
+  assert.ok(all.every((c) => expected(c) === 'tma') && all.length >= 2 * 4 * TMA_SWEEP_VARIANTS.length, 'every case runs the tma kernel');
+  all.forEach((c, i) => {
+    let why: string;
+    try {
+      why = runCase(dev, c, 7000 + i);
     } catch (e) {
       why = `threw ${(e as Error).stack ?? String(e)}`;
     }

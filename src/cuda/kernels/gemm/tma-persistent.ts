@@ -28,9 +28,12 @@ export interface TmaScheduleParts {
 
 const indent = (text: string, spaces: number): string => text.split('\n').map((l) => (l === '' ? l : ' '.repeat(spaces) + l)).join('\n');
 
-/** The item's matrix and tile (w in scope). */
+/** tileOrder's lines after its first carry a function body's 2 spaces: all at the margin here. */
+const flush = (text: string): string => text.split('\n').map((l, i) => (i === 0 ? l : l.replace(/^ {2}/, ''))).join('\n');
+
+/** The item's matrix and tile (w in scope), every line at the margin. */
 const place = (p: TmaGemmParams): string => `const int batch = w / tileCount, tile = w - batch * tileCount;
-  ${tileOrder(p.tileGroup, 'tile')}`;
+${flush(tileOrder(p.tileGroup, 'tile'))}`;
 
 /** The producer warp's lane 0: every k-step of every item, each once its buffer's previous use is released. */
 const producerWarp = (p: TmaGemmParams): string => `  // The producer warp's lane 0: every k-step of every item, k-step s once the consumers have
@@ -40,7 +43,7 @@ const producerWarp = (p: TmaGemmParams): string => `  // The producer warp's lan
       prefetchMaps(&mapA, &mapB);
       int s = 0;
       for (int w = blockIdx.x; w < work; w += gridDim.x) {
-${indent(place(p), 6)}
+${indent(place(p), 8)}
         for (int ks = 0; ks < steps; ++ks, ++s) {
           if (s >= STAGES) mbarWait(emptyBars + 8 * (s % STAGES), ((s / STAGES) - 1) & 1);
           produce(s, ks, i0, j0, batch);
@@ -59,7 +62,7 @@ const producerFirst = (p: TmaGemmParams): string => `  // The block's steps: its
   const int total = blockIdx.x < work ? ((work - 1 - blockIdx.x) / gridDim.x + 1) * steps : 0;
   auto produceAt = [&](int S) {
     const int w = blockIdx.x + (S / steps) * gridDim.x;
-    ${place(p)}
+${indent(place(p), 4)}
     produce(S, S % steps, i0, j0, batch);
   };
   if (threadIdx.x == 0) {
@@ -94,7 +97,7 @@ ${ownWarp ? producerWarp(p) : producerFirst(p)}
   (void)pg;
   int s = 0;
   for (int w = blockIdx.x; w < work; w += gridDim.x) {
-${indent(place(p), 2)}
+${indent(place(p), 4)}
     real* c = C + offsetC + (long long)batch * strideC;
     real acc[MT][NT][4];
     #pragma unroll
