@@ -15,7 +15,7 @@ import type { StridedBatch } from '../../src/core/batch.js';
 import { DTYPE_EPS } from '../../src/core/dtype.js';
 import type { GemmRequest, Op } from '../../src/core/ops.js';
 import { cpuGemm } from '../../src/cpu/blas3.js';
-import { gemmCuda } from '../../src/cuda/kernels/gemm/launch.js';
+import { gemmCuda, gemmSource } from '../../src/cuda/kernels/gemm/launch.js';
 import type { TmaGemmParams } from '../../src/cuda/kernels/gemm/params.js';
 import { tuningFor, type GemmTuning, type TmaConfig } from '../../src/cuda/model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelSource } from '../../src/cuda/runtime/types.js';
@@ -213,11 +213,13 @@ test('the tma gemm matches the CPU reference (ragged sizes, op pairs, batches, c
 function sweepCases(): Case[] {
   const out: Case[] = [];
   TMA_SWEEP_VARIANTS.forEach(({ config }, v) => OPS.forEach(([transA, transB], o) => {
+    // One kernel per variant and op pair (beta = 0 or not, alternating), so the compiles stay few.
     const i = 4 * v + o;
-    out.push({ transA, transB, m: 257, n: 200, k: 131, count: 3, alpha: 1.5, beta: i % 2 ? 0 : -0.5, config, layout: { ldPad: 1 + (i % 2), gap: 2, offset: 2 * (i % 2), evenLd: true } });
-    out.push({ transA, transB, m: 129, n: 255, k: 520, count: 1, alpha: -1, beta: i % 2 ? 0.5 : 0, config, layout: { ldPad: i % 3, gap: 0, offset: 0, evenLd: true } });
+    const zero = (v + o) % 2 === 1;
+    out.push({ transA, transB, m: 257, n: 200, k: 131, count: 3, alpha: 1.5, beta: zero ? 0 : -0.5, config, layout: { ldPad: 1 + (i % 2), gap: 2, offset: 2 * (i % 2), evenLd: true } });
+    out.push({ transA, transB, m: 129, n: 255, k: 520, count: 1, alpha: -1, beta: zero ? 0 : 0.5, config, layout: { ldPad: i % 3, gap: 0, offset: 0, evenLd: true } });
     if (config.persistent === true) {
-      out.push({ transA, transB, m: 520, n: 390, k: 40, count: 10, alpha: 0.75, beta: o % 2 ? 0 : 1, config, layout: { ldPad: 2, gap: 4, offset: 2, evenLd: true } });
+      out.push({ transA, transB, m: 520, n: 390, k: 40, count: 10, alpha: 0.75, beta: zero ? 0 : 1, config, layout: { ldPad: 2, gap: 4, offset: 2, evenLd: true } });
     }
   }));
   return out;
@@ -228,6 +230,12 @@ test('every variant of the tma sweep matches the CPU reference (op pairs, ragged
   const failures: string[] = [];
   const all = sweepCases();
   assert.ok(all.every((c) => expected(c) === 'tma') && all.length >= 2 * 4 * TMA_SWEEP_VARIANTS.length, 'every case runs the tma kernel');
+  // Their kernels compiled at once on the compile workers (the launcher's parameters: strided, not dense).
+  const loose = { kind: 'strided', dense: false } as const;
+  dev.prefetch?.([...new Map(all.map((c) => {
+    const src = gemmSource({ variant: 'tma', dtype: 'float64', transA: c.transA, transB: c.transB, betaZero: c.beta === 0, layouts: { a: loose, b: loose, c: loose }, ...c.config });
+    return [src.entry, src] as const;
+  })).values()]);
   all.forEach((c, i) => {
     let why: string;
     try {

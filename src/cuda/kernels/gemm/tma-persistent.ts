@@ -5,8 +5,8 @@
  * grouped with `tileGroup`) of matrix w / tileCount. The ring's k-steps are numbered across the
  * block's items (s), so its barriers' phases run on from one tile to the next: the producer (its
  * own warp, or thread 0 between its k-steps) fills the buffers of the next tile while the consumer
- * warps still multiply or write C of this one, and a block's first k-steps wait for no launch. The text of the k-step multiply, the copies
- * and the epilogue are the tile-per-block design's.
+ * warps still multiply or write C of this one, and a block's first k-steps wait for no launch.
+ * The k-step's multiply, the copies and the epilogue are the tile-per-block design's text.
  */
 import { tileOrder } from './tile-prologue.js';
 import type { TmaGemmParams } from './params.js';
