@@ -115,7 +115,8 @@ function row(title, op, k, n, flops, vendor, ours) {
   const mma = tf(attempt('mma', () => median(() => ours(undefined))));
   const tma = new Map();
   for (const v of good.get(op) ?? []) {
-    const t = tf(attempt(v.name, () => { lastEntry = ''; const ms = median(() => ours(tmaOptions(v))); return lastEntry.startsWith('gemm_tma_') ? ms : undefined; }));
+    const opts = tmaOptions(v);
+    const t = tf(attempt(v.name, () => { lastEntry = ''; const ms = median(() => ours(opts)); return lastEntry.startsWith('gemm_tma_') ? ms : undefined; }));
     if (t !== undefined) tma.set(v.id, t);
   }
   rows.push({ title, op, square: k === n, cublas, mma, tma });
@@ -130,10 +131,13 @@ function row(title, op, k, n, flops, vendor, ours) {
   device.synchronize();
   x.dispose();
 }
+const chunk = randomMatrices('float64', 4096, 4096, 1, rng);
 for (const n of sizes) {
   if (seconds() > LIMIT_S) { skipped += ops.length * (1 + (n === middle ? extraKs.length : 0)); continue; }
-  // One random n x n matrix uploaded three times: A, B, C (the timings need no distinct values).
-  const host = randomMatrices('float64', n, n, 1, rng);
+  // One n x n matrix uploaded three times: A, B, C (the timings need no distinct values), tiled
+  // from 2^24 random doubles (drawing 16384^2 in JavaScript takes the better part of a minute).
+  const host = new Float64Array(n * n);
+  for (let at = 0; at < host.length; at += chunk.length) host.set(chunk.subarray(0, Math.min(chunk.length, host.length - at)), at);
   const a = ctx.upload(host), b = ctx.upload(host), c = ctx.upload(host);
   const C = strided(c, { rows: n, cols: n, count: 1 });
   for (const k of [n, ...(n === middle ? extraKs : [])]) {
