@@ -17,7 +17,7 @@ import type { GemmRequest, Op } from '../../src/core/ops.js';
 import { cpuGemm } from '../../src/cpu/blas3.js';
 import { gemmCuda, gemmSource } from '../../src/cuda/kernels/gemm/launch.js';
 import type { TmaGemmParams } from '../../src/cuda/kernels/gemm/params.js';
-import { tuningFor, type GemmTuning, type TmaConfig } from '../../src/cuda/model/tuning/index.js';
+import { tuningFor, type GemmTuning, type TmaConfig, type TmaRoute } from '../../src/cuda/model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelSource } from '../../src/cuda/runtime/types.js';
 import { TMA_SWEEP_VARIANTS } from '../../src/cuda/tune/gemm-tma-variants.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
@@ -249,6 +249,30 @@ test('every variant of the tma sweep matches the CPU reference (op pairs, ragged
     }
   });
   assert.deepEqual(failures, [], failures.slice(0, 20).join('\n'));
+});
+
+test('a route given to the launcher takes single products to the tma design unforced, and nothing else', { skip: gpuSkipReason() }, () => {
+  const dev = gpu();
+  const config = TMA_SWEEP_VARIANTS.find((v) => v.config.persistent === true)!.config;
+  const tmaRoutes: TmaRoute[] = [{ transA: 'N', transB: 'T', m: [200, 400], n: [100, 300], k: [50, 600], config }];
+  const l = { ldPad: 2, gap: 0, offset: 0, evenLd: true };
+  const runs: [string, number, number, 'tma' | 'mma'][] = [['inside', 1, 300, dev.info.major === 9 ? 'tma' : 'mma'], ['a batch', 2, 300, 'mma'], ['k outside', 1, 601, 'mma']];
+  for (const [why, count, k, want] of runs) {
+    const rng = new Rng(31 + k);
+    const a = operand(dev, 257, k, count, l, () => rng.uniform());
+    const b = operand(dev, 130, k, count, l, () => rng.uniform());
+    const c = operand(dev, 257, 130, count, l, () => rng.uniform());
+    const launched: string[] = [];
+    try {
+      gemmCuda(recording(dev, launched), { transA: 'N', transB: 'T', alpha: 1.25, beta: -0.5, a: a.dev, b: b.dev, c: c.dev }, { tmaRoutes });
+      const got = dev.download(c.dev.data) as Float64Array;
+      assert.ok(launched.length === 1 && launched[0]!.startsWith(`gemm_${want}_`), `${why}: ran ${launched.join()}`);
+      cpuGemm({ transA: 'N', transB: 'T', alpha: 1.25, beta: -0.5, a: a.host, b: b.host, c: c.host });
+      for (let e = 0; e < got.length; e++) assert.ok(Math.abs(got[e]! - c.host.data[e]!) <= 1e-12 * (k + Math.abs(c.host.data[e]!)), `${why}: element ${e}`);
+    } finally {
+      for (const o of [a, b, c]) o.dev.data.dispose();
+    }
+  }
 });
 
 test('the tma gemm at 2048 x 2048 x 2048 agrees with A (B x)', { skip: gpuSkipReason() }, () => {

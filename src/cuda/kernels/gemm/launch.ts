@@ -25,7 +25,7 @@ import { generateTmaGemm, tmaGemmShape, tmaOperandFits, tmaOperandMap, type TmaO
 import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout, TmaGemmParams } from './params.js';
 import { planGemm, tmaTakes, type GemmProblem } from './plan.js';
 import { blocksPerSM } from '../../model/occupancy.js';
-import { tmaRoutesFor, type GemmTuning } from '../../model/tuning/index.js';
+import { tmaRoutesFor, type GemmTuning, type TmaRoute } from '../../model/tuning/index.js';
 
 export interface GemmCudaOptions {
   /**
@@ -41,6 +41,8 @@ export interface GemmCudaOptions {
    * outside the triangle exit at once: how syrk updates a large C (tiled and mma designs only).
    */
   readonly triangle?: Uplo;
+  /** Route single products to the TMA design by these instead of the card's table (tests, and trying a table before it is checked in). */
+  readonly tmaRoutes?: readonly TmaRoute[];
 }
 
 /** One operand as the kernel's four arguments see it, with its layout. */
@@ -161,13 +163,14 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
   const forced = opts.variant;
   const tmaAsked = forced === 'tma' || (typeof forced === 'object' && forced.variant === 'tma');
   // The card's TMA routes take single real float64 products (plan.ts tmaRouted): they need the alignment too.
-  const tmaRoutable = forced === undefined && s.count === 1 && s.complex === undefined && s.dtype === 'float64' && tmaRoutesFor(dev.info.name).length > 0;
+  const routes = opts.tmaRoutes ?? tmaRoutesFor(dev.info.name);
+  const tmaRoutable = forced === undefined && s.count === 1 && s.complex === undefined && s.dtype === 'float64' && routes.length > 0;
   if ((tmaAsked || tmaRoutable) && opts.triangle === undefined) problem = { ...problem, tmaFits: tmaFits(dev, s, k, a, b) };
   const planned: GemmParams = typeof forced === 'object'
     ? (forced.variant === 'tma' && (opts.triangle !== undefined || !tmaTakes(dev.info, problem)) ? planGemm(dev.info, problem, { variant: 'tma', tuning: opts.tuning }) : forced)
-    : opts.tuning === undefined && forced === undefined
+    : opts.tuning === undefined && forced === undefined && opts.tmaRoutes === undefined
       ? plannedFor(dev, problem)
-      : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
+      : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning, tmaRoutes: opts.tmaRoutes });
   const params = opts.triangle === undefined ? planned : triangleParams(dev, problem, planned, opts.triangle);
   const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
   if (params.variant === 'tma') {
