@@ -19,7 +19,7 @@ import { operandArgs } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { complexBytes, type Conjugations } from '../common/complex.js';
 import { generateSmallGemm, smallGemmShape } from './generate-small.js';
-import { generateMmaGemm, mmaGemmShape } from './generate-mma.js';
+import { generateMmaGemm, mmaGemmShape, MMA_DTYPE } from './generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 import { generateTmaGemm, tmaGemmShape, tmaOperandFits, tmaOperandMap, type TmaOperandLayout } from './generate-tma.js';
 import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout, TmaGemmParams } from './params.js';
@@ -164,7 +164,7 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
   const tmaAsked = forced === 'tma' || (typeof forced === 'object' && forced.variant === 'tma');
   // The card's TMA routes take single real float64 products (plan.ts tmaRouted): they need the alignment too.
   const routes = opts.tmaRoutes ?? tmaRoutesFor(dev.info.name);
-  const tmaRoutable = forced === undefined && s.count === 1 && s.complex === undefined && s.dtype === 'float64' && routes.length > 0;
+  const tmaRoutable = forced === undefined && s.count === 1 && s.complex === undefined && s.dtype === MMA_DTYPE && routes.length > 0;
   if ((tmaAsked || tmaRoutable) && opts.triangle === undefined) problem = { ...problem, tmaFits: tmaFits(dev, s, k, a, b) };
   const planned: GemmParams = typeof forced === 'object'
     ? (forced.variant === 'tma' && (opts.triangle !== undefined || !tmaTakes(dev.info, problem)) ? planGemm(dev.info, problem, { variant: 'tma', tuning: opts.tuning }) : forced)
