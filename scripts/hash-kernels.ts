@@ -55,6 +55,7 @@ import { getrfRegisterSource } from '../src/cuda/kernels/getrf/generate-register
 import { getrfSmallSource } from '../src/cuda/kernels/getrf/generate-small.js';
 import { getrfLaswpSource, getrfSpreadSource, getrfSwapsSource, getrfTallSource, getrfWideSource, tallShape } from '../src/cuda/kernels/getrf/index.js';
 import { tuningFor, type TmaConfig } from '../src/cuda/model/tuning/index.js';
+import { TMA_SWEEP_VARIANTS } from '../src/cuda/tune/gemm-tma-variants.js';
 import { getrfForced, potrfForced, potrfSmall, type GetrfForce, type PotrfForce } from './hash-kernels-access.js';
 import { potrfPanelSource } from '../src/cuda/kernels/potrf/generate-panel.js';
 import { potrfRegisterSource } from '../src/cuda/kernels/potrf/generate-register.js';
@@ -586,12 +587,13 @@ function gemmDirect(): void {
   record(generateSmallGemm(small({})));
   record(generateTiledGemm(tiled({})));
   record(generateMmaGemm({ ...tiled({}), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 }));
-  // The TMA design (taken only where forced): the sm_90 table's bands and the GPU test's
-  // configurations, every op pair, beta zero and not.
+  // The TMA design (taken where forced or a card's route holds the product): the sm_90 table's
+  // bands, the GPU test's configurations and the sweep's variants, every op pair, beta zero and not.
   const tmaConfigs: TmaConfig[] = [
     ...(tuningFor('sm_90', 'gemm').tma ?? []).map((band) => band.config),
     { bm: 128, bn: 128, wm: 2, wn: 4, stages: 3 }, { bm: 64, bn: 64, wm: 2, wn: 2, stages: 6, tileGroup: 3 },
     { bm: 128, bn: 64, wm: 2, wn: 2, stages: 4, producerWarp: true }, { bm: 64, bn: 128, wm: 2, wn: 2, stages: 2 },
+    ...TMA_SWEEP_VARIANTS.map((v) => v.config),
   ];
   for (const config of tmaConfigs) for (const [transA, transB] of OPS) for (const betaZero of [false, true]) {
     record(generateTmaGemm({ variant: 'tma', dtype: 'float64', transA, transB, betaZero, layouts: LOOSE, ...config }));

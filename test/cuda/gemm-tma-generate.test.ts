@@ -1,7 +1,7 @@
 /**
  * The TMA-fed GEMM design without a GPU: the generator is pure and rejects what it cannot run,
- * the tensor maps and the alignment rule, the planner (only where forced, only on sm_90 with
- * aligned strided float64 operands, else the mma design), the tensor-map encoder's checks
+ * the tensor maps and the alignment rule, the planner (where forced or a card's route holds a
+ * single product, only on sm_90 with aligned strided float64 operands, else the mma design), the tensor-map encoder's checks
  * (a driver stub), and (where nvcc is installed) kernels that compile for sm_90 without spills.
  */
 import assert from 'node:assert/strict';
@@ -11,7 +11,8 @@ import { generateTmaGemm, tmaGemmShape, tmaOperandFits, tmaOperandMap, TMA_BK } 
 import type { GemmOperandLayouts, TmaGemmParams } from '../../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/plan.js';
 import { gemmSource } from '../../src/cuda/kernels/gemm/launch.js';
-import { tuningFor } from '../../src/cuda/model/tuning/index.js';
+import { tmaRouteFor, tmaRoutesFor, tuningFor, type TmaConfig, type TmaRoute } from '../../src/cuda/model/tuning/index.js';
+import { TMA_SWEEP_VARIANTS } from '../../src/cuda/tune/gemm-tma-variants.js';
 import type { CudaDriverApi } from '../../src/cuda/runtime/ffi-cuda.js';
 import { encodeTensorMap, TENSOR_MAP_BYTES } from '../../src/cuda/runtime/tensor-map.js';
 import type { TensorMapSpec } from '../../src/cuda/runtime/types.js';
@@ -29,7 +30,8 @@ test('the tma generator is pure, and every parameter changes the text', () => {
   const p = tma({ tileGroup: 16 });
   assert.deepEqual(generateTmaGemm(p), generateTmaGemm(structuredClone(p)));
   const variants = [tma(), tma({ transA: 'T' }), tma({ transB: 'T' }), tma({ betaZero: true }), tma({ bm: 64 }), tma({ bn: 64 }),
-    tma({ wm: 4, wn: 2 }), tma({ stages: 6 }), tma({ tileGroup: 8 }), tma({ producerWarp: true })];
+    tma({ wm: 4, wn: 2 }), tma({ stages: 6 }), tma({ tileGroup: 8 }), tma({ producerWarp: true }), tma({ mmaK: 4 }), tma({ mmaK: 16 }),
+    tma({ persistent: true }), tma({ persistent: true, producerWarp: true }), tma({ persistent: true, mmaK: 16 })];
   const sources = variants.map(generateTmaGemm);
   assert.equal(new Set(sources.map((s) => s.source)).size, variants.length);
   assert.equal(new Set(sources.map((s) => s.entry)).size, variants.length);
@@ -39,6 +41,29 @@ test('the tma generator is pure, and every parameter changes the text', () => {
     assert.match(s.source, /cp\.async\.bulk\.tensor\.3d\.shared::cluster\.global\.mbarrier::complete_tx::bytes/);
   }
   assert.equal(gemmSource(p).source, generateTmaGemm(p).source, 'the launcher generates the same text');
+});
+
+test('the mma shape and the persistent grid at their defaults leave the kernel as it was', () => {
+  for (const [transA, transB] of OPS) {
+    const plain = generateTmaGemm(tma({ transA, transB, tileGroup: 16 }));
+    assert.deepEqual(generateTmaGemm(tma({ transA, transB, tileGroup: 16, mmaK: 8, persistent: false })), plain);
+    assert.match(plain.source, /mma\.sync\.aligned\.m16n8k8\./);
+    assert.doesNotMatch(plain.source, /m16n8k(4|16)|gridDim\.x/);
+  }
+  // The other shapes: their instruction, and no m16n8k8 multiply left in the main loop.
+  for (const k of [4, 16] as const) {
+    const src = generateTmaGemm(tma({ mmaK: k })).source;
+    assert.match(src, new RegExp(`mma\\.sync\\.aligned\\.m16n8k${k}\\.row\\.col\\.f64`));
+    assert.match(src, new RegExp(`mmaF64k${k}\\(acc\\[u\\]\\[t\\]`));
+    assert.doesNotMatch(src, /mmaF64\(acc/);
+  }
+  // A persistent grid: one dimension of blocks walking the items, no batch from grid y and z.
+  for (const producerWarp of [false, true]) {
+    const src = generateTmaGemm(tma({ persistent: true, producerWarp, tileGroup: 16 })).source;
+    assert.match(src, /for \(int w = blockIdx\.x; w < work; w \+= gridDim\.x\)/);
+    assert.doesNotMatch(src, /blockIdx\.[yz]|gridDim\.[yz]/);
+    assert.equal(src.includes('produceAt(s - 1 + STAGES)'), !producerWarp, 'thread 0 refills between its k-steps without a producer warp');
+  }
 });
 
 test('beta = 0 never reads C; the main loop has no global address or bound', () => {
@@ -54,7 +79,7 @@ test('tma params outside the design are rejected', () => {
   const bad: Partial<TmaGemmParams>[] = [
     { dtype: 'float32' }, { bm: 96, wm: 4 }, { bn: 48, wn: 2 }, { stages: 1 }, { stages: 9 }, { bm: 512, wm: 8 },
     { layouts: { ...LOOSE, a: { kind: 'pointer', dense: false } } }, { triangle: 'lower' }, { complex: { conjA: false, conjB: false } },
-    { bm: 256, bn: 256, stages: 4 }, { tileGroup: 0 },
+    { bm: 256, bn: 256, stages: 4 }, { tileGroup: 0 }, { mmaK: 2 as 4 }, { mmaK: 32 as 16 },
   ];
   for (const over of bad) assert.throws(() => generateTmaGemm(tma(over)), /invalid tma gemm params/, JSON.stringify(over));
 });
@@ -117,6 +142,39 @@ test('the planner takes the tma design only where forced and it can serve; else 
   assert.equal(planGemm(H100, problem(), { variant: 'tma', tuning: { ...sm90, tma: [] } }).variant, 'mma', 'a table without tma bands');
 });
 
+test('single products take the tma design where the card\'s routes hold them, and nowhere else', () => {
+  const config: TmaConfig = { bm: 128, bn: 128, wm: 2, wn: 4, stages: 3, tileGroup: 16, persistent: true };
+  const routes: TmaRoute[] = [
+    { transA: 'N', transB: 'N', m: [4096, 16384], n: [4096, 16384], k: [2048, 16384], config },
+    { transA: 'T', transB: 'N', m: [4096, 8192], n: [4096, 8192], k: [4096, 8192], config: { ...config, mmaK: 16 } },
+  ];
+  const plan = (over: Partial<GemmProblem>, info = H100, variant?: 'mma'): ReturnType<typeof planGemm> =>
+    planGemm(info, problem({ transB: 'N', m: 8192, n: 8192, k: 8192, ...over }), { tmaRoutes: routes, ...(variant === undefined ? {} : { variant }) });
+  const taken = plan({});
+  assert.equal(taken.variant, 'tma');
+  assert.deepEqual({ ...taken, variant: undefined }, { ...taken, ...config, variant: undefined }, 'the route\'s configuration');
+  assert.equal((plan({ transA: 'T', m: 4096, n: 8192, k: 4096 }) as TmaGemmParams).mmaK, 16, 'the second route');
+  assert.equal(plan({ m: 4096, n: 16384, k: 2048, betaZero: true }).variant, 'tma', 'the ranges are inclusive');
+  const outside: [string, ReturnType<typeof planGemm>][] = [
+    ['k below the range', plan({ k: 512 })], ['m above the range', plan({ m: 16385 })], ['n below the range', plan({ n: 4095 })],
+    ['another op pair', plan({ transB: 'T' })], ['TN outside its ranges', plan({ transA: 'T', k: 16384 })],
+    ['a batch', plan({ count: 2 })], ['unaligned', plan({ tmaFits: false })], ['alignment unknown', plan({ tmaFits: undefined })],
+    ['sm_80', plan({}, { ...H100, arch: 'sm_80', major: 8, minor: 0 })], ['forced mma', plan({}, H100, 'mma')],
+  ];
+  for (const [why, p] of outside) assert.equal(p.variant, 'mma', why);
+  assert.equal(plan({ dtype: 'float32' }).variant, 'tiled', 'float32');
+  assert.notEqual(plan({ complex: { conjA: false, conjB: false } }).variant, 'tma', 'complex');
+  // The cards' tables: the H200's measured routes; a card without a table plans as before.
+  const h200 = tmaRoutesFor('NVIDIA H200');
+  assert.equal(tmaRouteFor(h200, 'N', 'N', 8192, 8192, 8192)?.config.mmaK, 16, 'H200 NN 8192');
+  assert.equal(tmaRouteFor(h200, 'N', 'N', 8192, 8192, 512), undefined, 'H200 NN at k = 512 stays on the mma kernel');
+  assert.equal(tmaRouteFor(h200, 'N', 'T', 4096, 4096, 4096), undefined, 'H200 NT at 4096 stays on the mma kernel');
+  assert.equal(tmaRouteFor(h200, 'T', 'T', 8192, 8192, 8192), undefined, 'H200 TT not measured');
+  assert.deepEqual(tmaRoutesFor(H100.name), []);
+  assert.equal(planGemm(H100, problem({ transB: 'N', m: 8192, n: 8192, k: 8192 })).variant, 'mma');
+  assert.equal(tmaRouteFor(routes, 'N', 'N', 4096, 4096, 2047), undefined);
+});
+
 /** A driver stub that records cuTensorMapEncodeTiled's arguments and writes a pattern into the map. */
 function stubDriver(rc = 0): { api: CudaDriverApi; calls: unknown[][] } {
   const calls: unknown[][] = [];
@@ -160,17 +218,19 @@ test('tensor maps: bad specs are named before the driver; a driver failure or ab
   assert.throws(() => encodeTensorMap({} as CudaDriverApi, SPEC), /no cuTensorMapEncodeTiled/);
 });
 
-/** Every op pair and beta, the table's configurations and a few others (a producer warp, 6 stages, 64 x 64). */
+/** Every op pair and beta, the table's configurations, a few others (a producer warp, 6 stages, 64 x 64) and the sweep's variants. */
 function compiled(): TmaGemmParams[] {
   const configs: Partial<TmaGemmParams>[] = [
     ...(tuningFor('sm_90', 'gemm').tma ?? []).map((b) => b.config),
     { bm: 128, bn: 64, wm: 2, wn: 2, stages: 4, producerWarp: true }, { bm: 128, bn: 128, wm: 2, wn: 4, stages: 6 }, { bm: 64, bn: 64, wm: 2, wn: 2, stages: 6, tileGroup: 3 },
+    ...TMA_SWEEP_VARIANTS.map((v) => v.config),
   ];
   return configs.flatMap((c) => OPS.flatMap(([transA, transB]) => [false, true].map((betaZero) => tma({ ...c, transA, transB, betaZero }))));
 }
 
 test('tma kernels compile for sm_90 with nvcc, without spills or local arrays', { skip: NVCC_SKIP }, async () => {
-  const quick = (e: string): boolean => /^gemm_tma_d(NN_128x128x16_w2x4_s4g16|TT_128x128x16_w2x4_s4g16_b0)$/.test(e);
+  // The table's kernel, its TT with beta = 0, and the sweep's fullest registers (TN, m16n8k16, persistent).
+  const quick = (e: string): boolean => /^gemm_tma_d(NN_128x128x16_w2x4_s4g16|TT_128x128x16_w2x4_s4g16_b0|TN_128x128x16_w2x4_s4g16k16P)$/.test(e);
   const results = await compileForSm90(compileSet(compiled().map(generateTmaGemm), quick));
   const failures = compileFailures(results, (r) =>
     !Number.isFinite(r.registers) ? 'no ptxas report'

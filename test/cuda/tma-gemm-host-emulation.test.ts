@@ -5,8 +5,8 @@
  * addresses, zeros outside the tensor, a phase per completed barrier), fed the tensor maps the
  * launcher encodes (tmaOperandMap), against the CPU reference: every op pair, ragged m, n, k,
  * batches, beta = 0 over NaN, several k-steps per buffer of the ring (phases wrap), a producer
- * warp and the first thread producing, tile groups; every element of C's buffer outside the
- * matrices unchanged. A check of the design's indexing and its ring's protocol;
+ * warp and the first thread producing, tile groups, the m16n8k4 and m16n8k16 shapes, persistent
+ * grids of fewer blocks than tiles; every element of C's buffer outside the matrices unchanged. A check of the design's indexing and its ring's protocol;
  * test/gpu/gemm-tma.test.ts is the real one.
  */
 import assert from 'node:assert/strict';
@@ -40,7 +40,14 @@ const CONFIGS: readonly TmaConfig[] = [
   { bm: 128, bn: 128, wm: 2, wn: 4, stages: 4, tileGroup: 16 },
   { bm: 64, bn: 64, wm: 2, wn: 2, stages: 2 },
   { bm: 128, bn: 64, wm: 2, wn: 2, stages: 3, producerWarp: true },
+  // The other f64 mma shapes, and persistent grids (fewer blocks than tiles: items and ring phases run on across tiles and matrices).
+  { bm: 64, bn: 64, wm: 2, wn: 2, stages: 3, mmaK: 16 },
+  { bm: 64, bn: 128, wm: 2, wn: 2, stages: 2, mmaK: 4, tileGroup: 2 },
+  { bm: 64, bn: 64, wm: 2, wn: 2, stages: 3, producerWarp: true, persistent: true, tileGroup: 2 },
+  { bm: 128, bn: 64, wm: 2, wn: 2, stages: 2, producerWarp: true, persistent: true, mmaK: 16 },
 ];
+/** The persistent grids' blocks on the host: fewer than the items, and not dividing them. */
+const PERSISTENT_BLOCKS = 3;
 const SHAPES: readonly (readonly [number, number, number, number])[] = [[130, 70, 40, 2], [70, 129, 100, 1], [33, 65, 70, 2]];
 
 function strided(rows: number, cols: number, count: number, ldPad: number, offset: number, fill: () => number): StridedBatch<Float64Array> {
@@ -78,7 +85,7 @@ function runCase(dir: string, built: Set<string>, c: Case, rng: Rng): string {
     return `${d.dims.join(' ')} ${d.strides.join(' ')} ${d.box.join(' ')} ${data.length}\n${Array.from(data).join(' ')}`;
   };
   const input = [
-    `${tmaGemmShape(p).threads} ${p.bm} ${p.bn} ${c.m} ${c.n} ${c.k} ${c.count} ${c.alpha} ${c.beta}`,
+    `${tmaGemmShape(p).threads} ${p.bm} ${p.bn} ${c.m} ${c.n} ${c.k} ${c.count} ${c.alpha} ${c.beta} ${p.persistent === true ? PERSISTENT_BLOCKS : 0}`,
     map(a, 'a'), map(b, 'b'),
     `${cc.offset} ${cc.stride} ${cc.ld} ${cc.data.length}\n${Array.from(cc.data, (v) => (Number.isNaN(v) ? 'nan' : String(v))).join(' ')}`,
   ].join('\n');

@@ -2,8 +2,9 @@
  * The TMA-fed FP64 tensor-core GEMM (generate-tma.ts, forced with `variant: 'tma'`) on the GPU
  * against the CPU reference (cpuGemm), on fresh random data: ragged m, n, k (1 ... 513), every op
  * pair, batches of 1 and 3, alpha and beta (beta = 0 over a NaN-poisoned C), several configurations
- * (stages, tile shapes, tile groups, a producer warp); every element of C's buffer outside the
- * matrices checked unchanged. Each case asserts which kernel ran: the tma kernel where A and B are
+ * (stages, tile shapes, tile groups, a producer warp), and every variant of the sweep
+ * (src/cuda/tune/gemm-tma-variants.ts: mma shapes, persistent grids); every element of C's buffer
+ * outside the matrices checked unchanged. Each case asserts which kernel ran: the tma kernel where A and B are
  * 16-byte aligned (even offsets, ld and strides), the mma kernel where an odd offset, ld or stride
  * forces the fallback. One 2048 x 2048 x 2048 product is checked against A (B x) for random x.
  * On a GPU below sm_90 every case must fall back. Skips with one line where no GPU is usable.
@@ -14,10 +15,11 @@ import type { StridedBatch } from '../../src/core/batch.js';
 import { DTYPE_EPS } from '../../src/core/dtype.js';
 import type { GemmRequest, Op } from '../../src/core/ops.js';
 import { cpuGemm } from '../../src/cpu/blas3.js';
-import { gemmCuda } from '../../src/cuda/kernels/gemm/launch.js';
+import { gemmCuda, gemmSource } from '../../src/cuda/kernels/gemm/launch.js';
 import type { TmaGemmParams } from '../../src/cuda/kernels/gemm/params.js';
-import { tuningFor, type GemmTuning, type TmaConfig } from '../../src/cuda/model/tuning/index.js';
+import { tuningFor, type GemmTuning, type TmaConfig, type TmaRoute } from '../../src/cuda/model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelSource } from '../../src/cuda/runtime/types.js';
+import { TMA_SWEEP_VARIANTS } from '../../src/cuda/tune/gemm-tma-variants.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 
@@ -200,6 +202,77 @@ test('the tma gemm matches the CPU reference (ragged sizes, op pairs, batches, c
     }
   });
   assert.deepEqual(failures, [], failures.slice(0, 20).join('\n'));
+});
+
+/**
+ * Every variant the sweep may name (gemm-tma-variants.ts) on every op pair: two ragged products
+ * (one a batch of 3, beta 0 over NaN and not, poisoned padding), and for persistent grids a batch
+ * of more tiles than the GPU holds blocks at once (each block takes several items; 3 k-steps a
+ * tile, fewer than most rings' stages, so the ring's phases run on across items).
+ */
+function sweepCases(): Case[] {
+  const out: Case[] = [];
+  TMA_SWEEP_VARIANTS.forEach(({ config }, v) => OPS.forEach(([transA, transB], o) => {
+    // One kernel per variant and op pair (beta = 0 or not, alternating), so the compiles stay few.
+    const i = 4 * v + o;
+    const zero = (v + o) % 2 === 1;
+    out.push({ transA, transB, m: 257, n: 200, k: 131, count: 3, alpha: 1.5, beta: zero ? 0 : -0.5, config, layout: { ldPad: 1 + (i % 2), gap: 2, offset: 2 * (i % 2), evenLd: true } });
+    out.push({ transA, transB, m: 129, n: 255, k: 520, count: 1, alpha: -1, beta: zero ? 0 : 0.5, config, layout: { ldPad: i % 3, gap: 0, offset: 0, evenLd: true } });
+    if (config.persistent === true) {
+      out.push({ transA, transB, m: 520, n: 390, k: 40, count: 10, alpha: 0.75, beta: zero ? 0 : 1, config, layout: { ldPad: 2, gap: 4, offset: 2, evenLd: true } });
+    }
+  }));
+  return out;
+}
+
+test('every variant of the tma sweep matches the CPU reference (op pairs, ragged, batches, persistent grids)', { skip: gpuSkipReason() }, () => {
+  const dev = gpu();
+  const failures: string[] = [];
+  const all = sweepCases();
+  assert.ok(all.every((c) => expected(c) === 'tma') && all.length >= 2 * 4 * TMA_SWEEP_VARIANTS.length, 'every case runs the tma kernel');
+  // Their kernels compiled at once on the compile workers (the launcher's parameters: strided, not dense).
+  const loose = { kind: 'strided', dense: false } as const;
+  dev.prefetch?.([...new Map(all.map((c) => {
+    const src = gemmSource({ variant: 'tma', dtype: 'float64', transA: c.transA, transB: c.transB, betaZero: c.beta === 0, layouts: { a: loose, b: loose, c: loose }, ...c.config });
+    return [src.entry, src] as const;
+  })).values()]);
+  all.forEach((c, i) => {
+    let why: string;
+    try {
+      why = runCase(dev, c, 7000 + i);
+    } catch (e) {
+      why = `threw ${(e as Error).stack ?? String(e)}`;
+    }
+    if (why) {
+      failures.push(`${name(c)}: ${why}`);
+      if (failures.length <= 20) console.log(`FAIL ${name(c)}: ${why.slice(0, 300)}`);
+    }
+  });
+  assert.deepEqual(failures, [], failures.slice(0, 20).join('\n'));
+});
+
+test('a route given to the launcher takes single products to the tma design unforced, and nothing else', { skip: gpuSkipReason() }, () => {
+  const dev = gpu();
+  const config = TMA_SWEEP_VARIANTS.find((v) => v.config.persistent === true)!.config;
+  const tmaRoutes: TmaRoute[] = [{ transA: 'N', transB: 'T', m: [200, 400], n: [100, 300], k: [50, 600], config }];
+  const l = { ldPad: 2, gap: 0, offset: 0, evenLd: true };
+  const runs: [string, number, number, 'tma' | 'mma'][] = [['inside', 1, 300, dev.info.major === 9 ? 'tma' : 'mma'], ['a batch', 2, 300, 'mma'], ['k outside', 1, 601, 'mma']];
+  for (const [why, count, k, want] of runs) {
+    const rng = new Rng(31 + k);
+    const a = operand(dev, 257, k, count, l, () => rng.uniform());
+    const b = operand(dev, 130, k, count, l, () => rng.uniform());
+    const c = operand(dev, 257, 130, count, l, () => rng.uniform());
+    const launched: string[] = [];
+    try {
+      gemmCuda(recording(dev, launched), { transA: 'N', transB: 'T', alpha: 1.25, beta: -0.5, a: a.dev, b: b.dev, c: c.dev }, { tmaRoutes });
+      const got = dev.download(c.dev.data) as Float64Array;
+      assert.ok(launched.length === 1 && launched[0]!.startsWith(`gemm_${want}_`), `${why}: ran ${launched.join()}`);
+      cpuGemm({ transA: 'N', transB: 'T', alpha: 1.25, beta: -0.5, a: a.host, b: b.host, c: c.host });
+      for (let e = 0; e < got.length; e++) assert.ok(Math.abs(got[e]! - c.host.data[e]!) <= 1e-12 * (k + Math.abs(c.host.data[e]!)), `${why}: element ${e}`);
+    } finally {
+      for (const o of [a, b, c]) o.dev.data.dispose();
+    }
+  }
 });
 
 test('the tma gemm at 2048 x 2048 x 2048 agrees with A (B x)', { skip: gpuSkipReason() }, () => {

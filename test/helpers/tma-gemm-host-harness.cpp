@@ -9,10 +9,10 @@
 // - an mbarrier is a pending-arrival count, a transaction byte count and a count of completed
 //   phases (a phase completes when both reach zero); waiting for parity P returns once the
 //   completed phases' parity differs from P;
-// - mmaF64 gathers the warp's fragments (PTX ISA, m16n8k8 .f64) and computes each lane's four
-//   accumulators from them.
+// - mmaF64 (m16n8k8), mmaF64k4 and mmaF64k16 gather the warp's fragments (PTX ISA, .f64) and
+//   compute each lane's four accumulators from them.
 // The kernel's dynamic shared array is replaced by g_smem by the test. Input (stdin, text):
-// threads bm bn m n k count alpha beta; for A and B: dims[3], strides[2] (bytes), box[3], length,
+// threads bm bn m n k count alpha beta blocks (0: one per tile and matrix, else a persistent grid); for A and B: dims[3], strides[2] (bytes), box[3], length,
 // data; C: offset stride ld length data. Output: C's buffer, one %.17g per line.
 #define MYRIAD_HOST_EMULATION 1
 #include "cuda-host-warp.h"
@@ -93,25 +93,38 @@ static void tmaLoad(unsigned dst, const TmaMap* map, unsigned bar, int x, int y,
 }
 static double2 ld2(const double* p) { double2 v; std::memcpy(&v, p, 16); return v; }
 
-static double g_frag[MAXW][32][6];
-static void mmaF64(double (&c)[4], const double (&a)[4], const double (&b)[2]) {
+static double g_frag[MAXW][32][12];
+// One m16n8kK tile of a warp: each lane's K / 2 values of A and K / 4 of B gathered, then each
+// lane's four accumulators (PTX ISA, "Matrix Fragments for mma.m16n8k4 / k8 / k16" with .f64:
+// a_{2j} = A(g, q + 4j), a_{2j+1} = A(g + 8, q + 4j), b_j = B(q + 4j, g), c = C(g + 8 (r / 2), 2q + r % 2)).
+template <int K>
+static void mmaTile(double (&c)[4], const double* a, const double* b) {
   const int w = warpOf(), l = threadIdx.x % 32;
   g_warp[w]->arrive_and_wait();
-  for (int i = 0; i < 4; ++i) g_frag[w][l][i] = a[i];
-  g_frag[w][l][4] = b[0]; g_frag[w][l][5] = b[1];
+  for (int i = 0; i < K / 2; ++i) g_frag[w][l][i] = a[i];
+  for (int j = 0; j < K / 4; ++j) g_frag[w][l][K / 2 + j] = b[j];
   g_warp[w]->arrive_and_wait();
   const int g = l / 4, q = l % 4;
   for (int r = 0; r < 4; ++r) {
     const int row = g + 8 * (r >> 1), col = 2 * q + (r & 1);
     double sum = c[r];
-    for (int kk = 0; kk < 8; ++kk) {
-      const double av = g_frag[w][4 * (row % 8) + kk % 4][(row >= 8 ? 1 : 0) + (kk >= 4 ? 2 : 0)];
-      const double bv = g_frag[w][4 * col + kk % 4][4 + (kk >= 4 ? 1 : 0)];
+    for (int kk = 0; kk < K; ++kk) {
+      const double av = g_frag[w][4 * (row % 8) + kk % 4][2 * (kk / 4) + (row >= 8 ? 1 : 0)];
+      const double bv = g_frag[w][4 * col + kk % 4][K / 2 + kk / 4];
       sum = fma(av, bv, sum);
     }
     c[r] = sum;
   }
   g_warp[w]->arrive_and_wait();
+}
+static void mmaF64(double (&c)[4], const double (&a)[4], const double (&b)[2]) { mmaTile<8>(c, a, b); }
+static void mmaF64k4(double (&c)[4], double a0, double a1, double b0) {
+  const double a[2] = {a0, a1}, b[1] = {b0};
+  mmaTile<4>(c, a, b);
+}
+static void mmaF64k16(double (&c)[4], const double (&a)[4], const double (&a8)[4], const double (&b)[2], const double (&b8)[2]) {
+  const double aa[8] = {a[0], a[1], a[2], a[3], a8[0], a8[1], a8[2], a8[3]}, bb[4] = {b[0], b[1], b8[0], b8[1]};
+  mmaTile<16>(c, aa, bb);
 }
 
 #include "kernel.cu"
@@ -135,17 +148,19 @@ static TmaMap readMap(std::vector<double>& data) {
 }
 
 int main() {
-  int threads, bm, bn, m, n, k, count; double alpha, beta;
-  std::cin >> threads >> bm >> bn >> m >> n >> k >> count >> alpha >> beta;
+  int threads, bm, bn, m, n, k, count, blocks; double alpha, beta;
+  std::cin >> threads >> bm >> bn >> m >> n >> k >> count >> alpha >> beta >> blocks;
   std::vector<double> a, b;
   const TmaMap mapA = readMap(a), mapB = readMap(b);
   long long offsetC, strideC; int ldC; long long lengthC;
   std::cin >> offsetC >> strideC >> ldC >> lengthC;
   std::vector<double> c = readArray(lengthC);
   if (!std::cin) { fprintf(stderr, "bad input\n"); return 2; }
-  const unsigned tiles = (unsigned)(((m + bm - 1) / bm) * ((n + bn - 1) / bn));
-  gridDim.x = tiles; gridDim.y = count; gridDim.z = 1; blockDim.x = threads;
-  for (int y = 0; y < count; ++y) for (unsigned x = 0; x < tiles; ++x) {
+  // blocks = 0: a block per tile and matrix (grid x the tiles, y the batch); else a persistent grid of that many.
+  const unsigned tiles = blocks > 0 ? (unsigned)blocks : (unsigned)(((m + bm - 1) / bm) * ((n + bn - 1) / bn));
+  const int rows = blocks > 0 ? 1 : count;
+  gridDim.x = tiles; gridDim.y = rows; gridDim.z = 1; blockDim.x = threads;
+  for (int y = 0; y < rows; ++y) for (unsigned x = 0; x < tiles; ++x) {
     std::memset(g_smem, 0xff, sizeof g_smem);   // NaN garbage
     g_bars.clear();
     launch_block(x, y, threads, [&] { blockIdx.z = 0; ENTRY(mapA, mapB, c.data(), offsetC, strideC, ldC, count, alpha, beta, m, n, k); });

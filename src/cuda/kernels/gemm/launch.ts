@@ -19,12 +19,13 @@ import { operandArgs } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { complexBytes, type Conjugations } from '../common/complex.js';
 import { generateSmallGemm, smallGemmShape } from './generate-small.js';
-import { generateMmaGemm, mmaGemmShape } from './generate-mma.js';
+import { generateMmaGemm, mmaGemmShape, MMA_DTYPE } from './generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 import { generateTmaGemm, tmaGemmShape, tmaOperandFits, tmaOperandMap, type TmaOperandLayout } from './generate-tma.js';
 import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout, TmaGemmParams } from './params.js';
 import { planGemm, tmaTakes, type GemmProblem } from './plan.js';
-import type { GemmTuning } from '../../model/tuning/index.js';
+import { blocksPerSM } from '../../model/occupancy.js';
+import { tmaRoutesFor, type GemmTuning, type TmaRoute } from '../../model/tuning/index.js';
 
 export interface GemmCudaOptions {
   /**
@@ -40,6 +41,8 @@ export interface GemmCudaOptions {
    * outside the triangle exit at once: how syrk updates a large C (tiled and mma designs only).
    */
   readonly triangle?: Uplo;
+  /** Route single products to the TMA design by these instead of the card's table (tests, and trying a table before it is checked in). */
+  readonly tmaRoutes?: readonly TmaRoute[];
 }
 
 /** One operand as the kernel's four arguments see it, with its layout. */
@@ -131,7 +134,8 @@ function plannedFor(dev: GpuDevice, p: GemmProblem): GemmParams {
   // Everything but the sizes in one small integer: a short key, cheap to build and hash.
   const layout = (o: OperandLayout, at: number): number => ((o.kind === 'strided' ? 1 : 0) | (o.dense ? 2 : 0)) << at;
   const flags = (p.transA === 'T' ? 2 : 0) | (p.transB === 'T' ? 4 : 0) | (p.betaZero ? 8 : 0) |
-    (p.batchKind === 'strided' ? 16 : p.batchKind === 'list' ? 32 : 48) | layout(l.a, 6) | layout(l.b, 8) | layout(l.c, 10);
+    (p.batchKind === 'strided' ? 16 : p.batchKind === 'list' ? 32 : 48) | layout(l.a, 6) | layout(l.b, 8) | layout(l.c, 10) |
+    (p.tmaFits === true ? 4096 : 0);
   const conj = p.complex === undefined ? '' : `c${(p.complex.conjA ? 1 : 0) | (p.complex.conjB ? 2 : 0)}`;
   const key = `gemm${dtypeInfo(p.dtype).letter}${conj}${flags}/${p.m},${p.n},${p.k},${p.count}`;
   return plannedOnce(dev, key, () => planGemm(dev.info, p, {}));
@@ -158,12 +162,15 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
   };
   const forced = opts.variant;
   const tmaAsked = forced === 'tma' || (typeof forced === 'object' && forced.variant === 'tma');
-  if (tmaAsked && opts.triangle === undefined) problem = { ...problem, tmaFits: tmaFits(dev, s, k, a, b) };
+  // The card's TMA routes take single real float64 products (plan.ts tmaRouted): they need the alignment too.
+  const routes = opts.tmaRoutes ?? tmaRoutesFor(dev.info.name);
+  const tmaRoutable = forced === undefined && s.count === 1 && s.complex === undefined && s.dtype === MMA_DTYPE && routes.length > 0;
+  if ((tmaAsked || tmaRoutable) && opts.triangle === undefined) problem = { ...problem, tmaFits: tmaFits(dev, s, k, a, b) };
   const planned: GemmParams = typeof forced === 'object'
     ? (forced.variant === 'tma' && (opts.triangle !== undefined || !tmaTakes(dev.info, problem)) ? planGemm(dev.info, problem, { variant: 'tma', tuning: opts.tuning }) : forced)
-    : opts.tuning === undefined && forced === undefined
+    : opts.tuning === undefined && forced === undefined && opts.tmaRoutes === undefined
       ? plannedFor(dev, problem)
-      : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning });
+      : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning, tmaRoutes: opts.tmaRoutes });
   const params = opts.triangle === undefined ? planned : triangleParams(dev, problem, planned, opts.triangle);
   const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
   if (params.variant === 'tma') {
@@ -227,8 +234,11 @@ function launchTma(dev: GpuDevice, kernel: Kernel, p: TmaGemmParams, s: GemmScal
   const shape = tmaGemmShape(p);
   const tiles = Math.ceil(s.m / p.bm) * Math.ceil(s.n / p.bn);
   const y = Math.min(s.count, GRID_YZ_MAX);
+  // A persistent grid: as many blocks as the GPU holds at once (the kernel's registers as compiled), at most one per item.
+  const resident = (): number => dev.info.smCount * Math.max(1, blocksPerSM(dev.info, { threads: shape.threads, registersPerThread: kernel.registers, sharedBytes: shape.sharedBytes }));
+  const grid: [number, number, number] = p.persistent === true ? [Math.min(tiles * s.count, resident()), 1, 1] : [tiles, y, Math.ceil(s.count / y)];
   kernel.launch(
-    { grid: [tiles, y, Math.ceil(s.count / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes },
+    { grid, block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes },
     [arg.bytes(map('a', a)), arg.bytes(map('b', b)), ...operandArgs(c), arg.i32(s.count), arg.f64(s.alpha), arg.f64(s.beta), arg.i32(s.m), arg.i32(s.n), arg.i32(s.k)],
   );
 }

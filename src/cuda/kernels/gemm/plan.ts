@@ -6,7 +6,7 @@
  * shared memory per SM from DeviceInfo).
  */
 import { blocksPerSM } from '../../model/occupancy.js';
-import { tuningFor, type GemmTuning, type MmaConfig } from '../../model/tuning/index.js';
+import { tmaRouteFor, tmaRoutesFor, tuningFor, type GemmTuning, type MmaConfig, type TmaConfig, type TmaRoute } from '../../model/tuning/index.js';
 import type { DeviceInfo } from '../../runtime/types.js';
 import type { GemmShape } from '../common/gemm-shape.js';
 import type { Conjugations } from '../common/complex.js';
@@ -38,6 +38,8 @@ export interface PlanOptions {
   /** Force a variant (its parameters still planned), e.g. for tests and benchmarks. */
   readonly variant?: GemmVariant;
   readonly tuning?: GemmTuning | undefined;
+  /** Route single products to the TMA design by these instead of the card's table (tests). */
+  readonly tmaRoutes?: readonly TmaRoute[] | undefined;
 }
 
 /** Static shared memory per block the small kernel may use (the 48 KiB static limit). */
@@ -59,9 +61,11 @@ export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOp
   if (options.variant === 'tma') {
     // Where TMA cannot serve (another arch, dtype or layout, complex data, misaligned operands,
     // k = 0), what 'mma' would run (real float64 on tensor cores), else the plan's own choice.
-    if (tmaUsable(info, problem, tuning)) return planTma(problem, tuning);
+    if (tmaUsable(info, problem, tuning)) return planTma(problem, bandFor(tuning.tma!, Math.max(problem.m, problem.n)).config);
     return planGemm(info, problem, { ...options, variant: mmaUsable && problem.complex === undefined ? 'mma' : undefined });
   }
+  const routed = options.variant === undefined ? tmaRouted(info, problem, options.tmaRoutes ?? tmaRoutesFor(info.name)) : undefined;
+  if (routed !== undefined) return planTma(problem, routed.config);
   if (problem.complex !== undefined) return planComplex(info, problem, options, tuning);
   if (options.variant === 'small' && !smallApplies(problem, 32)) {
     throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
@@ -181,10 +185,19 @@ export function tmaUsable(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning):
   return tmaTakes(info, p) && (tuning.tma?.length ?? 0) > 0;
 }
 
-function planTma(p: GemmProblem, tuning: GemmTuning): TmaGemmParams {
+/**
+ * The card's route for a single product the TMA design can run (one matrix, float64, aligned
+ * operands on sm_90: tmaTakes), or undefined: the plan's own choice stands.
+ */
+export function tmaRouted(info: DeviceInfo, p: GemmProblem, routes: readonly TmaRoute[]): TmaRoute | undefined {
+  if (routes.length === 0 || p.count !== 1 || !tmaTakes(info, p)) return undefined;
+  return tmaRouteFor(routes, p.transA, p.transB, p.m, p.n, p.k);
+}
+
+function planTma(p: GemmProblem, config: TmaConfig): TmaGemmParams {
   return {
     variant: 'tma', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
-    layouts: plainLayouts(p), ...bandFor(tuning.tma!, Math.max(p.m, p.n)).config,
+    layouts: plainLayouts(p), ...config,
   };
 }
 

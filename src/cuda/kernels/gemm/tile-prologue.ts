@@ -29,21 +29,22 @@ export function tileBlockPrologue(layouts: GemmOperandLayouts, triangle?: Uplo, 
 
 /**
  * i0 and j0 of the block's tile from blockIdx.x (m, BM and BN in scope): column by column, or in
- * groups of `tileGroup` tile rows.
+ * groups of `tileGroup` tile rows. `index`: the tile's number where it is not blockIdx.x (a
+ * persistent block's work item).
  */
-export function tileOrder(tileGroup?: number): string {
+export function tileOrder(tileGroup?: number, index = 'blockIdx.x'): string {
   return tileGroup === undefined || tileGroup <= 1
     ? `const int tilesM = (m + BM - 1) / BM;
-  const int i0 = (blockIdx.x % tilesM) * BM;
-  const int j0 = (blockIdx.x / tilesM) * BN;`
+  const int i0 = (${index} % tilesM) * BM;
+  const int j0 = (${index} / tilesM) * BN;`
     : `// Tiles in groups of ${tileGroup} tile rows, column by column within a group (rows fastest):
   // the blocks resident at once then share a few panels of A and B in L2. In plain column order
   // every wave of blocks walks all of A's panels, evicted by the time the next wave comes
   // (C 8192^2 -= A A^T: 1.8 GB read from DRAM where 0.8 suffices; Nsight Compute, H100, 2026-11-26).
   const int tilesM = (m + BM - 1) / BM, tilesN = (n + BN - 1) / BN;
-  const int group = blockIdx.x / (${tileGroup} * tilesN), first = group * ${tileGroup};
+  const int group = ${index} / (${tileGroup} * tilesN), first = group * ${tileGroup};
   const int groupRows = min(${tileGroup}, tilesM - first);
-  const int local = blockIdx.x - group * ${tileGroup} * tilesN;
+  const int local = ${index} - group * ${tileGroup} * tilesN;
   const int i0 = (first + local % groupRows) * BM;
   const int j0 = (local / groupRows) * BN;`;
 }

@@ -66,6 +66,17 @@ export interface TmaConfig {
   readonly producerWarp?: boolean;
   /** Blocks take C's tiles in groups of this many tile rows; absent: column by column. */
   readonly tileGroup?: number;
+  /**
+   * k per mma instruction: 4 (m16n8k4), 8 (m16n8k8, the default) or 16 (m16n8k16), the f64 shapes
+   * of sm_90; the fragments are the same 16-byte shared reads, split or joined.
+   */
+  readonly mmaK?: 4 | 8 | 16;
+  /**
+   * A persistent grid: as many blocks as fit the GPU at once, each taking work items (tile,
+   * matrix) blockIdx.x, + gridDim.x, ... in the tile order; the producer (warp or thread 0) runs on
+   * into the next tile's k-steps while the consumers write C. Absent or false: one block per tile.
+   */
+  readonly persistent?: boolean;
 }
 
 export interface TmaBand {
