@@ -1,7 +1,7 @@
 /**
  * Batched gesvd to 32 on a real GPU (skipped where none is usable): tall, square and wide, with
  * and without U and VT, both dtypes; then syev on a list batch (pointer form), a CUDA context's
- * calls (n = 513 falls back to the CPU reference) and the array level. Checks: test/gpu/jacobi-cases.ts.
+ * calls (n = 513 goes to cuSOLVER's dense syevd where the library loads, else to the CPU reference) and the array level. Checks: test/gpu/jacobi-cases.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,7 +10,8 @@ import { Context } from '../../src/api/context.js';
 import { list, strided, type Batch } from '../../src/core/batch.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
-import { gpuCovers } from '../../src/cuda/router.js';
+import { cusolverMissing } from '../../src/cuda/baselines/cusolver.js';
+import { choose, gpuCovers } from '../../src/cuda/router.js';
 import type { DeviceArray } from '../../src/cuda/runtime/index.js';
 import { gpu } from '../helpers/gpu.js';
 import { eigenResidual, mat, symmetricCase } from '../helpers/jacobi-checks.js';
@@ -54,7 +55,9 @@ test('a list batch (pointer form), a CUDA context, fallback beyond 512, and the 
   const backend = new CudaBackend(dev, 'test');
   const ctx = new Context('cuda', backend, backend);
   const beyond = { jobz: 'vectors' as const, uplo: 'lower' as const, a: strided(new Float64Array(513 * 513), { rows: 513 }), w: strided(new Float64Array(513), { rows: 513, cols: 1 }) };
-  assert.equal(gpuCovers('syev', beyond, dev), false, 'n = 513 runs on the CPU reference');
+  // Beyond the own designs: cuSOLVER's dense syevd where the library loads, else the CPU reference.
+  if (cusolverMissing() === undefined) assert.equal(choose('syev', beyond, dev).name, 'cusolver-syevd', 'n = 513 runs on cuSOLVER syevd');
+  else assert.equal(gpuCovers('syev', beyond, dev), false, 'n = 513 runs on the CPU reference');
   for (const size of [8, 40]) {
     const a = symmetricCase(rng, 'random', size).a;
     const data = Float64Array.from(a.d);
