@@ -20,7 +20,8 @@ import { strided, variable, type Batch } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import type { DeviceStorage, Storage } from '../../src/core/storage.js';
-import { gpuContext, gpuSkipReason } from '../helpers/gpu.js';
+import { choose } from '../../src/cuda/router.js';
+import { gpu, gpuContext, gpuSkipReason } from '../helpers/gpu.js';
 import { generalCase, symmetricCase, type Mat, type SvdKind, type SymKind } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
 import { EPS, LIMIT, rounded } from '../helpers/syev-gpu-checks.js';
@@ -253,4 +254,26 @@ test('gesvd on cusolver-gesvd: U only, VT only and values only, tall and wide (t
   }
   checkGesvd('float64', 40, 5000, 2, true, false, rng);
   checkGesvd('float64', 5000, 40, 2, false, true, rng);
+});
+
+test("the dense routes stop where the vendor's int workspace does: syev of order 23155 and gesvd 100000 x 6633 stay off cuSOLVER (the CPU reference), 23154 and 100000 x 6000 take it", { skip, timeout: 120_000 }, (t) => {
+  if (!needs(t, 'cusolver')) return;
+  const dev = gpu();
+  const route = (op: 'syev' | 'gesvd', rows: number, cols: number, dtype: DType): string => {
+    const a = dev.alloc(dtype, rows * cols);
+    try {
+      const request = op === 'syev'
+        ? { jobz: 'vectors', uplo: 'lower', a: strided(a, { rows, cols }), w: strided(a, { rows, cols: 1 }) }
+        : { a: strided(a, { rows, cols }), s: strided(a, { rows: Math.min(rows, cols), cols: 1 }) };
+      return choose(op, request, dev).name;
+    } finally {
+      a.dispose();
+    }
+  };
+  for (const dtype of ['float64', 'float32'] as const) {
+    assert.equal(route('syev', 23154, 23154, dtype), 'cusolver-syevd', `${dtype} syev 23154`);
+    assert.notEqual(route('syev', 23155, 23155, dtype), 'cusolver-syevd', `${dtype} syev 23155`);
+    assert.equal(route('gesvd', 100000, 6000, dtype), 'cusolver-gesvd', `${dtype} gesvd 100000 x 6000`);
+    assert.notEqual(route('gesvd', 100000, 6633, dtype), 'cusolver-gesvd', `${dtype} gesvd 100000 x 6633`);
+  }
 });

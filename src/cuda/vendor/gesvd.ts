@@ -94,9 +94,27 @@ export function gesvdDenseTakes(r: Pick<GesvdRequest, 'a' | 'u' | 'vt'>): boolea
   return true;
 }
 
-/** The route's `covers`: libcusolver loads on this device, and `gesvdDenseTakes`. */
+/**
+ * The route's `covers`: libcusolver loads on this device, `gesvdDenseTakes`, and the library sizes
+ * the workspace of every shape in the batch (its lwork is an int: on CUDA 13.0 gesvd refuses
+ * 100000 x 6633, for one; such a call stays on the CPU reference rather than fail).
+ */
 export function cusolverGesvdCovers(r: GesvdRequest, dev: GpuDevice): boolean {
-  return vendorUsable(dev, 'cusolver') && gesvdDenseTakes(r);
+  if (!vendorUsable(dev, 'cusolver') || !gesvdDenseTakes(r)) return false;
+  const solver = vendorSolver(dev);
+  if (solver === undefined) return true;   // a planning device: nothing runs
+  const dtype = deviceDtype(r.a), count = batchCount(r.a);
+  const asked = new Set<string>();
+  for (let i = 0; i < count; i++) {
+    const { rows, cols } = matrixAt(r.a, i);
+    const big = Math.max(rows, cols), small = Math.min(rows, cols), key = `${big} ${small}`;
+    if (small > 0 && !asked.has(key)) {
+      asked.add(key);
+      if (!solver.gesvdWorkFits(dtype, big, small)) return false;
+    }
+    if (r.a.kind !== 'variable') break;
+  }
+  return true;
 }
 
 export function cusolverGesvd(dev: GpuDevice, r: GesvdRequest): void {

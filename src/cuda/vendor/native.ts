@@ -205,6 +205,8 @@ export interface GemmGroups {
 /** cuSOLVER dense on raw addresses; workspace sizes asked once per shape. */
 export class VendorSolver extends Cusolver {
   private readonly sizes = new Map<string, number>();
+  /** Buffer-size queries the library refused (the size out of its int range). */
+  private readonly refused = new Map<string, true>();
   private params: unknown = null;
   private hostWork: Buffer | null = null;
   /** Host workspaces grown out of, kept while the handle lives (a call enqueued earlier may still read one). */
@@ -338,6 +340,34 @@ export class VendorSolver extends Cusolver {
       this.params = out[0];
     }
     return this.params;
+  }
+
+  /**
+   * Whether cusolverDn?syevd's workspace for order n counts in its 32-bit lwork: the library's own
+   * buffer-size query (it reads no matrix; the addresses are not dereferenced), its refusal meaning
+   * no (on CUDA 13.0 syevd refuses from n = 23155, below the dense copy's int32 bound). Cached.
+   */
+  syevdWorkFits(dtype: DType, vectors: boolean, n: number): boolean {
+    return this.fits(`syevd ${dtype} ${vectors} ${n}`, (out) => this.call(`cusolverDn${LETTER(dtype)}syevd_bufferSize`, vectors ? 1 : 0, FILL('lower'), n, 0n, n, 0n, out));
+  }
+
+  /** As syevdWorkFits, for cusolverDn?gesvd of an m x n matrix, m >= n (it refuses, for example, 100000 x 6633). */
+  gesvdWorkFits(dtype: DType, m: number, n: number): boolean {
+    return this.fits(`gesvd ${dtype} ${m} ${n}`, (out) => this.call(`cusolverDn${LETTER(dtype)}gesvd_bufferSize`, m, n, out));
+  }
+
+  /** Whether a buffer-size query succeeds (its size cached as `size` keeps it); a refusal is cached too. */
+  private fits(key: string, ask: (out: [number]) => void): boolean {
+    if (this.sizes.has(key)) return true;
+    const known = this.refused.get(key);
+    if (known !== undefined) return false;
+    try {
+      this.size(key, ask);
+      return true;
+    } catch {
+      this.refused.set(key, true);
+      return false;
+    }
   }
 
   private size(key: string, ask: (out: [number]) => void): number {

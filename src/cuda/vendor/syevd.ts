@@ -46,9 +46,26 @@ export function syevdTakes(a: Batch<DeviceArray>): boolean {
   return true;
 }
 
-/** The route's `covers`: libcusolver loads on this device, and `syevdTakes`. */
+/**
+ * The route's `covers`: libcusolver loads on this device, `syevdTakes`, and the library sizes the
+ * workspace of every order in the batch (its lwork is an int: on CUDA 13.0 syevd refuses from order
+ * 23155, a matrix the card holds; such a call stays on the CPU reference rather than fail).
+ */
 export function cusolverSyevdCovers(r: SyevRequest, dev: GpuDevice): boolean {
-  return vendorUsable(dev, 'cusolver') && syevdTakes(r.a);
+  if (!vendorUsable(dev, 'cusolver') || !syevdTakes(r.a)) return false;
+  const solver = vendorSolver(dev);
+  if (solver === undefined) return true;   // a planning device: nothing runs
+  const dtype = deviceDtype(r.a), vectors = r.jobz === 'vectors', count = batchCount(r.a);
+  const asked = new Set<number>();
+  for (let i = 0; i < count; i++) {
+    const n = matrixAt(r.a, i).rows;
+    if (n > 0 && !asked.has(n)) {
+      asked.add(n);
+      if (!solver.syevdWorkFits(dtype, vectors, n)) return false;
+    }
+    if (r.a.kind !== 'variable') break;
+  }
+  return true;
 }
 
 export function cusolverSyevd(dev: GpuDevice, r: SyevRequest): void {
