@@ -7,6 +7,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import type { GesvdShape } from '../common/gesvd-shape.js';
 
 /** heev, the warp design: `threads` lanes (a power of two <= 32) per matrix, `perBlock` matrices per block. */
 export interface HeevWarpParams {
@@ -22,14 +23,7 @@ export interface HeevWarpParams {
 }
 
 /** gesvd (max(m, n) <= 32), the warp design: `threads` lanes per matrix, `perBlock` matrices per block. */
-export interface GesvdWarpParams {
-  readonly dtype: DType;
-  readonly m: number;
-  readonly n: number;
-  readonly wantU: boolean;
-  readonly wantVt: boolean;
-  /** The form of A, S, U and VT (one launch takes all in one form). */
-  readonly kind: OperandKind;
+export interface GesvdWarpParams extends GesvdShape {
   readonly maxSweeps: number;
   readonly threads: number;
   readonly perBlock: number;
