@@ -1183,6 +1183,10 @@ function vbatchedThroughLaunchers(): void {
       for (const [transA, transB] of OPS) for (const beta of [0, 1]) {
         gemmVbatchedCuda(dev, { transA, transB, alpha: 1, beta, a: members(dtype, (n) => [n, n]), b: members(dtype, (n) => [n, n]), c: members(dtype, (n) => [n, n]) });
       }
+      // The team design of the classes up to 32, reachable through a table's `vbatchedSmall`: its NN kernels.
+      const team = { design: 'team', team: 64, tbc: 4 } as const;
+      const teamTuning = { ...tuningFor(info.arch, 'gemm'), vbatchedSmall: { [dtype]: { 8: team, 16: team, 24: team, 32: team } } };
+      gemmVbatchedCuda(dev, { transA: 'N', transB: 'N', alpha: 1, beta: 1, a: members(dtype, (n) => [n, n]), b: members(dtype, (n) => [n, n]), c: members(dtype, (n) => [n, n]) }, { tuning: teamTuning });
       for (const uplo of UPLOS) potrfVbatchedCuda(dev, { uplo, a: members(dtype, (n) => [n, n]), info: fakeArray('int32', orders.length) });
       // trsm by the triangle's class, B's other dimension 1, 3, 40 or 70 in turn; potrs and posv on it.
       const other = (i: number): number => [1, 3, 40, 70][i % 4]!;
