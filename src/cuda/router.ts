@@ -41,6 +41,7 @@ import { complexHeevTridiagCuda, heevTridiagCovers } from './kernels/zheev/index
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { coversEachShape, runByShape } from './kernels/common/shape-groups.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
+import { splitBeyondOwn } from './route-split.js';
 import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda, zgelsCovers, zormqrCovers, zqrCovers } from './kernels/zqr/index.js';
 import {
   cublasComplexGemm, cublasComplexGemmCovers, cublasGemm, cublasGemmCovers, cublasGesv, cublasGesvCovers, cublasGetrs, cublasGetrsCovers, cublasComplexTrsmCovers, cublasTrsm, cublasTrsmCovers,
@@ -126,7 +127,7 @@ const vendor = <K extends OpName>(name: 'cublas' | 'cusolver', covers: (r: Devic
  * reference, and runs on any card where the library loads (no crossover table: beyond the own
  * designs' range the alternative is the CPU). Named after its routine; never recorded in a graph.
  */
-const capability = <K extends OpName>(name: 'cusolver-syevd' | 'cusolver-gesvd', covers: (r: DeviceRequest<K>, dev: GpuDevice) => boolean, run: GpuOp<K>): Candidate<K> =>
+const capability = <K extends OpName>(name: 'cusolver-syevd' | 'cusolver-gesvd', covers: (r: DeviceRequest<K>, dev: GpuDevice) => boolean, run: GpuOp<K>): Candidate<K> & { readonly run: GpuOp<K> } =>
   ({ name, covers, run, capturable: false });
 
 /**
@@ -148,18 +149,25 @@ function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[]
 /**
  * syev's candidates; heev's too (on real data heev is syev; complex heev: COMPLEX_ROUTES).
  * 'ql-thread' (n <= 8, the table's band) before 'jacobi', whose per-thread design serves those
- * sizes where forced ('jacobi') or outside the band. What none of the own designs covers (n > 512,
- * or a variable batch with such a member) runs on cusolverDn?syevd one matrix per call where
- * libcusolver loads ('cusolver-syevd'), else on the CPU reference.
+ * sizes where forced ('jacobi') or outside the band. What none of the own designs covers (n > 512)
+ * runs on cusolverDn?syevd one matrix per call where libcusolver loads ('cusolver-syevd'), else on
+ * the CPU reference; a variable batch with members on both sides is split between the two ('split').
  */
-const SYEV_ROUTES: readonly Candidate<'syev'>[] = [
+const SYEV_OWN: readonly Candidate<'syev'>[] = [
   vendor('cusolver', cusolverSyevCovers, cusolverSyev),
   { name: 'tridiag', covers: tridiagCovers, run: syevTridiagCuda },
   { name: 'ql-thread', covers: qlThreadCovers, run: syevQlThreadCuda },
   { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: syevCuda },
-  capability('cusolver-syevd', cusolverSyevdCovers, cusolverSyevd),
-  CPU,
 ];
+const SYEVD = capability<'syev'>('cusolver-syevd', cusolverSyevdCovers, cusolverSyevd);
+const SYEV_ROUTES: readonly Candidate<'syev'>[] = [...SYEV_OWN, splitBeyondOwn('syev', SYEV_OWN, SYEVD), SYEVD, CPU];
+
+/** gesvd's own candidates: 'bidiag' inside its table's range, 'jacobi' elsewhere to max(m, n) = 512 and where forced. */
+const GESVD_OWN: readonly Candidate<'gesvd'>[] = [
+  { name: 'bidiag', covers: bidiagCovers, run: gesvdBidiagCuda },
+  { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: gesvdCuda },
+];
+const DENSE_GESVD = capability<'gesvd'>('cusolver-gesvd', cusolverGesvdCovers, cusolverGesvd);
 
 /** Every operation's candidates, in order of preference. */
 export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
@@ -226,13 +234,9 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   syev: SYEV_ROUTES,
   heev: SYEV_ROUTES,
   // 'bidiag' inside its table's range (k = min(m, n) = 96 ... 512, max(m, n) <= 4096), 'jacobi' elsewhere to
-  // max(m, n) = 512 and where forced; beyond both, cusolverDn?gesvd one matrix per call where libcusolver loads.
-  gesvd: [
-    { name: 'bidiag', covers: bidiagCovers, run: gesvdBidiagCuda },
-    { name: 'jacobi', covers: (r) => jacobiCovers(r.a), run: gesvdCuda },
-    capability('cusolver-gesvd', cusolverGesvdCovers, cusolverGesvd),
-    CPU,
-  ],
+  // max(m, n) = 512 and where forced; beyond both, cusolverDn?gesvd one matrix per call where libcusolver loads, and
+  // a variable batch with members on both sides split between the two.
+  gesvd: [...GESVD_OWN, splitBeyondOwn('gesvd', GESVD_OWN, DENSE_GESVD), DENSE_GESVD, CPU],
   geqrf: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: geqrfCuda }, CPU],
   orgqr: [{ name: 'qr', covers: (r, dev) => qrCovers(r.a, dev), run: orgqrCuda }, CPU],
   ormqr: [{ name: 'ormqr', covers: ormqrCovers, run: ormqrCuda }, CPU],

@@ -81,7 +81,7 @@ describe('the plan', () => {
   it('serves min(m, n) = 96 ... 512 with max(m, n) <= 4096 (the table); the router takes it there, jacobi elsewhere', () => {
     assert.deepEqual([[32, 32], [33, 33], [95, 95], [96, 96], [100, 95], [512, 512], [513, 513], [4096, 100], [4097, 100], [100, 4096]].map(([m, n]) => bidiagServes(m!, n!, 'float64', tuning)),
       [false, false, false, true, false, true, false, true, false, true]);
-    assert.deepEqual(ROUTES.gesvd.map((c) => c.name), ['bidiag', 'jacobi', 'cusolver-gesvd', 'cpu']);
+    assert.deepEqual(ROUTES.gesvd.map((c) => c.name), ['bidiag', 'jacobi', 'split', 'cusolver-gesvd', 'cpu']);
   });
 
   it('threads, the Golub-Kahan order 2k (upper half), the sides of vectors, the slices', () => {

@@ -26,8 +26,8 @@ function cudaContext(): { ctx: Context; backend: CudaBackend; launches: { entry:
 test('every operation has a route, and every route ends in the CPU reference', () => {
   assert.deepEqual(Object.keys(ROUTES).sort(), [...OP_NAMES].sort());
   for (const op of OP_NAMES) assert.equal(routeNames(op).at(-1), 'cpu', op);
-  assert.deepEqual(routeNames('syev'), ['cusolver', 'tridiag', 'ql-thread', 'jacobi', 'cusolver-syevd', 'cpu']);
-  assert.deepEqual(routeNames('gesvd'), ['bidiag', 'jacobi', 'cusolver-gesvd', 'cpu']);
+  assert.deepEqual(routeNames('syev'), ['cusolver', 'tridiag', 'ql-thread', 'jacobi', 'split', 'cusolver-syevd', 'cpu']);
+  assert.deepEqual(routeNames('gesvd'), ['bidiag', 'jacobi', 'split', 'cusolver-gesvd', 'cpu']);
   assert.deepEqual(routeNames('heev'), routeNames('syev'), 'heev on real data is syev');
   assert.deepEqual(routeNames('gemm'), ['cublas', 'tsm2', 'vbatched', 'gemm', 'cpu']);
   assert.deepEqual(routeNames('potrf'), ['cusolver', 'vbatched', 'potrf', 'cpu']);
@@ -52,7 +52,7 @@ test('syev: the tridiagonal design from the table\'s crossover, Jacobi below, ab
   assert.deepEqual(ctx.lastRoute, { op: 'syev', route: 'jacobi', gpu: true });
   assert.match(launches[0]!.entry, /^syev_(block|rows|warp)_/);
   backend.force = { syev: 'lapack' };
-  assert.throws(() => call(8), /syev has no route 'lapack' \(routes: cusolver, tridiag, ql-thread, jacobi, cusolver-syevd, cpu\)/);
+  assert.throws(() => call(8), /syev has no route 'lapack' \(routes: cusolver, tridiag, ql-thread, jacobi, split, cusolver-syevd, cpu\)/);
   backend.force = {};
   call(513);
   assert.deepEqual(ctx.lastRoute, { op: 'syev', route: 'cpu', gpu: false });

@@ -102,7 +102,7 @@ test('the crossover: the router sends syev with n >= syevFrom to the tridiagonal
   assert.match(run(100, (d, r) => syevCuda(d, r, { force: { design: 'block' } })), /^syev_block_/);
   assert.match(run(8, (d, r) => { runRouted('syev', d, r as unknown as Record<string, unknown>, 'tridiag'); }), /^syev_tridiag_d_st_n8_/);
   assert.match(run(100, (d, r) => syevTridiagCuda(d, r, { force: { stein: false, global: true, threads: 64 } })), /^syev_tridiag_d_st_n100_lv_t64_g_m30$/);
-  assert.throws(() => run(100, (d, r) => { runRouted('syev', d, r as unknown as Record<string, unknown>, 'nope'); }), /routes: cusolver, tridiag, ql-thread, jacobi, cusolver-syevd, cpu/);
+  assert.throws(() => run(100, (d, r) => { runRouted('syev', d, r as unknown as Record<string, unknown>, 'nope'); }), /routes: cusolver, tridiag, ql-thread, jacobi, split, cusolver-syevd, cpu/);
   // One block per matrix, the plan's threads and shared bytes.
   run(100, ql);
   assert.deepEqual([launches[0]!.config.grid, launches[0]!.config.block], [[3, 1, 1], [128, 1, 1]]);

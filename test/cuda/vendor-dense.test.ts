@@ -17,9 +17,10 @@ import { test } from 'node:test';
 process.env['MYRIAD_LIBCUSOLVER'] = '/nonexistent/libcusolver.so';
 process.env['MYRIAD_LIBCUBLAS'] = '/nonexistent/libcublas.so';
 
-const { strided, variable } = await import('../../src/core/batch.js');
+const { batchCount, matrixAt, strided, variable } = await import('../../src/core/batch.js');
 const { cpuGesvd } = await import('../../src/cpu/lapack/index.js');
 const { choose, ownRoute, ROUTES } = await import('../../src/cuda/router.js');
+const { splitBeyondOwn } = await import('../../src/cuda/route-split.js');
 const { PlanningDevice } = await import('../../src/cuda/runtime/planning-device.js');
 const vendor = await import('../../src/cuda/vendor/index.js');
 const { densePackSource, denseUnpackSource, gesvdValuesSource } = await import('../../src/cuda/vendor/kernels-dense.js');
@@ -64,19 +65,31 @@ const gesvd = (dev: Dev, m: number, n: number, count = 1, wantU = true, wantVt =
 function routeWithLibrary<K extends 'syev' | 'gesvd'>(op: K, r: DeviceRequest<K>, dev: GpuDevice): string {
   const list = ROUTES[op] as readonly Candidate<K>[];
   for (const c of list) {
-    const covers = c.name === 'cusolver-syevd' ? () => vendor.syevdTakes((r as DeviceRequest<'syev'>).a)
-      : c.name === 'cusolver-gesvd' ? () => vendor.gesvdDenseTakes(r as DeviceRequest<'gesvd'>)
+    const covers = c.name === 'cusolver-syevd' || c.name === 'cusolver-gesvd' ? pureCapability(op).covers
+      : c.name === 'split' ? splitWithLibrary(op).covers
         : c.covers;
     if (covers === undefined || covers(r, dev)) return c.name;
   }
   throw new Error('unreachable: the CPU reference covers everything');
 }
 
+/** The capability route of `op` with its pure `takes` as `covers` (the library's presence assumed); `run` records the request. */
+function pureCapability<K extends 'syev' | 'gesvd'>(op: K, ran: DeviceRequest<K>[] = []): Candidate<K> & { run: (dev: GpuDevice, r: DeviceRequest<K>) => void } {
+  const takes = (r: DeviceRequest<K>): boolean => (op === 'syev' ? vendor.syevdTakes((r as DeviceRequest<'syev'>).a) : vendor.gesvdDenseTakes(r as DeviceRequest<'gesvd'>));
+  return { name: `cusolver-${op === 'syev' ? 'syevd' : 'gesvd'}`, covers: takes, run: (_dev, r) => { ran.push(r); } };
+}
+
+/** The router's 'split' of `op` over its own candidates (those before it in the list) and the pure capability route. */
+function splitWithLibrary<K extends 'syev' | 'gesvd'>(op: K, ran: DeviceRequest<K>[] = []): Candidate<K> {
+  const list = ROUTES[op] as readonly Candidate<K>[];
+  return splitBeyondOwn(op, list.slice(0, list.findIndex((c) => c.name === 'split')), pureCapability(op, ran));
+}
+
 test('the capability routes stand after the own candidates and before the CPU reference, and are never recorded', () => {
-  assert.deepEqual(ROUTES.syev.map((c) => c.name), ['cusolver', 'tridiag', 'ql-thread', 'jacobi', 'cusolver-syevd', 'cpu']);
+  assert.deepEqual(ROUTES.syev.map((c) => c.name), ['cusolver', 'tridiag', 'ql-thread', 'jacobi', 'split', 'cusolver-syevd', 'cpu']);
   assert.deepEqual(ROUTES.heev.map((c) => c.name), ROUTES.syev.map((c) => c.name));
-  assert.deepEqual(ROUTES.gesvd.map((c) => c.name), ['bidiag', 'jacobi', 'cusolver-gesvd', 'cpu']);
-  for (const c of [...ROUTES.syev, ...ROUTES.gesvd]) if (c.name.startsWith('cusolver')) assert.equal(c.capturable, false, c.name);
+  assert.deepEqual(ROUTES.gesvd.map((c) => c.name), ['bidiag', 'jacobi', 'split', 'cusolver-gesvd', 'cpu']);
+  for (const c of [...ROUTES.syev, ...ROUTES.gesvd]) if (c.name.startsWith('cusolver') || c.name === 'split') assert.equal(c.capturable, false, c.name);
 });
 
 test('syev: where the library loads, orders above 512 (and variable batches with such a member) go to cusolver-syevd, the rest stay on the own designs', () => {
@@ -85,9 +98,11 @@ test('syev: where the library loads, orders above 512 (and variable batches with
     for (const n of [1, 5, 8, 9, 32, 33, 100, 256, 512]) assert.notEqual(routeWithLibrary('syev', syev(dev, [n, n], jobz, dtype), dev), 'cusolver-syevd', `${dtype} ${jobz} ${n}`);
     for (const n of [513, 700, 1025, 4096, 8192]) assert.equal(routeWithLibrary('syev', syev(dev, [n], jobz, dtype), dev), 'cusolver-syevd', `${dtype} ${jobz} ${n}`);
   }
-  assert.equal(routeWithLibrary('syev', syev(dev, [100, 600, 3]), dev), 'cusolver-syevd', 'a variable batch with one member beyond 512');
-  assert.equal(routeWithLibrary('syev', syev(dev, [0, 513]), dev), 'cusolver-syevd');
+  assert.equal(routeWithLibrary('syev', syev(dev, [100, 600, 3]), dev), 'split', 'a variable batch with one member beyond 512: split');
+  assert.equal(routeWithLibrary('syev', syev(dev, [0, 513]), dev), 'split');
+  assert.equal(routeWithLibrary('syev', syev(dev, [600, 513, 700]), dev), 'cusolver-syevd', 'every member beyond 512: no split');
   assert.notEqual(routeWithLibrary('syev', syev(dev, [100, 200, 3]), dev), 'cusolver-syevd');
+  assert.notEqual(routeWithLibrary('syev', syev(dev, [100, 200, 3]), dev), 'split');
   // A dense copy past the vendor's int32 counts is not taken (n^2 >= 2^31): the CPU reference then.
   assert.equal(vendor.syevdTakes(strided(dev.alloc('float32', 1), { rows: 46341, count: 1, ld: 46341, stride: 0 })), false);
   assert.equal(vendor.syevdTakes(strided(dev.alloc('float32', 1), { rows: 46340, count: 1, ld: 46340, stride: 0 })), true);
@@ -104,6 +119,35 @@ test('gesvd: where the library loads, shapes beyond the bidiagonalization range 
     }
   }
   for (const [u, vt] of [[true, false], [false, true], [false, false]] as const) assert.equal(routeWithLibrary('gesvd', gesvd(dev, 600, 520, 1, u, vt), dev), 'cusolver-gesvd');
+});
+
+test("'split': the members an own candidate takes run as one variable batch on it, the rest on the capability route, info through compact arrays; not a split request: an error", () => {
+  const dev = new PlanningDevice(H200);
+  const ownRan: DeviceRequest<'syev'>[] = [], beyondRan: DeviceRequest<'syev'>[] = [];
+  const rows = (r: DeviceRequest<'syev'>) => Array.from({ length: batchCount(r.a) }, (_, i) => matrixAt(r.a, i).rows);
+  const own: Candidate<'syev'> = { name: 'own', covers: (r) => rows(r).every((n) => n <= 512), run: (_dev, r) => { ownRan.push(r); } };
+  const split = splitBeyondOwn('syev', [own], pureCapability('syev', beyondRan));
+  const r = syev(dev, [100, 600, 3, 513, 0]);
+  assert.equal(split.covers!(r, dev), true);
+  split.run!(dev, r);
+  assert.equal(ownRan.length, 1);
+  assert.equal(beyondRan.length, 1);
+  assert.deepEqual(rows(ownRan[0]!), [100, 3, 0], 'the own part: members 0, 2, 4 in batch order');
+  assert.deepEqual(rows(beyondRan[0]!), [600, 513], 'the rest: members 1, 3');
+  assert.equal(matrixAt(ownRan[0]!.a, 1).data, matrixAt(r.a, 2).data, "a part's member is the batch's matrix, not a copy");
+  for (const part of [ownRan[0]!, beyondRan[0]!]) assert.notEqual(part.info, r.info, 'info through a compact array of the part');
+  for (const orders of [[100, 200, 3], [600, 700], [512]]) assert.equal(split.covers!(syev(dev, orders), dev), false, `${orders}`);
+  assert.throws(() => split.run!(dev, syev(dev, [100, 200])), /route 'split' takes a variable batch with members both inside and beyond/);
+  // gesvd: by shape; a tall member beyond 4096 rows and Jacobi's 512 goes to the dense route.
+  const g = splitWithLibrary('gesvd');
+  const k = (m: number, n: number) => Math.min(m, n);
+  const shapes = [[30, 20], [5000, 40], [100, 100]] as const;
+  const vr = {
+    a: variable(shapes.map(([m, n]) => ({ data: dev.alloc('float64', m * n), rows: m, cols: n }))),
+    s: variable(shapes.map(([m, n]) => ({ data: dev.alloc('float64', k(m, n)), rows: k(m, n), cols: 1 }))),
+    info: dev.alloc('int32', shapes.length),
+  };
+  assert.equal(g.covers!(vr as never, dev), true);
 });
 
 test('without the library (here) those requests run on the CPU reference; forced by name the routes are chosen at any size; a capture passes over them', () => {

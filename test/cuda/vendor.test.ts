@@ -129,8 +129,8 @@ test('inside a capture the router passes over the vendor candidates; a forced on
   for (const op of ['gemm', 'potrf', 'getrf', 'syev'] as const) {
     const vendors = ROUTES[op].filter((c) => c.capturable === false).map((c) => c.name);
     assert.ok(vendors.length > 0, op);
-    // The table's routes, and syev's capability route beyond the own designs (vendor-dense.test.ts).
-    for (const name of vendors) assert.ok(name === 'cublas' || name === 'cusolver' || name === 'cusolver-syevd', name);
+    // The table's routes, and syev's capability route beyond the own designs with its split (vendor-dense.test.ts).
+    for (const name of vendors) assert.ok(name === 'cublas' || name === 'cusolver' || name === 'cusolver-syevd' || name === 'split', name);
   }
   assert.equal(ownRoute('potrf', r.potrf(8192), dev).name, 'potrf');
   assert.equal(choose('potrf', r.potrf(8192), dev, 'cusolver').name, 'cusolver');

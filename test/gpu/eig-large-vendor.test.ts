@@ -1,7 +1,7 @@
 /**
  * syev and gesvd beyond the own designs' range on a real GPU (skipped where none is usable), through
- * the API on device data: the routes 'cusolver-syevd' (n = 513, 700, 1025, and a variable batch with
- * one member above 512) and 'cusolver-gesvd' (600 x 520, 520 x 600 (solved as A^T), 5000 x 40 and
+ * the API on device data: the routes 'cusolver-syevd' (n = 513, 700, 1025; a variable batch with
+ * members on both sides of 512 split with the own design, route 'split') and 'cusolver-gesvd' (600 x 520, 520 x 600 (solved as A^T), 5000 x 40 and
  * 40 x 5000 (beyond the bidiagonalization table's 4096 rows)), both dtypes, both triangles, every job.
  * Fresh random matrices placed with ld > rows, gaps and NaN where syev must not read (the other
  * triangle); outputs poisoned with NaN inside and a sentinel around, which must come back; a member
@@ -153,26 +153,65 @@ test('syev above 512 on cusolver-syevd: n = 513, 700, 1025, both dtypes and tria
   checkSyev('float64', 1025, 1, 'vectors', 'upper', rng);
 });
 
-test('syev: a variable batch with one member above 512 runs whole on cusolver-syevd, each member at its place', { skip, timeout: 120_000 }, (t) => {
+test('syev: a variable batch with members on both sides of 512 is split (route \'split\'): the own design takes the small ones, cusolver-syevd the rest, each member at its place, a NaN member flagged', { skip, timeout: 120_000 }, (t) => {
   if (!needs(t, 'cusolver')) return;
   const { ctx } = gpuContext();
   const rng = new Rng(600);
-  const orders = [40, 600, 3];
+  const orders = [40, 600, 3, 100, 513];
+  const bad = 2;
   const mats = orders.map((n) => symmetricCase(rng, 'random', n).a);
-  const dA = mats.map((m) => ctx.upload(Float64Array.from(m.d)));
+  const dA = mats.map((m, q) => ctx.upload(Float64Array.from(m.d, (x, e) => (q === bad && e === 0 ? NaN : x))));
   const dW = orders.map((n) => ctx.upload(new Float64Array(n).fill(NaN)));
   const dInfo = ctx.upload(new Int32Array(orders.length).fill(-7));
   try {
     ctx.syev({ jobz: 'vectors', uplo: 'lower', a: variable(dA.map((data, q) => ({ data, rows: orders[q]! }))), w: variable(dW.map((data, q) => ({ data, rows: orders[q]!, cols: 1 }))), info: dInfo });
-    assert.deepEqual(ctx.lastRoute, { op: 'syev', route: 'cusolver-syevd', gpu: true });
-    assert.deepEqual([...(ctx.download(dInfo) as Int32Array)], [0, 0, 0]);
+    assert.deepEqual(ctx.lastRoute, { op: 'syev', route: 'split', gpu: true });
+    assert.deepEqual([...(ctx.download(dInfo) as Int32Array)], orders.map((n, q) => (q === bad ? n + 2 : 0)), 'info at each place');
     orders.forEach((n, q) => {
-      const v = { m: n, n, d: Float64Array.from(ctx.download(dA[q]!) as Float64Array) }, w = ctx.download(dW[q]!) as Float64Array;
+      const w = ctx.download(dW[q]!) as Float64Array;
+      if (q === bad) { assert.ok(w.every(Number.isNaN), `member ${q}: w NaN`); return; }
+      for (let j = 1; j < n; j++) assert.ok(w[j - 1]! <= w[j]!, `member ${q}: ascending at ${j}`);
+      const v = { m: n, n, d: Float64Array.from(ctx.download(dA[q]!) as Float64Array) };
       const residual = eigenRatio(mats[q]!, v, w, EPS.float64), ortho = orthoRatio(v, EPS.float64);
       assert.ok(residual < LIMIT && ortho < LIMIT, `member ${q} (n = ${n}): ${residual}, ${ortho}`);
     });
   } finally {
     for (const d of [...dA, ...dW, dInfo]) (d as { dispose?: () => void }).dispose?.();
+  }
+});
+
+test('gesvd: a variable batch with members inside and beyond the own designs is split (route \'split\'), each member at its place', { skip, timeout: 120_000 }, (t) => {
+  if (!needs(t, 'cusolver')) return;
+  const { ctx } = gpuContext();
+  const rng = new Rng(601);
+  const shapes = [[30, 20], [600, 520], [100, 100], [40, 5000], [8, 8]] as const;
+  const mats = shapes.map(([m, n]) => generalCase(rng, 'random', m, n).a);
+  const dA = mats.map((a) => ctx.upload(Float64Array.from(a.d)));
+  const dS = shapes.map(([m, n]) => ctx.upload(new Float64Array(Math.min(m, n)).fill(NaN)));
+  const dU = shapes.map(([m, n]) => ctx.upload(new Float64Array(m * Math.min(m, n)).fill(NaN)));
+  const dVT = shapes.map(([m, n]) => ctx.upload(new Float64Array(Math.min(m, n) * n).fill(NaN)));
+  const dInfo = ctx.upload(new Int32Array(shapes.length).fill(-7));
+  const of = (list: readonly DeviceStorage[], rows: (q: number) => number, cols: (q: number) => number) =>
+    variable(list.map((data, q) => ({ data, rows: rows(q), cols: cols(q) })));
+  const k = (q: number) => Math.min(shapes[q]![0], shapes[q]![1]);
+  try {
+    ctx.gesvd({ jobu: 'thin', jobvt: 'thin', a: of(dA, (q) => shapes[q]![0], (q) => shapes[q]![1]), s: of(dS, k, () => 1),
+      u: of(dU, (q) => shapes[q]![0], k), vt: of(dVT, k, (q) => shapes[q]![1]), info: dInfo });
+    assert.deepEqual(ctx.lastRoute, { op: 'gesvd', route: 'split', gpu: true });
+    assert.deepEqual([...(ctx.download(dInfo) as Int32Array)], shapes.map(() => 0));
+    shapes.forEach(([m, n], q) => {
+      const kq = k(q), s = ctx.download(dS[q]!) as Float64Array;
+      for (let j = 1; j < kq; j++) assert.ok(s[j - 1]! >= s[j]! && s[j]! >= 0, `member ${q}: descending at ${j}`);
+      const u = { m, n: kq, d: Float64Array.from(ctx.download(dU[q]!) as Float64Array) }, vt = { m: kq, n, d: Float64Array.from(ctx.download(dVT[q]!) as Float64Array) };
+      assert.ok(orthoRatio(u, EPS.float64) < LIMIT && orthoRatio(transposed(vt), EPS.float64) < LIMIT, `member ${q}: orthogonality`);
+      for (let j = 0; j < kq; j++) for (let i = 0; i < m; i++) u.d[i + j * m] *= s[j]!;
+      const r = product(u, vt), a0 = mats[q]!;
+      for (let e = 0; e < r.d.length; e++) r.d[e] -= a0.d[e]!;
+      const residual = frob(r.d) / (Math.max(m, n) * EPS.float64 * (frob(a0.d) || 1));
+      assert.ok(residual < LIMIT, `member ${q} (${m} x ${n}): ||A - U S VT|| ratio ${residual}`);
+    });
+  } finally {
+    for (const d of [...dA, ...dS, ...dU, ...dVT, dInfo]) (d as { dispose?: () => void }).dispose?.();
   }
 });
 

@@ -15,7 +15,7 @@
  * a launcher call of its own, so what the launchers promise per matrix holds per member: info in
  * the member's place, a failed member's B kept by posv and gesv, no NaN spread between members.
  */
-import { batchCount, matrixAt, type Batch, type ListBatch, type StridedBatch } from '../../../core/batch.js';
+import { batchCount, matrixAt, type Batch, type ListBatch, type StridedBatch, type VariableBatch } from '../../../core/batch.js';
 import type { OpName } from '../../../core/ops.js';
 import { OP_SPECS } from '../../../core/op-specs.js';
 import { Workspace } from '../../runtime/workspace.js';
@@ -109,6 +109,72 @@ export function coversEachShape<R, D>(op: OpName, covers: (r: R, dev: D) => bool
   };
 }
 
+/** Members `members` of `b` as a variable batch of their places, in the order given (b's element type kept). */
+export function memberVariable<S>(b: Batch<S>, members: readonly number[]): VariableBatch<S> {
+  const part: VariableBatch<S> = { kind: 'variable', matrices: members.map((i) => matrixAt(b, i)), order: b.order };
+  return b.dtype === undefined ? part : { ...part, dtype: b.dtype };
+}
+
+/**
+ * The request of one part of a variable batch (members of any shapes): every batch a variable batch
+ * of the members' places, the pivot stride the part's largest min(m, n) where the operation has one,
+ * and the integer fields `ints` gives (absent ones as in `r`).
+ */
+export function partRequest(op: OpName, r: Fields, members: readonly number[], ints: Readonly<Record<string, unknown>> = {}): Fields {
+  const out: Fields = { ...r };
+  for (const f of batchFields(op, r)) out[f] = memberVariable(r[f] as Batch<unknown>, members);
+  if ('pivotStride' in OP_SPECS[op].args) out['pivotStride'] = partPivotWidth(out['a'] as Batch<unknown>, members.length);
+  for (const [f, v] of Object.entries(ints)) out[f] = v;
+  return out;
+}
+
+/** The largest min(m, n) of a part's A: its pivots' stride. */
+function partPivotWidth(a: Batch<unknown>, count: number): number {
+  let most = 0;
+  for (let i = 0; i < count; i++) { const m = matrixAt(a, i); most = Math.max(most, Math.min(m.rows, m.cols)); }
+  return most;
+}
+
+/**
+ * A request with a variable batch run in parts (lists of batch places, together every member once):
+ * `requestOf` makes each part's request, with the per-matrix integers in compact arrays of the call's
+ * workspace frame that are gathered from the batch's places before `run` (where it reads them) and
+ * scattered back after it (where it writes them); one upload holds every part's places. Parts run
+ * one after another on the device's stream, so what `run` promises per matrix holds per member.
+ */
+export function runParts(op: OpName, dev: GpuDevice, request: Fields, parts: readonly (readonly number[])[],
+  requestOf: (members: readonly number[], ints: Readonly<Record<string, unknown>>) => Fields, run: (request: Fields, part: number) => void): void {
+  const ints = fieldsOf(op).ints;
+  // Without per-matrix integers (gemm, trsm, trmm, herk, syrk) the parts need nothing on the device.
+  if (ints.length === 0) { parts.forEach((members, i) => run(requestOf(members, {}), i)); return; }
+  const written = new Set(OP_SPECS[op].writes);
+  const main = request[OP_SPECS[op].main] as Batch<DeviceArray>;
+  const frame = Workspace.of(dev).frame();
+  try {
+    // Every part's places in one upload, part after part; each part reads its slice.
+    const places = frame.take('int32', parts.reduce((n, p) => n + p.length, 0), "the parts' batch places");
+    dev.upload(Int32Array.from(parts.flat()), places);
+    let start = 0;
+    parts.forEach((members, i) => {
+      const n = members.length;
+      const index = dev.view(places, start, n);
+      start += n;
+      const pivots = 'pivotStride' in OP_SPECS[op].args ? partPivotWidth(memberVariable(main, members), n) : 1;
+      const moves = ints.map((f) => {
+        const width = f === 'ipiv' ? pivots : 1;
+        const group = frame.take('int32', Math.max(1, n * width), `a part's ${f}`);
+        const move = { batch: request[f] as DeviceArray, batchStride: f === 'ipiv' ? (request['pivotStride'] as number) : 1, group, groupStride: width, index, count: n, width };
+        return { field: f, move };
+      });
+      for (const { field, move } of moves) if (!written.has(field)) gatherInts(dev, move);
+      run(requestOf(members, Object.fromEntries(moves.map(({ field, move }) => [field, move.group]))), i);
+      for (const { field, move } of moves) if (written.has(field)) scatterInts(dev, move);
+    });
+  } finally {
+    frame.end();
+  }
+}
+
 /**
  * `run` (a launcher of strided and list batches) for requests with a variable batch: one call per
  * group of members of one shape and ld, integers moved between the groups' arrays and the batch's
@@ -119,38 +185,10 @@ export function runByShape<R>(op: OpName, run: (dev: GpuDevice, r: R) => void): 
     const request = r as unknown as Fields;
     if (!hasVariableBatch(op, request)) { run(dev, r); return; }
     const batches = batchFields(op, request).map((f) => request[f] as Batch<DeviceArray>);
-    const count = batchCount(batches[0]!);
-    if (count === 0) return;
+    if (batchCount(batches[0]!) === 0) return;
     const groups = shapeGroups(batches);
-    const ints = fieldsOf(op).ints;
-    const written = new Set(OP_SPECS[op].writes);
     // One shape in batch order: the group is the batch, its integers the request's (same pivot stride: the largest min(m, n) is the group's).
     if (groups.length === 1) { run(dev, groupRequest(op, request, groups[0]!) as unknown as R); return; }
-    // Without per-matrix integers (gemm, trsm, trmm, herk, syrk) the groups need nothing on the device.
-    if (ints.length === 0) { for (const members of groups) run(dev, groupRequest(op, request, members) as unknown as R); return; }
-    const frame = Workspace.of(dev).frame();
-    try {
-      // Every group's places in one upload, group after group; each group reads its slice.
-      const places = frame.take('int32', count, "the shape groups' batch places");
-      dev.upload(Int32Array.from(groups.flat()), places);
-      let start = 0;
-      for (const members of groups) {
-        const n = members.length;
-        const shape = matrixAt(request[OP_SPECS[op].main] as Batch<DeviceArray>, members[0]!);
-        const index = dev.view(places, start, n);
-        start += n;
-        const moves = ints.map((f) => {
-          const width = widthOf(f, shape);
-          const group = frame.take('int32', Math.max(1, n * width), `a shape group's ${f}`);
-          const move = { batch: request[f] as DeviceArray, batchStride: f === 'ipiv' ? (request['pivotStride'] as number) : 1, group, groupStride: width, index, count: n, width };
-          return { field: f, move };
-        });
-        for (const { field, move } of moves) if (!written.has(field)) gatherInts(dev, move);
-        run(dev, groupRequest(op, request, members, Object.fromEntries(moves.map(({ field, move }) => [field, move.group]))) as unknown as R);
-        for (const { field, move } of moves) if (written.has(field)) scatterInts(dev, move);
-      }
-    } finally {
-      frame.end();
-    }
+    runParts(op, dev, request, groups, (members, ints) => groupRequest(op, request, members, ints), (part) => run(dev, part as unknown as R));
   };
 }
