@@ -21,6 +21,7 @@ import type { DType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { cpuSyev } from '../../src/cpu/lapack/index.js';
 import { QL_THREAD_BLOCK, QL_THREAD_LIMIT, planQlThread, qlThreadSource } from '../../src/cuda/kernels/ql-thread/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { eigenResidual, mat, orthoResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
 import { parseHarnessNumber } from '../helpers/recording-device.js';
@@ -31,6 +32,7 @@ const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
 const HARNESS = resolve('test/helpers/ql-thread-host-harness.cpp');
 const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
 const LIMIT = 30;
+const TABLE = tuningFor('sm_90', 'qlThread');
 const round = (x: number, dtype: DType): number => (dtype === 'float32' ? Math.fround(x) : x);
 
 /** The cases of one batch: a kind and a power-of-two scale (exact), or a bad entry. */
@@ -45,7 +47,7 @@ test('per-thread QL syev kernels on the host: residuals, order, info and the ref
     for (const dtype of ['float64', 'float32'] as const) for (let n = 1; n <= QL_THREAD_LIMIT; n++) for (const vectors of [true, false]) {
       const uplo: Uplo = (n + (vectors ? 1 : 0)) % 2 === 0 ? 'upper' : 'lower';
       const eps = EPS[dtype];
-      const p = planQlThread({ dtype, n, uplo, vectors, kind: 'strided' });
+      const p = planQlThread({ dtype, n, uplo, vectors, kind: 'strided' }, TABLE);
       const cases: Case[] = [
         ...KINDS.flatMap((kind) => [0, 1, 2].map(() => ({ kind, scale: 1 }))),
         ...scales[dtype].flatMap((scale) => [{ kind: 'random' as const, scale }, { kind: 'graded' as const, scale }]),
@@ -118,7 +120,7 @@ test('per-thread QL syev on the host: the iteration limit gives info n + 1 and t
   const rng = new Rng(89);
   try {
     for (const [dtype, n, maxit] of [['float64', 5, 0], ['float32', 8, 0], ['float64', 8, 1]] as const) {
-      const src = qlThreadSource({ ...planQlThread({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided' }), maxit });
+      const src = qlThreadSource({ ...planQlThread({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided' }, TABLE), maxit });
       writeFileSync(join(dir, 'kernel.cu'), src.source);
       const exe = join(dir, src.entry);
       execFileSync('g++', ['-std=c++17', '-O1', `-DENTRY=${src.entry}`, `-I${dir}`, HARNESS, '-o', exe]);
