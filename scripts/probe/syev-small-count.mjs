@@ -159,12 +159,6 @@ export function meanWork(host, n, sample, eps) {
   return sum;
 }
 
-/**
- * FP instructions per second at full issue of the H200 (SXM): 132 SMs at 1.98 GHz, 64 FP64 and 128
- * FP32 lanes an SM a clock (34 and 67 TFLOP/s of fused multiply-adds, non-tensor).
- */
-export const ISSUE = { float64: 132 * 64 * 1.98e9, float32: 132 * 128 * 1.98e9 };
-
 // Standalone: the counts for random matrices (the probe's generator), both eps.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { Random, randomSymmetric } = await import('../../dist/src/bench/data.js');

@@ -6,8 +6,8 @@
 // read, w written) and that as a % of PEAK_GBS (default 4800, an H200's HBM3e); the work per matrix
 // (syev-small-count.mjs: FP instructions counted from the generators, the QL iterations and Jacobi
 // rotations of these matrices measured on a sample by a CPU mirror of each kernel), GFLOP/s, and
-// the % of the FP issue limit of the design's arithmetic (H200: 132 SMs, 1.98 GHz, 64 FP64 / 128
-// FP32 lanes an SM; divisions and square roots counted as one instruction: a lower bound). The last
+// the % of the FP issue limit of the design's arithmetic (the device's SMs x FMA lanes x clock, H200:
+// 132 x 64 FP64 / 128 FP32 x 1.98 GHz; divisions and square roots counted as one instruction: a lower bound). The last
 // columns: the fastest design, and Jacobi's time over each QL variant's. The bands of
 // model/tuning/ql-thread-default.ts (syev, float32Arithmetic) follow from them.
 //   node scripts/probe/syev-small.mjs   (COUNT=1000000 matrices, PEAK_GBS=4800, SAMPLE=2000 counted)
@@ -15,7 +15,8 @@ import { open, strided } from '../../dist/src/index.js';
 import { Random, randomSymmetric } from '../../dist/src/bench/data.js';
 import { syevCuda } from '../../dist/src/cuda/kernels/jacobi/index.js';
 import { syevQlThreadCuda } from '../../dist/src/cuda/kernels/ql-thread/index.js';
-import { ISSUE, flops, instructions, jacobiCounts, meanWork, qlCounts } from './syev-small-count.mjs';
+import { fmaLanesPerSM } from '../../dist/src/cuda/model/roofline.js';
+import { flops, instructions, jacobiCounts, meanWork, qlCounts } from './syev-small-count.mjs';
 
 const ctx = await open({ backend: 'cuda' });
 const dev = ctx.deviceBackend.device;
@@ -24,6 +25,10 @@ const count = Number(process.env.COUNT ?? 1000000);
 const peak = Number(process.env.PEAK_GBS ?? 4800);
 const sample = Number(process.env.SAMPLE ?? 2000);
 const EPS = { float64: 2 ** -52, float32: 2 ** -23 };
+// FP instructions a second at full issue, per arithmetic: SMs x FMA lanes an SM x clock (H200: 132 x 64 / 128 x 1.98 GHz).
+const info = dev.info;
+const ISSUE = Object.fromEntries(['float64', 'float32'].map((d) => [d, info.smCount * fmaLanesPerSM(info, d) * info.clockKHz * 1e3]));
+console.log(`${info.name}: ${info.smCount} SMs at ${(info.clockKHz / 1e6).toFixed(2)} GHz: FP issue limit ${(ISSUE.float64 / 1e12).toFixed(2)} T FP64, ${(ISSUE.float32 / 1e12).toFixed(2)} T FP32 instructions/s; ${count} matrices, ${sample} counted\n`);
 
 /** The table's columns, declared once. */
 const COLUMNS = [
