@@ -16,12 +16,14 @@ import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { recordingDevice } from '../helpers/fake-gpus.js';
 import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 
-const plan = (n: number, dtype: DType = 'float64', vectors = true): QlThreadParams => planQlThread({ dtype, n, uplo: 'lower', vectors, kind: 'strided' });
+const TABLE = tuningFor('sm_90', 'qlThread');
+const plan = (n: number, dtype: DType = 'float64', vectors = true, arithmetic?: DType): QlThreadParams =>
+  planQlThread({ dtype, n, uplo: 'lower', vectors, kind: 'strided' }, TABLE, arithmetic === undefined ? {} : { force: { arithmetic } });
 
 test('the generator is pure and every parameter changes the source and the entry', () => {
   const p = plan(6);
   assert.equal(qlThreadSource(p).source, qlThreadSource({ ...p }).source);
-  const variants: QlThreadParams[] = [p, { ...p, dtype: 'float32' }, { ...p, n: 5 }, { ...p, uplo: 'upper' }, { ...p, vectors: false }, { ...p, kind: 'pointer' }, { ...p, maxit: 5 }];
+  const variants: QlThreadParams[] = [p, { ...p, dtype: 'float32' }, { ...p, dtype: 'float32', arithmetic: 'float32' }, { ...p, n: 5 }, { ...p, uplo: 'upper' }, { ...p, vectors: false }, { ...p, kind: 'pointer' }, { ...p, maxit: 5 }];
   const srcs = variants.map(qlThreadSource);
   assert.equal(new Set(srcs.map((s) => s.source)).size, variants.length);
   assert.equal(new Set(srcs.map((s) => s.entry)).size, variants.length);
@@ -29,6 +31,26 @@ test('the generator is pure and every parameter changes the source and the entry
   const entries = Array.from({ length: QL_THREAD_LIMIT }, (_, i) => qlThreadSource(plan(i + 1)).entry);
   assert.equal(new Set(entries).size, QL_THREAD_LIMIT);
   assert.equal(entries[7], 'syev_qlthread_d_st_n8_lv_i30');
+  assert.equal(qlThreadSource(plan(8, 'float32', true, 'float32')).entry, 'syev_qlthread_s_st_n8_lv_i30_f32');
+});
+
+test('float32 arithmetic: float types throughout, its own range constants, the refined rsqrt, the negligible-column rule', () => {
+  const wide = qlThreadSource(plan(5, 'float32')).source;
+  const single = qlThreadSource(plan(5, 'float32', true, 'float32')).source;
+  assert.match(single, /typedef float real;/);
+  assert.match(single, /typedef float io;/);
+  assert.doesNotMatch(single, /\bdouble\b|\b(sqrt|rsqrt|fma|fabs|ldexp|ilogb)\(/, 'no double and no double-precision math function');
+  for (const [name, value] of [['BIGZ', '1e18f'], ['LOW', '1e-6f'], ['HIGH', '1e16f'], ['SAFE_LO', '1e-30f'], ['SAFE_HI', '1e36f']])
+    assert.match(single, new RegExp(`constexpr real ${name} = ${value};`), name);
+  assert.match(single, /const real y = rsqrtf\(x\);\n  return fmaReal\(real\(0\.5\) \* y, fmaReal\(-x \* y, y, real\(1\)\), y\);/);
+  assert.match(single, /tiny = EPS \* EPS \* EPS \* scaledMax \* scaledMax;/);
+  assert.equal((single.match(/\(sigma == real\(0\) \|\| xx <= tiny\)/g) ?? []).length, 2 * 3, 'h and e of each of the n - 2 columns');
+  // float64 arithmetic: neither rule (its range holds every column's h u^T p).
+  assert.doesNotMatch(wide, /tiny/);
+  assert.match(wide, /typedef double real;/);
+  assert.match(wide, /return rsqrt\(x\); \}/);
+  // n <= 2 has no reflector, so no threshold.
+  assert.doesNotMatch(qlThreadSource(plan(2, 'float32', true, 'float32')).source, /tiny/);
 });
 
 test('the source: the uplo triangle read, A written only with vectors, float32 data in float64 arithmetic, compile-time register names', () => {
@@ -56,16 +78,29 @@ test('the source: the uplo triangle read, A written only with vectors, float32 d
 });
 
 test('the plan: sizes 1 ... QL_THREAD_LIMIT, the table\'s band', () => {
-  assert.deepEqual(plan(8), { dtype: 'float64', n: 8, uplo: 'lower', vectors: true, kind: 'strided', maxit: QL_THREAD_MAXIT });
+  assert.deepEqual(plan(8), { dtype: 'float64', n: 8, uplo: 'lower', vectors: true, kind: 'strided', maxit: QL_THREAD_MAXIT, arithmetic: 'float64' });
   assert.throws(() => plan(9), /1 <= n <= 8/);
   assert.throws(() => plan(0), /1 <= n <= 8/);
   const t = tuningFor('sm_90', 'qlThread');
   for (const dtype of ['float64', 'float32'] as const) for (const job of ['vectors', 'values'] as const)
     for (let n = 1; n <= 12; n++) assert.equal(qlThreadServes(n, dtype, job === 'vectors', t), n <= QL_THREAD_LIMIT && t.syev[dtype][job].includes(n));
-  const narrow = { syev: { float64: { vectors: [5, 6], values: [4, 9] }, float32: { vectors: [], values: [] } } };
+  const narrow = { syev: { float64: { vectors: [5, 6], values: [4, 9] }, float32: { vectors: [], values: [] } }, float32Arithmetic: { vectors: [], values: [] } };
   assert.deepEqual([4, 5, 6, 7].map((n) => qlThreadServes(n, 'float64', true, narrow)), [false, true, true, false]);
   assert.deepEqual([4, 5, 9].map((n) => qlThreadServes(n, 'float64', false, narrow)), [true, false, false], 'beyond QL_THREAD_LIMIT never');
   assert.deepEqual([4, 5, 9].map((n) => qlThreadServes(n, 'float32', true, narrow)), [false, false, false]);
+});
+
+test('the plan\'s arithmetic: the table\'s float32Arithmetic for float32 data, float64 for float64 data, a force over both', () => {
+  const table = { ...TABLE, float32Arithmetic: { vectors: [3, 8], values: [2] } };
+  const arith = (dtype: DType, n: number, vectors: boolean, force?: DType): DType =>
+    planQlThread({ dtype, n, uplo: 'upper', vectors, kind: 'strided' }, table, force === undefined ? {} : { force: { arithmetic: force } }).arithmetic;
+  assert.deepEqual([2, 3, 8].map((n) => arith('float32', n, true)), ['float64', 'float32', 'float32']);
+  assert.deepEqual([2, 3, 8].map((n) => arith('float32', n, false)), ['float32', 'float64', 'float64']);
+  assert.deepEqual([2, 3, 8].map((n) => arith('float64', n, true)), ['float64', 'float64', 'float64'], 'the list is float32 data\'s');
+  assert.equal(arith('float32', 2, true, 'float32'), 'float32');
+  assert.equal(arith('float32', 3, true, 'float64'), 'float64');
+  assert.equal(arith('float64', 3, true, 'float64'), 'float64');
+  assert.throws(() => arith('float64', 3, true, 'float32'), /^MyriadError: force.arithmetic: .*float64 data in float64 arithmetic, not float32/);
 });
 
 test('the launcher: a thread per matrix, QL_THREAD_BLOCK a block, strided and list batches', () => {
@@ -86,8 +121,9 @@ test('the launcher: a thread per matrix, QL_THREAD_BLOCK a block, strided and li
 
 test('per-thread QL syev kernels compile for sm_90 without local memory (no stack frame, no spills)', { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
   const all = Array.from({ length: QL_THREAD_LIMIT - 1 }, (_, i) => i + 2).flatMap((n) => (['float64', 'float32'] as const).flatMap((dtype) => [true, false].map((vectors) => plan(n, dtype, vectors))));
-  // By default the largest (n = 8 with vectors: the most registers) and a values-only kernel on list batches.
-  const params = FULL_COMPILE ? all : [plan(8), { ...plan(4, 'float32', false), kind: 'pointer' as const, uplo: 'upper' as const }];
+  const single = Array.from({ length: QL_THREAD_LIMIT - 1 }, (_, i) => i + 2).flatMap((n) => [true, false].map((vectors) => plan(n, 'float32', vectors, 'float32')));
+  // By default the largest of each arithmetic (n = 8 with vectors: the most registers) and a values-only kernel on list batches.
+  const params = FULL_COMPILE ? [...all, ...single] : [plan(8), plan(8, 'float32', true, 'float32'), { ...plan(4, 'float32', false), kind: 'pointer' as const, uplo: 'upper' as const }];
   const results = await compileForSm90(params.map(qlThreadSource));
   const failures = compileFailures(results, (r) =>
     !Number.isFinite(r.spillStores) || !Number.isFinite(r.stackFrame) ? 'no ptxas report'

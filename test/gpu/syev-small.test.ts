@@ -1,8 +1,9 @@
 /**
  * syev for n <= 8 on a real GPU (skipped where none is usable): the per-thread QL design
- * (src/cuda/kernels/ql-thread/) directly and as the router's default, and the per-thread Jacobi
- * design forced through the router ('jacobi'), on fresh random batches with NaN-filled outputs:
- * info, eigenvalues against the CPU reference (the QL design within n eps ||A||, Jacobi within the
+ * (src/cuda/kernels/ql-thread/) directly (float32 data in both arithmetics, each forced) and as the
+ * router's default, and the per-thread Jacobi design forced through the router ('jacobi'), on
+ * fresh random batches with NaN-filled outputs: info, eigenvalues against the CPU reference (the QL
+ * design in float64 arithmetic within n eps ||A||; in float32 arithmetic, like Jacobi, within the
  * Jacobi tests' 30 n eps ||A||), ||A V - V W|| and ||V^T V - I|| below 30 n eps, NaN among good
  * matrices (info n + 2, NaN values and vectors), values only leaving A as it was, nothing written
  * outside the batch (test/helpers/syev-gpu-checks.ts); list batches; tiny and huge scales; a large
@@ -15,7 +16,7 @@ import { strided } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import type { SyevRequest } from '../../src/core/ops.js';
-import { QL_THREAD_LIMIT, qlThreadServes, syevQlThreadCuda } from '../../src/cuda/kernels/ql-thread/index.js';
+import { QL_THREAD_COMPUTE, QL_THREAD_LIMIT, planQlThread, qlThreadServes, syevQlThreadCuda } from '../../src/cuda/kernels/ql-thread/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { runRouted } from '../../src/cuda/router.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
@@ -32,8 +33,12 @@ type Run = (dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>) => void;
 const routed = (force?: string): Run => (dev, r) => {
   assert.ok(runRouted('syev', dev, r as unknown as Record<string, unknown>, force), 'a GPU route ran');
 };
+/** The QL design with float32 data in float32 arithmetic whatever the table says. */
+const qlSingle: Run = (dev, r) => syevQlThreadCuda(dev, r, { force: { arithmetic: 'float32' } });
+/** The QL design with float32 data in float64 arithmetic whatever the table says. */
+const qlWide: Run = (dev, r) => syevQlThreadCuda(dev, r, { force: { arithmetic: 'float64' } });
 
-test('syev n = 1 ... 8: the per-thread QL design (direct and routed) and the per-thread Jacobi forced; both dtypes, vectors and values, both triangles', { skip, timeout: 300_000 }, () => {
+test('syev n = 1 ... 8: the per-thread QL design (direct: float32 data in either arithmetic, and routed) and the per-thread Jacobi forced; both dtypes, vectors and values, both triangles', { skip, timeout: 300_000 }, () => {
   const dev = gpu();
   const rng = new Rng(2208);
   const tuning = tuningFor(dev.info.arch, 'qlThread');
@@ -43,9 +48,15 @@ test('syev n = 1 ... 8: the per-thread QL design (direct and routed) and the per
         // 300 matrices: two full blocks of 128 and a partial one. The QL design's eigenvalues lie
         // within n eps ||A|| of the exact ones, and so do the reference's: they may differ by twice that.
         const ql = qlThreadServes(n, dtype, vectors, tuning);
+        const single = planQlThread({ dtype, n, uplo: 'lower', vectors, kind: 'strided' }, tuning).arithmetic !== QL_THREAD_COMPUTE;
+        const qlLimit = single ? LIMIT : QL_VALUE_LIMIT;
         const designs: [string, Run, number][] = [
-          ['ql-thread', (d, r) => syevQlThreadCuda(d, r), QL_VALUE_LIMIT],
-          [`routed (${ql ? 'ql-thread' : 'jacobi'} by the table)`, routed(), ql ? QL_VALUE_LIMIT : LIMIT],
+          [`ql-thread (${single ? 'float32' : 'float64'} arithmetic by the table)`, (d, r) => syevQlThreadCuda(d, r), qlLimit],
+          ...(dtype === 'float32' ? [
+            ['ql-thread in float32 arithmetic (forced)', qlSingle, LIMIT] as [string, Run, number],
+            ['ql-thread in float64 arithmetic (forced)', qlWide, QL_VALUE_LIMIT] as [string, Run, number],
+          ] : []),
+          [`routed (${ql ? 'ql-thread' : 'jacobi'} by the table)`, routed(), ql ? qlLimit : LIMIT],
           ['jacobi (forced)', routed('jacobi'), LIMIT],
         ];
         const uplo: Uplo = (n + (vectors ? 0 : 1)) % 2 === 0 ? 'lower' : 'upper';
@@ -70,12 +81,13 @@ function scaledNorm(a: Mat, scale: number): number {
   return Math.sqrt(s) * scale;
 }
 
-test('syev n <= 8 on tiny and huge matrices (powers of two far from 1): the per-thread QL design scales them, values and vectors', { skip, timeout: 120_000 }, () => {
+test('syev n <= 8 on tiny and huge matrices (powers of two far from 1): the per-thread QL design scales them (float32 data in either arithmetic), values and vectors', { skip, timeout: 120_000 }, () => {
   const dev = gpu();
   const rng = new Rng(2210);
   // Graded matrices reach 1e10 (2^33) before scaling: the largest scales keep them finite.
   const scales: Record<DType, number[]> = { float64: [2 ** -1000, 2 ** -600, 2 ** 600, 2 ** 950], float32: [2 ** -100, 2 ** -60, 2 ** 60, 2 ** 90] };
-  for (const dtype of ['float64', 'float32'] as const) for (const n of [2, 5, 8]) {
+  const runs: [DType, string, Run][] = [['float64', 'default', (d, r) => syevQlThreadCuda(d, r)], ['float32', 'float64 arithmetic', qlWide], ['float32', 'float32 arithmetic', qlSingle]];
+  for (const [dtype, label, run] of runs) for (const n of [2, 5, 8]) {
     const eps = EPS[dtype];
     const cases = scales[dtype].flatMap((scale) => (['random', 'graded', 'clustered'] as const).map((kind) => {
       const a = symmetricCase(rng, kind, n).a;
@@ -86,10 +98,10 @@ test('syev n <= 8 on tiny and huge matrices (powers of two far from 1): the per-
     cases.forEach((c, k) => host.set(c.a.d, k * n * n));
     const dA = dev.upload(host), dW = dev.upload(allocate(dtype, n * count).fill(NaN)), dInfo = dev.upload(new Int32Array(count).fill(-7));
     try {
-      syevQlThreadCuda(dev, { jobz: 'vectors', uplo: 'lower', a: strided(dA, { rows: n, count }), w: strided(dW, { rows: n, cols: 1, count }), info: dInfo });
+      run(dev, { jobz: 'vectors', uplo: 'lower', a: strided(dA, { rows: n, count }), w: strided(dW, { rows: n, cols: 1, count }), info: dInfo });
       const a = dev.download(dA) as FloatArray, w = dev.download(dW) as FloatArray, info = dev.download(dInfo) as Int32Array;
       cases.forEach((c, k) => {
-        const at = `scaled ${dtype} n=${n} x${c.scale} #${k}`;
+        const at = `scaled ${dtype} (${label}) n=${n} x${c.scale} #${k}`;
         assert.equal(info[k], 0, `${at}: info`);
         const wk = Array.from(w.subarray(k * n, (k + 1) * n));
         for (let j = 1; j < n; j++) assert.ok(wk[j - 1]! <= wk[j]!, `${at}: ascending`);
@@ -104,11 +116,15 @@ test('syev n <= 8 on tiny and huge matrices (powers of two far from 1): the per-
   }
 });
 
-test('syev n = 8, 200,000 fresh random matrices: the per-thread QL design against the per-thread Jacobi on the device, residuals of a sample', { skip, timeout: 300_000 }, () => {
+test('syev n = 8, 200,000 fresh random matrices: the per-thread QL design (float32 data in either arithmetic) against the per-thread Jacobi on the device, residuals of a sample', { skip, timeout: 300_000 }, () => {
   const dev = gpu();
   const rng = new Rng(2211);
   const n = 8, count = 200_000;
-  for (const dtype of ['float64', 'float32'] as const) {
+  // Both within their bound of the exact eigenvalues (QL in float64 arithmetic 1, in float32 like Jacobi LIMIT): within the sum of each other.
+  const runs: [DType, string, Run, number][] = [
+    ['float64', 'default', (d, r) => syevQlThreadCuda(d, r), LIMIT + 1], ['float32', 'float64 arithmetic', qlWide, LIMIT + 1], ['float32', 'float32 arithmetic', qlSingle, 2 * LIMIT],
+  ];
+  for (const [dtype, label, run, apart] of runs) {
     const eps = EPS[dtype];
     const host = randomSymmetricBatch(rng, dtype, n, count);
     const outputs = (run: Run): { w: FloatArray; v: FloatArray; info: Int32Array } => {
@@ -120,12 +136,12 @@ test('syev n = 8, 200,000 fresh random matrices: the per-thread QL design agains
         dA.dispose(); dW.dispose(); dInfo.dispose();
       }
     };
-    const ql = outputs((d, r) => syevQlThreadCuda(d, r));
+    const ql = outputs(run);
     const jac = outputs(routed('jacobi'));
-    assert.ok(ql.info.subarray(0, count).every((x) => x === 0), `${dtype}: QL info`);
-    assert.ok(jac.info.subarray(0, count).every((x) => x === 0), `${dtype}: Jacobi info`);
-    assert.equal(ql.info[count], -7, `${dtype}: info written past the batch`);
-    assert.ok(Number.isNaN(ql.w[n * count]!), `${dtype}: w written past the batch`);
+    assert.ok(ql.info.subarray(0, count).every((x) => x === 0), `${dtype} (${label}): QL info`);
+    assert.ok(jac.info.subarray(0, count).every((x) => x === 0), `${dtype} (${label}): Jacobi info`);
+    assert.equal(ql.info[count], -7, `${dtype} (${label}): info written past the batch`);
+    assert.ok(Number.isNaN(ql.w[n * count]!), `${dtype} (${label}): w written past the batch`);
     let worst = 0;
     for (let k = 0; k < count; k++) {
       let norm = 0;
@@ -133,15 +149,14 @@ test('syev n = 8, 200,000 fresh random matrices: the per-thread QL design agains
       norm = Math.sqrt(norm);
       for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(ql.w[k * n + j]! - jac.w[k * n + j]!) / (n * eps * norm));
     }
-    // Both within their bound of the exact eigenvalues: within LIMIT + 1 of each other.
-    assert.ok(worst <= LIMIT + 1, `${dtype}: QL and Jacobi eigenvalues ${worst} n eps ||A|| apart`);
+    assert.ok(worst <= apart, `${dtype} (${label}): QL and Jacobi eigenvalues ${worst} n eps ||A|| apart`);
     for (let k = 0; k < count; k += 997) {
       const a = mat(n, n), v = mat(n, n);
       a.d.set(host.subarray(k * n * n, (k + 1) * n * n));
       v.d.set(ql.v.subarray(k * n * n, (k + 1) * n * n));
       const wk = ql.w.subarray(k * n, (k + 1) * n);
       const r1 = eigenResidual(a, v, wk, eps), r2 = orthoResidual(v, eps);
-      assert.ok(r1 < LIMIT && r2 < LIMIT, `${dtype} #${k}: ||AV - VW|| ratio ${r1}, ||V^T V - I|| ratio ${r2}`);
+      assert.ok(r1 < LIMIT && r2 < LIMIT, `${dtype} (${label}) #${k}: ||AV - VW|| ratio ${r1}, ||V^T V - I|| ratio ${r2}`);
     }
   }
 });

@@ -1,6 +1,6 @@
 // Runs one generated per-thread QL syev kernel (kernel.cu, entry ENTRY; src/cuda/kernels/ql-thread/)
 // on the CPU: the kernel uses no shared memory and no synchronisation, so the grid's threads run one
-// after another in this one thread. rsqrt is 1 / sqrt. Strided operands only.
+// after another in this one thread. rsqrt is 1 / sqrt (rsqrtf too unless RSQRTF_ULPS). Strided operands only.
 // stdin: count gridX blockX n ldA strideA, then count * strideA elements of A (NaN padding allowed);
 // stdout: info, then W (count * n), then A (count * strideA). Used by
 // test/cuda/ql-thread-host-emulation.test.ts.
@@ -18,7 +18,15 @@ dim3 threadIdx, blockIdx, blockDim, gridDim;
 #define __restrict__
 using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp;
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+// -DRSQRTF_ULPS=k: rsqrtf k ulps above 1 / sqrt (the GPU's documented bound is 2 ulps: the worst bias).
+#ifndef RSQRTF_ULPS
+#define RSQRTF_ULPS 0
+#endif
+inline float rsqrtf(float x) {
+  float y = 1.0f / std::sqrt(x);
+  for (int i = 0; i < RSQRTF_ULPS; ++i) y = std::nextafter(y, HUGE_VALF);
+  return y;
+}
 inline double __longlong_as_double(long long b) { double d; std::memcpy(&d, &b, 8); return d; }
 inline float __int_as_float(int b) { float f; std::memcpy(&f, &b, 4); return f; }
 #include "kernel.cu"   // from -I<dir>

@@ -25,22 +25,32 @@
  * 5. Eigenvalues ascending (ties by index), eigenvector j in column j over A (the Jacobi designs'
  *    output; no sign convention). Values only: no Q, no rotations applied, A never written.
  *
- * Precision: float64 whatever the data's dtype (QL_THREAD_COMPUTE; float32 data is widened on
- * load and rounded once on store, as the CPU reference computes it): in float32 arithmetic the
- * eigenvalues of float32 matrices missed n eps ||A|| of the reference's (host emulation: 3.6 eps
- * ||A|| at n = 3), and at these sizes the float64 work stays a few thousand instructions a matrix.
+ * Precision (`arithmetic`): float64 whatever the data's dtype (QL_THREAD_COMPUTE; float32 data is
+ * widened on load and rounded once on store, as the CPU reference computes it), whose eigenvalues
+ * lie within n eps ||A|| of the reference's; or, for float32 data, float32 arithmetic (half the
+ * registers, the FP32 pipe at twice the FP64 rate), backward stable like the Jacobi designs' float32
+ * arithmetic and held to their bound (eigenvalues within 30 n eps ||A|| of the reference's; host
+ * emulation: 2.9 n eps ||A|| at most over 300 matrices of each kind, past the float64 arithmetic's
+ * n eps ||A||; residual and orthogonality within 3 n eps as in float64). What float32 arithmetic changes
+ * beyond the type: the constants of its range (scaling window, safe rotation range, BIGZ), a
+ * Newton step on the reciprocal square root of the rotations (rsqrtf's 2 ulp could bias every
+ * rotation's norm the same way, and V's columns pass through ~2 rotations per QL iteration: biased
+ * so in host emulation, ||V^T V - I|| reached 23.5 n eps at n = 8 without the step), and a
+ * column whose norm lies below eps^(3/2) max |a_ij| skips its reflector (h = 0, e_k its first
+ * entry: a perturbation far below eps ||A||), as beside a much larger A the reflector's h u^T p
+ * would overflow float32's range.
  * Normwise accuracy only: the small eigenvalues of graded matrices are not found to high relative
  * accuracy (the Jacobi designs' property; docs/eigen.md).
  */
 import type { DType } from '../../../core/dtype.js';
-import { cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
+import { byPrecision, cudaLiteral, cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { cType, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { TANGENT } from '../common/rotation.js';
 import type { QlThreadParams } from './params.js';
 
-/** The arithmetic's type whatever the data's (float32 data is widened on load and rounded once on store). */
+/** The arithmetic's type by default whatever the data's (float32 data widened on load and rounded once on store). */
 export const QL_THREAD_COMPUTE: DType = 'float64';
 
 /** Threads (matrices) per block. */
@@ -62,23 +72,41 @@ function dot(terms: readonly (readonly [string, string])[]): string {
   return terms.reduce((acc, [x, y]) => (acc === '' ? `${x} * ${y}` : `fmaReal(${x}, ${y}, ${acc})`), '');
 }
 
+/** Whether `p` computes in float32 arithmetic (float32 data only: the plan refuses a narrower arithmetic). */
+const narrow = (p: QlThreadParams): boolean => dtypeInfo(p.arithmetic).bytes < dtypeInfo(QL_THREAD_COMPUTE).bytes;
+
 export function qlThreadEntry(p: QlThreadParams): string {
-  return `syev_qlthread_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}_i${p.maxit}`;
+  const arithmetic = narrow(p) ? `_f${8 * dtypeInfo(p.arithmetic).bytes}` : '';
+  return `syev_qlthread_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}_i${p.maxit}${arithmetic}`;
 }
 
-/** Constants and helpers of the kernel. */
-function constants(): string {
-  const { cuda } = dtypeInfo(QL_THREAD_COMPUTE);
+/** The reciprocal square root of the rotations: float64's rsqrt (1 ulp), float32's rsqrtf (2 ulp) with one Newton step. */
+function rsqrtHelper(arithmetic: DType): string {
+  const rsqrt = cudaMath(arithmetic, 'rsqrt');
+  return byPrecision(arithmetic, {
+    double: `static __device__ __forceinline__ real rsqrtReal(real x) { return ${rsqrt}(x); }`,
+    single: `// rsqrtf and one Newton step y (1 + (1 - x y^2) / 2): rsqrtf's error is not left to bias every rotation's norm.
+static __device__ __forceinline__ real rsqrtReal(real x) {
+  const real y = ${rsqrt}(x);
+  return fmaReal(real(0.5) * y, fmaReal(-x * y, y, real(1)), y);
+}`,
+  });
+}
+
+/** Constants and helpers of the kernel in `arithmetic`. */
+function constants(arithmetic: DType): string {
+  const { cuda } = dtypeInfo(arithmetic);
+  const literal = (double: string, single: string): string => cudaLiteral(arithmetic, byPrecision(arithmetic, { double, single }));
   return `constexpr real EPS = ${cuda.eps};
 constexpr real MAXR = ${cuda.max};
-constexpr real BIGZ = 1e150;
+constexpr real BIGZ = ${literal('1e150', '1e18')};
 // A is scaled where max |a_ij| lies outside [LOW, HIGH]: (eps LOW)^2 stays normal, (n HIGH)^2 far from overflow.
-constexpr real LOW = 1e-120;
-constexpr real HIGH = 1e120;
+constexpr real LOW = ${literal('1e-120', '1e-6')};
+constexpr real HIGH = ${literal('1e120', '1e16')};
 // f^2 + g^2 of a rotation in [SAFE_LO, SAFE_HI]: neither square lost to underflow beyond eps, none overflowed.
-constexpr real SAFE_LO = 1e-300;
-constexpr real SAFE_HI = 1e300;
-static __device__ __forceinline__ real rsqrtReal(real x) { return ${cudaMath(QL_THREAD_COMPUTE, 'rsqrt')}(x); }
+constexpr real SAFE_LO = ${literal('1e-300', '1e-30')};
+constexpr real SAFE_HI = ${literal('1e300', '1e36')};
+${rsqrtHelper(arithmetic)}
 static __device__ __forceinline__ real nanReal() { return ${cuda.nan}; }
 ${TANGENT}
 // c, s, r with c f + s g = r, c g - s f = 0, c^2 + s^2 = 1 (dlartg's roles).
@@ -107,8 +135,11 @@ static __device__ __forceinline__ int rankOf(const real (&d)[N], int j) {
 }`;
 }
 
-/** Step 2 for column k: the reflector, d_k, e_k and A22 := H A22 H. */
-function householder(n: number, k: number): string {
+/**
+ * Step 2 for column k: the reflector, d_k, e_k and A22 := H A22 H. `flat`: the condition under
+ * which the column keeps its entries (no reflector: h = 0, e_k its first entry).
+ */
+function householder(n: number, k: number, flat: string): string {
   const rows = range(k + 1, n);
   const tail = range(k + 2, n);
   const lines = [
@@ -120,9 +151,9 @@ function householder(n: number, k: number): string {
     `    const real norm = sqrtReal(xx);`,
     `    const real beta = alpha >= real(0) ? -norm : norm;`,
     `    u${k} = alpha - beta;`,
-    `    h${k} = sigma == real(0) ? real(0) : real(1) / fmaReal(absReal(alpha), norm, xx);`,
+    `    h${k} = ${flat} ? real(0) : real(1) / fmaReal(absReal(alpha), norm, xx);`,
     `    d${k} = ${sym(k, k)};`,
-    `    e${k} = sigma == real(0) ? alpha : beta;`,
+    `    e${k} = ${flat} ? alpha : beta;`,
     ...rows.map((i) => `    const real p${i} = h${k} * (${dot(rows.map((j) => [sym(i, j), reflector(k, j)] as const))});`),
     `    const real half = real(0.5) * h${k} * (${dot(rows.map((i) => [reflector(k, i), `p${i}`] as const))});`,
     ...rows.map((i) => `    const real q${i} = fmaReal(-half, ${reflector(k, i)}, p${i});`),
@@ -205,20 +236,22 @@ function qlRow(n: number, l: number, vectors: boolean): string {
 }
 
 export function qlThreadSource(p: QlThreadParams): KernelSource {
-  const { dtype, n, uplo, vectors, kind, maxit } = p;
+  const { dtype, n, uplo, vectors, kind, maxit, arithmetic } = p;
   const entry = qlThreadEntry(p);
   const idx = range(0, n);
   const upper = idx.flatMap((i) => idx.filter((j) => j >= i).map((j) => [i, j] as const));
   const load = ([i, j]: readonly [number, number]): string =>
     `  real a${i}${j} = am[${uplo === 'lower' ? `${j} + ${i} * (long long)ldA` : `${i} + ${j} * (long long)ldA`}];`;
-  const ldexp = cudaMath(QL_THREAD_COMPUTE, 'ldexp');
-  const source = `${precisionPrelude(QL_THREAD_COMPUTE)}
-${mathHelpers(QL_THREAD_COMPUTE)}
+  const ldexp = cudaMath(arithmetic, 'ldexp');
+  // float32 arithmetic: a column below eps^(3/2) max |a_ij| (after scaling) keeps its entries (the header).
+  const flat = narrow(p) ? '(sigma == real(0) || xx <= tiny)' : 'sigma == real(0)';
+  const source = `${precisionPrelude(arithmetic)}
+${mathHelpers(arithmetic)}
 // The data's type.
 typedef ${cType(dtype)} io;
 constexpr int N = ${n};
 constexpr int MAXIT = ${maxit} * N;
-${constants()}
+${constants(arithmetic)}
 
 extern "C" __global__ void __launch_bounds__(${QL_THREAD_BLOCK}) ${entry}(
     ${operandParameters('A', kind, true, 'io')},
@@ -239,11 +272,11 @@ ${vectors ? idx.map((i) => `  real ${idx.map((j) => `z${i}${j} = real(${i === j 
     real amax = real(0);
 ${upper.map(([i, j]) => `    amax = absReal(a${i}${j}) > amax ? absReal(a${i}${j}) : amax;`).join('\n')}
     if (amax != real(0) && (amax < LOW || amax > HIGH)) {
-      exponent = ${cudaMath(QL_THREAD_COMPUTE, 'ilogb')}(amax);
+      exponent = ${cudaMath(arithmetic, 'ilogb')}(amax);
 ${upper.map(([i, j]) => `      a${i}${j} = ${ldexp}(a${i}${j}, -exponent);`).join('\n')}
     }
-${range(0, n - 2).length > 0 ? `    real ${range(0, n - 2).map((k) => `u${k}, h${k}`).join(', ')};` : ''}
-${range(0, n - 2).map((k) => indent(householder(n, k))).join('\n')}
+${narrow(p) && n > 2 ? `    const real scaledMax = ${ldexp}(amax, -exponent), tiny = EPS * EPS * EPS * scaledMax * scaledMax;\n` : ''}${range(0, n - 2).length > 0 ? `    real ${range(0, n - 2).map((k) => `u${k}, h${k}`).join(', ')};` : ''}
+${range(0, n - 2).map((k) => indent(householder(n, k, flat))).join('\n')}
 ${n > 1 ? `    d${n - 2} = a${n - 2}${n - 2}; d${n - 1} = a${n - 1}${n - 1}; e${n - 2} = a${n - 2}${n - 1};` : `    d0 = a00;`}
 ${vectors ? range(0, n - 2).reverse().map((k) => indent(formQ(n, k))).join('\n') : ''}
 ${range(0, n - 1).map((l) => indent(qlRow(n, l, vectors))).join('\n')}

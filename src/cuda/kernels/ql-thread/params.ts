@@ -8,7 +8,9 @@ import type { OperandKind } from '../common/batch-pointer.js';
 
 /**
  * syev for n <= QL_THREAD_LIMIT (plan.ts), one thread per matrix, everything in registers:
- * `maxit` QL iterations allowed per row (dsteqr's MAXIT: maxit * n in all, then info n + 1).
+ * `maxit` QL iterations allowed per row (dsteqr's MAXIT: maxit * n in all, then info n + 1);
+ * `arithmetic` the type the kernel computes in: float64 for both dtypes (float32 data widened on
+ * load, rounded once on store), or float32 for float32 data (half the registers, the FP32 pipe).
  */
 export interface QlThreadParams {
   readonly dtype: DType;
@@ -17,4 +19,10 @@ export interface QlThreadParams {
   readonly vectors: boolean;
   readonly kind: OperandKind;
   readonly maxit: number;
+  readonly arithmetic: DType;
+}
+
+/** What tests, benchmarks and probes may force over the table: the arithmetic of float32 data. */
+export interface QlThreadForce {
+  readonly arithmetic?: DType;
 }

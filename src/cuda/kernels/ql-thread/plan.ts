@@ -1,13 +1,16 @@
 /**
  * The per-thread QL syev's plan: which sizes syev sends it (`qlThreadServes`, the table's band,
- * asked by the router) and its parameters.
+ * asked by the router) and its parameters (the arithmetic of float32 data from the table's
+ * `float32Arithmetic`, or forced).
  */
 import type { DType } from '../../../core/dtype.js';
+import { byPrecision, dtypeInfo } from '../../../core/dtype-table.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { QlThreadTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
-import type { QlThreadParams } from './params.js';
+import { QL_THREAD_COMPUTE } from './generate.js';
+import type { QlThreadForce, QlThreadParams } from './params.js';
 
 /**
  * The largest n of the design (registers: with vectors Z's n^2 values, d and e, and during Q's
@@ -33,8 +36,17 @@ export function qlThreadServes(n: number, dtype: DType, vectors: boolean, tuning
   return n >= 1 && n <= QL_THREAD_LIMIT && orders.includes(n);
 }
 
-export function planQlThread(pr: QlThreadProblem): QlThreadParams {
+/**
+ * The kernel's parameters: float64 data in float64 arithmetic; float32 data in float32 arithmetic
+ * at the orders the table's `float32Arithmetic` lists for the job (or where forced), else in float64.
+ */
+export function planQlThread(pr: QlThreadProblem, tuning: QlThreadTuning, opts: { readonly force?: QlThreadForce } = {}): QlThreadParams {
   const { dtype, n, uplo, vectors, kind } = pr;
   if (!Number.isInteger(n) || n < 1 || n > QL_THREAD_LIMIT) throw new MyriadError('UNSUPPORTED', `the per-thread QL syev takes 1 <= n <= ${QL_THREAD_LIMIT}, got ${n}`, 'a');
-  return { dtype, n, uplo, vectors, kind, maxit: QL_THREAD_MAXIT };
+  const forced = opts.force?.arithmetic;
+  if (forced !== undefined && dtypeInfo(forced).bytes < dtypeInfo(dtype).bytes)
+    throw new MyriadError('INVALID_ARGUMENT', `the per-thread QL syev computes ${dtype} data in ${dtype} arithmetic, not ${forced}`, 'force.arithmetic');
+  const table = byPrecision(dtype, { double: false, single: tuning.float32Arithmetic[vectors ? 'vectors' : 'values'].includes(n) });
+  const arithmetic: DType = forced ?? (table ? dtype : QL_THREAD_COMPUTE);
+  return { dtype, n, uplo, vectors, kind, maxit: QL_THREAD_MAXIT, arithmetic };
 }

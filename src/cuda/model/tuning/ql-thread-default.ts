@@ -12,10 +12,14 @@ import type { QlThreadTuning } from './ql-thread-types.js';
  *   by 1.1-2.2x; values: within 11% either way (2 0.035 / 0.039, 5 0.220 / 0.231), Jacobi faster
  *   from 6; n = 2's 0.004 ms lies within a run's spread, so float32 values only stays on Jacobi.
  * Re-measure with the probe on a new card and keep its winners.
+ *
+ * float32Arithmetic: none yet (float32 data in float64 arithmetic everywhere). The probe times the
+ * float32-arithmetic variant beside the two designs above; an order goes to it where it is faster.
  */
 export const defaultQlThreadTuning: QlThreadTuning = {
   syev: {
     float64: { vectors: [5, 7, 8], values: [3, 4, 5, 6, 7, 8] },
     float32: { vectors: [5, 8], values: [] },
   },
+  float32Arithmetic: { vectors: [], values: [] },
 };
