@@ -35,7 +35,7 @@ test('the generator is pure and every parameter changes the source and the entry
 });
 
 test('float32 arithmetic: float types throughout, its own range constants, the refined rsqrt, the negligible-column rule', () => {
-  const wide = qlThreadSource(plan(5, 'float32')).source;
+  const wide = qlThreadSource(plan(5, 'float32', true, 'float64')).source;
   const single = qlThreadSource(plan(5, 'float32', true, 'float32')).source;
   assert.match(single, /typedef float real;/);
   assert.match(single, /typedef float io;/);
@@ -109,7 +109,8 @@ test('the launcher: a thread per matrix, QL_THREAD_BLOCK a block, strided and li
   const a = dev.alloc('float32', n * n * count), w = dev.alloc('float32', n * count), info = dev.alloc('int32', count);
   syevQlThreadCuda(dev, { jobz: 'vectors', uplo: 'upper', a: strided(a, { rows: n, count }), w: strided(w, { rows: n, cols: 1, count }), info });
   assert.equal(launches.length, 1);
-  assert.equal(launches[0]!.entry, 'syev_qlthread_s_st_n7_uv_i30');
+  // float32 data at 7 with vectors: the table's float32 arithmetic.
+  assert.equal(launches[0]!.entry, 'syev_qlthread_s_st_n7_uv_i30_f32');
   assert.deepEqual([launches[0]!.config.grid, launches[0]!.config.block], [[Math.ceil(count / QL_THREAD_BLOCK), 1, 1], [QL_THREAD_BLOCK, 1, 1]]);
   launches.length = 0;
   const parts = [0, 1, 2].map(() => dev.alloc('float64', 9));

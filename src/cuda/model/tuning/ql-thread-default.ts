@@ -13,13 +13,21 @@ import type { QlThreadTuning } from './ql-thread-types.js';
  *   from 6; n = 2's 0.004 ms lies within a run's spread, so float32 values only stays on Jacobi.
  * Re-measure with the probe on a new card and keep its winners.
  *
- * float32Arithmetic: none yet (float32 data in float64 arithmetic everywhere). The probe times the
- * float32-arithmetic variant beside the two designs above; an order goes to it where it is faster.
+ * float32 data in float32 arithmetic (`float32Arithmetic`): the same card, 2026-11-29, the same probe with
+ * the variant beside the two designs (ms, QL in float64 arithmetic / QL in float32 / Jacobi):
+ * - vectors: 2 0.023 / 0.022 / 0.022, 3 0.116 / 0.102 / 0.103, 4 0.166 / 0.127 / 0.127, 5 0.354 / 0.336 /
+ *   0.417, 6 0.741 / 0.613 / 0.675, 7 2.713 / 1.236 / 1.620, 8 1.774 / 1.239 / 2.060: float32 arithmetic
+ *   at 5-8 (Jacobi / it 1.24, 1.10, 1.31, 1.66), Jacobi to 4 (a tie);
+ * - values: 2 0.023 / 0.018 / 0.019, 3 0.052 / 0.031 / 0.046, 4 0.123 / 0.075 / 0.117, 5 0.189 / 0.106 /
+ *   0.189, 6 0.434 / 0.201 / 0.396, 7 0.634 / 0.272 / 0.539, 8 1.523 / 0.586 / 1.184: float32 arithmetic
+ *   at 3-8 (1.46-2.02x Jacobi), Jacobi at 2 (1.06).
+ * The float64 rows of that run agree with the ones above except vectors at 6 (QL 0.811 against 1.503,
+ * Jacobi 1.436 both times) and 3 (0.154 / 0.183): float64 keeps the earlier bands until a run repeats it.
  */
 export const defaultQlThreadTuning: QlThreadTuning = {
   syev: {
     float64: { vectors: [5, 7, 8], values: [3, 4, 5, 6, 7, 8] },
-    float32: { vectors: [5, 8], values: [] },
+    float32: { vectors: [5, 6, 7, 8], values: [3, 4, 5, 6, 7, 8] },
   },
-  float32Arithmetic: { vectors: [], values: [] },
+  float32Arithmetic: { vectors: [5, 6, 7, 8], values: [3, 4, 5, 6, 7, 8] },
 };
