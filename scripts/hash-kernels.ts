@@ -961,10 +961,10 @@ function qlThreadThroughLaunchers(): void {
       for (const uplo of UPLOS) runRouted('syev', dev, { jobz, uplo, a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints });
 }
 
-/** test/cuda/ql-thread-generate.test.ts, the host emulation test and the probe: the default arithmetic, and float32 data's own forced. */
+/** test/cuda/ql-thread-generate.test.ts, the host emulation test and the probe: the default arithmetic, and each arithmetic forced (float32 data in float64 too). */
 function qlThreadDirect(): void {
   const tuning = tuningFor('sm_90', 'qlThread');
-  for (const dtype of DTYPES) for (const arithmetic of [undefined, dtype]) for (const kind of ['strided', 'pointer'] as const)
+  for (const dtype of DTYPES) for (const arithmetic of [undefined, 'float64', dtype] as const) for (const kind of ['strided', 'pointer'] as const)
     for (let n = 1; n <= QL_THREAD_LIMIT; n++) for (const vectors of [true, false]) for (const uplo of UPLOS) {
       const p = planQlThread({ dtype, n, uplo, vectors, kind }, tuning, { force: { arithmetic } });
       record(qlThreadSource(p));
