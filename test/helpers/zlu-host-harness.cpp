@@ -28,6 +28,7 @@ template <typename F> unsigned warp_reduce(unsigned v, F pick) {
 }
 inline unsigned __reduce_max_sync(unsigned, unsigned v) { return warp_reduce(v, [](unsigned x, unsigned y) { return x > y ? x : y; }); }
 inline unsigned __reduce_min_sync(unsigned, unsigned v) { return warp_reduce(v, [](unsigned x, unsigned y) { return x < y ? x : y; }); }
+struct __attribute__((aligned(16))) float4 { float x, y, z, w; };   // complex64's shared reads, two pairs a vector
 #define __noinline__ __attribute__((noinline))   // the warp step's rare paths (the standard headers are in already)
 #include "kernel.cu"   // from -I<dir>
 #undef __noinline__
