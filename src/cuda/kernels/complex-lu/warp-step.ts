@@ -30,7 +30,7 @@ export const pairsPerVector = (dtype: DType): number => byPrecision(dtype, { dou
 /** The order-preserving reduction of the pivot key: the key's bits in one or two words, then the smallest position holding the largest. */
 function pivotPositionSource(dtype: DType): string {
   const info = dtypeInfo(dtype).cuda;
-  const double = info.type === 'double';
+  const double = byPrecision(dtype, { double: true, single: false });
   // Keys: 0 for no candidate and for a NaN below position k (never wins: the row at k is always a
   // candidate, with key >= 1); |re| + |im| as its bits plus one (non-negative values order as their
   // bits); a NaN at position k as +inf (it ties with any +inf and is kept, having the smallest position).
