@@ -60,15 +60,16 @@ describe('complex LU: the plan and the kernels', () => {
     }
   });
 
-  it('the warp step: a matrix a warp (one slot a warp), the row and its reciprocal in whole 16-byte vectors, the pivot by warp reductions', () => {
-    const z = planComplexGetrf('float64', 24, 24, 'strided');
-    assert.deepEqual(complexGetrfLayout(z), { dtype: 'float64', rows: 24, lanes: 32, warps: 2, pairs: 25 });
-    assert.deepEqual(complexGetrfLayout(planComplexGetrf('float32', 24, 24, 'strided')).pairs, 26, 'complex64: two pairs a vector');
+  it('the warp step: a matrix a warp (one slot a warp), the pivot row in whole 16-byte vectors, the pivot by warp reductions', () => {
+    const z = planComplexGetrf('float64', 25, 25, 'strided');
+    assert.deepEqual(complexGetrfLayout(z), { dtype: 'float64', rows: 25, lanes: 32, warps: 2, pairs: 25 });
+    assert.deepEqual(complexGetrfLayout(planComplexGetrf('float32', 25, 25, 'strided')).pairs, 26, 'complex64: two pairs a vector');
     assert.deepEqual(complexGesvLayout(planComplexGesv('float32', 17, 4, 'strided', 'strided')).pairs, 22);
     const zs = complexGetrfSource(z).source;
     assert.match(zs, /__reduce_max_sync\(0xffffffffu, khi\)/, 'complex128: the key in two words');
     assert.match(zs, /__reduce_min_sync/);
     assert.doesNotMatch(zs, /__shfl_xor_sync/, 'no butterfly');
+    assert.match(zs, /const real2 rp = shflReal2\(rec, from\)/, 'the winner\'s reciprocal by a shuffle');
     const cs = complexGetrfSource(planComplexGetrf('float32', 24, 24, 'strided')).source;
     assert.match(cs, /__reduce_max_sync\(0xffffffffu, key\)/, 'complex64: the key in one word');
     assert.match(cs, /const float4 v = /, 'complex64: two pairs a shared load');

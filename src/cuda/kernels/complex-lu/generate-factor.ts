@@ -29,13 +29,13 @@ import { pairsPerVector, warpLuRowsSource } from './warp-step.js';
 
 /**
  * The slot layout of a factorisation of `rows` rows and `cols` pairs a row: the group step's power-of-two
- * group of lanes and the pivot row in each buffer; the warp step's whole warp and the pivot row with
- * its reciprocal, in whole 16-byte vectors.
+ * group of lanes and the pivot row in each buffer; the warp step's whole warp and the pivot row in
+ * whole 16-byte vectors.
  */
 function luLayout(dtype: ComplexGetrfParams['dtype'], rows: number, cols: number, warps: number, step: ComplexRegisterStep | undefined): ComplexSlotLayout {
   if (step !== 'warp') return { dtype, rows, lanes: nextPow2(rows), warps, pairs: cols };
   const pv = pairsPerVector(dtype);
-  return { dtype, rows, lanes: 32, warps, pairs: Math.ceil((cols + 1) / pv) * pv };
+  return { dtype, rows, lanes: 32, warps, pairs: Math.ceil(cols / pv) * pv };
 }
 
 export function complexGetrfLayout(p: ComplexGetrfParams): ComplexSlotLayout {

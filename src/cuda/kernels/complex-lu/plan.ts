@@ -40,8 +40,9 @@ export const complexSolveCovers = (a: Batch<unknown>, b: Batch<unknown>): boolea
 export const WARP_STEP_FROM = 17;
 
 /**
- * Warps per block of the warp step: 2 (a block per 64 threads: at its 140 - 190 registers (complex128
- * 17 ... 32, ptxas) whole blocks fill the register file within a block's worth). Not yet timed
+ * Warps per block of the warp step: 2, so that whole blocks lose no warp the register file would hold
+ * (ptxas, sm_90: complex128 n = 32 194 registers a thread, 10 warps an SM by registers: 5 blocks of
+ * 2, but 2 blocks of 4 = 8 warps; n = 24 157 registers: 12 warps either way). Not yet timed
  * (scripts/probe/zlu-small.mjs sweeps 1, 2, 4).
  */
 export const WARP_STEP_WARPS = 2;

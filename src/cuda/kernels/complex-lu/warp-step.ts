@@ -10,7 +10,7 @@
  *   butterfly of three shuffles and a compare per level;
  * - each row works out its own reciprocal (Smith's, one branchless formula with two divisions) and
  *   whether it reaches the safe minimum before the search, so their latency hides under it; the
- *   winner publishes its reciprocal beside its row, the safe-minimum bit comes from a ballot: one
+ *   winner's reciprocal comes to all by a shuffle, its safe-minimum bit from a ballot: one
  *   reciprocal a step rather than a modulus and six divisions in every lane;
  * - the rare paths (a modulus for parts both below the safe minimum, the division by a tiny pivot)
  *   are out-of-line calls, so the unrolled steps do not carry their code;
@@ -55,8 +55,8 @@ static __device__ __forceinline__ int pivotPosition(real2 x, bool candidate, int
 /**
  * The warp step's luRows (the group step's signature and result: after it, thread r holds in rA the
  * final row at position `pos`; returns info; the pivots go to piv[0 .. STEPS) where piv is set).
- * Needs complexSlotPrelude (LANES = 32), the buffers c0 and c1 of COLS + 1 pairs (the row and the
- * reciprocal) rounded to whole 16-byte vectors, 16-byte aligned.
+ * Needs complexSlotPrelude (LANES = 32), the buffers c0 and c1 of COLS pairs (the pivot row) rounded
+ * to whole 16-byte vectors, 16-byte aligned.
  */
 export function warpLuRowsSource(p: { dtype: DType; rows: number; cols: number }): string {
   const pv = pairsPerVector(p.dtype);
@@ -103,9 +103,11 @@ static __device__ __forceinline__ int luRows(real2 (&rA)[COLS], int r, int& pos,
     if (winner) {
 #pragma unroll
       for (int j = k; j < COLS; ++j) sr[j] = rA[j];
-      sr[COLS] = rec;
     }
     const int from = __ffs(__ballot_sync(0xffffffffu, winner)) - 1;
+    // The winner's reciprocal by a shuffle: every lane computes its own first (a store by the winner
+    // alone let the compiler sink the divisions into the winner's branch, after the search).
+    const real2 rp = shflReal2(rec, from);
     if (lane == k) myPiv = p;
     __syncwarp();
     const real2 pivot = sr[k];
@@ -115,7 +117,7 @@ static __device__ __forceinline__ int luRows(real2 (&rA)[COLS], int r, int& pos,
     else if (candidate) {
       if (pos == k) pos = p;                       // the row that was at k takes the pivot's place
       real2 l = rA[k];
-      if (!zero) l = ((safe >> from) & 1u) ? mulReal2(l, sr[COLS]) : divideByTinyPivot(l, pivot);
+      if (!zero) l = ((safe >> from) & 1u) ? mulReal2(l, rp) : divideByTinyPivot(l, pivot);
       rA[k] = l;
 #pragma unroll
       for (int j0 = ((k + 1) / PV) * PV; j0 < COLS; j0 += PV) {
