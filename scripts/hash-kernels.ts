@@ -486,6 +486,12 @@ function complexLuThroughLaunchers(): void {
         for (const cols of [n, Math.ceil(n / 2), Math.min(32, 2 * n)]) complexGetrfCuda(dev, { a: one(n, cols), ipiv: ints(n), pivotStride: Math.min(n, cols), info: ints(1) }, options);
         for (const nrhs of [1, 3, 9]) complexGesvCuda(dev, { a: one(n, n), b: one(n, nrhs), ipiv: ints(n), pivotStride: n, info: ints(1) }, options);
       }
+      if (n >= WARP_STEP_FROM) {
+        // The warp step's reciprocal out of line (forced; square getrf and one right-hand side).
+        const options = { force: { reciprocalCall: true } };
+        complexGetrfCuda(dev, { a: one(n, n), ipiv: ints(n), pivotStride: n, info: ints(1) }, options);
+        complexGesvCuda(dev, { a: one(n, n), b: one(n, 1), ipiv: ints(n), pivotStride: n, info: ints(1) }, options);
+      }
       for (const nrhs of [1, 3, 9]) {
         for (const trans of ['N', 'T', 'C'] as const) complexGetrsCuda(dev, { trans, a: one(n, n), b: one(n, nrhs), ipiv: ints(n), pivotStride: n, info: ints(1) });
       }

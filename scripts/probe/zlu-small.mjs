@@ -1,5 +1,6 @@
 // Complex getrf and gesv (one right-hand side) at n <= 32: the in-register LU's steps and warps per
-// block (complex-lu/plan.ts: the group step, the warp step of warp-step.ts) against cuBLAS's
+// block (complex-lu/plan.ts: the group step, the warp step of warp-step.ts, 'rc' its reciprocal out
+// of line) against cuBLAS's
 // z/cgetrfBatched and z/cgetrfBatched + z/cgetrsBatched on the same data, the bench's (a dominant
 // diagonal, bench/data.ts randomComplexGeneral), strided batches of about BYTES of A. Each variant:
 // ms by CUDA events, median of 7 after 2 warm-ups, A (and B) reset from pristine copies outside the
@@ -25,6 +26,8 @@ const VARIANTS = [
   { name: 'warp w1', force: { step: 'warp', warps: 1 } },
   { name: 'warp w2', force: { step: 'warp', warps: 2 } },
   { name: 'warp w4', force: { step: 'warp', warps: 4 } },
+  { name: 'warp w1 rc', force: { step: 'warp', warps: 1, reciprocalCall: true } },
+  { name: 'warp w2 rc', force: { step: 'warp', warps: 2, reciprocalCall: true } },
 ];
 
 const ctx = await open({ backend: 'cuda' });
@@ -67,7 +70,7 @@ for (const op of ops) for (const dtype of dtypes) for (const n of sizes) {
     if (op === 'gesv') blas.complexGetrsBatched(dtype, 'N', n, 1, Ap, n, ipiv, Bp, n, count);
   });
   const planned = planComplexGetrf(real, n, n, 'strided');
-  const planName = `${planned.step ?? 'group'} w${planned.warps}`;
+  const planName = `${planned.step ?? 'group'} w${planned.warps}${planned.reciprocalCall ? ' rc' : ''}`;
   let reference;
   const rows = [];
   for (const v of VARIANTS) {
@@ -90,7 +93,7 @@ for (const op of ops) for (const dtype of dtypes) for (const n of sizes) {
     const roof = (100 * bytes) / (ms * 1e6 * copyGBs);
     const mark = v.name === planName ? '*' : ' ';
     rows.push({ name: v.name, ms });
-    console.log(`${op} ${dtype} n=${n} count=${count} ${mark}${v.name.padEnd(8)} ${ms.toFixed(3)} ms ${roof.toFixed(1).padStart(5)}% roof  vendor ${vendor.toFixed(3)} ms  ${(vendor / ms).toFixed(2)}x${bad >= 0 ? `  INFO ${infos[bad]} at ${bad}` : ''}  max |diff| ${diff.toExponential(1)}`);
+    console.log(`${op} ${dtype} n=${n} count=${count} ${mark}${v.name.padEnd(10)} ${ms.toFixed(3)} ms ${roof.toFixed(1).padStart(5)}% roof  vendor ${vendor.toFixed(3)} ms  ${(vendor / ms).toFixed(2)}x${bad >= 0 ? `  INFO ${infos[bad]} at ${bad}` : ''}  max |diff| ${diff.toExponential(1)}`);
   }
   rows.sort((x, y) => x.ms - y.ms);
   if (rows.length > 0) best.push(`${op} ${dtype} n=${n}: best ${rows[0].name} ${rows[0].ms.toFixed(3)} ms (${(vendor / rows[0].ms).toFixed(2)}x the vendor), plan ${planName}`);

@@ -68,6 +68,7 @@ function cases(): Case[] {
     out.push({ op: 'getrf', dtype, rows: 5, cols: 5, nrhs: 0, trans: 'N', count: 8, form: form(), force: warp });
     out.push({ op: 'getrf', dtype, rows: 17, cols: 32, nrhs: 0, trans: 'N', count: 4, form: form() });
     out.push({ op: 'gesv', dtype, rows: 9, cols: 9, nrhs: 5, trans: 'N', count: 8, form: form(), force: warp });
+    out.push({ op: 'getrf', dtype, rows: 27, cols: 27, nrhs: 0, trans: 'N', count: 8, form: form(), force: { reciprocalCall: true } });
   }
   return out;
 }
@@ -230,7 +231,7 @@ describe('complex LU kernels run on the host', { skip, timeout: 1_800_000 }, () 
   after(() => { if (root !== '') rmSync(root, { recursive: true, force: true }); });
   for (const [i, c] of cases().entries()) {
     const t = c.op === 'getrs' ? ` '${c.trans}'` : '';
-    const forced = c.force === undefined ? '' : `, ${c.force.step} step forced`;
+    const forced = c.force === undefined ? '' : `, forced ${JSON.stringify(c.force)}`;
     it(`${c.op}${t} ${c.dtype === 'float64' ? 'complex128' : 'complex64'} ${c.rows}x${c.cols}${c.nrhs ? `, nrhs ${c.nrhs}` : ''}, ${c.count} ${c.form}${forced}`, () => {
       const p = prepared[i]!;
       const r = spawnSync(p.exe, { input: p.input, maxBuffer: 1 << 28, timeout: 300_000 });

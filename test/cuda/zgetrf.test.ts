@@ -73,6 +73,13 @@ describe('complex LU: the plan and the kernels', () => {
     const cs = complexGetrfSource(planComplexGetrf('float32', 24, 24, 'strided')).source;
     assert.match(cs, /__reduce_max_sync\(0xffffffffu, key\)/, 'complex64: the key in one word');
     assert.match(cs, /const float4 v = /, 'complex64: two pairs a shared load');
+    // The reciprocal out of line where forced (and only there); its own name.
+    const rc = complexGetrfSource(planComplexGetrf('float64', 25, 25, 'strided', { reciprocalCall: true }));
+    assert.equal(rc.entry, 'getrf_z_25x25_st_w2_warprc');
+    assert.match(rc.source, /__noinline__ real2 pivotReciprocal/);
+    assert.match(zs, /__forceinline__ real2 pivotReciprocal/);
+    assert.equal(complexGesvSource(planComplexGesv('float32', 20, 1, 'strided', 'strided', { reciprocalCall: true })).entry, 'gesv_c_n20_r1_stst_w2_warprc');
+    assert.equal(planComplexGetrf('float64', 8, 8, 'strided', { reciprocalCall: true }).reciprocalCall, undefined, 'the group step has no such field');
     // The group step keeps its text: its layout, its butterfly.
     const g = planComplexGetrf('float64', 24, 24, 'strided', { step: 'group' });
     assert.deepEqual(complexGetrfLayout(g), { dtype: 'float64', rows: 24, lanes: 32, warps: 4, pairs: 24 });

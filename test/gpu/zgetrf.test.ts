@@ -47,12 +47,14 @@ const GESV_SIZES = [...new Set([...SOLVE_SIZES, ...Array.from({ length: 16 }, (_
 /**
  * The in-register LU's steps forced on the launchers at orders the plan gives the other or other
  * warps per block (complex-lu/plan.ts): the group step from 17, the warp step with 1 and 4 warps a
- * block (the plan's 2 run through the context at every order), and the warp step below 17.
+ * block (the plan's 2 run through the context at every order), the warp step below 17, and its
+ * reciprocal out of line.
  */
 const FORCED: readonly { force: ComplexLuForce; orders: readonly number[] }[] = [
   { force: { step: 'group' }, orders: [17, 24, 32] },
   { force: { step: 'warp', warps: 1 }, orders: [9, 19, 32] },
   { force: { step: 'warp', warps: 4 }, orders: [25, 32] },
+  { force: { step: 'warp', reciprocalCall: true }, orders: [21, 32] },
 ];
 const TRANS: readonly ComplexOp[] = ['N', 'T', 'C'];
 /** The blocked steps' orders (panels of 32: one and a half, two, partial, four, eight, sixteen panels). */

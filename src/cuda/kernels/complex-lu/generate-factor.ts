@@ -46,12 +46,13 @@ export function complexGesvLayout(p: ComplexGesvParams): ComplexSlotLayout {
   return luLayout(p.dtype, p.n, p.n + p.rhs, p.warps, p.step);
 }
 
-/** The entry's suffix of a step other than the default. */
-const stepTag = (step: ComplexRegisterStep | undefined): string => (step === 'warp' ? '_warp' : '');
+/** The entry's suffix of a step other than the default ('rc': the reciprocal out of line). */
+const stepTag = (p: { step?: ComplexRegisterStep | undefined; reciprocalCall?: boolean | undefined }): string =>
+  (p.step === 'warp' ? `_warp${p.reciprocalCall ? 'rc' : ''}` : '');
 
 /** The in-register LU of the step the parameters name. */
-const luSource = (p: { dtype: ComplexGetrfParams['dtype']; rows: number; cols: number; step?: ComplexRegisterStep | undefined }): string =>
-  p.step === 'warp' ? warpLuRowsSource(p) : luRowsSource(p);
+const luSource = (p: { dtype: ComplexGetrfParams['dtype']; rows: number; cols: number; step?: ComplexRegisterStep | undefined; reciprocalCall?: boolean | undefined }): string =>
+  p.step === 'warp' ? warpLuRowsSource({ ...p, reciprocalCall: p.reciprocalCall === true }) : luRowsSource(p);
 
 /**
  * The in-register LU of the rows of one matrix (ROWS <= N lanes hold rows, COLS pairs a row):
@@ -116,7 +117,7 @@ const BUFFERS = `  real2* z0 = reinterpret_cast<real2*>(c0);
   real2* z1 = reinterpret_cast<real2*>(c1);`;
 
 export function complexGetrfSource(p: ComplexGetrfParams): KernelSource {
-  const entry = `getrf_${complexLetter(p.dtype)}_${p.rows}x${p.cols}_${kindTag(p.kind)}_w${p.warps}${stepTag(p.step)}`;
+  const entry = `getrf_${complexLetter(p.dtype)}_${p.rows}x${p.cols}_${kindTag(p.kind)}_w${p.warps}${stepTag(p)}`;
   const source = `${complexSlotPrelude(complexGetrfLayout(p))}
 ${luSource(p)}
 
@@ -143,12 +144,12 @@ ${BUFFERS}
 }
 
 export function complexGesvSource(p: ComplexGesvParams): KernelSource {
-  const entry = `gesv_${complexLetter(p.dtype)}_n${p.n}_r${p.rhs}${p.more ? 'm' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}${stepTag(p.step)}`;
+  const entry = `gesv_${complexLetter(p.dtype)}_n${p.n}_r${p.rhs}${p.more ? 'm' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}${stepTag(p)}`;
   // Rows are at positions `pos`; the lane of position k is lmap[k]. Backward: U x = z, row k's
   // value times 1 / U(k, k) is x(k) at step k.
   const backward = (z: string, out: string): string => complexSweep({ down: false, elem: 'rA[k]', lane: 'lmap[k]', scale: 'rinv', x: z, out, rowIs: 'pos' });
   const source = `${complexSlotPrelude(complexGesvLayout(p))}
-${luSource({ dtype: p.dtype, rows: p.n, cols: p.n + p.rhs, step: p.step })}
+${luSource({ dtype: p.dtype, rows: p.n, cols: p.n + p.rhs, step: p.step, reciprocalCall: p.reciprocalCall })}
 constexpr int RB = ${p.rhs};
 constexpr int SN = ROWS;
 

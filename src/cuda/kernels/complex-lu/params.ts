@@ -25,6 +25,8 @@ export interface ComplexGetrfParams {
   readonly warps: number;
   /** Absent: 'group'. */
   readonly step?: ComplexRegisterStep;
+  /** The warp step's per-lane reciprocal as an out-of-line call (less code, more registers); absent: inline. */
+  readonly reciprocalCall?: boolean;
 }
 
 /**
@@ -42,6 +44,8 @@ export interface ComplexGesvParams {
   readonly more: boolean;
   /** Absent: 'group'. */
   readonly step?: ComplexRegisterStep;
+  /** As ComplexGetrfParams's. */
+  readonly reciprocalCall?: boolean;
 }
 
 /** zgetrs of n x n factors, n <= 32: op(A) X = B with op 'N', 'T' or 'C', `rhs` columns a pass. */

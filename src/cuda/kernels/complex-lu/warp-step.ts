@@ -58,7 +58,7 @@ static __device__ __forceinline__ int pivotPosition(real2 x, bool candidate, int
  * Needs complexSlotPrelude (LANES = 32), the buffers c0 and c1 of COLS pairs (the pivot row) rounded
  * to whole 16-byte vectors, 16-byte aligned.
  */
-export function warpLuRowsSource(p: { dtype: DType; rows: number; cols: number }): string {
+export function warpLuRowsSource(p: { dtype: DType; rows: number; cols: number; reciprocalCall: boolean }): string {
   const pv = pairsPerVector(p.dtype);
   const vector = dtypeInfo(p.dtype).cuda.vector.type;
   const pair = pv === 1 ? 'v' : '(e == 0 ? makeReal2(v.x, v.y) : makeReal2(v.z, v.w))';
@@ -70,8 +70,9 @@ constexpr real SAFE_MIN = ${dtypeInfo(p.dtype).cuda.safeMin};
 
 ${pivotPositionSource(p.dtype)}
 
-// 1 / d by Smith's ratio without a branch: the part of larger magnitude divides (as divReal2(1, d)).
-static __device__ __forceinline__ real2 pivotReciprocal(real2 d) {
+// 1 / d by Smith's ratio without a branch: the part of larger magnitude divides (as divReal2(1, d)).${p.reciprocalCall ? `
+// Out of line: one copy of the divisions' code instead of one a step.` : ''}
+static __device__ ${p.reciprocalCall ? '__noinline__' : '__forceinline__'} real2 pivotReciprocal(real2 d) {
   const bool wide = absReal(d.x) >= absReal(d.y);
   const real big = wide ? d.x : d.y, small = wide ? d.y : d.x;
   const real q = small / big, s = real(1) / fmaReal(small, q, big);
