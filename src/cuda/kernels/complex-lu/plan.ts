@@ -31,7 +31,7 @@ export const complexSolveCovers = (a: Batch<unknown>, b: Batch<unknown>): boolea
 
 /**
  * The smallest row count the warp step (warp-step.ts) serves: from 17 rows a matrix fills a warp in
- * either step, and there the group step's kernels outgrow the instruction cache (SASS of the getrf
+ * either step, and there the group step's kernels grow past the real getrf's (SASS of the getrf
  * kernels, sm_90, CUDA 13: complex128 n = 16 115 KB, 24 183 KB, 32 253 KB; complex64 32 180 KB;
  * the real getrf's n = 32 98 KB) while they fall from 45% of the roofline at 16 to 10.7% at 32 (H200,
  * BENCHMARKS.md). Not yet timed on a card: scripts/probe/zlu-small.mjs times both steps and the
