@@ -339,6 +339,15 @@ before(() => warmFileKernels('zgetrf', (ctx, planning) => {
       for (const trans of TRANS) ctx.getrs({ trans, a: mat(n, n, form, 3), ipiv, b: mat(n, nrhsFor(n), formB, 3) });
     }
     for (const n of [...GESV_SIZES, ...largeSizes(dtype)]) ctx.gesv({ a: mat(n, n, formFor(n), 3), b: mat(n, nrhsFor(n), formFor(n), 3) });
+    // The forced steps, through the launchers on the planning device.
+    const ints = (n: number): DeviceArray => dev.alloc('int32', 3 * n);
+    for (const { force, orders } of FORCED) {
+      for (const n of orders) {
+        complexGetrfCuda(dev, { a: asDevice<Batch<DeviceArray>>(mat(n, n, formFor(n), 3)), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force });
+        complexGesvCuda(dev, { a: asDevice<Batch<DeviceArray>>(mat(n, n, formFor(n), 3)), b: asDevice<Batch<DeviceArray>>(mat(n, nrhsFor(n), formFor(n), 3)), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force });
+      }
+      complexGetrfCuda(dev, { a: asDevice<Batch<DeviceArray>>(mat(32, 7, 'strided', 3)), ipiv: ints(7), pivotStride: 7, info: ints(1) }, { force });
+    }
   }
 }));
 
