@@ -25,7 +25,7 @@ import { generateSmallGemm, smallGemmWork } from '../src/cuda/kernels/gemm/gener
 import { generateTiledGemm } from '../src/cuda/kernels/gemm/generate-tiled.js';
 import { complexGemmCuda, gemmCuda, gemmSource } from '../src/cuda/kernels/gemm/launch.js';
 import { complexPosvCuda, complexPotrfCuda, complexPotrsCuda } from '../src/cuda/kernels/zpotrf/index.js';
-import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda, complexLaswpSource, complexPanelSource, planComplexPanel } from '../src/cuda/kernels/complex-lu/index.js';
+import { WARP_STEP_FROM, complexGesvCuda, complexGetrfCuda, complexGetrsCuda, complexLaswpSource, complexPanelSource, planComplexPanel } from '../src/cuda/kernels/complex-lu/index.js';
 import { complexTrsmCuda, ztrsmServes } from '../src/cuda/kernels/ztrsm/index.js';
 import { complexHerkCuda, complexSyrkCuda } from '../src/cuda/kernels/zherk/index.js';
 import { complexTrmmCuda } from '../src/cuda/kernels/ztrmm/index.js';
@@ -480,10 +480,20 @@ function complexLuThroughLaunchers(): void {
     const one = complexBatches(dtype, form, count);
     const ints = (n: number): DeviceArray => fakeArray('int32', Math.max(1, n * count));
     for (let n = 1; n <= 32; n++) {
-      for (const cols of [n, Math.ceil(n / 2), Math.min(32, 2 * n)]) complexGetrfCuda(dev, { a: one(n, cols), ipiv: ints(n), pivotStride: Math.min(n, cols), info: ints(1) });
+      // The plan's step, and from WARP_STEP_FROM rows also the group step (forced: the plan takes the warp step there).
+      const steps = n >= WARP_STEP_FROM ? [{}, { force: { step: 'group' as const } }] : [{}];
+      for (const options of steps) {
+        for (const cols of [n, Math.ceil(n / 2), Math.min(32, 2 * n)]) complexGetrfCuda(dev, { a: one(n, cols), ipiv: ints(n), pivotStride: Math.min(n, cols), info: ints(1) }, options);
+        for (const nrhs of [1, 3, 9]) complexGesvCuda(dev, { a: one(n, n), b: one(n, nrhs), ipiv: ints(n), pivotStride: n, info: ints(1) }, options);
+      }
+      if (n >= WARP_STEP_FROM) {
+        // The warp step's reciprocal out of line (forced; square getrf and one right-hand side).
+        const options = { force: { reciprocalCall: true } };
+        complexGetrfCuda(dev, { a: one(n, n), ipiv: ints(n), pivotStride: n, info: ints(1) }, options);
+        complexGesvCuda(dev, { a: one(n, n), b: one(n, 1), ipiv: ints(n), pivotStride: n, info: ints(1) }, options);
+      }
       for (const nrhs of [1, 3, 9]) {
         for (const trans of ['N', 'T', 'C'] as const) complexGetrsCuda(dev, { trans, a: one(n, n), b: one(n, nrhs), ipiv: ints(n), pivotStride: n, info: ints(1) });
-        complexGesvCuda(dev, { a: one(n, n), b: one(n, nrhs), ipiv: ints(n), pivotStride: n, info: ints(1) });
       }
     }
     // Above 32: the blocked steps (panel, laswp, the complex trsm of the panel's triangle, gemm).

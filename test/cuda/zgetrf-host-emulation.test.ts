@@ -11,7 +11,9 @@
  * - getrs: info 0, ||op(A) X - B|| / (||A|| ||X|| n eps) small;
  * - gesv: info and pivots as the reference's, a failing matrix's B unchanged bit for bit, the
  *   others' residuals small; more right-hand sides than a pass takes.
- * Every element outside the matrices must come back bit for bit. A check of the CUDA source without a GPU.
+ * Every element outside the matrices must come back bit for bit. The plan's step at each order (the
+ * group step to 16 rows, the warp step from 17) and the other one forced at a few. A check of the
+ * CUDA source without a GPU.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,7 @@ import type { ComplexOp } from '../../src/core/op-specs.js';
 import type { Storage } from '../../src/core/storage.js';
 import { cpuGetrfComplex } from '../../src/cpu/complex/zgetrf.js';
 import { cpuGesvComplex } from '../../src/cpu/complex/zsolve.js';
-import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda } from '../../src/cuda/kernels/complex-lu/index.js';
+import { complexGesvCuda, complexGetrfCuda, complexGetrsCuda, type ComplexLuForce } from '../../src/cuda/kernels/complex-lu/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { random, zeros, type Z } from '../helpers/complex.js';
 import { compileHarnesses, HOST_EMULATION_SKIP, operandLine as operandLineOf, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
@@ -45,7 +47,7 @@ const THRESHOLD = 30;
 
 
 type Op = 'getrf' | 'getrs' | 'gesv';
-interface Case { op: Op; dtype: DType; rows: number; cols: number; nrhs: number; trans: ComplexOp; count: number; form: 'strided' | 'list' }
+interface Case { op: Op; dtype: DType; rows: number; cols: number; nrhs: number; trans: ComplexOp; count: number; form: 'strided' | 'list'; force?: ComplexLuForce }
 
 function cases(): Case[] {
   const out: Case[] = [];
@@ -58,6 +60,15 @@ function cases(): Case[] {
       out.push({ op: 'getrs', dtype, rows: n, cols: n, nrhs, trans, count: 3, form: form() });
     }
     for (const [n, nrhs] of [[1, 1], [3, 9], [8, 4], [16, 6], [23, 1], [32, 5]] as const) out.push({ op: 'gesv', dtype, rows: n, cols: n, nrhs, trans: 'N', count: 8, form: form() });
+    // The step the plan does not take at these orders, forced: the group step from 17 rows, the warp
+    // step below (idle lanes), and the warp step with rows < cols.
+    const group = { step: 'group' } as const, warp = { step: 'warp', warps: 1 } as const;
+    out.push({ op: 'getrf', dtype, rows: 32, cols: 32, nrhs: 0, trans: 'N', count: 8, form: form(), force: group });
+    out.push({ op: 'gesv', dtype, rows: 24, cols: 24, nrhs: 6, trans: 'N', count: 8, form: form(), force: group });
+    out.push({ op: 'getrf', dtype, rows: 5, cols: 5, nrhs: 0, trans: 'N', count: 8, form: form(), force: warp });
+    out.push({ op: 'getrf', dtype, rows: 17, cols: 32, nrhs: 0, trans: 'N', count: 4, form: form() });
+    out.push({ op: 'gesv', dtype, rows: 9, cols: 9, nrhs: 5, trans: 'N', count: 8, form: form(), force: warp });
+    out.push({ op: 'getrf', dtype, rows: 27, cols: 27, nrhs: 0, trans: 'N', count: 8, form: form(), force: { reciprocalCall: true } });
   }
   return out;
 }
@@ -138,9 +149,10 @@ function prepare(c: Case, index: number, root: string): Prepared {
   const a = batchOf(buffer, la, c.rows, c.cols, c.form, ctype);
   const b = lb === null ? null : batchOf(buffer, lb, c.rows, c.nrhs, c.form === 'list' ? 'strided' : 'list', ctype);
   const ipiv = ints(PIV, Math.max(1, c.count * k)), info = ints(INFO, c.count);
-  if (c.op === 'getrf') complexGetrfCuda(dev, { a, ipiv, pivotStride: k, info });
+  const options = c.force === undefined ? {} : { force: c.force };
+  if (c.op === 'getrf') complexGetrfCuda(dev, { a, ipiv, pivotStride: k, info }, options);
   else if (c.op === 'getrs') complexGetrsCuda(dev, { trans: c.trans, a, b: b!, ipiv, pivotStride: k, info });
-  else complexGesvCuda(dev, { a, b: b!, ipiv, pivotStride: k, info });
+  else complexGesvCuda(dev, { a, b: b!, ipiv, pivotStride: k, info }, options);
   assert.equal(recorded.length, 1, 'one launch');
   const { src, config } = recorded[0]!;
   const operandLine = (o: number): { line: string; pointer: boolean } => operandLineOf(recorded[0]!, o, bytes);
@@ -219,7 +231,8 @@ describe('complex LU kernels run on the host', { skip, timeout: 1_800_000 }, () 
   after(() => { if (root !== '') rmSync(root, { recursive: true, force: true }); });
   for (const [i, c] of cases().entries()) {
     const t = c.op === 'getrs' ? ` '${c.trans}'` : '';
-    it(`${c.op}${t} ${c.dtype === 'float64' ? 'complex128' : 'complex64'} ${c.rows}x${c.cols}${c.nrhs ? `, nrhs ${c.nrhs}` : ''}, ${c.count} ${c.form}`, () => {
+    const forced = c.force === undefined ? '' : `, forced ${JSON.stringify(c.force)}`;
+    it(`${c.op}${t} ${c.dtype === 'float64' ? 'complex128' : 'complex64'} ${c.rows}x${c.cols}${c.nrhs ? `, nrhs ${c.nrhs}` : ''}, ${c.count} ${c.form}${forced}`, () => {
       const p = prepared[i]!;
       const r = spawnSync(p.exe, { input: p.input, maxBuffer: 1 << 28, timeout: 300_000 });
       assert.equal(r.status, 0, `${p.entry}: status ${r.status} ${r.signal ?? ''} ${r.stderr.toString()}`);

@@ -12,7 +12,8 @@ import { describe, it } from 'node:test';
 import { list, strided, variable } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
 import {
-  complexGesvSource, complexGetrfCovers, complexGetrfSource, complexGetrsSource, complexSolveCovers, planComplexGesv, planComplexGetrf, planComplexGetrs,
+  WARP_STEP_FROM, WARP_STEP_WARPS, complexGesvLayout, complexGesvSource, complexGetrfCovers, complexGetrfLayout, complexGetrfSource, complexGetrsSource,
+  complexSolveCovers, planComplexGesv, planComplexGetrf, planComplexGetrs,
 } from '../../src/cuda/kernels/complex-lu/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
@@ -21,8 +22,10 @@ import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 describe('complex LU: the plan and the kernels', () => {
   it('names z / c kernels by size, form and right-hand sides per pass (at most 4, more passes beyond)', () => {
     assert.equal(complexGetrfSource(planComplexGetrf('float64', 8, 8, 'strided')).entry, 'getrf_z_8x8_st_w4');
-    assert.equal(complexGetrfSource(planComplexGetrf('float32', 32, 7, 'pointer')).entry, 'getrf_c_32x7_pa_w4');
-    assert.equal(complexGesvSource(planComplexGesv('float64', 32, 9, 'strided', 'pointer')).entry, 'gesv_z_n32_r4m_stpa_w2');
+    assert.equal(complexGetrfSource(planComplexGetrf('float32', 16, 7, 'pointer')).entry, 'getrf_c_16x7_pa_w4');
+    assert.equal(complexGetrfSource(planComplexGetrf('float32', 32, 7, 'pointer')).entry, 'getrf_c_32x7_pa_w2_warp');
+    assert.equal(complexGesvSource(planComplexGesv('float64', 32, 9, 'strided', 'pointer')).entry, 'gesv_z_n32_r4m_stpa_w2_warp');
+    assert.equal(complexGesvSource(planComplexGesv('float64', 32, 9, 'strided', 'pointer', { step: 'group' })).entry, 'gesv_z_n32_r4m_stpa_w2');
     assert.equal(complexGesvSource(planComplexGesv('float32', 5, 2, 'pointer', 'strided')).entry, 'gesv_c_n5_r2_past_w4');
     for (const trans of ['N', 'T', 'C'] as const) assert.equal(complexGetrsSource(planComplexGetrs('float64', 12, 1, trans, 'strided', 'strided')).entry, `trs_z_lu_${trans}_n12_r1_stst_w4`);
   });
@@ -34,6 +37,53 @@ describe('complex LU: the plan and the kernels', () => {
     assert.match(complexGetrfSource(planComplexGetrf('float32', 4, 4, 'strided')).source, /struct __align__\(8\) real2/);
     assert.match(complexGetrsSource(planComplexGetrs('float64', 4, 1, 'C', 'strided', 'strided')).source, /conjReal2\(a\[j \+ \(long long\)r \* ldA\]\)/);
     assert.doesNotMatch(complexGetrsSource(planComplexGetrs('float64', 4, 1, 'T', 'strided', 'strided')).source, /conjReal2\(a/);
+  });
+
+  it('the step: the group step to 16 rows, the warp step from WARP_STEP_FROM (17) rows; force picks either and the warps per block', () => {
+    assert.equal(WARP_STEP_FROM, 17);
+    for (const dtype of ['float64', 'float32'] as const) {
+      for (let n = 1; n <= 32; n++) {
+        const want = n >= WARP_STEP_FROM ? 'warp' : undefined;
+        assert.equal(planComplexGetrf(dtype, n, n, 'strided').step, want, `getrf ${dtype} ${n}`);
+        assert.equal(planComplexGesv(dtype, n, 1, 'strided', 'strided').step, want, `gesv ${dtype} ${n}`);
+      }
+      // The rows decide (the lanes hold rows): a wide 16 x 32 stays on the group step, a tall 32 x 7 takes the warp step.
+      assert.equal(planComplexGetrf(dtype, 16, 32, 'strided').step, undefined);
+      assert.equal(planComplexGetrf(dtype, 32, 7, 'strided').step, 'warp');
+    }
+    assert.equal(planComplexGetrf('float64', 32, 32, 'strided').warps, WARP_STEP_WARPS);
+    assert.deepEqual(planComplexGetrf('float64', 32, 32, 'strided', { step: 'group' }), { dtype: 'float64', rows: 32, cols: 32, kind: 'strided', warps: 4 }, 'the group step as before: no step field');
+    assert.deepEqual(planComplexGetrf('float32', 8, 8, 'pointer', { step: 'warp', warps: 1 }), { dtype: 'float32', rows: 8, cols: 8, kind: 'pointer', warps: 1, step: 'warp' });
+    assert.equal(planComplexGesv('float64', 20, 3, 'strided', 'strided', { warps: 4 }).warps, 4);
+    for (const warps of [0, 9, 1.5]) {
+      assert.throws(() => planComplexGetrf('float64', 32, 32, 'strided', { warps }), (e: unknown) => e instanceof MyriadError && e.argument === 'force.warps');
+    }
+  });
+
+  it('the warp step: a matrix a warp (one slot a warp), the pivot row in whole 16-byte vectors, the pivot by warp reductions', () => {
+    const z = planComplexGetrf('float64', 25, 25, 'strided');
+    assert.deepEqual(complexGetrfLayout(z), { dtype: 'float64', rows: 25, lanes: 32, warps: 2, pairs: 25 });
+    assert.deepEqual(complexGetrfLayout(planComplexGetrf('float32', 25, 25, 'strided')).pairs, 26, 'complex64: two pairs a vector');
+    assert.deepEqual(complexGesvLayout(planComplexGesv('float32', 17, 4, 'strided', 'strided')).pairs, 22);
+    const zs = complexGetrfSource(z).source;
+    assert.match(zs, /__reduce_max_sync\(0xffffffffu, khi\)/, 'complex128: the key in two words');
+    assert.match(zs, /__reduce_min_sync/);
+    assert.doesNotMatch(zs, /__shfl_xor_sync/, 'no butterfly');
+    assert.match(zs, /const real2 rp = shflReal2\(rec, from\)/, 'the winner\'s reciprocal by a shuffle');
+    const cs = complexGetrfSource(planComplexGetrf('float32', 24, 24, 'strided')).source;
+    assert.match(cs, /__reduce_max_sync\(0xffffffffu, key\)/, 'complex64: the key in one word');
+    assert.match(cs, /const float4 v = /, 'complex64: two pairs a shared load');
+    // The reciprocal out of line where forced (and only there); its own name.
+    const rc = complexGetrfSource(planComplexGetrf('float64', 25, 25, 'strided', { reciprocalCall: true }));
+    assert.equal(rc.entry, 'getrf_z_25x25_st_w2_warprc');
+    assert.match(rc.source, /__noinline__ real2 pivotReciprocal/);
+    assert.match(zs, /__forceinline__ real2 pivotReciprocal/);
+    assert.equal(complexGesvSource(planComplexGesv('float32', 20, 1, 'strided', 'strided', { reciprocalCall: true })).entry, 'gesv_c_n20_r1_stst_w2_warprc');
+    assert.equal(planComplexGetrf('float64', 8, 8, 'strided', { reciprocalCall: true }).reciprocalCall, undefined, 'the group step has no such field');
+    // The group step keeps its text: its layout, its butterfly.
+    const g = planComplexGetrf('float64', 24, 24, 'strided', { step: 'group' });
+    assert.deepEqual(complexGetrfLayout(g), { dtype: 'float64', rows: 24, lanes: 32, warps: 4, pairs: 24 });
+    assert.match(complexGetrfSource(g).source, /__shfl_xor_sync/);
   });
 
   it('covers: strided and list batches of any order (getrf: any rows and cols); variable batches are not taken', () => {
@@ -87,6 +137,25 @@ describe('complex LU on a CUDA context: the GPU routes', () => {
       assert.deepEqual(ctx.lastRoute, { op: 'gesv', route: 'gesv', gpu: true });
       assert.equal(dev.launches.at(-1)!.src.entry, 'gesv_z_n5_r3_stst_w4');
       assert.equal(dev.launches.length, 3);
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('from 17 rows the warp step: a matrix a warp, 2 warps a block; the same arguments as the group step', () => {
+    const { ctx, dev } = recordingContext();
+    try {
+      const [n, count] = [20, 5];
+      const A = strided(ctx.alloc('float64', 2 * (n + 1) * n * count), { rows: n, ld: n + 1, count, dtype: 'complex128' });
+      ctx.getrf({ a: A });
+      let { src, config, args } = dev.launches.at(-1)!;
+      assert.equal(src.entry, 'getrf_z_20x20_st_w2_warp');
+      assert.deepEqual([config.grid[0], config.block[0]], [3, 64], '5 matrices, 2 a block');
+      assert.deepEqual([num(args[3]), num(args[5]), num(args[8])], [n + 1, n, count], 'ld, pivot stride, count');
+      ctx.gesv({ a: A, b: strided(ctx.alloc('float64', 2 * n * count), { rows: n, cols: 1, count, dtype: 'complex128' }) });
+      ({ src, config } = dev.launches.at(-1)!);
+      assert.equal(src.entry, 'gesv_z_n20_r1_stst_w2_warp');
+      assert.deepEqual([config.grid[0], config.block[0]], [3, 64]);
     } finally {
       ctx.dispose();
     }
@@ -213,9 +282,11 @@ describe('complex LU on a CUDA context: the GPU routes', () => {
 });
 
 describe('complex LU kernels compile for sm_90', { skip: NVCC_SKIP }, () => {
-  it('representative kernels: no errors, no spills (registers as ptxas reports them)', async () => {
+  it('representative kernels (both steps): no errors, no spills (registers as ptxas reports them)', async () => {
     const sources = [
       complexGetrfSource(planComplexGetrf('float64', 32, 32, 'pointer')),
+      complexGetrfSource(planComplexGetrf('float32', 32, 32, 'strided')),
+      complexGesvSource(planComplexGesv('float64', 32, 9, 'strided', 'strided')),
       complexGesvSource(planComplexGesv('float32', 8, 6, 'strided', 'pointer')),
       complexGetrsSource(planComplexGetrs('float64', 16, 4, 'C', 'strided', 'strided')),
     ];

@@ -13,7 +13,9 @@
  *   ||P A - L U|| / (||A|| n eps) < 30 for every matrix without NaN.
  * - getrs: the GPU's factors, then ||op(A) X - B|| / (||A|| ||X|| n eps) < 30, info 0.
  * - gesv: info and pivots as getrf's, a singular matrix's B unchanged bit for bit (as LAPACK's gesv
- *   and the real GPU gesv), the others' residuals < 30; NaN stays in its own matrix.
+ *   and the real GPU gesv), the others' residuals < 30; NaN stays in its own matrix; every order 17 ... 32.
+ * - both in-register steps (the group step, the warp step the plan takes from 17 rows) with the
+ *   same checks: each forced on the launchers where the plan takes the other, and other warps a block.
  * - above 32 (47, 64, 100, 128, 256; 512 for complex128) the same checks on fewer matrices a call
  *   (the reference's time), getrs and gesv through the complex trsm of order n.
  * Skips with one line where no GPU is usable.
@@ -28,9 +30,11 @@ import type { DeviceStorage, Storage } from '../../src/core/storage.js';
 import { cpuGetrfComplex } from '../../src/cpu/complex/zgetrf.js';
 import { cpuGesvComplex } from '../../src/cpu/complex/zsolve.js';
 import { random, zeros, type Z } from '../helpers/complex.js';
-import { gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
+import { gpu, gpuContext, gpuSkipReason, warmFileKernels } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 import { hasNaN, kindOf, luMatrix, luResidual, solveResidual } from '../helpers/zlu-data.js';
+import { complexGesvCuda, complexGetrfCuda, type ComplexLuForce } from '../../src/cuda/kernels/complex-lu/index.js';
+import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 
 const skip = gpuSkipReason();
 const SENTINEL = -777.25;
@@ -38,6 +42,20 @@ const THRESHOLD = 30;
 const SIZES = Array.from({ length: 32 }, (_, i) => i + 1);
 /** The orders whose solves run (every size class of the kernels' unrolling, the warps' boundaries). */
 const SOLVE_SIZES = [1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 24, 31, 32];
+/** gesv's orders: the solves' and every order of the warp step (17 ... 32). */
+const GESV_SIZES = [...new Set([...SOLVE_SIZES, ...Array.from({ length: 16 }, (_, i) => 17 + i)])].sort((x, y) => x - y);
+/**
+ * The in-register LU's steps forced on the launchers at orders the plan gives the other or other
+ * warps per block (complex-lu/plan.ts): the group step from 17, the warp step with 1 and 4 warps a
+ * block (the plan's 2 run through the context at every order), the warp step below 17, and its
+ * reciprocal out of line.
+ */
+const FORCED: readonly { force: ComplexLuForce; orders: readonly number[] }[] = [
+  { force: { step: 'group' }, orders: [17, 24, 32] },
+  { force: { step: 'warp', warps: 1 }, orders: [9, 19, 32] },
+  { force: { step: 'warp', warps: 4 }, orders: [25, 32] },
+  { force: { step: 'warp', reciprocalCall: true }, orders: [21, 32] },
+];
 const TRANS: readonly ComplexOp[] = ['N', 'T', 'C'];
 /** The blocked steps' orders (panels of 32: one and a half, two, partial, four, eight, sixteen panels). */
 const LARGE = [47, 64, 100, 128, 256, 512];
@@ -156,7 +174,14 @@ function mayDiffer(dtype: DType, q: number, first: number | undefined, refFirst:
   return dtype === 'float32' && (kindOf(q) !== 'tie' || first === refFirst);
 }
 
-function checkGetrf(ctx: Context, dtype: DType, rows: number, cols: number, form: Form, route: string): void {
+/**
+ * A design forced on the launcher itself (called directly on the context's device, the route not
+ * asked), or the route through the context where absent.
+ */
+type Forced = ComplexLuForce | undefined;
+const asDevice = <T>(x: unknown): T => x as T;   // the CUDA context's device storage is the runtime's DeviceArray
+
+function checkGetrf(ctx: Context, dtype: DType, rows: number, cols: number, form: Form, route: string, force?: Forced): void {
   const rng = new Rng(rows * 97 + cols + (dtype === 'float32' ? 5 : 0));
   const count = countFor(Math.max(rows, cols));
   const k = Math.min(rows, cols);
@@ -164,10 +189,15 @@ function checkGetrf(ctx: Context, dtype: DType, rows: number, cols: number, form
   const p = place(ms, rows, cols, dtype, form);
   const d = onDevice(ctx, p);
   const ipiv = poisoned(ctx, count * k), info = poisoned(ctx, count);
-  const what = `getrf ${ctypeOf(dtype)} ${rows}x${cols} ${form}`;
+  const what = `getrf ${ctypeOf(dtype)} ${rows}x${cols} ${form}${force === undefined ? '' : ` forced ${JSON.stringify(force)}`}`;
   try {
-    ctx.getrf({ a: batchOf(p, d.dev, rows, cols, dtype, form), ipiv, info });
-    assert.deepEqual(ctx.lastRoute, { op: 'getrf', route, gpu: route !== 'cpu' }, what);
+    const a = batchOf(p, d.dev, rows, cols, dtype, form);
+    if (force === undefined) {
+      ctx.getrf({ a, ipiv, info });
+      assert.deepEqual(ctx.lastRoute, { op: 'getrf', route, gpu: route !== 'cpu' }, what);
+    } else {
+      complexGetrfCuda(gpu(), { a: asDevice<Batch<DeviceArray>>(a), ipiv: asDevice<DeviceArray>(ipiv), pivotStride: k, info: asDevice<DeviceArray>(info) }, { force });
+    }
     const got = d.back();
     const piv = ints(ctx, ipiv).subarray(0, count * k), inf = ints(ctx, info).subarray(0, count);
     assertOutsideUnchanged(p, got, rows, cols, form, what);
@@ -234,18 +264,24 @@ function checkGetrs(ctx: Context, dtype: DType, n: number, trans: ComplexOp): vo
   }
 }
 
-function checkGesv(ctx: Context, dtype: DType, n: number, route: string): void {
+function checkGesv(ctx: Context, dtype: DType, n: number, route: string, force?: Forced): void {
   const rng = new Rng(n * 53 + (dtype === 'float32' ? 3 : 0));
   const count = countFor(n), nrhs = nrhsFor(n), form = formFor(n);
   const as = matrices(rng, dtype, n, n, count, true);
   const bs = Array.from({ length: count }, () => random(rng, n, nrhs)).map((b) => (dtype === 'float32' ? { ...b, d: b.d.map(Math.fround) } : b));
   const pa = place(as, n, n, dtype, form), pb = place(bs, n, nrhs, dtype, form);
   const da = onDevice(ctx, pa), db = onDevice(ctx, pb);
-  const what = `gesv ${ctypeOf(dtype)} n = ${n}, nrhs ${nrhs} ${form}`;
+  const what = `gesv ${ctypeOf(dtype)} n = ${n}, nrhs ${nrhs} ${form}${force === undefined ? '' : ` forced ${JSON.stringify(force)}`}`;
   try {
     const ipiv = poisoned(ctx, count * n), info = poisoned(ctx, count);
-    ctx.gesv({ a: batchOf(pa, da.dev, n, n, dtype, form), b: batchOf(pb, db.dev, n, nrhs, dtype, form), ipiv, info });
-    assert.deepEqual(ctx.lastRoute, { op: 'gesv', route, gpu: route !== 'cpu' }, what);
+    const a = batchOf(pa, da.dev, n, n, dtype, form), b = batchOf(pb, db.dev, n, nrhs, dtype, form);
+    if (force === undefined) {
+      ctx.gesv({ a, b, ipiv, info });
+      assert.deepEqual(ctx.lastRoute, { op: 'gesv', route, gpu: route !== 'cpu' }, what);
+    } else {
+      const dev = asDevice<DeviceArray>;
+      complexGesvCuda(gpu(), { a: asDevice<Batch<DeviceArray>>(a), b: asDevice<Batch<DeviceArray>>(b), ipiv: dev(ipiv), pivotStride: n, info: dev(info) }, { force });
+    }
     const [gotA, gotB] = [da.back(), db.back()];
     assertOutsideUnchanged(pa, gotA, n, n, form, what);
     assertOutsideUnchanged(pb, gotB, n, nrhs, form, what);
@@ -301,7 +337,16 @@ before(() => warmFileKernels('zgetrf', (ctx, planning) => {
       const form = formFor(n), formB: Form = form === 'list' ? 'strided' : 'list';
       const ipiv = dev.alloc('int32', 3 * n) as unknown as DeviceStorage;
       for (const trans of TRANS) ctx.getrs({ trans, a: mat(n, n, form, 3), ipiv, b: mat(n, nrhsFor(n), formB, 3) });
-      ctx.gesv({ a: mat(n, n, form, 3), b: mat(n, nrhsFor(n), form, 3) });
+    }
+    for (const n of [...GESV_SIZES, ...largeSizes(dtype)]) ctx.gesv({ a: mat(n, n, formFor(n), 3), b: mat(n, nrhsFor(n), formFor(n), 3) });
+    // The forced steps, through the launchers on the planning device.
+    const ints = (n: number): DeviceArray => dev.alloc('int32', 3 * n);
+    for (const { force, orders } of FORCED) {
+      for (const n of orders) {
+        complexGetrfCuda(dev, { a: asDevice<Batch<DeviceArray>>(mat(n, n, formFor(n), 3)), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force });
+        complexGesvCuda(dev, { a: asDevice<Batch<DeviceArray>>(mat(n, n, formFor(n), 3)), b: asDevice<Batch<DeviceArray>>(mat(n, nrhsFor(n), formFor(n), 3)), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force });
+      }
+      complexGetrfCuda(dev, { a: asDevice<Batch<DeviceArray>>(mat(32, 7, 'strided', 3)), ipiv: ints(7), pivotStride: 7, info: ints(1) }, { force });
     }
   }
 }));
@@ -318,7 +363,17 @@ for (const dtype of DTYPES) {
   });
   test(`gesv ${ctypeOf(dtype)}: pivots and info as the reference, singular matrices keep B, residuals`, { skip, timeout: 300_000 }, () => {
     const { ctx } = gpuContext();
-    for (const n of SOLVE_SIZES) checkGesv(ctx, dtype, n, 'gesv');
+    for (const n of GESV_SIZES) checkGesv(ctx, dtype, n, 'gesv');
+  });
+  test(`getrf and gesv ${ctypeOf(dtype)}: each in-register step forced (group from 17, warp with 1 and 4 warps a block, warp below 17), the launchers called directly`, { skip, timeout: 300_000 }, () => {
+    const { ctx } = gpuContext();
+    for (const { force, orders } of FORCED) {
+      for (const n of orders) {
+        checkGetrf(ctx, dtype, n, n, formFor(n), 'getrf', force);
+        checkGesv(ctx, dtype, n, 'gesv', force);
+      }
+      checkGetrf(ctx, dtype, 32, 7, 'strided', 'getrf', force);
+    }
   });
 }
 

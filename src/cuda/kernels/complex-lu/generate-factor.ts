@@ -22,17 +22,37 @@ import { dtypeInfo } from '../../../core/dtype-table.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexLetter } from '../common/complex.js';
 import { slotSetup } from '../common/warp-slots.js';
-import type { ComplexGesvParams, ComplexGetrfParams } from './params.js';
+import type { ComplexGesvParams, ComplexGetrfParams, ComplexRegisterStep } from './params.js';
 import { COMPLEX_LAUNCH_BOUNDS, complexSlotPrelude, nextPow2, type ComplexSlotLayout } from './slots.js';
 import { complexSweep } from './sweep.js';
+import { pairsPerVector, warpLuRowsSource } from './warp-step.js';
+
+/**
+ * The slot layout of a factorisation of `rows` rows and `cols` pairs a row: the group step's power-of-two
+ * group of lanes and the pivot row in each buffer; the warp step's whole warp and the pivot row in
+ * whole 16-byte vectors.
+ */
+function luLayout(dtype: ComplexGetrfParams['dtype'], rows: number, cols: number, warps: number, step: ComplexRegisterStep | undefined): ComplexSlotLayout {
+  if (step !== 'warp') return { dtype, rows, lanes: nextPow2(rows), warps, pairs: cols };
+  const pv = pairsPerVector(dtype);
+  return { dtype, rows, lanes: 32, warps, pairs: Math.ceil(cols / pv) * pv };
+}
 
 export function complexGetrfLayout(p: ComplexGetrfParams): ComplexSlotLayout {
-  return { dtype: p.dtype, rows: p.rows, lanes: nextPow2(p.rows), warps: p.warps, pairs: p.cols };
+  return luLayout(p.dtype, p.rows, p.cols, p.warps, p.step);
 }
 
 export function complexGesvLayout(p: ComplexGesvParams): ComplexSlotLayout {
-  return { dtype: p.dtype, rows: p.n, lanes: nextPow2(p.n), warps: p.warps, pairs: p.n + p.rhs };
+  return luLayout(p.dtype, p.n, p.n + p.rhs, p.warps, p.step);
 }
+
+/** The entry's suffix of a step other than the default ('rc': the reciprocal out of line). */
+const stepTag = (p: { step?: ComplexRegisterStep | undefined; reciprocalCall?: boolean | undefined }): string =>
+  (p.step === 'warp' ? `_warp${p.reciprocalCall ? 'rc' : ''}` : '');
+
+/** The in-register LU of the step the parameters name. */
+const luSource = (p: { dtype: ComplexGetrfParams['dtype']; rows: number; cols: number; step?: ComplexRegisterStep | undefined; reciprocalCall?: boolean | undefined }): string =>
+  p.step === 'warp' ? warpLuRowsSource({ ...p, reciprocalCall: p.reciprocalCall === true }) : luRowsSource(p);
 
 /**
  * The in-register LU of the rows of one matrix (ROWS <= N lanes hold rows, COLS pairs a row):
@@ -97,9 +117,9 @@ const BUFFERS = `  real2* z0 = reinterpret_cast<real2*>(c0);
   real2* z1 = reinterpret_cast<real2*>(c1);`;
 
 export function complexGetrfSource(p: ComplexGetrfParams): KernelSource {
-  const entry = `getrf_${complexLetter(p.dtype)}_${p.rows}x${p.cols}_${kindTag(p.kind)}_w${p.warps}`;
+  const entry = `getrf_${complexLetter(p.dtype)}_${p.rows}x${p.cols}_${kindTag(p.kind)}_w${p.warps}${stepTag(p)}`;
   const source = `${complexSlotPrelude(complexGetrfLayout(p))}
-${luRowsSource(p)}
+${luSource(p)}
 
 extern "C" __global__ void ${COMPLEX_LAUNCH_BOUNDS} ${entry}(
     ${operandParameters('A', p.kind, true, 'real2')},
@@ -124,12 +144,12 @@ ${BUFFERS}
 }
 
 export function complexGesvSource(p: ComplexGesvParams): KernelSource {
-  const entry = `gesv_${complexLetter(p.dtype)}_n${p.n}_r${p.rhs}${p.more ? 'm' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}`;
+  const entry = `gesv_${complexLetter(p.dtype)}_n${p.n}_r${p.rhs}${p.more ? 'm' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}${stepTag(p)}`;
   // Rows are at positions `pos`; the lane of position k is lmap[k]. Backward: U x = z, row k's
   // value times 1 / U(k, k) is x(k) at step k.
   const backward = (z: string, out: string): string => complexSweep({ down: false, elem: 'rA[k]', lane: 'lmap[k]', scale: 'rinv', x: z, out, rowIs: 'pos' });
   const source = `${complexSlotPrelude(complexGesvLayout(p))}
-${luRowsSource({ dtype: p.dtype, rows: p.n, cols: p.n + p.rhs })}
+${luSource({ dtype: p.dtype, rows: p.n, cols: p.n + p.rhs, step: p.step, reciprocalCall: p.reciprocalCall })}
 constexpr int RB = ${p.rhs};
 constexpr int SN = ROWS;
 

@@ -20,7 +20,7 @@ import { complexGesvBlocked, complexGetrfBlocked, complexGetrsBlocked } from './
 import { operandOf, partsDtype, withUploads, type Operand } from './operand.js';
 import { complexGesvLayout, complexGesvSource, complexGetrfLayout, complexGetrfSource } from './generate-factor.js';
 import { complexGetrsLayout, complexGetrsSource } from './generate-solve.js';
-import { COMPLEX_LU_MAX, complexGetrfCovers, complexSolveCovers, planComplexGesv, planComplexGetrf, planComplexGetrs } from './plan.js';
+import { COMPLEX_LU_MAX, complexGetrfCovers, complexSolveCovers, planComplexGesv, planComplexGetrf, planComplexGetrs, type ComplexLuForce } from './plan.js';
 import { complexSlotGrid } from './slots.js';
 
 /** A batch the covers accepted, as a uniform one (anything else is the caller's error). */
@@ -32,15 +32,20 @@ function uniform(b: Batch<DeviceArray>, name: string, takes: boolean): BlockBatc
 /** Whether the register designs take an order (else the blocked steps). */
 const small = (rows: number, cols: number): boolean => rows <= COMPLEX_LU_MAX && cols <= COMPLEX_LU_MAX;
 
-function launchGetrf(dev: GpuDevice, dtype: DType, a: Operand, rows: number, cols: number, r: GetrfRequest<DeviceArray, DeviceArray>, count: number): void {
-  const p = planComplexGetrf(dtype, rows, cols, a.kind);
+/** Options of the getrf and gesv launchers: a design forced for tests, benchmarks and the probe (orders <= 32). */
+export interface ComplexLuOptions {
+  readonly force?: ComplexLuForce;
+}
+
+function launchGetrf(dev: GpuDevice, dtype: DType, a: Operand, rows: number, cols: number, r: GetrfRequest<DeviceArray, DeviceArray>, count: number, force: ComplexLuForce | undefined): void {
+  const p = planComplexGetrf(dtype, rows, cols, a.kind, force);
   const k = cachedKernel(dev, `zgetrf-small/${JSON.stringify(p)}`, () => complexGetrfSource(p));
   k.launch({ grid: [complexSlotGrid(complexGetrfLayout(p), count), 1, 1], block: [p.warps * 32, 1, 1] },
     [...a.args, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), ...indexArgs(null, count)]);
 }
 
 /** zgetrf: P A = L U in place, 0-based pivots, info = k + 1 at the first exactly zero pivot. */
-export function complexGetrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>): void {
+export function complexGetrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, DeviceArray>, options: ComplexLuOptions = {}): void {
   const count = batchCount(r.a);
   if (count === 0) return;
   const a = uniform(r.a, 'a', complexGetrfCovers(r.a));
@@ -48,7 +53,7 @@ export function complexGetrfCuda(dev: GpuDevice, r: GetrfRequest<DeviceArray, De
   const dtype = partsDtype(r.a, 'a');
   if (rows === 0 || cols === 0) return zeroInfo(dev, r.info, null, count);
   withUploads(dev, (uploads) => {
-    if (small(rows, cols)) launchGetrf(dev, dtype, operandOf(dev, a, count, complexBytes(dtype), uploads), rows, cols, r, count);
+    if (small(rows, cols)) launchGetrf(dev, dtype, operandOf(dev, a, count, complexBytes(dtype), uploads), rows, cols, r, count, options.force);
     else complexGetrfBlocked(dev, dtype, a, r, count, uploads);
   });
 }
@@ -77,7 +82,7 @@ export function complexGetrsCuda(dev: GpuDevice, r: ComplexGetrsRequest<DeviceAr
 }
 
 /** zgesv: getrf and the solve in one kernel (n <= 32; above, getrf's steps and getrs's); a matrix with info > 0 keeps its B (LAPACK's gesv). */
-export function complexGesvCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>): void {
+export function complexGesvCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>, options: ComplexLuOptions = {}): void {
   const count = batchCount(r.a);
   if (count === 0) return;
   const ua = uniform(r.a, 'a', complexSolveCovers(r.a, r.b));
@@ -90,9 +95,9 @@ export function complexGesvCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, Devi
     const bytes = complexBytes(dtype);
     const a = operandOf(dev, r.a, count, bytes, uploads);
     // No right-hand sides: the factorisation alone (its kernel writes A, ipiv and info as gesv's would).
-    if (nrhs === 0) return launchGetrf(dev, dtype, a, n, n, r, count);
+    if (nrhs === 0) return launchGetrf(dev, dtype, a, n, n, r, count, options.force);
     const b = operandOf(dev, r.b, count, bytes, uploads);
-    const p = planComplexGesv(dtype, n, nrhs, a.kind, b.kind);
+    const p = planComplexGesv(dtype, n, nrhs, a.kind, b.kind, options.force);
     const k = cachedKernel(dev, `zgesv-small/${JSON.stringify(p)}`, () => complexGesvSource(p));
     k.launch({ grid: [complexSlotGrid(complexGesvLayout(p), count), 1, 1], block: [p.warps * 32, 1, 1] },
       [...a.args, ...b.args, arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), ...indexArgs(null, count), arg.i32(nrhs)]);

@@ -8,6 +8,14 @@ import type { DType } from '../../../core/dtype.js';
 import type { ComplexOp } from '../../../core/op-specs.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 
+/**
+ * How a step of the in-register LU runs. 'group' (the default, absent from the parameters): a
+ * power-of-two group of lanes a matrix, several matrices a warp where they fit, the pivot by a
+ * butterfly of shuffles and each row dividing by the pivot itself. 'warp' (warp-step.ts): a matrix a
+ * warp, the pivot by warp reductions, one reciprocal a step published with the pivot row.
+ */
+export type ComplexRegisterStep = 'group' | 'warp';
+
 /** zgetrf of rows x cols matrices, rows, cols <= 32: a row a lane, a power-of-two group of lanes a matrix. */
 export interface ComplexGetrfParams {
   readonly dtype: DType;
@@ -15,6 +23,10 @@ export interface ComplexGetrfParams {
   readonly cols: number;
   readonly kind: OperandKind;
   readonly warps: number;
+  /** Absent: 'group'. */
+  readonly step?: ComplexRegisterStep;
+  /** The warp step's per-lane reciprocal as an out-of-line call (less code, more registers); absent: inline. */
+  readonly reciprocalCall?: boolean;
 }
 
 /**
@@ -30,6 +42,10 @@ export interface ComplexGesvParams {
   /** Right-hand sides per pass (1 ... 4). */
   readonly rhs: number;
   readonly more: boolean;
+  /** Absent: 'group'. */
+  readonly step?: ComplexRegisterStep;
+  /** As ComplexGetrfParams's. */
+  readonly reciprocalCall?: boolean;
 }
 
 /** zgetrs of n x n factors, n <= 32: op(A) X = B with op 'N', 'T' or 'C', `rhs` columns a pass. */
