@@ -143,7 +143,7 @@ for (const c of GEMM_CASES) {
     try {
       const alpha = -1.25;
       // The tiled class kernels (the tensor-core ones have no host model).
-      const tuning = { ...tuningFor('sm_90', 'gemm'), vbatchedMma: false };
+      const tuning = { ...tuningFor('sm_90', 'gemm'), vbatchedMma: false, vbatchedLarge: undefined };
       const plan = planVbatchedGemm({ dtype: c.dtype, transA: c.transA, transB: c.transB, alpha, beta: c.beta, shapes: c.shapes.map(([m, n, k]) => ({ m, n, k })) }, tuning);
       const launch = plan.launches.find((l) => l.bound === c.bound);
       assert.ok(launch !== undefined, `a launch of class ${c.bound}`);
@@ -200,7 +200,7 @@ for (const [dtype, transA, transB, beta] of [['float64', 'N', 'T', 0.75], ['floa
     try {
       const alpha = -0.875;
       const shapes: [number, number, number][] = [...raggedShapes(rng), [40, 47, 48], [48, 1, 33], [33, 33, 0], [45, 45, 45]];
-      const tuning = { ...tuningFor('sm_90', 'gemm'), vbatchedMma: false };
+      const tuning = { ...tuningFor('sm_90', 'gemm'), vbatchedMma: false, vbatchedLarge: undefined };
       const plan = planVbatchedGemm({ dtype, transA, transB, alpha, beta, shapes: shapes.map(([m, n, k]) => ({ m, n, k })) }, tuning);
       assert.deepEqual(plan.launches.map((l) => l.bound), [48, 32, 24, 16, 8]);
       for (const l of plan.launches) {

@@ -20,6 +20,7 @@ import { blocksPerSM } from '../../src/cuda/model/occupancy.js';
 import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 import type { DeviceArray, DeviceDType, Kernel, KernelSource, LaunchArg, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
+import { compileFailures, compileForSm90, compileSet, NVCC_SKIP } from '../helpers/nvcc.js';
 
 interface Launch { readonly entry: string; readonly config: LaunchConfig; readonly args: readonly LaunchArg[] }
 
@@ -148,4 +149,18 @@ test('the device-count form of every class design: the plain text\'s tile and pr
     assert.ok(!/\breturn;/.test(counted.source.slice(counted.source.indexOf('for (int'))), `${p.variant}: no return inside the loop`);
     assert.equal(vbatchedGemmSource({ ...p, deviceCount: true }).source, counted.source, 'pure');
   }
+});
+
+test('the device-count class kernels of workload a\'s largest classes compile for sm_90 without spills', { skip: NVCC_SKIP }, async () => {
+  // Default: the float64 tensor-core classes 48 and 64 (the table's tiles) and a staged one; every class under
+  // MYRIAD_FULL_COMPILE=1 (ptxas, CUDA 13, 2026-11-29: the float64 class 128 NN kernel, 64x64x16 w4x2, holds 128
+  // registers and spills 8 bytes in this form, 120 and none in the plain one; the others none).
+  const tuning = tuningFor('sm_90', 'gemm');
+  const sources = [];
+  for (const dtype of ['float64', 'float32'] as const) for (const [transA, transB] of [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']] as const) for (const bound of [8, 16, 24, 32, 48, 64]) {
+    sources.push(vbatchedGemmSource({ ...gemmClassParams({ dtype, transA, transB, beta: 1 }, bound, tuning), deviceCount: true }));
+  }
+  const picks = new Set(['gemm_vmma_dNN_c48_32x32x16_w2x2_s3_k8_dc', 'gemm_vmma_dTT_c64_64x32x16_w2x2_s2_k8_dc', 'gemm_vstaged_dNN_c24_m2_t3x2_dc']);
+  const results = await compileForSm90(compileSet(sources, (e) => picks.has(e)), 2);
+  assert.deepEqual(compileFailures(results, (r) => (r.spillStores > 0 ? `${r.spillStores} bytes of spill stores` : undefined)), []);
 });
