@@ -3,8 +3,8 @@
  * members as the class route's request, described by device arrays (`variableDevice`: int32 rows and
  * leading dimensions, int64 addresses; square members, so no cols), uploaded once here, outside the
  * timing, as the vendor's address arrays are built before its timing. The timed call is the API call
- * of the context over the device (`ctx[op](...)`: validation, the backend's checks, the classification
- * kernel, the class kernels, the tables' allocation and the wait before they are freed).
+ * of the context over the device (`ctx[op](...)`: validation, the backend's checks, the tables' zeroing
+ * in the device workspace, the classification kernel, the class kernels).
  */
 import type { Context } from '../api/context.js';
 import {

@@ -43,10 +43,10 @@ function hostSource(src: KernelSource): string {
 }
 
 /** Compiles `src` with the harness and runs it on `input`; the output's numbers. */
-function runHost(dir: string, src: KernelSource, gemm: boolean, input: string): number[] {
+function runHost(dir: string, src: KernelSource, gemm: boolean, input: string, live = false): number[] {
   writeFileSync(join(dir, 'kernel.cu'), hostSource(src));
   const exe = join(dir, 'h');
-  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(gemm ? ['-DGEMM'] : []), `-I${dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', exe]);
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(gemm ? ['-DGEMM'] : []), ...(live ? ['-DLIVE'] : []), `-I${dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', exe]);
   const r = spawnSync(exe, { input, maxBuffer: 1 << 28, timeout: 300_000 });
   assert.equal(r.status, 0, `${src.entry}: status ${r.status} ${r.signal ?? ''} ${r.stderr.toString()}`);
   return r.stdout.toString().trim().split('\n').map(Number);
@@ -84,9 +84,12 @@ interface GemmRun { dtype: DType; transA: Op; transB: Op; alpha: number; beta: n
 /**
  * Runs class kernel `p` on members of `shapes` (in launch order) laid out in one buffer with ragged
  * ld and gaps, then `zeroRows` all-zero table rows (the device form's rows past a class's members);
- * checks each member's C against the reference and every other element unchanged.
+ * checks each member's C against the reference and every other element unchanged. `loop`: the
+ * device-count form (p.deviceCount) over `slots` member slots (fewer than the members: the blocks
+ * loop), the count passed by address, and the rows past it rows of work on element 0 (outside every
+ * member's C), which the kernel must not read.
  */
-function checkGemmRun(dir: string, rng: Rng, r: GemmRun, zeroRows = 0): void {
+function checkGemmRun(dir: string, rng: Rng, r: GemmRun, zeroRows = 0, loop?: { slots: number }): void {
   const { dtype, transA, transB, alpha, beta, p } = r;
   const at = { next: 2 };
   const members = r.shapes.map(([m, n, k]) => ({
@@ -109,12 +112,13 @@ function checkGemmRun(dir: string, rng: Rng, r: GemmRun, zeroRows = 0): void {
   const src = vbatchedGemmSource(p);
   const count = members.length + zeroRows;
   const input = [
-    launchLine(count, vbatchedGemmLaunch(p, count), len), `${alpha} ${beta}`,
+    launchLine(count, vbatchedGemmLaunch(p, loop === undefined ? count : loop.slots), len), `${alpha} ${beta}`,
+    ...(loop === undefined ? [] : [String(members.length)]),
     ...members.map((q) => `${q.a.off} ${q.b.off} ${q.c.off} ${q.m} ${q.n} ${q.k} ${q.a.ld} ${q.b.ld} ${q.c.ld}`),
-    ...Array.from({ length: zeroRows }, () => '0 0 0 0 0 0 0 0 0'),
+    ...Array.from({ length: zeroRows }, () => (loop === undefined ? '0 0 0 0 0 0 0 0 0' : '0 0 0 1 1 1 1 1 1')),
     ...[...buf].map(String),
   ].join('\n');
-  const got = runHost(dir, src, true, `${input}\n`);
+  const got = runHost(dir, src, true, `${input}\n`, loop !== undefined);
   const eps = DTYPE_EPS[dtype];
   for (let e = 0; e < len; e++) if (inC[e] === 0) assert.ok(Object.is(got[e], buf[e]), `${src.entry}: element ${e} outside the members' C changed`);
   for (const q of members) {
@@ -139,7 +143,7 @@ for (const c of GEMM_CASES) {
     try {
       const alpha = -1.25;
       // The tiled class kernels (the tensor-core ones have no host model).
-      const tuning = { ...tuningFor('sm_90', 'gemm'), vbatchedMma: false };
+      const tuning = { ...tuningFor('sm_90', 'gemm'), vbatchedMma: false, vbatchedLarge: undefined };
       const plan = planVbatchedGemm({ dtype: c.dtype, transA: c.transA, transB: c.transB, alpha, beta: c.beta, shapes: c.shapes.map(([m, n, k]) => ({ m, n, k })) }, tuning);
       const launch = plan.launches.find((l) => l.bound === c.bound);
       assert.ok(launch !== undefined, `a launch of class ${c.bound}`);
@@ -179,6 +183,30 @@ for (const dtype of ['float64', 'float32'] as const) for (const [transA, transB]
         // Zero rows enough that one block has members and zero rows, and one has zero rows only.
         const perBlock = l.params.variant === 'vstaged' ? l.params.members : 1;
         checkGemmRun(dir, rng, { dtype, transA, transB, alpha, beta, p: l.params, shapes: [...l.members].map((i) => shapes[i]!) }, 2 * perBlock - 1);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+// The device-count form (gemm's device form): the staged classes and a tiled one on ragged members,
+// fewer member slots than members (every block takes several in turn), and rows of work past the
+// class's count that must never be read.
+for (const [dtype, transA, transB, beta] of [['float64', 'N', 'T', 0.75], ['float32', 'T', 'N', 0]] as const) {
+  test(`vbatched gemm device-count class kernels looping over ragged members (${dtype} ${transA}${transB} beta ${beta}) run on the host`, { skip, timeout: 900_000 }, () => {
+    const rng = new Rng(transA === 'N' ? 17 : 19);
+    const dir = mkdtempSync(join(tmpdir(), 'myriad-vbatch-'));
+    try {
+      const alpha = -0.875;
+      const shapes: [number, number, number][] = [...raggedShapes(rng), [40, 47, 48], [48, 1, 33], [33, 33, 0], [45, 45, 45]];
+      const tuning = { ...tuningFor('sm_90', 'gemm'), vbatchedMma: false, vbatchedLarge: undefined };
+      const plan = planVbatchedGemm({ dtype, transA, transB, alpha, beta, shapes: shapes.map(([m, n, k]) => ({ m, n, k })) }, tuning);
+      assert.deepEqual(plan.launches.map((l) => l.bound), [48, 32, 24, 16, 8]);
+      for (const l of plan.launches) {
+        const p = { ...l.params, deviceCount: true };
+        const perSlot = p.variant === 'vstaged' ? p.members : 1;
+        checkGemmRun(dir, rng, { dtype, transA, transB, alpha, beta, p, shapes: [...l.members].map((i) => shapes[i]!) }, 3, { slots: Math.max(1, Math.min(2 * perSlot, l.members.length - 1)) });
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

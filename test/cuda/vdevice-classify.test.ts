@@ -21,7 +21,8 @@ import { variable, type VariableBatch } from '../../src/core/batch.js';
 import type { Op } from '../../src/core/ops.js';
 import { memberFields } from '../../src/cuda/kernels/common/members.js';
 import { VBATCH_CLASSES, VBATCH_MAX, sizeClass } from '../../src/cuda/kernels/common/vbatch.js';
-import { LARGE_REGION, allocDeviceTables, deviceRegions } from '../../src/cuda/kernels/common/vdevice.js';
+import { LARGE_REGION, deviceRegions, inDeviceFrame, takeDeviceTables } from '../../src/cuda/kernels/common/vdevice.js';
+import { Workspace } from '../../src/cuda/runtime/workspace.js';
 import { FakeDevice } from '../helpers/fake-gpus.js';
 import { generateGemmClassify, gemmMemberSize, planVbatchedGemm } from '../../src/cuda/kernels/gemm/index.js';
 import { gemmMemberTables } from '../../src/cuda/kernels/gemm/launch-vbatched.js';
@@ -310,22 +311,37 @@ test('the classification kernels compile for sm_90 without spills', { skip: NVCC
 });
 
 
-test('reused tables: zero(r) clears regions below r and every counter, and leaves the regions above as they were', () => {
+test('reused tables: zero(r) clears regions below r and every counter, and leaves the regions above as they were; counted tables zero the counters only', () => {
   const dev = new FakeDevice(0, []);
   const regions = 4, count = 5, ps = 3, is = 2;
-  const t = allocDeviceTables(dev, regions, count, ps, is);
-  const p = (t.pointers as unknown as { host: BigInt64Array }).host, i = (t.ints as unknown as { host: Int32Array }).host;
-  assert.ok(p.every((x) => x === 0n) && i.every((x) => x === 0), 'made zeroed');
-  p.fill(7n);
-  i.fill(9);
-  t.zero(2);
-  const rowsP = count * ps, rowsI = count * is;
-  assert.ok(p.subarray(0, 2 * rowsP).every((x) => x === 0n), 'regions 0-1 pointers');
-  assert.ok(p.subarray(2 * rowsP).every((x) => x === 7n), 'regions 2-3 pointers kept');
-  assert.ok(i.subarray(0, 2 * rowsI).every((x) => x === 0), 'regions 0-1 ints');
-  assert.ok(i.subarray(2 * rowsI, regions * rowsI).every((x) => x === 9), 'regions 2-3 ints kept');
-  assert.deepEqual([...i.subarray(regions * rowsI)], [0, 0, 0, 0], 'every counter');
-  t.zero(regions + 3);
-  assert.ok(p.every((x) => x === 0n) && i.every((x) => x === 0), 'all of it, past the last region');
-  t.dispose();
+  const ws = Workspace.of(dev);
+  // The workspace's bytes from an earlier call: 0x55 in every byte.
+  inDeviceFrame(dev, (frame) => dev.fill(frame.take('int32', 4096, 'an earlier call'), 0x55));
+  inDeviceFrame(dev, (frame) => {
+    const t = takeDeviceTables(dev, frame, regions, count, ps, is, 'zeroed');
+    const p = (t.pointers as unknown as { host: BigInt64Array }).host, i = (t.ints as unknown as { host: Int32Array }).host;
+    assert.ok(p.every((x) => x === 0n) && i.every((x) => x === 0), 'taken zeroed');
+    assert.equal(t.counter(2), t.counters + 8n);
+    p.fill(7n);
+    i.fill(9);
+    t.zero(2);
+    const rowsP = count * ps, rowsI = count * is;
+    assert.ok(p.subarray(0, 2 * rowsP).every((x) => x === 0n), 'regions 0-1 pointers');
+    assert.ok(p.subarray(2 * rowsP).every((x) => x === 7n), 'regions 2-3 pointers kept');
+    assert.ok(i.subarray(0, 2 * rowsI).every((x) => x === 0), 'regions 0-1 ints');
+    assert.ok(i.subarray(2 * rowsI, regions * rowsI).every((x) => x === 9), 'regions 2-3 ints kept');
+    assert.deepEqual([...i.subarray(regions * rowsI)], [0, 0, 0, 0], 'every counter');
+    t.zero(regions + 3);
+    assert.ok(p.every((x) => x === 0n) && i.every((x) => x === 0), 'all of it, past the last region');
+  });
+  inDeviceFrame(dev, (frame) => {
+    const t = takeDeviceTables(dev, frame, regions, count, ps, is, 'counted');
+    const i = (t.ints as unknown as { host: Int32Array }).host;
+    assert.deepEqual([...i.subarray(regions * count * is)], [0, 0, 0, 0], 'the counters zeroed');
+    i.fill(3);
+    t.zeroCounters();
+    assert.ok(i.subarray(0, regions * count * is).every((x) => x === 3), 'the rows left as they were');
+    assert.deepEqual([...i.subarray(regions * count * is)], [0, 0, 0, 0], 'the counters zeroed again');
+  });
+  assert.equal(ws.buffers, 1, 'one workspace buffer');
 });

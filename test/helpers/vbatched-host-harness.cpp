@@ -4,7 +4,8 @@
 // declaration to use it and the register design's volatile ld move to a plain copy). Every member
 // lives in one buffer; the pointer table holds host addresses into it, the int table the member's
 // sizes as the launcher writes them (gemm: m n k ldA ldB ldC; potrf: n ld index; getrf: m n ld index).
-// stdin: count gx gy bx len, then (gemm) alpha beta and per member offA offB offC m n k ldA ldB ldC,
+// stdin: count gx gy bx len, then (gemm) alpha beta (with -DLIVE, the device-count form: the class's
+// count, passed by address) and per member offA offB offC m n k ldA ldB ldC,
 // (potrf) per member off n ld index, (getrf) pivotStride and per member off m n ld index; then len
 // elements. stdout: the buffer, then (potrf, getrf) count infos, then (getrf) count * pivotStride
 // pivots (those no kernel writes come back as -7).
@@ -47,6 +48,11 @@ int main() {
 #ifdef GEMM
   double alpha, beta;
   if (scanf("%lf %lf", &alpha, &beta) != 2) return 2;
+#ifdef LIVE
+  // The device-count form: the class's count (the rows past it must not be read).
+  int live;
+  if (scanf("%d", &live) != 1) return 2;
+#endif
   std::vector<long long> off(3 * count);
   std::vector<int> dims(6 * count);
   for (long long q = 0; q < count; ++q) {
@@ -76,7 +82,9 @@ int main() {
     memset(g_smem, 0xff, sizeof(g_smem));
     launch_block(x, y, bx, [&] {
       blockIdx.z = 0;
-#if defined(GEMM)
+#if defined(GEMM) && defined(LIVE)
+      ENTRY(ptrs.data(), dims.data(), (int)count, (real)alpha, (real)beta, &live);
+#elif defined(GEMM)
       ENTRY(ptrs.data(), dims.data(), (int)count, (real)alpha, (real)beta);
 #elif defined(GETRF)
       ENTRY(ptrs.data(), dims.data(), ipiv.data(), (int)pivotStride, info.data(), (int)count);

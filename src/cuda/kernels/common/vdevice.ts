@@ -9,10 +9,14 @@
  * The host knows only the count and the maxima, so:
  * - every region has room for `count` rows (any class may take every member), and the regions are
  *   those of the classes up to the class of the largest size the maxima allow;
- * - the tables are zeroed first, and a class launch covers its whole region: a row past the
- *   class's device-side count is all zeros, a member with nothing to do (gemm: m = n = 0; potrf:
- *   n = 0, getrf: m = n = 0, batch index 0, which the launchers point at a sink), so its blocks
- *   leave at once;
+ * - the tables are views of the device's workspace (no allocation and no wait per call: a call
+ *   is the zeroing, the classification kernel and the class kernels, nothing read back);
+ * - gemm's class kernels read their class's count from its counter and loop over the members on
+ *   a grid the GPU holds at once (gemm/params.ts VbatchedCounting), so only the counters are
+ *   zeroed; the other families' class kernels launch over the whole region and the tables are
+ *   zeroed first: a row past the class's device-side count is all zeros, a member with nothing to
+ *   do (potrf: n = 0, getrf: m = n = 0, batch index 0, which the launchers point at a sink), so
+ *   its blocks leave at once;
  * - members larger than VBATCH_MAX (possible where the maxima exceed it) go to one more region,
  *   the large class, whose bound is the largest size rounded up to LARGE_STEP (gemm's tiled class
  *   kernel, potrf's panel class kernel and getrf's blocked class take any bound; the host path sends these members to the
@@ -24,6 +28,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { DeviceStorage } from '../../../core/storage.js';
 import type { DeviceVariableBatch } from '../../../core/device-batch.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg, type KernelSource } from '../../runtime/types.js';
+import { Workspace, type WorkspaceFrame } from '../../runtime/workspace.js';
 import { VBATCH_CLASSES, VBATCH_MAX, sizeClass } from './vbatch.js';
 
 /** The large class's bound is the largest size rounded up to a multiple of this (a kernel per step, not per size). */
@@ -92,54 +97,72 @@ ${body}}
   return { name: `${entry}.cu`, source, entry };
 }
 
-/** The tables of one call: regions of `count` rows each, zeroed, and the classes' counters after the ints. */
+/**
+ * The tables of one call: regions of `count` rows each and the classes' counters after the ints,
+ * views of the device's workspace (runtime/workspace.ts), valid until the caller's frame ends.
+ */
 export interface DeviceTables {
   readonly pointers: DeviceArray;
   readonly ints: DeviceArray;
   /** Address of the per-region counters (int32, one per region). */
   readonly counters: bigint;
+  /** Address of region r's counter. */
+  counter(region: number): bigint;
   /** Addresses of region r's first rows. */
   at(region: number): { readonly pointers: bigint; readonly ints: bigint };
   /**
-   * Zeroes regions [0, regions) and every counter, for tables reused by a later step whose
-   * classes are those regions (the regions above keep their rows: that step does not launch them).
+   * Zeroes the rows of regions [0, regions) and every counter: for class kernels that launch over
+   * whole regions (a row past the class's members must read zero), and tables reused by a later
+   * step whose classes are those regions (the regions above keep their rows: that step does not
+   * launch them).
    */
   zero(regions: number): void;
-  dispose(): void;
+  /** Zeroes the counters only: for class kernels that read their class's count (gemm's device-count kernels). */
+  zeroCounters(): void;
 }
 
-/** Allocates and zeroes the tables (the counters, and the rows no member fills, must read 0). */
-export function allocDeviceTables(dev: GpuDevice, regions: number, count: number, pointerStride: number, intStride: number): DeviceTables {
-  const rows = regions * count;
-  const p = dev.alloc('int64', Math.max(1, rows * pointerStride));
-  let i: DeviceArray;
-  try {
-    i = dev.alloc('int32', rows * intStride + regions);
-  } catch (e) {
-    p.dispose();
-    throw e;
-  }
-  dev.fill(p, 0);
-  dev.fill(i, 0);
-  return {
+/**
+ * Takes a call's tables from `frame` (the device workspace: no allocation once the workspace has
+ * grown to the call's size, and nothing waits: the frame ends once the work is enqueued, and the
+ * next call's kernels run after this one's on the stream) and zeroes them, whole where `rows` is
+ * 'zeroed' (class kernels that launch over whole regions), the counters only where it is 'counted'.
+ */
+export function takeDeviceTables(
+  dev: GpuDevice, frame: WorkspaceFrame, regions: number, count: number, pointerStride: number, intStride: number, rows: 'zeroed' | 'counted',
+): DeviceTables {
+  const rowCount = regions * count;
+  const p = frame.take('int64', Math.max(1, rowCount * pointerStride), 'the device form\'s member pointers');
+  const i = frame.take('int32', rowCount * intStride + regions, 'the device form\'s member sizes and class counters');
+  const countersAt = rowCount * intStride;
+  const t: DeviceTables = {
     pointers: p, ints: i,
-    counters: i.ptr + BigInt(rows * intStride * 4),
+    counters: i.ptr + BigInt(countersAt * 4),
+    counter: (r) => i.ptr + BigInt((countersAt + r) * 4),
     at: (r) => ({ pointers: p.ptr + BigInt(r * count * pointerStride * 8), ints: i.ptr + BigInt(r * count * intStride * 4) }),
     zero: (upTo) => {
       const used = Math.min(Math.max(0, upTo), regions) * count;
       if (used * pointerStride > 0) dev.fill(dev.view(p, 0, used * pointerStride), 0);
       if (used * intStride > 0) dev.fill(dev.view(i, 0, used * intStride), 0);
-      dev.fill(dev.view(i, rows * intStride, regions), 0);
+      dev.fill(dev.view(i, countersAt, regions), 0);
     },
-    dispose: () => { p.dispose(); i.dispose(); },
+    zeroCounters: () => dev.fill(dev.view(i, countersAt, regions), 0),
   };
+  if (rows === 'zeroed') t.zero(regions);
+  else t.zeroCounters();
+  return t;
 }
 
-/** Waits for the launches that read the tables, then frees them (scratch too). */
-export function releaseDeviceTables(dev: GpuDevice, t: DeviceTables, ...scratch: DeviceArray[]): void {
-  dev.synchronize();
-  t.dispose();
-  for (const s of scratch) s.dispose();
+/**
+ * Runs `body` in a frame of the device's workspace (its tables and scratch), ending the frame once
+ * `body` has enqueued its work (thrown or not): no wait, no allocation in steady state.
+ */
+export function inDeviceFrame<T>(dev: GpuDevice, body: (frame: WorkspaceFrame) => T): T {
+  const frame = Workspace.of(dev).frame();
+  try {
+    return body(frame);
+  } finally {
+    frame.end();
+  }
 }
 
 /** A checked storage of the request as this device's array (the backend checked that it is). */

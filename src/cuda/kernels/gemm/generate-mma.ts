@@ -451,7 +451,7 @@ ${issueCopies('B', copyB)}
     for (int nt = 0; nt < NT; ++nt) acc[mt][nt][0] = acc[mt][nt][1] = 0;
 
 ${mainLoop}
-${epilogue}
+${epilogue}${frame.close ?? ''}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

@@ -290,7 +290,7 @@ ${stashCode(fetchB)}
         }
       }
     }
-  }
+  }${frame.close ?? ''}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

@@ -1,16 +1,20 @@
 /**
- * gemm on variable batches whose sizes and addresses are on the device (common/vdevice.ts): zeroed
- * tables, the classification kernel, then each class kernel of the host-sized path
- * (generate-vbatched.ts, unchanged) over its region, largest class first. Nothing is read back.
+ * gemm on variable batches whose sizes and addresses are on the device (common/vdevice.ts): tables
+ * from the device workspace with their counters zeroed, the classification kernel, then each
+ * class's kernel (generate-vbatched.ts, the host-sized path's tile, in its device-count form) over
+ * its region, largest class first. Per call: one memset, one classification launch, one launch a
+ * class; no allocation in steady state, no wait, nothing read back.
  */
 import type { DeviceVariableGemmRequest } from '../../../core/device-batch.js';
 import { tuningFor, type GemmTuning } from '../../model/tuning/index.js';
-import { arg, type GpuDevice } from '../../runtime/types.js';
+import { blocksPerSM } from '../../model/occupancy.js';
+import { arg, type GpuDevice, type Kernel } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
-import { allocDeviceTables, batchArgs, deviceRegions, launchPerMember, onDevice, releaseDeviceTables, type DeviceRegion, type DeviceTables } from '../common/vdevice.js';
-import { GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS } from './generate-vbatched.js';
+import { batchArgs, deviceRegions, inDeviceFrame, launchPerMember, onDevice, takeDeviceTables, type DeviceRegion, type DeviceTables } from '../common/vdevice.js';
+import { GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, classTiles } from './generate-vbatched.js';
 import { generateGemmClassify, type GemmClassifyParams } from './generate-vdevice.js';
 import { vbatchedGemmLaunch, vbatchedGemmSource, type VbatchedGemmScalars } from './launch-vbatched.js';
+import type { VbatchedGemmParams } from './params.js';
 import { gemmClassParams } from './plan-vbatched.js';
 
 /**
@@ -29,16 +33,38 @@ export interface GemmDeviceOptions {
 }
 
 /**
+ * Grids of the device-count class kernels: blocks enough for this many times what the GPU holds
+ * at once (the kernel as compiled: registers, shared memory), at most the blocks of one per row.
+ * More than one wave lets blocks that drew short members start others' work as they finish.
+ */
+export const DEVICE_CLASS_WAVES = 2;
+
+/** Member slots of a device-count class launch (params.ts VbatchedCounting) over a region of `count` rows. */
+export function deviceClassSlots(dev: GpuDevice, p: VbatchedGemmParams, kernel: Pick<Kernel, 'registers' | 'staticSharedBytes'>, count: number, waves = DEVICE_CLASS_WAVES): number {
+  const plain = vbatchedGemmLaunch(p, 1);
+  const threads = plain.block[0] * plain.block[1] * plain.block[2];
+  const perSM = blocksPerSM(dev.info, { threads, registersPerThread: kernel.registers, sharedBytes: kernel.staticSharedBytes + (plain.sharedBytes ?? 0) });
+  const blocks = Math.max(1, perSM) * dev.info.smCount * waves;
+  // Members a block takes at once: the staged and team designs several, the tiled ones one per tile row of the grid.
+  const perBlock = p.variant === 'vstaged' ? p.members : p.variant === 'vsmall' ? p.tbc : 1 / classTiles(p);
+  return Math.max(1, Math.min(count, Math.floor(blocks * perBlock)));
+}
+
+/**
  * The class kernels over the regions of device-filled tables (`count` rows a region), largest
- * class first: each over its whole region, rows past the class's members zero (m = n = 0), whose
- * blocks leave at once. gemm's device form, and trsm's updates on device sizes, run their GEMMs here.
+ * class first: each its device-count kernel, which reads its class's counter and takes the
+ * members in turn on a grid of deviceClassSlots. gemm's device form, and trsm's updates on device
+ * sizes, run their GEMMs here (tables whose counters the classification filled; rows past them are
+ * never read).
  */
 export function launchGemmRegions(dev: GpuDevice, s: VbatchedGemmScalars, launches: readonly DeviceRegion[], tables: DeviceTables, count: number, tuning: GemmTuning): void {
   for (const { region, bound } of launches) {
-    const p = gemmClassParams({ dtype: s.dtype, transA: s.transA, transB: s.transB, beta: s.beta }, bound, tuning);
+    const p: VbatchedGemmParams = { ...gemmClassParams({ dtype: s.dtype, transA: s.transA, transB: s.transB, beta: s.beta }, bound, tuning), deviceCount: true };
     const kernel = kernelFor(dev, `gemm-${p.variant}`, p, () => vbatchedGemmSource(p));
     const at = tables.at(region);
-    kernel.launch(vbatchedGemmLaunch(p, count), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(count), arg.real(s.dtype, s.alpha), arg.real(s.dtype, s.beta)]);
+    kernel.launch(vbatchedGemmLaunch(p, deviceClassSlots(dev, p, kernel, count, tuning.vdeviceWaves)), [
+      arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(count), arg.real(s.dtype, s.alpha), arg.real(s.dtype, s.beta), arg.ptr(tables.counter(region)),
+    ]);
   }
 }
 
@@ -48,8 +74,8 @@ export function gemmDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableGemmRequ
   const dtype = r.c.dtype;
   const { launches, regions } = deviceRegions(gemmDeviceMaxSize(r));
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'gemm');
-  const tables = allocDeviceTables(dev, regions, count, GEMM_VBATCH_POINTERS, GEMM_VBATCH_INTS);
-  try {
+  inDeviceFrame(dev, (frame) => {
+    const tables = takeDeviceTables(dev, frame, regions, count, GEMM_VBATCH_POINTERS, GEMM_VBATCH_INTS, 'counted');
     const cp: GemmClassifyParams = { transA: r.transA, transB: r.transB };
     const classify = kernelFor(dev, 'gemm-vclassify', cp, () => generateGemmClassify(cp));
     launchPerMember(classify, count, [
@@ -58,7 +84,5 @@ export function gemmDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableGemmRequ
       arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(onDevice(r.info)),
     ]);
     launchGemmRegions(dev, { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta }, launches, tables, count, tuning);
-  } finally {
-    releaseDeviceTables(dev, tables);
-  }
+  });
 }

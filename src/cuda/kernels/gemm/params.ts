@@ -106,7 +106,18 @@ export interface GemmKernelShape {
  * class's tiles, the tiles outside a member's C leaving at once; `vmma` the same with the FP64
  * tensor-core kernel (generate-mma.ts).
  */
-export interface VsmallGemmParams {
+/**
+ * How a class kernel learns its members. Absent or false (the host-table form): `count` members, a
+ * block (or a tile's block) each. true (the device form, launch-vdevice.ts): the class's member
+ * count is read from device memory (the classification's counter, `live`, a parameter after beta;
+ * at most `count`, the region's rows) and the blocks take the members in turn over a grid the GPU
+ * holds at once, so no block is launched for the rows of a region past its class's members.
+ */
+export interface VbatchedCounting {
+  readonly deviceCount?: boolean;
+}
+
+export interface VsmallGemmParams extends VbatchedCounting {
   readonly variant: 'vsmall';
   readonly dtype: DType;
   readonly transA: Op;
@@ -123,7 +134,7 @@ export interface VsmallGemmParams {
  * class bound, so the inner product is a fully unrolled loop of `bound` steps with no masks; each
  * thread a `tm` x `tn` tile of the member's C (rows i, i + bound / tm, ...; columns likewise).
  */
-export interface VstagedGemmParams {
+export interface VstagedGemmParams extends VbatchedCounting {
   readonly variant: 'vstaged';
   readonly dtype: DType;
   readonly transA: Op;
@@ -137,7 +148,7 @@ export interface VstagedGemmParams {
   readonly tn: number;
 }
 
-export interface VtiledGemmParams extends TiledConfig {
+export interface VtiledGemmParams extends TiledConfig, VbatchedCounting {
   readonly variant: 'vtiled';
   readonly dtype: DType;
   readonly transA: Op;
@@ -147,7 +158,7 @@ export interface VtiledGemmParams extends TiledConfig {
 }
 
 /** A float64 class on the tensor cores: the mma kernel (generate-mma.ts) over the class's tiles. */
-export interface VmmaGemmParams extends MmaConfig {
+export interface VmmaGemmParams extends MmaConfig, VbatchedCounting {
   readonly variant: 'vmma';
   readonly dtype: DType;
   readonly transA: Op;

@@ -3,12 +3,14 @@
  * alpha = 0); members with nothing to do (m = 0, n = 0, or k = 0 with beta = 1) are left out; the
  * rest go to the classes of common/vbatch.ts: classes up to 32 the `vstaged` kernel, larger ones
  * the tensor-core kernel (float64, where the card's table sets `vbatchedMma`) or else the tiled
- * kernel, with the tuning table's block sizes for the class bound (the uniform planner's
- * bands, keyed by the bound instead of the size; float32 at most the band of 96, see below). Members beyond VBATCH_MAX: the per-size path.
+ * kernel, with the tuning table's tile for the class (`vbatchedLarge`) or else its block sizes for
+ * the class bound (the uniform planner's bands, keyed by the bound instead of the size; float32 at
+ * most the band of 96, see below). Members beyond VBATCH_MAX: the per-size path.
  */
 import type { DType } from '../../../core/dtype.js';
 import { byPrecision } from '../../../core/dtype-table.js';
 import type { Op } from '../../../core/ops.js';
+import { MyriadError } from '../../../core/errors.js';
 import type { GemmTuning } from '../../model/tuning/index.js';
 import { planClasses, type ClassPlan, type SizeClass } from '../common/vbatch.js';
 import { MMA_DTYPE } from './generate-mma.js';
@@ -108,8 +110,8 @@ function gemmClassLaunches(p: Omit<VbatchedGemmProblem, 'shapes'>, { classes, or
 
 /**
  * The kernel of the class of `bound`: the staged design for the classes up to 32 (or the team
- * design where the tuning table asks for it), else the tensor-core or tiled design with the
- * table's band for the bound. Any bound above 32 has one (the classes of
+ * design where the tuning table asks for it), else the table's `vbatchedLarge` shape for the class
+ * where it has one, or the tensor-core or tiled design with the table's band for the bound. Any bound above 32 has one (the classes of
  * common/vbatch.ts, and the device-sized batches' class of their largest members).
  */
 export function gemmClassParams(p: Pick<VbatchedGemmProblem, 'dtype' | 'transA' | 'transB' | 'beta'>, bound: number, tuning: GemmTuning): VbatchedGemmParams {
@@ -120,6 +122,16 @@ export function gemmClassParams(p: Pick<VbatchedGemmProblem, 'dtype' | 'transA' 
     const staged = shape ?? VSTAGED_SHAPE[bound];
     if (staged === undefined) throw new Error(`no staged gemm shape for class bound ${bound}`);
     return { variant: 'vstaged', ...common, bound, members: staged.members, tm: staged.tm, tn: staged.tn };
+  }
+  const large = tuning.vbatchedLarge?.[p.dtype]?.[bound];
+  if (large !== undefined) {
+    if (large.design === 'tiled') {
+      const { design: _design, ...config } = large;
+      return { variant: 'vtiled', ...common, bound, ...config };
+    }
+    if (p.dtype !== MMA_DTYPE) throw new MyriadError('INVALID_ARGUMENT', `a tuning table's vbatchedLarge asks the tensor-core design for ${p.dtype} (class ${bound}): it runs ${MMA_DTYPE} only`, 'tuning.vbatchedLarge');
+    const { design: _design, ...config } = large;
+    return { variant: 'vmma', ...common, bound, ...config };
   }
   if (p.dtype === MMA_DTYPE && tuning.vbatchedMma === true) {
     const { tileGroup: _tileGroup, ...config } = mmaConfigFor(p.transA, p.transB, vmmaBandKey(bound, tuning), tuning);

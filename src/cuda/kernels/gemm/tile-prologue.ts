@@ -68,4 +68,6 @@ export interface KernelFrame {
   readonly parameters: string;
   readonly unused: string;
   readonly prologue: string;
+  /** Text after the body, before the kernel's closing brace (a class kernel's member loop ends there); absent: none. */
+  readonly close?: string;
 }

@@ -1,6 +1,6 @@
 /**
  * getrf on a variable batch whose sizes and addresses are on the device (common/vdevice.ts):
- * zeroed tables, the classification kernel, then each class of the host-sized path (unchanged
+ * zeroed tables from the device workspace, the classification kernel, then each class of the host-sized path (unchanged
  * kernels) over its region, largest class first: the warp and register classes one launch, the
  * blocked classes a panel and an update launch per panel, sized for the class's largest member the
  * maxima allow (a member whose panels are done leaves at once, as on the host-sized path). Nothing
@@ -17,10 +17,10 @@ import type { DeviceVariableGetrfRequest } from '../../../core/device-batch.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { DeviceStorage } from '../../../core/storage.js';
 import { tuningFor, type GetrfTuning } from '../../model/tuning/index.js';
-import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { arg, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { sharedLimit } from '../common/operands.js';
-import { allocDeviceTables, deviceRegions, launchFactorClassify, onDevice, releaseDeviceTables } from '../common/vdevice.js';
+import { deviceRegions, inDeviceFrame, launchFactorClassify, onDevice, takeDeviceTables } from '../common/vdevice.js';
 import { driverSection } from '../common/driver-section.js';
 import { getrfPanelVbatchedSource, getrfUpdateVbatchedSource } from './generate-panel.js';
 import { GETRF_VBATCH_INTS } from './generate-vbatched.js';
@@ -48,10 +48,9 @@ export function getrfDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableGetrfRe
     if (c === undefined) throw new MyriadError('UNSUPPORTED', `members up to ${bound} rows need an LU panel that fits no block's shared memory on this device (${limit} bytes)`, 'a.maxRows');
     return c;
   });
-  const tables = allocDeviceTables(dev, regions, count, 1, GETRF_VBATCH_INTS);
-  let work: DeviceArray | undefined;
-  try {
-    work = dev.alloc('int32', count + 1);
+  inDeviceFrame(dev, (frame) => {
+    const tables = takeDeviceTables(dev, frame, regions, count, 1, GETRF_VBATCH_INTS, 'zeroed');
+    const work = frame.take('int32', count + 1, 'the device form\'s info scratch');
     const classify = kernelFor(dev, 'getrf-vclassify', CLASSIFY_KEY, generateGetrfClassify);
     launchFactorClassify(classify, a, tables, work);
     const ipiv = BigInt.asIntN(64, onDevice(r.ipiv as DeviceStorage).ptr - BigInt(r.pivotStride * 4));
@@ -66,18 +65,15 @@ export function getrfDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableGetrfRe
         const largest = { rows: Math.min(bound, a.maxRows), cols: Math.min(bound, a.maxCols) };
         driverSection(dev, () => {
           for (const st of vbatchedGetrfPanelSteps(c.params, [largest])) {
-            panel.launch({ ...st.panel, grid: [count, 1, 1] }, [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.ptr(work!), arg.i32(count), arg.i32(st.i0)]);
+            panel.launch({ ...st.panel, grid: [count, 1, 1] }, [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.ptr(work), arg.i32(count), arg.i32(st.i0)]);
             if (st.update !== null) update.launch({ ...st.update, grid: [count, st.update.grid[1], 1] }, [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.i32(count), arg.i32(st.i0)]);
           }
         });
         return;
       }
       const kernel = kernelFor(dev, `getrf-${c.variant}`, c.params, () => vbatchedGetrfSource(c));
-      kernel.launch(vbatchedGetrfLaunch(c, count), [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.ptr(work!), arg.i32(count)]);
+      kernel.launch(vbatchedGetrfLaunch(c, count), [...member, arg.ptr(ipiv), arg.i32(r.pivotStride), arg.ptr(work), arg.i32(count)]);
     });
     dev.copy(work, 1, onDevice(r.info as DeviceStorage), 0, count);
-  } finally {
-    if (work === undefined) releaseDeviceTables(dev, tables);
-    else releaseDeviceTables(dev, tables, work);
-  }
+  });
 }

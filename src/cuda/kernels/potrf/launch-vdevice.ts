@@ -1,6 +1,6 @@
 /**
  * potrf on a variable batch whose sizes and addresses are on the device (common/vdevice.ts):
- * zeroed tables, the classification kernel, then each class kernel of the host-sized path
+ * zeroed tables from the device workspace, the classification kernel, then each class kernel of the host-sized path
  * (unchanged) over its region, largest class first; info through a scratch of count + 1 entries
  * (entry 0 the sink of the zero rows past a class's members), copied to info at the end. Nothing
  * is read back.
@@ -14,7 +14,7 @@ import { tuningFor, type PotrfTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { sharedLimit } from '../common/operands.js';
-import { allocDeviceTables, deviceRegions, launchFactorClassify, onDevice, releaseDeviceTables, type DeviceRegion, type DeviceTables } from '../common/vdevice.js';
+import { deviceRegions, inDeviceFrame, launchFactorClassify, onDevice, takeDeviceTables, type DeviceRegion, type DeviceTables } from '../common/vdevice.js';
 import { POTRF_VBATCH_INTS } from './generate-vbatched.js';
 import { generatePotrfClassify } from './generate-vdevice.js';
 import { vbatchedPotrfLaunch, vbatchedPotrfSource } from './launch-vbatched.js';
@@ -56,18 +56,14 @@ export function potrfDeviceVariableCuda(dev: GpuDevice, r: DeviceVariablePotrfRe
   if (count === 0) return;
   const { launches, regions } = deviceRegions(Math.min(r.a.maxRows, r.a.maxCols));
   const designs = potrfDeviceDesigns(dev, r.a.dtype, r.uplo, launches, opts.tuning ?? tuningFor(dev.info.arch, 'potrf'));
-  const tables = allocDeviceTables(dev, regions, count, 1, POTRF_VBATCH_INTS);
-  let work: DeviceArray | undefined;
-  try {
-    work = dev.alloc('int32', count + 1);
+  inDeviceFrame(dev, (frame) => {
+    const tables = takeDeviceTables(dev, frame, regions, count, 1, POTRF_VBATCH_INTS, 'zeroed');
+    const work = frame.take('int32', count + 1, 'the device form\'s info scratch');
     const classify = kernelFor(dev, 'potrf-vclassify', CLASSIFY_KEY, generatePotrfClassify);
     launchFactorClassify(classify, r.a, tables, work);
     launchPotrfRegions(dev, designs, launches, tables, work, count);
     dev.copy(work, 1, onDevice(r.info as DeviceStorage), 0, count);
-  } finally {
-    if (work === undefined) releaseDeviceTables(dev, tables);
-    else releaseDeviceTables(dev, tables, work);
-  }
+  });
 }
 
 /** The classification kernel has no parameters: one memo key object. */

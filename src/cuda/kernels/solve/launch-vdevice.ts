@@ -14,11 +14,11 @@ import type { Uplo } from '../../../core/enums.js';
 import type { Op } from '../../../core/ops.js';
 import type { DeviceStorage } from '../../../core/storage.js';
 import { tuningFor, type GemmTuning, type PotrfTuning, type TrsmTuning } from '../../model/tuning/index.js';
-import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { arg, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
-import { allocDeviceTables, batchArgs, deviceRegions, launchPerMember, onDevice, releaseDeviceTables, type DeviceTables } from '../common/vdevice.js';
+import { batchArgs, deviceRegions, inDeviceFrame, launchPerMember, onDevice, takeDeviceTables, type DeviceTables } from '../common/vdevice.js';
 import { POTRF_VBATCH_INTS, launchPotrfRegions, potrfDeviceDesigns } from '../potrf/index.js';
-import { releaseTrsmDevice, trsmDeviceClassify, trsmDeviceSolve, type TrsmDeviceMembers } from '../trsm/index.js';
+import { trsmDeviceClassify, trsmDeviceSolve, type TrsmDeviceMembers } from '../trsm/index.js';
 import { generateSolveCheck } from './generate-vdevice.js';
 
 export interface SolveDeviceOptions {
@@ -43,13 +43,10 @@ export function potrsDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableSolveRe
   const info = onDevice(r.info as DeviceStorage);
   const check = kernelFor(dev, 'solve-vcheck', CHECK_KEY, generateSolveCheck);
   launchPerMember(check, count, [...batchArgs(r.a), ...batchArgs(r.b), arg.i32(count), arg.i64(count), arg.ptr(0n), arg.ptr(0n), arg.ptr(0n), arg.ptr(info)]);
-  const members = trsmDeviceClassify(dev, 'left', r.a, r.b, 0n, info.ptr);
-  const gemm: { tables?: DeviceTables } = {};
-  try {
-    choleskySolves(dev, members, r.uplo, gemm, opts);
-  } finally {
-    releaseTrsmDevice(dev, members, gemm);
-  }
+  inDeviceFrame(dev, (frame) => {
+    const members = trsmDeviceClassify(dev, frame, 'left', r.a, r.b, 0n, info.ptr);
+    choleskySolves(dev, members, r.uplo, {}, opts);
+  });
 }
 
 /** Cholesky factorisation and solve; B is left unchanged where info != 0 (LAPACK's posv). */
@@ -59,12 +56,9 @@ export function posvDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableSolveReq
   const { a, b } = r;
   const { launches, regions } = deviceRegions(Math.min(a.maxRows, a.maxCols, b.maxRows));
   const designs = potrfDeviceDesigns(dev, a.dtype, r.uplo, launches, opts.potrfTuning ?? tuningFor(dev.info.arch, 'potrf'));
-  const tables = allocDeviceTables(dev, regions, count, 1, POTRF_VBATCH_INTS);
-  let work: DeviceArray | undefined;
-  let members: TrsmDeviceMembers | undefined;
-  const gemm: { tables?: DeviceTables } = {};
-  try {
-    work = dev.alloc('int32', count + 1);
+  inDeviceFrame(dev, (frame) => {
+    const tables = takeDeviceTables(dev, frame, regions, count, 1, POTRF_VBATCH_INTS, 'zeroed');
+    const work = frame.take('int32', count + 1, 'the device form\'s info scratch');
     // Codes and potrf rows; the class kernels write info at each row's batch index i + 1.
     const codes = work.ptr + 4n;
     const check = kernelFor(dev, 'solve-vcheck', CHECK_KEY, generateSolveCheck);
@@ -72,12 +66,8 @@ export function posvDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableSolveReq
       ...batchArgs(a), ...batchArgs(b), arg.i32(count), arg.i64(count), arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(codes),
     ]);
     launchPotrfRegions(dev, designs, launches, tables, work, count);
-    members = trsmDeviceClassify(dev, 'left', a, b, 0n, codes);
-    choleskySolves(dev, members, r.uplo, gemm, opts);
+    const members = trsmDeviceClassify(dev, frame, 'left', a, b, 0n, codes);
+    choleskySolves(dev, members, r.uplo, {}, opts);
     dev.copy(work, 1, onDevice(r.info as DeviceStorage), 0, count);
-  } finally {
-    if (members !== undefined) releaseTrsmDevice(dev, members, gemm);
-    if (work === undefined) releaseDeviceTables(dev, tables);
-    else releaseDeviceTables(dev, tables, work);
-  }
+  });
 }

@@ -17,5 +17,5 @@ export type { TrsmVbatchedLeafParams } from './params.js';
 export { trsmVbatchedLeafSource, TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS } from './generate-vbatched.js';
 export { planVbatchedTrsm, classifyTrsm, type TrsmClassing, cutSpan, memberUpdate, viewBlock, type VbatchedTrsmLaunch, type VbatchedTrsmPlan, type VbatchedTrsmProblem } from './plan-vbatched.js';
 export { trsmVbatchedCuda, trsmVbatchedMembers, trsmVbatchedSolve, trsmMemberTables, type TrsmVbatchedMembers, trsmVbatchedCovers, vbatchedTrsmLaunch, type TrsmVbatchedOptions } from './launch-vbatched.js';
-export { releaseTrsmDevice, trsmDeviceClassify, trsmDeviceSolve, trsmDeviceVariableCuda, type TrsmDeviceMembers, type TrsmDeviceOptions } from './launch-vdevice.js';
+export { trsmDeviceClassify, trsmDeviceSolve, trsmDeviceVariableCuda, type TrsmDeviceMembers, type TrsmDeviceOptions } from './launch-vdevice.js';
 export { generateTrsmClassify, generateTrsmUpdateRows, generateTrsmZeroDevice, type TrsmClassifyParams, type TrsmUpdateRowsParams, type TrsmZeroDeviceParams } from './generate-vdevice.js';

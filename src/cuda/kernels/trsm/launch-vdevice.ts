@@ -1,10 +1,10 @@
 /**
  * trsm on variable batches whose sizes and addresses are on the device (common/vdevice.ts): zeroed
- * tables, the classification kernel (generate-vdevice.ts), then per region, largest class first,
+ * tables from the device workspace, the classification kernel (generate-vdevice.ts), then per region, largest class first,
  * the host-sized path's recursion over the class bound (plan-vbatched.ts's steps: recursionSteps with
  * the table's leafMax and split alignment): a leaf is one launch of the class leaf of
  * generate-vbatched.ts (unchanged) over the whole region, an update one launch that cuts every row's
- * blocks into zeroed GEMM tables and then gemm's class kernels over their regions (gemm's
+ * blocks into GEMM tables (counters zeroed) and then gemm's class kernels over their regions (gemm's
  * launchGemmRegions): the host path's leaves and GEMM members, so its results bit for bit where the
  * host path runs the same classes (triangles up to 512, GEMM sizes up to 512). Nothing is read back.
  *
@@ -23,12 +23,13 @@ import type { DeviceVariableBatch, DeviceVariableTrsmRequest } from '../../../co
 import type { DType } from '../../../core/dtype.js';
 import type { Side } from '../../../core/enums.js';
 import { tuningFor, type GemmTuning, type TrsmTuning } from '../../model/tuning/index.js';
-import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { arg, type GpuDevice } from '../../runtime/types.js';
+import type { WorkspaceFrame } from '../../runtime/workspace.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import {
-  allocDeviceTables, batchArgs, deviceRegions, launchPerMember, onDevice, releaseDeviceTables, type DeviceRegion, type DeviceTables,
+  batchArgs, deviceRegions, inDeviceFrame, launchPerMember, onDevice, takeDeviceTables, type DeviceRegion, type DeviceTables,
 } from '../common/vdevice.js';
 import { driverSection } from '../common/driver-section.js';
 import { GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, launchGemmRegions } from '../gemm/index.js';
@@ -52,6 +53,8 @@ export interface TrsmDeviceMembers {
   readonly dtype: DType;
   readonly count: number;
   readonly tables: DeviceTables;
+  /** The workspace frame the tables are views of (the updates' GEMM tables come from it too). */
+  readonly frame: WorkspaceFrame;
   readonly launches: readonly DeviceRegion[];
   /** B's largest other dimension the maxima allow (the leaves' walk over vectors). */
   readonly nvecMax: number;
@@ -64,33 +67,29 @@ function trsmDeviceBounds(side: Side, a: DeviceVariableBatch, b: DeviceVariableB
 }
 
 /**
- * Zeroed tables and the classification of `a` (triangles) and `b` on `side`: codes to `info`
- * (an address; 0: not written), members with skip[i] != 0 left out (`skip` an address; 0: none).
+ * Zeroed tables from `frame` (the caller's workspace frame, the innermost open one until the
+ * solves are enqueued) and the classification of `a` (triangles) and `b` on `side`: codes to
+ * `info` (an address; 0: not written), members with skip[i] != 0 left out (`skip` an address; 0: none).
  */
-export function trsmDeviceClassify(dev: GpuDevice, side: Side, a: DeviceVariableBatch, b: DeviceVariableBatch, info: bigint, skip: bigint): TrsmDeviceMembers {
+export function trsmDeviceClassify(dev: GpuDevice, frame: WorkspaceFrame, side: Side, a: DeviceVariableBatch, b: DeviceVariableBatch, info: bigint, skip: bigint): TrsmDeviceMembers {
   const count = b.count;
   const bounds = trsmDeviceBounds(side, a, b);
   const { launches, regions } = deviceRegions(bounds.t);
-  const tables = allocDeviceTables(dev, regions, count, TRSM_VBATCH_POINTERS, TRSM_VBATCH_INTS);
-  try {
-    const cp: TrsmClassifyParams = { side };
-    const classify = kernelFor(dev, 'trsm-vclassify', cp, () => generateTrsmClassify(cp));
-    launchPerMember(classify, count, [
-      ...batchArgs(a), ...batchArgs(b), arg.i32(count), arg.i64(count),
-      arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(info), arg.ptr(skip),
-    ]);
-  } catch (e) {
-    releaseDeviceTables(dev, tables);
-    throw e;
-  }
-  return { dtype: b.dtype, count, tables, launches, nvecMax: bounds.nvec };
+  const tables = takeDeviceTables(dev, frame, regions, count, TRSM_VBATCH_POINTERS, TRSM_VBATCH_INTS, 'zeroed');
+  const cp: TrsmClassifyParams = { side };
+  const classify = kernelFor(dev, 'trsm-vclassify', cp, () => generateTrsmClassify(cp));
+  launchPerMember(classify, count, [
+    ...batchArgs(a), ...batchArgs(b), arg.i32(count), arg.i64(count),
+    arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(info), arg.ptr(skip),
+  ]);
+  return { dtype: b.dtype, count, tables, frame, launches, nvecMax: bounds.nvec };
 }
 
 /**
  * One solve of variant `v` (side as classified) over classified members: the recursion of each
  * region's bound, leaves by the class leaf, updates by the variable-size GEMM on device-cut rows.
- * `gemm` holds the updates' tables once made (reused: the step's regions zeroed before each update; the caller frees
- * them with the members' tables).
+ * `gemm` holds the updates' tables once taken (from the members' frame; reused: the counters zeroed before each
+ * update, gemm's device-count class kernels read no row past them).
  */
 export function trsmDeviceSolve(
   dev: GpuDevice, m: TrsmDeviceMembers, v: TrsmVariant, alpha: number, gemm: { tables?: DeviceTables }, opts: TrsmDeviceOptions = {},
@@ -129,10 +128,9 @@ export function trsmDeviceSolve(
         if (tables === undefined) {
           // Room for every update of the call: spans are at most the largest bound.
           const largest = Math.max(m.launches[0]!.bound, nvecMax);
-          tables = gemm.tables = allocDeviceTables(dev, deviceRegions(largest).regions, count, GEMM_VBATCH_POINTERS, GEMM_VBATCH_INTS);
+          tables = gemm.tables = takeDeviceTables(dev, m.frame, deviceRegions(largest).regions, count, GEMM_VBATCH_POINTERS, GEMM_VBATCH_INTS, 'counted');
         } else {
-          // Only this step's classes: a table sized for the largest step is tens of MB at 10^5 members.
-          tables.zero(gemmRegions.regions);
+          tables.zeroCounters();
         }
         const rows = kernelFor(dev, 'trsm-vupdate-rows', up, () => generateTrsmUpdateRows(up));
         launchPerMember(rows, count, [
@@ -151,19 +149,12 @@ export function trsmDeviceSolve(
   }
 }
 
-/** Waits for the launches that read the tables, then frees them (the updates' too). */
-export function releaseTrsmDevice(dev: GpuDevice, m: TrsmDeviceMembers, gemm: { tables?: DeviceTables }, ...scratch: DeviceArray[]): void {
-  const extra = gemm.tables === undefined ? [] : [gemm.tables.pointers, gemm.tables.ints];
-  releaseDeviceTables(dev, m.tables, ...extra, ...scratch);
-}
-
 export function trsmDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableTrsmRequest, opts: TrsmDeviceOptions = {}): void {
   const count = r.b.count;
   if (count === 0) return;
   const info = onDevice(r.info);
-  const members = trsmDeviceClassify(dev, r.side, r.a, r.b, info.ptr, 0n);
-  const gemm: { tables?: DeviceTables } = {};
-  try {
+  inDeviceFrame(dev, (frame) => {
+    const members = trsmDeviceClassify(dev, frame, r.side, r.a, r.b, info.ptr, 0n);
     if (r.alpha === 0) {
       // B := 0 without reading A or B (the per-size path's zero kernel on host sizes).
       const zp: TrsmZeroDeviceParams = { dtype: r.b.dtype };
@@ -175,8 +166,6 @@ export function trsmDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableTrsmRequ
       ]);
       return;
     }
-    trsmDeviceSolve(dev, members, r, r.alpha, gemm, opts);
-  } finally {
-    releaseTrsmDevice(dev, members, gemm);
-  }
+    trsmDeviceSolve(dev, members, r, r.alpha, {}, opts);
+  });
 }

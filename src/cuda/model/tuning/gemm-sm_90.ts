@@ -49,6 +49,18 @@ export const sm90GemmTuning: GemmTuningOverrides = {
       32: { design: 'staged', members: 2, tm: 2, tn: 4 },
     },
   },
+  // The tensor-core class kernels of 33-48 and 49-64 (float64), H200, 2026-11-29, the same probe's
+  // kernel-alone rows (workload a's members of each class, C += A B, NN): 33-48 on the mma band of
+  // 48 (32x32x32 w2x2 s2) 1.219 ms, 32x32x16 w2x2 s3 0.858; 49-64 on the band of 64 (64x64x16 w4x2
+  // s3) 1.129 ms, 64x32x16 w2x2 s2 0.892. Measured NN only; every op pair takes them (at most 8
+  // accumulator tiles a warp: no transpose's register rule of mmaConfigFor applies). float32's
+  // tiled classes keep the planner's bands (not measured).
+  vbatchedLarge: {
+    float64: {
+      48: { design: 'mma', bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 },
+      64: { design: 'mma', bm: 64, bn: 32, bk: 16, wm: 2, wn: 2, stages: 2 },
+    },
+  },
   // complex128 without transposes on the tensor cores (the real embedding) from max(m, n, k) = 32.
   complex: { ...defaultGemmTuning.complex, mmaFrom: 32 },
   mma: [

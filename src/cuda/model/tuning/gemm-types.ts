@@ -111,6 +111,15 @@ export type VbatchedSmallShape =
   | { readonly design: 'staged'; readonly members: number; readonly tm: number; readonly tn: number }
   | { readonly design: 'team'; readonly team: number; readonly tbc: number };
 
+/**
+ * A class kernel of variable-size batches above 32 (gemm/plan-vbatched.ts): the tensor-core
+ * design (float64; an mma configuration) or the tiled design (a tiled configuration), in place of
+ * the uniform planner's band for the class bound.
+ */
+export type VbatchedLargeShape =
+  | ({ readonly design: 'mma' } & MmaConfig)
+  | ({ readonly design: 'tiled' } & TiledConfig);
+
 export interface GemmTuning {
   /** Use the very-small kernel (constant sizes, unrolled) when m, n, k are all <= this (at most 32). */
   readonly smallMaxDim: { readonly [D in DType]: number };
@@ -143,6 +152,18 @@ export interface GemmTuning {
    * 32); a class absent here takes the planner's staged shape for its bound.
    */
   readonly vbatchedSmall?: { readonly [D in DType]?: Readonly<Record<number, VbatchedSmallShape>> };
+  /**
+   * The device form's class kernels loop over their class's members on grids of this many times
+   * the blocks the GPU holds at once (gemm/launch-vdevice.ts); absent: its DEVICE_CLASS_WAVES.
+   */
+  readonly vdeviceWaves?: number;
+  /**
+   * The class kernels of variable-size batches above 32, per dtype and class bound (48, 64, 128,
+   * 256, 512, and the device form's large class by its bound): the design and its tile, every op
+   * pair; a class absent here takes the uniform planner's band for its bound (`vbatchedMma` then
+   * picks the design). 'mma' is float64's alone.
+   */
+  readonly vbatchedLarge?: { readonly [D in DType]?: Readonly<Record<number, VbatchedLargeShape>> };
   /**
    * Bands of the TMA-fed design (sm_90; float64 strided batches with 16-byte aligned operands),
    * taken only where forced (`variant: 'tma'`) until measured; absent: the design has no table.
