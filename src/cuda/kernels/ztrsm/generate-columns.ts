@@ -72,6 +72,12 @@ function columnsEntry(p: ZtrsmColumnsParams): string {
   return `ztrsm_${complexLetter(p.dtype)}_${flags}_n${p.n}_cols_m${p.matrices}_l${p.lanes}_r${p.rhs}_${kindTag(p.kindA)}${kindTag(p.kindB)}`;
 }
 
+/** `constexpr int NAME = value;`, the comments of a block in one column. */
+const constant = (name: string, value: string, comment?: string): string => {
+  const text = `constexpr int ${name} = ${value};`;
+  return comment === undefined ? text : `${text.padEnd(36)}// ${comment}`;
+};
+
 const positive = (name: string, v: number, max: number): void => {
   if (!Number.isInteger(v) || v < 1 || v > max) throw new RangeError(`ztrsm columns: ${name} must be an integer in 1 .. ${max}, got ${v}`);
 };
@@ -93,19 +99,22 @@ export function ztrsmColumnsSource(p: ZtrsmColumnsParams): KernelSource {
   const tAt = (r: string, k: string): string => (v.rowwise ? `packedAt(${r}, ${k})` : `packedAt(${k}, ${r})`);
   const strictly = lowerA ? 'i > j' : 'i < j';
   const stored = v.unit ? strictly : lowerA ? 'i >= j' : 'i <= j';
+  const constants = [
+    constant('N', `${p.n}`),
+    constant('MPB', `${p.matrices}`, 'matrices per block'),
+    constant('LANES', `${p.lanes}`, 'threads per matrix'),
+    constant('RPT', `${p.rhs}`, 'vectors per thread'),
+    constant('CHUNK', 'LANES * RPT', 'vectors of a matrix per pass'),
+    constant('THREADS', `${layout.threads}`, 'MPB * LANES in whole warps'),
+    constant('SLOT', `${layout.slot}`, 'shared pairs per matrix (packed triangle, padded)'),
+    constant('LOADS', `${Math.ceil((p.matrices * p.n * p.n) / layout.threads)}`, 'elements of the block\'s squares per thread'),
+  ].join('\n');
   const source = `${precisionPrelude(p.dtype)}
 ${mathHelpers(p.dtype)}
 ${complexPrelude(p.dtype)}
 ${complexScalarHelpers(p.dtype)}
 ${v.unit ? '' : DIVISOR}
-constexpr int N = ${p.n};
-constexpr int MPB = ${p.matrices};             // matrices per block
-constexpr int LANES = ${p.lanes};              // threads per matrix
-constexpr int RPT = ${p.rhs};                  // vectors per thread
-constexpr int CHUNK = LANES * RPT;             // vectors of a matrix per pass
-constexpr int THREADS = ${layout.threads};     // MPB * LANES in whole warps
-constexpr int SLOT = ${layout.slot};           // shared pairs per matrix (packed triangle, padded)
-constexpr int LOADS = ${Math.ceil((p.matrices * p.n * p.n) / layout.threads)};   // elements of the block's squares per thread
+${constants}
 
 // Place of stored A(i, j) in a slot: A's ${p.uplo} triangle packed column by column.
 static __device__ __forceinline__ constexpr int packedAt(int i, int j) {
