@@ -1,11 +1,13 @@
 /**
  * Complex trsm on the GPU without one (kernels/ztrsm/): the plan (warps as the real small kernels,
- * vectors per pass, the split of the passes over blockIdx.y), the generator (pure, every parameter
+ * vectors per pass, the split of the passes over blockIdx.y; which design serves, the columns
+ * design's lanes, passes and matrices a block, force), the generators (pure, every parameter
  * changes the source, distinct entries over every variant, bad parameters refused), the router's
  * complex list ('trsm' for strided and list batches of any order: above 32 the recursion's leaf
  * kernels and complex GEMM launches; force as for the other complex routes), what the launcher passes a kernel
  * (pairs counted as the batch counts them, the vectors, alpha as two doubles) for device and host
- * data, the empty cases, and an nvcc compile for sm_90 of the order-32 kernels with no spills. The
+ * data, the columns design's grid and block, the empty cases, and an nvcc compile for sm_90 of the
+ * order-32 kernels of both designs with no spills. The
  * numerics: test/cuda/ztrsm-host-emulation.test.ts (opt-in) and test/gpu/ztrsm.test.ts.
  */
 import assert from 'node:assert/strict';
