@@ -54,7 +54,8 @@ for (const dtype of dtypes) for (const n of orders) {
   const vectors = side === 'left' ? cols : rows;
   const problem = { dtype: real, n, vectors, side, uplo: 'lower', transA: 'N', diag: 'nonunit', kindA: 'strided', kindB: 'strided' };
   const most = columnsMatricesMax(real, n);
-  for (const rhs of [1, 2, 4]) {
+  // Vectors a thread whose pairs fit 192 registers (beyond, ptxas spills).
+  for (const rhs of [1, 2, 4].filter((r) => r === 1 || r * n * (pair / 4) <= 192)) {
     for (const matrices of [...new Set([1, 2, 4, 8, 16, most].filter((m) => m <= most))]) {
       const force = { design: 'columns', matrices, rhs };
       try {
