@@ -1,10 +1,11 @@
 // Complex trsm of order <= 32 (kernels/ztrsm/): the warp design and the columns design's variants
-// (matrices a block, vectors a thread) against cuBLAS's z/ctrsmBatched on the same data, the
+// (matrices a block, vectors a thread; 'late': B's first pass loaded after the triangles) against cuBLAS's z/ctrsmBatched on the same data, the
 // benchmark's workload (side left unless SIDE=right, lower, 'N', non-unit, alpha 1, B n x n, strided,
 // about BYTES of A per call). B is reset from a pristine copy before each run, outside the timing;
 // CUDA events, median of 7 after 2 warm-ups. Per row: ms, GB/s over A read and B read and written,
 // and the ratio to cuBLAS (> 1: faster). The last column names the fastest, to set plan.ts's
-// ZTRSM_COLUMNS_FROM, COLUMNS_MIN_VECTORS and the columns design's choices per dtype and order.
+// ZTRSM_COLUMNS_FROM, COLUMNS_MIN_VECTORS and the columns design's choices (COLUMNS_RHS,
+// COLUMNS_BLOCK_THREADS, COLUMNS_EARLY) per dtype and order.
 //   node scripts/probe/ztrsm-small.mjs [orders=8,9,12,16,20,24,28,32] [dtypes=complex128,complex64]
 //   SIDE=right BYTES=268435456 NRHS=<vectors, default n> node scripts/probe/ztrsm-small.mjs
 import { open, strided } from '../../dist/src/index.js';
@@ -66,6 +67,7 @@ for (const dtype of dtypes) for (const n of orders) {
       results.push([`cols m${matrices} r${rhs}`, timed(reset, () => complexTrsmCuda(dev, request, { force }))]);
     }
     results.push([`cols planned r${rhs}`, timed(reset, () => complexTrsmCuda(dev, request, { force: { design: 'columns', rhs } }))]);
+    results.push([`cols planned r${rhs} late`, timed(reset, () => complexTrsmCuda(dev, request, { force: { design: 'columns', rhs, early: false } }))]);
   }
   const best = results.slice(1).reduce((x, y) => (y[1] < x[1] ? y : x));
   console.log(`${dtype} ${side} n=${n} nrhs=${nrhs} count=${count}: ` +

@@ -9,8 +9,8 @@
  * (a zero on the diagonal: NaN exactly where the reference has it). Everything a solve must not
  * read is NaN (test/helpers/ztrsm-data.ts), and every pair outside B must come back bit for bit.
  * Both designs: as planned, and the columns design forced at orders 1 to 32 (every variant once,
- * part-full blocks, several matrices a block and vectors a thread, passes over blockIdx.y, the
- * specials again). A check of the CUDA source without a GPU; the GPU's own: test/gpu/ztrsm.test.ts.
+ * part-full blocks, several matrices a block and vectors a thread, B's first pass loaded before
+ * or after the triangles, passes over blockIdx.y, the specials again). A check of the CUDA source without a GPU; the GPU's own: test/gpu/ztrsm.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,7 +79,7 @@ function columnsCases(): Case[] {
     const [order, vectors, matrices, rhs] = COLUMN_SHAPES[i % COLUMN_SHAPES.length]!;
     out.push({
       ...v, dtype: i % 2 === 0 ? 'float64' : 'float32', order, vectors, count: 3, formA: i % 3 === 1 ? 'list' : 'strided', formB: i % 4 === 2 ? 'list' : 'strided',
-      alpha: [0.75, -1.25], zeroAt: -1, force: { design: 'columns', matrices, rhs },
+      alpha: [0.75, -1.25], zeroAt: -1, force: { design: 'columns', matrices, rhs, early: i % 5 !== 4 },
     });
   });
   const columns = (matrices: number, rhs: number): ZtrsmForce => ({ design: 'columns', matrices, rhs });
@@ -165,7 +165,7 @@ describe('complex trsm kernels run on the host', { skip, timeout: 1_800_000 }, (
   after(() => { if (root !== '') rmSync(root, { recursive: true, force: true }); });
   for (const [i, c] of all.entries()) {
     const extra = c.zeroAt >= 0 ? `, T(${c.zeroAt}, ${c.zeroAt}) = 0` : c.alpha[0] === 1 && c.alpha[1] === 0 ? ', alpha 1' : c.alpha[0] === 0 ? ', alpha 0' : '';
-    const design = c.force?.design === 'columns' ? `, columns ${c.force.matrices} a block, ${c.force.rhs} a thread` : '';
+    const design = c.force?.design === 'columns' ? `, columns ${c.force.matrices} a block, ${c.force.rhs} a thread${c.force.early === false ? ', B after the triangles' : ''}` : '';
     it(`${variantName(c)} ${c.dtype === 'float64' ? 'complex128' : 'complex64'} order ${c.order}, ${c.vectors} vectors, A ${c.formA}, B ${c.formB}${extra}${design}`, () => {
       const p = prepared[i]!;
       const r = spawnSync(p.exe, { input: p.input, maxBuffer: 1 << 28, timeout: 300_000 });

@@ -115,7 +115,9 @@ describe('complex trsm: the columns design (plan and generator)', () => {
     }
   });
 
-  it('lanes: the fewest passes of at most 32 lanes, the vectors spread evenly; matrices a block to 128 threads within 48 KiB', () => {
+  it('lanes: the fewest passes of at most 32 lanes, the vectors spread evenly; matrices a block to 128 threads within 48 KiB; B early', () => {
+    assert.equal(planZtrsmColumns(problem).early, true, 'B\'s first pass loaded before the triangles');
+    assert.equal(planZtrsmColumns(problem, { early: false }).early, false);
     const lanes = (vectors: number, rhs?: number) => planZtrsmColumns({ ...problem, vectors }, { rhs }).lanes;
     assert.deepEqual([1, 8, 32, 33, 64, 65, 100].map((v) => lanes(v)), [1, 8, 32, 17, 32, 22, 25]);
     assert.deepEqual([8, 33, 64, 65].map((v) => lanes(v, 2)), [4, 17, 32, 17]);
@@ -135,7 +137,7 @@ describe('complex trsm: the columns design (plan and generator)', () => {
     const base = ztrsmColumnsSource(colParams()).source;
     const overs: Partial<ZtrsmColumnsParams>[] = [
       { dtype: 'float32' }, { n: 9 }, { side: 'right' }, { uplo: 'upper' }, { transA: 'T' }, { transA: 'C' }, { diag: 'unit' },
-      { kindA: 'pointer' }, { kindB: 'pointer' }, { matrices: 2 }, { lanes: 16 }, { rhs: 2 },
+      { kindA: 'pointer' }, { kindB: 'pointer' }, { matrices: 2 }, { lanes: 16 }, { rhs: 2 }, { early: false },
     ];
     for (const over of overs) assert.notEqual(ztrsmColumnsSource(colParams(over)).source, base, JSON.stringify(over));
     const entries = new Set<string>();
@@ -145,7 +147,7 @@ describe('complex trsm: the columns design (plan and generator)', () => {
       total++;
     }
     assert.equal(entries.size, total);
-    assert.equal(ztrsmColumnsSource(colParams({ dtype: 'float32', side: 'right', uplo: 'upper', transA: 'C', diag: 'unit', kindA: 'pointer', n: 12 })).entry, 'ztrsm_c_rucu_n12_cols_m4_l32_r1_past');
+    assert.equal(ztrsmColumnsSource(colParams({ dtype: 'float32', side: 'right', uplo: 'upper', transA: 'C', diag: 'unit', kindA: 'pointer', n: 12 })).entry, 'ztrsm_c_rucu_n12_cols_m4_l32_r1e_past');
   });
 
   it('reads the stored triangle only (the diagonal for non-unit), conjugated for C; the reciprocals by Smith; B by columns (left) or rows (right)', () => {
@@ -273,7 +275,7 @@ describe('complex trsm: the router and the launcher', () => {
         assert.equal(dev.launches.length, 1);
         const { src, args, config } = dev.launches[0]!;
         // 40 vectors: two passes of 20 lanes, 6 matrices a block (128 / 20): 2 blocks of x, both passes on y (a small batch).
-        assert.equal(src.entry, `ztrsm_${dtype === 'complex128' ? 'z' : 'c'}_${side[0]}ltn_n20_cols_m6_l20_r1_stst`);
+        assert.equal(src.entry, `ztrsm_${dtype === 'complex128' ? 'z' : 'c'}_${side[0]}ltn_n20_cols_m6_l20_r1e_stst`);
         assert.deepEqual(config.grid, [2, 2, 1]);
         assert.deepEqual(config.block, [128, 1, 1]);
         assert.deepEqual([1, 2, 3].map((i) => num(args[i])), [0, lda * n, lda]);
@@ -284,7 +286,7 @@ describe('complex trsm: the router and the launcher', () => {
       const cx = (r: number, c: number) => strided(ctx.alloc('float64', 2 * r * c * 2), { rows: r, cols: c, count: 2, dtype: 'complex128' });
       dev.launches.length = 0;
       ctx.trsm({ a: cx(40, 40), b: cx(40, 16) });
-      assert.deepEqual(dev.launches.filter((l) => l.src.entry.startsWith('ztrsm_')).map((l) => l.src.entry), ['ztrsm_z_llnn_n32_cols_m5_l16_r1_stst', 'ztrsm_z_llnn_n8_r4_stst_w4']);
+      assert.deepEqual(dev.launches.filter((l) => l.src.entry.startsWith('ztrsm_')).map((l) => l.src.entry), ['ztrsm_z_llnn_n32_cols_m5_l16_r1e_stst', 'ztrsm_z_llnn_n8_r4_stst_w4']);
     } finally {
       ctx.dispose();
     }
@@ -297,7 +299,7 @@ describe('complex trsm: the router and the launcher', () => {
       const device: GpuDevice = dev;
       dev.launches.length = 0;
       complexTrsmCuda(device, { side: 'left', uplo: 'upper', transA: 'N', diag: 'unit', alpha: [1, 0], a: cx(4, 4) as never, b: cx(4, 3) as never }, { force: { design: 'columns', matrices: 2, rhs: 2 } });
-      assert.deepEqual(dev.launches.map((l) => [l.src.entry, l.config.grid, l.config.block]), [['ztrsm_z_lunu_n4_cols_m2_l2_r2_stst', [2, 1, 1], [32, 1, 1]]]);
+      assert.deepEqual(dev.launches.map((l) => [l.src.entry, l.config.grid, l.config.block]), [['ztrsm_z_lunu_n4_cols_m2_l2_r2e_stst', [2, 1, 1], [32, 1, 1]]]);
       dev.launches.length = 0;
       complexTrsmCuda(device, { side: 'left', uplo: 'upper', transA: 'N', diag: 'unit', alpha: [1, 0], a: cx(20, 20) as never, b: cx(20, 20) as never }, { force: { design: 'warp' } });
       assert.deepEqual(dev.launches.map((l) => l.src.entry), ['ztrsm_z_lunu_n20_r4_stst_w2']);
@@ -331,7 +333,7 @@ describe('complex trsm: nvcc for sm_90', { skip: NVCC_SKIP, timeout: 600_000 }, 
       sources.push(ztrsmColumnsSource(planZtrsmColumns({ ...problem, dtype, ...v, kindA: kind, kindB: kind }, { rhs })));
     }
     // Both dtypes at order 32 (complex128's row of T alone is 128 registers), one in the pointer form.
-    const columns = new Set(['ztrsm_z_llnn_n32_cols_m4_l32_r1_stst', 'ztrsm_z_rucn_n32_cols_m4_l32_r1_papa', 'ztrsm_c_lutu_n32_cols_m4_l32_r1_stst', 'ztrsm_c_llcn_n32_cols_m8_l16_r2_papa']);
+    const columns = new Set(['ztrsm_z_llnn_n32_cols_m4_l32_r1e_stst', 'ztrsm_z_rucn_n32_cols_m4_l32_r1e_papa', 'ztrsm_c_lutu_n32_cols_m4_l32_r1e_stst', 'ztrsm_c_llcn_n32_cols_m8_l16_r2e_papa']);
     const picked = compileSet(sources, (e) => e === 'ztrsm_z_llnn_n32_r4_stst_w2' || e === 'ztrsm_c_rucn_n32_r4_papa_w2' || columns.has(e));
     for (const e of columns) assert.ok(picked.some((k) => k.entry === e), `${e} among the compiled`);
     const results = await compileForSm90(picked);

@@ -66,10 +66,10 @@ export function columnsLayout(p: Pick<ZtrsmColumnsParams, 'dtype' | 'n' | 'matri
   return { threads: Math.ceil((p.matrices * p.lanes) / 32) * 32, slot, sharedBytes: p.matrices * slot * complexBytes(p.dtype) };
 }
 
-/** The kernel's entry: ztrsm_<z|c>_<side><uplo><trans><diag>_n<N>_cols_m<MPB>_l<LANES>_r<RPT>_<forms>. */
+/** The kernel's entry: ztrsm_<z|c>_<side><uplo><trans><diag>_n<N>_cols_m<MPB>_l<LANES>_r<RPT>[e]_<forms> (e: B's first pass early). */
 function columnsEntry(p: ZtrsmColumnsParams): string {
   const flags = `${p.side === 'left' ? 'l' : 'r'}${p.uplo === 'lower' ? 'l' : 'u'}${p.transA.toLowerCase()}${p.diag === 'unit' ? 'u' : 'n'}`;
-  return `ztrsm_${complexLetter(p.dtype)}_${flags}_n${p.n}_cols_m${p.matrices}_l${p.lanes}_r${p.rhs}_${kindTag(p.kindA)}${kindTag(p.kindB)}`;
+  return `ztrsm_${complexLetter(p.dtype)}_${flags}_n${p.n}_cols_m${p.matrices}_l${p.lanes}_r${p.rhs}${p.early ? 'e' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}`;
 }
 
 /** `constexpr int NAME = value;`, the comments of a block in one column. */
@@ -97,6 +97,14 @@ export function ztrsmColumnsSource(p: ZtrsmColumnsParams): KernelSource {
   const bAt = (q: string, r: string): string => (v.left ? `b[${r} + (long long)(${q}) * ldB]` : `b[(${q}) + (long long)(${r}) * ldB]`);
   // T(r, k) in A's coordinates.
   const tAt = (r: string, k: string): string => (v.rowwise ? `packedAt(${r}, ${k})` : `packedAt(${k}, ${r})`);
+  // x := pass `pass`'s vectors of B (zero where none), unscaled.
+  const loadPass = (indent: string): string => `${indent}#pragma unroll
+${indent}for (int c = 0; c < RPT; ++c) {
+${indent}  const int q = pass * CHUNK + c * LANES + lane;
+${indent}  const bool live = valid && q < nrhs;
+${indent}#pragma unroll
+${indent}  for (int r = 0; r < N; ++r) x[c][r] = live ? ${bAt('q', 'r')} : makeReal2(real(0), real(0));
+${indent}}`.replace(/^ *#pragma/gm, '#pragma');
   const strictly = lowerA ? 'i > j' : 'i < j';
   const stored = v.unit ? strictly : lowerA ? 'i >= j' : 'i <= j';
   const constants = [
@@ -151,7 +159,11 @@ extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
     }
     return;
   }
-  // The block's triangles: element e of the MPB squares (column-major in each), kept where stored.
+  int pass = blockIdx.y;
+  real2 x[RPT][N];
+${p.early ? `  // The first pass's vectors, in flight while the triangles load.
+${loadPass('  ')}
+` : ''}  // The block's triangles: element e of the MPB squares (column-major in each), kept where stored.
 #pragma unroll
   for (int l = 0; l < LOADS; ++l) {
     const int e = tid + l * THREADS;
@@ -173,7 +185,7 @@ ${v.unit ? '' : `  // Each diagonal entry replaced by its reciprocal (Smith's), 
   __syncthreads();
 `}  const bool scale = !(alphaRe == 1.0 && alphaIm == 0.0);
   const real2 alpha = makeReal2((real)alphaRe, (real)alphaIm);
-  for (int pass = blockIdx.y; pass < passes; pass += gridDim.y) {
+  for (; pass < passes; pass += gridDim.y) {
     // The slot's offset made opaque in each pass: hoisted out of the pass loop, the triangle's loads
     // would hold all of T in registers (2 n^2 more) and spill.
     int at = (valid ? slot : 0) * SLOT;
@@ -181,16 +193,14 @@ ${v.unit ? '' : `  // Each diagonal entry replaced by its reciprocal (Smith's), 
     asm volatile("" : "+r"(at));
 #endif
     const real2* t = sA + at;
-    real2 x[RPT][N];
+${p.early ? `    if (pass != (int)blockIdx.y) {
+${loadPass('      ')}
+    }` : loadPass('    ')}
+    if (scale) {
 #pragma unroll
-    for (int c = 0; c < RPT; ++c) {
-      const int q = pass * CHUNK + c * LANES + lane;
-      const bool live = valid && q < nrhs;
+      for (int c = 0; c < RPT; ++c)
 #pragma unroll
-      for (int r = 0; r < N; ++r) {
-        x[c][r] = live ? ${bAt('q', 'r')} : makeReal2(real(0), real(0));
-        if (scale) x[c][r] = mulReal2(alpha, x[c][r]);
-      }
+        for (int r = 0; r < N; ++r) x[c][r] = mulReal2(alpha, x[c][r]);
     }
 #pragma unroll
     for (int s = 0; s < N; ++s) {

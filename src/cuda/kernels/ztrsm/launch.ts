@@ -27,7 +27,7 @@ export interface ZtrsmOptions {
   readonly force?: ZtrsmForce;
 }
 
-const forceKey = (f: ZtrsmForce | undefined): string => (f === undefined ? '' : `/${f.design ?? ''},${f.matrices ?? ''},${f.rhs ?? ''}`);
+const forceKey = (f: ZtrsmForce | undefined): string => (f === undefined ? '' : `/${f.design ?? ''},${f.matrices ?? ''},${f.rhs ?? ''},${f.early ?? ''}`);
 
 /** The launches of a triangle of order 1 .. 32: the design plan.ts picks for the request, planned per launch group. */
 function launchLeaf(dev: GpuDevice, r: ComplexTrsmRequest<DeviceArray>, force: ZtrsmForce | undefined): void {

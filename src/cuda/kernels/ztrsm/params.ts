@@ -20,4 +20,6 @@ export interface ZtrsmColumnsParams extends Omit<TriangleWarpParams, 'warps' | '
   readonly lanes: number;
   /** Vectors of B a thread holds in registers (each n pairs). */
   readonly rhs: number;
+  /** Load the first pass's vectors before the triangles (both loads in flight at once), else after. */
+  readonly early: boolean;
 }

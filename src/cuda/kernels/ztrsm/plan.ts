@@ -48,6 +48,9 @@ const COLUMNS_BLOCK_THREADS = 128;
 /** Vectors a thread of the columns design holds, unless forced. */
 const COLUMNS_RHS = 1;
 
+/** Whether the columns design loads B's first pass before the triangles, unless forced. */
+const COLUMNS_EARLY = true;
+
 /** Choices a caller (a probe, a test) may pin; the plan fills in the rest. */
 export interface ZtrsmForce {
   readonly design?: 'warp' | 'columns';
@@ -55,6 +58,8 @@ export interface ZtrsmForce {
   readonly matrices?: number;
   /** Columns design: vectors a thread. */
   readonly rhs?: number;
+  /** Columns design: B's first pass loaded before the triangles. */
+  readonly early?: boolean;
 }
 
 /** The most triangles of order n a block's static shared memory holds. */
@@ -72,7 +77,7 @@ export function planZtrsmColumns(p: ZtrsmProblem, force: ZtrsmForce = {}): Ztrsm
   const passes = Math.ceil(vectors / (32 * rhs));
   const lanes = Math.min(32, Math.ceil(vectors / (passes * rhs)));
   const matrices = force.matrices ?? Math.min(columnsMatricesMax(p.dtype, p.n), Math.max(1, Math.floor(COLUMNS_BLOCK_THREADS / lanes)));
-  return { dtype: p.dtype, n: p.n, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag, kindA: p.kindA, kindB: p.kindB, matrices, lanes, rhs };
+  return { dtype: p.dtype, n: p.n, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag, kindA: p.kindA, kindB: p.kindB, matrices, lanes, rhs, early: force.early ?? COLUMNS_EARLY };
 }
 
 /** Whether the columns design serves a problem (unless forced). */
