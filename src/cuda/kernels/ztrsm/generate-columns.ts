@@ -21,7 +21,9 @@
  * loads of the same thread.
  *
  * Vectors beyond a pass (CHUNK = LANES RPT) go pass by pass, the passes spread over blockIdx.y
- * (common/triangle-warp.ts passGridY), each y block loading its matrices' triangles once.
+ * (common/triangle-warp.ts passGridY), each y block loading its matrices' triangles once. With
+ * `early` the first pass's vectors are loaded before the triangles, both loads in flight at once
+ * (the registers that hold them are the solve's anyway).
  *
  * Semantics as generate-small.ts: alpha scales B as it is loaded (not where alpha is exactly 1),
  * alpha = 0 stores zeros without reading A or B; a zero diagonal entry gives a NaN reciprocal and
