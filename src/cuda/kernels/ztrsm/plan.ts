@@ -1,5 +1,5 @@
 /**
- * Which complex trsm kernel serves one launch group, and its grid. Two designs for triangles of
+ * Which complex trsm kernel serves a request, and its parameters. Two designs for triangles of
  * order <= 32: the warp design (generate-small.ts, a lane per row of T, T's row in registers) and
  * the columns design (generate-columns.ts, the triangles in shared memory, a thread per vector of B
  * in registers); larger triangles by the recursion of ztrsmSteps, whose leaves are those kernels
@@ -10,8 +10,9 @@
  * its vectors per pass the complex solves' (four, as complex-lu and zpotrf). The columns design
  * serves from ZTRSM_COLUMNS_FROM's order with at least COLUMNS_MIN_VECTORS vectors (fewer leave
  * most of its threads idle while each reads a whole triangle); its matrices a block, threads a
- * matrix and vectors a thread are planChoices below, every one forceable (scripts/probe/ztrsm-small.mjs
- * times the variants against cuBLAS).
+ * matrix, vectors a thread and the order of its loads follow the constants below, every choice
+ * forceable (ZtrsmForce; scripts/probe/ztrsm-small.mjs times the variants against cuBLAS). None of
+ * the columns design's constants is measured yet.
  */
 import type { ComplexScalar } from '../../../core/op-specs.js';
 import { recursionSteps } from '../trsm/index.js';
