@@ -1,10 +1,11 @@
 // Complex trsm of order <= 32 (kernels/ztrsm/): the warp design and the columns design's variants
-// (matrices a block, vectors a thread; 'late': B's first pass loaded after the triangles) against cuBLAS's z/ctrsmBatched on the same data, the
-// benchmark's workload (side left unless SIDE=right, lower, 'N', non-unit, alpha 1, B n x n, strided,
-// about BYTES of A per call). B is reset from a pristine copy before each run, outside the timing;
-// CUDA events, median of 7 after 2 warm-ups; every kernel compiled at once first (backend.warm). Per row: ms, GB/s over A read and B read and written,
-// and the ratio to cuBLAS (> 1: faster). The last column names the fastest, to set plan.ts's
-// ZTRSM_COLUMNS_FROM, COLUMNS_MIN_VECTORS and the columns design's choices (COLUMNS_RHS,
+// (matrices a block, vectors a thread; 'late': B's first pass loaded after the triangles) against
+// cuBLAS's z/ctrsmBatched on the same data, the benchmark's workload (side left unless SIDE=right,
+// lower, 'N', non-unit, alpha 1, B n x n, strided, about BYTES of A per call). Every kernel is
+// compiled at once first (backend.warm); B is reset from a pristine copy before each run, outside
+// the timing; CUDA events, median of 7 after 2 warm-ups. Per row: ms, GB/s over A read and B read
+// and written, and the ratio to cuBLAS (> 1: faster); the last column names the fastest, to set
+// plan.ts's ZTRSM_COLUMNS_FROM, COLUMNS_MIN_VECTORS and the columns design's choices (COLUMNS_RHS,
 // COLUMNS_BLOCK_THREADS, COLUMNS_EARLY) per dtype and order.
 //   node scripts/probe/ztrsm-small.mjs [orders=8,9,12,16,20,24,28,32] [dtypes=complex128,complex64]
 //   SIDE=right BYTES=268435456 NRHS=<vectors, default n> node scripts/probe/ztrsm-small.mjs
