@@ -8,7 +8,9 @@
  * blockIdx.y), complex alpha; alpha = 0 (B zero, the NaN-filled A not read) and singular triangles
  * (a zero on the diagonal: NaN exactly where the reference has it). Everything a solve must not
  * read is NaN (test/helpers/ztrsm-data.ts), and every pair outside B must come back bit for bit.
- * A check of the CUDA source without a GPU; the GPU's own: test/gpu/ztrsm.test.ts.
+ * Both designs: as planned, and the columns design forced at orders 1 to 32 (every variant once,
+ * part-full blocks, several matrices a block and vectors a thread, B's first pass loaded before
+ * or after the triangles, passes over blockIdx.y, the specials again). A check of the CUDA source without a GPU; the GPU's own: test/gpu/ztrsm.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +25,7 @@ import type { ComplexScalar } from '../../src/core/op-specs.js';
 import type { Storage } from '../../src/core/storage.js';
 import { cpuTrsmComplex } from '../../src/cpu/complex/ztrsm.js';
 import { triangleShape } from '../../src/cuda/kernels/common/triangle-warp.js';
-import { complexTrsmCuda } from '../../src/cuda/kernels/ztrsm/index.js';
+import { complexTrsmCuda, type ZtrsmForce } from '../../src/cuda/kernels/ztrsm/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
@@ -36,6 +38,8 @@ type Form = 'strided' | 'list';
 interface Case extends ZtrsmCase {
   dtype: DType; order: number; vectors: number; count: number; formA: Form; formB: Form;
   alpha: ComplexScalar; zeroAt: number;
+  /** Pins the design and its choices (the columns design at any order, its matrices a block and vectors a thread). */
+  force?: ZtrsmForce;
 }
 
 /** (order, vectors) the variants cycle through: 1 and 32, odd orders, vectors past a pass (4). */
@@ -56,6 +60,34 @@ function cases(): Case[] {
     // A zero on the diagonal: NaN from that row (column) on, where the reference has it.
     out.push({ side: 'left', uplo: 'upper', transA: 'N', diag: 'nonunit', dtype, order: 8, vectors: 3, count: 3, formA: 'strided', formB: 'strided', alpha: [1, 0.5], zeroAt: 5 });
     out.push({ side: 'right', uplo: 'lower', transA: 'C', diag: 'nonunit', dtype, order: 12, vectors: 4, count: 2, formA: 'list', formB: 'strided', alpha: [-1, 0], zeroAt: 3 });
+  }
+  return [...out, ...columnsCases()];
+}
+
+/**
+ * The columns design (generate-columns.ts), forced: (order, vectors, matrices a block, vectors a
+ * thread), with 3 matrices so that a block is often part full; vectors past a pass (13 / 40: two
+ * passes of 20 lanes; 31 / 70 with 2 a thread: two passes of 18 lanes), order 1 and 32.
+ */
+const COLUMN_SHAPES: readonly (readonly [number, number, number, number])[] = [
+  [1, 9, 2, 1], [9, 8, 1, 1], [13, 40, 2, 1], [32, 12, 3, 2], [17, 33, 1, 1], [24, 5, 4, 2], [31, 70, 1, 2], [32, 32, 2, 1],
+];
+
+function columnsCases(): Case[] {
+  const out: Case[] = [];
+  ZTRSM_VARIANTS.forEach((v, i) => {
+    const [order, vectors, matrices, rhs] = COLUMN_SHAPES[i % COLUMN_SHAPES.length]!;
+    out.push({
+      ...v, dtype: i % 2 === 0 ? 'float64' : 'float32', order, vectors, count: 3, formA: i % 3 === 1 ? 'list' : 'strided', formB: i % 4 === 2 ? 'list' : 'strided',
+      alpha: [0.75, -1.25], zeroAt: -1, force: { design: 'columns', matrices, rhs, early: i % 5 !== 4 },
+    });
+  });
+  const columns = (matrices: number, rhs: number): ZtrsmForce => ({ design: 'columns', matrices, rhs });
+  for (const dtype of ['float64', 'float32'] as const) {
+    out.push({ side: 'right', uplo: 'lower', transA: 'T', diag: 'nonunit', dtype, order: 20, vectors: 9, count: 3, formA: 'strided', formB: 'list', alpha: [0, 0], zeroAt: -1, force: columns(2, 1) });
+    out.push({ side: 'left', uplo: 'upper', transA: 'C', diag: 'nonunit', dtype, order: 11, vectors: 10, count: 2, formA: 'list', formB: 'strided', alpha: [1, 0], zeroAt: -1, force: columns(2, 2) });
+    out.push({ side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', dtype, order: 16, vectors: 9, count: 3, formA: 'strided', formB: 'strided', alpha: [1, 0.5], zeroAt: 6, force: columns(2, 1) });
+    out.push({ side: 'right', uplo: 'upper', transA: 'C', diag: 'nonunit', dtype, order: 30, vectors: 12, count: 2, formA: 'list', formB: 'strided', alpha: [-1, 0], zeroAt: 0, force: columns(1, 1) });
   }
   return out;
 }
@@ -105,9 +137,10 @@ function prepare(c: Case, index: number, root: string): Prepared {
   const dev = recordingDevice(recorded);
   const bytes = c.dtype === 'float64' ? 16 : 8;
   const buffer: DeviceArray = { kind: 'device', dtype: c.dtype, length: 2 * len, device: 0, ptr: RECORDED_BASE, byteLength: len * bytes, disposed: false, dispose() {} };
-  complexTrsmCuda(dev, { ...side, a: batchOf(buffer, la, c.formA, ctype), b: batchOf(buffer, lb, c.formB, ctype) });
+  complexTrsmCuda(dev, { ...side, a: batchOf(buffer, la, c.formA, ctype), b: batchOf(buffer, lb, c.formB, ctype) }, { force: c.force });
   assert.equal(recorded.length, 1, 'one launch');
   const r = recorded[0]!;
+  if (c.force?.design === 'columns') assert.match(r.src.entry, /_cols_/, 'the columns design');
   const ops = [0, 1].map((o) => operandLine(r, o, bytes));
   assert.equal(Number(r.args[10]!.value), triangleShape(c.side, rows, cols).vectors, 'nrhs: the vectors');
   const input = [
@@ -132,7 +165,8 @@ describe('complex trsm kernels run on the host', { skip, timeout: 1_800_000 }, (
   after(() => { if (root !== '') rmSync(root, { recursive: true, force: true }); });
   for (const [i, c] of all.entries()) {
     const extra = c.zeroAt >= 0 ? `, T(${c.zeroAt}, ${c.zeroAt}) = 0` : c.alpha[0] === 1 && c.alpha[1] === 0 ? ', alpha 1' : c.alpha[0] === 0 ? ', alpha 0' : '';
-    it(`${variantName(c)} ${c.dtype === 'float64' ? 'complex128' : 'complex64'} order ${c.order}, ${c.vectors} vectors, A ${c.formA}, B ${c.formB}${extra}`, () => {
+    const design = c.force?.design === 'columns' ? `, columns ${c.force.matrices} a block, ${c.force.rhs} a thread${c.force.early === false ? ', B after the triangles' : ''}` : '';
+    it(`${variantName(c)} ${c.dtype === 'float64' ? 'complex128' : 'complex64'} order ${c.order}, ${c.vectors} vectors, A ${c.formA}, B ${c.formB}${extra}${design}`, () => {
       const p = prepared[i]!;
       const r = spawnSync(p.exe, { input: p.input, maxBuffer: 1 << 28, timeout: 300_000 });
       assert.equal(r.status, 0, `${p.entry}: status ${r.status} ${r.signal ?? ''} ${r.stderr.toString()}`);

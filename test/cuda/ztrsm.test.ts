@@ -1,11 +1,13 @@
 /**
  * Complex trsm on the GPU without one (kernels/ztrsm/): the plan (warps as the real small kernels,
- * vectors per pass, the split of the passes over blockIdx.y), the generator (pure, every parameter
+ * vectors per pass, the split of the passes over blockIdx.y; which design serves, the columns
+ * design's lanes, passes and matrices a block, force), the generators (pure, every parameter
  * changes the source, distinct entries over every variant, bad parameters refused), the router's
  * complex list ('trsm' for strided and list batches of any order: above 32 the recursion's leaf
  * kernels and complex GEMM launches; force as for the other complex routes), what the launcher passes a kernel
  * (pairs counted as the batch counts them, the vectors, alpha as two doubles) for device and host
- * data, the empty cases, and an nvcc compile for sm_90 of the order-32 kernels with no spills. The
+ * data, the columns design's grid and block, the empty cases, and an nvcc compile for sm_90 of the
+ * order-32 kernels of both designs with no spills. The
  * numerics: test/cuda/ztrsm-host-emulation.test.ts (opt-in) and test/gpu/ztrsm.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -14,7 +16,8 @@ import { list, strided, variable } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
 import { passGridY, triangleShape, triangleView } from '../../src/cuda/kernels/common/triangle-warp.js';
 import {
-  complexTrsmCuda, planZtrsm, ZTRSM_MAX_N, ZTRSM_RHS_MAX, ztrsmSmallSource, type ZtrsmSmallParams,
+  COLUMNS_MIN_VECTORS, columnsLayout, columnsMatricesMax, columnsSlot, complexTrsmCuda, planZtrsm, planZtrsmColumns, ZTRSM_COLUMNS_FROM, ZTRSM_MAX_N,
+  ZTRSM_RHS_MAX, ztrsmColumnsSource, ztrsmLeafDesign, ztrsmSmallSource, type ZtrsmColumnsParams, type ZtrsmSmallParams,
 } from '../../src/cuda/kernels/ztrsm/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import type { GpuDevice, KernelSource } from '../../src/cuda/runtime/types.js';
@@ -94,6 +97,81 @@ describe('complex trsm: the plan and the generator', () => {
     const d = new Float64Array(2 * 40);
     const refused = (e: unknown): boolean => e instanceof MyriadError && e.code === 'UNSUPPORTED' && e.argument === 'a';
     assert.throws(() => complexTrsmCuda({} as GpuDevice, { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: [1, 0], a: variable([{ data: d, rows: 3 }]), b: variable([{ data: d, rows: 3, cols: 1 }]) } as never), refused);
+  });
+});
+
+const problem = { dtype: 'float64' as const, n: 32, vectors: 32, side: 'left' as const, uplo: 'lower' as const, transA: 'N' as const, diag: 'nonunit' as const, kindA: 'strided' as const, kindB: 'strided' as const };
+const colParams = (over: Partial<ZtrsmColumnsParams> = {}): ZtrsmColumnsParams => ({ ...planZtrsmColumns(problem), ...over });
+
+describe('complex trsm: the columns design (plan and generator)', () => {
+  it('serves from ZTRSM_COLUMNS_FROM with at least COLUMNS_MIN_VECTORS vectors, else the warp design; force overrides', () => {
+    for (const dtype of ['float64', 'float32'] as const) {
+      const from = ZTRSM_COLUMNS_FROM[dtype]!;
+      assert.equal(ztrsmLeafDesign({ dtype, n: from, vectors: COLUMNS_MIN_VECTORS }), 'columns');
+      assert.equal(ztrsmLeafDesign({ dtype, n: from - 1, vectors: 32 }), 'warp');
+      assert.equal(ztrsmLeafDesign({ dtype, n: 32, vectors: COLUMNS_MIN_VECTORS - 1 }), 'warp');
+      assert.equal(ztrsmLeafDesign({ dtype, n: 2, vectors: 1 }, { design: 'columns' }), 'columns');
+      assert.equal(ztrsmLeafDesign({ dtype, n: 32, vectors: 32 }, { design: 'warp' }), 'warp');
+    }
+  });
+
+  it('lanes: the fewest passes of at most 32 lanes, the vectors spread evenly; matrices a block to 128 threads within 48 KiB; B early', () => {
+    assert.equal(planZtrsmColumns(problem).early, true, 'B\'s first pass loaded before the triangles');
+    assert.equal(planZtrsmColumns(problem, { early: false }).early, false);
+    const lanes = (vectors: number, rhs?: number) => planZtrsmColumns({ ...problem, vectors }, { rhs }).lanes;
+    assert.deepEqual([1, 8, 32, 33, 64, 65, 100].map((v) => lanes(v)), [1, 8, 32, 17, 32, 22, 25]);
+    assert.deepEqual([8, 33, 64, 65].map((v) => lanes(v, 2)), [4, 17, 32, 17]);
+    assert.equal(planZtrsmColumns({ ...problem, n: 16, vectors: 16 }).matrices, 8, '128 / 16 lanes');
+    assert.equal(planZtrsmColumns({ ...problem, n: 16, vectors: 16 }, { matrices: 3 }).matrices, 3, 'forced');
+    // complex128 order 32: 529 pairs a slot (528 padded to 1 mod 8), 5 slots in 48 KiB; 8 lanes would want 16 matrices.
+    assert.equal(columnsSlot('float64', 32), 529);
+    assert.equal(columnsSlot('float32', 32), 529);
+    assert.equal(columnsSlot('float32', 9), 49);
+    assert.equal(columnsMatricesMax('float64', 32), 5);
+    assert.equal(planZtrsmColumns({ ...problem, vectors: 8 }).matrices, 5);
+    assert.deepEqual(columnsLayout({ dtype: 'float64', n: 32, matrices: 4, lanes: 17 }), { threads: 96, slot: 529, sharedBytes: 4 * 529 * 16 });
+  });
+
+  it('pure; every parameter changes the source; entries distinct over every variant', () => {
+    assert.deepEqual(ztrsmColumnsSource(colParams()), ztrsmColumnsSource(colParams()));
+    const base = ztrsmColumnsSource(colParams()).source;
+    const overs: Partial<ZtrsmColumnsParams>[] = [
+      { dtype: 'float32' }, { n: 9 }, { side: 'right' }, { uplo: 'upper' }, { transA: 'T' }, { transA: 'C' }, { diag: 'unit' },
+      { kindA: 'pointer' }, { kindB: 'pointer' }, { matrices: 2 }, { lanes: 16 }, { rhs: 2 }, { early: false },
+    ];
+    for (const over of overs) assert.notEqual(ztrsmColumnsSource(colParams(over)).source, base, JSON.stringify(over));
+    const entries = new Set<string>();
+    let total = 0;
+    for (const dtype of ['float64', 'float32'] as const) for (const v of ZTRSM_VARIANTS) for (const n of [1, 9, 32]) for (const kindB of ['strided', 'pointer'] as const) {
+      entries.add(ztrsmColumnsSource(colParams({ ...v, dtype, n, kindB })).entry);
+      total++;
+    }
+    assert.equal(entries.size, total);
+    assert.equal(ztrsmColumnsSource(colParams({ dtype: 'float32', side: 'right', uplo: 'upper', transA: 'C', diag: 'unit', kindA: 'pointer', n: 12 })).entry, 'ztrsm_c_rucu_n12_cols_m4_l32_r1e_past');
+  });
+
+  it('reads the stored triangle only (the diagonal for non-unit), conjugated for C; the reciprocals by Smith; B by columns (left) or rows (right)', () => {
+    const s = (over: Partial<ZtrsmColumnsParams>) => ztrsmColumnsSource(colParams(over)).source;
+    assert.match(s({}), /am < count && i >= j\)/);
+    assert.match(s({ diag: 'unit' }), /am < count && i > j\)/);
+    assert.match(s({ uplo: 'upper', diag: 'unit' }), /am < count && i < j\)/);
+    assert.match(s({ transA: 'C' }), /conjReal2\(\(A \+ offsetA/);
+    assert.doesNotMatch(s({ transA: 'T' }), /conjReal2\(\(A/);
+    assert.match(s({}), /divBy\(makeReal2\(real\(1\), real\(0\)\), divisorOf/);
+    assert.doesNotMatch(s({ diag: 'unit' }), /divisorOf|divBy/);
+    assert.match(s({}), /b\[r \+ \(long long\)\(q\) \* ldB\]/);
+    assert.match(s({ side: 'right' }), /b\[\(q\) \+ \(long long\)\(r\) \* ldB\]/);
+    // T(r, k): A(r, k) read by rows (left N), A(k, r) otherwise.
+    assert.match(s({}), /t\[packedAt\(r, k\)\]/);
+    assert.match(s({ transA: 'T' }), /t\[packedAt\(k, r\)\]/);
+    assert.match(s({ side: 'right', transA: 'C' }), /t\[packedAt\(r, k\)\]/);
+  });
+
+  it('refuses orders outside 1 .. 32, lanes outside 1 .. 32, no vectors, more than 1024 threads or 48 KiB of triangles', () => {
+    for (const over of [{ n: 0 }, { n: 33 }, { lanes: 0 }, { lanes: 33 }, { rhs: 0 }, { matrices: 0 }, { matrices: 33, lanes: 32 }, { matrices: 6 }, { n: 1.5 }]) {
+      assert.throws(() => ztrsmColumnsSource(colParams(over)), RangeError, JSON.stringify(over));
+    }
+    assert.doesNotThrow(() => ztrsmColumnsSource(colParams({ matrices: 5 })));
   });
 });
 
@@ -182,6 +260,54 @@ describe('complex trsm: the router and the launcher', () => {
     }
   });
 
+  it('the columns design where it serves: its grid (matrices a block, passes over y), block, arguments; leaves of the recursion too', () => {
+    const { ctx, dev } = recordingContext();
+    try {
+      for (const dtype of ['complex128', 'complex64'] as const) for (const side of ['left', 'right'] as const) {
+        const part = dtype === 'complex128' ? 'float64' : 'float32';
+        const n = 20, count = 9, lda = n + 1, vectors = 40;
+        const [rows, cols] = side === 'left' ? [n, vectors] : [vectors, n];
+        const a = strided(ctx.alloc(part, 2 * lda * n * count), { rows: n, ld: lda, count, dtype });
+        const b = strided(ctx.alloc(part, 2 * rows * cols * count), { rows, cols, count, dtype });
+        dev.launches.length = 0;
+        ctx.trsm({ side, uplo: 'lower', transA: 'T', diag: 'nonunit', alpha: [2, 1], a, b });
+        assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'trsm', gpu: true });
+        assert.equal(dev.launches.length, 1);
+        const { src, args, config } = dev.launches[0]!;
+        // 40 vectors: two passes of 20 lanes, 6 matrices a block (128 / 20): 2 blocks of x, both passes on y (a small batch).
+        assert.equal(src.entry, `ztrsm_${dtype === 'complex128' ? 'z' : 'c'}_${side[0]}ltn_n20_cols_m6_l20_r1e_stst`);
+        assert.deepEqual(config.grid, [2, 2, 1]);
+        assert.deepEqual(config.block, [128, 1, 1]);
+        assert.deepEqual([1, 2, 3].map((i) => num(args[i])), [0, lda * n, lda]);
+        assert.deepEqual([num(args[9]), num(args[10])], [count, vectors]);
+        assert.deepEqual([args[11], args[12]], [{ type: 'f64', value: 2 }, { type: 'f64', value: 1 }]);
+      }
+      // Order 40 with 16 vectors: leaves of 32 and 8 (columns design) and one GEMM.
+      const cx = (r: number, c: number) => strided(ctx.alloc('float64', 2 * r * c * 2), { rows: r, cols: c, count: 2, dtype: 'complex128' });
+      dev.launches.length = 0;
+      ctx.trsm({ a: cx(40, 40), b: cx(40, 16) });
+      assert.deepEqual(dev.launches.filter((l) => l.src.entry.startsWith('ztrsm_')).map((l) => l.src.entry), ['ztrsm_z_llnn_n32_cols_m5_l16_r1e_stst', 'ztrsm_z_llnn_n8_r4_stst_w4']);
+    } finally {
+      ctx.dispose();
+    }
+  });
+
+  it('force pins the columns design and its choices through the launcher', () => {
+    const { ctx, dev } = recordingContext();
+    try {
+      const cx = (r: number, c: number, count = 3) => strided(ctx.alloc('float64', 2 * r * c * count), { rows: r, cols: c, count, dtype: 'complex128' });
+      const device: GpuDevice = dev;
+      dev.launches.length = 0;
+      complexTrsmCuda(device, { side: 'left', uplo: 'upper', transA: 'N', diag: 'unit', alpha: [1, 0], a: cx(4, 4) as never, b: cx(4, 3) as never }, { force: { design: 'columns', matrices: 2, rhs: 2 } });
+      assert.deepEqual(dev.launches.map((l) => [l.src.entry, l.config.grid, l.config.block]), [['ztrsm_z_lunu_n4_cols_m2_l2_r2e_stst', [2, 1, 1], [32, 1, 1]]]);
+      dev.launches.length = 0;
+      complexTrsmCuda(device, { side: 'left', uplo: 'upper', transA: 'N', diag: 'unit', alpha: [1, 0], a: cx(20, 20) as never, b: cx(20, 20) as never }, { force: { design: 'warp' } });
+      assert.deepEqual(dev.launches.map((l) => l.src.entry), ['ztrsm_z_lunu_n20_r4_stst_w2']);
+    } finally {
+      ctx.dispose();
+    }
+  });
+
   it('nothing to solve (no matrices, no vectors, order 0): no launch', () => {
     const { ctx, dev } = recordingContext();
     try {
@@ -197,13 +323,19 @@ describe('complex trsm: the router and the launcher', () => {
 });
 
 describe('complex trsm: nvcc for sm_90', { skip: NVCC_SKIP, timeout: 600_000 }, () => {
-  it('compiles without spills at order 32 (registers reported)', async () => {
+  it('compiles without spills at order 32, both designs (registers reported)', async () => {
     const sources: KernelSource[] = [];
     for (const dtype of ['float64', 'float32'] as const) for (const v of ZTRSM_VARIANTS) for (const n of [1, 7, 16, 31, 32]) for (const kind of ['strided', 'pointer'] as const) {
       sources.push(ztrsmSmallSource(planZtrsm({ dtype, n, vectors: 33, ...v, kindA: kind, kindB: kind })));
     }
+    // The columns design: both dtypes and sweep directions at order 32 (complex128's vector alone is 128 registers), the pointer form, 2 vectors a thread.
+    for (const dtype of ['float64', 'float32'] as const) for (const v of ZTRSM_VARIANTS) for (const kind of ['strided', 'pointer'] as const) for (const rhs of [1, 2]) {
+      sources.push(ztrsmColumnsSource(planZtrsmColumns({ ...problem, dtype, ...v, kindA: kind, kindB: kind }, { rhs })));
+    }
     // Both dtypes at order 32 (complex128's row of T alone is 128 registers), one in the pointer form.
-    const picked = compileSet(sources, (e) => e === 'ztrsm_z_llnn_n32_r4_stst_w2' || e === 'ztrsm_c_rucn_n32_r4_papa_w2');
+    const columns = new Set(['ztrsm_z_llnn_n32_cols_m4_l32_r1e_stst', 'ztrsm_z_rucn_n32_cols_m4_l32_r1e_papa', 'ztrsm_c_lutu_n32_cols_m4_l32_r1e_stst', 'ztrsm_c_llcn_n32_cols_m8_l16_r2e_papa']);
+    const picked = compileSet(sources, (e) => e === 'ztrsm_z_llnn_n32_r4_stst_w2' || e === 'ztrsm_c_rucn_n32_r4_papa_w2' || columns.has(e));
+    for (const e of columns) assert.ok(picked.some((k) => k.entry === e), `${e} among the compiled`);
     const results = await compileForSm90(picked);
     for (const r of results) {
       assert.ok(!('error' in r), `${r.src.entry}: ${'error' in r ? r.error : ''}`);

@@ -17,11 +17,11 @@ import type { Diag, Side, Uplo } from '../../../core/enums.js';
 import { batchCount } from '../../../core/batch.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { ComplexGemmRequest, ComplexOp, ComplexScalar, ComplexTrsmRequest } from '../../../core/op-specs.js';
-import { arg, type DeviceArray, type GpuDevice, type KernelSource } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelArg, type KernelSource } from '../../runtime/types.js';
 import type { OperandKind } from './batch-pointer.js';
 import { complexBytes } from './complex.js';
 import { kernelFor, plannedOnce } from './kernel-cache.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from './operands.js';
+import { deviceDtype, groupOperands, indexArgs, operandArgs, release, type OperandArgs } from './operands.js';
 import { block, type BlockBatch } from './sub-blocks.js';
 import { SMALL_MAX_N, smallGrid, smallWarps, type SmallLayout } from './warp-slots.js';
 
@@ -105,6 +105,8 @@ export interface TriangleWarpDesign {
   readonly steps: (r: TriangleBlockRequest<DeviceArray>) => readonly TriangleStep<DeviceArray>[];
   /** The recursion's updates: the complex GEMM's public face. */
   readonly gemm: (dev: GpuDevice, r: ComplexGemmRequest<DeviceArray>) => void;
+  /** The launches of a triangle of order <= TRIANGLE_WARP_MAX where the family has its own (default: launchTriangleWarp). */
+  readonly leaf?: (dev: GpuDevice, r: ComplexTrsmRequest<DeviceArray>) => void;
 }
 
 /** The largest triangle the warp kernels take. */
@@ -122,12 +124,13 @@ export function runTriangle(dev: GpuDevice, design: TriangleWarpDesign, r: Compl
   if (batchCount(b) === 0) return;
   const { order, vectors } = triangleShape(r.side, b.rows, b.cols);
   if (order === 0 || vectors === 0) return;
+  const leaf = design.leaf ?? ((d: GpuDevice, q: ComplexTrsmRequest<DeviceArray>) => launchTriangleWarp(d, design, q));
   if (order <= TRIANGLE_WARP_MAX) {
-    launchTriangleWarp(dev, design, r);
+    leaf(dev, r);
     return;
   }
   for (const step of design.steps({ ...r, a, b })) {
-    if (step.kind === 'leaf') launchTriangleWarp(dev, design, step.request);
+    if (step.kind === 'leaf') leaf(dev, step.request);
     else design.gemm(dev, step.request);
   }
 }
@@ -199,30 +202,52 @@ export function triangleSteps<S>(r: TriangleBlockRequest<S>, splits: Iterable<Tr
   return steps;
 }
 
+/** One launch group of a triangle request: its operands (common/operands.ts), their count and index, the shape and the parts' dtype. */
+export interface TriangleGroup {
+  readonly a: OperandArgs;
+  readonly b: OperandArgs;
+  readonly index: DeviceArray | null;
+  readonly count: number;
+  readonly shape: { readonly order: number; readonly vectors: number };
+  readonly dtype: DType;
+}
+
 /**
- * The launches of a triangle warp kernel for a request whose triangle has order 1 .. 32 and at least
- * one vector: one per launch group of A and B (common/operands.ts; pointer tables of pairs), arguments
- * A, B, the group's index, the vectors and alpha's parts.
+ * Calls `launch` for each launch group of A and B of a request (pointer tables of pairs), then
+ * releases the grouping's temporaries.
  */
-export function launchTriangleWarp(dev: GpuDevice, design: TriangleWarpDesign, r: ComplexTrsmRequest<DeviceArray>): void {
+export function forTriangleGroups(dev: GpuDevice, r: ComplexTrsmRequest<DeviceArray>, launch: (g: TriangleGroup) => void): void {
   const dtype = deviceDtype(r.b);
   const grouping = groupOperands(dev, [r.a, r.b], complexBytes(dtype));
   try {
     for (const g of grouping.groups) {
       const [a, b] = [g.operands[0]!, g.operands[1]!];
-      const shape = triangleShape(r.side, b.rows, b.cols);
-      const p = plannedOnce(dev, `${design.name}/${dtype}/${shape.order},${shape.vectors}/${r.side}${r.uplo}${r.transA}${r.diag}/${a.kind},${b.kind}`, () => design.plan({
-        dtype, n: shape.order, vectors: shape.vectors, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag, kindA: a.kind, kindB: b.kind,
-      }));
-      const k = kernelFor(dev, `${design.name}-small`, p, () => design.source(p));
-      const blocks = smallGrid(triangleWarpLayout(p), g.count);
-      const y = passGridY(blocks, Math.ceil(shape.vectors / p.rhs), dev.info.smCount);
-      k.launch({ grid: [blocks, y, 1], block: [p.warps * 32, 1, 1] },
-        [...operandArgs(a), ...operandArgs(b), ...indexArgs(g.index, g.count), arg.i32(shape.vectors), arg.f64(r.alpha[0]), arg.f64(r.alpha[1])]);
+      launch({ a, b, index: g.index, count: g.count, shape: triangleShape(r.side, b.rows, b.cols), dtype });
     }
   } finally {
     release(dev, grouping);
   }
+}
+
+/** A triangle kernel's arguments: A, B, the group's index, the vectors and alpha's parts. */
+export const triangleArgs = (g: TriangleGroup, alpha: ComplexScalar): KernelArg[] =>
+  [...operandArgs(g.a), ...operandArgs(g.b), ...indexArgs(g.index, g.count), arg.i32(g.shape.vectors), arg.f64(alpha[0]), arg.f64(alpha[1])];
+
+/**
+ * The launches of a triangle warp kernel for a request whose triangle has order 1 .. 32 and at least
+ * one vector: one per launch group of A and B (forTriangleGroups).
+ */
+export function launchTriangleWarp(dev: GpuDevice, design: TriangleWarpDesign, r: ComplexTrsmRequest<DeviceArray>): void {
+  forTriangleGroups(dev, r, (g) => {
+    const { a, b, shape, dtype } = g;
+    const p = plannedOnce(dev, `${design.name}/${dtype}/${shape.order},${shape.vectors}/${r.side}${r.uplo}${r.transA}${r.diag}/${a.kind},${b.kind}`, () => design.plan({
+      dtype, n: shape.order, vectors: shape.vectors, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag, kindA: a.kind, kindB: b.kind,
+    }));
+    const k = kernelFor(dev, `${design.name}-small`, p, () => design.source(p));
+    const blocks = smallGrid(triangleWarpLayout(p), g.count);
+    const y = passGridY(blocks, Math.ceil(shape.vectors / p.rhs), dev.info.smCount);
+    k.launch({ grid: [blocks, y, 1], block: [p.warps * 32, 1, 1] }, triangleArgs(g, r.alpha));
+  });
 }
 
 /** What a triangle warp kernel's plan reads: the parameter object less its choices, and the vectors. */

@@ -34,6 +34,7 @@ import { complexLetter, complexPrelude, complexScalarHelpers } from '../common/c
 import { mathHelpers, precisionPrelude } from '../common/precision.js';
 import { triangleView } from '../common/triangle-warp.js';
 import { slotSetup } from '../common/warp-slots.js';
+import { DIVISOR } from './divisor.js';
 import type { ZtrsmSmallParams } from './params.js';
 
 /** The kernel's entry: ztrsm_<z|c>_<side><uplo><trans><diag>_n<N>_r<RB>_<forms>_w<warps>. */
@@ -41,21 +42,6 @@ function ztrsmEntry(p: ZtrsmSmallParams): string {
   const flags = `${p.side === 'left' ? 'l' : 'r'}${p.uplo === 'lower' ? 'l' : 'u'}${p.transA.toLowerCase()}${p.diag === 'unit' ? 'u' : 'n'}`;
   return `ztrsm_${complexLetter(p.dtype)}_${flags}_n${p.n}_r${p.rhs}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}`;
 }
-
-/** Smith's division with its branch taken once per divisor (see the file comment). */
-const DIVISOR = `// d prepared for Smith's division (divReal2's branch taken once): a / d =
-// ((a.x m1 + a.y m2) / den, (a.y m1 - a.x m2) / den), with m1 = 1, m2 = d.y / d.x where |d.x| >= |d.y|,
-// else m1 = d.x / d.y, m2 = 1 (den = d.x + d.y m2 or d.y + d.x m1). A zero d gives NaN.
-struct Divisor { real m1, m2, den; };
-static __device__ __forceinline__ Divisor divisorOf(real2 d) {
-  Divisor s;
-  if (absReal(d.x) >= absReal(d.y)) { s.m1 = real(1); s.m2 = d.y / d.x; s.den = d.x + d.y * s.m2; }
-  else { s.m2 = real(1); s.m1 = d.x / d.y; s.den = d.y + d.x * s.m1; }
-  return s;
-}
-static __device__ __forceinline__ real2 divBy(real2 a, const Divisor& s) {
-  return makeReal2((a.x * s.m1 + a.y * s.m2) / s.den, (a.y * s.m1 - a.x * s.m2) / s.den);
-}`;
 
 export function ztrsmSmallSource(p: ZtrsmSmallParams): KernelSource {
   if (!Number.isInteger(p.n) || p.n < 1 || p.n > 32) throw new RangeError(`ztrsm: n must be 1 .. 32, got ${p.n}`);

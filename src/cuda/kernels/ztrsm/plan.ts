@@ -1,17 +1,27 @@
 /**
- * Which complex trsm kernel serves one launch group, and its grid. One design (generate-small.ts,
- * a warp slot per matrix for triangles of order <= 32); larger triangles by the recursion of
- * ztrsmSteps, whose leaves are that kernel and whose updates are the complex GEMM. Variable
- * batches are the router's (shape groups as list batches: ownComplex). No tuning table:
- * the warps per block are the real small designs' (common/warp-slots.ts smallWarps), the vectors
- * per pass the complex solves' (four, as complex-lu and zpotrf), not swept for this kernel.
+ * Which complex trsm kernel serves a request, and its parameters. Two designs for triangles of
+ * order <= 32: the warp design (generate-small.ts, a lane per row of T, T's row in registers) and
+ * the columns design (generate-columns.ts, the triangles in shared memory, a thread per vector of B
+ * in registers); larger triangles by the recursion of ztrsmSteps, whose leaves are those kernels
+ * and whose updates are the complex GEMM. Variable batches are the router's (shape groups as list
+ * batches: ownComplex).
+ *
+ * The warp design's warps per block are the real small designs' (common/warp-slots.ts smallWarps),
+ * its vectors per pass the complex solves' (four, as complex-lu and zpotrf). The columns design
+ * serves from ZTRSM_COLUMNS_FROM's order with at least COLUMNS_MIN_VECTORS vectors (fewer leave
+ * most of its threads idle while each reads a whole triangle); its matrices a block, threads a
+ * matrix, vectors a thread and the order of its loads follow the constants below, every choice
+ * forceable (ZtrsmForce; scripts/probe/ztrsm-small.mjs times the variants against cuBLAS). None of
+ * the columns design's constants is measured yet.
  */
 import type { ComplexScalar } from '../../../core/op-specs.js';
 import { recursionSteps } from '../trsm/index.js';
 import {
   planTriangleWarp, TRIANGLE_WARP_MAX, triangleRunsForward, triangleShape, triangleSteps, type TriangleBlockRequest, type TriangleStep, type TriangleWarpProblem,
 } from '../common/triangle-warp.js';
-import type { ZtrsmSmallParams } from './params.js';
+import { COLUMNS_SHARED_MAX, columnsSlot } from './generate-columns.js';
+import { complexBytes } from '../common/complex.js';
+import type { ZtrsmColumnsParams, ZtrsmSmallParams } from './params.js';
 
 /** The largest triangle the kernels take. */
 export const ZTRSM_MAX_N = TRIANGLE_WARP_MAX;
@@ -26,6 +36,58 @@ export type ZtrsmProblem = TriangleWarpProblem;
 
 /** Vectors per pass min(vectors, ZTRSM_RHS_MAX), at least 1. */
 export const planZtrsm = (p: ZtrsmProblem): ZtrsmSmallParams => planTriangleWarp(p, ZTRSM_RHS_MAX);
+
+/** The order from which the columns design serves, by the parts' dtype (the task's range, 9 .. 32; not yet timed). */
+export const ZTRSM_COLUMNS_FROM: Readonly<Record<string, number>> = { float64: 9, float32: 9 };
+
+/** The fewest vectors the columns design takes (below, the warp design). */
+export const COLUMNS_MIN_VECTORS = 8;
+
+/** Threads a block the columns design aims at (its matrices a block follow from its lanes). */
+const COLUMNS_BLOCK_THREADS = 128;
+
+/** Vectors a thread of the columns design holds, unless forced. */
+const COLUMNS_RHS = 1;
+
+/** Whether the columns design loads B's first pass before the triangles, unless forced. */
+const COLUMNS_EARLY = true;
+
+/** Choices a caller (a probe, a test) may pin; the plan fills in the rest. */
+export interface ZtrsmForce {
+  readonly design?: 'warp' | 'columns';
+  /** Columns design: matrices a block. */
+  readonly matrices?: number;
+  /** Columns design: vectors a thread. */
+  readonly rhs?: number;
+  /** Columns design: B's first pass loaded before the triangles. */
+  readonly early?: boolean;
+}
+
+/** The most triangles of order n a block's static shared memory holds. */
+export const columnsMatricesMax = (dtype: ZtrsmProblem['dtype'], n: number): number =>
+  Math.max(1, Math.floor(COLUMNS_SHARED_MAX / (columnsSlot(dtype, n) * complexBytes(dtype))));
+
+/**
+ * The columns design for a problem: `rhs` vectors a thread; the passes as few as 32 lanes allow
+ * and the lanes spread evenly over them (33 vectors: two passes of 17 lanes, not 32 and 1); matrices
+ * a block to fill COLUMNS_BLOCK_THREADS, within the shared memory.
+ */
+export function planZtrsmColumns(p: ZtrsmProblem, force: ZtrsmForce = {}): ZtrsmColumnsParams {
+  const rhs = force.rhs ?? COLUMNS_RHS;
+  const vectors = Math.max(1, p.vectors);
+  const passes = Math.ceil(vectors / (32 * rhs));
+  const lanes = Math.min(32, Math.ceil(vectors / (passes * rhs)));
+  const matrices = force.matrices ?? Math.min(columnsMatricesMax(p.dtype, p.n), Math.max(1, Math.floor(COLUMNS_BLOCK_THREADS / lanes)));
+  return { dtype: p.dtype, n: p.n, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag, kindA: p.kindA, kindB: p.kindB, matrices, lanes, rhs, early: force.early ?? COLUMNS_EARLY };
+}
+
+/** Whether the columns design serves a problem (unless forced). */
+export const columnsServe = (p: Pick<ZtrsmProblem, 'dtype' | 'n' | 'vectors'>): boolean =>
+  p.n >= (ZTRSM_COLUMNS_FROM[p.dtype] ?? Infinity) && p.vectors >= COLUMNS_MIN_VECTORS;
+
+/** The design of a request's launches: the columns design where it serves (or is forced), else the warp design. */
+export const ztrsmLeafDesign = (p: Pick<ZtrsmProblem, 'dtype' | 'n' | 'vectors'>, force: ZtrsmForce = {}): 'warp' | 'columns' =>
+  force.design ?? (columnsServe(p) ? 'columns' : 'warp');
 
 /** Where the recursion splits a triangle: at multiples of 32 (the leaf kernel's largest order) near the half. */
 const ZTRSM_SPLIT_ALIGN = 32;
