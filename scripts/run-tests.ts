@@ -6,16 +6,14 @@
  *
  * Files share processes: each Node process costs about half a second of CPU before its first test
  * (start-up, and the library's few hundred modules loaded again), which over some 150 files was a
- * third of the suite on a two-core machine; and the files of one folder compile many of the same
- * generated kernels (JavaScript and WebAssembly, once per process) and warm the same code. Up to
- * GROUP_SIZE files of one directory run in one process (a generated entry in dist/.test-groups/
- * imports each file inside a suite named after it, so the file's top-level hooks stay its own and the
- * report names the file): every file's top-level code runs first, then the files' tests one file
- * after the other. A file runs alone in its own process where its source changes what other files
- * would see (`ownProcessReason`: environment variables, mocks, process handlers, globals, the CPU
- * thread settings) or says so itself with a `run-tests: own process` comment. A file with a
- * `run-tests: long` comment takes many seconds: its group starts first, so that no long run starts at
- * the end while the other core idles. --isolate: every file alone, in the folders' order.
+ * third of the suite on a two-core machine. Up to GROUP_SIZE files of a folder run in one process
+ * (a generated entry in dist/.test-groups/ imports each file inside a suite named after it, so the
+ * file's top-level hooks stay its own and the report names the file): every file's top-level code
+ * runs first, then the files' tests one file after the other. A file
+ * runs alone in its own process where its source changes what other files would see
+ * (`ownProcessReason`: environment variables, mocks, process handlers, globals, the CPU thread
+ * settings) or says so itself with a `run-tests: own process` comment; a file with a `run-tests: long`
+ * comment runs alone and first. --isolate: every file alone, in the folders' order.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,12 +25,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const testRoot = resolve(here, '..', 'test');
 const groupRoot = resolve(here, '..', '.test-groups');
 
-/**
- * Files per shared process: large enough that a directory's files share their start-up and their
- * compiled kernels, small enough that the runs spread over the cores (a directory of more files
- * splits into groups of about equal counts).
- */
-const GROUP_SIZE = 24;
+/** Files per shared process: large enough to save the start-ups, small enough to spread over the cores. */
+const GROUP_SIZE = 12;
 
 /** What in a test file's text changes the process for the files after it (the first match's description), or undefined. */
 const OWN_PROCESS: readonly [RegExp, string][] = [
@@ -48,39 +42,29 @@ export function ownProcessReason(text: string): string | undefined {
   return OWN_PROCESS.find(([pattern]) => pattern.test(text))?.[1];
 }
 
-/** A file that takes many seconds says so with this comment: its run starts first. */
+/** A file that takes many seconds (most of them in processes of its own) says so with this comment: it runs alone, and first. */
 const LONG = /run-tests: long/;
 
 /**
- * The folders' files split into runs, in the order they start: groups of up to `groupSize` files of
- * one directory that may share a process (those holding a long file first), then the files that
- * need their own process (a long one first). Long runs first, so that no long run starts at the end
- * while the other core idles.
+ * The folders' files split into runs, in the order they start: the long files alone, then groups of
+ * up to `groupSize` files of one folder that may share a process, then the other files that need
+ * their own. Long runs first, so that no long run starts at the end while the other core idles.
  */
 export function plan(folders: readonly (readonly string[])[], read: (file: string) => string, groupSize = GROUP_SIZE): string[][] {
   const long: string[][] = [];
   const groups: string[][] = [];
   const alone: string[][] = [];
-  const longFiles = new Set<string>();
   for (const files of folders) {
-    const byDirectory = new Map<string, string[]>();
+    const shared: string[] = [];
     for (const file of files) {
       const text = read(file);
-      if (LONG.test(text)) longFiles.add(file);
-      if (ownProcessReason(text) !== undefined) (longFiles.has(file) ? long : alone).push([file]);
-      else {
-        const dir = dirname(file);
-        byDirectory.set(dir, [...(byDirectory.get(dir) ?? []), file]);
-      }
+      if (LONG.test(text)) long.push([file]);
+      else if (ownProcessReason(text) !== undefined) alone.push([file]);
+      else shared.push(file);
     }
-    for (const shared of byDirectory.values()) {
-      const count = Math.ceil(shared.length / groupSize);
-      // Round robin, so that each group takes files from across the directory rather than one corner of it.
-      for (let g = 0; g < count; g++) {
-        const group = shared.filter((_, i) => i % count === g);
-        (group.some((f) => longFiles.has(f)) ? long : groups).push(group);
-      }
-    }
+    const count = Math.ceil(shared.length / groupSize);
+    // Round robin, so that each group takes files from across the folder rather than one corner of it.
+    for (let g = 0; g < count; g++) groups.push(shared.filter((_, i) => i % count === g));
   }
   return [...long, ...groups, ...alone];
 }
