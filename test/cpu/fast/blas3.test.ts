@@ -18,30 +18,41 @@ const DTYPES: readonly DType[] = ['float64', 'float32'];
 const KINDS: readonly Kind[] = ['strided', 'list', 'variable'];
 const ALPHAS = [1, -2.5, 0] as const;
 const SYRK_SCALARS = [[1, 0], [-2.5, 1], [0.5, -0.75], [0, 0.5], [0, 0]] as const;
+const SYRK_SIZES = SIZES.filter((n) => n <= 100);
 
 describe('cpu-fast trsm, trmm, syrk, trtri, lauum, potri match the reference', () => {
   for (const dtype of DTYPES) {
     for (const op of ['trsm', 'trmm'] as const) {
       test(`${op} ${dtype}`, () => {
-        // every variant and alpha up to 20 (the kernels and the first fallback sizes); above, one in turn
-        for (const s of SIZES) for (const kind of KINDS) {
+        // every variant, batch kind and alpha up to 20 (the kernels and the first fallback sizes);
+        // above, one in turn. Up to 20 B's other dimension (narrow, or wider than the triangle)
+        // takes turns: each (variant, size, kind) and each (variant, size, alpha) meets both, and
+        // the turn flips with the size, so every (variant, kind, alpha, other) runs every other size.
+        for (const s of SIZES) KINDS.forEach((kind, k) => {
           const variants = s <= 20 ? TRIANGULAR_VARIANTS : [TRIANGULAR_VARIANTS[s % TRIANGULAR_VARIANTS.length]!];
           const others = s <= 20 ? [1 + ((s * 7) % 5), s + 3] : [3];
           variants.forEach((v, t) => {
-            for (const other of others) for (const alpha of s <= 20 ? ALPHAS : [ALPHAS[(s + t) % 3]!])
+            const alphas = s <= 20 ? ALPHAS : [ALPHAS[(s + t) % 3]!];
+            alphas.forEach((alpha, a) => {
+              const other = others[(k + a + t + s) % others.length]!;
               conform(serialKernels, triangularCase(op, kind, dtype, s, other, v, alpha), s * 1000 + t * 10 + other, dtype);
+            });
           });
-        }
+        });
       });
     }
     test(`syrk ${dtype}`, () => {
-      // every alpha and beta up to 20; above (the blocked syrk, where alpha and beta only scale), one pair in turn
-      for (const n of SIZES.filter((n) => n <= 100)) for (const kind of KINDS) for (const uplo of ['lower', 'upper'] as const)
-        for (const trans of ['N', 'T'] as const) {
-          const pairs = n <= 20 ? SYRK_SCALARS : [SYRK_SCALARS[(n + KINDS.indexOf(kind)) % SYRK_SCALARS.length]!];
-          for (const [alpha, beta] of pairs)
-            for (const k of [1, n + 2]) conform(serialKernels, syrkCase(kind, dtype, n, k, uplo, trans, alpha, beta), n * 100 + k, dtype);
-        }
+      // every alpha and beta up to 20, where the inner dimension (1 or n + 2) takes turns: each
+      // (size, kind, uplo, trans) meets both, as does each (size, pair, uplo, trans); above (the
+      // blocked syrk, where alpha and beta only scale), one pair in turn, both inner dimensions
+      for (const n of SYRK_SIZES) KINDS.forEach((kind, c) => (['lower', 'upper'] as const).forEach((uplo, u) =>
+        (['N', 'T'] as const).forEach((trans, t) => {
+          const pairs = n <= 20 ? SYRK_SCALARS : [SYRK_SCALARS[(n + c) % SYRK_SCALARS.length]!];
+          pairs.forEach(([alpha, beta], p) => {
+            const inner = n <= 20 ? [[1, n + 2][(n + c + u + t + p) % 2]!] : [1, n + 2];
+            for (const k of inner) conform(serialKernels, syrkCase(kind, dtype, n, k, uplo, trans, alpha, beta), n * 100 + k, dtype);
+          });
+        })));
     });
     test(`trtri, lauum, potri ${dtype}`, () => {
       // every batch kind up to 40 (the kernels and the first levels of the recursion); above, one in turn
