@@ -100,14 +100,24 @@ function pythonEnv(threads: number): NodeJS.ProcessEnv {
 
 let note: string | undefined;
 
+/** numpy's version, or null where python3 with numpy is absent: asked once a process (a python3 start costs about a second of CPU). */
+let numpyVersion: string | null | undefined;
+function installedNumpy(): string | null {
+  if (numpyVersion === undefined) {
+    const probe = spawnSync('python3', ['-c', 'import numpy; print(numpy.__version__)'], { encoding: 'utf8', env: pythonEnv(1) });
+    numpyVersion = probe.status === 0 ? probe.stdout.trim() : null;
+  }
+  return numpyVersion;
+}
+
 /** numpy on the same shapes, or undefined (with a note on stderr, once) where python3 + numpy is absent. */
 export function numpyBaseline(threads: number, repeats = 5): VendorBaseline | undefined {
-  const probe = spawnSync('python3', ['-c', 'import numpy; print(numpy.__version__)'], { encoding: 'utf8', env: pythonEnv(threads) });
-  if (probe.status !== 0) {
+  const version = installedNumpy();
+  if (version === null) {
     if (!note) console.error((note = 'numpy baseline skipped: python3 with numpy is not installed'));
     return undefined;
   }
-  const name = `numpy ${probe.stdout.trim()} (${threads} thr)`;
+  const name = `numpy ${version} (${threads} thr)`;
   return {
     name,
     prepare(op: BenchOp, dtype: ElementType, n: number, count: number): VendorRun | undefined {
