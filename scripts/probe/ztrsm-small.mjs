@@ -6,7 +6,7 @@
 // the timing; CUDA events, median of 7 after 2 warm-ups. Per row: ms, GB/s over A read and B read
 // and written, and the ratio to cuBLAS (> 1: faster); the last column names the fastest, to set
 // plan.ts's ZTRSM_COLUMNS_FROM, COLUMNS_MIN_VECTORS and the columns design's choices (COLUMNS_RHS,
-// COLUMNS_BLOCK_THREADS, COLUMNS_EARLY) per dtype and order.
+// columnsBlockThreads, COLUMNS_EARLY) per dtype and order.
 //   node scripts/probe/ztrsm-small.mjs [orders=8,9,12,16,20,24,28,32] [dtypes=complex128,complex64]
 //   SIDE=right BYTES=268435456 NRHS=<vectors, default n> node scripts/probe/ztrsm-small.mjs
 import { open, strided } from '../../dist/src/index.js';

@@ -115,15 +115,16 @@ describe('complex trsm: the columns design (plan and generator)', () => {
     }
   });
 
-  it('lanes: the fewest passes of at most 32 lanes, the vectors spread evenly; matrices a block to 128 threads within 48 KiB; B early', () => {
+  it('lanes: the fewest passes of at most 32 lanes, the vectors spread evenly; matrices a block to a warp (two from order 32) within 48 KiB; B early', () => {
     assert.equal(planZtrsmColumns(problem).early, true, 'B\'s first pass loaded before the triangles');
     assert.equal(planZtrsmColumns(problem, { early: false }).early, false);
     const lanes = (vectors: number, rhs?: number) => planZtrsmColumns({ ...problem, vectors }, { rhs }).lanes;
     assert.deepEqual([1, 8, 32, 33, 64, 65, 100].map((v) => lanes(v)), [1, 8, 32, 17, 32, 22, 25]);
     assert.deepEqual([8, 33, 64, 65].map((v) => lanes(v, 2)), [4, 17, 32, 17]);
-    assert.equal(planZtrsmColumns({ ...problem, n: 16, vectors: 16 }).matrices, 8, '128 / 16 lanes');
+    assert.equal(planZtrsmColumns({ ...problem, n: 16, vectors: 16 }).matrices, 2, '32 / 16 lanes');
+    assert.equal(planZtrsmColumns({ ...problem, n: 32, vectors: 32 }).matrices, 2, '64 / 32 lanes from order 32');
     assert.equal(planZtrsmColumns({ ...problem, n: 16, vectors: 16 }, { matrices: 3 }).matrices, 3, 'forced');
-    // complex128 order 32: 529 pairs a slot (528 padded to 1 mod 8), 5 slots in 48 KiB; 8 lanes would want 16 matrices.
+    // complex128 order 32: 529 pairs a slot (528 padded to 1 mod 8), 5 slots in 48 KiB; 8 lanes would want 8 matrices.
     assert.equal(columnsSlot('float64', 32), 529);
     assert.equal(columnsSlot('float32', 32), 529);
     assert.equal(columnsSlot('float32', 9), 49);
@@ -137,7 +138,7 @@ describe('complex trsm: the columns design (plan and generator)', () => {
     const base = ztrsmColumnsSource(colParams()).source;
     const overs: Partial<ZtrsmColumnsParams>[] = [
       { dtype: 'float32' }, { n: 9 }, { side: 'right' }, { uplo: 'upper' }, { transA: 'T' }, { transA: 'C' }, { diag: 'unit' },
-      { kindA: 'pointer' }, { kindB: 'pointer' }, { matrices: 2 }, { lanes: 16 }, { rhs: 2 }, { early: false },
+      { kindA: 'pointer' }, { kindB: 'pointer' }, { matrices: 3 }, { lanes: 16 }, { rhs: 2 }, { early: false },
     ];
     for (const over of overs) assert.notEqual(ztrsmColumnsSource(colParams(over)).source, base, JSON.stringify(over));
     const entries = new Set<string>();
@@ -147,7 +148,7 @@ describe('complex trsm: the columns design (plan and generator)', () => {
       total++;
     }
     assert.equal(entries.size, total);
-    assert.equal(ztrsmColumnsSource(colParams({ dtype: 'float32', side: 'right', uplo: 'upper', transA: 'C', diag: 'unit', kindA: 'pointer', n: 12 })).entry, 'ztrsm_c_rucu_n12_cols_m4_l32_r1e_past');
+    assert.equal(ztrsmColumnsSource(colParams({ dtype: 'float32', side: 'right', uplo: 'upper', transA: 'C', diag: 'unit', kindA: 'pointer', n: 12 })).entry, 'ztrsm_c_rucu_n12_cols_m2_l32_r1e_past');
   });
 
   it('reads the stored triangle only (the diagonal for non-unit), conjugated for C; the reciprocals by Smith; B by columns (left) or rows (right)', () => {
@@ -274,19 +275,19 @@ describe('complex trsm: the router and the launcher', () => {
         assert.deepEqual(ctx.lastRoute, { op: 'trsm', route: 'trsm', gpu: true });
         assert.equal(dev.launches.length, 1);
         const { src, args, config } = dev.launches[0]!;
-        // 40 vectors: two passes of 20 lanes, 6 matrices a block (128 / 20): 2 blocks of x, both passes on y (a small batch).
-        assert.equal(src.entry, `ztrsm_${dtype === 'complex128' ? 'z' : 'c'}_${side[0]}ltn_n20_cols_m6_l20_r1e_stst`);
-        assert.deepEqual(config.grid, [2, 2, 1]);
-        assert.deepEqual(config.block, [128, 1, 1]);
+        // 40 vectors: two passes of 20 lanes, 1 matrix a block (32 / 20): 9 blocks of x, both passes on y (a small batch).
+        assert.equal(src.entry, `ztrsm_${dtype === 'complex128' ? 'z' : 'c'}_${side[0]}ltn_n20_cols_m1_l20_r1e_stst`);
+        assert.deepEqual(config.grid, [9, 2, 1]);
+        assert.deepEqual(config.block, [32, 1, 1]);
         assert.deepEqual([1, 2, 3].map((i) => num(args[i])), [0, lda * n, lda]);
         assert.deepEqual([num(args[9]), num(args[10])], [count, vectors]);
         assert.deepEqual([args[11], args[12]], [{ type: 'f64', value: 2 }, { type: 'f64', value: 1 }]);
       }
-      // Order 40 with 16 vectors: leaves of 32 and 8 (columns design) and one GEMM.
+      // Order 40 with 16 vectors: leaves of 32 and 8 (both on the columns design) and one GEMM.
       const cx = (r: number, c: number) => strided(ctx.alloc('float64', 2 * r * c * 2), { rows: r, cols: c, count: 2, dtype: 'complex128' });
       dev.launches.length = 0;
       ctx.trsm({ a: cx(40, 40), b: cx(40, 16) });
-      assert.deepEqual(dev.launches.filter((l) => l.src.entry.startsWith('ztrsm_')).map((l) => l.src.entry), ['ztrsm_z_llnn_n32_cols_m5_l16_r1e_stst', 'ztrsm_z_llnn_n8_r4_stst_w4']);
+      assert.deepEqual(dev.launches.filter((l) => l.src.entry.startsWith('ztrsm_')).map((l) => l.src.entry), ['ztrsm_z_llnn_n32_cols_m4_l16_r1e_stst', 'ztrsm_z_llnn_n8_cols_m2_l16_r1e_stst']);
     } finally {
       ctx.dispose();
     }
@@ -333,7 +334,7 @@ describe('complex trsm: nvcc for sm_90', { skip: NVCC_SKIP, timeout: 600_000 }, 
       sources.push(ztrsmColumnsSource(planZtrsmColumns({ ...problem, dtype, ...v, kindA: kind, kindB: kind }, { rhs })));
     }
     // Both dtypes at order 32 (complex128's row of T alone is 128 registers), one in the pointer form.
-    const columns = new Set(['ztrsm_z_llnn_n32_cols_m4_l32_r1e_stst', 'ztrsm_z_rucn_n32_cols_m4_l32_r1e_papa', 'ztrsm_c_lutu_n32_cols_m4_l32_r1e_stst', 'ztrsm_c_llcn_n32_cols_m8_l16_r2e_papa']);
+    const columns = new Set(['ztrsm_z_llnn_n32_cols_m2_l32_r1e_stst', 'ztrsm_z_rucn_n32_cols_m2_l32_r1e_papa', 'ztrsm_c_lutu_n32_cols_m2_l32_r1e_stst', 'ztrsm_c_llcn_n32_cols_m4_l16_r2e_papa']);
     const picked = compileSet(sources, (e) => e === 'ztrsm_z_llnn_n32_r4_stst_w2' || e === 'ztrsm_c_rucn_n32_r4_papa_w2' || columns.has(e));
     for (const e of columns) assert.ok(picked.some((k) => k.entry === e), `${e} among the compiled`);
     const results = await compileForSm90(picked);

@@ -38,13 +38,22 @@ export type ZtrsmProblem = TriangleWarpProblem;
 export const planZtrsm = (p: ZtrsmProblem): ZtrsmSmallParams => planTriangleWarp(p, ZTRSM_RHS_MAX);
 
 /** The order from which the columns design serves, by the parts' dtype (the task's range, 9 .. 32; not yet timed). */
-export const ZTRSM_COLUMNS_FROM: Readonly<Record<string, number>> = { float64: 9, float32: 9 };
+export const ZTRSM_COLUMNS_FROM: Readonly<Record<string, number>> = { float64: 8, float32: 8 };
 
 /** The fewest vectors the columns design takes (below, the warp design). */
 export const COLUMNS_MIN_VECTORS = 8;
 
-/** Threads a block the columns design aims at (its matrices a block follow from its lanes). */
-const COLUMNS_BLOCK_THREADS = 128;
+/**
+ * Threads a block the columns design aims at (its matrices a block follow from its lanes): a warp,
+ * two from order 32. Measured on an H200, 2026-11-29 (`node scripts/probe/ztrsm-small.mjs
+ * 8,9,12,16,24,32 complex128|complex64`: left, lower, B n x n, about 256 MiB of A; speed-up over
+ * z/ctrsmBatched by matrices a block, one vector a thread): complex128 n = 8 m1-m16 1.83-2.08, 9 m1
+ * 5.02 / m4 4.13, 12 m1 3.14 / m4 2.78, 16 m1 1.86 / m2 1.70 / m8 1.58, 24 m1 1.60 / m4 1.53, 32 m1
+ * 1.47 / m2 1.58 / m4 1.54; complex64 8 m4 2.85, 9 m4 6.39, 12 m2 3.86, 16 m1 1.93 / m2 1.40, 24 m1
+ * 1.68, 32 m2 1.34 / m4 1.42. The warp design it replaces from order 8: 1.16 / 1.94 at 8, 0.08-0.96
+ * above. Two vectors a thread won only at complex64 8 (m4: 3.03).
+ */
+const columnsBlockThreads = (n: number): number => (n >= 32 ? 64 : 32);
 
 /** Vectors a thread of the columns design holds, unless forced. */
 const COLUMNS_RHS = 1;
@@ -70,14 +79,14 @@ export const columnsMatricesMax = (dtype: ZtrsmProblem['dtype'], n: number): num
 /**
  * The columns design for a problem: `rhs` vectors a thread; the passes as few as 32 lanes allow
  * and the lanes spread evenly over them (33 vectors: two passes of 17 lanes, not 32 and 1); matrices
- * a block to fill COLUMNS_BLOCK_THREADS, within the shared memory.
+ * a block to fill columnsBlockThreads, within the shared memory.
  */
 export function planZtrsmColumns(p: ZtrsmProblem, force: ZtrsmForce = {}): ZtrsmColumnsParams {
   const rhs = force.rhs ?? COLUMNS_RHS;
   const vectors = Math.max(1, p.vectors);
   const passes = Math.ceil(vectors / (32 * rhs));
   const lanes = Math.min(32, Math.ceil(vectors / (passes * rhs)));
-  const matrices = force.matrices ?? Math.min(columnsMatricesMax(p.dtype, p.n), Math.max(1, Math.floor(COLUMNS_BLOCK_THREADS / lanes)));
+  const matrices = force.matrices ?? Math.min(columnsMatricesMax(p.dtype, p.n), Math.max(1, Math.floor(columnsBlockThreads(p.n) / lanes)));
   return { dtype: p.dtype, n: p.n, side: p.side, uplo: p.uplo, transA: p.transA, diag: p.diag, kindA: p.kindA, kindB: p.kindB, matrices, lanes, rhs, early: force.early ?? COLUMNS_EARLY };
 }
 
