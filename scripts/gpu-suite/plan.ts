@@ -74,7 +74,7 @@ export function skipAllowed(path: string, reason: string, gpus: number, table: r
 export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['factor-blocked-getrf-a', 215], ['factor-blocked-getrf-b', 215], ['factor-batches', 230], ['factor-large-potrf', 180],
   ['factor-spread-getrf-a', 160], ['factor-spread-getrf-b', 160], ['factor-potrf', 154], ['factor-solve', 145],
-  ['tridiag', 257], ['factor-getrf', 118], ['jacobi-syev', 103], ['contracts', 100], ['tridiag-split', 99],
+  ['tridiag', 257], ['gesvd-bidiag', 218], ['factor-getrf', 118], ['jacobi-syev', 103], ['contracts', 100], ['tridiag-split', 99],
   ['jacobi-block-gesvd', 98], ['tsm2', 93], ['trsm', 91], ['tridiag-split-resume', 83], ['poti', 82],
   ['jacobi-block', 76], ['large', 73], ['gemm', 72], ['qr-blocked', 71], ['factor-large-getrf', 46],
   // An estimate (not yet timed): 428 kernels compiled at once, then 22 cases.
@@ -87,8 +87,8 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['vbatched-device', 60],
   // An estimate (not yet timed): about 350 complex Cholesky kernels compiled at once, then 12 tests of 17-32 orders each.
   ['zpotrf', 45],
-  // An estimate (not yet timed): about 720 complex trsm kernels compiled at once, then 742 calls checked on the host.
-  ['ztrsm', 60],
+  // An estimate (not yet timed): about 970 complex trsm kernels compiled at once (the columns design's variants too), then the calls checked on the host.
+  ['ztrsm', 90],
   // An estimate (not yet timed): about 70 complex herk kernels compiled at once, then 138 calls checked on the host.
   ['zherk', 30],
   // An estimate (not yet timed): 32 complex heev kernels compiled at once, then 4 tests of 9 orders each (n = 33 on the CPU reference).
