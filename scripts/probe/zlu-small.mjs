@@ -8,13 +8,21 @@
 // vendor; info checked 0 and the factors equal to the plan's variant's (the steps' rounding differs
 // only in the reciprocal: reported as the largest difference, not bit for bit).
 // The plan's choice is marked '*'. Prints one line per variant, then the best per (op, dtype, n).
+// Every kernel runs its optimised build (MYRIAD_QUICK_FIRST=0, set here): with quick builds on, a
+// kernel missing from the disk cache is served by its --Ofast-compile=mid build (loops rolled, the
+// rows in local memory: getrf complex128 n = 20 60 registers and a 320-byte stack frame) until its
+// background build is done, and the launchers called directly begin no call that would switch it,
+// so the 9 runs timed that build: 2-2.5x slower, 1.0-2.0 ms whatever the design (the steps and
+// warps per block first timed here were exactly those no test had compiled before).
 // Usage (after npx tsc -p .):
 //   node scripts/probe/zlu-small.mjs                       (n = 8, 16, 17, 20, 24, 28, 32; both dtypes; BYTES=268435456)
 //   N=24,32 DTYPES=complex128 OPS=getrf node scripts/probe/zlu-small.mjs
 import { open, strided } from '../../dist/src/index.js';
 import { Random, randomComplexGeneral } from '../../dist/src/bench/data.js';
 import { Cublas, batchPointers } from '../../dist/src/cuda/baselines/index.js';
-import { complexGesvCuda, complexGetrfCuda, planComplexGetrf } from '../../dist/src/cuda/kernels/complex-lu/index.js';
+import { complexGesvCuda, complexGesvSource, complexGetrfCuda, complexGetrfSource, planComplexGesv, planComplexGetrf } from '../../dist/src/cuda/kernels/complex-lu/index.js';
+
+process.env.MYRIAD_QUICK_FIRST ??= '0';
 
 const sizes = (process.env.N ?? '8,16,17,20,24,28,32').split(',').map(Number);
 const dtypes = (process.env.DTYPES ?? 'complex128,complex64').split(',');
@@ -45,6 +53,22 @@ const copyGBs = (() => {
 })();
 console.log(`${dev.info.name}: copy ${copyGBs.toFixed(0)} GB/s`);
 
+// Every variant's kernel compiled at once on the compile workers (their first calls then load them).
+{
+  const t0 = performance.now();
+  const sources = [];
+  for (const op of ops) for (const dtype of dtypes) for (const n of sizes) for (const v of VARIANTS) {
+    const real = dtype === 'complex128' ? 'float64' : 'float32';
+    try {
+      sources.push(op === 'getrf'
+        ? complexGetrfSource(planComplexGetrf(real, n, n, 'strided', v.force))
+        : complexGesvSource(planComplexGesv(real, n, 1, 'strided', 'strided', v.force)));
+    } catch { /* a variant the plan refuses: reported when timed */ }
+  }
+  const report = dev.prefetch?.(sources);
+  console.log(`kernels: ${sources.length} (${report === undefined ? 'no prefetch' : `${report.compiled} compiled, ${report.failed} failed`}) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+
 const best = [];
 for (const op of ops) for (const dtype of dtypes) for (const n of sizes) {
   const real = dtype === 'complex128' ? 'float64' : 'float32';
@@ -69,7 +93,7 @@ for (const op of ops) for (const dtype of dtypes) for (const n of sizes) {
     blas.complexGetrfBatched(dtype, n, Ap, n, ipiv, info, count);
     if (op === 'gesv') blas.complexGetrsBatched(dtype, 'N', n, 1, Ap, n, ipiv, Bp, n, count);
   });
-  const planned = planComplexGetrf(real, n, n, 'strided');
+  const planned = op === 'getrf' ? planComplexGetrf(real, n, n, 'strided') : planComplexGesv(real, n, 1, 'strided', 'strided');
   const planName = `${planned.step ?? 'group'} w${planned.warps}${planned.reciprocalCall ? ' rc' : ''}`;
   let reference;
   const rows = [];
