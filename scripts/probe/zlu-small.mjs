@@ -1,6 +1,6 @@
 // Complex getrf and gesv (one right-hand side) at n <= 32: the in-register LU's steps and warps per
 // block (complex-lu/plan.ts: the group step, the warp step of warp-step.ts, 'rc' its reciprocal out
-// of line) against cuBLAS's
+// of line, 'sa' gesv's LU of A alone then the sweeps) against cuBLAS's
 // z/cgetrfBatched and z/cgetrfBatched + z/cgetrsBatched on the same data, the bench's (a dominant
 // diagonal, bench/data.ts randomComplexGeneral), strided batches of about BYTES of A. Each variant:
 // ms by CUDA events, median of 7 after 2 warm-ups, A (and B) reset from pristine copies outside the
@@ -36,6 +36,9 @@ const VARIANTS = [
   { name: 'warp w4', force: { step: 'warp', warps: 4 } },
   { name: 'warp w1 rc', force: { step: 'warp', warps: 1, reciprocalCall: true } },
   { name: 'warp w2 rc', force: { step: 'warp', warps: 2, reciprocalCall: true } },
+  // gesv only: the LU of A alone, then the sweeps (no bordered column).
+  { name: 'warp w1 sa', force: { step: 'warp', warps: 1, solveAfter: true }, gesvOnly: true },
+  { name: 'warp w2 sa', force: { step: 'warp', warps: 2, solveAfter: true }, gesvOnly: true },
 ];
 
 const ctx = await open({ backend: 'cuda' });
@@ -58,6 +61,7 @@ console.log(`${dev.info.name}: copy ${copyGBs.toFixed(0)} GB/s`);
   const t0 = performance.now();
   const sources = [];
   for (const op of ops) for (const dtype of dtypes) for (const n of sizes) for (const v of VARIANTS) {
+    if (v.gesvOnly && op !== 'gesv') continue;
     const real = dtype === 'complex128' ? 'float64' : 'float32';
     try {
       sources.push(op === 'getrf'
@@ -94,10 +98,11 @@ for (const op of ops) for (const dtype of dtypes) for (const n of sizes) {
     if (op === 'gesv') blas.complexGetrsBatched(dtype, 'N', n, 1, Ap, n, ipiv, Bp, n, count);
   });
   const planned = op === 'getrf' ? planComplexGetrf(real, n, n, 'strided') : planComplexGesv(real, n, 1, 'strided', 'strided');
-  const planName = `${planned.step ?? 'group'} w${planned.warps}${planned.reciprocalCall ? ' rc' : ''}`;
+  const planName = `${planned.step ?? 'group'} w${planned.warps}${planned.reciprocalCall ? ' rc' : ''}${planned.solveAfter ? ' sa' : ''}`;
   let reference;
   const rows = [];
   for (const v of VARIANTS) {
+    if (v.gesvOnly && op !== 'gesv') continue;
     const run = op === 'getrf'
       ? () => complexGetrfCuda(dev, { a: A, ipiv, pivotStride: n, info }, { force: v.force })
       : () => complexGesvCuda(dev, { a: A, b: B, ipiv, pivotStride: n, info }, { force: v.force });

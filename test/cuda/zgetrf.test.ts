@@ -80,6 +80,20 @@ describe('complex LU: the plan and the kernels', () => {
     assert.match(zs, /__forceinline__ real2 pivotReciprocal/);
     assert.equal(complexGesvSource(planComplexGesv('float32', 20, 1, 'strided', 'strided', { reciprocalCall: true })).entry, 'gesv_c_n20_r1_stst_w2_warprc');
     assert.equal(planComplexGetrf('float64', 8, 8, 'strided', { reciprocalCall: true }).reciprocalCall, undefined, 'the group step has no such field');
+    // gesv solving after the LU (forced): A's pairs alone a row, the bordered column's load and
+    // first backward sweep gone, every pass by the forward and backward sweeps; its own name.
+    const sa = planComplexGesv('float64', 32, 1, 'strided', 'strided', { solveAfter: true });
+    assert.equal(sa.solveAfter, true);
+    assert.equal(complexGesvLayout(sa).pairs, 32, 'no bordered column');
+    assert.equal(complexGesvLayout(planComplexGesv('float64', 32, 1, 'strided', 'strided')).pairs, 33);
+    const sas = complexGesvSource(sa);
+    assert.equal(sas.entry, 'gesv_z_n32_r1_stst_w2_warp_sa');
+    assert.match(sas.source, /constexpr int COLS = 32;/);
+    assert.doesNotMatch(sas.source, /rA\[ROWS \+ c\]/, 'B never enters the rows');
+    assert.match(sas.source, /for \(int q0 = 0; q0 < RB; q0 \+= RB\)/, 'one pass where nrhs <= RB');
+    assert.match(complexGesvSource(planComplexGesv('float32', 20, 9, 'strided', 'pointer', { solveAfter: true })).source, /for \(int q0 = 0; q0 < nrhs; q0 \+= RB\)/, 'every pass where nrhs > RB');
+    assert.equal(planComplexGesv('float64', 32, 1, 'strided', 'strided').solveAfter, undefined, 'the bordered form by default');
+    assert.equal(planComplexGesv('float64', 8, 3, 'strided', 'strided', { solveAfter: true }).solveAfter, true, 'the group step takes it too');
     // The group step keeps its text: its layout, its butterfly.
     const g = planComplexGetrf('float64', 24, 24, 'strided', { step: 'group' });
     assert.deepEqual(complexGetrfLayout(g), { dtype: 'float64', rows: 24, lanes: 32, warps: 4, pairs: 24 });

@@ -55,6 +55,8 @@ const FORCED: readonly { force: ComplexLuForce; orders: readonly number[] }[] = 
   { force: { step: 'warp', warps: 1 }, orders: [9, 19, 32] },
   { force: { step: 'warp', warps: 4 }, orders: [25, 32] },
   { force: { step: 'warp', reciprocalCall: true }, orders: [21, 32] },
+  { force: { solveAfter: true }, orders: [17, 24, 29, 32] },
+  { force: { solveAfter: true, warps: 1 }, orders: [20, 32] },
 ];
 const TRANS: readonly ComplexOp[] = ['N', 'T', 'C'];
 /** The blocked steps' orders (panels of 32: one and a half, two, partial, four, eight, sixteen panels). */

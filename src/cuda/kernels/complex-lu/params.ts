@@ -46,6 +46,12 @@ export interface ComplexGesvParams {
   readonly step?: ComplexRegisterStep;
   /** As ComplexGetrfParams's. */
   readonly reciprocalCall?: boolean;
+  /**
+   * The LU of A alone, then every pass of right-hand sides by the forward and backward sweeps (as
+   * the passes after the first of the bordered form): the rows hold n pairs, not n + rhs. Absent:
+   * the bordered [A | B(:, 0..rhs)].
+   */
+  readonly solveAfter?: boolean;
 }
 
 /** zgetrs of n x n factors, n <= 32: op(A) X = B with op 'N', 'T' or 'C', `rhs` columns a pass. */

@@ -53,6 +53,8 @@ export interface ComplexLuForce {
   readonly warps?: number;
   /** The warp step's reciprocal out of line (complex128 n = 32 getrf: 8,736 -> 7,312 SASS instructions, 194 -> 202 registers). */
   readonly reciprocalCall?: boolean;
+  /** gesv: the LU of A alone, then the sweeps (ComplexGesvParams.solveAfter); getrf ignores it. */
+  readonly solveAfter?: boolean;
 }
 
 /** The warp step's optional fields the force asks for. */
@@ -75,8 +77,9 @@ export function planComplexGetrf(dtype: DType, rows: number, cols: number, kind:
 
 export function planComplexGesv(dtype: DType, n: number, nrhs: number, kindA: OperandKind, kindB: OperandKind, force?: ComplexLuForce): ComplexGesvParams {
   const rhs = complexRhsPerPass(nrhs);
-  if (stepFor(n, force) === 'group') return { dtype, n, kindA, kindB, warps: checkWarps(force?.warps ?? smallWarps(n)), rhs, more: nrhs > rhs };
-  return { dtype, n, kindA, kindB, warps: checkWarps(force?.warps ?? WARP_STEP_WARPS), rhs, more: nrhs > rhs, step: 'warp', ...warpExtras(force) };
+  const after = force?.solveAfter ? { solveAfter: true } : {};
+  if (stepFor(n, force) === 'group') return { dtype, n, kindA, kindB, warps: checkWarps(force?.warps ?? smallWarps(n)), rhs, more: nrhs > rhs, ...after };
+  return { dtype, n, kindA, kindB, warps: checkWarps(force?.warps ?? WARP_STEP_WARPS), rhs, more: nrhs > rhs, step: 'warp', ...warpExtras(force), ...after };
 }
 
 export function planComplexGetrs(dtype: DType, n: number, nrhs: number, trans: ComplexOp, kindA: OperandKind, kindB: OperandKind): ComplexGetrsParams {
