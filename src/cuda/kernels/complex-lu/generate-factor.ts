@@ -196,7 +196,7 @@ ${after ? '' : `  {
       for (int c = 0; c < RB; ++c) b[pos + (long long)c * ldB] = x[c];
     }
   }
-`}${p.more || after ? `  for (int q0 = ${after ? '0' : 'RB'}; q0 < ${p.more ? 'nrhs' : 'RB'}; q0 += RB) {   // ${after ? 'each pass' : 'further columns'}: row r of B is row pos of P B
+`}${p.more || after ? `  for (int q0 = ${after ? '0' : 'RB'}; q0 < ${p.more ? 'nrhs' : 'RB'}; q0 += RB) {${after ? '   // each pass' : '          // further columns'}: row r of B is row pos of P B
     real2 x[RB], z[RB], w[RB];
 #pragma unroll
     for (int c = 0; c < RB; ++c) {
