@@ -1,6 +1,6 @@
 // Complex getrf and gesv (one right-hand side) at n <= 32: the in-register LU's steps and warps per
 // block (complex-lu/plan.ts: the group step, the warp step of warp-step.ts, 'rc' its reciprocal out
-// of line, 'sa' gesv's LU of A alone then the sweeps) against cuBLAS's
+// of line, 'pf' its L2 prefetch of a later round's matrix, 'sa' gesv's LU of A alone then the sweeps) against cuBLAS's
 // z/cgetrfBatched and z/cgetrfBatched + z/cgetrsBatched on the same data, the bench's (a dominant
 // diagonal, bench/data.ts randomComplexGeneral), strided batches of about BYTES of A. Each variant:
 // ms by CUDA events, median of 7 after 2 warm-ups, A (and B) reset from pristine copies outside the
@@ -36,6 +36,9 @@ const VARIANTS = [
   { name: 'warp w4', force: { step: 'warp', warps: 4 } },
   { name: 'warp w1 rc', force: { step: 'warp', warps: 1, reciprocalCall: true } },
   { name: 'warp w2 rc', force: { step: 'warp', warps: 2, reciprocalCall: true } },
+  // The L2 prefetch of the matrix 10 or 16 warps an SM ahead.
+  { name: 'warp w2 pf10', force: { step: 'warp', warps: 2, prefetchWarps: 10 } },
+  { name: 'warp w2 pf16', force: { step: 'warp', warps: 2, prefetchWarps: 16 } },
   // gesv only: the LU of A alone, then the sweeps (no bordered column).
   { name: 'warp w1 sa', force: { step: 'warp', warps: 1, solveAfter: true }, gesvOnly: true },
   { name: 'warp w2 sa', force: { step: 'warp', warps: 2, solveAfter: true }, gesvOnly: true },
@@ -98,7 +101,7 @@ for (const op of ops) for (const dtype of dtypes) for (const n of sizes) {
     if (op === 'gesv') blas.complexGetrsBatched(dtype, 'N', n, 1, Ap, n, ipiv, Bp, n, count);
   });
   const planned = op === 'getrf' ? planComplexGetrf(real, n, n, 'strided') : planComplexGesv(real, n, 1, 'strided', 'strided');
-  const planName = `${planned.step ?? 'group'} w${planned.warps}${planned.reciprocalCall ? ' rc' : ''}${planned.solveAfter ? ' sa' : ''}`;
+  const planName = `${planned.step ?? 'group'} w${planned.warps}${planned.reciprocalCall ? ' rc' : ''}${planned.prefetchWarps ? ` pf${planned.prefetchWarps}` : ''}${planned.solveAfter ? ' sa' : ''}`;
   let reference;
   const rows = [];
   for (const v of VARIANTS) {

@@ -59,6 +59,9 @@ const FORCED: readonly { force: ComplexLuForce; orders: readonly number[]; gesvO
   // several passes (22: 5 columns, 27 and 31: 6, list batches), 2 and 1 warps a block.
   { force: { solveAfter: true }, orders: [17, 22, 24, 27, 32], gesvOnly: true },
   { force: { solveAfter: true, warps: 1 }, orders: [20, 31], gesvOnly: true },
+  // The warp step's L2 prefetch (hints only: the results as without).
+  { force: { prefetchWarps: 10 }, orders: [18, 27, 32] },
+  { force: { prefetchWarps: 16, solveAfter: true }, orders: [23, 32], gesvOnly: true },
 ];
 const TRANS: readonly ComplexOp[] = ['N', 'T', 'C'];
 /** The blocked steps' orders (panels of 32: one and a half, two, partial, four, eight, sixteen panels). */
@@ -369,7 +372,7 @@ for (const dtype of DTYPES) {
     const { ctx } = gpuContext();
     for (const n of GESV_SIZES) checkGesv(ctx, dtype, n, 'gesv');
   });
-  test(`getrf and gesv ${ctypeOf(dtype)}: each in-register step forced (group from 17, warp with 1 and 4 warps a block, warp below 17, gesv solving after the LU), the launchers called directly`, { skip, timeout: 300_000 }, () => {
+  test(`getrf and gesv ${ctypeOf(dtype)}: each in-register step forced (group from 17, warp with 1 and 4 warps a block, warp below 17, gesv solving after the LU, the L2 prefetch), the launchers called directly`, { skip, timeout: 300_000 }, () => {
     const { ctx } = gpuContext();
     for (const { force, orders, gesvOnly } of FORCED) {
       for (const n of orders) {

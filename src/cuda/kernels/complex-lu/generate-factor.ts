@@ -28,7 +28,7 @@ import { slotSetup } from '../common/warp-slots.js';
 import type { ComplexGesvParams, ComplexGetrfParams, ComplexRegisterStep } from './params.js';
 import { COMPLEX_LAUNCH_BOUNDS, complexSlotPrelude, nextPow2, type ComplexSlotLayout } from './slots.js';
 import { complexSweep } from './sweep.js';
-import { pairsPerVector, warpLuRowsSource } from './warp-step.js';
+import { pairsPerVector, warpLuRowsSource, warpPrefetchSource } from './warp-step.js';
 
 /**
  * The slot layout of a factorisation of `rows` rows and `cols` pairs a row: the group step's power-of-two
@@ -49,9 +49,27 @@ export function complexGesvLayout(p: ComplexGesvParams): ComplexSlotLayout {
   return luLayout(p.dtype, p.n, p.n + (p.solveAfter ? 0 : p.rhs), p.warps, p.step);
 }
 
-/** The entry's suffix of a step other than the default ('rc': the reciprocal out of line). */
-const stepTag = (p: { step?: ComplexRegisterStep | undefined; reciprocalCall?: boolean | undefined }): string =>
-  (p.step === 'warp' ? `_warp${p.reciprocalCall ? 'rc' : ''}` : '');
+/** The entry's suffix of a step other than the default ('rc': the reciprocal out of line; 'pf' and the warps: the L2 prefetch). */
+const stepTag = (p: { step?: ComplexRegisterStep | undefined; reciprocalCall?: boolean | undefined; prefetchWarps?: number | undefined }): string =>
+  (p.step === 'warp' ? `_warp${p.reciprocalCall ? 'rc' : ''}${p.prefetchWarps !== undefined ? `pf${p.prefetchWarps}` : ''}` : '');
+
+/** The warp step's prefetch helpers where the parameters ask for them. */
+const prefetchHelpers = (p: { dtype: ComplexGetrfParams['dtype']; step?: ComplexRegisterStep | undefined; prefetchWarps?: number | undefined }): string =>
+  (p.step === 'warp' && p.prefetchWarps !== undefined ? `\n${warpPrefetchSource({ dtype: p.dtype, prefetchWarps: p.prefetchWarps })}` : '');
+
+/**
+ * The statement that prefetches the next round's matrix (after this warp's own loads are issued, so
+ * a pointer-form table read waits beside them): operands as [name, kind, rows, cols].
+ */
+function prefetchStatement(p: { step?: ComplexRegisterStep | undefined; prefetchWarps?: number | undefined }, operands: readonly [string, ComplexGetrfParams['kind'], string, string][]): string {
+  if (p.step !== 'warp' || p.prefetchWarps === undefined) return '';
+  const calls = operands.map(([name, kind, rows, cols]) => `prefetchColumn(${matrixPointer(name as 'A' | 'B', kind, 'next')}, ld${name}, ${rows}, ${cols}, lane);`);
+  return `
+  if (live) {                                       // the matrix a later round takes, to L2
+    const long long next = mid + prefetchAhead();
+    if (next < count && next != mid) { ${calls.join(' ')} }
+  }`;
+}
 
 /** The in-register LU of the step the parameters name. */
 const luSource = (p: { dtype: ComplexGetrfParams['dtype']; rows: number; cols: number; step?: ComplexRegisterStep | undefined; reciprocalCall?: boolean | undefined }): string =>
@@ -122,7 +140,7 @@ const BUFFERS = `  real2* z0 = reinterpret_cast<real2*>(c0);
 export function complexGetrfSource(p: ComplexGetrfParams): KernelSource {
   const entry = `getrf_${complexLetter(p.dtype)}_${p.rows}x${p.cols}_${kindTag(p.kind)}_w${p.warps}${stepTag(p)}`;
   const source = `${complexSlotPrelude(complexGetrfLayout(p))}
-${luSource(p)}
+${luSource(p)}${prefetchHelpers(p)}
 
 extern "C" __global__ void ${COMPLEX_LAUNCH_BOUNDS} ${entry}(
     ${operandParameters('A', p.kind, true, 'real2')},
@@ -133,7 +151,7 @@ ${BUFFERS}
   const bool hasRow = valid && r < ROWS;
   real2 rA[COLS];
 #pragma unroll
-  for (int j = 0; j < COLS; ++j) rA[j] = hasRow ? a[r + (long long)j * ldA] : makeReal2(0, 0);
+  for (int j = 0; j < COLS; ++j) rA[j] = hasRow ? a[r + (long long)j * ldA] : makeReal2(0, 0);${prefetchStatement(p, [['A', p.kind, 'ROWS', 'COLS']])}
   int pos;
   const int inf = luRows(rA, hasRow ? r : -1, pos, z0, z1, valid ? ipiv + id * (long long)pivotStride : nullptr);
   if (hasRow) {
@@ -153,7 +171,7 @@ export function complexGesvSource(p: ComplexGesvParams): KernelSource {
   // value times 1 / U(k, k) is x(k) at step k.
   const backward = (z: string, out: string): string => complexSweep({ down: false, elem: 'rA[k]', lane: 'lmap[k]', scale: 'rinv', x: z, out, rowIs: 'pos' });
   const source = `${complexSlotPrelude(complexGesvLayout(p))}
-${luSource({ dtype: p.dtype, rows: p.n, cols: p.n + (after ? 0 : p.rhs), step: p.step, reciprocalCall: p.reciprocalCall })}
+${luSource({ dtype: p.dtype, rows: p.n, cols: p.n + (after ? 0 : p.rhs), step: p.step, reciprocalCall: p.reciprocalCall })}${prefetchHelpers(p)}
 constexpr int RB = ${p.rhs};
 constexpr int SN = ROWS;
 
@@ -170,7 +188,7 @@ ${BUFFERS}
 #pragma unroll
   for (int j = 0; j < ROWS; ++j) rA[j] = hasRow ? a[r + (long long)j * ldA] : makeReal2(0, 0);
 ${after ? '' : `#pragma unroll
-  for (int c = 0; c < RB; ++c) rA[ROWS + c] = hasRow ? b[r + (long long)c * ldB] : makeReal2(0, 0);`}
+  for (int c = 0; c < RB; ++c) rA[ROWS + c] = hasRow ? b[r + (long long)c * ldB] : makeReal2(0, 0);`}${prefetchStatement(p, [['A', p.kindA, 'ROWS', 'ROWS'], ['B', p.kindB, 'ROWS', 'nrhs']])}
   int pos;
   const int inf = luRows(rA, hasRow ? r : -1, pos, z0, z1, valid ? ipiv + id * (long long)pivotStride : nullptr);
   if (hasRow) {

@@ -56,10 +56,20 @@ export interface ComplexLuForce {
   readonly reciprocalCall?: boolean;
   /** gesv: the LU of A alone, then the sweeps (ComplexGesvParams.solveAfter); getrf ignores it. */
   readonly solveAfter?: boolean;
+  /** The warp step's L2 prefetch this many warps an SM ahead (1 ... 64; ComplexGetrfParams.prefetchWarps). */
+  readonly prefetchWarps?: number;
+}
+
+function checkPrefetchWarps(w: number): number {
+  if (!Number.isInteger(w) || w < 1 || w > 64) throw new MyriadError('INVALID_ARGUMENT', `prefetch warps must be an integer in 1 ... 64, got ${w}`, 'force.prefetchWarps');
+  return w;
 }
 
 /** The warp step's optional fields the force asks for. */
-const warpExtras = (force: ComplexLuForce | undefined): { reciprocalCall?: boolean } => (force?.reciprocalCall ? { reciprocalCall: true } : {});
+const warpExtras = (force: ComplexLuForce | undefined): { reciprocalCall?: boolean; prefetchWarps?: number } => ({
+  ...(force?.reciprocalCall ? { reciprocalCall: true } : {}),
+  ...(force?.prefetchWarps !== undefined ? { prefetchWarps: checkPrefetchWarps(force.prefetchWarps) } : {}),
+});
 
 /** The step for `rows` rows (the factorisation's lanes hold rows): forced, or the warp step from WARP_STEP_FROM. */
 function stepFor(rows: number, force: ComplexLuForce | undefined): ComplexRegisterStep {
