@@ -20,6 +20,7 @@
  * where |pivot| >= the safe minimum and a division below it, info = k + 1 at the first exactly zero
  * pivot, which is neither swapped nor scaled. The test |pivot| >= safe minimum asks the parts first
  * (|pivot| >= max(|re|, |im|)), the modulus only where both are below it.
+ * Forced, the L2 prefetch of a later round's matrix (warpPrefetchSource, below).
  */
 import type { DType } from '../../../core/dtype.js';
 import { byPrecision, dtypeInfo } from '../../../core/dtype-table.js';
