@@ -491,6 +491,13 @@ function complexLuThroughLaunchers(): void {
         const options = { force: { reciprocalCall: true } };
         complexGetrfCuda(dev, { a: one(n, n), ipiv: ints(n), pivotStride: n, info: ints(1) }, options);
         complexGesvCuda(dev, { a: one(n, n), b: one(n, 1), ipiv: ints(n), pivotStride: n, info: ints(1) }, options);
+        // gesv's LU of A alone, then the sweeps (forced; one right-hand side, with 2 and 1 warps a block).
+        for (const warps of [2, 1]) complexGesvCuda(dev, { a: one(n, n), b: one(n, 1), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force: { solveAfter: true, warps } });
+        // The warp step's L2 prefetch (forced; the probe's distances).
+        for (const prefetchWarps of [10, 16]) {
+          complexGetrfCuda(dev, { a: one(n, n), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force: { prefetchWarps } });
+          complexGesvCuda(dev, { a: one(n, n), b: one(n, 1), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force: { prefetchWarps } });
+        }
       }
       for (const nrhs of [1, 3, 9]) {
         for (const trans of ['N', 'T', 'C'] as const) complexGetrsCuda(dev, { trans, a: one(n, n), b: one(n, nrhs), ipiv: ints(n), pivotStride: n, info: ints(1) });

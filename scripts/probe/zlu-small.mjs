@@ -1,6 +1,6 @@
 // Complex getrf and gesv (one right-hand side) at n <= 32: the in-register LU's steps and warps per
 // block (complex-lu/plan.ts: the group step, the warp step of warp-step.ts, 'rc' its reciprocal out
-// of line) against cuBLAS's
+// of line, 'pf' its L2 prefetch of a later round's matrix, 'sa' gesv's LU of A alone then the sweeps) against cuBLAS's
 // z/cgetrfBatched and z/cgetrfBatched + z/cgetrsBatched on the same data, the bench's (a dominant
 // diagonal, bench/data.ts randomComplexGeneral), strided batches of about BYTES of A. Each variant:
 // ms by CUDA events, median of 7 after 2 warm-ups, A (and B) reset from pristine copies outside the
@@ -8,13 +8,21 @@
 // vendor; info checked 0 and the factors equal to the plan's variant's (the steps' rounding differs
 // only in the reciprocal: reported as the largest difference, not bit for bit).
 // The plan's choice is marked '*'. Prints one line per variant, then the best per (op, dtype, n).
+// Every kernel runs its optimised build (MYRIAD_QUICK_FIRST=0, set here): with quick builds on, a
+// kernel missing from the disk cache is served by its --Ofast-compile=mid build (loops rolled, the
+// rows in local memory: getrf complex128 n = 20 60 registers and a 320-byte stack frame) until its
+// background build is done, and the launchers called directly begin no call that would switch it,
+// so the 9 runs timed that build: 2-2.5x slower, 1.0-2.0 ms whatever the design (the steps and
+// warps per block first timed here were exactly those no test had compiled before).
 // Usage (after npx tsc -p .):
 //   node scripts/probe/zlu-small.mjs                       (n = 8, 16, 17, 20, 24, 28, 32; both dtypes; BYTES=268435456)
 //   N=24,32 DTYPES=complex128 OPS=getrf node scripts/probe/zlu-small.mjs
 import { open, strided } from '../../dist/src/index.js';
 import { Random, randomComplexGeneral } from '../../dist/src/bench/data.js';
 import { Cublas, batchPointers } from '../../dist/src/cuda/baselines/index.js';
-import { complexGesvCuda, complexGetrfCuda, planComplexGetrf } from '../../dist/src/cuda/kernels/complex-lu/index.js';
+import { complexGesvCuda, complexGesvSource, complexGetrfCuda, complexGetrfSource, planComplexGesv, planComplexGetrf } from '../../dist/src/cuda/kernels/complex-lu/index.js';
+
+process.env.MYRIAD_QUICK_FIRST ??= '0';
 
 const sizes = (process.env.N ?? '8,16,17,20,24,28,32').split(',').map(Number);
 const dtypes = (process.env.DTYPES ?? 'complex128,complex64').split(',');
@@ -28,6 +36,12 @@ const VARIANTS = [
   { name: 'warp w4', force: { step: 'warp', warps: 4 } },
   { name: 'warp w1 rc', force: { step: 'warp', warps: 1, reciprocalCall: true } },
   { name: 'warp w2 rc', force: { step: 'warp', warps: 2, reciprocalCall: true } },
+  // The L2 prefetch of the matrix 10 or 16 warps an SM ahead.
+  { name: 'warp w2 pf10', force: { step: 'warp', warps: 2, prefetchWarps: 10 } },
+  { name: 'warp w2 pf16', force: { step: 'warp', warps: 2, prefetchWarps: 16 } },
+  // gesv only: the LU of A alone, then the sweeps (no bordered column).
+  { name: 'warp w1 sa', force: { step: 'warp', warps: 1, solveAfter: true }, gesvOnly: true },
+  { name: 'warp w2 sa', force: { step: 'warp', warps: 2, solveAfter: true }, gesvOnly: true },
 ];
 
 const ctx = await open({ backend: 'cuda' });
@@ -44,6 +58,23 @@ const copyGBs = (() => {
   return (2 * bytes) / (median(ts) * 1e6);
 })();
 console.log(`${dev.info.name}: copy ${copyGBs.toFixed(0)} GB/s`);
+
+// Every variant's kernel compiled at once on the compile workers (their first calls then load them).
+{
+  const t0 = performance.now();
+  const sources = [];
+  for (const op of ops) for (const dtype of dtypes) for (const n of sizes) for (const v of VARIANTS) {
+    if (v.gesvOnly && op !== 'gesv') continue;
+    const real = dtype === 'complex128' ? 'float64' : 'float32';
+    try {
+      sources.push(op === 'getrf'
+        ? complexGetrfSource(planComplexGetrf(real, n, n, 'strided', v.force))
+        : complexGesvSource(planComplexGesv(real, n, 1, 'strided', 'strided', v.force)));
+    } catch { /* a variant the plan refuses: reported when timed */ }
+  }
+  const report = dev.prefetch?.(sources);
+  console.log(`kernels: ${sources.length} (${report === undefined ? 'no prefetch' : `${report.compiled} compiled, ${report.failed} failed`}) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
 
 const best = [];
 for (const op of ops) for (const dtype of dtypes) for (const n of sizes) {
@@ -69,11 +100,12 @@ for (const op of ops) for (const dtype of dtypes) for (const n of sizes) {
     blas.complexGetrfBatched(dtype, n, Ap, n, ipiv, info, count);
     if (op === 'gesv') blas.complexGetrsBatched(dtype, 'N', n, 1, Ap, n, ipiv, Bp, n, count);
   });
-  const planned = planComplexGetrf(real, n, n, 'strided');
-  const planName = `${planned.step ?? 'group'} w${planned.warps}${planned.reciprocalCall ? ' rc' : ''}`;
+  const planned = op === 'getrf' ? planComplexGetrf(real, n, n, 'strided') : planComplexGesv(real, n, 1, 'strided', 'strided');
+  const planName = `${planned.step ?? 'group'} w${planned.warps}${planned.reciprocalCall ? ' rc' : ''}${planned.prefetchWarps ? ` pf${planned.prefetchWarps}` : ''}${planned.solveAfter ? ' sa' : ''}`;
   let reference;
   const rows = [];
   for (const v of VARIANTS) {
+    if (v.gesvOnly && op !== 'gesv') continue;
     const run = op === 'getrf'
       ? () => complexGetrfCuda(dev, { a: A, ipiv, pivotStride: n, info }, { force: v.force })
       : () => complexGesvCuda(dev, { a: A, b: B, ipiv, pivotStride: n, info }, { force: v.force });

@@ -69,6 +69,13 @@ function cases(): Case[] {
     out.push({ op: 'getrf', dtype, rows: 17, cols: 32, nrhs: 0, trans: 'N', count: 4, form: form() });
     out.push({ op: 'gesv', dtype, rows: 9, cols: 9, nrhs: 5, trans: 'N', count: 8, form: form(), force: warp });
     out.push({ op: 'getrf', dtype, rows: 27, cols: 27, nrhs: 0, trans: 'N', count: 8, form: form(), force: { reciprocalCall: true } });
+    // gesv solving after the LU: the warp step with one pass and with several, the group step.
+    out.push({ op: 'gesv', dtype, rows: 32, cols: 32, nrhs: 1, trans: 'N', count: 8, form: form(), force: { solveAfter: true } });
+    out.push({ op: 'gesv', dtype, rows: 19, cols: 19, nrhs: 6, trans: 'N', count: 8, form: form(), force: { solveAfter: true, warps: 1 } });
+    out.push({ op: 'gesv', dtype, rows: 11, cols: 11, nrhs: 3, trans: 'N', count: 8, form: form(), force: { solveAfter: true } });
+    // The warp step's L2 prefetch (no-op on the host: its kernels' other text, and pointer forms).
+    out.push({ op: 'getrf', dtype, rows: 30, cols: 30, nrhs: 0, trans: 'N', count: 8, form: form(), force: { prefetchWarps: 10 } });
+    out.push({ op: 'gesv', dtype, rows: 21, cols: 21, nrhs: 5, trans: 'N', count: 8, form: form(), force: { prefetchWarps: 12, solveAfter: true } });
   }
   return out;
 }

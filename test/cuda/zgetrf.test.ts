@@ -80,6 +80,35 @@ describe('complex LU: the plan and the kernels', () => {
     assert.match(zs, /__forceinline__ real2 pivotReciprocal/);
     assert.equal(complexGesvSource(planComplexGesv('float32', 20, 1, 'strided', 'strided', { reciprocalCall: true })).entry, 'gesv_c_n20_r1_stst_w2_warprc');
     assert.equal(planComplexGetrf('float64', 8, 8, 'strided', { reciprocalCall: true }).reciprocalCall, undefined, 'the group step has no such field');
+    // gesv solving after the LU (forced): A's pairs alone a row, the bordered column's load and
+    // first backward sweep gone, every pass by the forward and backward sweeps; its own name.
+    const sa = planComplexGesv('float64', 32, 1, 'strided', 'strided', { solveAfter: true });
+    assert.equal(sa.solveAfter, true);
+    assert.equal(complexGesvLayout(sa).pairs, 32, 'no bordered column');
+    assert.equal(complexGesvLayout(planComplexGesv('float64', 32, 1, 'strided', 'strided')).pairs, 33);
+    const sas = complexGesvSource(sa);
+    assert.equal(sas.entry, 'gesv_z_n32_r1_stst_w2_warp_sa');
+    assert.match(sas.source, /constexpr int COLS = 32;/);
+    assert.doesNotMatch(sas.source, /rA\[ROWS \+ c\]/, 'B never enters the rows');
+    assert.match(sas.source, /for \(int q0 = 0; q0 < RB; q0 \+= RB\)/, 'one pass where nrhs <= RB');
+    assert.match(complexGesvSource(planComplexGesv('float32', 20, 9, 'strided', 'pointer', { solveAfter: true })).source, /for \(int q0 = 0; q0 < nrhs; q0 \+= RB\)/, 'every pass where nrhs > RB');
+    assert.equal(planComplexGesv('float64', 32, 1, 'strided', 'strided').solveAfter, undefined, 'the bordered form by default');
+    assert.equal(planComplexGesv('float64', 8, 3, 'strided', 'strided', { solveAfter: true }).solveAfter, true, 'the group step takes it too');
+    // The warp step's L2 prefetch (forced): its own name, the hints after the loads, nothing on the host.
+    const pf = complexGetrfSource(planComplexGetrf('float64', 32, 32, 'strided', { prefetchWarps: 10 }));
+    assert.equal(pf.entry, 'getrf_z_32x32_st_w2_warppf10');
+    assert.match(pf.source, /constexpr int PREFETCH_WARPS = 10;/);
+    assert.match(pf.source, /prefetch\.global\.L2/);
+    assert.match(pf.source, /%%nsmid/);
+    assert.ok(pf.source.indexOf('prefetchColumn((A') > pf.source.indexOf('rA[j] = hasRow ? a['), 'after its own loads');
+    assert.doesNotMatch(zs, /prefetch/, 'none unless asked');
+    const pfs = complexGesvSource(planComplexGesv('float32', 24, 6, 'pointer', 'strided', { prefetchWarps: 16 }));
+    assert.equal(pfs.entry, 'gesv_c_n24_r4m_past_w2_warppf16');
+    assert.match(pfs.source, /prefetchColumn\(\(A\[next\] \+ offsetA\), ldA, ROWS, ROWS, lane\); prefetchColumn\(\(B \+ offsetB/);
+    assert.equal(planComplexGetrf('float64', 8, 8, 'strided', { prefetchWarps: 10 }).prefetchWarps, undefined, 'the group step has no such field');
+    for (const bad of [0, 65, 2.5]) {
+      assert.throws(() => planComplexGetrf('float64', 24, 24, 'strided', { prefetchWarps: bad }), (e: unknown) => e instanceof MyriadError && e.message.includes('prefetch warps') && e.argument === 'force.prefetchWarps');
+    }
     // The group step keeps its text: its layout, its butterfly.
     const g = planComplexGetrf('float64', 24, 24, 'strided', { step: 'group' });
     assert.deepEqual(complexGetrfLayout(g), { dtype: 'float64', rows: 24, lanes: 32, warps: 4, pairs: 24 });

@@ -50,11 +50,18 @@ const GESV_SIZES = [...new Set([...SOLVE_SIZES, ...Array.from({ length: 16 }, (_
  * block (the plan's 2 run through the context at every order), the warp step below 17, and its
  * reciprocal out of line.
  */
-const FORCED: readonly { force: ComplexLuForce; orders: readonly number[] }[] = [
+const FORCED: readonly { force: ComplexLuForce; orders: readonly number[]; gesvOnly?: boolean }[] = [
   { force: { step: 'group' }, orders: [17, 24, 32] },
   { force: { step: 'warp', warps: 1 }, orders: [9, 19, 32] },
   { force: { step: 'warp', warps: 4 }, orders: [25, 32] },
   { force: { step: 'warp', reciprocalCall: true }, orders: [21, 32] },
+  // gesv's LU of A alone then the sweeps (getrf has no such form): one pass of 1 or 3 columns,
+  // several passes (22: 5 columns, 27 and 31: 6, list batches), 2 and 1 warps a block.
+  { force: { solveAfter: true }, orders: [17, 22, 24, 27, 32], gesvOnly: true },
+  { force: { solveAfter: true, warps: 1 }, orders: [20, 31], gesvOnly: true },
+  // The warp step's L2 prefetch (hints only: the results as without).
+  { force: { prefetchWarps: 10 }, orders: [18, 27, 32] },
+  { force: { prefetchWarps: 16, solveAfter: true }, orders: [23, 32], gesvOnly: true },
 ];
 const TRANS: readonly ComplexOp[] = ['N', 'T', 'C'];
 /** The blocked steps' orders (panels of 32: one and a half, two, partial, four, eight, sixteen panels). */
@@ -341,12 +348,12 @@ before(() => warmFileKernels('zgetrf', (ctx, planning) => {
     for (const n of [...GESV_SIZES, ...largeSizes(dtype)]) ctx.gesv({ a: mat(n, n, formFor(n), 3), b: mat(n, nrhsFor(n), formFor(n), 3) });
     // The forced steps, through the launchers on the planning device.
     const ints = (n: number): DeviceArray => dev.alloc('int32', 3 * n);
-    for (const { force, orders } of FORCED) {
+    for (const { force, orders, gesvOnly } of FORCED) {
       for (const n of orders) {
-        complexGetrfCuda(dev, { a: asDevice<Batch<DeviceArray>>(mat(n, n, formFor(n), 3)), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force });
+        if (!gesvOnly) complexGetrfCuda(dev, { a: asDevice<Batch<DeviceArray>>(mat(n, n, formFor(n), 3)), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force });
         complexGesvCuda(dev, { a: asDevice<Batch<DeviceArray>>(mat(n, n, formFor(n), 3)), b: asDevice<Batch<DeviceArray>>(mat(n, nrhsFor(n), formFor(n), 3)), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force });
       }
-      complexGetrfCuda(dev, { a: asDevice<Batch<DeviceArray>>(mat(32, 7, 'strided', 3)), ipiv: ints(7), pivotStride: 7, info: ints(1) }, { force });
+      if (!gesvOnly) complexGetrfCuda(dev, { a: asDevice<Batch<DeviceArray>>(mat(32, 7, 'strided', 3)), ipiv: ints(7), pivotStride: 7, info: ints(1) }, { force });
     }
   }
 }));
@@ -365,14 +372,14 @@ for (const dtype of DTYPES) {
     const { ctx } = gpuContext();
     for (const n of GESV_SIZES) checkGesv(ctx, dtype, n, 'gesv');
   });
-  test(`getrf and gesv ${ctypeOf(dtype)}: each in-register step forced (group from 17, warp with 1 and 4 warps a block, warp below 17), the launchers called directly`, { skip, timeout: 300_000 }, () => {
+  test(`getrf and gesv ${ctypeOf(dtype)}: each in-register step forced (group from 17, warp with 1 and 4 warps a block, warp below 17, gesv solving after the LU, the L2 prefetch), the launchers called directly`, { skip, timeout: 300_000 }, () => {
     const { ctx } = gpuContext();
-    for (const { force, orders } of FORCED) {
+    for (const { force, orders, gesvOnly } of FORCED) {
       for (const n of orders) {
-        checkGetrf(ctx, dtype, n, n, formFor(n), 'getrf', force);
+        if (!gesvOnly) checkGetrf(ctx, dtype, n, n, formFor(n), 'getrf', force);
         checkGesv(ctx, dtype, n, 'gesv', force);
       }
-      checkGetrf(ctx, dtype, 32, 7, 'strided', 'getrf', force);
+      if (!gesvOnly) checkGetrf(ctx, dtype, 32, 7, 'strided', 'getrf', force);
     }
   });
 }

@@ -15,7 +15,10 @@
  *
  * zgesv factors the bordered [A | B(:, 0..RB)], so the forward substitution rides through the
  * factorisation; the backward sweep hands x(k) from the lane at position k to the others by
- * shuffles (solve/generate-small.ts). A matrix whose factorisation fails keeps its B.
+ * shuffles (solve/generate-small.ts). A matrix whose factorisation fails keeps its B. With
+ * `solveAfter` it factors A alone (n pairs a row, not n + RB: fewer registers where n is near 32)
+ * and every pass of RB columns runs the forward sweep (L y = P b, row r of B being row pos of P B)
+ * and the backward one.
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { dtypeInfo } from '../../../core/dtype-table.js';
@@ -25,7 +28,7 @@ import { slotSetup } from '../common/warp-slots.js';
 import type { ComplexGesvParams, ComplexGetrfParams, ComplexRegisterStep } from './params.js';
 import { COMPLEX_LAUNCH_BOUNDS, complexSlotPrelude, nextPow2, type ComplexSlotLayout } from './slots.js';
 import { complexSweep } from './sweep.js';
-import { pairsPerVector, warpLuRowsSource } from './warp-step.js';
+import { pairsPerVector, warpLuRowsSource, warpPrefetchSource } from './warp-step.js';
 
 /**
  * The slot layout of a factorisation of `rows` rows and `cols` pairs a row: the group step's power-of-two
@@ -43,12 +46,30 @@ export function complexGetrfLayout(p: ComplexGetrfParams): ComplexSlotLayout {
 }
 
 export function complexGesvLayout(p: ComplexGesvParams): ComplexSlotLayout {
-  return luLayout(p.dtype, p.n, p.n + p.rhs, p.warps, p.step);
+  return luLayout(p.dtype, p.n, p.n + (p.solveAfter ? 0 : p.rhs), p.warps, p.step);
 }
 
-/** The entry's suffix of a step other than the default ('rc': the reciprocal out of line). */
-const stepTag = (p: { step?: ComplexRegisterStep | undefined; reciprocalCall?: boolean | undefined }): string =>
-  (p.step === 'warp' ? `_warp${p.reciprocalCall ? 'rc' : ''}` : '');
+/** The entry's suffix of a step other than the default ('rc': the reciprocal out of line; 'pf' and the warps: the L2 prefetch). */
+const stepTag = (p: { step?: ComplexRegisterStep | undefined; reciprocalCall?: boolean | undefined; prefetchWarps?: number | undefined }): string =>
+  (p.step === 'warp' ? `_warp${p.reciprocalCall ? 'rc' : ''}${p.prefetchWarps !== undefined ? `pf${p.prefetchWarps}` : ''}` : '');
+
+/** The warp step's prefetch helpers where the parameters ask for them. */
+const prefetchHelpers = (p: { dtype: ComplexGetrfParams['dtype']; step?: ComplexRegisterStep | undefined; prefetchWarps?: number | undefined }): string =>
+  (p.step === 'warp' && p.prefetchWarps !== undefined ? `\n${warpPrefetchSource({ dtype: p.dtype, prefetchWarps: p.prefetchWarps })}` : '');
+
+/**
+ * The statement that prefetches the next round's matrix (after this warp's own loads are issued, so
+ * a pointer-form table read waits beside them): operands as [name, kind, rows, cols].
+ */
+function prefetchStatement(p: { step?: ComplexRegisterStep | undefined; prefetchWarps?: number | undefined }, operands: readonly [string, ComplexGetrfParams['kind'], string, string][]): string {
+  if (p.step !== 'warp' || p.prefetchWarps === undefined) return '';
+  const calls = operands.map(([name, kind, rows, cols]) => `prefetchColumn(${matrixPointer(name as 'A' | 'B', kind, 'next')}, ld${name}, ${rows}, ${cols}, lane);`);
+  return `
+  if (live) {                                       // the matrix a later round takes, to L2
+    const long long next = mid + prefetchAhead();
+    if (next < count && next != mid) { ${calls.join(' ')} }
+  }`;
+}
 
 /** The in-register LU of the step the parameters name. */
 const luSource = (p: { dtype: ComplexGetrfParams['dtype']; rows: number; cols: number; step?: ComplexRegisterStep | undefined; reciprocalCall?: boolean | undefined }): string =>
@@ -119,7 +140,7 @@ const BUFFERS = `  real2* z0 = reinterpret_cast<real2*>(c0);
 export function complexGetrfSource(p: ComplexGetrfParams): KernelSource {
   const entry = `getrf_${complexLetter(p.dtype)}_${p.rows}x${p.cols}_${kindTag(p.kind)}_w${p.warps}${stepTag(p)}`;
   const source = `${complexSlotPrelude(complexGetrfLayout(p))}
-${luSource(p)}
+${luSource(p)}${prefetchHelpers(p)}
 
 extern "C" __global__ void ${COMPLEX_LAUNCH_BOUNDS} ${entry}(
     ${operandParameters('A', p.kind, true, 'real2')},
@@ -130,7 +151,7 @@ ${BUFFERS}
   const bool hasRow = valid && r < ROWS;
   real2 rA[COLS];
 #pragma unroll
-  for (int j = 0; j < COLS; ++j) rA[j] = hasRow ? a[r + (long long)j * ldA] : makeReal2(0, 0);
+  for (int j = 0; j < COLS; ++j) rA[j] = hasRow ? a[r + (long long)j * ldA] : makeReal2(0, 0);${prefetchStatement(p, [['A', p.kind, 'ROWS', 'COLS']])}
   int pos;
   const int inf = luRows(rA, hasRow ? r : -1, pos, z0, z1, valid ? ipiv + id * (long long)pivotStride : nullptr);
   if (hasRow) {
@@ -144,12 +165,13 @@ ${BUFFERS}
 }
 
 export function complexGesvSource(p: ComplexGesvParams): KernelSource {
-  const entry = `gesv_${complexLetter(p.dtype)}_n${p.n}_r${p.rhs}${p.more ? 'm' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}${stepTag(p)}`;
+  const after = p.solveAfter === true;
+  const entry = `gesv_${complexLetter(p.dtype)}_n${p.n}_r${p.rhs}${p.more ? 'm' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}${stepTag(p)}${after ? '_sa' : ''}`;
   // Rows are at positions `pos`; the lane of position k is lmap[k]. Backward: U x = z, row k's
   // value times 1 / U(k, k) is x(k) at step k.
   const backward = (z: string, out: string): string => complexSweep({ down: false, elem: 'rA[k]', lane: 'lmap[k]', scale: 'rinv', x: z, out, rowIs: 'pos' });
   const source = `${complexSlotPrelude(complexGesvLayout(p))}
-${luSource({ dtype: p.dtype, rows: p.n, cols: p.n + p.rhs, step: p.step, reciprocalCall: p.reciprocalCall })}
+${luSource({ dtype: p.dtype, rows: p.n, cols: p.n + (after ? 0 : p.rhs), step: p.step, reciprocalCall: p.reciprocalCall })}${prefetchHelpers(p)}
 constexpr int RB = ${p.rhs};
 constexpr int SN = ROWS;
 
@@ -162,11 +184,11 @@ ${BUFFERS}
   real2* a = valid ? ${matrixPointer('A', p.kindA, 'mid')} : nullptr;
   real2* b = valid ? ${matrixPointer('B', p.kindB, 'mid')} : nullptr;
   const bool hasRow = valid && r < ROWS;
-  real2 rA[COLS];                                   // row r of [A | B(:, 0..RB)]
+  real2 rA[COLS];                                   // row r of ${after ? 'A' : '[A | B(:, 0..RB)]'}
 #pragma unroll
   for (int j = 0; j < ROWS; ++j) rA[j] = hasRow ? a[r + (long long)j * ldA] : makeReal2(0, 0);
-#pragma unroll
-  for (int c = 0; c < RB; ++c) rA[ROWS + c] = hasRow ? b[r + (long long)c * ldB] : makeReal2(0, 0);
+${after ? '' : `#pragma unroll
+  for (int c = 0; c < RB; ++c) rA[ROWS + c] = hasRow ? b[r + (long long)c * ldB] : makeReal2(0, 0);`}${prefetchStatement(p, [['A', p.kindA, 'ROWS', 'ROWS'], ['B', p.kindB, 'ROWS', 'nrhs']])}
   int pos;
   const int inf = luRows(rA, hasRow ? r : -1, pos, z0, z1, valid ? ipiv + id * (long long)pivotStride : nullptr);
   if (hasRow) {
@@ -182,7 +204,7 @@ ${BUFFERS}
   for (int k = 0; k < ROWS; ++k) if (pos == k) diag = rA[k];
   const real2 rinv = divReal2(makeReal2(1, 0), diag);   // 1 / U(pos, pos)
   const bool solve = hasRow && inf == 0;
-  {
+${after ? '' : `  {
     real2 z[RB], x[RB];
 #pragma unroll
     for (int c = 0; c < RB; ++c) { z[c] = rA[ROWS + c]; x[c] = makeReal2(0, 0); }   // y(pos, c) = (L \\ P b)(pos)
@@ -192,7 +214,7 @@ ${BUFFERS}
       for (int c = 0; c < RB; ++c) b[pos + (long long)c * ldB] = x[c];
     }
   }
-${p.more ? `  for (int q0 = RB; q0 < nrhs; q0 += RB) {          // further columns: row r of B is row pos of P B
+`}${p.more || after ? `  for (int q0 = ${after ? '0' : 'RB'}; q0 < ${p.more ? 'nrhs' : 'RB'}; q0 += RB) {${after ? '   // each pass' : '          // further columns'}: row r of B is row pos of P B
     real2 x[RB], z[RB], w[RB];
 #pragma unroll
     for (int c = 0; c < RB; ++c) {

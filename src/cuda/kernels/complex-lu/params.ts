@@ -27,6 +27,8 @@ export interface ComplexGetrfParams {
   readonly step?: ComplexRegisterStep;
   /** The warp step's per-lane reciprocal as an out-of-line call (less code, more registers); absent: inline. */
   readonly reciprocalCall?: boolean;
+  /** The warp step's L2 prefetch of the matrix this many warps an SM ahead (warp-step.ts warpPrefetchSource); absent: none. */
+  readonly prefetchWarps?: number;
 }
 
 /**
@@ -46,6 +48,14 @@ export interface ComplexGesvParams {
   readonly step?: ComplexRegisterStep;
   /** As ComplexGetrfParams's. */
   readonly reciprocalCall?: boolean;
+  /** As ComplexGetrfParams's (A's columns and B's). */
+  readonly prefetchWarps?: number;
+  /**
+   * The LU of A alone, then every pass of right-hand sides by the forward and backward sweeps (as
+   * the passes after the first of the bordered form): the rows hold n pairs, not n + rhs. Absent:
+   * the bordered [A | B(:, 0..rhs)].
+   */
+  readonly solveAfter?: boolean;
 }
 
 /** zgetrs of n x n factors, n <= 32: op(A) X = B with op 'N', 'T' or 'C', `rhs` columns a pass. */

@@ -42,8 +42,9 @@ export const WARP_STEP_FROM = 17;
 /**
  * Warps per block of the warp step: 2, so that whole blocks lose no warp the register file would hold
  * (ptxas, sm_90: complex128 n = 32 194 registers a thread, 10 warps an SM by registers: 5 blocks of
- * 2, but 2 blocks of 4 = 8 warps; n = 24 157 registers: 12 warps either way). Not yet timed
- * (scripts/probe/zlu-small.mjs sweeps 1, 2, 4).
+ * 2, but 2 blocks of 4 = 8 warps; n = 24 157 registers: 12 warps either way). Timed (H200,
+ * scripts/probe/zlu-small.mjs, optimised builds): 1, 2 and 4 within 2% of each other at 32 (getrf
+ * complex128 0.498, 0.492, 0.500 ms; gesv 0.863, 0.837, 0.858 ms).
  */
 export const WARP_STEP_WARPS = 2;
 
@@ -53,10 +54,22 @@ export interface ComplexLuForce {
   readonly warps?: number;
   /** The warp step's reciprocal out of line (complex128 n = 32 getrf: 8,736 -> 7,312 SASS instructions, 194 -> 202 registers). */
   readonly reciprocalCall?: boolean;
+  /** gesv: the LU of A alone, then the sweeps (ComplexGesvParams.solveAfter); getrf ignores it. */
+  readonly solveAfter?: boolean;
+  /** The warp step's L2 prefetch this many warps an SM ahead (1 ... 64; ComplexGetrfParams.prefetchWarps). */
+  readonly prefetchWarps?: number;
+}
+
+function checkPrefetchWarps(w: number): number {
+  if (!Number.isInteger(w) || w < 1 || w > 64) throw new MyriadError('INVALID_ARGUMENT', `prefetch warps must be an integer in 1 ... 64, got ${w}`, 'force.prefetchWarps');
+  return w;
 }
 
 /** The warp step's optional fields the force asks for. */
-const warpExtras = (force: ComplexLuForce | undefined): { reciprocalCall?: boolean } => (force?.reciprocalCall ? { reciprocalCall: true } : {});
+const warpExtras = (force: ComplexLuForce | undefined): { reciprocalCall?: boolean; prefetchWarps?: number } => ({
+  ...(force?.reciprocalCall ? { reciprocalCall: true } : {}),
+  ...(force?.prefetchWarps !== undefined ? { prefetchWarps: checkPrefetchWarps(force.prefetchWarps) } : {}),
+});
 
 /** The step for `rows` rows (the factorisation's lanes hold rows): forced, or the warp step from WARP_STEP_FROM. */
 function stepFor(rows: number, force: ComplexLuForce | undefined): ComplexRegisterStep {
@@ -75,8 +88,9 @@ export function planComplexGetrf(dtype: DType, rows: number, cols: number, kind:
 
 export function planComplexGesv(dtype: DType, n: number, nrhs: number, kindA: OperandKind, kindB: OperandKind, force?: ComplexLuForce): ComplexGesvParams {
   const rhs = complexRhsPerPass(nrhs);
-  if (stepFor(n, force) === 'group') return { dtype, n, kindA, kindB, warps: checkWarps(force?.warps ?? smallWarps(n)), rhs, more: nrhs > rhs };
-  return { dtype, n, kindA, kindB, warps: checkWarps(force?.warps ?? WARP_STEP_WARPS), rhs, more: nrhs > rhs, step: 'warp', ...warpExtras(force) };
+  const after = force?.solveAfter ? { solveAfter: true } : {};
+  if (stepFor(n, force) === 'group') return { dtype, n, kindA, kindB, warps: checkWarps(force?.warps ?? smallWarps(n)), rhs, more: nrhs > rhs, ...after };
+  return { dtype, n, kindA, kindB, warps: checkWarps(force?.warps ?? WARP_STEP_WARPS), rhs, more: nrhs > rhs, step: 'warp', ...warpExtras(force), ...after };
 }
 
 export function planComplexGetrs(dtype: DType, n: number, nrhs: number, trans: ComplexOp, kindA: OperandKind, kindB: OperandKind): ComplexGetrsParams {

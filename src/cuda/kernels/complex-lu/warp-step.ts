@@ -20,6 +20,7 @@
  * where |pivot| >= the safe minimum and a division below it, info = k + 1 at the first exactly zero
  * pivot, which is neither swapped nor scaled. The test |pivot| >= safe minimum asks the parts first
  * (|pivot| >= max(|re|, |im|)), the modulus only where both are below it.
+ * Forced, the L2 prefetch of a later round's matrix (warpPrefetchSource, below).
  */
 import type { DType } from '../../../core/dtype.js';
 import { byPrecision, dtypeInfo } from '../../../core/dtype-table.js';
@@ -133,5 +134,41 @@ static __device__ __forceinline__ int luRows(real2 (&rA)[COLS], int r, int& pos,
   }
   if (piv && lane < STEPS) piv[lane] = myPiv;
   return info;
+}`;
+}
+
+/**
+ * The warp step's L2 prefetch (forced, `prefetchWarps`): a kernel of these orders loads its matrices,
+ * factors them and stores them in lockstep with the other warps of its SM (whole rounds of the same
+ * length), so the loads of a round and the arithmetic of the one before do not overlap. Each warp
+ * hints to L2 the columns of the matrix `prefetchWarps` warps an SM ahead of its own (the one a later
+ * round takes, about), lane j column j: `prefetch.global.L2`, no registers held, no change to any
+ * value. The SM count is the device's (%nsmid), so the source stays the parameters' alone; on the host
+ * (emulation) nothing is prefetched.
+ */
+export function warpPrefetchSource(p: { dtype: DType; prefetchWarps: number }): string {
+  const linePairs = 128 / (2 * dtypeInfo(p.dtype).bytes);
+  return `constexpr int PREFETCH_WARPS = ${p.prefetchWarps};
+// Matrices from this warp's to the one it prefetches.
+static __device__ __forceinline__ long long prefetchAhead() {
+#ifdef __CUDA_ARCH__
+  unsigned sms;
+  asm("mov.u32 %0, %%nsmid;" : "=r"(sms));
+  return (long long)sms * PREFETCH_WARPS * MPW;
+#else
+  return 0;
+#endif
+}
+// Column 'lane' (< cols) of a rows x cols matrix at m (leading dimension ld) to L2, line by line.
+static __device__ __forceinline__ void prefetchColumn(const real2* m, long long ld, int rows, int cols, int lane) {
+#ifdef __CUDA_ARCH__
+  if (lane < cols && rows > 0) {
+    const real2* col = m + (long long)lane * ld;
+    for (int e = 0; e < rows; e += ${linePairs}) asm volatile("prefetch.global.L2 [%0];" :: "l"(col + e));
+    asm volatile("prefetch.global.L2 [%0];" :: "l"(col + rows - 1));
+  }
+#else
+  (void)m; (void)ld; (void)rows; (void)cols; (void)lane;
+#endif
 }`;
 }
