@@ -481,7 +481,8 @@ function complexLuThroughLaunchers(): void {
     const ints = (n: number): DeviceArray => fakeArray('int32', Math.max(1, n * count));
     for (let n = 1; n <= 32; n++) {
       // The plan's step, and from WARP_STEP_FROM rows also the group step (forced: the plan takes the warp step there).
-      const steps = n >= WARP_STEP_FROM ? [{}, { force: { step: 'group' as const } }] : [{}];
+      // complex128 at 32 takes its reciprocal out of line by default: the inline form stays listed (forced).
+      const steps = n >= WARP_STEP_FROM ? [{}, { force: { step: 'group' as const } }, { force: { reciprocalCall: false } }] : [{}];
       for (const options of steps) {
         for (const cols of [n, Math.ceil(n / 2), Math.min(32, 2 * n)]) complexGetrfCuda(dev, { a: one(n, cols), ipiv: ints(n), pivotStride: Math.min(n, cols), info: ints(1) }, options);
         for (const nrhs of [1, 3, 9]) complexGesvCuda(dev, { a: one(n, n), b: one(n, nrhs), ipiv: ints(n), pivotStride: n, info: ints(1) }, options);
@@ -492,11 +493,11 @@ function complexLuThroughLaunchers(): void {
         complexGetrfCuda(dev, { a: one(n, n), ipiv: ints(n), pivotStride: n, info: ints(1) }, options);
         complexGesvCuda(dev, { a: one(n, n), b: one(n, 1), ipiv: ints(n), pivotStride: n, info: ints(1) }, options);
         // gesv's LU of A alone, then the sweeps (forced; one right-hand side, with 2 and 1 warps a block).
-        for (const warps of [2, 1]) complexGesvCuda(dev, { a: one(n, n), b: one(n, 1), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force: { solveAfter: true, warps } });
+        for (const warps of [2, 1]) complexGesvCuda(dev, { a: one(n, n), b: one(n, 1), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force: { solveAfter: true, warps, reciprocalCall: false } });
         // The warp step's L2 prefetch (forced; the probe's distances).
         for (const prefetchWarps of [10, 16]) {
-          complexGetrfCuda(dev, { a: one(n, n), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force: { prefetchWarps } });
-          complexGesvCuda(dev, { a: one(n, n), b: one(n, 1), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force: { prefetchWarps } });
+          complexGetrfCuda(dev, { a: one(n, n), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force: { prefetchWarps, reciprocalCall: false } });
+          complexGesvCuda(dev, { a: one(n, n), b: one(n, 1), ipiv: ints(n), pivotStride: n, info: ints(1) }, { force: { prefetchWarps, reciprocalCall: false } });
         }
       }
       for (const nrhs of [1, 3, 9]) {

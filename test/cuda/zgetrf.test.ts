@@ -24,7 +24,11 @@ describe('complex LU: the plan and the kernels', () => {
     assert.equal(complexGetrfSource(planComplexGetrf('float64', 8, 8, 'strided')).entry, 'getrf_z_8x8_st_w4');
     assert.equal(complexGetrfSource(planComplexGetrf('float32', 16, 7, 'pointer')).entry, 'getrf_c_16x7_pa_w4');
     assert.equal(complexGetrfSource(planComplexGetrf('float32', 32, 7, 'pointer')).entry, 'getrf_c_32x7_pa_w2_warp');
-    assert.equal(complexGesvSource(planComplexGesv('float64', 32, 9, 'strided', 'pointer')).entry, 'gesv_z_n32_r4m_stpa_w2_warp');
+    // complex128 at 32: the reciprocal out of line by default (RECIPROCAL_CALL_FROM); false keeps it inline.
+    assert.equal(complexGesvSource(planComplexGesv('float64', 32, 9, 'strided', 'pointer')).entry, 'gesv_z_n32_r4m_stpa_w2_warprc');
+    assert.equal(complexGesvSource(planComplexGesv('float64', 32, 9, 'strided', 'pointer', { reciprocalCall: false })).entry, 'gesv_z_n32_r4m_stpa_w2_warp');
+    assert.equal(planComplexGetrf('float64', 31, 31, 'strided').reciprocalCall, undefined, 'inline below 32');
+    assert.equal(planComplexGetrf('float32', 32, 32, 'strided').reciprocalCall, undefined, 'complex64 inline');
     assert.equal(complexGesvSource(planComplexGesv('float64', 32, 9, 'strided', 'pointer', { step: 'group' })).entry, 'gesv_z_n32_r4m_stpa_w2');
     assert.equal(complexGesvSource(planComplexGesv('float32', 5, 2, 'pointer', 'strided')).entry, 'gesv_c_n5_r2_past_w4');
     for (const trans of ['N', 'T', 'C'] as const) assert.equal(complexGetrsSource(planComplexGetrs('float64', 12, 1, trans, 'strided', 'strided')).entry, `trs_z_lu_${trans}_n12_r1_stst_w4`);
@@ -82,7 +86,7 @@ describe('complex LU: the plan and the kernels', () => {
     assert.equal(planComplexGetrf('float64', 8, 8, 'strided', { reciprocalCall: true }).reciprocalCall, undefined, 'the group step has no such field');
     // gesv solving after the LU (forced): A's pairs alone a row, the bordered column's load and
     // first backward sweep gone, every pass by the forward and backward sweeps; its own name.
-    const sa = planComplexGesv('float64', 32, 1, 'strided', 'strided', { solveAfter: true });
+    const sa = planComplexGesv('float64', 32, 1, 'strided', 'strided', { solveAfter: true, reciprocalCall: false });
     assert.equal(sa.solveAfter, true);
     assert.equal(complexGesvLayout(sa).pairs, 32, 'no bordered column');
     assert.equal(complexGesvLayout(planComplexGesv('float64', 32, 1, 'strided', 'strided')).pairs, 33);
@@ -95,7 +99,7 @@ describe('complex LU: the plan and the kernels', () => {
     assert.equal(planComplexGesv('float64', 32, 1, 'strided', 'strided').solveAfter, undefined, 'the bordered form by default');
     assert.equal(planComplexGesv('float64', 8, 3, 'strided', 'strided', { solveAfter: true }).solveAfter, true, 'the group step takes it too');
     // The warp step's L2 prefetch (forced): its own name, the hints after the loads, nothing on the host.
-    const pf = complexGetrfSource(planComplexGetrf('float64', 32, 32, 'strided', { prefetchWarps: 10 }));
+    const pf = complexGetrfSource(planComplexGetrf('float64', 32, 32, 'strided', { prefetchWarps: 10, reciprocalCall: false }));
     assert.equal(pf.entry, 'getrf_z_32x32_st_w2_warppf10');
     assert.match(pf.source, /constexpr int PREFETCH_WARPS = 10;/);
     assert.match(pf.source, /prefetch\.global\.L2/);

@@ -52,7 +52,7 @@ export const WARP_STEP_WARPS = 2;
 export interface ComplexLuForce {
   readonly step?: ComplexRegisterStep;
   readonly warps?: number;
-  /** The warp step's reciprocal out of line (complex128 n = 32 getrf: 8,736 -> 7,312 SASS instructions, 194 -> 202 registers). */
+  /** The warp step's reciprocal out of line (complex128 n = 32 getrf: 8,736 -> 7,312 SASS instructions, 194 -> 202 registers); false keeps it inline. */
   readonly reciprocalCall?: boolean;
   /** gesv: the LU of A alone, then the sweeps (ComplexGesvParams.solveAfter); getrf ignores it. */
   readonly solveAfter?: boolean;
@@ -65,9 +65,18 @@ function checkPrefetchWarps(w: number): number {
   return w;
 }
 
-/** The warp step's optional fields the force asks for. */
-const warpExtras = (force: ComplexLuForce | undefined): { reciprocalCall?: boolean; prefetchWarps?: number } => ({
-  ...(force?.reciprocalCall ? { reciprocalCall: true } : {}),
+/**
+ * The order from which complex128's warp step takes its reciprocal out of line unless forced: timed on
+ * an H200 (scripts/probe/zlu-small.mjs, optimised builds, 2026-11-29), complex128 n = 32 getrf 0.418 ms
+ * against 0.507 inline, gesv 0.462 against 0.881 (the smaller kernel: 7,312 SASS instructions against
+ * 8,736); at 17 and 24 inline was faster (getrf 0.568 / 0.449 against 0.640 / 0.504), as for complex64
+ * at every order timed. 25-31 not timed: inline.
+ */
+export const RECIPROCAL_CALL_FROM: Readonly<Partial<Record<DType, number>>> = { float64: 32 };
+
+/** The warp step's optional fields: the force's, else the reciprocal out of line from RECIPROCAL_CALL_FROM. */
+const warpExtras = (dtype: DType, rows: number, force: ComplexLuForce | undefined): { reciprocalCall?: boolean; prefetchWarps?: number } => ({
+  ...((force?.reciprocalCall ?? rows >= (RECIPROCAL_CALL_FROM[dtype] ?? Infinity)) ? { reciprocalCall: true } : {}),
   ...(force?.prefetchWarps !== undefined ? { prefetchWarps: checkPrefetchWarps(force.prefetchWarps) } : {}),
 });
 
@@ -83,14 +92,14 @@ function checkWarps(warps: number): number {
 
 export function planComplexGetrf(dtype: DType, rows: number, cols: number, kind: OperandKind, force?: ComplexLuForce): ComplexGetrfParams {
   if (stepFor(rows, force) === 'group') return { dtype, rows, cols, kind, warps: checkWarps(force?.warps ?? SMALL_WARPS) };
-  return { dtype, rows, cols, kind, warps: checkWarps(force?.warps ?? WARP_STEP_WARPS), step: 'warp', ...warpExtras(force) };
+  return { dtype, rows, cols, kind, warps: checkWarps(force?.warps ?? WARP_STEP_WARPS), step: 'warp', ...warpExtras(dtype, rows, force) };
 }
 
 export function planComplexGesv(dtype: DType, n: number, nrhs: number, kindA: OperandKind, kindB: OperandKind, force?: ComplexLuForce): ComplexGesvParams {
   const rhs = complexRhsPerPass(nrhs);
   const after = force?.solveAfter ? { solveAfter: true } : {};
   if (stepFor(n, force) === 'group') return { dtype, n, kindA, kindB, warps: checkWarps(force?.warps ?? smallWarps(n)), rhs, more: nrhs > rhs, ...after };
-  return { dtype, n, kindA, kindB, warps: checkWarps(force?.warps ?? WARP_STEP_WARPS), rhs, more: nrhs > rhs, step: 'warp', ...warpExtras(force), ...after };
+  return { dtype, n, kindA, kindB, warps: checkWarps(force?.warps ?? WARP_STEP_WARPS), rhs, more: nrhs > rhs, step: 'warp', ...warpExtras(dtype, n, force), ...after };
 }
 
 export function planComplexGetrs(dtype: DType, n: number, nrhs: number, trans: ComplexOp, kindA: OperandKind, kindB: OperandKind): ComplexGetrsParams {
