@@ -4,7 +4,7 @@
  * families that are alternatives in one route of the router neither import each other nor are
  * both imported by a third family (routing is the router's).
  *   core  <-  cpu  <-  cpu-fast  <-  cuda  <-  api  <-  bench  <-  cli.ts, index.ts
- *   inside cuda: runtime <- model <- kernels, baselines, vendor <- router <- host <- backend <- multi <- tune
+ *   inside cuda: runtime <- model <- kernels, baselines, vendor <- router, route-split <- host <- backend <- multi <- tune
  * And the compiled modules (dist/src, where type-only imports are gone) import one another in no
  * circle: a module in a circle can run before its imports are initialised.
  */
@@ -40,7 +40,7 @@ function edges(): [string, string][] {
 
 const TOP: Readonly<Record<string, number>> = { core: 0, cpu: 1, 'cpu-fast': 2, cuda: 3, api: 4, bench: 5, 'cli.ts': 6, 'index.ts': 6 };
 const CUDA: Readonly<Record<string, number>> = {
-  runtime: 0, model: 1, kernels: 2, baselines: 2, vendor: 2, 'router.ts': 3, host: 4, 'backend.ts': 5, multi: 6, tune: 7,
+  runtime: 0, model: 1, kernels: 2, baselines: 2, vendor: 2, 'router.ts': 3, 'route-split.ts': 3, host: 4, 'backend.ts': 5, multi: 6, tune: 7,
 };
 
 function rank(path: string): [number, number] {
