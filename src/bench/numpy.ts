@@ -110,8 +110,12 @@ function installedNumpy(): string | null {
   return numpyVersion;
 }
 
-/** numpy on the same shapes, or undefined (with a note on stderr, once) where python3 + numpy is absent. */
+/**
+ * numpy on the same shapes, or undefined (with a note on stderr, once) where python3 + numpy is
+ * absent or MYRIAD_BENCH_NUMPY=0 leaves it out (each size starts a python3 process).
+ */
 export function numpyBaseline(threads: number, repeats = 5): VendorBaseline | undefined {
+  if (process.env.MYRIAD_BENCH_NUMPY === '0') return undefined;
   const version = installedNumpy();
   if (version === null) {
     if (!note) console.error((note = 'numpy baseline skipped: python3 with numpy is not installed'));

@@ -51,7 +51,9 @@ describe('myriad command', () => {
   });
   it('bench gemm on the CPU prints one row per size and writes the same rows as JSON', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'myriad-')), 'out.json');
-    const out = execFileSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'cpu', '--sizes', '2,8,32', '--batch', '50', '--repeats', '2', '--json', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    // numpy's column left out here (a python3 start a size); the table test below keeps it.
+    const out = execFileSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'cpu', '--sizes', '2,8,32', '--batch', '50', '--repeats', '2', '--json', file],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MYRIAD_BENCH_NUMPY: '0' } });
     const rows = JSON.parse(readFileSync(file, 'utf8')) as { op: string; n: number; batch: number; ms: number; gflops: number; gbs: number; backend: string }[];
     assert.deepEqual(rows.map((r) => r.n), [2, 8, 32]);
     for (const r of rows) {
