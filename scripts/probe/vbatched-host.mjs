@@ -16,7 +16,7 @@
 // after two warm-ups (a loaded machine's slow calls are its load's;
 // the profile: over all of them; --other lists the functions of the profile's 'other'). This
 // machine's numbers, not the GPU host's: compare before and after on one machine.
-import { Session } from 'node:inspector';
+import { Session as Inspector } from 'node:inspector';
 import { Context } from '../../dist/src/api/context.js';
 import { VALIDATORS } from '../../dist/src/api/prepare.js';
 import { logUniformSizes, vbatchedRequest, VBATCHED_OPS, VBATCHED_WORKLOADS } from '../../dist/src/bench/vbatched.js';
@@ -62,20 +62,20 @@ function timed(run) {
   return Math.min(...ms);
 }
 
-function post(session, method, params) {
-  return new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+function post(profiler, method, params) {
+  return new Promise((resolve, reject) => profiler.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
 }
 
 /** Self time per stage (ms per call) of `calls` runs of `run`, from a CPU profile. */
 async function stageSplit(run, calls) {
-  const session = new Session();
-  session.connect();
-  await post(session, 'Profiler.enable');
-  await post(session, 'Profiler.setSamplingInterval', { interval: 50 });
-  await post(session, 'Profiler.start');
+  const profiler = new Inspector();
+  profiler.connect();
+  await post(profiler, 'Profiler.enable');
+  await post(profiler, 'Profiler.setSamplingInterval', { interval: 50 });
+  await post(profiler, 'Profiler.start');
   for (let i = 0; i < calls; i++) run();
-  const { profile: p } = await post(session, 'Profiler.stop');
-  session.disconnect();
+  const { profile: p } = await post(profiler, 'Profiler.stop');
+  profiler.disconnect();
   const self = new Map();
   for (let i = 0; i < p.samples.length; i++) self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
   const out = Object.fromEntries([...STAGES.map(([s]) => [s, 0]), ['other', 0]]);
