@@ -13,7 +13,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, type Hash } from 'node:crypto';
-import { variable, type VariableBatch } from '../../src/core/batch.js';
+import { type VariableBatch } from '../../src/core/batch.js';
+import { raggedMembers } from '../helpers/vbatched-cases.js';
 import type { DType } from '../../src/core/dtype.js';
 import { runRouted } from '../../src/cuda/router.js';
 import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
@@ -48,17 +49,9 @@ function rng(seed: number): () => number {
   return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 2 ** 32; };
 }
 
-/** `count` members of the shapes `shape(i)`, spread over `arrays` with ragged ld and gaps. */
-function members(arrays: readonly DeviceArray[], shape: readonly (readonly [number, number])[], r: () => number): VariableBatch<DeviceArray> {
-  const at = arrays.map(() => Math.floor(r() * 5));
-  return variable(shape.map(([rows, cols]) => {
-    const which = Math.floor(r() * arrays.length);
-    const ld = Math.max(1, rows) + Math.floor(r() * 3);
-    const m = { data: arrays[which]!, rows, cols, ld, offset: at[which]! };
-    at[which]! += ld * Math.max(cols, 1) + Math.floor(r() * 4);
-    return m;
-  }), {}, 'x');
-}
+/** Members of the shapes `shape`, spread over `arrays` with ragged ld and gaps. */
+const members = (arrays: readonly DeviceArray[], shape: readonly (readonly [number, number])[], r: () => number): VariableBatch<DeviceArray> =>
+  raggedMembers(arrays, shape.length, (i) => shape[i]!, r);
 
 /** Orders of `count` members: mostly 0-100, a few beyond 512. */
 const orders = (count: number, r: () => number): number[] => Array.from({ length: count }, (_, i) => (i % 151 === 9 ? 513 + (i % 40) : Math.floor(r() * r() * 101)));

@@ -10,11 +10,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { matrixAt, variable, type Batch, type MatrixView, type VariableBatch } from '../../src/core/batch.js';
+import { matrixAt, type Batch, type MatrixView } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import { addressWords, groupMembers, memberFields, putAddress } from '../../src/cuda/kernels/common/members.js';
 import { groupByShape } from '../../src/cuda/kernels/common/operands.js';
 import { sizeClass } from '../../src/cuda/kernels/common/vbatch.js';
+import { raggedMembers } from '../helpers/vbatched-cases.js';
 import { gemmMemberSize } from '../../src/cuda/kernels/gemm/index.js';
 import { GETRF_VBATCH_INTS, getrfClassParams, getrfMemberSize } from '../../src/cuda/kernels/getrf/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS } from '../../src/cuda/kernels/trsm/index.js';
@@ -46,18 +47,7 @@ function rng(seed: number): () => number {
   return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 2 ** 32; };
 }
 
-/** `count` members of the shapes `shape(i)`, spread over `arrays` with ragged ld and gaps. */
-function members(arrays: readonly DeviceArray[], count: number, shape: (i: number) => [number, number], r: () => number): VariableBatch<DeviceArray> {
-  const at = arrays.map(() => Math.floor(r() * 5));
-  return variable(Array.from({ length: count }, (_, i) => {
-    const [rows, cols] = shape(i);
-    const which = Math.floor(r() * arrays.length);
-    const ld = Math.max(1, rows) + Math.floor(r() * 3);
-    const m = { data: arrays[which]!, rows, cols, ld, offset: at[which]! };
-    at[which]! += ld * Math.max(cols, 1) + Math.floor(r() * 4);
-    return m;
-  }), {}, 'x');
-}
+const members = raggedMembers;
 
 const address = (v: MatrixView<DeviceArray>, bytes: number): bigint => BigInt.asIntN(64, v.data.ptr + BigInt(v.offset) * BigInt(bytes));
 

@@ -6,10 +6,11 @@
  * all its kernels at once; test/cuda/vbatched.test.ts counts them on a planning device).
  */
 import type { Context } from '../../src/api/context.js';
-import { variable } from '../../src/core/batch.js';
+import { variable, type VariableBatch } from '../../src/core/batch.js';
 import { allocate, type DType } from '../../src/core/dtype.js';
 import type { Op } from '../../src/core/ops.js';
 import type { DeviceStorage } from '../../src/core/storage.js';
+import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { sizeClass } from '../../src/cuda/kernels/common/vbatch.js';
 import { REGISTER_DESIGN_MAX } from '../../src/cuda/kernels/common/register-tile.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -253,4 +254,22 @@ export function recordVbatchedCalls(ctx: Context, route: (op: 'gemm' | 'potrf' |
       ctx.getrf({ a: batchOf(d, l.layout, which) });
     }
   }
+}
+
+/**
+ * `count` members of the shapes `shape(i)` (rows, cols) spread over `arrays` by `r`: each in a random
+ * array at a gap after the previous one there, with a ragged ld (rows + 0-2). The host-side launcher
+ * tests' batches (test/cuda/vbatched-tables.test.ts, vbatched-launch-record.test.ts); `r` is drawn in
+ * one order (the arrays' starts, then each member's shape, array, ld and gap), so a seed gives one batch.
+ */
+export function raggedMembers(arrays: readonly DeviceArray[], count: number, shape: (i: number) => readonly [number, number], r: () => number): VariableBatch<DeviceArray> {
+  const at = arrays.map(() => Math.floor(r() * 5));
+  return variable(Array.from({ length: count }, (_, i) => {
+    const [rows, cols] = shape(i);
+    const which = Math.floor(r() * arrays.length);
+    const ld = Math.max(1, rows) + Math.floor(r() * 3);
+    const m = { data: arrays[which]!, rows, cols, ld, offset: at[which]! };
+    at[which]! += ld * Math.max(cols, 1) + Math.floor(r() * 4);
+    return m;
+  }), {}, 'x');
 }
