@@ -10,7 +10,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { matrixAt, type Batch, type MatrixView } from '../../src/core/batch.js';
+import { matrixAt, type Batch, type MatrixView, type VariableBatch } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import { addressWords, groupMembers, memberFields, putAddress } from '../../src/cuda/kernels/common/members.js';
 import { groupByShape } from '../../src/cuda/kernels/common/operands.js';
