@@ -5,7 +5,7 @@
 // batched squares n = 128, 256, 512 of about 1 GB (beta = 0). A configuration that fails to compile
 // or launch is reported and the probe goes on. Prints TFLOP/s and the ratio to cuBLAS.
 // Usage: node scripts/probe/gemm-tma.mjs [sizes=4096,8192,16384] [squares=128,256,512]
-// CONFIGS='[[bm, bn, wm, wn, stages, tileGroup, producerWarp], ...]' replaces the list below;
+// CONFIGS='[[bm, bn, wm, wn, stages, tileGroup, producerWarp, pipelined, refillLag], ...]' replaces the list below;
 // KS='512' replaces the depths of the one-C rows (default: n and 512).
 import { open, strided } from '../../dist/src/index.js';
 import { gemmCuda } from '../../dist/src/cuda/kernels/gemm/index.js';
@@ -34,13 +34,13 @@ const base = tuningFor(dev.info.arch, 'gemm');
 const t0 = performance.now();
 const elapsed = () => `${((performance.now() - t0) / 1000).toFixed(0)} s`;
 
-const cfg = (bm, bn, wm, wn, stages, tileGroup, producerWarp) => ({ bm, bn, wm, wn, stages, ...(tileGroup ? { tileGroup } : {}), ...(producerWarp ? { producerWarp: true } : {}) });
+const cfg = (bm, bn, wm, wn, stages, tileGroup, producerWarp, pipelined, refillLag) => ({ bm, bn, wm, wn, stages, ...(tileGroup ? { tileGroup } : {}), ...(producerWarp ? { producerWarp: true } : {}), ...(pipelined ? { pipelined: true } : {}), ...(refillLag === 2 ? { refillLag: 2 } : {}) });
 let configs = [
   cfg(128, 128, 2, 4, 4, 16), cfg(128, 128, 2, 4, 3, 16), cfg(128, 128, 2, 4, 5, 16), cfg(128, 128, 4, 2, 4, 16),
   cfg(128, 64, 2, 2, 4), cfg(128, 64, 2, 2, 6), cfg(128, 64, 2, 2, 4, 0, true),
 ];
 if (process.env.CONFIGS) configs = JSON.parse(process.env.CONFIGS).map((c) => cfg(...c));
-const label = (c) => `tma ${c.bm}x${c.bn} w${c.wm}x${c.wn} s${c.stages}${c.tileGroup ? ` g${c.tileGroup}` : ''}${c.producerWarp ? ' p' : ''}`;
+const label = (c) => `tma ${c.bm}x${c.bn} w${c.wm}x${c.wn} s${c.stages}${c.tileGroup ? ` g${c.tileGroup}` : ''}${c.producerWarp ? ' p' : ''}${c.pipelined ? ' F' : ''}${c.refillLag === 2 ? ' L2' : ''}`;
 const tmaOptions = (c) => ({ variant: 'tma', tuning: { ...base, tma: [{ maxDim: Infinity, config: c }] } });
 /** Median of 5 after 2 warm-ups (CUDA events around each call). */
 const median = (f) => { f(); f(); const ms = []; for (let r = 0; r < 5; r++) ms.push(ctx.time(f)); ms.sort((x, y) => x - y); return ms[2]; };

@@ -167,8 +167,15 @@ test('single products take the tma design where the card\'s routes hold them, an
   // The cards' tables: the H200's measured routes; a card without a table plans as before.
   const h200 = tmaRoutesFor('NVIDIA H200');
   assert.equal(tmaRouteFor(h200, 'N', 'N', 8192, 8192, 8192)?.config.mmaK, 16, 'H200 NN 8192');
-  assert.equal(tmaRouteFor(h200, 'N', 'N', 8192, 8192, 512), undefined, 'H200 NN at k = 512 stays on the mma kernel');
-  assert.equal(tmaRouteFor(h200, 'N', 'T', 4096, 4096, 4096), undefined, 'H200 NT at 4096 stays on the mma kernel');
+  assert.equal(tmaRouteFor(h200, 'N', 'N', 4096, 4096, 4096)?.config.pipelined, true, 'H200 NN 4096: the pipelined 64 x 64 kernel');
+  assert.equal(tmaRouteFor(h200, 'N', 'N', 4096, 8192, 4096)?.config.mmaK, 16, 'H200 NN with n = 8192: the 128 x 128 kernel');
+  assert.equal(tmaRouteFor(h200, 'T', 'N', 8191, 4096, 4096)?.config.pipelined, true, 'H200 TN below 8192');
+  assert.equal(tmaRouteFor(h200, 'T', 'N', 8192, 8192, 8192)?.config.wm, 4, 'H200 TN 8192');
+  assert.equal(tmaRouteFor(h200, 'N', 'T', 4096, 4096, 4096)?.config.pipelined, true, 'H200 NT from 4096');
+  assert.equal(tmaRouteFor(h200, 'N', 'N', 8192, 8192, 512)?.config.pipelined, true, 'H200 NN 8192 at k = 512');
+  assert.equal(tmaRouteFor(h200, 'N', 'N', 8192, 8192, 511), undefined, 'H200 NN below k = 512 stays on the mma kernel');
+  assert.equal(tmaRouteFor(h200, 'N', 'N', 4096, 4096, 512), undefined, 'H200 NN 4096 at k = 512 stays on the mma kernel');
+  assert.equal(tmaRouteFor(h200, 'N', 'T', 8192, 8192, 512), undefined, 'H200 NT at k = 512 stays on the mma kernel');
   assert.equal(tmaRouteFor(h200, 'T', 'T', 8192, 8192, 8192), undefined, 'H200 TT not measured');
   assert.deepEqual(tmaRoutesFor(H100.name), []);
   assert.equal(planGemm(H100, problem({ transB: 'N', m: 8192, n: 8192, k: 8192 })).variant, 'mma');

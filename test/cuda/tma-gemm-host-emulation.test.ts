@@ -5,8 +5,8 @@
  * addresses, zeros outside the tensor, a phase per completed barrier), fed the tensor maps the
  * launcher encodes (tmaOperandMap), against the CPU reference: every op pair, ragged m, n, k,
  * batches, beta = 0 over NaN, several k-steps per buffer of the ring (phases wrap), a producer
- * warp and the first thread producing, tile groups, the m16n8k4 and m16n8k16 shapes, persistent
- * grids of fewer blocks than tiles; every element of C's buffer outside the matrices unchanged. A check of the design's indexing and its ring's protocol;
+ * warp and the first thread producing, tile groups, the m16n8k4 and m16n8k16 shapes, register double-buffered
+ * fragments, persistent grids of fewer blocks than tiles; every element of C's buffer outside the matrices unchanged. A check of the design's indexing and its ring's protocol;
  * test/gpu/gemm-tma.test.ts is the real one.
  */
 import assert from 'node:assert/strict';
@@ -45,6 +45,10 @@ const CONFIGS: readonly TmaConfig[] = [
   { bm: 64, bn: 128, wm: 2, wn: 2, stages: 2, mmaK: 4, tileGroup: 2 },
   { bm: 64, bn: 64, wm: 2, wn: 2, stages: 3, producerWarp: true, persistent: true, tileGroup: 2 },
   { bm: 128, bn: 64, wm: 2, wn: 2, stages: 2, producerWarp: true, persistent: true, mmaK: 16 },
+  // Register double-buffered fragments: thread 0 producing and a producer warp; 2 stages (the next
+  // stage's wait right after its refill) and 3.
+  { bm: 128, bn: 64, wm: 2, wn: 2, stages: 3, tileGroup: 2, pipelined: true },
+  { bm: 64, bn: 64, wm: 2, wn: 2, stages: 2, producerWarp: true, pipelined: true },
 ];
 /** The persistent grids' blocks on the host: fewer than the items, and not dividing them. */
 const PERSISTENT_BLOCKS = 3;

@@ -17,12 +17,13 @@ export interface TmaVariant {
 
 const variant = (config: TmaConfig): TmaVariant => ({
   name: `${config.bm}x${config.bn} w${config.wm}x${config.wn} s${config.stages}${config.tileGroup !== undefined ? ` g${config.tileGroup}` : ''}`
-    + `${config.mmaK !== undefined && config.mmaK !== 8 ? ` k${config.mmaK}` : ''}${config.producerWarp === true ? ' p' : ''}${config.persistent === true ? ' P' : ''}`,
+    + `${config.mmaK !== undefined && config.mmaK !== 8 ? ` k${config.mmaK}` : ''}${config.producerWarp === true ? ' p' : ''}${config.persistent === true ? ' P' : ''}${config.pipelined === true ? ' F' : ''}${config.refillLag === 2 ? ' L2' : ''}`,
   config,
 });
 
 const square = { bm: 128, bn: 128, wm: 2, wn: 4, tileGroup: 16 } as const;
 const half = { bm: 128, bn: 64, wm: 2, wn: 2, tileGroup: 16 } as const;
+const quarter = { bm: 64, bn: 64, wm: 2, wn: 2, tileGroup: 16 } as const;
 
 export const TMA_SWEEP_VARIANTS: readonly TmaVariant[] = [
   // The table's configuration, and the measured best of NN 8192 (3 stages).
@@ -44,4 +45,10 @@ export const TMA_SWEEP_VARIANTS: readonly TmaVariant[] = [
   variant({ ...half, stages: 4 }),
   variant({ ...half, stages: 4, persistent: true }),
   variant({ ...half, stages: 4, producerWarp: true, persistent: true }),
+  // Register double-buffered fragments (m16n8k8) on 64 x 64 tiles (cuBLAS's at k = 512 and for
+  // batched 256 on the H200): 32 x 32 warp tiles, three blocks an SM at 4 stages; the refill one or
+  // two steps behind. (128 x 64 and 64 x 128 pipelined lost to these and spill in NT, TN and TT.)
+  variant({ ...quarter, stages: 3, pipelined: true }),
+  variant({ ...quarter, stages: 4, pipelined: true }),
+  variant({ ...quarter, stages: 4, pipelined: true, refillLag: 2 }),
 ];

@@ -48,6 +48,7 @@ const ALIGN_SLACK = 1024;
 
 const consumerWarps = (p: TmaGemmParams): number => p.wm * p.wn;
 const mmaK = (p: TmaGemmParams): TmaMmaK => p.mmaK ?? 8;
+const refillLag = (p: TmaGemmParams): number => p.refillLag ?? 1;
 const warps = (p: TmaGemmParams): number => consumerWarps(p) + (p.producerWarp === true ? 1 : 0);
 const stageBytes = (p: TmaGemmParams): number => (p.bm + p.bn) * TMA_BK * 8;
 
@@ -57,7 +58,7 @@ export function tmaGemmShape(p: TmaGemmParams): GemmKernelShape {
 }
 
 function tmaGemmEntry(p: TmaGemmParams): string {
-  return `gemm_tma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${TMA_BK}_w${p.wm}x${p.wn}_s${p.stages}${p.producerWarp === true ? 'p' : ''}${p.tileGroup !== undefined ? `g${p.tileGroup}` : ''}${mmaK(p) !== 8 ? `k${mmaK(p)}` : ''}${p.persistent === true ? 'P' : ''}${p.betaZero ? '_b0' : ''}`;
+  return `gemm_tma_d${p.transA}${p.transB}_${p.bm}x${p.bn}x${TMA_BK}_w${p.wm}x${p.wn}_s${p.stages}${p.producerWarp === true ? 'p' : ''}${p.tileGroup !== undefined ? `g${p.tileGroup}` : ''}${mmaK(p) !== 8 ? `k${mmaK(p)}` : ''}${p.persistent === true ? 'P' : ''}${p.pipelined === true ? 'F' : ''}${refillLag(p) === 2 ? 'L2' : ''}${p.betaZero ? '_b0' : ''}`;
 }
 
 export function validateTmaParams(p: TmaGemmParams): void {
@@ -69,6 +70,9 @@ export function validateTmaParams(p: TmaGemmParams): void {
   if (!Number.isInteger(p.stages) || p.stages < 2 || p.stages > 8) bad('stages must be 2..8');
   if (p.tileGroup !== undefined && (!Number.isInteger(p.tileGroup) || p.tileGroup < 1 || p.tileGroup > 1024)) bad('tileGroup must be 1..1024');
   if (![4, 8, 16].includes(mmaK(p))) bad('mmaK must be 4, 8 or 16');
+  if (p.pipelined === true && (mmaK(p) !== 8 || p.persistent === true)) bad('pipelined fragments take m16n8k8 and one tile per block');
+  if (![1, 2].includes(refillLag(p))) bad('refillLag must be 1 or 2');
+  if (refillLag(p) === 2 && (p.producerWarp === true || p.persistent === true || p.stages < 3)) bad('refillLag 2 takes thread 0 producing, one tile per block and 3 stages or more');
   const { threads, sharedBytes } = tmaGemmShape(p);
   if (threads > 1024) bad('more than 1024 threads');
   if (sharedBytes > 227 * 1024) bad('more than 227 KiB of shared memory');
@@ -254,6 +258,12 @@ const PRODUCER_REFILL = `    if (threadIdx.x == 0 && s >= 1 && s - 1 + STAGES < 
       mbarWait(emptyBars + 8 * ((s - 1) % STAGES), ((s - 1) / STAGES) & 1);
       produce(s - 1 + STAGES);
     }`;
+/** As PRODUCER_REFILL two steps behind (\`refillLag\` 2): the buffer of step s - 2, step s - 2 + STAGES. */
+const PRODUCER_REFILL_LAG2 = `    if (threadIdx.x == 0 && s >= 2 && s - 2 + STAGES < steps) {
+      mbarWait(emptyBars + 8 * ((s - 2) % STAGES), ((s - 2) / STAGES) & 1);
+      produce(s - 2 + STAGES);
+    }`;
+const producerRefill = (p: TmaGemmParams): string => (p.producerWarp === true ? '' : refillLag(p) === 2 ? PRODUCER_REFILL_LAG2 : PRODUCER_REFILL);
 
 /**
  * The device side of the design: the tensor map, mbarriers, the bulk tensor copy and the mma, each
@@ -313,6 +323,66 @@ function tileOpening(p: TmaGemmParams): string {
   real* c = C + offsetC + (long long)batch * strideC;`;
 }
 
+/** The consumers' k-steps: each stage's fragment reads, then its mma instructions. */
+function plainSteps(p: TmaGemmParams): string {
+  return `  for (int s = 0; s < steps; ++s) {
+    const int stage = s % STAGES;
+${producerRefill(p)}
+    mbarWait(fullBars + 8 * stage, (s / STAGES) & 1);      // the stage's bytes have landed
+    __syncwarp();                                          // mma.sync.aligned: the whole warp, converged
+    const real* tA = tiles + stage * (SIZEA + SIZEB);
+    const real* tB = tA + SIZEA;
+${tmaMultiply(mmaK(p), fragmentReads(p))}
+    // Every lane's reads of the stage fed an mma above: the warp releases the buffer.
+    __syncwarp();
+    if (lane == 0) mbarArrive(emptyBars + 8 * stage);
+  }`;
+}
+
+/**
+ * The consumers' k-steps with register double-buffered fragments (\`pipelined\`): chunk 8 of stage s
+ * is read into (fa1, fb1) before chunk 0's mma instructions issue, and chunk 0 of stage s + 1 into
+ * (fa0, fb0) before chunk 8's: an mma never waits for a shared read of its own step. Stage s is
+ * released after its last mma instruction has taken its fragments.
+ */
+function pipelinedSteps(p: TmaGemmParams): string {
+  return `  // Chunk kc (0 or 8) of step s's stage into (fa, fb).
+  auto readChunk = [&](int s, int kc, real (&fa)[MT][4], real (&fb)[NT][2]) {
+    const real* tA = tiles + (s % STAGES) * (SIZEA + SIZEB);
+    const real* tB = tA + SIZEA;
+${fragmentReads(p)}
+  };
+  auto multiply = [&](const real (&fa)[MT][4], const real (&fb)[NT][2]) {
+    #pragma unroll
+    for (int u = 0; u < MT; ++u)
+      #pragma unroll
+      for (int t = 0; t < NT; ++t)
+        mmaF64(acc[u][t], fa[u], fb[t]);
+  };
+  static_assert(BK == 16, "two 8-wide chunks a stage");
+  real fa0[MT][4], fb0[NT][2], fa1[MT][4], fb1[NT][2];
+  if (steps > 0) {
+    mbarWait(fullBars, 0);
+    __syncwarp();
+    readChunk(0, 0, fa0, fb0);
+  }
+  for (int s = 0; s < steps; ++s) {
+    const int stage = s % STAGES;
+${producerRefill(p)}
+    readChunk(s, 8, fa1, fb1);
+    multiply(fa0, fb0);
+    if (s + 1 < steps) {
+      mbarWait(fullBars + 8 * ((s + 1) % STAGES), ((s + 1) / STAGES) & 1);
+      __syncwarp();                                        // mma.sync.aligned: the whole warp, converged
+      readChunk(s + 1, 0, fa0, fb0);
+    }
+    multiply(fa1, fb1);
+    // Every lane's reads of the stage fed an mma above: the warp releases the buffer.
+    __syncwarp();
+    if (lane == 0) mbarArrive(emptyBars + 8 * stage);
+  }`;
+}
+
 /** One block per tile: the produce step, the producer (a warp or thread 0), the consumers' k-steps and the epilogue. */
 function tileSchedule(p: TmaGemmParams): string {
   return `  // k-step s into buffer s % STAGES: the producer's arrival announces the bytes, the copies bring them.
@@ -341,18 +411,7 @@ ${p.producerWarp === true ? PRODUCER_WARP : PRODUCER_FIRST}
       #pragma unroll
       for (int r = 0; r < 4; ++r) acc[u][t][r] = 0;
 
-  for (int s = 0; s < steps; ++s) {
-    const int stage = s % STAGES;
-${p.producerWarp === true ? '' : PRODUCER_REFILL}
-    mbarWait(fullBars + 8 * stage, (s / STAGES) & 1);      // the stage's bytes have landed
-    __syncwarp();                                          // mma.sync.aligned: the whole warp, converged
-    const real* tA = tiles + stage * (SIZEA + SIZEB);
-    const real* tB = tA + SIZEA;
-${tmaMultiply(mmaK(p), fragmentReads(p))}
-    // Every lane's reads of the stage fed an mma above: the warp releases the buffer.
-    __syncwarp();
-    if (lane == 0) mbarArrive(emptyBars + 8 * stage);
-  }
+${p.pipelined === true ? pipelinedSteps(p) : plainSteps(p)}
 
 ${epilogue(p)}
 }

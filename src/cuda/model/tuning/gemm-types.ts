@@ -77,6 +77,20 @@ export interface TmaConfig {
    * into the next tile's k-steps while the consumers write C. Absent or false: one block per tile.
    */
   readonly persistent?: boolean;
+  /**
+   * Register double-buffered fragments (m16n8k8 only, one tile per block): the fragments of the
+   * next 8-wide k chunk (of the next stage at a stage's end) are read while the current chunk's
+   * mma instructions issue, so no mma waits for a shared read; a stage is released once its last
+   * fragments are consumed. Absent or false: each chunk's reads, then its mma instructions.
+   */
+  readonly pipelined?: boolean;
+  /**
+   * Thread 0 (no producer warp, one tile per block) refills the buffer of step s - refillLag at the
+   * top of step s: 1 (the default) waits there for every warp to release step s - 1, which holds
+   * the block in step; 2 waits for step s - 2 only, so warps drift a step apart, at one stage less
+   * of prefetch (3 stages or more).
+   */
+  readonly refillLag?: 1 | 2;
 }
 
 export interface TmaBand {
