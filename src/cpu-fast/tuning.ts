@@ -52,6 +52,7 @@ export interface CpuTuning {
   readonly complexLuWasmFactorLoopMin: number;
   readonly complexLuWasmPairs: SizeRange;
   readonly complexLuWasmPairGroup: number;
+  readonly complexLuWasmPairLoopMin: number;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -321,6 +322,11 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * 1073 / 1054 / 1124 / 1127.
    */
   complexLuWasmPairGroup: 2,
+  /**
+   * From this order the two-matrix LU's pivot search, column scaling and solves' rows are runtime
+   * loops (kernels/zgetrf-interleaved.ts `rowLoops`); below it unrolled.
+   */
+  complexLuWasmPairLoopMin: 99,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in
