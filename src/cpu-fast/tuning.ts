@@ -324,9 +324,15 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
   complexLuWasmPairGroup: 2,
   /**
    * From this order the two-matrix LU's pivot search, column scaling and solves' rows are runtime
-   * loops (kernels/zgetrf-interleaved.ts `rowLoops`); below it unrolled.
+   * loops (kernels/zgetrf-interleaved.ts `rowLoops`); below it unrolled. gesv's module at n = 16:
+   * 70 kB unrolled, 35 kB so (getrf's 39 / 28). Measured on the 2-core EPYC (2026-11-30, one thread
+   * pinned, a machine under heavy load: the two forms alternating in one process on the bench's
+   * batches, ns a matrix end to end, best / median of 25 calls, unrolled -> loops): gesv complex128
+   * n = 16 1563 / 2074 -> 1483 / 1860 and 1609 / 2136 -> 1572 / 1830, complex64 16 1651 / 1779 ->
+   * 1597 / 1713; complex128 12 803 / 863 -> 785 / 877, 10 509 / 630 -> 480 / 545, 8 315 / 368 ->
+   * 313 / 368; getrf complex128 16 1322 / 1553 -> 1324 / 1640 (the factor alone: no change).
    */
-  complexLuWasmPairLoopMin: 99,
+  complexLuWasmPairLoopMin: 10,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in
