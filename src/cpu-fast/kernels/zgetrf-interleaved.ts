@@ -207,9 +207,11 @@ function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
   const ok = i32(), sp = i32(), ap = i32(), x = i32(), y = i32(), p0 = i32(), p1 = i32();
   const tf = c.local('f64');
   const t = v(), pm = v(), pv = v(), mask = v(), pr = v(), pi = v(), rr = v(), ri = v(), ur = v(), ui = v();
-  const t0 = v(), t1 = v(), xr = v(), xi = v(), iv = v();
+  const t0 = v(), t1 = v(), xr = v(), xi = v();
   const dv = divideLocals();
   const lr = Array.from({ length: p.rowLoops ? 0 : n }, v), li = Array.from({ length: p.rowLoops ? 0 : n }, v);
+  // the row offset of the search's loop (declared after the others: the unrolled form's locals as they were)
+  const iv = p.rowLoops ? v() : -1;
   const MAT = n * n * E;
   /** Pushes |re| + |im| of the split element at base + off (the reference's abs1, per lane). */
   const abs1 = (base: number, off: number): void => {
@@ -442,8 +444,10 @@ function solveFunction(p: ZgetrfInterleavedParams, G: number, name: string): Fun
   // The same solve with its rows a runtime loop (rowLoops): xq at x(i), tq at the row's first
   // term, tc the row's number of terms, bq each member's B(i) (pair 0's scratch; the others' a
   // distance dOff away).
-  const xq = c.local('i32'), tq = c.local('i32'), dq = c.local('i32'), tc = c.local('i32'), rows = c.local('i32'), k = c.local('i32');
-  const bq = members.map(() => [c.local('i32'), c.local('i32')] as const);
+  // (declared only for that form: the unrolled one's module stays as it was)
+  const index = (): number => (p.rowLoops ? c.local('i32') : -1);
+  const xq = index(), tq = index(), dq = index(), tc = index(), rows = index(), k = index();
+  const bq = members.map(() => [index(), index()] as const);
   /** Pushes member g's address of the pair-0 address in local `at`. */
   const own = (at: number, g: number): void => { c.get(at); if (g > 0) c.get(dOff[g]!).op(OP.i32Add); };
   /** The row's tc terms (tc may be 0), the factor's from tq by `stride`, x's from `xFrom`. */
