@@ -313,7 +313,7 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * weighted matrices in their memory, ns a matrix, pairs / one matrix): getrf 10 / 15 at n = 2,
    * 42 / 59 at 4, 88 / 119 at 6, 156 / 192 at 8, 404 / 443 at 12, 831 / 969 at 16, 1475 / 1641
    * at 20; gesv 19 / 26, 66 / 89, 137 / 165, 232 / 267, 557 / 599, 1052-1082 / 1251, and 2288 /
-   * 2041 at 20 (the module, about 50 kB at 16, grows with n^2).
+   * 2041 at 20 (the unrolled module, 70 kB for gesv at 16, grows with n^2).
    */
   complexLuWasmPairs: Object.freeze({ min: 2, max: 16 }),
   /**

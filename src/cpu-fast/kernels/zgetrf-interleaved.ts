@@ -28,8 +28,10 @@
  *
  * The factorisation is one function of the module, called per pair: its steps unrolled (offsets
  * constant), the trailing update a runtime loop over columns with the rows unrolled; the solves'
- * products runtime loops. The module grows with n^2: past about 50 kB (n = 16) it runs slower
- * than the work it saves (tuning.ts complexLuWasmPairs).
+ * products runtime loops. The module grows with n^2 (70 kB for gesv at n = 16), so from
+ * tuning.ts complexLuWasmPairLoopMin (`rowLoops`) the pivot search, the column scaling and the
+ * solves' rows are runtime loops too (35 kB at 16); past n = 16 the pairs stop paying
+ * (tuning.ts complexLuWasmPairs).
  */
 import type { LuOp } from './getrf-js.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
