@@ -52,6 +52,7 @@ export interface CpuTuning {
   readonly complexLuWasmFactorLoopMin: number;
   readonly complexLuWasmPairs: SizeRange;
   readonly complexLuWasmPairGroup: number;
+  readonly complexLuWasmPairLoopMin: number;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -312,7 +313,7 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * weighted matrices in their memory, ns a matrix, pairs / one matrix): getrf 10 / 15 at n = 2,
    * 42 / 59 at 4, 88 / 119 at 6, 156 / 192 at 8, 404 / 443 at 12, 831 / 969 at 16, 1475 / 1641
    * at 20; gesv 19 / 26, 66 / 89, 137 / 165, 232 / 267, 557 / 599, 1052-1082 / 1251, and 2288 /
-   * 2041 at 20 (the module, about 50 kB at 16, grows with n^2).
+   * 2041 at 20 (the unrolled module, 70 kB for gesv at 16, grows with n^2).
    */
   complexLuWasmPairs: Object.freeze({ min: 2, max: 16 }),
   /**
@@ -321,6 +322,17 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * 1073 / 1054 / 1124 / 1127.
    */
   complexLuWasmPairGroup: 2,
+  /**
+   * From this order the two-matrix LU's pivot search, column scaling and solves' rows are runtime
+   * loops (kernels/zgetrf-interleaved.ts `rowLoops`); below it unrolled. gesv's module at n = 16:
+   * 70 kB unrolled, 35 kB so (getrf's 39 / 28). Measured on the 2-core EPYC (2026-11-30, one thread
+   * pinned, a machine under heavy load: the two forms alternating in one process on the bench's
+   * batches, ns a matrix end to end, best / median of 25 calls, unrolled -> loops): gesv complex128
+   * n = 16 1563 / 2074 -> 1483 / 1860 and 1609 / 2136 -> 1572 / 1830, complex64 16 1651 / 1779 ->
+   * 1597 / 1713; complex128 12 803 / 863 -> 785 / 877, 10 509 / 630 -> 480 / 545, 8 315 / 368 ->
+   * 313 / 368; getrf complex128 16 1322 / 1553 -> 1324 / 1640 (the factor alone: no change).
+   */
+  complexLuWasmPairLoopMin: 10,
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

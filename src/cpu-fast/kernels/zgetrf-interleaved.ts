@@ -28,8 +28,10 @@
  *
  * The factorisation is one function of the module, called per pair: its steps unrolled (offsets
  * constant), the trailing update a runtime loop over columns with the rows unrolled; the solves'
- * products runtime loops. The module grows with n^2: past about 50 kB (n = 16) it runs slower
- * than the work it saves (tuning.ts complexLuWasmPairs).
+ * products runtime loops. The module grows with n^2 (70 kB for gesv at n = 16), so from
+ * tuning.ts complexLuWasmPairLoopMin (`rowLoops`) the pivot search, the column scaling and the
+ * solves' rows are runtime loops too (35 kB at 16); past n = 16 the pairs stop paying
+ * (tuning.ts complexLuWasmPairs).
  */
 import type { LuOp } from './getrf-js.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
@@ -46,6 +48,12 @@ export interface ZgetrfInterleavedParams {
    * serial chain overlaps the others' (the factorisation is one function, called per pair).
    */
   readonly pairs: number;
+  /**
+   * The pivot search, the column scaling and the solves' rows as runtime loops (the update's
+   * multipliers then read from the scratch, not locals), so the module stays small enough for the
+   * instruction cache (tuning.ts complexLuWasmPairLoopMin); else unrolled.
+   */
+  readonly rowLoops: boolean;
 }
 
 /** The info a pair it hands back leaves in both entries: the driver reruns both on the one-matrix kernel. */
@@ -203,7 +211,9 @@ function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
   const t = v(), pm = v(), pv = v(), mask = v(), pr = v(), pi = v(), rr = v(), ri = v(), ur = v(), ui = v();
   const t0 = v(), t1 = v(), xr = v(), xi = v();
   const dv = divideLocals();
-  const lr = Array.from({ length: n }, v), li = Array.from({ length: n }, v);
+  const lr = Array.from({ length: p.rowLoops ? 0 : n }, v), li = Array.from({ length: p.rowLoops ? 0 : n }, v);
+  // the row offset of the search's loop (declared after the others: the unrolled form's locals as they were)
+  const iv = p.rowLoops ? v() : -1;
   const MAT = n * n * E;
   /** Pushes |re| + |im| of the split element at base + off (the reference's abs1, per lane). */
   const abs1 = (base: number, off: number): void => {
@@ -240,14 +250,25 @@ function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
       }
     });
   };
+  /** One row of the pivot search: the element at base + off, its row's byte offset pushed by `row`. */
+  const searchRow = (base: number, off: number, row: () => void): void => {
+    abs1(base, off); c.tee(t).get(pm).simd(SIMD.f64x2Gt).set(mask);
+    select(get(t), get(pm), mask); c.set(pm);
+    select(row, get(pv), mask); c.set(pv);
+  };
   const step = (j: number): void => {
     // pivot search: per lane the first row of largest |re| + |im| (`t > pm` only), its byte offset i SLOT in pv
     abs1(SCR, at(j, j)); c.set(pm);
     c.i64x2(j * SLOT).set(pv);
-    for (let i = j + 1; i < n; i++) {
-      abs1(SCR, at(i, j)); c.tee(t).get(pm).simd(SIMD.f64x2Gt).set(mask);
-      select(get(t), get(pm), mask); c.set(pm);
-      select(() => c.i64x2(i * SLOT), get(pv), mask); c.set(pv);
+    if (p.rowLoops && j < n - 1) {
+      // rows j + 1 .. n - 1 a trip each, iv their byte offset
+      c.i64x2((j + 1) * SLOT).set(iv);
+      loop(n - 1 - j, [[x, from(SCR, at(j + 1, j)), SLOT]], () => {
+        searchRow(x, 0, get(iv));
+        c.get(iv).i64x2(SLOT).simd(SIMD.i64x2Add).set(iv);
+      });
+    } else {
+      for (let i = j + 1; i < n; i++) searchRow(SCR, at(i, j), () => c.i64x2(i * SLOT));
     }
     c.get(pv).simd(SIMD.i64x2ExtractLane, 0).op(OP.i32WrapI64).set(p0);
     c.get(pv).simd(SIMD.i64x2ExtractLane, 1).op(OP.i32WrapI64).set(p1);
@@ -268,26 +289,36 @@ function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
     if (j === n - 1) return;
     // the reciprocal 1 / (pr + i pi), then the column below the diagonal scaled by it
     divide(dv, () => c.f64x2(1), () => c.f64x2(0), pr, pi, rr, ri);
-    for (let i = j + 1; i < n; i++) {
-      load(SCR, at(i, j)); c.set(xr);
-      load(SCR, at(i, j) + 16); c.set(xi);
-      c.get(xr).get(rr).simd(SIMD.f64x2Mul).get(xi).get(ri).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(lr[i]!);
-      c.get(xr).get(ri).simd(SIMD.f64x2Mul).get(xi).get(rr).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(li[i]!);
-      store(SCR, at(i, j), get(lr[i]!));
-      store(SCR, at(i, j) + 16, get(li[i]!));
-    }
-    // rank-1 update of columns j + 1 .. n - 1, a column per trip (sp at its top)
+    /** L(i, j) = A(i, j) / pivot at base + off, into (outRe, outIm) and the scratch. */
+    const scale = (base: number, off: number, outRe: number, outIm: number): void => {
+      load(base, off); c.set(xr);
+      load(base, off + 16); c.set(xi);
+      c.get(xr).get(rr).simd(SIMD.f64x2Mul).get(xi).get(ri).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).set(outRe);
+      c.get(xr).get(ri).simd(SIMD.f64x2Mul).get(xi).get(rr).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(outIm);
+      store(base, off, get(outRe));
+      store(base, off + 16, get(outIm));
+    };
+    if (p.rowLoops) loop(n - 1 - j, [[x, from(SCR, at(j + 1, j)), SLOT]], () => scale(x, 0, t0, t1));
+    else for (let i = j + 1; i < n; i++) scale(SCR, at(i, j), lr[i]!, li[i]!);
+    // rank-1 update of columns j + 1 .. n - 1, a column per trip (sp at its top); the
+    // multipliers in locals, or read back from the scratch where the scaling was a loop
     loop(n - 1 - j, [[sp, from(SCR, at(0, j + 1)), n * SLOT]], () => {
       load(sp, j * SLOT); c.set(ur);
       load(sp, j * SLOT + 16); c.set(ui);
       for (let i = j + 1; i < n; i++) {
+        let mr = lr[i]!, mi = li[i]!;
+        if (p.rowLoops) {
+          mr = t0; mi = t1;
+          load(SCR, at(i, j)); c.set(mr);
+          load(SCR, at(i, j) + 16); c.set(mi);
+        }
         store(sp, i * SLOT, () => {
           load(sp, i * SLOT);
-          c.get(lr[i]!).get(ur).simd(SIMD.f64x2Mul).get(li[i]!).get(ui).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub);
+          c.get(mr).get(ur).simd(SIMD.f64x2Mul).get(mi).get(ui).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub);
         });
         store(sp, i * SLOT + 16, () => {
           load(sp, i * SLOT + 16);
-          c.get(lr[i]!).get(ui).simd(SIMD.f64x2Mul).get(li[i]!).get(ur).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub);
+          c.get(mr).get(ui).simd(SIMD.f64x2Mul).get(mi).get(ur).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub);
         });
       }
     });
@@ -412,11 +443,101 @@ function solveFunction(p: ZgetrfInterleavedParams, G: number, name: string): Fun
       });
     }
   };
+  // The same solve with its rows a runtime loop (rowLoops): xq at x(i), tq at the row's first
+  // term, tc the row's number of terms, bq each member's B(i) (pair 0's scratch; the others' a
+  // distance dOff away).
+  // (declared only for that form: the unrolled one's module stays as it was)
+  const index = (): number => (p.rowLoops ? c.local('i32') : -1);
+  const xq = index(), tq = index(), dq = index(), tc = index(), rows = index(), k = index();
+  const bq = members.map(() => [index(), index()] as const);
+  /** Pushes member g's address of the pair-0 address in local `at`. */
+  const own = (at: number, g: number): void => { c.get(at); if (g > 0) c.get(dOff[g]!).op(OP.i32Add); };
+  /** The row's tc terms (tc may be 0), the factor's from tq by `stride`, x's from `xFrom`. */
+  const rowTerms = (stride: number, xFrom: () => void): void => {
+    c.get(tc).i32(0).op(OP.i32GtS).if_(() => {
+      c.get(tq).set(sp);
+      xFrom(); c.set(xp);
+      c.get(tc).set(k);
+      c.loop_(() => {
+        terms();
+        c.get(sp).i32(stride).op(OP.i32Add).set(sp);
+        c.get(xp).i32(SLOT).op(OP.i32Add).set(xp);
+        c.get(k).i32(1).op(OP.i32Sub).tee(k);
+      });
+    });
+  };
+  /** A runtime loop of `trips` rows. */
+  const rowLoop = (trips: number, body: () => void): void => {
+    c.i32(trips).set(rows);
+    c.loop_(() => { body(); c.get(rows).i32(1).op(OP.i32Sub).tee(rows); });
+  };
+  const solveColumnLoops = (): void => {
+    const S0 = members[0]!.SCR;
+    each(({ b0, b1, PIV, t0 }) => {
+      interchange(b0, PIV, 0, t0);
+      interchange(b1, PIV, 4 * n, t0);
+    });
+    // forward: row i's terms k = 0 .. i - 1 (T from at(i, 0) by n SLOT)
+    c.get(S0).i32(xAt(0)).op(OP.i32Add).set(xq);
+    c.get(S0).i32(at(0, 0)).op(OP.i32Add).set(tq);
+    c.i32(0).set(tc);
+    members.forEach(({ b0, b1 }, g) => { c.get(b0).set(bq[g]![0]); c.get(b1).set(bq[g]![1]); });
+    rowLoop(n, () => {
+      members.forEach(({ t0, t1, re, im }, g) => {
+        load(bq[g]![0], 0); c.set(t0);
+        load(bq[g]![1], 0); c.set(t1);
+        c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO).set(re);
+        c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI).set(im);
+      });
+      rowTerms(n * SLOT, () => c.get(S0).i32(xAt(0)).op(OP.i32Add));
+      members.forEach(({ re, im }, g) => {
+        own(xq, g); c.get(re).simdMem(SIMD.store, 4, 0);
+        own(xq, g); c.get(im).simdMem(SIMD.store, 4, 16);
+        c.get(bq[g]![0]).i32(E).op(OP.i32Add).set(bq[g]![0]);
+        c.get(bq[g]![1]).i32(E).op(OP.i32Add).set(bq[g]![1]);
+      });
+      c.get(xq).i32(SLOT).op(OP.i32Add).set(xq);
+      c.get(tq).i32(SLOT).op(OP.i32Add).set(tq);
+      c.get(tc).i32(1).op(OP.i32Add).set(tc);
+    });
+    // backward: row i's terms k = i + 1 .. n - 1 (T from at(i, i + 1) = at(i, i) + n SLOT by n SLOT),
+    // then the division by U(i, i) at dq
+    c.get(S0).i32(xAt(n - 1)).op(OP.i32Add).set(xq);
+    c.get(S0).i32(at(n - 1, n - 1)).op(OP.i32Add).set(dq);
+    c.i32(0).set(tc);
+    members.forEach(({ b0, b1 }, g) => {
+      c.get(b0).i32((n - 1) * E).op(OP.i32Add).set(bq[g]![0]);
+      c.get(b1).i32((n - 1) * E).op(OP.i32Add).set(bq[g]![1]);
+    });
+    rowLoop(n, () => {
+      members.forEach(({ re, im }, g) => {
+        own(xq, g); c.simdMem(SIMD.load, 4, 0).set(re);
+        own(xq, g); c.simdMem(SIMD.load, 4, 16).set(im);
+      });
+      c.get(dq).i32(n * SLOT).op(OP.i32Add).set(tq);
+      rowTerms(n * SLOT, () => c.get(xq).i32(SLOT).op(OP.i32Add));
+      members.forEach(({ re, im, pr, pi, dv }, g) => {
+        own(dq, g); c.simdMem(SIMD.load, 4, 0).set(pr);
+        own(dq, g); c.simdMem(SIMD.load, 4, 16).set(pi);
+        divide(dv, get(re), get(im), pr, pi, re, im);
+        own(xq, g); c.get(re).simdMem(SIMD.store, 4, 0);
+        own(xq, g); c.get(im).simdMem(SIMD.store, 4, 16);
+        store(bq[g]![0], 0, () => c.get(re).get(im).simd(SIMD.i8x16Shuffle, LO));
+        store(bq[g]![1], 0, () => c.get(re).get(im).simd(SIMD.i8x16Shuffle, HI));
+        c.get(bq[g]![0]).i32(E).op(OP.i32Sub).set(bq[g]![0]);
+        c.get(bq[g]![1]).i32(E).op(OP.i32Sub).set(bq[g]![1]);
+      });
+      c.get(xq).i32(SLOT).op(OP.i32Sub).set(xq);
+      c.get(dq).i32((n + 1) * SLOT).op(OP.i32Sub).set(dq);
+      c.get(tc).i32(1).op(OP.i32Add).set(tc);
+    });
+  };
   members.forEach(({ SCR }, g) => { if (g > 0) c.get(SCR).get(members[0]!.SCR).op(OP.i32Sub).set(dOff[g]!); });
   c.get(NRHS).i32(0).op(OP.i32GtS).if_(() => {
     c.get(NRHS).set(rhs);
     c.loop_(() => {
-      solveColumn();
+      if (p.rowLoops) solveColumnLoops();
+      else solveColumn();
       each(({ b0, b1 }) => {
         c.get(b0).i32(n * E).op(OP.i32Add).set(b0);
         c.get(b1).i32(n * E).op(OP.i32Add).set(b1);

@@ -49,7 +49,7 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   // solves `group` pairs side by side)
   const pairRange = tuning.complexLuWasmPairs;
   const group = tuning.complexLuWasmPairGroup;
-  const pairParams: ZgetrfInterleavedParams | undefined = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max ? { op, n, roundFactor, pairs: group } : undefined;
+  const pairParams: ZgetrfInterleavedParams | undefined = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max ? { op, n, roundFactor, pairs: group, rowLoops: n >= tuning.complexLuWasmPairLoopMin } : undefined;
   const pairFn = pairParams === undefined ? undefined : pairsFor(pairParams);
   // floats per matrix of A and B; bytes of each chunk's areas
   const aPer = 2 * n * n, bPer = 2 * n * nrhs;

@@ -3,7 +3,7 @@
  * getrf and gesv on complex128 and complex64) against the complex reference, bit for bit: every
  * float of every array, info and pivots. The tuning is forced so that the kernel serves every
  * order tested (1 .. 17, 20, 24), with each pair's solve alone and with two pairs' solves side by
- * side, and the batch's members are ordered so that every path runs: pairs that complete (pivots
+ * side, the rows unrolled and (some orders) runtime loops, and the batch's members are ordered so that every path runs: pairs that complete (pivots
  * differing per lane, ties of |re| + |im|, Smith's two branches), a pair handed back by either lane
  * (an exactly singular matrix, a NaN below the pivot, an infinite or tiny pivot) beside one that
  * completes and is solved alone, a last pair after the groups, and an odd batch's lone last
@@ -34,12 +34,19 @@ const KINDS: readonly Kind[] = [
 /** Back to back (the drivers' block copies) and strided with ld > n, gaps and an offset (the packing copies). */
 const PACKED: Layout = { kind: 'strided', pad: 0, gap: 0, offset: 1 };
 const SIZES = [...Array.from({ length: 17 }, (_, i) => i + 1), 20, 24];
+/** The orders run with the rows as runtime loops (the same kernel's other form; fewer, for the suite's time). */
+const LOOP_SIZES = [1, 2, 3, 5, 8, 12, 16];
 /** The orders also run strided with gaps (the copies' other path; the kernel is the same). */
 const STRIDED_SIZES = new Set([1, 2, 3, 5, 8, 13, 16, 17, 24]);
 
-/** The WebAssembly variant with the two-matrix kernel at every order, `group` pairs' solves side by side. */
-function options(group: number): ComplexLuOptions {
-  return { force: { variant: 'wasm' }, tuning: { ...T, complexLuWasmPairs: { min: 1, max: 99 }, complexLuWasmPairGroup: group } };
+/**
+ * The WebAssembly variant with the two-matrix kernel at every order, `group` pairs' solves side by
+ * side; the pivot search, scaling and solves' rows unrolled or (`loops`) runtime loops at every
+ * order.
+ */
+function options(group: number, loops = false): ComplexLuOptions {
+  const complexLuWasmPairLoopMin = loops ? 1 : 99;
+  return { force: { variant: 'wasm' }, tuning: { ...T, complexLuWasmPairs: { min: 1, max: 99 }, complexLuWasmPairGroup: group, complexLuWasmPairLoopMin } };
 }
 
 function matrix(rng: Rng, n: number, kind: Kind): Z {
@@ -80,12 +87,13 @@ function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: num
 }
 
 describe('cpu-fast two-matrix complex LU matches the complex reference bit for bit', () => {
-  for (const group of [1, 2]) {
+  for (const [group, loops] of [[1, false], [2, false], [2, true]] as const) {
     for (const op of ['getrf', 'gesv'] as const) {
-      test(`${op}, solves of ${group} pair(s) side by side: n = 1 .. 17, 20, 24, both types, back to back (and some strided with gaps)`, () => {
-        let seed = 7 + 100 * group;
-        for (const dtype of TYPES) for (const n of SIZES) {
-          for (const layout of STRIDED_SIZES.has(n) ? [PACKED, ODD] : [PACKED]) check(op, dtype, n, layout, seed++, 1 + (n % 3 === 0 ? 1 : 0), options(group));
+      const sizes = loops ? LOOP_SIZES : SIZES;
+      test(`${op}, solves of ${group} pair(s) side by side, rows ${loops ? 'runtime loops' : 'unrolled'}: n = ${sizes.join(', ')}, both types, back to back (and some strided with gaps)`, () => {
+        let seed = 7 + 100 * group + (loops ? 50 : 0);
+        for (const dtype of TYPES) for (const n of sizes) {
+          for (const layout of STRIDED_SIZES.has(n) ? [PACKED, ODD] : [PACKED]) check(op, dtype, n, layout, seed++, 1 + (n % 3 === 0 ? 1 : 0), options(group, loops));
         }
       });
     }
@@ -93,20 +101,20 @@ describe('cpu-fast two-matrix complex LU matches the complex reference bit for b
   test('gesv with no right-hand side and with several; batches of 2, 3 and 5', () => {
     let seed = 900;
     for (const group of [1, 2]) for (const dtype of TYPES) for (const n of [4, 16]) {
-      for (const nrhs of [0, 3]) check('gesv', dtype, n, PACKED, seed++, nrhs, options(group));
-      for (const count of [2, 3, 5]) check('gesv', dtype, n, ODD, seed++, 1, options(group), KINDS.slice(0, count));
+      for (const nrhs of [0, 3]) check('gesv', dtype, n, PACKED, seed++, nrhs, options(group, group === 2));
+      for (const count of [2, 3, 5]) check('gesv', dtype, n, ODD, seed++, 1, options(group, group === 2), KINDS.slice(0, count));
     }
   });
   test('a batch over several chunks of the wasm memory (n = 16: 61 matrices, random and failing)', () => {
     const kinds = Array.from({ length: 61 }, (_, p) => KINDS[p % KINDS.length]!);
     let seed = 950;
-    for (const group of [1, 2]) for (const op of ['getrf', 'gesv'] as const) check(op, 'complex128', 16, PACKED, seed++, 1, options(group), kinds);
+    for (const group of [1, 2]) for (const op of ['getrf', 'gesv'] as const) check(op, 'complex128', 16, PACKED, seed++, 1, options(group, group === 2), kinds);
   });
 });
 
 test('the two-matrix kernel: a valid module for every order, op, rounding and group; its scratch', () => {
-  for (const n of [1, 2, 3, 8, 16]) for (const op of ['getrf', 'gesv'] as const) for (const roundFactor of [false, true]) for (const pairs of [1, 2, 3]) {
-    assert.ok(WebAssembly.validate(generateZgetrfInterleaved({ op, n, roundFactor, pairs })), `n=${n} ${op} ${roundFactor} ${pairs}`);
+  for (const n of [1, 2, 3, 8, 16]) for (const op of ['getrf', 'gesv'] as const) for (const roundFactor of [false, true]) for (const pairs of [1, 2, 3]) for (const rowLoops of pairs === 2 ? [false, true] : [false]) {
+    assert.ok(WebAssembly.validate(generateZgetrfInterleaved({ op, n, roundFactor, pairs, rowLoops })), `n=${n} ${op} ${roundFactor} ${pairs} ${rowLoops}`);
   }
   assert.equal(zgetrfInterleavedScratch({ op: 'gesv', n: 4, pairs: 2 }), 2 * (4 * 4 * 32 + 4 * 32), 'gesv: a pair\'s scratch for each pair of a trip');
   assert.equal(zgetrfInterleavedScratch({ op: 'getrf', n: 4, pairs: 2 }), 4 * 4 * 32 + 4 * 32, 'getrf: one pair a trip');
