@@ -7,7 +7,8 @@
  * no allocation and no wait after the first call); the class kernels the host path's own; the
  * check kernels compiled as C++ for the host (test/helpers/vdevice-lu-host-harness.cpp, needs g++)
  * on members of 0-600 with invalid ones (codes, the interchanges' table, gesv's getrf regions); and,
- * where nvcc is on PATH, the check kernels compiled for sm_90 without spills.
+ * where nvcc is on PATH, the check kernels compiled for sm_90 without spills; and the calls of
+ * test/gpu/vdevice-lu.test.ts on a planning device (their routes, the kernels they compile).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ import { trsmVbatchedLeafSource } from '../../src/cuda/kernels/trsm/generate-vba
 import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 import type { DeviceArray, DeviceDType, Kernel, KernelSource, LaunchArg, LaunchConfig } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
+import { LU, recordLuDeviceCalls } from '../helpers/vbatched-device-cases.js';
 import { compileFailures, compileForSm90, NVCC_SKIP } from '../helpers/nvcc.js';
 import { Rng } from '../helpers/random.js';
 
@@ -350,4 +352,14 @@ test('the check kernels of getrs and gesv on device sizes compile for sm_90 with
   const sources = [generateLuSolveCheck({ op: 'getrs' }), generateLuSolveCheck({ op: 'gesv' })];
   const failures = compileFailures(await compileForSm90(sources), (r) => (r.spillStores > 0 || r.registers > 40 ? `${r.registers} registers, ${r.spillStores} bytes spilled` : undefined));
   assert.deepEqual(failures, []);
+});
+
+test('test/gpu/vdevice-lu.test.ts\'s calls pass validation and take their routes on a planning device', () => {
+  const { ctx, dev } = planning();
+  const routes: string[] = [];
+  recordLuDeviceCalls(ctx, () => routes.push(ctx.lastRoute!.route));
+  assert.deepEqual(routes, Array.from({ length: LU.length }, () => ['vbatched', 'vdevice']).flat());
+  // The file's kernels (119 on sm_90), compiled ahead on a GPU: both forms' classes (getrf's, trsm's leaves of four variants and the
+  // updates' GEMM classes, gemm's twice: the host form's and the device-count kernels), the checks and interchanges.
+  assert.ok(dev.sources.length <= 125, `${dev.sources.length} kernels`);
 });
