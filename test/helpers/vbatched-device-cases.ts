@@ -1,5 +1,6 @@
 /**
- * The cases of test/gpu/vbatched-device.test.ts (variableDevice against variable(): gemm, potrf, getrf, trsm, potrs, posv): the batches,
+ * The cases of test/gpu/vbatched-device.test.ts (variableDevice against variable(): gemm, potrf, getrf, trsm, potrs, posv)
+ * and of test/gpu/vdevice-lu.test.ts (getrs, gesv: `LU`, `luInvalid`, `recordLuDeviceCalls`): the batches,
  * the device form's arrays with three invalid members appended, and every call the file makes
  * (recordDeviceCalls: its kernels compiled ahead on a GPU, counted on a planning device by
  * test/cuda/vdevice-api.test.ts).
