@@ -244,6 +244,30 @@ test('getrs and gesv on device sizes: the class kernels are the host path\'s own
   }
 });
 
+test('prepared calls and *Async forms take getrs and gesv on variableDevice batches; a prepared one takes a new ipiv and info', async () => {
+  const { ctx, dev, batch } = planning();
+  const count = 50, max = 30;
+  const a = batch(count, max), b = batch(count, max);
+  const g = ctx.prepare.gesv({ a, b });
+  const first = g() as { info: DeviceStorage; ipiv: DeviceStorage };
+  assert.deepEqual(ctx.lastRoute, { op: 'gesv', route: 'vdevice', gpu: true });
+  assert.equal(first.ipiv.length >= count * max, true);
+  const ipiv = ctx.alloc('int32', count * max), info = ctx.alloc('int32', count);
+  dev.reset();
+  const again = g({ ipiv, info }) as { info: DeviceStorage; ipiv: DeviceStorage };
+  assert.equal(again.ipiv, ipiv);
+  assert.ok(dev.launches.some((l) => l.args.some((x) => value(x) === ptrOf(ipiv) - BigInt(max * 4))), 'getrf\'s class kernels write the new ipiv');
+  named(() => g({ ipiv, info: ipiv }), 'LAYOUT', 'info');
+  named(() => g({ ipiv: a.rows }), 'BOUNDS', 'ipiv');
+  const s = ctx.prepare.getrs({ trans: 'T', a, b, ipiv, info });
+  s();
+  assert.deepEqual(ctx.lastRoute, { op: 'getrs', route: 'vdevice', gpu: true });
+  await ctx.getrsAsync({ a, b, ipiv, info });
+  assert.deepEqual(ctx.lastRoute, { op: 'getrs', route: 'vdevice', gpu: true });
+  await ctx.gesvAsync({ a, b, ipiv, info });
+  assert.deepEqual(ctx.lastRoute, { op: 'gesv', route: 'vdevice', gpu: true });
+});
+
 // ---------------------------------------------------------------------------------------------
 // The check kernels on the host.
 
