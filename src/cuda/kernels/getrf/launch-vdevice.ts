@@ -1,10 +1,10 @@
 /**
  * getrf on a variable batch whose sizes and addresses are on the device (common/vdevice.ts):
- * zeroed tables from the device workspace, the classification kernel, then each class of the host-sized path (unchanged
- * kernels) over its region, largest class first: the warp and register classes one launch, the
- * blocked classes a panel and an update launch per panel, sized for the class's largest member the
- * maxima allow (a member whose panels are done leaves at once, as on the host-sized path). Nothing
- * is read back.
+ * zeroed tables from the device workspace, the classification kernel, then each class of the
+ * host-sized path (unchanged kernels) over its region, largest class first (launchGetrfRegions,
+ * which gesv's device form shares): the warp and register classes one launch, the blocked classes
+ * a panel and an update launch per panel, sized for the class's largest member the maxima allow (a
+ * member whose panels are done leaves at once, as on the host-sized path). Nothing is read back.
  *
  * The class kernels write member q's pivots at ipiv + index * pivotStride and its info at
  * info[index], index the row's batch index, i + 1 for member i (common/vdevice.ts: index 0 is
@@ -14,10 +14,10 @@
  * form that address.
  */
 import type { DeviceVariableGetrfRequest } from '../../../core/device-batch.js';
+import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { DeviceStorage } from '../../../core/storage.js';
 import { tuningFor, type GetrfTuning } from '../../model/tuning/index.js';
-import type { DType } from '../../../core/dtype.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { sharedLimit } from '../common/operands.js';

@@ -36,7 +36,8 @@ export function generateLuSolveCheck(p: LuSolveCheckParams): KernelSource {
   const fileGetrf = gesv ? `
   if (code != 0) return;                     // invalid: left untouched, reported
   // getrf's row (an n x n member: its class is n's, as getrf's classification gives it).
-  const long long row = vclassOf(n) * regionRows + atomicAdd(&counters[vclassOf(n)], 1);
+  const int region = vclassOf(n);
+  const long long row = region * regionRows + atomicAdd(&counters[region], 1);
   ptrs[row] = aPtr[i];
   int* d = dims + ${GETRF_VBATCH_INTS} * row;
   d[0] = n; d[1] = n; d[2] = ldA; d[3] = (int)(i + 1);` : '';
