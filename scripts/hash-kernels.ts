@@ -42,6 +42,7 @@ import { potrfDeviceVariableCuda } from '../src/cuda/kernels/potrf/launch-vdevic
 import { getrfDeviceVariableCuda } from '../src/cuda/kernels/getrf/launch-vdevice.js';
 import { trsmDeviceVariableCuda } from '../src/cuda/kernels/trsm/launch-vdevice.js';
 import { posvDeviceVariableCuda, potrsDeviceVariableCuda } from '../src/cuda/kernels/solve/launch-vdevice.js';
+import { gesvDeviceVariableCuda, getrsDeviceVariableCuda } from '../src/cuda/kernels/solve/launch-vdevice-lu.js';
 import { variableDevice, type DeviceVariableBatch } from '../src/core/device-batch.js';
 import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
 import { getrfVbatchedCuda } from '../src/cuda/kernels/getrf/launch-vbatched.js';
@@ -1230,7 +1231,7 @@ function vbatchedThroughLaunchers(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Variable-size batches sized on the device (variableDevice: gemm, potrf, getrf, trsm, potrs, posv): the
+// Variable-size batches sized on the device (variableDevice: gemm, potrf, getrf, trsm, potrs, posv, getrs, gesv): the
 // classification kernels, then the class kernels up to the maxima (600: every class and the large class,
 // bound 640), on every device; trsm every side, uplo, trans and diag, and alpha = 0.
 
@@ -1253,6 +1254,9 @@ function deviceSizedThroughLaunchers(): void {
         potrsDeviceVariableCuda(dev, { uplo, a: sized(dtype, 600), b: sized(dtype, 600), info: fakeArray('int32', count) });
         posvDeviceVariableCuda(dev, { uplo, a: sized(dtype, 600), b: sized(dtype, 600), info: fakeArray('int32', count) });
       }
+      for (const trans of ['N', 'T'] as const)
+        getrsDeviceVariableCuda(dev, { trans, a: sized(dtype, 600), ipiv: fakeArray('int32', count * 600), pivotStride: 600, b: sized(dtype, 600), info: fakeArray('int32', count) });
+      gesvDeviceVariableCuda(dev, { trans: 'N', a: sized(dtype, 600), ipiv: fakeArray('int32', count * 600), pivotStride: 600, b: sized(dtype, 600), info: fakeArray('int32', count) });
     }
   }
 }

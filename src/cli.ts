@@ -53,7 +53,7 @@ const USAGE = `usage:
                [--ways ${VBATCHED_WAYS.join(',')}] (default: all)
                (a: 200,000 matrices of sizes log-uniform in 1-64; b: 20,000 in 1-512): host-sized
                classes (launches: class + blocked driver), per size, the vendor's loop (and gemm's grouped
-               call), the device form (variableDevice, not gesv) and the uniform reference (order
+               call), the device form (variableDevice) and the uniform reference (order
                round(E[n^3]/E[n^2]), the same flops and bytes: the rates as a fraction of its rate)
   myriad warm  <op> --sizes 8,16,128 [--dtype float64|float32|both] [--batch N] [--json FILE]
   myriad --version

@@ -85,6 +85,8 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['vbatched-solve', 40],
   // An estimate (not yet timed): 299 kernels compiled at once, then 51 cases (members to 600 checked on the host).
   ['vbatched-device', 60],
+  // An estimate (not yet timed): 119 kernels compiled at once, then 6 cases (members to 600 checked on the host).
+  ['vdevice-lu', 35],
   // An estimate (not yet timed): about 350 complex Cholesky kernels compiled at once, then 12 tests of 17-32 orders each.
   ['zpotrf', 45],
   // An estimate (not yet timed): about 970 complex trsm kernels compiled at once (the columns design's variants too), then the calls checked on the host.

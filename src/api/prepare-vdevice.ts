@@ -1,6 +1,6 @@
 /**
  * Validation of the calls that take `variableDevice` batches (core/device-batch.ts): gemm, potrf,
- * getrf, trsm, potrs and posv.
+ * getrf, trsm, potrs, posv, getrs and gesv.
  * prepare.ts hands a call here when one of its batches is of that kind, so the common validators
  * never see one.
  *
@@ -21,12 +21,15 @@
  * - potrs, posv: -2 (n: A not n x n within its maxima, or B's rows not n), -3 (nrhs: B's columns
  *   outside [0, b.maxCols]), -5 (ldA < max(1, n)), -7 (ldB < max(1, n)); posv's positive info is
  *   potrf's.
+ * - getrs: -2 (n, as potrs), -3 (nrhs), -5 (ldA < max(1, n)), -8 (ldB < max(1, n)), dgetrs's numbers;
+ *   gesv: -1 (n), -2 (nrhs), -4 (ldA), -7 (ldB), dgesv's; gesv's positive info is getrf's.
+ *   Both take ipiv with getrf's device form's pivot stride, min(a.maxRows, a.maxCols).
  * `check: true` is not taken: the host cannot see the members' matrices it would name.
  */
 import {
   isDeviceVariable, validateDeviceVariable,
-  type DeviceVariableBatch, type DeviceVariableGemmRequest, type DeviceVariableGetrfRequest, type DeviceVariablePotrfRequest, type DeviceVariableRequest,
-  type DeviceVariableSolveRequest, type DeviceVariableTrsmRequest,
+  type DeviceVariableBatch, type DeviceVariableGemmRequest, type DeviceVariableGetrfRequest, type DeviceVariableLuSolveRequest, type DeviceVariablePotrfRequest,
+  type DeviceVariableRequest, type DeviceVariableSolveRequest, type DeviceVariableTrsmRequest,
 } from '../core/device-batch.js';
 import { parseDiag, parseSide, parseTrans, parseUplo } from '../core/enums.js';
 import { MyriadError, checkKeys, describeValue } from '../core/errors.js';
@@ -132,14 +135,20 @@ export function preparePotrfDeviceVariable(args: unknown, alloc: (length: number
 
 const GETRF_KEYS = ['a', 'ipiv', 'info', 'check'] as const;
 
-/** getrf on a variableDevice batch: pivotStride min(maxRows, maxCols); `alloc` gives device ints where ipiv or info is not given. */
-export function prepareGetrfDeviceVariable(args: unknown, alloc: (length: number) => IntStorage): DeviceVariableGetrfRequest {
-  const o = argsObject(args, 'getrf', GETRF_KEYS);
-  const a = batch(o.a, 'a', 'getrf');
+/** An LU's pivots on a variableDevice batch: stride min(maxRows, maxCols) (the host's bound of every min(m, n)), count * stride in all. */
+function luPivots(a: DeviceVariableBatch): { readonly pivotStride: number; readonly pivots: number } {
   const pivotStride = Math.min(a.maxRows, a.maxCols);
   const pivots = a.count * pivotStride;
   if (!Number.isSafeInteger(pivots) || pivots > 2 ** 31 - 1)
     throw new MyriadError('BOUNDS', `count * min(maxRows, maxCols) = ${pivots} pivots: more than an int32 array holds; split the batch`, 'a.count');
+  return { pivotStride, pivots };
+}
+
+/** getrf on a variableDevice batch: pivotStride min(maxRows, maxCols); `alloc` gives device ints where ipiv or info is not given. */
+export function prepareGetrfDeviceVariable(args: unknown, alloc: (length: number) => IntStorage): DeviceVariableGetrfRequest {
+  const o = argsObject(args, 'getrf', GETRF_KEYS);
+  const a = batch(o.a, 'a', 'getrf');
+  const { pivotStride, pivots } = luPivots(a);
   const ipiv = o.ipiv === undefined ? undefined : deviceInts(o.ipiv, pivots, 'ipiv');
   const info = o.info === undefined ? undefined : deviceInfo(o.info, a.count);
   checkNoOverlaps([
@@ -178,4 +187,29 @@ export function prepareSolveDeviceVariable(args: unknown, op: 'potrs' | 'posv', 
   const given = o.info === undefined ? undefined : deviceInfo(o.info, a.count);
   checkNoOverlaps([...sizeOperands(a, 'a'), ...sizeOperands(b, 'b'), ...(given === undefined ? [] : [{ name: 'info', ints: given, used: a.count, output: true }])]);
   return { uplo, a, b, info: given ?? alloc(a.count) };
+}
+
+const GETRS_KEYS = ['trans', 'a', 'ipiv', 'b', 'info', 'check'] as const;
+const GESV_KEYS = ['a', 'ipiv', 'b', 'info', 'check'] as const;
+
+/**
+ * getrs or gesv on variableDevice batches a (n x n) and b (n x nrhs), pivots with getrf's device
+ * form's stride: getrs reads them (required), gesv writes them; `alloc` gives device ints where
+ * gesv's ipiv or either's info is not given. trans 'C' is 'T' (the batches are real).
+ */
+export function prepareLuSolveDeviceVariable(args: unknown, op: 'getrs' | 'gesv', alloc: (length: number) => IntStorage): DeviceVariableLuSolveRequest {
+  const o = argsObject(args, op, op === 'getrs' ? GETRS_KEYS : GESV_KEYS);
+  const trans = op === 'getrs' ? parseTrans(o.trans ?? 'N', 'trans') : 'N';
+  const a = batch(o.a, 'a', op), b = batch(o.b, 'b', op);
+  sameCallAs(a, 'a', b, 'b');
+  const { pivotStride, pivots } = luPivots(a);
+  if (op === 'getrs' && o.ipiv === undefined) throw new MyriadError('INVALID_ARGUMENT', 'is required (the pivots from getrf)', 'ipiv');
+  const ipiv = o.ipiv === undefined ? undefined : deviceInts(o.ipiv, pivots, 'ipiv');
+  const info = o.info === undefined ? undefined : deviceInfo(o.info, a.count);
+  checkNoOverlaps([
+    ...sizeOperands(a, 'a'), ...sizeOperands(b, 'b'),
+    ...(ipiv === undefined ? [] : [{ name: 'ipiv', ints: ipiv, used: pivots, output: op === 'gesv' }]),
+    ...(info === undefined ? [] : [{ name: 'info', ints: info, used: a.count, output: true }]),
+  ]);
+  return { trans, a, ipiv: ipiv ?? alloc(pivots), pivotStride, b, info: info ?? alloc(a.count) };
 }

@@ -38,7 +38,7 @@ import type {
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { viewHint, type BatchArg } from './bridge.js';
 import {
-  prepareGemmDeviceVariable, prepareGetrfDeviceVariable, preparePotrfDeviceVariable, prepareSolveDeviceVariable, prepareTrsmDeviceVariable, takesDeviceVariable,
+  prepareGemmDeviceVariable, prepareGetrfDeviceVariable, prepareLuSolveDeviceVariable, preparePotrfDeviceVariable, prepareSolveDeviceVariable, prepareTrsmDeviceVariable, takesDeviceVariable,
 } from './prepare-vdevice.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -91,10 +91,13 @@ export interface FactorArgs<S extends Storage = Storage, B = BatchArg<S> | Devic
 /** a and b may be variableDevice batches (potrs and posv), both or neither. */
 export interface CholeskySolveArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends FactorArgs<S, B> { b: B }
 export interface TrtriArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { diag?: Diag }
-/** `a` may be a variableDevice batch (getrf only: gesv, getrs, getri reject it); its pivot stride is then min(maxRows, maxCols). */
+/**
+ * `a` may be a variableDevice batch (getrf; getrs and gesv with b one too; getri rejects it); its
+ * pivot stride is then min(maxRows, maxCols).
+ */
 export interface GetrfArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends InfoArgs { a: B; ipiv?: IntStorage }
-export interface GetrsArgs<S extends Storage = Storage, B = BatchArg<S>> extends GetrfArgs<S, B> { trans?: Trans; ipiv: IntStorage; b: B }
-export interface GesvArgs<S extends Storage = Storage, B = BatchArg<S>> extends GetrfArgs<S, B> { b: B }
+export interface GetrsArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends GetrfArgs<S, B> { trans?: Trans; ipiv: IntStorage; b: B }
+export interface GesvArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends GetrfArgs<S, B> { b: B }
 /** getri: A holds getrf's LU factors, ipiv its 0-based pivots; A is overwritten by inv(A). */
 export interface GetriArgs<S extends Storage = Storage, B = BatchArg<S>> extends InfoArgs { a: B; ipiv: IntStorage }
 /**
@@ -545,6 +548,7 @@ export function prepareGetrf<S extends Storage>(input: GetrfArgs<S>, alloc: IntA
 
 /** getrs: `a` and `b` are returned as given (row-major host batches are copied by the context). */
 export function prepareGetrs<S extends Storage>(input: GetrsArgs<S>, alloc: IntAllocator): GetrsRequest<S>  {
+  if (takesDeviceVariable(input, ['a', 'b'])) return prepareLuSolveDeviceVariable(input, 'getrs', alloc) as unknown as GetrsRequest<S>;
   const args = input as GetrsArgs<S, Batch<S>>;
   argsObject(args, 'getrs', GETRS_KEYS);
   const t = parseEnumValue(args.trans ?? 'N', COMPLEX_OPS, 'trans');
@@ -600,6 +604,7 @@ function checkPivots(a: Batch<Storage>, ipiv: Int32Array, count: number, pivotSt
 
 /** gesv: `a` and `b` are returned as given (row-major host batches are copied by the context). */
 export function prepareGesv<S extends Storage>(input: GesvArgs<S>, alloc: IntAllocator): GetrsRequest<S>  {
+  if (takesDeviceVariable(input, ['a', 'b'])) return prepareLuSolveDeviceVariable(input, 'gesv', alloc) as unknown as GetrsRequest<S>;
   const args = input as GesvArgs<S, Batch<S>>;
   argsObject(args, 'gesv', GESV_KEYS);
   const { count } = checkBatches('gesv', [[args.a, 'a'], [args.b, 'b']]);

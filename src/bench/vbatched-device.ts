@@ -8,7 +8,7 @@
  */
 import type { Context } from '../api/context.js';
 import {
-  prepareGemmDeviceVariable, prepareGetrfDeviceVariable, preparePotrfDeviceVariable, prepareSolveDeviceVariable, prepareTrsmDeviceVariable,
+  prepareGemmDeviceVariable, prepareGetrfDeviceVariable, prepareLuSolveDeviceVariable, preparePotrfDeviceVariable, prepareSolveDeviceVariable, prepareTrsmDeviceVariable,
 } from '../api/prepare-vdevice.js';
 import { variableDevice, type DeviceVariableBatch, type DeviceVariableRequest } from '../core/device-batch.js';
 import type { DType } from '../core/dtype.js';
@@ -50,12 +50,14 @@ export function deviceFormCall(ctx: Context, dev: GpuDevice, op: VbatchedDeviceO
       : op === 'potrf' ? { uplo: 'lower', a: batch(data[0]!), info }
       : op === 'getrf' ? { a: batch(data[0]!), ipiv: ints(count * max), info }
       : op === 'trsm' ? { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 1, a: batch(data[0]!), b: batch(data[1]!), info }
+      : op === 'gesv' ? { a: batch(data[0]!), b: batch(data[1]!), ipiv: ints(count * max), info }
       : { uplo: 'lower', a: batch(data[0]!), b: batch(data[1]!), info };
     // The request the route runs (the API validates the same arguments on every timed call).
     const request: DeviceVariableRequest = op === 'gemm' ? prepareGemmDeviceVariable(args)
       : op === 'potrf' ? preparePotrfDeviceVariable(args, ints)
       : op === 'getrf' ? prepareGetrfDeviceVariable(args, ints)
       : op === 'trsm' ? prepareTrsmDeviceVariable(args)
+      : op === 'gesv' ? prepareLuSolveDeviceVariable(args, op, ints)
       : prepareSolveDeviceVariable(args, op, ints);
     const call = ctx[op] as unknown as (a: Record<string, unknown>) => unknown;
     return { run: () => { call.call(ctx, args); }, request, arrays };

@@ -7,7 +7,7 @@
  * It is a batch kind of its own ('device-variable'), not a variant of `variable`: the host cannot
  * see a member's shape, so none of the per-member checks, overlap tests, copies or CPU paths that
  * every other batch goes through can apply to it. Only the operations and backends that read the
- * sizes on the device take it (gemm, potrf, getrf, trsm, potrs and posv on a single-GPU CUDA context); everything else
+ * sizes on the device take it (gemm, potrf, getrf, trsm, potrs, posv, getrs and gesv on a single-GPU CUDA context); everything else
  * rejects it with an error naming the argument (`validateBatch`, the context).
  *
  * What the host checks: count and maxima are non-negative integers, every array is device memory
@@ -170,10 +170,25 @@ export interface DeviceVariableSolveRequest {
   readonly info: IntStorage;
 }
 
+/**
+ * getrs or gesv on variableDevice batches a (n x n) and b (n x nrhs): member i's pivots (0-based,
+ * getrf's) at ipiv[i * pivotStride ...], pivotStride min(a.maxRows, a.maxCols) as getrf's device
+ * form gives them; gesv writes them and its trans is 'N'.
+ */
+export interface DeviceVariableLuSolveRequest {
+  readonly trans: Op;
+  readonly a: DeviceVariableBatch;
+  readonly ipiv: IntStorage;
+  readonly pivotStride: number;
+  readonly b: DeviceVariableBatch;
+  readonly info: IntStorage;
+}
+
 export type DeviceVariableRequest =
-  | DeviceVariableGemmRequest | DeviceVariablePotrfRequest | DeviceVariableGetrfRequest | DeviceVariableTrsmRequest | DeviceVariableSolveRequest;
+  | DeviceVariableGemmRequest | DeviceVariablePotrfRequest | DeviceVariableGetrfRequest | DeviceVariableTrsmRequest | DeviceVariableSolveRequest
+  | DeviceVariableLuSolveRequest;
 
 /** The operations that take variableDevice batches. */
-export const DEVICE_VARIABLE_OPS = ['gemm', 'potrf', 'getrf', 'trsm', 'potrs', 'posv'] as const;
+export const DEVICE_VARIABLE_OPS = ['gemm', 'potrf', 'getrf', 'trsm', 'potrs', 'posv', 'getrs', 'gesv'] as const;
 export type DeviceVariableOp = (typeof DEVICE_VARIABLE_OPS)[number];
 

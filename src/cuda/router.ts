@@ -24,7 +24,7 @@ import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
 import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
 import { potrfCuda, potrfDeviceVariableCuda, potrfVbatchedCovers, potrfVbatchedCuda } from './kernels/potrf/index.js';
-import { gesvCuda, gesvVbatchedCuda, getrsCuda, getrsVbatchedCuda, posvCuda, posvDeviceVariableCuda, posvVbatchedCuda, potrsCuda, potrsDeviceVariableCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
+import { gesvCuda, gesvDeviceVariableCuda, gesvVbatchedCuda, getrsCuda, getrsDeviceVariableCuda, getrsVbatchedCuda, posvCuda, posvDeviceVariableCuda, posvVbatchedCuda, potrsCuda, potrsDeviceVariableCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
 import { syrkCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
@@ -246,7 +246,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
 
 /**
  * variableDevice batches (sizes and addresses on the device, core/device-batch.ts): one route per
- * operation that takes them (gemm, potrf, getrf, trsm, potrs, posv), 'vdevice' (the class kernels of the `vbatched` route behind a
+ * operation that takes them (gemm, potrf, getrf, trsm, potrs, posv, getrs, gesv), 'vdevice' (the class kernels of the `vbatched` route behind a
  * classification kernel). No CPU fallback: the host cannot read the members.
  */
 export const DEVICE_VARIABLE_ROUTES = {
@@ -256,6 +256,8 @@ export const DEVICE_VARIABLE_ROUTES = {
   trsm: { taken: Object.freeze({ op: 'trsm', route: 'vdevice', gpu: true }), run: trsmDeviceVariableCuda },
   potrs: { taken: Object.freeze({ op: 'potrs', route: 'vdevice', gpu: true }), run: potrsDeviceVariableCuda },
   posv: { taken: Object.freeze({ op: 'posv', route: 'vdevice', gpu: true }), run: posvDeviceVariableCuda },
+  getrs: { taken: Object.freeze({ op: 'getrs', route: 'vdevice', gpu: true }), run: getrsDeviceVariableCuda },
+  gesv: { taken: Object.freeze({ op: 'gesv', route: 'vdevice', gpu: true }), run: gesvDeviceVariableCuda },
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */

@@ -131,7 +131,7 @@ test('posv and gesv: the drivers are their parts\' drivers; their class launches
 
 test('the device form: getrf\'s blocked regions and trsm\'s recursions of several steps are drivers; gemm and potrf launch no driver', () => {
   const sizes = logUniformSizes(300, 512, 5);
-  for (const op of ['gemm', 'potrf', 'getrf', 'trsm', 'posv'] as const) {
+  for (const op of ['gemm', 'potrf', 'getrf', 'trsm', 'posv', 'gesv'] as const) {
     const dev = new LaunchCounter(H100);
     const backend = new CudaBackend(dev, 'planning');
     const ctx = new Context('cuda', backend, backend, () => {});

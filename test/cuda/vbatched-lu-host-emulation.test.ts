@@ -8,7 +8,9 @@
  * ragged ld, gaps, pivots drawn as getrf's (p_j in [j, n)) with one out of range (not applied),
  * both directions, both dtypes, with and without info (gesv skips the members whose info is set).
  * Checked bit for bit on the whole buffer against dlaswp done here: B's rows interchanged in order
- * (op N) or in reverse (op T), every other element unchanged.
+ * (op N) or in reverse (op T), every other element unchanged. Then the device form's use of it (one
+ * launch over the table of getrs's and gesv's check kernel: invalid members' rows zeros but the
+ * index, gesv's codes skipped).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +22,7 @@ import assert from 'node:assert/strict';
 import { variable } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import { memberFields } from '../../src/cuda/kernels/common/members.js';
-import { keptMembers, permuteLaunches, permuteVbatchedCap, permuteVbatchedSource } from '../../src/cuda/kernels/solve/index.js';
+import { keptMembers, permuteConfig, permuteLaunches, permuteVbatchedCap, permuteVbatchedSource } from '../../src/cuda/kernels/solve/index.js';
 import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
@@ -102,6 +104,68 @@ for (const dtype of ['float64', 'float32'] as DType[]) for (const inverse of [fa
       }
       for (let e = 0; e < len; e++) if (!Object.is(got[e], want[e])) assert.fail(`${src.entry}: element ${e} is ${got[e]}, want ${want[e]}`);
       // The case moved rows (the check is not of an identity).
+      assert.ok(want.some((x, e) => x !== buf[e]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+/**
+ * The device form's use of the same kernel (solve/launch-vdevice-lu.ts): one launch over the table
+ * the check kernel writes, a row per member in batch order (invalid members: n = 0 but the index),
+ * the batch index i its own (pivots at ipiv[i * stride]), gesv's codes as info (skipped where
+ * non-zero: invalid and singular members), shared memory for the largest order the maxima allow.
+ */
+for (const inverse of [false, true]) {
+  test(`vbatched row interchanges over the device form's table (float64, ${inverse ? 'P^T B' : 'P B'}, codes skipped) run on the host`, { skip: HOST_EMULATION_SKIP, timeout: 900_000 }, () => {
+    const dtype: DType = 'float64';
+    const rng = new Rng(70 + (inverse ? 1 : 0));
+    const dir = mkdtempSync(join(tmpdir(), 'myriad-vdlaswp-'));
+    try {
+      let next = 2;
+      const places = SHAPES.map(([n, nrhs]) => {
+        const ld = Math.max(1, n + rng.int(0, 3));
+        const off = next;
+        next += ld * nrhs + rng.int(1, 4);
+        return { n, nrhs, ld, off };
+      });
+      const len = next + 2;
+      const buf = allocate(dtype, len).fill(SENTINEL);
+      for (const p of places) for (let j = 0; j < p.nrhs; j++) for (let i = 0; i < p.n; i++) buf[p.off + i + j * p.ld] = rng.uniform();
+      const nMax = 600, nrhsMax = 300;
+      const ipiv = new Int32Array(SHAPES.length * nMax).fill(-7);
+      places.forEach((p, q) => { for (let j = 0; j < p.n; j++) ipiv[q * nMax + j] = rng.int(j, p.n - 1); });
+      // Member 2 invalid (its row zeros but the index), members 6 and 9 singular (a positive code), 4 an invalid code too.
+      const codes = SHAPES.map((_, q) => (q === 2 || q === 4 ? -3 : q === 6 || q === 9 ? q : 0));
+      const want = buf.slice();
+      places.forEach((p, q) => {
+        if (codes[q] !== 0) return;
+        for (let s = 0; s < p.n; s++) {
+          const j = inverse ? p.n - 1 - s : s;
+          const r = ipiv[q * nMax + j]!;
+          if (r <= j || r >= p.n) continue;
+          for (let c = 0; c < p.nrhs; c++) { const x = want[p.off + j + c * p.ld]!; want[p.off + j + c * p.ld] = want[p.off + r + c * p.ld]!; want[p.off + r + c * p.ld] = x; }
+        }
+      });
+      const config = permuteConfig(SHAPES.length, nMax, nrhsMax, dtype, H100.sharedPerBlockOptin - 1024, 'b.maxRows', 'members are');
+      const src = permuteVbatchedSource({ dtype, inverse });
+      writeFileSync(join(dir, 'kernel.cu'), hostSource(src));
+      const exe = join(dir, 'h');
+      execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, '-DPERMUTE', `-I${dir}`, `-I${resolve('test/helpers')}`, HARNESS, '-o', exe]);
+      const input = [
+        `${SHAPES.length} ${Math.min(config.grid[0], 4)} ${config.grid[1]} ${config.block[0]} 1 ${config.sharedBytes ?? 0} ${len}`,
+        `${nMax} ${permuteVbatchedCap(nMax)} ${nMax} 1`,
+        `${codes.length} ${codes.join(' ')}`,
+        `${ipiv.length} ${ipiv.join(' ')}`,
+        // The check's rows: a valid member's (B; n, nrhs, ldB, i), an invalid one's zeros but i.
+        ...places.map((p, i) => (codes[i]! < 0 ? `0 0 0 0 ${i}` : `${p.off} ${p.n} ${p.nrhs} ${p.ld} ${i}`)),
+        ...[...buf].map(String),
+      ].join('\n');
+      const r = spawnSync(exe, { input: `${input}\n`, maxBuffer: 1 << 28, timeout: 600_000 });
+      assert.equal(r.status, 0, `${src.entry}: status ${r.status} ${r.signal ?? ''} ${r.stderr.toString()}`);
+      const out = r.stdout.toString().trim().split('\n').map(parseHarnessNumber);
+      for (let e = 0; e < len; e++) if (!Object.is(out[e], want[e])) assert.fail(`${src.entry}: element ${e} is ${out[e]}, want ${want[e]}`);
       assert.ok(want.some((x, e) => x !== buf[e]));
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -50,7 +50,7 @@ test('variableDevice: every field checked, errors naming it', () => {
   assert.equal(variableDevice({ ...ok, count: 0, rows: fake('int32', 0) }).count, 0);
 });
 
-test('the CPU backend, and every operation but gemm, potrf, getrf, trsm, potrs and posv, refuse variableDevice batches, naming the argument', () => {
+test('the CPU backend, and every operation but gemm, potrf, getrf, trsm, potrs, posv, getrs and gesv, refuse variableDevice batches, naming the argument', () => {
   const cpu = newCpuContext();
   named(() => cpu.potrf({ a: fakeBatch() }), 'UNSUPPORTED', 'a');
   named(() => cpu.getrf({ a: fakeBatch() }), 'UNSUPPORTED', 'a');
@@ -58,8 +58,9 @@ test('the CPU backend, and every operation but gemm, potrf, getrf, trsm, potrs a
   named(() => cpu.trsm({ a: fakeBatch(), b: fakeBatch(), info: fake('int32', 4) }), 'UNSUPPORTED', 'a');
   named(() => cpu.potrs({ a: fakeBatch(), b: fakeBatch() }), 'UNSUPPORTED', 'a');
   named(() => cpu.posv({ a: fakeBatch(), b: fakeBatch(), info: fake('int32', 4) }), 'UNSUPPORTED', 'a');
+  named(() => cpu.gesv({ a: fakeBatch(), b: fakeBatch() }), 'UNSUPPORTED', 'a');
+  named(() => cpu.getrs({ a: fakeBatch(), b: fakeBatch(), ipiv: fake('int32', 4 * 64) }), 'UNSUPPORTED', 'a');
   for (const call of [
-    () => cpu.gesv({ a: fakeBatch() as never, b: fakeBatch() as never }),
     () => cpu.getri({ a: fakeBatch() as never, ipiv: fake('int32', 4) }),
     () => cpu.lauum({ a: fakeBatch() }),
     () => cpu.poti({ a: fakeBatch() }),

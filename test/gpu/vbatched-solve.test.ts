@@ -45,7 +45,7 @@ import { Rng } from '../helpers/random.js';
 import { caseName, compareOutput, fillTriangle, trsmTolerance } from '../helpers/trsm-data.js';
 import { batchOf, classOf, type Layout } from '../helpers/vbatched-cases.js';
 import {
-  LU_VB_CASES, luPivotStride, luTrsmCalls, luVbLayout, recordVbatchedSolveCalls, SOLVE_VB_CASES, solveVbLayout, TRSM_VB_CASES, trsmVbLayout,
+  fillLu, LU_VB_CASES, luPivotStride, luTrsmCalls, luVbLayout, recordVbatchedSolveCalls, SOLVE_VB_CASES, solveVbLayout, TRSM_VB_CASES, trsmVbLayout,
 } from '../helpers/vbatched-solve-cases.js';
 
 const skip = gpuSkipReason();
@@ -160,22 +160,6 @@ for (const c of SOLVE_VB_CASES) {
     compareOutput(got, c.dtype === 'float64' ? want : Float32Array.from(want), (e) => l.b.inside[e] === 1 && failed[e] === 0, 2 * trsmTolerance(c.dtype, 600), `B (${c.op} ${c.dtype} ${c.uplo})`);
     void classOf;
   });
-}
-
-/**
- * Member of order n at `off` (leading dimension ld): a random row permutation of a matrix whose
- * columns are strictly diagonally dominant (elimination keeps that, so every pivot wins by a wide
- * margin and the pivots follow the permutation), rounded to the dtype; `zero` >= 0: that column
- * zero (getrf's info zero + 1, exactly).
- */
-function fillLu(rng: Rng, dtype: DType, h: FloatArray, off: number, ld: number, n: number, zero: number): void {
-  const a = new Float64Array(n * n);
-  for (let e = 0; e < a.length; e++) a[e] = rng.uniform();
-  for (let j = 0; j < n; j++) a[j + j * n] = (rng.uniform() < 0 ? -1 : 1) * (n + 1 + rng.uniform(0, 1));
-  const perm = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) { const j = rng.int(0, i); [perm[i], perm[j]] = [perm[j]!, perm[i]!]; }
-  const round = dtype === 'float32' ? Math.fround : (x: number): number => x;
-  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) h[off + i + j * ld] = j === zero ? 0 : round(a[perm[i]! + j * n]!);
 }
 
 /** dlaswp on member q's B in a host array: rows j <-> p_j for j ascending (P B) or descending (P^T B). */

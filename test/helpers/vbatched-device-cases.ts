@@ -1,5 +1,6 @@
 /**
- * The cases of test/gpu/vbatched-device.test.ts (variableDevice against variable(): gemm, potrf, getrf, trsm, potrs, posv): the batches,
+ * The cases of test/gpu/vbatched-device.test.ts (variableDevice against variable(): gemm, potrf, getrf, trsm, potrs, posv)
+ * and of test/gpu/vdevice-lu.test.ts (getrs, gesv: `LU`, `luInvalid`, `recordLuDeviceCalls`): the batches,
  * the device form's arrays with three invalid members appended, and every call the file makes
  * (recordDeviceCalls: its kernels compiled ahead on a GPU, counted on a planning device by
  * test/cuda/vdevice-api.test.ts).
@@ -10,7 +11,9 @@ import type { Op } from '../../src/core/ops.js';
 import type { DeviceStorage } from '../../src/core/storage.js';
 import type { Context } from '../../src/api/context.js';
 import { batchOf, gemmLayout, getrfLayout, GETRF_CASES, pivotStrideFor, potrfLayout, type GemmCase, type GetrfCase, type Layout, type Place, type PotrfCase } from './vbatched-cases.js';
-import { SOLVE_VB_CASES, solveVbLayout, TRSM_VB_CASES, trsmVbLayout, type SolveVbCase, type TrsmVbCase } from './vbatched-solve-cases.js';
+import {
+  LU_VB_CASES, luPivotStride, luVbLayout, SOLVE_VB_CASES, solveVbLayout, TRSM_VB_CASES, trsmVbLayout, type LuVbCase, type LuVbLayout, type SolveVbCase, type TrsmVbCase,
+} from './vbatched-solve-cases.js';
 
 export const ALPHA = -1.25;
 
@@ -179,3 +182,31 @@ export function potrfInvalid(l: ReturnType<typeof potrfLayout>, max: number): { 
   return { members, codes: [-2, -4, -2] };
 }
 
+
+/** getrs (op N and T) and gesv (a singular member in every class): both dtypes (vbatched-solve-cases.ts's LU layouts, seeds of their own). */
+export const LU: readonly LuVbCase[] = LU_VB_CASES.map((c, i) => ({ ...c, seed: 9500 + i }));
+
+/**
+ * getrs's and gesv's invalid members (solveInvalid's: the order beyond a.maxRows, nrhs beyond
+ * b.maxCols, ldA and ldB below n) with their codes, dgetrs's or dgesv's argument numbers.
+ */
+export function luInvalid(l: LuVbLayout, op: 'getrs' | 'gesv'): ReturnType<typeof solveInvalid> {
+  return { ...solveInvalid(l), codes: op === 'getrs' ? [-2, -3, -5, -8] : [-1, -2, -4, -7] };
+}
+
+/** Every call test/gpu/vdevice-lu.test.ts makes (both forms, every case), for the compile ahead; `after` runs after each. */
+export function recordLuDeviceCalls(ctx: Context, after: () => void = () => {}): void {
+  for (const c of LU) {
+    const l = luVbLayout(c);
+    const dA = ctx.upload(allocate(c.dtype, l.a.length)) as DeviceStorage, dB = ctx.upload(allocate(c.dtype, l.b.length)) as DeviceStorage;
+    const stride = luPivotStride(l.orders);
+    const pivots = (count: number): DeviceStorage => ctx.upload(new Int32Array(Math.max(1, count * stride))) as DeviceStorage;
+    const host = { a: batchOf(dA, l.a), b: batchOf(dB, l.b), ipiv: pivots(l.orders.length) };
+    if (c.op === 'getrs') ctx.getrs({ trans: c.trans, ...host }); else ctx.gesv(host);
+    after();
+    const v = luInvalid(l, c.op);
+    const device = { a: deviceForm(ctx, dA, v.a, ...v.max.a, c.dtype), b: deviceForm(ctx, dB, v.b, ...v.max.b, c.dtype), ipiv: pivots(v.b.length), info: ctx.alloc('int32', v.b.length) };
+    if (c.op === 'getrs') ctx.getrs({ trans: c.trans, ...device }); else ctx.gesv(device);
+    after();
+  }
+}

@@ -6,7 +6,7 @@
  * counts them on a planning device).
  */
 import type { Context } from '../../src/api/context.js';
-import { allocate, type DType } from '../../src/core/dtype.js';
+import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import type { DeviceStorage } from '../../src/core/storage.js';
 import type { RouteForce } from '../../src/cuda/router.js';
@@ -189,3 +189,20 @@ export function recordVbatchedSolveCalls(ctx: Context, route: (force: RouteForce
 export function luTrsmCalls(trans: 'N' | 'T', solve: (uplo: Uplo, diag: 'unit' | 'nonunit') => void): void {
   if (trans === 'N') { solve('lower', 'unit'); solve('upper', 'nonunit'); } else { solve('upper', 'nonunit'); solve('lower', 'unit'); }
 }
+
+/**
+ * Member of order n at `off` (leading dimension ld): a random row permutation of a matrix whose
+ * columns are strictly diagonally dominant (elimination keeps that, so every pivot wins by a wide
+ * margin and the pivots follow the permutation), rounded to the dtype; `zero` >= 0: that column
+ * zero (getrf's info zero + 1, exactly).
+ */
+export function fillLu(rng: Rng, dtype: DType, h: FloatArray, off: number, ld: number, n: number, zero: number): void {
+  const a = new Float64Array(n * n);
+  for (let e = 0; e < a.length; e++) a[e] = rng.uniform();
+  for (let j = 0; j < n; j++) a[j + j * n] = (rng.uniform() < 0 ? -1 : 1) * (n + 1 + rng.uniform(0, 1));
+  const perm = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) { const j = rng.int(0, i); [perm[i], perm[j]] = [perm[j]!, perm[i]!]; }
+  const round = dtype === 'float32' ? Math.fround : (x: number): number => x;
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) h[off + i + j * ld] = j === zero ? 0 : round(a[perm[i]! + j * n]!);
+}
+

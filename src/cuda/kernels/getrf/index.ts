@@ -20,5 +20,5 @@ export { getrfRegisterVbatchedSource } from './generate-register.js';
 export { planVbatchedGetrf, planVbatchedGetrfSizes, getrfClassParams, getrfRegisterClassMax, getrfMemberSize, type VbatchedGetrfPlan, type VbatchedGetrfLaunch, type VbatchedGetrfProblem } from './plan-vbatched.js';
 export { getrfVbatchedCuda, getrfVbatchedFields, getrfMemberTables, getrfVbatchedCovers, vbatchedGetrfLaunch, vbatchedGetrfPanelSteps, vbatchedGetrfSource, type GetrfVbatchedOptions, type PanelStep } from './launch-vbatched.js';
 export { getrfPanelVbatchedSource, getrfUpdateVbatchedSource } from './generate-panel.js';
-export { getrfDeviceVariableCuda, type GetrfDeviceOptions } from './launch-vdevice.js';
+export { getrfDeviceDesigns, getrfDeviceVariableCuda, launchGetrfRegions, type GetrfDeviceOptions, type GetrfDeviceOutputs } from './launch-vdevice.js';
 export { generateGetrfClassify } from './generate-vdevice.js';

@@ -17,7 +17,7 @@ import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { Diag, Uplo } from '../../../core/enums.js';
 import type { GesvRequest, GetrsRequest, Op } from '../../../core/ops.js';
-import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type Kernel, type LaunchConfig } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { HostScratch, type HostFrame } from '../common/host-scratch.js';
@@ -45,6 +45,23 @@ export interface PermuteLaunch {
 }
 
 /**
+ * The launch of the permutation over `members` table rows of orders up to nMax and columns up to
+ * nrhsMax (a block per member and chunk of columns, shared memory for nMax); throws UNSUPPORTED,
+ * naming `argument`, where nMax needs more shared memory than a block has (`what`: the members, in words).
+ */
+export function permuteConfig(members: number, nMax: number, nrhsMax: number, dtype: DType, shared: number, argument: string, what: string): LaunchConfig {
+  const sharedBytes = permuteVbatchedSharedBytes(nMax, elementBytes(dtype));
+  if (sharedBytes > shared) throw new MyriadError('UNSUPPORTED', `${what} too large for the row interchanges of a variable-size solve (${sharedBytes} bytes of shared memory, at most ${shared})`, argument);
+  return { grid: [Math.min(members, PERMUTE_GRID_MAX), Math.min(PERMUTE_VBATCH_CHUNKS, nrhsMax), 1], block: [PERMUTE_VBATCH_THREADS, 1, 1], sharedBytes };
+}
+
+/** The permutation kernel, B := P B or (inverse) P^T B: one per dtype and direction, host and device sizes alike. */
+export function permuteKernel(dev: GpuDevice, dtype: DType, inverse: boolean): Kernel {
+  const p = { dtype, inverse };
+  return cachedKernel(dev, `laswp-vbatched/${dtype}/${inverse ? 'inv' : 'fwd'}`, () => permuteVbatchedSource(p));
+}
+
+/**
  * The permutation's launches over the kept members: one for those up to VBATCH_MAX, one for the
  * larger (each with shared memory for its largest order), a block per member and chunk of columns.
  * Throws, naming b.rows, where a member's order needs more shared memory than a block has.
@@ -55,12 +72,7 @@ export function permuteLaunches(fb: MemberFields, kept: KeptMembers, dtype: DTyp
     if (end === first) continue;
     let nMax = 0, nrhsMax = 0;
     for (let q = first; q < end; q++) { const i = kept.order[q]!; nMax = Math.max(nMax, fb.rows[i]!); nrhsMax = Math.max(nrhsMax, fb.cols[i]!); }
-    const sharedBytes = permuteVbatchedSharedBytes(nMax, elementBytes(dtype));
-    if (sharedBytes > shared) throw new MyriadError('UNSUPPORTED', `a member of order ${nMax} is too large for the row interchanges of a variable-size solve (${sharedBytes} bytes of shared memory, at most ${shared})`, 'b.rows');
-    out.push({
-      first, end, nMax,
-      config: { grid: [Math.min(end - first, PERMUTE_GRID_MAX), Math.min(PERMUTE_VBATCH_CHUNKS, nrhsMax), 1], block: [PERMUTE_VBATCH_THREADS, 1, 1], sharedBytes },
-    });
+    out.push({ first, end, nMax, config: permuteConfig(end - first, nMax, nrhsMax, dtype, shared, 'b.rows', `a member of order ${nMax} is`) });
   }
   return out;
 }
@@ -69,8 +81,7 @@ interface Pivots { readonly ipiv: DeviceArray; readonly pivotStride: number }
 
 /** B := P B (or P^T B) for the kept members in `tables` (`info`: skip the members whose info is non-zero). */
 function permute(dev: GpuDevice, dtype: DType, tables: MemberTables, pointerStride: number, launches: readonly PermuteLaunch[], piv: Pivots, info: DeviceArray | null, inverse: boolean): void {
-  const p = { dtype, inverse };
-  const k = cachedKernel(dev, `laswp-vbatched/${dtype}/${inverse ? 'inv' : 'fwd'}`, () => permuteVbatchedSource(p));
+  const k = permuteKernel(dev, dtype, inverse);
   for (const l of launches) {
     const at = tables.at(l.first);
     k.launch(l.config, [

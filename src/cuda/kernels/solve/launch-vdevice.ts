@@ -13,7 +13,7 @@ import type { DeviceVariableSolveRequest } from '../../../core/device-batch.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { Op } from '../../../core/ops.js';
 import type { DeviceStorage } from '../../../core/storage.js';
-import { tuningFor, type GemmTuning, type PotrfTuning, type TrsmTuning } from '../../model/tuning/index.js';
+import { tuningFor, type GemmTuning, type GetrfTuning, type PotrfTuning, type TrsmTuning } from '../../model/tuning/index.js';
 import { arg, type GpuDevice } from '../../runtime/types.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { batchArgs, deviceRegions, inDeviceFrame, launchPerMember, onDevice, takeDeviceTables, type DeviceTables } from '../common/vdevice.js';
@@ -23,6 +23,8 @@ import { generateSolveCheck } from './generate-vdevice.js';
 
 export interface SolveDeviceOptions {
   readonly potrfTuning?: PotrfTuning;
+  /** gesv's factorisation (launch-vdevice-lu.ts). */
+  readonly getrfTuning?: GetrfTuning;
   readonly trsmTuning?: TrsmTuning;
   readonly gemmTuning?: GemmTuning;
 }
