@@ -47,6 +47,7 @@ import { variableDevice, type DeviceVariableBatch } from '../src/core/device-bat
 import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
 import { getrfVbatchedCuda } from '../src/cuda/kernels/getrf/launch-vbatched.js';
 import { trsmVbatchedCuda } from '../src/cuda/kernels/trsm/launch-vbatched.js';
+import { trtriVbatchedCuda } from '../src/cuda/kernels/trtri/launch-vbatched.js';
 import { posvVbatchedCuda, potrsVbatchedCuda } from '../src/cuda/kernels/solve/launch-vbatched.js';
 import { gesvVbatchedCuda, getrsVbatchedCuda } from '../src/cuda/kernels/solve/launch-vbatched-lu.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
@@ -78,7 +79,7 @@ import {
 import { planSyevSplit, planSyevTridiag, syevTridiagSource, tridiagApplySource, type TridiagForce } from '../src/cuda/kernels/tridiag/index.js';
 import { QL_THREAD_LIMIT, planQlThread, qlThreadSource } from '../src/cuda/kernels/ql-thread/index.js';
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
-import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource } from '../src/cuda/kernels/trtri/index.js';
+import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource, trtriVbatchedLeafSource, trtriVbatchedScanSource } from '../src/cuda/kernels/trtri/index.js';
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
 import { geqrfCuda, geqrfSharedSource, orgqrCuda, orgqrSharedSource, planQr, qrCovers, qrFits, type QrForce, type QrOptions, type QrSharedParams } from '../src/cuda/kernels/qr/index.js';
 import { lasetSource, wyFactorSource } from '../src/cuda/kernels/common/wy.js';
@@ -1226,6 +1227,11 @@ function vbatchedThroughLaunchers(): void {
       for (const shape of [(n: number): [number, number] => [n, n], (n: number): [number, number] => [n, Math.ceil(n / 2)], (n: number): [number, number] => [Math.ceil(n / 2), n]]) {
         getrfVbatchedCuda(dev, { a: members(dtype, shape), ipiv: fakeArray('int32', orders.length * 600), pivotStride: 600, info: fakeArray('int32', orders.length) });
       }
+      // trtri by the order's class (the fake device's info reads back empty: past the scan only diag 'unit' reaches the
+      // recursion, its trsm class solves); then every class leaf (8, 16, 32) and the scan directly.
+      for (const uplo of UPLOS) for (const diag of ['nonunit', 'unit'] as const) trtriVbatchedCuda(dev, { uplo, diag, a: members(dtype, (n) => [n, n]), info: fakeArray('int32', orders.length) });
+      record(trtriVbatchedScanSource({ dtype }));
+      for (const uplo of UPLOS) for (const diag of ['nonunit', 'unit'] as const) for (const nb of [8, 16, 32]) record(trtriVbatchedLeafSource({ dtype, uplo, diag, nb }));
     }
   }
 }

@@ -30,7 +30,7 @@ import { syrkCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
 import { qlThreadServes, syevQlThreadCuda } from './kernels/ql-thread/index.js';
 import { trmmCuda, trsmCuda, trsmDeviceVariableCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
-import { trtriCuda } from './kernels/trtri/index.js';
+import { trtriCuda, trtriVbatchedCovers, trtriVbatchedCuda } from './kernels/trtri/index.js';
 import { complexPosvCuda, complexPosvSolve, complexPotrfCuda, complexPotrsCuda } from './kernels/zpotrf/index.js';
 import { complexTrsmCuda } from './kernels/ztrsm/index.js';
 import { complexHerkCuda, complexSyrkCuda } from './kernels/zherk/index.js';
@@ -227,7 +227,12 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     { name: 'gesv', run: gesvCuda },
     CPU,
   ],
-  trtri: single('trtri', trtriCuda),
+  trtri: [
+    // A variable batch of several shapes: per size class of the order, a class leaf and the recursion by trsm's class solves (force 'trtri': per shape).
+    { name: 'vbatched', covers: (r) => trtriVbatchedCovers(r), run: (dev, r) => trtriVbatchedCuda(dev, r) },
+    { name: 'trtri', run: trtriCuda },
+    CPU,
+  ],
   lauum: single('lauum', lauumCuda),
   potri: single('potri', potriCuda),
   poti: single('poti', potiCuda),

@@ -69,6 +69,7 @@ const family = (p: string): string | undefined => /^cuda\/kernels\/([^/]+)\//.ex
  */
 const BESIDE_THE_FACE: ReadonlyMap<string, string> = new Map([
   ['cuda/kernels/trtri/launch.ts -> cuda/kernels/trsm/launch.ts', 'trtri runs trmm; trsm/index.ts loads launch-trsm.ts, which runs trtri'],
+  ['cuda/kernels/trsm/launch-trsm.ts -> cuda/kernels/trtri/launch.ts', 'trsm inverts blocks by trtri; trtri/index.ts loads launch-vbatched.ts, which runs trsm'],
 ]);
 
 test('kernel families share code through common/ and use each other only through index.ts', () => {

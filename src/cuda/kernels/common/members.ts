@@ -241,3 +241,31 @@ export function groupMembers(count: number, fields: readonly Int32Array[]): numb
   }
   return groups;
 }
+
+/** Blocks of members, one per entry q: member `member[q]`'s rows[q] x cols[q] block at (r0[q], c0[q]). */
+export interface MemberBlocks {
+  readonly count: number;
+  readonly member: Int32Array;
+  readonly r0: Int32Array;
+  readonly c0: Int32Array;
+  readonly rows: Int32Array;
+  readonly cols: Int32Array;
+}
+
+/**
+ * The blocks `b` of `parent`'s members as members of their own (each in its member's array, with its
+ * ld), for a launcher that hands sub-blocks of its members to another's variable-size launcher.
+ * `frame`: the arrays come from it (valid until it ends); absent, fresh arrays.
+ */
+export function blockFields(parent: MemberFields, b: MemberBlocks, frame?: HostFrame): MemberFields {
+  const count = b.count;
+  const ld = int32s(count, frame), slot = int32s(count, frame);
+  const offset = frame === undefined ? new Float64Array(count) : frame.float64(count);
+  const pld = parent.ld, poff = parent.offset, pslot = parent.slot;
+  for (let q = 0; q < count; q++) {
+    const i = b.member[q]!;
+    ld[q] = pld[i]!; slot[q] = pslot[i]!;
+    offset[q] = poff[i]! + b.r0[q]! + b.c0[q]! * pld[i]!;
+  }
+  return { count, rows: b.rows.subarray(0, count), cols: b.cols.subarray(0, count), ld, offset, slot, arrays: parent.arrays, baseLo: parent.baseLo, baseHi: parent.baseHi };
+}

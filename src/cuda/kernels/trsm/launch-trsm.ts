@@ -1,7 +1,8 @@
 /**
  * trsmCuda: the triangular launches of launch.ts with trsm's path by inverted diagonal blocks,
  * which runs trtri (whose recursion runs trmmCuda of launch.ts: this file is the one of the family
- * that imports trtri, so no import leads back here).
+ * that imports trtri, so no import leads back here). It imports trtri's per-size launcher, not its
+ * face: trtri's variable-size launcher, on that face, runs this family's variable-size solves.
  */
 import { strided } from '../../../core/batch.js';
 import type { TrsmRequest } from '../../../core/ops.js';
@@ -10,7 +11,7 @@ import { Workspace } from '../../runtime/workspace.js';
 import { cachedKernel } from '../common/kernel-cache.js';
 import { operandArgs, stridedArgs } from '../common/operands.js';
 import { gemmCuda } from '../gemm/index.js';
-import { trtriUnchecked } from '../trtri/index.js';
+import { trtriUnchecked } from '../trtri/launch.js';
 import { invertedLeaf, updateRequest } from './blocks.js';
 import { BLOCKS_THREADS, trsmCopySource, trsmDiagonalSource } from './generate-blocks.js';
 import { triangularCuda, type TrsmGroup, type TrsmOptions } from './launch.js';

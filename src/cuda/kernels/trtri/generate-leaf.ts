@@ -87,23 +87,32 @@ export function trtriLeafName(p: TrtriLeafParams): string {
   return `trtri_leaf_${precisionLetter(p.dtype)}_${p.uplo[0]}${p.diag[0]}_${kindTag(p.kind)}_${p.nb}`;
 }
 
-export function trtriLeafSource(p: TrtriLeafParams): KernelSource {
+/**
+ * The leaf's constants and device function (NB, LDS, UNIT, inverseColumn): the text before the
+ * kernel, shared with the variable-size class kernel (generate-vbatched.ts).
+ */
+export function leafPrelude(p: Pick<TrtriLeafParams, 'dtype' | 'uplo' | 'diag' | 'nb'>): string {
   if (!LEAF_SIZES.includes(p.nb)) throw new Error(`trtri leaf size ${p.nb} is not one of ${LEAF_SIZES.join(', ')}`);
-  const entry = trtriLeafName(p);
   const unit = p.diag === 'unit';
-  const inTriangle = p.uplo === 'lower' ? 'r >= c' : 'r <= c';
-  const source = `${precisionPrelude(p.dtype)}
+  return `${precisionPrelude(p.dtype)}
 constexpr int NB = ${p.nb};
 constexpr int LDS = NB + 1;   // odd: the tile is conflict-free by rows and by columns
 constexpr bool UNIT = ${unit};
 
 ${inverseColumnSource(p.uplo, unit)}
+`;
+}
 
-${tileKernelHead(entry, p.kind, LEAF_MAX_THREADS)}
-  const int off = blockIdx.y * NB;
-  const int t = min(NB, n - off);
-  real* a = live ? ${matrixPointer('A', p.kind, 'm')} + off + (long long)off * ldA : nullptr;
-  const int r = threadIdx.x;   // the row it loads and stores, the column of the inverse it computes
+/**
+ * The leaf's work on one block of the diagonal, after the kernel's head has set T (the matrix's
+ * tile), live, t (the block's order, 0 <= t <= NB), a (the block's first element, or nullptr where
+ * not live), ldA and info: load the triangle into the identity-padded tile, scan its diagonal
+ * (bad: the first zero, 1-based; non-unit only), info[infoSlot] := bad where info is given, invert
+ * in the tile, and store the inverse unless bad. Shared with the class kernel (generate-vbatched.ts).
+ */
+export function leafBody(uplo: Uplo, infoSlot: string): string {
+  const inTriangle = uplo === 'lower' ? 'r >= c' : 'r <= c';
+  return `  const int r = threadIdx.x;   // the row it loads and stores, the column of the inverse it computes
 #pragma unroll 4
   for (int c = 0; c < NB; ++c) {
     real v = r == c ? real(1) : real(0);
@@ -115,12 +124,22 @@ ${tileKernelHead(entry, p.kind, LEAF_MAX_THREADS)}
   if (!UNIT) {
     for (int c = t - 1; c >= 0; --c) if (T[c + c * LDS] == real(0)) bad = c + 1;
   }
-  if (info != nullptr && live && r == 0) info[index != nullptr ? index[m] : m] = bad;
+  if (info != nullptr && live && r == 0) info[${infoSlot}] = bad;
 ${INVERT_IN_TILE}  if (!live || bad != 0 || r >= t) return;
   for (int c = 0; c < t; ++c) {
     if (${inTriangle} && !(UNIT && r == c)) a[r + (long long)c * ldA] = T[r + c * LDS];
   }
+`;
 }
+
+export function trtriLeafSource(p: TrtriLeafParams): KernelSource {
+  const entry = trtriLeafName(p);
+  const source = `${leafPrelude(p)}
+${tileKernelHead(entry, p.kind, LEAF_MAX_THREADS)}
+  const int off = blockIdx.y * NB;
+  const int t = min(NB, n - off);
+  real* a = live ? ${matrixPointer('A', p.kind, 'm')} + off + (long long)off * ldA : nullptr;
+${leafBody(p.uplo, 'index != nullptr ? index[m] : m')}}
 `;
   return { name: `${entry}.cu`, source, entry };
 }

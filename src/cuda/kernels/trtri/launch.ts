@@ -160,9 +160,13 @@ function listOf(views: readonly MatrixView<DeviceArray>[], n: number): ListBatch
   return { kind: 'list', matrices: views.map((v) => ({ data: v.data, offset: v.offset })), rows: n, cols: n, ld: views[0]!.ld, order: 'col' };
 }
 
-/** The groups of a batch: strided as it is; otherwise list batches by (n, ld), pointers and index uploaded. */
-export function trtriGroups(dev: GpuDevice, a: TrtriRequest<DeviceArray>['a'], count: number, temporaries: DeviceArray[]): TrtriGroup[] {
-  if (a.kind === 'strided') {
+/**
+ * The groups of a batch: strided as it is; otherwise list batches by (n, ld), pointers and index
+ * uploaded. `batchIndex`: where `a` is part of a larger batch, its member i's index there (info's
+ * and the groups' `members` then refer to that batch).
+ */
+export function trtriGroups(dev: GpuDevice, a: TrtriRequest<DeviceArray>['a'], count: number, temporaries: DeviceArray[], batchIndex?: readonly number[]): TrtriGroup[] {
+  if (a.kind === 'strided' && batchIndex === undefined) {
     const args: OperandArgs = { kind: 'strided', pointer: a.data.ptr, offset: a.offset, stride: a.stride, ld: a.ld, rows: a.rows, cols: a.cols };
     return [{ count, n: a.rows, batch: a, args, index: null, members: null }];
   }
@@ -179,14 +183,15 @@ export function trtriGroups(dev: GpuDevice, a: TrtriRequest<DeviceArray>['a'], c
     const n = views[0]!.rows;
     const pointers = uploadPointers(dev, views);
     temporaries.push(pointers);
-    const identity = members.length === count;
+    const identity = members.length === count && batchIndex === undefined;
+    const indices = batchIndex === undefined ? members : members.map((i) => batchIndex[i]!);
     let index: DeviceArray | null = null;
     if (!identity) {
-      index = dev.upload(Int32Array.from(members));
+      index = dev.upload(Int32Array.from(indices));
       temporaries.push(index);
     }
     const args: OperandArgs = { kind: 'pointer', pointer: pointers.ptr, offset: 0, stride: 0, ld: views[0]!.ld, rows: n, cols: n };
-    out.push({ count: members.length, n, batch: listOf(views, n), args, index, members: identity ? null : members });
+    out.push({ count: members.length, n, batch: listOf(views, n), args, index, members: identity ? null : indices });
   }
   return out;
 }

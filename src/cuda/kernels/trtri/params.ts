@@ -57,3 +57,19 @@ export interface TrtriForce {
   /** The leaf size (a power of two, at most 32). */
   readonly leafMax?: number;
 }
+
+/**
+ * The class leaf of a variable-size batch (generate-vbatched.ts): the register leaf of size nb
+ * over members read from the tables (no operand form: the tables hold each member's address).
+ */
+export interface TrtriVbatchedLeafParams {
+  readonly dtype: DType;
+  readonly uplo: Uplo;
+  readonly diag: Diag;
+  readonly nb: number;
+}
+
+/** The diagonal scan of the classes above one leaf (generate-vbatched.ts). */
+export interface TrtriVbatchedScanParams {
+  readonly dtype: DType;
+}

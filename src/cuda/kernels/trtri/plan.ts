@@ -36,33 +36,60 @@ export function leafSize(n: number, leafMax: number): number {
   return nb;
 }
 
+/** Where the recursion splits a span of more than one leaf: the first ceil(leaves / 2) leaves, and the rest. */
+function splitSpan(span: TrtriSpan, nb: number): TrtriStep {
+  const h = Math.ceil(Math.ceil(span.size / nb) / 2) * nb;
+  return { lo: { off: span.off, size: h }, hi: { off: span.off + h, size: span.size - h } };
+}
+
 /** The off-diagonal blocks of the recursion over [0, n), smallest first, splitting at multiples of nb. */
 export function trtriSteps(n: number, nb: number): TrtriStep[] {
   const steps: TrtriStep[] = [];
   const run = (span: TrtriSpan): void => {
     if (span.size <= nb) return;
-    const leaves = Math.ceil(span.size / nb);
-    const h = Math.ceil(leaves / 2) * nb;
-    const lo: TrtriSpan = { off: span.off, size: h };
-    const hi: TrtriSpan = { off: span.off + h, size: span.size - h };
-    run(lo);
-    run(hi);
-    steps.push({ lo, hi });
+    const step = splitSpan(span, nb);
+    run(step.lo);
+    run(step.hi);
+    steps.push(step);
   };
   run({ off: 0, size: n });
   return steps;
 }
 
+/**
+ * The same blocks by depth in the recursion: [d] holds the splits of depth d (0: the split of
+ * [0, n)), left to right. The blocks of one depth are disjoint and none lies inside another's
+ * diagonal blocks.
+ */
+export function trtriStepsByDepth(n: number, nb: number): TrtriStep[][] {
+  const depths: TrtriStep[][] = [];
+  const run = (span: TrtriSpan, d: number): void => {
+    if (span.size <= nb) return;
+    const step = splitSpan(span, nb);
+    (depths[d] ??= []).push(step);
+    run(step.lo, d + 1);
+    run(step.hi, d + 1);
+  };
+  run({ off: 0, size: n }, 0);
+  return depths;
+}
+
+/** Matrices a block of the leaf of size nb holds for `count` matrices (blockDim.y), and its shared bytes. */
+export function leafLaunchShape(dtype: DType, nb: number, count: number, tuning: TrtriTuning, sharedLimit: number): { matrices: number; sharedBytes: number } {
+  const tile = leafTileBytes(nb, elementBytes(dtype));
+  if (tile > sharedLimit) throw new MyriadError('UNSUPPORTED', `a trtri leaf of ${nb} does not fit ${sharedLimit} shared bytes`, 'a.rows');
+  const matrices = Math.max(1, Math.min(Math.floor(Math.min(tuning.blockThreads, LEAF_MAX_THREADS) / nb), Math.floor(sharedLimit / tile), count));
+  return { matrices, sharedBytes: matrices * tile };
+}
+
 export function planTrtri(problem: TrtriProblem, tuning: TrtriTuning, options: { readonly force?: TrtriForce } = {}): TrtriPlan {
   const { dtype, uplo, diag, kind, n } = problem;
   const nb = leafSize(n, options.force?.leafMax ?? tuning.leafMax[dtype]);
-  const tile = leafTileBytes(nb, elementBytes(dtype));
-  if (tile > problem.sharedLimit) throw new MyriadError('UNSUPPORTED', `a trtri leaf of ${nb} does not fit ${problem.sharedLimit} shared bytes`, 'a.rows');
-  const matrices = Math.max(1, Math.min(Math.floor(Math.min(tuning.blockThreads, LEAF_MAX_THREADS) / nb), Math.floor(problem.sharedLimit / tile), problem.count));
+  const { matrices, sharedBytes } = leafLaunchShape(dtype, nb, problem.count, tuning, problem.sharedLimit);
   return {
     leaf: { dtype, uplo, diag, kind, nb },
     matrices,
-    sharedBytes: matrices * tile,
+    sharedBytes,
     leaves: Math.max(1, Math.ceil(n / nb)),
     steps: trtriSteps(n, nb),
   };
