@@ -46,6 +46,7 @@ import { variableDevice, type DeviceVariableBatch } from '../src/core/device-bat
 import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
 import { getrfVbatchedCuda } from '../src/cuda/kernels/getrf/launch-vbatched.js';
 import { trsmVbatchedCuda } from '../src/cuda/kernels/trsm/launch-vbatched.js';
+import { syrkVbatchedCuda } from '../src/cuda/kernels/syrk/launch-vbatched.js';
 import { posvVbatchedCuda, potrsVbatchedCuda } from '../src/cuda/kernels/solve/launch-vbatched.js';
 import { gesvVbatchedCuda, getrsVbatchedCuda } from '../src/cuda/kernels/solve/launch-vbatched-lu.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
@@ -1190,7 +1191,7 @@ function vendorDirect(): void {
 
 // ---------------------------------------------------------------------------------------------
 // Variable-size batches by size class: every class (orders 0 .. 600, the last beyond the classes)
-// through the launchers (gemm, potrf, trsm, potrs, posv, getrf, getrs, gesv), on every device.
+// through the launchers (gemm, potrf, trsm, potrs, posv, getrf, getrs, gesv, syrk), on every device.
 
 function vbatchedThroughLaunchers(): void {
   const orders = [0, 5, 12, 20, 30, 40, 60, 100, 200, 400, 600];
@@ -1224,6 +1225,11 @@ function vbatchedThroughLaunchers(): void {
       // getrf: square, tall and wide members (a class is by max(m, n)).
       for (const shape of [(n: number): [number, number] => [n, n], (n: number): [number, number] => [n, Math.ceil(n / 2)], (n: number): [number, number] => [Math.ceil(n / 2), n]]) {
         getrfVbatchedCuda(dev, { a: members(dtype, shape), ipiv: fakeArray('int32', orders.length * 600), pivotStride: 600, info: fakeArray('int32', orders.length) });
+      }
+      // syrk by C's class, k 1, 3, 40 or 70 in turn: the class leaves and the off-diagonal blocks' GEMM classes.
+      for (const uplo of UPLOS) for (const trans of ['N', 'T'] as const) for (const beta of [0, 1]) {
+        const a = members(dtype, (n) => (trans === 'N' ? [n, other(orders.indexOf(n))] : [other(orders.indexOf(n)), n]));
+        syrkVbatchedCuda(dev, { uplo, trans, alpha: 1, beta, a, c: members(dtype, (n) => [n, n]) });
       }
     }
   }

@@ -7,11 +7,13 @@
  * members' other triangles (never read, never written), NaN in the written triangles where beta = 0
  * (C must not be read there), random values there otherwise, a sentinel in the gaps and padding.
  */
+import type { Context } from '../../src/api/context.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import type { Op } from '../../src/core/ops.js';
+import type { DeviceStorage } from '../../src/core/storage.js';
 import { Rng } from './random.js';
-import { vbatchedLayout, type Layout } from './vbatched-cases.js';
+import { batchOf, vbatchedLayout, type Layout } from './vbatched-cases.js';
 
 export interface SyrkVbCase {
   readonly dtype: DType;
@@ -79,4 +81,22 @@ export function syrkVbData(c: SyrkVbCase, l: SyrkVbLayout): { a: FloatArray; c: 
   const cb = allocate(c.dtype, l.c.length);
   for (let e = 0; e < cb.length; e++) cb[e] = l.c.inside[e] !== 1 ? SYRK_VB_SENTINEL : l.written[e] !== 1 || c.beta === 0 ? NaN : rng.uniform();
   return { a, c: cb };
+}
+
+/** The members compared bit for bit with the per-size path: orders 1-31 (one leaf of the same arithmetic on both paths). */
+export const perSizeCompared = (l: SyrkVbLayout): number[] => l.shapes.flatMap((s, q) => (s.n >= 1 && s.n < 32 ? [q] : []));
+
+/**
+ * Every call test/gpu/vbatched-syrk.test.ts makes, on zeros: per case the whole batch by class
+ * (`route(undefined)`) and the compared members on the per-size path (`route('syrk')`).
+ */
+export function recordVbatchedSyrkCalls(ctx: Context, route: (force: string | undefined) => void): void {
+  for (const c of SYRK_VB_CASES) {
+    const l = syrkVbLayout(c);
+    const dA = ctx.upload(allocate(c.dtype, l.a.length)) as DeviceStorage, dC = ctx.upload(allocate(c.dtype, l.c.length)) as DeviceStorage;
+    for (const which of [undefined, perSizeCompared(l)]) {
+      route(which === undefined ? undefined : 'syrk');
+      ctx.syrk({ uplo: c.uplo, trans: c.trans, alpha: c.alpha, beta: c.beta, a: batchOf(dA, l.a, which), c: batchOf(dC, l.c, which) });
+    }
+  }
 }
