@@ -22,11 +22,15 @@ import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { choose, runRouted } from '../../src/cuda/router.js';
 import type { DeviceArray, HostArray, KernelSource } from '../../src/cuda/runtime/types.js';
 import { LaunchCounter, logUniformSizes } from '../../src/bench/vbatched.js';
+import { Context } from '../../src/api/context.js';
+import { CudaBackend } from '../../src/cuda/backend.js';
+import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
 import { H100 } from '../helpers/devices.js';
 import { compileForSm90, compileFailures, compileSet, NVCC_SKIP } from '../helpers/nvcc.js';
 import { Rng } from '../helpers/random.js';
 import { syrkTolerance } from '../helpers/syrk-data.js';
 import { compareOutput } from '../helpers/trsm-data.js';
+import { recordVbatchedSyrkCalls } from '../helpers/vbatched-syrk-cases.js';
 
 const SHARED = H100.sharedPerBlockOptin - 1024;
 const VARIANTS: readonly SyrkVariant[] = (['lower', 'upper'] as const).flatMap((uplo) => (['N', 'T'] as const).map((trans) => ({ uplo, trans })));
@@ -233,4 +237,16 @@ test('the class kernels compile for sm_90 without spills', { skip: NVCC_SKIP, ti
   const results = await compileForSm90(compileSet(sources, (e) => picks.has(e)), 2);
   assert.deepEqual(compileFailures(results, (r) => (r.spillStores > 0 ? `${r.spillStores} bytes of spill stores` : undefined)), []);
   if (process.env['MYRIAD_PTXAS_REPORT'] === '1') for (const r of results) if ('report' in r) console.log(`${r.src.entry}: ${r.report.registers} registers, ${r.report.spillStores} bytes spilled`);
+});
+
+test('the GPU file test/gpu/vbatched-syrk.test.ts compiles a bounded set of kernels (its calls planned here)', () => {
+  const dev = new PlanningDevice(H100);
+  const backend = new CudaBackend(dev, 'planning');
+  const ctx = new Context('cuda', backend, backend, () => {});
+  recordVbatchedSyrkCalls(ctx, (force) => { backend.force = force === undefined ? {} : { syrk: 'syrk' }; });
+  const kinds = new Map<string, number>();
+  for (const src of dev.sources) { const k = src.entry.split('_').slice(0, 2).join('_'); kinds.set(k, (kinds.get(k) ?? 0) + 1); }
+  console.log(`test/gpu/vbatched-syrk.test.ts: ${dev.sources.length} kernels (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  assert.ok((kinds.get('syrk_vleaf') ?? 0) > 0, 'the class leaves');
+  assert.ok(dev.sources.length <= 400, `${dev.sources.length} kernels`);
 });
