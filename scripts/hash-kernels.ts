@@ -48,6 +48,7 @@ import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js'
 import { getrfVbatchedCuda } from '../src/cuda/kernels/getrf/launch-vbatched.js';
 import { trsmVbatchedCuda } from '../src/cuda/kernels/trsm/launch-vbatched.js';
 import { trtriVbatchedCuda } from '../src/cuda/kernels/trtri/launch-vbatched.js';
+import { syrkVbatchedCuda } from '../src/cuda/kernels/syrk/launch-vbatched.js';
 import { posvVbatchedCuda, potrsVbatchedCuda } from '../src/cuda/kernels/solve/launch-vbatched.js';
 import { gesvVbatchedCuda, getrsVbatchedCuda } from '../src/cuda/kernels/solve/launch-vbatched-lu.js';
 import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../src/cuda/kernels/gemm/params.js';
@@ -1192,7 +1193,7 @@ function vendorDirect(): void {
 
 // ---------------------------------------------------------------------------------------------
 // Variable-size batches by size class: every class (orders 0 .. 600, the last beyond the classes)
-// through the launchers (gemm, potrf, trsm, potrs, posv, getrf, getrs, gesv), on every device.
+// through the launchers (gemm, potrf, trsm, potrs, posv, getrf, getrs, gesv, syrk), on every device.
 
 function vbatchedThroughLaunchers(): void {
   const orders = [0, 5, 12, 20, 30, 40, 60, 100, 200, 400, 600];
@@ -1232,6 +1233,11 @@ function vbatchedThroughLaunchers(): void {
       for (const uplo of UPLOS) for (const diag of ['nonunit', 'unit'] as const) trtriVbatchedCuda(dev, { uplo, diag, a: members(dtype, (n) => [n, n]), info: fakeArray('int32', orders.length) });
       record(trtriVbatchedScanSource({ dtype }));
       for (const uplo of UPLOS) for (const diag of ['nonunit', 'unit'] as const) for (const nb of [8, 16, 32]) record(trtriVbatchedLeafSource({ dtype, uplo, diag, nb }));
+      // syrk by C's class, k 1, 3, 40 or 70 in turn: the class leaves and the off-diagonal blocks' GEMM classes.
+      for (const uplo of UPLOS) for (const trans of ['N', 'T'] as const) for (const beta of [0, 1]) {
+        const a = members(dtype, (n) => (trans === 'N' ? [n, other(orders.indexOf(n))] : [other(orders.indexOf(n)), n]));
+        syrkVbatchedCuda(dev, { uplo, trans, alpha: 1, beta, a, c: members(dtype, (n) => [n, n]) });
+      }
     }
   }
 }

@@ -37,7 +37,7 @@ export function uniformReference(sizes: readonly number[]): UniformReference {
   return { order, count: Math.max(1, Math.round(squares / (order * order))) };
 }
 
-/** One square member's cost in op `op` (trsm left; posv's and gesv's B n x n, as the bench runs them). */
+/** One square member's cost in op `op` (trsm left; posv's and gesv's B n x n; syrk k = n, as the bench runs them). */
 export function vbatchedCost(op: VbatchedOp, dtype: DType, n: number): Cost {
   switch (op) {
     case 'gemm': return counts.gemm(dtype, n, n, n, false);
@@ -46,6 +46,7 @@ export function vbatchedCost(op: VbatchedOp, dtype: DType, n: number): Cost {
     case 'posv': return counts.posv(dtype, n, n);
     case 'getrf': return counts.getrf(dtype, n);
     case 'gesv': return counts.gesv(dtype, n, n);
+    case 'syrk': return counts.syrk(dtype, n, n, false);
   }
 }
 

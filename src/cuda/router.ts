@@ -26,7 +26,7 @@ import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
 import { potrfCuda, potrfDeviceVariableCuda, potrfVbatchedCovers, potrfVbatchedCuda } from './kernels/potrf/index.js';
 import { gesvCuda, gesvDeviceVariableCuda, gesvVbatchedCuda, getrsCuda, getrsDeviceVariableCuda, getrsVbatchedCuda, posvCuda, posvDeviceVariableCuda, posvVbatchedCuda, potrsCuda, potrsDeviceVariableCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
-import { syrkCuda } from './kernels/syrk/index.js';
+import { syrkCuda, syrkVbatchedCovers, syrkVbatchedCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
 import { qlThreadServes, syevQlThreadCuda } from './kernels/ql-thread/index.js';
 import { trmmCuda, trsmCuda, trsmDeviceVariableCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
@@ -146,6 +146,15 @@ function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[]
   return [{ name: op, run }, CPU];
 }
 
+/** syrk's candidates, real herk's too (the same request). */
+function syrkRoutes<K extends 'syrk' | 'herk'>(): readonly Candidate<K>[] {
+  return [
+    { name: 'vbatched', covers: (r) => syrkVbatchedCovers(r), run: (dev, r) => syrkVbatchedCuda(dev, r) },
+    { name: 'syrk', run: syrkCuda },
+    CPU,
+  ];
+}
+
 /**
  * syev's candidates; heev's too (on real data heev is syev; complex heev: COMPLEX_ROUTES).
  * 'ql-thread' (n <= 8, the table's band) before 'jacobi', whose per-thread design serves those
@@ -188,8 +197,10 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     CPU,
   ],
   trmm: single('trmm', trmmCuda),
-  syrk: single('syrk', syrkCuda),
-  herk: single('syrk', syrkCuda),
+  // A variable batch of several shapes: per size class of C's order, the class leaves and one
+  // variable-size GEMM of the off-diagonal blocks (force 'syrk': per shape). Real herk is syrk.
+  syrk: syrkRoutes(),
+  herk: syrkRoutes(),
   potrf: [
     vendor('cusolver', cusolverPotrfCovers, cusolverPotrf),
     { name: 'vbatched', covers: (r) => potrfVbatchedCovers(r), run: (dev, r) => potrfVbatchedCuda(dev, r) },

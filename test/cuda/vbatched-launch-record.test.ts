@@ -8,7 +8,7 @@
  *
  * The batches: members in three arrays with ragged ld and gaps, sizes 0 to 600 (beyond 512: the
  * per-size path inside the launcher), rectangular gemm and getrf members, both trsm sides, potrs,
- * posv, getrs and gesv (B of several widths), float64 and float32.
+ * posv, getrs and gesv (B of several widths), syrk (k 0-69, both uplo and trans), float64 and float32.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -80,6 +80,8 @@ function requests(dev: PlanningDevice, dtype: DType): [string, string, Record<st
     ['posv', 'posv', { uplo: 'lower', a: members(arrays, square, r), b: members(arrays, rhs, r), info }],
     ['getrs', 'getrs T', { trans: 'T', a: members(arrays, square, r), ipiv, pivotStride: 600, b: members(arrays, rhs, r), info }],
     ['gesv', 'gesv', { a: members(arrays, square, r), ipiv, pivotStride: 600, b: members(arrays, rhs, r), info }],
+    ['syrk', 'syrk lower N', { uplo: 'lower', trans: 'N', alpha: 1.5, beta: 0.5, a: members(arrays, n.map((m, i) => [m, k[i]!]), r), c: members(arrays, square, r) }],
+    ['syrk', 'syrk upper T beta 0', { uplo: 'upper', trans: 'T', alpha: -1, beta: 0, a: members(arrays, n.map((m, i) => [k[i]!, m]), r), c: members(arrays, square, r) }],
   ];
   return out;
 }
@@ -111,6 +113,8 @@ const EXPECTED: Record<DType, Record<string, string>> = {
     'posv': '88acd51a667a7c20ee1354e2',
     'getrs T': 'a67bf9f8e25a87c1666d854e',
     'gesv': 'b565b5f4df4f43c90a914798',
+    'syrk lower N': 'bf59d9045cb7b9f6d0fda577',
+    'syrk upper T beta 0': 'fc1e45a2100e21486334c35b',
   },
   float32: {
     'gemm NN': 'a65142653e5ce134aa20a561',
@@ -124,6 +128,8 @@ const EXPECTED: Record<DType, Record<string, string>> = {
     'posv': 'f40fc84c8a1c8d1d1b1d4a3d',
     'getrs T': '21ce7511a8085a74442164b4',
     'gesv': 'a66859b675cdf9e1d0bdf6dd',
+    'syrk lower N': '90e388315b3e9496f5f545a6',
+    'syrk upper T beta 0': 'ac9883e7cf4a7fab21ecbcba',
   },
 };
 

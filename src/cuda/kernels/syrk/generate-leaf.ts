@@ -26,44 +26,37 @@ export const SYRK_LEAF_MAX_THREADS = 256;
 /** Kernel-name fragment of a variant: uplo and trans as BLAS letters (e.g. LN). */
 export const syrkVariantTag = (v: { readonly uplo: string; readonly trans: string }): string => `${v.uplo === 'lower' ? 'L' : 'U'}${v.trans}`;
 
-export function syrkLeafSource(p: SyrkLeafParams): KernelSource {
-  const entry = `syrk_leaf_${precisionLetter(p.dtype)}_${syrkVariantTag(p)}_${p.tile}x${p.reg}_k${p.chunk}_${kindTag(p.kind)}`;
-  const transN = p.trans === 'N';
-  // The staged load walks along A's columns: i fastest (trans N: A(i, l)), or l fastest (trans T: A(l, i)).
-  const load = transN
-    ? `const int i = e % TILE, l = e / TILE;
-        sP[l * LDP + i] = (i < t && l0 + l < k) ? a[i + (long long)(l0 + l) * ldA] : real(0);`
-    : `const int l = e % CHUNK, i = e / CHUNK;
-        sP[l * LDP + i] = (i < t && l0 + l < k) ? a[(l0 + l) + (long long)i * ldA] : real(0);`;
-  const source = `${precisionPrelude(p.dtype)}
+/** The leaf's compile-time constants (after the precision prelude): shared with the class kernel (generate-vbatched.ts). */
+export function syrkLeafHeader(p: Omit<SyrkLeafParams, 'kind'>): string {
+  return `${precisionPrelude(p.dtype)}
 
 constexpr int TILE = ${p.tile};    // the largest diagonal block
 constexpr int REG = ${p.reg};      // accumulators per thread along each side
 constexpr int SIDE = TILE / REG;   // threads per matrix along each side
 constexpr int CHUNK = ${p.chunk};  // columns of op(A) per step
 constexpr int LDP = TILE + 1;
-constexpr bool LOWER = ${p.uplo === 'lower'};
+constexpr bool LOWER = ${p.uplo === 'lower'};`;
+}
 
-extern "C" __global__ void __launch_bounds__(${SYRK_LEAF_MAX_THREADS}) ${entry}(
-    ${operandParameters('A', p.kind, false)},
-    ${operandParameters('C', p.kind, true)},
-    int count, int t, int k, real alpha, real beta) {
-  extern __shared__ __align__(16) unsigned char smemBytes[];
-  const int x = threadIdx.x, y = threadIdx.y, g = threadIdx.z;
-  const int tid = x + y * SIDE;
-  const int mat = blockIdx.x * blockDim.z + g;
-  const bool valid = mat < count;
-  const int diag = blockIdx.y * t;   // this block's diagonal offset
-  real* sP = reinterpret_cast<real*>(smemBytes) + (long long)g * (CHUNK * LDP);
-  const real* a = valid ? ${matrixPointer('A', p.kind, 'mat')} + ${transN ? 'diag' : '(long long)diag * ldA'} : nullptr;
-
-  real acc[REG][REG];
+/**
+ * The accumulation over op(A)'s k columns, CHUNK at a time through the shared panel: reads x, y,
+ * tid, valid, t, k, ldA, a and sP. `more` is the loop's condition (it may be a block-wide vote:
+ * the loop has barriers, so every thread of the block runs the same steps).
+ */
+export function syrkLeafAccumulate(p: Pick<SyrkLeafParams, 'trans'>, more: string): string {
+  // The staged load walks along A's columns: i fastest (trans N: A(i, l)), or l fastest (trans T: A(l, i)).
+  const load = p.trans === 'N'
+    ? `const int i = e % TILE, l = e / TILE;
+        sP[l * LDP + i] = (i < t && l0 + l < k) ? a[i + (long long)(l0 + l) * ldA] : real(0);`
+    : `const int l = e % CHUNK, i = e / CHUNK;
+        sP[l * LDP + i] = (i < t && l0 + l < k) ? a[(l0 + l) + (long long)i * ldA] : real(0);`;
+  return `  real acc[REG][REG];
 #pragma unroll
   for (int r = 0; r < REG; ++r)
 #pragma unroll
     for (int s = 0; s < REG; ++s) acc[r][s] = real(0);
 
-  for (int l0 = 0; l0 < k; l0 += CHUNK) {
+  for (int l0 = 0; ${more}; l0 += CHUNK) {
     if (valid) {
       for (int e = tid; e < TILE * CHUNK; e += SIDE * SIDE) {
         ${load}
@@ -85,9 +78,13 @@ extern "C" __global__ void __launch_bounds__(${SYRK_LEAF_MAX_THREADS}) ${entry}(
     }
     __syncthreads();   // the next step overwrites the panel
   }
+`;
+}
 
-  if (!valid) return;
-  real* c = ${matrixPointer('C', p.kind, 'mat')} + diag + (long long)diag * ldC;
+/** The store of the t x t block's triangle at `cPointer` (C's element at the block's corner): alpha acc + beta C, beta = 0 never reading C. */
+export function syrkLeafStore(cPointer: string): string {
+  return `  if (!valid) return;
+  real* c = ${cPointer};
 #pragma unroll
   for (int s = 0; s < REG; ++s) {
     const int j = y + s * SIDE;
@@ -102,5 +99,27 @@ extern "C" __global__ void __launch_bounds__(${SYRK_LEAF_MAX_THREADS}) ${entry}(
   }
 }
 `;
+}
+
+export function syrkLeafSource(p: SyrkLeafParams): KernelSource {
+  const entry = `syrk_leaf_${precisionLetter(p.dtype)}_${syrkVariantTag(p)}_${p.tile}x${p.reg}_k${p.chunk}_${kindTag(p.kind)}`;
+  const transN = p.trans === 'N';
+  const source = `${syrkLeafHeader(p)}
+
+extern "C" __global__ void __launch_bounds__(${SYRK_LEAF_MAX_THREADS}) ${entry}(
+    ${operandParameters('A', p.kind, false)},
+    ${operandParameters('C', p.kind, true)},
+    int count, int t, int k, real alpha, real beta) {
+  extern __shared__ __align__(16) unsigned char smemBytes[];
+  const int x = threadIdx.x, y = threadIdx.y, g = threadIdx.z;
+  const int tid = x + y * SIDE;
+  const int mat = blockIdx.x * blockDim.z + g;
+  const bool valid = mat < count;
+  const int diag = blockIdx.y * t;   // this block's diagonal offset
+  real* sP = reinterpret_cast<real*>(smemBytes) + (long long)g * (CHUNK * LDP);
+  const real* a = valid ? ${matrixPointer('A', p.kind, 'mat')} + ${transN ? 'diag' : '(long long)diag * ldA'} : nullptr;
+
+${syrkLeafAccumulate(p, 'l0 < k')}
+${syrkLeafStore(`${matrixPointer('C', p.kind, 'mat')} + diag + (long long)diag * ldC`)}`;
   return { name: `${entry}.cu`, source, entry };
 }

@@ -74,3 +74,9 @@ export interface SyrkForce {
   /** One GEMM over C's triangle (true) or the recursion (false), whatever n is; a forced leafMax or chunk alone means the recursion. */
   readonly triangle?: boolean;
 }
+
+/**
+ * The class kernel of variable-size batches (generate-vbatched.ts): the leaf's design for diagonal
+ * blocks up to `tile`, the members' pointers and sizes read from device tables.
+ */
+export type SyrkVbatchedLeafParams = Omit<SyrkLeafParams, 'kind'>;

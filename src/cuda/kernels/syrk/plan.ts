@@ -14,7 +14,7 @@ import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { splitPoint } from '../common/split.js';
 import { SYRK_LEAF_MAX_THREADS } from './generate-leaf.js';
-import type { Span, SyrkForce, SyrkLeafParams, SyrkLeafShape, SyrkPlan, SyrkStep, SyrkVariant } from './params.js';
+import type { Span, SyrkForce, SyrkLeafParams, SyrkLeafShape, SyrkPlan, SyrkStep, SyrkVariant, SyrkVbatchedLeafParams } from './params.js';
 
 /** The largest leaf tile (16 x 16 threads of 4 x 4 accumulators). */
 export const SYRK_TILE_MAX = 64;
@@ -69,7 +69,7 @@ export function leafTile(size: number): { readonly tile: number; readonly reg: n
 }
 
 /** The leaf's launch shape: threads per side, and as many matrices per block as the table and the shared memory allow. */
-export function syrkLeafShape(p: SyrkLeafParams, count: number, tuning: SyrkTuning, sharedLimit: number): SyrkLeafShape {
+export function syrkLeafShape(p: SyrkLeafParams | SyrkVbatchedLeafParams, count: number, tuning: SyrkTuning, sharedLimit: number): SyrkLeafShape {
   const side = p.tile / p.reg;
   const perMatrix = p.chunk * (p.tile + 1) * elementBytes(p.dtype);
   if (perMatrix > sharedLimit) throw new MyriadError('UNSUPPORTED', `a syrk leaf of ${p.tile} x ${p.chunk} does not fit ${sharedLimit} shared bytes`, 'chunk');
