@@ -12,8 +12,11 @@
  * runs first, then the files' tests one file after the other. A file
  * runs alone in its own process where its source changes what other files would see
  * (`ownProcessReason`: environment variables, mocks, process handlers, globals, the CPU thread
- * settings) or says so itself with a `run-tests: own process` comment; a file with a `run-tests: long`
- * comment runs alone and first. --isolate: every file alone, in the folders' order.
+ * settings) or says so itself with a `run-tests: own process` comment; files that change the process
+ * in the same way (the same environment variables set to the same values, say) may name one process
+ * of their own with a `run-tests: process NAME` comment: they share it, apart from every other file.
+ * A file with a `run-tests: long` comment runs alone and first. --isolate: every file alone, in the
+ * folders' order.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,8 +28,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const testRoot = resolve(here, '..', 'test');
 const groupRoot = resolve(here, '..', '.test-groups');
 
-/** Files per shared process: large enough to save the start-ups, small enough to spread over the cores. */
-const GROUP_SIZE = 12;
+/**
+ * Files per shared process: large enough to save the start-ups (each group loads most of the
+ * library again: about a second of CPU on Node 20), small enough to spread over the cores.
+ */
+const GROUP_SIZE = 24;
 
 /** What in a test file's text changes the process for the files after it (the first match's description), or undefined. */
 const OWN_PROCESS: readonly [RegExp, string][] = [
@@ -45,20 +51,29 @@ export function ownProcessReason(text: string): string | undefined {
 /** A file that takes many seconds (most of them in processes of its own) says so with this comment: it runs alone, and first. */
 const LONG = /run-tests: long/;
 
+/** The process a file shares only with the files that name the same one (`run-tests: process NAME`), or undefined. */
+export function namedProcess(text: string): string | undefined {
+  return /run-tests: process ([\w-]+)/.exec(text)?.[1];
+}
+
 /**
  * The folders' files split into runs, in the order they start: the long files alone, then groups of
- * up to `groupSize` files of one folder that may share a process, then the other files that need
- * their own. Long runs first, so that no long run starts at the end while the other core idles.
+ * up to `groupSize` files of one folder that may share a process, then the named processes' files
+ * (each name's files together), then the other files that need their own. Long runs first, so that
+ * no long run starts at the end while the other core idles.
  */
 export function plan(folders: readonly (readonly string[])[], read: (file: string) => string, groupSize = GROUP_SIZE): string[][] {
   const long: string[][] = [];
   const groups: string[][] = [];
+  const named = new Map<string, string[]>();
   const alone: string[][] = [];
   for (const files of folders) {
     const shared: string[] = [];
     for (const file of files) {
       const text = read(file);
+      const name = namedProcess(text);
       if (LONG.test(text)) long.push([file]);
+      else if (name !== undefined) named.set(name, [...(named.get(name) ?? []), file]);
       else if (ownProcessReason(text) !== undefined) alone.push([file]);
       else shared.push(file);
     }
@@ -66,7 +81,7 @@ export function plan(folders: readonly (readonly string[])[], read: (file: strin
     // Round robin, so that each group takes files from across the folder rather than one corner of it.
     for (let g = 0; g < count; g++) groups.push(shared.filter((_, i) => i % count === g));
   }
-  return [...long, ...groups, ...alone];
+  return [...long, ...groups, ...named.values(), ...alone];
 }
 
 /** The entry that runs `files` in one process: each imported inside a suite named after its path. */

@@ -43,8 +43,11 @@ function batched(argLists: readonly string[][]): () => Promise<CliRun[]> {
 }
 
 describe('myriad command', () => {
-  it('info lists the backends, with a reason for an unusable one', () => {
-    const out = execFileSync(process.execPath, [cli, 'info'], { encoding: 'utf8' });
+  const info = batched([['info']]);
+  it('info lists the backends, with a reason for an unusable one', async () => {
+    const [run] = await info();
+    assert.equal(run.status, 0, run.stderr);
+    const out = run.stdout;
     assert.match(out, /^cpu\s+usable/m);
     assert.match(out, /^cuda\s+(usable|unusable: .+)/m);
     assert.match(out, /^auto\s+-> /m);

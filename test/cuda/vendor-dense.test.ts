@@ -11,6 +11,7 @@
  * - forced on a device that runs nothing, the routes plan their kernels and call no library;
  * - the new kernels compile for sm_90 (nvcc, where it is on PATH).
  */
+// run-tests: process no-vendor-libraries (vendor, vendor-dense and vendor-solves point the two libraries at the same missing paths)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 

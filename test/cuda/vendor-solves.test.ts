@@ -14,6 +14,7 @@
  * The sweep's cases for the solves, and the rules and source their rows give, are tested in
  * vendor.test.ts beside the other operations' (one TypeScript compiler loaded per file).
  */
+// run-tests: process no-vendor-libraries (vendor, vendor-dense and vendor-solves point the two libraries at the same missing paths)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 

@@ -16,6 +16,7 @@
  * - the sweep: its grid, the rules its rows give (the solves' by right-hand sides and side) and the
  *   table's source. The solves' vendor routes are tested in vendor-solves.test.ts.
  */
+// run-tests: process no-vendor-libraries (vendor, vendor-dense and vendor-solves point the two libraries at the same missing paths)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
