@@ -15,6 +15,11 @@
  *    way); the Golub-Kahan tridiagonal (zero diagonal, off-diagonal d_0, e_0, d_1, ..., d_{K-1}) where the
  *    tridiag family's kernels read it; G_i's tails copied as PM's columns for ormqr; the failure and
  *    the scale in hdr.
+ *
+ * With the blocked reduction (plan.ts) the kernel runs as two stages around the panels of
+ * generate-panel.ts: 'load' (step 1 and hdr only) and 'tail' (step 2 from column `from`, d and e of
+ * the columns before read from where the panels left them, se[2i] and se[2i+1], then step 3). Without
+ * a stage the kernel is all three steps in one launch.
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
