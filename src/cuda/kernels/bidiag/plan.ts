@@ -4,6 +4,9 @@
  * thread per row of G (whole warps, at most the table's `maxThreads`, at least 64), the vectors kernel
  * a thread per row of B (whole warps, 64 ... 512), the store BIDIAG_STORE_THREADS; the tridiag family's
  * values and vectors kernels on the Golub-Kahan tridiagonal of order 2K, the upper half of each block.
+ * The reduction (`bidiagReduction`): dgebd2 in the one reduce kernel, or from the table's `panelsFrom`
+ * (or forced) dgebrd's panels of `panelColumns` columns with the reduce kernel's load and tail stages
+ * around them, the panel kernel with the reduce kernel's threads.
  */
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
