@@ -367,6 +367,14 @@ function gesvdBidiagThroughLauncher(): void {
     [512, 512], [600, 512], [512, 600], [90, 47], [47, 90], [70, 64], [50, 36], [36, 50], [47, 40], [40, 47]] as const;
   for (const dtype of DTYPES) for (const [m, n] of shapes) for (const form of ['padded', 'list'] as const)
     for (const [wantU, wantVt] of [[true, true], [false, false], [true, false], [false, true]] as const) call(dtype, m, n, form, wantU, wantVt);
+  // Each reduction forced: dgebd2 alone where the table blocks it, the panels (the tests' widths) where it does not.
+  for (const dtype of DTYPES) {
+    for (const [m, n] of [[256, 256], [256, 200], [512, 512], [600, 512], [512, 600]] as const)
+      for (const form of ['padded', 'list'] as const) call(dtype, m, n, form, true, true, { reduction: 'unblocked' });
+    for (const [m, n, nb] of [[40, 33, 8], [33, 40, 8], [64, 64, 8], [100, 64, 8], [64, 100, 16], [130, 100, 8], [130, 130, 16], [47, 40, 8], [40, 47, 8],
+      [50, 36, 7], [36, 50, 7], [90, 47, 8], [47, 90, 8], [200, 150, 32], [150, 200, 32], [200, 200, 24], [70, 64, 16]] as const)
+      call(dtype, m, n, 'padded', true, true, { reduction: 'panels', nb });
+  }
 }
 
 /** Complex gesvd (complex128, complex64; every choice of U and VT) through its launcher: the tests' shapes, strided and list batches. */

@@ -7,7 +7,12 @@
 // pristine copy before each timed call, outside the timing). Then the design's accuracy on the first
 // matrix: ||A - U S VT|| / (n eps ||A||), ||U^T U - I|| / (n eps), ||VT VT^T - I|| / (n eps). The
 // table's gesvdFrom / gesvdTo (tuning/bidiag-default.ts) come from these rows.
-//   node scripts/probe/gesvd-bidiag.mjs [float64|float32|both] [64:2000,128:500,...]
+// With --reduction[=16,32] the reduction's two forms instead: the design with U and VT and values only,
+// dgebd2 in one kernel ('unblocked') against the blocked reduction ('panels', of each nb listed; the
+// table's panelColumns by default), each with its accuracy on the first matrix; the table's
+// panelsFrom comes from these rows.
+//   node scripts/probe/gesvd-bidiag.mjs [float64|float32|both] [64:2000,128:500,...] [--reduction[=16,32]]
+// (MYRIAD_QUICK_FIRST=0 unless set: every kernel its optimised build before it runs; the timings are of those.)
 import { strided } from '../../dist/src/index.js';
 import { syevProbe } from './syev-setup.mjs';
 import { randomSymmetric } from '../../dist/src/bench/data.js';
@@ -15,7 +20,13 @@ import { gesvdBidiagCuda } from '../../dist/src/cuda/kernels/bidiag/index.js';
 import { gesvdCuda } from '../../dist/src/cuda/kernels/jacobi/index.js';
 import { syevTridiagCuda } from '../../dist/src/cuda/kernels/tridiag/index.js';
 
-const { ctx, dev, solver, rng, dtypes, cases, median } = await syevProbe('64:2000,128:500,256:100,512:20,512:264');
+// The launchers are called directly: with quick builds first a kernel missing from the disk cache would
+// stay on its quick build for the whole timing.
+process.env.MYRIAD_QUICK_FIRST ??= '0';
+const flag = process.argv.findIndex((x) => x.startsWith('--reduction'));
+const reductionWidths = flag < 0 ? undefined : (process.argv[flag].split('=')[1]?.split(',').map(Number) ?? [undefined]);
+if (flag >= 0) process.argv.splice(flag, 1);
+const { ctx, dev, solver, rng, dtypes, cases, median } = await syevProbe(flag < 0 ? '64:2000,128:500,256:100,512:20,512:264' : '128:500,192:200,256:100,384:40,512:20,512:264');
 for (const dtype of dtypes) for (const [n, count] of cases) {
   const size = n * n * count;
   const host = randomSymmetric(dtype, n, count, rng);   // a general matrix for gesvd too (its symmetry is irrelevant there)
@@ -26,6 +37,15 @@ for (const dtype of dtypes) for (const [n, count] of cases) {
     u: vectors ? strided(u, { rows: n, cols: n, count }) : undefined, vt: vectors ? strided(vt, { rows: n, cols: n, count }) : undefined, info,
   });
   const t = (f) => { try { return timed(f).toFixed(3); } catch (e) { return `(${e.message.slice(0, 60)})`; } };
+  const accuracy = (force) => accuracyOf(n, dtype, host, a0, a, size, u, s, vt, info, req, force);
+  if (reductionWidths !== undefined) {
+    const forms = [['unblocked', { reduction: 'unblocked' }], ...reductionWidths.map((nb) => [`panels${nb === undefined ? '' : ` nb=${nb}`}`, { reduction: 'panels', ...(nb === undefined ? {} : { nb }) }])];
+    const row = forms.map(([name, force]) =>
+      `${name} ${t(() => gesvdBidiagCuda(dev, req(true), { force }))} (values ${t(() => gesvdBidiagCuda(dev, req(false), { force }))})${accuracy(force)}`);
+    console.log(`${dtype} n=${n} x ${count} (ms, U and VT; values only): ${row.join(' | ')}`);
+    for (const x of [a0, a, s, u, vt, info]) x.dispose();
+    continue;
+  }
   const row = [
     `bidiag ${t(() => gesvdBidiagCuda(dev, req(true)))}`,
     `values ${t(() => gesvdBidiagCuda(dev, req(false)))}`,
@@ -36,11 +56,18 @@ for (const dtype of dtypes) for (const [n, count] of cases) {
     const b = solver.gesvdaStridedBatched(dtype, n, n, a, s, u, vt, info, count);
     try { row.push(`vendor gesvda ${timed(() => b.run()).toFixed(3)}`); } finally { b.dispose(); }
   } catch (e) { row.push(`vendor gesvda (${e.message.slice(0, 60)})`); }
-  // Accuracy of the bidiag design on the first matrix (float64 arithmetic on the host).
+  console.log(`${dtype} n=${n} x ${count} (ms): ${row.join(', ')}${accuracy()}`);
+  for (const x of [a0, a, s, u, vt, info]) x.dispose();
+}
+solver.dispose();
+ctx.dispose();
+
+/** Accuracy of the bidiag design (`force` given to it) on the first matrix (float64 arithmetic on the host). */
+function accuracyOf(n, dtype, host, a0, a, size, u, s, vt, info, req, force) {
   let acc = '';
   try {
     dev.copy(a0, 0, a, 0, size);
-    gesvdBidiagCuda(dev, req(true));
+    gesvdBidiagCuda(dev, req(true), { force });
     const U = dev.download(u), S = dev.download(s), VT = dev.download(vt), I = dev.download(info);
     const eps = dtype === 'float64' ? 2 ** -52 : 2 ** -23;
     let anorm = 0, res = 0, ou = 0, ov = 0;
@@ -53,8 +80,5 @@ for (const dtype of dtypes) for (const [n, count] of cases) {
     }
     acc = ` | residual ${(Math.sqrt(res) / (n * eps * anorm)).toFixed(3)}, U ${(Math.sqrt(ou) / (n * eps)).toFixed(3)}, VT ${(Math.sqrt(ov) / (n * eps)).toFixed(3)}, info[0] ${I[0]}`;
   } catch (e) { acc = ` | check: (${e.message.slice(0, 60)})`; }
-  console.log(`${dtype} n=${n} x ${count} (ms): ${row.join(', ')}${acc}`);
-  for (const x of [a0, a, s, u, vt, info]) x.dispose();
+  return acc;
 }
-solver.dispose();
-ctx.dispose();

@@ -12,8 +12,8 @@ import { describe, it, test } from 'node:test';
 import { strided } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import {
-  bidiagReduceSource, bidiagServes, bidiagSlice, bidiagStoreSource, bidiagVectorsSource, gesvdBidiagCuda, planGesvdBidiag,
-  type BidiagReduceParams, type BidiagStoreParams, type BidiagVectorsParams,
+  bidiagPanelSource, bidiagReduceSource, bidiagReduction, bidiagServes, bidiagSlice, bidiagStoreSource, bidiagVectorsSource, gesvdBidiagCuda, planGesvdBidiag,
+  type BidiagForce, type BidiagPanelParams, type BidiagReduceParams, type BidiagStoreParams, type BidiagVectorsParams,
 } from '../../src/cuda/kernels/bidiag/index.js';
 import { planSteinKernels, steinParts, steinSlice, tridiagSteinSource } from '../../src/cuda/kernels/tridiag/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -22,8 +22,8 @@ import { recordingDevice } from '../helpers/fake-gpus.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 
 const tuning = tuningFor('sm_90', 'bidiag');
-const plan = (m: number, n: number, dtype: DType = 'float64', wantU = true, wantVt = true) =>
-  planGesvdBidiag({ dtype, m, n, wantU, wantVt, kind: 'strided' }, tuning);
+const plan = (m: number, n: number, dtype: DType = 'float64', wantU = true, wantVt = true, force?: BidiagForce) =>
+  planGesvdBidiag({ dtype, m, n, wantU, wantVt, kind: 'strided' }, tuning, { force });
 const num = (x: { value: unknown } | undefined): number => Number(x!.value);
 
 describe('the generators', () => {
@@ -44,6 +44,35 @@ describe('the generators', () => {
     distinct(bidiagVectorsSource, vectors);
     distinct(bidiagStoreSource, stores);
     assert.equal(bidiagReduceSource(r).entry, 'gesvd_bidiag_reduce_d_st_70x64_t96');
+  });
+
+  it("the blocked reduction's kernels: the panel, the load and tail stages; pure, every parameter in the source and the entry", () => {
+    const b = plan(100, 64, 'float64', true, true, { reduction: 'panels', nb: 8 }).blocked!;
+    assert.equal(bidiagPanelSource(b.panel).source, bidiagPanelSource({ ...b.panel }).source);
+    const panels: BidiagPanelParams[] = [b.panel, { ...b.panel, rows: 101 }, { ...b.panel, k: 63 }, { ...b.panel, threads: 64 }, { ...b.panel, nb: 16 }];
+    const out = panels.map(bidiagPanelSource);
+    assert.equal(new Set(out.map((x) => x.source)).size, panels.length);
+    assert.equal(new Set(out.map((x) => x.entry)).size, panels.length);
+    assert.equal(out[0]!.entry, 'gesvd_bidiag_labrd_100x64_t128_b8');
+    const r = plan(100, 64).reduce;
+    const stages: BidiagReduceParams[] = [r, { ...r, stage: 'load' }, { ...r, stage: 'tail', from: 56 }, { ...r, stage: 'tail', from: 48 }];
+    const st = stages.map(bidiagReduceSource);
+    assert.deepEqual(st.map((x) => x.entry), ['gesvd_bidiag_reduce_d_st_100x64_t128', 'gesvd_bidiag_reduce_d_st_100x64_t128_load', 'gesvd_bidiag_reduce_d_st_100x64_t128_from56', 'gesvd_bidiag_reduce_d_st_100x64_t128_from48']);
+    assert.equal(new Set(st.map((x) => x.source)).size, stages.length);
+    // The load stage loads, checks and scales only; the tail stage reads A not at all and starts at its column.
+    assert.match(st[1]!.source, /hdr\[2\] = failed \? 1 : 0; hdr\[3\] = sc;/);
+    assert.doesNotMatch(st[1]!.source, /for \(int i = 0; i < K; \+\+i\)/);
+    assert.doesNotMatch(st[2]!.source, /\(real\)g\[/);
+    assert.match(st[2]!.source, /for \(int i = 56; i < K; \+\+i\)/);
+    assert.match(st[2]!.source, /dd\[i\] = se\[2 \* i\]; ee\[i\] = se\[2 \* i \+ 1\];/);
+    assert.match(st[0]!.source, /for \(int i = 0; i < K; \+\+i\)/);
+    assert.throws(() => bidiagReduceSource({ ...r, stage: 'tail', from: 64 }), /first column 64/);
+    assert.throws(() => bidiagPanelSource({ ...b.panel, nb: 64 }), /1 \.\.\. 63/);
+    // d and e of the panels' columns where the tail stage reads them; X and Y in UB and VB.
+    const ps = out[0]!.source;
+    assert.match(ps, /se\[2 \* i\] = dq; tauq\[i\] = tq;/);
+    assert.match(ps, /W\[at\(i, i \+ 1\)\] = real\(1\); se\[2 \* i \+ 1\] = de; taup\[i\] = tp;/);
+    assert.match(ps, /real\* X = UB;[\s\S]*real\* Yp = VB;/);
   });
 
   it('reads A (or A^T for m < n) in float64, writes only S, U and VT, NaN for a failed matrix, info k + 2 / k + 1 / 0', () => {
@@ -105,6 +134,28 @@ describe('the plan', () => {
     assert.throws(() => plan(5000, 40), /max\(m, n\) <= 4096/);
     assert.throws(() => planGesvdBidiag({ dtype: 'float64', m: 40, n: 40, wantU: true, wantVt: true, kind: 'strided' }, tuning, { force: { threads: 48 } }), /multiple of 32/);
   });
+
+  it("the reduction: panels of the table's 32 columns from k = 192 (the table), forceable either way; the tail 1 ... nb columns", () => {
+    assert.deepEqual([tuning.panelsFrom, tuning.panelColumns], [192, 32]);
+    assert.deepEqual([96, 191, 192, 512].map((k) => bidiagReduction(k, tuning)), ['unblocked', 'unblocked', 'panels', 'panels']);
+    assert.equal(plan(191, 191).blocked, undefined);
+    assert.equal(plan(191, 191).reduce.stage, undefined);
+    for (const [m, n, from] of [[192, 192, 160], [512, 512, 480], [300, 200, 192], [200, 300, 192], [257, 257, 256]] as const) {
+      const p = plan(m, n);
+      const k = Math.min(m, n);
+      assert.equal(p.reduce.stage, 'load', `${m} x ${n}`);
+      assert.deepEqual(p.blocked!.panel, { rows: Math.max(m, n), k, threads: p.reduce.threads, nb: 32 });
+      assert.deepEqual(p.blocked!.tail, { ...p.reduce, stage: 'tail', from });
+      assert.ok(k - from >= 1 && k - from <= 32);
+    }
+    assert.equal(plan(512, 512, 'float64', true, true, { reduction: 'unblocked' }).blocked, undefined);
+    assert.equal(plan(40, 33, 'float64', true, true, { reduction: 'panels', nb: 8 }).blocked!.tail.from, 32);
+    assert.equal(plan(40, 40, 'float64', true, true, { reduction: 'panels', nb: 8 }).blocked!.tail.from, 32);
+    assert.equal(plan(40, 33, 'float64', true, true, { reduction: 'panels', nb: 33 }).blocked, undefined, 'k <= nb: no panel');
+    assert.equal(plan(40, 33, 'float64', true, true, { reduction: 'panels', nb: 33 }).reduce.stage, undefined);
+    assert.throws(() => plan(40, 33, 'float64', true, true, { reduction: 'panels', nb: 0 }), (e: Error & { argument?: string }) => /1 \.\.\. 64/.test(e.message));
+    assert.throws(() => plan(40, 33, 'float64', true, true, { reduction: 'blocked' as 'panels' }), /'unblocked' or 'panels'/);
+  });
 });
 
 test('the launcher: reduce, values, vectors, the vectors kernel, ormqr, store per chunk; tridiag then bidiag slices; no host read', () => {
@@ -150,6 +201,28 @@ test('the launcher: reduce, values, vectors, the vectors kernel, ormqr, store pe
     const reduces = launches.filter((x) => x.entry.startsWith('gesvd_bidiag_reduce_'));
     assert.deepEqual(reduces.map((x) => [x.config.grid[0], num(x.args[6])]), [[2, 0], [2, 2], [1, 4]]);
   }
+  // The blocked reduction (forced, panels of 8): load, each panel then its two GEMMs, the tail stage, then the rest as before.
+  {
+    const m = 40, n = 33, count = 3, k = 33;
+    const force = { reduction: 'panels', nb: 8 } as const;
+    const p = plan(m, n, 'float64', true, true, force);
+    const a = dev.alloc('float64', m * n * count), s = dev.alloc('float64', k * count), u = dev.alloc('float64', m * k * count), vt = dev.alloc('float64', k * n * count), info = dev.alloc('int32', count);
+    launches.length = 0;
+    gesvdBidiagCuda(dev, { a: strided(a, { rows: m, cols: n, count }), s: strided(s, { rows: k, cols: 1, count }), u: strided(u, { rows: m, cols: k, count }), vt: strided(vt, { rows: k, cols: n, count }), info }, { force });
+    const entries = launches.map((x) => x.entry);
+    const panel = bidiagPanelSource(p.blocked!.panel).entry, tail = bidiagReduceSource(p.blocked!.tail).entry;
+    assert.equal(entries[0], bidiagReduceSource(p.reduce).entry);
+    const panels = launches.flatMap((x, i) => (x.entry === panel ? [i] : []));
+    assert.deepEqual(panels.map((i) => num(launches[i]!.args.at(-1))), [0, 8, 16, 24], 'the panels at 0, nb, ...');
+    const tailAt = entries.indexOf(tail);
+    assert.equal(entries[tailAt + 1], tridiagSteinSource(p.stein.values).entry, 'the tail stage, then the values kernel');
+    const between = [...panels.slice(1), tailAt].map((end, j) => entries.slice(panels[j]! + 1, end));
+    for (const g of between) assert.ok(g.length >= 2 && g.every((e) => e.includes('gemm')), `GEMMs after each panel: ${g.join(', ')}`);
+    const [slices, bslices] = [num(launches[0]!.args[4]), num(launches[0]!.args[5])];
+    assert.deepEqual(launches[panels[0]!]!.args.map(num), [slices, bslices, 0, count, 0]);
+    assert.deepEqual([launches[panels[0]!]!.config.grid, launches[panels[0]!]!.config.block], [[count, 1, 1], [p.blocked!.panel.threads, 1, 1]]);
+    assert.deepEqual(launches[tailAt]!.args.map(num), launches[0]!.args.map(num), 'the tail stage takes the reduce arguments');
+  }
   assert.equal(reads, 0, 'no read back to the host');
 });
 
@@ -157,8 +230,11 @@ const noSpills = (r: { spillStores: number }): string | undefined =>
   !Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores !== 0 ? `${r.spillStores} bytes spill stores` : undefined;
 
 test('the bidiagonalization gesvd kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
-  const sources = [plan(33, 33), plan(512, 512, 'float32'), plan(100, 300)]
-    .flatMap((p) => [bidiagReduceSource(p.reduce), bidiagVectorsSource(p.vectors), bidiagStoreSource(p.store), tridiagSteinSource(p.stein.values), tridiagSteinSource(p.stein.vectors!)]);
+  const blocked = [plan(96, 96, 'float64', true, true, { reduction: 'panels' }), plan(256, 256), plan(512, 512, 'float32'), plan(512, 2000)]
+    .flatMap((p) => [bidiagPanelSource(p.blocked!.panel), bidiagReduceSource(p.blocked!.tail)]);
+  const sources = [plan(33, 33), plan(512, 512, 'float32'), plan(100, 300), plan(512, 512, 'float32', true, true, { reduction: 'unblocked' })]
+    .flatMap((p) => [bidiagReduceSource(p.reduce), bidiagVectorsSource(p.vectors), bidiagStoreSource(p.store), tridiagSteinSource(p.stein.values), tridiagSteinSource(p.stein.vectors!)])
+    .concat(blocked);
   const failures = compileFailures(await compileForSm90(sources), noSpills);
   assert.deepEqual(failures, [], failures.join('\n'));
 });

@@ -18,7 +18,7 @@ import { test } from 'node:test';
 import { strided } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import { cpuGesvd } from '../../src/cpu/lapack/index.js';
-import { bidiagReduceSource, bidiagSlice, bidiagStoreSource, bidiagVectorsSource, planGesvdBidiag, type GesvdBidiagPlan } from '../../src/cuda/kernels/bidiag/index.js';
+import { bidiagPanelSource, bidiagReduceSource, bidiagSlice, bidiagStoreSource, bidiagVectorsSource, planGesvdBidiag, type BidiagForce, type GesvdBidiagPlan } from '../../src/cuda/kernels/bidiag/index.js';
 import { steinParts, tridiagSteinSource } from '../../src/cuda/kernels/tridiag/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { BIDIAG_KINDS, bidiagCase, type BidiagKind } from '../helpers/bidiag-cases.js';
@@ -41,13 +41,15 @@ function build(dir: string, p: GesvdBidiagPlan): string {
     ['reduce.cu', bidiagReduceSource(p.reduce)], ['values.cu', tridiagSteinSource(p.stein.values)],
     ['bvectors.cu', bidiagVectorsSource(p.vectors)], ['store.cu', bidiagStoreSource(p.store)]];
   if (p.stein.vectors !== undefined) files.push(['vectors.cu', tridiagSteinSource(p.stein.vectors)]);
+  if (p.blocked !== undefined) files.push(['panel.cu', bidiagPanelSource(p.blocked.panel)], ['tail.cu', bidiagReduceSource(p.blocked.tail)]);
   for (const [f, s] of files) writeFileSync(join(dir, f), s.source);
   const entry = (f: string): string | undefined => files.find(([name]) => name === f)?.[1].entry;
-  const [r, w, v, bv, s] = ['reduce.cu', 'values.cu', 'vectors.cu', 'bvectors.cu', 'store.cu'].map(entry);
-  const exe = join(dir, `bidiag-${r}-${bv}`);
+  const [r, w, v, bv, s, pa, ta] = ['reduce.cu', 'values.cu', 'vectors.cu', 'bvectors.cu', 'store.cu', 'panel.cu', 'tail.cu'].map(entry);
+  const exe = join(dir, `bidiag-${r}-${bv}${ta === undefined ? '' : `-${ta}`}`);
   const io = p.reduce.dtype === 'float32' ? ['-DIO=float'] : [];
+  const blocked = pa === undefined ? [] : [`-DPANEL=${pa}`, `-DTAIL=${ta}`];
   execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVALUES=${w}`, ...(v === undefined ? [] : [`-DVECTORS=${v}`]),
-    `-DBVECTORS=${bv}`, `-DSTORE=${s}`, ...io, `-I${dir}`, HARNESS, '-o', exe]);
+    `-DBVECTORS=${bv}`, `-DSTORE=${s}`, ...io, ...blocked, `-I${dir}`, HARNESS, '-o', exe]);
   return exe;
 }
 
@@ -58,13 +60,16 @@ interface Case {
   readonly kinds: readonly Kind[];
   readonly wantU?: boolean;
   readonly wantVt?: boolean;
+  /** The plan's force (the blocked reduction and its panel width). */
+  readonly force?: BidiagForce;
 }
 
 function check(dir: string, rng: Rng, c: Case): void {
   const { dtype, m, n } = c;
   const wantU = c.wantU ?? true, wantVt = c.wantVt ?? true;
   const k = Math.min(m, n), eps = EPS[dtype];
-  const plan = planGesvdBidiag({ dtype, m, n, wantU, wantVt, kind: 'strided' }, tuningFor('sm_90', 'bidiag'));
+  const plan = planGesvdBidiag({ dtype, m, n, wantU, wantVt, kind: 'strided' }, tuningFor('sm_90', 'bidiag'), { force: c.force });
+  if (c.force?.reduction === 'panels') assert.ok(plan.blocked !== undefined, `${m}x${n}: the panels planned`);
   const exe = build(dir, plan);
   const count = c.kinds.length + 1;
   const mats = Array.from({ length: count }, (_, i) => makeCase(rng, c.kinds[i % c.kinds.length]!, m, n))
@@ -76,7 +81,8 @@ function check(dir: string, rng: Rng, c: Case): void {
   flat[bad * stride + 2 + 1 * ld] = NaN;
   const b = bidiagSlice(Math.max(m, n), k);
   const input = `${count} ${m} ${n} ${ld} ${stride} ${plan.reduce.threads} ${plan.stein.values.threads} ${steinParts(plan.stein.values)} ${plan.vectors.threads} ${plan.store.threads}\n${Array.from(flat).join(' ')}\n`;
-  const args = [b.w, b.ub, b.vb, b.pm, b.tauq, b.taup, plan.vectors.left ? 1 : 0, plan.vectors.right ? 1 : 0].map(String);
+  const panels = plan.blocked === undefined ? [] : [plan.blocked.panel.nb, plan.blocked.tail.from!];
+  const args = [b.w, b.ub, b.vb, b.pm, b.tauq, b.taup, plan.vectors.left ? 1 : 0, plan.vectors.right ? 1 : 0, ...panels].map(String);
   const nums = execFileSync(exe, args, { input, maxBuffer: 1 << 30 }).toString().trim().split('\n').map(Number);
   const info = nums.slice(0, count);
   const sAll = nums.slice(count, count + count * k);
@@ -86,7 +92,7 @@ function check(dir: string, rng: Rng, c: Case): void {
   const dense = new Float64Array(count * m * n);
   mats.forEach((a, q) => dense.set(a.d, q * m * n));
   cpuGesvd({ a: strided(dense, { rows: m, cols: n, count }), s: strided(refS, { rows: k, cols: 1, count }), info: refInfo });
-  const what = `bidiag ${dtype} ${m}x${n} ${wantU ? 'U' : '-'}${wantVt ? 'VT' : '-'}`;
+  const what = `bidiag ${dtype} ${m}x${n} ${wantU ? 'U' : '-'}${wantVt ? 'VT' : '-'}${plan.blocked === undefined ? '' : ` panels of ${plan.blocked.panel.nb} to ${plan.blocked.tail.from}`}`;
   mats.forEach((a, q) => {
     const at = `${what} #${q} (${q === bad ? 'NaN' : c.kinds[q % c.kinds.length]})`;
     const s = sAll.slice(q * k, (q + 1) * k);
@@ -141,6 +147,33 @@ test('bidiagonalization gesvd on the host: values only, U only, VT only', { skip
     for (const [wantU, wantVt] of [[false, false], [true, false], [false, true]] as const) {
       check(dir, rng, { dtype: 'float64', m: 50, n: 36, kinds, wantU, wantVt });
       check(dir, rng, { dtype: 'float64', m: 36, n: 50, kinds, wantU, wantVt });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('bidiagonalization gesvd on the host, the blocked reduction forced: panels and a tail, tall, wide and square, k = 33 ... 130', { skip }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-bidiag-'));
+  try {
+    const rng = new Rng(9191);
+    // nb 8: k = 33 four panels and a tail of 1; 40 four and 8; 64 seven and 8; 100 twelve and 4. nb 16 at 130: eight and 2.
+    const cases: readonly [number, number, number][] = [[40, 33, 8], [33, 40, 8], [64, 64, 8], [100, 64, 8], [64, 100, 8], [130, 100, 8], [130, 130, 16]];
+    for (const [m, n, nb] of cases) check(dir, rng, { dtype: 'float64', m, n, kinds: ALL, force: { reduction: 'panels', nb } });
+    for (const [m, n] of [[47, 40], [40, 47]] as const) check(dir, rng, { dtype: 'float32', m, n, kinds: ALL, force: { reduction: 'panels', nb: 8 } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('bidiagonalization gesvd on the host, the blocked reduction forced: values only, U only, VT only', { skip }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-bidiag-'));
+  try {
+    const rng = new Rng(4141);
+    const kinds: readonly Kind[] = ['random', 'zero-columns', 'graded'];
+    for (const [wantU, wantVt] of [[false, false], [true, false], [false, true]] as const) {
+      check(dir, rng, { dtype: 'float64', m: 50, n: 36, kinds, wantU, wantVt, force: { reduction: 'panels', nb: 7 } });
+      check(dir, rng, { dtype: 'float64', m: 36, n: 50, kinds, wantU, wantVt, force: { reduction: 'panels', nb: 7 } });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,9 @@
  * values within 30 max(m, n) eps ||A||; above k = 128 on the first matrix of a check with U and VT, the
  * others held by the residuals) and by LAPACK's ratios below 30 (||A - U S VT|| /
  * (max(m, n) eps ||A||), ||U^T U - I|| / (k eps), ||VT VT^T - I|| / (k eps)); U only, VT only and values
- * only; chunk boundaries forced; the router's choice (bidiag inside its range, jacobi forced).
+ * only; chunk boundaries forced; the router's choice (bidiag inside its range, jacobi forced). The
+ * reduction as the table picks it (panels from k = 192), and each forced: panels of 8 ... 32 columns at
+ * k = 33 ... 200 (several panels and a tail), dgebd2 alone at 256 and 512.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -108,5 +110,23 @@ test('bidiag gesvd: U only, VT only, values only; chunk boundaries', { skip, tim
     }
     const p = planGesvdBidiag({ dtype, m: 70, n: 64, wantU: true, wantVt: true, kind: 'strided' }, tuningFor(dev.info.arch, 'bidiag'));
     check(dev, rng, dtype, 70, 64, 7, true, true, { force: { chunkBytes: 3 * 8 * (p.slice + p.bslice) } });
+  }
+});
+
+test('bidiag gesvd: the reduction forced (panels of 8 ... 32 columns at k = 33 ... 200, unblocked at 256 and 512); U only, VT only, values only and a chunk boundary with panels', { skip, timeout: 1_800_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(5203);
+  const panels = (nb: number): BidiagOptions => ({ force: { reduction: 'panels', nb } });
+  for (const dtype of ['float64', 'float32'] as const) {
+    for (const [m, n, nb] of [[33, 33, 8], [40, 33, 8], [33, 40, 8], [100, 64, 8], [64, 100, 16], [130, 130, 16], [200, 150, 32], [150, 200, 32], [200, 200, 24]] as const)
+      check(dev, rng, dtype, m, n, countFor(Math.min(m, n)), true, true, panels(nb));
+    for (const [m, n] of [[256, 256], [512, 512], [600, 512]] as const)
+      check(dev, rng, dtype, m, n, countFor(Math.min(m, n)), true, true, { force: { reduction: 'unblocked' } });
+    for (const [wantU, wantVt] of [[true, false], [false, true], [false, false]] as const) {
+      check(dev, rng, dtype, 90, 47, 5, wantU, wantVt, panels(8));
+      check(dev, rng, dtype, 47, 90, 5, wantU, wantVt, panels(8));
+    }
+    const p = planGesvdBidiag({ dtype, m: 70, n: 64, wantU: true, wantVt: true, kind: 'strided' }, tuningFor(dev.info.arch, 'bidiag'));
+    check(dev, rng, dtype, 70, 64, 7, true, true, { force: { chunkBytes: 3 * 8 * (p.slice + p.bslice), reduction: 'panels', nb: 16 } });
   }
 });

@@ -8,6 +8,10 @@
 // argv: the bidiag slice's offsets of W, UB, VB, PM, tauq, taup; then left (0/1), right (0/1).
 // stdout: info (count), S (count * k), U (count * m * k, ld m), VT (count * k * n, ld k).
 // -DIO=float: the data's element type where the kernels compute in double.
+// With -DPANEL=<entry> and -DTAIL=<entry> (panel.cu, tail.cu) the reduce kernel is the load stage and
+// the blocked reduction follows it: panels of nb columns (argv 9) at 0, nb, ... below `from` (argv 10),
+// each followed by W(p1:M, p1:K) -= V Y^T + X U in plain C++ (the GPU runs two GEMMs there), then the
+// tail stage.
 // Used by test/cuda/gesvd-bidiag-host-emulation.test.ts.
 #include "cuda-host-warp.h"
 using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp; using std::copysign;
@@ -19,6 +23,14 @@ using std::fmin; using std::fmax; using std::min;
 namespace red {
 #include "reduce.cu"
 }
+#ifdef PANEL
+namespace pan {
+#include "panel.cu"
+}
+namespace tai {
+#include "tail.cu"
+}
+#endif
 namespace val {
 #include "values.cu"
 }
@@ -56,7 +68,12 @@ static void applyReflectors(const real* a, long long lda, const real* tau, long 
 
 int main(int argc, char** argv) {
   long long count, m, n, ldA, strideA, bx, sx, parts, vx, tx;
+#ifdef PANEL
+  if (argc != 11) return 1;
+  const long long nb = atoll(argv[9]), from = atoll(argv[10]);
+#else
   if (argc != 9) return 1;
+#endif
   const long long ow = atoll(argv[1]), oub = atoll(argv[2]), ovb = atoll(argv[3]), opm = atoll(argv[4]), otq = atoll(argv[5]), otp = atoll(argv[6]);
   const bool left = atoi(argv[7]) != 0, right = atoi(argv[8]) != 0;
   if (scanf("%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld", &count, &m, &n, &ldA, &strideA, &bx, &sx, &parts, &vx, &tx) != 10) return 2;
@@ -72,6 +89,26 @@ int main(int argc, char** argv) {
   blockDim.x = bx;
   for (unsigned x = 0; x < count; ++x)
     launch_block(x, 0, bx, [&] { red::REDUCE(A.data(), 0, strideA, (int)ldA, work.data(), bwork.data(), 0LL, (int)count); });
+#ifdef PANEL
+  for (long long p0 = 0; p0 < from; p0 += nb) {
+    for (unsigned x = 0; x < count; ++x)
+      launch_block(x, 0, bx, [&] { pan::PANEL(work.data(), bwork.data(), 0LL, (int)count, (int)p0); });
+    // W(p1:M, p1:K) -= V Y^T + X U (V W's columns p0 ... p1-1 below p1, U its rows p0 ... p1-1, X in UB, Y in VB).
+    const long long p1 = p0 + nb;
+    for (long long q = 0; q < count; ++q) {
+      real* b = bwork.data() + q * bslice;
+      real* W = b + ow; const real* X = b + oub; const real* Y = b + ovb;
+      for (long long j = p1; j < k; ++j)
+        for (long long r = p1; r < rows; ++r) {
+          real acc = W[r + j * rows];
+          for (long long l = 0; l < nb; ++l) acc -= W[r + (p0 + l) * rows] * Y[j + l * k] + X[r + l * rows] * W[p0 + l + j * rows];
+          W[r + j * rows] = acc;
+        }
+    }
+  }
+  for (unsigned x = 0; x < count; ++x)
+    launch_block(x, 0, bx, [&] { tai::TAIL(A.data(), 0, strideA, (int)ldA, work.data(), bwork.data(), 0LL, (int)count); });
+#endif
   blockDim.x = sx; gridDim.x = count * parts;
   for (unsigned x = 0; x < count * parts; ++x)
     launch_block(x, 0, sx, [&] { val::VALUES(work.data(), 0LL, (int)count); });

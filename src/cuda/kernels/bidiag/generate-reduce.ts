@@ -15,6 +15,11 @@
  *    way); the Golub-Kahan tridiagonal (zero diagonal, off-diagonal d_0, e_0, d_1, ..., d_{K-1}) where the
  *    tridiag family's kernels read it; G_i's tails copied as PM's columns for ormqr; the failure and
  *    the scale in hdr.
+ *
+ * With the blocked reduction (plan.ts) the kernel runs as two stages around the panels of
+ * generate-panel.ts: 'load' (step 1 and hdr only) and 'tail' (step 2 from column `from`, d and e of
+ * the columns before read from where the panels left them, se[2i] and se[2i+1], then step 3). Without
+ * a stage the kernel is all three steps in one launch.
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
@@ -23,37 +28,19 @@ import { precisionLetter } from '../common/precision.js';
 import type { BidiagReduceParams } from './params.js';
 import { BIDIAG_RANGE, bidiagPrelude, slicePointers } from './snippets.js';
 
+const stageTag = (p: BidiagReduceParams): string =>
+  p.stage === 'load' ? '_load' : p.stage === 'tail' ? `_from${p.from ?? 0}` : '';
+
 export const reduceEntry = (p: BidiagReduceParams): string =>
-  `gesvd_bidiag_reduce_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_${p.m}x${p.n}_t${p.threads}`;
+  `gesvd_bidiag_reduce_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_${p.m}x${p.n}_t${p.threads}${stageTag(p)}`;
 
 export function bidiagReduceSource(p: BidiagReduceParams): KernelSource {
   const { dtype, m, n, kind, threads } = p;
   const rows = Math.max(m, n), k = Math.min(m, n), tall = m >= n;
+  const stage = p.stage ?? 'whole', from = stage === 'tail' ? p.from ?? 0 : 0;
+  if (!Number.isInteger(from) || from < 0 || from >= k) throw new RangeError(`the reduce kernel's first column ${from} must lie in 0 ... ${k - 1}`);
   const entry = reduceEntry(p);
-  const source = `${bidiagPrelude(dtype, rows, k, threads)}
-constexpr int RANGE = ${BIDIAG_RANGE};
-constexpr int WARPS = T / 32;
-constexpr real MAXR = 1.7976931348623157e308;
-constexpr real EPS = 1.1102230246251565e-16;
-${blockReduceSource('sum')}
-${blockReduceSource('max')}
-// Element (i, j) of G (ld M).
-static __device__ __forceinline__ long long at(int i, int j) { return i + (long long)j * M; }
-static __device__ __forceinline__ real warpSum(real v) {
-  for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
-  return v;
-}
-
-extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
-    ${operandParameters('A', kind, false, 'io')},
-    real* __restrict__ work, real* __restrict__ bwork, long long first, int count) {
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const long long mat = first + blockIdx.x;
-  if (mat >= count) return;
-${slicePointers(rows, k)}  __shared__ real vv[M], uu[K], dd[K], ee[K], red[32];
-  const io* g = ${matrixPointer('A', kind, 'mat')};
-
-  // 1. G = ${tall ? 'A' : 'A^T'}; NaN or Inf fails the matrix.
+  const loadG = `  // 1. G = ${tall ? 'A' : 'A^T'}; NaN or Inf fails the matrix.
   int bad = 0;
   real amax = real(0);
   for (long long idx = tid; idx < (long long)M * K; idx += T) {
@@ -74,8 +61,9 @@ ${slicePointers(rows, k)}  __shared__ real vv[M], uu[K], dd[K], ee[K], red[32];
     for (long long idx = tid; idx < (long long)M * K; idx += T) W[idx] = ldexp(W[idx], -sc);
   __syncthreads();
 
-  if (!failed) {
-    for (int i = 0; i < K; ++i) {
+`;
+  const reduce = `  if (!failed) {
+    for (int i = ${from}; i < K; ++i) {
       // 2a. H_i: dlarfg on W(i:M, i).
       {
         const real alpha = W[at(i, i)];
@@ -147,11 +135,44 @@ ${slicePointers(rows, k)}  __shared__ real vv[M], uu[K], dd[K], ee[K], red[32];
       if (r >= i + 2) PM[idx] = W[at(i, r)];
     }
   }
-  if (tid == 0) {
+`;
+  const closing = stage === 'load' ? `  if (tid == 0) { hdr[0] = 0; hdr[1] = 1; hdr[2] = failed ? 1 : 0; hdr[3] = sc; hdr[9] = 0; }
+` : stage === 'tail' ? `  if (tid == 0 && !failed) Z[(long long)(N2 - 1) * (N2 + 1)] = real(0);
+` : `  if (tid == 0) {
     hdr[0] = 0; hdr[1] = 1; hdr[2] = failed ? 1 : 0; hdr[3] = sc; hdr[9] = 0;
     if (!failed) Z[(long long)(N2 - 1) * (N2 + 1)] = real(0);
   }
+`;
+  const opening = stage === 'tail' ? `  // 1. The load stage's verdict (hdr, its scale kept there); d and e of the panels' columns 0 ... ${from - 1}.
+  const bool failed = hdr[2] != 0;
+  for (int i = tid; i < ${from}; i += T) { dd[i] = se[2 * i]; ee[i] = se[2 * i + 1]; }
+  __syncthreads();
+
+` : loadG;
+  const source = `${bidiagPrelude(dtype, rows, k, threads)}
+constexpr int RANGE = ${BIDIAG_RANGE};
+constexpr int WARPS = T / 32;
+constexpr real MAXR = 1.7976931348623157e308;
+constexpr real EPS = 1.1102230246251565e-16;
+${blockReduceSource('sum')}
+${blockReduceSource('max')}
+// Element (i, j) of G (ld M).
+static __device__ __forceinline__ long long at(int i, int j) { return i + (long long)j * M; }
+static __device__ __forceinline__ real warpSum(real v) {
+  for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
+  return v;
 }
+
+extern "C" __global__ void __launch_bounds__(T, 1) ${entry}(
+    ${operandParameters('A', kind, false, 'io')},
+    real* __restrict__ work, real* __restrict__ bwork, long long first, int count) {
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const long long mat = first + blockIdx.x;
+  if (mat >= count) return;
+${slicePointers(rows, k)}  __shared__ real vv[M], uu[K], dd[K], ee[K], red[32];
+  const io* g = ${matrixPointer('A', kind, 'mat')};
+
+${opening}${stage === 'load' ? '' : reduce}${closing}}
 `;
   return { name: `${entry}.cu`, source, entry };
 }

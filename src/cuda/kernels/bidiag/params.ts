@@ -11,14 +11,35 @@ import type { DType } from '../../../core/dtype.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import type { SteinKernels } from '../tridiag/index.js';
 
-/** dgebd2 on G, one block of `threads` per matrix; m x n the problem's shape (A's). */
+/**
+ * dgebd2 on G, one block of `threads` per matrix; m x n the problem's shape (A's). `stage` absent: the
+ * whole reduction (load, every column, handover); with the blocked reduction 'load' (G loaded, checked
+ * and scaled only: the panels follow) and 'tail' (columns `from` ... K-1 unblocked and the handover,
+ * after the panels of columns 0 ... from-1).
+ */
 export interface BidiagReduceParams {
   readonly dtype: DType;
   readonly m: number;
   readonly n: number;
   readonly kind: OperandKind;
   readonly threads: number;
+  readonly stage?: 'load' | 'tail';
+  readonly from?: number;
 }
+
+/**
+ * The blocked reduction's panel kernel (generate-panel.ts, LAPACK's dlabrd): one block of `threads`
+ * per matrix, `nb` columns of G (M x K) a launch; the trailing update by two GEMMs after each.
+ */
+export interface BidiagPanelParams {
+  readonly rows: number;
+  readonly k: number;
+  readonly threads: number;
+  readonly nb: number;
+}
+
+/** How G becomes B: dgebd2 in one kernel, or dgebrd's panels of nb columns and GEMMs, the last columns by dgebd2. */
+export type BidiagReduction = 'unblocked' | 'panels';
 
 /**
  * The singular vectors of B from the Golub-Kahan eigenvectors, one block of `threads` per matrix:
@@ -46,7 +67,10 @@ export interface BidiagStoreParams {
 
 /** The launches of one group and the workspace per matrix (float64 elements). */
 export interface GesvdBidiagPlan {
+  /** The whole reduction, or with `blocked` the load stage. */
   readonly reduce: BidiagReduceParams;
+  /** The blocked reduction: panels of `panel.nb` columns at 0, nb, ... below `tail.from`, then the tail stage. */
+  readonly blocked?: { readonly panel: BidiagPanelParams; readonly tail: BidiagReduceParams };
   /** The tridiag family's kernels on the Golub-Kahan tridiagonal of order 2K, its upper half only. */
   readonly stein: SteinKernels;
   readonly vectors: BidiagVectorsParams;
@@ -65,4 +89,8 @@ export interface BidiagForce {
   readonly steinMaxits?: number;
   /** Workspace bytes a chunk may take (chunk-boundary tests; else the card's share). */
   readonly chunkBytes?: number;
+  /** The reduction whatever the table's `panelsFrom` says. */
+  readonly reduction?: BidiagReduction;
+  /** Columns of a panel of the blocked reduction (else the table's `panelColumns`). */
+  readonly nb?: number;
 }

@@ -12,4 +12,12 @@ export interface BidiagTuning {
   readonly longMax: number;
   /** Threads per block of the reduce kernel at most (a thread per row of G up to this). */
   readonly maxThreads: number;
+  /**
+   * The blocked reduction (dgebrd: panels of `panelColumns` columns, each followed by two GEMMs on the
+   * trailing matrix; the last columns by the unblocked kernel) from this k = min(m, n) on; below it
+   * dgebd2 in one kernel.
+   */
+  readonly panelsFrom: number;
+  /** Columns of a panel of the blocked reduction (dlabrd's nb). */
+  readonly panelColumns: number;
 }
