@@ -36,10 +36,10 @@ export function zgesvdBidiagCovers(r: GesvdRequest<DeviceArray, DeviceArray>): b
 }
 
 export function complexGesvdBidiagCuda(dev: GpuDevice, r: GesvdRequest<DeviceArray, DeviceArray>, opts: { readonly force?: ZbidiagForce } = {}): void {
-  const named = [['a', r.a], ['s', r.s], ['u', r.u], ['vt', r.vt]] as const;
+  const named = [['s', r.s], ['u', r.u], ['vt', r.vt]] as const;
   for (const [name, b] of named) if (b !== undefined && b.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex bidiagonalization gesvd takes strided and list batches', name);
+  if (r.a.kind === 'variable') throw new MyriadError('UNSUPPORTED', 'the complex bidiagonalization gesvd takes strided and list batches', 'a');
   if (batchCount(r.a) === 0) return;
-  if (r.a.kind === 'variable') return;   // unreachable: checked above (narrows the type)
   if (Math.min(r.a.rows, r.a.cols) > ZBIDIAG_MAX || Math.max(r.a.rows, r.a.cols) > ZBIDIAG_LONG_MAX)
     throw new MyriadError('UNSUPPORTED', `the complex bidiagonalization gesvd takes min(m, n) <= ${ZBIDIAG_MAX} and max(m, n) <= ${ZBIDIAG_LONG_MAX}, got ${r.a.rows}x${r.a.cols}`, 'a.rows');
   const dtype = deviceDtype(r.a);
