@@ -152,7 +152,7 @@ describe('complex gesvd above 32 runs on the host (reduce, the Golub-Kahan kerne
   for (const [i, c] of all.entries()) {
     it(`gesvd ${c.dtype === 'float64' ? 'complex128' : 'complex64'} ${c.m}x${c.n} ${c.wantU ? 'U' : '-'}${c.wantVt ? 'VT' : '-'}`, () => {
       const p = prepared[i]!;
-      const r = spawnSync(p.exe, p.args, { input: p.input, maxBuffer: 1 << 28, timeout: 900_000 });
+      const r = spawnSync(p.exe, p.args, { input: p.input, maxBuffer: 1 << 28, timeout: 3_600_000 });
       assert.equal(r.status, 0, `${p.what}: status ${r.status} ${r.signal ?? ''} ${r.stderr.toString()}`);
       check(p, r.stdout.toString());
     });
