@@ -33,6 +33,7 @@ import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, 
 import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
 import { complexHeevTridiagCuda, type ZheevForce } from '../src/cuda/kernels/zheev/index.js';
 import { gesvdBidiagCuda, type BidiagForce } from '../src/cuda/kernels/bidiag/index.js';
+import { complexGesvdBidiagCuda } from '../src/cuda/kernels/zbidiag/index.js';
 import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda } from '../src/cuda/kernels/zqr/index.js';
 import type { ComplexOp } from '../src/core/op-specs.js';
 import { chooseComplex, runRouted } from '../src/cuda/router.js';
@@ -375,6 +376,33 @@ function gesvdBidiagThroughLauncher(): void {
       [50, 36, 7], [36, 50, 7], [90, 47, 8], [47, 90, 8], [200, 150, 32], [150, 200, 32], [200, 200, 24], [70, 64, 16]] as const)
       call(dtype, m, n, 'padded', true, true, { reduction: 'panels', nb });
   }
+}
+
+/**
+ * Complex gesvd by bidiagonalization (zbidiag/: reduce, the tridiag family's upper-half values and vectors kernels,
+ * the bidiag family's vectors kernel, widen, the zqr family's unmqr, store) through its launcher: the tests' shapes,
+ * both dtypes, every choice of U and VT, strided and list batches.
+ */
+function complexGesvdBidiagThroughLauncher(): void {
+  const dev = fakeDevice(H100);
+  const call = (dtype: DType, m: number, n: number, form: 'padded' | 'list', wantU: boolean, wantVt: boolean): void => {
+    const type = dtype === 'float64' ? 'complex128' as const : 'complex64' as const;
+    const count = 2, k = Math.min(m, n);
+    const one = (rows: number, cols: number): Batch<DeviceArray> => {
+      const ld = rows + 1;
+      return form === 'list'
+        ? list(Array.from({ length: count }, () => fakeArray(dtype, 2 * ld * cols)), { rows, cols, ld, dtype: type })
+        : strided(fakeArray(dtype, 2 * ld * cols * count), { rows, cols, ld, count, dtype: type });
+    };
+    const s = form === 'list'
+      ? list(Array.from({ length: count }, () => fakeArray(dtype, k)), { rows: k, cols: 1 })
+      : strided(fakeArray(dtype, k * count), { rows: k, cols: 1, count });
+    complexGesvdBidiagCuda(dev, { a: one(m, n), s, u: wantU ? one(m, k) : undefined, vt: wantVt ? one(k, n) : undefined, info: fakeArray('int32', count) });
+  };
+  const shapes = [[33, 33], [40, 33], [33, 40], [47, 47], [60, 47], [40, 52], [47, 60], [64, 64], [100, 65], [65, 100], [128, 128], [200, 150], [150, 200],
+    [256, 256], [512, 512], [700, 512], [512, 700], [50, 36], [36, 50]] as const;
+  for (const dtype of DTYPES) for (const [m, n] of shapes) for (const form of ['padded', 'list'] as const)
+    for (const [wantU, wantVt] of [[true, true], [false, false], [true, false], [false, true]] as const) call(dtype, m, n, form, wantU, wantVt);
 }
 
 /** Complex gesvd (complex128, complex64; every choice of U and VT) through its launcher: the tests' shapes, strided and list batches. */
@@ -1293,6 +1321,7 @@ complexInversesThroughLaunchers();
 complexHeevThroughLauncher();
 complexHeevTridiagThroughLauncher();
 gesvdBidiagThroughLauncher();
+complexGesvdBidiagThroughLauncher();
 complexGesvdThroughLauncher();
 complexQrThroughLaunchers();
 complexVariableThroughRouter();

@@ -37,6 +37,7 @@ import { complexHerkCuda, complexSyrkCuda } from './kernels/zherk/index.js';
 import { complexTrmmCuda } from './kernels/ztrmm/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriAfterFactor, complexPotriCuda, complexTrtriCuda } from './kernels/zinverse/index.js';
 import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './kernels/zjacobi/index.js';
+import { complexGesvdBidiagCuda, zgesvdBidiagCovers } from './kernels/zbidiag/index.js';
 import { complexHeevTridiagCuda, heevTridiagCovers } from './kernels/zheev/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
 import { coversEachShape, runByShape } from './kernels/common/shape-groups.js';
@@ -301,6 +302,12 @@ function complexHeevBySize(dev: GpuDevice, r: ComplexDeviceRequest<'heev'>): voi
   else complexHeevTridiagCuda(dev, r);
 }
 
+/** Complex gesvd of strided or list batches (one shape group of a variable batch): the Jacobi warp design to max(m, n) = 32, the bidiagonalization design above. */
+function complexGesvdBySize(dev: GpuDevice, r: ComplexDeviceRequest<'gesvd'>): void {
+  if (zgesvdCovers(r)) complexGesvdCuda(dev, r);
+  else complexGesvdBidiagCuda(dev, r);
+}
+
 /** One way to run a complex request of K: as `Candidate`, on the complex request. */
 export interface ComplexCandidate<K extends ComplexRouted> {
   readonly name: string;
@@ -395,8 +402,16 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
     ownComplex('heev', 'tridiag', (r) => heevCovers(r.a, r.w) || heevTridiagCovers(r.a, r.w), complexHeevBySize),
     CPU,
   ],
-  // The one-sided complex Jacobi warp design (zjacobi/): max(m, n) <= 32 (a variable batch: every member); larger: the CPU reference.
-  gesvd: [ownComplex('gesvd', 'jacobi', (r) => zgesvdCovers(r), complexGesvdCuda), CPU],
+  // The one-sided complex Jacobi warp design (zjacobi/): max(m, n) <= 32 (a variable batch: every member); min(m, n) =
+  // 33 ... 512 with max(m, n) <= 4096 the bidiagonalization design (zbidiag/: zgebd2 to a real bidiagonal, the real
+  // Golub-Kahan kernels of the tridiag and bidiag families, the complex reflectors by the zqr family's unmqr; a variable
+  // batch with members on both sides of 32 by groups of one shape, each group on its design: route 'bidiag'); larger, and shapes between the two (max(m, n) > 32 with min(m, n) < 33): the CPU
+  // reference (no cusolverDnZgesvd binding).
+  gesvd: [
+    ownComplex('gesvd', 'jacobi', (r) => zgesvdCovers(r), complexGesvdCuda),
+    ownComplex('gesvd', 'bidiag', (r) => zgesvdCovers(r) || zgesvdBidiagCovers(r), complexGesvdBySize),
+    CPU,
+  ],
   // The complex Householder QR (zqr/), named as the real routes: the shared-memory kernel per matrix (warp scope to 32,
   // block scope while the tile fits) below 128 reflectors, the blocked compact-WY driver (panels on that kernel, the
   // trailing updates on the complex GEMM) above or where the tile does not fit; its `covers` asks that the narrowest

@@ -60,11 +60,11 @@ describe('complex gesvd: the plan and the generator', () => {
 });
 
 describe('complex gesvd: the router and the launcher', () => {
-  it("lists the own kernel ('jacobi', as the real gesvd's route), then the CPU reference", () => {
-    assert.deepEqual(COMPLEX_ROUTES.gesvd.map((c) => c.name), ['jacobi', 'cpu']);
+  it("lists the own kernels ('jacobi' and 'bidiag', as the real gesvd's routes), then the CPU reference", () => {
+    assert.deepEqual(COMPLEX_ROUTES.gesvd.map((c) => c.name), ['jacobi', 'bidiag', 'cpu']);
   });
 
-  it('the router chooses the kernel to max(m, n) = 32 on strided batches, the CPU reference beyond', () => {
+  it('the router chooses the kernel to max(m, n) = 32 on strided batches, the bidiagonalization design from min(m, n) = 33', () => {
     const { ctx, dev } = recordingContext();
     try {
       const a = strided(ctx.alloc('float64', 2 * 16 * 2), { rows: 4, cols: 4, count: 2, dtype: 'complex128' });
@@ -76,7 +76,7 @@ describe('complex gesvd: the router and the launcher', () => {
       const big = strided(ctx.alloc('float64', 2 * 33 * 33), { rows: 33, cols: 33, count: 1, dtype: 'complex128' });
       const sb = strided(ctx.alloc('float64', 33), { rows: 33, cols: 1, count: 1 });
       ctx.gesvd({ a: big, s: sb, jobu: 'none', jobvt: 'none' });
-      assert.deepEqual(ctx.lastRoute, { op: 'gesvd', route: 'cpu', gpu: false });
+      assert.deepEqual(ctx.lastRoute, { op: 'gesvd', route: 'bidiag', gpu: true });
     } finally {
       ctx.dispose();
     }
@@ -135,7 +135,7 @@ describe('complex gesvd: the router and the launcher', () => {
     }
   });
 
-  it('max(m, n) > 32 runs on the CPU reference; force pins a route, and an unknown one or a shape the kernel lacks is an error', () => {
+  it('max(m, n) > 32 with min(m, n) < 33 runs on the CPU reference; force pins a route, and an unknown one or a shape the kernel lacks is an error', () => {
     const { ctx, dev, backend } = recordingContext();
     try {
       const cx = (m: number, n: number) => strided(ctx.alloc('float64', 2 * m * n * 2), { rows: m, cols: n, count: 2, dtype: 'complex128' });
@@ -149,7 +149,7 @@ describe('complex gesvd: the router and the launcher', () => {
       backend.force = { gesvd: 'jacobi' };
       fails(() => ctx.gesvd({ a: cx(4, 33), s: sv(4), jobu: 'none', jobvt: 'none' }), 'UNSUPPORTED', 'a.rows', /max\(m, n\) <= 32, got 4x33/);
       backend.force = { gesvd: 'block' };
-      fails(() => ctx.gesvd({ a: cx(4, 4), s: sv(4), jobu: 'none', jobvt: 'none' }), 'ENUM', 'force', /gesvd on complex data has no route 'block' \(routes: jacobi, cpu\)/);
+      fails(() => ctx.gesvd({ a: cx(4, 4), s: sv(4), jobu: 'none', jobvt: 'none' }), 'ENUM', 'force', /gesvd on complex data has no route 'block' \(routes: jacobi, bidiag, cpu\)/);
       assert.equal(dev.launches.length, 0, 'nothing launched');
     } finally {
       ctx.dispose();

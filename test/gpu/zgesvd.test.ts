@@ -2,12 +2,13 @@
  * Complex gesvd on the GPU (zjacobi/: the one-sided warp Jacobi design, max(m, n) <= 32; complex128
  * and complex64) against the complex reference (cpu/complex/zgesvd.ts) on fresh random data: square,
  * tall and wide shapes from 1 x 1 to 32 x 32 (32 x 1, 1 x 32, 32 x 7, 7 x 32, 31 x 17 ...) and 33 x 33,
- * 33 x 5 (the CPU reference, route 'cpu'); U and VT both, one of them, or neither; strided batches with
+ * 33 x 5 (the CPU reference, route 'cpu'; 33 x 33 the bidiagonalization design, route 'bidiag', checked at more
+ * shapes by zgesvd-large.test.ts); U and VT both, one of them, or neither; strided batches with
  * ragged leading dimensions, gaps and an offset, and list batches of separate arrays (S a list too);
  * device data and host data (staged) in turn. Each batch mixes random, repeated, zero, graded and
  * rank-deficient matrices with ones holding NaN or Inf. S, U and VT are poisoned with NaN before the
  * call. Checked:
- * - ctx.lastRoute: 'jacobi' on the GPU for max(m, n) <= 32, 'cpu' beyond;
+ * - ctx.lastRoute: 'jacobi' on the GPU for max(m, n) <= 32, 'bidiag' for min(m, n) >= 33, 'cpu' between;
  * - info per matrix exactly the reference's (k + 2 for NaN and Inf, 0 for the rest; k = min(m, n));
  * - A unchanged bit for bit, and every float around A, S, U and VT unchanged; a failed matrix's S, U
  *   and VT NaN;
@@ -108,7 +109,7 @@ before(() => (skip !== undefined ? undefined : warmFileKernels('zgesvd', (ctx, p
   if (planning === undefined) return;
   const dev = planning.device;
   for (const dtype of TYPES) for (const vectors of ['both', 'one', 'none'] as const) for (const c of casesOf(dtype, vectors)) {
-    if (Math.max(c.m, c.n) > 32) continue;
+    if (Math.max(c.m, c.n) > 32 && Math.min(c.m, c.n) < 33) continue;
     const part = dtype === 'complex128' ? 'float64' : 'float32';
     const k = Math.min(c.m, c.n);
     const cx = (rows: number, cols: number): Batch<Storage> => {
@@ -160,7 +161,7 @@ for (const dtype of TYPES) for (const vectors of ['both', 'one', 'none'] as cons
           for (const d of ds) d?.dispose();
         }
       }
-      assert.deepEqual(ctx.lastRoute, Math.max(m, n) <= 32 ? { op: 'gesvd', route: 'jacobi', gpu: true } : { op: 'gesvd', route: 'cpu', gpu: false }, name);
+      assert.deepEqual(ctx.lastRoute, Math.max(m, n) <= 32 ? { op: 'gesvd', route: 'jacobi', gpu: true } : k >= 33 ? { op: 'gesvd', route: 'bidiag', gpu: true } : { op: 'gesvd', route: 'cpu', gpu: false }, name);
       assert.deepEqual(info, wantInfo, `${name}: info`);
       assert.deepEqual([A.outside(), S.outside(), U?.outside() ?? [], VT?.outside() ?? []].map((xs) => xs.map(String)), outside, `${name}: the floats around A, S, U, VT changed`);
 

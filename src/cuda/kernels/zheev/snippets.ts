@@ -14,12 +14,11 @@
  * Pairs in the workspace are read and written as two reals: a slice may start at an odd element.
  */
 import type { DType } from '../../../core/dtype.js';
-import { complexPrelude } from '../common/complex.js';
-import { cType, elementBytes, mathHelpers, precisionPrelude } from '../common/precision.js';
+import { pairWorkspacePrelude, PAIR_WORKSPACE_COMPUTE } from '../common/pair-workspace.js';
 import { steinSlice } from '../tridiag/index.js';
 
 /** The arithmetic of both kernels (and the workspace's element), whatever the data's dtype. */
-export const ZHEEV_COMPUTE = 'float64' as const;
+export const ZHEEV_COMPUTE = PAIR_WORKSPACE_COMPUTE;
 
 /** The complex slice: C (2 n^2 reals) then tau (2 n reals). */
 export interface ComplexSlice {
@@ -39,16 +38,7 @@ export const ZHEEV_RANGE = 250;
  * complex64 data a float pair), NaN, the pair helpers on workspace reals, N and T, the slices' sizes.
  */
 export function zheevPrelude(dtype: DType, n: number, threads: number): string {
-  const io = `struct __align__(${2 * elementBytes(dtype)}) io2 { ${cType(dtype)} x, y; };   // the data's pair (computed in float64 whatever it is)
-typedef ${cType(dtype)} io;`;
-  return `${precisionPrelude(ZHEEV_COMPUTE)}
-${mathHelpers(ZHEEV_COMPUTE)}
-${complexPrelude(ZHEEV_COMPUTE)}
-${io}
-static __device__ __forceinline__ real nanReal() { return __longlong_as_double(0x7ff8000000000000LL); }
-// Pair e of a workspace array of reals (re at 2e, im at 2e + 1).
-static __device__ __forceinline__ real2 loadPair(const real* p, long long e) { return makeReal2(p[2 * e], p[2 * e + 1]); }
-static __device__ __forceinline__ void storePair(real* p, long long e, real2 v) { p[2 * e] = v.x; p[2 * e + 1] = v.y; }
+  return `${pairWorkspacePrelude(dtype)}
 constexpr int N = ${n};
 constexpr int T = ${threads};
 constexpr long long SLICE = ${steinSlice(n).slice};    // float64 elements of a real slice (tridiag's steinSlice)
