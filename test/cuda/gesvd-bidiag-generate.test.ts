@@ -135,12 +135,12 @@ describe('the plan', () => {
     assert.throws(() => planGesvdBidiag({ dtype: 'float64', m: 40, n: 40, wantU: true, wantVt: true, kind: 'strided' }, tuning, { force: { threads: 48 } }), /multiple of 32/);
   });
 
-  it("the reduction: panels of the table's 32 columns from k = 192 (the table), forceable either way; the tail 1 ... nb columns", () => {
-    assert.deepEqual([tuning.panelsFrom, tuning.panelColumns], [192, 32]);
-    assert.deepEqual([96, 191, 192, 512].map((k) => bidiagReduction(k, tuning)), ['unblocked', 'unblocked', 'panels', 'panels']);
-    assert.equal(plan(191, 191).blocked, undefined);
-    assert.equal(plan(191, 191).reduce.stage, undefined);
-    for (const [m, n, from] of [[192, 192, 160], [512, 512, 480], [300, 200, 192], [200, 300, 192], [257, 257, 256]] as const) {
+  it("the reduction: panels of the table's 32 columns from k = 256 (the table), forceable either way; the tail 1 ... nb columns", () => {
+    assert.deepEqual([tuning.panelsFrom, tuning.panelColumns], [256, 32]);
+    assert.deepEqual([96, 192, 255, 256, 512].map((k) => bidiagReduction(k, tuning)), ['unblocked', 'unblocked', 'unblocked', 'panels', 'panels']);
+    assert.equal(plan(255, 255).blocked, undefined);
+    assert.equal(plan(255, 255).reduce.stage, undefined);
+    for (const [m, n, from] of [[256, 256, 224], [512, 512, 480], [300, 260, 256], [260, 300, 256], [257, 257, 256]] as const) {
       const p = plan(m, n);
       const k = Math.min(m, n);
       assert.equal(p.reduce.stage, 'load', `${m} x ${n}`);

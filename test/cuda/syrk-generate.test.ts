@@ -72,15 +72,17 @@ test('syrk recursion: leaves merged where adjacent and equal, one GEMM per off-d
   assert.throws(() => syrkSteps(100, 65, 16, 'lower'), /leaf size/);
 });
 
-test('syrk leaf tiles and shapes: power-of-two tiles, at most 256 threads, the shared memory fits', () => {
+test('syrk leaf tiles and shapes: power-of-two tiles, at most 256 threads and 64 matrices (blockDim.z), the shared memory fits', () => {
   assert.deepEqual([1, 2, 3, 5, 16, 17, 33, 64].map((t) => leafTile(t)), [
     { tile: 1, reg: 1 }, { tile: 2, reg: 1 }, { tile: 4, reg: 1 }, { tile: 8, reg: 1 }, { tile: 16, reg: 1 }, { tile: 32, reg: 2 }, { tile: 64, reg: 4 }, { tile: 64, reg: 4 },
   ]);
   for (const dtype of ['float64', 'float32'] as const) for (const size of [1, 3, 8, 20, 64]) for (const count of [1, 7, 1000]) {
     const p: SyrkLeafParams = { dtype, uplo: 'lower', trans: 'N', kind: 'strided', ...leafTile(size), chunk: 32 };
     const sh = syrkLeafShape(p, count, tuning, LIMIT);
-    assert.ok(sh.side * sh.side * sh.matrices <= 256 && sh.matrices >= 1 && sh.matrices <= count && sh.sharedBytes <= LIMIT);
+    assert.ok(sh.side * sh.side * sh.matrices <= 256 && sh.matrices >= 1 && sh.matrices <= count && sh.matrices <= 64 && sh.sharedBytes <= LIMIT);
   }
+  // Order 1: one thread a matrix, but CUDA stacks at most 64 blocks' worth along z.
+  assert.equal(syrkLeafShape({ dtype: 'float64', uplo: 'lower', trans: 'N', kind: 'strided', ...leafTile(1), chunk: 32 }, 1000, tuning, LIMIT).matrices, 64);
   const plan = planSyrk({ uplo: 'upper', trans: 'T', dtype: 'float32', n: 300, k: 5, count: 9, kind: 'pointer', sharedLimit: LIMIT }, tuning);
   for (const st of plan.steps) if (st.kind === 'leaf') assert.ok(plan.leaves.has(st.size));
   assert.throws(() => syrkLeafShape({ dtype: 'float64', uplo: 'lower', trans: 'N', kind: 'strided', tile: 64, reg: 4, chunk: 512 }, 1, tuning, 48 * 1024), /does not fit/);

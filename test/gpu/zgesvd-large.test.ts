@@ -10,10 +10,12 @@
  * batch mixes random, repeated, zero, graded and rank-deficient matrices with ones holding NaN or
  * Inf. S, U and VT are poisoned with NaN before the call. Checked:
  * - ctx.lastRoute: 'bidiag' on the GPU;
- * - info per matrix exactly the reference's (k + 2 for NaN and Inf, 0 for the rest);
+ * - info per matrix k + 2 for NaN and Inf, 0 for the rest (the reference's too, but for its Jacobi
+ *   sweep limit, k + 1, on a graded matrix: its singular values are then not compared);
  * - A unchanged bit for bit, and every float around A, S, U and VT unchanged; a failed matrix's S, U
  *   and VT NaN;
- * - the singular values descending and within 30 max(m, n) eps ||A||_F of the reference's;
+ * - the singular values descending and, for k < 256 (the reference's time), within 30 max(m, n) eps
+ *   ||A||_F of the reference's;
  * - ||U^H U - I||_F / (k eps), ||VT VT^H - I||_F / (k eps) and, with both,
  *   ||A - U diag(s) VT||_F / (max(m, n) ||A||_F eps) below 30 (eps the machine epsilon of the parts'
  *   type: 2^-52, 2^-23).
@@ -37,6 +39,8 @@ const SHAPES: readonly (readonly [number, number])[] = [
   [33, 33], [40, 33], [33, 40], [47, 60], [64, 64], [100, 65], [65, 100], [128, 128], [200, 150], [150, 200], [256, 256], [512, 512], [700, 512], [512, 700],
 ];
 const THRESHOLD = 30;
+/** The orders k from which the reference is not run (its Jacobi's time). */
+const REFERENCE_BELOW = 256;
 const SENTINEL = -777.25;
 
 type Vectors = 'both' | 'one' | 'none';
@@ -143,12 +147,20 @@ for (const dtype of TYPES) for (const vectors of ['both', 'one', 'none'] as cons
       const inputs = as.map((_, p) => A.read(p));
       const outside = [A.outside(), S.outside(), U?.outside() ?? [], VT?.outside() ?? []].map((xs) => xs.map(String));
 
-      const refA = place(as, m, n, dtype, c.layout, SENTINEL);
+      // The reference (one-sided Jacobi) only below 256: about a minute a matrix at 512. From 256 the
+      // cases ask for U and VT, whose residuals check the values without it.
+      const withReference = k < REFERENCE_BELOW;
       const refS = placeS(c, k);
-      const ref = newReferenceContext();
-      const wantInfo = [...(call(ref, refA.batch, refS.batch, undefined, undefined) as Int32Array)];
-      ref.dispose();
-      assert.deepEqual(wantInfo, failing.map((f) => (f ? k + 2 : 0)), `${name}: the reference's info`);
+      let wantInfo: number[] = failing.map((f) => (f ? k + 2 : 0));
+      if (withReference) {
+        const refA = place(as, m, n, dtype, c.layout, SENTINEL);
+        const ref = newReferenceContext();
+        wantInfo = [...(call(ref, refA.batch, refS.batch, undefined, undefined) as Int32Array)];
+        ref.dispose();
+        // On a graded matrix the reference may stop at its sweep limit (k + 1) where the
+        // bidiagonalization converges; its values are then not the yardstick.
+        wantInfo.forEach((x, p) => assert.ok(failing[p] ? x === k + 2 : x === 0 || x === k + 1, `${name}: the reference's info ${x} for matrix ${p}`));
+      }
 
       let info: number[];
       if (c.where === 'host') {
@@ -163,7 +175,7 @@ for (const dtype of TYPES) for (const vectors of ['both', 'one', 'none'] as cons
         }
       }
       assert.deepEqual(ctx.lastRoute, { op: 'gesvd', route: 'bidiag', gpu: true }, name);
-      assert.deepEqual(info, wantInfo, `${name}: info`);
+      assert.deepEqual(info, failing.map((f) => (f ? k + 2 : 0)), `${name}: info`);
       assert.deepEqual([A.outside(), S.outside(), U?.outside() ?? [], VT?.outside() ?? []].map((xs) => xs.map(String)), outside, `${name}: the floats around A, S, U, VT changed`);
 
       for (let p = 0; p < c.count; p++) {
@@ -182,7 +194,7 @@ for (const dtype of TYPES) for (const vectors of ['both', 'one', 'none'] as cons
         anorm = Math.sqrt(anorm);
         const sRef = refS.read(p);
         for (let j = 0; j < k; j++) {
-          assert.ok(Math.abs(s[j]! - sRef[j]!) <= THRESHOLD * Math.max(m, n) * eps * anorm, `${at}: s[${j}] = ${s[j]}, the reference's ${sRef[j]}`);
+          if (withReference && wantInfo[p] === 0) assert.ok(Math.abs(s[j]! - sRef[j]!) <= THRESHOLD * Math.max(m, n) * eps * anorm, `${at}: s[${j}] = ${s[j]}, the reference's ${sRef[j]}`);
           if (j > 0) assert.ok(s[j - 1]! >= s[j]!, `${at}: s descending at ${j}`);
         }
         if (u) { const r = unitaryResidual(u, eps); assert.ok(r < THRESHOLD, `${at}: ||U^H U - I|| / (k eps) = ${r}`); }

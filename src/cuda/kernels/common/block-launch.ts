@@ -15,6 +15,9 @@ import { elementBytes } from './precision.js';
  * The default floor of a chunk's workspace bytes and its size where the card cannot allocate
  * `cardChunkBytes` (`PerMatrixWork.fallbackBytes` changes both); the split syev's fixed chunk.
  */
+/** CUDA's largest blockDim.z (a block's matrices, where they stack along z). */
+export const MAX_BLOCK_Z = 64;
+
 export const BLOCK_WORKSPACE_BYTES = 256 << 20;
 
 /**

@@ -11,6 +11,7 @@ import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { SyrkTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import { MAX_BLOCK_Z } from '../common/block-launch.js';
 import { elementBytes } from '../common/precision.js';
 import { splitPoint } from '../common/split.js';
 import { SYRK_LEAF_MAX_THREADS } from './generate-leaf.js';
@@ -68,12 +69,13 @@ export function leafTile(size: number): { readonly tile: number; readonly reg: n
   return { tile, reg: tile >= 64 ? 4 : tile >= 32 ? 2 : 1 };
 }
 
-/** The leaf's launch shape: threads per side, and as many matrices per block as the table and the shared memory allow. */
+/** The leaf's launch shape: threads per side, and as many matrices per block (blockDim.z) as CUDA, the table and the shared memory allow. */
 export function syrkLeafShape(p: SyrkLeafParams | SyrkVbatchedLeafParams, count: number, tuning: SyrkTuning, sharedLimit: number): SyrkLeafShape {
   const side = p.tile / p.reg;
   const perMatrix = p.chunk * (p.tile + 1) * elementBytes(p.dtype);
   if (perMatrix > sharedLimit) throw new MyriadError('UNSUPPORTED', `a syrk leaf of ${p.tile} x ${p.chunk} does not fit ${sharedLimit} shared bytes`, 'chunk');
   const matrices = Math.max(1, Math.min(
+    MAX_BLOCK_Z,
     Math.floor(Math.min(tuning.blockThreads, SYRK_LEAF_MAX_THREADS) / (side * side)),
     Math.floor(sharedLimit / perMatrix),
     count,

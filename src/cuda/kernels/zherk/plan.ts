@@ -10,6 +10,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import type { ComplexGemmRequest, ComplexHerkRequest, ComplexScalar, ComplexSyrkRequest } from '../../../core/op-specs.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import { MAX_BLOCK_Z } from '../common/block-launch.js';
 import { splitPoint } from '../common/split.js';
 import { block, type BlockBatch } from '../common/sub-blocks.js';
 import type { ZherkSmallParams } from './params.js';
@@ -39,7 +40,6 @@ export interface ZherkProblem {
 }
 
 /** CUDA's bound on blockDim.z, which counts the block's matrices. */
-const MAX_BLOCK_Z = 64;
 
 /**
  * blockDim.y = min(n, max(8, n / 4)), as many matrices a block as fill about 256 threads (at most
