@@ -30,7 +30,7 @@ import { ZBIDIAG_COMPUTE, zbidiagSlice } from './snippets.js';
 
 const NO_OPERAND: KernelArg[] = operandArgs({ pointer: 0n, offset: 0, stride: 0, ld: 1 });
 
-/** Whether the design takes a request: strided or list batches with 33 <= min(m, n) <= 512 and max(m, n) <= 4096. */
+/** Whether the router sends a request here: strided or list batches of the routed shapes (zbidiagServes). */
 export function zgesvdBidiagCovers(r: GesvdRequest<DeviceArray, DeviceArray>): boolean {
   return [r.a, r.s, r.u, r.vt].every((b) => b === undefined || b.kind !== 'variable') && r.a.kind !== 'variable' && zbidiagServes(r.a.rows, r.a.cols);
 }

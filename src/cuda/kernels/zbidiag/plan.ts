@@ -26,10 +26,18 @@ const ZBIDIAG_THREADS = 512;
 /** Threads a block of the widen and store kernels. */
 export const ZBIDIAG_STORE_THREADS = 256;
 
-/** Whether the router sends complex gesvd of m x n here: 33 <= min(m, n) <= 512, max(m, n) <= 4096. */
+/**
+ * The shapes the router sends here: those checked on a GPU against the reference so far (H200,
+ * test/gpu/zgesvd-large.test.ts to 200 x 150). The design takes min(m, n) <= ZBIDIAG_MAX and
+ * max(m, n) <= ZBIDIAG_LONG_MAX; larger shapes stay on the CPU reference until they pass there.
+ */
+export const ZBIDIAG_ROUTED_K_MAX = 150;
+export const ZBIDIAG_ROUTED_LONG_MAX = 200;
+
+/** Whether the router sends complex gesvd of m x n here: 33 <= min(m, n) <= 150, max(m, n) <= 200. */
 export function zbidiagServes(m: number, n: number): boolean {
   const k = Math.min(m, n);
-  return k >= ZBIDIAG_FROM && k <= ZBIDIAG_MAX && Math.max(m, n) <= ZBIDIAG_LONG_MAX;
+  return k >= ZBIDIAG_FROM && k <= ZBIDIAG_ROUTED_K_MAX && Math.max(m, n) <= ZBIDIAG_ROUTED_LONG_MAX;
 }
 
 export interface ZbidiagProblem {
