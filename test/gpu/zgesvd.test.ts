@@ -21,7 +21,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { newReferenceContext, type Context } from '../../src/api/context.js';
+import { newReferenceContext } from '../../src/api/context.js';
 import { list, strided, type Batch } from '../../src/core/batch.js';
 import { DTYPE_EPS, type ComplexDType } from '../../src/core/dtype.js';
 import type { DeviceStorage, Storage } from '../../src/core/storage.js';
@@ -29,6 +29,7 @@ import { get, op, place, set, zeros, type Layout, type Z } from '../helpers/comp
 import { gpuContext, gpuSkipReason, onDevice, warmFileKernels } from '../helpers/gpu.js';
 import { GENERAL_KINDS, generalCase, svdResidual, unitaryResidual } from '../helpers/zjacobi-cases.js';
 import { Rng } from '../helpers/random.js';
+import { gesvdCall, placeS, poisoned, roundTo } from '../helpers/zgesvd-cases.js';
 
 const skip = gpuSkipReason();
 const TYPES: readonly ComplexDType[] = ['complex128', 'complex64'];
@@ -53,7 +54,6 @@ function casesOf(dtype: ComplexDType, vectors: Vectors): Case[] {
   }));
 }
 
-const roundTo = (dtype: ComplexDType, x: number): number => (dtype === 'complex64' ? Math.fround(x) : x);
 
 /** The members: the kinds in turn, member 4 (mod 9) with NaN and member 6 (mod 11) with -Inf at a random element. */
 function members(c: Case, rng: Rng): { as: Z[]; failing: boolean[] } {
@@ -74,36 +74,6 @@ function members(c: Case, rng: Rng): { as: Z[]; failing: boolean[] } {
   return { as, failing };
 }
 
-/** S: a real batch of the parts' type, NaN inside (poisoned), SENTINEL around; strided or a list of arrays as the case's layout. */
-function placeS(c: Case, k: number): { batch: Batch<Float64Array | Float32Array>; read(p: number): number[]; outside(): number[] } {
-  const make = (len: number): Float64Array | Float32Array => (c.dtype === 'complex64' ? new Float32Array(len) : new Float64Array(len)).fill(SENTINEL);
-  if (c.layout.kind === 'strided') {
-    const stride = k + 2;
-    const data = make(3 + stride * c.count + 1);
-    for (let p = 0; p < c.count; p++) data.fill(NaN, 3 + p * stride, 3 + p * stride + k);
-    const inside = (x: number): boolean => x >= 3 && (x - 3) % stride < k && x < 3 + stride * c.count;
-    return {
-      batch: strided(data, { rows: k, cols: 1, stride, offset: 3, count: c.count }),
-      read: (p) => [...data.subarray(3 + p * stride, 3 + p * stride + k)],
-      outside: () => [...data].filter((_, x) => !inside(x)),
-    };
-  }
-  const arrays = Array.from({ length: c.count }, () => { const d = make(k + 3); d.fill(NaN, 1, 1 + k); return d; });
-  return {
-    batch: list(arrays.map((data) => ({ data, offset: 1 })), { rows: k, cols: 1 }),
-    read: (p) => [...arrays[p]!.subarray(1, 1 + k)],
-    outside: () => arrays.flatMap((d) => [...d].filter((_, x) => x < 1 || x >= 1 + k)),
-  };
-}
-
-/** `count` rows x cols complex matrices of NaN (poisoned outputs). */
-const poisoned = (count: number, rows: number, cols: number): Z[] => Array.from({ length: count }, () => ({ rows, cols, d: new Float64Array(2 * rows * cols).fill(NaN) }));
-
-/** The call: U and VT where asked for ('none' otherwise), on the router's choice. */
-function call(ctx: Context, a: Batch<Storage>, s: Batch<Storage>, u: Batch<Storage> | undefined, vt: Batch<Storage> | undefined): Int32Array | DeviceStorage {
-  return ctx.gesvd({ a, s, ...(u ? { u } : { jobu: 'none' as const }), ...(vt ? { vt } : { jobvt: 'none' as const }) }).info as Int32Array | DeviceStorage;
-}
-
 /** Every kernel of the file, compiled at once (the calls made on a device that runs nothing). */
 before(() => (skip !== undefined ? undefined : warmFileKernels('zgesvd', (ctx, planning) => {
   if (planning === undefined) return;
@@ -121,7 +91,7 @@ before(() => (skip !== undefined ? undefined : warmFileKernels('zgesvd', (ctx, p
     const s = c.layout.kind === 'list'
       ? list(Array.from({ length: c.count }, () => dev.alloc(part, k + 1)), { rows: k, cols: 1 })
       : strided(dev.alloc(part, 3 + (k + 2) * c.count), { rows: k, cols: 1, stride: k + 2, offset: 3, count: c.count });
-    call(ctx, cx(c.m, c.n), s, c.wantU ? cx(c.m, k) : undefined, c.wantVt ? cx(k, c.n) : undefined);
+    gesvdCall(ctx, cx(c.m, c.n), s, c.wantU ? cx(c.m, k) : undefined, c.wantVt ? cx(k, c.n) : undefined);
   }
 })));
 
@@ -136,26 +106,26 @@ for (const dtype of TYPES) for (const vectors of ['both', 'one', 'none'] as cons
       const rng = new Rng(m * 131 + n * 7 + (dtype === 'complex64' ? 1 : 0) + { both: 0, one: 2, none: 4 }[vectors]);
       const { as, failing } = members(c, rng);
       const A = place(as, m, n, dtype, c.layout, SENTINEL);
-      const S = placeS(c, k);
+      const S = placeS(c, k, SENTINEL);
       const U = c.wantU ? place(poisoned(c.count, m, k), m, k, dtype, c.layout, SENTINEL) : undefined;
       const VT = c.wantVt ? place(poisoned(c.count, k, n), k, n, dtype, c.layout, SENTINEL) : undefined;
       const inputs = as.map((_, p) => A.read(p));
       const outside = [A.outside(), S.outside(), U?.outside() ?? [], VT?.outside() ?? []].map((xs) => xs.map(String));
 
       const refA = place(as, m, n, dtype, c.layout, SENTINEL);
-      const refS = placeS(c, k);
+      const refS = placeS(c, k, SENTINEL);
       const ref = newReferenceContext();
-      const wantInfo = [...(call(ref, refA.batch, refS.batch, undefined, undefined) as Int32Array)];
+      const wantInfo = [...(gesvdCall(ref, refA.batch, refS.batch, undefined, undefined) as Int32Array)];
       ref.dispose();
       assert.deepEqual(wantInfo, failing.map((f) => (f ? k + 2 : 0)), `${name}: the reference's info`);
 
       let info: number[];
       if (c.where === 'host') {
-        info = [...(call(ctx, A.batch, S.batch, U?.batch, VT?.batch) as Int32Array)];
+        info = [...(gesvdCall(ctx, A.batch, S.batch, U?.batch, VT?.batch) as Int32Array)];
       } else {
         const ds = [A, S, U, VT].map((x) => (x === undefined ? undefined : onDevice(ctx, x.batch)));
         try {
-          info = [...(ctx.download(call(ctx, ds[0]!.batch, ds[1]!.batch, ds[2]?.batch, ds[3]?.batch) as DeviceStorage) as Int32Array)];
+          info = [...(ctx.download(gesvdCall(ctx, ds[0]!.batch, ds[1]!.batch, ds[2]?.batch, ds[3]?.batch) as DeviceStorage) as Int32Array)];
           for (const d of ds) d?.back();
         } finally {
           for (const d of ds) d?.dispose();

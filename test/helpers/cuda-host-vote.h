@@ -1,7 +1,7 @@
 // __syncthreads_or for kernels run on the CPU through cuda-host-shim.h (any block shape): every
 // thread arrives, sets a shared flag where its predicate holds, arrives again, reads the flag, and
 // the block's first thread resets it after a third barrier. Included by the harnesses of the class
-// kernels that vote (vbatched-trsm-host-harness.cpp, vbatched-syrk-host-harness.cpp).
+// kernels that vote (vbatched-trsm-, vbatched-syrk- and vbatched-trtri-host-harness.cpp).
 #pragma once
 #include <atomic>
 std::atomic<int> g_or_acc{0};

@@ -6,20 +6,9 @@
 // stdin: count gx gy bx by shared len, then useInfo unit infos, then per member offA n ldA index;
 // then len elements. stdout: the buffer, then the infos. -DSCAN: the scan (its `unit` argument).
 // Used by test/cuda/vbatched-trtri-host-emulation.test.ts.
-#include <atomic>
 #include "cuda-host-shim.h"
+#include "cuda-host-vote.h"
 using std::fma;
-std::atomic<int> g_or_acc{0};
-// __syncthreads_or over the block: the first barrier orders the last call's reset before any set.
-inline int __syncthreads_or(int pred) {
-  g_bar->arrive_and_wait();
-  if (pred) g_or_acc.fetch_or(1);
-  g_bar->arrive_and_wait();
-  const int any = g_or_acc.load();
-  g_bar->arrive_and_wait();
-  if (threadIdx.x == 0 && threadIdx.y == 0) g_or_acc.store(0);
-  return any;
-}
 #include "kernel.cu"   // from -I<dir>
 int main() {
   long long count, gx, gy, bx, by, shared, len;
