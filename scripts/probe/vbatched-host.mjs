@@ -8,7 +8,8 @@
 // - validate: the API's validation of the call (prepare.ts VALIDATORS: shapes, buffers, overlaps);
 // - route:    the router's choice without a force (every candidate's `covers` up to the one taken);
 // - launcher: the route 'vbatched' forced, as the bench times it (runRouted); with --profile split
-//             by a CPU profile of the same calls into its stages (reading the members, classing,
+//             by a CPU profile of the same calls (this script run again for the op under
+//             `node --cpu-prof`, warmed as here, its calls alone counted) into its stages (reading the members, classing,
 //             the tables, trsm's update blocks, the plans, garbage collection, the rest: sampled
 //             wall time, by function name, an inlined function counted in its caller's);
 // - api:      the whole public call (ctx.<op>) on a context over the stub, its route forced to 'vbatched'.
@@ -16,7 +17,11 @@
 // after two warm-ups (a loaded machine's slow calls are its load's;
 // the profile: over all of them; --other lists the functions of the profile's 'other'). This
 // machine's numbers, not the GPU host's: compare before and after on one machine.
-import { Session as Inspector } from 'node:inspector';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Context } from '../../dist/src/api/context.js';
 import { VALIDATORS } from '../../dist/src/api/prepare.js';
 import { logUniformSizes, vbatchedRequest, VBATCHED_OPS, VBATCHED_WORKLOADS } from '../../dist/src/bench/vbatched.js';
@@ -36,7 +41,9 @@ const args = process.argv.slice(2);
 const flag = (name) => { const i = args.indexOf(name); if (i < 0) return undefined; const v = args[i + 1]; args.splice(i, 2); return v; };
 const repeats = Number(flag('--repeats') ?? 7);
 const profile = args.includes('--profile');
-const rest = args.filter((a) => a !== '--profile' && a !== '--other');
+// The profile's own process (run by stageSplit under --cpu-prof): the launcher's calls of one op, then exit.
+const profiledChild = args.includes('--profiled-child');
+const rest = args.filter((a) => a !== '--profile' && a !== '--other' && a !== '--profiled-child');
 const workload = rest[0] === 'a' || rest[0] === 'b' ? rest.shift() : 'a';
 const ops = rest.length > 0 ? rest : VBATCHED_OPS;
 
@@ -62,22 +69,42 @@ function timed(run) {
   return Math.min(...ms);
 }
 
-function post(profiler, method, params) {
-  return new Promise((resolve, reject) => profiler.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+/** The profiled calls: a function of its own, so that the profile's samples under it are theirs alone. */
+function profiledWindow(run, calls) {
+  for (let i = 0; i < calls; i++) run();
 }
 
-/** Self time per stage (ms per call) of `calls` runs of `run`, from a CPU profile. */
-async function stageSplit(run, calls) {
-  const profiler = new Inspector();
-  profiler.connect();
-  await post(profiler, 'Profiler.enable');
-  await post(profiler, 'Profiler.setSamplingInterval', { interval: 50 });
-  await post(profiler, 'Profiler.start');
-  for (let i = 0; i < calls; i++) run();
-  const { profile: p } = await post(profiler, 'Profiler.stop');
-  profiler.disconnect();
+/**
+ * Self time per stage (ms per call) of `calls` launcher calls of `op`, from a CPU profile (V8's
+ * sampler at 50 us, `node --cpu-prof`) of this script run again for that op alone: only the samples
+ * under profiledWindow count, not the process's setup.
+ */
+function stageSplit(op, calls) {
+  const dir = mkdtempSync(join(tmpdir(), 'vbatched-host-'));
+  try {
+    const child = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '50', '--cpu-prof-dir', dir,
+      fileURLToPath(import.meta.url), workload, op, '--repeats', String(calls), '--profiled-child'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (child.status !== 0) throw new Error(`the profiled run of ${op} failed (status ${child.status})`);
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (file === undefined) throw new Error(`the profiled run of ${op} wrote no profile`);
+    return stagesOf(JSON.parse(readFileSync(join(dir, file), 'utf8')), calls);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A profile's self time under profiledWindow, per stage, in ms per call. */
+function stagesOf(p, calls) {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const inside = new Set();
+  const mark = (id) => { inside.add(id); for (const c of byId.get(id).children ?? []) mark(c); };
+  for (const n of p.nodes) if (n.callFrame.functionName === 'profiledWindow') mark(n.id);
+  // The collector's samples hang off the root: those between the window's first and last sample count.
+  const window = p.samples.flatMap((id, i) => (inside.has(id) ? [i] : []));
+  const [first, last] = [window[0] ?? 0, window[window.length - 1] ?? -1];
+  const counted = (id, i) => inside.has(id) || (i > first && i < last && byId.get(id).callFrame.functionName === '(garbage collector)');
   const self = new Map();
-  for (let i = 0; i < p.samples.length; i++) self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
+  for (let i = 0; i < p.samples.length; i++) if (counted(p.samples[i], i)) self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
   const out = Object.fromEntries([...STAGES.map(([s]) => [s, 0]), ['other', 0]]);
   const other = new Map();
   for (const n of p.nodes) {
@@ -114,6 +141,12 @@ for (const op of ops) {
   const validated = validator(input, hostInts);
   let taken = '';
   const route = timed(() => { taken = choose(op, validated, dev).name; });
+  if (profiledChild) {
+    // Warmed as the parent's timing warms the launcher (two calls and the timed ones) before the window.
+    for (let i = 0; i < 2 + repeats; i++) runRouted(op, dev, validated, 'vbatched');
+    profiledWindow(() => runRouted(op, dev, validated, 'vbatched'), repeats);
+    process.exit(0);
+  }
   const launcher = timed(() => runRouted(op, dev, validated, 'vbatched'));
   const backend = new CudaBackend(dev, 'probe');
   backend.force = { [op]: 'vbatched' };
@@ -121,7 +154,7 @@ for (const op of ops) {
   const api = timed(() => ctx[op](input));
   const row = [op, nsPer(validate), `${nsPer(route)} (${taken})`, nsPer(launcher), nsPer(api)];
   if (profile) {
-    const split = await stageSplit(() => runRouted(op, dev, validated, 'vbatched'), repeats);
+    const split = stageSplit(op, repeats);
     row.push(...Object.values(split).map(nsPer));
   }
   console.log(row.join(' | '));
