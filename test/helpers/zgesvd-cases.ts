@@ -7,6 +7,7 @@ import { list, strided, type Batch } from '../../src/core/batch.js';
 import type { ComplexDType } from '../../src/core/dtype.js';
 import type { DeviceStorage, Storage } from '../../src/core/storage.js';
 import type { Layout, Z } from './complex.js';
+import { onDevice } from './gpu.js';
 
 /** What placeS reads of a case. */
 export interface SCase { readonly dtype: ComplexDType; readonly layout: Layout; readonly count: number }
@@ -41,4 +42,23 @@ export const poisoned = (count: number, rows: number, cols: number): Z[] => Arra
 /** The call: U and VT where asked for ('none' otherwise), on the router's choice. */
 export function gesvdCall(ctx: Context, a: Batch<Storage>, s: Batch<Storage>, u: Batch<Storage> | undefined, vt: Batch<Storage> | undefined): Int32Array | DeviceStorage {
   return ctx.gesvd({ a, s, ...(u ? { u } : { jobu: 'none' as const }), ...(vt ? { vt } : { jobvt: 'none' as const }) }).info as Int32Array | DeviceStorage;
+}
+
+/** Operands as the tests place them: a batch of host arrays. */
+interface Placed { readonly batch: Batch<Float64Array | Float32Array> }
+
+/**
+ * gesvd on the router's choice with host data, or with the same arrays staged on the device and
+ * brought back after the call (`where`); the info as numbers.
+ */
+export function gesvdOn(ctx: Context, where: 'device' | 'host', a: Placed, s: Placed, u: Placed | undefined, vt: Placed | undefined): number[] {
+  if (where === 'host') return [...(gesvdCall(ctx, a.batch, s.batch, u?.batch, vt?.batch) as Int32Array)];
+  const ds = [a, s, u, vt].map((x) => (x === undefined ? undefined : onDevice(ctx, x.batch)));
+  try {
+    const info = [...(ctx.download(gesvdCall(ctx, ds[0]!.batch, ds[1]!.batch, ds[2]?.batch, ds[3]?.batch) as DeviceStorage) as Int32Array)];
+    for (const d of ds) d?.back();
+    return info;
+  } finally {
+    for (const d of ds) d?.dispose();
+  }
 }
