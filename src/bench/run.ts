@@ -1,6 +1,6 @@
 /**
  * `myriad bench`: one row per size. Timing: warm-up calls (compiles, loads, first touch, V8's
- * optimised host code: BENCH_WARMUP, at least 3 calls and 200 ms), then
+ * optimised host code: BENCH_WARMUP, at least 3 calls and 200 ms), a wait for background compiles, then
  * `repeats` timed calls on fresh data (in-place inputs restored, untimed, before each), median.
  * On CUDA the data stays on the device and each call is timed with CUDA events; the vendor
  * routine, where one exists, runs on the same data in the same process.
@@ -113,6 +113,9 @@ function timeRepeats(ctx: Context, run: () => void, reset: () => void, repeats: 
     reset();
     timed(ctx, run);
   }
+  // Background compiles of optimised builds (for this row's quick builds, or an earlier row's) take
+  // the host's cores; a launch they delay between a call's CUDA events is counted in its time.
+  ctx.deviceBackend?.settleBuilds?.();
   const times: number[] = [];
   for (let r = 0; r < repeats; r++) {
     reset();

@@ -86,6 +86,11 @@ export interface DeviceBackend extends Backend<Storage, IntStorage> {
   /** The module cache's counters so far (compiled, loaded from disk, compile milliseconds); absent without one. */
   moduleStats?(): ModuleStats | undefined;
   /**
+   * Blocks until the background compiles of optimised builds (quick builds' successors) are done:
+   * a timing that follows cannot be disturbed by compile workers taking the host's cores.
+   */
+  settleBuilds?(): void;
+  /**
    * The array-level qr of `count` column-major m x n host matrices (m >= n, modes 'reduced' and
    * 'r') by the backend's tall-and-skinny design, where its router takes the stack; undefined
    * where it does not (geqrf + orgqr then). `takesQrTallSkinny` asks before the copies are made.

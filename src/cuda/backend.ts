@@ -311,6 +311,10 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     return this.device.moduleStats?.();
   }
 
+  settleBuilds(): void {
+    this.device.settleBuilds?.();
+  }
+
   /**
    * Runs `fn` (calls on host data) without waiting for them: each host call is enqueued, and the
    * returned promise settles when all of them have finished and written their outputs.

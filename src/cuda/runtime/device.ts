@@ -100,6 +100,10 @@ export class CudaDevice implements GpuDevice {
     return moduleRequestFor(this.runtime, this.info, src);
   }
 
+  settleBuilds(): void {
+    this.runtime.backgroundBuilds().settleAll();
+  }
+
   moduleStats(): ModuleStats | undefined {
     try {
       const cache = this.runtime.cache();

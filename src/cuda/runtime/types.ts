@@ -211,6 +211,8 @@ export interface GpuDevice {
   prefetchAsync?(sources: readonly KernelSource[]): Promise<PrefetchReport>;
   /** The module cache's counters (undefined where NVRTC cannot be loaded). Absent: no module cache. */
   moduleStats?(): ModuleStats | undefined;
+  /** Blocks until every background (optimised) build of this process is in the module cache. Absent: none run. */
+  settleBuilds?(): void;
   /**
    * The 128 bytes of a TMA tensor map (pass as `arg.bytes`). Absent where the driver cannot
    * encode one (no cuTensorMapEncodeTiled): designs that need it are not planned there.
