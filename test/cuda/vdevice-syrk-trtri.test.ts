@@ -25,6 +25,7 @@ import { generateTrtriClassify, generateTrtriSolveRows, planVbatchedTrtri, trtri
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { H100 } from '../helpers/devices.js';
 import { compileFailures, compileForSm90, NVCC_SKIP } from '../helpers/nvcc.js';
+import { recordCalls } from '../helpers/vdevice-syrk-trtri-cases.js';
 
 const named = (f: () => unknown, code: string, argument: string): void =>
   assert.throws(f, (e: unknown) => e instanceof MyriadError && e.code === code && e.argument === argument,
@@ -200,6 +201,18 @@ test('the device launchers\' designs: syrk\'s bounds and each class\'s recursion
   }
   assert.equal(trtriDeviceClasses({ dtype: 'float32', uplo: 'upper', diag: 'unit' }, 20, 32).scanAbove, 32);
   assert.equal(trtriDeviceClasses({ dtype: 'float32', uplo: 'upper', diag: 'unit' }, 20, 4).scanAbove, -1);
+});
+
+test('test/gpu/vdevice-syrk-trtri.test.ts\'s calls pass validation and take their routes on a planning device', () => {
+  const dev = new LaunchCounter(H100);
+  const backend = new CudaBackend(dev, 'planning');
+  const ctx = new Context('cuda', backend, backend, () => {});
+  // Each case's calls assert their routes ('vbatched' forced for the host form, 'vdevice' for the device form).
+  recordCalls(ctx, backend);
+  assert.deepEqual(ctx.lastRoute, { op: 'trtri', route: 'vdevice', gpu: true });
+  assert.deepEqual(backend.force, {});
+  // The file's kernels (204 on sm_90), compiled at once before its first case.
+  assert.ok(dev.sources.length <= 210, `${dev.sources.length} kernels`);
 });
 
 test('the table kernels of syrk and trtri on device sizes compile for sm_90 without spills', { skip: NVCC_SKIP }, async () => {
