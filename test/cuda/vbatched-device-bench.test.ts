@@ -99,3 +99,21 @@ test('the bench end to end on a planning device: the ways asked for fill their f
   assert.ok(Math.abs(r.uniformRate! - ratio) < 1e-12 && Math.abs(r.deviceUniformRate! - ratio) < 1e-12, `${r.uniformRate} against ${ratio}`);
   for (const key of ['loopMs', 'loopLaunches', 'speedup', 'vendorMs', 'groupedMs', 'vendorSpeedup'] as const) assert.equal(r[key], undefined, key);
 });
+
+test('trtri\'s and syrk\'s rows end to end on a planning device: every way but the vendor\'s (none has one), the device form beside the class route', () => {
+  for (const op of ['trtri', 'syrk'] as const) {
+    const dev = new TimedPlanning(40);
+    const backend = new CudaBackend(dev, 'planning');
+    const ctx = new Context('cuda', backend, backend, () => {});
+    const sizes = logUniformSizes(2000, 200, 5);
+    const [row] = benchVbatchedSizes(dev, op, 'test', sizes, ['float32'], ctx, parseVbatchedWays(undefined));
+    const r = row!;
+    assert.equal(r.op, op);
+    assert.deepEqual([r.ms, r.loopMs, r.deviceMs, r.uniformMs], [40, 40, 40, 40], op);
+    assert.equal(r.classLaunches! + r.driverLaunches!, r.launches);
+    assert.equal(r.deviceClassLaunches! + r.deviceDriverLaunches!, r.deviceLaunches);
+    assert.ok(r.deviceLaunches! >= 2 && r.loopLaunches! >= 2, `${op}: launches counted`);
+    assert.equal(r.uniformRoute, op);
+    for (const key of ['vendorMs', 'vendorCalls', 'groupedMs', 'deviceVendorSpeedup'] as const) assert.equal(r[key], undefined, `${op} ${key}`);
+  }
+});
