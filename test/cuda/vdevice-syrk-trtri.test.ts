@@ -88,7 +88,7 @@ test('syrk and trtri on variableDevice batches: the call\'s host-side checks nam
   assert.deepEqual(ctx.lastRoute, { op: 'trtri', route: 'vdevice', gpu: true });
 });
 
-test('syrk and trtri on a planning device: route vdevice, a classification and the launches the maxima reach; nothing for an empty batch; capture refuses them', () => {
+test('syrk and trtri on a planning device: route vdevice, a classification and the launches the maxima reach; nothing for an empty batch; capture refuses them; force pins vdevice', () => {
   for (const [maxRows, classes] of [[20, 3], [64, 6]] as const) {
     assert.equal(deviceRegions(maxRows).launches.length, classes);
     // syrk: the table's leafMax (64 on sm_90) holds every class here in one leaf: a classification and a leaf a class.
@@ -121,6 +121,16 @@ test('syrk and trtri on a planning device: route vdevice, a classification and t
   const ctx = new Context('cuda', backend, backend, () => {});
   named(() => backend.captureScope(() => ctx.trtri({ a: deviceBatch(ctx, 4, 8) })), 'UNSUPPORTED', 'a');
   named(() => backend.captureScope(() => ctx.syrk({ a: deviceBatch(ctx, 4, 8), c: deviceBatch(ctx, 4, 8), info: ctx.alloc('int32', 4) })), 'UNSUPPORTED', 'a');
+  // force pins the one route of a device-sized call; another name is an error naming force.
+  backend.force = { syrk: 'vdevice', trtri: 'vdevice' };
+  ctx.trtri({ a: deviceBatch(ctx, 4, 8) });
+  assert.deepEqual(ctx.lastRoute, { op: 'trtri', route: 'vdevice', gpu: true });
+  ctx.syrk({ a: deviceBatch(ctx, 4, 8), c: deviceBatch(ctx, 4, 8), info: ctx.alloc('int32', 4) });
+  assert.deepEqual(ctx.lastRoute, { op: 'syrk', route: 'vdevice', gpu: true });
+  backend.force = { syrk: 'vbatched', trtri: 'trtri' };
+  named(() => ctx.trtri({ a: deviceBatch(ctx, 4, 8) }), 'ENUM', 'force');
+  named(() => ctx.syrk({ a: deviceBatch(ctx, 4, 8), c: deviceBatch(ctx, 4, 8), info: ctx.alloc('int32', 4) }), 'ENUM', 'force');
+  backend.force = {};
 });
 
 test('the class kernels of the device-sized syrk and trtri are the host-sized path\'s own (members up to 512)', () => {
