@@ -83,6 +83,11 @@ export function syrkDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableSyrkRequ
   const bounds = syrkDeviceBounds(r);
   const { classes, regions } = syrkDeviceClasses(bounds.n, leafMax, tuning.splitAlign, r.uplo);
   const limit = sharedLimit(dev);
+  // The leaves' designs before anything is launched (a leaf that fits no block's shared memory is an error).
+  const leaves = classes.map((c) => c.leaves.map((step) => {
+    const params: SyrkVbatchedLeafParams = { dtype, uplo: r.uplo, trans: r.trans, ...leafTile(step.size), chunk };
+    return { step, params, shape: syrkLeafShape(params, count, tuning, limit) };
+  }));
   inDeviceFrame(dev, (frame) => {
     const tables = takeDeviceTables(dev, frame, regions, count, SYRK_VBATCH_POINTERS, SYRK_VBATCH_INTS, 'zeroed');
     const cp: SyrkClassifyParams = { trans: r.trans };
@@ -92,18 +97,16 @@ export function syrkDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableSyrkRequ
       arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(onDevice(r.info)),
     ]);
     // The diagonal blocks: a launch of the class leaf per leaf step, over the whole region (rows past the class's members are zero: n = 0, no block).
-    for (const c of classes) {
+    classes.forEach((c, i) => {
       const at = tables.at(c.region);
-      for (const step of c.leaves) {
-        const params: SyrkVbatchedLeafParams = { dtype, uplo: r.uplo, trans: r.trans, ...leafTile(step.size), chunk };
-        const shape = syrkLeafShape(params, count, tuning, limit);
+      for (const { step, params, shape } of leaves[i]!) {
         const kernel = kernelFor(dev, 'syrk-vleaf', params, () => syrkVbatchedLeafSource(params));
         kernel.launch(vbatchedSyrkLaunch(shape, count, step.blocks), [
           arg.ptr(at.pointers), arg.ptr(at.ints), arg.i32(count), arg.i32(step.off), arg.i32(step.size),
           arg.real(dtype, r.alpha), arg.real(dtype, r.beta),
         ]);
       }
-    }
+    });
     const steps = Math.max(0, ...classes.map((c) => c.offdiag.length));
     if (steps === 0) return;
     // Room for every GEMM row of the call: a block's sides are at most C's largest order, its k at most k's bound.

@@ -20,7 +20,8 @@
  * A depth's solves hold a row per member and step of that depth: their tables have room for
  * count x (the most steps of any depth) rows a region, taken once and zeroed before each depth.
  */
-import type { DeviceVariableTrtriRequest } from '../../../core/device-batch.js';
+import { DEVICE_VARIABLE_COUNT_MAX, type DeviceVariableTrtriRequest } from '../../../core/device-batch.js';
+import { MyriadError } from '../../../core/errors.js';
 import type { DType } from '../../../core/dtype.js';
 import type { DeviceStorage } from '../../../core/storage.js';
 import { tuningFor, type GemmTuning, type TrsmTuning, type TrtriTuning } from '../../model/tuning/index.js';
@@ -85,6 +86,8 @@ export function trtriDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableTrtriRe
   const leafMax = opts.force?.leafMax ?? tuning.leafMax[dtype];
   const { classes, regions, scanAbove } = trtriDeviceClasses({ dtype, uplo: r.uplo, diag: r.diag }, Math.min(a.maxRows, a.maxCols), leafMax);
   const limit = sharedLimit(dev);
+  const recursive = classes.filter((c) => c.depths.length > 0);
+  solveRows(recursive, count);
   inDeviceFrame(dev, (frame) => {
     const tables = takeDeviceTables(dev, frame, regions, count, TRTRI_VBATCH_POINTERS, TRTRI_VBATCH_INTS, 'zeroed');
     const work = frame.take('int32', count + 1, 'the device form\'s info scratch');
@@ -97,10 +100,18 @@ export function trtriDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableTrtriRe
     ]);
     // The classes within one leaf: one launch each, info included.
     for (const c of classes) if (c.depths.length === 0) launchLeaves(dev, c, tables, count, limit, tuning, 1, work.ptr);
-    const recursive = classes.filter((c) => c.depths.length > 0);
     if (recursive.length > 0) driverSection(dev, () => recursion(dev, r, recursive, tables, frame, count, limit, tuning, opts));
     dev.copy(work, 1, onDevice(r.info as DeviceStorage), 0, count);
   });
+}
+
+/** The rows of a depth's solves: a member has one block per step of its class at that depth (checked: the solves index them with 32-bit integers). */
+function solveRows(recursive: readonly TrtriDeviceClass[], count: number): number {
+  const perMember = Math.max(0, ...recursive.flatMap((c) => c.depths.map((d) => d.length)));
+  const rows = count * perMember;
+  if (rows > DEVICE_VARIABLE_COUNT_MAX)
+    throw new MyriadError('BOUNDS', `${count} members with up to ${perMember} recursion blocks a depth make ${rows} solve rows, more than ${DEVICE_VARIABLE_COUNT_MAX}: split the batch or lower a.maxRows`, 'a.count');
+  return rows;
 }
 
 /** A launch of class c's leaf over its whole region (`count` rows), `leaves` leaves along grid.y; info at each row's batch index (0n: none). */
@@ -122,9 +133,7 @@ function recursion(
 ): void {
   const dtype = r.a.dtype;
   const depths = Math.max(...classes.map((c) => c.depths.length));
-  // A depth's rows: a member has one block per step of its class at that depth.
-  const perMember = Math.max(...classes.flatMap((c) => c.depths.map((d) => d.length)));
-  const rows = count * perMember;
+  const rows = solveRows(classes, count);
   // The triangles of a solve are at most the largest step's spans; B's other side likewise.
   const spanMax = Math.max(...classes.flatMap((c) => c.depths.flat().flatMap((s) => [s.lo.size, s.hi.size])));
   const triangleRegions = deviceRegions(spanMax);
