@@ -44,6 +44,8 @@ import { getrfDeviceVariableCuda } from '../src/cuda/kernels/getrf/launch-vdevic
 import { trsmDeviceVariableCuda } from '../src/cuda/kernels/trsm/launch-vdevice.js';
 import { posvDeviceVariableCuda, potrsDeviceVariableCuda } from '../src/cuda/kernels/solve/launch-vdevice.js';
 import { gesvDeviceVariableCuda, getrsDeviceVariableCuda } from '../src/cuda/kernels/solve/launch-vdevice-lu.js';
+import { syrkDeviceVariableCuda } from '../src/cuda/kernels/syrk/launch-vdevice.js';
+import { trtriDeviceVariableCuda } from '../src/cuda/kernels/trtri/launch-vdevice.js';
 import { variableDevice, type DeviceVariableBatch } from '../src/core/device-batch.js';
 import { potrfVbatchedCuda } from '../src/cuda/kernels/potrf/launch-vbatched.js';
 import { getrfVbatchedCuda } from '../src/cuda/kernels/getrf/launch-vbatched.js';
@@ -1279,9 +1281,10 @@ function vbatchedThroughLaunchers(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Variable-size batches sized on the device (variableDevice: gemm, potrf, getrf, trsm, potrs, posv, getrs, gesv): the
-// classification kernels, then the class kernels up to the maxima (600: every class and the large class,
-// bound 640), on every device; trsm every side, uplo, trans and diag, and alpha = 0.
+// Variable-size batches sized on the device (variableDevice: gemm, potrf, getrf, trsm, potrs, posv, getrs, gesv, syrk,
+// trtri): the classification kernels, then the class kernels up to the maxima (600: every class and the large class,
+// bound 640), on every device; trsm every side, uplo, trans and diag, and alpha = 0; syrk every uplo and trans, beta 0
+// and not; trtri every uplo and diag.
 
 function deviceSizedThroughLaunchers(): void {
   const count = 8;
@@ -1305,6 +1308,9 @@ function deviceSizedThroughLaunchers(): void {
       for (const trans of ['N', 'T'] as const)
         getrsDeviceVariableCuda(dev, { trans, a: sized(dtype, 600), ipiv: fakeArray('int32', count * 600), pivotStride: 600, b: sized(dtype, 600), info: fakeArray('int32', count) });
       gesvDeviceVariableCuda(dev, { trans: 'N', a: sized(dtype, 600), ipiv: fakeArray('int32', count * 600), pivotStride: 600, b: sized(dtype, 600), info: fakeArray('int32', count) });
+      for (const uplo of UPLOS) for (const trans of ['N', 'T'] as const) for (const beta of [0, 1])
+        syrkDeviceVariableCuda(dev, { uplo, trans, alpha: -1.5, beta, a: sized(dtype, 600), c: sized(dtype, 600), info: fakeArray('int32', count) });
+      for (const uplo of UPLOS) for (const diag of ['unit', 'nonunit'] as const) trtriDeviceVariableCuda(dev, { uplo, diag, a: sized(dtype, 600), info: fakeArray('int32', count) });
     }
   }
 }

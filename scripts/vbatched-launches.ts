@@ -48,13 +48,14 @@ function variants(op: VbatchedOp, base: Record<string, unknown>): Record<string,
     case 'getrf': case 'gesv': return [base];
     case 'potrf': case 'posv': return [{ ...base, uplo: 'lower' }, { ...base, uplo: 'upper' }];
     case 'syrk': return [base, { ...base, uplo: 'upper', trans: 'T', alpha: 0.5, beta: 0 }];
+    case 'trtri': return [base, { ...base, uplo: 'upper', diag: 'unit' }];
   }
 }
 
 function main(argv: readonly string[]): void {
   const flag = (name: string, fallback: number): number => { const i = argv.indexOf(name); return i >= 0 ? Number(argv[i + 1]) : fallback; };
   const cap = { a: flag('--members-a', 60_000), b: flag('--members-b', 6_000) };
-  for (const w of ['a', 'b'] as const) for (const op of ['gemm', 'potrf', 'getrf', 'trsm', 'posv', 'gesv', 'syrk'] as VbatchedOp[]) for (const dtype of ['float64', 'float32'] as DType[]) {
+  for (const w of ['a', 'b'] as const) for (const op of ['gemm', 'potrf', 'getrf', 'trsm', 'posv', 'gesv', 'syrk', 'trtri'] as VbatchedOp[]) for (const dtype of ['float64', 'float32'] as DType[]) {
     const { count, max } = VBATCHED_WORKLOADS[w];
     const sizes = logUniformSizes(Math.min(count, cap[w]), max, w === 'a' ? 1 : 2);
     for (const [v, request] of variants(op, {}).entries()) {

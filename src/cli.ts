@@ -10,7 +10,7 @@
  *                     [--devices all|0,1]   several GPUs: one device, then all listed (src/bench/multi.ts)
  *                     [--call-ms 0.25,1]    with --devices: batches sized to these one-GPU call lengths
  *                     [--host-outputs duplex|after-all]  with --devices: how host-start outputs come back
- *   myriad bench gemm|potrf|trsm|posv|getrf|gesv|syrk --vbatched a|b [--dtype D] [--ways vbatched,per-size,...]
+ *   myriad bench gemm|potrf|trsm|posv|getrf|gesv|syrk|trtri --vbatched a|b [--dtype D] [--ways vbatched,per-size,...]
  *                                   one variable-size batch: class kernels beside the per-size path, the vendor's
  *                                   loop, the device form (variableDevice) and the uniform reference (src/bench/vbatched.ts)
  *   myriad warm <op> --sizes 8,16,128 [--dtype D] [--batch N] [--json FILE]
@@ -49,7 +49,7 @@ const USAGE = `usage:
                (complex128, complex64: ${COMPLEX_BENCH_OPS.join(', ')}) [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
                [--devices all|0,1 --call-ms 0.25,1]: batches sized to these one-GPU call lengths (ms)
                [--devices all|0,1 --host-outputs duplex|after-all]: how host-start outputs come back
-  myriad bench gemm|potrf|trsm|posv|getrf|gesv|syrk --vbatched a|b [--dtype float64|float32|both]
+  myriad bench gemm|potrf|trsm|posv|getrf|gesv|syrk|trtri --vbatched a|b [--dtype float64|float32|both]
                [--ways ${VBATCHED_WAYS.join(',')}] (default: all)
                (a: 200,000 matrices of sizes log-uniform in 1-64; b: 20,000 in 1-512): host-sized
                classes (launches: class + blocked driver), per size, the vendor's loop (and gemm's grouped

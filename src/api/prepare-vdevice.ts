@@ -1,6 +1,6 @@
 /**
  * Validation of the calls that take `variableDevice` batches (core/device-batch.ts): gemm, potrf,
- * getrf, trsm, potrs, posv, getrs and gesv.
+ * getrf, trsm, potrs, posv, getrs, gesv, syrk and trtri.
  * prepare.ts hands a call here when one of its batches is of that kind, so the common validators
  * never see one.
  *
@@ -24,12 +24,17 @@
  * - getrs: -2 (n, as potrs), -3 (nrhs), -5 (ldA < max(1, n)), -8 (ldB < max(1, n)), dgetrs's numbers;
  *   gesv: -1 (n), -2 (nrhs), -4 (ldA), -7 (ldB), dgesv's; gesv's positive info is getrf's.
  *   Both take ipiv with getrf's device form's pivot stride, min(a.maxRows, a.maxCols).
+ * - syrk: -3 (n: C not n x n within its maxima, or op(A)'s rows not n), -4 (k: op(A)'s columns outside
+ *   a's bound), -7 (ldA < max(1, A's rows)), -10 (ldC < max(1, n)), dsyrk's numbers; like gemm it
+ *   takes `info` (required) for them.
+ * - trtri: -3 (n: rows outside [0, maxRows] or [0, maxCols], or cols given and not equal to rows),
+ *   -5 (ld < max(1, n)); its positive info is dtrtri's (the first exactly zero diagonal element).
  * `check: true` is not taken: the host cannot see the members' matrices it would name.
  */
 import {
   isDeviceVariable, validateDeviceVariable,
   type DeviceVariableBatch, type DeviceVariableGemmRequest, type DeviceVariableGetrfRequest, type DeviceVariableLuSolveRequest, type DeviceVariablePotrfRequest,
-  type DeviceVariableRequest, type DeviceVariableSolveRequest, type DeviceVariableTrsmRequest,
+  type DeviceVariableRequest, type DeviceVariableSolveRequest, type DeviceVariableSyrkRequest, type DeviceVariableTrsmRequest, type DeviceVariableTrtriRequest,
 } from '../core/device-batch.js';
 import { parseDiag, parseSide, parseTrans, parseUplo } from '../core/enums.js';
 import { MyriadError, checkKeys, describeValue } from '../core/errors.js';
@@ -212,4 +217,33 @@ export function prepareLuSolveDeviceVariable(args: unknown, op: 'getrs' | 'gesv'
     ...(info === undefined ? [] : [{ name: 'info', ints: info, used: a.count, output: true }]),
   ]);
   return { trans, a, ipiv: ipiv ?? alloc(pivots), pivotStride, b, info: info ?? alloc(a.count) };
+}
+
+const SYRK_KEYS = ['uplo', 'trans', 'alpha', 'a', 'beta', 'c', 'info'] as const;
+
+/** syrk on variableDevice batches a and c; `info` required (a member's argument code, else 0). trans 'C' is 'T' (the batches are real). */
+export function prepareSyrkDeviceVariable(args: unknown): DeviceVariableSyrkRequest {
+  const o = argsObject(args, 'syrk', SYRK_KEYS);
+  const uplo = parseUplo((o.uplo ?? 'lower') as string, 'uplo');
+  const trans = parseTrans(o.trans ?? 'N', 'trans');
+  const alpha = realScalar(o.alpha, 1, 'alpha');
+  const beta = realScalar(o.beta, 0, 'beta');
+  const a = batch(o.a, 'a', 'syrk'), c = batch(o.c, 'c', 'syrk');
+  sameCallAs(a, 'a', c, 'c');
+  const info = requiredInfo(o.info, a.count, 'syrk');
+  checkNoOverlaps([...sizeOperands(a, 'a'), ...sizeOperands(c, 'c'), { name: 'info', ints: info, used: a.count, output: true }]);
+  return { uplo, trans, alpha, beta, a, c, info };
+}
+
+const TRTRI_KEYS = ['uplo', 'diag', 'a', 'info', 'check'] as const;
+
+/** trtri on a variableDevice batch; `alloc` gives device ints where info is not given. */
+export function prepareTrtriDeviceVariable(args: unknown, alloc: (length: number) => IntStorage): DeviceVariableTrtriRequest {
+  const o = argsObject(args, 'trtri', TRTRI_KEYS);
+  const uplo = parseUplo((o.uplo ?? 'lower') as string, 'uplo');
+  const diag = parseDiag(o.diag ?? 'nonunit', 'diag');
+  const a = batch(o.a, 'a', 'trtri');
+  const given = o.info === undefined ? undefined : deviceInfo(o.info, a.count);
+  checkNoOverlaps([...sizeOperands(a, 'a'), ...(given === undefined ? [] : [{ name: 'info', ints: given, used: a.count, output: true }])]);
+  return { uplo, diag, a, info: given ?? alloc(a.count) };
 }

@@ -38,7 +38,8 @@ import type {
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { viewHint, type BatchArg } from './bridge.js';
 import {
-  prepareGemmDeviceVariable, prepareGetrfDeviceVariable, prepareLuSolveDeviceVariable, preparePotrfDeviceVariable, prepareSolveDeviceVariable, prepareTrsmDeviceVariable, takesDeviceVariable,
+  prepareGemmDeviceVariable, prepareGetrfDeviceVariable, prepareLuSolveDeviceVariable, preparePotrfDeviceVariable, prepareSolveDeviceVariable, prepareSyrkDeviceVariable, prepareTrsmDeviceVariable,
+  prepareTrtriDeviceVariable, takesDeviceVariable,
 } from './prepare-vdevice.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -63,9 +64,14 @@ export interface TrsmArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceV
   info?: IntStorage;
 }
 export type TrmmArgs<S extends Storage = Storage, B = BatchArg<S>> = TrsmArgs<S, B>;
-/** Complex batches (zsyrk): trans 'N' or 'T', alpha and beta a number or [re, im]. */
-export interface SyrkArgs<S extends Storage = Storage, B = BatchArg<S>> {
+/**
+ * Complex batches (zsyrk): trans 'N' or 'T', alpha and beta a number or [re, im]. a and c may be
+ * variableDevice batches (syrk only: herk rejects them), both or neither.
+ */
+export interface SyrkArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> {
   uplo?: Uplo; trans?: Trans; alpha?: number | ComplexScalar; a: B; beta?: number | ComplexScalar; c: B;
+  /** variableDevice batches only (and required there): per member 0, or a negative code where its device sizes are invalid. */
+  info?: IntStorage;
 }
 /** trans 'N' (A A^H) or 'C' (A^H A; on real data 'T' too); alpha and beta real. */
 export interface HerkArgs<S extends Storage = Storage, B = BatchArg<S>> {
@@ -90,7 +96,8 @@ export interface InfoArgs {
 export interface FactorArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends InfoArgs { uplo?: Uplo; a: B }
 /** a and b may be variableDevice batches (potrs and posv), both or neither. */
 export interface CholeskySolveArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends FactorArgs<S, B> { b: B }
-export interface TrtriArgs<S extends Storage = Storage, B = BatchArg<S>> extends FactorArgs<S, B> { diag?: Diag }
+/** `a` may be a variableDevice batch. */
+export interface TrtriArgs<S extends Storage = Storage, B = BatchArg<S> | DeviceVariableBatch> extends FactorArgs<S, B> { diag?: Diag }
 /**
  * `a` may be a variableDevice batch (getrf; getrs and gesv with b one too; getri rejects it); its
  * pivot stride is then min(maxRows, maxCols).
@@ -392,6 +399,8 @@ function checkRankKShapes(a: Batch<Storage>, c: Batch<Storage>, count: number, t
 }
 
 export function prepareSyrk<S extends Storage>(input: SyrkArgs<S>): SyrkRequest<S>  {
+  // Sizes on the device (variableDevice): validated apart, run by the device backend only (api/prepare-vdevice.ts).
+  if (takesDeviceVariable(input, ['a', 'c'])) return prepareSyrkDeviceVariable(input) as unknown as SyrkRequest<S>;
   const args = input as SyrkArgs<S, Batch<S>>;
   argsObject(args, 'syrk', SYRK_KEYS);
   const uplo = parseUplo(args.uplo ?? 'lower', 'uplo');
@@ -493,6 +502,7 @@ export function prepareFactor<S extends Storage>(input: FactorArgs<S>, op: strin
 }
 
 export function prepareTrtri<S extends Storage>(input: TrtriArgs<S>, alloc: IntAllocator): TrtriRequest<S>  {
+  if (takesDeviceVariable(input, ['a'])) return prepareTrtriDeviceVariable(input, alloc) as unknown as TrtriRequest<S>;
   const args = input as TrtriArgs<S, Batch<S>>;
   // diag is parsed before anything is allocated.
   const diag = typeof args === 'object' && args !== null ? parseDiag(args.diag ?? 'nonunit', 'diag') : 'nonunit';

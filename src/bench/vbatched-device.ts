@@ -8,7 +8,8 @@
  */
 import type { Context } from '../api/context.js';
 import {
-  prepareGemmDeviceVariable, prepareGetrfDeviceVariable, prepareLuSolveDeviceVariable, preparePotrfDeviceVariable, prepareSolveDeviceVariable, prepareTrsmDeviceVariable,
+  prepareGemmDeviceVariable, prepareGetrfDeviceVariable, prepareLuSolveDeviceVariable, preparePotrfDeviceVariable, prepareSolveDeviceVariable, prepareSyrkDeviceVariable,
+  prepareTrsmDeviceVariable, prepareTrtriDeviceVariable,
 } from '../api/prepare-vdevice.js';
 import { variableDevice, type DeviceVariableBatch, type DeviceVariableRequest } from '../core/device-batch.js';
 import type { DType } from '../core/dtype.js';
@@ -51,6 +52,8 @@ export function deviceFormCall(ctx: Context, dev: GpuDevice, op: VbatchedDeviceO
       : op === 'getrf' ? { a: batch(data[0]!), ipiv: ints(count * max), info }
       : op === 'trsm' ? { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 1, a: batch(data[0]!), b: batch(data[1]!), info }
       : op === 'gesv' ? { a: batch(data[0]!), b: batch(data[1]!), ipiv: ints(count * max), info }
+      : op === 'syrk' ? { uplo: 'lower', trans: 'N', alpha: 1, beta: 1, a: batch(data[0]!), c: batch(data[1]!), info }
+      : op === 'trtri' ? { uplo: 'lower', diag: 'nonunit', a: batch(data[0]!), info }
       : { uplo: 'lower', a: batch(data[0]!), b: batch(data[1]!), info };
     // The request the route runs (the API validates the same arguments on every timed call).
     const request: DeviceVariableRequest = op === 'gemm' ? prepareGemmDeviceVariable(args)
@@ -58,6 +61,8 @@ export function deviceFormCall(ctx: Context, dev: GpuDevice, op: VbatchedDeviceO
       : op === 'getrf' ? prepareGetrfDeviceVariable(args, ints)
       : op === 'trsm' ? prepareTrsmDeviceVariable(args)
       : op === 'gesv' ? prepareLuSolveDeviceVariable(args, op, ints)
+      : op === 'syrk' ? prepareSyrkDeviceVariable(args)
+      : op === 'trtri' ? prepareTrtriDeviceVariable(args, ints)
       : prepareSolveDeviceVariable(args, op, ints);
     const call = ctx[op] as unknown as (a: Record<string, unknown>) => unknown;
     return { run: () => { call.call(ctx, args); }, request, arrays };

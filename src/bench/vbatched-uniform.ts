@@ -47,6 +47,7 @@ export function vbatchedCost(op: VbatchedOp, dtype: DType, n: number): Cost {
     case 'getrf': return counts.getrf(dtype, n);
     case 'gesv': return counts.gesv(dtype, n, n);
     case 'syrk': return counts.syrk(dtype, n, n, false);
+    case 'trtri': return counts.trtri(dtype, n);
   }
 }
 

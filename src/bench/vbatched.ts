@@ -1,5 +1,5 @@
 /**
- * `myriad bench gemm|potrf|trsm|posv|getrf|gesv|syrk --vbatched a|b [--dtype D] [--ways W,...]` (CUDA): one
+ * `myriad bench gemm|potrf|trsm|posv|getrf|gesv|syrk|trtri --vbatched a|b [--dtype D] [--ways W,...]` (CUDA): one
  * variable-size batch, square members of log-uniform sizes (a: 200,000 in 1..64; b: 20,000 in
  * 1..512; seeded, so every run times the same batch), on device data filled on the device. The ways
  * (`--ways`, a comma list; all by default), each timed on the same data:
@@ -55,15 +55,15 @@ export const VBATCHED_WORKLOADS: Readonly<Record<VbatchedWorkload, { count: numb
   a: { count: 200_000, max: 64 },
   b: { count: 20_000, max: 512 },
 };
-export const VBATCHED_OPS = ['gemm', 'potrf', 'trsm', 'posv', 'getrf', 'gesv', 'syrk'] as const;
+export const VBATCHED_OPS = ['gemm', 'potrf', 'trsm', 'posv', 'getrf', 'gesv', 'syrk', 'trtri'] as const;
 export type VbatchedOp = (typeof VBATCHED_OPS)[number];
 /** The ops whose device form (variableDevice, route 'vdevice') the bench times: those DEVICE_VARIABLE_ROUTES runs. */
 export type VbatchedDeviceOp = Extract<VbatchedOp, keyof typeof DEVICE_VARIABLE_ROUTES>;
 export const hasDeviceForm = (op: VbatchedOp): op is VbatchedDeviceOp => Object.hasOwn(DEVICE_VARIABLE_ROUTES, op);
-/** Device arrays of members per op (gemm A, B, C; potrf and getrf A; trsm, posv and gesv A, B), the last the one each call writes. */
-export const VBATCHED_OPERANDS: Readonly<Record<VbatchedOp, number>> = { gemm: 3, potrf: 1, trsm: 2, posv: 2, getrf: 1, gesv: 2, syrk: 2 };
+/** Device arrays of members per op (gemm A, B, C; potrf, getrf and trtri A; trsm, posv and gesv A, B; syrk A, C), the last the one each call writes. */
+export const VBATCHED_OPERANDS: Readonly<Record<VbatchedOp, number>> = { gemm: 3, potrf: 1, trsm: 2, posv: 2, getrf: 1, gesv: 2, syrk: 2, trtri: 1 };
 /** The operands (indices into the request's data) each op overwrites. */
-const VBATCHED_OVERWRITTEN: Readonly<Record<VbatchedOp, readonly number[]>> = { gemm: [], potrf: [0], trsm: [1], posv: [0, 1], getrf: [0], gesv: [0, 1], syrk: [] };
+const VBATCHED_OVERWRITTEN: Readonly<Record<VbatchedOp, readonly number[]>> = { gemm: [], potrf: [0], trsm: [1], posv: [0, 1], getrf: [0], gesv: [0, 1], syrk: [], trtri: [0] };
 /** Whether `op` takes pivots (max(sizes) a member). */
 const pivoted = (op: VbatchedOp): boolean => op === 'getrf' || op === 'gesv';
 
@@ -114,6 +114,8 @@ export function opRequest(
     case 'gesv': return { a: batch(data[0]!), ipiv, pivotStride, b: batch(data[1]!), info };
     // C += A A^T on the lower triangle, A n x n (k = n).
     case 'syrk': return { uplo: 'lower', trans: 'N', alpha: 1, beta: 1, a: batch(data[0]!), c: batch(data[1]!) };
+    // The lower triangle of A + n I (non-singular, well conditioned), inverted in place.
+    case 'trtri': return { uplo: 'lower', diag: 'nonunit', a: batch(data[0]!), info };
   }
 }
 
@@ -140,8 +142,8 @@ function makeOperands(dev: GpuDevice, op: VbatchedOp, dtype: DType, sizes: reado
   const data = Array.from({ length: VBATCHED_OPERANDS[op] }, () => keep(dev.alloc(dtype, elements)));
   const info = keep(dev.alloc('int32', sizes.length));
   data.forEach((d, i) => fillUniform(dev, d, 11 + i));
-  // potrf, posv: SPD members, A + n I (uniform entries in [0, 1), the lower triangle read); trsm: that
-  // triangle; getrf, gesv: A + n I (partial pivoting on it).
+  // potrf, posv: SPD members, A + n I (uniform entries in [0, 1), the lower triangle read); trsm, trtri:
+  // that triangle; getrf, gesv: A + n I (partial pivoting on it).
   if (op !== 'gemm' && op !== 'syrk') addDiagonal(dev, data[0]!, sizes);
   // The operands a call overwrites with what the next call cannot take as it was (a factor; a
   // solution, which would shrink call after call) are reset from pristine copies, untimed; gemm's
@@ -171,8 +173,8 @@ function vendorLoop(dev: GpuDevice, op: VbatchedOp, request: Record<string, unkn
     case 'posv': return vendorPosv(dev, r as PosvRequest<DeviceArray, DeviceArray>);
     case 'getrf': return vendorGetrf(dev, r as GetrfRequest<DeviceArray, DeviceArray>);
     case 'gesv': return vendorGesv(dev, r as GesvRequest<DeviceArray, DeviceArray>);
-    // cuBLAS has no batched syrk.
-    case 'syrk': return undefined;
+    // cuBLAS has no batched syrk, and neither cuBLAS nor cuSOLVER a batched trtri.
+    case 'syrk': case 'trtri': return undefined;
   }
 }
 

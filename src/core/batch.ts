@@ -400,7 +400,7 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
   check(typeof b === 'object' && b !== null, 'INVALID_ARGUMENT', argument, 'expected a batch (see strided(), list(), variable())');
   // A variableDevice batch (core/device-batch.ts) reaches here only in an operation that does not take it.
   if ((b as { kind?: unknown }).kind === 'device-variable')
-    throw new MyriadError('UNSUPPORTED', 'a variableDevice batch (sizes on the GPU) is taken by gemm, potrf and getrf only, on a CUDA context of one GPU; give host-known sizes as variable([...])', argument);
+    throw new MyriadError('UNSUPPORTED', 'a variableDevice batch (sizes on the GPU) is taken by gemm, potrf, getrf, trsm, potrs, posv, getrs, gesv, syrk and trtri only, on a CUDA context of one GPU; give host-known sizes as variable([...])', argument);
   if (b.kind !== 'strided' && b.kind !== 'list' && b.kind !== 'variable')
     throw new MyriadError('INVALID_ARGUMENT', `expected 'strided', 'list' or 'variable', got ${JSON.stringify((b as { kind?: unknown }).kind)}`, `${argument}.kind`);
   if (b.order !== 'col' && b.order !== 'row') parseOrder(b.order, `${argument}.order`);

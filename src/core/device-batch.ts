@@ -7,7 +7,7 @@
  * It is a batch kind of its own ('device-variable'), not a variant of `variable`: the host cannot
  * see a member's shape, so none of the per-member checks, overlap tests, copies or CPU paths that
  * every other batch goes through can apply to it. Only the operations and backends that read the
- * sizes on the device take it (gemm, potrf, getrf, trsm, potrs, posv, getrs and gesv on a single-GPU CUDA context); everything else
+ * sizes on the device take it (gemm, potrf, getrf, trsm, potrs, posv, getrs, gesv, syrk and trtri on a single-GPU CUDA context); everything else
  * rejects it with an error naming the argument (`validateBatch`, the context).
  *
  * What the host checks: count and maxima are non-negative integers, every array is device memory
@@ -184,11 +184,31 @@ export interface DeviceVariableLuSolveRequest {
   readonly info: IntStorage;
 }
 
+/** syrk on variableDevice batches a (op(A) n x k) and c (n x n), column-major, real; `info` required (0, or a member's argument code). */
+export interface DeviceVariableSyrkRequest {
+  readonly uplo: Uplo;
+  /** 'N': C := alpha A A^T + beta C; 'T': C := alpha A^T A + beta C. */
+  readonly trans: Op;
+  readonly alpha: number;
+  readonly beta: number;
+  readonly a: DeviceVariableBatch;
+  readonly c: DeviceVariableBatch;
+  readonly info: DeviceStorage;
+}
+
+/** trtri on a variableDevice batch: info per member (0, k where A(k, k) is exactly zero (1-based, non-unit), or a negative argument code). */
+export interface DeviceVariableTrtriRequest {
+  readonly uplo: Uplo;
+  readonly diag: Diag;
+  readonly a: DeviceVariableBatch;
+  readonly info: IntStorage;
+}
+
 export type DeviceVariableRequest =
   | DeviceVariableGemmRequest | DeviceVariablePotrfRequest | DeviceVariableGetrfRequest | DeviceVariableTrsmRequest | DeviceVariableSolveRequest
-  | DeviceVariableLuSolveRequest;
+  | DeviceVariableLuSolveRequest | DeviceVariableSyrkRequest | DeviceVariableTrtriRequest;
 
 /** The operations that take variableDevice batches. */
-export const DEVICE_VARIABLE_OPS = ['gemm', 'potrf', 'getrf', 'trsm', 'potrs', 'posv', 'getrs', 'gesv'] as const;
+export const DEVICE_VARIABLE_OPS = ['gemm', 'potrf', 'getrf', 'trsm', 'potrs', 'posv', 'getrs', 'gesv', 'syrk', 'trtri'] as const;
 export type DeviceVariableOp = (typeof DEVICE_VARIABLE_OPS)[number];
 

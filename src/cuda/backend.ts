@@ -220,10 +220,15 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   /**
    * A request on variableDevice batches (sizes and addresses on the device): its one route
    * (router.ts DEVICE_VARIABLE_ROUTES), after every array it names is checked to be this device's.
+   * `force` may pin it ('vdevice'); any other name is an error, as for a route the op lacks.
    */
   runDeviceVariable(op: DeviceVariableOp, request: DeviceVariableRequest): void {
     this.device.beginCall?.();
     if (this.recording) throw new MyriadError('UNSUPPORTED', `${op} on variableDevice batches allocates its tables per call and cannot be captured`, 'a');
+    const route = DEVICE_VARIABLE_ROUTES[op];
+    const forced = this.force[op];
+    if (forced !== undefined && forced !== route.taken.route)
+      throw new MyriadError('ENUM', `${op} on variableDevice batches has no route '${forced}' (routes: ${route.taken.route})`, 'force');
     const r = request as unknown as Record<string, unknown>;
     for (const key of ['a', 'b', 'c'] as const) {
       const b = r[key] as DeviceVariableBatch | undefined;
@@ -232,7 +237,6 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     }
     this.checkOwn(request.info as DeviceStorage);
     if ('ipiv' in request) this.checkOwn(request.ipiv as DeviceStorage);
-    const route = DEVICE_VARIABLE_ROUTES[op];
     this.lastRoute = route.taken;
     (route.run as (dev: GpuDevice, r: DeviceVariableRequest) => void)(this.device, request);
   }

@@ -26,11 +26,11 @@ import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
 import { potrfCuda, potrfDeviceVariableCuda, potrfVbatchedCovers, potrfVbatchedCuda } from './kernels/potrf/index.js';
 import { gesvCuda, gesvDeviceVariableCuda, gesvVbatchedCuda, getrsCuda, getrsDeviceVariableCuda, getrsVbatchedCuda, posvCuda, posvDeviceVariableCuda, posvVbatchedCuda, potrsCuda, potrsDeviceVariableCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
-import { syrkCuda, syrkVbatchedCovers, syrkVbatchedCuda } from './kernels/syrk/index.js';
+import { syrkCuda, syrkDeviceVariableCuda, syrkVbatchedCovers, syrkVbatchedCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
 import { qlThreadServes, syevQlThreadCuda } from './kernels/ql-thread/index.js';
 import { trmmCuda, trsmCuda, trsmDeviceVariableCuda, trsmVbatchedCovers, trsmVbatchedCuda } from './kernels/trsm/index.js';
-import { trtriCuda, trtriVbatchedCovers, trtriVbatchedCuda } from './kernels/trtri/index.js';
+import { trtriCuda, trtriDeviceVariableCuda, trtriVbatchedCovers, trtriVbatchedCuda } from './kernels/trtri/index.js';
 import { complexPosvCuda, complexPosvSolve, complexPotrfCuda, complexPotrsCuda } from './kernels/zpotrf/index.js';
 import { complexTrsmCuda } from './kernels/ztrsm/index.js';
 import { complexHerkCuda, complexSyrkCuda } from './kernels/zherk/index.js';
@@ -263,7 +263,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
 
 /**
  * variableDevice batches (sizes and addresses on the device, core/device-batch.ts): one route per
- * operation that takes them (gemm, potrf, getrf, trsm, potrs, posv, getrs, gesv), 'vdevice' (the class kernels of the `vbatched` route behind a
+ * operation that takes them (gemm, potrf, getrf, trsm, potrs, posv, getrs, gesv, syrk, trtri), 'vdevice' (the class kernels of the `vbatched` route behind a
  * classification kernel). No CPU fallback: the host cannot read the members.
  */
 export const DEVICE_VARIABLE_ROUTES = {
@@ -275,6 +275,8 @@ export const DEVICE_VARIABLE_ROUTES = {
   posv: { taken: Object.freeze({ op: 'posv', route: 'vdevice', gpu: true }), run: posvDeviceVariableCuda },
   getrs: { taken: Object.freeze({ op: 'getrs', route: 'vdevice', gpu: true }), run: getrsDeviceVariableCuda },
   gesv: { taken: Object.freeze({ op: 'gesv', route: 'vdevice', gpu: true }), run: gesvDeviceVariableCuda },
+  syrk: { taken: Object.freeze({ op: 'syrk', route: 'vdevice', gpu: true }), run: syrkDeviceVariableCuda },
+  trtri: { taken: Object.freeze({ op: 'trtri', route: 'vdevice', gpu: true }), run: trtriDeviceVariableCuda },
 } as const satisfies { readonly [K in DeviceVariableOp]: { readonly taken: RouteTaken; readonly run: (dev: GpuDevice, r: never) => void } };
 
 /** The operations with GPU candidates for complex requests (isComplexRequest); the others run on the CPU reference. */

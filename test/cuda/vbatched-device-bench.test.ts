@@ -20,8 +20,8 @@ import { formatTable } from '../../src/bench/table.js';
 
 test('the device form of every --vbatched op that has one: route vdevice, the launches its route counts, the same members', () => {
   const sizes = logUniformSizes(3000, 64, 1);
-  // syrk has no device form (no 'vdevice' route): its rows leave the device columns '-'.
-  assert.deepEqual(VBATCHED_OPS.filter((op) => !hasDeviceForm(op)), ['syrk']);
+  // Every op of the bench has a device form (a 'vdevice' route).
+  assert.deepEqual(VBATCHED_OPS.filter((op) => !hasDeviceForm(op)), []);
   for (const op of VBATCHED_OPS.filter(hasDeviceForm)) for (const dtype of ['float64', 'float32'] as const) {
     const dev = new LaunchCounter(H100);
     const backend = new CudaBackend(dev, 'planning');
@@ -98,4 +98,22 @@ test('the bench end to end on a planning device: the ways asked for fill their f
   const ratio = batchCost('potrf', 'float64', sizes).flops / referenceCost('potrf', 'float64', ref).flops;
   assert.ok(Math.abs(r.uniformRate! - ratio) < 1e-12 && Math.abs(r.deviceUniformRate! - ratio) < 1e-12, `${r.uniformRate} against ${ratio}`);
   for (const key of ['loopMs', 'loopLaunches', 'speedup', 'vendorMs', 'groupedMs', 'vendorSpeedup'] as const) assert.equal(r[key], undefined, key);
+});
+
+test('trtri\'s and syrk\'s rows end to end on a planning device: every way but the vendor\'s (none has one), the device form beside the class route', () => {
+  for (const op of ['trtri', 'syrk'] as const) {
+    const dev = new TimedPlanning(40);
+    const backend = new CudaBackend(dev, 'planning');
+    const ctx = new Context('cuda', backend, backend, () => {});
+    const sizes = logUniformSizes(2000, 200, 5);
+    const [row] = benchVbatchedSizes(dev, op, 'test', sizes, ['float32'], ctx, parseVbatchedWays(undefined));
+    const r = row!;
+    assert.equal(r.op, op);
+    assert.deepEqual([r.ms, r.loopMs, r.deviceMs, r.uniformMs], [40, 40, 40, 40], op);
+    assert.equal(r.classLaunches! + r.driverLaunches!, r.launches);
+    assert.equal(r.deviceClassLaunches! + r.deviceDriverLaunches!, r.deviceLaunches);
+    assert.ok(r.deviceLaunches! >= 2 && r.loopLaunches! >= 2, `${op}: launches counted`);
+    assert.equal(r.uniformRoute, op);
+    for (const key of ['vendorMs', 'vendorCalls', 'groupedMs', 'deviceVendorSpeedup'] as const) assert.equal(r[key], undefined, `${op} ${key}`);
+  }
 });

@@ -50,7 +50,7 @@ test('variableDevice: every field checked, errors naming it', () => {
   assert.equal(variableDevice({ ...ok, count: 0, rows: fake('int32', 0) }).count, 0);
 });
 
-test('the CPU backend, and every operation but gemm, potrf, getrf, trsm, potrs, posv, getrs and gesv, refuse variableDevice batches, naming the argument', () => {
+test('the CPU backend, and every operation but gemm, potrf, getrf, trsm, potrs, posv, getrs, gesv, syrk and trtri, refuse variableDevice batches, naming the argument', () => {
   const cpu = newCpuContext();
   named(() => cpu.potrf({ a: fakeBatch() }), 'UNSUPPORTED', 'a');
   named(() => cpu.getrf({ a: fakeBatch() }), 'UNSUPPORTED', 'a');

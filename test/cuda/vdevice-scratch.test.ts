@@ -3,7 +3,7 @@
  * device workspace, so a call after the first allocates nothing and waits for nothing; gemm's call
  * is one memset (the counters), one classification launch and one launch a class, each class
  * kernel in its device-count form (the class's counter as its last argument, a grid the GPU holds
- * at once rather than a block a row of the region). potrf, getrf, trsm, potrs, posv, getrs and gesv share the
+ * at once rather than a block a row of the region). potrf, getrf, trsm, potrs, posv, getrs, gesv, syrk and trtri share the
  * tables and allocate nothing after their first call either.
  */
 import { test } from 'node:test';
@@ -96,7 +96,7 @@ test("gemm's device form: after the first call no allocation and no wait; a mems
   });
 });
 
-test('potrf, getrf, trsm, potrs, posv, getrs and gesv on device sizes: after the first call no allocation and no wait', () => {
+test('potrf, getrf, trsm, potrs, posv, getrs, gesv, syrk and trtri on device sizes: after the first call no allocation and no wait', () => {
   const { ctx, dev, batch } = rig();
   const count = 5000;
   const calls: [string, () => () => void][] = [
@@ -107,6 +107,8 @@ test('potrf, getrf, trsm, potrs, posv, getrs and gesv on device sizes: after the
     ['posv', () => { const a = batch(count, 70), b = batch(count, 70), info = ctx.alloc('int32', count); return () => ctx.posv({ a, b, info }); }],
     ['getrs', () => { const a = batch(count, 70), b = batch(count, 70), ipiv = ctx.alloc('int32', count * 70), info = ctx.alloc('int32', count); return () => ctx.getrs({ trans: 'T', a, b, ipiv, info }); }],
     ['gesv', () => { const a = batch(count, 70), b = batch(count, 70), ipiv = ctx.alloc('int32', count * 70), info = ctx.alloc('int32', count); return () => ctx.gesv({ a, b, ipiv, info }); }],
+    ['syrk', () => { const a = batch(count, 600), c = batch(count, 600), info = ctx.alloc('int32', count); return () => ctx.syrk({ a, c, beta: 1, info }); }],
+    ['trtri', () => { const a = batch(count, 600), info = ctx.alloc('int32', count); return () => ctx.trtri({ a, info }); }],
   ];
   for (const [name, make] of calls) {
     const call = make();

@@ -17,3 +17,5 @@ export {
   type BlockCut, type VbatchedSyrkForce, type VbatchedSyrkLaunch, type VbatchedSyrkPlan, type VbatchedSyrkProblem,
 } from './plan-vbatched.js';
 export { syrkVbatchedCuda, syrkVbatchedCovers, syrkMemberTables, vbatchedSyrkLaunch, type SyrkVbatchedOptions } from './launch-vbatched.js';
+export { generateSyrkClassify, generateSyrkOffdiagRows, type SyrkClassifyParams, type SyrkOffdiagRowsParams } from './generate-vdevice.js';
+export { syrkDeviceVariableCuda, syrkDeviceBounds, syrkDeviceClasses, type SyrkDeviceClass, type SyrkDeviceOptions } from './launch-vdevice.js';

@@ -13,3 +13,5 @@ export { trtriVbatchedLeafSource, trtriVbatchedLeafName, trtriVbatchedScanSource
 export { planVbatchedTrtri, memberOffDiagonal, type MemberBlock, type VbatchedTrtriClass, type VbatchedTrtriPlan, type VbatchedTrtriProblem } from './plan-vbatched.js';
 export { trtriVbatchedCuda, trtriVbatchedCovers, trtriMemberTables, vbatchedTrtriLaunch, type TrtriVbatchedOptions } from './launch-vbatched.js';
 export { trtriCuda, trtriUnchecked, trtriGroup, trtriGroups, survivors, hostInfo, type TrtriGroup, type TrtriOptions } from './launch.js';
+export { generateTrtriClassify, generateTrtriSolveRows, type TrtriClassifyParams, type TrtriSolveRowsParams } from './generate-vdevice.js';
+export { trtriDeviceVariableCuda, trtriDeviceClasses, type TrtriDeviceClass, type TrtriDeviceOptions } from './launch-vdevice.js';
