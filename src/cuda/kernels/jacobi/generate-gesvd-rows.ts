@@ -151,13 +151,13 @@ export function gesvdRowsSource(p: GesvdRowsParams): KernelSource {
   }`;
   };
   const completion = `  // G's columns for zero singular values, completed in shared memory (the warp design's serial code).
+  // G goes through shared memory on every path, so that none of it is live across the serial code
+  // (whose division and square root calls would spill it: 30-50 bytes at float64 9 and 16).
   real* gs = sG + slot * (M * K);
   const bool complete = active && !failed && zero;
-  if (complete) {
-    #pragma unroll
-    for (int j = 0; j < K; ++j) if (tid < M) gs[tid + j * M] = g[j];
-    if (tid < K) { sSig[slot * K + tid] = sj; sPerm[slot * K + rank] = tid; }
-  }
+  #pragma unroll
+  for (int j = 0; j < K; ++j) if (tid < M) gs[tid + j * M] = g[j];
+  if (complete && tid < K) { sSig[slot * K + tid] = sj; sPerm[slot * K + rank] = tid; }
   __syncwarp();
   {
     real* const g = gs;
@@ -165,10 +165,8 @@ export function gesvdRowsSource(p: GesvdRowsParams): KernelSource {
     const int* const perm = sPerm + slot * K;
 ${gesvdNullColumns('complete && tid == 0').split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}
   }
-  if (complete && tid < M) {
-    #pragma unroll
-    for (int j = 0; j < K; ++j) g[j] = gs[tid + j * M];
-  }`;
+  #pragma unroll
+  for (int j = 0; j < K; ++j) g[j] = tid < M ? gs[tid + j * M] : real(0);`;
   const source = `${jacobiPrelude(dtype)}
 ${gesvdDims(m, n)}
 constexpr int T = ${lanes};              // lanes a matrix: a lane per row of G and of V
