@@ -94,7 +94,7 @@ test('gesvd rows: the round sums by a reduce-scatter (offsets T / 2 ... T / P), 
 
 /**
  * The sizes checked: 9, 16, 17, 24 and 32, square, both dtypes, U and VT, and tall and wide ones.
- * ptxas (nvcc 13, sm_90), registers: float64 9 80, 16 122, 17 168, 24 166, 32 212; float32 48, 64,
+ * ptxas (nvcc 13, sm_90), registers: float64 9 80, 16 122, 17 168, 24 167, 32 212; float32 48, 64,
  * 72, 96, 118. No spills at float64 16 ... 32 and float32 24 and 32; elsewhere 8-44 bytes, all of
  * them the saves around the IEEE division and square root slow-path calls (the angle's, the
  * normalisation's and the completion's: with those calls removed, no spill), which run only for
