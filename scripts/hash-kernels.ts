@@ -13,6 +13,7 @@
  *   (sweeps, benchmarks).
  * Only how this file reaches the generators may change with a refactor, never what it asks for.
  */
+import { MAX_SWEEPS } from '../src/core/algorithms.js';
 import { createHash } from 'node:crypto';
 import { list, strided, variable, type Batch } from '../src/core/batch.js';
 import type { DType } from '../src/core/dtype.js';
@@ -77,7 +78,7 @@ import { trmmCuda, trsmChainSource, trsmCuda, trsmLeafSource, trsmZeroSource } f
 import { leafTile, syrkCuda, syrkLeafSource } from '../src/cuda/kernels/syrk/index.js';
 import { lauumCuda, lauumLeafSource } from '../src/cuda/kernels/lauum/index.js';
 import {
-  THREAD_MAX, gesvdBlockSource, gesvdCuda, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource, syevCuda,
+  THREAD_MAX, gesvdBlockSource, gesvdCuda, gesvdRowsSource, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource, syevCuda,
   syevWarpSource,
 } from '../src/cuda/kernels/jacobi/index.js';
 import { planSyevSplit, planSyevTridiag, syevTridiagSource, tridiagApplySource, type TridiagForce } from '../src/cuda/kernels/tridiag/index.js';
@@ -924,6 +925,16 @@ function jacobiThroughLaunchers(): void {
           u: wantU ? batch(dtype, m, k, 4, form) : undefined, vt: wantVt ? batch(dtype, k, n, 4, form) : undefined, info: ints,
         });
       }
+    // The gesvd rows design, forced (test/gpu/gesvd-rows.test.ts's shapes and jobs).
+    for (const [m, n] of [[1, 1], [2, 2], [5, 3], [3, 5], [8, 8], [9, 9], [12, 12], [16, 16], [17, 17], [24, 24], [31, 31], [32, 32], [32, 9], [9, 32],
+      [20, 13], [13, 20], [32, 31], [31, 32], [17, 2], [2, 17], [12, 31], [31, 12], [24, 10], [10, 24], [16, 11], [17, 11], [10, 24], [9, 14]] as const)
+      for (const [wantU, wantVt] of [[true, true], [false, false], [true, false], [false, true]] as const) {
+        const k = Math.min(m, n);
+        gesvdCuda(dev, {
+          a: batch(dtype, m, n, 4, form), s: batch(dtype, k, 1, 4, form),
+          u: wantU ? batch(dtype, m, k, 4, form) : undefined, vt: wantVt ? batch(dtype, k, n, 4, form) : undefined, info: ints,
+        }, { force: { design: 'rows' } });
+      }
     // The block designs (n = 33 ... 512), the GPU test's sizes and shapes.
     for (const n of [33, 40, 41, 47, 64, 100, 128, 256, 512]) for (const jobz of ['values', 'vectors'] as const)
       syevCuda(dev, { jobz, uplo: n % 2 === 0 ? 'lower' : 'upper', a: batch(dtype, n, n, 4, form), w: batch(dtype, n, 1, 4, form), info: ints });
@@ -950,6 +961,18 @@ function jacobiDirect(): void {
       for (const v of [g, { ...g, wantU: false }, { ...g, wantVt: false }, { ...g, kind: 'pointer' as const }]) record(gesvdWarpSource(v));
     }
   }
+  // The gesvd rows design's generator test and host emulation (test/cuda/gesvd-rows-*.test.ts).
+  const rowsBase = { dtype: 'float64', m: 16, n: 16, wantU: true, wantVt: true, kind: 'strided', maxSweeps: 30 } as const;
+  for (const v of [rowsBase, { ...rowsBase, m: 15 }, { ...rowsBase, n: 12 }, { ...rowsBase, m: 12 }, { ...rowsBase, dtype: 'float32' as const },
+    { ...rowsBase, wantU: false }, { ...rowsBase, wantVt: false }, { ...rowsBase, wantU: false, wantVt: false }, { ...rowsBase, kind: 'pointer' as const },
+    { ...rowsBase, maxSweeps: 5 }, { ...rowsBase, m: 32, n: 32 }, { ...rowsBase, m: 32, n: 32, wantU: false, wantVt: false }, { ...rowsBase, m: 5, n: 2 },
+    { ...rowsBase, m: 20, n: 9 }, { ...rowsBase, m: 9, n: 20 }]) record(gesvdRowsSource(v));
+  for (const dtype of DTYPES) for (const [m, n] of [[9, 9], [16, 16], [17, 17], [24, 24], [32, 32], [32, 9], [9, 32], [31, 17]] as const)
+    record(gesvdRowsSource({ ...rowsBase, dtype, m, n }));
+  for (const [dtype, m, n, wantU, wantVt] of [['float64', 9, 9, true, true], ['float64', 17, 10, true, true], ['float64', 12, 31, true, true],
+    ['float64', 32, 32, true, true], ['float64', 24, 24, true, false], ['float64', 16, 16, false, false], ['float32', 31, 31, true, true],
+    ['float32', 10, 17, true, true], ['float32', 32, 20, false, true], ['float32', 12, 12, false, false], ['float32', 16, 16, true, true]] as const)
+    record(gesvdRowsSource({ dtype, m, n, wantU, wantVt, kind: 'strided', maxSweeps: MAX_SWEEPS }));
   const p = planSyev({ dtype: 'float32', n: 32, uplo: 'upper', vectors: false, kind: 'pointer' });
   record(syevWarpSource(p));
   record(gesvdWarpSource({ ...planGesvd({ dtype: 'float32', m: 5, n: 32, wantU: true, wantVt: true, kind: 'strided' }), kind: 'pointer' }));

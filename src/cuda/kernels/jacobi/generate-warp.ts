@@ -25,7 +25,7 @@ import { elementBytes } from '../common/precision.js';
 import { GROUP_MAX, WARP_SLOT } from '../common/jacobi-rotation.js';
 import type { GesvdWarpParams, SyevWarpParams } from './params.js';
 import {
-  GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, gesvdTag, identityV,
+  GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdNullColumns, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, gesvdTag, identityV,
   jacobiPrelude, pairRotation, syevDims, syevLoad, syevOutputs, syevSort, syevTag,
 } from './snippets.js';
 
@@ -223,32 +223,7 @@ ${needV ? pairLoop('N2', 'i', (pp, qq) => [`rot2(v[i + ${pp} * LDV], v[i + ${qq}
   __syncwarp();
 ${gesvdSortNormalise('active && !failed', '__syncwarp()')}
   __syncwarp();
-${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in order): the first unit vector that stays long
-  // after two Gram-Schmidt passes against the columns before it (serial: a rare path).
-  if (active && !failed && tid == 0) {
-    for (int r = 0; r < K; ++r) {
-      const int j = perm[r];
-      if (sig[j] > real(0)) continue;
-      for (int ei = 0; ei < M; ++ei) {
-        for (int i = 0; i < M; ++i) g[i + j * M] = i == ei ? real(1) : real(0);
-        for (int pass = 0; pass < 2; ++pass)
-          for (int c = 0; c < r; ++c) {
-            const int jc = perm[c];
-            real dot = real(0);
-            for (int i = 0; i < M; ++i) dot = fmaReal(g[i + jc * M], g[i + j * M], dot);
-            for (int i = 0; i < M; ++i) g[i + j * M] -= dot * g[i + jc * M];
-          }
-        real nrm = real(0);
-        for (int i = 0; i < M; ++i) nrm = fmaReal(g[i + j * M], g[i + j * M], nrm);
-        nrm = sqrtReal(nrm);
-        if (nrm > real(0.5)) {
-          for (int i = 0; i < M; ++i) g[i + j * M] /= nrm;
-          break;
-        }
-      }
-    }
-  }
-  __syncwarp();` : ''}
+${(tall ? wantU : wantVt) ? gesvdNullColumns('active && !failed && tid == 0') : ''}
   if (!active) return;
 ${gesvdOutputs(p, ' ')}
 }

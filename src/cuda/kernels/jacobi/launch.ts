@@ -13,6 +13,7 @@ import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit } from '../common/operands.js';
 import { BLOCK_COMPUTE, gesvdBlockLayout, gesvdBlockSource, syevBlockLayout, syevBlockSource } from './generate-block.js';
 import { gesvdWarpSource, syevWarpSource } from './generate-warp.js';
+import { GESVD_ROWS_WARPS, gesvdRowsShape, gesvdRowsSource } from './generate-gesvd-rows.js';
 import type { JacobiForce } from './params.js';
 import { THREAD_BLOCK, syevThreadSource } from './generate-thread.js';
 import { ROWS_WARPS, rowsShape, syevRowsSource } from './generate-rows.js';
@@ -104,6 +105,10 @@ export function gesvdCuda(dev: GpuDevice, r: GesvdRequest<DeviceArray, DeviceArr
         const l = gesvdBlockLayout(p);
         const k = kernelFor(dev, 'gesvd-block', p, () => gesvdBlockSource(p));
         launchBlocks(dev, k, p.threads, l.sharedBytes, l.work, g.count, operands, tail);
+      } else if (choice.design === 'rows') {
+        const p = choice.params;
+        const k = kernelFor(dev, 'gesvd-rows', p, () => gesvdRowsSource(p));
+        k.launch({ grid: [Math.ceil(g.count / gesvdRowsShape(p.m, p.n).perBlock), 1, 1], block: [32 * GESVD_ROWS_WARPS, 1, 1] }, [...operands, ...tail]);
       } else {
         const p = choice.params;
         const k = kernelFor(dev, 'gesvd-warp', p, () => gesvdWarpSource(p));

@@ -40,6 +40,9 @@ export type SyevThreadParams = SyevKernel;
 /** syev for n <= 32: a lane per row, A and V in registers, each round's pairs fixed register slots (generate-rows.ts; its shape follows from n). */
 export type SyevRowsParams = SyevKernel;
 
+/** gesvd for max(m, n) <= 32: a lane per row of G and of V, registers, each round's pairs fixed register slots (generate-gesvd-rows.ts; its shape follows from m and n). */
+export type GesvdRowsParams = GesvdKernel;
+
 /**
  * Layout of the one-block-per-matrix designs (n = 33 ... 512; generate-block.ts): `threads` per
  * block, and where the matrix (A for syev, G for gesvd) and V live: shared memory where they fit

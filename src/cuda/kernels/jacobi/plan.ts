@@ -1,6 +1,6 @@
 /**
  * Which Jacobi design and shape serve one group of equal-size matrices: per thread (syev, n <= 8),
- * a lane per row (syev, n <= 32), the warp design (gesvd, max(m, n) <= 32), one block per matrix to 512;
+ * a lane per row (syev, n <= 32; gesvd where GESVD_SMALL_DESIGN says so), the warp design (gesvd, max(m, n) <= 32), one block per matrix to 512;
  * larger sizes run on the CPU reference (`jacobiCovers` says which requests the GPU takes).
  * Warp design: lanes per matrix the smallest power of two >= n2 (n rounded up to even), at most
  * 32; matrices per block as many as keep the block within 256 threads and the static 48 KiB of
@@ -17,7 +17,7 @@ import { WARP_STATIC_SHARED, warpLanes, warpMatricesPerBlock } from '../common/w
 import { gesvdBlockLayout, syevBlockLayout } from './generate-block.js';
 import { gesvdWarpSharedBytes, syevWarpSharedBytes } from './generate-warp.js';
 import type {
-  BlockShape, GesvdBlockParams, GesvdWarpParams, JacobiForce, SyevBlockParams, SyevRowsParams, SyevThreadParams, SyevWarpParams, WarpShape,
+  BlockShape, GesvdBlockParams, GesvdRowsParams, GesvdWarpParams, JacobiForce, SyevBlockParams, SyevRowsParams, SyevThreadParams, SyevWarpParams, WarpShape,
 } from './params.js';
 
 /** The largest n (max(m, n) for gesvd) of the warp design. */
@@ -130,12 +130,34 @@ export function selectSyev(pr: SyevProblem, options: { readonly force?: JacobiFo
   return { design, params: planSyev(pr, options) };
 }
 
-/** gesvd's design: the warp design to max(m, n) = WARP_MAX, one block per matrix above (or as forced). */
+/** The smallest max(m, n) where gesvd's default may be the rows design (GESVD_SMALL_DESIGN). */
+export const GESVD_ROWS_FROM = 9;
+
+/**
+ * gesvd's default design for max(m, n) = GESVD_ROWS_FROM ... WARP_MAX, by dtype: the shared-memory
+ * warp design (generate-warp.ts) or the rows design (a lane per row, G and V in registers:
+ * generate-gesvd-rows.ts). Measured on: not yet (scripts/probe/gesvd-rows.mjs times both against
+ * cuSOLVER gesvdjBatched); the warp design until then.
+ */
+export const GESVD_SMALL_DESIGN: Readonly<Record<DType, 'warp' | 'rows'>> = { float64: 'warp', float32: 'warp' };
+
+/**
+ * gesvd's design: to max(m, n) = WARP_MAX the warp design, or the rows design from GESVD_ROWS_FROM
+ * where GESVD_SMALL_DESIGN names it for the dtype; one block per matrix above (or as forced: the rows
+ * design at any max(m, n) <= WARP_MAX).
+ */
 export function selectGesvd(pr: GesvdProblem, options: { readonly force?: JacobiForce } = {}):
   | { readonly design: 'warp'; readonly params: GesvdWarpParams }
+  | { readonly design: 'rows'; readonly params: GesvdRowsParams }
   | { readonly design: 'block'; readonly params: GesvdBlockParams } {
-  const design = options.force?.design ?? (Math.max(pr.m, pr.n) <= WARP_MAX ? 'warp' : 'block');
-  if (design === 'thread' || design === 'rows') throw new MyriadError('UNSUPPORTED', `gesvd has no ${design} design`, 'force.design');
+  const size = Math.max(pr.m, pr.n);
+  const small = size >= GESVD_ROWS_FROM ? GESVD_SMALL_DESIGN[pr.dtype] : 'warp';
+  const design = options.force?.design ?? (size <= WARP_MAX ? small : 'block');
+  if (design === 'thread') throw new MyriadError('UNSUPPORTED', `gesvd has no ${design} design`, 'force.design');
+  if (design === 'rows') {
+    if (size > WARP_MAX || Math.min(pr.m, pr.n) < 1) throw new MyriadError('UNSUPPORTED', `the gesvd rows design takes 1 <= m, n <= ${WARP_MAX}, got ${pr.m}x${pr.n}`, 'a');
+    return { design, params: { ...gesvdFields(pr), maxSweeps: MAX_SWEEPS } };
+  }
   if (design === 'block') return { design, params: planGesvdBlock(pr, options) };
   return { design, params: planGesvd(pr, options) };
 }

@@ -114,8 +114,13 @@ export function identityV(by: number): string {
 }`, by);
 }
 
-/** gesvd's power-of-two scaling of G by 2^-e (exact), applied where `applies`; `e` is multiplied back into the singular values. */
-export function gesvdScale(dtype: DType, applies: string): string {
+/**
+ * gesvd's power-of-two scaling of G by 2^-e (exact), applied where `applies`; `e` is multiplied back
+ * into the singular values. `scale(x)`: the statement that scales every element of G (default: the
+ * loop over G in shared memory, M x N2 column-major, by the lanes of the matrix).
+ */
+export function gesvdScale(dtype: DType, applies: string, scale?: (ldexp: string) => string): string {
+  const ldexp = cudaMath(dtype, 'ldexp');
   return `  // Scale G by 2^-e where its largest entry lies outside [2^-RANGE, 2^RANGE] (exact).
   int e = 0;
   if (!failed && amax > real(0)) {
@@ -123,7 +128,7 @@ export function gesvdScale(dtype: DType, applies: string): string {
     if (lg > RANGE || lg < -RANGE) e = lg;
   }
   if (${applies})
-    for (int idx = tid; idx < M * N2; idx += T) g[idx] = ${cudaMath(dtype, 'ldexp')}(g[idx], -e);`;
+    ${scale === undefined ? `for (int idx = tid; idx < M * N2; idx += T) g[idx] = ${ldexp}(g[idx], -e);` : scale(ldexp)}`;
 }
 
 /** syev's order: perm[rank] = j over the diagonal of a (leading dimension `ld`), ascending, ties by index. */
@@ -158,6 +163,41 @@ export function gesvdSortNormalise(guard: string, barrier: string): string {
       if (sj > real(0)) g[idx] /= sj;
     }
   }`;
+}
+
+/**
+ * The columns of G for zero singular values (last in perm's order), where G's columns are an output:
+ * each the first unit vector that stays long after two Gram-Schmidt passes against the columns
+ * before it, by the one thread where `guard` holds (serial: a rare path); G (M x K, column-major),
+ * perm and sig in memory the matrix's threads share; then __syncwarp.
+ */
+export function gesvdNullColumns(guard: string): string {
+  return `  // Columns of G for zero singular values (last in order): the first unit vector that stays long
+  // after two Gram-Schmidt passes against the columns before it (serial: a rare path).
+  if (${guard}) {
+    for (int r = 0; r < K; ++r) {
+      const int j = perm[r];
+      if (sig[j] > real(0)) continue;
+      for (int ei = 0; ei < M; ++ei) {
+        for (int i = 0; i < M; ++i) g[i + j * M] = i == ei ? real(1) : real(0);
+        for (int pass = 0; pass < 2; ++pass)
+          for (int c = 0; c < r; ++c) {
+            const int jc = perm[c];
+            real dot = real(0);
+            for (int i = 0; i < M; ++i) dot = fmaReal(g[i + jc * M], g[i + j * M], dot);
+            for (int i = 0; i < M; ++i) g[i + j * M] -= dot * g[i + jc * M];
+          }
+        real nrm = real(0);
+        for (int i = 0; i < M; ++i) nrm = fmaReal(g[i + j * M], g[i + j * M], nrm);
+        nrm = sqrtReal(nrm);
+        if (nrm > real(0.5)) {
+          for (int i = 0; i < M; ++i) g[i + j * M] /= nrm;
+          break;
+        }
+      }
+    }
+  }
+  __syncwarp();`;
 }
 
 /**
