@@ -40,7 +40,7 @@ test('gesvd rows: lanes the power of two over the rows of G and V, whole matrice
   }
 });
 
-test('gesvd design: the warp design by default (GESVD_SMALL_DESIGN), the rows design where forced, limits named', () => {
+test('gesvd design: the table design from 9 (GESVD_SMALL_DESIGN), the warp design below, the rows design where forced, limits named', () => {
   const pr = { dtype: 'float64', wantU: true, wantVt: true, kind: 'strided' } as const;
   assert.equal(GESVD_ROWS_FROM, 9);
   for (const dtype of ['float64', 'float32'] as const) {

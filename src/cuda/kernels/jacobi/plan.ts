@@ -136,10 +136,13 @@ export const GESVD_ROWS_FROM = 9;
 /**
  * gesvd's default design for max(m, n) = GESVD_ROWS_FROM ... WARP_MAX, by dtype: the shared-memory
  * warp design (generate-warp.ts) or the rows design (a lane per row, G and V in registers:
- * generate-gesvd-rows.ts). Measured on: not yet (scripts/probe/gesvd-rows.mjs times both against
- * cuSOLVER gesvdjBatched); the warp design until then.
+ * generate-gesvd-rows.ts). Measured on an NVIDIA H200, 2026-11-30 (`MYRIAD_QUICK_FIRST=0 SIZES=9,16,24,32
+ * node scripts/probe/gesvd-rows.mjs`, square n x n, U and VT, the bench's counts; ms rows / warp /
+ * gesvdjBatched): float64 9 1.80 / 2.43 / 85.5, 16 0.77 / 2.14 / 26.6, 24 2.69 / 4.51 / 24.2, 32 3.28 /
+ * 11.0 / 20.1; float32 9 1.59 / 3.33 / 69.4, 16 0.41 / 0.95 / 10.3, 24 2.31 / 5.17 / 18.7, 32 1.44 /
+ * 5.39 / 8.31: the rows design is 1.35-3.74x the warp design at every order measured, in both dtypes.
  */
-export const GESVD_SMALL_DESIGN: Readonly<Record<DType, 'warp' | 'rows'>> = { float64: 'warp', float32: 'warp' };
+export const GESVD_SMALL_DESIGN: Readonly<Record<DType, 'warp' | 'rows'>> = { float64: 'rows', float32: 'rows' };
 
 /**
  * gesvd's design: to max(m, n) = WARP_MAX the warp design, or the rows design from GESVD_ROWS_FROM
