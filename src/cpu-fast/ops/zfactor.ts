@@ -7,7 +7,7 @@
  */
 import type { Batch } from '../../core/batch.js';
 import type { ComplexDType, FloatArray } from '../../core/dtype.js';
-import type { ComplexGetrsRequest, GeqrfRequest, GesvRequest, GetrfRequest, PosvRequest, PotrfRequest, PotrsRequest } from '../../core/op-specs.js';
+import type { ComplexGetrsRequest, GeqrfRequest, GetriRequest, GesvRequest, GetrfRequest, PosvRequest, PotrfRequest, PotrsRequest } from '../../core/op-specs.js';
 import { complexReference } from '../../cpu/complex/backend.js';
 import { cpuScratch, cpuTuning } from '../context.js';
 import { kernelFactory } from '../jit/compile.js';
@@ -22,6 +22,7 @@ import { zpotrfWasm } from './zpotrf-wasm.js';
 import { sliceRequest } from '../split.js';
 import { zgetrfWasm } from './zgetrf-wasm.js';
 import { zgeqrfWasm } from './zgeqrf-wasm.js';
+import { zgetriWasm } from './zgetri-wasm.js';
 
 const choleskyFor = kernelFactory<ZpotrfJsParams, ZpotrfJsKernel>(generateZpotrfJs);
 const luFor = kernelFactory<ZgetrfJsParams, ZgetrfJsKernel>(generateZgetrfJs);
@@ -105,6 +106,21 @@ export function fastGeqrfComplex(r: GeqrfRequest<FloatArray, Int32Array>, option
   });
 }
 
+/** getri: the two-matrix kernel (ops/zgetri-wasm.ts) where plan/complex.ts says so, else the reference. */
+export function fastGetriComplex(r: GetriRequest<FloatArray, Int32Array>, options: ComplexPairOptions = {}): void {
+  const fallback = (s: GetriRequest<FloatArray, Int32Array>): void => complexReference.getri(s);
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      const tuning = options.tuning ?? cpuTuning();
+      if (planComplexPairs({ op: 'getri', m: m.rows, n: m.cols }, tuning, options.force) === 'reference') return false;
+      zgetriWasm(r, m.rows, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
+      return true;
+    },
+    fallback,
+  });
+}
+
 const ref = complexReference;
 
 export const fastPotrfComplex = (r: PotrfRequest<FloatArray, Int32Array>, options?: ComplexCholeskyOptions): void =>
@@ -121,12 +137,12 @@ export const fastGetrsComplex = (r: ComplexGetrsRequest<FloatArray, Int32Array>,
   runLu('getrs', r, ref.getrs, options);
 
 /** The complex ops with fast kernels. */
-export type ComplexFastOp = ComplexFactorOp | 'gemm' | 'trsm' | 'geqrf';
+export type ComplexFastOp = ComplexFactorOp | 'gemm' | 'trsm' | 'geqrf' | 'getri';
 
 /** The complex ops with fast kernels, by name. */
 export const FAST_COMPLEX: { readonly [K in ComplexFastOp]: (r: never) => void } = Object.freeze({
   potrf: fastPotrfComplex, posv: fastPosvComplex, potrs: fastPotrsComplex,
   getrf: fastGetrfComplex, gesv: fastGesvComplex, getrs: fastGetrsComplex,
   gemm: fastGemmComplex, trsm: fastTrsmComplex,
-  geqrf: fastGeqrfComplex,
+  geqrf: fastGeqrfComplex, getri: fastGetriComplex,
 });
