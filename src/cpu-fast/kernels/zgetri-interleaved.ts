@@ -6,8 +6,8 @@
  *
  * The reference's algorithm (src/cpu/complex/zgetri.ts), within rounding of it:
  * - inv(U) in place of U, column by column (ztrti2): U(j, j) := 1 / U(j, j) (Smith's division per
- *   lane), the column above it multiplied by the inverted block beside it (ztrmv's axpy form) and
- *   scaled by -U(j, j);
+ *   lane), the column above it multiplied by the inverted block beside it (ztrmv's axpy form, its
+ *   columns and rows runtime loops: the module stays small) and scaled by -U(j, j);
  * - X L = inv(U) for X from the last column: L's column j saved to a scratch and zeroed, then
  *   X(:, j) -= X(:, k) L(k, j) for k > j in ascending k, ROWS rows of X(:, j) in registers a trip;
  * - the pivots' column interchanges, last first, each lane its own.
@@ -18,6 +18,7 @@
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
 import { PAIR_E, PAIR_SLOT, pairEmitters } from '../wasm/pair.js';
+import { whileLess } from '../wasm/structured.js';
 
 export interface ZgetriInterleavedParams {
   readonly n: number;
@@ -26,8 +27,8 @@ export interface ZgetriInterleavedParams {
 /** Rows of X's column j held in registers a trip of the X L = inv(U) solve (8 accumulators). */
 const ROWS = 4;
 
-/** Bytes of the kernel's scratch: one split pair and one split column (L's column j). */
-export const zgetriInterleavedScratch = (p: ZgetriInterleavedParams): number => (p.n * p.n + p.n) * PAIR_SLOT;
+/** Bytes of the kernel's scratch: one split pair, and L's strict lower triangle split beside it. */
+export const zgetriInterleavedScratch = (p: ZgetriInterleavedParams): number => 2 * p.n * p.n * PAIR_SLOT;
 
 /**
  * Exported `zgetri2(a, piv, ok, pairs, scratch)`: byte addresses of the first A, int32 pivots and
@@ -67,20 +68,25 @@ function pairFunction(p: ZgetriInterleavedParams): FunctionDef {
   const { get, load, store, from, loop, divideLocals, divide, copyPair, allTrue } = pairEmitters(c);
   const v = (): number => c.local('v128');
   const i32 = (): number => c.local('i32');
-  const ok = i32(), xp = i32(), tp = i32(), cj = i32(), kp = i32(), lp = i32(), piv = i32(), inner = i32();
+  const ok = i32(), xp = i32(), tp = i32(), cj = i32(), kp = i32(), lp = i32(), piv = i32(), inner = i32(), kx = i32(), tc = i32();
   const tf = c.local('f64');
   const finite = v(), ur = v(), ui = v(), dr = v(), di = v(), tr = v(), ti = v(), xr = v(), xi = v(), m = v();
   const acc = Array.from({ length: ROWS }, () => ({ re: v(), im: v() }));
   const dv = divideLocals();
   /** Byte offset of split element (i, col) in the scratch (column-major, ld = n); L's saved column after the matrix. */
   const at = (i: number, col: number): number => (i + col * n) * PAIR_SLOT;
-  const LCOL = n * n * PAIR_SLOT;
+  const LS = n * n * PAIR_SLOT;
   const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
   /** Pushes the complex product's real part (ar br - ai bi) or imaginary part (ar bi + ai br) of locals. */
   const prodRe = (ar: number, ai: number, br: number, bi: number): void => { mul(ar, br); mul(ai, bi); c.simd(SIMD.f64x2Sub); };
   const prodIm = (ar: number, ai: number, br: number, bi: number): void => { mul(ar, bi); mul(ai, br); c.simd(SIMD.f64x2Add); };
 
-  /** Column j of inv(U): the reciprocal of U(j, j), then x := -inv(U)(j, j) T x over the rows above it. */
+  /**
+   * Column j of inv(U): the reciprocal of U(j, j), then x := -inv(U)(j, j) T x over the rows above
+   * it, T = inv(U)(0:j, 0:j) (its strict lower triangle zero: L is in its own scratch). In place
+   * from the top, ROWS rows a trip, each row's terms from k = i0 (the trip's first row) in
+   * ascending k: the rows below a trip still hold the x they read.
+   */
   const invertColumn = (j: number): void => {
     load(SCR, at(j, j)); c.set(ur);
     load(SCR, at(j, j) + 16); c.set(ui);
@@ -88,34 +94,56 @@ function pairFunction(p: ZgetriInterleavedParams): FunctionDef {
     c.get(ur).f64x2(0).simd(SIMD.f64x2Eq).get(ui).f64x2(0).simd(SIMD.f64x2Eq).simd(SIMD.v128And).simd(SIMD.v128AnyTrue);
     c.if_(() => { c.op(OP.br, 1); });
     divide(dv, () => c.f64x2(1), () => c.f64x2(0), ur, ui, dr, di);
+    if (j > 0) {
+      c.get(dr).simd(SIMD.f64x2Neg).set(ur);
+      c.get(di).simd(SIMD.f64x2Neg).set(ui);
+      const blocks = Math.floor(j / ROWS), rest = j % ROWS;
+      // a trip's rows at cj (x(i0)), T(i0, i0) at tc
+      if (blocks > 0) loop(blocks, [[cj, from(SCR, at(0, j)), ROWS * PAIR_SLOT], [tc, get(SCR), ROWS * (n + 1) * PAIR_SLOT]], () => multiplyRows(j, ROWS));
+      if (rest > 0) {
+        c.get(SCR).i32(at(j - rest, j)).op(OP.i32Add).set(cj);
+        c.get(SCR).i32(at(j - rest, j - rest)).op(OP.i32Add).set(tc);
+        multiplyRows(j, rest);
+      }
+    }
     store(SCR, at(j, j), get(dr));
     store(SCR, at(j, j) + 16, get(di));
-    for (let k = 0; k < j; k++) {
-      // temp = x(k); x(0:k) += temp T(0:k, k); x(k) = temp T(k, k)
-      load(SCR, at(k, j)); c.set(tr);
-      load(SCR, at(k, j) + 16); c.set(ti);
-      if (k > 0) {
-        loop(k, [[xp, from(SCR, at(0, j)), PAIR_SLOT], [tp, from(SCR, at(0, k)), PAIR_SLOT]], () => {
-          load(tp, 0); c.set(xr);
-          load(tp, 16); c.set(xi);
-          store(xp, 0, () => { load(xp, 0); prodRe(tr, ti, xr, xi); c.simd(SIMD.f64x2Add); });
-          store(xp, 16, () => { load(xp, 16); prodIm(tr, ti, xr, xi); c.simd(SIMD.f64x2Add); });
-        });
+  };
+
+  /** `rows` rows of column j from cj: x(i) := -d sum_{k = i0 .. j-1} T(i, k) x(k), T(i0, i0) at tc; -d in (ur, ui). */
+  const multiplyRows = (j: number, rows: number): void => {
+    for (let r = 0; r < rows; r++) { c.f64x2(0).set(acc[r]!.re); c.f64x2(0).set(acc[r]!.im); }
+    c.get(cj).set(kx);
+    c.get(tc).set(tp);
+    whileLess(c, kx, () => { c.get(SCR).i32(at(j, j)).op(OP.i32Add); }, PAIR_SLOT, () => {
+      load(kx, 0); c.set(tr);
+      load(kx, 16); c.set(ti);
+      for (let r = 0; r < rows; r++) {
+        const { re, im } = acc[r]!;
+        load(tp, r * PAIR_SLOT); c.set(xr);
+        load(tp, r * PAIR_SLOT + 16); c.set(xi);
+        c.get(re); prodRe(xr, xi, tr, ti); c.simd(SIMD.f64x2Add).set(re);
+        c.get(im); prodIm(xr, xi, tr, ti); c.simd(SIMD.f64x2Add).set(im);
       }
-      load(SCR, at(k, k)); c.set(xr);
-      load(SCR, at(k, k) + 16); c.set(xi);
-      store(SCR, at(k, j), () => prodRe(tr, ti, xr, xi));
-      store(SCR, at(k, j) + 16, () => prodIm(tr, ti, xr, xi));
-    }
-    if (j === 0) return;
-    c.get(dr).simd(SIMD.f64x2Neg).set(dr);
-    c.get(di).simd(SIMD.f64x2Neg).set(di);
-    loop(j, [[xp, from(SCR, at(0, j)), PAIR_SLOT]], () => {
-      load(xp, 0); c.set(xr);
-      load(xp, 16); c.set(xi);
-      store(xp, 0, () => prodRe(xr, xi, dr, di));
-      store(xp, 16, () => prodIm(xr, xi, dr, di));
+      c.get(tp).i32(n * PAIR_SLOT).op(OP.i32Add).set(tp);
     });
+    for (let r = 0; r < rows; r++) {
+      const { re, im } = acc[r]!;
+      store(cj, r * PAIR_SLOT, () => prodRe(re, im, ur, ui));
+      store(cj, r * PAIR_SLOT + 16, () => prodIm(re, im, ur, ui));
+    }
+  };
+
+  /** L's strict lower triangle moved to its own scratch (the same places), zeros left behind. */
+  const saveL = (): void => {
+    for (let j = 0; j + 1 < n; j++) {
+      loop(n - 1 - j, [[xp, from(SCR, at(j + 1, j)), PAIR_SLOT]], () => {
+        for (const off of [0, 16]) {
+          store(xp, LS + off, () => load(xp, off));
+          store(xp, off, () => c.f64x2(0));
+        }
+      });
+    }
   };
 
   /** `rows` rows of X(:, j) from the row at pointer cj: X(i, j) -= X(i, k) L(k, j), k = j + 1 .. n - 1 ascending. */
@@ -124,7 +152,7 @@ function pairFunction(p: ZgetriInterleavedParams): FunctionDef {
       load(cj, r * PAIR_SLOT); c.set(acc[r]!.re);
       load(cj, r * PAIR_SLOT + 16); c.set(acc[r]!.im);
     }
-    loop(n - 1 - j, [[kp, from(cj, n * PAIR_SLOT), n * PAIR_SLOT], [lp, from(SCR, LCOL + (j + 1) * PAIR_SLOT), PAIR_SLOT]], () => {
+    loop(n - 1 - j, [[kp, from(cj, n * PAIR_SLOT), n * PAIR_SLOT], [lp, from(SCR, LS + at(j + 1, j)), PAIR_SLOT]], () => {
       load(lp, 0); c.set(tr);
       load(lp, 16); c.set(ti);
       for (let r = 0; r < rows; r++) {
@@ -141,14 +169,8 @@ function pairFunction(p: ZgetriInterleavedParams): FunctionDef {
     }
   };
 
-  /** Column j of X: L's column j saved and zeroed, then the update from the columns after it. */
+  /** Column j of X from the columns after it and L's column j (in its scratch). */
   const solveColumn = (j: number): void => {
-    loop(n - 1 - j, [[xp, from(SCR, at(j + 1, j)), PAIR_SLOT], [lp, from(SCR, LCOL + (j + 1) * PAIR_SLOT), PAIR_SLOT]], () => {
-      store(lp, 0, () => load(xp, 0));
-      store(lp, 16, () => load(xp, 16));
-      store(xp, 0, () => c.f64x2(0));
-      store(xp, 16, () => c.f64x2(0));
-    });
     const blocks = Math.floor(n / ROWS), rest = n % ROWS;
     if (blocks > 0) loop(blocks, [[cj, from(SCR, at(0, j)), ROWS * PAIR_SLOT]], () => solveRows(j, ROWS));
     if (rest > 0) {
@@ -177,6 +199,7 @@ function pairFunction(p: ZgetriInterleavedParams): FunctionDef {
   copyPair(true, A0, A1, SCR, n, n, finite);
   c.get(finite).get(finite).simd(SIMD.f64x2Eq).set(m);
   allTrue(m); c.op(OP.i32Eqz).op(OP.brIf, 0);
+  saveL();
   for (let j = 0; j < n; j++) invertColumn(j);
   for (let j = n - 2; j >= 0; j--) solveColumn(j);
   for (let j = n - 2; j >= 0; j--) { interchange(j, P0, 0); interchange(j, P1, 1); }
