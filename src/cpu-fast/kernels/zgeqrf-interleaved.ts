@@ -1,10 +1,10 @@
 /**
- * Generated WebAssembly SIMD complex Householder QR (geqrf: LAPACK's zgeqr2) for one shape m x n,
- * two matrices at a time (wasm/pair.ts: one f64x2 the real parts of the same element of both,
- * another their imaginary parts). The matrices lie as float64 pairs (ld = m, back to back), tau
- * after them (k = min(m, n) complex numbers a matrix), one int32 ok a pair.
+ * Generated WebAssembly SIMD complex Householder QR for one shape m x n, two matrices at a time
+ * (wasm/pair.ts: one f64x2 the real parts of the same element of both, another their imaginary
+ * parts): geqrf (LAPACK's zgeqr2) and orgqr (zung2r). The matrices lie as float64 pairs (ld = m,
+ * back to back), tau after them (k complex numbers a matrix), one int32 ok a pair.
  *
- * Each step j is zgeqr2's (src/cpu/complex/zqr.ts): alpha = A(j, j), x = A(j+1:m, j),
+ * geqrf's step j is zgeqr2's (src/cpu/complex/zqr.ts): alpha = A(j, j), x = A(j+1:m, j),
  * beta = -sign(Re alpha) ||(alpha, x)||, tau = ((beta - Re alpha) / beta, -Im alpha / beta),
  * x := x / (alpha - beta), H(j)^H = I - conj(tau) v v^H applied to the trailing columns (w = v^H y,
  * then y -= (conj(tau) w) v), A(j, j) := beta; tau = 0 (nothing changed) where x is zero and alpha
@@ -13,6 +13,11 @@
  * squares in a reflector leaves [PAIR_SSQ_MIN, PAIR_SSQ_MAX] (where the plain sum over- or
  * underflows, or is not finite: a NaN or infinity in the column) hands the pair back: ok 0 and A
  * untouched (the work is in a scratch); the driver runs the reference on both matrices.
+ *
+ * orgqr's: columns k .. n-1 of the identity, then for j from k-1 down, H(j) = I - tau v v^H on the
+ * columns after j, v := -tau v, Q(j, j) = 1 - tau, zeros above. A pair holding a value that is not
+ * finite (in A or tau) goes back, so that a tau = 0 reflection (u = 0) leaves y as the
+ * reference's skip does.
  *
  * Steps are unrolled (offsets constant); the rows of each step's loops are runtime loops (the
  * module stays small enough for the instruction cache), the trailing columns two a trip (two
@@ -24,16 +29,23 @@ import { OP, SIMD } from '../wasm/opcodes.js';
 import { PAIR_E, PAIR_HI, PAIR_LO, PAIR_SLOT, pairEmitters, type LoopPointer } from '../wasm/pair.js';
 
 export interface ZgeqrfInterleavedParams {
+  /** geqrf (zgeqr2), or orgqr (zung2r: the first n columns of Q from k reflectors, m >= n >= k). */
+  readonly op: 'geqrf' | 'orgqr';
   readonly m: number;
   readonly n: number;
+  /** orgqr: the number of reflectors (geqrf: min(m, n), implied). */
+  readonly k?: number;
 }
+
+/** The reflectors of a problem: orgqr's k, geqrf's min(m, n). */
+const reflectorsOf = (p: ZgeqrfInterleavedParams): number => (p.op === 'orgqr' ? p.k ?? 0 : Math.min(p.m, p.n));
 
 /** Bounds of a reflector's sum of squares the kernel takes: far from float64's over- and underflow. */
 export const PAIR_SSQ_MIN = 1e-280;
 export const PAIR_SSQ_MAX = 1e280;
 
 /** Bytes of the kernel's scratch: one split pair. */
-export const zgeqrfInterleavedScratch = (p: ZgeqrfInterleavedParams): number => p.m * p.n * PAIR_SLOT;
+export const zgeqrfInterleavedScratch = (p: Pick<ZgeqrfInterleavedParams, 'm' | 'n'>): number => p.m * p.n * PAIR_SLOT;
 
 /**
  * Exported `zgeqrf2(a, tau, ok, pairs, scratch)`: byte addresses of the first A, tau and int32 ok,
@@ -43,6 +55,8 @@ export const zgeqrfInterleavedScratch = (p: ZgeqrfInterleavedParams): number => 
  */
 export function generateZgeqrfInterleaved(p: ZgeqrfInterleavedParams): Uint8Array<ArrayBuffer> {
   if (p.m < 1 || p.n < 1) throw new Error(`zgeqrf-interleaved: m and n must be positive, got ${p.m} x ${p.n}`);
+  const k = reflectorsOf(p);
+  if (p.op === 'orgqr' && !(k >= 1 && k <= p.n && p.n <= p.m)) throw new Error(`zgeqrf-interleaved: orgqr needs m >= n >= k >= 1, got ${p.m}, ${p.n}, ${p.k}`);
   return encodeModule([mainFunction(p), pairFunction(p)]);
 }
 const PAIR = 1;
@@ -51,7 +65,7 @@ function mainFunction(p: ZgeqrfInterleavedParams): FunctionDef {
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
   const c = new Code(params);
   const [A, TAU, OK, COUNT, SCR] = [0, 1, 2, 3, 4];
-  const MAT = p.m * p.n * PAIR_E, TAUS = Math.min(p.m, p.n) * PAIR_E;
+  const MAT = p.m * p.n * PAIR_E, TAUS = reflectorsOf(p) * PAIR_E;
   c.op(OP.block, OP.void).op(OP.loop, OP.void);
   c.get(COUNT).i32(1).op(OP.i32LtS).op(OP.brIf, 1);
   c.get(OK);
@@ -67,7 +81,7 @@ function mainFunction(p: ZgeqrfInterleavedParams): FunctionDef {
 
 function pairFunction(p: ZgeqrfInterleavedParams): FunctionDef {
   const { m, n } = p;
-  const k = Math.min(m, n);
+  const k = reflectorsOf(p);
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
   const c = new Code(params);
   const [A0, A1, T0, T1, SCR] = [0, 1, 2, 3, 4];
@@ -88,7 +102,10 @@ function pairFunction(p: ZgeqrfInterleavedParams): FunctionDef {
     if (yFrom) ptrs.push([yp, yFrom, PAIR_SLOT]);
     loop(m - 1 - j, ptrs, body, rowCount);
   };
-  /** Columns at cp and cp + m PAIR_SLOT (`cols` of them): w = v^H y, u = conj(tau) w (0 where it does not reflect), y -= u v. */
+  /**
+   * Columns at cp and cp + m PAIR_SLOT (`cols` of them): w = v^H y, u = (tr + i cti) w (0 where
+   * tau0 is set), y -= u v: H(j)^H with cti = -Im tau (geqrf), H(j) with cti = Im tau (orgqr).
+   */
   const reflect = (j: number, cols: 1 | 2): void => {
     const next = m * PAIR_SLOT;
     for (let q = 0; q < cols; q++) {
@@ -179,10 +196,50 @@ function pairFunction(p: ZgeqrfInterleavedParams): FunctionDef {
     c.get(T1).get(tr).get(ti).simd(SIMD.i8x16Shuffle, PAIR_HI).simdMem(SIMD.store, 4, j * PAIR_E);
   };
 
+  /** zung2r's step j: H(j) on the columns after it, then v := -tau v, Q(j, j) = 1 - tau, zeros above. */
+  const orgqrStep = (j: number): void => {
+    c.get(T0).simdMem(SIMD.load, 4, j * PAIR_E).set(xr);
+    c.get(T1).simdMem(SIMD.load, 4, j * PAIR_E).set(xi);
+    c.get(xr).get(xi).simd(SIMD.i8x16Shuffle, PAIR_LO).set(tr);
+    c.get(xr).get(xi).simd(SIMD.i8x16Shuffle, PAIR_HI).set(ti);
+    c.get(ti).set(cti);
+    // reflect everywhere (tau = 0 gives u = 0: y - 0, the reference's skip within the sign of a zero)
+    c.i64x2(0).set(tau0);
+    const trailing = n - 1 - j;
+    if (trailing >= 2) loop(trailing >> 1, [[cp, from(SCR, at(0, j + 1)), 2 * m * PAIR_SLOT]], () => reflect(j, 2));
+    if (trailing & 1) {
+      c.get(SCR).i32(at(0, n - 1)).op(OP.i32Add).set(cp);
+      reflect(j, 1);
+    }
+    rows(j, () => {
+      load(vp, 0); c.set(xr);
+      load(vp, 16); c.set(xi);
+      store(vp, 0, () => { mul(tr, xr); mul(ti, xi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Neg); });
+      store(vp, 16, () => { mul(tr, xi); mul(ti, xr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Neg); });
+    });
+    store(SCR, at(j, j), () => c.f64x2(1).get(tr).simd(SIMD.f64x2Sub));
+    store(SCR, at(j, j) + 16, () => c.get(ti).simd(SIMD.f64x2Neg));
+    for (let i = 0; i < j; i++) for (const off of [0, 16]) store(SCR, at(i, j) + off, () => c.f64x2(0));
+  };
+
   c.i32(0).set(ok);
-  c.op(OP.block, OP.void); // left where a reflector's sum of squares is out of bounds
-  copyPair(true, A0, A1, SCR, m, n);
-  for (let j = 0; j < k; j++) step(j);
+  c.op(OP.block, OP.void); // left where a reflector's sum of squares is out of bounds (geqrf), or a value is not finite (orgqr)
+  if (p.op === 'geqrf') {
+    copyPair(true, A0, A1, SCR, m, n);
+    for (let j = 0; j < k; j++) step(j);
+  } else {
+    // the reflectors and tau finite, else the pair goes back (so that tau = 0's reflection is the reference's skip)
+    c.f64x2(0).set(x2);
+    copyPair(true, A0, A1, SCR, m, n, x2);
+    for (const T of [T0, T1]) for (let j = 0; j < k; j++) {
+      c.get(x2).get(T).simdMem(SIMD.load, 4, j * PAIR_E).f64x2(0).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(x2);
+    }
+    c.get(x2).get(x2).simd(SIMD.f64x2Eq).set(okm);
+    allTrue(okm); c.op(OP.i32Eqz).op(OP.brIf, 0);
+    // columns k .. n - 1 of the identity
+    for (let j = k; j < n; j++) for (let i = 0; i < m; i++) for (const off of [0, 16]) store(SCR, at(i, j) + off, () => c.f64x2(i === j && off === 0 ? 1 : 0));
+    for (let j = k - 1; j >= 0; j--) orgqrStep(j);
+  }
   copyPair(false, A0, A1, SCR, m, n);
   c.i32(1).set(ok);
   c.op(OP.end);

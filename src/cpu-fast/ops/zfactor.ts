@@ -7,7 +7,7 @@
  */
 import type { Batch } from '../../core/batch.js';
 import type { ComplexDType, FloatArray } from '../../core/dtype.js';
-import type { ComplexGetrsRequest, GeqrfRequest, GetriRequest, GesvRequest, GetrfRequest, PosvRequest, PotrfRequest, PotrsRequest } from '../../core/op-specs.js';
+import type { ComplexGetrsRequest, GeqrfRequest, GetriRequest, OrgqrRequest, GesvRequest, GetrfRequest, PosvRequest, PotrfRequest, PotrsRequest } from '../../core/op-specs.js';
 import { complexReference } from '../../cpu/complex/backend.js';
 import { cpuScratch, cpuTuning } from '../context.js';
 import { kernelFactory } from '../jit/compile.js';
@@ -99,7 +99,23 @@ export function fastGeqrfComplex(r: GeqrfRequest<FloatArray, Int32Array>, option
     kernel(m, p0, count): boolean {
       const tuning = options.tuning ?? cpuTuning();
       if (planComplexPairs({ op: 'geqrf', m: m.rows, n: m.cols }, tuning, options.force) === 'reference') return false;
-      zgeqrfWasm(r, m.rows, m.cols, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
+      zgeqrfWasm({ op: 'geqrf', r }, m.rows, m.cols, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
+      return true;
+    },
+    fallback,
+  });
+}
+
+/** orgqr: the two-matrix kernel (ops/zgeqrf-wasm.ts) where plan/complex.ts says so, else the reference. */
+export function fastOrgqrComplex(r: OrgqrRequest<FloatArray>, options: ComplexPairOptions = {}): void {
+  const fallback = (s: OrgqrRequest<FloatArray>): void => complexReference.orgqr(s);
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      const tuning = options.tuning ?? cpuTuning();
+      const k = stridedView(r.tau, p0).rows;
+      if (planComplexPairs({ op: 'orgqr', m: m.rows, n: m.cols, k }, tuning, options.force) === 'reference') return false;
+      zgeqrfWasm({ op: 'orgqr', r }, m.rows, m.cols, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
       return true;
     },
     fallback,
@@ -137,12 +153,12 @@ export const fastGetrsComplex = (r: ComplexGetrsRequest<FloatArray, Int32Array>,
   runLu('getrs', r, ref.getrs, options);
 
 /** The complex ops with fast kernels. */
-export type ComplexFastOp = ComplexFactorOp | 'gemm' | 'trsm' | 'geqrf' | 'getri';
+export type ComplexFastOp = ComplexFactorOp | 'gemm' | 'trsm' | 'geqrf' | 'orgqr' | 'getri';
 
 /** The complex ops with fast kernels, by name. */
 export const FAST_COMPLEX: { readonly [K in ComplexFastOp]: (r: never) => void } = Object.freeze({
   potrf: fastPotrfComplex, posv: fastPosvComplex, potrs: fastPotrsComplex,
   getrf: fastGetrfComplex, gesv: fastGesvComplex, getrs: fastGetrsComplex,
   gemm: fastGemmComplex, trsm: fastTrsmComplex,
-  geqrf: fastGeqrfComplex, getri: fastGetriComplex,
+  geqrf: fastGeqrfComplex, orgqr: fastOrgqrComplex, getri: fastGetriComplex,
 });

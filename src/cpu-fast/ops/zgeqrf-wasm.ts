@@ -1,14 +1,15 @@
 /**
- * geqrf on complex batches through the two-matrix WebAssembly kernel
+ * geqrf and orgqr on complex batches through the two-matrix WebAssembly kernel
  * (kernels/zgeqrf-interleaved.ts): chunks of matrices copied into its memory as float64 pairs
- * (ld = m, back to back; complex64 widened), factored two at a time (an odd chunk's last matrix
- * paired with itself), copied back with tau (complex64 rounded once). A pair the kernel hands back
- * (a reflector's sum of squares out of its bounds: a NaN, an infinity, or values near float64's
- * limits) is left untouched in the caller's arrays and handed to `defer`, one matrix at a time,
- * which runs the reference on it.
+ * (ld = m, back to back; complex64 widened) with tau for orgqr, worked two at a time (an odd
+ * chunk's last matrix paired with itself), copied back (complex64 rounded once) with tau and info
+ * 0 for geqrf. A pair the kernel hands back (geqrf: a reflector's sum of squares out of its
+ * bounds, from a NaN, an infinity, or values near float64's limits; orgqr: a value not finite) is
+ * left untouched in the caller's arrays and handed to `defer`, one matrix at a time, which runs
+ * the reference on it.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
-import type { GeqrfRequest } from '../../core/op-specs.js';
+import type { GeqrfRequest, OrgqrRequest } from '../../core/op-specs.js';
 import { wasmChunk } from '../context.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generatePack, type PackKernel, type PackParams } from '../kernels/pack.js';
@@ -23,16 +24,17 @@ const pairsFor = moduleFactory<ZgeqrfInterleavedParams, WasmPairs>(generateZgeqr
 const pairFor = moduleFactory<ZgeqrfInterleavedParams, WasmPair>(generateZgeqrfInterleaved, 'pair', loadModule);
 const packFor = kernelFactory<PackParams, PackKernel>(generatePack);
 
-type QrReq = GeqrfRequest<FloatArray, Int32Array>;
+type QrReq = { op: 'geqrf'; r: GeqrfRequest<FloatArray, Int32Array> } | { op: 'orgqr'; r: OrgqrRequest<FloatArray> };
 
-/** `count` matrices from p0 (one strided run, or one matrix of a list), all m x n. */
-export function zgeqrfWasm(r: QrReq, m: number, n: number, p0: number, count: number, defer: (p: number) => void): void {
-  const k = Math.min(m, n);
+/** `count` matrices from p0 (one strided run, or one matrix of a list), all m x n (orgqr: k reflectors, tau's rows). */
+export function zgeqrfWasm(q: QrReq, m: number, n: number, p0: number, count: number, defer: (p: number) => void): void {
+  const { op, r } = q;
+  const k = op === 'geqrf' ? Math.min(m, n) : stridedView(r.tau, p0).rows;
   const first = stridedView(r.a, p0);
   const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
   const copyOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64' });
-  const params: ZgeqrfInterleavedParams = { m, n };
+  const params: ZgeqrfInterleavedParams = op === 'geqrf' ? { op, m, n } : { op, m, n, k };
   const pairs = pairsFor(params);
   const pair = pairFor(params);
   // floats per matrix of A and of tau; an even chunk, so that only a call's last matrix can be alone
@@ -45,13 +47,18 @@ export function zgeqrfWasm(r: QrReq, m: number, n: number, p0: number, count: nu
   const mem = heap(stage + chunk * aPer * 4).f64;
   const ints = heapInts();
   const deferred: number[] = [];
-  for (let q = p0; q < p0 + count; q += chunk) {
-    const c = Math.min(chunk, p0 + count - q);
-    const A = stridedView(r.a, q);
+  for (let q0 = p0; q0 < p0 + count; q0 += chunk) {
+    const c = Math.min(chunk, p0 + count - q0);
+    const A = stridedView(r.a, q0);
     // one native copy where the chunk lies back to back in the caller's array
     const aBlock = A.ld === m && (c === 1 || A.stride === m * n);
     if (aBlock) blockIn(A.data, 2 * A.offset, c * aPer, 0, stage);
     else copyIn(A.data, 2 * A.offset, 2 * A.ld, 2 * A.stride, mem, 0, 2 * m, aPer, 2 * m, n, c);
+    const T = stridedView(r.tau, q0);
+    if (op === 'orgqr') for (let t = 0; t < c; t++) {
+      const from = 2 * (T.offset + t * T.stride), to = tauBase + t * tPer;
+      for (let e = 0; e < tPer; e++) mem[to + e] = T.data[from + e]!;
+    }
     const half = c >> 1;
     if (half > 0) pairs(0, tauBase * 8, okBase, half, work);
     // the odd last matrix paired with itself
@@ -63,25 +70,25 @@ export function zgeqrfWasm(r: QrReq, m: number, n: number, p0: number, count: nu
       if (aBlock) blockOut(t0 * aPer * 8, len * aPer, stage, A.data, 2 * (A.offset + t0 * A.stride));
       else copyOut(mem, t0 * aPer, 2 * m, aPer, A.data, 2 * (A.offset + t0 * A.stride), 2 * A.ld, 2 * A.stride, 2 * m, n, len);
     };
-    const T = stridedView(r.tau, q);
     const outTau = (t: number): void => {
+      if (op === 'orgqr') return;
       const to = 2 * (T.offset + t * T.stride), from = tauBase + t * tPer;
       for (let e = 0; e < tPer; e++) T.data[to + e] = mem[from + e]!;
     };
     if (allOk) {
       outA(0, c);
       for (let t = 0; t < c; t++) outTau(t);
-      r.info.fill(0, q, q + c);
+      if (op === 'geqrf') r.info.fill(0, q0, q0 + c);
       continue;
     }
     for (let t = 0; t < c; t++) {
       if (ints[okBase / 4 + (t >> 1)] !== 1) {
-        deferred.push(q + t);
+        deferred.push(q0 + t);
         continue;
       }
       outA(t, 1);
       outTau(t);
-      r.info[q + t] = 0;
+      if (op === 'geqrf') r.info[q0 + t] = 0;
     }
   }
   for (const p of deferred) defer(p);

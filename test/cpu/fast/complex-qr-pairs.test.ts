@@ -9,13 +9,15 @@
  * real) beside a reflecting one, alpha purely imaginary with x zero, rank-deficient and
  * ill-conditioned matrices (residuals only: their trailing reflectors are rounding noise), and the
  * pairs the kernel hands back to the reference (a NaN, an infinity, values near float64's limits),
- * which must then be the reference's bits exactly.
+ * which must then be the reference's bits exactly. orgqr (the same kernel family: Q's first n
+ * columns from k reflectors) against the reference within rounding and ||Q^H Q - I||, from geqrf's
+ * output, with k < n and k = n, a NaN member handed back.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ComplexDType } from '../../../src/core/dtype.js';
 import type { FloatArray } from '../../../src/core/dtype.js';
-import { fastGeqrfComplex, type ComplexPairOptions } from '../../../src/cpu-fast/ops/zfactor.js';
+import { fastGeqrfComplex, fastOrgqrComplex, type ComplexPairOptions } from '../../../src/cpu-fast/ops/zfactor.js';
 import { generateZgeqrfInterleaved, zgeqrfInterleavedScratch } from '../../../src/cpu-fast/kernels/zgeqrf-interleaved.js';
 import { DEFAULT_CPU_TUNING as T } from '../../../src/cpu-fast/tuning.js';
 import { complexReference } from '../../../src/cpu/complex/backend.js';
@@ -149,9 +151,44 @@ describe('cpu-fast two-matrix complex QR: the reference within rounding, and its
 
 test('the two-matrix QR kernel: a valid module for each shape; its scratch; the plan serves n <= 16', () => {
   for (const [m, n] of [[1, 1], [1, 5], [5, 1], [8, 8], [16, 16], [16, 3]] as const) {
-    assert.ok(WebAssembly.validate(generateZgeqrfInterleaved({ m, n })), `${m}x${n}`);
+    assert.ok(WebAssembly.validate(generateZgeqrfInterleaved({ op: 'geqrf', m, n })), `${m}x${n}`);
+    if (m >= n) for (const k of [1, n]) assert.ok(WebAssembly.validate(generateZgeqrfInterleaved({ op: 'orgqr', m, n, k })), `orgqr ${m}x${n} k=${k}`);
   }
+  assert.throws(() => generateZgeqrfInterleaved({ op: 'orgqr', m: 3, n: 4, k: 2 }), /orgqr needs m >= n >= k >= 1/);
   assert.equal(zgeqrfInterleavedScratch({ m: 4, n: 3 }), 4 * 3 * 32);
-  assert.throws(() => generateZgeqrfInterleaved({ m: 0, n: 3 }), /m and n must be positive/);
+  assert.throws(() => generateZgeqrfInterleaved({ op: 'geqrf', m: 0, n: 3 }), /m and n must be positive/);
   assert.ok(T.complexQrWasmPairs.min <= 1 && T.complexQrWasmPairs.max >= 16);
+});
+
+describe('cpu-fast two-matrix complex orgqr: the reference within rounding, Q^H Q = I', () => {
+  test('m >= n >= k, k < n and k = n, both types, strided with odd ld and back to back, a NaN member', () => {
+    let seed = 800;
+    for (const dtype of TYPES) for (const [m, n, k] of [[1, 1, 1], [4, 4, 4], [5, 3, 3], [8, 8, 5], [16, 16, 16], [16, 9, 9], [13, 7, 2], [16, 16, 1]] as const) {
+      for (const layout of [PACKED, ODD, LIST]) {
+        const kinds: Kind[] = ['random', 'reduced', 'random', 'nan', 'imag'];
+        // geqrf's reflectors of m x k matrices, widened to n columns (the columns after k are overwritten)
+        const qr = build(m, k, dtype, PACKED, seed++, kinds);
+        complexReference.geqrf(qr.request);
+        const ms = kinds.map((_, p) => { const z = zeros(m, n); z.d.set(qr.read(p).d); return z; });
+        const taus = kinds.map((_, p) => qr.tau(p));
+        const make = () => ({
+          a: place(ms, m, n, dtype, layout, -9),
+          t: place(taus, k, 1, dtype, layout.kind === 'list' ? LIST : ODD, -3),
+        });
+        const got = make(), want = make();
+        fastOrgqrComplex({ a: got.a.batch as Batch<FloatArray>, tau: got.t.batch as Batch<FloatArray> }, OPTIONS);
+        complexReference.orgqr({ a: want.a.batch as Batch<FloatArray>, tau: want.t.batch as Batch<FloatArray> });
+        const eps = epsOf(dtype);
+        kinds.forEach((kind, p) => {
+          const at = `orgqr ${dtype} ${m}x${n} k=${k} ${layout.kind} pad=${layout.pad} #${p} (${kind})`;
+          const q = got.a.read(p);
+          if (kind === 'nan') { close(at, q, want.a.read(p), 0); return; }
+          close(at, q, want.a.read(p), 8 * m * eps);
+          const orth = ratio(norm(subtract(multiply(op(q, 'C'), q), identity(n))), m, 1, eps);
+          assert.ok(orth < 30, `${at}: ||Q^H Q - I|| ratio ${orth}`);
+        });
+        assert.deepEqual(got.a.outside(), want.a.outside(), 'nothing outside the matrices written');
+      }
+    }
+  });
 });
