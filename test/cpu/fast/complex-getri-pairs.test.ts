@@ -17,6 +17,7 @@ import type { GetriRequest } from '../../../src/core/op-specs.js';
 import { fastGetriComplex, type ComplexPairOptions } from '../../../src/cpu-fast/ops/zfactor.js';
 import { generateZgetriInterleaved, zgetriInterleavedScratch } from '../../../src/cpu-fast/kernels/zgetri-interleaved.js';
 import { DEFAULT_CPU_TUNING as T } from '../../../src/cpu-fast/tuning.js';
+import { hostComplexOp } from '../../../src/cpu-fast/backend.js';
 import { complexReference } from '../../../src/cpu/complex/backend.js';
 import { LIST, ODD, Rng, epsOf, get, identity, multiply, norm, place, random, ratio, set, subtract, type Layout, type Z } from '../../helpers/complex.js';
 
@@ -93,6 +94,18 @@ describe('cpu-fast two-matrix complex inverse: the reference within rounding, an
     }
     const kinds = Array.from({ length: 83 }, (_, p) => KINDS[p % KINDS.length]!);
     check(16, 'complex128', PACKED, seed++, kinds);
+  });
+  test('spread over the worker pool (the CPU context\'s path): the one-thread results, bit for bit', () => {
+    let seed = 700;
+    for (const dtype of TYPES) for (const n of [5, 16]) for (const layout of [ODD, LIST]) {
+      const kinds = Array.from({ length: 7 }, (_, p) => KINDS[p % KINDS.length]!);
+      const one = build(n, dtype, layout, seed, kinds);
+      fastGetriComplex(one.request);
+      const pool = build(n, dtype, layout, seed++, kinds);
+      hostComplexOp('cpu-fast', 'getri')(pool.request);
+      assert.deepEqual([...pool.request.info], [...one.request.info]);
+      kinds.forEach((_, p) => assert.deepEqual([...pool.read(p).d], [...one.read(p).d], `getri ${dtype} n=${n} #${p}`));
+    }
   });
 });
 

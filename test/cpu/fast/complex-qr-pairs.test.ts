@@ -20,6 +20,7 @@ import type { FloatArray } from '../../../src/core/dtype.js';
 import { fastGeqrfComplex, fastOrgqrComplex, type ComplexPairOptions } from '../../../src/cpu-fast/ops/zfactor.js';
 import { generateZgeqrfInterleaved, zgeqrfInterleavedScratch } from '../../../src/cpu-fast/kernels/zgeqrf-interleaved.js';
 import { DEFAULT_CPU_TUNING as T } from '../../../src/cpu-fast/tuning.js';
+import { hostComplexOp } from '../../../src/cpu-fast/backend.js';
 import { complexReference } from '../../../src/cpu/complex/backend.js';
 import { zung2r } from '../../../src/cpu/complex/zqr.js';
 import type { GeqrfRequest } from '../../../src/core/op-specs.js';
@@ -135,6 +136,19 @@ describe('cpu-fast two-matrix complex QR: the reference within rounding, and its
     }
     const kinds = Array.from({ length: 83 }, (_, p) => KINDS[p % KINDS.length]!);
     check(16, 16, 'complex128', PACKED, seed++, kinds);
+  });
+  test('spread over the worker pool (the CPU context\'s path): the one-thread results, bit for bit', () => {
+    let seed = 300;
+    for (const dtype of TYPES) for (const [m, n] of [[5, 5], [16, 16]] as const) for (const layout of [ODD, LIST]) {
+      const one = build(m, n, dtype, layout, seed, KINDS.slice(0, 7));
+      fastGeqrfComplex(one.request);
+      const pool = build(m, n, dtype, layout, seed++, KINDS.slice(0, 7));
+      hostComplexOp('cpu-fast', 'geqrf')(pool.request);
+      for (let p = 0; p < 7; p++) {
+        assert.deepEqual([...pool.read(p).d], [...one.read(p).d], `geqrf ${dtype} ${m}x${n} #${p}`);
+        assert.deepEqual([...pool.tau(p).d], [...one.tau(p).d], `tau ${dtype} ${m}x${n} #${p}`);
+      }
+    }
   });
   test('a pair handed back by either lane leaves its partner to the reference too (bitwise there)', () => {
     // both members of a pair with one failing member run the reference: compare all bitwise
