@@ -336,15 +336,15 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    */
   complexLuWasmPairLoopMin: 10,
   /**
-   * Complex geqrf two matrices at a time (kernels/zgeqrf-interleaved.ts) while max(m, n) is in this
-   * range; the complex reference (zgeqr2) beside it. Measurement: docs/cpu-backend.md (Complex kernels,
-   * "QR and inverse, two matrices at a time").
+   * Complex geqrf and orgqr two matrices at a time (kernels/zgeqrf-interleaved.ts) while max(m, n)
+   * is in this range; the complex reference (zgeqr2, zung2r) beside it. Measurement:
+   * docs/cpu-backend.md (Complex kernels, "QR and inverse, two matrices at a time").
    */
   complexQrWasmPairs: Object.freeze({ min: 1, max: 16 }),
   /**
    * Complex getri two matrices at a time (kernels/zgetri-interleaved.ts) while n is in this range;
-   * the complex reference beside it. Measurement: docs/cpu-backend.md (Complex kernels, "QR and inverse, two
-   * matrices at a time").
+   * the complex reference beside it. Measurement: docs/cpu-backend.md (Complex kernels, "QR and
+   * inverse, two matrices at a time").
    */
   complexGetriWasmPairs: Object.freeze({ min: 1, max: 16 }),
   /**
