@@ -2,7 +2,8 @@
 // complex calls: potrf (np.linalg.cholesky), posv and gesv (np.linalg.solve, one right-hand side),
 // gemm (np.matmul: C := A B, beta = 0), getrf (scipy's lu_factor per matrix where scipy is
 // importable), geqrf (np.linalg.qr mode 'raw'), heev (np.linalg.eigh, eigenvectors), gesvd
-// (np.linalg.svd, thin U and V^H) and inv (getrf then getri against np.linalg.inv). The myriad column
+// (np.linalg.svd, thin U and V^H), inv (getrf then getri against np.linalg.inv) and qr (geqrf then orgqr
+// against np.linalg.qr, mode 'reduced'). The myriad column
 // runs what the fast backend runs for the op (its complex kernels, or the complex reference where it
 // has none); process CPU time, the median of 9 calls, ns a matrix. Run pinned on a shared machine:
 //   npm run build && MYRIAD_THREADS=1 taskset -c 1 node scripts/bench-cpu-complex.mjs [ops] [sizes] [dtypes]
@@ -13,12 +14,14 @@ import { fastCpuBackend, hostComplexOp } from '../dist/src/cpu-fast/backend.js';
 
 const ops = (process.argv[2] ?? 'potrf,posv,gesv,getrf').split(',');
 const HERMITIAN = new Set(['potrf', 'posv', 'heev']);
-const UNWEIGHTED = new Set(['heev', 'gesvd', 'geqrf']);
+const UNWEIGHTED = new Set(['heev', 'gesvd', 'geqrf', 'qr']);
 /** inv is getrf then getri, as np.linalg.inv's one call. */
 const inv = (getrf, getri) => (r) => { getrf(r); getri(r); };
-const fastOp = (op) => op === 'inv' ? inv(fastOf('getrf'), fastOf('getri')) : fastOf(op);
+/** qr is geqrf then orgqr, as np.linalg.qr's one call (mode 'reduced'). */
+const qr = (geqrf, orgqr) => (r) => { geqrf(r); orgqr({ a: r.a, tau: r.tau }); };
+const fastOp = (op) => op === 'inv' ? inv(fastOf('getrf'), fastOf('getri')) : op === 'qr' ? qr(fastOf('geqrf'), fastOf('orgqr')) : fastOf(op);
 const fastOf = (op) => FAST_COMPLEX[op] ?? hostComplexOp(fastCpuBackend.name, op);
-const referenceOp = (op) => op === 'inv' ? inv(complexReference.getrf, complexReference.getri) : complexReference[op];
+const referenceOp = (op) => op === 'inv' ? inv(complexReference.getrf, complexReference.getri) : op === 'qr' ? qr(complexReference.geqrf, complexReference.orgqr) : complexReference[op];
 const sizes = (process.argv[3] ?? '2,4,8,12,16').split(',').map(Number);
 const dtypes = (process.argv[4] ?? 'complex128,complex64').split(',');
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
@@ -33,12 +36,13 @@ z = lambda *s: rng.uniform(-1, 1, s) + 1j * rng.uniform(-1, 1, s)
 g = z(count, n, n)
 if op in ('potrf', 'posv'): a = (g @ g.conj().transpose(0, 2, 1) + n * np.eye(n)).astype(dt)
 elif op == 'heev': a = (g + g.conj().transpose(0, 2, 1)).astype(dt)
-elif op in ('geqrf', 'gesvd'): a = g.astype(dt)
+elif op in ('geqrf', 'gesvd', 'qr'): a = g.astype(dt)
 else: a = (g + 2 * n * np.eye(n)).astype(dt)
 b = z(count, n, 1).astype(dt)
 if op == 'potrf': fn = lambda: np.linalg.cholesky(a)
 elif op in ('posv', 'gesv'): fn = lambda: np.linalg.solve(a, b)
 elif op == 'geqrf': fn = lambda: np.linalg.qr(a, mode='raw')
+elif op == 'qr': fn = lambda: np.linalg.qr(a)
 elif op == 'heev': fn = lambda: np.linalg.eigh(a)
 elif op == 'gesvd': fn = lambda: np.linalg.svd(a, full_matrices=False)
 elif op == 'inv': fn = lambda: np.linalg.inv(a)
@@ -74,7 +78,7 @@ function data(op, dtype, n, count) {
   const a = new A(2 * n * n * count).map((_, i) => Math.sin(i * 0.37));
   for (let p = 0; p < count; p++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
     const x = 2 * (p * n * n + i + j * n), y = 2 * (p * n * n + j + i * n);
-    if (i === j) { if (!UNWEIGHTED.has(op)) a[x] = 2 * n; if (op !== 'gesvd' && op !== 'geqrf') a[x + 1] = 0; } else if (HERMITIAN.has(op) && i > j) { a[y] = a[x]; a[y + 1] = -a[x + 1]; }
+    if (i === j) { if (!UNWEIGHTED.has(op)) a[x] = 2 * n; if (op !== 'gesvd' && op !== 'geqrf' && op !== 'qr') a[x + 1] = 0; } else if (HERMITIAN.has(op) && i > j) { a[y] = a[x]; a[y + 1] = -a[x + 1]; }
   }
   return { a, b: new A(2 * n * (op === 'gemm' ? n : 1) * count).map((_, i) => Math.cos(i)) };
 }
@@ -105,7 +109,7 @@ function requestFor(op, n, count, dtype, r, a, b, c) {
     case 'potrf': return { uplo: r.uplo, a, info: r.info };
     case 'getrf': case 'inv': return { a, ipiv: r.ipiv, pivotStride: n, info: r.info };
     case 'gemm': return { transA: 'N', transB: 'N', alpha: [1, 0], a, b, beta: [0, 0], c };
-    case 'geqrf': return { a, tau: column(new real(2 * n * count), true), info: r.info };
+    case 'geqrf': case 'qr': return { a, tau: column(new real(2 * n * count), true), info: r.info };
     case 'heev': return { jobz: 'vectors', uplo: r.uplo, a, w: column(new real(n * count), false), info: r.info };
     case 'gesvd': return { a, s: column(new real(n * count), false), u: square(), vt: square(), info: r.info };
     default: return r;

@@ -53,6 +53,8 @@ export interface CpuTuning {
   readonly complexLuWasmPairs: SizeRange;
   readonly complexLuWasmPairGroup: number;
   readonly complexLuWasmPairLoopMin: number;
+  readonly complexQrWasmPairs: SizeRange;
+  readonly complexGetriWasmPairs: SizeRange;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -333,6 +335,18 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * 313 / 368; getrf complex128 16 1322 / 1553 -> 1324 / 1640 (the factor alone: no change).
    */
   complexLuWasmPairLoopMin: 10,
+  /**
+   * Complex geqrf and orgqr two matrices at a time (kernels/zgeqrf-interleaved.ts) while max(m, n)
+   * is in this range; the complex reference (zgeqr2, zung2r) beside it. Measurement:
+   * docs/cpu-backend.md (Complex kernels, "QR and inverse, two matrices at a time").
+   */
+  complexQrWasmPairs: Object.freeze({ min: 1, max: 16 }),
+  /**
+   * Complex getri two matrices at a time (kernels/zgetri-interleaved.ts) while n is in this range;
+   * the complex reference beside it. Measurement: docs/cpu-backend.md (Complex kernels, "QR and
+   * inverse, two matrices at a time").
+   */
+  complexGetriWasmPairs: Object.freeze({ min: 1, max: 16 }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

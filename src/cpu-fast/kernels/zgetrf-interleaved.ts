@@ -36,6 +36,7 @@
 import type { LuOp } from './getrf-js.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
+import { PAIR_E, PAIR_HI, PAIR_LO, PAIR_SLOT, pairEmitters } from '../wasm/pair.js';
 
 export interface ZgetrfInterleavedParams {
   /** getrf or gesv (getrs stays on the one-matrix kernel). */
@@ -59,12 +60,10 @@ export interface ZgetrfInterleavedParams {
 /** The info a pair it hands back leaves in both entries: the driver reruns both on the one-matrix kernel. */
 export const ZGETRF_PAIR_REDO = -2;
 
-const E = 16; // bytes of one complex128
-/** Bytes of one split element in the scratch: both real parts, then both imaginary parts. */
-const SLOT = 32;
-/** i8x16.shuffle lanes: lane 0 of each operand, and lane 1 of each. */
-const LO = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
-const HI = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31];
+const E = PAIR_E;
+const SLOT = PAIR_SLOT;
+const LO = PAIR_LO;
+const HI = PAIR_HI;
 /** LAPACK's dlamch('S'): below it (both parts) the reference divides by the pivot instead of scaling. */
 const SAFE_MIN = 2.2250738585072014e-308;
 
@@ -92,50 +91,9 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
 }
 const FACTOR = 1, SOLVE1 = 2, SOLVE_GROUP = 3;
 
-/** The emitting helpers every function of the module shares, on its Code. */
+/** The emitting helpers every function of the module shares, on its Code (wasm/pair.ts's, and element offsets). */
 function helpers(c: Code, n: number) {
-  const cnt = c.local('i32');
-  const get = (l: number) => (): void => { c.get(l); };
-  const load = (base: number, off: number): void => { c.get(base).simdMem(SIMD.load, 4, off); };
-  const store = (base: number, off: number, value: () => void): void => { c.get(base); value(); c.simdMem(SIMD.store, 4, off); };
-  /**
-   * A runtime loop of `trips` (> 0) trips over pointers: each starts at its value and steps by
-   * its stride (loops keep the module small, as in kernels/zpotrf-interleaved.ts).
-   */
-  const loop = (trips: number, pointers: readonly (readonly [number, () => void, number])[], body: () => void, counter = cnt): void => {
-    for (const [ptr, start] of pointers) { start(); c.set(ptr); }
-    c.i32(trips).set(counter);
-    c.loop_(() => {
-      body();
-      for (const [ptr, , stride] of pointers) c.get(ptr).i32(stride).op(OP.i32Add).set(ptr);
-      c.get(counter).i32(1).op(OP.i32Sub).tee(counter);
-    });
-  };
-  const from = (base: number, off: number) => (): void => { c.get(base).i32(off).op(OP.i32Add); };
-  /** Pushes bitselect(a, b, m): a's bits where m's are set, b's elsewhere. */
-  const select = (a: () => void, b: () => void, m: number): void => { a(); b(); c.get(m).simd(SIMD.v128Bitselect); };
-  const divideLocals = () => ({ mask: c.local('v128'), big: c.local('v128'), small: c.local('v128'), r: c.local('v128'), den: c.local('v128') });
-  /**
-   * (outRe, outIm) := (nr + i ni) / (br + i bi) by Smith's algorithm per lane (scalar.ts
-   * divideInto): both branches' operations as the reference orders them, each lane's result
-   * from its own branch (|br| >= |bi|: NaN takes the second, as the reference's test).
-   */
-  const divide = (t: ReturnType<typeof divideLocals>, nr: () => void, ni: () => void, br: number, bi: number, outRe: number, outIm: number): void => {
-    const { mask, big, small, r, den } = t;
-    c.get(br).simd(SIMD.f64x2Abs).get(bi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Ge).set(mask);
-    select(get(br), get(bi), mask); c.set(big);
-    select(get(bi), get(br), mask); c.set(small);
-    // r = bi / br | br / bi; d = br + bi r | bi + br r
-    c.get(small).get(big).simd(SIMD.f64x2Div).set(r);
-    c.get(big).get(small).get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(den);
-    // re = (nr + ni r) / d | (nr r + ni) / d; im = (ni - nr r) / d | (ni r - nr) / d
-    select(() => { nr(); ni(); c.get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add); },
-      () => { nr(); c.get(r).simd(SIMD.f64x2Mul); ni(); c.simd(SIMD.f64x2Add); }, mask);
-    c.get(den).simd(SIMD.f64x2Div);
-    select(() => { ni(); nr(); c.get(r).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); },
-      () => { ni(); c.get(r).simd(SIMD.f64x2Mul); nr(); c.simd(SIMD.f64x2Sub); }, mask);
-    c.get(den).simd(SIMD.f64x2Div).set(outIm).set(outRe);
-  };
+  const { get, load, store, loop, from, select, divideLocals, divide } = pairEmitters(c);
   /** Byte offset of split element (i, k) in a pair's scratch (column-major, ld = n). */
   const at = (i: number, k: number): number => (i + k * n) * SLOT;
   return { get, load, store, loop, from, select, divideLocals, divide, at };

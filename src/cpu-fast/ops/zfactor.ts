@@ -7,13 +7,13 @@
  */
 import type { Batch } from '../../core/batch.js';
 import type { ComplexDType, FloatArray } from '../../core/dtype.js';
-import type { ComplexGetrsRequest, GesvRequest, GetrfRequest, PosvRequest, PotrfRequest, PotrsRequest } from '../../core/op-specs.js';
+import type { ComplexGetrsRequest, GeqrfRequest, GetriRequest, OrgqrRequest, GesvRequest, GetrfRequest, PosvRequest, PotrfRequest, PotrsRequest } from '../../core/op-specs.js';
 import { complexReference } from '../../cpu/complex/backend.js';
 import { cpuScratch, cpuTuning } from '../context.js';
 import { kernelFactory } from '../jit/compile.js';
 import { generateZgetrfJs, type ZgetrfJsKernel, type ZgetrfJsParams } from '../kernels/zgetrf-js.js';
 import { generateZpotrfJs, type ZpotrfJsKernel, type ZpotrfJsParams } from '../kernels/zpotrf-js.js';
-import { planComplexCholesky, planComplexLu, type ComplexCholeskyForce, type ComplexFactorOp, type ComplexForce, type ComplexLuForce } from '../plan/complex.js';
+import { planComplexCholesky, planComplexLu, planComplexPairs, type ComplexCholeskyForce, type ComplexFactorOp, type ComplexForce, type ComplexLuForce, type ComplexPairForce } from '../plan/complex.js';
 import { fastGemmComplex } from './zgemm.js';
 import { fastTrsmComplex } from './ztrsm.js';
 import type { OpOptions } from '../tuning.js';
@@ -21,6 +21,8 @@ import { runBatch, stridedView } from './run-batch.js';
 import { zpotrfWasm } from './zpotrf-wasm.js';
 import { sliceRequest } from '../split.js';
 import { zgetrfWasm } from './zgetrf-wasm.js';
+import { zgeqrfWasm } from './zgeqrf-wasm.js';
+import { zgetriWasm } from './zgetri-wasm.js';
 
 const choleskyFor = kernelFactory<ZpotrfJsParams, ZpotrfJsKernel>(generateZpotrfJs);
 const luFor = kernelFactory<ZgetrfJsParams, ZgetrfJsKernel>(generateZgetrfJs);
@@ -28,6 +30,7 @@ const luFor = kernelFactory<ZgetrfJsParams, ZgetrfJsKernel>(generateZgetrfJs);
 export type ComplexOptions = OpOptions<ComplexForce>;
 export type ComplexCholeskyOptions = OpOptions<ComplexCholeskyForce>;
 export type ComplexLuOptions = OpOptions<ComplexLuForce>;
+export type ComplexPairOptions = OpOptions<ComplexPairForce>;
 
 type CholeskyReq = PotrsRequest<FloatArray, Int32Array>;
 type LuReq = ComplexGetrsRequest<FloatArray, Int32Array>;
@@ -88,6 +91,52 @@ function runLu(op: 'getrf' | 'gesv' | 'getrs', r: LuReq, fallback: (r: LuReq) =>
   });
 }
 
+/** geqrf: the two-matrix kernel (ops/zgeqrf-wasm.ts) where plan/complex.ts says so, else the reference. */
+export function fastGeqrfComplex(r: GeqrfRequest<FloatArray, Int32Array>, options: ComplexPairOptions = {}): void {
+  const fallback = (s: GeqrfRequest<FloatArray, Int32Array>): void => complexReference.geqrf(s);
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      const tuning = options.tuning ?? cpuTuning();
+      if (planComplexPairs({ op: 'geqrf', m: m.rows, n: m.cols }, tuning, options.force) === 'reference') return false;
+      zgeqrfWasm({ op: 'geqrf', r }, m.rows, m.cols, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
+      return true;
+    },
+    fallback,
+  });
+}
+
+/** orgqr: the two-matrix kernel (ops/zgeqrf-wasm.ts) where plan/complex.ts says so, else the reference. */
+export function fastOrgqrComplex(r: OrgqrRequest<FloatArray>, options: ComplexPairOptions = {}): void {
+  const fallback = (s: OrgqrRequest<FloatArray>): void => complexReference.orgqr(s);
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      const tuning = options.tuning ?? cpuTuning();
+      const k = stridedView(r.tau, p0).rows;
+      if (planComplexPairs({ op: 'orgqr', m: m.rows, n: m.cols, k }, tuning, options.force) === 'reference') return false;
+      zgeqrfWasm({ op: 'orgqr', r }, m.rows, m.cols, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
+      return true;
+    },
+    fallback,
+  });
+}
+
+/** getri: the two-matrix kernel (ops/zgetri-wasm.ts) where plan/complex.ts says so, else the reference. */
+export function fastGetriComplex(r: GetriRequest<FloatArray, Int32Array>, options: ComplexPairOptions = {}): void {
+  const fallback = (s: GetriRequest<FloatArray, Int32Array>): void => complexReference.getri(s);
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      const tuning = options.tuning ?? cpuTuning();
+      if (planComplexPairs({ op: 'getri', m: m.rows, n: m.cols }, tuning, options.force) === 'reference') return false;
+      zgetriWasm(r, m.rows, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
+      return true;
+    },
+    fallback,
+  });
+}
+
 const ref = complexReference;
 
 export const fastPotrfComplex = (r: PotrfRequest<FloatArray, Int32Array>, options?: ComplexCholeskyOptions): void =>
@@ -104,11 +153,12 @@ export const fastGetrsComplex = (r: ComplexGetrsRequest<FloatArray, Int32Array>,
   runLu('getrs', r, ref.getrs, options);
 
 /** The complex ops with fast kernels. */
-export type ComplexFastOp = ComplexFactorOp | 'gemm' | 'trsm';
+export type ComplexFastOp = ComplexFactorOp | 'gemm' | 'trsm' | 'geqrf' | 'orgqr' | 'getri';
 
 /** The complex ops with fast kernels, by name. */
 export const FAST_COMPLEX: { readonly [K in ComplexFastOp]: (r: never) => void } = Object.freeze({
   potrf: fastPotrfComplex, posv: fastPosvComplex, potrs: fastPotrsComplex,
   getrf: fastGetrfComplex, gesv: fastGesvComplex, getrs: fastGetrsComplex,
   gemm: fastGemmComplex, trsm: fastTrsmComplex,
+  geqrf: fastGeqrfComplex, orgqr: fastOrgqrComplex, getri: fastGetriComplex,
 });

@@ -40,7 +40,7 @@ export const SIMD = {
   // comparisons
   f64x2Eq: 0x47, f64x2Ne: 0x48, f64x2Gt: 0x4a, f64x2Ge: 0x4c, i64x2Eq: 0xd6, i64x2Ne: 0xd7,
   // bitwise
-  v128Not: 0x4d, v128And: 0x4e, v128AndNot: 0x4f, v128Or: 0x50, v128Bitselect: 0x52, v128AnyTrue: 0x53,
+  v128Not: 0x4d, v128And: 0x4e, v128AndNot: 0x4f, v128Or: 0x50, v128Bitselect: 0x52, v128AnyTrue: 0x53, i64x2AllTrue: 0xc3,
   // conversions
   f32x4DemoteF64x2Zero: 0x5e, f64x2PromoteLowF32x4: 0x5f,
   // arithmetic
