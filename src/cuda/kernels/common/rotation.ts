@@ -18,17 +18,21 @@ static __device__ __forceinline__ real tangent(real zeta) {
 }`;
 
 /**
- * The rotation that zeroes the off-diagonal of the symmetric block [p r; r q], with t the same
- * smaller root as `tangent((q - p) / (2 r))`, by half-angle formulas on two reciprocal square
- * roots and no division or square root: with d = q - p and g = 2 r, cos 2phi = |d| / h and
- * sin 2phi = sign(d) g / h (h = sqrt(d^2 + g^2), so |phi| <= pi / 4 and cos 2phi >= 0: 1 + cos 2phi
- * never cancels); w = cos^2 phi = (1 + cos 2phi) / 2 in [1/2, 1], rho = 1 / sqrt(w), so
- * c = w rho, s = sin 2phi rho / 2 and t = s / c = s rho. d and g are formed after scaling p, q and
- * r by the power of two that brings the largest magnitude to [1, 2) (exactly; [2, 4) from 2^1023,
- * 2^127 up, which the scale's exponent field cannot reach), so d^2 + g^2 neither overflows nor
- * loses d or g to underflow where the pair rotates (its test bounds |r| below by tol sqrt|p q|).
- * Relative accuracy of t as Rutishauser's form (each step a product, an FMA or a reciprocal
- * square root of a positive number within an ulp or two). Needs `real`, absReal, fmaReal, rsqrtReal.
+ * The rotation that zeroes the off-diagonal of the symmetric block [p r; r q]: t the same smaller
+ * root as `tangent((q - p) / (2 r))`, by the half-angle formula tan phi = sin 2phi / (1 + cos 2phi)
+ * on reciprocal square roots alone (no division, no square root): with d = q - p and g = 2 r,
+ * 1 / h = rsqrt(d^2 + g^2) gives cos 2phi = |d| / h and sin 2phi = sign(d) g / h (so |phi| <= pi / 4
+ * and cos 2phi >= 0: 1 + cos 2phi never cancels); w = (1 + cos 2phi) / 2 = cos^2 phi and
+ * rho = rsqrt(w) give t = (sin 2phi / 2) rho^2; then c = rsqrt(1 + t^2) and s = t c as in
+ * Rutishauser's form, so c^2 + s^2 - 1 is the last rsqrt's error alone, and none for the small
+ * angles of the last sweeps, where 1 + t^2 rounds to 1 (taking c and s from w and rho instead
+ * left the earlier rsqrts' errors in every rotation, the same sign for those angles: V's
+ * orthogonality drifted 5x further in float32 at n = 32 with rsqrt 2 ulps off). t itself is within
+ * a few ulps, as Rutishauser's. d and g are formed after scaling p, q and r by the power of two that
+ * brings the largest magnitude to [1, 2) (exactly; [2, 4) from 2^1023, 2^127 up, which the scale's
+ * exponent field cannot reach), so d^2 + g^2 neither overflows nor loses d or g to underflow where
+ * the pair rotates (its test bounds |r| below by tol sqrt|p q|). Needs `real`, absReal, fmaReal,
+ * rsqrtReal.
  */
 export function halfAngleRotation(dtype: DType): string {
   const unitScale = byPrecision(dtype, {
@@ -41,7 +45,7 @@ export function halfAngleRotation(dtype: DType): string {
 static __device__ __forceinline__ real unitScale(real m) {
   ${unitScale}
 }
-// (c, s, t) of the rotation that zeroes the symmetric block [p r; r q]'s off-diagonal (r != 0): half-angle formulas, two rsqrt.
+// (c, s, t) of the rotation that zeroes the symmetric block [p r; r q]'s off-diagonal (r != 0): the half-angle tangent, three rsqrt.
 static __device__ __forceinline__ void halfAngle(real p, real q, real r, real& c, real& s, real& t) {
   const real ap = absReal(p), aq = absReal(q), ar = absReal(r);
   const real m = ap > aq ? (ap > ar ? ap : ar) : (aq > ar ? aq : ar);
@@ -52,8 +56,8 @@ static __device__ __forceinline__ void halfAngle(real p, real q, real r, real& c
   const real w = fmaReal(real(0.5), absReal(d) * ih, real(0.5));
   const real half = real(0.5) * ((d >= real(0) ? g : -g) * ih);
   const real rho = rsqrtReal(w);
-  c = w * rho;
-  s = half * rho;
-  t = s * rho;
+  t = half * (rho * rho);
+  c = rsqrtReal(fmaReal(t, t, real(1)));
+  s = t * c;
 }`;
 }

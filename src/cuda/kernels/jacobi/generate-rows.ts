@@ -21,6 +21,18 @@
  * publishes (c, s) in shared memory for the other rows' column steps. (Skipping a round's application where no pair of the warp
  * rotates, by __any_sync, measured slower: 32 x 10,000 float64 8.3 ms against 4.4 on the H100.)
  *
+ * The angle (`angle`): each round waits on it, a dependent chain that the SM's few warps do not hide.
+ * 'tangent' (cot 2theta, Rutishauser's t, c = rsqrt(1 + t^2)) has a division, a square root, a
+ * division and an rsqrt in a row; 'halfAngle' (common/rotation.ts) three rsqrt (cos 2phi and sin 2phi
+ * from the scaled d^2 + g^2, t from cos^2 phi, c as Rutishauser's) and no division or square root,
+ * and it renews the test's sqrt|a_ii| where a_ii is set, behind the round's application instead of
+ * ahead of the next angle. PTX a round, tangent -> halfAngle: div.rn 2 -> 0, sqrt.rn 2 -> 1 (the
+ * test's), rsqrt.approx 1 -> 3. The cubins (nvcc 13, sm_90, vectors; SASS opcodes counted in the .text
+ * sections, slow paths included): float64 16 1,520 -> 1,464 instructions, MUFU 8 -> 7, DFMA 99 -> 84;
+ * float32 16 1,240 -> 1,160, MUFU 8 -> 6, slow-path calls 4 -> 2. Registers (ptxas -v) at n = 9, 16,
+ * 24, 32: float64 84, 120, 156, 190 -> 84, 120, 160, 192; float32 56, 63, 92, 110 -> 56, 72, 94, 108;
+ * no spills. `minBlocks`: __launch_bounds__'s blocks an SM (the planner's per-card table).
+ *
  * Same rules as the CPU reference (cpu/lapack/jacobi.ts) and the other designs: the `uplo`
  * triangle read once, a pair rotates while |a_pq| > sqrt(n) eps sqrt(|a_pp|) sqrt(|a_qq|), the
  * 2 x 2 block set to its exact result, `maxSweeps` sweeps at most (info n + 1), NaN or Inf in A:
