@@ -79,7 +79,7 @@ import { leafTile, syrkCuda, syrkLeafSource } from '../src/cuda/kernels/syrk/ind
 import { lauumCuda, lauumLeafSource } from '../src/cuda/kernels/lauum/index.js';
 import {
   THREAD_MAX, gesvdBlockSource, gesvdCuda, gesvdRowsSource, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource, syevCuda,
-  syevWarpSource,
+  syevRowsSource, syevWarpSource,
 } from '../src/cuda/kernels/jacobi/index.js';
 import { planSyevSplit, planSyevTridiag, syevTridiagSource, tridiagApplySource, type TridiagForce } from '../src/cuda/kernels/tridiag/index.js';
 import { QL_THREAD_LIMIT, planQlThread, qlThreadSource } from '../src/cuda/kernels/ql-thread/index.js';
@@ -973,6 +973,14 @@ function jacobiDirect(): void {
     ['float64', 32, 32, true, true], ['float64', 24, 24, true, false], ['float64', 16, 16, false, false], ['float32', 31, 31, true, true],
     ['float32', 10, 17, true, true], ['float32', 32, 20, false, true], ['float32', 12, 12, false, false], ['float32', 16, 16, true, true]] as const)
     record(gesvdRowsSource({ dtype, m, n, wantU, wantVt, kind: 'strided', maxSweeps: MAX_SWEEPS }));
+  // The rows design's forced variants (test/cuda/jacobi-generate.test.ts, the host emulation, test/gpu/syev-rows.test.ts,
+  // scripts/probe/syev-rows-occupancy.mjs): the tangent rotation and the __launch_bounds__ requests.
+  for (const dtype of DTYPES) for (let n = 1; n <= 32; n++) for (const vectors of [true, false]) for (const uplo of UPLOS) {
+    const base = { dtype, n, uplo, vectors, kind: 'strided', maxSweeps: 30 } as const;
+    record(syevRowsSource({ ...base, angle: 'tangent' }));
+    if (n >= 9) for (const minBlocks of [2, 3, 4, 5, 6, 8]) for (const angle of ['halfAngle', 'tangent'] as const) record(syevRowsSource({ ...base, angle, minBlocks }));
+  }
+  record(syevRowsSource({ dtype: 'float32', n: 9, uplo: 'upper', vectors: false, kind: 'pointer', maxSweeps: 30, angle: 'halfAngle', minBlocks: 8 }));
   const p = planSyev({ dtype: 'float32', n: 32, uplo: 'upper', vectors: false, kind: 'pointer' });
   record(syevWarpSource(p));
   record(gesvdWarpSource({ ...planGesvd({ dtype: 'float32', m: 5, n: 32, wantU: true, wantVt: true, kind: 'strided' }), kind: 'pointer' }));

@@ -9,10 +9,11 @@ import { strided, variable } from '../../src/core/batch.js';
 import {
   BLOCK_MAX, THREAD_LIMIT, THREAD_MAX, gesvdBlockLayout, gesvdBlockSource, gesvdGroup, gesvdWarpSharedBytes, gesvdWarpSource, jacobiCovers,
   planGesvd, planGesvdBlock, planSyev, planSyevBlock, rowsShape, selectGesvd, selectSyev, syevBlockLayout, syevBlockSource, syevRowsSource, syevThreadSource,
-  syevWarpSharedBytes, syevWarpSource, type GesvdBlockParams, type GesvdWarpParams, type SyevBlockParams, type SyevThreadParams,
+  syevWarpSharedBytes, syevWarpSource, type GesvdBlockParams, type GesvdWarpParams, type SyevBlockParams, type SyevProblem, type SyevRowsParams, type SyevThreadParams,
   type SyevWarpParams,
 } from '../../src/cuda/kernels/jacobi/index.js';
 import { defaultBatch } from '../../src/bench/run.js';
+import { rowsMinBlocks, rowsOccupancyFor, type RowsOccupancy, type RowsOccupancyTable } from '../../src/cuda/model/tuning/index.js';
 import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 
 const syev = (n: number, dtype: 'float64' | 'float32' = 'float64', vectors = true): SyevWarpParams =>
@@ -169,10 +170,11 @@ test('syev: one thread per matrix up to THREAD_MAX, the rows design above (or wh
 });
 
 test('the rows design: pure, every parameter in the source, lanes and matrices a warp by n, compile-time slots', () => {
-  const base = { dtype: 'float64', n: 16, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30 } as const;
+  const base: SyevRowsParams = { dtype: 'float64', n: 16, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30, angle: 'halfAngle' };
   assert.equal(syevRowsSource(base).source, syevRowsSource({ ...base }).source);
   const variants = [base, { ...base, n: 15 }, { ...base, dtype: 'float32' as const }, { ...base, uplo: 'upper' as const },
-    { ...base, vectors: false }, { ...base, kind: 'pointer' as const }, { ...base, maxSweeps: 5 }].map(syevRowsSource);
+    { ...base, vectors: false }, { ...base, kind: 'pointer' as const }, { ...base, maxSweeps: 5 }, { ...base, angle: 'tangent' as const },
+    { ...base, minBlocks: 4 }, { ...base, minBlocks: 5 }].map(syevRowsSource);
   assert.equal(new Set(variants.map((v) => v.source)).size, variants.length, 'every parameter changes the source');
   assert.equal(new Set(variants.map((v) => v.entry)).size, variants.length, 'and the entry name');
   // Lanes: n rounded up to even (at least 2); whole matrices a warp; four warps a block.
@@ -192,6 +194,52 @@ test('the rows design: pure, every parameter in the source, lanes and matrices a
   // Values only: V is neither kept nor written; the upper variant reads the upper triangle.
   assert.doesNotMatch(syevRowsSource({ ...base, vectors: false }).source, /real v\[N2\]|g\[tid \+ \(long long\)rj/);
   assert.match(syevRowsSource({ ...base, uplo: 'upper' }).source, /\(tid <= j\) \? g\[tid \+ \(long long\)j \* ldA\]/);
+});
+
+test("the rows design's angle and occupancy request: the half-angle rotation's text, __launch_bounds__'s second argument, the card's table", () => {
+  const base: SyevRowsParams = { dtype: 'float64', n: 24, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30, angle: 'halfAngle' };
+  const half = syevRowsSource(base).source, tangent = syevRowsSource({ ...base, angle: 'tangent' }).source;
+  // The half-angle round: no division and no tangent, three reciprocal square roots, sqrt|a_ii| renewed beside dii.
+  assert.match(half, /halfAngle\(app, aqq, apq, c, s, t\);/);
+  assert.doesNotMatch(half, /= tangent\(|\/ \(real\(2\) \* apq\)/);
+  assert.equal(half.match(/rsqrtReal\(/g)?.length, 4, 'three calls and the definition');
+  assert.match(half, /dii = low \? app2 : aqq2;\n\s*rii = sqrtReal\(absReal\(dii\)\);/);
+  assert.match(half, /__hiloint2double\(\(e < 2045 \? 2046 - e : 1\) << 20, 0\)/);
+  assert.match(syevRowsSource({ ...base, dtype: 'float32' }).source, /__int_as_float\(\(e < 253 \? 254 - e : 1\) << 23\)/);
+  // The tangent round: cot(2 theta), Rutishauser's t, c by rsqrt, sqrt|a_ii| at the round's start.
+  assert.match(tangent, /const real t = tangent\(\(aqq - app\) \/ \(real\(2\) \* apq\)\);\n\s*c = rsqrtReal\(real\(1\) \+ t \* t\);/);
+  assert.match(tangent, /const real rii = sqrtReal\(absReal\(dii\)\);/);
+  assert.doesNotMatch(tangent, /halfAngle|unitScale/);
+  // minBlocks: __launch_bounds__'s second argument and the entry's suffix; none without it.
+  assert.match(half, /__launch_bounds__\(128\) syev_rows_d_st_n24_lv_s30_h\(/);
+  assert.match(syevRowsSource({ ...base, minBlocks: 4 }).source, /__launch_bounds__\(128, 4\) syev_rows_d_st_n24_lv_s30_h_b4\(/);
+  assert.match(tangent, /__launch_bounds__\(128\) syev_rows_d_st_n24_lv_s30\(/);
+  for (const bad of [0, 2.5, 17, Number.NaN]) assert.throws(() => syevRowsSource({ ...base, minBlocks: bad }), /minBlocks/, String(bad));
+  // The planner: the half-angle rotation; the request of the table's entry for (dtype, job, n), none elsewhere.
+  const pr: Omit<SyevProblem, 'n'> = { dtype: 'float64', uplo: 'lower', vectors: true, kind: 'strided' };
+  const table: RowsOccupancy[] = [{ dtype: 'float64', vectors: true, n: 16, minBlocks: 5 }, { dtype: 'float32', vectors: false, n: 24, minBlocks: 6 }];
+  const rowsOf = (n: number, options: Parameters<typeof selectSyev>[1], more: Partial<typeof pr> = {}): SyevRowsParams => {
+    const c = selectSyev({ ...pr, ...more, n }, options);
+    assert.equal(c.design, 'rows');
+    return c.params as SyevRowsParams;
+  };
+  assert.equal(rowsOf(16, {}).angle, 'halfAngle');
+  assert.equal('minBlocks' in rowsOf(16, {}), false, 'no table: no request');
+  assert.equal(rowsOf(16, { rowsOccupancy: table }).minBlocks, 5);
+  assert.equal('minBlocks' in rowsOf(17, { rowsOccupancy: table }), false, 'no entry for the size');
+  assert.equal('minBlocks' in rowsOf(16, { rowsOccupancy: table }, { vectors: false }), false, 'nor for the job');
+  assert.equal(rowsOf(24, { rowsOccupancy: table }, { dtype: 'float32', vectors: false }).minBlocks, 6);
+  assert.equal(rowsMinBlocks(table, 'float64', true, 16), 5);
+  // Forced (tests, sweeps): the tangent angle; a request over the table's, or none (0).
+  assert.equal(rowsOf(16, { rowsOccupancy: table, force: { angle: 'tangent' } }).angle, 'tangent');
+  assert.equal(rowsOf(16, { rowsOccupancy: table, force: { minBlocks: 3 } }).minBlocks, 3);
+  assert.equal('minBlocks' in rowsOf(16, { rowsOccupancy: table, force: { minBlocks: 0 } }), false);
+  assert.equal(rowsOf(17, { force: { minBlocks: 8 } }).minBlocks, 8);
+  // Tables by card: the named card's entries, none for another.
+  const tables: RowsOccupancyTable[] = [{ card: 'NVIDIA H200', entries: table }];
+  assert.equal(rowsOccupancyFor('NVIDIA H200', tables), table);
+  assert.deepEqual(rowsOccupancyFor('NVIDIA H100 80GB HBM3', tables), []);
+  assert.deepEqual(rowsOccupancyFor('no such card'), []);
 });
 
 test("the rows design's frame: fixed slot pairs are the circle tournament's pairs, the partner its inverse", () => {
@@ -235,12 +283,14 @@ test('Jacobi kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeo
       gesvdBlockSource(gesvdB(n, n)), gesvdBlockSource(gesvdB(n, 40, 'float32')), gesvdBlockSource({ ...gesvdB(33, n), wantU: false })])
     : [syevBlockSource(syevB(64)), syevBlockSource(syevB(512, 'float32', false)), gesvdBlockSource({ ...gesvdB(40, 100, 'float32'), kind: 'pointer' })];
   const sources = FULL_COMPILE
-    ? [...block, ...[1, 2, 3, 5, 8, 16, 31, 32].flatMap((n) => [syevWarpSource(syev(n)), syevWarpSource(syev(n, 'float32', false)), gesvdWarpSource(gesvd(32, n)), gesvdWarpSource(gesvd(n, 32, 'float32'))])]
+    ? [...block, ...[1, 2, 3, 5, 8, 16, 31, 32].flatMap((n) => [syevWarpSource(syev(n)), syevWarpSource(syev(n, 'float32', false)), gesvdWarpSource(gesvd(32, n)), gesvdWarpSource(gesvd(n, 32, 'float32'))]),
+      ...[9, 16, 24, 32].flatMap((n) => (['float64', 'float32'] as const).flatMap((dtype) => (['halfAngle', 'tangent'] as const).map((angle) =>
+        syevRowsSource({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30, angle }))))]
     : [...block, syevWarpSource({ ...syev(5), uplo: 'upper' }), gesvdWarpSource({ ...gesvd(5, 12, 'float32'), kind: 'pointer' }),
       syevThreadSource({ dtype: 'float64', n: 4, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30 }),
       syevThreadSource({ dtype: 'float32', n: 3, uplo: 'upper', vectors: false, kind: 'pointer', maxSweeps: 30 }),
-      syevRowsSource({ dtype: 'float64', n: 16, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30 }),
-      syevRowsSource({ dtype: 'float32', n: 9, uplo: 'upper', vectors: false, kind: 'pointer', maxSweeps: 30 })];
+      syevRowsSource({ dtype: 'float64', n: 16, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30, angle: 'halfAngle' }),
+      syevRowsSource({ dtype: 'float32', n: 9, uplo: 'upper', vectors: false, kind: 'pointer', maxSweeps: 30, angle: 'halfAngle', minBlocks: 8 })];
   // The full list: two wide float32 gesvd shapes (3 x 32, 8 x 32) spill 8 bytes (measured with nvcc 13).
   const failures = compileFailures(await compileForSm90(sources.filter((x) => !x.entry.startsWith('gesvd_block'))), FULL_COMPILE ? spillsOver(8) : noSpills);
   // The block gesvd's completion of U for zero singular values (a rare path) keeps its loop state

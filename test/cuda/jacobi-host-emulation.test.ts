@@ -20,7 +20,7 @@ import type { Uplo } from '../../src/core/enums.js';
 import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
 import {
   BLOCK_COMPUTE, ROWS_WARPS, THREAD_BLOCK, THREAD_MAX, gesvdBlockSource, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, rowsShape,
-  syevBlockSource, syevRowsSource, syevThreadSource, syevWarpSource,
+  selectSyev, syevBlockSource, syevRowsSource, syevThreadSource, syevWarpSource,
 } from '../../src/cuda/kernels/jacobi/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { eigenResidual, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
@@ -83,7 +83,7 @@ test('Jacobi warp kernels on the host: residuals and the reference values', { sk
         const launch = design === 'warp'
           ? { src: syevWarpSource(p), grid: Math.ceil(count / p.perBlock), block: p.threads * p.perBlock }
           : design === 'rows'
-            ? { src: syevRowsSource({ dtype, n, uplo, vectors, kind: 'strided', maxSweeps: p.maxSweeps }), grid: Math.ceil(count / rows.perBlock), block: 32 * ROWS_WARPS }
+            ? { src: syevRowsSource({ dtype, n, uplo, vectors, kind: 'strided', maxSweeps: p.maxSweeps, angle: 'halfAngle' }), grid: Math.ceil(count / rows.perBlock), block: 32 * ROWS_WARPS }
             : { src: syevThreadSource({ dtype, n, uplo, vectors, kind: 'strided', maxSweeps: p.maxSweeps }), grid: 1, block: THREAD_BLOCK };
         const kinds = ['random', 'repeated', 'zero', 'graded', 'rank-deficient'] as const;
         const mats: Mat[] = Array.from({ length: count }, (_, i) => symmetricCase(rng, kinds[i % kinds.length]!, n).a)
@@ -151,6 +151,76 @@ test('Jacobi warp kernels on the host: residuals and the reference values', { sk
           assert.ok(svdResidual(a, ui, si, vti, eps) < LIMIT, `${at}: ||A - USVT|| ratio ${svdResidual(a, ui, si, vti, eps)}`);
           assert.ok(orthoResidual(ui, eps) < LIMIT, `${at}: ||U^T U - I|| ratio ${orthoResidual(ui, eps)}`);
           assert.ok(orthoResidual(vti, eps, true) < LIMIT, `${at}: ||VT VT^T - I|| ratio ${orthoResidual(vti, eps, true)}`);
+        });
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The rows design's cases: the named kinds, two scaled far from 1 (the half-angle's power-of-two scaling), and one with a NaN. */
+const ROWS_KINDS = ['random', 'clustered', 'repeated', 'graded', 'diagonal', 'zero', 'tiny', 'huge', 'nan'] as const;
+
+for (const dtype of ['float64', 'float32'] as const) test(`the rows design (n = 9 ... 32) on the host, ${dtype}: both angles, every kind of matrix, eigenvalues within n eps ||A||, residual and orthogonality within 30 n eps`, { skip, timeout: 3_600_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-jacobi-rows-'));
+  const rng = new Rng(dtype === 'float64' ? 41 : 43);
+  try {
+    {
+      const eps = EPS[dtype];
+      // Powers of two far from 1 that the dtype's squares still hold in its normal range, as in the reference's tests.
+      const [tiny, huge] = dtype === 'float64' ? [2 ** -1000, 2 ** 600] : [2 ** -100, 2 ** 60];
+      for (const n of [9, 12, 16, 17, 24, 31, 32]) for (const vectors of [true, false]) for (const angle of ['halfAngle', 'tangent'] as const) {
+        if (angle === 'tangent' && ![9, 32].includes(n)) continue;
+        const uplo = n % 2 === 0 ? 'lower' : 'upper';
+        const p = selectSyev({ dtype, n, uplo, vectors, kind: 'strided' }).params;
+        assert.ok('angle' in p && p.angle === 'halfAngle', 'the planner takes the half-angle rotation');
+        const src = syevRowsSource({ dtype, n, uplo, vectors, kind: 'strided', maxSweeps: p.maxSweeps, angle });
+        const { perBlock } = rowsShape(n);
+        const count = Math.max(perBlock + 1, ROWS_KINDS.length);
+        // Matrix k is scales[k] mats[k], exactly (a power of two times normal numbers of the dtype); the
+        // checks run on mats[k] and W / scales[k], where the squares of the scaled entries would under- or overflow.
+        const scales = Array.from({ length: count }, (_, i) => {
+          const kind = ROWS_KINDS[i % ROWS_KINDS.length]!;
+          return kind === 'tiny' ? tiny : kind === 'huge' ? huge : 1;
+        });
+        const mats: Mat[] = Array.from({ length: count }, (_, i) => {
+          const kind = ROWS_KINDS[i % ROWS_KINDS.length]!;
+          const a = symmetricCase(rng, kind === 'tiny' || kind === 'huge' || kind === 'nan' ? 'random' : kind, n).a;
+          return { ...a, d: a.d.map((x) => round(x, dtype)) };
+        });
+        const nan = ROWS_KINDS.indexOf('nan');
+        mats[nan]!.d[(n - 1) * (n + 1)] = NaN;
+        const ld = n + 1;
+        const stride = ld * n;
+        const flat = new Float64Array(count * stride);
+        mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) flat[k * stride + i + j * ld] = a.d[i + j * n]! * scales[k]!; });
+        const out = runKernel(dir, src, false, `${count} ${Math.ceil(count / perBlock)} ${32 * ROWS_WARPS} ${n} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`);
+        const { info, w, aOut, refW, refInfo } = syevResults(out, flat, count, n, ld, stride, uplo);
+        mats.forEach((a, k) => {
+          const at = `syev rows ${angle} ${dtype} n=${n} ${vectors ? 'V' : 'N'} ${ROWS_KINDS[k % ROWS_KINDS.length]} #${k}`;
+          assert.equal(info[k], refInfo[k], `${at}: info`);
+          const wk = w.slice(k * n, (k + 1) * n).map((x) => x / scales[k]!);
+          if (k === nan) {
+            assert.equal(info[k], n + 2);
+            assert.ok(wk.every(Number.isNaN), `${at}: NaN w`);
+            if (vectors) assert.ok(aOut.slice(k * stride, k * stride + n * ld).filter((_, e) => e % ld < n).every(Number.isNaN), `${at}: NaN vectors`);
+            return;
+          }
+          assert.equal(info[k], 0, `${at}: converged`);
+          let norm = 0;
+          for (const x of a.d) norm += x * x;
+          norm = Math.sqrt(norm);
+          wk.forEach((x, j) => assert.ok(Math.abs(x - refW[k * n + j]! / scales[k]!) <= n * eps * norm, `${at}: w[${j}] ${x} vs ${refW[k * n + j]! / scales[k]!}`));
+          if (!vectors) {
+            for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) assert.equal(aOut[k * stride + i + j * ld], flat[k * stride + i + j * ld], `${at}: A untouched`);
+            return;
+          }
+          const v = mat(n, n);
+          for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) v.d[i + j * n] = aOut[k * stride + i + j * ld]!;
+          const res = eigenResidual(a, v, wk, eps), orth = orthoResidual(v, eps);
+          assert.ok(res < LIMIT, `${at}: ||AV - VW|| ratio ${res}`);
+          assert.ok(orth < LIMIT, `${at}: ||V^T V - I|| ratio ${orth}`);
         });
       }
     }

@@ -1,7 +1,7 @@
 // Runs one generated Jacobi kernel (kernel.cu, entry ENTRY; -DGESVD for gesvd) on the CPU: one
 // std::thread per CUDA thread, one block at a time; __shared__ arrays become statics (one block
 // lives at a time), and the warp intrinsics (__syncwarp, __ballot_sync, __all_sync,
-// __shfl_xor_sync, __shfl_sync) are built from a std::barrier per warp; rsqrt is 1 / sqrt. Strided operands only.
+// __shfl_xor_sync, __shfl_sync) are built from a std::barrier per warp; rsqrt is 1 / sqrt off by up to 2 ulps. Strided operands only.
 // -DBLOCK: a one-block-per-matrix kernel (generate-block.ts): its extern __shared__ buffer is one
 // static array, __syncthreads and __syncthreads_or a std::barrier over the block, and it gets a
 // workspace of WORK elements per block (the kernel's own constant) and first = 0; -DIO=float: the
@@ -11,8 +11,26 @@
 // test/cuda/jacobi-host-emulation.test.ts.
 #include "cuda-host-warp.h"
 using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp;
-inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+// rsqrt as the hardware's approximation may be: 1 / sqrt off by up to 2 ulps either way (rsqrtf's
+// bound), the offset picked by a hash of the input (deterministic: equal inputs, equal outputs).
+inline double rsqrt(double x) {
+  double r = 1.0 / std::sqrt(x);
+  if (!std::isfinite(r) || r == 0) return r;
+  unsigned long long b, rb;
+  std::memcpy(&b, &x, 8); std::memcpy(&rb, &r, 8);
+  rb += (long long)((b * 0x9E3779B97F4A7C15ull) >> 59) % 5 - 2;
+  std::memcpy(&r, &rb, 8);
+  return r;
+}
+inline float rsqrtf(float x) {
+  float r = 1.0f / std::sqrt(x);
+  if (!std::isfinite(r) || r == 0) return r;
+  unsigned b, rb;
+  std::memcpy(&b, &x, 4); std::memcpy(&rb, &r, 4);
+  rb += (int)((b * 2654435761u) >> 27) % 5 - 2;
+  std::memcpy(&r, &rb, 4);
+  return r;
+}
 #define __align__(x) __attribute__((aligned(x)))
 #ifdef BLOCK
 #define __shared__

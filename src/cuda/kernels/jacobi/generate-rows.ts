@@ -21,13 +21,27 @@
  * publishes (c, s) in shared memory for the other rows' column steps. (Skipping a round's application where no pair of the warp
  * rotates, by __any_sync, measured slower: 32 x 10,000 float64 8.3 ms against 4.4 on the H100.)
  *
+ * The angle (`angle`): each round waits on it, a dependent chain that the SM's few warps do not hide.
+ * 'tangent' (cot 2theta, Rutishauser's t, c = rsqrt(1 + t^2)) has a division, a square root, a
+ * division and an rsqrt in a row; 'halfAngle' (common/rotation.ts) three rsqrt (cos 2phi and sin 2phi
+ * from the scaled d^2 + g^2, t from cos^2 phi, c as Rutishauser's) and no division or square root,
+ * and it renews the test's sqrt|a_ii| where a_ii is set, behind the round's application instead of
+ * ahead of the next angle. PTX a round, tangent -> halfAngle: div.rn 2 -> 0, sqrt.rn 2 -> 1 (the
+ * test's), rsqrt.approx 1 -> 3. The cubins (nvcc 13, sm_90, vectors; SASS opcodes counted in the .text
+ * sections, slow paths included): float64 16 1,520 -> 1,464 instructions, MUFU 8 -> 7, DFMA 99 -> 84;
+ * float32 16 1,240 -> 1,160, MUFU 8 -> 6, slow-path calls 4 -> 2. Registers (ptxas -v) at n = 9, 16,
+ * 24, 32: float64 84, 120, 156, 190 -> 84, 120, 160, 192; float32 56, 63, 92, 110 -> 56, 72, 94, 108;
+ * no spills. `minBlocks`: __launch_bounds__'s blocks an SM (the planner's per-card table).
+ *
  * Same rules as the CPU reference (cpu/lapack/jacobi.ts) and the other designs: the `uplo`
  * triangle read once, a pair rotates while |a_pq| > sqrt(n) eps sqrt(|a_pp|) sqrt(|a_qq|), the
  * 2 x 2 block set to its exact result, `maxSweeps` sweeps at most (info n + 1), NaN or Inf in A:
  * info n + 2 and NaN outputs; eigenvalues ascending (ties by index), eigenvector j in column j.
  */
+import { MyriadError } from '../../../core/errors.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { halfAngleRotation } from '../common/rotation.js';
 import type { SyevRowsParams } from './params.js';
 import { SYEV_TEST, jacobiPrelude, pairRotation, syevDims, syevTag } from './snippets.js';
 
@@ -70,13 +84,19 @@ export function rowsShape(n: number): { readonly lanes: number; readonly perWarp
 }
 
 export function syevRowsSource(p: SyevRowsParams): KernelSource {
-  const { dtype, n, uplo, vectors, kind, maxSweeps } = p;
+  const { dtype, n, uplo, vectors, kind, maxSweeps, angle, minBlocks } = p;
+  if (minBlocks !== undefined && !(Number.isInteger(minBlocks) && minBlocks >= 1 && minBlocks <= 16))
+    throw new MyriadError('INVALID_ARGUMENT', `the rows design's minBlocks must be an integer in 1 ... 16, got ${minBlocks}`, 'minBlocks');
   const { lanes: n2, perWarp, perBlock } = rowsShape(n);
-  const entry = `syev_rows_${syevTag(p)}_s${maxSweeps}`;
+  const entry = `syev_rows_${syevTag(p)}_s${maxSweeps}${angle === 'halfAngle' ? '_h' : ''}${minBlocks === undefined ? '' : `_b${minBlocks}`}`;
   const V = (line: string): string => (vectors ? line : '');
   const lower = uplo === 'lower';
+  // sqrt|a_ii| for the test: with the half-angle rotation kept beside dii and renewed as dii is set, so
+  // that its square root runs behind the round's application instead of ahead of the next angle.
+  const half = angle === 'halfAngle';
+  const H = (line: string): string => (half ? line : '');
   const source = `${jacobiPrelude(dtype)}
-${syevDims(n)}
+${angle === 'halfAngle' ? `${halfAngleRotation(dtype)}\n` : ''}${syevDims(n)}
 constexpr int MPW = ${perWarp};          // matrices a warp
 constexpr int MPB = ${perBlock};          // matrices a block
 constexpr int MAX_SWEEPS = ${maxSweeps};
@@ -89,7 +109,7 @@ static __device__ __forceinline__ void rotSlots(real& x, real& y, real c, real s
 }
 struct __align__(2 * sizeof(real)) Rotation { real c, s; };
 
-extern "C" __global__ void __launch_bounds__(${32 * ROWS_WARPS}) ${entry}(
+extern "C" __global__ void __launch_bounds__(${32 * ROWS_WARPS}${minBlocks === undefined ? '' : `, ${minBlocks}`}) ${entry}(
     ${operandParameters('A', kind, true)},
     ${operandParameters('W', kind, true)},
     int* __restrict__ info, const int* __restrict__ index, int count) {
@@ -128,7 +148,7 @@ ${V('      v[j] = j == tid ? real(1) : real(0);')}
   }
   const bool failed = (__ballot_sync(FULL, bad) & group) != 0u;
   bool done = !active || failed || N < 2;
-  for (int sweep = 0; sweep < MAX_SWEEPS; ++sweep) {
+${H('  real rii = sqrtReal(absReal(dii));\n')}  for (int sweep = 0; sweep < MAX_SWEEPS; ++sweep) {
     if (__all_sync(FULL, done)) break;
     int rotated = 0;
     #pragma unroll 1
@@ -146,15 +166,14 @@ ${V('      v[j] = j == tid ? real(1) : real(0);')}
 ${selectByIndex(n2, 'other', 'aij')}
       const bool low = tid < partner;
       const real djj = __shfl_sync(FULL, dii, src);
-      const real rii = sqrtReal(absReal(dii));
-      const real rjj = __shfl_sync(FULL, rii, src);
+${half ? '' : '      const real rii = sqrtReal(absReal(dii));\n'}      const real rjj = __shfl_sync(FULL, rii, src);
       const real apq = __shfl_sync(FULL, aij, low ? lane : src);
       // Both lanes in the pair's order (p, q), so that they take the same decision and (c, s) to the bit.
       const real app = low ? dii : djj, aqq = low ? djj : dii;
       const real rpp = low ? rii : rjj, rqq = low ? rjj : rii;
       bool turn = false;
       real app2 = app, aqq2 = aqq;
-${pairRotation(6, ROWS_TEST, ['app2 = app - t * apq;', 'aqq2 = aqq + t * apq;', 'turn = true;'], ['if (own < HALF && !idle) rot[own] = Rotation{c, low ? s : -s};', 'dii = low ? app2 : aqq2;'], 'rsqrt')}
+${pairRotation(6, ROWS_TEST, ['app2 = app - t * apq;', 'aqq2 = aqq + t * apq;', 'turn = true;'], ['if (own < HALF && !idle) rot[own] = Rotation{c, low ? s : -s};', 'dii = low ? app2 : aqq2;', ...(half ? ['rii = sqrtReal(absReal(dii));'] : [])], half ? 'halfAngle' : 'rsqrt')}
       __syncwarp();
       // A := A J and V := V J on the lane's rows, pair k on the slots (k, N2 - 1 - k).
       #pragma unroll

@@ -1,5 +1,5 @@
 /** Batched Jacobi (syev, gesvd) on the GPU: the family's public face. */
-export type { BlockShape, GesvdBlockParams, GesvdRowsParams, GesvdWarpParams, JacobiForce, SyevBlockParams, SyevRowsParams, SyevThreadParams, SyevWarpParams, WarpShape } from './params.js';
+export type { BlockShape, GesvdBlockParams, GesvdRowsParams, GesvdWarpParams, JacobiForce, RowsAngle, SyevBlockParams, SyevRowsParams, SyevThreadParams, SyevWarpParams, WarpShape } from './params.js';
 export { BLOCK_COMPUTE, gesvdBlockLayout, gesvdBlockSource, gesvdGroup, syevBlockLayout, syevBlockSource, type BlockLayout } from './generate-block.js';
 export { gesvdWarpSharedBytes, gesvdWarpSource, syevWarpSharedBytes, syevWarpSource } from './generate-warp.js';
 export { syevThreadSource, THREAD_BLOCK } from './generate-thread.js';

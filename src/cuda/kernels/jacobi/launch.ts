@@ -6,6 +6,7 @@
 import { batchCount, shapeAt, uniformShape, type Batch } from '../../../core/batch.js';
 import type { Storage } from '../../../core/storage.js';
 import type { GesvdRequest, SyevRequest } from '../../../core/ops.js';
+import { rowsOccupancyFor } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg } from '../../runtime/types.js';
 import { launchPerMatrix } from '../common/block-launch.js';
 import { zeroInfo } from '../common/info-zero.js';
@@ -58,7 +59,8 @@ export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray
       if (a.rows === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
       // A repeated problem gets the same plan object back, so its kernel is found by identity (no serialising per call).
       const choice = plannedOnce(dev, `syev/${dtype}/${a.rows}/${r.uplo}/${r.jobz}/${a.kind}/${forceKey(opts)}`,
-        () => selectSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind, sharedLimit: sharedLimit(dev) }, opts));
+        () => selectSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind, sharedLimit: sharedLimit(dev) },
+          { ...opts, rowsOccupancy: rowsOccupancyFor(dev.info.name) }));
       const args = [...operandArgs(a), ...operandArgs(w), arg.ptr(r.info), ...indexArgs(g.index, g.count)];
       if (choice.design === 'block') {
         const p = choice.params;

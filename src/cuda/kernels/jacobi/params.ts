@@ -37,8 +37,19 @@ export interface GesvdWarpParams extends WarpShape, GesvdKernel {}
 /** syev for n <= THREAD_MAX: one thread per matrix, registers only (generate-thread.ts). */
 export type SyevThreadParams = SyevKernel;
 
+/**
+ * How the rows design finds a pair's (c, s): 'tangent', t from cot(2 theta) (a division, a square
+ * root and a division) and c by a reciprocal square root; 'halfAngle', half-angle formulas on two
+ * reciprocal square roots (common/rotation.ts).
+ */
+export type RowsAngle = 'tangent' | 'halfAngle';
+
 /** syev for n <= 32: a lane per row, A and V in registers, each round's pairs fixed register slots (generate-rows.ts; its shape follows from n). */
-export type SyevRowsParams = SyevKernel;
+export interface SyevRowsParams extends SyevKernel {
+  readonly angle: RowsAngle;
+  /** Blocks an SM asked of ptxas by `__launch_bounds__` (registers capped to fit them); absent: no request. */
+  readonly minBlocks?: number;
+}
 
 /** gesvd for max(m, n) <= 32: a lane per row of G and of V, registers, each round's pairs fixed register slots (generate-gesvd-rows.ts; its shape follows from m and n). */
 export type GesvdRowsParams = GesvdKernel;
@@ -69,4 +80,8 @@ export interface JacobiForce {
   readonly threads?: number;
   /** Block designs: keep A (G) and V in global memory even where they fit shared memory. */
   readonly global?: boolean;
+  /** Rows design: the angle's formulas instead of the half-angle rotation. */
+  readonly angle?: RowsAngle;
+  /** Rows design: the blocks an SM asked of ptxas instead of the card's table's (0: no request). */
+  readonly minBlocks?: number;
 }

@@ -11,6 +11,7 @@ import { MAX_SWEEPS } from '../../../core/algorithms.js';
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
+import { rowsMinBlocks, type RowsOccupancy } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import type { GesvdShape } from '../common/gesvd-shape.js';
 import { WARP_STATIC_SHARED, warpLanes, warpMatricesPerBlock } from '../common/warp-shape.js';
@@ -110,9 +111,11 @@ export const THREAD_MAX = THREAD_LIMIT;
  * scripts/probe/syev-rows.mjs, vectors, ms, float64 / float32): 12 x 100,000 2.44 / 3.38, 1.22 /
  * 2.28; 16 x 20,000 1.03 / 1.41, 0.46 / 1.00; 24 x 20,000 5.69 / 5.75, 2.19 / 3.92; 32 x 10,000 4.50
  * / 8.22, 2.40 / 4.28. At n = 8 (1,000,000) the per-thread design and rows tie (4.79 / 4.61, 2.08
- * / 2.17), so the per-thread one keeps n <= 8.
+ * / 2.17), so the per-thread one keeps n <= 8. The rows design takes the half-angle rotation and
+ * the blocks an SM that `rowsOccupancy` (the card's table, model/tuning/syev-rows-occupancy.ts)
+ * lists for the problem, else no request (or as forced).
  */
-export function selectSyev(pr: SyevProblem, options: { readonly force?: JacobiForce } = {}):
+export function selectSyev(pr: SyevProblem, options: { readonly force?: JacobiForce; readonly rowsOccupancy?: readonly RowsOccupancy[] } = {}):
   | { readonly design: 'thread'; readonly params: SyevThreadParams }
   | { readonly design: 'rows'; readonly params: SyevRowsParams }
   | { readonly design: 'warp'; readonly params: SyevWarpParams }
@@ -124,7 +127,10 @@ export function selectSyev(pr: SyevProblem, options: { readonly force?: JacobiFo
   }
   if (design === 'rows') {
     if (pr.n > WARP_MAX) throw new MyriadError('UNSUPPORTED', `the rows design takes n <= ${WARP_MAX}, got ${pr.n}`, 'a');
-    return { design, params: { ...syevFields(pr), maxSweeps: MAX_SWEEPS } };
+    const forced = options.force?.minBlocks;
+    const minBlocks = forced === undefined ? rowsMinBlocks(options.rowsOccupancy ?? [], pr.dtype, pr.vectors, pr.n) : forced === 0 ? undefined : forced;
+    const angle = options.force?.angle ?? 'halfAngle';
+    return { design, params: { ...syevFields(pr), maxSweeps: MAX_SWEEPS, angle, ...(minBlocks === undefined ? {} : { minBlocks }) } };
   }
   if (design === 'block') return { design, params: planSyevBlock(pr, options) };
   return { design, params: planSyev(pr, options) };

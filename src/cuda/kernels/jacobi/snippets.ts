@@ -54,30 +54,54 @@ export function gesvdRange(dtype: DType): string {
 constexpr int RANGE = ${byPrecision(dtype, { double: 500, single: 40 })};`;
 }
 
-/** The reference's rotation test and cot(2 theta) of the two-sided (syev) and one-sided (gesvd) methods. */
+/**
+ * The reference's rotation test and cot(2 theta) of the two-sided (syev) and one-sided (gesvd)
+ * methods; `block`: the names of the symmetric 2 x 2 block [p r; r q] whose off-diagonal the rotation zeroes.
+ */
 export const SYEV_TEST = {
   rotates: 'apq != real(0) && absReal(apq) > tol * sqrtReal(absReal(app)) * sqrtReal(absReal(aqq))',
   zeta: '(aqq - app) / (real(2) * apq)',
+  block: ['app', 'aqq', 'apq'],
 } as const;
 export const GESVD_TEST = {
   rotates: 'gamma != real(0) && absReal(gamma) > tol * sqrtReal(alpha) * sqrtReal(beta)',
   zeta: '(beta - alpha) / (real(2) * gamma)',
+  block: ['alpha', 'beta', 'gamma'],
 } as const;
+
+/** What a pair rotation's test gives pairRotation. */
+export interface PairTest {
+  readonly rotates: string;
+  readonly zeta: string;
+  readonly block: readonly [string, string, string];
+}
+
+/**
+ * How pairRotation finds (c, s): from t = tangent(zeta) with c = 1 / sqrt(1 + t^2) by a division
+ * and a square root (correctly rounded each: 'divide') or by the reciprocal square root ('rsqrt');
+ * or by half-angle formulas on the block, two reciprocal square roots and no division
+ * ('halfAngle': common/rotation.ts, halfAngleRotation, which the kernel must include).
+ */
+export type PairAngle = 'divide' | 'rsqrt' | 'halfAngle';
 
 /**
  * One pair's (c, s), identity unless `test` says it rotates: then also the lines `onRotate` (the
- * 2 x 2 block's exact result in syev) and `rotated = 1`; then the lines `stores`. Indented `by`.
- * `cosine`: c = 1 / sqrt(1 + t^2) by a division and a square root (correctly rounded each), or by
- * the reciprocal square root (one instruction sequence, within an ulp or two: the rows design,
- * where the rotation's latency is on every round's critical path).
+ * 2 x 2 block's exact result in syev, from t = s / c) and `rotated = 1`; then the lines `stores`.
+ * Indented `by`. `angle` (PairAngle): the reciprocal square roots are for the rows design, where
+ * the rotation's latency is on every round's critical path.
  */
-export function pairRotation(by: number, test: { readonly rotates: string; readonly zeta: string }, onRotate: readonly string[], stores: readonly string[],
-  cosine: 'divide' | 'rsqrt' = 'divide'): string {
+export function pairRotation(by: number, test: PairTest, onRotate: readonly string[], stores: readonly string[],
+  angle: PairAngle = 'divide'): string {
+  const [p, q, r] = test.block;
+  const rotation = angle === 'halfAngle'
+    ? `  real t;
+  halfAngle(${p}, ${q}, ${r}, c, s, t);`
+    : `  const real t = tangent(${test.zeta});
+  c = ${angle === 'divide' ? 'real(1) / sqrtReal(real(1) + t * t)' : 'rsqrtReal(real(1) + t * t)'};
+  s = t * c;`;
   return indent(`real c = real(1), s = real(0);
 if (${test.rotates}) {
-  const real t = tangent(${test.zeta});
-  c = ${cosine === 'divide' ? 'real(1) / sqrtReal(real(1) + t * t)' : 'rsqrtReal(real(1) + t * t)'};
-  s = t * c;
+${rotation}
 ${onRotate.map((line) => `  ${line}\n`).join('')}  rotated = 1;
 }
 ${stores.join('\n')}`, by);
