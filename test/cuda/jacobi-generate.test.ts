@@ -137,7 +137,7 @@ test('block plans: shared memory where A and V fit the sharedLimit, else a globa
   assert.throws(() => planSyevBlock({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, { force: { threads: 100 } }), /threads/);
 });
 
-test('design choice: thread to 8, rows to 32, block to 512 (or as forced); gesvd warp to 32', () => {
+test('design choice: thread to 8, rows to 32, block to 512 (or as forced); gesvd warp to 8, rows to 32', () => {
   const pr = { dtype: 'float64', uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED } as const;
   for (const [n, design] of [[8, 'thread'], [9, 'rows'], [32, 'rows'], [33, 'block'], [512, 'block']] as const) assert.equal(selectSyev({ ...pr, n }).design, design, `n = ${n}`);
   assert.equal(selectSyev({ ...pr, n: 16 }, { force: { design: 'warp' } }).design, 'warp');
@@ -146,7 +146,7 @@ test('design choice: thread to 8, rows to 32, block to 512 (or as forced); gesvd
   assert.equal(selectSyev({ ...pr, n: 8 }, { force: { design: 'block' } }).design, 'block');
   assert.throws(() => selectSyev({ ...pr, n: 33 }, { force: { design: 'warp' } }), /n <= 32/);
   const gp = { dtype: 'float32', wantU: true, wantVt: false, kind: 'pointer', sharedLimit: H100_SHARED } as const;
-  for (const [m, n, design] of [[32, 32, 'warp'], [33, 4, 'block'], [4, 33, 'block'], [512, 512, 'block']] as const) assert.equal(selectGesvd({ ...gp, m, n }).design, design, `${m}x${n}`);
+  for (const [m, n, design] of [[8, 8, 'warp'], [32, 32, 'rows'], [33, 4, 'block'], [4, 33, 'block'], [512, 512, 'block']] as const) assert.equal(selectGesvd({ ...gp, m, n }).design, design, `${m}x${n}`);
   assert.throws(() => selectGesvd({ ...gp, m: 8, n: 8 }, { force: { design: 'thread' } }), /no thread design/);
   // The warp plans do not carry the device's limit (their kernels use static shared memory).
   assert.equal('sharedLimit' in planSyev({ ...pr, n: 8 }), false);
