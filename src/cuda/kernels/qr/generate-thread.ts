@@ -77,6 +77,8 @@ function geqr2Step(p: QrThreadParams, j: number): string {
     ...below.map((i) => `        ${r(i, c)} = fmaReal(-w, ${r(i, j)}, ${r(i, c)});`),
     '      }',
   ].join('\n'));
+  // No rows below the diagonal (the last row of a wide matrix): xnorm = 0, so tau = 0 and nothing changes.
+  if (below.length === 0) return `  const real tau${j} = real(0);   // column ${j}: nothing below the diagonal`;
   return `  // Column ${j}: the reflector (dlarfg), then H(${j}) on columns ${j + 1}..${p.n - 1}.
   real tau${j} = real(0);
   {
